@@ -1,0 +1,210 @@
+// Package spec defines the vlaunch deployment document (apiVersion vlaunch/v1,
+// kind Deployment), loads it from YAML while keeping every node's position,
+// and applies the documented defaults.
+package spec
+
+import "gopkg.in/yaml.v3"
+
+// APIVersion and Kind are the only values a deployment document may carry.
+const (
+	APIVersion = "vlaunch/v1"
+	Kind       = "Deployment"
+)
+
+// Deployment is one deployment document: model, hardware, workload, SLO,
+// parallel layout, vLLM settings and runtime.
+type Deployment struct {
+	APIVersion  string      `yaml:"apiVersion" json:"apiVersion"`
+	Kind        string      `yaml:"kind" json:"kind"`
+	Metadata    Metadata    `yaml:"metadata" json:"metadata"`
+	Model       Model       `yaml:"model" json:"model"`
+	Hardware    Hardware    `yaml:"hardware" json:"hardware"`
+	Workload    Workload    `yaml:"workload" json:"workload"`
+	SLO         SLO         `yaml:"slo" json:"slo"`
+	Parallelism Parallelism `yaml:"parallelism" json:"parallelism"`
+	VLLM        VLLM        `yaml:"vllm" json:"vllm"`
+	Runtime     Runtime     `yaml:"runtime" json:"runtime"`
+
+	// File is the path the document was read from ("" when built in code).
+	File string `yaml:"-" json:"-"`
+	// Root is the parsed YAML document node; Pos uses it to map field paths
+	// back to line and column.
+	Root *yaml.Node `yaml:"-" json:"-"`
+}
+
+// Metadata names the deployment; the name is used in file names and labels.
+type Metadata struct {
+	Name string `yaml:"name" json:"name"`
+}
+
+// Model says which model is served and from which checkpoint.
+type Model struct {
+	// Name is a catalog id such as "deepseek-v3"; exclusive with Config.
+	Name string `yaml:"name,omitempty" json:"name,omitempty"`
+	// Config is a path to a Hugging Face config.json, relative to the spec file.
+	Config string `yaml:"config,omitempty" json:"config,omitempty"`
+	// Weights is auto | bf16 | fp16 | fp8; auto means what the checkpoint ships.
+	Weights string `yaml:"weights,omitempty" json:"weights,omitempty"`
+	// Path is where the weights live on every host (or a Hugging Face repo id).
+	Path string `yaml:"path,omitempty" json:"path,omitempty"`
+	// ServedName is the name the API exposes.
+	ServedName string `yaml:"served_name,omitempty" json:"served_name,omitempty"`
+	// TrustRemoteCode passes --trust-remote-code; nil means what the model needs.
+	TrustRemoteCode *bool `yaml:"trust_remote_code,omitempty" json:"trust_remote_code,omitempty"`
+}
+
+// Hardware describes the GPUs, the nodes and the network between them.
+type Hardware struct {
+	GPU     GPURef  `yaml:"gpu" json:"gpu"`
+	Nodes   []Node  `yaml:"nodes" json:"nodes"`
+	Network Network `yaml:"network" json:"network"`
+}
+
+// GPURef is either a catalog id (Name) or custom figures (Custom).
+type GPURef struct {
+	Name   string
+	Custom *GPUFigures
+}
+
+// GPUFigures are the facts the estimator needs about a GPU.
+type GPUFigures struct {
+	Name string `yaml:"name" json:"name"`
+	// MemoryMiB is the total memory the CUDA runtime reports (what vLLM multiplies).
+	MemoryMiB              float64 `yaml:"memory_mib" json:"memory_mib"`
+	HBMBandwidthGBytesPerS float64 `yaml:"hbm_bandwidth_gbytes_per_s" json:"hbm_bandwidth_gbytes_per_s"`
+	BF16TFLOPS             float64 `yaml:"bf16_tflops" json:"bf16_tflops"`
+	FP8TFLOPS              float64 `yaml:"fp8_tflops,omitempty" json:"fp8_tflops,omitempty"`
+	IntraNodeGBytesPerS    float64 `yaml:"intra_node_gbytes_per_s,omitempty" json:"intra_node_gbytes_per_s,omitempty"`
+	Vendor                 string  `yaml:"vendor,omitempty" json:"vendor,omitempty"`
+}
+
+// Node is one host of the deployment.
+type Node struct {
+	Name    string `yaml:"name" json:"name"`
+	Address string `yaml:"address" json:"address"`
+	GPUs    int    `yaml:"gpus" json:"gpus"`
+	// Interface carries socket traffic (GLOO/NCCL bootstrap), e.g. "eth0".
+	Interface   string   `yaml:"interface,omitempty" json:"interface,omitempty"`
+	RDMADevices []string `yaml:"rdma_devices,omitempty" json:"rdma_devices,omitempty"`
+}
+
+// Network describes the links inside a node and between nodes.
+type Network struct {
+	IntraNode IntraNode `yaml:"intra_node" json:"intra_node"`
+	InterNode InterNode `yaml:"inter_node" json:"inter_node"`
+}
+
+// IntraNode is the GPU-to-GPU link inside one node.
+type IntraNode struct {
+	Kind string `yaml:"kind,omitempty" json:"kind,omitempty"` // nvlink | pcie | xgmi
+	// BandwidthGBytesPerS is per GPU, one direction; 0 = the GPU catalog's figure.
+	BandwidthGBytesPerS float64 `yaml:"bandwidth_gbytes_per_s,omitempty" json:"bandwidth_gbytes_per_s,omitempty"`
+	LatencyUs           float64 `yaml:"latency_us,omitempty" json:"latency_us,omitempty"`
+}
+
+// InterNode is the fabric between nodes.
+type InterNode struct {
+	Kind string `yaml:"kind,omitempty" json:"kind,omitempty"` // infiniband | roce | ethernet
+	// BandwidthGbitPerS is per NIC, one direction.
+	BandwidthGbitPerS float64 `yaml:"bandwidth_gbit_per_s,omitempty" json:"bandwidth_gbit_per_s,omitempty"`
+	NICsPerNode       int     `yaml:"nics_per_node,omitempty" json:"nics_per_node,omitempty"`
+	LatencyUs         float64 `yaml:"latency_us,omitempty" json:"latency_us,omitempty"`
+	// GIDIndex is the RoCE v2 GID index (NCCL_IB_GID_INDEX); nil = default 3 on RoCE.
+	GIDIndex *int `yaml:"gid_index,omitempty" json:"gid_index,omitempty"`
+	// GPUDirectRDMA says the NICs support GPU-initiated RDMA (mlx5 + IBGDA);
+	// nil = inferred from Kind (true for infiniband and roce).
+	GPUDirectRDMA *bool `yaml:"gpu_direct_rdma,omitempty" json:"gpu_direct_rdma,omitempty"`
+}
+
+// Workload is the typical request shape and the load.
+type Workload struct {
+	Concurrency  int `yaml:"concurrency" json:"concurrency"`
+	MaxModelLen  int `yaml:"max_model_len" json:"max_model_len"`
+	InputTokens  int `yaml:"input_tokens" json:"input_tokens"`
+	OutputTokens int `yaml:"output_tokens" json:"output_tokens"`
+	// ArrivalRatePerS switches the simulation to open-loop Poisson arrivals.
+	ArrivalRatePerS float64 `yaml:"arrival_rate_per_s,omitempty" json:"arrival_rate_per_s,omitempty"`
+	// PrefixCacheHitRate is the fraction of input tokens served from prefix cache.
+	PrefixCacheHitRate float64 `yaml:"prefix_cache_hit_rate,omitempty" json:"prefix_cache_hit_rate,omitempty"`
+}
+
+// SLO is what the user needs from the deployment.
+type SLO struct {
+	ThroughputTokensPerS float64 `yaml:"throughput_tokens_per_s,omitempty" json:"throughput_tokens_per_s,omitempty"`
+	// ThroughputCounts is output | total (input + output).
+	ThroughputCounts string       `yaml:"throughput_counts,omitempty" json:"throughput_counts,omitempty"`
+	TTFT             []TTFTTarget `yaml:"ttft,omitempty" json:"ttft,omitempty"`
+	TPOTMs           float64      `yaml:"tpot_ms,omitempty" json:"tpot_ms,omitempty"`
+}
+
+// TTFTTarget bounds time-to-first-token percentiles for one input length.
+type TTFTTarget struct {
+	InputTokens int      `yaml:"input_tokens" json:"input_tokens"`
+	P50S        *float64 `yaml:"p50_s,omitempty" json:"p50_s,omitempty"`
+	P95S        *float64 `yaml:"p95_s,omitempty" json:"p95_s,omitempty"`
+	P99S        *float64 `yaml:"p99_s,omitempty" json:"p99_s,omitempty"`
+}
+
+// Parallelism is the layout; Auto asks the layout search to choose.
+type Parallelism struct {
+	Auto     bool `yaml:"-" json:"auto,omitempty"`
+	Tensor   int  `yaml:"tensor" json:"tensor"`
+	Pipeline int  `yaml:"pipeline" json:"pipeline"`
+	Data     int  `yaml:"data" json:"data"`
+	Expert   bool `yaml:"expert" json:"expert"`
+}
+
+// VLLM holds the vLLM version and engine settings.
+type VLLM struct {
+	Version              string   `yaml:"version" json:"version"`
+	GPUMemoryUtilization *float64 `yaml:"gpu_memory_utilization,omitempty" json:"gpu_memory_utilization,omitempty"`
+	KVCacheDType         string   `yaml:"kv_cache_dtype,omitempty" json:"kv_cache_dtype,omitempty"`
+	All2AllBackend       string   `yaml:"all2all_backend,omitempty" json:"all2all_backend,omitempty"`
+	MaxNumSeqs           *int     `yaml:"max_num_seqs,omitempty" json:"max_num_seqs,omitempty"`
+	MaxNumBatchedTokens  *int     `yaml:"max_num_batched_tokens,omitempty" json:"max_num_batched_tokens,omitempty"`
+	BlockSize            *int     `yaml:"block_size,omitempty" json:"block_size,omitempty"`
+	Port                 int      `yaml:"port,omitempty" json:"port,omitempty"`
+	RPCPort              int      `yaml:"rpc_port,omitempty" json:"rpc_port,omitempty"`
+	APIServerCount       *int     `yaml:"api_server_count,omitempty" json:"api_server_count,omitempty"`
+	EnforceEager         bool     `yaml:"enforce_eager,omitempty" json:"enforce_eager,omitempty"`
+	EnableDBO            bool     `yaml:"enable_dbo,omitempty" json:"enable_dbo,omitempty"`
+	EnableEPLB           bool     `yaml:"enable_eplb,omitempty" json:"enable_eplb,omitempty"`
+	NumRedundantExperts  int      `yaml:"num_redundant_experts,omitempty" json:"num_redundant_experts,omitempty"`
+	ExtraArgs            []string `yaml:"extra_args,omitempty" json:"extra_args,omitempty"`
+	// Env is applied last, after everything vlaunch sets; never put secrets here.
+	Env map[string]string `yaml:"env,omitempty" json:"env,omitempty"`
+}
+
+// Runtime says how the nodes run vLLM.
+type Runtime struct {
+	Kind       string     `yaml:"kind,omitempty" json:"kind,omitempty"` // bare | docker | kubernetes
+	Image      string     `yaml:"image,omitempty" json:"image,omitempty"`
+	VLLMBinary string     `yaml:"vllm_binary,omitempty" json:"vllm_binary,omitempty"`
+	Docker     Docker     `yaml:"docker,omitempty" json:"docker,omitempty"`
+	Kubernetes Kubernetes `yaml:"kubernetes,omitempty" json:"kubernetes,omitempty"`
+}
+
+// Docker settings for runtime kind docker.
+type Docker struct {
+	ShmSize    string `yaml:"shm_size,omitempty" json:"shm_size,omitempty"`
+	ModelMount string `yaml:"model_mount,omitempty" json:"model_mount,omitempty"`
+	CacheDir   string `yaml:"cache_dir,omitempty" json:"cache_dir,omitempty"`
+}
+
+// Kubernetes settings for runtime kind kubernetes (LeaderWorkerSet).
+type Kubernetes struct {
+	Namespace      string `yaml:"namespace,omitempty" json:"namespace,omitempty"`
+	ShmSize        string `yaml:"shm_size,omitempty" json:"shm_size,omitempty"`
+	ModelPVC       string `yaml:"model_pvc,omitempty" json:"model_pvc,omitempty"`
+	RDMAResource   string `yaml:"rdma_resource,omitempty" json:"rdma_resource,omitempty"`
+	ServiceAccount string `yaml:"service_account,omitempty" json:"service_account,omitempty"`
+}
+
+// TotalGPUs is the number of GPUs over all nodes.
+func (d *Deployment) TotalGPUs() int {
+	n := 0
+	for _, node := range d.Hardware.Nodes {
+		n += node.GPUs
+	}
+	return n
+}
