@@ -1,0 +1,222 @@
+package catalog
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// hfConfig is the subset of a Hugging Face config.json vlaunch reads. Field
+// names differ between families (n_routed_experts vs num_experts vs
+// num_local_experts), so several spellings map to the same fact.
+type hfConfig struct {
+	Architectures         []string `json:"architectures"`
+	ModelType             string   `json:"model_type"`
+	HiddenSize            int      `json:"hidden_size"`
+	NumHiddenLayers       int      `json:"num_hidden_layers"`
+	NumAttentionHeads     int      `json:"num_attention_heads"`
+	NumKeyValueHeads      *int     `json:"num_key_value_heads"`
+	HeadDim               *int     `json:"head_dim"`
+	IntermediateSize      int      `json:"intermediate_size"`
+	VocabSize             int      `json:"vocab_size"`
+	MaxPositionEmbeddings int      `json:"max_position_embeddings"`
+	TieWordEmbeddings     *bool    `json:"tie_word_embeddings"`
+	AttentionBias         *bool    `json:"attention_bias"`
+	TorchDType            string   `json:"torch_dtype"`
+	DType                 string   `json:"dtype"`
+
+	QLoraRank     *int `json:"q_lora_rank"`
+	KVLoraRank    int  `json:"kv_lora_rank"`
+	QKNopeHeadDim int  `json:"qk_nope_head_dim"`
+	QKRopeHeadDim int  `json:"qk_rope_head_dim"`
+	VHeadDim      int  `json:"v_head_dim"`
+
+	NRoutedExperts               int    `json:"n_routed_experts"`
+	NumExperts                   int    `json:"num_experts"`
+	NumLocalExperts              int    `json:"num_local_experts"`
+	NumExpertsPerTok             int    `json:"num_experts_per_tok"`
+	ExpertsPerToken              int    `json:"experts_per_token"`
+	MoEIntermediateSize          int    `json:"moe_intermediate_size"`
+	NSharedExperts               int    `json:"n_shared_experts"`
+	SharedExpertIntermediateSize int    `json:"shared_expert_intermediate_size"`
+	FirstKDenseReplace           int    `json:"first_k_dense_replace"`
+	MoELayerFreq                 int    `json:"moe_layer_freq"`
+	DecoderSparseStep            int    `json:"decoder_sparse_step"`
+	MLPOnlyLayers                []int  `json:"mlp_only_layers"`
+	NGroup                       int    `json:"n_group"`
+	TopKGroup                    int    `json:"topk_group"`
+	TopKMethod                   string `json:"topk_method"`
+
+	SlidingWindow    *int     `json:"sliding_window"`
+	UseSlidingWindow *bool    `json:"use_sliding_window"`
+	LayerTypes       []string `json:"layer_types"`
+
+	NumNextNPredictLayers int                    `json:"num_nextn_predict_layers"`
+	QuantizationConfig    map[string]interface{} `json:"quantization_config"`
+}
+
+// nativeModelTypes are the model_type values vLLM loads without
+// --trust-remote-code (its own config classes or transformers').
+var nativeModelTypes = map[string]bool{
+	"llama": true, "qwen2": true, "qwen3": true, "qwen2_moe": true, "qwen3_moe": true,
+	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
+}
+
+// LoadHFConfig reads a config.json file from disk.
+func LoadHFConfig(path string) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseHFConfig(data)
+}
+
+// ParseHFConfig turns a Hugging Face config.json into a Model. It rejects
+// configs that lack the fields the memory and compute model need.
+func ParseHFConfig(data []byte) (*Model, error) {
+	var c hfConfig
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("config.json is not valid JSON for a model config: %w", err)
+	}
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	m := &Model{
+		ModelType: c.ModelType, HiddenSize: c.HiddenSize, NumLayers: c.NumHiddenLayers,
+		NumHeads: c.NumAttentionHeads, IntermediateSize: c.IntermediateSize, VocabSize: c.VocabSize,
+		MaxPositionEmbeddings: c.MaxPositionEmbeddings, TorchDType: firstNonEmpty(c.TorchDType, c.DType, "bfloat16"),
+		NumNextNPredictLayers: c.NumNextNPredictLayers, TrustRemoteCode: !nativeModelTypes[c.ModelType],
+	}
+	if len(c.Architectures) > 0 {
+		m.Architecture = c.Architectures[0]
+	}
+	c.fillAttention(m)
+	c.fillMoE(m)
+	c.fillSliding(m)
+	m.Quant = parseQuant(c.QuantizationConfig)
+	return m, nil
+}
+
+func (c *hfConfig) check() error {
+	var missing []string
+	for name, v := range map[string]int{"hidden_size": c.HiddenSize, "num_hidden_layers": c.NumHiddenLayers,
+		"num_attention_heads": c.NumAttentionHeads, "vocab_size": c.VocabSize} {
+		if v <= 0 {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		sortStrings(missing)
+		return fmt.Errorf("config.json lacks positive %s", strings.Join(missing, ", "))
+	}
+	if c.HiddenSize > 1<<20 || c.NumHiddenLayers > 10000 || c.NumAttentionHeads > 1<<14 || c.VocabSize > 1<<24 {
+		return fmt.Errorf("config.json has implausible sizes (hidden %d, layers %d, heads %d, vocab %d)",
+			c.HiddenSize, c.NumHiddenLayers, c.NumAttentionHeads, c.VocabSize)
+	}
+	return nil
+}
+
+func (c *hfConfig) fillAttention(m *Model) {
+	m.NumKVHeads = m.NumHeads
+	if c.NumKeyValueHeads != nil && *c.NumKeyValueHeads > 0 {
+		m.NumKVHeads = *c.NumKeyValueHeads
+	}
+	m.HeadDim = m.HiddenSize / m.NumHeads
+	if c.HeadDim != nil && *c.HeadDim > 0 {
+		m.HeadDim = *c.HeadDim
+	}
+	m.TieWordEmbeddings = c.TieWordEmbeddings != nil && *c.TieWordEmbeddings
+	// Qwen2 has q/k/v biases without an attention_bias key.
+	m.AttentionBias = c.ModelType == "qwen2" || c.ModelType == "qwen2_moe"
+	if c.AttentionBias != nil && c.ModelType != "qwen2" {
+		m.AttentionBias = *c.AttentionBias
+	}
+	m.QKNorm = c.ModelType == "qwen3" || c.ModelType == "qwen3_moe"
+	m.AttentionSinks = c.ModelType == "gpt_oss"
+	if c.KVLoraRank > 0 {
+		m.KVLoraRank, m.QKNopeHeadDim, m.QKRopeHeadDim, m.VHeadDim = c.KVLoraRank, c.QKNopeHeadDim, c.QKRopeHeadDim, c.VHeadDim
+		if c.QLoraRank != nil {
+			m.QLoraRank = *c.QLoraRank
+		}
+		m.HeadDim = c.QKNopeHeadDim + c.QKRopeHeadDim
+	}
+}
+
+func (c *hfConfig) fillMoE(m *Model) {
+	m.NumExperts = firstPositive(c.NRoutedExperts, c.NumExperts, c.NumLocalExperts)
+	if m.NumExperts == 0 {
+		return
+	}
+	m.ExpertsPerToken = firstPositive(c.NumExpertsPerTok, c.ExpertsPerToken)
+	// Mixtral and gpt-oss give the per-expert width as intermediate_size.
+	m.MoEIntermediateSize = firstPositive(c.MoEIntermediateSize, c.IntermediateSize)
+	m.NumSharedExperts = c.NSharedExperts
+	m.SharedExpertIntermediateSize = c.SharedExpertIntermediateSize
+	m.FirstKDenseReplace = c.FirstKDenseReplace
+	m.MoELayerFreq = firstPositive(c.MoELayerFreq, c.DecoderSparseStep, 1)
+	m.NGroup, m.TopKGroup = c.NGroup, c.TopKGroup
+	m.ScoreCorrectionBias = c.TopKMethod == "noaux_tc"
+	m.RouterBias = c.ModelType == "gpt_oss"
+	m.ExpertBias = c.ModelType == "gpt_oss"
+}
+
+func (c *hfConfig) fillSliding(m *Model) {
+	if c.SlidingWindow == nil || *c.SlidingWindow <= 0 {
+		return
+	}
+	if c.UseSlidingWindow != nil && !*c.UseSlidingWindow {
+		return
+	}
+	m.SlidingWindow = *c.SlidingWindow
+	m.LayerTypes = c.LayerTypes
+	if len(m.LayerTypes) == 0 {
+		for i := 0; i < m.NumLayers; i++ {
+			m.LayerTypes = append(m.LayerTypes, "sliding_attention")
+		}
+	}
+}
+
+func parseQuant(q map[string]interface{}) Quantization {
+	if q == nil {
+		return Quantization{}
+	}
+	out := Quantization{}
+	out.Method, _ = q["quant_method"].(string)
+	out.ActivationScheme, _ = q["activation_scheme"].(string)
+	if bs, ok := q["weight_block_size"].([]interface{}); ok {
+		for _, v := range bs {
+			if f, ok := v.(float64); ok && f > 0 && f < 1<<20 {
+				out.WeightBlockSize = append(out.WeightBlockSize, int(f))
+			}
+		}
+	}
+	for _, key := range []string{"modules_to_not_convert", "ignored_layers", "ignore"} {
+		if ms, ok := q[key].([]interface{}); ok {
+			for _, v := range ms {
+				if s, ok := v.(string); ok {
+					out.ModulesNotConverted = append(out.ModulesNotConverted, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func firstPositive(vs ...int) int {
+	for _, v := range vs {
+		if v > 0 {
+			return v
+		}
+	}
+	return 0
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

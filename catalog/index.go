@@ -1,0 +1,106 @@
+package catalog
+
+import (
+	"embed"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+//go:embed models/*.json
+var modelFiles embed.FS
+
+// modelEntry ties a catalog id to its vendored config.json and the
+// parameter count its publisher states.
+type modelEntry struct {
+	id, file, repo string
+	published      float64
+	source         string
+}
+
+// modelIndex lists the embedded models. Published counts come from the
+// model cards (or, where the card rounds, the checkpoint's tensor count).
+var modelIndex = []modelEntry{
+	{"deepseek-v3", "deepseek-ai__DeepSeek-V3.json", "deepseek-ai/DeepSeek-V3", 671e9, "model card: 671B total (MTP module excluded)"},
+	{"deepseek-r1", "deepseek-ai__DeepSeek-R1.json", "deepseek-ai/DeepSeek-R1", 671e9, "model card: 671B total (MTP module excluded)"},
+	{"deepseek-v2-lite", "deepseek-ai__DeepSeek-V2-Lite.json", "deepseek-ai/DeepSeek-V2-Lite", 15.7e9, "model card: 15.7B"},
+	{"kimi-k2", "moonshotai__Kimi-K2-Instruct.json", "moonshotai/Kimi-K2-Instruct", 1.0265e12, "checkpoint tensor count 1,026,470,731,056 (card rounds to 1T)"},
+	{"qwen3-235b-a22b", "Qwen__Qwen3-235B-A22B.json", "Qwen/Qwen3-235B-A22B", 235e9, "model card: 235B"},
+	{"qwen3-235b-a22b-fp8", "Qwen__Qwen3-235B-A22B-FP8.json", "Qwen/Qwen3-235B-A22B-FP8", 235e9, "model card: 235B"},
+	{"qwen3-30b-a3b", "Qwen__Qwen3-30B-A3B.json", "Qwen/Qwen3-30B-A3B", 30.5e9, "model card: 30.5B"},
+	{"qwen3-30b-a3b-fp8", "Qwen__Qwen3-30B-A3B-FP8.json", "Qwen/Qwen3-30B-A3B-FP8", 30.5e9, "model card: 30.5B"},
+	{"qwen2.5-72b", "Qwen__Qwen2.5-72B-Instruct.json", "Qwen/Qwen2.5-72B-Instruct", 72.7e9, "model card: 72.7B"},
+	{"llama-3.1-8b", "meta-llama__Llama-3.1-8B-Instruct.json", "meta-llama/Llama-3.1-8B-Instruct", 8.03e9, "Hugging Face safetensors: 8.03B"},
+	{"llama-3.1-70b", "meta-llama__Llama-3.1-70B-Instruct.json", "meta-llama/Llama-3.1-70B-Instruct", 70.6e9, "Hugging Face safetensors: 70.6B"},
+	{"llama-3.3-70b", "meta-llama__Llama-3.3-70B-Instruct.json", "meta-llama/Llama-3.3-70B-Instruct", 70.6e9, "Hugging Face safetensors: 70.6B"},
+	{"llama-3.1-405b", "meta-llama__Llama-3.1-405B.json", "meta-llama/Llama-3.1-405B", 405e9, "model card: 405B"},
+	{"mixtral-8x7b", "mistralai__Mixtral-8x7B-v0.1.json", "mistralai/Mixtral-8x7B-v0.1", 46.7e9, "Mistral announcement: 46.7B total"},
+	{"gpt-oss-20b", "openai__gpt-oss-20b.json", "openai/gpt-oss-20b", 20.91e9, "OpenAI model card: 20.91B total"},
+	{"gpt-oss-120b", "openai__gpt-oss-120b.json", "openai/gpt-oss-120b", 116.83e9, "OpenAI model card: 116.83B total"},
+}
+
+// LookupModel returns the catalog model with the given id (case-insensitive,
+// also accepting the Hugging Face repo name).
+func LookupModel(id string) (*Model, error) {
+	key := strings.ToLower(strings.TrimSpace(id))
+	for _, e := range modelIndex {
+		if e.id == key || strings.ToLower(e.repo) == key {
+			return e.load()
+		}
+	}
+	ids := make([]string, len(modelIndex))
+	for i, e := range modelIndex {
+		ids[i] = e.id
+	}
+	return nil, &UnknownError{Kind: "model", Name: id, Suggestions: Suggest(id, ids), Known: ids}
+}
+
+// Models returns every catalog model, sorted by id.
+func Models() []*Model {
+	out := make([]*Model, 0, len(modelIndex))
+	for _, e := range modelIndex {
+		m, err := e.load()
+		if err != nil {
+			panic(fmt.Sprintf("embedded model %s is broken: %v", e.id, err)) // a build defect, caught by tests
+		}
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+func (e modelEntry) load() (*Model, error) {
+	data, err := modelFiles.ReadFile("models/" + e.file)
+	if err != nil {
+		return nil, err
+	}
+	m, err := ParseHFConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.file, err)
+	}
+	m.ID, m.HFRepo, m.PublishedParams, m.PublishedParamsSource = e.id, e.repo, e.published, e.source
+	return m, nil
+}
+
+// UnknownError reports a name that is not in a catalog, with suggestions.
+type UnknownError struct {
+	Kind, Name  string
+	Suggestions []string
+	Known       []string
+}
+
+func (e *UnknownError) Error() string {
+	msg := fmt.Sprintf("unknown %s %q", e.Kind, e.Name)
+	if len(e.Suggestions) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(quoteAll(e.Suggestions), " or "))
+	}
+	return msg
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}

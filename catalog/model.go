@@ -1,0 +1,135 @@
+// Package catalog holds the embedded model and GPU facts vlaunch plans with,
+// and reads any Hugging Face config.json of the supported architecture
+// families (dense GQA, MoE, DeepSeek MLA) offline.
+package catalog
+
+// Model is the architecture of one model, as read from its config.json.
+type Model struct {
+	ID           string `json:"id"`
+	HFRepo       string `json:"hf_repo,omitempty"`
+	ModelType    string `json:"model_type"`
+	Architecture string `json:"architecture"`
+
+	HiddenSize            int  `json:"hidden_size"`
+	NumLayers             int  `json:"num_layers"`
+	NumHeads              int  `json:"num_heads"`
+	NumKVHeads            int  `json:"num_kv_heads"`
+	HeadDim               int  `json:"head_dim"`
+	IntermediateSize      int  `json:"intermediate_size"`
+	VocabSize             int  `json:"vocab_size"`
+	MaxPositionEmbeddings int  `json:"max_position_embeddings"`
+	TieWordEmbeddings     bool `json:"tie_word_embeddings"`
+	AttentionBias         bool `json:"attention_bias"`
+	// QKNorm marks per-head RMSNorm on q and k (Qwen3).
+	QKNorm bool `json:"qk_norm,omitempty"`
+	// AttentionSinks marks one learned sink per head (gpt-oss).
+	AttentionSinks bool `json:"attention_sinks,omitempty"`
+
+	// MLA fields (DeepSeek V2/V3, Kimi K2); zero for GQA/MHA models.
+	QLoraRank     int `json:"q_lora_rank,omitempty"`
+	KVLoraRank    int `json:"kv_lora_rank,omitempty"`
+	QKNopeHeadDim int `json:"qk_nope_head_dim,omitempty"`
+	QKRopeHeadDim int `json:"qk_rope_head_dim,omitempty"`
+	VHeadDim      int `json:"v_head_dim,omitempty"`
+
+	// MoE fields; NumExperts == 0 for dense models.
+	NumExperts                   int  `json:"num_experts,omitempty"`
+	ExpertsPerToken              int  `json:"experts_per_token,omitempty"`
+	MoEIntermediateSize          int  `json:"moe_intermediate_size,omitempty"`
+	NumSharedExperts             int  `json:"num_shared_experts,omitempty"`
+	SharedExpertIntermediateSize int  `json:"shared_expert_intermediate_size,omitempty"`
+	FirstKDenseReplace           int  `json:"first_k_dense_replace,omitempty"`
+	MoELayerFreq                 int  `json:"moe_layer_freq,omitempty"`
+	NGroup                       int  `json:"n_group,omitempty"`
+	TopKGroup                    int  `json:"topk_group,omitempty"`
+	RouterBias                   bool `json:"router_bias,omitempty"`
+	ExpertBias                   bool `json:"expert_bias,omitempty"`
+	// ScoreCorrectionBias marks DeepSeek-V3's e_score_correction_bias per expert.
+	ScoreCorrectionBias bool `json:"score_correction_bias,omitempty"`
+
+	SlidingWindow int      `json:"sliding_window,omitempty"`
+	LayerTypes    []string `json:"layer_types,omitempty"`
+
+	// NumNextNPredictLayers counts MTP layers; they are not served by default
+	// and are excluded from parameter counts.
+	NumNextNPredictLayers int          `json:"num_nextn_predict_layers,omitempty"`
+	TorchDType            string       `json:"torch_dtype,omitempty"`
+	Quant                 Quantization `json:"quantization"`
+	// TrustRemoteCode is true when vLLM needs --trust-remote-code to load it.
+	TrustRemoteCode bool `json:"trust_remote_code"`
+	// PublishedParams is the total parameter count its publisher states (0 = unknown).
+	PublishedParams float64 `json:"published_params,omitempty"`
+	// PublishedParamsSource says where PublishedParams comes from.
+	PublishedParamsSource string `json:"published_params_source,omitempty"`
+}
+
+// Quantization describes how the checkpoint stores its weights.
+type Quantization struct {
+	// Method is "" (unquantized), "fp8", "mxfp4" or "compressed-tensors".
+	Method              string   `json:"method,omitempty"`
+	WeightBlockSize     []int    `json:"weight_block_size,omitempty"`
+	ModulesNotConverted []string `json:"modules_not_converted,omitempty"`
+	ActivationScheme    string   `json:"activation_scheme,omitempty"`
+}
+
+// IsMoE reports whether the model has routed experts.
+func (m *Model) IsMoE() bool { return m.NumExperts > 0 }
+
+// IsMLA reports whether the model uses DeepSeek multi-head latent attention.
+func (m *Model) IsMLA() bool { return m.KVLoraRank > 0 }
+
+// IsMoELayer reports whether decoder layer i (0-based) has routed experts,
+// following DeepSeek's first_k_dense_replace / moe_layer_freq rule (other
+// MoE families put experts in every layer).
+func (m *Model) IsMoELayer(i int) bool {
+	if !m.IsMoE() || i < m.FirstKDenseReplace {
+		return false
+	}
+	freq := m.MoELayerFreq
+	if freq <= 1 {
+		return true
+	}
+	return i%freq == 0
+}
+
+// MoELayerCount is the number of decoder layers with routed experts.
+func (m *Model) MoELayerCount() int {
+	n := 0
+	for i := 0; i < m.NumLayers; i++ {
+		if m.IsMoELayer(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// IsSlidingLayer reports whether layer i uses sliding-window attention.
+func (m *Model) IsSlidingLayer(i int) bool {
+	if m.SlidingWindow <= 0 || i >= len(m.LayerTypes) {
+		return false
+	}
+	return m.LayerTypes[i] == "sliding_attention"
+}
+
+// QKHeadDim is the per-head query/key width (MLA: nope + rope).
+func (m *Model) QKHeadDim() int {
+	if m.IsMLA() {
+		return m.QKNopeHeadDim + m.QKRopeHeadDim
+	}
+	return m.HeadDim
+}
+
+// CheckpointDType is the storage dtype of the quantized linear weights of the
+// checkpoint as shipped: "fp8", "mxfp4", or the torch dtype ("bf16"/"fp16").
+func (m *Model) CheckpointDType() string {
+	switch m.Quant.Method {
+	case "fp8", "mxfp4":
+		return m.Quant.Method
+	case "compressed-tensors":
+		return "fp8"
+	}
+	if m.TorchDType == "float16" {
+		return "fp16"
+	}
+	return "bf16"
+}

@@ -1,0 +1,137 @@
+package catalog
+
+// ParamCounts splits a model's parameters by component. Totals exclude MTP
+// (next-token prediction) layers, which vLLM only loads for speculative decoding.
+type ParamCounts struct {
+	Embedding     float64 `json:"embedding"`
+	LMHead        float64 `json:"lm_head"`
+	Attention     float64 `json:"attention"`
+	DenseMLP      float64 `json:"dense_mlp"`
+	RoutedExperts float64 `json:"routed_experts"`
+	SharedExperts float64 `json:"shared_experts"`
+	Router        float64 `json:"router"`
+	Norms         float64 `json:"norms"`
+	Total         float64 `json:"total"`
+
+	// Per-layer figures the placement and FLOP models reuse.
+	AttentionPerLayer  float64 `json:"attention_per_layer"`
+	DenseMLPPerLayer   float64 `json:"dense_mlp_per_layer"`
+	ExpertPerLayerEach float64 `json:"expert_per_layer_each"`
+	SharedPerLayer     float64 `json:"shared_per_layer"`
+	RouterPerLayer     float64 `json:"router_per_layer"`
+}
+
+// Active returns the parameters one token touches in a forward pass:
+// everything except the routed experts it is not sent to.
+func (p ParamCounts) Active(m *Model) float64 {
+	if !m.IsMoE() {
+		return p.Total
+	}
+	return p.Total - p.RoutedExperts + float64(m.MoELayerCount()*m.ExpertsPerToken)*p.ExpertPerLayerEach
+}
+
+// ParamCounts derives the parameter count of every component from the
+// architecture fields.
+func (m *Model) ParamCounts() ParamCounts {
+	h := float64(m.HiddenSize)
+	p := ParamCounts{
+		Embedding:          float64(m.VocabSize) * h,
+		AttentionPerLayer:  m.attentionParams(),
+		DenseMLPPerLayer:   3 * h * float64(m.IntermediateSize),
+		ExpertPerLayerEach: m.expertParams(),
+		SharedPerLayer:     m.sharedExpertParams(),
+		RouterPerLayer:     m.routerParams(),
+	}
+	if !m.TieWordEmbeddings {
+		p.LMHead = p.Embedding
+	}
+	moe := float64(m.MoELayerCount())
+	dense := float64(m.NumLayers) - moe
+	layers := float64(m.NumLayers)
+	p.Attention = layers * p.AttentionPerLayer
+	p.DenseMLP = dense * p.DenseMLPPerLayer
+	p.RoutedExperts = moe * float64(m.NumExperts) * p.ExpertPerLayerEach
+	p.SharedExperts = moe * p.SharedPerLayer
+	p.Router = moe * p.RouterPerLayer
+	p.Norms = layers*2*h + h
+	p.Total = p.Embedding + p.LMHead + p.Attention + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms
+	return p
+}
+
+// attentionParams counts one layer's attention projections (and their
+// biases, norms and sinks).
+func (m *Model) attentionParams() float64 {
+	h, nh := float64(m.HiddenSize), float64(m.NumHeads)
+	if m.IsMLA() {
+		return m.mlaParams()
+	}
+	hd, nkv := float64(m.HeadDim), float64(m.NumKVHeads)
+	n := h*nh*hd + 2*h*nkv*hd + nh*hd*h
+	if m.AttentionBias {
+		n += (nh + 2*nkv) * hd
+		if m.ModelType != "qwen2" && m.ModelType != "qwen2_moe" {
+			n += h // o_proj bias
+		}
+	}
+	if m.QKNorm {
+		n += 2 * hd
+	}
+	if m.AttentionSinks {
+		n += nh
+	}
+	return n
+}
+
+// mlaParams counts DeepSeek MLA: q_a/q_b (or q_proj), kv_a_proj_with_mqa,
+// kv_b, o_proj and the two LoRA norms.
+func (m *Model) mlaParams() float64 {
+	h, nh := float64(m.HiddenSize), float64(m.NumHeads)
+	qk := float64(m.QKNopeHeadDim + m.QKRopeHeadDim)
+	kvl, rope := float64(m.KVLoraRank), float64(m.QKRopeHeadDim)
+	var q float64
+	if m.QLoraRank > 0 {
+		ql := float64(m.QLoraRank)
+		q = h*ql + ql + ql*nh*qk
+	} else {
+		q = h * nh * qk
+	}
+	kv := h*(kvl+rope) + kvl + kvl*nh*float64(m.QKNopeHeadDim+m.VHeadDim)
+	o := nh * float64(m.VHeadDim) * h
+	return q + kv + o
+}
+
+func (m *Model) expertParams() float64 {
+	if !m.IsMoE() {
+		return 0
+	}
+	h, im := float64(m.HiddenSize), float64(m.MoEIntermediateSize)
+	n := 3 * h * im
+	if m.ExpertBias {
+		n += 2*im + h
+	}
+	return n
+}
+
+func (m *Model) sharedExpertParams() float64 {
+	h := float64(m.HiddenSize)
+	if m.SharedExpertIntermediateSize > 0 {
+		// Qwen2-MoE style: one wide shared expert plus a sigmoid gate.
+		return 3*h*float64(m.SharedExpertIntermediateSize) + h
+	}
+	return float64(m.NumSharedExperts) * 3 * h * float64(m.MoEIntermediateSize)
+}
+
+func (m *Model) routerParams() float64 {
+	if !m.IsMoE() {
+		return 0
+	}
+	e := float64(m.NumExperts)
+	n := float64(m.HiddenSize) * e
+	if m.RouterBias {
+		n += e
+	}
+	if m.ScoreCorrectionBias {
+		n += e
+	}
+	return n
+}
