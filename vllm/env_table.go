@@ -1,0 +1,52 @@
+package vllm
+
+const srcEnvs = "vllm-facts.md §2 (vllm/envs.py, several versions)"
+
+// all2allEnvChoices are the values VLLM_ALL2ALL_BACKEND took while it existed.
+var all2allEnvChoices = []string{"naive", "pplx", "deepep_high_throughput", "deepep_low_latency",
+	"allgather_reducescatter", "flashinfer_all2allv"}
+
+// envTable lists the variables the generator writes and the linter checks.
+var envTable = []EnvVar{
+	{Name: "VLLM_ALL2ALL_BACKEND", Owner: "vllm", Span: Span{Since: v090, Removed: v0160}, Deprecated: v0111,
+		Choices: all2allEnvChoices, Default: "naive (allgather_reducescatter from 0.10.2)",
+		Doc:    "MoE all-to-all backend before --all2all-backend; deprecated by PR #26732 (0.11.1), removed by PR #33535 (Feb 2026, first release assumed 0.16.0)",
+		Source: srcEnvs + "; PRs #26732, #30363, #33535; removal release unverified"},
+	{Name: "VLLM_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v090}, Default: "0 (1 from ≈0.11.0, PR #24462)",
+		Doc: "DeepGEMM FP8 kernels", Source: srcEnvs},
+	{Name: "VLLM_MOE_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v0110}, Default: "1",
+		Doc: "MoE-specific DeepGEMM switch; first release unverified", Source: srcEnvs},
+	{Name: "VLLM_HOST_IP", Owner: "vllm", Span: Span{Since: v090},
+		Doc: "IP this node advertises to the distributed runtime", Verified: true, Source: srcEnvs},
+	{Name: "VLLM_PORT", Owner: "vllm", Span: Span{Since: v090},
+		Doc: "base port for internal communication; must not look like a URI (Kubernetes service injection)", Source: srcEnvs},
+	{Name: "VLLM_MOE_DP_CHUNK_SIZE", Owner: "vllm", Span: Span{Since: v090}, Default: "256",
+		Doc: "tokens per MoE DP dispatch chunk", Source: srcEnvs},
+	{Name: "VLLM_DEEPEP_BUFFER_SIZE_MB", Owner: "vllm", Span: Span{Since: v0120}, Default: "1024",
+		Doc: "DeepEP buffer size; first release unverified", Source: srcEnvs},
+	{Name: "VLLM_DBO_COMM_SMS", Owner: "vllm", Span: Span{Since: v0110}, Default: "20", Doc: "SMs reserved for DBO communication", Source: srcEnvs},
+	{Name: "VLLM_RANDOMIZE_DP_DUMMY_INPUTS", Owner: "vllm", Span: Span{Since: v090}, Default: "0", Doc: "randomize idle-rank dummy batches", Source: srcEnvs},
+	{Name: "VLLM_RAY_DP_PACK_STRATEGY", Owner: "vllm", Span: Span{Since: v0110}, Choices: []string{"strict", "fill", "span"}, Default: "strict",
+		Doc: "Ray DP placement; first release unverified", Source: srcEnvs},
+	{Name: "VLLM_SKIP_P2P_CHECK", Owner: "vllm", Span: Span{Since: v090}, Doc: "skip the CUDA P2P test", Source: srcEnvs},
+	{Name: "VLLM_ALLOW_LONG_MAX_MODEL_LEN", Owner: "vllm", Span: Span{Since: v090}, Default: "0", Doc: "allow max_model_len above the model's", Source: srcEnvs},
+	{Name: "VLLM_ENGINE_READY_TIMEOUT_S", Owner: "vllm", Span: Span{Since: v0110}, Default: "600",
+		Doc: "how long the frontend waits for engines; first release unverified", Source: srcEnvs},
+	{Name: "VLLM_ATTENTION_BACKEND", Owner: "vllm", Span: Span{Since: v090}, Doc: "force an attention backend (older; newer has --attention-backend)", Source: srcEnvs},
+	{Name: "VLLM_LOGGING_LEVEL", Owner: "vllm", Span: Span{Since: v090}, Default: "INFO", Doc: "vLLM log level", Source: srcEnvs},
+	{Name: "VLLM_API_KEY", Owner: "vllm", Span: Span{Since: v090}, Secret: true, Doc: "API key the server requires", Source: srcEnvs},
+
+	{Name: "GLOO_SOCKET_IFNAME", Owner: "gloo", Doc: "interface for Gloo (CPU groups, DP coordination)", Verified: true, Source: srcEPDocs},
+	{Name: "NCCL_SOCKET_IFNAME", Owner: "nccl", Doc: "NCCL bootstrap/socket interface", Source: srcFacts},
+	{Name: "NCCL_IB_HCA", Owner: "nccl", Doc: "RDMA HCAs NCCL uses", Source: srcFacts},
+	{Name: "NCCL_IB_GID_INDEX", Owner: "nccl", Doc: "RoCE v2 GID index", Source: srcFacts},
+	{Name: "NCCL_DEBUG", Owner: "nccl", Doc: "NCCL logging", Source: srcFacts},
+	{Name: "NVSHMEM_REMOTE_TRANSPORT", Owner: "nvshmem", Choices: []string{"ibgda", "ibrc", "ucx", "libfabric", "none"},
+		Doc: "NVSHMEM remote transport; DeepEP internode needs ibgda", Source: srcFacts},
+	{Name: "NVSHMEM_IB_ENABLE_IBGDA", Owner: "nvshmem", Doc: "enable GPU-initiated RDMA", Source: srcFacts},
+	{Name: "NVSHMEM_IB_GID_INDEX", Owner: "nvshmem", Doc: "RoCE GID index for NVSHMEM", Source: srcFacts},
+	{Name: "NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME", Owner: "nvshmem", Doc: "NVSHMEM bootstrap interface", Source: srcFacts},
+	{Name: "NVSHMEM_SYMMETRIC_SIZE", Owner: "nvshmem", Doc: "NVSHMEM symmetric heap size", Source: srcFacts},
+	{Name: "NVSHMEM_QP_DEPTH", Owner: "nvshmem", Doc: "NVSHMEM queue-pair depth", Source: srcFacts},
+	{Name: "HF_TOKEN", Owner: "huggingface", Secret: true, Doc: "Hugging Face token; read from the environment, never written", Source: srcFacts},
+}

@@ -1,0 +1,157 @@
+package vllm
+
+import "strings"
+
+// FlagKind is how argparse reads a flag's value.
+type FlagKind int
+
+// Flag kinds.
+const (
+	// Bool is argparse.BooleanOptionalAction: `--x` and `--no-x`, no value.
+	Bool FlagKind = iota + 1
+	// StoreTrue is action="store_true": `--x` only, no value, no `--no-x`.
+	StoreTrue
+	// Int takes a decimal integer.
+	Int
+	// HumanInt takes an integer with optional k/K/m/M/g/G suffix ("25.6k", "2M").
+	HumanInt
+	// Float takes a decimal number.
+	Float
+	// String takes one word (possibly limited to Choices).
+	String
+	// JSON takes a JSON object (or dotted keys, `--flag.key value`).
+	JSON
+	// StringList takes one or more words (nargs="+").
+	StringList
+)
+
+var kindNames = map[FlagKind]string{Bool: "bool", StoreTrue: "store_true", Int: "int",
+	HumanInt: "human-int", Float: "float", String: "string", JSON: "json", StringList: "list"}
+
+// String names the kind for messages.
+func (k FlagKind) String() string {
+	if n, ok := kindNames[k]; ok {
+		return n
+	}
+	return "invalid"
+}
+
+// TakesValue reports whether the flag consumes a value argument.
+func (k FlagKind) TakesValue() bool { return k != Bool && k != StoreTrue }
+
+// Flag is one `vllm serve` option as it exists over a span of releases.
+type Flag struct {
+	// Name is the canonical long name without dashes, e.g. "tensor-parallel-size".
+	Name string
+	// Aliases are short forms with their dash, e.g. "-tp".
+	Aliases []string
+	Kind    FlagKind
+	// Choices limits the value when non-empty.
+	Choices []string
+	// Default as vLLM prints it; "" means None / derived at runtime.
+	Default string
+	// Span is when the entry is valid.
+	Span
+	// Deprecated names the release from which vLLM warns about the flag.
+	Deprecated Version
+	// Doc is a one-line meaning, with version notes.
+	Doc string
+	// Verified is true when Span, kind and default were checked against
+	// vLLM's source or versioned docs; Source says where the data came from.
+	Verified bool
+	Source   string
+}
+
+// Long returns "--name".
+func (f *Flag) Long() string { return "--" + f.Name }
+
+// HasChoice reports whether v is allowed (always true without Choices).
+func (f *Flag) HasChoice(v string) bool {
+	if len(f.Choices) == 0 {
+		return true
+	}
+	for _, c := range f.Choices {
+		if c == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Flags lists the flags valid in the release, in table order.
+func (r Release) Flags() []*Flag {
+	var out []*Flag
+	for i := range flagTable {
+		if flagTable[i].Contains(r.Version) {
+			out = append(out, &flagTable[i])
+		}
+	}
+	return out
+}
+
+// Flag looks a flag up as a user may spell it in this release: "--x",
+// "x", "--x_y" (underscores), "--x=value", a short alias ("-tp"), a short
+// alias with its value attached ("-O3"), or "--no-x" for Bool flags. It
+// returns false when the release has no such flag.
+func (r Release) Flag(name string) (*Flag, bool) {
+	return lookupFlag(name, func(f *Flag) bool { return f.Contains(r.Version) })
+}
+
+// KnownFlagEver finds the flag in any release, preferring the newest entry,
+// so callers can say "removed in 0.18.0" or "added in 0.11.1".
+func KnownFlagEver(name string) (*Flag, bool) {
+	return lookupFlag(name, func(*Flag) bool { return true })
+}
+
+// FlagHistory returns every entry for the canonical name, oldest first.
+func FlagHistory(name string) []*Flag {
+	long, _ := splitFlag(name)
+	var out []*Flag
+	for i := range flagTable {
+		if flagTable[i].Name == long {
+			out = append(out, &flagTable[i])
+		}
+	}
+	return out
+}
+
+// lookupFlag scans the table newest entry first for a spelling of name.
+func lookupFlag(name string, ok func(*Flag) bool) (*Flag, bool) {
+	long, short := splitFlag(name)
+	for i := len(flagTable) - 1; i >= 0; i-- {
+		f := &flagTable[i]
+		if ok(f) && matches(f, long, short) {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// splitFlag normalizes a spelling into a canonical long name and, for a
+// single-dash spelling, the short alias itself.
+func splitFlag(name string) (long, short string) {
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		name = name[:i]
+	}
+	if strings.HasPrefix(name, "-") && !strings.HasPrefix(name, "--") {
+		return "", name
+	}
+	return strings.ReplaceAll(strings.TrimLeft(name, "-"), "_", "-"), ""
+}
+
+func matches(f *Flag, long, short string) bool {
+	if short != "" {
+		for _, a := range f.Aliases {
+			// argparse accepts a two-character short option with its value
+			// attached: "-O3" is "-O 3".
+			if a == short || (len(a) == 2 && f.Kind.TakesValue() && strings.HasPrefix(short, a) && len(short) > 2) {
+				return true
+			}
+		}
+		return false
+	}
+	if f.Name == long {
+		return true
+	}
+	return f.Kind == Bool && long == "no-"+f.Name
+}

@@ -1,0 +1,91 @@
+package vllm
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+)
+
+// Version is a vLLM release number. Only Major.Minor.Patch take part in
+// comparisons: a fourth component (0.10.1.1, a hotfix with the same CLI) and
+// pre-release or local suffixes (rc2, .dev12+gabc, .post1) are kept in Extra
+// for display only.
+type Version struct {
+	Major, Minor, Patch int
+	// Extra is whatever followed Major.Minor.Patch in the input, e.g.
+	// ".1", "rc2", ".post1", "+cu128".
+	Extra string
+}
+
+var versionRE = regexp.MustCompile(`^[vV]?(\d{1,4})\.(\d{1,4})(?:\.(\d{1,4}))?(.*)$`)
+
+// extraRE bounds what may follow the numeric part so that garbage such as
+// "0.11.1; rm -rf" is refused rather than silently accepted.
+var extraRE = regexp.MustCompile(`^(\.\d{1,4})?((rc|a|b|\.post|\.dev|-rc)\d{0,6})?(\+[0-9A-Za-z.]{1,64})?$`)
+
+// ParseVersion reads "0.11.1", "v0.11.1", "0.10.1.1", "0.11.1rc2",
+// "0.11.0.post1", "0.10.2.dev12+gabc123" or "0.12" (= 0.12.0).
+func ParseVersion(s string) (Version, error) {
+	m := versionRE.FindStringSubmatch(s)
+	if m == nil || !extraRE.MatchString(m[4]) {
+		return Version{}, fmt.Errorf("%q is not a vLLM version (want e.g. 0.11.1)", s)
+	}
+	v := Version{Extra: m[4]}
+	v.Major, _ = strconv.Atoi(m[1])
+	v.Minor, _ = strconv.Atoi(m[2])
+	if m[3] != "" {
+		v.Patch, _ = strconv.Atoi(m[3])
+	}
+	return v, nil
+}
+
+// mustVersion parses table data; a bad literal is a programming error.
+func mustVersion(s string) Version {
+	v, err := ParseVersion(s)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// String prints the version without a leading "v", including Extra.
+func (v Version) String() string {
+	return fmt.Sprintf("%d.%d.%d%s", v.Major, v.Minor, v.Patch, v.Extra)
+}
+
+// IsZero reports whether v is the zero Version (used for "no bound").
+func (v Version) IsZero() bool { return v.Major == 0 && v.Minor == 0 && v.Patch == 0 }
+
+// Compare returns -1, 0 or +1 comparing Major.Minor.Patch only.
+func (v Version) Compare(o Version) int {
+	for _, d := range [3]int{v.Major - o.Major, v.Minor - o.Minor, v.Patch - o.Patch} {
+		if d < 0 {
+			return -1
+		}
+		if d > 0 {
+			return 1
+		}
+	}
+	return 0
+}
+
+// Less reports v < o (Major.Minor.Patch only).
+func (v Version) Less(o Version) bool { return v.Compare(o) < 0 }
+
+// AtLeast reports v >= o (Major.Minor.Patch only).
+func (v Version) AtLeast(o Version) bool { return v.Compare(o) >= 0 }
+
+// Span is a half-open range of releases [Since, Removed); a zero Removed
+// means the entry is still present in the newest known release.
+type Span struct {
+	Since   Version
+	Removed Version
+}
+
+// Contains reports whether release v lies inside the span.
+func (s Span) Contains(v Version) bool {
+	if v.Less(s.Since) {
+		return false
+	}
+	return s.Removed.IsZero() || v.Less(s.Removed)
+}
