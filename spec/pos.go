@@ -27,26 +27,80 @@ func NodeAt(root *yaml.Node, path []string, keyNode bool) (*yaml.Node, bool) {
 }
 
 func child(n *yaml.Node, seg string) (value, key *yaml.Node) {
+	n = deref(n)
 	if n == nil {
 		return nil, nil
 	}
-	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		n = n.Content[0]
-	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == seg {
-				return n.Content[i+1], n.Content[i]
-			}
-		}
+		return mappingChild(n, seg, 0)
 	case yaml.SequenceNode:
 		idx, err := strconv.Atoi(seg)
 		if err == nil && idx >= 0 && idx < len(n.Content) {
-			return n.Content[idx], nil
+			return deref(n.Content[idx]), nil
 		}
 	}
 	return nil, nil
+}
+
+// deref unwraps document and alias nodes, so that paths work through
+// anchors the way the decoded values do.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && i < 64; i++ {
+		switch {
+		case n.Kind == yaml.DocumentNode && len(n.Content) == 1:
+			n = n.Content[0]
+		case n.Kind == yaml.AliasNode:
+			n = n.Alias
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// mappingChild finds key seg in a mapping; explicit keys win over keys
+// brought in by a merge key ("<<: *base"), as in yaml.v3's decoder. depth
+// bounds nested merges.
+func mappingChild(n *yaml.Node, seg string, depth int) (value, key *yaml.Node) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Value == seg && k.Tag != "!!merge" {
+			return deref(n.Content[i+1]), k
+		}
+	}
+	if depth > 8 {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Tag != "!!merge" {
+			continue
+		}
+		for _, m := range mergeSources(deref(n.Content[i+1])) {
+			if v, k := mappingChild(m, seg, depth+1); v != nil {
+				return v, k
+			}
+		}
+	}
+	return nil, nil
+}
+
+// mergeSources lists the mappings a merge key's value refers to.
+func mergeSources(v *yaml.Node) []*yaml.Node {
+	if v == nil {
+		return nil
+	}
+	if v.Kind == yaml.MappingNode {
+		return []*yaml.Node{v}
+	}
+	var out []*yaml.Node
+	if v.Kind == yaml.SequenceNode {
+		for _, c := range v.Content {
+			if c = deref(c); c != nil && c.Kind == yaml.MappingNode {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // Pos returns the line and column of the field at path in the deployment's
