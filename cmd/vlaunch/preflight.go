@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/preflight"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+func init() { subcommands = append(subcommands, newPreflightCmd) }
+
+// preflightFlags are the command-line options of `vlaunch preflight`.
+type preflightFlags struct {
+	node       string
+	only, skip []string
+	output     string
+	timeout    preflightTimeout
+}
+
+func newPreflightCmd(s *streams) *cobra.Command {
+	f := &preflightFlags{timeout: preflightTimeout(preflight.DefaultTimeout)}
+	c := &cobra.Command{
+		Use:   "preflight SPEC --node NAME",
+		Short: "Check this host before deployment (read-only: changes nothing, sends nothing)",
+		Long: "Run on every node before starting the bundle. Checks GPUs, network identity, ports,\n" +
+			"RDMA/DeepEP prerequisites, host resources, model files and software against the spec.\n" +
+			"Exit 0 when nothing fails, 1 on any fail, 2 on unusable input.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runPreflight(s, f, args[0]) },
+	}
+	c.Flags().StringVar(&f.node, "node", "", "the node this host plays (hardware.nodes[].name)")
+	c.Flags().StringSliceVar(&f.only, "only", nil, "run only these check ids or groups (comma-separated, e.g. gpu,net.route)")
+	c.Flags().StringSliceVar(&f.skip, "skip", nil, "skip these check ids or groups")
+	c.Flags().StringVarP(&f.output, "output", "o", "text", "output format: text or json")
+	c.Flags().Var(&f.timeout, "timeout", "time limit for each check")
+	return c
+}
+
+func runPreflight(s *streams, f *preflightFlags, path string) error {
+	format, err := diag.ParseFormat(f.output, diag.FormatText, diag.FormatJSON)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	d, ds := spec.Load(path)
+	if ds.HasErrors() {
+		_ = diag.Print(s.err, diag.FormatText, ds, nil, nil)
+		return usageErr("cannot use spec %s", path)
+	}
+	spec.ApplyDefaults(d)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := preflight.Run(ctx, preflightOptions(d, f))
+	if err != nil {
+		var ue *preflight.UsageError
+		if errors.As(err, &ue) {
+			return usageErr("%v", ue)
+		}
+		return err
+	}
+	if format == diag.FormatJSON {
+		err = preflight.WriteJSON(s.out, rep)
+	} else {
+		err = preflight.WriteText(s.out, rep)
+	}
+	if err != nil {
+		return err
+	}
+	if rep.Failed() {
+		return findingsErr()
+	}
+	return nil
+}
+
+func preflightOptions(d *spec.Deployment, f *preflightFlags) preflight.Options {
+	wd, _ := os.Getwd()
+	return preflight.Options{
+		Spec: d, Node: f.node, Only: f.only, Skip: f.skip,
+		Timeout: f.timeout.Duration(), Host: preflight.NewSystemHost(),
+		WorkDir: wd, HFCacheDir: hfCacheDir(),
+	}
+}
+
+// hfCacheDir follows huggingface_hub: HF_HUB_CACHE, else HF_HOME/hub, else
+// ~/.cache/huggingface/hub.
+func hfCacheDir() string {
+	if v := os.Getenv("HF_HUB_CACHE"); v != "" {
+		return v
+	}
+	if v := os.Getenv("HF_HOME"); v != "" {
+		return filepath.Join(v, "hub")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".cache", "huggingface", "hub")
+	}
+	return ""
+}
+
+// preflightTimeout is a positive duration flag.
+type preflightTimeout time.Duration
+
+func (t *preflightTimeout) String() string { return time.Duration(*t).String() }
+
+func (t *preflightTimeout) Type() string { return "duration" }
+
+// Set refuses zero and negative limits: a check must always end.
+func (t *preflightTimeout) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	if d <= 0 {
+		return fmt.Errorf("must be positive, got %s", s)
+	}
+	*t = preflightTimeout(d)
+	return nil
+}
+
+// Duration returns the value as a time.Duration.
+func (t preflightTimeout) Duration() time.Duration { return time.Duration(t) }

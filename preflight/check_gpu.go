@@ -1,0 +1,211 @@
+package preflight
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+// smiMemoryTolerance is how far nvidia-smi's total may sit from the catalog
+// figure: the sources in gpus.md show one fixed total per part across
+// drivers, so 1% only absorbs rounding while still telling an 80 GB part
+// from a 94 GB variant.
+const smiMemoryTolerance = 0.01
+
+// idleUsedFraction: an idle GPU shows a few MiB used (0-4 MiB in the
+// nvidia-smi listings gpus.md cites); more than 1% of the total is another
+// process's allocation, possibly in a container nvidia-smi cannot see into.
+const idleUsedFraction = 0.01
+
+// expectedGPU is what hardware.gpu promises about each GPU.
+type expectedGPU struct {
+	Name    string
+	SMIMiB  float64 // 0 = unknown (custom GPU)
+	CUDAMiB float64
+}
+
+func (e *env) expectedGPU() (expectedGPU, error) {
+	if c := e.d.Hardware.GPU.Custom; c != nil {
+		return expectedGPU{Name: c.Name, CUDAMiB: c.MemoryMiB}, nil
+	}
+	g, err := catalog.LookupGPU(e.d.Hardware.GPU.Name)
+	if err != nil {
+		return expectedGPU{}, err
+	}
+	return expectedGPU{Name: g.Name, SMIMiB: g.SMIMemoryMiB, CUDAMiB: g.MemoryMiB}, nil
+}
+
+// gpuFail turns an inventory error into the fail every gpu check reports.
+func gpuFail(err error, expected string) Result {
+	fix := "run on a GPU node with the NVIDIA driver loaded; `nvidia-smi` must work"
+	return fail(err.Error(), expected, fix)
+}
+
+func checkGPUCount(ctx context.Context, e *env) Result {
+	want := fmt.Sprintf("%d GPUs (hardware.nodes[%d].gpus)", e.node.GPUs, e.idx)
+	q, err := e.gpus(ctx)
+	if err != nil {
+		return gpuFail(err, want)
+	}
+	found := fmt.Sprintf("%d GPUs", len(q.GPUs))
+	if len(q.GPUs) < e.node.GPUs {
+		return fail(found, want, "check `nvidia-smi -L`; a missing GPU usually means a fallen-off-the-bus part (dmesg Xid 79) or a wrong node entry in the spec")
+	}
+	if len(q.GPUs) > e.node.GPUs {
+		found += fmt.Sprintf(" (the bundle uses %d)", e.node.GPUs)
+	}
+	return pass(found, want)
+}
+
+func checkGPUModel(ctx context.Context, e *env) Result {
+	exp, err := e.expectedGPU()
+	if err != nil {
+		return fail("hardware.gpu: "+err.Error(), "a catalog GPU", "fix hardware.gpu in the spec")
+	}
+	if exp.Name == "" {
+		return skip("hardware.gpu is custom and has no name to compare")
+	}
+	q, err := e.gpus(ctx)
+	if err != nil {
+		return gpuFail(err, exp.Name)
+	}
+	names := distinctNames(q.GPUs)
+	found := strings.Join(names, ", ")
+	if len(names) == 1 && sameGPUName(names[0], exp.Name) {
+		return pass(found, exp.Name)
+	}
+	return fail(found, exp.Name, "set hardware.gpu to the GPU this node has, or run this node's bundle on the right host")
+}
+
+func checkGPUMemory(ctx context.Context, e *env) Result {
+	exp, err := e.expectedGPU()
+	if err != nil {
+		return fail("hardware.gpu: "+err.Error(), "a catalog GPU", "fix hardware.gpu in the spec")
+	}
+	q, err := e.gpus(ctx)
+	if err != nil {
+		return gpuFail(err, memExpectText(exp))
+	}
+	if len(q.GPUs) == 0 {
+		return fail("no GPUs listed", memExpectText(exp), "check `nvidia-smi -L`")
+	}
+	if !q.FromSMI {
+		return fail("nvidia-smi is not installed; the driver's files do not report memory", memExpectText(exp), "install nvidia-smi (part of the NVIDIA driver utilities)")
+	}
+	var low, high []string
+	for _, g := range q.GPUs {
+		switch memVerdict(g.MemMiB, exp) {
+		case Fail:
+			low = append(low, fmt.Sprintf("GPU %d: %.0f MiB", g.Index, g.MemMiB))
+		case Warn:
+			high = append(high, fmt.Sprintf("GPU %d: %.0f MiB", g.Index, g.MemMiB))
+		}
+	}
+	if len(low) > 0 {
+		return fail(strings.Join(low, "; "), memExpectText(exp), "the spec's memory figure is larger than this host's GPUs: fix hardware.gpu, or check for a MIG partition (`nvidia-smi -L`)")
+	}
+	if len(high) > 0 {
+		return warn(strings.Join(high, "; "), memExpectText(exp), "GPUs have more memory than the spec assumes; estimates are conservative — set hardware.gpu to match")
+	}
+	return pass(fmt.Sprintf("%d GPUs × %.0f MiB", len(q.GPUs), q.GPUs[0].MemMiB), memExpectText(exp))
+}
+
+// memVerdict compares one GPU's nvidia-smi total with the expectation.
+func memVerdict(found float64, exp expectedGPU) Status {
+	if exp.SMIMiB == 0 {
+		// Custom GPUs state the CUDA total, which is below nvidia-smi's.
+		if found < exp.CUDAMiB {
+			return Fail
+		}
+		return Pass
+	}
+	switch rel := (found - exp.SMIMiB) / exp.SMIMiB; {
+	case rel < -smiMemoryTolerance:
+		return Fail
+	case rel > smiMemoryTolerance:
+		return Warn
+	}
+	return Pass
+}
+
+func memExpectText(exp expectedGPU) string {
+	if exp.SMIMiB == 0 {
+		return fmt.Sprintf("≥ %.0f MiB per GPU (hardware.gpu.memory_mib)", exp.CUDAMiB)
+	}
+	return fmt.Sprintf("%.0f MiB per GPU as nvidia-smi reports it (±%.0f%%)", exp.SMIMiB, smiMemoryTolerance*100)
+}
+
+func checkGPUDriver(ctx context.Context, e *env) Result {
+	q, err := e.gpus(ctx)
+	if err != nil {
+		return gpuFail(err, "an NVIDIA driver version")
+	}
+	vers := map[string]bool{}
+	for _, g := range q.GPUs {
+		vers[g.Driver] = true
+	}
+	if len(q.GPUs) == 0 || vers[""] {
+		return fail("no driver version reported", "an NVIDIA driver version", "reinstall the NVIDIA driver; check `cat /proc/driver/nvidia/version`")
+	}
+	return pass("driver "+strings.Join(sortedKeys(vers), ", "), "an NVIDIA driver version")
+}
+
+func checkGPUProcesses(ctx context.Context, e *env) Result {
+	const want = "no process holding GPU memory"
+	q, err := e.gpus(ctx)
+	if err != nil {
+		return gpuFail(err, want)
+	}
+	if !q.FromSMI {
+		return fail("nvidia-smi is not installed; cannot list GPU processes", want, "install nvidia-smi")
+	}
+	out, err := e.run(ctx, "nvidia-smi", smiAppsArgs...)
+	if err != nil {
+		return gpuFail(fmt.Errorf("nvidia-smi --query-compute-apps failed: %v", err), want)
+	}
+	var held []string
+	for _, a := range parseSMIApps(string(out)) {
+		held = append(held, fmt.Sprintf("pid %s %s (%s MiB)", a.PID, a.Name, a.UsedMiB))
+	}
+	for _, g := range q.GPUs {
+		if g.MemMiB > 0 && g.UsedMiB > idleUsedFraction*g.MemMiB {
+			held = append(held, fmt.Sprintf("GPU %d: %.0f MiB in use", g.Index, g.UsedMiB))
+		}
+	}
+	if len(held) > 0 {
+		return fail(strings.Join(held, "; "), want, "stop the processes (`nvidia-smi` lists them; memory used with no process listed belongs to another container) — vLLM sizes its KV cache from total memory and fails or OOMs")
+	}
+	return pass(fmt.Sprintf("%d GPUs idle", len(q.GPUs)), want)
+}
+
+// sameGPUName compares names ignoring case and spacing.
+func sameGPUName(a, b string) bool {
+	norm := func(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+	return norm(a) == norm(b)
+}
+
+func distinctNames(gs []gpuInfo) []string {
+	seen := map[string]bool{}
+	for _, g := range gs {
+		seen[g.Name] = true
+	}
+	return sortedKeys(seen)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// gib renders bytes in GiB for reports.
+func gib(b float64) string { return fmt.Sprintf("%.1f GiB", b/math.Exp2(30)) }
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -1,0 +1,143 @@
+package preflight
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// specNode keeps the signatures short.
+type specNode = spec.Node
+
+// maxFileBytes bounds any file a check reads (config.json, /proc files).
+const maxFileBytes = 16 << 20
+
+// env is what every check sees: the spec, this node, the host and a cache
+// of command output shared between checks (one nvidia-smi call, not five).
+type env struct {
+	d      *spec.Deployment
+	node   spec.Node
+	idx    int
+	host   Host
+	opts   Options
+	mu     sync.Mutex
+	cmdOut map[string]cmdResult
+}
+
+type cmdResult struct {
+	out []byte
+	err error
+}
+
+func newEnv(opts Options) (*env, error) {
+	if opts.Spec == nil {
+		return nil, errors.New("no spec")
+	}
+	if opts.Host.FS == nil || opts.Host.Cmd == nil || opts.Host.Net == nil || opts.Host.Disk == nil {
+		return nil, errors.New("incomplete host (use NewSystemHost)")
+	}
+	idx, err := findNode(opts.Spec.Hardware.Nodes, opts.Node)
+	if err != nil {
+		return nil, err
+	}
+	return &env{d: opts.Spec, node: opts.Spec.Hardware.Nodes[idx], idx: idx, host: opts.Host,
+		opts: opts, cmdOut: map[string]cmdResult{}}, nil
+}
+
+// run runs a command once per env and caches its output.
+func (e *env) run(ctx context.Context, name string, args ...string) ([]byte, error) {
+	key := strings.Join(append([]string{name}, args...), " ")
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if r, ok := e.cmdOut[key]; ok {
+		return r.out, r.err
+	}
+	out, err := e.host.Cmd.Run(ctx, name, args...)
+	e.cmdOut[key] = cmdResult{out, err}
+	return out, err
+}
+
+// fsPath turns an absolute host path into an io/fs path.
+func fsPath(abs string) string {
+	p := strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(abs)), "/")
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+// readFile reads an absolute host path through the host FS, bounded.
+func (e *env) readFile(abs string) ([]byte, error) {
+	f, err := e.host.FS.Open(fsPath(abs))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileBytes {
+		return nil, fmt.Errorf("%s is larger than %d MiB", abs, maxFileBytes>>20)
+	}
+	return data, nil
+}
+
+// readTrim reads a small sysfs/proc file and trims it.
+func (e *env) readTrim(abs string) (string, error) {
+	b, err := e.readFile(abs)
+	return strings.TrimSpace(string(b)), err
+}
+
+// exists reports whether an absolute host path exists.
+func (e *env) exists(abs string) bool {
+	_, err := fs.Stat(e.host.FS, fsPath(abs))
+	return err == nil
+}
+
+// multiNode reports whether the deployment spans more than one host.
+func (e *env) multiNode() bool { return len(e.d.Hardware.Nodes) > 1 }
+
+// primary is the first node: it runs the API server and the DP RPC endpoint.
+func (e *env) primary() spec.Node { return e.d.Hardware.Nodes[0] }
+
+// usesRDMA reports whether the fabric between nodes is RDMA.
+func (e *env) usesRDMA() bool {
+	k := e.d.Hardware.Network.InterNode.Kind
+	return k == "infiniband" || k == "roce"
+}
+
+// backend is the all2all backend, with "auto" resolved when a hook can.
+func (e *env) backend() string {
+	b := e.d.VLLM.All2AllBackend
+	if h := e.opts.Expect.All2AllBackend; (b == "auto" || b == "") && h != nil {
+		if r, ok := h(); ok {
+			return r
+		}
+	}
+	return b
+}
+
+// deepEP reports whether the all2all backend is one of the DeepEP kernels.
+func (e *env) deepEP() bool { return strings.HasPrefix(e.backend(), "deepep") }
+
+// rdmaSkip returns a skip result when the layout needs no RDMA checks.
+func (e *env) rdmaSkip() (Result, bool) {
+	if e.usesRDMA() || e.deepEP() {
+		return Result{}, false
+	}
+	kind := e.d.Hardware.Network.InterNode.Kind
+	if kind == "" {
+		kind = "not set"
+	}
+	return skip(fmt.Sprintf("layout uses no RDMA (inter_node kind %s, all2all backend %s)",
+		kind, e.backend())), true
+}

@@ -1,0 +1,46 @@
+package preflight
+
+import (
+	"time"
+
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// DefaultTimeout bounds each check. vllm --version imports torch, which
+// takes several seconds on a cold cache; everything else is far faster.
+const DefaultTimeout = 30 * time.Second
+
+// Options configure one run.
+type Options struct {
+	// Spec is the loaded deployment with defaults applied.
+	Spec *spec.Deployment
+	// Node is the name of the node this host plays (hardware.nodes[].name).
+	Node string
+	// Only and Skip select checks by id or group ("gpu" = every gpu.* check).
+	Only, Skip []string
+	// Timeout bounds each check; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Host is how checks reach the machine; the zero value is unusable, use
+	// NewSystemHost for the real one.
+	Host Host
+	// WorkDir resolves a relative model.path, as vLLM would from its cwd.
+	WorkDir string
+	// HFCacheDir is where Hugging Face downloads land (HF_HOME/hub); used
+	// when model.path is a repo id.
+	HFCacheDir string
+	// Expect supplies figures computed elsewhere (the estimator).
+	Expect Expectations
+}
+
+// Expectations are hooks for figures other packages compute. A nil hook, or
+// one returning ok=false, makes the checks fall back to catalog parameter
+// counts (see fallbackCheckpointBytes).
+type Expectations struct {
+	// CheckpointBytes is the total size of the checkpoint's weight files.
+	CheckpointBytes func() (bytes float64, ok bool)
+	// NodeWeightBytes is what the GPUs of the named node load from disk.
+	NodeWeightBytes func(node string) (bytes float64, ok bool)
+	// All2AllBackend resolves vllm.all2all_backend "auto" to the backend
+	// the plan uses; without it "auto" counts as no DeepEP backend.
+	All2AllBackend func() (backend string, ok bool)
+}

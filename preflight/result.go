@@ -1,0 +1,127 @@
+// Package preflight checks one host before a deployment starts: GPUs,
+// network identity, ports, RDMA/DeepEP prerequisites, host resources, model
+// files and software. It is read-only: it changes nothing on the host and
+// sends no traffic to other hosts. Every system access goes through the
+// small interfaces in Host, so the checks run against fixture trees in tests.
+package preflight
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Status is the outcome of one check.
+type Status int
+
+// Statuses, ordered so that a larger value is worse (skip is neutral).
+const (
+	Skip Status = iota + 1
+	Pass
+	Warn
+	Fail
+)
+
+// String returns the lower-case name used in every output format.
+func (s Status) String() string {
+	switch s {
+	case Skip:
+		return "skip"
+	case Pass:
+		return "pass"
+	case Warn:
+		return "warn"
+	case Fail:
+		return "fail"
+	}
+	return "invalid"
+}
+
+// MarshalText lets encoders print the status by name.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a status name back (used by JSON consumers and tests).
+func (s *Status) UnmarshalText(b []byte) error {
+	for _, v := range []Status{Skip, Pass, Warn, Fail} {
+		if v.String() == string(b) {
+			*s = v
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown status %q", b)
+}
+
+// Result is what one check found.
+type Result struct {
+	// ID is the stable check id, e.g. "gpu.count".
+	ID     string `json:"id"`
+	Status Status `json:"status"`
+	// Found describes what is on the host (for a skip: why it was skipped);
+	// Expected is what the spec needs.
+	Found    string `json:"found,omitempty"`
+	Expected string `json:"expected,omitempty"`
+	// Fix says how to repair a warn or fail.
+	Fix string `json:"fix,omitempty"`
+}
+
+// Report is the outcome of one preflight run on one node.
+type Report struct {
+	Node    string   `json:"node"`
+	Results []Result `json:"results"`
+}
+
+// Failed reports whether any check failed (exit code 1).
+func (r Report) Failed() bool { return r.Count(Fail) > 0 }
+
+// Count returns how many results have status s.
+func (r Report) Count(s Status) int {
+	n := 0
+	for _, res := range r.Results {
+		if res.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Summary returns "N passed, N warnings, N failed, N skipped".
+func (r Report) Summary() string {
+	return fmt.Sprintf("%d passed, %d warnings, %d failed, %d skipped",
+		r.Count(Pass), r.Count(Warn), r.Count(Fail), r.Count(Skip))
+}
+
+// Get returns the result with the given id and whether it ran.
+func (r Report) Get(id string) (Result, bool) {
+	for _, res := range r.Results {
+		if res.ID == id {
+			return res, true
+		}
+	}
+	return Result{}, false
+}
+
+// MarshalJSON adds the summary counts next to the results.
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report
+	return json.Marshal(struct {
+		plain
+		Summary map[string]int `json:"summary"`
+	}{plain(r), map[string]int{
+		"pass": r.Count(Pass), "warn": r.Count(Warn), "fail": r.Count(Fail), "skip": r.Count(Skip),
+	}})
+}
+
+// pass, warn, fail and skip build results; checks fill ID-less results and
+// the runner stamps the id, so a check cannot report under another's id.
+func pass(found, expected string) Result {
+	return Result{Status: Pass, Found: found, Expected: expected}
+}
+
+func warn(found, expected, fix string) Result {
+	return Result{Status: Warn, Found: found, Expected: expected, Fix: fix}
+}
+
+func fail(found, expected, fix string) Result {
+	return Result{Status: Fail, Found: found, Expected: expected, Fix: fix}
+}
+
+func skip(reason string) Result { return Result{Status: Skip, Found: reason} }
