@@ -205,7 +205,13 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// gib renders bytes in GiB for reports.
-func gib(b float64) string { return fmt.Sprintf("%.1f GiB", b/math.Exp2(30)) }
+// gib renders bytes for reports: GiB, or MiB below one GiB so that a
+// 64 MiB /dev/shm does not read "0.1 GiB".
+func gib(b float64) string {
+	if b < math.Exp2(30) {
+		return fmt.Sprintf("%.0f MiB", b/math.Exp2(20))
+	}
+	return fmt.Sprintf("%.1f GiB", b/math.Exp2(30))
+}
 
 func sortStrings(s []string) { sort.Strings(s) }

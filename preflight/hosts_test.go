@@ -1,0 +1,131 @@
+package preflight
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// loadSpec reads testdata/specs/<name>.yaml with defaults applied.
+func loadSpec(t testing.TB, name string) *spec.Deployment {
+	t.Helper()
+	d, ds := spec.Load(filepath.Join("testdata", "specs", name+".yaml"))
+	if ds.HasErrors() {
+		t.Fatalf("spec %s: %v", name, ds)
+	}
+	spec.ApplyDefaults(d)
+	return d
+}
+
+// runFixture runs preflight for node on a fixture host with spec specName.
+func runFixture(t testing.TB, host, specName, node string, edit func(*spec.Deployment), only ...string) Report {
+	t.Helper()
+	d := loadSpec(t, specName)
+	if edit != nil {
+		edit(d)
+	}
+	rep, err := Run(context.Background(), Options{
+		Spec: d, Node: node, Only: only, Host: fixtureHost(t, host),
+		WorkDir: "/srv", HFCacheDir: "/root/.cache/huggingface/hub", Timeout: fastTimeout * 10,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestWorkingH20RoCENode: every check applies and passes on a healthy
+// 8 × H20 RoCE primary with DeepEP.
+func TestWorkingH20RoCENode(t *testing.T) {
+	rep := runFixture(t, "h20-roce", "h20-roce", "node0", nil)
+	if len(rep.Results) != len(checks) {
+		t.Fatalf("ran %d checks, want all %d", len(rep.Results), len(checks))
+	}
+	for _, r := range rep.Results {
+		if r.Status != Pass {
+			t.Errorf("%s: %s: found %q, expected %q, fix %q", r.ID, r.Status, r.Found, r.Expected, r.Fix)
+		}
+	}
+	if rep.Failed() {
+		t.Error("report says failed")
+	}
+	golden(t, "h20-roce.txt", rep)
+}
+
+// TestBrokenNode: every check fails on a host where everything is wrong.
+func TestBrokenNode(t *testing.T) {
+	rep := runFixture(t, "h20-broken", "broken", "node0", nil)
+	for _, r := range rep.Results {
+		want := Fail
+		if r.ID == "model.path" {
+			want = Pass // the directory is there; its contents are wrong
+		}
+		if r.Status != want {
+			t.Errorf("%s: %s, want %s: found %q", r.ID, r.Status, want, r.Found)
+		}
+		if r.Status == Fail && r.Expected == "" && r.Fix == "" {
+			t.Errorf("%s: a fail must say what was expected or how to fix it", r.ID)
+		}
+	}
+	if !rep.Failed() {
+		t.Error("report should fail")
+	}
+	golden(t, "h20-broken.txt", rep)
+}
+
+// golden compares the text report with testdata/golden/<name>.
+func golden(t *testing.T, name string, rep Report) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteText(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./preflight -update)", err)
+	}
+	if got := buf.String(); got != string(want) {
+		t.Errorf("text report differs from %s (go test ./preflight -update, then read the diff):\n%s", path, got)
+	}
+}
+
+// resultOf returns one check's result or fails the test.
+func resultOf(t *testing.T, rep Report, id string) Result {
+	t.Helper()
+	r, ok := rep.Get(id)
+	if !ok {
+		t.Fatalf("%s did not run", id)
+	}
+	return r
+}
+
+// wantResult checks a status and that found+expected+fix mention every substring.
+func wantResult(t *testing.T, r Result, status Status, substrings ...string) {
+	t.Helper()
+	if r.Status != status {
+		t.Errorf("%s: %s, want %s (found %q, fix %q)", r.ID, r.Status, status, r.Found, r.Fix)
+	}
+	all := r.Found + " | " + r.Expected + " | " + r.Fix
+	for _, s := range substrings {
+		if !strings.Contains(all, s) {
+			t.Errorf("%s: %q does not mention %q", r.ID, all, s)
+		}
+	}
+}
