@@ -67,9 +67,15 @@ func ApplyDefaults(d *Deployment) {
 	setInt(&d.Workload.OutputTokens, Defaults.OutputTokens)
 	applyNetworkDefaults(&d.Hardware.Network)
 	applyParallelDefaults(d)
-	setStr(&d.Runtime.Docker.ShmSize, Defaults.DockerShmSize)
-	setStr(&d.Runtime.Kubernetes.Namespace, Defaults.KubernetesNS)
-	setStr(&d.Runtime.Kubernetes.ShmSize, Defaults.DockerShmSize)
+	// Runtime sections only get defaults for the kind in use, so that
+	// --show-defaults does not print settings that cannot matter.
+	switch d.Runtime.Kind {
+	case "docker":
+		setStr(&d.Runtime.Docker.ShmSize, Defaults.DockerShmSize)
+	case "kubernetes":
+		setStr(&d.Runtime.Kubernetes.Namespace, Defaults.KubernetesNS)
+		setStr(&d.Runtime.Kubernetes.ShmSize, Defaults.DockerShmSize)
+	}
 	if d.Runtime.Image == "" && d.VLLM.Version != "" {
 		d.Runtime.Image = "vllm/vllm-openai:v" + d.VLLM.Version
 	}

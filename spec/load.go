@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"gopkg.in/yaml.v3"
@@ -56,6 +57,10 @@ func ParseNode(file string, data []byte) (*yaml.Node, diag.Diagnostics) {
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil, diag.Diagnostics{{Code: CodeSyntax, Severity: diag.Error, File: file, Line: 1, Col: 1,
 			Message: "the file is binary (contains NUL bytes), not YAML"}}
+	}
+	if !utf8.Valid(data) {
+		return nil, diag.Diagnostics{{Code: CodeSyntax, Severity: diag.Error, File: file, Line: 1, Col: 1,
+			Message: "the file is not UTF-8 text (binary?), so it cannot be YAML"}}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node

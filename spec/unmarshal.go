@@ -47,7 +47,8 @@ type parallelismFields struct {
 func (p *Parallelism) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		if n.Value != "auto" {
-			return fmt.Errorf("line %d: parallelism must be \"auto\" or a mapping, got %q", n.Line, n.Value)
+			// A TypeError lets yaml.v3 keep decoding the rest of the document.
+			return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: parallelism must be \"auto\" or a mapping, got %q", n.Line, n.Value)}}
 		}
 		*p = Parallelism{Auto: true}
 		return nil

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
+)
+
+func init() { subcommands = append(subcommands, newValidateCmd) }
+
+type validateOptions struct {
+	output       string
+	showDefaults bool
+}
+
+func newValidateCmd(s *streams) *cobra.Command {
+	o := &validateOptions{}
+	cmd := &cobra.Command{
+		Use:   "validate SPEC...",
+		Short: "Check deployment specs against the schema and the semantic rules",
+		Long: `Check deployment specs against the JSON Schema (see 'vlaunch schema') and the
+semantic rules (layout vs GPUs, model and GPU names, context lengths, SLO
+percentiles, safe names). Every finding carries file:line:col, a stable
+code, the field path, a message and a hint.
+
+Exit codes: 0 no errors (warnings allowed), 1 error findings, 2 unusable
+input (unreadable, empty, binary or not YAML).`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runValidate(s, o, args) },
+	}
+	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&o.showDefaults, "show-defaults", false, "print each spec with defaults applied (YAML)")
+	return cmd
+}
+
+func runValidate(s *streams, o *validateOptions, files []string) error {
+	format, err := diag.ParseFormat(o.output, diag.FormatText, diag.FormatJSON)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var all diag.Diagnostics
+	src := diag.Sources{}
+	unusable := false
+	for _, f := range files {
+		d, ds, err := validate.File(f)
+		all = append(all, ds...)
+		unusable = unusable || err != nil
+		if data, rerr := spec.ReadFile(f); rerr == nil && utf8.Valid(data) {
+			src[f] = data
+		}
+		if o.showDefaults && d != nil && format == diag.FormatText {
+			if err := printDefaults(s.out, d); err != nil {
+				return err
+			}
+		}
+	}
+	all.Sort()
+	if err := printValidation(s, format, all, src, files); err != nil {
+		return err
+	}
+	switch {
+	case unusable:
+		return usageErr("unusable input (see above)")
+	case all.HasErrors():
+		return findingsErr()
+	}
+	return nil
+}
+
+func printValidation(s *streams, format diag.Format, ds diag.Diagnostics, src diag.Sources, files []string) error {
+	if format == diag.FormatJSON {
+		return diag.Print(s.out, format, ds, src, validate.Rules)
+	}
+	if err := diag.Print(s.out, format, ds, src, validate.Rules); err != nil {
+		return err
+	}
+	if len(ds) == 0 {
+		fmt.Fprintf(s.out, "%s: valid\n", plural(len(files), "spec"))
+	}
+	return nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,75 @@
+package validate
+
+import "fmt"
+
+// allowLongEnv is the vLLM variable that lets max_model_len exceed the
+// model's max_position_embeddings (at the user's risk).
+const allowLongEnv = "VLLM_ALLOW_LONG_MAX_MODEL_LEN"
+
+// maxLen is the context limit requests must fit: max_model_len, or the
+// model's own maximum when max_model_len is not set.
+func (c *checker) maxLen() int {
+	if l := c.d.Workload.MaxModelLen; l > 0 {
+		return l
+	}
+	if c.model != nil {
+		return c.model.MaxPositionEmbeddings
+	}
+	return 0
+}
+
+// checkContext: max_model_len within the model's maximum, and the typical
+// request (input + output) within max_model_len.
+func checkContext(c *checker) {
+	w := c.d.Workload
+	if c.model != nil && c.model.MaxPositionEmbeddings > 0 && w.MaxModelLen > c.model.MaxPositionEmbeddings {
+		msg := "max_model_len %d exceeds %s's max_position_embeddings %d; vLLM refuses it unless %s=1 is set"
+		hint := fmt.Sprintf("lower max_model_len to %d, or set vllm.env %s: \"1\" if the model's RoPE scaling really supports it",
+			c.model.MaxPositionEmbeddings, allowLongEnv)
+		if c.d.VLLM.Env[allowLongEnv] == "1" {
+			c.warnf(CodeContext, p("workload", "max_model_len"), "outputs past the trained length may degrade",
+				msg+" (it is)", w.MaxModelLen, modelLabel(c), c.model.MaxPositionEmbeddings, allowLongEnv)
+		} else {
+			c.errorf(CodeContext, p("workload", "max_model_len"), hint, msg, w.MaxModelLen, modelLabel(c), c.model.MaxPositionEmbeddings, allowLongEnv)
+		}
+	}
+	limit := c.maxLen()
+	if limit <= 0 || !c.ok(p("workload")) || w.InputTokens+w.OutputTokens <= limit {
+		return
+	}
+	c.errorf(CodeContext, p("workload", "input_tokens"), "input_tokens and output_tokens default to 1024 and 512 when not given",
+		"input_tokens + output_tokens = %d + %d = %d exceeds max_model_len %d", w.InputTokens, w.OutputTokens, w.InputTokens+w.OutputTokens, limit)
+}
+
+// checkTTFT: percentiles in order (p50 <= p95 <= p99) and each prompt
+// length within max_model_len.
+func checkTTFT(c *checker) {
+	limit := c.maxLen()
+	for i, t := range c.d.SLO.TTFT {
+		if limit > 0 && t.InputTokens > limit {
+			c.errorf(CodeContext, p("slo", "ttft", i, "input_tokens"), "lower input_tokens or raise workload.max_model_len",
+				"TTFT target for %d input tokens exceeds max_model_len %d", t.InputTokens, limit)
+		}
+		checkPercentiles(c, i, []pct{{"p50_s", t.P50S}, {"p95_s", t.P95S}, {"p99_s", t.P99S}})
+	}
+}
+
+type pct struct {
+	key string
+	v   *float64
+}
+
+func checkPercentiles(c *checker, i int, ps []pct) {
+	var prev *pct
+	for j := range ps {
+		cur := &ps[j]
+		if cur.v == nil {
+			continue
+		}
+		if prev != nil && *cur.v < *prev.v {
+			c.errorf(CodeSLO, p("slo", "ttft", i, cur.key), "a higher percentile cannot be faster than a lower one",
+				"%s %gs is below %s %gs", cur.key, *cur.v, prev.key, *prev.v)
+		}
+		prev = cur
+	}
+}

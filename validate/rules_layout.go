@@ -1,0 +1,67 @@
+package validate
+
+import "fmt"
+
+// checkLayout checks tensor x pipeline x data against the GPUs the nodes
+// have, and that each tensor x pipeline group (one engine) fits the nodes.
+func checkLayout(c *checker) {
+	par := c.d.Parallelism
+	if par.Auto || !c.ok(p("parallelism"), p("hardware", "nodes")) {
+		return
+	}
+	tp, pp, dp := par.Tensor, par.Pipeline, par.Data
+	total := c.d.TotalGPUs()
+	if tp < 1 || pp < 1 || dp < 1 || total < 1 {
+		return
+	}
+	if tp*pp*dp != total {
+		c.errorf(CodeLayout, p("parallelism"), layoutHint(tp, pp, total),
+			"tensor x pipeline x data = %d x %d x %d = %d GPUs, but the nodes have %d GPUs", tp, pp, dp, tp*pp*dp, total)
+	}
+	checkNodeFit(c, tp*pp)
+}
+
+func layoutHint(tp, pp, total int) string {
+	if total%(tp*pp) == 0 {
+		return fmt.Sprintf("set `data: %d` to use every GPU, or change the nodes' `gpus`", total/(tp*pp))
+	}
+	return fmt.Sprintf("tensor x pipeline = %d does not divide the %d GPUs; change tensor/pipeline or the nodes' `gpus`", tp*pp, total)
+}
+
+// checkNodeFit: vLLM places each data-parallel rank's tensor x pipeline
+// group on consecutive GPUs. A group that fits in a node must tile the node
+// exactly; a group that spans nodes needs equal nodes it covers exactly.
+func checkNodeFit(c *checker, group int) {
+	nodes := c.d.Hardware.Nodes
+	for i, n := range nodes {
+		switch {
+		case n.GPUs <= 0:
+		case group <= n.GPUs && n.GPUs%group != 0:
+			c.errorf(CodeNodeFit, p("hardware", "nodes", i, "gpus"), "make every node's gpus a multiple of tensor x pipeline",
+				"node %q has %d GPUs, not a multiple of tensor x pipeline = %d: %d GPUs would be left over", n.Name, n.GPUs, group, n.GPUs%group)
+		case group > n.GPUs && group%n.GPUs != 0:
+			c.errorf(CodeNodeFit, p("hardware", "nodes", i, "gpus"), "a group spanning nodes must cover whole nodes",
+				"tensor x pipeline = %d spans nodes but is not a multiple of node %q's %d GPUs", group, n.Name, n.GPUs)
+		case group > n.GPUs && n.GPUs != nodes[0].GPUs:
+			c.errorf(CodeNodeFit, p("hardware", "nodes", i, "gpus"), "give every node the same number of GPUs",
+				"tensor x pipeline = %d spans nodes, so all nodes need the same GPU count; node %q has %d, node %q has %d",
+				group, n.Name, n.GPUs, nodes[0].Name, nodes[0].GPUs)
+		}
+	}
+}
+
+// checkExpert rejects expert parallelism for a model without routed experts.
+func checkExpert(c *checker) {
+	if !c.d.Parallelism.Expert || c.model == nil || c.model.IsMoE() {
+		return
+	}
+	c.errorf(CodeExpert, p("parallelism", "expert"), "remove `expert: true`; dense layers are split with tensor or pipeline parallelism",
+		"expert parallel needs a mixture-of-experts model; %s is dense (no routed experts)", modelLabel(c))
+}
+
+func modelLabel(c *checker) string {
+	if c.model.ID != "" {
+		return c.model.ID
+	}
+	return c.model.Architecture
+}

@@ -1,0 +1,85 @@
+package validate
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+// checkModelRef resolves the model and reports an unknown catalog id (with
+// suggestions) or an unreadable/invalid config.json.
+func checkModelRef(c *checker) {
+	m := c.d.Model
+	if m.Name == "" && m.Config == "" {
+		return // the schema reports the missing name/config
+	}
+	model, err := Model(c.d)
+	if err == nil {
+		c.model = model
+		return
+	}
+	path, hint := p("model", "config"), "the path is relative to the spec file"
+	if m.Name != "" {
+		path, hint = p("model", "name"), "see `vlaunch models`, or point `model.config` at the model's config.json"
+	}
+	var ue *catalog.UnknownError
+	if errors.As(err, &ue) {
+		c.errorf(CodeModel, path, unknownHint(ue, hint), "unknown model %q", ue.Name)
+		return
+	}
+	c.errorf(CodeModel, path, hint, "%v", err)
+}
+
+// checkGPURef resolves the GPU and reports an unknown catalog id.
+func checkGPURef(c *checker) {
+	g := c.d.Hardware.GPU
+	if g.Name == "" && g.Custom == nil {
+		return
+	}
+	gpu, err := GPU(c.d)
+	if err == nil {
+		c.gpu = gpu
+		return
+	}
+	var ue *catalog.UnknownError
+	if errors.As(err, &ue) {
+		c.errorf(CodeGPU, p("hardware", "gpu"), unknownHint(ue, "see `vlaunch gpus`, or give the GPU's figures (name, memory_mib, hbm_bandwidth_gbytes_per_s, bf16_tflops)"),
+			"unknown GPU %q", ue.Name)
+		return
+	}
+	c.errorf(CodeGPU, p("hardware", "gpu"), "", "%v", err)
+}
+
+func unknownHint(ue *catalog.UnknownError, fallback string) string {
+	if len(ue.Suggestions) == 0 {
+		return fallback
+	}
+	return suggest(ue.Name, ue.Suggestions) + " (" + fallback + ")"
+}
+
+// checkFP8 warns when FP8 weights meet a GPU without FP8 tensor cores:
+// vLLM still loads them, but through a weight-only kernel.
+func checkFP8(c *checker) {
+	if c.gpu == nil {
+		return
+	}
+	w := c.d.Model.Weights
+	if w == "auto" && c.model != nil {
+		w = c.model.CheckpointDType()
+	}
+	if w != "fp8" || c.gpu.FP8TFLOPS > 0 {
+		return
+	}
+	c.warnf(CodeFP8, p("model", "weights"),
+		"use `weights: bf16` (twice the weight memory, full speed) or a GPU with FP8 (compute capability 8.9 or newer: L40S, H100, H20, H200, B200)",
+		"%s has no FP8 tensor cores: vLLM serves FP8 weights there with the weight-only FP8 Marlin kernel (W8A16), so weights take FP8 memory but matmuls run in BF16, dequantizing on the fly",
+		gpuLabel(c))
+}
+
+func gpuLabel(c *checker) string {
+	if c.gpu.Name != "" {
+		return c.gpu.Name
+	}
+	return strings.ToUpper(c.gpu.ID)
+}

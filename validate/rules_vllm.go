@@ -1,0 +1,122 @@
+package validate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// checkPorts: the API port and the data-parallel RPC port must differ.
+func checkPorts(c *checker) {
+	v := c.d.VLLM
+	if v.Port == v.RPCPort && v.Port != 0 {
+		c.errorf(CodePorts, p("vllm", "rpc_port"), "pick two different ports (defaults: port 8000, rpc_port 13345)",
+			"rpc_port %d is the same as port (the API server's port)", v.RPCPort)
+	}
+}
+
+// release resolves vllm.version; ok is false when it is unset or unparsable.
+func (c *checker) release() (vllm.Release, []string, bool) {
+	if c.d.VLLM.Version == "" {
+		return vllm.Release{}, nil, false
+	}
+	r, warnings, err := vllm.ResolveString(c.d.VLLM.Version)
+	return r, warnings, err == nil
+}
+
+// checkVersion: vllm.version parses and is in vlaunch's release table.
+func checkVersion(c *checker) {
+	ver := c.d.VLLM.Version
+	if ver == "" {
+		c.warnf(CodeVersion, p("vllm"), "set `vllm.version` to what `vllm --version` prints in your image",
+			"vllm.version is not set: flags and defaults differ between vLLM releases, so vlaunch assumes the newest it knows (%s)", vllm.Newest())
+		return
+	}
+	if _, err := vllm.ParseVersion(ver); err != nil {
+		c.errorf(CodeVersion, p("vllm", "version"), "write it as major.minor.patch in quotes, e.g. \"0.11.0\"", "%v", err)
+		return
+	}
+	_, warnings, _ := c.release()
+	for _, w := range warnings {
+		c.warnf(CodeVersion, p("vllm", "version"), "", "%s", w)
+	}
+}
+
+// checkBackend: all2all_backend is "auto" or a backend the release accepts.
+func checkBackend(c *checker) {
+	name := c.d.VLLM.All2AllBackend
+	if name == "" || name == "auto" {
+		return
+	}
+	path := p("vllm", "all2all_backend")
+	b, known := vllm.KnownBackendEver(name)
+	if !known {
+		c.errorf(CodeBackend, path, backendHint(name), "unknown all2all backend %q", name)
+		return
+	}
+	r, _, ok := c.release()
+	if !ok {
+		return
+	}
+	if _, in := r.All2AllBackend(name); !in {
+		c.errorf(CodeBackend, path, "accepted: auto, "+strings.Join(r.All2AllBackends(), ", "),
+			"vLLM %s does not accept all2all backend %q (%s)", r, name, spanText(b.Span))
+		return
+	}
+	if b.FallsBack(r) {
+		c.warnf(CodeBackend, path, "choose another backend, or `auto`",
+			"vLLM %s accepts %q but falls back to %s", r, name, vllm.BackendAllgatherReducescatter)
+	}
+}
+
+func backendHint(name string) string {
+	var all []string
+	for _, r := range vllm.Releases() {
+		all = append(all, r.All2AllBackends()...)
+	}
+	sort.Strings(all)
+	uniq := all[:0]
+	for i, s := range all {
+		if i == 0 || s != all[i-1] {
+			uniq = append(uniq, s)
+		}
+	}
+	if h := suggest(name, uniq); h != "" {
+		return h
+	}
+	return "known backends: auto, " + strings.Join(uniq, ", ")
+}
+
+func spanText(s vllm.Span) string {
+	if s.Removed.IsZero() {
+		return fmt.Sprintf("available from %s", s.Since)
+	}
+	return fmt.Sprintf("available from %s until before %s", s.Since, s.Removed)
+}
+
+// checkEnv: env keys are shell identifiers; env values and extra_args may
+// hold anything the generator can quote, but not NUL or line breaks.
+func checkEnv(c *checker) {
+	keys := make([]string, 0, len(c.d.VLLM.Env))
+	for k := range c.d.VLLM.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !envKeyRE.MatchString(k) {
+			c.addAt(true, diag.Error, CodeEnv, p("vllm", "env", k), "use letters, digits and '_', not starting with a digit",
+				"environment variable name %q is not valid in a shell", k)
+		}
+		if hasLineBreakOrNUL(c.d.VLLM.Env[k]) {
+			c.errorf(CodeEnv, p("vllm", "env", k), "put the value on one line", "the value of %s contains a NUL or a line break", k)
+		}
+	}
+	for i, a := range c.d.VLLM.ExtraArgs {
+		if hasLineBreakOrNUL(a) {
+			c.errorf(CodeEnv, p("vllm", "extra_args", i), "one argument per list item, on one line", "extra argument %q contains a NUL or a line break", a)
+		}
+	}
+}
