@@ -1,0 +1,199 @@
+package generator
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// argList accumulates flags, checking each against the release so the
+// generator can never emit a flag the chosen vLLM does not have.
+type argList struct {
+	r    vllm.Release
+	args []Arg
+	err  error
+}
+
+func (a *argList) flag(name string, value ...string) {
+	if _, ok := a.r.Flag(name); !ok && a.err == nil {
+		a.err = fmt.Errorf("internal: vLLM %s has no --%s", a.r.Version, name)
+	}
+	a.args = append(a.args, Arg{Text: "--" + name})
+	for _, v := range value {
+		a.args = append(a.args, Arg{Text: v})
+	}
+}
+
+func (a *argList) raw(name, expr string) {
+	a.flag(name)
+	a.args = append(a.args, Arg{Text: expr, Raw: true})
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// commonArgs are the model, numerics and parallel flags every node gets
+// identically (vLLM hashes them across DP ranks since PR #26218).
+func commonArgs(p *Plan, d *spec.Deployment) ([]Arg, error) {
+	a := &argList{r: p.Release}
+	a.args = append(a.args, Arg{Text: "serve"}, Arg{Text: p.Model})
+	if p.Served != "" {
+		a.flag("served-model-name", p.Served)
+	}
+	a.flag("tensor-parallel-size", itoa(p.TP))
+	a.flag("pipeline-parallel-size", itoa(p.PP))
+	if p.EP {
+		a.flag("enable-expert-parallel")
+	}
+	v := d.VLLM
+	if d.Workload.MaxModelLen > 0 {
+		a.flag("max-model-len", itoa(d.Workload.MaxModelLen))
+	}
+	if v.GPUMemoryUtilization != nil {
+		a.flag("gpu-memory-utilization", strconv.FormatFloat(*v.GPUMemoryUtilization, 'f', -1, 64))
+	}
+	if v.KVCacheDType != "" && v.KVCacheDType != "auto" {
+		a.flag("kv-cache-dtype", v.KVCacheDType)
+	}
+	optInt(a, "max-num-seqs", v.MaxNumSeqs)
+	optInt(a, "max-num-batched-tokens", v.MaxNumBatchedTokens)
+	optInt(a, "block-size", v.BlockSize)
+	if v.EnforceEager {
+		a.flag("enforce-eager")
+	}
+	if v.EnableDBO {
+		a.flag("enable-dbo")
+	}
+	eplbArgs(a, v)
+	if trust(d) {
+		a.flag("trust-remote-code")
+	}
+	if p.All2All != "" && p.Via == vllm.ViaFlag.String() {
+		a.flag("all2all-backend", p.All2All)
+	}
+	return a.args, a.err
+}
+
+func optInt(a *argList, name string, v *int) {
+	if v != nil {
+		a.flag(name, itoa(*v))
+	}
+}
+
+// eplbArgs uses --eplb-config where it exists and the old flags before.
+func eplbArgs(a *argList, v spec.VLLM) {
+	if v.EnableEPLB {
+		a.flag("enable-eplb")
+	}
+	if v.NumRedundantExperts == 0 {
+		return
+	}
+	if _, ok := a.r.Flag("eplb-config"); ok {
+		a.flag("eplb-config", fmt.Sprintf(`{"num_redundant_experts":%d}`, v.NumRedundantExperts))
+		return
+	}
+	a.flag("num-redundant-experts", itoa(v.NumRedundantExperts))
+}
+
+func trust(d *spec.Deployment) bool {
+	if d.Model.TrustRemoteCode != nil {
+		return *d.Model.TrustRemoteCode
+	}
+	m := lookupModel(d)
+	return m != nil && m.TrustRemoteCode
+}
+
+// nodeArgs are the per-node flags for the DP and single layouts.
+func nodeArgs(p *Plan, n *NodePlan, startRank, dpLocal *Arg) ([]Arg, error) {
+	a := &argList{r: p.Release}
+	if p.DP > 1 {
+		a.flag("data-parallel-size", itoa(p.DP))
+	}
+	if p.Layout == LayoutDP {
+		a.args = append(a.args, Arg{Text: "--data-parallel-size-local"}, *dpLocal)
+		a.flag("data-parallel-address", p.Primary.Address)
+		a.flag("data-parallel-rpc-port", itoa(p.RPCPort))
+	}
+	if n.Role == RoleHeadless {
+		a.flag("headless")
+		a.args = append(a.args, Arg{Text: "--data-parallel-start-rank"}, *startRank)
+		return a.args, a.err
+	}
+	a.flag("port", itoa(p.Port))
+	if asc := apiServerCount(p); asc > 0 {
+		a.flag("api-server-count", itoa(asc))
+	}
+	return a.args, a.err
+}
+
+// apiServerCount is the spec's value, else one API server per local DP rank
+// on node 0 (the EP docs' choice), written explicitly because the default
+// changed from 1 to "DP size" between releases.
+func apiServerCount(p *Plan) int {
+	if _, ok := p.Release.Flag("api-server-count"); !ok {
+		return 0
+	}
+	if p.apiServers > 0 {
+		return p.apiServers
+	}
+	return max(1, p.Primary.DPLocal)
+}
+
+// spanningArgs are the per-node flags for the nnodes and Ray layouts.
+func spanningArgs(p *Plan, n *NodePlan, nodeRank, masterAddr Arg) ([]Arg, error) {
+	a := &argList{r: p.Release}
+	if p.Layout == LayoutRay {
+		a.flag("distributed-executor-backend", "ray")
+		a.flag("port", itoa(p.Port))
+		return a.args, a.err
+	}
+	a.flag("distributed-executor-backend", "mp")
+	a.flag("nnodes", itoa(len(p.activeNodes())))
+	a.args = append(a.args, Arg{Text: "--node-rank"}, nodeRank, Arg{Text: "--master-addr"}, masterAddr)
+	a.flag("master-port", itoa(MasterPort))
+	if n.Role == RoleHeadless {
+		a.flag("headless")
+		return a.args, a.err
+	}
+	a.flag("port", itoa(p.Port))
+	return a.args, a.err
+}
+
+// MasterPort is the torch.distributed port for --nnodes layouts (vLLM's
+// default, written explicitly so firewalls can be opened for it).
+const MasterPort = 29501
+
+// checkExtraArgs warns about extra_args flags the release does not know.
+func checkExtraArgs(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for i, a := range d.VLLM.ExtraArgs {
+		if len(a) < 2 || a[0] != '-' || isNumber(a) {
+			continue
+		}
+		if _, ok := r.Flag(a); ok {
+			continue
+		}
+		path := fmt.Sprintf("vllm.extra_args[%d]", i)
+		f, known := vllm.KnownFlagEver(a)
+		if !known {
+			ds = append(ds, gdiag(d, CodeExtraArg, diag.Warning, path,
+				fmt.Sprintf("%s is not in vlaunch's flag table for vLLM %s; passed through unchecked", a, r.Version), ""))
+			continue
+		}
+		// vLLM refuses a flag outside its release span ("unrecognized arguments").
+		span := "from " + f.Since.String()
+		if !f.Removed.IsZero() {
+			span += " until " + f.Removed.String()
+		}
+		ds = append(ds, gdiag(d, CodeExtraArg, diag.Error, path,
+			fmt.Sprintf("vLLM %s has no flag %s (it exists %s)", r.Version, a, span), "remove it or change vllm.version"))
+	}
+	return ds
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}

@@ -1,0 +1,59 @@
+package generator
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// nodeEnv is the environment for one node, in the order it is exported:
+// networking, RDMA, NVSHMEM for DeepEP, the backend variable where the
+// release selects it that way, then the user's env (last, so it wins).
+// hostIP is the address expression (a literal for bare/docker, a Raw
+// expression for Kubernetes).
+func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
+	var env []EnvVar
+	add := func(name, value, why string) { env = append(env, EnvVar{Name: name, Value: value, Why: why}) }
+	if n.Interface != "" {
+		add("GLOO_SOCKET_IFNAME", n.Interface, "Gloo (DP coordination) must bind the node-to-node interface or start-up hangs")
+		add("NCCL_SOCKET_IFNAME", n.Interface, "NCCL bootstrap interface")
+	}
+	hostIP.Name, hostIP.Why = "VLLM_HOST_IP", "the address this node advertises to the other ranks"
+	env = append(env, hostIP)
+	if p.RDMA && len(n.RDMADevices) > 0 {
+		add("NCCL_IB_HCA", strings.Join(n.RDMADevices, ","), "RDMA devices NCCL may use")
+	}
+	gid := d.Hardware.Network.InterNode.GIDIndex
+	if p.Fabric == "roce" && gid != nil {
+		add("NCCL_IB_GID_INDEX", strconv.Itoa(*gid), "RoCE v2 GID index")
+	}
+	if p.DeepEP && p.multiNode() {
+		add("NVSHMEM_REMOTE_TRANSPORT", "ibgda", "DeepEP internode kernels need GPU-initiated RDMA")
+		add("NVSHMEM_IB_ENABLE_IBGDA", "true", "DeepEP internode kernels need GPU-initiated RDMA")
+		if p.Fabric == "roce" && gid != nil {
+			add("NVSHMEM_IB_GID_INDEX", strconv.Itoa(*gid), "RoCE v2 GID index for NVSHMEM")
+		}
+		if n.Interface != "" {
+			add("NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME", n.Interface, "NVSHMEM bootstrap interface")
+		}
+	}
+	if p.All2All != "" && p.Via == vllm.ViaEnv.String() {
+		add("VLLM_ALL2ALL_BACKEND", p.All2All, "vLLM "+p.Release.Version.String()+" selects the all-to-all backend by environment (--all2all-backend arrived in 0.11.1)")
+		if p.DeepEP && !deepGEMMDefaultOn(p.Release) {
+			add("VLLM_USE_DEEP_GEMM", "1", "DeepGEMM kernels are off by default before 0.11.0; the EP docs turn them on with DeepEP")
+		}
+	}
+	for _, k := range sortedKeys(d.VLLM.Env) {
+		add(k, d.VLLM.Env[k], "from the spec (vllm.env)")
+	}
+	return env
+}
+
+// deepGEMMDefaultOn: VLLM_USE_DEEP_GEMM defaults to 1 from ≈0.11.0 (PR #24462).
+func deepGEMMDefaultOn(r vllm.Release) bool {
+	return r.Version.AtLeast(vllm.Version{Major: 0, Minor: 11})
+}
+
+func (p *Plan) multiNode() bool { return len(p.activeNodes()) > 1 }

@@ -1,0 +1,62 @@
+package generator
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// Options control one generation.
+type Options struct {
+	// Runtime is bare, docker or kubernetes; "" uses the spec's runtime.kind.
+	Runtime string
+	// TemplatesDir overrides embedded templates file by file ("" = none).
+	TemplatesDir string
+	// Summary is Markdown placed under "Feasibility" in the bundle README
+	// (the estimator's verdicts); "" leaves the section out.
+	Summary string
+}
+
+// Bundle is the generated output.
+type Bundle struct {
+	Plan  *Plan
+	Files []File
+}
+
+// Generate plans and renders the bundle for a defaulted, validated spec.
+// It returns nil and error diagnostics when nothing can be generated.
+func Generate(d *spec.Deployment, opt Options) (*Bundle, diag.Diagnostics) {
+	runtime := opt.Runtime
+	if runtime == "" {
+		runtime = d.Runtime.Kind
+	}
+	if !validRuntime(runtime) {
+		return nil, diag.Diagnostics{gdiag(d, CodeRuntime, diag.Error, "runtime.kind",
+			fmt.Sprintf("unknown runtime %q", runtime), "use bare, docker or kubernetes")}
+	}
+	p, ds := MakePlan(d, runtime)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	p.Summary = opt.Summary
+	files, err := Render(p, opt.TemplatesDir)
+	if err != nil {
+		return nil, append(ds, diag.Diagnostic{Code: CodeTemplate, Severity: diag.Error, Message: err.Error()})
+	}
+	return &Bundle{Plan: p, Files: files}, ds
+}
+
+func validRuntime(r string) bool {
+	for _, k := range Runtimes {
+		if r == k {
+			return true
+		}
+	}
+	return false
+}
+
+func sortFiles(fs []File) {
+	sort.Slice(fs, func(i, j int) bool { return fs[i].Path < fs[j].Path })
+}

@@ -1,0 +1,173 @@
+package generator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+
+	"github.com/Masterminds/sprig/v3"
+
+	"github.com/vlaunch/vlaunch/templates"
+)
+
+// File is one generated file, relative to the bundle directory.
+type File struct {
+	Path string
+	Mode fs.FileMode
+	Data []byte
+}
+
+// templateData is what every template sees.
+type templateData struct {
+	Plan *Plan
+	Node *NodePlan
+}
+
+// unsafeSprig lists sprig functions removed from templates: environment
+// access and everything whose output depends on time, randomness or the
+// network, which would make output non-deterministic.
+var unsafeSprig = []string{"env", "expandenv", "now", "ago", "date", "dateInZone", "date_in_zone", "dateModify",
+	"date_modify", "mustDateModify", "must_date_modify", "htmlDate", "htmlDateInZone", "toDate", "mustToDate",
+	"unixEpoch", "duration", "durationRound", "randAlphaNum", "randAlpha", "randAscii", "randNumeric", "randBytes",
+	"randInt", "uuidv4", "shuffle", "genPrivateKey", "derivePassword", "genCA", "genCAWithKey", "genSelfSignedCert",
+	"genSelfSignedCertWithKey", "genSignedCert", "genSignedCertWithKey", "buildCustomCert", "encryptAES", "decryptAES",
+	"bcrypt", "htpasswd", "getHostByName"}
+
+// FuncMap is the function set templates get (see package templates).
+func FuncMap() template.FuncMap {
+	fm := sprig.TxtFuncMap()
+	for _, name := range unsafeSprig {
+		delete(fm, name)
+	}
+	fm["shq"] = shq
+	fm["shwords"] = func(args []Arg) (string, error) { return shellWords(args, "  ") }
+	fm["script"] = script
+	fm["yq"] = yq
+	fm["oneline"] = oneLine
+	fm["mounts"] = dockerMounts
+	fm["rayPort"] = func() int { return RayPort }
+	fm["k8sQuantity"] = k8sQuantity
+	return fm
+}
+
+// yq renders a YAML double-quoted scalar (JSON strings are valid YAML).
+func yq(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// loader reads a template from the override directory when it has the
+// file, else from the embedded defaults.
+type loader struct{ dir string }
+
+func (l loader) load(name string) (display string, text []byte, err error) {
+	if l.dir != "" {
+		p := filepath.Join(l.dir, filepath.FromSlash(name))
+		if data, err := os.ReadFile(p); err == nil {
+			return p, data, nil
+		} else if !os.IsNotExist(err) {
+			return p, nil, err
+		}
+	}
+	data, err := templates.FS.ReadFile(name)
+	return "templates/" + name, data, err
+}
+
+// render executes one template; errors carry the template's file:line.
+func (l loader) render(name string, data templateData) ([]byte, error) {
+	display, text, err := l.load(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", display, err)
+	}
+	t, err := template.New(display).Option("missingkey=error").Funcs(FuncMap()).Parse(string(text))
+	if err != nil {
+		return nil, templateErr(display, err)
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		return nil, templateErr(display, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// templateErr turns "template: NAME:12:3: msg" into "NAME:12:3: msg" so the
+// location reads like a compiler error.
+func templateErr(display string, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "template: ")
+	if !strings.HasPrefix(msg, display) {
+		msg = display + ": " + msg
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// dockerMounts lists -v arguments: the model directory read-only when the
+// model is a local path (or the spec's model_mount), and the Hugging Face
+// cache when cache_dir is set.
+func dockerMounts(p *Plan) []string {
+	var out []string
+	switch {
+	case p.Docker.ModelMount != "":
+		m := p.Docker.ModelMount
+		if !strings.Contains(m, ":") {
+			m = m + ":" + m
+		}
+		out = append(out, m+":ro")
+	case strings.HasPrefix(p.Model, "/"):
+		out = append(out, p.Model+":"+p.Model+":ro")
+	}
+	if p.Docker.CacheDir != "" {
+		out = append(out, p.Docker.CacheDir+":/root/.cache/huggingface")
+	}
+	return out
+}
+
+// Rest is the command's arguments after the program (for Docker's entrypoint split).
+func (s Step) Rest() []Arg {
+	if len(s.Args) == 0 {
+		return nil
+	}
+	return s.Args[1:]
+}
+
+// Program is the command's first word.
+func (s Step) Program() string {
+	if len(s.Args) == 0 {
+		return ""
+	}
+	return s.Args[0].Text
+}
+
+// Render produces the bundle's files from the plan, sorted by path.
+func Render(p *Plan, templatesDir string) ([]File, error) {
+	l := loader{dir: templatesDir}
+	var files []File
+	add := func(path, tmpl string, mode fs.FileMode, n *NodePlan) error {
+		data, err := l.render(tmpl, templateData{Plan: p, Node: n})
+		if err != nil {
+			return err
+		}
+		files = append(files, File{Path: path, Mode: mode, Data: data})
+		return nil
+	}
+	if err := add("README.md", "README.md.tmpl", 0o644, nil); err != nil {
+		return nil, err
+	}
+	if err := add("hosts", "hosts.tmpl", 0o644, nil); err != nil {
+		return nil, err
+	}
+	if p.Runtime == "kubernetes" {
+		return files, add("lws.yaml", "kubernetes/lws.yaml.tmpl", 0o644, nil)
+	}
+	for _, n := range p.activeNodes() {
+		if err := add(n.ScriptName, p.Runtime+"/node.sh.tmpl", 0o755, n); err != nil {
+			return nil, err
+		}
+	}
+	sortFiles(files)
+	return files, nil
+}

@@ -1,0 +1,31 @@
+// Package templates holds the text/templates the generator renders, embedded
+// in the binary. `vlaunch generate --templates DIR` replaces any of them file
+// by file: DIR/bare/node.sh.tmpl overrides bare/node.sh.tmpl, and so on.
+//
+// Every template receives a value with two fields:
+//
+//	.Plan  *generator.Plan      the whole bundle (layout, release, nodes, flags)
+//	.Node  *generator.NodePlan  the node the file is for (nil for shared files)
+//
+// Functions: the sprig text functions without env/expandenv and without
+// anything nondeterministic (dates, random values, UUIDs, key generation,
+// DNS lookups), plus
+//
+//	shq STRING          quote one word for bash (mvdan.cc/sh/v3/syntax.Quote)
+//	shwords ARGS        a command, one flag per line, each word quoted
+//	script STEPS        steps as a bash body; the last one exec'd
+//	yq STRING           a YAML double-quoted scalar
+//	oneline STRING      control characters replaced by spaces (for comments)
+//	mounts PLAN         Docker -v arguments for the model and cache
+//	k8sQuantity SIZE    "64g" -> "64Gi"
+//	rayPort             the Ray head port
+//
+// Missing map keys are errors (missingkey=error).
+package templates
+
+import "embed"
+
+// FS holds the default templates.
+//
+//go:embed *.tmpl bare/*.tmpl docker/*.tmpl kubernetes/*.tmpl
+var FS embed.FS
