@@ -28,14 +28,24 @@ func loadSpec(t testing.TB, name string) *spec.Deployment {
 // runFixture runs preflight for node on a fixture host with spec specName.
 func runFixture(t testing.TB, host, specName, node string, edit func(*spec.Deployment), only ...string) Report {
 	t.Helper()
+	return runFixtureOpts(t, host, specName, node, edit, nil, only...)
+}
+
+// runFixtureOpts is runFixture with a hook to change the options.
+func runFixtureOpts(t testing.TB, host, specName, node string, edit func(*spec.Deployment), opts func(*Options), only ...string) Report {
+	t.Helper()
 	d := loadSpec(t, specName)
 	if edit != nil {
 		edit(d)
 	}
-	rep, err := Run(context.Background(), Options{
+	o := Options{
 		Spec: d, Node: node, Only: only, Host: fixtureHost(t, host),
 		WorkDir: "/srv", HFCacheDir: "/root/.cache/huggingface/hub", Timeout: fastTimeout * 10,
-	})
+	}
+	if opts != nil {
+		opts(&o)
+	}
+	rep, err := Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,6 +89,8 @@ func TestBrokenNode(t *testing.T) {
 		t.Error("report should fail")
 	}
 	golden(t, "h20-broken.txt", rep)
+	missing := runFixture(t, "h20-broken", "broken", "node0", func(d *spec.Deployment) { d.Model.Path = "/models/missing" }, "model.path")
+	wantResult(t, resultOf(t, missing, "model.path"), Fail, "/models/missing does not exist")
 }
 
 // golden compares the text report with testdata/golden/<name>.

@@ -1,0 +1,187 @@
+package preflight
+
+import (
+	"testing"
+
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// checkCase runs a few checks on a fixture host with an edited spec.
+type checkCase struct {
+	name, host, spec, node string
+	edit                   func(*spec.Deployment)
+	opts                   func(*Options)
+	id                     string
+	want                   Status
+	mentions               []string
+}
+
+func TestChecks(t *testing.T) {
+	for _, c := range checkCases() {
+		t.Run(c.name, func(t *testing.T) {
+			node := c.node
+			if node == "" {
+				node = "node0"
+			}
+			rep := runFixtureOpts(t, c.host, c.spec, node, c.edit, c.opts, c.id)
+			wantResult(t, resultOf(t, rep, c.id), c.want, c.mentions...)
+		})
+	}
+}
+
+func checkCases() []checkCase {
+	var cs []checkCase
+	for _, group := range [][]checkCase{gpuCases(), netCases(), rdmaCases(), hostCases(), modelCases(), swCases()} {
+		cs = append(cs, group...)
+	}
+	return cs
+}
+
+// nodeBytes wires an estimator figure for this node's weights.
+func nodeBytes(b float64) func(*Options) {
+	return func(o *Options) {
+		o.Expect.NodeWeightBytes = func(string) (float64, bool) { return b, true }
+	}
+}
+
+func gpuCases() []checkCase {
+	gpu := func(name string) func(*spec.Deployment) {
+		return func(d *spec.Deployment) { d.Hardware.GPU = spec.GPURef{Name: name} }
+	}
+	custom := func(mib float64) func(*spec.Deployment) {
+		return func(d *spec.Deployment) {
+			d.Hardware.GPU = spec.GPURef{Custom: &spec.GPUFigures{Name: "NVIDIA H20", MemoryMiB: mib}}
+		}
+	}
+	return []checkCase{
+		{name: "no GPU tooling", host: "empty", spec: "h20-roce", id: "gpu.count", want: Fail, mentions: []string{"nvidia-smi is not on PATH", "8 GPUs"}},
+		{name: "no GPU tooling driver", host: "empty", spec: "h20-roce", id: "gpu.driver", want: Fail, mentions: []string{"no NVIDIA GPU tooling"}},
+		{name: "proc-only count", host: "proc-only", spec: "h20-roce", id: "gpu.count", want: Pass, mentions: []string{"8 GPUs"}},
+		{name: "proc-only model", host: "proc-only", spec: "h20-roce", id: "gpu.model", want: Pass, mentions: []string{"NVIDIA H20"}},
+		{name: "proc-only driver", host: "proc-only", spec: "h20-roce", id: "gpu.driver", want: Pass, mentions: []string{"550.54.15"}},
+		{name: "proc-only memory", host: "proc-only", spec: "h20-roce", id: "gpu.memory", want: Fail, mentions: []string{"nvidia-smi is not installed"}},
+		{name: "proc-only processes", host: "proc-only", spec: "h20-roce", id: "gpu.processes", want: Fail, mentions: []string{"install nvidia-smi"}},
+		{name: "more GPUs than used", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Nodes[0].GPUs = 4 }, id: "gpu.count", want: Pass, mentions: []string{"bundle uses 4"}},
+		{name: "wrong model", host: "h20-roce", spec: "h20-roce", edit: gpu("h200"), id: "gpu.model", want: Fail, mentions: []string{"NVIDIA H200"}},
+		{name: "H20-3e is not H20", host: "h20-roce", spec: "h20-roce", edit: gpu("h20-141g"), id: "gpu.model", want: Fail, mentions: []string{"NVIDIA H20-3e"}},
+		{name: "unknown catalog gpu", host: "h20-roce", spec: "h20-roce", edit: gpu("h2O"), id: "gpu.model", want: Fail, mentions: []string{"did you mean"}},
+		{name: "less memory than spec", host: "h20-roce", spec: "h20-roce", edit: gpu("h200"), id: "gpu.memory", want: Fail, mentions: []string{"143771"}},
+		{name: "more memory than spec", host: "h20-roce", spec: "h20-roce", edit: gpu("l40s"), id: "gpu.memory", want: Warn, mentions: []string{"46068"}},
+		{name: "custom gpu fits", host: "h20-roce", spec: "h20-roce", edit: custom(97285), id: "gpu.memory", want: Pass},
+		{name: "custom gpu too big", host: "h20-roce", spec: "h20-roce", edit: custom(100000), id: "gpu.memory", want: Fail, mentions: []string{"≥ 100000 MiB"}},
+		{name: "custom gpu without name", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) {
+			d.Hardware.GPU = spec.GPURef{Custom: &spec.GPUFigures{MemoryMiB: 1}}
+		}, id: "gpu.model", want: Skip},
+	}
+}
+
+func netCases() []checkCase {
+	node0 := func(f func(n *spec.Node)) func(*spec.Deployment) {
+		return func(d *spec.Deployment) { f(&d.Hardware.Nodes[0]) }
+	}
+	single := func(d *spec.Deployment) { d.Hardware.Nodes = d.Hardware.Nodes[:1] }
+	return []checkCase{
+		{name: "no interface declared", host: "h20-roce", spec: "h20-roce", edit: node0(func(n *spec.Node) { n.Interface = "" }), id: "net.interface", want: Warn, mentions: []string{"GLOO_SOCKET_IFNAME"}},
+		{name: "no interface single node", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { single(d); d.Hardware.Nodes[0].Interface = "" }, id: "net.interface", want: Skip},
+		{name: "interface missing", host: "h20-roce", spec: "h20-roce", edit: node0(func(n *spec.Node) { n.Interface = "eth9" }), id: "net.interface", want: Fail, mentions: []string{"no interface eth9", "lo, eth0, docker0"}},
+		{name: "interface without carrier", host: "h20-roce", spec: "h20-roce", edit: node0(func(n *spec.Node) { n.Interface = "docker0" }), id: "net.interface", want: Fail, mentions: []string{"no carrier"}},
+		{name: "address on another interface", host: "h20-roce", spec: "h20-roce", edit: node0(func(n *spec.Node) { n.Address = "172.17.0.1" }), id: "net.address", want: Fail, mentions: []string{"on docker0"}},
+		{name: "address without interface", host: "h20-roce", spec: "h20-roce", edit: node0(func(n *spec.Node) { n.Interface = "" }), id: "net.address", want: Pass, mentions: []string{"on eth0"}},
+		{name: "address is a host name", host: "h20-roce", spec: "h20-roce", edit: node0(func(n *spec.Node) { n.Address = "gpu-node-0" }), id: "net.address", want: Warn, mentions: []string{"not an IP literal"}},
+		{name: "route found via address", host: "h20-roce", spec: "h20-roce", edit: node0(func(n *spec.Node) { n.Interface = "" }), id: "net.route", want: Pass, mentions: []string{"3 peers via eth0"}},
+		{name: "no route to a peer", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Nodes[3].Address = "10.9.9.9" }, id: "net.route", want: Fail, mentions: []string{"node3 (10.9.9.9): no route"}},
+		{name: "peer host name", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Nodes[3].Address = "node3.lan" }, id: "net.route", want: Fail, mentions: []string{"not an IP literal"}},
+		{name: "route single node", host: "h20-roce", spec: "h20-roce", edit: single, id: "net.route", want: Skip},
+		{name: "route from secondary", host: "h20-roce", spec: "h20-roce", node: "node1", edit: func(d *spec.Deployment) { d.Hardware.Nodes[1].Address = "192.168.1.10" }, id: "net.route", want: Fail, mentions: []string{"node0 (192.168.1.10): no route"}},
+		{name: "primary is localhost", host: "h20-roce", spec: "h20-roce", edit: node0(func(n *spec.Node) { n.Address = "localhost" }), id: "net.primary_loopback", want: Fail},
+		{name: "primary is unspecified", host: "h20-roce", spec: "h20-roce", edit: node0(func(n *spec.Node) { n.Address = "0.0.0.0" }), id: "net.primary_loopback", want: Fail},
+		{name: "loopback single node", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { single(d); d.Hardware.Nodes[0].Address = "127.0.0.1" }, id: "net.primary_loopback", want: Pass},
+		{name: "headless node binds nothing", host: "h20-roce", spec: "h20-roce", node: "node1", id: "ports.free", want: Skip, mentions: []string{"headless"}},
+		{name: "rpc port in use", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.VLLM.RPCPort = 22 }, id: "ports.free", want: Fail, mentions: []string{"22 in use"}},
+		{name: "single node needs no rpc port", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { single(d); d.VLLM.RPCPort = 22 }, id: "ports.free", want: Pass, mentions: []string{"free: 8000"}},
+	}
+}
+
+func rdmaCases() []checkCase {
+	backend := func(b string) func(*spec.Deployment) { return func(d *spec.Deployment) { d.VLLM.All2AllBackend = b } }
+	ethernet := func(d *spec.Deployment) {
+		d.Hardware.Network.InterNode.Kind = "ethernet"
+		d.VLLM.All2AllBackend = "allgather_reducescatter"
+	}
+	no := false
+	cs := []checkCase{
+		{name: "non-mlx5 NIC with DeepEP", host: "bnxt-roce", spec: "bnxt-roce", id: "rdma.nic_vendor", want: Fail,
+			mentions: []string{"Broadcom", "IBGDA", "allgather_reducescatter", "deepep_high_throughput only if"}},
+		{name: "non-mlx5 NIC assumed GPU-direct", host: "bnxt-roce", spec: "bnxt-roce", edit: backend("allgather_reducescatter"), id: "rdma.nic_vendor", want: Warn, mentions: []string{"gpu_direct_rdma: false"}},
+		{name: "non-mlx5 NIC without DeepEP", host: "bnxt-roce", spec: "bnxt-roce", edit: func(d *spec.Deployment) {
+			d.VLLM.All2AllBackend = "allgather_reducescatter"
+			d.Hardware.Network.InterNode.GPUDirectRDMA = &no
+		}, id: "rdma.nic_vendor", want: Pass, mentions: []string{"fine for NCCL"}},
+		{name: "non-mlx5 NIC ports fine", host: "bnxt-roce", spec: "bnxt-roce", id: "rdma.port_state", want: Pass},
+		{name: "auto backend resolved to DeepEP", host: "bnxt-roce", spec: "bnxt-roce", edit: backend("auto"), id: "rdma.nic_vendor", want: Warn},
+		{name: "no devices declared", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Nodes[0].RDMADevices = nil }, id: "rdma.devices", want: Warn, mentions: []string{"NCCL_IB_HCA"}},
+		{name: "no RDMA devices at all", host: "empty", spec: "h20-roce", id: "rdma.devices", want: Fail, mentions: []string{"ibv_devices"}},
+		{name: "link layer mismatch", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Network.InterNode.Kind = "infiniband" }, id: "rdma.port_state", want: Fail, mentions: []string{"link layer Ethernet"}},
+		{name: "gid on infiniband", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Network.InterNode.Kind = "infiniband" }, id: "rdma.gid", want: Skip},
+		{name: "gid index without entry", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { i := 7; d.Hardware.Network.InterNode.GIDIndex = &i }, id: "rdma.gid", want: Fail, mentions: []string{"no GID 7"}},
+		{name: "gid index v1", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { i := 2; d.Hardware.Network.InterNode.GIDIndex = &i }, id: "rdma.gid", want: Fail, mentions: []string{"IB/RoCE v1"}},
+		{name: "driver options need DeepEP only", host: "h20-broken", spec: "broken", edit: backend("allgather_reducescatter"), id: "rdma.driver_options", want: Skip, mentions: []string{"only by DeepEP"}},
+		{name: "driver options not configured", host: "proc-only", spec: "h20-roce", id: "rdma.driver_options", want: Fail, mentions: []string{"no modprobe.d file"}},
+		{name: "gdrcopy needs DeepEP only", host: "h20-broken", spec: "broken", edit: backend("allgather_reducescatter"), id: "rdma.gdrcopy", want: Skip},
+		{name: "memlock in a container", host: "h20-broken", spec: "broken", edit: func(d *spec.Deployment) { d.Runtime.Kind = "docker" }, id: "rdma.memlock", want: Skip, mentions: []string{"--ulimit memlock=-1"}},
+		{name: "memlock unreadable", host: "proc-only", spec: "h20-roce", id: "rdma.memlock", want: Fail, mentions: []string{"/proc/self/limits"}},
+	}
+	for _, id := range []string{"rdma.devices", "rdma.port_state", "rdma.gid", "rdma.nic_vendor", "rdma.driver_options", "rdma.gdrcopy", "rdma.memlock"} {
+		cs = append(cs, checkCase{name: "ethernet skips " + id, host: "empty", spec: "h20-roce", edit: ethernet, id: id, want: Skip})
+	}
+	return cs
+}
+
+func hostCases() []checkCase {
+	return []checkCase{
+		{name: "shm below spec size", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Runtime.Docker.ShmSize = "2t" }, id: "host.shm", want: Warn, mentions: []string{"remount,size=2t"}},
+		{name: "shm in a container", host: "h20-broken", spec: "broken", edit: func(d *spec.Deployment) { d.Runtime.Kind = "docker" }, id: "host.shm", want: Skip, mentions: []string{"64g"}},
+		{name: "shm missing", host: "proc-only", spec: "h20-roce", id: "host.shm", want: Fail, mentions: []string{"cannot stat /dev/shm"}},
+		{name: "memory tight", host: "empty", spec: "h20-roce", opts: nodeBytes(21 << 30), id: "host.memory", want: Warn, mentions: []string{"available of", "weights, estimate"}},
+		{name: "memory too small", host: "empty", spec: "h20-roce", opts: nodeBytes(24 << 30), id: "host.memory", want: Fail},
+		{name: "estimate hook declines", host: "empty", spec: "h20-roce", opts: func(o *Options) {
+			o.Expect.NodeWeightBytes = func(string) (float64, bool) { return 0, false }
+		}, id: "host.memory", want: Fail, mentions: []string{"GPU share"}},
+		{name: "memory plenty", host: "empty", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Model.Name = "qwen3-30b-a3b" }, id: "host.memory", want: Pass},
+		{name: "disk for a missing model", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Model.Path = "/models/Kimi-K2" }, id: "host.disk", want: Pass, mentions: []string{"at /models"}},
+		{name: "disk for a repo download", host: "empty", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Model.Path = "" }, id: "host.disk", want: Fail, mentions: []string{"at /"}},
+	}
+}
+
+func modelCases() []checkCase {
+	path := func(p string) func(*spec.Deployment) { return func(d *spec.Deployment) { d.Model.Path = p } }
+	return []checkCase{
+		{name: "repo id not downloaded", host: "h20-roce", spec: "h20-roce", edit: path("deepseek-ai/DeepSeek-V3"), id: "model.path", want: Warn, mentions: []string{"huggingface-cli download deepseek-ai/DeepSeek-V3"}},
+		{name: "no path means catalog repo", host: "h20-roce", spec: "h20-roce", edit: path(""), id: "model.path", want: Warn, mentions: []string{"deepseek-ai/DeepSeek-V3"}},
+		{name: "repo id in HF cache", host: "empty", spec: "h20-roce", edit: path("deepseek-ai/DeepSeek-V3"), id: "model.path", want: Pass, mentions: []string{"in the Hugging Face cache"}},
+		{name: "relative path", host: "h20-roce", spec: "h20-roce", edit: path("../models/DeepSeek-V3"), id: "model.path", want: Pass},
+		{name: "dir without config", host: "h20-roce", spec: "h20-roce", edit: path("/proc"), id: "model.path", want: Fail, mentions: []string{"no config.json"}},
+		{name: "config skipped without dir", host: "h20-roce", spec: "h20-roce", edit: path("/nowhere"), id: "model.config", want: Skip},
+		{name: "bf16 planned, fp8 on disk", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Model.Weights = "bf16" }, id: "model.config", want: Fail, mentions: []string{"quantization fp8, spec's model has none"}},
+		{name: "bf16 planned, size", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Model.Weights = "bf16" }, id: "model.size", want: Fail, mentions: []string{"× bf16"}},
+		{name: "unknown spec model", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Model.Name = "deepseek-v4" }, id: "model.config", want: Fail, mentions: []string{"spec model"}},
+		{name: "bigger than the estimate", host: "h20-roce", spec: "h20-roce", opts: func(o *Options) {
+			o.Expect.CheckpointBytes = func() (float64, bool) { return 500 << 30, true }
+		}, id: "model.size", want: Warn, mentions: []string{"from estimate"}},
+		{name: "same architecture, other catalog id", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Model.Name = "deepseek-r1" }, id: "model.size", want: Pass},
+	}
+}
+
+func swCases() []checkCase {
+	version := func(v string) func(*spec.Deployment) { return func(d *spec.Deployment) { d.VLLM.Version = v } }
+	return []checkCase{
+		{name: "patch differs", host: "h20-roce", spec: "h20-roce", edit: version("0.11.2"), id: "sw.vllm_version", want: Warn},
+		{name: "local version suffix", host: "h20-roce", spec: "h20-roce", edit: version("v0.11.0"), id: "sw.vllm_version", want: Pass},
+		{name: "not installed", host: "proc-only", spec: "h20-roce", id: "sw.vllm_version", want: Fail, mentions: []string{"neither vllm nor python3"}},
+		{name: "python fallback", host: "empty", spec: "h20-roce", id: "sw.vllm_version", want: Fail, mentions: []string{"No module named 'vllm'"}},
+		{name: "no version in spec", host: "h20-roce", spec: "h20-roce", edit: version(""), id: "sw.vllm_version", want: Skip},
+		{name: "image runtime", host: "h20-broken", spec: "broken", edit: func(d *spec.Deployment) { d.Runtime.Kind = "docker"; d.Runtime.Image = "vllm/vllm-openai:v0.11.0" }, id: "sw.vllm_version", want: Skip, mentions: []string{"vllm/vllm-openai:v0.11.0"}},
+		{name: "no backend packages needed", host: "h20-broken", spec: "broken", edit: func(d *spec.Deployment) { d.VLLM.All2AllBackend = "allgather_reducescatter" }, id: "sw.backend_packages", want: Skip},
+		{name: "venv python", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Runtime.VLLMBinary = "/opt/venv/bin/vllm" }, id: "sw.backend_packages", want: Fail, mentions: []string{"deep_ep"}},
+	}
+}
