@@ -15,7 +15,7 @@ func checkLayout(c *checker) {
 		return
 	}
 	if tp*pp*dp != total {
-		c.errorf(CodeLayout, p("parallelism"), layoutHint(tp, pp, total),
+		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, total),
 			"tensor x pipeline x data = %d x %d x %d = %d GPUs, but the nodes have %d GPUs", tp, pp, dp, tp*pp*dp, total)
 	}
 	checkNodeFit(c, tp*pp)

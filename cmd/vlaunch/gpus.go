@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+func init() { subcommands = append(subcommands, newGPUsCmd) }
+
+func newGPUsCmd(s *streams) *cobra.Command {
+	var output string
+	cmd := &cobra.Command{
+		Use:   "gpus",
+		Short: "List the embedded GPU catalog",
+		Long: `List the GPUs 'hardware.gpu' accepts. Memory is the total the CUDA runtime
+reports (what vLLM multiplies by gpu_memory_utilization); TFLOPS are dense;
+the link figure is per GPU and direction. A spec may give its own figures.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			asJSON, err := listFormat(output)
+			if err != nil {
+				return err
+			}
+			gpus := catalog.GPUs()
+			if asJSON {
+				return writeJSON(s.out, gpus)
+			}
+			return writeTable(s.out, []string{"ID", "NAME", "MEMORY(MiB)", "MEMORY(GiB)", "HBM(TB/s)", "BF16(TFLOPS)", "FP8(TFLOPS)", "LINK(GB/s)"}, gpuRows(gpus))
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text or json")
+	return cmd
+}
+
+func gpuRows(gs []*catalog.GPU) [][]string {
+	rows := make([][]string, 0, len(gs))
+	for _, g := range gs {
+		rows = append(rows, []string{g.ID, g.Name, fmt.Sprintf("%.0f", g.MemoryMiB), fmt.Sprintf("%.1f", g.MemoryGiB()),
+			num(g.HBMBandwidthGBytesPerS/1000, 3), num(g.BF16TFLOPS, 1), num(g.FP8TFLOPS, 1),
+			fmt.Sprintf("%s %s", num(g.IntraNodeGBytesPerS, 0), g.IntraNodeKind)})
+	}
+	return rows
+}

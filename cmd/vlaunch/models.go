@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+func init() { subcommands = append(subcommands, newModelsCmd) }
+
+func newModelsCmd(s *streams) *cobra.Command {
+	var output string
+	cmd := &cobra.Command{
+		Use:   "models",
+		Short: "List the embedded model catalog",
+		Long: `List the models 'model.name' accepts. Figures come from each model's published
+config.json; parameters are counted from the architecture (MTP layers excluded).
+Other models work too: point 'model.config' at their config.json.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			asJSON, err := listFormat(output)
+			if err != nil {
+				return err
+			}
+			models := catalog.Models()
+			if asJSON {
+				return writeJSON(s.out, modelsJSON(models))
+			}
+			return writeTable(s.out, []string{"ID", "HF REPO", "ARCH", "PARAMS(B)", "ACTIVE(B)", "LAYERS", "HIDDEN", "ATTENTION", "EXPERTS/TOP-K", "QUANT"}, modelRows(models))
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text or json")
+	return cmd
+}
+
+// modelJSON is one model with its parameter counts.
+type modelJSON struct {
+	*catalog.Model
+	Params       catalog.ParamCounts `json:"params"`
+	ActiveParams float64             `json:"active_params"`
+}
+
+func modelsJSON(ms []*catalog.Model) []modelJSON {
+	out := make([]modelJSON, len(ms))
+	for i, m := range ms {
+		pc := m.ParamCounts()
+		out[i] = modelJSON{Model: m, Params: pc, ActiveParams: pc.Active(m)}
+	}
+	return out
+}
+
+func modelRows(ms []*catalog.Model) [][]string {
+	rows := make([][]string, 0, len(ms))
+	for _, m := range ms {
+		pc := m.ParamCounts()
+		rows = append(rows, []string{m.ID, m.HFRepo, m.ModelType, fmt.Sprintf("%.1f", pc.Total/1e9), fmt.Sprintf("%.1f", pc.Active(m)/1e9),
+			fmt.Sprint(m.NumLayers), fmt.Sprint(m.HiddenSize), attentionKind(m), expertsText(m), quantText(m)})
+	}
+	return rows
+}
+
+func attentionKind(m *catalog.Model) string {
+	switch {
+	case m.IsMLA():
+		return fmt.Sprintf("MLA kv_lora=%d", m.KVLoraRank)
+	case m.NumKVHeads == m.NumHeads:
+		return fmt.Sprintf("MHA %d", m.NumHeads)
+	}
+	kind := fmt.Sprintf("GQA %d/%d", m.NumHeads, m.NumKVHeads)
+	if m.SlidingWindow > 0 {
+		kind += fmt.Sprintf(" +SWA %d", m.SlidingWindow)
+	}
+	return kind
+}
+
+func expertsText(m *catalog.Model) string {
+	if !m.IsMoE() {
+		return "dense"
+	}
+	return fmt.Sprintf("%d/%d", m.NumExperts, m.ExpertsPerToken)
+}
+
+func quantText(m *catalog.Model) string {
+	if m.Quant.Method == "" {
+		return m.CheckpointDType()
+	}
+	return m.Quant.Method
+}
