@@ -1,0 +1,240 @@
+package generator
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+func boolp(b bool) *bool { return &b }
+
+func TestAll2AllAuto(t *testing.T) {
+	tests := []struct {
+		name     string
+		mutate   func(d *spec.Deployment)
+		want     string
+		wantCode string
+	}{
+		{"decode-dominated over RDMA", func(d *spec.Deployment) {}, vllm.BackendDeepEPLowLatency, ""},
+		{"prefill-dominated over RDMA", func(d *spec.Deployment) { d.Workload.InputTokens, d.Workload.OutputTokens = 8000, 1000 },
+			vllm.BackendDeepEPHighThroughput, ""},
+		{"just below the prefill ratio", func(d *spec.Deployment) { d.Workload.InputTokens, d.Workload.OutputTokens = 7999, 1000 },
+			vllm.BackendDeepEPLowLatency, ""},
+		{"no GPU-direct RDMA", func(d *spec.Deployment) { d.Hardware.Network.InterNode.GPUDirectRDMA = boolp(false) },
+			vllm.BackendAllgatherReducescatter, CodeAll2All},
+		{"DP = 1: nothing", func(d *spec.Deployment) {
+			d.Parallelism.Data, d.Parallelism.Tensor = 1, 8
+		}, "", ""},
+		{"EP off: nothing", func(d *spec.Deployment) { d.Parallelism.Expert = false }, "", ""},
+		{"explicit backend kept", func(d *spec.Deployment) { d.VLLM.All2AllBackend = "pplx" }, "pplx", ""},
+		{"unknown backend rejected", func(d *spec.Deployment) { d.VLLM.All2AllBackend = "nixl_ep" }, "", CodeAll2All},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := loadSpec(t, "reference")
+			tt.mutate(d)
+			p, ds := MakePlan(d, "bare")
+			if tt.wantCode != "" && !hasCode(ds, tt.wantCode) {
+				t.Fatalf("want %s, got %v", tt.wantCode, ds)
+			}
+			if p == nil {
+				if tt.want != "" {
+					t.Fatalf("no plan: %v", ds)
+				}
+				return
+			}
+			if p.All2All != tt.want {
+				t.Errorf("backend = %q, want %q (%s)", p.All2All, tt.want, p.All2AllWhy)
+			}
+		})
+	}
+}
+
+func TestBackendMechanismByVersion(t *testing.T) {
+	for _, tt := range []struct {
+		version       string
+		wantEnv, flag bool
+	}{
+		{"0.10.1", true, false},
+		{"0.11.0", true, false},
+		{"0.11.1", false, true},
+		{"0.22.1", false, true},
+	} {
+		d := loadSpec(t, "reference")
+		d.VLLM.Version = tt.version
+		b, ds := Generate(d, Options{})
+		if ds.HasErrors() {
+			t.Fatal(ds)
+		}
+		s := string(b.Files[2].Data)
+		if got := strings.Contains(s, "export VLLM_ALL2ALL_BACKEND="); got != tt.wantEnv {
+			t.Errorf("%s: env var present = %v, want %v", tt.version, got, tt.wantEnv)
+		}
+		if got := strings.Contains(s, "\n  --all2all-backend "); got != tt.flag {
+			t.Errorf("%s: flag present = %v, want %v", tt.version, got, tt.flag)
+		}
+	}
+}
+
+func TestLayoutErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(d *spec.Deployment)
+		code   string
+	}{
+		{"too many DP ranks", func(d *spec.Deployment) { d.Parallelism.Data = 33 }, CodeLayout},
+		{"spanning engine with DP > 1", func(d *spec.Deployment) { d.Parallelism.Tensor, d.Parallelism.Data = 16, 2 }, CodeLayout},
+		{"spanning engine not whole nodes", func(d *spec.Deployment) { d.Parallelism.Tensor, d.Parallelism.Data = 12, 1 }, CodeLayout},
+		{"auto parallelism", func(d *spec.Deployment) { d.Parallelism.Auto = true }, CodeLayout},
+		{"no version", func(d *spec.Deployment) { d.VLLM.Version = "" }, CodeVersion},
+		{"bad version", func(d *spec.Deployment) { d.VLLM.Version = "latest" }, CodeVersion},
+		{"removed flag in extra_args", func(d *spec.Deployment) { d.VLLM.Version = "0.18.0"; d.VLLM.ExtraArgs = []string{"--swap-space", "4"} }, CodeExtraArg},
+		{"unknown runtime", func(d *spec.Deployment) { d.Runtime.Kind = "podman" }, CodeRuntime},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := loadSpec(t, "reference")
+			tt.mutate(d)
+			b, ds := Generate(d, Options{})
+			if b != nil || !hasCode(ds, tt.code) {
+				t.Errorf("want refusal %s, got bundle=%v %v", tt.code, b != nil, ds)
+			}
+		})
+	}
+}
+
+func TestIdleNodesAndVersionWarnings(t *testing.T) {
+	d := loadSpec(t, "reference")
+	d.Parallelism.Data = 16
+	d.VLLM.Version = "0.19.3"
+	b, ds := Generate(d, Options{})
+	if b == nil {
+		t.Fatal(ds)
+	}
+	if !hasCode(ds, CodeIdleGPUs) || !hasCode(ds, CodeVersion) {
+		t.Errorf("want idle-node and version warnings, got %v", ds)
+	}
+	if len(b.Files) != 4 { // README, hosts, node0.sh, node1.sh
+		t.Errorf("got %d files, want 4", len(b.Files))
+	}
+}
+
+func TestStartRanksAndLocalSizes(t *testing.T) {
+	d := loadSpec(t, "reference")
+	d.Parallelism.Tensor, d.Parallelism.Data = 2, 16
+	p, ds := MakePlan(d, "bare")
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	for i, n := range p.Nodes {
+		if n.DPLocal != 4 || n.DPStart != 4*i {
+			t.Errorf("node %d: local %d start %d, want 4 and %d", i, n.DPLocal, n.DPStart, 4*i)
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	for _, rt := range Runtimes {
+		d1, d2 := loadSpec(t, "dp-ep-0.10.1"), loadSpec(t, "dp-ep-0.10.1")
+		env := map[string]string{}
+		for _, k := range []string{"Z_VAR", "A_VAR", "M_VAR", "B_VAR"} {
+			env[k] = k
+		}
+		d1.VLLM.Env, d2.VLLM.Env = env, env
+		b1, _ := Generate(d1, Options{Runtime: rt})
+		b2, _ := Generate(d2, Options{Runtime: rt})
+		if len(b1.Files) != len(b2.Files) {
+			t.Fatal("file count differs")
+		}
+		for i := range b1.Files {
+			if b1.Files[i].Path != b2.Files[i].Path || !bytes.Equal(b1.Files[i].Data, b2.Files[i].Data) {
+				t.Errorf("%s: %s differs between runs", rt, b1.Files[i].Path)
+			}
+		}
+	}
+}
+
+func TestSummaryHook(t *testing.T) {
+	b, _ := Generate(loadSpec(t, "reference"), Options{Summary: "throughput: **infeasible** (needs 4 ms steps)"})
+	if !bytes.Contains(b.Files[0].Data, []byte("## Feasibility\n\nthroughput: **infeasible**")) {
+		t.Errorf("summary missing from README:\n%s", b.Files[0].Data)
+	}
+}
+
+func TestWriteAtomicAndForce(t *testing.T) {
+	b, _ := generate(t, "single-node-ep", "")
+	dir := filepath.Join(t.TempDir(), "bundle")
+	if err := b.Write(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "node0.sh"))
+	if err != nil || fi.Mode().Perm() != 0o755 {
+		t.Fatalf("node0.sh: %v %v", fi, err)
+	}
+	if err := b.Write(dir, false); !errors.Is(err, ErrTargetNotEmpty) {
+		t.Fatalf("second write without force: %v, want ErrTargetNotEmpty", err)
+	}
+	stale := filepath.Join(dir, "stale.txt")
+	os.WriteFile(stale, []byte("x"), 0o644)
+	if err := b.Write(dir, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Error("--force must replace the directory, not merge into it")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("temporary directories left behind: %v", entries)
+	}
+	empty := filepath.Join(t.TempDir(), "empty")
+	os.Mkdir(empty, 0o755)
+	if err := b.Write(empty, false); err != nil {
+		t.Errorf("an empty target must be accepted: %v", err)
+	}
+}
+
+func TestTemplateOverride(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "hosts.tmpl"), []byte("custom {{.Plan.Name}}\n"), 0o644)
+	d := loadSpec(t, "single-node-ep")
+	b, ds := Generate(d, Options{TemplatesDir: dir})
+	if b == nil {
+		t.Fatal(ds)
+	}
+	if string(b.Files[1].Data) != "custom qwen3-moe-1xh100\n" {
+		t.Errorf("hosts not overridden: %q", b.Files[1].Data)
+	}
+	if !bytes.Contains(b.Files[2].Data, []byte("exec vllm serve")) {
+		t.Error("templates not overridden must stay the embedded ones")
+	}
+}
+
+func TestTemplateErrorsCarryFileLine(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"line one\n{{.Plan.Name\n", "hosts.tmpl:2"},       // parse error
+		{"a\nb\n{{.Plan.NoSuchField}}\n", "hosts.tmpl:3:"}, // execute error
+		{"{{env \"HOME\"}}\n", "hosts.tmpl:1"},             // env is not available
+	} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "hosts.tmpl"), []byte(tt.text), 0o644)
+		_, ds := Generate(loadSpec(t, "single-node-ep"), Options{TemplatesDir: dir})
+		if !hasCode(ds, CodeTemplate) || !strings.Contains(ds[len(ds)-1].Message, filepath.Join(dir, tt.want)) {
+			t.Errorf("template %q: want an error at %s, got %v", tt.text, tt.want, ds)
+		}
+	}
+}
+
+func TestMissingKeyIsError(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "hosts.tmpl"), []byte(`{{$m := dict "a" 1}}{{$m.b}}`), 0o644)
+	_, ds := Generate(loadSpec(t, "single-node-ep"), Options{TemplatesDir: dir})
+	if !hasCode(ds, CodeTemplate) {
+		t.Errorf("missing map key must fail (missingkey=error), got %v", ds)
+	}
+}

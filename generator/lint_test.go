@@ -1,0 +1,149 @@
+package generator
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// needShellcheck skips locally without shellcheck but fails in CI, where
+// the scripts must be checked.
+func needShellcheck(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("shellcheck")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("shellcheck is required in CI (apt-get install -y shellcheck)")
+		}
+		t.Skip("shellcheck not installed")
+	}
+	return path
+}
+
+// bundleScripts renders every fixture with every runtime and returns the
+// shell scripts they contain: node scripts, and the bash -c bodies of the
+// LeaderWorkerSet and of multi-step docker runs.
+func bundleScripts(t *testing.T) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, tc := range goldenCases {
+		for _, rt := range Runtimes {
+			b, _ := generate(t, tc.spec, rt)
+			for _, f := range b.Files {
+				name := tc.spec + "-" + rt + "-" + f.Path
+				switch {
+				case strings.HasSuffix(f.Path, ".sh"):
+					out[name] = f.Data
+				case strings.HasSuffix(f.Path, ".yaml"):
+					for i, s := range lwsScripts(t, f.Data) {
+						out[name+"-"+string(rune('a'+i))+".sh"] = []byte("#!/usr/bin/env bash\n" + s)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// lwsScripts parses every YAML document and returns the `bash -c` scripts.
+func lwsScripts(t *testing.T, data []byte) []string {
+	t.Helper()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var scripts []string
+	docs := 0
+	for {
+		var doc map[string]any
+		if err := dec.Decode(&doc); err != nil {
+			if err.Error() == "EOF" {
+				break
+			}
+			t.Fatalf("manifest does not parse: %v\n%s", err, data)
+		}
+		docs++
+		collectCommands(doc, &scripts)
+	}
+	if docs != 2 || len(scripts) != 2 {
+		t.Fatalf("want 2 documents with a leader and a worker command, got %d docs, %d commands", docs, len(scripts))
+	}
+	return scripts
+}
+
+func collectCommands(v any, out *[]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		if cmd, ok := x["command"].([]any); ok && len(cmd) == 3 && cmd[0] == "bash" && cmd[1] == "-c" {
+			*out = append(*out, cmd[2].(string))
+		}
+		for _, k := range sortedAnyKeys(x) {
+			collectCommands(x[k], out)
+		}
+	case []any:
+		for _, e := range x {
+			collectCommands(e, out)
+		}
+	}
+}
+
+func sortedAnyKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // leader before worker, reproducibly
+	return keys
+}
+
+func writeScripts(t *testing.T, scripts map[string][]byte) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for name, data := range scripts {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
+}
+
+func TestScriptsParseWithBash(t *testing.T) {
+	for _, p := range writeScripts(t, bundleScripts(t)) {
+		if out, err := exec.Command("bash", "-n", p).CombinedOutput(); err != nil {
+			t.Errorf("bash -n %s: %v\n%s", filepath.Base(p), err, out)
+		}
+	}
+}
+
+func TestScriptsPassShellcheck(t *testing.T) {
+	sc := needShellcheck(t)
+	paths := writeScripts(t, bundleScripts(t))
+	out, err := exec.Command(sc, append([]string{"--shell=bash", "--severity=style"}, paths...)...).CombinedOutput()
+	if err != nil {
+		t.Errorf("shellcheck: %v\n%s", err, out)
+	}
+}
+
+// TestDockerInnerScript checks the bash -c body of a multi-step docker run
+// (the Ray head), which shellcheck cannot see inside the quotes.
+func TestDockerInnerScript(t *testing.T) {
+	b, _ := generate(t, "tp-pp-ray", "docker")
+	p := b.Plan.Nodes[0]
+	body, err := script(p.Steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := writeScripts(t, map[string][]byte{"inner.sh": []byte("#!/usr/bin/env bash\nset -euo pipefail\n" + body)})
+	if out, err := exec.Command("bash", "-n", paths[0]).CombinedOutput(); err != nil {
+		t.Fatalf("bash -n: %v\n%s", err, out)
+	}
+	if !bytes.Contains(b.Files[2].Data, []byte("--entrypoint bash")) {
+		t.Errorf("the Ray head's docker run must run a bash script:\n%s", b.Files[2].Data)
+	}
+}
