@@ -1,0 +1,95 @@
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+func init() { subcommands = append(subcommands, newLintCmd) }
+
+// lintOptions are the flags of `vlaunch lint`.
+type lintOptions struct {
+	output, failOn, version, specPath string
+}
+
+func newLintCmd(s *streams) *cobra.Command {
+	o := &lintOptions{}
+	c := &cobra.Command{
+		Use:   "lint FILE...",
+		Short: "Find mistakes in hand-written vLLM launch scripts and Kubernetes manifests",
+		Long: "Lint shell scripts and Kubernetes manifests that start vLLM. Several files are linted\n" +
+			"together as the nodes of one deployment. Exit 0: nothing at or above --fail-on;\n" +
+			"1: findings; 2: unusable input.",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runLint(s, o, args) },
+	}
+	f := c.Flags()
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, sarif or github")
+	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that fails the run: error or warning")
+	f.StringVar(&o.version, "vllm-version", "", "vLLM version to lint for (default: the spec's, an image tag's, or the newest known)")
+	f.StringVar(&o.specPath, "spec", "", "deployment spec whose hardware the scripts must match")
+	return c
+}
+
+func runLint(s *streams, o *lintOptions, files []string) error {
+	format, err := diag.ParseFormat(o.output, diag.FormatText, diag.FormatJSON, diag.FormatSARIF, diag.FormatGitHub)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	failOn, err := diag.ParseSeverity(o.failOn)
+	if err != nil || failOn == diag.Info {
+		return usageErr("--fail-on must be error or warning")
+	}
+	opts := lint.Options{Version: o.version}
+	if o.specPath != "" {
+		d, ds := spec.Load(o.specPath)
+		if ds.HasErrors() {
+			_ = diag.Print(s.err, diag.FormatText, ds, nil, nil)
+			return usageErr("cannot use --spec %s", o.specPath)
+		}
+		spec.ApplyDefaults(d)
+		opts.Spec = d
+	}
+	inputs, src, err := readInputs(files)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	ds, err := lint.Lint(inputs, opts)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if err := diag.Print(s.out, format, ds, src, lintRuleInfos()); err != nil {
+		return err
+	}
+	if ds.AtLeast(failOn) {
+		return findingsErr()
+	}
+	return nil
+}
+
+func readInputs(files []string) ([]lint.Input, diag.Sources, error) {
+	var inputs []lint.Input
+	src := diag.Sources{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		inputs = append(inputs, lint.Input{Name: f, Data: data})
+		src[f] = data
+	}
+	return inputs, src, nil
+}
+
+// lintRuleInfos describes the rules for SARIF.
+func lintRuleInfos() []diag.RuleInfo {
+	var out []diag.RuleInfo
+	for _, r := range lint.Rules {
+		out = append(out, diag.RuleInfo{Code: r.Code, Summary: r.Summary, HelpURI: "https://github.com/vlaunch/vlaunch/blob/main/docs/rules.md#" + lowerCode(r.Code)})
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Flag is one option as written on a vLLM command line.
+type Flag struct {
+	// Name is the canonical long name ("tensor-parallel-size"); for flags the
+	// release does not know, the spelling normalised the same way.
+	Name string
+	// At is the word holding the flag (its spelling is At.Text up to "=").
+	At Value
+	// Value is the flag's argument, nil for switches.
+	Value *Value
+	// Spec is the release's entry; nil when the release has no such flag.
+	Spec *vllm.Flag
+	// Negated is true for --no-x.
+	Negated bool
+	// BoolValue is a stray true/false word after a switch.
+	BoolValue *Value
+	// MissingValue is true when a value-taking flag had none.
+	MissingValue bool
+}
+
+// Spelling returns the flag as the user wrote it, without any "=value".
+func (f *Flag) Spelling() string {
+	s, _, _ := strings.Cut(f.At.Text, "=")
+	return s
+}
+
+// parsed is a serve invocation's argv read against one release.
+type parsed struct {
+	flags      []*Flag
+	positional []Value
+	// opaque are unresolved words that may expand to any number of arguments.
+	opaque []Value
+}
+
+var boolWords = map[string]bool{"true": true, "false": true, "True": true, "False": true, "1": true, "0": true, "yes": true, "no": true}
+
+// parseArgs reads argv the way vLLM's argparse does, as far as the release's
+// flag table allows.
+func parseArgs(args []Value, rel vllm.Release) parsed {
+	var p parsed
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.Text
+		switch {
+		case !a.Known && strings.HasPrefix(t, "$") && !strings.HasPrefix(t, "-"):
+			p.opaque = append(p.opaque, a)
+		case t == "--":
+			p.positional = append(p.positional, args[i+1:]...)
+			return p
+		case isOption(t):
+			i = p.option(args, i, rel)
+		default:
+			p.positional = append(p.positional, a)
+		}
+	}
+	return p
+}
+
+// isOption reports whether a word is an option rather than a value
+// (negative numbers are values).
+func isOption(t string) bool {
+	if !strings.HasPrefix(t, "-") || t == "-" {
+		return false
+	}
+	_, err := strconv.ParseFloat(t, 64)
+	return err != nil
+}
+
+// option parses the option at args[i] and returns the index of its last word.
+func (p *parsed) option(args []Value, i int, rel vllm.Release) int {
+	a := args[i]
+	spelling, inline, hasInline := strings.Cut(a.Text, "=")
+	base := spelling
+	if strings.HasPrefix(spelling, "--") {
+		base, _, _ = strings.Cut(spelling, ".") // --eplb-config.window_size
+	}
+	f := &Flag{At: a, Name: normalizeName(base)}
+	spec, ok := rel.Flag(base)
+	if ok {
+		f.Spec, f.Name = spec, spec.Name
+		f.Negated = strings.HasPrefix(strings.TrimLeft(strings.ReplaceAll(base, "_", "-"), "-"), "no-") && spec.Kind == vllm.Bool
+	}
+	p.flags = append(p.flags, f)
+	if hasInline {
+		v := a.slice(len(spelling)+1, len(a.Text))
+		f.Value = &v
+		_ = inline
+		return i
+	}
+	if ok && attachedShort(spelling, spec) {
+		v := a.slice(2, len(a.Text))
+		f.Value = &v
+		return i
+	}
+	next := i + 1
+	hasNext := next < len(args) && !isOption(args[next].Text)
+	switch {
+	case ok && !spec.Kind.TakesValue():
+		if hasNext && boolWords[args[next].Text] {
+			v := args[next]
+			f.BoolValue = &v
+			return next
+		}
+	case ok && spec.Kind == vllm.StringList:
+		for next < len(args) && !isOption(args[next].Text) {
+			v := args[next]
+			if f.Value == nil {
+				f.Value = &v
+			}
+			next++
+		}
+		f.MissingValue = f.Value == nil
+		return next - 1
+	case hasNext:
+		v := args[next]
+		f.Value = &v
+		return next
+	case ok:
+		f.MissingValue = true
+	}
+	return i
+}
+
+// attachedShort reports "-O3": a two-letter alias with its value attached.
+func attachedShort(spelling string, spec *vllm.Flag) bool {
+	if strings.HasPrefix(spelling, "--") || len(spelling) <= 2 {
+		return false
+	}
+	for _, al := range spec.Aliases {
+		if al == spelling {
+			return false
+		}
+	}
+	return true
+}
+
+// normalizeName turns "--Tensor_Parallel_Size" into "tensor-parallel-size".
+func normalizeName(s string) string {
+	return strings.ToLower(strings.ReplaceAll(strings.TrimLeft(s, "-"), "_", "-"))
+}

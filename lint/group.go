@@ -1,0 +1,85 @@
+package lint
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// groupServers puts servers of one deployment together: same model, same
+// global DP size, same disaggregation role and same manifest object.
+// Servers with DP = 1 and no --nnodes stand alone.
+func groupServers(servers []*Server) [][]*Server {
+	index := map[string]int{}
+	var groups [][]*Server
+	for _, s := range servers {
+		key := groupKey(s)
+		i, ok := index[key]
+		if !ok || key == "" {
+			i = len(groups)
+			groups = append(groups, nil)
+			if key != "" {
+				index[key] = i
+			}
+		}
+		groups[i] = append(groups[i], s)
+	}
+	return groups
+}
+
+func groupKey(s *Server) string {
+	dp, nn := s.DP(), s.NNodes()
+	if dp.Known && dp.N <= 1 && nn.Known && nn.N <= 1 && !s.Headless() {
+		return ""
+	}
+	model := ""
+	if s.Model != nil {
+		model = s.Model.Text
+	}
+	return strings.Join([]string{model, s.Inv.deployment, kvRole(s), dpText(s)}, "\x00")
+}
+
+func dpText(s *Server) string {
+	if f := s.Flag("data-parallel-size"); f != nil && f.Value != nil {
+		return f.Value.Text
+	}
+	return "1"
+}
+
+// kvRole reads kv_role from --kv-transfer-config (P/D disaggregation).
+func kvRole(s *Server) string {
+	v, ok := s.Str("kv-transfer-config")
+	if !ok {
+		return ""
+	}
+	var cfg struct {
+		Role string `json:"kv_role"`
+	}
+	_ = json.Unmarshal([]byte(v.Text), &cfg)
+	return cfg.Role
+}
+
+// multiNode reports whether a group spans several nodes.
+func multiNode(g []*Server) bool {
+	if len(g) > 1 {
+		return true
+	}
+	for _, s := range g {
+		if s.MultiNodeDP() || (s.NNodes().N > 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// dpNodes returns the group's servers that take part in mp data parallel
+// (not Ray DP, not external-LB single ranks, not --nnodes engines).
+func dpNodes(g []*Server) []*Server {
+	var out []*Server
+	for _, s := range g {
+		if s.RayDP() || s.Flag("data-parallel-rank") != nil || s.NNodes().N > 1 || !s.NNodes().Known {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package lint
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Input is one file to lint.
+type Input struct {
+	Name string
+	Data []byte
+}
+
+// Options configure a lint run.
+type Options struct {
+	// Version is --vllm-version ("" = from the spec, an image tag, or the newest known).
+	Version string
+	// Spec is the optional deployment spec.
+	Spec *spec.Deployment
+}
+
+// Lint parses every input, runs every rule and applies suppressions. The
+// inputs are linted together: several files are several nodes of one deployment.
+func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
+	pass := &Pass{Spec: opts.Spec}
+	var ds diag.Diagnostics
+	var invs []*Invocation
+	for _, in := range inputs {
+		got, scripts, d := parseInput(in)
+		nameNodes(in.Name, got)
+		invs = append(invs, got...)
+		pass.Scripts = append(pass.Scripts, scripts...)
+		ds = append(ds, d...)
+	}
+	rel, warn, err := chooseRelease(opts, invs)
+	if err != nil {
+		return nil, err
+	}
+	pass.Release = rel
+	for _, inv := range invs {
+		if inv.Kind != KindServe {
+			pass.Rays = append(pass.Rays, inv)
+			continue
+		}
+		pass.Servers = append(pass.Servers, newServer(inv, releaseFor(inv, opts, rel)))
+	}
+	pass.Groups = groupServers(pass.Servers)
+	pass.out = &ds
+	for _, r := range Rules {
+		if r.Check != nil {
+			pass.rule = r
+			r.Check(pass)
+		}
+	}
+	ds = applySuppressions(inputs, ds)
+	ds = append(ds, warn...)
+	ds.Sort()
+	return ds, nil
+}
+
+// parseInput picks the front end by content: YAML manifests or shell.
+func parseInput(in Input) ([]*Invocation, []*Script, diag.Diagnostics) {
+	if isManifest(in.Name, in.Data) {
+		return ParseManifest(in.Name, in.Data)
+	}
+	return ParseShell(in.Name, in.Data)
+}
+
+// isManifest reports YAML by extension, or by a leading apiVersion/kind.
+func isManifest(name string, data []byte) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	if ext == ".yaml" || ext == ".yml" {
+		return true
+	}
+	t := bytes.TrimSpace(data)
+	return bytes.HasPrefix(t, []byte("apiVersion:")) || bytes.HasPrefix(t, []byte("kind:")) || bytes.HasPrefix(t, []byte("---"))
+}
+
+// nameNodes labels invocations: the file name alone when it holds one
+// server, else file#N in order.
+func nameNodes(file string, invs []*Invocation) {
+	n := 0
+	for _, inv := range invs {
+		if inv.Kind == KindServe {
+			n++
+		}
+	}
+	k := 0
+	for _, inv := range invs {
+		if inv.Node != "" {
+			continue
+		}
+		inv.Node = file
+		if inv.Kind == KindServe && n > 1 {
+			k++
+			inv.Node = fmt.Sprintf("%s#%d", file, k)
+		}
+		if inv.Host != "" {
+			inv.Node += " (" + inv.Host + ")"
+		}
+	}
+}
+
+// chooseRelease picks the run's version: --vllm-version, the spec, the
+// first image tag, else the newest known release.
+func chooseRelease(opts Options, invs []*Invocation) (vllm.Release, diag.Diagnostics, error) {
+	v := opts.Version
+	if v == "" && opts.Spec != nil {
+		v = opts.Spec.VLLM.Version
+	}
+	if v == "" {
+		for _, inv := range invs {
+			if inv.ImageVersion != "" {
+				v = inv.ImageVersion
+				break
+			}
+		}
+	}
+	if v == "" {
+		return vllm.Newest(), nil, nil
+	}
+	rel, warns, err := vllm.ResolveString(v)
+	if err != nil {
+		return vllm.Release{}, nil, fmt.Errorf("vLLM version %q: %w", v, err)
+	}
+	var ds diag.Diagnostics
+	for _, w := range warns {
+		ds = append(ds, diag.Diagnostic{Code: CodeVersion, Severity: diag.Info, Message: w})
+	}
+	return rel, ds, nil
+}
+
+// releaseFor uses an invocation's own image tag unless a version was forced.
+func releaseFor(inv *Invocation, opts Options, def vllm.Release) vllm.Release {
+	if opts.Version != "" || inv.ImageVersion == "" {
+		return def
+	}
+	if rel, _, err := vllm.ResolveString(inv.ImageVersion); err == nil {
+		return rel
+	}
+	return def
+}

@@ -1,0 +1,126 @@
+package lint
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"gopkg.in/yaml.v3"
+)
+
+// lwsEnv are the variables LeaderWorkerSet injects into every pod.
+var lwsEnv = []string{"LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX", "LWS_NAME", "LWS_GROUP_INDEX"}
+
+// maxGroupSize bounds how many LeaderWorkerSet nodes are expanded.
+const maxGroupSize = 64
+
+// ParseManifest reads Kubernetes manifests (several documents allowed) and
+// returns one invocation per vLLM container and, for LeaderWorkerSets, per node.
+func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
+	fe := &frontEnd{file: file}
+	src := newFileSource(file, data)
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for i := 0; ; i++ {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			fe.diags = append(fe.diags, diag.Diagnostic{Code: CodeSyntax, Severity: diag.Error, File: file, Line: 1, Col: 1, Message: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")})
+			break
+		}
+		if len(doc.Content) == 1 {
+			fe.object(src, doc.Content[0], i)
+		}
+	}
+	return fe.invs, fe.scripts, fe.diags
+}
+
+// get walks mapping keys.
+func get(n *yaml.Node, path ...string) *yaml.Node {
+	for _, k := range path {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				next = n.Content[i+1]
+			}
+		}
+		n = next
+	}
+	return n
+}
+
+func scalar(n *yaml.Node, path ...string) string {
+	if v := get(n, path...); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+// podRole is one pod template with the LWS index values it stands for.
+type podRole struct {
+	spec    *yaml.Node
+	role    string
+	indexes []int
+	size    int
+}
+
+// object finds the pod templates of one document.
+func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
+	kind := scalar(doc, "kind")
+	tag := fmt.Sprintf("%s/%s#%d", kind, scalar(doc, "metadata", "name"), idx)
+	var roles []podRole
+	switch kind {
+	case "LeaderWorkerSet":
+		roles = lwsRoles(doc)
+	case "Pod":
+		roles = []podRole{{spec: get(doc, "spec")}}
+	default:
+		roles = []podRole{{spec: get(doc, "spec", "template", "spec")}}
+	}
+	for _, r := range roles {
+		if r.spec == nil {
+			continue
+		}
+		for _, c := range containers(r.spec) {
+			fe.container(src, r, c, tag)
+		}
+	}
+}
+
+// lwsRoles expands a LeaderWorkerSet into leader (index 0) and workers (1..size-1).
+func lwsRoles(doc *yaml.Node) []podRole {
+	lwt := get(doc, "spec", "leaderWorkerTemplate")
+	size, err := strconv.Atoi(scalar(lwt, "size"))
+	if err != nil || size < 1 || size > maxGroupSize {
+		size = 0
+	}
+	worker := get(lwt, "workerTemplate", "spec")
+	leader := get(lwt, "leaderTemplate", "spec")
+	var workers []int
+	for i := 1; i < size; i++ {
+		workers = append(workers, i)
+	}
+	if leader == nil {
+		return []podRole{{spec: worker, role: "worker", indexes: append([]int{0}, workers...), size: size}}
+	}
+	return []podRole{{spec: leader, role: "leader", indexes: []int{0}, size: size}, {spec: worker, role: "worker", indexes: workers, size: size}}
+}
+
+func containers(podSpec *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	for _, key := range []string{"initContainers", "containers"} {
+		if l := get(podSpec, key); l != nil && l.Kind == yaml.SequenceNode {
+			out = append(out, l.Content...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Rule is one check. Codes are stable: never reused, kept across renames.
+type Rule struct {
+	// Code is "VL" + three digits: 0xx front end, 1xx per invocation,
+	// 2xx across nodes, 3xx shell and container hygiene, 4xx against a spec.
+	Code string
+	// Name is a short slug for the rule.
+	Name     string
+	Severity diag.Severity
+	// Summary is one line without a trailing period.
+	Summary string
+	Check   func(p *Pass)
+}
+
+// Pass is what a rule sees: every input, parsed, and a way to report.
+type Pass struct {
+	// Servers are the vLLM servers found in all inputs, in input order.
+	Servers []*Server
+	// Rays are the `ray start` commands.
+	Rays []*Invocation
+	// Scripts are all parsed shell text (files and embedded strings).
+	Scripts []*Script
+	// Groups are the servers grouped into deployments (see groupServers).
+	Groups [][]*Server
+	// Spec is the optional deployment spec (hardware facts).
+	Spec *spec.Deployment
+	// Release is the version used where an invocation names none.
+	Release vllm.Release
+
+	rule *Rule
+	out  *diag.Diagnostics
+}
+
+// Report records a finding of the current rule at pos in file.
+func (p *Pass) Report(file string, pos Pos, hint, format string, args ...interface{}) {
+	*p.out = append(*p.out, diag.Diagnostic{
+		Code: p.rule.Code, Severity: p.rule.Severity, File: file, Line: pos.Line, Col: pos.Col,
+		Message: fmt.Sprintf(format, args...), Hint: hint,
+	})
+}
+
+// ReportAt reports at a value's position in an invocation's file.
+func (p *Pass) ReportAt(inv *Invocation, pos Pos, hint, format string, args ...interface{}) {
+	if pos.Line == 0 {
+		pos = inv.Pos
+	}
+	p.Report(inv.File, pos, hint, format, args...)
+}
+
+// RuleByCode finds a rule in the registry.
+func RuleByCode(code string) (*Rule, bool) {
+	for _, r := range Rules {
+		if r.Code == code {
+			return r, true
+		}
+	}
+	return nil, false
+}

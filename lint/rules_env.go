@@ -1,0 +1,99 @@
+package lint
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// envNames lists every variable name in the release's table.
+func envNames(rel vllm.Release) []string {
+	var out []string
+	for _, e := range rel.EnvVars() {
+		out = append(out, e.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// checkEnvNames reports removed, not-yet-existing and misspelled vLLM
+// variables (VL107).
+func checkEnvNames(p *Pass) {
+	for _, s := range p.Servers {
+		for _, e := range s.Inv.Env {
+			if !strings.HasPrefix(e.Name, "VLLM_") && !strings.HasPrefix(e.Name, "NCCL_") && !strings.HasPrefix(e.Name, "GLOO_") && !strings.HasPrefix(e.Name, "NVSHMEM_") {
+				continue
+			}
+			if _, ok := s.Rel.Env(e.Name); ok {
+				continue
+			}
+			envProblem(p, s, e)
+		}
+	}
+}
+
+func envProblem(p *Pass, s *Server, e EnvVar) {
+	if old, ok := vllm.KnownEnvEver(e.Name); ok {
+		if !old.Removed.IsZero() && s.Rel.Version.AtLeast(old.Removed) {
+			p.ReportAt(s.Inv, e.Pos, old.Doc, "%s was removed in vLLM %s and is ignored (linting for %s)", e.Name, old.Removed, s.Rel)
+			return
+		}
+		p.ReportAt(s.Inv, e.Pos, old.Doc, "%s does not exist yet in vLLM %s (added in %s)", e.Name, s.Rel, old.Since)
+		return
+	}
+	for _, c := range catalog.Suggest(e.Name, envNames(s.Rel)) {
+		if catalog.Levenshtein(e.Name, c) <= 2 {
+			p.ReportAt(s.Inv, e.Pos, "did you mean "+c+"?", "unknown variable %s: nothing reads it", e.Name)
+			return
+		}
+	}
+}
+
+// checkEnvValues reports values outside a variable's choices and a
+// VLLM_PORT that looks like a URI (VL108).
+func checkEnvValues(p *Pass) {
+	for _, s := range p.Servers {
+		for _, e := range s.Inv.Env {
+			if !e.Value.Known {
+				continue
+			}
+			if e.Name == "VLLM_PORT" && strings.Contains(e.Value.Text, "://") {
+				p.ReportAt(s.Inv, e.Value.Pos, "in Kubernetes, a Service named `vllm` injects VLLM_PORT=tcp://...; rename the Service", "VLLM_PORT=%q looks like a URI; vLLM refuses to start", e.Value.Text)
+				continue
+			}
+			spec, ok := s.Rel.Env(e.Name)
+			if !ok || len(spec.Choices) == 0 || contains(spec.Choices, e.Value.Text) {
+				continue
+			}
+			p.ReportAt(s.Inv, e.Value.Pos, "allowed: "+strings.Join(spec.Choices, ", "), "%s=%q is not a valid value", e.Name, e.Value.Text)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkUnexported reports launch variables assigned without export (VL123).
+func checkUnexported(p *Pass) {
+	seen := map[Pos]bool{}
+	for _, s := range p.Servers {
+		for _, e := range s.Inv.Unexported {
+			if !launchEnvName(e.Name) || seen[e.Pos] {
+				continue
+			}
+			if _, set := s.Inv.LookupEnv(e.Name); set {
+				continue
+			}
+			seen[e.Pos] = true
+			p.ReportAt(s.Inv, e.Pos, "write `export "+e.Name+"=...`", "%s is assigned but not exported, so vLLM never sees it", e.Name)
+		}
+	}
+}

@@ -1,0 +1,209 @@
+package lint
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// flagNames lists a release's spellings for suggestions.
+func flagNames(rel vllm.Release) []string {
+	var out []string
+	for _, f := range rel.Flags() {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// suggestFlag returns a near-miss for an unknown flag, or "".
+func suggestFlag(name string, rel vllm.Release) string {
+	for _, c := range catalog.Suggest(name, flagNames(rel)) {
+		if d := catalog.Levenshtein(name, c); d <= 2 || (len(name) >= 12 && d <= 3) {
+			return c
+		}
+	}
+	return ""
+}
+
+// unknownFlags reports flags the release lacks: near-misses of known flags
+// (VL101), flags of other releases (VL102), the rest as unchecked (VL005).
+func checkUnknownFlag(p *Pass, mode string) {
+	for _, s := range p.Servers {
+		for _, f := range s.Flags() {
+			if f.Spec != nil {
+				continue
+			}
+			reportUnknown(p, s, f, mode)
+		}
+	}
+}
+
+func reportUnknown(p *Pass, s *Server, f *Flag, mode string) {
+	sp := f.Spelling()
+	if strings.HasPrefix(sp, "-") && !strings.HasPrefix(sp, "--") && len(sp) > 2 && mode == "unknown" {
+		if _, ok := vllm.KnownFlagEver(sp); !ok {
+			p.ReportAt(s.Inv, f.At.Pos, "short aliases are listed by `vllm serve --help`", "unknown short option %q for vLLM %s", sp, s.Rel)
+		}
+		return
+	}
+	if old, ok := vllm.KnownFlagEver(sp); ok {
+		if mode == "version" {
+			reportVersionSpan(p, s, f, old)
+		}
+		return
+	}
+	sug := suggestFlag(f.Name, s.Rel)
+	switch {
+	case mode == "unknown" && sug != "":
+		p.ReportAt(s.Inv, f.At.Pos, "did you mean --"+sug+"?", "unknown flag %s for vLLM %s", sp, s.Rel)
+	case mode == "unchecked" && sug == "":
+		p.ReportAt(s.Inv, f.At.Pos, "", "flag %s is not in vlaunch's table for vLLM %s; its value was not checked", sp, s.Rel)
+	}
+}
+
+func reportVersionSpan(p *Pass, s *Server, f *Flag, old *vllm.Flag) {
+	sp := f.Spelling()
+	if !old.Removed.IsZero() && s.Rel.Version.AtLeast(old.Removed) {
+		hint := ""
+		if old.Doc != "" {
+			hint = old.Doc
+		}
+		p.ReportAt(s.Inv, f.At.Pos, hint, "flag %s was removed in vLLM %s (linting for %s)", sp, old.Removed, s.Rel)
+		return
+	}
+	p.ReportAt(s.Inv, f.At.Pos, "upgrade vLLM or drop the flag", "flag %s does not exist yet in vLLM %s (added in %s)", sp, s.Rel, old.Since)
+}
+
+// checkValues reports values of the wrong type and missing values (VL103).
+func checkValues(p *Pass) {
+	for _, s := range p.Servers {
+		for _, f := range s.Flags() {
+			if f.Spec == nil {
+				continue
+			}
+			if f.MissingValue {
+				p.ReportAt(s.Inv, f.At.Pos, "", "flag %s expects a %s value", f.Spelling(), f.Spec.Kind)
+				continue
+			}
+			if f.Value == nil || !f.Value.Known || isDotted(f) {
+				continue
+			}
+			if msg := badValue(f.Spec, f.Value.Text); msg != "" {
+				p.ReportAt(s.Inv, f.Value.Pos, "", "%s: %s", f.Spelling(), msg)
+			}
+		}
+	}
+}
+
+// badValue checks a value against a flag's kind ("" when fine).
+func badValue(spec *vllm.Flag, v string) string {
+	t := strings.TrimSpace(v)
+	switch spec.Kind {
+	case vllm.Int:
+		if _, err := strconv.Atoi(t); err != nil {
+			return "invalid integer " + strconv.Quote(v)
+		}
+	case vllm.HumanInt:
+		if !humanInt(t) {
+			return "invalid integer " + strconv.Quote(v) + " (human forms such as 32k are allowed)"
+		}
+	case vllm.Float:
+		x, err := strconv.ParseFloat(t, 64)
+		if err != nil {
+			return "invalid number " + strconv.Quote(v)
+		}
+		if spec.Name == "gpu-memory-utilization" && (x <= 0 || x > 1) {
+			return "must be a fraction in (0, 1], got " + v
+		}
+	case vllm.JSON:
+		if strings.HasPrefix(t, "{") && !json.Valid([]byte(t)) {
+			return "invalid JSON (in a shell script, wrap the JSON in single quotes)"
+		}
+	}
+	return ""
+}
+
+func humanInt(t string) bool {
+	if t == "auto" || t == "-1" {
+		return true
+	}
+	t = strings.TrimRight(t, "kKmMgGtT")
+	_, err := strconv.ParseFloat(t, 64)
+	return err == nil
+}
+
+// checkChoices reports values outside a flag's choices (VL104).
+func checkChoices(p *Pass) {
+	for _, s := range p.Servers {
+		for _, f := range s.Flags() {
+			if f.Spec == nil || f.Value == nil || !f.Value.Known || len(f.Spec.Choices) == 0 {
+				continue
+			}
+			if !f.Spec.HasChoice(f.Value.Text) {
+				hint := "allowed: " + strings.Join(f.Spec.Choices, ", ")
+				if sug := catalog.Suggest(f.Value.Text, f.Spec.Choices); len(sug) > 0 {
+					hint = "did you mean " + sug[0] + "? " + hint
+				}
+				p.ReportAt(s.Inv, f.Value.Pos, hint, "%s %q is not a valid choice in vLLM %s", f.Spelling(), f.Value.Text, s.Rel)
+			}
+		}
+	}
+}
+
+// checkBoolValue reports `--enable-expert-parallel true` and `--x=true` (VL105).
+func checkBoolValue(p *Pass) {
+	for _, s := range p.Servers {
+		for _, f := range s.Flags() {
+			if f.Spec == nil || f.Spec.Kind.TakesValue() {
+				continue
+			}
+			v := f.BoolValue
+			if v == nil {
+				v = f.Value
+			}
+			if v == nil {
+				continue
+			}
+			hint := "write " + f.Spelling() + " alone"
+			if f.Spec.Kind == vllm.Bool {
+				hint += ", or --no-" + f.Spec.Name + " to turn it off"
+			}
+			p.ReportAt(s.Inv, v.Pos, hint, "%s is a switch and takes no value; %q is read as a stray argument", f.Spelling(), v.Text)
+		}
+	}
+}
+
+// checkDuplicates reports a flag given twice with different values (VL106).
+func checkDuplicates(p *Pass) {
+	for _, s := range p.Servers {
+		seen := map[string]*Flag{}
+		for _, f := range s.Flags() {
+			if f.Spec == nil || isDotted(f) {
+				continue
+			}
+			prev, ok := seen[f.Name]
+			seen[f.Name] = f
+			if ok && flagText(prev) != flagText(f) {
+				p.ReportAt(s.Inv, f.At.Pos, "remove one; vLLM uses the last", "%s given twice with different values (%s, then %s)", f.Spelling(), flagText(prev), flagText(f))
+			}
+		}
+	}
+}
+
+func flagText(f *Flag) string {
+	if f.Negated {
+		return "off"
+	}
+	if f.Value == nil {
+		return "on"
+	}
+	return f.Value.Text
+}
+
+// isDotted reports the JSON dotted-key form (--eplb-config.window_size 1000).
+func isDotted(f *Flag) bool {
+	return strings.HasPrefix(f.Spelling(), "--") && strings.Contains(f.Spelling(), ".")
+}

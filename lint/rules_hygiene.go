@@ -1,0 +1,149 @@
+package lint
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// eachCall visits every simple command of every parsed script.
+func (p *Pass) eachCall(fn func(sc *Script, st *syntax.Stmt, c *syntax.CallExpr)) {
+	for _, sc := range p.Scripts {
+		syntax.Walk(sc.File, func(n syntax.Node) bool {
+			if st, ok := n.(*syntax.Stmt); ok {
+				if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+					fn(sc, st, c)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// checkCommentContinuation reports a comment ending in a backslash inside a
+// command: the shell ends the command at the comment (VL301).
+func checkCommentContinuation(p *Pass) {
+	for _, sc := range p.Scripts {
+		syntax.Walk(sc.File, func(n syntax.Node) bool {
+			st, ok := n.(*syntax.Stmt)
+			if !ok {
+				return true
+			}
+			for _, c := range st.Comments {
+				txt := strings.TrimRight(c.Text, " \t\r\n")
+				if strings.HasSuffix(txt, "\\") && nextLineIsFlag(sc.src, int(c.Hash.Offset())) {
+					p.Report(sc.src.file, sc.src.pos(c.Hash), "move the comment above the command; a comment cannot sit inside a continued command", "comment inside a continued command: the backslash is part of the comment, so the next line runs as a separate command")
+				}
+			}
+			return true
+		})
+	}
+}
+
+// nextLineIsFlag reports whether the line after offset starts with a dash.
+func nextLineIsFlag(src *source, off int) bool {
+	rest := src.data[off:]
+	i := strings.IndexByte(string(rest), '\n')
+	if i < 0 {
+		return false
+	}
+	next := strings.TrimLeft(string(rest[i+1:]), " \t")
+	return strings.HasPrefix(next, "-")
+}
+
+// checkTrailingSpace reports `\ ` at the end of a line: an escaped space,
+// not a line continuation (VL302).
+func checkTrailingSpace(p *Pass) {
+	p.eachCall(func(sc *Script, st *syntax.Stmt, c *syntax.CallExpr) {
+		for i, w := range c.Args {
+			last, ok := w.Parts[len(w.Parts)-1].(*syntax.Lit)
+			if !ok || !(strings.HasSuffix(last.Value, "\\ ") || strings.HasSuffix(last.Value, "\\\t")) {
+				continue
+			}
+			if i+1 < len(c.Args) && c.Args[i+1].Pos().Line() == w.End().Line() {
+				continue
+			}
+			end := sc.src.pos(w.End())
+			end.Col -= 2
+			p.Report(sc.src.file, end, "delete the whitespace after the backslash", "whitespace after a line-continuation backslash: the command ends here and the next line runs on its own")
+		}
+	})
+}
+
+// checkLeadingFlag reports a command that starts with a flag: the previous
+// line lost its continuation backslash (VL303).
+func checkLeadingFlag(p *Pass) {
+	p.eachCall(func(sc *Script, st *syntax.Stmt, c *syntax.CallExpr) {
+		w := c.Args[0]
+		if len(c.Assigns) > 0 || !strings.HasPrefix(w.Lit(), "-") {
+			return
+		}
+		p.Report(sc.src.file, sc.src.pos(w.Pos()), "end the previous line with `\\` (and nothing after it)", "line starts with %s: the previous line has no continuation, so these options never reach vLLM", w.Lit())
+	})
+}
+
+// checkRepeatedEntrypoint reports `vllm serve` after a vllm/vllm-openai
+// image, whose entrypoint already is `vllm serve` (VL304).
+func checkRepeatedEntrypoint(p *Pass) {
+	for _, s := range p.Servers {
+		c := s.Inv.Container
+		if c == nil || c.RepeatedEntrypoint == nil {
+			continue
+		}
+		p.ReportAt(s.Inv, c.RepeatedEntrypoint.Pos, "pass only the serve arguments after the image (or set --entrypoint)", "the image's entrypoint already runs `vllm serve`; repeating it makes %q the model argument", c.RepeatedEntrypoint.Text)
+	}
+}
+
+// checkDockerShm reports a container without host IPC or a shared-memory
+// size: PyTorch and NCCL need more than Docker's 64 MiB /dev/shm (VL305).
+func checkDockerShm(p *Pass) {
+	for _, s := range p.Servers {
+		c := s.Inv.Container
+		if c == nil || c.Runtime != "docker" || c.HostIPC || c.HasShm {
+			continue
+		}
+		p.ReportAt(s.Inv, c.Pos, "add --ipc=host (or --shm-size=16g)", "docker run without --ipc=host or --shm-size: the 64 MiB default /dev/shm breaks NCCL and tensor-parallel workers")
+	}
+}
+
+// checkDockerNetwork reports multi-node containers without host networking (VL306).
+func checkDockerNetwork(p *Pass) {
+	for _, g := range p.Groups {
+		if !multiNode(g) {
+			continue
+		}
+		for _, s := range g {
+			c := s.Inv.Container
+			if c != nil && c.Runtime == "docker" && !c.HostNetwork {
+				p.ReportAt(s.Inv, c.Pos, "add --network host", "multi-node container without --network host: the DP/NCCL ports and addresses are not reachable from other nodes")
+			}
+		}
+	}
+}
+
+// checkUndefinedRefs reports manifest references to variables nothing defines (VL307).
+func checkUndefinedRefs(p *Pass) {
+	for _, inv := range p.allInvocations() {
+		for _, r := range inv.UndefinedRefs {
+			p.ReportAt(inv, r.Pos, "define it in the container's env (LeaderWorkerSet provides LWS_LEADER_ADDRESS, LWS_GROUP_SIZE, LWS_WORKER_INDEX)", "%s is not defined in the container's environment", r.Text)
+		}
+	}
+}
+
+// checkHostOnlyEnv reports launch variables the host sets that the
+// container never receives (VL308).
+func checkHostOnlyEnv(p *Pass) {
+	for _, s := range p.Servers {
+		for _, e := range s.Inv.HostOnlyEnv {
+			p.ReportAt(s.Inv, e.Pos, "pass it with -e "+e.Name+" (or --env-file)", "%s is set on the host but not passed into the container", e.Name)
+		}
+	}
+}
+
+func (p *Pass) allInvocations() []*Invocation {
+	out := append([]*Invocation{}, p.Rays...)
+	for _, s := range p.Servers {
+		out = append(out, s.Inv)
+	}
+	return out
+}

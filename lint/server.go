@@ -1,0 +1,153 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Server is a serve invocation with its argv parsed for its release.
+type Server struct {
+	Inv *Invocation
+	Rel vllm.Release
+	// Model is the served model (positional or --model), nil when absent.
+	Model *Value
+	p     parsed
+}
+
+// Flags returns every option in order.
+func (s *Server) Flags() []*Flag { return s.p.flags }
+
+// Flag returns the last occurrence of a canonical flag (argparse: last wins).
+func (s *Server) Flag(name string) *Flag {
+	for i := len(s.p.flags) - 1; i >= 0; i-- {
+		if s.p.flags[i].Name == name {
+			return s.p.flags[i]
+		}
+	}
+	return nil
+}
+
+// Has reports whether a switch is on (given and not negated).
+func (s *Server) Has(name string) bool {
+	f := s.Flag(name)
+	return f != nil && !f.Negated
+}
+
+// intArg is an integer setting: set says the flag was given, known that its
+// value could be resolved.
+type intArg struct {
+	N          int
+	Set, Known bool
+	At         Pos
+}
+
+// Int reads an integer flag, with def when it is absent.
+func (s *Server) Int(name string, def int) intArg {
+	f := s.Flag(name)
+	if f == nil {
+		return intArg{N: def, Known: true}
+	}
+	if f.Value == nil {
+		return intArg{Set: true, At: f.At.Pos}
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(f.Value.Text))
+	return intArg{N: n, Set: true, Known: f.Value.Known && err == nil, At: f.Value.Pos}
+}
+
+// Str reads a string flag's value.
+func (s *Server) Str(name string) (Value, bool) {
+	f := s.Flag(name)
+	if f == nil || f.Value == nil {
+		return Value{}, false
+	}
+	return *f.Value, true
+}
+
+// TP, PP and DP are the parallel sizes (1 when unset).
+func (s *Server) TP() intArg { return s.Int("tensor-parallel-size", 1) }
+
+// PP is the pipeline-parallel size.
+func (s *Server) PP() intArg { return s.Int("pipeline-parallel-size", 1) }
+
+// DP is the global data-parallel size.
+func (s *Server) DP() intArg { return s.Int("data-parallel-size", 1) }
+
+// DPL is the local data-parallel size; unset means all of DP (mp backend).
+func (s *Server) DPL() intArg {
+	a := s.Int("data-parallel-size-local", 0)
+	if !a.Set {
+		dp := s.DP()
+		return intArg{N: dp.N, Known: dp.Known}
+	}
+	return a
+}
+
+// Headless reports --headless.
+func (s *Server) Headless() bool { return s.Has("headless") }
+
+// StartRank is --data-parallel-start-rank (0 when unset).
+func (s *Server) StartRank() intArg { return s.Int("data-parallel-start-rank", 0) }
+
+// EP reports --enable-expert-parallel.
+func (s *Server) EP() bool { return s.Has("enable-expert-parallel") }
+
+// RayDP reports the Ray DP backend, which places ranks itself.
+func (s *Server) RayDP() bool {
+	v, ok := s.Str("data-parallel-backend")
+	return ok && v.Text == "ray"
+}
+
+// Backend returns the all-to-all backend and where it came from.
+func (s *Server) Backend() (name string, at Pos, set bool) {
+	if v, ok := s.Str("all2all-backend"); ok {
+		return v.Text, v.Pos, true
+	}
+	if e, ok := s.Inv.LookupEnv("VLLM_ALL2ALL_BACKEND"); ok {
+		return e.Value.Text, e.Value.Pos, true
+	}
+	return s.Rel.Defaults().All2AllBackend, s.Inv.Pos, false
+}
+
+// MultiNodeDP reports whether this server is one node of a DP deployment
+// spanning several nodes.
+func (s *Server) MultiNodeDP() bool {
+	if s.RayDP() {
+		return false
+	}
+	dp, dpl := s.DP(), s.Int("data-parallel-size-local", 0)
+	if s.Headless() && s.Flag("nnodes") == nil {
+		return true
+	}
+	if dpl.Set && dpl.Known && dp.Known && dpl.N < dp.N {
+		return true
+	}
+	if sr := s.StartRank(); sr.Set && (!sr.Known || sr.N > 0) {
+		return true
+	}
+	if a, ok := s.Str("data-parallel-address"); ok && dp.N > 1 && !isLoopback(a.Text) {
+		return true
+	}
+	return false
+}
+
+// NNodes returns --nnodes (1 when unset).
+func (s *Server) NNodes() intArg { return s.Int("nnodes", 1) }
+
+// isLoopback reports addresses that only reach the local host.
+func isLoopback(a string) bool {
+	return a == "localhost" || strings.HasPrefix(a, "127.") || a == "::1" || a == "0.0.0.0"
+}
+
+// newServer parses a serve invocation for rel.
+func newServer(inv *Invocation, rel vllm.Release) *Server {
+	s := &Server{Inv: inv, Rel: rel, p: parseArgs(inv.Args, rel)}
+	if len(s.p.positional) > 0 {
+		m := s.p.positional[0]
+		s.Model = &m
+	} else if v, ok := s.Str("model"); ok {
+		s.Model = &v
+	}
+	return s
+}

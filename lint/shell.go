@@ -1,0 +1,80 @@
+package lint
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Script is one parsed piece of shell: a whole file or a string inside one.
+// Hygiene rules walk Scripts; positions go through their source.
+type Script struct {
+	src  *source
+	File *syntax.File
+}
+
+// frontEnd collects what one input file yields.
+type frontEnd struct {
+	file    string
+	invs    []*Invocation
+	scripts []*Script
+	diags   diag.Diagnostics
+	funcs   map[string]*syntax.FuncDecl
+	// refs records variable references in vLLM arguments that nothing defines.
+	depth int
+}
+
+// maxDepth bounds nested parsing (sh -c inside ssh inside a function...).
+const maxDepth = 8
+
+// ParseShell reads a shell script and returns the vLLM-related invocations
+// it contains, the parsed scripts (for hygiene rules) and syntax errors.
+func ParseShell(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
+	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}}
+	fe.parseAndWalk(newFileSource(file, data), newScope(), walkCtx{})
+	return fe.invs, fe.scripts, fe.diags
+}
+
+// walkCtx is what a nested script inherits from where it was found.
+type walkCtx struct {
+	host      string
+	container *containerCtx
+	role      string
+}
+
+// parseAndWalk parses src as bash and walks it with scope sc.
+func (fe *frontEnd) parseAndWalk(src *source, sc *scope, ctx walkCtx) {
+	if fe.depth >= maxDepth {
+		return
+	}
+	fe.depth++
+	defer func() { fe.depth-- }()
+	p := syntax.NewParser(syntax.KeepComments(true), syntax.Variant(syntax.LangBash))
+	f, err := p.Parse(bytes.NewReader(src.data), src.file)
+	if err != nil {
+		fe.diags = append(fe.diags, fe.parseErr(src, err))
+		return
+	}
+	fe.scripts = append(fe.scripts, &Script{src: src, File: f})
+	w := &walker{fe: fe, src: src, sc: sc, ctx: ctx}
+	w.stmts(f.Stmts)
+}
+
+func (fe *frontEnd) parseErr(src *source, err error) diag.Diagnostic {
+	d := diag.Diagnostic{Code: CodeSyntax, Severity: diag.Error, File: fe.file, Message: "shell syntax error: " + err.Error()}
+	var pos syntax.Pos
+	switch e := err.(type) {
+	case syntax.ParseError:
+		pos, d.Message = e.Pos, "shell syntax error: "+e.Text
+	case syntax.LangError:
+		pos, d.Message = e.Pos, fmt.Sprintf("shell syntax error: %s is not supported in bash", e.Feature)
+	}
+	p := src.pos(pos)
+	if p.Line == 0 {
+		p = src.at(0)
+	}
+	d.Line, d.Col = p.Line, p.Col
+	return d
+}
