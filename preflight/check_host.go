@@ -3,6 +3,7 @@ package preflight
 import (
 	"context"
 	"fmt"
+	"math"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -61,7 +62,7 @@ func parseSize(s string) (float64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < 0 {
+	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v*mult, 0) {
 		return 0, fmt.Errorf("bad size %q", s)
 	}
 	return v * mult, nil

@@ -111,7 +111,7 @@ func checkModelSize(_ context.Context, e *env) Result {
 	want := fmt.Sprintf("%s of weights (±%.0f%%, from %s)", gib(exp), sizeTolerance*100, source)
 	s, err := e.safetensors(dir)
 	if err != nil {
-		return fail("cannot list "+dir+": "+err.Error(), want, "")
+		return fail("cannot read the checkpoint in "+dir+": "+err.Error(), want, "")
 	}
 	found := fmt.Sprintf("%d safetensors files, %s", s.Files, gib(s.Bytes))
 	if len(s.Missing) > 0 {

@@ -1,0 +1,126 @@
+package preflight
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+func TestParseSMIGPUs(t *testing.T) {
+	gs, err := parseSMIGPUs("0, NVIDIA H20, 97871, 4, 550.54.15\n\n1, NVIDIA H20, 97871, 60000, 550.54.15\n")
+	if err != nil || len(gs) != 2 || gs[1].UsedMiB != 60000 || gs[0].Name != "NVIDIA H20" || gs[0].Driver != "550.54.15" {
+		t.Fatalf("got %+v, %v", gs, err)
+	}
+	for _, bad := range []string{"0, NVIDIA H20, 97871", "x, NVIDIA H20, 97871, 4, 550", "0, NVIDIA H20, [N/A], 4, 550"} {
+		if _, err := parseSMIGPUs(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+func TestProcParsers(t *testing.T) {
+	if v := driverFromProc("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 22:23:56 UTC 2024\nGCC"); v != "550.54.15" {
+		t.Errorf("driver %q", v)
+	}
+	if v := driverFromProc("garbage"); v != "" {
+		t.Errorf("driver from garbage %q", v)
+	}
+	limits := "Limit  Soft Limit  Hard Limit  Units\nMax locked memory         65536                65536                bytes\n"
+	if v := lockedMemorySoftLimit(limits); v != "65536" {
+		t.Errorf("memlock %q", v)
+	}
+	if v := meminfoBytes("MemTotal:  2 kB\nMemAvailable:   1 kB\n", "MemAvailable"); v != 1024 {
+		t.Errorf("meminfo %v", v)
+	}
+	if !active("EnableStreamMemOPs: 1\nRegistryDwords: \"PeerMappingOverride=1;RmFoo=2\"") {
+		t.Error("options not seen as active")
+	}
+	if active("EnableStreamMemOPs: 1\nRegistryDwords: \"\"") {
+		t.Error("missing PeerMappingOverride seen as active")
+	}
+	if !setsDriverOpts("options nvidia NVreg_EnableStreamMemOPs=1\noptions nvidia NVreg_RegistryDwords=\"PeerMappingOverride=1;\"\n") {
+		t.Error("options over two lines not seen")
+	}
+	if setsDriverOpts("options nvidia_drm modeset=1 NVreg_EnableStreamMemOPs=1 PeerMappingOverride=1") {
+		t.Error("options for another module counted")
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]float64{"64g": 64 << 30, "512m": 512 << 20, "1T": 1 << 40, "100": 100, "2gb": 2 << 30, "1.5GiB": 1.5 * (1 << 30)} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "g", "-1g", "lots"} {
+		if _, err := parseSize(bad); err == nil {
+			t.Errorf("parseSize(%q) accepted", bad)
+		}
+	}
+}
+
+func TestVersionMatch(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+		s         Status
+	}{
+		{"0.11.0", "0.11.0", Pass}, {"0.11.0+cu128", "0.11.0", Pass}, {"0.11.0", "v0.11.0", Pass},
+		{"0.11.1", "0.11.0", Warn}, {"0.10.1.1", "0.11.0", Fail}, {"1.11.0", "0.11.0", Fail},
+	} {
+		if s := versionMatch(c.got, c.want); s != c.s {
+			t.Errorf("versionMatch(%q, %q) = %s, want %s", c.got, c.want, s, c.s)
+		}
+	}
+}
+
+// TestFallbackCheckpointBytes anchors the fallback on published figures:
+// DeepSeek-V3's card says the Hugging Face checkpoint holds 685B
+// parameters (671B main model + 14B MTP), stored as block FP8 with BF16
+// embeddings; Llama-3.1-8B is 8.03B BF16 parameters.
+func TestFallbackCheckpointBytes(t *testing.T) {
+	ds, err := catalog.LookupModel("deepseek-v3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc := ds.ParamCounts()
+	if params := pc.Total + mtpParams(ds, pc); math.Abs(params-685e9)/685e9 > 0.01 {
+		t.Errorf("DeepSeek-V3 checkpoint parameters %.4g, want 685B ±1%%", params)
+	}
+	// One byte per FP8 parameter, a second byte for the BF16 embedding and LM head.
+	want := 685e9 + pc.Embedding + pc.LMHead
+	if b := fallbackCheckpointBytes(ds); math.Abs(b-want)/want > 0.01 {
+		t.Errorf("DeepSeek-V3 FP8 checkpoint %.4g bytes, want %.4g ±1%%", b, want)
+	}
+	ll, err := catalog.LookupModel("llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := fallbackCheckpointBytes(ll); math.Abs(b-2*8.03e9)/(2*8.03e9) > 0.01 {
+		t.Errorf("Llama-3.1-8B BF16 checkpoint %.4g bytes, want 16.06 GB ±1%%", b)
+	}
+}
+
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"64g", "512m", "1t", "100", "", "-1k", "1e308t", "NaN"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := parseSize(s)
+		if err == nil && (v < 0 || math.IsNaN(v)) {
+			t.Errorf("parseSize(%q) = %v", s, v)
+		}
+	})
+}
+
+func FuzzParseSMIGPUs(f *testing.F) {
+	f.Add("0, NVIDIA H20, 97871, 4, 550.54.15\n")
+	f.Add("0, NVIDIA H20, [N/A], [N/A], 550\n1,,,,\n")
+	f.Fuzz(func(t *testing.T, out string) {
+		gs, err := parseSMIGPUs(out)
+		if err == nil && len(gs) > strings.Count(out, "\n")+1 {
+			t.Errorf("%d GPUs from %d lines", len(gs), strings.Count(out, "\n")+1)
+		}
+	})
+}
