@@ -16,7 +16,9 @@ func checkModelRef(c *checker) {
 	}
 	model, err := Model(c.d)
 	if err == nil {
-		c.model = model
+		if c.ok(p("model")) {
+			c.model = model // only trusted when the schema found nothing wrong
+		}
 		return
 	}
 	path, hint := p("model", "config"), "the path is relative to the spec file"
@@ -39,7 +41,9 @@ func checkGPURef(c *checker) {
 	}
 	gpu, err := GPU(c.d)
 	if err == nil {
-		c.gpu = gpu
+		if c.ok(p("hardware", "gpu")) {
+			c.gpu = gpu // incomplete custom figures were already reported
+		}
 		return
 	}
 	var ue *catalog.UnknownError

@@ -104,7 +104,7 @@ func mapError(file string, root *yaml.Node, e gojsonschema.ResultError) (diag.Di
 		d.Message, d.Hint = enumMessage(d.Path, e)
 	default:
 		d.Code = CodeValue
-		d.Message = fmt.Sprintf("%s: %s", quoteKey(d.Path), e.Description())
+		d.Message = fmt.Sprintf("%s %s", quoteKey(d.Path), lowerFirst(e.Description()))
 	}
 	n, _ := spec.NodeAt(root, segs, false)
 	d.Line, d.Col = n.Line, n.Column
@@ -198,4 +198,11 @@ func enumValues(e gojsonschema.ResultError) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
 }
