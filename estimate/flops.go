@@ -1,0 +1,81 @@
+package estimate
+
+import "github.com/vlaunch/vlaunch/catalog"
+
+// LinearFLOPsPerToken is the matrix-multiply work of one token's forward
+// pass through every linear layer: 2 FLOPs (multiply + add) per active
+// parameter, excluding the embedding (a table lookup) and including the LM
+// head. For DeepSeek-V3 this is ≈ 2 × 36.7B ≈ 73 GFLOPs.
+func LinearFLOPsPerToken(m *catalog.Model) float64 {
+	p := m.ParamCounts()
+	return 2 * (p.Active(m) - p.Embedding)
+}
+
+// attnDecodeCoef is the attention FLOPs per (query token, context token)
+// pair per layer when a token decodes against a cached context.
+//   - MLA, absorbed form (vLLM/FlashMLA decode): the query is projected into
+//     the latent space, so scores cost heads × (kv_lora + rope) MACs and the
+//     value product heads × kv_lora MACs: 2 × heads × (2·kv_lora + rope).
+//   - GQA/MHA: QKᵀ and PV, each heads × head_dim MACs: 4 × heads × head_dim.
+func attnDecodeCoef(m *catalog.Model) float64 {
+	h := float64(m.NumHeads)
+	if m.IsMLA() {
+		return 2 * h * float64(2*m.KVLoraRank+m.QKRopeHeadDim)
+	}
+	return 4 * h * float64(m.HeadDim)
+}
+
+// attnPrefillCoef is the attention FLOPs per (query, key) pair per layer in
+// prefill. MLA prefill runs in the decompressed (MHA) form: scores over
+// qk_nope+rope and values over v_head_dim per head.
+func attnPrefillCoef(m *catalog.Model) float64 {
+	h := float64(m.NumHeads)
+	if m.IsMLA() {
+		return 2 * h * float64(m.QKNopeHeadDim+m.QKRopeHeadDim+m.VHeadDim)
+	}
+	return 4 * h * float64(m.HeadDim)
+}
+
+// mlaDecompressCoef is the FLOPs per cached prefix token per layer that
+// MLA prefill spends re-expanding the latent through kv_b_proj (a chunk
+// attends to earlier chunks in decompressed form). Zero for GQA.
+func mlaDecompressCoef(m *catalog.Model) float64 {
+	if !m.IsMLA() {
+		return 0
+	}
+	return 2 * float64(m.KVLoraRank) * float64(m.NumHeads) * float64(m.QKNopeHeadDim+m.VHeadDim)
+}
+
+// layerContexts returns, for a context length, the number of full-attention
+// layers and the summed effective context of sliding-window layers, so the
+// attention cost is coef × (full × ctx + slidingCtx).
+func layerContexts(m *catalog.Model, ctx float64) (full int, slidingCtx float64) {
+	for i := 0; i < m.NumLayers; i++ {
+		if m.IsSlidingLayer(i) {
+			slidingCtx += min(ctx, float64(m.SlidingWindow))
+			continue
+		}
+		full++
+	}
+	return full, slidingCtx
+}
+
+// AttentionDecodeFLOPsPerToken is the attention work of one decode token at
+// the given context over all layers (sliding-window layers see at most their
+// window). DeepSeek-V3 at 32K: 2 × 128 × 1,088 × 32,768 ≈ 9.1 GFLOPs per
+// layer, ≈ 557 GFLOPs over 61 layers.
+func AttentionDecodeFLOPsPerToken(m *catalog.Model, ctx float64) float64 {
+	full, sl := layerContexts(m, ctx)
+	return attnDecodeCoef(m) * (float64(full)*ctx + sl)
+}
+
+// AttentionPrefillFLOPs is the attention work of prefilling n tokens from an
+// empty cache: causal, so n(n+1)/2 query-key pairs per full layer, plus
+// nothing for decompression (there is no earlier chunk).
+func AttentionPrefillFLOPs(m *catalog.Model, n float64) float64 {
+	full, _ := layerContexts(m, n)
+	sliding := float64(m.NumLayers - full)
+	pairs := n * (n + 1) / 2
+	slPairs := n * min((n+1)/2, float64(m.SlidingWindow))
+	return attnPrefillCoef(m) * (float64(full)*pairs + sliding*slPairs)
+}

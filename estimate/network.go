@@ -1,0 +1,137 @@
+package estimate
+
+import "math"
+
+// LinkTime is the time to move bytes over a link of the given one-direction
+// bandwidth at the achievable fraction eff, plus latency per message:
+// bytes / (bandwidth × eff) + messages × latency. Both terms are linear, so
+// an all-to-all over a slow link scales with its bytes.
+func LinkTime(bytes, bytesPerS, eff float64, messages int, latencyS float64) float64 {
+	if bytes <= 0 && messages == 0 {
+		return 0
+	}
+	t := float64(messages) * latencyS
+	if bytes > 0 {
+		t += bytes / (bytesPerS * eff)
+	}
+	return t
+}
+
+// RingAllReduceBytes is what each GPU sends in a ring all-reduce of n
+// ranks over a message of size bytes: 2(n−1)/n × bytes.
+func RingAllReduceBytes(bytes float64, n int) float64 {
+	if n <= 1 {
+		return 0
+	}
+	return 2 * float64(n-1) / float64(n) * bytes
+}
+
+// networkTime fills the communication terms of one step: MoE all-to-all
+// per MoE layer, TP all-reduces (two per layer) and PP hand-offs. frac is
+// the micro-batch fraction (1/PP) of each rank's load.
+func (sm *StepModel) networkTime(loads []RankLoad, frac float64, st *StepTime) {
+	s := &sm.S
+	var maxRank float64
+	for _, l := range loads {
+		maxRank = math.Max(maxRank, l.tokens(s.SpecTokens)*frac)
+	}
+	sm.a2aTime(loads, frac, st)
+	if s.TP > 1 {
+		msg := maxRank * sm.hidden * 2
+		bw, lat := s.HW.IntraBytesPerS, 2*s.HW.IntraLatencyS
+		if s.TP > s.HW.GPUsPerNode {
+			bw = s.HW.InterBytesPerSPerNode / float64(max(1, s.HW.GPUsPerNode))
+			lat = 2 * float64(s.TP/max(1, s.HW.GPUsPerNode)) * s.HW.InterLatencyS
+		}
+		per := LinkTime(RingAllReduceBytes(msg, s.TP), bw, s.Eff.Link, 1, lat)
+		st.TPS = 2 * sm.layers * per
+	}
+	if s.PP > 1 {
+		msg := maxRank * sm.hidden * 2
+		bw, lat := s.HW.IntraBytesPerS, s.HW.IntraLatencyS
+		if s.TP*s.DP >= s.HW.GPUsPerNode { // each stage fills nodes: hand-offs cross them
+			bw, lat = s.HW.InterBytesPerSPerNode/float64(max(1, s.HW.GPUsPerNode)), s.HW.InterLatencyS
+		}
+		// PP micro-batches each cross PP−1 boundaries.
+		st.PPS = float64(s.PP) * float64(s.PP-1) * LinkTime(msg, bw, s.Eff.Link, 1, lat)
+	}
+}
+
+// a2aTime is the MoE dispatch + combine time of the step over the stage's
+// MoE layers, for the mechanism the configuration selects:
+//   - deepep_high_throughput: one RDMA copy per remote node hit, then NVLink
+//     forwarding to the expert GPUs there;
+//   - deepep_low_latency: one copy per remote expert (RDMA) and per
+//     same-node expert on another GPU (NVLink);
+//   - allgather_reducescatter: every EP rank gathers every token of the
+//     group and reduce-scatters the outputs (BF16 both ways).
+//
+// Nodes run in lock-step, so the busiest node's NICs and the busiest GPU's
+// NVLink set the pace; the two kinds of links work concurrently (max).
+func (sm *StepModel) a2aTime(loads []RankLoad, frac float64, st *StepTime) {
+	s := &sm.S
+	if sm.moeLayers == 0 || s.A2A == A2ANone || s.A2A == "" || s.DP <= 1 {
+		return
+	}
+	nodeTok, maxGPU, minGPU, total := sm.tokensByNode(loads, frac)
+	maxNode, minNode := 0.0, math.Inf(1)
+	for _, t := range nodeTok {
+		maxNode, minNode = math.Max(maxNode, t), math.Min(minNode, t)
+	}
+	var inter, intra float64
+	phases, lat := 2, s.HW.IntraLatencyS
+	if sm.nodes > 1 {
+		lat = s.HW.InterLatencyS
+	}
+	switch s.A2A {
+	case A2ADeepEPHT:
+		inter = maxNode * sm.route.RemoteNodes * sm.bytesCopy
+		intra = maxGPU * (sm.route.LocalGPUs + sm.route.RemoteNodeGPUs) * sm.bytesCopy
+	case A2ADeepEPLL:
+		inter = maxNode * sm.route.RemoteExpertCopies * sm.bytesCopy
+		intra = maxGPU * sm.route.LocalExpertCopies * sm.bytesCopy
+	default: // all-gather + reduce-scatter of BF16 hidden states
+		if sm.nodes > 1 {
+			inter = (total - minNode) * sm.hidden * 2 * 2
+		}
+		intra = (total - minGPU) * sm.hidden * 2 * 2
+		// NCCL ring: one latency per hop, inter-node hops and NVLink hops.
+		lat = float64(sm.nodes-1)*s.HW.InterLatencyS + float64(s.EPSize()-sm.nodes)*s.HW.IntraLatencyS
+	}
+	if sm.nodes <= 1 {
+		intra += inter
+		inter = 0
+	}
+	t := math.Max(LinkTime(inter, s.HW.InterBytesPerSPerNode, s.Eff.Link, 0, 0),
+		LinkTime(intra, s.HW.IntraBytesPerS, s.Eff.Link, 0, 0))
+	t += float64(phases) * (lat + s.Eff.A2APhaseS)
+	st.A2AS = sm.moeLayers * t
+	st.InterBytesPerNode = sm.moeLayers * inter * float64(s.PP)
+	st.IntraBytesPerGPU = sm.moeLayers * intra * float64(s.PP)
+}
+
+// tokensByNode (not safe for concurrent use: it reuses a scratch slice) spreads each rank's tokens over its TP GPUs (sequence split
+// before dispatch) and sums them per node of the stage's EP group.
+func (sm *StepModel) tokensByNode(loads []RankLoad, frac float64) (nodeTok []float64, maxGPU, minGPU, total float64) {
+	s := &sm.S
+	g := max(1, s.HW.GPUsPerNode)
+	if len(sm.nodeScratch) != sm.nodes {
+		sm.nodeScratch = make([]float64, sm.nodes)
+	}
+	nodeTok = sm.nodeScratch
+	clear(nodeTok)
+	minGPU = math.Inf(1)
+	for r := 0; r < s.DP; r++ {
+		var t float64
+		if r < len(loads) {
+			t = loads[r].tokens(s.SpecTokens) * frac
+		}
+		per := t / float64(s.TP)
+		maxGPU, minGPU = math.Max(maxGPU, per), math.Min(minGPU, per)
+		total += t
+		for i := 0; i < s.TP; i++ {
+			nodeTok[min(sm.nodes-1, (r*s.TP+i)/g)] += per
+		}
+	}
+	return nodeTok, maxGPU, minGPU, total
+}

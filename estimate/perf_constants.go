@@ -1,0 +1,45 @@
+package estimate
+
+// Efficiency holds the few global constants that turn peak hardware figures
+// into achievable ones. They are the only tuned numbers in the performance
+// model; every one is fitted once against ../shared/calibration/
+// published-throughput.md (see docs/calibration-throughput.md) and used
+// unchanged for every model, GPU and layout. No constant is per scenario.
+type Efficiency struct {
+	// GEMM is the fraction of the dense tensor-core peak (BF16 or FP8) that
+	// linear layers and grouped expert GEMMs reach when compute-bound.
+	// Literature: large Hopper FP8 GEMMs reach 60–75% of peak (DeepGEMM),
+	// serving engines with small, ragged expert batches less.
+	GEMM float64
+	// Attention is the fraction of peak attention kernels (FlashMLA,
+	// FlashAttention) reach when compute-bound.
+	Attention float64
+	// HBM is the fraction of the datasheet memory bandwidth a streaming
+	// kernel reaches (STREAM-like measurements on Hopper: 80–90%).
+	HBM float64
+	// Link is the fraction of a link's nominal one-direction bandwidth
+	// (NVLink, RDMA NIC) an all-to-all or collective reaches.
+	Link float64
+	// StepOverheadS is the fixed cost of one engine step with CUDA graphs:
+	// scheduling, input preparation, sampling and output processing on the
+	// host, plus synchronisation between DP ranks.
+	StepOverheadS float64
+	// EagerPerLayerS is the extra kernel-launch cost per decoder layer when
+	// the step runs without CUDA graphs (about 20–30 kernels of ~5 µs each).
+	EagerPerLayerS float64
+	// A2APhaseS is the fixed cost of one dispatch or one combine phase of an
+	// MoE all-to-all (kernel launch, notify/barrier) on top of link latency.
+	A2APhaseS float64
+}
+
+// DefaultEfficiency is the calibrated set used everywhere (see
+// docs/calibration-throughput.md for the fit and its error per row).
+var DefaultEfficiency = Efficiency{
+	GEMM:           0.55,
+	Attention:      0.45,
+	HBM:            0.80,
+	Link:           0.80,
+	StepOverheadS:  3e-3,
+	EagerPerLayerS: 120e-6,
+	A2APhaseS:      15e-6,
+}

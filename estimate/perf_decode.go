@@ -1,0 +1,146 @@
+package estimate
+
+import "math"
+
+// DecodePoint is steady-state decoding at one concurrency: every DP rank
+// holds ceil(C/DP) sequences (the busiest rank sets the lock-step pace).
+type DecodePoint struct {
+	Concurrency   int     `json:"concurrency"`
+	SeqsPerRank   int     `json:"seqs_per_rank"`
+	TPOTS         float64 `json:"tpot_s"`
+	OutputTokPerS float64 `json:"output_tokens_per_s"`
+	Binding       string  `json:"binding"`
+	// KVCapped marks concurrencies whose per-rank share of KV at the given
+	// context exceeds the KV capacity (vLLM would queue or preempt).
+	KVCapped bool `json:"kv_capped,omitempty"`
+}
+
+// DecodeAt is steady decoding of conc sequences at mean context ctx.
+func (sm *StepModel) DecodeAt(conc int, ctx float64) (DecodePoint, StepTime) {
+	per := int(math.Ceil(float64(conc) / float64(sm.S.DP)))
+	loads := make([]RankLoad, sm.S.DP)
+	left := conc
+	for r := range loads { // ceil share on the first ranks, the rest on others
+		n := min(per, left)
+		left -= n
+		loads[r] = RankLoad{DecodeSeqs: float64(n), DecodeCtx: float64(n) * ctx}
+	}
+	st := sm.Step(loads)
+	tps := float64(conc) * sm.S.tokensPerStep() / st.TotalS
+	return DecodePoint{Concurrency: conc, SeqsPerRank: per, TPOTS: st.TotalS / sm.S.tokensPerStep(),
+		OutputTokPerS: tps, Binding: st.Binding()}, st
+}
+
+// DecodeCurve evaluates DecodeAt on a doubling grid of concurrencies, from
+// one sequence per rank up to maxSeqsPerRank per rank (max_num_seqs), marking
+// points beyond kvSeqsPerRank (KV capacity at context ctx; ≤0 = unknown).
+func (sm *StepModel) DecodeCurve(ctx float64, maxSeqsPerRank, kvSeqsPerRank int) []DecodePoint {
+	var out []DecodePoint
+	for per := 1; per <= maxSeqsPerRank; per *= 2 {
+		p, _ := sm.DecodeAt(per*sm.S.DP, ctx)
+		p.KVCapped = kvSeqsPerRank > 0 && per > kvSeqsPerRank
+		out = append(out, p)
+		if p.KVCapped {
+			break
+		}
+	}
+	return out
+}
+
+// Saturation is the first curve point past which doubling the concurrency
+// adds less than 10% throughput (or the last point).
+func Saturation(curve []DecodePoint) DecodePoint {
+	for i := 1; i < len(curve); i++ {
+		if curve[i].OutputTokPerS < 1.1*curve[i-1].OutputTokPerS {
+			return curve[i-1]
+		}
+	}
+	if len(curve) == 0 {
+		return DecodePoint{}
+	}
+	return curve[len(curve)-1]
+}
+
+// PrefillPoint is one request's prefill on an otherwise idle system.
+type PrefillPoint struct {
+	InputTokens int     `json:"input_tokens"`
+	TTFTS       float64 `json:"ttft_s"`
+	Steps       int     `json:"steps"`
+	// InterBytesPerNode is what the prefill's all-to-all pushes through its
+	// node's NICs; NetworkS the all-to-all time.
+	InterBytesPerNode float64 `json:"inter_bytes_per_node"`
+	NetworkS          float64 `json:"network_s"`
+	ComputeS          float64 `json:"compute_s"`
+	Binding           string  `json:"binding"`
+}
+
+// PrefillIdle is the TTFT of one request of n prompt tokens with nothing
+// else running: the prompt runs on one DP rank (attention and dense layers
+// are not split across DP), in chunks of maxBatched tokens, while its
+// routed experts are spread over the EP group.
+func (sm *StepModel) PrefillIdle(n, maxBatched int) PrefillPoint {
+	pt := PrefillPoint{InputTokens: n}
+	loads := make([]RankLoad, sm.S.DP)
+	var net, comp, mem float64
+	for p := 0; p < n; {
+		c := min(maxBatched, n-p)
+		loads[0] = RankLoad{PrefillTokens: float64(c), PrefillPairs: float64(c) * (float64(p) + float64(c+1)/2),
+			PrefillPrefix: float64(p), PrefillSeqs: 1}
+		st := sm.Step(loads)
+		pt.TTFTS += st.TotalS
+		pt.InterBytesPerNode += st.InterBytesPerNode
+		net += st.ExposedNetworkS
+		comp += st.ComputeBoundS
+		mem += st.MemoryBoundS
+		pt.ComputeS += st.ComputeS
+		pt.Steps++
+		p += c
+	}
+	pt.NetworkS = net
+	pt.Binding = bindingOf(comp, mem, net)
+	return pt
+}
+
+func bindingOf(compute, memory, network float64) string {
+	switch {
+	case network >= compute && network >= memory:
+		return "network"
+	case compute >= memory:
+		return "compute"
+	}
+	return "memory_bandwidth"
+}
+
+// Floors are physical lower bounds on one decode step, without any
+// efficiency factor or overhead: no engine can beat them on this hardware.
+type Floors struct {
+	// WeightReadS reads every weight resident on one GPU once at full HBM
+	// bandwidth (a decode step touches them all once the batch hits every
+	// local expert).
+	WeightReadS float64 `json:"weight_read_s"`
+	// ComputeS is the step's FLOPs at the dense tensor peak.
+	ComputeS float64 `json:"compute_s"`
+	// NetworkS is the step's all-to-all bytes of the busiest node over the
+	// nominal NIC bandwidth (or NVLink on one node), without latency.
+	NetworkS float64 `json:"network_s"`
+	// WeightBytesPerGPU is the resident weight bytes behind WeightReadS.
+	WeightBytesPerGPU float64 `json:"weight_bytes_per_gpu"`
+}
+
+// FloorsAt computes the floors for steady decoding of conc sequences at
+// context ctx.
+func (sm *StepModel) FloorsAt(conc int, ctx float64) Floors {
+	ideal := sm.S
+	ideal.Eff = Efficiency{GEMM: 1, Attention: 1, HBM: 1, Link: 1}
+	im := NewStepModel(ideal)
+	_, st := im.DecodeAt(conc, ctx)
+	w := sm.denseBytesGPU + sm.expertsPerGPU*sm.expertBytes*sm.moeLayers
+	f := Floors{WeightBytesPerGPU: w, WeightReadS: w / sm.S.HW.HBMBytesPerS, ComputeS: st.ComputeS}
+	switch {
+	case st.InterBytesPerNode > 0 && sm.S.HW.InterBytesPerSPerNode > 0:
+		f.NetworkS = st.InterBytesPerNode / sm.S.HW.InterBytesPerSPerNode
+	case st.IntraBytesPerGPU > 0:
+		f.NetworkS = st.IntraBytesPerGPU / sm.S.HW.IntraBytesPerS
+	}
+	return f
+}

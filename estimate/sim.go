@@ -1,0 +1,152 @@
+package estimate
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// SimConfig drives the discrete-event simulation of vLLM's continuous
+// batching over DP ranks stepping in lock-step.
+type SimConfig struct {
+	// Step returns the duration of one lock-step engine step for the
+	// per-rank loads (len = DP). Use StepModel.StepSeconds, or a stub in tests.
+	Step func(loads []RankLoad) float64
+	DP   int
+	// MaxNumSeqs and MaxNumBatchedTokens are vLLM's per-rank limits.
+	MaxNumSeqs          int
+	MaxNumBatchedTokens int
+	// KVTokensPerRank is the KV capacity of one rank in tokens (0 = no limit);
+	// BlockSize rounds every request's allocation up (0 = 1).
+	KVTokensPerRank int
+	BlockSize       int
+	InputTokens     int
+	OutputTokens    int
+	// Sessions > 0 runs closed-loop: each session sends its next request as
+	// soon as the previous one finishes. Otherwise ArrivalRatePerS (over the
+	// whole deployment) drives open-loop Poisson arrivals.
+	Sessions        int
+	ArrivalRatePerS float64
+	// Requests is the number of completed requests measured after Warmup
+	// completions are discarded.
+	Requests int
+	Warmup   int
+	Seed     uint64
+	// StaggerS spreads the closed-loop sessions' first requests uniformly
+	// over [0, StaggerS) so they do not move in lock-step (0 = all at once).
+	StaggerS float64
+}
+
+// Percentiles summarises one latency distribution in seconds.
+type Percentiles struct {
+	Mean float64 `json:"mean_s"`
+	P50  float64 `json:"p50_s"`
+	P90  float64 `json:"p90_s"`
+	P95  float64 `json:"p95_s"`
+	P99  float64 `json:"p99_s"`
+}
+
+// SimResult is what one simulation measured.
+type SimResult struct {
+	Requests      int         `json:"requests"`
+	TTFT          Percentiles `json:"ttft"`
+	TPOT          Percentiles `json:"tpot"`
+	E2E           Percentiles `json:"e2e"`
+	OutputTokPerS float64     `json:"output_tokens_per_s"`
+	TotalTokPerS  float64     `json:"total_tokens_per_s"`
+	Preemptions   int         `json:"preemptions"`
+	Steps         int         `json:"steps"`
+	MeanStepS     float64     `json:"mean_step_s"`
+	// MeanRunning is the time-averaged number of running sequences over all
+	// ranks; MeanWaiting the same for queued ones.
+	MeanRunning float64 `json:"mean_running"`
+	MeanWaiting float64 `json:"mean_waiting"`
+	SimulatedS  float64 `json:"simulated_s"`
+}
+
+// simReq is one request's state.
+type simReq struct {
+	arrival, firstTok float64
+	session           int
+	prompt            int // tokens to prefill (input, or input + output after a preemption)
+	done              int // prompt tokens computed so far
+	out               int // output tokens produced
+	ctxExtra          int // output tokens in the KV cache since the last (re)prefill
+	blocks            int // KV blocks held
+	sched             int // tokens scheduled in the current step
+}
+
+// simRank is one DP rank's scheduler state.
+type simRank struct {
+	running []simReq
+	waiting []simReq // FIFO; preempted requests re-enter at the front
+	kvUsed  int      // blocks
+	load    RankLoad
+}
+
+// simulator is the whole run's state.
+type simulator struct {
+	cfg      SimConfig
+	pending  []simReq // closed-loop first requests not yet arrived, by time
+	rng      *rand.Rand
+	ranks    []simRank
+	loads    []RankLoad
+	now      float64
+	nextArr  float64
+	capBlk   int
+	bs       int
+	measured []simRecord
+	done     int
+	res      SimResult
+	areaRun  float64
+	areaWait float64
+	busy     float64 // time spent in steps (excludes idle gaps)
+	startT   float64
+	outTok   int
+	inTok    int
+}
+
+type simRecord struct{ ttft, tpot, e2e float64 }
+
+// Simulate runs the simulation; it is deterministic for a given Seed.
+func Simulate(cfg SimConfig) SimResult {
+	s := newSimulator(cfg)
+	s.run()
+	return s.result()
+}
+
+func newSimulator(cfg SimConfig) *simulator {
+	cfg.DP = max(1, cfg.DP)
+	cfg.MaxNumSeqs = max(1, cfg.MaxNumSeqs)
+	cfg.MaxNumBatchedTokens = max(1, cfg.MaxNumBatchedTokens)
+	cfg.OutputTokens = max(1, cfg.OutputTokens)
+	cfg.InputTokens = max(1, cfg.InputTokens)
+	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+		ranks: make([]simRank, cfg.DP), loads: make([]RankLoad, cfg.DP), bs: max(1, cfg.BlockSize)}
+	s.capBlk = math.MaxInt
+	if cfg.KVTokensPerRank > 0 {
+		s.capBlk = cfg.KVTokensPerRank / s.bs
+	}
+	for i := 0; i < cfg.Sessions; i++ {
+		s.pending = append(s.pending, simReq{arrival: s.rng.Float64() * cfg.StaggerS, session: i, prompt: cfg.InputTokens})
+	}
+	slices.SortFunc(s.pending, func(a, b simReq) int { return cmp.Compare(a.arrival, b.arrival) })
+	s.nextArr = math.Inf(1)
+	if cfg.Sessions == 0 && cfg.ArrivalRatePerS > 0 {
+		s.nextArr = s.rng.ExpFloat64() / cfg.ArrivalRatePerS
+	}
+	return s
+}
+
+// enqueue hands a request to the DP rank with the fewest requests (vLLM's
+// DP coordinator balances by queue lengths), the lowest index on ties.
+func (s *simulator) enqueue(r simReq) {
+	best, bestN := 0, math.MaxInt
+	for i := range s.ranks {
+		if n := len(s.ranks[i].running) + len(s.ranks[i].waiting); n < bestN {
+			best, bestN = i, n
+		}
+	}
+	s.ranks[best].waiting = append(s.ranks[best].waiting, r)
+}

@@ -1,0 +1,122 @@
+package estimate
+
+import (
+	"math"
+	"slices"
+)
+
+// account integrates queue lengths over the step for the time averages.
+func (s *simulator) account(dt float64) {
+	if s.done < s.cfg.Warmup {
+		return
+	}
+	if s.startT == 0 && s.res.Steps == 0 {
+		s.startT = s.now
+	}
+	var run, wait int
+	for i := range s.ranks {
+		run += len(s.ranks[i].running)
+		wait += len(s.ranks[i].waiting)
+	}
+	s.areaRun += float64(run) * dt
+	s.areaWait += float64(wait) * dt
+	s.busy += dt
+	s.res.Steps++
+}
+
+// advance applies the step that just ended: prefill chunks progress (the
+// last chunk samples the first token), decodes emit a token, finished
+// requests leave and, in closed loop, their session sends the next one.
+func (s *simulator) advance() {
+	for i := range s.ranks {
+		rk := &s.ranks[i]
+		keep := rk.running[:0]
+		for _, r := range rk.running {
+			n := r.sched
+			r.sched = 0
+			if n > 0 && r.done < r.prompt {
+				r.done += n
+				if r.done >= r.prompt {
+					s.emit(&r)
+				}
+			} else if n > 0 {
+				r.ctxExtra++
+				s.emit(&r)
+			}
+			if r.out >= s.cfg.OutputTokens {
+				rk.kvUsed -= r.blocks
+				s.finish(r)
+				continue
+			}
+			keep = append(keep, r)
+		}
+		rk.running = keep
+	}
+}
+
+// emit records one output token of r at the current time.
+func (s *simulator) emit(r *simReq) {
+	if r.out == 0 {
+		r.firstTok = s.now
+	}
+	r.out++
+	if s.done >= s.cfg.Warmup {
+		s.outTok++
+	}
+}
+
+// finish records a completed request and starts its session's next one.
+func (s *simulator) finish(r simReq) {
+	if s.done >= s.cfg.Warmup {
+		rec := simRecord{ttft: r.firstTok - r.arrival, e2e: s.now - r.arrival}
+		if s.cfg.OutputTokens > 1 {
+			rec.tpot = (s.now - r.firstTok) / float64(s.cfg.OutputTokens-1)
+		}
+		s.measured = append(s.measured, rec)
+		s.inTok += s.cfg.InputTokens
+	}
+	s.done++
+	if r.session >= 0 {
+		s.enqueue(simReq{arrival: s.now, session: r.session, prompt: s.cfg.InputTokens})
+	}
+}
+
+// result turns the records into percentiles and throughput.
+func (s *simulator) result() SimResult {
+	res := s.res
+	res.Requests = len(s.measured)
+	span := s.now - s.startT
+	res.SimulatedS = s.now
+	if span > 0 {
+		res.OutputTokPerS = float64(s.outTok) / span
+		res.TotalTokPerS = float64(s.outTok+s.inTok) / span
+		res.MeanRunning = s.areaRun / span
+		res.MeanWaiting = s.areaWait / span
+		res.MeanStepS = s.busy / float64(max(1, res.Steps))
+	}
+	pick := func(f func(simRecord) float64) Percentiles {
+		v := make([]float64, len(s.measured))
+		for i, r := range s.measured {
+			v[i] = f(r)
+		}
+		return percentilesOf(v)
+	}
+	res.TTFT = pick(func(r simRecord) float64 { return r.ttft })
+	res.TPOT = pick(func(r simRecord) float64 { return r.tpot })
+	res.E2E = pick(func(r simRecord) float64 { return r.e2e })
+	return res
+}
+
+// percentilesOf sorts v and reads the nearest-rank percentiles.
+func percentilesOf(v []float64) Percentiles {
+	if len(v) == 0 {
+		return Percentiles{}
+	}
+	slices.Sort(v)
+	q := func(p float64) float64 { return v[max(0, int(math.Ceil(p*float64(len(v))))-1)] }
+	var sum float64
+	for _, x := range v {
+		sum += x
+	}
+	return Percentiles{Mean: sum / float64(len(v)), P50: q(0.50), P90: q(0.90), P95: q(0.95), P99: q(0.99)}
+}

@@ -1,0 +1,147 @@
+package estimate
+
+import (
+	"math"
+	"slices"
+)
+
+// run advances the simulation until enough requests completed.
+func (s *simulator) run() {
+	want := s.cfg.Warmup + max(1, s.cfg.Requests)
+	for s.done < want {
+		s.admitArrivals()
+		if s.idle() {
+			next := math.Inf(1)
+			if len(s.pending) > 0 {
+				next = s.pending[0].arrival
+			}
+			next = math.Min(next, s.nextArr)
+			if math.IsInf(next, 1) {
+				return // nothing will ever arrive
+			}
+			s.now = math.Max(s.now, next)
+			continue
+		}
+		s.schedule()
+		dt := s.cfg.Step(s.loads)
+		s.account(dt)
+		s.now += dt
+		s.advance()
+	}
+}
+
+// admitArrivals moves every request that has arrived by now into a queue.
+func (s *simulator) admitArrivals() {
+	for len(s.pending) > 0 && s.pending[0].arrival <= s.now {
+		s.enqueue(s.pending[0])
+		s.pending = s.pending[1:]
+	}
+	for s.nextArr <= s.now {
+		s.enqueue(simReq{arrival: s.nextArr, session: -1, prompt: s.cfg.InputTokens})
+		s.nextArr += s.rng.ExpFloat64() / s.cfg.ArrivalRatePerS
+	}
+}
+
+func (s *simulator) idle() bool {
+	for i := range s.ranks {
+		if len(s.ranks[i].running) > 0 || len(s.ranks[i].waiting) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// blocksFor is the KV blocks a request needs to hold n tokens.
+func (s *simulator) blocksFor(n int) int { return (n + s.bs - 1) / s.bs }
+
+// schedule builds every rank's batch for the next step, the way vLLM's V1
+// scheduler does: running requests first (one token per decode, the next
+// chunk per partial prefill), then waiting requests while max_num_seqs and
+// the max_num_batched_tokens budget allow and their KV fits. A decode that
+// finds the cache full preempts the most recently admitted request
+// (recompute: it returns to the front of the queue).
+func (s *simulator) schedule() {
+	for i := range s.ranks {
+		rk := &s.ranks[i]
+		budget := s.cfg.MaxNumBatchedTokens
+		l := RankLoad{}
+		for j := 0; j < len(rk.running) && budget > 0; j++ {
+			r := &rk.running[j]
+			n := 1
+			if r.done < r.prompt {
+				n = min(r.prompt-r.done, budget)
+			}
+			need := s.blocksFor(r.done+r.genCtx()+n) - r.blocks
+			for need > 0 && rk.kvUsed+need > s.capBlk && len(rk.running)-1 > j {
+				s.preempt(rk)
+			}
+			if need > 0 && rk.kvUsed+need > s.capBlk {
+				break
+			}
+			rk.kvUsed += max(0, need)
+			r.blocks += max(0, need)
+			s.addToLoad(&l, r, n)
+			budget -= n
+		}
+		s.admitWaiting(rk, &l, budget)
+		rk.load = l
+		s.loads[i] = l
+	}
+}
+
+// genCtx is the KV a decoding request already holds beyond its prompt.
+func (r *simReq) genCtx() int {
+	if r.done < r.prompt {
+		return 0
+	}
+	return r.ctxExtra
+}
+
+// admitWaiting starts queued requests within the remaining budget.
+func (s *simulator) admitWaiting(rk *simRank, l *RankLoad, budget int) {
+	for budget > 0 && len(rk.waiting) > 0 && len(rk.running) < s.cfg.MaxNumSeqs {
+		r := rk.waiting[0]
+		n := min(r.prompt, budget)
+		need := s.blocksFor(n)
+		if rk.kvUsed+need > s.capBlk {
+			return
+		}
+		rk.waiting = rk.waiting[1:]
+		rk.kvUsed += need
+		r.blocks = need
+		s.addToLoad(l, &r, n)
+		rk.running = append(rk.running, r)
+		budget -= n
+	}
+}
+
+// addToLoad records n tokens of request r in the step's load; advance()
+// applies them to r after the step (through r.sched).
+func (s *simulator) addToLoad(l *RankLoad, r *simReq, n int) {
+	r.sched = n
+	if r.done < r.prompt {
+		c, p := float64(n), float64(r.done)
+		l.PrefillTokens += c
+		l.PrefillPairs += c * (p + (c+1)/2)
+		l.PrefillPrefix += p
+		l.PrefillSeqs++
+		return
+	}
+	l.DecodeSeqs++
+	l.DecodeCtx += float64(r.prompt + r.ctxExtra)
+}
+
+// preempt evicts the last running request of the rank back to the queue.
+func (s *simulator) preempt(rk *simRank) {
+	last := rk.running[len(rk.running)-1]
+	rk.running = rk.running[:len(rk.running)-1]
+	rk.kvUsed -= last.blocks
+	last.blocks, last.sched = 0, 0
+	if last.done >= last.prompt { // recompute everything cached so far
+		last.prompt += last.ctxExtra
+		last.ctxExtra = 0
+	}
+	last.done = 0
+	rk.waiting = slices.Insert(rk.waiting, 0, last)
+	s.res.Preemptions++
+}

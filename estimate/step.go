@@ -1,0 +1,214 @@
+package estimate
+
+import "math"
+
+// RankLoad is the work one DP rank does in one engine step.
+type RankLoad struct {
+	// DecodeSeqs is the number of sequences generating a token this step.
+	DecodeSeqs float64
+	// DecodeCtx is the sum of their contexts (tokens already cached).
+	DecodeCtx float64
+	// PrefillTokens is the number of prompt tokens computed this step.
+	PrefillTokens float64
+	// PrefillPairs is Σ over prefill chunks of c·(p + (c+1)/2): the causal
+	// query-key pairs of a chunk of c tokens after p cached tokens.
+	PrefillPairs float64
+	// PrefillPrefix is Σ over chunks of p (cached tokens the chunk reads).
+	PrefillPrefix float64
+	// PrefillSeqs is the number of prefill chunks (each samples a token).
+	PrefillSeqs float64
+}
+
+// Tokens is the number of token positions the rank pushes through the
+// model: decode sequences verify 1 + SpecTokens positions each.
+func (l RankLoad) tokens(spec int) float64 {
+	return l.DecodeSeqs*float64(1+spec) + l.PrefillTokens
+}
+
+func (l RankLoad) scaled(f float64) RankLoad {
+	return RankLoad{l.DecodeSeqs * f, l.DecodeCtx * f, l.PrefillTokens * f, l.PrefillPairs * f, l.PrefillPrefix * f, l.PrefillSeqs * f}
+}
+
+// StepTime is one engine step, split into the terms the report shows.
+// Per operation class the time is the roofline max of its compute time and
+// its memory time; classes then add up (they run one after another).
+type StepTime struct {
+	DenseS     float64 `json:"dense_s"`     // attention/dense/shared projections + LM head
+	ExpertS    float64 `json:"experts_s"`   // routed experts
+	AttentionS float64 `json:"attention_s"` // attention core (scores, softmax, values)
+	// ComputeS and MemoryS are the same classes' compute-only and
+	// memory-only times, summed (shown so the reader sees both sides).
+	ComputeS float64 `json:"compute_s"`
+	MemoryS  float64 `json:"memory_s"`
+	// ComputeBoundS / MemoryBoundS split the roofline time by which side bound.
+	ComputeBoundS float64 `json:"compute_bound_s"`
+	MemoryBoundS  float64 `json:"memory_bound_s"`
+	// A2AS is the MoE dispatch + combine time; TPS the TP all-reduces; PPS
+	// the pipeline hand-offs.
+	A2AS float64 `json:"all2all_s"`
+	TPS  float64 `json:"tp_allreduce_s"`
+	PPS  float64 `json:"pp_handoff_s"`
+	// InterBytesPerNode and IntraBytesPerGPU are the all-to-all bytes of the
+	// busiest node's NICs and the busiest GPU's NVLink in this step.
+	InterBytesPerNode float64 `json:"inter_bytes_per_node"`
+	IntraBytesPerGPU  float64 `json:"intra_bytes_per_gpu"`
+	// ExposedNetworkS is the communication time not hidden behind compute.
+	ExposedNetworkS float64 `json:"exposed_network_s"`
+	OverheadS       float64 `json:"overhead_s"`
+	TotalS          float64 `json:"total_s"`
+}
+
+// Binding names the term that dominates the step.
+func (t StepTime) Binding() string {
+	best, name := t.ComputeBoundS, "compute"
+	if t.MemoryBoundS > best {
+		best, name = t.MemoryBoundS, "memory_bandwidth"
+	}
+	if t.ExposedNetworkS > best {
+		best, name = t.ExposedNetworkS, "network"
+	}
+	if t.OverheadS > best {
+		name = "overhead"
+	}
+	return name
+}
+
+// StepUniform is a step where every DP rank carries the same load.
+func (sm *StepModel) StepUniform(l RankLoad) StepTime {
+	loads := make([]RankLoad, sm.S.DP)
+	for i := range loads {
+		loads[i] = l
+	}
+	return sm.Step(loads)
+}
+
+// Step is one lock-step engine step over the DP ranks (len(loads) == DP;
+// missing ranks are idle). The slowest rank sets the pace of the dense and
+// attention parts; the experts see the tokens of every rank.
+func (sm *StepModel) Step(loads []RankLoad) StepTime {
+	s := &sm.S
+	pp := float64(s.PP)
+	var st StepTime
+	var worst, total float64
+	var worstLoad RankLoad
+	for _, l := range loads {
+		if pp > 1 {
+			l = l.scaled(1 / pp) // one of PP micro-batches
+		}
+		tok := l.tokens(s.SpecTokens)
+		total += tok
+		if t := sm.rankTime(l, nil); t > worst || worst == 0 {
+			worst, worstLoad = t, l
+		}
+	}
+	sm.rankTime(worstLoad, &st)
+	sm.expertTime(total, &st)
+	sm.networkTime(loads, 1/pp, &st)
+	roof := st.DenseS + st.AttentionS + st.ExpertS
+	stage := roof + st.A2AS
+	if s.DBO && (s.A2A == A2ADeepEPHT || s.A2A == A2ADeepEPLL) {
+		// Two micro-batches: one computes while the other communicates; the
+		// pipeline fill/drain leaves half of the shorter side exposed.
+		stage = math.Max(roof, st.A2AS) + math.Min(roof, st.A2AS)/2
+	}
+	stage += st.TPS
+	if s.SpecTokens > 0 { // the MTP draft layer: one more layer per draft token
+		stage *= 1 + float64(s.SpecTokens)/float64(s.Model.NumLayers)
+	}
+	st.OverheadS = sm.overhead()
+	st.TotalS = st.OverheadS + pp*stage + st.PPS
+	st.ExposedNetworkS = st.TotalS - st.OverheadS - pp*roof
+	return st
+}
+
+// overhead is the per-step host cost, plus kernel launches when CUDA graphs
+// are off (DeepEP high-throughput with DP>1 disables them in vLLM).
+func (sm *StepModel) overhead() float64 {
+	s := &sm.S
+	o := s.Eff.StepOverheadS
+	if !s.CUDAGraphs || (s.A2A == A2ADeepEPHT && s.DP > 1) {
+		o += s.Eff.EagerPerLayerS * float64(s.Model.NumLayers)
+	}
+	return o
+}
+
+// roof adds one operation class to st and returns its roofline time.
+func roof(st *StepTime, computeS, memoryS float64) float64 {
+	if st != nil {
+		st.ComputeS += computeS
+		st.MemoryS += memoryS
+		if computeS >= memoryS {
+			st.ComputeBoundS += computeS
+		} else {
+			st.MemoryBoundS += memoryS
+		}
+	}
+	return math.Max(computeS, memoryS)
+}
+
+// rankTime is the dense + attention time of one rank (per GPU, one stage).
+func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
+	s := &sm.S
+	tok := l.tokens(s.SpecTokens)
+	if tok <= 0 {
+		return 0
+	}
+	hbm := s.HW.HBMBytesPerS * s.Eff.HBM
+	gemm := s.gemmFLOPS() * s.Eff.GEMM
+	sampled := l.DecodeSeqs*float64(1+s.SpecTokens) + l.PrefillSeqs
+	denseF := 2*tok*sm.denseParamsGPU + 2*sampled*sm.lmHeadParamsGPU
+	act := tok * sm.hidden * 2 * activationPassesPerLayer * sm.layers
+	dense := roof(st, denseF/gemm, (sm.denseBytesGPU+act)/hbm)
+	attn := roof(st, sm.attnFLOPs(l, true)/(s.attnFLOPS(true)*s.Eff.Attention)+
+		sm.attnFLOPs(l, false)/(s.attnFLOPS(false)*s.Eff.Attention), sm.kvBytes(l)/hbm)
+	if st != nil {
+		st.DenseS, st.AttentionS = dense, attn
+	}
+	return dense + attn
+}
+
+// layerCtx is Σ over layers of the context one decode token attends to,
+// for a rank whose decode sequences have summed context ctx.
+func (sm *StepModel) layerCtx(l RankLoad) float64 {
+	if l.DecodeSeqs <= 0 {
+		return 0
+	}
+	avg := l.DecodeCtx / l.DecodeSeqs
+	return sm.fullLayers*l.DecodeCtx + sm.slidingLayers*l.DecodeSeqs*math.Min(avg, sm.window)
+}
+
+// attnFLOPs is the attention-core work of the decode (or prefill) part.
+func (sm *StepModel) attnFLOPs(l RankLoad, decode bool) float64 {
+	if decode {
+		return sm.attnDecCoef * sm.layerCtx(l) * float64(1+sm.S.SpecTokens)
+	}
+	pairs := sm.fullLayers * l.PrefillPairs
+	if sm.slidingLayers > 0 {
+		pairs += sm.slidingLayers * math.Min(l.PrefillPairs, l.PrefillTokens*sm.window)
+	}
+	return sm.attnPreCoef*pairs + sm.decompCoef*sm.layers*l.PrefillPrefix
+}
+
+// kvBytes is the KV cache the step reads (decode contexts, prefill
+// prefixes) and writes (new tokens).
+func (sm *StepModel) kvBytes(l RankLoad) float64 {
+	read := sm.layerCtx(l) + sm.layers*l.PrefillPrefix
+	write := sm.layers * l.tokens(sm.S.SpecTokens)
+	return sm.kvBytesTokLayer * (read + write)
+}
+
+// expertTime is the routed-expert time given the tokens of all DP ranks.
+// Each GPU computes its share of the token-expert pairs (T·k/EP) and reads
+// the experts hit at least once: E_local × (1 − (1 − k/E)^T) under uniform
+// routing.
+func (sm *StepModel) expertTime(total float64, st *StepTime) {
+	s := &sm.S
+	if sm.experts == 0 || total <= 0 {
+		return
+	}
+	pairs := total * sm.topK / float64(s.EPSize())
+	hit := 1 - math.Pow(1-sm.topK/sm.experts, total)
+	flops := 2 * pairs * sm.expertParams * sm.moeLayers
+	bytes := (sm.expertsPerGPU*hit*sm.expertBytes + pairs*sm.hidden*2*2) * sm.moeLayers
+	st.ExpertS = roof(st, flops/(s.gemmFLOPS()*s.Eff.GEMM), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM))
+}

@@ -1,0 +1,115 @@
+package estimate
+
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+// activationPassesPerLayer is how many times a token's hidden state is
+// read or written in HBM per decoder layer outside the GEMM weights (two
+// norms, residual adds, attention and MLP inputs/outputs): a named, rough
+// count whose cost is small next to weights and KV.
+const activationPassesPerLayer = 8
+
+// StepModel (not safe for concurrent use) is a StepSetup with every per-step constant precomputed, so one
+// step costs a few dozen floating-point operations (the simulator evaluates
+// it once per engine step).
+type StepModel struct {
+	S StepSetup
+
+	hidden        float64
+	layers        float64 // decoder layers per pipeline stage
+	moeLayers     float64 // MoE layers per stage
+	fullLayers    float64 // full-attention layers per stage
+	slidingLayers float64
+	window        float64
+
+	denseParamsGPU  float64 // attention + dense MLP + shared + router, per GPU per stage
+	lmHeadParamsGPU float64
+	denseBytesGPU   float64 // their weights, per GPU per stage (+ LM head)
+	expertParams    float64 // one expert in one layer
+	expertBytes     float64
+	expertsPerGPU   float64 // E / shard (a fraction of width without EP)
+	experts, topK   float64
+
+	kvBytesTokLayer float64 // KV bytes per token per layer on one GPU
+	attnDecCoef     float64
+	attnPreCoef     float64
+	decompCoef      float64
+
+	route     Routing
+	bytesCopy float64 // dispatch + combine bytes per token copy
+	nodes     int     // nodes spanned by one stage's EP group
+
+	nodeScratch []float64 // per-node token sums, reused by every step
+}
+
+// NewStepModel precomputes the constants of s.
+func NewStepModel(s StepSetup) *StepModel {
+	m := s.Model
+	p := m.ParamCounts()
+	s.TP, s.PP, s.DP = max(1, s.TP), max(1, s.PP), max(1, s.DP)
+	pp := float64(s.PP)
+	tp := float64(s.TP)
+	sm := &StepModel{S: s, hidden: float64(m.HiddenSize)}
+	sm.layers = float64(m.NumLayers) / pp
+	sm.moeLayers = float64(m.MoELayerCount()) / pp
+	full, _ := layerContexts(m, 0)
+	sm.fullLayers = float64(full) / pp
+	sm.slidingLayers = float64(m.NumLayers-full) / pp
+	sm.window = float64(m.SlidingWindow)
+
+	replicated := p.Attention + p.DenseMLP + p.SharedExperts + p.Router + p.Norms
+	sm.denseParamsGPU = replicated / tp / pp
+	sm.lmHeadParamsGPU = lmHeadParams(p) / tp
+	sm.denseBytesGPU = sm.denseParamsGPU*s.denseBytesPerParam() + sm.lmHeadParamsGPU*2
+	if m.IsMoE() {
+		sm.expertParams = p.ExpertPerLayerEach
+		sm.expertBytes = p.ExpertPerLayerEach * perfBytesPerParam(s.WeightDType)
+		sm.experts, sm.topK = float64(m.NumExperts), float64(m.ExpertsPerToken)
+		sm.expertsPerGPU = sm.experts / float64(s.EPSize())
+	}
+	sm.kvBytesTokLayer = kvBytesPerTokenLayerGPU(&s)
+	sm.attnDecCoef = attnDecodeCoef(m) / tp
+	sm.attnPreCoef = attnPrefillCoef(m) / tp
+	sm.decompCoef = mlaDecompressCoef(m) / tp
+	sm.initNetwork()
+	return sm
+}
+
+// lmHeadParams is the LM head matrix (tied embeddings still multiply it).
+func lmHeadParams(p catalog.ParamCounts) float64 {
+	if p.LMHead > 0 {
+		return p.LMHead
+	}
+	return p.Embedding
+}
+
+// kvBytesPerTokenLayerGPU is the KV one token occupies in one layer on one
+// GPU: MLA latent + rope key replicated on every TP rank; GQA K and V of the
+// rank's KV heads (replicated when TP exceeds the KV heads).
+func kvBytesPerTokenLayerGPU(s *StepSetup) float64 {
+	m, e := s.Model, kvElemBytes(s.KVDType)
+	if m.IsMLA() {
+		return float64(m.KVLoraRank+m.QKRopeHeadDim) * e
+	}
+	heads := math.Max(1, math.Ceil(float64(m.NumKVHeads)/float64(s.TP)))
+	return 2 * heads * float64(m.HeadDim) * e
+}
+
+// initNetwork derives the all-to-all routing and per-copy bytes.
+func (sm *StepModel) initNetwork() {
+	s, m := &sm.S, sm.S.Model
+	g := max(1, s.HW.GPUsPerNode)
+	sm.nodes = (s.EPSize() + g - 1) / g
+	if !m.IsMoE() || s.A2A == A2ANone || s.A2A == "" {
+		return
+	}
+	sm.route = ExpectedRouting(m.NumExperts, m.ExpertsPerToken, m.NGroup, m.TopKGroup, s.EPSize(), g)
+	dispatch := sm.hidden * 2
+	if s.FP8Dispatch {
+		dispatch = sm.hidden * (1 + 4.0/128)
+	}
+	sm.bytesCopy = dispatch + sm.hidden*2
+}

@@ -1,0 +1,141 @@
+package estimate
+
+import (
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+// PerfHardware is what the step-time model needs about the GPUs and links,
+// in SI units (FLOP/s, byte/s, seconds).
+type PerfHardware struct {
+	BF16FLOPS    float64
+	FP8FLOPS     float64 // 0 = no FP8 tensor cores
+	HBMBytesPerS float64
+	GPUsPerNode  int
+	// IntraBytesPerS is one GPU's link to its node peers, one direction.
+	IntraBytesPerS float64
+	IntraLatencyS  float64
+	// InterBytesPerSPerNode is the node's total RDMA/Ethernet bandwidth, one
+	// direction (NICs × per-NIC rate), shared by its GPUs.
+	InterBytesPerSPerNode float64
+	InterLatencyS         float64
+}
+
+// Resolved all-to-all mechanisms of the MoE layers.
+const (
+	A2ANone      = "none" // DP=1: experts reached through the TP all-reduce
+	A2AAllGather = "allgather_reducescatter"
+	A2ADeepEPHT  = "deepep_high_throughput"
+	A2ADeepEPLL  = "deepep_low_latency"
+)
+
+// StepSetup is everything that fixes the cost of an engine step: model,
+// hardware, layout, dtypes and engine switches. Fields are primitive so the
+// model can be driven from a spec (see perfSetupFromInput) or from a
+// calibration row directly.
+type StepSetup struct {
+	Model *catalog.Model
+	HW    PerfHardware
+	TP    int
+	PP    int
+	DP    int
+	EP    bool
+	// WeightDType is bf16 | fp16 | fp8 | mxfp4 (the linear/expert weights).
+	WeightDType string
+	// KVDType is the KV-cache element type: bf16 | fp16 | fp8.
+	KVDType string
+	// A2A is the resolved all-to-all mechanism (A2A* constants).
+	A2A string
+	// FP8Dispatch sends dispatch activations as FP8 with one float32 scale per
+	// 128 values (DeepEP with FP8 block-quantized experts); combine is BF16.
+	FP8Dispatch bool
+	CUDAGraphs  bool
+	DBO         bool
+	// SpecTokens is the number of draft tokens verified per sequence per
+	// step (MTP / speculative decoding); specs cannot set it yet, the
+	// calibration uses it for rows that ran MTP.
+	SpecTokens int
+	// SpecAccepted is the mean number of tokens a sequence emits per step
+	// with speculative decoding (accepted drafts + 1); 0 means 1.
+	SpecAccepted float64
+	Eff          Efficiency
+}
+
+// tokensPerStep is what one sequence emits per decode step.
+func (s *StepSetup) tokensPerStep() float64 {
+	if s.SpecTokens > 0 && s.SpecAccepted > 0 {
+		return s.SpecAccepted
+	}
+	return 1
+}
+
+// EPSize is the expert-parallel group (TP × DP); without EP the experts are
+// TP-sharded over the same TP × DP GPUs, so it is also their shard count.
+func (s *StepSetup) EPSize() int { return s.TP * s.DP }
+
+// gemmFLOPS is the tensor peak the linear layers run at: FP8 when the
+// weights are FP8 and the GPU has FP8 tensor cores, BF16 otherwise (MXFP4
+// on Hopper is dequantised to BF16 in the kernels).
+func (s *StepSetup) gemmFLOPS() float64 {
+	if s.WeightDType == "fp8" && s.HW.FP8FLOPS > 0 {
+		return s.HW.FP8FLOPS
+	}
+	return s.HW.BF16FLOPS
+}
+
+// attnFLOPS is the attention peak: MLA decode with an FP8 KV cache runs
+// FP8 (FlashMLA FP8); everything else BF16.
+func (s *StepSetup) attnFLOPS(decode bool) float64 {
+	if decode && s.Model.IsMLA() && s.KVDType == "fp8" && s.HW.FP8FLOPS > 0 {
+		return s.HW.FP8FLOPS
+	}
+	return s.HW.BF16FLOPS
+}
+
+// perfBytesPerParam is the storage of one quantized linear weight.
+// FP8 block scales add one float32 per 128×128 block; MXFP4 stores 4 bits
+// plus one 8-bit scale per 32 values.
+func perfBytesPerParam(dtype string) float64 {
+	switch dtype {
+	case "fp8":
+		return 1 + 4.0/(128*128)
+	case "mxfp4":
+		return 4.25 / 8
+	default:
+		return 2
+	}
+}
+
+// kvElemBytes is the KV-cache element size.
+func kvElemBytes(dtype string) float64 {
+	if dtype == "fp8" || dtype == "fp8_e4m3" || dtype == "fp8_e5m2" {
+		return 1
+	}
+	return 2
+}
+
+// denseBytesPerParam is the storage of attention/dense/shared weights:
+// MXFP4 checkpoints (gpt-oss) quantize only the experts.
+func (s *StepSetup) denseBytesPerParam() float64 {
+	if s.WeightDType == "mxfp4" {
+		return 2
+	}
+	return perfBytesPerParam(s.WeightDType)
+}
+
+// NewPerfHardware converts catalog figures and network settings (the
+// units specs use) into SI units. intraGBps ≤ 0 takes the GPU's own link.
+func NewPerfHardware(g *catalog.GPU, gpusPerNode int, intraGBps, intraLatUs, interGbitPerNIC float64, nics int, interLatUs float64) PerfHardware {
+	if intraGBps <= 0 {
+		intraGBps = g.IntraNodeGBytesPerS
+	}
+	return PerfHardware{
+		BF16FLOPS:             g.BF16TFLOPS * 1e12,
+		FP8FLOPS:              g.FP8TFLOPS * 1e12,
+		HBMBytesPerS:          g.HBMBandwidthGBytesPerS * 1e9,
+		GPUsPerNode:           max(1, gpusPerNode),
+		IntraBytesPerS:        intraGBps * 1e9,
+		IntraLatencyS:         intraLatUs * 1e-6,
+		InterBytesPerSPerNode: interGbitPerNIC * 1e9 / 8 * float64(max(1, nics)),
+		InterLatencyS:         interLatUs * 1e-6,
+	}
+}

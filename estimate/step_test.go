@@ -1,0 +1,85 @@
+package estimate
+
+import (
+	"testing"
+
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+func perfModel(t testing.TB, id string) *catalog.Model {
+	t.Helper()
+	m, err := catalog.LookupModel(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func perfGPU(t testing.TB, id string) *catalog.GPU {
+	t.Helper()
+	g, err := catalog.LookupGPU(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// idealEff removes every efficiency and overhead so a test can check the
+// physics by hand.
+var idealEff = Efficiency{GEMM: 1, Attention: 1, HBM: 1, Link: 1}
+
+// A single dense model on one GPU decoding one short sequence is bound by
+// reading its weights: step ≈ weight bytes / HBM bandwidth.
+func TestPerfDenseDecodeIsWeightRead(t *testing.T) {
+	m := perfModel(t, "llama-3.1-8b")
+	g := perfGPU(t, "h100-sxm")
+	sm := NewStepModel(StepSetup{Model: m, HW: NewPerfHardware(g, 1, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
+		WeightDType: "bf16", KVDType: "bf16", CUDAGraphs: true, Eff: idealEff})
+	st := sm.StepUniform(RankLoad{DecodeSeqs: 1, DecodeCtx: 16})
+	p := m.ParamCounts()
+	want := (p.Total - p.Embedding) * 2 / (g.HBMBandwidthGBytesPerS * 1e9)
+	if !perfNear(st.TotalS, want, 0.02) {
+		t.Fatalf("decode step %.3f ms, want ≈ weights/bandwidth %.3f ms", st.TotalS*1e3, want*1e3)
+	}
+	if st.Binding() != "memory_bandwidth" {
+		t.Fatalf("binding %s", st.Binding())
+	}
+}
+
+// A large prefill on the same GPU is compute-bound: ≈ 2 × params × tokens /
+// peak plus the quadratic attention.
+func TestPerfDensePrefillIsCompute(t *testing.T) {
+	m := perfModel(t, "llama-3.1-8b")
+	g := perfGPU(t, "h100-sxm")
+	sm := NewStepModel(StepSetup{Model: m, HW: NewPerfHardware(g, 1, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
+		WeightDType: "bf16", KVDType: "bf16", CUDAGraphs: true, Eff: idealEff})
+	n := 8192.0
+	st := sm.StepUniform(RankLoad{PrefillTokens: n, PrefillPairs: n * (n + 1) / 2, PrefillSeqs: 1})
+	p := m.ParamCounts()
+	lin := 2 * n * (p.Total - p.Embedding - p.LMHead)
+	want := (lin + 2*p.LMHead + AttentionPrefillFLOPs(m, n)) / (g.BF16TFLOPS * 1e12)
+	if !perfNear(st.TotalS, want, 0.03) || st.Binding() != "compute" {
+		t.Fatalf("prefill %.2f ms (%s), want ≈ %.2f ms compute", st.TotalS*1e3, st.Binding(), want*1e3)
+	}
+}
+
+// An all-to-all over a slow inter-node link scales linearly with its bytes:
+// doubling the tokens doubles the bandwidth part.
+func TestPerfAllToAllScalesWithBytes(t *testing.T) {
+	m := perfModel(t, "deepseek-v3")
+	g := perfGPU(t, "h20-96g")
+	for _, mode := range []string{A2ADeepEPHT, A2ADeepEPLL, A2AAllGather} {
+		sm := NewStepModel(StepSetup{Model: m, HW: NewPerfHardware(g, 8, 450, 0, 25, 1, 0), TP: 1, PP: 1, DP: 32, EP: true,
+			WeightDType: "fp8", KVDType: "bf16", A2A: mode, FP8Dispatch: true, CUDAGraphs: true, Eff: idealEff})
+		a := sm.StepUniform(RankLoad{DecodeSeqs: 4, DecodeCtx: 4 * 100})
+		b := sm.StepUniform(RankLoad{DecodeSeqs: 8, DecodeCtx: 8 * 100})
+		if !perfNear(b.A2AS, 2*a.A2AS, 1e-9) || !perfNear(b.InterBytesPerNode, 2*a.InterBytesPerNode, 1e-9) {
+			t.Fatalf("%s: a2a %.3g → %.3g s, not linear", mode, a.A2AS, b.A2AS)
+		}
+		// Hand check of the bandwidth term at 25 Gbit/s for one node.
+		want := a.InterBytesPerNode / (25e9 / 8)
+		if !perfNear(a.A2AS, want, 1e-6) {
+			t.Fatalf("%s: a2a %.4g s, want bytes/bandwidth %.4g s", mode, a.A2AS, want)
+		}
+	}
+}
