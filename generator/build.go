@@ -76,6 +76,7 @@ func newPlan(d *spec.Deployment, r vllm.Release, runtime, layout string, nodes [
 		TP: d.Parallelism.Tensor, PP: d.Parallelism.Pipeline, DP: d.Parallelism.Data, EP: d.Parallelism.Expert,
 		Nodes: nodes, Fabric: d.Hardware.Network.InterNode.Kind, Image: d.Runtime.Image, Binary: d.Runtime.VLLMBinary,
 		Docker: d.Runtime.Docker, K8s: d.Runtime.Kubernetes, Spec: d, K8sName: k8sName(d.Metadata.Name)}
+	runtimeDefaults(p)
 	p.Primary = &p.Nodes[0]
 	p.Via = r.All2AllVia().String()
 	p.RDMA = p.Fabric == "infiniband" || p.Fabric == "roce"
@@ -86,6 +87,20 @@ func newPlan(d *spec.Deployment, r vllm.Release, runtime, layout string, nodes [
 		p.apiServers = *d.VLLM.APIServerCount
 	}
 	return p
+}
+
+// runtimeDefaults fills the runtime sections spec.ApplyDefaults leaves
+// empty when the spec's runtime.kind differs from the one generated
+// (--runtime overrides it).
+func runtimeDefaults(p *Plan) {
+	for _, shm := range []*string{&p.Docker.ShmSize, &p.K8s.ShmSize} {
+		if *shm == "" {
+			*shm = spec.Defaults.DockerShmSize
+		}
+	}
+	if p.K8s.Namespace == "" {
+		p.K8s.Namespace = spec.Defaults.KubernetesNS
+	}
 }
 
 // modelArg is what `vllm serve` gets: the spec's path, else the catalog's

@@ -114,7 +114,14 @@ func writeScripts(t *testing.T, scripts map[string][]byte) []string {
 }
 
 func TestScriptsParseWithBash(t *testing.T) {
-	for _, p := range writeScripts(t, bundleScripts(t)) {
+	scripts := bundleScripts(t)
+	for name, data := range scripts {
+		// An empty quoted word means a setting was left unfilled.
+		if bytes.Contains(data, []byte(" '' ")) || bytes.Contains(data, []byte(" ''\n")) {
+			t.Errorf("%s passes an empty argument:\n%s", name, data)
+		}
+	}
+	for _, p := range writeScripts(t, scripts) {
 		if out, err := exec.Command("bash", "-n", p).CombinedOutput(); err != nil {
 			t.Errorf("bash -n %s: %v\n%s", filepath.Base(p), err, out)
 		}

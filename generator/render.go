@@ -57,8 +57,11 @@ func FuncMap() template.FuncMap {
 
 // yq renders a YAML double-quoted scalar (JSON strings are valid YAML).
 func yq(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // keep '<', '>' and '&' readable in scripts
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // loader reads a template from the override directory when it has the
