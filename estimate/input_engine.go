@@ -65,6 +65,9 @@ func (in *Input) resolveLengths(e engineSettings, vd vllmDefaults) {
 		in.Assumptions = append(in.Assumptions, fmt.Sprintf("max_model_len %d (the model's max_position_embeddings)", in.MaxModelLen))
 	}
 	in.MaxNumSeqs, in.MaxNumBatchedTokens = vd.MaxNumSeqs, vd.MaxNumBatchedTokens
+	if isLegacyV0(in.VLLMVersion) {
+		in.MaxNumSeqs, in.MaxNumBatchedTokens = legacyV0BatchDefaults(in.MaxModelLen)
+	}
 	if e.MaxNumSeqs != nil && *e.MaxNumSeqs > 0 {
 		in.MaxNumSeqs = *e.MaxNumSeqs
 	}

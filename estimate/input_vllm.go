@@ -33,3 +33,20 @@ func versionDefaults(version string, g *catalog.GPU) (vllmDefaults, []string) {
 	return vllmDefaults{Version: rel.Version.String(), GPUMemoryUtilization: d.GPUMemoryUtilization,
 		MaxNumSeqs: seqs, MaxNumBatchedTokens: toks, All2AllBackend: d.All2AllBackend}, warns
 }
+
+// V0 engine scheduler defaults (vLLM < 0.8, vllm-facts §4.9 "Older V0
+// default max_num_seqs was 256"): without chunked prefill a step must hold a
+// whole prompt, so max_num_batched_tokens = max(max_model_len, 2048); vLLM
+// enables chunked prefill above 32K context, with a 2048-token budget.
+const (
+	legacyV0MaxNumSeqs    = 256
+	legacyV0ChunkedAbove  = 32768
+	legacyV0BatchedTokens = 2048
+)
+
+func legacyV0BatchDefaults(maxModelLen int) (seqs, tokens int) {
+	if maxModelLen > legacyV0ChunkedAbove {
+		return legacyV0MaxNumSeqs, legacyV0BatchedTokens
+	}
+	return legacyV0MaxNumSeqs, max(maxModelLen, legacyV0BatchedTokens)
+}

@@ -1,0 +1,84 @@
+package estimate
+
+import "math"
+
+// Capacity turns a GPU's KV budget into sequences: how many max-length
+// sequences one rank holds, the share of the SLO concurrency one rank must
+// hold, and the verdict.
+type Capacity struct {
+	MaxModelLen int `json:"max_model_len"`
+	Concurrency int `json:"concurrency"`
+	DPRanks     int `json:"dp_ranks"`
+	// SeqsPerRank is ceil(concurrency / DP): requests are not split, so the
+	// fullest rank sets the need, not the average.
+	SeqsPerRank int `json:"seqs_per_rank"`
+	// SeqBytes is one max_model_len sequence on one GPU (block-rounded,
+	// sliding-window layers capped at their window).
+	SeqBytes int64 `json:"seq_bytes"`
+	// NeededGiBPerRank = SeqsPerRank × SeqBytes.
+	NeededGiBPerRank float64 `json:"needed_gib_per_rank"`
+	// NeededGBTotal is concurrency × SeqBytes × GPUs per rank in decimal GB
+	// (the figure a whole-cluster analysis would quote).
+	NeededGBTotal float64 `json:"needed_gb_total"`
+	AvailableGiB  float64 `json:"available_gib"`
+	// MarginGiB = available − needed on the fullest rank (negative: short).
+	MarginGiB float64 `json:"margin_gib"`
+	// MaxSeqsPerRank is how many max-length sequences fit on one rank.
+	MaxSeqsPerRank      int     `json:"max_seqs_per_rank"`
+	MaxSeqsPerRankExact float64 `json:"max_seqs_per_rank_exact"`
+	// MaxConcurrency is MaxSeqsPerRank × DP: the most full-length sessions
+	// the deployment holds with an even spread.
+	MaxConcurrency  int  `json:"max_concurrency"`
+	OneSequenceFits bool `json:"one_sequence_fits"`
+	// LargestMaxModelLen is the longest max_model_len one sequence could
+	// have (vLLM's "estimated maximum model length").
+	LargestMaxModelLen int `json:"largest_max_model_len"`
+	// ExceedsMaxNumSeqs is true when the per-rank share is above
+	// max_num_seqs (the excess queues instead of running).
+	ExceedsMaxNumSeqs bool `json:"exceeds_max_num_seqs"`
+	Fits              bool `json:"fits"`
+}
+
+// CapacityFor derives capacity for the binding stage b.
+func CapacityFor(in *Input, b StageMemory) Capacity {
+	c := Capacity{MaxModelLen: in.MaxModelLen, Concurrency: max(in.Workload.Concurrency, 1), DPRanks: in.Layout.DP}
+	c.SeqsPerRank = ceilDiv(c.Concurrency, c.DPRanks)
+	c.SeqBytes = b.KV.SequenceBytes(in.MaxModelLen, in.BlockSize)
+	c.NeededGiBPerRank = float64(c.SeqsPerRank) * float64(c.SeqBytes) / GiB
+	gpusPerRank := float64(in.Layout.TP * in.Layout.PP)
+	c.NeededGBTotal = float64(c.Concurrency) * float64(c.SeqBytes) * gpusPerRank / 1e9
+	poolBytes := float64(b.NumBlocks) * float64(in.BlockSize) * float64(b.KV.BytesPerToken)
+	c.AvailableGiB = max(b.AvailableKVGiB, 0)
+	c.MarginGiB = poolBytes/GiB - c.NeededGiBPerRank
+	if c.SeqBytes > 0 {
+		c.MaxSeqsPerRankExact = poolBytes / float64(c.SeqBytes)
+		c.MaxSeqsPerRank = int(math.Floor(c.MaxSeqsPerRankExact))
+	}
+	c.MaxConcurrency = c.MaxSeqsPerRank * c.DPRanks
+	c.OneSequenceFits = c.MaxSeqsPerRank >= 1
+	c.LargestMaxModelLen = largestLen(b.KV, int64(poolBytes), in.BlockSize, max(in.MaxModelLen, in.Model.MaxPositionEmbeddings))
+	c.ExceedsMaxNumSeqs = c.SeqsPerRank > in.MaxNumSeqs
+	c.Fits = c.OneSequenceFits && c.MarginGiB >= 0
+	return c
+}
+
+// largestLen is the longest sequence whose KV fits in pool bytes (binary
+// search over SequenceBytes, which grows with length), capped at limit.
+func largestLen(kv KVLayout, pool int64, block, limit int) int {
+	if kv.SequenceBytes(block, block) > pool {
+		return 0
+	}
+	lo, hi := block, max(limit, block)
+	if kv.SequenceBytes(hi, block) <= pool {
+		return hi
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if kv.SequenceBytes(mid, block) <= pool {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo / block * block
+}

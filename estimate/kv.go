@@ -1,0 +1,74 @@
+package estimate
+
+import "fmt"
+
+// KVLayout is the KV-cache cost of one token on one GPU of a pipeline stage.
+type KVLayout struct {
+	// BytesPerToken is what vLLM divides the KV budget by: every attention
+	// layer on the GPU counted as full attention (vLLM's hybrid allocator
+	// sizes pages over all layers and prints tokens on that basis).
+	BytesPerToken int64 `json:"bytes_per_token"`
+	// BytesPerTokenPerLayer is one layer's share.
+	BytesPerTokenPerLayer int64 `json:"bytes_per_token_per_layer"`
+	Layers                int   `json:"layers"`
+	// SlidingLayers of Layers use a sliding window of SlidingWindow tokens.
+	SlidingLayers int    `json:"sliding_layers,omitempty"`
+	SlidingWindow int    `json:"sliding_window,omitempty"`
+	DType         string `json:"dtype"`
+	Formula       string `json:"formula"`
+}
+
+// KVBytes returns the KV cost per token on a GPU of stage s.
+//
+//	GQA/MHA: 2 (K and V) × max(1, kv_heads/TP) × head_dim × layers × dtype bytes
+//	MLA:     (kv_lora_rank + qk_rope_head_dim) × layers × dtype bytes, the same
+//	         on every TP rank (the latent is replicated, not split)
+func KVBytes(in *Input, s Stage) KVLayout {
+	m := in.Model
+	b := dtypeBytes(in.KVCacheDType)
+	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow}
+	for i := s.First; i < s.End; i++ {
+		if m.IsSlidingLayer(i) {
+			kv.SlidingLayers++
+		}
+	}
+	if kv.SlidingLayers == 0 {
+		kv.SlidingWindow = 0
+	}
+	if m.IsMLA() {
+		w := m.KVLoraRank + m.QKRopeHeadDim
+		kv.BytesPerTokenPerLayer = int64(w * b)
+		kv.Formula = fmt.Sprintf("MLA: (kv_lora_rank %d + qk_rope_head_dim %d) × %d B × %d layers, replicated on every TP rank",
+			m.KVLoraRank, m.QKRopeHeadDim, b, kv.Layers)
+	} else {
+		heads := int(KVHeadsPerRank(m, in.Layout.TP))
+		kv.BytesPerTokenPerLayer = int64(2 * heads * m.HeadDim * b)
+		kv.Formula = fmt.Sprintf("2 (K,V) × %d KV heads per GPU × head_dim %d × %d B × %d layers", heads, m.HeadDim, b, kv.Layers)
+	}
+	kv.BytesPerToken = kv.BytesPerTokenPerLayer * int64(kv.Layers)
+	return kv
+}
+
+// SequenceBytes is what one sequence of n tokens occupies: full-attention
+// layers hold every token, sliding-window layers at most the window plus one
+// block (vLLM frees blocks that slid out of the window).
+func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
+	full := int64(kv.Layers - kv.SlidingLayers)
+	tokens := int64(roundUp(n, max(blockSize, 1)))
+	bytes := full * kv.BytesPerTokenPerLayer * tokens
+	if kv.SlidingLayers > 0 {
+		win := int64(min(roundUp(n, blockSize), roundUp(kv.SlidingWindow, blockSize)+blockSize))
+		bytes += int64(kv.SlidingLayers) * kv.BytesPerTokenPerLayer * win
+	}
+	return bytes
+}
+
+func dtypeBytes(d string) int {
+	switch d {
+	case "fp8", "int8":
+		return 1
+	case "fp32":
+		return 4
+	}
+	return 2
+}

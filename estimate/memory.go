@@ -1,0 +1,138 @@
+package estimate
+
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+// WeightTerm is one component's weights on one GPU: its placement and how
+// it is stored.
+type WeightTerm struct {
+	Share
+	DTypeRule
+	GiB float64 `json:"gib"`
+}
+
+// StageMemory is the budget of one GPU of one pipeline stage.
+type StageMemory struct {
+	Stage          Stage        `json:"stage"`
+	Weights        []WeightTerm `json:"weights"`
+	ParamsPerGPU   float64      `json:"params_per_gpu"`
+	WeightsGiB     float64      `json:"weights_gib"`
+	Activation     Activation   `json:"-"`
+	NonTorch       []Term       `json:"non_torch"`
+	NonTorchGiB    float64      `json:"non_torch_gib"`
+	KV             KVLayout     `json:"kv"`
+	AvailableKVGiB float64      `json:"available_kv_gib"`
+	NumBlocks      int64        `json:"num_blocks"`
+	KVTokens       int64        `json:"kv_tokens"`
+}
+
+// PerGPU is the per-GPU memory table of the binding GPU (the one with the
+// fewest KV blocks, which every rank then uses).
+type PerGPU struct {
+	DeviceGiB     float64 `json:"device_gib"`
+	Utilization   float64 `json:"gpu_memory_utilization"`
+	UsableGiB     float64 `json:"usable_gib"`
+	WeightsGiB    float64 `json:"weights_gib"`
+	ActivationGiB float64 `json:"activation_gib"`
+	OtherGiB      float64 `json:"other_gib"`
+	KVCacheGiB    float64 `json:"kv_cache_gib"`
+	// HeadroomGiB is device − usable: what CUDA graphs (when vLLM does not
+	// budget them) and other processes may use.
+	HeadroomGiB float64 `json:"headroom_gib"`
+	// CUDAGraphGiB is the expected graph pool allocated after the KV cache
+	// (0 with enforce_eager or when already inside the budget).
+	CUDAGraphGiB float64 `json:"cuda_graph_outside_budget_gib"`
+}
+
+// MemoryReport is everything the memory half of `vlaunch check` computes.
+type MemoryReport struct {
+	Params       catalog.ParamCounts `json:"params"`
+	ParamsPerGPU float64             `json:"params_per_gpu"`
+	WeightsDType string              `json:"weights_dtype"`
+	Weights      []WeightTerm        `json:"weights"`
+	PerGPU       PerGPU              `json:"per_gpu"`
+	Activation   []Term              `json:"activation"`
+	NonTorch     []Term              `json:"non_torch"`
+	KV           KVLayout            `json:"kv"`
+	// KVBytesPerToken is per GPU of the binding stage.
+	KVBytesPerToken int64 `json:"kv_bytes_per_token"`
+	BlockSize       int   `json:"block_size"`
+	NumBlocks       int64 `json:"num_gpu_blocks"`
+	// KVTokensPerRank is what vLLM logs as "GPU KV cache size" per engine.
+	KVTokensPerRank int64 `json:"kv_tokens_per_rank"`
+	// KVTokensTotal sums the DP ranks (each holds its own sequences).
+	KVTokensTotal               int64         `json:"kv_tokens_total"`
+	MaxConcurrencyAtMaxModelLen float64       `json:"max_concurrency_at_max_model_len"`
+	Capacity                    Capacity      `json:"capacity"`
+	Stages                      []StageMemory `json:"stages"`
+	BindingStage                int           `json:"binding_stage"`
+}
+
+// Memory computes weights, activations, non-torch memory and the KV cache of
+// every pipeline stage, takes the minimum number of KV blocks (vLLM makes
+// every rank use the same number) and derives capacity.
+func Memory(in *Input) MemoryReport {
+	stages := PPStages(in.Model.NumLayers, in.Layout.PP)
+	r := MemoryReport{Params: in.Model.ParamCounts(), WeightsDType: in.WeightsDType, BlockSize: in.BlockSize}
+	bind := -1
+	for _, s := range stages {
+		sm := stageMemory(in, s)
+		r.Stages = append(r.Stages, sm)
+		if bind < 0 || sm.NumBlocks < r.Stages[bind].NumBlocks {
+			bind = len(r.Stages) - 1
+		}
+	}
+	b := r.Stages[bind]
+	r.BindingStage = bind
+	r.Weights, r.ParamsPerGPU = b.Weights, b.ParamsPerGPU
+	r.Activation, r.NonTorch, r.KV = b.Activation.Terms, b.NonTorch, b.KV
+	r.KVBytesPerToken, r.NumBlocks = b.KV.BytesPerToken, b.NumBlocks
+	r.KVTokensPerRank = b.NumBlocks * int64(in.BlockSize)
+	r.KVTokensTotal = r.KVTokensPerRank * int64(in.Layout.DP)
+	r.PerGPU = perGPU(in, b)
+	r.Capacity = CapacityFor(in, b)
+	r.MaxConcurrencyAtMaxModelLen = r.Capacity.MaxSeqsPerRankExact
+	return r
+}
+
+func stageMemory(in *Input, s Stage) StageMemory {
+	sm := StageMemory{Stage: s}
+	for _, sh := range Placement(in, s) {
+		rule := StorageRule(in, sh.Component)
+		wt := WeightTerm{Share: sh, DTypeRule: rule, GiB: sh.Stored() * rule.BytesPerParam / GiB}
+		sm.Weights = append(sm.Weights, wt)
+		sm.WeightsGiB += wt.GiB
+		if sh.Component != CompMLACopies {
+			sm.ParamsPerGPU += sh.ParamsPerGPU
+		}
+	}
+	sm.Activation = PeakActivation(in, s)
+	sm.NonTorch = NonTorch(in)
+	for _, t := range sm.NonTorch {
+		sm.NonTorchGiB += t.GiB
+	}
+	sm.KV = KVBytes(in, s)
+	usable := deviceGiB(in.GPU) * in.GPUMemoryUtilization
+	sm.AvailableKVGiB = usable - sm.WeightsGiB - sm.Activation.PeakGiB - sm.NonTorchGiB
+	if sm.AvailableKVGiB > 0 && sm.KV.BytesPerToken > 0 {
+		blockBytes := float64(sm.KV.BytesPerToken) * float64(in.BlockSize)
+		sm.NumBlocks = int64(math.Floor(sm.AvailableKVGiB * GiB / blockBytes))
+		sm.KVTokens = sm.NumBlocks * int64(in.BlockSize)
+	}
+	return sm
+}
+
+func perGPU(in *Input, b StageMemory) PerGPU {
+	dev := deviceGiB(in.GPU)
+	p := PerGPU{DeviceGiB: dev, Utilization: in.GPUMemoryUtilization, UsableGiB: dev * in.GPUMemoryUtilization,
+		WeightsGiB: b.WeightsGiB, ActivationGiB: b.Activation.PeakGiB, OtherGiB: b.NonTorchGiB, KVCacheGiB: b.AvailableKVGiB}
+	p.HeadroomGiB = dev - p.UsableGiB
+	budgeted := in.Env["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"] == "1"
+	if in.CUDAGraphs && !budgeted {
+		p.CUDAGraphGiB = CUDAGraphGiB
+	}
+	return p
+}

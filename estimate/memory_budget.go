@@ -1,0 +1,232 @@
+package estimate
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+// GiB is 2^30 bytes, the unit vLLM logs memory in.
+const GiB = float64(1 << 30)
+
+// Named constants of the memory budget. Each is global (the same for every
+// model, GPU and layout) and justified where it is declared.
+const (
+	// SamplerBytesPerLogit is the sampler's working set per vocabulary entry
+	// of each sampled row during vLLM's profile run (_dummy_sampler_run with
+	// top-k/top-p/temperature set): BF16 logits 2 + their FP32 copy 4 +
+	// probabilities 4 + one FP32 working buffer (sorted/noise values) 4 + a
+	// boolean mask 1 = 15 bytes.
+	SamplerBytesPerLogit = 15
+	// NonTorchBaseGiB is the memory outside PyTorch's allocator a single-GPU
+	// engine shows after profiling (cuBLAS/cuBLASLt workspaces, CUDA runtime
+	// allocations): vLLM logs 0.25–0.27 GiB on H100 (v0.19) and 0.35 GiB on an
+	// RTX 3090 (V0).
+	NonTorchBaseGiB = 0.26
+	// CollectivesGiB is the extra non-torch memory once a GPU joins NCCL
+	// groups (TP/PP, or DP+EP): communicator buffers (NCCL_BUFFSIZE per
+	// channel and peer), NVLS buffers on NVSwitch systems and vLLM's custom
+	// all-reduce IPC buffers. vLLM logs non-torch 2.07–2.10 GiB at TP=2
+	// (three H100 runs, v0.19) and 2.53 GiB at TP=8×PP=2 (H20-3e, V0) against
+	// 0.26 GiB alone: ≈1.8 GiB.
+	CollectivesGiB = 1.8
+	// CUDAGraphGiB is the typical CUDA-graph pool vLLM reports after capture
+	// (0.93–1.98 GiB over six v0.19 runs, median ≈1.5 GiB). vLLM subtracts an
+	// estimate only when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1;
+	// otherwise the graphs come out of the (1 − utilization) headroom.
+	CUDAGraphGiB = 1.5
+	// FusedMoEChunkTokens is vLLM's VLLM_FUSED_MOE_CHUNK_SIZE default: the
+	// Triton fused-MoE path processes at most this many tokens at once.
+	FusedMoEChunkTokens = 32768
+	// MoEDPChunkTokens is VLLM_MOE_DP_CHUNK_SIZE: tokens per rank per
+	// dispatch for the DeepEP/pplx all2all kernels.
+	MoEDPChunkTokens = 256
+	// DeepEPBufferMB is VLLM_DEEPEP_BUFFER_SIZE_MB's default: the DeepEP
+	// high-throughput NVLink buffer, and its RDMA buffer across nodes.
+	DeepEPBufferMB = 1024
+	// actBytes is the activation dtype's size (BF16/FP16).
+	actBytes = 2
+)
+
+// Term is one named memory term with its value and how it was derived.
+type Term struct {
+	Name    string  `json:"name"`
+	GiB     float64 `json:"gib"`
+	Formula string  `json:"formula"`
+}
+
+// Activation is vLLM's profiled peak activation: the dummy forward pass over
+// max_num_batched_tokens and the dummy sampler run over max_num_seqs rows.
+type Activation struct {
+	ForwardGiB, SamplerGiB, MoEWorkspaceGiB float64
+	PeakGiB                                 float64
+	Terms                                   []Term
+}
+
+// PeakActivation derives the activation peak of a GPU of stage s.
+//
+// Forward (freed before sampling): T × (3·hidden + the widest per-token
+// intermediate on the GPU) × 2 B, where T = max_num_batched_tokens and the
+// widest intermediate is max(dense MLP 3·I/TP, attention q/k/v/o widths).
+// The three hidden-sized tensors are the residual, the layer input and its
+// output, all alive at the MLP's down projection.
+//
+// Sampler (last stage only): S × vocab × SamplerBytesPerLogit, S =
+// min(max_num_seqs, T), plus the T × hidden hidden states still referenced.
+//
+// MoE workspace: the fused-MoE kernels keep their workspaces in buffers
+// shared across layers and calls (SharedResizableBuffer), so they stay
+// allocated through the sampler run: M × top_k × (3·N + hidden) × 2 B with N
+// the per-GPU expert width and M the tokens the experts see (see moeTokens).
+//
+// Peak = max(forward, sampler + hidden states) + MoE workspace.
+func PeakActivation(in *Input, s Stage) Activation {
+	m := in.Model
+	t := float64(in.MaxNumBatchedTokens)
+	h := float64(m.HiddenSize)
+	widest, what := widestIntermediate(in)
+	a := Activation{}
+	a.ForwardGiB = t * (3*h + widest) * actBytes / GiB
+	a.Terms = append(a.Terms, Term{"forward pass", a.ForwardGiB,
+		fmt.Sprintf("%d tokens × (3 × hidden %d + %s %.0f) × 2 B", in.MaxNumBatchedTokens, m.HiddenSize, what, widest)})
+	hiddenGiB := t * h * actBytes / GiB
+	if s.Index == in.Layout.PP-1 {
+		rows := min(in.MaxNumSeqs, in.MaxNumBatchedTokens)
+		a.SamplerGiB = float64(rows) * float64(m.VocabSize) * SamplerBytesPerLogit / GiB
+		a.Terms = append(a.Terms, Term{"sampler", a.SamplerGiB + hiddenGiB,
+			fmt.Sprintf("%d rows × vocab %d × %d B + hidden states %d × %d × 2 B", rows, m.VocabSize, SamplerBytesPerLogit, in.MaxNumBatchedTokens, m.HiddenSize)})
+	}
+	if m.IsMoE() && !isLegacyV0(in.VLLMVersion) {
+		mt, why := moeTokens(in)
+		n := moeWidthPerGPU(in)
+		k := float64(m.ExpertsPerToken)
+		a.MoEWorkspaceGiB = mt * k * (3*n + h) * actBytes / GiB
+		a.Terms = append(a.Terms, Term{"fused-MoE workspace", a.MoEWorkspaceGiB,
+			fmt.Sprintf("%.0f tokens (%s) × top-k %d × (3 × expert width %.0f + hidden %d) × 2 B", mt, why, m.ExpertsPerToken, n, m.HiddenSize)})
+	}
+	a.PeakGiB = max(a.ForwardGiB, a.SamplerGiB+hiddenGiB*boolF(a.SamplerGiB > 0)) + a.MoEWorkspaceGiB
+	return a
+}
+
+// widestIntermediate is the largest per-token tensor width inside a layer on
+// one GPU, apart from the MoE workspace.
+func widestIntermediate(in *Input) (float64, string) {
+	m, tp := in.Model, in.Layout.TP
+	nh := headsPerRank(m.NumHeads, tp)
+	var attn float64
+	if m.IsMLA() {
+		qk := float64(m.QKNopeHeadDim + m.QKRopeHeadDim)
+		attn = nh * (2*qk + 2*float64(m.VHeadDim))
+	} else {
+		attn = (2*nh + 2*KVHeadsPerRank(m, tp)) * float64(m.HeadDim)
+	}
+	dense := 0.0
+	if m.IntermediateSize > 0 && (!m.IsMoE() || m.FirstKDenseReplace > 0) {
+		dense = 3 * float64(m.IntermediateSize) / float64(tp)
+	}
+	if dense >= attn {
+		return dense, "dense MLP 3 × intermediate / TP"
+	}
+	return attn, "attention q/k/v/o widths"
+}
+
+// moeWidthPerGPU is an expert's intermediate width on one GPU: whole experts
+// under EP, 1/(TP×DP) of it otherwise (flattened TP).
+func moeWidthPerGPU(in *Input) float64 {
+	shards := 1
+	if !in.Layout.EP {
+		shards = in.Layout.EPSize()
+	}
+	return float64(ceilDiv(in.Model.MoEIntermediateSize, shards))
+}
+
+// moeTokens is how many tokens a GPU's fused-MoE kernel is sized for in the
+// profile run: its own batch without DP; with DP and EP, the all-gather
+// backends (naive, allgather_reducescatter) gather every DP rank's batch
+// (capped by the fused-MoE chunk), while DeepEP/pplx receive at most
+// VLLM_MOE_DP_CHUNK_SIZE tokens from each rank.
+func moeTokens(in *Input) (float64, string) {
+	t := in.MaxNumBatchedTokens
+	dp := in.Layout.DP
+	switch {
+	case in.All2AllBackend == "":
+		return float64(t), "the rank's own batch"
+	case isDeepEP(in.All2AllBackend) || in.All2AllBackend == "pplx":
+		return float64(min(t, MoEDPChunkTokens) * dp), fmt.Sprintf("%d per rank × DP %d", min(t, MoEDPChunkTokens), dp)
+	}
+	return float64(min(t*dp, FusedMoEChunkTokens)), fmt.Sprintf("all-gathered from DP %d, fused-MoE chunk %d", dp, FusedMoEChunkTokens)
+}
+
+func isDeepEP(b string) bool { return b == "deepep_low_latency" || b == "deepep_high_throughput" }
+
+// NonTorch lists the memory vLLM sees outside PyTorch's allocator.
+func NonTorch(in *Input) []Term {
+	terms := []Term{{"CUDA runtime / cuBLAS workspaces", NonTorchBaseGiB, "measured constant (see NonTorchBaseGiB)"}}
+	l := in.Layout
+	if l.TP*l.PP > 1 || (l.DP > 1 && in.Model.IsMoE()) {
+		terms = append(terms, Term{"NCCL communicators, custom all-reduce", CollectivesGiB,
+			fmt.Sprintf("GPU in NCCL groups (TP %d, PP %d, DP %d): measured constant (see CollectivesGiB)", l.TP, l.PP, l.DP)})
+	}
+	if t, ok := all2allBuffers(in); ok {
+		terms = append(terms, t)
+	}
+	if in.Env["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"] == "1" && in.CUDAGraphs {
+		terms = append(terms, Term{"CUDA graphs (estimated by vLLM)", CUDAGraphGiB, "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1"})
+	}
+	return terms
+}
+
+// all2allBuffers sizes the DeepEP/pplx communication buffers.
+//
+//	high-throughput: VLLM_DEEPEP_BUFFER_SIZE_MB of NVLink buffer, and as much
+//	                 RDMA buffer when the EP group spans nodes;
+//	low-latency:     DeepEP's LowLatencyLayout: 2 (double-buffered) × 2
+//	                 (send + receive) × experts × tokens per rank × message,
+//	                 a message being one BF16 hidden vector + 16 B header.
+func all2allBuffers(in *Input) (Term, bool) {
+	b := in.All2AllBackend
+	switch {
+	case b == "deepep_high_throughput":
+		mb := envInt(in.Env, "VLLM_DEEPEP_BUFFER_SIZE_MB", DeepEPBufferMB)
+		n := 1.0
+		if in.Layout.Nodes > 1 {
+			n = 2
+		}
+		return Term{"DeepEP high-throughput buffers", n * float64(mb) / 1024,
+			fmt.Sprintf("%g × VLLM_DEEPEP_BUFFER_SIZE_MB %d (NVLink%s)", n, mb, map[bool]string{true: " + RDMA", false: ""}[n == 2])}, true
+	case b == "deepep_low_latency" || b == "pplx":
+		tok := envInt(in.Env, "VLLM_MOE_DP_CHUNK_SIZE", MoEDPChunkTokens)
+		msg := float64(2*in.Model.HiddenSize + 16)
+		bytes := 2 * 2 * float64(in.Model.NumExperts) * float64(tok) * msg
+		return Term{b + " buffers (NVSHMEM)", bytes / GiB,
+			fmt.Sprintf("2 × 2 × %d experts × %d tokens × (2 × hidden %d + 16) B", in.Model.NumExperts, tok, in.Model.HiddenSize)}, true
+	}
+	return Term{}, false
+}
+
+func envInt(env map[string]string, key string, def int) int {
+	if v, err := strconv.Atoi(env[key]); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// isLegacyV0 reports releases before 0.8.0, where the V0 engine (no shared
+// fused-MoE workspaces, different scheduler defaults) was the default.
+func isLegacyV0(version string) bool {
+	v, ok := parseMajorMinor(version)
+	return ok && v < 8
+}
+
+// parseMajorMinor returns the minor version of a 0.x release.
+func parseMajorMinor(s string) (int, bool) {
+	var maj, minr int
+	if _, err := fmt.Sscanf(s, "%d.%d", &maj, &minr); err != nil || maj != 0 {
+		return 0, false
+	}
+	return minr, true
+}
+
+// deviceGiB is the CUDA-runtime total vLLM multiplies by the utilization.
+func deviceGiB(g *catalog.GPU) float64 { return g.MemoryMiB / 1024 }

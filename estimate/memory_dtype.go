@@ -1,0 +1,107 @@
+package estimate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+// Storage sizes (bytes per parameter) of the formats vLLM loads.
+const (
+	bytesBF16 = 2.0
+	bytesFP8  = 1.0
+	// fp32ScaleBytes is one float32 scale (DeepSeek block-FP8 weight_scale_inv,
+	// compressed-tensors per-channel weight_scale).
+	fp32ScaleBytes = 4.0
+	// MXFP4 (OCP microscaling): 4-bit E2M1 values plus one 8-bit E8M0 scale
+	// per block of 32 values: 0.5 + 1/32 bytes per parameter.
+	mxfp4BlockValues = 32
+	bytesMXFP4       = 0.5 + 1.0/mxfp4BlockValues
+	// defaultFP8Block is DeepSeek's weight_block_size when a config lacks it.
+	defaultFP8Block = 128
+)
+
+// DTypeRule says how one component is stored.
+type DTypeRule struct {
+	DType         string  `json:"dtype"`
+	BytesPerParam float64 `json:"bytes_per_param"`
+	Why           string  `json:"why"`
+}
+
+// quantizedComponents are the linear layers a quantized checkpoint converts;
+// embeddings, LM head, router and norms stay in BF16 in every catalog
+// checkpoint (DeepSeek/Kimi/Qwen3 FP8, gpt-oss MXFP4, RedHat FP8-dynamic/W8A8).
+var quantizedComponents = map[string]bool{
+	CompAttention: true, CompDenseMLP: true, CompRouted: true, CompRedundant: true, CompShared: true,
+}
+
+// StorageRule returns how component is stored for the resolved weights dtype.
+func StorageRule(in *Input, component string) DTypeRule {
+	act := in.modelActDType()
+	bf := DTypeRule{act, bytesBF16, "kept in " + act}
+	if component == CompMLACopies {
+		return DTypeRule{act, bytesBF16, "de-quantized copies in the activation dtype"}
+	}
+	if !quantizedComponents[component] || notConverted(in.Model, component) {
+		return bf
+	}
+	switch in.WeightsDType {
+	case "mxfp4":
+		if component == CompRouted || component == CompRedundant {
+			return DTypeRule{"mxfp4", bytesMXFP4, "4-bit values + one 8-bit scale per 32 (experts padded as vLLM's MXFP4 MoE kernels require)"}
+		}
+		return bf
+	case "fp8":
+		return fp8Rule(in)
+	case "int8":
+		return DTypeRule{"int8", bytesFP8 + fp32ScaleBytes/float64(in.Model.HiddenSize), "W8A8: 1 byte + one fp32 scale per output channel"}
+	}
+	return DTypeRule{in.WeightsDType, bytesBF16, in.WeightsDType}
+}
+
+// fp8Rule distinguishes block-scaled FP8 checkpoints (128×128 blocks, one
+// fp32 scale each), per-channel FP8 (compressed-tensors FP8-dynamic) and
+// vLLM's online FP8 quantization of a 16-bit checkpoint (one scale per tensor).
+func fp8Rule(in *Input) DTypeRule {
+	q := in.Model.Quant
+	switch {
+	case q.Method == "fp8" && in.WeightsFromCheckpoint:
+		b0, b1 := defaultFP8Block, defaultFP8Block
+		if len(q.WeightBlockSize) == 2 {
+			b0, b1 = q.WeightBlockSize[0], q.WeightBlockSize[1]
+		}
+		return DTypeRule{"fp8", bytesFP8 + fp32ScaleBytes/float64(b0*b1), fmt.Sprintf("block FP8: 1 byte + one fp32 scale per %d×%d block", b0, b1)}
+	case q.Method == "compressed-tensors" && in.WeightsFromCheckpoint:
+		return DTypeRule{"fp8", bytesFP8 + fp32ScaleBytes/float64(in.Model.HiddenSize), "FP8 (compressed-tensors): 1 byte + one fp32 scale per output channel"}
+	}
+	return DTypeRule{"fp8", bytesFP8, "online FP8 (--quantization fp8): 1 byte, one scale per tensor"}
+}
+
+// notConverted reports components a checkpoint's modules_to_not_convert
+// keeps in 16 bits beyond the default set (e.g. "self_attn" patterns).
+func notConverted(m *catalog.Model, component string) bool {
+	keys := map[string]string{CompAttention: "self_attn", CompShared: "shared_expert"}
+	key := keys[component]
+	if key == "" {
+		return false
+	}
+	n := 0
+	for _, mod := range m.Quant.ModulesNotConverted {
+		if strings.Contains(mod, key) {
+			n++
+		}
+	}
+	// A pattern that names the module in (almost) every layer keeps it in 16 bits.
+	return n > 0 && n >= m.NumLayers/2
+}
+
+// mxfp4Padding returns the hidden and per-rank intermediate multiples vLLM's
+// MXFP4 MoE pads to: 256/128 for the Marlin path used on Hopper and older,
+// 256/256 for the FlashInfer path on Blackwell (vllm mxfp4.py create_weights).
+func mxfp4Padding(g *catalog.GPU) (hidden, inter int) {
+	if g != nil && strings.Contains(strings.ToUpper(g.Name), "B200") {
+		return 256, 256
+	}
+	return 256, 128
+}

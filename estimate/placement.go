@@ -1,0 +1,259 @@
+package estimate
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+// Component names, in the order the report lists them.
+const (
+	CompEmbedding   = "embedding"
+	CompLMHead      = "lm_head"
+	CompAttention   = "attention"
+	CompMLACopies   = "mla_absorbed_copies"
+	CompDenseMLP    = "dense_mlp"
+	CompRouted      = "routed_experts"
+	CompRedundant   = "redundant_experts"
+	CompShared      = "shared_experts"
+	CompRouter      = "router"
+	CompNorms       = "norms"
+	vocabPadPerRank = 64 // VocabParallelEmbedding's DEFAULT_VOCAB_PADDING_SIZE
+)
+
+// Share is one component's parameters on one GPU, with the vLLM rule that
+// put them there.
+type Share struct {
+	Component string `json:"component"`
+	// ParamsTotal is the model-wide count (all layers, all ranks).
+	ParamsTotal float64 `json:"params_total"`
+	// ParamsPerGPU is what the binding GPU holds.
+	ParamsPerGPU float64 `json:"params_per_gpu"`
+	Placement    string  `json:"placement"`
+	// StoredPerGPU counts the elements stored, padding included, when vLLM
+	// pads the tensors (MXFP4 experts); 0 means ParamsPerGPU.
+	StoredPerGPU float64 `json:"stored_per_gpu,omitempty"`
+}
+
+func share(component string, total, perGPU float64, placement string) Share {
+	return Share{Component: component, ParamsTotal: total, ParamsPerGPU: perGPU, Placement: placement}
+}
+
+// Stored is the number of elements the GPU stores for the component.
+func (s Share) Stored() float64 {
+	if s.StoredPerGPU > 0 {
+		return s.StoredPerGPU
+	}
+	return s.ParamsPerGPU
+}
+
+// Stage is a pipeline stage's slice of decoder layers [First, End).
+type Stage struct {
+	Index, First, End int
+}
+
+// Layers is the number of decoder layers on the stage.
+func (s Stage) Layers() int { return s.End - s.First }
+
+// PPStages splits layers the way vLLM's get_pp_indices does: every stage
+// gets layers/pp and the remainder goes one each to the stages just before
+// the last (VLLM_PP_LAYER_PARTITION unset).
+func PPStages(layers, pp int) []Stage {
+	pp = max(pp, 1)
+	parts := make([]int, pp)
+	for i := range parts {
+		parts[i] = layers / pp
+	}
+	for i := 2; i < 2+layers%pp; i++ {
+		parts[pp-i]++
+	}
+	out := make([]Stage, pp)
+	start := 0
+	for i, n := range parts {
+		out[i] = Stage{Index: i, First: start, End: start + n}
+		start += n
+	}
+	return out
+}
+
+// layerMix counts the attention, dense-MLP and MoE layers of a stage.
+func layerMix(m *catalog.Model, s Stage) (attn, dense, moe int) {
+	for i := s.First; i < s.End; i++ {
+		attn++
+		if m.IsMoELayer(i) {
+			moe++
+		} else {
+			dense++
+		}
+	}
+	return
+}
+
+// Placement computes the per-GPU parameter shares of one pipeline stage for
+// the GPU holding the most routed experts (DP ranks are otherwise equal).
+func Placement(in *Input, s Stage) []Share {
+	m, l := in.Model, in.Layout
+	pc := m.ParamCounts()
+	attnN, denseN, moeN := layerMix(m, s)
+	tp := float64(l.TP)
+	h := float64(m.HiddenSize)
+	var out []Share
+	if s.Index == 0 {
+		out = append(out, share(CompEmbedding, pc.Embedding, vocabPerRank(m.VocabSize, l.TP)*h,
+			fmt.Sprintf("vocabulary split over TP=%d (padded to a multiple of %d per rank), first pipeline stage", l.TP, vocabPadPerRank)))
+	}
+	if s.Index == l.PP-1 && (!m.TieWordEmbeddings || l.PP > 1) {
+		out = append(out, share(CompLMHead, max(pc.LMHead, pc.Embedding*boolF(m.TieWordEmbeddings)), vocabPerRank(m.VocabSize, l.TP)*h,
+			fmt.Sprintf("vocabulary split over TP=%d, last pipeline stage", l.TP)))
+	}
+	out = append(out, share(CompAttention, pc.Attention, float64(attnN)*attentionPerRank(m, l.TP), attentionRule(m, l.TP, attnN)))
+	if m.IsMLA() {
+		copies := float64(attnN) * float64(m.KVLoraRank) * headsPerRank(m.NumHeads, l.TP) * float64(m.QKNopeHeadDim+m.VHeadDim)
+		out = append(out, share(CompMLACopies, 0, copies,
+			"W_UK/W_UV: vLLM's MLA keeps kv_b_proj up-projections a second time, de-quantized, for the absorbed decode path"))
+	}
+	if denseN > 0 && m.IntermediateSize > 0 {
+		out = append(out, share(CompDenseMLP, pc.DenseMLP, float64(denseN)*pc.DenseMLPPerLayer/tp,
+			fmt.Sprintf("%d dense layers, split over TP=%d", denseN, l.TP)))
+	}
+	if moeN > 0 {
+		out = append(out, expertShares(in, pc, moeN)...)
+	}
+	norms := float64(attnN) * 2 * h
+	if s.Index == l.PP-1 {
+		norms += h
+	}
+	out = append(out, share(CompNorms, pc.Norms, norms, "replicated on every GPU"))
+	return out
+}
+
+// expertShares places routed experts (EP split or flattened-TP sharded),
+// redundant EPLB experts, shared experts and the router.
+func expertShares(in *Input, pc catalog.ParamCounts, moeN int) []Share {
+	m, l := in.Model, in.Layout
+	mf := float64(moeN)
+	ep := l.EPSize()
+	var out []Share
+	if l.EP {
+		perRank := ceilDiv(m.NumExperts, ep)
+		rule := fmt.Sprintf("%d of %d experts per GPU (EP = TP×DP = %d; %d//%d with the remainder spread, max rank shown), %d MoE layers",
+			perRank, m.NumExperts, ep, m.NumExperts, ep, moeN)
+		if in.EnableEPLB && in.NumRedundantExperts > 0 {
+			perRank = m.NumExperts / ep
+			rule = fmt.Sprintf("%d of %d logical experts per GPU (EP = %d), %d MoE layers", perRank, m.NumExperts, ep, moeN)
+		}
+		p, st := expertParamsPerRank(in, 1)
+		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(perRank) * p, rule, mf * float64(perRank) * st})
+		if in.EnableEPLB && in.NumRedundantExperts > 0 {
+			phys := (m.NumExperts + in.NumRedundantExperts) / ep
+			red := phys - perRank
+			out = append(out, Share{CompRedundant, 0, mf * float64(red) * p,
+				fmt.Sprintf("EPLB: %d redundant experts over %d ranks = %d extra per GPU per MoE layer", in.NumRedundantExperts, ep, red), mf * float64(red) * st})
+		}
+	} else {
+		p, st := expertParamsPerRank(in, ep)
+		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(m.NumExperts) * p,
+			fmt.Sprintf("all %d experts on every GPU, each split over TP×DP = %d ranks (no expert parallel: flattened TP)", m.NumExperts, ep), mf * float64(m.NumExperts) * st})
+	}
+	if pc.SharedPerLayer > 0 {
+		out = append(out, share(CompShared, pc.SharedExperts, mf*pc.SharedPerLayer/float64(l.TP),
+			fmt.Sprintf("replicated per DP rank, split over TP=%d", l.TP)))
+	}
+	out = append(out, share(CompRouter, pc.Router, mf*pc.RouterPerLayer, "replicated on every GPU"))
+	return out
+}
+
+// expertParamsPerRank is one routed expert's parameters on a rank that holds
+// 1/shards of its intermediate dimension, and the elements stored once vLLM's
+// MXFP4 MoE padding is applied.
+func expertParamsPerRank(in *Input, shards int) (params, stored float64) {
+	m := in.Model
+	params = expertElems(float64(m.HiddenSize), float64(m.MoEIntermediateSize)/float64(shards), m.ExpertBias)
+	if in.WeightsDType != "mxfp4" {
+		return params, params
+	}
+	hp, ip := mxfp4Padding(in.GPU)
+	h := float64(roundUp(m.HiddenSize, hp))
+	im := float64(roundUp(ceilDiv(m.MoEIntermediateSize, shards), ip))
+	return params, expertElems(h, im, m.ExpertBias)
+}
+
+func expertElems(h, im float64, bias bool) float64 {
+	n := 3 * h * im
+	if bias {
+		n += 2*im + h
+	}
+	return n
+}
+
+func attentionPerRank(m *catalog.Model, tp int) float64 {
+	h := float64(m.HiddenSize)
+	nh := headsPerRank(m.NumHeads, tp)
+	if m.IsMLA() {
+		qk := float64(m.QKNopeHeadDim + m.QKRopeHeadDim)
+		kvl, rope := float64(m.KVLoraRank), float64(m.QKRopeHeadDim)
+		q := h * nh * qk
+		if m.QLoraRank > 0 {
+			ql := float64(m.QLoraRank)
+			q = h*ql + ql + ql*nh*qk // q_a and its norm are replicated
+		}
+		kv := h*(kvl+rope) + kvl + kvl*nh*float64(m.QKNopeHeadDim+m.VHeadDim)
+		return q + kv + nh*float64(m.VHeadDim)*h
+	}
+	hd := float64(m.HeadDim)
+	kv := KVHeadsPerRank(m, tp)
+	n := h*nh*hd + 2*h*kv*hd + nh*hd*h
+	if m.AttentionBias {
+		n += (nh + 2*kv) * hd
+		if m.ModelType != "qwen2" && m.ModelType != "qwen2_moe" {
+			n += h
+		}
+	}
+	if m.QKNorm {
+		n += 2 * hd
+	}
+	if m.AttentionSinks {
+		n += nh
+	}
+	return n
+}
+
+func attentionRule(m *catalog.Model, tp, layers int) string {
+	if m.IsMLA() {
+		return fmt.Sprintf("%d MLA layers: heads split over TP=%d; q_a and kv_a (latent) projections replicated", layers, tp)
+	}
+	kv := KVHeadsPerRank(m, tp)
+	rule := fmt.Sprintf("%d layers: %g query heads and %g KV heads per GPU (TP=%d)", layers, headsPerRank(m.NumHeads, tp), kv, tp)
+	if tp > m.NumKVHeads {
+		rule += "; KV heads replicated because TP > KV heads"
+	}
+	return rule
+}
+
+// KVHeadsPerRank is max(1, kv_heads / TP): vLLM replicates KV heads when TP
+// exceeds their number.
+func KVHeadsPerRank(m *catalog.Model, tp int) float64 {
+	return float64(max(1, ceilDiv(m.NumKVHeads, tp)))
+}
+
+func headsPerRank(heads, tp int) float64 { return float64(ceilDiv(heads, tp)) }
+
+func vocabPerRank(vocab, tp int) float64 {
+	return float64(roundUp(ceilDiv(vocab, tp), vocabPadPerRank))
+}
+
+func ceilDiv(a, b int) int {
+	if b <= 0 {
+		return a
+	}
+	return (a + b - 1) / b
+}
+
+func roundUp(a, m int) int { return ceilDiv(a, m) * m }
+
+func boolF(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
