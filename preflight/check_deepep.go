@@ -90,7 +90,7 @@ func checkGDRCopy(_ context.Context, e *env) Result {
 	const want = "gdrdrv module loaded"
 	mods, err := e.readFile("/proc/modules")
 	if err != nil {
-		return fail("cannot read /proc/modules: "+err.Error(), want, "")
+		return fail("cannot read /proc/modules (a container or sandbox may hide it)", want, "run preflight on the host itself; `lsmod | grep gdrdrv` shows the module")
 	}
 	for _, line := range strings.Split(string(mods), "\n") {
 		if strings.HasPrefix(line, "gdrdrv ") {

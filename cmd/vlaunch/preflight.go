@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/preflight"
 	"github.com/vlaunch/vlaunch/spec"
 )
@@ -84,8 +85,52 @@ func preflightOptions(d *spec.Deployment, f *preflightFlags) preflight.Options {
 	return preflight.Options{
 		Spec: d, Node: f.node, Only: f.only, Skip: f.skip,
 		Timeout: f.timeout.Duration(), Host: preflight.NewSystemHost(),
-		WorkDir: wd, HFCacheDir: hfCacheDir(),
+		WorkDir: wd, HFCacheDir: hfCacheDir(), Expect: estimatorHooks(d),
 	}
+}
+
+// estimatorHooks feeds preflight the estimator's figures: the all2all
+// backend "auto" resolves to, and what this node's GPUs hold. Checkpoint
+// size has no estimator figure; preflight falls back to catalog counts.
+func estimatorHooks(d *spec.Deployment) preflight.Expectations {
+	if d.Parallelism.Auto {
+		return preflight.Expectations{}
+	}
+	in, ds := estimate.FromSpec(d)
+	if ds.HasErrors() {
+		return preflight.Expectations{}
+	}
+	return preflight.Expectations{
+		All2AllBackend: func() (b string, ok bool) {
+			if in.All2AllBackend == "" {
+				return "none (no expert-parallel all-to-all in this layout)", true
+			}
+			return in.All2AllBackend, true
+		},
+		NodeWeightBytes: func(node string) (b float64, ok bool) {
+			defer func() {
+				if recover() != nil {
+					b, ok = 0, false // fall back rather than fail the check
+				}
+			}()
+			return nodeWeightBytes(d, &in, node)
+		},
+	}
+}
+
+// nodeWeightBytes is the heaviest stage's per-GPU weights times the GPUs of
+// the node: the bytes its GPUs copy in from the checkpoint.
+func nodeWeightBytes(d *spec.Deployment, in *estimate.Input, node string) (float64, bool) {
+	var perGPU float64
+	for _, st := range estimate.Memory(in).Stages {
+		perGPU = max(perGPU, st.WeightsGiB*estimate.GiB)
+	}
+	for _, n := range d.Hardware.Nodes {
+		if n.Name == node && perGPU > 0 {
+			return perGPU * float64(n.GPUs), true
+		}
+	}
+	return 0, false
 }
 
 // hfCacheDir follows huggingface_hub: HF_HUB_CACHE, else HF_HOME/hub, else
