@@ -167,14 +167,16 @@ func typeMessage(path string, e gojsonschema.ResultError) (string, string) {
 	msg := fmt.Sprintf("%s has the wrong type: expected %s, got %s", quoteKey(path), expected, given)
 	hint := ""
 	switch {
+	case path == "parallelism":
+		hint = "write `parallelism: auto` or a mapping of tensor, pipeline, data, expert"
+	case path == "hardware.gpu":
+		hint = "a catalog id such as h100-sxm (see `vlaunch gpus`) or a mapping of the GPU's figures"
 	case strings.Contains(expected, "string") && (given == "number" || given == "integer"):
 		hint = "quote the value, e.g. \"0.11.0\", so YAML keeps it as text"
 	case expected == "integer" && given == "number":
 		hint = "use a whole number"
 	case expected == "integer" || expected == "number":
 		hint = "write a plain number without quotes or units; the unit is in the key name"
-	case path == "parallelism":
-		hint = "write `parallelism: auto` or a mapping of tensor, pipeline, data, expert"
 	}
 	return msg, hint
 }

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -33,6 +34,8 @@ func TestSchemaErrorPositions(t *testing.T) {
 		{"model needs name or config", []string{"  name: deepseek-v3\n", ""}, []want{errAt(CodeRequired, "6:3")}},
 		{"model name and config", []string{"  name: deepseek-v3\n", "  name: deepseek-v3\n  config: c.json\n"}, []want{errAt(CodeRequired, "6:3")}},
 		{"parallelism word", []string{"parallelism:\n  tensor: 1\n  pipeline: 1\n  data: 16\n  expert: true", "parallelism: manual"}, []want{errAt(CodeValue, "26:14")}},
+		{"parallelism number", []string{"parallelism:\n  tensor: 1\n  pipeline: 1\n  data: 16\n  expert: true", "parallelism: 8"}, []want{errAt(CodeType, "26:14")}},
+		{"gpu list", []string{"gpu: h20-96g", "gpu: [h20]"}, []want{errAt(CodeType, "11:8")}},
 		{"parallelism auto", []string{"parallelism:\n  tensor: 1\n  pipeline: 1\n  data: 16\n  expert: true", "parallelism: auto"}, nil},
 		{"apiVersion", []string{"vlaunch/v1", "vlaunch/v2"}, []want{errAt(CodeValue, "1:13")}},
 		{"null section is absent", []string{"slo:\n  throughput_tokens_per_s: 5000\n  ttft:\n    - {input_tokens: 1024, p50_s: 0.5, p95_s: 1.0, p99_s: 1.5}", "slo:"}, nil},
@@ -45,6 +48,22 @@ func TestSchemaErrorPositions(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			expect(t, mustBytes(t, "s.yaml", edit(t, base, c.edits...)), c.wants...)
 		})
+	}
+}
+
+// TestTypeHints: the hint fits the field, not only the JSON types.
+func TestTypeHints(t *testing.T) {
+	base := readBase(t)
+	cases := []struct{ old, new, hint string }{
+		{"parallelism:\n  tensor: 1\n  pipeline: 1\n  data: 16\n  expert: true", "parallelism: 8", "parallelism: auto"},
+		{`version: "0.11.0"`, "version: 0.11", "quote the value"},
+		{"concurrency: 64", "concurrency: 64 sessions", "plain number"},
+	}
+	for _, c := range cases {
+		ds := mustBytes(t, "s.yaml", edit(t, base, c.old, c.new))
+		if len(ds) == 0 || !strings.Contains(ds[0].Hint, c.hint) {
+			t.Errorf("%s: want hint containing %q, got:\n%s", c.new, c.hint, render(ds))
+		}
 	}
 }
 
