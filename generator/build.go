@@ -151,6 +151,9 @@ func (p *Plan) buildNodes(d *spec.Deployment) error {
 			return err
 		}
 		n.Steps = steps
+		if p.Runtime == "docker" && len(steps) > 1 {
+			n.ContainerScript = fmt.Sprintf("node%d.container.sh", n.Index)
+		}
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ var goldenCases = []struct {
 	{"single-node-ep", "single-node-ep", ""},
 	{"tp-pp-nnodes", "tp-pp-nnodes", ""},
 	{"tp-pp-ray", "tp-pp-ray", ""},
+	{"tp-pp-ray-docker", "tp-pp-ray", "docker"},
 	{"dp-ep-0.10.1", "dp-ep-0.10.1", ""},
 	{"dp-ep-0.11.1", "dp-ep-0.11.1", ""},
 	{"ethernet-docker", "ethernet", ""},

@@ -137,20 +137,23 @@ func TestScriptsPassShellcheck(t *testing.T) {
 	}
 }
 
-// TestDockerInnerScript checks the bash -c body of a multi-step docker run
-// (the Ray head), which shellcheck cannot see inside the quotes.
-func TestDockerInnerScript(t *testing.T) {
+// TestDockerContainerScript: a docker node with several steps (the Ray
+// head) runs a bundle file inside the container instead of a bash -c string.
+func TestDockerContainerScript(t *testing.T) {
 	b, _ := generate(t, "tp-pp-ray", "docker")
-	p := b.Plan.Nodes[0]
-	body, err := script(p.Steps)
-	if err != nil {
-		t.Fatal(err)
+	var paths []string
+	var node0 []byte
+	for _, f := range b.Files {
+		paths = append(paths, f.Path)
+		if f.Path == "node0.sh" {
+			node0 = f.Data
+		}
 	}
-	paths := writeScripts(t, map[string][]byte{"inner.sh": []byte("#!/usr/bin/env bash\nset -euo pipefail\n" + body)})
-	if out, err := exec.Command("bash", "-n", paths[0]).CombinedOutput(); err != nil {
-		t.Fatalf("bash -n: %v\n%s", err, out)
+	if strings.Join(paths, " ") != "README.md hosts node0.container.sh node0.sh node1.sh" {
+		t.Fatalf("files = %v", paths)
 	}
-	if !bytes.Contains(b.Files[2].Data, []byte("--entrypoint bash")) {
-		t.Errorf("the Ray head's docker run must run a bash script:\n%s", b.Files[2].Data)
+	if !bytes.Contains(node0, []byte(`-v "$here"/node0.container.sh:/vlaunch/start.sh:ro`)) ||
+		!bytes.Contains(node0, []byte("/vlaunch/start.sh\n")) {
+		t.Errorf("node0.sh must mount and run node0.container.sh:\n%s", node0)
 	}
 }

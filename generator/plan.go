@@ -66,19 +66,21 @@ type Step struct {
 
 // NodePlan is what one node runs.
 type NodePlan struct {
-	Index        int
-	Name         string
-	Address      string
-	GPUs         int
-	Interface    string
-	RDMADevices  []string
-	Role         string
-	DPLocal      int
-	DPStart      int
-	Env          []EnvVar
-	Steps        []Step
-	ScriptName   string
-	ContainerCmd []Arg // docker: the command inside the container (single-step nodes)
+	Index       int
+	Name        string
+	Address     string
+	GPUs        int
+	Interface   string
+	RDMADevices []string
+	Role        string
+	DPLocal     int
+	DPStart     int
+	Env         []EnvVar
+	Steps       []Step
+	ScriptName  string
+	// ContainerScript, for docker nodes with several steps (the Ray head),
+	// is a bundle file mounted into the container and run there.
+	ContainerScript string
 }
 
 // Plan is the complete, runtime-independent description of the bundle.

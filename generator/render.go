@@ -170,6 +170,14 @@ func Render(p *Plan, templatesDir string) ([]File, error) {
 		if err := add(n.ScriptName, p.Runtime+"/node.sh.tmpl", 0o755, n); err != nil {
 			return nil, err
 		}
+		// A multi-step container command runs the bare script inside the
+		// container, as a file rather than a bash -c string, so that it
+		// stays readable and every checker sees it.
+		if n.ContainerScript != "" {
+			if err := add(n.ContainerScript, "bare/node.sh.tmpl", 0o755, n); err != nil {
+				return nil, err
+			}
+		}
 	}
 	sortFiles(files)
 	return files, nil

@@ -51,7 +51,7 @@ func shellWords(args []Arg, indent string) (string, error) {
 func rayWait(gpus int) string {
 	return fmt.Sprintf(`ray_ok=0
 for _ in $(seq 1 120); do
-  if ray status 2>/dev/null | grep -qE '/%d(\.0)? GPU'; then ray_ok=1; break; fi
+  if ray status 2>/dev/null | grep -qE "/%d([.]0)? GPU"; then ray_ok=1; break; fi
   sleep 5
 done
 if [ "$ray_ok" != 1 ]; then
