@@ -26,7 +26,10 @@ const (
 	BackendPPLX                   = "pplx"
 )
 
-const srcA2A = "vllm-facts.md §2.4 (vllm/config/parallel.py, EP docs)"
+const (
+	srcA2A     = "vllm-facts.md §2.4 (vllm/config/parallel.py, EP docs)"
+	srcEnvDocs = "docs.vllm.ai/en/v0.11.0/api/vllm/envs (VLLM_ALL2ALL_BACKEND Literal choices)"
+)
 
 var backendTable = []Backend{
 	{Name: BackendNaive, Span: Span{Since: v090}, FallsBackSince: v0160, MultiNodeOK: false,
@@ -40,7 +43,7 @@ var backendTable = []Backend{
 	{Name: BackendAllgatherReducescatter, Span: Span{Since: v0100}, MultiNodeOK: true,
 		Doc: "all-gather + reduce-scatter over NCCL; works everywhere (default from 0.10.2, PR #23964)", Source: srcA2A + "; first release unverified"},
 	{Name: "flashinfer_all2allv", Span: Span{Since: v0110}, MultiNodeOK: true,
-		Doc: "multi-node NVLink (GB200 NVL72); first release unverified", Source: srcA2A},
+		Doc: "multi-node NVLink (GB200 NVL72)", Verified: true, Source: srcEnvDocs},
 	{Name: "flashinfer_nvlink_one_sided", Span: Span{Since: v0220}, MultiNodeOK: true, Doc: "MNNVL one-sided", Source: srcDump},
 	{Name: "flashinfer_nvlink_two_sided", Span: Span{Since: v0220}, MultiNodeOK: true, Doc: "MNNVL two-sided", Source: srcDump},
 	{Name: "mori", Span: Span{Since: v0220}, MultiNodeOK: true, Doc: "AMD ROCm", Source: srcDump},
