@@ -51,6 +51,7 @@ type ExitError struct {
 	Stderr string
 }
 
+// Error returns the command's last error line, or its exit status.
 func (e *ExitError) Error() string {
 	if e.Stderr != "" {
 		return e.Stderr

@@ -11,6 +11,7 @@ import (
 // unknown node, an unknown check id.
 type UsageError struct{ Err error }
 
+// Error returns the underlying message.
 func (e *UsageError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the underlying problem.

@@ -208,3 +208,18 @@ func TestTruncatedShards(t *testing.T) {
 	files["models/DeepSeek-V3/model.safetensors.index.json"] = &fstest.MapFile{Data: []byte("{not json")}
 	wantResult(t, runMap(t, files, nil, "model.size"), Fail, "index.json")
 }
+
+func TestShardsBehindSymlinks(t *testing.T) {
+	cfg, err := fs.ReadFile(fixtureHost(t, "h20-roce").FS, "models/DeepSeek-V3/config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := "hf/models--deepseek-ai--DeepSeek-V3/snapshots/abc/"
+	files := fstest.MapFS{
+		snap + "config.json":                            {Data: cfg},
+		snap + "model.safetensors":                      {Data: []byte("../../blobs/f00"), Mode: fs.ModeSymlink},
+		"hf/models--deepseek-ai--DeepSeek-V3/blobs/f00": {Data: make([]byte, 4<<20)},
+	}
+	edit := func(d *spec.Deployment) { d.Model.Path = "/" + snap }
+	wantResult(t, runMap(t, files, edit, "model.size"), Fail, "1 safetensors files, 4 MiB")
+}

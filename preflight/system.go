@@ -55,7 +55,12 @@ func (SystemRunner) Run(ctx context.Context, name string, args ...string) ([]byt
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		return out.Bytes(), &ExitError{Code: ee.ExitCode(), Stderr: lastLine(errb.String())}
+		// nvidia-smi prints "NVIDIA-SMI has failed because ..." on stdout.
+		msg := lastLine(errb.String())
+		if msg == "" {
+			msg = lastLine(out.String())
+		}
+		return out.Bytes(), &ExitError{Code: ee.ExitCode(), Stderr: msg}
 	}
 	return out.Bytes(), err
 }
@@ -63,6 +68,8 @@ func (SystemRunner) Run(ctx context.Context, name string, args ...string) ([]byt
 // limitedBuffer keeps the first maxOutputBytes and drops the rest.
 type limitedBuffer struct{ bytes.Buffer }
 
+// Write keeps what fits and reports everything as written, so the child
+// never blocks on a full pipe.
 func (b *limitedBuffer) Write(p []byte) (int, error) {
 	if room := maxOutputBytes - b.Len(); room > 0 {
 		if len(p) > room {

@@ -94,7 +94,7 @@ func (e *env) safetensors(dir string) (shardSet, error) {
 		if !strings.HasSuffix(ent.Name(), ".safetensors") {
 			continue
 		}
-		if info, err := ent.Info(); err == nil {
+		if info, err := shardInfo(e.host.FS, dir, ent); err == nil {
 			s.Bytes += float64(info.Size())
 			s.Files++
 			have[ent.Name()] = true
@@ -105,6 +105,15 @@ func (e *env) safetensors(dir string) (shardSet, error) {
 		return s, nil
 	}
 	return s, s.applyIndex(idx, have)
+}
+
+// shardInfo stats a shard, following symlinks: the Hugging Face cache keeps
+// snapshot files as links into blobs/, and a link's own size is a few bytes.
+func shardInfo(fsys fs.FS, dir string, ent fs.DirEntry) (fs.FileInfo, error) {
+	if ent.Type()&fs.ModeSymlink != 0 {
+		return fs.Stat(fsys, fsPath(path.Join(dir, ent.Name())))
+	}
+	return ent.Info()
 }
 
 // applyIndex reads the index's total size and finds shards it names that
