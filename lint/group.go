@@ -31,11 +31,7 @@ func groupKey(s *Server) string {
 	if dp.Known && dp.N <= 1 && nn.Known && nn.N <= 1 && !s.Headless() {
 		return ""
 	}
-	model := ""
-	if s.Model != nil {
-		model = s.Model.Text
-	}
-	return strings.Join([]string{model, s.Inv.deployment, kvRole(s), dpText(s)}, "\x00")
+	return strings.Join([]string{s.Inv.deployment, kvRole(s)}, "\x00")
 }
 
 func dpText(s *Server) string {

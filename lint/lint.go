@@ -43,6 +43,11 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 		return nil, err
 	}
 	pass.Release = rel
+	for i := range warn {
+		if len(inputs) > 0 {
+			warn[i].File, warn[i].Line, warn[i].Col = inputs[0].Name, 1, 1
+		}
+	}
 	for _, inv := range invs {
 		if inv.Kind != KindServe {
 			pass.Rays = append(pass.Rays, inv)

@@ -139,6 +139,10 @@ func humanInt(t string) bool {
 func checkChoices(p *Pass) {
 	for _, s := range p.Servers {
 		for _, f := range s.Flags() {
+			if f.Spec != nil && f.Spec.Name == "all2all-backend" && f.Value != nil && f.Value.Known {
+				checkBackendChoice(p, s, f)
+				continue
+			}
 			if f.Spec == nil || f.Value == nil || !f.Value.Known || len(f.Spec.Choices) == 0 {
 				continue
 			}
@@ -206,4 +210,17 @@ func flagText(f *Flag) string {
 // isDotted reports the JSON dotted-key form (--eplb-config.window_size 1000).
 func isDotted(f *Flag) bool {
 	return strings.HasPrefix(f.Spelling(), "--") && strings.Contains(f.Spelling(), ".")
+}
+
+// checkBackendChoice checks --all2all-backend against the release's backends.
+func checkBackendChoice(p *Pass, s *Server, f *Flag) {
+	if _, ok := s.Rel.All2AllBackend(f.Value.Text); ok {
+		return
+	}
+	names := s.Rel.All2AllBackends()
+	hint := "allowed: " + strings.Join(names, ", ")
+	if sug := catalog.Suggest(f.Value.Text, names); len(sug) > 0 {
+		hint = "did you mean " + sug[0] + "? " + hint
+	}
+	p.ReportAt(s.Inv, f.Value.Pos, hint, "%s %q is not an all-to-all backend of vLLM %s", f.Spelling(), f.Value.Text, s.Rel)
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -25,15 +26,13 @@ func (p *Pass) eachCall(fn func(sc *Script, st *syntax.Stmt, c *syntax.CallExpr)
 func checkCommentContinuation(p *Pass) {
 	for _, sc := range p.Scripts {
 		syntax.Walk(sc.File, func(n syntax.Node) bool {
-			st, ok := n.(*syntax.Stmt)
+			c, ok := n.(*syntax.Comment)
 			if !ok {
 				return true
 			}
-			for _, c := range st.Comments {
-				txt := strings.TrimRight(c.Text, " \t\r\n")
-				if strings.HasSuffix(txt, "\\") && nextLineIsFlag(sc.src, int(c.Hash.Offset())) {
-					p.Report(sc.src.file, sc.src.pos(c.Hash), "move the comment above the command; a comment cannot sit inside a continued command", "comment inside a continued command: the backslash is part of the comment, so the next line runs as a separate command")
-				}
+			txt := strings.TrimRight(c.Text, " \t\r\n")
+			if strings.HasSuffix(txt, "\\") && nextLineIsFlag(sc.src, int(c.Hash.Offset())) {
+				p.Report(sc.src.file, sc.src.pos(c.Hash), "move the comment above the command; a comment cannot sit inside a continued command", "comment inside a continued command: the backslash is part of the comment, so the next line runs as a separate command")
 			}
 			return true
 		})
@@ -123,8 +122,14 @@ func checkDockerNetwork(p *Pass) {
 
 // checkUndefinedRefs reports manifest references to variables nothing defines (VL307).
 func checkUndefinedRefs(p *Pass) {
+	seen := map[string]bool{}
 	for _, inv := range p.allInvocations() {
 		for _, r := range inv.UndefinedRefs {
+			key := fmt.Sprintf("%s:%d:%d:%s", inv.File, r.Pos.Line, r.Pos.Col, r.Text)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
 			p.ReportAt(inv, r.Pos, "define it in the container's env (LeaderWorkerSet provides LWS_LEADER_ADDRESS, LWS_GROUP_SIZE, LWS_WORKER_INDEX)", "%s is not defined in the container's environment", r.Text)
 		}
 	}

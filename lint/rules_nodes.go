@@ -68,7 +68,7 @@ func knownLayout(g []*Server) (nodes []*Server, ok bool) {
 		return nil, false
 	}
 	for _, s := range nodes {
-		if !s.DPL().Known || !s.StartRank().Known || !s.DP().Known {
+		if !s.Int("data-parallel-size-local", 0).Set || !s.DPL().Known || !s.StartRank().Known || !s.DP().Known {
 			return nil, false
 		}
 	}

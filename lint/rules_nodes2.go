@@ -158,10 +158,10 @@ func checkBackendSame(p *Pass) {
 		if len(g) < 2 {
 			continue
 		}
-		ref, _, _ := g[0].Backend()
+		ref, _, refSet := g[0].Backend()
 		for _, s := range g[1:] {
-			b, at, _ := s.Backend()
-			if b != ref {
+			b, at, set := s.Backend()
+			if b != ref && (set || refSet) {
 				p.ReportAt(s.Inv, at, "select the same backend on every node (flag or VLLM_ALL2ALL_BACKEND)", "all-to-all backend %s differs from %s on %s", b, ref, g[0].Inv.Node)
 			}
 		}

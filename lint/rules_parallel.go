@@ -86,7 +86,8 @@ func checkWorldSize(p *Pass) {
 			continue
 		}
 		nn := s.NNodes()
-		if engine <= gpus && nn.N <= 1 && dpl.N*engine > gpus {
+		missingLocal := !s.Int("data-parallel-size-local", 0).Set && s.MultiNodeDP()
+		if engine <= gpus && nn.N <= 1 && dpl.N*engine > gpus && !missingLocal {
 			at := s.Int("data-parallel-size-local", 0).At
 			p.ReportAt(s.Inv, at, "set --data-parallel-size-local to the DP ranks this node runs", "local DP x TP x PP = %d x %d = %d exceeds the node's %d GPUs (%s)", dpl.N, engine, dpl.N*engine, gpus, src)
 		}
@@ -212,7 +213,7 @@ func checkMaxModelLen(p *Pass) {
 	for _, s := range p.Servers {
 		v, ok := s.Str("max-model-len")
 		m := modelFor(s)
-		if !ok || !v.Known || m == nil || m.MaxPositionEmbeddings == 0 {
+		if !ok || !v.Known || m == nil || m.MaxPositionEmbeddings == 0 || s.Flag("hf-overrides") != nil || s.Flag("rope-scaling") != nil {
 			continue
 		}
 		n, ok := parseHumanInt(v.Text)

@@ -55,16 +55,20 @@ func checkSpecAddress(p *Pass) {
 // checkUnresolved lists what could not be resolved in a server's arguments
 // and environment, so the user knows which checks were skipped (VL004).
 func checkUnresolved(p *Pass) {
+	seen := map[Pos]bool{}
 	for _, s := range p.Servers {
 		names := map[string]bool{}
 		for _, a := range s.Inv.Args {
 			for _, n := range a.Unresolved {
-				names[n] = true
+				if !contains(lwsEnv, n) {
+					names[n] = true
+				}
 			}
 		}
-		if len(names) == 0 {
+		if len(names) == 0 || seen[s.Inv.Pos] {
 			continue
 		}
+		seen[s.Inv.Pos] = true
 		var list []string
 		for n := range names {
 			list = append(list, n)

@@ -117,7 +117,7 @@ func (s *Server) MultiNodeDP() bool {
 		return false
 	}
 	dp, dpl := s.DP(), s.Int("data-parallel-size-local", 0)
-	if s.Headless() && s.Flag("nnodes") == nil {
+	if s.Headless() && s.Flag("nnodes") == nil && dp.N > 1 {
 		return true
 	}
 	if dpl.Set && dpl.Known && dp.Known && dpl.N < dp.N {

@@ -192,6 +192,7 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 // command's own environment.
 func (w *walker) childScope(cc *cmdCtx) *scope {
 	sc := newScope()
+	sc.strict, sc.undef = w.sc.strict, w.sc.undef
 	for name, v := range w.sc.vars {
 		if v.exported {
 			cp := *v

@@ -1,0 +1,164 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+func loadSpec(t *testing.T, path string) *spec.Deployment {
+	t.Helper()
+	d, ds := spec.Load(path)
+	if ds.HasErrors() {
+		t.Fatalf("%s: %v", path, ds)
+	}
+	spec.ApplyDefaults(d)
+	return d
+}
+
+// wantRE reads expectations written in fixtures: `# want VL101 VL102`
+// expects findings on the comment's line; `# want+2 VL105` two lines
+// below, `# want-3 ...` three lines above (for lines inside a continued
+// command, where a comment would break the command).
+var wantRE = regexp.MustCompile(`#\s*want([+-]\d+)?((?:\s+VL\d{3})+)`)
+
+// specRE reads `# lint-spec: PATH` (relative to the fixture file).
+var specRE = regexp.MustCompile(`#\s*lint-spec:\s*(\S+)`)
+
+// versionRE reads `# lint-version: 0.10.1` to lint a fixture for a release.
+var versionRE = regexp.MustCompile(`#\s*lint-version:\s*(\S+)`)
+
+type want struct {
+	file string
+	line int
+	code string
+}
+
+// fixture is one test case: a file, or a directory whose files are the
+// nodes of one deployment.
+type fixture struct {
+	name    string
+	inputs  []Input
+	version string
+	spec    *spec.Deployment
+}
+
+func loadFixture(t *testing.T, path string) fixture {
+	t.Helper()
+	fx := fixture{name: path}
+	files := []string{path}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		ents, _ := os.ReadDir(path)
+		files = nil
+		for _, e := range ents {
+			files = append(files, filepath.Join(path, e.Name()))
+		}
+		sort.Strings(files)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fx.inputs = append(fx.inputs, Input{Name: f, Data: data})
+		if m := versionRE.FindSubmatch(data); m != nil {
+			fx.version = string(m[1])
+		}
+		if m := specRE.FindSubmatch(data); m != nil {
+			fx.spec = loadSpec(t, filepath.Join(filepath.Dir(f), string(m[1])))
+		}
+	}
+	return fx
+}
+
+func (fx fixture) wants() []want {
+	var out []want
+	for _, in := range fx.inputs {
+		for i, l := range strings.Split(string(in.Data), "\n") {
+			m := wantRE.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			line := i + 1
+			if m[1] != "" {
+				d, _ := strconv.Atoi(m[1])
+				line += d
+			}
+			for _, c := range strings.Fields(m[2]) {
+				out = append(out, want{in.Name, line, c})
+			}
+		}
+	}
+	return out
+}
+
+// checkFixture lints a fixture and compares findings with its wants.
+// Info findings only count for codes the fixture mentions or focus.
+func checkFixture(t *testing.T, fx fixture, focus string) diag.Diagnostics {
+	t.Helper()
+	ds, err := Lint(fx.inputs, Options{Version: fx.version, Spec: fx.spec})
+	if err != nil {
+		t.Fatalf("%s: %v", fx.name, err)
+	}
+	wants := fx.wants()
+	mentioned := map[string]bool{focus: true}
+	for _, w := range wants {
+		mentioned[w.code] = true
+	}
+	matched := make([]bool, len(wants))
+	for _, d := range ds {
+		if d.Severity == diag.Info && !mentioned[d.Code] {
+			continue
+		}
+		ok := false
+		for i, w := range wants {
+			if !matched[i] && w.file == d.File && w.line == d.Line && w.code == d.Code {
+				matched[i], ok = true, true
+				break
+			}
+		}
+		if !ok {
+			t.Errorf("unexpected: %s", d)
+		}
+	}
+	for i, w := range wants {
+		if !matched[i] {
+			t.Errorf("missing: %s:%d: %s", w.file, w.line, w.code)
+		}
+	}
+	return ds
+}
+
+// fixtures lists the entries of a directory as fixture paths.
+func fixtures(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		out = append(out, filepath.Join(dir, e.Name()))
+	}
+	return out
+}
+
+// TestRuleFixtures runs every fixture under testdata/rules/<CODE>/.
+func TestRuleFixtures(t *testing.T) {
+	for _, dir := range fixtures(t, "testdata/rules") {
+		code := filepath.Base(dir)
+		for _, path := range fixtures(t, dir) {
+			t.Run(fmt.Sprintf("%s/%s", code, filepath.Base(path)), func(t *testing.T) {
+				checkFixture(t, loadFixture(t, path), code)
+			})
+		}
+	}
+}

@@ -1,0 +1,1 @@
+vllm serve m --port 8000 ) # want VL001

@@ -1,0 +1,1 @@
+vllm serve meta-llama/Llama-3.1-8B-Instruct --gpu-memory-utilization 0.99 # vlaunch:disable=VL114 dedicated box

@@ -1,0 +1,1 @@
+vllm serve deepseek-ai/DeepSeek-V3 -dp 8 --enable-expert-parallel --no-enable-prefix-caching

@@ -1,0 +1,1 @@
+vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192 --max-model-len 16384 # want VL106

@@ -1,0 +1,1 @@
+vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 8 --kv-cache-dtype fp8_ds_mla # want VL116

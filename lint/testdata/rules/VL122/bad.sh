@@ -1,0 +1,1 @@
+vllm serve deepseek-ai/DeepSeek-V3 -dp 8 -dpl 1 --enable-expert-parallel --data-parallel-hybrid-lb --data-parallel-rank 0 # want VL122

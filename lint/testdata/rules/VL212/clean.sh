@@ -1,0 +1,4 @@
+for i in 0 1; do
+  CUDA_VISIBLE_DEVICES=$i vllm serve meta-llama/Llama-3.1-8B-Instruct --port $((8000 + i)) &
+done
+wait

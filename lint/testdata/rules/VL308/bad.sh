@@ -1,0 +1,2 @@
+export NCCL_SOCKET_IFNAME=eth0 # want VL308
+docker run --gpus all --ipc=host vllm/vllm-openai:v0.10.1 meta-llama/Llama-3.1-8B-Instruct
