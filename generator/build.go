@@ -46,6 +46,7 @@ func MakePlan(d *spec.Deployment, runtime string) (*Plan, diag.Diagnostics) {
 	if err := p.buildNodes(d); err != nil {
 		return nil, append(ds, diag.Diagnostic{Code: CodeLayout, Severity: diag.Error, File: d.File, Message: err.Error()})
 	}
+	ds = append(ds, interfaceWarnings(p, d)...)
 	if runtime == "kubernetes" {
 		kp, kds := makeKubePlan(p, d)
 		ds = append(ds, kds...)
@@ -101,6 +102,23 @@ func runtimeDefaults(p *Plan) {
 	if p.K8s.Namespace == "" {
 		p.K8s.Namespace = spec.Defaults.KubernetesNS
 	}
+}
+
+// interfaceWarnings: without GLOO_SOCKET_IFNAME multi-node start-up can
+// hang on the wrong interface (vllm #7074), so say which nodes lack one.
+func interfaceWarnings(p *Plan, d *spec.Deployment) diag.Diagnostics {
+	if !p.multiNode() {
+		return nil
+	}
+	var ds diag.Diagnostics
+	for _, n := range p.activeNodes() {
+		if n.Interface == "" {
+			ds = append(ds, gdiag(d, CodeNoInterface, diag.Warning, fmt.Sprintf("hardware.nodes[%d]", n.Index),
+				fmt.Sprintf("node %s has no interface: GLOO_SOCKET_IFNAME/NCCL_SOCKET_IFNAME are not set and start-up may hang on the wrong NIC", n.Name),
+				"set hardware.nodes[].interface to the node-to-node interface (e.g. eth0)"))
+		}
+	}
+	return ds
 }
 
 // modelArg is what `vllm serve` gets: the spec's path, else the catalog's

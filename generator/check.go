@@ -11,16 +11,16 @@ import (
 
 // Diagnostic codes.
 const (
-	CodeUnsafeValue   = "GEN001" // a name, address or path that cannot be used safely
-	CodeLayout        = "GEN002" // the layout does not fit the nodes
-	CodeVersion       = "GEN003" // version not in the table, or unparsable
-	CodeAll2All       = "GEN004" // all-to-all backend choice or fallback
-	CodeSecret        = "GEN005" // a secret in vllm.env
-	CodeExtraArg      = "GEN006" // extra_args the release does not know
-	CodeTemplate      = "GEN007" // template parse/execute error
-	CodeIdleGPUs      = "GEN008" // GPUs left unused by the layout
-	CodeRuntime       = "GEN009" // runtime-specific restriction
-	CodeModelNotFound = "GEN010" // model not in the catalog
+	CodeUnsafeValue = "GEN001" // a name, address or path that cannot be used safely
+	CodeLayout      = "GEN002" // the layout does not fit the nodes
+	CodeVersion     = "GEN003" // version not in the table, or unparsable
+	CodeAll2All     = "GEN004" // all-to-all backend choice or fallback
+	CodeSecret      = "GEN005" // a secret in vllm.env
+	CodeExtraArg    = "GEN006" // extra_args the release does not know
+	CodeTemplate    = "GEN007" // template parse/execute error
+	CodeIdleGPUs    = "GEN008" // GPUs left unused by the layout
+	CodeRuntime     = "GEN009" // runtime-specific restriction
+	CodeNoInterface = "GEN010" // multi-node without a socket interface
 )
 
 // Patterns for values that end up in file names, labels, comments, YAML keys

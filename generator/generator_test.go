@@ -125,6 +125,18 @@ func TestIdleNodesAndVersionWarnings(t *testing.T) {
 	}
 }
 
+func TestMissingInterfaceWarns(t *testing.T) {
+	d := loadSpec(t, "reference")
+	d.Hardware.Nodes[2].Interface = ""
+	b, ds := Generate(d, Options{})
+	if b == nil || !hasCode(ds, CodeNoInterface) {
+		t.Fatalf("want a %s warning, got %v", CodeNoInterface, ds)
+	}
+	if bytes.Contains(b.Files[4].Data, []byte("GLOO_SOCKET_IFNAME")) {
+		t.Error("node2.sh must not set GLOO_SOCKET_IFNAME without an interface")
+	}
+}
+
 func TestStartRanksAndLocalSizes(t *testing.T) {
 	d := loadSpec(t, "reference")
 	d.Parallelism.Tensor, d.Parallelism.Data = 2, 16
