@@ -78,6 +78,10 @@ func newPlan(d *spec.Deployment, r vllm.Release, runtime, layout string, nodes [
 		Nodes: nodes, Fabric: d.Hardware.Network.InterNode.Kind, Image: d.Runtime.Image, Binary: d.Runtime.VLLMBinary,
 		Docker: d.Runtime.Docker, K8s: d.Runtime.Kubernetes, Spec: d, K8sName: k8sName(d.Metadata.Name)}
 	runtimeDefaults(p)
+	p.SpecFile = "SPEC"
+	if d.File != "" {
+		p.SpecFile = filepath.Base(d.File)
+	}
 	p.Primary = &p.Nodes[0]
 	p.Via = r.All2AllVia().String()
 	p.RDMA = p.Fabric == "infiniband" || p.Fabric == "roce"

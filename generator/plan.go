@@ -116,8 +116,10 @@ type Plan struct {
 	Summary string
 	// Kube is set for the kubernetes runtime.
 	Kube *KubePlan
-	// Spec is the deployment the plan was made from.
-	Spec *spec.Deployment
+	// Spec is the deployment the plan was made from; SpecFile its base
+	// name ("SPEC" when it has none), for commands in the README.
+	Spec     *spec.Deployment
+	SpecFile string
 
 	apiServers int
 }

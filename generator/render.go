@@ -51,6 +51,7 @@ func FuncMap() template.FuncMap {
 	fm["oneline"] = oneLine
 	fm["mounts"] = dockerMounts
 	fm["rayPort"] = func() int { return RayPort }
+	fm["masterPort"] = func() int { return MasterPort }
 	fm["k8sQuantity"] = k8sQuantity
 	return fm
 }

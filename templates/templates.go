@@ -18,7 +18,7 @@
 //	oneline STRING      control characters replaced by spaces (for comments)
 //	mounts PLAN         Docker -v arguments for the model and cache
 //	k8sQuantity SIZE    "64g" -> "64Gi"
-//	rayPort             the Ray head port
+//	rayPort, masterPort the Ray head and --master-port ports
 //
 // Missing map keys are errors (missingkey=error).
 package templates
