@@ -33,7 +33,7 @@ func child(n *yaml.Node, seg string) (value, key *yaml.Node) {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		return mappingChild(n, seg, 0)
+		return mappingChild(n, seg, map[*yaml.Node]bool{})
 	case yaml.SequenceNode:
 		idx, err := strconv.Atoi(seg)
 		if err == nil && idx >= 0 && idx < len(n.Content) {
@@ -60,23 +60,24 @@ func deref(n *yaml.Node) *yaml.Node {
 }
 
 // mappingChild finds key seg in a mapping; explicit keys win over keys
-// brought in by a merge key ("<<: *base"), as in yaml.v3's decoder. depth
-// bounds nested merges.
-func mappingChild(n *yaml.Node, seg string, depth int) (value, key *yaml.Node) {
+// brought in by a merge key ("<<: *base"), as in yaml.v3's decoder. Each
+// mapping is searched at most once, so self-referencing merges terminate.
+func mappingChild(n *yaml.Node, seg string, seen map[*yaml.Node]bool) (value, key *yaml.Node) {
+	if seen[n] {
+		return nil, nil
+	}
+	seen[n] = true
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if k := n.Content[i]; k.Value == seg && k.Tag != "!!merge" {
 			return deref(n.Content[i+1]), k
 		}
-	}
-	if depth > 8 {
-		return nil, nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Tag != "!!merge" {
 			continue
 		}
 		for _, m := range mergeSources(deref(n.Content[i+1])) {
-			if v, k := mappingChild(m, seg, depth+1); v != nil {
+			if v, k := mappingChild(m, seg, seen); v != nil {
 				return v, k
 			}
 		}

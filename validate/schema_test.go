@@ -98,3 +98,19 @@ func TestAliasBombIsUnusable(t *testing.T) {
 		t.Fatalf("want one unusable SPEC001, got err=%v\n%s", err, render(ds))
 	}
 }
+
+func TestTooBigIsUnusable(t *testing.T) {
+	big := []byte("a: \"" + strings.Repeat("x", 5<<20) + "\"\n")
+	_, ds, err := Bytes("big.yaml", big)
+	if !IsUnusable(err) || len(ds) != 1 || ds[0].Code != CodeUnreadable {
+		t.Fatalf("want unusable SPEC000, got err=%v\n%s", err, render(ds))
+	}
+}
+
+func TestDeepNestingIsUnusable(t *testing.T) {
+	deep := "a: " + strings.Repeat("[", 300) + strings.Repeat("]", 300) + "\n"
+	_, ds, err := Bytes("deep.yaml", []byte(deep))
+	if !IsUnusable(err) || len(ds) != 1 || ds[0].Code != CodeSyntax {
+		t.Fatalf("want unusable SPEC001, got err=%v\n%s", err, render(ds))
+	}
+}

@@ -15,7 +15,7 @@ import (
 const maxValueNodes = 100000
 
 // errAliasBomb reports a document whose aliases expand past maxValueNodes.
-var errAliasBomb = errors.New("aliases expand to more than 100000 values")
+var errAliasBomb = errors.New("more than 100000 values or 200 levels once aliases are expanded")
 
 // converter turns a yaml.Node tree into the plain values gojsonschema
 // checks (map[string]interface{}, []interface{}, string, int64, float64,
@@ -39,10 +39,20 @@ func toValue(root *yaml.Node) (interface{}, []problem, error) {
 	return v, c.problems, err
 }
 
-func (c *converter) value(n *yaml.Node, path []string, depth int) (interface{}, error) {
+// spend charges one unit of work; every recursive step calls it, so that
+// self-referential anchors (a mapping that merges itself) cannot recurse
+// without bound.
+func (c *converter) spend(depth int) error {
 	c.budget--
 	if c.budget < 0 || depth > 200 {
-		return nil, errAliasBomb
+		return errAliasBomb
+	}
+	return nil
+}
+
+func (c *converter) value(n *yaml.Node, path []string, depth int) (interface{}, error) {
+	if err := c.spend(depth); err != nil {
+		return nil, err
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -80,6 +90,9 @@ func (c *converter) sequence(n *yaml.Node, path []string, depth int) (interface{
 // mapping's own keys win, as in yaml.v3's decoder. Keys with a null value
 // are dropped: `key:` with nothing after it means "not given".
 func (c *converter) mapping(n *yaml.Node, m map[string]interface{}, path []string, depth int) error {
+	if err := c.spend(depth); err != nil {
+		return err
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Tag == "!!merge" {
 			if err := c.merge(n.Content[i+1], m, path, depth); err != nil {
@@ -110,6 +123,9 @@ func (c *converter) mapping(n *yaml.Node, m map[string]interface{}, path []strin
 }
 
 func (c *converter) merge(v *yaml.Node, m map[string]interface{}, path []string, depth int) error {
+	if err := c.spend(depth); err != nil {
+		return err
+	}
 	for v.Kind == yaml.AliasNode && v.Alias != nil && depth < 200 {
 		v, depth = v.Alias, depth+1
 	}

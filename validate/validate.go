@@ -39,8 +39,8 @@ func Bytes(file string, data []byte) (*spec.Deployment, diag.Diagnostics, error)
 	value, problems, err := toValue(root)
 	if err != nil {
 		d := diag.Diagnostic{Code: CodeSyntax, Severity: diag.Error, File: file, Line: 1, Col: 1,
-			Message: "the document is too large once its anchors are expanded: " + err.Error(),
-			Hint:    "use fewer nested aliases (*name)"}
+			Message: "the document is too large or too deeply nested: " + err.Error(),
+			Hint:    "a deployment has a few hundred values; check for nested aliases (*name) that multiply"}
 		return nil, diag.Diagnostics{d}, unusable(file, d.Message)
 	}
 	ds = append(problemDiags(file, problems), filterProblems(schemaCheck(file, root, value), problems)...)
