@@ -36,6 +36,9 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	}
 	rep := Report{Node: e.node.Name}
 	for _, c := range selected {
+		if ctx.Err() != nil {
+			break // interrupted: report what ran
+		}
 		res := runOne(ctx, c, e, timeout)
 		res.ID = c.ID
 		rep.Results = append(rep.Results, res)

@@ -14,6 +14,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/preflight"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
 )
 
 func init() { subcommands = append(subcommands, newPreflightCmd) }
@@ -50,12 +51,17 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	d, ds := spec.Load(path)
-	if ds.HasErrors() {
-		_ = diag.Print(s.err, diag.FormatText, ds, nil, nil)
-		return usageErr("cannot use spec %s", path)
+	// A spec with errors is unusable here: preflight checks a host against
+	// the spec, so the spec itself must be right first (`vlaunch validate`).
+	d, ds, err := validate.File(path)
+	if err != nil || ds.HasErrors() {
+		src := diag.Sources{}
+		if data, rerr := spec.ReadFile(path); rerr == nil {
+			src[path] = data
+		}
+		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
+		return usageErr("cannot use spec %s (fix it first: vlaunch validate %s)", path, path)
 	}
-	spec.ApplyDefaults(d)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep, err := preflight.Run(ctx, preflightOptions(d, f))
