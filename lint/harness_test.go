@@ -26,9 +26,9 @@ func loadSpec(t *testing.T, path string) *spec.Deployment {
 
 // wantRE reads expectations written in fixtures: `# want VL101 VL102`
 // expects findings on the comment's line; `# want+2 VL105` two lines
-// below, `# want-3 ...` three lines above (for lines inside a continued
-// command, where a comment would break the command).
-var wantRE = regexp.MustCompile(`#\s*want([+-]\d+)?((?:\s+VL\d{3})+)`)
+// below, `# want-3 ...` three lines above, `# want:12 ...` on line 12 (for
+// lines inside a continued command, where a comment would break the command).
+var wantRE = regexp.MustCompile(`#\s*want(?:([+-]\d+)|:(\d+))?((?:\s+VL\d{3})+)`)
 
 // specRE reads `# lint-spec: PATH` (relative to the fixture file).
 var specRE = regexp.MustCompile(`#\s*lint-spec:\s*(\S+)`)
@@ -92,7 +92,10 @@ func (fx fixture) wants() []want {
 				d, _ := strconv.Atoi(m[1])
 				line += d
 			}
-			for _, c := range strings.Fields(m[2]) {
+			if m[2] != "" {
+				line, _ = strconv.Atoi(m[2])
+			}
+			for _, c := range strings.Fields(m[3]) {
 				out = append(out, want{in.Name, line, c})
 			}
 		}

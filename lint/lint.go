@@ -63,7 +63,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 			r.Check(pass)
 		}
 	}
-	ds = applySuppressions(inputs, ds)
+	ds = applySuppressions(inputs, dedupe(ds))
 	ds = append(ds, warn...)
 	ds.Sort()
 	return ds, nil
@@ -150,4 +150,18 @@ func releaseFor(inv *Invocation, opts Options, def vllm.Release) vllm.Release {
 		return rel
 	}
 	return def
+}
+
+// dedupe drops identical findings: one source line can stand for several
+// nodes (a LeaderWorkerSet template, a loop body).
+func dedupe(ds diag.Diagnostics) diag.Diagnostics {
+	seen := map[diag.Diagnostic]bool{}
+	var out diag.Diagnostics
+	for _, d := range ds {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }

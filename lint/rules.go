@@ -44,6 +44,7 @@ var Rules = []*Rule{
 	{Code: "VL121", Name: "eplb-no-ep", Severity: diag.Error, Summary: "--enable-eplb without expert parallel", Check: checkEPLB},
 	{Code: "VL122", Name: "lb-modes", Severity: diag.Error, Summary: "More than one DP load-balancing mode", Check: checkLBModes},
 	{Code: "VL123", Name: "not-exported", Severity: diag.Warning, Summary: "A launch variable is assigned but not exported", Check: checkUnexported},
+	{Code: "VL124", Name: "extra-argument", Severity: diag.Error, Summary: "A stray argument vLLM cannot place", Check: checkExtraPositional},
 
 	{Code: "VL201", Name: "same-flags", Severity: diag.Error, Summary: "Model or parallel flags differ between nodes", Check: checkSameFlags},
 	{Code: "VL202", Name: "dp-size", Severity: diag.Error, Summary: "Global DP size differs between nodes", Check: checkDPSize},

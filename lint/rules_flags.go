@@ -224,3 +224,24 @@ func checkBackendChoice(p *Pass, s *Server, f *Flag) {
 	}
 	p.ReportAt(s.Inv, f.Value.Pos, hint, "%s %q is not an all-to-all backend of vLLM %s", f.Spelling(), f.Value.Text, s.Rel)
 }
+
+// checkExtraPositional reports words argparse cannot place: vllm serve takes
+// one positional argument, the model (VL124).
+func checkExtraPositional(p *Pass) {
+	for _, s := range p.Servers {
+		pos := s.p.positional
+		if s.Model != nil && len(pos) > 0 && s.Flag("model") == nil {
+			pos = pos[1:]
+		}
+		poisoned := 0
+		for _, v := range pos {
+			if strings.HasPrefix(v.Text, " ") || strings.HasPrefix(v.Text, "\t") {
+				poisoned = v.Pos.Line // `\ ` at a line end: VL301/VL302 say why
+			}
+			if v.Pos.Line == poisoned {
+				continue
+			}
+			p.ReportAt(s.Inv, v.Pos, "check for a missing flag name, a stray value or a broken line continuation", "unexpected argument %q: vllm serve takes only the model as a positional argument", v.Text)
+		}
+	}
+}

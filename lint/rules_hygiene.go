@@ -24,6 +24,7 @@ func (p *Pass) eachCall(fn func(sc *Script, st *syntax.Stmt, c *syntax.CallExpr)
 // checkCommentContinuation reports a comment ending in a backslash inside a
 // command: the shell ends the command at the comment (VL301).
 func checkCommentContinuation(p *Pass) {
+	escapedHashComment(p)
 	for _, sc := range p.Scripts {
 		syntax.Walk(sc.File, func(n syntax.Node) bool {
 			c, ok := n.(*syntax.Comment)
@@ -37,6 +38,20 @@ func checkCommentContinuation(p *Pass) {
 			return true
 		})
 	}
+}
+
+// escapedHashComment finds `\ # comment` after a would-be continuation: the
+// shell reads an escaped space, then " #", "comment"... as arguments, and
+// the command ends at the end of the line.
+func escapedHashComment(p *Pass) {
+	p.eachCall(func(sc *Script, st *syntax.Stmt, c *syntax.CallExpr) {
+		for _, w := range c.Args {
+			l, ok := w.Parts[0].(*syntax.Lit)
+			if ok && (strings.HasPrefix(l.Value, "\\ #") || strings.HasPrefix(l.Value, "\\\t#")) {
+				p.Report(sc.src.file, sc.src.pos(w.Pos()), "put the comment on its own line above the command", "comment after a line-continuation backslash: `\\ ` escapes the space, the comment words become arguments and the next line runs as a separate command")
+			}
+		}
+	})
 }
 
 // nextLineIsFlag reports whether the line after offset starts with a dash.

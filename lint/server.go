@@ -104,6 +104,9 @@ func (s *Server) Backend() (name string, at Pos, set bool) {
 	if v, ok := s.Str("all2all-backend"); ok {
 		return v.Text, v.Pos, true
 	}
+	if _, known := s.Rel.Env("VLLM_ALL2ALL_BACKEND"); !known {
+		return s.Rel.Defaults().All2AllBackend, s.Inv.Pos, false
+	}
 	if e, ok := s.Inv.LookupEnv("VLLM_ALL2ALL_BACKEND"); ok {
 		return e.Value.Text, e.Value.Pos, true
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/vlaunch/vlaunch/vllm"
 	"regexp"
 	"strconv"
 	"strings"
@@ -241,8 +242,14 @@ func imageVersion(image string) string {
 	if !ok {
 		return ""
 	}
-	if m := versionTag.FindStringSubmatch(tag); m != nil {
-		return m[1]
+	name, _, _ := strings.Cut(seg, ":")
+	m := versionTag.FindStringSubmatch(tag)
+	if m == nil || !strings.Contains(name, "vllm") {
+		return ""
 	}
-	return ""
+	// vLLM releases are 0.x with x >= 5; other numbering belongs to a private image.
+	if v, err := vllm.ParseVersion(m[1]); err != nil || v.Major != 0 || v.Minor < 5 {
+		return ""
+	}
+	return m[1]
 }

@@ -1,0 +1,37 @@
+package lint
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/diag"
+)
+
+// TestCorpusClean lints realistic launch configurations modelled on the
+// official examples: none may produce a warning or an error.
+func TestCorpusClean(t *testing.T) {
+	for _, path := range fixtures(t, "testdata/corpus/clean") {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			fx := loadFixture(t, path)
+			ds, err := Lint(fx.inputs, Options{Version: fx.version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range ds {
+				if d.Severity >= diag.Warning {
+					t.Errorf("false positive: %s", d)
+				}
+			}
+		})
+	}
+}
+
+// TestCorpusBroken lints broken variants; every expected finding is
+// written in the files as `# want` comments.
+func TestCorpusBroken(t *testing.T) {
+	for _, path := range fixtures(t, "testdata/corpus/broken") {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			checkFixture(t, loadFixture(t, path), "")
+		})
+	}
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Expert-parallel deployment, node 1 (secondary): same model and parallel
+# flags, headless, owning DP ranks 8..15.
+set -euo pipefail
+export GLOO_SOCKET_IFNAME=eth0
+export NCCL_SOCKET_IFNAME=eth0
+
+vllm serve deepseek-ai/DeepSeek-V3-0324 \
+    --tensor-parallel-size 1 \
+    --enable-expert-parallel \
+    --data-parallel-size 16 \
+    --data-parallel-size-local 8 \
+    --data-parallel-start-rank 16 \
+    --data-parallel-address 192.168.1.100 \
+    --data-parallel-rpc-port 13345 \
+    --headless \
+    --all2all-backend deepep_low_latency
+# want:13 VL204
+# want:14 VL206

@@ -1,0 +1,5 @@
+#!/bin/bash
+# One engine across two nodes without Ray (--nnodes, mp executor).
+export GLOO_SOCKET_IFNAME=eth0 NCCL_SOCKET_IFNAME=eth0
+vllm serve meta-llama/Llama-3.1-405B -tp 8 -pp 2 --nnodes 2 --node-rank 0 \
+  --master-addr 10.0.0.1 --master-port 29501 --distributed-executor-backend mp

@@ -1,0 +1,4 @@
+#!/bin/bash
+export GLOO_SOCKET_IFNAME=eth0 NCCL_SOCKET_IFNAME=eth0
+vllm serve meta-llama/Llama-3.1-405B -tp 8 -pp 2 --nnodes 2 --node-rank 1 \
+  --master-addr 10.0.0.1 --master-port 29501 --distributed-executor-backend mp --headless
