@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -34,7 +35,8 @@ func newPreflightCmd(s *streams) *cobra.Command {
 		Short: "Check this host before deployment (read-only: changes nothing, sends nothing)",
 		Long: "Run on every node before starting the bundle. Checks GPUs, network identity, ports,\n" +
 			"RDMA/DeepEP prerequisites, host resources, model files and software against the spec.\n" +
-			"Exit 0 when nothing fails, 1 on any fail, 2 on unusable input.",
+			"Exit 0 when nothing fails, 1 on any fail, 2 on unusable input.\n\nChecks (--only/--skip take ids or groups):\n" +
+			checkList(),
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runPreflight(s, f, args[0]) },
 	}
@@ -137,6 +139,15 @@ func nodeWeightBytes(d *spec.Deployment, in *estimate.Input, node string) (float
 		}
 	}
 	return 0, false
+}
+
+// checkList is the help text's table of check ids.
+func checkList() string {
+	var b strings.Builder
+	for _, c := range preflight.Checks() {
+		fmt.Fprintf(&b, "  %-22s %s\n", c.ID, c.Title)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // hfCacheDir follows huggingface_hub: HF_HUB_CACHE, else HF_HOME/hub, else
