@@ -1,0 +1,96 @@
+package estimate
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteMarkdown writes the report as GitHub-flavoured markdown.
+func (r *Report) WriteMarkdown(w io.Writer) {
+	in, m, p := r.Input, r.Memory, r.Memory.PerGPU
+	fmt.Fprintf(w, "# vlaunch check: %s on %d × %s\n\n", in.Model, in.GPUs, in.GPU)
+	fmt.Fprintf(w, "TP %d · PP %d · DP %d · EP %s · %d node%s · vLLM %s · weights %s (checkpoint %s) · KV cache %s · "+
+		"gpu_memory_utilization %.2f · max_model_len %d · max_num_seqs %d · max_num_batched_tokens %d · block size %d\n\n",
+		in.TP, in.PP, in.DP, onOff(in.EP), in.Nodes, plural(in.Nodes), in.VLLMVersion, in.WeightsDType, in.CheckpointDType,
+		in.KVCacheDType, in.Utilization, in.MaxModelLen, in.MaxNumSeqs, in.MaxNumBatchedTokens, in.BlockSize)
+	for _, a := range in.Assumptions {
+		fmt.Fprintf(w, "- assumed: %s\n", a)
+	}
+	fmt.Fprintf(w, "\n**Feasible: %s**\n\n## Per-GPU memory%s\n\n| term | GiB | derivation |\n|---|---:|---|\n", yesNo(r.Feasible), stageSuffix(r))
+	mdRow(w, "device total (CUDA runtime)", p.DeviceGiB, "")
+	mdRow(w, fmt.Sprintf("usable = %.2f × device", p.Utilization), p.UsableGiB, "")
+	mdRow(w, "− weights", p.WeightsGiB, fmt.Sprintf("%.2fB parameters", m.ParamsPerGPU/1e9))
+	for _, t := range m.Weights {
+		mdRow(w, "&nbsp;&nbsp;"+t.Component, t.GiB, fmt.Sprintf("%.3fB × %.4g B (%s): %s", t.ParamsPerGPU/1e9, t.BytesPerParam, t.DType, t.Placement))
+	}
+	mdRow(w, "− activation peak", p.ActivationGiB, "max(forward, sampler) + fused-MoE workspace")
+	for _, t := range m.Activation {
+		mdRow(w, "&nbsp;&nbsp;"+t.Name, t.GiB, t.Formula)
+	}
+	mdRow(w, "− other (outside PyTorch)", p.OtherGiB, "")
+	for _, t := range m.NonTorch {
+		mdRow(w, "&nbsp;&nbsp;"+t.Name, t.GiB, t.Formula)
+	}
+	mdRow(w, "**= KV cache**", p.KVCacheGiB, "")
+	if p.CUDAGraphGiB > 0 {
+		fmt.Fprintf(w, "\nOutside the budget: CUDA graphs ≈%.2f GiB; headroom (1 − utilization) × device = %.2f GiB.\n", p.CUDAGraphGiB, p.HeadroomGiB)
+	}
+	r.writeCapacityMarkdown(w)
+	for _, s := range reportSections {
+		if s.Markdown != nil {
+			s.Markdown(w, r)
+		}
+	}
+	fmt.Fprintf(w, "\n## Notes\n\n")
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "- **%s.** %s\n", n.Topic, n.Text)
+	}
+	fmt.Fprintf(w, "\n## Findings\n\n")
+	if len(r.Findings) == 0 {
+		fmt.Fprintf(w, "None.\n")
+	}
+	for _, d := range r.Findings {
+		fmt.Fprintf(w, "- **%s** `%s` %s", d.Severity, d.Code, d.Message)
+		if d.Hint != "" {
+			fmt.Fprintf(w, " — *hint:* %s", d.Hint)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func (r *Report) writeCapacityMarkdown(w io.Writer) {
+	m, c := r.Memory, r.Memory.Capacity
+	fmt.Fprintf(w, "\n## KV cache and capacity\n\n| quantity | value |\n|---|---|\n")
+	kv := [][2]string{
+		{"KV bytes per token per GPU", thousands(m.KVBytesPerToken) + " (" + m.KV.Formula + ")"},
+		{"KV tokens per rank", fmt.Sprintf("%s (%s blocks × %d)", thousands(m.KVTokensPerRank), thousands(m.NumBlocks), m.BlockSize)},
+		{"KV tokens, all DP ranks", thousands(m.KVTokensTotal)},
+		{"max concurrency at max_model_len, per rank", fmt.Sprintf("%.2f", m.MaxConcurrencyAtMaxModelLen)},
+		{"sequences on the fullest rank", fmt.Sprintf("ceil(%d / %d) = %d", c.Concurrency, c.DPRanks, c.SeqsPerRank)},
+		{"needed per GPU", fmt.Sprintf("%.2f GiB (%.1f GB); all sessions %.1f GB", c.NeededGiBPerRank, c.NeededGiBPerRank*GiB/1e9, c.NeededGBTotal)},
+		{"available per GPU / margin", fmt.Sprintf("%.2f GiB / %+.2f GiB", c.AvailableGiB, c.MarginGiB)},
+		{"max full-length sequences", fmt.Sprintf("%d per rank, %d in total", c.MaxSeqsPerRank, c.MaxConcurrency)},
+		{"verdict", fitWord(c.Fits)},
+	}
+	if !c.OneSequenceFits {
+		kv = append(kv, [2]string{"largest max_model_len that fits", fmt.Sprint(c.LargestMaxModelLen)})
+	}
+	for _, row := range kv {
+		fmt.Fprintf(w, "| %s | %s |\n", row[0], mdEscape(row[1]))
+	}
+	if len(r.Alternatives) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n### Weights formats\n\n| weights | source | weights GiB | KV GiB | KV tokens/rank | max-length seqs/rank | verdict |\n|---|---|---:|---:|---:|---:|---|\n")
+	for _, a := range r.Alternatives {
+		fmt.Fprintf(w, "| %s | %s | %.2f | %.2f | %s | %d | %s |\n", a.WeightsDType, altSource(a),
+			a.WeightsGiB, a.KVCacheGiB, thousands(a.KVTokensPerRank), a.MaxSeqsPerRank, fitWord(a.Fits))
+	}
+}
+
+func mdRow(w io.Writer, term string, gib float64, how string) {
+	fmt.Fprintf(w, "| %s | %.2f | %s |\n", term, gib, mdEscape(how))
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

@@ -1,0 +1,178 @@
+package estimate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// memoryNotes derives the report's key figures in words, and contrasts them
+// with the usual hand-calculation mistakes (reference scenario points 1–5):
+// K and V counted for MLA, KV divided evenly over ranks, the routed-expert
+// share guessed, the checkpoint format ignored, fixed activation allowances.
+func memoryNotes(in *Input, r *Report) []Note {
+	notes := []Note{kvNote(in, &r.Memory), kvPerRankNote(in, &r.Memory), weightsNote(in, &r.Memory)}
+	if n, ok := checkpointNote(in, r.Alternatives); ok {
+		notes = append(notes, n)
+	}
+	notes = append(notes, budgetNote(in, &r.Memory))
+	if n, ok := eplbNote(in); ok {
+		notes = append(notes, n)
+	}
+	return notes
+}
+
+func kvNote(in *Input, m *MemoryReport) Note {
+	md, kv := in.Model, m.KV
+	b := dtypeBytes(kv.DType)
+	if md.IsMLA() {
+		w := md.KVLoraRank + md.QKRopeHeadDim
+		naive := 2 * md.KVLoraRank * b * kv.Layers
+		return Note{"KV cache per token", fmt.Sprintf(
+			"MLA caches one compressed latent per token and layer: kv_lora_rank %d + decoupled RoPE key %d = %d values = %s B in %s; "+
+				"over %d layers on a GPU that is %s B per token. Counting K and V separately (2 × %d) would give %s B. "+
+				"vLLM replicates the latent on every TP rank instead of splitting it (TP=%d here), which is why DP attention suits MLA.",
+			md.KVLoraRank, md.QKRopeHeadDim, w, thousands(int64(w*b)), kv.DType, kv.Layers, thousands(kv.BytesPerToken), md.KVLoraRank, thousands(int64(naive)), in.Layout.TP)}
+	}
+	heads := KVHeadsPerRank(md, in.Layout.TP)
+	text := fmt.Sprintf("2 (K and V) × %g KV heads on a GPU × head_dim %d × %d B (%s) × %d layers = %s B per token per GPU.",
+		heads, md.HeadDim, b, kv.DType, kv.Layers, thousands(kv.BytesPerToken))
+	if in.Layout.TP > md.NumKVHeads {
+		text += fmt.Sprintf(" TP=%d exceeds the model's %d KV heads, so vLLM replicates them: KV memory per GPU stops shrinking with TP.", in.Layout.TP, md.NumKVHeads)
+	}
+	if kv.SlidingLayers > 0 {
+		text += fmt.Sprintf(" %d of the %d layers use a %d-token sliding window: vLLM prints its token count as if all were full, but a long sequence only keeps the window in those layers (capacity below counts that).",
+			kv.SlidingLayers, kv.Layers, kv.SlidingWindow)
+	}
+	return Note{"KV cache per token", text}
+}
+
+func kvPerRankNote(in *Input, m *MemoryReport) Note {
+	c := m.Capacity
+	seqGB := float64(c.SeqBytes) / 1e9
+	if c.DPRanks <= 1 {
+		return Note{"Where the KV cache lives", fmt.Sprintf(
+			"One engine holds all %d sequences: %d × %s tokens × %s B = %.1f GB (%.2f GiB) per GPU; it has room for %d (%.2f GiB of KV).",
+			c.Concurrency, c.Concurrency, thousands(int64(c.MaxModelLen)), thousands(m.KVBytesPerToken), float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank,
+			c.MaxSeqsPerRank, c.AvailableGiB)}
+	}
+	return Note{"Where the KV cache lives", fmt.Sprintf(
+		"%d sessions × %s tokens need %.1f GB of KV in total. With DP=%d every rank holds the KV of the sequences scheduled on it and a request is never split, "+
+			"so the need per GPU is set by the fullest rank: ceil(%d/%d) = %d sequences × %.2f GB = %.1f GB (%.2f GiB), not the total ÷ %d = %.1f GB. "+
+			"A rank has room for %d full-length sequences (%.2f GiB of KV), so at most %d such sessions fit.",
+		c.Concurrency, thousands(int64(c.MaxModelLen)), c.NeededGBTotal, c.DPRanks, c.Concurrency, c.DPRanks, c.SeqsPerRank, seqGB,
+		float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank, c.DPRanks, c.NeededGBTotal/float64(c.DPRanks), c.MaxSeqsPerRank, c.AvailableGiB, c.MaxConcurrency)}
+}
+
+func weightsNote(in *Input, m *MemoryReport) Note {
+	per := map[string]float64{}
+	for _, w := range m.Weights {
+		per[w.Component] += w.ParamsPerGPU
+	}
+	p := m.Params
+	bf16GiB := m.ParamsPerGPU * bytesBF16 / GiB
+	tail := fmt.Sprintf("%.2fB parameters = %.1f GiB (%.1f GB) in BF16; as stored (%s) the GPU holds %.1f GiB of weights%s.",
+		m.ParamsPerGPU/1e9, bf16GiB, m.ParamsPerGPU*bytesBF16/1e9, in.WeightsDType, m.PerGPU.WeightsGiB, mlaCopiesNote(m))
+	if !in.Model.IsMoE() {
+		return Note{"Weights per GPU", fmt.Sprintf("%.1fB of the model's %.1fB parameters sit on each GPU (TP=%d splits layers' matrices, PP=%d splits layers): %s",
+			m.ParamsPerGPU/1e9, p.Total/1e9, in.Layout.TP, in.Layout.PP, tail)}
+	}
+	routed := per[CompRouted] + per[CompRedundant]
+	return Note{"Weights per GPU", fmt.Sprintf(
+		"Routed experts are %.1fB of the model's %.1fB parameters (%.1f%%), so they, not attention, decide the weights per GPU. "+
+			"Per GPU: %.1fB routed + %.1fB replicated or TP-split (attention %.1fB, dense MLPs %.1fB, shared experts %.1fB, embedding + LM head %.2fB, router + norms %.2fB) = %s",
+		p.RoutedExperts/1e9, p.Total/1e9, 100*p.RoutedExperts/p.Total, routed/1e9, (m.ParamsPerGPU-routed)/1e9,
+		per[CompAttention]/1e9, per[CompDenseMLP]/1e9, per[CompShared]/1e9, (per[CompEmbedding]+per[CompLMHead])/1e9,
+		(per[CompRouter]+per[CompNorms])/1e9, tail)}
+}
+
+func mlaCopiesNote(m *MemoryReport) string {
+	for _, w := range m.Weights {
+		if w.Component == CompMLACopies {
+			return fmt.Sprintf(", including %.2f GiB of de-quantized W_UK/W_UV copies vLLM's MLA keeps for decoding", w.GiB)
+		}
+	}
+	return ""
+}
+
+func checkpointNote(in *Input, alts []AltWeights) (Note, bool) {
+	ckpt := in.Model.CheckpointDType()
+	if ckpt == "bf16" || ckpt == "fp16" || len(alts) == 0 {
+		return Note{}, false
+	}
+	var parts []string
+	for _, a := range alts {
+		verdict := "fits the workload"
+		if !a.Fits {
+			verdict = "does not fit the workload"
+		}
+		src := "converted"
+		if a.FromCheckpoint {
+			src = "the checkpoint as shipped"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s): %.1f GiB weights, %.1f GiB KV, %d max-length sequences per rank — %s",
+			a.WeightsDType, src, a.WeightsGiB, a.KVCacheGiB, a.MaxSeqsPerRank, verdict))
+	}
+	return Note{"Checkpoint format", fmt.Sprintf(
+		"The checkpoint ships %s weights%s; serving it \"without quantization\" in BF16 means an up-cast copy at about twice the memory of its linear layers. %s.",
+		ckpt, blockNote(in), strings.Join(parts, "; "))}, true
+}
+
+func blockNote(in *Input) string {
+	if q := in.Model.Quant; q.Method == "fp8" && len(q.WeightBlockSize) == 2 {
+		return fmt.Sprintf(" (block-wise, one fp32 scale per %d×%d block; embeddings, LM head and router stay BF16)", q.WeightBlockSize[0], q.WeightBlockSize[1])
+	}
+	return ""
+}
+
+func budgetNote(in *Input, m *MemoryReport) Note {
+	p := m.PerGPU
+	var act, other []string
+	for _, t := range m.Activation {
+		act = append(act, fmt.Sprintf("%s %.2f", t.Name, t.GiB))
+	}
+	for _, t := range m.NonTorch {
+		other = append(other, fmt.Sprintf("%s %.2f", t.Name, t.GiB))
+	}
+	return Note{"vLLM's memory budget", fmt.Sprintf(
+		"vLLM multiplies gpu_memory_utilization %.2f by the total the CUDA runtime reports (%.2f GiB on %s, less than the nominal size): %.2f GiB per GPU. "+
+			"From that it subtracts the weights (%.2f GiB), the activation peak it profiles with max_num_batched_tokens %d and max_num_seqs %d (%.2f GiB; %s) "+
+			"and memory outside PyTorch (%.2f GiB; %s), leaving %.2f GiB for the KV cache. These terms are derived from the model's shapes and the settings, not fixed allowances.",
+		p.Utilization, p.DeviceGiB, in.GPU.Name, p.UsableGiB, p.WeightsGiB, in.MaxNumBatchedTokens, in.MaxNumSeqs, p.ActivationGiB,
+		strings.Join(act, ", "), p.OtherGiB, strings.Join(other, ", "), p.KVCacheGiB)}
+}
+
+// eplbNote prices one redundant expert, the real cost unit of EPLB.
+func eplbNote(in *Input) (Note, bool) {
+	m := in.Model
+	if !m.IsMoE() || !in.Layout.EP {
+		return Note{}, false
+	}
+	p, st := expertParamsPerRank(in, 1)
+	rule := StorageRule(in, CompRouted)
+	moe := m.MoELayerCount()
+	gib := float64(moe) * st * rule.BytesPerParam / GiB
+	text := fmt.Sprintf("EPLB's cost is per redundant expert: one more expert on a GPU is %.1fM parameters × %d MoE layers = %.2f GiB in %s.",
+		p/1e6, moe, gib, rule.DType)
+	if in.EnableEPLB {
+		text += fmt.Sprintf(" This spec adds %d redundant experts over %d ranks.", in.NumRedundantExperts, in.Layout.EPSize())
+	}
+	return Note{"EPLB", text}, true
+}
+
+// thousands formats n with comma separators (70272 → "70,272").
+func thousands(n int64) string {
+	s := fmt.Sprintf("%d", n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
