@@ -33,7 +33,7 @@ func (sm *StepModel) networkTime(loads []RankLoad, frac float64, st *StepTime) {
 	s := &sm.S
 	var maxRank float64
 	for _, l := range loads {
-		maxRank = math.Max(maxRank, l.tokens(s.SpecTokens)*frac)
+		maxRank = max(maxRank, l.tokens(s.SpecTokens)*frac)
 	}
 	sm.a2aTime(loads, frac, st)
 	if s.TP > 1 {
@@ -43,7 +43,7 @@ func (sm *StepModel) networkTime(loads []RankLoad, frac float64, st *StepTime) {
 			bw = s.HW.InterBytesPerSPerNode / float64(max(1, s.HW.GPUsPerNode))
 			lat = 2 * float64(s.TP/max(1, s.HW.GPUsPerNode)) * s.HW.InterLatencyS
 		}
-		per := LinkTime(RingAllReduceBytes(msg, s.TP), bw, s.Eff.Link, 1, lat)
+		per := LinkTime(RingAllReduceBytes(msg, s.TP), bw, s.Eff.Link, 1, lat+s.Eff.CollectiveS)
 		st.TPS = 2 * sm.layers * per
 	}
 	if s.PP > 1 {
@@ -76,7 +76,7 @@ func (sm *StepModel) a2aTime(loads []RankLoad, frac float64, st *StepTime) {
 	nodeTok, maxGPU, minGPU, total := sm.tokensByNode(loads, frac)
 	maxNode, minNode := 0.0, math.Inf(1)
 	for _, t := range nodeTok {
-		maxNode, minNode = math.Max(maxNode, t), math.Min(minNode, t)
+		maxNode, minNode = max(maxNode, t), min(minNode, t)
 	}
 	var inter, intra float64
 	phases, lat := 2, s.HW.IntraLatencyS
@@ -102,9 +102,9 @@ func (sm *StepModel) a2aTime(loads []RankLoad, frac float64, st *StepTime) {
 		intra += inter
 		inter = 0
 	}
-	t := math.Max(LinkTime(inter, s.HW.InterBytesPerSPerNode, s.Eff.Link, 0, 0),
+	t := max(LinkTime(inter, s.HW.InterBytesPerSPerNode, s.Eff.Link, 0, 0),
 		LinkTime(intra, s.HW.IntraBytesPerS, s.Eff.Link, 0, 0))
-	t += float64(phases) * (lat + s.Eff.A2APhaseS)
+	t += float64(phases) * (lat + s.Eff.CollectiveS)
 	st.A2AS = sm.moeLayers * t
 	st.InterBytesPerNode = sm.moeLayers * inter * float64(s.PP)
 	st.IntraBytesPerGPU = sm.moeLayers * intra * float64(s.PP)
@@ -127,7 +127,7 @@ func (sm *StepModel) tokensByNode(loads []RankLoad, frac float64) (nodeTok []flo
 			t = loads[r].tokens(s.SpecTokens) * frac
 		}
 		per := t / float64(s.TP)
-		maxGPU, minGPU = math.Max(maxGPU, per), math.Min(minGPU, per)
+		maxGPU, minGPU = max(maxGPU, per), min(minGPU, per)
 		total += t
 		for i := 0; i < s.TP; i++ {
 			nodeTok[min(sm.nodes-1, (r*s.TP+i)/g)] += per

@@ -27,19 +27,20 @@ type Efficiency struct {
 	// EagerPerLayerS is the extra kernel-launch cost per decoder layer when
 	// the step runs without CUDA graphs (about 20–30 kernels of ~5 µs each).
 	EagerPerLayerS float64
-	// A2APhaseS is the fixed cost of one dispatch or one combine phase of an
-	// MoE all-to-all (kernel launch, notify/barrier) on top of link latency.
-	A2APhaseS float64
+	// CollectiveS is the fixed cost of one collective — a TP all-reduce, or
+	// one dispatch or combine phase of an MoE all-to-all — on top of link
+	// latency: kernel launch, flag/barrier synchronisation between GPUs.
+	CollectiveS float64
 }
 
 // DefaultEfficiency is the calibrated set used everywhere (see
 // docs/calibration-throughput.md for the fit and its error per row).
 var DefaultEfficiency = Efficiency{
-	GEMM:           0.55,
-	Attention:      0.45,
-	HBM:            0.80,
-	Link:           0.80,
-	StepOverheadS:  3e-3,
+	GEMM:           0.75,
+	Attention:      0.75,
+	HBM:            0.55,
+	Link:           0.55,
+	StepOverheadS:  2e-3,
 	EagerPerLayerS: 120e-6,
-	A2APhaseS:      15e-6,
+	CollectiveS:    5e-6,
 }

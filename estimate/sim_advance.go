@@ -30,27 +30,32 @@ func (s *simulator) account(dt float64) {
 func (s *simulator) advance() {
 	for i := range s.ranks {
 		rk := &s.ranks[i]
-		keep := rk.running[:0]
-		for _, r := range rk.running {
-			n := r.sched
-			r.sched = 0
-			if n > 0 && r.done < r.prompt {
-				r.done += n
-				if r.done >= r.prompt {
-					s.emit(&r)
+		kept := 0
+		for j := range rk.running {
+			r := &rk.running[j]
+			if n := r.sched; n > 0 {
+				r.sched = 0
+				if r.done < r.prompt {
+					r.done += n
+					if r.done >= r.prompt {
+						s.emit(r)
+					}
+				} else {
+					r.ctxExtra++
+					s.emit(r)
 				}
-			} else if n > 0 {
-				r.ctxExtra++
-				s.emit(&r)
 			}
 			if r.out >= s.cfg.OutputTokens {
 				rk.kvUsed -= r.blocks
-				s.finish(r)
+				s.finish(*r)
 				continue
 			}
-			keep = append(keep, r)
+			if kept != j {
+				rk.running[kept] = *r
+			}
+			kept++
 		}
-		rk.running = keep
+		rk.running = rk.running[:kept]
 	}
 }
 

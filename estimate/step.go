@@ -91,13 +91,19 @@ func (sm *StepModel) Step(loads []RankLoad) StepTime {
 	var st StepTime
 	var worst, total float64
 	var worstLoad RankLoad
+	var prev RankLoad
+	prevT := -1.0
 	for _, l := range loads {
 		if pp > 1 {
 			l = l.scaled(1 / pp) // one of PP micro-batches
 		}
-		tok := l.tokens(s.SpecTokens)
-		total += tok
-		if t := sm.rankTime(l, nil); t > worst || worst == 0 {
+		total += l.tokens(s.SpecTokens)
+		t := prevT
+		if l != prev || prevT < 0 { // ranks often carry identical loads
+			t = sm.rankTime(l, nil)
+			prev, prevT = l, t
+		}
+		if t > worst || worst == 0 {
 			worst, worstLoad = t, l
 		}
 	}
@@ -109,7 +115,7 @@ func (sm *StepModel) Step(loads []RankLoad) StepTime {
 	if s.DBO && (s.A2A == A2ADeepEPHT || s.A2A == A2ADeepEPLL) {
 		// Two micro-batches: one computes while the other communicates; the
 		// pipeline fill/drain leaves half of the shorter side exposed.
-		stage = math.Max(roof, st.A2AS) + math.Min(roof, st.A2AS)/2
+		stage = max(roof, st.A2AS) + min(roof, st.A2AS)/2
 	}
 	stage += st.TPS
 	if s.SpecTokens > 0 { // the MTP draft layer: one more layer per draft token
@@ -143,7 +149,7 @@ func roof(st *StepTime, computeS, memoryS float64) float64 {
 			st.MemoryBoundS += memoryS
 		}
 	}
-	return math.Max(computeS, memoryS)
+	return max(computeS, memoryS)
 }
 
 // rankTime is the dense + attention time of one rank (per GPU, one stage).
@@ -174,7 +180,7 @@ func (sm *StepModel) layerCtx(l RankLoad) float64 {
 		return 0
 	}
 	avg := l.DecodeCtx / l.DecodeSeqs
-	return sm.fullLayers*l.DecodeCtx + sm.slidingLayers*l.DecodeSeqs*math.Min(avg, sm.window)
+	return sm.fullLayers*l.DecodeCtx + sm.slidingLayers*l.DecodeSeqs*min(avg, sm.window)
 }
 
 // attnFLOPs is the attention-core work of the decode (or prefill) part.
@@ -184,7 +190,7 @@ func (sm *StepModel) attnFLOPs(l RankLoad, decode bool) float64 {
 	}
 	pairs := sm.fullLayers * l.PrefillPairs
 	if sm.slidingLayers > 0 {
-		pairs += sm.slidingLayers * math.Min(l.PrefillPairs, l.PrefillTokens*sm.window)
+		pairs += sm.slidingLayers * min(l.PrefillPairs, l.PrefillTokens*sm.window)
 	}
 	return sm.attnPreCoef*pairs + sm.decompCoef*sm.layers*l.PrefillPrefix
 }
@@ -212,3 +218,6 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 	bytes := (sm.expertsPerGPU*hit*sm.expertBytes + pairs*sm.hidden*2*2) * sm.moeLayers
 	st.ExpertS = roof(st, flops/(s.gemmFLOPS()*s.Eff.GEMM), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM))
 }
+
+// StepSeconds is Step(loads).TotalS, the form the simulator calls.
+func (sm *StepModel) StepSeconds(loads []RankLoad) float64 { return sm.Step(loads).TotalS }

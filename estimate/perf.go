@@ -1,0 +1,107 @@
+package estimate
+
+import (
+	"fmt"
+	"slices"
+)
+
+// PerfReport is the performance half of `vlaunch check`: the performance
+// section, the SLO verdicts and whether every SLO holds.
+type PerfReport struct {
+	Performance Performance  `json:"performance"`
+	SLO         []SLOVerdict `json:"slo"`
+	// Feasible is false when any SLO fails.
+	Feasible bool `json:"feasible"`
+}
+
+// Perf predicts how fast the deployment serves its workload and judges
+// every SLO. kvTokensPerRank is the KV capacity of one DP rank in tokens
+// (from Memory); 0 means not even one block fits.
+func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
+	s := SetupFromInput(in)
+	sm := NewStepModel(s)
+	p := Performance{All2All: s.A2A, CUDAGraphs: s.CUDAGraphs && !(s.A2A == A2ADeepEPHT && s.DP > 1),
+		DBO: s.DBO, Constants: s.Eff, Notes: perfNotes(&s)}
+	p.GEMMPrecision, p.AttentionPrecision = s.precisions()
+	p.FLOPs = sm.flopsInfo(in)
+	p.Decode = sm.decodeInfo(in, kvTokensPerRank)
+	p.Network = sm.netInfo(p.Decode)
+	for _, n := range perfInputLengths(in) {
+		p.Prefill = append(p.Prefill, sm.PrefillIdle(n, max(1, in.MaxNumBatchedTokens)))
+	}
+	if kvTokensPerRank > 0 {
+		for _, n := range perfInputLengths(in) {
+			p.Simulations = append(p.Simulations, simulateScenario(in, sm, kvTokensPerRank, n, opt))
+		}
+	}
+	r := PerfReport{Performance: p}
+	r.SLO = judgeSLOs(in, sm, &r.Performance, kvTokensPerRank)
+	r.Feasible = true
+	for _, v := range r.SLO {
+		if v.Verdict == VerdictFail {
+			r.Feasible = false
+		}
+	}
+	return r
+}
+
+// perfInputLengths is the workload's input length followed by every other
+// input length an SLO names.
+func perfInputLengths(in *Input) []int {
+	out := []int{max(1, in.Workload.InputTokens)}
+	for _, t := range in.SLO.TTFT {
+		if t.InputTokens > 0 && !slices.Contains(out, t.InputTokens) {
+			out = append(out, t.InputTokens)
+		}
+	}
+	return out
+}
+
+// simulateScenario runs the workload's load (its sessions, or its arrival
+// rate) with requests of the given input length.
+func simulateScenario(in *Input, sm *StepModel, kvTokens int64, inputTokens int, opt PerfOptions) SimScenario {
+	w := in.Workload
+	sessions := 0
+	if w.ArrivalRatePerS <= 0 {
+		sessions = max(1, w.Concurrency)
+	}
+	n := opt.Requests
+	if n <= 0 {
+		n = min(20000, max(2000, 10*sessions))
+	}
+	// Stagger closed-loop sessions over one request's idle-system duration
+	// so they do not start in lock-step.
+	pf := sm.PrefillIdle(inputTokens, max(1, in.MaxNumBatchedTokens)).TTFTS
+	dp, _ := sm.DecodeAt(max(1, sessions), float64(inputTokens)+float64(w.OutputTokens)/2)
+	cfg := SimConfig{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
+		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: max(1, w.OutputTokens),
+		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: n, Warmup: max(100, 2*sessions), Seed: opt.Seed,
+		StaggerS: pf + float64(w.OutputTokens)*dp.TPOTS}
+	return SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: sessions,
+		RatePerS: w.ArrivalRatePerS, Seed: opt.Seed, Result: Simulate(cfg)}
+}
+
+// perfNotes states the modelling assumptions that matter for this setup.
+func perfNotes(s *StepSetup) []string {
+	notes := []string{
+		"step time per DP rank = overhead + Σ over operation classes (dense projections, routed experts, attention) of max(compute, memory) + communication; compute and memory are a roofline per class, not a sum",
+		fmt.Sprintf("efficiencies (global, calibrated): GEMM %.2f, attention %.2f, HBM %.2f, links %.2f; step overhead %.1f ms",
+			s.Eff.GEMM, s.Eff.Attention, s.Eff.HBM, s.Eff.Link, s.Eff.StepOverheadS*1e3),
+		"MoE routing assumed uniform over experts (group-limited where the model has n_group/topk_group); EPLB replicas and routing skew are not modelled",
+		"a request's prefill runs on one DP rank (attention and dense layers are not split across DP); only routed experts are spread over the EP group",
+	}
+	switch s.A2A {
+	case A2AAllGather:
+		notes = append(notes, "all2all allgather_reducescatter: every EP rank gathers every token of the group (BF16) and reduce-scatters the outputs")
+	case A2ADeepEPHT:
+		notes = append(notes, "all2all DeepEP high-throughput: one RDMA copy per remote node hit, NVLink forwarding there; CUDA graphs off with DP>1")
+	case A2ADeepEPLL:
+		notes = append(notes, "all2all DeepEP low-latency: one RDMA copy per remote expert (up to top-k copies per token)")
+	}
+	if s.DBO {
+		notes = append(notes, "DBO: two micro-batches overlap all-to-all with compute; half of the shorter side stays exposed")
+	} else if s.A2A != A2ANone {
+		notes = append(notes, "no DBO: all-to-all time adds to compute (no overlap)")
+	}
+	return notes
+}

@@ -1,0 +1,25 @@
+package estimate
+
+import (
+	"testing"
+)
+
+// refSimConfig is the reference scenario's decode-heavy load on the real
+// step model (DeepSeek-V3, 32 × H20, EP32), without KV limits.
+func refSimConfig(b testing.TB, requests int) SimConfig {
+	m := perfModel(b, "deepseek-v3")
+	g := perfGPU(b, "h20-96g")
+	sm := NewStepModel(StepSetup{Model: m, HW: NewPerfHardware(g, 8, 450, 2, 25, 1, 10), TP: 1, PP: 1, DP: 32, EP: true,
+		WeightDType: "fp8", KVDType: "bf16", A2A: A2AAllGather, CUDAGraphs: true, Eff: DefaultEfficiency})
+	return SimConfig{Step: sm.StepSeconds, DP: 32, MaxNumSeqs: 1024, MaxNumBatchedTokens: 8192,
+		InputTokens: 512, OutputTokens: 256, Sessions: 200, Requests: requests, Warmup: 200, Seed: 1, StaggerS: 30}
+}
+
+// BenchmarkSim100k simulates 100,000 requests (512 in / 256 out, 200
+// closed-loop sessions over 32 DP ranks) with the full step model.
+func BenchmarkSim100k(b *testing.B) {
+	cfg := refSimConfig(b, 100000)
+	for b.Loop() {
+		Simulate(cfg)
+	}
+}

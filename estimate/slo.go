@@ -1,0 +1,223 @@
+package estimate
+
+import (
+	"fmt"
+	"math"
+)
+
+// Verdicts and bindings of an SLO.
+const (
+	VerdictPass = "pass"
+	VerdictFail = "fail"
+
+	BindCompute  = "compute"
+	BindMemory   = "memory_bandwidth"
+	BindNetwork  = "network"
+	BindKV       = "kv_capacity"
+	BindQueueing = "queueing"
+)
+
+// SLOVerdict judges one service-level objective.
+type SLOVerdict struct {
+	Name      string  `json:"name"`
+	Target    float64 `json:"target"`
+	Predicted float64 `json:"predicted"`
+	Unit      string  `json:"unit"`
+	Verdict   string  `json:"verdict"`
+	// Binding is the resource that sets the predicted value.
+	Binding     string `json:"binding"`
+	Explanation string `json:"explanation"`
+	// WouldPass says what would meet the target (failing SLOs only).
+	WouldPass []string `json:"would_pass,omitempty"`
+}
+
+// judgeSLOs builds the verdict list: throughput, TPOT, then every TTFT
+// percentile target.
+func judgeSLOs(in *Input, sm *StepModel, p *Performance, kv int64) []SLOVerdict {
+	var out []SLOVerdict
+	if in.SLO.ThroughputTokensPerS > 0 {
+		out = append(out, throughputVerdict(in, sm, p, kv))
+	}
+	if in.SLO.TPOTMs > 0 {
+		out = append(out, tpotVerdict(in, p, kv))
+	}
+	for _, t := range in.SLO.TTFT {
+		for _, q := range []struct {
+			name string
+			v    *float64
+		}{{"p50", t.P50S}, {"p95", t.P95S}, {"p99", t.P99S}} {
+			if q.v != nil {
+				out = append(out, ttftVerdict(in, sm, p, kv, t.InputTokens, q.name, *q.v))
+			}
+		}
+	}
+	if alts := Alternatives(in); len(alts) > 0 {
+		for i := range out {
+			if out[i].Verdict == VerdictFail {
+				out[i].WouldPass = append(out[i].WouldPass, alternativesPassing(in, alts, &out[i])...)
+			}
+		}
+	}
+	return out
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return VerdictPass
+	}
+	return VerdictFail
+}
+
+// sim returns the simulation of the given input length, if one ran.
+func (p *Performance) sim(inputTokens int) *SimScenario {
+	for i := range p.Simulations {
+		if p.Simulations[i].InputTokens == inputTokens {
+			return &p.Simulations[i]
+		}
+	}
+	return nil
+}
+
+// stepBinding maps a step's dominant term onto the SLO binding names
+// (host overhead counts as compute: it is work on the critical path).
+func stepBinding(st StepTime) string {
+	if b := st.Binding(); b != "overhead" {
+		return b
+	}
+	return BindCompute
+}
+
+func throughputVerdict(in *Input, sm *StepModel, p *Performance, kv int64) SLOVerdict {
+	target := in.SLO.ThroughputTokensPerS
+	total := in.SLO.ThroughputCounts == "total"
+	v := SLOVerdict{Name: "throughput (" + in.SLO.ThroughputCounts + " tokens/s)", Target: target, Unit: "tokens/s"}
+	c := max(1, in.Workload.Concurrency)
+	d := p.Decode
+	if s := p.sim(in.Workload.InputTokens); s != nil {
+		v.Predicted = s.Result.OutputTokPerS
+		if total {
+			v.Predicted = s.Result.TotalTokPerS
+		}
+	}
+	v.Verdict = verdict(v.Predicted >= target && kv > 0)
+	v.Binding = stepBinding(d.Step)
+	if kv <= 0 || (d.KVSeqsPerRank > 0 && d.KVSeqsPerRank < d.Point.SeqsPerRank) {
+		v.Binding = BindKV
+	}
+	perSession := target / float64(c)
+	counts := "generated (output) tokens only"
+	if total {
+		counts = "prompt + generated tokens"
+		perSession = target / float64(c) * float64(in.Workload.OutputTokens) /
+			float64(in.Workload.InputTokens+in.Workload.OutputTokens)
+	}
+	v.Explanation = fmt.Sprintf("counts %s. Little's law: %.0f tokens/s over %d sessions is %.0f output tokens/s per session, "+
+		"a decode step of at most %.1f ms. Predicted step %.1f ms (%s): weight-read floor %.1f ms (%.1f GB per GPU at full HBM bandwidth), "+
+		"compute floor %.1f ms, network floor %.1f ms, all-to-all %.1f ms, overhead %.1f ms. Best over concurrency within KV: %.0f output tokens/s.",
+		counts, target, c, perSession, 1e3/perSession, d.Step.TotalS*1e3, v.Binding, d.Floors.WeightReadS*1e3, d.Floors.WeightBytesPerGPU/1e9,
+		d.Floors.ComputeS*1e3, d.Floors.NetworkS*1e3, d.Step.A2AS*1e3*float64(sm.S.PP), d.Step.OverheadS*1e3, d.MaxOutputTokPerS)
+	if v.Verdict == VerdictFail {
+		v.WouldPass = append(v.WouldPass, sessionsForThroughput(in, sm, kv, target, total))
+		if v.Binding == BindNetwork {
+			v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *StepModel) bool {
+				pt, _ := s.DecodeAt(c, meanContext(in))
+				return throughputOf(in, pt, total) >= target
+			}))
+		}
+	}
+	return v
+}
+
+// throughputOf converts a decode point to the counted throughput.
+func throughputOf(in *Input, pt DecodePoint, total bool) float64 {
+	if !total {
+		return pt.OutputTokPerS
+	}
+	w := in.Workload
+	return pt.OutputTokPerS * float64(w.InputTokens+w.OutputTokens) / float64(max(1, w.OutputTokens))
+}
+
+// sessionsForThroughput finds the smallest concurrency (DP multiples,
+// within max_num_seqs and KV) whose steady decode reaches the target.
+func sessionsForThroughput(in *Input, sm *StepModel, kv int64, target float64, total bool) string {
+	ctx := meanContext(in)
+	limit := max(1, in.MaxNumSeqs)
+	if kv > 0 {
+		limit = min(limit, int(float64(kv)/float64(in.Workload.InputTokens+in.Workload.OutputTokens)))
+	}
+	best, bestC := 0.0, 0
+	for per := 1; per <= limit; per = max(per+1, per*5/4) {
+		pt, _ := sm.DecodeAt(per*sm.S.DP, ctx)
+		tp := throughputOf(in, pt, total)
+		if tp >= target {
+			return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s at TPOT %.0f ms", per*sm.S.DP, per, tp, pt.TPOTS*1e3)
+		}
+		if tp > best {
+			best, bestC = tp, per*sm.S.DP
+		}
+	}
+	return fmt.Sprintf("no concurrency reaches it on this layout: at most %.0f tokens/s (at %d sessions, limited by max_num_seqs %d and KV capacity)", best, bestC, in.MaxNumSeqs)
+}
+
+// bandwidthFor finds the per-node inter-node bandwidth at which ok holds
+// (doubling from the current figure, up to 16 × 400 Gbit/s).
+func bandwidthFor(in *Input, ok func(*StepModel) bool) string {
+	if in.Layout.Nodes <= 1 {
+		return "the network is intra-node; a faster inter-node link does not help"
+	}
+	cur := in.Network.InterGbitPerSPerNIC * float64(max(1, in.Network.NICsPerNode))
+	for bw := cur * 2; bw <= 6400; bw *= 2 {
+		v := *in
+		v.Network.InterGbitPerSPerNIC, v.Network.NICsPerNode = bw, 1
+		if ok(NewStepModel(SetupFromInput(&v))) {
+			return fmt.Sprintf("inter-node bandwidth of about %.0f Gbit/s per node (now %.0f) would meet it, other things equal", bw, cur)
+		}
+	}
+	return fmt.Sprintf("no inter-node bandwidth up to 6400 Gbit/s per node meets it alone (now %.0f Gbit/s)", cur)
+}
+
+func tpotVerdict(in *Input, p *Performance, kv int64) SLOVerdict {
+	v := SLOVerdict{Name: "TPOT (mean)", Target: in.SLO.TPOTMs / 1e3, Unit: "s", Binding: stepBinding(p.Decode.Step)}
+	if s := p.sim(in.Workload.InputTokens); s != nil {
+		v.Predicted = s.Result.TPOT.Mean
+	}
+	v.Verdict = verdict(kv > 0 && v.Predicted > 0 && v.Predicted <= v.Target)
+	if kv <= 0 {
+		v.Binding = BindKV
+	}
+	v.Explanation = fmt.Sprintf("simulated mean time per output token at %d sessions; the steady decode step alone is %.1f ms (%s)",
+		in.Workload.Concurrency, p.Decode.Step.TotalS*1e3, p.Decode.Step.Binding())
+	return v
+}
+
+func ttftVerdict(in *Input, sm *StepModel, p *Performance, kv int64, n int, q string, target float64) SLOVerdict {
+	v := SLOVerdict{Name: fmt.Sprintf("TTFT %s at %d input tokens", q, n), Target: target, Unit: "s"}
+	var idle PrefillPoint
+	for _, pp := range p.Prefill {
+		if pp.InputTokens == n {
+			idle = pp
+		}
+	}
+	if s := p.sim(n); s != nil {
+		v.Predicted = map[string]float64{"p50": s.Result.TTFT.P50, "p95": s.Result.TTFT.P95, "p99": s.Result.TTFT.P99}[q]
+	}
+	v.Verdict = verdict(kv > 0 && v.Predicted > 0 && v.Predicted <= target)
+	v.Binding = BindQueueing
+	if idle.TTFTS > target || idle.TTFTS > 0.5*v.Predicted {
+		v.Binding = idle.Binding
+	}
+	if kv <= 0 {
+		v.Binding = BindKV
+	}
+	v.Explanation = fmt.Sprintf("simulated under the workload's load (%d sessions, %d output tokens each); "+
+		"on an idle system this prompt takes %.0f ms on one DP rank in %d chunk(s), of which %.0f ms is all-to-all "+
+		"(%.2f GB through its node's NICs); the rest of the predicted time is waiting for steps shared with other requests",
+		in.Workload.Concurrency, in.Workload.OutputTokens, idle.TTFTS*1e3, idle.Steps, idle.NetworkS*1e3, idle.InterBytesPerNode/1e9)
+	if v.Verdict == VerdictFail && idle.Binding == BindNetwork {
+		chunk := max(1, in.MaxNumBatchedTokens)
+		v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *StepModel) bool {
+			return s.PrefillIdle(n, chunk).TTFTS <= target*math.Min(1, idle.TTFTS/math.Max(v.Predicted, 1e-9))
+		}))
+	}
+	return v
+}

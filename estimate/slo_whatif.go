@@ -1,0 +1,137 @@
+package estimate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Alternative is one changed configuration run through the same memory and
+// performance models (analytic steady state, no simulation).
+type Alternative struct {
+	Name string `json:"name"`
+	// Fits is false when the weights or one max-length sequence do not fit.
+	Fits            bool    `json:"fits"`
+	KVTokensPerRank int64   `json:"kv_tokens_per_rank"`
+	OutputTokPerS   float64 `json:"output_tokens_per_s"`
+	TPOTS           float64 `json:"tpot_s"`
+	// IdleTTFTS is the idle-system TTFT per SLO input length.
+	IdleTTFTS map[int]float64 `json:"idle_ttft_s"`
+	Binding   string          `json:"binding"`
+	in        Input
+}
+
+// alternativeInputs lists the variants worth trying for this deployment:
+// FP8 weights, the other all-to-all backends, one 400 Gbit/s NIC per GPU,
+// TP within a node with DP across nodes, and the combination.
+func alternativeInputs(in *Input) []Alternative {
+	var out []Alternative
+	add := func(name string, f func(*Input)) {
+		v := *in
+		f(&v)
+		v.CUDAGraphs = in.CUDAGraphs || !(in.All2AllBackend == "deepep_high_throughput" && in.Layout.DP > 1)
+		if v.All2AllBackend == "deepep_high_throughput" && v.Layout.DP > 1 {
+			v.CUDAGraphs = false
+		}
+		out = append(out, Alternative{Name: name, in: v})
+	}
+	fp8 := in.WeightsDType != "fp8" && in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "mxfp4"
+	if fp8 {
+		add("FP8 weights", func(v *Input) { v.WeightsDType, v.WeightsFromCheckpoint = "fp8", in.Model.CheckpointDType() == "fp8" })
+	}
+	moeDP := in.Model.IsMoE() && in.Layout.DP > 1 && in.Layout.EP
+	multi := in.Layout.Nodes > 1
+	if moeDP {
+		for _, b := range []string{"deepep_high_throughput", "deepep_low_latency"} {
+			if in.All2AllBackend != b {
+				add("all2all "+b, func(v *Input) { v.All2AllBackend = b })
+			}
+		}
+	}
+	fast := func(v *Input) { v.Network.InterGbitPerSPerNIC, v.Network.NICsPerNode = 400, v.Layout.GPUsPerNode }
+	if multi {
+		add(fmt.Sprintf("inter-node %d × 400 Gbit/s NICs per node", in.Layout.GPUsPerNode), fast)
+	}
+	if g := in.Layout.GPUsPerNode; in.Layout.TP != g && g > 1 && in.Layout.GPUs()%g == 0 && in.Model.NumHeads%g == 0 {
+		add(fmt.Sprintf("TP=%d DP=%d", g, in.Layout.GPUs()/g/in.Layout.PP), func(v *Input) {
+			v.Layout.TP, v.Layout.DP = g, in.Layout.GPUs()/g/in.Layout.PP
+		})
+	}
+	if fp8 && moeDP && multi {
+		add("FP8 weights + deepep_low_latency + 400 Gbit/s per GPU", func(v *Input) {
+			v.WeightsDType, v.All2AllBackend = "fp8", "deepep_low_latency"
+			fast(v)
+		})
+	}
+	return out
+}
+
+// Alternatives evaluates every variant: memory first (KV capacity from
+// Memory), then steady decode at the SLO's concurrency and idle TTFT.
+func Alternatives(in *Input) []Alternative {
+	alts := alternativeInputs(in)
+	for i := range alts {
+		a := &alts[i]
+		mem := Memory(&a.in)
+		a.KVTokensPerRank = mem.KVTokensPerRank
+		a.Fits = mem.Capacity.OneSequenceFits && mem.KVTokensPerRank > 0
+		sm := NewStepModel(SetupFromInput(&a.in))
+		pt, st := sm.DecodeAt(max(1, in.Workload.Concurrency), meanContext(in))
+		a.OutputTokPerS, a.TPOTS, a.Binding = pt.OutputTokPerS, pt.TPOTS, stepBinding(st)
+		a.IdleTTFTS = map[int]float64{}
+		for _, n := range perfInputLengths(in) {
+			a.IdleTTFTS[n] = sm.PrefillIdle(n, max(1, in.MaxNumBatchedTokens)).TTFTS
+		}
+	}
+	return alts
+}
+
+// alternativesPassing names the variants predicted to meet v. TTFT
+// percentiles of a variant are its idle TTFT scaled by this deployment's
+// ratio of predicted to idle TTFT (the same queueing factor: an assumption).
+func alternativesPassing(in *Input, alts []Alternative, v *SLOVerdict) []string {
+	var out []string
+	for _, a := range alts {
+		if !a.Fits {
+			continue
+		}
+		pred, ok := alternativePrediction(in, a, v)
+		if ok && ((v.Unit == "tokens/s" && pred >= v.Target) || (v.Unit == "s" && pred <= v.Target)) {
+			out = append(out, fmt.Sprintf("%s (predicted %s, %s-bound)", a.Name, formatValue(pred, v.Unit), a.Binding))
+		}
+	}
+	if len(out) == 0 && len(alts) > 0 {
+		names := make([]string, len(alts))
+		for i, a := range alts {
+			names[i] = a.Name
+		}
+		out = append(out, "none of the alternatives tried passes alone: "+strings.Join(names, "; "))
+	}
+	return out
+}
+
+func alternativePrediction(in *Input, a Alternative, v *SLOVerdict) (float64, bool) {
+	switch {
+	case v.Unit == "tokens/s":
+		return throughputOf(in, DecodePoint{OutputTokPerS: a.OutputTokPerS}, in.SLO.ThroughputCounts == "total"), true
+	case strings.HasPrefix(v.Name, "TPOT"):
+		return a.TPOTS, true
+	case strings.HasPrefix(v.Name, "TTFT"):
+		var n int
+		if _, err := fmt.Sscanf(v.Name[strings.Index(v.Name, " at ")+4:], "%d", &n); err != nil {
+			return 0, false
+		}
+		base := NewStepModel(SetupFromInput(in)).PrefillIdle(n, max(1, in.MaxNumBatchedTokens)).TTFTS
+		if base <= 0 {
+			return 0, false
+		}
+		return a.IdleTTFTS[n] * max(1, v.Predicted/base), true
+	}
+	return 0, false
+}
+
+func formatValue(x float64, unit string) string {
+	if unit == "s" {
+		return fmt.Sprintf("%.2f s", x)
+	}
+	return fmt.Sprintf("%.0f %s", x, unit)
+}
