@@ -31,6 +31,7 @@ func TestSchemaErrorPositions(t *testing.T) {
 		{"port range", []string{"port: 8000", "port: 80000"}, []want{errAt(CodeValue, "33:9")}},
 		{"utilization above 1", []string{"  port: 8000", "  gpu_memory_utilization: 1.2\n  port: 8000"}, []want{errAt(CodeValue, "33:27")}},
 		{"required at parent", []string{"    - {name: node0, address: 10.0.0.1, gpus: 8,", "    - {name: node0, gpus: 8,"}, []want{errAt(CodeRequired, "13:7")}},
+		{"workload optional", []string{"workload:\n  concurrency: 64\n  max_model_len: 32768\n  input_tokens: 1024\n  output_tokens: 1024\n", ""}, nil},
 		{"model needs name or config", []string{"  name: deepseek-v3\n", ""}, []want{errAt(CodeRequired, "6:3")}},
 		{"model name and config", []string{"  name: deepseek-v3\n", "  name: deepseek-v3\n  config: c.json\n"}, []want{errAt(CodeRequired, "6:3")}},
 		{"parallelism word", []string{"parallelism:\n  tensor: 1\n  pipeline: 1\n  data: 16\n  expert: true", "parallelism: manual"}, []want{errAt(CodeValue, "26:14")}},
