@@ -7,8 +7,9 @@ type Defaults struct {
 	// GPUMemoryUtilization is 0.9 up to 0.21.x and 0.92 from 0.22.0 (switch
 	// release unverified; 0.9 verified in 0.10.2, 0.92 in 0.22.1+).
 	GPUMemoryUtilization float64
-	// APIServerCount is the default number of API servers; 0 with
-	// APIServerCountAuto means "DP size for internal LB" (0.15.0+).
+	// APIServerCount is the default number of API servers: 1 (also in
+	// 0.9.0, which has no --api-server-count), or 0 with APIServerCountAuto
+	// meaning "DP size for internal LB" (0.15.0+).
 	APIServerCount     int
 	APIServerCountAuto bool
 	// All2AllBackend is what vLLM uses when nothing selects one: naive up to
@@ -31,17 +32,13 @@ type Defaults struct {
 // Defaults returns the release's defaults, derived from the flag table so
 // that both always agree.
 func (r Release) Defaults() Defaults {
-	d := Defaults{GPUMemoryUtilization: 0.9, All2AllBackend: BackendNaive, All2AllVia: r.All2AllVia(),
+	d := Defaults{GPUMemoryUtilization: 0.9, APIServerCount: 1, All2AllBackend: BackendNaive, All2AllVia: r.All2AllVia(),
 		DataParallelRPCPort: 29550, MultiNodeEngine: "ray", OFlag: "compilation-config"}
 	if f, ok := r.Flag("gpu-memory-utilization"); ok && f.Default == "0.92" {
 		d.GPUMemoryUtilization = 0.92
 	}
-	if f, ok := r.Flag("api-server-count"); ok {
-		d.APIServerCount = 1
-		d.APIServerCountAuto = f.Default == ""
-		if d.APIServerCountAuto {
-			d.APIServerCount = 0
-		}
+	if f, ok := r.Flag("api-server-count"); ok && f.Default == "" {
+		d.APIServerCount, d.APIServerCountAuto = 0, true
 	}
 	if r.Version.AtLeast(v0102) {
 		d.All2AllBackend = BackendAllgatherReducescatter

@@ -179,7 +179,7 @@ func TestDefaultsByVersion(t *testing.T) {
 		multiNode string
 		swap      bool
 	}{
-		{"0.9.0", 0.9, 0, false, BackendNaive, ViaEnv, "ray", true},
+		{"0.9.0", 0.9, 1, false, BackendNaive, ViaEnv, "ray", true},
 		{"0.10.1", 0.9, 1, false, BackendNaive, ViaEnv, "ray", true},
 		{"0.10.2", 0.9, 1, false, BackendAllgatherReducescatter, ViaEnv, "ray", true},
 		{"0.11.0", 0.9, 1, false, BackendAllgatherReducescatter, ViaEnv, "ray", true},
