@@ -26,17 +26,28 @@ type expectedGPU struct {
 	Name    string
 	SMIMiB  float64 // 0 = unknown (custom GPU)
 	CUDAMiB float64
+	Vendor  string // "" = nvidia
 }
 
 func (e *env) expectedGPU() (expectedGPU, error) {
 	if c := e.d.Hardware.GPU.Custom; c != nil {
-		return expectedGPU{Name: c.Name, CUDAMiB: c.MemoryMiB}, nil
+		return expectedGPU{Name: c.Name, CUDAMiB: c.MemoryMiB, Vendor: c.Vendor}, nil
 	}
 	g, err := catalog.LookupGPU(e.d.Hardware.GPU.Name)
 	if err != nil {
 		return expectedGPU{}, err
 	}
-	return expectedGPU{Name: g.Name, SMIMiB: g.SMIMemoryMiB, CUDAMiB: g.MemoryMiB}, nil
+	return expectedGPU{Name: g.Name, SMIMiB: g.SMIMemoryMiB, CUDAMiB: g.MemoryMiB, Vendor: g.Vendor}, nil
+}
+
+// gpuSkip skips the gpu.* checks for GPUs nvidia-smi cannot describe, so an
+// AMD node is not told to install the NVIDIA driver.
+func (e *env) gpuSkip() (Result, bool) {
+	exp, err := e.expectedGPU()
+	if err != nil || exp.Vendor == "" || strings.EqualFold(exp.Vendor, "nvidia") {
+		return Result{}, false
+	}
+	return skip(fmt.Sprintf("%s GPUs are not checked yet (preflight reads nvidia-smi)", exp.Vendor)), true
 }
 
 // gpuFail turns an inventory error into the fail every gpu check reports.
@@ -46,6 +57,9 @@ func gpuFail(err error, expected string) Result {
 }
 
 func checkGPUCount(ctx context.Context, e *env) Result {
+	if r, ok := e.gpuSkip(); ok {
+		return r
+	}
 	want := fmt.Sprintf("%d GPUs (hardware.nodes[%d].gpus)", e.node.GPUs, e.idx)
 	q, err := e.gpus(ctx)
 	if err != nil {
@@ -62,6 +76,9 @@ func checkGPUCount(ctx context.Context, e *env) Result {
 }
 
 func checkGPUModel(ctx context.Context, e *env) Result {
+	if r, ok := e.gpuSkip(); ok {
+		return r
+	}
 	exp, err := e.expectedGPU()
 	if err != nil {
 		return fail("hardware.gpu: "+err.Error(), "a catalog GPU", "fix hardware.gpu in the spec")
@@ -82,6 +99,9 @@ func checkGPUModel(ctx context.Context, e *env) Result {
 }
 
 func checkGPUMemory(ctx context.Context, e *env) Result {
+	if r, ok := e.gpuSkip(); ok {
+		return r
+	}
 	exp, err := e.expectedGPU()
 	if err != nil {
 		return fail("hardware.gpu: "+err.Error(), "a catalog GPU", "fix hardware.gpu in the spec")
@@ -140,6 +160,9 @@ func memExpectText(exp expectedGPU) string {
 }
 
 func checkGPUDriver(ctx context.Context, e *env) Result {
+	if r, ok := e.gpuSkip(); ok {
+		return r
+	}
 	q, err := e.gpus(ctx)
 	if err != nil {
 		return gpuFail(err, "an NVIDIA driver version")
@@ -155,6 +178,9 @@ func checkGPUDriver(ctx context.Context, e *env) Result {
 }
 
 func checkGPUProcesses(ctx context.Context, e *env) Result {
+	if r, ok := e.gpuSkip(); ok {
+		return r
+	}
 	const want = "no process holding GPU memory"
 	q, err := e.gpus(ctx)
 	if err != nil {

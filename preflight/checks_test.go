@@ -69,6 +69,7 @@ func gpuCases() []checkCase {
 		{name: "more memory than spec", host: "h20-roce", spec: "h20-roce", edit: gpu("l40s"), id: "gpu.memory", want: Warn, mentions: []string{"46068"}},
 		{name: "custom gpu fits", host: "h20-roce", spec: "h20-roce", edit: custom(97285), id: "gpu.memory", want: Pass},
 		{name: "custom gpu too big", host: "h20-roce", spec: "h20-roce", edit: custom(100000), id: "gpu.memory", want: Fail, mentions: []string{"≥ 100000 MiB"}},
+		{name: "AMD GPUs are not checked", host: "empty", spec: "h20-roce", edit: gpu("mi300x"), id: "gpu.count", want: Skip, mentions: []string{"amd GPUs"}},
 		{name: "custom gpu without name", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) {
 			d.Hardware.GPU = spec.GPURef{Custom: &spec.GPUFigures{MemoryMiB: 1}}
 		}, id: "gpu.model", want: Skip},
