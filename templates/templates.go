@@ -23,9 +23,27 @@
 // Missing map keys are errors (missingkey=error).
 package templates
 
-import "embed"
+import (
+	"embed"
+	"io/fs"
+	"sort"
+)
 
 // FS holds the default templates.
 //
 //go:embed *.tmpl bare/*.tmpl docker/*.tmpl kubernetes/*.tmpl
 var FS embed.FS
+
+// Names lists the embedded template files (the names --templates DIR can
+// override), sorted.
+func Names() []string {
+	var names []string
+	_ = fs.WalkDir(FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, p)
+		}
+		return nil
+	})
+	sort.Strings(names)
+	return names
+}

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/generator"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/templates"
 	"github.com/vlaunch/vlaunch/validate"
 )
 
@@ -30,7 +32,8 @@ vLLM version it names: nodeN.sh per node (bare metal or docker), or lws.yaml
 
 The bundle is written atomically: rendered into a temporary directory beside
 DIR, then renamed into place. An existing non-empty DIR is refused without
---force. --templates DIR overrides the embedded templates file by file.
+--force. --templates DIR overrides the embedded templates file by file
+(` + "`" + `DIR/hosts.tmpl` + "`" + ` replaces hosts.tmpl); their names are: ` + strings.Join(templates.Names(), ", ") + `.
 
 Exit codes: 0 written, 1 the spec has errors or cannot be generated,
 2 unusable input (unreadable spec, bad flags, target not empty).`,

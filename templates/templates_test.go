@@ -1,0 +1,14 @@
+package templates
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNames(t *testing.T) {
+	got := strings.Join(Names(), " ")
+	want := "README.md.tmpl bare/node.sh.tmpl docker/node.sh.tmpl hosts.tmpl kubernetes/lws.yaml.tmpl"
+	if got != want {
+		t.Errorf("Names() = %q, want %q", got, want)
+	}
+}
