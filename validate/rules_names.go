@@ -1,6 +1,10 @@
 package validate
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/vlaunch/vlaunch/spec"
+)
 
 // checkNames: names and paths that become file names or appear in launch
 // scripts.
@@ -20,7 +24,10 @@ func checkNames(c *checker) {
 // checkRuntimeNames: images, paths, sizes and Kubernetes object names.
 func checkRuntimeNames(c *checker) {
 	r := c.d.Runtime
-	word(c, r.Image, p("runtime", "image"), "image")
+	if _, written := spec.NodeAt(c.d.Root, p("runtime", "image"), false); written {
+		// The default image is derived from vllm.version, which has its own check.
+		word(c, r.Image, p("runtime", "image"), "image")
+	}
 	word(c, r.VLLMBinary, p("runtime", "vllm_binary"), "vllm_binary")
 	word(c, r.Docker.ModelMount, p("runtime", "docker", "model_mount"), "model_mount")
 	word(c, r.Docker.CacheDir, p("runtime", "docker", "cache_dir"), "cache_dir")

@@ -66,6 +66,7 @@ func TestRules(t *testing.T) {
 		{"localhost single node ok", []string{"\n" + node1, "", "data: 16", "data: 8", "10.0.0.1", "localhost"}, nil},
 		{"bad version", []string{`"0.11.0"`, `"latest"`}, []want{errAt(CodeVersion, "32:12")}},
 		{"unknown version", []string{`"0.11.0"`, `"0.11.7"`}, []want{warnAt(CodeVersion, "32:12")}},
+		{"bad version no derived image error", []string{"  image: vllm/vllm-openai:v0.11.0\n", "", `"0.11.0"`, `"0.11; x"`}, []want{errAt(CodeVersion, "32:12")}},
 		{"no version", []string{"  version: \"0.11.0\"\n", ""}, []want{warnAt(CodeVersion, "32:3")}},
 		{"unknown backend", []string{"  port: 8000", "  all2all_backend: deepep_low_latncy\n  port: 8000"}, []want{errAt(CodeBackend, "33:20")}},
 		{"backend not in release", []string{"  port: 8000", "  all2all_backend: mori\n  port: 8000"}, []want{errAt(CodeBackend, "33:20")}},

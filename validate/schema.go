@@ -163,6 +163,7 @@ func oneOfMessage(path string, root *yaml.Node, segs []string) (string, string) 
 
 func typeMessage(path string, e gojsonschema.ResultError) (string, string) {
 	expected, _ := e.Details()["expected"].(string)
+	expected = strings.ReplaceAll(strings.Trim(expected, "[]"), ",", " or ")
 	given, _ := e.Details()["given"].(string)
 	msg := fmt.Sprintf("%s has the wrong type: expected %s, got %s", quoteKey(path), expected, given)
 	hint := ""

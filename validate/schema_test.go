@@ -59,6 +59,7 @@ func TestTypeHints(t *testing.T) {
 		{"parallelism:\n  tensor: 1\n  pipeline: 1\n  data: 16\n  expert: true", "parallelism: 8", "parallelism: auto"},
 		{`version: "0.11.0"`, "version: 0.11", "quote the value"},
 		{"concurrency: 64", "concurrency: 64 sessions", "plain number"},
+		{"gpu: h20-96g", "gpu: 5", "catalog id"},
 	}
 	for _, c := range cases {
 		ds := mustBytes(t, "s.yaml", edit(t, base, c.old, c.new))

@@ -33,7 +33,7 @@ input (unreadable, empty, binary or not YAML).`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runValidate(s, o, args) },
 	}
 	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
-	cmd.Flags().BoolVar(&o.showDefaults, "show-defaults", false, "print each spec with defaults applied (YAML)")
+	cmd.Flags().BoolVar(&o.showDefaults, "show-defaults", false, "print each spec with defaults applied (YAML; text output only)")
 	return cmd
 }
 
