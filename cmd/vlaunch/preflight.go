@@ -53,39 +53,49 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	// A spec with errors is unusable here: preflight checks a host against
-	// the spec, so the spec itself must be right first (`vlaunch validate`).
-	d, ds, err := validate.File(path)
-	if err != nil || ds.HasErrors() {
-		src := diag.Sources{}
-		if data, rerr := spec.ReadFile(path); rerr == nil {
-			src[path] = data
-		}
-		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
-		return usageErr("cannot use spec %s (fix it first: vlaunch validate %s)", path, path)
+	d, err := preflightSpec(s, path)
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep, err := preflight.Run(ctx, preflightOptions(d, f))
-	if err != nil {
-		var ue *preflight.UsageError
-		if errors.As(err, &ue) {
-			return usageErr("%v", ue)
-		}
+	var ue *preflight.UsageError
+	if errors.As(err, &ue) {
+		return usageErr("%v", ue)
+	} else if err != nil {
 		return err
 	}
-	if format == diag.FormatJSON {
-		err = preflight.WriteJSON(s.out, rep)
-	} else {
-		err = preflight.WriteText(s.out, rep)
-	}
-	if err != nil {
+	if err := writePreflight(s, format, rep); err != nil {
 		return err
 	}
 	if rep.Failed() {
 		return findingsErr()
 	}
 	return nil
+}
+
+// preflightSpec loads and validates the spec. A spec with errors is
+// unusable here: preflight checks a host against the spec, so the spec
+// itself must be right first (`vlaunch validate`).
+func preflightSpec(s *streams, path string) (*spec.Deployment, error) {
+	d, ds, err := validate.File(path)
+	if err == nil && !ds.HasErrors() {
+		return d, nil
+	}
+	src := diag.Sources{}
+	if data, rerr := spec.ReadFile(path); rerr == nil {
+		src[path] = data
+	}
+	_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
+	return nil, usageErr("cannot use spec %s (fix it first: vlaunch validate %s)", path, path)
+}
+
+func writePreflight(s *streams, format diag.Format, rep preflight.Report) error {
+	if format == diag.FormatJSON {
+		return preflight.WriteJSON(s.out, rep)
+	}
+	return preflight.WriteText(s.out, rep)
 }
 
 func preflightOptions(d *spec.Deployment, f *preflightFlags) preflight.Options {
