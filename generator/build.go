@@ -40,6 +40,8 @@ func MakePlan(d *spec.Deployment, runtime string) (*Plan, diag.Diagnostics) {
 		p.DeepEP = b.DeepEP
 	}
 	ds = append(ds, checkExtraArgs(d, r)...)
+	ds = append(ds, checkReleaseSupport(d, r)...)
+	ds = append(ds, dboWarning(d, p)...)
 	if ds.HasErrors() {
 		return nil, ds
 	}

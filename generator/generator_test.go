@@ -96,6 +96,10 @@ func TestLayoutErrors(t *testing.T) {
 		{"bad version", func(d *spec.Deployment) { d.VLLM.Version = "latest" }, CodeVersion},
 		{"removed flag in extra_args", func(d *spec.Deployment) { d.VLLM.Version = "0.18.0"; d.VLLM.ExtraArgs = []string{"--swap-space", "4"} }, CodeExtraArg},
 		{"unknown runtime", func(d *spec.Deployment) { d.Runtime.Kind = "podman" }, CodeRuntime},
+		{"DBO before 0.11", func(d *spec.Deployment) { d.VLLM.Version = "0.10.2"; d.VLLM.EnableDBO = true }, CodeUnsupported},
+		{"EPLB before 0.9.2", func(d *spec.Deployment) { d.VLLM.Version = "0.9.1"; d.VLLM.EnableEPLB = true }, CodeUnsupported},
+		{"kv dtype too new", func(d *spec.Deployment) { d.VLLM.Version = "0.10.1"; d.VLLM.KVCacheDType = "fp8_ds_mla" }, CodeUnsupported},
+		{"block size not allowed", func(d *spec.Deployment) { bs := 256; d.VLLM.Version = "0.11.0"; d.VLLM.BlockSize = &bs }, CodeUnsupported},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,6 +110,32 @@ func TestLayoutErrors(t *testing.T) {
 				t.Errorf("want refusal %s, got bundle=%v %v", tt.code, b != nil, ds)
 			}
 		})
+	}
+}
+
+func TestEPLBFlagsByVersion(t *testing.T) {
+	for _, tt := range []struct{ version, want string }{
+		{"0.10.2", "--num-redundant-experts 32"},
+		{"0.11.1", `--eplb-config '{"num_redundant_experts":32}'`},
+	} {
+		d := loadSpec(t, "reference")
+		d.VLLM.Version, d.VLLM.EnableEPLB, d.VLLM.NumRedundantExperts = tt.version, true, 32
+		b, ds := Generate(d, Options{})
+		if b == nil {
+			t.Fatal(ds)
+		}
+		if !bytes.Contains(b.Files[2].Data, []byte(tt.want)) || !bytes.Contains(b.Files[2].Data, []byte("--enable-eplb")) {
+			t.Errorf("%s: want %s and --enable-eplb in:\n%s", tt.version, tt.want, b.Files[2].Data)
+		}
+	}
+}
+
+func TestDBOWithoutDeepEPWarns(t *testing.T) {
+	d := loadSpec(t, "reference")
+	d.VLLM.EnableDBO, d.VLLM.All2AllBackend = true, "allgather_reducescatter"
+	b, ds := Generate(d, Options{})
+	if b == nil || !hasCode(ds, CodeAll2All) {
+		t.Errorf("want a DBO warning, got %v", ds)
 	}
 }
 
