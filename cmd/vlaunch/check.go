@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
+)
+
+func init() { subcommands = append(subcommands, newCheckCmd) }
+
+type checkOptions struct {
+	output string
+	quick  estimate.QuickOptions
+}
+
+func newCheckCmd(s *streams) *cobra.Command {
+	o := &checkOptions{}
+	cmd := &cobra.Command{
+		Use:   "check [SPEC | --model NAME --gpu NAME --tp N ...]",
+		Short: "Check that a deployment fits: per-GPU memory, KV-cache capacity and verdicts",
+		Long: `Compute what every GPU holds the way vLLM budgets it — weights by component,
+peak activation, memory outside PyTorch, the KV cache — then the KV capacity,
+the per-rank share of the workload's concurrency and the verdicts, with every
+term and its derivation.
+
+Quick form without a spec: vlaunch check --model deepseek-v3 --gpu h20 --dp 32 --ep
+
+Exit codes: 0 everything fits, 1 something does not fit (or the spec has
+errors), 2 unusable input (unreadable spec, bad flags, unknown model or GPU in
+the quick form).`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(s, o, cmd, args) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or markdown")
+	q := &o.quick
+	f.StringVar(&q.Model, "model", "", "quick form: catalog model (see 'vlaunch models')")
+	f.StringVar(&q.GPU, "gpu", "", "quick form: catalog GPU (see 'vlaunch gpus')")
+	f.IntVar(&q.TP, "tp", 1, "quick form: tensor-parallel size")
+	f.IntVar(&q.PP, "pp", 1, "quick form: pipeline-parallel size")
+	f.IntVar(&q.DP, "dp", 1, "quick form: data-parallel size")
+	f.BoolVar(&q.EP, "ep", false, "quick form: --enable-expert-parallel")
+	f.IntVar(&q.MaxModelLen, "max-model-len", 0, "quick form: max_model_len (default: the model's)")
+	f.Float64Var(&q.GPUMemoryUtilization, "gpu-memory-utilization", 0, "quick form: fraction of GPU memory (default: the vLLM version's)")
+	f.StringVar(&q.KVCacheDType, "kv-cache-dtype", "auto", "quick form: auto, fp8, fp8_e4m3 or fp8_e5m2")
+	f.StringVar(&q.Weights, "weights", "auto", "quick form: auto (the checkpoint), bf16, fp16, fp8, int8 or mxfp4")
+	f.StringVar(&q.VLLMVersion, "vllm-version", "", "quick form: vLLM release (default: the newest vlaunch knows)")
+	f.IntVar(&q.Concurrency, "concurrency", 1, "quick form: concurrent full-length sequences to fit")
+	return cmd
+}
+
+func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) error {
+	if o.output != "text" && o.output != "json" && o.output != "markdown" {
+		return usageErr("--output must be text, json or markdown, not %q", o.output)
+	}
+	quick := o.quick.Model != "" || o.quick.GPU != ""
+	switch {
+	case len(args) == 1 && quick:
+		return usageErr("give either a SPEC or --model/--gpu, not both")
+	case len(args) == 0 && !quick:
+		return usageErr("check needs a SPEC, or --model NAME --gpu NAME for the quick form\nRun 'vlaunch check --help' for usage.")
+	case quick && (o.quick.Model == "" || o.quick.GPU == ""):
+		return usageErr("the quick form needs both --model and --gpu")
+	}
+	var in estimate.Input
+	var pre diag.Diagnostics
+	var err error
+	if quick {
+		in, err = quickCheckInput(o.quick)
+	} else {
+		in, pre, err = specCheckInput(s, args[0])
+	}
+	if err != nil {
+		return err
+	}
+	r := estimate.Check(&in)
+	r.Findings = append(pre, r.Findings...)
+	r.Feasible = r.Feasible && !pre.HasErrors()
+	if err := writeReport(s.out, &r, o.output); err != nil {
+		return err
+	}
+	if !r.Feasible {
+		return findingsErr()
+	}
+	return nil
+}
+
+func quickCheckInput(q estimate.QuickOptions) (estimate.Input, error) {
+	if q.TP < 1 || q.PP < 1 || q.DP < 1 {
+		return estimate.Input{}, usageErr("--tp, --pp and --dp must be at least 1")
+	}
+	in, ds := estimate.QuickInput(q)
+	if ds.HasErrors() {
+		return in, usageErr("%s", firstError(ds))
+	}
+	return in, nil
+}
+
+// specCheckInput validates the spec and resolves it. Validation errors are
+// printed and end the command with exit 1; warnings travel into the report.
+func specCheckInput(s *streams, path string) (estimate.Input, diag.Diagnostics, error) {
+	d, ds, err := validate.File(path)
+	src := diag.Sources{}
+	if data, rerr := spec.ReadFile(path); rerr == nil {
+		src[path] = data
+	}
+	if err != nil {
+		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
+		return estimate.Input{}, nil, usageErr("cannot use spec %s", path)
+	}
+	if ds.HasErrors() {
+		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
+		return estimate.Input{}, nil, findingsErr()
+	}
+	in, eds := estimate.FromSpec(d)
+	if eds.HasErrors() {
+		_ = diag.Print(s.err, diag.FormatText, eds, src, nil)
+		return in, nil, findingsErr()
+	}
+	return in, append(ds, eds...), nil
+}
+
+func firstError(ds diag.Diagnostics) string {
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			if d.Hint != "" {
+				return fmt.Sprintf("%s (%s)", d.Message, d.Hint)
+			}
+			return d.Message
+		}
+	}
+	return "invalid input"
+}
+
+func writeReport(w io.Writer, r *estimate.Report, format string) error {
+	switch format {
+	case "json":
+		return r.WriteJSON(w)
+	case "markdown":
+		r.WriteMarkdown(w)
+	default:
+		r.WriteText(w)
+	}
+	return nil
+}
