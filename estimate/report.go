@@ -26,9 +26,13 @@ type Report struct {
 	Alternatives []AltWeights `json:"weights_alternatives,omitempty"`
 	// Notes derive the key figures and say where common hand calculations
 	// go wrong (reference scenario points 1–5).
-	Notes    []Note           `json:"notes"`
-	Findings diag.Diagnostics `json:"findings"`
-	Feasible bool             `json:"feasible"`
+	Notes []Note `json:"notes"`
+	// Performance and SLO are the performance half (perf*.go, slo*.go),
+	// filled by AddPerformance.
+	Performance *Performance     `json:"performance,omitempty"`
+	SLO         []SLOVerdict     `json:"slo,omitempty"`
+	Findings    diag.Diagnostics `json:"findings"`
+	Feasible    bool             `json:"feasible"`
 }
 
 // InputSummary echoes the resolved input so a report stands on its own.

@@ -27,8 +27,9 @@ type SLOVerdict struct {
 	// Binding is the resource that sets the predicted value.
 	Binding     string `json:"binding"`
 	Explanation string `json:"explanation"`
-	// WouldPass says what would meet the target (failing SLOs only).
-	WouldPass []string `json:"would_pass,omitempty"`
+	// WouldPass says what it would take to meet the target (failing SLOs
+	// only): sessions, bandwidth, alternatives that pass, or why none can.
+	WouldPass []string `json:"what_it_would_take,omitempty"`
 }
 
 // judgeSLOs builds the verdict list: throughput, TPOT, then every TTFT
@@ -117,6 +118,7 @@ func throughputVerdict(in *Input, sm *StepModel, p *Performance, kv int64) SLOVe
 		counts, target, c, perSession, 1e3/perSession, d.Step.TotalS*1e3, v.Binding, d.Floors.WeightReadS*1e3, d.Floors.WeightBytesPerGPU/1e9,
 		d.Floors.ComputeS*1e3, d.Floors.NetworkS*1e3, d.Step.A2AS*1e3*float64(sm.S.PP), d.Step.OverheadS*1e3, d.MaxOutputTokPerS)
 	if v.Verdict == VerdictFail {
+		v.WouldPass = append(v.WouldPass, throughputBound(in, sm, c, target))
 		v.WouldPass = append(v.WouldPass, sessionsForThroughput(in, sm, kv, target, total))
 		if v.Binding == BindNetwork {
 			v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *StepModel) bool {
@@ -220,4 +222,23 @@ func ttftVerdict(in *Input, sm *StepModel, p *Performance, kv int64, n int, q st
 		}))
 	}
 	return v
+}
+
+// throughputBound states the physical ceiling at the SLO's concurrency:
+// no step can beat reading the resident weights once, in the lightest
+// format this GPU computes in (FP8 where it has FP8 tensor cores).
+func throughputBound(in *Input, sm *StepModel, c int, target float64) string {
+	floor := sm.FloorsAt(c, meanContext(in)).WeightReadS
+	format := in.WeightsDType
+	if in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "fp8" && in.WeightsDType != "mxfp4" {
+		v := *in
+		v.WeightsDType = "fp8"
+		floor, format = NewStepModel(SetupFromInput(&v)).FloorsAt(c, meanContext(in)).WeightReadS, "fp8"
+	}
+	ceiling := float64(c) * sm.S.tokensPerStep() / floor
+	if ceiling >= target {
+		return fmt.Sprintf("physically possible at %d sessions: the %s weight-read floor (%.1f ms per step) allows up to %.0f output tokens/s", c, format, floor*1e3, ceiling)
+	}
+	return fmt.Sprintf("impossible at %d sessions with this layout, whatever the network: even the %s weight-read floor (%.1f ms per step) caps decoding at %.0f output tokens/s; only more sessions per step (larger batches) can raise it",
+		c, format, floor*1e3, ceiling)
 }

@@ -96,7 +96,11 @@ func alternativesPassing(in *Input, alts []Alternative, v *SLOVerdict) []string 
 		}
 		pred, ok := alternativePrediction(in, a, v)
 		if ok && ((v.Unit == "tokens/s" && pred >= v.Target) || (v.Unit == "s" && pred <= v.Target)) {
-			out = append(out, fmt.Sprintf("%s (predicted %s, %s-bound)", a.Name, formatValue(pred, v.Unit), a.Binding))
+			how := fmt.Sprintf("%s (predicted %s", a.Name, formatValue(pred, v.Unit))
+			if !strings.HasPrefix(v.Name, "TTFT") {
+				how += ", " + a.Binding + "-bound"
+			}
+			out = append(out, how+")")
 		}
 	}
 	if len(out) == 0 && len(alts) > 0 {

@@ -1,0 +1,92 @@
+package estimate
+
+import "fmt"
+
+// AddPerformance runs the performance half of `vlaunch check` on a report
+// the memory half produced: the performance section, the SLO verdicts, the
+// derivations of reference-scenario points 6–9 as notes, and Feasible
+// becomes false when any SLO fails.
+func (r *Report) AddPerformance(in *Input, opt PerfOptions) {
+	kv := r.Memory.KVTokensPerRank
+	if !r.Memory.Capacity.OneSequenceFits {
+		kv = 0 // vLLM refuses to start
+	}
+	pr := Perf(in, kv, opt)
+	r.Performance, r.SLO = &pr.Performance, pr.SLO
+	r.Notes = append(r.Notes, perfNotesFor(in, &pr)...)
+	r.Feasible = r.Feasible && pr.Feasible
+}
+
+// perfNotesFor derives the figures a hand calculation usually gets wrong:
+// FLOPs per token, Little's law against the weight-read floor, the network
+// volume per token and per prefill, and where a prefill runs.
+func perfNotesFor(in *Input, pr *PerfReport) []Note {
+	p := &pr.Performance
+	f, d, n := p.FLOPs, p.Decode, p.Network
+	notes := []Note{{Topic: "FLOPs per token", Text: fmt.Sprintf(
+		"linear layers: 2 × active parameters (embedding excluded) = %.1f GFLOPs per token. Attention adds FLOPs that grow with context: "+
+			"%.2f GFLOPs per token at the mean context %.0f, %.1f GFLOPs at max_model_len %d (%.2f GFLOPs per layer). "+
+			"Decode attention does %.0f FLOPs per KV byte read; this GPU's ridge point is %.0f FLOPs/byte, so at long contexts it is %s-bound.",
+		f.LinearPerToken/1e9, f.AttentionPerTokenAtMean/1e9, f.MeanContext, f.AttentionPerTokenAtMax/1e9, in.MaxModelLen,
+		f.AttentionPerLayerAtMax/1e9, attnIntensity(in), f.ArithmeticIntensityRidge, map[bool]string{true: "compute", false: "memory"}[f.DecodeComputeBoundAtMax])}}
+	if t := in.SLO.ThroughputTokensPerS; t > 0 {
+		c := max(1, in.Workload.Concurrency)
+		notes = append(notes, Note{Topic: "Throughput vs concurrency", Text: fmt.Sprintf(
+			"by Little's law %.0f %s tokens/s with %d sessions is %.0f tokens/s per session: a decode step of %.1f ms. "+
+				"A decode step must at least read every weight resident on a GPU: %.1f GB at %.1f TB/s = %.1f ms (floor, no efficiency). "+
+				"Predicted step %.1f ms (%s-bound); the best steady throughput within KV capacity is %.0f output tokens/s.",
+			t, in.SLO.ThroughputCounts, c, t/float64(c), 1e3*float64(c)/t, d.Floors.WeightBytesPerGPU/1e9, in.GPU.HBMBandwidthGBytesPerS/1e3,
+			d.Floors.WeightReadS*1e3, d.Step.TotalS*1e3, d.Step.Binding(), d.MaxOutputTokPerS)})
+	}
+	if n.InterBytesPerTokenPass > 0 || n.IntraBytesPerTokenPass > 0 {
+		notes = append(notes, Note{Topic: "Network", Text: networkNoteText(in, p)})
+	}
+	if in.Layout.DP > 1 {
+		notes = append(notes, Note{Topic: "Prefill parallelism", Text: fmt.Sprintf(
+			"with DP attention a request's prefill runs on one DP rank: its attention and dense layers are not divided over the %d GPUs; "+
+				"only routed experts are spread over the EP group. A %d-token prompt therefore takes %.0f ms on an idle system.",
+			in.Layout.GPUs(), p.Prefill[0].InputTokens, p.Prefill[0].TTFTS*1e3)})
+	}
+	return notes
+}
+
+// attnIntensity is decode attention FLOPs per KV byte on one GPU.
+func attnIntensity(in *Input) float64 {
+	s := SetupFromInput(in)
+	kv := kvBytesPerTokenLayerGPU(&s)
+	if kv == 0 {
+		return 0
+	}
+	return attnDecodeCoef(in.Model) / float64(in.Layout.TP) / kv
+}
+
+func networkNoteText(in *Input, p *Performance) string {
+	n := p.Network
+	txt := fmt.Sprintf("all2all %s: one token's forward pass moves %.2f MB through NICs and %.2f MB over NVLink (dispatch %s, combine BF16, %d MoE layers). ",
+		p.All2All, n.InterBytesPerTokenPass/1e6, n.IntraBytesPerTokenPass/1e6, dispatchDType(p), in.Model.MoELayerCount())
+	if in.Layout.Nodes > 1 {
+		txt += fmt.Sprintf("The inter-node link is %.2f GB/s per node (%.0f Gbit/s × %d NIC). At %d sessions a decode step spends %.1f ms in all-to-all (%.0f%% of the step). ",
+			n.InterGBytesPerS, in.Network.InterGbitPerSPerNIC, in.Network.NICsPerNode, p.Decode.Concurrency, n.DecodeStepS*1e3, 100*n.DecodeStepShare)
+	}
+	r := n.Routing
+	txt += fmt.Sprintf("Per token and MoE layer the experts sit on %.2f other nodes on average (%.2f remote expert copies, %.2f other GPUs on the same node)",
+		r.RemoteNodes, r.RemoteExpertCopies, r.LocalGPUs)
+	if in.Model.NGroup > 1 && in.Model.TopKGroup > 0 {
+		txt += fmt.Sprintf(", with group-limited routing (%d of %d groups)", in.Model.TopKGroup, in.Model.NGroup)
+	}
+	txt += ". DeepEP high-throughput sends one copy per remote node, low-latency one per remote expert, allgather_reducescatter every token to every rank."
+	for _, pf := range p.Prefill {
+		txt += fmt.Sprintf(" A %d-token prefill pushes %.2f GB through its node's NICs (%.2f s of all-to-all).", pf.InputTokens, pf.InterBytesPerNode/1e9, pf.NetworkS)
+	}
+	if in.Network.InterKind == "roce" || in.Network.InterKind == "ethernet" {
+		txt += " DeepEP's inter-node kernels need GPU-initiated RDMA (NVSHMEM IBGDA) on mlx5 NICs, ideally one per GPU; they are tested on InfiniBand, RoCE only in theory."
+	}
+	return txt
+}
+
+func dispatchDType(p *Performance) string {
+	if (p.All2All == A2ADeepEPHT || p.All2All == A2ADeepEPLL) && p.GEMMPrecision == "fp8" {
+		return "FP8 + scales"
+	}
+	return "BF16"
+}

@@ -1,0 +1,136 @@
+package estimate
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+func init() {
+	RegisterSection(SectionRenderer{Text: writePerfText, Markdown: writePerfMarkdown})
+}
+
+// writePerfText renders the performance section and the SLO verdicts.
+func writePerfText(w io.Writer, r *Report) {
+	p := r.Performance
+	if p == nil {
+		return
+	}
+	e := p.Constants
+	fmt.Fprintf(w, "\nPerformance (per DP rank, ranks in lock-step; global constants: GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · step overhead %.1f ms)\n",
+		e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3)
+	fmt.Fprintf(w, "  GEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s\n", p.GEMMPrecision, p.AttentionPrecision, p.All2All, onOff(p.CUDAGraphs), onOff(p.DBO))
+	d := p.Decode
+	fmt.Fprintf(w, "  decode at %d sessions (%d per rank, mean context %.0f): step %.1f ms → %.0f output tokens/s  [%s]\n",
+		d.Concurrency, d.Point.SeqsPerRank, p.FLOPs.MeanContext, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
+	fmt.Fprintf(w, "    %s\n", stepTerms(d.Step))
+	fmt.Fprintf(w, "    floors: weight read %.1f ms (%.1f GB per GPU) · compute %.1f ms · network %.1f ms\n",
+		d.Floors.WeightReadS*1e3, d.Floors.WeightBytesPerGPU/1e9, d.Floors.ComputeS*1e3, d.Floors.NetworkS*1e3)
+	fmt.Fprintf(w, "  decode curve (sessions: TPOT, output tokens/s, binding); KV fits %d sequences of input+output per rank\n", d.KVSeqsPerRank)
+	for _, c := range d.Curve {
+		fmt.Fprintf(w, "    %7d: %8.1f ms %10.0f  %s%s\n", c.Concurrency, c.TPOTS*1e3, c.OutputTokPerS, c.Binding, map[bool]string{true: "  (beyond KV capacity)"}[c.KVCapped])
+	}
+	fmt.Fprintf(w, "  prefill on an idle system (one DP rank, chunks of %d tokens)\n", r.Input.MaxNumBatchedTokens)
+	for _, pf := range p.Prefill {
+		fmt.Fprintf(w, "    %6d tokens: TTFT %.0f ms in %d step(s); all-to-all %.0f ms, %.2f GB through the node's NICs  [%s]\n",
+			pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, pf.InterBytesPerNode/1e9, pf.Binding)
+	}
+	for _, s := range p.Simulations {
+		res := s.Result
+		fmt.Fprintf(w, "  simulation: %s, %d in / %d out, %d requests, seed %d\n", simLoad(s), s.InputTokens, s.OutputTokens, res.Requests, s.Seed)
+		fmt.Fprintf(w, "    TTFT %s\n    TPOT %s\n    E2E  %s\n", pctText(res.TTFT), pctText(res.TPOT), pctText(res.E2E))
+		fmt.Fprintf(w, "    %.0f output tokens/s, %.0f total tokens/s; %.1f running, %.1f waiting on average; %d preemptions\n",
+			res.OutputTokPerS, res.TotalTokPerS, res.MeanRunning, res.MeanWaiting, res.Preemptions)
+	}
+	writeSLOText(w, r.SLO)
+}
+
+func writeSLOText(w io.Writer, slo []SLOVerdict) {
+	if len(slo) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nSLO\n")
+	for _, v := range slo {
+		fmt.Fprintf(w, "  %s %s: target %s, predicted %s  [%s]\n", strings.ToUpper(v.Verdict), v.Name,
+			formatValue(v.Target, v.Unit), formatValue(v.Predicted, v.Unit), v.Binding)
+		fmt.Fprintf(w, "%s\n", wrap(v.Explanation, 96, "      "))
+		for _, x := range v.WouldPass {
+			fmt.Fprintf(w, "%s\n", wrap("what it would take: "+x, 96, "      "))
+		}
+	}
+}
+
+func stepTerms(st StepTime) string {
+	return fmt.Sprintf("dense %.1f ms · experts %.1f ms · attention %.1f ms (compute %.1f / memory %.1f ms) · all-to-all %.1f ms · TP %.1f ms · PP %.1f ms · overhead %.1f ms",
+		st.DenseS*1e3, st.ExpertS*1e3, st.AttentionS*1e3, st.ComputeS*1e3, st.MemoryS*1e3, st.A2AS*1e3, st.TPS*1e3, st.PPS*1e3, st.OverheadS*1e3)
+}
+
+func simLoad(s SimScenario) string {
+	if s.Sessions > 0 {
+		return fmt.Sprintf("closed loop, %d sessions", s.Sessions)
+	}
+	return fmt.Sprintf("Poisson arrivals at %.2f/s", s.RatePerS)
+}
+
+func pctText(p Percentiles) string {
+	return fmt.Sprintf("mean %s · p50 %s · p90 %s · p95 %s · p99 %s", secs(p.Mean), secs(p.P50), secs(p.P90), secs(p.P95), secs(p.P99))
+}
+
+func secs(x float64) string {
+	if x < 1 {
+		return fmt.Sprintf("%.0f ms", x*1e3)
+	}
+	return fmt.Sprintf("%.2f s", x)
+}
+
+// writePerfMarkdown renders the same content as tables.
+func writePerfMarkdown(w io.Writer, r *Report) {
+	p := r.Performance
+	if p == nil {
+		return
+	}
+	d := p.Decode
+	fmt.Fprintf(w, "\n## Performance\n\nGEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s. Constants: %s.\n\n",
+		p.GEMMPrecision, p.AttentionPrecision, p.All2All, onOff(p.CUDAGraphs), onOff(p.DBO), constantsText(p.Constants))
+	fmt.Fprintf(w, "Decode at %d sessions (%d per rank): step **%.1f ms**, %.0f output tokens/s, %s-bound.\n\n| term | ms |\n|---|---:|\n",
+		d.Concurrency, d.Point.SeqsPerRank, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
+	st := d.Step
+	for _, t := range []struct {
+		n string
+		v float64
+	}{{"dense (roofline)", st.DenseS}, {"routed experts (roofline)", st.ExpertS}, {"attention (roofline)", st.AttentionS},
+		{"all-to-all", st.A2AS}, {"TP all-reduce", st.TPS}, {"PP hand-off", st.PPS}, {"overhead", st.OverheadS},
+		{"floor: weight read", d.Floors.WeightReadS}, {"floor: compute", d.Floors.ComputeS}, {"floor: network", d.Floors.NetworkS}} {
+		fmt.Fprintf(w, "| %s | %.2f |\n", t.n, t.v*1e3)
+	}
+	fmt.Fprintf(w, "\n| sessions | TPOT ms | output tok/s | binding |\n|---:|---:|---:|---|\n")
+	for _, c := range d.Curve {
+		fmt.Fprintf(w, "| %d | %.1f | %.0f | %s%s |\n", c.Concurrency, c.TPOTS*1e3, c.OutputTokPerS, c.Binding, map[bool]string{true: " (beyond KV)"}[c.KVCapped])
+	}
+	fmt.Fprintf(w, "\n| prompt tokens | idle TTFT ms | steps | all-to-all ms | GB via NICs | binding |\n|---:|---:|---:|---:|---:|---|\n")
+	for _, pf := range p.Prefill {
+		fmt.Fprintf(w, "| %d | %.0f | %d | %.0f | %.2f | %s |\n", pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, pf.InterBytesPerNode/1e9, pf.Binding)
+	}
+	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | TPOT mean | output tok/s | total tok/s |\n|---|---|---:|---:|---:|\n")
+	for _, s := range p.Simulations {
+		res := s.Result
+		fmt.Fprintf(w, "| %s, %d in / %d out | %s / %s / %s | %s | %.0f | %.0f |\n", simLoad(s), s.InputTokens, s.OutputTokens,
+			secs(res.TTFT.P50), secs(res.TTFT.P95), secs(res.TTFT.P99), secs(res.TPOT.Mean), res.OutputTokPerS, res.TotalTokPerS)
+	}
+	if len(r.SLO) > 0 {
+		fmt.Fprintf(w, "\n## SLO\n\n| SLO | target | predicted | verdict | binding | explanation |\n|---|---:|---:|---|---|---|\n")
+		for _, v := range r.SLO {
+			expl := v.Explanation
+			for _, x := range v.WouldPass {
+				expl += " What it would take: " + x + "."
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | **%s** | %s | %s |\n", v.Name, formatValue(v.Target, v.Unit), formatValue(v.Predicted, v.Unit),
+				v.Verdict, v.Binding, mdEscape(expl))
+		}
+	}
+}
+
+func constantsText(e Efficiency) string {
+	return fmt.Sprintf("GEMM %.2f, attention %.2f, HBM %.2f, links %.2f, step overhead %.1f ms, eager %.0f µs/layer, collective %.0f µs",
+		e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3, e.EagerPerLayerS*1e6, e.CollectiveS*1e6)
+}
