@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/spec"
@@ -35,6 +36,13 @@ func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
 				"a LeaderWorkerSet runs identical pods: every node needs the same GPU count and DP ranks", "")}
 		}
 	}
+	var ds diag.Diagnostics
+	for _, n := range active[1:] {
+		if n.Interface != n0.Interface || strings.Join(n.RDMADevices, ",") != strings.Join(n0.RDMADevices, ",") {
+			ds = append(ds, gdiag(d, CodeRuntime, diag.Warning, fmt.Sprintf("hardware.nodes[%d]", n.Index),
+				fmt.Sprintf("node %s's interface or RDMA devices differ from %s's; every pod uses %s's", n.Name, n0.Name, n0.Name), ""))
+		}
+	}
 	kp := &KubePlan{Size: len(active), GPUsPerPod: n0.GPUs, RDMAResource: d.Runtime.Kubernetes.RDMAResource}
 	if p.RDMA && kp.RDMAResource == "" {
 		kp.RDMAResource = "rdma/ib"
@@ -52,9 +60,9 @@ func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
 		kp.WorkerScript, err = script(worker)
 	}
 	if err != nil {
-		return nil, diag.Diagnostics{{Code: CodeTemplate, Severity: diag.Error, File: d.File, Message: err.Error()}}
+		return nil, append(ds, diag.Diagnostic{Code: CodeTemplate, Severity: diag.Error, File: d.File, Message: err.Error()})
 	}
-	return kp, nil
+	return kp, ds
 }
 
 // kubeSteps builds the leader and worker commands with ranks from LWS.
