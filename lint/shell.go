@@ -22,9 +22,13 @@ type frontEnd struct {
 	scripts []*Script
 	diags   diag.Diagnostics
 	funcs   map[string]*syntax.FuncDecl
-	// refs records variable references in vLLM arguments that nothing defines.
 	depth int
+	// steps counts statements walked; unrolled loops and functions stop at maxSteps.
+	steps int
 }
+
+// maxSteps bounds the work per input (nested loops unroll multiplicatively).
+const maxSteps = 20000
 
 // maxDepth bounds nested parsing (sh -c inside ssh inside a function...).
 const maxDepth = 8

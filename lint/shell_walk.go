@@ -25,6 +25,9 @@ func (w *walker) stmts(list []*syntax.Stmt) {
 }
 
 func (w *walker) stmt(s *syntax.Stmt) {
+	if w.fe.steps++; w.fe.steps > maxSteps {
+		return
+	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		w.call(s, c)
