@@ -22,7 +22,7 @@ type frontEnd struct {
 	scripts []*Script
 	diags   diag.Diagnostics
 	funcs   map[string]*syntax.FuncDecl
-	depth int
+	depth   int
 	// steps counts statements walked; unrolled loops and functions stop at maxSteps.
 	steps int
 }
