@@ -1,0 +1,143 @@
+package estimate
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+func weightOf(r MemoryReport, comp string) WeightTerm {
+	for _, w := range r.Weights {
+		if w.Component == comp {
+			return w
+		}
+	}
+	return WeightTerm{}
+}
+
+func TestStorageRules(t *testing.T) {
+	cases := []struct {
+		o         QuickOptions
+		comp      string
+		dtype     string
+		bytes     float64
+		component string
+	}{
+		// DeepSeek's block FP8: 1 B + one fp32 scale per 128×128 block.
+		{QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8}, CompRouted, "fp8", 1 + 4.0/16384, ""},
+		// Embeddings, LM head and router stay 16-bit in the FP8 checkpoint.
+		{QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8}, CompEmbedding, "bf16", 2, ""},
+		{QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8}, CompRouter, "bf16", 2, ""},
+		// The BF16 up-cast stores everything in 2 B.
+		{QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8, Weights: "bf16"}, CompRouted, "bf16", 2, ""},
+		// MXFP4: 4 bits + one 8-bit scale per 32 values, experts only.
+		{QuickOptions{Model: "gpt-oss-120b", GPU: "h100"}, CompRouted, "mxfp4", 0.5 + 1.0/32, ""},
+		{QuickOptions{Model: "gpt-oss-120b", GPU: "h100"}, CompAttention, "bf16", 2, ""},
+		// Online FP8 of a BF16 checkpoint: one scale per tensor.
+		{QuickOptions{Model: "llama-3.1-70b", GPU: "h100", TP: 2, Weights: "fp8"}, CompDenseMLP, "fp8", 1, ""},
+		{QuickOptions{Model: "llama-3.1-70b", GPU: "h100", TP: 2, Weights: "int8"}, CompDenseMLP, "int8", 1 + 4.0/8192, ""},
+	}
+	for _, c := range cases {
+		w := weightOf(Memory(quick(t, c.o)), c.comp)
+		if w.DType != c.dtype || math.Abs(w.BytesPerParam-c.bytes) > 1e-12 {
+			t.Errorf("%s %s (%s): stored as %s at %.6f B, want %s at %.6f B", c.o.Model, c.comp, c.o.Weights, w.DType, w.BytesPerParam, c.dtype, c.bytes)
+		}
+	}
+}
+
+// vLLM's MXFP4 MoE pads hidden to 256 and the per-rank intermediate to 128
+// on Hopper: gpt-oss-20b at TP=2 stores 3 × 3072 × 1536 elements per expert.
+func TestMXFP4ExpertPadding(t *testing.T) {
+	r := Memory(quick(t, QuickOptions{Model: "gpt-oss-20b", GPU: "h100", TP: 2}))
+	w := weightOf(r, CompRouted)
+	want := 24.0 * 32 * (3*3072*1536 + 2*1536 + 3072)
+	if math.Abs(w.Stored()-want) > 1 {
+		t.Errorf("stored expert elements = %.0f, want %.0f", w.Stored(), want)
+	}
+	if w.ParamsPerGPU >= w.Stored() {
+		t.Errorf("parameter count %.0f should exclude the padding (%.0f stored)", w.ParamsPerGPU, w.Stored())
+	}
+}
+
+func TestActivationTerms(t *testing.T) {
+	in := quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100", MaxModelLen: 8192, VLLMVersion: "0.19.0"})
+	a := PeakActivation(in, PPStages(32, 1)[0])
+	sampler := 1024.0 * 128256 * SamplerBytesPerLogit / GiB
+	forward := 8192.0 * (3*4096 + 3*14336) * 2 / GiB
+	if math.Abs(a.SamplerGiB-sampler) > 1e-9 || math.Abs(a.ForwardGiB-forward) > 1e-9 || a.MoEWorkspaceGiB != 0 {
+		t.Errorf("activation = %+v, want sampler %.3f forward %.3f", a, sampler, forward)
+	}
+	if want := sampler + 8192.0*4096*2/GiB; math.Abs(a.PeakGiB-want) > 1e-9 {
+		t.Errorf("peak = %.4f, want max(forward, sampler + hidden) = %.4f", a.PeakGiB, want)
+	}
+	// Not the last pipeline stage: no sampler.
+	in.Layout.PP = 2
+	if a := PeakActivation(in, PPStages(32, 2)[0]); a.SamplerGiB != 0 {
+		t.Errorf("first of two stages runs no sampler, got %.2f GiB", a.SamplerGiB)
+	}
+}
+
+func TestNonTorchTerms(t *testing.T) {
+	one := quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100"})
+	if got := sumTerms(NonTorch(one)); got != NonTorchBaseGiB {
+		t.Errorf("single GPU non-torch = %.2f, want %.2f", got, NonTorchBaseGiB)
+	}
+	tp := quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100", TP: 2})
+	if got := sumTerms(NonTorch(tp)); math.Abs(got-NonTorchBaseGiB-CollectivesGiB) > 1e-9 {
+		t.Errorf("TP=2 non-torch = %.2f", got)
+	}
+	ll := quick(t, QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 16, EP: true})
+	ll.All2AllBackend = "deepep_low_latency"
+	want := 2 * 2 * 256 * 256 * float64(2*7168+16) / GiB
+	if got := sumTerms(NonTorch(ll)) - NonTorchBaseGiB - CollectivesGiB; math.Abs(got-want) > 1e-9 {
+		t.Errorf("DeepEP LL buffers = %.3f GiB, want %.3f", got, want)
+	}
+	ll.All2AllBackend, ll.Layout.Nodes = "deepep_high_throughput", 2
+	ll.Env = map[string]string{"VLLM_DEEPEP_BUFFER_SIZE_MB": "2048"}
+	if got := sumTerms(NonTorch(ll)) - NonTorchBaseGiB - CollectivesGiB; math.Abs(got-4) > 1e-9 {
+		t.Errorf("DeepEP HT buffers across nodes at 2048 MB = %.2f GiB, want 4 (NVLink + RDMA)", got)
+	}
+}
+
+func sumTerms(ts []Term) float64 {
+	s := 0.0
+	for _, t := range ts {
+		s += t.GiB
+	}
+	return s
+}
+
+// A model.config path is read relative to the spec file, and custom GPU
+// figures replace the catalog.
+func TestFromSpecConfigPathAndCustomGPU(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../catalog/models/meta-llama__Llama-3.1-8B-Instruct.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "cfg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cfg", "config.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := &spec.Deployment{File: filepath.Join(dir, "spec.yaml"),
+		Model:    spec.Model{Config: "cfg/config.json"},
+		Hardware: spec.Hardware{GPU: spec.GPURef{Custom: &spec.GPUFigures{Name: "RTX 3090", MemoryMiB: 24146}}, Nodes: []spec.Node{{Name: "n0", GPUs: 1}}},
+		Workload: spec.Workload{Concurrency: 1, MaxModelLen: 4096}, VLLM: spec.VLLM{Version: "0.19.0"}}
+	spec.ApplyDefaults(d)
+	in, ds := FromSpec(d)
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	if in.Model.NumLayers != 32 || in.GPU.MemoryMiB != 24146 || in.MaxNumSeqs != 256 {
+		t.Errorf("model layers %d, GPU %.0f MiB, max_num_seqs %d (small-GPU default 256)", in.Model.NumLayers, in.GPU.MemoryMiB, in.MaxNumSeqs)
+	}
+	d.Model.Config = "missing/config.json"
+	if _, ds := FromSpec(d); !ds.HasErrors() {
+		t.Error("a missing config must be an error")
+	}
+}
