@@ -115,7 +115,7 @@ func TestLayoutErrors(t *testing.T) {
 
 func TestEPLBFlagsByVersion(t *testing.T) {
 	for _, tt := range []struct{ version, want string }{
-		{"0.10.2", "--num-redundant-experts 32"},
+		{"0.10.1", "--num-redundant-experts 32"},
 		{"0.11.1", `--eplb-config '{"num_redundant_experts":32}'`},
 	} {
 		d := loadSpec(t, "reference")

@@ -105,8 +105,8 @@ func TestFlagAcrossVersions(t *testing.T) {
 		{"0.12.0", "-n", true},
 		{"0.11.0", "--num-redundant-experts", true},
 		{"0.22.1", "--num-redundant-experts", false},
-		{"0.11.0", "--eplb-config", true},
-		{"0.10.2", "--eplb-config", false},
+		{"0.10.2", "--eplb-config", true},
+		{"0.10.1", "--eplb-config", false},
 		{"0.11.1", "--optimization-level", false},
 		{"0.12.0", "--optimization-level", true},
 		// spellings
