@@ -19,7 +19,9 @@ type Release struct {
 // least to v0.30.0"); patch releases are listed where a source names them
 // (docs.vllm.ai keeps versioned pages for 0.10.1.1, 0.11.2, 0.14.1, 0.17.1,
 // 0.18.1 and 0.22.1). A patch release not listed resolves to the release
-// below it, with a warning.
+// below it, with a warning. docs.vllm.ai also has pages for 0.31 and 0.32;
+// their CLI was not read, so they resolve to 0.30.0 with a warning rather
+// than being guessed.
 var knownReleases = func() []Release {
 	names := []string{
 		"0.9.0", "0.9.1", "0.9.2", "0.10.0", "0.10.1", "0.10.2",
