@@ -223,3 +223,38 @@ func TestShardsBehindSymlinks(t *testing.T) {
 	edit := func(d *spec.Deployment) { d.Model.Path = "/" + snap }
 	wantResult(t, runMap(t, files, edit, "model.size"), Fail, "1 safetensors files, 4 MiB")
 }
+
+// recordingRunner remembers every command line a run issues.
+type recordingRunner struct {
+	Runner
+	lines *[]string
+}
+
+func (r recordingRunner) Run(ctx context.Context, name string, args ...string) ([]byte, error) {
+	*r.lines = append(*r.lines, strings.Join(append([]string{name}, args...), " "))
+	return r.Runner.Run(ctx, name, args...)
+}
+
+// TestCommandsAreReadOnly: preflight changes nothing on the host, so the
+// only programs it may start are queries.
+func TestCommandsAreReadOnly(t *testing.T) {
+	var lines []string
+	h := fixtureHost(t, "h20-roce")
+	h.Cmd = recordingRunner{h.Cmd, &lines}
+	if _, err := Run(context.Background(), Options{Spec: loadSpec(t, "h20-roce"), Node: "node0", Host: h}); err != nil {
+		t.Fatal(err)
+	}
+	allowed := []string{"nvidia-smi --query-", "vllm --version", "python3 -c " + pyImport("")}
+	for _, l := range lines {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || strings.HasPrefix(l, a)
+		}
+		if !ok {
+			t.Errorf("unexpected command %q", l)
+		}
+	}
+	if len(lines) != 5 {
+		t.Errorf("%d commands (nvidia-smi is queried once per kind): %q", len(lines), lines)
+	}
+}
