@@ -124,3 +124,23 @@ func FuzzParseSMIGPUs(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHostFiles feeds arbitrary content to every parser of host files: none
+// may panic, whatever a broken /proc or a damaged index holds.
+func FuzzHostFiles(f *testing.F) {
+	f.Add("MemTotal:       2113378304 kB\nMemAvailable: 1 kB\n")
+	f.Add("Max locked memory         unlimited            unlimited            bytes\n")
+	f.Add("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue\n")
+	f.Add(`{"metadata": {"total_size": 10}, "weight_map": {"a": "x.safetensors"}}`)
+	f.Add("options nvidia NVreg_EnableStreamMemOPs=1\n:\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		_ = meminfoBytes(s, "MemTotal")
+		_ = lockedMemorySoftLimit(s)
+		_ = driverFromProc(s)
+		_ = setsDriverOpts(s)
+		_ = active(s)
+		_ = parseSMIApps(s)
+		var set shardSet
+		_ = set.applyIndex([]byte(s), map[string]bool{})
+	})
+}
