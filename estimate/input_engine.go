@@ -18,11 +18,13 @@ type engineSettings struct {
 }
 
 // MLABlockSize is the KV block size vLLM forces for the FlashMLA backend
-// (the Hopper default for DeepSeek MLA; vllm-facts §4.8). DefaultBlockSize is
+// (the Hopper default for DeepSeek MLA), MLABlackwellBlockSize the one
+// CUTLASS_MLA forces on Blackwell (vllm-facts §4.8). DefaultBlockSize is
 // vLLM's default for every other attention backend.
 const (
-	MLABlockSize     = 64
-	DefaultBlockSize = 16
+	MLABlockSize          = 64
+	MLABlackwellBlockSize = 128
+	DefaultBlockSize      = 16
 )
 
 // resolveEngine fills dtypes, vLLM defaults and the all2all backend.
@@ -82,9 +84,13 @@ func (in *Input) resolveLengths(e engineSettings, vd vllmDefaults) {
 func (in *Input) resolveBlockSize(b *int) {
 	switch {
 	case in.Model.IsMLA():
+		backend := "FlashMLA"
 		in.BlockSize = MLABlockSize
-		if b != nil && *b != MLABlockSize {
-			in.Assumptions = append(in.Assumptions, fmt.Sprintf("block_size %d overridden: vLLM forces %d for the FlashMLA backend", *b, MLABlockSize))
+		if in.GPU != nil && strings.Contains(strings.ToUpper(in.GPU.Name), "B200") {
+			in.BlockSize, backend = MLABlackwellBlockSize, "CUTLASS_MLA"
+		}
+		if b != nil && *b != in.BlockSize {
+			in.Assumptions = append(in.Assumptions, fmt.Sprintf("block_size %d overridden: vLLM forces %d for the %s backend", *b, in.BlockSize, backend))
 		}
 	case b != nil && *b > 0:
 		in.BlockSize = *b
