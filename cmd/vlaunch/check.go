@@ -16,6 +16,7 @@ func init() { subcommands = append(subcommands, newCheckCmd) }
 type checkOptions struct {
 	output string
 	quick  estimate.QuickOptions
+	perf   estimate.PerfOptions
 }
 
 func newCheckCmd(s *streams) *cobra.Command {
@@ -26,18 +27,22 @@ func newCheckCmd(s *streams) *cobra.Command {
 		Long: `Compute what every GPU holds the way vLLM budgets it — weights by component,
 peak activation, memory outside PyTorch, the KV cache — then the KV capacity,
 the per-rank share of the workload's concurrency and the verdicts, with every
-term and its derivation.
+term and its derivation. Then predict serving speed — step time per DP rank
+(compute, HBM, all-to-all and collectives), decode and prefill, a seeded
+simulation of continuous batching — and give every SLO a verdict with the
+resource that binds it and what it would take to meet it.
 
 Quick form without a spec: vlaunch check --model deepseek-v3 --gpu h20 --dp 32 --ep
 
-Exit codes: 0 everything fits, 1 something does not fit (or the spec has
-errors), 2 unusable input (unreadable spec, bad flags, unknown model or GPU in
-the quick form).`,
+Exit codes: 0 everything fits and every SLO holds, 1 something does not fit
+or an SLO fails (or the spec has errors), 2 unusable input (unreadable spec,
+bad flags, unknown model or GPU in the quick form).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(s, o, cmd, args) },
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or markdown")
+	f.Uint64Var(&o.perf.Seed, "seed", 1, "seed of the serving simulation (same seed, same percentiles)")
 	q := &o.quick
 	f.StringVar(&q.Model, "model", "", "quick form: catalog model (see 'vlaunch models')")
 	f.StringVar(&q.GPU, "gpu", "", "quick form: catalog GPU (see 'vlaunch gpus')")
@@ -79,6 +84,7 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 		return err
 	}
 	r := estimate.Check(&in)
+	r.AddPerformance(&in, o.perf)
 	r.Findings = append(pre, r.Findings...)
 	r.Feasible = r.Feasible && !pre.HasErrors()
 	if err := writeReport(s.out, &r, o.output); err != nil {
