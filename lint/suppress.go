@@ -106,7 +106,7 @@ func applySuppressions(inputs []Input, ds diag.Diagnostics) diag.Diagnostics {
 		}
 	}
 	for _, s := range sups {
-		if !s.used {
+		if !s.used && s.knownCodes() {
 			out = append(out, diag.Diagnostic{Code: CodeUnusedSuppression, Severity: diag.Warning, File: s.file, Line: s.line, Col: 1,
 				Message: "suppression of " + strings.Join(s.codes, ",") + " matches no finding", Hint: "remove it"})
 		}
@@ -122,4 +122,14 @@ func suppressed(sups []*suppression, d diag.Diagnostic) bool {
 		}
 	}
 	return hit
+}
+
+// knownCodes reports whether every code exists (unknown ones are VL002 already).
+func (s *suppression) knownCodes() bool {
+	for _, c := range s.codes {
+		if _, ok := RuleByCode(c); !ok {
+			return false
+		}
+	}
+	return true
 }
