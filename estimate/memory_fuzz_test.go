@@ -1,0 +1,36 @@
+package estimate
+
+import (
+	"math"
+	"testing"
+)
+
+// FuzzQuickMemory feeds the quick form's user inputs (names, sizes, dtypes)
+// through resolution and the memory model: it must never panic, and every
+// reported figure must be finite.
+func FuzzQuickMemory(f *testing.F) {
+	f.Add("deepseek-v3", "h20", 1, 1, 32, true, 32768, 0.9, "auto", "bf16", "0.11.0", 200)
+	f.Add("gpt-oss-120b", "b200", 2, 1, 1, false, 0, 0.0, "fp8", "auto", "", 1)
+	f.Add("llama-3.1-405b", "l4", 64, 128, 3, true, 1, 1.0, "fp8_e5m2", "int8", "0.6.4", 0)
+	f.Add("qwen3-30b-a3b", "mi300x", 7, 5, 0, true, -5, -1.0, "nope", "mxfp4", "v9", -3)
+	f.Fuzz(func(t *testing.T, model, gpu string, tp, pp, dp int, ep bool, mml int, util float64, kv, w, ver string, conc int) {
+		if tp > 1024 || pp > 1024 || dp > 4096 || mml > 1<<24 {
+			t.Skip()
+		}
+		in, ds := QuickInput(QuickOptions{Model: model, GPU: gpu, TP: tp, PP: pp, DP: dp, EP: ep, MaxModelLen: mml,
+			GPUMemoryUtilization: util, KVCacheDType: kv, Weights: w, VLLMVersion: ver, Concurrency: conc})
+		if ds.HasErrors() {
+			return
+		}
+		r := Check(&in)
+		p := r.Memory.PerGPU
+		for _, v := range []float64{p.WeightsGiB, p.ActivationGiB, p.OtherGiB, p.KVCacheGiB, p.UsableGiB, r.Memory.MaxConcurrencyAtMaxModelLen} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("non-finite figure in %+v", p)
+			}
+		}
+		if r.Memory.KVTokensPerRank < 0 || r.Memory.KVTokensPerRank%int64(max(in.BlockSize, 1)) != 0 {
+			t.Fatalf("KV tokens %d not a non-negative multiple of block %d", r.Memory.KVTokensPerRank, in.BlockSize)
+		}
+	})
+}
