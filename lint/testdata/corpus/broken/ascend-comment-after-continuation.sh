@@ -7,5 +7,4 @@ vllm serve $MODEL --data-parallel-size 4 \
                   --data-parallel-address 10.99.48.128 \
                   --data-parallel-rpc-port 13345
 # want:6 VL301
-# want:5 VL206
 # want:7 VL303
