@@ -84,7 +84,7 @@ type Note struct {
 // only; the performance half ANDs in its SLO verdicts.
 func Check(in *Input) Report {
 	r := Report{Input: summarize(in), Memory: Memory(in)}
-	r.Alternatives = alternatives(in)
+	r.Alternatives = alternatives(in, &r.Memory)
 	r.Notes = memoryNotes(in, &r)
 	r.Findings = memoryFindings(in, &r.Memory)
 	r.Feasible = !r.Findings.HasErrors()
@@ -101,8 +101,8 @@ func summarize(in *Input) InputSummary {
 }
 
 // alternatives evaluates the checkpoint's own format and BF16 next to the
-// chosen one, when they differ.
-func alternatives(in *Input) []AltWeights {
+// chosen one (whose report is cur), when they differ.
+func alternatives(in *Input, cur *MemoryReport) []AltWeights {
 	ckpt := in.Model.CheckpointDType()
 	dtypes := []string{in.WeightsDType}
 	for _, d := range []string{ckpt, "bf16"} {
@@ -115,10 +115,13 @@ func alternatives(in *Input) []AltWeights {
 	}
 	var out []AltWeights
 	for i, d := range dtypes {
-		alt := *in
-		alt.WeightsDType, alt.WeightsFromCheckpoint = d, d == ckpt
-		m := Memory(&alt)
-		out = append(out, AltWeights{WeightsDType: d, FromCheckpoint: d == ckpt, WeightsGiB: m.PerGPU.WeightsGiB, ParamsPerGPU: m.ParamsPerGPU,
+		m := *cur
+		if i > 0 {
+			alt := *in
+			alt.WeightsDType, alt.WeightsFromCheckpoint = d, d == ckpt
+			m = Memory(&alt)
+		}
+		out = append(out, AltWeights{WeightsDType: d, FromCheckpoint: d == ckpt && (i > 0 || in.WeightsFromCheckpoint), WeightsGiB: m.PerGPU.WeightsGiB, ParamsPerGPU: m.ParamsPerGPU,
 			KVCacheGiB: m.PerGPU.KVCacheGiB, KVTokensPerRank: m.KVTokensPerRank, MaxSeqsPerRank: m.Capacity.MaxSeqsPerRank,
 			Fits: m.Capacity.Fits, Current: i == 0})
 	}
