@@ -34,6 +34,7 @@ func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
 			p.Simulations = append(p.Simulations, simulateScenario(in, sm, kvTokensPerRank, n, opt))
 		}
 	}
+	p.Alternatives = Alternatives(in)
 	r := PerfReport{Performance: p}
 	r.SLO = judgeSLOs(in, sm, &r.Performance, kvTokensPerRank)
 	r.Feasible = true
@@ -77,8 +78,34 @@ func simulateScenario(in *Input, sm *StepModel, kvTokens int64, inputTokens int,
 		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: max(1, w.OutputTokens),
 		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: n, Warmup: max(100, 2*sessions), Seed: opt.Seed,
 		StaggerS: pf + float64(w.OutputTokens)*dp.TPOTS}
+	res := simulateIndependentRanks(sm, cfg)
 	return SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: sessions,
-		RatePerS: w.ArrivalRatePerS, Seed: opt.Seed, Result: Simulate(cfg)}
+		RatePerS: w.ArrivalRatePerS, Seed: opt.Seed, Result: res}
+}
+
+// simulateIndependentRanks runs the simulation. Only MoE models step their
+// DP ranks in lock-step (the experts need every rank's tokens); dense DP
+// ranks are independent engines, so one rank is simulated with its share
+// of the load (the fullest rank's ceil share of sessions, 1/DP of the
+// arrival rate) and the throughput is scaled back up.
+func simulateIndependentRanks(sm *StepModel, cfg SimConfig) SimResult {
+	dp := cfg.DP
+	if sm.S.Model.IsMoE() || dp <= 1 {
+		return Simulate(cfg)
+	}
+	one := *sm.S.withDP(1)
+	m1 := NewStepModel(one)
+	cfg.Step, cfg.DP = m1.StepSeconds, 1
+	if cfg.Sessions > 0 {
+		cfg.Sessions = (cfg.Sessions + dp - 1) / dp
+	}
+	cfg.ArrivalRatePerS /= float64(dp)
+	res := Simulate(cfg)
+	res.OutputTokPerS *= float64(dp)
+	res.TotalTokPerS *= float64(dp)
+	res.MeanRunning *= float64(dp)
+	res.MeanWaiting *= float64(dp)
+	return res
 }
 
 // perfNotes states the modelling assumptions that matter for this setup.

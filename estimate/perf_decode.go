@@ -67,7 +67,8 @@ type PrefillPoint struct {
 	TTFTS       float64 `json:"ttft_s"`
 	Steps       int     `json:"steps"`
 	// InterBytesPerNode is what the prefill's all-to-all pushes through its
-	// node's NICs; NetworkS the all-to-all time.
+	// node's NICs; NetworkS the communication time (all-to-all, TP and PP)
+	// not hidden behind compute.
 	InterBytesPerNode float64 `json:"inter_bytes_per_node"`
 	NetworkS          float64 `json:"network_s"`
 	ComputeS          float64 `json:"compute_s"`

@@ -3,6 +3,7 @@ package estimate
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -32,8 +33,12 @@ func writePerfText(w io.Writer, r *Report) {
 	}
 	fmt.Fprintf(w, "  prefill on an idle system (one DP rank, chunks of %d tokens)\n", r.Input.MaxNumBatchedTokens)
 	for _, pf := range p.Prefill {
-		fmt.Fprintf(w, "    %6d tokens: TTFT %.0f ms in %d step(s); all-to-all %.0f ms, %.2f GB through the node's NICs  [%s]\n",
-			pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, pf.InterBytesPerNode/1e9, pf.Binding)
+		nics := ""
+		if pf.InterBytesPerNode > 0 {
+			nics = fmt.Sprintf(", %.2f GB through the node's NICs", pf.InterBytesPerNode/1e9)
+		}
+		fmt.Fprintf(w, "    %6d tokens: TTFT %.0f ms in %d step(s); exposed communication %.0f ms%s  [%s]\n",
+			pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, nics, pf.Binding)
 	}
 	for _, s := range p.Simulations {
 		res := s.Result
@@ -42,7 +47,33 @@ func writePerfText(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "    %.0f output tokens/s, %.0f total tokens/s; %.1f running, %.1f waiting on average; %d preemptions\n",
 			res.OutputTokPerS, res.TotalTokPerS, res.MeanRunning, res.MeanWaiting, res.Preemptions)
 	}
+	if len(p.Alternatives) > 0 {
+		fmt.Fprintf(w, "  alternatives (same models, steady decode at %d sessions; idle TTFT)\n", d.Concurrency)
+		for _, a := range p.Alternatives {
+			fmt.Fprintf(w, "    %-56s %s\n", a.Name, altText(a))
+		}
+	}
 	writeSLOText(w, r.SLO)
+}
+
+func altText(a Alternative) string {
+	if !a.Fits {
+		return "does not fit in memory"
+	}
+	txt := fmt.Sprintf("TPOT %6.1f ms · %7.0f output tokens/s  [%s] · TTFT", a.TPOTS*1e3, a.OutputTokPerS, a.Binding)
+	for _, n := range sortedKeys(a.IdleTTFTS) {
+		txt += fmt.Sprintf(" %d: %s", n, secs(a.IdleTTFTS[n]))
+	}
+	return txt
+}
+
+func sortedKeys(m map[int]float64) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func writeSLOText(w io.Writer, slo []SLOVerdict) {
@@ -107,9 +138,15 @@ func writePerfMarkdown(w io.Writer, r *Report) {
 	for _, c := range d.Curve {
 		fmt.Fprintf(w, "| %d | %.1f | %.0f | %s%s |\n", c.Concurrency, c.TPOTS*1e3, c.OutputTokPerS, c.Binding, map[bool]string{true: " (beyond KV)"}[c.KVCapped])
 	}
-	fmt.Fprintf(w, "\n| prompt tokens | idle TTFT ms | steps | all-to-all ms | GB via NICs | binding |\n|---:|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(w, "\n| prompt tokens | idle TTFT ms | steps | exposed communication ms | GB via NICs | binding |\n|---:|---:|---:|---:|---:|---|\n")
 	for _, pf := range p.Prefill {
 		fmt.Fprintf(w, "| %d | %.0f | %d | %.0f | %.2f | %s |\n", pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, pf.InterBytesPerNode/1e9, pf.Binding)
+	}
+	if len(p.Alternatives) > 0 {
+		fmt.Fprintf(w, "\n| alternative | fits | TPOT ms | output tok/s | binding |\n|---|---|---:|---:|---|\n")
+		for _, a := range p.Alternatives {
+			fmt.Fprintf(w, "| %s | %s | %.1f | %.0f | %s |\n", a.Name, yesNo(a.Fits), a.TPOTS*1e3, a.OutputTokPerS, a.Binding)
+		}
 	}
 	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | TPOT mean | output tok/s | total tok/s |\n|---|---|---:|---:|---:|\n")
 	for _, s := range p.Simulations {

@@ -25,6 +25,9 @@ type Performance struct {
 	// Prefill is the idle-system TTFT per input length (workload and SLO lengths).
 	Prefill     []PrefillPoint `json:"prefill"`
 	Simulations []SimScenario  `json:"simulations"`
+	// Alternatives are changed configurations run through the same models
+	// (steady state, no simulation) for comparison.
+	Alternatives []Alternative `json:"alternatives,omitempty"`
 	// Notes are the assumptions behind these numbers, in words.
 	Notes []string `json:"notes"`
 }

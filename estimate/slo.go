@@ -52,7 +52,7 @@ func judgeSLOs(in *Input, sm *StepModel, p *Performance, kv int64) []SLOVerdict 
 			}
 		}
 	}
-	if alts := Alternatives(in); len(alts) > 0 {
+	if alts := p.Alternatives; len(alts) > 0 {
 		for i := range out {
 			if out[i].Verdict == VerdictFail {
 				out[i].WouldPass = append(out[i].WouldPass, alternativesPassing(in, alts, &out[i])...)
@@ -212,7 +212,7 @@ func ttftVerdict(in *Input, sm *StepModel, p *Performance, kv int64, n int, q st
 		v.Binding = BindKV
 	}
 	v.Explanation = fmt.Sprintf("simulated under the workload's load (%d sessions, %d output tokens each); "+
-		"on an idle system this prompt takes %.0f ms on one DP rank in %d chunk(s), of which %.0f ms is all-to-all "+
+		"on an idle system this prompt takes %.0f ms on one DP rank in %d chunk(s), of which %.0f ms is communication "+
 		"(%.2f GB through its node's NICs); the rest of the predicted time is waiting for steps shared with other requests",
 		in.Workload.Concurrency, in.Workload.OutputTokens, idle.TTFTS*1e3, idle.Steps, idle.NetworkS*1e3, idle.InterBytesPerNode/1e9)
 	if v.Verdict == VerdictFail && idle.Binding == BindNetwork {

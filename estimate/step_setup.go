@@ -139,3 +139,9 @@ func NewPerfHardware(g *catalog.GPU, gpusPerNode int, intraGBps, intraLatUs, int
 		InterLatencyS:         interLatUs * 1e-6,
 	}
 }
+
+// withDP is a copy of s with another DP size.
+func (s StepSetup) withDP(dp int) *StepSetup {
+	s.DP = dp
+	return &s
+}

@@ -1,0 +1,81 @@
+package estimate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// sloInput is Llama-3.1-8B on one H100 with 8 sessions of 1024 in / 256 out.
+func sloInput(t *testing.T, dp int) Input {
+	t.Helper()
+	in, ds := QuickInput(QuickOptions{Model: "llama-3.1-8b", GPU: "h100-sxm", TP: 1, DP: dp, MaxModelLen: 8192, Weights: "bf16", VLLMVersion: "0.11.0"})
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	in.Workload = spec.Workload{Concurrency: 8 * dp, MaxModelLen: 8192, InputTokens: 1024, OutputTokens: 256}
+	in.SLO.ThroughputCounts = "output"
+	return in
+}
+
+func runPerf(t *testing.T, in Input) PerfReport {
+	t.Helper()
+	return Perf(&in, Memory(&in).KVTokensPerRank, PerfOptions{Seed: 1, Requests: 1000})
+}
+
+// The same deployment passes a throughput target below what it can do and
+// fails one above, bound by HBM (8 sequences of an 8B model decode at the
+// weight-read pace), saying how many sessions would reach it.
+func TestSLOThroughputVerdicts(t *testing.T) {
+	in := sloInput(t, 1)
+	in.SLO.ThroughputTokensPerS = 100
+	if r := runPerf(t, in); r.SLO[0].Verdict != VerdictPass || !r.Feasible {
+		t.Fatalf("100 tok/s should pass: %+v", r.SLO[0])
+	}
+	in.SLO.ThroughputTokensPerS = 2000
+	r := runPerf(t, in)
+	v := r.SLO[0]
+	if v.Verdict != VerdictFail || r.Feasible || v.Binding != BindMemory {
+		t.Fatalf("2000 tok/s should fail, memory-bound: %+v", v)
+	}
+	if !strings.Contains(strings.Join(v.WouldPass, "\n"), "concurrent sessions") {
+		t.Fatalf("no session count in %q", v.WouldPass)
+	}
+}
+
+// TTFT: a target between the idle prefill time and the loaded percentile is
+// a queueing failure; one below the idle prefill time is bound by the
+// prefill itself.
+func TestSLOTTFTBinding(t *testing.T) {
+	in := sloInput(t, 1)
+	sm := NewStepModel(SetupFromInput(&in))
+	idle := sm.PrefillIdle(1024, in.MaxNumBatchedTokens).TTFTS
+	below := idle / 2
+	in.SLO.TTFT = []spec.TTFTTarget{{InputTokens: 1024, P99S: &below}}
+	r := runPerf(t, in)
+	if v := r.SLO[0]; v.Verdict != VerdictFail || v.Binding == BindQueueing {
+		t.Fatalf("target below the idle prefill must fail on the prefill itself: %+v", v)
+	}
+	// Many sessions with short answers: prompts queue behind each other.
+	in.Workload.Concurrency, in.Workload.OutputTokens = 64, 8
+	p99 := runPerf(t, in).Performance.Simulations[0].Result.TTFT.P99
+	if p99 < 3*idle {
+		t.Fatalf("expected queueing: p99 %.3f s vs idle %.3f s", p99, idle)
+	}
+	between := idle + (p99-idle)/4
+	in.SLO.TTFT[0].P99S = &between
+	if v := runPerf(t, in).SLO[0]; v.Verdict != VerdictFail || v.Binding != BindQueueing {
+		t.Fatalf("target between idle and loaded p99 is queueing: %+v", v)
+	}
+}
+
+// Dense DP ranks are independent engines: two ranks with twice the
+// sessions serve twice the throughput of one.
+func TestSLODenseDPIndependent(t *testing.T) {
+	one, two := runPerf(t, sloInput(t, 1)), runPerf(t, sloInput(t, 2))
+	a, b := one.Performance.Simulations[0].Result.OutputTokPerS, two.Performance.Simulations[0].Result.OutputTokPerS
+	if !perfNear(b, 2*a, 0.02) {
+		t.Fatalf("DP=2 %.0f tok/s vs DP=1 %.0f", b, a)
+	}
+}
