@@ -149,13 +149,15 @@ func moeWidthPerGPU(in *Input) float64 {
 func moeTokens(in *Input) (float64, string) {
 	t := in.MaxNumBatchedTokens
 	dp := in.Layout.DP
+	dpChunk := envInt(in.Env, "VLLM_MOE_DP_CHUNK_SIZE", MoEDPChunkTokens)
+	fusedChunk := envInt(in.Env, "VLLM_FUSED_MOE_CHUNK_SIZE", FusedMoEChunkTokens)
 	switch {
 	case in.All2AllBackend == "":
-		return float64(t), "the rank's own batch"
+		return float64(min(t, fusedChunk)), "the rank's own batch"
 	case isDeepEP(in.All2AllBackend) || in.All2AllBackend == "pplx":
-		return float64(min(t, MoEDPChunkTokens) * dp), fmt.Sprintf("%d per rank × DP %d", min(t, MoEDPChunkTokens), dp)
+		return float64(min(t, dpChunk) * dp), fmt.Sprintf("%d per rank × DP %d", min(t, dpChunk), dp)
 	}
-	return float64(min(t*dp, FusedMoEChunkTokens)), fmt.Sprintf("all-gathered from DP %d, fused-MoE chunk %d", dp, FusedMoEChunkTokens)
+	return float64(min(t*dp, fusedChunk)), fmt.Sprintf("all-gathered from DP %d, fused-MoE chunk %d", dp, fusedChunk)
 }
 
 func isDeepEP(b string) bool { return b == "deepep_low_latency" || b == "deepep_high_throughput" }
