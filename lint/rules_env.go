@@ -43,8 +43,15 @@ func envProblem(p *Pass, s *Server, e EnvVar) {
 		p.ReportAt(s.Inv, e.Pos, old.Doc, "%s does not exist yet in vLLM %s (added in %s)", e.Name, s.Rel, old.Since)
 		return
 	}
+	// NCCL, Gloo and NVSHMEM read hundreds of variables the table does not
+	// list (NCCL_IB_TC is two edits from NCCL_IB_HCA), so only one-edit
+	// slips count there; vLLM's own names allow two.
+	limit := 1
+	if strings.HasPrefix(e.Name, "VLLM_") {
+		limit = 2
+	}
 	for _, c := range catalog.Suggest(e.Name, envNames(s.Rel)) {
-		if catalog.Levenshtein(e.Name, c) <= 2 {
+		if catalog.Levenshtein(e.Name, c) <= limit {
 			p.ReportAt(s.Inv, e.Pos, "did you mean "+c+"?", "unknown variable %s: nothing reads it", e.Name)
 			return
 		}
