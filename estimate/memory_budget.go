@@ -164,17 +164,17 @@ func isDeepEP(b string) bool { return b == "deepep_low_latency" || b == "deepep_
 
 // NonTorch lists the memory vLLM sees outside PyTorch's allocator.
 func NonTorch(in *Input) []Term {
-	terms := []Term{{"CUDA runtime / cuBLAS workspaces", NonTorchBaseGiB, "measured constant (see NonTorchBaseGiB)"}}
+	terms := []Term{{"cuBLAS / CUDA runtime", NonTorchBaseGiB, "measured constant (see NonTorchBaseGiB)"}}
 	l := in.Layout
 	if l.TP*l.PP > 1 || (l.DP > 1 && in.Model.IsMoE()) {
-		terms = append(terms, Term{"NCCL communicators, custom all-reduce", CollectivesGiB,
+		terms = append(terms, Term{"NCCL + custom all-reduce", CollectivesGiB,
 			fmt.Sprintf("GPU in NCCL groups (TP %d, PP %d, DP %d): measured constant (see CollectivesGiB)", l.TP, l.PP, l.DP)})
 	}
 	if t, ok := all2allBuffers(in); ok {
 		terms = append(terms, t)
 	}
 	if in.Env["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"] == "1" && in.CUDAGraphs {
-		terms = append(terms, Term{"CUDA graphs (estimated by vLLM)", CUDAGraphGiB, "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1"})
+		terms = append(terms, Term{"CUDA graphs (vLLM estimate)", CUDAGraphGiB, "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1"})
 	}
 	return terms
 }
@@ -195,13 +195,13 @@ func all2allBuffers(in *Input) (Term, bool) {
 		if in.Layout.Nodes > 1 {
 			n = 2
 		}
-		return Term{"DeepEP high-throughput buffers", n * float64(mb) / 1024,
+		return Term{"DeepEP HT buffers", n * float64(mb) / 1024,
 			fmt.Sprintf("%g × VLLM_DEEPEP_BUFFER_SIZE_MB %d (NVLink%s)", n, mb, map[bool]string{true: " + RDMA", false: ""}[n == 2])}, true
 	case b == "deepep_low_latency" || b == "pplx":
 		tok := envInt(in.Env, "VLLM_MOE_DP_CHUNK_SIZE", MoEDPChunkTokens)
 		msg := float64(2*in.Model.HiddenSize + 16)
 		bytes := 2 * 2 * float64(in.Model.NumExperts) * float64(tok) * msg
-		return Term{b + " buffers (NVSHMEM)", bytes / GiB,
+		return Term{b + " buffers", bytes / GiB,
 			fmt.Sprintf("2 × 2 × %d experts × %d tokens × (2 × hidden %d + 16) B", in.Model.NumExperts, tok, in.Model.HiddenSize)}, true
 	}
 	return Term{}, false

@@ -152,8 +152,11 @@ func expertShares(in *Input, pc catalog.ParamCounts, moeN int) []Share {
 		}
 	} else {
 		p, st := expertParamsPerRank(in, ep)
-		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(m.NumExperts) * p,
-			fmt.Sprintf("all %d experts on every GPU, each split over TP×DP = %d ranks (no expert parallel: flattened TP)", m.NumExperts, ep), mf * float64(m.NumExperts) * st})
+		rule := fmt.Sprintf("all %d experts on the GPU, %d MoE layers", m.NumExperts, moeN)
+		if ep > 1 {
+			rule = fmt.Sprintf("all %d experts on every GPU, each split over TP×DP = %d ranks (no expert parallel: flattened TP), %d MoE layers", m.NumExperts, ep, moeN)
+		}
+		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(m.NumExperts) * p, rule, mf * float64(m.NumExperts) * st})
 	}
 	if pc.SharedPerLayer > 0 {
 		out = append(out, share(CompShared, pc.SharedExperts, mf*pc.SharedPerLayer/float64(l.TP),
