@@ -22,6 +22,10 @@ func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
 	sm := NewStepModel(s)
 	p := Performance{All2All: s.A2A, CUDAGraphs: s.CUDAGraphs && !(s.A2A == A2ADeepEPHT && s.DP > 1),
 		DBO: s.DBO, Constants: s.Eff, Notes: perfNotes(&s)}
+	if in.Layout.Nodes > 1 && in.Network.InterGbitPerSPerNIC <= 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("no inter-node network given: assumed one %d Gbit/s NIC per GPU (%d per node), %d µs latency",
+			DefaultInterGbitPerGPU, in.Layout.GPUsPerNode, DefaultInterLatencyUs))
+	}
 	p.GEMMPrecision, p.AttentionPrecision = s.precisions()
 	p.FLOPs = sm.flopsInfo(in)
 	p.Decode = sm.decodeInfo(in, kvTokensPerRank)
@@ -112,8 +116,6 @@ func simulateIndependentRanks(sm *StepModel, cfg SimConfig) SimResult {
 func perfNotes(s *StepSetup) []string {
 	notes := []string{
 		"step time per DP rank = overhead + Σ over operation classes (dense projections, routed experts, attention) of max(compute, memory) + communication; compute and memory are a roofline per class, not a sum",
-		fmt.Sprintf("efficiencies (global, calibrated): GEMM %.2f, attention %.2f, HBM %.2f, links %.2f; step overhead %.1f ms",
-			s.Eff.GEMM, s.Eff.Attention, s.Eff.HBM, s.Eff.Link, s.Eff.StepOverheadS*1e3),
 		"MoE routing assumed uniform over experts (group-limited where the model has n_group/topk_group); EPLB replicas and routing skew are not modelled",
 		"a request's prefill runs on one DP rank (attention and dense layers are not split across DP); only routed experts are spread over the EP group",
 	}

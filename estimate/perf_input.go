@@ -1,10 +1,23 @@
 package estimate
 
+// DefaultInterGbitPerGPU and DefaultInterLatencyUs describe the inter-node
+// fabric assumed when a multi-node input names none: one 400 Gbit/s
+// InfiniBand NIC per GPU, as in NVIDIA's HGX reference designs. The report
+// states the assumption.
+const (
+	DefaultInterGbitPerGPU = 400
+	DefaultInterLatencyUs  = 2
+)
+
 // SetupFromInput builds the step-time model's setup from a resolved Input,
 // with the global calibrated efficiencies.
 func SetupFromInput(in *Input) StepSetup {
 	l, n := in.Layout, in.Network
-	hw := NewPerfHardware(in.GPU, l.GPUsPerNode, n.IntraGBytesPerS, n.IntraLatencyUs, n.InterGbitPerSPerNIC, n.NICsPerNode, n.InterLatencyUs)
+	inter, nics, lat := n.InterGbitPerSPerNIC, n.NICsPerNode, n.InterLatencyUs
+	if l.Nodes > 1 && inter <= 0 { // the spec (or the quick form) names no fabric
+		inter, nics, lat = DefaultInterGbitPerGPU, l.GPUsPerNode, DefaultInterLatencyUs
+	}
+	hw := NewPerfHardware(in.GPU, l.GPUsPerNode, n.IntraGBytesPerS, n.IntraLatencyUs, inter, nics, lat)
 	if l.Nodes <= 1 {
 		hw.InterBytesPerSPerNode, hw.InterLatencyS = 0, 0
 	}

@@ -21,6 +21,9 @@ func writePerfText(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "\nPerformance (per DP rank, ranks in lock-step; global constants: GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · step overhead %.1f ms)\n",
 		e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3)
 	fmt.Fprintf(w, "  GEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s\n", p.GEMMPrecision, p.AttentionPrecision, p.All2All, onOff(p.CUDAGraphs), onOff(p.DBO))
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "%s\n", wrap("model: "+n, 96, "  "))
+	}
 	d := p.Decode
 	fmt.Fprintf(w, "  decode at %d sessions (%d per rank, mean context %.0f): step %.1f ms → %.0f output tokens/s  [%s]\n",
 		d.Concurrency, d.Point.SeqsPerRank, p.FLOPs.MeanContext, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
@@ -123,7 +126,10 @@ func writePerfMarkdown(w io.Writer, r *Report) {
 	d := p.Decode
 	fmt.Fprintf(w, "\n## Performance\n\nGEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s. Constants: %s.\n\n",
 		p.GEMMPrecision, p.AttentionPrecision, p.All2All, onOff(p.CUDAGraphs), onOff(p.DBO), constantsText(p.Constants))
-	fmt.Fprintf(w, "Decode at %d sessions (%d per rank): step **%.1f ms**, %.0f output tokens/s, %s-bound.\n\n| term | ms |\n|---|---:|\n",
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "- %s\n", n)
+	}
+	fmt.Fprintf(w, "\nDecode at %d sessions (%d per rank): step **%.1f ms**, %.0f output tokens/s, %s-bound.\n\n| term | ms |\n|---|---:|\n",
 		d.Concurrency, d.Point.SeqsPerRank, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
 	st := d.Step
 	for _, t := range []struct {

@@ -63,6 +63,9 @@ type SimResult struct {
 	MeanRunning float64 `json:"mean_running"`
 	MeanWaiting float64 `json:"mean_waiting"`
 	SimulatedS  float64 `json:"simulated_s"`
+	// Stalled is true when the step model returned a non-positive or
+	// infinite duration and the run stopped early.
+	Stalled bool `json:"stalled,omitempty"`
 }
 
 // simReq is one request's state.

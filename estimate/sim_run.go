@@ -24,6 +24,10 @@ func (s *simulator) run() {
 		}
 		s.schedule()
 		dt := s.cfg.Step(s.loads)
+		if !(dt > 0) || math.IsInf(dt, 1) { // a broken step model would never advance time
+			s.res.Stalled = true
+			return
+		}
 		s.account(dt)
 		s.now += dt
 		s.advance()

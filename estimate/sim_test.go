@@ -87,3 +87,14 @@ func TestSimPercentilesConverge(t *testing.T) {
 		t.Fatalf("not converged: %+v vs %+v", a.TTFT, b.TTFT)
 	}
 }
+
+// A step model returning zero or infinity stops the run instead of spinning.
+func TestSimStopsOnBrokenStep(t *testing.T) {
+	for _, d := range []float64{0, math.Inf(1), math.NaN()} {
+		res := Simulate(SimConfig{Step: constStep(d), DP: 1, MaxNumSeqs: 4, MaxNumBatchedTokens: 1024,
+			InputTokens: 10, OutputTokens: 10, Sessions: 2, Requests: 10, Seed: 1})
+		if !res.Stalled {
+			t.Fatalf("step %v: not stalled", d)
+		}
+	}
+}
