@@ -159,8 +159,17 @@ Per GPU (vLLM V1, ` + "`gpu_worker.determine_available_memory`" + `):
   (TP/PP > 1 or DP+EP) + DeepEP/pplx buffers (VLLM_DEEPEP_BUFFER_SIZE_MB; the low-latency layout
   2 × 2 × experts × VLLM_MOE_DP_CHUNK_SIZE × (2 × hidden + 16) B).
 
-Known limits: activation of MoE models without a shared workspace and the V0 engine's MLA
-matrix-absorption variants are approximate; the constants 0.26 GiB, 1.8 GiB and 15 B per logit were
-read off logs of this set (single-GPU and TP runs), so the cases that exercise them are not fully
-independent of them.
+Known limits:
+
+- The constants 0.26 GiB, 1.8 GiB and 15 B per logit were read off logs of this set (single-GPU
+  and TP runs on H100, one TP×PP run on H20-3e), so the cases that exercise them are not fully
+  independent of them; with only 3 GiB of KV left, ` + "`qwen25-72b-llmd-h100-tp2`" + ` is within 10% only
+  because they are.
+- No case has DP > 1 with expert parallel: the all-to-all terms (the tokens the fused-MoE workspace
+  is sized for under DP, DeepEP/NVSHMEM buffers) follow vLLM's and DeepEP's sizing rules but are not
+  calibrated; the all-gathered hidden states of the allgather/naive backends are not counted.
+- CUDA-graph memory is a typical figure (1.5 GiB), used only outside the budget unless
+  VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1.
+- V0-engine variants (MLA matrix absorption in 0.7.x, the pre-MLA DeepSeek path, the aligned MLA
+  cache) are not modelled.
 `
