@@ -45,6 +45,7 @@ var Rules = []*Rule{
 	{Code: "VL122", Name: "lb-modes", Severity: diag.Error, Summary: "More than one DP load-balancing mode", Check: checkLBModes},
 	{Code: "VL123", Name: "not-exported", Severity: diag.Warning, Summary: "A launch variable is assigned but not exported", Check: checkUnexported},
 	{Code: "VL124", Name: "extra-argument", Severity: diag.Error, Summary: "A stray argument vLLM cannot place", Check: checkExtraPositional},
+	{Code: "VL125", Name: "kv-fit", Severity: diag.Error, Summary: "max-model-len does not fit in the KV cache (with --spec)", Check: checkKVFit},
 
 	{Code: "VL201", Name: "same-flags", Severity: diag.Error, Summary: "Model or parallel flags differ between nodes", Check: checkSameFlags},
 	{Code: "VL202", Name: "dp-size", Severity: diag.Error, Summary: "Global DP size differs between nodes", Check: checkDPSize},
