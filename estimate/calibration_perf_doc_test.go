@@ -71,6 +71,36 @@ func perfNum(x float64) string {
 }
 
 const perfCalibrationAssumptions = `
+## The model being calibrated
+
+One engine step of one DP rank (DP ranks of an MoE model step in lock-step; the busiest rank sets
+the pace of attention and dense layers, the routed experts see the tokens of every rank):
+
+- **Operation classes**, each a roofline max(FLOPs / (peak × GEMM or Attention), bytes / (HBM × HBM)):
+  dense projections (2 × replicated active parameters per token, weights read once, LM head for
+  sampled tokens), routed experts (2 × expert parameters per token-expert pair on the GPU; weights of
+  the E_local × (1 − (1 − k/E)^T) experts hit by T tokens), attention (MLA absorbed decode
+  2 × heads × (2·kv_lora + rope) FLOPs per context token per layer, MLA/GQA prefill with the causal
+  quadratic term and MLA's re-expansion of cached prefixes; KV read for every context). The peak is
+  FP8 when the weights are FP8 and the GPU has FP8 tensor cores; MLA decode is FP8 only with an FP8
+  KV cache. Classes add up.
+- **Communication**: MoE dispatch + combine per MoE layer by backend (DeepEP high-throughput: one
+  RDMA copy per remote node hit then NVLink forwarding; low-latency: one copy per remote expert;
+  allgather_reducescatter: every token to every EP rank and back, BF16), dispatch FP8 + scales with
+  FP8 DeepEP, combine BF16; the busiest node's NICs and the busiest GPU's NVLink set the time
+  (bytes / (bandwidth × Link) + latency + CollectiveS per phase). TP: two ring all-reduces per layer
+  (2(n−1)/n × bytes). PP: hand-offs per micro-batch boundary.
+- **Overlap**: only with DBO (two micro-batches): max(compute, all-to-all) + half the shorter side;
+  otherwise compute + communication.
+- **Overhead**: StepOverheadS per step, plus EagerPerLayerS per layer without CUDA graphs (enforce
+  eager, DeepEP high-throughput with DP>1, or batches above the 512-token capture size).
+- **Decode**: C sequences, ceil(C/DP) per rank; TPOT = step time, output tokens/s = C / TPOT.
+  **Prefill**: one request on one DP rank, chunked by max_num_batched_tokens.
+- **Simulation**: vLLM V1 scheduling per rank (running requests first, then waiting ones within
+  max_num_seqs and max_num_batched_tokens, KV blocks limiting admission, recompute preemption of
+  the newest request when a decode finds the cache full), step durations from the model above
+  (closed form, evaluated per step, no cache needed), closed-loop sessions or Poisson arrivals,
+  deterministic for a seed (math/rand/v2 PCG).
 ## Layout assumptions the sources do not state
 
 - Inter-node fabric: one 400 Gbit/s InfiniBand NIC per GPU on H800 (P1) and H100 (P2) nodes; P3 states

@@ -121,21 +121,37 @@ func (sm *StepModel) Step(loads []RankLoad) StepTime {
 	if s.SpecTokens > 0 { // the MTP draft layer: one more layer per draft token
 		stage *= 1 + float64(s.SpecTokens)/float64(s.Model.NumLayers)
 	}
-	st.OverheadS = sm.overhead()
+	st.OverheadS = sm.overhead(maxRankTokens(loads, s.SpecTokens))
 	st.TotalS = st.OverheadS + pp*stage + st.PPS
 	st.ExposedNetworkS = st.TotalS - st.OverheadS - pp*roof
 	return st
 }
 
-// overhead is the per-step host cost, plus kernel launches when CUDA graphs
-// are off (DeepEP high-throughput with DP>1 disables them in vLLM).
-func (sm *StepModel) overhead() float64 {
+// cudaGraphMaxCaptureSize is vLLM's default largest captured batch
+// (max_cudagraph_capture_size 512, further capped by max_num_seqs): steps
+// with more tokens on a rank run eagerly (vllm-facts §4.4).
+const cudaGraphMaxCaptureSize = 512
+
+// overhead is the per-step host cost, plus kernel launches when the step
+// runs without CUDA graphs: graphs off (enforce_eager, or DeepEP
+// high-throughput with DP>1, which vLLM makes eager) or a batch larger than
+// the largest captured size.
+func (sm *StepModel) overhead(rankTokens float64) float64 {
 	s := &sm.S
 	o := s.Eff.StepOverheadS
-	if !s.CUDAGraphs || (s.A2A == A2ADeepEPHT && s.DP > 1) {
+	if !s.CUDAGraphs || (s.A2A == A2ADeepEPHT && s.DP > 1) || rankTokens > cudaGraphMaxCaptureSize {
 		o += s.Eff.EagerPerLayerS * float64(s.Model.NumLayers)
 	}
 	return o
+}
+
+// maxRankTokens is the largest per-rank token count of the step.
+func maxRankTokens(loads []RankLoad, spec int) float64 {
+	var m float64
+	for _, l := range loads {
+		m = max(m, l.tokens(spec))
+	}
+	return m
 }
 
 // roof adds one operation class to st and returns its roofline time.

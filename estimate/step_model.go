@@ -62,7 +62,9 @@ func NewStepModel(s StepSetup) *StepModel {
 
 	replicated := p.Attention + p.DenseMLP + p.SharedExperts + p.Router + p.Norms
 	sm.denseParamsGPU = replicated / tp / pp
-	sm.lmHeadParamsGPU = lmHeadParams(p) / tp
+	// The LM head lives on the last stage only; a step runs PP stages, so
+	// each stage carries 1/PP of it on average.
+	sm.lmHeadParamsGPU = lmHeadParams(p) / tp / pp
 	sm.denseBytesGPU = sm.denseParamsGPU*s.denseBytesPerParam() + sm.lmHeadParamsGPU*2
 	if m.IsMoE() {
 		sm.expertParams = p.ExpertPerLayerEach
