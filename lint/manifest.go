@@ -76,6 +76,10 @@ type podRole struct {
 // object finds the pod templates of one document.
 func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 	kind := scalar(doc, "kind")
+	if kind == "" && get(doc, "services") != nil {
+		fe.composeServices(src, doc)
+		return
+	}
 	tag := fmt.Sprintf("%s/%s#%d", kind, scalar(doc, "metadata", "name"), idx)
 	var roles []podRole
 	switch kind {

@@ -116,7 +116,7 @@ func checkDockerShm(p *Pass) {
 		if c == nil || c.Runtime != "docker" || c.HostIPC || c.HasShm {
 			continue
 		}
-		p.ReportAt(s.Inv, c.Pos, "add --ipc=host (or --shm-size=16g)", "docker run without --ipc=host or --shm-size: the 64 MiB default /dev/shm breaks NCCL and tensor-parallel workers")
+		p.ReportAt(s.Inv, c.Pos, "add --ipc=host or --shm-size=16g (compose: ipc: host or shm_size)", "container without host IPC or a larger /dev/shm: the 64 MiB default breaks NCCL and tensor-parallel workers")
 	}
 }
 
