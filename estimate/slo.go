@@ -215,6 +215,9 @@ func ttftVerdict(in *Input, sm *StepModel, p *Performance, kv int64, n int, q st
 		"on an idle system this prompt takes %.0f ms on one DP rank in %d chunk(s), of which %.0f ms is communication "+
 		"(%.2f GB through its node's NICs); the rest of the predicted time is waiting for steps shared with other requests",
 		in.Workload.Concurrency, in.Workload.OutputTokens, idle.TTFTS*1e3, idle.Steps, idle.NetworkS*1e3, idle.InterBytesPerNode/1e9)
+	if v.Verdict == VerdictFail && kv > 0 && idle.TTFTS < target {
+		v.WouldPass = append(v.WouldPass, loadForTTFT(in, sm, kv, n, q, target))
+	}
 	if v.Verdict == VerdictFail && idle.Binding == BindNetwork {
 		chunk := max(1, in.MaxNumBatchedTokens)
 		v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *StepModel) bool {
@@ -241,4 +244,50 @@ func throughputBound(in *Input, sm *StepModel, c int, target float64) string {
 	}
 	return fmt.Sprintf("impossible at %d sessions with this layout, whatever the network: even the %s weight-read floor (%.1f ms per step) caps decoding at %.0f output tokens/s; only more sessions per step (larger batches) can raise it",
 		c, format, floor*1e3, ceiling)
+}
+
+// loadForTTFT searches the largest load (sessions, or arrival rate) at
+// which the simulated TTFT percentile meets the target: halving until it
+// passes, then bisecting between the passing and failing loads.
+func loadForTTFT(in *Input, sm *StepModel, kv int64, n int, q string, target float64) string {
+	open := in.Workload.ArrivalRatePerS > 0
+	full := float64(max(1, in.Workload.Concurrency))
+	if open {
+		full = in.Workload.ArrivalRatePerS
+	}
+	meets := func(load float64) (bool, float64) {
+		v := *in
+		if open {
+			v.Workload.ArrivalRatePerS = load
+		} else {
+			v.Workload.Concurrency = max(1, int(load))
+		}
+		res := simulateScenario(&v, sm, kv, n, PerfOptions{Seed: 1, Requests: 1000}).Result.TTFT
+		got := map[string]float64{"p50": res.P50, "p95": res.P95, "p99": res.P99}[q]
+		return got <= target, got
+	}
+	lo, hi := 0.0, full
+	var loGot float64
+	for load := full / 2; load >= 1 || (open && load > full/1024); load /= 2 {
+		if ok, got := meets(load); ok {
+			lo, loGot = load, got
+			break
+		}
+		hi = load
+	}
+	if lo == 0 {
+		return "no lower load meets it: the prompt's own prefill is too slow"
+	}
+	for i := 0; i < 4 && (open || hi-lo > 1); i++ {
+		mid := (lo + hi) / 2
+		if ok, got := meets(mid); ok {
+			lo, loGot = mid, got
+		} else {
+			hi = mid
+		}
+	}
+	if open {
+		return fmt.Sprintf("an arrival rate of at most %.2f requests/s (now %.2f) would meet it (predicted %.2f s)", lo, full, loGot)
+	}
+	return fmt.Sprintf("at most %d concurrent sessions (now %d) would meet it (predicted %.2f s)", int(lo), int(full), loGot)
 }

@@ -83,3 +83,34 @@ func TestPerfAllToAllScalesWithBytes(t *testing.T) {
 		}
 	}
 }
+
+// Ring all-reduce: each GPU sends 2(n−1)/n of the message.
+func TestPerfRingAllReduceBytes(t *testing.T) {
+	if got := RingAllReduceBytes(1e6, 4); got != 1.5e6 {
+		t.Fatalf("4 ranks: %v", got)
+	}
+	if RingAllReduceBytes(1e6, 1) != 0 {
+		t.Fatal("one rank sends nothing")
+	}
+}
+
+// Expert weights read per step follow E_local × (1 − (1 − k/E)^T): one
+// token on one GPU holding every expert reads exactly k experts; many
+// tokens read them all.
+func TestPerfExpertsHit(t *testing.T) {
+	m := perfModel(t, "deepseek-v3")
+	g := perfGPU(t, "h200")
+	sm := NewStepModel(StepSetup{Model: m, HW: NewPerfHardware(g, 8, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
+		WeightDType: "fp8", KVDType: "bf16", CUDAGraphs: true, Eff: idealEff})
+	one := sm.StepUniform(RankLoad{DecodeSeqs: 1, DecodeCtx: 1})
+	p := m.ParamCounts()
+	want := 8 * p.ExpertPerLayerEach * perfBytesPerParam("fp8") * float64(m.MoELayerCount()) / (g.HBMBandwidthGBytesPerS * 1e9)
+	if !perfNear(one.ExpertS, want, 0.01) {
+		t.Fatalf("one token reads %.3f ms of experts, want k experts = %.3f ms", one.ExpertS*1e3, want*1e3)
+	}
+	many := sm.StepUniform(RankLoad{DecodeSeqs: 4096, DecodeCtx: 4096})
+	all := p.RoutedExperts * perfBytesPerParam("fp8") / (g.HBMBandwidthGBytesPerS * 1e9)
+	if many.MemoryS < all {
+		t.Fatalf("4096 tokens should read all experts: memory %.1f ms < %.1f ms", many.MemoryS*1e3, all*1e3)
+	}
+}
