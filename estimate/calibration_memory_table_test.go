@@ -15,14 +15,16 @@ from ` + "`../shared/calibration/vllm-memory-logs.yaml`" + ` (copy in ` + "`esti
 Do not edit by hand; ` + "`TestCalibrationMarkdownIsCurrent`" + ` fails when it is stale.
 
 Targets (issue 3): weights per GPU within 3%; KV tokens computed from the *logged* available
-memory within 1% (this tests bytes per token and block rounding); predicted available KV memory
+memory within 1% (this tests bytes per token and block rounding; the maximum concurrency vLLM
+prints is held to the same 1%, which also tests how a sequence's blocks are counted, sliding-window
+layers included); predicted available KV memory
 within 10%. Inputs are the logged settings only (model, dtype, GPU total, layout, utilization,
 max_model_len, max_num_seqs, block size, version); nothing is fitted per case. Predictions are
 for rank 0 (the first pipeline stage), whose lines vLLM's driver worker prints. The constants
 used are global, listed under "The model" below and documented in ` + "`estimate/memory_budget.go`" + `.
 
-| case | vLLM | layout | weights GiB log / pred (err) | KV B/token pred (log-implied) | KV tokens log / from logged mem (err) | available GiB log / pred (err) | notes |
-|---|---|---|---|---|---|---|---|
+| case | vLLM | layout | weights GiB log / pred (err) | KV B/token pred (log-implied) | KV tokens log / from logged mem (err) | max concurrency log / from logged mem | available GiB log / pred (err) | notes |
+|---|---|---|---|---|---|---|---|---|
 `)
 	for _, r := range rows {
 		b.WriteString(calRowMarkdown(r))
@@ -43,7 +45,7 @@ used are global, listed under "The model" below and documented in ` + "`estimate
 func calRowMarkdown(r calRow) string {
 	layout := fmt.Sprintf("TP%d PP%d DP%d", r.c.TP, r.c.PP, max(r.c.DP, 1))
 	if r.skip != "" {
-		return fmt.Sprintf("| `%s` | %s | %s | – | – | – | – | excluded (below) |\n", r.c.ID, short(r.c.Version), layout)
+		return fmt.Sprintf("| `%s` | %s | %s | – | – | – | – | – | excluded (below) |\n", r.c.ID, short(r.c.Version), layout)
 	}
 	w := "n/a"
 	if r.hasW {
@@ -58,6 +60,10 @@ func calRowMarkdown(r calRow) string {
 			tok += " †"
 		}
 	}
+	conc := "n/a"
+	if r.hasConc {
+		conc = fmt.Sprintf("%.2f / %.2f", r.concLog, r.concFromLog)
+	}
 	av := "n/a"
 	if r.hasAvail {
 		av = fmt.Sprintf("%.2f / %.2f (%+.1f%%)", r.availLog, r.availPred, 100*relErr(r.availPred, r.availLog))
@@ -68,7 +74,7 @@ func calRowMarkdown(r calRow) string {
 			av += " †"
 		}
 	}
-	return fmt.Sprintf("| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", r.c.ID, short(r.c.Version), layout, w, bpt, tok, av, strings.Join(r.assumed, "; "))
+	return fmt.Sprintf("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.c.ID, short(r.c.Version), layout, w, bpt, tok, conc, av, strings.Join(r.assumed, "; "))
 }
 
 func failWord(failed bool) string {
@@ -87,7 +93,7 @@ func short(v string) string {
 
 // summary counts how many compared metrics meet their targets.
 func summary(rows []calRow) string {
-	var nw, okw, nt, okt, na, oka int
+	var nw, okw, nt, okt, na, oka, nc, okc int
 	for _, r := range rows {
 		if r.skip != "" {
 			continue
@@ -100,13 +106,17 @@ func summary(rows []calRow) string {
 			nt++
 			okt += calB2I(calAbs(relErr(float64(r.tokFromLog), float64(r.tokLog))) <= targetKVTokens)
 		}
+		if r.hasConc && r.exclTok == "" {
+			nc++
+			okc += calB2I(calAbs(relErr(r.concFromLog, r.concLog)) <= targetKVTokens)
+		}
 		if r.hasAvail && r.exclAvail == "" && !r.failedLog {
 			na++
 			oka += calB2I(calAbs(relErr(r.availPred, r.availLog)) <= targetAvailable)
 		}
 	}
-	return fmt.Sprintf("\n## Summary\n\n- weights within 3%%: %d of %d cases\n- KV tokens within 1%%: %d of %d cases\n- available KV memory within 10%%: %d of %d cases\n\n† shown but not held to the target (reason above).\n",
-		okw, nw, okt, nt, oka, na)
+	return fmt.Sprintf("\n## Summary\n\n- weights within 3%%: %d of %d cases\n- KV tokens within 1%%: %d of %d cases\n- max concurrency within 1%%: %d of %d cases\n- available KV memory within 10%%: %d of %d cases\n\n† shown but not held to the target (reason above).\n",
+		okw, nw, okt, nt, okc, nc, oka, na)
 }
 
 func calB2I(b bool) int {
@@ -148,8 +158,9 @@ Per GPU (vLLM V1, ` + "`gpu_worker.determine_available_memory`" + `):
   de-quantized W_UK/W_UV copies of kv_b_proj (kv_lora_rank × heads/TP × (nope + v) × 2 B per layer).
 - **KV bytes per token**: GQA/MHA 2 × max(1, kv_heads/TP) × head_dim × layers × dtype bytes; MLA
   (kv_lora_rank + qk_rope_head_dim) × layers × dtype bytes, not split by TP. Sliding-window layers
-  are counted as full in the printed token count (as vLLM's hybrid allocator does); capacity per
-  sequence counts them at min(length, window + one block).
+  are counted as full in the printed token count (as vLLM's hybrid allocator does); per sequence
+  (maximum concurrency, start-up check) they hold min(window − 1 + max_num_batched_tokens, length)
+  tokens in whole blocks plus one, as vLLM's SlidingWindowSpec counts them.
 - **Peak activation** = max(forward, sampler) + fused-MoE workspace:
   forward = max_num_batched_tokens × (3 × hidden + widest per-GPU intermediate) × 2 B;
   sampler = min(max_num_seqs, max_num_batched_tokens) × vocab × 15 B (+ the hidden states);

@@ -54,6 +54,7 @@ type calCase struct {
 		Tokens      string `yaml:"kv_cache_tokens"`
 		TokensDeriv string `yaml:"kv_cache_tokens_derived"`
 		BlockSize   string `yaml:"block_size"`
+		Concurrency string `yaml:"max_concurrency"`
 		Error       string `yaml:"error"`
 	} `yaml:"measured"`
 }
@@ -105,6 +106,8 @@ type calRow struct {
 	impliedBPT                  float64
 	tokLog, tokFromLog, tokPred int64
 	availLog, availPred         float64
+	concLog, concFromLog        float64
+	hasConc                     bool
 	hasW, hasTok, hasAvail      bool
 	exclTok, exclAvail          string
 	failedLog, failedPred       bool
@@ -295,6 +298,12 @@ func (r *calRow) evaluate(t testing.TB) {
 		blk := float64(r.bpt) * float64(in.BlockSize)
 		r.tokFromLog = int64(math.Floor(r.availLog*GiB/blk)) * int64(in.BlockSize)
 		r.impliedBPT = r.availLog * GiB / tok
+		// vLLM's "Maximum concurrency for max_model_len tokens": the same
+		// pool over one sequence's blocks (sliding-window layers counted
+		// as vLLM's KV specs count them).
+		r.concLog, r.hasConc = num(r.c.Measured.Concurrency)
+		pool := float64(r.tokFromLog) * float64(r.bpt)
+		r.concFromLog = pool / float64(logged.KV.SequenceBytes(in.MaxModelLen, in.BlockSize))
 	}
 	r.failedLog = r.c.Measured.Error != "" || (r.hasAvail && r.availLog <= 0)
 	r.failedPred = !rep.Capacity.OneSequenceFits
@@ -316,6 +325,9 @@ func TestMemoryCalibration(t *testing.T) {
 		}
 		if r.hasTok && r.exclTok == "" && math.Abs(relErr(float64(r.tokFromLog), float64(r.tokLog))) > targetKVTokens {
 			t.Errorf("%s: %d KV tokens from the logged memory, %d logged", r.c.ID, r.tokFromLog, r.tokLog)
+		}
+		if r.hasConc && r.exclTok == "" && math.Abs(relErr(r.concFromLog, r.concLog)) > targetKVTokens {
+			t.Errorf("%s: max concurrency %.2f from the logged memory, %.2f logged", r.c.ID, r.concFromLog, r.concLog)
 		}
 		if r.hasAvail && r.exclAvail == "" && !r.failedLog && math.Abs(relErr(r.availPred, r.availLog)) > targetAvailable {
 			t.Errorf("%s: available KV %.2f GiB predicted, %.2f logged (%+.1f%%)", r.c.ID, r.availPred, r.availLog, 100*relErr(r.availPred, r.availLog))

@@ -16,6 +16,9 @@ type KVLayout struct {
 	SlidingWindow int    `json:"sliding_window,omitempty"`
 	DType         string `json:"dtype"`
 	Formula       string `json:"formula"`
+	// chunk is max_num_batched_tokens: a prefill chunk must sit in the
+	// sliding-window layers next to the window.
+	chunk int
 }
 
 // KVBytes returns the KV cost per token on a GPU of stage s.
@@ -26,7 +29,7 @@ type KVLayout struct {
 func KVBytes(in *Input, s Stage) KVLayout {
 	m := in.Model
 	b := dtypeBytes(in.KVCacheDType)
-	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow}
+	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.MaxNumBatchedTokens}
 	for i := s.First; i < s.End; i++ {
 		if m.IsSlidingLayer(i) {
 			kv.SlidingLayers++
@@ -49,15 +52,18 @@ func KVBytes(in *Input, s Stage) KVLayout {
 	return kv
 }
 
-// SequenceBytes is what one sequence of n tokens occupies: full-attention
-// layers hold every token, sliding-window layers at most the window plus one
-// block (vLLM frees blocks that slid out of the window).
+// SequenceBytes is what one sequence of n tokens occupies, as vLLM's KV
+// specs count it (max_memory_usage_bytes): full-attention layers hold
+// ceil(n / block) blocks; sliding-window layers hold the window plus a
+// prefill chunk, min(window − 1 + max_num_batched_tokens, n) tokens, in
+// whole blocks plus one.
 func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
+	blockSize = max(blockSize, 1)
 	full := int64(kv.Layers - kv.SlidingLayers)
-	tokens := int64(roundUp(n, max(blockSize, 1)))
-	bytes := full * kv.BytesPerTokenPerLayer * tokens
+	bytes := full * kv.BytesPerTokenPerLayer * int64(roundUp(n, blockSize))
 	if kv.SlidingLayers > 0 {
-		win := int64(min(roundUp(n, blockSize), roundUp(kv.SlidingWindow, blockSize)+blockSize))
+		resident := min(kv.SlidingWindow-1+max(kv.chunk, 1), n)
+		win := int64(roundUp(resident, blockSize) + blockSize)
 		bytes += int64(kv.SlidingLayers) * kv.BytesPerTokenPerLayer * win
 	}
 	return bytes

@@ -40,8 +40,8 @@ func kvNote(in *Input, m *MemoryReport) Note {
 		text += fmt.Sprintf(" TP=%d exceeds the model's %d KV heads, so vLLM replicates them: KV memory per GPU stops shrinking with TP.", in.Layout.TP, md.NumKVHeads)
 	}
 	if kv.SlidingLayers > 0 {
-		text += fmt.Sprintf(" %d of the %d layers use a %d-token sliding window: vLLM prints its token count as if all were full, but a long sequence only keeps the window in those layers (capacity below counts that).",
-			kv.SlidingLayers, kv.Layers, kv.SlidingWindow)
+		text += fmt.Sprintf(" %d of the %d layers use a %d-token sliding window: vLLM prints its token count as if all were full, but a sequence only keeps the window plus one prefill chunk (max_num_batched_tokens %d) in those layers, and the capacity below counts that.",
+			kv.SlidingLayers, kv.Layers, kv.SlidingWindow, in.MaxNumBatchedTokens)
 	}
 	return Note{"KV cache per token", text}
 }
