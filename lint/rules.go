@@ -46,6 +46,7 @@ var Rules = []*Rule{
 	{Code: "VL123", Name: "not-exported", Severity: diag.Warning, Summary: "A launch variable is assigned but not exported", Check: checkUnexported},
 	{Code: "VL124", Name: "extra-argument", Severity: diag.Error, Summary: "A stray argument vLLM cannot place", Check: checkExtraPositional},
 	{Code: "VL125", Name: "kv-fit", Severity: diag.Error, Summary: "max-model-len does not fit in the KV cache (with --spec)", Check: checkKVFit},
+	{Code: "VL126", Name: "deprecated", Severity: diag.Info, Summary: "Flag or variable deprecated in the vLLM version", Check: checkDeprecated},
 
 	{Code: "VL201", Name: "same-flags", Severity: diag.Error, Summary: "Model or parallel flags differ between nodes", Check: checkSameFlags},
 	{Code: "VL202", Name: "dp-size", Severity: diag.Error, Summary: "Global DP size differs between nodes", Check: checkDPSize},
