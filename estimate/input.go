@@ -112,7 +112,7 @@ func FromSpec(d *spec.Deployment) (Input, diag.Diagnostics) {
 	}
 	in.GPU = g
 	in.Layout = layoutFromSpec(d)
-	in.Network = networkFromSpec(d.Hardware.Network, g, in.Layout.Nodes)
+	in.Network = networkFromSpec(d.Hardware.Network, g)
 	eng := engineSettings{
 		Weights: d.Model.Weights, KVCacheDType: d.VLLM.KVCacheDType, Util: d.VLLM.GPUMemoryUtilization,
 		MaxModelLen: d.Workload.MaxModelLen, MaxNumSeqs: d.VLLM.MaxNumSeqs, MaxNumBatchedTokens: d.VLLM.MaxNumBatchedTokens,
@@ -158,7 +158,7 @@ func QuickInput(o QuickOptions) (Input, diag.Diagnostics) {
 		in.Layout.GPUsPerNode = min(8, n)
 	}
 	in.Layout.Nodes = (n + in.Layout.GPUsPerNode - 1) / in.Layout.GPUsPerNode
-	in.Network = networkFromSpec(spec.Network{}, g, in.Layout.Nodes)
+	in.Network = networkFromSpec(spec.Network{}, g)
 	in.Workload = spec.Workload{Concurrency: max(o.Concurrency, 1), MaxModelLen: o.MaxModelLen,
 		InputTokens: spec.Defaults.InputTokens, OutputTokens: spec.Defaults.OutputTokens}
 	var util *float64
@@ -237,7 +237,7 @@ func layoutFromSpec(d *spec.Deployment) Layout {
 	return l
 }
 
-func networkFromSpec(n spec.Network, g *catalog.GPU, nodes int) Network {
+func networkFromSpec(n spec.Network, g *catalog.GPU) Network {
 	out := Network{
 		IntraGBytesPerS: n.IntraNode.BandwidthGBytesPerS, IntraLatencyUs: n.IntraNode.LatencyUs,
 		InterGbitPerSPerNIC: n.InterNode.BandwidthGbitPerS, NICsPerNode: n.InterNode.NICsPerNode,
@@ -259,9 +259,6 @@ func networkFromSpec(n spec.Network, g *catalog.GPU, nodes int) Network {
 		out.GPUDirectRDMA = *n.InterNode.GPUDirectRDMA
 	} else {
 		out.GPUDirectRDMA = out.InterKind == "infiniband" || out.InterKind == "roce"
-	}
-	if nodes <= 1 && out.InterKind == "" {
-		out.InterKind = ""
 	}
 	return out
 }
