@@ -47,6 +47,8 @@ var Rules = []*Rule{
 	{Code: "VL124", Name: "extra-argument", Severity: diag.Error, Summary: "A stray argument vLLM cannot place", Check: checkExtraPositional},
 	{Code: "VL125", Name: "kv-fit", Severity: diag.Error, Summary: "max-model-len does not fit in the KV cache (with --spec)", Check: checkKVFit},
 	{Code: "VL126", Name: "deprecated", Severity: diag.Info, Summary: "Flag or variable deprecated in the vLLM version", Check: checkDeprecated},
+	{Code: "VL127", Name: "joined-flag", Severity: diag.Error, Summary: "One argument holds a flag and its value", Check: checkJoinedFlag},
+	{Code: "VL128", Name: "model-first", Severity: diag.Warning, Summary: "The model is not the first argument of vllm serve", Check: checkModelFirst},
 
 	{Code: "VL201", Name: "same-flags", Severity: diag.Error, Summary: "Model or parallel flags differ between nodes", Check: checkSameFlags},
 	{Code: "VL202", Name: "dp-size", Severity: diag.Error, Summary: "Global DP size differs between nodes", Check: checkDPSize},

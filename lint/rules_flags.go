@@ -43,9 +43,9 @@ func checkUnknownFlag(p *Pass, mode string) {
 
 func reportUnknown(p *Pass, s *Server, f *Flag, mode string) {
 	sp := f.Spelling()
-	if strings.HasPrefix(sp, "-") && !strings.HasPrefix(sp, "--") && len(sp) > 2 && mode == "unknown" {
-		if _, ok := vllm.KnownFlagEver(sp); !ok {
-			p.ReportAt(s.Inv, f.At.Pos, "short aliases are listed by `vllm serve --help`", "unknown short option %q for vLLM %s", sp, s.Rel)
+	if strings.HasPrefix(sp, "-") && !strings.HasPrefix(sp, "--") && len(sp) > 2 {
+		if _, ok := vllm.KnownFlagEver(sp); !ok && mode == "unknown" {
+			p.ReportAt(s.Inv, f.At.Pos, "long options take two dashes: -"+sp, "unknown short option %q for vLLM %s", sp, s.Rel)
 		}
 		return
 	}
@@ -243,5 +243,35 @@ func checkExtraPositional(p *Pass) {
 			}
 			p.ReportAt(s.Inv, v.Pos, "check for a missing flag name, a stray value or a broken line continuation", "unexpected argument %q: vllm serve takes only the model as a positional argument", v.Text)
 		}
+	}
+}
+
+// checkJoinedFlag reports one argument holding a flag and its value
+// ("--dtype auto" as a single list item or quoted word): argparse reads it
+// as an unknown option (VL127).
+func checkJoinedFlag(p *Pass) {
+	for _, s := range p.Servers {
+		for _, a := range s.Inv.Args {
+			name, _, _ := strings.Cut(a.Text, "=")
+			if a.Known && strings.HasPrefix(name, "-") && strings.ContainsAny(strings.TrimSpace(name), " \t") {
+				fields := strings.Fields(a.Text)
+				p.ReportAt(s.Inv, a.Pos, "split it into separate arguments, or write "+fields[0]+"="+strings.Join(fields[1:], " "), "%q is one argument: vLLM reads it as an unknown option, not %s with a value", a.Text, fields[0])
+			}
+		}
+	}
+}
+
+// checkModelFirst reports options before the model in `vllm serve`; newer
+// releases refuse it ("model should be provided as the first positional
+// argument") (VL128).
+func checkModelFirst(p *Pass) {
+	for _, s := range p.Servers {
+		if !strings.HasSuffix(s.Inv.Launcher, "vllm serve") && !strings.HasPrefix(s.Inv.Launcher, "docker image") {
+			continue
+		}
+		if len(s.Inv.Args) == 0 || s.Model == nil || s.Flag("model") != nil || !isOption(s.Inv.Args[0].Text) {
+			continue
+		}
+		p.ReportAt(s.Inv, s.Model.Pos, "put the model right after `vllm serve`", "the model %q comes after options; recent vLLM requires it as the first argument", s.Model.Text)
 	}
 }

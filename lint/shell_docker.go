@@ -124,6 +124,9 @@ func (w *walker) imageServe(cc *cmdCtx, image Value, cmd []Value) {
 // repeatedEntrypoint returns how many leading words repeat the image's
 // entrypoint (`vllm serve`, `python3 -m vllm.entrypoints.openai.api_server`).
 func repeatedEntrypoint(cmd []Value) int {
+	if len(cmd) >= 1 && cmd[0].Text == "serve" {
+		return 1
+	}
 	if len(cmd) >= 2 && base(cmd[0].Text) == "vllm" && cmd[1].Text == "serve" {
 		return 2
 	}
