@@ -1,0 +1,107 @@
+package estimate
+
+import "fmt"
+
+// sessionsForThroughput finds the smallest concurrency (DP multiples,
+// within max_num_seqs and KV) whose steady decode reaches the target.
+func sessionsForThroughput(in *Input, sm *StepModel, kv int64, target float64, total bool) string {
+	ctx := meanContext(in)
+	limit := max(1, in.MaxNumSeqs)
+	if kv > 0 {
+		limit = min(limit, int(float64(kv)/float64(in.Workload.InputTokens+in.Workload.OutputTokens)))
+	}
+	best, bestC := 0.0, 0
+	for per := 1; per <= limit; per = max(per+1, per*5/4) {
+		pt, _ := sm.DecodeAt(per*sm.S.DP, ctx)
+		tp := throughputOf(in, pt, total)
+		if tp >= target {
+			return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s at TPOT %.0f ms", per*sm.S.DP, per, tp, pt.TPOTS*1e3)
+		}
+		if tp > best {
+			best, bestC = tp, per*sm.S.DP
+		}
+	}
+	return fmt.Sprintf("no concurrency reaches it on this layout: at most %.0f tokens/s (at %d sessions, limited by max_num_seqs %d and KV capacity)", best, bestC, in.MaxNumSeqs)
+}
+
+// bandwidthFor finds the per-node inter-node bandwidth at which ok holds
+// (doubling from the current figure, up to 16 × 400 Gbit/s).
+func bandwidthFor(in *Input, ok func(*StepModel) bool) string {
+	if in.Layout.Nodes <= 1 {
+		return "the network is intra-node; a faster inter-node link does not help"
+	}
+	cur := in.Network.InterGbitPerSPerNIC * float64(max(1, in.Network.NICsPerNode))
+	for bw := cur * 2; bw <= 6400; bw *= 2 {
+		v := *in
+		v.Network.InterGbitPerSPerNIC, v.Network.NICsPerNode = bw, 1
+		if ok(NewStepModel(SetupFromInput(&v))) {
+			return fmt.Sprintf("inter-node bandwidth of about %.0f Gbit/s per node (now %.0f) would meet it, other things equal", bw, cur)
+		}
+	}
+	return fmt.Sprintf("no inter-node bandwidth up to 6400 Gbit/s per node meets it alone (now %.0f Gbit/s)", cur)
+}
+
+// throughputBound states the physical ceiling at the SLO's concurrency:
+// no step can beat reading the resident weights once, in the lightest
+// format this GPU computes in (FP8 where it has FP8 tensor cores).
+func throughputBound(in *Input, sm *StepModel, c int, target float64) string {
+	floor := sm.FloorsAt(c, meanContext(in)).WeightReadS
+	format := in.WeightsDType
+	if in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "fp8" && in.WeightsDType != "mxfp4" {
+		v := *in
+		v.WeightsDType = "fp8"
+		floor, format = NewStepModel(SetupFromInput(&v)).FloorsAt(c, meanContext(in)).WeightReadS, "fp8"
+	}
+	ceiling := float64(c) * sm.S.tokensPerStep() / floor
+	if ceiling >= target {
+		return fmt.Sprintf("physically possible at %d sessions: the %s weight-read floor (%.1f ms per step) allows up to %.0f output tokens/s", c, format, floor*1e3, ceiling)
+	}
+	return fmt.Sprintf("impossible at %d sessions with this layout, whatever the network: even the %s weight-read floor (%.1f ms per step) caps decoding at %.0f output tokens/s; only more sessions per step (larger batches) can raise it",
+		c, format, floor*1e3, ceiling)
+}
+
+// loadForTTFT searches the largest load (sessions, or arrival rate) at
+// which the simulated TTFT percentile meets the target: halving until it
+// passes, then bisecting between the passing and failing loads.
+func loadForTTFT(in *Input, sm *StepModel, kv int64, n int, q string, target float64) string {
+	open := in.Workload.ArrivalRatePerS > 0
+	full := float64(max(1, in.Workload.Concurrency))
+	if open {
+		full = in.Workload.ArrivalRatePerS
+	}
+	meets := func(load float64) (bool, float64) {
+		v := *in
+		if open {
+			v.Workload.ArrivalRatePerS = load
+		} else {
+			v.Workload.Concurrency = max(1, int(load))
+		}
+		res := simulateScenario(&v, sm, kv, n, PerfOptions{Seed: 1, Requests: 1000}).Result.TTFT
+		got := map[string]float64{"p50": res.P50, "p95": res.P95, "p99": res.P99}[q]
+		return got <= target, got
+	}
+	lo, hi := 0.0, full
+	var loGot float64
+	for load := full / 2; load >= 1 || (open && load > full/1024); load /= 2 {
+		if ok, got := meets(load); ok {
+			lo, loGot = load, got
+			break
+		}
+		hi = load
+	}
+	if lo == 0 {
+		return "no lower load meets it: the prompt's own prefill is too slow"
+	}
+	for i := 0; i < 4 && (open || hi-lo > 1); i++ {
+		mid := (lo + hi) / 2
+		if ok, got := meets(mid); ok {
+			lo, loGot = mid, got
+		} else {
+			hi = mid
+		}
+	}
+	if open {
+		return fmt.Sprintf("an arrival rate of at most %.2f requests/s (now %.2f) would meet it (predicted %.2f s)", lo, full, loGot)
+	}
+	return fmt.Sprintf("at most %d concurrent sessions (now %d) would meet it (predicted %.2f s)", int(lo), int(full), loGot)
+}
