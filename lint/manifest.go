@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -31,7 +32,7 @@ func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 			break
 		}
 		if err != nil {
-			fe.diags = append(fe.diags, diag.Diagnostic{Code: CodeSyntax, Severity: diag.Error, File: file, Line: 1, Col: 1, Message: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")})
+			fe.diags = append(fe.diags, yamlError(file, data, err))
 			break
 		}
 		if len(doc.Content) == 1 {
@@ -127,4 +128,29 @@ func containers(podSpec *yaml.Node) []*yaml.Node {
 		}
 	}
 	return out
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// yamlError turns a decoder error into a diagnostic at its line.
+func yamlError(file string, data []byte, err error) diag.Diagnostic {
+	d := diag.Diagnostic{Code: CodeSyntax, Severity: diag.Error, File: file, Line: 1, Col: 1,
+		Message: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		d.Line, _ = strconv.Atoi(m[1])
+	}
+	if conflictMarker(data) {
+		d.Hint = "the file still has merge-conflict markers (<<<<<<<, =======, >>>>>>>)"
+	}
+	return d
+}
+
+// conflictMarker reports an unresolved merge conflict.
+func conflictMarker(data []byte) bool {
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if bytes.HasPrefix(l, []byte("<<<<<<< ")) || bytes.HasPrefix(l, []byte(">>>>>>> ")) {
+			return true
+		}
+	}
+	return false
 }

@@ -79,6 +79,9 @@ func (fe *frontEnd) parseErr(src *source, err error) diag.Diagnostic {
 	if p.Line == 0 {
 		p = src.at(0)
 	}
+	if conflictMarker(src.data) {
+		d.Hint = "the file still has merge-conflict markers (<<<<<<<, =======, >>>>>>>)"
+	}
 	d.Line, d.Col = p.Line, p.Col
 	return d
 }
