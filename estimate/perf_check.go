@@ -7,6 +7,10 @@ import "fmt"
 // derivations of reference-scenario points 6–9 as notes, and Feasible
 // becomes false when any SLO fails.
 func (r *Report) AddPerformance(in *Input, opt PerfOptions) {
+	if in.GPU == nil || in.GPU.BF16TFLOPS <= 0 || in.GPU.HBMBandwidthGBytesPerS <= 0 {
+		r.Performance = &Performance{Notes: []string{"the GPU has no BF16 TFLOPS or HBM bandwidth figure: no performance estimate"}}
+		return
+	}
 	kv := r.Memory.KVTokensPerRank
 	if !r.Memory.Capacity.OneSequenceFits {
 		kv = 0 // vLLM refuses to start

@@ -122,11 +122,18 @@ func (s *StepSetup) denseBytesPerParam() float64 {
 	return perfBytesPerParam(s.WeightDType)
 }
 
+// fallbackIntraGBytesPerS is the GPU-to-GPU bandwidth assumed when neither
+// the spec nor the GPU figures give one: PCIe Gen5 x16, one direction.
+const fallbackIntraGBytesPerS = 64
+
 // NewPerfHardware converts catalog figures and network settings (the
 // units specs use) into SI units. intraGBps ≤ 0 takes the GPU's own link.
 func NewPerfHardware(g *catalog.GPU, gpusPerNode int, intraGBps, intraLatUs, interGbitPerNIC float64, nics int, interLatUs float64) PerfHardware {
 	if intraGBps <= 0 {
 		intraGBps = g.IntraNodeGBytesPerS
+	}
+	if intraGBps <= 0 {
+		intraGBps = fallbackIntraGBytesPerS
 	}
 	return PerfHardware{
 		BF16FLOPS:             g.BF16TFLOPS * 1e12,
