@@ -17,6 +17,12 @@ func writePerfText(w io.Writer, r *Report) {
 	if p == nil {
 		return
 	}
+	if p.Decode.Concurrency == 0 { // no estimate: only say why
+		for _, n := range p.Notes {
+			fmt.Fprintf(w, "\nPerformance: %s\n", n)
+		}
+		return
+	}
 	e := p.Constants
 	fmt.Fprintf(w, "\nPerformance (per DP rank, ranks in lock-step; global constants: GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · step overhead %.1f ms)\n",
 		e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3)
@@ -122,6 +128,10 @@ func secs(x float64) string {
 func writePerfMarkdown(w io.Writer, r *Report) {
 	p := r.Performance
 	if p == nil {
+		return
+	}
+	if p.Decode.Concurrency == 0 {
+		fmt.Fprintf(w, "\n## Performance\n\n%s\n", strings.Join(p.Notes, " "))
 		return
 	}
 	d := p.Decode
