@@ -88,10 +88,23 @@ func checkWorldSize(p *Pass) {
 		nn := s.NNodes()
 		missingLocal := !s.Int("data-parallel-size-local", 0).Set && s.MultiNodeDP()
 		if engine <= gpus && nn.N <= 1 && dpl.N*engine > gpus && !missingLocal {
-			at := s.Int("data-parallel-size-local", 0).At
-			p.ReportAt(s.Inv, at, "set --data-parallel-size-local to the DP ranks this node runs", "local DP x TP x PP = %d x %d = %d exceeds the node's %d GPUs (%s)", dpl.N, engine, dpl.N*engine, gpus, src)
+			reportLocalGPUs(p, s, dpl.N, engine, gpus, src)
 		}
 	}
+}
+
+// reportLocalGPUs explains a node asked to host more DP ranks than it has GPUs for.
+func reportLocalGPUs(p *Pass, s *Server, dpl, engine, gpus int, src string) {
+	f := s.Int("data-parallel-size-local", 0)
+	hint := "set --data-parallel-size-local to the DP ranks this node runs"
+	if len(p.Rays) > 0 {
+		hint = "with a Ray cluster, add --data-parallel-backend ray so Ray places the ranks; or " + hint
+	}
+	what := "local DP"
+	if !f.Set {
+		what = "--data-parallel-size-local is unset, so every DP rank starts here:"
+	}
+	p.ReportAt(s.Inv, f.At, hint, "%s %d x TP x PP %d = %d GPUs, but the node has %d (%s)", what, dpl, engine, dpl*engine, gpus, src)
 }
 
 // checkHeadless reports --headless where it is ignored or refused (VL112).
