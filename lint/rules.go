@@ -77,4 +77,7 @@ var Rules = []*Rule{
 	{Code: "VL308", Name: "host-only-env", Severity: diag.Warning, Summary: "Variable set on the host is not passed into the container", Check: checkHostOnlyEnv},
 
 	{Code: "VL401", Name: "spec-address", Severity: diag.Error, Summary: "DP address is not the spec's primary node", Check: checkSpecAddress},
+	{Code: "VL402", Name: "spec-node-count", Severity: diag.Warning, Summary: "The scripts start a different number of nodes than the spec", Check: checkSpecNodeCount},
+	{Code: "VL403", Name: "spec-host-ip", Severity: diag.Warning, Summary: "VLLM_HOST_IP is not a spec node's address", Check: checkSpecHostIP},
+	{Code: "VL404", Name: "spec-interface", Severity: diag.Warning, Summary: "Socket interface differs from the spec's node interface", Check: checkSpecInterface},
 }

@@ -80,3 +80,74 @@ func checkUnresolved(p *Pass) {
 
 // checkUncheckedFlags notes flags outside vlaunch's table (VL005).
 func checkUncheckedFlags(p *Pass) { checkUnknownFlag(p, "unchecked") }
+
+// checkSpecNodeCount reports a deployment whose scripts start a different
+// number of nodes than the spec describes (VL402).
+func checkSpecNodeCount(p *Pass) {
+	if p.Spec == nil || len(p.Spec.Hardware.Nodes) == 0 {
+		return
+	}
+	want := len(p.Spec.Hardware.Nodes)
+	for _, g := range p.Groups {
+		nodes, ok := knownLayout(g)
+		if !ok || len(nodes) < 2 || len(nodes) == want {
+			continue
+		}
+		p.ReportAt(nodes[0].Inv, nodes[0].Inv.Pos, "lint every node's script together, or update the spec", "the scripts start %d nodes but the spec describes %d", len(nodes), want)
+	}
+}
+
+// checkSpecHostIP reports a VLLM_HOST_IP that is no spec node's address (VL403).
+func checkSpecHostIP(p *Pass) {
+	if p.Spec == nil || len(p.Spec.Hardware.Nodes) == 0 {
+		return
+	}
+	addrs := map[string]bool{}
+	for _, n := range p.Spec.Hardware.Nodes {
+		addrs[n.Address] = true
+	}
+	for _, s := range p.Servers {
+		e, ok := s.Inv.LookupEnv("VLLM_HOST_IP")
+		if ok && e.Value.Known && !addrs[e.Value.Text] {
+			p.ReportAt(s.Inv, e.Value.Pos, "use the node's address from the spec", "VLLM_HOST_IP=%s is not the address of any node in the spec", e.Value.Text)
+		}
+	}
+}
+
+// checkSpecInterface reports socket interfaces that differ from the spec's
+// node interface (VL404).
+func checkSpecInterface(p *Pass) {
+	if p.Spec == nil {
+		return
+	}
+	for _, s := range p.Servers {
+		want := p.specInterface(s)
+		if want == "" {
+			continue
+		}
+		for _, name := range socketVars {
+			e, ok := s.Inv.LookupEnv(name)
+			if ok && e.Value.Known && e.Value.Text != want && !strings.HasPrefix(e.Value.Text, "^") {
+				p.ReportAt(s.Inv, e.Value.Pos, "the spec says the node-to-node interface is "+want, "%s=%s but the spec's interface is %s", name, e.Value.Text, want)
+			}
+		}
+	}
+}
+
+// specInterface is the interface of the invocation's spec node, or the
+// common one when all nodes agree.
+func (p *Pass) specInterface(s *Server) string {
+	nodes := p.Spec.Hardware.Nodes
+	if i := p.specNodeFor(s); i >= 0 {
+		return nodes[i].Interface
+	}
+	if len(nodes) == 0 {
+		return ""
+	}
+	for _, n := range nodes {
+		if n.Interface != nodes[0].Interface {
+			return ""
+		}
+	}
+	return nodes[0].Interface
+}
