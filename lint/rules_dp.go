@@ -14,7 +14,7 @@ func checkLocalGtGlobal(p *Pass) {
 // --data-parallel-size-local: it then tries to start every rank (VL119).
 func checkMissingLocal(p *Pass) {
 	for _, s := range p.Servers {
-		if s.Int("data-parallel-size-local", 0).Set || !s.MultiNodeDP() || s.Has("data-parallel-hybrid-lb") {
+		if s.Int("data-parallel-size-local", 0).Set || s.FromConfig("data-parallel-size-local") || !s.MultiNodeDP() || s.Has("data-parallel-hybrid-lb") {
 			continue
 		}
 		if s.Flag("data-parallel-rank") != nil {

@@ -15,6 +15,9 @@ var sameFlags = []string{"tensor-parallel-size", "pipeline-parallel-size", "enab
 // settingText renders a flag's setting for comparison.
 func settingText(s *Server, name string) string {
 	f := s.Flag(name)
+	if s.FromConfig(name) {
+		return "(from --config)"
+	}
 	if f == nil {
 		return "(unset)"
 	}
@@ -34,7 +37,7 @@ func checkSameFlags(p *Pass) {
 			}
 			for _, name := range sameFlags {
 				a, b := settingText(ref, name), settingText(s, name)
-				if a == b {
+				if a == b || ref.FromConfig(name) || s.FromConfig(name) {
 					continue
 				}
 				at := s.Inv.Pos
@@ -52,7 +55,7 @@ func checkDPSize(p *Pass) {
 	for _, g := range p.Groups {
 		for _, s := range g[1:] {
 			a, b := dpText(g[0]), dpText(s)
-			if a != b {
+			if a != b && !g[0].FromConfig("data-parallel-size") && !s.FromConfig("data-parallel-size") {
 				p.ReportAt(s.Inv, s.DP().At, "--data-parallel-size is the global size and must match on all nodes", "--data-parallel-size %s differs from %s on %s", b, a, g[0].Inv.Node)
 			}
 		}

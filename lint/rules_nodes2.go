@@ -15,6 +15,7 @@ func checkAddress(p *Pass) {
 		for i, s := range nodes {
 			a, ok := s.Str("data-parallel-address")
 			switch {
+			case !ok && s.FromConfig("data-parallel-address"):
 			case !ok:
 				p.ReportAt(s.Inv, s.Inv.Pos, "add --data-parallel-address <node 0 IP> on every node", "multi-node DP without --data-parallel-address: it defaults to 127.0.0.1 and the nodes never meet")
 			case a.Known && isLoopback(a.Text):
@@ -67,7 +68,7 @@ func checkRPCPort(p *Pass) {
 		nodes := dpNodes(g)
 		for _, s := range nodes[min(1, len(nodes)):] {
 			a, b := settingText(nodes[0], "data-parallel-rpc-port"), settingText(s, "data-parallel-rpc-port")
-			if a != b {
+			if a != b && !nodes[0].FromConfig("data-parallel-rpc-port") && !s.FromConfig("data-parallel-rpc-port") {
 				at := s.Int("data-parallel-rpc-port", 0).At
 				p.ReportAt(s.Inv, at, "use the same --data-parallel-rpc-port everywhere", "--data-parallel-rpc-port %s differs from %s on %s", b, a, nodes[0].Inv.Node)
 			}

@@ -43,11 +43,18 @@ type intArg struct {
 	At         Pos
 }
 
-// Int reads an integer flag, with def when it is absent.
+// FromConfig reports a flag that is absent from the command line while a
+// --config file (not linted) may set it.
+func (s *Server) FromConfig(name string) bool {
+	return s.Flag(name) == nil && s.Flag("config") != nil
+}
+
+// Int reads an integer flag, with def when it is absent (unknown when a
+// --config file may set it).
 func (s *Server) Int(name string, def int) intArg {
 	f := s.Flag(name)
 	if f == nil {
-		return intArg{N: def, Known: true}
+		return intArg{N: def, Known: !s.FromConfig(name)}
 	}
 	if f.Value == nil {
 		return intArg{Set: true, At: f.At.Pos}
