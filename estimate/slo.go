@@ -56,6 +56,11 @@ func judgeSLOs(in *Input, sm *StepModel, p *Performance, kv int64) []SLOVerdict 
 		for i := range out {
 			if out[i].Verdict == VerdictFail {
 				out[i].WouldPass = append(out[i].WouldPass, alternativesPassing(in, alts, &out[i])...)
+				if out[i].Unit == "tokens/s" {
+					if txt, ok := sessionsWithAlternatives(in, alts, out[i].Target, in.SLO.ThroughputCounts == "total"); ok {
+						out[i].WouldPass = append(out[i].WouldPass, txt)
+					}
+				}
 			}
 		}
 	}

@@ -5,23 +5,34 @@ import "fmt"
 // sessionsForThroughput finds the smallest concurrency (DP multiples,
 // within max_num_seqs and KV) whose steady decode reaches the target.
 func sessionsForThroughput(in *Input, sm *StepModel, kv int64, target float64, total bool) string {
+	c, tp, ok := minSessionsFor(in, sm, kv, target, total)
+	if ok {
+		pt, _ := sm.DecodeAt(c, meanContext(in))
+		return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s at TPOT %.0f ms", c, c/sm.S.DP, tp, pt.TPOTS*1e3)
+	}
+	return fmt.Sprintf("no concurrency reaches it on this layout: at most %.0f tokens/s (at %d sessions, limited by max_num_seqs %d and KV capacity)", tp, c, in.MaxNumSeqs)
+}
+
+// minSessionsFor returns the smallest concurrency reaching the target
+// (ok), or the best throughput found and its concurrency.
+func minSessionsFor(in *Input, sm *StepModel, kv int64, target float64, total bool) (int, float64, bool) {
 	ctx := meanContext(in)
 	limit := max(1, in.MaxNumSeqs)
 	if kv > 0 {
 		limit = min(limit, int(float64(kv)/float64(in.Workload.InputTokens+in.Workload.OutputTokens)))
 	}
 	best, bestC := 0.0, 0
-	for per := 1; per <= limit; per = max(per+1, per*5/4) {
+	for per := 1; per <= limit; per = nextSessions(per, limit) {
 		pt, _ := sm.DecodeAt(per*sm.S.DP, ctx)
 		tp := throughputOf(in, pt, total)
 		if tp >= target {
-			return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s at TPOT %.0f ms", per*sm.S.DP, per, tp, pt.TPOTS*1e3)
+			return per * sm.S.DP, tp, true
 		}
 		if tp > best {
 			best, bestC = tp, per*sm.S.DP
 		}
 	}
-	return fmt.Sprintf("no concurrency reaches it on this layout: at most %.0f tokens/s (at %d sessions, limited by max_num_seqs %d and KV capacity)", best, bestC, in.MaxNumSeqs)
+	return bestC, best, false
 }
 
 // bandwidthFor finds the per-node inter-node bandwidth at which ok holds
@@ -104,4 +115,14 @@ func loadForTTFT(in *Input, sm *StepModel, kv int64, n int, q string, target flo
 		return fmt.Sprintf("an arrival rate of at most %.2f requests/s (now %.2f) would meet it (predicted %.2f s)", lo, full, loGot)
 	}
 	return fmt.Sprintf("at most %d concurrent sessions (now %d) would meet it (predicted %.2f s)", int(lo), int(full), loGot)
+}
+
+// nextSessions grows the per-rank session count by about 25% and lands on
+// limit exactly before passing it.
+func nextSessions(per, limit int) int {
+	next := max(per+1, per*5/4)
+	if per < limit && next > limit {
+		return limit
+	}
+	return next
 }

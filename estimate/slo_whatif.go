@@ -56,9 +56,16 @@ func alternativeInputs(in *Input) []Alternative {
 			v.Layout.TP, v.Layout.DP = g, in.Layout.GPUs()/g/in.Layout.PP
 		})
 	}
-	if fp8 && moeDP && multi {
-		add("FP8 weights + deepep_low_latency + 400 Gbit/s per GPU", func(v *Input) {
-			v.WeightsDType, v.All2AllBackend = "fp8", "deepep_low_latency"
+	if moeDP && multi && (fp8 || in.All2AllBackend != "deepep_low_latency") {
+		name := "deepep_low_latency + DBO + 400 Gbit/s per GPU"
+		if fp8 {
+			name = "FP8 weights + " + name
+		}
+		add(name, func(v *Input) {
+			if fp8 {
+				v.WeightsDType = "fp8"
+			}
+			v.All2AllBackend, v.EnableDBO = "deepep_low_latency", true
 			fast(v)
 		})
 	}
@@ -138,4 +145,36 @@ func formatValue(x float64, unit string) string {
 		return fmt.Sprintf("%.2f s", x)
 	}
 	return fmt.Sprintf("%.0f %s", x, unit)
+}
+
+// sessionsWithAlternatives finds, over the alternatives that fit, the one
+// reaching the throughput target with the fewest sessions, or else the best
+// throughput any of them reaches within max_num_seqs and KV capacity.
+func sessionsWithAlternatives(in *Input, alts []Alternative, target float64, total bool) (string, bool) {
+	var reach, top struct {
+		c    int
+		tp   float64
+		name string
+	}
+	for _, a := range alts {
+		if !a.Fits {
+			continue
+		}
+		sm := NewStepModel(SetupFromInput(&a.in))
+		c, tp, ok := minSessionsFor(&a.in, sm, a.KVTokensPerRank, target, total)
+		if ok && (reach.c == 0 || c < reach.c) {
+			reach.c, reach.tp, reach.name = c, tp, a.Name
+		}
+		if tp > top.tp {
+			top.c, top.tp, top.name = c, tp, a.Name
+		}
+	}
+	switch {
+	case reach.c > 0:
+		return fmt.Sprintf("with %s, %d concurrent sessions would reach %.0f tokens/s", reach.name, reach.c, reach.tp), true
+	case top.c > 0:
+		return fmt.Sprintf("no alternative tried reaches it at any concurrency: the best, %s, peaks at %.0f tokens/s with %d sessions (KV capacity and max_num_seqs bound it)",
+			top.name, top.tp, top.c), true
+	}
+	return "", false
 }
