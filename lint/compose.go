@@ -27,6 +27,7 @@ func (fe *frontEnd) composeServices(src *source, doc *yaml.Node) {
 func (fe *frontEnd) composeService(src *source, svc *yaml.Node) {
 	c := &containerCtx{image: scalar(svc, "image"), env: composeEnv(src, get(svc, "environment"))}
 	c.version = imageVersion(c.image)
+	c.envOpen = get(svc, "env_file") != nil
 	c.info = Container{Runtime: "docker", Pos: Pos{svc.Line, svc.Column},
 		HostIPC: scalar(svc, "ipc") == "host", HostNetwork: scalar(svc, "network_mode") == "host",
 		HasShm: scalar(svc, "shm_size") != ""}

@@ -39,6 +39,7 @@ func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
 	}
 	cc := &containerCtx{image: scalar(c, "image"), env: env}
 	cc.version = imageVersion(cc.image)
+	cc.envOpen = get(c, "envFrom") != nil
 	cc.info = Container{Runtime: "kubernetes", Pos: src.at(0), HostNetwork: true, HostIPC: true, HasShm: true}
 	if n := get(c, "name"); n != nil {
 		cc.info.Pos = Pos{n.Line, n.Column}

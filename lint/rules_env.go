@@ -93,7 +93,7 @@ func checkUnexported(p *Pass) {
 	seen := map[Pos]bool{}
 	for _, s := range p.Servers {
 		for _, e := range s.Inv.Unexported {
-			if !launchEnvName(e.Name) || seen[e.Pos] {
+			if !launchEnvName(e.Name) || seen[e.Pos] || s.Inv.EnvOpen {
 				continue
 			}
 			if _, set := s.Inv.LookupEnv(e.Name); set {

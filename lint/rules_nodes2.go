@@ -97,6 +97,9 @@ func checkSocketIfname(p *Pass) {
 			}
 			if len(set) > 0 {
 				for _, s := range unset {
+					if s.Inv.EnvOpen {
+						continue
+					}
 					p.ReportAt(s.Inv, s.Inv.Pos, "set "+name+" on every node", "%s is set on %s but not here", name, set[0].Inv.Node)
 				}
 			}
@@ -120,6 +123,7 @@ func checkNoSocketIfname(p *Pass) {
 		}
 		any := false
 		for _, s := range g {
+			any = any || s.Inv.EnvOpen
 			for _, n := range socketVars {
 				if _, ok := s.Inv.LookupEnv(n); ok {
 					any = true

@@ -23,6 +23,8 @@ type frontEnd struct {
 	diags   diag.Diagnostics
 	funcs   map[string]*syntax.FuncDecl
 	depth   int
+	// sourced is set once the script sources another file: its variables are unknown.
+	sourced bool
 	// steps counts statements walked; unrolled loops and functions stop at maxSteps.
 	steps int
 }

@@ -42,6 +42,10 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 			cc.env = append(cc.env, EnvVar{Name: a.Name.Value, Value: w.ev().str(a.Value), Pos: w.src.pos(a.Pos()), Source: "prefix"})
 		}
 	}
+	if fields[0].Text == "source" || fields[0].Text == "." {
+		w.fe.sourced = true
+		return
+	}
 	if fields[0].Text == "set" {
 		w.setOptions(fields[1:])
 		return

@@ -92,6 +92,7 @@ func (w *walker) docker(cc *cmdCtx, i int) {
 	c := &containerCtx{image: image.Text, version: imageVersion(image.Text)}
 	c.info = Container{Runtime: "docker", Pos: cc.fields[0].Pos}
 	entrypoint, envFile := w.dockerOptions(c, opts)
+	c.envOpen = envFile
 	if !envFile {
 		c.hostOnly = w.hostOnly(cc, c.env)
 	}

@@ -14,6 +14,8 @@ type containerCtx struct {
 	gpuSrc  string
 	// hostOnly lists exported host variables the container does not receive.
 	hostOnly []EnvVar
+	// envOpen marks --env-file / envFrom: more variables than listed.
+	envOpen bool
 }
 
 // serve records a vLLM server invocation.
@@ -45,9 +47,11 @@ func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string,
 		info := c.info
 		inv.Container = &info
 		inv.HostOnlyEnv = c.hostOnly
+		inv.EnvOpen = c.envOpen
 	} else {
 		inv.Env = append(w.exported(), cc.env...)
 		inv.Unexported = w.unexported()
+		inv.EnvOpen = w.fe.sourced
 	}
 	if e, ok := inv.LookupEnv("CUDA_VISIBLE_DEVICES"); ok && e.Value.Known {
 		inv.GPUs, inv.GPUSource = countDevices(e.Value.Text), "CUDA_VISIBLE_DEVICES"

@@ -97,6 +97,9 @@ type Invocation struct {
 	UndefinedRefs []Value
 	// Unexported lists variables the script assigns without exporting them.
 	Unexported []EnvVar
+	// EnvOpen is true when more variables may be set than the linter sees
+	// (a sourced file, --env-file, Kubernetes envFrom).
+	EnvOpen bool
 
 	// deployment tags invocations from one manifest object so that two
 	// objects in one file are linted as two deployments.

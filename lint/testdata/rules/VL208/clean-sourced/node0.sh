@@ -1,0 +1,4 @@
+#!/bin/bash
+source ./env.sh
+export GLOO_SOCKET_IFNAME=eth0
+vllm serve deepseek-ai/DeepSeek-V3-0324 -dp 16 -dpl 8 --enable-expert-parallel --data-parallel-address 10.0.0.1 --api-server-count 8
