@@ -155,7 +155,11 @@ func checkUndefinedRefs(p *Pass) {
 func checkHostOnlyEnv(p *Pass) {
 	for _, s := range p.Servers {
 		for _, e := range s.Inv.HostOnlyEnv {
-			p.ReportAt(s.Inv, e.Pos, "pass it with -e "+e.Name+" (or --env-file)", "%s is set on the host but not passed into the container", e.Name)
+			hint := "pass it with -e " + e.Name + " (or --env-file)"
+			if s.Inv.Container != nil && s.Inv.Container.Runtime == "apptainer" {
+				hint = "pass it with --env " + e.Name + "=... (--cleanenv drops the host environment)"
+			}
+			p.ReportAt(s.Inv, e.Pos, hint, "%s is set on the host but not passed into the container", e.Name)
 		}
 	}
 }

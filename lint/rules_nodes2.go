@@ -30,7 +30,7 @@ func checkAddress(p *Pass) {
 
 // checkAddressIsPrimary compares the address with the primary's own IP when known.
 func checkAddressIsPrimary(p *Pass, nodes []*Server, addr Value, ok bool) {
-	if !ok || !addr.Known {
+	if !ok || !addr.Known || !isIPv4(addr.Text) {
 		return
 	}
 	for _, s := range nodes {

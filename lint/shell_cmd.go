@@ -108,6 +108,9 @@ func (w *walker) command(cc *cmdCtx, i int) {
 		case (name == "docker" || name == "podman" || name == "nvidia-docker") && next == "run":
 			w.docker(cc, i+2)
 			return
+		case (name == "apptainer" || name == "singularity") && (next == "exec" || next == "run"):
+			w.apptainer(cc, i+2)
+			return
 		case name == "ray" && next == "start":
 			w.ray(cc, f[i], f[i+2:])
 			return
