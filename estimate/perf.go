@@ -28,8 +28,6 @@ func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
 	}
 	p.GEMMPrecision, p.AttentionPrecision = s.precisions()
 	p.FLOPs = sm.flopsInfo(in)
-	p.Decode = sm.decodeInfo(in, kvTokensPerRank)
-	p.Network = sm.netInfo(p.Decode)
 	for _, n := range perfInputLengths(in) {
 		p.Prefill = append(p.Prefill, sm.PrefillIdle(n, max(1, in.MaxNumBatchedTokens)))
 	}
@@ -38,6 +36,9 @@ func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
 			p.Simulations = append(p.Simulations, simulateScenario(in, sm, kvTokensPerRank, n, opt))
 		}
 	}
+	in = openLoopConcurrency(in, &p)
+	p.Decode = sm.decodeInfo(in, kvTokensPerRank)
+	p.Network = sm.netInfo(p.Decode)
 	p.Alternatives = Alternatives(in)
 	r := PerfReport{Performance: p}
 	r.SLO = judgeSLOs(in, sm, &r.Performance, kvTokensPerRank)
@@ -133,4 +134,27 @@ func perfNotes(s *StepSetup) []string {
 		notes = append(notes, "no DBO: all-to-all time adds to compute (no overlap)")
 	}
 	return notes
+}
+
+// openLoopConcurrency returns in unchanged for closed-loop workloads. With
+// Poisson arrivals the steady-state analysis needs a concurrency: the
+// simulated mean number of running requests (Little's law: rate × time in
+// system), stated in the notes.
+func openLoopConcurrency(in *Input, p *Performance) *Input {
+	if in.Workload.ArrivalRatePerS <= 0 || len(p.Simulations) == 0 {
+		return in
+	}
+	v := *in
+	v.Workload.Concurrency = max(1, int(p.Simulations[0].Result.MeanRunning+0.5))
+	p.Notes = append(p.Notes, fmt.Sprintf("open-loop arrivals at %.2f requests/s: the steady-state analysis uses the simulated mean of %d requests in flight (Little's law)",
+		in.Workload.ArrivalRatePerS, v.Workload.Concurrency))
+	return &v
+}
+
+// loadText describes the workload's load for explanations.
+func loadText(in *Input) string {
+	if in.Workload.ArrivalRatePerS > 0 {
+		return fmt.Sprintf("Poisson arrivals at %.2f requests/s (≈%d in flight)", in.Workload.ArrivalRatePerS, in.Workload.Concurrency)
+	}
+	return fmt.Sprintf("%d sessions", max(1, in.Workload.Concurrency))
 }

@@ -34,7 +34,7 @@ func perfNotesFor(in *Input, pr *PerfReport) []Note {
 		f.LinearPerToken/1e9, f.AttentionPerTokenAtMean/1e9, f.MeanContext, f.AttentionPerTokenAtMax/1e9, in.MaxModelLen,
 		f.AttentionPerLayerAtMax/1e9, attnIntensity(in), f.ArithmeticIntensityRidge, map[bool]string{true: "compute", false: "memory"}[f.DecodeComputeBoundAtMax])}}
 	if t := in.SLO.ThroughputTokensPerS; t > 0 {
-		c := max(1, in.Workload.Concurrency)
+		c := d.Concurrency
 		notes = append(notes, Note{Topic: "Throughput vs concurrency", Text: fmt.Sprintf(
 			"by Little's law %.0f %s tokens/s with %d sessions is %.0f tokens/s per session: a decode step of %.1f ms. "+
 				"A decode step must at least read every weight resident on a GPU: %.1f GB at %.1f TB/s = %.1f ms (floor, no efficiency). "+

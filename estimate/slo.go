@@ -153,8 +153,8 @@ func tpotVerdict(in *Input, p *Performance, kv int64) SLOVerdict {
 	if kv <= 0 {
 		v.Binding = BindKV
 	}
-	v.Explanation = fmt.Sprintf("simulated mean time per output token at %d sessions; the steady decode step alone is %.1f ms (%s)",
-		in.Workload.Concurrency, p.Decode.Step.TotalS*1e3, p.Decode.Step.Binding())
+	v.Explanation = fmt.Sprintf("simulated mean time per output token under %s; the steady decode step alone is %.1f ms (%s)",
+		loadText(in), p.Decode.Step.TotalS*1e3, p.Decode.Step.Binding())
 	return v
 }
 
@@ -177,10 +177,10 @@ func ttftVerdict(in *Input, sm *StepModel, p *Performance, kv int64, n int, q st
 	if kv <= 0 {
 		v.Binding = BindKV
 	}
-	v.Explanation = fmt.Sprintf("simulated under the workload's load (%d sessions, %d output tokens each); "+
+	v.Explanation = fmt.Sprintf("simulated under the workload's load (%s, %d output tokens each); "+
 		"on an idle system this prompt takes %.0f ms on one DP rank in %d chunk(s), of which %.0f ms is communication "+
 		"(%.2f GB through its node's NICs); the rest of the predicted time is waiting for steps shared with other requests",
-		in.Workload.Concurrency, in.Workload.OutputTokens, idle.TTFTS*1e3, idle.Steps, idle.NetworkS*1e3, idle.InterBytesPerNode/1e9)
+		loadText(in), in.Workload.OutputTokens, idle.TTFTS*1e3, idle.Steps, idle.NetworkS*1e3, idle.InterBytesPerNode/1e9)
 	if v.Verdict == VerdictFail && kv > 0 && idle.TTFTS < target {
 		v.WouldPass = append(v.WouldPass, loadForTTFT(in, sm, kv, n, q, target))
 	}
