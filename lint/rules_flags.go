@@ -28,8 +28,9 @@ func suggestFlag(name string, rel vllm.Release) string {
 	return ""
 }
 
-// unknownFlags reports flags the release lacks: near-misses of known flags
-// (VL101), flags of other releases (VL102), the rest as unchecked (VL005).
+// checkUnknownFlag reports flags the release lacks: near-misses of known
+// flags (mode "unknown", VL101) and flags of other releases (mode
+// "version", VL102); the rest are VL005.
 func checkUnknownFlag(p *Pass, mode string) {
 	for _, s := range p.Servers {
 		for _, f := range s.Flags() {
@@ -56,11 +57,8 @@ func reportUnknown(p *Pass, s *Server, f *Flag, mode string) {
 		return
 	}
 	sug := suggestFlag(f.Name, s.Rel)
-	switch {
-	case mode == "unknown" && sug != "":
+	if mode == "unknown" && sug != "" {
 		p.ReportAt(s.Inv, f.At.Pos, "did you mean --"+sug+"?", "unknown flag %s for vLLM %s", sp, s.Rel)
-	case mode == "unchecked" && sug == "":
-		p.ReportAt(s.Inv, f.At.Pos, "", "flag %s is not in vlaunch's table for vLLM %s; its value was not checked", sp, s.Rel)
 	}
 }
 

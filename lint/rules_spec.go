@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/vlaunch/vlaunch/vllm"
 	"sort"
 	"strings"
 )
@@ -78,8 +79,39 @@ func checkUnresolved(p *Pass) {
 	}
 }
 
-// checkUncheckedFlags notes flags outside vlaunch's table (VL005).
-func checkUncheckedFlags(p *Pass) { checkUnknownFlag(p, "unchecked") }
+// checkUncheckedFlags notes, once per server, the flags outside vlaunch's
+// table whose values therefore go unchecked (VL005).
+func checkUncheckedFlags(p *Pass) {
+	for _, s := range p.Servers {
+		var names []string
+		var at Pos
+		for _, f := range s.Flags() {
+			if f.Spec != nil || !unchecked(f, s) {
+				continue
+			}
+			if len(names) == 0 {
+				at = f.At.Pos
+			}
+			names = append(names, f.Spelling())
+		}
+		if len(names) > 0 {
+			p.ReportAt(s.Inv, at, "", "not in vlaunch's table for vLLM %s, values unchecked: %s", s.Rel, strings.Join(names, ", "))
+		}
+	}
+}
+
+// unchecked reports a flag that is neither known in some release, a
+// near-miss of a known one, nor a bad short option (those are VL101/VL102).
+func unchecked(f *Flag, s *Server) bool {
+	sp := f.Spelling()
+	if strings.HasPrefix(sp, "-") && !strings.HasPrefix(sp, "--") && len(sp) > 2 {
+		return false
+	}
+	if _, ok := vllm.KnownFlagEver(sp); ok {
+		return false
+	}
+	return suggestFlag(f.Name, s.Rel) == ""
+}
 
 // checkSpecNodeCount reports a deployment whose scripts start a different
 // number of nodes than the spec describes (VL402).
