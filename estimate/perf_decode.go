@@ -47,11 +47,15 @@ func (sm *StepModel) DecodeCurve(ctx float64, maxSeqsPerRank, kvSeqsPerRank int)
 	return out
 }
 
+// saturationGain is the throughput gain from doubling the concurrency
+// below which the decode curve counts as saturated.
+const saturationGain = 0.10
+
 // Saturation is the first curve point past which doubling the concurrency
 // adds less than 10% throughput (or the last point).
 func Saturation(curve []DecodePoint) DecodePoint {
 	for i := 1; i < len(curve); i++ {
-		if curve[i].OutputTokPerS < 1.1*curve[i-1].OutputTokPerS {
+		if curve[i].OutputTokPerS < (1+saturationGain)*curve[i-1].OutputTokPerS {
 			return curve[i-1]
 		}
 	}

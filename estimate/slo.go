@@ -158,6 +158,11 @@ func tpotVerdict(in *Input, p *Performance, kv int64) SLOVerdict {
 	return v
 }
 
+// prefillShareBinding: when the idle-system prefill is more than this share
+// of the predicted TTFT, the prefill's own binding (compute, memory or
+// network) binds the TTFT; below it, waiting for shared steps (queueing) does.
+const prefillShareBinding = 0.5
+
 func ttftVerdict(in *Input, sm *StepModel, p *Performance, kv int64, n int, q string, target float64) SLOVerdict {
 	v := SLOVerdict{Name: fmt.Sprintf("TTFT %s at %d input tokens", q, n), Target: target, Unit: "s"}
 	var idle PrefillPoint
@@ -171,7 +176,7 @@ func ttftVerdict(in *Input, sm *StepModel, p *Performance, kv int64, n int, q st
 	}
 	v.Verdict = verdict(kv > 0 && v.Predicted > 0 && v.Predicted <= target)
 	v.Binding = BindQueueing
-	if idle.TTFTS > target || idle.TTFTS > 0.5*v.Predicted {
+	if idle.TTFTS > target || idle.TTFTS > prefillShareBinding*v.Predicted {
 		v.Binding = idle.Binding
 	}
 	if kv <= 0 {
