@@ -51,10 +51,9 @@ func alternativeInputs(in *Input) []Alternative {
 	if multi {
 		add(fmt.Sprintf("inter-node %d × 400 Gbit/s NICs per node", in.Layout.GPUsPerNode), fast)
 	}
-	if g := in.Layout.GPUsPerNode; in.Layout.TP != g && g > 1 && in.Layout.GPUs()%g == 0 && in.Model.NumHeads%g == 0 {
-		add(fmt.Sprintf("TP=%d DP=%d", g, in.Layout.GPUs()/g/in.Layout.PP), func(v *Input) {
-			v.Layout.TP, v.Layout.DP = g, in.Layout.GPUs()/g/in.Layout.PP
-		})
+	g, pp := in.Layout.GPUsPerNode, in.Layout.PP
+	if dp := in.Layout.GPUs() / pp / max(1, g); in.Layout.TP != g && g > 1 && dp >= 1 && dp*g*pp == in.Layout.GPUs() && in.Model.NumHeads%g == 0 {
+		add(fmt.Sprintf("TP=%d DP=%d", g, dp), func(v *Input) { v.Layout.TP, v.Layout.DP = g, dp })
 	}
 	if moeDP && multi && (fp8 || in.All2AllBackend != "deepep_low_latency") {
 		name := "deepep_low_latency + DBO + 400 Gbit/s per GPU"
