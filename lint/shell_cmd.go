@@ -18,7 +18,7 @@ type cmdCtx struct {
 var ignoredCommands = map[string]bool{
 	"echo": true, "printf": true, "pkill": true, "pgrep": true, "kill": true, "killall": true,
 	"grep": true, "ps": true, "which": true, "type": true, "command": true, "pip": true,
-	"pip3": true, "logger": true, "alias": true, "uv": false, "read": true, "export": true,
+	"pip3": true, "logger": true, "alias": true, "read": true,
 	"curl": true, "wget": true, "git": true, "huggingface-cli": true, "hf": true,
 }
 

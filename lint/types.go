@@ -108,9 +108,9 @@ type Invocation struct {
 
 // Container describes how a docker run or a Kubernetes container starts vLLM.
 type Container struct {
-	// Runtime is "docker" or "kubernetes".
+	// Runtime is "docker", "kubernetes" or "apptainer".
 	Runtime string
-	// HostNetwork, HostIPC and ShmSize record the settings NCCL needs.
+	// HostNetwork, HostIPC and HasShm record the settings NCCL needs.
 	HostNetwork, HostIPC, HasShm bool
 	// RepeatedEntrypoint points at a command that repeats the image's entrypoint.
 	RepeatedEntrypoint *Value
