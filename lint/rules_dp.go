@@ -14,6 +14,10 @@ func checkLocalGtGlobal(p *Pass) {
 // --data-parallel-size-local: it then tries to start every rank (VL119).
 func checkMissingLocal(p *Pass) {
 	for _, s := range p.Servers {
+		if s.Has("data-parallel-hybrid-lb") && !s.Int("data-parallel-size-local", 0).Set && !s.FromConfig("data-parallel-size-local") {
+			p.ReportAt(s.Inv, s.Flag("data-parallel-hybrid-lb").At.Pos, "add --data-parallel-size-local <ranks on this node>", "--data-parallel-hybrid-lb requires --data-parallel-size-local")
+			continue
+		}
 		if s.Int("data-parallel-size-local", 0).Set || s.FromConfig("data-parallel-size-local") || !s.MultiNodeDP() || s.Has("data-parallel-hybrid-lb") {
 			continue
 		}
