@@ -21,9 +21,12 @@ func newLintCmd(s *streams) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "lint FILE...",
 		Short: "Find mistakes in hand-written vLLM launch scripts and Kubernetes manifests",
-		Long: "Lint shell scripts and Kubernetes manifests that start vLLM. Several files are linted\n" +
-			"together as the nodes of one deployment. Exit 0: nothing at or above --fail-on;\n" +
-			"1: findings; 2: unusable input.",
+		Long: "Lint shell scripts, Kubernetes manifests (Deployment, StatefulSet, LeaderWorkerSet) and\n" +
+			"Docker Compose files that start vLLM. Several files are linted together as the nodes of\n" +
+			"one deployment. Suppress a finding with `# vlaunch:disable=CODE reason` above the command\n" +
+			"(or `# vlaunch:disable-file=CODE reason`); `vlaunch explain CODE` documents each rule.\n" +
+			"Exit 0: nothing at or above --fail-on; 1: findings; 2: unusable input.",
+		Example: "  vlaunch lint node0.sh node1.sh\n  vlaunch lint --vllm-version 0.10.1 -o sarif lws.yaml",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runLint(s, o, args) },
 	}
