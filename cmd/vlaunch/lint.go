@@ -27,8 +27,8 @@ func newLintCmd(s *streams) *cobra.Command {
 			"(or `# vlaunch:disable-file=CODE reason`); `vlaunch explain CODE` documents each rule.\n" +
 			"Exit 0: nothing at or above --fail-on; 1: findings; 2: unusable input.",
 		Example: "  vlaunch lint node0.sh node1.sh\n  vlaunch lint --vllm-version 0.10.1 -o sarif lws.yaml",
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error { return runLint(s, o, args) },
+		Args:    cobra.MinimumNArgs(1),
+		RunE:    func(c *cobra.Command, args []string) error { return runLint(s, o, args) },
 	}
 	f := c.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, sarif or github")
