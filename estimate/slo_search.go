@@ -4,13 +4,15 @@ import "fmt"
 
 // sessionsForThroughput finds the smallest concurrency (DP multiples,
 // within max_num_seqs and KV) whose steady decode reaches the target.
-func sessionsForThroughput(in *Input, sm *StepModel, kv int64, target float64, total bool) string {
+// f is the prefill interference (see prefillInterference): steady-decode
+// figures are divided by it to state what the workload would see.
+func sessionsForThroughput(in *Input, sm *StepModel, kv int64, target, f float64, total bool) string {
 	c, tp, ok := minSessionsFor(in, sm, kv, target, total)
 	if ok {
 		pt, _ := sm.DecodeAt(c, meanContext(in))
-		return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s at TPOT %.0f ms", c, c/sm.S.DP, tp, pt.TPOTS*1e3)
+		return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach ≈%.0f tokens/s (steady decode %.0f, TPOT %.0f ms)", c, c/sm.S.DP, tp/f, tp, pt.TPOTS*1e3)
 	}
-	return fmt.Sprintf("no concurrency reaches it on this layout: at most %.0f tokens/s (at %d sessions, limited by max_num_seqs %d and KV capacity)", tp, c, in.MaxNumSeqs)
+	return fmt.Sprintf("no concurrency reaches it on this layout: at most ≈%.0f tokens/s (steady decode %.0f at %d sessions, limited by max_num_seqs %d and KV capacity)", tp/f, tp, c, in.MaxNumSeqs)
 }
 
 // minSessionsFor returns the smallest concurrency reaching the target

@@ -48,7 +48,7 @@ func alternativeInputs(in *Input) []Alternative {
 		}
 	}
 	fast := func(v *Input) { v.Network.InterGbitPerSPerNIC, v.Network.NICsPerNode = 400, v.Layout.GPUsPerNode }
-	if multi {
+	if multi && in.Network.InterGbitPerSPerNIC*float64(in.Network.NICsPerNode) < 400*float64(in.Layout.GPUsPerNode) {
 		add(fmt.Sprintf("inter-node %d × 400 Gbit/s NICs per node", in.Layout.GPUsPerNode), fast)
 	}
 	g, pp := in.Layout.GPUsPerNode, in.Layout.PP
@@ -103,6 +103,9 @@ func alternativesPassing(in *Input, alts []Alternative, v *SLOVerdict) []string 
 		pred, ok := alternativePrediction(in, a, v)
 		if ok && ((v.Unit == "tokens/s" && pred >= v.Target) || (v.Unit == "s" && pred <= v.Target)) {
 			how := fmt.Sprintf("%s (predicted %s", a.Name, formatValue(pred, v.Unit))
+			if v.Unit == "tokens/s" {
+				how += " in steady decode, before prefill interference"
+			}
 			if !strings.HasPrefix(v.Name, "TTFT") {
 				how += ", " + a.Binding + "-bound"
 			}
@@ -170,9 +173,9 @@ func sessionsWithAlternatives(in *Input, alts []Alternative, target float64, tot
 	}
 	switch {
 	case reach.c > 0:
-		return fmt.Sprintf("with %s, %d concurrent sessions would reach %.0f tokens/s", reach.name, reach.c, reach.tp), true
+		return fmt.Sprintf("with %s, %d concurrent sessions would reach %.0f tokens/s in steady decode (before prefill interference)", reach.name, reach.c, reach.tp), true
 	case top.c > 0:
-		return fmt.Sprintf("no alternative tried reaches it at any concurrency: the best, %s, peaks at %.0f tokens/s with %d sessions (KV capacity and max_num_seqs bound it)",
+		return fmt.Sprintf("no alternative tried reaches it at any concurrency: the best, %s, peaks at %.0f tokens/s in steady decode (before prefill interference) with %d sessions (KV capacity and max_num_seqs bound it)",
 			top.name, top.tp, top.c), true
 	}
 	return "", false
