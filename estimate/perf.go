@@ -117,8 +117,12 @@ func simulateIndependentRanks(sm *StepModel, cfg SimConfig) SimResult {
 func perfNotes(s *StepSetup) []string {
 	notes := []string{
 		"step time per DP rank = overhead + Σ over operation classes (dense projections, routed experts, attention) of max(compute, memory) + communication; compute and memory are a roofline per class, not a sum",
-		"MoE routing assumed uniform over experts (group-limited where the model has n_group/topk_group); EPLB replicas and routing skew are not modelled",
-		"a request's prefill runs on one DP rank (attention and dense layers are not split across DP); only routed experts are spread over the EP group",
+	}
+	if s.Model.IsMoE() {
+		notes = append(notes, "MoE routing assumed uniform over experts (group-limited where the model has n_group/topk_group); EPLB replicas and routing skew are not modelled")
+	}
+	if s.DP > 1 {
+		notes = append(notes, "a request's prefill runs on one DP rank (attention and dense layers are not split across DP); only routed experts are spread over the EP group")
 	}
 	switch s.A2A {
 	case A2AAllGather:
