@@ -13,6 +13,9 @@ func checkPortConflict(p *Pass) {
 		}
 		port := "8000"
 		if v, ok := s.Str("port"); ok {
+			if !v.Known {
+				continue
+			}
 			port = v.Text
 		}
 		k := key{s.Inv.File, s.Inv.Host, port}
