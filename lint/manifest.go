@@ -114,7 +114,13 @@ func lwsRoles(doc *yaml.Node) []podRole {
 	for i := 1; i < size; i++ {
 		workers = append(workers, i)
 	}
+	if size == 0 { // unknown group size: one worker with an unknown index
+		workers = []int{-1}
+	}
 	if leader == nil {
+		if size == 0 {
+			return []podRole{{spec: worker, role: "worker", indexes: workers}}
+		}
 		return []podRole{{spec: worker, role: "worker", indexes: append([]int{0}, workers...), size: size}}
 	}
 	return []podRole{{spec: leader, role: "leader", indexes: []int{0}, size: size}, {spec: worker, role: "worker", indexes: workers, size: size}}
@@ -139,8 +145,11 @@ func yamlError(file string, data []byte, err error) diag.Diagnostic {
 	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 		d.Line, _ = strconv.Atoi(m[1])
 	}
-	if conflictMarker(data) {
+	switch {
+	case conflictMarker(data):
 		d.Hint = "the file still has merge-conflict markers (<<<<<<<, =======, >>>>>>>)"
+	case bytes.Contains(data, []byte("{{")):
+		d.Hint = "this looks like a Helm template; lint the rendered output of `helm template`"
 	}
 	return d
 }

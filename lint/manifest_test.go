@@ -51,3 +51,13 @@ func TestManifestKinds(t *testing.T) {
 		t.Errorf("want one %s, got %v", CodeSyntax, ds)
 	}
 }
+
+// TestLeaderWorkerSetUnknownSize: with no usable size the worker template
+// is still linted, with LWS_WORKER_INDEX unknown.
+func TestLeaderWorkerSetUnknownSize(t *testing.T) {
+	manifest := "kind: LeaderWorkerSet\nspec:\n  leaderWorkerTemplate:\n    workerTemplate:\n      spec:\n        containers:\n          - name: v\n            image: vllm/vllm-openai:v0.11.1\n            args: [\"m\", \"--r\", \"$(LWS_WORKER_INDEX)\"]\n"
+	invs, _, _ := ParseManifest("lws.yaml", []byte(manifest))
+	if len(invs) != 1 || invs[0].Args[2].Known {
+		t.Fatalf("want one invocation with an unknown index, got %v", argv(invs))
+	}
+}
