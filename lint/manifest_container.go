@@ -157,6 +157,6 @@ func expandKubeRefs(v Value, defined map[string]Value) (Value, []Value) {
 	}
 	b.addValue(v.slice(last, len(v.Text)))
 	out := b.value(v.Pos)
-	out.Known = v.Known
+	out.Known = out.Known && v.Known
 	return out, undefined
 }
