@@ -30,6 +30,19 @@ func writePerfText(w io.Writer, r *Report) {
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "%s\n", wrap("model: "+n, 96, "  "))
 	}
+	writeDecodeText(w, p)
+	writePrefillText(w, p, r.Input.MaxNumBatchedTokens)
+	writeSimText(w, p)
+	if len(p.Alternatives) > 0 {
+		fmt.Fprintf(w, "  alternatives (same models, steady decode at %d sessions; idle TTFT)\n", p.Decode.Concurrency)
+		for _, a := range p.Alternatives {
+			fmt.Fprintf(w, "    %-56s %s\n", a.Name, altText(a))
+		}
+	}
+	writeSLOText(w, r.SLO)
+}
+
+func writeDecodeText(w io.Writer, p *Performance) {
 	d := p.Decode
 	fmt.Fprintf(w, "  decode at %d sessions (%d per rank, mean context %.0f): step %.1f ms → %.0f output tokens/s  [%s]\n",
 		d.Concurrency, d.Point.SeqsPerRank, p.FLOPs.MeanContext, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
@@ -41,7 +54,10 @@ func writePerfText(w io.Writer, r *Report) {
 	for _, c := range d.Curve {
 		fmt.Fprintf(w, "    %7d: %8.1f ms %10.0f  %s%s\n", c.Concurrency, c.TPOTS*1e3, c.OutputTokPerS, c.Binding, map[bool]string{true: "  (beyond KV capacity)"}[c.KVCapped])
 	}
-	fmt.Fprintf(w, "  prefill on an idle system (one DP rank, chunks of %d tokens)\n", r.Input.MaxNumBatchedTokens)
+}
+
+func writePrefillText(w io.Writer, p *Performance, chunk int) {
+	fmt.Fprintf(w, "  prefill on an idle system (one DP rank, chunks of %d tokens)\n", chunk)
 	for _, pf := range p.Prefill {
 		nics := ""
 		if pf.InterBytesPerNode > 0 {
@@ -50,6 +66,9 @@ func writePerfText(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "    %6d tokens: TTFT %.0f ms in %d step(s); exposed communication %.0f ms%s  [%s]\n",
 			pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, nics, pf.Binding)
 	}
+}
+
+func writeSimText(w io.Writer, p *Performance) {
 	for _, s := range p.Simulations {
 		res := s.Result
 		fmt.Fprintf(w, "  simulation: %s, %d in / %d out, %d requests, seed %d\n", simLoad(s), s.InputTokens, s.OutputTokens, res.Requests, s.Seed)
@@ -57,13 +76,6 @@ func writePerfText(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "    %.0f output tokens/s, %.0f total tokens/s; %.1f running, %.1f waiting on average; %d preemptions\n",
 			res.OutputTokPerS, res.TotalTokPerS, res.MeanRunning, res.MeanWaiting, res.Preemptions)
 	}
-	if len(p.Alternatives) > 0 {
-		fmt.Fprintf(w, "  alternatives (same models, steady decode at %d sessions; idle TTFT)\n", d.Concurrency)
-		for _, a := range p.Alternatives {
-			fmt.Fprintf(w, "    %-56s %s\n", a.Name, altText(a))
-		}
-	}
-	writeSLOText(w, r.SLO)
 }
 
 func altText(a Alternative) string {
@@ -134,12 +146,18 @@ func writePerfMarkdown(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "\n## Performance\n\n%s\n", strings.Join(p.Notes, " "))
 		return
 	}
-	d := p.Decode
 	fmt.Fprintf(w, "\n## Performance\n\nGEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s. Constants: %s.\n\n",
 		p.GEMMPrecision, p.AttentionPrecision, p.All2All, onOff(p.CUDAGraphs), onOff(p.DBO), constantsText(p.Constants))
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "- %s\n", n)
 	}
+	writeDecodeMarkdown(w, p)
+	writeTablesMarkdown(w, p)
+	writeSLOMarkdown(w, r.SLO)
+}
+
+func writeDecodeMarkdown(w io.Writer, p *Performance) {
+	d := p.Decode
 	fmt.Fprintf(w, "\nDecode at %d sessions (%d per rank): step **%.1f ms**, %.0f output tokens/s, %s-bound.\n\n| term | ms |\n|---|---:|\n",
 		d.Concurrency, d.Point.SeqsPerRank, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
 	st := d.Step
@@ -155,6 +173,9 @@ func writePerfMarkdown(w io.Writer, r *Report) {
 	for _, c := range d.Curve {
 		fmt.Fprintf(w, "| %d | %.1f | %.0f | %s%s |\n", c.Concurrency, c.TPOTS*1e3, c.OutputTokPerS, c.Binding, map[bool]string{true: " (beyond KV)"}[c.KVCapped])
 	}
+}
+
+func writeTablesMarkdown(w io.Writer, p *Performance) {
 	fmt.Fprintf(w, "\n| prompt tokens | idle TTFT ms | steps | exposed communication ms | GB via NICs | binding |\n|---:|---:|---:|---:|---:|---|\n")
 	for _, pf := range p.Prefill {
 		fmt.Fprintf(w, "| %d | %.0f | %d | %.0f | %.2f | %s |\n", pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, pf.InterBytesPerNode/1e9, pf.Binding)
@@ -171,16 +192,20 @@ func writePerfMarkdown(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "| %s, %d in / %d out | %s / %s / %s | %s | %.0f | %.0f |\n", simLoad(s), s.InputTokens, s.OutputTokens,
 			secs(res.TTFT.P50), secs(res.TTFT.P95), secs(res.TTFT.P99), secs(res.TPOT.Mean), res.OutputTokPerS, res.TotalTokPerS)
 	}
-	if len(r.SLO) > 0 {
-		fmt.Fprintf(w, "\n## SLO\n\n| SLO | target | predicted | verdict | binding | explanation |\n|---|---:|---:|---|---|---|\n")
-		for _, v := range r.SLO {
-			expl := v.Explanation
-			for _, x := range v.WouldPass {
-				expl += " What it would take: " + x + "."
-			}
-			fmt.Fprintf(w, "| %s | %s | %s | **%s** | %s | %s |\n", v.Name, formatValue(v.Target, v.Unit), formatValue(v.Predicted, v.Unit),
-				v.Verdict, v.Binding, mdEscape(expl))
+}
+
+func writeSLOMarkdown(w io.Writer, slo []SLOVerdict) {
+	if len(slo) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## SLO\n\n| SLO | target | predicted | verdict | binding | explanation |\n|---|---:|---:|---|---|---|\n")
+	for _, v := range slo {
+		expl := v.Explanation
+		for _, x := range v.WouldPass {
+			expl += " What it would take: " + x + "."
 		}
+		fmt.Fprintf(w, "| %s | %s | %s | **%s** | %s | %s |\n", v.Name, formatValue(v.Target, v.Unit), formatValue(v.Predicted, v.Unit),
+			v.Verdict, v.Binding, mdEscape(expl))
 	}
 }
 
