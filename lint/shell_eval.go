@@ -221,11 +221,21 @@ func (ev *evaluator) seqSubst(c *syntax.CmdSubst) ([]string, bool) {
 		return nil, false
 	}
 	call, ok := c.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) < 2 || len(call.Args) > 3 || call.Args[0].Lit() != "seq" {
+	if !ok || len(call.Args) < 2 || call.Args[0].Lit() != "seq" {
+		return nil, false
+	}
+	args, sep := call.Args[1:], "\n"
+	if s := ev.str(args[0]); s.Known && strings.HasPrefix(s.Text, "-s") && len(args) > 1 { // seq -s, A B
+		sep, args = strings.TrimPrefix(s.Text, "-s"), args[1:]
+		if sep == "" && len(args) > 1 {
+			sep, args = ev.str(args[0]).Text, args[1:]
+		}
+	}
+	if len(args) > 2 {
 		return nil, false
 	}
 	var nums []int
-	for _, a := range call.Args[1:] {
+	for _, a := range args {
 		v := ev.str(a)
 		n, err := strconv.Atoi(strings.TrimSpace(v.Text))
 		if !v.Known || err != nil {
@@ -243,6 +253,9 @@ func (ev *evaluator) seqSubst(c *syntax.CmdSubst) ([]string, bool) {
 	var out []string
 	for i := lo; i <= hi; i++ {
 		out = append(out, strconv.Itoa(i))
+	}
+	if sep != "\n" {
+		return []string{strings.Join(out, sep)}, true
 	}
 	return out, true
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"path"
 	"strconv"
 	"strings"
 
@@ -91,8 +92,43 @@ func (ev *evaluator) paramOp(p *syntax.ParamExp, name string, v Value, defined b
 			return unknownValue(txt, at, v.Unresolved...)
 		}
 		return def()
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		pat := def()
+		if v.Known && pat.Known {
+			return trimPattern(v, pat.Text, p.Exp.Op)
+		}
 	}
 	return unknownValue(txt, at, name)
+}
+
+// trimPattern removes the shortest or longest prefix or suffix matching a
+// glob pattern, as ${X#p}, ${X##p}, ${X%p} and ${X%%p} do.
+func trimPattern(v Value, pat string, op syntax.ParExpOperator) Value {
+	n := len(v.Text)
+	match := func(s string) bool { ok, err := path.Match(pat, s); return err == nil && ok }
+	switch op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
+		for k := 0; k <= n; k++ {
+			i := k
+			if op == syntax.RemLargePrefix {
+				i = n - k
+			}
+			if match(v.Text[:i]) {
+				return v.slice(i, n)
+			}
+		}
+	default:
+		for k := 0; k <= n; k++ {
+			i := n - k
+			if op == syntax.RemLargeSuffix {
+				i = k
+			}
+			if match(v.Text[i:]) {
+				return v.slice(0, i)
+			}
+		}
+	}
+	return v
 }
 
 // arrayAll expands "${ARR[@]}" / ${ARR[*]} into one value per element.

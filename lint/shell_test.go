@@ -43,6 +43,8 @@ func TestShellFrontEnd(t *testing.T) {
 		{name: "docker image", script: "docker run --gpus all -e A=1 --ipc=host vllm/vllm-openai:v0.10.1 m --tp 2\n", want: []string{"m --tp 2"}},
 		{name: "docker entrypoint", script: "docker run --entrypoint bash vllm/vllm-openai:v0.10.1 -c 'vllm serve m'\n", want: []string{"m"}},
 		{name: "ray", script: "ray start --head --port=6379\n", want: []string{"--head --port=6379"}},
+		{name: "trim patterns", script: "H=node-3.example\nvllm serve m --a ${H%%.*} --b ${H#node-} --c ${H##*-}\n", want: []string{"m --a node-3 --b 3.example --c 3.example"}},
+		{name: "seq separator", script: "export CUDA_VISIBLE_DEVICES=$(seq -s, 0 3)\nvllm serve m --d $CUDA_VISIBLE_DEVICES\n", want: []string{"m --d 0,1,2,3"}},
 		{name: "echo ignored", script: "echo vllm serve m\n", want: nil},
 	}
 	for _, tt := range tests {
