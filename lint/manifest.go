@@ -70,6 +70,8 @@ func scalar(n *yaml.Node, path ...string) string {
 type podRole struct {
 	spec    *yaml.Node
 	role    string
+	// podName is a StatefulSet's name: pod i is "<podName>-<i>" (HOSTNAME).
+	podName string
 	indexes []int
 	size    int
 }
@@ -88,6 +90,8 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 		roles = lwsRoles(doc)
 	case "Pod":
 		roles = []podRole{{spec: get(doc, "spec")}}
+	case "StatefulSet":
+		roles = []podRole{statefulSetRole(doc)}
 	default:
 		roles = []podRole{{spec: get(doc, "spec", "template", "spec")}}
 	}
@@ -162,4 +166,19 @@ func conflictMarker(data []byte) bool {
 		}
 	}
 	return false
+}
+
+// statefulSetRole expands a StatefulSet into its pods: each is its own node
+// whose HOSTNAME ends in the pod ordinal.
+func statefulSetRole(doc *yaml.Node) podRole {
+	r := podRole{spec: get(doc, "spec", "template", "spec"), role: "pod", podName: scalar(doc, "metadata", "name")}
+	n, err := strconv.Atoi(scalar(doc, "spec", "replicas"))
+	if err != nil || n < 1 || n > maxGroupSize {
+		r.indexes = []int{-1}
+		return r
+	}
+	for i := 0; i < n; i++ {
+		r.indexes = append(r.indexes, i)
+	}
+	return r
 }

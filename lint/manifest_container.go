@@ -34,7 +34,10 @@ func (fe *frontEnd) container(src *source, r podRole, c *yaml.Node, tag string) 
 // containerAt lints the container as the pod with LWS worker index i sees it.
 func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
 	env := containerEnv(src, c)
-	if r.role != "" {
+	switch {
+	case r.podName != "":
+		env = append(env, statefulSetValues(r, i)...)
+	case r.role != "":
 		env = append(env, lwsValues(r, i)...)
 	}
 	cc := &containerCtx{image: scalar(c, "image"), env: env}
@@ -159,4 +162,13 @@ func expandKubeRefs(v Value, defined map[string]Value) (Value, []Value) {
 	out := b.value(v.Pos)
 	out.Known = out.Known && v.Known
 	return out, undefined
+}
+
+// statefulSetValues is HOSTNAME for StatefulSet pod i (-1 = unknown).
+func statefulSetValues(r podRole, i int) []EnvVar {
+	v := unknownValue("$HOSTNAME", Pos{}, "HOSTNAME")
+	if i >= 0 {
+		v = knownValue(r.podName+"-"+strconv.Itoa(i), Pos{})
+	}
+	return []EnvVar{{Name: "HOSTNAME", Value: v, Source: "statefulset"}}
 }
