@@ -68,8 +68,8 @@ func scalar(n *yaml.Node, path ...string) string {
 
 // podRole is one pod template with the LWS index values it stands for.
 type podRole struct {
-	spec    *yaml.Node
-	role    string
+	spec *yaml.Node
+	role string
 	// podName is a StatefulSet's name: pod i is "<podName>-<i>" (HOSTNAME).
 	podName string
 	indexes []int
