@@ -110,18 +110,7 @@ func throughputVerdict(in *Input, sm *StepModel, p *Performance, kv int64) SLOVe
 	if kv <= 0 || (d.KVSeqsPerRank > 0 && d.KVSeqsPerRank < d.Point.SeqsPerRank) {
 		v.Binding = BindKV
 	}
-	perSession := target / float64(c)
-	counts := "generated (output) tokens only"
-	if total {
-		counts = "prompt + generated tokens"
-		perSession = target / float64(c) * float64(in.Workload.OutputTokens) /
-			float64(in.Workload.InputTokens+in.Workload.OutputTokens)
-	}
-	v.Explanation = fmt.Sprintf("counts %s. Little's law: %.0f tokens/s over %d sessions is %.0f output tokens/s per session, "+
-		"a decode step of at most %.1f ms. Predicted step %.1f ms (%s): weight-read floor %.1f ms (%.1f GB per GPU at full HBM bandwidth), "+
-		"compute floor %.1f ms, network floor %.1f ms, all-to-all %.1f ms, overhead %.1f ms. Best over concurrency within KV: %.0f output tokens/s.",
-		counts, target, c, perSession, 1e3/perSession, d.Step.TotalS*1e3, v.Binding, d.Floors.WeightReadS*1e3, d.Floors.WeightBytesPerGPU/1e9,
-		d.Floors.ComputeS*1e3, d.Floors.NetworkS*1e3, d.Step.A2AS*1e3*float64(sm.S.PP), d.Step.OverheadS*1e3, d.MaxOutputTokPerS)
+	v.Explanation = throughputExplanation(in, sm, d, v.Binding)
 	if v.Verdict == VerdictFail {
 		f := prefillInterference(in, p)
 		steady := target * f
@@ -139,6 +128,24 @@ func throughputVerdict(in *Input, sm *StepModel, p *Performance, kv int64) SLOVe
 		}
 	}
 	return v
+}
+
+// throughputExplanation states what the target counts, what Little's law
+// asks of a decode step, and the predicted step against its floors.
+func throughputExplanation(in *Input, sm *StepModel, d DecodeInfo, binding string) string {
+	target, c := in.SLO.ThroughputTokensPerS, max(1, in.Workload.Concurrency)
+	perSession := target / float64(c)
+	counts := "generated (output) tokens only"
+	if in.SLO.ThroughputCounts == "total" {
+		counts = "prompt + generated tokens"
+		perSession = target / float64(c) * float64(in.Workload.OutputTokens) /
+			float64(in.Workload.InputTokens+in.Workload.OutputTokens)
+	}
+	return fmt.Sprintf("counts %s. Little's law: %.0f tokens/s over %d sessions is %.0f output tokens/s per session, "+
+		"a decode step of at most %.1f ms. Predicted step %.1f ms (%s): weight-read floor %.1f ms (%.1f GB per GPU at full HBM bandwidth), "+
+		"compute floor %.1f ms, network floor %.1f ms, all-to-all %.1f ms, overhead %.1f ms. Best over concurrency within KV: %.0f output tokens/s.",
+		counts, target, c, perSession, 1e3/perSession, d.Step.TotalS*1e3, binding, d.Floors.WeightReadS*1e3, d.Floors.WeightBytesPerGPU/1e9,
+		d.Floors.ComputeS*1e3, d.Floors.NetworkS*1e3, d.Step.A2AS*1e3*float64(sm.S.PP), d.Step.OverheadS*1e3, d.MaxOutputTokPerS)
 }
 
 // prefillInterference is steady decoding's throughput over the simulated
