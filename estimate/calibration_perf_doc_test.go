@@ -105,9 +105,9 @@ the pace of attention and dense layers, the routed experts see the tokens of eve
   eager, DeepEP high-throughput with DP>1, or batches above the 512-token capture size).
 - **Decode**: C sequences, ceil(C/DP) per rank; TPOT = step time, output tokens/s = C / TPOT.
   **Prefill**: one request on one DP rank, chunked by max_num_batched_tokens.
-- **Simulation**: vLLM V1 scheduling per rank (running requests first, then waiting ones within
-  max_num_seqs and max_num_batched_tokens, KV blocks limiting admission, recompute preemption of
-  the newest request when a decode finds the cache full), step durations from the model above
+- **Simulation**: continuous batching per rank (decodes first, then chunks of running prefills, then
+  waiting requests within max_num_seqs and max_num_batched_tokens, KV blocks limiting admission,
+  recompute preemption of the newest request when a decode finds the cache full), step durations from the model above
   (closed form, evaluated per step, no cache needed), closed-loop sessions or Poisson arrivals,
   deterministic for a seed (math/rand/v2 PCG).
 ## Layout assumptions the sources do not state

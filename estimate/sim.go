@@ -85,7 +85,6 @@ type simRank struct {
 	running []simReq
 	waiting []simReq // FIFO; preempted requests re-enter at the front
 	kvUsed  int      // blocks
-	load    RankLoad
 }
 
 // simulator is the whole run's state.

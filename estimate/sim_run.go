@@ -58,39 +58,51 @@ func (s *simulator) idle() bool {
 // blocksFor is the KV blocks a request needs to hold n tokens.
 func (s *simulator) blocksFor(n int) int { return (n + s.bs - 1) / s.bs }
 
-// schedule builds every rank's batch for the next step, the way vLLM's V1
-// scheduler does: running requests first (one token per decode, the next
-// chunk per partial prefill), then waiting requests while max_num_seqs and
-// the max_num_batched_tokens budget allow and their KV fits. A decode that
-// finds the cache full preempts the most recently admitted request
-// (recompute: it returns to the front of the queue).
+// schedule builds every rank's batch for the next step: decodes first (one
+// token each), then the next chunk of partially prefilled requests, then
+// waiting requests while max_num_seqs and the max_num_batched_tokens budget
+// allow and their KV fits. A decode that finds the cache full preempts the
+// most recently admitted request (recompute: it returns to the front of the
+// queue); a prefill chunk that does not fit waits for the next step.
 func (s *simulator) schedule() {
 	for i := range s.ranks {
 		rk := &s.ranks[i]
-		budget := s.cfg.MaxNumBatchedTokens
-		l := RankLoad{}
-		for j := 0; j < len(rk.running) && budget > 0; j++ {
-			r := &rk.running[j]
-			n := 1
-			if r.done < r.prompt {
-				n = min(r.prompt-r.done, budget)
-			}
-			need := s.blocksFor(r.done+r.genCtx()+n) - r.blocks
-			for need > 0 && rk.kvUsed+need > s.capBlk && len(rk.running)-1 > j {
-				s.preempt(rk)
-			}
-			if need > 0 && rk.kvUsed+need > s.capBlk {
-				break
-			}
-			rk.kvUsed += max(0, need)
-			r.blocks += max(0, need)
-			s.addToLoad(&l, r, n)
-			budget -= n
-		}
+		var l RankLoad
+		budget := s.scheduleRunning(rk, &l, s.cfg.MaxNumBatchedTokens, true)
+		budget = s.scheduleRunning(rk, &l, budget, false)
 		s.admitWaiting(rk, &l, budget)
-		rk.load = l
 		s.loads[i] = l
 	}
+}
+
+// scheduleRunning gives the running requests of one kind (decodes, or
+// partial prefills) their tokens for the step and returns the budget left.
+func (s *simulator) scheduleRunning(rk *simRank, l *RankLoad, budget int, decodes bool) int {
+	for j := 0; j < len(rk.running) && budget > 0; j++ {
+		r := &rk.running[j]
+		if (r.done >= r.prompt) != decodes {
+			continue
+		}
+		n := 1
+		if !decodes {
+			n = min(r.prompt-r.done, budget)
+		}
+		need := s.blocksFor(r.done+r.genCtx()+n) - r.blocks
+		for decodes && need > 0 && rk.kvUsed+need > s.capBlk && len(rk.running)-1 > j {
+			s.preempt(rk)
+		}
+		if need > 0 && rk.kvUsed+need > s.capBlk {
+			if decodes {
+				return budget
+			}
+			continue
+		}
+		rk.kvUsed += max(0, need)
+		r.blocks += max(0, need)
+		s.addToLoad(l, r, n)
+		budget -= n
+	}
+	return budget
 }
 
 // genCtx is the KV a decoding request already holds beyond its prompt.
