@@ -33,6 +33,10 @@ func perfNotesFor(in *Input, pr *PerfReport) []Note {
 			"Decode attention does %.0f FLOPs per KV byte read; this GPU's ridge point is %.0f FLOPs/byte, so at long contexts it is %s-bound.",
 		f.LinearPerToken/1e9, f.AttentionPerTokenAtMean/1e9, f.MeanContext, f.AttentionPerTokenAtMax/1e9, in.MaxModelLen,
 		f.AttentionPerLayerAtMax/1e9, attnIntensity(in), f.ArithmeticIntensityRidge, map[bool]string{true: "compute", false: "memory"}[f.DecodeComputeBoundAtMax])}}
+	if in.Model.IsMoE() {
+		notes[0].Text += fmt.Sprintf(" Counting all %.0fB parameters instead of the active ones would give %.2f TFLOPs per token; "+
+			"figures of tens of TFLOPs per token are off by orders of magnitude.", in.Model.ParamCounts().Total/1e9, 2*in.Model.ParamCounts().Total/1e12)
+	}
 	if t := in.SLO.ThroughputTokensPerS; t > 0 {
 		c := d.Concurrency
 		notes = append(notes, Note{Topic: "Throughput vs concurrency", Text: fmt.Sprintf(
@@ -78,7 +82,11 @@ func networkNoteText(in *Input, p *Performance) string {
 	if in.Model.NGroup > 1 && in.Model.TopKGroup > 0 {
 		txt += fmt.Sprintf(", with group-limited routing (%d of %d groups)", in.Model.TopKGroup, in.Model.NGroup)
 	}
-	txt += ". DeepEP high-throughput sends one copy per remote node, low-latency one per remote expert, allgather_reducescatter every token to every rank."
+	txt += ". DeepEP high-throughput sends one copy per remote node, low-latency one per remote expert, allgather_reducescatter every token to every rank"
+	if ht, ll := modeBytesPerToken(in, r); ht > 0 {
+		txt += fmt.Sprintf(": per token and forward pass %.2f MB through NICs in high-throughput mode, %.2f MB in low-latency mode", ht/1e6, ll/1e6)
+	}
+	txt += "."
 	for _, pf := range p.Prefill {
 		txt += fmt.Sprintf(" A %d-token prefill pushes %.2f GB through its node's NICs (%.2f s of all-to-all).", pf.InputTokens, pf.InterBytesPerNode/1e9, pf.NetworkS)
 	}
@@ -93,4 +101,17 @@ func dispatchDType(p *Performance) string {
 		return "FP8 + scales"
 	}
 	return "BF16"
+}
+
+// modeBytesPerToken is what one token's forward pass would push through
+// NICs with DeepEP high-throughput and low-latency kernels (dispatch FP8 +
+// scales when the weights are FP8, BF16 otherwise; combine BF16).
+func modeBytesPerToken(in *Input, r Routing) (ht, ll float64) {
+	h := float64(in.Model.HiddenSize)
+	dispatch := 2 * h
+	if in.WeightsDType == "fp8" {
+		dispatch = h * (1 + 4.0/128)
+	}
+	perCopy := (dispatch + 2*h) * float64(in.Model.MoELayerCount())
+	return r.RemoteNodes * perCopy, r.RemoteExpertCopies * perCopy
 }
