@@ -103,9 +103,17 @@ func (fx fixture) wants() []want {
 	return out
 }
 
-// checkFixture lints a fixture and compares findings with its wants.
-// Info findings only count for codes the fixture mentions or focus.
-func checkFixture(t *testing.T, fx fixture, focus string) diag.Diagnostics {
+// checkFixture lints a fixture and reports every mismatch with its wants.
+func checkFixture(t *testing.T, fx fixture, focus string) {
+	t.Helper()
+	for _, msg := range fixtureProblems(t, fx, focus) {
+		t.Error(msg)
+	}
+}
+
+// fixtureProblems lints a fixture and compares findings with its wants.
+// Info findings only count for codes the fixture mentions or focuses on.
+func fixtureProblems(t *testing.T, fx fixture, focus string) []string {
 	t.Helper()
 	ds, err := Lint(fx.inputs, Options{Version: fx.version, Spec: fx.spec})
 	if err != nil {
@@ -116,28 +124,43 @@ func checkFixture(t *testing.T, fx fixture, focus string) diag.Diagnostics {
 	for _, w := range wants {
 		mentioned[w.code] = true
 	}
+	var problems []string
 	matched := make([]bool, len(wants))
 	for _, d := range ds {
 		if d.Severity == diag.Info && !mentioned[d.Code] {
 			continue
 		}
-		ok := false
-		for i, w := range wants {
-			if !matched[i] && w.file == d.File && w.line == d.Line && w.code == d.Code {
-				matched[i], ok = true, true
-				break
-			}
-		}
-		if !ok {
-			t.Errorf("unexpected: %s", d)
+		if !matchWant(wants, matched, d) {
+			problems = append(problems, "unexpected: "+d.String())
 		}
 	}
 	for i, w := range wants {
 		if !matched[i] {
-			t.Errorf("missing: %s:%d: %s", w.file, w.line, w.code)
+			problems = append(problems, fmt.Sprintf("missing: %s:%d: %s", w.file, w.line, w.code))
 		}
 	}
-	return ds
+	return problems
+}
+
+// matchWant marks the first unmatched want for d's file, line and code.
+func matchWant(wants []want, matched []bool, d diag.Diagnostic) bool {
+	for i, w := range wants {
+		if !matched[i] && w.file == d.File && w.line == d.Line && w.code == d.Code {
+			matched[i] = true
+			return true
+		}
+	}
+	return false
+}
+
+// TestHarnessCanFail: a wrong expectation and an unexpected finding are both caught.
+func TestHarnessCanFail(t *testing.T) {
+	fx := fixture{name: "self", inputs: []Input{{Name: "x.sh", Data: []byte(
+		"vllm serve m --enable-expert-parallel true -dp 8 # want VL114\n")}}}
+	got := fixtureProblems(t, fx, "")
+	if len(got) != 2 || !strings.HasPrefix(got[0], "unexpected:") || !strings.HasPrefix(got[1], "missing:") {
+		t.Errorf("want one unexpected VL105 and one missing VL114, got %q", got)
+	}
 }
 
 // fixtures lists the entries of a directory as fixture paths.
