@@ -34,6 +34,7 @@ type calSetup struct {
 	specTokens            int
 	specAccepted          float64
 	intraGBps, interLatUs float64
+	redundant             int // EPLB replicas the source states
 }
 
 func (c calSetup) model(tb testing.TB, eff Efficiency) *StepModel {
@@ -45,7 +46,7 @@ func (c calSetup) model(tb testing.TB, eff Efficiency) *StepModel {
 	}
 	return NewStepModel(StepSetup{Model: m, HW: hw, TP: c.tp, PP: 1, DP: c.dp, EP: c.ep, WeightDType: "fp8",
 		KVDType: c.kv, A2A: c.a2a, FP8Dispatch: c.a2a == A2ADeepEPHT || c.a2a == A2ADeepEPLL,
-		CUDAGraphs: c.graphs, DBO: c.dbo, SpecTokens: c.specTokens, SpecAccepted: c.specAccepted, Eff: eff})
+		CUDAGraphs: c.graphs, DBO: c.dbo, SpecTokens: c.specTokens, SpecAccepted: c.specAccepted, RedundantExperts: c.redundant, Eff: eff})
 }
 
 // decodePerGPU is steady decoding of seqs sequences per GPU at context ctx,
@@ -88,12 +89,12 @@ var (
 	// H800 nodes: 8 GPUs, NVLink 400 GB/s bidirectional; DeepSeek's paper
 	// describes one 400 Gbit/s InfiniBand NIC per GPU (assumed here).
 	calH800Decode = calSetup{gpu: "h800", gpusPerNode: 8, nodes: 18, interGbit: 400, nics: 8, tp: 1, dp: 144, ep: true,
-		a2a: A2ADeepEPLL, kv: "bf16", dbo: true, graphs: true, interLatUs: 2}
+		a2a: A2ADeepEPLL, kv: "bf16", dbo: true, graphs: true, interLatUs: 2, redundant: 32}
 	// H100 nodes with 8 × 400 Gbit/s InfiniBand (LMSYS: 12 nodes, InfiniBand).
 	calH100Prefill = calSetup{gpu: "h100-sxm", gpusPerNode: 8, nodes: 4, interGbit: 400, nics: 8, tp: 1, dp: 32, ep: true,
-		a2a: A2ADeepEPHT, kv: "bf16", dbo: true, graphs: false, interLatUs: 2}
+		a2a: A2ADeepEPHT, kv: "bf16", dbo: true, graphs: false, interLatUs: 2, redundant: 32}
 	calH100Decode = calSetup{gpu: "h100-sxm", gpusPerNode: 8, nodes: 9, interGbit: 400, nics: 8, tp: 1, dp: 72, ep: true,
-		a2a: A2ADeepEPLL, kv: "bf16", dbo: true, graphs: true, interLatUs: 2}
+		a2a: A2ADeepEPLL, kv: "bf16", dbo: true, graphs: true, interLatUs: 2, redundant: 32}
 	// H20 at Ant Group: RDMA 4 × 400 Gbit/s per node, FP8 FlashMLA (FP8 KV).
 	calH20Prefill = calSetup{gpu: "h20-96g", gpusPerNode: 8, nodes: 1, tp: 8, dp: 1, a2a: A2ANone, kv: "fp8", graphs: true}
 	calH20Decode  = calSetup{gpu: "h20-96g", gpusPerNode: 8, nodes: 2, interGbit: 400, nics: 4, tp: 1, dp: 16, ep: true,
@@ -108,7 +109,7 @@ func perfCalibrationRows() []perfCalRow {
 			Excluded: "the input-length distribution is not published and 56.3% of the counted input tokens are prefix-cache hits; the computed share alone (≈32k tok/s per node) cannot be tied to a prompt length"},
 		{ID: "P1-decode", Source: "DeepSeek Day 6", What: "decode EP144, 88 seq/GPU (14.8k/8 ÷ 21 tok/s per user), KV 4,989", Published: 14800, Unit: "out tok/s/node",
 			predict: scale(calH800Decode.decodePerGPU(88, 4989), 8),
-			Note:    "decode-only run of a PD-disaggregated system; 32 redundant experts ignored; MTP not modelled (not stated in the source)"},
+			Note:    "decode-only run of a PD-disaggregated system; 32 redundant experts held and read per the source (their load balancing is not modelled); MTP not modelled (not stated in the source)"},
 	}
 	for _, p := range []struct {
 		n   int

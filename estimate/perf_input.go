@@ -26,6 +26,9 @@ func SetupFromInput(in *Input) StepSetup {
 		WeightDType: in.WeightsDType, KVDType: in.KVCacheDType,
 		A2A: a2aMechanism(in), CUDAGraphs: in.CUDAGraphs, DBO: in.EnableDBO, Eff: DefaultEfficiency,
 	}
+	if in.EnableEPLB {
+		s.RedundantExperts = in.NumRedundantExperts
+	}
 	s.FP8Dispatch = (s.A2A == A2ADeepEPHT || s.A2A == A2ADeepEPLL) && s.WeightDType == "fp8"
 	return s
 }

@@ -30,7 +30,7 @@ type StepModel struct {
 	denseBytesGPU   float64 // their weights, per GPU per stage (+ LM head)
 	expertParams    float64 // one expert in one layer
 	expertBytes     float64
-	expertsPerGPU   float64 // E / shard (a fraction of width without EP)
+	expertsPerGPU   float64 // (E + redundant) / shard (a fraction of width without EP)
 	experts, topK   float64
 
 	kvBytesTokLayer float64 // KV bytes per token per layer on one GPU
@@ -70,7 +70,11 @@ func NewStepModel(s StepSetup) *StepModel {
 		sm.expertParams = p.ExpertPerLayerEach
 		sm.expertBytes = p.ExpertPerLayerEach * perfBytesPerParam(s.WeightDType)
 		sm.experts, sm.topK = float64(m.NumExperts), float64(m.ExpertsPerToken)
-		sm.expertsPerGPU = sm.experts / float64(s.EPSize())
+		phys := sm.experts
+		if s.EP {
+			phys += float64(s.RedundantExperts)
+		}
+		sm.expertsPerGPU = phys / float64(s.EPSize())
 	}
 	sm.kvBytesTokLayer = kvBytesPerTokenLayerGPU(&s)
 	sm.attnDecCoef = attnDecodeCoef(m) / tp

@@ -50,6 +50,9 @@ type StepSetup struct {
 	FP8Dispatch bool
 	CUDAGraphs  bool
 	DBO         bool
+	// RedundantExperts are EPLB's extra expert replicas over the EP group;
+	// each GPU holds and reads (E + R) / EP experts per MoE layer.
+	RedundantExperts int
 	// SpecTokens is the number of draft tokens verified per sequence per
 	// step (MTP / speculative decoding); specs cannot set it yet, the
 	// calibration uses it for rows that ran MTP.
