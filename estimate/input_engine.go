@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // engineSettings are the raw engine fields shared by the spec and quick forms.
@@ -100,7 +101,9 @@ func (in *Input) resolveBlockSize(b *int) {
 }
 
 // resolveAll2All records the backend that actually runs: vLLM only uses
-// all2all kernels with EP on and DP > 1 (vllm-facts EP-05).
+// all2all kernels with EP on and DP > 1 (vllm-facts EP-05). "auto" goes
+// through vllm's shared rule, the same one `vlaunch generate` applies, so the
+// prediction is for the backend the bundle starts.
 func (in *Input) resolveAll2All(asked, def string) {
 	if !in.Layout.EP || in.Layout.DP <= 1 {
 		in.All2AllBackend = ""
@@ -109,10 +112,25 @@ func (in *Input) resolveAll2All(asked, def string) {
 	if v, ok := in.Env["VLLM_ALL2ALL_BACKEND"]; ok && (asked == "" || asked == "auto") {
 		asked = v
 	}
+	if asked == "auto" {
+		if rel, _, err := vllm.ResolveString(in.VLLMVersion); err == nil {
+			asked, _ = rel.AutoAll2All(in.autoContext())
+		}
+	}
 	if asked == "" || asked == "auto" {
 		asked = def
 	}
 	in.All2AllBackend = asked
+}
+
+// autoContext is the input of vllm's auto backend rule for this layout.
+func (in *Input) autoContext() vllm.AutoContext {
+	l := in.Layout
+	return vllm.AutoContext{
+		DP: l.DP, EP: l.EP, MultiNode: l.Nodes > 1 && l.GPUs() > l.GPUsPerNode,
+		GPUDirectRDMA: in.Network.GPUDirectRDMA, FabricKind: in.Network.InterKind,
+		InputTokens: in.Workload.InputTokens, OutputTokens: in.Workload.OutputTokens,
+	}
 }
 
 // resolveDTypes maps model.weights and vllm.kv_cache_dtype to storage dtypes.

@@ -38,7 +38,9 @@ func TestFromSpecReferenceScenario(t *testing.T) {
 	if in.MaxNumSeqs != 1024 || in.MaxNumBatchedTokens != 8192 {
 		t.Errorf("batch defaults = %d / %d, want 1024 / 8192 on a 95 GiB H20", in.MaxNumSeqs, in.MaxNumBatchedTokens)
 	}
-	if in.All2AllBackend != "allgather_reducescatter" || !in.CUDAGraphs {
+	// all2all_backend auto across RoCE nodes with 1K in / 1K out: the shared
+	// rule picks DeepEP low-latency, as the generated bundle does.
+	if in.All2AllBackend != "deepep_low_latency" || !in.CUDAGraphs {
 		t.Errorf("all2all = %q graphs %v", in.All2AllBackend, in.CUDAGraphs)
 	}
 	if in.Network.InterGbitPerSPerNIC != 25 || in.Network.InterKind != "roce" {

@@ -8,14 +8,8 @@ import (
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// PrefillHeavyRatio is the assumption behind `all2all_backend: auto`: a
-// workload counts as prefill-dominated when its prompts are at least this
-// many times longer than its outputs. Prefill processes a prompt's tokens in
-// one batched forward pass while decode needs one step per output token, so
-// a prompt token costs far less GPU time than an output token; below this
-// ratio decode steps dominate and DeepEP's low-latency (CUDA-graph friendly)
-// kernels are the better fit.
-const PrefillHeavyRatio = 8
+// PrefillHeavyRatio is vllm.PrefillHeavyRatio, kept here for the bundle docs.
+const PrefillHeavyRatio = vllm.PrefillHeavyRatio
 
 // all2allChoice is the resolved backend and why.
 type all2allChoice struct {
@@ -51,31 +45,30 @@ func resolveAll2All(d *spec.Deployment, r vllm.Release, multiNode bool) (all2all
 	return all2allChoice{Backend: want, Why: "set in the spec"}, ds
 }
 
-// autoAll2All picks DeepEP across nodes with GPU-initiated RDMA, and the
-// NCCL-based backend otherwise.
+// autoAll2All applies vllm's shared auto rule and adds the generator's
+// warnings (RoCE, no GPU-initiated RDMA across nodes).
 func autoAll2All(d *spec.Deployment, r vllm.Release, multiNode bool) (all2allChoice, diag.Diagnostics) {
-	rdma := d.Hardware.Network.InterNode.GPUDirectRDMA != nil && *d.Hardware.Network.InterNode.GPUDirectRDMA
-	if multiNode && rdma {
-		w := d.Workload
-		if w.OutputTokens > 0 && w.InputTokens >= PrefillHeavyRatio*w.OutputTokens {
-			return all2allChoice{Backend: vllm.BackendDeepEPHighThroughput, Why: fmt.Sprintf(
-				"auto: multi-node with GPU-initiated RDMA, prefill-dominated (input %d >= %d x output %d)", w.InputTokens, PrefillHeavyRatio, w.OutputTokens)}, roceNote(d)
-		}
-		return all2allChoice{Backend: vllm.BackendDeepEPLowLatency, Why: fmt.Sprintf(
-			"auto: multi-node with GPU-initiated RDMA, decode-dominated (input %d < %d x output %d)", w.InputTokens, PrefillHeavyRatio, w.OutputTokens)}, roceNote(d)
-	}
-	fallback := vllm.BackendAllgatherReducescatter
-	if _, ok := r.All2AllBackend(fallback); !ok {
-		fallback = vllm.BackendNaive
+	backend, why := r.AutoAll2All(AutoContext(d, multiNode))
+	choice := all2allChoice{Backend: backend, Why: why}
+	if b, ok := r.All2AllBackend(backend); ok && b.DeepEP {
+		return choice, roceNote(d)
 	}
 	if !multiNode {
-		return all2allChoice{Backend: fallback, Why: "auto: single node, NCCL-based backend"}, nil
+		return choice, nil
 	}
-	why := fmt.Sprintf("auto: the inter-node fabric (%s) has no GPU-initiated RDMA, so DeepEP cannot run; %s works over TCP/Ethernet",
-		kindOr(d.Hardware.Network.InterNode.Kind), fallback)
-	return all2allChoice{Backend: fallback, Why: why}, diag.Diagnostics{gdiag(d, CodeAll2All, diag.Warning, "vllm.all2all_backend",
+	return choice, diag.Diagnostics{gdiag(d, CodeAll2All, diag.Warning, "vllm.all2all_backend",
 		why+"; expect much slower MoE layers than DeepEP over RDMA",
 		"set hardware.network.inter_node.gpu_direct_rdma: true if the NICs support IBGDA (mlx5)")}
+}
+
+// AutoContext builds the inputs of vllm's auto backend rule from a spec.
+func AutoContext(d *spec.Deployment, multiNode bool) vllm.AutoContext {
+	n := d.Hardware.Network.InterNode
+	return vllm.AutoContext{
+		DP: d.Parallelism.Data, EP: d.Parallelism.Expert, MultiNode: multiNode,
+		GPUDirectRDMA: n.GPUDirectRDMA != nil && *n.GPUDirectRDMA, FabricKind: n.Kind,
+		InputTokens: d.Workload.InputTokens, OutputTokens: d.Workload.OutputTokens,
+	}
 }
 
 // roceNote: DeepEP is tested on InfiniBand and only "theoretically
@@ -87,11 +80,4 @@ func roceNote(d *spec.Deployment) diag.Diagnostics {
 	return diag.Diagnostics{gdiag(d, CodeAll2All, diag.Info, "hardware.network.inter_node.kind",
 		"DeepEP is tested on InfiniBand and only \"theoretically compatible\" with RoCE; run `vlaunch preflight` on every node to check IBGDA",
 		"if DeepEP fails to initialise, set vllm.all2all_backend: allgather_reducescatter")}
-}
-
-func kindOr(k string) string {
-	if k == "" {
-		return "unspecified"
-	}
-	return k
 }

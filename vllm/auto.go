@@ -1,0 +1,59 @@
+package vllm
+
+import "fmt"
+
+// PrefillHeavyRatio is the assumption behind `all2all_backend: auto`: a
+// workload counts as prefill-dominated when its prompts are at least this
+// many times longer than its outputs. Prefill processes a prompt's tokens in
+// one batched forward pass while decode needs one step per output token, so
+// a prompt token costs far less GPU time than an output token; below this
+// ratio decode steps dominate and DeepEP's low-latency (CUDA-graph friendly)
+// kernels are the better fit.
+const PrefillHeavyRatio = 8
+
+// AutoContext is what the automatic all-to-all choice depends on.
+type AutoContext struct {
+	// DP and EP: the all2all kernels only run with DP > 1 and EP on.
+	DP int
+	EP bool
+	// MultiNode is true when the EP group spans more than one node.
+	MultiNode bool
+	// GPUDirectRDMA says the NICs support GPU-initiated RDMA (IBGDA on mlx5),
+	// which DeepEP's internode kernels need.
+	GPUDirectRDMA bool
+	// FabricKind is the inter-node fabric (infiniband | roce | ethernet).
+	FabricKind                string
+	InputTokens, OutputTokens int
+}
+
+// AutoAll2All resolves `all2all_backend: auto` for the release: nothing when
+// the kernels do not run; DeepEP across nodes with GPU-initiated RDMA
+// (high-throughput for prefill-dominated, low-latency for decode-dominated
+// work, per vLLM's EP deployment guide); otherwise the NCCL-based backend the
+// release has. It is the one rule the generator and the estimator share, so
+// `vlaunch check` predicts the backend `vlaunch generate` emits.
+func (r Release) AutoAll2All(c AutoContext) (backend, why string) {
+	if c.DP <= 1 || !c.EP {
+		return "", "no all-to-all: the kernels only run with DP > 1 and expert parallelism"
+	}
+	if c.MultiNode && c.GPUDirectRDMA {
+		if c.OutputTokens > 0 && c.InputTokens >= PrefillHeavyRatio*c.OutputTokens {
+			return BackendDeepEPHighThroughput, fmt.Sprintf(
+				"auto: multi-node with GPU-initiated RDMA, prefill-dominated (input %d >= %d x output %d)", c.InputTokens, PrefillHeavyRatio, c.OutputTokens)
+		}
+		return BackendDeepEPLowLatency, fmt.Sprintf(
+			"auto: multi-node with GPU-initiated RDMA, decode-dominated (input %d < %d x output %d)", c.InputTokens, PrefillHeavyRatio, c.OutputTokens)
+	}
+	fallback := BackendAllgatherReducescatter
+	if _, ok := r.All2AllBackend(fallback); !ok {
+		fallback = BackendNaive
+	}
+	if !c.MultiNode {
+		return fallback, "auto: single node, NCCL-based backend"
+	}
+	kind := c.FabricKind
+	if kind == "" {
+		kind = "unspecified"
+	}
+	return fallback, fmt.Sprintf("auto: the inter-node fabric (%s) has no GPU-initiated RDMA, so DeepEP cannot run; %s works over TCP/Ethernet", kind, fallback)
+}

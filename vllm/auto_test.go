@@ -1,0 +1,30 @@
+package vllm
+
+import "testing"
+
+func TestAutoAll2All(t *testing.T) {
+	r011, _, _ := ResolveString("0.11.0")
+	r091, _, _ := ResolveString("0.9.1")
+	tests := []struct {
+		name string
+		rel  Release
+		c    AutoContext
+		want string
+	}{
+		{"no EP", r011, AutoContext{DP: 32, EP: false, MultiNode: true, GPUDirectRDMA: true}, ""},
+		{"DP 1", r011, AutoContext{DP: 1, EP: true, MultiNode: true, GPUDirectRDMA: true}, ""},
+		{"single node", r011, AutoContext{DP: 8, EP: true}, BackendAllgatherReducescatter},
+		{"single node before allgather existed", r091, AutoContext{DP: 8, EP: true}, BackendNaive},
+		{"RDMA decode-heavy", r011, AutoContext{DP: 32, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 1024, OutputTokens: 1024}, BackendDeepEPLowLatency},
+		{"RDMA prefill-heavy", r011, AutoContext{DP: 32, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 8192, OutputTokens: 1024}, BackendDeepEPHighThroughput},
+		{"ethernet without RDMA", r011, AutoContext{DP: 32, EP: true, MultiNode: true, FabricKind: "ethernet"}, BackendAllgatherReducescatter},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, why := tt.rel.AutoAll2All(tt.c)
+			if got != tt.want || why == "" {
+				t.Errorf("AutoAll2All = %q (%s), want %q", got, why, tt.want)
+			}
+		})
+	}
+}
