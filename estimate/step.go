@@ -112,7 +112,7 @@ func (sm *StepModel) Step(loads []RankLoad) StepTime {
 	sm.networkTime(loads, 1/pp, &st)
 	roof := st.DenseS + st.AttentionS + st.ExpertS
 	stage := roof + st.A2AS
-	if s.DBO && (s.A2A == A2ADeepEPHT || s.A2A == A2ADeepEPLL) {
+	if sm.dboActive(loads) {
 		// Two micro-batches: one computes while the other communicates; the
 		// pipeline fill/drain leaves half of the shorter side exposed.
 		stage = max(roof, st.A2AS) + min(roof, st.A2AS)/2
@@ -125,6 +125,31 @@ func (sm *StepModel) Step(loads []RankLoad) StepTime {
 	st.TotalS = st.OverheadS + pp*stage + st.PPS
 	st.ExposedNetworkS = st.TotalS - st.OverheadS - pp*roof
 	return st
+}
+
+// vLLM's default DBO thresholds (--dbo-decode-token-threshold 32,
+// --dbo-prefill-token-threshold 512; vllm-facts §1.2): a step is split into
+// two micro-batches only when a rank has at least this many tokens.
+const (
+	dboDecodeTokenThreshold  = 32
+	dboPrefillTokenThreshold = 512
+)
+
+// dboActive reports whether the step runs as two overlapped micro-batches:
+// DBO on, a DeepEP backend, and enough tokens on the busiest rank.
+func (sm *StepModel) dboActive(loads []RankLoad) bool {
+	s := &sm.S
+	if !s.DBO || (s.A2A != A2ADeepEPHT && s.A2A != A2ADeepEPLL) {
+		return false
+	}
+	threshold, tok := float64(dboDecodeTokenThreshold), 0.0
+	for _, l := range loads {
+		tok = max(tok, l.tokens(s.SpecTokens))
+		if l.PrefillTokens > 0 {
+			threshold = dboPrefillTokenThreshold
+		}
+	}
+	return tok >= threshold
 }
 
 // cudaGraphMaxCaptureSize is vLLM's default largest captured batch

@@ -114,3 +114,27 @@ func TestPerfExpertsHit(t *testing.T) {
 		t.Fatalf("4096 tokens should read all experts: memory %.1f ms < %.1f ms", many.MemoryS*1e3, all*1e3)
 	}
 }
+
+// DBO overlaps the all-to-all with compute (two micro-batches: the longer
+// side plus half the shorter), only at or above vLLM's token threshold.
+func TestPerfDBOOverlap(t *testing.T) {
+	m := perfModel(t, "deepseek-v3")
+	g := perfGPU(t, "h20-96g")
+	setup := StepSetup{Model: m, HW: NewPerfHardware(g, 8, 450, 0, 25, 1, 0), TP: 1, PP: 1, DP: 32, EP: true,
+		WeightDType: "fp8", KVDType: "bf16", A2A: A2ADeepEPLL, FP8Dispatch: true, CUDAGraphs: true, Eff: idealEff}
+	off := NewStepModel(setup)
+	setup.DBO = true
+	on := NewStepModel(setup)
+	for _, seqs := range []float64{64, 8} {
+		l := RankLoad{DecodeSeqs: seqs, DecodeCtx: seqs * 1000}
+		a, b := off.StepUniform(l), on.StepUniform(l)
+		roofline := a.DenseS + a.ExpertS + a.AttentionS
+		want := roofline + a.A2AS
+		if seqs >= dboDecodeTokenThreshold {
+			want = max(roofline, a.A2AS) + min(roofline, a.A2AS)/2
+		}
+		if !perfNear(b.TotalS-b.OverheadS, want, 1e-9) || !perfNear(a.TotalS-a.OverheadS, roofline+a.A2AS, 1e-9) {
+			t.Fatalf("%v seqs: DBO step %.2f ms, want %.2f ms", seqs, (b.TotalS-b.OverheadS)*1e3, want*1e3)
+		}
+	}
+}
