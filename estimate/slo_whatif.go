@@ -41,7 +41,7 @@ func alternativeInputs(in *Input) []Alternative {
 	moeDP := in.Model.IsMoE() && in.Layout.DP > 1 && in.Layout.EP
 	multi := in.Layout.Nodes > 1
 	if moeDP {
-		for _, b := range []string{"deepep_high_throughput", "deepep_low_latency"} {
+		for _, b := range []string{"allgather_reducescatter", "deepep_high_throughput", "deepep_low_latency"} {
 			if in.All2AllBackend != b {
 				add("all2all "+b, func(v *Input) { v.All2AllBackend = b })
 			}
