@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/generator"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/templates"
@@ -65,8 +66,7 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 		}
 		return findingsErr()
 	}
-	// TODO(lead): pass the estimator's verdict summary as Options.Summary.
-	b, gds := generator.Generate(d, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates})
+	b, gds := generator.Generate(d, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: feasibilitySummary(d)})
 	all := append(ds, gds...)
 	if len(all) > 0 {
 		_ = diag.Print(s.err, diag.FormatText, all, src, nil)
@@ -75,6 +75,18 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 		return findingsErr()
 	}
 	return writeBundle(s, o, b)
+}
+
+// feasibilitySummary runs the same estimate as `vlaunch check` for the
+// bundle README; a spec the estimator cannot resolve gets a pointer instead.
+func feasibilitySummary(d *spec.Deployment) string {
+	in, ds := estimate.FromSpec(d)
+	if ds.HasErrors() {
+		return "vlaunch could not estimate this deployment (" + firstError(ds) + "); run `vlaunch check SPEC`.\n"
+	}
+	r := estimate.Check(&in)
+	r.AddPerformance(&in, estimate.PerfOptions{})
+	return r.SummaryMarkdown()
 }
 
 func writeBundle(s *streams, o *generateOptions, b *generator.Bundle) error {
