@@ -44,4 +44,3 @@ func fmtSLOValue(v float64, unit string) string {
 	}
 	return num + " " + unit
 }
-
