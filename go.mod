@@ -3,6 +3,7 @@ module github.com/vlaunch/vlaunch
 go 1.26.8
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
 	gopkg.in/yaml.v3 v3.0.1
