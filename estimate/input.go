@@ -79,7 +79,12 @@ type Input struct {
 	BlockSize int
 	// All2AllBackend is the MoE all-to-all backend in effect ("" when the
 	// all2all kernels do not run: no EP or DP = 1).
-	All2AllBackend      string
+	All2AllBackend string
+	// All2AllExplicit is true when the user named the backend (spec or
+	// VLLM_ALL2ALL_BACKEND) rather than leaving it to `auto`.
+	All2AllExplicit bool
+	// EnforceEager is vllm.enforce_eager: no CUDA graphs whatever the backend.
+	EnforceEager        bool
 	CUDAGraphs          bool
 	EnableDBO           bool
 	EnableEPLB          bool

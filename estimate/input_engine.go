@@ -54,6 +54,7 @@ func (in *Input) resolveEngine(e engineSettings) diag.Diagnostics {
 	in.resolveBlockSize(e.BlockSize)
 	in.resolveAll2All(e.All2All, vd.All2AllBackend)
 	in.EnableDBO, in.EnableEPLB, in.NumRedundantExperts = e.EnableDBO, e.EnableEPLB, e.Redundant
+	in.EnforceEager = e.EnforceEager
 	in.CUDAGraphs = !e.EnforceEager && !(in.All2AllBackend == "deepep_high_throughput" && in.Layout.DP > 1)
 	if l := in.Layout; l.TP <= 0 || l.PP <= 0 || l.DP <= 0 {
 		ds = append(ds, estErr(CodeBadLayout, "parallelism", "tensor, pipeline and data parallel sizes must be positive", ""))
@@ -106,12 +107,13 @@ func (in *Input) resolveBlockSize(b *int) {
 // prediction is for the backend the bundle starts.
 func (in *Input) resolveAll2All(asked, def string) {
 	if !in.Layout.EP || in.Layout.DP <= 1 {
-		in.All2AllBackend = ""
+		in.All2AllBackend, in.All2AllExplicit = "", false
 		return
 	}
 	if v, ok := in.Env["VLLM_ALL2ALL_BACKEND"]; ok && (asked == "" || asked == "auto") {
 		asked = v
 	}
+	in.All2AllExplicit = asked != "" && asked != "auto"
 	if asked == "auto" {
 		if rel, _, err := vllm.ResolveString(in.VLLMVersion); err == nil {
 			asked, _ = rel.AutoAll2All(in.autoContext())

@@ -4,7 +4,8 @@ import "fmt"
 
 // AddPerformance runs the performance half of `vlaunch check` on a report
 // the memory half produced: the performance section, the SLO verdicts, the
-// derivations of reference-scenario points 6–9 as notes, and Feasible
+// derivations of reference-scenario points 6–9 as notes, advice on the
+// all-to-all backend (CodeFasterAll2All) as a finding, and Feasible
 // becomes false when any SLO fails.
 func (r *Report) AddPerformance(in *Input, opt PerfOptions) {
 	if in.GPU == nil || in.GPU.BF16TFLOPS <= 0 || in.GPU.HBMBandwidthGBytesPerS <= 0 {
@@ -18,6 +19,7 @@ func (r *Report) AddPerformance(in *Input, opt PerfOptions) {
 	pr := Perf(in, kv, opt)
 	r.Performance, r.SLO = &pr.Performance, pr.SLO
 	r.Notes = append(r.Notes, perfNotesFor(in, &pr)...)
+	r.Findings = append(r.Findings, backendAdvice(in, &pr.Performance)...)
 	r.Feasible = r.Feasible && pr.Feasible
 }
 

@@ -18,6 +18,9 @@ type Alternative struct {
 	IdleTTFTS map[int]float64 `json:"idle_ttft_s"`
 	Binding   string          `json:"binding"`
 	in        Input
+	// backendOnly names the all-to-all backend when that is the variant's
+	// only change ("" otherwise): the candidates of backendAdvice.
+	backendOnly string
 }
 
 // alternativeInputs lists the variants worth trying for this deployment:
@@ -25,14 +28,14 @@ type Alternative struct {
 // TP within a node with DP across nodes, and the combination.
 func alternativeInputs(in *Input) []Alternative {
 	var out []Alternative
-	add := func(name string, f func(*Input)) {
+	add := func(name string, f func(*Input)) *Alternative {
 		v := *in
 		f(&v)
-		v.CUDAGraphs = in.CUDAGraphs || !(in.All2AllBackend == "deepep_high_throughput" && in.Layout.DP > 1)
-		if v.All2AllBackend == "deepep_high_throughput" && v.Layout.DP > 1 {
-			v.CUDAGraphs = false
-		}
+		// vLLM turns CUDA graphs off only for enforce_eager and for DeepEP
+		// high-throughput with DP > 1, so the variant's own backend decides.
+		v.CUDAGraphs = !in.EnforceEager && !(v.All2AllBackend == "deepep_high_throughput" && v.Layout.DP > 1)
 		out = append(out, Alternative{Name: name, in: v})
+		return &out[len(out)-1]
 	}
 	fp8 := in.WeightsDType != "fp8" && in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "mxfp4"
 	if fp8 {
@@ -43,7 +46,7 @@ func alternativeInputs(in *Input) []Alternative {
 	if moeDP {
 		for _, b := range []string{"allgather_reducescatter", "deepep_high_throughput", "deepep_low_latency"} {
 			if in.All2AllBackend != b {
-				add("all2all "+b, func(v *Input) { v.All2AllBackend = b })
+				add("all2all "+b, func(v *Input) { v.All2AllBackend = b }).backendOnly = b
 			}
 		}
 	}
