@@ -19,7 +19,8 @@ type Input struct {
 
 // Options configure a lint run.
 type Options struct {
-	// Version is --vllm-version ("" = from the spec, an image tag, or the newest known).
+	// Version is --vllm-version ("" = from each file's `# vlaunch:vllm-version=`
+	// directive, the spec, an image tag, or the newest known).
 	Version string
 	// Spec is the optional deployment spec.
 	Spec *spec.Deployment
@@ -38,7 +39,9 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 		pass.Scripts = append(pass.Scripts, scripts...)
 		ds = append(ds, d...)
 	}
-	rel, warn, err := chooseRelease(opts, invs)
+	direct, dds := parseVersionDirectives(inputs, opts.Version == "")
+	ds = append(ds, dds...)
+	rel, warn, err := chooseRelease(opts, inputs, direct, invs)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +56,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 			pass.Rays = append(pass.Rays, inv)
 			continue
 		}
-		pass.Servers = append(pass.Servers, newServer(inv, releaseFor(inv, opts, rel)))
+		pass.Servers = append(pass.Servers, newServer(inv, releaseFor(inv, opts, direct, rel)))
 	}
 	pass.Groups = groupServers(pass.Servers)
 	pass.out = &ds
@@ -112,12 +115,21 @@ func nameNodes(file string, invs []*Invocation) {
 	}
 }
 
-// chooseRelease picks the run's version: --vllm-version, the spec, the
-// first image tag, else the newest known release.
-func chooseRelease(opts Options, invs []*Invocation) (vllm.Release, diag.Diagnostics, error) {
+// chooseRelease picks the run's version, used where an invocation's file
+// has no directive and its image no tag: --vllm-version, the spec, the first
+// file's version directive, the first image tag, else the newest known
+// release. A directive's own VL006 note is given where it is written.
+func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, invs []*Invocation) (vllm.Release, diag.Diagnostics, error) {
 	v := opts.Version
 	if v == "" && opts.Spec != nil {
 		v = opts.Spec.VLLM.Version
+	}
+	if v == "" {
+		for _, in := range inputs {
+			if fv, ok := direct[in.Name]; ok {
+				return fv.rel, nil, nil
+			}
+		}
 	}
 	if v == "" {
 		for _, inv := range invs {
@@ -141,9 +153,17 @@ func chooseRelease(opts Options, invs []*Invocation) (vllm.Release, diag.Diagnos
 	return rel, ds, nil
 }
 
-// releaseFor uses an invocation's own image tag unless a version was forced.
-func releaseFor(inv *Invocation, opts Options, def vllm.Release) vllm.Release {
-	if opts.Version != "" || inv.ImageVersion == "" {
+// releaseFor picks an invocation's version: --vllm-version, else its file's
+// directive (the author's word on what the file targets), else its own image
+// tag, else the run's.
+func releaseFor(inv *Invocation, opts Options, direct map[string]fileVersion, def vllm.Release) vllm.Release {
+	if opts.Version != "" {
+		return def
+	}
+	if fv, ok := direct[inv.File]; ok {
+		return fv.rel
+	}
+	if inv.ImageVersion == "" {
 		return def
 	}
 	if rel, _, err := vllm.ResolveString(inv.ImageVersion); err == nil {

@@ -10,6 +10,8 @@ const (
 	CodeUnusedSuppression = "VL003"
 	// CodeVersion notes a vLLM version outside the table.
 	CodeVersion = "VL006"
+	// CodeDirective is a malformed or contradictory `# vlaunch:vllm-version=` directive.
+	CodeDirective = "VL007"
 )
 
 // Rules is the registry: every rule, in code order. Codes are never reused.
@@ -20,6 +22,7 @@ var Rules = []*Rule{
 	{Code: "VL004", Name: "unresolved", Severity: diag.Info, Summary: "Some vLLM arguments cannot be resolved statically", Check: checkUnresolved},
 	{Code: "VL005", Name: "unchecked-flag", Severity: diag.Info, Summary: "A flag is not in vlaunch's table for the vLLM version", Check: checkUncheckedFlags},
 	{Code: CodeVersion, Name: "version", Severity: diag.Info, Summary: "The vLLM version is not in the table; the nearest release is used"},
+	{Code: CodeDirective, Name: "bad-directive", Severity: diag.Warning, Summary: "A vllm-version directive is malformed or contradicts another"},
 
 	{Code: "VL101", Name: "unknown-flag", Severity: diag.Error, Summary: "Unknown flag that looks like a misspelling of a real one", Check: func(p *Pass) { checkUnknownFlag(p, "unknown") }},
 	{Code: "VL102", Name: "flag-version", Severity: diag.Error, Summary: "Flag removed in, or not yet added to, the vLLM version", Check: func(p *Pass) { checkUnknownFlag(p, "version") }},

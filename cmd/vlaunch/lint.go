@@ -25,6 +25,7 @@ func newLintCmd(s *streams) *cobra.Command {
 			"Docker Compose files that start vLLM. Several files are linted together as the nodes of\n" +
 			"one deployment. Suppress a finding with `# vlaunch:disable=CODE reason` above the command\n" +
 			"(or `# vlaunch:disable-file=CODE reason`); `vlaunch explain CODE` documents each rule.\n" +
+			"A `# vlaunch:vllm-version=X` comment names the vLLM release a file targets (VL007).\n" +
 			"Exit 0: nothing at or above --fail-on; 1: findings; 2: unusable input.",
 		Example: "  vlaunch lint node0.sh node1.sh\n  vlaunch lint --vllm-version 0.10.1 -o sarif lws.yaml",
 		Args:    cobra.MinimumNArgs(1),
@@ -33,7 +34,7 @@ func newLintCmd(s *streams) *cobra.Command {
 	f := c.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, sarif or github")
 	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that fails the run: error or warning")
-	f.StringVar(&o.version, "vllm-version", "", "vLLM version to lint for (default: the spec's, an image tag's, or the newest known)")
+	f.StringVar(&o.version, "vllm-version", "", "vLLM version to lint for (default: each file's vlaunch:vllm-version comment, the spec's, an image tag's, or the newest known)")
 	f.StringVar(&o.specPath, "spec", "", "deployment spec whose hardware the scripts must match")
 	return c
 }
