@@ -18,6 +18,9 @@ func memoryNotes(in *Input, r *Report) []Note {
 	if n, ok := eplbNote(in); ok {
 		notes = append(notes, n)
 	}
+	if n, ok := vllmRulesNote(in); ok {
+		notes = append(notes, n)
+	}
 	return notes
 }
 
