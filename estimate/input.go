@@ -98,6 +98,9 @@ type Input struct {
 	Env map[string]string
 	// Assumptions lists defaults the resolution chose, for the report.
 	Assumptions []string
+	// a2aAsked and a2aDefault are the all2all setting as written and the
+	// version's default, kept so WithLayout can re-resolve `auto`.
+	a2aAsked, a2aDefault string
 }
 
 // FromSpec resolves a loaded, defaulted deployment into an Input: catalog

@@ -52,6 +52,7 @@ func (in *Input) resolveEngine(e engineSettings) diag.Diagnostics {
 	}
 	in.resolveLengths(e, vd)
 	in.resolveBlockSize(e.BlockSize)
+	in.a2aAsked, in.a2aDefault = e.All2All, vd.All2AllBackend
 	in.resolveAll2All(e.All2All, vd.All2AllBackend)
 	in.EnableDBO, in.EnableEPLB, in.NumRedundantExperts = e.EnableDBO, e.EnableEPLB, e.Redundant
 	in.EnforceEager = e.EnforceEager

@@ -33,6 +33,9 @@ type Report struct {
 	SLO         []SLOVerdict     `json:"slo,omitempty"`
 	Findings    diag.Diagnostics `json:"findings"`
 	Feasible    bool             `json:"feasible"`
+	// LayoutSearch is set when the spec says `parallelism: auto`: every
+	// layout Search evaluated; the rest of the report is for the chosen one.
+	LayoutSearch *LayoutSearch `json:"layout_search,omitempty"`
 }
 
 // InputSummary echoes the resolved input so a report stands on its own.

@@ -10,6 +10,7 @@ import (
 func (r *Report) WriteMarkdown(w io.Writer) {
 	in, m, p := r.Input, r.Memory, r.Memory.PerGPU
 	fmt.Fprintf(w, "# vlaunch check: %s on %d × %s\n\n", in.Model, in.GPUs, in.GPU)
+	r.writeSearchMarkdown(w)
 	fmt.Fprintf(w, "TP %d · PP %d · DP %d · EP %s · %d node%s · vLLM %s · weights %s (checkpoint %s) · KV cache %s · "+
 		"gpu_memory_utilization %.2f · max_model_len %d · max_num_seqs %d · max_num_batched_tokens %d · block size %d\n\n",
 		in.TP, in.PP, in.DP, onOff(in.EP), in.Nodes, plural(in.Nodes), in.VLLMVersion, in.WeightsDType, in.CheckpointDType,

@@ -37,6 +37,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // WriteText writes the human-readable report.
 func (r *Report) WriteText(w io.Writer) {
 	in, m := r.Input, r.Memory
+	r.writeSearchText(w)
 	fmt.Fprintf(w, "vlaunch check: %s on %d × %s (%d node%s), TP %d · PP %d · DP %d · EP %s, vLLM %s\n",
 		in.Model, in.GPUs, in.GPU, in.Nodes, plural(in.Nodes), in.TP, in.PP, in.DP, onOff(in.EP), in.VLLMVersion)
 	fmt.Fprintf(w, "weights %s (checkpoint %s) · KV cache %s · gpu_memory_utilization %.2f · max_model_len %d · max_num_seqs %d · max_num_batched_tokens %d · block %d\n",

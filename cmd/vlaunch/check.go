@@ -74,17 +74,19 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	}
 	var in estimate.Input
 	var pre diag.Diagnostics
+	var search *estimate.LayoutSearch
 	var err error
 	if quick {
 		in, err = quickCheckInput(o.quick)
 	} else {
-		in, pre, err = specCheckInput(s, args[0])
+		in, pre, search, err = specCheckInput(s, args[0])
 	}
 	if err != nil {
 		return err
 	}
 	r := estimate.Check(&in)
 	r.AddPerformance(&in, o.perf)
+	r.LayoutSearch = search
 	r.Findings = append(pre, r.Findings...)
 	r.Feasible = r.Feasible && !pre.HasErrors()
 	if err := writeReport(s.out, &r, o.output); err != nil {
@@ -109,7 +111,9 @@ func quickCheckInput(q estimate.QuickOptions) (estimate.Input, error) {
 
 // specCheckInput validates the spec and resolves it. Validation errors are
 // printed and end the command with exit 1; warnings travel into the report.
-func specCheckInput(s *streams, path string) (estimate.Input, diag.Diagnostics, error) {
+// With `parallelism: auto` the input is the layout the search chose, and the
+// search comes back for the report.
+func specCheckInput(s *streams, path string) (estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
 	d, ds, err := validate.File(path)
 	src := diag.Sources{}
 	if data, rerr := spec.ReadFile(path); rerr == nil {
@@ -117,18 +121,26 @@ func specCheckInput(s *streams, path string) (estimate.Input, diag.Diagnostics, 
 	}
 	if err != nil {
 		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
-		return estimate.Input{}, nil, usageErr("cannot use spec %s", path)
+		return estimate.Input{}, nil, nil, usageErr("cannot use spec %s", path)
 	}
 	if ds.HasErrors() {
 		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
-		return estimate.Input{}, nil, findingsErr()
+		return estimate.Input{}, nil, nil, findingsErr()
 	}
 	in, eds := estimate.FromSpec(d)
 	if eds.HasErrors() {
 		_ = diag.Print(s.err, diag.FormatText, eds, src, nil)
-		return in, nil, findingsErr()
+		return in, nil, nil, findingsErr()
 	}
-	return in, append(ds, eds...), nil
+	ds = append(ds, eds...)
+	if !d.Parallelism.Auto {
+		return in, ds, nil, nil
+	}
+	chosen, search, info := estimate.SearchLayout(&in)
+	if info.File == "" {
+		info.File = path
+	}
+	return chosen, append(ds, info), search, nil
 }
 
 func firstError(ds diag.Diagnostics) string {

@@ -66,7 +66,13 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 		}
 		return findingsErr()
 	}
-	b, gds := generator.Generate(d, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: feasibilitySummary(d)})
+	chosen, ads := resolveAutoLayout(d)
+	ds = append(ds, ads...)
+	summary := feasibilitySummary(d)
+	if chosen != "" {
+		summary = chosen + summary
+	}
+	b, gds := generator.Generate(d, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
 	all := append(ds, gds...)
 	if len(all) > 0 {
 		_ = diag.Print(s.err, diag.FormatText, all, src, nil)
@@ -75,6 +81,30 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 		return findingsErr()
 	}
 	return writeBundle(s, o, b)
+}
+
+// resolveAutoLayout replaces `parallelism: auto` with the layout `vlaunch
+// check`'s search chooses, so the generator only ever sees a concrete layout.
+// It returns a README paragraph saying so and the EST301 finding; a spec the
+// estimator cannot resolve is left auto (the generator then refuses it).
+func resolveAutoLayout(d *spec.Deployment) (string, diag.Diagnostics) {
+	if !d.Parallelism.Auto {
+		return "", nil
+	}
+	in, ds := estimate.FromSpec(d)
+	if ds.HasErrors() {
+		return "", ds
+	}
+	_, search, info := estimate.SearchLayout(&in)
+	info.File = d.File
+	if search == nil {
+		return "", diag.Diagnostics{info}
+	}
+	c := search.Chosen
+	d.Parallelism = spec.Parallelism{Tensor: c.TP, Pipeline: c.PP, Data: c.DP, Expert: c.EP}
+	para := fmt.Sprintf("The spec says `parallelism: auto`: the layout %s was chosen by vlaunch's layout search "+
+		"(the best of %d candidates; see `vlaunch check SPEC`). To pin it, write `%s`.\n\n", c.Name(), len(search.Candidates), c.PinYAML())
+	return para, diag.Diagnostics{info}
 }
 
 // feasibilitySummary runs the same estimate as `vlaunch check` for the

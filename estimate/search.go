@@ -1,0 +1,190 @@
+package estimate
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/vlaunch/vlaunch/diag"
+)
+
+// CodeLayoutChosen reports the layout the search chose for `parallelism: auto`.
+const CodeLayoutChosen = "EST301"
+
+// searchRequests is the number of simulated requests per scenario while
+// ranking candidates: enough for stable percentiles to compare layouts, a
+// fraction of a full check's simulation so the whole search stays well
+// under two seconds. The chosen layout is then re-checked in full.
+const searchRequests = 500
+
+// Candidate is one layout the search evaluated, with the figures it was
+// ranked by.
+type Candidate struct {
+	TP int  `json:"tp"`
+	PP int  `json:"pp"`
+	DP int  `json:"dp"`
+	EP bool `json:"ep"`
+	// All2All is the backend in effect for this layout ("" when the
+	// all-to-all kernels do not run), `auto` resolved per candidate.
+	All2All    string  `json:"all2all_backend,omitempty"`
+	WeightsGiB float64 `json:"weights_gib_per_gpu"`
+	KVCacheGiB float64 `json:"kv_cache_gib_per_gpu"`
+	// Fits is the memory verdict (no memory error finding).
+	Fits bool `json:"fits"`
+	// DecodeTokPerS is predicted output tokens/s at the workload's concurrency.
+	DecodeTokPerS float64 `json:"decode_output_tokens_per_s"`
+	SLOPassed     int     `json:"slos_passed"`
+	SLOTotal      int     `json:"slos_total"`
+	// Feasible is Fits and every SLO passing.
+	Feasible bool `json:"feasible"`
+}
+
+// Layout is the candidate as a Layout on the given hosts.
+func (c Candidate) layout(nodes, perNode int) Layout {
+	return Layout{TP: c.TP, PP: c.PP, DP: c.DP, EP: c.EP, Nodes: nodes, GPUsPerNode: perNode}
+}
+
+// Name is the candidate in the report's notation ("TP 8 · PP 1 · DP 2 · EP on").
+func (c Candidate) Name() string {
+	return fmt.Sprintf("TP %d · PP %d · DP %d · EP %s", c.TP, c.PP, c.DP, onOff(c.EP))
+}
+
+// PinYAML is the parallelism mapping that pins this layout in a spec.
+func (c Candidate) PinYAML() string {
+	return fmt.Sprintf("parallelism: {tensor: %d, pipeline: %d, data: %d, expert: %t}", c.TP, c.PP, c.DP, c.EP)
+}
+
+// LayoutSearch is the `layout_search` section of a report: every candidate,
+// best first, and the chosen one (the first).
+type LayoutSearch struct {
+	Candidates []Candidate `json:"candidates"`
+	Chosen     Candidate   `json:"chosen"`
+}
+
+// EnumerateLayouts lists the layouts that use all nodes × perNode GPUs:
+//
+//   - TP is a power of two dividing perNode (a TP group never spans nodes)
+//     and the model's attention heads (vLLM requires heads % TP == 0);
+//   - PP is 1, or, only when TP = perNode, a divisor of the node count (a
+//     pipeline spans whole nodes, one stage per node);
+//   - DP = nodes × perNode / (TP × PP);
+//   - EP off, and for MoE models also on (EP changes nothing for dense ones).
+//
+// The order is TP, then PP ascending, EP off before on.
+func EnumerateLayouts(nodes, perNode, heads int, moe bool) []Layout {
+	var out []Layout
+	total := nodes * perNode
+	for tp := 1; tp <= perNode; tp *= 2 {
+		if perNode%tp != 0 || (heads > 0 && heads%tp != 0) {
+			continue
+		}
+		for pp := 1; pp <= nodes; pp++ {
+			if nodes%pp != 0 || (pp > 1 && tp != perNode) {
+				continue
+			}
+			for _, ep := range []bool{false, true} {
+				if ep && !moe {
+					continue
+				}
+				out = append(out, Layout{TP: tp, PP: pp, DP: total / (tp * pp), EP: ep, Nodes: nodes, GPUsPerNode: perNode})
+			}
+		}
+	}
+	return out
+}
+
+// WithLayout returns in with layout l and everything that depends on the
+// layout re-resolved: the all2all backend (through vllm's shared `auto`
+// rule, as FromSpec does) and CUDA graphs.
+func (in Input) WithLayout(l Layout) Input {
+	in.Layout = l
+	in.resolveAll2All(in.a2aAsked, in.a2aDefault)
+	in.CUDAGraphs = !in.EnforceEager && !(in.All2AllBackend == "deepep_high_throughput" && l.DP > 1)
+	return in
+}
+
+// Search evaluates every layout of EnumerateLayouts for base's hosts
+// (base.Layout gives Nodes and GPUsPerNode; its TP/PP/DP are ignored) with
+// the same memory model (Check) and performance model (AddPerformance, with
+// a shorter simulation) as `vlaunch check`, and returns them best first:
+//
+//  1. memory fits and every SLO passes;
+//  2. memory fits;
+//  3. more SLOs passing;
+//  4. higher predicted output throughput at the workload's concurrency;
+//  5. fewer GPUs per engine (TP × PP: simpler, fewer collectives);
+//  6. then TP, PP ascending and EP off before on, so the order is total.
+//
+// Search is pure: base is not modified.
+func Search(base *Input) []Candidate {
+	l := base.Layout
+	layouts := EnumerateLayouts(max(l.Nodes, 1), max(l.GPUsPerNode, 1), base.Model.NumHeads, base.Model.IsMoE())
+	out := make([]Candidate, len(layouts))
+	for i, lay := range layouts {
+		out[i] = evaluate(base.WithLayout(lay))
+	}
+	sort.SliceStable(out, func(i, j int) bool { return better(out[i], out[j]) })
+	return out
+}
+
+// evaluate runs both halves of the check on one candidate input.
+func evaluate(in Input) Candidate {
+	r := Check(&in)
+	fits := r.Feasible
+	r.AddPerformance(&in, PerfOptions{Seed: 1, Requests: searchRequests})
+	l := in.Layout
+	c := Candidate{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: in.All2AllBackend,
+		WeightsGiB: r.Memory.PerGPU.WeightsGiB, KVCacheGiB: r.Memory.PerGPU.KVCacheGiB, Fits: fits,
+		SLOTotal: len(r.SLO)}
+	if r.Performance != nil {
+		c.DecodeTokPerS = r.Performance.Decode.Point.OutputTokPerS
+	}
+	for _, v := range r.SLO {
+		if v.Verdict == VerdictPass {
+			c.SLOPassed++
+		}
+	}
+	c.Feasible = fits && c.SLOPassed == c.SLOTotal
+	return c
+}
+
+// better is the ranking of Search.
+func better(a, b Candidate) bool {
+	switch {
+	case a.Feasible != b.Feasible:
+		return a.Feasible
+	case a.Fits != b.Fits:
+		return a.Fits
+	case a.SLOPassed != b.SLOPassed:
+		return a.SLOPassed > b.SLOPassed
+	case a.DecodeTokPerS != b.DecodeTokPerS:
+		return a.DecodeTokPerS > b.DecodeTokPerS
+	case a.TP*a.PP != b.TP*b.PP:
+		return a.TP*a.PP < b.TP*b.PP
+	case a.TP != b.TP:
+		return a.TP < b.TP
+	case a.PP != b.PP:
+		return a.PP < b.PP
+	}
+	return !a.EP && b.EP
+}
+
+// SearchLayout runs Search on base and returns the input for the chosen
+// layout, the search section and an info finding naming the choice.
+func SearchLayout(base *Input) (Input, *LayoutSearch, diag.Diagnostic) {
+	cands := Search(base)
+	if len(cands) == 0 {
+		return *base, nil, diag.Diagnostic{Code: CodeLayoutChosen, Severity: diag.Error, Path: "parallelism",
+			Message: "parallelism: auto found no layout for these hosts", Hint: "pin a layout: parallelism: {tensor: .., pipeline: .., data: .., expert: ..}"}
+	}
+	best := cands[0]
+	in := base.WithLayout(best.layout(max(base.Layout.Nodes, 1), max(base.Layout.GPUsPerNode, 1)))
+	verdict := "the best available, but none fits with every SLO passing"
+	if best.Feasible {
+		verdict = "it fits and meets every SLO"
+	}
+	d := diag.Diagnostic{Code: CodeLayoutChosen, Severity: diag.Info, Path: "parallelism",
+		Message: fmt.Sprintf("parallelism: auto chose %s out of %d layouts (%s; predicted %.0f output tokens/s at the workload's concurrency)",
+			best.Name(), len(cands), verdict, best.DecodeTokPerS),
+		Hint: "to pin it, write " + best.PinYAML()}
+	return in, &LayoutSearch{Candidates: cands, Chosen: best}, d
+}
