@@ -88,7 +88,20 @@ type builder struct {
 	started    bool
 }
 
+// maxValueBytes caps one resolved value. A hostile script can double a
+// variable with each assignment (A=$A$A) and grow it exponentially; past the
+// cap the value is treated as unresolved instead of exhausting memory.
+const maxValueBytes = 1 << 16
+
+// tooLong is what Unresolved names for a value cut at maxValueBytes.
+const tooLong = "(value longer than 64 KiB)"
+
 func (b *builder) addByte(c byte, p Pos) {
+	if len(b.b) >= maxValueBytes {
+		b.unknown, b.started = true, true
+		b.unresolved = appendUnique(b.unresolved, tooLong)
+		return
+	}
 	b.b = append(b.b, c)
 	b.pos = append(b.pos, p)
 	b.started = true
@@ -96,7 +109,7 @@ func (b *builder) addByte(c byte, p Pos) {
 
 // addValue appends v, keeping its positions and what it could not resolve.
 func (b *builder) addValue(v Value) {
-	for i := 0; i < len(v.Text); i++ {
+	for i := 0; i < len(v.Text) && len(b.b) <= maxValueBytes; i++ {
 		b.addByte(v.Text[i], v.PosAt(i))
 	}
 	b.started = true

@@ -1,0 +1,24 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestShellValueGrowthIsCapped: a script that doubles a variable 40 times
+// (2^40 bytes if expanded) must lint quickly, with the value marked
+// unresolved instead of exhausting memory.
+func TestShellValueGrowthIsCapped(t *testing.T) {
+	script := "A=x\n" + strings.Repeat("A=$A$A\n", 40) + "vllm serve m --served-model-name $A\n"
+	invs, _, _ := ParseShell("grow.sh", []byte(script))
+	if len(invs) != 1 || len(invs[0].Args) < 3 {
+		t.Fatalf("want one invocation with its arguments, got %v", len(invs))
+	}
+	name := invs[0].Args[2]
+	if len(name.Text) > maxValueBytes || name.Known {
+		t.Fatalf("value not capped: %d bytes, known=%v", len(name.Text), name.Known)
+	}
+	if !strings.Contains(strings.Join(name.Unresolved, " "), tooLong) {
+		t.Errorf("unresolved should say the value was cut: %v", name.Unresolved)
+	}
+}
