@@ -92,6 +92,11 @@ func checkQuoted(t *testing.T, d *spec.Deployment, b *Bundle) {
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", f.Path, err, out)
 		}
+		if sc, err := exec.LookPath("shellcheck"); err == nil {
+			if out, err := exec.Command(sc, "--shell=bash", "--severity=style", p).CombinedOutput(); err != nil {
+				t.Errorf("%s: shellcheck on hostile values: %v\n%s", f.Path, err, out)
+			}
+		}
 		if _, err := os.Stat(canary); err == nil {
 			os.Remove(canary)
 			t.Fatalf("%s executed injected code:\n%s", f.Path, f.Data)
