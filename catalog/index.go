@@ -89,6 +89,7 @@ type UnknownError struct {
 	Known       []string
 }
 
+// Error renders the name with up to three suggestions.
 func (e *UnknownError) Error() string {
 	msg := fmt.Sprintf("unknown %s %q", e.Kind, e.Name)
 	if len(e.Suggestions) > 0 {

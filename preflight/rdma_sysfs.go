@@ -31,6 +31,7 @@ type rdmaPort struct {
 
 func (p rdmaPort) dir() string { return path.Join(ibRoot, p.Dev, "ports", p.Port) }
 
+// String names the port as "device/port" in reports.
 func (p rdmaPort) String() string { return p.Dev + "/" + p.Port }
 
 // rdmaPresent lists the devices under /sys/class/infiniband.

@@ -178,8 +178,10 @@ func hfCacheDir() string {
 // preflightTimeout is a positive duration flag.
 type preflightTimeout time.Duration
 
+// String renders the limit for --help (pflag.Value).
 func (t *preflightTimeout) String() string { return time.Duration(*t).String() }
 
+// Type names the value kind in --help (pflag.Value).
 func (t *preflightTimeout) Type() string { return "duration" }
 
 // Set refuses zero and negative limits: a check must always end.

@@ -21,6 +21,7 @@ type exitError struct {
 	msg  string
 }
 
+// Error returns the message printed before exiting (may be empty).
 func (e *exitError) Error() string { return e.msg }
 
 // usageErr reports unusable input (exit 2).
