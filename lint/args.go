@@ -89,13 +89,20 @@ func (p *parsed) option(args []Value, i int, rel vllm.Release) int {
 		f.Negated = strings.HasPrefix(strings.TrimLeft(strings.ReplaceAll(base, "_", "-"), "-"), "no-") && spec.Kind == vllm.Bool
 	}
 	p.flags = append(p.flags, f)
+	// A flag the release lacks but another release has (removed, or not yet
+	// added) still takes its words the way that release parses them, so a
+	// removed list flag's values are not read as stray positionals.
+	shape, shapeOK := spec, ok
+	if !ok {
+		shape, shapeOK = vllm.KnownFlagEver(base)
+	}
 	if hasInline {
 		v := a.slice(len(spelling)+1, len(a.Text))
 		f.Value = &v
 		_ = inline
 		return i
 	}
-	if ok && attachedShort(spelling, spec) {
+	if shapeOK && attachedShort(spelling, shape) {
 		v := a.slice(2, len(a.Text))
 		f.Value = &v
 		return i
@@ -103,13 +110,13 @@ func (p *parsed) option(args []Value, i int, rel vllm.Release) int {
 	next := i + 1
 	hasNext := next < len(args) && !isOption(args[next].Text)
 	switch {
-	case ok && !spec.Kind.TakesValue():
+	case shapeOK && !shape.Kind.TakesValue():
 		if hasNext && boolWords[args[next].Text] {
 			v := args[next]
 			f.BoolValue = &v
 			return next
 		}
-	case ok && spec.Kind == vllm.StringList:
+	case shapeOK && shape.Kind == vllm.StringList:
 		for next < len(args) && !isOption(args[next].Text) {
 			v := args[next]
 			if f.Value == nil {
@@ -123,7 +130,7 @@ func (p *parsed) option(args []Value, i int, rel vllm.Release) int {
 		v := args[next]
 		f.Value = &v
 		return next
-	case ok:
+	case shapeOK:
 		f.MissingValue = true
 	}
 	return i

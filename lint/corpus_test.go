@@ -35,3 +35,19 @@ func TestCorpusBroken(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusReal lints launch configurations people posted publicly, each
+// directory one deployment with a README.md citing its source. Expected
+// findings live in the directory's expect.txt (the copies stay verbatim):
+// every finding at warning or above must be listed, and every listed
+// finding must be reported; info findings count only for listed codes.
+func TestCorpusReal(t *testing.T) {
+	for _, dir := range fixtures(t, "testdata/corpus/real") {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			fx, wants := loadRealFixture(t, dir)
+			for _, msg := range compareFindings(t, fx, wants) {
+				t.Error(msg)
+			}
+		})
+	}
+}

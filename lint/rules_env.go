@@ -6,6 +6,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/vllm"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // envNames lists every variable name in the release's table.
@@ -91,9 +92,16 @@ func contains(list []string, s string) bool {
 // checkUnexported reports launch variables assigned without export (VL123).
 func checkUnexported(p *Pass) {
 	seen := map[Pos]bool{}
+	refs := map[string]map[string]bool{}
 	for _, s := range p.Servers {
 		for _, e := range s.Inv.Unexported {
 			if !launchEnvName(e.Name) || seen[e.Pos] || s.Inv.EnvOpen {
+				continue
+			}
+			if refs[s.Inv.File] == nil {
+				refs[s.Inv.File] = scriptRefs(p, s.Inv.File)
+			}
+			if refs[s.Inv.File][e.Name] {
 				continue
 			}
 			if _, set := s.Inv.LookupEnv(e.Name); set {
@@ -103,4 +111,32 @@ func checkUnexported(p *Pass) {
 			p.ReportAt(s.Inv, e.Pos, "write `export "+e.Name+"=...`", "%s is assigned but not exported, so vLLM never sees it", e.Name)
 		}
 	}
+}
+
+// scriptRefs lists the variables a file's scripts expand outside echo and
+// printf: a name the script itself reads ("--gloo-timeout-seconds
+// $GLOO_TIMEOUT") is a script variable, whatever its prefix.
+func scriptRefs(p *Pass, file string) map[string]bool {
+	refs := map[string]bool{}
+	for _, sc := range p.Scripts {
+		if sc.src.file != file {
+			continue
+		}
+		syntax.Walk(sc.File, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					if w := n.Args[0].Lit(); w == "echo" || w == "printf" {
+						return false
+					}
+				}
+			case *syntax.ParamExp:
+				if n.Param != nil {
+					refs[n.Param.Value] = true
+				}
+			}
+			return true
+		})
+	}
+	return refs
 }

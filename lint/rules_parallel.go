@@ -50,6 +50,21 @@ func checkBackendMultiNode(p *Pass) {
 // has: 8 is the largest count of the common GPU servers (HGX/DGX boards).
 const defaultGPUsPerNode = 8
 
+// ascendNPUsPerNode is assumed for Ascend NPU scripts (vllm-ascend): Atlas
+// A3 nodes carry 16 NPUs, and the vllm-ascend guides run TP16 on one node.
+const ascendNPUsPerNode = 16
+
+// ascendPlatform reports a script written for Ascend NPUs: HCCL (Huawei's
+// collective library) or ASCEND_* variables have no meaning on a GPU host.
+func ascendPlatform(inv *Invocation) bool {
+	for _, e := range inv.Env {
+		if strings.HasPrefix(e.Name, "HCCL_") || strings.HasPrefix(e.Name, "ASCEND_") {
+			return true
+		}
+	}
+	return false
+}
+
 // nodeGPUs returns the GPUs an invocation sees and how that is known.
 func (p *Pass) nodeGPUs(s *Server) (int, string) {
 	if s.Inv.GPUs > 0 {
@@ -57,6 +72,9 @@ func (p *Pass) nodeGPUs(s *Server) (int, string) {
 	}
 	if n := p.specGPUs(s); n > 0 {
 		return n, "the spec"
+	}
+	if ascendPlatform(s.Inv) {
+		return ascendNPUsPerNode, "assumed for an Ascend node; pass --spec for the real count"
 	}
 	return defaultGPUsPerNode, "assumed; pass --spec for the real count"
 }

@@ -1,0 +1,2 @@
+# vlaunch:vllm-version=0.11.0
+vllm serve /data/models --host 0.0.0.0 --port 8004 --data-parallel-size 8 --data-parallel-size-local 2 --data-parallel-address ${HCCL_IF_IP} --data-parallel-rpc-port 13389 --tensor-parallel-size 4 --seed 1024 --served-model-name deepseek_v3  --max-num-seqs  8 --max-model-len 2048 --max-num-batched-tokens 2048 --trust-remote-code --enable-expert-parallel --no-enable-prefix-caching --gpu-memory-utilization 0.95 --additional-config '{"ascend_scheduler_config":{"enabled":true},"torchair_graph_config":{"enabled":true}}'
