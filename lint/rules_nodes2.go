@@ -20,9 +20,9 @@ func checkAddress(p *Pass) {
 				p.ReportAt(s.Inv, s.Inv.Pos, "add --data-parallel-address <node 0 IP> on every node", "multi-node DP without --data-parallel-address: it defaults to 127.0.0.1 and the nodes never meet")
 			case a.Known && isLoopback(a.Text):
 				p.ReportAt(s.Inv, a.Pos, "use node 0's routable IP", "--data-parallel-address %s is a loopback address in a multi-node deployment", a.Text)
-			// An unresolved address (node 0's $local_ip) may well be the
-		// literal the others name: only two known values can differ.
-		case i > 0 && refOK && ref.Known && a.Known && a.Text != ref.Text:
+				// An unresolved address (node 0's $local_ip) may well be the
+			// literal the others name: only two known values can differ.
+			case i > 0 && refOK && ref.Known && a.Known && a.Text != ref.Text:
 				p.ReportAt(s.Inv, a.Pos, "all nodes must point at node 0", "--data-parallel-address %s differs from %s on %s", a.Text, ref.Text, nodes[0].Inv.Node)
 			}
 		}
