@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -170,4 +171,22 @@ func (p *Pass) allInvocations() []*Invocation {
 		out = append(out, s.Inv)
 	}
 	return out
+}
+
+// checkCRLF reports a shell file saved with Windows line endings (VL309):
+// bash keeps the carriage return in the last word of every line, so a
+// continuation backslash escapes the \r instead of the newline and values
+// such as interface names end in \r. One finding per file, at the first CRLF.
+func checkCRLF(p *Pass) {
+	for _, sc := range p.Scripts {
+		if sc.src.sub != nil {
+			continue // text derived from a manifest or another script
+		}
+		i := bytes.Index(sc.src.data, []byte("\r\n"))
+		if i < 0 {
+			continue
+		}
+		n := bytes.Count(sc.src.data, []byte("\r\n"))
+		p.Report(sc.src.file, sc.src.at(i), "convert the file to Unix line endings (dos2unix, or `sed -i 's/\\r$//'`)", "the file has Windows (CRLF) line endings on %d line(s): bash keeps the \\r, so line continuations break and values end in \\r", n)
+	}
 }

@@ -22,6 +22,12 @@ var ignoredCommands = map[string]bool{
 	"curl": true, "wget": true, "git": true, "huggingface-cli": true, "hf": true,
 }
 
+// vllmClients are vllm subcommands that do not start a server.
+var vllmClients = map[string]bool{
+	"bench": true, "chat": true, "complete": true, "run-batch": true, "collect-env": true,
+	"--version": true, "-v": true, "--help": true, "-h": true, "": true,
+}
+
 // shells run their -c argument or their standard input as a script.
 var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true}
 
@@ -100,8 +106,11 @@ func (w *walker) command(cc *cmdCtx, i int) {
 		case name == "vllm" && next == "serve":
 			w.serve(cc, f[i], "vllm serve", f[i+2:])
 			return
-		case name == "vllm":
+		case name == "vllm" && vllmClients[next]:
 			return // other vllm subcommands (bench, chat...) do not start a server
+		case name == "vllm":
+			// an option value of a wrapper (`conda run -n vllm`, `uv run
+			// --with vllm`): keep looking for the command
 		case strings.HasPrefix(name, "python"):
 			w.python(cc, i)
 			return

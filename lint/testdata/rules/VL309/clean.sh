@@ -1,0 +1,3 @@
+export NCCL_SOCKET_IFNAME=eth0
+vllm serve meta-llama/Llama-3.1-8B-Instruct \
+  --tensor-parallel-size 2 # a \r inside a word is no line ending: ""
