@@ -47,8 +47,10 @@ type calCase struct {
 	UtilNote    string `yaml:"gpu_memory_utilization_note"`
 	MaxModelLen string `yaml:"max_model_len"`
 	MaxNumSeqs  string `yaml:"max_num_seqs"`
-	Eager       string `yaml:"enforce_eager"`
-	Measured    struct {
+	// MaxNumBatchedTokens is set only where the log names it.
+	MaxNumBatchedTokens string `yaml:"max_num_batched_tokens"`
+	Eager               string `yaml:"enforce_eager"`
+	Measured            struct {
 		Weights     string `yaml:"weights_gib_per_gpu"`
 		Available   string `yaml:"available_kv_gib_per_gpu"`
 		Tokens      string `yaml:"kv_cache_tokens"`
@@ -56,6 +58,8 @@ type calCase struct {
 		BlockSize   string `yaml:"block_size"`
 		Concurrency string `yaml:"max_concurrency"`
 		Error       string `yaml:"error"`
+		// Needed is "(X GiB KV cache is needed ...)" from the start-up check.
+		Needed string `yaml:"kv_needed_gib_for_max_model_len"`
 	} `yaml:"measured"`
 }
 
@@ -145,6 +149,8 @@ func num(s string) (float64, bool) {
 
 var exactVersionRE = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
 
+var leadingVersionRE = regexp.MustCompile(`^(\d+\.\d+\.\d+)[ .]`)
+
 var approxVersionRE = regexp.MustCompile(`~(\d+\.\d+)(\.\d+)?`)
 
 // calVersion reads the logged version, an approximate "~0.7.x" from the
@@ -152,6 +158,11 @@ var approxVersionRE = regexp.MustCompile(`~(\d+\.\d+)(\.\d+)?`)
 func calVersion(s string) (string, string) {
 	if exactVersionRE.MatchString(s) {
 		return s, ""
+	}
+	// "0.10.1.dev101 (...)", "0.14.1 (from the title)": a logged release
+	// number followed by a note.
+	if m := leadingVersionRE.FindStringSubmatch(s); m != nil {
+		return m[1], ""
 	}
 	if m := approxVersionRE.FindStringSubmatch(s); m != nil {
 		v := m[1] + strings.TrimSuffix(m[2], ".")
@@ -168,51 +179,70 @@ func calVersion(s string) (string, string) {
 
 // calInput builds the estimator input for a case from its logged settings.
 func calInput(c calCase) (*Input, []string, error) {
-	var assumed []string
+	m, weights, err := calModel(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, note := calGPU(c)
+	return calBuild(c, m, weights, g, note)
+}
+
+// calModel maps the logged model name onto a catalog entry and the
+// weights format vlaunch is asked for.
+func calModel(c calCase) (*catalog.Model, string, error) {
 	model := strings.ToLower(strings.Fields(c.Model)[0])
-	var m *catalog.Model
 	weights := "auto"
 	for _, e := range calModels {
-		if strings.Contains(model, e.match) {
-			mm, err := catalog.LookupModel(e.id)
-			if err != nil {
-				return nil, nil, err
-			}
-			m = mm
-			switch e.quant {
-			case "compressed-tensors":
-				m.Quant.Method = "compressed-tensors"
-			case "w8a8":
-				weights = "int8"
-			}
-			break
+		if !strings.Contains(model, e.match) {
+			continue
 		}
+		m, err := catalog.LookupModel(e.id)
+		if err != nil {
+			return nil, "", err
+		}
+		switch e.quant {
+		case "compressed-tensors":
+			m.Quant.Method = "compressed-tensors"
+		case "w8a8":
+			weights = "int8"
+		}
+		return m, weights, nil
 	}
-	if m == nil {
-		return nil, nil, fmt.Errorf("model %q not in the catalog", c.Model)
-	}
+	return nil, "", fmt.Errorf("model %q not in the catalog", c.Model)
+}
+
+// calBuild resolves the engine settings of a case for a model and GPU.
+func calBuild(c calCase, m *catalog.Model, weights string, g *catalog.GPU, gnote string) (*Input, []string, error) {
+	var assumed []string
 	if strings.HasPrefix(c.Weights, "fp16") {
 		weights = "fp16"
 	}
-	g, note := calGPU(c)
-	if note != "" {
-		assumed = append(assumed, note)
+	if gnote != "" {
+		assumed = append(assumed, gnote)
 	}
 	version, vnote := calVersion(c.Version)
 	if vnote != "" {
 		assumed = append(assumed, vnote)
 	}
 	in := &Input{Model: m, GPU: g, VLLMVersion: version,
-		Layout: Layout{TP: c.TP, PP: c.PP, DP: max(c.DP, 1), EP: c.EP == "true", Nodes: 1, GPUsPerNode: 8}}
-	util, _ := num(c.Util)
+		Layout: Layout{TP: c.TP, PP: max(c.PP, 1), DP: max(c.DP, 1), EP: c.EP == "true", Nodes: 1, GPUsPerNode: 8}}
+	util, ok := num(c.Util)
+	if !ok {
+		util = 0.9
+		assumed = append(assumed, "utilization unknown: 0.9 assumed")
+	}
 	mml, ok := num(c.MaxModelLen)
 	if !ok {
 		assumed = append(assumed, "max_model_len: model default")
 	}
-	var seqs *int
+	var seqs, mnbt *int
 	if v, ok := num(c.MaxNumSeqs); ok {
 		n := int(v)
 		seqs = &n
+	}
+	if v, ok := num(c.MaxNumBatchedTokens); ok {
+		n := int(v)
+		mnbt = &n
 	}
 	kv := "auto"
 	if strings.HasPrefix(c.KVDType, "fp8") {
@@ -222,7 +252,7 @@ func calInput(c calCase) (*Input, []string, error) {
 		assumed = append(assumed, "utilization default")
 	}
 	ds := in.resolveEngine(engineSettings{Weights: weights, KVCacheDType: kv, Util: &util, MaxModelLen: int(mml),
-		MaxNumSeqs: seqs, EnforceEager: c.Eager == "true"})
+		MaxNumSeqs: seqs, MaxNumBatchedTokens: mnbt, EnforceEager: strings.HasPrefix(c.Eager, "true")})
 	if ds.HasErrors() {
 		return nil, nil, fmt.Errorf("%v", ds)
 	}
