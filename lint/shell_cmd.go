@@ -123,6 +123,9 @@ func (w *walker) command(cc *cmdCtx, i int) {
 		case name == "ray" && next == "start":
 			w.ray(cc, f[i], f[i+2:])
 			return
+		case name == "multi-node-serving.sh" && (next == "leader" || next == "worker"):
+			w.rayHelper(cc, f[i], next == "leader", f[i+2:])
+			return
 		case shells[name]:
 			w.shellCommand(cc, i)
 			return
@@ -193,6 +196,10 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 	f := cc.fields
 	for j := i + 1; j < len(f); j++ {
 		t := f[j].Text
+		if base(t) == "multi-node-serving.sh" {
+			w.command(cc, j) // vLLM's Ray helper: its effect is known
+			return
+		}
 		if !strings.HasPrefix(t, "-") {
 			return // bash script.sh: the file is linted only if given
 		}

@@ -35,6 +35,17 @@ func (w *walker) ray(cc *cmdCtx, at Value, args []Value) {
 	w.fe.invs = append(w.fe.invs, w.newInvocation(cc, kind, at, "ray start", args))
 }
 
+// rayHelper records vLLM's examples/online_serving/multi-node-serving.sh,
+// which runs `ray start --head` for "leader" and `ray start --address` for
+// "worker" (the LWS example in vLLM's docs starts Ray this way).
+func (w *walker) rayHelper(cc *cmdCtx, at Value, leader bool, args []Value) {
+	kind := KindRayWorker
+	if leader {
+		kind = KindRayHead
+	}
+	w.fe.invs = append(w.fe.invs, w.newInvocation(cc, kind, at, "multi-node-serving.sh", args))
+}
+
 func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string, args []Value) *Invocation {
 	inv := &Invocation{
 		Kind: kind, File: w.fe.file, Pos: at.Pos, Launcher: launcher, Args: args,

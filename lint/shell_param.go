@@ -75,6 +75,11 @@ func (ev *evaluator) paramOp(p *syntax.ParamExp, name string, v Value, defined b
 		orNull := p.Exp.Op == syntax.DefaultUnsetOrNull || p.Exp.Op == syntax.AssignUnsetOrNull
 		if !defined || (orNull && empty) {
 			d := def()
+			// ${X:-} reads a variable the caller must provide (set -u
+			// safe); its value is unknown, not the empty default.
+			if !defined && d.Known && d.Text == "" && ev.sc.inheritsEnv(name) {
+				d = unknownValue(txt, at, name)
+			}
 			if p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull {
 				ev.sc.vars[name] = &shVar{val: d, setAt: at}
 			}
@@ -283,4 +288,15 @@ func (sc *scope) noteUndefined(name string, at Pos) {
 		}
 	}
 	*sc.undef = append(*sc.undef, unknownValue("$"+name, at, name))
+}
+
+// inheritsEnv reports whether an undefined name may still have a value
+// the script does not show: a variable from the caller's environment, or a
+// script argument. Container scripts (strict) see a fully known environment,
+// and a function called with literal arguments has no others.
+func (sc *scope) inheritsEnv(name string) bool {
+	if _, err := strconv.Atoi(name); err == nil {
+		return !sc.argsKnown
+	}
+	return !sc.strict
 }
