@@ -182,13 +182,15 @@ func checkBoolValue(p *Pass) {
 func checkDuplicates(p *Pass) {
 	for _, s := range p.Servers {
 		seen := map[string]*Flag{}
+		reported := map[string]bool{} // one finding per flag, however many repeats
 		for _, f := range s.Flags() {
 			if f.Spec == nil || isDotted(f) {
 				continue
 			}
 			prev, ok := seen[f.Name]
 			seen[f.Name] = f
-			if ok && flagText(prev) != flagText(f) {
+			if ok && !reported[f.Name] && flagText(prev) != flagText(f) {
+				reported[f.Name] = true
 				p.ReportAt(s.Inv, f.At.Pos, "remove one; vLLM uses the last", "%s given twice with different values (%s, then %s)", f.Spelling(), flagText(prev), flagText(f))
 			}
 		}

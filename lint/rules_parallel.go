@@ -115,7 +115,7 @@ func checkWorldSize(p *Pass) {
 func reportLocalGPUs(p *Pass, s *Server, dpl, engine, gpus int, src string) {
 	f := s.Int("data-parallel-size-local", 0)
 	hint := "set --data-parallel-size-local to the DP ranks this node runs"
-	if len(p.Rays) > 0 {
+	if v, ok := s.Str("distributed-executor-backend"); len(p.Rays) > 0 || (ok && v.Text == "ray") {
 		hint = "with a Ray cluster, add --data-parallel-backend ray so Ray places the ranks; or " + hint
 	}
 	what := "local DP"
