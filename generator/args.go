@@ -184,7 +184,10 @@ func checkExtraArgs(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
 		}
 		// vLLM refuses a flag outside its release span ("unrecognized arguments").
 		span := "from " + f.Since.String()
-		if !f.Removed.IsZero() {
+		if f.Since.Less(vllm.Oldest().Version) {
+			// Flags removed before the table starts have no known first release.
+			span = "only before " + f.Removed.String()
+		} else if !f.Removed.IsZero() {
 			span += " until " + f.Removed.String()
 		}
 		ds = append(ds, gdiag(d, CodeExtraArg, diag.Error, path,

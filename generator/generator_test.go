@@ -3,6 +3,7 @@ package generator
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,6 +96,7 @@ func TestLayoutErrors(t *testing.T) {
 		{"no version", func(d *spec.Deployment) { d.VLLM.Version = "" }, CodeVersion},
 		{"bad version", func(d *spec.Deployment) { d.VLLM.Version = "latest" }, CodeVersion},
 		{"removed flag in extra_args", func(d *spec.Deployment) { d.VLLM.Version = "0.18.0"; d.VLLM.ExtraArgs = []string{"--swap-space", "4"} }, CodeExtraArg},
+		{"flag removed before the table", func(d *spec.Deployment) { d.VLLM.ExtraArgs = []string{"--use-v2-block-manager"} }, CodeExtraArg},
 		{"unknown runtime", func(d *spec.Deployment) { d.Runtime.Kind = "podman" }, CodeRuntime},
 		{"DBO before 0.11", func(d *spec.Deployment) { d.VLLM.Version = "0.10.2"; d.VLLM.EnableDBO = true }, CodeUnsupported},
 		{"EPLB before 0.9.2", func(d *spec.Deployment) { d.VLLM.Version = "0.9.1"; d.VLLM.EnableEPLB = true }, CodeUnsupported},
@@ -136,6 +138,23 @@ func TestDBOWithoutDeepEPWarns(t *testing.T) {
 	b, ds := Generate(d, Options{})
 	if b == nil || !hasCode(ds, CodeAll2All) {
 		t.Errorf("want a DBO warning, got %v", ds)
+	}
+}
+
+// TestExtraArgsOutsideTable: a flag vlaunch does not know passes with a
+// warning; one removed before the table's first release is refused without
+// inventing a first release for it.
+func TestExtraArgsOutsideTable(t *testing.T) {
+	d := loadSpec(t, "reference")
+	d.VLLM.ExtraArgs = []string{"--not-a-flag-vlaunch-knows", "2"}
+	b, ds := Generate(d, Options{})
+	if b == nil || !hasCode(ds, CodeExtraArg) {
+		t.Errorf("want a pass-through warning, got bundle=%v %v", b != nil, ds)
+	}
+	d.VLLM.ExtraArgs = []string{"--use-v2-block-manager"}
+	_, ds = Generate(d, Options{})
+	if got := fmt.Sprint(ds); !strings.Contains(got, "only before 0.9.0") || strings.Contains(got, "from 0.1.0") {
+		t.Errorf("want 'only before 0.9.0', got %s", got)
 	}
 }
 

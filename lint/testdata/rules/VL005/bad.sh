@@ -1,1 +1,1 @@
-vllm serve meta-llama/Llama-3.1-8B-Instruct --tokenizer-mode slow # want VL005
+vllm serve meta-llama/Llama-3.1-8B-Instruct --disable-chunked-mm-input # want VL005

@@ -1,0 +1,76 @@
+package vllm
+
+// Sources for the frontend (OpenAI server) flags.
+const (
+	// srcNS085 is the `args: Namespace(...)` line vLLM 0.8.5.dev84 printed in
+	// the test log of PR #17452: every field in it existed before 0.9.0.
+	srcNS085 = "args Namespace of vLLM 0.8.5.dev84 (PR #17452 log)"
+	// srcFrontMain is FrontendArgs in a stored main-branch copy of
+	// vllm/entrypoints/openai/cli_args.py (newer than 0.22.1).
+	srcFrontMain = "vllm/entrypoints/openai/cli_args.py FrontendArgs (main, after 0.22)"
+	srcServe012  = "docs.vllm.ai/en/v0.12.0/cli/serve"
+	srcFront014  = "docs.vllm.ai/en/v0.14.0/api/vllm/entrypoints/openai/cli_args (FrontendArgs)"
+	// srcBoth: present before 0.9.0 and still present on main, so present in
+	// every release of the table (removal and re-adding in between is not
+	// ruled out, only unlikely).
+	srcBoth = srcNS085 + " + " + srcFrontMain
+)
+
+// uvicornLogLevels is FrontendArgs.uvicorn_log_level's Literal.
+var uvicornLogLevels = []string{"critical", "error", "warning", "info", "debug", "trace"}
+
+// serverFlags are the OpenAI-server flags of `vllm serve`. Bool frontend
+// flags were store_true while the frontend parser was hand-written and
+// became BooleanOptionalAction when FrontendArgs turned into a config
+// dataclass (≈0.10); they are recorded as Bool so a `--no-x` spelling is
+// never reported falsely.
+var serverFlags = []Flag{
+	{Name: "uds", Kind: String, Span: Span{Since: v0120},
+		Doc: "Unix domain socket path; host and port are then ignored (first release unverified, present in 0.12.0)", Source: srcServe012 + "; " + srcFront014},
+	{Name: "disable-uvicorn-access-log", Kind: Bool, Default: "False", Span: Span{Since: v090},
+		Doc: "no uvicorn access log lines", Verified: true, Source: srcBoth},
+	{Name: "allow-credentials", Kind: Bool, Default: "False", Span: Span{Since: v090}, Doc: "CORS: allow credentials", Verified: true, Source: srcBoth},
+	{Name: "allowed-origins", Kind: JSON, Default: `["*"]`, Span: Span{Since: v090}, Doc: "CORS allowed origins (JSON list)", Verified: true, Source: srcBoth},
+	{Name: "allowed-methods", Kind: JSON, Default: `["*"]`, Span: Span{Since: v090}, Doc: "CORS allowed methods (JSON list)", Verified: true, Source: srcBoth},
+	{Name: "allowed-headers", Kind: JSON, Default: `["*"]`, Span: Span{Since: v090}, Doc: "CORS allowed headers (JSON list)", Verified: true, Source: srcBoth},
+	{Name: "lora-modules", Kind: StringList, Span: Span{Since: v090},
+		Doc: "LoRA adapters to serve: name=path or JSON objects", Verified: true, Source: srcBoth},
+	{Name: "chat-template-content-format", Kind: String, Default: "auto", Span: Span{Since: v090},
+		Doc: "how message content is rendered for the chat template (auto, string, openai)", Verified: true, Source: srcBoth},
+	{Name: "response-role", Kind: String, Default: "assistant", Span: Span{Since: v090},
+		Doc: "role name returned when add_generation_prompt is true", Verified: true, Source: srcBoth},
+	{Name: "ssl-keyfile", Kind: String, Span: Span{Since: v090}, Doc: "TLS key file", Verified: true, Source: srcBoth},
+	{Name: "ssl-certfile", Kind: String, Span: Span{Since: v090}, Doc: "TLS certificate file", Verified: true, Source: srcBoth},
+	{Name: "ssl-ca-certs", Kind: String, Span: Span{Since: v090}, Doc: "CA certificates file", Verified: true, Source: srcBoth},
+	{Name: "enable-ssl-refresh", Kind: Bool, Default: "False", Span: Span{Since: v090},
+		Doc: "reload the TLS context when the certificate files change", Verified: true, Source: srcBoth},
+	{Name: "ssl-cert-reqs", Kind: Int, Default: "0", Span: Span{Since: v090},
+		Doc: "whether a client certificate is required (Python ssl.CERT_* value)", Verified: true, Source: srcBoth},
+	{Name: "root-path", Kind: String, Span: Span{Since: v090}, Doc: "FastAPI root_path behind a path-routing proxy", Verified: true, Source: srcBoth},
+	{Name: "middleware", Kind: String, Span: Span{Since: v090},
+		Doc: "extra ASGI middleware import path; repeat the flag for several", Verified: true, Source: srcBoth},
+	{Name: "return-tokens-as-token-ids", Kind: Bool, Default: "False", Span: Span{Since: v090},
+		Doc: "logprob tokens as 'token_id:N' strings", Verified: true, Source: srcBoth},
+	{Name: "enable-request-id-headers", Kind: Bool, Default: "False", Span: Span{Since: v090},
+		Doc: "add X-Request-Id to responses", Verified: true, Source: srcBoth},
+	{Name: "tool-parser-plugin", Kind: String, Span: Span{Since: v090},
+		Doc: "Python file registering extra tool parsers usable with --tool-call-parser", Verified: true, Source: srcBoth},
+	{Name: "disable-frontend-multiprocessing", Kind: Bool, Default: "False", Span: Span{Since: v090, Removed: v0200},
+		Doc:    "run the API server in the engine's process; removed by PR #37612 (Mar 2026)",
+		Source: srcNS085 + "; absent from " + srcFrontMain + "; PR #37612 merged after 0.17.0 (0.18.x or 0.19.x); 0.20.0 is the safe bound, first release without it unverified"},
+	{Name: "max-log-len", Kind: Int, Span: Span{Since: v090},
+		Doc: "max prompt characters or token ids printed per logged request (unset = unlimited)", Source: srcFrontMain + "; older releases had it too (first release predates the table, unverified)"},
+	{Name: "enable-prompt-tokens-details", Kind: Bool, Default: "False", Span: Span{Since: v090},
+		Doc: "include prompt_tokens_details in usage", Source: srcFrontMain + "; first release predates the table (unverified)"},
+	{Name: "enable-log-requests", Kind: Bool, Default: "False", Span: Span{Since: v0101},
+		Doc:    "log each request; replaces --disable-log-requests (request logging is off by default since PR #21739)",
+		Source: srcServe012 + " (Bool, default False); PR #21739 (after 0.10.0's release; issue #24578 uses it on 0.10.1)"},
+	{Name: "disable-log-requests", Kind: Bool, Span: Span{Since: v090, Removed: v0170}, Deprecated: v0101,
+		Doc:    "deprecated by PR #21739 (logging is off by default now; use --enable-log-requests to turn it on); the flag was removed later",
+		Source: srcServe012 + " (still listed, [DEPRECATED]); llm-d/llm-d-benchmark PR #781 (removed in 0.17.0); ai-dynamo/dynamo PR #8693 (0.19 rejects it); removal release unverified"},
+	{Name: "enable-reasoning", Kind: StoreTrue, Span: Span{Since: v090, Removed: v0100}, Deprecated: v090,
+		Doc:    "deprecated by PR #17452 (Apr 2025): --reasoning-parser alone enables reasoning output; drop the flag",
+		Source: "PR #17452 (deprecation warning in 0.8.5.dev); issue #18538 (unrecognized in 0.10.0); exact removal release unverified"},
+}
+
+func init() { flagTable = append(flagTable, serverFlags...) }
