@@ -32,7 +32,10 @@ var envTable = []EnvVar{
 	{Name: "VLLM_ALLOW_LONG_MAX_MODEL_LEN", Owner: "vllm", Span: Span{Since: v090}, Default: "0", Doc: "allow max_model_len above the model's", Source: srcEnvs},
 	{Name: "VLLM_ENGINE_READY_TIMEOUT_S", Owner: "vllm", Span: Span{Since: v0110}, Default: "600",
 		Doc: "how long the frontend waits for engines; first release unverified", Source: srcEnvs},
-	{Name: "VLLM_ATTENTION_BACKEND", Owner: "vllm", Span: Span{Since: v090}, Doc: "force an attention backend (older; newer has --attention-backend)", Source: srcEnvs},
+	{Name: "VLLM_ATTENTION_BACKEND", Owner: "vllm", Span: Span{Since: v090, Removed: v0260}, Deprecated: v0140,
+		Doc: "force an attention backend; deprecated for --attention-backend / --attention-config.backend, later not read at all",
+		Source: srcEnvs + "; deprecation warning seen in 0.14.1 (EuroEval/EuroEval #1488: 'will be removed in v0.14.0 or v1.0.0'); " +
+			"absent from the installed 0.26.0 package (issue #50292), first release without it unverified; backend names vary by release, so values are not checked"},
 	{Name: "VLLM_LOGGING_LEVEL", Owner: "vllm", Span: Span{Since: v090}, Default: "INFO", Doc: "vLLM log level", Source: srcEnvs},
 	{Name: "VLLM_API_KEY", Owner: "vllm", Span: Span{Since: v090}, Secret: true, Doc: "API key the server requires", Source: srcEnvs},
 

@@ -1,0 +1,67 @@
+package vllm
+
+import "testing"
+
+func TestEnvLifecycles(t *testing.T) {
+	has := func(v, name string) bool { _, ok := rel(t, v).Env(name); return ok }
+	for _, tt := range []struct {
+		version, name string
+		want          bool
+	}{
+		{"0.11.0", "VLLM_USE_V1", true},
+		{"0.12.0", "VLLM_USE_V1", false},
+		{"0.25.0", "VLLM_ATTENTION_BACKEND", true},
+		{"0.26.0", "VLLM_ATTENTION_BACKEND", false},
+		{"0.9.0", "VLLM_WORKER_MULTIPROC_METHOD", true},
+		{"0.30.0", "VLLM_ENABLE_V1_MULTIPROCESSING", true},
+		{"0.9.0", "NCCL_IB_DISABLE", true},
+		{"0.30.0", "NCCL_CUMEM_ENABLE", true},
+		{"0.30.0", "CUDA_DEVICE_MAX_CONNECTIONS", true},
+	} {
+		if got := has(tt.version, tt.name); got != tt.want {
+			t.Errorf("%s: Env(%s) = %v, want %v", tt.version, tt.name, got, tt.want)
+		}
+	}
+	if e, _ := KnownEnvEver("VLLM_ATTENTION_BACKEND"); e == nil || e.Deprecated.String() != "0.14.0" {
+		t.Errorf("VLLM_ATTENTION_BACKEND deprecation = %v", e)
+	}
+	e, _ := Newest().Env("NCCL_P2P_DISABLE")
+	if e == nil || !contains(e.Choices, "1") || contains(e.Choices, "true") {
+		t.Errorf("NCCL_P2P_DISABLE choices = %v", e)
+	}
+	// NCCL_DEBUG is parsed case-insensitively by NCCL; exact choices would
+	// flag "info" falsely.
+	if e, _ := Newest().Env("NCCL_DEBUG"); e == nil || len(e.Choices) != 0 {
+		t.Errorf("NCCL_DEBUG must have no exact-match choices: %v", e)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEnvTableConsistency: one name, disjoint spans (Env scans newest entry
+// first, so an older overlapping entry would resurrect a removed variable).
+func TestEnvTableConsistency(t *testing.T) {
+	seen := map[string][]*EnvVar{}
+	for i := range envTable {
+		e := &envTable[i]
+		if e.Doc == "" || e.Source == "" || e.Owner == "" {
+			t.Errorf("env %s: missing doc, source or owner", e.Name)
+		}
+		if e.Owner == "vllm" && e.Since.IsZero() {
+			t.Errorf("env %s: vLLM variable without a first release", e.Name)
+		}
+		for _, o := range seen[e.Name] {
+			if e.Owner != "vllm" || spansOverlap(o.Span, e.Span) {
+				t.Errorf("env %s: overlapping entries", e.Name)
+			}
+		}
+		seen[e.Name] = append(seen[e.Name], e)
+	}
+}
