@@ -230,7 +230,9 @@ func checkBackendChoice(p *Pass, s *Server, f *Flag) {
 func checkExtraPositional(p *Pass) {
 	for _, s := range p.Servers {
 		pos := s.p.positional
-		if s.Model != nil && len(pos) > 0 && s.Flag("model") == nil {
+		// The model is the first positional only when it is one (an
+		// unresolved $MODEL is held apart, among the opaque words).
+		if s.Model != nil && len(pos) > 0 && s.Flag("model") == nil && s.Model.Pos == pos[0].Pos {
 			pos = pos[1:]
 		}
 		poisoned := 0

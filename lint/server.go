@@ -155,9 +155,19 @@ func newServer(inv *Invocation, rel vllm.Release) *Server {
 	s := &Server{Inv: inv, Rel: rel, p: parseArgs(inv.Args, rel)}
 	if len(s.p.positional) > 0 {
 		m := s.p.positional[0]
+		// `vllm serve $MODEL \ # comment`: the unresolved first word is the
+		// model, not the stray word after it.
+		if o := s.p.opaque; len(o) > 0 && posBefore(o[0].Pos, m.Pos) {
+			m = o[0]
+		}
 		s.Model = &m
 	} else if v, ok := s.Str("model"); ok {
 		s.Model = &v
 	}
 	return s
+}
+
+// posBefore orders two positions in one file.
+func posBefore(a, b Pos) bool {
+	return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
 }
