@@ -65,7 +65,7 @@ type Model struct {
 
 // Quantization describes how the checkpoint stores its weights.
 type Quantization struct {
-	// Method is "" (unquantized), "fp8", "mxfp4" or "compressed-tensors".
+	// Method is "" (unquantized), "fp8", "mxfp4", "compressed-tensors" or "fbgemm_fp8".
 	Method              string   `json:"method,omitempty"`
 	WeightBlockSize     []int    `json:"weight_block_size,omitempty"`
 	ModulesNotConverted []string `json:"modules_not_converted,omitempty"`
@@ -125,7 +125,7 @@ func (m *Model) CheckpointDType() string {
 	switch m.Quant.Method {
 	case "fp8", "mxfp4":
 		return m.Quant.Method
-	case "compressed-tensors":
+	case "compressed-tensors", "fbgemm_fp8":
 		return "fp8"
 	}
 	if m.TorchDType == "float16" {

@@ -34,7 +34,7 @@ type holdCase struct {
 // models outside it come from the case's model_config file.
 var holdModels = []struct{ match, id, quant string }{
 	{"deepseek-coder-v2-lite", "deepseek-v2-lite", ""},
-	{"llama-3.1-405b-instruct-fp8", "llama-3.1-405b", "compressed-tensors"},
+	{"llama-3.1-405b-instruct-fp8", "llama-3.1-405b", "fbgemm_fp8"},
 }
 
 // holdGPUs maps logged GPU names onto catalog entries (first match wins,
@@ -80,7 +80,7 @@ func holdModel(c holdCase) (*catalog.Model, string, []string, error) {
 		var notes []string
 		if e.quant != "" {
 			m.Quant.Method = e.quant
-			notes = append(notes, "FP8 as per-channel FP8 on every linear layer (the checkpoint's unconverted modules are not logged)")
+			notes = append(notes, "fbgemm_fp8 (per-channel FP8) on every linear layer: the checkpoint's modules_to_not_convert is not logged")
 		}
 		return m, "auto", notes, nil
 	}
@@ -287,7 +287,9 @@ var holdExplanations = map[string]string{
 		"quantization_config, and vlaunch's catalog has no FP8 405B entry, so every linear layer was taken as FP8. Meta's FP8 " +
 		"release quantizes the FFN only; with the attention projections kept in BF16 (modules_to_not_convert, which vlaunch " +
 		"honours when a config lists them) the prediction is 56.12 GiB (−2.8%), and 56.73 GiB (−1.8%) if the first and last " +
-		"layers' FFN stay BF16 too. A spec whose model.config points at the checkpoint's own config.json gets the BF16 attention from it.",
+		"layers' FFN stay BF16 too. This case found a real gap: a config with quant_method fbgemm_fp8 (Meta's FP8 releases) was read " +
+		"as a BF16 checkpoint; it is now per-channel FP8 with its modules_to_not_convert honoured, so a spec whose model.config " +
+		"points at the checkpoint's config.json gets the BF16 attention from it.",
 	"dscoderv2lite-15607-tp4": "Weights only (GPU not logged): MLA, 64 routed + 2 shared experts at TP4 within 0.1%.",
 }
 
@@ -406,6 +408,11 @@ const holdoutModelChanges = `
   have neither; they now get 0.1 GiB, derived from NCCL's default buffer sizes (not fitted).
   ` + "`dsv2lite-pr20665-l4-tp2pp2`" + `: available memory −16.7% → −2.7%. The calibration table is unchanged
   (every multi-GPU calibration case is NVLink).
+
+- **fbgemm_fp8 checkpoints** (Meta's Llama 3.1 FP8 releases): ` + "`quant_method: fbgemm_fp8`" + ` was not recognised,
+  so such a config.json was sized as BF16 (twice the FP8 bytes). It is now per-channel FP8 (1 B + one fp32
+  scale per output channel, as vLLM's fbgemm_fp8 stores it), with modules_to_not_convert honoured
+  (catalog CheckpointDType, estimate fp8Rule; TestFBGEMMFP8Checkpoint).
 
 Examined and not changed:
 

@@ -72,8 +72,10 @@ func fp8Rule(in *Input) DTypeRule {
 			b0, b1 = q.WeightBlockSize[0], q.WeightBlockSize[1]
 		}
 		return DTypeRule{"fp8", bytesFP8 + fp32ScaleBytes/float64(b0*b1), fmt.Sprintf("block FP8: 1 byte + one fp32 scale per %d×%d block", b0, b1)}
-	case q.Method == "compressed-tensors" && in.WeightsFromCheckpoint:
-		return DTypeRule{"fp8", bytesFP8 + fp32ScaleBytes/float64(in.Model.HiddenSize), "FP8 (compressed-tensors): 1 byte + one fp32 scale per output channel"}
+	case (q.Method == "compressed-tensors" || q.Method == "fbgemm_fp8") && in.WeightsFromCheckpoint:
+		// fbgemm_fp8 (Meta's Llama 3.1 FP8 releases) also stores one fp32
+		// scale per output channel (vLLM fbgemm_fp8.py weight_scale [N, 1]).
+		return DTypeRule{"fp8", bytesFP8 + fp32ScaleBytes/float64(in.Model.HiddenSize), "FP8 (" + q.Method + "): 1 byte + one fp32 scale per output channel"}
 	}
 	return DTypeRule{"fp8", bytesFP8, "online FP8 (--quantization fp8): 1 byte, one scale per tensor"}
 }

@@ -1,11 +1,13 @@
 package estimate
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -139,5 +141,32 @@ func TestFromSpecConfigPathAndCustomGPU(t *testing.T) {
 	d.Model.Config = "missing/config.json"
 	if _, ds := FromSpec(d); !ds.HasErrors() {
 		t.Error("a missing config must be an error")
+	}
+}
+
+// Meta's Llama 3.1 FP8 checkpoints use quant_method fbgemm_fp8 (per-channel
+// FP8) and keep the modules their modules_to_not_convert lists in BF16; a
+// config with that method must not be read as a BF16 checkpoint.
+func TestFBGEMMFP8Checkpoint(t *testing.T) {
+	m, err := catalog.LookupModel("llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Quant = catalog.Quantization{Method: "fbgemm_fp8"}
+	for i := 0; i < m.NumLayers; i++ {
+		m.Quant.ModulesNotConverted = append(m.Quant.ModulesNotConverted, fmt.Sprintf("model.layers.%d.self_attn.q_proj", i))
+	}
+	g, _ := catalog.LookupGPU("h100-sxm")
+	util := 0.9
+	in := &Input{Model: m, GPU: g, VLLMVersion: "0.19.0", Layout: Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 8}}
+	if ds := in.resolveEngine(engineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	r := Memory(in)
+	if w := weightOf(r, CompDenseMLP); w.DType != "fp8" || w.BytesPerParam != 1+4.0/4096 {
+		t.Errorf("dense MLP stored as %s at %.6f B, want per-channel fp8", w.DType, w.BytesPerParam)
+	}
+	if w := weightOf(r, CompAttention); w.DType != "bf16" {
+		t.Errorf("attention stored as %s, want bf16 (modules_to_not_convert)", w.DType)
 	}
 }
