@@ -8,6 +8,11 @@ func TestEnvLifecycles(t *testing.T) {
 		version, name string
 		want          bool
 	}{
+		// versioned vllm.envs pages: listed in 0.12.0, gone in 0.16.0
+		{"0.12.0", "VLLM_ALL2ALL_BACKEND", true},
+		{"0.16.0", "VLLM_ALL2ALL_BACKEND", false},
+		{"0.9.0", "VLLM_ALLOW_RUNTIME_LORA_UPDATING", true},
+		{"0.16.0", "VLLM_ALLOW_RUNTIME_LORA_UPDATING", true},
 		{"0.11.0", "VLLM_USE_V1", true},
 		{"0.12.0", "VLLM_USE_V1", false},
 		{"0.25.0", "VLLM_ATTENTION_BACKEND", true},

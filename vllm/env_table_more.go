@@ -41,7 +41,7 @@ var moreEnv = []EnvVar{
 	{Name: "VLLM_TORCH_PROFILER_DIR", Owner: "vllm", Span: Span{Since: v090},
 		Doc: "enables the torch profiler endpoints and writes traces here (newer releases also have a profiler config; deprecation unverified)", Source: srcEnvMain},
 	{Name: "VLLM_ALLOW_RUNTIME_LORA_UPDATING", Owner: "vllm", Span: Span{Since: v090}, Default: "0",
-		Doc: "allow loading/unloading LoRA adapters through the API ('true'/'1')", Source: srcEnvMain},
+		Doc: "allow loading/unloading LoRA adapters through the API ('true'/'1')", Verified: true, Source: srcEnvPages + " (0.9.0.1 to 0.16.0)"},
 	{Name: "VLLM_USE_FLASHINFER_SAMPLER", Owner: "vllm", Span: Span{Since: v090}, Choices: zeroOne,
 		Doc: "FlashInfer top-p/top-k sampler (unset = auto)", Source: srcEnvMain},
 	{Name: "VLLM_ENABLE_V1_MULTIPROCESSING", Owner: "vllm", Span: Span{Since: v090}, Choices: zeroOne, Default: "1",

@@ -25,8 +25,9 @@ var uvicornLogLevels = []string{"critical", "error", "warning", "info", "debug",
 // dataclass (≈0.10); they are recorded as Bool so a `--no-x` spelling is
 // never reported falsely.
 var serverFlags = []Flag{
-	{Name: "uds", Kind: String, Span: Span{Since: v0120},
-		Doc: "Unix domain socket path; host and port are then ignored (first release unverified, present in 0.12.0)", Source: srcServe012 + "; " + srcFront014},
+	{Name: "uds", Kind: String, Span: Span{Since: v090},
+		Doc:    "Unix domain socket path; host and port are then ignored",
+		Source: srcServe012 + "; " + srcFront014 + "; first release unverified (present in 0.12.0), so it starts at 0.9.0 and is never reported as too new"},
 	{Name: "disable-uvicorn-access-log", Kind: Bool, Default: "False", Span: Span{Since: v090},
 		Doc: "no uvicorn access log lines", Verified: true, Source: srcBoth},
 	{Name: "allow-credentials", Kind: Bool, Default: "False", Span: Span{Since: v090}, Doc: "CORS: allow credentials", Verified: true, Source: srcBoth},

@@ -34,7 +34,6 @@ func TestFlagLifecycles(t *testing.T) {
 		{"0.9.0", "--speculative-model", false},
 		{"0.9.0", "--use-v2-block-manager", false},
 		{"0.9.0", "--worker-use-ray", false},
-		{"0.11.2", "--uds", false},
 		{"0.12.0", "--uds", true},
 		// frontend flags present before 0.9.0 and still on main
 		{"0.9.0", "--host", true},
