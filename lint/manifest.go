@@ -39,7 +39,58 @@ func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 			fe.object(src, doc.Content[0], i)
 		}
 	}
+	fe.serviceLinks()
 	return fe.invs, fe.scripts, fe.diags
+}
+
+// kubeService is a Service defined next to the workloads.
+type kubeService struct {
+	name, namespace, port string
+	at                    Pos
+}
+
+// podMeta is what Kubernetes needs to decide a pod's service links.
+type podMeta struct {
+	namespace string
+	linksOff  bool
+}
+
+// serviceLinks models Kubernetes service links: a pod gets <NAME>_PORT=
+// tcp://host:port for every Service in its namespace unless the pod sets
+// enableServiceLinks: false. A Service named "vllm" thus hands vLLM a
+// VLLM_PORT it cannot parse. Variables the container sets itself win.
+func (fe *frontEnd) serviceLinks() {
+	for _, svc := range fe.services {
+		if svc.name != "vllm" {
+			continue
+		}
+		for _, inv := range fe.invs {
+			m, ok := fe.pods[inv]
+			if !ok || m.linksOff || m.namespace != svc.namespace {
+				continue
+			}
+			if _, set := inv.LookupEnv("VLLM_PORT"); set {
+				continue
+			}
+			v := knownValue("tcp://"+svc.name+":"+svc.port, svc.at)
+			inv.Env = append(inv.Env, EnvVar{Name: "VLLM_PORT", Value: v, Pos: svc.at, Source: "service link"})
+		}
+	}
+}
+
+// service records a Service document.
+func (fe *frontEnd) service(src *source, doc *yaml.Node) {
+	name := get(doc, "metadata", "name")
+	if name == nil || name.Kind != yaml.ScalarNode {
+		return
+	}
+	port := "80"
+	if ps := get(doc, "spec", "ports"); ps != nil && ps.Kind == yaml.SequenceNode && len(ps.Content) > 0 {
+		if v := scalar(ps.Content[0], "port"); v != "" {
+			port = v
+		}
+	}
+	fe.services = append(fe.services, kubeService{name: name.Value, namespace: scalar(doc, "metadata", "namespace"), port: port, at: scalarValue(src, name).Pos})
 }
 
 // get walks mapping keys.
@@ -83,7 +134,12 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 		fe.composeServices(src, doc)
 		return
 	}
+	if kind == "Service" {
+		fe.service(src, doc)
+		return
+	}
 	tag := fmt.Sprintf("%s/%s#%d", kind, scalar(doc, "metadata", "name"), idx)
+	ns := scalar(doc, "metadata", "namespace")
 	var roles []podRole
 	switch kind {
 	case "LeaderWorkerSet":
@@ -99,8 +155,15 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 		if r.spec == nil {
 			continue
 		}
+		n0 := len(fe.invs)
 		for _, c := range containers(r.spec) {
 			fe.container(src, r, c, tag)
+		}
+		if fe.pods == nil {
+			fe.pods = map[*Invocation]podMeta{}
+		}
+		for _, inv := range fe.invs[n0:] {
+			fe.pods[inv] = podMeta{namespace: ns, linksOff: scalar(r.spec, "enableServiceLinks") == "false"}
 		}
 	}
 }

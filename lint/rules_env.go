@@ -67,6 +67,10 @@ func checkEnvValues(p *Pass) {
 			if !e.Value.Known {
 				continue
 			}
+			if e.Name == "VLLM_PORT" && e.Source == "service link" {
+				p.ReportAt(s.Inv, e.Value.Pos, "rename the Service, or set enableServiceLinks: false in the pod spec", "the Service named vllm makes Kubernetes set VLLM_PORT=%s in the pods of its namespace; vLLM refuses a URI there", e.Value.Text)
+				continue
+			}
 			if e.Name == "VLLM_PORT" && strings.Contains(e.Value.Text, "://") {
 				p.ReportAt(s.Inv, e.Value.Pos, "in Kubernetes, a Service named `vllm` injects VLLM_PORT=tcp://...; rename the Service", "VLLM_PORT=%q looks like a URI; vLLM refuses to start", e.Value.Text)
 				continue

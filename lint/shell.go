@@ -27,6 +27,9 @@ type frontEnd struct {
 	sourced bool
 	// steps counts statements walked; unrolled loops and functions stop at maxSteps.
 	steps int
+	// services and pods are a manifest's Services and its pods' metadata.
+	services []kubeService
+	pods     map[*Invocation]podMeta
 }
 
 // maxSteps bounds the work per input (nested loops unroll multiplicatively).
