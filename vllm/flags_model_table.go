@@ -13,6 +13,7 @@ var (
 const (
 	srcMultiStep = "PRs #22138 and #22779 (Aug 2025) removed multi-step scheduling and its CLI flags; 0.11.0 (V0 engine gone) is the safe bound, first release without them unverified"
 	srcGuided    = "PR #22772 (--structured-outputs-config; guided fields deprecated ≈0.10.2); PR #29326 (Nov 2025): guided_* fields 'scheduled for removal in v0.12.0, which will be the next release'"
+	srcEA085     = "docs.vllm.ai/en/v0.8.5/serving/engine_args usage (present before 0.9.0; later releases unverified)"
 	srcPre09     = "removed before 0.9.0 (the oldest release in the table); the removing release is unverified, 0.9.0 is the bound"
 )
 
@@ -21,14 +22,14 @@ const (
 var modelFlags = []Flag{
 	{Name: "tokenizer-mode", Kind: String, Default: "auto", Span: Span{Since: v090},
 		Doc: "tokenizer implementation (auto, slow, mistral, custom, ...; names grow, values not checked)", Verified: true, Source: srcNS085},
-	{Name: "tokenizer-revision", Kind: String, Span: Span{Since: v090}, Doc: "tokenizer revision", Source: srcFacts},
+	{Name: "tokenizer-revision", Kind: String, Span: Span{Since: v090}, Doc: "tokenizer revision", Source: srcEA085},
 	{Name: "code-revision", Kind: String, Span: Span{Since: v090}, Doc: "revision of the model code on the hub", Verified: true, Source: srcNS085},
 	{Name: "hf-config-path", Kind: String, Span: Span{Since: v090}, Doc: "HF config path when it differs from the model", Verified: true, Source: srcNS085},
 	{Name: "allowed-local-media-path", Kind: String, Span: Span{Since: v090},
 		Doc: "directory API requests may read local media from (security risk)", Verified: true, Source: srcNS085},
-	{Name: "skip-tokenizer-init", Kind: Bool, Default: "False", Span: Span{Since: v090}, Doc: "do not load a tokenizer", Source: srcFacts},
+	{Name: "skip-tokenizer-init", Kind: Bool, Default: "False", Span: Span{Since: v090}, Doc: "do not load a tokenizer", Source: srcEA085},
 	{Name: "ignore-patterns", Kind: StringList, Span: Span{Since: v090}, Doc: "weight-file patterns to skip when loading", Source: srcFacts},
-	{Name: "model-loader-extra-config", Kind: JSON, Span: Span{Since: v090}, Doc: "extra config for the model loader", Source: srcFacts},
+	{Name: "model-loader-extra-config", Kind: JSON, Span: Span{Since: v090}, Doc: "extra config for the model loader", Source: srcEA085},
 	{Name: "max-parallel-loading-workers", Kind: Int, Span: Span{Since: v090},
 		Doc: "load weights in batches to limit host RAM", Source: srcFacts},
 	{Name: "ray-workers-use-nsight", Kind: Bool, Default: "False", Span: Span{Since: v090}, Doc: "profile Ray workers with Nsight", Source: srcFacts},
@@ -43,7 +44,7 @@ var modelFlags = []Flag{
 	{Name: "generation-config", Kind: String, Default: "auto", Span: Span{Since: v090},
 		Doc: "where default sampling params come from: auto (model's generation_config.json), vllm, or a folder", Source: srcFacts},
 	{Name: "override-generation-config", Kind: JSON, Span: Span{Since: v090}, Doc: "overrides on top of --generation-config", Source: srcFacts},
-	{Name: "logits-processor-pattern", Kind: String, Span: Span{Since: v090}, Doc: "regex of logits processors requests may name", Source: srcFacts},
+	{Name: "logits-processor-pattern", Kind: String, Span: Span{Since: v090}, Doc: "regex of logits processors requests may name", Source: srcEA085},
 	{Name: "logits-processors", Kind: StringList, Span: Span{Since: v090},
 		Doc: "custom V1 logits processor classes (first release ≈0.10.x unverified; started at 0.9.0 so it is never reported as too new)", Source: srcFacts},
 	{Name: "enable-sleep-mode", Kind: Bool, Default: "False", Span: Span{Since: v090}, Doc: "allow /sleep and /wake_up (frees GPU memory)", Source: srcFacts},
@@ -89,7 +90,7 @@ var modelFlags = []Flag{
 	{Name: "use-v2-block-manager", Kind: StoreTrue, Span: Span{Since: vPre, Removed: v090},
 		Doc: "no-op since block manager v1 was removed (PR #8704); drop the flag", Source: srcPre09 + "; PR #13492 (Feb 2025) removed dangling references"},
 	{Name: "worker-use-ray", Kind: StoreTrue, Span: Span{Since: vPre, Removed: v070},
-		Doc: "use --distributed-executor-backend ray", Source: "deprecated since 0.4.3; gone in 0.7.0 (vLLM PR #12383; OpenRLHF PR #702, EleutherAI/lm-evaluation-harness #2706)"},
+		Doc: "use --distributed-executor-backend ray", Source: "in the 0.6.6.post1 engine-args usage, not in 0.8.1's; deprecated since 0.4.3; gone in 0.7.0 (vLLM PR #12383; OpenRLHF PR #702, EleutherAI/lm-evaluation-harness #2706)"},
 	{Name: "engine-use-ray", Kind: StoreTrue, Span: Span{Since: vPre, Removed: v090},
 		Doc: "the engine no longer runs as a Ray actor; drop the flag", Source: srcPre09},
 }
