@@ -58,6 +58,8 @@ type calCase struct {
 		BlockSize   string `yaml:"block_size"`
 		Concurrency string `yaml:"max_concurrency"`
 		Error       string `yaml:"error"`
+		// NonTorch is the profile's non_torch_memory, where logged.
+		NonTorch string `yaml:"non_torch_gib"`
 		// Needed is "(X GiB KV cache is needed ...)" from the start-up check.
 		Needed string `yaml:"kv_needed_gib_for_max_model_len"`
 	} `yaml:"measured"`
