@@ -14,6 +14,7 @@ const (
 	srcMultiStep = "PRs #22138 and #22779 (Aug 2025) removed multi-step scheduling and its CLI flags; 0.11.0 (V0 engine gone) is the safe bound, first release without them unverified"
 	srcGuided    = "PR #22772 (--structured-outputs-config; guided fields deprecated ≈0.10.2); PR #29326 (Nov 2025): guided_* fields 'scheduled for removal in v0.12.0, which will be the next release'"
 	srcEA085     = "docs.vllm.ai/en/v0.8.5/serving/engine_args usage (present before 0.9.0; later releases unverified)"
+	srcSpecPR    = "added by PR #3706 (Apr 2024); removed by PR #15466 (merged end of Mar 2025, so in 0.8.3/0.8.4), before the table's 0.9.0"
 	srcPre09     = "removed before 0.9.0 (the oldest release in the table); the removing release is unverified, 0.9.0 is the bound"
 )
 
@@ -84,9 +85,9 @@ var modelFlags = []Flag{
 
 	// --- removed before the table starts ---
 	{Name: "speculative-model", Kind: String, Span: Span{Since: vPre, Removed: v090},
-		Doc: `use --speculative-config '{"model": ..., "num_speculative_tokens": N}'`, Source: srcPre09},
+		Doc: `use --speculative-config '{"model": ..., "num_speculative_tokens": N}'`, Source: srcSpecPR},
 	{Name: "num-speculative-tokens", Kind: Int, Span: Span{Since: vPre, Removed: v090},
-		Doc: `use --speculative-config '{"num_speculative_tokens": N, ...}'`, Source: srcPre09},
+		Doc: `use --speculative-config '{"num_speculative_tokens": N, ...}'`, Source: srcSpecPR},
 	{Name: "use-v2-block-manager", Kind: StoreTrue, Span: Span{Since: vPre, Removed: v090},
 		Doc: "no-op since block manager v1 was removed (PR #8704); drop the flag", Source: srcPre09 + "; PR #13492 (Feb 2025) removed dangling references"},
 	{Name: "worker-use-ray", Kind: StoreTrue, Span: Span{Since: vPre, Removed: v070},

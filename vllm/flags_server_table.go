@@ -71,7 +71,7 @@ var serverFlags = []Flag{
 		Source: srcServe012 + " (still listed, [DEPRECATED]); llm-d/llm-d-benchmark PR #781 (removed in 0.17.0); ai-dynamo/dynamo PR #8693 (0.19 rejects it); removal release unverified"},
 	{Name: "enable-reasoning", Kind: StoreTrue, Span: Span{Since: v090, Removed: v0100}, Deprecated: v090,
 		Doc:    "deprecated by PR #17452 (Apr 2025): --reasoning-parser alone enables reasoning output; drop the flag",
-		Source: "PR #17452 (deprecation warning in 0.8.5.dev); issue #18538 (unrecognized in 0.10.0); exact removal release unverified"},
+		Source: "PR #17452 (deprecation warning in 0.8.5.dev); PR #18404 (deprecated from 0.9.0, there was no 0.8.6); issue #18538 (unrecognized in 0.10.0); 0.9.1/0.9.2 not checked"},
 }
 
 func init() { flagTable = append(flagTable, serverFlags...) }
