@@ -44,6 +44,9 @@ func checkUnknownFlag(p *Pass, mode string) {
 
 func reportUnknown(p *Pass, s *Server, f *Flag, mode string) {
 	sp := f.Spelling()
+	if strings.ContainsAny(sp, " \t\u00a0") {
+		return // a flag and its value in one word: VL127 says so
+	}
 	if strings.HasPrefix(sp, "-") && !strings.HasPrefix(sp, "--") && len(sp) > 2 {
 		if _, ok := vllm.KnownFlagEver(sp); !ok && mode == "unknown" {
 			p.ReportAt(s.Inv, f.At.Pos, "long options take two dashes: -"+sp, "unknown short option %q for vLLM %s", sp, s.Rel)
@@ -236,11 +239,19 @@ func checkExtraPositional(p *Pass) {
 			pos = pos[1:]
 		}
 		poisoned := 0
+		skipNext := false
 		for _, v := range pos {
 			if strings.HasPrefix(v.Text, " ") || strings.HasPrefix(v.Text, "\t") {
 				poisoned = v.Pos.Line // `\ ` at a line end: VL301/VL302 say why
 			}
-			if v.Pos.Line == poisoned {
+			if v.Pos.Line == poisoned || skipNext {
+				skipNext = false
+				continue
+			}
+			if d := typographicDash(v.Text); d != "" {
+				// Copied from a web page: the flag's value follows it.
+				skipNext = true
+				p.ReportAt(s.Inv, v.Pos, "type two ASCII hyphens: --"+strings.TrimLeft(v.Text, d), "%q starts with a typographic dash (%s), not \"--\": vLLM reads it as a stray argument", v.Text, d)
 				continue
 			}
 			p.ReportAt(s.Inv, v.Pos, "check for a missing flag name, a stray value or a broken line continuation", "unexpected argument %q: vllm serve takes only the model as a positional argument", v.Text)
@@ -255,8 +266,8 @@ func checkJoinedFlag(p *Pass) {
 	for _, s := range p.Servers {
 		for _, a := range s.Inv.Args {
 			name, _, _ := strings.Cut(a.Text, "=")
-			if a.Known && strings.HasPrefix(name, "-") && strings.ContainsAny(strings.TrimSpace(name), " \t") {
-				fields := strings.Fields(a.Text)
+			if a.Known && strings.HasPrefix(name, "-") && strings.ContainsAny(strings.TrimSpace(name), " \t\u00a0") {
+				fields := strings.Fields(a.Text) // Fields splits at no-break spaces too
 				p.ReportAt(s.Inv, a.Pos, "split it into separate arguments, or write "+fields[0]+"="+strings.Join(fields[1:], " "), "%q is one argument: vLLM reads it as an unknown option, not %s with a value", a.Text, fields[0])
 			}
 		}
@@ -276,4 +287,15 @@ func checkModelFirst(p *Pass) {
 		}
 		p.ReportAt(s.Inv, s.Model.Pos, "put the model right after `vllm serve`", "the model %q comes after options; recent vLLM requires it as the first argument", s.Model.Text)
 	}
+}
+
+// typographicDash returns the dash a word starts with when it is an en dash,
+// em dash or minus sign, which word processors and web pages put for "--".
+func typographicDash(t string) string {
+	for _, d := range []string{"\u2013", "\u2014", "\u2212", "\u2012", "\u2015"} {
+		if strings.HasPrefix(t, d) && len(t) > len(d) {
+			return d
+		}
+	}
+	return ""
 }

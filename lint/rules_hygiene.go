@@ -173,7 +173,8 @@ func (p *Pass) allInvocations() []*Invocation {
 	return out
 }
 
-// checkCRLF reports a shell file saved with Windows line endings (VL309):
+// checkCRLF reports a shell file saved with Windows line endings or a
+// byte-order mark (VL309):
 // bash keeps the carriage return in the last word of every line, so a
 // continuation backslash escapes the \r instead of the newline and values
 // such as interface names end in \r. One finding per file, at the first CRLF.
@@ -182,6 +183,9 @@ func checkCRLF(p *Pass) {
 		if sc.src.sub != nil {
 			continue // text derived from a manifest or another script
 		}
+		if sc.src.bom {
+			p.Report(sc.src.file, Pos{Line: 1, Col: 1}, "save the file as UTF-8 without BOM", "the file starts with a UTF-8 byte-order mark: the shell reads it as part of the first word (%s), so a shebang is not recognised and a first command is not found", firstWord(sc.src.data))
+		}
 		i := bytes.Index(sc.src.data, []byte("\r\n"))
 		if i < 0 {
 			continue
@@ -189,4 +193,13 @@ func checkCRLF(p *Pass) {
 		n := bytes.Count(sc.src.data, []byte("\r\n"))
 		p.Report(sc.src.file, sc.src.at(i), "convert the file to Unix line endings (dos2unix, or `sed -i 's/\\r$//'`)", "the file has Windows (CRLF) line endings on %d line(s): bash keeps the \\r, so line continuations break and values end in \\r", n)
 	}
+}
+
+// firstWord is the first word of a script, for messages.
+func firstWord(data []byte) string {
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
 }

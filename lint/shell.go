@@ -42,9 +42,19 @@ const maxDepth = 8
 // it contains, the parsed scripts (for hygiene rules) and syntax errors.
 func ParseShell(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
 	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}}
-	fe.parseAndWalk(newFileSource(file, data), newScope(), walkCtx{})
+	src := newFileSource(file, data)
+	if bytes.HasPrefix(data, utf8BOM) {
+		// bash reads the mark as part of the first word; parse the rest
+		// (VL309 reports it) with the columns kept.
+		src.data = append([]byte("   "), data[len(utf8BOM):]...)
+		src.bom = true
+	}
+	fe.parseAndWalk(src, newScope(), walkCtx{})
 	return fe.invs, fe.scripts, fe.diags
 }
+
+// utf8BOM is the byte-order mark Windows editors put at the start of a file.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // walkCtx is what a nested script inherits from where it was found.
 type walkCtx struct {

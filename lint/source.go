@@ -14,6 +14,8 @@ type source struct {
 	data  []byte
 	lines []int // start offset of each line, for whole files
 	sub   []Pos // position of each byte, for derived text
+	// bom is set when the file began with a UTF-8 byte-order mark (blanked in data).
+	bom bool
 }
 
 func newFileSource(file string, data []byte) *source {
