@@ -203,3 +203,30 @@ func firstWord(data []byte) string {
 	}
 	return f[0]
 }
+
+// launcherWords start a server when they are a command's first word.
+var launcherWords = map[string]bool{"vllm": true, "ray": true, "docker": true, "podman": true, "nohup": true, "numactl": true, "uv": true, "srun": true}
+
+// checkExportCommand reports `export VAR=value vllm serve ...` (VL310):
+// export runs nothing, it exports "vllm", "serve"... as variable names.
+// The intent is a per-command assignment (`VAR=value vllm serve ...`).
+func checkExportCommand(p *Pass) {
+	for _, sc := range p.Scripts {
+		syntax.Walk(sc.File, func(n syntax.Node) bool {
+			d, ok := n.(*syntax.DeclClause)
+			if !ok || d.Variant == nil || d.Variant.Value != "export" {
+				return true
+			}
+			for _, a := range d.Args {
+				if !a.Naked || a.Name == nil {
+					continue
+				}
+				if w := a.Name.Value; launcherWords[w] || strings.HasPrefix(w, "python") {
+					p.Report(sc.src.file, sc.src.pos(a.Pos()), "drop `export` to set the variable for this command only (VAR=value "+w+" ...), or export on a line of its own", "`export` runs no command: %q and the words after it are exported as variable names, so nothing starts", w)
+					break
+				}
+			}
+			return true
+		})
+	}
+}
