@@ -94,9 +94,23 @@ func (fe *frontEnd) parseErr(src *source, err error) diag.Diagnostic {
 	if p.Line == 0 {
 		p = src.at(0)
 	}
-	if conflictMarker(src.data) {
+	switch {
+	case conflictMarker(src.data):
 		d.Hint = "the file still has merge-conflict markers (<<<<<<<, =======, >>>>>>>)"
+	case backtickContinuations(src.data):
+		d.Hint = "lines end in a backtick: this looks like PowerShell, whose line continuation is `; vlaunch reads POSIX shell, where it is \\"
 	}
 	d.Line, d.Col = p.Line, p.Col
 	return d
+}
+
+// backtickContinuations reports PowerShell-style line continuations (a
+// line ending in " `"), which bash reads as an unclosed command substitution.
+func backtickContinuations(data []byte) bool {
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if bytes.HasSuffix(bytes.TrimRight(l, " \t\r"), []byte(" `")) {
+			return true
+		}
+	}
+	return false
 }

@@ -103,3 +103,12 @@ func diffStrings(want, got []string) string {
 	}
 	return fmt.Sprintf("want %q\n got %q", want, got)
 }
+
+// TestPowerShellHint: a PowerShell script gets a hint saying so, not only
+// the parser's complaint about an unclosed backquote.
+func TestPowerShellHint(t *testing.T) {
+	_, _, ds := ParseShell("run.ps1", []byte("docker run --gpus all `\n  --ipc=host `\n  vllm/vllm-openai:latest `\n  --model m\n"))
+	if len(ds) != 1 || !strings.Contains(ds[0].Hint, "PowerShell") {
+		t.Fatalf("want one VL001 with a PowerShell hint, got %v", ds)
+	}
+}
