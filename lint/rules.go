@@ -78,7 +78,7 @@ var Rules = []*Rule{
 	{Code: "VL306", Name: "docker-network", Severity: diag.Warning, Summary: "Multi-node container without host networking", Check: checkDockerNetwork},
 	{Code: "VL307", Name: "undefined-env-ref", Severity: diag.Error, Summary: "Manifest refers to an environment variable nothing defines", Check: checkUndefinedRefs},
 	{Code: "VL308", Name: "host-only-env", Severity: diag.Warning, Summary: "Variable set on the host is not passed into the container", Check: checkHostOnlyEnv},
-	{Code: "VL309", Name: "crlf", Severity: diag.Error, Summary: "Shell file saved with Windows (CRLF) line endings or a byte-order mark", Check: checkCRLF},
+	{Code: "VL309", Name: "crlf", Severity: diag.Error, Summary: "Shell file with Windows artefacts: CRLF line endings, a byte-order mark or PowerShell continuations", Check: checkCRLF},
 	{Code: "VL310", Name: "export-command", Severity: diag.Error, Summary: "export followed by a command, which export does not run", Check: checkExportCommand},
 
 	{Code: "VL401", Name: "spec-address", Severity: diag.Error, Summary: "DP address is not the spec's primary node", Check: checkSpecAddress},

@@ -186,6 +186,9 @@ func checkCRLF(p *Pass) {
 		if sc.src.bom {
 			p.Report(sc.src.file, Pos{Line: 1, Col: 1}, "save the file as UTF-8 without BOM", "the file starts with a UTF-8 byte-order mark: the shell reads it as part of the first word (%s), so a shebang is not recognised and a first command is not found", firstWord(sc.src.data))
 		}
+		if l := backtickLine(sc.src.data); l > 0 {
+			p.Report(sc.src.file, Pos{Line: l, Col: 1}, "this is PowerShell syntax: end continued lines with \\ in a shell script", "line ends in a backtick, PowerShell's line continuation: in bash a pair of backticks is a command substitution, so the command is cut up and run wrongly")
+		}
 		i := bytes.Index(sc.src.data, []byte("\r\n"))
 		if i < 0 {
 			continue
@@ -229,4 +232,14 @@ func checkExportCommand(p *Pass) {
 			return true
 		})
 	}
+}
+
+// backtickLine is the first line ending in " `" (1-based), 0 if none.
+func backtickLine(data []byte) int {
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if bytes.HasSuffix(bytes.TrimRight(l, " \t\r"), []byte(" `")) {
+			return i + 1
+		}
+	}
+	return 0
 }

@@ -97,20 +97,9 @@ func (fe *frontEnd) parseErr(src *source, err error) diag.Diagnostic {
 	switch {
 	case conflictMarker(src.data):
 		d.Hint = "the file still has merge-conflict markers (<<<<<<<, =======, >>>>>>>)"
-	case backtickContinuations(src.data):
+	case backtickLine(src.data) > 0:
 		d.Hint = "lines end in a backtick: this looks like PowerShell, whose line continuation is `; vlaunch reads POSIX shell, where it is \\"
 	}
 	d.Line, d.Col = p.Line, p.Col
 	return d
-}
-
-// backtickContinuations reports PowerShell-style line continuations (a
-// line ending in " `"), which bash reads as an unclosed command substitution.
-func backtickContinuations(data []byte) bool {
-	for _, l := range bytes.Split(data, []byte("\n")) {
-		if bytes.HasSuffix(bytes.TrimRight(l, " \t\r"), []byte(" `")) {
-			return true
-		}
-	}
-	return false
 }

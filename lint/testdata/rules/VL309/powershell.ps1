@@ -1,0 +1,5 @@
+docker run --gpus all `
+  --ipc=host `
+  vllm/vllm-openai:latest --model m
+# want-3 VL309
+# want:2 VL303
