@@ -36,9 +36,10 @@ func TestCorpusBroken(t *testing.T) {
 	}
 }
 
-// TestCorpusReal lints launch configurations people posted publicly, each
-// directory one deployment with a README.md citing its source. Expected
-// findings live in the directory's expect.txt (the copies stay verbatim):
+// TestCorpusReal lints our own reconstructions of launch configurations
+// people posted publicly (same launch shape and defect, our own values; not
+// copies), each directory one deployment with a README.md citing the source
+// it is modelled on. Expected findings live in the directory's expect.txt:
 // every finding at warning or above must be listed, and every listed
 // finding must be reported; info findings count only for listed codes.
 func TestCorpusReal(t *testing.T) {

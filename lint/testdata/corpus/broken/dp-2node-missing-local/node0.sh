@@ -1,6 +1,6 @@
 #!/bin/sh
-# Data-parallel deployment guide: DP=4 over two nodes, two ranks each.
-# Node 0 (10.99.48.128) runs ranks 0-1 and the API server.
-MODEL=${MODEL:-Qwen/Qwen3-30B-A3B}
-vllm serve $MODEL --data-parallel-size 4 --data-parallel-size-local 2 \
-                  --data-parallel-address 10.99.48.128 --data-parallel-rpc-port 13345
+# DP 4 split over two hosts, two ranks per host. This host (192.0.2.60)
+# owns ranks 0 and 1 and serves the API.
+CKPT=${CKPT:-Qwen/Qwen3-30B-A3B-FP8}
+vllm serve $CKPT --data-parallel-size 4 --data-parallel-size-local 2 \
+  --data-parallel-address 192.0.2.60 --data-parallel-rpc-port 15610

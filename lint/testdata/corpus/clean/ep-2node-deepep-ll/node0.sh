@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Expert-parallel deployment, node 0 (primary, 192.168.1.100), as in the vLLM
-# EP deployment guide: DeepSeek-V3 on 2 x 8 GPUs, DeepEP low-latency kernels.
+# Expert parallel over two 8-GPU hosts, DP 16 with EP; this is the
+# primary (198.51.100.20), ranks 0-7, DeepEP low-latency kernels.
 set -euo pipefail
-export GLOO_SOCKET_IFNAME=eth0
-export NCCL_SOCKET_IFNAME=eth0
+export GLOO_SOCKET_IFNAME=ens4f0
+export NCCL_SOCKET_IFNAME=ens4f0
 
-vllm serve deepseek-ai/DeepSeek-V3-0324 \
+vllm serve /srv/weights/dsv3 \
     --tensor-parallel-size 1 \
     --enable-expert-parallel \
     --data-parallel-size 16 \
     --data-parallel-size-local 8 \
-    --data-parallel-address 192.168.1.100 \
-    --data-parallel-rpc-port 13345 \
-    --api-server-count=8 \
+    --data-parallel-address 198.51.100.20 \
+    --data-parallel-rpc-port 15620 \
+    --api-server-count=4 \
     --all2all-backend deepep_low_latency

@@ -1,8 +1,8 @@
 #!/bin/bash
 # lint-version: 0.10.1
-# The same EP deployment as documented for v0.10.x: the all-to-all backend
-# is chosen with VLLM_ALL2ALL_BACKEND in front of vllm serve.
+# The same EP layout for a 0.10.x release, which picked the all-to-all
+# backend from VLLM_ALL2ALL_BACKEND.
 VLLM_ALL2ALL_BACKEND=deepep_low_latency VLLM_USE_DEEP_GEMM=1 \
-  vllm serve deepseek-ai/DeepSeek-V3-0324 --tensor-parallel-size 1 --enable-expert-parallel \
+  vllm serve /srv/weights/dsv3 --enable-expert-parallel --tensor-parallel-size 1 \
   --data-parallel-size 16 --data-parallel-size-local 8 \
-  --data-parallel-address 192.168.1.100 --data-parallel-rpc-port 13345 --api-server-count=8
+  --data-parallel-address 198.51.100.20 --data-parallel-rpc-port 15620 --api-server-count=4

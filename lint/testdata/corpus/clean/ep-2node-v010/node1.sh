@@ -1,6 +1,6 @@
 #!/bin/bash
 # lint-version: 0.10.1
 VLLM_ALL2ALL_BACKEND=deepep_low_latency VLLM_USE_DEEP_GEMM=1 \
-  vllm serve deepseek-ai/DeepSeek-V3-0324 --tensor-parallel-size 1 --enable-expert-parallel \
+  vllm serve /srv/weights/dsv3 --enable-expert-parallel --tensor-parallel-size 1 \
   --data-parallel-size 16 --data-parallel-size-local 8 --data-parallel-start-rank 8 \
-  --data-parallel-address 192.168.1.100 --data-parallel-rpc-port 13345 --headless
+  --data-parallel-address 198.51.100.20 --data-parallel-rpc-port 15620 --headless

@@ -1,5 +1,5 @@
-# Node 1  (with ip address 10.99.48.128)
-vllm serve $MODEL --data-parallel-size 4 \
-                  --data-parallel-size-local 2 \ # run two dp ranks on node 1
-                  --data-parallel-address 10.99.48.128 \
-                  --data-parallel-rpc-port 13345
+# first host, 192.0.2.21
+vllm serve $WEIGHTS --data-parallel-size 4 \
+    --data-parallel-size-local 2 \ # two local ranks here
+    --data-parallel-address 192.0.2.21 \
+    --data-parallel-rpc-port 14600

@@ -1,5 +1,5 @@
-# Node 2
-vllm serve $MODEL --headless --data-parallel-size-local 2 \ # run two dp ranks on node2
-                  --data-parallel-start-rank 2 \ # the start dp rank is 2
-                  --data-parallel-address 10.99.48.128 \
-                  --data-parallel-rpc-port 13345
+# second host
+vllm serve $WEIGHTS --headless --data-parallel-size-local 2 \ # two more ranks
+    --data-parallel-start-rank 2 \ # ranks 2 and 3
+    --data-parallel-address 192.0.2.21 \
+    --data-parallel-rpc-port 14600

@@ -1,28 +1,22 @@
 #!/bin/bash
+# Same file on every node; the scheduler exports NODE_ID, LEADER_ID,
+# NUM_NODES and LEADER_ADDR.
+WEIGHTS=${1:-/srv/weights/small-moe}
 
-MODEL=${1:-Qwen/Qwen1.5-MoE-A2.7B}
-
-export NVSHMEM_DIR=/usr/local/nvshmem
-export LD_LIBRARY_PATH=/usr/local/nvshmem/lib:${LD_LIBRARY_PATH}
-
-if [ "$RANK" -eq "$HEAD_RANK" ]; then
-	echo "using api-server-count for $RANK"
-  EXTRA_ARGS="--api-server-count=1"
+if [ "$NODE_ID" -eq "$LEADER_ID" ]; then
+  ROLE_FLAGS="--api-server-count=1"
 else
-	echo "using --headless for $RANK"
-  EXTRA_ARGS="--headless"
+  ROLE_FLAGS="--headless"
 fi
-echo "$RANK, $HEAD_RANK"
-vllm serve $MODEL \
-	  --tensor-parallel-size 1 \
-	  --data-parallel-size ${WORLD_SIZE} \
-	  --data-parallel-size-local 1 \
-	  --data-parallel-start-rank ${RANK} \
-	  --enable-expert-parallel \
-	  --all2all-backend deepep_high_throughput \
-	  --trust_remote_code \
-	  --max-model-len 200 \
-	  --data-parallel-address ${HEAD_IP} \
-	  --data-parallel-rpc-port 18000 \
-	  ${EXTRA_ARGS} \
-	  --disable-custom-all-reduce
+
+vllm serve $WEIGHTS \
+  --tensor-parallel-size 1 \
+  --data-parallel-size ${NUM_NODES} \
+  --data-parallel-size-local 1 \
+  --data-parallel-start-rank ${NODE_ID} \
+  --data-parallel-address ${LEADER_ADDR} \
+  --data-parallel-rpc-port 14900 \
+  --enable-expert-parallel \
+  --all2all-backend deepep_high_throughput \
+  --trust_remote_code \
+  ${ROLE_FLAGS}

@@ -1,19 +1,12 @@
 # vlaunch:vllm-version=0.9.2
-# Node 0  (with ip address 192.168.1.48)
-export NCCL_DEBUG=INFO
-export HF_HOME=/mnt/nfs/songrun/huggingface
-export NCCL_IB_HCA=mlx5_0,mlx5_2
-export NCCL_IB_GID_INDEX=3 
-export NCCL_SHM_DISABLE=1
+# host 0 of 2; the DP address is on the fabric network, not the management one
+export NCCL_IB_HCA=mlx5_1,mlx5_3
 export NCCL_P2P_DISABLE=1
-vllm serve Qwen/Qwen3-30B-A3B-Instruct-2507 \
-    --port 8848 \
-    --tensor-parallel-size 1 \
+vllm serve /srv/weights/small-moe \
+    --port 9700 \
     --data-parallel-size 8 \
     --data-parallel-size-local 4 \
-    --data-parallel-address 10.0.12.1 \
-    --data-parallel-rpc-port 13345 \
+    --data-parallel-address 10.30.1.5 \
+    --data-parallel-rpc-port 15200 \
     --enable-expert-parallel \
-    --no-enable-prefix-caching \
-    --max-num-seqs 4 \
     --enforce-eager

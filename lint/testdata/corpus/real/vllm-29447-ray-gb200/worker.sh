@@ -1,2 +1,2 @@
 # vlaunch:vllm-version=0.11.2
-ray start --address='<IP>:<PORT>' --num-gpus 4
+ray start --address='<HEAD>:<RAY_PORT>' --num-gpus 4
