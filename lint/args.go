@@ -74,14 +74,29 @@ func isOption(t string) bool {
 	return err != nil
 }
 
+// dottedBase strips a JSON dotted key from an option: --eplb-config.window_size
+// and, for a short alias of a JSON flag, -cc.pass_config.x (vLLM's
+// FlexibleArgumentParser accepts both). Other single-dash words keep their dots.
+func dottedBase(spelling string, rel vllm.Release) string {
+	pre, _, dotted := strings.Cut(spelling, ".")
+	if !dotted {
+		return spelling
+	}
+	if strings.HasPrefix(spelling, "--") {
+		return pre
+	}
+	if f, ok := rel.Flag(pre); ok && f.Kind == vllm.JSON {
+		return pre
+	}
+	return spelling
+}
+
 // option parses the option at args[i] and returns the index of its last word.
 func (p *parsed) option(args []Value, i int, rel vllm.Release) int {
 	a := args[i]
 	spelling, inline, hasInline := strings.Cut(a.Text, "=")
 	base := spelling
-	if strings.HasPrefix(spelling, "--") {
-		base, _, _ = strings.Cut(spelling, ".") // --eplb-config.window_size
-	}
+	base = dottedBase(spelling, rel)
 	f := &Flag{At: a, Name: normalizeName(base)}
 	spec, ok := rel.Flag(base)
 	if ok {

@@ -212,7 +212,8 @@ func flagText(f *Flag) string {
 
 // isDotted reports the JSON dotted-key form (--eplb-config.window_size 1000).
 func isDotted(f *Flag) bool {
-	return strings.HasPrefix(f.Spelling(), "--") && strings.Contains(f.Spelling(), ".")
+	sp := f.Spelling()
+	return strings.HasPrefix(sp, "-") && strings.Contains(sp, ".") && f.Spec != nil && f.Spec.Kind == vllm.JSON
 }
 
 // checkBackendChoice checks --all2all-backend against the release's backends.

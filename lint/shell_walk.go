@@ -65,6 +65,9 @@ func (w *walker) nested(sc *scope) *walker {
 	return &walker{fe: w.fe, src: w.src, sc: sc, ctx: w.ctx, allExport: w.allExport}
 }
 
+// maxArrayElems caps an array a script grows (ARR+=("${ARR[@]}") doubles it).
+const maxArrayElems = 4096
+
 // assign records NAME=value (or NAME=(a b c)) in the scope.
 func (w *walker) assign(a *syntax.Assign, export bool) {
 	if a.Name == nil {
@@ -76,8 +79,14 @@ func (w *walker) assign(a *syntax.Assign, export bool) {
 	switch {
 	case a.Array != nil:
 		v.isArr = true
+		if a.Append && had { // ARR+=(...) extends the array (or a scalar's value)
+			v.arr = append(v.arr, old.arr...)
+			if !old.isArr {
+				v.arr = append(v.arr, old.val)
+			}
+		}
 		for _, el := range a.Array.Elems {
-			if el.Value != nil {
+			if el.Value != nil && len(v.arr) < maxArrayElems {
 				v.arr = append(v.arr, w.ev().fields(el.Value)...)
 			}
 		}
