@@ -23,8 +23,9 @@ type Candidate struct {
 	PP int  `json:"pp"`
 	DP int  `json:"dp"`
 	EP bool `json:"ep"`
-	// All2All is the backend in effect for this layout ("" when the
-	// all-to-all kernels do not run), `auto` resolved per candidate.
+	// All2All is the backend in effect for this layout, `auto` resolved per
+	// candidate; "naive dispatch" for DP > 1 without EP; "" when MoE tokens
+	// are not exchanged (DP = 1 or a dense model).
 	All2All    string  `json:"all2all_backend,omitempty"`
 	WeightsGiB float64 `json:"weights_gib_per_gpu"`
 	KVCacheGiB float64 `json:"kv_cache_gib_per_gpu"`
@@ -132,7 +133,7 @@ func evaluate(in Input) Candidate {
 	fits := r.Feasible
 	r.AddPerformance(&in, PerfOptions{Seed: 1, Requests: searchRequests})
 	l := in.Layout
-	c := Candidate{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: in.All2AllBackend,
+	c := Candidate{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: searchA2ALabel(&in),
 		WeightsGiB: r.Memory.PerGPU.WeightsGiB, KVCacheGiB: r.Memory.PerGPU.KVCacheGiB, Fits: fits,
 		SLOTotal: len(r.SLO)}
 	if r.Performance != nil {
@@ -187,4 +188,15 @@ func SearchLayout(base *Input) (Input, *LayoutSearch, diag.Diagnostic) {
 			best.Name(), len(cands), verdict, best.DecodeTokPerS),
 		Hint: "to pin it, write " + best.PinYAML()}
 	return in, &LayoutSearch{Candidates: cands, Chosen: best}, d
+}
+
+// searchA2ALabel names the MoE token exchange of a layout for the table:
+// the backend in effect, or vLLM's naive dispatch/combine (an all-gather of
+// every DP rank's tokens) when DP > 1 without expert parallelism, which the
+// step-time model charges like allgather_reducescatter.
+func searchA2ALabel(in *Input) string {
+	if in.All2AllBackend == "" && in.Model.IsMoE() && in.Layout.DP > 1 {
+		return "naive dispatch"
+	}
+	return in.All2AllBackend
 }
