@@ -1,15 +1,12 @@
 package lint
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/vlaunch/vlaunch/diag"
 )
 
 // realMeta are the files of a real-corpus directory that are not inputs.
@@ -82,22 +79,7 @@ func compareFindings(t *testing.T, fx fixture, wants []want) []string {
 	for _, w := range wants {
 		mentioned[w.code] = true
 	}
-	var problems []string
-	matched := make([]bool, len(wants))
-	for _, d := range ds {
-		if d.Severity == diag.Info && !mentioned[d.Code] {
-			continue
-		}
-		if !matchWant(wants, matched, d) {
-			problems = append(problems, "unexpected: "+d.String())
-		}
-	}
-	for i, w := range wants {
-		if !matched[i] {
-			problems = append(problems, fmt.Sprintf("missing: %s:%d: %s", w.file, w.line, w.code))
-		}
-	}
-	return problems
+	return diffFindings(ds, wants, mentioned)
 }
 
 // TestRealHarnessCanFail: an unlisted warning and a listed but absent

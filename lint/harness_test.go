@@ -124,6 +124,12 @@ func fixtureProblems(t *testing.T, fx fixture, focus string) []string {
 	for _, w := range wants {
 		mentioned[w.code] = true
 	}
+	return diffFindings(ds, wants, mentioned)
+}
+
+// diffFindings lists findings no want matches and wants no finding matches.
+// Info findings only count for codes in mentioned.
+func diffFindings(ds diag.Diagnostics, wants []want, mentioned map[string]bool) []string {
 	var problems []string
 	matched := make([]bool, len(wants))
 	for _, d := range ds {
