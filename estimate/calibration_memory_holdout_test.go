@@ -200,13 +200,7 @@ func (r *holdRow) evaluateHoldout(t testing.TB) {
 	tok, okTok := num(r.c.Measured.Tokens)
 	r.hasTok = okTok && r.hasAvail
 	if r.hasTok {
-		r.tokLog = int64(tok)
-		blk := float64(r.bpt) * float64(in.BlockSize)
-		r.tokFromLog = int64(math.Floor(r.availLog*GiB/blk)) * int64(in.BlockSize)
-		r.impliedBPT = r.availLog * GiB / tok
-		r.concLog, r.hasConc = num(r.c.Measured.Concurrency)
-		pool := float64(r.tokFromLog) * float64(r.bpt)
-		r.concFromLog = pool / float64(logged.KV.SequenceBytes(in.MaxModelLen, in.BlockSize))
+		r.fromLoggedPool(tok, logged.KV, in)
 	}
 	// "X GiB KV cache is needed" for one max_model_len sequence: a check of
 	// bytes per token (and of how a sequence's blocks are counted).

@@ -298,6 +298,21 @@ func runCalibration(t testing.TB, cases []calCase) []calRow {
 	return rows
 }
 
+// fromLoggedPool fills the figures derived from the logged available KV
+// memory: block-rounded tokens, the bytes per token the log implies, and
+// vLLM's "Maximum concurrency for max_model_len tokens" (the same pool over
+// one sequence's blocks, sliding-window layers counted as vLLM's KV specs
+// count them).
+func (r *calRow) fromLoggedPool(loggedTokens float64, kv KVLayout, in *Input) {
+	r.tokLog = int64(loggedTokens)
+	blk := float64(r.bpt) * float64(in.BlockSize)
+	r.tokFromLog = int64(math.Floor(r.availLog*GiB/blk)) * int64(in.BlockSize)
+	r.impliedBPT = r.availLog * GiB / loggedTokens
+	r.concLog, r.hasConc = num(r.c.Measured.Concurrency)
+	pool := float64(r.tokFromLog) * float64(r.bpt)
+	r.concFromLog = pool / float64(kv.SequenceBytes(in.MaxModelLen, in.BlockSize))
+}
+
 func (r *calRow) evaluate(t testing.TB) {
 	in, assumed, err := calInput(r.c)
 	if err != nil {
@@ -326,16 +341,7 @@ func (r *calRow) evaluate(t testing.TB) {
 	}
 	r.hasTok = okTok && r.hasAvail
 	if r.hasTok {
-		r.tokLog = int64(tok)
-		blk := float64(r.bpt) * float64(in.BlockSize)
-		r.tokFromLog = int64(math.Floor(r.availLog*GiB/blk)) * int64(in.BlockSize)
-		r.impliedBPT = r.availLog * GiB / tok
-		// vLLM's "Maximum concurrency for max_model_len tokens": the same
-		// pool over one sequence's blocks (sliding-window layers counted
-		// as vLLM's KV specs count them).
-		r.concLog, r.hasConc = num(r.c.Measured.Concurrency)
-		pool := float64(r.tokFromLog) * float64(r.bpt)
-		r.concFromLog = pool / float64(logged.KV.SequenceBytes(in.MaxModelLen, in.BlockSize))
+		r.fromLoggedPool(tok, logged.KV, in)
 	}
 	r.failedLog = r.c.Measured.Error != "" || (r.hasAvail && r.availLog <= 0)
 	r.failedPred = !rep.Capacity.OneSequenceFits
