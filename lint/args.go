@@ -4,47 +4,48 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// Flag is one option as written on a vLLM command line.
-type Flag struct {
+// cliFlag is one option as written on a vLLM command line.
+type cliFlag struct {
 	// Name is the canonical long name ("tensor-parallel-size"); for flags the
 	// release does not know, the spelling normalised the same way.
 	Name string
 	// At is the word holding the flag (its spelling is At.Text up to "=").
-	At Value
+	At launch.Value
 	// Value is the flag's argument, nil for switches.
-	Value *Value
+	Value *launch.Value
 	// Spec is the release's entry; nil when the release has no such flag.
 	Spec *vllm.Flag
 	// Negated is true for --no-x.
 	Negated bool
 	// BoolValue is a stray true/false word after a switch.
-	BoolValue *Value
+	BoolValue *launch.Value
 	// MissingValue is true when a value-taking flag had none.
 	MissingValue bool
 }
 
 // Spelling returns the flag as the user wrote it, without any "=value".
-func (f *Flag) Spelling() string {
+func (f *cliFlag) Spelling() string {
 	s, _, _ := strings.Cut(f.At.Text, "=")
 	return s
 }
 
 // parsed is a serve invocation's argv read against one release.
 type parsed struct {
-	flags      []*Flag
-	positional []Value
+	flags      []*cliFlag
+	positional []launch.Value
 	// opaque are unresolved words that may expand to any number of arguments.
-	opaque []Value
+	opaque []launch.Value
 }
 
 var boolWords = map[string]bool{"true": true, "false": true, "True": true, "False": true, "1": true, "0": true, "yes": true, "no": true}
 
 // parseArgs reads argv the way vLLM's argparse does, as far as the release's
 // flag table allows.
-func parseArgs(args []Value, rel vllm.Release) parsed {
+func parseArgs(args []launch.Value, rel vllm.Release) parsed {
 	var p parsed
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -92,12 +93,12 @@ func dottedBase(spelling string, rel vllm.Release) string {
 }
 
 // option parses the option at args[i] and returns the index of its last word.
-func (p *parsed) option(args []Value, i int, rel vllm.Release) int {
+func (p *parsed) option(args []launch.Value, i int, rel vllm.Release) int {
 	a := args[i]
 	spelling, inline, hasInline := strings.Cut(a.Text, "=")
 	base := spelling
 	base = dottedBase(spelling, rel)
-	f := &Flag{At: a, Name: normalizeName(base)}
+	f := &cliFlag{At: a, Name: normalizeName(base)}
 	spec, ok := rel.Flag(base)
 	if ok {
 		f.Spec, f.Name = spec, spec.Name
@@ -112,13 +113,13 @@ func (p *parsed) option(args []Value, i int, rel vllm.Release) int {
 		shape, shapeOK = vllm.KnownFlagEver(base)
 	}
 	if hasInline {
-		v := a.slice(len(spelling)+1, len(a.Text))
+		v := a.Slice(len(spelling)+1, len(a.Text))
 		f.Value = &v
 		_ = inline
 		return i
 	}
 	if shapeOK && attachedShort(spelling, shape) {
-		v := a.slice(2, len(a.Text))
+		v := a.Slice(2, len(a.Text))
 		f.Value = &v
 		return i
 	}

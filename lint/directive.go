@@ -42,20 +42,20 @@ func parseVersionDirectives(inputs []Input, report bool) (map[string]fileVersion
 			}
 			if prev, ok := out[in.Name]; ok {
 				if prev.text != text {
-					at(CodeDirective, diag.Warning, "second vllm-version directive ("+text+") contradicts the first ("+prev.text+"); the first is used", "keep one `# vlaunch:vllm-version=X` per file")
+					at(codeDirective, diag.Warning, "second vllm-version directive ("+text+") contradicts the first ("+prev.text+"); the first is used", "keep one `# vlaunch:vllm-version=X` per file")
 				}
 				continue
 			}
 			v, err := vllm.ParseVersion(text)
 			if err != nil {
-				at(CodeDirective, diag.Warning, "malformed vllm-version directive: "+err.Error(), "write `# vlaunch:vllm-version=0.11.0`")
+				at(codeDirective, diag.Warning, "malformed vllm-version directive: "+err.Error(), "write `# vlaunch:vllm-version=0.11.0`")
 				continue
 			}
 			rel, warns := vllm.Resolve(v)
 			out[in.Name] = fileVersion{rel: rel, text: text}
 			for _, w := range warns {
 				if report {
-					at(CodeVersion, diag.Info, w, "")
+					at(codeVersion, diag.Info, w, "")
 				}
 			}
 		}

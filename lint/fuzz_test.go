@@ -22,23 +22,21 @@ func addSeeds(f *testing.F, exts ...string) {
 	}
 }
 
-// FuzzParseShell: the shell front end and every rule must not panic.
-func FuzzParseShell(f *testing.F) {
+// FuzzLintShell: the shell front end and every rule must not panic.
+func FuzzLintShell(f *testing.F) {
 	addSeeds(f, ".sh")
 	f.Add([]byte("for i in {0..3}; do vllm serve m --data-parallel-start-rank $((i*8)) & done"))
 	f.Add([]byte("ssh h <<EOF\nvllm serve ${M:-x} \\ \n--tp 8\nEOF\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ParseShell("fuzz.sh", data)
 		_, _ = Lint([]Input{{Name: "fuzz.sh", Data: data}}, Options{})
 	})
 }
 
-// FuzzParseManifest: the Kubernetes front end and every rule must not panic.
-func FuzzParseManifest(f *testing.F) {
+// FuzzLintManifest: the Kubernetes front end and every rule must not panic.
+func FuzzLintManifest(f *testing.F) {
 	addSeeds(f, ".yaml")
 	f.Add([]byte("kind: LeaderWorkerSet\nspec: {leaderWorkerTemplate: {size: 3, workerTemplate: {spec: {containers: [{name: v, image: vllm/vllm-openai:v0.11.1, args: [m, -dp, $(X)]}]}}}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ParseManifest("fuzz.yaml", data)
 		_, _ = Lint([]Input{{Name: "fuzz.yaml", Data: data}}, Options{})
 	})
 }

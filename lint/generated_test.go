@@ -43,7 +43,7 @@ func lintBundle(t *testing.T, d *spec.Deployment, b *generator.Bundle) {
 	if len(inputs) == 0 {
 		t.Fatal("bundle has no scripts or manifests")
 	}
-	ds, err := Lint(inputs, Options{Spec: d})
+	ds, err := Lint(inputs, Options{Spec: d, Capacity: testCapacity})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 // groupServers puts servers of one deployment together: same model, same
 // global DP size, same disaggregation role and same manifest object.
 // Servers with DP = 1 and no --nnodes stand alone.
-func groupServers(servers []*Server) [][]*Server {
+func groupServers(servers []*server) [][]*server {
 	index := map[string]int{}
-	var groups [][]*Server
+	var groups [][]*server
 	for _, s := range servers {
 		key := groupKey(s)
 		i, ok := index[key]
@@ -26,15 +26,15 @@ func groupServers(servers []*Server) [][]*Server {
 	return groups
 }
 
-func groupKey(s *Server) string {
+func groupKey(s *server) string {
 	dp, nn := s.DP(), s.NNodes()
 	if dp.Known && dp.N <= 1 && nn.Known && nn.N <= 1 && !s.Headless() {
 		return ""
 	}
-	return strings.Join([]string{s.Inv.deployment, kvRole(s)}, "\x00")
+	return strings.Join([]string{s.Inv.Deployment, kvRole(s)}, "\x00")
 }
 
-func dpText(s *Server) string {
+func dpText(s *server) string {
 	if f := s.Flag("data-parallel-size"); f != nil && f.Value != nil {
 		return f.Value.Text
 	}
@@ -42,7 +42,7 @@ func dpText(s *Server) string {
 }
 
 // kvRole reads kv_role from --kv-transfer-config (P/D disaggregation).
-func kvRole(s *Server) string {
+func kvRole(s *server) string {
 	v, ok := s.Str("kv-transfer-config")
 	if !ok {
 		return ""
@@ -55,7 +55,7 @@ func kvRole(s *Server) string {
 }
 
 // multiNode reports whether a group spans several nodes.
-func multiNode(g []*Server) bool {
+func multiNode(g []*server) bool {
 	if len(g) > 1 {
 		return true
 	}
@@ -69,8 +69,8 @@ func multiNode(g []*Server) bool {
 
 // dpNodes returns the group's servers that take part in mp data parallel
 // (not Ray DP, not external-LB single ranks, not --nnodes engines).
-func dpNodes(g []*Server) []*Server {
-	var out []*Server
+func dpNodes(g []*server) []*server {
+	var out []*server
 	for _, s := range g {
 		if s.RayDP() || s.Flag("data-parallel-rank") != nil || s.NNodes().N > 1 || !s.NNodes().Known {
 			continue

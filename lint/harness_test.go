@@ -115,7 +115,7 @@ func checkFixture(t *testing.T, fx fixture, focus string) {
 // Info findings only count for codes the fixture mentions or focuses on.
 func fixtureProblems(t *testing.T, fx fixture, focus string) []string {
 	t.Helper()
-	ds, err := Lint(fx.inputs, Options{Version: fx.version, Spec: fx.spec})
+	ds, err := Lint(fx.inputs, Options{Version: fx.version, Spec: fx.spec, Capacity: testCapacity})
 	if err != nil {
 		t.Fatalf("%s: %v", fx.name, err)
 	}

@@ -1,12 +1,10 @@
 package lint
 
 import (
-	"bytes"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -24,19 +22,21 @@ type Options struct {
 	Version string
 	// Spec is the optional deployment spec.
 	Spec *spec.Deployment
+	// Capacity estimates a server's KV capacity (VL125, with Spec); nil
+	// skips that check.
+	Capacity CapacityFunc
 }
 
 // Lint parses every input, runs every rule and applies suppressions. The
 // inputs are linted together: several files are several nodes of one deployment.
 func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
-	pass := &Pass{Spec: opts.Spec}
+	ps := &pass{Spec: opts.Spec, Capacity: opts.Capacity}
 	var ds diag.Diagnostics
-	var invs []*Invocation
+	var invs []*launch.Invocation
 	for _, in := range inputs {
-		got, scripts, d := parseInput(in)
-		nameNodes(in.Name, got)
+		got, scripts, d := launch.Parse(in.Name, in.Data)
 		invs = append(invs, got...)
-		pass.Scripts = append(pass.Scripts, scripts...)
+		ps.Scripts = append(ps.Scripts, scripts...)
 		ds = append(ds, d...)
 	}
 	direct, dds := parseVersionDirectives(inputs, opts.Version == "")
@@ -45,25 +45,25 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	if err != nil {
 		return nil, err
 	}
-	pass.Release = rel
+	ps.Release = rel
 	for i := range warn {
 		if len(inputs) > 0 {
 			warn[i].File, warn[i].Line, warn[i].Col = inputs[0].Name, 1, 1
 		}
 	}
 	for _, inv := range invs {
-		if inv.Kind != KindServe {
-			pass.Rays = append(pass.Rays, inv)
+		if inv.Kind != launch.KindServe {
+			ps.Rays = append(ps.Rays, inv)
 			continue
 		}
-		pass.Servers = append(pass.Servers, newServer(inv, releaseFor(inv, opts, direct, rel)))
+		ps.Servers = append(ps.Servers, newServer(inv, releaseFor(inv, opts, direct, rel)))
 	}
-	pass.Groups = groupServers(pass.Servers)
-	pass.out = &ds
+	ps.Groups = groupServers(ps.Servers)
+	ps.out = &ds
 	for _, r := range Rules {
-		if r.Check != nil {
-			pass.rule = r
-			r.Check(pass)
+		if r.check != nil {
+			ps.rule = r
+			r.check(ps)
 		}
 	}
 	ds = applySuppressions(inputs, dedupe(ds))
@@ -72,54 +72,11 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	return ds, nil
 }
 
-// parseInput picks the front end by content: YAML manifests or shell.
-func parseInput(in Input) ([]*Invocation, []*Script, diag.Diagnostics) {
-	if isManifest(in.Name, in.Data) {
-		return ParseManifest(in.Name, in.Data)
-	}
-	return ParseShell(in.Name, in.Data)
-}
-
-// isManifest reports YAML by extension, or by a leading apiVersion/kind.
-func isManifest(name string, data []byte) bool {
-	ext := strings.ToLower(filepath.Ext(name))
-	if ext == ".yaml" || ext == ".yml" {
-		return true
-	}
-	t := bytes.TrimSpace(data)
-	return bytes.HasPrefix(t, []byte("apiVersion:")) || bytes.HasPrefix(t, []byte("kind:")) || bytes.HasPrefix(t, []byte("---"))
-}
-
-// nameNodes labels invocations: the file name alone when it holds one
-// server, else file#N in order.
-func nameNodes(file string, invs []*Invocation) {
-	n := 0
-	for _, inv := range invs {
-		if inv.Kind == KindServe {
-			n++
-		}
-	}
-	k := 0
-	for _, inv := range invs {
-		if inv.Node != "" {
-			continue
-		}
-		inv.Node = file
-		if inv.Kind == KindServe && n > 1 {
-			k++
-			inv.Node = fmt.Sprintf("%s#%d", file, k)
-		}
-		if inv.Host != "" {
-			inv.Node += " (" + inv.Host + ")"
-		}
-	}
-}
-
 // chooseRelease picks the run's version, used where an invocation's file
 // has no directive and its image no tag: --vllm-version, the spec, the first
 // file's version directive, the first image tag, else the newest known
 // release. A directive's own VL006 note is given where it is written.
-func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, invs []*Invocation) (vllm.Release, diag.Diagnostics, error) {
+func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, invs []*launch.Invocation) (vllm.Release, diag.Diagnostics, error) {
 	v := opts.Version
 	if v == "" && opts.Spec != nil {
 		v = opts.Spec.VLLM.Version
@@ -148,7 +105,7 @@ func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, 
 	}
 	var ds diag.Diagnostics
 	for _, w := range warns {
-		ds = append(ds, diag.Diagnostic{Code: CodeVersion, Severity: diag.Info, Message: w})
+		ds = append(ds, diag.Diagnostic{Code: codeVersion, Severity: diag.Info, Message: w})
 	}
 	return rel, ds, nil
 }
@@ -156,7 +113,7 @@ func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, 
 // releaseFor picks an invocation's version: --vllm-version, else its file's
 // directive (the author's word on what the file targets), else its own image
 // tag, else the run's.
-func releaseFor(inv *Invocation, opts Options, direct map[string]fileVersion, def vllm.Release) vllm.Release {
+func releaseFor(inv *launch.Invocation, opts Options, direct map[string]fileVersion, def vllm.Release) vllm.Release {
 	if opts.Version != "" {
 		return def
 	}

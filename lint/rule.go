@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -18,30 +19,32 @@ type Rule struct {
 	Severity diag.Severity
 	// Summary is one line without a trailing period.
 	Summary string
-	Check   func(p *Pass)
+	check   func(p *pass)
 }
 
-// Pass is what a rule sees: every input, parsed, and a way to report.
-type Pass struct {
+// pass is what a rule sees: every input, parsed, and a way to report.
+type pass struct {
 	// Servers are the vLLM servers found in all inputs, in input order.
-	Servers []*Server
+	Servers []*server
 	// Rays are the `ray start` commands.
-	Rays []*Invocation
+	Rays []*launch.Invocation
 	// Scripts are all parsed shell text (files and embedded strings).
-	Scripts []*Script
+	Scripts []*launch.Script
 	// Groups are the servers grouped into deployments (see groupServers).
-	Groups [][]*Server
+	Groups [][]*server
 	// Spec is the optional deployment spec (hardware facts).
 	Spec *spec.Deployment
 	// Release is the version used where an invocation names none.
 	Release vllm.Release
+	// Capacity estimates KV capacity for VL125; nil skips the rule.
+	Capacity CapacityFunc
 
 	rule *Rule
 	out  *diag.Diagnostics
 }
 
 // Report records a finding of the current rule at pos in file.
-func (p *Pass) Report(file string, pos Pos, hint, format string, args ...interface{}) {
+func (p *pass) Report(file string, pos launch.Pos, hint, format string, args ...interface{}) {
 	*p.out = append(*p.out, diag.Diagnostic{
 		Code: p.rule.Code, Severity: p.rule.Severity, File: file, Line: pos.Line, Col: pos.Col,
 		Message: fmt.Sprintf(format, args...), Hint: hint,
@@ -49,7 +52,7 @@ func (p *Pass) Report(file string, pos Pos, hint, format string, args ...interfa
 }
 
 // ReportAt reports at a value's position in an invocation's file.
-func (p *Pass) ReportAt(inv *Invocation, pos Pos, hint, format string, args ...interface{}) {
+func (p *pass) ReportAt(inv *launch.Invocation, pos launch.Pos, hint, format string, args ...interface{}) {
 	if pos.Line == 0 {
 		pos = inv.Pos
 	}

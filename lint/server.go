@@ -4,23 +4,24 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// Server is a serve invocation with its argv parsed for its release.
-type Server struct {
-	Inv *Invocation
+// server is a serve invocation with its argv parsed for its release.
+type server struct {
+	Inv *launch.Invocation
 	Rel vllm.Release
 	// Model is the served model (positional or --model), nil when absent.
-	Model *Value
+	Model *launch.Value
 	p     parsed
 }
 
 // Flags returns every option in order.
-func (s *Server) Flags() []*Flag { return s.p.flags }
+func (s *server) Flags() []*cliFlag { return s.p.flags }
 
 // Flag returns the last occurrence of a canonical flag (argparse: last wins).
-func (s *Server) Flag(name string) *Flag {
+func (s *server) Flag(name string) *cliFlag {
 	for i := len(s.p.flags) - 1; i >= 0; i-- {
 		if s.p.flags[i].Name == name {
 			return s.p.flags[i]
@@ -30,7 +31,7 @@ func (s *Server) Flag(name string) *Flag {
 }
 
 // Has reports whether a switch is on (given and not negated).
-func (s *Server) Has(name string) bool {
+func (s *server) Has(name string) bool {
 	f := s.Flag(name)
 	return f != nil && !f.Negated
 }
@@ -40,18 +41,18 @@ func (s *Server) Has(name string) bool {
 type intArg struct {
 	N          int
 	Set, Known bool
-	At         Pos
+	At         launch.Pos
 }
 
 // FromConfig reports a flag that is absent from the command line while a
 // --config file (not linted) may set it.
-func (s *Server) FromConfig(name string) bool {
+func (s *server) FromConfig(name string) bool {
 	return s.Flag(name) == nil && s.Flag("config") != nil
 }
 
 // Int reads an integer flag, with def when it is absent (unknown when a
 // --config file may set it).
-func (s *Server) Int(name string, def int) intArg {
+func (s *server) Int(name string, def int) intArg {
 	f := s.Flag(name)
 	if f == nil {
 		return intArg{N: def, Known: !s.FromConfig(name)}
@@ -64,25 +65,25 @@ func (s *Server) Int(name string, def int) intArg {
 }
 
 // Str reads a string flag's value.
-func (s *Server) Str(name string) (Value, bool) {
+func (s *server) Str(name string) (launch.Value, bool) {
 	f := s.Flag(name)
 	if f == nil || f.Value == nil {
-		return Value{}, false
+		return launch.Value{}, false
 	}
 	return *f.Value, true
 }
 
 // TP, PP and DP are the parallel sizes (1 when unset).
-func (s *Server) TP() intArg { return s.Int("tensor-parallel-size", 1) }
+func (s *server) TP() intArg { return s.Int("tensor-parallel-size", 1) }
 
 // PP is the pipeline-parallel size.
-func (s *Server) PP() intArg { return s.Int("pipeline-parallel-size", 1) }
+func (s *server) PP() intArg { return s.Int("pipeline-parallel-size", 1) }
 
 // DP is the global data-parallel size.
-func (s *Server) DP() intArg { return s.Int("data-parallel-size", 1) }
+func (s *server) DP() intArg { return s.Int("data-parallel-size", 1) }
 
 // DPL is the local data-parallel size; unset means all of DP (mp backend).
-func (s *Server) DPL() intArg {
+func (s *server) DPL() intArg {
 	a := s.Int("data-parallel-size-local", 0)
 	if !a.Set {
 		dp := s.DP()
@@ -92,22 +93,22 @@ func (s *Server) DPL() intArg {
 }
 
 // Headless reports --headless.
-func (s *Server) Headless() bool { return s.Has("headless") }
+func (s *server) Headless() bool { return s.Has("headless") }
 
 // StartRank is --data-parallel-start-rank (0 when unset).
-func (s *Server) StartRank() intArg { return s.Int("data-parallel-start-rank", 0) }
+func (s *server) StartRank() intArg { return s.Int("data-parallel-start-rank", 0) }
 
 // EP reports --enable-expert-parallel.
-func (s *Server) EP() bool { return s.Has("enable-expert-parallel") }
+func (s *server) EP() bool { return s.Has("enable-expert-parallel") }
 
 // RayDP reports the Ray DP backend, which places ranks itself.
-func (s *Server) RayDP() bool {
+func (s *server) RayDP() bool {
 	v, ok := s.Str("data-parallel-backend")
 	return ok && v.Text == "ray"
 }
 
 // Backend returns the all-to-all backend and where it came from.
-func (s *Server) Backend() (name string, at Pos, set bool) {
+func (s *server) Backend() (name string, at launch.Pos, set bool) {
 	if v, ok := s.Str("all2all-backend"); ok {
 		return v.Text, v.Pos, true
 	}
@@ -122,7 +123,7 @@ func (s *Server) Backend() (name string, at Pos, set bool) {
 
 // MultiNodeDP reports whether this server is one node of a DP deployment
 // spanning several nodes.
-func (s *Server) MultiNodeDP() bool {
+func (s *server) MultiNodeDP() bool {
 	if s.RayDP() {
 		return false
 	}
@@ -143,7 +144,7 @@ func (s *Server) MultiNodeDP() bool {
 }
 
 // NNodes returns --nnodes (1 when unset).
-func (s *Server) NNodes() intArg { return s.Int("nnodes", 1) }
+func (s *server) NNodes() intArg { return s.Int("nnodes", 1) }
 
 // isLoopback reports addresses that only reach the local host.
 func isLoopback(a string) bool {
@@ -151,8 +152,8 @@ func isLoopback(a string) bool {
 }
 
 // newServer parses a serve invocation for rel.
-func newServer(inv *Invocation, rel vllm.Release) *Server {
-	s := &Server{Inv: inv, Rel: rel, p: parseArgs(inv.Args, rel)}
+func newServer(inv *launch.Invocation, rel vllm.Release) *server {
+	s := &server{Inv: inv, Rel: rel, p: parseArgs(inv.Args, rel)}
 	if len(s.p.positional) > 0 {
 		m := s.p.positional[0]
 		// `vllm serve $MODEL \ # comment`: the unresolved first word is the
@@ -168,6 +169,6 @@ func newServer(inv *Invocation, rel vllm.Release) *Server {
 }
 
 // posBefore orders two positions in one file.
-func posBefore(a, b Pos) bool {
+func posBefore(a, b launch.Pos) bool {
 	return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
 }

@@ -65,19 +65,19 @@ func checkSuppression(s *suppression, reason string, col int) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, c := range s.codes {
 		if _, ok := RuleByCode(c); !ok {
-			ds = append(ds, diag.Diagnostic{Code: CodeSuppression, Severity: diag.Warning, File: s.file, Line: s.line, Col: col,
+			ds = append(ds, diag.Diagnostic{Code: codeSuppression, Severity: diag.Warning, File: s.file, Line: s.line, Col: col,
 				Message: "unknown rule code " + c + " in suppression", Hint: "`vlaunch explain --all` lists the codes"})
 		}
 	}
 	if strings.TrimSpace(reason) == "" {
-		ds = append(ds, diag.Diagnostic{Code: CodeSuppression, Severity: diag.Warning, File: s.file, Line: s.line, Col: col,
+		ds = append(ds, diag.Diagnostic{Code: codeSuppression, Severity: diag.Warning, File: s.file, Line: s.line, Col: col,
 			Message: "suppression without a reason", Hint: "write `# vlaunch:disable=CODE why this is fine`"})
 	}
 	return ds
 }
 
 func (s *suppression) covers(d diag.Diagnostic) bool {
-	if d.File != s.file || d.Code == CodeSuppression || d.Code == CodeUnusedSuppression {
+	if d.File != s.file || d.Code == codeSuppression || d.Code == codeUnusedSuppression {
 		return false
 	}
 	if s.from != 0 && (d.Line < s.from || d.Line > s.to) {
@@ -107,7 +107,7 @@ func applySuppressions(inputs []Input, ds diag.Diagnostics) diag.Diagnostics {
 	}
 	for _, s := range sups {
 		if !s.used && s.knownCodes() {
-			out = append(out, diag.Diagnostic{Code: CodeUnusedSuppression, Severity: diag.Warning, File: s.file, Line: s.line, Col: 1,
+			out = append(out, diag.Diagnostic{Code: codeUnusedSuppression, Severity: diag.Warning, File: s.file, Line: s.line, Col: 1,
 				Message: "suppression of " + strings.Join(s.codes, ",") + " matches no finding", Hint: "remove it"})
 		}
 	}

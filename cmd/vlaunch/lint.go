@@ -48,7 +48,7 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 	if err != nil || failOn == diag.Info {
 		return usageErr("--fail-on must be error or warning")
 	}
-	opts := lint.Options{Version: o.version}
+	opts := lint.Options{Version: o.version, Capacity: lintCapacity}
 	if o.specPath != "" {
 		d, ds := spec.Load(o.specPath)
 		if ds.HasErrors() {

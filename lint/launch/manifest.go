@@ -1,0 +1,247 @@
+package launch
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"gopkg.in/yaml.v3"
+)
+
+// lwsEnv are the variables LeaderWorkerSet injects into every pod.
+var lwsEnv = []string{"LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX", "LWS_NAME", "LWS_GROUP_INDEX"}
+
+// maxGroupSize bounds how many LeaderWorkerSet nodes are expanded.
+const maxGroupSize = 64
+
+// ParseManifest reads Kubernetes manifests (several documents allowed) and
+// returns one invocation per vLLM container and, for LeaderWorkerSets, per node.
+func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
+	fe := &frontEnd{file: file}
+	src := newFileSource(file, data)
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for i := 0; ; i++ {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			fe.diags = append(fe.diags, yamlError(file, data, err))
+			break
+		}
+		if len(doc.Content) == 1 {
+			fe.object(src, doc.Content[0], i)
+		}
+	}
+	fe.serviceLinks()
+	return fe.invs, fe.scripts, fe.diags
+}
+
+// kubeService is a Service defined next to the workloads.
+type kubeService struct {
+	name, namespace, port string
+	at                    Pos
+}
+
+// podMeta is what Kubernetes needs to decide a pod's service links.
+type podMeta struct {
+	namespace string
+	linksOff  bool
+}
+
+// serviceLinks models Kubernetes service links: a pod gets <NAME>_PORT=
+// tcp://host:port for every Service in its namespace unless the pod sets
+// enableServiceLinks: false. A Service named "vllm" thus hands vLLM a
+// VLLM_PORT it cannot parse. Variables the container sets itself win.
+func (fe *frontEnd) serviceLinks() {
+	for _, svc := range fe.services {
+		if svc.name != "vllm" {
+			continue
+		}
+		for _, inv := range fe.invs {
+			m, ok := fe.pods[inv]
+			if !ok || m.linksOff || m.namespace != svc.namespace {
+				continue
+			}
+			if _, set := inv.LookupEnv("VLLM_PORT"); set {
+				continue
+			}
+			v := knownValue("tcp://"+svc.name+":"+svc.port, svc.at)
+			inv.Env = append(inv.Env, EnvVar{Name: "VLLM_PORT", Value: v, Pos: svc.at, Source: "service link"})
+		}
+	}
+}
+
+// service records a Service document.
+func (fe *frontEnd) service(src *source, doc *yaml.Node) {
+	name := get(doc, "metadata", "name")
+	if name == nil || name.Kind != yaml.ScalarNode {
+		return
+	}
+	port := "80"
+	if ps := get(doc, "spec", "ports"); ps != nil && ps.Kind == yaml.SequenceNode && len(ps.Content) > 0 {
+		if v := scalar(ps.Content[0], "port"); v != "" {
+			port = v
+		}
+	}
+	fe.services = append(fe.services, kubeService{name: name.Value, namespace: scalar(doc, "metadata", "namespace"), port: port, at: scalarValue(src, name).Pos})
+}
+
+// get walks mapping keys.
+func get(n *yaml.Node, path ...string) *yaml.Node {
+	for _, k := range path {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				next = n.Content[i+1]
+			}
+		}
+		n = next
+	}
+	return n
+}
+
+func scalar(n *yaml.Node, path ...string) string {
+	if v := get(n, path...); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+// podRole is one pod template with the LWS index values it stands for.
+type podRole struct {
+	spec *yaml.Node
+	role string
+	// podName is a StatefulSet's name: pod i is "<podName>-<i>" (HOSTNAME).
+	podName string
+	indexes []int
+	size    int
+}
+
+// object finds the pod templates of one document.
+func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
+	kind := scalar(doc, "kind")
+	if kind == "" && get(doc, "services") != nil {
+		fe.composeServices(src, doc)
+		return
+	}
+	if kind == "Service" {
+		fe.service(src, doc)
+		return
+	}
+	tag := fmt.Sprintf("%s/%s#%d", kind, scalar(doc, "metadata", "name"), idx)
+	ns := scalar(doc, "metadata", "namespace")
+	var roles []podRole
+	switch kind {
+	case "LeaderWorkerSet":
+		roles = lwsRoles(doc)
+	case "Pod":
+		roles = []podRole{{spec: get(doc, "spec")}}
+	case "StatefulSet":
+		roles = []podRole{statefulSetRole(doc)}
+	default:
+		roles = []podRole{{spec: get(doc, "spec", "template", "spec")}}
+	}
+	for _, r := range roles {
+		if r.spec == nil {
+			continue
+		}
+		n0 := len(fe.invs)
+		for _, c := range containers(r.spec) {
+			fe.container(src, r, c, tag)
+		}
+		if fe.pods == nil {
+			fe.pods = map[*Invocation]podMeta{}
+		}
+		for _, inv := range fe.invs[n0:] {
+			fe.pods[inv] = podMeta{namespace: ns, linksOff: scalar(r.spec, "enableServiceLinks") == "false"}
+		}
+	}
+}
+
+// lwsRoles expands a LeaderWorkerSet into leader (index 0) and workers (1..size-1).
+func lwsRoles(doc *yaml.Node) []podRole {
+	lwt := get(doc, "spec", "leaderWorkerTemplate")
+	size, err := strconv.Atoi(scalar(lwt, "size"))
+	if err != nil || size < 1 || size > maxGroupSize {
+		size = 0
+	}
+	worker := get(lwt, "workerTemplate", "spec")
+	leader := get(lwt, "leaderTemplate", "spec")
+	var workers []int
+	for i := 1; i < size; i++ {
+		workers = append(workers, i)
+	}
+	if size == 0 { // unknown group size: one worker with an unknown index
+		workers = []int{-1}
+	}
+	if leader == nil {
+		if size == 0 {
+			return []podRole{{spec: worker, role: "worker", indexes: workers}}
+		}
+		return []podRole{{spec: worker, role: "worker", indexes: append([]int{0}, workers...), size: size}}
+	}
+	return []podRole{{spec: leader, role: "leader", indexes: []int{0}, size: size}, {spec: worker, role: "worker", indexes: workers, size: size}}
+}
+
+func containers(podSpec *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	for _, key := range []string{"initContainers", "containers"} {
+		if l := get(podSpec, key); l != nil && l.Kind == yaml.SequenceNode {
+			out = append(out, l.Content...)
+		}
+	}
+	return out
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// yamlError turns a decoder error into a diagnostic at its line.
+func yamlError(file string, data []byte, err error) diag.Diagnostic {
+	d := diag.Diagnostic{Code: CodeSyntax, Severity: diag.Error, File: file, Line: 1, Col: 1,
+		Message: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		d.Line, _ = strconv.Atoi(m[1])
+	}
+	switch {
+	case conflictMarker(data):
+		d.Hint = "the file still has merge-conflict markers (<<<<<<<, =======, >>>>>>>)"
+	case bytes.Contains(data, []byte("{{")):
+		d.Hint = "this looks like a Helm template; lint the rendered output of `helm template`"
+	}
+	return d
+}
+
+// conflictMarker reports an unresolved merge conflict.
+func conflictMarker(data []byte) bool {
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if bytes.HasPrefix(l, []byte("<<<<<<< ")) || bytes.HasPrefix(l, []byte(">>>>>>> ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// statefulSetRole expands a StatefulSet into its pods: each is its own node
+// whose HOSTNAME ends in the pod ordinal.
+func statefulSetRole(doc *yaml.Node) podRole {
+	r := podRole{spec: get(doc, "spec", "template", "spec"), role: "pod", podName: scalar(doc, "metadata", "name")}
+	n, err := strconv.Atoi(scalar(doc, "spec", "replicas"))
+	if err != nil || n < 1 || n > maxGroupSize {
+		r.indexes = []int{-1}
+		return r
+	}
+	for i := 0; i < n; i++ {
+		r.indexes = append(r.indexes, i)
+	}
+	return r
+}

@@ -1,0 +1,174 @@
+package launch
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// kubeRef matches a kubelet $(VAR) reference.
+var kubeRef = regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_]*)\)`)
+
+// container turns one container into invocations, once per LWS index.
+func (fe *frontEnd) container(src *source, r podRole, c *yaml.Node, tag string) {
+	indexes := r.indexes
+	if len(indexes) == 0 && r.role == "" {
+		indexes = []int{-1}
+	}
+	for _, i := range indexes {
+		before := len(fe.invs)
+		fe.containerAt(src, r, c, i)
+		for _, inv := range fe.invs[before:] {
+			inv.Deployment, inv.Role = tag, r.role
+			inv.Node = strings.TrimSpace(fe.file + ":" + scalar(c, "name"))
+			if i >= 0 {
+				inv.Node += "[" + strconv.Itoa(i) + "]"
+			}
+		}
+	}
+}
+
+// containerAt lints the container as the pod with LWS worker index i sees it.
+func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
+	env := containerEnv(src, c)
+	switch {
+	case r.podName != "":
+		env = append(env, statefulSetValues(r, i)...)
+	case r.role != "":
+		env = append(env, lwsValues(r, i)...)
+	}
+	cc := &containerCtx{image: scalar(c, "image"), env: env}
+	cc.version = imageVersion(cc.image)
+	cc.envOpen = get(c, "envFrom") != nil
+	cc.info = Container{Runtime: "kubernetes", Pos: src.at(0), HostNetwork: true, HostIPC: true, HasShm: true}
+	if n := get(c, "name"); n != nil {
+		cc.info.Pos = Pos{n.Line, n.Column}
+	}
+	if g := scalar(c, "resources", "limits", "nvidia.com/gpu"); g != "" {
+		cc.gpus, _ = strconv.Atoi(g)
+		cc.gpuSrc = "nvidia.com/gpu"
+	}
+	argv, refs := fe.kubeArgv(src, c, env)
+	sc := newScope()
+	for _, e := range env {
+		sc.vars[e.Name] = &shVar{val: e.Value, exported: true, setAt: e.Pos, inherited: true}
+	}
+	sc.strict, sc.undef = true, &sc.undefined
+	w := &walker{fe: fe, src: src, sc: sc, ctx: walkCtx{container: cc, role: r.role}}
+	before := len(fe.invs)
+	cmd := &cmdCtx{stmt: &syntax.Stmt{}, fields: argv}
+	switch {
+	case get(c, "command") == nil && isVLLMImage(cc.image):
+		w.imageServe(cmd, knownValue(cc.image, cc.info.Pos), argv)
+	case len(argv) > 0:
+		w.command(cmd, 0)
+	}
+	for _, inv := range fe.invs[before:] {
+		inv.UndefinedRefs = append(inv.UndefinedRefs, refs...)
+		inv.UndefinedRefs = append(inv.UndefinedRefs, *sc.undef...)
+	}
+}
+
+// lwsValues are the LWS variables for worker index i (-1 = unknown).
+func lwsValues(r podRole, i int) []EnvVar {
+	out := []EnvVar{{Name: "LWS_LEADER_ADDRESS", Value: unknownValue("$LWS_LEADER_ADDRESS", Pos{}, "LWS_LEADER_ADDRESS"), Source: "leaderworkerset"},
+		{Name: "LWS_NAME", Value: unknownValue("$LWS_NAME", Pos{}, "LWS_NAME"), Source: "leaderworkerset"},
+		{Name: "LWS_GROUP_INDEX", Value: unknownValue("$LWS_GROUP_INDEX", Pos{}, "LWS_GROUP_INDEX"), Source: "leaderworkerset"}}
+	size := unknownValue("$LWS_GROUP_SIZE", Pos{}, "LWS_GROUP_SIZE")
+	if r.size > 0 {
+		size = knownValue(strconv.Itoa(r.size), Pos{})
+	}
+	idx := unknownValue("$LWS_WORKER_INDEX", Pos{}, "LWS_WORKER_INDEX")
+	if i >= 0 {
+		idx = knownValue(strconv.Itoa(i), Pos{})
+	}
+	return append(out, EnvVar{Name: "LWS_GROUP_SIZE", Value: size, Source: "leaderworkerset"},
+		EnvVar{Name: "LWS_WORKER_INDEX", Value: idx, Source: "leaderworkerset"})
+}
+
+// containerEnv reads env: value literals are known, valueFrom is defined but unknown.
+func containerEnv(src *source, c *yaml.Node) []EnvVar {
+	var out []EnvVar
+	l := get(c, "env")
+	if l == nil || l.Kind != yaml.SequenceNode {
+		return nil
+	}
+	for _, e := range l.Content {
+		name := scalar(e, "name")
+		if name == "" {
+			continue
+		}
+		at := Pos{}
+		if n := get(e, "name"); n != nil {
+			at = Pos{n.Line, n.Column}
+		}
+		v := unknownValue("$"+name, at, name)
+		if vn := get(e, "value"); vn != nil && vn.Kind == yaml.ScalarNode {
+			v = scalarValue(src, vn)
+		}
+		out = append(out, EnvVar{Name: name, Value: v, Pos: at, Source: "manifest"})
+	}
+	return out
+}
+
+// kubeArgv builds command + args, expanding $(VAR) as the kubelet does.
+// References to names the container does not define are returned.
+func (fe *frontEnd) kubeArgv(src *source, c *yaml.Node, env []EnvVar) ([]Value, []Value) {
+	defined := map[string]Value{}
+	for _, e := range env {
+		defined[e.Name] = e.Value
+	}
+	var argv, undefined []Value
+	for _, key := range []string{"command", "args"} {
+		l := get(c, key)
+		if l == nil || l.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, item := range l.Content {
+			v, und := expandKubeRefs(scalarValue(src, item), defined)
+			argv = append(argv, v)
+			undefined = append(undefined, und...)
+		}
+	}
+	return argv, undefined
+}
+
+// expandKubeRefs substitutes $(VAR) with known values; unknown but defined
+// ones become the shell form $VAR so a shell body still sees a variable.
+func expandKubeRefs(v Value, defined map[string]Value) (Value, []Value) {
+	var b builder
+	var undefined []Value
+	last := 0
+	for _, m := range kubeRef.FindAllStringSubmatchIndex(v.Text, -1) {
+		b.addValue(v.Slice(last, m[0]))
+		name := v.Text[m[2]:m[3]]
+		ref := v.Slice(m[0], m[1])
+		val, ok := defined[name]
+		switch {
+		case !ok:
+			undefined = append(undefined, ref)
+			b.addValue(ref)
+		case val.Known:
+			b.addValue(Value{Text: val.Text, Known: true, Pos: ref.Pos})
+		default:
+			b.addValue(unknownValue("${"+name+"}", ref.Pos, name))
+		}
+		last = m[1]
+	}
+	b.addValue(v.Slice(last, len(v.Text)))
+	out := b.value(v.Pos)
+	out.Known = out.Known && v.Known
+	return out, undefined
+}
+
+// statefulSetValues is HOSTNAME for StatefulSet pod i (-1 = unknown).
+func statefulSetValues(r podRole, i int) []EnvVar {
+	v := unknownValue("$HOSTNAME", Pos{}, "HOSTNAME")
+	if i >= 0 {
+		v = knownValue(r.podName+"-"+strconv.Itoa(i), Pos{})
+	}
+	return []EnvVar{{Name: "HOSTNAME", Value: v, Source: "statefulset"}}
+}

@@ -1,0 +1,64 @@
+package launch
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// scalarValue returns a YAML scalar's text with the file position of each
+// byte, so findings inside `args: [...]` or a `|` block point at the flag.
+func scalarValue(src *source, n *yaml.Node) Value {
+	v := Value{Text: n.Value, Known: true, Pos: Pos{n.Line, n.Column}}
+	v.pos = make([]Pos, len(n.Value))
+	switch n.Style {
+	case yaml.LiteralStyle, yaml.FoldedStyle:
+		blockPositions(src, n, v.pos)
+	default:
+		off := 0
+		if n.Style == yaml.DoubleQuotedStyle || n.Style == yaml.SingleQuotedStyle {
+			off = 1
+		}
+		line, col := n.Line, n.Column+off
+		for i := range v.pos {
+			v.pos[i] = Pos{line, col + i}
+		}
+		if strings.Contains(n.Value, "\n") {
+			for i := range v.pos {
+				v.pos[i] = v.Pos
+			}
+		}
+	}
+	return v
+}
+
+// blockPositions maps a block scalar's lines to the source lines after its header.
+func blockPositions(src *source, n *yaml.Node, pos []Pos) {
+	line := n.Line + 1
+	indent := -1
+	col := 0
+	for i := 0; i < len(n.Value); i++ {
+		if indent < 0 {
+			indent = lineIndent(src, line)
+		}
+		pos[i] = Pos{line, indent + 1 + col}
+		col++
+		if n.Value[i] == '\n' {
+			line++
+			col = 0
+		}
+	}
+}
+
+// lineIndent returns the indentation of a 1-based source line.
+func lineIndent(src *source, line int) int {
+	if line-1 >= len(src.lines) {
+		return 0
+	}
+	start := src.lines[line-1]
+	i := start
+	for i < len(src.data) && src.data[i] == ' ' {
+		i++
+	}
+	return i - start
+}

@@ -1,0 +1,321 @@
+package launch
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// cmdCtx is one simple command being recognised.
+type cmdCtx struct {
+	stmt   *syntax.Stmt
+	fields []Value
+	env    []EnvVar // prefix assignments and `env NAME=value`
+}
+
+// ignoredCommands print or search for vLLM rather than start it.
+var ignoredCommands = map[string]bool{
+	"echo": true, "printf": true, "pkill": true, "pgrep": true, "kill": true, "killall": true,
+	"grep": true, "ps": true, "which": true, "type": true, "command": true, "pip": true,
+	"pip3": true, "logger": true, "alias": true, "read": true,
+	"curl": true, "wget": true, "git": true, "huggingface-cli": true, "hf": true,
+}
+
+// vllmClients are vllm subcommands that do not start a server.
+var vllmClients = map[string]bool{
+	"bench": true, "chat": true, "complete": true, "run-batch": true, "collect-env": true,
+	"--version": true, "-v": true, "--help": true, "-h": true, "": true,
+}
+
+// shells run their -c argument or their standard input as a script.
+var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true}
+
+func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
+	var fields []Value
+	for _, a := range c.Args {
+		fields = append(fields, w.ev().fields(a)...)
+	}
+	if len(fields) == 0 {
+		for _, a := range c.Assigns {
+			w.assign(a, false)
+		}
+		return
+	}
+	cc := &cmdCtx{stmt: s, fields: fields}
+	for _, a := range c.Assigns {
+		if a.Name != nil {
+			cc.env = append(cc.env, EnvVar{Name: a.Name.Value, Value: w.ev().str(a.Value), Pos: w.src.pos(a.Pos()), Source: "prefix"})
+		}
+	}
+	if fields[0].Text == "source" || fields[0].Text == "." {
+		w.fe.sourced = true
+		return
+	}
+	if fields[0].Text == "set" {
+		w.setOptions(fields[1:])
+		return
+	}
+	if fn, ok := w.fe.funcs[fields[0].Text]; ok && fields[0].Known {
+		w.callFunc(fn, fields[1:])
+		return
+	}
+	w.command(cc, 0)
+}
+
+func (w *walker) setOptions(args []Value) {
+	for i, a := range args {
+		switch {
+		case a.Text == "-a" || (a.Text == "-o" && i+1 < len(args) && args[i+1].Text == "allexport"):
+			w.allExport = true
+		case a.Text == "+a" || (a.Text == "+o" && i+1 < len(args) && args[i+1].Text == "allexport"):
+			w.allExport = false
+		}
+	}
+}
+
+// callFunc walks a shell function's body with its positional arguments.
+func (w *walker) callFunc(fn *syntax.FuncDecl, args []Value) {
+	if w.fe.depth >= maxDepth {
+		return
+	}
+	w.fe.depth++
+	defer func() { w.fe.depth-- }()
+	saved, savedKnown := w.sc.args, w.sc.argsKnown
+	w.sc.args, w.sc.argsKnown = args, true
+	w.stmt(fn.Body)
+	w.sc.args, w.sc.argsKnown = saved, savedKnown
+}
+
+// command finds what fields[i:] starts, looking through wrappers such as
+// nohup, env, srun, numactl, sudo, timeout, ssh and `bash -c`.
+func (w *walker) command(cc *cmdCtx, i int) {
+	f := cc.fields
+	if i == 0 && ignoredCommands[base(f[0].Text)] {
+		return
+	}
+	for ; i < len(f); i++ {
+		name := base(f[i].Text)
+		next := ""
+		if i+1 < len(f) {
+			next = f[i+1].Text
+		}
+		switch {
+		case name == "env":
+			i = w.envCommand(cc, i+1) - 1
+		case name == "vllm" && next == "serve":
+			w.serve(cc, f[i], "vllm serve", f[i+2:])
+			return
+		case name == "vllm" && vllmClients[next]:
+			return // other vllm subcommands (bench, chat...) do not start a server
+		case name == "vllm":
+			// an option value of a wrapper (`conda run -n vllm`, `uv run
+			// --with vllm`): keep looking for the command
+		case strings.HasPrefix(name, "python"):
+			w.python(cc, i)
+			return
+		case (name == "docker" || name == "podman" || name == "nvidia-docker") && next == "run":
+			w.docker(cc, i+2)
+			return
+		case (name == "apptainer" || name == "singularity") && (next == "exec" || next == "run"):
+			w.apptainer(cc, i+2)
+			return
+		case name == "ray" && next == "start":
+			w.ray(cc, f[i], f[i+2:])
+			return
+		case name == "multi-node-serving.sh" && (next == "leader" || next == "worker"):
+			w.rayHelper(cc, f[i], next == "leader", f[i+2:])
+			return
+		case shells[name]:
+			w.shellCommand(cc, i)
+			return
+		case name == "ssh":
+			w.ssh(cc, i+1)
+			return
+		case looksLikeScript(f[i]) && i > 0:
+			w.subScript(f[i], w.sc.clone(), w.ctx)
+			return
+		}
+	}
+	w.heredocs(cc, "")
+}
+
+// looksLikeScript spots a whole command line passed as one argument
+// (tmux new -d "vllm serve ...", srun ... "ray start ...").
+func looksLikeScript(v Value) bool {
+	t := v.Text
+	return strings.ContainsAny(t, " \n") && (strings.Contains(t, "vllm") || strings.Contains(t, "ray start"))
+}
+
+func base(s string) string { return path.Base(s) }
+
+// envCommand reads `env [-i] [-u NAME] NAME=value...` and returns the index
+// of the command that follows.
+func (w *walker) envCommand(cc *cmdCtx, i int) int {
+	f := cc.fields
+	for ; i < len(f); i++ {
+		t := f[i].Text
+		switch {
+		case t == "-u" || t == "--unset":
+			i++
+		case strings.HasPrefix(t, "-"):
+		case strings.Contains(t, "=") && isName(t[:strings.Index(t, "=")]):
+			eq := strings.Index(t, "=")
+			cc.env = append(cc.env, EnvVar{Name: t[:eq], Value: f[i].Slice(eq+1, len(t)), Pos: f[i].Pos, Source: "env"})
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// python recognises `python -m vllm.entrypoints.openai.api_server ...` and
+// `python -m vllm.entrypoints.cli.main serve ...`.
+func (w *walker) python(cc *cmdCtx, i int) {
+	f := cc.fields
+	for j := i + 1; j < len(f); j++ {
+		t := f[j].Text
+		if t == "-m" && j+1 < len(f) {
+			mod := f[j+1].Text
+			switch {
+			case mod == "vllm.entrypoints.openai.api_server":
+				w.serve(cc, f[i], "python -m "+mod, f[j+2:])
+			case mod == "vllm.entrypoints.cli.main" && j+2 < len(f) && f[j+2].Text == "serve":
+				w.serve(cc, f[i], "python -m "+mod+" serve", f[j+3:])
+			}
+			return
+		}
+		if !strings.HasPrefix(t, "-") || t == "-c" {
+			return
+		}
+	}
+}
+
+// shellCommand follows `bash -c "script"` and `bash <<EOF`.
+func (w *walker) shellCommand(cc *cmdCtx, i int) {
+	f := cc.fields
+	for j := i + 1; j < len(f); j++ {
+		t := f[j].Text
+		if base(t) == "multi-node-serving.sh" {
+			w.command(cc, j) // vLLM's Ray helper: its effect is known
+			return
+		}
+		if !strings.HasPrefix(t, "-") {
+			return // bash script.sh: the file is linted only if given
+		}
+		if strings.Contains(t, "c") && !strings.HasPrefix(t, "--") && j+1 < len(f) {
+			w.subScript(f[j+1], w.childScope(cc), w.ctx)
+			return
+		}
+	}
+	w.heredocs(cc, "")
+}
+
+// childScope is what a child shell sees: exported variables plus the
+// command's own environment.
+func (w *walker) childScope(cc *cmdCtx) *scope {
+	sc := newScope()
+	sc.strict, sc.undef = w.sc.strict, w.sc.undef
+	for name, v := range w.sc.vars {
+		if v.exported {
+			cp := *v
+			sc.vars[name] = &cp
+		}
+	}
+	for _, e := range cc.env {
+		sc.vars[e.Name] = &shVar{val: e.Value, exported: true, setAt: e.Pos}
+	}
+	return sc
+}
+
+// subScript parses a string as a script of its own.
+func (w *walker) subScript(v Value, sc *scope, ctx walkCtx) {
+	w.fe.parseAndWalk(newSubSource(w.fe.file, v), sc, ctx)
+}
+
+// heredocs parses here-documents fed to a shell, ssh or cat as scripts.
+func (w *walker) heredocs(cc *cmdCtx, host string) {
+	for _, r := range cc.stmt.Redirs {
+		if r.Hdoc == nil || (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) {
+			continue
+		}
+		body := w.heredocBody(r)
+		ctx := w.ctx
+		sc := w.childScope(cc)
+		if host != "" {
+			ctx.host, sc = host, newScope()
+		}
+		w.subScript(body, sc, ctx)
+	}
+}
+
+// heredocBody expands a here-document unless its delimiter is quoted.
+func (w *walker) heredocBody(r *syntax.Redirect) Value {
+	quoted := false
+	for _, p := range r.Word.Parts {
+		if _, ok := p.(*syntax.Lit); !ok {
+			quoted = true
+		}
+	}
+	if strings.Contains(r.Word.Lit(), "\\") {
+		quoted = true
+	}
+	var b builder
+	for _, p := range r.Hdoc.Parts {
+		if l, ok := p.(*syntax.Lit); ok && quoted {
+			start := int(l.ValuePos.Offset())
+			for i := 0; i < len(l.Value); i++ {
+				b.addByte(l.Value[i], w.src.at(start+i))
+			}
+			continue
+		}
+		w.ev().part(p, heredocBody, &b, nil)
+	}
+	return b.value(w.src.pos(r.Hdoc.Pos()))
+}
+
+// sshValueOpts are ssh options that take a value.
+const sshValueOpts = "BbcDEeFIiJLlmOopQRSWw"
+
+// ssh follows `ssh [opts] host "command"` and `ssh host <<EOF`; the remote
+// command runs with a fresh environment on that host.
+func (w *walker) ssh(cc *cmdCtx, i int) {
+	f := cc.fields
+	for ; i < len(f); i++ {
+		t := f[i].Text
+		if len(t) == 2 && t[0] == '-' && strings.IndexByte(sshValueOpts, t[1]) >= 0 {
+			i++
+			continue
+		}
+		if strings.HasPrefix(t, "-") {
+			continue
+		}
+		break
+	}
+	if i >= len(f) {
+		return
+	}
+	host := f[i].Text
+	if at := strings.LastIndex(host, "@"); at >= 0 {
+		host = host[at+1:]
+	}
+	ctx := w.ctx
+	ctx.host = host
+	if i+1 < len(f) {
+		w.subScript(joinValues(f[i+1:]), newScope(), ctx)
+		return
+	}
+	w.heredocs(cc, host)
+}
+
+// joinValues joins words with spaces, as ssh does with its command words.
+func joinValues(vs []Value) Value {
+	var b builder
+	for i, v := range vs {
+		if i > 0 {
+			b.addByte(' ', v.Pos)
+		}
+		b.addValue(v)
+	}
+	return b.value(vs[0].Pos)
+}

@@ -1,0 +1,260 @@
+package launch
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// dockerValueOpts are `docker run` options that take a value; everything
+// else that starts with a dash is a switch. Knowing them is what lets the
+// linter find the image among the arguments.
+var dockerValueOpts = map[string]bool{
+	"add-host": true, "annotation": true, "attach": true, "blkio-weight": true, "blkio-weight-device": true,
+	"cap-add": true, "cap-drop": true, "cgroup-parent": true, "cgroupns": true, "cidfile": true,
+	"cpu-period": true, "cpu-quota": true, "cpu-rt-period": true, "cpu-rt-runtime": true, "cpu-shares": true,
+	"cpus": true, "cpuset-cpus": true, "cpuset-mems": true, "device": true, "device-cgroup-rule": true,
+	"device-read-bps": true, "device-read-iops": true, "device-write-bps": true, "device-write-iops": true,
+	"dns": true, "dns-option": true, "dns-search": true, "domainname": true, "entrypoint": true, "env": true,
+	"env-file": true, "expose": true, "gpus": true, "group-add": true, "health-cmd": true,
+	"health-interval": true, "health-retries": true, "health-start-period": true, "health-timeout": true,
+	"hostname": true, "ip": true, "ip6": true, "ipc": true, "isolation": true, "kernel-memory": true,
+	"label": true, "label-file": true, "link": true, "link-local-ip": true, "log-driver": true,
+	"log-opt": true, "mac-address": true, "memory": true, "memory-reservation": true, "memory-swap": true,
+	"memory-swappiness": true, "mount": true, "name": true, "network": true, "net": true,
+	"network-alias": true, "net-alias": true, "oom-score-adj": true, "pid": true, "pids-limit": true,
+	"platform": true, "publish": true, "pull": true, "restart": true, "runtime": true,
+	"security-opt": true, "shm-size": true, "stop-signal": true, "stop-timeout": true,
+	"storage-opt": true, "sysctl": true, "tmpfs": true, "ulimit": true, "user": true, "userns": true,
+	"uts": true, "volume": true, "volume-driver": true, "volumes-from": true, "workdir": true,
+}
+
+// dockerShortValue are the single-letter options that take a value.
+const dockerShortValue = "acehlmpuvw"
+
+var dockerShortNames = map[byte]string{'a': "attach", 'c': "cpu-shares", 'e': "env", 'h': "hostname",
+	'l': "label", 'm': "memory", 'p': "publish", 'u': "user", 'v': "volume", 'w': "workdir"}
+
+// dockerOpt is one parsed option.
+type dockerOpt struct {
+	name  string
+	value Value
+	at    Value
+}
+
+// splitDockerRun separates options, image and command.
+func splitDockerRun(f []Value) (opts []dockerOpt, image *Value, cmd []Value) {
+	for i := 0; i < len(f); i++ {
+		t := f[i].Text
+		switch {
+		case strings.HasPrefix(t, "--") && len(t) > 2:
+			name, val, hasVal := strings.Cut(t[2:], "=")
+			o := dockerOpt{name: name, at: f[i]}
+			if hasVal {
+				o.value = f[i].Slice(len(name)+3, len(t))
+			} else if dockerValueOpts[name] && i+1 < len(f) {
+				i++
+				o.value = f[i]
+			}
+			_ = val
+			opts = append(opts, o)
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			for k := 1; k < len(t); k++ {
+				if strings.IndexByte(dockerShortValue, t[k]) < 0 {
+					opts = append(opts, dockerOpt{name: string(t[k]), at: f[i]})
+					continue
+				}
+				o := dockerOpt{name: dockerShortNames[t[k]], at: f[i]}
+				if k+1 < len(t) {
+					o.value = f[i].Slice(k+1, len(t))
+				} else if i+1 < len(f) {
+					i++
+					o.value = f[i]
+				}
+				opts = append(opts, o)
+				break
+			}
+		default:
+			img := f[i]
+			return opts, &img, f[i+1:]
+		}
+	}
+	return opts, nil, nil
+}
+
+// docker follows `docker run [opts] IMAGE [CMD...]` into the container.
+func (w *walker) docker(cc *cmdCtx, i int) {
+	opts, image, cmd := splitDockerRun(cc.fields[i:])
+	if image == nil {
+		return
+	}
+	c := &containerCtx{image: image.Text, version: imageVersion(image.Text)}
+	c.info = Container{Runtime: "docker", Pos: cc.fields[0].Pos}
+	entrypoint, envFile := w.dockerOptions(c, opts)
+	c.envOpen = envFile
+	if !envFile {
+		c.hostOnly = w.hostOnly(cc, c.env)
+	}
+	ctx := w.ctx
+	ctx.container = c
+	inner := &walker{fe: w.fe, src: w.src, sc: w.sc, ctx: ctx}
+	if entrypoint != nil {
+		cmd = append([]Value{*entrypoint}, cmd...)
+	} else if isVLLMImage(image.Text) {
+		inner.imageServe(cc, *image, cmd)
+		return
+	}
+	if len(cmd) > 0 {
+		inner.command(&cmdCtx{stmt: cc.stmt, fields: cmd}, 0)
+	}
+}
+
+// imageServe handles a vllm/vllm-openai container: its entrypoint already
+// runs `vllm serve`, so the command is serve arguments.
+func (w *walker) imageServe(cc *cmdCtx, image Value, cmd []Value) {
+	args := cmd
+	if n := repeatedEntrypoint(cmd); n > 0 {
+		rep := cmd[0]
+		w.ctx.container.info.RepeatedEntrypoint = &rep
+		args = cmd[n:]
+	}
+	w.serve(&cmdCtx{stmt: cc.stmt}, image, "docker image "+image.Text, args)
+}
+
+// repeatedEntrypoint returns how many leading words repeat the image's
+// entrypoint (`vllm serve`, `python3 -m vllm.entrypoints.openai.api_server`).
+func repeatedEntrypoint(cmd []Value) int {
+	if len(cmd) >= 1 && cmd[0].Text == "serve" {
+		return 1
+	}
+	if len(cmd) >= 2 && base(cmd[0].Text) == "vllm" && cmd[1].Text == "serve" {
+		return 2
+	}
+	if len(cmd) >= 3 && strings.HasPrefix(base(cmd[0].Text), "python") && cmd[1].Text == "-m" && strings.HasPrefix(cmd[2].Text, "vllm.entrypoints") {
+		if len(cmd) >= 4 && cmd[3].Text == "serve" {
+			return 4
+		}
+		return 3
+	}
+	return 0
+}
+
+// dockerOptions applies the options that matter to the container context.
+func (w *walker) dockerOptions(c *containerCtx, opts []dockerOpt) (entrypoint *Value, envFile bool) {
+	for _, o := range opts {
+		v := o.value
+		switch o.name {
+		case "e", "env":
+			c.env = append(c.env, w.dockerEnv(v))
+		case "env-file":
+			envFile = true
+		case "gpus":
+			c.gpus, c.gpuSrc = dockerGPUs(v.Text), "--gpus"
+		case "network", "net":
+			c.info.HostNetwork = v.Text == "host"
+		case "ipc":
+			c.info.HostIPC = v.Text == "host"
+		case "shm-size":
+			c.info.HasShm = true
+		case "volume", "v", "mount":
+			if strings.Contains(v.Text, "/dev/shm") {
+				c.info.HasShm = true
+			}
+		case "entrypoint":
+			ep := v
+			entrypoint = &ep
+		}
+	}
+	return entrypoint, envFile
+}
+
+// dockerEnv reads -e NAME=value, or -e NAME (the host's value).
+func (w *walker) dockerEnv(v Value) EnvVar {
+	name, _, hasVal := strings.Cut(v.Text, "=")
+	if hasVal {
+		return EnvVar{Name: name, Value: v.Slice(len(name)+1, len(v.Text)), Pos: v.Pos, Source: "docker -e"}
+	}
+	val := unknownValue("$"+name, v.Pos, name)
+	if sv, ok := w.sc.vars[name]; ok && sv.exported {
+		val = sv.val
+	}
+	return EnvVar{Name: name, Value: val, Pos: v.Pos, Source: "docker -e"}
+}
+
+// hostOnly lists launch-relevant variables the host sets that the
+// container does not receive.
+func (w *walker) hostOnly(cc *cmdCtx, inside []EnvVar) []EnvVar {
+	in := map[string]bool{}
+	for _, e := range inside {
+		in[e.Name] = true
+	}
+	var out []EnvVar
+	for _, e := range append(w.exported(), cc.env...) {
+		if !in[e.Name] && IsLaunchEnv(e.Name) && e.Pos.Line > 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// IsLaunchEnv reports whether vLLM, NCCL, Gloo or NVSHMEM read the variable.
+func IsLaunchEnv(n string) bool {
+	for _, p := range []string{"VLLM_", "NCCL_", "GLOO_", "NVSHMEM_", "CUDA_VISIBLE_DEVICES", "TP_SOCKET_IFNAME", "UCX_"} {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var deviceList = regexp.MustCompile(`device=([0-9,]+)`)
+
+// dockerGPUs reads --gpus all | N | "device=0,1".
+func dockerGPUs(s string) int {
+	s = strings.Trim(s, `"'`)
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	if m := deviceList.FindStringSubmatch(s); m != nil {
+		return len(strings.Split(strings.Trim(m[1], ","), ","))
+	}
+	return 0
+}
+
+// isVLLMImage reports whether the image's entrypoint is `vllm serve`.
+func isVLLMImage(image string) bool {
+	name, _, _ := strings.Cut(lastSegment(image), ":")
+	name, _, _ = strings.Cut(name, "@")
+	return name == "vllm-openai"
+}
+
+func lastSegment(image string) string {
+	if i := strings.LastIndex(image, "/"); i >= 0 {
+		return image[i+1:]
+	}
+	return image
+}
+
+var versionTag = regexp.MustCompile(`^v?(\d+\.\d+(?:\.\d+)*)(?:[-+].*)?$`)
+
+// imageVersion extracts a vLLM version from an image tag ("v0.10.1.1" -> "0.10.1.1").
+func imageVersion(image string) string {
+	seg := lastSegment(image)
+	seg, _, _ = strings.Cut(seg, "@")
+	_, tag, ok := strings.Cut(seg, ":")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(seg, ":")
+	m := versionTag.FindStringSubmatch(tag)
+	if m == nil || !strings.Contains(name, "vllm") {
+		return ""
+	}
+	// vLLM releases are 0.x with x >= 5; other numbering belongs to a private image.
+	if v, err := vllm.ParseVersion(m[1]); err != nil || v.Major != 0 || v.Minor < 5 {
+		return ""
+	}
+	return m[1]
+}

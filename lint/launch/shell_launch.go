@@ -1,0 +1,80 @@
+package launch
+
+import (
+	"strings"
+)
+
+// containerCtx is the container a command runs in.
+type containerCtx struct {
+	info    Container
+	image   string
+	version string
+	env     []EnvVar
+	gpus    int
+	gpuSrc  string
+	// hostOnly lists exported host variables the container does not receive.
+	hostOnly []EnvVar
+	// envOpen marks --env-file / envFrom: more variables than listed.
+	envOpen bool
+}
+
+// serve records a vLLM server invocation.
+func (w *walker) serve(cc *cmdCtx, at Value, launcher string, args []Value) {
+	inv := w.newInvocation(cc, KindServe, at, launcher, args)
+	w.fe.invs = append(w.fe.invs, inv)
+}
+
+// ray records `ray start --head` or `ray start --address=...`.
+func (w *walker) ray(cc *cmdCtx, at Value, args []Value) {
+	kind := KindRayWorker
+	for _, a := range args {
+		if a.Text == "--head" {
+			kind = KindRayHead
+		}
+	}
+	w.fe.invs = append(w.fe.invs, w.newInvocation(cc, kind, at, "ray start", args))
+}
+
+// rayHelper records vLLM's examples/online_serving/multi-node-serving.sh,
+// which runs `ray start --head` for "leader" and `ray start --address` for
+// "worker" (the LWS example in vLLM's docs starts Ray this way).
+func (w *walker) rayHelper(cc *cmdCtx, at Value, leader bool, args []Value) {
+	kind := KindRayWorker
+	if leader {
+		kind = KindRayHead
+	}
+	w.fe.invs = append(w.fe.invs, w.newInvocation(cc, kind, at, "multi-node-serving.sh", args))
+}
+
+func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string, args []Value) *Invocation {
+	inv := &Invocation{
+		Kind: kind, File: w.fe.file, Pos: at.Pos, Launcher: launcher, Args: args,
+		Host: w.ctx.host, Role: w.ctx.role, Background: cc.stmt.Background,
+	}
+	if c := w.ctx.container; c != nil {
+		inv.Env = append(append([]EnvVar{}, c.env...), cc.env...)
+		inv.Image, inv.ImageVersion = c.image, c.version
+		inv.GPUs, inv.GPUSource = c.gpus, c.gpuSrc
+		info := c.info
+		inv.Container = &info
+		inv.HostOnlyEnv = c.hostOnly
+		inv.EnvOpen = c.envOpen
+	} else {
+		inv.Env = append(w.exported(), cc.env...)
+		inv.Unexported = w.unexported()
+		inv.EnvOpen = w.fe.sourced
+	}
+	if e, ok := inv.LookupEnv("CUDA_VISIBLE_DEVICES"); ok && e.Value.Known {
+		inv.GPUs, inv.GPUSource = countDevices(e.Value.Text), "CUDA_VISIBLE_DEVICES"
+	}
+	return inv
+}
+
+// countDevices counts the entries of a CUDA_VISIBLE_DEVICES-style list.
+func countDevices(s string) int {
+	s = strings.Trim(strings.TrimSpace(s), `"'`)
+	if s == "" {
+		return 0
+	}
+	return len(strings.Split(s, ","))
+}

@@ -1,0 +1,114 @@
+package launch
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// argv returns the texts of every invocation's arguments, one string each.
+func argv(invs []*Invocation) []string {
+	var out []string
+	for _, inv := range invs {
+		var words []string
+		for _, a := range inv.Args {
+			words = append(words, a.Text)
+		}
+		out = append(out, strings.Join(words, " "))
+	}
+	return out
+}
+
+func TestShellFrontEnd(t *testing.T) {
+	tests := []struct {
+		name, script string
+		want         []string
+	}{
+		{name: "plain", script: "vllm serve m --tp 8\n", want: []string{"m --tp 8"}},
+		{name: "default and split", script: "A=\"--x 1 --y 2\"\nvllm serve ${M:-m} $A \"$A\"\n", want: []string{"m --x 1 --y 2 --x 1 --y 2"}},
+		{name: "arith and loop", script: "for i in 0 1; do vllm serve m --r $((i*8)) & done\n", want: []string{"m --r 0", "m --r 8"}},
+		{name: "brace loop", script: "for i in {1..2}; do vllm serve m --r $i; done\n", want: []string{"m --r 1", "m --r 2"}},
+		{name: "seq loop", script: "for i in $(seq 0 1); do vllm serve m --r $i; done\n", want: []string{"m --r 0", "m --r 1"}},
+		{name: "c loop", script: "for ((i=0; i<2; i++)); do vllm serve m --r $i; done\n", want: []string{"m --r 0", "m --r 1"}},
+		{name: "array", script: "H=(a b)\nfor i in 0 1; do ssh ${H[$i]} vllm serve m --h ${H[$i]}; done\n", want: []string{"m --h a", "m --h b"}},
+		{name: "if known", script: "R=1\nif [ \"$R\" -eq 0 ]; then vllm serve a; else vllm serve b; fi\n", want: []string{"b"}},
+		{name: "if unknown", script: "if [ \"$1\" = 0 ]; then vllm serve a; else vllm serve b; fi\n", want: []string{"a", "b"}},
+		{name: "case", script: "R=w\ncase $R in h) vllm serve a;; w|x) vllm serve b;; esac\n", want: []string{"b"}},
+		{name: "function", script: "run() { vllm serve m --r \"$1\"; }\nrun 0\nrun 8\n", want: []string{"m --r 0", "m --r 8"}},
+		{name: "bash -c", script: "M=m\nbash -c \"vllm serve $M --a 1\"\n", want: []string{"m --a 1"}},
+		{name: "heredoc ssh", script: "ssh h <<EOF\nvllm serve m --b 2\nEOF\n", want: []string{"m --b 2"}},
+		{name: "python module", script: "python3 -u -m vllm.entrypoints.openai.api_server --model m\n", want: []string{"--model m"}},
+		{name: "wrappers", script: "nohup numactl --cpunodebind=0 env A=1 vllm serve m > log 2>&1 &\n", want: []string{"m"}},
+		{name: "docker image", script: "docker run --gpus all -e A=1 --ipc=host vllm/vllm-openai:v0.10.1 m --tp 2\n", want: []string{"m --tp 2"}},
+		{name: "docker entrypoint", script: "docker run --entrypoint bash vllm/vllm-openai:v0.10.1 -c 'vllm serve m'\n", want: []string{"m"}},
+		{name: "ray", script: "ray start --head --port=6379\n", want: []string{"--head --port=6379"}},
+		{name: "trim patterns", script: "H=node-3.example\nvllm serve m --a ${H%%.*} --b ${H#node-} --c ${H##*-}\n", want: []string{"m --a node-3 --b 3.example --c 3.example"}},
+		{name: "seq separator", script: "export CUDA_VISIBLE_DEVICES=$(seq -s, 0 3)\nvllm serve m --d $CUDA_VISIBLE_DEVICES\n", want: []string{"m --d 0,1,2,3"}},
+		{name: "echo ignored", script: "echo vllm serve m\n", want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			invs, _, ds := ParseShell("t.sh", []byte(tt.script))
+			if len(ds) > 0 {
+				t.Fatalf("diagnostics: %v", ds)
+			}
+			if diff := diffStrings(tt.want, argv(invs)); diff != "" {
+				t.Errorf("argv (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestShellPositions checks that a word from a variable points at its definition.
+func TestShellPositions(t *testing.T) {
+	script := "ARGS=\"--a 1 \\\n  --tensor-parallel-size 8\"\nvllm serve m $ARGS\n"
+	invs, _, _ := ParseShell("t.sh", []byte(script))
+	if len(invs) != 1 || len(invs[0].Args) != 5 {
+		t.Fatalf("got %v", argv(invs))
+	}
+	if got, want := invs[0].Args[3].Pos, (Pos{Line: 2, Col: 3}); got != want {
+		t.Errorf("position of --tensor-parallel-size = %v, want %v", got, want)
+	}
+}
+
+// TestShellEnv checks exported, prefix and docker environments.
+func TestShellEnv(t *testing.T) {
+	script := "export NCCL_DEBUG=INFO\nB=2\nC=3 vllm serve m\ndocker run -e D=4 --ipc=host vllm/vllm-openai m\n"
+	invs, _, _ := ParseShell("t.sh", []byte(script))
+	names := func(env []EnvVar) (out []string) {
+		for _, e := range env {
+			out = append(out, e.Name+"="+e.Value.Text)
+		}
+		return out
+	}
+	if diff := diffStrings([]string{"NCCL_DEBUG=INFO", "C=3"}, names(invs[0].Env)); diff != "" {
+		t.Errorf("host env: %s", diff)
+	}
+	if diff := diffStrings([]string{"B=2"}, names(invs[0].Unexported)); diff != "" {
+		t.Errorf("unexported: %s", diff)
+	}
+	if diff := diffStrings([]string{"D=4"}, names(invs[1].Env)); diff != "" {
+		t.Errorf("container env: %s", diff)
+	}
+	if diff := diffStrings([]string{"NCCL_DEBUG=INFO"}, names(invs[1].HostOnlyEnv)); diff != "" {
+		t.Errorf("host-only env: %s", diff)
+	}
+}
+
+// diffStrings describes how two string lists differ ("" when equal).
+func diffStrings(want, got []string) string {
+	if reflect.DeepEqual(want, got) || (len(want) == 0 && len(got) == 0) {
+		return ""
+	}
+	return fmt.Sprintf("want %q\n got %q", want, got)
+}
+
+// TestPowerShellHint: a PowerShell script gets a hint saying so, not only
+// the parser's complaint about an unclosed backquote.
+func TestPowerShellHint(t *testing.T) {
+	_, _, ds := ParseShell("run.ps1", []byte("docker run --gpus all `\n  --ipc=host `\n  vllm/vllm-openai:latest `\n  --model m\n"))
+	if len(ds) != 1 || !strings.Contains(ds[0].Hint, "PowerShell") {
+		t.Fatalf("want one VL001 with a PowerShell hint, got %v", ds)
+	}
+}

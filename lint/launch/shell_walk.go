@@ -1,0 +1,162 @@
+package launch
+
+import (
+	"sort"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// walker interprets a script just enough to follow variables, loops,
+// branches and functions to the commands that start vLLM.
+type walker struct {
+	fe        *frontEnd
+	src       *source
+	sc        *scope
+	ctx       walkCtx
+	allExport bool
+}
+
+func (w *walker) ev() *evaluator { return &evaluator{src: w.src, sc: w.sc} }
+
+func (w *walker) stmts(list []*syntax.Stmt) {
+	for _, s := range list {
+		w.stmt(s)
+	}
+}
+
+func (w *walker) stmt(s *syntax.Stmt) {
+	if w.fe.steps++; w.fe.steps > maxSteps {
+		return
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		w.call(s, c)
+	case *syntax.DeclClause:
+		w.decl(c)
+	case *syntax.IfClause:
+		w.ifClause(c)
+	case *syntax.CaseClause:
+		w.caseClause(c)
+	case *syntax.ForClause:
+		w.forClause(c)
+	case *syntax.WhileClause:
+		w.stmts(c.Cond)
+		w.stmts(c.Do)
+	case *syntax.Block:
+		w.stmts(c.Stmts)
+	case *syntax.Subshell:
+		w.nested(w.sc.clone()).stmts(c.Stmts)
+	case *syntax.BinaryCmd:
+		w.stmt(c.X)
+		w.stmt(c.Y)
+	case *syntax.FuncDecl:
+		if c.Name != nil {
+			w.fe.funcs[c.Name.Value] = c
+		}
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			w.stmt(c.Stmt)
+		}
+	}
+}
+
+// nested returns a walker over the same source with another scope.
+func (w *walker) nested(sc *scope) *walker {
+	return &walker{fe: w.fe, src: w.src, sc: sc, ctx: w.ctx, allExport: w.allExport}
+}
+
+// maxArrayElems caps an array a script grows (ARR+=("${ARR[@]}") doubles it).
+const maxArrayElems = 4096
+
+// assign records NAME=value (or NAME=(a b c)) in the scope.
+func (w *walker) assign(a *syntax.Assign, export bool) {
+	if a.Name == nil {
+		return
+	}
+	name := a.Name.Value
+	old, had := w.sc.vars[name]
+	v := &shVar{setAt: w.src.pos(a.Pos()), exported: export || w.allExport || (had && old.exported)}
+	switch {
+	case a.Array != nil:
+		v.isArr = true
+		if a.Append && had { // ARR+=(...) extends the array (or a scalar's value)
+			v.arr = append(v.arr, old.arr...)
+			if !old.isArr {
+				v.arr = append(v.arr, old.val)
+			}
+		}
+		for _, el := range a.Array.Elems {
+			if el.Value != nil && len(v.arr) < maxArrayElems {
+				v.arr = append(v.arr, w.ev().fields(el.Value)...)
+			}
+		}
+	case a.Naked:
+		if had {
+			old.exported = old.exported || export
+			return
+		}
+		v.val = unknownValue("$"+name, v.setAt, name)
+		v.inherited = true
+	default:
+		v.val = w.ev().str(a.Value)
+		if a.Append && had {
+			v.val = concatValues(old.val, v.val)
+		}
+	}
+	w.sc.vars[name] = v
+}
+
+// decl handles export / declare / local / readonly.
+func (w *walker) decl(d *syntax.DeclClause) {
+	export := d.Variant != nil && d.Variant.Value == "export"
+	for _, a := range d.Args {
+		if a.Name == nil && a.Value != nil && d.Variant != nil && d.Variant.Value == "declare" {
+			continue // options such as -x
+		}
+		w.assign(a, export)
+	}
+}
+
+// exported returns the exported variables, in the order the script set them.
+func (w *walker) exported() []EnvVar {
+	var out []EnvVar
+	for name, v := range w.sc.vars {
+		if v.exported && !v.isArr {
+			out = append(out, EnvVar{Name: name, Value: v.val, Pos: v.setAt, Source: "export"})
+		}
+	}
+	sortEnv(out)
+	return out
+}
+
+// unexported returns variables assigned but not exported, in order.
+func (w *walker) unexported() []EnvVar {
+	var out []EnvVar
+	for name, v := range w.sc.vars {
+		if !v.exported && !v.isArr && !v.inherited && v.setAt.Line > 0 {
+			out = append(out, EnvVar{Name: name, Value: v.val, Pos: v.setAt, Source: "assignment"})
+		}
+	}
+	sortEnv(out)
+	return out
+}
+
+func sortEnv(env []EnvVar) {
+	sort.SliceStable(env, func(i, j int) bool {
+		a, b := env[i].Pos, env[j].Pos
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return env[i].Name < env[j].Name
+	})
+}
+
+func concatValues(a, b Value) Value {
+	var bl builder
+	bl.addValue(a)
+	bl.addValue(b)
+	return bl.value(a.Pos)
+}

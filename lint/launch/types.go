@@ -1,0 +1,129 @@
+package launch
+
+// Pos is a 1-based line and column in an input file; the zero value means unknown.
+type Pos struct {
+	Line, Col int
+}
+
+// Value is a piece of text the linter read from an input, with what could
+// not be resolved statically.
+type Value struct {
+	// Text is the resolved text. Parts that could not be resolved appear as
+	// their source form (e.g. "$HEAD_IP"), so equal expressions still compare equal.
+	Text string
+	// Known is true when every part of Text was resolved.
+	Known bool
+	// Pos is where the text starts in the input.
+	Pos Pos
+	// Unresolved names what could not be resolved: variable names, "$(...)".
+	Unresolved []string
+	// pos holds the input position of each byte of Text when known.
+	pos []Pos
+}
+
+// PosAt returns the input position of byte i of Text, falling back to Pos.
+func (v Value) PosAt(i int) Pos {
+	if i >= 0 && i < len(v.pos) && v.pos[i].Line > 0 {
+		return v.pos[i]
+	}
+	return v.Pos
+}
+
+// Slice returns the part of v from byte i to j with its positions.
+func (v Value) Slice(i, j int) Value {
+	out := Value{Text: v.Text[i:j], Known: v.Known, Unresolved: v.Unresolved, Pos: v.PosAt(i)}
+	if len(v.pos) >= j {
+		out.pos = v.pos[i:j]
+	}
+	return out
+}
+
+// EnvVar is one environment variable in effect for an invocation.
+type EnvVar struct {
+	Name  string
+	Value Value
+	// Pos is where the variable was set (the name).
+	Pos Pos
+	// Source says how it was set: "export", "prefix", "env", "docker -e", "manifest".
+	Source string
+}
+
+// Kind says what an invocation starts.
+type Kind int
+
+// Invocation kinds.
+const (
+	// KindServe is a vLLM OpenAI-compatible server (vllm serve, api_server module, vllm image).
+	KindServe Kind = iota + 1
+	// KindRayHead is `ray start --head`.
+	KindRayHead
+	// KindRayWorker is `ray start --address=...`.
+	KindRayWorker
+)
+
+// Invocation is one command the linter recognised in an input.
+type Invocation struct {
+	Kind Kind
+	// File is the input file as the user named it.
+	File string
+	// Node identifies the invocation among all inputs, e.g. "node1.sh" or
+	// "run.sh#2" or "lws.yaml:worker[1]".
+	Node string
+	// Pos is where the command starts (the vllm / python / docker word).
+	Pos Pos
+	// Launcher is how vLLM is started: "vllm serve", "python -m ...", "docker image".
+	Launcher string
+	// Args is the argv after the launcher (serve args; for ray, the ray args).
+	Args []Value
+	// Env is the environment in effect, in the order it was set; later wins.
+	Env []EnvVar
+	// Image is the container image, if any; ImageVersion the version from its tag.
+	Image, ImageVersion string
+	// Host names the remote host when the command runs through ssh ("" = this host).
+	Host string
+	// Role is "leader" or "worker" for LeaderWorkerSet pods, else "".
+	Role string
+	// GPUs is the number of GPUs the command can see, 0 when unknown.
+	GPUs int
+	// GPUSource says where GPUs came from ("CUDA_VISIBLE_DEVICES", "--gpus", "nvidia.com/gpu", "spec").
+	GPUSource string
+	// Background is true when the shell does not wait for the command (`&`).
+	Background bool
+	// Container holds container-level facts the container rules need.
+	Container *Container
+	// HostOnlyEnv lists variables the host script exports that the container never receives.
+	HostOnlyEnv []EnvVar
+	// UndefinedRefs are manifest variable references nothing defines.
+	UndefinedRefs []Value
+	// Unexported lists variables the script assigns without exporting them.
+	Unexported []EnvVar
+	// EnvOpen is true when more variables may be set than the linter sees
+	// (a sourced file, --env-file, Kubernetes envFrom).
+	EnvOpen bool
+
+	// Deployment tags invocations from one manifest object so that two
+	// objects in one file are linted as two deployments.
+	Deployment string
+}
+
+// Container describes how a docker run or a Kubernetes container starts vLLM.
+type Container struct {
+	// Runtime is "docker", "kubernetes" or "apptainer".
+	Runtime string
+	// HostNetwork, HostIPC and HasShm record the settings NCCL needs.
+	HostNetwork, HostIPC, HasShm bool
+	// RepeatedEntrypoint points at a command that repeats the image's entrypoint.
+	RepeatedEntrypoint *Value
+	// Pos is where the container is declared (docker word or container name).
+	Pos Pos
+}
+
+// LookupEnv returns the last value set for name.
+func (inv *Invocation) LookupEnv(name string) (EnvVar, bool) {
+	for i := len(inv.Env) - 1; i >= 0; i-- {
+		if inv.Env[i].Name == name {
+			return inv.Env[i], true
+		}
+	}
+	return EnvVar{}, false
+}

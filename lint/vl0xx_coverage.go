@@ -1,0 +1,69 @@
+package lint
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/lint/launch"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// checkUnresolved lists what could not be resolved in a server's arguments
+// and environment, so the user knows which checks were skipped (VL004).
+func checkUnresolved(p *pass) {
+	seen := map[launch.Pos]bool{}
+	for _, s := range p.Servers {
+		names := map[string]bool{}
+		for _, a := range s.Inv.Args {
+			for _, n := range a.Unresolved {
+				if !launch.InjectedEnv(n) {
+					names[n] = true
+				}
+			}
+		}
+		if len(names) == 0 || seen[s.Inv.Pos] {
+			continue
+		}
+		seen[s.Inv.Pos] = true
+		var list []string
+		for n := range names {
+			list = append(list, n)
+		}
+		sort.Strings(list)
+		p.ReportAt(s.Inv, s.Inv.Pos, "checks that need these values were skipped", "cannot resolve statically: %s", strings.Join(list, ", "))
+	}
+}
+
+// checkUncheckedFlags notes, once per server, the flags outside vlaunch's
+// table whose values therefore go unchecked (VL005).
+func checkUncheckedFlags(p *pass) {
+	for _, s := range p.Servers {
+		var names []string
+		var at launch.Pos
+		for _, f := range s.Flags() {
+			if f.Spec != nil || !unchecked(f, s) {
+				continue
+			}
+			if len(names) == 0 {
+				at = f.At.Pos
+			}
+			names = append(names, f.Spelling())
+		}
+		if len(names) > 0 {
+			p.ReportAt(s.Inv, at, "", "not in vlaunch's table for vLLM %s, values unchecked: %s", s.Rel, strings.Join(names, ", "))
+		}
+	}
+}
+
+// unchecked reports a flag that is neither known in some release, a
+// near-miss of a known one, nor a bad short option (those are VL101/VL102).
+func unchecked(f *cliFlag, s *server) bool {
+	sp := f.Spelling()
+	if strings.HasPrefix(sp, "-") && !strings.HasPrefix(sp, "--") && len(sp) > 2 {
+		return false
+	}
+	if _, ok := vllm.KnownFlagEver(sp); ok {
+		return false
+	}
+	return suggestFlag(f.Name, s.Rel) == ""
+}

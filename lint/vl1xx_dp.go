@@ -1,0 +1,74 @@
+package lint
+
+// checkLocalGtGlobal reports --data-parallel-size-local > --data-parallel-size (VL118).
+func checkLocalGtGlobal(p *pass) {
+	for _, s := range p.Servers {
+		dp, dpl := s.DP(), s.Int("data-parallel-size-local", 0)
+		if dpl.Set && dpl.Known && dp.Known && dpl.N > dp.N {
+			p.ReportAt(s.Inv, dpl.At, "--data-parallel-size is the global size over all nodes", "--data-parallel-size-local %d is larger than --data-parallel-size %d", dpl.N, dp.N)
+		}
+	}
+}
+
+// checkMissingLocal reports a multi-node DP node without
+// --data-parallel-size-local: it then tries to start every rank (VL119).
+func checkMissingLocal(p *pass) {
+	for _, s := range p.Servers {
+		if s.Has("data-parallel-hybrid-lb") && !s.Int("data-parallel-size-local", 0).Set && !s.FromConfig("data-parallel-size-local") {
+			p.ReportAt(s.Inv, s.Flag("data-parallel-hybrid-lb").At.Pos, "add --data-parallel-size-local <ranks on this node>", "--data-parallel-hybrid-lb requires --data-parallel-size-local")
+			continue
+		}
+		if s.Int("data-parallel-size-local", 0).Set || s.FromConfig("data-parallel-size-local") || !s.MultiNodeDP() || s.Has("data-parallel-hybrid-lb") {
+			continue
+		}
+		if s.Flag("data-parallel-rank") != nil {
+			continue
+		}
+		p.ReportAt(s.Inv, s.Inv.Pos, "add --data-parallel-size-local <ranks on this node>", "multi-node data parallel without --data-parallel-size-local: this node tries to start all %d ranks", s.DP().N)
+	}
+}
+
+// checkDBO reports --enable-dbo without its preconditions (VL120).
+func checkDBO(p *pass) {
+	for _, s := range p.Servers {
+		f := s.Flag("enable-dbo")
+		if f == nil || f.Negated {
+			continue
+		}
+		name, _, _ := s.Backend()
+		b, ok := s.Rel.All2AllBackend(name)
+		dp := s.DP()
+		if !s.EP() || (dp.Known && dp.N <= 1) || !ok || !b.DeepEP {
+			p.ReportAt(s.Inv, f.At.Pos, "DBO needs --enable-expert-parallel, --data-parallel-size > 1 and a deepep_* all-to-all backend", "--enable-dbo without expert parallel, DP > 1 and a DeepEP backend (current backend: %s)", name)
+		}
+	}
+}
+
+// checkEPLB reports --enable-eplb without expert parallel (VL121).
+func checkEPLB(p *pass) {
+	for _, s := range p.Servers {
+		f := s.Flag("enable-eplb")
+		if f != nil && !f.Negated && !s.EP() {
+			p.ReportAt(s.Inv, f.At.Pos, "add --enable-expert-parallel", "--enable-eplb requires --enable-expert-parallel")
+		}
+	}
+}
+
+// checkLBModes reports more than one DP load-balancing mode (VL122).
+func checkLBModes(p *pass) {
+	for _, s := range p.Servers {
+		var modes []string
+		if s.Has("data-parallel-hybrid-lb") {
+			modes = append(modes, "--data-parallel-hybrid-lb")
+		}
+		if s.Has("data-parallel-external-lb") || s.Flag("data-parallel-rank") != nil {
+			modes = append(modes, "external LB (--data-parallel-rank/--data-parallel-external-lb)")
+		}
+		if s.Has("data-parallel-multi-port-external-lb") {
+			modes = append(modes, "--data-parallel-multi-port-external-lb")
+		}
+		if len(modes) > 1 {
+			p.ReportAt(s.Inv, s.Inv.Pos, "choose one load-balancing mode", "more than one data-parallel load-balancing mode: %v", modes)
+		}
+	}
+}

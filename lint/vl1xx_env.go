@@ -1,0 +1,147 @@
+package lint
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/lint/launch"
+	"github.com/vlaunch/vlaunch/vllm"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// envNames lists every variable name in the release's table.
+func envNames(rel vllm.Release) []string {
+	var out []string
+	for _, e := range rel.EnvVars() {
+		out = append(out, e.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// checkEnvNames reports removed, not-yet-existing and misspelled vLLM
+// variables (VL107).
+func checkEnvNames(p *pass) {
+	for _, s := range p.Servers {
+		for _, e := range s.Inv.Env {
+			if !strings.HasPrefix(e.Name, "VLLM_") && !strings.HasPrefix(e.Name, "NCCL_") && !strings.HasPrefix(e.Name, "GLOO_") && !strings.HasPrefix(e.Name, "NVSHMEM_") {
+				continue
+			}
+			if _, ok := s.Rel.Env(e.Name); ok {
+				continue
+			}
+			envProblem(p, s, e)
+		}
+	}
+}
+
+func envProblem(p *pass, s *server, e launch.EnvVar) {
+	if old, ok := vllm.KnownEnvEver(e.Name); ok {
+		if !old.Removed.IsZero() && s.Rel.Version.AtLeast(old.Removed) {
+			p.ReportAt(s.Inv, e.Pos, old.Doc, "%s was removed in vLLM %s and is ignored (linting for %s)", e.Name, old.Removed, s.Rel)
+			return
+		}
+		p.ReportAt(s.Inv, e.Pos, old.Doc, "%s does not exist yet in vLLM %s (added in %s)", e.Name, s.Rel, old.Since)
+		return
+	}
+	// NCCL, Gloo and NVSHMEM read hundreds of variables the table does not
+	// list (NCCL_IB_TC is two edits from NCCL_IB_HCA), so only one-edit
+	// slips count there; vLLM's own names allow two.
+	limit := 1
+	if strings.HasPrefix(e.Name, "VLLM_") {
+		limit = 2
+	}
+	for _, c := range catalog.Suggest(e.Name, envNames(s.Rel)) {
+		if catalog.Levenshtein(e.Name, c) <= limit {
+			p.ReportAt(s.Inv, e.Pos, "did you mean "+c+"?", "unknown variable %s: nothing reads it", e.Name)
+			return
+		}
+	}
+}
+
+// checkEnvValues reports values outside a variable's choices and a
+// VLLM_PORT that looks like a URI (VL108).
+func checkEnvValues(p *pass) {
+	for _, s := range p.Servers {
+		for _, e := range s.Inv.Env {
+			if !e.Value.Known {
+				continue
+			}
+			if e.Name == "VLLM_PORT" && e.Source == "service link" {
+				p.ReportAt(s.Inv, e.Value.Pos, "rename the Service, or set enableServiceLinks: false in the pod spec", "the Service named vllm makes Kubernetes set VLLM_PORT=%s in the pods of its namespace; vLLM refuses a URI there", e.Value.Text)
+				continue
+			}
+			if e.Name == "VLLM_PORT" && strings.Contains(e.Value.Text, "://") {
+				p.ReportAt(s.Inv, e.Value.Pos, "in Kubernetes, a Service named `vllm` injects VLLM_PORT=tcp://...; rename the Service", "VLLM_PORT=%q looks like a URI; vLLM refuses to start", e.Value.Text)
+				continue
+			}
+			spec, ok := s.Rel.Env(e.Name)
+			if !ok || len(spec.Choices) == 0 || contains(spec.Choices, e.Value.Text) {
+				continue
+			}
+			p.ReportAt(s.Inv, e.Value.Pos, "allowed: "+strings.Join(spec.Choices, ", "), "%s=%q is not a valid value", e.Name, e.Value.Text)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkUnexported reports launch variables assigned without export (VL123).
+func checkUnexported(p *pass) {
+	seen := map[launch.Pos]bool{}
+	refs := map[string]map[string]bool{}
+	for _, s := range p.Servers {
+		for _, e := range s.Inv.Unexported {
+			if !launch.IsLaunchEnv(e.Name) || seen[e.Pos] || s.Inv.EnvOpen {
+				continue
+			}
+			if refs[s.Inv.File] == nil {
+				refs[s.Inv.File] = scriptRefs(p, s.Inv.File)
+			}
+			if refs[s.Inv.File][e.Name] {
+				continue
+			}
+			if _, set := s.Inv.LookupEnv(e.Name); set {
+				continue
+			}
+			seen[e.Pos] = true
+			p.ReportAt(s.Inv, e.Pos, "write `export "+e.Name+"=...`", "%s is assigned but not exported, so vLLM never sees it", e.Name)
+		}
+	}
+}
+
+// scriptRefs lists the variables a file's scripts expand outside echo and
+// printf: a name the script itself reads ("--gloo-timeout-seconds
+// $GLOO_TIMEOUT") is a script variable, whatever its prefix.
+func scriptRefs(p *pass, file string) map[string]bool {
+	refs := map[string]bool{}
+	for _, sc := range p.Scripts {
+		if sc.Name() != file {
+			continue
+		}
+		syntax.Walk(sc.File, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					if w := n.Args[0].Lit(); w == "echo" || w == "printf" {
+						return false
+					}
+				}
+			case *syntax.ParamExp:
+				if n.Param != nil {
+					refs[n.Param.Value] = true
+				}
+			}
+			return true
+		})
+	}
+	return refs
+}

@@ -1,0 +1,167 @@
+package lint
+
+import (
+	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// flagNames lists a release's spellings for suggestions.
+func flagNames(rel vllm.Release) []string {
+	var out []string
+	for _, f := range rel.Flags() {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// suggestFlag returns a near-miss for an unknown flag, or "".
+func suggestFlag(name string, rel vllm.Release) string {
+	for _, c := range catalog.Suggest(name, flagNames(rel)) {
+		if d := catalog.Levenshtein(name, c); d <= 2 || (len(name) >= 12 && d <= 3) {
+			return c
+		}
+	}
+	return ""
+}
+
+// checkUnknownFlag reports flags the release lacks: near-misses of known
+// flags (mode "unknown", VL101) and flags of other releases (mode
+// "version", VL102); the rest are VL005.
+func checkUnknownFlag(p *pass, mode string) {
+	for _, s := range p.Servers {
+		for _, f := range s.Flags() {
+			if f.Spec != nil {
+				continue
+			}
+			reportUnknown(p, s, f, mode)
+		}
+	}
+}
+
+func reportUnknown(p *pass, s *server, f *cliFlag, mode string) {
+	sp := f.Spelling()
+	if strings.ContainsAny(sp, " \t\u00a0") {
+		return // a flag and its value in one word: VL127 says so
+	}
+	if strings.HasPrefix(sp, "-") && !strings.HasPrefix(sp, "--") && len(sp) > 2 {
+		if _, ok := vllm.KnownFlagEver(sp); !ok && mode == "unknown" {
+			p.ReportAt(s.Inv, f.At.Pos, "long options take two dashes: -"+sp, "unknown short option %q for vLLM %s", sp, s.Rel)
+		}
+		return
+	}
+	if old, ok := vllm.KnownFlagEver(sp); ok {
+		if mode == "version" {
+			reportVersionSpan(p, s, f, old)
+		}
+		return
+	}
+	sug := suggestFlag(f.Name, s.Rel)
+	if mode == "unknown" && sug != "" {
+		p.ReportAt(s.Inv, f.At.Pos, "did you mean --"+sug+"?", "unknown flag %s for vLLM %s", sp, s.Rel)
+	}
+}
+
+func reportVersionSpan(p *pass, s *server, f *cliFlag, old *vllm.Flag) {
+	sp := f.Spelling()
+	if !old.Removed.IsZero() && s.Rel.Version.AtLeast(old.Removed) {
+		hint := ""
+		if old.Doc != "" {
+			hint = old.Doc
+		}
+		p.ReportAt(s.Inv, f.At.Pos, hint, "flag %s was removed in vLLM %s (linting for %s)", sp, old.Removed, s.Rel)
+		return
+	}
+	p.ReportAt(s.Inv, f.At.Pos, "upgrade vLLM or drop the flag", "flag %s does not exist yet in vLLM %s (added in %s)", sp, s.Rel, old.Since)
+}
+
+// checkExtraPositional reports words argparse cannot place: vllm serve takes
+// one positional argument, the model (VL124).
+func checkExtraPositional(p *pass) {
+	for _, s := range p.Servers {
+		pos := s.p.positional
+		// The model is the first positional only when it is one (an
+		// unresolved $MODEL is held apart, among the opaque words).
+		if s.Model != nil && len(pos) > 0 && s.Flag("model") == nil && s.Model.Pos == pos[0].Pos {
+			pos = pos[1:]
+		}
+		poisoned := 0
+		skipNext := false
+		for _, v := range pos {
+			if strings.HasPrefix(v.Text, " ") || strings.HasPrefix(v.Text, "\t") {
+				poisoned = v.Pos.Line // `\ ` at a line end: VL301/VL302 say why
+			}
+			if v.Pos.Line == poisoned || skipNext {
+				skipNext = false
+				continue
+			}
+			if d := typographicDash(v.Text); d != "" {
+				// Copied from a web page: the flag's value follows it.
+				skipNext = true
+				p.ReportAt(s.Inv, v.Pos, "type two ASCII hyphens: --"+strings.TrimLeft(v.Text, d), "%q starts with a typographic dash (%s), not \"--\": vLLM reads it as a stray argument", v.Text, d)
+				continue
+			}
+			p.ReportAt(s.Inv, v.Pos, "check for a missing flag name, a stray value or a broken line continuation", "unexpected argument %q: vllm serve takes only the model as a positional argument", v.Text)
+		}
+	}
+}
+
+// typographicDash returns the dash a word starts with when it is an en dash,
+// em dash or minus sign, which word processors and web pages put for "--".
+func typographicDash(t string) string {
+	for _, d := range []string{"\u2013", "\u2014", "\u2212", "\u2012", "\u2015"} {
+		if strings.HasPrefix(t, d) && len(t) > len(d) {
+			return d
+		}
+	}
+	return ""
+}
+
+// checkJoinedFlag reports one argument holding a flag and its value
+// ("--dtype auto" as a single list item or quoted word): argparse reads it
+// as an unknown option (VL127).
+func checkJoinedFlag(p *pass) {
+	for _, s := range p.Servers {
+		for _, a := range s.Inv.Args {
+			name, _, _ := strings.Cut(a.Text, "=")
+			if a.Known && strings.HasPrefix(name, "-") && strings.ContainsAny(strings.TrimSpace(name), " \t\u00a0") {
+				fields := strings.Fields(a.Text) // Fields splits at no-break spaces too
+				p.ReportAt(s.Inv, a.Pos, "split it into separate arguments, or write "+fields[0]+"="+strings.Join(fields[1:], " "), "%q is one argument: vLLM reads it as an unknown option, not %s with a value", a.Text, fields[0])
+			}
+		}
+	}
+}
+
+// checkModelFirst reports options before the model in `vllm serve`; newer
+// releases refuse it ("model should be provided as the first positional
+// argument") (VL128).
+func checkModelFirst(p *pass) {
+	for _, s := range p.Servers {
+		if !strings.HasSuffix(s.Inv.Launcher, "vllm serve") && !strings.HasPrefix(s.Inv.Launcher, "docker image") {
+			continue
+		}
+		if len(s.Inv.Args) == 0 || s.Model == nil || s.Flag("model") != nil || !isOption(s.Inv.Args[0].Text) {
+			continue
+		}
+		p.ReportAt(s.Inv, s.Model.Pos, "put the model right after `vllm serve`", "the model %q comes after options; recent vLLM requires it as the first argument", s.Model.Text)
+	}
+}
+
+// checkDeprecated notes flags and variables the release still accepts but
+// warns about, because a later release removes them (VL126).
+func checkDeprecated(p *pass) {
+	for _, s := range p.Servers {
+		for _, f := range s.Flags() {
+			if f.Spec != nil && !f.Spec.Deprecated.IsZero() && s.Rel.Version.AtLeast(f.Spec.Deprecated) {
+				p.ReportAt(s.Inv, f.At.Pos, f.Spec.Doc, "%s is deprecated since vLLM %s", f.Spelling(), f.Spec.Deprecated)
+			}
+		}
+		for _, e := range s.Inv.Env {
+			spec, ok := s.Rel.Env(e.Name)
+			if ok && !spec.Deprecated.IsZero() && s.Rel.Version.AtLeast(spec.Deprecated) {
+				p.ReportAt(s.Inv, e.Pos, spec.Doc, "%s is deprecated since vLLM %s", e.Name, spec.Deprecated)
+			}
+		}
+	}
+}

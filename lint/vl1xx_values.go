@@ -1,0 +1,183 @@
+package lint
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// checkValues reports values of the wrong type and missing values (VL103).
+func checkValues(p *pass) {
+	for _, s := range p.Servers {
+		for _, f := range s.Flags() {
+			if f.Spec == nil {
+				continue
+			}
+			if f.MissingValue {
+				p.ReportAt(s.Inv, f.At.Pos, "", "flag %s expects a %s value", f.Spelling(), f.Spec.Kind)
+				continue
+			}
+			if f.Value == nil || !f.Value.Known || isDotted(f) {
+				continue
+			}
+			if msg := badValue(f.Spec, f.Value.Text); msg != "" {
+				p.ReportAt(s.Inv, f.Value.Pos, "", "%s: %s", f.Spelling(), msg)
+			}
+		}
+	}
+}
+
+// badValue checks a value against a flag's kind ("" when fine).
+func badValue(spec *vllm.Flag, v string) string {
+	t := strings.TrimSpace(v)
+	switch spec.Kind {
+	case vllm.Int:
+		if _, err := strconv.Atoi(t); err != nil {
+			return "invalid integer " + strconv.Quote(v)
+		}
+	case vllm.HumanInt:
+		if !humanInt(t) {
+			return "invalid integer " + strconv.Quote(v) + " (human forms such as 32k are allowed)"
+		}
+	case vllm.Float:
+		x, err := strconv.ParseFloat(t, 64)
+		if err != nil {
+			return "invalid number " + strconv.Quote(v)
+		}
+		if spec.Name == "gpu-memory-utilization" && (x <= 0 || x > 1) {
+			return "must be a fraction in (0, 1], got " + v
+		}
+	case vllm.JSON:
+		if strings.HasPrefix(t, "{") && !json.Valid([]byte(t)) {
+			return "invalid JSON (in a shell script, wrap the JSON in single quotes)"
+		}
+	}
+	return ""
+}
+
+func humanInt(t string) bool {
+	if t == "auto" || t == "-1" {
+		return true
+	}
+	t = strings.TrimRight(t, "kKmMgGtT")
+	_, err := strconv.ParseFloat(t, 64)
+	return err == nil
+}
+
+// checkChoices reports values outside a flag's choices (VL104).
+func checkChoices(p *pass) {
+	for _, s := range p.Servers {
+		for _, f := range s.Flags() {
+			if f.Spec != nil && f.Spec.Name == "all2all-backend" && f.Value != nil && f.Value.Known {
+				checkBackendChoice(p, s, f)
+				continue
+			}
+			if f.Spec == nil || f.Value == nil || !f.Value.Known || len(f.Spec.Choices) == 0 {
+				continue
+			}
+			if !f.Spec.HasChoice(f.Value.Text) {
+				hint := "allowed: " + strings.Join(f.Spec.Choices, ", ")
+				if sug := catalog.Suggest(f.Value.Text, f.Spec.Choices); len(sug) > 0 {
+					hint = "did you mean " + sug[0] + "? " + hint
+				}
+				p.ReportAt(s.Inv, f.Value.Pos, hint, "%s %q is not a valid choice in vLLM %s", f.Spelling(), f.Value.Text, s.Rel)
+			}
+		}
+	}
+}
+
+// checkBackendChoice checks --all2all-backend against the release's backends.
+func checkBackendChoice(p *pass, s *server, f *cliFlag) {
+	if _, ok := s.Rel.All2AllBackend(f.Value.Text); ok {
+		return
+	}
+	names := s.Rel.All2AllBackends()
+	hint := "allowed: " + strings.Join(names, ", ")
+	if sug := catalog.Suggest(f.Value.Text, names); len(sug) > 0 {
+		hint = "did you mean " + sug[0] + "? " + hint
+	}
+	p.ReportAt(s.Inv, f.Value.Pos, hint, "%s %q is not an all-to-all backend of vLLM %s", f.Spelling(), f.Value.Text, s.Rel)
+}
+
+// checkBoolValue reports `--enable-expert-parallel true` and `--x=true` (VL105).
+func checkBoolValue(p *pass) {
+	for _, s := range p.Servers {
+		for _, f := range s.Flags() {
+			if f.Spec == nil || f.Spec.Kind.TakesValue() {
+				continue
+			}
+			v := f.BoolValue
+			if v == nil {
+				v = f.Value
+			}
+			if v == nil {
+				continue
+			}
+			hint := "write " + f.Spelling() + " alone"
+			if f.Spec.Kind == vllm.Bool {
+				hint += ", or --no-" + f.Spec.Name + " to turn it off"
+			}
+			p.ReportAt(s.Inv, v.Pos, hint, "%s is a switch and takes no value; %q is read as a stray argument", f.Spelling(), v.Text)
+		}
+	}
+}
+
+// checkDuplicates reports a flag given twice with different values (VL106).
+func checkDuplicates(p *pass) {
+	for _, s := range p.Servers {
+		seen := map[string]*cliFlag{}
+		reported := map[string]bool{} // one finding per flag, however many repeats
+		for _, f := range s.Flags() {
+			if f.Spec == nil || isDotted(f) {
+				continue
+			}
+			prev, ok := seen[f.Name]
+			seen[f.Name] = f
+			if ok && !reported[f.Name] && flagText(prev) != flagText(f) {
+				reported[f.Name] = true
+				p.ReportAt(s.Inv, f.At.Pos, "remove one; vLLM uses the last", "%s given twice with different values (%s, then %s)", f.Spelling(), flagText(prev), flagText(f))
+			}
+		}
+	}
+}
+
+func flagText(f *cliFlag) string {
+	if f.Negated {
+		return "off"
+	}
+	if f.Value == nil {
+		return "on"
+	}
+	return f.Value.Text
+}
+
+// isDotted reports the JSON dotted-key form (--eplb-config.window_size 1000).
+func isDotted(f *cliFlag) bool {
+	sp := f.Spelling()
+	return strings.HasPrefix(sp, "-") && strings.Contains(sp, ".") && f.Spec != nil && f.Spec.Kind == vllm.JSON
+}
+
+// headroomMin is the fraction of GPU memory left for what vLLM does not
+// budget: CUDA context and NCCL/DeepEP buffers take roughly 2-3 GiB of an
+// 80 GiB GPU, i.e. about 3%.
+const headroomMin = 0.03
+
+// checkGPUMemUtil reports a gpu_memory_utilization with no headroom (VL114).
+func checkGPUMemUtil(p *pass) {
+	for _, s := range p.Servers {
+		v, ok := s.Str("gpu-memory-utilization")
+		if !ok || !v.Known {
+			continue
+		}
+		x, err := strconv.ParseFloat(v.Text, 64)
+		if err != nil || x > 1 || x <= 0 {
+			continue
+		}
+		if 1-x < headroomMin {
+			p.ReportAt(s.Inv, v.Pos, "0.90-0.95 is usual; multi-node NCCL and DeepEP buffers need room outside the budget", "--gpu-memory-utilization %s leaves under %.0f%% of GPU memory for CUDA context and communication buffers", v.Text, headroomMin*100)
+		}
+	}
+}

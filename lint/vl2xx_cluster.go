@@ -1,0 +1,108 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/lint/launch"
+)
+
+// checkPortConflict reports two servers started together on one host with
+// the same API port (VL212).
+func checkPortConflict(p *pass) {
+	type key struct{ file, host, port string }
+	seen := map[key]*server{}
+	for _, s := range p.Servers {
+		if s.Headless() || s.Inv.Role != "" {
+			continue
+		}
+		port := "8000"
+		if v, ok := s.Str("port"); ok {
+			if !v.Known {
+				continue
+			}
+			port = v.Text
+		}
+		k := key{s.Inv.File, s.Inv.Host, port}
+		if prev, ok := seen[k]; ok && prev.Inv.Background {
+			at := s.Inv.Pos
+			if v, ok := s.Str("port"); ok {
+				at = v.Pos
+			}
+			p.ReportAt(s.Inv, at, "give each server on a host its own --port", "port %s is already used by the server started at line %d on the same host", port, prev.Inv.Pos.Line)
+		}
+		seen[k] = s
+	}
+}
+
+// checkNNodes reports inconsistent --nnodes/--node-rank/--master-addr (VL213).
+func checkNNodes(p *pass) {
+	for _, g := range p.Groups {
+		var nodes []*server
+		for _, s := range g {
+			if n := s.NNodes(); n.Known && n.N > 1 {
+				nodes = append(nodes, s)
+			}
+		}
+		ranks := map[int]*server{}
+		for _, s := range nodes {
+			n, r := s.NNodes(), s.Int("node-rank", 0)
+			if !r.Known {
+				continue
+			}
+			if r.N >= n.N || r.N < 0 {
+				p.ReportAt(s.Inv, r.At, "", "--node-rank %d is outside 0..%d for --nnodes %d", r.N, n.N-1, n.N)
+			} else if prev, dup := ranks[r.N]; dup {
+				p.ReportAt(s.Inv, r.At, "give each node its own --node-rank", "--node-rank %d is also used by %s", r.N, prev.Inv.Node)
+			}
+			ranks[r.N] = s
+			if r.N > 0 && !s.Headless() {
+				p.ReportAt(s.Inv, r.At, "add --headless on nodes with --node-rank > 0", "--node-rank %d without --headless", r.N)
+			}
+			if a, b := settingText(nodes[0], "master-addr"), settingText(s, "master-addr"); a != b {
+				p.ReportAt(s.Inv, s.Inv.Pos, "use node 0's address everywhere", "--master-addr %s differs from %s on %s", b, a, nodes[0].Inv.Node)
+			}
+		}
+	}
+}
+
+// checkAPIServerCount notes a multi-node primary relying on the automatic
+// API-server count (one process per DP rank in newer releases) (VL215).
+func checkAPIServerCount(p *pass) {
+	for _, g := range p.Groups {
+		if !multiNode(g) {
+			continue
+		}
+		for _, s := range dpNodes(g) {
+			if s.Headless() || s.Has("data-parallel-hybrid-lb") || s.Flag("api-server-count") != nil || s.Flag("config") != nil || !s.Rel.Defaults().APIServerCountAuto {
+				continue
+			}
+			p.ReportAt(s.Inv, s.Inv.Pos, "set --api-server-count explicitly (the EP docs use 8)", "vLLM %s starts one API server per DP rank (%s) when --api-server-count is not given", s.Rel, dpText(s))
+		}
+	}
+}
+
+// checkVersions reports nodes of one deployment running different vLLM
+// versions, as their image tags say (VL216).
+func checkVersions(p *pass) {
+	for _, g := range p.Groups {
+		for _, s := range g[1:] {
+			a, b := g[0].Inv.ImageVersion, s.Inv.ImageVersion
+			if a != "" && b != "" && a != b {
+				p.ReportAt(s.Inv, s.Inv.Pos, "run the same image on every node", "image %s (vLLM %s) differs from vLLM %s on %s", s.Inv.Image, b, a, g[0].Inv.Node)
+			}
+		}
+	}
+}
+
+// checkRayHeads reports several `ray start --head` for one cluster (VL214).
+func checkRayHeads(p *pass) {
+	var heads []*launch.Invocation
+	for _, r := range p.Rays {
+		if r.Kind == launch.KindRayHead {
+			heads = append(heads, r)
+		}
+	}
+	for _, h := range heads[min(1, len(heads)):] {
+		p.ReportAt(h, h.Pos, "start the head once; other nodes run `ray start --address=<head>:6379`", "another `ray start --head` (first at %s)", fmt.Sprintf("%s:%d", heads[0].File, heads[0].Pos.Line))
+	}
+}

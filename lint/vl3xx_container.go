@@ -1,0 +1,83 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/lint/launch"
+)
+
+// checkRepeatedEntrypoint reports `vllm serve` after a vllm/vllm-openai
+// image, whose entrypoint already is `vllm serve` (VL304).
+func checkRepeatedEntrypoint(p *pass) {
+	for _, s := range p.Servers {
+		c := s.Inv.Container
+		if c == nil || c.RepeatedEntrypoint == nil {
+			continue
+		}
+		p.ReportAt(s.Inv, c.RepeatedEntrypoint.Pos, "pass only the serve arguments after the image (or set --entrypoint)", "the image's entrypoint already runs `vllm serve`; repeating it makes %q the model argument", c.RepeatedEntrypoint.Text)
+	}
+}
+
+// checkDockerShm reports a container without host IPC or a shared-memory
+// size: PyTorch and NCCL need more than Docker's 64 MiB /dev/shm (VL305).
+func checkDockerShm(p *pass) {
+	for _, s := range p.Servers {
+		c := s.Inv.Container
+		if c == nil || c.Runtime != "docker" || c.HostIPC || c.HasShm {
+			continue
+		}
+		p.ReportAt(s.Inv, c.Pos, "add --ipc=host or --shm-size=16g (compose: ipc: host or shm_size)", "container without host IPC or a larger /dev/shm: the 64 MiB default breaks NCCL and tensor-parallel workers")
+	}
+}
+
+// checkDockerNetwork reports multi-node containers without host networking (VL306).
+func checkDockerNetwork(p *pass) {
+	for _, g := range p.Groups {
+		if !multiNode(g) {
+			continue
+		}
+		for _, s := range g {
+			c := s.Inv.Container
+			if c != nil && c.Runtime == "docker" && !c.HostNetwork {
+				p.ReportAt(s.Inv, c.Pos, "add --network host", "multi-node container without --network host: the DP/NCCL ports and addresses are not reachable from other nodes")
+			}
+		}
+	}
+}
+
+// checkUndefinedRefs reports manifest references to variables nothing defines (VL307).
+func checkUndefinedRefs(p *pass) {
+	seen := map[string]bool{}
+	for _, inv := range p.allInvocations() {
+		for _, r := range inv.UndefinedRefs {
+			key := fmt.Sprintf("%s:%d:%d:%s", inv.File, r.Pos.Line, r.Pos.Col, r.Text)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			p.ReportAt(inv, r.Pos, "define it in the container's env (LeaderWorkerSet provides LWS_LEADER_ADDRESS, LWS_GROUP_SIZE, LWS_WORKER_INDEX)", "%s is not defined in the container's environment", r.Text)
+		}
+	}
+}
+
+// checkHostOnlyEnv reports launch variables the host sets that the
+// container never receives (VL308).
+func checkHostOnlyEnv(p *pass) {
+	for _, s := range p.Servers {
+		for _, e := range s.Inv.HostOnlyEnv {
+			hint := "pass it with -e " + e.Name + " (or --env-file)"
+			if s.Inv.Container != nil && s.Inv.Container.Runtime == "apptainer" {
+				hint = "pass it with --env " + e.Name + "=... (--cleanenv drops the host environment)"
+			}
+			p.ReportAt(s.Inv, e.Pos, hint, "%s is set on the host but not passed into the container", e.Name)
+		}
+	}
+}
+
+func (p *pass) allInvocations() []*launch.Invocation {
+	out := append([]*launch.Invocation{}, p.Rays...)
+	for _, s := range p.Servers {
+		out = append(out, s.Inv)
+	}
+	return out
+}

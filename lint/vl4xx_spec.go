@@ -1,0 +1,121 @@
+package lint
+
+import "strings"
+
+// specNodeFor finds the spec node an invocation runs on, by host or VLLM_HOST_IP.
+func (p *pass) specNodeFor(s *server) int {
+	if p.Spec == nil {
+		return -1
+	}
+	ip := hostIP(s)
+	for i, n := range p.Spec.Hardware.Nodes {
+		if n.Address != "" && (n.Address == ip || n.Address == s.Inv.Host || n.Name == s.Inv.Host) {
+			return i
+		}
+	}
+	return -1
+}
+
+// specGPUs is the GPU count the spec gives for the invocation's node, or the
+// common count when every node has the same.
+func (p *pass) specGPUs(s *server) int {
+	if p.Spec == nil || len(p.Spec.Hardware.Nodes) == 0 {
+		return 0
+	}
+	if i := p.specNodeFor(s); i >= 0 {
+		return p.Spec.Hardware.Nodes[i].GPUs
+	}
+	n := p.Spec.Hardware.Nodes[0].GPUs
+	for _, node := range p.Spec.Hardware.Nodes {
+		if node.GPUs != n {
+			return 0
+		}
+	}
+	return n
+}
+
+// checkSpecAddress reports a DP address that is not the spec's first node (VL401).
+func checkSpecAddress(p *pass) {
+	if p.Spec == nil || len(p.Spec.Hardware.Nodes) == 0 {
+		return
+	}
+	head := p.Spec.Hardware.Nodes[0]
+	for _, s := range p.Servers {
+		a, ok := s.Str("data-parallel-address")
+		if !ok || !a.Known || a.Text == head.Address || a.Text == head.Name {
+			continue
+		}
+		p.ReportAt(s.Inv, a.Pos, "the spec's first node ("+head.Name+", "+head.Address+") is the primary", "--data-parallel-address %s is not the primary node of the spec", a.Text)
+	}
+}
+
+// checkSpecNodeCount reports a deployment whose scripts start a different
+// number of nodes than the spec describes (VL402).
+func checkSpecNodeCount(p *pass) {
+	if p.Spec == nil || len(p.Spec.Hardware.Nodes) == 0 {
+		return
+	}
+	want := len(p.Spec.Hardware.Nodes)
+	for _, g := range p.Groups {
+		nodes, ok := knownLayout(g)
+		if !ok || len(nodes) < 2 || len(nodes) == want {
+			continue
+		}
+		p.ReportAt(nodes[0].Inv, nodes[0].Inv.Pos, "lint every node's script together, or update the spec", "the scripts start %d nodes but the spec describes %d", len(nodes), want)
+	}
+}
+
+// checkSpecHostIP reports a VLLM_HOST_IP that is no spec node's address (VL403).
+func checkSpecHostIP(p *pass) {
+	if p.Spec == nil || len(p.Spec.Hardware.Nodes) == 0 {
+		return
+	}
+	addrs := map[string]bool{}
+	for _, n := range p.Spec.Hardware.Nodes {
+		addrs[n.Address] = true
+	}
+	for _, s := range p.Servers {
+		e, ok := s.Inv.LookupEnv("VLLM_HOST_IP")
+		if ok && e.Value.Known && !addrs[e.Value.Text] {
+			p.ReportAt(s.Inv, e.Value.Pos, "use the node's address from the spec", "VLLM_HOST_IP=%s is not the address of any node in the spec", e.Value.Text)
+		}
+	}
+}
+
+// checkSpecInterface reports socket interfaces that differ from the spec's
+// node interface (VL404).
+func checkSpecInterface(p *pass) {
+	if p.Spec == nil {
+		return
+	}
+	for _, s := range p.Servers {
+		want := p.specInterface(s)
+		if want == "" {
+			continue
+		}
+		for _, name := range socketVars {
+			e, ok := s.Inv.LookupEnv(name)
+			if ok && e.Value.Known && e.Value.Text != want && !strings.HasPrefix(e.Value.Text, "^") {
+				p.ReportAt(s.Inv, e.Value.Pos, "the spec says the node-to-node interface is "+want, "%s=%s but the spec's interface is %s", name, e.Value.Text, want)
+			}
+		}
+	}
+}
+
+// specInterface is the interface of the invocation's spec node, or the
+// common one when all nodes agree.
+func (p *pass) specInterface(s *server) string {
+	nodes := p.Spec.Hardware.Nodes
+	if i := p.specNodeFor(s); i >= 0 {
+		return nodes[i].Interface
+	}
+	if len(nodes) == 0 {
+		return ""
+	}
+	for _, n := range nodes {
+		if n.Interface != nodes[0].Interface {
+			return ""
+		}
+	}
+	return nodes[0].Interface
+}
