@@ -146,3 +146,16 @@ func TestSlidingWindowLayersHoldOnlyTheWindow(t *testing.T) {
 		t.Errorf("a 64K sequence costs %d B, full-attention accounting %d B: sliding layers not discounted", seq, full)
 	}
 }
+
+func TestCheckFeasibleWhenItFits(t *testing.T) {
+	in := quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100", MaxModelLen: 8192, Concurrency: 10})
+	r := Check(in)
+	if !r.Feasible || r.Findings.HasErrors() {
+		t.Errorf("Llama-3.1-8B on one H100 must fit 10 × 8K: %v", r.Findings)
+	}
+	in = quick(t, QuickOptions{Model: "llama-3.1-405b", GPU: "h100", TP: 8, MaxModelLen: 8192})
+	r = Check(in)
+	if r.Feasible || len(r.Findings) == 0 || r.Findings[0].Code != CodeNoKVMemory {
+		t.Errorf("405B BF16 on 8 × H100 cannot hold its weights: %v", r.Findings)
+	}
+}

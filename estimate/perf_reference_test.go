@@ -1,7 +1,6 @@
 package estimate
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -68,12 +67,5 @@ func TestPerfReferenceScenario(t *testing.T) {
 	}
 	if r.Feasible {
 		t.Error("the reference scenario cannot be feasible")
-	}
-	var buf bytes.Buffer
-	r.WriteText(&buf)
-	for _, want := range []string{"Performance", "floors: weight read", "SLO", "FAIL throughput", "what it would take"} {
-		if !strings.Contains(buf.String(), want) {
-			t.Errorf("text report lacks %q", want)
-		}
 	}
 }

@@ -20,6 +20,7 @@ const (
 // Report is the whole `vlaunch check` result. The memory half fills Input,
 // Memory, Alternatives, Notes and the memory findings; the performance half
 // adds its section and SLO verdicts (see perf*.go) and both decide Feasible.
+// Package report renders it.
 type Report struct {
 	Input        InputSummary `json:"input"`
 	Memory       MemoryReport `json:"memory"`

@@ -3,6 +3,8 @@ package estimate
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
 // memoryNotes derives the report's key figures in words, and contrasts them
@@ -34,11 +36,11 @@ func kvNote(in *Input, m *MemoryReport) Note {
 			"MLA caches one compressed latent per token and layer: kv_lora_rank %d + decoupled RoPE key %d = %d values = %s B in %s; "+
 				"over %d layers on a GPU that is %s B per token. Counting K and V separately (2 × %d) would give %s B. "+
 				"vLLM replicates the latent on every TP rank instead of splitting it (TP=%d here), which is why DP attention suits MLA.",
-			md.KVLoraRank, md.QKRopeHeadDim, w, thousands(int64(w*b)), kv.DType, kv.Layers, thousands(kv.BytesPerToken), md.KVLoraRank, thousands(int64(naive)), in.Layout.TP)}
+			md.KVLoraRank, md.QKRopeHeadDim, w, textfmt.Thousands(int64(w*b)), kv.DType, kv.Layers, textfmt.Thousands(kv.BytesPerToken), md.KVLoraRank, textfmt.Thousands(int64(naive)), in.Layout.TP)}
 	}
 	heads := KVHeadsPerRank(md, in.Layout.TP)
 	text := fmt.Sprintf("2 (K and V) × %g KV heads on a GPU × head_dim %d × %d B (%s) × %d layers = %s B per token per GPU.",
-		heads, md.HeadDim, b, kv.DType, kv.Layers, thousands(kv.BytesPerToken))
+		heads, md.HeadDim, b, kv.DType, kv.Layers, textfmt.Thousands(kv.BytesPerToken))
 	if in.Layout.TP > md.NumKVHeads {
 		text += fmt.Sprintf(" TP=%d exceeds the model's %d KV heads, so vLLM replicates them: KV memory per GPU stops shrinking with TP.", in.Layout.TP, md.NumKVHeads)
 	}
@@ -55,14 +57,14 @@ func kvPerRankNote(in *Input, m *MemoryReport) Note {
 	if c.DPRanks <= 1 {
 		return Note{"Where the KV cache lives", fmt.Sprintf(
 			"One engine holds all %d sequences: %d × %s tokens × %s B = %.1f GB (%.2f GiB) per GPU; it has room for %d (%.2f GiB of KV).",
-			c.Concurrency, c.Concurrency, thousands(int64(c.MaxModelLen)), thousands(m.KVBytesPerToken), float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank,
+			c.Concurrency, c.Concurrency, textfmt.Thousands(int64(c.MaxModelLen)), textfmt.Thousands(m.KVBytesPerToken), float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank,
 			c.MaxSeqsPerRank, c.AvailableGiB)}
 	}
 	return Note{"Where the KV cache lives", fmt.Sprintf(
 		"%d sessions × %s tokens need %.1f GB of KV in total. With DP=%d every rank holds the KV of the sequences scheduled on it and a request is never split, "+
 			"so the need per GPU is set by the fullest rank: ceil(%d/%d) = %d sequences × %.2f GB = %.1f GB (%.2f GiB), not the total ÷ %d = %.1f GB. "+
 			"A rank has room for %d full-length sequences (%.2f GiB of KV), so at most %d such sessions fit.",
-		c.Concurrency, thousands(int64(c.MaxModelLen)), c.NeededGBTotal, c.DPRanks, c.Concurrency, c.DPRanks, c.SeqsPerRank, seqGB,
+		c.Concurrency, textfmt.Thousands(int64(c.MaxModelLen)), c.NeededGBTotal, c.DPRanks, c.Concurrency, c.DPRanks, c.SeqsPerRank, seqGB,
 		float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank, c.DPRanks, c.NeededGBTotal/float64(c.DPRanks), c.MaxSeqsPerRank, c.AvailableGiB, c.MaxConcurrency)}
 }
 
@@ -160,22 +162,4 @@ func eplbNote(in *Input) (Note, bool) {
 		text += fmt.Sprintf(" This spec adds %d redundant experts over %d ranks.", in.NumRedundantExperts, in.Layout.EPSize())
 	}
 	return Note{"EPLB", text}, true
-}
-
-// thousands formats n with comma separators (70272 → "70,272").
-func thousands(n int64) string {
-	s := fmt.Sprintf("%d", n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

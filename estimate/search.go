@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
 // CodeLayoutChosen reports the layout the search chose for `parallelism: auto`.
@@ -46,7 +47,7 @@ func (c Candidate) layout(nodes, perNode int) Layout {
 
 // Name is the candidate in the report's notation ("TP 8 · PP 1 · DP 2 · EP on").
 func (c Candidate) Name() string {
-	return fmt.Sprintf("TP %d · PP %d · DP %d · EP %s", c.TP, c.PP, c.DP, onOff(c.EP))
+	return fmt.Sprintf("TP %d · PP %d · DP %d · EP %s", c.TP, c.PP, c.DP, textfmt.OnOff(c.EP))
 }
 
 // PinYAML is the parallelism mapping that pins this layout in a spec.

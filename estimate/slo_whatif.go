@@ -3,6 +3,8 @@ package estimate
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
 // Alternative is one changed configuration run through the same memory and
@@ -105,7 +107,7 @@ func alternativesPassing(in *Input, alts []Alternative, v *SLOVerdict) []string 
 		}
 		pred, ok := alternativePrediction(in, a, v)
 		if ok && ((v.Unit == "tokens/s" && pred >= v.Target) || (v.Unit == "s" && pred <= v.Target)) {
-			how := fmt.Sprintf("%s (predicted %s", a.Name, formatValue(pred, v.Unit))
+			how := fmt.Sprintf("%s (predicted %s", a.Name, textfmt.Quantity(pred, v.Unit))
 			if v.Unit == "tokens/s" {
 				how += " in steady decode, before prefill interference"
 			}
@@ -143,13 +145,6 @@ func alternativePrediction(in *Input, a Alternative, v *SLOVerdict) (float64, bo
 		return a.IdleTTFTS[n] * max(1, v.Predicted/base), true
 	}
 	return 0, false
-}
-
-func formatValue(x float64, unit string) string {
-	if unit == "s" {
-		return fmt.Sprintf("%.2f s", x)
-	}
-	return fmt.Sprintf("%.0f %s", x, unit)
 }
 
 // sessionsWithAlternatives finds, over the alternatives that fit, the one

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/report"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/validate"
 )
@@ -158,11 +159,11 @@ func firstError(ds diag.Diagnostics) string {
 func writeReport(w io.Writer, r *estimate.Report, format string) error {
 	switch format {
 	case "json":
-		return r.WriteJSON(w)
+		return report.WriteJSON(w, r)
 	case "markdown":
-		r.WriteMarkdown(w)
+		report.WriteMarkdown(w, r)
 	default:
-		r.WriteText(w)
+		report.WriteText(w, r)
 	}
 	return nil
 }

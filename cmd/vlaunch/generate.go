@@ -10,6 +10,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/generator"
+	"github.com/vlaunch/vlaunch/report"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/templates"
 	"github.com/vlaunch/vlaunch/validate"
@@ -116,7 +117,7 @@ func feasibilitySummary(d *spec.Deployment) string {
 	}
 	r := estimate.Check(&in)
 	r.AddPerformance(&in, estimate.PerfOptions{})
-	return r.SummaryMarkdown()
+	return report.SummaryMarkdown(&r)
 }
 
 func writeBundle(s *streams, o *generateOptions, b *generator.Bundle) error {

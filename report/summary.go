@@ -1,14 +1,18 @@
-package estimate
+package report
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
 // SummaryMarkdown is the short verdict the generator puts in a bundle's
 // README: memory per GPU, KV capacity against the workload, one line per SLO
 // and the findings at error level. `vlaunch check` has the derivations.
-func (r *Report) SummaryMarkdown() string {
+func SummaryMarkdown(r *estimate.Report) string {
 	var b strings.Builder
 	verdict := "**feasible**: the workload fits and every SLO passes"
 	if !r.Feasible {
@@ -17,16 +21,16 @@ func (r *Report) SummaryMarkdown() string {
 	fmt.Fprintf(&b, "vlaunch check: %s.\n\n", verdict)
 	m := &r.Memory
 	fmt.Fprintf(&b, "- Memory per GPU: %.1f GiB of weights (%s, %.2fB parameters), %.1f GiB of KV cache = %s tokens per DP rank; ",
-		m.PerGPU.WeightsGiB, m.WeightsDType, m.ParamsPerGPU/1e9, m.PerGPU.KVCacheGiB, thousands(m.KVTokensPerRank))
+		m.PerGPU.WeightsGiB, m.WeightsDType, m.ParamsPerGPU/1e9, m.PerGPU.KVCacheGiB, textfmt.Thousands(m.KVTokensPerRank))
 	c := m.Capacity
 	fmt.Fprintf(&b, "%d sessions at max_model_len %d put %d on the fullest rank, room for %d.\n",
 		c.Concurrency, c.MaxModelLen, c.SeqsPerRank, c.MaxSeqsPerRank)
 	for _, s := range r.SLO {
 		fmt.Fprintf(&b, "- %s %s: target %s, predicted %s (bound by %s).\n",
-			strings.ToUpper(s.Verdict), s.Name, fmtSLOValue(s.Target, s.Unit), fmtSLOValue(s.Predicted, s.Unit), s.Binding)
+			strings.ToUpper(s.Verdict), s.Name, sloValue(s.Target, s.Unit), sloValue(s.Predicted, s.Unit), s.Binding)
 	}
 	for _, f := range r.Findings {
-		if f.Severity.String() == "error" {
+		if f.Severity == diag.Error {
 			fmt.Fprintf(&b, "- %s [%s]\n", f.Message, f.Code)
 		}
 	}
@@ -34,10 +38,12 @@ func (r *Report) SummaryMarkdown() string {
 	return b.String()
 }
 
-func fmtSLOValue(v float64, unit string) string {
+// sloValue prints an SLO figure to three significant digits, thousands
+// grouped above 1000 (the summary is read at a glance, not checked).
+func sloValue(v float64, unit string) string {
 	num := fmt.Sprintf("%.3g", v)
 	if v >= 1000 {
-		num = thousands(int64(v + 0.5))
+		num = textfmt.Thousands(int64(v + 0.5))
 	}
 	if unit == "" {
 		return num

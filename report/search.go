@@ -1,8 +1,11 @@
-package estimate
+package report
 
 import (
 	"fmt"
 	"io"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
 // searchRows is how many candidates the text and markdown tables show (the
@@ -10,8 +13,7 @@ import (
 const searchRows = 12
 
 // writeSearchText prints the "Layout search" table for `parallelism: auto`.
-func (r *Report) writeSearchText(w io.Writer) {
-	s := r.LayoutSearch
+func writeSearchText(w io.Writer, s *estimate.LayoutSearch) {
 	if s == nil {
 		return
 	}
@@ -28,14 +30,13 @@ func (r *Report) writeSearchText(w io.Writer) {
 			mark = "→"
 		}
 		fmt.Fprintf(w, "  %-3s %3d %3d %3d %-3s  %-24s %6.2f GiB %5.2f GiB  %-4s %11.0f  %d/%d\n",
-			mark, c.TP, c.PP, c.DP, onOff(c.EP), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), c.DecodeTokPerS, c.SLOPassed, c.SLOTotal)
+			mark, c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), c.DecodeTokPerS, c.SLOPassed, c.SLOTotal)
 	}
 	fmt.Fprintf(w, "chosen: %s — the report below is for this layout; to pin it, write %s\n\n", s.Chosen.Name(), s.Chosen.PinYAML())
 }
 
 // writeSearchMarkdown is writeSearchText as a markdown table.
-func (r *Report) writeSearchMarkdown(w io.Writer) {
-	s := r.LayoutSearch
+func writeSearchMarkdown(w io.Writer, s *estimate.LayoutSearch) {
 	if s == nil {
 		return
 	}
@@ -47,14 +48,7 @@ func (r *Report) writeSearchMarkdown(w io.Writer) {
 			break
 		}
 		fmt.Fprintf(w, "| %d | %d | %d | %s | %s | %.2f | %.2f | %s | %.0f | %d/%d |\n",
-			c.TP, c.PP, c.DP, onOff(c.EP), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), c.DecodeTokPerS, c.SLOPassed, c.SLOTotal)
+			c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), c.DecodeTokPerS, c.SLOPassed, c.SLOTotal)
 	}
 	fmt.Fprintf(w, "\nChosen: **%s**; the report below is for this layout. To pin it: `%s`\n\n", s.Chosen.Name(), s.Chosen.PinYAML())
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -1,19 +1,23 @@
-package estimate
+package report
 
 import (
 	"fmt"
 	"io"
-	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
-// WriteMarkdown writes the report as GitHub-flavoured markdown.
-func (r *Report) WriteMarkdown(w io.Writer) {
+// WriteMarkdown writes the report as GitHub-flavoured markdown, with the
+// same content as WriteText laid out as tables.
+func WriteMarkdown(w io.Writer, r *estimate.Report) {
 	in, m, p := r.Input, r.Memory, r.Memory.PerGPU
 	fmt.Fprintf(w, "# vlaunch check: %s on %d × %s\n\n", in.Model, in.GPUs, in.GPU)
-	r.writeSearchMarkdown(w)
+	writeSearchMarkdown(w, r.LayoutSearch)
 	fmt.Fprintf(w, "TP %d · PP %d · DP %d · EP %s · %d node%s · vLLM %s · weights %s (checkpoint %s) · KV cache %s · "+
 		"gpu_memory_utilization %.2f · max_model_len %d · max_num_seqs %d · max_num_batched_tokens %d · block size %d\n\n",
-		in.TP, in.PP, in.DP, onOff(in.EP), in.Nodes, plural(in.Nodes), in.VLLMVersion, in.WeightsDType, in.CheckpointDType,
+		in.TP, in.PP, in.DP, textfmt.OnOff(in.EP), in.Nodes, plural(in.Nodes), in.VLLMVersion, in.WeightsDType, in.CheckpointDType,
 		in.KVCacheDType, in.Utilization, in.MaxModelLen, in.MaxNumSeqs, in.MaxNumBatchedTokens, in.BlockSize)
 	for _, a := range in.Assumptions {
 		fmt.Fprintf(w, "- assumed: %s\n", a)
@@ -37,39 +41,38 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	if p.CUDAGraphGiB > 0 {
 		fmt.Fprintf(w, "\nOutside the budget: CUDA graphs ≈%.2f GiB; headroom (1 − utilization) × device = %.2f GiB.\n", p.CUDAGraphGiB, p.HeadroomGiB)
 	}
-	r.writeCapacityMarkdown(w)
-	for _, s := range reportSections {
-		if s.Markdown != nil {
-			s.Markdown(w, r)
-		}
-	}
+	writeCapacityMarkdown(w, r)
+	writePerfMarkdown(w, r)
 	fmt.Fprintf(w, "\n## Notes\n\n")
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "- **%s.** %s\n", n.Topic, n.Text)
 	}
-	fmt.Fprintf(w, "\n## Findings\n\n")
-	if len(r.Findings) == 0 {
-		fmt.Fprintf(w, "None.\n")
-	}
-	for _, d := range r.Findings {
-		fmt.Fprintf(w, "- **%s** `%s` %s", d.Severity, d.Code, d.Message)
-		if d.Hint != "" {
-			fmt.Fprintf(w, " — *hint:* %s", d.Hint)
-		}
-		fmt.Fprintln(w)
-	}
+	writeFindingsMarkdown(w, r.Findings)
 }
 
-func (r *Report) writeCapacityMarkdown(w io.Writer) {
+// writeFindingsMarkdown puts diag's text rendering of the findings in a
+// fenced block, so markdown shows exactly what the terminal shows.
+func writeFindingsMarkdown(w io.Writer, ds diag.Diagnostics) {
+	fmt.Fprintf(w, "\n## Findings\n\n")
+	if len(ds) == 0 {
+		fmt.Fprintf(w, "None.\n")
+		return
+	}
+	fmt.Fprintf(w, "```text\n")
+	_ = diag.Print(w, diag.FormatText, ds, nil, nil)
+	fmt.Fprintf(w, "```\n")
+}
+
+func writeCapacityMarkdown(w io.Writer, r *estimate.Report) {
 	m, c := r.Memory, r.Memory.Capacity
 	fmt.Fprintf(w, "\n## KV cache and capacity\n\n| quantity | value |\n|---|---|\n")
 	kv := [][2]string{
-		{"KV bytes per token per GPU", thousands(m.KVBytesPerToken) + " (" + m.KV.Formula + ")"},
-		{"KV tokens per rank", fmt.Sprintf("%s (%s blocks × %d)", thousands(m.KVTokensPerRank), thousands(m.NumBlocks), m.BlockSize)},
-		{"KV tokens, all DP ranks", thousands(m.KVTokensTotal)},
+		{"KV bytes per token per GPU", textfmt.Thousands(m.KVBytesPerToken) + " (" + m.KV.Formula + ")"},
+		{"KV tokens per rank", fmt.Sprintf("%s (%s blocks × %d)", textfmt.Thousands(m.KVTokensPerRank), textfmt.Thousands(m.NumBlocks), m.BlockSize)},
+		{"KV tokens, all DP ranks", textfmt.Thousands(m.KVTokensTotal)},
 		{"max concurrency at max_model_len, per rank", fmt.Sprintf("%.2f", m.MaxConcurrencyAtMaxModelLen)},
 		{"sequences on the fullest rank", fmt.Sprintf("ceil(%d / %d) = %d", c.Concurrency, c.DPRanks, c.SeqsPerRank)},
-		{"needed per GPU", fmt.Sprintf("%.2f GiB (%.1f GB); all sessions %.1f GB", c.NeededGiBPerRank, c.NeededGiBPerRank*GiB/1e9, c.NeededGBTotal)},
+		{"needed per GPU", fmt.Sprintf("%.2f GiB (%.1f GB); all sessions %.1f GB", c.NeededGiBPerRank, c.NeededGiBPerRank*estimate.GiB/1e9, c.NeededGBTotal)},
 		{"available per GPU / margin", fmt.Sprintf("%.2f GiB / %+.2f GiB", c.AvailableGiB, c.MarginGiB)},
 		{"max full-length sequences", fmt.Sprintf("%d per rank, %d in total", c.MaxSeqsPerRank, c.MaxConcurrency)},
 		{"verdict", fitWord(c.Fits)},
@@ -86,12 +89,10 @@ func (r *Report) writeCapacityMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "\n### Weights formats\n\n| weights | source | weights GiB | KV GiB | KV tokens/rank | max-length seqs/rank | verdict |\n|---|---|---:|---:|---:|---:|---|\n")
 	for _, a := range r.Alternatives {
 		fmt.Fprintf(w, "| %s | %s | %.2f | %.2f | %s | %d | %s |\n", a.WeightsDType, altSource(a),
-			a.WeightsGiB, a.KVCacheGiB, thousands(a.KVTokensPerRank), a.MaxSeqsPerRank, fitWord(a.Fits))
+			a.WeightsGiB, a.KVCacheGiB, textfmt.Thousands(a.KVTokensPerRank), a.MaxSeqsPerRank, fitWord(a.Fits))
 	}
 }
 
 func mdRow(w io.Writer, term string, gib float64, how string) {
 	fmt.Fprintf(w, "| %s | %.2f | %s |\n", term, gib, mdEscape(how))
 }
-
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

@@ -1,0 +1,88 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+)
+
+// writePerfMarkdown renders the same content as tables.
+func writePerfMarkdown(w io.Writer, r *estimate.Report) {
+	p := r.Performance
+	if p == nil {
+		return
+	}
+	if p.Decode.Concurrency == 0 {
+		fmt.Fprintf(w, "\n## Performance\n\n%s\n", strings.Join(p.Notes, " "))
+		return
+	}
+	fmt.Fprintf(w, "\n## Performance\n\nGEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s. Constants: %s.\n\n",
+		p.GEMMPrecision, p.AttentionPrecision, p.All2All, textfmt.OnOff(p.CUDAGraphs), textfmt.OnOff(p.DBO), constantsText(p.Constants))
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "- %s\n", n)
+	}
+	writeDecodeMarkdown(w, p)
+	writeTablesMarkdown(w, p)
+	writeSLOMarkdown(w, r.SLO)
+}
+
+func writeDecodeMarkdown(w io.Writer, p *estimate.Performance) {
+	d := p.Decode
+	fmt.Fprintf(w, "\nDecode at %d sessions (%d per rank): step **%.1f ms**, %.0f output tokens/s, %s-bound.\n\n| term | ms |\n|---|---:|\n",
+		d.Concurrency, d.Point.SeqsPerRank, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
+	st := d.Step
+	for _, t := range []struct {
+		n string
+		v float64
+	}{{"dense (roofline)", st.DenseS}, {"routed experts (roofline)", st.ExpertS}, {"attention (roofline)", st.AttentionS},
+		{"all-to-all", st.A2AS}, {"TP all-reduce", st.TPS}, {"PP hand-off", st.PPS}, {"overhead", st.OverheadS},
+		{"floor: weight read", d.Floors.WeightReadS}, {"floor: compute", d.Floors.ComputeS}, {"floor: network", d.Floors.NetworkS}} {
+		fmt.Fprintf(w, "| %s | %.2f |\n", t.n, t.v*1e3)
+	}
+	fmt.Fprintf(w, "\n| sessions | TPOT ms | output tok/s | binding |\n|---:|---:|---:|---|\n")
+	for _, c := range d.Curve {
+		fmt.Fprintf(w, "| %d | %.1f | %.0f | %s%s |\n", c.Concurrency, c.TPOTS*1e3, c.OutputTokPerS, c.Binding, map[bool]string{true: " (beyond KV)"}[c.KVCapped])
+	}
+}
+
+func writeTablesMarkdown(w io.Writer, p *estimate.Performance) {
+	fmt.Fprintf(w, "\n| prompt tokens | idle TTFT ms | steps | exposed communication ms | GB via NICs | binding |\n|---:|---:|---:|---:|---:|---|\n")
+	for _, pf := range p.Prefill {
+		fmt.Fprintf(w, "| %d | %.0f | %d | %.0f | %.2f | %s |\n", pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, pf.InterBytesPerNode/1e9, pf.Binding)
+	}
+	if len(p.Alternatives) > 0 {
+		fmt.Fprintf(w, "\n| alternative | fits | TPOT ms | output tok/s | binding |\n|---|---|---:|---:|---|\n")
+		for _, a := range p.Alternatives {
+			fmt.Fprintf(w, "| %s | %s | %.1f | %.0f | %s |\n", a.Name, yesNo(a.Fits), a.TPOTS*1e3, a.OutputTokPerS, a.Binding)
+		}
+	}
+	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | TPOT mean | output tok/s | total tok/s |\n|---|---|---:|---:|---:|\n")
+	for _, s := range p.Simulations {
+		res := s.Result
+		fmt.Fprintf(w, "| %s, %d in / %d out | %s / %s / %s | %s | %.0f | %.0f |\n", simLoad(s), s.InputTokens, s.OutputTokens,
+			secs(res.TTFT.P50), secs(res.TTFT.P95), secs(res.TTFT.P99), secs(res.TPOT.Mean), res.OutputTokPerS, res.TotalTokPerS)
+	}
+}
+
+func writeSLOMarkdown(w io.Writer, slo []estimate.SLOVerdict) {
+	if len(slo) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## SLO\n\n| SLO | target | predicted | verdict | binding | explanation |\n|---|---:|---:|---|---|---|\n")
+	for _, v := range slo {
+		expl := v.Explanation
+		for _, x := range v.WouldPass {
+			expl += " What it would take: " + x + "."
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | **%s** | %s | %s |\n", v.Name, textfmt.Quantity(v.Target, v.Unit), textfmt.Quantity(v.Predicted, v.Unit),
+			v.Verdict, v.Binding, mdEscape(expl))
+	}
+}
+
+func constantsText(e estimate.Efficiency) string {
+	return fmt.Sprintf("GEMM %.2f, attention %.2f, HBM %.2f, links %.2f, step overhead %.1f ms, eager %.0f µs/layer, collective %.0f µs",
+		e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3, e.EagerPerLayerS*1e6, e.CollectiveS*1e6)
+}

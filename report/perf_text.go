@@ -1,0 +1,129 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+)
+
+// writePerfText renders the performance section and the SLO verdicts.
+func writePerfText(w io.Writer, r *estimate.Report) {
+	p := r.Performance
+	if p == nil {
+		return
+	}
+	if p.Decode.Concurrency == 0 { // no estimate: only say why
+		for _, n := range p.Notes {
+			fmt.Fprintf(w, "\nPerformance: %s\n", n)
+		}
+		return
+	}
+	e := p.Constants
+	fmt.Fprintf(w, "\nPerformance (per DP rank, ranks in lock-step; global constants: GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · step overhead %.1f ms)\n",
+		e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3)
+	fmt.Fprintf(w, "  GEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s\n", p.GEMMPrecision, p.AttentionPrecision, p.All2All, textfmt.OnOff(p.CUDAGraphs), textfmt.OnOff(p.DBO))
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "%s\n", wrap("model: "+n, 96, "  "))
+	}
+	writeDecodeText(w, p)
+	writePrefillText(w, p, r.Input.MaxNumBatchedTokens)
+	writeSimText(w, p)
+	if len(p.Alternatives) > 0 {
+		fmt.Fprintf(w, "  alternatives (same models, steady decode at %d sessions; idle TTFT)\n", p.Decode.Concurrency)
+		for _, a := range p.Alternatives {
+			fmt.Fprintf(w, "    %-56s %s\n", a.Name, altText(a))
+		}
+	}
+	writeSLOText(w, r.SLO)
+}
+
+func writeDecodeText(w io.Writer, p *estimate.Performance) {
+	d := p.Decode
+	fmt.Fprintf(w, "  decode at %d sessions (%d per rank, mean context %.0f): step %.1f ms → %.0f output tokens/s  [%s]\n",
+		d.Concurrency, d.Point.SeqsPerRank, p.FLOPs.MeanContext, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
+	fmt.Fprintf(w, "    %s\n", stepTerms(d.Step))
+	fmt.Fprintf(w, "    floors: weight read %.1f ms (%.1f GB per GPU) · compute %.1f ms · network %.1f ms\n",
+		d.Floors.WeightReadS*1e3, d.Floors.WeightBytesPerGPU/1e9, d.Floors.ComputeS*1e3, d.Floors.NetworkS*1e3)
+	fmt.Fprintf(w, "  decode curve (sessions: TPOT, output tokens/s, binding); KV fits %d sequences of input+output per rank; "+
+		"saturates near %d sessions (%.0f output tokens/s)\n", d.KVSeqsPerRank, d.Saturation.Concurrency, d.Saturation.OutputTokPerS)
+	for _, c := range d.Curve {
+		fmt.Fprintf(w, "    %7d: %8.1f ms %10.0f  %s%s\n", c.Concurrency, c.TPOTS*1e3, c.OutputTokPerS, c.Binding, map[bool]string{true: "  (beyond KV capacity)"}[c.KVCapped])
+	}
+}
+
+func writePrefillText(w io.Writer, p *estimate.Performance, chunk int) {
+	fmt.Fprintf(w, "  prefill on an idle system (one DP rank, chunks of %d tokens)\n", chunk)
+	for _, pf := range p.Prefill {
+		nics := ""
+		if pf.InterBytesPerNode > 0 {
+			nics = fmt.Sprintf(", %.2f GB through the node's NICs", pf.InterBytesPerNode/1e9)
+		}
+		fmt.Fprintf(w, "    %6d tokens: TTFT %.0f ms in %d step(s); exposed communication %.0f ms%s  [%s]\n",
+			pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, nics, pf.Binding)
+	}
+}
+
+func writeSimText(w io.Writer, p *estimate.Performance) {
+	for _, s := range p.Simulations {
+		res := s.Result
+		fmt.Fprintf(w, "  simulation: %s, %d in / %d out, %d requests, seed %d\n", simLoad(s), s.InputTokens, s.OutputTokens, res.Requests, s.Seed)
+		fmt.Fprintf(w, "    TTFT %s\n    TPOT %s\n    E2E  %s\n", pctText(res.TTFT), pctText(res.TPOT), pctText(res.E2E))
+		fmt.Fprintf(w, "    %.0f output tokens/s, %.0f total tokens/s; %.1f running, %.1f waiting on average; %d preemptions\n",
+			res.OutputTokPerS, res.TotalTokPerS, res.MeanRunning, res.MeanWaiting, res.Preemptions)
+	}
+}
+
+func altText(a estimate.Alternative) string {
+	if !a.Fits {
+		return "does not fit in memory"
+	}
+	txt := fmt.Sprintf("TPOT %6.1f ms · %7.0f output tokens/s  [%s] · TTFT", a.TPOTS*1e3, a.OutputTokPerS, a.Binding)
+	for _, n := range sortedKeys(a.IdleTTFTS) {
+		txt += fmt.Sprintf(" %d: %s", n, secs(a.IdleTTFTS[n]))
+	}
+	return txt
+}
+
+func sortedKeys(m map[int]float64) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func writeSLOText(w io.Writer, slo []estimate.SLOVerdict) {
+	if len(slo) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nSLO\n")
+	for _, v := range slo {
+		fmt.Fprintf(w, "  %s %s: target %s, predicted %s  [%s]\n", strings.ToUpper(v.Verdict), v.Name,
+			textfmt.Quantity(v.Target, v.Unit), textfmt.Quantity(v.Predicted, v.Unit), v.Binding)
+		fmt.Fprintf(w, "%s\n", wrap(v.Explanation, 96, "      "))
+		for _, x := range v.WouldPass {
+			fmt.Fprintf(w, "%s\n", wrap("what it would take: "+x, 96, "      "))
+		}
+	}
+}
+
+func stepTerms(st estimate.StepTime) string {
+	return fmt.Sprintf("dense %.1f ms · experts %.1f ms · attention %.1f ms (compute %.1f / memory %.1f ms) · all-to-all %.1f ms · TP %.1f ms · PP %.1f ms · overhead %.1f ms",
+		st.DenseS*1e3, st.ExpertS*1e3, st.AttentionS*1e3, st.ComputeS*1e3, st.MemoryS*1e3, st.A2AS*1e3, st.TPS*1e3, st.PPS*1e3, st.OverheadS*1e3)
+}
+
+func simLoad(s estimate.SimScenario) string {
+	if s.Sessions > 0 {
+		return fmt.Sprintf("closed loop, %d sessions", s.Sessions)
+	}
+	return fmt.Sprintf("Poisson arrivals at %.2f/s", s.RatePerS)
+}
+
+func pctText(p estimate.Percentiles) string {
+	return fmt.Sprintf("mean %s · p50 %s · p90 %s · p95 %s · p99 %s", secs(p.Mean), secs(p.P50), secs(p.P90), secs(p.P95), secs(p.P99))
+}

@@ -1,0 +1,100 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+)
+
+// WriteText writes the human-readable report: the layout search (for
+// `parallelism: auto`), the memory budget, KV cache and capacity, the weights
+// formats, the performance section and SLO verdicts, the notes, the findings
+// and the verdict.
+func WriteText(w io.Writer, r *estimate.Report) {
+	in, m := r.Input, r.Memory
+	writeSearchText(w, r.LayoutSearch)
+	fmt.Fprintf(w, "vlaunch check: %s on %d × %s (%d node%s), TP %d · PP %d · DP %d · EP %s, vLLM %s\n",
+		in.Model, in.GPUs, in.GPU, in.Nodes, plural(in.Nodes), in.TP, in.PP, in.DP, textfmt.OnOff(in.EP), in.VLLMVersion)
+	fmt.Fprintf(w, "weights %s (checkpoint %s) · KV cache %s · gpu_memory_utilization %.2f · max_model_len %d · max_num_seqs %d · max_num_batched_tokens %d · block %d\n",
+		in.WeightsDType, in.CheckpointDType, in.KVCacheDType, in.Utilization, in.MaxModelLen, in.MaxNumSeqs, in.MaxNumBatchedTokens, in.BlockSize)
+	for _, a := range in.Assumptions {
+		fmt.Fprintf(w, "  assumed: %s\n", a)
+	}
+	writeBudgetText(w, r)
+	fmt.Fprintf(w, "\nKV cache (per GPU%s)\n", stageSuffix(r))
+	fmt.Fprintf(w, "  bytes per token      %s   %s\n", textfmt.Thousands(m.KVBytesPerToken), m.KV.Formula)
+	fmt.Fprintf(w, "  blocks × block size  %s × %d = %s tokens per rank; %s over %d DP rank%s\n",
+		textfmt.Thousands(m.NumBlocks), m.BlockSize, textfmt.Thousands(m.KVTokensPerRank), textfmt.Thousands(m.KVTokensTotal), in.DP, plural(in.DP))
+	fmt.Fprintf(w, "  max concurrency at max_model_len %d: %.2f sequences per rank\n", in.MaxModelLen, m.MaxConcurrencyAtMaxModelLen)
+	writeCapacityText(w, r)
+	writeAlternativesText(w, r)
+	writePerfText(w, r)
+	fmt.Fprintf(w, "\nNotes\n")
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  %s:\n%s\n", n.Topic, wrap(n.Text, 96, "    "))
+	}
+	writeFindingsText(w, r)
+}
+
+func writeBudgetText(w io.Writer, r *estimate.Report) {
+	p, m := r.Memory.PerGPU, r.Memory
+	fmt.Fprintf(w, "\nPer-GPU memory (GiB%s)\n", stageSuffix(r))
+	row := func(label string, v float64, detail string) { fmt.Fprintf(w, "  %-34s %8.2f  %s\n", label, v, detail) }
+	row("device total (CUDA runtime)", p.DeviceGiB, "")
+	row(fmt.Sprintf("usable = %.2f × device", p.Utilization), p.UsableGiB, "")
+	row("− weights", p.WeightsGiB, fmt.Sprintf("%.2fB parameters", m.ParamsPerGPU/1e9))
+	for _, t := range m.Weights {
+		fmt.Fprintf(w, "      %-22s %7.3fB %-5s %7.2f  %s\n", t.Component, t.ParamsPerGPU/1e9, t.DType, t.GiB, t.Placement)
+	}
+	row("− activation peak", p.ActivationGiB, "max(forward, sampler) + fused-MoE workspace")
+	for _, t := range m.Activation {
+		fmt.Fprintf(w, "      %-28s %10.2f  %s\n", truncate(t.Name, 28), t.GiB, t.Formula)
+	}
+	row("− other (outside PyTorch)", p.OtherGiB, "")
+	for _, t := range m.NonTorch {
+		fmt.Fprintf(w, "      %-28s %10.2f  %s\n", truncate(t.Name, 28), t.GiB, t.Formula)
+	}
+	row("= KV cache", p.KVCacheGiB, "")
+	if p.CUDAGraphGiB > 0 {
+		fmt.Fprintf(w, "  outside the budget: CUDA graphs ≈%.2f GiB, headroom (1 − utilization) × device = %.2f GiB\n", p.CUDAGraphGiB, p.HeadroomGiB)
+	}
+}
+
+func writeCapacityText(w io.Writer, r *estimate.Report) {
+	c := r.Memory.Capacity
+	fmt.Fprintf(w, "\nCapacity\n")
+	fmt.Fprintf(w, "  %d sessions × %d tokens over %d DP rank%s → %d per rank (ceil, the fullest rank)\n",
+		c.Concurrency, c.MaxModelLen, c.DPRanks, plural(c.DPRanks), c.SeqsPerRank)
+	fmt.Fprintf(w, "  needed per GPU %.2f GiB (%.1f GB); total %.1f GB; available %.2f GiB; margin %+.2f GiB\n",
+		c.NeededGiBPerRank, c.NeededGiBPerRank*estimate.GiB/1e9, c.NeededGBTotal, c.AvailableGiB, c.MarginGiB)
+	fmt.Fprintf(w, "  max full-length sequences: %d per rank, %d in total\n", c.MaxSeqsPerRank, c.MaxConcurrency)
+	if !c.OneSequenceFits {
+		fmt.Fprintf(w, "  one %d-token sequence does not fit: largest max_model_len that fits is %d\n", c.MaxModelLen, c.LargestMaxModelLen)
+	}
+	fmt.Fprintf(w, "  verdict: %s\n", fitWord(c.Fits))
+}
+
+func writeAlternativesText(w io.Writer, r *estimate.Report) {
+	if len(r.Alternatives) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nWeights formats\n")
+	for _, a := range r.Alternatives {
+		fmt.Fprintf(w, "  %-5s %-26s weights %6.2f GiB  KV %6.2f GiB  %s tokens/rank  %d max-length seqs/rank  %s\n",
+			a.WeightsDType, "("+altSource(a)+")", a.WeightsGiB, a.KVCacheGiB, textfmt.Thousands(a.KVTokensPerRank), a.MaxSeqsPerRank, fitWord(a.Fits))
+	}
+}
+
+// writeFindingsText prints the findings with diag's text printer, the one
+// every command uses, then the overall verdict.
+func writeFindingsText(w io.Writer, r *estimate.Report) {
+	fmt.Fprintf(w, "\nFindings\n")
+	if len(r.Findings) == 0 {
+		fmt.Fprintf(w, "  none\n")
+	}
+	_ = diag.Print(w, diag.FormatText, r.Findings, nil, nil)
+	fmt.Fprintf(w, "\nfeasible: %s\n", yesNo(r.Feasible))
+}
