@@ -1,62 +1,32 @@
-// Package estimate is vlaunch's feasibility engine: pure functions from a
-// resolved Input to per-GPU memory, KV-cache capacity, step time and SLO
-// verdicts. Nothing here prints, reads files after FromSpec, or exits.
+// Package estimate is vlaunch's feasibility engine: pure functions from an
+// Input (a resolved deployment, see package resolve) to per-GPU memory,
+// KV-cache capacity, step time and SLO verdicts. Nothing here prints, reads
+// files or exits.
 package estimate
 
 import (
-	"fmt"
-	"path/filepath"
-	"strings"
-
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
-// Diagnostic codes reported while resolving the input (ESTxxx, package estimate).
-const (
-	CodeUnknownModel  = "EST001" // model name not in the catalog / config unreadable
-	CodeUnknownGPU    = "EST002" // GPU name not in the catalog / custom figures incomplete
-	CodeBadLayout     = "EST003" // TP/PP/DP not positive, or GPUs do not add up
-	CodeBadDType      = "EST004" // weights or KV dtype vLLM cannot use for this model
-	CodeBadSetting    = "EST005" // out-of-range engine setting (utilization, lengths)
-	CodeVersionApprox = "EST006" // vLLM version resolved to a neighbouring release
-)
+// CodeInput reports a deployment FromSpec or QuickInput cannot resolve
+// (commands resolve through validate, which reports it with its position).
+const CodeInput = "EST001"
 
-// Layout is the parallel layout of the deployment.
-type Layout struct {
-	TP, PP, DP int
-	// EP is --enable-expert-parallel; the EP group is TP × DP ranks.
-	EP bool
-	// Nodes and GPUsPerNode describe the hosts (GPUsPerNode = the largest node).
-	Nodes, GPUsPerNode int
-}
-
-// GPUs is the number of GPUs the layout uses (TP × PP × DP).
-func (l Layout) GPUs() int { return l.TP * l.PP * l.DP }
-
-// EPSize is the number of ranks MoE layers are spread over: TP × DP (vLLM's
-// FusedMoEParallelConfig), whether experts are split (EP) or TP-sharded.
-func (l Layout) EPSize() int { return l.TP * l.DP }
+// Layout is the parallel layout of the deployment (resolve.Layout).
+type Layout = resolve.Layout
 
 // Network is the resolved interconnect the performance model uses.
-type Network struct {
-	// IntraGBytesPerS is the GPU-to-GPU link per GPU, one direction.
-	IntraGBytesPerS float64
-	IntraLatencyUs  float64
-	// InterGbitPerSPerNIC is one NIC, one direction.
-	InterGbitPerSPerNIC float64
-	NICsPerNode         int
-	InterLatencyUs      float64
-	// InterKind is infiniband | roce | ethernet ("" on one node).
-	InterKind string
-	// GPUDirectRDMA says NICs support GPU-initiated RDMA (DeepEP internode).
-	GPUDirectRDMA bool
-}
+type Network = resolve.Network
+
+// QuickOptions is the quick form of `vlaunch check` (no spec file).
+type QuickOptions = resolve.QuickOptions
 
 // Input is everything the memory and performance models need, with every
-// default resolved. Both halves of `vlaunch check` read it; build it with
-// FromSpec or QuickInput, or by hand in tests.
+// default resolved: a flat view of a resolve.Deployment. Build it with
+// FromResolved (or FromSpec / QuickInput), or by hand in tests.
 type Input struct {
 	Model *catalog.Model
 	GPU   *catalog.GPU
@@ -98,175 +68,91 @@ type Input struct {
 	Env map[string]string
 	// Assumptions lists defaults the resolution chose, for the report.
 	Assumptions []string
-	// a2aAsked and a2aDefault are the all2all setting as written and the
-	// version's default, kept so WithLayout can re-resolve `auto`.
-	a2aAsked, a2aDefault string
+	// resolved is the deployment the input was made from (nil when built by
+	// hand); WithLayout and the layout search resolve through it.
+	resolved *resolve.Deployment
 }
 
-// FromSpec resolves a loaded, defaulted deployment into an Input: catalog
-// lookups (or the model config relative to the spec file, or custom GPU
-// figures), version-dependent vLLM defaults, and the network.
+// FromResolved is the estimator's view of a resolved deployment.
+func FromResolved(d *resolve.Deployment) Input {
+	e := d.Engine
+	return Input{Model: d.Model, GPU: d.GPU, ModelSource: d.ModelSource, Layout: d.Layout,
+		WeightsDType: e.WeightsDType.Value, WeightsFromCheckpoint: e.WeightsFromCheckpoint, KVCacheDType: e.KVCacheDType.Value,
+		GPUMemoryUtilization: e.GPUMemoryUtilization.Value, MaxModelLen: e.MaxModelLen.Value, MaxNumSeqs: e.MaxNumSeqs.Value,
+		MaxNumBatchedTokens: e.MaxNumBatchedTokens.Value, BlockSize: e.BlockSize.Value,
+		All2AllBackend: e.All2All.Value, All2AllExplicit: e.All2AllExplicit(), EnforceEager: e.EnforceEager,
+		CUDAGraphs: e.CUDAGraphs.Value, EnableDBO: e.EnableDBO, EnableEPLB: e.EnableEPLB, NumRedundantExperts: e.NumRedundantExperts,
+		Network: d.Network, Workload: d.Workload, SLO: d.SLO, VLLMVersion: d.Version.Value, Env: e.Env,
+		Assumptions: d.Assumptions(), resolved: d}
+}
+
+// Resolved is the deployment the input was made from (nil when built by hand).
+func (in *Input) Resolved() *resolve.Deployment { return in.resolved }
+
+// FromSpec resolves a loaded, defaulted spec (see resolve.FromSpec); for
+// tests and tools: commands resolve through validate.
 func FromSpec(d *spec.Deployment) (Input, diag.Diagnostics) {
-	var ds diag.Diagnostics
-	in := Input{Workload: d.Workload, SLO: d.SLO, VLLMVersion: d.VLLM.Version, Env: d.VLLM.Env}
-	m, src, err := resolveModel(d)
+	r, err := resolve.FromSpec(d)
 	if err != nil {
-		return in, append(ds, estErr(CodeUnknownModel, "model", err.Error(), "see `vlaunch models` for catalog ids"))
+		return Input{}, diag.Diagnostics{inputErr(err)}
 	}
-	in.Model, in.ModelSource = m, src
-	g, err := resolveGPU(d.Hardware.GPU)
-	if err != nil {
-		return in, append(ds, estErr(CodeUnknownGPU, "hardware.gpu", err.Error(), "see `vlaunch gpus`, or give custom figures"))
-	}
-	in.GPU = g
-	in.Layout = layoutFromSpec(d)
-	in.Network = networkFromSpec(d.Hardware.Network, g)
-	eng := engineSettings{
-		Weights: d.Model.Weights, KVCacheDType: d.VLLM.KVCacheDType, Util: d.VLLM.GPUMemoryUtilization,
-		MaxModelLen: d.Workload.MaxModelLen, MaxNumSeqs: d.VLLM.MaxNumSeqs, MaxNumBatchedTokens: d.VLLM.MaxNumBatchedTokens,
-		BlockSize: d.VLLM.BlockSize, All2All: d.VLLM.All2AllBackend, EnforceEager: d.VLLM.EnforceEager,
-		EnableDBO: d.VLLM.EnableDBO, EnableEPLB: d.VLLM.EnableEPLB, Redundant: d.VLLM.NumRedundantExperts,
-	}
-	ds = append(ds, in.resolveEngine(eng)...)
-	return in, ds
+	return FromResolved(r), nil
 }
 
-// QuickOptions is the quick form of `vlaunch check` (no spec file).
-type QuickOptions struct {
-	Model, GPU           string
-	TP, PP, DP           int
-	EP                   bool
-	MaxModelLen          int
-	GPUMemoryUtilization float64 // 0 = the version's default
-	KVCacheDType         string  // "" = auto
-	Weights              string  // "" = auto
-	VLLMVersion          string  // "" = the newest release vlaunch knows
-	Concurrency          int     // 0 = one sequence
-	GPUsPerNode          int     // 0 = min(8, TP×PP×DP)
-}
-
-// QuickInput resolves the quick form into an Input.
+// QuickInput resolves the quick form into an Input (see resolve.Quick).
 func QuickInput(o QuickOptions) (Input, diag.Diagnostics) {
-	var ds diag.Diagnostics
-	in := Input{VLLMVersion: o.VLLMVersion}
-	m, err := catalog.LookupModel(o.Model)
+	r, err := resolve.Quick(o)
 	if err != nil {
-		return in, diag.Diagnostics{estErr(CodeUnknownModel, "--model", err.Error(), "see `vlaunch models` for catalog ids")}
+		return Input{}, diag.Diagnostics{inputErr(err)}
 	}
-	in.Model, in.ModelSource = m, m.ID
-	g, err := catalog.LookupGPU(o.GPU)
-	if err != nil {
-		return in, diag.Diagnostics{estErr(CodeUnknownGPU, "--gpu", err.Error(), "see `vlaunch gpus`")}
-	}
-	in.GPU = g
-	in.Layout = Layout{TP: orOne(o.TP), PP: orOne(o.PP), DP: orOne(o.DP), EP: o.EP}
-	n := in.Layout.GPUs()
-	in.Layout.GPUsPerNode = o.GPUsPerNode
-	if in.Layout.GPUsPerNode <= 0 {
-		in.Layout.GPUsPerNode = min(8, n)
-	}
-	in.Layout.Nodes = (n + in.Layout.GPUsPerNode - 1) / in.Layout.GPUsPerNode
-	in.Network = networkFromSpec(spec.Network{}, g)
-	in.Workload = spec.Workload{Concurrency: max(o.Concurrency, 1), MaxModelLen: o.MaxModelLen,
-		InputTokens: spec.Defaults.InputTokens, OutputTokens: spec.Defaults.OutputTokens}
-	var util *float64
-	if o.GPUMemoryUtilization > 0 {
-		util = &o.GPUMemoryUtilization
-	}
-	eng := engineSettings{Weights: o.Weights, KVCacheDType: o.KVCacheDType, Util: util, MaxModelLen: o.MaxModelLen, All2All: "auto"}
-	ds = append(ds, in.resolveEngine(eng)...)
-	in.Workload.MaxModelLen = in.MaxModelLen
-	return in, ds
+	return FromResolved(r), nil
 }
 
-func orOne(v int) int {
-	if v <= 0 {
-		return 1
+// inputErr turns a resolution error into an error diagnostic.
+func inputErr(err error) diag.Diagnostic {
+	d := diag.Diagnostic{Code: CodeInput, Severity: diag.Error, Message: err.Error()}
+	if fe, ok := err.(*resolve.FieldError); ok {
+		d.Path, d.Message, d.Hint = fe.Path, fe.Msg, fe.Hint
 	}
-	return v
+	return d
 }
 
-func estErr(code, path, msg, hint string) diag.Diagnostic {
-	return diag.Diagnostic{Code: code, Severity: diag.Error, Path: path, Message: msg, Hint: hint}
+// withLayout is in with layout l and everything that depends on the layout
+// resolved again (the all2all backend, CUDA graphs) through the deployment
+// it was made from; a hand-built input only changes its layout.
+func (in Input) withLayout(l Layout) Input {
+	if in.resolved == nil {
+		in.Layout = l
+		return in
+	}
+	r := in.resolved.WithLayout(l)
+	return FromResolved(&r)
 }
 
-func resolveModel(d *spec.Deployment) (*catalog.Model, string, error) {
-	if d.Model.Config != "" {
-		p := d.Model.Config
-		if !filepath.IsAbs(p) && d.File != "" {
-			p = filepath.Join(filepath.Dir(d.File), p)
+// candidateLayouts are the layouts the search evaluates: EnumerateLayouts
+// for the hosts, kept only where vlaunch can generate them (resolve.Place),
+// so `parallelism: auto` never chooses a layout `generate` refuses.
+func (in *Input) candidateLayouts() []Layout {
+	l := in.Layout
+	all := EnumerateLayouts(max(l.Nodes, 1), max(l.GPUsPerNode, 1), in.Model.NumHeads, in.Model.IsMoE())
+	hosts := in.hostGPUs()
+	out := all[:0]
+	for _, c := range all {
+		if _, err := resolve.Place(c, hosts); err == nil {
+			out = append(out, c)
 		}
-		m, err := catalog.LoadHFConfig(p)
-		if err != nil {
-			return nil, "", fmt.Errorf("model.config %s: %w", d.Model.Config, err)
-		}
-		m.ID = strings.TrimSuffix(filepath.Base(filepath.Dir(p)), "/")
-		return m, d.Model.Config, nil
 	}
-	if d.Model.Name == "" {
-		return nil, "", fmt.Errorf("the spec names no model (model.name or model.config)")
-	}
-	m, err := catalog.LookupModel(d.Model.Name)
-	if err != nil {
-		return nil, "", err
-	}
-	return m, m.ID, nil
+	return out
 }
 
-func resolveGPU(r spec.GPURef) (*catalog.GPU, error) {
-	if r.Custom == nil {
-		if r.Name == "" {
-			return nil, fmt.Errorf("the spec names no GPU (hardware.gpu)")
-		}
-		return catalog.LookupGPU(r.Name)
+// hostGPUs are the nodes' GPU counts (equal nodes for a hand-built input).
+func (in *Input) hostGPUs() []int {
+	if in.resolved != nil {
+		return in.resolved.NodeGPUs()
 	}
-	c := r.Custom
-	if c.MemoryMiB <= 0 {
-		return nil, fmt.Errorf("custom GPU %q needs memory_mib (the CUDA-runtime total)", c.Name)
-	}
-	name := c.Name
-	if name == "" {
-		name = "custom GPU"
-	}
-	return &catalog.GPU{ID: "custom", Name: name, Vendor: c.Vendor, MemoryMiB: c.MemoryMiB, SMIMemoryMiB: c.MemoryMiB,
-		HBMBandwidthGBytesPerS: c.HBMBandwidthGBytesPerS, BF16TFLOPS: c.BF16TFLOPS, FP8TFLOPS: c.FP8TFLOPS,
-		IntraNodeGBytesPerS: c.IntraNodeGBytesPerS, IntraNodeKind: "nvlink"}, nil
-}
-
-func layoutFromSpec(d *spec.Deployment) Layout {
-	p := d.Parallelism
-	l := Layout{TP: orOne(p.Tensor), PP: orOne(p.Pipeline), DP: orOne(p.Data), EP: p.Expert, Nodes: len(d.Hardware.Nodes)}
-	for _, n := range d.Hardware.Nodes {
-		l.GPUsPerNode = max(l.GPUsPerNode, n.GPUs)
-	}
-	if l.Nodes == 0 {
-		l.Nodes, l.GPUsPerNode = 1, l.GPUs()
-	}
-	return l
-}
-
-func networkFromSpec(n spec.Network, g *catalog.GPU) Network {
-	out := Network{
-		IntraGBytesPerS: n.IntraNode.BandwidthGBytesPerS, IntraLatencyUs: n.IntraNode.LatencyUs,
-		InterGbitPerSPerNIC: n.InterNode.BandwidthGbitPerS, NICsPerNode: n.InterNode.NICsPerNode,
-		InterLatencyUs: n.InterNode.LatencyUs, InterKind: n.InterNode.Kind,
-	}
-	if out.IntraGBytesPerS <= 0 {
-		out.IntraGBytesPerS = g.IntraNodeGBytesPerS
-	}
-	if out.IntraLatencyUs <= 0 {
-		out.IntraLatencyUs = spec.Defaults.IntraNodeLatencyUs
-	}
-	if out.NICsPerNode <= 0 {
-		out.NICsPerNode = spec.Defaults.NICsPerNode
-	}
-	if out.InterLatencyUs <= 0 {
-		out.InterLatencyUs = spec.Defaults.InterNodeLatencyUs[out.InterKind]
-	}
-	if n.InterNode.GPUDirectRDMA != nil {
-		out.GPUDirectRDMA = *n.InterNode.GPUDirectRDMA
-	} else {
-		out.GPUDirectRDMA = out.InterKind == "infiniband" || out.InterKind == "roce"
+	out := make([]int, max(in.Layout.Nodes, 1))
+	for i := range out {
+		out[i] = max(in.Layout.GPUsPerNode, 1)
 	}
 	return out
 }

@@ -95,16 +95,12 @@ func EnumerateLayouts(nodes, perNode, heads int, moe bool) []Layout {
 }
 
 // WithLayout returns in with layout l and everything that depends on the
-// layout re-resolved: the all2all backend (through vllm's shared `auto`
-// rule, as FromSpec does) and CUDA graphs.
-func (in Input) WithLayout(l Layout) Input {
-	in.Layout = l
-	in.resolveAll2All(in.a2aAsked, in.a2aDefault)
-	in.CUDAGraphs = !in.EnforceEager && !(in.All2AllBackend == "deepep_high_throughput" && l.DP > 1)
-	return in
-}
+// layout re-resolved (resolve.Deployment.WithLayout): the all2all backend
+// and CUDA graphs.
+func (in Input) WithLayout(l Layout) Input { return in.withLayout(l) }
 
-// Search evaluates every layout of EnumerateLayouts for base's hosts
+// Search evaluates every layout of EnumerateLayouts for base's hosts that
+// vlaunch can generate (resolve.Place)
 // (base.Layout gives Nodes and GPUsPerNode; its TP/PP/DP are ignored) with
 // the same memory model (Check) and performance model (AddPerformance, with
 // a shorter simulation) as `vlaunch check`, and returns them best first:
@@ -118,8 +114,7 @@ func (in Input) WithLayout(l Layout) Input {
 //
 // Search is pure: base is not modified.
 func Search(base *Input) []Candidate {
-	l := base.Layout
-	layouts := EnumerateLayouts(max(l.Nodes, 1), max(l.GPUsPerNode, 1), base.Model.NumHeads, base.Model.IsMoE())
+	layouts := base.candidateLayouts()
 	out := make([]Candidate, len(layouts))
 	for i, lay := range layouts {
 		out[i] = evaluate(base.WithLayout(lay))

@@ -1,0 +1,136 @@
+package resolve
+
+import (
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Parts are what validate resolves one at a time (so that it can report
+// each problem at its own position) before Assemble puts them together.
+type Parts struct {
+	Model        *catalog.Model
+	GPU          *catalog.GPU
+	Release      vllm.Release
+	Version      Setting[string]
+	VersionNotes []string
+}
+
+// SourceSpec resolves a loaded, defaulted spec (spec.ApplyDefaults). It
+// stops at the first part it cannot resolve; validate reports every problem
+// with its position, so commands build the deployment through validate and
+// SourceSpec serves tests and tools that start from trusted specs.
+func FromSpec(d *spec.Deployment) (*Deployment, error) {
+	m, err := Model(d)
+	if err != nil {
+		return nil, fieldErr("model", err.Error(), "see `vlaunch models` for catalog ids")
+	}
+	g, err := GPU(d)
+	if err != nil {
+		return nil, fieldErr("hardware.gpu", err.Error(), "see `vlaunch gpus`, or give custom figures")
+	}
+	r, ver, notes, err := Release(d.VLLM.Version)
+	if err != nil {
+		return nil, fieldErr("vllm.version", err.Error(), "")
+	}
+	return Assemble(d, Parts{Model: m, GPU: g, Release: r, Version: ver, VersionNotes: notes})
+}
+
+// Assemble builds the deployment from resolved parts and the spec's
+// settings: layout, network, engine settings with release defaults, and
+// the all2all backend.
+func Assemble(d *spec.Deployment, p Parts) (*Deployment, error) {
+	out := &Deployment{Spec: d, Model: p.Model, ModelSource: modelSource(d, p.Model), GPU: p.GPU,
+		Release: p.Release, Version: p.Version, VersionNotes: p.VersionNotes, Defaults: p.Release.Defaults(),
+		Workload: d.Workload, SLO: d.SLO, Runtime: d.Runtime, Nodes: d.Hardware.Nodes}
+	out.Layout = layoutFromSpec(d)
+	out.Network = networkFromSpec(d.Hardware.Network, p.GPU)
+	v := d.VLLM
+	err := out.resolveEngine(EngineSettings{
+		Weights: d.Model.Weights, KVCacheDType: v.KVCacheDType, Util: v.GPUMemoryUtilization,
+		MaxModelLen: d.Workload.MaxModelLen, MaxNumSeqs: v.MaxNumSeqs, MaxNumBatchedTokens: v.MaxNumBatchedTokens,
+		BlockSize: v.BlockSize, All2All: v.All2AllBackend, EnforceEager: v.EnforceEager,
+		EnableDBO: v.EnableDBO, EnableEPLB: v.EnableEPLB, Redundant: v.NumRedundantExperts, Env: v.Env,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Build assembles a deployment without a spec from resolved parts, a
+// layout, a network, a workload and raw engine settings: the quick form,
+// calibration tables and tests start here.
+func Build(p Parts, l Layout, n Network, w spec.Workload, e EngineSettings) (*Deployment, error) {
+	if p.Model == nil || p.GPU == nil {
+		return nil, fieldErr("model", "a deployment needs a model and a GPU", "")
+	}
+	d := &Deployment{Model: p.Model, ModelSource: p.Model.ID, GPU: p.GPU, Release: p.Release, Version: p.Version,
+		VersionNotes: p.VersionNotes, Defaults: p.Release.Defaults(), Layout: l, Network: n, Workload: w}
+	if err := d.resolveEngine(e); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// layoutFromSpec reads parallelism and the hosts; `auto` keeps TP, PP and
+// DP at 1 until the search picks a layout.
+func layoutFromSpec(d *spec.Deployment) Layout {
+	p := d.Parallelism
+	l := Layout{TP: orOne(p.Tensor), PP: orOne(p.Pipeline), DP: orOne(p.Data), EP: p.Expert, Nodes: len(d.Hardware.Nodes), Auto: p.Auto}
+	if p.Auto {
+		l.TP, l.PP, l.DP, l.EP = 1, 1, 1, false
+	}
+	for _, n := range d.Hardware.Nodes {
+		l.GPUsPerNode = max(l.GPUsPerNode, n.GPUs)
+	}
+	if l.Nodes == 0 {
+		l.Nodes, l.GPUsPerNode = 1, l.GPUs()
+	}
+	return l
+}
+
+func orOne(v int) int {
+	if v <= 0 {
+		return 1
+	}
+	return v
+}
+
+// networkFromSpec fills what the spec leaves out from the GPU's figures and
+// spec.Defaults.
+func networkFromSpec(n spec.Network, g *catalog.GPU) Network {
+	out := Network{
+		IntraGBytesPerS: n.IntraNode.BandwidthGBytesPerS, IntraLatencyUs: n.IntraNode.LatencyUs,
+		InterGbitPerSPerNIC: n.InterNode.BandwidthGbitPerS, NICsPerNode: n.InterNode.NICsPerNode,
+		InterLatencyUs: n.InterNode.LatencyUs, InterKind: n.InterNode.Kind,
+	}
+	if out.IntraGBytesPerS <= 0 {
+		out.IntraGBytesPerS = g.IntraNodeGBytesPerS
+	}
+	if out.IntraLatencyUs <= 0 {
+		out.IntraLatencyUs = spec.Defaults.IntraNodeLatencyUs
+	}
+	if out.NICsPerNode <= 0 {
+		out.NICsPerNode = spec.Defaults.NICsPerNode
+	}
+	if out.InterLatencyUs <= 0 {
+		out.InterLatencyUs = spec.Defaults.InterNodeLatencyUs[out.InterKind]
+	}
+	if n.InterNode.GPUDirectRDMA != nil {
+		out.GPUDirectRDMA = *n.InterNode.GPUDirectRDMA
+	} else {
+		out.GPUDirectRDMA = out.InterKind == "infiniband" || out.InterKind == "roce"
+	}
+	return out
+}
+
+// WithLayout returns a copy of d with layout l (Nodes and GPUsPerNode kept
+// from d) and what depends on the layout resolved again: the all2all
+// backend and CUDA graphs. It is how `parallelism: auto` gets its answer.
+func (d Deployment) WithLayout(l Layout) Deployment {
+	l.Nodes, l.GPUsPerNode, l.Auto = d.Layout.Nodes, d.Layout.GPUsPerNode, false
+	d.Layout = l
+	d.resolveForLayout()
+	return d
+}

@@ -1,0 +1,134 @@
+package resolve
+
+import (
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Deployment is what a spec means, resolved once. It is a plain value: copy
+// it freely; WithLayout returns a new one. Spec is nil for the quick form of
+// `vlaunch check` (no spec file).
+type Deployment struct {
+	// Spec is the source document (positions, names, runtime details).
+	Spec *spec.Deployment
+	// Model is the catalog entry or the parsed config.json.
+	Model *catalog.Model
+	// ModelSource names it as the user did: catalog id or model.config path.
+	ModelSource string
+	// GPU is the catalog entry or the spec's custom figures; IntraNodeKind
+	// is the effective GPU-to-GPU link (the spec's intra_node.kind wins).
+	GPU *catalog.GPU
+	// Release is the vLLM release vlaunch resolved vllm.version to (the
+	// newest it knows when the version is not given).
+	Release vllm.Release
+	// Version is vllm.version as written, or the assumed newest release.
+	Version Setting[string]
+	// VersionNotes are warnings of resolving Version to a neighbouring release.
+	VersionNotes []string
+	// Defaults are the release's defaults.
+	Defaults vllm.Defaults
+	Layout   Layout
+	Network  Network
+	Engine   Engine
+	Workload spec.Workload
+	SLO      spec.SLO
+	Runtime  spec.Runtime
+	// Nodes are the hosts (nil in the quick form).
+	Nodes []spec.Node
+}
+
+// Layout is the parallel layout of the deployment.
+type Layout struct {
+	TP, PP, DP int
+	// EP is --enable-expert-parallel; the EP group is TP × DP ranks.
+	EP bool
+	// Nodes and GPUsPerNode describe the hosts (GPUsPerNode = the largest node).
+	Nodes, GPUsPerNode int
+	// Auto is true while `parallelism: auto` waits for the layout search;
+	// TP, PP and DP are 1 until WithLayout sets the chosen layout.
+	Auto bool
+}
+
+// GPUs is the number of GPUs the layout uses (TP × PP × DP).
+func (l Layout) GPUs() int { return l.TP * l.PP * l.DP }
+
+// EPSize is the number of ranks MoE layers are spread over: TP × DP (vLLM's
+// FusedMoEParallelConfig), whether experts are split (EP) or TP-sharded.
+func (l Layout) EPSize() int { return l.TP * l.DP }
+
+// MultiNode reports whether the ranks span more than one node.
+func (l Layout) MultiNode() bool { return l.Nodes > 1 && l.GPUs() > l.GPUsPerNode }
+
+// Network is the resolved interconnect.
+type Network struct {
+	// IntraGBytesPerS is the GPU-to-GPU link per GPU, one direction.
+	IntraGBytesPerS float64
+	IntraLatencyUs  float64
+	// InterGbitPerSPerNIC is one NIC, one direction.
+	InterGbitPerSPerNIC float64
+	NICsPerNode         int
+	InterLatencyUs      float64
+	// InterKind is infiniband | roce | ethernet ("" on one node).
+	InterKind string
+	// GPUDirectRDMA says NICs support GPU-initiated RDMA (DeepEP internode).
+	GPUDirectRDMA bool
+}
+
+// Engine holds the effective engine settings, each with its provenance.
+type Engine struct {
+	// WeightsDType is how linear weights are stored: bf16 | fp16 | fp8 | int8 | mxfp4.
+	WeightsDType Setting[string]
+	// WeightsFromCheckpoint is true when WeightsDType is what the checkpoint
+	// ships; false means an up-cast or online quantization of it.
+	WeightsFromCheckpoint bool
+	// KVCacheDType is bf16 | fp16 | fp8.
+	KVCacheDType         Setting[string]
+	GPUMemoryUtilization Setting[float64]
+	MaxModelLen          Setting[int]
+	MaxNumSeqs           Setting[int]
+	MaxNumBatchedTokens  Setting[int]
+	// BlockSize is the KV block size vLLM will use (MLA backends force one).
+	BlockSize Setting[int]
+	// All2All is the MoE all-to-all backend that runs ("" when the kernels
+	// do not run: no EP or DP = 1); From says who chose it.
+	All2All Setting[string]
+	// All2AllWritten is the backend the bundle selects (flag or variable, by
+	// release); "" when it selects none: the kernels do not run, or the
+	// user's VLLM_ALL2ALL_BACKEND decides.
+	All2AllWritten string
+	// All2AllAsked is vllm.all2all_backend as written ("auto" or a name),
+	// kept so WithLayout can resolve it again.
+	All2AllAsked string
+	// CUDAGraphs says whether vLLM captures CUDA graphs.
+	CUDAGraphs          Setting[bool]
+	EnforceEager        bool
+	EnableDBO           bool
+	EnableEPLB          bool
+	NumRedundantExperts int
+	// Env is vllm.env as written (nil in the quick form).
+	Env map[string]string
+}
+
+// All2AllExplicit reports whether the user named the backend (spec or
+// VLLM_ALL2ALL_BACKEND) rather than leaving it to `auto`.
+func (e Engine) All2AllExplicit() bool {
+	return e.All2All.From == SourceSpec || e.All2All.From == SourceEnv
+}
+
+// NodeGPUs lists the GPUs of every node in order (the quick form: equal
+// nodes of Layout.GPUsPerNode).
+func (d *Deployment) NodeGPUs() []int {
+	if d.Spec == nil {
+		out := make([]int, max(d.Layout.Nodes, 1))
+		for i := range out {
+			out[i] = d.Layout.GPUsPerNode
+		}
+		return out
+	}
+	out := make([]int, len(d.Nodes))
+	for i, n := range d.Nodes {
+		out[i] = n.GPUs
+	}
+	return out
+}

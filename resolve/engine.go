@@ -1,0 +1,144 @@
+package resolve
+
+import (
+	"fmt"
+	"strings"
+)
+
+// EngineSettings are the raw engine settings (as written in a spec or given
+// as quick-form flags) that resolution turns into effective values.
+type EngineSettings struct {
+	Weights, KVCacheDType, All2All             string
+	Util                                       *float64
+	MaxModelLen                                int
+	MaxNumSeqs, MaxNumBatchedTokens, BlockSize *int
+	EnforceEager, EnableDBO, EnableEPLB        bool
+	Redundant                                  int
+	Env                                        map[string]string
+}
+
+// MLABlockSize is the KV block size vLLM forces for the FlashMLA backend
+// (the Hopper default for DeepSeek MLA), MLABlackwellBlockSize the one
+// CUTLASS_MLA forces on Blackwell (vllm-facts §4.8). DefaultBlockSize is
+// vLLM's default for every other attention backend.
+const (
+	MLABlockSize          = 64
+	MLABlackwellBlockSize = 128
+	DefaultBlockSize      = 16
+)
+
+// resolveEngine fills dtypes, release defaults and what depends on the
+// layout (the all2all backend, CUDA graphs).
+func (d *Deployment) resolveEngine(e EngineSettings) error {
+	if err := d.resolveDTypes(e.Weights, e.KVCacheDType); err != nil {
+		return err
+	}
+	eng := &d.Engine
+	eng.GPUMemoryUtilization = set(d.Defaults.GPUMemoryUtilization, SourceRelease, "vLLM "+d.Version.Value+" default")
+	if e.Util != nil {
+		eng.GPUMemoryUtilization = set(*e.Util, SourceSpec, "")
+	}
+	if u := eng.GPUMemoryUtilization.Value; u <= 0 || u > 1 {
+		return fieldErr("vllm.gpu_memory_utilization", fmt.Sprintf("gpu_memory_utilization %g is outside (0, 1]", u),
+			"vLLM's default is 0.9 (0.92 in newer releases)")
+	}
+	d.resolveLengths(e)
+	d.resolveBlockSize(e.BlockSize)
+	eng.All2AllAsked, eng.Env = e.All2All, e.Env
+	eng.EnableDBO, eng.EnableEPLB, eng.NumRedundantExperts, eng.EnforceEager = e.EnableDBO, e.EnableEPLB, e.Redundant, e.EnforceEager
+	if l := d.Layout; l.TP <= 0 || l.PP <= 0 || l.DP <= 0 {
+		return fieldErr("parallelism", "tensor, pipeline and data parallel sizes must be positive", "")
+	}
+	d.resolveForLayout()
+	return nil
+}
+
+// resolveForLayout re-derives what depends on the layout.
+func (d *Deployment) resolveForLayout() {
+	d.resolveAll2All()
+	d.Engine.CUDAGraphs = cudaGraphs(d.Engine, d.Layout)
+}
+
+// cudaGraphs: vLLM captures CUDA graphs unless enforce_eager, or DeepEP's
+// high-throughput kernels run with DP > 1 (not graph-compatible: vLLM forces
+// eager mode / cudagraph_mode NONE, vllm-facts §2.4).
+func cudaGraphs(e Engine, l Layout) Setting[bool] {
+	switch {
+	case e.EnforceEager:
+		return set(false, SourceSpec, "enforce_eager")
+	case e.All2All.Value == "deepep_high_throughput" && l.DP > 1:
+		return set(false, SourceDerived, "DeepEP high-throughput kernels are not CUDA-graph compatible with DP > 1")
+	}
+	return set(true, SourceRelease, "")
+}
+
+func (d *Deployment) resolveLengths(e EngineSettings) {
+	eng := &d.Engine
+	eng.MaxModelLen = set(e.MaxModelLen, SourceSpec, "")
+	if e.MaxModelLen <= 0 {
+		eng.MaxModelLen = set(d.Model.MaxPositionEmbeddings, SourceDerived, "the model's max_position_embeddings")
+	}
+	seqs, toks := d.Release.BatchDefaults(d.GPU.Name, d.GPU.MemoryGiB(), true)
+	why := "vLLM " + d.Version.Value + " default for " + d.GPU.Name
+	if legacyV0(d.Version.Value) {
+		seqs, toks = legacyV0BatchDefaults(eng.MaxModelLen.Value)
+		why = "vLLM V0 engine default"
+	}
+	eng.MaxNumSeqs = set(seqs, SourceRelease, why)
+	if e.MaxNumSeqs != nil && *e.MaxNumSeqs > 0 {
+		eng.MaxNumSeqs = set(*e.MaxNumSeqs, SourceSpec, "")
+	}
+	if e.MaxNumBatchedTokens != nil && *e.MaxNumBatchedTokens > 0 {
+		eng.MaxNumBatchedTokens = set(*e.MaxNumBatchedTokens, SourceSpec, "")
+		return
+	}
+	// vLLM clamps the default to max_num_seqs × max_model_len (§4.9).
+	eng.MaxNumBatchedTokens = set(min(toks, eng.MaxNumSeqs.Value*max(eng.MaxModelLen.Value, 1)), SourceRelease, why)
+}
+
+func (d *Deployment) resolveBlockSize(b *int) {
+	switch {
+	case d.Model.IsMLA():
+		backend, size := "FlashMLA", MLABlockSize
+		if d.GPU != nil && strings.Contains(strings.ToUpper(d.GPU.Name), "B200") {
+			size, backend = MLABlackwellBlockSize, "CUTLASS_MLA"
+		}
+		why := "vLLM forces it for the " + backend + " backend"
+		if b != nil && *b != size {
+			why = fmt.Sprintf("block_size %d overridden: vLLM forces %d for the %s backend", *b, size, backend)
+		}
+		d.Engine.BlockSize = set(size, SourceDerived, why)
+	case b != nil && *b > 0:
+		d.Engine.BlockSize = set(*b, SourceSpec, "")
+	default:
+		d.Engine.BlockSize = set(DefaultBlockSize, SourceRelease, "")
+	}
+}
+
+// V0 engine scheduler defaults (vLLM < 0.8, vllm-facts §4.9 "Older V0
+// default max_num_seqs was 256"): without chunked prefill a step must hold a
+// whole prompt, so max_num_batched_tokens = max(max_model_len, 2048); vLLM
+// enables chunked prefill above 32K context, with a 2048-token budget.
+const (
+	legacyV0MaxNumSeqs    = 256
+	legacyV0ChunkedAbove  = 32768
+	legacyV0BatchedTokens = 2048
+)
+
+func legacyV0BatchDefaults(maxModelLen int) (seqs, tokens int) {
+	if maxModelLen > legacyV0ChunkedAbove {
+		return legacyV0MaxNumSeqs, legacyV0BatchedTokens
+	}
+	return legacyV0MaxNumSeqs, max(maxModelLen, legacyV0BatchedTokens)
+}
+
+// legacyV0 reports a 0.x release before 0.8 (the V0 engine), as written:
+// such versions resolve to the oldest release in the table, whose
+// scheduler defaults they do not share.
+func legacyV0(version string) bool {
+	var maj, minr int
+	if _, err := fmt.Sscanf(version, "%d.%d", &maj, &minr); err != nil || maj != 0 {
+		return false
+	}
+	return minr < 8
+}

@@ -1,0 +1,110 @@
+package resolve
+
+import "fmt"
+
+// Placement is where a layout's engines (one TP × PP group per DP rank) sit
+// on the nodes, the way vlaunch generates bundles.
+type Placement struct {
+	// Spanning is true when one engine is larger than a node: it covers
+	// whole, equal nodes (and DP is 1).
+	Spanning bool
+	// Nodes has one slot per node, in the spec's order.
+	Nodes []NodeSlot
+}
+
+// NodeSlot is one node's share of the layout.
+type NodeSlot struct {
+	// Used is false for a node the layout does not need.
+	Used bool
+	// DPLocal engines run here, DP ranks DPStart .. DPStart+DPLocal-1
+	// (both 0 for a spanning engine).
+	DPLocal, DPStart int
+	// IdleGPUs are GPUs of a used node no engine takes.
+	IdleGPUs int
+}
+
+// UsedNodes is the number of nodes the layout runs on.
+func (p Placement) UsedNodes() int {
+	n := 0
+	for _, s := range p.Nodes {
+		if s.Used {
+			n++
+		}
+	}
+	return n
+}
+
+// Place is the one rule for "can vlaunch generate this layout on these
+// nodes" (nodeGPUs: each node's GPU count, in order), shared by the
+// generator and the `parallelism: auto` search:
+//
+//   - an engine (TP × PP GPUs) that fits in a node: nodes are filled in order
+//     with whole engines until the DP ranks run out; node 0 must run one;
+//   - an engine larger than a node spans whole nodes of equal GPU count
+//     (--nnodes or Ray), and only with DP = 1 (vlaunch does not generate
+//     several spanning engines).
+//
+// The error is a *FieldError naming the field to change.
+func Place(l Layout, nodeGPUs []int) (Placement, error) {
+	if len(nodeGPUs) == 0 {
+		return Placement{}, fieldErr("hardware.nodes", "the spec has no nodes", "")
+	}
+	perEngine := l.TP * l.PP
+	if perEngine <= 0 || l.DP <= 0 {
+		return Placement{}, fieldErr("parallelism", "tensor, pipeline and data parallel sizes must be positive", "")
+	}
+	if perEngine > nodeGPUs[0] {
+		return placeSpanning(l, nodeGPUs, perEngine)
+	}
+	return placeDP(l, nodeGPUs, perEngine)
+}
+
+// placeDP fills nodes in order with whole engines until DP ranks run out.
+func placeDP(l Layout, nodeGPUs []int, perEngine int) (Placement, error) {
+	p := Placement{Nodes: make([]NodeSlot, len(nodeGPUs))}
+	left := l.DP
+	for i, g := range nodeGPUs {
+		s := &p.Nodes[i]
+		s.DPLocal = min(max(g, 0)/perEngine, left)
+		s.DPStart = l.DP - left
+		left -= s.DPLocal
+		if s.DPLocal > 0 {
+			s.Used, s.IdleGPUs = true, g-s.DPLocal*perEngine
+		}
+	}
+	if left > 0 {
+		return Placement{}, fieldErr("parallelism.data",
+			fmt.Sprintf("DP %d x TP %d x PP %d needs %d GPUs in whole engines; the nodes hold only %d engines",
+				l.DP, l.TP, l.PP, l.DP*perEngine, l.DP-left), "lower parallelism.data or add nodes")
+	}
+	if !p.Nodes[0].Used {
+		return Placement{}, fieldErr("hardware.nodes[0]", "node 0 runs no engine", "")
+	}
+	return p, nil
+}
+
+// placeSpanning places one engine larger than a node on the first nodes.
+func placeSpanning(l Layout, nodeGPUs []int, perEngine int) (Placement, error) {
+	per := nodeGPUs[0]
+	for i, g := range nodeGPUs {
+		if g != per {
+			return Placement{}, fieldErr(fmt.Sprintf("hardware.nodes[%d].gpus", i),
+				"an engine spanning nodes needs the same GPU count on every node", "")
+		}
+	}
+	if l.DP != 1 {
+		return Placement{}, fieldErr("parallelism.data",
+			fmt.Sprintf("TP %d x PP %d spans nodes; vlaunch generates spanning engines only with DP = 1", l.TP, l.PP),
+			"use DP = 1, or make TP x PP fit one node")
+	}
+	if per <= 0 || perEngine%per != 0 || perEngine/per > len(nodeGPUs) {
+		return Placement{}, fieldErr("parallelism",
+			fmt.Sprintf("TP %d x PP %d = %d GPUs is not a whole number of %d-GPU nodes within the %d nodes given",
+				l.TP, l.PP, perEngine, per, len(nodeGPUs)), "")
+	}
+	p := Placement{Spanning: true, Nodes: make([]NodeSlot, len(nodeGPUs))}
+	for i := range perEngine / per {
+		p.Nodes[i].Used = true
+	}
+	return p, nil
+}
