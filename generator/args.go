@@ -67,10 +67,10 @@ func commonArgs(p *Plan, d *spec.Deployment) ([]Arg, error) {
 		a.flag("enable-dbo")
 	}
 	eplbArgs(a, v)
-	if trust(d) {
+	if trust(p) {
 		a.flag("trust-remote-code")
 	}
-	if p.All2All != "" && p.Via == vllm.ViaFlag.String() {
+	if p.All2All != "" && p.Via == vllm.ViaFlag.String() && !p.All2AllFromEnv {
 		a.flag("all2all-backend", p.All2All)
 	}
 	return a.args, a.err
@@ -97,11 +97,11 @@ func eplbArgs(a *argList, v spec.VLLM) {
 	a.flag("num-redundant-experts", itoa(v.NumRedundantExperts))
 }
 
-func trust(d *spec.Deployment) bool {
-	if d.Model.TrustRemoteCode != nil {
-		return *d.Model.TrustRemoteCode
+func trust(p *Plan) bool {
+	if t := p.Spec.Model.TrustRemoteCode; t != nil {
+		return *t
 	}
-	m := lookupModel(d)
+	m := p.Deployment.Model
 	return m != nil && m.TrustRemoteCode
 }
 

@@ -4,43 +4,41 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
-	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Runtimes the generator supports.
 var Runtimes = []string{"bare", "docker", "kubernetes"}
 
-// MakePlan works out the whole bundle as data. d must be defaulted
-// (spec.ApplyDefaults) and should be validated; MakePlan re-checks what it
-// relies on and reports problems as GENxxx diagnostics.
-func MakePlan(d *spec.Deployment, runtime string) (*Plan, diag.Diagnostics) {
-	ds := checkInputs(d)
-	if d.Parallelism.Auto {
+// MakePlan works out the whole bundle as data for a deployment resolved
+// from a validated spec (validate.File): validate has checked names,
+// addresses, the release, the backend and the layout's arithmetic, so
+// MakePlan only reports what is the generator's own concern (GENxxx).
+func MakePlan(r *resolve.Deployment, runtime string) (*Plan, diag.Diagnostics) {
+	d := r.Spec
+	if d == nil {
+		return nil, diag.Diagnostics{{Code: CodeLayout, Severity: diag.Error, Message: "a bundle needs a spec (the quick form has none)"}}
+	}
+	var ds diag.Diagnostics
+	if r.Layout.Auto {
 		ds = append(ds, gdiag(d, CodeLayout, diag.Error, "parallelism", "parallelism is auto; the generator needs a concrete layout",
 			"run `vlaunch check` to pick one and write it into the spec"))
 	}
-	r, vds := resolveRelease(d)
-	ds = append(ds, vds...)
+	ds = append(ds, checkSecrets(d)...)
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	layout, nodes, lds := layoutFor(d, r)
+	layout, nodes, lds := layoutFor(r)
 	ds = append(ds, lds...)
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	p := newPlan(d, r, runtime, layout, nodes)
-	choice, ads := resolveAll2All(d, r, p.multiNode())
-	ds = append(ds, ads...)
-	p.All2All, p.All2AllWhy = choice.Backend, choice.Why
-	if b, ok := r.All2AllBackend(p.All2All); ok {
-		p.DeepEP = b.DeepEP
-	}
-	ds = append(ds, checkExtraArgs(d, r)...)
-	ds = append(ds, checkReleaseSupport(d, r)...)
+	p := newPlan(r, runtime, layout, nodes)
+	ds = append(ds, planAll2All(r, p)...)
+	ds = append(ds, checkExtraArgs(d, r.Release)...)
+	ds = append(ds, checkReleaseSupport(d, r.Release)...)
 	ds = append(ds, dboWarning(d, p)...)
 	if ds.HasErrors() {
 		return nil, ds
@@ -48,7 +46,6 @@ func MakePlan(d *spec.Deployment, runtime string) (*Plan, diag.Diagnostics) {
 	if err := p.buildNodes(d); err != nil {
 		return nil, append(ds, diag.Diagnostic{Code: CodeLayout, Severity: diag.Error, File: d.File, Message: err.Error()})
 	}
-	ds = append(ds, interfaceWarnings(p, d)...)
 	if runtime == "kubernetes" {
 		kp, kds := makeKubePlan(p, d)
 		ds = append(ds, kds...)
@@ -57,35 +54,20 @@ func MakePlan(d *spec.Deployment, runtime string) (*Plan, diag.Diagnostics) {
 	return p, ds
 }
 
-func resolveRelease(d *spec.Deployment) (vllm.Release, diag.Diagnostics) {
-	if d.VLLM.Version == "" {
-		return vllm.Release{}, diag.Diagnostics{gdiag(d, CodeVersion, diag.Error, "vllm.version",
-			"vllm.version is required: flags differ between releases", "e.g. version: \"0.11.1\"")}
-	}
-	r, warns, err := vllm.ResolveString(d.VLLM.Version)
-	if err != nil {
-		return r, diag.Diagnostics{gdiag(d, CodeVersion, diag.Error, "vllm.version", err.Error(), "")}
-	}
-	var ds diag.Diagnostics
-	for _, w := range warns {
-		ds = append(ds, gdiag(d, CodeVersion, diag.Warning, "vllm.version", w, ""))
-	}
-	return r, ds
-}
-
-func newPlan(d *spec.Deployment, r vllm.Release, runtime, layout string, nodes []NodePlan) *Plan {
-	p := &Plan{Name: d.Metadata.Name, Runtime: runtime, Release: r, Version: d.VLLM.Version, Defaults: r.Defaults(),
-		Layout: layout, Model: modelArg(d), Served: d.Model.ServedName, Port: d.VLLM.Port, RPCPort: d.VLLM.RPCPort,
-		TP: d.Parallelism.Tensor, PP: d.Parallelism.Pipeline, DP: d.Parallelism.Data, EP: d.Parallelism.Expert,
+func newPlan(r *resolve.Deployment, runtime, layout string, nodes []NodePlan) *Plan {
+	d, l := r.Spec, r.Layout
+	p := &Plan{Name: d.Metadata.Name, Runtime: runtime, Release: r.Release, Version: d.VLLM.Version, Defaults: r.Defaults,
+		Layout: layout, Model: modelArg(r), Served: d.Model.ServedName, Port: d.VLLM.Port, RPCPort: d.VLLM.RPCPort,
+		TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
 		Nodes: nodes, Fabric: d.Hardware.Network.InterNode.Kind, Image: d.Runtime.Image, Binary: d.Runtime.VLLMBinary,
-		Docker: d.Runtime.Docker, K8s: d.Runtime.Kubernetes, Spec: d, K8sName: k8sName(d.Metadata.Name)}
+		Docker: d.Runtime.Docker, K8s: d.Runtime.Kubernetes, Spec: d, Deployment: r, K8sName: k8sName(d.Metadata.Name)}
 	runtimeDefaults(p)
 	p.SpecFile = "SPEC"
 	if d.File != "" {
 		p.SpecFile = filepath.Base(d.File)
 	}
 	p.Primary = &p.Nodes[0]
-	p.Via = r.All2AllVia().String()
+	p.Via = r.Release.All2AllVia().String()
 	p.RDMA = p.Fabric == "infiniband" || p.Fabric == "roce"
 	if p.Binary == "" {
 		p.Binary = "vllm"
@@ -110,52 +92,16 @@ func runtimeDefaults(p *Plan) {
 	}
 }
 
-// interfaceWarnings: without GLOO_SOCKET_IFNAME multi-node start-up can
-// hang on the wrong interface (vllm #7074), so say which nodes lack one.
-func interfaceWarnings(p *Plan, d *spec.Deployment) diag.Diagnostics {
-	if !p.multiNode() {
-		return nil
-	}
-	var ds diag.Diagnostics
-	for _, n := range p.activeNodes() {
-		if n.Interface == "" {
-			ds = append(ds, gdiag(d, CodeNoInterface, diag.Warning, fmt.Sprintf("hardware.nodes[%d]", n.Index),
-				fmt.Sprintf("node %s has no interface: GLOO_SOCKET_IFNAME/NCCL_SOCKET_IFNAME are not set and start-up may hang on the wrong NIC", n.Name),
-				"set hardware.nodes[].interface to the node-to-node interface (e.g. eth0)"))
-		}
-	}
-	return ds
-}
-
 // modelArg is what `vllm serve` gets: the spec's path, else the catalog's
 // Hugging Face repo, else the name as given.
-func modelArg(d *spec.Deployment) string {
-	if d.Model.Path != "" {
-		return d.Model.Path
+func modelArg(r *resolve.Deployment) string {
+	if r.Spec.Model.Path != "" {
+		return r.Spec.Model.Path
 	}
-	if m := lookupModel(d); m != nil && m.HFRepo != "" {
-		return m.HFRepo
+	if r.Model != nil && r.Model.HFRepo != "" {
+		return r.Model.HFRepo
 	}
-	return d.Model.Name
-}
-
-// lookupModel finds the model in the catalog or reads model.config; nil if
-// neither works (the validator reports that).
-func lookupModel(d *spec.Deployment) *catalog.Model {
-	if d.Model.Config != "" {
-		path := d.Model.Config
-		if !filepath.IsAbs(path) && d.File != "" {
-			path = filepath.Join(filepath.Dir(d.File), path)
-		}
-		if m, err := catalog.LoadHFConfig(path); err == nil {
-			return m
-		}
-		return nil
-	}
-	if m, err := catalog.LookupModel(d.Model.Name); err == nil {
-		return m
-	}
-	return nil
+	return r.Spec.Model.Name
 }
 
 // buildNodes fills every active node's environment and commands.

@@ -14,7 +14,7 @@ func TestBundlesPassLint(t *testing.T) {
 	for _, tc := range goldenCases {
 		for _, rt := range Runtimes {
 			d := loadSpec(t, tc.spec)
-			b, ds := Generate(d, Options{Runtime: rt})
+			b, ds := gen(t, d, Options{Runtime: rt})
 			if ds.HasErrors() {
 				t.Fatal(ds)
 			}

@@ -40,7 +40,9 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 		}
 	}
 	if p.All2All != "" && p.Via == vllm.ViaEnv.String() {
-		add("VLLM_ALL2ALL_BACKEND", p.All2All, "vLLM "+p.Release.Version.String()+" selects the all-to-all backend by environment (--all2all-backend arrived in 0.11.1)")
+		if !p.All2AllFromEnv { // else the spec's own export (below) selects it
+			add(vllm.All2AllEnv, p.All2All, "vLLM "+p.Release.Version.String()+" selects the all-to-all backend by environment (--all2all-backend arrived in 0.11.1)")
+		}
 		if p.DeepEP && !deepGEMMDefaultOn(p.Release) {
 			add("VLLM_USE_DEEP_GEMM", "1", "DeepGEMM kernels are off by default before 0.11.0; the EP docs turn them on with DeepEP")
 		}

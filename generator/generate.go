@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/vlaunch/vlaunch/diag"
-	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // Options control one generation.
@@ -25,18 +25,22 @@ type Bundle struct {
 	Files []File
 }
 
-// Generate plans and renders the bundle for a defaulted, validated spec.
+// Generate plans and renders the bundle for a deployment resolved from a
+// validated spec (validate.File), with `parallelism: auto` already settled.
 // It returns nil and error diagnostics when nothing can be generated.
-func Generate(d *spec.Deployment, opt Options) (*Bundle, diag.Diagnostics) {
+func Generate(r *resolve.Deployment, opt Options) (*Bundle, diag.Diagnostics) {
+	if r.Spec == nil {
+		return nil, diag.Diagnostics{{Code: CodeLayout, Severity: diag.Error, Message: "a bundle needs a spec (the quick form has none)"}}
+	}
 	runtime := opt.Runtime
 	if runtime == "" {
-		runtime = d.Runtime.Kind
+		runtime = r.Spec.Runtime.Kind
 	}
 	if !validRuntime(runtime) {
-		return nil, diag.Diagnostics{gdiag(d, CodeRuntime, diag.Error, "runtime.kind",
+		return nil, diag.Diagnostics{gdiag(r.Spec, CodeRuntime, diag.Error, "runtime.kind",
 			fmt.Sprintf("unknown runtime %q", runtime), "use bare, docker or kubernetes")}
 	}
-	p, ds := MakePlan(d, runtime)
+	p, ds := MakePlan(r, runtime)
 	if ds.HasErrors() {
 		return nil, ds
 	}

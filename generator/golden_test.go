@@ -44,7 +44,7 @@ func loadSpec(t *testing.T, dir string) *spec.Deployment {
 
 func generate(t *testing.T, specDir, runtime string) (*Bundle, diag.Diagnostics) {
 	t.Helper()
-	b, ds := Generate(loadSpec(t, specDir), Options{Runtime: runtime, Summary: ""})
+	b, ds := gen(t, loadSpec(t, specDir), Options{Runtime: runtime, Summary: ""})
 	if ds.HasErrors() {
 		t.Fatalf("generate %s: %v", specDir, ds)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
 )
 
 // canary is what an injection would create; no test may leave it behind.
@@ -16,23 +17,24 @@ const canary = "/tmp/vlaunch-pwned"
 
 // TestHostileInputs feeds quotes, command substitutions, spaces and
 // newlines into every field that reaches a generated file. Each must be
-// either rejected with a GEN001/GEN005 diagnostic or quoted so that bash
-// passes it through unchanged.
+// either rejected by validate (the gate `vlaunch generate` passes specs
+// through) or the generator (GEN005 for secrets), or quoted by the
+// generator so that bash passes it through unchanged.
 func TestHostileInputs(t *testing.T) {
 	tests := []struct {
 		name   string
 		mutate func(d *spec.Deployment)
 		reject string // diagnostic code, "" = must be quoted safely
 	}{
-		{"node name with $(...)", func(d *spec.Deployment) { d.Hardware.Nodes[1].Name = "n$(touch " + canary + ")" }, CodeUnsafeValue},
-		{"node name with newline", func(d *spec.Deployment) { d.Hardware.Nodes[0].Name = "n0\nrm -rf /" }, CodeUnsafeValue},
-		{"address with semicolon", func(d *spec.Deployment) { d.Hardware.Nodes[0].Address = "10.0.0.1;touch " + canary }, CodeUnsafeValue},
-		{"interface with backticks", func(d *spec.Deployment) { d.Hardware.Nodes[0].Interface = "eth0`touch " + canary + "`" }, CodeUnsafeValue},
-		{"rdma device with space", func(d *spec.Deployment) { d.Hardware.Nodes[0].RDMADevices = []string{"mlx5_0 x"} }, CodeUnsafeValue},
-		{"metadata name with quote", func(d *spec.Deployment) { d.Metadata.Name = "x'y" }, CodeUnsafeValue},
-		{"env key with $", func(d *spec.Deployment) { d.VLLM.Env = map[string]string{"A$(id)": "1"} }, CodeUnsafeValue},
+		{"node name with $(...)", func(d *spec.Deployment) { d.Hardware.Nodes[1].Name = "n$(touch " + canary + ")" }, validate.CodeUnsafeName},
+		{"node name with newline", func(d *spec.Deployment) { d.Hardware.Nodes[0].Name = "n0\nrm -rf /" }, validate.CodeUnsafeName},
+		{"address with semicolon", func(d *spec.Deployment) { d.Hardware.Nodes[0].Address = "10.0.0.1;touch " + canary }, validate.CodeAddress},
+		{"interface with backticks", func(d *spec.Deployment) { d.Hardware.Nodes[0].Interface = "eth0`touch " + canary + "`" }, validate.CodeValue},
+		{"rdma device with space", func(d *spec.Deployment) { d.Hardware.Nodes[0].RDMADevices = []string{"mlx5_0 x"} }, validate.CodeInterface},
+		{"metadata name with quote", func(d *spec.Deployment) { d.Metadata.Name = "x'y" }, validate.CodeUnsafeName},
+		{"env key with $", func(d *spec.Deployment) { d.VLLM.Env = map[string]string{"A$(id)": "1"} }, validate.CodeEnv},
 		{"secret in env", func(d *spec.Deployment) { d.VLLM.Env = map[string]string{"HF_TOKEN": "hf_abc"} }, CodeSecret},
-		{"model path with newline", func(d *spec.Deployment) { d.Model.Path = "/models/x\ntouch " + canary }, CodeUnsafeValue},
+		{"model path with newline", func(d *spec.Deployment) { d.Model.Path = "/models/x\ntouch " + canary }, validate.CodeUnsafeName},
 		{"model path with spaces and $(...)", func(d *spec.Deployment) { d.Model.Path = "/models/my model $(touch " + canary + ")" }, ""},
 		{"served name with quotes", func(d *spec.Deployment) { d.Model.ServedName = `it's "quoted" $HOME` }, ""},
 		{"env value with $(...) and newline", func(d *spec.Deployment) {
@@ -46,13 +48,16 @@ func TestHostileInputs(t *testing.T) {
 			for _, rt := range Runtimes {
 				d := loadSpec(t, "reference")
 				tt.mutate(d)
-				b, ds := Generate(d, Options{Runtime: rt})
 				if tt.reject != "" {
+					b, ds := validated(t, d, Options{Runtime: rt})
 					if b != nil || !hasCode(ds, tt.reject) {
 						t.Fatalf("%s: want rejection %s, got bundle=%v diags=%v", rt, tt.reject, b != nil, ds)
 					}
 					continue
 				}
+				// Values validate would refuse too: the generator must still
+				// quote them (defence in depth for library callers).
+				b, ds := gen(t, d, Options{Runtime: rt})
 				if ds.HasErrors() {
 					t.Fatalf("%s: unexpected errors %v", rt, ds)
 				}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -100,10 +101,13 @@ type Plan struct {
 	TP, PP     int
 	DP         int
 	EP         bool
-	All2All    string // resolved backend, "" = none emitted
+	All2All    string // the backend that runs, "" = none
 	Via        string // how the backend is selected
 	All2AllWhy string
-	Nodes      []NodePlan
+	// All2AllFromEnv: the spec's vllm.env sets VLLM_ALL2ALL_BACKEND and
+	// decides the backend; the bundle adds no flag or variable of its own.
+	All2AllFromEnv bool
+	Nodes          []NodePlan
 	// Primary is the node clients talk to.
 	Primary *NodePlan
 	Fabric  string
@@ -116,108 +120,77 @@ type Plan struct {
 	Summary string
 	// Kube is set for the kubernetes runtime.
 	Kube *KubePlan
-	// Spec is the deployment the plan was made from; SpecFile its base
-	// name ("SPEC" when it has none), for commands in the README.
+	// Spec is the spec the plan was made from; SpecFile its base name
+	// ("SPEC" when it has none), for commands in the README.
 	Spec     *spec.Deployment
 	SpecFile string
+	// Deployment is the resolved deployment (model, release, layout,
+	// engine settings with their provenance).
+	Deployment *resolve.Deployment
 
 	apiServers int
 }
 
-// layoutFor assigns DP ranks to nodes, or finds that engines span nodes.
-func layoutFor(d *spec.Deployment, r vllm.Release) (string, []NodePlan, diag.Diagnostics) {
-	p := d.Parallelism
-	perEngine := p.Tensor * p.Pipeline
+// layoutFor places the layout on the nodes (resolve.Place, the rule the
+// `parallelism: auto` search shares) and gives each node its role.
+func layoutFor(r *resolve.Deployment) (string, []NodePlan, diag.Diagnostics) {
+	d := r.Spec
 	nodes := make([]NodePlan, len(d.Hardware.Nodes))
 	for i, n := range d.Hardware.Nodes {
 		nodes[i] = NodePlan{Index: i, Name: n.Name, Address: n.Address, GPUs: n.GPUs, Interface: n.Interface,
 			RDMADevices: n.RDMADevices, ScriptName: fmt.Sprintf("node%d.sh", i)}
 	}
-	if len(nodes) == 0 {
-		return "", nil, diag.Diagnostics{gdiag(d, CodeLayout, diag.Error, "hardware.nodes", "the spec has no nodes", "")}
+	pl, err := resolve.Place(r.Layout, r.NodeGPUs())
+	if err != nil {
+		path, msg, hint := "parallelism", err.Error(), ""
+		if fe, ok := err.(*resolve.FieldError); ok {
+			path, msg, hint = fe.Path, fe.Msg, fe.Hint
+		}
+		return "", nil, diag.Diagnostics{gdiag(d, CodeLayout, diag.Error, path, msg, hint)}
 	}
-	if perEngine > nodes[0].GPUs {
-		return spanningLayout(d, r, nodes, perEngine)
+	if pl.Spanning {
+		return spanningLayout(r, pl, nodes)
 	}
-	return dpLayout(d, nodes, perEngine)
+	return dpLayout(r, pl, nodes)
 }
 
-// dpLayout fills nodes in order with whole engines until DP ranks run out.
-func dpLayout(d *spec.Deployment, nodes []NodePlan, perEngine int) (string, []NodePlan, diag.Diagnostics) {
+// dpLayout: whole engines per node, node 0 primary, the others headless.
+func dpLayout(r *resolve.Deployment, pl resolve.Placement, nodes []NodePlan) (string, []NodePlan, diag.Diagnostics) {
 	var ds diag.Diagnostics
-	left, used := d.Parallelism.Data, 0
-	for i := range nodes {
+	d, l := r.Spec, r.Layout
+	for i, slot := range pl.Nodes {
 		n := &nodes[i]
-		fit := n.GPUs / perEngine
-		n.DPLocal = min(fit, left)
-		n.DPStart = d.Parallelism.Data - left
-		left -= n.DPLocal
-		n.Role = RoleHeadless
-		if n.DPLocal == 0 {
+		n.DPLocal, n.DPStart, n.Role = slot.DPLocal, slot.DPStart, RoleHeadless
+		if !slot.Used {
 			n.Role = RoleIdle
 			continue
 		}
-		used++
-		if idle := n.GPUs - n.DPLocal*perEngine; idle > 0 {
+		if slot.IdleGPUs > 0 {
 			ds = append(ds, gdiag(d, CodeIdleGPUs, diag.Warning, fmt.Sprintf("hardware.nodes[%d].gpus", i),
-				fmt.Sprintf("node %s leaves %d of %d GPUs unused (%d engines x TP %d x PP %d)", n.Name, idle, n.GPUs,
-					n.DPLocal, d.Parallelism.Tensor, d.Parallelism.Pipeline), ""))
+				fmt.Sprintf("node %s leaves %d of %d GPUs unused (%d engines x TP %d x PP %d)", n.Name, slot.IdleGPUs, n.GPUs,
+					n.DPLocal, l.TP, l.PP), ""))
 		}
-	}
-	if left > 0 {
-		return "", nil, append(ds, gdiag(d, CodeLayout, diag.Error, "parallelism.data",
-			fmt.Sprintf("DP %d x TP %d x PP %d needs %d GPUs in whole engines; the nodes hold only %d engines",
-				d.Parallelism.Data, d.Parallelism.Tensor, d.Parallelism.Pipeline, d.Parallelism.Data*perEngine, d.Parallelism.Data-left),
-			"lower parallelism.data or add nodes"))
-	}
-	if nodes[0].Role == RoleIdle {
-		return "", nil, append(ds, gdiag(d, CodeLayout, diag.Error, "hardware.nodes[0]", "node 0 runs no engine", ""))
 	}
 	nodes[0].Role = RolePrimary
-	for i := range nodes {
-		if nodes[i].Role == RoleIdle {
-			ds = append(ds, gdiag(d, CodeIdleGPUs, diag.Warning, fmt.Sprintf("hardware.nodes[%d]", i),
-				fmt.Sprintf("node %s is not needed by the layout and gets no script", nodes[i].Name), ""))
-		}
-	}
-	if used == 1 {
+	ds = append(ds, idleNodeWarnings(d, nodes)...)
+	if pl.UsedNodes() == 1 {
 		return LayoutSingle, nodes, ds
 	}
 	return LayoutDP, nodes, ds
 }
 
-// spanningLayout handles one engine (TP x PP) larger than a node.
-func spanningLayout(d *spec.Deployment, r vllm.Release, nodes []NodePlan, perEngine int) (string, []NodePlan, diag.Diagnostics) {
-	per := nodes[0].GPUs
-	for i, n := range nodes {
-		if n.GPUs != per {
-			return "", nil, diag.Diagnostics{gdiag(d, CodeLayout, diag.Error, fmt.Sprintf("hardware.nodes[%d].gpus", i),
-				"an engine spanning nodes needs the same GPU count on every node", "")}
-		}
-	}
-	if d.Parallelism.Data != 1 {
-		return "", nil, diag.Diagnostics{gdiag(d, CodeLayout, diag.Error, "parallelism.data",
-			fmt.Sprintf("TP %d x PP %d spans nodes; vlaunch generates spanning engines only with DP = 1", d.Parallelism.Tensor, d.Parallelism.Pipeline),
-			"use DP = 1, or make TP x PP fit one node")}
-	}
-	if perEngine%per != 0 || perEngine/per > len(nodes) {
-		return "", nil, diag.Diagnostics{gdiag(d, CodeLayout, diag.Error, "parallelism",
-			fmt.Sprintf("TP %d x PP %d = %d GPUs is not a whole number of %d-GPU nodes within the %d nodes given",
-				d.Parallelism.Tensor, d.Parallelism.Pipeline, perEngine, per, len(nodes)), "")}
-	}
-	need := perEngine / per
-	var ds diag.Diagnostics
+// spanningLayout: one engine over whole nodes, through --nnodes or Ray as
+// the release does it.
+func spanningLayout(r *resolve.Deployment, pl resolve.Placement, nodes []NodePlan) (string, []NodePlan, diag.Diagnostics) {
 	layout := LayoutRay
-	if r.Defaults().MultiNodeEngine == "nnodes" {
+	if r.Defaults.MultiNodeEngine == "nnodes" {
 		layout = LayoutNNodes
 	}
 	for i := range nodes {
 		n := &nodes[i]
 		switch {
-		case i >= need:
+		case !pl.Nodes[i].Used:
 			n.Role = RoleIdle
-			ds = append(ds, gdiag(d, CodeIdleGPUs, diag.Warning, fmt.Sprintf("hardware.nodes[%d]", i),
-				fmt.Sprintf("node %s is not needed by the layout and gets no script", n.Name), ""))
 		case i == 0 && layout == LayoutRay:
 			n.Role = RoleRayHead
 		case i == 0:
@@ -228,7 +201,19 @@ func spanningLayout(d *spec.Deployment, r vllm.Release, nodes []NodePlan, perEng
 			n.Role = RoleHeadless
 		}
 	}
-	return layout, nodes, ds
+	return layout, nodes, idleNodeWarnings(r.Spec, nodes)
+}
+
+// idleNodeWarnings names the nodes the layout does not need.
+func idleNodeWarnings(d *spec.Deployment, nodes []NodePlan) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for i := range nodes {
+		if nodes[i].Role == RoleIdle {
+			ds = append(ds, gdiag(d, CodeIdleGPUs, diag.Warning, fmt.Sprintf("hardware.nodes[%d]", i),
+				fmt.Sprintf("node %s is not needed by the layout and gets no script", nodes[i].Name), ""))
+		}
+	}
+	return ds
 }
 
 // activeNodes are the nodes that get a script.

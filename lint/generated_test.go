@@ -8,6 +8,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/generator"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
 )
 
 // TestGeneratedBundlesLintClean generates every example for every runtime
@@ -18,16 +19,15 @@ func TestGeneratedBundlesLintClean(t *testing.T) {
 	for _, ex := range examples {
 		for _, rt := range generator.Runtimes {
 			t.Run(filepath.Base(ex)+"/"+rt, func(t *testing.T) {
-				d, ds := spec.Load(ex)
-				if ds.HasErrors() {
-					t.Fatal(ds)
+				r, ds, err := validate.File(ex)
+				if err != nil || ds.HasErrors() {
+					t.Fatal(err, ds)
 				}
-				spec.ApplyDefaults(d)
-				b, gds := generator.Generate(d, generator.Options{Runtime: rt})
+				b, gds := generator.Generate(r, generator.Options{Runtime: rt})
 				if gds.HasErrors() || b == nil {
 					t.Skipf("not generated: %v", gds)
 				}
-				lintBundle(t, d, b)
+				lintBundle(t, r.Spec, b)
 			})
 		}
 	}

@@ -33,11 +33,20 @@ func (e *env) expectedGPU() (expectedGPU, error) {
 	if c := e.d.Hardware.GPU.Custom; c != nil {
 		return expectedGPU{Name: c.Name, CUDAMiB: c.MemoryMiB, Vendor: c.Vendor}, nil
 	}
-	g, err := catalog.LookupGPU(e.d.Hardware.GPU.Name)
+	g, err := e.catalogGPU()
 	if err != nil {
 		return expectedGPU{}, err
 	}
 	return expectedGPU{Name: g.Name, SMIMiB: g.SMIMemoryMiB, CUDAMiB: g.MemoryMiB, Vendor: g.Vendor}, nil
+}
+
+// catalogGPU is the spec's catalog GPU: the resolved deployment's when
+// there is one.
+func (e *env) catalogGPU() (*catalog.GPU, error) {
+	if r := e.opts.Deployment; r != nil && r.GPU != nil {
+		return r.GPU, nil
+	}
+	return catalog.LookupGPU(e.d.Hardware.GPU.Name)
 }
 
 // gpuSkip skips the gpu.* checks for GPUs nvidia-smi cannot describe, so an

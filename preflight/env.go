@@ -115,8 +115,15 @@ func (e *env) usesRDMA() bool {
 	return k == "infiniband" || k == "roce"
 }
 
-// backend is the all2all backend, with "auto" resolved when a hook can.
+// backend is the all2all backend that runs (the resolved deployment's),
+// else the spec's with "auto" resolved when a hook can.
 func (e *env) backend() string {
+	if r := e.opts.Deployment; r != nil {
+		if r.Engine.All2All.Value == "" {
+			return "none (no expert-parallel all-to-all in this layout)"
+		}
+		return r.Engine.All2All.Value
+	}
 	b := e.d.VLLM.All2AllBackend
 	if h := e.opts.Expect.All2AllBackend; (b == "auto" || b == "") && h != nil {
 		if r, ok := h(); ok {

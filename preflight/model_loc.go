@@ -79,6 +79,9 @@ func latestSnapshot(fsys fs.FS, dir string) string {
 // specModel is the model the spec asks for: a catalog id, or a config.json
 // next to the spec.
 func (e *env) specModel() (*catalog.Model, error) {
+	if r := e.opts.Deployment; r != nil && r.Model != nil {
+		return r.Model, nil
+	}
 	if e.d.Model.Config != "" {
 		p := e.d.Model.Config
 		if !filepath.IsAbs(p) && e.d.File != "" {

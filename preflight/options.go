@@ -3,6 +3,7 @@ package preflight
 import (
 	"time"
 
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -14,6 +15,10 @@ const DefaultTimeout = 30 * time.Second
 type Options struct {
 	// Spec is the loaded deployment with defaults applied.
 	Spec *spec.Deployment
+	// Deployment is Spec resolved (validate.File), with `parallelism: auto`
+	// settled; when set, the model, the GPU and the all2all backend come
+	// from it instead of being worked out again.
+	Deployment *resolve.Deployment
 	// Node is the name of the node this host plays (hardware.nodes[].name).
 	Node string
 	// Only and Skip select checks by id or group ("gpu" = every gpu.* check).

@@ -24,10 +24,7 @@ func checkExample(t testing.TB, name string) *estimate.Report {
 	if err != nil || ds.HasErrors() {
 		t.Fatalf("%s: %v %v", name, err, ds)
 	}
-	in, eds := estimate.FromSpec(d)
-	if eds.HasErrors() {
-		t.Fatal(eds)
-	}
+	in := estimate.FromResolved(d)
 	r := estimate.Check(&in)
 	r.AddPerformance(&in, estimate.PerfOptions{Seed: 1})
 	return &r

@@ -17,6 +17,10 @@ type QuickOptions struct {
 	VLLMVersion          string  // "" = the newest release vlaunch knows
 	Concurrency          int     // 0 = one sequence
 	GPUsPerNode          int     // 0 = min(8, TP×PP×DP)
+	// Hardware, when set, is a resolved spec whose GPU (catalog or custom
+	// figures) and network replace GPU and the default network: lint
+	// --spec asks about a script's layout on the spec's hardware.
+	Hardware *Deployment
 }
 
 // quickGPUsPerNode is the node size the quick form assumes: the 8-GPU
@@ -31,7 +35,7 @@ func Quick(o QuickOptions) (*Deployment, error) {
 	if err != nil {
 		return nil, fieldErr("--model", err.Error(), "see `vlaunch models` for catalog ids")
 	}
-	g, err := catalog.LookupGPU(o.GPU)
+	g, err := quickGPU(o)
 	if err != nil {
 		return nil, fieldErr("--gpu", err.Error(), "see `vlaunch gpus`")
 	}
@@ -52,12 +56,24 @@ func Quick(o QuickOptions) (*Deployment, error) {
 		util = &o.GPUMemoryUtilization
 	}
 	e := EngineSettings{Weights: o.Weights, KVCacheDType: o.KVCacheDType, Util: util, MaxModelLen: o.MaxModelLen, All2All: "auto"}
-	d, err := Build(Parts{Model: m, GPU: g, Release: r, Version: ver, VersionNotes: notes}, l, networkFromSpec(spec.Network{}, g), w, e)
+	net := networkFromSpec(spec.Network{}, g)
+	if o.Hardware != nil {
+		net = o.Hardware.Network
+	}
+	d, err := Build(Parts{Model: m, GPU: g, Release: r, Version: ver, VersionNotes: notes}, l, net, w, e)
 	if err != nil {
 		return nil, quickPath(err)
 	}
 	d.Workload.MaxModelLen = d.Engine.MaxModelLen.Value
 	return d, nil
+}
+
+// quickGPU is the spec's resolved GPU, else the catalog's.
+func quickGPU(o QuickOptions) (*catalog.GPU, error) {
+	if o.Hardware != nil && o.Hardware.GPU != nil {
+		return o.Hardware.GPU, nil
+	}
+	return catalog.LookupGPU(o.GPU)
 }
 
 // quickPath names the flag instead of the spec field.

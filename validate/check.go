@@ -7,7 +7,9 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // checker carries one deployment through the semantic rules.
@@ -15,31 +17,74 @@ type checker struct {
 	d       *spec.Deployment
 	tainted []string
 	ds      diag.Diagnostics
-	// model and gpu are resolved once; nil when unknown (already reported).
+	// schemaErrors is true when reading or schema-checking failed: the
+	// deployment is then not assembled.
+	schemaErrors bool
+	// model, gpu and the release are resolved once (package resolve); nil
+	// or relOK false when unknown (already reported).
 	model *catalog.Model
 	gpu   *catalog.GPU
+	rel   vllm.Release
+	ver   resolve.Setting[string]
+	notes []string
+	relOK bool
+	// dep is the assembled deployment, nil until assembleDeployment runs or
+	// when anything before it failed; later rules may read it.
+	dep *resolve.Deployment
 }
 
 // rule is one semantic check; each area lives in its own rules_*.go file.
 type rule func(*checker)
 
-// rules run in this order; model and GPU resolution come first because
-// later rules read c.model and c.gpu.
+// rules run in this order: model, GPU and release resolution come first
+// because later rules read c.model, c.gpu and c.rel; the deployment is
+// assembled last, when every rule has had its say.
 var rules = []rule{
-	checkModelRef, checkGPURef,
+	checkModelRef, checkGPURef, checkVersion,
 	checkNodes, checkNodeNetwork,
 	checkLayout, checkExpert,
 	checkContext, checkTTFT, checkFP8,
-	checkPorts, checkVersion, checkBackend, checkEnv,
+	checkPorts, checkBackend, checkBackendEnv, checkEnv,
 	checkNames, checkRuntimeNames,
+	assembleDeployment,
 }
 
-func semantic(d *spec.Deployment, tainted []string) diag.Diagnostics {
-	c := &checker{d: d, tainted: tainted}
+// semantic runs the rules after the schema check (whose findings are
+// prior) and returns the deployment: resolved when nothing failed, else
+// holding the spec and whatever did resolve.
+func semantic(d *spec.Deployment, prior diag.Diagnostics) (*resolve.Deployment, diag.Diagnostics) {
+	c := &checker{d: d, tainted: taintedPaths(prior), schemaErrors: prior.HasErrors()}
 	for _, r := range rules {
 		r(c)
 	}
-	return c.ds
+	if c.dep != nil {
+		return c.dep, c.ds
+	}
+	return &resolve.Deployment{Spec: d, Model: c.model, GPU: c.gpu, Release: c.rel, Version: c.ver}, c.ds
+}
+
+// assembleDeployment builds the resolved deployment once every part is
+// known and nothing so far is an error. A value resolve still cannot use is
+// reported here, at its field.
+func assembleDeployment(c *checker) {
+	if c.schemaErrors || c.ds.HasErrors() || c.model == nil || c.gpu == nil || !c.relOK {
+		return
+	}
+	dep, err := resolve.Assemble(c.d, resolve.Parts{Model: c.model, GPU: c.gpu, Release: c.rel, Version: c.ver, VersionNotes: c.notes})
+	if err == nil {
+		c.dep = dep
+		return
+	}
+	path, hint := []string{}, ""
+	if fe, ok := err.(*resolve.FieldError); ok {
+		path, hint, err = splitPath(fe.Path), fe.Hint, fmt.Errorf("%s", fe.Msg)
+	}
+	c.errorf(CodeValue, path, hint, "%v", err)
+}
+
+// splitPath turns "vllm.gpu_memory_utilization" into path segments.
+func splitPath(s string) []string {
+	return strings.Split(strings.NewReplacer("[", ".", "]", "").Replace(s), ".")
 }
 
 // p builds a path from keys and indexes: p("hardware", "nodes", 1, "name").

@@ -39,8 +39,11 @@ func FuzzValidate(f *testing.F) {
 			}
 		}
 		if d != nil {
-			_, _ = d.Pos("hardware", "nodes", "0", "name")
-			spec.ApplyDefaults(d) // idempotent on an already defaulted spec
+			_, _ = d.Spec.Pos("hardware", "nodes", "0", "name")
+			spec.ApplyDefaults(d.Spec) // idempotent on an already defaulted spec
+			if !ds.HasErrors() && (d.Model == nil || d.GPU == nil || d.Engine.MaxModelLen.Value <= 0) {
+				t.Fatalf("no error, but the deployment is not resolved: %+v", d)
+			}
 		}
 	})
 }

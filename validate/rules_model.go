@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // checkModelRef resolves the model and reports an unknown catalog id (with
@@ -14,7 +15,7 @@ func checkModelRef(c *checker) {
 	if m.Name == "" && m.Config == "" {
 		return // the schema reports the missing name/config
 	}
-	model, err := Model(c.d)
+	model, err := resolve.Model(c.d)
 	if err == nil {
 		if c.ok(p("model")) {
 			c.model = model // only trusted when the schema found nothing wrong
@@ -39,7 +40,7 @@ func checkGPURef(c *checker) {
 	if g.Name == "" && g.Custom == nil {
 		return
 	}
-	gpu, err := GPU(c.d)
+	gpu, err := resolve.GPU(c.d)
 	if err == nil {
 		if c.ok(p("hardware", "gpu")) {
 			c.gpu = gpu // incomplete custom figures were already reported

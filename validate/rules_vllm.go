@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -18,29 +19,23 @@ func checkPorts(c *checker) {
 	}
 }
 
-// release resolves vllm.version; ok is false when it is unset or unparsable.
-func (c *checker) release() (vllm.Release, []string, bool) {
-	if c.d.VLLM.Version == "" {
-		return vllm.Release{}, nil, false
-	}
-	r, warnings, err := vllm.ResolveString(c.d.VLLM.Version)
-	return r, warnings, err == nil
-}
-
-// checkVersion: vllm.version parses and is in vlaunch's release table.
+// checkVersion resolves vllm.version once (resolve.Release) and reports it
+// unset (the newest release is assumed), unparsable, or not in vlaunch's
+// table.
 func checkVersion(c *checker) {
 	ver := c.d.VLLM.Version
+	rel, set, notes, err := resolve.Release(ver)
+	if err != nil {
+		c.errorf(CodeVersion, p("vllm", "version"), "write it as major.minor.patch in quotes, e.g. \"0.11.0\"", "%v", err)
+		return
+	}
+	c.rel, c.ver, c.notes, c.relOK = rel, set, notes, true
 	if ver == "" {
 		c.warnf(CodeVersion, p("vllm"), "set `vllm.version` to what `vllm --version` prints in your image",
 			"vllm.version is not set: flags and defaults differ between vLLM releases, so vlaunch assumes the newest it knows (%s)", vllm.Newest())
 		return
 	}
-	if _, err := vllm.ParseVersion(ver); err != nil {
-		c.errorf(CodeVersion, p("vllm", "version"), "write it as major.minor.patch in quotes, e.g. \"0.11.0\"", "%v", err)
-		return
-	}
-	_, warnings, _ := c.release()
-	for _, w := range warnings {
+	for _, w := range notes {
 		c.warnf(CodeVersion, p("vllm", "version"), "", "%s", w)
 	}
 }
@@ -51,16 +46,21 @@ func checkBackend(c *checker) {
 	if name == "" || name == "auto" {
 		return
 	}
-	path := p("vllm", "all2all_backend")
+	checkBackendName(c, name, p("vllm", "all2all_backend"))
+}
+
+// checkBackendName: name is a backend vLLM knows, the release accepts it,
+// and it does not silently fall back to another.
+func checkBackendName(c *checker, name string, path []string) {
 	b, known := vllm.KnownBackendEver(name)
 	if !known {
 		c.errorf(CodeBackend, path, backendHint(name), "unknown all2all backend %q", name)
 		return
 	}
-	r, _, ok := c.release()
-	if !ok {
+	if !c.relOK {
 		return
 	}
+	r := c.rel
 	if _, in := r.All2AllBackend(name); !in {
 		c.errorf(CodeBackend, path, "accepted: auto, "+strings.Join(r.All2AllBackends(), ", "),
 			"vLLM %s does not accept all2all backend %q (%s)", r, name, spanText(b.Span))

@@ -1,6 +1,7 @@
 // Package validate checks a deployment spec: the JSON Schema first (every
 // error mapped back to its YAML line and column), then the semantic rules
-// the schema cannot express. It returns diagnostics and never prints.
+// the schema cannot express. It returns the resolved deployment (package
+// resolve) with the diagnostics, and never prints.
 package validate
 
 import (
@@ -8,13 +9,15 @@ import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
 // File reads and validates the spec at path. The error is non-nil only for
 // unusable input (unreadable, empty, binary, not YAML, too big): callers
-// exit 2 then, after printing the diagnostics that explain it.
-func File(path string) (*spec.Deployment, diag.Diagnostics, error) {
+// exit 2 then, after printing the diagnostics that explain it. See Bytes
+// for what the deployment holds.
+func File(path string) (*resolve.Deployment, diag.Diagnostics, error) {
 	data, err := spec.ReadFile(path)
 	if err != nil {
 		d := diag.Diagnostic{Code: CodeUnreadable, Severity: diag.Error, File: path, Message: "cannot read spec: " + err.Error()}
@@ -24,9 +27,11 @@ func File(path string) (*spec.Deployment, diag.Diagnostics, error) {
 }
 
 // Bytes validates data as the content of file (used in positions and to
-// resolve a relative model config path). The deployment is returned with
-// defaults applied whenever it could be decoded, even with findings.
-func Bytes(file string, data []byte) (*spec.Deployment, diag.Diagnostics, error) {
+// resolve a relative model config path). The deployment is non-nil whenever
+// the document could be decoded, even with findings: its Spec (defaults
+// applied) is always set, and it is completely resolved (model, GPU,
+// release, layout, engine settings) when the diagnostics hold no error.
+func Bytes(file string, data []byte) (*resolve.Deployment, diag.Diagnostics, error) {
 	if len(data) > spec.MaxSpecBytes {
 		d := diag.Diagnostic{Code: CodeUnreadable, Severity: diag.Error, File: file,
 			Message: fmt.Sprintf("the file is larger than %d MiB", spec.MaxSpecBytes>>20)}
@@ -48,12 +53,15 @@ func Bytes(file string, data []byte) (*spec.Deployment, diag.Diagnostics, error)
 	if !ds.HasErrors() {
 		ds = append(ds, decodeDiags...)
 	}
-	if d != nil {
-		spec.ApplyDefaults(d)
-		ds = append(ds, semantic(d, taintedPaths(ds))...)
+	if d == nil {
+		ds.Sort()
+		return nil, ds, nil
 	}
+	spec.ApplyDefaults(d)
+	r, sds := semantic(d, ds)
+	ds = append(ds, sds...)
 	ds.Sort()
-	return d, ds, nil
+	return r, ds, nil
 }
 
 func unusable(file, msg string) error {

@@ -8,8 +8,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/report"
-	"github.com/vlaunch/vlaunch/spec"
-	"github.com/vlaunch/vlaunch/validate"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 func init() { subcommands = append(subcommands, newCheckCmd) }
@@ -43,7 +42,7 @@ bad flags, unknown model or GPU in the quick form).`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or markdown")
-	f.Uint64Var(&o.perf.Seed, "seed", 1, "seed of the serving simulation (same seed, same percentiles)")
+	f.Uint64Var(&o.perf.Seed, "seed", simSeed, "seed of the serving simulation (same seed, same percentiles)")
 	q := &o.quick
 	f.StringVar(&q.Model, "model", "", "quick form: catalog model (see 'vlaunch models')")
 	f.StringVar(&q.GPU, "gpu", "", "quick form: catalog GPU (see 'vlaunch gpus')")
@@ -103,45 +102,29 @@ func quickCheckInput(q estimate.QuickOptions) (estimate.Input, error) {
 	if q.TP < 1 || q.PP < 1 || q.DP < 1 {
 		return estimate.Input{}, usageErr("--tp, --pp and --dp must be at least 1")
 	}
-	in, ds := estimate.QuickInput(q)
-	if ds.HasErrors() {
-		return in, usageErr("%s", firstError(ds))
+	r, err := resolve.Quick(q)
+	if err != nil {
+		if fe, ok := err.(*resolve.FieldError); ok && fe.Hint != "" {
+			return estimate.Input{}, usageErr("%s (%s)", fe.Msg, fe.Hint)
+		} else if ok {
+			return estimate.Input{}, usageErr("%s", fe.Msg)
+		}
+		return estimate.Input{}, usageErr("%v", err)
 	}
-	return in, nil
+	return estimate.FromResolved(r), nil
 }
 
-// specCheckInput validates the spec and resolves it. Validation errors are
+// specCheckInput validates and resolves the spec. Validation errors are
 // printed and end the command with exit 1; warnings travel into the report.
-// With `parallelism: auto` the input is the layout the search chose, and the
-// search comes back for the report.
+// With `parallelism: auto` the input is the layout the search chose (the
+// one `vlaunch generate` writes), and the search comes back for the report.
 func specCheckInput(s *streams, path string) (estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
-	d, ds, err := validate.File(path)
-	src := diag.Sources{}
-	if data, rerr := spec.ReadFile(path); rerr == nil {
-		src[path] = data
-	}
+	r, ds, _, err := specFile(s, path)
 	if err != nil {
-		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
-		return estimate.Input{}, nil, nil, usageErr("cannot use spec %s", path)
+		return estimate.Input{}, nil, nil, err
 	}
-	if ds.HasErrors() {
-		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
-		return estimate.Input{}, nil, nil, findingsErr()
-	}
-	in, eds := estimate.FromSpec(d)
-	if eds.HasErrors() {
-		_ = diag.Print(s.err, diag.FormatText, eds, src, nil)
-		return in, nil, nil, findingsErr()
-	}
-	ds = append(ds, eds...)
-	if !d.Parallelism.Auto {
-		return in, ds, nil, nil
-	}
-	chosen, search, info := estimate.SearchLayout(&in)
-	if info.File == "" {
-		info.File = path
-	}
-	return chosen, append(ds, info), search, nil
+	r, search, info := settleLayout(r)
+	return estimate.FromResolved(r), append(ds, info...), search, nil
 }
 
 func firstError(ds diag.Diagnostics) string {

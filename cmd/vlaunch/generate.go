@@ -11,6 +11,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/generator"
 	"github.com/vlaunch/vlaunch/report"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/templates"
 	"github.com/vlaunch/vlaunch/validate"
@@ -55,11 +56,12 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	if o.out == "" && !o.dryRun {
 		return usageErr("generate needs -o DIR (or --dry-run)")
 	}
-	d, ds, err := validate.File(path)
+	r, ds, err := validate.File(path)
 	src := diag.Sources{}
 	if data, rerr := spec.ReadFile(path); rerr == nil {
 		src[path] = data
 	}
+	ds = requireVersion(r, ds)
 	if err != nil || ds.HasErrors() {
 		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
 		if err != nil {
@@ -67,13 +69,10 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 		}
 		return findingsErr()
 	}
-	chosen, ads := resolveAutoLayout(d)
-	ds = append(ds, ads...)
-	summary := feasibilitySummary(d)
-	if chosen != "" {
-		summary = chosen + summary
-	}
-	b, gds := generator.Generate(d, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
+	r, search, info := settleLayout(r)
+	ds = append(ds, info...)
+	summary := autoParagraph(search) + feasibilitySummary(r)
+	b, gds := generator.Generate(r, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
 	all := append(ds, gds...)
 	if len(all) > 0 {
 		_ = diag.Print(s.err, diag.FormatText, all, src, nil)
@@ -84,40 +83,41 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	return writeBundle(s, o, b)
 }
 
-// resolveAutoLayout replaces `parallelism: auto` with the layout `vlaunch
-// check`'s search chooses, so the generator only ever sees a concrete layout.
-// It returns a README paragraph saying so and the EST301 finding; a spec the
-// estimator cannot resolve is left auto (the generator then refuses it).
-func resolveAutoLayout(d *spec.Deployment) (string, diag.Diagnostics) {
-	if !d.Parallelism.Auto {
-		return "", nil
+// requireVersion makes validate's "vllm.version is not set" warning an
+// error for generate: a bundle's flags, variables and defaults are those of
+// one release, so it cannot rest on the assumed newest one. The finding
+// stays validate's (one finding, with its position).
+func requireVersion(r *resolve.Deployment, ds diag.Diagnostics) diag.Diagnostics {
+	if r == nil || r.Version.From != resolve.SourceAssumed {
+		return ds
 	}
-	in, ds := estimate.FromSpec(d)
-	if ds.HasErrors() {
-		return "", ds
+	for i := range ds {
+		if ds[i].Code == validate.CodeVersion && ds[i].Severity == diag.Warning {
+			ds[i].Severity = diag.Error
+			ds[i].Message += "; generate needs it: a bundle's flags and defaults are those of one release"
+		}
 	}
-	_, search, info := estimate.SearchLayout(&in)
-	info.File = d.File
-	if search == nil {
-		return "", diag.Diagnostics{info}
-	}
-	c := search.Chosen
-	d.Parallelism = spec.Parallelism{Tensor: c.TP, Pipeline: c.PP, Data: c.DP, Expert: c.EP}
-	para := fmt.Sprintf("The spec says `parallelism: auto`: the layout %s was chosen by vlaunch's layout search "+
-		"(the best of %d candidates; see `vlaunch check SPEC`). To pin it, write `%s`.\n\n", c.Name(), len(search.Candidates), c.PinYAML())
-	return para, diag.Diagnostics{info}
+	return ds
 }
 
-// feasibilitySummary runs the same estimate as `vlaunch check` for the
-// bundle README; a spec the estimator cannot resolve gets a pointer instead.
-func feasibilitySummary(d *spec.Deployment) string {
-	in, ds := estimate.FromSpec(d)
-	if ds.HasErrors() {
-		return "vlaunch could not estimate this deployment (" + firstError(ds) + "); run `vlaunch check SPEC`.\n"
+// autoParagraph is the README paragraph saying the layout came from the
+// search (`parallelism: auto`); "" for a pinned layout.
+func autoParagraph(search *estimate.LayoutSearch) string {
+	if search == nil {
+		return ""
 	}
-	r := estimate.Check(&in)
-	r.AddPerformance(&in, estimate.PerfOptions{})
-	return report.SummaryMarkdown(&r)
+	c := search.Chosen
+	return fmt.Sprintf("The spec says `parallelism: auto`: the layout %s was chosen by vlaunch's layout search "+
+		"(the best of %d candidates; see `vlaunch check SPEC`). To pin it, write `%s`.\n\n", c.Name(), len(search.Candidates), c.PinYAML())
+}
+
+// feasibilitySummary runs the same estimate as `vlaunch check` (same
+// deployment, same simulation seed) for the bundle README.
+func feasibilitySummary(r *resolve.Deployment) string {
+	in := estimate.FromResolved(r)
+	rep := estimate.Check(&in)
+	rep.AddPerformance(&in, estimate.PerfOptions{Seed: simSeed})
+	return report.SummaryMarkdown(&rep)
 }
 
 func writeBundle(s *streams, o *generateOptions, b *generator.Bundle) error {

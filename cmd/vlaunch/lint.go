@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint"
-	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
 )
 
 func init() { subcommands = append(subcommands, newLintCmd) }
@@ -50,13 +50,15 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 	}
 	opts := lint.Options{Version: o.version, Capacity: lintCapacity}
 	if o.specPath != "" {
-		d, ds := spec.Load(o.specPath)
-		if ds.HasErrors() {
+		r, ds, err := validate.File(o.specPath)
+		if err != nil || r == nil {
 			_ = diag.Print(s.err, diag.FormatText, ds, nil, nil)
 			return usageErr("cannot use --spec %s", o.specPath)
 		}
-		spec.ApplyDefaults(d)
-		opts.Spec = d
+		opts.Spec = r.Spec
+		if !ds.HasErrors() {
+			opts.Capacity = specCapacity(r) // the spec's resolved GPU and network
+		}
 	}
 	inputs, src, err := readInputs(files)
 	if err != nil {

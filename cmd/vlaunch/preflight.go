@@ -14,6 +14,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/preflight"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/validate"
 )
@@ -75,13 +76,15 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 	return nil
 }
 
-// preflightSpec loads and validates the spec. A spec with errors is
+// preflightSpec loads, validates and resolves the spec (with `parallelism:
+// auto` settled as check and generate settle it). A spec with errors is
 // unusable here: preflight checks a host against the spec, so the spec
 // itself must be right first (`vlaunch validate`).
-func preflightSpec(s *streams, path string) (*spec.Deployment, error) {
-	d, ds, err := validate.File(path)
+func preflightSpec(s *streams, path string) (*resolve.Deployment, error) {
+	r, ds, err := validate.File(path)
 	if err == nil && !ds.HasErrors() {
-		return d, nil
+		r, _, _ = settleLayout(r)
+		return r, nil
 	}
 	src := diag.Sources{}
 	if data, rerr := spec.ReadFile(path); rerr == nil {
@@ -98,52 +101,40 @@ func writePreflight(s *streams, format diag.Format, rep preflight.Report) error 
 	return preflight.WriteText(s.out, rep)
 }
 
-func preflightOptions(d *spec.Deployment, f *preflightFlags) preflight.Options {
+func preflightOptions(r *resolve.Deployment, f *preflightFlags) preflight.Options {
 	wd, _ := os.Getwd()
 	return preflight.Options{
-		Spec: d, Node: f.node, Only: f.only, Skip: f.skip,
+		Spec: r.Spec, Deployment: r, Node: f.node, Only: f.only, Skip: f.skip,
 		Timeout: f.timeout.Duration(), Host: preflight.NewSystemHost(),
-		WorkDir: wd, HFCacheDir: hfCacheDir(), Expect: estimatorHooks(d),
+		WorkDir: wd, HFCacheDir: hfCacheDir(), Expect: estimatorHooks(r),
 	}
 }
 
-// estimatorHooks feeds preflight the estimator's figures: the all2all
-// backend "auto" resolves to, and what this node's GPUs hold. Checkpoint
-// size has no estimator figure; preflight falls back to catalog counts.
-func estimatorHooks(d *spec.Deployment) preflight.Expectations {
-	if d.Parallelism.Auto {
-		return preflight.Expectations{}
-	}
-	in, ds := estimate.FromSpec(d)
-	if ds.HasErrors() {
-		return preflight.Expectations{}
-	}
+// estimatorHooks feeds preflight the estimator's figures: what this node's
+// GPUs hold. Checkpoint size has no estimator figure; preflight falls back
+// to catalog counts. (The all2all backend comes from the deployment.)
+func estimatorHooks(r *resolve.Deployment) preflight.Expectations {
+	in := estimate.FromResolved(r)
 	return preflight.Expectations{
-		All2AllBackend: func() (b string, ok bool) {
-			if in.All2AllBackend == "" {
-				return "none (no expert-parallel all-to-all in this layout)", true
-			}
-			return in.All2AllBackend, true
-		},
 		NodeWeightBytes: func(node string) (b float64, ok bool) {
 			defer func() {
 				if recover() != nil {
 					b, ok = 0, false // fall back rather than fail the check
 				}
 			}()
-			return nodeWeightBytes(d, &in, node)
+			return nodeWeightBytes(r, &in, node)
 		},
 	}
 }
 
 // nodeWeightBytes is the heaviest stage's per-GPU weights times the GPUs of
 // the node: the bytes its GPUs copy in from the checkpoint.
-func nodeWeightBytes(d *spec.Deployment, in *estimate.Input, node string) (float64, bool) {
+func nodeWeightBytes(r *resolve.Deployment, in *estimate.Input, node string) (float64, bool) {
 	var perGPU float64
 	for _, st := range estimate.Memory(in).Stages {
 		perGPU = max(perGPU, st.WeightsGiB*estimate.GiB)
 	}
-	for _, n := range d.Hardware.Nodes {
+	for _, n := range r.Nodes {
 		if n.Name == node && perGPU > 0 {
 			return perGPU * float64(n.GPUs), true
 		}

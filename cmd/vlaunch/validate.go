@@ -53,7 +53,7 @@ func runValidate(s *streams, o *validateOptions, files []string) error {
 			src[f] = data
 		}
 		if o.showDefaults && d != nil && format == diag.FormatText {
-			if err := printDefaults(s.out, d); err != nil {
+			if err := printDefaults(s.out, d.Spec); err != nil {
 				return err
 			}
 		}

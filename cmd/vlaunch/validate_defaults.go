@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
-	"github.com/vlaunch/vlaunch/validate"
 	"github.com/vlaunch/vlaunch/vllm"
 	"gopkg.in/yaml.v3"
 )
@@ -42,7 +42,7 @@ func printVersionDefaults(w io.Writer, d *spec.Deployment) {
 	if d.VLLM.GPUMemoryUtilization == nil {
 		fmt.Fprintf(w, "#   gpu_memory_utilization: %g\n", def.GPUMemoryUtilization)
 	}
-	if gpu, err := validate.GPU(d); err == nil && (d.VLLM.MaxNumSeqs == nil || d.VLLM.MaxNumBatchedTokens == nil) {
+	if gpu, err := resolve.GPU(d); err == nil && (d.VLLM.MaxNumSeqs == nil || d.VLLM.MaxNumBatchedTokens == nil) {
 		seqs, tokens := r.BatchDefaults(gpu.Name, gpu.MemoryGiB(), true)
 		fmt.Fprintf(w, "#   max_num_seqs: %d  (per data-parallel rank)\n#   max_num_batched_tokens: %d\n", seqs, tokens)
 	}
