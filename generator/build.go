@@ -46,6 +46,7 @@ func MakePlan(r *resolve.Deployment, runtime string) (*Plan, diag.Diagnostics) {
 	if err := p.buildNodes(d); err != nil {
 		return nil, append(ds, diag.Diagnostic{Code: CodeLayout, Severity: diag.Error, File: d.File, Message: err.Error()})
 	}
+	ds = append(ds, gidNote(d, p)...)
 	if runtime == "kubernetes" {
 		kp, kds := makeKubePlan(p, d)
 		ds = append(ds, kds...)
@@ -80,12 +81,11 @@ func newPlan(r *resolve.Deployment, runtime, layout string, nodes []NodePlan) *P
 
 // runtimeDefaults fills the runtime sections spec.ApplyDefaults leaves
 // empty when the spec's runtime.kind differs from the one generated
-// (--runtime overrides it).
+// (--runtime overrides it). Docker's shm_size stays empty unless the spec
+// sets it: the container then shares the host's IPC namespace.
 func runtimeDefaults(p *Plan) {
-	for _, shm := range []*string{&p.Docker.ShmSize, &p.K8s.ShmSize} {
-		if *shm == "" {
-			*shm = spec.Defaults.DockerShmSize
-		}
+	if p.K8s.ShmSize == "" {
+		p.K8s.ShmSize = spec.Defaults.DockerShmSize
 	}
 	if p.K8s.Namespace == "" {
 		p.K8s.Namespace = spec.Defaults.KubernetesNS
@@ -110,10 +110,7 @@ func (p *Plan) buildNodes(d *spec.Deployment) error {
 	if err != nil {
 		return err
 	}
-	extra := make([]Arg, len(d.VLLM.ExtraArgs))
-	for i, a := range d.VLLM.ExtraArgs {
-		extra[i] = Arg{Text: a}
-	}
+	extra := extraArgs(d)
 	for _, n := range p.activeNodes() {
 		n.Env = nodeEnv(p, d, n, EnvVar{Value: n.Address})
 		steps, err := p.nodeSteps(n, common, extra)
@@ -176,6 +173,12 @@ func roleComment(p *Plan, n *NodePlan) string {
 		return "single node: API server and every engine"
 	}
 	return fmt.Sprintf("headless: DP ranks %d-%d, no API server", n.DPStart, n.DPStart+n.DPLocal-1)
+}
+
+// extraArgs are the spec's vllm.extra_args as words (checked by
+// checkExtraArgs; quoted like every other value).
+func extraArgs(d *spec.Deployment) []Arg {
+	return words(d.VLLM.ExtraArgs...)
 }
 
 func words(ws ...string) []Arg {

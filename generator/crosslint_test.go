@@ -20,7 +20,7 @@ func TestBundlesPassLint(t *testing.T) {
 			}
 			var in []lint.Input
 			for _, f := range b.Files {
-				if f.Path != "README.md" && f.Path != "hosts" {
+				if f.Path != "README.md" && f.Path != "hosts" && f.Path != MarkerFile {
 					in = append(in, lint.Input{Name: f.Path, Data: f.Data})
 				}
 			}

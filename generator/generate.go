@@ -64,3 +64,13 @@ func validRuntime(r string) bool {
 func sortFiles(fs []File) {
 	sort.Slice(fs, func(i, j int) bool { return fs[i].Path < fs[j].Path })
 }
+
+// File returns the bundle file at path ("node0.sh", "lws.yaml", ...).
+func (b *Bundle) File(path string) (File, bool) {
+	for _, f := range b.Files {
+		if f.Path == path {
+			return f, true
+		}
+	}
+	return File{}, false
+}

@@ -2,7 +2,6 @@ package generator
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,7 +72,7 @@ func TestBackendMechanismByVersion(t *testing.T) {
 		if ds.HasErrors() {
 			t.Fatal(ds)
 		}
-		s := string(b.Files[2].Data)
+		s := string(fileData(t, b, "node0.sh"))
 		if got := strings.Contains(s, "export VLLM_ALL2ALL_BACKEND="); got != tt.wantEnv {
 			t.Errorf("%s: env var present = %v, want %v", tt.version, got, tt.wantEnv)
 		}
@@ -124,8 +123,9 @@ func TestEPLBFlagsByVersion(t *testing.T) {
 		if b == nil {
 			t.Fatal(ds)
 		}
-		if !bytes.Contains(b.Files[2].Data, []byte(tt.want)) || !bytes.Contains(b.Files[2].Data, []byte("--enable-eplb")) {
-			t.Errorf("%s: want %s and --enable-eplb in:\n%s", tt.version, tt.want, b.Files[2].Data)
+		node0 := fileData(t, b, "node0.sh")
+		if !bytes.Contains(node0, []byte(tt.want)) || !bytes.Contains(node0, []byte("--enable-eplb")) {
+			t.Errorf("%s: want %s and --enable-eplb in:\n%s", tt.version, tt.want, node0)
 		}
 	}
 }
@@ -167,8 +167,8 @@ func TestIdleNodes(t *testing.T) {
 	if !hasCode(ds, CodeIdleGPUs) {
 		t.Errorf("want idle-node warnings, got %v", ds)
 	}
-	if len(b.Files) != 4 { // README, hosts, node0.sh, node1.sh
-		t.Errorf("got %d files, want 4", len(b.Files))
+	if len(b.Files) != 5 { // marker, README, hosts, node0.sh, node1.sh
+		t.Errorf("got %d files, want 5", len(b.Files))
 	}
 }
 
@@ -181,7 +181,7 @@ func TestMissingInterface(t *testing.T) {
 	if b == nil {
 		t.Fatal(ds)
 	}
-	if bytes.Contains(b.Files[4].Data, []byte("GLOO_SOCKET_IFNAME")) {
+	if bytes.Contains(fileData(t, b, "node2.sh"), []byte("GLOO_SOCKET_IFNAME")) {
 		t.Error("node2.sh must not set GLOO_SOCKET_IFNAME without an interface")
 	}
 }
@@ -223,40 +223,8 @@ func TestDeterministic(t *testing.T) {
 
 func TestSummaryHook(t *testing.T) {
 	b, _ := gen(t, loadSpec(t, "reference"), Options{Summary: "throughput: **infeasible** (needs 4 ms steps)"})
-	if !bytes.Contains(b.Files[0].Data, []byte("## Feasibility\n\nthroughput: **infeasible**")) {
-		t.Errorf("summary missing from README:\n%s", b.Files[0].Data)
-	}
-}
-
-func TestWriteAtomicAndForce(t *testing.T) {
-	b, _ := generate(t, "single-node-ep", "")
-	dir := filepath.Join(t.TempDir(), "bundle")
-	if err := b.Write(dir, false); err != nil {
-		t.Fatal(err)
-	}
-	fi, err := os.Stat(filepath.Join(dir, "node0.sh"))
-	if err != nil || fi.Mode().Perm() != 0o755 {
-		t.Fatalf("node0.sh: %v %v", fi, err)
-	}
-	if err := b.Write(dir, false); !errors.Is(err, ErrTargetNotEmpty) {
-		t.Fatalf("second write without force: %v, want ErrTargetNotEmpty", err)
-	}
-	stale := filepath.Join(dir, "stale.txt")
-	os.WriteFile(stale, []byte("x"), 0o644)
-	if err := b.Write(dir, true); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(stale); !os.IsNotExist(err) {
-		t.Error("--force must replace the directory, not merge into it")
-	}
-	entries, _ := os.ReadDir(filepath.Dir(dir))
-	if len(entries) != 1 {
-		t.Errorf("temporary directories left behind: %v", entries)
-	}
-	empty := filepath.Join(t.TempDir(), "empty")
-	os.Mkdir(empty, 0o755)
-	if err := b.Write(empty, false); err != nil {
-		t.Errorf("an empty target must be accepted: %v", err)
+	if readme := fileData(t, b, "README.md"); !bytes.Contains(readme, []byte("## Feasibility\n\nthroughput: **infeasible**")) {
+		t.Errorf("summary missing from README:\n%s", readme)
 	}
 }
 
@@ -268,10 +236,10 @@ func TestTemplateOverride(t *testing.T) {
 	if b == nil {
 		t.Fatal(ds)
 	}
-	if string(b.Files[1].Data) != "custom qwen3-moe-1xh100\n" {
-		t.Errorf("hosts not overridden: %q", b.Files[1].Data)
+	if hosts := fileData(t, b, "hosts"); string(hosts) != "custom qwen3-moe-1xh100\n" {
+		t.Errorf("hosts not overridden: %q", hosts)
 	}
-	if !bytes.Contains(b.Files[2].Data, []byte("exec vllm serve")) {
+	if !bytes.Contains(fileData(t, b, "node0.sh"), []byte("exec vllm serve")) {
 		t.Error("templates not overridden must stay the embedded ones")
 	}
 }

@@ -96,3 +96,13 @@ func compareGolden(t *testing.T, path string, got []byte) {
 		t.Errorf("%s differs from the golden file; run go test ./generator -update and review the diff\n--- got ---\n%s", path, got)
 	}
 }
+
+// fileData is the content of one bundle file; a missing file fails the test.
+func fileData(t *testing.T, b *Bundle, path string) []byte {
+	t.Helper()
+	f, ok := b.File(path)
+	if !ok {
+		t.Fatalf("the bundle has no %s", path)
+	}
+	return f.Data
+}

@@ -73,7 +73,7 @@ func TestHostileInputs(t *testing.T) {
 func checkQuoted(t *testing.T, d *spec.Deployment, b *Bundle) {
 	t.Helper()
 	if b.Plan.Runtime == "kubernetes" {
-		lwsScripts(t, b.Files[2].Data) // must still parse
+		lwsScripts(t, fileData(t, b, "lws.yaml")) // must still parse
 		return
 	}
 	dir := t.TempDir()

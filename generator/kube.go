@@ -18,13 +18,21 @@ type KubePlan struct {
 	// LeaderScript and WorkerScript are bash scripts (run with bash -c).
 	LeaderScript, WorkerScript string
 	RDMAResource               string
-	ModelMountPath             string
+	// Model is how the pods get the weights.
+	Model KubeModel
 }
 
-// LWS environment variables (set by the LeaderWorkerSet controller).
+// Addresses in the LWS scripts. LWS sets LWS_LEADER_ADDRESS to the leader
+// pod's DNS name (<lws>-<group>.<subdomain>.<namespace>, kubernetes-sigs/lws
+// pkg/utils/pod/pod_utils.go AddLWSVariables), but vLLM binds its DP
+// handshake (and, in some releases, --master-addr) to the string it is given
+// and ZMQ does not resolve names when binding. So the leader uses its own
+// pod IP (VLLM_HOST_IP from the downward API) and the workers resolve the
+// leader's name to an IP before starting (leaderResolve).
 const (
-	lwsLeader = `"$LWS_LEADER_ADDRESS"`
-	lwsIndex  = `"$LWS_WORKER_INDEX"`
+	leaderSelf = `"$VLLM_HOST_IP"`
+	leaderIP   = `"$leader_ip"`
+	lwsIndex   = `"$LWS_WORKER_INDEX"`
 )
 
 func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
@@ -43,14 +51,18 @@ func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
 				fmt.Sprintf("node %s's interface or RDMA devices differ from %s's; every pod uses %s's", n.Name, n0.Name, n0.Name), ""))
 		}
 	}
-	kp := &KubePlan{Size: len(active), GPUsPerPod: n0.GPUs, RDMAResource: d.Runtime.Kubernetes.RDMAResource}
+	mount, mds := kubeModelMount(p, d)
+	ds = append(ds, mds...)
+	if mds.HasErrors() {
+		return nil, ds
+	}
+	kp := &KubePlan{Size: len(active), GPUsPerPod: n0.GPUs, RDMAResource: d.Runtime.Kubernetes.RDMAResource, Model: mount}
 	if p.RDMA && kp.RDMAResource == "" {
 		kp.RDMAResource = "rdma/ib"
 	}
 	if !p.RDMA {
 		kp.RDMAResource = ""
 	}
-	kp.ModelMountPath = modelMountPath(p)
 	kp.Env = nodeEnv(p, d, n0, EnvVar{FieldRef: "status.podIP"})
 	leader, worker, err := kubeSteps(p, d)
 	if err == nil {
@@ -71,10 +83,7 @@ func kubeSteps(p *Plan, d *spec.Deployment) (leader, worker []Step, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var extra []Arg
-	for _, a := range d.VLLM.ExtraArgs {
-		extra = append(extra, Arg{Text: a})
-	}
+	extra := extraArgs(d)
 	bin := []Arg{{Text: p.Binary}}
 	n0 := p.activeNodes()[0]
 	switch p.Layout {
@@ -82,10 +91,10 @@ func kubeSteps(p *Plan, d *spec.Deployment) (leader, worker []Step, err error) {
 		return kubeRaySteps(p, bin, common, extra)
 	case LayoutNNodes:
 		headless := NodePlan{Role: RoleHeadless}
-		la, err1 := spanningArgs(p, n0, Arg{Text: "0"}, Arg{Text: lwsLeader, Raw: true})
-		wa, err2 := spanningArgs(p, &headless, Arg{Text: lwsIndex, Raw: true}, Arg{Text: lwsLeader, Raw: true})
+		la, err1 := spanningArgs(p, n0, Arg{Text: "0"}, Arg{Text: leaderSelf, Raw: true})
+		wa, err2 := spanningArgs(p, &headless, Arg{Text: lwsIndex, Raw: true}, Arg{Text: leaderIP, Raw: true})
 		return []Step{{Args: join(bin, common, la, extra), Comment: "LWS leader: node rank 0"}},
-			[]Step{{Args: join(bin, common, wa, extra), Comment: "LWS worker: node rank = LWS_WORKER_INDEX"}}, firstErr(err1, err2)
+			[]Step{{Args: join(bin, common, wa, extra), ResolveLeader: true, Comment: "LWS worker: node rank = LWS_WORKER_INDEX"}}, firstErr(err1, err2)
 	}
 	local := Arg{Text: itoa(n0.DPLocal)}
 	start := Arg{Text: fmt.Sprintf(`"$((LWS_WORKER_INDEX * %d))"`, n0.DPLocal), Raw: true}
@@ -93,20 +102,29 @@ func kubeSteps(p *Plan, d *spec.Deployment) (leader, worker []Step, err error) {
 	primary.Role = RolePrimary
 	headless := *n0
 	headless.Role = RoleHeadless
-	kp := *p
-	kp.Primary = &NodePlan{Address: lwsLeader, DPLocal: n0.DPLocal}
-	la, err1 := nodeArgs(&kp, &primary, &start, &local)
-	wa, err2 := nodeArgs(&kp, &headless, &start, &local)
-	return []Step{{Args: join(bin, common, rawAddress(la), extra), Comment: "LWS leader: API server and DP ranks 0.." + itoa(n0.DPLocal-1)}},
-		[]Step{{Args: join(bin, common, rawAddress(wa), extra), Comment: "LWS worker: DP ranks from LWS_WORKER_INDEX x " + itoa(n0.DPLocal)}},
-		firstErr(err1, err2)
+	la, err1 := nodeArgs(withPrimaryAddress(p, leaderSelf), &primary, &start, &local)
+	wa, err2 := nodeArgs(withPrimaryAddress(p, leaderIP), &headless, &start, &local)
+	leaderStep := Step{Args: join(bin, common, rawWords(la, leaderSelf), extra), Comment: "LWS leader: API server and DP ranks 0.." + itoa(n0.DPLocal-1)}
+	workerStep := Step{Args: join(bin, common, rawWords(wa, leaderIP), extra), ResolveLeader: p.Layout == LayoutDP,
+		Comment: "LWS worker: DP ranks from LWS_WORKER_INDEX x " + itoa(n0.DPLocal)}
+	return []Step{leaderStep}, []Step{workerStep}, firstErr(err1, err2)
 }
 
-// rawAddress marks the LWS leader address placeholder as a shell expression.
-func rawAddress(args []Arg) []Arg {
+// withPrimaryAddress is a copy of p whose primary is reached at addr (a
+// shell expression), for building LWS commands.
+func withPrimaryAddress(p *Plan, addr string) *Plan {
+	kp := *p
+	kp.Primary = &NodePlan{Address: addr, DPLocal: p.Primary.DPLocal}
+	return &kp
+}
+
+// rawWords marks the generator's own shell expressions among args as raw.
+func rawWords(args []Arg, exprs ...string) []Arg {
 	for i := range args {
-		if args[i].Text == lwsLeader {
-			args[i].Raw = true
+		for _, e := range exprs {
+			if args[i].Text == e {
+				args[i].Raw = true
+			}
 		}
 	}
 	return args
@@ -116,11 +134,12 @@ func kubeRaySteps(p *Plan, bin, common, extra []Arg) (leader, worker []Step, err
 	own, err := spanningArgs(p, p.Primary, Arg{}, Arg{})
 	total := p.Kube0GPUs() * len(p.activeNodes())
 	leader = []Step{
-		{Args: words("ray", "start", "--head", "--port", itoa(RayPort)), Comment: "LWS leader: Ray head"},
+		{Args: append(words("ray", "start", "--head", "--port", itoa(RayPort), "--node-ip-address"), Arg{Text: leaderSelf, Raw: true}),
+			Comment: "LWS leader: Ray head"},
 		{Args: join(bin, common, own, extra), WaitForRayGPUs: total, Comment: "serve once every worker has joined"},
 	}
 	worker = []Step{{Args: []Arg{{Text: "ray"}, {Text: "start"}, {Text: "--block"}, {Text: "--address"},
-		{Text: fmt.Sprintf(`"$LWS_LEADER_ADDRESS:%d"`, RayPort), Raw: true}}, Comment: "LWS worker: join the Ray head"}}
+		{Text: fmt.Sprintf(`"$leader_ip:%d"`, RayPort), Raw: true}}, ResolveLeader: true, Comment: "LWS worker: join the Ray head"}}
 	return leader, worker, err
 }
 
@@ -134,13 +153,4 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
-}
-
-// modelMountPath is where the model PVC (or host path) is mounted: the
-// model path's directory when it is absolute, else the Hugging Face cache.
-func modelMountPath(p *Plan) string {
-	if len(p.Model) > 0 && p.Model[0] == '/' {
-		return p.Model
-	}
-	return "/root/.cache/huggingface"
 }

@@ -78,7 +78,8 @@ func collectCommands(v any, out *[]string) {
 	switch x := v.(type) {
 	case map[string]any:
 		if cmd, ok := x["command"].([]any); ok && len(cmd) == 3 && cmd[0] == "bash" && cmd[1] == "-c" {
-			*out = append(*out, cmd[2].(string))
+			// What bash receives: the kubelet expands the command first.
+			*out = append(*out, kubeletExpand(cmd[2].(string), nil))
 		}
 		for _, k := range sortedAnyKeys(x) {
 			collectCommands(x[k], out)
@@ -149,7 +150,7 @@ func TestDockerContainerScript(t *testing.T) {
 			node0 = f.Data
 		}
 	}
-	if strings.Join(paths, " ") != "README.md hosts node0.container.sh node0.sh node1.sh" {
+	if strings.Join(paths, " ") != ".vlaunch-bundle README.md hosts node0.container.sh node0.sh node1.sh" {
 		t.Fatalf("files = %v", paths)
 	}
 	if !bytes.Contains(node0, []byte(`-v "$here"/node0.container.sh:/vlaunch/start.sh:ro`)) ||

@@ -63,6 +63,9 @@ type Step struct {
 	// WaitForRay asks the template to wait until the Ray cluster has the
 	// given number of GPUs before the step runs.
 	WaitForRayGPUs int
+	// ResolveLeader, for LWS workers, resolves LWS_LEADER_ADDRESS into
+	// $leader_ip before the step runs.
+	ResolveLeader bool
 }
 
 // NodePlan is what one node runs.

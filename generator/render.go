@@ -48,6 +48,7 @@ func FuncMap() template.FuncMap {
 	fm["shwords"] = func(args []Arg) (string, error) { return shellWords(args, "  ") }
 	fm["script"] = script
 	fm["yq"] = yq
+	fm["kq"] = func(s string) string { return yq(kubeEscape(s)) }
 	fm["oneline"] = oneLine
 	fm["mounts"] = dockerMounts
 	fm["rayPort"] = func() int { return RayPort }
@@ -149,7 +150,7 @@ func (s Step) Program() string {
 // Render produces the bundle's files from the plan, sorted by path.
 func Render(p *Plan, templatesDir string) ([]File, error) {
 	l := loader{dir: templatesDir}
-	var files []File
+	files := []File{markerFile(p)}
 	add := func(path, tmpl string, mode fs.FileMode, n *NodePlan) error {
 		data, err := l.render(tmpl, templateData{Plan: p, Node: n})
 		if err != nil {
@@ -165,9 +166,11 @@ func Render(p *Plan, templatesDir string) ([]File, error) {
 		return nil, err
 	}
 	if p.Runtime == "kubernetes" {
-		return files, add("lws.yaml", "kubernetes/lws.yaml.tmpl", 0o644, nil)
+		if err := add("lws.yaml", "kubernetes/lws.yaml.tmpl", 0o644, nil); err != nil {
+			return nil, err
+		}
 	}
-	for _, n := range p.activeNodes() {
+	for _, n := range p.scriptNodes() {
 		if err := add(n.ScriptName, p.Runtime+"/node.sh.tmpl", 0o755, n); err != nil {
 			return nil, err
 		}
@@ -182,4 +185,22 @@ func Render(p *Plan, templatesDir string) ([]File, error) {
 	}
 	sortFiles(files)
 	return files, nil
+}
+
+// scriptNodes are the nodes that get a script of their own (none on
+// Kubernetes, where lws.yaml starts every pod).
+func (p *Plan) scriptNodes() []*NodePlan {
+	if p.Runtime == "kubernetes" {
+		return nil
+	}
+	return p.activeNodes()
+}
+
+// markerFile marks the directory as a bundle (see MarkerFile). It is not a
+// template: overriding templates must not be able to drop it.
+func markerFile(p *Plan) File {
+	text := fmt.Sprintf("vlaunch launch bundle %q for vLLM %s (%s runtime).\n"+
+		"`vlaunch generate --force` replaces a non-empty directory only when this file is in it;\n"+
+		"delete this file to protect the directory from --force.\n", oneLine(p.Name), p.Release.Version, p.Runtime)
+	return File{Path: MarkerFile, Mode: 0o644, Data: []byte(text)}
 }

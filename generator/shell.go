@@ -60,11 +60,42 @@ if [ "$ray_ok" != 1 ]; then
 fi`, gpus, gpus)
 }
 
+// leaderResolveTries x leaderResolveSleepS is how long an LWS worker waits
+// for the leader's DNS record: LWS's headless service publishes not-ready
+// addresses (pkg/utils/controller CreateHeadlessServiceIfNotExists), so
+// the record exists as soon as the leader pod has an IP; ten minutes covers
+// a slow scheduling of the leader without hanging forever.
+const (
+	leaderResolveTries  = 120
+	leaderResolveSleepS = 5
+)
+
+// leaderResolve sets leader_ip to the IPv4 address of LWS_LEADER_ADDRESS,
+// waiting until the name resolves; getent is in every glibc image.
+func leaderResolve() string {
+	return fmt.Sprintf(`# vLLM binds and compares the DP/master address as given, and ZMQ does not
+# resolve names when binding: turn the leader's DNS name into its IP first.
+leader_ip=""
+for _ in $(seq 1 %d); do
+  out=$(getent ahostsv4 "$LWS_LEADER_ADDRESS" || true)
+  leader_ip=${out%%%% *}
+  if [ -n "$leader_ip" ]; then break; fi
+  sleep %d
+done
+if [ -z "$leader_ip" ]; then
+  echo "cannot resolve the LWS leader $LWS_LEADER_ADDRESS after %d s" >&2
+  exit 1
+fi`, leaderResolveTries, leaderResolveSleepS, leaderResolveTries*leaderResolveSleepS)
+}
+
 // script renders steps as a bash script body (no shebang): every step but
 // the last runs normally, the last is exec'd.
 func script(steps []Step) (string, error) {
 	var b strings.Builder
 	for i, s := range steps {
+		if s.ResolveLeader {
+			b.WriteString(leaderResolve() + "\n")
+		}
 		if s.WaitForRayGPUs > 0 {
 			b.WriteString(rayWait(s.WaitForRayGPUs) + "\n")
 		}

@@ -7,17 +7,54 @@ import (
 	"path/filepath"
 )
 
-// ErrTargetNotEmpty is returned by Write when the target holds files and
-// force is off.
-var ErrTargetNotEmpty = errors.New("target directory exists and is not empty (use --force to replace it)")
+// MarkerFile is written into every bundle. `--force` replaces a non-empty
+// directory only when it carries this file, so it can never delete a
+// directory vlaunch did not write (a home directory, a checkout, a model).
+const MarkerFile = ".vlaunch-bundle"
+
+// Errors Write returns before it changes anything on disk; the target is
+// left exactly as it was. Callers map them to "unusable input".
+var (
+	// ErrTargetNotEmpty: the target holds files and force is off.
+	ErrTargetNotEmpty = errors.New("target directory exists and is not empty (use --force to replace a bundle vlaunch wrote)")
+	// ErrNotABundle: force is on but the target has no MarkerFile.
+	ErrNotABundle = errors.New("target directory is not a vlaunch bundle (it has no " + MarkerFile + " marker); --force only replaces bundles vlaunch wrote: remove it yourself or choose another directory")
+	// ErrCannotReplace: the old bundle could not be removed afterwards
+	// (a directory in it is not writable), so nothing is written.
+	ErrCannotReplace = errors.New("the existing bundle cannot be removed")
+)
+
+// LeftoverError is returned when the new bundle is complete and in place
+// but the previous one, moved aside, could not be deleted. Path names what
+// is left so the user can remove it.
+type LeftoverError struct {
+	Dir, Path string
+	Err       error
+}
+
+func (e *LeftoverError) Error() string {
+	return fmt.Sprintf("the new bundle is complete in %s, but the previous bundle moved aside to %s could not be deleted (%v); delete it by hand", e.Dir, e.Path, e.Err)
+}
+
+func (e *LeftoverError) Unwrap() error { return e.Err }
+
+// Hooks for tests: the file-system operations whose failure Write must
+// survive without leaving a half-replaced bundle.
+var (
+	removeAll      = os.RemoveAll
+	rename         = os.Rename
+	checkRemovable = removable
+)
 
 // Write puts the bundle into dir atomically: the files are written to a
 // temporary directory beside dir, which is then renamed into place, so dir
 // either keeps its old content or has the complete new bundle. An existing
-// non-empty dir is replaced only with force.
+// non-empty dir is replaced only with force, and only when it is a bundle
+// (it has MarkerFile) whose every directory this process may empty.
 func (b *Bundle) Write(dir string, force bool) error {
 	dir = filepath.Clean(dir)
-	if err := checkTarget(dir, force); err != nil {
+	replace, err := checkTarget(dir, force)
+	if err != nil {
 		return err
 	}
 	parent := filepath.Dir(dir)
@@ -28,7 +65,20 @@ func (b *Bundle) Write(dir string, force bool) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp) // no-op after a successful rename
+	defer removeAll(tmp) // no-op after a successful rename
+	if err := b.writeFiles(tmp); err != nil {
+		return err
+	}
+	if !replace {
+		if err := os.Remove(dir); err != nil && !os.IsNotExist(err) {
+			return err // an empty dir that vanished or filled up meanwhile
+		}
+		return rename(tmp, dir)
+	}
+	return swapIn(tmp, dir)
+}
+
+func (b *Bundle) writeFiles(tmp string) error {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
 	}
@@ -45,44 +95,61 @@ func (b *Bundle) Write(dir string, force bool) error {
 			return err
 		}
 	}
-	return swapIn(tmp, dir)
-}
-
-// checkTarget refuses a non-empty directory (or a file) without force.
-func checkTarget(dir string, force bool) error {
-	fi, err := os.Stat(dir)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s exists and is not a directory", dir)
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	if len(entries) > 0 && !force {
-		return fmt.Errorf("%s: %w", dir, ErrTargetNotEmpty)
-	}
 	return nil
 }
 
-// swapIn renames tmp to dir, moving an existing dir aside first and
-// removing it only once the new one is in place.
+// checkTarget decides whether dir can be written: replace is true when an
+// existing bundle must be swapped out. Every refusal happens here, before
+// anything is written.
+func checkTarget(dir string, force bool) (replace bool, err error) {
+	fi, err := os.Lstat(dir)
+	if os.IsNotExist(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		// Renaming over a link would replace the link, not the bundle.
+		return false, fmt.Errorf("%s is a symbolic link; give the directory it points to", dir)
+	case !fi.IsDir():
+		return false, fmt.Errorf("%s exists and is not a directory", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case len(entries) == 0:
+		return false, nil
+	case !force:
+		return false, fmt.Errorf("%s: %w", dir, ErrTargetNotEmpty)
+	}
+	if m, err := os.Lstat(filepath.Join(dir, MarkerFile)); err != nil || !m.Mode().IsRegular() {
+		return false, fmt.Errorf("%s: %w", dir, ErrNotABundle)
+	}
+	if err := checkRemovable(dir); err != nil {
+		return false, fmt.Errorf("%s: %w: %v; nothing was written", dir, ErrCannotReplace, err)
+	}
+	return true, nil
+}
+
+// swapIn renames tmp to dir, moving the existing dir aside first and
+// deleting it only once the new one is in place.
 func swapIn(tmp, dir string) error {
-	if _, err := os.Stat(dir); os.IsNotExist(err) {
-		return os.Rename(tmp, dir)
-	}
 	old := tmp + ".old"
-	if err := os.Rename(dir, old); err != nil {
+	if err := rename(dir, old); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		_ = os.Rename(old, dir) // put the previous bundle back
+	if err := rename(tmp, dir); err != nil {
+		if rerr := rename(old, dir); rerr != nil { // put the previous bundle back
+			return fmt.Errorf("%v; the previous bundle is at %s (restoring it failed: %v)", err, old, rerr)
+		}
 		return err
 	}
-	return os.RemoveAll(old)
+	if err := removeAll(old); err != nil {
+		return &LeftoverError{Dir: dir, Path: old, Err: err}
+	}
+	return nil
 }

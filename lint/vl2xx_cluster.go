@@ -58,11 +58,20 @@ func checkNNodes(p *pass) {
 			if r.N > 0 && !s.Headless() {
 				p.ReportAt(s.Inv, r.At, "add --headless on nodes with --node-rank > 0", "--node-rank %d without --headless", r.N)
 			}
-			if a, b := settingText(nodes[0], "master-addr"), settingText(s, "master-addr"); a != b {
+			if a, b := settingText(nodes[0], "master-addr"), settingText(s, "master-addr"); a != b && !bothUnresolved(nodes[0], s, "master-addr") {
 				p.ReportAt(s.Inv, s.Inv.Pos, "use node 0's address everywhere", "--master-addr %s differs from %s on %s", b, a, nodes[0].Inv.Node)
 			}
 		}
 	}
+}
+
+// bothUnresolved: two values the script computes at run time (the pod IP
+// on an LWS leader, the leader's resolved name on a worker) may well be
+// equal; only known values can be said to differ.
+func bothUnresolved(a, b *server, flag string) bool {
+	va, oka := a.Str(flag)
+	vb, okb := b.Str(flag)
+	return oka && okb && !va.Known && !vb.Known
 }
 
 // checkAPIServerCount notes a multi-node primary relying on the automatic

@@ -86,10 +86,10 @@ func checkRDMAGID(_ context.Context, e *env) Result {
 	if in.Kind != "roce" {
 		return skip(fmt.Sprintf("inter_node kind is %s: no RoCE GID index to check", orUnknown(in.Kind)))
 	}
-	idx := 3
-	if in.GIDIndex != nil {
-		idx = *in.GIDIndex
+	if in.GIDIndex == nil {
+		return autoGID(e)
 	}
+	idx := *in.GIDIndex
 	want := fmt.Sprintf("a RoCE v2 GID at index %d on every port (NCCL_IB_GID_INDEX=%d)", idx, idx)
 	ports := e.rdmaPorts()
 	if len(ports) == 0 {

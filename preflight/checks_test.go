@@ -125,6 +125,8 @@ func rdmaCases() []checkCase {
 		{name: "link layer mismatch", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Network.InterNode.Kind = "infiniband" }, id: "rdma.port_state", want: Fail, mentions: []string{"link layer Ethernet"}},
 		{name: "gid on infiniband", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Network.InterNode.Kind = "infiniband" }, id: "rdma.gid", want: Skip},
 		{name: "gid index without entry", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { i := 7; d.Hardware.Network.InterNode.GIDIndex = &i }, id: "rdma.gid", want: Fail, mentions: []string{"no GID 7"}},
+		{name: "gid index not set", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Network.InterNode.GIDIndex = nil }, id: "rdma.gid", want: Pass, mentions: []string{"index 3 on 8 ports", "gid_index: 3"}},
+		{name: "gid index not set, no IPv4 GID", host: "h20-broken", spec: "broken", edit: func(d *spec.Deployment) { d.Hardware.Network.InterNode.GIDIndex = nil }, id: "rdma.gid", want: Fail, mentions: []string{"no RoCE v2 GID"}},
 		{name: "gid index v1", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { i := 2; d.Hardware.Network.InterNode.GIDIndex = &i }, id: "rdma.gid", want: Fail, mentions: []string{"IB/RoCE v1"}},
 		{name: "driver options need DeepEP only", host: "h20-broken", spec: "broken", edit: backend("allgather_reducescatter"), id: "rdma.driver_options", want: Skip, mentions: []string{"only by DeepEP"}},
 		{name: "driver options not configured", host: "proc-only", spec: "h20-roce", id: "rdma.driver_options", want: Fail, mentions: []string{"no modprobe.d file"}},

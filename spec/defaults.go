@@ -25,9 +25,11 @@ var Defaults = struct {
 	IntraNodeLatencyUs float64
 	InputTokens        int
 	OutputTokens       int
-	RoCEGIDIndex       int
-	DockerShmSize      string
-	KubernetesNS       string
+	// DockerShmSize is the /dev/shm size of a Kubernetes pod (an emptyDir
+	// in memory). Docker containers share the host's IPC namespace unless
+	// runtime.docker.shm_size asks for a private /dev/shm of that size.
+	DockerShmSize string
+	KubernetesNS  string
 }{
 	Weights:          "auto",
 	ThroughputCounts: "output",
@@ -45,7 +47,6 @@ var Defaults = struct {
 	IntraNodeLatencyUs: 2,
 	InputTokens:        1024,
 	OutputTokens:       512,
-	RoCEGIDIndex:       3,
 	DockerShmSize:      "64g",
 	KubernetesNS:       "default",
 }
@@ -70,8 +71,6 @@ func ApplyDefaults(d *Deployment) {
 	// Runtime sections only get defaults for the kind in use, so that
 	// --show-defaults does not print settings that cannot matter.
 	switch d.Runtime.Kind {
-	case "docker":
-		setStr(&d.Runtime.Docker.ShmSize, Defaults.DockerShmSize)
 	case "kubernetes":
 		setStr(&d.Runtime.Kubernetes.Namespace, Defaults.KubernetesNS)
 		setStr(&d.Runtime.Kubernetes.ShmSize, Defaults.DockerShmSize)
@@ -88,10 +87,6 @@ func applyNetworkDefaults(n *Network) {
 	}
 	if n.IntraNode.LatencyUs == 0 {
 		n.IntraNode.LatencyUs = Defaults.IntraNodeLatencyUs
-	}
-	if n.InterNode.Kind == "roce" && n.InterNode.GIDIndex == nil {
-		g := Defaults.RoCEGIDIndex
-		n.InterNode.GIDIndex = &g
 	}
 	if n.InterNode.GPUDirectRDMA == nil && n.InterNode.Kind != "" {
 		v := n.InterNode.Kind == "infiniband" || n.InterNode.Kind == "roce"

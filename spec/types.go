@@ -109,7 +109,7 @@ type InterNode struct {
 	BandwidthGbitPerS float64 `yaml:"bandwidth_gbit_per_s,omitempty" json:"bandwidth_gbit_per_s,omitempty"`
 	NICsPerNode       int     `yaml:"nics_per_node,omitempty" json:"nics_per_node,omitempty"`
 	LatencyUs         float64 `yaml:"latency_us,omitempty" json:"latency_us,omitempty"`
-	// GIDIndex is the RoCE v2 GID index (NCCL_IB_GID_INDEX); nil = default 3 on RoCE.
+	// GIDIndex is the RoCE v2 GID index (NCCL_IB_GID_INDEX); nil = NCCL picks it.
 	GIDIndex *int `yaml:"gid_index,omitempty" json:"gid_index,omitempty"`
 	// GPUDirectRDMA says the NICs support GPU-initiated RDMA (mlx5 + IBGDA);
 	// nil = inferred from Kind (true for infiniband and roce).
@@ -198,6 +198,9 @@ type Kubernetes struct {
 	ModelPVC       string `yaml:"model_pvc,omitempty" json:"model_pvc,omitempty"`
 	RDMAResource   string `yaml:"rdma_resource,omitempty" json:"rdma_resource,omitempty"`
 	ServiceAccount string `yaml:"service_account,omitempty" json:"service_account,omitempty"`
+	// ModelHostPath is a directory on every node holding the model (or,
+	// for a hub id, the Hugging Face cache), mounted read-only as a hostPath.
+	ModelHostPath string `yaml:"model_host_path,omitempty" json:"model_host_path,omitempty"`
 }
 
 // TotalGPUs is the number of GPUs over all nodes.

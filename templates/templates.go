@@ -15,6 +15,8 @@
 //	shwords ARGS        a command, one flag per line, each word quoted
 //	script STEPS        steps as a bash body; the last one exec'd
 //	yq STRING           a YAML double-quoted scalar
+//	kq STRING           yq for command, args and env values: "$(" and "$$"
+//	                    escaped so the kubelet passes them literally
 //	oneline STRING      control characters replaced by spaces (for comments)
 //	mounts PLAN         Docker -v arguments for the model and cache
 //	k8sQuantity SIZE    "64g" -> "64Gi"

@@ -34,12 +34,16 @@ vLLM version it names: nodeN.sh per node (bare metal or docker), or lws.yaml
 (kubernetes), plus a hosts file and a README with the start order and checks.
 
 The bundle is written atomically: rendered into a temporary directory beside
-DIR, then renamed into place. An existing non-empty DIR is refused without
---force. --templates DIR overrides the embedded templates file by file
+DIR, then renamed into place. Every bundle carries a .vlaunch-bundle marker;
+an existing non-empty DIR is refused without --force, and --force replaces it
+only when it carries that marker (a bundle vlaunch wrote) and can be deleted. --templates DIR overrides the embedded templates file by file
 (` + "`" + `DIR/hosts.tmpl` + "`" + ` replaces hosts.tmpl); their names are: ` + strings.Join(templates.Names(), ", ") + `.
 
-Exit codes: 0 written, 1 the spec has errors or cannot be generated,
-2 unusable input (unreadable spec, bad flags, target not empty).`,
+Exit codes: 0 written; 1 the spec has errors or cannot be generated, or the
+new bundle was written but the previous one could not be deleted (the
+message names what is left); 2 unusable input (unreadable spec, bad flags, a
+target that is not empty or not a bundle) or a failed write — with 2 nothing
+was written and DIR is unchanged.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runGenerate(s, o, args[0]) },
 	}
@@ -127,16 +131,19 @@ func writeBundle(s *streams, o *generateOptions, b *generator.Bundle) error {
 		}
 		return nil
 	}
-	if err := b.Write(o.out, o.force); err != nil {
-		if errors.Is(err, generator.ErrTargetNotEmpty) {
-			return usageErr("%v", err)
-		}
-		return fmt.Errorf("writing %s: %w", o.out, err)
+	err := b.Write(o.out, o.force)
+	var left *generator.LeftoverError
+	if err != nil && !errors.As(err, &left) {
+		// Write refuses or fails before the target changes: DIR is as it was.
+		return usageErr("%v", err)
 	}
 	fmt.Fprintf(s.out, "wrote %d files to %s (vLLM %s, %s, layout %s)\n", len(b.Files), o.out,
 		b.Plan.Release.Version, b.Plan.Runtime, b.Plan.Layout)
 	for _, f := range b.Files {
 		fmt.Fprintf(s.out, "  %s\n", f.Path)
+	}
+	if left != nil {
+		return &exitError{code: exitFindings, msg: left.Error()}
 	}
 	return nil
 }

@@ -89,13 +89,16 @@ func lwsValues(r podRole, i int) []EnvVar {
 		EnvVar{Name: "LWS_WORKER_INDEX", Value: idx, Source: "leaderworkerset"})
 }
 
-// containerEnv reads env: value literals are known, valueFrom is defined but unknown.
+// containerEnv reads env: value literals are known (expanded as the
+// kubelet does, against the variables defined above them), valueFrom is
+// defined but unknown.
 func containerEnv(src *source, c *yaml.Node) []EnvVar {
 	var out []EnvVar
 	l := get(c, "env")
 	if l == nil || l.Kind != yaml.SequenceNode {
 		return nil
 	}
+	defined := map[string]Value{}
 	for _, e := range l.Content {
 		name := scalar(e, "name")
 		if name == "" {
@@ -107,8 +110,9 @@ func containerEnv(src *source, c *yaml.Node) []EnvVar {
 		}
 		v := unknownValue("$"+name, at, name)
 		if vn := get(e, "value"); vn != nil && vn.Kind == yaml.ScalarNode {
-			v = scalarValue(src, vn)
+			v, _ = expandKubeRefs(scalarValue(src, vn), defined)
 		}
+		defined[name] = v
 		out = append(out, EnvVar{Name: name, Value: v, Pos: at, Source: "manifest"})
 	}
 	return out
@@ -136,16 +140,33 @@ func (fe *frontEnd) kubeArgv(src *source, c *yaml.Node, env []EnvVar) ([]Value, 
 	return argv, undefined
 }
 
-// expandKubeRefs substitutes $(VAR) with known values; unknown but defined
-// ones become the shell form $VAR so a shell body still sees a variable.
+// expandKubeRefs expands v as the kubelet does (k8s.io/kubernetes
+// third_party/forked/golang/expansion): "$$" is a literal "$", "$(VAR)" is
+// VAR's value when the container defines it and stays as written otherwise;
+// defined but unknown values become the shell form ${VAR} so a shell body
+// still sees a variable. References to undefined names are returned.
 func expandKubeRefs(v Value, defined map[string]Value) (Value, []Value) {
 	var b builder
 	var undefined []Value
+	t := v.Text
 	last := 0
-	for _, m := range kubeRef.FindAllStringSubmatchIndex(v.Text, -1) {
-		b.addValue(v.Slice(last, m[0]))
-		name := v.Text[m[2]:m[3]]
-		ref := v.Slice(m[0], m[1])
+	for i := 0; i+1 < len(t); i++ {
+		if t[i] != '$' {
+			continue
+		}
+		if t[i+1] == '$' { // escaped: keep one "$", drop the other
+			b.addValue(v.Slice(last, i+1))
+			last = i + 2
+			i++
+			continue
+		}
+		m := kubeRef.FindStringSubmatchIndex(t[i:])
+		if m == nil || m[0] != 0 {
+			continue
+		}
+		b.addValue(v.Slice(last, i))
+		name := t[i+m[2] : i+m[3]]
+		ref := v.Slice(i, i+m[1])
 		val, ok := defined[name]
 		switch {
 		case !ok:
@@ -156,9 +177,10 @@ func expandKubeRefs(v Value, defined map[string]Value) (Value, []Value) {
 		default:
 			b.addValue(unknownValue("${"+name+"}", ref.Pos, name))
 		}
-		last = m[1]
+		last = i + m[1]
+		i = last - 1
 	}
-	b.addValue(v.Slice(last, len(v.Text)))
+	b.addValue(v.Slice(last, len(t)))
 	out := b.value(v.Pos)
 	out.Known = out.Known && v.Known
 	return out, undefined
