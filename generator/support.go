@@ -20,7 +20,8 @@ func checkReleaseSupport(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
 		if !on {
 			return
 		}
-		f, ok := r.Flag(flag)
+		// Only flags a source confirms for the release go into a bundle.
+		f, ok := r.CertainFlag(flag)
 		switch {
 		case !ok:
 			ds = append(ds, gdiag(d, CodeUnsupported, diag.Error, path,

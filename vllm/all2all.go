@@ -29,25 +29,40 @@ const (
 const (
 	srcA2A     = "vllm-facts.md §2.4 (vllm/config/parallel.py, EP docs)"
 	srcEnvDocs = "docs.vllm.ai/en/v0.11.0/api/vllm/envs (VLLM_ALL2ALL_BACKEND Literal choices)"
+	// srcA2ARemoved: PRs #33724 (pplx) and #33728 (naive, 2026-02-03) made
+	// both names fall back to allgather_reducescatter; they landed next to
+	// PR #33535, which the 0.16.0 envs page already reflects.
+	srcA2ARemoved = "PRs #33724 and #33728 (Feb 2026): fall back to allgather_reducescatter; first release assumed 0.16.0 (next to PR #33535, reflected in docs.vllm.ai/en/v0.16.0/api/vllm/envs), unverified"
+	// srcA2ANew: absent from 0.14.0's All2AllBackend Literal, present in the
+	// 0.22.1 argparse dump.
+	srcA2ANew = srcPar014 + " lacks it; present in " + srcDump + "; first release 0.15-0.22 unverified"
 )
 
 var backendTable = []Backend{
 	{Name: BackendNaive, Span: Span{Since: v090}, FallsBackSince: v0160, MultiNodeOK: false,
-		Doc: "broadcast-based, debugging only; hangs reported multi-node (#23448)", Source: srcA2A + "; fallback release unverified"},
-	{Name: BackendPPLX, Span: Span{Since: v090}, FallsBackSince: v0160, MultiNodeOK: false,
-		Doc: "pplx-kernels, single node; removed by PR #33724 (Feb 2026)", Source: srcA2A + "; fallback release assumed 0.16.0"},
-	{Name: BackendDeepEPHighThroughput, Span: Span{Since: v090}, DeepEP: true, MultiNodeOK: true,
-		Doc: "DeepEP normal kernels: multi-node prefill-heavy; not CUDA-graph compatible", Source: srcA2A},
-	{Name: BackendDeepEPLowLatency, Span: Span{Since: v090}, DeepEP: true, MultiNodeOK: true,
-		Doc: "DeepEP low-latency kernels: multi-node decode-heavy; CUDA-graph friendly", Verified: true, Source: srcEPDocs},
-	{Name: BackendAllgatherReducescatter, Span: Span{Since: v0100}, MultiNodeOK: true,
-		Doc: "all-gather + reduce-scatter over NCCL; works everywhere (default from 0.10.2, PR #23964)", Source: srcA2A + "; first release unverified"},
-	{Name: "flashinfer_all2allv", Span: Span{Since: v0110}, MultiNodeOK: true,
-		Doc: "multi-node NVLink (GB200 NVL72)", Verified: true, Source: srcEnvDocs},
-	{Name: "flashinfer_nvlink_one_sided", Span: Span{Since: v0220}, MultiNodeOK: true, Doc: "MNNVL one-sided", Source: srcDump},
-	{Name: "flashinfer_nvlink_two_sided", Span: Span{Since: v0220}, MultiNodeOK: true, Doc: "MNNVL two-sided", Source: srcDump},
-	{Name: "mori", Span: Span{Since: v0220}, MultiNodeOK: true, Doc: "AMD ROCm", Source: srcDump},
-	{Name: "nixl_ep", Span: Span{Since: v0220}, MultiNodeOK: true, Doc: "NIXL-based EP", Source: srcDump},
+		Doc: "broadcast-based, debugging only; hangs reported multi-node (#23448); the default up to 0.10.x", Verified: true,
+		Source: srcEnv0901 + " (default naive); " + srcEnv0110 + "; fallback: " + srcA2ARemoved},
+	{Name: BackendPPLX, Span: Span{Since: v090, Confirmed: v0110}, FallsBackSince: v0160, MultiNodeOK: false,
+		Doc:    "pplx-kernels, single node; removed by PR #33724 (Feb 2026)",
+		Source: srcEnv0110 + " (listed); 0.9.x-0.10.x not seen (the 0.9.0.1/0.10.1.1 envs pages type it as str); fallback: " + srcA2ARemoved},
+	{Name: BackendDeepEPHighThroughput, Span: Span{Since: v090, Confirmed: v092}, DeepEP: true, MultiNodeOK: true,
+		Doc:    "DeepEP normal kernels: multi-node prefill-heavy; not CUDA-graph compatible",
+		Source: srcA2A092 + "; " + srcEnv0110 + "; 0.9.0/0.9.1 unverified"},
+	{Name: BackendDeepEPLowLatency, Span: Span{Since: v090, Confirmed: v092}, DeepEP: true, MultiNodeOK: true,
+		Doc:    "DeepEP low-latency kernels: multi-node decode-heavy; CUDA-graph friendly",
+		Source: srcA2A092 + "; " + srcEnv0110 + "; " + srcEPDocs + "; 0.9.0/0.9.1 unverified"},
+	{Name: BackendAllgatherReducescatter, Span: Span{Since: v0110}, MultiNodeOK: true,
+		Doc: "all-gather + reduce-scatter over NCCL; works everywhere; the default from 0.11.0 (0.10.x raises \"Unknown all2all backend\")", Verified: true,
+		Source: srcPR23964 + "; " + srcEnv01011 + "; " + srcA2A0110 + "; " + srcEnv0110},
+	{Name: "flashinfer_all2allv", Span: Span{Since: v0100, Confirmed: v0110}, MultiNodeOK: true,
+		Doc:    "multi-node NVLink (GB200 NVL72)",
+		Source: srcEnvDocs + "; PR #21003 opened 2025-07-15, so 0.10.x may have it (unverified)"},
+	{Name: "flashinfer_nvlink_one_sided", Span: Span{Since: v0150, Confirmed: v0210}, MultiNodeOK: true, Doc: "MNNVL one-sided",
+		Source: srcA2ANew + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
+	{Name: "flashinfer_nvlink_two_sided", Span: Span{Since: v0150, Confirmed: v0210}, MultiNodeOK: true, Doc: "MNNVL two-sided",
+		Source: srcA2ANew + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
+	{Name: "mori", Span: Span{Since: v0150, Confirmed: v0220}, MultiNodeOK: true, Doc: "AMD ROCm", Source: srcA2ANew},
+	{Name: "nixl_ep", Span: Span{Since: v0150, Confirmed: v0220}, MultiNodeOK: true, Doc: "NIXL-based EP", Source: srcA2ANew},
 }
 
 // All2AllBackends lists the backend names the release accepts.

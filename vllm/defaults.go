@@ -13,7 +13,8 @@ type Defaults struct {
 	APIServerCount     int
 	APIServerCountAuto bool
 	// All2AllBackend is what vLLM uses when nothing selects one: naive up to
-	// 0.10.1, allgather_reducescatter from 0.10.2 (PR #23964, Aug 2025).
+	// 0.10.x, allgather_reducescatter from 0.11.0 (PR #23964, committed
+	// 2025-09-18, after 0.10.2; see the backend table's sources).
 	All2AllBackend string
 	// All2AllVia is how to select another backend.
 	All2AllVia Mechanism
@@ -40,10 +41,12 @@ func (r Release) Defaults() Defaults {
 	if f, ok := r.Flag("api-server-count"); ok && f.Default == "" {
 		d.APIServerCount, d.APIServerCountAuto = 0, true
 	}
-	if r.Version.AtLeast(v0102) {
+	if _, ok := r.All2AllBackend(BackendAllgatherReducescatter); ok {
 		d.All2AllBackend = BackendAllgatherReducescatter
 	}
-	if _, ok := r.Flag("nnodes"); ok {
+	// --nnodes only where a source confirms it: a bundle must not rely on
+	// a flag the release may lack.
+	if f, ok := r.Flag("nnodes"); ok && f.Certain(r.Version) {
 		d.MultiNodeEngine = "nnodes"
 	}
 	_, d.HasSwapSpace = r.Flag("swap-space")

@@ -3,7 +3,7 @@ package vllm
 // Sources for the variables below.
 const (
 	srcNCCLEnv = "NCCL environment variable docs (docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html); integer switches parse as 0/1"
-	srcEnvMain = "vllm/envs.py (names seen in several versions; first and last releases unverified)"
+	srcEnvMain = "vllm/envs.py (names seen in several versions; first and last releases unverified, recorded as before the table)"
 )
 
 // zeroOne are the values of NCCL's and vLLM's integer on/off switches.
@@ -14,38 +14,51 @@ var zeroOne = []string{"0", "1"}
 // moreEnv are variables real launch scripts set. NCCL and Gloo variables
 // are valid in every release; vLLM's own follow envs.py.
 var moreEnv = []EnvVar{
-	{Name: "VLLM_USE_V1", Owner: "vllm", Span: Span{Since: v090, Removed: v0120}, Choices: zeroOne, Default: "1",
-		Doc:    "V0/V1 engine switch; V0 was removed in 0.11.0 and the variable later (PR #27784 series); drop it",
-		Source: "vllm-project/vllm-ascend PR #4086 (Nov 2025: 'removed from vLLM already', main after 0.11.0); PR #27798; 0.12.0 is the safe bound, first release that ignores it unverified"},
-	{Name: "VLLM_WORKER_MULTIPROC_METHOD", Owner: "vllm", Span: Span{Since: v090}, Choices: []string{"fork", "spawn"}, Default: "fork",
+	{Name: "VLLM_USE_V1", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v080, Removed: v0290}, Choices: zeroOne, Default: "0 before 0.8.0, 1 from 0.8.0",
+		Doc:    "V0/V1 engine switch (see Release.EngineEra); V0 is gone from 0.11.0, so 0 no longer selects anything; drop it",
+		Source: srcEngineEra + "; the removal release is disputed between third parties (0.12 per vllm-ascend, 0.29 per OpenRLHF), 0.29.0 recorded so it is never reported removed too early"},
+	{Name: "VLLM_WORKER_MULTIPROC_METHOD", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Choices: []string{"fork", "spawn"}, Default: "fork",
 		Doc: "how the mp executor starts workers", Source: srcEnvMain},
-	{Name: "VLLM_USE_MODELSCOPE", Owner: "vllm", Span: Span{Since: v090}, Default: "False",
+	{Name: "VLLM_USE_MODELSCOPE", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "False",
 		Doc: "load models from ModelScope; only the string 'true' (any case) enables it, '1' does not", Source: srcEnvMain},
-	{Name: "VLLM_CONFIGURE_LOGGING", Owner: "vllm", Span: Span{Since: v090}, Choices: zeroOne, Default: "1",
+	{Name: "VLLM_CONFIGURE_LOGGING", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Choices: zeroOne, Default: "1",
 		Doc: "0 leaves Python logging to the application", Source: srcEnvMain},
-	{Name: "VLLM_LOGGING_CONFIG_PATH", Owner: "vllm", Span: Span{Since: v090}, Doc: "JSON logging config file", Source: srcEnvMain},
-	{Name: "VLLM_RPC_TIMEOUT", Owner: "vllm", Span: Span{Since: v090}, Default: "10000",
+	{Name: "VLLM_LOGGING_CONFIG_PATH", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Doc: "JSON logging config file", Source: srcEnvMain},
+	{Name: "VLLM_RPC_TIMEOUT", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "10000",
 		Doc: "milliseconds the frontend waits for an engine RPC reply", Source: srcEnvMain},
-	{Name: "VLLM_ENGINE_ITERATION_TIMEOUT_S", Owner: "vllm", Span: Span{Since: v090}, Default: "60",
+	{Name: "VLLM_ENGINE_ITERATION_TIMEOUT_S", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "60",
 		Doc: "seconds one engine step may take before a timeout", Source: srcEnvMain},
-	{Name: "VLLM_USE_TRITON_FLASH_ATTN", Owner: "vllm", Span: Span{Since: v090}, Default: "True",
+	{Name: "VLLM_USE_TRITON_FLASH_ATTN", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "True",
 		Doc: "ROCm: Triton flash attention ('true'/'1' enable); later releases may no longer read it (unverified)", Source: srcEnvMain},
-	{Name: "VLLM_FLASHINFER_FORCE_TENSOR_CORES", Owner: "vllm", Span: Span{Since: v090}, Default: "0",
+	{Name: "VLLM_FLASHINFER_FORCE_TENSOR_CORES", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "0",
 		Doc: "FlashInfer decode with tensor cores; later releases may no longer read it (unverified)", Source: srcEnvMain},
-	{Name: "VLLM_MARLIN_USE_ATOMIC_ADD", Owner: "vllm", Span: Span{Since: v090}, Choices: zeroOne, Default: "0",
+	{Name: "VLLM_MARLIN_USE_ATOMIC_ADD", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Choices: zeroOne, Default: "0",
 		Doc: "Marlin kernels reduce with atomic adds", Source: srcEnvMain},
-	{Name: "VLLM_CACHE_ROOT", Owner: "vllm", Span: Span{Since: v090}, Default: "~/.cache/vllm", Doc: "vLLM's cache directory", Source: srcEnvMain},
-	{Name: "VLLM_NCCL_SO_PATH", Owner: "vllm", Span: Span{Since: v090}, Doc: "NCCL library vLLM's pynccl loads", Source: srcEnvMain},
-	{Name: "VLLM_DISABLE_COMPILE_CACHE", Owner: "vllm", Span: Span{Since: v090}, Choices: zeroOne, Default: "0",
+	{Name: "VLLM_CACHE_ROOT", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "~/.cache/vllm", Doc: "vLLM's cache directory", Source: srcEnvMain},
+	{Name: "VLLM_NCCL_SO_PATH", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Doc: "NCCL library vLLM's pynccl loads", Source: srcEnvMain},
+	{Name: "VLLM_DISABLE_COMPILE_CACHE", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Choices: zeroOne, Default: "0",
 		Doc: "do not reuse torch.compile artifacts", Source: srcEnvMain},
-	{Name: "VLLM_TORCH_PROFILER_DIR", Owner: "vllm", Span: Span{Since: v090},
+	{Name: "VLLM_TORCH_PROFILER_DIR", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v080},
 		Doc: "enables the torch profiler endpoints and writes traces here (newer releases also have a profiler config; deprecation unverified)", Source: srcEnvMain},
-	{Name: "VLLM_ALLOW_RUNTIME_LORA_UPDATING", Owner: "vllm", Span: Span{Since: v090}, Default: "0",
-		Doc: "allow loading/unloading LoRA adapters through the API ('true'/'1')", Verified: true, Source: srcEnvPages + " (0.9.0.1 to 0.16.0)"},
-	{Name: "VLLM_USE_FLASHINFER_SAMPLER", Owner: "vllm", Span: Span{Since: v090}, Choices: zeroOne,
+	{Name: "VLLM_ALLOW_RUNTIME_LORA_UPDATING", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "0",
+		Doc: "allow loading/unloading LoRA adapters through the API ('true'/'1')", Source: srcEnvPages + " (0.9.0.1 to 0.16.0); earlier releases not read"},
+	{Name: "VLLM_USE_FLASHINFER_SAMPLER", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Choices: zeroOne,
 		Doc: "FlashInfer top-p/top-k sampler (unset = auto)", Source: srcEnvMain},
-	{Name: "VLLM_ENABLE_V1_MULTIPROCESSING", Owner: "vllm", Span: Span{Since: v090}, Choices: zeroOne, Default: "1",
+	{Name: "VLLM_ENABLE_V1_MULTIPROCESSING", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Choices: zeroOne, Default: "1",
 		Doc: "engine core in its own process", Source: srcEnvMain},
+
+	{Name: "VLLM_RPC_PORT", Owner: "vllm", Span: Span{Since: v054, Removed: v055}, Default: "5570",
+		Doc:    "0.5.4 only: TCP port of the frontend-engine RPC; two servers on one host need different values (see Release.FrontendRPC)",
+		Source: srcRPC + "; the variable's removal with PR #7222 is unverified (0.5.5 ignores it either way: IPC replaced TCP)"},
+	{Name: "VLLM_DP_RANK", Owner: "vllm", Span: Span{Since: v070, Confirmed: v080}, Doc: "offline data parallel: this process's DP rank (not for vllm serve)", Source: srcDP080 + "; 0.7.x unverified"},
+	{Name: "VLLM_DP_RANK_LOCAL", Owner: "vllm", Span: Span{Since: v070, Confirmed: v090}, Doc: "offline data parallel: DP rank on this node", Source: "docs.vllm.ai/en/v0.9.0/examples/offline_inference/data_parallel; earlier unverified"},
+	{Name: "VLLM_DP_SIZE", Owner: "vllm", Span: Span{Since: v070, Confirmed: v080}, Doc: "offline data parallel: DP size", Source: srcDP080 + "; 0.7.x unverified"},
+	{Name: "VLLM_DP_MASTER_IP", Owner: "vllm", Span: Span{Since: v070, Confirmed: v080}, Doc: "offline data parallel: rank-0 address", Source: srcDP080 + "; 0.7.x unverified"},
+	{Name: "VLLM_DP_MASTER_PORT", Owner: "vllm", Span: Span{Since: v070, Confirmed: v080}, Doc: "offline data parallel: rank-0 port", Source: srcDP080 + "; 0.7.x unverified"},
+	{Name: "VLLM_RAY_EXTRA_ENV_VAR_PREFIXES_TO_COPY", Owner: "vllm", Span: Span{Since: v0160},
+		Doc: "comma-separated extra prefixes the Ray executor copies to workers (see Release.RayEnvCopy)", Source: srcRayEnv},
+	{Name: "VLLM_RAY_EXTRA_ENV_VARS_TO_COPY", Owner: "vllm", Span: Span{Since: v0160},
+		Doc: "comma-separated extra variable names the Ray executor copies to workers", Source: srcRayEnv},
 
 	{Name: "CUDA_DEVICE_MAX_CONNECTIONS", Owner: "cuda", Doc: "hardware work queues per device (1 is common for Megatron-style overlap)", Source: "CUDA environment variables (CUDA C++ Programming Guide)"},
 	{Name: "NCCL_IB_DISABLE", Owner: "nccl", Choices: zeroOne, Doc: "1 disables InfiniBand/RoCE; NCCL falls back to sockets (slow across nodes)", Source: srcNCCLEnv},
@@ -66,6 +79,35 @@ var moreEnv = []EnvVar{
 	{Name: "NCCL_IGNORE_CPU_AFFINITY", Owner: "nccl", Choices: zeroOne, Doc: "ignore the job's CPU affinity for NCCL threads", Source: srcNCCLEnv},
 }
 
-var v0260 = mustVersion("0.26.0")
+func init() {
+	envTable = append(envTable, moreEnv...)
+	setAll2AllEnvChoices()
+}
 
-func init() { envTable = append(envTable, moreEnv...) }
+// setAll2AllEnvChoices gives the VLLM_ALL2ALL_BACKEND entries without a
+// Literal the backends the backend table records for their span, so the
+// variable and the backend table never disagree.
+func setAll2AllEnvChoices() {
+	for i := range envTable {
+		e := &envTable[i]
+		if e.Name != "VLLM_ALL2ALL_BACKEND" || len(e.Choices) > 0 {
+			continue
+		}
+		for _, b := range backendTable {
+			if spansOverlap(b.Span, e.Span) {
+				e.Choices = append(e.Choices, b.Name)
+			}
+		}
+	}
+}
+
+// spansOverlap reports whether two spans share a release.
+func spansOverlap(a, b Span) bool {
+	end := func(s Span) Version {
+		if s.Removed.IsZero() {
+			return Version{Major: 1 << 20}
+		}
+		return s.Removed
+	}
+	return a.Since.Less(end(b)) && b.Since.Less(end(a))
+}

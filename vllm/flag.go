@@ -97,6 +97,17 @@ func (r Release) Flag(name string) (*Flag, bool) {
 	return lookupFlag(name, func(f *Flag) bool { return f.Contains(r.Version) })
 }
 
+// CertainFlag is Flag restricted to releases a cited source confirms
+// (Span.Certain): what a generator may write. A flag that may exist but is
+// not confirmed in r is reported as absent.
+func (r Release) CertainFlag(name string) (*Flag, bool) {
+	f, ok := r.Flag(name)
+	if !ok || !f.Certain(r.Version) {
+		return nil, false
+	}
+	return f, true
+}
+
 // KnownFlagEver finds the flag in any release, preferring the newest entry,
 // so callers can say "removed in 0.18.0" or "added in 0.11.1".
 func KnownFlagEver(name string) (*Flag, bool) {

@@ -10,36 +10,55 @@ import (
 type Release struct {
 	Version Version
 	// Note says what is known about the release itself (e.g. hotfixes
-	// folded into it).
+	// folded into it, behaviour specific to it).
 	Note string
+	// Verified is true when part of the release's own CLI or documentation
+	// was read in a versioned source (Source says which); an unverified
+	// release is known to exist but its entries are interpolated from the
+	// releases around it.
+	Verified bool
+	Source   string
+	// Match says how the version a caller asked for maps onto this release;
+	// Requested is that version. Both are set by Resolve.
+	Match     Match
+	Requested Version
 }
 
-// knownReleases lists the releases the table covers, oldest first. The x.y.0
-// releases from 0.9 to 0.30 follow vllm-facts.md ("release tags seen run at
-// least to v0.30.0"); patch releases are listed where a source names them
-// (docs.vllm.ai keeps versioned pages for 0.10.1.1, 0.11.2, 0.14.1, 0.17.1,
-// 0.18.1 and 0.22.1). A patch release not listed resolves to the release
-// below it, with a warning. docs.vllm.ai also has pages for 0.31 and 0.32;
-// their CLI was not read, so they resolve to 0.30.0 with a warning rather
-// than being guessed.
-var knownReleases = func() []Release {
-	names := []string{
-		"0.9.0", "0.9.1", "0.9.2", "0.10.0", "0.10.1", "0.10.2",
-		"0.11.0", "0.11.1", "0.11.2", "0.12.0", "0.13.0", "0.14.0", "0.14.1",
-		"0.15.0", "0.16.0", "0.17.0", "0.17.1", "0.18.0", "0.18.1", "0.19.0",
-		"0.20.0", "0.21.0", "0.22.0", "0.22.1", "0.23.0", "0.24.0", "0.25.0",
-		"0.26.0", "0.27.0", "0.28.0", "0.29.0", "0.30.0",
-	}
-	notes := map[string]string{
-		"0.10.1": "0.10.1.1 is a hotfix of 0.10.1 with the same CLI",
-		"0.22.1": "argparse dump of the vllm/vllm-openai:v0.22.1 image (vllm-facts.md)",
-	}
-	rs := make([]Release, len(names))
-	for i, n := range names {
-		rs[i] = Release{Version: mustVersion(n), Note: notes[n]}
-	}
-	return rs
-}()
+// Match is how a requested version relates to the release table.
+type Match int
+
+// Matches, from the most to the least trustworthy.
+const (
+	// MatchExact: the table lists the release (a fourth component such as
+	// 0.10.1.1, or a pre-release or local suffix, is ignored).
+	MatchExact Match = iota
+	// MatchApprox: inside the table's range but not listed (a patch release
+	// the table skips); the nearest listed release below stands in for it.
+	MatchApprox
+	// MatchOlder: older than the oldest release in the table; the oldest
+	// one stands in for it and its facts may be wrong for the request.
+	MatchOlder
+	// MatchNewer: newer than the newest release in the table; the newest
+	// one stands in for it and flags added since are unknown.
+	MatchNewer
+)
+
+var matchNames = map[Match]string{MatchExact: "exact", MatchApprox: "approximated",
+	MatchOlder: "older than the table", MatchNewer: "newer than the table"}
+
+// String names the match for reports.
+func (m Match) String() string { return matchNames[m] }
+
+// Exact reports whether the requested version is a release in the table.
+func (r Release) Exact() bool { return r.Match == MatchExact }
+
+// Approximated reports whether another release of the table stands in for
+// the requested one inside the table's range.
+func (r Release) Approximated() bool { return r.Match == MatchApprox }
+
+// Outside reports whether the requested version lies outside the table, so
+// every fact about it is an extrapolation (the estimator widens its bands).
+func (r Release) Outside() bool { return r.Match == MatchOlder || r.Match == MatchNewer }
 
 // Releases returns the covered releases, oldest first.
 func Releases() []Release {
@@ -54,25 +73,27 @@ func Newest() Release { return knownReleases[len(knownReleases)-1] }
 
 // Resolve maps a version to a release in the table. An exact match (ignoring
 // Extra, so 0.10.1.1 and 0.11.1rc2 match 0.10.1 and 0.11.1) gives no warning.
-// Otherwise the nearest known release is used — the newest one at or below v,
-// or the oldest when v predates the table — and a warning says so.
+// Otherwise the nearest known release stands in — the newest one at or below
+// v, or the oldest when v predates the table — with Match saying so and a
+// warning for the user; a version is never resolved silently as another.
 func Resolve(v Version) (Release, []string) {
 	i := sort.Search(len(knownReleases), func(i int) bool {
 		return knownReleases[i].Version.AtLeast(v)
 	})
 	if i < len(knownReleases) && knownReleases[i].Version.Compare(v) == 0 {
-		return withVersionExtra(knownReleases[i], v), nil
+		return stand(knownReleases[i], v, MatchExact), nil
 	}
 	if i == 0 {
-		r := Oldest()
-		return r, []string{fmt.Sprintf("vLLM %s is older than the oldest release vlaunch knows (%s); using %s's flags and defaults",
-			v, r.Version, r.Version)}
+		r := stand(Oldest(), v, MatchOlder)
+		return r, []string{fmt.Sprintf("vLLM %s is older than the oldest release vlaunch knows (%s); its flags and defaults are taken from %s and may be wrong for %s",
+			v, r.Version, r.Version, v)}
 	}
-	r := knownReleases[i-1]
 	if i == len(knownReleases) {
+		r := stand(knownReleases[i-1], v, MatchNewer)
 		return r, []string{fmt.Sprintf("vLLM %s is newer than the newest release vlaunch knows (%s); using %s's flags and defaults, so flags added since are unknown",
 			v, r.Version, r.Version)}
 	}
+	r := stand(knownReleases[i-1], v, MatchApprox)
 	return r, []string{fmt.Sprintf("vLLM %s is not in vlaunch's release table; using the nearest known release below it, %s",
 		v, r.Version)}
 }
@@ -87,9 +108,13 @@ func ResolveString(s string) (Release, []string, error) {
 	return r, w, nil
 }
 
-// withVersionExtra keeps the caller's suffix (".1", "rc2") for display.
-func withVersionExtra(r Release, v Version) Release {
-	r.Version.Extra = v.Extra
+// stand records what was asked for; an exact match keeps the caller's
+// suffix (".1", "rc2") for display.
+func stand(r Release, v Version, m Match) Release {
+	r.Match, r.Requested = m, v
+	if m == MatchExact {
+		r.Version.Extra = v.Extra
+	}
 	return r
 }
 

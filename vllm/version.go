@@ -77,15 +77,41 @@ func (v Version) AtLeast(o Version) bool { return v.Compare(o) >= 0 }
 
 // Span is a half-open range of releases [Since, Removed); a zero Removed
 // means the entry is still present in the newest known release.
+//
+// Since is deliberately the earliest release that may have the entry: when
+// the first release is not pinned by a source, Since is the earliest one the
+// evidence allows, so that the linter never calls a flag "too new" for a
+// release that may have had it. Confirmed, when set, is the first release a
+// cited source actually shows it in; releases in [Since, Confirmed) may or
+// may not have it, and a generator should not write it there.
 type Span struct {
 	Since   Version
 	Removed Version
+	// Confirmed is the first release a cited source shows the entry in,
+	// when that is later than Since (zero: Since itself is confirmed).
+	Confirmed Version
 }
 
-// Contains reports whether release v lies inside the span.
+// Contains reports whether release v may have the entry: Since <= v < Removed.
+// It is the lenient test a linter uses (no false "too new"/"removed").
 func (s Span) Contains(v Version) bool {
 	if v.Less(s.Since) {
 		return false
 	}
 	return s.Removed.IsZero() || v.Less(s.Removed)
+}
+
+// Certain reports whether a cited source shows the entry in release v or
+// earlier and v is inside the span: the strict test for writing a flag or
+// variable into a generated bundle.
+func (s Span) Certain(v Version) bool {
+	return s.Contains(v) && v.AtLeast(s.FirstConfirmed())
+}
+
+// FirstConfirmed is the first release a source shows the entry in.
+func (s Span) FirstConfirmed() Version {
+	if s.Confirmed.IsZero() {
+		return s.Since
+	}
+	return s.Confirmed
 }

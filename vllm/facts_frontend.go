@@ -1,0 +1,58 @@
+package vllm
+
+// srcRPC: the 0.5.4 multiprocessing frontend and its fixed port.
+const srcRPC = "PR #6883 (Jul 2024: OpenAI server in its own process, ZMQ to the engine; \"add flag to disable mp\"); " +
+	"issue #7653 (maintainer: \"We introduced multiprocessing into the frontend in v0.5.4\"); " +
+	"issue #7196 (2024-08-06: a second api_server on the host fails: \"ZMQError: Address already in use (addr='tcp://127.0.0.1:5570')\" in vllm/entrypoints/openai/rpc/server.py); " +
+	"PR #7222 (\"Move zmq frontend to IPC instead of TCP\", reviewed 2024-08-06; merged before 0.5.5 is unverified); LMCache examples set VLLM_RPC_PORT=5570 per instance"
+
+// FrontendRPC is how a release's OpenAI frontend reaches its engine, where
+// that matters for running several servers on one host.
+type FrontendRPC struct {
+	// FixedTCPPort is the TCP port every server binds on 127.0.0.1 (0 when
+	// the release uses IPC or an in-process engine): two servers on one
+	// host collide ("ZMQError: Address already in use") unless each sets
+	// PortEnv to its own port or passes --disable-frontend-multiprocessing.
+	FixedTCPPort int
+	PortEnv      string
+	Source       string
+}
+
+// frontendTCPSpan is the release span with the fixed TCP port.
+var frontendTCPSpan = Span{Since: v054, Removed: v055}
+
+// FrontendRPC returns the release's frontend transport facts.
+func (r Release) FrontendRPC() FrontendRPC {
+	f := FrontendRPC{Source: srcRPC}
+	if frontendTCPSpan.Contains(r.Version) {
+		f.FixedTCPPort, f.PortEnv = 5570, "VLLM_RPC_PORT"
+	}
+	return f
+}
+
+// srcEngineEra: V0 and V1 engines by release.
+const srcEngineEra = srcDP080 + " (V1 opt-in via VLLM_USE_V1=1 in 0.8.0's DP example); verl-pipeline issue #5 (V1 default from 0.8.0, third-party); " +
+	"huggingface/optimum-neuron PR #1027 (V0 removed in 0.11.0, third-party); vllm-ascend PR #4086 (Nov 2025: VLLM_USE_V1 removed from vLLM); " +
+	"OpenRLHF PR #1328 (Sep 2026: \"vLLM 0.29 removed the VLLM_USE_V1 environment variable\"); the V1 opt-in's first release (≈0.7.0) unverified"
+
+// EngineEra says which engines a release has.
+type EngineEra struct {
+	// V1 is the V1 engine (opt-in with VLLM_USE_V1=1 before it became the
+	// default); V1Default is whether it is the default.
+	V1, V1Default Presence
+	// V0 is the legacy engine (the only one before V1; gone in 0.11.0).
+	V0     Presence
+	Source string
+}
+
+var (
+	v1Span        = Span{Since: v070, Confirmed: v080}
+	v1DefaultSpan = Span{Since: v080}
+	v0Span        = Span{Since: vPre, Removed: v0110}
+)
+
+// EngineEra returns the release's engines. Multi-node DP and EP serving,
+// headless nodes and the all-to-all backends exist only with V1.
+func (r Release) EngineEra() EngineEra {
+	return EngineEra{V1: v1Span.In(r.Version), V1Default: v1DefaultSpan.In(r.Version), V0: v0Span.In(r.Version), Source: srcEngineEra}
+}

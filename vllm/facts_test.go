@@ -1,0 +1,259 @@
+package vllm
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestResolveMatch(t *testing.T) {
+	for _, tt := range []struct {
+		in      string
+		match   Match
+		outside bool
+	}{
+		{"0.10.1.1", MatchExact, false},
+		{"0.8.5", MatchExact, false},
+		{"0.19.3", MatchApprox, false},
+		{"0.4.3", MatchOlder, true},
+		{"0.31.0", MatchNewer, true},
+	} {
+		r, w, err := ResolveString(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Match != tt.match || r.Outside() != tt.outside || r.Requested.String() != tt.in {
+			t.Errorf("%s: match %v outside %v requested %s, want %v %v", tt.in, r.Match, r.Outside(), r.Requested, tt.match, tt.outside)
+		}
+		if (tt.match == MatchExact) != (len(w) == 0) {
+			t.Errorf("%s: warnings %v for match %v", tt.in, w, r.Match)
+		}
+	}
+}
+
+func TestEngineStartup(t *testing.T) {
+	for _, tt := range []struct {
+		v                   string
+		ready, hs, mismatch Presence
+	}{
+		{"0.9.0", Absent, Present, Absent},
+		{"0.11.0", Absent, Present, Absent},
+		{"0.11.1", Maybe, Present, Present},
+		{"0.14.0", Present, Present, Present},
+	} {
+		s := rel(t, tt.v).EngineStartup()
+		if s.ReadyTimeoutEnv != tt.ready || s.HeadlessHandshake != tt.hs || s.ConfigMismatchCheck != tt.mismatch {
+			t.Errorf("%s: startup %+v", tt.v, s)
+		}
+	}
+}
+
+func TestImageKernels(t *testing.T) {
+	for _, tt := range []struct {
+		v            string
+		deepEP, pplx Presence
+	}{
+		{"0.9.2", Absent, Absent},
+		{"0.10.1", Absent, Absent},
+		{"0.10.2", Present, Present},
+		{"0.22.1", Present, Absent},
+	} {
+		k := rel(t, tt.v).ImageKernels()
+		if k.DeepEP != tt.deepEP || k.PPLX != tt.pplx || k.Verified {
+			t.Errorf("%s: image kernels %+v", tt.v, k)
+		}
+	}
+}
+
+func TestDBORequirement(t *testing.T) {
+	d := rel(t, "0.11.0").DBORequirement()
+	if !d.Accepts(BackendDeepEPLowLatency) || d.Accepts(BackendDeepEPHighThroughput) || d.Accepts(BackendAllgatherReducescatter) {
+		t.Errorf("0.11.0 DBO backends %v", d.Backends)
+	}
+	if d := rel(t, "0.17.1").DBORequirement(); !d.Accepts(BackendDeepEPHighThroughput) || d.Accepts(BackendAllgatherReducescatter) {
+		t.Errorf("0.17.1 DBO backends %v", d.Backends)
+	}
+	if d := rel(t, "0.10.2").DBORequirement(); d.Available != Absent {
+		t.Errorf("0.10.2 has no --enable-dbo: %v", d.Available)
+	}
+}
+
+func TestExecutorRule(t *testing.T) {
+	if e := rel(t, "0.5.4").ExecutorRule(); !e.CUDAFallsBackToRay || e.OtherPlatformsFallBack || e.NNodes != Absent {
+		t.Errorf("0.5.4: %+v", e)
+	}
+	if e := rel(t, "0.11.0").ExecutorRule(); !e.CUDAFallsBackToRay {
+		t.Errorf("0.11.0 falls back to Ray: %+v", e)
+	}
+	if e := rel(t, "0.11.1").ExecutorRule(); e.CUDAFallsBackToRay || e.NNodes != Maybe {
+		t.Errorf("0.11.1 refuses: %+v", e)
+	}
+	if e := rel(t, "0.12.0").ExecutorRule(); e.NNodes != Present {
+		t.Errorf("0.12.0 has --nnodes: %+v", e)
+	}
+}
+
+func TestDPLoadBalancing(t *testing.T) {
+	primary := DPNode{Size: 32, LocalSizeSet: true, LocalSize: 8}
+	secondary := DPNode{Size: 32, LocalSizeSet: true, LocalSize: 8, StartRankSet: true, StartRank: 8}
+	headless := secondary
+	headless.Headless = true
+	zero := primary
+	zero.StartRankSet = true
+	one := secondary
+	one.LocalSize = 1
+	hybridNoLocal := DPNode{Size: 4, HybridFlag: true}
+	for _, tt := range []struct {
+		v    string
+		n    DPNode
+		want LBMode
+	}{
+		{"0.9.2", secondary, LBInternal}, // no hybrid LB yet
+		{"0.11.1", primary, LBInternal},
+		{"0.11.1", secondary, LBHybrid},
+		{"0.11.1", headless, LBHeadless},
+		{"0.11.1", zero, LBInternal}, // a start rank of 0 does not infer hybrid
+		{"0.11.1", one, LBExternal},
+		{"0.11.1", hybridNoLocal, LBInvalid},
+		{"0.11.1", DPNode{Size: 4, RankSet: true}, LBExternal},
+	} {
+		if got, why := rel(t, tt.v).DPLoadBalancing(tt.n); got != tt.want || why == "" {
+			t.Errorf("%s %+v: %s (%s), want %s", tt.v, tt.n, got, why, tt.want)
+		}
+	}
+	// 0.16.0 counts an explicit start rank 0 as hybrid when defaulting the
+	// API server count; 0.11.1 still starts one.
+	if n, _ := rel(t, "0.16.0").DefaultAPIServers(zero); n != 8 {
+		t.Errorf("0.16.0 start-rank 0: %d API servers, want 8", n)
+	}
+	if n, _ := rel(t, "0.16.0").DefaultAPIServers(primary); n != 32 {
+		t.Errorf("0.16.0 internal LB: %d API servers, want 32", n)
+	}
+	if n, _ := rel(t, "0.11.1").DefaultAPIServers(zero); n != 1 {
+		t.Errorf("0.11.1: %d API servers, want 1", n)
+	}
+}
+
+func TestRayEnvCopy(t *testing.T) {
+	for _, tt := range []struct {
+		v, name string
+		want    bool
+	}{
+		{"0.7.3", "VLLM_USE_V1", true},
+		{"0.7.3", "VLLM_ALL2ALL_BACKEND", false},
+		{"0.10.0", "VLLM_ALL2ALL_BACKEND", true},
+		{"0.10.0", "VLLM_HOST_IP", false},
+		{"0.10.0", "NCCL_SOCKET_IFNAME", false},
+		{"0.10.0", "HF_TOKEN", false},
+		{"0.11.0", "HF_TOKEN", true},
+		{"0.16.0", "NCCL_SOCKET_IFNAME", true},
+		{"0.30.0", "GLOO_SOCKET_IFNAME", false},
+		{"0.30.0", "CUDA_VISIBLE_DEVICES", false},
+	} {
+		r := rel(t, tt.v)
+		if got := r.RayEnvCopy().Copies(r, tt.name); got != tt.want {
+			t.Errorf("%s: copies %s = %v, want %v", tt.v, tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestSpeculative(t *testing.T) {
+	for _, tt := range []struct {
+		v          string
+		json, old  Presence
+		mtp        string
+		acceptsMTP Presence
+	}{
+		{"0.6.4", Absent, Present, "deepseek_mtp", Maybe},
+		{"0.8.2", Present, Present, "deepseek_mtp", Maybe},
+		{"0.10.2", Present, Absent, "deepseek_mtp", Maybe},
+		{"0.11.0", Present, Absent, "mtp", Present},
+		{"0.12.0", Present, Absent, "mtp", Present},
+	} {
+		s := rel(t, tt.v).Speculative()
+		if s.JSONFlag != tt.json || s.OldFlags != tt.old || s.MTPMethod != tt.mtp || s.Accepts("mtp") != tt.acceptsMTP {
+			t.Errorf("%s: %+v accepts(mtp)=%v", tt.v, s, s.Accepts("mtp"))
+		}
+	}
+	if rel(t, "0.11.0").Speculative().Accepts("suffix") != Absent {
+		t.Error("suffix is not in 0.11.0's SpeculativeMethod Literal")
+	}
+}
+
+func TestMLABlockSize(t *testing.T) {
+	for _, tt := range []struct {
+		backend string
+		size    int
+		forced  bool
+	}{{MLAFlashMLA, 64, true}, {MLACutlass, 128, true}, {MLAFlashInfer, 64, true}, {MLATriton, 0, false}} {
+		if s, ok := MLABlockSize(tt.backend); s != tt.size || ok != tt.forced {
+			t.Errorf("%s: %d %v", tt.backend, s, ok)
+		}
+	}
+	if DefaultMLABackend(9) != MLAFlashMLA || DefaultMLABackend(8) != MLATriton {
+		t.Error("default MLA backends")
+	}
+	if p, _ := rel(t, "0.8.5").MLAFP8KV(MLAFlashMLA); p != Absent {
+		t.Errorf("0.8.5 FlashMLA FP8 KV = %v, want absent (issue #18888)", p)
+	}
+}
+
+func TestFrontendRPCAndEras(t *testing.T) {
+	if f := rel(t, "0.5.4").FrontendRPC(); f.FixedTCPPort != 5570 || f.PortEnv != "VLLM_RPC_PORT" {
+		t.Errorf("0.5.4: %+v", f)
+	}
+	for _, v := range []string{"0.5.3", "0.5.5"} {
+		if f := rel(t, v).FrontendRPC(); f.FixedTCPPort != 0 {
+			t.Errorf("%s: %+v", v, f)
+		}
+	}
+	if e := rel(t, "0.6.6").EngineEra(); e.V1 != Absent || e.V0 != Present {
+		t.Errorf("0.6.6: %+v", e)
+	}
+	if e := rel(t, "0.8.0").EngineEra(); e.V1Default != Present || e.V0 != Present {
+		t.Errorf("0.8.0: %+v", e)
+	}
+	if e := rel(t, "0.11.0").EngineEra(); e.V0 != Absent {
+		t.Errorf("0.11.0: %+v", e)
+	}
+}
+
+// TestOldReleaseFlags pins the flags of the releases below 0.9.
+func TestOldReleaseFlags(t *testing.T) {
+	for _, tt := range []struct {
+		v, flag string
+		want    Presence
+	}{
+		{"0.5.3", "--worker-use-ray", Present},
+		{"0.6.6", "--worker-use-ray", Present},
+		{"0.7.0", "--worker-use-ray", Absent},
+		{"0.5.3", "--tensor-parallel-size", Present},
+		{"0.5.3", "--data-parallel-size", Absent},
+		{"0.8.4", "--data-parallel-size", Maybe},
+		{"0.9.0", "--headless", Present},
+		{"0.5.3", "--disable-frontend-multiprocessing", Absent},
+		{"0.5.4", "--disable-frontend-multiprocessing", Present},
+		{"0.7.1", "--speculative-model", Present},
+		{"0.8.2", "--speculative-config", Present},
+		{"0.5.4", "--num-scheduler-steps", Maybe},
+	} {
+		r := rel(t, tt.v)
+		got := Absent
+		if f, ok := r.Flag(tt.flag); ok {
+			got = f.In(r.Version)
+		}
+		if got != tt.want {
+			t.Errorf("%s %s: %v, want %v", tt.v, tt.flag, got, tt.want)
+		}
+	}
+	// 0.5.x-0.6.x know only the ray and mp executors and block sizes 8/16/32.
+	f, _ := rel(t, "0.6.3").Flag("--distributed-executor-backend")
+	if f.HasChoice("uni") || !f.HasChoice("ray") {
+		t.Errorf("0.6.3 executor choices %v", f.Choices)
+	}
+	if f, _ := rel(t, "0.6.3").Flag("--block-size"); f.HasChoice("64") {
+		t.Errorf("0.6.3 block sizes %v", f.Choices)
+	}
+	if !strings.Contains(rel(t, "0.5.4").Note, "ZMQ") {
+		t.Error("0.5.4 note must describe the frontend RPC")
+	}
+}

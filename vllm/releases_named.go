@@ -1,0 +1,43 @@
+package vllm
+
+// Named releases used by the tables. vPre stands for "some release before
+// the table": an entry that predates 0.5.3 (or whose first release is not
+// known and may predate it) starts there, so that the linter never calls it
+// too new for a release in the table.
+var (
+	vPre  = mustVersion("0.1.0")
+	v054  = mustVersion("0.5.4")
+	v055  = mustVersion("0.5.5")
+	v061  = mustVersion("0.6.1")
+	v063  = mustVersion("0.6.3")
+	v064  = mustVersion("0.6.4")
+	v066  = mustVersion("0.6.6")
+	v070  = mustVersion("0.7.0")
+	v080  = mustVersion("0.8.0")
+	v081  = mustVersion("0.8.1")
+	v082  = mustVersion("0.8.2")
+	v084  = mustVersion("0.8.4")
+	v085  = mustVersion("0.8.5")
+	v090  = mustVersion("0.9.0")
+	v091  = mustVersion("0.9.1")
+	v092  = mustVersion("0.9.2")
+	v0100 = mustVersion("0.10.0")
+	v0101 = mustVersion("0.10.1")
+	v0102 = mustVersion("0.10.2")
+	v0110 = mustVersion("0.11.0")
+	v0111 = mustVersion("0.11.1")
+	v0112 = mustVersion("0.11.2")
+	v0120 = mustVersion("0.12.0")
+	v0130 = mustVersion("0.13.0")
+	v0140 = mustVersion("0.14.0")
+	v0150 = mustVersion("0.15.0")
+	v0160 = mustVersion("0.16.0")
+	v0170 = mustVersion("0.17.0")
+	v0180 = mustVersion("0.18.0")
+	v0190 = mustVersion("0.19.0")
+	v0200 = mustVersion("0.20.0")
+	v0210 = mustVersion("0.21.0")
+	v0220 = mustVersion("0.22.0")
+	v0260 = mustVersion("0.26.0")
+	v0290 = mustVersion("0.29.0")
+)
