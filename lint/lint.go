@@ -35,6 +35,9 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	var invs []*launch.Invocation
 	for _, in := range inputs {
 		got, scripts, d := launch.Parse(in.Name, in.Data)
+		if len(got) == 0 && len(d) == 0 {
+			d = append(d, noLaunch(in.Name))
+		}
 		invs = append(invs, got...)
 		ps.Scripts = append(ps.Scripts, scripts...)
 		ds = append(ds, d...)
@@ -141,4 +144,12 @@ func dedupe(ds diag.Diagnostics) diag.Diagnostics {
 		}
 	}
 	return out
+}
+
+// noLaunch says that an input started nothing the linter knows, so that a
+// clean report is not mistaken for a checked launch.
+func noLaunch(file string) diag.Diagnostic {
+	return diag.Diagnostic{Code: codeNoLaunch, Severity: diag.Info, File: file, Line: 1, Col: 1,
+		Message: "no vLLM server (vllm serve, the OpenAI api_server module, a vLLM image, a wrapper such as dynamo.vllm) and no `ray start` found: nothing in this file was checked",
+		Hint:    "lint the script or manifest that starts vLLM; a launch hidden in a file this one sources or runs must be linted too"}
 }

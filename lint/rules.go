@@ -15,6 +15,8 @@ const (
 	codeVersion = "VL006"
 	// codeDirective is a malformed or contradictory `# vlaunch:vllm-version=` directive.
 	codeDirective = "VL007"
+	// codeNoLaunch notes an input in which no vLLM launch was found.
+	codeNoLaunch = "VL008"
 )
 
 // Rules is the registry: every rule, in code order. Codes are never reused.
@@ -26,6 +28,7 @@ var Rules = []*Rule{
 	{Code: "VL005", Name: "unchecked-flag", Severity: diag.Info, Summary: "A flag is not in vlaunch's table for the vLLM version", check: checkUncheckedFlags},
 	{Code: codeVersion, Name: "version", Severity: diag.Info, Summary: "The vLLM version is not in the table; the nearest release is used"},
 	{Code: codeDirective, Name: "bad-directive", Severity: diag.Warning, Summary: "A vllm-version directive is malformed or contradicts another"},
+	{Code: codeNoLaunch, Name: "no-launch", Severity: diag.Info, Summary: "No vLLM server or Ray start was found in the file, so nothing in it was checked"},
 
 	{Code: "VL101", Name: "unknown-flag", Severity: diag.Error, Summary: "Unknown flag that looks like a misspelling of a real one", check: func(p *pass) { checkUnknownFlag(p, "unknown") }},
 	{Code: "VL102", Name: "flag-version", Severity: diag.Error, Summary: "Flag removed in, or not yet added to, the vLLM version", check: func(p *pass) { checkUnknownFlag(p, "version") }},

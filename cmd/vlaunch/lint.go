@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"fmt"
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
@@ -71,24 +71,15 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 	if err := diag.Print(s.out, format, ds, src, lintRuleInfos()); err != nil {
 		return err
 	}
+	if len(ds) == 0 && format == diag.FormatText {
+		// Silence would not say whether anything was checked; a file with
+		// no launch at all gets a VL008 note instead.
+		fmt.Fprintf(s.err, "vlaunch: no findings in %d file(s)\n", len(inputs))
+	}
 	if ds.AtLeast(failOn) {
 		return findingsErr()
 	}
 	return nil
-}
-
-func readInputs(files []string) ([]lint.Input, diag.Sources, error) {
-	var inputs []lint.Input
-	src := diag.Sources{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, nil, err
-		}
-		inputs = append(inputs, lint.Input{Name: f, Data: data})
-		src[f] = data
-	}
-	return inputs, src, nil
 }
 
 // lintRuleInfos describes the rules for SARIF.

@@ -23,6 +23,7 @@ const maxGroupSize = 64
 // returns one invocation per vLLM container and, for LeaderWorkerSets, per node.
 func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
 	fe := &frontEnd{file: file}
+	data = validUTF8(data)
 	src := newFileSource(file, data)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for i := 0; ; i++ {

@@ -61,6 +61,7 @@ const maxDepth = 8
 // it contains, the parsed scripts (for hygiene rules) and syntax errors.
 func ParseShell(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
 	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}}
+	data = validUTF8(data)
 	src := newFileSource(file, data)
 	if bytes.HasPrefix(data, utf8BOM) {
 		// bash reads the mark as part of the first word; parse the rest

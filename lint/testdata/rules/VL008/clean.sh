@@ -1,0 +1,2 @@
+export GLOO_SOCKET_IFNAME=eth0
+vllm serve m
