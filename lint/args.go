@@ -51,7 +51,7 @@ func parseArgs(args []launch.Value, rel vllm.Release) parsed {
 		a := args[i]
 		t := a.Text
 		switch {
-		case !a.Known && strings.HasPrefix(t, "$") && !strings.HasPrefix(t, "-"):
+		case opaqueWord(a):
 			p.opaque = append(p.opaque, a)
 		case t == "--":
 			p.positional = append(p.positional, args[i+1:]...)
@@ -168,4 +168,13 @@ func attachedShort(spelling string, spec *vllm.Flag) bool {
 // normalizeName turns "--Tensor_Parallel_Size" into "tensor-parallel-size".
 func normalizeName(s string) string {
 	return strings.ToLower(strings.ReplaceAll(strings.TrimLeft(s, "-"), "_", "-"))
+}
+
+// opaqueWord reports an unresolved word that may expand to any number of
+// arguments: a variable ($EXTRA_ARGS) or a placeholder ([your extra args]).
+func opaqueWord(a launch.Value) bool {
+	if a.Known || strings.HasPrefix(a.Text, "-") {
+		return false
+	}
+	return strings.HasPrefix(a.Text, "$") || launch.IsPlaceholder(a.Text)
 }

@@ -29,6 +29,7 @@ var Rules = []*Rule{
 	{Code: codeVersion, Name: "version", Severity: diag.Info, Summary: "The vLLM version is not in the table; the nearest release is used"},
 	{Code: codeDirective, Name: "bad-directive", Severity: diag.Warning, Summary: "A vllm-version directive is malformed or contradicts another"},
 	{Code: codeNoLaunch, Name: "no-launch", Severity: diag.Info, Summary: "No vLLM server or Ray start was found in the file, so nothing in it was checked"},
+	{Code: launch.CodePlaceholder, Name: "placeholder", Severity: diag.Info, Summary: "The file has placeholders to fill in; each is read as one unresolved value"},
 
 	{Code: "VL101", Name: "unknown-flag", Severity: diag.Error, Summary: "Unknown flag that looks like a misspelling of a real one", check: func(p *pass) { checkUnknownFlag(p, "unknown") }},
 	{Code: "VL102", Name: "flag-version", Severity: diag.Error, Summary: "Flag removed in, or not yet added to, the vLLM version", check: func(p *pass) { checkUnknownFlag(p, "version") }},

@@ -16,7 +16,7 @@ func checkUnresolved(p *pass) {
 		names := map[string]bool{}
 		for _, a := range s.Inv.Args {
 			for _, n := range a.Unresolved {
-				if !launch.InjectedEnv(n) {
+				if !launch.InjectedEnv(n) && !launch.IsPlaceholder(n) {
 					names[n] = true
 				}
 			}

@@ -93,6 +93,9 @@ func checkLeadingFlag(p *pass) {
 		if len(c.Assigns) > 0 || !strings.HasPrefix(w.Lit(), "-") {
 			return
 		}
+		if launch.BacktickLine(sc.Data()) > 0 {
+			return // PowerShell continuations: VL309 says why the lines fall apart
+		}
 		p.Report(sc.Name(), sc.Pos(w.Pos()), "end the previous line with `\\` (and nothing after it)", "line starts with %s: the previous line has no continuation, so these options never reach vLLM", w.Lit())
 	})
 }

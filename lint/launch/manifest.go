@@ -25,7 +25,7 @@ func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 	fe := &frontEnd{file: file}
 	data = validUTF8(data)
 	src := newFileSource(file, data)
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec := yaml.NewDecoder(bytes.NewReader(src.data))
 	for i := 0; ; i++ {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
@@ -41,6 +41,7 @@ func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 		}
 	}
 	fe.serviceLinks()
+	fe.notePlaceholders(src)
 	return fe.invs, fe.scripts, fe.diags
 }
 

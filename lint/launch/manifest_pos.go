@@ -29,6 +29,27 @@ func scalarValue(src *source, n *yaml.Node) Value {
 			}
 		}
 	}
+	return restorePlaceholders(src, v)
+}
+
+// restorePlaceholders puts back the placeholder text the YAML parser read
+// blanked, and marks the value unresolved.
+func restorePlaceholders(src *source, v Value) Value {
+	if len(src.ph) == 0 {
+		return v
+	}
+	text := []byte(v.Text)
+	for i := range text {
+		off := src.offsetOf(v.pos[i])
+		sp, ok := placeholderAt(src.ph, off)
+		if !ok || off >= len(src.data) || src.data[off] != text[i] {
+			continue
+		}
+		text[i] = src.orig[off]
+		v.Known = false
+		v.Unresolved = appendUnique(v.Unresolved, string(src.orig[sp.start:sp.end]))
+	}
+	v.Text = string(text)
 	return v
 }
 

@@ -70,6 +70,7 @@ func ParseShell(file string, data []byte) ([]*Invocation, []*Script, diag.Diagno
 		src.bom = true
 	}
 	fe.parseAndWalk(src, newScope(), walkCtx{})
+	fe.notePlaceholders(src)
 	return fe.invs, fe.scripts, fe.diags
 }
 
@@ -90,10 +91,8 @@ func (fe *frontEnd) parseAndWalk(src *source, sc *scope, ctx walkCtx) {
 	}
 	fe.depth++
 	defer func() { fe.depth-- }()
-	p := syntax.NewParser(syntax.KeepComments(true), syntax.Variant(syntax.LangBash))
-	f, err := p.Parse(bytes.NewReader(src.data), src.file)
-	if err != nil {
-		fe.diags = append(fe.diags, fe.parseErr(src, err))
+	f := fe.parse(src)
+	if f == nil {
 		return
 	}
 	fe.scripts = append(fe.scripts, &Script{src: src, File: f})

@@ -265,7 +265,7 @@ func (w *walker) heredocBody(r *syntax.Redirect) Value {
 		if l, ok := p.(*syntax.Lit); ok && quoted {
 			start := int(l.ValuePos.Offset())
 			for i := 0; i < len(l.Value); i++ {
-				b.addByte(l.Value[i], w.src.at(start+i))
+				w.src.addByte(&b, start+i, l.Value[i], w.src.at(start+i))
 			}
 			continue
 		}

@@ -179,6 +179,10 @@ func (ev *evaluator) lit(l *syntax.Lit, q quoting, b *builder) {
 		if val[i] == '\\' && i+1 < len(val) && escapes(q, val[i+1]) {
 			continue
 		}
+		if mapped {
+			ev.src.addByte(b, o-1, val[i], p)
+			continue
+		}
 		b.addByte(val[i], p)
 	}
 }
@@ -201,7 +205,7 @@ func (ev *evaluator) sglQuoted(s *syntax.SglQuoted, b *builder) {
 		start++
 	}
 	for i := 0; i < len(s.Value); i++ {
-		b.addByte(s.Value[i], ev.src.at(start+i))
+		ev.src.addByte(b, start+i, s.Value[i], ev.src.at(start+i))
 	}
 }
 

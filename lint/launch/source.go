@@ -2,6 +2,7 @@ package launch
 
 import (
 	"sort"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -16,10 +17,14 @@ type source struct {
 	sub   []Pos // position of each byte, for derived text
 	// bom is set when the file began with a UTF-8 byte-order mark (blanked in data).
 	bom bool
+	// ph are the placeholder spans, blanked in data; orig keeps their text.
+	ph   []span
+	orig []byte
 }
 
 func newFileSource(file string, data []byte) *source {
-	s := &source{file: file, data: data, lines: []int{0}}
+	s := &source{file: file, lines: []int{0}}
+	s.setText(data)
 	for i, b := range data {
 		if b == '\n' {
 			s.lines = append(s.lines, i+1)
@@ -30,7 +35,50 @@ func newFileSource(file string, data []byte) *source {
 
 // newSubSource makes a source from derived text whose bytes have known positions.
 func newSubSource(file string, v Value) *source {
-	return &source{file: file, data: []byte(v.Text), sub: fillPos(v)}
+	s := &source{file: file, sub: fillPos(v)}
+	s.setText([]byte(v.Text))
+	return s
+}
+
+// setText keeps data and the copy the parsers read, placeholders blanked.
+func (s *source) setText(data []byte) {
+	s.orig = data
+	s.ph = findPlaceholders(data)
+	s.data = blankPlaceholders(data, s.ph)
+}
+
+// addByte appends the source byte at offset off to b: the original byte,
+// and for a placeholder the mark that the value is unresolved.
+func (s *source) addByte(b *builder, off int, c byte, p Pos) {
+	if sp, ok := placeholderAt(s.ph, off); ok && off < len(s.orig) {
+		b.addByte(s.orig[off], p)
+		b.unknown = true
+		b.unresolved = appendUnique(b.unresolved, string(s.orig[sp.start:sp.end]))
+		return
+	}
+	b.addByte(c, p)
+}
+
+// placeholderNames lists the distinct placeholders of the source, in order,
+// with the position of the first.
+func (s *source) placeholderNames() ([]string, Pos) {
+	var names []string
+	for _, sp := range s.ph {
+		names = appendUnique(names, strings.TrimSpace(string(s.orig[sp.start:sp.end])))
+	}
+	if len(s.ph) == 0 {
+		return nil, Pos{}
+	}
+	return names, s.at(s.ph[0].start)
+}
+
+// offsetOf returns the byte offset of a line/column position in a whole
+// file (-1 when unknown or for derived text).
+func (s *source) offsetOf(p Pos) int {
+	if s.sub != nil || p.Line < 1 || p.Line > len(s.lines) {
+		return -1
+	}
+	return s.lines[p.Line-1] + p.Col - 1
 }
 
 // fillPos returns a position for every byte of v, using v.Pos where unknown.

@@ -3,3 +3,4 @@ docker run --gpus all `
   --ipc=host `
   vllm/vllm-openai:latest `
   --model m # want-1 VL001
+# want:2 VL309

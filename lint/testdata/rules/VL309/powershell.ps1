@@ -2,4 +2,3 @@ docker run --gpus all `
   --ipc=host `
   vllm/vllm-openai:latest --model m
 # want-3 VL309
-# want:2 VL303

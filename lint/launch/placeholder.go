@@ -1,0 +1,188 @@
+package launch
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+)
+
+// Placeholders are the parts of a published command that the reader is meant
+// to replace: `<HEAD_NODE_IP>`, `<model-path>`, `[master ip addr]`, `xxx`,
+// `10.0.0.x`, `{{ .Values.image }}`. Read literally, `<X>` is a shell
+// redirection that swallows the next word (even `--headless`) and `[a b]`
+// becomes stray arguments. The front end keeps each one as a single opaque,
+// unresolved value instead: it is blanked out of the text the parsers see
+// (same length, so positions stay) and its bytes are marked unresolved when
+// a value is built from them.
+
+// CodePlaceholder is the lint code of the note listing a file's placeholders.
+const CodePlaceholder = "VL009"
+
+// span is a placeholder's byte range [start, end) in a source.
+type span struct {
+	start, end int
+}
+
+var (
+	// angle: <WORD>, <two words>, <ip>:<port>; a letter first, no
+	// surrounding blanks, so `cmd <in.txt >out` stays a redirection.
+	angle = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9_.:/@ -]{0,62}[A-Za-z0-9_]>|<[A-Za-z]>`)
+	// square: [master ip addr], [your-model]: words in brackets that
+	// stand where an argument goes (not `[ x ]` tests or ${A[i]}).
+	square = regexp.MustCompile(`\[[A-Za-z][A-Za-z0-9_.:/@ -]{0,62}[A-Za-z0-9_]\]`)
+	// redacted: xxx, XXX, ***, x.x.x.x and IPs with x or * parts, as a
+	// whole word (group 1; the delimiters around it are consumed).
+	redacted = regexp.MustCompile(`(?:^|[\s=:'"/,@])([xX]{3,}|\*{3,}|(?:\d{1,3}|[xX*]{1,3})(?:\.(?:\d{1,3}|[xX*]{1,3})){3})(?:$|[\s:'"/,;@])`)
+	// template: {{ ... }} of Helm, Jinja and Go templates.
+	template = regexp.MustCompile(`\{\{[^{}\n]{0,200}\}\}`)
+)
+
+// findPlaceholders returns the placeholder spans of data, in order.
+func findPlaceholders(data []byte) []span {
+	s := string(data)
+	var out []span
+	for _, m := range angle.FindAllStringIndex(s, -1) {
+		if standsAlone(s, m[0], m[1], "<") {
+			out = append(out, span{m[0], m[1]})
+		}
+	}
+	for _, m := range square.FindAllStringIndex(s, -1) {
+		if standsAlone(s, m[0], m[1], "[") {
+			out = append(out, span{m[0], m[1]})
+		}
+	}
+	for _, m := range redacted.FindAllStringSubmatchIndex(s, -1) {
+		if isRedaction(s[m[2]:m[3]]) {
+			out = append(out, span{m[2], m[3]})
+		}
+	}
+	for _, m := range template.FindAllStringIndex(s, -1) {
+		out = append(out, span{m[0], m[1]})
+	}
+	return mergeSpans(out)
+}
+
+// standsAlone reports a bracketed word that is a whole argument or a part
+// of one joined by '=', ':', '/', ',' or quotes, not a redirection target
+// glued to a command (`a<b`) nor a here-document (`<<X`).
+func standsAlone(s string, i, j int, open string) bool {
+	if i > 0 {
+		prev := s[i-1]
+		if strings.IndexByte(" \t\n=:/,'\"(@", prev) < 0 || (open == "<" && prev == '<') {
+			return false
+		}
+	}
+	if j < len(s) && strings.IndexByte(" \t\n:/,'\";)\\@", s[j]) < 0 {
+		return false
+	}
+	return true
+}
+
+// isRedaction keeps x-words and x-IPs but not version-like numbers.
+func isRedaction(t string) bool {
+	if strings.Count(t, ".") == 3 {
+		return strings.ContainsAny(t, "xX*")
+	}
+	return true
+}
+
+// mergeSpans sorts spans and joins overlapping ones.
+func mergeSpans(in []span) []span {
+	sort.Slice(in, func(a, b int) bool { return in[a].start < in[b].start })
+	var out []span
+	for _, sp := range in {
+		if n := len(out); n > 0 && sp.start < out[n-1].end {
+			if sp.end > out[n-1].end {
+				out[n-1].end = sp.end
+			}
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// blankPlaceholders returns data with each placeholder's bytes replaced by
+// '_' so that the parsers read one plain word of the same length. A template
+// directive alone on a line (`{{- if .Values.x }}`) becomes blanks, so that
+// YAML around it still parses.
+func blankPlaceholders(data []byte, spans []span) []byte {
+	if len(spans) == 0 {
+		return data
+	}
+	out := append([]byte(nil), data...)
+	for _, sp := range spans {
+		fill := byte('_')
+		if wholeLine(out, sp) {
+			fill = ' '
+		}
+		for i := sp.start; i < sp.end; i++ {
+			if out[i] != '\n' {
+				out[i] = fill
+			}
+		}
+	}
+	return out
+}
+
+// wholeLine reports a span that is alone on its line (template directives).
+func wholeLine(data []byte, sp span) bool {
+	if data[sp.start] != '{' {
+		return false
+	}
+	for i := sp.start - 1; i >= 0 && data[i] != '\n'; i-- {
+		if data[i] != ' ' && data[i] != '\t' {
+			return false
+		}
+	}
+	for i := sp.end; i < len(data) && data[i] != '\n'; i++ {
+		if data[i] != ' ' && data[i] != '\t' && data[i] != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// placeholderAt returns the span holding byte offset off, if any.
+func placeholderAt(spans []span, off int) (span, bool) {
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].end > off })
+	if i < len(spans) && spans[i].start <= off {
+		return spans[i], true
+	}
+	return span{}, false
+}
+
+// IsPlaceholder reports an unresolved name that is a placeholder (as listed
+// in Value.Unresolved), so rules can tell "fill this in" from "set at run
+// time".
+func IsPlaceholder(name string) bool {
+	return len(findPlaceholders([]byte(name))) > 0 && !strings.HasPrefix(name, "$")
+}
+
+// notePlaceholders adds the file's one note listing its placeholders.
+func (fe *frontEnd) notePlaceholders(src *source) {
+	names, at := src.placeholderNames()
+	if len(names) == 0 {
+		return
+	}
+	const shown = 6
+	list := names
+	if len(list) > shown {
+		list = append(append([]string(nil), list[:shown]...), "...")
+	}
+	hint := "fill them in (or pass the values through variables) to have those checks run"
+	for _, n := range names {
+		if strings.HasPrefix(n, "{{") {
+			hint = "this is a template: lint its rendered output (helm template, envsubst) for the full checks"
+			break
+		}
+	}
+	fe.diags = append(fe.diags, diagAt(fe.file, at, CodePlaceholder, "placeholders stand for values to fill in: "+strings.Join(list, ", ")+"; each is read as one unresolved value and checks that need it are skipped", hint))
+}
+
+// diagAt makes an info note of the front end.
+func diagAt(file string, at Pos, code, msg, hint string) diag.Diagnostic {
+	return diag.Diagnostic{Code: code, Severity: diag.Info, File: file, Line: at.Line, Col: at.Col, Message: msg, Hint: hint}
+}

@@ -1,0 +1,49 @@
+package launch
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestFindPlaceholders(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"vllm serve <model-path> --headless", []string{"<model-path>"}},
+		{"ray start --address='<IP>:<PORT>'", []string{"<IP>", "<PORT>"}},
+		{"-e VLLM_HOST_IP=<HEAD_NODE_IP>", []string{"<HEAD_NODE_IP>"}},
+		{"--host [master ip addr] --port 1", []string{"[master ip addr]"}},
+		{"--api-key xxx --host 10.0.0.x", []string{"xxx", "10.0.0.x"}},
+		{"HF_TOKEN=*** vllm serve m", []string{"***"}},
+		{"image: {{ .Values.image }}", []string{"{{ .Values.image }}"}},
+		// not placeholders
+		{"sort <in.txt >out.txt", nil},
+		{"cat <<EOF >x", nil},
+		{"if [ \"$a\" = 1 ]; then x; fi", nil},
+		{"echo ${A[i]} --tp 8 --host 10.0.0.12 -v 0.11.1", nil},
+		{"vllm serve m 2>&1 | tee log", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, sp := range findPlaceholders([]byte(tt.text)) {
+			got = append(got, tt.text[sp.start:sp.end])
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: got %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestPlaceholderKeepsNextWord: `<X>` is one unresolved argument, not a
+// redirection eating --headless.
+func TestPlaceholderKeepsNextWord(t *testing.T) {
+	invs, _, _ := ParseShell("p.sh", []byte("vllm serve <model> --data-parallel-address <HEAD_IP> --headless\n"))
+	got := argv(invs)
+	if len(got) != 1 || got[0] != "<model> --data-parallel-address <HEAD_IP> --headless" {
+		t.Fatalf("argv = %q", got)
+	}
+	if invs[0].Args[0].Known || invs[0].Args[0].Unresolved[0] != "<model>" {
+		t.Errorf("placeholder must be unresolved: %+v", invs[0].Args[0])
+	}
+}
