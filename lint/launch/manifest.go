@@ -123,6 +123,14 @@ func scalar(n *yaml.Node, path ...string) string {
 type podRole struct {
 	spec *yaml.Node
 	role string
+	// lws marks LeaderWorkerSet pods, which get the LWS_* variables.
+	lws bool
+	// strict is set for kinds whose pods' environment the file fully
+	// shows (core workloads, LeaderWorkerSet); custom resources may inject more.
+	strict bool
+	// group separates pods of one object that form different deployments
+	// (prefill and decode roles of a custom resource).
+	group string
 	// podName is a StatefulSet's name: pod i is "<podName>-<i>" (HOSTNAME).
 	podName string
 	indexes []int
@@ -147,19 +155,25 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 	case "LeaderWorkerSet":
 		roles = lwsRoles(doc)
 	case "Pod":
-		roles = []podRole{{spec: get(doc, "spec")}}
+		roles = []podRole{{spec: get(doc, "spec"), strict: true}}
 	case "StatefulSet":
 		roles = []podRole{statefulSetRole(doc)}
+	case "Deployment", "ReplicaSet", "DaemonSet", "Job":
+		roles = []podRole{{spec: get(doc, "spec", "template", "spec"), strict: true}}
 	default:
-		roles = []podRole{{spec: get(doc, "spec", "template", "spec")}}
+		roles = genericRoles(doc)
 	}
 	for _, r := range roles {
 		if r.spec == nil {
 			continue
 		}
 		n0 := len(fe.invs)
+		rtag := tag
+		if r.group != "" {
+			rtag += "/" + r.group
+		}
 		for _, c := range containers(r.spec) {
-			fe.container(src, r, c, tag)
+			fe.container(src, r, c, rtag)
 		}
 		if fe.pods == nil {
 			fe.pods = map[*Invocation]podMeta{}
@@ -168,6 +182,7 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 			fe.pods[inv] = podMeta{namespace: ns, linksOff: scalar(r.spec, "enableServiceLinks") == "false"}
 		}
 	}
+	fe.rayObject(src, doc, kind, tag)
 }
 
 // lwsRoles expands a LeaderWorkerSet into leader (index 0) and workers (1..size-1).
@@ -188,11 +203,12 @@ func lwsRoles(doc *yaml.Node) []podRole {
 	}
 	if leader == nil {
 		if size == 0 {
-			return []podRole{{spec: worker, role: "worker", indexes: workers}}
+			return []podRole{{spec: worker, role: "worker", indexes: workers, lws: true, strict: true}}
 		}
-		return []podRole{{spec: worker, role: "worker", indexes: append([]int{0}, workers...), size: size}}
+		return []podRole{{spec: worker, role: "worker", indexes: append([]int{0}, workers...), size: size, lws: true, strict: true}}
 	}
-	return []podRole{{spec: leader, role: "leader", indexes: []int{0}, size: size}, {spec: worker, role: "worker", indexes: workers, size: size}}
+	return []podRole{{spec: leader, role: "leader", indexes: []int{0}, size: size, lws: true, strict: true},
+		{spec: worker, role: "worker", indexes: workers, size: size, lws: true, strict: true}}
 }
 
 func containers(podSpec *yaml.Node) []*yaml.Node {
@@ -236,7 +252,7 @@ func conflictMarker(data []byte) bool {
 // statefulSetRole expands a StatefulSet into its pods: each is its own node
 // whose HOSTNAME ends in the pod ordinal.
 func statefulSetRole(doc *yaml.Node) podRole {
-	r := podRole{spec: get(doc, "spec", "template", "spec"), role: "pod", podName: scalar(doc, "metadata", "name")}
+	r := podRole{spec: get(doc, "spec", "template", "spec"), role: "pod", podName: scalar(doc, "metadata", "name"), strict: true}
 	n, err := strconv.Atoi(scalar(doc, "spec", "replicas"))
 	if err != nil || n < 1 || n > maxGroupSize {
 		r.indexes = []int{-1}

@@ -23,7 +23,7 @@ func (fe *frontEnd) container(src *source, r podRole, c *yaml.Node, tag string) 
 		fe.containerAt(src, r, c, i)
 		for _, inv := range fe.invs[before:] {
 			inv.Deployment, inv.Role = tag, r.role
-			inv.Node = strings.TrimSpace(fe.file + ":" + scalar(c, "name"))
+			inv.Node = strings.TrimSpace(fe.file + ":" + r.label() + scalar(c, "name"))
 			if i >= 0 {
 				inv.Node += "[" + strconv.Itoa(i) + "]"
 			}
@@ -33,43 +33,72 @@ func (fe *frontEnd) container(src *source, r podRole, c *yaml.Node, tag string) 
 
 // containerAt lints the container as the pod with LWS worker index i sees it.
 func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
+	w, cmd, refs := fe.containerWalker(src, r, c, i)
+	cc := w.ctx.container
+	argv := cmd.fields
+	before := len(fe.invs)
+	switch {
+	case get(c, "command") == nil && isVLLMImage(cc.image):
+		w.imageServe(cmd, knownValue(cc.image, cc.info.Pos), argv)
+	case get(c, "command") == nil && servesArgs(argv):
+		w.serve(cmd, knownValue(cc.image, cc.info.Pos), "image "+cc.image+" serve", argv[1:])
+	case len(argv) > 0:
+		w.command(cmd, 0)
+	}
+	if !r.strict {
+		return // the platform may inject variables this file does not show
+	}
+	for _, inv := range fe.invs[before:] {
+		inv.UndefinedRefs = append(inv.UndefinedRefs, refs...)
+		inv.UndefinedRefs = append(inv.UndefinedRefs, *w.sc.undef...)
+	}
+}
+
+// containerWalker sets up the walk of one container: its environment (with
+// what the workload kind injects), image, GPUs and kubelet-expanded argv.
+func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int) (*walker, *cmdCtx, []Value) {
 	env := containerEnv(src, c)
 	switch {
 	case r.podName != "":
 		env = append(env, statefulSetValues(r, i)...)
-	case r.role != "":
+	case r.lws:
 		env = append(env, lwsValues(r, i)...)
 	}
 	cc := &containerCtx{image: scalar(c, "image"), env: env}
 	cc.version = imageVersion(cc.image)
-	cc.envOpen = get(c, "envFrom") != nil
+	cc.envOpen = get(c, "envFrom") != nil || !r.strict
 	cc.info = Container{Runtime: "kubernetes", Pos: src.at(0), HostNetwork: true, HostIPC: true, HasShm: true}
 	if n := get(c, "name"); n != nil {
 		cc.info.Pos = Pos{n.Line, n.Column}
 	}
-	if g := scalar(c, "resources", "limits", "nvidia.com/gpu"); g != "" {
-		cc.gpus, _ = strconv.Atoi(g)
-		cc.gpuSrc = "nvidia.com/gpu"
-	}
+	cc.gpus, cc.gpuSrc = containerGPUs(c)
 	argv, refs := fe.kubeArgv(src, c, env)
 	sc := newScope()
 	for _, e := range env {
 		sc.vars[e.Name] = &shVar{val: e.Value, exported: true, setAt: e.Pos, inherited: true}
 	}
-	sc.strict, sc.undef = true, &sc.undefined
+	sc.strict, sc.undef = r.strict, &sc.undefined
 	w := &walker{fe: fe, src: src, sc: sc, ctx: walkCtx{container: cc, role: r.role}}
-	before := len(fe.invs)
-	cmd := &cmdCtx{stmt: &syntax.Stmt{}, fields: argv}
-	switch {
-	case get(c, "command") == nil && isVLLMImage(cc.image):
-		w.imageServe(cmd, knownValue(cc.image, cc.info.Pos), argv)
-	case len(argv) > 0:
-		w.command(cmd, 0)
+	return w, &cmdCtx{stmt: &syntax.Stmt{}, fields: argv}, refs
+}
+
+// acceleratorResources are the device-plugin resources that count as GPUs
+// (or NPUs): NVIDIA, AMD, Intel, Habana Gaudi and Huawei Ascend plugins.
+var acceleratorResources = []string{"nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915", "habana.ai/gaudi",
+	"huawei.com/ascend-1980", "huawei.com/Ascend910", "huawei.com/Ascend910B", "huawei.com/Ascend310P"}
+
+// containerGPUs reads the accelerator count from resources.limits (or
+// requests) and names the resource it came from.
+func containerGPUs(c *yaml.Node) (int, string) {
+	for _, part := range []string{"limits", "requests"} {
+		for _, key := range acceleratorResources {
+			if g := scalar(c, "resources", part, key); g != "" {
+				n, _ := strconv.Atoi(g)
+				return n, key
+			}
+		}
 	}
-	for _, inv := range fe.invs[before:] {
-		inv.UndefinedRefs = append(inv.UndefinedRefs, refs...)
-		inv.UndefinedRefs = append(inv.UndefinedRefs, *sc.undef...)
-	}
+	return 0, ""
 }
 
 // lwsValues are the LWS variables for worker index i (-1 = unknown).
@@ -193,4 +222,20 @@ func statefulSetValues(r podRole, i int) []EnvVar {
 		v = knownValue(r.podName+"-"+strconv.Itoa(i), Pos{})
 	}
 	return []EnvVar{{Name: "HOSTNAME", Value: v, Source: "statefulset"}}
+}
+
+// label prefixes a container's node name with the group and role of a
+// custom resource's pod template ("decode/leader/"); LeaderWorkerSet and
+// StatefulSet pods are told apart by their index instead.
+func (r podRole) label() string {
+	if r.lws || r.podName != "" {
+		return ""
+	}
+	out := ""
+	for _, p := range []string{r.group, r.role} {
+		if p != "" {
+			out += p + "/"
+		}
+	}
+	return out
 }

@@ -61,3 +61,48 @@ func TestLeaderWorkerSetUnknownSize(t *testing.T) {
 		t.Fatalf("want one invocation with an unknown index, got %v", argv(invs))
 	}
 }
+
+// TestCustomResources: pod templates inside any kind are found, with their
+// role and group; KubeRay groups become Ray starts; a RayJob entrypoint runs
+// in the head container.
+func TestCustomResources(t *testing.T) {
+	volcano := `kind: HyperJob
+spec:
+  template:
+    roles:
+      - name: r
+        entryTemplate:
+          spec:
+            containers:
+              - name: leader
+                image: vllm/vllm-openai:latest
+                command: [sh, -c, "vllm serve m --tensor-parallel-size 8 --port $(PORT)"]
+`
+	invs, _, ds := ParseManifest("v.yaml", []byte(volcano))
+	if len(ds) > 0 || len(invs) != 1 || len(invs[0].UndefinedRefs) != 0 {
+		t.Fatalf("volcano: %v %v", argv(invs), ds)
+	}
+	ray := `kind: RayJob
+spec:
+  entrypoint: vllm serve m --tensor-parallel-size 16 --distributed-executor-backend ray
+  rayClusterSpec:
+    headGroupSpec:
+      rayStartParams: {num-gpus: "8", dashboard-host: 0.0.0.0}
+      template: {spec: {containers: [{name: ray-head, image: rayproject/ray:2.40.0-gpu}]}}
+    workerGroupSpecs:
+      - replicas: 1
+        rayStartParams: {}
+        template: {spec: {containers: [{name: ray-worker, image: rayproject/ray:2.40.0-gpu, resources: {limits: {nvidia.com/gpu: 8}}}]}}
+`
+	invs, _, ds = ParseManifest("r.yaml", []byte(ray))
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	kinds := map[Kind]int{}
+	for _, inv := range invs {
+		kinds[inv.Kind]++
+	}
+	if kinds[KindRayHead] != 1 || kinds[KindRayWorker] != 1 || kinds[KindServe] != 1 {
+		t.Fatalf("kinds %v argv %q", kinds, argv(invs))
+	}
+}

@@ -117,6 +117,12 @@ func (w *walker) command(cc *cmdCtx, i int) {
 		case (name == "docker" || name == "podman" || name == "nvidia-docker") && next == "run":
 			w.docker(cc, i+2)
 			return
+		case (name == "docker" || name == "podman") && next == "exec":
+			w.dockerExec(cc, i+2)
+			return
+		case name == runClusterScript:
+			w.runCluster(cc, i)
+			return
 		case (name == "apptainer" || name == "singularity") && (next == "exec" || next == "run"):
 			w.apptainer(cc, i+2)
 			return
@@ -169,8 +175,9 @@ func (w *walker) envCommand(cc *cmdCtx, i int) int {
 	return i
 }
 
-// python recognises `python -m vllm.entrypoints.openai.api_server ...` and
-// `python -m vllm.entrypoints.cli.main serve ...`.
+// python recognises `python -m vllm.entrypoints.openai.api_server ...`, the
+// older demo server module, `python -m vllm.entrypoints.cli.main serve ...`
+// and front ends that take vLLM's engine arguments (wrappers).
 func (w *walker) python(cc *cmdCtx, i int) {
 	f := cc.fields
 	for j := i + 1; j < len(f); j++ {
@@ -178,8 +185,10 @@ func (w *walker) python(cc *cmdCtx, i int) {
 		if t == "-m" && j+1 < len(f) {
 			mod := f[j+1].Text
 			switch {
-			case mod == "vllm.entrypoints.openai.api_server":
+			case mod == "vllm.entrypoints.openai.api_server" || mod == "vllm.entrypoints.api_server":
 				w.serve(cc, f[i], "python -m "+mod, f[j+2:])
+			case wrappers[mod] != "":
+				w.wrapped(cc, f[i], "python -m "+mod, wrappers[mod], f[j+2:])
 			case mod == "vllm.entrypoints.cli.main" && j+2 < len(f) && f[j+2].Text == "serve":
 				w.serve(cc, f[i], "python -m "+mod+" serve", f[j+3:])
 			}
@@ -196,8 +205,8 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 	f := cc.fields
 	for j := i + 1; j < len(f); j++ {
 		t := f[j].Text
-		if base(t) == "multi-node-serving.sh" {
-			w.command(cc, j) // vLLM's Ray helper: its effect is known
+		if b := base(t); b == "multi-node-serving.sh" || b == runClusterScript {
+			w.command(cc, j) // vLLM's helper scripts: their effect is known
 			return
 		}
 		if !strings.HasPrefix(t, "-") {

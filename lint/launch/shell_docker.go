@@ -105,6 +105,9 @@ func (w *walker) docker(cc *cmdCtx, i int) {
 	} else if isVLLMImage(image.Text) {
 		inner.imageServe(cc, *image, cmd)
 		return
+	} else if servesArgs(cmd) {
+		inner.serve(&cmdCtx{stmt: cc.stmt}, *image, "docker image "+image.Text+" serve", cmd[1:])
+		return
 	}
 	if len(cmd) > 0 {
 		inner.command(&cmdCtx{stmt: cc.stmt, fields: cmd}, 0)
@@ -257,4 +260,11 @@ func imageVersion(image string) string {
 		return ""
 	}
 	return m[1]
+}
+
+// servesArgs reports a container command that is `serve MODEL ...` with no
+// program in front: the image's entrypoint is vLLM's CLI (a custom or
+// vendor build, or an image given by ID), so these are serve arguments.
+func servesArgs(cmd []Value) bool {
+	return len(cmd) > 1 && cmd[0].Known && cmd[0].Text == "serve"
 }

@@ -112,3 +112,32 @@ func TestPowerShellHint(t *testing.T) {
 		t.Fatalf("want one VL001 with a PowerShell hint, got %v", ds)
 	}
 }
+
+// TestWrappers: launchers that wrap vLLM yield serve invocations.
+func TestWrappers(t *testing.T) {
+	tests := []struct {
+		name, script, frontend string
+		want                   []string
+	}{
+		{"dynamo", "python3 -m dynamo.vllm --model m --is-prefill-worker -tp 8\n", "dynamo.vllm", []string{"--model m --is-prefill-worker -tp 8"}},
+		{"demo api_server", "python -m vllm.entrypoints.api_server --model m --tensor-parallel-size 4\n", "", []string{"--model m --tensor-parallel-size 4"}},
+		{"image by id", "docker run --gpus all --ipc=host 3f2a9c1b0d serve m --tp 2\n", "", []string{"m --tp 2"}},
+		{"docker exec", "docker exec -it -e A=1 node-123 vllm serve m --tp 16\n", "", []string{"m --tp 16"}},
+		{"run_cluster head", "bash run_cluster.sh vllm/vllm-openai 10.0.0.1 --head /hf -e VLLM_HOST_IP=10.0.0.1\n", "", []string{"--block --head --node-ip-address=10.0.0.1 --port=6379"}},
+		{"run_cluster worker", "./run_cluster.sh vllm/vllm-openai 10.0.0.1 --worker /hf -e VLLM_HOST_IP=10.0.0.2\n", "", []string{"--block --address=10.0.0.1:6379"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			invs, _, ds := ParseShell("t.sh", []byte(tt.script))
+			if len(ds) > 0 {
+				t.Fatalf("diagnostics: %v", ds)
+			}
+			if diff := diffStrings(tt.want, argv(invs)); diff != "" {
+				t.Fatalf("argv (-want +got):\n%s", diff)
+			}
+			if invs[0].Frontend != tt.frontend {
+				t.Errorf("frontend %q, want %q", invs[0].Frontend, tt.frontend)
+			}
+		})
+	}
+}

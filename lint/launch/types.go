@@ -73,6 +73,10 @@ type Invocation struct {
 	Pos Pos
 	// Launcher is how vLLM is started: "vllm serve", "python -m ...", "docker image".
 	Launcher string
+	// Frontend names what parses the arguments when it is not vLLM's own
+	// CLI: "dynamo.vllm" takes vLLM's engine arguments plus flags of its
+	// own and runs no vLLM API server; "" for vllm serve and vLLM's modules.
+	Frontend string
 	// Args is the argv after the launcher (serve args; for ray, the ray args).
 	Args []Value
 	// Env is the environment in effect, in the order it was set; later wins.
