@@ -14,9 +14,9 @@ func TestEnvLifecycles(t *testing.T) {
 		{"0.9.0", "VLLM_ALLOW_RUNTIME_LORA_UPDATING", true},
 		{"0.16.0", "VLLM_ALLOW_RUNTIME_LORA_UPDATING", true},
 		{"0.11.0", "VLLM_USE_V1", true},
-		// removal disputed (0.12 vs 0.29): never reported removed too early
-		{"0.28.0", "VLLM_USE_V1", true},
-		{"0.29.0", "VLLM_USE_V1", false},
+		// gone from envs.py by Nov 2025 (tpu-inference #1081), not 0.29
+		{"0.11.2", "VLLM_USE_V1", true},
+		{"0.12.0", "VLLM_USE_V1", false},
 		{"0.5.4", "VLLM_RPC_PORT", true},
 		{"0.5.5", "VLLM_RPC_PORT", false},
 		{"0.25.0", "VLLM_ATTENTION_BACKEND", true},

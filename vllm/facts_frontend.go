@@ -33,7 +33,7 @@ func (r Release) FrontendRPC() FrontendRPC {
 // srcEngineEra: V0 and V1 engines by release.
 const srcEngineEra = srcDP080 + " (V1 opt-in via VLLM_USE_V1=1 in 0.8.0's DP example); verl-pipeline issue #5 (V1 default from 0.8.0, third-party); " +
 	"huggingface/optimum-neuron PR #1027 (V0 removed in 0.11.0, third-party); vllm-ascend PR #4086 (Nov 2025: VLLM_USE_V1 removed from vLLM); " +
-	"OpenRLHF PR #1328 (Sep 2026: \"vLLM 0.29 removed the VLLM_USE_V1 environment variable\"); the V1 opt-in's first release (≈0.7.0) unverified"
+	"the V1 opt-in's first release (≈0.7.0) unverified"
 
 // EngineEra says which engines a release has.
 type EngineEra struct {

@@ -19,6 +19,12 @@ const (
 	// the DP size/local/start-rank/address/port flags; the 0.8.0 and 0.8.3
 	// DP examples still drive DP through VLLM_DP_* variables.
 	srcDPServe = srcServe090 + "; " + srcDP080 + "; " + srcDP083 + "; " + srcPar0101 + "; first release 0.8.4-0.9.0 unverified"
+	// srcEPLBOld: PR #20562 (review 2025-07-31) introduced --eplb-config and
+	// deprecated the separate EPLB knobs ("This will be removed in v0.12.0");
+	// its arg_utils diff drops the separate add_argument calls; PR #55989
+	// (2026) finds none of them registered on main.
+	srcEPLBOld = "PR #20562 (Jul 2025: --eplb-config, ParallelConfig properties deprecated \"This will be removed in v0.12.0\"; its arg_utils diff drops the separate add_argument calls); " +
+		"PR #55989 (2026 main: --num-redundant-experts not registered); " + srcFacts + " (deprecated ≈0.11, absent in 0.22.1); whether the CLI kept deprecated aliases until 0.12.0 is unverified"
 	srcUnknown = "first release unverified, recorded as before the table so that it is never reported as too new; " +
 		"confirmed from 0.9.0 only, the release vllm-facts.md (secondary) places it in"
 )
@@ -87,13 +93,13 @@ var flagTable = []Flag{
 	{Name: "enable-eplb", Kind: Bool, Default: "False", Span: Span{Since: v092},
 		Doc: "expert-parallel load balancer", Source: srcFacts + " (≈0.9.2/0.10); first release unverified"},
 	{Name: "num-redundant-experts", Kind: Int, Default: "0", Span: Span{Since: v091, Removed: v0120}, Deprecated: v0110,
-		Doc: "EPLB redundant experts; replaced by --eplb-config", Source: srcFacts + " (deprecated ≈0.11, 'removed in v0.12.0'); unverified"},
+		Doc: "EPLB redundant experts; replaced by --eplb-config", Source: srcEPLBOld + "; issue #24523 (Sep 2025 main still parses --num-redundant-experts)"},
 	{Name: "eplb-window-size", Kind: Int, Default: "1000", Span: Span{Since: v091, Removed: v0120}, Deprecated: v0110,
-		Doc: "EPLB window; replaced by --eplb-config", Source: srcFacts + "; unverified"},
+		Doc: "EPLB window; replaced by --eplb-config", Source: srcEPLBOld},
 	{Name: "eplb-step-interval", Kind: Int, Default: "3000", Span: Span{Since: v091, Removed: v0120}, Deprecated: v0110,
-		Doc: "EPLB rebalance interval; replaced by --eplb-config", Source: srcFacts + "; unverified"},
+		Doc: "EPLB rebalance interval; replaced by --eplb-config", Source: srcEPLBOld},
 	{Name: "eplb-log-balancedness", Kind: Bool, Default: "False", Span: Span{Since: v091, Removed: v0120}, Deprecated: v0110,
-		Doc: "EPLB logging; replaced by --eplb-config", Source: srcFacts + "; unverified"},
+		Doc: "EPLB logging; replaced by --eplb-config", Source: srcEPLBOld},
 	{Name: "eplb-config", Kind: JSON, Span: Span{Since: v0102},
 		Doc: "EPLB settings as JSON (window_size, step_interval, num_redundant_experts, ...)", Verified: true,
 		Source: "docs.vllm.ai/en/v0.10.2/api/vllm/config/parallel (EPLBConfig first appears in 0.10.2; absent from the 0.10.1.1 page); " + srcPar0112 + "; " + srcPar014},
@@ -134,9 +140,9 @@ var flagTable = []Flag{
 	// --- memory / scheduler (§1.3) ---
 	{Name: "gpu-memory-utilization", Kind: Float, Default: "0.9", Span: Span{Since: vPre, Removed: v0220},
 		Doc:    "fraction of total GPU memory this instance may use (per GPU)",
-		Source: srcUsagePre05 + "; " + srcCache + "; 0.9 verified through 0.10.2, the switch to 0.92 (seen in 0.22.1) is unverified"},
+		Source: srcUsagePre05 + "; " + srcCacheLit + " (0.9 through 0.16.0); the switch to 0.92 (0.17-0.22.1) is unverified, 0.22.0 recorded"},
 	{Name: "gpu-memory-utilization", Kind: Float, Default: "0.92", Span: Span{Since: v0220},
-		Doc: "fraction of total GPU memory this instance may use (per GPU)", Source: srcCache + "; first release with 0.92 unverified"},
+		Doc: "fraction of total GPU memory this instance may use (per GPU)", Source: srcCache + "; first release with 0.92 (0.17-0.22.1) unverified"},
 	{Name: "kv-cache-memory-bytes", Kind: HumanInt, Span: Span{Since: v0111},
 		Doc: "fixed KV-cache bytes per GPU (overrides utilization for KV sizing)", Source: srcFacts + " (≈0.11.1); unverified"},
 	{Name: "max-model-len", Kind: HumanInt, Span: Span{Since: vPre},
@@ -145,20 +151,22 @@ var flagTable = []Flag{
 	{Name: "max-num-batched-tokens", Kind: HumanInt, Span: Span{Since: vPre}, Doc: "token budget per step per DP rank", Verified: true, Source: srcUsagePre05 + "; " + srcDump},
 	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes050, Default: "auto", Span: Span{Since: vPre, Removed: v0100},
 		Doc: "KV cache storage type", Verified: true,
-		Source: srcUsage050 + ", " + srcUsage063 + ", " + srcUsage066 + ", " + srcUsage081 + " ({auto,fp8,fp8_e5m2,fp8_e4m3}); docs.vllm.ai/en/v0.9.2/api/vllm/config (CacheDType); fp8_inc first in 0.10.0 (below)"},
-	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0100, Default: "auto", Span: Span{Since: v0100, Removed: v0111},
-		Doc: "KV cache storage type", Source: "docs.vllm.ai/en/v0.10.0 and v0.10.2 config (CacheDType); the 0.11.x change point is from " + srcFacts + " (unverified)"},
-	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0111, Default: "auto", Span: Span{Since: v0111, Removed: v0220},
-		Doc: "KV cache storage type", Source: srcFacts + "; unverified"},
-	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0220, Default: "auto", Span: Span{Since: v0220},
-		Doc: "KV cache storage type (turboquant_* variants also exist and are accepted by the linter as unknown choices)", Source: srcDump + "; first release of this set unverified"},
+		Source: srcUsage050 + ", " + srcUsage063 + ", " + srcUsage066 + ", " + srcUsage081 + " ({auto,fp8,fp8_e5m2,fp8_e4m3}); " + srcConfig09 + "; fp8_inc first in 0.10.0 (below)"},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0100, Default: "auto", Span: Span{Since: v0100, Removed: v0110},
+		Doc: "KV cache storage type", Source: "docs.vllm.ai/en/v0.10.0/api/vllm/config (CacheDType); " + srcCacheLit + " (0.10.2); 0.11.0 not read, so the wider set below starts there"},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0111, Default: "auto", Span: Span{Since: v0110, Removed: v0170, Confirmed: v0111},
+		Doc:    "KV cache storage type (bfloat16 and fp8_ds_mla added; fp8_ds_mla is DeepSeek-V3.2's sparse MLA format)",
+		Source: srcCacheLit + " (0.11.1 and 0.16.0: auto, bfloat16, fp8, fp8_e4m3, fp8_e5m2, fp8_inc, fp8_ds_mla); 0.11.0 and 0.17-0.22.0 unverified"},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0220, Default: "auto", Span: Span{Since: v0170, Confirmed: v0220},
+		Doc: "KV cache storage type (turboquant_* variants also exist and are accepted by the linter as unknown choices)", Source: srcDump + "; 0.17-0.22.0 unverified"},
 	{Name: "block-size", Kind: Int, Choices: blockSizes05, Span: Span{Since: vPre, Removed: v064},
-		Doc: "tokens per KV block", Source: srcUsagePre05 + ", " + srcUsage063 + " ({8,16,32}); the release that widened the choices (0.6.4-0.9.2) is unverified, 0.6.4 assumed"},
-	{Name: "block-size", Kind: Int, Choices: blockSizes064, Span: Span{Since: v064, Removed: v0111, Confirmed: v092},
-		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Source: "docs.vllm.ai/en/v0.9.2, v0.10.2 config (BlockSize Literal); 0.6.4-0.9.1 unverified"},
-	{Name: "block-size", Kind: Int, Choices: blockSizes0111, Span: Span{Since: v0111, Removed: v0220},
-		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Source: srcFacts + "; unverified"},
-	{Name: "block-size", Kind: Int, Span: Span{Since: v0220}, Doc: "tokens per KV block (free int)", Source: srcDump + "; first release unverified"},
+		Doc: "tokens per KV block", Source: srcUsagePre05 + ", " + srcUsage063 + " ({8,16,32}); the release that widened the choices (0.6.4-0.9.0) is unverified, 0.6.4 assumed"},
+	{Name: "block-size", Kind: Int, Choices: blockSizes064, Span: Span{Since: v064, Removed: v0110, Confirmed: v090},
+		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Source: srcConfig09 + "; " + srcCacheLit + " (0.10.2); 0.6.4-0.8.5 unverified"},
+	{Name: "block-size", Kind: Int, Choices: blockSizes0111, Span: Span{Since: v0110, Removed: v0170, Confirmed: v0111},
+		Doc: "tokens per KV block; MLA backends override it (see MLABlockSize)", Source: srcCacheLit + " (0.11.1 and 0.16.0 add 256); 0.11.0 unverified"},
+	{Name: "block-size", Kind: Int, Span: Span{Since: v0170, Confirmed: v0220}, Doc: "tokens per KV block (free int; MLA backends override it)",
+		Source: srcDump + "; docs.vllm.ai/en/v{0.26.0,0.29.0}/api/vllm/config/cache (int field); 0.17-0.22.0 unverified"},
 	{Name: "enable-prefix-caching", Kind: Bool, Span: Span{Since: vPre},
 		Doc: "prefix caching (V1 default on); store_true in the old synopses", Source: srcUsagePre05 + "; " + srcUsage063 + "; kind change release unverified"},
 	{Name: "enable-chunked-prefill", Kind: Bool, Span: Span{Since: vPre, Confirmed: v090}, Doc: "chunked prefill (V1 always on)", Source: srcFacts + "; " + srcUnknown},

@@ -39,5 +39,4 @@ var (
 	v0210 = mustVersion("0.21.0")
 	v0220 = mustVersion("0.22.0")
 	v0260 = mustVersion("0.26.0")
-	v0290 = mustVersion("0.29.0")
 )

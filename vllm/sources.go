@@ -36,13 +36,15 @@ const (
 	// srcPR23964 dates the allgather_reducescatter backend: committed to main
 	// on 2025-09-18 (commit report yan97ao/argus issue #251), after the
 	// 0.10.2 release, so 0.11.0 is the first release with it.
-	srcPR23964 = "PR #23964 committed 2025-09-18 (yan97ao/argus issue #251 commit report), after 0.10.2"
-	srcDP080   = "docs.vllm.ai/en/v0.8.0/getting_started/examples/data_parallel.html (offline DP through VLLM_DP_* variables, VLLM_USE_V1=1)"
-	srcDP083   = "docs.vllm.ai/en/v0.8.3/getting_started/examples/data_parallel.html (offline DP; no vllm serve DP flags used)"
-	srcSpec064 = "docs.vllm.ai/en/v{0.5.1,0.6.4,0.7.1} spec_decode (speculative_model=..., num_speculative_tokens=...)"
-	srcSpec082 = "docs.vllm.ai/en/v0.8.2/_sources/features/spec_decode.md and raw v0.10.0 docs (speculative_config={...})"
-	srcSpec011 = "docs.vllm.ai/en/v0.11.0/api/vllm/config/speculative (SpeculativeMethod Literal)"
-	srcSpec012 = "docs.vllm.ai/en/v0.12.0/api/vllm/config/speculative (SpeculativeMethod Literal with EagleModelTypes/MTPModelTypes)"
+	srcPR23964  = "PR #23964 committed 2025-09-18 (yan97ao/argus issue #251 commit report), after 0.10.2"
+	srcConfig09 = "docs.vllm.ai/en/v{0.9.0,0.9.2}/api/vllm/config (BlockSize Literal[1,8,16,32,64,128]; CacheDType auto/fp8/fp8_e4m3/fp8_e5m2; DistributedExecutorBackend ray/mp/uni/external_launcher; LoRADType; ModelDType)"
+	srcCacheLit = "docs.vllm.ai/en/v{0.10.2,0.11.1,0.16.0}/api/vllm/config/cache (BlockSize and CacheDType Literals; gpu_memory_utilization 0.9)"
+	srcDP080    = "docs.vllm.ai/en/v0.8.0/getting_started/examples/data_parallel.html (offline DP through VLLM_DP_* variables, VLLM_USE_V1=1)"
+	srcDP083    = "docs.vllm.ai/en/v0.8.3/getting_started/examples/data_parallel.html (offline DP; no vllm serve DP flags used)"
+	srcSpec064  = "docs.vllm.ai/en/v{0.5.1,0.6.4,0.7.1} spec_decode (speculative_model=..., num_speculative_tokens=...)"
+	srcSpec082  = "docs.vllm.ai/en/v0.8.2/_sources/features/spec_decode.md and raw v0.10.0 docs (speculative_config={...})"
+	srcSpec011  = "docs.vllm.ai/en/v0.11.0/api/vllm/config/speculative (SpeculativeMethod Literal)"
+	srcSpec012  = "docs.vllm.ai/en/v0.12.0/api/vllm/config/speculative (SpeculativeMethod Literal with EagleModelTypes/MTPModelTypes)"
 )
 
 // srcNnodes is the evidence for the --nnodes family: PR #23691 opened
