@@ -36,7 +36,7 @@ func (r Release) AutoAll2All(c AutoContext) (backend, why string) {
 	if c.DP <= 1 || !c.EP {
 		return "", "no all-to-all: the kernels only run with DP > 1 and expert parallelism"
 	}
-	if c.MultiNode && c.GPUDirectRDMA {
+	if c.MultiNode && c.GPUDirectRDMA && r.hasBackend(BackendDeepEPLowLatency) && r.hasBackend(BackendDeepEPHighThroughput) {
 		if c.OutputTokens > 0 && c.InputTokens >= PrefillHeavyRatio*c.OutputTokens {
 			return BackendDeepEPHighThroughput, fmt.Sprintf(
 				"auto: multi-node with GPU-initiated RDMA, prefill-dominated (input %d >= %d x output %d)", c.InputTokens, PrefillHeavyRatio, c.OutputTokens)
@@ -45,8 +45,11 @@ func (r Release) AutoAll2All(c AutoContext) (backend, why string) {
 			"auto: multi-node with GPU-initiated RDMA, decode-dominated (input %d < %d x output %d)", c.InputTokens, PrefillHeavyRatio, c.OutputTokens)
 	}
 	fallback := BackendAllgatherReducescatter
-	if _, ok := r.All2AllBackend(fallback); !ok {
+	if !r.hasBackend(fallback) {
 		fallback = BackendNaive
+	}
+	if c.MultiNode && c.GPUDirectRDMA {
+		return fallback, fmt.Sprintf("auto: vLLM %s has no confirmed DeepEP backend; %s", r.Version, fallback)
 	}
 	if !c.MultiNode {
 		return fallback, "auto: single node, NCCL-based backend"
@@ -56,4 +59,11 @@ func (r Release) AutoAll2All(c AutoContext) (backend, why string) {
 		kind = "unspecified"
 	}
 	return fallback, fmt.Sprintf("auto: the inter-node fabric (%s) has no GPU-initiated RDMA, so DeepEP cannot run; %s works over TCP/Ethernet", kind, fallback)
+}
+
+// hasBackend reports whether a source confirms the backend in this release:
+// auto only picks what the release certainly has.
+func (r Release) hasBackend(name string) bool {
+	b, ok := r.All2AllBackend(name)
+	return ok && b.Certain(r.Version)
 }

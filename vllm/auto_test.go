@@ -5,6 +5,7 @@ import "testing"
 func TestAutoAll2All(t *testing.T) {
 	r011, _, _ := ResolveString("0.11.0")
 	r091, _, _ := ResolveString("0.9.1")
+	r090, _, _ := ResolveString("0.9.0")
 	tests := []struct {
 		name string
 		rel  Release
@@ -17,6 +18,7 @@ func TestAutoAll2All(t *testing.T) {
 		{"single node before allgather existed", r091, AutoContext{DP: 8, EP: true}, BackendNaive},
 		{"RDMA decode-heavy", r011, AutoContext{DP: 32, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 1024, OutputTokens: 1024}, BackendDeepEPLowLatency},
 		{"RDMA prefill-heavy", r011, AutoContext{DP: 32, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 8192, OutputTokens: 1024}, BackendDeepEPHighThroughput},
+		{"RDMA before DeepEP was confirmed", r090, AutoContext{DP: 32, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 1024, OutputTokens: 1024}, BackendNaive},
 		{"ethernet without RDMA", r011, AutoContext{DP: 32, EP: true, MultiNode: true, FabricKind: "ethernet"}, BackendAllgatherReducescatter},
 	}
 	for _, tt := range tests {

@@ -29,6 +29,7 @@ const (
 	srcPar0112  = "docs.vllm.ai/en/v0.11.2/api/vllm/config/parallel (no All2AllBackend Literal; EPLBConfig without use_async)"
 	srcPar014   = "docs.vllm.ai/en/v0.14.0/api/vllm/config/parallel (All2AllBackend Literal: naive, pplx, deepep_high_throughput, deepep_low_latency, allgather_reducescatter, flashinfer_all2allv)"
 	srcA2A092   = "docs.vllm.ai/en/v0.9.2/api/vllm/distributed/device_communicators/all2all (DeepEPAll2AllManagerBase, no AgRsAll2AllManager)"
+	srcA2A0901  = "docs.vllm.ai/en/v0.9.0.1/api/vllm/distributed/device_communicators/all2all (first class NaiveAll2AllManager: no AgRs or DeepEP managers, which sort before it)"
 	srcA2A0110  = "docs.vllm.ai/en/v0.11.0/api/vllm/distributed/device_communicators/all2all (AgRsAll2AllManager)"
 	srcEnv0901  = "docs.vllm.ai/en/v0.9.0.1/api/vllm/envs (VLLM_ALL2ALL_BACKEND: str = 'naive')"
 	srcEnv01011 = "docs.vllm.ai/en/v0.10.1.1/api/vllm/envs (VLLM_ALL2ALL_BACKEND: str = 'naive')"

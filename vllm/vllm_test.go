@@ -234,6 +234,9 @@ func TestAll2AllBackends(t *testing.T) {
 			t.Errorf("allgather_reducescatter listed in %s", v)
 		}
 	}
+	if has("0.9.0", BackendDeepEPLowLatency) {
+		t.Error("0.9.0 has no DeepEP managers (0.9.0.1 all2all page)")
+	}
 	if !has("0.11.0", BackendAllgatherReducescatter) {
 		t.Error("allgather_reducescatter missing in 0.11.0")
 	}
