@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -164,37 +163,6 @@ func spanningArgs(p *Plan, n *NodePlan, nodeRank, masterAddr Arg) ([]Arg, error)
 // MasterPort is the torch.distributed port for --nnodes layouts (vLLM's
 // default, written explicitly so firewalls can be opened for it).
 const MasterPort = 29501
-
-// checkExtraArgs warns about extra_args flags the release does not know.
-func checkExtraArgs(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
-	var ds diag.Diagnostics
-	for i, a := range d.VLLM.ExtraArgs {
-		if len(a) < 2 || a[0] != '-' || isNumber(a) {
-			continue
-		}
-		if _, ok := r.Flag(a); ok {
-			continue
-		}
-		path := fmt.Sprintf("vllm.extra_args[%d]", i)
-		f, known := vllm.KnownFlagEver(a)
-		if !known {
-			ds = append(ds, gdiag(d, CodeExtraArg, diag.Warning, path,
-				fmt.Sprintf("%s is not in vlaunch's flag table for vLLM %s; passed through unchecked", a, r.Version), ""))
-			continue
-		}
-		// vLLM refuses a flag outside its release span ("unrecognized arguments").
-		span := "from " + f.Since.String()
-		if f.Since.Less(vllm.Oldest().Version) {
-			// Flags removed before the table starts have no known first release.
-			span = "only before " + f.Removed.String()
-		} else if !f.Removed.IsZero() {
-			span += " until " + f.Removed.String()
-		}
-		ds = append(ds, gdiag(d, CodeExtraArg, diag.Error, path,
-			fmt.Sprintf("vLLM %s has no flag %s (it exists %s)", r.Version, a, span), "remove it or change vllm.version"))
-	}
-	return ds
-}
 
 func isNumber(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)

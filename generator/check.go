@@ -2,11 +2,11 @@ package generator
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Diagnostic codes. GEN001 (unsafe names and values), GEN003 (version) and
@@ -15,26 +15,36 @@ import (
 const (
 	CodeLayout   = "GEN002" // the layout does not fit the nodes
 	CodeAll2All  = "GEN004" // all-to-all backend choice or fallback
-	CodeSecret   = "GEN005" // a secret in vllm.env
+	CodeSecret   = "GEN005" // a secret in vllm.env or vllm.extra_args
 	CodeExtraArg = "GEN006" // extra_args the release does not know
 	CodeTemplate = "GEN007" // template parse/execute error
 	CodeIdleGPUs = "GEN008" // GPUs left unused by the layout
 	CodeRuntime  = "GEN009" // runtime-specific restriction
 )
 
-// secretKeyRE matches variable names that hold credentials.
-var secretKeyRE = regexp.MustCompile(`(?i)(TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|PRIVATE_KEY)`)
-
-// checkSecrets refuses secrets in vllm.env: scripts read them from the
-// environment they are started in, so they never land on disk. (Names,
+// checkSecrets refuses credentials in vllm.env and vllm.extra_args (the
+// rule is vllm.SecretEnv / SecretFlag / SecretValue, shared with validate
+// and lint): bundles read them from the environment they are started in
+// (Kubernetes: from Secrets), so they never land on disk. (Names,
 // addresses and values that could break out of the generated files are
 // validate's: SPEC111-SPEC114.)
 func checkSecrets(d *spec.Deployment) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, k := range sortedKeys(d.VLLM.Env) {
-		if secretKeyRE.MatchString(k) {
+		if vllm.SecretEnv(k) || vllm.SecretValue(d.VLLM.Env[k]) {
 			ds = append(ds, gdiag(d, CodeSecret, diag.Error, "vllm.env."+k, fmt.Sprintf("%s looks like a secret; vlaunch never writes secrets into launch files", k),
-				"remove it from the spec and export it on each node (the scripts pass HF_TOKEN through when it is set)"))
+				"remove it from the spec and export it where the scripts start (they pass HF_TOKEN and VLLM_API_KEY through; on Kubernetes they come from Secrets)"))
+		}
+	}
+	for i, a := range d.VLLM.ExtraArgs {
+		path := fmt.Sprintf("vllm.extra_args[%d]", i)
+		if env, ok := vllm.SecretFlag(a); ok {
+			name, _, _ := strings.Cut(a, "=")
+			ds = append(ds, gdiag(d, CodeSecret, diag.Error, path, fmt.Sprintf("%s takes a secret; vlaunch never writes secrets into launch files", name),
+				fmt.Sprintf("remove it and its value, and export %s where the scripts start (vLLM reads it; the scripts pass it through)", env)))
+		} else if vllm.SecretValue(a) {
+			ds = append(ds, gdiag(d, CodeSecret, diag.Error, path, "this argument looks like a Hugging Face token; vlaunch never writes secrets into launch files",
+				"remove it and export HF_TOKEN where the scripts start"))
 		}
 	}
 	return ds

@@ -34,11 +34,17 @@ func TestHostileInputs(t *testing.T) {
 		{"metadata name with quote", func(d *spec.Deployment) { d.Metadata.Name = "x'y" }, validate.CodeUnsafeName},
 		{"env key with $", func(d *spec.Deployment) { d.VLLM.Env = map[string]string{"A$(id)": "1"} }, validate.CodeEnv},
 		{"secret in env", func(d *spec.Deployment) { d.VLLM.Env = map[string]string{"HF_TOKEN": "hf_abc"} }, CodeSecret},
+		{"token under another name", func(d *spec.Deployment) {
+			d.VLLM.Env = map[string]string{"MY_VAR": "hf_0123456789abcdefghijABCDEFGHIJ0123"}
+		}, CodeSecret},
+		{"api key in extra_args", func(d *spec.Deployment) { d.VLLM.ExtraArgs = []string{"--api-key", "sk-123"} }, CodeSecret},
+		{"api key joined", func(d *spec.Deployment) { d.VLLM.ExtraArgs = []string{"--api_key=sk-123"} }, CodeSecret},
 		{"model path with newline", func(d *spec.Deployment) { d.Model.Path = "/models/x\ntouch " + canary }, validate.CodeUnsafeName},
 		{"model path with spaces and $(...)", func(d *spec.Deployment) { d.Model.Path = "/models/my model $(touch " + canary + ")" }, ""},
 		{"served name with quotes", func(d *spec.Deployment) { d.Model.ServedName = `it's "quoted" $HOME` }, ""},
+		{"served name with kubelet references", func(d *spec.Deployment) { d.Model.ServedName = "$(HF_TOKEN) $$ $(LWS_WORKER_INDEX)" }, ""},
 		{"env value with $(...) and newline", func(d *spec.Deployment) {
-			d.VLLM.Env = map[string]string{"MY_VAR": "a'b\"c $(touch " + canary + ")\n`id` ${HOME}"}
+			d.VLLM.Env = map[string]string{"MY_VAR": "a'b\"c $(touch " + canary + ") $(HF_TOKEN) $$\n`id` ${HOME}"}
 		}, ""},
 		{"extra arg with $(...)", func(d *spec.Deployment) { d.VLLM.ExtraArgs = []string{"--chat-template", "$(touch " + canary + ")"} }, ""},
 		{"image with spaces", func(d *spec.Deployment) { d.Runtime.Image = "img:tag; touch " + canary }, ""},
@@ -73,7 +79,7 @@ func TestHostileInputs(t *testing.T) {
 func checkQuoted(t *testing.T, d *spec.Deployment, b *Bundle) {
 	t.Helper()
 	if b.Plan.Runtime == "kubernetes" {
-		lwsScripts(t, fileData(t, b, "lws.yaml")) // must still parse
+		checkKubeQuoted(t, d, b)
 		return
 	}
 	dir := t.TempDir()

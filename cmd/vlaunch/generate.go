@@ -21,7 +21,7 @@ func init() { subcommands = append(subcommands, newGenerateCmd) }
 
 type generateOptions struct {
 	out, runtime, templates string
-	force, dryRun           bool
+	force, dryRun, strict   bool
 }
 
 func newGenerateCmd(s *streams) *cobra.Command {
@@ -36,12 +36,17 @@ vLLM version it names: nodeN.sh per node (bare metal or docker), or lws.yaml
 The bundle is written atomically: rendered into a temporary directory beside
 DIR, then renamed into place. Every bundle carries a .vlaunch-bundle marker;
 an existing non-empty DIR is refused without --force, and --force replaces it
-only when it carries that marker (a bundle vlaunch wrote) and can be deleted. --templates DIR overrides the embedded templates file by file
+only when it carries that marker (a bundle vlaunch wrote) and can be deleted.
+--templates DIR overrides the embedded templates file by file
 (` + "`" + `DIR/hosts.tmpl` + "`" + ` replaces hosts.tmpl); their names are: ` + strings.Join(templates.Names(), ", ") + `.
 
-Exit codes: 0 written; 1 the spec has errors or cannot be generated, or the
-new bundle was written but the previous one could not be deleted (the
-message names what is left); 2 unusable input (unreadable spec, bad flags, a
+After writing, generate prints the feasibility verdict of ` + "`vlaunch check`" + `
+(one line per SLO); it is also in the bundle's README. With --strict an
+infeasible deployment exits 1 (the bundle is still written).
+
+Exit codes: 0 written; 1 the spec has errors or cannot be generated, the
+deployment is infeasible and --strict is set, or the new bundle was written
+but the previous one could not be deleted (the message names what is left); 2 unusable input (unreadable spec, bad flags, a
 target that is not empty or not a bundle) or a failed write — with 2 nothing
 was written and DIR is unchanged.`,
 		Args: cobra.ExactArgs(1),
@@ -53,6 +58,7 @@ was written and DIR is unchanged.`,
 	f.StringVar(&o.templates, "templates", "", "directory of templates overriding the embedded ones")
 	f.BoolVar(&o.force, "force", false, "replace a non-empty output directory")
 	f.BoolVar(&o.dryRun, "dry-run", false, "list the files that would be written, write nothing")
+	f.BoolVar(&o.strict, "strict", false, "exit 1 when the deployment is not feasible (the bundle is still written)")
 	return cmd
 }
 
@@ -75,7 +81,8 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	}
 	r, search, info := settleLayout(r)
 	ds = append(ds, info...)
-	summary := autoParagraph(search) + feasibilitySummary(r)
+	rep := feasibility(r)
+	summary := autoParagraph(search) + report.SummaryMarkdown(rep)
 	b, gds := generator.Generate(r, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
 	all := append(ds, gds...)
 	if len(all) > 0 {
@@ -84,7 +91,14 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	if b == nil {
 		return findingsErr()
 	}
-	return writeBundle(s, o, b)
+	if err := writeBundle(s, o, b); err != nil {
+		return err
+	}
+	printVerdict(s.out, rep)
+	if o.strict && !rep.Feasible {
+		return findingsErr()
+	}
+	return nil
 }
 
 // requireVersion makes validate's "vllm.version is not set" warning an
@@ -113,15 +127,6 @@ func autoParagraph(search *estimate.LayoutSearch) string {
 	c := search.Chosen
 	return fmt.Sprintf("The spec says `parallelism: auto`: the layout %s was chosen by vlaunch's layout search "+
 		"(the best of %d candidates; see `vlaunch check SPEC`). To pin it, write `%s`.\n\n", c.Name(), len(search.Candidates), c.PinYAML())
-}
-
-// feasibilitySummary runs the same estimate as `vlaunch check` (same
-// deployment, same simulation seed) for the bundle README.
-func feasibilitySummary(r *resolve.Deployment) string {
-	in := estimate.FromResolved(r)
-	rep := estimate.Check(&in)
-	rep.AddPerformance(&in, estimate.PerfOptions{Seed: simSeed})
-	return report.SummaryMarkdown(&rep)
 }
 
 func writeBundle(s *streams, o *generateOptions, b *generator.Bundle) error {

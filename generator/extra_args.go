@@ -1,0 +1,121 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// checkExtraArgs reads vllm.extra_args the way vLLM's argparse will, after
+// the flags vlaunch writes: a flag the release lacks is refused ("unrecognized
+// arguments"), a switch followed by a value and a bare word no flag takes
+// are refused (argparse takes the word for a second positional argument and
+// exits), a value flag at the end without its value is refused. These are
+// the conditions `vlaunch lint` reports as VL101/VL105/VL124, so a bundle
+// never carries extra_args its own linter rejects. A flag vlaunch does not
+// know is passed through with a warning, taking the next bare word as its
+// value.
+func checkExtraArgs(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
+	var ds diag.Diagnostics
+	args := d.VLLM.ExtraArgs
+	bad := func(i int, sev diag.Severity, msg, hint string) {
+		ds = append(ds, gdiag(d, CodeExtraArg, sev, fmt.Sprintf("vllm.extra_args[%d]", i), msg, hint))
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !isOption(a) {
+			bad(i, diag.Error, fmt.Sprintf("unexpected argument %q: vllm serve takes only the model as a positional argument, and no flag before it takes a value", a),
+				"put the flag it belongs to before it, or remove it")
+			continue
+		}
+		name, inline, hasInline := strings.Cut(a, "=")
+		f, ok := r.Flag(name)
+		if !ok {
+			ds = append(ds, unknownExtraFlag(d, r, i, name)...)
+			if !hasInline && i+1 < len(args) && !isOption(args[i+1]) {
+				i++ // its value, as far as anyone can tell
+			}
+			continue
+		}
+		if short := attachedValue(f, name); short != "" {
+			hasInline, inline = true, short // "-O3": the value is attached to the alias
+		}
+		i = extraFlagValues(f, i, args, hasInline, inline, bad)
+	}
+	return ds
+}
+
+// extraFlagValues checks the values of a known flag at args[i] and returns
+// the index of its last word.
+func extraFlagValues(f *vllm.Flag, i int, args []string, hasInline bool, inline string, bad func(int, diag.Severity, string, string)) int {
+	name := args[i]
+	if hasInline {
+		name, _, _ = strings.Cut(name, "=")
+	}
+	switch {
+	case !f.Kind.TakesValue() && hasInline:
+		bad(i, diag.Error, fmt.Sprintf("%s is a switch and takes no value (%q)", name, inline), "write "+name+" alone to turn it on")
+	case !f.Kind.TakesValue():
+		if i+1 < len(args) && !isOption(args[i+1]) {
+			bad(i+1, diag.Error, fmt.Sprintf("%s is a switch and takes no value; %q is read as a stray argument", name, args[i+1]),
+				"remove the value (use --no-"+f.Name+" to turn a boolean off where the release has it)")
+			return i + 1
+		}
+	case hasInline:
+	case i+1 >= len(args) || isOption(args[i+1]):
+		bad(i, diag.Error, fmt.Sprintf("%s needs a value", name), "add its value after it")
+	case f.Kind == vllm.StringList:
+		for i+1 < len(args) && !isOption(args[i+1]) {
+			i++
+		}
+	default:
+		i++
+	}
+	return i
+}
+
+// unknownExtraFlag: a flag outside the release's span is refused; one
+// vlaunch has never heard of passes with a warning.
+func unknownExtraFlag(d *spec.Deployment, r vllm.Release, i int, name string) diag.Diagnostics {
+	path := fmt.Sprintf("vllm.extra_args[%d]", i)
+	f, known := vllm.KnownFlagEver(name)
+	if !known {
+		return diag.Diagnostics{gdiag(d, CodeExtraArg, diag.Warning, path,
+			fmt.Sprintf("%s is not in vlaunch's flag table for vLLM %s; passed through unchecked", name, r.Version), "")}
+	}
+	// vLLM refuses a flag outside its release span ("unrecognized arguments").
+	span := "from " + f.Since.String()
+	if f.Since.Less(vllm.Oldest().Version) {
+		// Flags removed before the table starts have no known first release.
+		span = "only before " + f.Removed.String()
+	} else if !f.Removed.IsZero() {
+		span += " until " + f.Removed.String()
+	}
+	return diag.Diagnostics{gdiag(d, CodeExtraArg, diag.Error, path,
+		fmt.Sprintf("vLLM %s has no flag %s (it exists %s)", r.Version, name, span), "remove it or change vllm.version")}
+}
+
+// attachedValue returns the value of a short alias written with it ("-O3"
+// is "-O 3"), "" when the word is the flag alone.
+func attachedValue(f *vllm.Flag, word string) string {
+	if strings.HasPrefix(word, "--") {
+		return ""
+	}
+	for _, a := range f.Aliases {
+		if word == a {
+			return ""
+		}
+		if strings.HasPrefix(word, a) {
+			return word[len(a):]
+		}
+	}
+	return ""
+}
+
+// isOption: a word argparse treats as an option (negative numbers are values).
+func isOption(a string) bool {
+	return len(a) >= 2 && a[0] == '-' && !isNumber(a)
+}
