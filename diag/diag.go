@@ -44,11 +44,15 @@ func ParseSeverity(s string) (Severity, error) {
 // MarshalText lets encoders print the severity by name.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// Code is a stable diagnostic code such as "SPEC002" or "VL101"; the
+// constants and their documentation live in the diag/codes catalog.
+type Code string
+
 // Diagnostic is one finding: what is wrong, where, and how to fix it.
 type Diagnostic struct {
-	// Code is stable across releases (e.g. "SPEC002", "LINT104"); tests and
-	// suppressions rely on it.
-	Code     string   `json:"code"`
+	// Code is stable across releases (e.g. "SPEC002", "VL104"); tests and
+	// suppressions rely on it. diag/codes lists and documents every code.
+	Code     Code     `json:"code"`
 	Severity Severity `json:"severity"`
 	// File is the path as the user gave it; empty for findings without a file.
 	File string `json:"file,omitempty"`

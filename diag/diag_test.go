@@ -3,15 +3,12 @@ package diag
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/vlaunch/vlaunch/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // sample is one fixed set of diagnostics every format renders.
 var sample = Diagnostics{
@@ -30,7 +27,7 @@ func TestSortOrdersByFileLineColCode(t *testing.T) {
 	ds.Sort()
 	var got []string
 	for _, d := range ds {
-		got = append(got, d.Code+"@"+d.Location())
+		got = append(got, string(d.Code)+"@"+d.Location())
 	}
 	want := []string{"A@a:2", "Z@a:9:1", "A@a:9:2", "B@b:1"}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -78,7 +75,7 @@ func TestFormatsGolden(t *testing.T) {
 					t.Fatalf("%s output does not decode: %v", f, err)
 				}
 			}
-			golden(t, filepath.Join("testdata", "sample."+string(f)), buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", "sample."+string(f)), buf.Bytes())
 		})
 	}
 }
@@ -90,21 +87,5 @@ func TestJSONEmptyListIsNotNull(t *testing.T) {
 	}
 	if !bytes.Contains(buf.Bytes(), []byte(`"diagnostics": []`)) {
 		t.Errorf("empty JSON report should have an empty list:\n%s", buf.String())
-	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./diag -update`)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got); run `go test ./diag -update` if intended:\n%s", path, diff)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // Format names an output format for diagnostics.
@@ -33,8 +34,18 @@ func ParseFormat(s string, allowed ...Format) (Format, error) {
 // Sources maps a file name to its content, so text output can show snippets.
 type Sources map[string][]byte
 
-// Print renders ds in format f. tool names the producer in SARIF output.
+// Print renders ds in format f; rules describe the codes for SARIF. Every
+// format is written through a TerminalWriter: the JSON encoder escapes C0
+// controls but not DEL or C1, and the GitHub format escapes neither.
 func Print(w io.Writer, f Format, ds Diagnostics, src Sources, rules []RuleInfo) error {
+	tw := NewTerminalWriter(w)
+	if err := render(tw, f, ds, src, rules); err != nil {
+		return err
+	}
+	return tw.Flush()
+}
+
+func render(w io.Writer, f Format, ds Diagnostics, src Sources, rules []RuleInfo) error {
 	switch f {
 	case FormatJSON:
 		return printJSON(w, ds)
@@ -46,14 +57,17 @@ func Print(w io.Writer, f Format, ds Diagnostics, src Sources, rules []RuleInfo)
 	return printText(w, ds, src)
 }
 
+// printText renders the human report. Everything taken from the user's
+// files and values is escaped (see Escape): a linted file must not be able
+// to drive the terminal showing its findings.
 func printText(w io.Writer, ds Diagnostics, src Sources) error {
 	for _, d := range ds {
-		fmt.Fprintln(w, d.String())
+		fmt.Fprintln(w, EscapeLine(d.String()))
 		if snip := snippet(src[d.File], d.Line, d.Col); snip != "" {
 			fmt.Fprint(w, snip)
 		}
 		if d.Hint != "" {
-			fmt.Fprintf(w, "    hint: %s\n", d.Hint)
+			fmt.Fprintf(w, "    hint: %s\n", EscapeLine(d.Hint))
 		}
 	}
 	if len(ds) > 0 {
@@ -62,7 +76,11 @@ func printText(w io.Writer, ds Diagnostics, src Sources) error {
 	return nil
 }
 
-// snippet returns the source line with a caret under the column, or "".
+// maxSnippet bounds the source line shown, in bytes.
+const maxSnippet = 200
+
+// snippet returns the source line, escaped, with a caret under the column
+// (a byte offset into the line), or "".
 func snippet(content []byte, line, col int) string {
 	if content == nil || line < 1 {
 		return ""
@@ -72,14 +90,30 @@ func snippet(content []byte, line, col int) string {
 		return ""
 	}
 	text := strings.TrimRight(lines[line-1], "\r")
-	if len(text) > 200 {
-		text = text[:200] + "..."
+	shown := text
+	if len(shown) > maxSnippet {
+		cut := maxSnippet
+		for cut > 0 && !utf8.RuneStart(shown[cut]) {
+			cut--
+		}
+		shown = shown[:cut] + "..."
 	}
-	out := fmt.Sprintf("  %4d | %s\n", line, text)
-	if col >= 1 && col <= len(text)+1 {
-		out += fmt.Sprintf("       | %s^\n", strings.Repeat(" ", col-1))
+	out := fmt.Sprintf("  %4d | %s\n", line, EscapeLine(shown))
+	if col >= 1 && col <= len(text)+1 && col-1 <= maxSnippet {
+		out += fmt.Sprintf("       | %s^\n", caretPad(EscapeLine(text[:col-1])))
 	}
 	return out
+}
+
+// caretPad turns the (escaped) text before the column into blanks that
+// line up under it: tabs stay tabs, every other character a space.
+func caretPad(prefix string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' {
+			return r
+		}
+		return ' '
+	}, prefix)
 }
 
 type jsonReport struct {
@@ -118,7 +152,7 @@ func printGitHub(w io.Writer, ds Diagnostics) error {
 		if d.Col > 0 {
 			props = append(props, fmt.Sprintf("col=%d", d.Col))
 		}
-		props = append(props, "title="+escapeProperty(d.Code))
+		props = append(props, "title="+escapeProperty(string(d.Code)))
 		msg := d.Message
 		if d.Hint != "" {
 			msg += " (hint: " + d.Hint + ")"

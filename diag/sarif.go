@@ -84,7 +84,7 @@ func printSARIF(w io.Writer, ds Diagnostics, rules []RuleInfo) error {
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: r.Code, ShortDescription: sarifMessage{r.Summary}, HelpURI: r.HelpURI})
 	}
 	for _, d := range ds {
-		res := sarifResult{RuleID: d.Code, Level: sarifLevel(d.Severity), Message: sarifMessage{d.Message}}
+		res := sarifResult{RuleID: string(d.Code), Level: sarifLevel(d.Severity), Message: sarifMessage{d.Message}}
 		if d.Hint != "" {
 			res.Message.Text += " (hint: " + d.Hint + ")"
 		}

@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"fmt"
+	"github.com/vlaunch/vlaunch/diag/codes"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -9,7 +10,7 @@ import (
 
 // CodeFasterAll2All is the first performance finding (EST2xx): another
 // all-to-all backend is predicted to serve the workload materially better.
-const CodeFasterAll2All = "EST201"
+const CodeFasterAll2All = codes.EstFasterAll2All
 
 // MaterialGain is what "materially better" means for CodeFasterAll2All: at
 // least this much more steady-decode output throughput at the workload's

@@ -7,13 +7,14 @@ package estimate
 import (
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
 // CodeInput reports a deployment FromSpec or QuickInput cannot resolve
 // (commands resolve through validate, which reports it with its position).
-const CodeInput = "EST001"
+const CodeInput = codes.EstInput
 
 // Layout is the parallel layout of the deployment (resolve.Layout).
 type Layout = resolve.Layout

@@ -2,19 +2,20 @@ package estimate
 
 import (
 	"fmt"
+	"github.com/vlaunch/vlaunch/diag/codes"
 
 	"github.com/vlaunch/vlaunch/diag"
 )
 
 // Diagnostic codes of the memory verdicts.
 const (
-	CodeNoKVMemory     = "EST101" // nothing left for the KV cache
-	CodeSeqTooLong     = "EST102" // one max_model_len sequence does not fit (vLLM refuses to start)
-	CodeShareNoFit     = "EST103" // the per-rank share of the concurrency does not fit
-	CodeGraphHeadroom  = "EST104" // CUDA graphs may not fit outside the budget
-	CodeAboveMaxSeqs   = "EST105" // per-rank share above max_num_seqs: the excess queues
-	CodeUpcastWeights  = "EST106" // weights differ from the checkpoint (up-cast or online quantization)
-	CodeLenAboveConfig = "EST107" // max_model_len above the model's max_position_embeddings
+	CodeNoKVMemory     = codes.EstNoKVMemory     // nothing left for the KV cache
+	CodeSeqTooLong     = codes.EstSeqTooLong     // one max_model_len sequence does not fit (vLLM refuses to start)
+	CodeShareNoFit     = codes.EstShareNoFit     // the per-rank share of the concurrency does not fit
+	CodeGraphHeadroom  = codes.EstGraphHeadroom  // CUDA graphs may not fit outside the budget
+	CodeAboveMaxSeqs   = codes.EstAboveMaxSeqs   // per-rank share above max_num_seqs: the excess queues
+	CodeUpcastWeights  = codes.EstUpcastWeights  // weights differ from the checkpoint (up-cast or online quantization)
+	CodeLenAboveConfig = codes.EstLenAboveConfig // max_model_len above the model's max_position_embeddings
 )
 
 // Report is the whole `vlaunch check` result. The memory half fills Input,
@@ -136,7 +137,7 @@ func alternatives(in *Input, cur *MemoryReport) []AltWeights {
 func memoryFindings(in *Input, m *MemoryReport) diag.Diagnostics {
 	var ds diag.Diagnostics
 	c, p := m.Capacity, m.PerGPU
-	add := func(code string, sev diag.Severity, path, msg, hint string) {
+	add := func(code diag.Code, sev diag.Severity, path, msg, hint string) {
 		ds = append(ds, diag.Diagnostic{Code: code, Severity: sev, Path: path, Message: msg, Hint: hint})
 	}
 	switch {

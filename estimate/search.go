@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"fmt"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"sort"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -9,7 +10,7 @@ import (
 )
 
 // CodeLayoutChosen reports the layout the search chose for `parallelism: auto`.
-const CodeLayoutChosen = "EST301"
+const CodeLayoutChosen = codes.EstLayoutChosen
 
 // searchRequests is the number of simulated requests per scenario while
 // ranking candidates: enough for stable percentiles to compare layouts, a

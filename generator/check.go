@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -13,13 +14,13 @@ import (
 // GEN010 (no socket interface) are retired: they re-raised what validate
 // reports once, with positions (SPEC111-SPEC114, SPEC117, SPEC115).
 const (
-	CodeLayout   = "GEN002" // the layout does not fit the nodes
-	CodeAll2All  = "GEN004" // all-to-all backend choice or fallback
-	CodeSecret   = "GEN005" // a secret in vllm.env or vllm.extra_args
-	CodeExtraArg = "GEN006" // extra_args the release does not know
-	CodeTemplate = "GEN007" // template parse/execute error
-	CodeIdleGPUs = "GEN008" // GPUs left unused by the layout
-	CodeRuntime  = "GEN009" // runtime-specific restriction
+	CodeLayout   = codes.GenLayout   // the layout does not fit the nodes
+	CodeAll2All  = codes.GenAll2All  // all-to-all backend choice or fallback
+	CodeSecret   = codes.GenSecret   // a secret in vllm.env or vllm.extra_args
+	CodeExtraArg = codes.GenExtraArg // extra_args the release does not know
+	CodeTemplate = codes.GenTemplate // template parse/execute error
+	CodeIdleGPUs = codes.GenIdleGPUs // GPUs left unused by the layout
+	CodeRuntime  = codes.GenRuntime  // runtime-specific restriction
 )
 
 // checkSecrets refuses credentials in vllm.env and vllm.extra_args (the
@@ -72,17 +73,10 @@ func k8sName(name string) string {
 	return n
 }
 
-// gdiag builds a diagnostic positioned at the spec field when known.
-func gdiag(d *spec.Deployment, code string, sev diag.Severity, path, msg, hint string) diag.Diagnostic {
-	dd := diag.Diagnostic{Code: code, Severity: sev, File: d.File, Path: path, Message: msg, Hint: hint}
-	if path != "" {
-		dd.Line, dd.Col = d.Pos(splitPath(path)...)
-	}
-	return dd
-}
-
-// splitPath turns "hardware.nodes[1].name" into segments for spec.Pos.
-func splitPath(p string) []string {
-	p = strings.NewReplacer("[", ".", "]", "").Replace(p)
-	return strings.Split(p, ".")
+// gdiag builds a diagnostic about a spec field, placed by the spec's one
+// position pass (spec.Locate).
+func gdiag(d *spec.Deployment, code diag.Code, sev diag.Severity, path, msg, hint string) diag.Diagnostic {
+	ds := diag.Diagnostics{{Code: code, Severity: sev, File: d.File, Path: path, Message: msg, Hint: hint}}
+	d.Locate(ds)
+	return ds[0]
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -19,7 +20,7 @@ func TestAll2AllAuto(t *testing.T) {
 		name     string
 		mutate   func(d *spec.Deployment)
 		want     string
-		wantCode string
+		wantCode diag.Code
 	}{
 		{"decode-dominated over RDMA", func(d *spec.Deployment) {}, vllm.BackendDeepEPLowLatency, ""},
 		{"prefill-dominated over RDMA", func(d *spec.Deployment) { d.Workload.InputTokens, d.Workload.OutputTokens = 8000, 1000 },
@@ -86,7 +87,7 @@ func TestLayoutErrors(t *testing.T) {
 	tests := []struct {
 		name   string
 		mutate func(d *spec.Deployment)
-		code   string
+		code   diag.Code
 	}{
 		{"too many DP ranks", func(d *spec.Deployment) { d.Parallelism.Data = 33 }, CodeLayout},
 		{"spanning engine with DP > 1", func(d *spec.Deployment) { d.Parallelism.Tensor, d.Parallelism.Data = 16, 2 }, CodeLayout},

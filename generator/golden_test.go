@@ -1,18 +1,14 @@
 package generator
 
 import (
-	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/internal/golden"
 	"github.com/vlaunch/vlaunch/spec"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // goldenCases: every case renders testdata/<spec>/spec.yaml with a runtime
 // and compares each file with testdata/golden/<name>/<file>.golden.
@@ -60,40 +56,12 @@ func TestGolden(t *testing.T) {
 			for _, d := range ds {
 				diags.WriteString(d.String() + "\n")
 			}
-			files := append(b.Files, File{Path: "diagnostics", Data: []byte(diags.String())})
-			if *update {
-				os.RemoveAll(dir)
+			files := map[string][]byte{"diagnostics.golden": []byte(diags.String())}
+			for _, f := range b.Files {
+				files[f.Path+".golden"] = f.Data
 			}
-			for _, f := range files {
-				compareGolden(t, filepath.Join(dir, f.Path+".golden"), f.Data)
-			}
-			if !*update {
-				entries, _ := os.ReadDir(dir)
-				if len(entries) != len(files) {
-					t.Errorf("%s holds %d goldens, the bundle has %d files", dir, len(entries), len(files))
-				}
-			}
+			golden.CheckDir(t, dir, files)
 		})
-	}
-}
-
-func compareGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./generator -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; run go test ./generator -update and review the diff\n--- got ---\n%s", path, got)
 	}
 }
 

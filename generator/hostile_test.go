@@ -24,7 +24,7 @@ func TestHostileInputs(t *testing.T) {
 	tests := []struct {
 		name   string
 		mutate func(d *spec.Deployment)
-		reject string // diagnostic code, "" = must be quoted safely
+		reject diag.Code // diagnostic code, "" = must be quoted safely
 	}{
 		{"node name with $(...)", func(d *spec.Deployment) { d.Hardware.Nodes[1].Name = "n$(touch " + canary + ")" }, validate.CodeUnsafeName},
 		{"node name with newline", func(d *spec.Deployment) { d.Hardware.Nodes[0].Name = "n0\nrm -rf /" }, validate.CodeUnsafeName},
@@ -133,7 +133,7 @@ func expectedWords(d *spec.Deployment, runtime string) []string {
 	return words
 }
 
-func hasCode(ds diag.Diagnostics, code string) bool {
+func hasCode(ds diag.Diagnostics, code diag.Code) bool {
 	for _, d := range ds {
 		if d.Code == code {
 			return true

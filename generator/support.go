@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"strconv"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -10,7 +11,7 @@ import (
 )
 
 // CodeUnsupported marks a spec setting the chosen vLLM release cannot express.
-const CodeUnsupported = "GEN011"
+const CodeUnsupported = codes.GenUnsupported
 
 // checkReleaseSupport reports spec settings that need a flag (or a flag
 // value) the release does not have, before any command is built.

@@ -37,7 +37,7 @@ func parseVersionDirectives(inputs []Input, report bool) (map[string]fileVersion
 				continue
 			}
 			text, _, _ := strings.Cut(strings.TrimPrefix(body, versionDirective), " ")
-			at := func(code string, sev diag.Severity, msg, hint string) {
+			at := func(code diag.Code, sev diag.Severity, msg, hint string) {
 				ds = append(ds, diag.Diagnostic{Code: code, Severity: sev, File: in.Name, Line: i + 1, Col: hash + 1, Message: msg, Hint: hint})
 			}
 			if prev, ok := out[in.Name]; ok {

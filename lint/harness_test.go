@@ -133,7 +133,7 @@ func diffFindings(ds diag.Diagnostics, wants []want, mentioned map[string]bool) 
 	var problems []string
 	matched := make([]bool, len(wants))
 	for _, d := range ds {
-		if d.Severity == diag.Info && !mentioned[d.Code] {
+		if d.Severity == diag.Info && !mentioned[string(d.Code)] {
 			continue
 		}
 		if !matchWant(wants, matched, d) {
@@ -151,7 +151,7 @@ func diffFindings(ds diag.Diagnostics, wants []want, mentioned map[string]bool) 
 // matchWant marks the first unmatched want for d's file, line and code.
 func matchWant(wants []want, matched []bool, d diag.Diagnostic) bool {
 	for i, w := range wants {
-		if !matched[i] && w.file == d.File && w.line == d.Line && w.code == d.Code {
+		if !matched[i] && w.file == d.File && w.line == d.Line && w.code == string(d.Code) {
 			matched[i] = true
 			return true
 		}

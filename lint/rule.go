@@ -4,22 +4,20 @@ import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Rule is one check. Codes are stable: never reused, kept across renames.
+// A rule's name, severity, summary and documentation are its entry in the
+// diag/codes catalog.
 type Rule struct {
 	// Code is "VL" + three digits: 0xx front end, 1xx per invocation,
 	// 2xx across nodes, 3xx shell and container hygiene, 4xx against a spec.
-	Code string
-	// Name is a short slug for the rule.
-	Name     string
-	Severity diag.Severity
-	// Summary is one line without a trailing period.
-	Summary string
-	check   func(p *pass)
+	Code  diag.Code
+	check func(p *pass)
 }
 
 // pass is what a rule sees: every input, parsed, and a way to report.
@@ -46,7 +44,7 @@ type pass struct {
 // Report records a finding of the current rule at pos in file.
 func (p *pass) Report(file string, pos launch.Pos, hint, format string, args ...interface{}) {
 	*p.out = append(*p.out, diag.Diagnostic{
-		Code: p.rule.Code, Severity: p.rule.Severity, File: file, Line: pos.Line, Col: pos.Col,
+		Code: p.rule.Code, Severity: codes.Severity(p.rule.Code), File: file, Line: pos.Line, Col: pos.Col,
 		Message: fmt.Sprintf(format, args...), Hint: hint,
 	})
 }
@@ -60,7 +58,7 @@ func (p *pass) ReportAt(inv *launch.Invocation, pos launch.Pos, hint, format str
 }
 
 // RuleByCode finds a rule in the registry.
-func RuleByCode(code string) (*Rule, bool) {
+func RuleByCode(code diag.Code) (*Rule, bool) {
 	for _, r := range Rules {
 		if r.Code == code {
 			return r, true

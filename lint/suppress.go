@@ -64,7 +64,7 @@ func commandEnd(lines []string, i int) int {
 func checkSuppression(s *suppression, reason string, col int) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, c := range s.codes {
-		if _, ok := RuleByCode(c); !ok {
+		if _, ok := RuleByCode(diag.Code(c)); !ok {
 			ds = append(ds, diag.Diagnostic{Code: codeSuppression, Severity: diag.Warning, File: s.file, Line: s.line, Col: col,
 				Message: "unknown rule code " + c + " in suppression", Hint: "`vlaunch explain --all` lists the codes"})
 		}
@@ -84,7 +84,7 @@ func (s *suppression) covers(d diag.Diagnostic) bool {
 		return false
 	}
 	for _, c := range s.codes {
-		if c == d.Code {
+		if diag.Code(c) == d.Code {
 			return true
 		}
 	}
@@ -127,7 +127,7 @@ func suppressed(sups []*suppression, d diag.Diagnostic) bool {
 // knownCodes reports whether every code exists (unknown ones are VL002 already).
 func (s *suppression) knownCodes() bool {
 	for _, c := range s.codes {
-		if _, ok := RuleByCode(c); !ok {
+		if _, ok := RuleByCode(diag.Code(c)); !ok {
 			return false
 		}
 	}

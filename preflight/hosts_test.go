@@ -3,16 +3,13 @@ package preflight
 import (
 	"bytes"
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/internal/golden"
 	"github.com/vlaunch/vlaunch/spec"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // loadSpec reads testdata/specs/<name>.yaml with defaults applied.
 func loadSpec(t testing.TB, name string) *spec.Deployment {
@@ -67,7 +64,7 @@ func TestWorkingH20RoCENode(t *testing.T) {
 	if rep.Failed() {
 		t.Error("report says failed")
 	}
-	golden(t, "h20-roce.txt", rep)
+	goldenText(t, "h20-roce.txt", rep)
 }
 
 // TestBrokenNode: every check fails on a host where everything is wrong.
@@ -88,34 +85,19 @@ func TestBrokenNode(t *testing.T) {
 	if !rep.Failed() {
 		t.Error("report should fail")
 	}
-	golden(t, "h20-broken.txt", rep)
+	goldenText(t, "h20-broken.txt", rep)
 	missing := runFixture(t, "h20-broken", "broken", "node0", func(d *spec.Deployment) { d.Model.Path = "/models/missing" }, "model.path")
 	wantResult(t, resultOf(t, missing, "model.path"), Fail, "/models/missing does not exist")
 }
 
-// golden compares the text report with testdata/golden/<name>.
-func golden(t *testing.T, name string, rep Report) {
+// goldenText compares the text report with testdata/golden/<name>.
+func goldenText(t *testing.T, name string, rep Report) {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := WriteText(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./preflight -update)", err)
-	}
-	if got := buf.String(); got != string(want) {
-		t.Errorf("text report differs from %s (go test ./preflight -update, then read the diff):\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name), buf.Bytes())
 }
 
 // resultOf returns one check's result or fails the test.

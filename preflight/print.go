@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/vlaunch/vlaunch/diag"
 )
 
 // WriteText prints one line per check (status, id, what was found) with
@@ -31,12 +33,21 @@ func WriteText(w io.Writer, r Report) error {
 	return err
 }
 
-// WriteJSON prints the report as one indented JSON object.
-func WriteJSON(w io.Writer, r Report) error {
+// WriteJSON prints the report as one indented JSON object: the node, every
+// result, the summary counts and, under "diagnostics", the warns and fails
+// as diagnostics (ds: Findings, placed in the spec), as every command's
+// JSON carries them.
+func WriteJSON(w io.Writer, r Report, ds diag.Diagnostics) error {
+	if ds == nil {
+		ds = diag.Diagnostics{}
+	}
+	v := r.jsonValue()
+	v.Diagnostics = &ds
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
 
-// oneLine keeps the table one line per entry whatever a command printed.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine keeps the table one line per entry whatever a command printed,
+// and escapes control characters host commands may print (see diag.Escape).
+func oneLine(s string) string { return diag.EscapeLine(strings.Join(strings.Fields(s), " ")) }

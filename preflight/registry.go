@@ -4,47 +4,71 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 )
 
-// Check is one named host check.
+// Check is one named host check. Its id, title and documentation are its
+// entry in the diag/codes catalog.
 type Check struct {
-	// ID is stable across releases; --only/--skip and tests use it.
+	// Code is the check's diagnostic code (PFxxx).
+	Code diag.Code
+	// ID is stable across releases; --only/--skip and tests use it. It is
+	// the code's name in the catalog.
 	ID string
 	// Title says in a few words what the check looks at.
 	Title string
+	// field is the spec field the check compares the host with, where its
+	// findings point; "{node}" stands for this node's index.
+	field string
 	run   func(ctx context.Context, e *env) Result
 }
 
 // checks is every check in report order.
-var checks = []Check{
-	{"gpu.count", "GPUs visible on this node", checkGPUCount},
-	{"gpu.model", "GPU model matches hardware.gpu", checkGPUModel},
-	{"gpu.memory", "memory per GPU matches hardware.gpu", checkGPUMemory},
-	{"gpu.driver", "NVIDIA driver version present", checkGPUDriver},
-	{"gpu.processes", "no other process holds GPU memory", checkGPUProcesses},
-	{"net.interface", "declared interface exists and is up", checkNetInterface},
-	{"net.address", "declared address is on this host", checkNetAddress},
-	{"net.route", "routes to peers leave through the declared interface", checkNetRoute},
-	{"net.primary_loopback", "primary address is not loopback", checkPrimaryLoopback},
-	{"ports.free", "ports the bundle binds are free", checkPortsFree},
-	{"rdma.devices", "RDMA devices exist", checkRDMADevices},
-	{"rdma.port_state", "RDMA ports are active", checkRDMAPortState},
-	{"rdma.gid", "RoCE v2 GID at the configured index", checkRDMAGID},
-	{"rdma.nic_vendor", "NICs can do GPU-initiated RDMA (mlx5)", checkNICVendor},
-	{"rdma.driver_options", "NVIDIA driver options for IBGDA", checkDriverOptions},
-	{"rdma.gdrcopy", "gdrcopy kernel module loaded", checkGDRCopy},
-	{"rdma.memlock", "locked-memory limit is unlimited", checkMemlock},
-	{"host.shm", "/dev/shm size", checkShm},
-	{"host.memory", "host memory for loading this node's weights", checkHostMemory},
-	{"host.disk", "free disk at the model path", checkHostDisk},
-	{"model.path", "model directory exists", checkModelPath},
-	{"model.config", "config.json matches the spec's model", checkModelConfig},
-	{"model.size", "weight files are complete", checkModelSize},
-	{"sw.vllm_version", "installed vLLM version", checkVLLMVersion},
-	{"sw.backend_packages", "Python packages the all2all backend needs", checkBackendPackages},
+var checks = fromCatalog([]Check{
+	{Code: codes.PFGPUCount, field: "hardware.nodes[{node}].gpus", run: checkGPUCount},
+	{Code: codes.PFGPUModel, field: "hardware.gpu", run: checkGPUModel},
+	{Code: codes.PFGPUMemory, field: "hardware.gpu", run: checkGPUMemory},
+	{Code: codes.PFGPUDriver, field: "hardware.nodes[{node}]", run: checkGPUDriver},
+	{Code: codes.PFGPUProcesses, field: "hardware.nodes[{node}]", run: checkGPUProcesses},
+	{Code: codes.PFNetInterface, field: "hardware.nodes[{node}].interface", run: checkNetInterface},
+	{Code: codes.PFNetAddress, field: "hardware.nodes[{node}].address", run: checkNetAddress},
+	{Code: codes.PFNetRoute, field: "hardware.nodes[{node}].interface", run: checkNetRoute},
+	{Code: codes.PFNetPrimaryLoopback, field: "hardware.nodes[0].address", run: checkPrimaryLoopback},
+	{Code: codes.PFPortsFree, field: "vllm.port", run: checkPortsFree},
+	{Code: codes.PFRDMADevices, field: "hardware.nodes[{node}].rdma_devices", run: checkRDMADevices},
+	{Code: codes.PFRDMAPortState, field: "hardware.network.inter_node.kind", run: checkRDMAPortState},
+	{Code: codes.PFRDMAGID, field: "hardware.network.inter_node.gid_index", run: checkRDMAGID},
+	{Code: codes.PFRDMANICVendor, field: "hardware.nodes[{node}].rdma_devices", run: checkNICVendor},
+	{Code: codes.PFRDMADriverOptions, field: "vllm.all2all_backend", run: checkDriverOptions},
+	{Code: codes.PFRDMAGDRCopy, field: "vllm.all2all_backend", run: checkGDRCopy},
+	{Code: codes.PFRDMAMemlock, field: "hardware.nodes[{node}]", run: checkMemlock},
+	{Code: codes.PFHostShm, field: "runtime.docker.shm_size", run: checkShm},
+	{Code: codes.PFHostMemory, field: "hardware.nodes[{node}]", run: checkHostMemory},
+	{Code: codes.PFHostDisk, field: "model.path", run: checkHostDisk},
+	{Code: codes.PFModelPath, field: "model.path", run: checkModelPath},
+	{Code: codes.PFModelConfig, field: "model", run: checkModelConfig},
+	{Code: codes.PFModelSize, field: "model", run: checkModelSize},
+	{Code: codes.PFSWVLLMVersion, field: "vllm.version", run: checkVLLMVersion},
+	{Code: codes.PFSWBackendPackages, field: "vllm.all2all_backend", run: checkBackendPackages},
+})
+
+// fromCatalog fills each check's id and title from its catalog entry.
+func fromCatalog(cs []Check) []Check {
+	for i := range cs {
+		e, _ := codes.Lookup(string(cs[i].Code))
+		cs[i].ID, cs[i].Title = e.Name, e.Summary
+	}
+	return cs
+}
+
+// fieldFor is the spec path a check's finding on node idx points at.
+func (c Check) fieldFor(idx int) string {
+	return strings.ReplaceAll(c.field, "{node}", strconv.Itoa(idx))
 }
 
 // Checks returns every check in report order.

@@ -8,6 +8,8 @@ package preflight
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/vlaunch/vlaunch/diag"
 )
 
 // Status is the outcome of one check.
@@ -52,9 +54,12 @@ func (s *Status) UnmarshalText(b []byte) error {
 
 // Result is what one check found.
 type Result struct {
-	// ID is the stable check id, e.g. "gpu.count".
-	ID     string `json:"id"`
-	Status Status `json:"status"`
+	// ID is the stable check id, e.g. "gpu.count"; Code its diagnostic
+	// code (PF101) and Path the spec field it compared the host with.
+	ID     string    `json:"id"`
+	Code   diag.Code `json:"code"`
+	Path   string    `json:"path,omitempty"`
+	Status Status    `json:"status"`
 	// Found describes what is on the host (for a skip: why it was skipped);
 	// Expected is what the spec needs.
 	Found    string `json:"found,omitempty"`
@@ -99,16 +104,23 @@ func (r Report) Get(id string) (Result, bool) {
 	return Result{}, false
 }
 
-// MarshalJSON adds the summary counts next to the results.
-func (r Report) MarshalJSON() ([]byte, error) {
-	type plain Report
-	return json.Marshal(struct {
-		plain
-		Summary map[string]int `json:"summary"`
-	}{plain(r), map[string]int{
-		"pass": r.Count(Pass), "warn": r.Count(Warn), "fail": r.Count(Fail), "skip": r.Count(Skip),
-	}})
+// reportJSON is the JSON form of a report. Diagnostics is a pointer so that
+// WriteJSON can print an empty list while a bare Report omits it.
+type reportJSON struct {
+	Node        string            `json:"node"`
+	Results     []Result          `json:"results"`
+	Summary     map[string]int    `json:"summary"`
+	Diagnostics *diag.Diagnostics `json:"diagnostics,omitempty"`
 }
+
+func (r Report) jsonValue() reportJSON {
+	return reportJSON{Node: r.Node, Results: r.Results, Summary: map[string]int{
+		"pass": r.Count(Pass), "warn": r.Count(Warn), "fail": r.Count(Fail), "skip": r.Count(Skip),
+	}}
+}
+
+// MarshalJSON adds the summary counts next to the results.
+func (r Report) MarshalJSON() ([]byte, error) { return json.Marshal(r.jsonValue()) }
 
 // pass, warn, fail and skip build results; checks fill ID-less results and
 // the runner stamps the id, so a check cannot report under another's id.

@@ -40,7 +40,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 			break // interrupted: report what ran
 		}
 		res := runOne(ctx, c, e, timeout)
-		res.ID = c.ID
+		res.ID, res.Code, res.Path = c.ID, c.Code, c.fieldFor(e.idx)
 		rep.Results = append(rep.Results, res)
 	}
 	return rep, nil

@@ -131,14 +131,20 @@ func TestIDsStable(t *testing.T) {
 
 func TestJSONReport(t *testing.T) {
 	rep := runFixture(t, "h20-broken", "broken", "node0", nil, "gpu.count", "ports", "sw.backend_packages")
+	ds := rep.Findings()
+	loadSpec(t, "broken").Locate(ds)
 	var buf bytes.Buffer
-	if err := WriteJSON(&buf, rep); err != nil {
+	if err := WriteJSON(&buf, rep, ds); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
-		Node    string
-		Results []Result
-		Summary map[string]int
+		Node        string
+		Results     []Result
+		Summary     map[string]int
+		Diagnostics []struct {
+			Code, Severity, File, Path, Message, Hint string
+			Line                                      int
+		}
 	}
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
@@ -148,6 +154,13 @@ func TestJSONReport(t *testing.T) {
 	}
 	if r := got.Results[0]; r.ID != "gpu.count" || r.Status != Fail || r.Found != "7 GPUs" || r.Fix == "" {
 		t.Errorf("first result %+v", r)
+	}
+	if len(got.Diagnostics) != 3 {
+		t.Fatalf("want a diagnostic per failed check:\n%s", buf.String())
+	}
+	if d := got.Diagnostics[0]; d.Code != "PF101" || d.Severity != "error" || d.Path != "hardware.nodes[0].gpus" ||
+		d.Line == 0 || !strings.HasSuffix(d.File, "broken.yaml") || d.Message != "node0 gpu.count: 7 GPUs; expected 8 GPUs (hardware.nodes[0].gpus)" || d.Hint == "" {
+		t.Errorf("gpu.count diagnostic %+v", d)
 	}
 	if !strings.Contains(buf.String(), `"status": "fail"`) {
 		t.Errorf("status is not written by name:\n%s", buf.String())

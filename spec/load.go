@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"io"
 	"os"
 	"regexp"
@@ -21,9 +22,9 @@ const MaxSpecBytes = 4 << 20
 
 // Diagnostic codes the loader reports.
 const (
-	CodeUnreadable = "SPEC000"
-	CodeSyntax     = "SPEC001"
-	CodeDecode     = "SPEC003"
+	CodeUnreadable = codes.SpecUnreadable
+	CodeSyntax     = codes.SpecSyntax
+	CodeDecode     = codes.SpecType
 )
 
 // ErrUnusable marks input that could not be turned into a document at all

@@ -127,13 +127,13 @@ func under(a, b string) bool {
 	return strings.HasPrefix(a, b) && (a[len(b)] == '.' || a[len(b)] == '[')
 }
 
-func (c *checker) add(sev diag.Severity, code string, path []string, hint, format string, args ...interface{}) {
+func (c *checker) add(sev diag.Severity, code diag.Code, path []string, hint, format string, args ...interface{}) {
 	c.addAt(false, sev, code, path, hint, format, args...)
 }
 
 // addAt reports at the value of path, or at its key when key is true (for
 // findings about the key itself, such as an invalid env variable name).
-func (c *checker) addAt(key bool, sev diag.Severity, code string, path []string, hint, format string, args ...interface{}) {
+func (c *checker) addAt(key bool, sev diag.Severity, code diag.Code, path []string, hint, format string, args ...interface{}) {
 	if !c.ok(path) {
 		return
 	}
@@ -146,10 +146,10 @@ func (c *checker) addAt(key bool, sev diag.Severity, code string, path []string,
 		Path: spec.PathString(path), Message: fmt.Sprintf(format, args...), Hint: hint})
 }
 
-func (c *checker) errorf(code string, path []string, hint, format string, args ...interface{}) {
+func (c *checker) errorf(code diag.Code, path []string, hint, format string, args ...interface{}) {
 	c.add(diag.Error, code, path, hint, format, args...)
 }
 
-func (c *checker) warnf(code string, path []string, hint, format string, args ...interface{}) {
+func (c *checker) warnf(code diag.Code, path []string, hint, format string, args ...interface{}) {
 	c.add(diag.Warning, code, path, hint, format, args...)
 }

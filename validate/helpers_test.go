@@ -32,7 +32,7 @@ func edit(t testing.TB, base string, pairs ...string) string {
 
 // want is one expected diagnostic: code, severity and "line:col" ("" = any).
 type want struct {
-	code string
+	code diag.Code
 	sev  diag.Severity
 	pos  string
 }
@@ -70,8 +70,8 @@ func expect(t *testing.T, ds diag.Diagnostics, wants ...want) {
 	}
 }
 
-func errAt(code, pos string) want  { return want{code, diag.Error, pos} }
-func warnAt(code, pos string) want { return want{code, diag.Warning, pos} }
+func errAt(code diag.Code, pos string) want  { return want{code, diag.Error, pos} }
+func warnAt(code diag.Code, pos string) want { return want{code, diag.Warning, pos} }
 
 func mustBytes(t *testing.T, name, src string) diag.Diagnostics {
 	t.Helper()

@@ -58,7 +58,7 @@ func schemaCheck(file string, root *yaml.Node, value interface{}) diag.Diagnosti
 			continue // explained by the one-of diagnostic at the same place
 		}
 		d, ok := mapError(file, root, e)
-		key := d.Code + "\x00" + d.Path + "\x00" + d.Message
+		key := string(d.Code) + "\x00" + d.Path + "\x00" + d.Message
 		if ok && !seen[key] {
 			seen[key] = true
 			ds = append(ds, d)

@@ -9,6 +9,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/report"
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
 )
 
 func init() { subcommands = append(subcommands, newCheckCmd) }
@@ -73,13 +74,14 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 		return usageErr("the quick form needs both --model and --gpu")
 	}
 	var in estimate.Input
+	var d *spec.Deployment
 	var pre diag.Diagnostics
 	var search *estimate.LayoutSearch
 	var err error
 	if quick {
 		in, err = quickCheckInput(o.quick)
 	} else {
-		in, pre, search, err = specCheckInput(s, args[0])
+		d, in, pre, search, err = specCheckInput(s, args[0])
 	}
 	if err != nil {
 		return err
@@ -88,6 +90,7 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	r.AddPerformance(&in, o.perf)
 	r.LayoutSearch = search
 	r.Findings = append(pre, r.Findings...)
+	d.Locate(r.Findings) // nil in the quick form: no file to point into
 	r.Feasible = r.Feasible && !pre.HasErrors()
 	if err := writeReport(s.out, &r, o.output); err != nil {
 		return err
@@ -118,13 +121,13 @@ func quickCheckInput(q estimate.QuickOptions) (estimate.Input, error) {
 // printed and end the command with exit 1; warnings travel into the report.
 // With `parallelism: auto` the input is the layout the search chose (the
 // one `vlaunch generate` writes), and the search comes back for the report.
-func specCheckInput(s *streams, path string) (estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
+func specCheckInput(s *streams, path string) (*spec.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
 	r, ds, _, err := specFile(s, path)
 	if err != nil {
-		return estimate.Input{}, nil, nil, err
+		return nil, estimate.Input{}, nil, nil, err
 	}
 	r, search, info := settleLayout(r)
-	return estimate.FromResolved(r), append(ds, info...), search, nil
+	return r.Spec, estimate.FromResolved(r), append(ds, info...), search, nil
 }
 
 func firstError(ds diag.Diagnostics) string {

@@ -85,6 +85,7 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	summary := autoParagraph(search) + report.SummaryMarkdown(rep)
 	b, gds := generator.Generate(r, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
 	all := append(ds, gds...)
+	r.Spec.Locate(all)
 	if len(all) > 0 {
 		_ = diag.Print(s.err, diag.FormatText, all, src, nil)
 	}

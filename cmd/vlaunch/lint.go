@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/lint"
 	"github.com/vlaunch/vlaunch/validate"
 )
@@ -68,7 +69,7 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	if err := diag.Print(s.out, format, ds, src, lintRuleInfos()); err != nil {
+	if err := diag.Print(s.out, format, ds, src, codes.RuleInfos("VL")); err != nil {
 		return err
 	}
 	if len(ds) == 0 && format == diag.FormatText {
@@ -80,13 +81,4 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 		return findingsErr()
 	}
 	return nil
-}
-
-// lintRuleInfos describes the rules for SARIF.
-func lintRuleInfos() []diag.RuleInfo {
-	var out []diag.RuleInfo
-	for _, r := range lint.Rules {
-		out = append(out, diag.RuleInfo{Code: r.Code, Summary: r.Summary, HelpURI: "https://github.com/vlaunch/vlaunch/blob/main/docs/rules.md#" + lowerCode(r.Code)})
-	}
-	return out
 }

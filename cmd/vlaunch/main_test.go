@@ -1,14 +1,12 @@
 package main
 
 import (
-	"flag"
 	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/vlaunch/vlaunch/internal/golden"
 )
-
-var update = flag.Bool("update", false, "update testscript expectations in place")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
@@ -17,7 +15,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestScript runs the end-to-end tests in testdata/script/*.txtar against the
-// real binary. The examples directory is available as $EXAMPLES.
+// real binary. The examples directory is available as $EXAMPLES,
+// the generated docs as $DOCS.
 func TestScript(t *testing.T) {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -25,10 +24,11 @@ func TestScript(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
-		UpdateScripts:       *update,
+		UpdateScripts:       golden.Update(), // -update rewrites cmp files inside the scripts
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", wd+"/../../examples")
+			env.Setenv("DOCS", wd+"/../../docs")
 			env.Setenv("NO_COLOR", "1")
 			return nil
 		},

@@ -45,10 +45,10 @@ func settleLayout(r *resolve.Deployment) (*resolve.Deployment, *estimate.LayoutS
 	}
 	in := estimate.FromResolved(r)
 	chosen, search, info := estimate.SearchLayout(&in)
-	info.File = r.Spec.File
-	info.Line, info.Col = r.Spec.Pos("parallelism")
+	ds := diag.Diagnostics{info}
+	r.Spec.Locate(ds)
 	if search == nil {
-		return r, nil, diag.Diagnostics{info}
+		return r, nil, ds
 	}
-	return chosen.Resolved(), search, diag.Diagnostics{info}
+	return chosen.Resolved(), search, ds
 }

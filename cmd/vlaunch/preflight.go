@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/preflight"
 	"github.com/vlaunch/vlaunch/resolve"
@@ -44,13 +45,13 @@ func newPreflightCmd(s *streams) *cobra.Command {
 	c.Flags().StringVar(&f.node, "node", "", "the node this host plays (hardware.nodes[].name)")
 	c.Flags().StringSliceVar(&f.only, "only", nil, "run only these check ids or groups (comma-separated, e.g. gpu,net.route)")
 	c.Flags().StringSliceVar(&f.skip, "skip", nil, "skip these check ids or groups")
-	c.Flags().StringVarP(&f.output, "output", "o", "text", "output format: text or json")
+	c.Flags().StringVarP(&f.output, "output", "o", "text", "output format: text (the report), json (the report and its diagnostics), sarif or github (the warns and fails as diagnostics, for CI)")
 	c.Flags().Var(&f.timeout, "timeout", "time limit for each check")
 	return c
 }
 
 func runPreflight(s *streams, f *preflightFlags, path string) error {
-	format, err := diag.ParseFormat(f.output, diag.FormatText, diag.FormatJSON)
+	format, err := diag.ParseFormat(f.output, diag.FormatText, diag.FormatJSON, diag.FormatSARIF, diag.FormatGitHub)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -67,7 +68,7 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 	} else if err != nil {
 		return err
 	}
-	if err := writePreflight(s, format, rep); err != nil {
+	if err := writePreflight(s, format, rep, d.Spec); err != nil {
 		return err
 	}
 	if rep.Failed() {
@@ -94,11 +95,18 @@ func preflightSpec(s *streams, path string) (*resolve.Deployment, error) {
 	return nil, usageErr("cannot use spec %s (fix it first: vlaunch validate %s)", path, path)
 }
 
-func writePreflight(s *streams, format diag.Format, rep preflight.Report) error {
-	if format == diag.FormatJSON {
-		return preflight.WriteJSON(s.out, rep)
+// writePreflight prints the readable report, or for machines the warns
+// and fails as diagnostics placed at the spec fields they concern.
+func writePreflight(s *streams, format diag.Format, rep preflight.Report, d *spec.Deployment) error {
+	if format == diag.FormatText {
+		return preflight.WriteText(s.out, rep)
 	}
-	return preflight.WriteText(s.out, rep)
+	ds := rep.Findings()
+	d.Locate(ds)
+	if format == diag.FormatJSON {
+		return preflight.WriteJSON(s.out, rep, ds)
+	}
+	return diag.Print(s.out, format, ds, nil, codes.RuleInfos("PF"))
 }
 
 func preflightOptions(r *resolve.Deployment, f *preflightFlags) preflight.Options {

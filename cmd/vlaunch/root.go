@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/vlaunch/vlaunch/diag"
 )
 
 // Exit codes shared by every subcommand.
@@ -64,8 +65,19 @@ func newRoot(s *streams) *cobra.Command {
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
+// run executes one command line. Both output streams escape control
+// characters (diag.TerminalWriter): reports quote users' files, values and
+// host command output, which must not reach the terminal as escape
+// sequences; the escapes are valid in JSON strings, so JSON stays JSON.
 func run(args []string, in io.Reader, out, errw io.Writer) int {
-	s := &streams{in: in, out: out, err: errw}
+	tout, terr := diag.NewTerminalWriter(out), diag.NewTerminalWriter(errw)
+	code := execute(args, &streams{in: in, out: tout, err: terr})
+	_ = tout.Flush()
+	_ = terr.Flush()
+	return code
+}
+
+func execute(args []string, s *streams) int {
 	root := newRoot(s)
 	root.SetArgs(args)
 	err := root.Execute()
@@ -75,11 +87,11 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(errw, "vlaunch: "+ee.msg)
+			fmt.Fprintln(s.err, "vlaunch: "+ee.msg)
 		}
 		return ee.code
 	}
 	// Cobra's own argument errors (unknown command, wrong arg count) are usage errors.
-	fmt.Fprintln(errw, "vlaunch: "+err.Error())
+	fmt.Fprintln(s.err, "vlaunch: "+err.Error())
 	return exitUsage
 }

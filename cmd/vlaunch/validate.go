@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/validate"
 )
@@ -73,9 +74,9 @@ func runValidate(s *streams, o *validateOptions, files []string) error {
 
 func printValidation(s *streams, format diag.Format, ds diag.Diagnostics, src diag.Sources, files []string) error {
 	if format == diag.FormatJSON {
-		return diag.Print(s.out, format, ds, src, validate.Rules)
+		return diag.Print(s.out, format, ds, src, codes.RuleInfos("SPEC"))
 	}
-	if err := diag.Print(s.out, format, ds, src, validate.Rules); err != nil {
+	if err := diag.Print(s.out, format, ds, src, codes.RuleInfos("SPEC")); err != nil {
 		return err
 	}
 	if len(ds) == 0 {

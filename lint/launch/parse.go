@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 )
 
 // CodeSyntax is the lint code of a shell or YAML syntax error. The front end
 // reports it itself; package lint documents it with the rules.
-const CodeSyntax = "VL001"
+const CodeSyntax = codes.VLSyntax
 
 // Parse picks the front end by content (YAML manifests or shell), returns
 // the invocations it finds with their nodes named, the parsed shell text

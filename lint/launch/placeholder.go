@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 )
 
 // Placeholders are the parts of a published command that the reader is meant
@@ -18,7 +19,7 @@ import (
 // a value is built from them.
 
 // CodePlaceholder is the lint code of the note listing a file's placeholders.
-const CodePlaceholder = "VL009"
+const CodePlaceholder = codes.VLPlaceholder
 
 // span is a placeholder's byte range [start, end) in a source.
 type span struct {
@@ -183,6 +184,6 @@ func (fe *frontEnd) notePlaceholders(src *source) {
 }
 
 // diagAt makes an info note of the front end.
-func diagAt(file string, at Pos, code, msg, hint string) diag.Diagnostic {
+func diagAt(file string, at Pos, code diag.Code, msg, hint string) diag.Diagnostic {
 	return diag.Diagnostic{Code: code, Severity: diag.Info, File: file, Line: at.Line, Col: at.Col, Message: msg, Hint: hint}
 }

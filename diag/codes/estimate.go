@@ -1,0 +1,42 @@
+package codes
+
+import "github.com/vlaunch/vlaunch/diag"
+
+// Estimate codes (ESTxxx): EST0xx resolving the input, EST1xx memory
+// verdicts, EST2xx performance advice, EST3xx the layout search.
+const (
+	EstInput          diag.Code = "EST001"
+	EstUnknownGPU     diag.Code = "EST002"
+	EstBadLayout      diag.Code = "EST003"
+	EstBadDType       diag.Code = "EST004"
+	EstBadSetting     diag.Code = "EST005"
+	EstVersionApprox  diag.Code = "EST006"
+	EstNoKVMemory     diag.Code = "EST101"
+	EstSeqTooLong     diag.Code = "EST102"
+	EstShareNoFit     diag.Code = "EST103"
+	EstGraphHeadroom  diag.Code = "EST104"
+	EstAboveMaxSeqs   diag.Code = "EST105"
+	EstUpcastWeights  diag.Code = "EST106"
+	EstLenAboveConfig diag.Code = "EST107"
+	EstFasterAll2All  diag.Code = "EST201"
+	EstLayoutChosen   diag.Code = "EST301"
+)
+
+// estimateEntries are the EST codes in code order.
+var estimateEntries = []Entry{
+	{EstInput, "unresolvable-input", diag.Error, "The estimator cannot resolve the deployment"},
+	{EstUnknownGPU, "est-unknown-gpu", diag.Error, "The estimator cannot resolve the GPU"},
+	{EstBadLayout, "est-bad-layout", diag.Error, "Tensor, pipeline or data parallel size not positive"},
+	{EstBadDType, "est-bad-dtype", diag.Error, "Weights or KV-cache dtype the estimator does not know for this model"},
+	{EstBadSetting, "est-bad-setting", diag.Error, "An engine setting outside its range"},
+	{EstVersionApprox, "est-version-approx", diag.Info, "The vLLM version is estimated with a neighbouring release"},
+	{EstNoKVMemory, "no-kv-memory", diag.Error, "No GPU memory left for the KV cache"},
+	{EstSeqTooLong, "sequence-too-long", diag.Error, "One max_model_len sequence does not fit in the KV cache"},
+	{EstShareNoFit, "concurrency-no-fit", diag.Error, "The fullest DP rank's share of the concurrency does not fit"},
+	{EstGraphHeadroom, "cuda-graph-headroom", diag.Warning, "CUDA graphs may not fit in the memory outside vLLM's budget"},
+	{EstAboveMaxSeqs, "above-max-num-seqs", diag.Warning, "The fullest rank gets more sequences than max_num_seqs"},
+	{EstUpcastWeights, "converted-weights", diag.Info, "Weights differ from what the checkpoint ships"},
+	{EstLenAboveConfig, "max-model-len-above-config", diag.Error, "max_model_len above the model's max_position_embeddings"},
+	{EstFasterAll2All, "faster-all2all", diag.Warning, "Another all-to-all backend is predicted to be materially faster"},
+	{EstLayoutChosen, "auto-layout", diag.Info, "The layout `parallelism: auto` chose"},
+}

@@ -1,0 +1,62 @@
+package codes
+
+import "github.com/vlaunch/vlaunch/diag"
+
+// Spec codes (SPECxxx): SPEC0xx come from reading and schema-checking the
+// document, SPEC1xx from the semantic rules.
+const (
+	SpecUnreadable  diag.Code = "SPEC000"
+	SpecSyntax      diag.Code = "SPEC001"
+	SpecUnknownKey  diag.Code = "SPEC002"
+	SpecType        diag.Code = "SPEC003"
+	SpecRequired    diag.Code = "SPEC004"
+	SpecValue       diag.Code = "SPEC005"
+	SpecDuplicate   diag.Code = "SPEC101"
+	SpecLayout      diag.Code = "SPEC102"
+	SpecNodeFit     diag.Code = "SPEC103"
+	SpecExpert      diag.Code = "SPEC104"
+	SpecModel       diag.Code = "SPEC105"
+	SpecGPU         diag.Code = "SPEC106"
+	SpecContext     diag.Code = "SPEC107"
+	SpecSLO         diag.Code = "SPEC108"
+	SpecFP8         diag.Code = "SPEC109"
+	SpecPorts       diag.Code = "SPEC110"
+	SpecUnsafeName  diag.Code = "SPEC111"
+	SpecInterface   diag.Code = "SPEC112"
+	SpecAddress     diag.Code = "SPEC113"
+	SpecEnv         diag.Code = "SPEC114"
+	SpecNoInterface diag.Code = "SPEC115"
+	SpecLoopback    diag.Code = "SPEC116"
+	SpecVersion     diag.Code = "SPEC117"
+	SpecBackend     diag.Code = "SPEC118"
+	SpecNodeSize    diag.Code = "SPEC119"
+)
+
+// specEntries are the SPEC codes in code order.
+var specEntries = []Entry{
+	{SpecUnreadable, "unreadable", diag.Error, "The spec file cannot be read"},
+	{SpecSyntax, "yaml-syntax", diag.Error, "The spec is not one YAML mapping"},
+	{SpecUnknownKey, "unknown-key", diag.Error, "A key the schema does not know"},
+	{SpecType, "wrong-type", diag.Error, "A value of the wrong type"},
+	{SpecRequired, "required", diag.Error, "A required key is missing"},
+	{SpecValue, "invalid-value", diag.Error, "A value outside the allowed set or range"},
+	{SpecDuplicate, "duplicate-node", diag.Error, "Two nodes share a name or an address"},
+	{SpecLayout, "layout-gpus", diag.Error, "Tensor × pipeline × data does not equal the GPUs"},
+	{SpecNodeFit, "node-fit", diag.Error, "Tensor × pipeline groups do not fit the nodes"},
+	{SpecExpert, "expert-dense", diag.Error, "Expert parallelism requested for a dense model"},
+	{SpecModel, "model", diag.Error, "Unknown model or unusable config.json"},
+	{SpecGPU, "gpu", diag.Error, "Unknown GPU or incomplete custom GPU figures"},
+	{SpecContext, "context-length", diag.Error, "Token lengths exceed max_model_len or the model's maximum"},
+	{SpecSLO, "ttft-order", diag.Error, "TTFT percentiles out of order"},
+	{SpecFP8, "fp8-no-tensor-cores", diag.Warning, "FP8 weights on a GPU without FP8 tensor cores"},
+	{SpecPorts, "port-collision", diag.Error, "The API port and the DP RPC port are the same"},
+	{SpecUnsafeName, "unsafe-name", diag.Error, "A name or path unsafe in a shell command or a file name"},
+	{SpecInterface, "interface-name", diag.Error, "Invalid network interface or RDMA device name"},
+	{SpecAddress, "node-address", diag.Error, "A node address is neither an IP address nor a host name"},
+	{SpecEnv, "env", diag.Error, "Invalid environment variable or extra argument"},
+	{SpecNoInterface, "no-interface", diag.Warning, "Multi-node deployment without a socket interface"},
+	{SpecLoopback, "loopback", diag.Error, "Loopback address in a multi-node deployment"},
+	{SpecVersion, "vllm-version", diag.Warning, "vLLM version missing, unparsable or not in vlaunch's table"},
+	{SpecBackend, "all2all-backend", diag.Error, "Unknown or unaccepted all-to-all backend"},
+	{SpecNodeSize, "node-size", diag.Warning, "Unusually many GPUs in one node"},
+}
