@@ -39,7 +39,8 @@ func MakePlan(r *resolve.Deployment, runtime string) (*Plan, diag.Diagnostics) {
 	ds = append(ds, planAll2All(r, p)...)
 	ds = append(ds, checkExtraArgs(d, r.Release)...)
 	ds = append(ds, checkReleaseSupport(d, r.Release)...)
-	ds = append(ds, dboWarning(d, p)...)
+	ds = append(ds, dboCheck(d, p)...)
+	ds = append(ds, imageKernelCheck(d, p)...)
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -63,6 +64,7 @@ func newPlan(r *resolve.Deployment, runtime, layout string, nodes []NodePlan) *P
 		Nodes: nodes, Fabric: d.Hardware.Network.InterNode.Kind, Image: d.Runtime.Image, Binary: d.Runtime.VLLMBinary,
 		Docker: d.Runtime.Docker, K8s: d.Runtime.Kubernetes, Spec: d, Deployment: r, K8sName: k8sName(d.Metadata.Name)}
 	runtimeDefaults(p)
+	p.Startup = startupFacts(r.Release)
 	p.SpecFile = "SPEC"
 	if d.File != "" {
 		p.SpecFile = filepath.Base(d.File)

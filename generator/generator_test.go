@@ -131,12 +131,61 @@ func TestEPLBFlagsByVersion(t *testing.T) {
 	}
 }
 
-func TestDBOWithoutDeepEPWarns(t *testing.T) {
+// TestDBONeedsDeepEP: vLLM asserts the backend when DBO is on, so the
+// generator refuses what would not start, per release.
+func TestDBONeedsDeepEP(t *testing.T) {
+	for _, tt := range []struct {
+		version, backend string
+		ok               bool
+	}{
+		{"0.11.0", "allgather_reducescatter", false},
+		{"0.11.0", "deepep_low_latency", true},
+		{"0.11.0", "deepep_high_throughput", false},
+		{"0.17.1", "deepep_high_throughput", true},
+		{"0.22.1", "allgather_reducescatter", false},
+	} {
+		d := loadSpec(t, "reference")
+		d.VLLM.Version, d.Runtime.Image = tt.version, "vllm/vllm-openai:v"+tt.version
+		d.VLLM.EnableDBO, d.VLLM.All2AllBackend = true, tt.backend
+		b, ds := gen(t, d, Options{})
+		if (b != nil) != tt.ok || (!tt.ok && !hasCode(ds, CodeAll2All)) {
+			t.Errorf("%s %s: bundle=%v, want %v: %v", tt.version, tt.backend, b != nil, tt.ok, ds)
+		}
+	}
 	d := loadSpec(t, "reference")
-	d.VLLM.EnableDBO, d.VLLM.All2AllBackend = true, "allgather_reducescatter"
-	b, ds := gen(t, d, Options{})
-	if b == nil || !hasCode(ds, CodeAll2All) {
-		t.Errorf("want a DBO warning, got %v", ds)
+	d.VLLM.EnableDBO, d.Parallelism.Expert = true, false
+	if b, ds := gen(t, d, Options{}); b != nil || !hasCode(ds, CodeAll2All) {
+		t.Errorf("DBO without expert parallelism: want %s, got %v", CodeAll2All, ds)
+	}
+}
+
+// TestDeepEPImages: official images before the EP kernels shipped cannot
+// run a DeepEP backend; a custom image or bare metal is the user's call.
+func TestDeepEPImages(t *testing.T) {
+	for _, tt := range []struct {
+		version, image, runtime string
+		sev                     string // "" = no finding
+	}{
+		{"0.10.1", "vllm/vllm-openai:v0.10.1", "docker", "error"},
+		{"0.10.1", "docker.io/vllm/vllm-openai:v0.10.1@sha256:0123", "kubernetes", "error"},
+		{"0.10.1", "registry.example.com/vllm-deepep:v0.10.1", "docker", ""},
+		{"0.10.1", "vllm/vllm-openai:v0.10.1", "bare", ""},
+		{"0.10.2", "vllm/vllm-openai:v0.10.2", "docker", ""},
+		{"0.11.0", "vllm/vllm-openai:latest", "docker", ""},
+		{"0.11.0", "vllm/vllm-openai@sha256:0123", "docker", ""},
+	} {
+		d := loadSpec(t, "reference")
+		d.VLLM.Version, d.Runtime.Image, d.VLLM.All2AllBackend = tt.version, tt.image, "deepep_low_latency"
+		b, ds := gen(t, d, Options{Runtime: tt.runtime})
+		got := ""
+		for _, x := range ds {
+			if x.Code == CodeRuntime && strings.Contains(x.Message, "DeepEP") {
+				got = x.Severity.String()
+			}
+		}
+		if got != tt.sev || (tt.sev == "error") != (b == nil) {
+			t.Errorf("%s in %s (%s): finding %q, bundle=%v; want %q: %v", tt.image, tt.runtime, tt.version, got, b != nil, tt.sev, ds)
+		}
 	}
 }
 

@@ -121,6 +121,9 @@ type Plan struct {
 	Docker  spec.Docker
 	K8s     spec.Kubernetes
 	Summary string
+	// Startup words what the release does while its nodes find each
+	// other, for the README.
+	Startup StartupFacts
 	// Kube is set for the kubernetes runtime.
 	Kube *KubePlan
 	// Spec is the spec the plan was made from; SpecFile its base name

@@ -64,13 +64,3 @@ func sinceNote(flag string) string {
 	}
 	return fmt.Sprintf(" (it exists from %s until %s)", f.Since, f.Removed)
 }
-
-// dboWarning: dual-batch overlap needs EP + DP and a DeepEP backend.
-func dboWarning(d *spec.Deployment, p *Plan) diag.Diagnostics {
-	if !d.VLLM.EnableDBO || p.DeepEP {
-		return nil
-	}
-	return diag.Diagnostics{gdiag(d, CodeAll2All, diag.Warning, "vllm.enable_dbo",
-		fmt.Sprintf("enable_dbo needs expert parallelism with DP > 1 and a DeepEP all-to-all backend; this layout uses %q", p.All2All),
-		"set vllm.all2all_backend to deepep_low_latency, or drop enable_dbo")}
-}

@@ -1,0 +1,91 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// dboCheck: vLLM asserts at config time that micro-batching (DBO) runs on
+// a backend it supports (vllm.DBORequirement: DeepEP only), so a bundle
+// with DBO on any other backend — or on no all-to-all at all — would not
+// start. (Whether the release has --enable-dbo is checkReleaseSupport's.)
+func dboCheck(d *spec.Deployment, p *Plan) diag.Diagnostics {
+	if !d.VLLM.EnableDBO {
+		return nil
+	}
+	req := p.Release.DBORequirement()
+	if req.Accepts(p.All2All) {
+		return nil
+	}
+	got := p.All2All
+	if got == "" {
+		got = "none (the all-to-all kernels only run with DP > 1 and expert parallelism)"
+	}
+	return diag.Diagnostics{gdiag(d, CodeAll2All, diag.Error, "vllm.enable_dbo",
+		fmt.Sprintf("vLLM %s refuses enable_dbo with all-to-all backend %s: %s asserts %s (%q)",
+			p.Release.Version, got, req.Where, strings.Join(req.Backends, " or "), vllm.DBOMessage),
+		fmt.Sprintf("use expert parallelism with DP > 1 and vllm.all2all_backend: %s, or drop enable_dbo", req.Backends[0]))}
+}
+
+// officialImage is the repository of vLLM's release images.
+const officialImage = "vllm/vllm-openai"
+
+// imageRelease returns the release an official image reference names
+// ("vllm/vllm-openai:v0.10.1", "docker.io/vllm/vllm-openai:v0.10.1@sha256:..."),
+// or "" for another image or a tag that is not a release (latest, nightly,
+// a bare digest: vlaunch cannot tell what those contain).
+func imageRelease(image string) string {
+	ref, _, _ := strings.Cut(image, "@")
+	repo, tag, ok := strings.Cut(ref, ":")
+	if !ok || strings.Contains(tag, "/") {
+		return ""
+	}
+	repo = strings.TrimPrefix(strings.TrimPrefix(repo, "docker.io/"), "index.docker.io/")
+	if repo != officialImage {
+		return ""
+	}
+	if _, err := vllm.ParseVersion(tag); err != nil {
+		return ""
+	}
+	return tag
+}
+
+// imageKernelCheck: official images ship DeepEP (and NVSHMEM) only from
+// vllm.Release.ImageKernels' first release; a DeepEP backend in an older
+// official image fails at start-up with vllm.DeepEPMissingMessage. Bare
+// metal needs DeepEP installed too: preflight's sw.backend_packages
+// checks that on each host.
+func imageKernelCheck(d *spec.Deployment, p *Plan) diag.Diagnostics {
+	if !p.DeepEP || p.Runtime == "bare" {
+		return nil
+	}
+	tag := imageRelease(p.Image)
+	if tag == "" {
+		return nil
+	}
+	rel, _, _ := vllm.ResolveString(tag) // imageRelease checked that tag parses
+	k := rel.ImageKernels()
+	if k.DeepEP == vllm.Present {
+		return nil
+	}
+	remedy := fmt.Sprintf("use an image with the EP kernels (an official %s image from a release that ships them, or one built with vLLM's tools/ep_kernels), or set vllm.all2all_backend to %s",
+		officialImage, ncclBackend(p.Release))
+	if k.DeepEP == vllm.Maybe {
+		return diag.Diagnostics{gdiag(d, CodeRuntime, diag.Warning, "runtime.image",
+			fmt.Sprintf("vlaunch cannot tell whether %s contains DeepEP, which the %s backend needs (%s)", p.Image, p.All2All, k.Source), remedy)}
+	}
+	return diag.Diagnostics{gdiag(d, CodeRuntime, diag.Error, "runtime.image",
+		fmt.Sprintf("%s does not contain DeepEP, so the %s backend fails at start-up (%q)", p.Image, p.All2All, vllm.DeepEPMissingMessage), remedy)}
+}
+
+// ncclBackend is the release's NCCL-based backend (no extra kernels).
+func ncclBackend(r vllm.Release) string {
+	if _, ok := r.All2AllBackend(vllm.BackendAllgatherReducescatter); ok {
+		return vllm.BackendAllgatherReducescatter
+	}
+	return vllm.BackendNaive
+}

@@ -1,0 +1,64 @@
+package generator
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// StartupFacts are the README's sentences about how the named release
+// behaves while its nodes find each other (vllm.EngineStartup), so the
+// start-order advice is true for that release and no other.
+type StartupFacts struct {
+	// ReadyTimeout says how long the API server waits for the engines.
+	ReadyTimeout string
+	// Handshake says how long a headless node waits for node 0.
+	Handshake string
+	// Mismatch says what happens when nodes' flags differ.
+	Mismatch string
+}
+
+const readyEnv = "VLLM_ENGINE_READY_TIMEOUT_S"
+
+// startupFacts words vllm.EngineStartup for the release; each sentence
+// follows "In vLLM X, " in the README.
+func startupFacts(r vllm.Release) StartupFacts {
+	s := r.EngineStartup()
+	readyFirst := firstPresent(func(r vllm.Release) vllm.Presence { return r.EngineStartup().ReadyTimeoutEnv })
+	var f StartupFacts
+	switch s.ReadyTimeoutEnv {
+	case vllm.Present:
+		f.ReadyTimeout = fmt.Sprintf("the API server waits %d s for every engine and then gives up; raise `%s` on node 0 for slow model loads", s.ReadyTimeoutDefaultS, readyEnv)
+	case vllm.Maybe:
+		f.ReadyTimeout = fmt.Sprintf("it is not verified whether the API server reads `%s` (certain from %s), so how long it waits for the engines is not known here", readyEnv, readyFirst)
+	default:
+		f.ReadyTimeout = fmt.Sprintf("there is no `%s` yet (certain from %s), so the API server's wait for the engines has no timeout to raise", readyEnv, readyFirst)
+	}
+	switch s.HeadlessHandshake {
+	case vllm.Present:
+		f.Handshake = fmt.Sprintf("each headless node gives up when node 0 does not answer within %d minutes (\"Did not receive response from front-end process within %d minutes\", not configurable): start node 0 first or within that time",
+			vllm.HeadlessHandshakeMinutes, vllm.HeadlessHandshakeMinutes)
+	case vllm.Maybe:
+		f.Handshake = fmt.Sprintf("headless nodes may give up when node 0 does not answer within %d minutes (not verified for this release): start node 0 first", vllm.HeadlessHandshakeMinutes)
+	}
+	first := firstPresent(func(r vllm.Release) vllm.Presence { return r.EngineStartup().ConfigMismatchCheck })
+	switch s.ConfigMismatchCheck {
+	case vllm.Present:
+		f.Mismatch = "a node whose flags differ fails fast with \"Configuration mismatch detected\"; regenerate rather than edit one script"
+	case vllm.Maybe:
+		f.Mismatch = fmt.Sprintf("a node whose flags differ either fails with \"Configuration mismatch detected\" (certain from vLLM %s) or hangs; regenerate rather than edit one script", first)
+	default:
+		f.Mismatch = fmt.Sprintf("the nodes' configurations are not compared (the check arrived in %s): a node whose flags differ makes start-up hang without an error; regenerate rather than edit one script", first)
+	}
+	return f
+}
+
+// firstPresent is the first release in the table where a fact is certain.
+func firstPresent(has func(vllm.Release) vllm.Presence) string {
+	for _, r := range vllm.Releases() {
+		if has(r) == vllm.Present {
+			return r.Version.String()
+		}
+	}
+	return "a later release"
+}
