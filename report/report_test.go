@@ -3,18 +3,14 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/internal/golden"
 	"github.com/vlaunch/vlaunch/validate"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // checkExample runs both halves of `vlaunch check` on an example spec, with
 // the layout search for `parallelism: auto`, as the command does.
@@ -27,6 +23,7 @@ func checkExample(t testing.TB, name string) *estimate.Report {
 	in := estimate.FromResolved(d)
 	r := estimate.Check(&in)
 	r.AddPerformance(&in, estimate.PerfOptions{Seed: 1})
+	d.Spec.Locate(r.Findings) // as the command does: findings point into the spec
 	return &r
 }
 
@@ -41,29 +38,17 @@ func TestGolden(t *testing.T) {
 		if err := WriteJSON(&js, r); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, name+".txt", text.String())
-		golden(t, name+".md", md.String())
-		golden(t, name+".json", js.String())
-		golden(t, name+".summary.md", SummaryMarkdown(r))
+		checkGolden(t, name+".txt", text.String())
+		checkGolden(t, name+".md", md.String())
+		checkGolden(t, name+".json", js.String())
+		checkGolden(t, name+".summary.md", SummaryMarkdown(r))
 	}
 }
 
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/<name>.golden (go test ./report -update).
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update)", err)
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, d)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
 
 func TestJSONHasTheContract(t *testing.T) {
@@ -79,8 +64,8 @@ func TestJSONHasTheContract(t *testing.T) {
 			Tokens int64              `json:"kv_tokens_per_rank"`
 			Conc   *float64           `json:"max_concurrency_at_max_model_len"`
 		} `json:"memory"`
-		Findings []map[string]string `json:"findings"`
-		Feasible *bool               `json:"feasible"`
+		Findings []map[string]interface{} `json:"findings"`
+		Feasible *bool                    `json:"feasible"`
 	}
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
@@ -93,7 +78,8 @@ func TestJSONHasTheContract(t *testing.T) {
 	if doc.Memory.BPT != 70272 || doc.Memory.Tokens <= 0 || doc.Memory.Conc == nil || doc.Feasible == nil || *doc.Feasible {
 		t.Errorf("memory = %+v feasible = %v", doc.Memory, doc.Feasible)
 	}
-	if len(doc.Findings) == 0 || doc.Findings[0]["code"] == "" || doc.Findings[0]["severity"] != "error" || doc.Findings[0]["hint"] == "" {
+	if len(doc.Findings) == 0 || doc.Findings[0]["code"] == "" || doc.Findings[0]["severity"] != "error" || doc.Findings[0]["hint"] == "" ||
+		doc.Findings[0]["file"] == nil || doc.Findings[0]["line"] == nil {
 		t.Errorf("findings = %v", doc.Findings)
 	}
 }
@@ -120,7 +106,7 @@ func TestTextShowsEveryTerm(t *testing.T) {
 			t.Errorf("text report lacks %q", want)
 		}
 	}
-	for _, want := range []string{"| term | GiB | derivation |", "**Feasible: no**", "## Notes", "| fp8 | checkpoint as shipped |", "```text\nerror: "} {
+	for _, want := range []string{"| term | GiB | derivation |", "**Feasible: no**", "## Notes", "| fp8 | checkpoint as shipped |", "```text\n../examples/deepseek-v3-32xh20.yaml:34:16: error: "} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown report lacks %q", want)
 		}

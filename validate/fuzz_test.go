@@ -13,7 +13,8 @@ import (
 // and unusable input must always come with at least one diagnostic.
 func FuzzValidate(f *testing.F) {
 	seeds, _ := filepath.Glob("../examples/*.yaml")
-	seeds = append(seeds, "testdata/base.yaml")
+	fixtures, _ := filepath.Glob("testdata/specs/*/*.yaml")
+	seeds = append(append(seeds, "testdata/base.yaml"), fixtures...)
 	for _, s := range seeds {
 		if b, err := os.ReadFile(s); err == nil {
 			f.Add(b)

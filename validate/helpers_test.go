@@ -30,13 +30,6 @@ func edit(t testing.TB, base string, pairs ...string) string {
 	return base
 }
 
-// want is one expected diagnostic: code, severity and "line:col" ("" = any).
-type want struct {
-	code diag.Code
-	sev  diag.Severity
-	pos  string
-}
-
 func render(ds diag.Diagnostics) string {
 	var b strings.Builder
 	for _, d := range ds {
@@ -44,34 +37,6 @@ func render(ds diag.Diagnostics) string {
 	}
 	return b.String()
 }
-
-// expect checks that ds holds exactly the wanted diagnostics (warnings and
-// errors alike), in any order.
-func expect(t *testing.T, ds diag.Diagnostics, wants ...want) {
-	t.Helper()
-	left := append(diag.Diagnostics(nil), ds...)
-	for _, w := range wants {
-		found := -1
-		for i, d := range left {
-			pos := fmt.Sprintf("%d:%d", d.Line, d.Col)
-			if d.Code == w.code && d.Severity == w.sev && (w.pos == "" || w.pos == pos) {
-				found = i
-				break
-			}
-		}
-		if found < 0 {
-			t.Errorf("missing %s %s at %q; got:\n%s", w.sev, w.code, w.pos, render(ds))
-			continue
-		}
-		left = append(left[:found], left[found+1:]...)
-	}
-	if len(left) > 0 {
-		t.Errorf("unexpected diagnostics:\n%s", render(left))
-	}
-}
-
-func errAt(code diag.Code, pos string) want  { return want{code, diag.Error, pos} }
-func warnAt(code diag.Code, pos string) want { return want{code, diag.Warning, pos} }
 
 func mustBytes(t *testing.T, name, src string) diag.Diagnostics {
 	t.Helper()
