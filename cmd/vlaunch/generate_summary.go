@@ -17,6 +17,7 @@ func feasibility(r *resolve.Deployment) *estimate.Report {
 	in := estimate.FromResolved(r)
 	rep := estimate.Check(&in)
 	rep.AddPerformance(&in, estimate.PerfOptions{Seed: simSeed})
+	r.Spec.Locate(rep.Findings)
 	return &rep
 }
 
@@ -35,7 +36,7 @@ func printVerdict(w io.Writer, rep *estimate.Report) {
 	}
 	for _, f := range rep.Findings {
 		if f.Severity == diag.Error {
-			fmt.Fprintf(w, "  error: %s [%s]\n", f.Message, f.Code)
+			fmt.Fprintf(w, "  %s\n", diag.EscapeLine(f.String()))
 		}
 	}
 }
