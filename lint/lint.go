@@ -44,7 +44,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	}
 	direct, dds := parseVersionDirectives(inputs, opts.Version == "")
 	ds = append(ds, dds...)
-	rel, warn, err := chooseRelease(opts, inputs, direct, invs)
+	rel, stated, warn, err := chooseRelease(opts, inputs, direct, invs)
 	if err != nil {
 		return nil, err
 	}
@@ -59,8 +59,10 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 			ps.Rays = append(ps.Rays, inv)
 			continue
 		}
-		ps.Servers = append(ps.Servers, newServer(inv, releaseFor(inv, opts, direct, rel)))
+		r, st := releaseFor(inv, opts, direct, rel, stated)
+		ps.Servers = append(ps.Servers, newServer(inv, r, st))
 	}
+	warn = append(warn, unstatedNote(ps.Servers, rel)...)
 	ps.Groups = groupServers(ps.Servers)
 	ps.out = &ds
 	for _, r := range Rules {
@@ -78,8 +80,9 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 // chooseRelease picks the run's version, used where an invocation's file
 // has no directive and its image no tag: --vllm-version, the spec, the first
 // file's version directive, the first image tag, else the newest known
-// release. A directive's own VL006 note is given where it is written.
-func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, invs []*launch.Invocation) (vllm.Release, diag.Diagnostics, error) {
+// release. stated is false in that last case: nothing says which release the
+// files target. A directive's own VL006 note is given where it is written.
+func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, invs []*launch.Invocation) (rel vllm.Release, stated bool, ds diag.Diagnostics, err error) {
 	v := opts.Version
 	if v == "" && opts.Spec != nil {
 		v = opts.Spec.VLLM.Version
@@ -87,7 +90,7 @@ func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, 
 	if v == "" {
 		for _, in := range inputs {
 			if fv, ok := direct[in.Name]; ok {
-				return fv.rel, nil, nil
+				return fv.rel, true, nil, nil
 			}
 		}
 	}
@@ -100,36 +103,49 @@ func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, 
 		}
 	}
 	if v == "" {
-		return vllm.Newest(), nil, nil
+		return vllm.Newest(), false, nil, nil
 	}
 	rel, warns, err := vllm.ResolveString(v)
 	if err != nil {
-		return vllm.Release{}, nil, fmt.Errorf("vLLM version %q: %w", v, err)
+		return vllm.Release{}, false, nil, fmt.Errorf("vLLM version %q: %w", v, err)
 	}
-	var ds diag.Diagnostics
 	for _, w := range warns {
 		ds = append(ds, diag.Diagnostic{Code: codeVersion, Severity: diag.Info, Message: w})
 	}
-	return rel, ds, nil
+	return rel, true, ds, nil
 }
 
 // releaseFor picks an invocation's version: --vllm-version, else its file's
 // directive (the author's word on what the file targets), else its own image
-// tag, else the run's.
-func releaseFor(inv *launch.Invocation, opts Options, direct map[string]fileVersion, def vllm.Release) vllm.Release {
+// tag, else the run's; stated says whether anything named it.
+func releaseFor(inv *launch.Invocation, opts Options, direct map[string]fileVersion, def vllm.Release, defStated bool) (vllm.Release, bool) {
 	if opts.Version != "" {
-		return def
+		return def, true
 	}
 	if fv, ok := direct[inv.File]; ok {
-		return fv.rel
+		return fv.rel, true
 	}
 	if inv.ImageVersion == "" {
-		return def
+		return def, defStated
 	}
 	if rel, _, err := vllm.ResolveString(inv.ImageVersion); err == nil {
-		return rel
+		return rel, true
 	}
-	return def
+	return def, defStated
+}
+
+// unstatedNote says, once, that no release was named for some servers, so
+// they are linted for the newest release and findings that hold only for
+// some releases are at most warnings.
+func unstatedNote(servers []*server, rel vllm.Release) diag.Diagnostics {
+	for _, s := range servers {
+		if !s.Stated {
+			return diag.Diagnostics{{Code: codeVersion, Severity: diag.Info,
+				Message: "no vLLM version is stated (--vllm-version, a `# vlaunch:vllm-version=X` comment, an image tag or --spec): linted for " + rel.String() + ", and findings that hold only for some releases are reported as warnings",
+				Hint:    "state the release the files are written for"}}
+		}
+	}
+	return nil
 }
 
 // dedupe drops identical findings: one source line can stand for several

@@ -66,3 +66,33 @@ func RuleByCode(code diag.Code) (*Rule, bool) {
 	}
 	return nil, false
 }
+
+// ReportVersioned reports a finding that holds only for some vLLM releases.
+// When nothing states the server's release it was linted for the newest
+// one, so an error there is only a warning: the files may target a release
+// where the construct is fine.
+func (p *pass) ReportVersioned(s *server, pos launch.Pos, hint, format string, args ...interface{}) {
+	p.ReportAt(s.Inv, pos, hint, format, args...)
+	if d := &(*p.out)[len(*p.out)-1]; !s.Stated && d.Severity > diag.Warning {
+		d.Severity = diag.Warning
+		d.Message += unstatedSuffix(s)
+	}
+}
+
+// ReportAtSeverity reports at a severity below the rule's, for a finding
+// whose consequence is uncertain (it rests on an assumed GPU count, or the
+// release only warns).
+func (p *pass) ReportAtSeverity(inv *launch.Invocation, pos launch.Pos, sev diag.Severity, hint, format string, args ...interface{}) {
+	p.ReportAt(inv, pos, hint, format, args...)
+	if d := &(*p.out)[len(*p.out)-1]; sev < d.Severity {
+		d.Severity = sev
+	}
+}
+
+// unstatedSuffix tells, in a message, that the release was not stated.
+func unstatedSuffix(s *server) string {
+	if s.Stated {
+		return ""
+	}
+	return " (no vLLM version stated: linted for " + s.Rel.String() + ")"
+}

@@ -12,6 +12,8 @@ import (
 type server struct {
 	Inv *launch.Invocation
 	Rel vllm.Release
+	// Stated is false when nothing names the release (Rel is the newest).
+	Stated bool
 	// Model is the served model (positional or --model), nil when absent.
 	Model *launch.Value
 	p     parsed
@@ -152,8 +154,8 @@ func isLoopback(a string) bool {
 }
 
 // newServer parses a serve invocation for rel.
-func newServer(inv *launch.Invocation, rel vllm.Release) *server {
-	s := &server{Inv: inv, Rel: rel, p: parseArgs(inv.Args, rel)}
+func newServer(inv *launch.Invocation, rel vllm.Release, stated bool) *server {
+	s := &server{Inv: inv, Rel: rel, Stated: stated, p: parseArgs(inv.Args, rel)}
 	if len(s.p.positional) > 0 {
 		m := s.p.positional[0]
 		// `vllm serve $MODEL \ # comment`: the unresolved first word is the

@@ -70,10 +70,10 @@ func reportVersionSpan(p *pass, s *server, f *cliFlag, old *vllm.Flag) {
 		if old.Doc != "" {
 			hint = old.Doc
 		}
-		p.ReportAt(s.Inv, f.At.Pos, hint, "flag %s was removed in vLLM %s (linting for %s)", sp, old.Removed, s.Rel)
+		p.ReportVersioned(s, f.At.Pos, hint, "flag %s was removed in vLLM %s (linting for %s)", sp, old.Removed, s.Rel)
 		return
 	}
-	p.ReportAt(s.Inv, f.At.Pos, "upgrade vLLM or drop the flag", "flag %s does not exist yet in vLLM %s (added in %s)", sp, s.Rel, old.Since)
+	p.ReportVersioned(s, f.At.Pos, "upgrade vLLM or drop the flag", "flag %s does not exist yet in vLLM %s (added in %s)", sp, s.Rel, old.Since)
 }
 
 // checkExtraPositional reports words argparse cannot place: vllm serve takes
@@ -144,7 +144,7 @@ func checkModelFirst(p *pass) {
 		if len(s.Inv.Args) == 0 || s.Model == nil || s.Flag("model") != nil || !isOption(s.Inv.Args[0].Text) {
 			continue
 		}
-		p.ReportAt(s.Inv, s.Model.Pos, "put the model right after `vllm serve`", "the model %q comes after options; recent vLLM requires it as the first argument", s.Model.Text)
+		p.ReportVersioned(s, s.Model.Pos, "put the model right after `vllm serve`", "the model %q comes after options; recent vLLM requires it as the first argument", s.Model.Text)
 	}
 }
 

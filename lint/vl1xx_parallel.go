@@ -1,6 +1,12 @@
 package lint
 
-import "github.com/vlaunch/vlaunch/vllm"
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint/launch"
+	"github.com/vlaunch/vlaunch/vllm"
+)
 
 // checkBackendNoEP reports a DeepEP backend that cannot run: all-to-all
 // kernels only run with DP > 1 and expert parallel on (VL109).
@@ -40,40 +46,67 @@ func checkBackendMultiNode(p *pass) {
 	}
 }
 
-// hasMultiNodeEngine reports a mechanism that lets one engine span nodes.
-func (p *pass) hasMultiNodeEngine(s *server) bool {
-	if n := s.NNodes(); !n.Known || n.N > 1 {
-		return true
-	}
-	if v, ok := s.Str("distributed-executor-backend"); ok && v.Text == "ray" {
-		return true
-	}
-	return len(p.Rays) > 0
-}
-
-// checkWorldSize reports more GPUs needed on a node than it has (VL111).
+// checkWorldSize reports more GPUs needed on a node than it has (VL111):
+// one engine (TP x PP) larger than the node without a way to span nodes
+// for the release and platform, or more local DP ranks than fit.
 func checkWorldSize(p *pass) {
 	for _, s := range p.Servers {
 		tp, pp, dpl := s.TP(), s.PP(), s.DPL()
 		if !tp.Known || !pp.Known || !dpl.Known || s.RayDP() {
 			continue
 		}
-		gpus, src := p.nodeGPUs(s)
+		gc := p.nodeGPUCount(s)
 		engine := tp.N * pp.N
-		if engine > gpus && !p.hasMultiNodeEngine(s) {
-			p.ReportAt(s.Inv, tp.At, "use --nnodes/--node-rank/--master-addr (or a Ray cluster) to span nodes, or lower TP x PP", "TP x PP = %d needs more GPUs than the node has (%d, %s)", engine, gpus, src)
+		if engine > gc.n {
+			checkEngineSpan(p, s, engine, gc)
 			continue
 		}
 		nn := s.NNodes()
 		missingLocal := !s.Int("data-parallel-size-local", 0).Set && s.MultiNodeDP()
-		if engine <= gpus && nn.N <= 1 && dpl.N*engine > gpus && !missingLocal {
-			reportLocalGPUs(p, s, dpl.N, engine, gpus, src)
+		if nn.N <= 1 && dpl.N*engine > gc.n && !missingLocal {
+			reportLocalGPUs(p, s, dpl.N, engine, gc)
 		}
 	}
 }
 
+// checkEngineSpan decides whether an engine larger than its node can span
+// nodes: with --distributed-executor-backend ray or --nnodes it can; with
+// the executor unset, releases before 0.11.1 fall back to Ray on CUDA (a Ray
+// cluster must then provide the GPUs), later ones and other platforms
+// refuse (vllm.ExecutorRule).
+func checkEngineSpan(p *pass, s *server, engine int, gc gpuCount) {
+	at := s.TP().At
+	exec, execSet := s.Str("distributed-executor-backend")
+	if nn := s.NNodes(); !nn.Known || nn.N > 1 || (execSet && exec.Text != "mp") {
+		return // Ray, an unresolved executor, or mp across --nnodes nodes
+	}
+	what := fmt.Sprintf("TP x PP = %d needs more GPUs than the node has (%d, %s)", engine, gc.n, gc.src)
+	platform := s.Inv.Platform
+	cuda := platform == "" || platform == launch.PlatformCUDA
+	sev := diag.Error
+	if gc.assumed {
+		sev = diag.Warning
+	}
+	switch {
+	case execSet:
+		p.ReportAtSeverity(s.Inv, exec.Pos, sev, "the mp executor runs on one node: add --nnodes/--node-rank/--master-addr, or use --distributed-executor-backend ray", "%s, and --distributed-executor-backend mp keeps every worker on this node", what)
+	case cuda && s.Rel.ExecutorRule().CUDAFallsBackToRay:
+		if len(p.Rays) == 0 {
+			p.ReportAtSeverity(s.Inv, at, diag.Info, "start a Ray cluster over the nodes first (ray start --head / --address), or use --nnodes", "%s: vLLM %s falls back to the Ray executor, which needs a Ray cluster with those GPUs", what, s.Rel)
+		}
+	case !cuda:
+		p.ReportAtSeverity(s.Inv, at, sev, "add --distributed-executor-backend ray (with a Ray cluster over the nodes), or --nnodes/--node-rank/--master-addr", "%s; on %s vLLM does not fall back to Ray by itself", what, platform)
+	default:
+		if !s.Stated {
+			sev = diag.Warning
+		}
+		p.ReportAtSeverity(s.Inv, at, sev, "add --distributed-executor-backend ray (a running Ray cluster is not enough), or --nnodes/--node-rank/--master-addr on every node",
+			"%s; vLLM %s refuses (\"World size ... is larger than the number of available GPUs\") instead of falling back to Ray as releases before 0.11.1 did%s", what, s.Rel, unstatedSuffix(s))
+	}
+}
+
 // reportLocalGPUs explains a node asked to host more DP ranks than it has GPUs for.
-func reportLocalGPUs(p *pass, s *server, dpl, engine, gpus int, src string) {
+func reportLocalGPUs(p *pass, s *server, dpl, engine int, gc gpuCount) {
 	f := s.Int("data-parallel-size-local", 0)
 	hint := "set --data-parallel-size-local to the DP ranks this node runs"
 	if v, ok := s.Str("distributed-executor-backend"); len(p.Rays) > 0 || (ok && v.Text == "ray") {
@@ -83,7 +116,11 @@ func reportLocalGPUs(p *pass, s *server, dpl, engine, gpus int, src string) {
 	if !f.Set {
 		what = "--data-parallel-size-local is unset, so every DP rank starts here:"
 	}
-	p.ReportAt(s.Inv, f.At, hint, "%s %d x TP x PP %d = %d GPUs, but the node has %d (%s)", what, dpl, engine, dpl*engine, gpus, src)
+	sev := diag.Error
+	if gc.assumed {
+		sev = diag.Warning
+	}
+	p.ReportAtSeverity(s.Inv, f.At, sev, hint, "%s %d x TP x PP %d = %d GPUs, but the node has %d (%s)", what, dpl, engine, dpl*engine, gc.n, gc.src)
 }
 
 // checkHeadless reports --headless where it is ignored or refused (VL112).

@@ -155,6 +155,8 @@ func (w *walker) dockerOptions(c *containerCtx, opts []dockerOpt) (entrypoint *V
 			envFile = true
 		case "gpus":
 			c.gpus, c.gpuSrc = dockerGPUs(v.Text), "--gpus"
+		case "device":
+			c.marks = append(c.marks, v.Text)
 		case "network", "net":
 			c.info.HostNetwork = v.Text == "host"
 		case "ipc":

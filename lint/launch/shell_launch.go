@@ -16,6 +16,8 @@ type containerCtx struct {
 	hostOnly []EnvVar
 	// envOpen marks --env-file / envFrom: more variables than listed.
 	envOpen bool
+	// marks are device files and options that tell the platform (/dev/kfd).
+	marks []string
 }
 
 // serve records a vLLM server invocation.
@@ -64,11 +66,22 @@ func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string,
 		inv.Unexported = w.unexported()
 		inv.EnvOpen = w.fe.sourced
 	}
-	if e, ok := inv.LookupEnv("CUDA_VISIBLE_DEVICES"); ok && e.Value.Known {
-		inv.GPUs, inv.GPUSource = countDevices(e.Value.Text), "CUDA_VISIBLE_DEVICES"
+	for _, name := range visibleDeviceVars {
+		if e, ok := inv.LookupEnv(name); ok && e.Value.Known {
+			inv.GPUs, inv.GPUSource = countDevices(e.Value.Text), name
+		}
 	}
+	var marks []string
+	if c := w.ctx.container; c != nil {
+		marks = c.marks
+	}
+	inv.Platform = detectPlatform(inv, marks)
 	return inv
 }
+
+// visibleDeviceVars limit the devices a process sees, per platform; the
+// last one set wins.
+var visibleDeviceVars = []string{"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "ASCEND_RT_VISIBLE_DEVICES"}
 
 // countDevices counts the entries of a CUDA_VISIBLE_DEVICES-style list.
 func countDevices(s string) int {

@@ -91,6 +91,10 @@ type Invocation struct {
 	GPUs int
 	// GPUSource says where GPUs came from ("CUDA_VISIBLE_DEVICES", "--gpus", "nvidia.com/gpu", "spec").
 	GPUSource string
+	// Platform is the accelerator platform the file shows signs of (an image,
+	// a device file, a device-plugin resource, a platform's variables):
+	// PlatformROCm, PlatformAscend, ...; "" when it shows none.
+	Platform string
 	// Background is true when the shell does not wait for the command (`&`).
 	Background bool
 	// Container holds container-level facts the container rules need.
