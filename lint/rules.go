@@ -76,6 +76,7 @@ var Rules = []*Rule{
 	{Code: codes.VLRayHeads, check: checkRayHeads},
 	{Code: codes.VLAPIServerCount, check: checkAPIServerCount},
 	{Code: codes.VLVersions, check: checkVersions},
+	{Code: codes.VLLBModeHeadless, check: checkLBHeadless},
 
 	{Code: codes.VLCommentContinuation, check: checkCommentContinuation},
 	{Code: codes.VLTrailingSpace, check: checkTrailingSpace},

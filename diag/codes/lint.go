@@ -58,6 +58,7 @@ const (
 	VLRayHeads            diag.Code = "VL214"
 	VLAPIServerCount      diag.Code = "VL215"
 	VLVersions            diag.Code = "VL216"
+	VLLBModeHeadless      diag.Code = "VL217"
 	VLCommentContinuation diag.Code = "VL301"
 	VLTrailingSpace       diag.Code = "VL302"
 	VLLeadingFlag         diag.Code = "VL303"
@@ -129,6 +130,7 @@ var lintEntries = []Entry{
 	{VLRayHeads, "ray-heads", diag.Warning, "More than one Ray head"},
 	{VLAPIServerCount, "api-server-count", diag.Info, "Primary relies on the automatic API-server count"},
 	{VLVersions, "versions", diag.Error, "Nodes run different vLLM versions"},
+	{VLLBModeHeadless, "lb-mode-headless", diag.Error, "A node vLLM runs in hybrid or external LB next to --headless nodes, which it then refuses"},
 	{VLCommentContinuation, "comment-continuation", diag.Error, "Comment inside a continued command"},
 	{VLTrailingSpace, "trailing-space", diag.Error, "Whitespace after a line-continuation backslash"},
 	{VLLeadingFlag, "leading-flag", diag.Error, "A line starts with a flag (missing continuation)"},

@@ -1,0 +1,81 @@
+package lint
+
+import (
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// lbMode is the data-parallel load-balancing mode vLLM infers from this
+// node's command in its release (vllm.DPLoadBalancing, with an explicit
+// start rank 0 counting from the release where it does); ok is false when
+// a value it depends on is unresolved.
+func (s *server) lbMode() (mode vllm.LBMode, why string, ok bool) {
+	sr, dpl, dp := s.StartRank(), s.Int("data-parallel-size-local", 0), s.DP()
+	if !sr.Known || !dpl.Known || !dp.Known {
+		return "", "", false
+	}
+	n := vllm.DPNode{Headless: s.Headless(), StartRankSet: sr.Set, StartRank: sr.N, LocalSizeSet: dpl.Set, LocalSize: dpl.N,
+		Size: dp.N, HybridFlag: s.Has("data-parallel-hybrid-lb"), ExternalFlag: s.Has("data-parallel-external-lb"),
+		RankSet: s.Flag("data-parallel-rank") != nil}
+	mode, why = s.Rel.DPLoadBalancing(n)
+	if mode != vllm.LBInternal || n.Headless || !sr.Set || sr.N != 0 || !dpl.Set || dpl.N == dp.N {
+		return mode, why, true
+	}
+	if p, _ := s.Rel.StartRankZeroInfersHybrid(); p == vllm.Absent {
+		return mode, why, true
+	}
+	if dpl.N == 1 {
+		return vllm.LBExternal, "an explicit --data-parallel-start-rank, 0 included, infers hybrid LB in this release, and hybrid with one local rank becomes external LB", true
+	}
+	return vllm.LBHybrid, "an explicit --data-parallel-start-rank, 0 included, infers hybrid LB in this release", true
+}
+
+// checkLBHeadless reports a node that vLLM puts in hybrid or external LB in
+// a deployment whose other nodes are --headless: node 0 then refuses them
+// ("Remote engine N must not use --headless in external or hybrid dp lb
+// mode") (VL217).
+func checkLBHeadless(p *pass) {
+	for _, g := range p.Groups {
+		nodes := dpNodes(g)
+		var headless *server
+		for _, s := range nodes {
+			if s.Headless() {
+				headless = s
+			}
+		}
+		if headless == nil {
+			continue
+		}
+		for _, s := range nodes {
+			if s.Headless() || s.Inv.Frontend != "" {
+				continue
+			}
+			mode, why, ok := s.lbMode()
+			if !ok || (mode != vllm.LBHybrid && mode != vllm.LBExternal) {
+				continue
+			}
+			at := s.StartRank().At
+			if f := s.Flag("data-parallel-hybrid-lb"); f != nil {
+				at = f.At.Pos
+			}
+			p.ReportVersioned(s, at, "internal LB: drop --data-parallel-start-rank (and --data-parallel-hybrid-lb) on the node that serves the API; keep the start ranks on the --headless nodes",
+				"vLLM %s runs this node in %s LB (%s), and then refuses the --headless node %s: %q", s.Rel, mode, why, headless.Inv.Node, vllm.HeadlessRejectedMessage)
+		}
+	}
+}
+
+// groupHasHeadless reports whether s's deployment has a --headless node.
+func (p *pass) groupHasHeadless(s *server) bool {
+	for _, g := range p.Groups {
+		for _, x := range g {
+			if x != s {
+				continue
+			}
+			for _, y := range g {
+				if y.Headless() {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
