@@ -77,6 +77,9 @@ var Rules = []*Rule{
 	{Code: codes.VLAPIServerCount, check: checkAPIServerCount},
 	{Code: codes.VLVersions, check: checkVersions},
 	{Code: codes.VLLBModeHeadless, check: checkLBHeadless},
+	{Code: codes.VLRayDriverEnv, check: checkRayDriverEnv},
+	{Code: codes.VLNodeAddress, check: checkRayNodeIP},
+	{Code: codes.VLRayDPBackend, check: checkRayDPBackend},
 
 	{Code: codes.VLCommentContinuation, check: checkCommentContinuation},
 	{Code: codes.VLTrailingSpace, check: checkTrailingSpace},

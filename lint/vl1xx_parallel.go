@@ -63,7 +63,8 @@ func checkWorldSize(p *pass) {
 		}
 		nn := s.NNodes()
 		missingLocal := !s.Int("data-parallel-size-local", 0).Set && s.MultiNodeDP()
-		if nn.N <= 1 && dpl.N*engine > gc.n && !missingLocal {
+		exec, _ := s.Str("distributed-executor-backend")
+		if nn.N <= 1 && dpl.N*engine > gc.n && !missingLocal && exec.Text != "ray" { // with Ray, VL220 says it
 			reportLocalGPUs(p, s, dpl.N, engine, gc)
 		}
 	}

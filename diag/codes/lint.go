@@ -59,6 +59,9 @@ const (
 	VLAPIServerCount      diag.Code = "VL215"
 	VLVersions            diag.Code = "VL216"
 	VLLBModeHeadless      diag.Code = "VL217"
+	VLRayDriverEnv        diag.Code = "VL218"
+	VLNodeAddress         diag.Code = "VL219"
+	VLRayDPBackend        diag.Code = "VL220"
 	VLCommentContinuation diag.Code = "VL301"
 	VLTrailingSpace       diag.Code = "VL302"
 	VLLeadingFlag         diag.Code = "VL303"
@@ -131,6 +134,9 @@ var lintEntries = []Entry{
 	{VLAPIServerCount, "api-server-count", diag.Info, "Primary relies on the automatic API-server count"},
 	{VLVersions, "versions", diag.Error, "Nodes run different vLLM versions"},
 	{VLLBModeHeadless, "lb-mode-headless", diag.Error, "A node vLLM runs in hybrid or external LB next to --headless nodes, which it then refuses"},
+	{VLRayDriverEnv, "ray-driver-env", diag.Warning, "A variable set only where vllm serve runs does not reach Ray workers on other nodes"},
+	{VLNodeAddress, "ray-node-address", diag.Warning, "Ray and vLLM may disagree on a node's address"},
+	{VLRayDPBackend, "ray-dp-backend", diag.Warning, "DP > 1 with the Ray executor but the mp DP backend"},
 	{VLCommentContinuation, "comment-continuation", diag.Error, "Comment inside a continued command"},
 	{VLTrailingSpace, "trailing-space", diag.Error, "Whitespace after a line-continuation backslash"},
 	{VLLeadingFlag, "leading-flag", diag.Error, "A line starts with a flag (missing continuation)"},

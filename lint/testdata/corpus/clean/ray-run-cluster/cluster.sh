@@ -7,7 +7,7 @@ WORKER_IP=10.0.0.2
 
 ssh "$HEAD_IP" docker run -d --entrypoint /bin/bash --network host --ipc host --gpus all \
   -e VLLM_HOST_IP="$HEAD_IP" -e GLOO_SOCKET_IFNAME=eth0 -e NCCL_SOCKET_IFNAME=eth0 \
-  --name node -v /models:/models "$IMAGE" -c "'ray start --block --head --port=6379'"
+  --name node -v /models:/models "$IMAGE" -c "'ray start --block --head --node-ip-address=$HEAD_IP --port=6379'"
 
 ssh "$WORKER_IP" docker run -d --entrypoint /bin/bash --network host --ipc host --gpus all \
   -e VLLM_HOST_IP="$WORKER_IP" -e GLOO_SOCKET_IFNAME=eth0 -e NCCL_SOCKET_IFNAME=eth0 \
