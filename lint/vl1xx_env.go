@@ -63,7 +63,11 @@ func envProblem(p *pass, s *server, e launch.EnvVar) {
 // checkEnvValues reports values outside a variable's choices and a
 // VLLM_PORT that looks like a URI (VL108).
 func checkEnvValues(p *pass) {
+	for _, r := range p.Rays {
+		checkNetEnv(p, r)
+	}
 	for _, s := range p.Servers {
+		checkNetEnv(p, s.Inv)
 		for _, e := range s.Inv.Env {
 			if !e.Value.Known {
 				continue
@@ -144,4 +148,18 @@ func scriptRefs(p *pass, file string) map[string]bool {
 		})
 	}
 	return refs
+}
+
+// checkNetEnv reports network variables whose value cannot work: an
+// interface list with stray characters or the wrong syntax, an address that
+// is no IP address or host name.
+func checkNetEnv(p *pass, inv *launch.Invocation) {
+	for _, e := range inv.Env {
+		if !e.Value.Known {
+			continue
+		}
+		if msg := badNetEnv(e.Name, e.Value.Text); msg != "" {
+			p.ReportAt(inv, e.Value.Pos, "check the quoting: the value must be exactly the interface name(s) or address", "%s=%q %s", e.Name, e.Value.Text, msg)
+		}
+	}
 }

@@ -33,6 +33,11 @@ func checkValues(p *pass) {
 // badValue checks a value against a flag's kind ("" when fine).
 func badValue(spec *vllm.Flag, v string) string {
 	t := strings.TrimSpace(v)
+	if addressFlags[spec.Name] {
+		if msg := badAddress(v); msg != "" {
+			return strconv.Quote(v) + " " + msg
+		}
+	}
 	switch spec.Kind {
 	case vllm.Int:
 		if _, err := strconv.Atoi(t); err != nil {

@@ -1,0 +1,79 @@
+package lint
+
+import (
+	"net"
+	"strconv"
+	"strings"
+)
+
+// socketIfnameVars pick the network interface for socket traffic; the
+// value says whose syntax applies: NCCL's (^ excludes, = matches exactly,
+// commas list prefixes) or Gloo's (comma-separated interface names).
+var socketIfnameVars = map[string]string{
+	"NCCL_SOCKET_IFNAME": "nccl", "GLOO_SOCKET_IFNAME": "gloo", "TP_SOCKET_IFNAME": "gloo",
+	"NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME": "plain", "UCX_NET_DEVICES": "plain",
+}
+
+// addressVars hold one node's address.
+var addressVars = map[string]bool{"VLLM_HOST_IP": true, "MASTER_ADDR": true, "VLLM_DP_MASTER_IP": true}
+
+// addressFlags take a node's address.
+var addressFlags = map[string]bool{"data-parallel-address": true, "master-addr": true}
+
+// badNetEnv checks a network variable's value; "" when fine or not one.
+func badNetEnv(name, value string) string {
+	if syntax, ok := socketIfnameVars[name]; ok {
+		return badIfname(syntax, value)
+	}
+	if addressVars[name] {
+		return badAddress(value)
+	}
+	return ""
+}
+
+// badIfname reports characters no interface name has (`"eth0"/`, a stray
+// quote, a carriage return) and NCCL's ^/= syntax where Gloo reads plain names.
+func badIfname(syntax, v string) string {
+	if v == "" {
+		return "is empty"
+	}
+	for _, c := range v {
+		if !(c == '_' || c == '.' || c == ':' || c == '@' || c == ',' || c == '-' || c == '^' || c == '=' ||
+			(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			return "has " + strconv.QuoteRune(c) + ", which no interface name has (a quoting slip?)"
+		}
+	}
+	if syntax != "nccl" && (strings.HasPrefix(v, "^") || strings.HasPrefix(v, "=")) {
+		return "uses NCCL's " + v[:1] + " syntax; this variable takes plain interface names (comma-separated), so it names an interface that does not exist"
+	}
+	if strings.Contains(v[1:], "^") || strings.Contains(v[1:], "=") {
+		return "has ^ or = inside the list; NCCL reads them only as the first character"
+	}
+	return ""
+}
+
+// badAddress reports a value that is neither an IP address nor a host name.
+func badAddress(v string) string {
+	if net.ParseIP(v) != nil || hostName(v) {
+		return ""
+	}
+	return "is not an IP address or a host name"
+}
+
+// hostName reports an RFC 1123 host name.
+func hostName(h string) bool {
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(strings.TrimSuffix(h, "."), ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, c := range label {
+			if !(c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+				return false
+			}
+		}
+	}
+	return true
+}
