@@ -25,6 +25,8 @@ type cliFlag struct {
 	BoolValue *launch.Value
 	// MissingValue is true when a value-taking flag had none.
 	MissingValue bool
+	// Wrapper marks a flag of the wrapper front end, not of vLLM.
+	Wrapper bool
 }
 
 // Spelling returns the flag as the user wrote it, without any "=value".
@@ -35,6 +37,8 @@ func (f *cliFlag) Spelling() string {
 
 // parsed is a serve invocation's argv read against one release.
 type parsed struct {
+	// frontend is the wrapper whose own flags are accepted too ("" = vLLM's CLI).
+	frontend   string
 	flags      []*cliFlag
 	positional []launch.Value
 	// opaque are unresolved words that may expand to any number of arguments.
@@ -45,8 +49,8 @@ var boolWords = map[string]bool{"true": true, "false": true, "True": true, "Fals
 
 // parseArgs reads argv the way vLLM's argparse does, as far as the release's
 // flag table allows.
-func parseArgs(args []launch.Value, rel vllm.Release) parsed {
-	var p parsed
+func parseArgs(args []launch.Value, rel vllm.Release, frontend string) parsed {
+	p := parsed{frontend: frontend}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		t := a.Text
@@ -111,6 +115,10 @@ func (p *parsed) option(args []launch.Value, i int, rel vllm.Release) int {
 	shape, shapeOK := spec, ok
 	if !ok {
 		shape, shapeOK = vllm.KnownFlagEver(base)
+	}
+	if wf, wok := wrapperFlag(p.frontend, base); !ok && wok {
+		f.Name, f.Wrapper, shape, shapeOK = wf.Name, true, wf, true
+		f.Negated = wf.Kind == vllm.Bool && strings.HasPrefix(normalizeName(base), "no-")
 	}
 	if hasInline {
 		v := a.Slice(len(spelling)+1, len(a.Text))

@@ -31,7 +31,7 @@ func groupKey(s *server) string {
 	if dp.Known && dp.N <= 1 && nn.Known && nn.N <= 1 && !s.Headless() {
 		return ""
 	}
-	return strings.Join([]string{s.Inv.Deployment, kvRole(s)}, "\x00")
+	return strings.Join([]string{s.Inv.Deployment, kvRole(s), wrapperRole(s)}, "\x00")
 }
 
 func dpText(s *server) string {

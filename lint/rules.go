@@ -80,6 +80,7 @@ var Rules = []*Rule{
 	{Code: codes.VLRayDriverEnv, check: checkRayDriverEnv},
 	{Code: codes.VLNodeAddress, check: checkRayNodeIP},
 	{Code: codes.VLRayDPBackend, check: checkRayDPBackend},
+	{Code: codes.VLExternalRanks, check: checkExternalRanks},
 
 	{Code: codes.VLCommentContinuation, check: checkCommentContinuation},
 	{Code: codes.VLTrailingSpace, check: checkTrailingSpace},

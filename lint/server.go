@@ -155,7 +155,7 @@ func isLoopback(a string) bool {
 
 // newServer parses a serve invocation for rel.
 func newServer(inv *launch.Invocation, rel vllm.Release, stated bool) *server {
-	s := &server{Inv: inv, Rel: rel, Stated: stated, p: parseArgs(inv.Args, rel)}
+	s := &server{Inv: inv, Rel: rel, Stated: stated, p: parseArgs(inv.Args, rel, inv.Frontend)}
 	if len(s.p.positional) > 0 {
 		m := s.p.positional[0]
 		// `vllm serve $MODEL \ # comment`: the unresolved first word is the

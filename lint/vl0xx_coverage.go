@@ -59,6 +59,14 @@ func checkUncheckedFlags(p *pass) {
 // near-miss of a known one, nor a bad short option (those are VL101/VL102).
 func unchecked(f *cliFlag, s *server) bool {
 	sp := f.Spelling()
+	if f.Wrapper {
+		return false
+	}
+	if s.Inv.Frontend != "" {
+		if _, ok := vllm.KnownFlagEver(sp); !ok {
+			return true // not vLLM's; maybe the wrapper's
+		}
+	}
 	if strings.HasPrefix(sp, "-") && !strings.HasPrefix(sp, "--") && len(sp) > 2 {
 		return false
 	}

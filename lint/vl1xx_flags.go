@@ -45,6 +45,9 @@ func reportUnknown(p *pass, s *server, f *cliFlag, mode string) {
 	if strings.ContainsAny(sp, " \t\u00a0") {
 		return // a flag and its value in one word: VL127 says so
 	}
+	if f.Wrapper || (s.Inv.Frontend != "" && mode == "unknown") {
+		return // the wrapper's own flag, or possibly one (VL005 lists it)
+	}
 	if strings.HasPrefix(sp, "-") && !strings.HasPrefix(sp, "--") && len(sp) > 2 {
 		if _, ok := vllm.KnownFlagEver(sp); !ok && mode == "unknown" {
 			p.ReportAt(s.Inv, f.At.Pos, "long options take two dashes: -"+sp, "unknown short option %q for vLLM %s", sp, s.Rel)

@@ -82,7 +82,7 @@ func checkAPIServerCount(p *pass) {
 			continue
 		}
 		for _, s := range dpNodes(g) {
-			if s.Headless() || s.Has("data-parallel-hybrid-lb") || s.Flag("api-server-count") != nil || s.Flag("config") != nil || !s.Rel.Defaults().APIServerCountAuto {
+			if s.Headless() || s.Has("data-parallel-hybrid-lb") || s.Flag("api-server-count") != nil || s.Flag("config") != nil || !s.Rel.Defaults().APIServerCountAuto || s.Inv.Frontend != "" {
 				continue
 			}
 			p.ReportAt(s.Inv, s.Inv.Pos, "set --api-server-count explicitly (the EP docs use 8)", "vLLM %s starts one API server per DP rank (%s) when --api-server-count is not given", s.Rel, dpText(s))

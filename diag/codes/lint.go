@@ -62,6 +62,7 @@ const (
 	VLRayDriverEnv        diag.Code = "VL218"
 	VLNodeAddress         diag.Code = "VL219"
 	VLRayDPBackend        diag.Code = "VL220"
+	VLExternalRanks       diag.Code = "VL221"
 	VLCommentContinuation diag.Code = "VL301"
 	VLTrailingSpace       diag.Code = "VL302"
 	VLLeadingFlag         diag.Code = "VL303"
@@ -137,6 +138,7 @@ var lintEntries = []Entry{
 	{VLRayDriverEnv, "ray-driver-env", diag.Warning, "A variable set only where vllm serve runs does not reach Ray workers on other nodes"},
 	{VLNodeAddress, "ray-node-address", diag.Warning, "Ray and vLLM may disagree on a node's address"},
 	{VLRayDPBackend, "ray-dp-backend", diag.Warning, "DP > 1 with the Ray executor but the mp DP backend"},
+	{VLExternalRanks, "external-ranks", diag.Error, "Per-rank servers (external LB) repeat a DP rank or use one outside the DP size"},
 	{VLCommentContinuation, "comment-continuation", diag.Error, "Comment inside a continued command"},
 	{VLTrailingSpace, "trailing-space", diag.Error, "Whitespace after a line-continuation backslash"},
 	{VLLeadingFlag, "leading-flag", diag.Error, "A line starts with a flag (missing continuation)"},
