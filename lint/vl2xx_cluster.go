@@ -32,6 +32,36 @@ func checkPortConflict(p *pass) {
 		}
 		seen[k] = s
 	}
+	checkRPCPortConflict(p)
+}
+
+// checkRPCPortConflict reports two servers on one host in a release whose
+// OpenAI frontend reaches its engine over a fixed TCP port (0.5.4: 5570,
+// VLLM_RPC_PORT): the second fails with "ZMQError: Address already in use"
+// unless each sets its own VLLM_RPC_PORT or passes
+// --disable-frontend-multiprocessing (vllm.FrontendRPC).
+func checkRPCPortConflict(p *pass) {
+	type key struct{ file, host, port string }
+	seen := map[key]*server{}
+	for _, s := range p.Servers {
+		rpc := s.Rel.FrontendRPC()
+		if rpc.FixedTCPPort == 0 || s.Has("disable-frontend-multiprocessing") || s.Inv.Role != "" {
+			continue
+		}
+		port := fmt.Sprint(rpc.FixedTCPPort)
+		if e, ok := s.Inv.LookupEnv(rpc.PortEnv); ok {
+			if !e.Value.Known {
+				continue
+			}
+			port = e.Value.Text
+		}
+		k := key{s.Inv.File, s.Inv.Host, port}
+		if prev, ok := seen[k]; ok && prev.Inv.Background {
+			p.ReportAt(s.Inv, s.Inv.Pos, "give each server its own "+rpc.PortEnv+" (or pass --disable-frontend-multiprocessing)",
+				"vLLM %s's frontend talks to its engine on TCP port %s (%s), already taken by the server started at line %d: this one fails with \"ZMQError: Address already in use\"", s.Rel, port, rpc.PortEnv, prev.Inv.Pos.Line)
+		}
+		seen[k] = s
+	}
 }
 
 // checkNNodes reports inconsistent --nnodes/--node-rank/--master-addr (VL213).
