@@ -1,31 +1,19 @@
 package lint
 
 import (
-	"path"
 	"strconv"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint/launch"
+	"github.com/vlaunch/vlaunch/vllm"
 )
-
-// modelFor finds the served model in the catalog by repo id or directory name.
-func modelFor(s *server) *catalog.Model {
-	if s.Model == nil || !s.Model.Known {
-		return nil
-	}
-	name := strings.TrimRight(s.Model.Text, "/")
-	for _, m := range catalog.Models() {
-		if strings.EqualFold(m.HFRepo, name) || strings.EqualFold(path.Base(m.HFRepo), path.Base(name)) {
-			return m
-		}
-	}
-	return nil
-}
 
 // checkTrustRemoteCode reports models that need --trust-remote-code (VL115).
 func checkTrustRemoteCode(p *pass) {
 	for _, s := range p.Servers {
-		m := modelFor(s)
+		m := familyModel(s)
 		if m == nil || !m.TrustRemoteCode || s.Has("trust-remote-code") {
 			continue
 		}
@@ -37,12 +25,15 @@ func checkTrustRemoteCode(p *pass) {
 func checkKVDType(p *pass) {
 	for _, s := range p.Servers {
 		v, ok := s.Str("kv-cache-dtype")
-		m := modelFor(s)
+		m := familyModel(s)
 		if !ok || !v.Known || m == nil {
 			continue
 		}
 		if v.Text == "fp8_ds_mla" && !m.IsMLA() {
 			p.ReportAt(s.Inv, v.Pos, "use fp8 (or auto)", "--kv-cache-dtype fp8_ds_mla is the DeepSeek MLA format; %s does not use MLA attention", m.HFRepo)
+		}
+		if strings.HasPrefix(v.Text, "fp8") && v.Text != "fp8_ds_mla" && m.IsMLA() {
+			checkMLAFP8(p, s, v, m)
 		}
 	}
 }
@@ -84,4 +75,38 @@ func checkMaxModelLen(p *pass) {
 		}
 		p.ReportAt(s.Inv, v.Pos, "lower it, or set VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 if the model really extrapolates", "--max-model-len %d exceeds %s's max_position_embeddings (%d); vLLM refuses to start", n, m.HFRepo, m.MaxPositionEmbeddings)
 	}
+}
+
+// checkMLAFP8 reports an FP8 KV cache for an MLA model on an attention
+// backend that refuses it in the release (vllm.MLAFP8KV: FlashMLA in V1 up to
+// 0.8.5, "FlashMLA V1 with FP8 KV cache not yet supported!"). The backend is
+// the one the command forces, else FlashMLA, the default on Hopper and
+// Blackwell GPUs (then a warning: the GPU is assumed).
+func checkMLAFP8(p *pass, s *server, v launch.Value, m *catalog.Model) {
+	backend, forced := attentionBackend(s)
+	if !forced {
+		backend = vllm.MLAFlashMLA
+	}
+	if pr, _ := s.Rel.MLAFP8KV(backend); pr != vllm.Absent {
+		return
+	}
+	sev := diag.Error
+	assumed := ""
+	if !forced {
+		sev, assumed = diag.Warning, " (assuming a Hopper or Blackwell GPU, where it is the default)"
+	}
+	p.ReportAtSeverity(s.Inv, v.Pos, sev, "use --kv-cache-dtype auto, or a release or attention backend with FP8 MLA caches",
+		"--kv-cache-dtype %s with %s (MLA attention): vLLM %s's %s backend%s does not support an FP8 KV cache", v.Text, m.HFRepo, s.Rel, backend, assumed)
+}
+
+// attentionBackend is the attention backend a command forces
+// (--attention-backend or VLLM_ATTENTION_BACKEND).
+func attentionBackend(s *server) (string, bool) {
+	if v, ok := s.Str("attention-backend"); ok && v.Known {
+		return strings.ToUpper(v.Text), true
+	}
+	if e, ok := s.Inv.LookupEnv("VLLM_ATTENTION_BACKEND"); ok && e.Value.Known {
+		return strings.ToUpper(e.Value.Text), true
+	}
+	return "", false
 }
