@@ -62,7 +62,6 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 		r, st := releaseFor(inv, opts, direct, rel, stated)
 		ps.Servers = append(ps.Servers, newServer(inv, r, st))
 	}
-	warn = append(warn, unstatedNote(ps.Servers, rel)...)
 	ps.Groups = groupServers(ps.Servers)
 	ps.out = &ds
 	for _, r := range Rules {
@@ -132,20 +131,6 @@ func releaseFor(inv *launch.Invocation, opts Options, direct map[string]fileVers
 		return rel, true
 	}
 	return def, defStated
-}
-
-// unstatedNote says, once, that no release was named for some servers, so
-// they are linted for the newest release and findings that hold only for
-// some releases are at most warnings.
-func unstatedNote(servers []*server, rel vllm.Release) diag.Diagnostics {
-	for _, s := range servers {
-		if !s.Stated {
-			return diag.Diagnostics{{Code: codeVersion, Severity: diag.Info,
-				Message: "no vLLM version is stated (--vllm-version, a `# vlaunch:vllm-version=X` comment, an image tag or --spec): linted for " + rel.String() + ", and findings that hold only for some releases are reported as warnings",
-				Hint:    "state the release the files are written for"}}
-		}
-	}
-	return nil
 }
 
 // dedupe drops identical findings: one source line can stand for several
