@@ -94,7 +94,7 @@ func backendCaveat(in *Input, name string) string {
 	case vllm.BackendDeepEPLowLatency:
 		txt = "Caveat: DeepEP low-latency sends one RDMA copy per remote expert, up to top-k per token, and reserves its NVSHMEM buffers (both included in the prediction)."
 	case vllm.BackendAllgatherReducescatter:
-		txt = "Caveat: allgather_reducescatter sends every token to every EP rank over NCCL, so its cost grows with the EP size (included in the prediction)."
+		txt = "Caveat: " + name + " sends every token to every EP rank over NCCL, so its cost grows with the EP size (included in the prediction)."
 	}
 	if (name == vllm.BackendDeepEPHighThroughput || name == vllm.BackendDeepEPLowLatency) && (in.Network.InterKind == "roce" || in.Network.InterKind == "ethernet") && in.Layout.Nodes > 1 {
 		txt += " DeepEP's internode kernels are tested on InfiniBand; on RoCE measure before relying on it."

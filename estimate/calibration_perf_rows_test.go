@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"fmt"
+	"github.com/vlaunch/vlaunch/vllm"
 	"testing"
 )
 
@@ -28,7 +29,7 @@ type calSetup struct {
 	nics                  int
 	tp, dp                int
 	ep                    bool
-	a2a                   string
+	a2a                   vllm.Traffic
 	kv                    string
 	dbo, graphs           bool
 	specTokens            int
@@ -45,7 +46,7 @@ func (c calSetup) model(tb testing.TB, eff Efficiency) *StepModel {
 		hw.InterBytesPerSPerNode = 0
 	}
 	return NewStepModel(StepSetup{Model: m, HW: hw, TP: c.tp, PP: 1, DP: c.dp, EP: c.ep, WeightDType: "fp8",
-		KVDType: c.kv, A2A: c.a2a, FP8Dispatch: c.a2a == A2ADeepEPHT || c.a2a == A2ADeepEPLL,
+		KVDType: c.kv, A2A: c.a2a, FP8Dispatch: c.a2a.PointToPoint(),
 		CUDAGraphs: c.graphs, DBO: c.dbo, SpecTokens: c.specTokens, SpecAccepted: c.specAccepted, RedundantExperts: c.redundant, Eff: eff})
 }
 
@@ -89,17 +90,17 @@ var (
 	// H800 nodes: 8 GPUs, NVLink 400 GB/s bidirectional; DeepSeek's paper
 	// describes one 400 Gbit/s InfiniBand NIC per GPU (assumed here).
 	calH800Decode = calSetup{gpu: "h800", gpusPerNode: 8, nodes: 18, interGbit: 400, nics: 8, tp: 1, dp: 144, ep: true,
-		a2a: A2ADeepEPLL, kv: "bf16", dbo: true, graphs: true, interLatUs: 2, redundant: 32}
+		a2a: vllm.TrafficPerExpert, kv: "bf16", dbo: true, graphs: true, interLatUs: 2, redundant: 32}
 	// H100 nodes with 8 × 400 Gbit/s InfiniBand (LMSYS: 12 nodes, InfiniBand).
 	calH100Prefill = calSetup{gpu: "h100-sxm", gpusPerNode: 8, nodes: 4, interGbit: 400, nics: 8, tp: 1, dp: 32, ep: true,
-		a2a: A2ADeepEPHT, kv: "bf16", dbo: true, graphs: false, interLatUs: 2, redundant: 32}
+		a2a: vllm.TrafficPerNode, kv: "bf16", dbo: true, graphs: false, interLatUs: 2, redundant: 32}
 	calH100Decode = calSetup{gpu: "h100-sxm", gpusPerNode: 8, nodes: 9, interGbit: 400, nics: 8, tp: 1, dp: 72, ep: true,
-		a2a: A2ADeepEPLL, kv: "bf16", dbo: true, graphs: true, interLatUs: 2, redundant: 32}
+		a2a: vllm.TrafficPerExpert, kv: "bf16", dbo: true, graphs: true, interLatUs: 2, redundant: 32}
 	// H20 at Ant Group: RDMA 4 × 400 Gbit/s per node, FP8 FlashMLA (FP8 KV).
-	calH20Prefill = calSetup{gpu: "h20-96g", gpusPerNode: 8, nodes: 1, tp: 8, dp: 1, a2a: A2ANone, kv: "fp8", graphs: true}
+	calH20Prefill = calSetup{gpu: "h20-96g", gpusPerNode: 8, nodes: 1, tp: 8, dp: 1, a2a: vllm.TrafficNone, kv: "fp8", graphs: true}
 	calH20Decode  = calSetup{gpu: "h20-96g", gpusPerNode: 8, nodes: 2, interGbit: 400, nics: 4, tp: 1, dp: 16, ep: true,
-		a2a: A2ADeepEPLL, kv: "fp8", graphs: true, specTokens: 2, specAccepted: 1.85, interLatUs: 2}
-	calH200TP8 = calSetup{gpu: "h200", gpusPerNode: 8, nodes: 1, tp: 8, dp: 1, a2a: A2ANone, kv: "bf16", graphs: true}
+		a2a: vllm.TrafficPerExpert, kv: "fp8", graphs: true, specTokens: 2, specAccepted: 1.85, interLatUs: 2}
+	calH200TP8 = calSetup{gpu: "h200", gpusPerNode: 8, nodes: 1, tp: 8, dp: 1, a2a: vllm.TrafficNone, kv: "bf16", graphs: true}
 )
 
 // perfCalibrationRows lists every row of published-throughput.md.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // GiB is 2^30 bytes, the unit vLLM logs memory in.
@@ -46,15 +47,6 @@ const (
 	// estimate only when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1;
 	// otherwise the graphs come out of the (1 − utilization) headroom.
 	CUDAGraphGiB = 1.5
-	// FusedMoEChunkTokens is vLLM's VLLM_FUSED_MOE_CHUNK_SIZE default: the
-	// Triton fused-MoE path processes at most this many tokens at once.
-	FusedMoEChunkTokens = 32768
-	// MoEDPChunkTokens is VLLM_MOE_DP_CHUNK_SIZE: tokens per rank per
-	// dispatch for the DeepEP/pplx all2all kernels.
-	MoEDPChunkTokens = 256
-	// DeepEPBufferMB is VLLM_DEEPEP_BUFFER_SIZE_MB's default: the DeepEP
-	// high-throughput NVLink buffer, and its RDMA buffer across nodes.
-	DeepEPBufferMB = 1024
 	// actBytes is the activation dtype's size (BF16/FP16).
 	actBytes = 2
 )
@@ -152,25 +144,30 @@ func moeWidthPerGPU(in *Input) float64 {
 }
 
 // moeTokens is how many tokens a GPU's fused-MoE kernel is sized for in the
-// profile run: its own batch without DP; with DP and EP, the all-gather
-// backends (naive, allgather_reducescatter) gather every DP rank's batch
-// (capped by the fused-MoE chunk), while DeepEP/pplx receive at most
-// VLLM_MOE_DP_CHUNK_SIZE tokens from each rank.
+// profile run: its own batch without DP; with DP and EP, the backends with
+// chunked dispatch (vllm.Kernels.ChunkedDispatch: DeepEP, pplx) receive at
+// most VLLM_MOE_DP_CHUNK_SIZE tokens from each rank, while the others gather
+// every DP rank's batch (capped by the fused-MoE chunk).
 func moeTokens(in *Input) (float64, string) {
 	t := in.MaxNumBatchedTokens
 	dp := in.Layout.DP
-	dpChunk := envInt(in.Env, "VLLM_MOE_DP_CHUNK_SIZE", MoEDPChunkTokens)
-	fusedChunk := envInt(in.Env, "VLLM_FUSED_MOE_CHUNK_SIZE", FusedMoEChunkTokens)
+	dpChunk := envInt(in, "VLLM_MOE_DP_CHUNK_SIZE")
+	fusedChunk := envInt(in, "VLLM_FUSED_MOE_CHUNK_SIZE")
 	switch {
 	case in.All2AllBackend == "":
 		return float64(min(t, fusedChunk)), "the rank's own batch"
-	case isDeepEP(in.All2AllBackend) || in.All2AllBackend == "pplx":
+	case backendKernels(in).ChunkedDispatch:
 		return float64(min(t, dpChunk) * dp), fmt.Sprintf("%d per rank × DP %d", min(t, dpChunk), dp)
 	}
 	return float64(min(t*dp, fusedChunk)), fmt.Sprintf("all-gathered from DP %d, fused-MoE chunk %d", dp, fusedChunk)
 }
 
-func isDeepEP(b string) bool { return b == "deepep_low_latency" || b == "deepep_high_throughput" }
+// backendKernels is what vllm knows about the kernels of the backend in
+// effect (the zero Kernels when none runs or the name is unknown).
+func backendKernels(in *Input) vllm.Kernels {
+	k, _ := vllm.BackendKernels(in.All2AllBackend)
+	return k
+}
 
 // NonTorch lists the memory vLLM sees outside PyTorch's allocator.
 func NonTorch(in *Input) []Term {
@@ -194,26 +191,27 @@ func NonTorch(in *Input) []Term {
 	return terms
 }
 
-// all2allBuffers sizes the DeepEP/pplx communication buffers.
+// all2allBuffers sizes the communication buffers of the backend in effect
+// (vllm.Buffers says which layout it reserves):
 //
-//	high-throughput: VLLM_DEEPEP_BUFFER_SIZE_MB of NVLink buffer, and as much
-//	                 RDMA buffer when the EP group spans nodes;
-//	low-latency:     DeepEP's LowLatencyLayout: 2 (double-buffered) × 2
-//	                 (send + receive) × experts × tokens per rank × message,
-//	                 a message being one BF16 hidden vector + 16 B header.
+//	DeepEP normal: VLLM_DEEPEP_BUFFER_SIZE_MB of NVLink buffer, and as much
+//	               RDMA buffer when the EP group spans nodes;
+//	low-latency:   DeepEP's LowLatencyLayout: 2 (double-buffered) × 2
+//	               (send + receive) × experts × tokens per rank × message,
+//	               a message being one BF16 hidden vector + 16 B header.
 func all2allBuffers(in *Input) (Term, bool) {
 	b := in.All2AllBackend
-	switch {
-	case b == "deepep_high_throughput":
-		mb := envInt(in.Env, "VLLM_DEEPEP_BUFFER_SIZE_MB", DeepEPBufferMB)
+	switch backendKernels(in).Buffers {
+	case vllm.BuffersDeepEPNormal:
+		mb := envInt(in, "VLLM_DEEPEP_BUFFER_SIZE_MB")
 		n := 1.0
 		if in.Layout.Nodes > 1 {
 			n = 2
 		}
 		return Term{"DeepEP HT buffers", n * float64(mb) / 1024,
 			fmt.Sprintf("%g × VLLM_DEEPEP_BUFFER_SIZE_MB %d (NVLink%s)", n, mb, map[bool]string{true: " + RDMA", false: ""}[n == 2])}, true
-	case b == "deepep_low_latency" || b == "pplx":
-		tok := envInt(in.Env, "VLLM_MOE_DP_CHUNK_SIZE", MoEDPChunkTokens)
+	case vllm.BuffersLowLatency:
+		tok := envInt(in, "VLLM_MOE_DP_CHUNK_SIZE")
 		msg := float64(2*in.Model.HiddenSize + 16)
 		bytes := 2 * 2 * float64(in.Model.NumExperts) * float64(tok) * msg
 		return Term{b + " buffers", bytes / GiB,
@@ -222,11 +220,18 @@ func all2allBuffers(in *Input) (Term, bool) {
 	return Term{}, false
 }
 
-func envInt(env map[string]string, key string, def int) int {
-	if v, err := strconv.Atoi(env[key]); err == nil && v > 0 {
+// envInt is a positive integer vLLM reads from the environment: the spec's
+// vllm.env value, else the release's default (vllm.Release.EnvDefault: the
+// fused-MoE chunk VLLM_FUSED_MOE_CHUNK_SIZE, the DeepEP/pplx dispatch chunk
+// VLLM_MOE_DP_CHUNK_SIZE, the DeepEP normal-kernel buffer
+// VLLM_DEEPEP_BUFFER_SIZE_MB). 0 when neither is known.
+func envInt(in *Input, key string) int {
+	if v, err := strconv.Atoi(in.Env[key]); err == nil && v > 0 {
 		return v
 	}
-	return def
+	def, _ := release(in).EnvDefault(key)
+	v, _ := strconv.Atoi(def)
+	return v
 }
 
 // isLegacyV0 reports releases before 0.8.0, where the V0 engine (no shared

@@ -1,6 +1,10 @@
 package estimate
 
-import "math"
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
 
 // LinkTime is the time to move bytes over a link of the given one-direction
 // bandwidth at the achievable fraction eff, plus latency per message:
@@ -59,18 +63,18 @@ func (sm *StepModel) networkTime(loads []RankLoad, frac float64, st *StepTime) {
 
 // a2aTime is the MoE dispatch + combine time of the step over the stage's
 // MoE layers, for the mechanism the configuration selects:
-//   - deepep_high_throughput: one RDMA copy per remote node hit, then NVLink
+//   - per node (DeepEP high-throughput): one RDMA copy per remote node hit, then NVLink
 //     forwarding to the expert GPUs there;
-//   - deepep_low_latency: one copy per remote expert (RDMA) and per
+//   - per expert (DeepEP low-latency): one copy per remote expert (RDMA) and per
 //     same-node expert on another GPU (NVLink);
-//   - allgather_reducescatter: every EP rank gathers every token of the
+//   - gather (allgather_reducescatter): every EP rank gathers every token of the
 //     group and reduce-scatters the outputs (BF16 both ways).
 //
 // Nodes run in lock-step, so the busiest node's NICs and the busiest GPU's
 // NVLink set the pace; the two kinds of links work concurrently (max).
 func (sm *StepModel) a2aTime(loads []RankLoad, frac float64, st *StepTime) {
 	s := &sm.S
-	if sm.moeLayers == 0 || s.A2A == A2ANone || s.A2A == "" || s.DP <= 1 {
+	if sm.moeLayers == 0 || s.A2A == vllm.TrafficNone || s.DP <= 1 {
 		return
 	}
 	nodeTok, maxGPU, minGPU, total := sm.tokensByNode(loads, frac)
@@ -84,10 +88,10 @@ func (sm *StepModel) a2aTime(loads []RankLoad, frac float64, st *StepTime) {
 		lat = s.HW.InterLatencyS
 	}
 	switch s.A2A {
-	case A2ADeepEPHT:
+	case vllm.TrafficPerNode:
 		inter = maxNode * sm.route.RemoteNodes * sm.bytesCopy
 		intra = maxGPU * (sm.route.LocalGPUs + sm.route.RemoteNodeGPUs) * sm.bytesCopy
-	case A2ADeepEPLL:
+	case vllm.TrafficPerExpert:
 		inter = maxNode * sm.route.RemoteExpertCopies * sm.bytesCopy
 		intra = maxGPU * sm.route.LocalExpertCopies * sm.bytesCopy
 	default: // all-gather + reduce-scatter of BF16 hidden states

@@ -3,6 +3,8 @@ package estimate
 import (
 	"fmt"
 	"slices"
+
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // PerfReport is the performance half of `vlaunch check`: the performance
@@ -20,7 +22,7 @@ type PerfReport struct {
 func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
 	s := SetupFromInput(in)
 	sm := NewStepModel(s)
-	p := Performance{All2All: s.A2A, CUDAGraphs: s.CUDAGraphs && !(s.A2A == A2ADeepEPHT && s.DP > 1),
+	p := Performance{All2All: s.A2A.String(), CUDAGraphs: s.CUDAGraphs,
 		DBO: s.DBO, Constants: s.Eff, Notes: perfNotes(&s)}
 	if in.Layout.Nodes > 1 && in.Network.InterGbitPerSPerNIC <= 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("no inter-node network given: assumed one %d Gbit/s NIC per GPU (%d per node), %d µs latency",
@@ -125,16 +127,16 @@ func perfNotes(s *StepSetup) []string {
 		notes = append(notes, "a request's prefill runs on one DP rank (attention and dense layers are not split across DP); only routed experts are spread over the EP group")
 	}
 	switch s.A2A {
-	case A2AAllGather:
-		notes = append(notes, "all2all allgather_reducescatter: every EP rank gathers every token of the group (BF16) and reduce-scatters the outputs")
-	case A2ADeepEPHT:
+	case vllm.TrafficGather:
+		notes = append(notes, "all2all "+s.A2A.String()+": every EP rank gathers every token of the group (BF16) and reduce-scatters the outputs")
+	case vllm.TrafficPerNode:
 		notes = append(notes, "all2all DeepEP high-throughput: one RDMA copy per remote node hit, NVLink forwarding there; CUDA graphs off with DP>1")
-	case A2ADeepEPLL:
+	case vllm.TrafficPerExpert:
 		notes = append(notes, "all2all DeepEP low-latency: one RDMA copy per remote expert (up to top-k copies per token)")
 	}
 	if s.DBO {
 		notes = append(notes, "DBO: two micro-batches overlap all-to-all with compute; half of the shorter side stays exposed")
-	} else if s.A2A != A2ANone {
+	} else if s.A2A != vllm.TrafficNone {
 		notes = append(notes, "no DBO: all-to-all time adds to compute (no overlap)")
 	}
 	return notes

@@ -1,6 +1,10 @@
 package estimate
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
 
 // AddPerformance runs the performance half of `vlaunch check` on a report
 // the memory half produced: the performance section, the SLO verdicts, the
@@ -73,7 +77,7 @@ func attnIntensity(in *Input) float64 {
 func networkNoteText(in *Input, p *Performance) string {
 	n := p.Network
 	txt := fmt.Sprintf("all2all %s: one token's forward pass moves %.2f MB through NICs and %.2f MB over NVLink (dispatch %s, combine BF16, %d MoE layers). ",
-		p.All2All, n.InterBytesPerTokenPass/1e6, n.IntraBytesPerTokenPass/1e6, dispatchDType(p), in.Model.MoELayerCount())
+		p.All2All, n.InterBytesPerTokenPass/1e6, n.IntraBytesPerTokenPass/1e6, dispatchDType(in, p), in.Model.MoELayerCount())
 	if in.Layout.Nodes > 1 {
 		txt += fmt.Sprintf("The inter-node link is %.2f GB/s per node (%.0f Gbit/s × %d NIC). At %d sessions a decode step spends %.1f ms in all-to-all (%.0f%% of the step). ",
 			n.InterGBytesPerS, in.Network.InterGbitPerSPerNIC, in.Network.NICsPerNode, p.Decode.Concurrency, n.DecodeStepS*1e3, 100*n.DecodeStepShare)
@@ -84,7 +88,7 @@ func networkNoteText(in *Input, p *Performance) string {
 	if in.Model.NGroup > 1 && in.Model.TopKGroup > 0 {
 		txt += fmt.Sprintf(", with group-limited routing (%d of %d groups)", in.Model.TopKGroup, in.Model.NGroup)
 	}
-	txt += ". DeepEP high-throughput sends one copy per remote node, low-latency one per remote expert, allgather_reducescatter every token to every rank"
+	txt += ". DeepEP high-throughput sends one copy per remote node, low-latency one per remote expert, " + vllm.BackendAllgatherReducescatter + " every token to every rank"
 	if ht, ll := modeBytesPerToken(in, r); ht > 0 {
 		txt += fmt.Sprintf(": per token and forward pass %.2f MB through NICs in high-throughput mode, %.2f MB in low-latency mode", ht/1e6, ll/1e6)
 	}
@@ -98,8 +102,8 @@ func networkNoteText(in *Input, p *Performance) string {
 	return txt
 }
 
-func dispatchDType(p *Performance) string {
-	if (p.All2All == A2ADeepEPHT || p.All2All == A2ADeepEPLL) && p.GEMMPrecision == "fp8" {
+func dispatchDType(in *Input, p *Performance) string {
+	if a2aMechanism(in).PointToPoint() && p.GEMMPrecision == "fp8" {
 		return "FP8 + scales"
 	}
 	return "BF16"

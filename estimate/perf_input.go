@@ -1,5 +1,7 @@
 package estimate
 
+import "github.com/vlaunch/vlaunch/vllm"
+
 // DefaultInterGbitPerGPU and DefaultInterLatencyUs describe the inter-node
 // fabric assumed when a multi-node input names none: one 400 Gbit/s
 // InfiniBand NIC per GPU, as in NVIDIA's HGX reference designs. The report
@@ -29,24 +31,17 @@ func SetupFromInput(in *Input) StepSetup {
 	if in.EnableEPLB {
 		s.RedundantExperts = in.NumRedundantExperts
 	}
-	s.FP8Dispatch = (s.A2A == A2ADeepEPHT || s.A2A == A2ADeepEPLL) && s.WeightDType == "fp8"
+	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
 	return s
 }
 
-// a2aMechanism maps vLLM's all2all backend onto the three traffic patterns
-// the model knows. Without the all2all kernels but with DP > 1, vLLM's MoE
-// layers still gather the tokens of every DP rank (naive dispatch), which
-// costs what all-gather + reduce-scatter costs.
-func a2aMechanism(in *Input) string {
+// a2aMechanism is the traffic pattern of the MoE layers' token exchange:
+// none for a dense model or DP = 1, otherwise the backend's (vllm.TrafficOf:
+// without the all2all kernels vLLM's MoE layers still gather the tokens of
+// every DP rank).
+func a2aMechanism(in *Input) vllm.Traffic {
 	if !in.Model.IsMoE() || in.Layout.DP <= 1 {
-		return A2ANone
+		return vllm.TrafficNone
 	}
-	switch in.All2AllBackend {
-	case "deepep_high_throughput", "deepep_v2", "mori_high_throughput":
-		return A2ADeepEPHT
-	case "deepep_low_latency", "pplx", "mori", "mori_low_latency", "flashinfer_all2allv",
-		"flashinfer_nvlink_one_sided", "flashinfer_nvlink_two_sided", "nixl_ep":
-		return A2ADeepEPLL
-	}
-	return A2AAllGather
+	return vllm.TrafficOf(in.All2AllBackend)
 }

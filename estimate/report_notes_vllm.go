@@ -34,9 +34,9 @@ func vllmRulesNote(in *Input) (Note, bool) {
 	live, gone := splitBackends(rel)
 	fmt.Fprintf(&b, "; backends it runs: %s.", strings.Join(live, ", "))
 	if len(gone) > 0 {
-		fmt.Fprintf(&b, " It still accepts %s but has removed them and falls back to allgather_reducescatter.", strings.Join(gone, " and "))
+		fmt.Fprintf(&b, " It still accepts %s but has removed them and falls back to %s.", strings.Join(gone, " and "), vllm.BackendAllgatherReducescatter)
 	} else if _, ok := rel.All2AllBackend(vllm.BackendPPLX); ok {
-		b.WriteString(" pplx exists in this release but is meant for a single node.")
+		b.WriteString(" " + vllm.BackendPPLX + " exists in this release but is meant for a single node.")
 	}
 	return Note{Topic: "vLLM rules", Text: b.String()}, true
 }

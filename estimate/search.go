@@ -7,6 +7,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // CodeLayoutChosen reports the layout the search chose for `parallelism: auto`.
@@ -193,7 +194,7 @@ func SearchLayout(base *Input) (Input, *LayoutSearch, diag.Diagnostic) {
 // step-time model charges like allgather_reducescatter.
 func searchA2ALabel(in *Input) string {
 	if in.All2AllBackend == "" && in.Model.IsMoE() && in.Layout.DP > 1 {
-		return "naive dispatch"
+		return vllm.NaiveDispatch
 	}
 	return in.All2AllBackend
 }

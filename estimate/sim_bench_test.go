@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"github.com/vlaunch/vlaunch/vllm"
 	"testing"
 )
 
@@ -10,7 +11,7 @@ func refSimConfig(b testing.TB, requests int) SimConfig {
 	m := perfModel(b, "deepseek-v3")
 	g := perfGPU(b, "h20-96g")
 	sm := NewStepModel(StepSetup{Model: m, HW: NewPerfHardware(g, 8, 450, 2, 25, 1, 10), TP: 1, PP: 1, DP: 32, EP: true,
-		WeightDType: "fp8", KVDType: "bf16", A2A: A2AAllGather, CUDAGraphs: true, Eff: DefaultEfficiency})
+		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficGather, CUDAGraphs: true, Eff: DefaultEfficiency})
 	return SimConfig{Step: sm.StepSeconds, DP: 32, MaxNumSeqs: 1024, MaxNumBatchedTokens: 8192,
 		InputTokens: 512, OutputTokens: 256, Sessions: 200, Requests: requests, Warmup: 200, Seed: 1, StaggerS: 30}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Alternative is one changed configuration run through the same memory and
@@ -33,9 +34,9 @@ func alternativeInputs(in *Input) []Alternative {
 	add := func(name string, f func(*Input)) *Alternative {
 		v := *in
 		f(&v)
-		// vLLM turns CUDA graphs off only for enforce_eager and for DeepEP
-		// high-throughput with DP > 1, so the variant's own backend decides.
-		v.CUDAGraphs = !in.EnforceEager && !(v.All2AllBackend == "deepep_high_throughput" && v.Layout.DP > 1)
+		// Whether vLLM captures CUDA graphs depends on the backend and DP
+		// size, so the variant's own decide.
+		v.CUDAGraphs = cudaGraphs(&v)
 		out = append(out, Alternative{Name: name, in: v})
 		return &out[len(out)-1]
 	}
@@ -46,7 +47,7 @@ func alternativeInputs(in *Input) []Alternative {
 	moeDP := in.Model.IsMoE() && in.Layout.DP > 1 && in.Layout.EP
 	multi := in.Layout.Nodes > 1
 	if moeDP {
-		for _, b := range []string{"allgather_reducescatter", "deepep_high_throughput", "deepep_low_latency"} {
+		for _, b := range []string{vllm.BackendAllgatherReducescatter, vllm.BackendDeepEPHighThroughput, vllm.BackendDeepEPLowLatency} {
 			if in.All2AllBackend != b {
 				add("all2all "+b, func(v *Input) { v.All2AllBackend = b }).backendOnly = b
 			}
@@ -60,8 +61,8 @@ func alternativeInputs(in *Input) []Alternative {
 	if dp := in.Layout.GPUs() / pp / max(1, g); in.Layout.TP != g && g > 1 && dp >= 1 && dp*g*pp == in.Layout.GPUs() && in.Model.NumHeads%g == 0 {
 		add(fmt.Sprintf("TP=%d DP=%d", g, dp), func(v *Input) { v.Layout.TP, v.Layout.DP = g, dp })
 	}
-	if moeDP && multi && (fp8 || in.All2AllBackend != "deepep_low_latency") {
-		name := "deepep_low_latency + DBO + 400 Gbit/s per GPU"
+	if moeDP && multi && (fp8 || in.All2AllBackend != vllm.BackendDeepEPLowLatency) {
+		name := vllm.BackendDeepEPLowLatency + " + DBO + 400 Gbit/s per GPU"
 		if fp8 {
 			name = "FP8 weights + " + name
 		}
@@ -69,7 +70,7 @@ func alternativeInputs(in *Input) []Alternative {
 			if fp8 {
 				v.WeightsDType = "fp8"
 			}
-			v.All2AllBackend, v.EnableDBO = "deepep_low_latency", true
+			v.All2AllBackend, v.EnableDBO = vllm.BackendDeepEPLowLatency, true
 			fast(v)
 		})
 	}

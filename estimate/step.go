@@ -139,7 +139,7 @@ const (
 // DBO on, a DeepEP backend, and enough tokens on the busiest rank.
 func (sm *StepModel) dboActive(loads []RankLoad) bool {
 	s := &sm.S
-	if !s.DBO || (s.A2A != A2ADeepEPHT && s.A2A != A2ADeepEPLL) {
+	if !s.DBO || !s.A2A.PointToPoint() {
 		return false
 	}
 	threshold, tok := float64(dboDecodeTokenThreshold), 0.0
@@ -158,13 +158,13 @@ func (sm *StepModel) dboActive(loads []RankLoad) bool {
 const cudaGraphMaxCaptureSize = 512
 
 // overhead is the per-step host cost, plus kernel launches when the step
-// runs without CUDA graphs: graphs off (enforce_eager, or DeepEP
-// high-throughput with DP>1, which vLLM makes eager) or a batch larger than
-// the largest captured size.
+// runs without CUDA graphs: graphs off (enforce_eager, or a backend vLLM
+// runs eagerly with DP > 1, as decided by vllm.Release.CUDAGraphs) or a
+// batch larger than the largest captured size.
 func (sm *StepModel) overhead(rankTokens float64) float64 {
 	s := &sm.S
 	o := s.Eff.StepOverheadS
-	if !s.CUDAGraphs || (s.A2A == A2ADeepEPHT && s.DP > 1) || rankTokens > cudaGraphMaxCaptureSize {
+	if !s.CUDAGraphs || rankTokens > cudaGraphMaxCaptureSize {
 		o += s.Eff.EagerPerLayerS * float64(s.Model.NumLayers)
 	}
 	return o

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // activationPassesPerLayer is how many times a token's hidden state is
@@ -109,7 +110,7 @@ func (sm *StepModel) initNetwork() {
 	s, m := &sm.S, sm.S.Model
 	g := max(1, s.HW.GPUsPerNode)
 	sm.nodes = (s.EPSize() + g - 1) / g
-	if !m.IsMoE() || s.A2A == A2ANone || s.A2A == "" {
+	if !m.IsMoE() || s.A2A == vllm.TrafficNone {
 		return
 	}
 	sm.route = ExpectedRouting(m.NumExperts, m.ExpertsPerToken, m.NGroup, m.TopKGroup, s.EPSize(), g)

@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // PerfHardware is what the step-time model needs about the GPUs and links,
@@ -20,14 +21,6 @@ type PerfHardware struct {
 	InterLatencyS         float64
 }
 
-// Resolved all-to-all mechanisms of the MoE layers.
-const (
-	A2ANone      = "none" // DP=1: experts reached through the TP all-reduce
-	A2AAllGather = "allgather_reducescatter"
-	A2ADeepEPHT  = "deepep_high_throughput"
-	A2ADeepEPLL  = "deepep_low_latency"
-)
-
 // StepSetup is everything that fixes the cost of an engine step: model,
 // hardware, layout, dtypes and engine switches. Fields are primitive so the
 // model can be driven from a spec (see perfSetupFromInput) or from a
@@ -43,13 +36,17 @@ type StepSetup struct {
 	WeightDType string
 	// KVDType is the KV-cache element type: bf16 | fp16 | fp8.
 	KVDType string
-	// A2A is the resolved all-to-all mechanism (A2A* constants).
-	A2A string
+	// A2A is the traffic pattern of the MoE all-to-all in effect
+	// (vllm.TrafficNone when DP = 1 or the model is dense).
+	A2A vllm.Traffic
 	// FP8Dispatch sends dispatch activations as FP8 with one float32 scale per
 	// 128 values (DeepEP with FP8 block-quantized experts); combine is BF16.
 	FP8Dispatch bool
-	CUDAGraphs  bool
-	DBO         bool
+	// CUDAGraphs is whether the engine captures CUDA graphs, as vLLM
+	// decides it (vllm.Release.CUDAGraphs); steps above the largest captured
+	// batch still run eagerly.
+	CUDAGraphs bool
+	DBO        bool
 	// RedundantExperts are EPLB's extra expert replicas over the EP group;
 	// each GPU holds and reads (E + R) / EP experts per MoE layer.
 	RedundantExperts int

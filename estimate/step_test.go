@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 func perfModel(t testing.TB, id string) *catalog.Model {
@@ -68,7 +69,7 @@ func TestPerfDensePrefillIsCompute(t *testing.T) {
 func TestPerfAllToAllScalesWithBytes(t *testing.T) {
 	m := perfModel(t, "deepseek-v3")
 	g := perfGPU(t, "h20-96g")
-	for _, mode := range []string{A2ADeepEPHT, A2ADeepEPLL, A2AAllGather} {
+	for _, mode := range []vllm.Traffic{vllm.TrafficPerNode, vllm.TrafficPerExpert, vllm.TrafficGather} {
 		sm := NewStepModel(StepSetup{Model: m, HW: NewPerfHardware(g, 8, 450, 0, 25, 1, 0), TP: 1, PP: 1, DP: 32, EP: true,
 			WeightDType: "fp8", KVDType: "bf16", A2A: mode, FP8Dispatch: true, CUDAGraphs: true, Eff: idealEff})
 		a := sm.StepUniform(RankLoad{DecodeSeqs: 4, DecodeCtx: 4 * 100})
@@ -121,7 +122,7 @@ func TestPerfDBOOverlap(t *testing.T) {
 	m := perfModel(t, "deepseek-v3")
 	g := perfGPU(t, "h20-96g")
 	setup := StepSetup{Model: m, HW: NewPerfHardware(g, 8, 450, 0, 25, 1, 0), TP: 1, PP: 1, DP: 32, EP: true,
-		WeightDType: "fp8", KVDType: "bf16", A2A: A2ADeepEPLL, FP8Dispatch: true, CUDAGraphs: true, Eff: idealEff}
+		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficPerExpert, FP8Dispatch: true, CUDAGraphs: true, Eff: idealEff}
 	off := NewStepModel(setup)
 	setup.DBO = true
 	on := NewStepModel(setup)

@@ -50,5 +50,5 @@ func roceNote(d *spec.Deployment) diag.Diagnostics {
 	}
 	return diag.Diagnostics{gdiag(d, CodeAll2All, diag.Info, "hardware.network.inter_node.kind",
 		"DeepEP is tested on InfiniBand and only \"theoretically compatible\" with RoCE; run `vlaunch preflight` on every node to check IBGDA",
-		"if DeepEP fails to initialise, set vllm.all2all_backend: allgather_reducescatter")}
+		"if DeepEP fails to initialise, set vllm.all2all_backend: "+vllm.BackendAllgatherReducescatter)}
 }

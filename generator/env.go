@@ -43,7 +43,7 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 		if !p.All2AllFromEnv { // else the spec's own export (below) selects it
 			add(vllm.All2AllEnv, p.All2All, "vLLM "+p.Release.Version.String()+" selects the all-to-all backend by environment (--all2all-backend arrived in 0.11.1)")
 		}
-		if p.DeepEP && !deepGEMMDefaultOn(p.Release) {
+		if v, _ := p.Release.EnvDefault("VLLM_USE_DEEP_GEMM"); p.DeepEP && v != "1" {
 			add("VLLM_USE_DEEP_GEMM", "1", "DeepGEMM kernels are off by default before 0.11.0; the EP docs turn them on with DeepEP")
 		}
 	}
@@ -51,11 +51,6 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 		add(k, d.VLLM.Env[k], "from the spec (vllm.env)")
 	}
 	return env
-}
-
-// deepGEMMDefaultOn: VLLM_USE_DEEP_GEMM defaults to 1 from ≈0.11.0 (PR #24462).
-func deepGEMMDefaultOn(r vllm.Release) bool {
-	return r.Version.AtLeast(vllm.Version{Major: 0, Minor: 11})
 }
 
 func (p *Plan) multiNode() bool { return len(p.activeNodes()) > 1 }

@@ -40,7 +40,7 @@ func checkBackendMultiNode(p *pass) {
 				continue
 			}
 			if !b.MultiNodeOK || b.FallsBack(s.Rel) || name == vllm.BackendNaive {
-				p.ReportAt(s.Inv, at, "use deepep_low_latency / deepep_high_throughput (InfiniBand/RoCE) or allgather_reducescatter", "all-to-all backend %s is meant for a single node but this deployment spans nodes", name)
+				p.ReportAt(s.Inv, at, "use "+vllm.BackendDeepEPLowLatency+" / "+vllm.BackendDeepEPHighThroughput+" (InfiniBand/RoCE) or "+vllm.BackendAllgatherReducescatter, "all-to-all backend %s is meant for a single node but this deployment spans nodes", name)
 			}
 		}
 	}

@@ -52,8 +52,8 @@ func badValue(spec *vllm.Flag, v string) string {
 		if err != nil {
 			return "invalid number " + strconv.Quote(v)
 		}
-		if spec.Name == "gpu-memory-utilization" && (x <= 0 || x > 1) {
-			return "must be a fraction in (0, 1], got " + v
+		if r, ok := vllm.FlagRange(spec.Name); ok && !r.Contains(x) {
+			return "must be " + r.What + " in " + r.String() + ", got " + v
 		}
 	case vllm.JSON:
 		if strings.HasPrefix(t, "{") && !json.Valid([]byte(t)) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 func checkRDMADevices(_ context.Context, e *env) Result {
@@ -149,7 +151,8 @@ func checkNICVendor(_ context.Context, e *env) Result {
 // RDMA works on them.
 func nicVerdict(e *env, found, want string) Result {
 	fix := "DeepEP low-latency (and internode high-throughput) needs GPU-initiated RDMA (NVSHMEM IBGDA), which only mlx5 NICs provide: " +
-		"use --all2all-backend allgather_reducescatter (vllm.all2all_backend), or deepep_high_throughput only if the whole EP group sits inside one node (its intranode kernels use NVLink, not RDMA)"
+		"use --all2all-backend " + vllm.BackendAllgatherReducescatter + " (vllm.all2all_backend), or " + vllm.BackendDeepEPHighThroughput +
+		" only if the whole EP group sits inside one node (its intranode kernels use NVLink, not RDMA)"
 	if e.deepEP() {
 		return fail(found, want, fix)
 	}

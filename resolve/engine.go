@@ -3,6 +3,8 @@ package resolve
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // EngineSettings are the raw engine settings (as written in a spec or given
@@ -56,18 +58,19 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 // resolveForLayout re-derives what depends on the layout.
 func (d *Deployment) resolveForLayout() {
 	d.resolveAll2All()
-	d.Engine.CUDAGraphs = cudaGraphs(d.Engine, d.Layout)
+	d.Engine.CUDAGraphs = cudaGraphs(d.Release, d.Engine, d.Layout)
 }
 
-// cudaGraphs: vLLM captures CUDA graphs unless enforce_eager, or DeepEP's
-// high-throughput kernels run with DP > 1 (not graph-compatible: vLLM forces
-// eager mode / cudagraph_mode NONE, vllm-facts §2.4).
-func cudaGraphs(e Engine, l Layout) Setting[bool] {
+// cudaGraphs: vLLM captures CUDA graphs unless enforce_eager, or the
+// backend's kernels are not graph-compatible with DP > 1 (DeepEP's normal
+// kernels: vLLM forces eager mode / cudagraph_mode NONE); the rule is
+// vllm.Release.CUDAGraphs.
+func cudaGraphs(r vllm.Release, e Engine, l Layout) Setting[bool] {
 	switch {
 	case e.EnforceEager:
 		return set(false, SourceSpec, "enforce_eager")
-	case e.All2All.Value == "deepep_high_throughput" && l.DP > 1:
-		return set(false, SourceDerived, "DeepEP high-throughput kernels are not CUDA-graph compatible with DP > 1")
+	case !r.CUDAGraphs(e.All2All.Value, l.DP, false):
+		return set(false, SourceDerived, "vLLM runs "+e.All2All.Value+" without CUDA graphs when DP > 1")
 	}
 	return set(true, SourceRelease, "")
 }

@@ -1,0 +1,80 @@
+package schemas
+
+import (
+	"math"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// rangedKeys maps the spec keys that become numeric `vllm serve` flags to
+// those flags. Every integer or number property of the schema's vllm and
+// parallelism objects must appear here, so a new one is checked too.
+var rangedKeys = map[string]map[string]string{
+	"vllm": {
+		"gpu_memory_utilization": "gpu-memory-utilization",
+		"max_num_seqs":           "max-num-seqs",
+		"max_num_batched_tokens": "max-num-batched-tokens",
+		"block_size":             "block-size",
+		"port":                   "port",
+		"rpc_port":               "data-parallel-rpc-port",
+		"api_server_count":       "api-server-count",
+		"num_redundant_experts":  "num-redundant-experts",
+	},
+	"parallelism": {
+		"tensor":   "tensor-parallel-size",
+		"pipeline": "pipeline-parallel-size",
+		"data":     "data-parallel-size",
+	},
+}
+
+// TestRangesMatchVLLM: the schema bounds of every numeric key that maps to
+// a vLLM flag are exactly the flag's range in package vllm (the one place
+// that knows what vLLM accepts), so the two cannot drift apart.
+func TestRangesMatchVLLM(t *testing.T) {
+	root := loadSchema(t)
+	defs := root["definitions"].(node)
+	for def, keys := range rangedKeys {
+		props := resolve(root, defs[def].(node))["properties"].(node)
+		for key, p := range props {
+			typ := p.(node)["type"]
+			if (typ == "integer" || typ == "number") && keys[key] == "" {
+				t.Errorf("%s.%s is numeric but maps to no vLLM flag in rangedKeys", def, key)
+			}
+		}
+		for key, flag := range keys {
+			prop, ok := props[key].(node)
+			if !ok {
+				t.Errorf("%s.%s: not in the schema", def, key)
+				continue
+			}
+			r, ok := vllm.FlagRange(flag)
+			if !ok {
+				t.Errorf("%s.%s: vllm has no range for --%s", def, key, flag)
+				continue
+			}
+			if got := schemaRange(prop); got != r.String() {
+				t.Errorf("%s.%s: schema allows %s, vLLM's --%s %s", def, key, got, flag, r)
+			}
+		}
+	}
+}
+
+// schemaRange writes a property's JSON-Schema bounds in the interval
+// notation of vllm.Range.String.
+func schemaRange(p node) string {
+	r := vllm.Range{Min: math.Inf(-1), Max: math.Inf(1)}
+	if v, ok := p["minimum"].(float64); ok {
+		r.Min = v
+	}
+	if v, ok := p["exclusiveMinimum"].(float64); ok {
+		r.Min, r.MinOpen = v, true
+	}
+	if v, ok := p["maximum"].(float64); ok {
+		r.Max = v
+	}
+	if v, ok := p["exclusiveMaximum"].(float64); ok {
+		r.Max, r.MaxOpen = v, true
+	}
+	return r.String()
+}

@@ -1,0 +1,183 @@
+package vllm
+
+// Traffic is how an all-to-all backend's kernels move one token's hidden
+// state to the GPUs holding its experts and back: the pattern vlaunch's
+// network model charges for dispatch and combine. Backends with the same
+// pattern cost the same in the model.
+type Traffic int
+
+// Traffic patterns.
+const (
+	// TrafficNone: no all-to-all runs (DP = 1, or a dense model); MoE
+	// layers reach their experts through the TP all-reduce.
+	TrafficNone Traffic = iota
+	// TrafficGather: every EP rank all-gathers every token of the group and
+	// reduce-scatters the outputs over NCCL, BF16 both ways
+	// (allgather_reducescatter; naive broadcasts, which costs the same; and
+	// NaiveDispatch, what MoE layers do with DP > 1 and EP off).
+	TrafficGather
+	// TrafficPerNode: one RDMA copy per remote node that holds one of the
+	// token's experts, forwarded over NVLink there (DeepEP's normal, or
+	// high-throughput, kernels).
+	TrafficPerNode
+	// TrafficPerExpert: one copy per remote expert, over RDMA to other
+	// nodes and NVLink inside the node (DeepEP's low-latency kernels and the
+	// other point-to-point dispatchers).
+	TrafficPerExpert
+)
+
+// String names the pattern after the backend that defines it, the name
+// reports print for the mechanism in effect.
+func (t Traffic) String() string {
+	switch t {
+	case TrafficGather:
+		return BackendAllgatherReducescatter
+	case TrafficPerNode:
+		return BackendDeepEPHighThroughput
+	case TrafficPerExpert:
+		return BackendDeepEPLowLatency
+	}
+	return "none"
+}
+
+// PointToPoint reports the DeepEP-style patterns (per node or per expert):
+// the ones that can dispatch FP8 activations and overlap two micro-batches
+// (dual-batch overlap).
+func (t Traffic) PointToPoint() bool { return t == TrafficPerNode || t == TrafficPerExpert }
+
+// NaiveDispatch names what vLLM's MoE layers do when DP > 1 but expert
+// parallelism is off, so that no all-to-all backend runs: every DP rank's
+// tokens are gathered for the (TP-sharded) experts and the outputs reduced
+// back, which costs what TrafficGather costs.
+const NaiveDispatch = "naive dispatch"
+
+// Buffers is the communication memory a backend reserves outside PyTorch's
+// allocator, which vLLM's KV budget does not see.
+type Buffers int
+
+// Buffer layouts.
+const (
+	// BuffersNone: nothing beyond NCCL's own buffers.
+	BuffersNone Buffers = iota
+	// BuffersDeepEPNormal: VLLM_DEEPEP_BUFFER_SIZE_MB of NVLink buffer, and
+	// as much RDMA buffer when the EP group spans nodes.
+	BuffersDeepEPNormal
+	// BuffersLowLatency: DeepEP's LowLatencyLayout: 2 (double-buffered) × 2
+	// (send + receive) × experts × VLLM_MOE_DP_CHUNK_SIZE tokens × one BF16
+	// hidden vector plus a 16-byte header.
+	BuffersLowLatency
+)
+
+// Kernels is what vlaunch's estimator needs to know about one backend's
+// kernels.
+type Kernels struct {
+	Name    string
+	Traffic Traffic
+	// ChunkedDispatch: a rank receives at most VLLM_MOE_DP_CHUNK_SIZE tokens
+	// from every source rank per dispatch, so the fused-MoE workspace vLLM
+	// profiles is chunk × DP tokens; the other backends hand the experts the
+	// all-gathered batch.
+	ChunkedDispatch bool
+	Buffers         Buffers
+	// GraphsOffWithDP lists the releases in which vLLM runs an engine
+	// without CUDA graphs when this backend is in effect and DP > 1
+	// (empty: graphs stay on).
+	GraphsOffWithDP []Span
+	// Unreleased marks a name only vLLM's main branch accepts (vllm-facts.md
+	// §2.4), in no release of the table: Release.All2AllBackends does not
+	// list it, but a VLLM_ALL2ALL_BACKEND value naming it is still costed
+	// by its pattern.
+	Unreleased bool
+	Verified   bool
+	Source     string
+}
+
+const (
+	srcKernels     = "vllm-facts.md §2.4 (backend table) and §4.4 (CUDA graphs)"
+	srcKernelsMain = "vllm-facts.md §2.4: \"newest main adds deepep_v2, mori_high_throughput and mori_low_latency\"; pattern assumed from the name"
+)
+
+// graphsOffDeepEPNormal: with DP > 1 vLLM turns CUDA graphs off for
+// DeepEP's normal kernels in every release of the table: ≈0.10 forced
+// enforce_eager ("DP with DeepEP high-throughput kernels are not CUDA Graph
+// compatible"), later releases set cudagraph_mode NONE ("WideEP: Disabling
+// CUDA Graphs…"). The switch between the two mechanisms is unverified; the
+// outcome is the same.
+var graphsOffDeepEPNormal = []Span{{Since: v090}}
+
+var kernelTable = []Kernels{
+	{Name: BackendNaive, Traffic: TrafficGather, Source: srcKernels},
+	{Name: BackendAllgatherReducescatter, Traffic: TrafficGather, Source: srcKernels},
+	{Name: BackendDeepEPHighThroughput, Traffic: TrafficPerNode, ChunkedDispatch: true, Buffers: BuffersDeepEPNormal,
+		GraphsOffWithDP: graphsOffDeepEPNormal, Source: srcKernels},
+	{Name: BackendDeepEPLowLatency, Traffic: TrafficPerExpert, ChunkedDispatch: true, Buffers: BuffersLowLatency, Source: srcKernels},
+	{Name: BackendPPLX, Traffic: TrafficPerExpert, ChunkedDispatch: true, Buffers: BuffersLowLatency, Source: srcKernels},
+	{Name: "flashinfer_all2allv", Traffic: TrafficPerExpert, Source: srcKernels},
+	{Name: "flashinfer_nvlink_one_sided", Traffic: TrafficPerExpert, Source: srcKernels},
+	{Name: "flashinfer_nvlink_two_sided", Traffic: TrafficPerExpert, Source: srcKernels},
+	{Name: "mori", Traffic: TrafficPerExpert, Source: srcKernels},
+	{Name: "nixl_ep", Traffic: TrafficPerExpert, Source: srcKernels},
+	{Name: "deepep_v2", Traffic: TrafficPerNode, GraphsOffWithDP: graphsOffDeepEPNormal, Unreleased: true, Source: srcKernelsMain},
+	{Name: "mori_high_throughput", Traffic: TrafficPerNode, GraphsOffWithDP: graphsOffDeepEPNormal, Unreleased: true, Source: srcKernelsMain},
+	{Name: "mori_low_latency", Traffic: TrafficPerExpert, Unreleased: true, Source: srcKernelsMain},
+}
+
+// BackendKernels looks up a backend's kernels by name, in any release.
+func BackendKernels(name string) (Kernels, bool) {
+	for _, k := range kernelTable {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kernels{}, false
+}
+
+// TrafficOf is the pattern the MoE layers of an engine with DP > 1 follow
+// when backend is in effect. "" means no all-to-all backend runs (expert
+// parallelism off): NaiveDispatch, which gathers; so does a name vlaunch
+// does not know. Callers handle DP = 1 and dense models (TrafficNone).
+func TrafficOf(backend string) Traffic {
+	if k, ok := BackendKernels(backend); ok {
+		return k.Traffic
+	}
+	return TrafficGather
+}
+
+// CUDAGraphs reports whether release r captures CUDA graphs for an engine
+// with dp data-parallel ranks running backend ("" when no all-to-all
+// backend runs). enforce_eager turns them off whatever the backend.
+func (r Release) CUDAGraphs(backend string, dp int, enforceEager bool) bool {
+	if enforceEager {
+		return false
+	}
+	k, _ := BackendKernels(backend)
+	if dp <= 1 {
+		return true
+	}
+	for _, s := range k.GraphsOffWithDP {
+		if s.Contains(r.Version) {
+			return false
+		}
+	}
+	return true
+}
+
+// BackendNames lists every backend name vlaunch knows, released or not:
+// the registry of releases plus the names only the kernel table has.
+func BackendNames() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, b := range backendTable {
+		add(b.Name)
+	}
+	for _, k := range kernelTable {
+		add(k.Name)
+	}
+	return out
+}

@@ -1,0 +1,85 @@
+package vllm
+
+import "testing"
+
+// TestKernelTableCoversTheRegistry: every backend any release accepts has
+// a kernel entry (so the estimator never costs a real backend by the
+// unknown-name fallback), and every kernel entry is either in the registry
+// or marked Unreleased.
+func TestKernelTableCoversTheRegistry(t *testing.T) {
+	for _, b := range backendTable {
+		if _, ok := BackendKernels(b.Name); !ok {
+			t.Errorf("backend %s has no kernel entry", b.Name)
+		}
+	}
+	for _, k := range kernelTable {
+		_, released := KnownBackendEver(k.Name)
+		if released == k.Unreleased {
+			t.Errorf("%s: in the release registry = %v but Unreleased = %v", k.Name, released, k.Unreleased)
+		}
+		if k.Traffic == TrafficNone || k.Source == "" {
+			t.Errorf("%s: no traffic pattern or no source", k.Name)
+		}
+		if k.Buffers == BuffersLowLatency && !k.ChunkedDispatch {
+			t.Errorf("%s: low-latency buffers are sized by the DP chunk, so dispatch must be chunked", k.Name)
+		}
+	}
+}
+
+func TestTrafficOf(t *testing.T) {
+	for name, want := range map[string]Traffic{
+		BackendDeepEPHighThroughput: TrafficPerNode, BackendDeepEPLowLatency: TrafficPerExpert, BackendPPLX: TrafficPerExpert,
+		BackendAllgatherReducescatter: TrafficGather, BackendNaive: TrafficGather, "": TrafficGather, "no-such-backend": TrafficGather,
+		"nixl_ep": TrafficPerExpert, "deepep_v2": TrafficPerNode,
+	} {
+		if got := TrafficOf(name); got != want {
+			t.Errorf("TrafficOf(%q) = %v, want %v", name, got, want)
+		}
+	}
+	if TrafficNone.String() != "none" || TrafficGather.String() != BackendAllgatherReducescatter || TrafficNone.PointToPoint() || !TrafficPerExpert.PointToPoint() {
+		t.Error("Traffic names")
+	}
+}
+
+// TestCUDAGraphs pins the rule the estimator applies everywhere (resolution,
+// layout search, what-if variants): DeepEP's normal kernels run eagerly with
+// DP > 1 in every release; enforce_eager always does.
+func TestCUDAGraphs(t *testing.T) {
+	for _, v := range []string{"0.9.0", "0.10.1", "0.11.0", "0.22.1", "0.30.0"} {
+		r := rel(t, v)
+		tests := []struct {
+			backend string
+			dp      int
+			eager   bool
+			want    bool
+		}{
+			{BackendDeepEPHighThroughput, 2, false, false},
+			{BackendDeepEPHighThroughput, 1, false, true},
+			{BackendDeepEPLowLatency, 16, false, true},
+			{BackendAllgatherReducescatter, 16, false, true},
+			{"", 16, false, true},
+			{BackendDeepEPLowLatency, 16, true, false},
+		}
+		for _, tt := range tests {
+			if got := r.CUDAGraphs(tt.backend, tt.dp, tt.eager); got != tt.want {
+				t.Errorf("%s CUDAGraphs(%q, dp %d, eager %v) = %v", v, tt.backend, tt.dp, tt.eager, got)
+			}
+		}
+	}
+}
+
+func TestBackendNames(t *testing.T) {
+	names := BackendNames()
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			t.Errorf("%s listed twice", n)
+		}
+		seen[n] = true
+	}
+	for _, want := range []string{BackendNaive, BackendPPLX, "deepep_v2", "mori_low_latency", "nixl_ep"} {
+		if !seen[want] {
+			t.Errorf("BackendNames lacks %s", want)
+		}
+	}
+}
