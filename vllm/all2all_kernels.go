@@ -93,17 +93,17 @@ type Kernels struct {
 }
 
 const (
-	srcKernels     = "vllm-facts.md §2.4 (backend table) and §4.4 (CUDA graphs)"
-	srcKernelsMain = "vllm-facts.md §2.4: \"newest main adds deepep_v2, mori_high_throughput and mori_low_latency\"; pattern assumed from the name"
+	srcKernels     = "vllm-facts.md §2.4 (backend table: kernels, intended use) and §4.4 (CUDA graphs); secondary: vLLM's kernel code not read"
+	srcKernelsMain = "vllm-facts.md §2.4: \"newest main adds deepep_v2, mori_high_throughput and mori_low_latency\"; pattern assumed from the name, unverified"
 )
 
 // graphsOffDeepEPNormal: with DP > 1 vLLM turns CUDA graphs off for
-// DeepEP's normal kernels in every release of the table: ≈0.10 forced
+// DeepEP's normal kernels in every release that has them: ≈0.10 forced
 // enforce_eager ("DP with DeepEP high-throughput kernels are not CUDA Graph
 // compatible"), later releases set cudagraph_mode NONE ("WideEP: Disabling
 // CUDA Graphs…"). The switch between the two mechanisms is unverified; the
 // outcome is the same.
-var graphsOffDeepEPNormal = []Span{{Since: v090}}
+var graphsOffDeepEPNormal = []Span{{}}
 
 var kernelTable = []Kernels{
 	{Name: BackendNaive, Traffic: TrafficGather, Source: srcKernels},

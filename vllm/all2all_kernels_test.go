@@ -83,3 +83,26 @@ func TestBackendNames(t *testing.T) {
 		}
 	}
 }
+
+// TestFactTablesAreCited holds this package's fact tables to the citation
+// rule of the flag and env tables (citation_test.go): a verified entry
+// cites a primary source, an unverified one says what is not pinned.
+func TestFactTablesAreCited(t *testing.T) {
+	check := func(kind, name string, verified bool, src string) {
+		switch {
+		case verified && !citesPrimary(src):
+			t.Errorf("%s %s: verified but cites no primary source: %s", kind, name, src)
+		case !verified && !explainsUnverified(src):
+			t.Errorf("%s %s: unverified but the source does not say what is unpinned: %s", kind, name, src)
+		}
+	}
+	for _, k := range kernelTable {
+		check("kernels", k.Name, k.Verified, k.Source)
+	}
+	for _, r := range rangeTable {
+		check("range", r.Flag, r.Verified, r.Source)
+	}
+	for _, d := range envDefaultTable {
+		check("env default", d.Name, d.Verified, d.Source)
+	}
+}

@@ -3,8 +3,9 @@ package vllm
 import "strings"
 
 // envDefault is the value vLLM uses for an unset environment variable in
-// the releases of its Span: the defaults that changed between releases,
-// which the single Default of the env table can only describe in words.
+// the releases of its Span (a zero Since: every release that reads it): the
+// defaults that changed between releases, which the single Default of the
+// env table can only describe in words.
 type envDefault struct {
 	Name string
 	Span
@@ -19,9 +20,9 @@ const (
 )
 
 var envDefaultTable = []envDefault{
-	{Name: "VLLM_USE_DEEP_GEMM", Span: Span{Since: v090, Removed: v0110}, Value: "0", Source: srcDeepGEMM},
+	{Name: "VLLM_USE_DEEP_GEMM", Span: Span{Removed: v0110}, Value: "0", Source: srcDeepGEMM},
 	{Name: "VLLM_USE_DEEP_GEMM", Span: Span{Since: v0110}, Value: "1", Source: srcDeepGEMM},
-	{Name: "VLLM_FUSED_MOE_CHUNK_SIZE", Span: Span{Since: v090}, Value: "32768", Source: srcFusedMoE},
+	{Name: "VLLM_FUSED_MOE_CHUNK_SIZE", Value: "32768", Source: srcFusedMoE},
 }
 
 // EnvDefault returns the value release r uses for the variable when it is

@@ -38,7 +38,7 @@ func TestEnvDefaultProseAgrees(t *testing.T) {
 		if !strings.Contains(e.Default, d.Value) {
 			t.Errorf("%s: env table default %q does not mention %q", d.Name, e.Default, d.Value)
 		}
-		if d.Since != Oldest().Version && !strings.Contains(e.Default, d.Since.String()) {
+		if !d.Since.IsZero() && !strings.Contains(e.Default, d.Since.String()) {
 			t.Errorf("%s: env table default %q does not name the release %s where the default becomes %q", d.Name, e.Default, d.Since, d.Value)
 		}
 	}

@@ -20,10 +20,11 @@ type Range struct {
 }
 
 const (
-	srcCacheCfg  = "docs.vllm.ai/en/stable/api/vllm/config/cache (CacheConfig: gpu_memory_utilization Field(gt=0, le=1)); vllm-facts.md §1.4 \"must be in (0, 1]\""
-	srcBlockSize = "docs.vllm.ai v0.9.2-v0.10.2 api/vllm/config (BlockSize Literal[1, 8, …, 128]); v0.26.0 config/cache (block_size Field(gt=0))"
-	srcSchedCfg  = "docs.vllm.ai/en/v0.11.2 and v0.13.0 api/vllm/config/scheduler (Field(ge=1)); v0.10.2 declares no bound"
-	srcEPLBCfg   = "docs.vllm.ai/en/v0.11.2 api/vllm/config/parallel (EPLBConfig num_redundant_experts Field(ge=0)); v0.10.2 declares no bound"
+	srcUtilRange = "docs.vllm.ai/en/stable/api/vllm/config/cache (CacheConfig.gpu_memory_utilization Field(gt=0, le=1)); vllm-facts.md §1.3 \"must be in (0, 1]\"; " +
+		"the releases whose own check rejects 0 (v0.10.2 declares a plain float) are unverified"
+	srcBlockSize = "docs.vllm.ai/en/v0.9.2/api/vllm/config and v0.10.2 config/cache (BlockSize Literal, smallest 1); docs.vllm.ai/en/v0.26.0/api/vllm/config/cache (block_size Field(gt=0))"
+	srcSchedCfg  = "docs.vllm.ai/en/v0.11.2/api/vllm/config/scheduler and v0.13.0 (Field(ge=1)); v0.10.2 declares no bound"
+	srcEPLBCfg   = "docs.vllm.ai/en/v0.11.2/api/vllm/config/parallel and v0.12.0 (EPLBConfig.num_redundant_experts Field(ge=0)); v0.10.2 declares no bound"
 	srcCount     = "a number of GPUs or processes, so at least one; vLLM's own bound unverified (v0.10.1.1 ParallelConfig declares plain ints)"
 	srcTCPPort   = "TCP port numbers; whether vLLM rejects 0 (any free port) itself is unverified"
 )
@@ -31,7 +32,7 @@ const (
 var inf = math.Inf(1)
 
 var rangeTable = []Range{
-	{Flag: "gpu-memory-utilization", Min: 0, MinOpen: true, Max: 1, What: "a fraction", Verified: true, Source: srcCacheCfg},
+	{Flag: "gpu-memory-utilization", Min: 0, MinOpen: true, Max: 1, What: "a fraction", Source: srcUtilRange},
 	{Flag: "max-num-seqs", Min: 1, Max: inf, What: "a count", Verified: true, Source: srcSchedCfg},
 	{Flag: "max-num-batched-tokens", Min: 1, Max: inf, What: "a count", Verified: true, Source: srcSchedCfg},
 	{Flag: "block-size", Min: 1, Max: inf, What: "a count of tokens", Verified: true, Source: srcBlockSize},
