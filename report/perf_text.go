@@ -103,14 +103,27 @@ func writeSLOText(w io.Writer, slo []estimate.SLOVerdict) {
 	}
 	fmt.Fprintf(w, "\nSLO\n")
 	for _, v := range slo {
-		fmt.Fprintf(w, "  %s %s: target %s, predicted %s  [%s]\n", strings.ToUpper(v.Verdict), v.Name,
-			textfmt.Quantity(v.Target, v.Unit), textfmt.Quantity(v.Predicted, v.Unit), v.Binding)
+		fmt.Fprintf(w, "  %s %s\n", strings.ToUpper(v.Verdict), sloHeadline(v))
 		fmt.Fprintf(w, "%s\n", wrap(v.Explanation, 96, "      "))
 		for _, x := range v.WouldPass {
-			fmt.Fprintf(w, "%s\n", wrap("what it would take: "+x, 96, "      "))
+			fmt.Fprintf(w, "%s\n", wrap(wouldTake(x), 96, "      "))
 		}
 	}
 }
+
+// sloHeadline is one verdict's name, target, prediction (with its band
+// when the estimator gives one) and binding resource, the words the text
+// and HTML reports share.
+func sloHeadline(v estimate.SLOVerdict) string {
+	pred := textfmt.Quantity(v.Predicted, v.Unit)
+	if b, ok := sloBand(v); ok {
+		pred += fmt.Sprintf(" (%s–%s)", textfmt.Quantity(b.Low, v.Unit), textfmt.Quantity(b.High, v.Unit))
+	}
+	return fmt.Sprintf("%s: target %s, predicted %s  [%s]", v.Name, textfmt.Quantity(v.Target, v.Unit), pred, v.Binding)
+}
+
+// wouldTake introduces one "what it would take" line.
+func wouldTake(x string) string { return "what it would take: " + x }
 
 func stepTerms(st estimate.StepTime) string {
 	return fmt.Sprintf("dense %.1f ms · experts %.1f ms · attention %.1f ms (compute %.1f / memory %.1f ms) · all-to-all %.1f ms · TP %.1f ms · PP %.1f ms · overhead %.1f ms",

@@ -16,10 +16,7 @@ import (
 func WriteText(w io.Writer, r *estimate.Report) {
 	in, m := r.Input, r.Memory
 	writeSearchText(w, r.LayoutSearch)
-	fmt.Fprintf(w, "vlaunch check: %s on %d × %s (%d node%s), TP %d · PP %d · DP %d · EP %s, vLLM %s\n",
-		in.Model, in.GPUs, in.GPU, in.Nodes, plural(in.Nodes), in.TP, in.PP, in.DP, textfmt.OnOff(in.EP), in.VLLMVersion)
-	fmt.Fprintf(w, "weights %s (checkpoint %s) · KV cache %s · gpu_memory_utilization %.2f · max_model_len %d · max_num_seqs %d · max_num_batched_tokens %d · block %d\n",
-		in.WeightsDType, in.CheckpointDType, in.KVCacheDType, in.Utilization, in.MaxModelLen, in.MaxNumSeqs, in.MaxNumBatchedTokens, in.BlockSize)
+	fmt.Fprintf(w, "vlaunch check: %s\n%s\n", layoutLine(in), settingsLine(in))
 	for _, a := range in.Assumptions {
 		fmt.Fprintf(w, "  assumed: %s\n", a)
 	}
@@ -37,6 +34,19 @@ func WriteText(w io.Writer, r *estimate.Report) {
 		fmt.Fprintf(w, "  %s:\n%s\n", n.Topic, wrap(n.Text, 96, "    "))
 	}
 	writeFindingsText(w, r)
+}
+
+// layoutLine names the model, the hardware and the layout (the text
+// report's first line, the HTML report's heading).
+func layoutLine(in estimate.InputSummary) string {
+	return fmt.Sprintf("%s on %d × %s (%d node%s), TP %d · PP %d · DP %d · EP %s, vLLM %s",
+		in.Model, in.GPUs, in.GPU, in.Nodes, plural(in.Nodes), in.TP, in.PP, in.DP, textfmt.OnOff(in.EP), in.VLLMVersion)
+}
+
+// settingsLine lists the engine settings every figure depends on.
+func settingsLine(in estimate.InputSummary) string {
+	return fmt.Sprintf("weights %s (checkpoint %s) · KV cache %s · gpu_memory_utilization %.2f · max_model_len %d · max_num_seqs %d · max_num_batched_tokens %d · block %d",
+		in.WeightsDType, in.CheckpointDType, in.KVCacheDType, in.Utilization, in.MaxModelLen, in.MaxNumSeqs, in.MaxNumBatchedTokens, in.BlockSize)
 }
 
 func writeBudgetText(w io.Writer, r *estimate.Report) {

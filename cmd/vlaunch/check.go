@@ -42,7 +42,7 @@ bad flags, unknown model or GPU in the quick form).`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(s, o, cmd, args) },
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or markdown")
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, markdown or html (one self-contained page with charts)")
 	f.Uint64Var(&o.perf.Seed, "seed", simSeed, "seed of the serving simulation (same seed, same percentiles)")
 	q := &o.quick
 	f.StringVar(&q.Model, "model", "", "quick form: catalog model (see 'vlaunch models')")
@@ -61,8 +61,8 @@ bad flags, unknown model or GPU in the quick form).`,
 }
 
 func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) error {
-	if o.output != "text" && o.output != "json" && o.output != "markdown" {
-		return usageErr("--output must be text, json or markdown, not %q", o.output)
+	if o.output != "text" && o.output != "json" && o.output != "markdown" && o.output != "html" {
+		return usageErr("--output must be text, json, markdown or html, not %q", o.output)
 	}
 	quick := o.quick.Model != "" || o.quick.GPU != ""
 	switch {
@@ -148,6 +148,8 @@ func writeReport(w io.Writer, r *estimate.Report, format string) error {
 		return report.WriteJSON(w, r)
 	case "markdown":
 		report.WriteMarkdown(w, r)
+	case "html":
+		return report.WriteHTML(w, r)
 	default:
 		report.WriteText(w, r)
 	}

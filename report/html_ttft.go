@@ -1,0 +1,65 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"slices"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/report/svg"
+)
+
+// ttftChart draws the simulated TTFT distribution of every simulated input
+// length as a cumulative curve (the share of requests whose first token
+// came within x seconds), with the TTFT targets as points at their
+// percentile: a curve passing left of a target meets it.
+func ttftChart(r *estimate.Report) chartView {
+	c := svg.XY{Title: "Simulated TTFT distribution", XLabel: "time to first token (s, log scale)", YLabel: "share of requests",
+		XLog: true, YFixed: [2]float64{0, 1}, YFormat: func(v float64) string { return fmt.Sprintf("%.0f%%", v*100) }}
+	c.XFormat = func(v float64) string { return svg.Compact(v) }
+	for i, s := range r.Performance.Simulations {
+		col := seriesColors[i%len(seriesColors)]
+		c.Series = append(c.Series, svg.Series{Name: fmt.Sprintf("%d input tokens", s.InputTokens), Color: col, Points: ttftCDF(s.Result)})
+		for _, v := range r.SLO {
+			ref := classifySLO(v)
+			if ref.kind != sloTTFT || ref.inputTokens != s.InputTokens {
+				continue
+			}
+			c.Marks = append(c.Marks, svg.Mark{X: v.Target, Y: ref.quantile, Color: col, Label: ref.qName,
+				Title: fmt.Sprintf("%s %s: target %s, predicted %s", verdictWord(v.Verdict), v.Name,
+					textfmt.Quantity(v.Target, v.Unit), textfmt.Quantity(v.Predicted, v.Unit))})
+			if b, ok := sloBand(v); ok {
+				c.Bands = append(c.Bands, svg.Band{Y: ref.quantile, Lo: b.Low, Hi: b.High, Color: col,
+					Title: fmt.Sprintf("%s prediction band %s–%s", v.Name, textfmt.Quantity(b.Low, v.Unit), textfmt.Quantity(b.High, v.Unit))})
+			}
+		}
+	}
+	caption := "Cumulative share of simulated requests by time to first token under the workload's load, per input length; " +
+		"dots are the TTFT targets at their percentile (a curve left of its dot meets it)."
+	return chartView{Title: c.Title, Caption: caption, SVG: template.HTML(c.SVG())}
+}
+
+// ttftCDF is the simulated distribution as points (seconds, share): the
+// percentiles the simulation reports, nearest-rank.
+func ttftCDF(res estimate.SimResult) []svg.Point {
+	p := res.TTFT
+	pts := []svg.Point{{X: p.P50, Y: 0.50}, {X: p.P90, Y: 0.90}, {X: p.P95, Y: 0.95}, {X: p.P99, Y: 0.99}}
+	slices.SortStableFunc(pts, func(a, b svg.Point) int {
+		if a.Y < b.Y {
+			return -1
+		}
+		return 1
+	})
+	return pts
+}
+
+func verdictWord(v string) string {
+	switch verdictClass(v) {
+	case "pass":
+		return "PASS"
+	case "fail":
+		return "FAIL"
+	}
+	return "UNCERTAIN"
+}
