@@ -21,7 +21,7 @@ func TestHTMLGolden(t *testing.T) {
 		if err := WriteHTML(&b, r); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, name+".html", b.String())
+		checkGolden(t, name+".html", b.String())
 	}
 }
 

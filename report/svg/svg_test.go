@@ -3,35 +3,19 @@ package svg
 import (
 	"encoding/xml"
 	"errors"
-	"flag"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/vlaunch/vlaunch/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/<name>.golden (go test ./report/svg -update).
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report/svg -update)", err)
-	}
-	if d := cmp.Diff(string(want), got); d != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, d)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
 
 // wellFormed fails unless doc parses as XML from start to end.
@@ -76,8 +60,8 @@ func TestGolden(t *testing.T) {
 	xy, bars := sampleXY().SVG(), sampleBars().SVG()
 	wellFormed(t, xy)
 	wellFormed(t, bars)
-	golden(t, "xy.svg", xy)
-	golden(t, "bars.svg", bars)
+	checkGolden(t, "xy.svg", xy)
+	checkGolden(t, "bars.svg", bars)
 	if !strings.Contains(xy, "Throughput &lt;&amp;&gt; &quot;quoted&quot;") {
 		t.Error("title not escaped")
 	}
