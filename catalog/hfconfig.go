@@ -3,8 +3,9 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/internal/inputfile"
 )
 
 // hfConfig is the subset of a Hugging Face config.json vlaunch reads. Field
@@ -63,9 +64,20 @@ var nativeModelTypes = map[string]bool{
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
 }
 
-// LoadHFConfig reads a config.json file from disk.
+// MaxHFConfigBytes bounds a config.json read from disk. Real ones are a few
+// KiB (the largest in the catalog, with its quantization settings, is
+// 14 KiB); anything near this cap is not a model config.
+const MaxHFConfigBytes = 4 << 20
+
+// ReadHFConfigFile reads a config.json from disk: a regular file (a FIFO or
+// device is refused without blocking) of at most MaxHFConfigBytes.
+func ReadHFConfigFile(path string) ([]byte, error) {
+	return inputfile.Read(path, MaxHFConfigBytes)
+}
+
+// LoadHFConfig reads and parses a config.json file from disk.
 func LoadHFConfig(path string) (*Model, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadHFConfigFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/template"
@@ -67,17 +66,16 @@ func yq(s string) string {
 }
 
 // loader reads a template from the override directory when it has the
-// file, else from the embedded defaults.
-type loader struct{ dir string }
+// file (templates.Overrides: known names only, none empty), else from the
+// embedded defaults.
+type loader struct {
+	dir  string
+	over map[string][]byte
+}
 
 func (l loader) load(name string) (display string, text []byte, err error) {
-	if l.dir != "" {
-		p := filepath.Join(l.dir, filepath.FromSlash(name))
-		if data, err := os.ReadFile(p); err == nil {
-			return p, data, nil
-		} else if !os.IsNotExist(err) {
-			return p, nil, err
-		}
+	if data, ok := l.over[name]; ok {
+		return filepath.Join(l.dir, filepath.FromSlash(name)), data, nil
 	}
 	data, err := templates.FS.ReadFile(name)
 	return "templates/" + name, data, err
@@ -150,6 +148,13 @@ func (s Step) Program() string {
 // Render produces the bundle's files from the plan, sorted by path.
 func Render(p *Plan, templatesDir string) ([]File, error) {
 	l := loader{dir: templatesDir}
+	if templatesDir != "" {
+		over, err := templates.Overrides(templatesDir)
+		if err != nil {
+			return nil, fmt.Errorf("--templates: %w", err)
+		}
+		l.over = over
+	}
 	files := []File{markerFile(p)}
 	add := func(path, tmpl string, mode fs.FileMode, n *NodePlan) error {
 		data, err := l.render(tmpl, templateData{Plan: p, Node: n})

@@ -2,16 +2,11 @@ package resolve
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/spec"
 )
-
-// maxConfigBytes bounds a model config.json; real ones are a few KiB.
-const maxConfigBytes = 4 << 20
 
 // Model resolves the deployment's model: the catalog entry model.name names,
 // or the config.json at model.config (relative to the spec file's
@@ -46,21 +41,13 @@ func ConfigPath(d *spec.Deployment) string {
 }
 
 // readConfig refuses anything but a small regular file, so that a path like
-// /dev/zero cannot hang validation.
+// /dev/zero or a FIFO cannot hang validation.
 func readConfig(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
+	data, err := catalog.ReadHFConfigFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read model config: %w", err)
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxConfigBytes {
-		return nil, fmt.Errorf("model config %s is not a regular file under %d MiB", path, maxConfigBytes>>20)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read model config: %w", err)
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxConfigBytes))
+	return data, nil
 }
 
 // modelSource names the model as the user did.

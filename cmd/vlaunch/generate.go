@@ -66,6 +66,11 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	if o.out == "" && !o.dryRun {
 		return usageErr("generate needs -o DIR (or --dry-run)")
 	}
+	if o.templates != "" {
+		if _, err := templates.Overrides(o.templates); err != nil {
+			return usageErr("--templates: %v", err)
+		}
+	}
 	r, ds, err := validate.File(path)
 	src := diag.Sources{}
 	if data, rerr := spec.ReadFile(path); rerr == nil {
