@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint/launch"
@@ -132,9 +133,12 @@ func checkHeadless(p *pass) {
 			continue
 		}
 		asc := s.Int("api-server-count", 0)
+		refused, _ := s.Rel.HeadlessRefusesAPIServerCount()
 		switch {
-		case asc.Set && asc.Known && asc.N > 0:
-			p.ReportAt(s.Inv, asc.At, "drop --api-server-count on headless nodes", "--headless runs no API server; --api-server-count %d is refused", asc.N)
+		case moduleIgnoresHeadless(s):
+			reportModuleHeadless(p, s, f)
+		case asc.Set && asc.Known && asc.N > 0 && refused != vllm.Absent:
+			p.ReportVersioned(s, asc.At, "drop --api-server-count on headless nodes", "--headless runs no API server; vLLM %s refuses --api-server-count %d with it", s.Rel, asc.N)
 		case s.Has("data-parallel-hybrid-lb"):
 			p.ReportAt(s.Inv, f.At.Pos, "hybrid LB nodes each serve an API: drop --headless", "--headless cannot be combined with --data-parallel-hybrid-lb")
 		case s.DP().Known && s.DP().N <= 1 && s.NNodes().Known && s.NNodes().N <= 1:
@@ -155,4 +159,27 @@ func checkStartRankPrimary(p *pass) {
 		}
 		p.ReportAt(s.Inv, sr.At, "add --headless on secondary nodes; the primary has no start rank", "--data-parallel-start-rank %d without --headless makes vLLM infer hybrid load balancing and start an API server here", sr.N)
 	}
+}
+
+// moduleIgnoresHeadless reports --headless given to the OpenAI api_server
+// module (directly, or as the entrypoint of an older vllm-openai image),
+// which does not read it in the release (vllm.APIServerModuleIgnoresHeadless).
+func moduleIgnoresHeadless(s *server) bool {
+	module := strings.Contains(s.Inv.Launcher, "vllm.entrypoints.openai.api_server") ||
+		(strings.HasPrefix(s.Inv.Launcher, "docker image") && s.Rel.ImageEntrypointIsAPIServerModule() == vllm.Present)
+	pr, _ := s.Rel.APIServerModuleIgnoresHeadless()
+	return module && pr != vllm.Absent
+}
+
+// reportModuleHeadless explains an ignored --headless: the node starts a
+// full engine and API server, and a --nnodes follower fails ("collective_rpc
+// should not be called on follower node").
+func reportModuleHeadless(p *pass, s *server, f *cliFlag) {
+	pr, _ := s.Rel.APIServerModuleIgnoresHeadless()
+	sev := diag.Error
+	if pr == vllm.Maybe || !s.Stated {
+		sev = diag.Warning
+	}
+	p.ReportAtSeverity(s.Inv, f.At.Pos, sev, "start headless nodes with `vllm serve ... --headless` (in the vllm-openai image: --entrypoint vllm, then serve ...)",
+		"the OpenAI api_server module ignores --headless in vLLM %s: this node starts an API server and a full engine instead of headless engine cores", s.Rel)
 }
