@@ -12,41 +12,34 @@ import (
 // realMeta are the files of a real-corpus directory that are not inputs.
 var realMeta = map[string]bool{"README.md": true, "expect.txt": true}
 
+// realExpect is what a real-corpus directory's expect.txt states.
+type realExpect struct {
+	// kind is "good" (a known-good configuration: no error allowed) or
+	// "defective" (defects lists the finding that is its real defect).
+	kind string
+	// wants are every finding pinned, the defects included.
+	wants []want
+	// defects are the findings that count as detecting the real defect;
+	// missed are real defects the linter does not find (not asserted).
+	defects, missed []want
+}
+
 // loadRealFixture reads a real-corpus directory: its inputs, and the
-// expectations in expect.txt, one `FILE:LINE CODE` per line ('#' comments;
-// `version X` lints for release X).
-func loadRealFixture(t *testing.T, dir string) (fixture, []want) {
+// expectations in expect.txt ('#' comments): `kind good|defective`,
+// `version X` (lint for release X), `defect FILE:LINE CODE` (the real
+// defect, pinned), `missed FILE:LINE CODE` (a real defect not found, not
+// asserted) and `FILE:LINE CODE` (another pinned finding).
+func loadRealFixture(t *testing.T, dir string) (fixture, realExpect) {
 	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fx := fixture{name: dir}
-	var names []string
-	for _, e := range ents {
-		if !e.IsDir() && !realMeta[e.Name()] {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		data, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		fx.inputs = append(fx.inputs, Input{Name: filepath.Join(dir, n), Data: data})
-	}
+	fx := fixture{name: dir, inputs: readCorpusInputs(t, dir)}
 	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
 		t.Errorf("%s: no README.md citing the source", dir)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "expect.txt"))
-	if os.IsNotExist(err) {
-		return fx, nil
-	}
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: expect.txt (with at least `kind good|defective`): %v", dir, err)
 	}
-	var wants []want
+	var ex realExpect
 	for i, l := range strings.Split(string(data), "\n") {
 		l, _, _ = strings.Cut(l, "#")
 		fs := strings.Fields(l)
@@ -54,18 +47,62 @@ func loadRealFixture(t *testing.T, dir string) (fixture, []want) {
 		case len(fs) == 0:
 		case len(fs) == 2 && fs[0] == "version":
 			fx.version = fs[1]
-		case len(fs) == 2:
-			file, line, ok := strings.Cut(fs[0], ":")
-			n, err := strconv.Atoi(line)
-			if !ok || err != nil {
-				t.Fatalf("%s/expect.txt:%d: want FILE:LINE CODE, got %q", dir, i+1, l)
+		case len(fs) == 2 && fs[0] == "kind" && (fs[1] == "good" || fs[1] == "defective"):
+			ex.kind = fs[1]
+		case len(fs) == 3 && (fs[0] == "defect" || fs[0] == "missed"):
+			w := parseWant(t, dir, i, fs[1], fs[2])
+			if fs[0] == "missed" {
+				ex.missed = append(ex.missed, w)
+				continue
 			}
-			wants = append(wants, want{filepath.Join(dir, file), n, fs[1]})
+			ex.defects = append(ex.defects, w)
+			ex.wants = append(ex.wants, w)
+		case len(fs) == 2:
+			ex.wants = append(ex.wants, parseWant(t, dir, i, fs[0], fs[1]))
 		default:
-			t.Fatalf("%s/expect.txt:%d: want FILE:LINE CODE, got %q", dir, i+1, l)
+			t.Fatalf("%s/expect.txt:%d: unreadable line %q", dir, i+1, l)
 		}
 	}
-	return fx, wants
+	if ex.kind == "" || (ex.kind == "defective") != (len(ex.defects)+len(ex.missed) > 0) {
+		t.Fatalf("%s/expect.txt: needs `kind good`, or `kind defective` with defect/missed lines", dir)
+	}
+	return fx, ex
+}
+
+// readCorpusInputs reads a corpus directory's input files, in name order.
+func readCorpusInputs(t *testing.T, dir string) []Input {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		if !e.IsDir() && !realMeta[e.Name()] {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	var out []Input
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, Input{Name: filepath.Join(dir, n), Data: data})
+	}
+	return out
+}
+
+// parseWant reads FILE:LINE and CODE from an expect.txt line.
+func parseWant(t *testing.T, dir string, i int, at, code string) want {
+	t.Helper()
+	file, line, ok := strings.Cut(at, ":")
+	n, err := strconv.Atoi(line)
+	if !ok || err != nil {
+		t.Fatalf("%s/expect.txt:%d: want FILE:LINE CODE, got %q", dir, i+1, at)
+	}
+	return want{filepath.Join(dir, file), n, code}
 }
 
 // compareFindings lints fx and lists the differences from wants.

@@ -45,8 +45,8 @@ func TestCorpusBroken(t *testing.T) {
 func TestCorpusReal(t *testing.T) {
 	for _, dir := range fixtures(t, "testdata/corpus/real") {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			fx, wants := loadRealFixture(t, dir)
-			for _, msg := range compareFindings(t, fx, wants) {
+			fx, ex := loadRealFixture(t, dir)
+			for _, msg := range compareFindings(t, fx, ex.wants) {
 				t.Error(msg)
 			}
 		})

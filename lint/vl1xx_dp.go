@@ -39,7 +39,7 @@ func checkDBO(p *pass) {
 		b, ok := s.Rel.All2AllBackend(name)
 		dp := s.DP()
 		if !s.EP() || (dp.Known && dp.N <= 1) || !ok || !b.DeepEP {
-			p.ReportAt(s.Inv, f.At.Pos, "DBO needs --enable-expert-parallel, --data-parallel-size > 1 and a deepep_* all-to-all backend", "--enable-dbo without expert parallel, DP > 1 and a DeepEP backend (current backend: %s)", name)
+			p.ReportVersioned(s, f.At.Pos, "DBO needs --enable-expert-parallel, --data-parallel-size > 1 and a deepep_* all-to-all backend", "--enable-dbo without expert parallel, DP > 1 and a DeepEP backend (current backend: %s)", name)
 		}
 	}
 }
