@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -17,6 +18,9 @@ func (s *server) lbMode() (mode vllm.LBMode, why string, ok bool) {
 		Size: dp.N, HybridFlag: s.Has("data-parallel-hybrid-lb"), ExternalFlag: s.Has("data-parallel-external-lb"),
 		RankSet: s.Flag("data-parallel-rank") != nil}
 	mode, why = s.Rel.DPLoadBalancing(n)
+	if n.HybridFlag && (mode == vllm.LBHybrid || mode == vllm.LBExternal) {
+		why = "--data-parallel-hybrid-lb"
+	}
 	if mode != vllm.LBInternal || n.Headless || !sr.Set || sr.N != 0 || !dpl.Set || dpl.N == dp.N {
 		return mode, why, true
 	}
@@ -57,7 +61,13 @@ func checkLBHeadless(p *pass) {
 			if f := s.Flag("data-parallel-hybrid-lb"); f != nil {
 				at = f.At.Pos
 			}
-			p.ReportVersioned(s, at, "internal LB: drop --data-parallel-start-rank (and --data-parallel-hybrid-lb) on the node that serves the API; keep the start ranks on the --headless nodes",
+			report := p.ReportVersioned
+			if sr := s.StartRank(); !sr.Set || sr.N != 0 {
+				report = func(s *server, pos launch.Pos, hint, format string, args ...interface{}) {
+					p.ReportAt(s.Inv, pos, hint, format, args...)
+				}
+			}
+			report(s, at, "internal LB: drop --data-parallel-start-rank (and --data-parallel-hybrid-lb) on the node that serves the API; keep the start ranks on the --headless nodes",
 				"vLLM %s runs this node in %s LB (%s), and then refuses the --headless node %s: %q", s.Rel, mode, why, headless.Inv.Node, vllm.HeadlessRejectedMessage)
 		}
 	}

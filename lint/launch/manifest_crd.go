@@ -67,7 +67,7 @@ func pathRole(spec *yaml.Node, path []string) podRole {
 			r.group = "prefill"
 		case strings.Contains(l, "decode"):
 			r.group = "decode"
-		case strings.Contains(l, "leader") || strings.Contains(l, "headgroup"):
+		case strings.Contains(l, "leader") || strings.Contains(l, "headgroup") || strings.HasPrefix(l, "entry"):
 			r.role = "leader"
 		case strings.Contains(l, "worker"):
 			r.role = "worker"

@@ -62,7 +62,25 @@ func findPlaceholders(data []byte) []span {
 	for _, m := range template.FindAllStringIndex(s, -1) {
 		out = append(out, span{m[0], m[1]})
 	}
-	return mergeSpans(out)
+	return mergeSpans(dropComments(data, out))
+}
+
+// dropComments removes spans inside a `#` comment: a comment's `<name>` is
+// prose, and blanking it changes nothing the parsers read.
+func dropComments(data []byte, spans []span) []span {
+	var out []span
+	for _, sp := range spans {
+		start := sp.start
+		for start > 0 && data[start-1] != '\n' {
+			start--
+		}
+		line := string(data[start:sp.start])
+		if i := strings.Index(line, "#"); i >= 0 && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // standsAlone reports a bracketed word that is a whole argument or a part

@@ -73,6 +73,11 @@ func (ev *evaluator) paramOp(p *syntax.ParamExp, name string, v Value, defined b
 	switch p.Exp.Op {
 	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
 		orNull := p.Exp.Op == syntax.DefaultUnsetOrNull || p.Exp.Op == syntax.AssignUnsetOrNull
+		if !defined && isPositional(name) && !ev.sc.argsKnown {
+			// ${1:-0}: a script argument, which a multi-node script sets
+			// per node (its rank, its role); the default is one case only.
+			return unknownValue(txt, at, "$"+name)
+		}
 		if !defined || (orNull && empty) {
 			d := def()
 			// ${X:-} reads a variable the caller must provide (set -u
@@ -299,4 +304,10 @@ func (sc *scope) inheritsEnv(name string) bool {
 		return !sc.argsKnown
 	}
 	return !sc.strict
+}
+
+// isPositional reports a positional parameter name ($1, $2, ...).
+func isPositional(name string) bool {
+	n, err := strconv.Atoi(name)
+	return err == nil && n > 0
 }

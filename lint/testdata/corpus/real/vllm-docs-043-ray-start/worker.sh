@@ -1,0 +1,2 @@
+# On worker nodes
+ray start --address=<ray-head-address>

@@ -1,0 +1,1 @@
+ray start --address=10.99.48.128:6379

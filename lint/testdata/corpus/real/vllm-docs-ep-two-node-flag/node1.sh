@@ -1,0 +1,3 @@
+vllm serve deepseek-ai/DeepSeek-V3-0324 --tensor-parallel-size 1 --enable-expert-parallel \
+  --data-parallel-size 16 --data-parallel-size-local 8 --data-parallel-start-rank 8 --headless \
+  --data-parallel-address 192.168.1.100 --data-parallel-rpc-port 13345 --all2all-backend deepep_low_latency
