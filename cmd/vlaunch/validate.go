@@ -54,7 +54,7 @@ func runValidate(s *streams, o *validateOptions, files []string) error {
 			src[f] = data
 		}
 		if o.showDefaults && d != nil && format == diag.FormatText {
-			if err := printDefaults(s.out, d.Spec); err != nil {
+			if err := printDefaults(s.out, d); err != nil {
 				return err
 			}
 		}

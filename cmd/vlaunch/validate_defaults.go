@@ -5,15 +5,14 @@ import (
 	"io"
 
 	"github.com/vlaunch/vlaunch/resolve"
-	"github.com/vlaunch/vlaunch/spec"
-	"github.com/vlaunch/vlaunch/vllm"
 	"gopkg.in/yaml.v3"
 )
 
 // printDefaults writes the spec with vlaunch's defaults applied, followed by
 // the defaults vLLM itself picks for the requested version (as comments,
 // because they are vLLM's, not the spec's).
-func printDefaults(w io.Writer, d *spec.Deployment) error {
+func printDefaults(w io.Writer, r *resolve.Deployment) error {
+	d := r.Spec
 	fmt.Fprintf(w, "# %s with defaults applied\n", d.File)
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
@@ -23,17 +22,15 @@ func printDefaults(w io.Writer, d *spec.Deployment) error {
 	if err := enc.Close(); err != nil {
 		return err
 	}
-	printVersionDefaults(w, d)
+	printVersionDefaults(w, r)
 	return nil
 }
 
-func printVersionDefaults(w io.Writer, d *spec.Deployment) {
-	ver := d.VLLM.Version
-	if ver == "" {
-		ver = vllm.Newest().String()
-	}
-	r, _, err := vllm.ResolveString(ver)
-	if err != nil {
+// printVersionDefaults uses the release and GPU validate resolved (the
+// newest release when vllm.version is not set).
+func printVersionDefaults(w io.Writer, res *resolve.Deployment) {
+	d, r := res.Spec, res.Release
+	if res.Version.Value == "" {
 		fmt.Fprintln(w, "# vLLM's own defaults: resolved at check/generate time once vllm.version is valid")
 		return
 	}
@@ -42,7 +39,7 @@ func printVersionDefaults(w io.Writer, d *spec.Deployment) {
 	if d.VLLM.GPUMemoryUtilization == nil {
 		fmt.Fprintf(w, "#   gpu_memory_utilization: %g\n", def.GPUMemoryUtilization)
 	}
-	if gpu, err := resolve.GPU(d); err == nil && (d.VLLM.MaxNumSeqs == nil || d.VLLM.MaxNumBatchedTokens == nil) {
+	if gpu := res.GPU; gpu != nil && (d.VLLM.MaxNumSeqs == nil || d.VLLM.MaxNumBatchedTokens == nil) {
 		seqs, tokens := r.BatchDefaults(gpu.Name, gpu.MemoryGiB(), true)
 		fmt.Fprintf(w, "#   max_num_seqs: %d  (per data-parallel rank)\n#   max_num_batched_tokens: %d\n", seqs, tokens)
 	}

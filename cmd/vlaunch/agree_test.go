@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/report"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+	"gopkg.in/yaml.v3"
+)
+
+// variant edits an example into another deployment the commands must agree on.
+type variant struct {
+	name string
+	edit func(d *spec.Deployment)
+}
+
+// agreementVariants cover what used to make check and generate disagree:
+// the backend variable in vllm.env (with `auto` and with an explicit
+// backend), custom GPU figures and PCIe links, `parallelism: auto`, and
+// releases on both sides of --all2all-backend (0.11.1) and of the
+// variable's removal (0.16.0).
+var agreementVariants = []variant{
+	{"as written", func(d *spec.Deployment) {}},
+	{"parallelism auto", func(d *spec.Deployment) { d.Parallelism = spec.Parallelism{Auto: true} }},
+	{"env naive, backend auto", func(d *spec.Deployment) { setEnv(d, vllm.All2AllEnv, "naive"); d.VLLM.All2AllBackend = "auto" }},
+	{"env naive, backend explicit", func(d *spec.Deployment) {
+		setEnv(d, vllm.All2AllEnv, "naive")
+		d.VLLM.All2AllBackend = vllm.BackendAllgatherReducescatter
+	}},
+	{"0.11.1, env naive", func(d *spec.Deployment) { setVersion(d, "0.11.1"); setEnv(d, vllm.All2AllEnv, "naive") }},
+	{"0.10.1", func(d *spec.Deployment) { setVersion(d, "0.10.1") }},
+	{"0.16.0, env naive", func(d *spec.Deployment) { setVersion(d, "0.16.0"); setEnv(d, vllm.All2AllEnv, "naive") }},
+	{"custom GPU over PCIe", func(d *spec.Deployment) {
+		d.Hardware.GPU = spec.GPURef{Custom: &spec.GPUFigures{Name: "PCIe part", MemoryMiB: 97285, HBMBandwidthGBytesPerS: 4000,
+			BF16TFLOPS: 148, FP8TFLOPS: 296, IntraNodeGBytesPerS: 64}}
+		d.Hardware.Network.IntraNode = spec.IntraNode{Kind: "pcie"}
+	}},
+	{"catalog GPU over PCIe", func(d *spec.Deployment) {
+		d.Hardware.Network.IntraNode = spec.IntraNode{Kind: "pcie", BandwidthGBytesPerS: 64}
+	}},
+}
+
+func setEnv(d *spec.Deployment, k, v string) {
+	if d.VLLM.Env == nil {
+		d.VLLM.Env = map[string]string{}
+	}
+	d.VLLM.Env[k] = v
+}
+
+func setVersion(d *spec.Deployment, v string) {
+	d.VLLM.Version, d.Runtime.Image = v, "vllm/vllm-openai:v"+v
+}
+
+// TestCheckAndGenerateAgree runs `vlaunch check` and `vlaunch generate`
+// over every example and every variant and asserts they describe one
+// deployment: the layout check reports is the one the scripts start, the
+// backend check costs is the one vLLM selects from the scripts' flag and
+// variables, and the bundle README carries check's own memory and SLO
+// figures (same deployment, same simulation seed).
+func TestCheckAndGenerateAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the layout search several times")
+	}
+	examples, _ := filepath.Glob("../../examples/*.yaml")
+	agreed := 0
+	for _, ex := range examples {
+		for _, v := range agreementVariants {
+			t.Run(filepath.Base(ex)+"/"+v.name, func(t *testing.T) {
+				path, rel, ok := writeVariant(t, ex, v)
+				if !ok {
+					return
+				}
+				rep := checkJSON(t, path)
+				bundle := generateBundle(t, path)
+				assertAgree(t, rep, bundle, rel)
+				agreed++
+			})
+		}
+	}
+	if want := len(examples) * len(agreementVariants) * 2 / 3; agreed < want {
+		t.Errorf("only %d of %d cases ran (validate refused the rest); the matrix lost its coverage", agreed, len(examples)*len(agreementVariants))
+	}
+}
+
+// writeVariant writes the edited example into a temporary directory; ok is
+// false when validate refuses the variant (e.g. a backend the release lacks).
+func writeVariant(t *testing.T, example string, v variant) (string, vllm.Release, bool) {
+	t.Helper()
+	d, ds := spec.Load(example)
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	v.edit(d)
+	data, err := yaml.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "spec.yaml")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errw bytes.Buffer
+	if code := run([]string{"validate", path}, nil, &out, &errw); code != 0 {
+		t.Logf("validate refuses this variant (exit %d): %s", code, out.String())
+		return "", vllm.Release{}, false
+	}
+	rel, _, err := vllm.ResolveString(d.VLLM.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, rel, true
+}
+
+func checkJSON(t *testing.T, path string) *estimate.Report {
+	t.Helper()
+	var out, errw bytes.Buffer
+	if code := run([]string{"check", "-o", "json", path}, nil, &out, &errw); code == 2 {
+		t.Fatalf("check: exit 2: %s", errw.String())
+	}
+	// Severities are written as names; read findings apart.
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(out.Bytes(), &raw); err != nil {
+		t.Fatalf("check -o json: %v\n%s", err, out.String())
+	}
+	var findings []struct{ Code, Severity, Message string }
+	_ = json.Unmarshal(raw["findings"], &findings)
+	delete(raw, "findings")
+	rest, _ := json.Marshal(raw)
+	var rep estimate.Report
+	if err := json.Unmarshal(rest, &rep); err != nil {
+		t.Fatalf("check -o json: %v", err)
+	}
+	for _, f := range findings {
+		sev, err := diag.ParseSeverity(f.Severity)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep.Findings = append(rep.Findings, diag.Diagnostic{Code: f.Code, Severity: sev, Message: f.Message})
+	}
+	return &rep
+}
+
+// generateBundle generates the bare-metal bundle and returns its files.
+func generateBundle(t *testing.T, path string) map[string]string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "bundle")
+	var out, errw bytes.Buffer
+	if code := run([]string{"generate", path, "-o", dir, "--runtime", "bare"}, nil, &out, &errw); code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, errw.String())
+	}
+	files := map[string]string{}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = string(data)
+	}
+	return files
+}
+
+var (
+	flagRE = regexp.MustCompile(`--(tensor-parallel-size|pipeline-parallel-size|data-parallel-size|all2all-backend) (\S+)`)
+	envRE  = regexp.MustCompile(`(?m)^export VLLM_ALL2ALL_BACKEND=(\S+)$`)
+)
+
+func assertAgree(t *testing.T, rep *estimate.Report, files map[string]string, rel vllm.Release) {
+	t.Helper()
+	in := rep.Input
+	script := files["node0.sh"]
+	flags := map[string]string{"tensor-parallel-size": "1", "pipeline-parallel-size": "1", "data-parallel-size": "1"}
+	for _, m := range flagRE.FindAllStringSubmatch(script, -1) {
+		flags[m[1]] = strings.Trim(m[2], "'")
+	}
+	got := [4]string{flags["tensor-parallel-size"], flags["pipeline-parallel-size"], flags["data-parallel-size"], ""}
+	if strings.Contains(script, "--enable-expert-parallel") {
+		got[3] = "ep"
+	}
+	want := [4]string{strconv.Itoa(in.TP), strconv.Itoa(in.PP), strconv.Itoa(in.DP), ""}
+	if in.EP {
+		want[3] = "ep"
+	}
+	if got != want {
+		t.Errorf("layout: check reports TP/PP/DP/EP %v, node0.sh starts %v", want, got)
+	}
+	env := ""
+	if ms := envRE.FindAllStringSubmatch(script, -1); len(ms) > 0 {
+		env = ms[len(ms)-1][1] // the last export wins
+	}
+	if in.All2AllBackend != "" {
+		if runs, _ := rel.All2AllSelected(flags["all2all-backend"], strings.Trim(env, "'")); runs != in.All2AllBackend {
+			t.Errorf("backend: check costs %q, vLLM %s selects %q from node0.sh (flag %q, variable %q)",
+				in.All2AllBackend, rel, runs, flags["all2all-backend"], env)
+		}
+	}
+	if summary := report.SummaryMarkdown(rep); !strings.Contains(files["README.md"], summary) {
+		t.Errorf("the README's feasibility section is not check's:\n--- check ---\n%s\n--- README ---\n%s", summary, files["README.md"])
+	}
+}
