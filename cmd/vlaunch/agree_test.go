@@ -145,7 +145,7 @@ func checkJSON(t *testing.T, path string) *estimate.Report {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep.Findings = append(rep.Findings, diag.Diagnostic{Code: f.Code, Severity: sev, Message: f.Message})
+		rep.Findings = append(rep.Findings, diag.Diagnostic{Code: diag.Code(f.Code), Severity: sev, Message: f.Message})
 	}
 	return &rep
 }
