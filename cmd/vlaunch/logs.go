@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/spf13/cobra"
+	"github.com/vlaunch/vlaunch/logs"
+)
+
+func init() { subcommands = append(subcommands, newLogsCmd) }
+
+// logsOptions are the flags of `vlaunch logs`.
+type logsOptions struct {
+	output, specPath string
+}
+
+func newLogsCmd(s *streams) *cobra.Command {
+	o := &logsOptions{}
+	c := &cobra.Command{
+		Use:   "logs FILE...",
+		Short: "Explain vLLM start-up logs: figures per engine and rank, failures and what to do",
+		Long: "Read vLLM logs of any release from 0.5 on (V0 and V1) as captured — terminal output, docker logs,\n" +
+			"kubectl logs, journald, with timestamps, colours and process prefixes; gzip is read too. Give one\n" +
+			"file per node, or all nodes interleaved in one. For every engine (DP rank) and rank the report\n" +
+			"shows the release, model, arguments, the memory budget vLLM logged (weights, activation peak,\n" +
+			"non-torch memory, CUDA graphs, KV memory and tokens, maximum concurrency), the backends and\n" +
+			"addresses; it recognises failures (each with a code, a kind and a fix) and a start-up that stops.\n" +
+			"With --spec it puts the logged figures next to vlaunch's prediction for the spec.\n" +
+			"Exit 0: no failure; 1: a failure or a start-up that stopped; 2: unusable input.",
+		Example: "  vlaunch logs node0.log node1.log\n  kubectl logs pod/vllm-0 --timestamps > n0.log; vlaunch logs -o json n0.log",
+		Args:    cobra.MinimumNArgs(1),
+		RunE:    func(c *cobra.Command, args []string) error { return runLogs(s, o, args) },
+	}
+	f := c.Flags()
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	f.StringVar(&o.specPath, "spec", "", "deployment spec to compare the logged figures with")
+	return c
+}
+
+func runLogs(s *streams, o *logsOptions, files []string) error {
+	if o.output != "text" && o.output != "json" {
+		return usageErr("--output must be text or json, not %q", o.output)
+	}
+	rep, err := logs.AnalyzeFiles(files)
+	if err != nil {
+		if errors.Is(err, logs.ErrUnusable) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			return usageErr("%v", err)
+		}
+		return usageErr("%v", err)
+	}
+	if o.specPath != "" {
+		if err := compareWithSpec(s, rep, o.specPath); err != nil {
+			return err
+		}
+	}
+	if o.output == "json" {
+		if err := writeJSON(s.out, rep); err != nil {
+			return err
+		}
+	} else if err := logs.WriteText(s.out, rep); err != nil {
+		return err
+	}
+	for _, f := range rep.Failures {
+		if f.Severity == "error" {
+			return findingsErr()
+		}
+	}
+	return nil
+}

@@ -1,0 +1,228 @@
+package logs
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Caps on what an analysis keeps, whatever the input.
+const (
+	maxProcs    = 8192
+	maxFailures = 1000
+)
+
+// fileState is what the analysis keeps per input file.
+type fileState struct {
+	name     string
+	gz       bool
+	lines    int
+	cutLines int
+	cut      bool
+	formats  formatSet
+	attempt  int
+	maxPhase phase
+	serving  bool
+}
+
+// analyzer holds the state of one analysis across its files.
+type analyzer struct {
+	files   []*fileState
+	procs   map[string]*proc
+	byPID   map[string]*proc
+	order   []*proc
+	fails   failureSet
+	seen    []uint32
+	gen     uint32
+	hits    []int32
+	keybuf  []byte
+	pidbuf  []byte
+	overrun int
+}
+
+var compiled = compileRules()
+
+// compiledRules is the rule table with its matcher.
+type compiledRules struct {
+	rules    []rule
+	m        *matcher
+	anchorOf []int32 // anchor id -> rule index
+}
+
+func compileRules() *compiledRules {
+	rs := append(ruleTable(), failureRules()...)
+	var anchors []string
+	var owner []int32
+	for i, ru := range rs {
+		for _, a := range ru.anchors {
+			anchors = append(anchors, a)
+			owner = append(owner, int32(i))
+		}
+	}
+	return &compiledRules{rules: rs, m: newMatcher(anchors), anchorOf: owner}
+}
+
+func newAnalyzer() *analyzer {
+	return &analyzer{procs: map[string]*proc{}, byPID: map[string]*proc{},
+		seen: make([]uint32, len(compiled.rules))}
+}
+
+// AnalyzeFiles opens, reads and closes every file, then builds the report.
+// An unusable file (not regular, empty, binary, corrupt gzip) is an error
+// wrapping ErrUnusable.
+func AnalyzeFiles(paths []string) (*Report, error) {
+	a := newAnalyzer()
+	for _, path := range paths {
+		src, err := Open(path)
+		if err != nil {
+			return nil, err
+		}
+		err = a.read(src)
+		src.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return a.report(), nil
+}
+
+// Analyze reads already opened sources (it does not close them).
+func Analyze(srcs ...*Source) (*Report, error) {
+	a := newAnalyzer()
+	for _, s := range srcs {
+		if err := a.read(s); err != nil {
+			return nil, err
+		}
+	}
+	return a.report(), nil
+}
+
+// read streams one source through the rules.
+func (a *analyzer) read(src *Source) error {
+	f := &fileState{name: src.Name, gz: src.gz, attempt: 1}
+	fi := len(a.files)
+	a.files = append(a.files, f)
+	lr := newLineReader(src.r)
+	var p parser
+	var l line
+	for {
+		raw, ok := lr.next()
+		if !ok {
+			break
+		}
+		l.no = lr.no
+		p.parse(raw, &l)
+		f.formats |= l.formats
+		a.line(fi, f, &l)
+	}
+	f.lines, f.cutLines, f.cut = lr.no, lr.cut, src.Cut()
+	if lr.err != nil {
+		return fmt.Errorf("%s: %w: %v", src.Name, ErrUnusable, lr.err)
+	}
+	return nil
+}
+
+// line runs the rules whose anchors occur in the line's message.
+func (a *analyzer) line(fi int, f *fileState, l *line) {
+	a.hits = a.hits[:0]
+	a.gen++
+	start := false
+	compiled.m.scan(l.msg, func(id int32) {
+		ri := compiled.anchorOf[id]
+		if a.seen[ri] == a.gen {
+			return
+		}
+		a.seen[ri] = a.gen
+		a.hits = append(a.hits, ri)
+		start = start || compiled.rules[ri].start
+	})
+	if start && f.maxPhase >= phConfig && len(l.proc) == 0 {
+		f.attempt++
+		f.maxPhase = phNone
+		f.serving = false
+	}
+	p := a.procFor(fi, f, l)
+	p.touch(l)
+	c := ctx{a: a, f: f, p: p, l: l}
+	for _, ri := range a.hits {
+		ru := &compiled.rules[ri]
+		if ru.plain && l.indent {
+			continue
+		}
+		var m [][]byte
+		if ru.re != nil {
+			if m = ru.re.FindSubmatch(l.msg); m == nil {
+				continue
+			}
+		}
+		ru.apply(&c, m)
+	}
+}
+
+// procFor finds (or creates) the process a line belongs to: its prefix
+// (with host and pid) within the file's current attempt, or the file's
+// unprefixed main process.
+func (a *analyzer) procFor(fi int, f *fileState, l *line) *proc {
+	if l.pid == 0 && len(l.proc) == 0 && l.grank >= 0 {
+		// torch.distributed's "[rank1]:" is the only process mark some
+		// lines carry (spawned workers' tracebacks and c10d warnings).
+		l.proc = append(l.rankName[:0], "rank"...)
+		l.proc = strconv.AppendInt(l.proc, int64(l.grank), 10)
+		l.rankName = l.proc
+	}
+	k := a.key(fi, f.attempt, l.host, l.pid, l.proc)
+	if p, ok := a.procs[string(k)]; ok {
+		p.relabel(l)
+		return p
+	}
+	if l.pid > 0 {
+		pk := a.pidKey(fi, f.attempt, l.pid)
+		if p, ok := a.byPID[string(pk)]; ok && (len(l.proc) == 0 || len(l.host) == 0 || p.host == "") {
+			p.relabel(l)
+			return p
+		}
+	}
+	if len(a.order) >= maxProcs {
+		a.overrun++
+		l2 := line{grank: -1}
+		k = a.key(fi, f.attempt, nil, 0, []byte("overflow"))
+		if p, ok := a.procs[string(k)]; ok {
+			return p
+		}
+		l = &l2
+	}
+	p := newProc(fi, f.attempt, len(a.order), l)
+	a.procs[string(k)] = p
+	if l.pid > 0 {
+		a.byPID[string(a.pidKey(fi, f.attempt, l.pid))] = p
+	}
+	a.order = append(a.order, p)
+	return p
+}
+
+func (a *analyzer) key(fi, attempt int, host []byte, pid int, name []byte) []byte {
+	b := a.keybuf[:0]
+	b = strconv.AppendInt(b, int64(fi), 10)
+	b = append(b, '|')
+	b = strconv.AppendInt(b, int64(attempt), 10)
+	b = append(b, '|')
+	b = append(b, host...)
+	b = append(b, '|')
+	if pid > 0 {
+		b = strconv.AppendInt(b, int64(pid), 10)
+	} else {
+		b = append(b, name...)
+	}
+	a.keybuf = b
+	return b
+}
+
+func (a *analyzer) pidKey(fi, attempt, pid int) []byte {
+	b := a.pidbuf[:0]
+	b = strconv.AppendInt(b, int64(fi), 10)
+	b = append(b, '|')
+	b = strconv.AppendInt(b, int64(attempt), 10)
+	b = append(b, "|pid|"...)
+	b = strconv.AppendInt(b, int64(pid), 10)
+	a.pidbuf = b
+	return b
+}

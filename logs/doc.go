@@ -1,0 +1,27 @@
+// Package logs reads vLLM start-up logs and explains them.
+//
+// It accepts the logs of every vLLM release from 0.5 to the newest (the V0
+// and V1 engines) as users capture them: printed to a terminal, from
+// `docker logs`, `kubectl logs` (with --timestamps or --prefix) or
+// journald, with or without ANSI colours, with the process prefixes vLLM and
+// Ray add — "(EngineCore_DP3 pid=…)", "(VllmWorker rank=1 pid=…)",
+// "(RayWorkerWrapper pid=…, ip=…)" — one file per node or every node
+// interleaved in one file, plain or gzip-compressed.
+//
+// From the lines it extracts, per engine (DP rank) and per worker rank, the
+// release, the model, the effective engine arguments, the memory figures of
+// vLLM's start-up budget (weights, activation peak, non-torch memory, CUDA
+// graphs, available KV memory, KV tokens, maximum concurrency), the attention
+// and all-to-all backends and the DP/EP ranks and addresses. It recognises
+// the failures people post in vLLM's issue tracker, each with a stable code,
+// a kind and what to do, and a start-up that stops without an error (a hang):
+// which rank got least far and where it stopped.
+//
+// Reading is streaming and bounded: a line is at most MaxLineBytes, a file
+// at most MaxFileBytes after decompression, and the state kept per process,
+// engine and failure is capped, so memory does not grow with the log.
+// Inputs must be regular files (or gzip of one): a FIFO or a device is
+// refused instead of blocking.
+//
+// The package returns values; the caller prints them (WriteText, JSON).
+package logs

@@ -1,0 +1,261 @@
+package logs
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// source is a process and the file it logged to, for evidence.
+type picked struct {
+	v val
+	p *proc
+}
+
+// candidates orders who speaks for the engine on a figure of the given scope.
+func (g *group) candidates(s scope) []*proc {
+	var cores, workers []*proc
+	for _, p := range g.members {
+		if p.role == roleWorker {
+			workers = append(workers, p)
+		} else {
+			cores = append(cores, p)
+		}
+	}
+	sort.SliceStable(workers, func(i, j int) bool {
+		a, b := workers[i].rankOrder(), workers[j].rankOrder()
+		for k := range a {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+		}
+		return false
+	})
+	var out []*proc
+	if s == scopeWorker {
+		out = append(append(out, workers...), cores...)
+	} else {
+		out = append(append(out, cores...), workers...)
+	}
+	return append(out, g.frontends...)
+}
+
+// pick returns the first logged value of a field among the candidates.
+func (g *group) pick(k field) (picked, bool) {
+	for _, p := range g.candidates(fieldInfos[k].scope) {
+		v := p.facts[k]
+		if k == fActivationGiB && !v.set {
+			v = derivedActivation(p)
+		}
+		if v.set {
+			return picked{v, p}, true
+		}
+	}
+	return picked{}, false
+}
+
+// derivedActivation: vLLM 0.6.4 logs peak torch memory including the
+// weights; the activation peak is the difference.
+func derivedActivation(p *proc) val {
+	w := p.facts[fWeightsGiB]
+	if !p.peakTorch.set || !w.set {
+		return val{}
+	}
+	return val{num: round2(p.peakTorch.num - w.num), set: true, line: p.peakTorch.line, derived: true}
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// engine builds the report entry of one group.
+func (a *analyzer) engine(g *group) Engine {
+	e := Engine{ID: g.id(), Evidence: map[string]string{}, Ranks: []Rank{}}
+	if g.dp >= 0 {
+		e.DPRank = intPtr(g.dp)
+	}
+	if g.attempt > 1 {
+		e.Attempt = g.attempt
+	}
+	b := evidence{a: a, g: g, e: &e}
+	e.Version = b.str(fVersion)
+	e.EngineGeneration = b.str(fEngineGen)
+	e.Model = b.str(fModel)
+	e.MaxModelLen = b.int(fMaxModelLen)
+	e.TP, e.PP, e.DP, e.DPLocal = b.int(fTP), b.int(fPP), b.int(fDP), b.int(fDPLocal)
+	e.ExpertParallel = b.boolean(fEP)
+	e.GPUTotalGiB, e.GPUMemoryUtilization = b.num(fGPUTotalGiB), b.num(fUtil)
+	e.WeightsGiB, e.WeightsSeconds = b.num(fWeightsGiB), b.num(fWeightsSec)
+	e.ActivationPeakGiB, e.NonTorchGiB = b.num(fActivationGiB), b.num(fNonTorchGiB)
+	e.CUDAGraphGiB, e.AvailableKVGiB = b.num(fCUDAGraphGiB), b.num(fAvailableKVGiB)
+	e.NumGPUBlocks, e.BlockSize = b.int64(fGPUBlocks), b.int(fBlockSize)
+	e.KVCacheTokens = b.int64(fKVTokens)
+	if e.KVCacheTokens == nil && e.NumGPUBlocks != nil && e.BlockSize != nil {
+		t := *e.NumGPUBlocks * int64(*e.BlockSize)
+		e.KVCacheTokens = &t
+		e.Derived = append(e.Derived, "kv_cache_tokens")
+	}
+	e.MaxConcurrency, e.ConcurrencyTokens = b.num(fConcurrency), b.int(fConcurrencyLen)
+	if e.MaxModelLen == nil && e.ConcurrencyTokens != nil {
+		e.MaxModelLen = intPtr(*e.ConcurrencyTokens)
+		e.Evidence["max_model_len"] = e.Evidence["max_concurrency_tokens"]
+	}
+	e.AttentionBackend, e.All2AllBackend = b.str(fAttention), b.str(fAll2All)
+	e.KVCacheDType, e.Quantization = b.str(fKVCacheDType), b.str(fQuantization)
+	e.Addresses = b.addresses()
+	e.Args, e.Config = g.firstMap(func(p *proc) map[string]string { return p.args }),
+		g.firstMap(func(p *proc) map[string]string { return p.config })
+	e.Files = g.files(a)
+	for _, p := range g.members {
+		e.Ranks = append(e.Ranks, a.rank(p))
+		if p.phase.String() != "" && p.phase > phaseOf(e.Phase) {
+			e.Phase = p.phase.String()
+		}
+	}
+	e.Ready = phaseOf(e.Phase) >= phEngineReady
+	if len(e.Evidence) == 0 {
+		e.Evidence = nil
+	}
+	return e
+}
+
+func phaseOf(s string) phase {
+	for i, n := range phaseNames {
+		if n == s {
+			return phase(i)
+		}
+	}
+	return phNone
+}
+
+// evidence reads figures for an engine and records where each came from.
+type evidence struct {
+	a *analyzer
+	g *group
+	e *Engine
+}
+
+func (b evidence) note(k field, pk picked) {
+	b.e.Evidence[fieldInfos[k].name] = fmt.Sprintf("%s:%d", b.a.files[pk.p.file].name, pk.v.line)
+	if pk.v.derived {
+		b.e.Derived = append(b.e.Derived, fieldInfos[k].name)
+	}
+}
+
+func (b evidence) num(k field) *float64 {
+	pk, ok := b.g.pick(k)
+	if !ok || pk.v.str != "" {
+		return nil
+	}
+	b.note(k, pk)
+	v := pk.v.num
+	return &v
+}
+
+func (b evidence) int(k field) *int {
+	f := b.num(k)
+	if f == nil || *f != math.Trunc(*f) || math.Abs(*f) > 1<<40 {
+		return nil
+	}
+	return intPtr(int(*f))
+}
+
+func (b evidence) int64(k field) *int64 {
+	f := b.num(k)
+	if f == nil || *f != math.Trunc(*f) || math.Abs(*f) > 1<<50 {
+		return nil
+	}
+	v := int64(*f)
+	return &v
+}
+
+func (b evidence) str(k field) string {
+	pk, ok := b.g.pick(k)
+	if !ok {
+		return ""
+	}
+	b.note(k, pk)
+	return pk.v.str
+}
+
+func (b evidence) boolean(k field) *bool {
+	s := b.str(k)
+	if s != "true" && s != "false" {
+		return nil
+	}
+	v := s == "true"
+	return &v
+}
+
+// addresses collects the network endpoints the engine's processes logged.
+func (b evidence) addresses() map[string]string {
+	out := map[string]string{}
+	for _, k := range []field{fDistInit, fDPAddress, fDPRPCPort, fMasterAddr, fRayAddress} {
+		pk, ok := b.g.pick(k)
+		if !ok {
+			continue
+		}
+		b.note(k, pk)
+		s := pk.v.str
+		if s == "" {
+			s = fmt.Sprint(pk.v.num)
+		}
+		out[fieldInfos[k].name] = s
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// firstMap returns the first non-empty map among engine members, then front-ends.
+func (g *group) firstMap(get func(*proc) map[string]string) map[string]string {
+	for _, p := range g.candidates(scopeEngine) {
+		if m := get(p); len(m) > 0 {
+			return m
+		}
+	}
+	return nil
+}
+
+func (g *group) files(a *analyzer) []string {
+	seen := map[int]bool{}
+	var out []string
+	for _, p := range append(append([]*proc{}, g.members...), g.frontends...) {
+		if !seen[p.file] {
+			seen[p.file] = true
+			out = append(out, a.files[p.file].name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+var roleNames = map[role]string{roleMain: "main", roleAPI: "api-server", roleEngine: "engine-core", roleWorker: "worker"}
+
+// rank describes one process.
+func (a *analyzer) rank(p *proc) Rank {
+	r := Rank{Label: p.label, Role: roleNames[p.role], Host: p.host, PID: p.pid, Phase: p.phase.String(),
+		Lines: p.lines, Last: a.ref(p.last, p)}
+	r.Rank, r.DPRank, r.TPRank, r.PPRank, r.EPRank = known(p.grank), known(p.dp), known(p.tp), known(p.pp), known(p.ep)
+	if v := p.facts[fWeightsGiB]; v.set {
+		r.WeightsGiB = floatPtr(v.num)
+	}
+	if v := p.facts[fAvailableKVGiB]; v.set {
+		r.AvailableKVGiB = floatPtr(v.num)
+	}
+	return r
+}
+
+// ref is a process's last line with its text and time.
+func (a *analyzer) ref(l lineRef, p *proc) LineRef {
+	return LineRef{File: a.files[l.file].name, Line: l.no, Time: string(p.lastStamp), Text: string(p.lastText)}
+}
+
+func known(n int) *int {
+	if n < 0 {
+		return nil
+	}
+	return intPtr(n)
+}
+
+func intPtr(n int) *int           { return &n }
+func floatPtr(f float64) *float64 { return &f }

@@ -1,0 +1,178 @@
+package logs
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// failureRules recognise the failures of issue 14. Patterns are written
+// from the messages in the fixtures (testdata/real) and vLLM's source.
+func failureRules() []rule {
+	var rs []rule
+	rs = append(rs, memoryFailureRules()...)
+	rs = append(rs, networkFailureRules()...)
+	rs = append(rs, dpRayFailureRules()...)
+	rs = append(rs, argFailureRules()...)
+	rs = append(rs, genericFailureRules()...)
+	return rs
+}
+
+var oomDetail = regexp.MustCompile(`Tried to allocate ([\d.]+ [KMG]iB)\.? ?GPU ?(\d+)? has a total capacity of ([\d.]+ [KMG]iB) of which ([\d.]+ [KMG]iB) is free`)
+
+func memoryFailureRules() []rule {
+	oom := r([]string{"CUDA out of memory", "OutOfMemoryError", "CUDA error: out of memory", "HIP out of memory"}, "", func(c *ctx, _ [][]byte) {
+		msg := "CUDA out of memory"
+		if m := oomDetail.FindSubmatch(c.l.msg); m != nil {
+			msg = fmt.Sprintf("CUDA out of memory: tried to allocate %s with %s of %s free", m[1], m[4], m[3])
+		}
+		switch ph := c.effectivePhase(); {
+		case ph == phCUDAGraphs:
+			c.fail(CodeCUDAGraph, msg+" while capturing CUDA graphs", "")
+		case ph >= phEngineReady:
+			c.fail(CodeOther, msg+" after start-up (while serving)", "")
+		default:
+			c.fail(CodeOOMLoading, msg+" during "+orDefault(ph.String(), "start-up"), "")
+		}
+	})
+	free := r(one("is less than desired GPU memory utilization"), `\(([\d.]+)/([\d.]+) GiB\) on startup is less than desired GPU memory utilization \(([\d.]+), ([\d.]+) GiB\)`, func(c *ctx, m [][]byte) {
+		c.num(fGPUTotalGiB, m[2])
+		c.num(fUtil, m[3])
+		c.fail(CodeFreeMemory, fmt.Sprintf("only %s of %s GiB free at start-up; gpu_memory_utilization %s asks for %s GiB", m[1], m[2], m[3], m[4]), "")
+	})
+	noKV := r(one("No available memory for the cache blocks"), "", func(c *ctx, _ [][]byte) {
+		c.fail(CodeNoKVMemory, "no memory left for the KV cache (No available memory for the cache blocks)", "")
+	})
+	negKV := r(one("Available KV cache memory: -"), `Available KV cache memory: (-[\d.]+) ?GiB`, func(c *ctx, m [][]byte) {
+		c.fail(CodeNoKVMemory, fmt.Sprintf("the KV cache budget is negative (%s GiB): weights and profiling already exceed gpu_memory_utilization", m[1]), "")
+	})
+	v0Len := r(one("is larger than the maximum number of tokens that can be stored in KV cache"), `max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)`, func(c *ctx, m [][]byte) {
+		c.fail(CodeMaxLenTooLong, fmt.Sprintf("max_model_len %s is larger than the KV cache (%s tokens)", m[1], m[2]),
+			fmt.Sprintf("The KV cache holds %s tokens: --max-model-len %s or less fits.", m[2], m[2]))
+	})
+	// V1: "To serve at least one request with the models's max seq len (X), (Y GiB KV cache is
+	// needed, which is larger than the available KV cache memory (Z GiB). Based on the available
+	// memory, the estimated maximum model length is N." Pasted logs often wrap it over lines.
+	v1Len := r(one("KV cache is needed, which is larger than the available KV cache memory"), `(?:max seq len \((\d+)\), )?\(?([\d.]+) GiB KV cache is needed, which is larger than the available KV cache memory \(([\d.]+) GiB\)`, func(c *ctx, m [][]byte) {
+		need := "max_model_len"
+		if len(m[1]) > 0 {
+			need += " " + string(m[1])
+		}
+		c.fail(CodeMaxLenTooLong, fmt.Sprintf("%s needs %s GiB of KV cache; %s GiB is available", need, m[2], m[3]), "")
+	})
+	estimate := r(one("the estimated maximum model length is "), `the estimated maximum model length is (\d+)`, func(c *ctx, m [][]byte) {
+		c.fail(CodeMaxLenTooLong, "", fmt.Sprintf("vLLM estimates that --max-model-len %s fits.", m[1]))
+	})
+	graph := r([]string{"operation not permitted when stream is capturing", "cudaErrorStreamCapture"}, "", func(c *ctx, _ [][]byte) {
+		c.fail(CodeCUDAGraph, "", "")
+	})
+	return []rule{oom, free, noKV, negKV, v0Len, v1Len, estimate, graph}
+}
+
+var deepEPFailure = regexp.MustCompile(`(?i)fail|error|non-zero status|called before|cannot|unable|not found|assert`)
+
+func networkFailureRules() []rule {
+	nccl := r([]string{"NCCL error", "NCCL Error", "ncclInternalError", "ncclSystemError", "ncclUnhandledCudaError",
+		"ncclInvalidUsage", "ncclRemoteError", "DistBackendError", "Watchdog caught collective operation timeout"}, "", func(c *ctx, _ [][]byte) {
+		c.fail(CodeNCCL, "", "")
+	})
+	ncclWarn := r(one("NCCL WARN "), "", func(c *ctx, _ [][]byte) { c.failSev(CodeNCCL, "warning", "", "") })
+	iface := r([]string{"Unable to find address for", "Unable to find interface for"}, `Unable to find (address|interface) for:? ?(\S+)`, func(c *ctx, m [][]byte) {
+		c.fail(CodeGlooInterface, fmt.Sprintf("Gloo cannot find the %s %s on this node", m[1], strings.TrimSuffix(string(m[2]), ".")), "")
+	})
+	mesh := r(one("connectFullMesh failed"), "", func(c *ctx, _ [][]byte) { c.fail(CodeGlooConnect, "", "") })
+	loop := r(one("Using the loopback address as fallback"), "", func(c *ctx, _ [][]byte) {
+		c.fail(CodeGlooLoopback, "Gloo could not resolve this host's address and bound to the loopback (127.0.0.1)", "")
+	})
+	deepep := r([]string{"nvshmem", "NVSHMEM", "deep_ep.cpp", "DeepEP", "IBGDA", "ibgda"}, "", func(c *ctx, _ [][]byte) {
+		if deepEPFailure.Match(c.l.msg) && !hasPrefix(c.l.msg, "NVSHMEM_") {
+			c.fail(CodeDeepEP, "", "")
+		}
+	})
+	return []rule{nccl, ncclWarn, iface, mesh, loop, deepep}
+}
+
+func dpRayFailureRules() []rule {
+	timeout := r([]string{"Timed out waiting for engines", "Did not receive response from front-end"}, "", func(c *ctx, _ [][]byte) {
+		c.fail(CodeDPTimeout, "", "")
+	})
+	mismatch := r([]string{"Configuration mismatch detected", "DP adjusted local rank", "must be <= data_parallel_size",
+		"Error setting CUDA_VISIBLE_DEVICES"}, "", func(c *ctx, _ [][]byte) {
+		c.fail(CodeDPConfig, "", "")
+	})
+	ray := r([]string{"Current node has no GPU available", "Ray does not allocate any GPUs on the driver node",
+		"No available node types can fulfill resource request", "exceeds the total number of available GPUs in the placement group"}, "", func(c *ctx, _ [][]byte) {
+		if c.l.level == 'W' || c.l.level == 'I' {
+			c.fail(CodeRayWaiting, "", "")
+			return
+		}
+		c.fail(CodeRayNoGPU, "", "")
+	})
+	wait := r([]string{"Waiting for creating a placement group of specs", "exceeds available GPUs"}, "", func(c *ctx, _ [][]byte) {
+		c.fail(CodeRayWaiting, "", "")
+	})
+	return []rule{timeout, mismatch, ray, wait}
+}
+
+func argFailureRules() []rule {
+	unknown := r([]string{"unrecognized arguments: ", "error: argument ", "ambiguous option: ", "got an unexpected keyword argument"}, "", func(c *ctx, _ [][]byte) {
+		msg, extra := flagFailure(c)
+		c.fail(CodeUnknownFlag, msg, extra)
+	})
+	deprecated := r([]string{"is deprecated and will be removed", "environment variable is deprecated"}, "", func(c *ctx, _ [][]byte) {
+		if len(c.l.src) > 0 {
+			c.fail(CodeDeprecated, "", "")
+		}
+	})
+	return []rule{unknown, deprecated}
+}
+
+// exceptionLine is a Python exception as a traceback ends: "ValueError: ...".
+var exceptionLine = regexp.MustCompile(`^(?:\[rank\d+\]: ?)?([A-Za-z_][\w.]*(?:Error|Exception|Exit))(?:: ?(.*))?$`)
+
+// wrapperMessages say that a start-up failed without saying why; the cause
+// is another process's exception.
+var wrapperMessages = []string{"Engine core initialization failed", "WorkerProc initialization failed",
+	"EngineCore failed to start", "WorkerProc failed to start", "Error executing method",
+	"EngineCore hit an exception", "Got fatal signal from worker processes", "EngineCore encountered a fatal error"}
+
+func genericFailureRules() []rule {
+	exc := r([]string{"Error", "Exception", "Exit"}, "", func(c *ctx, _ [][]byte) {
+		if c.l.indent {
+			return
+		}
+		m := exceptionLine.FindSubmatch(c.l.msg)
+		if m == nil {
+			return
+		}
+		if isWrapper(c.l.msg) {
+			c.p.noteWrapper(c.l)
+			return
+		}
+		c.p.noteException(c.l)
+	})
+	wrap := r(wrapperMessages, "", func(c *ctx, _ [][]byte) {
+		if !c.l.indent {
+			c.p.noteWrapper(c.l)
+		}
+	})
+	return []rule{exc, wrap}
+}
+
+func isWrapper(msg []byte) bool {
+	for _, w := range wrapperMessages {
+		if strings.Contains(string(msg), w) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPrefix(b []byte, s string) bool { return strings.HasPrefix(string(b), s) }
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,80 @@
+package logs
+
+import (
+	"strconv"
+	"strings"
+)
+
+// failure is one recognised problem of one process.
+type failure struct {
+	code, severity string
+	p              *proc
+	at             lineRef
+	text           string
+	message        string
+	fix            string
+	count          int
+	// fromSource marks evidence from a traceback's source line
+	// ("    raise ValueError(\"No available memory ...\")"); the exception
+	// line itself, when the log has it, replaces it.
+	fromSource bool
+}
+
+// failureSet keeps one failure per code and process, in order of first appearance.
+type failureSet struct {
+	byKey   map[string]*failure
+	list    []*failure
+	dropped int
+}
+
+// fail records a failure of the line's process. message may be empty (the
+// log line is the message); fixExtra is appended to the code's fix.
+func (c *ctx) fail(code, message, fixExtra string) {
+	c.failSev(code, defOf(code).Severity, message, fixExtra)
+}
+
+func (c *ctx) failSev(code, sev, message, fixExtra string) {
+	fs := &c.a.fails
+	if fs.byKey == nil {
+		fs.byKey = map[string]*failure{}
+	}
+	key := code + "|" + strconv.Itoa(c.p.seq)
+	text := clip(string(c.l.msg), 400)
+	if message == "" {
+		message = text
+	}
+	fix := defOf(code).Fix
+	if fixExtra != "" {
+		fix = fixExtra + " " + fix
+	}
+	if f, ok := fs.byKey[key]; ok {
+		f.count++
+		switch {
+		case f.fromSource && !c.l.indent:
+			f.at, f.text, f.message, f.fix, f.fromSource = lineRef{c.p.file, c.l.no}, text, message, fix, false
+		case fixExtra != "" && !strings.Contains(f.fix, fixExtra):
+			// A later line of the same error adds a figure ("the estimated
+			// maximum model length is N").
+			f.fix = fixExtra + " " + f.fix
+		}
+		return
+	}
+	if len(fs.list) >= maxFailures {
+		fs.dropped++
+		return
+	}
+	f := &failure{code: code, severity: sev, p: c.p, at: lineRef{c.p.file, c.l.no}, text: text,
+		message: message, fix: fix, count: 1, fromSource: c.l.indent}
+	fs.byKey[key] = f
+	fs.list = append(fs.list, f)
+}
+
+// effectivePhase is how far the start-up had got when a process failed:
+// its own phase, or the file's when the failing process logged nothing
+// else (a Ray worker that only prints its traceback).
+func (c *ctx) effectivePhase() phase {
+	if c.p.phase > phStart {
+		return c.p.phase
+	}
+	return c.f.maxPhase
+}

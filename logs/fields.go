@@ -1,0 +1,138 @@
+package logs
+
+// field is one figure the log can state. Per process each field keeps the
+// first value logged and the line it came from.
+type field int
+
+const (
+	fVersion field = iota
+	fEngineGen
+	fModel
+	fMaxModelLen
+	fMaxBatched
+	fTP
+	fPP
+	fDP
+	fDPLocal
+	fEP
+	fWeightsGiB
+	fWeightsSec
+	fActivationGiB
+	fNonTorchGiB
+	fCUDAGraphGiB
+	fCUDAGraphEstGiB
+	fGraphSec
+	fGPUTotalGiB
+	fUtil
+	fAvailableKVGiB
+	fKVTokens
+	fGPUBlocks
+	fBlockSize
+	fConcurrency
+	fConcurrencyLen
+	fAttention
+	fAll2All
+	fDistInit
+	fDPAddress
+	fDPRPCPort
+	fMasterAddr
+	fRayAddress
+	fKVCacheDType
+	fDType
+	fQuantization
+	fEnforceEager
+	fInitSec
+	numFields
+)
+
+// scope says which process's value an engine reports: the engine core's
+// (it sizes the KV cache for all its workers), the first worker's (each
+// worker measures its own memory), or anyone's.
+type scope int
+
+const (
+	scopeAny scope = iota
+	scopeEngine
+	scopeWorker
+)
+
+type fieldInfo struct {
+	name  string
+	scope scope
+}
+
+var fieldInfos = [numFields]fieldInfo{
+	fVersion:         {"version", scopeAny},
+	fEngineGen:       {"engine", scopeAny},
+	fModel:           {"model", scopeAny},
+	fMaxModelLen:     {"max_model_len", scopeAny},
+	fMaxBatched:      {"max_num_batched_tokens", scopeAny},
+	fTP:              {"tensor_parallel_size", scopeAny},
+	fPP:              {"pipeline_parallel_size", scopeAny},
+	fDP:              {"data_parallel_size", scopeAny},
+	fDPLocal:         {"data_parallel_size_local", scopeAny},
+	fEP:              {"enable_expert_parallel", scopeAny},
+	fWeightsGiB:      {"weights_gib", scopeWorker},
+	fWeightsSec:      {"weights_seconds", scopeWorker},
+	fActivationGiB:   {"activation_peak_gib", scopeWorker},
+	fNonTorchGiB:     {"non_torch_gib", scopeWorker},
+	fCUDAGraphGiB:    {"cuda_graph_gib", scopeWorker},
+	fCUDAGraphEstGiB: {"cuda_graph_estimated_gib", scopeWorker},
+	fGraphSec:        {"cuda_graph_seconds", scopeWorker},
+	fGPUTotalGiB:     {"gpu_total_gib", scopeWorker},
+	fUtil:            {"gpu_memory_utilization", scopeAny},
+	fAvailableKVGiB:  {"available_kv_gib", scopeWorker},
+	fKVTokens:        {"kv_cache_tokens", scopeEngine},
+	fGPUBlocks:       {"num_gpu_blocks", scopeEngine},
+	fBlockSize:       {"block_size", scopeAny},
+	fConcurrency:     {"max_concurrency", scopeEngine},
+	fConcurrencyLen:  {"max_concurrency_tokens", scopeEngine},
+	fAttention:       {"attention_backend", scopeWorker},
+	fAll2All:         {"all2all_backend", scopeWorker},
+	fDistInit:        {"distributed_init_method", scopeWorker},
+	fDPAddress:       {"data_parallel_address", scopeAny},
+	fDPRPCPort:       {"data_parallel_rpc_port", scopeAny},
+	fMasterAddr:      {"dp_master_addr", scopeEngine},
+	fRayAddress:      {"ray_address", scopeAny},
+	fKVCacheDType:    {"kv_cache_dtype", scopeAny},
+	fDType:           {"dtype", scopeAny},
+	fQuantization:    {"quantization", scopeAny},
+	fEnforceEager:    {"enforce_eager", scopeAny},
+	fInitSec:         {"init_engine_seconds", scopeEngine},
+}
+
+// val is one logged value: a number or a string, and where it was read.
+type val struct {
+	num  float64
+	str  string
+	set  bool
+	line int
+	// derived marks a value computed from other logged figures (V0 block
+	// counts times the block size, peak torch memory minus the weights).
+	derived bool
+}
+
+// facts is everything one process logged about itself.
+type facts [numFields]val
+
+func (f *facts) setNum(k field, v float64, line int) {
+	if !f[k].set {
+		f[k] = val{num: v, set: true, line: line}
+	}
+}
+
+func (f *facts) setStr(k field, v string, line int) {
+	if !f[k].set && v != "" {
+		f[k] = val{str: clip(v, maxValueLen), set: true, line: line}
+	}
+}
+
+// maxValueLen caps every string kept from a log (paths, argument values).
+const maxValueLen = 256
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,134 @@
+package logs
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Bounds that keep reading any input finite and memory flat.
+const (
+	// MaxLineBytes is the longest line kept; the rest of a longer line is
+	// skipped (vLLM's longest lines, the engine-config dumps, are a few KiB).
+	MaxLineBytes = 128 << 10
+	// MaxFileBytes is how much of one file is read after decompression, so
+	// a gzip bomb ends instead of running for hours. A real start-up log is
+	// megabytes; a week of serving logs is gigabytes.
+	MaxFileBytes = 16 << 30
+	// sniffBytes is how much of the start is checked for binary content.
+	sniffBytes = 8 << 10
+)
+
+// ErrUnusable marks an input that cannot be read as a log at all (the
+// command exits 2): not a regular file, empty, binary, corrupt gzip.
+var ErrUnusable = errors.New("unusable log")
+
+// Source is one input file, opened and ready to stream.
+type Source struct {
+	// Name is the path as the user gave it.
+	Name string
+	r    *bufio.Reader
+	c    io.Closer
+	gz   bool
+	// limited reports whether MaxFileBytes cut the file.
+	limited *io.LimitedReader
+}
+
+// Close releases the file.
+func (s *Source) Close() error { return s.c.Close() }
+
+// Open opens a log file for streaming. It refuses anything that is not a
+// regular file (a FIFO or /dev/zero would block or never end), and sees
+// through gzip by its magic number rather than the file name.
+func Open(path string) (*Source, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w: not a regular file (%s)", path, ErrUnusable, fileKind(fi.Mode()))
+	}
+	// O_NONBLOCK keeps open() from blocking should the path have been
+	// swapped for a FIFO since the Stat; the Stat of the open file decides.
+	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	src, err := newSource(path, f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return src, nil
+}
+
+func newSource(path string, f *os.File) (*Source, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w: not a regular file (%s)", path, ErrUnusable, fileKind(fi.Mode()))
+	}
+	if fi.Size() == 0 {
+		return nil, fmt.Errorf("%s: %w: the file is empty", path, ErrUnusable)
+	}
+	return wrapReader(path, f, f)
+}
+
+// wrapReader detects gzip and binary content at the start of r.
+func wrapReader(path string, r io.Reader, c io.Closer) (*Source, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	s := &Source{Name: path, c: c}
+	magic, _ := br.Peek(2)
+	var body io.Reader = br
+	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w: bad gzip header: %v", path, ErrUnusable, err)
+		}
+		s.gz = true
+		body = zr
+	}
+	s.limited = &io.LimitedReader{R: body, N: MaxFileBytes}
+	sniff := bufio.NewReaderSize(s.limited, MaxLineBytes)
+	head, err := sniff.Peek(sniffBytes)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, fmt.Errorf("%s: %w: %v", path, ErrUnusable, err)
+	}
+	if len(head) == 0 {
+		return nil, fmt.Errorf("%s: %w: the file is empty", path, ErrUnusable)
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, fmt.Errorf("%s: %w: the file is binary (contains NUL bytes), not a log", path, ErrUnusable)
+	}
+	s.r = sniff
+	return s, nil
+}
+
+// NewSource wraps an already open reader (tests, stdin-like callers). The
+// reader is read to its end or MaxFileBytes.
+func NewSource(name string, r io.Reader) (*Source, error) {
+	return wrapReader(name, r, io.NopCloser(nil))
+}
+
+// Cut reports whether MaxFileBytes stopped the read before the end.
+func (s *Source) Cut() bool { return s.limited != nil && s.limited.N <= 0 }
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
+}

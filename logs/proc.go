@@ -1,0 +1,216 @@
+package logs
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+)
+
+// role is what kind of vLLM process wrote a line.
+type role int
+
+const (
+	roleMain   role = iota // no process prefix: the launching process (V0 driver, early V1, API server)
+	roleAPI                // (APIServer pid=…), (ApiServer_0 pid=…)
+	roleEngine             // (EngineCore pid=…), (EngineCore_DP3 pid=…), (EngineCore_3 pid=…)
+	roleWorker             // (VllmWorker rank=1 …), (Worker_TP0 …), (VllmWorkerProcess …), Ray workers
+)
+
+// proc is one process of one file: the lines its prefix (or lack of one)
+// attributes to it, what it logged and how far it got.
+type proc struct {
+	file    int
+	attempt int
+	seq     int // creation order, for stable output
+	label   string
+	name    string
+	pid     int
+	host    string
+	role    role
+	// ranks as logged; -1 when unknown.
+	dp, tp, pp, ep, grank, world int
+	phase                        phase
+	phaseLine                    int
+	last                         lineRef
+	lastText                     []byte
+	lastStamp                    []byte
+	facts                        facts
+	args                         map[string]string
+	config                       map[string]string
+	peakTorch                    val // V0 0.6.4 peak_torch_memory (includes weights)
+	lines                        int
+	exc, wrapper                 *excNote
+}
+
+// lineRef points at a line of a file.
+type lineRef struct {
+	file, no int
+}
+
+func newProc(file, attempt, seq int, l *line) *proc {
+	p := &proc{file: file, attempt: attempt, seq: seq, dp: -1, tp: -1, pp: -1, ep: -1, grank: -1, world: -1}
+	p.name = string(l.proc)
+	p.pid = l.pid
+	p.host = string(l.host)
+	p.classify(l)
+	return p
+}
+
+// classify reads the role and the ranks a process prefix carries.
+func (p *proc) classify(l *line) {
+	name, tag := string(l.proc), string(l.tag)
+	switch {
+	case name == "":
+		p.role = roleMain
+	case strings.HasPrefix(strings.ToLower(name), "apiserver"):
+		p.role = roleAPI
+	case strings.HasPrefix(name, "EngineCore"):
+		p.role = roleEngine
+		p.dp = engineDP(name)
+	default:
+		p.role = roleWorker
+	}
+	readRankTokens(p, name)
+	readRankTokens(p, tag)
+	p.label = labelOf(l)
+}
+
+// engineDP reads "EngineCore_DP3" and "EngineCore_3" (0.8–0.10); a plain
+// "EngineCore" is the only engine, DP rank 0.
+func engineDP(name string) int {
+	s := strings.TrimPrefix(name, "EngineCore")
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "_"), "DP")
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 && n < maxDP {
+		return n
+	}
+	return 0
+}
+
+// maxDP bounds DP ranks taken from a log, so a hostile log cannot make the
+// report enumerate millions of engines.
+const maxDP = 4096
+
+// readRankTokens reads "rank=1", "TP0", "Worker_DP1_TP0_EP1".
+func readRankTokens(p *proc, s string) {
+	for _, tok := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == ' ' }) {
+		switch {
+		case strings.HasPrefix(tok, "rank="):
+			setRank(&p.grank, tok[5:])
+		case strings.HasPrefix(tok, "rank"):
+			setRank(&p.grank, tok[4:])
+		case strings.HasPrefix(tok, "TP"):
+			setRank(&p.tp, tok[2:])
+		case strings.HasPrefix(tok, "PP"):
+			setRank(&p.pp, tok[2:])
+		case strings.HasPrefix(tok, "EP"):
+			setRank(&p.ep, tok[2:])
+		case strings.HasPrefix(tok, "DP") && p.role == roleWorker:
+			setRank(&p.dp, tok[2:])
+		}
+	}
+}
+
+func setRank(dst *int, s string) {
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 && n < 1<<20 {
+		*dst = n
+	}
+}
+
+// labelOf is how a report names the process: its prefix as printed.
+func labelOf(l *line) string {
+	if len(l.proc) == 0 {
+		if l.pid > 0 {
+			return "pid=" + strconv.Itoa(l.pid)
+		}
+		return "main"
+	}
+	var b strings.Builder
+	b.Write(l.proc)
+	if len(l.tag) > 0 {
+		b.WriteByte(' ')
+		b.Write(l.tag)
+	}
+	if l.pid > 0 {
+		b.WriteString(" pid=")
+		b.WriteString(strconv.Itoa(l.pid))
+	}
+	if len(l.host) > 0 && bytes.IndexByte(l.host, '.') >= 0 {
+		b.WriteString(" ip=")
+		b.Write(l.host)
+	}
+	return clip(b.String(), 96)
+}
+
+// relabel keeps the most specific prefix a process has shown: vLLM renames
+// "(Worker pid=444)" to "(Worker_TP0 pid=444)" once the rank is known.
+func (p *proc) relabel(l *line) {
+	if len(l.proc) == 0 || (string(l.proc) == p.name && len(l.tag) == 0) {
+		return
+	}
+	if len(l.proc)+len(l.tag) < len(p.name) {
+		return
+	}
+	p.name = string(l.proc)
+	old := p.role
+	p.classify(l)
+	if old == roleEngine {
+		p.role = old
+	}
+}
+
+// advance moves the process to a later phase (never back).
+func (p *proc) advance(ph phase, no int) {
+	if ph > p.phase {
+		p.phase, p.phaseLine = ph, no
+	}
+}
+
+// touch records the process's last line.
+func (p *proc) touch(l *line) {
+	p.lines++
+	p.last = lineRef{file: p.file, no: l.no}
+	n := min(len(l.msg), 240)
+	p.lastText = append(p.lastText[:0], l.msg[:n]...)
+	stamp := l.vstamp
+	if len(l.stamp) > 0 {
+		stamp = l.stamp
+	}
+	if len(stamp) > 0 {
+		p.lastStamp = append(p.lastStamp[:0], stamp[:min(len(stamp), 40)]...)
+	}
+}
+
+// rankOrder sorts workers: known global rank first, then TP/PP rank, then
+// creation order. The first worker is the "driver" whose figures an engine reports.
+func (p *proc) rankOrder() [3]int {
+	r := p.grank
+	if r < 0 {
+		r = 1 << 30
+	}
+	t := p.tp
+	if t < 0 {
+		t = 1 << 30
+	}
+	return [3]int{r, t, p.seq}
+}
+
+// excNote is an exception line kept as the likely cause of a failed start.
+type excNote struct {
+	at   lineRef
+	text string
+}
+
+// noteException keeps the first exception a process logged that is not a
+// wrapper ("Engine core initialization failed"): the root cause.
+func (p *proc) noteException(l *line) {
+	if p.exc == nil {
+		p.exc = &excNote{at: lineRef{p.file, l.no}, text: clip(string(l.msg), 400)}
+	}
+}
+
+// noteWrapper keeps the first "failed to start" message of a process.
+func (p *proc) noteWrapper(l *line) {
+	if p.wrapper == nil {
+		p.wrapper = &excNote{at: lineRef{p.file, l.no}, text: clip(string(l.msg), 400)}
+	}
+}

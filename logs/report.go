@@ -1,0 +1,149 @@
+package logs
+
+// Report is what `vlaunch logs` found in a set of log files.
+type Report struct {
+	Files   []File   `json:"files"`
+	Engines []Engine `json:"engines"`
+	// Failures are the recognised problems, errors before warnings, then in
+	// the order they were logged.
+	Failures []Failure `json:"failures"`
+	// Comparison is filled by Compare (logged vs predicted, --spec).
+	Comparison []Comparison `json:"comparison"`
+	// Serving is true when an API server (or every engine of a headless
+	// node) finished starting.
+	Serving bool     `json:"serving"`
+	Notes   []string `json:"notes,omitempty"`
+}
+
+// File describes one input.
+type File struct {
+	Name  string `json:"name"`
+	Lines int    `json:"lines"`
+	Gzip  bool   `json:"gzip,omitempty"`
+	// Formats are the capture formats seen: ansi, timestamps, kubectl-prefix,
+	// journald, compose, ray, ci, quoted, progress-bars.
+	Formats []string `json:"formats,omitempty"`
+	// LongLines counts lines cut at MaxLineBytes; Truncated is true when
+	// MaxFileBytes stopped the read.
+	LongLines int  `json:"long_lines,omitempty"`
+	Truncated bool `json:"truncated,omitempty"`
+	Restarts  int  `json:"restarts,omitempty"`
+}
+
+// Engine is one vLLM engine (one DP rank; the only engine without DP) of
+// one start-up attempt, with the figures its processes logged. A figure
+// that was not logged is null.
+type Engine struct {
+	// ID is "dp0", "dp3"; "dp?" collects workers whose DP rank the log does
+	// not say; "#2" marks a later start-up attempt in the same file.
+	ID      string   `json:"id"`
+	DPRank  *int     `json:"dp_rank"`
+	Attempt int      `json:"attempt,omitempty"`
+	Files   []string `json:"files"`
+	Version string   `json:"version"`
+	// EngineGeneration is "V0" or "V1" when the engine-config line says.
+	EngineGeneration string `json:"engine_generation,omitempty"`
+	Model            string `json:"model"`
+	MaxModelLen      *int   `json:"max_model_len"`
+	TP               *int   `json:"tensor_parallel_size"`
+	PP               *int   `json:"pipeline_parallel_size"`
+	DP               *int   `json:"data_parallel_size"`
+	DPLocal          *int   `json:"data_parallel_size_local,omitempty"`
+	ExpertParallel   *bool  `json:"expert_parallel"`
+	// Args are the arguments the server printed ("non-default args", or
+	// argparse's Namespace without its unset entries); Config the engine-config line.
+	Args   map[string]string `json:"args,omitempty"`
+	Config map[string]string `json:"config,omitempty"`
+
+	GPUTotalGiB          *float64 `json:"gpu_total_gib"`
+	GPUMemoryUtilization *float64 `json:"gpu_memory_utilization"`
+	WeightsGiB           *float64 `json:"weights_gib"`
+	WeightsSeconds       *float64 `json:"weights_seconds"`
+	ActivationPeakGiB    *float64 `json:"activation_peak_gib"`
+	NonTorchGiB          *float64 `json:"non_torch_gib"`
+	CUDAGraphGiB         *float64 `json:"cuda_graph_gib"`
+	AvailableKVGiB       *float64 `json:"available_kv_gib"`
+	KVCacheTokens        *int64   `json:"kv_cache_tokens"`
+	NumGPUBlocks         *int64   `json:"num_gpu_blocks,omitempty"`
+	BlockSize            *int     `json:"block_size,omitempty"`
+	MaxConcurrency       *float64 `json:"max_concurrency"`
+	// ConcurrencyTokens is the request length vLLM's concurrency line is for.
+	ConcurrencyTokens *int `json:"max_concurrency_tokens,omitempty"`
+	// Derived lists figures computed from logged ones rather than logged:
+	// kv_cache_tokens (V0 blocks × block size), activation_peak_gib (V0
+	// 0.6.4 peak torch memory minus weights).
+	Derived []string `json:"derived,omitempty"`
+
+	AttentionBackend string            `json:"attention_backend,omitempty"`
+	All2AllBackend   string            `json:"all2all_backend,omitempty"`
+	KVCacheDType     string            `json:"kv_cache_dtype,omitempty"`
+	Quantization     string            `json:"quantization,omitempty"`
+	Addresses        map[string]string `json:"addresses,omitempty"`
+	// Phase is the furthest any of the engine's processes got.
+	Phase string `json:"phase"`
+	Ready bool   `json:"ready"`
+	Ranks []Rank `json:"ranks"`
+	// Evidence says where each figure was read: "file:line".
+	Evidence map[string]string `json:"evidence,omitempty"`
+}
+
+// Rank is one process of an engine: the engine core or one worker.
+type Rank struct {
+	Label string `json:"label"`
+	Role  string `json:"role"`
+	Host  string `json:"host,omitempty"`
+	PID   int    `json:"pid,omitempty"`
+	// Rank is the global rank; DP/TP/PP/EP the ranks vLLM assigned, when logged.
+	Rank           *int     `json:"rank,omitempty"`
+	DPRank         *int     `json:"dp_rank,omitempty"`
+	TPRank         *int     `json:"tp_rank,omitempty"`
+	PPRank         *int     `json:"pp_rank,omitempty"`
+	EPRank         *int     `json:"ep_rank,omitempty"`
+	WeightsGiB     *float64 `json:"weights_gib,omitempty"`
+	AvailableKVGiB *float64 `json:"available_kv_gib,omitempty"`
+	Phase          string   `json:"phase"`
+	Lines          int      `json:"lines"`
+	Last           LineRef  `json:"last"`
+}
+
+// LineRef is a line of an input file.
+type LineRef struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Time string `json:"time,omitempty"`
+	Text string `json:"text,omitempty"`
+}
+
+// Failure is one recognised problem.
+type Failure struct {
+	Code     string `json:"code"`
+	Kind     string `json:"kind"`
+	Severity string `json:"severity"`
+	Engine   string `json:"engine"`
+	// Rank is the process the line came from, as its prefix names it.
+	Rank    string `json:"rank"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+	// Text is the log line (control characters are escaped by the text printer).
+	Text string `json:"text"`
+	// Count is how many lines of the same process said the same.
+	Count int `json:"count"`
+}
+
+// Comparison is one term of the logged-vs-predicted table (--spec).
+type Comparison struct {
+	Engine    string   `json:"engine"`
+	Term      string   `json:"term"`
+	Unit      string   `json:"unit"`
+	Logged    *float64 `json:"logged"`
+	Predicted *float64 `json:"predicted"`
+	// Error is (predicted − logged) / |logged|.
+	Error *float64 `json:"error"`
+	// Target is the calibration target for the term (docs/calibration-memory.md).
+	Target *float64 `json:"target,omitempty"`
+	// Within is true when |Error| ≤ Target.
+	Within      *bool  `json:"within,omitempty"`
+	Explanation string `json:"explanation,omitempty"`
+}

@@ -1,0 +1,358 @@
+package logs
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+)
+
+// rule is one thing a log line can say. The matcher hands a line to a rule
+// only when one of its literal anchors occurs in the message; the regular
+// expression (if any) then confirms and captures.
+type rule struct {
+	anchors []string
+	re      *regexp.Regexp
+	// start marks a line that begins a new server invocation (a restart in
+	// the same file starts a new attempt).
+	start bool
+	// plain skips traceback source lines ("    raise ...").
+	plain bool
+	apply func(c *ctx, m [][]byte)
+}
+
+// ctx is what a rule sees of the line it fires on.
+type ctx struct {
+	a *analyzer
+	f *fileState
+	p *proc
+	l *line
+}
+
+func (c *ctx) num(k field, b []byte) {
+	if v, ok := parseNum(b); ok {
+		c.p.facts.setNum(k, v, c.l.no)
+	}
+}
+
+func (c *ctx) numForce(k field, b []byte) {
+	if v, ok := parseNum(b); ok {
+		c.p.facts[k] = val{num: v, set: true, line: c.l.no}
+	}
+}
+
+func (c *ctx) str(k field, b []byte) { c.p.facts.setStr(k, string(b), c.l.no) }
+
+func (c *ctx) phase(ph phase) {
+	c.p.advance(ph, c.l.no)
+	if ph > c.f.maxPhase {
+		c.f.maxPhase = ph
+	}
+}
+
+// parseNum reads "476,016", "14.9888" or "-2.14".
+func parseNum(b []byte) (float64, bool) {
+	if bytes.IndexByte(b, ',') >= 0 {
+		b = bytes.ReplaceAll(b, []byte(","), nil)
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	return v, err == nil
+}
+
+// r builds a rule from anchors, an optional pattern and what to do.
+func r(anchors []string, pattern string, apply func(c *ctx, m [][]byte)) rule {
+	var re *regexp.Regexp
+	if pattern != "" {
+		re = regexp.MustCompile(pattern)
+	}
+	return rule{anchors: anchors, re: re, apply: apply}
+}
+
+// phaseRule advances the process to ph when an anchor occurs.
+func phaseRule(ph phase, anchors ...string) rule {
+	return r(anchors, "", func(c *ctx, _ [][]byte) { c.phase(ph) })
+}
+
+func one(s string) []string { return []string{s} }
+
+// ruleTable is every fact and phase rule; failure rules are in failrules.go.
+// Each pattern cites the release whose log it was written from (fixtures
+// under testdata/real name the issue).
+func ruleTable() []rule {
+	var rs []rule
+	rs = append(rs, versionRules()...)
+	rs = append(rs, argRules()...)
+	rs = append(rs, weightRules()...)
+	rs = append(rs, budgetRules()...)
+	rs = append(rs, kvRules()...)
+	rs = append(rs, graphRules()...)
+	rs = append(rs, backendRules()...)
+	rs = append(rs, rankRules()...)
+	rs = append(rs, phaseRules()...)
+	return rs
+}
+
+func versionRules() []rule {
+	api := r(one("vLLM API server version "), `vLLM API server version (\S+)`, func(c *ctx, m [][]byte) {
+		c.str(fVersion, m[1])
+		c.phase(phStart)
+	})
+	api.start = true
+	// "Initializing an LLM engine (v0.5.3.post1) with config: ..." (V0 to 0.7),
+	// "Initializing a V0 LLM engine (v0.8.5...)", "a V1 LLM engine (v0.19.0)".
+	engine := r(one("LLM engine (v"), `Initializing an? (?:(V[01]) )?LLM engine \(v([^)\s]+)\) with config: (.*)$`, func(c *ctx, m [][]byte) {
+		gen := "V0"
+		if len(m[1]) > 0 {
+			gen = string(m[1])
+		}
+		c.str(fEngineGen, []byte(gen))
+		c.str(fVersion, m[2])
+		applyConfig(c, parsePyKV(string(m[3])))
+		c.phase(phConfig)
+	})
+	// The 0.11+ banner: "█▄█▀ █ ... █  version 0.19.0" and "█  model   Qwen/...".
+	banner := r(one("█  version "), `version\s+(\S+)\s*$`, func(c *ctx, m [][]byte) {
+		c.str(fVersion, m[1])
+		c.phase(phStart)
+	})
+	banner.start = true
+	model := r(one("█  model "), `model\s+(\S+)\s*$`, func(c *ctx, m [][]byte) { c.str(fModel, m[1]) })
+	return []rule{api, engine, banner, model}
+}
+
+func argRules() []rule {
+	return []rule{
+		r(one("non-default args: "), `non-default args: (\{.*\})\s*$`, func(c *ctx, m [][]byte) {
+			applyArgs(c, parsePyDict(string(m[1])))
+		}),
+		r(one("args: Namespace("), `args: Namespace\((.*?)\)?\s*$`, func(c *ctx, m [][]byte) {
+			applyArgs(c, trimNamespace(parsePyKV(string(m[1]))))
+		}),
+		r(one("Using max model len "), `Using max model len (\d+)`, func(c *ctx, m [][]byte) { c.num(fMaxModelLen, m[1]) }),
+		r(one("max_num_batched_tokens="), `Chunked prefill is enabled with max_num_batched_tokens=(\d+)`, func(c *ctx, m [][]byte) {
+			c.num(fMaxBatched, m[1])
+		}),
+		r(one("Connecting to existing Ray cluster at address: "), `at address: ([^\s.]+(?:\.[^\s.]+)*:\d+)`, func(c *ctx, m [][]byte) {
+			c.str(fRayAddress, m[1])
+		}),
+	}
+}
+
+func weightRules() []rule {
+	return []rule{
+		// V0 (0.5–0.8): "Loading model weights took 14.9888 GB" (the figure is
+		// GiB: model_memory_usage / 2**30), "... and 4.38 seconds" from PR #13666.
+		r(one("Loading model weights took "), `Loading model weights took (-?[\d.]+) ?Gi?B(?: and ([\d.]+) ?s)?`, func(c *ctx, m [][]byte) {
+			c.num(fWeightsGiB, m[1])
+			c.numForce(fWeightsSec, m[2])
+			c.phase(phLoaded)
+		}),
+		// V1: "Model loading took 0.2389 GB and 0.97 seconds" (0.8.0),
+		// "... 65.9651 GiB and 12.79 seconds" (0.10), "... 56.88 GiB memory and 56.26 seconds" (0.19).
+		r(one("Model loading took "), `Model loading took (-?[\d.]+) ?Gi?B(?: memory)?(?: and ([\d.]+) ?s)?`, func(c *ctx, m [][]byte) {
+			c.num(fWeightsGiB, m[1])
+			c.numForce(fWeightsSec, m[2])
+			c.phase(phLoaded)
+		}),
+		// The loader's own timer (0.10+), kept only when no total is logged.
+		r(one("Loading weights took "), `^Loading weights took ([\d.]+) ?s`, func(c *ctx, m [][]byte) { c.num(fWeightsSec, m[1]) }),
+		// V0 0.6.6–0.8 profile summary and the tabular form of PR #10511.
+		r(one("model weights take"), `model weights take\s+([\d.]+)\s?GiB`, func(c *ctx, m [][]byte) { c.num(fWeightsGiB, m[1]) }),
+		// V1 (0.10+, DEBUG): "... weights memory: 29.43GiB."
+		r(one("weights memory: "), `weights memory: ([\d.]+)\s?GiB`, func(c *ctx, m [][]byte) { c.num(fWeightsGiB, m[1]) }),
+	}
+}
+
+func budgetRules() []rule {
+	return []rule{
+		// V0 0.6.6–0.8: "model weights take 39.66GiB; non_torch_memory takes 2.53GiB;
+		// PyTorch activation peak memory takes 0.24GiB; the rest of the memory reserved for KV Cache is 97.29GiB."
+		r(one("non_torch_memory takes "), `non_torch_memory takes ([\d.]+)\s?GiB; PyTorch activation peak memory takes ([\d.]+)\s?GiB; the rest of the memory reserved for KV Cache is (-?[\d.]+)\s?GiB`, func(c *ctx, m [][]byte) {
+			c.num(fNonTorchGiB, m[1])
+			c.num(fActivationGiB, m[2])
+			c.num(fAvailableKVGiB, m[3])
+			c.phase(phKVCache)
+		}),
+		// V0 0.6.4: one line with peak torch memory (weights included).
+		r(one("Memory profiling results: total_gpu_memory="), `total_gpu_memory=([\d.]+)GiB .*peak_torch_memory=([\d.]+)GiB .*non_torch_memory=([\d.]+)GiB kv_cache_size=(-?[\d.]+)GiB gpu_memory_utilization=([\d.]+)`, func(c *ctx, m [][]byte) {
+			c.num(fGPUTotalGiB, m[1])
+			if v, ok := parseNum(m[2]); ok && !c.p.peakTorch.set {
+				c.p.peakTorch = val{num: v, set: true, line: c.l.no}
+			}
+			c.num(fNonTorchGiB, m[3])
+			c.num(fAvailableKVGiB, m[4])
+			c.num(fUtil, m[5])
+			c.phase(phKVCache)
+		}),
+		// PR #10511's tabular summary (Dec 2024 main).
+		r(one("non_torch_memory "), `^non_torch_memory\s+([\d.]+)\s?GiB`, func(c *ctx, m [][]byte) { c.num(fNonTorchGiB, m[1]) }),
+		r(one("PyTorch activation peak memory "), `^PyTorch activation peak memory\s+([\d.]+)\s?GiB`, func(c *ctx, m [][]byte) { c.num(fActivationGiB, m[1]) }),
+		r(one("available_kv_cache_memory "), `^available_kv_cache_memory\s+(-?[\d.]+)\s?GiB`, func(c *ctx, m [][]byte) {
+			c.num(fAvailableKVGiB, m[1])
+			c.phase(phKVCache)
+		}),
+		r(one("total_gpu_memory "), `^total_gpu_memory\s+([\d.]+)\s?GiB`, func(c *ctx, m [][]byte) { c.num(fGPUTotalGiB, m[1]) }),
+		r(one("gpu_memory_utilization "), `^gpu_memory_utilization\s+([\d.]+)\s*$`, func(c *ctx, m [][]byte) { c.num(fUtil, m[1]) }),
+		// V1 (0.10+, DEBUG): "torch peak memory increase: 1.93GiB; non-torch forward increase memory: 0.26GiB".
+		r(one("torch peak memory increase: "), `torch peak memory increase: ([\d.]+)\s?GiB; non-torch forward increase memory: ([\d.]+)\s?GiB`, func(c *ctx, m [][]byte) {
+			c.num(fActivationGiB, m[1])
+			c.num(fNonTorchGiB, m[2])
+		}),
+		// 0.19 (DEBUG): "Actual usage is 29.43 GiB for weight, 1.93 GiB for peak activation,
+		// 0.26 GiB for non-torch memory, and 1.57 GiB for CUDAGraph memory."
+		r(one("Actual usage is "), `Actual usage is ([\d.]+) GiB for weight, ([\d.]+) GiB for peak activation, ([\d.]+) GiB for non-torch memory, and ([\d.]+) GiB for CUDAGraph memory`, func(c *ctx, m [][]byte) {
+			c.num(fWeightsGiB, m[1])
+			c.num(fActivationGiB, m[2])
+			c.num(fNonTorchGiB, m[3])
+			c.num(fCUDAGraphGiB, m[4])
+		}),
+		r(one("x gpu_memory_utilization ("), `total_gpu_memory \(([\d.]+)\s?GiB\) x gpu_memory_utilization \(([\d.]+)\)`, func(c *ctx, m [][]byte) {
+			c.num(fGPUTotalGiB, m[1])
+			c.num(fUtil, m[2])
+			c.phase(phProfiling)
+		}),
+		r(one("Free memory on device "), `Free memory on device (?:\S+ )?\(([\d.]+)/([\d.]+) GiB\) on startup.*?\(([\d.]+), ([\d.]+) GiB\)`, func(c *ctx, m [][]byte) {
+			c.num(fGPUTotalGiB, m[2])
+			c.num(fUtil, m[3])
+		}),
+		r(one("worker init memory snapshot"), `total_memory=([\d.]+)GiB`, func(c *ctx, m [][]byte) { c.num(fGPUTotalGiB, m[1]) }),
+	}
+}
+
+func kvRules() []rule {
+	return []rule{
+		r(one("Available KV cache memory: "), `Available KV cache memory: (-?[\d.]+) ?GiB`, func(c *ctx, m [][]byte) {
+			c.num(fAvailableKVGiB, m[1])
+			c.phase(phKVCache)
+		}),
+		// 0.26: "reserved 49.0 GiB memory for KV Cache as specified by kv_cache_memory_bytes config".
+		r(one("memory for KV Cache as specified by kv_cache_memory_bytes"), `reserved ([\d.]+) GiB memory for KV Cache`, func(c *ctx, m [][]byte) {
+			c.num(fAvailableKVGiB, m[1])
+			c.phase(phKVCache)
+		}),
+		r(one("GPU KV cache size: "), `GPU KV cache size: ([\d,]+) tokens`, func(c *ctx, m [][]byte) {
+			c.num(fKVTokens, m[1])
+			c.phase(phKVCache)
+		}),
+		// V0: "# GPU blocks: 27895, # CPU blocks: 2048" (0.5–0.6), "# cuda blocks: 5266" (0.7–0.8).
+		r(one(" blocks: "), `(?:^|# ?|\s)(?:GPU|gpu|cuda|CUDA|npu|xpu|hpu|tpu|neuron) blocks: (\d+), # CPU blocks: (\d+)`, func(c *ctx, m [][]byte) {
+			c.num(fGPUBlocks, m[1])
+			c.phase(phKVCache)
+		}),
+		r(one("Maximum concurrency for "), `Maximum concurrency for ([\d,]+) tokens per request: ([\d.]+)x`, func(c *ctx, m [][]byte) {
+			c.num(fConcurrencyLen, m[1])
+			c.num(fConcurrency, m[2])
+			c.phase(phKVCache)
+		}),
+	}
+}
+
+func graphRules() []rule {
+	return []rule{
+		// "Graph capturing finished in 5 secs." (0.5) and "..., took 1.41 GiB" (0.6.5+).
+		r(one("Graph capturing finished in "), `Graph capturing finished in (\d+) secs?(?:, took (-?[\d.]+) GiB)?`, func(c *ctx, m [][]byte) {
+			c.num(fGraphSec, m[1])
+			c.num(fCUDAGraphGiB, m[2])
+			c.phase(phEngineReady)
+		}),
+		r(one("CUDA graph pool memory: "), `CUDA graph pool memory: ([\d.]+) GiB \(actual\)(?:, ([\d.]+) GiB \(estimated\))?`, func(c *ctx, m [][]byte) {
+			c.numForce(fCUDAGraphGiB, m[1])
+			c.num(fCUDAGraphEstGiB, m[2])
+		}),
+		r(one("Estimated CUDA graph memory: "), `Estimated CUDA graph memory: ([\d.]+) GiB total`, func(c *ctx, m [][]byte) {
+			c.num(fCUDAGraphEstGiB, m[1])
+		}),
+	}
+}
+
+// attentionSources are the logger files of V0's backend choice
+// ("Using XFormers backend." from selector.py, "Using Flash Attention backend." from cuda.py).
+var attentionSources = [][]byte{[]byte("selector"), []byte("cuda.py"), []byte("rocm.py"), []byte("platforms"), []byte("attention")}
+
+func backendRules() []rule {
+	v0 := r(one(" backend."), `^Using ([A-Za-z][\w -]*?) [Bb]ackend\.$`, func(c *ctx, m [][]byte) {
+		for _, s := range attentionSources {
+			if bytes.Contains(c.l.src, s) {
+				c.str(fAttention, m[1])
+				return
+			}
+		}
+	})
+	return []rule{
+		v0,
+		r(one("attention backend out of potential backends"), `Using (\S+) attention backend out of`, func(c *ctx, m [][]byte) { c.str(fAttention, m[1]) }),
+		r(one("backend on V1 engine"), `Using (.+?) backend on V1 engine`, func(c *ctx, m [][]byte) { c.str(fAttention, m[1]) }),
+		r(one("all2all"), `Using (.+?) all2allv? manager`, func(c *ctx, m [][]byte) {
+			c.str(fAll2All, []byte(all2allName(string(m[1]))))
+		}),
+	}
+}
+
+// all2allNames maps the manager names vLLM logs ("Using DeepEP Low-Latency
+// all2all manager.", cuda_communicator.py) to --all2all-backend values.
+var all2allNames = map[string]string{
+	"naive": "naive", "PPLX": "pplx", "DeepEP High-Throughput": "deepep_high_throughput",
+	"DeepEP Low-Latency": "deepep_low_latency", "AllGather-ReduceScatter": "allgather_reducescatter",
+	"Flashinfer": "flashinfer_all2allv",
+}
+
+func all2allName(s string) string {
+	if n, ok := all2allNames[s]; ok {
+		return n
+	}
+	return s
+}
+
+func rankRules() []rule {
+	return []rule{
+		// 0.8+: "rank 0 in world size 2 is assigned as DP rank 0, PP rank 0, [PCP rank 0, ]TP rank 0, EP rank 0".
+		r(one("is assigned as DP rank "), `rank (\d+) in world size (\d+) is assigned as DP rank (\d+), PP rank (\d+),(?: PCP rank \d+,)? TP rank (\d+)(?:, EP rank (\d+))?`, func(c *ctx, m [][]byte) {
+			p := c.p
+			setRank(&p.grank, string(m[1]))
+			setRank(&p.world, string(m[2]))
+			setRank(&p.dp, string(m[3]))
+			setRank(&p.pp, string(m[4]))
+			setRank(&p.tp, string(m[5]))
+			setRank(&p.ep, string(m[6]))
+			c.phase(phDistributed)
+		}),
+		// 0.5+: "world_size=16 rank=0 local_rank=0 distributed_init_method=tcp://10.41.0.7:34773 backend=nccl".
+		r(one("distributed_init_method="), `world_size=(\d+) rank=(\d+) local_rank=\d+ distributed_init_method=(\S+)`, func(c *ctx, m [][]byte) {
+			setRank(&c.p.world, string(m[1]))
+			setRank(&c.p.grank, string(m[2]))
+			c.str(fDistInit, m[3])
+			c.phase(phDistributed)
+		}),
+		// 0.19: "DP group leader: node_rank=0, ..., master_addr=127.0.0.1, mq_connect_ip=10.131.7.85 (local)".
+		r(one("DP group leader: "), `master_addr=([^,\s]+), mq_connect_ip=([^\s,]+)`, func(c *ctx, m [][]byte) {
+			c.str(fMasterAddr, m[1])
+		}),
+	}
+}
+
+func phaseRules() []rule {
+	return []rule{
+		phaseRule(phDistributed, "Found nccl from library", "vLLM is using nccl==", "NCCL INFO", "Init START"),
+		r(one("Starting to load model "), `Starting to load model (\S+?)\.{0,3}$`, func(c *ctx, m [][]byte) {
+			c.str(fModel, m[1])
+			c.phase(phLoading)
+		}),
+		phaseRule(phLoading, "Loading safetensors checkpoint shards", "Using model weights format"),
+		phaseRule(phProfiling, "torch.compile take", "Dynamo bytecode transform", "Memory profiling takes",
+			"Initial profiling/warmup", "Profiling CUDA graph memory", "Starting profile run"),
+		phaseRule(phRayPlacement, "Waiting for creating a placement group"),
+		// The API server waits for its engines; an engine core's own
+		// "Waiting for init message from front-end" is its first line.
+		phaseRule(phHandshake, "core engine proc(s) to start"),
+		phaseRule(phStart, "Waiting for init message from front-end"),
+		phaseRule(phCUDAGraphs, "Capturing cudagraphs", "Capturing the model for CUDA graphs", "Capturing CUDA graph"),
+		r(one("init engine (profile, create kv cache, warmup model) took "), `took ([\d.]+) seconds`, func(c *ctx, m [][]byte) {
+			c.num(fInitSec, m[1])
+			c.phase(phEngineReady)
+		}),
+		r([]string{"Uvicorn running on", "Application startup complete", "Starting vLLM API server",
+			"Starting vLLM server on", "Avg prompt throughput"}, "", func(c *ctx, _ [][]byte) {
+			c.phase(phServing)
+			c.f.serving = true
+		}),
+	}
+}

@@ -1,0 +1,231 @@
+package logs
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Safe makes text from a log safe for a terminal: control characters
+// (ESC, BEL, carriage returns, C1 controls) and invalid UTF-8 are shown as
+// escapes instead of being sent to the terminal.
+func Safe(s string) string {
+	clean := true
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 || unicode.IsControl(r) && r != '\t' {
+			clean = false
+			break
+		}
+		i += n
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsControl(r) && r != '\t':
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// WriteText prints the report for people.
+func WriteText(w io.Writer, r *Report) error {
+	tw := &textWriter{w: w}
+	tw.files(r)
+	for i := range r.Engines {
+		tw.engine(&r.Engines[i])
+	}
+	tw.failures(r)
+	tw.comparison(r)
+	for _, n := range r.Notes {
+		tw.p("note: %s\n", Safe(n))
+	}
+	return tw.err
+}
+
+type textWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (t *textWriter) p(format string, args ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, args...)
+	}
+}
+
+func (t *textWriter) files(r *Report) {
+	for _, f := range r.Files {
+		extra := ""
+		if len(f.Formats) > 0 {
+			extra = " (" + strings.Join(f.Formats, ", ") + ")"
+		}
+		if f.Gzip {
+			extra += ", gzip"
+		}
+		if f.Restarts > 0 {
+			extra += fmt.Sprintf(", %d restart(s)", f.Restarts)
+		}
+		if f.Truncated {
+			extra += fmt.Sprintf(", read only the first %d GiB", MaxFileBytes>>30)
+		}
+		t.p("%s: %d lines%s\n", Safe(f.Name), f.Lines, extra)
+	}
+}
+
+func (t *textWriter) engine(e *Engine) {
+	state := "not ready (" + orDefault(e.Phase, "no start-up lines") + ")"
+	if e.Ready {
+		state = "ready"
+	}
+	t.p("\nengine %s: vLLM %s%s, %s, %s — %s\n", e.ID, orDefault(Safe(e.Version), "?"), gen(e.EngineGeneration),
+		orDefault(Safe(e.Model), "model ?"), layout(e), state)
+	t.p("  max_model_len %s · attention %s · all-to-all %s\n", intStr(e.MaxModelLen),
+		orDefault(Safe(e.AttentionBackend), "-"), orDefault(Safe(e.All2AllBackend), "-"))
+	t.p("  per GPU (GiB): %s\n", memoryLine(e))
+	t.p("  KV cache: %s tokens%s, max concurrency %s at %s tokens\n", int64Str(e.KVCacheTokens), derivedMark(e, "kv_cache_tokens"),
+		floatStr(e.MaxConcurrency, "x"), intStr(e.ConcurrencyTokens))
+	if len(e.Addresses) > 0 {
+		t.p("  addresses: %s\n", mapLine(e.Addresses))
+	}
+	if len(e.Args) > 0 {
+		t.p("  args: %s\n", mapLine(e.Args))
+	}
+	for _, rk := range e.Ranks {
+		t.p("  rank %s [%s]: %s, last line %s:%d\n", Safe(rk.Label), rk.Role, orDefault(rk.Phase, "-"), Safe(rk.Last.File), rk.Last.Line)
+	}
+}
+
+func gen(g string) string {
+	if g == "" {
+		return ""
+	}
+	return " (" + g + ")"
+}
+
+func layout(e *Engine) string {
+	s := fmt.Sprintf("TP%s PP%s DP%s", intStr(e.TP), intStr(e.PP), intStr(e.DP))
+	if e.ExpertParallel != nil && *e.ExpertParallel {
+		s += " EP"
+	}
+	return s
+}
+
+func memoryLine(e *Engine) string {
+	parts := []string{
+		"total " + floatStr(e.GPUTotalGiB, "") + " × " + floatStr(e.GPUMemoryUtilization, ""),
+		"weights " + floatStr(e.WeightsGiB, "") + secs(e.WeightsSeconds),
+		"activation " + floatStr(e.ActivationPeakGiB, "") + derivedMark(e, "activation_peak_gib"),
+		"non-torch " + floatStr(e.NonTorchGiB, ""),
+		"KV " + floatStr(e.AvailableKVGiB, ""),
+		"CUDA graphs " + floatStr(e.CUDAGraphGiB, ""),
+	}
+	return strings.Join(parts, " | ")
+}
+
+func derivedMark(e *Engine, name string) string {
+	for _, d := range e.Derived {
+		if d == name {
+			return " (derived)"
+		}
+	}
+	return ""
+}
+
+func secs(f *float64) string {
+	if f == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%.1f s)", *f)
+}
+
+func mapLine(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, Safe(k)+"="+Safe(m[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+func intStr(n *int) string {
+	if n == nil {
+		return "?"
+	}
+	return strconv.Itoa(*n)
+}
+
+func int64Str(n *int64) string {
+	if n == nil {
+		return "?"
+	}
+	return strconv.FormatInt(*n, 10)
+}
+
+func floatStr(f *float64, unit string) string {
+	if f == nil {
+		return "?"
+	}
+	return strconv.FormatFloat(*f, 'f', -1, 64) + unit
+}
+
+func (t *textWriter) failures(r *Report) {
+	if len(r.Failures) == 0 {
+		if r.Serving {
+			t.p("\nno failures: the server started\n")
+		} else {
+			t.p("\nno failures recognised\n")
+		}
+		return
+	}
+	t.p("\n")
+	for _, f := range r.Failures {
+		count := ""
+		if f.Count > 1 {
+			count = fmt.Sprintf(" (%d lines)", f.Count)
+		}
+		t.p("%s %s [%s] %s, %s, %s:%d%s\n", f.Code, f.Kind, f.Severity, Safe(f.Engine), Safe(f.Rank), Safe(f.File), f.Line, count)
+		t.p("  %s\n", Safe(f.Message))
+		if f.Text != "" && f.Text != f.Message {
+			t.p("  log: %s\n", Safe(f.Text))
+		}
+		t.p("  fix: %s\n", Safe(f.Fix))
+	}
+}
+
+func (t *textWriter) comparison(r *Report) {
+	if len(r.Comparison) == 0 {
+		return
+	}
+	t.p("\nlogged vs predicted:\n")
+	for _, c := range r.Comparison {
+		t.p("  %-5s %-18s %12s %12s %9s  %s\n", c.Engine, c.Term, floatStr(c.Logged, ""), floatStr(c.Predicted, ""),
+			pct(c.Error), Safe(c.Explanation))
+	}
+}
+
+func pct(e *float64) string {
+	if e == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%+.1f%%", *e*100)
+}
