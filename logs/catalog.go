@@ -69,7 +69,7 @@ var Catalog = []Def{
 			"raise --gpu-memory-utilization, use more GPUs per replica or a quantized checkpoint, or lower " +
 			"--max-num-batched-tokens (it sets the activation peak)."},
 	{CodeMaxLenTooLong, "max-model-len-exceeds-kv-cache", KindKVCacheInsufficient, "error", "One sequence of max_model_len does not fit the KV cache",
-		"vLLM must hold at least one full-length sequence: lower --max-model-len (to the estimate vLLM printed), raise " +
+		"vLLM must hold at least one full-length sequence: lower --max-model-len to what fits, raise " +
 			"--gpu-memory-utilization, use an fp8 KV cache (--kv-cache-dtype fp8) or more GPUs per replica."},
 	{CodeNCCL, "nccl-error", KindNCCL, "error", "NCCL failed",
 		"Re-run with NCCL_DEBUG=INFO and read the first NCCL WARN. Across nodes check NCCL_SOCKET_IFNAME (the interface " +
@@ -111,8 +111,9 @@ var Catalog = []Def{
 			"profiling, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS), they must fit in the memory gpu_memory_utilization leaves " +
 			"free: lower --gpu-memory-utilization a little, capture fewer/smaller sizes, or run with --enforce-eager to confirm."},
 	{CodeUnknownFlag, "unknown-argument", KindVersionFlag, "error", "vLLM refused an argument (unknown, removed or invalid in this release)",
-		"The flag does not exist in this vLLM release (added later, removed earlier, or misspelled): check " +
-			"`vllm serve --help` of the image you run, or `vlaunch lint` the launch script with --vllm-version."},
+		"vLLM's argument parser refused it: the flag does not exist in this release (added later, removed earlier, " +
+			"misspelled) or it arrived malformed (a flag and its value in one word). Check `vllm serve --help` of the " +
+			"image you run, or `vlaunch lint` the launch script with --vllm-version."},
 	{CodeDeprecated, "deprecated-argument", KindVersionFlag, "warning", "A deprecated argument or variable is in use",
 		"It still works in this release but will be removed: switch to the replacement vLLM names."},
 	{CodeOther, "exception", KindOther, "error", "An exception stopped the start-up",

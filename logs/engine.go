@@ -14,11 +14,14 @@ type picked struct {
 
 // candidates orders who speaks for the engine on a figure of the given scope.
 func (g *group) candidates(s scope) []*proc {
-	var cores, workers []*proc
+	var mains, cores, workers []*proc
 	for _, p := range g.members {
-		if p.role == roleWorker {
+		switch p.role {
+		case roleWorker:
 			workers = append(workers, p)
-		} else {
+		case roleMain:
+			mains = append(mains, p)
+		default:
 			cores = append(cores, p)
 		}
 	}
@@ -31,10 +34,17 @@ func (g *group) candidates(s scope) []*proc {
 		}
 		return false
 	})
-	var out []*proc
-	if s == scopeWorker {
+	// An unprefixed process is a V0 driver (rank 0 of the first pipeline
+	// stage) or a V1 engine core that logs without a prefix (≤0.9); either
+	// way it speaks first.
+	out := append([]*proc{}, mains...)
+	switch s {
+	case scopeWorker:
 		out = append(append(out, workers...), cores...)
-	} else {
+	case scopeArgs:
+		out = append(append(append([]*proc{}, g.frontends...), out...), append(cores, workers...)...)
+		return out
+	default:
 		out = append(append(out, cores...), workers...)
 	}
 	return append(out, g.frontends...)

@@ -57,8 +57,14 @@ func memoryFailureRules() []rule {
 		need := "max_model_len"
 		if len(m[1]) > 0 {
 			need += " " + string(m[1])
+		} else if v := c.p.facts[fMaxModelLen]; v.set {
+			need += fmt.Sprintf(" %.0f", v.num)
 		}
 		c.fail(CodeMaxLenTooLong, fmt.Sprintf("%s needs %s GiB of KV cache; %s GiB is available", need, m[2], m[3]), "")
+	})
+	serve := r(one("To serve at least one request with the model"), `max seq len \((\d+)\)`, func(c *ctx, m [][]byte) {
+		c.num(fMaxModelLen, m[1])
+		c.fail(CodeMaxLenTooLong, fmt.Sprintf("one sequence of max_model_len %s does not fit the KV cache", m[1]), "")
 	})
 	estimate := r(one("the estimated maximum model length is "), `the estimated maximum model length is (\d+)`, func(c *ctx, m [][]byte) {
 		c.fail(CodeMaxLenTooLong, "", fmt.Sprintf("vLLM estimates that --max-model-len %s fits.", m[1]))
@@ -66,7 +72,7 @@ func memoryFailureRules() []rule {
 	graph := r([]string{"operation not permitted when stream is capturing", "cudaErrorStreamCapture"}, "", func(c *ctx, _ [][]byte) {
 		c.fail(CodeCUDAGraph, "", "")
 	})
-	return []rule{oom, free, noKV, negKV, v0Len, v1Len, estimate, graph}
+	return []rule{oom, free, noKV, negKV, v0Len, serve, v1Len, estimate, graph}
 }
 
 var deepEPFailure = regexp.MustCompile(`(?i)fail|error|non-zero status|called before|cannot|unable|not found|assert`)

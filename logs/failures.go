@@ -56,6 +56,9 @@ func (c *ctx) failSev(code, sev, message, fixExtra string) {
 			// A later line of the same error adds a figure ("the estimated
 			// maximum model length is N").
 			f.fix = fixExtra + " " + f.fix
+		case message != text && len(message) > len(f.message):
+			// A wrapped error: the later part says more.
+			f.message = message
 		}
 		return
 	}

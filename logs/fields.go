@@ -54,6 +54,10 @@ const (
 	scopeAny scope = iota
 	scopeEngine
 	scopeWorker
+	// scopeArgs prefers what the user asked for (the server's arguments)
+	// over an engine's view: an engine-config line of DP rank 3 says
+	// data_parallel_size=1.
+	scopeArgs
 )
 
 type fieldInfo struct {
@@ -69,9 +73,9 @@ var fieldInfos = [numFields]fieldInfo{
 	fMaxBatched:      {"max_num_batched_tokens", scopeAny},
 	fTP:              {"tensor_parallel_size", scopeAny},
 	fPP:              {"pipeline_parallel_size", scopeAny},
-	fDP:              {"data_parallel_size", scopeAny},
-	fDPLocal:         {"data_parallel_size_local", scopeAny},
-	fEP:              {"enable_expert_parallel", scopeAny},
+	fDP:              {"data_parallel_size", scopeArgs},
+	fDPLocal:         {"data_parallel_size_local", scopeArgs},
+	fEP:              {"enable_expert_parallel", scopeArgs},
 	fWeightsGiB:      {"weights_gib", scopeWorker},
 	fWeightsSec:      {"weights_seconds", scopeWorker},
 	fActivationGiB:   {"activation_peak_gib", scopeWorker},

@@ -117,41 +117,59 @@ func before(x, y lineRef) bool {
 	return x.no < y.no
 }
 
-// hang explains a start-up that stopped without an error: the process that
-// got least far (the likely culprit: everyone else waits for it) and the
-// one that logged last.
+// hang explains a start-up that stopped without an error. The rank that
+// logged last shows where the start-up stopped. With several engines (DP)
+// an engine that got less far than that is the likely culprit — the
+// others wait for it in the handshake — and its phase names the kind.
 func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bool) {
-	var ps []*proc
-	for _, g := range groups {
-		ps = append(ps, g.members...)
-	}
-	if len(ps) == 0 {
-		ps = a.order
-	}
-	var lag, last *proc
-	for _, p := range ps {
-		if p.phase == phNone {
-			continue
-		}
-		if lag == nil || p.phase < lag.phase || p.phase == lag.phase && a.later(lag, p) {
-			lag = p
-		}
-		if last == nil || a.later(p, last) {
+	var last *proc
+	for _, p := range a.order {
+		if p.phase != phNone && (last == nil || a.later(p, last)) {
 			last = p
 		}
 	}
-	if lag == nil {
+	if last == nil {
 		return Failure{}, false
 	}
-	msg := fmt.Sprintf("the start-up stops: %s (%s) got least far, %s (phase %s); its last line is %s:%d",
-		lag.label, engineName(lag, engineOf), phaseDoing[lag.phase], lag.phase, a.files[lag.file].name, lag.last.no)
-	if last != lag {
-		msg += fmt.Sprintf("; the last line of the log is %s's, %s:%d (phase %s)", last.label, a.files[last.file].name, last.last.no, last.phase)
+	at, ph := last, last.phase
+	msg := fmt.Sprintf("the start-up stops: the last line is %s's (%s), %s:%d, %s (phase %s)",
+		last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no, phaseDoing[last.phase], last.phase)
+	if lag := laggingEngine(groups); lag != nil && lag.phase < last.phase {
+		at, ph = lag, lag.phase
+		msg += fmt.Sprintf("; engine %s got least far: %s (phase %s), last heard from %s at %s:%d",
+			engineName(lag, engineOf), phaseDoing[lag.phase], lag.phase, lag.label, a.files[lag.file].name, lag.last.no)
 	}
 	d := defOf(CodeStopped)
-	return Failure{Code: CodeStopped, Kind: hangKind(lag.phase), Severity: "error", Engine: engineName(lag, engineOf),
-		Rank: lag.label, File: a.files[lag.file].name, Line: lag.last.no, Message: msg, Fix: d.Fix,
-		Text: string(lag.lastText), Count: 1}, true
+	return Failure{Code: CodeStopped, Kind: hangKind(ph), Severity: "error", Engine: engineName(at, engineOf),
+		Rank: at.label, File: a.files[at.file].name, Line: at.last.no, Message: msg, Fix: d.Fix,
+		Text: string(at.lastText), Count: 1}, true
+}
+
+// laggingEngine returns, when there are several engines, the most advanced
+// process of the engine that got least far (nil with one engine: its
+// workers log little and then wait, which is no sign of a culprit).
+func laggingEngine(groups []*group) *proc {
+	var lag *proc
+	n := 0
+	for _, g := range groups {
+		var best *proc
+		for _, p := range g.members {
+			if best == nil || p.phase > best.phase {
+				best = p
+			}
+		}
+		if best == nil || best.phase == phNone {
+			continue
+		}
+		n++
+		if lag == nil || best.phase < lag.phase {
+			lag = best
+		}
+	}
+	if n < 2 {
+		return nil
+	}
+	return lag
 }
 
 // later reports whether p logged after q: by timestamp when both lines

@@ -28,8 +28,8 @@ type line struct {
 	repeated int
 	// indent marks a message that starts with white space: a traceback's
 	// source line ("    raise RuntimeError(...)"), which failure rules skip.
-	indent bool
-	formats  formatSet
+	indent  bool
+	formats formatSet
 	// rankName is scratch space for the "rankN" name of a "[rankN]:" line.
 	rankName []byte
 }

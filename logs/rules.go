@@ -318,7 +318,9 @@ func rankRules() []rule {
 		// 0.5+: "world_size=16 rank=0 local_rank=0 distributed_init_method=tcp://10.41.0.7:34773 backend=nccl".
 		r(one("distributed_init_method="), `world_size=(\d+) rank=(\d+) local_rank=\d+ distributed_init_method=(\S+)`, func(c *ctx, m [][]byte) {
 			setRank(&c.p.world, string(m[1]))
-			setRank(&c.p.grank, string(m[2]))
+			if c.p.grank < 0 {
+				setRank(&c.p.grank, string(m[2]))
+			}
 			c.str(fDistInit, m[3])
 			c.phase(phDistributed)
 		}),

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"strings"
 )
 
 // caretESC is how `cat -v` and some pastes show ESC: "^[[0;36m".
@@ -305,6 +306,9 @@ var levels = []struct {
 // (0.8 and later) or "INFO 08-02 08:50:03 worker_base.py:382] " (older),
 // and uvicorn's "INFO:     ".
 func peelHeader(b []byte, l *line) []byte {
+	if r, ok := peelCutLevel(b, l); ok {
+		return r
+	}
 	for _, lv := range levels {
 		if !bytes.HasPrefix(b, []byte(lv.word)) {
 			continue
@@ -443,4 +447,23 @@ func skipOneSpace(b []byte) []byte {
 		return b[1:]
 	}
 	return b
+}
+
+// peelCutLevel reads a header whose level word lost its first letters in
+// a paste ("NING 04-01 02:45:50 ray_utils.py:320] ..." for WARNING).
+func peelCutLevel(b []byte, l *line) ([]byte, bool) {
+	sp := bytes.IndexByte(b, ' ')
+	if sp < 2 || sp > 7 {
+		return b, false
+	}
+	word := string(b[:sp])
+	for _, lv := range levels[:5] {
+		if len(word) < len(lv.word) && strings.HasSuffix(lv.word, word) {
+			if r, ok := peelStampSrc(b[sp:], l); ok {
+				l.level = lv.c
+				return r, true
+			}
+		}
+	}
+	return b, false
 }
