@@ -4,41 +4,74 @@ package logs
 // with one table lookup per byte (Aho–Corasick), so the cost of reading a
 // line does not grow with the number of rules: a gigabyte of serving
 // traffic is scanned once, and only lines that contain an anchor are
-// handed to the rules' regular expressions.
+// handed to the rules' regular expressions. Bytes that occur in no anchor
+// share one class, which keeps the table small enough for the cache.
 type matcher struct {
-	next [][256]int32 // goto function completed with failure links
-	out  [][]int32    // anchors ending at a state (after following failure links)
+	class  [256]uint8
+	nclass int
+	next   []int32   // state*nclass + class -> state (full transition table)
+	out    [][]int32 // anchors ending at a state, failure links followed
+	// jump is next with every target premultiplied by nclass, and outAt
+	// marks the premultiplied states with anchors, so the scan loop is one
+	// add and one load per byte.
+	jump  []int32
+	outAt []bool
 }
 
 func newMatcher(anchors []string) *matcher {
-	m := &matcher{next: make([][256]int32, 1), out: make([][]int32, 1)}
+	m := &matcher{}
+	for _, a := range anchors {
+		for i := 0; i < len(a); i++ {
+			if m.class[a[i]] == 0 {
+				m.nclass++
+				m.class[a[i]] = uint8(m.nclass)
+			}
+		}
+	}
+	m.nclass++ // class 0: every byte no anchor uses
+	m.grow()
 	for i, a := range anchors {
 		m.insert(a, int32(i))
 	}
 	m.link()
+	n := int32(m.nclass)
+	m.jump = make([]int32, len(m.next))
+	for i, t := range m.next {
+		m.jump[i] = t * n
+	}
+	m.outAt = make([]bool, len(m.next))
+	for s, o := range m.out {
+		m.outAt[int32(s)*n] = len(o) > 0
+	}
 	return m
+}
+
+func (m *matcher) grow() int32 {
+	m.next = append(m.next, make([]int32, m.nclass)...)
+	m.out = append(m.out, nil)
+	return int32(len(m.out) - 1)
 }
 
 func (m *matcher) insert(a string, id int32) {
 	s := int32(0)
 	for i := 0; i < len(a); i++ {
-		c := a[i]
-		if m.next[s][c] == 0 {
-			m.next = append(m.next, [256]int32{})
-			m.out = append(m.out, nil)
-			m.next[s][c] = int32(len(m.next) - 1)
+		c := int32(m.class[a[i]])
+		if m.next[s*int32(m.nclass)+c] == 0 {
+			t := m.grow()
+			m.next[s*int32(m.nclass)+c] = t
 		}
-		s = m.next[s][c]
+		s = m.next[s*int32(m.nclass)+c]
 	}
 	m.out[s] = append(m.out[s], id)
 }
 
 // link turns the trie into a full transition table (breadth first).
 func (m *matcher) link() {
-	fail := make([]int32, len(m.next))
+	n := int32(m.nclass)
+	fail := make([]int32, len(m.out))
 	var queue []int32
-	for c := 0; c < 256; c++ {
-		if t := m.next[0][c]; t != 0 {
+	for c := int32(1); c < n; c++ {
+		if t := m.next[c]; t != 0 {
 			queue = append(queue, t)
 		}
 	}
@@ -46,13 +79,13 @@ func (m *matcher) link() {
 		s := queue[0]
 		queue = queue[1:]
 		m.out[s] = append(m.out[s], m.out[fail[s]]...)
-		for c := 0; c < 256; c++ {
-			t := m.next[s][c]
+		for c := int32(0); c < n; c++ {
+			t := m.next[s*n+c]
 			if t == 0 {
-				m.next[s][c] = m.next[fail[s]][c]
+				m.next[s*n+c] = m.next[fail[s]*n+c]
 				continue
 			}
-			fail[t] = m.next[fail[s]][c]
+			fail[t] = m.next[fail[s]*n+c]
 			queue = append(queue, t)
 		}
 	}
@@ -62,11 +95,11 @@ func (m *matcher) link() {
 // reported more than once).
 func (m *matcher) scan(b []byte, hit func(id int32)) {
 	s := int32(0)
-	next := m.next
+	jump, class, outAt := m.jump, &m.class, m.outAt
 	for _, c := range b {
-		s = next[s][c]
-		if out := m.out[s]; len(out) > 0 {
-			for _, id := range out {
+		s = jump[s+int32(class[c])]
+		if outAt[s] {
+			for _, id := range m.out[s/int32(m.nclass)] {
 				hit(id)
 			}
 		}

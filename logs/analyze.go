@@ -7,8 +7,12 @@ import (
 
 // Caps on what an analysis keeps, whatever the input.
 const (
-	maxProcs    = 8192
+	maxProcs    = 4096
 	maxFailures = 1000
+	// maxAttempts bounds the start-ups told apart in one file; a container
+	// that restarted more often (docker logs of a crash loop) has its later
+	// start-ups merged into the last one.
+	maxAttempts = 64
 )
 
 // fileState is what the analysis keeps per input file.
@@ -135,7 +139,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 		a.hits = append(a.hits, ri)
 		start = start || compiled.rules[ri].start
 	})
-	if start && f.maxPhase >= phConfig && len(l.proc) == 0 {
+	if start && f.maxPhase >= phConfig && len(l.proc) == 0 && f.attempt < maxAttempts {
 		f.attempt++
 		f.maxPhase = phNone
 		f.serving = false

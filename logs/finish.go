@@ -118,9 +118,10 @@ func before(x, y lineRef) bool {
 }
 
 // hang explains a start-up that stopped without an error. The rank that
-// logged last shows where the start-up stopped. With several engines (DP)
-// an engine that got less far than that is the likely culprit — the
-// others wait for it in the handshake — and its phase names the kind.
+// logged last shows where the start-up stopped. When that is a front-end
+// waiting for its engines, or when one of several engines got less far
+// than the others, the engine that got least far is the likely culprit
+// and its phase names the kind.
 func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bool) {
 	var last *proc
 	for _, p := range a.order {
@@ -134,7 +135,8 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bo
 	at, ph := last, last.phase
 	msg := fmt.Sprintf("the start-up stops: the last line is %s's (%s), %s:%d, %s (phase %s)",
 		last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no, phaseDoing[last.phase], last.phase)
-	if lag := laggingEngine(groups); lag != nil && lag.phase < last.phase {
+	lag, n := laggingEngine(groups)
+	if lag != nil && (engineOf[last] == nil && lag != last || n > 1 && lag.phase < last.phase) {
 		at, ph = lag, lag.phase
 		msg += fmt.Sprintf("; engine %s got least far: %s (phase %s), last heard from %s at %s:%d",
 			engineName(lag, engineOf), phaseDoing[lag.phase], lag.phase, lag.label, a.files[lag.file].name, lag.last.no)
@@ -145,10 +147,9 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bo
 		Text: string(at.lastText), Count: 1}, true
 }
 
-// laggingEngine returns, when there are several engines, the most advanced
-// process of the engine that got least far (nil with one engine: its
-// workers log little and then wait, which is no sign of a culprit).
-func laggingEngine(groups []*group) *proc {
+// laggingEngine returns the most advanced process of the engine that got
+// least far, and how many engines logged a phase at all.
+func laggingEngine(groups []*group) (*proc, int) {
 	var lag *proc
 	n := 0
 	for _, g := range groups {
@@ -166,10 +167,7 @@ func laggingEngine(groups []*group) *proc {
 			lag = best
 		}
 	}
-	if n < 2 {
-		return nil
-	}
-	return lag
+	return lag, n
 }
 
 // later reports whether p logged after q: by timestamp when both lines

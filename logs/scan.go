@@ -58,6 +58,9 @@ func trimEOL(b []byte) []byte {
 // lastSegment returns what a terminal shows of a line that tqdm redrew with
 // carriage returns: the text after the last non-empty '\r' segment.
 func lastSegment(b []byte) []byte {
+	if bytes.IndexByte(b, '\r') < 0 {
+		return b
+	}
 	for {
 		i := bytes.LastIndexByte(b, '\r')
 		if i < 0 {

@@ -254,35 +254,51 @@ func peelProcess(b []byte, l *line) []byte {
 	return rest
 }
 
-// parseProcess reads "VllmWorker rank=1 pid=7" or "RayWorkerWrapper pid=7, ip=10.0.0.2".
+// parseProcess reads "VllmWorker rank=1 pid=7" or "RayWorkerWrapper pid=7, ip=10.0.0.2"
+// without allocating.
 func parseProcess(in []byte, l *line) bool {
-	fields := bytes.Fields(bytes.ReplaceAll(in, []byte(","), []byte(" ")))
-	if len(fields) < 2 || !isIdent(fields[0]) {
-		return false
-	}
-	ok := false
-	var tag []byte
-	for _, f := range fields[1:] {
+	var name, tag, ip []byte
+	pid, ok := 0, false
+	for i := 0; i < len(in); {
+		for i < len(in) && (in[i] == ' ' || in[i] == ',') {
+			i++
+		}
+		j := i
+		for j < len(in) && in[j] != ' ' && in[j] != ',' {
+			j++
+		}
+		f := in[i:j]
+		i = j
 		switch {
+		case len(f) == 0:
+		case name == nil:
+			if !isIdent(f) {
+				return false
+			}
+			name = f
 		case bytes.HasPrefix(f, []byte("pid=")):
 			n, good := atoi(f[4:])
 			if !good {
 				return false
 			}
-			l.pid, ok = n, true
+			pid, ok = n, true
 		case bytes.HasPrefix(f, []byte("ip=")):
-			l.host, ok = f[3:], true
-			l.formats |= fmtRay
+			ip, ok = f[3:], true
 		case tag == nil:
 			tag = f
 		default:
 			return false
 		}
 	}
-	if ok {
-		l.proc, l.tag = fields[0], tag
+	if !ok || name == nil {
+		return false
 	}
-	return ok
+	l.proc, l.tag, l.pid = name, tag, pid
+	if ip != nil {
+		l.host = ip
+		l.formats |= fmtRay
+	}
+	return true
 }
 
 func isIdent(b []byte) bool {
@@ -306,9 +322,6 @@ var levels = []struct {
 // (0.8 and later) or "INFO 08-02 08:50:03 worker_base.py:382] " (older),
 // and uvicorn's "INFO:     ".
 func peelHeader(b []byte, l *line) []byte {
-	if r, ok := peelCutLevel(b, l); ok {
-		return r
-	}
 	for _, lv := range levels {
 		if !bytes.HasPrefix(b, []byte(lv.word)) {
 			continue
@@ -323,6 +336,9 @@ func peelHeader(b []byte, l *line) []byte {
 			return r
 		}
 		return b
+	}
+	if r, ok := peelCutLevel(b, l); ok {
+		return r
 	}
 	return b
 }

@@ -1,0 +1,58 @@
+package logs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// FuzzAnalyze feeds arbitrary bytes through the whole reader: it must not
+// panic, must either accept the input or call it unusable, and its text
+// output must carry no raw control characters.
+func FuzzAnalyze(f *testing.F) {
+	paths, _ := filepath.Glob("testdata/real/*.txtar")
+	for _, p := range paths {
+		ar, err := txtar.ParseFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, file := range ar.Files {
+			f.Add(file.Data)
+		}
+	}
+	for _, s := range []string{"", "\x00", "\x1f\x8b", "(EngineCore_DP99999999999 pid=1) INFO 01-01 00:00:00 [a] x",
+		"[rank-1]:x", "(a pid=) INFO", "INFO 99-99 99:99:99 [", "non-default args: {'a': {'b': [1, (2, 3)]}",
+		"Initializing a V1 LLM engine (v) with config: model='", "\r\r\r", "▎▎▎", "^[[^[[^[[", "x:1:2 [3] NCCL WARN"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		src, err := NewSource("fuzz.log", bytes.NewReader(data))
+		if err != nil {
+			if !errors.Is(err, ErrUnusable) {
+				t.Fatalf("unexpected error kind: %v", err)
+			}
+			return
+		}
+		rep, err := Analyze(src)
+		if err != nil {
+			if !errors.Is(err, ErrUnusable) {
+				t.Fatalf("unexpected error kind: %v", err)
+			}
+			return
+		}
+		var out bytes.Buffer
+		if err := WriteText(&out, rep); err != nil {
+			t.Fatal(err)
+		}
+		if bytes.ContainsAny(out.Bytes(), "\x1b\x07\r\x00") {
+			t.Fatalf("raw control character in text output:\n%q", out.String())
+		}
+		if _, err := json.Marshal(rep); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
