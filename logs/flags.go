@@ -56,7 +56,7 @@ func flagNote(word string) string {
 	}
 	first, last := hist[0], hist[len(hist)-1]
 	span := "from " + first.Since.String()
-	if first.Since.Compare(vllm.Oldest().Version) == 0 {
+	if first.Since.Compare(vllm.Oldest().Version) <= 0 {
 		span = "in every release vlaunch's table covers (" + vllm.Oldest().String() + " on)"
 	}
 	if !last.Removed.IsZero() {
