@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-	"io/fs"
-
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/logs"
 )
@@ -12,7 +9,7 @@ func init() { subcommands = append(subcommands, newLogsCmd) }
 
 // logsOptions are the flags of `vlaunch logs`.
 type logsOptions struct {
-	output, specPath string
+	output string
 }
 
 func newLogsCmd(s *streams) *cobra.Command {
@@ -26,7 +23,6 @@ func newLogsCmd(s *streams) *cobra.Command {
 			"shows the release, model, arguments, the memory budget vLLM logged (weights, activation peak,\n" +
 			"non-torch memory, CUDA graphs, KV memory and tokens, maximum concurrency), the backends and\n" +
 			"addresses; it recognises failures (each with a code, a kind and a fix) and a start-up that stops.\n" +
-			"With --spec it puts the logged figures next to vlaunch's prediction for the spec.\n" +
 			"Exit 0: no failure; 1: a failure or a start-up that stopped; 2: unusable input.",
 		Example: "  vlaunch logs node0.log node1.log\n  kubectl logs pod/vllm-0 --timestamps > n0.log; vlaunch logs -o json n0.log",
 		Args:    cobra.MinimumNArgs(1),
@@ -34,7 +30,6 @@ func newLogsCmd(s *streams) *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
-	f.StringVar(&o.specPath, "spec", "", "deployment spec to compare the logged figures with")
 	return c
 }
 
@@ -44,15 +39,8 @@ func runLogs(s *streams, o *logsOptions, files []string) error {
 	}
 	rep, err := logs.AnalyzeFiles(files)
 	if err != nil {
-		if errors.Is(err, logs.ErrUnusable) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-			return usageErr("%v", err)
-		}
+		// Unusable, missing or unreadable input: exit 2.
 		return usageErr("%v", err)
-	}
-	if o.specPath != "" {
-		if err := compareWithSpec(s, rep, o.specPath); err != nil {
-			return err
-		}
 	}
 	if o.output == "json" {
 		if err := writeJSON(s.out, rep); err != nil {
