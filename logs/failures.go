@@ -3,17 +3,20 @@ package logs
 import (
 	"strconv"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
 )
 
 // failure is one recognised problem of one process.
 type failure struct {
-	code, severity string
-	p              *proc
-	at             lineRef
-	text           string
-	message        string
-	fix            string
-	count          int
+	code     diag.Code
+	severity string
+	p        *proc
+	at       lineRef
+	text     string
+	message  string
+	fix      string
+	count    int
 	// fromSource marks evidence from a traceback's source line
 	// ("    raise ValueError(\"No available memory ...\")"); the exception
 	// line itself, when the log has it, replaces it.
@@ -29,16 +32,16 @@ type failureSet struct {
 
 // fail records a failure of the line's process. message may be empty (the
 // log line is the message); fixExtra is appended to the code's fix.
-func (c *ctx) fail(code, message, fixExtra string) {
+func (c *ctx) fail(code diag.Code, message, fixExtra string) {
 	c.failSev(code, defOf(code).Severity, message, fixExtra)
 }
 
-func (c *ctx) failSev(code, sev, message, fixExtra string) {
+func (c *ctx) failSev(code diag.Code, sev, message, fixExtra string) {
 	fs := &c.a.fails
 	if fs.byKey == nil {
 		fs.byKey = map[string]*failure{}
 	}
-	key := code + "|" + strconv.Itoa(c.p.seq)
+	key := string(code) + "|" + strconv.Itoa(c.p.seq)
 	text := clip(string(c.l.msg), 400)
 	if message == "" {
 		message = text

@@ -1,5 +1,7 @@
 package logs
 
+import "github.com/vlaunch/vlaunch/diag"
+
 // Report is what `vlaunch logs` found in a set of log files.
 type Report struct {
 	Files   []File   `json:"files"`
@@ -116,10 +118,10 @@ type LineRef struct {
 
 // Failure is one recognised problem.
 type Failure struct {
-	Code     string `json:"code"`
-	Kind     string `json:"kind"`
-	Severity string `json:"severity"`
-	Engine   string `json:"engine"`
+	Code     diag.Code `json:"code"`
+	Kind     string    `json:"kind"`
+	Severity string    `json:"severity"`
+	Engine   string    `json:"engine"`
 	// Rank is the process the line came from, as its prefix names it.
 	Rank    string `json:"rank"`
 	File    string `json:"file"`

@@ -97,3 +97,16 @@ func TestTextOutputEscapes(t *testing.T) {
 		t.Errorf("escaped message missing:\n%s", out.String())
 	}
 }
+
+// TestEveryCodeHasKindAndFix: the report's kind and fix come from kindOf
+// and the catalog page; a code without either would print an empty fix.
+func TestEveryCodeHasKindAndFix(t *testing.T) {
+	for code := range kindOf {
+		if d := defOf(code); d.Fix == "" || d.Severity == "invalid" {
+			t.Errorf("%s: fix %q, severity %s", code, d.Fix, d.Severity)
+		}
+	}
+	if d := defOf(CodeStopped); d.Fix == "" {
+		t.Errorf("%s has no fix paragraph", CodeStopped)
+	}
+}

@@ -1,8 +1,8 @@
 // Package codes is the catalog of every diagnostic code vlaunch reports:
 // SPECxxx (reading and validating a spec), ESTxxx (the estimator behind
-// `check`), GENxxx (the bundle generator), VLxxx (lint) and PFxxx
-// (preflight checks). Each code has a stable name, a default severity, a
-// one-line summary and a markdown page (docs/CODE.md, embedded) saying what
+// `check`), GENxxx (the bundle generator), VLxxx (lint), PFxxx (preflight
+// checks) and LOGxxx (`vlaunch logs`). Each code has a stable name, a
+// default severity, a one-line summary and a markdown page (docs/CODE.md, embedded) saying what
 // it means, why it matters and how to fix it.
 //
 // The package is data only: static tables, no registration at init time.
@@ -45,6 +45,7 @@ var families = []Family{
 	{"GEN", "Bundle generation (`vlaunch generate`)", generatorEntries},
 	{"VL", "Lint rules (`vlaunch lint`)", lintEntries},
 	{"PF", "Host pre-flight checks (`vlaunch preflight`)", preflightEntries},
+	{"LOG", "Start-up log findings (`vlaunch logs`)", logEntries},
 }
 
 // retired are codes vlaunch no longer reports, with what reports their

@@ -11,7 +11,7 @@ import (
 	"github.com/vlaunch/vlaunch/internal/golden"
 )
 
-var codeRE = regexp.MustCompile(`^(SPEC|EST|GEN|VL|PF)\d{3}$`)
+var codeRE = regexp.MustCompile(`^(SPEC|EST|GEN|VL|PF|LOG)\d{3}$`)
 
 // TestEntriesWellFormed: every code has its family's prefix, ascends within
 // its family, is unique, has a unique name, a valid severity, a summary

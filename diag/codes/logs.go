@@ -1,0 +1,54 @@
+package codes
+
+import "github.com/vlaunch/vlaunch/diag"
+
+// Log codes (LOGxxx), what `vlaunch logs` recognises in vLLM's start-up
+// logs. 0xx the start-up as a whole, then one hundred per failure kind:
+// 1xx memory (oom_loading, kv_cache_insufficient, cuda_graph), 12x NCCL,
+// 13x Gloo, 14x DeepEP/NVSHMEM, 15x the DP handshake, 16x Ray placement,
+// 17x CUDA graphs, 18x arguments, 19x anything else.
+const (
+	LogStopped          diag.Code = "LOG001"
+	LogOOMLoading       diag.Code = "LOG101"
+	LogFreeMemory       diag.Code = "LOG102"
+	LogNoKVMemory       diag.Code = "LOG111"
+	LogMaxLenTooLong    diag.Code = "LOG112"
+	LogNCCL             diag.Code = "LOG121"
+	LogGlooInterface    diag.Code = "LOG131"
+	LogGlooConnect      diag.Code = "LOG132"
+	LogGlooLoopback     diag.Code = "LOG133"
+	LogDeepEP           diag.Code = "LOG141"
+	LogDPTimeout        diag.Code = "LOG151"
+	LogDPConfig         diag.Code = "LOG152"
+	LogRayNoGPU         diag.Code = "LOG161"
+	LogRayWaiting       diag.Code = "LOG162"
+	LogCUDAGraph        diag.Code = "LOG171"
+	LogUnknownFlag      diag.Code = "LOG181"
+	LogDeprecated       diag.Code = "LOG182"
+	LogException        diag.Code = "LOG191"
+	LogEngineDiedSilent diag.Code = "LOG192"
+)
+
+// logEntries are the LOG codes in code order. A warning is a line that
+// often precedes a failure but does not stop the start-up by itself.
+var logEntries = []Entry{
+	{LogStopped, "log-stops", diag.Error, "The start-up stops without an error: the log ends before the server was ready"},
+	{LogOOMLoading, "log-oom-loading", diag.Error, "CUDA out of memory while loading the weights or profiling"},
+	{LogFreeMemory, "log-free-memory", diag.Error, "Less free GPU memory at start-up than gpu_memory_utilization asks for"},
+	{LogNoKVMemory, "log-no-kv-memory", diag.Error, "No memory left for the KV cache after weights, activations and non-torch memory"},
+	{LogMaxLenTooLong, "log-max-model-len", diag.Error, "One sequence of max_model_len does not fit the KV cache"},
+	{LogNCCL, "log-nccl", diag.Error, "NCCL failed"},
+	{LogGlooInterface, "log-gloo-interface", diag.Error, "Gloo cannot find the network interface or address it was told to use"},
+	{LogGlooConnect, "log-gloo-connect", diag.Error, "Gloo could not connect the ranks (connectFullMesh)"},
+	{LogGlooLoopback, "log-gloo-loopback", diag.Warning, "Gloo fell back to the loopback address"},
+	{LogDeepEP, "log-deepep-nvshmem", diag.Error, "DeepEP / NVSHMEM failed to initialise"},
+	{LogDPTimeout, "log-dp-timeout", diag.Error, "The data-parallel engines and the front-end did not find each other"},
+	{LogDPConfig, "log-dp-config", diag.Error, "The data-parallel configuration does not fit the nodes or differs between them"},
+	{LogRayNoGPU, "log-ray-no-gpu", diag.Error, "Ray cannot place the workers on GPUs"},
+	{LogRayWaiting, "log-ray-waiting", diag.Warning, "Ray is still waiting to place the workers"},
+	{LogCUDAGraph, "log-cuda-graph", diag.Error, "CUDA graph capture failed"},
+	{LogUnknownFlag, "log-unknown-argument", diag.Error, "vLLM refused an argument (unknown, removed or invalid in this release)"},
+	{LogDeprecated, "log-deprecated", diag.Warning, "A deprecated argument or variable is in use"},
+	{LogException, "log-exception", diag.Error, "An exception vlaunch does not recognise stopped the start-up"},
+	{LogEngineDiedSilent, "log-no-root-cause", diag.Error, "An engine failed to start but its root cause is not in the log"},
+}
