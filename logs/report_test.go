@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 func analyzeStrings(t *testing.T, files map[string]string, order ...string) *Report {
@@ -108,5 +110,17 @@ func TestEveryCodeHasKindAndFix(t *testing.T) {
 	}
 	if d := defOf(CodeStopped); d.Fix == "" {
 		t.Errorf("%s has no fix paragraph", CodeStopped)
+	}
+}
+
+// TestAll2AllManagerNames: the manager names cuda_communicator.py logs map
+// onto --all2all-backend values.
+func TestAll2AllManagerNames(t *testing.T) {
+	for logged, want := range map[string]string{"naive": vllm.BackendNaive, "PPLX": vllm.BackendPPLX,
+		"DeepEP High-Throughput": vllm.BackendDeepEPHighThroughput, "DeepEP Low-Latency": vllm.BackendDeepEPLowLatency,
+		"Something New": "Something New"} {
+		if got := all2allName(logged); got != want {
+			t.Errorf("all2allName(%q) = %q, want %q", logged, got, want)
+		}
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"regexp"
 	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // rule is one thing a log line can say. The matcher hands a line to a rule
@@ -287,16 +290,13 @@ func backendRules() []rule {
 	}
 }
 
-// all2allNames maps the manager names vLLM logs ("Using DeepEP Low-Latency
-// all2all manager.", cuda_communicator.py) to --all2all-backend values.
-var all2allNames = map[string]string{
-	"naive": "naive", "PPLX": "pplx", "DeepEP High-Throughput": "deepep_high_throughput",
-	"DeepEP Low-Latency": "deepep_low_latency", "AllGather-ReduceScatter": "allgather_reducescatter",
-	"Flashinfer": "flashinfer_all2allv",
-}
-
+// all2allName turns the manager vLLM names ("Using DeepEP Low-Latency
+// all2all manager." in cuda_communicator.py; "naive", "PPLX", "DeepEP
+// High-Throughput" likewise) into the --all2all-backend value it stands
+// for, when vlaunch's backend table knows that value; else the name as logged.
 func all2allName(s string) string {
-	if n, ok := all2allNames[s]; ok {
+	n := strings.ToLower(strings.NewReplacer(" ", "_", "-", "_").Replace(strings.TrimSpace(s)))
+	if _, ok := vllm.KnownBackendEver(n); ok {
 		return n
 	}
 	return s
