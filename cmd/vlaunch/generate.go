@@ -118,7 +118,7 @@ func requireVersion(r *resolve.Deployment, ds diag.Diagnostics) diag.Diagnostics
 	for i := range ds {
 		if ds[i].Code == validate.CodeVersion && ds[i].Severity == diag.Warning {
 			ds[i].Severity = diag.Error
-			ds[i].Message += "; generate needs it: a bundle's flags and defaults are those of one release"
+			ds[i].Message += "; generate does not guess: a bundle's flags and defaults are those of one release"
 		}
 	}
 	return ds
