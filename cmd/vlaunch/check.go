@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -122,24 +121,12 @@ func quickCheckInput(q estimate.QuickOptions) (estimate.Input, error) {
 // With `parallelism: auto` the input is the layout the search chose (the
 // one `vlaunch generate` writes), and the search comes back for the report.
 func specCheckInput(s *streams, path string) (*spec.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
-	r, ds, _, err := specFile(s, path)
+	r, ds, _, err := specFile(s, path, false)
 	if err != nil {
 		return nil, estimate.Input{}, nil, nil, err
 	}
 	r, search, info := settleLayout(r)
 	return r.Spec, estimate.FromResolved(r), append(ds, info...), search, nil
-}
-
-func firstError(ds diag.Diagnostics) string {
-	for _, d := range ds {
-		if d.Severity == diag.Error {
-			if d.Hint != "" {
-				return fmt.Sprintf("%s (%s)", d.Message, d.Hint)
-			}
-			return d.Message
-		}
-	}
-	return "invalid input"
 }
 
 func writeReport(w io.Writer, r *estimate.Report, format string) error {

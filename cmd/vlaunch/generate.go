@@ -12,7 +12,6 @@ import (
 	"github.com/vlaunch/vlaunch/generator"
 	"github.com/vlaunch/vlaunch/report"
 	"github.com/vlaunch/vlaunch/resolve"
-	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/templates"
 	"github.com/vlaunch/vlaunch/validate"
 )
@@ -71,18 +70,9 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 			return usageErr("--templates: %v", err)
 		}
 	}
-	r, ds, err := validate.File(path)
-	src := diag.Sources{}
-	if data, rerr := spec.ReadFile(path); rerr == nil {
-		src[path] = data
-	}
-	ds = requireVersion(r, ds)
-	if err != nil || ds.HasErrors() {
-		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
-		if err != nil {
-			return usageErr("cannot use spec %s", path)
-		}
-		return findingsErr()
+	r, ds, src, err := specFile(s, path, true)
+	if err != nil {
+		return err
 	}
 	r, search, info := settleLayout(r)
 	ds = append(ds, info...)

@@ -13,12 +13,16 @@ import (
 // so both print the same percentiles for the same spec.
 const simSeed = 1
 
-// specFile validates the spec at path for check, generate and preflight.
-// It returns the resolved deployment, the findings (no errors) and the
-// spec's source for printing. Errors are printed to stderr and come back as
-// the command's error: unusable input exits 2, error findings exit 1.
-func specFile(s *streams, path string) (*resolve.Deployment, diag.Diagnostics, diag.Sources, error) {
+// specFile validates the spec at path for check and generate. It returns
+// the resolved deployment, the findings (no errors) and the spec's source
+// for printing. Errors are printed to stderr and come back as the command's
+// error: unusable input exits 2, error findings exit 1. needVersion makes a
+// missing vllm.version an error (requireVersion).
+func specFile(s *streams, path string, needVersion bool) (*resolve.Deployment, diag.Diagnostics, diag.Sources, error) {
 	r, ds, err := validate.File(path)
+	if needVersion {
+		ds = requireVersion(r, ds)
+	}
 	src := diag.Sources{}
 	if data, rerr := spec.ReadFile(path); rerr == nil {
 		src[path] = data
