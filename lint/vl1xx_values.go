@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -104,7 +105,33 @@ func checkBackendChoice(p *pass, s *server, f *cliFlag) {
 	if sug := catalog.Suggest(f.Value.Text, names); len(sug) > 0 {
 		hint = "did you mean " + sug[0] + "? " + hint
 	}
-	p.ReportAt(s.Inv, f.Value.Pos, hint, "%s %q is not an all-to-all backend of vLLM %s", f.Spelling(), f.Value.Text, s.Rel)
+	msg := "%s %q is not an all-to-all backend of vLLM %s"
+	switch {
+	case knownBackendElsewhere(f.Value.Text):
+		p.ReportVersioned(s, f.Value.Pos, hint, msg, f.Spelling(), f.Value.Text, s.Rel)
+	case nearMiss(f.Value.Text, names):
+		p.ReportAt(s.Inv, f.Value.Pos, hint, msg, f.Spelling(), f.Value.Text, s.Rel)
+	default:
+		// A name vlaunch has never seen: newer vLLM builds add backends
+		// (deepep_v2, mori_*) before a release table can list them.
+		p.ReportAtSeverity(s.Inv, f.Value.Pos, diag.Warning, hint, msg+" as far as vlaunch's table knows", f.Spelling(), f.Value.Text, s.Rel)
+	}
+}
+
+// knownBackendElsewhere reports a backend some release has.
+func knownBackendElsewhere(name string) bool {
+	_, ok := vllm.KnownBackendEver(name)
+	return ok
+}
+
+// nearMiss reports a value one or two edits from a known one (a typo).
+func nearMiss(v string, known []string) bool {
+	for _, k := range known {
+		if catalog.Levenshtein(v, k) <= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // checkBoolValue reports `--enable-expert-parallel true` and `--x=true` (VL105).

@@ -12,8 +12,8 @@ func checkPortConflict(p *pass) {
 	type key struct{ file, host, port string }
 	seen := map[key]*server{}
 	for _, s := range p.Servers {
-		if s.Headless() || s.Inv.Role != "" {
-			continue
+		if s.Headless() || s.Inv.Role != "" || s.Inv.Frontend != "" {
+			continue // a wrapper's workers serve no HTTP port of their own
 		}
 		port := "8000"
 		if v, ok := s.Str("port"); ok {

@@ -34,6 +34,9 @@ var wrapperFlags = map[string][]*vllm.Flag{
 		{Name: "endpoint", Kind: vllm.String, Source: dynamoSource},
 		{Name: "connector", Kind: vllm.StringList, Source: dynamoSource},
 		{Name: "headless", Kind: vllm.StoreTrue, Source: dynamoSource},
+		{Name: "discovery-backend", Kind: vllm.String, Source: dynamoSource},
+		{Name: "request-plane", Kind: vllm.String, Source: dynamoSource},
+		{Name: "event-plane", Kind: vllm.String, Source: dynamoSource},
 	},
 }
 

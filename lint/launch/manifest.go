@@ -213,6 +213,9 @@ func lwsRoles(doc *yaml.Node) []podRole {
 
 func containers(podSpec *yaml.Node) []*yaml.Node {
 	var out []*yaml.Node
+	if m := get(podSpec, "mainContainer"); m != nil && m.Kind == yaml.MappingNode {
+		out = append(out, m)
+	}
 	for _, key := range []string{"initContainers", "containers"} {
 		if l := get(podSpec, key); l != nil && l.Kind == yaml.SequenceNode {
 			out = append(out, l.Content...)

@@ -42,6 +42,10 @@ func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
 		w.imageServe(cmd, knownValue(cc.image, cc.info.Pos), argv)
 	case get(c, "command") == nil && servesArgs(argv):
 		w.serve(cmd, knownValue(cc.image, cc.info.Pos), "image "+cc.image+" serve", argv[1:])
+	case get(c, "command") == nil && !r.strict && len(argv) == 1 && looksLikeScript(argv[0]):
+		// A custom resource's operator runs a one-string args through a
+		// shell (Dynamo's `args: ["python3 -m dynamo.vllm ..."]`).
+		w.subScript(argv[0], w.sc, w.ctx)
 	case len(argv) > 0:
 		w.command(cmd, 0)
 	}

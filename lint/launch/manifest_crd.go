@@ -41,8 +41,12 @@ func genericRoles(doc *yaml.Node) []podRole {
 	return out
 }
 
-// isPodSpec reports a mapping whose `containers` is a list of containers.
+// isPodSpec reports a mapping whose `containers` is a list of containers,
+// or that has one `mainContainer` (NVIDIA Dynamo's extraPodSpec).
 func isPodSpec(n *yaml.Node) bool {
+	if m := get(n, "mainContainer"); m != nil && m.Kind == yaml.MappingNode {
+		return true
+	}
 	l := get(n, "containers")
 	if l == nil || l.Kind != yaml.SequenceNode || len(l.Content) == 0 {
 		return false

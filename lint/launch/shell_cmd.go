@@ -150,7 +150,7 @@ func (w *walker) command(cc *cmdCtx, i int) {
 // (tmux new -d "vllm serve ...", srun ... "ray start ...").
 func looksLikeScript(v Value) bool {
 	t := v.Text
-	return strings.ContainsAny(t, " \n") && (strings.Contains(t, "vllm") || strings.Contains(t, "ray start"))
+	return strings.ContainsAny(t, " \n") && (strings.Contains(t, "vllm") || strings.Contains(t, "ray start") || strings.Contains(t, "dynamo."))
 }
 
 func base(s string) string { return path.Base(s) }
