@@ -79,14 +79,13 @@ func (p *pass) ReportVersioned(s *server, pos launch.Pos, hint, format string, a
 	}
 }
 
-// ReportAtSeverity reports at a severity below the rule's, for a finding
-// whose consequence is uncertain (it rests on an assumed GPU count, or the
-// release only warns).
+// ReportAtSeverity reports at a severity other than the rule's default:
+// lower for a finding whose consequence is uncertain (an assumed GPU count,
+// a release that only warns), higher for one the file shows is likely (an
+// info rule whose risk the file makes concrete).
 func (p *pass) ReportAtSeverity(inv *launch.Invocation, pos launch.Pos, sev diag.Severity, hint, format string, args ...interface{}) {
 	p.ReportAt(inv, pos, hint, format, args...)
-	if d := &(*p.out)[len(*p.out)-1]; sev < d.Severity {
-		d.Severity = sev
-	}
+	(*p.out)[len(*p.out)-1].Severity = sev
 }
 
 // unstatedSuffix tells, in a message, that the release was not stated.

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint/launch"
 )
 
@@ -124,21 +125,33 @@ func checkSocketIfname(p *pass) {
 // interface at all (VL209).
 func checkNoSocketIfname(p *pass) {
 	for _, g := range p.Groups {
-		if !multiNode(g) {
+		ray := len(g) == 1 && p.rayAcrossNodes(g[0])
+		if !multiNode(g) && !ray {
 			continue
 		}
-		any := false
+		invs := make([]*launch.Invocation, 0, len(g))
 		for _, s := range g {
-			any = any || s.Inv.EnvOpen
+			invs = append(invs, s.Inv)
+		}
+		if ray {
+			invs = append(invs, p.Rays...) // the Ray workers' own environment counts
+		}
+		any := false
+		for _, inv := range invs {
+			any = any || inv.EnvOpen
 			for _, n := range socketVars {
-				if _, ok := s.Inv.LookupEnv(n); ok {
+				if _, ok := inv.LookupEnv(n); ok {
 					any = true
 				}
 			}
 		}
 		if !any {
 			s := g[0]
-			p.ReportAt(s.Inv, s.Inv.Pos, "export GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME=<inter-node interface> on every node", "no node sets GLOO_SOCKET_IFNAME/NCCL_SOCKET_IFNAME; on hosts with several NICs start-up can hang")
+			sev, why := diag.Info, "on hosts with several NICs start-up can hang"
+			if c := sharedHostNICs(g); c != nil {
+				sev, why = diag.Warning, "the containers share the host's network (they see docker0, veth and RDMA interfaces too), where Gloo falls back to loopback (\"Gloo connectFullMesh failed\") or picks the wrong NIC"
+			}
+			p.ReportAtSeverity(s.Inv, s.Inv.Pos, sev, "export GLOO_SOCKET_IFNAME and NCCL_SOCKET_IFNAME=<inter-node interface> on every node", "no node sets GLOO_SOCKET_IFNAME/NCCL_SOCKET_IFNAME; %s", why)
 		}
 	}
 }
@@ -179,4 +192,15 @@ func checkBackendSame(p *pass) {
 			}
 		}
 	}
+}
+
+// sharedHostNICs returns a container of the group that uses the host's
+// network stack, nil when none does.
+func sharedHostNICs(g []*server) *launch.Container {
+	for _, s := range g {
+		if c := s.Inv.Container; c != nil && c.SharesHostNICs {
+			return c
+		}
+	}
+	return nil
 }

@@ -72,6 +72,7 @@ func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int)
 	cc.version = imageVersion(cc.image)
 	cc.envOpen = get(c, "envFrom") != nil || !r.strict
 	cc.info = Container{Runtime: "kubernetes", Pos: src.at(0), HostNetwork: true, HostIPC: true, HasShm: true}
+	cc.info.SharesHostNICs = scalar(r.spec, "hostNetwork") == "true"
 	if n := get(c, "name"); n != nil {
 		cc.info.Pos = Pos{n.Line, n.Column}
 	}

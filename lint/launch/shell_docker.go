@@ -159,6 +159,7 @@ func (w *walker) dockerOptions(c *containerCtx, opts []dockerOpt) (entrypoint *V
 			c.marks = append(c.marks, v.Text)
 		case "network", "net":
 			c.info.HostNetwork = v.Text == "host"
+			c.info.SharesHostNICs = c.info.HostNetwork
 		case "ipc":
 			c.info.HostIPC = v.Text == "host"
 		case "shm-size":

@@ -67,7 +67,7 @@ func (w *walker) runCluster(cc *cmdCtx, i int) {
 		return
 	}
 	c := &containerCtx{image: image.Text, version: imageVersion(image.Text), gpus: 0, gpuSrc: "--gpus all"}
-	c.info = Container{Runtime: "docker", Pos: f[i].Pos, HostNetwork: true, HasShm: true}
+	c.info = Container{Runtime: "docker", Pos: f[i].Pos, HostNetwork: true, SharesHostNICs: true, HasShm: true}
 	opts, _, _ := splitDockerRun(append(append([]Value{}, f[i+5:]...), knownValue("image", f[i].Pos)))
 	_, envFile := w.dockerOptions(c, opts)
 	c.envOpen = envFile

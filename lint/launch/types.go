@@ -120,6 +120,10 @@ type Container struct {
 	Runtime string
 	// HostNetwork, HostIPC and HasShm record the settings NCCL needs.
 	HostNetwork, HostIPC, HasShm bool
+	// SharesHostNICs is set when the file says the container uses the host's
+	// network stack (docker --network host, Kubernetes hostNetwork: true):
+	// it then sees every NIC of the host (docker0, veth, EFA, IB).
+	SharesHostNICs bool
 	// RepeatedEntrypoint points at a command that repeats the image's entrypoint.
 	RepeatedEntrypoint *Value
 	// Pos is where the container is declared (docker word or container name).
