@@ -33,6 +33,33 @@ func checkPortConflict(p *pass) {
 		seen[k] = s
 	}
 	checkRPCPortConflict(p)
+	for _, s := range p.Servers {
+		checkOwnPorts(p, s)
+	}
+}
+
+// checkOwnPorts reports an API port that one server also uses for
+// something else: VLLM_PORT, vLLM's internal base port (vLLM #5867: "--port
+// $VLLM_PORT" fails with "address already in use"), or the DP RPC port
+// (vLLM #20119: clients get "Received HTTP/0.9").
+func checkOwnPorts(p *pass, s *server) {
+	api, ok := s.Str("port")
+	if !ok || s.Headless() || s.Inv.Frontend != "" {
+		return
+	}
+	if e, set := s.Inv.LookupEnv("VLLM_PORT"); (set && e.Value.Known && api.Known && e.Value.Text == api.Text) || usesVar(api, "VLLM_PORT") {
+		p.ReportAt(s.Inv, s.Flag("port").At.Pos, "VLLM_PORT is vLLM's internal base port, not the API port: give --port its own value (and leave VLLM_PORT unset unless a firewall needs it)",
+			"--port %s is the value of VLLM_PORT, from which vLLM allocates its internal ports: the API server and those sockets collide (\"address already in use\")", api.Text)
+	}
+	if rpc, ok := s.Str("data-parallel-rpc-port"); ok && rpc.Known && api.Known && rpc.Text == api.Text {
+		p.ReportAt(s.Inv, rpc.Pos, "use different ports for the API and the DP RPC",
+			"--data-parallel-rpc-port %s is also this server's API port: the DP handshake and HTTP share the socket (clients get \"Received HTTP/0.9 when not allowed\")", rpc.Text)
+	}
+}
+
+// usesVar reports a value that is exactly one variable's expansion.
+func usesVar(v launch.Value, name string) bool {
+	return !v.Known && len(v.Unresolved) == 1 && v.Unresolved[0] == name && (v.Text == "$"+name || v.Text == "${"+name+"}")
 }
 
 // checkRPCPortConflict reports two servers on one host in a release whose
