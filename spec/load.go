@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -57,10 +55,13 @@ func ParseNode(file string, data []byte) (*yaml.Node, diag.Diagnostics) {
 		return nil, diag.Diagnostics{{Code: CodeSyntax, Severity: diag.Error, File: file, Line: 1, Col: 1,
 			Message: "the file is not UTF-8 text (binary?), so it cannot be YAML"}}
 	}
+	if n := countTokens(data); n > maxTokens {
+		return nil, diag.Diagnostics{tooManyTokens(file, n)}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil {
-		return nil, diag.Diagnostics{syntaxDiag(file, err)}
+		return nil, diag.Diagnostics{syntaxDiag(file, data, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
@@ -76,30 +77,11 @@ func ParseNode(file string, data []byte) (*yaml.Node, diag.Diagnostics) {
 			Message: fmt.Sprintf("the document must be a mapping of sections, found %s", kindName(doc)),
 			Hint:    "a deployment starts with `apiVersion: vlaunch/v1` and `kind: Deployment`"}}
 	}
+	budget := MaxValues
+	if ds := duplicateKeys(file, doc, &budget); len(ds) > 0 {
+		return nil, ds
+	}
 	return doc, nil
-}
-
-var lineRE = regexp.MustCompile(`line (\d+)(?:, column (\d+))?`)
-
-// syntaxDiag turns a yaml.v3 error into a diagnostic with its line (and column when given).
-func syntaxDiag(file string, err error) diag.Diagnostic {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	d := diag.Diagnostic{Code: CodeSyntax, Severity: diag.Error, File: file, Message: "invalid YAML: " + msg}
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
-		d.Line, _ = strconv.Atoi(m[1])
-		if m[2] != "" {
-			d.Col, _ = strconv.Atoi(m[2])
-		}
-		d.Message = "invalid YAML: " + strings.TrimSpace(lineRE.ReplaceAllString(msg, ""))
-		d.Message = strings.TrimSuffix(strings.TrimPrefix(d.Message, "invalid YAML: : "), ":")
-		if !strings.HasPrefix(d.Message, "invalid YAML") {
-			d.Message = "invalid YAML: " + d.Message
-		}
-	}
-	if d.Line == 0 {
-		d.Line = 1
-	}
-	return d
 }
 
 func kindName(n *yaml.Node) string {
@@ -124,14 +106,13 @@ func Decode(file string, root *yaml.Node) (*Deployment, diag.Diagnostics) {
 	}
 	var te *yaml.TypeError
 	if !errors.As(err, &te) {
-		return nil, diag.Diagnostics{syntaxDiag(file, err)}
+		d := decodeDiag(file, strings.TrimPrefix(err.Error(), "yaml: "))
+		d.Code, d.Message = CodeSyntax, strings.Replace(d.Message, "wrong type: ", "invalid YAML: ", 1)
+		return nil, diag.Diagnostics{d}
 	}
 	var ds diag.Diagnostics
 	for _, msg := range te.Errors {
-		dd := syntaxDiag(file, errors.New(msg))
-		dd.Code = CodeDecode
-		dd.Message = strings.Replace(dd.Message, "invalid YAML", "wrong type", 1)
-		ds = append(ds, dd)
+		ds = append(ds, decodeDiag(file, msg))
 	}
 	return d, ds
 }

@@ -98,13 +98,16 @@ func mapError(file string, root *yaml.Node, e gojsonschema.ResultError) (diag.Di
 		d.Message, d.Hint = oneOfMessage(d.Path, root, segs)
 	case "invalid_type":
 		d.Code = CodeType
-		d.Message, d.Hint = typeMessage(d.Path, e)
+		d.Message, d.Hint = typeMessage(d.Path, segs, e)
 	case "enum", "const":
 		d.Code = CodeValue
 		d.Message, d.Hint = enumMessage(d.Path, e)
 	default:
 		d.Code = CodeValue
-		d.Message = fmt.Sprintf("%s %s", quoteKey(d.Path), lowerFirst(e.Description()))
+		var ok bool
+		if d.Message, d.Hint, ok = boundMessage(d.Path, segs, e); !ok {
+			d.Message = fmt.Sprintf("%s %s", quoteKey(d.Path), lowerFirst(e.Description()))
+		}
 	}
 	n, _ := spec.NodeAt(root, segs, false)
 	d.Line, d.Col = n.Line, n.Column
@@ -161,7 +164,7 @@ func oneOfMessage(path string, root *yaml.Node, segs []string) (string, string) 
 	return "`model` needs `name` (a catalog id) or `config` (a path to a config.json)", "see `vlaunch models` for catalog ids"
 }
 
-func typeMessage(path string, e gojsonschema.ResultError) (string, string) {
+func typeMessage(path string, segs []string, e gojsonschema.ResultError) (string, string) {
 	expected, _ := e.Details()["expected"].(string)
 	expected = strings.ReplaceAll(strings.Trim(expected, "[]"), ",", " or ")
 	given, _ := e.Details()["given"].(string)
@@ -172,8 +175,12 @@ func typeMessage(path string, e gojsonschema.ResultError) (string, string) {
 		hint = "write `parallelism: auto` or a mapping of tensor, pipeline, data, expert"
 	case path == "hardware.gpu":
 		hint = "a catalog id such as h100-sxm (see `vlaunch gpus`) or a mapping of the GPU's figures"
-	case strings.Contains(expected, "string") && (given == "number" || given == "integer"):
-		hint = "quote the value, e.g. \"0.11.0\", so YAML keeps it as text"
+	case len(enumOf(segs)) > 0:
+		hint = "write one of: " + strings.Join(enumOf(segs), ", ")
+	case path == "vllm.version":
+		hint = "quote the version, e.g. \"0.11.0\", so YAML keeps it as text"
+	case strings.Contains(expected, "string") && (given == "number" || given == "integer" || given == "boolean"):
+		hint = "quote the value so YAML keeps it as text"
 	case expected == "integer" && given == "number":
 		hint = "use a whole number"
 	case expected == "integer" || expected == "number":
@@ -187,6 +194,17 @@ func enumMessage(path string, e gojsonschema.ResultError) (string, string) {
 	got := fmt.Sprint(e.Value())
 	msg := fmt.Sprintf("%s is %q; allowed: %s", quoteKey(path), got, strings.Join(allowed, ", "))
 	return msg, suggest(got, allowed)
+}
+
+// enumOf lists the values the schema allows at segs (nil when any).
+func enumOf(segs []string) []string {
+	var out []string
+	if enum, ok := schemaAt(segs)["enum"].([]interface{}); ok {
+		for _, v := range enum {
+			out = append(out, fmt.Sprint(v))
+		}
+	}
+	return out
 }
 
 // enumValues reads the allowed values from the schema error details.

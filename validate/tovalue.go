@@ -1,21 +1,21 @@
 package validate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 
+	"github.com/vlaunch/vlaunch/spec"
 	"gopkg.in/yaml.v3"
 )
 
 // maxValueNodes caps how many nodes converting a document may produce once
-// aliases are expanded. A spec has a few hundred; "billion laughs" style
+// aliases are expanded (spec.MaxValues says why); "billion laughs" style
 // alias nesting would otherwise expand exponentially.
-const maxValueNodes = 100000
+const maxValueNodes = spec.MaxValues
 
 // errAliasBomb reports a document whose aliases expand past maxValueNodes.
-var errAliasBomb = errors.New("more than 100000 values or 200 levels once aliases are expanded")
+var errAliasBomb = fmt.Errorf("more than %d values or 200 levels once aliases are expanded", spec.MaxValues)
 
 // converter turns a yaml.Node tree into the plain values gojsonschema
 // checks (map[string]interface{}, []interface{}, string, int64, float64,
