@@ -19,7 +19,7 @@ const PrefillHeavyRatio = vllm.PrefillHeavyRatio
 // across nodes.
 func planAll2All(r *resolve.Deployment, p *Plan) diag.Diagnostics {
 	d, a := r.Spec, r.Engine.All2All
-	p.All2All, p.All2AllWhy = a.Value, a.Why
+	p.All2All, p.All2AllWhy, p.All2AllWritten = a.Value, a.Why, r.Engine.All2AllWritten
 	if a.From == resolve.SourceEnv {
 		p.All2AllFromEnv, p.Via = true, vllm.ViaEnv.String()
 	}

@@ -69,8 +69,8 @@ func commonArgs(p *Plan, d *spec.Deployment) ([]Arg, error) {
 	if trust(p) {
 		a.flag("trust-remote-code")
 	}
-	if p.All2All != "" && p.Via == vllm.ViaFlag.String() && !p.All2AllFromEnv {
-		a.flag("all2all-backend", p.All2All)
+	if p.All2AllWritten != "" && p.Via == vllm.ViaFlag.String() {
+		a.flag("all2all-backend", p.All2AllWritten)
 	}
 	return a.args, a.err
 }

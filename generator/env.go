@@ -40,8 +40,8 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 		}
 	}
 	if p.All2All != "" && p.Via == vllm.ViaEnv.String() {
-		if !p.All2AllFromEnv { // else the spec's own export (below) selects it
-			add(vllm.All2AllEnv, p.All2All, "vLLM "+p.Release.Version.String()+" selects the all-to-all backend by environment (--all2all-backend arrived in 0.11.1)")
+		if p.All2AllWritten != "" { // else the release's default, or the spec's own export (below)
+			add(vllm.All2AllEnv, p.All2AllWritten, "vLLM "+p.Release.Version.String()+" selects the all-to-all backend by environment (--all2all-backend arrived in 0.11.1)")
 		}
 		if v, _ := p.Release.EnvDefault("VLLM_USE_DEEP_GEMM"); p.DeepEP && v != "1" {
 			add("VLLM_USE_DEEP_GEMM", "1", "DeepGEMM kernels are off by default before 0.11.0; the EP docs turn them on with DeepEP")

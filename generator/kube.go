@@ -103,9 +103,15 @@ func kubeSteps(p *Plan, d *spec.Deployment) (leader, worker []Step, err error) {
 	headless := *n0
 	headless.Role = RoleHeadless
 	la, err1 := nodeArgs(withPrimaryAddress(p, leaderSelf), &primary, &start, &local)
-	wa, err2 := nodeArgs(withPrimaryAddress(p, leaderIP), &headless, &start, &local)
 	leaderStep := Step{Args: join(bin, common, rawWords(la, leaderSelf), extra), Comment: "LWS leader: API server and DP ranks 0.." + itoa(n0.DPLocal-1)}
-	workerStep := Step{Args: join(bin, common, rawWords(wa, leaderIP), extra), ResolveLeader: p.Layout == LayoutDP,
+	if p.Layout == LayoutSingle {
+		// A group of one pod starts no worker, but the template is required.
+		workerStep := leaderStep
+		workerStep.Comment = "LWS size 1: no worker pod is started; the template repeats the leader's"
+		return []Step{leaderStep}, []Step{workerStep}, err1
+	}
+	wa, err2 := nodeArgs(withPrimaryAddress(p, leaderIP), &headless, &start, &local)
+	workerStep := Step{Args: join(bin, common, rawWords(wa, leaderIP), extra), ResolveLeader: true,
 		Comment: "LWS worker: DP ranks from LWS_WORKER_INDEX x " + itoa(n0.DPLocal)}
 	return []Step{leaderStep}, []Step{workerStep}, firstErr(err1, err2)
 }

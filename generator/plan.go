@@ -91,22 +91,26 @@ type NodePlan struct {
 type Plan struct {
 	Name string
 	// K8sName is Name made a valid Kubernetes resource name.
-	K8sName    string
-	Runtime    string
-	Release    vllm.Release
-	Version    string
-	Defaults   vllm.Defaults
-	Layout     string
-	Model      string // positional model argument
-	Served     string
-	Port       int
-	RPCPort    int
-	TP, PP     int
-	DP         int
-	EP         bool
-	All2All    string // the backend that runs, "" = none
-	Via        string // how the backend is selected
-	All2AllWhy string
+	K8sName  string
+	Runtime  string
+	Release  vllm.Release
+	Version  string
+	Defaults vllm.Defaults
+	Layout   string
+	Model    string // positional model argument
+	Served   string
+	Port     int
+	RPCPort  int
+	TP, PP   int
+	DP       int
+	EP       bool
+	All2All  string // the backend that runs, "" = none
+	// All2AllWritten is the backend the bundle selects with a flag or
+	// variable ("" = none: no all-to-all, the release's default, or the
+	// spec's own VLLM_ALL2ALL_BACKEND decides).
+	All2AllWritten string
+	Via            string // how the backend is selected
+	All2AllWhy     string
 	// All2AllFromEnv: the spec's vllm.env sets VLLM_ALL2ALL_BACKEND and
 	// decides the backend; the bundle adds no flag or variable of its own.
 	All2AllFromEnv bool

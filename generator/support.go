@@ -64,3 +64,31 @@ func sinceNote(flag string) string {
 	}
 	return fmt.Sprintf(" (it exists from %s until %s)", f.Since, f.Removed)
 }
+
+// layoutFlags are the flags each layout's commands use, beyond the common
+// ones: a release without one of them cannot run the layout.
+var layoutFlags = map[string][]string{
+	LayoutDP:     {"data-parallel-size-local", "data-parallel-address", "data-parallel-rpc-port", "headless", "data-parallel-start-rank"},
+	LayoutNNodes: {"nnodes", "node-rank", "master-addr", "master-port", "headless"},
+	LayoutRay:    {"distributed-executor-backend"},
+}
+
+// checkLayoutSupport reports a layout the release cannot express (expert
+// parallelism or DP before they existed, multi-node DP before --headless)
+// as the spec's problem, before any command is built.
+func checkLayoutSupport(d *spec.Deployment, p *Plan) diag.Diagnostics {
+	var ds diag.Diagnostics
+	need := func(on bool, path, flag string) {
+		if _, ok := p.Release.Flag(flag); on && !ok {
+			ds = append(ds, gdiag(d, CodeUnsupported, diag.Error, path,
+				fmt.Sprintf("vLLM %s has no --%s%s, which this layout (%s) needs", p.Release.Version, flag, sinceNote(flag), p.Layout),
+				"change the layout or vllm.version"))
+		}
+	}
+	need(p.EP, "parallelism.expert", "enable-expert-parallel")
+	need(p.DP > 1, "parallelism.data", "data-parallel-size")
+	for _, f := range layoutFlags[p.Layout] {
+		need(true, "parallelism", f)
+	}
+	return ds
+}

@@ -48,6 +48,10 @@ func (r Release) AutoAll2All(c AutoContext) (backend, why string) {
 	if !r.hasBackend(fallback) {
 		fallback = BackendNaive
 	}
+	if _, ok := r.All2AllBackend(fallback); !ok {
+		// Before the backends existed there is nothing to select.
+		return "", fmt.Sprintf("vLLM %s predates the selectable all-to-all backends; nothing to select", r.Version)
+	}
 	if c.MultiNode && c.GPUDirectRDMA {
 		return fallback, fmt.Sprintf("auto: vLLM %s has no confirmed DeepEP backend; %s", r.Version, fallback)
 	}
