@@ -27,6 +27,9 @@ type cliFlag struct {
 	MissingValue bool
 	// Wrapper marks a flag of the wrapper front end, not of vLLM.
 	Wrapper bool
+	// Abbrev is the flag an unknown long option is a unique prefix of:
+	// argparse (allow_abbrev, the default) accepts it as that flag.
+	Abbrev *vllm.Flag
 }
 
 // Spelling returns the flag as the user wrote it, without any "=value".
@@ -116,6 +119,9 @@ func (p *parsed) option(args []launch.Value, i int, rel vllm.Release) int {
 	if !ok {
 		shape, shapeOK = vllm.KnownFlagEver(base)
 	}
+	if pf, pok := prefixFlag(rel, base); !ok && !shapeOK && pok {
+		f.Abbrev, f.Name, shape, shapeOK = pf, pf.Name, pf, true
+	}
 	if wf, wok := wrapperFlag(p.frontend, base); !ok && wok {
 		f.Name, f.Wrapper, shape, shapeOK = wf.Name, true, wf, true
 		f.Negated = wf.Kind == vllm.Bool && strings.HasPrefix(normalizeName(base), "no-")
@@ -185,4 +191,24 @@ func opaqueWord(a launch.Value) bool {
 		return false
 	}
 	return strings.HasPrefix(a.Text, "$") || launch.IsPlaceholder(a.Text)
+}
+
+// prefixFlag returns the one flag of the release whose long name starts
+// with the spelling (`--enable-expert-paralle`), as argparse's prefix
+// matching resolves it; false when none or several do.
+func prefixFlag(rel vllm.Release, spelling string) (*vllm.Flag, bool) {
+	if !strings.HasPrefix(spelling, "--") || len(spelling) < 5 {
+		return nil, false
+	}
+	name := normalizeName(spelling)
+	var found *vllm.Flag
+	for _, f := range rel.Flags() {
+		if strings.HasPrefix(f.Name, name) {
+			if found != nil && found.Name != f.Name {
+				return nil, false
+			}
+			found = f
+		}
+	}
+	return found, found != nil
 }

@@ -59,7 +59,7 @@ func checkUncheckedFlags(p *pass) {
 // near-miss of a known one, nor a bad short option (those are VL101/VL102).
 func unchecked(f *cliFlag, s *server) bool {
 	sp := f.Spelling()
-	if f.Wrapper {
+	if f.Wrapper || f.Abbrev != nil {
 		return false
 	}
 	if s.Inv.Frontend != "" {

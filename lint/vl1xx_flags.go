@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -47,6 +48,13 @@ func reportUnknown(p *pass, s *server, f *cliFlag, mode string) {
 	}
 	if f.Wrapper || (s.Inv.Frontend != "" && mode == "unknown") {
 		return // the wrapper's own flag, or possibly one (VL005 lists it)
+	}
+	if f.Abbrev != nil {
+		if mode == "unknown" {
+			p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Warning, "write it in full: --"+f.Abbrev.Name,
+				"%s is read as --%s only because argparse accepts a unique prefix; a release that adds another flag with this prefix makes it ambiguous", sp, f.Abbrev.Name)
+		}
+		return
 	}
 	if strings.HasPrefix(sp, "-") && !strings.HasPrefix(sp, "--") && len(sp) > 2 {
 		if _, ok := vllm.KnownFlagEver(sp); !ok && mode == "unknown" {
