@@ -1,0 +1,103 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// throughputTolerance is how far a recorded throughput may stray from the
+// totals divided by the duration: clients compute it exactly, so more than
+// rounding means the file was edited or mixes runs.
+const throughputTolerance = 0.02
+
+// check refuses a result that cannot describe a run or contradicts itself.
+func check(r *Result, numPrompts int, hasNum bool) error {
+	switch {
+	case r.Completed == 0:
+		return fmt.Errorf("no request completed")
+	case !(r.DurationS > 0):
+		return fmt.Errorf("%q: the duration must be positive", "duration")
+	case r.Shape.OutputTokens <= 0:
+		return fmt.Errorf("no output tokens: not a text-generation benchmark")
+	case hasNum && r.Load.Prompts > max(numPrompts, r.Completed+r.Failed):
+		return fmt.Errorf("more requests (%d) than prompts (%d)", r.Load.Prompts, numPrompts)
+	}
+	total := r.Shape.OutputTokens * float64(r.Completed)
+	if r.OutputTokPerS > 0 {
+		if want := total / r.DurationS; math.Abs(r.OutputTokPerS/want-1) > throughputTolerance {
+			return fmt.Errorf("output throughput %.4g tok/s disagrees with %.0f output tokens in %.4g s (%.4g tok/s)",
+				r.OutputTokPerS, total, r.DurationS, want)
+		}
+	} else {
+		r.OutputTokPerS = total / r.DurationS
+		r.Notes = append(r.Notes, "output throughput computed from the totals and the duration")
+	}
+	for name, s := range map[string]Stat{"TTFT": r.TTFT, "TPOT": r.TPOT, "ITL": r.ITL, "E2E": r.E2E} {
+		if err := ascending(s); err != nil {
+			return fmt.Errorf("%s %v", name, err)
+		}
+	}
+	return nil
+}
+
+// ascending checks that higher percentiles are not below lower ones.
+func ascending(s Stat) error {
+	type pv struct {
+		p, v float64
+		name string
+	}
+	var ps []pv
+	for name, v := range s {
+		if p, err := strconv.ParseFloat(strings.TrimPrefix(name, "p"), 64); err == nil && strings.HasPrefix(name, "p") {
+			ps = append(ps, pv{p, v, name})
+		} else if name == "median" {
+			ps = append(ps, pv{50, v, name})
+		}
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].p < ps[j].p })
+	for i := 1; i < len(ps); i++ {
+		if ps[i].v < ps[i-1].v*(1-1e-9) {
+			return fmt.Errorf("%s (%g ms) is below %s (%g ms)", ps[i].name, ps[i].v, ps[i-1].name, ps[i-1].v)
+		}
+	}
+	return nil
+}
+
+// maxMetadata bounds the user keys kept from one result.
+const maxMetadata = 32
+
+// metadata keeps the unread string keys (the user's --metadata) and notes
+// the unread keys of other types, which a newer client may have added.
+func metadata(o *object, notes []string) (map[string]string, []string) {
+	var md map[string]string
+	var other []string
+	for _, k := range o.unread() {
+		var s string
+		if raw, ok := o.fields[k]; ok && len(md) < maxMetadata && jsonString(raw, &s) {
+			if md == nil {
+				md = map[string]string{}
+			}
+			md[clipText(k)] = clipText(s)
+			continue
+		}
+		other = append(other, clipText(k))
+	}
+	if len(other) > 0 {
+		if len(other) > 8 {
+			other = append(other[:8], fmt.Sprintf("and %d more", len(other)-8))
+		}
+		notes = append(notes, "keys vlaunch does not read: "+strings.Join(other, ", "))
+	}
+	return md, notes
+}
+
+// clipText bounds a user string kept in a result.
+func clipText(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
+}

@@ -1,0 +1,22 @@
+// Package bench reads serving-benchmark results as the common clients save
+// them and maps each to the workload it measured, so that vlaunch can
+// predict the same run and compare.
+//
+// Formats (field names as each client writes them; see the per-format
+// files for the source read):
+//
+//   - `vllm bench serve --save-result` (vllm/benchmarks/serve.py), one JSON
+//     object per file, or one per line with --append-result;
+//   - the older `benchmarks/benchmark_serving.py --save-result`, whose keys
+//     changed across releases (request_inthroughput, "request_goodput:");
+//   - SGLang `python -m sglang.bench_serving --output-file` JSONL, one
+//     object per run, appended;
+//   - GuideLLM reports (`guidellm benchmark --output-path x.json`), one
+//     object holding a list of benchmarks.
+//
+// Parsing is strict where it matters and bounded: a known key with the
+// wrong type, a non-finite number, a misspelt statistic (mean_ttf_ms) or a
+// result that contradicts itself is an error naming the record and key;
+// keys a client adds from the user (vLLM's --metadata KEY=VALUE) are kept
+// as metadata. Inputs are capped in size and record count.
+package bench

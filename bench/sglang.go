@@ -1,0 +1,59 @@
+package bench
+
+import "fmt"
+
+// SGLang's bench_serving result keys, as read in
+// python/sglang/bench_serving.py (sgl-project/sglang at commit 0033168f,
+// 2025): the arguments backend, dataset_name, request_rate (Python writes
+// an unlimited rate as the bare word Infinity), max_concurrency (null
+// without a cap), sharegpt_output_len, random_input_len,
+// random_output_len, random_range_ratio; the results duration, completed,
+// total_input_tokens, total_output_tokens,
+// total_output_tokens_retokenized, request_throughput, input_throughput,
+// output_throughput, {mean,median,std,p99}_e2e_latency_ms,
+// {mean,median,std,p99}_ttft_ms, {mean,median,std,p99}_tpot_ms,
+// {mean,median,std,p95,p99}_itl_ms, concurrency (the measured mean) and
+// accept_length (speculative decoding, or null); --output-details adds
+// the per-request lists. Each run appends one line to the --output-file.
+// Other releases write a subset of these keys (an older one adds
+// num_prompts and a "timestampe" key) or fixed_output_len.
+var sglangIgnored = []string{
+	"total_output_tokens_retokenized", "input_throughput", "total_throughput", "random_range_ratio",
+	"input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors", "timestampe", "fixed_output_len",
+	"sharegpt_output_len",
+}
+
+var sglangMetrics = map[string]bool{"ttft": true, "tpot": true, "itl": true, "e2e_latency": true}
+
+// parseSGLang reads one SGLang result line.
+func parseSGLang(o *object) (Result, error) {
+	r := Result{Format: FormatSGLang, Backend: o.str("backend")}
+	r.Shape.Dataset = o.str("dataset_name")
+	var a arrivals
+	a.rate, a.unlimited, a.rateKnown = o.rate("request_rate")
+	a.maxConc, _ = o.count("max_concurrency")
+	numPrompts, hasNum := o.count("num_prompts")
+	readCommon(o, &r)
+	r.RequestsPerS = o.nonNeg("request_throughput")
+	r.MeanConcurrent = o.nonNeg("concurrency")
+	inLen, _ := o.count("random_input_len")
+	outLen, _ := o.count("random_output_len")
+	if len(r.Shape.Dataset) >= 6 && r.Shape.Dataset[:6] == "random" {
+		r.Shape.NominalInput, r.Shape.NominalOutput = inLen, outLen
+	}
+	o.stats(map[string]*Stat{"ttft": &r.TTFT, "tpot": &r.TPOT, "itl": &r.ITL, "e2e_latency": &r.E2E}, sglangMetrics)
+	if acc, ok := o.num("accept_length"); ok {
+		r.Notes = append(r.Notes, fmt.Sprintf("speculative decoding ran (accept length %.2f)", acc))
+	}
+	readIgnored(o, sglangIgnored)
+	if o.err != nil {
+		return r, o.err
+	}
+	if !hasNum {
+		r.Notes = append(r.Notes, "SGLang records neither the prompts sent nor failed requests: taken as the completed ones")
+	}
+	a.prompts = sent(r.Completed, 0, false, numPrompts, hasNum)
+	r.Load = a.load()
+	r.Metadata, r.Notes = metadata(o, r.Notes)
+	return r, check(&r, numPrompts, hasNum)
+}
