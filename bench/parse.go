@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/internal/inputfile"
 )
 
 // MaxBytes bounds one result file: a --save-detailed vLLM result of 1,000
@@ -24,7 +26,7 @@ const MaxRecords = 1000
 // errors.
 func Parse(source string, data []byte) ([]Result, error) {
 	if len(data) > MaxBytes {
-		return nil, fmt.Errorf("%s: %d bytes, more than the %d MiB a result file may have", source, len(data), MaxBytes>>20)
+		return nil, fmt.Errorf("%s: %s, more than the %s a result file may have", source, inputfile.Size(int64(len(data))), inputfile.Size(MaxBytes))
 	}
 	if bytes.Contains(data, []byte("NaN")) || bytes.Contains(data, []byte("Infinity")) {
 		data = sanitize(data)

@@ -1,0 +1,62 @@
+package calibrate
+
+// Constant is one efficiency constant of the performance model that a
+// calibration file may set (package estimate/perf maps each name to its
+// field of perf.Efficiency; a test holds the two lists equal).
+type Constant struct {
+	// Name is the key in the file.
+	Name string
+	// Doc says what the constant is.
+	Doc string
+	// Lower and Upper bound what a fit may choose and a file may hold.
+	Lower, Upper float64
+	// MovedBy says which benchmark runs constrain it, for refusals.
+	MovedBy string
+}
+
+// The bounds are documented assumptions, not fitted values. Efficiencies
+// are at most 1 (no kernel beats the datasheet peak) and at least a tenth
+// (a fifth for HBM): below that the gap is no longer a kernel's efficiency
+// but host, client or scheduling effects the step model does not
+// represent, and a fit that pushed an efficiency there would trade the
+// model's other predictions for it. Fixed costs range from a CUDA-graph
+// replay (0.1 ms per step, 0.1 µs per collective) to the slowest eager
+// engines seen in the calibration data (100 ms per step).
+//
+// The order is the fit's preference when the results cannot tell two
+// constants apart: kernel efficiencies, then the host cost every step
+// pays, then the costs of particular kinds of step (communication, eager
+// launches, collectives).
+var Constants = []Constant{
+	{Name: "gemm", Lower: 0.1, Upper: 1,
+		Doc:     "fraction of the dense tensor-core peak linear and expert GEMMs reach when compute-bound",
+		MovedBy: "prefill-heavy runs (long prompts, bursts) and large decode batches"},
+	{Name: "attention", Lower: 0.1, Upper: 1,
+		Doc:     "fraction of peak attention kernels reach when compute-bound",
+		MovedBy: "long prompts and long contexts"},
+	{Name: "hbm", Lower: 0.2, Upper: 1,
+		Doc:     "fraction of datasheet HBM bandwidth reached streaming weights and KV cache",
+		MovedBy: "decode at small and medium batches"},
+	{Name: "step_overhead_s", Lower: 1e-4, Upper: 0.1,
+		Doc:     "host time per engine step with CUDA graphs (scheduling, sampling, output processing)",
+		MovedBy: "decode at small batches, where the step is short"},
+	{Name: "link", Lower: 0.1, Upper: 1,
+		Doc:     "fraction of nominal NVLink/NIC bandwidth all-to-all and collectives reach",
+		MovedBy: "runs whose steps move much data between GPUs: expert parallelism, tensor parallelism across nodes, large batches"},
+	{Name: "eager_per_layer_s", Lower: 1e-6, Upper: 5e-3,
+		Doc:     "extra kernel-launch time per decoder layer when a step runs without CUDA graphs",
+		MovedBy: "runs without CUDA graphs (enforce_eager, DeepEP high-throughput, batches above the capture size)"},
+	{Name: "collective_s", Lower: 1e-7, Upper: 1e-3,
+		Doc:     "fixed cost of one collective (TP all-reduce, dispatch or combine) beyond link latency",
+		MovedBy: "runs with many collectives per step relative to their size: tensor or expert parallelism at small batches"},
+}
+
+// Lookup returns the constant of that name.
+func Lookup(name string) (Constant, bool) {
+	for _, c := range Constants {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Constant{}, false
+}
