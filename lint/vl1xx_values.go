@@ -205,7 +205,7 @@ func checkGPUMemUtil(p *pass) {
 			continue
 		}
 		x, err := strconv.ParseFloat(v.Text, 64)
-		if err != nil || x > 1 || x <= 0 {
+		if r, _ := vllm.FlagRange("gpu-memory-utilization"); err != nil || !r.Contains(x) { // VL103 reports it
 			continue
 		}
 		if 1-x < headroomMin {

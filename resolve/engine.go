@@ -40,8 +40,8 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 	if e.Util != nil {
 		eng.GPUMemoryUtilization = set(*e.Util, SourceSpec, "")
 	}
-	if u := eng.GPUMemoryUtilization.Value; u <= 0 || u > 1 {
-		return fieldErr("vllm.gpu_memory_utilization", fmt.Sprintf("gpu_memory_utilization %g is outside (0, 1]", u),
+	if u, r := eng.GPUMemoryUtilization.Value, gpuMemoryUtilizationRange(); !r.Contains(u) {
+		return fieldErr("vllm.gpu_memory_utilization", fmt.Sprintf("gpu_memory_utilization %g is outside %s", u, r),
 			"vLLM's default is 0.9 (0.92 in newer releases)")
 	}
 	d.resolveLengths(e)
@@ -53,6 +53,12 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 	}
 	d.resolveForLayout()
 	return nil
+}
+
+// gpuMemoryUtilizationRange is what vLLM accepts for the utilization.
+func gpuMemoryUtilizationRange() vllm.Range {
+	r, _ := vllm.FlagRange("gpu-memory-utilization")
+	return r
 }
 
 // resolveForLayout re-derives what depends on the layout.
