@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"fmt"
+
 	"github.com/vlaunch/vlaunch/diag/codes"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -77,7 +78,7 @@ func backendRunnable(in *Input, rel vllm.Release, name string) bool {
 	if !ok || b.FallsBack(rel) {
 		return false
 	}
-	multi := in.autoContext().MultiNode
+	multi := in.AutoContext().MultiNode
 	if multi && !b.MultiNodeOK {
 		return false
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/resolve"
 	"gopkg.in/yaml.v3"
 )
 
@@ -253,7 +254,7 @@ func calBuild(c calCase, m *catalog.Model, weights string, g *catalog.GPU, gnote
 	if c.UtilNote != "" {
 		assumed = append(assumed, "utilization default")
 	}
-	ds := in.resolveEngine(engineSettings{Weights: weights, KVCacheDType: kv, Util: &util, MaxModelLen: int(mml),
+	ds := in.Resolve(resolve.EngineSettings{Weights: weights, KVCacheDType: kv, Util: &util, MaxModelLen: int(mml),
 		MaxNumSeqs: seqs, MaxNumBatchedTokens: mnbt, EnforceEager: strings.HasPrefix(c.Eager, "true")})
 	if ds.HasErrors() {
 		return nil, nil, fmt.Errorf("%v", ds)

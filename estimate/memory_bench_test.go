@@ -1,12 +1,16 @@
 package estimate
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
+)
 
 // BenchmarkCheckMemoryReference is the memory half of `vlaunch check` on the
 // reference scenario: placement, weights, activations, KV, capacity, the
 // BF16/FP8 alternatives, notes and findings (target: well under 1 ms).
 func BenchmarkCheckMemoryReference(b *testing.B) {
-	in := loadExample(b, "deepseek-v3-32xh20.yaml")
+	in := testinput.Example(b, "deepseek-v3-32xh20.yaml")
 	for b.Loop() {
 		r := Check(&in)
 		if r.Memory.KVBytesPerToken != 70272 {
@@ -17,7 +21,7 @@ func BenchmarkCheckMemoryReference(b *testing.B) {
 
 // BenchmarkMemoryPP4 exercises the per-stage path (four pipeline stages).
 func BenchmarkMemoryPP4(b *testing.B) {
-	in := quick(b, QuickOptions{Model: "deepseek-r1", GPU: "h20-3e", TP: 8, PP: 4})
+	in := testinput.Quick(b, QuickOptions{Model: "deepseek-r1", GPU: "h20-3e", TP: 8, PP: 4})
 	for b.Loop() {
 		_ = Memory(in)
 	}
@@ -26,7 +30,7 @@ func BenchmarkMemoryPP4(b *testing.B) {
 // BenchmarkResolveAndCheckReference includes spec resolution (catalog
 // lookups parse the embedded config.json) on top of the memory check.
 func BenchmarkResolveAndCheckReference(b *testing.B) {
-	in := loadExample(b, "deepseek-v3-32xh20.yaml")
+	in := testinput.Example(b, "deepseek-v3-32xh20.yaml")
 	for b.Loop() {
 		in2, _ := QuickInput(QuickOptions{Model: "deepseek-v3", GPU: "h20", DP: 32, EP: true, MaxModelLen: 32768, Weights: "bf16", VLLMVersion: in.VLLMVersion, Concurrency: 200})
 		_ = Check(&in2)

@@ -2,7 +2,6 @@ package estimate
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -151,8 +150,8 @@ func moeWidthPerGPU(in *Input) float64 {
 func moeTokens(in *Input) (float64, string) {
 	t := in.MaxNumBatchedTokens
 	dp := in.Layout.DP
-	dpChunk := envInt(in, "VLLM_MOE_DP_CHUNK_SIZE")
-	fusedChunk := envInt(in, "VLLM_FUSED_MOE_CHUNK_SIZE")
+	dpChunk := in.EnvInt("VLLM_MOE_DP_CHUNK_SIZE")
+	fusedChunk := in.EnvInt("VLLM_FUSED_MOE_CHUNK_SIZE")
 	switch {
 	case in.All2AllBackend == "":
 		return float64(min(t, fusedChunk)), "the rank's own batch"
@@ -203,7 +202,7 @@ func all2allBuffers(in *Input) (Term, bool) {
 	b := in.All2AllBackend
 	switch backendKernels(in).Buffers {
 	case vllm.BuffersDeepEPNormal:
-		mb := envInt(in, "VLLM_DEEPEP_BUFFER_SIZE_MB")
+		mb := in.EnvInt("VLLM_DEEPEP_BUFFER_SIZE_MB")
 		n := 1.0
 		if in.Layout.Nodes > 1 {
 			n = 2
@@ -211,27 +210,13 @@ func all2allBuffers(in *Input) (Term, bool) {
 		return Term{"DeepEP HT buffers", n * float64(mb) / 1024,
 			fmt.Sprintf("%g × VLLM_DEEPEP_BUFFER_SIZE_MB %d (NVLink%s)", n, mb, map[bool]string{true: " + RDMA", false: ""}[n == 2])}, true
 	case vllm.BuffersLowLatency:
-		tok := envInt(in, "VLLM_MOE_DP_CHUNK_SIZE")
+		tok := in.EnvInt("VLLM_MOE_DP_CHUNK_SIZE")
 		msg := float64(2*in.Model.HiddenSize + 16)
 		bytes := 2 * 2 * float64(in.Model.NumExperts) * float64(tok) * msg
 		return Term{b + " buffers", bytes / GiB,
 			fmt.Sprintf("2 × 2 × %d experts × %d tokens × (2 × hidden %d + 16) B", in.Model.NumExperts, tok, in.Model.HiddenSize)}, true
 	}
 	return Term{}, false
-}
-
-// envInt is a positive integer vLLM reads from the environment: the spec's
-// vllm.env value, else the release's default (vllm.Release.EnvDefault: the
-// fused-MoE chunk VLLM_FUSED_MOE_CHUNK_SIZE, the DeepEP/pplx dispatch chunk
-// VLLM_MOE_DP_CHUNK_SIZE, the DeepEP normal-kernel buffer
-// VLLM_DEEPEP_BUFFER_SIZE_MB). 0 when neither is known.
-func envInt(in *Input, key string) int {
-	if v, err := strconv.Atoi(in.Env[key]); err == nil && v > 0 {
-		return v
-	}
-	def, _ := release(in).EnvDefault(key)
-	v, _ := strconv.Atoi(def)
-	return v
 }
 
 // isLegacyV0 reports releases before 0.8.0, where the V0 engine (no shared

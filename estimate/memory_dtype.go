@@ -38,7 +38,7 @@ var quantizedComponents = map[string]bool{
 
 // StorageRule returns how component is stored for the resolved weights dtype.
 func StorageRule(in *Input, component string) DTypeRule {
-	act := in.modelActDType()
+	act := in.ActDType()
 	bf := DTypeRule{act, bytesBF16, "kept in " + act}
 	if component == CompMLACopies {
 		return DTypeRule{act, bytesBF16, "de-quantized copies in the activation dtype"}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -43,7 +45,7 @@ func TestStorageRules(t *testing.T) {
 		{QuickOptions{Model: "llama-3.1-70b", GPU: "h100", TP: 2, Weights: "int8"}, CompDenseMLP, "int8", 1 + 4.0/8192, ""},
 	}
 	for _, c := range cases {
-		w := weightOf(Memory(quick(t, c.o)), c.comp)
+		w := weightOf(Memory(testinput.Quick(t, c.o)), c.comp)
 		if w.DType != c.dtype || math.Abs(w.BytesPerParam-c.bytes) > 1e-12 {
 			t.Errorf("%s %s (%s): stored as %s at %.6f B, want %s at %.6f B", c.o.Model, c.comp, c.o.Weights, w.DType, w.BytesPerParam, c.dtype, c.bytes)
 		}
@@ -53,7 +55,7 @@ func TestStorageRules(t *testing.T) {
 // vLLM's MXFP4 MoE pads hidden to 256 and the per-rank intermediate to 128
 // on Hopper: gpt-oss-20b at TP=2 stores 3 × 3072 × 1536 elements per expert.
 func TestMXFP4ExpertPadding(t *testing.T) {
-	r := Memory(quick(t, QuickOptions{Model: "gpt-oss-20b", GPU: "h100", TP: 2}))
+	r := Memory(testinput.Quick(t, QuickOptions{Model: "gpt-oss-20b", GPU: "h100", TP: 2}))
 	w := weightOf(r, CompRouted)
 	want := 24.0 * 32 * (3*3072*1536 + 2*1536 + 3072)
 	if math.Abs(w.Stored()-want) > 1 {
@@ -65,7 +67,7 @@ func TestMXFP4ExpertPadding(t *testing.T) {
 }
 
 func TestActivationTerms(t *testing.T) {
-	in := quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100", MaxModelLen: 8192, VLLMVersion: "0.19.0"})
+	in := testinput.Quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100", MaxModelLen: 8192, VLLMVersion: "0.19.0"})
 	a := PeakActivation(in, PPStages(32, 1)[0])
 	sampler := 1024.0 * 128256 * SamplerBytesPerLogit / GiB
 	forward := 8192.0 * (3*4096 + 3*14336) * 2 / GiB
@@ -83,15 +85,15 @@ func TestActivationTerms(t *testing.T) {
 }
 
 func TestNonTorchTerms(t *testing.T) {
-	one := quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100"})
+	one := testinput.Quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100"})
 	if got := sumTerms(NonTorch(one)); got != NonTorchBaseGiB {
 		t.Errorf("single GPU non-torch = %.2f, want %.2f", got, NonTorchBaseGiB)
 	}
-	tp := quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100", TP: 2})
+	tp := testinput.Quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100", TP: 2})
 	if got := sumTerms(NonTorch(tp)); math.Abs(got-NonTorchBaseGiB-CollectivesGiB) > 1e-9 {
 		t.Errorf("TP=2 non-torch = %.2f", got)
 	}
-	ll := quick(t, QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 16, EP: true})
+	ll := testinput.Quick(t, QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 16, EP: true})
 	ll.All2AllBackend = "deepep_low_latency"
 	want := 2 * 2 * 256 * 256 * float64(2*7168+16) / GiB
 	if got := sumTerms(NonTorch(ll)) - NonTorchBaseGiB - CollectivesGiB; math.Abs(got-want) > 1e-9 {
@@ -159,7 +161,7 @@ func TestFBGEMMFP8Checkpoint(t *testing.T) {
 	g, _ := catalog.LookupGPU("h100-sxm")
 	util := 0.9
 	in := &Input{Model: m, GPU: g, VLLMVersion: "0.19.0", Layout: Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 8}}
-	if ds := in.resolveEngine(engineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util}); ds.HasErrors() {
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util}); ds.HasErrors() {
 		t.Fatal(ds)
 	}
 	r := Memory(in)

@@ -5,16 +5,8 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 )
-
-func quick(t testing.TB, o QuickOptions) *Input {
-	t.Helper()
-	in, ds := QuickInput(o)
-	if ds.HasErrors() {
-		t.Fatalf("QuickInput(%+v): %v", o, ds)
-	}
-	return &in
-}
 
 func TestPPStagesFollowVLLM(t *testing.T) {
 	got := PPStages(61, 4)
@@ -33,7 +25,7 @@ func TestPPStagesFollowVLLM(t *testing.T) {
 // the catalog's parameter count (vocabulary padding aside).
 func TestPlacementSumsToModel(t *testing.T) {
 	for _, m := range catalog.Models() {
-		in := quick(t, QuickOptions{Model: m.ID, GPU: "b200", MaxModelLen: 4096})
+		in := testinput.Quick(t, QuickOptions{Model: m.ID, GPU: "b200", MaxModelLen: 4096})
 		got := Memory(in).ParamsPerGPU
 		want := m.ParamCounts().Total
 		if math.Abs(got-want)/want > 0.001 {
@@ -43,7 +35,7 @@ func TestPlacementSumsToModel(t *testing.T) {
 }
 
 func TestReferenceScenarioMemory(t *testing.T) {
-	in := loadExample(t, "deepseek-v3-32xh20.yaml")
+	in := testinput.Example(t, "deepseek-v3-32xh20.yaml")
 	r := Memory(&in)
 	if p := r.ParamsPerGPU / 1e9; p < 37.3 || p > 37.7 {
 		t.Errorf("params per GPU = %.2fB, want ≈37.5B", p)
@@ -64,7 +56,7 @@ func TestReferenceScenarioMemory(t *testing.T) {
 	if c.Fits {
 		t.Errorf("BF16 weights on H20 leave %.1f GiB of KV: 7 × 32K sequences must not fit", r.PerGPU.KVCacheGiB)
 	}
-	in.resolveDTypes("auto", "auto")
+	in.SetDTypes("auto", "auto")
 	if f := Memory(&in); !f.Capacity.Fits || f.PerGPU.WeightsGiB > 40 {
 		t.Errorf("official FP8 checkpoint: weights %.1f GiB, fits %v; want ≈37 GiB and fits", f.PerGPU.WeightsGiB, f.Capacity.Fits)
 	}
@@ -86,7 +78,7 @@ func TestKVBytesPerToken(t *testing.T) {
 		{QuickOptions{Model: "deepseek-v2-lite", GPU: "h100"}, 27 * 576 * 2},
 	}
 	for _, c := range cases {
-		if got := Memory(quick(t, c.o)).KVBytesPerToken; got != c.want {
+		if got := Memory(testinput.Quick(t, c.o)).KVBytesPerToken; got != c.want {
 			t.Errorf("%+v: %d B/token, want %d", c.o, got, c.want)
 		}
 	}
@@ -95,7 +87,7 @@ func TestKVBytesPerToken(t *testing.T) {
 func TestExpertPlacementEPRemainder(t *testing.T) {
 	// 256 experts over EP = 24: 256//24 = 10 with 16 left over, so the
 	// fullest rank holds 11.
-	in := quick(t, QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 24, EP: true})
+	in := testinput.Quick(t, QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 24, EP: true})
 	for _, w := range Memory(in).Weights {
 		if w.Component == CompRouted {
 			per := in.Model.ParamCounts().ExpertPerLayerEach * 58
@@ -105,7 +97,7 @@ func TestExpertPlacementEPRemainder(t *testing.T) {
 		}
 	}
 	// Without EP the experts are split over TP×DP ranks (flattened TP).
-	noEP := quick(t, QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 8})
+	noEP := testinput.Quick(t, QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 8})
 	for _, w := range Memory(noEP).Weights {
 		if w.Component == CompRouted && math.Abs(w.ParamsPerGPU-w.ParamsTotal/8)/w.ParamsTotal > 1e-3 {
 			t.Errorf("no-EP routed share = %.3gB, want total/8 = %.3gB", w.ParamsPerGPU/1e9, w.ParamsTotal/8e9)
@@ -114,7 +106,7 @@ func TestExpertPlacementEPRemainder(t *testing.T) {
 }
 
 func TestEPLBRedundantExpertsCostWeights(t *testing.T) {
-	in := quick(t, QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 16, EP: true})
+	in := testinput.Quick(t, QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 16, EP: true})
 	base := Memory(in).PerGPU.WeightsGiB
 	in.EnableEPLB, in.NumRedundantExperts = true, 32 // 2 extra experts per rank
 	got := Memory(in).PerGPU.WeightsGiB
@@ -125,7 +117,7 @@ func TestEPLBRedundantExpertsCostWeights(t *testing.T) {
 }
 
 func TestMaxModelLenTooLongFailsLikeVLLM(t *testing.T) {
-	in := quick(t, QuickOptions{Model: "llama-3.1-70b", GPU: "h100", TP: 2, MaxModelLen: 131072, GPUMemoryUtilization: 0.95})
+	in := testinput.Quick(t, QuickOptions{Model: "llama-3.1-70b", GPU: "h100", TP: 2, MaxModelLen: 131072, GPUMemoryUtilization: 0.95})
 	c := Memory(in).Capacity
 	if c.OneSequenceFits || c.LargestMaxModelLen <= 0 || c.LargestMaxModelLen >= 131072 {
 		t.Errorf("one 128K sequence must not fit on 2×H100 with 70B BF16: %+v", c)
@@ -136,7 +128,7 @@ func TestMaxModelLenTooLongFailsLikeVLLM(t *testing.T) {
 }
 
 func TestSlidingWindowLayersHoldOnlyTheWindow(t *testing.T) {
-	in := quick(t, QuickOptions{Model: "gpt-oss-20b", GPU: "h100", MaxModelLen: 65536})
+	in := testinput.Quick(t, QuickOptions{Model: "gpt-oss-20b", GPU: "h100", MaxModelLen: 65536})
 	kv := Memory(in).KV
 	if kv.SlidingLayers == 0 {
 		t.Fatal("gpt-oss has sliding-window layers")
@@ -148,12 +140,12 @@ func TestSlidingWindowLayersHoldOnlyTheWindow(t *testing.T) {
 }
 
 func TestCheckFeasibleWhenItFits(t *testing.T) {
-	in := quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100", MaxModelLen: 8192, Concurrency: 10})
+	in := testinput.Quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100", MaxModelLen: 8192, Concurrency: 10})
 	r := Check(in)
 	if !r.Feasible || r.Findings.HasErrors() {
 		t.Errorf("Llama-3.1-8B on one H100 must fit 10 × 8K: %v", r.Findings)
 	}
-	in = quick(t, QuickOptions{Model: "llama-3.1-405b", GPU: "h100", TP: 8, MaxModelLen: 8192})
+	in = testinput.Quick(t, QuickOptions{Model: "llama-3.1-405b", GPU: "h100", TP: 8, MaxModelLen: 8192})
 	r = Check(in)
 	if r.Feasible || len(r.Findings) == 0 || r.Findings[0].Code != CodeNoKVMemory {
 		t.Errorf("405B BF16 on 8 × H100 cannot hold its weights: %v", r.Findings)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -20,16 +22,16 @@ type PerfReport struct {
 // every SLO. kvTokensPerRank is the KV capacity of one DP rank in tokens
 // (from Memory); 0 means not even one block fits.
 func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
-	s := SetupFromInput(in)
-	sm := NewStepModel(s)
+	s := perf.SetupFromInput(in)
+	sm := perf.NewStepModel(s)
 	p := Performance{All2All: s.A2A.String(), CUDAGraphs: s.CUDAGraphs,
 		DBO: s.DBO, Constants: s.Eff, Notes: perfNotes(&s)}
 	if in.Layout.Nodes > 1 && in.Network.InterGbitPerSPerNIC <= 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("no inter-node network given: assumed one %d Gbit/s NIC per GPU (%d per node), %d µs latency",
-			DefaultInterGbitPerGPU, in.Layout.GPUsPerNode, DefaultInterLatencyUs))
+			perf.DefaultInterGbitPerGPU, in.Layout.GPUsPerNode, perf.DefaultInterLatencyUs))
 	}
-	p.GEMMPrecision, p.AttentionPrecision = s.precisions()
-	p.FLOPs = sm.flopsInfo(in)
+	p.GEMMPrecision, p.AttentionPrecision = s.Precisions()
+	p.FLOPs = sm.FLOPsInfo(in)
 	for _, n := range perfInputLengths(in) {
 		p.Prefill = append(p.Prefill, sm.PrefillIdle(n, max(1, in.MaxNumBatchedTokens)))
 	}
@@ -39,8 +41,8 @@ func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
 		}
 	}
 	in = openLoopConcurrency(in, &p)
-	p.Decode = sm.decodeInfo(in, kvTokensPerRank)
-	p.Network = sm.netInfo(p.Decode)
+	p.Decode = sm.DecodeInfo(in, kvTokensPerRank)
+	p.Network = sm.NetInfo(p.Decode)
 	p.Alternatives = Alternatives(in)
 	r := PerfReport{Performance: p}
 	r.SLO = judgeSLOs(in, sm, &r.Performance, kvTokensPerRank)
@@ -67,7 +69,7 @@ func perfInputLengths(in *Input) []int {
 
 // simulateScenario runs the workload's load (its sessions, or its arrival
 // rate) with requests of the given input length.
-func simulateScenario(in *Input, sm *StepModel, kvTokens int64, inputTokens int, opt PerfOptions) SimScenario {
+func simulateScenario(in *Input, sm *perf.StepModel, kvTokens int64, inputTokens int, opt PerfOptions) SimScenario {
 	w := in.Workload
 	sessions := 0
 	if w.ArrivalRatePerS <= 0 {
@@ -81,7 +83,7 @@ func simulateScenario(in *Input, sm *StepModel, kvTokens int64, inputTokens int,
 	// so they do not start in lock-step.
 	pf := sm.PrefillIdle(inputTokens, max(1, in.MaxNumBatchedTokens)).TTFTS
 	dp, _ := sm.DecodeAt(max(1, sessions), float64(inputTokens)+float64(w.OutputTokens)/2)
-	cfg := SimConfig{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
+	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
 		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: max(1, w.OutputTokens),
 		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: n, Warmup: max(100, 2*sessions), Seed: opt.Seed,
 		StaggerS: pf + float64(w.OutputTokens)*dp.TPOTS}
@@ -95,19 +97,19 @@ func simulateScenario(in *Input, sm *StepModel, kvTokens int64, inputTokens int,
 // ranks are independent engines, so one rank is simulated with its share
 // of the load (the fullest rank's ceil share of sessions, 1/DP of the
 // arrival rate) and the throughput is scaled back up.
-func simulateIndependentRanks(sm *StepModel, cfg SimConfig) SimResult {
+func simulateIndependentRanks(sm *perf.StepModel, cfg sim.Config) sim.Result {
 	dp := cfg.DP
 	if sm.S.Model.IsMoE() || dp <= 1 {
-		return Simulate(cfg)
+		return sim.Run(cfg)
 	}
-	one := *sm.S.withDP(1)
-	m1 := NewStepModel(one)
+	one := *sm.S.WithDP(1)
+	m1 := perf.NewStepModel(one)
 	cfg.Step, cfg.DP = m1.StepSeconds, 1
 	if cfg.Sessions > 0 {
 		cfg.Sessions = (cfg.Sessions + dp - 1) / dp
 	}
 	cfg.ArrivalRatePerS /= float64(dp)
-	res := Simulate(cfg)
+	res := sim.Run(cfg)
 	res.OutputTokPerS *= float64(dp)
 	res.TotalTokPerS *= float64(dp)
 	res.MeanRunning *= float64(dp)
@@ -116,7 +118,7 @@ func simulateIndependentRanks(sm *StepModel, cfg SimConfig) SimResult {
 }
 
 // perfNotes states the modelling assumptions that matter for this setup.
-func perfNotes(s *StepSetup) []string {
+func perfNotes(s *perf.StepSetup) []string {
 	notes := []string{
 		"step time per DP rank = overhead + Σ over operation classes (dense projections, routed experts, attention) of max(compute, memory) + communication; compute and memory are a roofline per class, not a sum",
 	}

@@ -3,6 +3,7 @@ package estimate
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -38,7 +39,7 @@ func perfNotesFor(in *Input, pr *PerfReport) []Note {
 			"%.2f GFLOPs per token at the mean context %.0f, %.1f GFLOPs at max_model_len %d (%.2f GFLOPs per layer). "+
 			"Decode attention does %.0f FLOPs per KV byte read; this GPU's ridge point is %.0f FLOPs/byte, so at long contexts it is %s-bound.",
 		f.LinearPerToken/1e9, f.AttentionPerTokenAtMean/1e9, f.MeanContext, f.AttentionPerTokenAtMax/1e9, in.MaxModelLen,
-		f.AttentionPerLayerAtMax/1e9, attnIntensity(in), f.ArithmeticIntensityRidge, map[bool]string{true: "compute", false: "memory"}[f.DecodeComputeBoundAtMax])}}
+		f.AttentionPerLayerAtMax/1e9, perf.AttentionIntensity(in), f.ArithmeticIntensityRidge, map[bool]string{true: "compute", false: "memory"}[f.DecodeComputeBoundAtMax])}}
 	if in.Model.IsMoE() {
 		notes[0].Text += fmt.Sprintf(" Counting all %.0fB parameters instead of the active ones would give %.2f TFLOPs per token; "+
 			"figures of tens of TFLOPs per token are off by orders of magnitude.", in.Model.ParamCounts().Total/1e9, 2*in.Model.ParamCounts().Total/1e12)
@@ -64,16 +65,6 @@ func perfNotesFor(in *Input, pr *PerfReport) []Note {
 	return notes
 }
 
-// attnIntensity is decode attention FLOPs per KV byte on one GPU.
-func attnIntensity(in *Input) float64 {
-	s := SetupFromInput(in)
-	kv := kvBytesPerTokenLayerGPU(&s)
-	if kv == 0 {
-		return 0
-	}
-	return attnDecodeCoef(in.Model) / float64(in.Layout.TP) / kv
-}
-
 func networkNoteText(in *Input, p *Performance) string {
 	n := p.Network
 	txt := fmt.Sprintf("all2all %s: one token's forward pass moves %.2f MB through NICs and %.2f MB over NVLink (dispatch %s, combine BF16, %d MoE layers). ",
@@ -89,7 +80,7 @@ func networkNoteText(in *Input, p *Performance) string {
 		txt += fmt.Sprintf(", with group-limited routing (%d of %d groups)", in.Model.TopKGroup, in.Model.NGroup)
 	}
 	txt += ". DeepEP high-throughput sends one copy per remote node, low-latency one per remote expert, " + vllm.BackendAllgatherReducescatter + " every token to every rank"
-	if ht, ll := modeBytesPerToken(in, r); ht > 0 {
+	if ht, ll := perf.ModeBytesPerToken(in, r); ht > 0 {
 		txt += fmt.Sprintf(": per token and forward pass %.2f MB through NICs in high-throughput mode, %.2f MB in low-latency mode", ht/1e6, ll/1e6)
 	}
 	txt += "."
@@ -103,21 +94,8 @@ func networkNoteText(in *Input, p *Performance) string {
 }
 
 func dispatchDType(in *Input, p *Performance) string {
-	if a2aMechanism(in).PointToPoint() && p.GEMMPrecision == "fp8" {
+	if perf.Mechanism(in).PointToPoint() && p.GEMMPrecision == "fp8" {
 		return "FP8 + scales"
 	}
 	return "BF16"
-}
-
-// modeBytesPerToken is what one token's forward pass would push through
-// NICs with DeepEP high-throughput and low-latency kernels (dispatch FP8 +
-// scales when the weights are FP8, BF16 otherwise; combine BF16).
-func modeBytesPerToken(in *Input, r Routing) (ht, ll float64) {
-	h := float64(in.Model.HiddenSize)
-	dispatch := 2 * h
-	if in.WeightsDType == "fp8" {
-		dispatch = h * (1 + 4.0/128)
-	}
-	perCopy := (dispatch + 2*h) * float64(in.Model.MoELayerCount())
-	return r.RemoteNodes * perCopy, r.RemoteExpertCopies * perCopy
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -45,7 +46,7 @@ func TestPerfReferenceScenario(t *testing.T) {
 		t.Errorf("BF16 weight-read floor %.1f ms", w*1e3)
 	}
 	fp8 := perfRefInput(t, "fp8")
-	if w := NewStepModel(SetupFromInput(&fp8)).FloorsAt(200, 1536).WeightReadS; w < 9e-3 || w > 10.5e-3 {
+	if w := perf.NewStepModel(perf.SetupFromInput(&fp8)).FloorsAt(200, 1536).WeightReadS; w < 9e-3 || w > 10.5e-3 {
 		t.Errorf("FP8 weight-read floor %.1f ms", w*1e3)
 	}
 	// Point 8: megabytes per token per pass; tens of ms of all-to-all per

@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"fmt"
+
 	"github.com/vlaunch/vlaunch/diag/codes"
 
 	"github.com/vlaunch/vlaunch/diag"

@@ -2,8 +2,10 @@ package estimate
 
 import (
 	"fmt"
-	"github.com/vlaunch/vlaunch/diag/codes"
 	"sort"
+
+	"github.com/vlaunch/vlaunch/diag/codes"
+	"github.com/vlaunch/vlaunch/resolve"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
@@ -96,11 +98,6 @@ func EnumerateLayouts(nodes, perNode, heads int, moe bool) []Layout {
 	return out
 }
 
-// WithLayout returns in with layout l and everything that depends on the
-// layout re-resolved (resolve.Deployment.WithLayout): the all2all backend
-// and CUDA graphs.
-func (in Input) WithLayout(l Layout) Input { return in.withLayout(l) }
-
 // Search evaluates every layout of EnumerateLayouts for base's hosts that
 // vlaunch can generate (resolve.Place)
 // (base.Layout gives Nodes and GPUsPerNode; its TP/PP/DP are ignored) with
@@ -116,7 +113,7 @@ func (in Input) WithLayout(l Layout) Input { return in.withLayout(l) }
 //
 // Search is pure: base is not modified.
 func Search(base *Input) []Candidate {
-	layouts := base.candidateLayouts()
+	layouts := candidateLayouts(base)
 	out := make([]Candidate, len(layouts))
 	for i, lay := range layouts {
 		out[i] = evaluate(base.WithLayout(lay))
@@ -197,4 +194,20 @@ func searchA2ALabel(in *Input) string {
 		return vllm.NaiveDispatch
 	}
 	return in.All2AllBackend
+}
+
+// candidateLayouts are the layouts the search evaluates: EnumerateLayouts
+// for the hosts, kept only where vlaunch can generate them (resolve.Place),
+// so `parallelism: auto` never chooses a layout `generate` refuses.
+func candidateLayouts(in *Input) []Layout {
+	l := in.Layout
+	all := EnumerateLayouts(max(l.Nodes, 1), max(l.GPUsPerNode, 1), in.Model.NumHeads, in.Model.IsMoE())
+	hosts := in.HostGPUs()
+	out := all[:0]
+	for _, c := range all {
+		if _, err := resolve.Place(c, hosts); err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -3,6 +3,8 @@ package estimate
 import (
 	"fmt"
 	"math"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
 // Verdicts and bindings of an SLO.
@@ -34,7 +36,7 @@ type SLOVerdict struct {
 
 // judgeSLOs builds the verdict list: throughput, TPOT, then every TTFT
 // percentile target.
-func judgeSLOs(in *Input, sm *StepModel, p *Performance, kv int64) []SLOVerdict {
+func judgeSLOs(in *Input, sm *perf.StepModel, p *Performance, kv int64) []SLOVerdict {
 	var out []SLOVerdict
 	if in.SLO.ThroughputTokensPerS > 0 {
 		out = append(out, throughputVerdict(in, sm, p, kv))
@@ -86,14 +88,14 @@ func (p *Performance) sim(inputTokens int) *SimScenario {
 
 // stepBinding maps a step's dominant term onto the SLO binding names
 // (host overhead counts as compute: it is work on the critical path).
-func stepBinding(st StepTime) string {
+func stepBinding(st perf.StepTime) string {
 	if b := st.Binding(); b != "overhead" {
 		return b
 	}
 	return BindCompute
 }
 
-func throughputVerdict(in *Input, sm *StepModel, p *Performance, kv int64) SLOVerdict {
+func throughputVerdict(in *Input, sm *perf.StepModel, p *Performance, kv int64) SLOVerdict {
 	target := in.SLO.ThroughputTokensPerS
 	total := in.SLO.ThroughputCounts == "total"
 	v := SLOVerdict{Name: "throughput (" + in.SLO.ThroughputCounts + " tokens/s)", Target: target, Unit: "tokens/s"}
@@ -121,8 +123,8 @@ func throughputVerdict(in *Input, sm *StepModel, p *Performance, kv int64) SLOVe
 		v.WouldPass = append(v.WouldPass, throughputBound(in, sm, c, steady))
 		v.WouldPass = append(v.WouldPass, sessionsForThroughput(in, sm, kv, steady, f, total))
 		if v.Binding == BindNetwork {
-			v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *StepModel) bool {
-				pt, _ := s.DecodeAt(c, meanContext(in))
+			v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *perf.StepModel) bool {
+				pt, _ := s.DecodeAt(c, in.MeanContext())
 				return throughputOf(in, pt, total) >= steady
 			}))
 		}
@@ -132,7 +134,7 @@ func throughputVerdict(in *Input, sm *StepModel, p *Performance, kv int64) SLOVe
 
 // throughputExplanation states what the target counts, what Little's law
 // asks of a decode step, and the predicted step against its floors.
-func throughputExplanation(in *Input, sm *StepModel, d DecodeInfo, binding string) string {
+func throughputExplanation(in *Input, sm *perf.StepModel, d perf.DecodeInfo, binding string) string {
 	target, c := in.SLO.ThroughputTokensPerS, max(1, in.Workload.Concurrency)
 	perSession := target / float64(c)
 	counts := "generated (output) tokens only"
@@ -163,7 +165,7 @@ func prefillInterference(in *Input, p *Performance) float64 {
 }
 
 // throughputOf converts a decode point to the counted throughput.
-func throughputOf(in *Input, pt DecodePoint, total bool) float64 {
+func throughputOf(in *Input, pt perf.DecodePoint, total bool) float64 {
 	if !total {
 		return pt.OutputTokPerS
 	}
@@ -190,9 +192,9 @@ func tpotVerdict(in *Input, p *Performance, kv int64) SLOVerdict {
 // network) binds the TTFT; below it, waiting for shared steps (queueing) does.
 const prefillShareBinding = 0.5
 
-func ttftVerdict(in *Input, sm *StepModel, p *Performance, kv int64, n int, q string, target float64) SLOVerdict {
+func ttftVerdict(in *Input, sm *perf.StepModel, p *Performance, kv int64, n int, q string, target float64) SLOVerdict {
 	v := SLOVerdict{Name: fmt.Sprintf("TTFT %s at %d input tokens", q, n), Target: target, Unit: "s"}
-	var idle PrefillPoint
+	var idle perf.PrefillPoint
 	for _, pp := range p.Prefill {
 		if pp.InputTokens == n {
 			idle = pp
@@ -218,7 +220,7 @@ func ttftVerdict(in *Input, sm *StepModel, p *Performance, kv int64, n int, q st
 	}
 	if v.Verdict == VerdictFail && idle.Binding == BindNetwork {
 		chunk := max(1, in.MaxNumBatchedTokens)
-		v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *StepModel) bool {
+		v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *perf.StepModel) bool {
 			return s.PrefillIdle(n, chunk).TTFTS <= target*math.Min(1, idle.TTFTS/math.Max(v.Predicted, 1e-9))
 		}))
 	}

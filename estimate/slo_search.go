@@ -1,15 +1,19 @@
 package estimate
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
+)
 
 // sessionsForThroughput finds the smallest concurrency (DP multiples,
 // within max_num_seqs and KV) whose steady decode reaches the target.
 // f is the prefill interference (see prefillInterference): steady-decode
 // figures are divided by it to state what the workload would see.
-func sessionsForThroughput(in *Input, sm *StepModel, kv int64, target, f float64, total bool) string {
+func sessionsForThroughput(in *Input, sm *perf.StepModel, kv int64, target, f float64, total bool) string {
 	c, tp, ok := minSessionsFor(in, sm, kv, target, total)
 	if ok {
-		pt, _ := sm.DecodeAt(c, meanContext(in))
+		pt, _ := sm.DecodeAt(c, in.MeanContext())
 		return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach ≈%.0f tokens/s (steady decode %.0f, TPOT %.0f ms)", c, c/sm.S.DP, tp/f, tp, pt.TPOTS*1e3)
 	}
 	return fmt.Sprintf("no concurrency reaches it on this layout: at most ≈%.0f tokens/s (steady decode %.0f at %d sessions, limited by max_num_seqs %d and KV capacity)", tp/f, tp, c, in.MaxNumSeqs)
@@ -17,8 +21,8 @@ func sessionsForThroughput(in *Input, sm *StepModel, kv int64, target, f float64
 
 // minSessionsFor returns the smallest concurrency reaching the target
 // (ok), or the best throughput found and its concurrency.
-func minSessionsFor(in *Input, sm *StepModel, kv int64, target float64, total bool) (int, float64, bool) {
-	ctx := meanContext(in)
+func minSessionsFor(in *Input, sm *perf.StepModel, kv int64, target float64, total bool) (int, float64, bool) {
+	ctx := in.MeanContext()
 	limit := max(1, in.MaxNumSeqs)
 	if kv > 0 {
 		limit = min(limit, int(float64(kv)/float64(in.Workload.InputTokens+in.Workload.OutputTokens)))
@@ -39,7 +43,7 @@ func minSessionsFor(in *Input, sm *StepModel, kv int64, target float64, total bo
 
 // bandwidthFor finds the per-node inter-node bandwidth at which ok holds
 // (doubling from the current figure, up to 16 × 400 Gbit/s).
-func bandwidthFor(in *Input, ok func(*StepModel) bool) string {
+func bandwidthFor(in *Input, ok func(*perf.StepModel) bool) string {
 	if in.Layout.Nodes <= 1 {
 		return "the network is intra-node; a faster inter-node link does not help"
 	}
@@ -47,7 +51,7 @@ func bandwidthFor(in *Input, ok func(*StepModel) bool) string {
 	for bw := cur * 2; bw <= 6400; bw *= 2 {
 		v := *in
 		v.Network.InterGbitPerSPerNIC, v.Network.NICsPerNode = bw, 1
-		if ok(NewStepModel(SetupFromInput(&v))) {
+		if ok(perf.NewStepModel(perf.SetupFromInput(&v))) {
 			return fmt.Sprintf("inter-node bandwidth of about %.0f Gbit/s per node (now %.0f) would meet it, other things equal", bw, cur)
 		}
 	}
@@ -57,15 +61,15 @@ func bandwidthFor(in *Input, ok func(*StepModel) bool) string {
 // throughputBound states the physical ceiling at the SLO's concurrency:
 // no step can beat reading the resident weights once, in the lightest
 // format this GPU computes in (FP8 where it has FP8 tensor cores).
-func throughputBound(in *Input, sm *StepModel, c int, target float64) string {
-	floor := sm.FloorsAt(c, meanContext(in)).WeightReadS
+func throughputBound(in *Input, sm *perf.StepModel, c int, target float64) string {
+	floor := sm.FloorsAt(c, in.MeanContext()).WeightReadS
 	format := in.WeightsDType
 	if in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "fp8" && in.WeightsDType != "mxfp4" {
 		v := *in
 		v.WeightsDType = "fp8"
-		floor, format = NewStepModel(SetupFromInput(&v)).FloorsAt(c, meanContext(in)).WeightReadS, "fp8"
+		floor, format = perf.NewStepModel(perf.SetupFromInput(&v)).FloorsAt(c, in.MeanContext()).WeightReadS, "fp8"
 	}
-	ceiling := float64(c) * sm.S.tokensPerStep() / floor
+	ceiling := float64(c) * sm.S.TokensPerStep() / floor
 	if ceiling >= target {
 		return fmt.Sprintf("physically possible at %d sessions: the %s weight-read floor (%.1f ms per step) allows up to %.0f output tokens/s", c, format, floor*1e3, ceiling)
 	}
@@ -76,7 +80,7 @@ func throughputBound(in *Input, sm *StepModel, c int, target float64) string {
 // loadForTTFT searches the largest load (sessions, or arrival rate) at
 // which the simulated TTFT percentile meets the target: halving until it
 // passes, then bisecting between the passing and failing loads.
-func loadForTTFT(in *Input, sm *StepModel, kv int64, n int, q string, target float64) string {
+func loadForTTFT(in *Input, sm *perf.StepModel, kv int64, n int, q string, target float64) string {
 	open := in.Workload.ArrivalRatePerS > 0
 	full := float64(max(1, in.Workload.Concurrency))
 	if open {

@@ -1,9 +1,11 @@
 package estimate
 
 import (
+	"math"
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -49,7 +51,7 @@ func TestSLOThroughputVerdicts(t *testing.T) {
 // prefill itself.
 func TestSLOTTFTBinding(t *testing.T) {
 	in := sloInput(t, 1)
-	sm := NewStepModel(SetupFromInput(&in))
+	sm := perf.NewStepModel(perf.SetupFromInput(&in))
 	idle := sm.PrefillIdle(1024, in.MaxNumBatchedTokens).TTFTS
 	below := idle / 2
 	in.SLO.TTFT = []spec.TTFTTarget{{InputTokens: 1024, P99S: &below}}
@@ -75,7 +77,10 @@ func TestSLOTTFTBinding(t *testing.T) {
 func TestSLODenseDPIndependent(t *testing.T) {
 	one, two := runPerf(t, sloInput(t, 1)), runPerf(t, sloInput(t, 2))
 	a, b := one.Performance.Simulations[0].Result.OutputTokPerS, two.Performance.Simulations[0].Result.OutputTokPerS
-	if !perfNear(b, 2*a, 0.02) {
+	if !near(b, 2*a, 0.02) {
 		t.Fatalf("DP=2 %.0f tok/s vs DP=1 %.0f", b, a)
 	}
 }
+
+// near reports a and b equal within the relative tolerance tol.
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(math.Abs(b), 1e-12) }

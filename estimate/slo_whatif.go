@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -36,7 +37,7 @@ func alternativeInputs(in *Input) []Alternative {
 		f(&v)
 		// Whether vLLM captures CUDA graphs depends on the backend and DP
 		// size, so the variant's own decide.
-		v.CUDAGraphs = cudaGraphs(&v)
+		v.SetCUDAGraphs()
 		out = append(out, Alternative{Name: name, in: v})
 		return &out[len(out)-1]
 	}
@@ -86,8 +87,8 @@ func Alternatives(in *Input) []Alternative {
 		mem := Memory(&a.in)
 		a.KVTokensPerRank = mem.KVTokensPerRank
 		a.Fits = mem.Capacity.OneSequenceFits && mem.KVTokensPerRank > 0
-		sm := NewStepModel(SetupFromInput(&a.in))
-		pt, st := sm.DecodeAt(max(1, in.Workload.Concurrency), meanContext(in))
+		sm := perf.NewStepModel(perf.SetupFromInput(&a.in))
+		pt, st := sm.DecodeAt(max(1, in.Workload.Concurrency), in.MeanContext())
 		a.OutputTokPerS, a.TPOTS, a.Binding = pt.OutputTokPerS, pt.TPOTS, stepBinding(st)
 		a.IdleTTFTS = map[int]float64{}
 		for _, n := range perfInputLengths(in) {
@@ -131,7 +132,7 @@ func alternativesPassing(in *Input, alts []Alternative, v *SLOVerdict) []string 
 func alternativePrediction(in *Input, a Alternative, v *SLOVerdict) (float64, bool) {
 	switch {
 	case v.Unit == "tokens/s":
-		return throughputOf(in, DecodePoint{OutputTokPerS: a.OutputTokPerS}, in.SLO.ThroughputCounts == "total"), true
+		return throughputOf(in, perf.DecodePoint{OutputTokPerS: a.OutputTokPerS}, in.SLO.ThroughputCounts == "total"), true
 	case strings.HasPrefix(v.Name, "TPOT"):
 		return a.TPOTS, true
 	case strings.HasPrefix(v.Name, "TTFT"):
@@ -139,7 +140,7 @@ func alternativePrediction(in *Input, a Alternative, v *SLOVerdict) (float64, bo
 		if _, err := fmt.Sscanf(v.Name[strings.Index(v.Name, " at ")+4:], "%d", &n); err != nil {
 			return 0, false
 		}
-		base := NewStepModel(SetupFromInput(in)).PrefillIdle(n, max(1, in.MaxNumBatchedTokens)).TTFTS
+		base := perf.NewStepModel(perf.SetupFromInput(in)).PrefillIdle(n, max(1, in.MaxNumBatchedTokens)).TTFTS
 		if base <= 0 {
 			return 0, false
 		}
@@ -161,7 +162,7 @@ func sessionsWithAlternatives(in *Input, alts []Alternative, target float64, tot
 		if !a.Fits {
 			continue
 		}
-		sm := NewStepModel(SetupFromInput(&a.in))
+		sm := perf.NewStepModel(perf.SetupFromInput(&a.in))
 		c, tp, ok := minSessionsFor(&a.in, sm, a.KVTokensPerRank, target, total)
 		if ok && (reach.c == 0 || c < reach.c) {
 			reach.c, reach.tp, reach.name = c, tp, a.Name

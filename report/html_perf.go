@@ -5,6 +5,7 @@ import (
 	"html/template"
 
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/report/svg"
 )
 
@@ -36,7 +37,7 @@ func checkCharts(r *estimate.Report) []chartView {
 // decodeSeries splits the steady-decode curve into the part within KV
 // capacity and the part beyond it (drawn dashed: vLLM would queue or
 // preempt there).
-func decodeSeries(d estimate.DecodeInfo, name string, y func(estimate.DecodePoint) float64, unit string) []svg.Series {
+func decodeSeries(d perf.DecodeInfo, name string, y func(perf.DecodePoint) float64, unit string) []svg.Series {
 	in := svg.Series{Name: name, Color: seriesColors[0], Dots: true}
 	out := svg.Series{Name: "beyond KV capacity", Color: seriesColors[0], Dash: "5 4", Dots: true}
 	for i, c := range d.Curve {
@@ -74,7 +75,7 @@ func throughputChart(r *estimate.Report) chartView {
 	d := r.Performance.Decode
 	c := svg.XY{Title: "Throughput against concurrency", XLabel: "concurrent sessions", YLabel: "output tokens/s",
 		XLog: true, XBase: 2, YZero: true, VRefs: decodeLimits(r), XFormat: wholeNumber}
-	c.Series = decodeSeries(d, "steady decode", func(p estimate.DecodePoint) float64 { return p.OutputTokPerS }, "output tokens/s")
+	c.Series = decodeSeries(d, "steady decode", func(p perf.DecodePoint) float64 { return p.OutputTokPerS }, "output tokens/s")
 	caption := "Steady decoding (no new prompts) from the step model, per deployment."
 	if t, ok := findSLO(r.SLO, sloThroughput); ok {
 		c.HRefs = append(c.HRefs, svg.Ref{Label: "target " + throughputTargetLabel(t.v), Value: t.outputTarget(r), Color: colorTarget})
@@ -92,7 +93,7 @@ func tpotChart(r *estimate.Report) chartView {
 	d := r.Performance.Decode
 	c := svg.XY{Title: "Time per output token against concurrency", XLabel: "concurrent sessions", YLabel: "TPOT (ms)",
 		XLog: true, XBase: 2, YZero: true, VRefs: decodeLimits(r), XFormat: wholeNumber}
-	c.Series = decodeSeries(d, "steady decode", func(p estimate.DecodePoint) float64 { return p.TPOTS * 1e3 }, "ms")
+	c.Series = decodeSeries(d, "steady decode", func(p perf.DecodePoint) float64 { return p.TPOTS * 1e3 }, "ms")
 	if t, ok := findSLO(r.SLO, sloTPOT); ok {
 		c.HRefs = append(c.HRefs, svg.Ref{Label: fmt.Sprintf("target %.0f ms", t.v.Target*1e3), Value: t.v.Target * 1e3, Color: colorTarget})
 	}

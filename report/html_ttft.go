@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/report/svg"
 )
@@ -42,7 +43,7 @@ func ttftChart(r *estimate.Report) chartView {
 
 // ttftCDF is the simulated distribution as points (seconds, share): the
 // percentiles the simulation reports, nearest-rank.
-func ttftCDF(res estimate.SimResult) []svg.Point {
+func ttftCDF(res sim.Result) []svg.Point {
 	p := res.TTFT
 	pts := []svg.Point{{X: p.P50, Y: 0.50}, {X: p.P90, Y: 0.90}, {X: p.P95, Y: 0.95}, {X: p.P99, Y: 0.99}}
 	slices.SortStableFunc(pts, func(a, b svg.Point) int {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
@@ -82,7 +83,7 @@ func writeSLOMarkdown(w io.Writer, slo []estimate.SLOVerdict) {
 	}
 }
 
-func constantsText(e estimate.Efficiency) string {
+func constantsText(e perf.Efficiency) string {
 	return fmt.Sprintf("GEMM %.2f, attention %.2f, HBM %.2f, links %.2f, step overhead %.1f ms, eager %.0f µs/layer, collective %.0f µs",
 		e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3, e.EagerPerLayerS*1e6, e.CollectiveS*1e6)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
@@ -125,7 +127,7 @@ func sloHeadline(v estimate.SLOVerdict) string {
 // wouldTake introduces one "what it would take" line.
 func wouldTake(x string) string { return "what it would take: " + x }
 
-func stepTerms(st estimate.StepTime) string {
+func stepTerms(st perf.StepTime) string {
 	return fmt.Sprintf("dense %.1f ms · experts %.1f ms · attention %.1f ms (compute %.1f / memory %.1f ms) · all-to-all %.1f ms · TP %.1f ms · PP %.1f ms · overhead %.1f ms",
 		st.DenseS*1e3, st.ExpertS*1e3, st.AttentionS*1e3, st.ComputeS*1e3, st.MemoryS*1e3, st.A2AS*1e3, st.TPS*1e3, st.PPS*1e3, st.OverheadS*1e3)
 }
@@ -137,6 +139,6 @@ func simLoad(s estimate.SimScenario) string {
 	return fmt.Sprintf("Poisson arrivals at %.2f/s", s.RatePerS)
 }
 
-func pctText(p estimate.Percentiles) string {
+func pctText(p sim.Percentiles) string {
 	return fmt.Sprintf("mean %s · p50 %s · p90 %s · p95 %s · p99 %s", secs(p.Mean), secs(p.P50), secs(p.P90), secs(p.P95), secs(p.P99))
 }

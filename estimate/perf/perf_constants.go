@@ -1,4 +1,4 @@
-package estimate
+package perf
 
 // Efficiency holds the few global constants that turn peak hardware figures
 // into achievable ones. They are the only tuned numbers in the performance

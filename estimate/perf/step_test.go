@@ -1,4 +1,4 @@
-package estimate
+package perf
 
 import (
 	"testing"
@@ -34,7 +34,7 @@ var idealEff = Efficiency{GEMM: 1, Attention: 1, HBM: 1, Link: 1}
 func TestPerfDenseDecodeIsWeightRead(t *testing.T) {
 	m := perfModel(t, "llama-3.1-8b")
 	g := perfGPU(t, "h100-sxm")
-	sm := NewStepModel(StepSetup{Model: m, HW: NewPerfHardware(g, 1, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
+	sm := NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 1, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
 		WeightDType: "bf16", KVDType: "bf16", CUDAGraphs: true, Eff: idealEff})
 	st := sm.StepUniform(RankLoad{DecodeSeqs: 1, DecodeCtx: 16})
 	p := m.ParamCounts()
@@ -52,7 +52,7 @@ func TestPerfDenseDecodeIsWeightRead(t *testing.T) {
 func TestPerfDensePrefillIsCompute(t *testing.T) {
 	m := perfModel(t, "llama-3.1-8b")
 	g := perfGPU(t, "h100-sxm")
-	sm := NewStepModel(StepSetup{Model: m, HW: NewPerfHardware(g, 1, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
+	sm := NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 1, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
 		WeightDType: "bf16", KVDType: "bf16", CUDAGraphs: true, Eff: idealEff})
 	n := 8192.0
 	st := sm.StepUniform(RankLoad{PrefillTokens: n, PrefillPairs: n * (n + 1) / 2, PrefillSeqs: 1})
@@ -70,7 +70,7 @@ func TestPerfAllToAllScalesWithBytes(t *testing.T) {
 	m := perfModel(t, "deepseek-v3")
 	g := perfGPU(t, "h20-96g")
 	for _, mode := range []vllm.Traffic{vllm.TrafficPerNode, vllm.TrafficPerExpert, vllm.TrafficGather} {
-		sm := NewStepModel(StepSetup{Model: m, HW: NewPerfHardware(g, 8, 450, 0, 25, 1, 0), TP: 1, PP: 1, DP: 32, EP: true,
+		sm := NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 8, 450, 0, 25, 1, 0), TP: 1, PP: 1, DP: 32, EP: true,
 			WeightDType: "fp8", KVDType: "bf16", A2A: mode, FP8Dispatch: true, CUDAGraphs: true, Eff: idealEff})
 		a := sm.StepUniform(RankLoad{DecodeSeqs: 4, DecodeCtx: 4 * 100})
 		b := sm.StepUniform(RankLoad{DecodeSeqs: 8, DecodeCtx: 8 * 100})
@@ -101,7 +101,7 @@ func TestPerfRingAllReduceBytes(t *testing.T) {
 func TestPerfExpertsHit(t *testing.T) {
 	m := perfModel(t, "deepseek-v3")
 	g := perfGPU(t, "h200")
-	sm := NewStepModel(StepSetup{Model: m, HW: NewPerfHardware(g, 8, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
+	sm := NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 8, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
 		WeightDType: "fp8", KVDType: "bf16", CUDAGraphs: true, Eff: idealEff})
 	one := sm.StepUniform(RankLoad{DecodeSeqs: 1, DecodeCtx: 1})
 	p := m.ParamCounts()
@@ -121,7 +121,7 @@ func TestPerfExpertsHit(t *testing.T) {
 func TestPerfDBOOverlap(t *testing.T) {
 	m := perfModel(t, "deepseek-v3")
 	g := perfGPU(t, "h20-96g")
-	setup := StepSetup{Model: m, HW: NewPerfHardware(g, 8, 450, 0, 25, 1, 0), TP: 1, PP: 1, DP: 32, EP: true,
+	setup := StepSetup{Model: m, HW: NewHardware(g, 8, 450, 0, 25, 1, 0), TP: 1, PP: 1, DP: 32, EP: true,
 		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficPerExpert, FP8Dispatch: true, CUDAGraphs: true, Eff: idealEff}
 	off := NewStepModel(setup)
 	setup.DBO = true

@@ -1,4 +1,4 @@
-package estimate
+package perf
 
 import "github.com/vlaunch/vlaunch/catalog"
 

@@ -1,4 +1,4 @@
-package estimate
+package perf
 
 // Routing summarises where one token's top-k routed experts live, seen from
 // the GPU that owns the token, averaged over tokens and source GPUs. It is

@@ -1,8 +1,10 @@
-package estimate
+package sim
 
 import (
 	"math"
 	"slices"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
 // run advances the simulation until enough requests completed.
@@ -67,7 +69,7 @@ func (s *simulator) blocksFor(n int) int { return (n + s.bs - 1) / s.bs }
 func (s *simulator) schedule() {
 	for i := range s.ranks {
 		rk := &s.ranks[i]
-		var l RankLoad
+		var l perf.RankLoad
 		budget := s.scheduleRunning(rk, &l, s.cfg.MaxNumBatchedTokens, true)
 		budget = s.scheduleRunning(rk, &l, budget, false)
 		s.admitWaiting(rk, &l, budget)
@@ -77,7 +79,7 @@ func (s *simulator) schedule() {
 
 // scheduleRunning gives the running requests of one kind (decodes, or
 // partial prefills) their tokens for the step and returns the budget left.
-func (s *simulator) scheduleRunning(rk *simRank, l *RankLoad, budget int, decodes bool) int {
+func (s *simulator) scheduleRunning(rk *simRank, l *perf.RankLoad, budget int, decodes bool) int {
 	for j := 0; j < len(rk.running) && budget > 0; j++ {
 		r := &rk.running[j]
 		if (r.done >= r.prompt) != decodes {
@@ -114,7 +116,7 @@ func (r *simReq) genCtx() int {
 }
 
 // admitWaiting starts queued requests within the remaining budget.
-func (s *simulator) admitWaiting(rk *simRank, l *RankLoad, budget int) {
+func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 	for budget > 0 && len(rk.waiting) > 0 && len(rk.running) < s.cfg.MaxNumSeqs {
 		r := rk.waiting[0]
 		n := min(r.prompt, budget)
@@ -133,7 +135,7 @@ func (s *simulator) admitWaiting(rk *simRank, l *RankLoad, budget int) {
 
 // addToLoad records n tokens of request r in the step's load; advance()
 // applies them to r after the step (through r.sched).
-func (s *simulator) addToLoad(l *RankLoad, r *simReq, n int) {
+func (s *simulator) addToLoad(l *perf.RankLoad, r *simReq, n int) {
 	r.sched = n
 	if r.done < r.prompt {
 		c, p := float64(n), float64(r.done)

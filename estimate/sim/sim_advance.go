@@ -1,4 +1,4 @@
-package estimate
+package sim
 
 import (
 	"math"
@@ -87,7 +87,7 @@ func (s *simulator) finish(r simReq) {
 }
 
 // result turns the records into percentiles and throughput.
-func (s *simulator) result() SimResult {
+func (s *simulator) result() Result {
 	res := s.res
 	res.Requests = len(s.measured)
 	span := s.now - s.startT

@@ -1,6 +1,9 @@
-package estimate
+package perf
 
-import "github.com/vlaunch/vlaunch/vllm"
+import (
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/vllm"
+)
 
 // DefaultInterGbitPerGPU and DefaultInterLatencyUs describe the inter-node
 // fabric assumed when a multi-node input names none: one 400 Gbit/s
@@ -13,20 +16,20 @@ const (
 
 // SetupFromInput builds the step-time model's setup from a resolved Input,
 // with the global calibrated efficiencies.
-func SetupFromInput(in *Input) StepSetup {
+func SetupFromInput(in *input.Input) StepSetup {
 	l, n := in.Layout, in.Network
 	inter, nics, lat := n.InterGbitPerSPerNIC, n.NICsPerNode, n.InterLatencyUs
 	if l.Nodes > 1 && inter <= 0 { // the spec (or the quick form) names no fabric
 		inter, nics, lat = DefaultInterGbitPerGPU, l.GPUsPerNode, DefaultInterLatencyUs
 	}
-	hw := NewPerfHardware(in.GPU, l.GPUsPerNode, n.IntraGBytesPerS, n.IntraLatencyUs, inter, nics, lat)
+	hw := NewHardware(in.GPU, l.GPUsPerNode, n.IntraGBytesPerS, n.IntraLatencyUs, inter, nics, lat)
 	if l.Nodes <= 1 {
 		hw.InterBytesPerSPerNode, hw.InterLatencyS = 0, 0
 	}
 	s := StepSetup{
 		Model: in.Model, HW: hw, TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
 		WeightDType: in.WeightsDType, KVDType: in.KVCacheDType,
-		A2A: a2aMechanism(in), CUDAGraphs: in.CUDAGraphs, DBO: in.EnableDBO, Eff: DefaultEfficiency,
+		A2A: Mechanism(in), CUDAGraphs: in.CUDAGraphs, DBO: in.EnableDBO, Eff: DefaultEfficiency,
 	}
 	if in.EnableEPLB {
 		s.RedundantExperts = in.NumRedundantExperts
@@ -35,11 +38,11 @@ func SetupFromInput(in *Input) StepSetup {
 	return s
 }
 
-// a2aMechanism is the traffic pattern of the MoE layers' token exchange:
+// Mechanism is the traffic pattern of the MoE layers' token exchange:
 // none for a dense model or DP = 1, otherwise the backend's (vllm.TrafficOf:
 // without the all2all kernels vLLM's MoE layers still gather the tokens of
 // every DP rank).
-func a2aMechanism(in *Input) vllm.Traffic {
+func Mechanism(in *input.Input) vllm.Traffic {
 	if !in.Model.IsMoE() || in.Layout.DP <= 1 {
 		return vllm.TrafficNone
 	}

@@ -1,22 +1,29 @@
-package estimate
+// Package sim is a discrete-event simulation of vLLM's continuous batching
+// over DP ranks stepping in lock-step: per-rank scheduling under
+// max_num_seqs, max_num_batched_tokens and the KV capacity, chunked
+// prefill, recompute preemption, closed-loop sessions or Poisson arrivals.
+// The step time comes from a function (perf.StepModel.StepSeconds).
+package sim
 
 import (
 	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
-// SimConfig drives the discrete-event simulation of vLLM's continuous
+// Config drives the discrete-event simulation of vLLM's continuous
 // batching over DP ranks stepping in lock-step.
-type SimConfig struct {
+type Config struct {
 	// Step returns the duration of one lock-step engine step for the
-	// per-rank loads (len = DP). Use StepModel.StepSeconds, or a stub in
+	// per-rank loads (len = DP). Use perf.StepModel.StepSeconds, or a stub in
 	// tests. The step model is closed-form (a few dozen operations per
 	// rank), so it is evaluated every step rather than cached by load
 	// buckets: exact, and BenchmarkSim100k still runs 100,000 requests in
 	// about 0.4 s on one core.
-	Step func(loads []RankLoad) float64
+	Step func(loads []perf.RankLoad) float64
 	DP   int
 	// MaxNumSeqs and MaxNumBatchedTokens are vLLM's per-rank limits.
 	MaxNumSeqs          int
@@ -51,8 +58,8 @@ type Percentiles struct {
 	P99  float64 `json:"p99_s"`
 }
 
-// SimResult is what one simulation measured.
-type SimResult struct {
+// Result is what one simulation measured.
+type Result struct {
 	Requests      int         `json:"requests"`
 	TTFT          Percentiles `json:"ttft"`
 	TPOT          Percentiles `json:"tpot"`
@@ -93,18 +100,18 @@ type simRank struct {
 
 // simulator is the whole run's state.
 type simulator struct {
-	cfg      SimConfig
+	cfg      Config
 	pending  []simReq // closed-loop first requests not yet arrived, by time
 	rng      *rand.Rand
 	ranks    []simRank
-	loads    []RankLoad
+	loads    []perf.RankLoad
 	now      float64
 	nextArr  float64
 	capBlk   int
 	bs       int
 	measured []simRecord
 	done     int
-	res      SimResult
+	res      Result
 	areaRun  float64
 	areaWait float64
 	busy     float64 // time spent in steps (excludes idle gaps)
@@ -115,21 +122,21 @@ type simulator struct {
 
 type simRecord struct{ ttft, tpot, e2e float64 }
 
-// Simulate runs the simulation; it is deterministic for a given Seed.
-func Simulate(cfg SimConfig) SimResult {
+// Run runs the simulation; it is deterministic for a given Seed.
+func Run(cfg Config) Result {
 	s := newSimulator(cfg)
 	s.run()
 	return s.result()
 }
 
-func newSimulator(cfg SimConfig) *simulator {
+func newSimulator(cfg Config) *simulator {
 	cfg.DP = max(1, cfg.DP)
 	cfg.MaxNumSeqs = max(1, cfg.MaxNumSeqs)
 	cfg.MaxNumBatchedTokens = max(1, cfg.MaxNumBatchedTokens)
 	cfg.OutputTokens = max(1, cfg.OutputTokens)
 	cfg.InputTokens = max(1, cfg.InputTokens)
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		ranks: make([]simRank, cfg.DP), loads: make([]RankLoad, cfg.DP), bs: max(1, cfg.BlockSize)}
+		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), bs: max(1, cfg.BlockSize)}
 	s.capBlk = math.MaxInt
 	if cfg.KVTokensPerRank > 0 {
 		s.capBlk = cfg.KVTokensPerRank / s.bs

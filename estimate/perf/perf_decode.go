@@ -1,4 +1,4 @@
-package estimate
+package perf
 
 import "math"
 
@@ -26,8 +26,8 @@ func (sm *StepModel) DecodeAt(conc int, ctx float64) (DecodePoint, StepTime) {
 		loads[r] = RankLoad{DecodeSeqs: float64(n), DecodeCtx: float64(n) * ctx}
 	}
 	st := sm.Step(loads)
-	tps := float64(conc) * sm.S.tokensPerStep() / st.TotalS
-	return DecodePoint{Concurrency: conc, SeqsPerRank: per, TPOTS: st.TotalS / sm.S.tokensPerStep(),
+	tps := float64(conc) * sm.S.TokensPerStep() / st.TotalS
+	return DecodePoint{Concurrency: conc, SeqsPerRank: per, TPOTS: st.TotalS / sm.S.TokensPerStep(),
 		OutputTokPerS: tps, Binding: st.Binding()}, st
 }
 

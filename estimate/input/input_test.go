@@ -1,14 +1,15 @@
-package estimate
+package input
 
 import (
 	"testing"
 
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
 func loadExample(t testing.TB, name string) Input {
 	t.Helper()
-	d, ds := spec.Load("../examples/" + name)
+	d, ds := spec.Load("../../examples/" + name)
 	if ds.HasErrors() {
 		t.Fatalf("load %s: %v", name, ds)
 	}
@@ -29,7 +30,7 @@ func TestFromSpecReferenceScenario(t *testing.T) {
 	if in.WeightsDType != "bf16" || in.WeightsFromCheckpoint {
 		t.Errorf("weights = %s (from checkpoint %v), want an up-cast bf16", in.WeightsDType, in.WeightsFromCheckpoint)
 	}
-	if in.KVCacheDType != "bf16" || in.BlockSize != MLABlockSize {
+	if in.KVCacheDType != "bf16" || in.BlockSize != resolve.MLABlockSize {
 		t.Errorf("kv = %s block %d", in.KVCacheDType, in.BlockSize)
 	}
 	if in.GPUMemoryUtilization != 0.9 {
@@ -49,7 +50,7 @@ func TestFromSpecReferenceScenario(t *testing.T) {
 }
 
 func TestQuickInputDefaults(t *testing.T) {
-	in, ds := QuickInput(QuickOptions{Model: "deepseek-v3", GPU: "h20", DP: 32, EP: true, MaxModelLen: 32768})
+	in, ds := Quick(resolve.QuickOptions{Model: "deepseek-v3", GPU: "h20", DP: 32, EP: true, MaxModelLen: 32768})
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}
@@ -62,10 +63,10 @@ func TestQuickInputDefaults(t *testing.T) {
 	if in.GPUMemoryUtilization != 0.92 {
 		t.Errorf("newest release default util = %v, want 0.92", in.GPUMemoryUtilization)
 	}
-	if _, ds := QuickInput(QuickOptions{Model: "deepseek-v4", GPU: "h20"}); !ds.HasErrors() {
+	if _, ds := Quick(resolve.QuickOptions{Model: "deepseek-v4", GPU: "h20"}); !ds.HasErrors() {
 		t.Error("unknown model accepted")
 	}
-	if _, ds := QuickInput(QuickOptions{Model: "llama-3.1-8b", GPU: "h20", Weights: "mxfp4"}); !ds.HasErrors() {
+	if _, ds := Quick(resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h20", Weights: "mxfp4"}); !ds.HasErrors() {
 		t.Error("mxfp4 accepted for a bf16 checkpoint")
 	}
 }

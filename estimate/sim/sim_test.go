@@ -1,12 +1,16 @@
-package estimate
+package sim
 
 import (
 	"math"
 	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
 // constStep is a step model whose every step takes d seconds.
-func constStep(d float64) func([]RankLoad) float64 { return func([]RankLoad) float64 { return d } }
+func constStep(d float64) func([]perf.RankLoad) float64 {
+	return func([]perf.RankLoad) float64 { return d }
+}
 
 // M/D/1: Poisson arrivals, one request served at a time in a fixed time S
 // (max_num_seqs 1, one output token, the whole prompt in one chunk). The
@@ -14,7 +18,7 @@ func constStep(d float64) func([]RankLoad) float64 { return func([]RankLoad) flo
 func TestSimMD1MatchesPollaczekKhinchine(t *testing.T) {
 	const S = 0.01
 	for _, rho := range []float64{0.5, 0.8} {
-		res := Simulate(SimConfig{Step: constStep(S), DP: 1, MaxNumSeqs: 1, MaxNumBatchedTokens: 1 << 20,
+		res := Run(Config{Step: constStep(S), DP: 1, MaxNumSeqs: 1, MaxNumBatchedTokens: 1 << 20,
 			InputTokens: 100, OutputTokens: 1, ArrivalRatePerS: rho / S, Requests: 200000, Warmup: 2000, Seed: 1})
 		want := S + rho*S/(2*(1-rho))
 		if math.Abs(res.TTFT.Mean-want)/want > 0.03 {
@@ -25,15 +29,15 @@ func TestSimMD1MatchesPollaczekKhinchine(t *testing.T) {
 
 // The same seed gives the same run; another seed a different one.
 func TestSimDeterministicForSeed(t *testing.T) {
-	cfg := SimConfig{Step: func(l []RankLoad) float64 { return 0.005 + 1e-6*l[0].PrefillTokens + 1e-4*l[0].DecodeSeqs },
+	cfg := Config{Step: func(l []perf.RankLoad) float64 { return 0.005 + 1e-6*l[0].PrefillTokens + 1e-4*l[0].DecodeSeqs },
 		DP: 2, MaxNumSeqs: 16, MaxNumBatchedTokens: 2048, InputTokens: 300, OutputTokens: 50,
 		ArrivalRatePerS: 100, Requests: 3000, Warmup: 100, Seed: 7}
-	a, b := Simulate(cfg), Simulate(cfg)
+	a, b := Run(cfg), Run(cfg)
 	if a != b {
 		t.Fatalf("same seed, different results:\n%+v\n%+v", a, b)
 	}
 	cfg.Seed = 8
-	if c := Simulate(cfg); c.TTFT == a.TTFT {
+	if c := Run(cfg); c.TTFT == a.TTFT {
 		t.Fatalf("different seeds gave identical TTFT %+v", c.TTFT)
 	}
 }
@@ -42,7 +46,7 @@ func TestSimDeterministicForSeed(t *testing.T) {
 // TPOT = step and throughput = sessions / step once prefills are rare.
 func TestSimClosedLoopThroughput(t *testing.T) {
 	const S = 0.02
-	res := Simulate(SimConfig{Step: constStep(S), DP: 4, MaxNumSeqs: 64, MaxNumBatchedTokens: 8192,
+	res := Run(Config{Step: constStep(S), DP: 4, MaxNumSeqs: 64, MaxNumBatchedTokens: 8192,
 		InputTokens: 100, OutputTokens: 200, Sessions: 40, Requests: 2000, Warmup: 200, Seed: 3, StaggerS: 200 * S})
 	if math.Abs(res.TPOT.P50-S)/S > 0.01 {
 		t.Fatalf("TPOT p50 %.4f, want %.4f", res.TPOT.P50, S)
@@ -55,7 +59,7 @@ func TestSimClosedLoopThroughput(t *testing.T) {
 
 // KV capacity limits admission: with room for 2 requests per rank only 2 run.
 func TestSimKVCapacityLimitsAdmission(t *testing.T) {
-	res := Simulate(SimConfig{Step: constStep(0.01), DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 8192,
+	res := Run(Config{Step: constStep(0.01), DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 8192,
 		KVTokensPerRank: 2 * 160, BlockSize: 16, InputTokens: 100, OutputTokens: 50, Sessions: 10,
 		Requests: 500, Warmup: 50, Seed: 1})
 	if res.MeanRunning > 2.01 || res.MeanWaiting < 7 {
@@ -65,7 +69,7 @@ func TestSimKVCapacityLimitsAdmission(t *testing.T) {
 
 // Preemption: prompts fit but outputs outgrow the cache, so decodes evict.
 func TestSimPreemptsWhenKVFull(t *testing.T) {
-	res := Simulate(SimConfig{Step: constStep(0.01), DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 8192,
+	res := Run(Config{Step: constStep(0.01), DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 8192,
 		KVTokensPerRank: 1000, BlockSize: 16, InputTokens: 100, OutputTokens: 400, Sessions: 8,
 		Requests: 300, Warmup: 20, Seed: 1})
 	if res.Preemptions == 0 {
@@ -77,8 +81,8 @@ func TestSimPreemptsWhenKVFull(t *testing.T) {
 // P99 TTFT of an open-loop run at ρ≈0.7 agrees within 5% between 50k and
 // 100k measured requests.
 func TestSimPercentilesConverge(t *testing.T) {
-	run := func(n int) SimResult {
-		return Simulate(SimConfig{Step: func(l []RankLoad) float64 { return 0.004 + 2e-6*l[0].PrefillTokens },
+	run := func(n int) Result {
+		return Run(Config{Step: func(l []perf.RankLoad) float64 { return 0.004 + 2e-6*l[0].PrefillTokens },
 			DP: 1, MaxNumSeqs: 8, MaxNumBatchedTokens: 4096, InputTokens: 1000, OutputTokens: 20,
 			ArrivalRatePerS: 20, Requests: n, Warmup: 1000, Seed: 11})
 	}
@@ -91,7 +95,7 @@ func TestSimPercentilesConverge(t *testing.T) {
 // A step model returning zero or infinity stops the run instead of spinning.
 func TestSimStopsOnBrokenStep(t *testing.T) {
 	for _, d := range []float64{0, math.Inf(1), math.NaN()} {
-		res := Simulate(SimConfig{Step: constStep(d), DP: 1, MaxNumSeqs: 4, MaxNumBatchedTokens: 1024,
+		res := Run(Config{Step: constStep(d), DP: 1, MaxNumSeqs: 4, MaxNumBatchedTokens: 1024,
 			InputTokens: 10, OutputTokens: 10, Sessions: 2, Requests: 10, Seed: 1})
 		if !res.Stalled {
 			t.Fatalf("step %v: not stalled", d)

@@ -1,13 +1,19 @@
-package estimate
+// Package perf is the step-time model of a vLLM engine: one lock-step step
+// over the DP ranks as a roofline of compute and HBM time per operation
+// class plus communication (MoE all-to-all by the backend's traffic
+// pattern, TP all-reduces, PP hand-offs) and host overhead, with the few
+// global efficiency constants calibrated in docs/calibration-throughput.md.
+// On top of it: steady decoding, idle-system prefill and physical floors.
+package perf
 
 import (
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// PerfHardware is what the step-time model needs about the GPUs and links,
+// Hardware is what the step-time model needs about the GPUs and links,
 // in SI units (FLOP/s, byte/s, seconds).
-type PerfHardware struct {
+type Hardware struct {
 	BF16FLOPS    float64
 	FP8FLOPS     float64 // 0 = no FP8 tensor cores
 	HBMBytesPerS float64
@@ -23,11 +29,11 @@ type PerfHardware struct {
 
 // StepSetup is everything that fixes the cost of an engine step: model,
 // hardware, layout, dtypes and engine switches. Fields are primitive so the
-// model can be driven from a spec (see perfSetupFromInput) or from a
+// model can be driven from a spec (see SetupFromInput) or from a
 // calibration row directly.
 type StepSetup struct {
 	Model *catalog.Model
-	HW    PerfHardware
+	HW    Hardware
 	TP    int
 	PP    int
 	DP    int
@@ -60,8 +66,8 @@ type StepSetup struct {
 	Eff          Efficiency
 }
 
-// tokensPerStep is what one sequence emits per decode step.
-func (s *StepSetup) tokensPerStep() float64 {
+// TokensPerStep is what one sequence emits per decode step.
+func (s *StepSetup) TokensPerStep() float64 {
 	if s.SpecTokens > 0 && s.SpecAccepted > 0 {
 		return s.SpecAccepted
 	}
@@ -126,16 +132,16 @@ func (s *StepSetup) denseBytesPerParam() float64 {
 // the spec nor the GPU figures give one: PCIe Gen5 x16, one direction.
 const fallbackIntraGBytesPerS = 64
 
-// NewPerfHardware converts catalog figures and network settings (the
+// NewHardware converts catalog figures and network settings (the
 // units specs use) into SI units. intraGBps ≤ 0 takes the GPU's own link.
-func NewPerfHardware(g *catalog.GPU, gpusPerNode int, intraGBps, intraLatUs, interGbitPerNIC float64, nics int, interLatUs float64) PerfHardware {
+func NewHardware(g *catalog.GPU, gpusPerNode int, intraGBps, intraLatUs, interGbitPerNIC float64, nics int, interLatUs float64) Hardware {
 	if intraGBps <= 0 {
 		intraGBps = g.IntraNodeGBytesPerS
 	}
 	if intraGBps <= 0 {
 		intraGBps = fallbackIntraGBytesPerS
 	}
-	return PerfHardware{
+	return Hardware{
 		BF16FLOPS:             g.BF16TFLOPS * 1e12,
 		FP8FLOPS:              g.FP8TFLOPS * 1e12,
 		HBMBytesPerS:          g.HBMBandwidthGBytesPerS * 1e9,
@@ -147,8 +153,8 @@ func NewPerfHardware(g *catalog.GPU, gpusPerNode int, intraGBps, intraLatUs, int
 	}
 }
 
-// withDP is a copy of s with another DP size.
-func (s StepSetup) withDP(dp int) *StepSetup {
+// WithDP is a copy of s with another DP size.
+func (s StepSetup) WithDP(dp int) *StepSetup {
 	s.DP = dp
 	return &s
 }

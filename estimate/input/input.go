@@ -1,0 +1,124 @@
+// Package input is what the estimator's models read: Input, a flat view of
+// a resolved deployment (package resolve) with every default filled in, and
+// the few rules derived from it that several models share (the release,
+// CUDA graphs, vLLM's environment defaults, the mean decoding context).
+// It is the bottom layer of package estimate: memory, perf, sim, slo and
+// search import it; it imports none of them.
+package input
+
+import (
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// Layout is the parallel layout of the deployment (resolve.Layout).
+type Layout = resolve.Layout
+
+// Network is the resolved interconnect the performance model uses.
+type Network = resolve.Network
+
+// Input is everything the memory and performance models need, with every
+// default resolved: a flat view of a resolve.Deployment. Build it with
+// FromResolved (or FromSpec / Quick), or by hand in tests.
+type Input struct {
+	Model *catalog.Model
+	GPU   *catalog.GPU
+	// ModelSource says where the model came from (catalog id or config path).
+	ModelSource string
+	Layout      Layout
+	// WeightsDType is how linear weights are stored: bf16 | fp16 | fp8 | int8 | mxfp4.
+	WeightsDType string
+	// WeightsFromCheckpoint is true when WeightsDType is what the checkpoint
+	// ships (model.weights auto or equal); false means an up-cast or online
+	// quantization of it.
+	WeightsFromCheckpoint bool
+	// KVCacheDType is bf16 | fp16 | fp8.
+	KVCacheDType         string
+	GPUMemoryUtilization float64
+	MaxModelLen          int
+	MaxNumSeqs           int
+	MaxNumBatchedTokens  int
+	// BlockSize is the KV block size vLLM will use (MLA backends force 64).
+	BlockSize int
+	// All2AllBackend is the MoE all-to-all backend in effect ("" when the
+	// all2all kernels do not run: no EP or DP = 1).
+	All2AllBackend string
+	// All2AllExplicit is true when the user named the backend (spec or
+	// VLLM_ALL2ALL_BACKEND) rather than leaving it to `auto`.
+	All2AllExplicit bool
+	// EnforceEager is vllm.enforce_eager: no CUDA graphs whatever the backend.
+	EnforceEager        bool
+	CUDAGraphs          bool
+	EnableDBO           bool
+	EnableEPLB          bool
+	NumRedundantExperts int
+	Network             Network
+	Workload            spec.Workload
+	SLO                 spec.SLO
+	VLLMVersion         string
+	// Env is the spec's vllm.env (read for VLLM_DEEPEP_BUFFER_SIZE_MB,
+	// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, ...).
+	Env map[string]string
+	// Assumptions lists defaults the resolution chose, for the report.
+	Assumptions []string
+	// resolved is the deployment the input was made from (nil when built by
+	// hand); WithLayout and the layout search resolve through it.
+	resolved *resolve.Deployment
+}
+
+// FromResolved is the estimator's view of a resolved deployment.
+func FromResolved(d *resolve.Deployment) Input {
+	e := d.Engine
+	return Input{Model: d.Model, GPU: d.GPU, ModelSource: d.ModelSource, Layout: d.Layout,
+		WeightsDType: e.WeightsDType.Value, WeightsFromCheckpoint: e.WeightsFromCheckpoint, KVCacheDType: e.KVCacheDType.Value,
+		GPUMemoryUtilization: e.GPUMemoryUtilization.Value, MaxModelLen: e.MaxModelLen.Value, MaxNumSeqs: e.MaxNumSeqs.Value,
+		MaxNumBatchedTokens: e.MaxNumBatchedTokens.Value, BlockSize: e.BlockSize.Value,
+		All2AllBackend: e.All2All.Value, All2AllExplicit: e.All2AllExplicit(), EnforceEager: e.EnforceEager,
+		CUDAGraphs: e.CUDAGraphs.Value, EnableDBO: e.EnableDBO, EnableEPLB: e.EnableEPLB, NumRedundantExperts: e.NumRedundantExperts,
+		Network: d.Network, Workload: d.Workload, SLO: d.SLO, VLLMVersion: d.Version.Value, Env: e.Env,
+		Assumptions: d.Assumptions(), resolved: d}
+}
+
+// Resolved is the deployment the input was made from (nil when built by hand).
+func (in *Input) Resolved() *resolve.Deployment { return in.resolved }
+
+// WithLayout returns in with layout l and everything that depends on the
+// layout resolved again (resolve.Deployment.WithLayout: the all2all backend,
+// CUDA graphs) through the deployment it was made from; a hand-built input
+// only changes its layout.
+func (in Input) WithLayout(l Layout) Input {
+	if in.resolved == nil {
+		in.Layout = l
+		return in
+	}
+	r := in.resolved.WithLayout(l)
+	return FromResolved(&r)
+}
+
+// HostGPUs are the nodes' GPU counts (equal nodes for a hand-built input).
+func (in *Input) HostGPUs() []int {
+	if in.resolved != nil {
+		return in.resolved.NodeGPUs()
+	}
+	out := make([]int, max(in.Layout.Nodes, 1))
+	for i := range out {
+		out[i] = max(in.Layout.GPUsPerNode, 1)
+	}
+	return out
+}
+
+// MeanContext is the average context of a decoding sequence: the prompt
+// plus half the output.
+func (in *Input) MeanContext() float64 {
+	return float64(in.Workload.InputTokens) + float64(in.Workload.OutputTokens)/2
+}
+
+// ActDType is the dtype activations (and an "auto" KV cache) use: the
+// config's torch dtype, bf16 unless it says float16.
+func (in *Input) ActDType() string {
+	if in.WeightsDType == "fp16" || in.Model.TorchDType == "float16" {
+		return "fp16"
+	}
+	return "bf16"
+}

@@ -1,0 +1,54 @@
+package input
+
+import (
+	"strconv"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Release is the vLLM release whose rules apply: the one the deployment was
+// resolved against, else the input's version as package vllm resolves it,
+// else the newest release vlaunch knows (the fallback of the release
+// defaults).
+func (in *Input) Release() vllm.Release {
+	if in.resolved != nil {
+		return in.resolved.Release
+	}
+	if r, _, err := vllm.ResolveString(in.VLLMVersion); err == nil {
+		return r
+	}
+	return vllm.Newest()
+}
+
+// SetCUDAGraphs applies vLLM's CUDA-graph rule (vllm.Release.CUDAGraphs) to
+// the input's backend, DP size and enforce_eager: for inputs whose backend
+// or layout changed after resolution (the what-if variants).
+func (in *Input) SetCUDAGraphs() {
+	in.CUDAGraphs = in.Release().CUDAGraphs(in.All2AllBackend, in.Layout.DP, in.EnforceEager)
+}
+
+// AutoContext is the input of vllm's auto backend rule for this layout.
+func (in *Input) AutoContext() vllm.AutoContext {
+	l := in.Layout
+	multi := l.MultiNode()
+	if in.resolved != nil {
+		multi = in.resolved.MultiNode()
+	}
+	return vllm.AutoContext{
+		DP: l.DP, EP: l.EP, MultiNode: multi,
+		GPUDirectRDMA: in.Network.GPUDirectRDMA, FabricKind: in.Network.InterKind,
+		InputTokens: in.Workload.InputTokens, OutputTokens: in.Workload.OutputTokens,
+	}
+}
+
+// EnvInt is a positive integer vLLM reads from the environment: the
+// spec's vllm.env value, else the release's default
+// (vllm.Release.EnvDefault). 0 when neither is known.
+func (in *Input) EnvInt(key string) int {
+	if v, err := strconv.Atoi(in.Env[key]); err == nil && v > 0 {
+		return v
+	}
+	def, _ := in.Release().EnvDefault(key)
+	v, _ := strconv.Atoi(def)
+	return v
+}
