@@ -46,6 +46,7 @@ func commonArgs(p *Plan, d *spec.Deployment) ([]Arg, error) {
 	if p.EP {
 		a.flag("enable-expert-parallel")
 	}
+	weightArgs(a, p.Deployment)
 	v := d.VLLM
 	if d.Workload.MaxModelLen > 0 {
 		a.flag("max-model-len", itoa(d.Workload.MaxModelLen))

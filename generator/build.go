@@ -66,6 +66,7 @@ func newPlan(r *resolve.Deployment, runtime, layout string, nodes []NodePlan) *P
 		Docker: d.Runtime.Docker, K8s: d.Runtime.Kubernetes, Spec: d, Deployment: r, K8sName: k8sName(d.Metadata.Name)}
 	runtimeDefaults(p)
 	p.Startup = startupFacts(r.Release)
+	p.WeightsNote = weightsNote(r)
 	p.SpecFile = "SPEC"
 	if d.File != "" {
 		p.SpecFile = filepath.Base(d.File)

@@ -128,6 +128,9 @@ type Plan struct {
 	// Startup words what the release does while its nodes find each
 	// other, for the README.
 	Startup StartupFacts
+	// WeightsNote warns that model.path must hold a wider copy than the
+	// model ships ("" when the checkpoint's dtype is served or converted).
+	WeightsNote string
 	// Kube is set for the kubernetes runtime.
 	Kube *KubePlan
 	// Spec is the spec the plan was made from; SpecFile its base name
