@@ -27,6 +27,9 @@ type cliFlag struct {
 	MissingValue bool
 	// Wrapper marks a flag of the wrapper front end, not of vLLM.
 	Wrapper bool
+	// OtherRelease marks a flag of another release only: this release's
+	// parser refuses it (VL102), so it sets nothing the rules read.
+	OtherRelease bool
 	// Abbrev is the flag an unknown long option is a unique prefix of:
 	// argparse (allow_abbrev, the default) accepts it as that flag.
 	Abbrev *vllm.Flag
@@ -118,6 +121,7 @@ func (p *parsed) option(args []launch.Value, i int, rel vllm.Release) int {
 	shape, shapeOK := spec, ok
 	if !ok {
 		shape, shapeOK = vllm.KnownFlagEver(base)
+		f.OtherRelease = shapeOK
 	}
 	if pf, pok := prefixFlag(rel, base); !ok && !shapeOK && pok {
 		f.Abbrev, f.Name, shape, shapeOK = pf, pf.Name, pf, true

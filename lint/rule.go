@@ -18,6 +18,9 @@ type Rule struct {
 	// 2xx across nodes, 3xx shell and container hygiene, 4xx against a spec.
 	Code  diag.Code
 	check func(p *pass)
+	// needs are the flags the finding is about; the rule holds from the
+	// first release that has them all (holdsFrom).
+	needs []string
 }
 
 // pass is what a rule sees: every input, parsed, and a way to report.

@@ -25,7 +25,7 @@ func (s *server) Flags() []*cliFlag { return s.p.flags }
 // Flag returns the last occurrence of a canonical flag (argparse: last wins).
 func (s *server) Flag(name string) *cliFlag {
 	for i := len(s.p.flags) - 1; i >= 0; i-- {
-		if s.p.flags[i].Name == name {
+		if s.p.flags[i].Name == name && !s.p.flags[i].OtherRelease {
 			return s.p.flags[i]
 		}
 	}
