@@ -43,9 +43,11 @@ func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
 	in = openLoopConcurrency(in, &p)
 	p.Decode = sm.DecodeInfo(in, kvTokensPerRank)
 	p.Network = sm.NetInfo(p.Decode)
-	p.Alternatives = Alternatives(in)
+	if !opt.NoAdvice {
+		p.Alternatives = Alternatives(in)
+	}
 	r := PerfReport{Performance: p}
-	r.SLO = judgeSLOs(in, sm, &r.Performance, kvTokensPerRank)
+	r.SLO = judgeSLOs(in, sm, &r.Performance, kvTokensPerRank, !opt.NoAdvice)
 	r.Feasible = true
 	for _, v := range r.SLO {
 		if v.Verdict == VerdictFail {

@@ -12,6 +12,11 @@ type PerfOptions struct {
 	// Requests is the number of simulated requests measured per scenario
 	// (0 = max(2000, 10 × sessions), at most 20000).
 	Requests int
+	// NoAdvice skips what only the report's advice needs — the
+	// alternatives and the "what it would take" searches — for callers
+	// that rank many configurations by their verdicts (vlaunch plan). The
+	// verdicts and predictions are the same.
+	NoAdvice bool
 }
 
 // Performance is the `performance` section of the check report.

@@ -36,10 +36,10 @@ type SLOVerdict struct {
 
 // judgeSLOs builds the verdict list: throughput, TPOT, then every TTFT
 // percentile target.
-func judgeSLOs(in *Input, sm *perf.StepModel, p *Performance, kv int64) []SLOVerdict {
+func judgeSLOs(in *Input, sm *perf.StepModel, p *Performance, kv int64, advise bool) []SLOVerdict {
 	var out []SLOVerdict
 	if in.SLO.ThroughputTokensPerS > 0 {
-		out = append(out, throughputVerdict(in, sm, p, kv))
+		out = append(out, throughputVerdict(in, sm, p, kv, advise))
 	}
 	if in.SLO.TPOTMs > 0 {
 		out = append(out, tpotVerdict(in, p, kv))
@@ -50,7 +50,7 @@ func judgeSLOs(in *Input, sm *perf.StepModel, p *Performance, kv int64) []SLOVer
 			v    *float64
 		}{{"p50", t.P50S}, {"p95", t.P95S}, {"p99", t.P99S}} {
 			if q.v != nil {
-				out = append(out, ttftVerdict(in, sm, p, kv, t.InputTokens, q.name, *q.v))
+				out = append(out, ttftVerdict(in, sm, p, kv, t.InputTokens, q.name, *q.v, advise))
 			}
 		}
 	}
@@ -95,7 +95,7 @@ func stepBinding(st perf.StepTime) string {
 	return BindCompute
 }
 
-func throughputVerdict(in *Input, sm *perf.StepModel, p *Performance, kv int64) SLOVerdict {
+func throughputVerdict(in *Input, sm *perf.StepModel, p *Performance, kv int64, advise bool) SLOVerdict {
 	target := in.SLO.ThroughputTokensPerS
 	total := in.SLO.ThroughputCounts == "total"
 	v := SLOVerdict{Name: "throughput (" + in.SLO.ThroughputCounts + " tokens/s)", Target: target, Unit: "tokens/s"}
@@ -113,7 +113,7 @@ func throughputVerdict(in *Input, sm *perf.StepModel, p *Performance, kv int64) 
 		v.Binding = BindKV
 	}
 	v.Explanation = throughputExplanation(in, sm, d, v.Binding)
-	if v.Verdict == VerdictFail {
+	if v.Verdict == VerdictFail && advise {
 		f := prefillInterference(in, p)
 		steady := target * f
 		if f > 1.01 {
@@ -192,7 +192,7 @@ func tpotVerdict(in *Input, p *Performance, kv int64) SLOVerdict {
 // network) binds the TTFT; below it, waiting for shared steps (queueing) does.
 const prefillShareBinding = 0.5
 
-func ttftVerdict(in *Input, sm *perf.StepModel, p *Performance, kv int64, n int, q string, target float64) SLOVerdict {
+func ttftVerdict(in *Input, sm *perf.StepModel, p *Performance, kv int64, n int, q string, target float64, advise bool) SLOVerdict {
 	v := SLOVerdict{Name: fmt.Sprintf("TTFT %s at %d input tokens", q, n), Target: target, Unit: "s"}
 	var idle perf.PrefillPoint
 	for _, pp := range p.Prefill {
@@ -215,6 +215,9 @@ func ttftVerdict(in *Input, sm *perf.StepModel, p *Performance, kv int64, n int,
 		"on an idle system this prompt takes %.0f ms on one DP rank in %d chunk(s), of which %.0f ms is communication "+
 		"(%.2f GB through its node's NICs); the rest of the predicted time is waiting for steps shared with other requests",
 		loadText(in), in.Workload.OutputTokens, idle.TTFTS*1e3, idle.Steps, idle.NetworkS*1e3, idle.InterBytesPerNode/1e9)
+	if !advise {
+		return v
+	}
 	if v.Verdict == VerdictFail && kv > 0 && idle.TTFTS < target {
 		v.WouldPass = append(v.WouldPass, loadForTTFT(in, sm, kv, n, q, target))
 	}

@@ -77,7 +77,16 @@ type Result struct {
 	// Stalled is true when the step model returned a non-positive or
 	// infinite duration and the run stopped early.
 	Stalled bool `json:"stalled,omitempty"`
+	// TTFTQuantiles is the TTFT distribution: element k-1 is the
+	// nearest-rank k/CDFPoints quantile (k = 1 … CDFPoints), the last one
+	// the slowest request; all zero without measured requests. The HTML
+	// report draws it; JSON leaves it out. (An array keeps Result
+	// comparable.)
+	TTFTQuantiles [CDFPoints]float64 `json:"-"`
 }
+
+// CDFPoints is how many quantiles Result.TTFTQuantiles holds.
+const CDFPoints = 100
 
 // simReq is one request's state.
 type simReq struct {

@@ -107,9 +107,27 @@ func (s *simulator) result() Result {
 		return percentilesOf(v)
 	}
 	res.TTFT = pick(func(r simRecord) float64 { return r.ttft })
+	res.TTFTQuantiles = quantiles(s.measured, func(r simRecord) float64 { return r.ttft })
 	res.TPOT = pick(func(r simRecord) float64 { return r.tpot })
 	res.E2E = pick(func(r simRecord) float64 { return r.e2e })
 	return res
+}
+
+// quantiles are the nearest-rank k/CDFPoints quantiles of f over the
+// records (zero without records).
+func quantiles(rs []simRecord, f func(simRecord) float64) (out [CDFPoints]float64) {
+	if len(rs) == 0 {
+		return out
+	}
+	v := make([]float64, len(rs))
+	for i, r := range rs {
+		v[i] = f(r)
+	}
+	slices.Sort(v)
+	for k := range out {
+		out[k] = v[max(0, int(math.Ceil(float64(k+1)/CDFPoints*float64(len(v))))-1)]
+	}
+	return out
 }
 
 // percentilesOf sorts v and reads the nearest-rank percentiles.

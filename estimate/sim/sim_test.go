@@ -102,3 +102,22 @@ func TestSimStopsOnBrokenStep(t *testing.T) {
 		}
 	}
 }
+
+// TestSimTTFTQuantiles: the distribution agrees with the percentiles the
+// run reports (same nearest-rank rule) and never decreases.
+func TestSimTTFTQuantiles(t *testing.T) {
+	res := Run(Config{Step: func([]perf.RankLoad) float64 { return 0.01 }, DP: 2, MaxNumSeqs: 8, MaxNumBatchedTokens: 512,
+		InputTokens: 300, OutputTokens: 20, Sessions: 12, Requests: 400, Warmup: 50, Seed: 3, StaggerS: 0.5})
+	q := res.TTFTQuantiles
+	if res.Requests == 0 || q[0] <= 0 {
+		t.Fatalf("no distribution: %+v", res)
+	}
+	if q[49] != res.TTFT.P50 || q[94] != res.TTFT.P95 || q[98] != res.TTFT.P99 {
+		t.Errorf("quantiles p50 %g p95 %g p99 %g, percentiles %+v", q[49], q[94], q[98], res.TTFT)
+	}
+	for i := 1; i < len(q); i++ {
+		if q[i] < q[i-1] {
+			t.Fatalf("quantile %d (%g) below %d (%g)", i+1, q[i], i, q[i-1])
+		}
+	}
+}
