@@ -7,7 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/vlaunch/vlaunch/internal/inputfile"
 )
 
 // Bounds that keep reading any input finite and memory flat.
@@ -42,42 +43,27 @@ type Source struct {
 func (s *Source) Close() error { return s.c.Close() }
 
 // Open opens a log file for streaming. It refuses anything that is not a
-// regular file (a FIFO or /dev/zero would block or never end), and sees
-// through gzip by its magic number rather than the file name.
+// regular file (a FIFO or /dev/zero would block or never end) through the
+// reader every command shares, and sees through gzip by its magic number
+// rather than the file name. There is no size cap: the log is streamed.
 func Open(path string) (*Source, error) {
-	fi, err := os.Stat(path)
+	f, st, err := inputfile.Open(path)
+	if errors.Is(err, inputfile.ErrNotRegular) {
+		return nil, fmt.Errorf("%s: %w: %v", path, ErrUnusable, err)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file (%s)", path, ErrUnusable, fileKind(fi.Mode()))
+	if st.Size() == 0 {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w: the file is empty", path, ErrUnusable)
 	}
-	// O_NONBLOCK keeps open() from blocking should the path have been
-	// swapped for a FIFO since the Stat; the Stat of the open file decides.
-	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
-	if err != nil {
-		return nil, err
-	}
-	src, err := newSource(path, f)
+	src, err := wrapReader(path, f, f)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	return src, nil
-}
-
-func newSource(path string, f *os.File) (*Source, error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file (%s)", path, ErrUnusable, fileKind(fi.Mode()))
-	}
-	if fi.Size() == 0 {
-		return nil, fmt.Errorf("%s: %w: the file is empty", path, ErrUnusable)
-	}
-	return wrapReader(path, f, f)
 }
 
 // wrapReader detects gzip and binary content at the start of r.
@@ -118,17 +104,3 @@ func NewSource(name string, r io.Reader) (*Source, error) {
 
 // Cut reports whether MaxFileBytes stopped the read before the end.
 func (s *Source) Cut() bool { return s.limited != nil && s.limited.N <= 0 }
-
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "mode " + m.String()
-}
