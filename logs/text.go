@@ -216,11 +216,39 @@ func (t *textWriter) comparison(r *Report) {
 	if len(r.Comparison) == 0 {
 		return
 	}
-	t.p("\nlogged vs predicted:\n")
+	t.p("\nlogged vs predicted (per GPU of rank 0; targets: docs/calibration-memory.md):\n")
+	t.p("  %-6s %-36s %14s %14s %9s  %s\n", "engine", "term", "logged", "predicted", "error", "")
 	for _, c := range r.Comparison {
-		t.p("  %-5s %-18s %12s %12s %9s  %s\n", c.Engine, c.Term, floatStr(c.Logged, ""), floatStr(c.Predicted, ""),
-			pct(c.Error), Safe(c.Explanation))
+		mark := ""
+		if c.Within != nil && c.Target != nil {
+			mark = "within target"
+			if !*c.Within {
+				mark = fmt.Sprintf("above the %.0f%% target", *c.Target*100)
+			}
+		}
+		t.p("  %-6s %-36s %14s %14s %9s  %s\n", Safe(c.Engine), c.Term, figure(c.Logged, c.Unit), figure(c.Predicted, c.Unit), pct(c.Error), mark)
+		if c.Explanation != "" {
+			t.p("  %-6s   %s\n", "", Safe(c.Explanation))
+		}
 	}
+}
+
+// figure prints a compared value in its unit's precision.
+func figure(f *float64, unit string) string {
+	switch {
+	case f == nil:
+		return "?"
+	case unit == "tokens" || unit == "bytes":
+		return strconv.FormatFloat(*f, 'f', 0, 64)
+	case unit == "bool":
+		if *f != 0 {
+			return "yes"
+		}
+		return "no"
+	case unit == "x":
+		return strconv.FormatFloat(*f, 'f', 2, 64) + "x"
+	}
+	return strconv.FormatFloat(*f, 'f', 2, 64)
 }
 
 func pct(e *float64) string {

@@ -9,7 +9,7 @@ func init() { subcommands = append(subcommands, newLogsCmd) }
 
 // logsOptions are the flags of `vlaunch logs`.
 type logsOptions struct {
-	output string
+	output, specPath string
 }
 
 func newLogsCmd(s *streams) *cobra.Command {
@@ -23,13 +23,17 @@ func newLogsCmd(s *streams) *cobra.Command {
 			"shows the release, model, arguments, the memory budget vLLM logged (weights, activation peak,\n" +
 			"non-torch memory, CUDA graphs, KV memory and tokens, maximum concurrency), the backends and\n" +
 			"addresses; it recognises failures (each with a code, a kind and a fix) and a start-up that stops.\n" +
+			"With --spec it puts the logged figures next to vlaunch's prediction for the spec, term by term,\n" +
+			"and explains each difference above the calibration targets (docs/calibration-memory.md).\n" +
 			"Exit 0: no failure; 1: a failure or a start-up that stopped; 2: unusable input.",
-		Example: "  vlaunch logs node0.log node1.log\n  kubectl logs pod/vllm-0 --timestamps > n0.log; vlaunch logs -o json n0.log",
-		Args:    cobra.MinimumNArgs(1),
-		RunE:    func(c *cobra.Command, args []string) error { return runLogs(s, o, args) },
+		Example: "  vlaunch logs node0.log node1.log\n  kubectl logs pod/vllm-0 --timestamps > n0.log; vlaunch logs -o json n0.log\n" +
+			"  vlaunch logs --spec deployment.yaml node0.log",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runLogs(s, o, args) },
 	}
 	f := c.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	f.StringVar(&o.specPath, "spec", "", "deployment spec whose prediction the logged figures are compared with")
 	return c
 }
 
@@ -41,6 +45,11 @@ func runLogs(s *streams, o *logsOptions, files []string) error {
 	if err != nil {
 		// Unusable, missing or unreadable input: exit 2.
 		return usageErr("%v", err)
+	}
+	if o.specPath != "" {
+		if err := compareWithSpec(s, rep, o.specPath); err != nil {
+			return err
+		}
 	}
 	if o.output == "json" {
 		if err := writeJSON(s.out, rep); err != nil {

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/logs"
+)
+
+// compareWithSpec fills the report's logged-vs-predicted comparison with
+// the estimate for the spec (validated and with its layout settled as
+// check does). This is the one place `vlaunch logs` reads the estimator.
+func compareWithSpec(s *streams, rep *logs.Report, path string) error {
+	r, _, _, err := specFile(s, path)
+	if err != nil {
+		return err
+	}
+	r, _, _ = settleLayout(r)
+	in := estimate.FromResolved(r)
+	logs.Compare(rep, predictionOf(&in, estimate.Memory(&in)))
+	return nil
+}
+
+// predictionOf reads the figures of the first pipeline stage (rank 0, whose
+// lines vLLM's driver prints) and the settings the estimate assumed.
+func predictionOf(in *estimate.Input, m estimate.MemoryReport) logs.Prediction {
+	s := m.Stages[0]
+	return logs.Prediction{
+		Version: in.VLLMVersion, TP: in.Layout.TP, PP: in.Layout.PP, DP: in.Layout.DP,
+		DeviceGiB: m.PerGPU.DeviceGiB, Utilization: in.GPUMemoryUtilization,
+		MaxModelLen: in.MaxModelLen, MaxNumBatchedTokens: in.MaxNumBatchedTokens, BlockSize: in.BlockSize,
+		KVCacheDType: in.KVCacheDType,
+		WeightsGiB:   s.WeightsGiB, ActivationGiB: s.Activation.PeakGiB, NonTorchGiB: s.NonTorchGiB,
+		AvailableKVGiB: s.AvailableKVGiB, KVTokens: m.KVTokensPerRank, MaxConcurrency: m.MaxConcurrencyAtMaxModelLen,
+		KVBytesPerToken: s.KV.BytesPerToken,
+		SequenceBytes:   func(n int) int64 { return s.KV.SequenceBytes(n, in.BlockSize) },
+		OneSequenceFits: m.Capacity.OneSequenceFits,
+	}
+}

@@ -1,0 +1,98 @@
+package logs
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// inputDiffs lists the settings where the log and the spec disagree; each
+// is a candidate cause of a figure's difference.
+func inputDiffs(e *Engine, p Prediction) []string {
+	var out []string
+	if e.Version != "" && p.Version != "" && majorMinorPatch(e.Version) != majorMinorPatch(p.Version) {
+		out = append(out, fmt.Sprintf("the log is vLLM %s, the spec %s", e.Version, p.Version))
+	}
+	if e.GPUTotalGiB != nil && p.DeviceGiB > 0 && math.Abs(*e.GPUTotalGiB-p.DeviceGiB) > 0.005*p.DeviceGiB {
+		out = append(out, fmt.Sprintf("the GPU reports %.2f GiB, the spec's GPU %.2f GiB", *e.GPUTotalGiB, p.DeviceGiB))
+	}
+	if e.GPUMemoryUtilization != nil && math.Abs(*e.GPUMemoryUtilization-p.Utilization) > 1e-9 {
+		out = append(out, fmt.Sprintf("gpu_memory_utilization %.2f logged, %.2f in the spec", *e.GPUMemoryUtilization, p.Utilization))
+	}
+	return out
+}
+
+func majorMinorPatch(v string) string {
+	parts := strings.SplitN(strings.TrimPrefix(v, "v"), ".", 4)
+	if len(parts) > 3 {
+		parts = parts[:3]
+	}
+	for i, s := range parts {
+		n := 0
+		for n < len(s) && isDigit(s[n]) {
+			n++
+		}
+		parts[i] = s[:n]
+	}
+	return strings.Join(parts, ".")
+}
+
+// layoutCause: weights and non-torch memory depend on how the model is
+// split and which process groups a GPU is in.
+func (c comparer) layoutCause() []string {
+	var out []string
+	for _, d := range []struct {
+		name   string
+		logged *int
+		spec   int
+	}{{"tensor", c.e.TP, c.p.TP}, {"pipeline", c.e.PP, c.p.PP}, {"data", c.e.DP, c.p.DP}} {
+		if d.logged != nil && d.spec > 0 && *d.logged != d.spec {
+			out = append(out, fmt.Sprintf("the log ran %s parallel %d, the spec %d", d.name, *d.logged, d.spec))
+		}
+	}
+	return append(out, c.inputs...)
+}
+
+// quantCause: the checkpoint format sets the bytes per parameter.
+func (c comparer) quantCause() []string {
+	if c.e.Quantization != "" && c.e.Quantization != "None" {
+		return []string{fmt.Sprintf("the checkpoint is loaded with quantization %s: check that the spec's model.weights matches it", c.e.Quantization)}
+	}
+	return nil
+}
+
+// activationCause: the profiling batch is max_num_batched_tokens long.
+func (c comparer) activationCause() []string {
+	out := c.layoutCause()
+	if b, ok := c.e.Args["max_num_batched_tokens"]; ok && c.p.MaxNumBatchedTokens > 0 && b != fmt.Sprint(c.p.MaxNumBatchedTokens) {
+		out = append(out, fmt.Sprintf("max_num_batched_tokens %s logged, %d predicted", b, c.p.MaxNumBatchedTokens))
+	}
+	if c.e.MaxModelLen != nil && c.p.MaxModelLen > 0 && *c.e.MaxModelLen != c.p.MaxModelLen {
+		out = append(out, fmt.Sprintf("max_model_len %d logged, %d in the spec", *c.e.MaxModelLen, c.p.MaxModelLen))
+	}
+	return out
+}
+
+// kvCause: bytes per token follow the KV dtype and the layers on the GPU;
+// a sequence's share follows max_model_len and the block size.
+func (c comparer) kvCause() []string {
+	var out []string
+	if kv := c.e.KVCacheDType; kv != "" && kv != "auto" && fp8Family(kv) != fp8Family(c.p.KVCacheDType) {
+		out = append(out, fmt.Sprintf("kv_cache_dtype %s logged, %s predicted", kv, c.p.KVCacheDType))
+	}
+	if c.e.ConcurrencyTokens != nil && c.p.MaxModelLen > 0 && *c.e.ConcurrencyTokens != c.p.MaxModelLen {
+		out = append(out, fmt.Sprintf("the log's concurrency is for %d tokens, the spec's max_model_len is %d", *c.e.ConcurrencyTokens, c.p.MaxModelLen))
+	}
+	if c.e.BlockSize != nil && c.p.BlockSize > 0 && *c.e.BlockSize != c.p.BlockSize {
+		out = append(out, fmt.Sprintf("block size %d logged, %d predicted", *c.e.BlockSize, c.p.BlockSize))
+	}
+	return append(out, c.layoutCause()...)
+}
+
+// fp8Family folds fp8_e4m3 and fp8_e5m2 into fp8: one byte per value.
+func fp8Family(s string) string {
+	if strings.HasPrefix(s, "fp8") {
+		return "fp8"
+	}
+	return s
+}
