@@ -9,7 +9,7 @@ import (
 // the estimate for the spec (validated and with its layout settled as
 // check does). This is the one place `vlaunch logs` reads the estimator.
 func compareWithSpec(s *streams, rep *logs.Report, path string) error {
-	r, _, _, err := specFile(s, path)
+	r, _, _, err := specFile(s, path, false)
 	if err != nil {
 		return err
 	}
