@@ -106,6 +106,12 @@ func TestExtraArgsAgreeWithLint(t *testing.T) {
 // lintsArgs reports whether lint finds an error in `vllm serve MODEL ARGS`.
 func lintsArgs(t *testing.T, version string, args []string) bool {
 	t.Helper()
+	return len(lintCodes(t, version, args)) > 0
+}
+
+// lintCodes are the codes of lint's errors in `vllm serve MODEL ARGS`.
+func lintCodes(t *testing.T, version string, args []string) []string {
+	t.Helper()
 	cmd, err := shellWords(words(append([]string{"vllm", "serve", "/models/x"}, args...)...), "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -115,5 +121,11 @@ func lintsArgs(t *testing.T, version string, args []string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return got.HasErrors()
+	var codes []string
+	for _, g := range got {
+		if g.Severity == diag.Error {
+			codes = append(codes, string(g.Code))
+		}
+	}
+	return codes
 }

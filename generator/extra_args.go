@@ -26,6 +26,11 @@ func checkExtraArgs(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "--" {
+			bad(i, diag.Error, "\"--\" ends the options: argparse takes every word after it for a positional argument, and vllm serve takes only the model",
+				"remove it")
+			break
+		}
 		if !isOption(a) {
 			bad(i, diag.Error, fmt.Sprintf("unexpected argument %q: vllm serve takes only the model as a positional argument, and no flag before it takes a value", a),
 				"put the flag it belongs to before it, or remove it")
@@ -33,6 +38,13 @@ func checkExtraArgs(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
 		}
 		name, inline, hasInline := strings.Cut(a, "=")
 		f, ok := r.Flag(name)
+		if !ok && !knownEver(name) {
+			// argparse reads a unique prefix as the flag (lint: the same rule).
+			if pf, abbrev := r.PrefixFlag(name); abbrev {
+				bad(i, diag.Warning, fmt.Sprintf("%s is read as --%s only because argparse accepts a unique prefix", name, pf.Name), "write it in full: --"+pf.Name)
+				f, ok = pf, true
+			}
+		}
 		if !ok {
 			ds = append(ds, unknownExtraFlag(d, r, i, name)...)
 			if !hasInline && i+1 < len(args) && !isOption(args[i+1]) {
@@ -113,6 +125,11 @@ func attachedValue(f *vllm.Flag, word string) string {
 		}
 	}
 	return ""
+}
+
+func knownEver(name string) bool {
+	_, ok := vllm.KnownFlagEver(name)
+	return ok
 }
 
 // isOption: a word argparse treats as an option (negative numbers are values).

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -43,6 +46,35 @@ func FuzzShellWords(f *testing.F) {
 			got, err := expand.Literal(&expand.Config{}, w)
 			if err != nil || got != in[i].Text {
 				t.Fatalf("word %d of %q: got %q (%v), want %q", i, cmd, got, err, in[i].Text)
+			}
+		}
+	})
+}
+
+// FuzzExtraArgs: checkExtraArgs reads any extra_args without panicking,
+// and what it accepts, vlaunch's linter does not call a stray argument or
+// a switch with a value (VL124, VL105) — the two must read argparse alike.
+func FuzzExtraArgs(f *testing.F) {
+	for _, s := range []string{"--enforce-eager", "--enforce-eager true", "stray", "--max-log-len 10", "--max-log-len",
+		"-O3", "--seed -1", "--api-key k", "--no-enforce-eager", "--unknown-flag value", "--kv-cache-dtype=fp8", "--dtype auto x"} {
+		f.Add("0.11.0", s)
+		f.Add("0.22.1", s)
+	}
+	f.Fuzz(func(t *testing.T, version, line string) {
+		if len(line) > 200 || strings.ContainsAny(line, "\x00\n\r") {
+			return
+		}
+		if _, err := vllm.ParseVersion(version); err != nil {
+			return
+		}
+		d := &spec.Deployment{VLLM: spec.VLLM{Version: version, ExtraArgs: strings.Fields(line)}}
+		r, _, _ := vllm.ResolveString(version)
+		if checkExtraArgs(d, r).HasErrors() {
+			return
+		}
+		for _, code := range lintCodes(t, r.Version.String(), d.VLLM.ExtraArgs) {
+			if code == "VL124" || code == "VL105" {
+				t.Fatalf("extra_args %q (vLLM %s) accepted, but lint reports %s", d.VLLM.ExtraArgs, r.Version, code)
 			}
 		}
 	})

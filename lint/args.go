@@ -201,18 +201,5 @@ func opaqueWord(a launch.Value) bool {
 // with the spelling (`--enable-expert-paralle`), as argparse's prefix
 // matching resolves it; false when none or several do.
 func prefixFlag(rel vllm.Release, spelling string) (*vllm.Flag, bool) {
-	if !strings.HasPrefix(spelling, "--") || len(spelling) < 5 {
-		return nil, false
-	}
-	name := normalizeName(spelling)
-	var found *vllm.Flag
-	for _, f := range rel.Flags() {
-		if strings.HasPrefix(f.Name, name) {
-			if found != nil && found.Name != f.Name {
-				return nil, false
-			}
-			found = f
-		}
-	}
-	return found, found != nil
+	return rel.PrefixFlag(spelling)
 }
