@@ -3,6 +3,7 @@ package estimate
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -31,10 +32,10 @@ func (r *Report) AddPerformance(in *Input, opt PerfOptions) {
 // perfNotesFor derives the figures a hand calculation usually gets wrong:
 // FLOPs per token, Little's law against the weight-read floor, the network
 // volume per token and per prefill, and where a prefill runs.
-func perfNotesFor(in *Input, pr *PerfReport) []Note {
+func perfNotesFor(in *Input, pr *PerfReport) []memory.Note {
 	p := &pr.Performance
 	f, d, n := p.FLOPs, p.Decode, p.Network
-	notes := []Note{{Topic: "FLOPs per token", Text: fmt.Sprintf(
+	notes := []memory.Note{{Topic: "FLOPs per token", Text: fmt.Sprintf(
 		"linear layers: 2 × active parameters (embedding excluded) = %.1f GFLOPs per token. Attention adds FLOPs that grow with context: "+
 			"%.2f GFLOPs per token at the mean context %.0f, %.1f GFLOPs at max_model_len %d (%.2f GFLOPs per layer). "+
 			"Decode attention does %.0f FLOPs per KV byte read; this GPU's ridge point is %.0f FLOPs/byte, so at long contexts it is %s-bound.",
@@ -46,7 +47,7 @@ func perfNotesFor(in *Input, pr *PerfReport) []Note {
 	}
 	if t := in.SLO.ThroughputTokensPerS; t > 0 {
 		c := d.Concurrency
-		notes = append(notes, Note{Topic: "Throughput vs concurrency", Text: fmt.Sprintf(
+		notes = append(notes, memory.Note{Topic: "Throughput vs concurrency", Text: fmt.Sprintf(
 			"by Little's law %.0f %s tokens/s with %d sessions is %.0f tokens/s per session: a decode step of %.1f ms. "+
 				"A decode step must at least read every weight resident on a GPU: %.1f GB at %.1f TB/s = %.1f ms (floor, no efficiency). "+
 				"Predicted step %.1f ms (%s-bound); the best steady throughput within KV capacity is %.0f output tokens/s.",
@@ -54,10 +55,10 @@ func perfNotesFor(in *Input, pr *PerfReport) []Note {
 			d.Floors.WeightReadS*1e3, d.Step.TotalS*1e3, d.Step.Binding(), d.MaxOutputTokPerS)})
 	}
 	if n.InterBytesPerTokenPass > 0 || n.IntraBytesPerTokenPass > 0 {
-		notes = append(notes, Note{Topic: "Network", Text: networkNoteText(in, p)})
+		notes = append(notes, memory.Note{Topic: "Network", Text: networkNoteText(in, p)})
 	}
 	if in.Layout.DP > 1 {
-		notes = append(notes, Note{Topic: "Prefill parallelism", Text: fmt.Sprintf(
+		notes = append(notes, memory.Note{Topic: "Prefill parallelism", Text: fmt.Sprintf(
 			"with DP attention a request's prefill runs on one DP rank: its attention and dense layers are not divided over the %d GPUs; "+
 				"only routed experts are spread over the EP group. A %d-token prompt therefore takes %.0f ms on an idle system.",
 			in.Layout.GPUs(), p.Prefill[0].InputTokens, p.Prefill[0].TTFTS*1e3)})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -84,7 +85,7 @@ func Alternatives(in *Input) []Alternative {
 	alts := alternativeInputs(in)
 	for i := range alts {
 		a := &alts[i]
-		mem := Memory(&a.in)
+		mem := memory.Estimate(&a.in)
 		a.KVTokensPerRank = mem.KVTokensPerRank
 		a.Fits = mem.Capacity.OneSequenceFits && mem.KVTokensPerRank > 0
 		sm := perf.NewStepModel(perf.SetupFromInput(&a.in))

@@ -5,10 +5,11 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 )
 
 // altSource says where an alternative weights format comes from.
-func altSource(a estimate.AltWeights) string {
+func altSource(a memory.AltWeights) string {
 	s := "converted"
 	if a.FromCheckpoint {
 		s = "checkpoint as shipped"

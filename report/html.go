@@ -9,6 +9,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 )
 
 //go:embed html.tmpl
@@ -23,7 +24,7 @@ type page struct {
 	Feasible bool
 	Verdicts []verdictView
 	Charts   []chartView
-	Notes    []estimate.Note
+	Notes    []memory.Note
 	Findings string
 	Extra    template.HTML // sections a caller adds (plan's candidate table)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/report/svg"
 )
 
@@ -84,7 +85,7 @@ func stageLabel(a, b, n int) string {
 // the binding stage's block count in this stage's bytes per token (vLLM
 // gives every worker the same number of blocks); what the cap leaves is
 // free; CUDA graphs sit outside the budget.
-func stageSegments(r *estimate.Report, s estimate.StageMemory, colors map[string]string) []svg.Segment {
+func stageSegments(r *estimate.Report, s memory.StageMemory, colors map[string]string) []svg.Segment {
 	m, pg := r.Memory, r.Memory.PerGPU
 	var segs []svg.Segment
 	for _, t := range s.Weights {
@@ -113,7 +114,7 @@ func stageSegments(r *estimate.Report, s estimate.StageMemory, colors map[string
 
 // weightColorsOf gives every weight component one colour on every bar, in
 // order of first appearance over the stages.
-func weightColorsOf(stages []estimate.StageMemory) map[string]string {
+func weightColorsOf(stages []memory.StageMemory) map[string]string {
 	out := map[string]string{}
 	for _, s := range stages {
 		for _, t := range s.Weights {
@@ -125,7 +126,7 @@ func weightColorsOf(stages []estimate.StageMemory) map[string]string {
 	return out
 }
 
-func termsText(ts []estimate.Term) string {
+func termsText(ts []memory.Term) string {
 	var parts []string
 	for _, t := range ts {
 		parts = append(parts, fmt.Sprintf("%s %.2f", t.Name, t.GiB))

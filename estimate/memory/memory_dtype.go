@@ -1,10 +1,11 @@
-package estimate
+package memory
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
 )
 
 // Storage sizes (bytes per parameter) of the formats vLLM loads.
@@ -37,7 +38,7 @@ var quantizedComponents = map[string]bool{
 }
 
 // StorageRule returns how component is stored for the resolved weights dtype.
-func StorageRule(in *Input, component string) DTypeRule {
+func StorageRule(in *input.Input, component string) DTypeRule {
 	act := in.ActDType()
 	bf := DTypeRule{act, bytesBF16, "kept in " + act}
 	if component == CompMLACopies {
@@ -63,7 +64,7 @@ func StorageRule(in *Input, component string) DTypeRule {
 // fp8Rule distinguishes block-scaled FP8 checkpoints (128×128 blocks, one
 // fp32 scale each), per-channel FP8 (compressed-tensors FP8-dynamic) and
 // vLLM's online FP8 quantization of a 16-bit checkpoint (one scale per tensor).
-func fp8Rule(in *Input) DTypeRule {
+func fp8Rule(in *input.Input) DTypeRule {
 	q := in.Model.Quant
 	switch {
 	case q.Method == "fp8" && in.WeightsFromCheckpoint:

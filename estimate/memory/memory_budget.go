@@ -1,9 +1,10 @@
-package estimate
+package memory
 
 import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -82,7 +83,7 @@ type Activation struct {
 // the per-GPU expert width and M the tokens the experts see (see moeTokens).
 //
 // Peak = max(forward, sampler + hidden states) + MoE workspace.
-func PeakActivation(in *Input, s Stage) Activation {
+func PeakActivation(in *input.Input, s Stage) Activation {
 	m := in.Model
 	t := float64(in.MaxNumBatchedTokens)
 	h := float64(m.HiddenSize)
@@ -112,7 +113,7 @@ func PeakActivation(in *Input, s Stage) Activation {
 
 // widestIntermediate is the largest per-token tensor width inside a layer on
 // one GPU, apart from the MoE workspace.
-func widestIntermediate(in *Input) (float64, string) {
+func widestIntermediate(in *input.Input) (float64, string) {
 	m, tp := in.Model, in.Layout.TP
 	nh := headsPerRank(m.NumHeads, tp)
 	var attn float64
@@ -134,7 +135,7 @@ func widestIntermediate(in *Input) (float64, string) {
 
 // moeWidthPerGPU is an expert's intermediate width on one GPU: whole experts
 // under EP, 1/(TP×DP) of it otherwise (flattened TP).
-func moeWidthPerGPU(in *Input) float64 {
+func moeWidthPerGPU(in *input.Input) float64 {
 	shards := 1
 	if !in.Layout.EP {
 		shards = in.Layout.EPSize()
@@ -147,7 +148,7 @@ func moeWidthPerGPU(in *Input) float64 {
 // chunked dispatch (vllm.Kernels.ChunkedDispatch: DeepEP, pplx) receive at
 // most VLLM_MOE_DP_CHUNK_SIZE tokens from each rank, while the others gather
 // every DP rank's batch (capped by the fused-MoE chunk).
-func moeTokens(in *Input) (float64, string) {
+func moeTokens(in *input.Input) (float64, string) {
 	t := in.MaxNumBatchedTokens
 	dp := in.Layout.DP
 	dpChunk := in.EnvInt("VLLM_MOE_DP_CHUNK_SIZE")
@@ -163,13 +164,13 @@ func moeTokens(in *Input) (float64, string) {
 
 // backendKernels is what vllm knows about the kernels of the backend in
 // effect (the zero Kernels when none runs or the name is unknown).
-func backendKernels(in *Input) vllm.Kernels {
+func backendKernels(in *input.Input) vllm.Kernels {
 	k, _ := vllm.BackendKernels(in.All2AllBackend)
 	return k
 }
 
 // NonTorch lists the memory vLLM sees outside PyTorch's allocator.
-func NonTorch(in *Input) []Term {
+func NonTorch(in *input.Input) []Term {
 	terms := []Term{{"cuBLAS / CUDA runtime", NonTorchBaseGiB, "measured constant (see NonTorchBaseGiB)"}}
 	l := in.Layout
 	switch {
@@ -198,7 +199,7 @@ func NonTorch(in *Input) []Term {
 //	low-latency:   DeepEP's LowLatencyLayout: 2 (double-buffered) × 2
 //	               (send + receive) × experts × tokens per rank × message,
 //	               a message being one BF16 hidden vector + 16 B header.
-func all2allBuffers(in *Input) (Term, bool) {
+func all2allBuffers(in *input.Input) (Term, bool) {
 	b := in.All2AllBackend
 	switch backendKernels(in).Buffers {
 	case vllm.BuffersDeepEPNormal:

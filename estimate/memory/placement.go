@@ -1,9 +1,10 @@
-package estimate
+package memory
 
 import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
 )
 
 // Component names, in the order the report lists them.
@@ -91,7 +92,7 @@ func layerMix(m *catalog.Model, s Stage) (attn, dense, moe int) {
 
 // Placement computes the per-GPU parameter shares of one pipeline stage for
 // the GPU holding the most routed experts (DP ranks are otherwise equal).
-func Placement(in *Input, s Stage) []Share {
+func Placement(in *input.Input, s Stage) []Share {
 	m, l := in.Model, in.Layout
 	pc := m.ParamCounts()
 	attnN, denseN, moeN := layerMix(m, s)
@@ -129,7 +130,7 @@ func Placement(in *Input, s Stage) []Share {
 
 // expertShares places routed experts (EP split or flattened-TP sharded),
 // redundant EPLB experts, shared experts and the router.
-func expertShares(in *Input, pc catalog.ParamCounts, moeN int) []Share {
+func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 	m, l := in.Model, in.Layout
 	mf := float64(moeN)
 	ep := l.EPSize()
@@ -169,7 +170,7 @@ func expertShares(in *Input, pc catalog.ParamCounts, moeN int) []Share {
 // expertParamsPerRank is one routed expert's parameters on a rank that holds
 // 1/shards of its intermediate dimension, and the elements stored once vLLM's
 // MXFP4 MoE padding is applied.
-func expertParamsPerRank(in *Input, shards int) (params, stored float64) {
+func expertParamsPerRank(in *input.Input, shards int) (params, stored float64) {
 	m := in.Model
 	params = expertElems(float64(m.HiddenSize), float64(m.MoEIntermediateSize)/float64(shards), m.ExpertBias)
 	if in.WeightsDType != "mxfp4" {

@@ -1,9 +1,10 @@
-package estimate
+package memory
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -11,7 +12,7 @@ import (
 // for the release in use (reference scenario point 10): EP size = TP × DP
 // with TP > 1 allowed, when the all-to-all kernels run, and how this release
 // selects the backend. It applies to MoE models with expert parallelism only.
-func vllmRulesNote(in *Input) (Note, bool) {
+func vllmRulesNote(in *input.Input) (Note, bool) {
 	l := in.Layout
 	if !in.Model.IsMoE() || !l.EP {
 		return Note{}, false

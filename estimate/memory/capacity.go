@@ -1,6 +1,10 @@
-package estimate
+package memory
 
-import "math"
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+)
 
 // Capacity turns a GPU's KV budget into sequences: how many max-length
 // sequences one rank holds, the share of the SLO concurrency one rank must
@@ -40,7 +44,7 @@ type Capacity struct {
 }
 
 // CapacityFor derives capacity for the binding stage b.
-func CapacityFor(in *Input, b StageMemory) Capacity {
+func CapacityFor(in *input.Input, b StageMemory) Capacity {
 	c := Capacity{MaxModelLen: in.MaxModelLen, Concurrency: max(in.Workload.Concurrency, 1), DPRanks: in.Layout.DP}
 	c.SeqsPerRank = ceilDiv(c.Concurrency, c.DPRanks)
 	c.SeqBytes = b.KV.SequenceBytes(in.MaxModelLen, in.BlockSize)

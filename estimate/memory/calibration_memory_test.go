@@ -1,4 +1,4 @@
-package estimate
+package memory
 
 import (
 	"bytes"
@@ -11,14 +11,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/resolve"
 	"gopkg.in/yaml.v3"
 )
 
 // updateMemoryCalibration regenerates docs/calibration-memory.md:
 //
-//	go test ./estimate -run TestMemoryCalibration -update-memory-calibration
+//	go test ./estimate/memory -run TestMemoryCalibration -update-memory-calibration
 var updateMemoryCalibration = flag.Bool("update-memory-calibration", false, "rewrite docs/calibration-memory.md")
 
 // Accuracy targets of issue 3.
@@ -28,9 +30,10 @@ const (
 	targetAvailable = 0.10 // predicted available KV memory
 )
 
-// calibrationPaths: the shared calibration set next to the repository,
-// then the copy in testdata (kept identical by TestCalibrationCopyIsCurrent).
-var calibrationPaths = []string{"../../shared/calibration/vllm-memory-logs.yaml", "testdata/vllm-memory-logs.yaml"}
+// sharedCalibration is the calibration set next to the repository; the
+// tests read package calibration's embedded copy (kept identical by
+// TestCalibrationCopyIsCurrent).
+const sharedCalibration = "../../../shared/calibration/vllm-memory-logs.yaml"
 
 type calCase struct {
 	ID          string `yaml:"id"`
@@ -121,21 +124,13 @@ type calRow struct {
 }
 
 func loadCalibration(t testing.TB) ([]calCase, string) {
-	for _, p := range calibrationPaths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		var doc struct {
-			Cases []calCase `yaml:"cases"`
-		}
-		if err := yaml.Unmarshal(data, &doc); err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		return doc.Cases, p
+	var doc struct {
+		Cases []calCase `yaml:"cases"`
 	}
-	t.Skip("calibration set not found")
-	return nil, ""
+	if err := yaml.Unmarshal(calibration.MemoryLogsYAML(), &doc); err != nil {
+		t.Fatalf("calibration/vllm-memory-logs.yaml: %v", err)
+	}
+	return doc.Cases, "calibration/vllm-memory-logs.yaml"
 }
 
 var numRE = regexp.MustCompile(`^-?[0-9][0-9.]*`)
@@ -181,7 +176,7 @@ func calVersion(s string) (string, string) {
 }
 
 // calInput builds the estimator input for a case from its logged settings.
-func calInput(c calCase) (*Input, []string, error) {
+func calInput(c calCase) (*input.Input, []string, error) {
 	m, weights, err := calModel(c)
 	if err != nil {
 		return nil, nil, err
@@ -215,7 +210,7 @@ func calModel(c calCase) (*catalog.Model, string, error) {
 }
 
 // calBuild resolves the engine settings of a case for a model and GPU.
-func calBuild(c calCase, m *catalog.Model, weights string, g *catalog.GPU, gnote string) (*Input, []string, error) {
+func calBuild(c calCase, m *catalog.Model, weights string, g *catalog.GPU, gnote string) (*input.Input, []string, error) {
 	var assumed []string
 	if strings.HasPrefix(c.Weights, "fp16") {
 		weights = "fp16"
@@ -227,8 +222,8 @@ func calBuild(c calCase, m *catalog.Model, weights string, g *catalog.GPU, gnote
 	if vnote != "" {
 		assumed = append(assumed, vnote)
 	}
-	in := &Input{Model: m, GPU: g, VLLMVersion: version,
-		Layout: Layout{TP: c.TP, PP: max(c.PP, 1), DP: max(c.DP, 1), EP: c.EP == "true", Nodes: 1, GPUsPerNode: 8}}
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: version,
+		Layout: input.Layout{TP: c.TP, PP: max(c.PP, 1), DP: max(c.DP, 1), EP: c.EP == "true", Nodes: 1, GPUsPerNode: 8}}
 	util, ok := num(c.Util)
 	if !ok {
 		util = 0.9
@@ -304,7 +299,7 @@ func runCalibration(t testing.TB, cases []calCase) []calRow {
 // vLLM's "Maximum concurrency for max_model_len tokens" (the same pool over
 // one sequence's blocks, sliding-window layers counted as vLLM's KV specs
 // count them).
-func (r *calRow) fromLoggedPool(loggedTokens float64, kv KVLayout, in *Input) {
+func (r *calRow) fromLoggedPool(loggedTokens float64, kv KVLayout, in *input.Input) {
 	r.tokLog = int64(loggedTokens)
 	blk := float64(r.bpt) * float64(in.BlockSize)
 	r.tokFromLog = int64(math.Floor(r.availLog*GiB/blk)) * int64(in.BlockSize)
@@ -327,7 +322,7 @@ func (r *calRow) evaluate(t testing.TB) {
 	if bs, ok := num(r.c.Measured.BlockSize); ok {
 		in.BlockSize = int(bs) // the block size vLLM logged is an input, not a prediction
 	}
-	rep := Memory(in)
+	rep := Estimate(in)
 	// The logged lines are rank 0's (the first pipeline stage): vLLM's
 	// driver worker prints them; other ranks' lines carry a worker prefix.
 	logged := rep.Stages[0]
@@ -378,7 +373,7 @@ func TestMemoryCalibration(t *testing.T) {
 	md := calibrationMarkdown(rows, path)
 	t.Log("\n" + md)
 	if *updateMemoryCalibration {
-		if err := os.WriteFile("../docs/calibration-memory.md", []byte(md), 0o644); err != nil {
+		if err := os.WriteFile("../../docs/calibration-memory.md", []byte(md), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -389,20 +384,20 @@ func TestMemoryCalibration(t *testing.T) {
 func TestCalibrationMarkdownIsCurrent(t *testing.T) {
 	cases, path := loadCalibration(t)
 	want := calibrationMarkdown(runCalibration(t, cases), path)
-	got, err := os.ReadFile("../docs/calibration-memory.md")
+	got, err := os.ReadFile("../../docs/calibration-memory.md")
 	if err != nil || !bytes.Equal(got, []byte(want)) {
-		t.Errorf("docs/calibration-memory.md is stale; run: go test ./estimate -run TestMemoryCalibration -update-memory-calibration")
+		t.Errorf("docs/calibration-memory.md is stale; run: go test ./estimate/memory -run TestMemoryCalibration -update-memory-calibration")
 	}
 }
 
-// TestCalibrationCopyIsCurrent keeps testdata's copy equal to the shared set.
+// TestCalibrationCopyIsCurrent keeps package calibration's copy equal to
+// the shared set.
 func TestCalibrationCopyIsCurrent(t *testing.T) {
-	shared, err := os.ReadFile(calibrationPaths[0])
+	shared, err := os.ReadFile(sharedCalibration)
 	if err != nil {
 		t.Skip("shared calibration set not present")
 	}
-	local, err := os.ReadFile(calibrationPaths[1])
-	if err != nil || !bytes.Equal(shared, local) {
-		t.Errorf("estimate/testdata/vllm-memory-logs.yaml differs from %s; copy it", calibrationPaths[0])
+	if !bytes.Equal(shared, calibration.MemoryLogsYAML()) {
+		t.Errorf("calibration/vllm-memory-logs.yaml differs from %s; copy it", sharedCalibration)
 	}
 }

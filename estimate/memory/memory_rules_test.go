@@ -1,4 +1,4 @@
-package estimate
+package memory
 
 import (
 	"fmt"
@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
-func weightOf(r MemoryReport, comp string) WeightTerm {
+func weightOf(r Report, comp string) WeightTerm {
 	for _, w := range r.Weights {
 		if w.Component == comp {
 			return w
@@ -24,28 +25,28 @@ func weightOf(r MemoryReport, comp string) WeightTerm {
 
 func TestStorageRules(t *testing.T) {
 	cases := []struct {
-		o         QuickOptions
+		o         resolve.QuickOptions
 		comp      string
 		dtype     string
 		bytes     float64
 		component string
 	}{
 		// DeepSeek's block FP8: 1 B + one fp32 scale per 128×128 block.
-		{QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8}, CompRouted, "fp8", 1 + 4.0/16384, ""},
+		{resolve.QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8}, CompRouted, "fp8", 1 + 4.0/16384, ""},
 		// Embeddings, LM head and router stay 16-bit in the FP8 checkpoint.
-		{QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8}, CompEmbedding, "bf16", 2, ""},
-		{QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8}, CompRouter, "bf16", 2, ""},
+		{resolve.QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8}, CompEmbedding, "bf16", 2, ""},
+		{resolve.QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8}, CompRouter, "bf16", 2, ""},
 		// The BF16 up-cast stores everything in 2 B.
-		{QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8, Weights: "bf16"}, CompRouted, "bf16", 2, ""},
+		{resolve.QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8, Weights: "bf16"}, CompRouted, "bf16", 2, ""},
 		// MXFP4: 4 bits + one 8-bit scale per 32 values, experts only.
-		{QuickOptions{Model: "gpt-oss-120b", GPU: "h100"}, CompRouted, "mxfp4", 0.5 + 1.0/32, ""},
-		{QuickOptions{Model: "gpt-oss-120b", GPU: "h100"}, CompAttention, "bf16", 2, ""},
+		{resolve.QuickOptions{Model: "gpt-oss-120b", GPU: "h100"}, CompRouted, "mxfp4", 0.5 + 1.0/32, ""},
+		{resolve.QuickOptions{Model: "gpt-oss-120b", GPU: "h100"}, CompAttention, "bf16", 2, ""},
 		// Online FP8 of a BF16 checkpoint: one scale per tensor.
-		{QuickOptions{Model: "llama-3.1-70b", GPU: "h100", TP: 2, Weights: "fp8"}, CompDenseMLP, "fp8", 1, ""},
-		{QuickOptions{Model: "llama-3.1-70b", GPU: "h100", TP: 2, Weights: "int8"}, CompDenseMLP, "int8", 1 + 4.0/8192, ""},
+		{resolve.QuickOptions{Model: "llama-3.1-70b", GPU: "h100", TP: 2, Weights: "fp8"}, CompDenseMLP, "fp8", 1, ""},
+		{resolve.QuickOptions{Model: "llama-3.1-70b", GPU: "h100", TP: 2, Weights: "int8"}, CompDenseMLP, "int8", 1 + 4.0/8192, ""},
 	}
 	for _, c := range cases {
-		w := weightOf(Memory(testinput.Quick(t, c.o)), c.comp)
+		w := weightOf(Estimate(testinput.Quick(t, c.o)), c.comp)
 		if w.DType != c.dtype || math.Abs(w.BytesPerParam-c.bytes) > 1e-12 {
 			t.Errorf("%s %s (%s): stored as %s at %.6f B, want %s at %.6f B", c.o.Model, c.comp, c.o.Weights, w.DType, w.BytesPerParam, c.dtype, c.bytes)
 		}
@@ -55,7 +56,7 @@ func TestStorageRules(t *testing.T) {
 // vLLM's MXFP4 MoE pads hidden to 256 and the per-rank intermediate to 128
 // on Hopper: gpt-oss-20b at TP=2 stores 3 × 3072 × 1536 elements per expert.
 func TestMXFP4ExpertPadding(t *testing.T) {
-	r := Memory(testinput.Quick(t, QuickOptions{Model: "gpt-oss-20b", GPU: "h100", TP: 2}))
+	r := Estimate(testinput.Quick(t, resolve.QuickOptions{Model: "gpt-oss-20b", GPU: "h100", TP: 2}))
 	w := weightOf(r, CompRouted)
 	want := 24.0 * 32 * (3*3072*1536 + 2*1536 + 3072)
 	if math.Abs(w.Stored()-want) > 1 {
@@ -67,7 +68,7 @@ func TestMXFP4ExpertPadding(t *testing.T) {
 }
 
 func TestActivationTerms(t *testing.T) {
-	in := testinput.Quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100", MaxModelLen: 8192, VLLMVersion: "0.19.0"})
+	in := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100", MaxModelLen: 8192, VLLMVersion: "0.19.0"})
 	a := PeakActivation(in, PPStages(32, 1)[0])
 	sampler := 1024.0 * 128256 * SamplerBytesPerLogit / GiB
 	forward := 8192.0 * (3*4096 + 3*14336) * 2 / GiB
@@ -85,15 +86,15 @@ func TestActivationTerms(t *testing.T) {
 }
 
 func TestNonTorchTerms(t *testing.T) {
-	one := testinput.Quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100"})
+	one := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100"})
 	if got := sumTerms(NonTorch(one)); got != NonTorchBaseGiB {
 		t.Errorf("single GPU non-torch = %.2f, want %.2f", got, NonTorchBaseGiB)
 	}
-	tp := testinput.Quick(t, QuickOptions{Model: "llama-3.1-8b", GPU: "h100", TP: 2})
+	tp := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100", TP: 2})
 	if got := sumTerms(NonTorch(tp)); math.Abs(got-NonTorchBaseGiB-CollectivesGiB) > 1e-9 {
 		t.Errorf("TP=2 non-torch = %.2f", got)
 	}
-	ll := testinput.Quick(t, QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 16, EP: true})
+	ll := testinput.Quick(t, resolve.QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 16, EP: true})
 	ll.All2AllBackend = "deepep_low_latency"
 	want := 2 * 2 * 256 * 256 * float64(2*7168+16) / GiB
 	if got := sumTerms(NonTorch(ll)) - NonTorchBaseGiB - CollectivesGiB; math.Abs(got-want) > 1e-9 {
@@ -118,7 +119,7 @@ func sumTerms(ts []Term) float64 {
 // figures replace the catalog.
 func TestFromSpecConfigPathAndCustomGPU(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile("../catalog/models/meta-llama__Llama-3.1-8B-Instruct.json")
+	data, err := os.ReadFile("../../catalog/models/meta-llama__Llama-3.1-8B-Instruct.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestFromSpecConfigPathAndCustomGPU(t *testing.T) {
 		Hardware: spec.Hardware{GPU: spec.GPURef{Custom: &spec.GPUFigures{Name: "RTX 3090", MemoryMiB: 24146}}, Nodes: []spec.Node{{Name: "n0", GPUs: 1}}},
 		Workload: spec.Workload{Concurrency: 1, MaxModelLen: 4096}, VLLM: spec.VLLM{Version: "0.19.0"}}
 	spec.ApplyDefaults(d)
-	in, ds := FromSpec(d)
+	in, ds := input.FromSpec(d)
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}
@@ -141,7 +142,7 @@ func TestFromSpecConfigPathAndCustomGPU(t *testing.T) {
 		t.Errorf("model layers %d, GPU %.0f MiB, max_num_seqs %d (small-GPU default 256)", in.Model.NumLayers, in.GPU.MemoryMiB, in.MaxNumSeqs)
 	}
 	d.Model.Config = "missing/config.json"
-	if _, ds := FromSpec(d); !ds.HasErrors() {
+	if _, ds := input.FromSpec(d); !ds.HasErrors() {
 		t.Error("a missing config must be an error")
 	}
 }
@@ -160,11 +161,11 @@ func TestFBGEMMFP8Checkpoint(t *testing.T) {
 	}
 	g, _ := catalog.LookupGPU("h100-sxm")
 	util := 0.9
-	in := &Input{Model: m, GPU: g, VLLMVersion: "0.19.0", Layout: Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 8}}
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.19.0", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 8}}
 	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util}); ds.HasErrors() {
 		t.Fatal(ds)
 	}
-	r := Memory(in)
+	r := Estimate(in)
 	if w := weightOf(r, CompDenseMLP); w.DType != "fp8" || w.BytesPerParam != 1+4.0/4096 {
 		t.Errorf("dense MLP stored as %s at %.6f B, want per-channel fp8", w.DType, w.BytesPerParam)
 	}

@@ -1,6 +1,10 @@
-package estimate
+package memory
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+)
 
 // KVLayout is the KV-cache cost of one token on one GPU of a pipeline stage.
 type KVLayout struct {
@@ -26,7 +30,7 @@ type KVLayout struct {
 //	GQA/MHA: 2 (K and V) × max(1, kv_heads/TP) × head_dim × layers × dtype bytes
 //	MLA:     (kv_lora_rank + qk_rope_head_dim) × layers × dtype bytes, the same
 //	         on every TP rank (the latent is replicated, not split)
-func KVBytes(in *Input, s Stage) KVLayout {
+func KVBytes(in *input.Input, s Stage) KVLayout {
 	m := in.Model
 	b := dtypeBytes(in.KVCacheDType)
 	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.MaxNumBatchedTokens}

@@ -1,9 +1,15 @@
-package estimate
+// Package memory is the estimator's per-GPU memory model, the way vLLM
+// budgets it: weights by component and placement (TP, PP, EP, EPLB,
+// padding), storage per format, the profiled activation peak, memory outside
+// PyTorch, the KV cache per token and the capacity in sequences, with the
+// memory verdicts (EST1xx) and the derivations shown as notes.
+package memory
 
 import (
 	"math"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
 )
 
 // WeightTerm is one component's weights on one GPU: its placement and how
@@ -47,8 +53,8 @@ type PerGPU struct {
 	CUDAGraphGiB float64 `json:"cuda_graph_outside_budget_gib"`
 }
 
-// MemoryReport is everything the memory half of `vlaunch check` computes.
-type MemoryReport struct {
+// Report is everything the memory half of `vlaunch check` computes.
+type Report struct {
 	Params       catalog.ParamCounts `json:"params"`
 	ParamsPerGPU float64             `json:"params_per_gpu"`
 	WeightsDType string              `json:"weights_dtype"`
@@ -71,12 +77,12 @@ type MemoryReport struct {
 	BindingStage                int           `json:"binding_stage"`
 }
 
-// Memory computes weights, activations, non-torch memory and the KV cache of
+// Estimate computes weights, activations, non-torch memory and the KV cache of
 // every pipeline stage, takes the minimum number of KV blocks (vLLM makes
 // every rank use the same number) and derives capacity.
-func Memory(in *Input) MemoryReport {
+func Estimate(in *input.Input) Report {
 	stages := PPStages(in.Model.NumLayers, in.Layout.PP)
-	r := MemoryReport{Params: in.Model.ParamCounts(), WeightsDType: in.WeightsDType, BlockSize: in.BlockSize}
+	r := Report{Params: in.Model.ParamCounts(), WeightsDType: in.WeightsDType, BlockSize: in.BlockSize}
 	bind := -1
 	for _, s := range stages {
 		sm := stageMemory(in, s)
@@ -98,7 +104,7 @@ func Memory(in *Input) MemoryReport {
 	return r
 }
 
-func stageMemory(in *Input, s Stage) StageMemory {
+func stageMemory(in *input.Input, s Stage) StageMemory {
 	sm := StageMemory{Stage: s}
 	for _, sh := range Placement(in, s) {
 		rule := StorageRule(in, sh.Component)
@@ -125,7 +131,7 @@ func stageMemory(in *Input, s Stage) StageMemory {
 	return sm
 }
 
-func perGPU(in *Input, b StageMemory) PerGPU {
+func perGPU(in *input.Input, b StageMemory) PerGPU {
 	dev := deviceGiB(in.GPU)
 	p := PerGPU{DeviceGiB: dev, Utilization: in.GPUMemoryUtilization, UsableGiB: dev * in.GPUMemoryUtilization,
 		WeightsGiB: b.WeightsGiB, ActivationGiB: b.Activation.PeakGiB, OtherGiB: b.NonTorchGiB, KVCacheGiB: b.AvailableKVGiB}

@@ -1,8 +1,11 @@
-package estimate
+package memory
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // TestVLLMRulesNote pins point 10 of the reference scenario: TP > 1 with EP
@@ -16,7 +19,7 @@ func TestVLLMRulesNote(t *testing.T) {
 		{"0.22.1", []string{"with --all2all-backend", "accepts naive and pplx but has removed them"}, []string{"VLLM_ALL2ALL_BACKEND"}},
 	}
 	for _, tt := range tests {
-		in, ds := QuickInput(QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 16, EP: true, MaxModelLen: 4096, VLLMVersion: tt.version})
+		in, ds := input.Quick(resolve.QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 16, EP: true, MaxModelLen: 4096, VLLMVersion: tt.version})
 		if ds.HasErrors() {
 			t.Fatal(ds)
 		}
@@ -35,7 +38,7 @@ func TestVLLMRulesNote(t *testing.T) {
 			}
 		}
 	}
-	dense, _ := QuickInput(QuickOptions{Model: "llama-3.1-8b", GPU: "h100", TP: 1, PP: 1, DP: 1, MaxModelLen: 4096})
+	dense, _ := input.Quick(resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100", TP: 1, PP: 1, DP: 1, MaxModelLen: 4096})
 	if _, ok := vllmRulesNote(&dense); ok {
 		t.Error("a dense model gets no EP rules note")
 	}

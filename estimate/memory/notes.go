@@ -1,22 +1,30 @@
-package estimate
+package memory
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
-// memoryNotes derives the report's key figures in words, and contrasts them
-// with the usual hand-calculation mistakes (reference scenario points 1–5):
-// K and V counted for MLA, KV divided evenly over ranks, the routed-expert
-// share guessed, the checkpoint format ignored, fixed activation allowances.
-func memoryNotes(in *Input, r *Report) []Note {
-	notes := []Note{kvNote(in, &r.Memory), kvPerRankNote(in, &r.Memory), weightsNote(in, &r.Memory)}
-	if n, ok := checkpointNote(in, r.Alternatives); ok {
+// Note is one derivation shown to the user.
+type Note struct {
+	Topic string `json:"topic"`
+	Text  string `json:"text"`
+}
+
+// Notes derive the memory report m's key figures in words (alts: the other
+// weights formats), and contrast them with the usual hand-calculation
+// mistakes (reference scenario points 1–5): K and V counted for MLA, KV
+// divided evenly over ranks, the routed-expert share guessed, the
+// checkpoint format ignored, fixed activation allowances.
+func Notes(in *input.Input, m *Report, alts []AltWeights) []Note {
+	notes := []Note{kvNote(in, m), kvPerRankNote(in, m), weightsNote(in, m)}
+	if n, ok := checkpointNote(in, alts); ok {
 		notes = append(notes, n)
 	}
-	notes = append(notes, budgetNote(in, &r.Memory))
+	notes = append(notes, budgetNote(in, m))
 	if n, ok := eplbNote(in); ok {
 		notes = append(notes, n)
 	}
@@ -26,7 +34,7 @@ func memoryNotes(in *Input, r *Report) []Note {
 	return notes
 }
 
-func kvNote(in *Input, m *MemoryReport) Note {
+func kvNote(in *input.Input, m *Report) Note {
 	md, kv := in.Model, m.KV
 	b := dtypeBytes(kv.DType)
 	if md.IsMLA() {
@@ -51,7 +59,7 @@ func kvNote(in *Input, m *MemoryReport) Note {
 	return Note{"KV cache per token", text}
 }
 
-func kvPerRankNote(in *Input, m *MemoryReport) Note {
+func kvPerRankNote(in *input.Input, m *Report) Note {
 	c := m.Capacity
 	seqGB := float64(c.SeqBytes) / 1e9
 	if c.DPRanks <= 1 {
@@ -68,7 +76,7 @@ func kvPerRankNote(in *Input, m *MemoryReport) Note {
 		float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank, c.DPRanks, c.NeededGBTotal/float64(c.DPRanks), c.MaxSeqsPerRank, c.AvailableGiB, c.MaxConcurrency)}
 }
 
-func weightsNote(in *Input, m *MemoryReport) Note {
+func weightsNote(in *input.Input, m *Report) Note {
 	per := map[string]float64{}
 	for _, w := range m.Weights {
 		per[w.Component] += w.ParamsPerGPU
@@ -90,7 +98,7 @@ func weightsNote(in *Input, m *MemoryReport) Note {
 		(per[CompRouter]+per[CompNorms])/1e9, tail)}
 }
 
-func mlaCopiesNote(m *MemoryReport) string {
+func mlaCopiesNote(m *Report) string {
 	for _, w := range m.Weights {
 		if w.Component == CompMLACopies {
 			return fmt.Sprintf(", including %.2f GiB of de-quantized W_UK/W_UV copies vLLM's MLA keeps for decoding", w.GiB)
@@ -99,7 +107,7 @@ func mlaCopiesNote(m *MemoryReport) string {
 	return ""
 }
 
-func checkpointNote(in *Input, alts []AltWeights) (Note, bool) {
+func checkpointNote(in *input.Input, alts []AltWeights) (Note, bool) {
 	ckpt := in.Model.CheckpointDType()
 	if ckpt == "bf16" || ckpt == "fp16" || len(alts) == 0 {
 		return Note{}, false
@@ -122,14 +130,14 @@ func checkpointNote(in *Input, alts []AltWeights) (Note, bool) {
 		ckpt, blockNote(in), strings.Join(parts, "; "))}, true
 }
 
-func blockNote(in *Input) string {
+func blockNote(in *input.Input) string {
 	if q := in.Model.Quant; q.Method == "fp8" && len(q.WeightBlockSize) == 2 {
 		return fmt.Sprintf(" (block-wise, one fp32 scale per %d×%d block; embeddings, LM head and router stay BF16)", q.WeightBlockSize[0], q.WeightBlockSize[1])
 	}
 	return ""
 }
 
-func budgetNote(in *Input, m *MemoryReport) Note {
+func budgetNote(in *input.Input, m *Report) Note {
 	p := m.PerGPU
 	var act, other []string
 	for _, t := range m.Activation {
@@ -147,7 +155,7 @@ func budgetNote(in *Input, m *MemoryReport) Note {
 }
 
 // eplbNote prices one redundant expert, the real cost unit of EPLB.
-func eplbNote(in *Input) (Note, bool) {
+func eplbNote(in *input.Input) (Note, bool) {
 	m := in.Model
 	if !m.IsMoE() || !in.Layout.EP {
 		return Note{}, false

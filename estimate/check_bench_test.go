@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // BenchmarkCheckMemoryReference is the memory half of `vlaunch check` on the
@@ -19,20 +20,12 @@ func BenchmarkCheckMemoryReference(b *testing.B) {
 	}
 }
 
-// BenchmarkMemoryPP4 exercises the per-stage path (four pipeline stages).
-func BenchmarkMemoryPP4(b *testing.B) {
-	in := testinput.Quick(b, QuickOptions{Model: "deepseek-r1", GPU: "h20-3e", TP: 8, PP: 4})
-	for b.Loop() {
-		_ = Memory(in)
-	}
-}
-
 // BenchmarkResolveAndCheckReference includes spec resolution (catalog
 // lookups parse the embedded config.json) on top of the memory check.
 func BenchmarkResolveAndCheckReference(b *testing.B) {
 	in := testinput.Example(b, "deepseek-v3-32xh20.yaml")
 	for b.Loop() {
-		in2, _ := QuickInput(QuickOptions{Model: "deepseek-v3", GPU: "h20", DP: 32, EP: true, MaxModelLen: 32768, Weights: "bf16", VLLMVersion: in.VLLMVersion, Concurrency: 200})
+		in2, _ := QuickInput(resolve.QuickOptions{Model: "deepseek-v3", GPU: "h20", DP: 32, EP: true, MaxModelLen: 32768, Weights: "bf16", VLLMVersion: in.VLLMVersion, Concurrency: 200})
 		_ = Check(&in2)
 	}
 }

@@ -1,8 +1,11 @@
-package estimate
+package memory
 
 import (
 	"math"
 	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // FuzzQuickMemory feeds the quick form's user inputs (names, sizes, dtypes)
@@ -17,20 +20,21 @@ func FuzzQuickMemory(f *testing.F) {
 		if tp > 1024 || pp > 1024 || dp > 4096 || mml > 1<<24 {
 			t.Skip()
 		}
-		in, ds := QuickInput(QuickOptions{Model: model, GPU: gpu, TP: tp, PP: pp, DP: dp, EP: ep, MaxModelLen: mml,
+		in, ds := input.Quick(resolve.QuickOptions{Model: model, GPU: gpu, TP: tp, PP: pp, DP: dp, EP: ep, MaxModelLen: mml,
 			GPUMemoryUtilization: util, KVCacheDType: kv, Weights: w, VLLMVersion: ver, Concurrency: conc})
 		if ds.HasErrors() {
 			return
 		}
-		r := Check(&in)
-		p := r.Memory.PerGPU
-		for _, v := range []float64{p.WeightsGiB, p.ActivationGiB, p.OtherGiB, p.KVCacheGiB, p.UsableGiB, r.Memory.MaxConcurrencyAtMaxModelLen} {
+		m := Estimate(&in)
+		_ = Findings(&in, &m)
+		p := m.PerGPU
+		for _, v := range []float64{p.WeightsGiB, p.ActivationGiB, p.OtherGiB, p.KVCacheGiB, p.UsableGiB, m.MaxConcurrencyAtMaxModelLen} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				t.Fatalf("non-finite figure in %+v", p)
 			}
 		}
-		if r.Memory.KVTokensPerRank < 0 || r.Memory.KVTokensPerRank%int64(max(in.BlockSize, 1)) != 0 {
-			t.Fatalf("KV tokens %d not a non-negative multiple of block %d", r.Memory.KVTokensPerRank, in.BlockSize)
+		if m.KVTokensPerRank < 0 || m.KVTokensPerRank%int64(max(in.BlockSize, 1)) != 0 {
+			t.Fatalf("KV tokens %d not a non-negative multiple of block %d", m.KVTokensPerRank, in.BlockSize)
 		}
 	})
 }

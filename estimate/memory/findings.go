@@ -1,0 +1,107 @@
+package memory
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
+	"github.com/vlaunch/vlaunch/estimate/input"
+)
+
+// Diagnostic codes of the memory verdicts.
+const (
+	CodeNoKVMemory     = codes.EstNoKVMemory     // nothing left for the KV cache
+	CodeSeqTooLong     = codes.EstSeqTooLong     // one max_model_len sequence does not fit (vLLM refuses to start)
+	CodeShareNoFit     = codes.EstShareNoFit     // the per-rank share of the concurrency does not fit
+	CodeGraphHeadroom  = codes.EstGraphHeadroom  // CUDA graphs may not fit outside the budget
+	CodeAboveMaxSeqs   = codes.EstAboveMaxSeqs   // per-rank share above max_num_seqs: the excess queues
+	CodeUpcastWeights  = codes.EstUpcastWeights  // weights differ from the checkpoint (up-cast or online quantization)
+	CodeLenAboveConfig = codes.EstLenAboveConfig // max_model_len above the model's max_position_embeddings
+)
+
+// Findings turns the memory verdicts into diagnostics.
+func Findings(in *input.Input, m *Report) diag.Diagnostics {
+	var ds diag.Diagnostics
+	c, p := m.Capacity, m.PerGPU
+	add := func(code diag.Code, sev diag.Severity, path, msg, hint string) {
+		ds = append(ds, diag.Diagnostic{Code: code, Severity: sev, Path: path, Message: msg, Hint: hint})
+	}
+	switch {
+	case p.KVCacheGiB <= 0 || m.NumBlocks == 0:
+		add(CodeNoKVMemory, diag.Error, "model.weights",
+			fmt.Sprintf("No available memory for the cache blocks: %.2f GiB usable − %.2f weights − %.2f activation − %.2f other = %.2f GiB per GPU (vLLM fails at start-up)",
+				p.UsableGiB, p.WeightsGiB, p.ActivationGiB, p.OtherGiB, p.KVCacheGiB), shrinkHint(in))
+	case !c.OneSequenceFits:
+		add(CodeSeqTooLong, diag.Error, "workload.max_model_len",
+			fmt.Sprintf("To serve at least one request with the model's max seq len (%d), %.2f GiB KV cache is needed, which is larger than the available KV cache memory (%.2f GiB). Based on the available memory, the estimated maximum model length is %d (vLLM refuses to start)",
+				in.MaxModelLen, float64(c.SeqBytes)/GiB, c.AvailableGiB, c.LargestMaxModelLen),
+			fmt.Sprintf("set max_model_len ≤ %d, or %s", c.LargestMaxModelLen, shrinkHint(in)))
+	case !c.Fits:
+		add(CodeShareNoFit, diag.Error, "workload.concurrency",
+			fmt.Sprintf("%d concurrent %d-token sequences put ceil(%d/%d) = %d on the fullest DP rank, needing %.2f GiB of KV per GPU; %.2f GiB is available (%d fit, margin %.2f GiB)",
+				c.Concurrency, c.MaxModelLen, c.Concurrency, c.DPRanks, c.SeqsPerRank, c.NeededGiBPerRank, c.AvailableGiB, c.MaxSeqsPerRank, c.MarginGiB),
+			fmt.Sprintf("at most %d full-length sessions fit (%d per rank × %d); or %s", c.MaxConcurrency, c.MaxSeqsPerRank, c.DPRanks, shrinkHint(in)))
+	}
+	ds = append(ds, advisoryFindings(in, m)...)
+	return ds
+}
+
+func advisoryFindings(in *input.Input, m *Report) diag.Diagnostics {
+	var ds diag.Diagnostics
+	c, p := m.Capacity, m.PerGPU
+	if p.CUDAGraphGiB > p.HeadroomGiB {
+		ds = append(ds, diag.Diagnostic{Code: CodeGraphHeadroom, Severity: diag.Warning, Path: "vllm.gpu_memory_utilization",
+			Message: fmt.Sprintf("CUDA graphs (≈%.1f GiB) are captured after the KV cache is allocated and are not in vLLM's budget; only %.2f GiB is left outside it", p.CUDAGraphGiB, p.HeadroomGiB),
+			Hint:    "lower gpu_memory_utilization or set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1"})
+	}
+	if c.ExceedsMaxNumSeqs {
+		ds = append(ds, diag.Diagnostic{Code: CodeAboveMaxSeqs, Severity: diag.Warning, Path: "vllm.max_num_seqs",
+			Message: fmt.Sprintf("the fullest rank gets %d sequences but max_num_seqs is %d: the excess waits in the queue", c.SeqsPerRank, in.MaxNumSeqs),
+			Hint:    fmt.Sprintf("raise max_num_seqs to at least %d", c.SeqsPerRank)})
+	}
+	if !in.WeightsFromCheckpoint {
+		ds = append(ds, diag.Diagnostic{Code: CodeUpcastWeights, Severity: diag.Info, Path: "model.weights",
+			Message: fmt.Sprintf("weights are %s but the checkpoint ships %s: vLLM must load a converted copy", in.WeightsDType, in.Model.CheckpointDType()),
+			Hint:    "weights: auto uses the checkpoint as shipped"})
+	}
+	if mp := in.Model.MaxPositionEmbeddings; mp > 0 && in.MaxModelLen > mp && in.Env["VLLM_ALLOW_LONG_MAX_MODEL_LEN"] != "1" {
+		ds = append(ds, diag.Diagnostic{Code: CodeLenAboveConfig, Severity: diag.Error, Path: "workload.max_model_len",
+			Message: fmt.Sprintf("max_model_len %d is greater than the derived max_model_len (max_position_embeddings=%d): vLLM refuses it", in.MaxModelLen, mp),
+			Hint:    "lower max_model_len, or set VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 if the model really supports it"})
+	}
+	return ds
+}
+
+// shrinkHint lists the levers that free KV memory for this input.
+func shrinkHint(in *input.Input) string {
+	var levers []string
+	if in.WeightsDType == "bf16" || in.WeightsDType == "fp16" {
+		if ck := in.Model.CheckpointDType(); ck != in.WeightsDType {
+			levers = append(levers, "use the "+ck+" checkpoint (weights: auto)")
+		} else {
+			levers = append(levers, "FP8 weights")
+		}
+	}
+	if in.KVCacheDType != "fp8" {
+		levers = append(levers, "kv_cache_dtype fp8")
+	}
+	levers = append(levers, "more GPUs per replica (TP/EP/PP)")
+	if in.GPUMemoryUtilization < 0.95 {
+		levers = append(levers, "a higher gpu_memory_utilization")
+	}
+	return joinOr(levers)
+}
+
+func joinOr(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	out := s[0]
+	for _, x := range s[1 : len(s)-1] {
+		out += ", " + x
+	}
+	return out + " or " + s[len(s)-1]
+}
