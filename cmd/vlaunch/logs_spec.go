@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/logs"
 )
 
@@ -21,7 +22,7 @@ func compareWithSpec(s *streams, rep *logs.Report, path string) error {
 
 // predictionOf reads the figures of the first pipeline stage (rank 0, whose
 // lines vLLM's driver prints) and the settings the estimate assumed.
-func predictionOf(in *estimate.Input, m estimate.MemoryReport) logs.Prediction {
+func predictionOf(in *estimate.Input, m memory.Report) logs.Prediction {
 	s := m.Stages[0]
 	return logs.Prediction{
 		Version: in.VLLMVersion, TP: in.Layout.TP, PP: in.Layout.PP, DP: in.Layout.DP,
