@@ -4,9 +4,15 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/vlaunch/vlaunch/catalog"
 )
+
+// catalogModels is the embedded catalog, parsed once: catalog.Models
+// parses every model's config.json on each call, which cost ~9 ms per Lint
+// call. The rules only read the models, so one shared copy is safe.
+var catalogModels = sync.OnceValue(catalog.Models)
 
 // modelFor finds the served model in the catalog exactly: by repo id, by a
 // path ending in org/repo or in a Hugging Face cache directory
@@ -17,7 +23,7 @@ func modelFor(s *server) *catalog.Model {
 	if !ok {
 		return nil
 	}
-	for _, m := range catalog.Models() {
+	for _, m := range catalogModels() {
 		if strings.EqualFold(m.HFRepo, name) || strings.EqualFold(path.Base(m.HFRepo), path.Base(name)) {
 			return m
 		}
@@ -39,7 +45,7 @@ func familyModel(s *server) *catalog.Model {
 		return nil
 	}
 	key := familyKey(path.Base(name))
-	for _, m := range catalog.Models() {
+	for _, m := range catalogModels() {
 		if familyKey(path.Base(m.HFRepo)) == key {
 			return m
 		}
