@@ -14,6 +14,8 @@ type Parts struct {
 	Release      vllm.Release
 	Version      Setting[string]
 	VersionNotes []string
+	// Calibration is the spec's calibration file, resolved (zero: global).
+	Calibration Calibration
 }
 
 // SourceSpec resolves a loaded, defaulted spec (spec.ApplyDefaults). It
@@ -33,7 +35,11 @@ func FromSpec(d *spec.Deployment) (*Deployment, error) {
 	if err != nil {
 		return nil, fieldErr("vllm.version", err.Error(), "")
 	}
-	return Assemble(d, Parts{Model: m, GPU: g, Release: r, Version: ver, VersionNotes: notes})
+	cal, err := specCalibration(d)
+	if err != nil {
+		return nil, err
+	}
+	return Assemble(d, Parts{Model: m, GPU: g, Release: r, Version: ver, VersionNotes: notes, Calibration: cal})
 }
 
 // Assemble builds the deployment from resolved parts and the spec's
@@ -42,7 +48,7 @@ func FromSpec(d *spec.Deployment) (*Deployment, error) {
 func Assemble(d *spec.Deployment, p Parts) (*Deployment, error) {
 	out := &Deployment{Spec: d, Model: p.Model, ModelSource: modelSource(d, p.Model), GPU: p.GPU,
 		Release: p.Release, Version: p.Version, VersionNotes: p.VersionNotes, Defaults: p.Release.Defaults(),
-		Workload: d.Workload, SLO: d.SLO, Runtime: d.Runtime, Nodes: d.Hardware.Nodes}
+		Workload: d.Workload, SLO: d.SLO, Runtime: d.Runtime, Nodes: d.Hardware.Nodes, Calibration: p.Calibration}
 	out.Layout = layoutFromSpec(d)
 	out.Network = networkFromSpec(d.Hardware.Network, p.GPU)
 	v := d.VLLM
@@ -66,7 +72,7 @@ func Build(p Parts, l Layout, n Network, w spec.Workload, e EngineSettings) (*De
 		return nil, fieldErr("model", "a deployment needs a model and a GPU", "")
 	}
 	d := &Deployment{Model: p.Model, ModelSource: p.Model.ID, GPU: p.GPU, Release: p.Release, Version: p.Version,
-		VersionNotes: p.VersionNotes, Defaults: p.Release.Defaults(), Layout: l, Network: n, Workload: w}
+		VersionNotes: p.VersionNotes, Defaults: p.Release.Defaults(), Layout: l, Network: n, Workload: w, Calibration: p.Calibration}
 	if err := d.resolveEngine(e); err != nil {
 		return nil, err
 	}

@@ -36,6 +36,9 @@ type Deployment struct {
 	Runtime  spec.Runtime
 	// Nodes are the hosts (nil in the quick form).
 	Nodes []spec.Node
+	// Calibration says which efficiency constants the performance model
+	// uses: a calibration file, or the global ones.
+	Calibration Calibration
 }
 
 // Layout is the parallel layout of the deployment.

@@ -24,6 +24,10 @@ type Deployment struct {
 	Parallelism Parallelism `yaml:"parallelism" json:"parallelism"`
 	VLLM        VLLM        `yaml:"vllm" json:"vllm"`
 	Runtime     Runtime     `yaml:"runtime" json:"runtime"`
+	// Calibration is a calibration file written by `vlaunch calibrate`
+	// (relative to the spec file): the efficiency constants fitted to
+	// this cluster's benchmarks, used instead of the global ones.
+	Calibration string `yaml:"calibration,omitempty" json:"calibration,omitempty"`
 
 	// File is the path the document was read from ("" when built in code).
 	File string `yaml:"-" json:"-"`

@@ -28,6 +28,8 @@ type checker struct {
 	ver   resolve.Setting[string]
 	notes []string
 	relOK bool
+	// cal is the spec's calibration file (zero when none or unreadable).
+	cal resolve.Calibration
 	// dep is the assembled deployment, nil until assembleDeployment runs or
 	// when anything before it failed; later rules may read it.
 	dep *resolve.Deployment
@@ -40,7 +42,7 @@ type rule func(*checker)
 // because later rules read c.model, c.gpu and c.rel; the deployment is
 // assembled last, when every rule has had its say.
 var rules = []rule{
-	checkModelRef, checkGPURef, checkVersion,
+	checkModelRef, checkGPURef, checkVersion, checkCalibration,
 	checkNodes, checkNodeNetwork,
 	checkLayout, checkExpert,
 	checkContext, checkTTFT, checkFP8,
@@ -70,7 +72,7 @@ func assembleDeployment(c *checker) {
 	if c.schemaErrors || c.ds.HasErrors() || c.model == nil || c.gpu == nil || !c.relOK {
 		return
 	}
-	dep, err := resolve.Assemble(c.d, resolve.Parts{Model: c.model, GPU: c.gpu, Release: c.rel, Version: c.ver, VersionNotes: c.notes})
+	dep, err := resolve.Assemble(c.d, resolve.Parts{Model: c.model, GPU: c.gpu, Release: c.rel, Version: c.ver, VersionNotes: c.notes, Calibration: c.cal})
 	if err == nil {
 		c.dep = dep
 		return

@@ -30,4 +30,5 @@ const (
 	CodeVersion     = codes.SpecVersion     // vllm.version unparsable or not in vlaunch's table
 	CodeBackend     = codes.SpecBackend     // unknown all2all backend
 	CodeNodeSize    = codes.SpecNodeSize    // more GPUs in one node than any common platform carries
+	CodeCalibration = codes.SpecCalibration // calibration file unreadable, of another schema, or with unknown/out-of-range constants
 )

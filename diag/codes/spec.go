@@ -30,6 +30,7 @@ const (
 	SpecVersion     diag.Code = "SPEC117"
 	SpecBackend     diag.Code = "SPEC118"
 	SpecNodeSize    diag.Code = "SPEC119"
+	SpecCalibration diag.Code = "SPEC120"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -59,4 +60,5 @@ var specEntries = []Entry{
 	{SpecVersion, "vllm-version", diag.Warning, "vLLM version missing, unparsable or not in vlaunch's table"},
 	{SpecBackend, "all2all-backend", diag.Error, "Unknown or unaccepted all-to-all backend"},
 	{SpecNodeSize, "node-size", diag.Warning, "Unusually many GPUs in one node"},
+	{SpecCalibration, "calibration", diag.Error, "Unreadable or invalid calibration file"},
 }
