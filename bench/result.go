@@ -51,6 +51,9 @@ type Result struct {
 	TPOT Stat `json:"tpot_ms"`
 	ITL  Stat `json:"itl_ms"`
 	E2E  Stat `json:"e2e_ms"`
+	// SpecAcceptance is the mean acceptance length of speculative decoding
+	// (tokens per verify step, bonus included) when the run used it, else 0.
+	SpecAcceptance float64 `json:"spec_acceptance_length,omitempty"`
 	// Metadata are keys the client stored for the user (vLLM --metadata).
 	Metadata map[string]string `json:"metadata,omitempty"`
 	// Notes say what the mapping assumed.

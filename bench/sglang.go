@@ -1,7 +1,5 @@
 package bench
 
-import "fmt"
-
 // SGLang's bench_serving result keys, as read in
 // python/sglang/bench_serving.py (sgl-project/sglang at commit 0033168f,
 // 2025): the arguments backend, dataset_name, request_rate (Python writes
@@ -42,9 +40,7 @@ func parseSGLang(o *object) (Result, error) {
 		r.Shape.NominalInput, r.Shape.NominalOutput = inLen, outLen
 	}
 	o.stats(map[string]*Stat{"ttft": &r.TTFT, "tpot": &r.TPOT, "itl": &r.ITL, "e2e_latency": &r.E2E}, sglangMetrics)
-	if acc, ok := o.num("accept_length"); ok {
-		r.Notes = append(r.Notes, fmt.Sprintf("speculative decoding ran (accept length %.2f)", acc))
-	}
+	r.SpecAcceptance, _ = o.num("accept_length")
 	readIgnored(o, sglangIgnored)
 	if o.err != nil {
 		return r, o.err

@@ -1,7 +1,5 @@
 package bench
 
-import "fmt"
-
 // vLLM's result keys, as read in the client's source:
 //
 //   - vllm/benchmarks/serve.py (`vllm bench serve`) at commit 009e6d4a
@@ -64,9 +62,7 @@ func parseVLLM(o *object) (Result, error) {
 	}
 	r.TotalTokPerS = o.nonNeg("total_token_throughput")
 	o.stats(map[string]*Stat{"ttft": &r.TTFT, "tpot": &r.TPOT, "itl": &r.ITL, "e2el": &r.E2E}, vllmMetrics)
-	if acc, ok := o.num("spec_decode_acceptance_length"); ok {
-		r.Notes = append(r.Notes, fmt.Sprintf("speculative decoding ran (mean acceptance length %.2f)", acc))
-	}
+	r.SpecAcceptance, _ = o.num("spec_decode_acceptance_length")
 	readIgnored(o, vllmIgnored)
 	if o.err != nil {
 		return r, o.err

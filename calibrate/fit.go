@@ -54,6 +54,8 @@ type Refusal struct {
 
 // Exclusion says why a target was left out of the objective.
 type Exclusion struct {
+	// Index is the target's position in the targets given to Fit.
+	Index  int
 	ID     string
 	Reason string
 }

@@ -214,7 +214,7 @@ func reachable(targets []Target, lo, hi []float64) ([]bool, []Exclusion) {
 			keep[j] = true
 			continue
 		}
-		excl = append(excl, Exclusion{ID: t.ID, Reason: fmt.Sprintf(
+		excl = append(excl, Exclusion{Index: j, ID: t.ID, Reason: fmt.Sprintf(
 			"measured %s, but the model predicts between %s and %s with every constant anywhere in its range: the difference comes from something the model does not represent",
 			num(t.Measured), num(lo[j]), num(hi[j]))})
 	}
