@@ -94,10 +94,10 @@ func Fit(params []Param, targets []Target, m Model, o Options) (Outcome, error) 
 	start := starts(params)
 	out := Outcome{Before: c.eval(start)}
 	sens := sensitivities(params, out.Before, c)
-	out.Fitted, out.Refused = chooseParams(params, sens, jacobian(params, out.Before, c), o.Sensitivity)
 	lo, hi := reach(params, sens, out.Before, c)
 	keep, excl := reachable(targets, lo, hi)
 	out.Excluded = excl
+	out.Fitted, out.Refused = chooseParams(params, sens, jacobian(params, out.Before, c), o.Sensitivity, maxFitted(keep))
 	obj := objective(targets, keep)
 	x := start
 	if anyTrue(out.Fitted) && anyTrue(keep) {
@@ -107,11 +107,45 @@ func Fit(params []Param, targets []Target, m Model, o Options) (Outcome, error) 
 		}
 		x = minimise(params, out.Fitted, start, f, sm, o.MaxEvals-c.n)
 	}
+	x = rounded(params, out.Fitted, x)
 	out.X, out.After, out.Evals = x, c.eval(x), c.n
 	out.WorstBefore = worst(targets, keep, out.Before)
 	out.WorstAfter = worst(targets, keep, out.After)
 	out.AtBound = atBound(params, out.Fitted, x)
 	return out, nil
+}
+
+// rounded keeps four significant digits of the fitted constants (within
+// their bounds): the data does not determine more, and a calibration file
+// is read by people. The predictions after the fit are those of the
+// rounded values.
+func rounded(params []Param, fitted []bool, x []float64) []float64 {
+	out := append([]float64(nil), x...)
+	for i, p := range params {
+		if fitted[i] {
+			out[i] = min(p.Upper, max(p.Lower, round4(x[i])))
+		}
+	}
+	return out
+}
+
+// round4 rounds v (positive) to four significant digits.
+func round4(v float64) float64 {
+	p := math.Pow(10, 3-math.Floor(math.Log10(v)))
+	return math.Round(v*p) / p
+}
+
+// maxFitted is how many constants n fitted values can test: n − 1, so
+// that one value is left over to show the fit is more than a match (one
+// constant for a single value, which it can only match).
+func maxFitted(keep []bool) int {
+	n := 0
+	for _, k := range keep {
+		if k {
+			n++
+		}
+	}
+	return max(1, n-1)
 }
 
 // checkProblem refuses a problem the fitter cannot state.

@@ -3,6 +3,7 @@ package calibrate
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -49,8 +50,8 @@ func logChange(a, b float64) float64 {
 }
 
 // chooseParams picks the constants the targets can tell apart, taking them
-// in the order given (the caller's preference when two cannot be told
-// apart: the more general constant first):
+// in order of their effect over their whole range (the one that can move
+// the predictions most first; the order given breaks ties):
 //
 //   - a constant whose effect changes no prediction by the threshold is
 //     refused: the results do not depend on it;
@@ -61,15 +62,29 @@ func logChange(a, b float64) float64 {
 //     fixed cost per collective look the same when every step runs the
 //     same collectives; fitting both would let the fit trade one for the
 //     other at random.
-func chooseParams(params []Param, sens []sensitivity, jac [][]float64, threshold float64) ([]bool, []Refusal) {
+//
+// At most maxFitted are fitted: as many constants as values would match
+// any values exactly, which tests nothing.
+func chooseParams(params []Param, sens []sensitivity, jac [][]float64, threshold float64, maxFitted int) ([]bool, []Refusal) {
+	order := make([]int, len(params))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return sens[order[a]].effect > sens[order[b]].effect })
 	fitted := make([]bool, len(params))
 	var basis [][]float64 // orthonormal, spanning the chosen columns
 	var chosen []string
 	reasons := map[int]string{}
-	for i, p := range params {
+	for _, i := range order {
+		p := params[i]
 		if sens[i].effect < threshold {
 			reasons[i] = fmt.Sprintf("moving it across its whole range [%s, %s] changes no prediction by %.0f%% or more (at most %s): these results do not depend on it",
 				num(p.Lower), num(p.Upper), 100*threshold, pct(sens[i].effect))
+			continue
+		}
+		if len(chosen) >= maxFitted {
+			reasons[i] = fmt.Sprintf("the fitted values can test at most %d constant%s (a value must be left over to test a fit), and %s can move the predictions more: fitting it too would match any values, whatever it is",
+				maxFitted, plural(maxFitted), strings.Join(chosen, " and "))
 			continue
 		}
 		rest := residual(jac[i], basis)
