@@ -26,6 +26,9 @@ func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
 	sm := perf.NewStepModel(s)
 	p := Performance{All2All: s.A2A.String(), CUDAGraphs: s.CUDAGraphs,
 		DBO: s.DBO, Constants: s.Eff, Notes: perfNotes(&s)}
+	if in.Calibration.File != nil {
+		p.Calibration = in.Calibration.Describe()
+	}
 	if in.Layout.Nodes > 1 && in.Network.InterGbitPerSPerNIC <= 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("no inter-node network given: assumed one %d Gbit/s NIC per GPU (%d per node), %d µs latency",
 			perf.DefaultInterGbitPerGPU, in.Layout.GPUsPerNode, perf.DefaultInterLatencyUs))
@@ -89,17 +92,18 @@ func simulateScenario(in *Input, sm *perf.StepModel, kvTokens int64, inputTokens
 		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: max(1, w.OutputTokens),
 		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: n, Warmup: max(100, 2*sessions), Seed: opt.Seed,
 		StaggerS: pf + float64(w.OutputTokens)*dp.TPOTS}
-	res := simulateIndependentRanks(sm, cfg)
+	res := Simulate(sm, cfg)
 	return SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: sessions,
 		RatePerS: w.ArrivalRatePerS, Seed: opt.Seed, Result: res}
 }
 
-// simulateIndependentRanks runs the simulation. Only MoE models step their
-// DP ranks in lock-step (the experts need every rank's tokens); dense DP
+// Simulate runs the simulation of a deployment (check's scenarios, and
+// calibrate's replays of benchmark runs). Only MoE models step their DP
+// ranks in lock-step (the experts need every rank's tokens); dense DP
 // ranks are independent engines, so one rank is simulated with its share
-// of the load (the fullest rank's ceil share of sessions, 1/DP of the
-// arrival rate) and the throughput is scaled back up.
-func simulateIndependentRanks(sm *perf.StepModel, cfg sim.Config) sim.Result {
+// of the load (the fullest rank's ceil share of sessions and of a request
+// pool, 1/DP of the arrival rate) and the throughput is scaled back up.
+func Simulate(sm *perf.StepModel, cfg sim.Config) sim.Result {
 	dp := cfg.DP
 	if sm.S.Model.IsMoE() || dp <= 1 {
 		return sim.Run(cfg)
@@ -109,6 +113,10 @@ func simulateIndependentRanks(sm *perf.StepModel, cfg sim.Config) sim.Result {
 	cfg.Step, cfg.DP = m1.StepSeconds, 1
 	if cfg.Sessions > 0 {
 		cfg.Sessions = (cfg.Sessions + dp - 1) / dp
+	}
+	if cfg.Pool > 0 {
+		cfg.Pool = (cfg.Pool + dp - 1) / dp
+		cfg.Requests = min(cfg.Requests, cfg.Pool)
 	}
 	cfg.ArrivalRatePerS /= float64(dp)
 	res := sim.Run(cfg)

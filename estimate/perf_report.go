@@ -27,9 +27,12 @@ type Performance struct {
 	CUDAGraphs         bool            `json:"cuda_graphs"`
 	DBO                bool            `json:"dbo"`
 	Constants          perf.Efficiency `json:"constants"`
-	FLOPs              perf.FLOPsInfo  `json:"flops"`
-	Decode             perf.DecodeInfo `json:"decode"`
-	Network            perf.NetInfo    `json:"network"`
+	// Calibration names the calibration file the constants come from
+	// (empty: the global constants).
+	Calibration string          `json:"calibration,omitempty"`
+	FLOPs       perf.FLOPsInfo  `json:"flops"`
+	Decode      perf.DecodeInfo `json:"decode"`
+	Network     perf.NetInfo    `json:"network"`
 	// Prefill is the idle-system TTFT per input length (workload and SLO lengths).
 	Prefill     []perf.PrefillPoint `json:"prefill"`
 	Simulations []SimScenario       `json:"simulations"`

@@ -21,7 +21,7 @@ func writePerfMarkdown(w io.Writer, r *estimate.Report) {
 		return
 	}
 	fmt.Fprintf(w, "\n## Performance\n\nGEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s. Constants: %s.\n\n",
-		p.GEMMPrecision, p.AttentionPrecision, p.All2All, textfmt.OnOff(p.CUDAGraphs), textfmt.OnOff(p.DBO), constantsText(p.Constants))
+		p.GEMMPrecision, p.AttentionPrecision, p.All2All, textfmt.OnOff(p.CUDAGraphs), textfmt.OnOff(p.DBO), constantsText(p.Constants)+calibrationSuffix(p))
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "- %s\n", n)
 	}
@@ -86,4 +86,21 @@ func writeSLOMarkdown(w io.Writer, slo []estimate.SLOVerdict) {
 func constantsText(e perf.Efficiency) string {
 	return fmt.Sprintf("GEMM %.2f, attention %.2f, HBM %.2f, links %.2f, step overhead %.1f ms, eager %.0f µs/layer, collective %.0f µs",
 		e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3, e.EagerPerLayerS*1e6, e.CollectiveS*1e6)
+}
+
+// constantsSource names where the constants come from, for the text
+// report's performance heading.
+func constantsSource(p *estimate.Performance) string {
+	if p.Calibration == "" {
+		return "global constants"
+	}
+	return "constants of " + p.Calibration
+}
+
+// calibrationSuffix names the calibration file after the constants.
+func calibrationSuffix(p *estimate.Performance) string {
+	if p.Calibration == "" {
+		return ""
+	}
+	return ", from " + p.Calibration
 }

@@ -25,8 +25,8 @@ func writePerfText(w io.Writer, r *estimate.Report) {
 		return
 	}
 	e := p.Constants
-	fmt.Fprintf(w, "\nPerformance (per DP rank, ranks in lock-step; global constants: GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · step overhead %.1f ms)\n",
-		e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3)
+	fmt.Fprintf(w, "\nPerformance (per DP rank, ranks in lock-step; %s: GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · step overhead %.1f ms)\n",
+		constantsSource(p), e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3)
 	fmt.Fprintf(w, "  GEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s\n", p.GEMMPrecision, p.AttentionPrecision, p.All2All, textfmt.OnOff(p.CUDAGraphs), textfmt.OnOff(p.DBO))
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "%s\n", wrap("model: "+n, 96, "  "))

@@ -18,12 +18,13 @@ type Calibration struct {
 	Source string
 }
 
-// Describe names the calibration for reports.
+// Describe names the constants for reports: "the global constants (…)" or
+// "calibration FILE (fitted DATE to N benchmark results)".
 func (c Calibration) Describe() string {
 	if c.File == nil {
-		return "global (docs/calibration-throughput.md)"
+		return "the global constants (docs/calibration-throughput.md)"
 	}
-	return c.Source + " (" + c.File.Summary() + ")"
+	return "calibration " + c.Source + " (" + c.File.Summary() + ")"
 }
 
 // CalibrationPath is the spec's calibration file resolved against the

@@ -17,7 +17,7 @@ func TestSpecCalibration(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := example(t, "deepseek-v3-32xh20.yaml")
-	if r := mustResolve(t, d); r.Calibration.File != nil || !strings.HasPrefix(r.Calibration.Describe(), "global") {
+	if r := mustResolve(t, d); r.Calibration.File != nil || !strings.HasPrefix(r.Calibration.Describe(), "the global constants") {
 		t.Errorf("no calibration: got %+v", r.Calibration)
 	}
 	d.File = filepath.Join(dir, "spec.yaml")
@@ -26,7 +26,7 @@ func TestSpecCalibration(t *testing.T) {
 	if r.Calibration.File == nil || r.Calibration.File.Constants["hbm"] != 0.8 {
 		t.Fatalf("calibration not resolved: %+v", r.Calibration)
 	}
-	if got := r.Calibration.Describe(); got != "cal.yaml (fitted 2026-12-02 to 1 benchmark result)" {
+	if got := r.Calibration.Describe(); got != "calibration cal.yaml (fitted 2026-12-02 to 1 benchmark result)" {
 		t.Errorf("describe %q", got)
 	}
 	if l := r.WithLayout(r.Layout); l.Calibration.File != r.Calibration.File {

@@ -1,5 +1,7 @@
 package perf
 
+import "github.com/vlaunch/vlaunch/estimate/input"
+
 // Efficiency holds the few global constants that turn peak hardware figures
 // into achievable ones. They are the only tuned numbers in the performance
 // model; every one is fitted once against ../shared/calibration/
@@ -43,4 +45,41 @@ var DefaultEfficiency = Efficiency{
 	StepOverheadS:  2e-3,
 	EagerPerLayerS: 120e-6,
 	CollectiveS:    5e-6,
+}
+
+// Field is the constant a calibration file names (calibrate.Constants);
+// nil for a name the model does not have.
+func (e *Efficiency) Field(name string) *float64 {
+	switch name {
+	case "gemm":
+		return &e.GEMM
+	case "attention":
+		return &e.Attention
+	case "hbm":
+		return &e.HBM
+	case "link":
+		return &e.Link
+	case "step_overhead_s":
+		return &e.StepOverheadS
+	case "eager_per_layer_s":
+		return &e.EagerPerLayerS
+	case "collective_s":
+		return &e.CollectiveS
+	}
+	return nil
+}
+
+// EfficiencyFor is the constants in effect for in: the global ones with
+// those its calibration file sets (validated against calibrate.Constants
+// when the file was read).
+func EfficiencyFor(in *input.Input) Efficiency {
+	e := DefaultEfficiency
+	if f := in.Calibration.File; f != nil {
+		for name, v := range f.Constants {
+			if p := e.Field(name); p != nil {
+				*p = v
+			}
+		}
+	}
+	return e
 }

@@ -15,7 +15,7 @@ const (
 )
 
 // SetupFromInput builds the step-time model's setup from a resolved Input,
-// with the global calibrated efficiencies.
+// with the efficiencies in effect for it (EfficiencyFor).
 func SetupFromInput(in *input.Input) StepSetup {
 	l, n := in.Layout, in.Network
 	inter, nics, lat := n.InterGbitPerSPerNIC, n.NICsPerNode, n.InterLatencyUs
@@ -29,7 +29,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 	s := StepSetup{
 		Model: in.Model, HW: hw, TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
 		WeightDType: in.WeightsDType, KVDType: in.KVCacheDType,
-		A2A: Mechanism(in), CUDAGraphs: in.CUDAGraphs, DBO: in.EnableDBO, Eff: DefaultEfficiency,
+		A2A: Mechanism(in), CUDAGraphs: in.CUDAGraphs, DBO: in.EnableDBO, Eff: EfficiencyFor(in),
 	}
 	if in.EnableEPLB {
 		s.RedundantExperts = in.NumRedundantExperts

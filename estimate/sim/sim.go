@@ -44,6 +44,11 @@ type Config struct {
 	Requests int
 	Warmup   int
 	Seed     uint64
+	// Pool, when positive, ends a closed loop after Pool requests were sent
+	// in all (a benchmark's --num-prompts): sessions stop sending once the
+	// pool is spent, so the last wave runs with fewer sequences, as the
+	// benchmark's did. 0 = sessions never stop.
+	Pool int
 	// StaggerS spreads the closed-loop sessions' first requests uniformly
 	// over [0, StaggerS) so they do not move in lock-step (0 = all at once).
 	StaggerS float64
@@ -127,6 +132,7 @@ type simulator struct {
 	startT   float64
 	outTok   int
 	inTok    int
+	sent     int // closed-loop requests sent (for Pool)
 }
 
 type simRecord struct{ ttft, tpot, e2e float64 }
@@ -152,6 +158,7 @@ func newSimulator(cfg Config) *simulator {
 	}
 	for i := 0; i < cfg.Sessions; i++ {
 		s.pending = append(s.pending, simReq{arrival: s.rng.Float64() * cfg.StaggerS, session: i, prompt: cfg.InputTokens})
+		s.sent++
 	}
 	slices.SortFunc(s.pending, func(a, b simReq) int { return cmp.Compare(a.arrival, b.arrival) })
 	s.nextArr = math.Inf(1)

@@ -81,7 +81,8 @@ func (s *simulator) finish(r simReq) {
 		s.inTok += s.cfg.InputTokens
 	}
 	s.done++
-	if r.session >= 0 {
+	if r.session >= 0 && (s.cfg.Pool <= 0 || s.sent < s.cfg.Pool) {
+		s.sent++
 		s.enqueue(simReq{arrival: s.now, session: r.session, prompt: s.cfg.InputTokens})
 	}
 }

@@ -121,3 +121,23 @@ func TestSimTTFTQuantiles(t *testing.T) {
 		}
 	}
 }
+
+// A pool ends the closed loop: with 2 sessions and 3 requests, the third
+// runs alone, so with a step that grows with the batch the run ends
+// sooner than when the other session keeps sending.
+func TestSimPoolEndsTheLoop(t *testing.T) {
+	perSeq := func(l []perf.RankLoad) float64 { return 0.01 * (l[0].DecodeSeqs + l[0].PrefillSeqs) }
+	cfg := Config{Step: perSeq, DP: 1, MaxNumSeqs: 8, MaxNumBatchedTokens: 8192, InputTokens: 10, OutputTokens: 10,
+		Sessions: 2, Requests: 3, Seed: 1}
+	open := Run(cfg)
+	cfg.Pool = 3
+	pooled := Run(cfg)
+	if pooled.Requests != 3 {
+		t.Fatalf("%d requests with a pool of 3", pooled.Requests)
+	}
+	// Two waves of 10 steps: the first at 2 sequences, the second at 1
+	// with the pool and at 2 without.
+	if math.Abs(pooled.SimulatedS-0.3) > 1e-9 || math.Abs(open.SimulatedS-0.4) > 1e-9 {
+		t.Fatalf("simulated %.3f s with the pool, %.3f s without; want 0.300 and 0.400", pooled.SimulatedS, open.SimulatedS)
+	}
+}
