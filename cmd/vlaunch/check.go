@@ -14,9 +14,10 @@ import (
 func init() { subcommands = append(subcommands, newCheckCmd) }
 
 type checkOptions struct {
-	output string
-	quick  estimate.QuickOptions
-	perf   estimate.PerfOptions
+	output      string
+	calibration string
+	quick       estimate.QuickOptions
+	perf        estimate.PerfOptions
 }
 
 func newCheckCmd(s *streams) *cobra.Command {
@@ -43,6 +44,7 @@ bad flags, unknown model or GPU in the quick form).`,
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, markdown or html (one self-contained page with charts)")
 	f.Uint64Var(&o.perf.Seed, "seed", simSeed, "seed of the serving simulation (same seed, same percentiles)")
+	addCalibrationFlag(f, &o.calibration)
 	q := &o.quick
 	f.StringVar(&q.Model, "model", "", "quick form: catalog model (see 'vlaunch models')")
 	f.StringVar(&q.GPU, "gpu", "", "quick form: catalog GPU (see 'vlaunch gpus')")
@@ -78,9 +80,9 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	var search *estimate.LayoutSearch
 	var err error
 	if quick {
-		in, err = quickCheckInput(o.quick)
+		in, err = quickCheckInput(o.quick, o.calibration)
 	} else {
-		d, in, pre, search, err = specCheckInput(s, args[0])
+		d, in, pre, search, err = specCheckInput(s, args[0], o.calibration)
 	}
 	if err != nil {
 		return err
@@ -100,7 +102,7 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	return nil
 }
 
-func quickCheckInput(q estimate.QuickOptions) (estimate.Input, error) {
+func quickCheckInput(q estimate.QuickOptions, calibration string) (estimate.Input, error) {
 	if q.TP < 1 || q.PP < 1 || q.DP < 1 {
 		return estimate.Input{}, usageErr("--tp, --pp and --dp must be at least 1")
 	}
@@ -113,6 +115,9 @@ func quickCheckInput(q estimate.QuickOptions) (estimate.Input, error) {
 		}
 		return estimate.Input{}, usageErr("%v", err)
 	}
+	if r, err = withCalibration(r, calibration); err != nil {
+		return estimate.Input{}, err
+	}
 	return estimate.FromResolved(r), nil
 }
 
@@ -120,8 +125,11 @@ func quickCheckInput(q estimate.QuickOptions) (estimate.Input, error) {
 // printed and end the command with exit 1; warnings travel into the report.
 // With `parallelism: auto` the input is the layout the search chose (the
 // one `vlaunch generate` writes), and the search comes back for the report.
-func specCheckInput(s *streams, path string) (*spec.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
+func specCheckInput(s *streams, path, calibration string) (*spec.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
 	r, ds, _, err := specFile(s, path, false)
+	if err == nil {
+		r, err = withCalibration(r, calibration)
+	}
 	if err != nil {
 		return nil, estimate.Input{}, nil, nil, err
 	}

@@ -20,6 +20,7 @@ func init() { subcommands = append(subcommands, newGenerateCmd) }
 
 type generateOptions struct {
 	out, runtime, templates string
+	calibration             string
 	force, dryRun, strict   bool
 }
 
@@ -58,6 +59,7 @@ was written and DIR is unchanged.`,
 	f.BoolVar(&o.force, "force", false, "replace a non-empty output directory")
 	f.BoolVar(&o.dryRun, "dry-run", false, "list the files that would be written, write nothing")
 	f.BoolVar(&o.strict, "strict", false, "exit 1 when the deployment is not feasible (the bundle is still written)")
+	addCalibrationFlag(f, &o.calibration)
 	return cmd
 }
 
@@ -71,6 +73,9 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 		}
 	}
 	r, ds, src, err := specFile(s, path, true)
+	if err == nil {
+		r, err = withCalibration(r, o.calibration)
+	}
 	if err != nil {
 		return err
 	}

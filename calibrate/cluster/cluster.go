@@ -1,0 +1,175 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/vlaunch/vlaunch/bench"
+	"github.com/vlaunch/vlaunch/calibrate"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/resolve"
+)
+
+// Options tune a calibration; the zero value fits every metric.
+type Options struct {
+	// Metrics are the measured values fitted (default AllMetrics).
+	Metrics []Metric
+	// MaxEvals bounds the simulations of the whole result set (default:
+	// calibrate.Options' default).
+	MaxEvals int
+}
+
+// Calibrate fits the efficiency constants of dep's performance model to
+// the benchmark results. The fit starts from the constants dep predicts
+// with today (its calibration file, or the global ones). A result that
+// cannot be replayed on dep is reported and left out; an error means no
+// value could be fitted at all.
+func Calibrate(dep *resolve.Deployment, results []bench.Result, o Options) (*Report, error) {
+	c, err := setup(dep, results, o)
+	if err != nil {
+		return c.rep, err
+	}
+	params := paramsFrom(c.start)
+	model := predictor(c.start, params, c.replays, c.targets)
+	out, err := calibrate.Fit(params, fitTargets(c.rep, c.targets), model, calibrate.Options{MaxEvals: o.MaxEvals})
+	if err != nil {
+		return c.rep, err
+	}
+	c.rep.fill(params, c.targets, out)
+	return c.rep, nil
+}
+
+// Compare predicts the results with dep's constants, fitting nothing: how
+// well a calibration (or the global constants) predicts other runs.
+func Compare(dep *resolve.Deployment, results []bench.Result, o Options) (*Report, error) {
+	c, err := setup(dep, results, o)
+	if err != nil {
+		return c.rep, err
+	}
+	params := paramsFrom(c.start)
+	x := make([]float64, len(params))
+	for i, p := range params {
+		x[i] = p.Start
+	}
+	pred := predictor(c.start, params, c.replays, c.targets)(x)
+	out := calibrate.Outcome{X: x, Fitted: make([]bool, len(params)), Before: pred, After: pred}
+	for j, t := range c.targets {
+		e := math.Abs(math.Log(pred[j] / t.measured))
+		if math.IsNaN(e) {
+			e = math.Inf(1)
+		}
+		out.WorstBefore = math.Max(out.WorstBefore, e)
+	}
+	out.WorstAfter = out.WorstBefore
+	c.rep.fill(params, c.targets, out)
+	return c.rep, nil
+}
+
+// prepared is a set of replays ready to simulate.
+type prepared struct {
+	rep     *Report
+	start   perf.Efficiency
+	replays []*replay
+	targets []target
+}
+
+// setup replays what can be replayed and lists the values to compare.
+func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared, error) {
+	c := prepared{rep: &Report{Deployment: Summary(dep), Start: dep.Calibration.Describe(), previous: dep.Calibration.File}}
+	if dep.Layout.Auto {
+		return c, errors.New("the spec leaves the layout to `parallelism: auto`: give the layout the benchmarks ran with")
+	}
+	if len(o.Metrics) == 0 {
+		o.Metrics = AllMetrics
+	}
+	in := input.FromResolved(dep)
+	c.start = perf.EfficiencyFor(&in)
+	for i := range results {
+		r := &results[i]
+		rr := ResultReport{Name: r.Name(), Source: r.Source, Record: r.Record, Format: string(r.Format), Load: r.Load.String(), Shape: shapeText(r.Shape)}
+		p, err := newReplay(in, r)
+		var ts []target
+		switch {
+		case err != nil:
+			rr.NotUsed = err.Error()
+		default:
+			if ts = targetsOf(len(c.replays), r, o.Metrics); len(ts) == 0 {
+				rr.NotUsed = "it records none of the metrics fitted"
+			}
+		}
+		c.rep.Results = append(c.rep.Results, rr)
+		if rr.NotUsed == "" {
+			c.replays, c.targets = append(c.replays, p), append(c.targets, ts...)
+			c.rep.used = append(c.rep.used, len(c.rep.Results)-1)
+		}
+	}
+	if len(c.targets) == 0 {
+		return c, errors.New("no result can be replayed on this deployment (see why above)")
+	}
+	return c, nil
+}
+
+// paramsFrom is every calibration constant, starting at its current value.
+func paramsFrom(start perf.Efficiency) []calibrate.Param {
+	out := make([]calibrate.Param, len(calibrate.Constants))
+	for i, c := range calibrate.Constants {
+		v := *start.Field(c.Name)
+		out[i] = calibrate.Param{Name: c.Name, Start: math.Min(c.Upper, math.Max(c.Lower, v)), Lower: c.Lower, Upper: c.Upper}
+	}
+	return out
+}
+
+// predictor simulates every replay once per constant set and reads each
+// target from its replay's run.
+func predictor(start perf.Efficiency, params []calibrate.Param, replays []*replay, targets []target) calibrate.Model {
+	return func(x []float64) []float64 {
+		eff := start
+		for i, p := range params {
+			*eff.Field(p.Name) = x[i]
+		}
+		out := make([]float64, len(targets))
+		runs := make([]*sim.Result, len(replays))
+		for j, t := range targets {
+			if runs[t.result] == nil {
+				res := replays[t.result].run(eff)
+				runs[t.result] = &res
+			}
+			if res := runs[t.result]; res.Stalled {
+				out[j] = math.Inf(1)
+			} else {
+				out[j] = t.predicted(*res)
+			}
+		}
+		return out
+	}
+}
+
+// fitTargets names the targets for the fitter.
+func fitTargets(rep *Report, targets []target) []calibrate.Target {
+	out := make([]calibrate.Target, len(targets))
+	for i, t := range targets {
+		out[i] = calibrate.Target{ID: rep.Results[rep.used[t.result]].Name + " " + t.label(), Measured: t.measured}
+	}
+	return out
+}
+
+// Summary describes the deployment in one line.
+func Summary(d *resolve.Deployment) string {
+	l := d.Layout
+	gpu := "?"
+	if d.GPU != nil {
+		gpu = d.GPU.ID
+	}
+	ep := ""
+	if l.EP {
+		ep = " EP"
+	}
+	return fmt.Sprintf("%s on %d × %s (TP%d PP%d DP%d%s), vLLM %s", d.ModelSource, l.GPUs(), gpu, l.TP, l.PP, l.DP, ep, d.Version.Value)
+}
+
+func shapeText(s bench.Shape) string {
+	return fmt.Sprintf("%.0f in / %.0f out tokens", s.InputTokens, s.OutputTokens)
+}

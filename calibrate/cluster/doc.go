@@ -1,0 +1,13 @@
+// Package cluster calibrates vlaunch's performance model to one cluster:
+// it predicts each benchmark result (package bench) for the user's
+// deployment (package resolve) with the estimator's step-time model and
+// simulator, fits the efficiency constants with package calibrate's fitter,
+// and returns the report and the calibration file.
+//
+// Each result is replayed as it ran: the same request shape (the mean
+// tokens sent and received), the same arrival pattern (a closed loop of the
+// client's sessions, a burst, or Poisson arrivals) and the same number of
+// requests (capped for speed, see maxSimRequests), from an idle server.
+// The fitted values are the output throughput, the TPOT and the TTFT
+// (median where the client recorded it, else the mean).
+package cluster

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/vlaunch/vlaunch/bench"
+	"github.com/vlaunch/vlaunch/calibrate"
+	"github.com/vlaunch/vlaunch/calibrate/cluster"
+	"github.com/vlaunch/vlaunch/internal/inputfile"
+)
+
+func init() { subcommands = append(subcommands, newCalibrateCmd) }
+
+type calibrateOptions struct {
+	spec, out, output, metrics string
+	force                      bool
+}
+
+func newCalibrateCmd(s *streams) *cobra.Command {
+	o := &calibrateOptions{}
+	cmd := &cobra.Command{
+		Use:   "calibrate RESULT... --spec SPEC [-o calibration.yaml]",
+		Short: "Fit the performance model's efficiency constants to your own benchmark results",
+		Long: `Read benchmark results of the deployment SPEC describes — 'vllm bench serve
+--save-result' JSON (and the older benchmark_serving.py's), SGLang bench_serving
+JSONL, GuideLLM reports — replay each run (its request shape, load and number
+of requests) through vlaunch's step-time model and simulator, and fit the
+efficiency constants so the predictions match: bounded to documented ranges,
+minimising the worst error. The report shows every result, every constant's
+movement (or why the results cannot move it) and every value before and after.
+
+With -o the fitted constants are written to a calibration file that check,
+plan and generate use with --calibration FILE, or with 'calibration: FILE' in
+the spec.
+
+Exit codes: 0 fitted, 1 nothing could be fitted (no usable result, or no
+constant the results constrain), 2 unusable input.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runCalibrate(s, o, args) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.spec, "spec", "", "the deployment the benchmarks ran on (required)")
+	f.StringVarP(&o.out, "out", "o", "", "write the calibration file here")
+	f.StringVar(&o.output, "output", "text", "report format: text or json")
+	f.StringVar(&o.metrics, "metrics", "throughput,tpot,ttft", "values to fit: throughput, tpot, ttft")
+	f.BoolVar(&o.force, "force", false, "replace an -o file that is not a calibration file")
+	return cmd
+}
+
+func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
+	if o.spec == "" {
+		return usageErr("calibrate needs --spec SPEC: the deployment the benchmarks ran on")
+	}
+	if o.output != "text" && o.output != "json" {
+		return usageErr("--output must be text or json, not %q", o.output)
+	}
+	metrics, err := cluster.ParseMetrics(o.metrics)
+	if err != nil {
+		return usageErr("--metrics: %v", err)
+	}
+	if err := checkOutFile(o.out, o.force); err != nil {
+		return err
+	}
+	var results []bench.Result
+	for _, p := range paths {
+		rs, err := bench.ReadFile(p)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		results = append(results, rs...)
+	}
+	r, _, _, err := specFile(s, o.spec, false)
+	if err != nil {
+		return err
+	}
+	rep, err := cluster.Calibrate(r, results, cluster.Options{Metrics: metrics})
+	if rep != nil {
+		if werr := writeCalibrationReport(s, rep, o.output); werr != nil {
+			return werr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(s.err, "vlaunch calibrate: %v\n", err)
+		return findingsErr()
+	}
+	if !rep.Fitted() {
+		fmt.Fprintln(s.err, "vlaunch calibrate: the results constrain none of the constants; nothing to write")
+		return findingsErr()
+	}
+	if o.out == "" {
+		fmt.Fprintln(s.err, "(not written: give -o FILE to write the calibration file)")
+		return nil
+	}
+	return writeCalibrationFile(s, rep, o, paths)
+}
+
+func writeCalibrationReport(s *streams, rep *cluster.Report, format string) error {
+	if format == "json" {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	rep.WriteText(s.out)
+	return nil
+}
+
+// checkOutFile refuses, before any work, to replace a file that is not a
+// calibration file (without --force) or a directory.
+func checkOutFile(path string, force bool) error {
+	if path == "" {
+		return nil
+	}
+	st, err := os.Stat(path)
+	switch {
+	case os.IsNotExist(err):
+		return nil
+	case err != nil:
+		return usageErr("-o %s: %v", path, err)
+	case !st.Mode().IsRegular():
+		return usageErr("-o %s: %s, not a file", path, inputfile.Kind(st.Mode()))
+	}
+	if _, err := calibrate.Load(path); err != nil && !force {
+		return usageErr("-o %s exists and is not a calibration file (%v); use --force to replace it", path, err)
+	}
+	return nil
+}
+
+// writeCalibrationFile writes the file with its provenance: when, which
+// vlaunch, the spec and the results (with their digests).
+func writeCalibrationFile(s *streams, rep *cluster.Report, o *calibrateOptions, paths []string) error {
+	prov := calibrate.Provenance{Created: time.Now().UTC().Format(time.RFC3339), Vlaunch: version,
+		Spec: o.spec, SpecSHA256: fileDigest(o.spec), Deployment: rep.Deployment}
+	f := rep.File(prov)
+	digests := map[string]string{}
+	for _, p := range paths {
+		digests[p] = fileDigest(p)
+	}
+	for i := range f.Provenance.Results {
+		f.Provenance.Results[i].SHA256 = digests[f.Provenance.Results[i].File]
+	}
+	data, err := f.Marshal()
+	if err != nil {
+		return usageErr("calibration file: %v", err)
+	}
+	if err := writeFileAtomic(o.out, data); err != nil {
+		return usageErr("-o %s: %v", o.out, err)
+	}
+	fmt.Fprintf(s.out, "\nWrote %s: use it with --calibration %s, or calibration: %s in the spec.\n", o.out, o.out, o.out)
+	return nil
+}
+
+// fileDigest is the SHA-256 of a file's content ("" when unreadable).
+func fileDigest(path string) string {
+	data, err := inputfile.Read(path, bench.MaxBytes)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// writeFileAtomic writes through a temporary file in the same directory,
+// so an interrupted write never leaves half a calibration file.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".vlaunch-calibration-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
