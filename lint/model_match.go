@@ -53,6 +53,16 @@ func familyModel(s *server) *catalog.Model {
 	return nil
 }
 
+// modelLabel names the served model for a message: the catalog repo, or
+// the served name with the catalog model whose family it was matched to.
+func modelLabel(s *server, m *catalog.Model) string {
+	name, ok := servedName(s)
+	if !ok || strings.EqualFold(path.Base(name), path.Base(m.HFRepo)) {
+		return m.HFRepo
+	}
+	return path.Base(name) + " (a variant of " + m.HFRepo + ")"
+}
+
 // hfCacheDir matches a Hugging Face cache directory: models--org--repo.
 var hfCacheDir = regexp.MustCompile(`models--([^/-][^/]*?)--([^/]+)`)
 

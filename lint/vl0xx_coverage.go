@@ -59,8 +59,8 @@ func checkUncheckedFlags(p *pass) {
 // near-miss of a known one, nor a bad short option (those are VL101/VL102).
 func unchecked(f *cliFlag, s *server) bool {
 	sp := f.Spelling()
-	if f.Wrapper || f.Abbrev != nil {
-		return false
+	if f.Wrapper || f.Abbrev != nil || strings.ContainsAny(strings.TrimSpace(sp), " \t\u00a0") {
+		return false // a flag joined with its value is VL127's
 	}
 	if s.Inv.Frontend != "" {
 		if _, ok := vllm.KnownFlagEver(sp); !ok {

@@ -17,7 +17,7 @@ func checkTrustRemoteCode(p *pass) {
 		if m == nil || !m.TrustRemoteCode || s.Has("trust-remote-code") {
 			continue
 		}
-		p.ReportAt(s.Inv, s.Model.Pos, "add --trust-remote-code", "%s ships its own model code; vLLM refuses to load it without --trust-remote-code", m.HFRepo)
+		p.ReportAt(s.Inv, s.Model.Pos, "add --trust-remote-code", "%s ships its own model code; vLLM refuses to load it without --trust-remote-code", modelLabel(s, m))
 	}
 }
 
@@ -30,7 +30,7 @@ func checkKVDType(p *pass) {
 			continue
 		}
 		if v.Text == "fp8_ds_mla" && !m.IsMLA() {
-			p.ReportAt(s.Inv, v.Pos, "use fp8 (or auto)", "--kv-cache-dtype fp8_ds_mla is the DeepSeek MLA format; %s does not use MLA attention", m.HFRepo)
+			p.ReportAt(s.Inv, v.Pos, "use fp8 (or auto)", "--kv-cache-dtype fp8_ds_mla is the DeepSeek MLA format; %s does not use MLA attention", modelLabel(s, m))
 		}
 		if strings.HasPrefix(v.Text, "fp8") && v.Text != "fp8_ds_mla" && m.IsMLA() {
 			checkMLAFP8(p, s, v, m)
@@ -96,7 +96,7 @@ func checkMLAFP8(p *pass, s *server, v launch.Value, m *catalog.Model) {
 		sev, assumed = diag.Warning, " (assuming a Hopper or Blackwell GPU, where it is the default)"
 	}
 	p.ReportAtSeverity(s.Inv, v.Pos, sev, "use --kv-cache-dtype auto, or a release or attention backend with FP8 MLA caches",
-		"--kv-cache-dtype %s with %s (MLA attention): vLLM %s's %s backend%s does not support an FP8 KV cache", v.Text, m.HFRepo, s.Rel, backend, assumed)
+		"--kv-cache-dtype %s with %s (MLA attention): vLLM %s's %s backend%s does not support an FP8 KV cache", v.Text, modelLabel(s, m), s.Rel, backend, assumed)
 }
 
 // attentionBackend is the attention backend a command forces

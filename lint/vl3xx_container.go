@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/lint/launch"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // checkRepeatedEntrypoint reports `vllm serve` after a vllm/vllm-openai
@@ -12,6 +13,11 @@ func checkRepeatedEntrypoint(p *pass) {
 	for _, s := range p.Servers {
 		c := s.Inv.Container
 		if c == nil || c.RepeatedEntrypoint == nil {
+			continue
+		}
+		if s.Rel.ImageEntrypointIsAPIServerModule() == vllm.Present {
+			p.ReportAt(s.Inv, c.RepeatedEntrypoint.Pos, "pass only the server's arguments after the image (or set --entrypoint)",
+				"the vLLM %s image's entrypoint already runs the API server (python3 -m vllm.entrypoints.openai.api_server); %q and what follows become arguments it does not accept", s.Rel, c.RepeatedEntrypoint.Text)
 			continue
 		}
 		p.ReportAt(s.Inv, c.RepeatedEntrypoint.Pos, "pass only the serve arguments after the image (or set --entrypoint)", "the image's entrypoint already runs `vllm serve`; repeating it makes %q the model argument", c.RepeatedEntrypoint.Text)

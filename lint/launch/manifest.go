@@ -24,7 +24,7 @@ const maxGroupSize = 64
 func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
 	fe := &frontEnd{file: file}
 	data = validUTF8(data)
-	src := newFileSource(file, data)
+	src := newFileSource(file, data, true)
 	dec := yaml.NewDecoder(bytes.NewReader(src.data))
 	for i := 0; ; i++ {
 		var doc yaml.Node

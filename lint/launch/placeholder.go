@@ -40,8 +40,10 @@ var (
 	template = regexp.MustCompile(`\{\{[^{}\n]{0,200}\}\}`)
 )
 
-// findPlaceholders returns the placeholder spans of data, in order.
-func findPlaceholders(data []byte) []span {
+// findPlaceholders returns the placeholder spans of data, in order. In a
+// YAML file (yaml set) a bracketed word where a YAML value starts —
+// `capabilities: [gpu]`, `- [a]` — is a flow sequence, not a placeholder.
+func findPlaceholders(data []byte, yaml bool) []span {
 	s := string(data)
 	var out []span
 	for _, m := range angle.FindAllStringIndex(s, -1) {
@@ -50,7 +52,7 @@ func findPlaceholders(data []byte) []span {
 		}
 	}
 	for _, m := range square.FindAllStringIndex(s, -1) {
-		if standsAlone(s, m[0], m[1], "[") {
+		if standsAlone(s, m[0], m[1], "[") && !(yaml && yamlFlowStart(s, m[0])) {
 			out = append(out, span{m[0], m[1]})
 		}
 	}
@@ -81,6 +83,24 @@ func dropComments(data []byte, spans []span) []span {
 		out = append(out, sp)
 	}
 	return out
+}
+
+// yamlFlowStart reports whether offset i of a YAML text is where a value
+// starts — after `key:`, a list dash, `[` or `,` of a flow, or at the start
+// of a line — so that a `[` there opens a flow sequence.
+func yamlFlowStart(s string, i int) bool {
+	start := strings.LastIndexByte(s[:i], '\n') + 1
+	before := strings.TrimRight(s[start:i], " \t")
+	if strings.TrimSpace(before) == "" {
+		return true
+	}
+	switch before[len(before)-1] {
+	case ':', '[', ',':
+		return true
+	case '-':
+		return len(before) == 1 || before[len(before)-2] == ' ' || before[len(before)-2] == '\t'
+	}
+	return false
 }
 
 // standsAlone reports a bracketed word that is a whole argument or a part
@@ -177,7 +197,7 @@ func placeholderAt(spans []span, off int) (span, bool) {
 // in Value.Unresolved), so rules can tell "fill this in" from "set at run
 // time".
 func IsPlaceholder(name string) bool {
-	return len(findPlaceholders([]byte(name))) > 0 && !strings.HasPrefix(name, "$")
+	return len(findPlaceholders([]byte(name), false)) > 0 && !strings.HasPrefix(name, "$")
 }
 
 // notePlaceholders adds the file's one note listing its placeholders.

@@ -26,7 +26,33 @@ func TestFindPlaceholders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, sp := range findPlaceholders([]byte(tt.text)) {
+		for _, sp := range findPlaceholders([]byte(tt.text), false) {
+			got = append(got, tt.text[sp.start:sp.end])
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: got %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestYAMLFlowSequenceIsNotPlaceholder: in YAML, `[gpu]` where a value
+// starts is a list; a bracketed word inside a quoted string or a command
+// still is a placeholder.
+func TestYAMLFlowSequenceIsNotPlaceholder(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"capabilities: [gpu]\n", nil},
+		{"- [gpu]\n", nil},
+		{"devices: [[gpu]]\n", nil},
+		{"  [gpu]\n", nil},
+		{"args: [\"--host\", \"[master ip]\"]\n", []string{"[master ip]"}},
+		{"command: vllm serve [your-model] --tp 8\n", []string{"[your-model]"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, sp := range findPlaceholders([]byte(tt.text), true) {
 			got = append(got, tt.text[sp.start:sp.end])
 		}
 		if !reflect.DeepEqual(got, tt.want) {

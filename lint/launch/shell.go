@@ -62,7 +62,7 @@ const maxDepth = 8
 func ParseShell(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
 	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}}
 	data = validUTF8(data)
-	src := newFileSource(file, data)
+	src := newFileSource(file, data, false)
 	if bytes.HasPrefix(data, utf8BOM) {
 		// bash reads the mark as part of the first word; parse the rest
 		// (VL309 reports it) with the columns kept.

@@ -22,9 +22,9 @@ type source struct {
 	orig []byte
 }
 
-func newFileSource(file string, data []byte) *source {
+func newFileSource(file string, data []byte, yaml bool) *source {
 	s := &source{file: file, lines: []int{0}}
-	s.setText(data)
+	s.setText(data, yaml)
 	for i, b := range data {
 		if b == '\n' {
 			s.lines = append(s.lines, i+1)
@@ -36,14 +36,14 @@ func newFileSource(file string, data []byte) *source {
 // newSubSource makes a source from derived text whose bytes have known positions.
 func newSubSource(file string, v Value) *source {
 	s := &source{file: file, sub: fillPos(v)}
-	s.setText([]byte(v.Text))
+	s.setText([]byte(v.Text), false)
 	return s
 }
 
 // setText keeps data and the copy the parsers read, placeholders blanked.
-func (s *source) setText(data []byte) {
+func (s *source) setText(data []byte, yaml bool) {
 	s.orig = data
-	s.ph = findPlaceholders(data)
+	s.ph = findPlaceholders(data, yaml)
 	s.data = blankPlaceholders(data, s.ph)
 }
 
