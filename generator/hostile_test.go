@@ -18,8 +18,9 @@ const canary = "/tmp/vlaunch-pwned"
 // TestHostileInputs feeds quotes, command substitutions, spaces and
 // newlines into every field that reaches a generated file. Each must be
 // either rejected by validate (the gate `vlaunch generate` passes specs
-// through) or the generator (GEN005 for secrets), or quoted by the
-// generator so that bash passes it through unchanged.
+// through; SPEC121 for secrets, by the rule the generator's GEN005 applies
+// for library callers), or quoted by the generator so that bash passes it
+// through unchanged.
 func TestHostileInputs(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -33,12 +34,12 @@ func TestHostileInputs(t *testing.T) {
 		{"rdma device with space", func(d *spec.Deployment) { d.Hardware.Nodes[0].RDMADevices = []string{"mlx5_0 x"} }, validate.CodeInterface},
 		{"metadata name with quote", func(d *spec.Deployment) { d.Metadata.Name = "x'y" }, validate.CodeUnsafeName},
 		{"env key with $", func(d *spec.Deployment) { d.VLLM.Env = map[string]string{"A$(id)": "1"} }, validate.CodeEnv},
-		{"secret in env", func(d *spec.Deployment) { d.VLLM.Env = map[string]string{"HF_TOKEN": "hf_abc"} }, CodeSecret},
+		{"secret in env", func(d *spec.Deployment) { d.VLLM.Env = map[string]string{"HF_TOKEN": "hf_abc"} }, validate.CodeSecret},
 		{"token under another name", func(d *spec.Deployment) {
 			d.VLLM.Env = map[string]string{"MY_VAR": "hf_0123456789abcdefghijABCDEFGHIJ0123"}
-		}, CodeSecret},
-		{"api key in extra_args", func(d *spec.Deployment) { d.VLLM.ExtraArgs = []string{"--api-key", "sk-123"} }, CodeSecret},
-		{"api key joined", func(d *spec.Deployment) { d.VLLM.ExtraArgs = []string{"--api_key=sk-123"} }, CodeSecret},
+		}, validate.CodeSecret},
+		{"api key in extra_args", func(d *spec.Deployment) { d.VLLM.ExtraArgs = []string{"--api-key", "sk-123"} }, validate.CodeSecret},
+		{"api key joined", func(d *spec.Deployment) { d.VLLM.ExtraArgs = []string{"--api_key=sk-123"} }, validate.CodeSecret},
 		{"model path with newline", func(d *spec.Deployment) { d.Model.Path = "/models/x\ntouch " + canary }, validate.CodeUnsafeName},
 		{"model path with spaces and $(...)", func(d *spec.Deployment) { d.Model.Path = "/models/my model $(touch " + canary + ")" }, ""},
 		{"served name with quotes", func(d *spec.Deployment) { d.Model.ServedName = `it's "quoted" $HOME` }, ""},

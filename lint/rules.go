@@ -59,6 +59,7 @@ var Rules = []*Rule{
 	{Code: codes.VLDeprecated, check: checkDeprecated},
 	{Code: codes.VLJoinedFlag, check: checkJoinedFlag},
 	{Code: codes.VLModelFirst, check: checkModelFirst},
+	{Code: codes.VLSecret, check: checkSecrets},
 
 	{Code: codes.VLSameFlags, check: checkSameFlags, needs: []string{"data-parallel-size-local"}},
 	{Code: codes.VLDPSize, check: checkDPSize, needs: []string{"data-parallel-size-local"}},

@@ -46,7 +46,7 @@ var rules = []rule{
 	checkNodes, checkNodeNetwork,
 	checkLayout, checkExpert,
 	checkContext, checkTTFT, checkFP8,
-	checkPorts, checkBackend, checkBackendEnv, checkEnv,
+	checkPorts, checkBackend, checkBackendEnv, checkEnv, checkSecrets,
 	checkNames, checkRuntimeNames,
 	assembleDeployment,
 }

@@ -31,4 +31,5 @@ const (
 	CodeBackend     = codes.SpecBackend     // unknown all2all backend
 	CodeNodeSize    = codes.SpecNodeSize    // more GPUs in one node than any common platform carries
 	CodeCalibration = codes.SpecCalibration // calibration file unreadable, of another schema, or with unknown/out-of-range constants
+	CodeSecret      = codes.SpecSecret      // a credential in vllm.env or vllm.extra_args
 )

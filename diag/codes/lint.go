@@ -42,6 +42,7 @@ const (
 	VLDeprecated          diag.Code = "VL126"
 	VLJoinedFlag          diag.Code = "VL127"
 	VLModelFirst          diag.Code = "VL128"
+	VLSecret              diag.Code = "VL129"
 	VLSameFlags           diag.Code = "VL201"
 	VLDPSize              diag.Code = "VL202"
 	VLLocalSum            diag.Code = "VL203"
@@ -118,6 +119,7 @@ var lintEntries = []Entry{
 	{VLDeprecated, "deprecated", diag.Info, "Flag or variable deprecated in the vLLM version"},
 	{VLJoinedFlag, "joined-flag", diag.Error, "One argument holds a flag and its value"},
 	{VLModelFirst, "model-first", diag.Warning, "The model is not the first argument of vllm serve"},
+	{VLSecret, "literal-secret", diag.Error, "A credential written into a launch file"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
 	{VLDPSize, "dp-size", diag.Error, "Global DP size differs between nodes"},
 	{VLLocalSum, "local-sum", diag.Error, "Local DP sizes do not add up to the global DP size"},

@@ -31,6 +31,7 @@ const (
 	SpecBackend     diag.Code = "SPEC118"
 	SpecNodeSize    diag.Code = "SPEC119"
 	SpecCalibration diag.Code = "SPEC120"
+	SpecSecret      diag.Code = "SPEC121"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -61,4 +62,5 @@ var specEntries = []Entry{
 	{SpecBackend, "all2all-backend", diag.Error, "Unknown or unaccepted all-to-all backend"},
 	{SpecNodeSize, "node-size", diag.Warning, "Unusually many GPUs in one node"},
 	{SpecCalibration, "calibration", diag.Error, "Unreadable or invalid calibration file"},
+	{SpecSecret, "secret", diag.Error, "A credential in vllm.env or vllm.extra_args"},
 }
