@@ -126,3 +126,27 @@ func TestFitRejectsBadProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestFitLeavesAValueToTest: one fitted value can only be matched, so
+// only the constant that moves it most is fitted; with three values both
+// constants are.
+func TestFitLeavesAValueToTest(t *testing.T) {
+	params := []Param{{Name: "overhead", Start: 2e-3, Lower: 1e-4, Upper: 0.1}, {Name: "eff", Start: 0.75, Lower: 0.1, Upper: 1}}
+	step := stepModel([]float64{4, 64})
+	one := func(x []float64) []float64 { return step(x)[:1] }
+	out, err := Fit(params, targetsFrom(one, []float64{12e-3, 0.4}), one, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.Fitted[0] || out.Fitted[1] || len(out.Refused) != 1 || !strings.Contains(out.Refused[0].Reason, "at most 1 constant") {
+		t.Errorf("fitted %v, refused %+v", out.Fitted, out.Refused)
+	}
+	three := func(x []float64) []float64 { return step(x)[:3] }
+	out, err = Fit(params, targetsFrom(three, []float64{12e-3, 0.4}), three, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.Fitted[0] || !out.Fitted[1] {
+		t.Errorf("three values: fitted %v, refused %+v", out.Fitted, out.Refused)
+	}
+}

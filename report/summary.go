@@ -29,6 +29,9 @@ func SummaryMarkdown(r *estimate.Report) string {
 		fmt.Fprintf(&b, "- %s %s: target %s, predicted %s (bound by %s).\n",
 			strings.ToUpper(s.Verdict), s.Name, sloValue(s.Target, s.Unit), sloValue(s.Predicted, s.Unit), s.Binding)
 	}
+	if p := r.Performance; p != nil && p.Calibration != "" {
+		fmt.Fprintf(&b, "- Predicted with %s.\n", p.Calibration)
+	}
 	for _, f := range r.Findings {
 		if f.Severity == diag.Error {
 			fmt.Fprintf(&b, "- %s [%s]\n", f.Message, f.Code)
