@@ -76,20 +76,3 @@ func TestParseLineVariants(t *testing.T) {
 		}
 	}
 }
-
-// TestSafeEscapes: text taken from a log cannot drive the terminal.
-func TestSafeEscapes(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain ▎ text":  "plain ▎ text",
-		"\x1b[2Jclear":  `\x1b[2Jclear`,
-		"bell\x07":      `bell\a`,
-		"cr\rlf\n":      `cr\rlf\n`,
-		"c1 \u009b31m":  `c1 \u009b31m`,
-		"bad \xff utf8": `bad \xff utf8`,
-		"tab\tkept":     "tab\tkept",
-	} {
-		if got := Safe(in); got != want {
-			t.Errorf("Safe(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

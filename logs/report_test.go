@@ -95,7 +95,7 @@ func TestTextOutputEscapes(t *testing.T) {
 	if bytes.ContainsAny(out.Bytes(), "\x1b\x07\x08") || bytes.Contains(out.Bytes(), []byte("\u009b")) {
 		t.Fatalf("raw escape in output:\n%q", out.String())
 	}
-	if !strings.Contains(out.String(), `ValueError: evil title\a\b\u009b2J`) {
+	if !strings.Contains(out.String(), `ValueError: evil title\u0007\b\u009b2J`) {
 		t.Errorf("escaped message missing:\n%s", out.String())
 	}
 }

@@ -6,42 +6,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/vlaunch/vlaunch/diag"
 )
 
-// Safe makes text from a log safe for a terminal: control characters
-// (ESC, BEL, carriage returns, C1 controls) and invalid UTF-8 are shown as
-// escapes instead of being sent to the terminal.
-func Safe(s string) string {
-	clean := true
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n <= 1 || unicode.IsControl(r) && r != '\t' {
-			clean = false
-			break
-		}
-		i += n
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unicode.IsControl(r) && r != '\t':
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
+// Safe makes text from a log safe for one line of a terminal: control
+// characters (ESC, BEL, carriage returns, newlines, C1) and invalid UTF-8
+// are shown as escapes (diag.EscapeLine, the rule every command shares).
+func Safe(s string) string { return diag.EscapeLine(s) }
 
 // WriteText prints the report for people.
 func WriteText(w io.Writer, r *Report) error {
