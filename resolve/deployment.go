@@ -93,6 +93,9 @@ type Engine struct {
 	MaxNumBatchedTokens  Setting[int]
 	// BlockSize is the KV block size vLLM will use (MLA backends force one).
 	BlockSize Setting[int]
+	// MLABackend is the MLA attention backend assumed for an MLA model
+	// (vllm.MLA* names; "" for other models).
+	MLABackend string
 	// All2All is the MoE all-to-all backend that runs ("" when the kernels
 	// do not run: no EP or DP = 1); From says who chose it.
 	All2All Setting[string]

@@ -108,10 +108,11 @@ func (d *Deployment) resolveLengths(e EngineSettings) {
 func (d *Deployment) resolveBlockSize(b *int) {
 	switch {
 	case d.Model.IsMLA():
-		backend, size := "FlashMLA", MLABlockSize
+		backend, size := vllm.MLAFlashMLA, MLABlockSize
 		if d.GPU != nil && strings.Contains(strings.ToUpper(d.GPU.Name), "B200") {
-			size, backend = MLABlackwellBlockSize, "CUTLASS_MLA"
+			size, backend = MLABlackwellBlockSize, vllm.MLACutlass
 		}
+		d.Engine.MLABackend = backend
 		why := "vLLM forces it for the " + backend + " backend"
 		if b != nil && *b != size {
 			why = fmt.Sprintf("block_size %d overridden: vLLM forces %d for the %s backend", *b, size, backend)

@@ -1,0 +1,106 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+const applySpec = `# head comment stays
+apiVersion: vlaunch/v1
+kind: Deployment
+model:
+  name: deepseek-v3
+  # why BF16
+  weights: bf16
+parallelism: {tensor: 1, pipeline: 1, data: 32, expert: true}   # the analysis' layout
+vllm:
+  version: "0.11.0"
+  max_num_seqs: 256     # tuned by hand
+`
+
+func TestApply(t *testing.T) {
+	own := Settings{TP: 1, PP: 1, DP: 32, EP: true, Weights: "bf16", KVCacheDType: "auto", All2All: "auto", MaxNumSeqs: 256}
+	s := own
+	s.TP, s.DP, s.Weights, s.KVCacheDType, s.DBO, s.All2All, s.MaxNumSeqs, s.MaxNumBatchedTokens = 8, 4, "auto", "fp8", true, "deepep_low_latency", 0, 4096
+	out, err := Apply([]byte(applySpec), own, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	for _, want := range []string{
+		"# head comment stays\n",
+		"  # why BF16\n  weights: auto\n",
+		"parallelism: {tensor: 8, pipeline: 1, data: 4, expert: true} # the analysis' layout\n",
+		"  kv_cache_dtype: fp8\n", "  all2all_backend: deepep_low_latency\n", "  enable_dbo: true\n",
+		"  max_num_batched_tokens: 4096\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "max_num_seqs") {
+		t.Errorf("max_num_seqs back to the default should be dropped:\n%s", got)
+	}
+	unchanged, err := Apply([]byte(applySpec), own, own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(unchanged), "\n") != strings.Count(applySpec, "\n") || !strings.Contains(string(unchanged), "weights: bf16") {
+		t.Errorf("applying the spec's own settings changed it:\n%s", unchanged)
+	}
+}
+
+// TestApplyAutoAndMissing: `parallelism: auto` becomes a mapping, a missing
+// vllm section is created, and an aliased mapping is copied, not edited.
+func TestApplyAutoAndMissing(t *testing.T) {
+	src := "base: &b {version: \"0.11.0\"}\nparallelism: auto\nvllm: *b\n"
+	own := Settings{TP: 8, PP: 1, DP: 4, Weights: "auto", KVCacheDType: "auto", All2All: "auto"}
+	s := own
+	s.KVCacheDType = "fp8"
+	out, err := Apply([]byte(src), own, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Base        map[string]string `yaml:"base"`
+		Parallelism map[string]any    `yaml:"parallelism"`
+		VLLM        map[string]string `yaml:"vllm"`
+	}
+	if err := yaml.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if doc.Parallelism["tensor"] != 8 || doc.VLLM["kv_cache_dtype"] != "fp8" || doc.VLLM["version"] != "0.11.0" || doc.Base["kv_cache_dtype"] != "" {
+		t.Errorf("got %+v from\n%s", doc, out)
+	}
+	if _, err := Apply([]byte("model: {}\n"), own, s); err != nil {
+		t.Errorf("a spec without vllm: %v", err)
+	}
+	for _, bad := range []string{"", "- a list\n", "just a string\n"} {
+		if _, err := Apply([]byte(bad), own, s); err == nil {
+			t.Errorf("Apply(%q) accepted a document that is not a mapping", bad)
+		}
+	}
+}
+
+// FuzzApply: nothing panics, and a document that decodes (as every
+// validated spec does) is refused or comes back as YAML that decodes.
+func FuzzApply(f *testing.F) {
+	f.Add(applySpec)
+	f.Add("parallelism: auto\n")
+	f.Add("a: &x {b: 1}\nvllm: *x\nmodel: [1]\n")
+	f.Add("vllm: !!str x\nparallelism: {tensor: *y}\n")
+	own := Settings{TP: 1, PP: 1, DP: 1, Weights: "auto", KVCacheDType: "auto", All2All: "auto"}
+	s := Settings{TP: 2, PP: 1, DP: 4, EP: true, Weights: "fp8", KVCacheDType: "fp8", All2All: "naive", DBO: true, MaxNumSeqs: 8, MaxNumBatchedTokens: 1024}
+	f.Fuzz(func(t *testing.T, src string) {
+		out, err := Apply([]byte(src), own, s)
+		var v any
+		if err != nil || yaml.Unmarshal([]byte(src), &v) != nil {
+			return
+		}
+		if err := yaml.Unmarshal(out, &v); err != nil {
+			t.Fatalf("output does not parse: %v\n%s", err, out)
+		}
+	})
+}

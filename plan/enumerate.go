@@ -1,0 +1,56 @@
+package plan
+
+import (
+	"github.com/vlaunch/vlaunch/resolve"
+)
+
+// Enumerate lists every candidate of the space for the spec's deployment
+// d, in a fixed order (layout, weights, KV, backend, DBO, max_num_seqs,
+// max_num_batched_tokens). A backend and DBO are varied only where the
+// MoE all-to-all runs (expert parallel with DP > 1) and the user did not
+// pin the backend through VLLM_ALL2ALL_BACKEND.
+func (s Space) Enumerate(d *resolve.Deployment) []Settings {
+	var out []Settings
+	for _, l := range s.Layouts {
+		a2a := s.backendChoices(d, l)
+		for _, w := range s.Weights {
+			for _, kv := range s.KV {
+				for _, b := range a2a {
+					for _, dbo := range s.dboChoices(d, b) {
+						for _, seqs := range seqsChoices(d, l.DP) {
+							for _, toks := range s.Tokens {
+								if toks > 0 && seqs > toks {
+									continue // vLLM requires max_num_batched_tokens ≥ max_num_seqs
+								}
+								out = append(out, Settings{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Weights: w, KVCacheDType: kv,
+									All2All: b, DBO: dbo, MaxNumSeqs: seqs, MaxNumBatchedTokens: toks})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// backendChoices: `auto` always; the backends of backendsFor where the
+// all-to-all runs, unless vllm.env selects the backend.
+func (s Space) backendChoices(d *resolve.Deployment, l resolve.Layout) []string {
+	out := []string{"auto"}
+	if !l.EP || l.DP <= 1 || d.Engine.All2All.From == resolve.SourceEnv {
+		return out
+	}
+	l.Nodes, l.GPUsPerNode = d.Layout.Nodes, d.Layout.GPUsPerNode
+	return append(out, backendsFor(d, l.MultiNode())...)
+}
+
+// dboChoices: DBO off always; on too where the release has it and accepts
+// the backend (vllm.DBORequirement; `auto` is tried with DBO through the
+// backend it resolves to, so only named backends get it).
+func (s Space) dboChoices(d *resolve.Deployment, backend string) []bool {
+	if !s.DBO || backend == "auto" || !d.Release.DBORequirement().Accepts(backend) {
+		return []bool{false}
+	}
+	return []bool{false, true}
+}

@@ -1,0 +1,91 @@
+package plan
+
+import "math"
+
+// SLOResult is one SLO's verdict for one candidate, as `check` gives it.
+type SLOResult struct {
+	Name      string  `json:"name"`
+	Unit      string  `json:"unit"`
+	Target    float64 `json:"target"`
+	Predicted float64 `json:"predicted"`
+	// Verdict is pass, fail or uncertain (when a prediction band straddles
+	// the target).
+	Verdict string `json:"verdict"`
+	Binding string `json:"binding"`
+	// HigherIsBetter is true for throughput, false for latencies.
+	HigherIsBetter bool `json:"higher_is_better"`
+}
+
+// Margin is how far the prediction is from the target on a log scale:
+// positive when the SLO holds with room to spare, negative when it misses
+// (−0.69 is a factor of two short), so throughput and latency targets
+// compare alike.
+func (s SLOResult) Margin() float64 {
+	if s.Target <= 0 || s.Predicted <= 0 || math.IsInf(s.Predicted, 0) || math.IsNaN(s.Predicted) {
+		return math.Inf(-1)
+	}
+	m := math.Log(s.Predicted / s.Target)
+	if !s.HigherIsBetter {
+		m = -m
+	}
+	return m
+}
+
+// Score orders candidates: more SLOs passing, then more uncertain (rather
+// than failing), then the smaller total shortfall of the SLOs that do not
+// pass (the candidate closest to meeting them), then more output tokens/s
+// per GPU. Better scores compare greater.
+type Score struct {
+	Pass, Uncertain int
+	// Shortfall is Σ −Margin over the SLOs that do not pass (≥ 0).
+	Shortfall float64
+	// PerGPU is output tokens/s per GPU at the workload's load.
+	PerGPU float64
+}
+
+// scoreOf scores verdicts and a throughput per GPU.
+func scoreOf(slo []SLOResult, perGPU float64) Score {
+	s := Score{PerGPU: perGPU}
+	for _, v := range slo {
+		switch v.Verdict {
+		case verdictPass:
+			s.Pass++
+			continue
+		case verdictUncertain:
+			s.Uncertain++
+		}
+		s.Shortfall += math.Max(0, -v.Margin())
+	}
+	return s
+}
+
+// Verdict words, as the estimator writes them.
+const (
+	verdictPass      = "pass"
+	verdictFail      = "fail"
+	verdictUncertain = "uncertain"
+)
+
+// shortfallStep: shortfalls are compared in steps of this size (≈1% on a
+// log scale), so a throughput tie-break is not decided by noise in the
+// simulation's percentiles, and the order stays transitive.
+const shortfallStep = 0.01
+
+func (a Score) steps() float64 { return math.Round(a.Shortfall / shortfallStep) }
+
+// Better reports whether a ranks above b.
+func (a Score) Better(b Score) bool {
+	switch {
+	case a.Pass != b.Pass:
+		return a.Pass > b.Pass
+	case a.Uncertain != b.Uncertain:
+		return a.Uncertain > b.Uncertain
+	case a.steps() != b.steps():
+		return a.steps() < b.steps()
+	}
+	return a.PerGPU > b.PerGPU
+}
+
+// AtLeast reports whether a is not worse than b: an optimistic bound a
+// that is not AtLeast a rival's actual score cannot overtake it.
+func (a Score) AtLeast(b Score) bool { return !b.Better(a) }

@@ -1,0 +1,102 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// Settings is one candidate: the values plan varies, as a spec writes them.
+// Everything else (model, hosts, network, workload, SLO, runtime, the rest
+// of vllm) is the spec's.
+type Settings struct {
+	TP, PP, DP int
+	EP         bool
+	// Weights is model.weights ("auto": what the checkpoint ships).
+	Weights string
+	// KVCacheDType is vllm.kv_cache_dtype: "auto" or "fp8".
+	KVCacheDType string
+	// All2All is vllm.all2all_backend ("auto" or a backend the release has).
+	All2All string
+	// DBO is vllm.enable_dbo.
+	DBO bool
+	// MaxNumSeqs and MaxNumBatchedTokens are the scheduler limits; 0 leaves
+	// the release's default.
+	MaxNumSeqs, MaxNumBatchedTokens int
+}
+
+// specSettings reads the settings a spec asks for (its layout as resolved,
+// `parallelism: auto` after the search).
+func specSettings(d *resolve.Deployment) Settings {
+	v := d.Spec.VLLM
+	s := Settings{TP: d.Layout.TP, PP: d.Layout.PP, DP: d.Layout.DP, EP: d.Layout.EP,
+		Weights: orAuto(d.Spec.Model.Weights), KVCacheDType: kvWord(v.KVCacheDType), All2All: orAuto(v.All2AllBackend), DBO: v.EnableDBO}
+	if v.MaxNumSeqs != nil {
+		s.MaxNumSeqs = *v.MaxNumSeqs
+	}
+	if v.MaxNumBatchedTokens != nil {
+		s.MaxNumBatchedTokens = *v.MaxNumBatchedTokens
+	}
+	return s
+}
+
+func orAuto(s string) string {
+	if s == "" {
+		return "auto"
+	}
+	return s
+}
+
+// kvWord folds the fp8 spellings (fp8_e4m3, ...) into "fp8": they store one
+// byte per value alike, so plan treats them as one choice.
+func kvWord(s string) string {
+	if strings.HasPrefix(strings.ToLower(s), "fp8") {
+		return "fp8"
+	}
+	return orAuto(s)
+}
+
+// toSpec returns a copy of the defaulted spec d with s written in; the
+// copy shares nothing mutable with d.
+func (s Settings) toSpec(d *spec.Deployment) *spec.Deployment {
+	c := *d
+	c.Parallelism = spec.Parallelism{Tensor: s.TP, Pipeline: s.PP, Data: s.DP, Expert: s.EP}
+	c.Model.Weights = s.Weights
+	c.VLLM.KVCacheDType, c.VLLM.All2AllBackend, c.VLLM.EnableDBO = s.KVCacheDType, s.All2All, s.DBO
+	c.VLLM.MaxNumSeqs, c.VLLM.MaxNumBatchedTokens = optInt(s.MaxNumSeqs), optInt(s.MaxNumBatchedTokens)
+	return &c
+}
+
+func optInt(v int) *int {
+	if v <= 0 {
+		return nil
+	}
+	return &v
+}
+
+// Layout names the parallel layout as the check report does.
+func (s Settings) Layout() string {
+	return fmt.Sprintf("TP %d · PP %d · DP %d · EP %s", s.TP, s.PP, s.DP, textfmt.OnOff(s.EP))
+}
+
+// String is the whole candidate in one line: the layout, then every
+// engine setting that is not left to its default.
+func (s Settings) String() string {
+	parts := []string{s.Layout(), "weights " + s.Weights, "KV " + s.KVCacheDType}
+	if s.All2All != "auto" {
+		parts = append(parts, "all2all "+s.All2All)
+	}
+	if s.DBO {
+		parts = append(parts, "DBO")
+	}
+	if s.MaxNumSeqs > 0 {
+		parts = append(parts, fmt.Sprintf("max_num_seqs %d", s.MaxNumSeqs))
+	}
+	if s.MaxNumBatchedTokens > 0 {
+		parts = append(parts, fmt.Sprintf("max_num_batched_tokens %d", s.MaxNumBatchedTokens))
+	}
+	return strings.Join(parts, " · ")
+}

@@ -1,0 +1,170 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Space is what plan may vary for one spec, each choice already restricted
+// to what the spec's vLLM release accepts and `vlaunch generate` writes,
+// with the reasons for what it leaves out.
+type Space struct {
+	Layouts  []resolve.Layout
+	Weights  []string
+	KV       []string
+	Backends []string // for layouts whose MoE all-to-all runs; "auto" first
+	DBO      bool     // --enable-dbo exists in the release
+	// Tokens are the max_num_batched_tokens values (0 = the release's
+	// default); max_num_seqs values depend on the layout (seqsChoices).
+	Tokens []int
+	// Left are the dimensions the issue names that plan does not vary
+	// here, each with why.
+	Left []string
+}
+
+// generatorBackends are the backends vLLM's package lists as the ones the
+// generator picks between (vllm.Backend* constants); the others are for
+// hardware vlaunch does not model (GB200 NVLink domains, ROCm, NIXL).
+var generatorBackends = []string{vllm.BackendDeepEPLowLatency, vllm.BackendDeepEPHighThroughput,
+	vllm.BackendAllgatherReducescatter, vllm.BackendNaive, vllm.BackendPPLX}
+
+// backendsFor lists the backends worth trying for a layout: the release
+// has them for certain and runs them (no silent fallback), they suit the
+// layout (one node, or multi-node capable, and DeepEP only with GPU-
+// initiated RDMA across nodes), one per kernel family (backends whose
+// kernels cost the same in vlaunch's model are one choice).
+func backendsFor(d *resolve.Deployment, multiNode bool) []string {
+	r := d.Release
+	type family struct {
+		t           vllm.Traffic
+		chunked     bool
+		buffers     vllm.Buffers
+		graphsOffDP bool
+	}
+	seen := map[family]bool{}
+	var out []string
+	for _, name := range generatorBackends {
+		b, ok := r.All2AllBackend(name)
+		if !ok || !b.Certain(r.Version) || b.FallsBack(r) {
+			continue
+		}
+		if multiNode && (!b.MultiNodeOK || (b.DeepEP && !d.Network.GPUDirectRDMA)) {
+			continue
+		}
+		k, ok := vllm.BackendKernels(name)
+		if !ok {
+			continue
+		}
+		f := family{k.Traffic, k.ChunkedDispatch, k.Buffers, len(k.GraphsOffWithDP) > 0}
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		out = append(out, name)
+	}
+	return out
+}
+
+// kvChoices: the checkpoint's activation dtype always; fp8 when the
+// release's --kv-cache-dtype accepts it and, for MLA models, the release's
+// MLA backend is not known to refuse it.
+func kvChoices(d *resolve.Deployment) ([]string, string) {
+	out := []string{"auto"}
+	f, ok := d.Release.Flag("kv-cache-dtype")
+	if !ok || !f.HasChoice("fp8") {
+		return out, fmt.Sprintf("kv_cache_dtype: vLLM %s does not accept fp8", d.Release)
+	}
+	if d.Model.IsMLA() {
+		if p, _ := d.Release.MLAFP8KV(d.Engine.MLABackend); p == vllm.Absent {
+			return out, fmt.Sprintf("kv_cache_dtype: vLLM %s's %s attention refuses an fp8 KV cache for MLA", d.Release, d.Engine.MLABackend)
+		}
+	}
+	return append(out, "fp8"), ""
+}
+
+// NewSpace lists the choices for the spec's deployment d.
+func NewSpace(d *resolve.Deployment) Space {
+	s := Space{Layouts: layouts(d), DBO: dboExists(d.Release)}
+	s.Weights = weightChoices(d)
+	var why string
+	if s.KV, why = kvChoices(d); why != "" {
+		s.Left = append(s.Left, why)
+	}
+	s.Tokens = batchChoices(d)
+	s.Left = append(s.Left,
+		"independent replicas (one engine per node behind a load balancer): `vlaunch generate` cannot write them; "+
+			"for a dense model, DP ranks without expert parallelism are independent engines behind vLLM's own balancer",
+		"speculative decoding: the spec cannot enable it yet (no vllm.speculative section)")
+	if d.Model.CheckpointDType() != "fp8" && d.GPU.FP8TFLOPS > 0 {
+		s.Left = append(s.Left, "fp8 weights from a "+d.Model.CheckpointDType()+" checkpoint (online quantization): `vlaunch generate` writes no --quantization flag")
+	}
+	return s
+}
+
+// layouts are the parallel layouts of the layout search
+// (estimate.EnumerateLayouts) that resolve.Place puts on the spec's nodes:
+// the one rule `vlaunch generate` applies.
+func layouts(d *resolve.Deployment) []resolve.Layout {
+	l := d.Layout
+	var out []resolve.Layout
+	for _, c := range estimate.EnumerateLayouts(max(l.Nodes, 1), max(l.GPUsPerNode, 1), d.Model.NumHeads, d.Model.IsMoE()) {
+		if _, err := resolve.Place(c, d.NodeGPUs()); err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// weightChoices: the checkpoint as shipped (`auto`) and, when the spec asks
+// for another format (a converted copy at model.path), that one too.
+func weightChoices(d *resolve.Deployment) []string {
+	out := []string{"auto"}
+	if w := orAuto(d.Spec.Model.Weights); w != "auto" && !d.Engine.WeightsFromCheckpoint {
+		out = append(out, w)
+	}
+	return out
+}
+
+func dboExists(r vllm.Release) bool {
+	return r.DBORequirement().Available == vllm.Present
+}
+
+// batchChoices are the max_num_batched_tokens values tried: the release's
+// default (0) and a quarter, half and twice it (larger chunks prefill a
+// prompt in fewer steps; smaller ones stall running decodes less).
+// max_num_seqs depends on the layout (seqsChoices).
+func batchChoices(d *resolve.Deployment) []int {
+	tokens := []int{0}
+	def := d.Engine.MaxNumBatchedTokens.Value
+	for _, f := range []float64{0.25, 0.5, 2} {
+		if t := int(float64(def) * f); t >= minBatchedTokens && t <= d.Engine.MaxModelLen.Value {
+			tokens = append(tokens, t)
+		}
+	}
+	return tokens
+}
+
+// minBatchedTokens is the smallest chunk plan tries, an assumption: below
+// it a chunk's GEMMs are too small to keep a GPU busy, so prefills only
+// get slower.
+const minBatchedTokens = 1024
+
+// seqsChoices are the max_num_seqs values tried for a layout with dp
+// ranks: the release's default (0) and, when smaller, the fullest rank's
+// share of the sessions rounded up to a power of two (vLLM profiles the
+// sampler with max_num_seqs rows: fewer rows leave more memory for KV).
+func seqsChoices(d *resolve.Deployment, dp int) []int {
+	out := []int{0}
+	share := (max(d.Workload.Concurrency, 1) + dp - 1) / dp
+	p := 1
+	for p < share {
+		p *= 2
+	}
+	if p < d.Engine.MaxNumSeqs.Value {
+		out = append(out, p)
+	}
+	return out
+}
