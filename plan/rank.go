@@ -41,11 +41,16 @@ type Score struct {
 	Shortfall float64
 	// PerGPU is output tokens/s per GPU at the workload's load.
 	PerGPU float64
+	// Tuned counts the engine settings moved off their defaults (a named
+	// backend, DBO, scheduler limits): between equal figures the simpler
+	// configuration ranks first.
+	Tuned int
 }
 
-// scoreOf scores verdicts and a throughput per GPU.
-func scoreOf(slo []SLOResult, perGPU float64) Score {
-	s := Score{PerGPU: perGPU}
+// scoreOf scores a candidate's verdicts and throughput per GPU.
+func scoreOf(c *Candidate) Score {
+	s := Score{PerGPU: c.PerGPU, Tuned: c.Settings.tuned()}
+	slo := c.SLO
 	for _, v := range slo {
 		switch v.Verdict {
 		case verdictPass:
@@ -82,8 +87,10 @@ func (a Score) Better(b Score) bool {
 		return a.Uncertain > b.Uncertain
 	case a.steps() != b.steps():
 		return a.steps() < b.steps()
+	case a.PerGPU != b.PerGPU:
+		return a.PerGPU > b.PerGPU
 	}
-	return a.PerGPU > b.PerGPU
+	return a.Tuned < b.Tuned
 }
 
 // AtLeast reports whether a is not worse than b: an optimistic bound a

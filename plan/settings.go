@@ -13,19 +13,22 @@ import (
 // Everything else (model, hosts, network, workload, SLO, runtime, the rest
 // of vllm) is the spec's.
 type Settings struct {
-	TP, PP, DP int
-	EP         bool
+	TP int  `json:"tp"`
+	PP int  `json:"pp"`
+	DP int  `json:"dp"`
+	EP bool `json:"ep"`
 	// Weights is model.weights ("auto": what the checkpoint ships).
-	Weights string
+	Weights string `json:"weights"`
 	// KVCacheDType is vllm.kv_cache_dtype: "auto" or "fp8".
-	KVCacheDType string
+	KVCacheDType string `json:"kv_cache_dtype"`
 	// All2All is vllm.all2all_backend ("auto" or a backend the release has).
-	All2All string
+	All2All string `json:"all2all_backend"`
 	// DBO is vllm.enable_dbo.
-	DBO bool
+	DBO bool `json:"enable_dbo"`
 	// MaxNumSeqs and MaxNumBatchedTokens are the scheduler limits; 0 leaves
 	// the release's default.
-	MaxNumSeqs, MaxNumBatchedTokens int
+	MaxNumSeqs          int `json:"max_num_seqs,omitempty"`
+	MaxNumBatchedTokens int `json:"max_num_batched_tokens,omitempty"`
 }
 
 // specSettings reads the settings a spec asks for (its layout as resolved,
@@ -99,4 +102,28 @@ func (s Settings) String() string {
 		parts = append(parts, fmt.Sprintf("max_num_batched_tokens %d", s.MaxNumBatchedTokens))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// tuned counts the engine settings moved off their defaults.
+func (s Settings) tuned() int {
+	n := 0
+	for _, moved := range []bool{s.All2All != "auto", s.DBO, s.MaxNumSeqs > 0, s.MaxNumBatchedTokens > 0} {
+		if moved {
+			n++
+		}
+	}
+	return n
+}
+
+// group is what the top list shows once: a layout with its weight and KV
+// formats; the best tuning of each (backend, DBO, scheduler limits) stands
+// for it.
+type group struct {
+	TP, PP, DP  int
+	EP          bool
+	Weights, KV string
+}
+
+func (s Settings) group() group {
+	return group{TP: s.TP, PP: s.PP, DP: s.DP, EP: s.EP, Weights: s.Weights, KV: s.KVCacheDType}
 }

@@ -1,58 +1,121 @@
 package main
 
 import (
-	"github.com/vlaunch/vlaunch/diag"
-	"github.com/vlaunch/vlaunch/estimate"
-	"github.com/vlaunch/vlaunch/resolve"
-	"github.com/vlaunch/vlaunch/spec"
-	"github.com/vlaunch/vlaunch/validate"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/spf13/cobra"
+	"github.com/vlaunch/vlaunch/plan"
+	"github.com/vlaunch/vlaunch/report"
 )
 
-// simSeed is the seed of the serving simulation `vlaunch check` uses by
-// default (--seed) and the bundle README's feasibility summary uses always,
-// so both print the same percentiles for the same spec.
-const simSeed = 1
+func init() { subcommands = append(subcommands, newPlanCmd) }
 
-// specFile validates the spec at path for check and generate. It returns
-// the resolved deployment, the findings (no errors) and the spec's source
-// for printing. Errors are printed to stderr and come back as the command's
-// error: unusable input exits 2, error findings exit 1. needVersion makes a
-// missing vllm.version an error (requireVersion).
-func specFile(s *streams, path string, needVersion bool) (*resolve.Deployment, diag.Diagnostics, diag.Sources, error) {
-	r, ds, err := validate.File(path)
-	if needVersion {
-		ds = requireVersion(r, ds)
-	}
-	src := diag.Sources{}
-	if data, rerr := spec.ReadFile(path); rerr == nil {
-		src[path] = data
-	}
-	if err != nil || ds.HasErrors() {
-		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
-		if err != nil {
-			return nil, nil, src, usageErr("cannot use spec %s", path)
-		}
-		return nil, nil, src, findingsErr()
-	}
-	return r, ds, src, nil
+type planOptions struct {
+	output, specOut string
+	top, apply      int
+	seed            uint64
+	force           bool
 }
 
-// settleLayout answers `parallelism: auto` once for check, generate and
-// preflight: the layout search (estimate.SearchLayout, which only offers
-// layouts resolve.Place can put on the nodes) runs on the resolved
-// deployment, and the deployment comes back with the chosen layout, with
-// the search (for check's report) and the EST301 finding naming the
-// choice. A pinned layout comes back unchanged.
-func settleLayout(r *resolve.Deployment) (*resolve.Deployment, *estimate.LayoutSearch, diag.Diagnostics) {
-	if !r.Layout.Auto {
-		return r, nil, nil
+func newPlanCmd(s *streams) *cobra.Command {
+	o := &planOptions{}
+	cmd := &cobra.Command{
+		Use:   "plan SPEC [--apply N -o FILE]",
+		Short: "Rank the layouts and engine settings this hardware allows for the spec's SLO",
+		Long: `Enumerate what the spec's hardware and vLLM release allow and 'vlaunch generate'
+can write — tensor, pipeline and data parallel sizes, expert parallelism, the
+weight format the checkpoint allows, the KV-cache dtype, the all-to-all backend,
+dual-batch overlap, max_num_seqs and max_num_batched_tokens — prune by memory,
+bound the rest with the step-time model, simulate the front-runners as
+'vlaunch check' does, and rank by SLO attainment, then output tokens/s per GPU.
+
+The report lists the best candidates with a verdict per SLO and the binding
+resource, marks the spec's own settings, gives the Pareto front of throughput
+per GPU against TPOT, the SLOs no candidate meets on this hardware with the
+smallest hardware change that would, and how far the workload, the network and
+gpu_memory_utilization may move before a verdict of the best candidate flips.
+
+--apply N -o FILE writes the spec with candidate N (its comments and key order
+kept), ready for 'vlaunch generate'.
+
+Exit codes: 0 the best candidate meets every SLO; 1 no candidate does (or the
+spec has errors); 2 unusable input (unreadable spec, bad flags, an existing
+FILE without --force).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runPlan(s, o, args[0]) },
 	}
-	in := estimate.FromResolved(r)
-	chosen, search, info := estimate.SearchLayout(&in)
-	ds := diag.Diagnostics{info}
-	r.Spec.Locate(ds)
-	if search == nil {
-		return r, nil, ds
+	f := cmd.Flags()
+	f.StringVar(&o.output, "output", "text", "output format: text, json or html")
+	f.IntVar(&o.top, "top", plan.DefaultTop, "how many candidates to list")
+	f.Uint64Var(&o.seed, "seed", simSeed, "seed of the serving simulation (check's default gives check's verdicts)")
+	f.IntVar(&o.apply, "apply", 0, "write the spec with candidate N of the list (needs -o FILE)")
+	f.StringVarP(&o.specOut, "spec-out", "o", "", "where --apply writes the spec")
+	f.BoolVar(&o.force, "force", false, "let --apply replace an existing file")
+	return cmd
+}
+
+func runPlan(s *streams, o *planOptions, path string) error {
+	switch {
+	case o.output != "text" && o.output != "json" && o.output != "html":
+		return usageErr("--output must be text, json or html, not %q", o.output)
+	case o.top < 1:
+		return usageErr("--top must be at least 1")
+	case o.apply < 0 || (o.apply > 0) != (o.specOut != ""):
+		return usageErr("--apply N and -o FILE go together (N counts from 1)")
+	case o.apply > o.top:
+		return usageErr("--apply %d is beyond the %d candidates listed (raise --top)", o.apply, o.top)
 	}
-	return chosen.Resolved(), search, ds
+	if o.specOut != "" && !o.force {
+		if _, err := os.Stat(o.specOut); !errors.Is(err, fs.ErrNotExist) {
+			return usageErr("%s exists (use --force to replace it)", o.specOut)
+		}
+	}
+	d, _, src, err := specFile(s, path, false)
+	if err != nil {
+		return err
+	}
+	res := plan.Plan(d, plan.Options{Top: o.top, Seed: o.seed, File: path, Source: src[path]})
+	if err := writePlan(s, res, o.output); err != nil {
+		return err
+	}
+	if o.apply > 0 {
+		if err := applyCandidate(s, res, o, src[path]); err != nil {
+			return err
+		}
+	}
+	if len(res.Top) == 0 || !res.Top[0].MeetsAll() {
+		return findingsErr()
+	}
+	return nil
+}
+
+func writePlan(s *streams, res *plan.Result, format string) error {
+	switch format {
+	case "json":
+		return report.WritePlanJSON(s.out, res)
+	case "html":
+		return report.WritePlanHTML(s.out, res)
+	}
+	report.WritePlanText(s.out, res)
+	return nil
+}
+
+// applyCandidate writes candidate N into the spec source.
+func applyCandidate(s *streams, res *plan.Result, o *planOptions, src []byte) error {
+	if o.apply > len(res.Top) {
+		return usageErr("--apply %d: the plan lists %d candidate(s)", o.apply, len(res.Top))
+	}
+	c := res.Top[o.apply-1]
+	out, err := plan.Apply(src, res.OwnSettings, c.Settings)
+	if err != nil {
+		return usageErr("cannot rewrite the spec: %v", err)
+	}
+	if err := os.WriteFile(o.specOut, out, 0o644); err != nil {
+		return usageErr("cannot write %s: %v", o.specOut, err)
+	}
+	fmt.Fprintf(s.err, "wrote %s with candidate %d: %s\n", o.specOut, o.apply, c.Settings)
+	return nil
 }

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
+)
+
+// simSeed is the seed of the serving simulation `vlaunch check` uses by
+// default (--seed) and the bundle README's feasibility summary uses always,
+// so both print the same percentiles for the same spec.
+const simSeed = 1
+
+// specFile validates the spec at path for check and generate. It returns
+// the resolved deployment, the findings (no errors) and the spec's source
+// for printing. Errors are printed to stderr and come back as the command's
+// error: unusable input exits 2, error findings exit 1. needVersion makes a
+// missing vllm.version an error (requireVersion).
+func specFile(s *streams, path string, needVersion bool) (*resolve.Deployment, diag.Diagnostics, diag.Sources, error) {
+	r, ds, err := validate.File(path)
+	if needVersion {
+		ds = requireVersion(r, ds)
+	}
+	src := diag.Sources{}
+	if data, rerr := spec.ReadFile(path); rerr == nil {
+		src[path] = data
+	}
+	if err != nil || ds.HasErrors() {
+		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
+		if err != nil {
+			return nil, nil, src, usageErr("cannot use spec %s", path)
+		}
+		return nil, nil, src, findingsErr()
+	}
+	return r, ds, src, nil
+}
+
+// settleLayout answers `parallelism: auto` once for check, generate and
+// preflight: the layout search (estimate.SearchLayout, which only offers
+// layouts resolve.Place can put on the nodes) runs on the resolved
+// deployment, and the deployment comes back with the chosen layout, with
+// the search (for check's report) and the EST301 finding naming the
+// choice. A pinned layout comes back unchanged.
+func settleLayout(r *resolve.Deployment) (*resolve.Deployment, *estimate.LayoutSearch, diag.Diagnostics) {
+	if !r.Layout.Auto {
+		return r, nil, nil
+	}
+	in := estimate.FromResolved(r)
+	chosen, search, info := estimate.SearchLayout(&in)
+	ds := diag.Diagnostics{info}
+	r.Spec.Locate(ds)
+	if search == nil {
+		return r, nil, ds
+	}
+	return chosen.Resolved(), search, ds
+}

@@ -1,0 +1,94 @@
+package plan
+
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/perf"
+)
+
+// This file is the only one that calls into the estimator: what plan
+// asks of it is the memory verdict, a step-model bound and the full
+// performance half of `vlaunch check`.
+
+// memoryOf runs the memory half of `vlaunch check` (the same verdict:
+// no memory error finding).
+func memoryOf(in *estimate.Input) (fits bool, weightsGiB, kvGiB float64, kvTokens int64) {
+	r := estimate.Check(in)
+	m := r.Memory
+	return r.Feasible, m.PerGPU.WeightsGiB, m.PerGPU.KVCacheGiB, m.KVTokensPerRank
+}
+
+// boundOf is what the step model alone says at the workload's load:
+// steady decoding of every session (the simulation adds the prefills of
+// new requests, which only slow decoding) and each TTFT target's prompt on
+// an idle system (queueing only adds to it). It bounds each SLO verdict
+// from the optimistic side.
+func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot float64, binding string, slo []SLOResult, curve []CurvePoint) {
+	sm := perf.NewStepModel(perf.SetupFromInput(in))
+	w := in.Workload
+	ctx := in.MeanContext()
+	pt, st := sm.DecodeAt(max(1, w.Concurrency), ctx)
+	tokPerS, tpot, binding = pt.OutputTokPerS, pt.TPOTS, st.Binding()
+	kvSeqs := int(float64(kvTokens) / float64(max(1, w.InputTokens+w.OutputTokens)))
+	for _, p := range sm.DecodeCurve(ctx, max(1, in.MaxNumSeqs), kvSeqs) {
+		if !p.KVCapped {
+			curve = append(curve, CurvePoint{Sessions: p.Concurrency, TPOTS: p.TPOTS, OutputTokPerS: p.OutputTokPerS})
+		}
+	}
+	idle := map[int]float64{}
+	for _, s := range slots {
+		v := SLOResult{Name: s.name, Unit: s.unit, Target: s.target, HigherIsBetter: s.kind == kindThroughput}
+		switch s.kind {
+		case kindThroughput:
+			v.Predicted = tokPerS
+			if s.total {
+				v.Predicted *= float64(w.InputTokens+w.OutputTokens) / float64(max(1, w.OutputTokens))
+			}
+		case kindTPOT:
+			v.Predicted = tpot
+		case kindTTFT:
+			if _, ok := idle[s.inputTokens]; !ok {
+				idle[s.inputTokens] = sm.PrefillIdle(s.inputTokens, max(1, in.MaxNumBatchedTokens)).TTFTS
+			}
+			v.Predicted = idle[s.inputTokens]
+		}
+		v.Verdict = verdictFail
+		if v.Margin() >= 0 {
+			v.Verdict = verdictPass
+		}
+		slo = append(slo, v)
+	}
+	return tokPerS, tpot, binding, slo, curve
+}
+
+// checkOf runs both halves of `vlaunch check` on the candidate: the
+// verdicts plan ranks by are the ones check prints after --apply.
+func checkOf(in *estimate.Input, seed uint64, requests int) *estimate.Report {
+	r := estimate.Check(in)
+	r.AddPerformance(in, estimate.PerfOptions{Seed: seed, Requests: requests})
+	return &r
+}
+
+// resultsOf reads check's verdicts as plan's SLO results.
+func resultsOf(r *estimate.Report, slots []sloSlot) []SLOResult {
+	var out []SLOResult
+	for i, v := range r.SLO {
+		res := SLOResult{Name: v.Name, Unit: v.Unit, Target: v.Target, Predicted: v.Predicted, Verdict: v.Verdict, Binding: v.Binding}
+		if i < len(slots) {
+			res.HigherIsBetter = slots[i].kind == kindThroughput
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// simulatedLoad is the simulated throughput and TPOT at the workload's
+// own input length.
+func simulatedLoad(r *estimate.Report) (tokPerS, tpot float64) {
+	if r.Performance == nil || len(r.Performance.Simulations) == 0 {
+		return 0, math.Inf(1)
+	}
+	res := r.Performance.Simulations[0].Result
+	return res.OutputTokPerS, res.TPOT.Mean
+}

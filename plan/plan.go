@@ -1,0 +1,304 @@
+package plan
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/resolve"
+)
+
+// Options tune one plan.
+type Options struct {
+	// Top is how many candidates to rank and print (0: DefaultTop).
+	Top int
+	// Seed is the simulation seed (the one `vlaunch check` uses by default
+	// gives the same verdicts check prints after --apply).
+	Seed uint64
+	// File and Source are the spec as written: every listed candidate is
+	// written into it and checked the way `vlaunch generate` checks a spec
+	// (Verify). Without a source nothing is verified.
+	File   string
+	Source []byte
+}
+
+// DefaultTop is how many candidates plan prints unless told otherwise.
+const DefaultTop = 5
+
+// simBatch is how many candidates are simulated at once (in parallel); the
+// stopping rule is applied between batches, so what gets simulated does
+// not depend on the machine's core count.
+const simBatch = 4
+
+// rankRequests is the number of simulated requests per scenario while
+// ranking: enough for stable percentiles to compare candidates, a fraction
+// of a full check's.
+const rankRequests = 500
+
+// evaluated is a candidate on its way through the stages.
+type evaluated struct {
+	Candidate
+	in       estimate.Input
+	kvTokens int64
+	bound    Score
+	curve    []CurvePoint
+	check    *estimate.Report
+}
+
+// Plan ranks the candidates for the spec's resolved deployment d (with
+// `parallelism: auto` settled) and reports the best.
+func Plan(d *resolve.Deployment, opt Options) *Result {
+	if opt.Top <= 0 {
+		opt.Top = DefaultTop
+	}
+	space := NewSpace(d)
+	own := specSettings(d)
+	res := &Result{Left: space.Left, Subject: subjectOf(d), OwnSettings: own}
+	cands := distinct(d, own, space.Enumerate(d), &res.Stats)
+	verify := func(e *evaluated) error {
+		if opt.Source == nil {
+			return nil
+		}
+		return Verify(opt.File, opt.Source, own, e.Settings)
+	}
+	slots := slotsOf(d)
+	var fit []*evaluated
+	for _, e := range cands {
+		e.Fits, e.WeightsGiB, e.KVGiB, e.kvTokens = memoryOf(&e.in)
+		if e.Fits && e.kvTokens > 0 {
+			fit = append(fit, e)
+		}
+	}
+	res.Stats.FitMemory = len(fit)
+	for _, e := range fit {
+		e.OutputTokPerS, e.TPOTS, e.Binding, e.SLO, e.curve = boundOf(&e.in, slots, e.kvTokens)
+		e.PerGPU = e.OutputTokPerS / float64(e.GPUs)
+		e.SteadyPerGPU, e.SteadyTPOTS = e.PerGPU, e.TPOTS
+		e.bound = scoreOf(&e.Candidate)
+		e.Score = e.bound
+	}
+	res.Stats.StepModel = len(fit)
+	sort.SliceStable(fit, func(i, j int) bool { return fit[i].bound.Better(fit[j].bound) })
+	simulateFrontRunners(fit, opt, slots, &res.Stats)
+	for i, e := range mergeAlike(topGroups(rankActual(fit), len(fit)), opt.Top, verify, &res.Stats) {
+		e.Rank = i + 1
+		res.Top = append(res.Top, e.Candidate)
+	}
+	res.Own = ownOf(cands, d, opt, slots)
+	res.Points, res.Pareto = groupLeaderPoints(fit), pareto(fit)
+	return res
+}
+
+// subjectOf names the model, the hardware and the release.
+func subjectOf(d *resolve.Deployment) Subject {
+	gpus := 0
+	for _, n := range d.NodeGPUs() {
+		gpus += n
+	}
+	return Subject{Model: d.ModelSource, GPU: d.GPU.Name, GPUs: gpus, Nodes: len(d.NodeGPUs()), VLLM: d.Version.Value}
+}
+
+// distinct resolves every candidate and keeps the first of those that
+// resolve to the same effective engine (an `auto` backend is the backend
+// it picks), so nothing is evaluated twice; the spec's own settings come
+// first and are marked.
+func distinct(d *resolve.Deployment, own Settings, all []Settings, st *Stats) []*evaluated {
+	parts := resolve.Parts{Model: d.Model, GPU: d.GPU, Release: d.Release, Version: d.Version, VersionNotes: d.VersionNotes}
+	seen := map[engineKey]bool{}
+	var out []*evaluated
+	st.Enumerated = len(all)
+	for i, s := range append([]Settings{own}, all...) {
+		if i == 0 && d.Layout.Auto { // `parallelism: auto` has no layout of its own to compare
+			continue
+		}
+		dep, err := resolve.Assemble(s.toSpec(d.Spec), parts)
+		if err == nil && i > 0 {
+			err = generatorRefuses(dep)
+		}
+		if err != nil {
+			st.refuse(err.Error())
+			continue
+		}
+		k := keyOf(dep)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		e := &evaluated{Candidate: Candidate{Settings: s, Own: i == 0, All2AllInEffect: dep.Engine.All2All.Value, GPUs: dep.Layout.GPUs()}}
+		e.in = estimate.FromResolved(dep)
+		out = append(out, e)
+	}
+	st.Distinct = len(out)
+	return out
+}
+
+// engineKey is what the estimator's figures depend on among the settings
+// plan varies, as resolved.
+type engineKey struct {
+	tp, pp, dp             int
+	ep, dbo                bool
+	weights, kv, backend   string
+	seqs, tokens, blockLen int
+}
+
+func keyOf(d *resolve.Deployment) engineKey {
+	e, l := d.Engine, d.Layout
+	return engineKey{tp: l.TP, pp: l.PP, dp: l.DP, ep: l.EP, dbo: e.EnableDBO, weights: e.WeightsDType.Value, kv: e.KVCacheDType.Value,
+		backend: e.All2All.Value, seqs: e.MaxNumSeqs.Value, tokens: e.MaxNumBatchedTokens.Value, blockLen: e.BlockSize.Value}
+}
+
+// simulateFrontRunners simulates what can still reach the top list, in
+// two passes. Groups first: each group's best-bound candidate, in bound
+// order, until the next one's optimistic bound is below the N-th best
+// group's actual score (no later group can enter the top then). Then the
+// tuning of the top groups: up to tuneBudget more variants of each, in
+// bound order, skipping those whose bound cannot beat the group's best.
+// Simulated candidates' figures and scores replace their bounds.
+func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *Stats) {
+	var done []*evaluated
+	run := func(batch []*evaluated) {
+		var wg sync.WaitGroup
+		for _, e := range batch {
+			wg.Add(1)
+			go func() { defer wg.Done(); simulate(e, opt.Seed, slots) }()
+		}
+		wg.Wait()
+		done = append(done, batch...)
+		st.Simulated += len(batch)
+	}
+	leaders := groupLeaders(fit)
+	for i := 0; i < len(leaders); i += simBatch {
+		if nth := nthGroup(done, opt.Top); nth != nil && !leaders[i].bound.AtLeast(*nth) {
+			break
+		}
+		run(leaders[i:min(i+simBatch, len(leaders))])
+	}
+	for _, top := range topGroups(rankActual(done), opt.Top) {
+		var batch []*evaluated
+		for _, e := range fit {
+			if len(batch) < tuneBudget && e.group() == top.group() && !e.Simulated && e.bound.AtLeast(top.Score) {
+				batch = append(batch, e)
+			}
+		}
+		run(batch)
+	}
+}
+
+// tuneBudget is how many more variants (backend, DBO, scheduler limits) of
+// each top group are simulated after its best-bound one.
+const tuneBudget = 3
+
+// groupLeaders is the best-bound candidate of every group, in bound order
+// (fit is sorted by bound).
+func groupLeaders(fit []*evaluated) []*evaluated {
+	seen := map[group]bool{}
+	var out []*evaluated
+	for _, e := range fit {
+		if !seen[e.group()] {
+			seen[e.group()] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// nthGroup is the n-th best group's actual score among the simulated
+// (nil while fewer than n groups are known).
+func nthGroup(done []*evaluated, n int) *Score {
+	ranked := topGroups(rankActual(done), n)
+	if len(ranked) < n {
+		return nil
+	}
+	s := ranked[n-1].Score
+	return &s
+}
+
+// topGroups keeps the first (best) candidate of each group, at most n.
+func topGroups(ranked []*evaluated, n int) []*evaluated {
+	seen := map[group]bool{}
+	var out []*evaluated
+	for _, e := range ranked {
+		if !seen[e.group()] && len(out) < n {
+			seen[e.group()] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func simulate(e *evaluated, seed uint64, slots []sloSlot) {
+	e.check = checkOf(&e.in, seed, rankRequests)
+	e.SLO = resultsOf(e.check, slots)
+	e.OutputTokPerS, e.TPOTS = simulatedLoad(e.check)
+	e.PerGPU = e.OutputTokPerS / float64(e.GPUs)
+	e.Simulated = true
+	e.Score = scoreOf(&e.Candidate)
+}
+
+// mergeAlike keeps at most n of the ranked group leaders, folding a
+// leader whose figures equal a better one's (say EP on and off with one
+// DP rank, which the models cost alike) into that one's Alike list, so
+// the top list shows n different outcomes.
+func mergeAlike(ranked []*evaluated, n int, verify func(*evaluated) error, st *Stats) []*evaluated {
+	var out []*evaluated
+	for _, e := range ranked {
+		if len(out) < n {
+			if err := verify(e); err != nil {
+				st.refuse(err.Error())
+				continue
+			}
+		}
+		merged := false
+		for _, o := range out {
+			if sameFigures(&o.Candidate, &e.Candidate) {
+				o.Alike = append(o.Alike, e.Settings.String())
+				merged = true
+				break
+			}
+		}
+		if !merged && len(out) < n {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func sameFigures(a, b *Candidate) bool {
+	if a.PerGPU != b.PerGPU || a.TPOTS != b.TPOTS || len(a.SLO) != len(b.SLO) {
+		return false
+	}
+	for i := range a.SLO {
+		if a.SLO[i].Predicted != b.SLO[i].Predicted {
+			return false
+		}
+	}
+	return true
+}
+
+// rankActual orders the simulated candidates by their actual scores
+// (candidates never simulated could not reach the top).
+func rankActual(fit []*evaluated) []*evaluated {
+	var out []*evaluated
+	for _, e := range fit {
+		if e.Simulated {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score.Better(out[j].Score) })
+	return out
+}
+
+// ownOf is the spec's own candidate, simulated if the search did not.
+func ownOf(cands []*evaluated, d *resolve.Deployment, opt Options, slots []sloSlot) *Candidate {
+	for _, e := range cands {
+		if !e.Own {
+			continue
+		}
+		if e.Fits && !e.Simulated {
+			simulate(e, opt.Seed, slots)
+		}
+		c := e.Candidate
+		return &c
+	}
+	return nil
+}

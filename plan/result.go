@@ -1,0 +1,131 @@
+package plan
+
+// Candidate is one evaluated candidate.
+type Candidate struct {
+	Settings
+	// Rank is the 1-based place in the ranking (0: not ranked, e.g. the
+	// spec's own settings when they do not fit).
+	Rank int `json:"rank"`
+	// Own marks the spec's own settings.
+	Own bool `json:"own,omitempty"`
+	// All2AllInEffect is the backend that runs (`auto` resolved); "" when
+	// no all-to-all runs.
+	All2AllInEffect string `json:"all2all_in_effect,omitempty"`
+	GPUs            int    `json:"gpus"`
+	// Fits is the memory verdict; KVGiB the KV cache per GPU.
+	Fits       bool    `json:"fits"`
+	WeightsGiB float64 `json:"weights_gib_per_gpu"`
+	KVGiB      float64 `json:"kv_cache_gib_per_gpu"`
+	// OutputTokPerS and TPOTS are at the workload's load: simulated when
+	// Simulated, else the step model's steady decode (an optimistic bound).
+	OutputTokPerS float64 `json:"output_tokens_per_s"`
+	PerGPU        float64 `json:"output_tokens_per_s_per_gpu"`
+	TPOTS         float64 `json:"tpot_s"`
+	Simulated     bool    `json:"simulated"`
+	// SteadyPerGPU and SteadyTPOTS are the step model's steady decode at
+	// the workload's concurrency, for every candidate that fits: the one
+	// basis the Pareto front compares on.
+	SteadyPerGPU float64     `json:"steady_output_tokens_per_s_per_gpu"`
+	SteadyTPOTS  float64     `json:"steady_tpot_s"`
+	SLO          []SLOResult `json:"slo"`
+	// Alike are other candidates with exactly these figures (listed, not
+	// ranked separately).
+	Alike []string `json:"alike,omitempty"`
+	// Binding is the resource that binds the decode step.
+	Binding string `json:"binding"`
+	Score   Score  `json:"-"`
+}
+
+// MeetsAll reports whether every SLO passes.
+func (c *Candidate) MeetsAll() bool {
+	for _, v := range c.SLO {
+		if v.Verdict != verdictPass {
+			return false
+		}
+	}
+	return c.Fits
+}
+
+// Subject is what was planned for.
+type Subject struct {
+	Model string `json:"model"`
+	GPU   string `json:"gpu"`
+	GPUs  int    `json:"gpus"`
+	Nodes int    `json:"nodes"`
+	VLLM  string `json:"vllm_version"`
+}
+
+// Result is the answer of `vlaunch plan`.
+type Result struct {
+	Subject Subject `json:"subject"`
+	// Top are the best candidates, best first.
+	Top []Candidate `json:"top"`
+	// Own is the spec's own settings as a candidate, wherever they rank
+	// (nil for `parallelism: auto`); OwnSettings are the settings the spec
+	// asks for, which Apply changes.
+	Own         *Candidate `json:"own,omitempty"`
+	OwnSettings Settings   `json:"spec_settings"`
+	// Pareto is the front of output tokens/s per GPU against TPOT (pareto);
+	// Points are the best candidate of every group that fits, for the chart.
+	Pareto []ParetoPoint `json:"pareto"`
+	Points []Candidate   `json:"-"`
+	// Unmet are the SLOs no candidate meets, with the smallest hardware
+	// change that would.
+	Unmet []Unmet `json:"unmet,omitempty"`
+	// Sensitivity is, for the top candidate, the smallest change of each
+	// workload or hardware parameter that flips each SLO verdict.
+	Sensitivity []Flip `json:"sensitivity,omitempty"`
+	Stats       Stats  `json:"stats"`
+	// Left are the dimensions not varied, with why.
+	Left []string `json:"not_varied,omitempty"`
+}
+
+// Unmet is an SLO no candidate meets on this hardware.
+type Unmet struct {
+	SLO  string `json:"slo"`
+	Best string `json:"best"`
+	// Change is the smallest hardware change that would meet it with the
+	// best candidate, or why none within the range tried does.
+	Change string `json:"change"`
+}
+
+// Flip is the smallest change of one parameter that flips one verdict.
+type Flip struct {
+	Parameter string `json:"parameter"`
+	SLO       string `json:"slo"`
+	// From and To are the parameter now and where the verdict flips (To is
+	// 0 when no value in the range tried flips it).
+	From float64 `json:"from"`
+	To   float64 `json:"to,omitempty"`
+	Text string  `json:"text"`
+}
+
+// Stats count what each stage of the search did.
+type Stats struct {
+	Enumerated int `json:"enumerated"`
+	// Refused are candidates resolve or the generator refuses, counted by
+	// reason (Reasons, in order of first appearance).
+	Refused   int      `json:"refused"`
+	Reasons   []Reason `json:"refused_because,omitempty"`
+	Distinct  int      `json:"distinct"`
+	FitMemory int      `json:"fit_memory"`
+	StepModel int      `json:"step_model"`
+	Simulated int      `json:"simulated"`
+}
+
+// Reason is why some candidates were refused, and how many.
+type Reason struct {
+	Why   string `json:"why"`
+	Count int    `json:"count"`
+}
+
+func (s *Stats) refuse(why string) {
+	s.Refused++
+	for i := range s.Reasons {
+		if s.Reasons[i].Why == why {
+			s.Reasons[i].Count++
+			return
+		}
+	}
+	s.Reasons = append(s.Reasons, Reason{Why: why, Count: 1})
+}

@@ -1,0 +1,51 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/generator"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/validate"
+)
+
+// generatorRefuses runs the generator's own plan of the bundle (no
+// rendering) for a candidate: the checks `vlaunch generate` makes beyond
+// validation (the layout's kind on these nodes, DBO and the backend, the
+// image's kernels, ...). A candidate it refuses is not offered.
+func generatorRefuses(dep *resolve.Deployment) error {
+	if dep.Spec == nil {
+		return nil
+	}
+	if _, ds := generator.MakePlan(dep, dep.Spec.Runtime.Kind); ds.HasErrors() {
+		return fmt.Errorf("%s", firstError(ds))
+	}
+	return nil
+}
+
+// Verify writes candidate s into the spec source (Apply) and runs what
+// `vlaunch generate` runs on the result: validation, whose errors refuse
+// the spec, and the generator's plan. Every candidate plan lists passes.
+func Verify(file string, src []byte, own, s Settings) error {
+	out, err := Apply(src, own, s)
+	if err != nil {
+		return err
+	}
+	dep, ds, err := validate.Bytes(file, out)
+	if err != nil {
+		return err
+	}
+	if ds.HasErrors() {
+		return fmt.Errorf("%s", firstError(ds))
+	}
+	return generatorRefuses(dep)
+}
+
+func firstError(ds diag.Diagnostics) string {
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			return fmt.Sprintf("%s [%s]", d.Message, d.Code)
+		}
+	}
+	return "refused"
+}

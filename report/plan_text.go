@@ -1,0 +1,161 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/plan"
+)
+
+// WritePlanJSON writes the plan as indented JSON.
+func WritePlanJSON(w io.Writer, r *plan.Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WritePlanText writes the plan for people: what was searched, the best
+// candidates with their verdicts, the spec's own settings, the SLOs no
+// candidate meets, the Pareto front, the sensitivity of the best one and
+// what was not varied.
+func WritePlanText(w io.Writer, r *plan.Result) {
+	st := r.Stats
+	fmt.Fprintf(w, "vlaunch plan: %s\n", planSubject(r.Subject))
+	fmt.Fprintf(w, "%d candidates: %d refused by resolve or the generator, %d distinct, %d fit in memory (all bounded by the step model), %d simulated\n",
+		st.Enumerated, st.Refused, st.Distinct, st.FitMemory, st.Simulated)
+	for _, why := range st.Reasons {
+		fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("refused (%d): %s", why.Count, why.Why), 96, "  "))
+	}
+	fmt.Fprintf(w, "\nBest candidates (most SLOs met, then closest to the rest, then output tokens/s per GPU)\n")
+	if len(r.Top) == 0 {
+		fmt.Fprintf(w, "  none fits in memory\n")
+	}
+	for _, c := range r.Top {
+		writeCandidateText(w, c)
+	}
+	writeOwnText(w, r)
+	writeUnmetText(w, r.Unmet)
+	writeParetoText(w, r.Pareto)
+	writeSensitivityText(w, r)
+	if len(r.Left) > 0 {
+		fmt.Fprintf(w, "\nNot varied\n")
+		for _, l := range r.Left {
+			fmt.Fprintf(w, "%s\n", wrap(l, 96, "  "))
+		}
+	}
+	if len(r.Top) > 0 {
+		fmt.Fprintf(w, "\nTo use candidate N: vlaunch plan SPEC --apply N -o FILE, then vlaunch generate FILE -o DIR\n")
+	}
+}
+
+func planSubject(s plan.Subject) string {
+	return fmt.Sprintf("%s on %d × %s (%d node%s), vLLM %s", s.Model, s.GPUs, s.GPU, s.Nodes, plural(s.Nodes), s.VLLM)
+}
+
+func writeCandidateText(w io.Writer, c plan.Candidate) {
+	mark := ""
+	if c.Own {
+		mark = "  ← the spec's own settings"
+	}
+	fmt.Fprintf(w, "\n  #%d %s%s\n", c.Rank, c.Settings, mark)
+	fmt.Fprintf(w, "     %s\n", candidateFigures(c))
+	for _, v := range c.SLO {
+		fmt.Fprintf(w, "     %-4s %s\n", strings.ToUpper(v.Verdict), planSLOHeadline(v))
+	}
+	for _, a := range c.Alike {
+		fmt.Fprintf(w, "%s\n", wrap("same figures: "+a, 96, "     "))
+	}
+}
+
+// candidateFigures is one line of a candidate's figures.
+func candidateFigures(c plan.Candidate) string {
+	if !c.Fits {
+		return "does not fit in memory"
+	}
+	src := "simulated"
+	if !c.Simulated {
+		src = "step-model bound"
+	}
+	a2a := ""
+	if c.All2AllInEffect != "" {
+		a2a = " · all2all " + c.All2AllInEffect
+	}
+	return fmt.Sprintf("%d of %d SLOs · %.0f output tokens/s (%.1f per GPU) · TPOT %s (%s) · weights %.1f GiB, KV %.1f GiB per GPU%s · decode bound by %s",
+		passed(c), len(c.SLO), c.OutputTokPerS, c.PerGPU, secs(c.TPOTS), src, c.WeightsGiB, c.KVGiB, a2a, c.Binding)
+}
+
+func passed(c plan.Candidate) int {
+	n := 0
+	for _, v := range c.SLO {
+		if v.Verdict == "pass" {
+			n++
+		}
+	}
+	return n
+}
+
+// planSLOHeadline words a verdict as the check report does.
+func planSLOHeadline(v plan.SLOResult) string {
+	b := ""
+	if v.Binding != "" {
+		b = "  [" + v.Binding + "]"
+	}
+	return fmt.Sprintf("%s: target %s, predicted %s%s", v.Name, textfmt.Quantity(v.Target, v.Unit), textfmt.Quantity(v.Predicted, v.Unit), b)
+}
+
+func writeOwnText(w io.Writer, r *plan.Result) {
+	o := r.Own
+	if o == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nThe spec's own settings: %s\n", o.Settings)
+	switch {
+	case !o.Fits:
+		fmt.Fprintf(w, "  do not fit in memory (see vlaunch check)\n")
+	case o.Rank > 0:
+		fmt.Fprintf(w, "  rank #%d: %s\n", o.Rank, candidateFigures(*o))
+	default:
+		fmt.Fprintf(w, "  not in the list: %s\n", candidateFigures(*o))
+		for _, v := range o.SLO {
+			fmt.Fprintf(w, "     %-4s %s\n", strings.ToUpper(v.Verdict), planSLOHeadline(v))
+		}
+	}
+}
+
+func writeUnmetText(w io.Writer, un []plan.Unmet) {
+	if len(un) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nSLOs no candidate meets on this hardware\n")
+	for _, u := range un {
+		fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("%s — best: %s; %s", u.SLO, u.Best, u.Change), 96, "  "))
+	}
+}
+
+func writeParetoText(w io.Writer, front []plan.ParetoPoint) {
+	if len(front) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nPareto front: output tokens/s per GPU against TPOT (steady decode, step model; a candidate at a concurrency)\n")
+	fmt.Fprintf(w, "  %9s %12s %9s  %s\n", "TPOT", "tok/s/GPU", "sessions", "candidate")
+	for _, p := range front {
+		rank := ""
+		if p.Candidate.Rank > 0 {
+			rank = fmt.Sprintf("#%d ", p.Candidate.Rank)
+		}
+		fmt.Fprintf(w, "  %9s %12.1f %9d  %s%s\n", secs(p.TPOTS), p.PerGPU, p.Sessions, rank, p.Candidate.Settings)
+	}
+}
+
+func writeSensitivityText(w io.Writer, r *plan.Result) {
+	if len(r.Sensitivity) == 0 || len(r.Top) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nWhat flips a verdict of #1 (one parameter at a time)\n")
+	for _, f := range r.Sensitivity {
+		fmt.Fprintf(w, "%s\n", wrap(f.Text, 96, "  "))
+	}
+}
