@@ -5,11 +5,15 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // This file is the only one that calls into the estimator: what plan
 // asks of it is the memory verdict, a step-model bound and the full
 // performance half of `vlaunch check`.
+
+// inputOf is the estimator's view of a resolved candidate.
+func inputOf(d *resolve.Deployment) estimate.Input { return estimate.FromResolved(d) }
 
 // memoryOf runs the memory half of `vlaunch check` (the same verdict:
 // no memory error finding).
@@ -66,7 +70,7 @@ func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot
 // verdicts plan ranks by are the ones check prints after --apply.
 func checkOf(in *estimate.Input, seed uint64, requests int) *estimate.Report {
 	r := estimate.Check(in)
-	r.AddPerformance(in, estimate.PerfOptions{Seed: seed, Requests: requests})
+	r.AddPerformance(in, estimate.PerfOptions{Seed: seed, Requests: requests, NoAdvice: true})
 	return &r
 }
 

@@ -41,6 +41,7 @@ type evaluated struct {
 	in       estimate.Input
 	kvTokens int64
 	bound    Score
+	boundSLO []SLOResult
 	curve    []CurvePoint
 	check    *estimate.Report
 }
@@ -65,13 +66,19 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	var fit []*evaluated
 	for _, e := range cands {
 		e.Fits, e.WeightsGiB, e.KVGiB, e.kvTokens = memoryOf(&e.in)
-		if e.Fits && e.kvTokens > 0 {
-			fit = append(fit, e)
+		if !e.Fits || e.kvTokens <= 0 {
+			continue
 		}
+		if err := generatorRefuses(e.in.Resolved()); err != nil && !e.Own {
+			res.Stats.refuse(err.Error())
+			continue
+		}
+		fit = append(fit, e)
 	}
 	res.Stats.FitMemory = len(fit)
 	for _, e := range fit {
 		e.OutputTokPerS, e.TPOTS, e.Binding, e.SLO, e.curve = boundOf(&e.in, slots, e.kvTokens)
+		e.boundSLO = e.SLO
 		e.PerGPU = e.OutputTokPerS / float64(e.GPUs)
 		e.SteadyPerGPU, e.SteadyTPOTS = e.PerGPU, e.TPOTS
 		e.bound = scoreOf(&e.Candidate)
@@ -80,13 +87,34 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	res.Stats.StepModel = len(fit)
 	sort.SliceStable(fit, func(i, j int) bool { return fit[i].bound.Better(fit[j].bound) })
 	simulateFrontRunners(fit, opt, slots, &res.Stats)
-	for i, e := range mergeAlike(topGroups(rankActual(fit), len(fit)), opt.Top, verify, &res.Stats) {
+	top := mergeAlike(topGroups(rankActual(fit), len(fit)), opt.Top, verify, &res.Stats)
+	confirm(top, opt.Seed, slots)
+	for i, e := range top {
 		e.Rank = i + 1
 		res.Top = append(res.Top, e.Candidate)
 	}
 	res.Own = ownOf(cands, d, opt, slots)
+	pr := newProbe(d, opt.Seed, slots)
+	res.Unmet = unmetSLOs(pr, fit, opt, slots, &res.Stats)
+	if len(res.Top) > 0 {
+		res.Sensitivity = sensitivity(pr, findEvaluated(fit, res.Top[0].Settings))
+	}
 	res.Points, res.Pareto = groupLeaderPoints(fit), pareto(fit)
 	return res
+}
+
+func findEvaluated(fit []*evaluated, s Settings) *evaluated {
+	for _, e := range fit {
+		if e.Settings == s {
+			return e
+		}
+	}
+	return nil
+}
+
+// partsOf are the resolved parts every candidate shares.
+func partsOf(d *resolve.Deployment) resolve.Parts {
+	return resolve.Parts{Model: d.Model, GPU: d.GPU, Release: d.Release, Version: d.Version, VersionNotes: d.VersionNotes}
 }
 
 // subjectOf names the model, the hardware and the release.
@@ -101,9 +129,10 @@ func subjectOf(d *resolve.Deployment) Subject {
 // distinct resolves every candidate and keeps the first of those that
 // resolve to the same effective engine (an `auto` backend is the backend
 // it picks), so nothing is evaluated twice; the spec's own settings come
-// first and are marked.
+// first and are marked. What the generator would refuse is sorted out
+// after the memory check (cheaper), before anything is bounded.
 func distinct(d *resolve.Deployment, own Settings, all []Settings, st *Stats) []*evaluated {
-	parts := resolve.Parts{Model: d.Model, GPU: d.GPU, Release: d.Release, Version: d.Version, VersionNotes: d.VersionNotes}
+	parts := partsOf(d)
 	seen := map[engineKey]bool{}
 	var out []*evaluated
 	st.Enumerated = len(all)
@@ -112,9 +141,6 @@ func distinct(d *resolve.Deployment, own Settings, all []Settings, st *Stats) []
 			continue
 		}
 		dep, err := resolve.Assemble(s.toSpec(d.Spec), parts)
-		if err == nil && i > 0 {
-			err = generatorRefuses(dep)
-		}
 		if err != nil {
 			st.refuse(err.Error())
 			continue
@@ -125,7 +151,7 @@ func distinct(d *resolve.Deployment, own Settings, all []Settings, st *Stats) []
 		}
 		seen[k] = true
 		e := &evaluated{Candidate: Candidate{Settings: s, Own: i == 0, All2AllInEffect: dep.Engine.All2All.Value, GPUs: dep.Layout.GPUs()}}
-		e.in = estimate.FromResolved(dep)
+		e.in = inputOf(dep)
 		out = append(out, e)
 	}
 	st.Distinct = len(out)
@@ -186,7 +212,7 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 
 // tuneBudget is how many more variants (backend, DBO, scheduler limits) of
 // each top group are simulated after its best-bound one.
-const tuneBudget = 3
+const tuneBudget = 2
 
 // groupLeaders is the best-bound candidate of every group, in bound order
 // (fit is sorted by bound).
@@ -226,8 +252,25 @@ func topGroups(ranked []*evaluated, n int) []*evaluated {
 	return out
 }
 
-func simulate(e *evaluated, seed uint64, slots []sloSlot) {
-	e.check = checkOf(&e.in, seed, rankRequests)
+// confirm simulates the listed candidates again as `vlaunch check` does
+// (its number of requests), so the figures plan prints are the ones check
+// prints after --apply, and orders them by those.
+func confirm(top []*evaluated, seed uint64, slots []sloSlot) {
+	var wg sync.WaitGroup
+	for _, e := range top {
+		wg.Add(1)
+		go func() { defer wg.Done(); simulateWith(e, seed, slots, 0) }()
+	}
+	wg.Wait()
+	sort.SliceStable(top, func(i, j int) bool { return top[i].Score.Better(top[j].Score) })
+}
+
+func simulate(e *evaluated, seed uint64, slots []sloSlot) { simulateWith(e, seed, slots, rankRequests) }
+
+// simulateWith runs check's performance half with the given number of
+// requests per scenario (0: check's own).
+func simulateWith(e *evaluated, seed uint64, slots []sloSlot, requests int) {
+	e.check = checkOf(&e.in, seed, requests)
 	e.SLO = resultsOf(e.check, slots)
 	e.OutputTokPerS, e.TPOTS = simulatedLoad(e.check)
 	e.PerGPU = e.OutputTokPerS / float64(e.GPUs)
@@ -294,8 +337,8 @@ func ownOf(cands []*evaluated, d *resolve.Deployment, opt Options, slots []sloSl
 		if !e.Own {
 			continue
 		}
-		if e.Fits && !e.Simulated {
-			simulate(e, opt.Seed, slots)
+		if e.Fits && e.Rank == 0 {
+			simulateWith(e, opt.Seed, slots, 0)
 		}
 		c := e.Candidate
 		return &c

@@ -97,14 +97,21 @@ type Flip struct {
 	// 0 when no value in the range tried flips it).
 	From float64 `json:"from"`
 	To   float64 `json:"to,omitempty"`
-	Text string  `json:"text"`
+	// Now words the current value; Text the flip (or that none was found).
+	Now  string `json:"now"`
+	Text string `json:"text"`
+	// Range and Verdict are set when nothing in the range tried flips it:
+	// the values tried and the verdict that holds over them.
+	Range   string `json:"range,omitempty"`
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // Stats count what each stage of the search did.
 type Stats struct {
 	Enumerated int `json:"enumerated"`
-	// Refused are candidates resolve or the generator refuses, counted by
-	// reason (Reasons, in order of first appearance).
+	// Refused are candidates resolve refuses, or the generator refuses
+	// among those that fit in memory, counted by reason (Reasons, in order
+	// of first appearance).
 	Refused   int      `json:"refused"`
 	Reasons   []Reason `json:"refused_because,omitempty"`
 	Distinct  int      `json:"distinct"`

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/resolve"
 )
 
@@ -50,3 +51,6 @@ func slotsOf(d *resolve.Deployment) []sloSlot {
 	}
 	return out
 }
+
+// quantity formats an SLO figure in its unit, as the check report does.
+func quantity(x float64, unit string) string { return textfmt.Quantity(x, unit) }

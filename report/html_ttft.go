@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"html/template"
-	"slices"
 
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/sim"
@@ -42,16 +41,16 @@ func ttftChart(r *estimate.Report) chartView {
 }
 
 // ttftCDF is the simulated distribution as points (seconds, share): the
-// percentiles the simulation reports, nearest-rank.
+// simulation's quantiles, from the fastest request (share 0) up.
 func ttftCDF(res sim.Result) []svg.Point {
-	p := res.TTFT
-	pts := []svg.Point{{X: p.P50, Y: 0.50}, {X: p.P90, Y: 0.90}, {X: p.P95, Y: 0.95}, {X: p.P99, Y: 0.99}}
-	slices.SortStableFunc(pts, func(a, b svg.Point) int {
-		if a.Y < b.Y {
-			return -1
-		}
-		return 1
-	})
+	q := res.TTFTQuantiles
+	if q[len(q)-1] <= 0 { // no measured request
+		return nil
+	}
+	pts := []svg.Point{{X: q[0], Y: 0}}
+	for k, x := range q {
+		pts = append(pts, svg.Point{X: x, Y: float64(k+1) / float64(len(q))})
+	}
 	return pts
 }
 

@@ -24,8 +24,8 @@ func WritePlanJSON(w io.Writer, r *plan.Result) error {
 func WritePlanText(w io.Writer, r *plan.Result) {
 	st := r.Stats
 	fmt.Fprintf(w, "vlaunch plan: %s\n", planSubject(r.Subject))
-	fmt.Fprintf(w, "%d candidates: %d refused by resolve or the generator, %d distinct, %d fit in memory (all bounded by the step model), %d simulated\n",
-		st.Enumerated, st.Refused, st.Distinct, st.FitMemory, st.Simulated)
+	fmt.Fprintf(w, "%d candidates, %d distinct; %d fit in memory and `vlaunch generate` writes them (%d refused); all bounded by the step model, %d simulated\n",
+		st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated)
 	for _, why := range st.Reasons {
 		fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("refused (%d): %s", why.Count, why.Why), 96, "  "))
 	}
@@ -154,8 +154,38 @@ func writeSensitivityText(w io.Writer, r *plan.Result) {
 	if len(r.Sensitivity) == 0 || len(r.Top) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nWhat flips a verdict of #1 (one parameter at a time)\n")
-	for _, f := range r.Sensitivity {
-		fmt.Fprintf(w, "%s\n", wrap(f.Text, 96, "  "))
+	fmt.Fprintf(w, "\nWhat flips a verdict of #1 (one parameter at a time, to a factor of two; 0.05 of utilization)\n")
+	for _, g := range flipGroups(r.Sensitivity) {
+		fmt.Fprintf(w, "  %s (now %s)\n", g.param, g.now)
+		for _, f := range g.flips {
+			fmt.Fprintf(w, "%s\n", wrap(f, 96, "    "))
+		}
+		if len(g.steady) > 0 {
+			fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("no flip %s: %s", g.rangeText, strings.Join(g.steady, "; ")), 96, "    "))
+		}
 	}
+}
+
+// flipGroup is one parameter's flips, and the SLOs none of its values
+// flips (with their verdict).
+type flipGroup struct {
+	param, now, rangeText string
+	flips, steady         []string
+}
+
+func flipGroups(fs []plan.Flip) []flipGroup {
+	var out []flipGroup
+	for _, f := range fs {
+		if len(out) == 0 || out[len(out)-1].param != f.Parameter {
+			out = append(out, flipGroup{param: f.Parameter, now: f.Now})
+		}
+		g := &out[len(out)-1]
+		if f.Range != "" {
+			g.rangeText = f.Range
+			g.steady = append(g.steady, fmt.Sprintf("%s (%s)", f.SLO, f.Verdict))
+			continue
+		}
+		g.flips = append(g.flips, f.Text)
+	}
+	return out
 }

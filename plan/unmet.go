@@ -1,0 +1,107 @@
+package plan
+
+import (
+	"fmt"
+	"sort"
+)
+
+// unmetBudget is how many more candidates whose step-model bound allows
+// an SLO are simulated before plan says none meets it.
+const unmetBudget = 2
+
+// unmetSLOs lists the SLOs no candidate meets. An SLO that no simulated
+// candidate passes is tried on the unsimulated ones whose bound allows it
+// (best bound margin first, up to unmetBudget); if none passes, the best
+// candidate for it is moved along the one hardware knob plan models — the
+// inter-node bandwidth — to the smallest grid value that meets it.
+func unmetSLOs(p *probe, fit []*evaluated, opt Options, slots []sloSlot, st *Stats) []Unmet {
+	var out []Unmet
+	bw := knobs[0]
+	for j, slot := range slots {
+		if metBySimulated(fit, j) || metAfterSimulating(fit, j, opt, slots, st) {
+			continue
+		}
+		best := bestFor(fit, j)
+		u := Unmet{SLO: fmt.Sprintf("%s (target %s)", slot.name, quantity(slot.target, slot.unit)), Best: best.Settings.String()}
+		u.Change = hardwareChange(p, best, bw, j)
+		out = append(out, u)
+	}
+	return out
+}
+
+func metBySimulated(fit []*evaluated, j int) bool {
+	for _, e := range fit {
+		if e.Simulated && j < len(e.SLO) && e.SLO[j].Verdict == verdictPass {
+			return true
+		}
+	}
+	return false
+}
+
+func metAfterSimulating(fit []*evaluated, j int, opt Options, slots []sloSlot, st *Stats) bool {
+	var open []*evaluated
+	for _, e := range fit {
+		if !e.Simulated && j < len(e.boundSLO) && e.boundSLO[j].Verdict == verdictPass {
+			open = append(open, e)
+		}
+	}
+	sort.SliceStable(open, func(a, b int) bool { return open[a].boundSLO[j].Margin() > open[b].boundSLO[j].Margin() })
+	for i := 0; i < len(open) && i < unmetBudget; i++ {
+		simulate(open[i], opt.Seed, slots)
+		st.Simulated++
+		if open[i].SLO[j].Verdict == verdictPass {
+			return true
+		}
+	}
+	return false
+}
+
+// bestFor is the simulated candidate with the best margin on SLO j.
+func bestFor(fit []*evaluated, j int) *evaluated {
+	var best *evaluated
+	for _, e := range fit {
+		if e.Simulated && j < len(e.SLO) && (best == nil || e.SLO[j].Margin() > best.SLO[j].Margin()) {
+			best = e
+		}
+	}
+	return best
+}
+
+// hardwareChange moves the inter-node bandwidth up the knob's grid until
+// SLO j passes on candidate e.
+func hardwareChange(p *probe, e *evaluated, k knob, j int) string {
+	if e == nil {
+		return "no candidate fits in memory"
+	}
+	binding := ""
+	if j < len(e.SLO) {
+		binding = e.SLO[j].Binding
+	}
+	dep := e.in.Resolved()
+	now := k.now(dep)
+	if now <= 0 {
+		return fmt.Sprintf("its layout does not cross nodes; bound by %s: it takes faster GPUs or more of them", binding)
+	}
+	var last *probeResult
+	top := now
+	for _, v := range k.grid(now, dep) {
+		if v <= now {
+			continue
+		}
+		r := p.at(e, k, v)
+		if p.verdict(r, j) == verdictPass {
+			return fmt.Sprintf("with %s (now %s) it passes: predicted %s", k.describe(v), k.describe(now), quantity(r.e.SLO[j].Predicted, r.e.SLO[j].Unit))
+		}
+		last, top = r, v
+	}
+	if last != nil && last.fits && j < len(last.e.SLO) {
+		at := last.e.SLO[j]
+		how := "step-model bound"
+		if last.simulated {
+			how = "simulated"
+		}
+		return fmt.Sprintf("bound by %s now; even at %s it predicts %s (%s, bound by %s): it takes faster GPUs, more of them, or another workload",
+			binding, k.describe(top), quantity(at.Predicted, at.Unit), how, at.Binding)
+	}
+	return fmt.Sprintf("bound by %s; no inter-node bandwidth up to %s meets it", binding, k.describe(top))
+}
