@@ -40,9 +40,9 @@ func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot
 			curve = append(curve, CurvePoint{Sessions: p.Concurrency, TPOTS: p.TPOTS, OutputTokPerS: p.OutputTokPerS})
 		}
 	}
-	idle := map[int]float64{}
+	idle := map[int]perf.PrefillPoint{}
 	for _, s := range slots {
-		v := SLOResult{Name: s.name, Unit: s.unit, Target: s.target, HigherIsBetter: s.kind == kindThroughput}
+		v := SLOResult{Name: s.name, Unit: s.unit, Target: s.target, HigherIsBetter: s.kind == kindThroughput, Binding: binding}
 		switch s.kind {
 		case kindThroughput:
 			v.Predicted = tokPerS
@@ -53,9 +53,9 @@ func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot
 			v.Predicted = tpot
 		case kindTTFT:
 			if _, ok := idle[s.inputTokens]; !ok {
-				idle[s.inputTokens] = sm.PrefillIdle(s.inputTokens, max(1, in.MaxNumBatchedTokens)).TTFTS
+				idle[s.inputTokens] = sm.PrefillIdle(s.inputTokens, max(1, in.MaxNumBatchedTokens))
 			}
-			v.Predicted = idle[s.inputTokens]
+			v.Predicted, v.Binding = idle[s.inputTokens].TTFTS, idle[s.inputTokens].Binding
 		}
 		v.Verdict = verdictFail
 		if v.Margin() >= 0 {
@@ -95,4 +95,21 @@ func simulatedLoad(r *estimate.Report) (tokPerS, tpot float64) {
 	}
 	res := r.Performance.Simulations[0].Result
 	return res.OutputTokPerS, res.TPOT.Mean
+}
+
+// CheckReport is `vlaunch check`'s whole report (advice included) for
+// candidate s on the spec's deployment d: what the HTML page shows of the
+// best candidate.
+func CheckReport(d *resolve.Deployment, s Settings, seed uint64) (*estimate.Report, error) {
+	dep, err := resolve.Assemble(s.toSpec(d.Spec), partsOf(d))
+	if err != nil {
+		return nil, err
+	}
+	in := inputOf(dep)
+	r := estimate.Check(&in)
+	r.AddPerformance(&in, estimate.PerfOptions{Seed: seed})
+	if dep.Spec != nil {
+		dep.Spec.Locate(r.Findings)
+	}
+	return &r, nil
 }

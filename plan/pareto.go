@@ -11,7 +11,9 @@ type CurvePoint struct {
 
 // ParetoPoint is one point of the front: a candidate at a concurrency.
 type ParetoPoint struct {
-	Candidate Candidate `json:"candidate"`
+	Settings Settings `json:"settings"`
+	// Rank is the candidate's place in the top list (0: not listed).
+	Rank int `json:"rank,omitempty"`
 	CurvePoint
 	PerGPU float64 `json:"output_tokens_per_s_per_gpu"`
 }
@@ -26,7 +28,7 @@ func pareto(fit []*evaluated) []ParetoPoint {
 	var all []ParetoPoint
 	for _, e := range fit {
 		for _, p := range e.curve {
-			all = append(all, ParetoPoint{Candidate: e.Candidate, CurvePoint: p, PerGPU: p.OutputTokPerS / float64(e.GPUs)})
+			all = append(all, ParetoPoint{Settings: e.Settings, Rank: e.Rank, CurvePoint: p, PerGPU: p.OutputTokPerS / float64(e.GPUs)})
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool {

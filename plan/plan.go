@@ -94,22 +94,13 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 		res.Top = append(res.Top, e.Candidate)
 	}
 	res.Own = ownOf(cands, d, opt, slots)
-	pr := newProbe(d, opt.Seed, slots)
-	res.Unmet = unmetSLOs(pr, fit, opt, slots, &res.Stats)
-	if len(res.Top) > 0 {
-		res.Sensitivity = sensitivity(pr, findEvaluated(fit, res.Top[0].Settings))
+	if len(top) > 0 {
+		pr := newProbe(d, opt.Seed, slots)
+		res.Sensitivity = sensitivity(pr, top[0])
+		res.Unmet = unmetSLOs(pr, top[0], fit, opt, slots, &res.Stats)
 	}
 	res.Points, res.Pareto = groupLeaderPoints(fit), pareto(fit)
 	return res
-}
-
-func findEvaluated(fit []*evaluated, s Settings) *evaluated {
-	for _, e := range fit {
-		if e.Settings == s {
-			return e
-		}
-	}
-	return nil
 }
 
 // partsOf are the resolved parts every candidate shares.
@@ -252,17 +243,15 @@ func topGroups(ranked []*evaluated, n int) []*evaluated {
 	return out
 }
 
-// confirm simulates the listed candidates again as `vlaunch check` does
-// (its number of requests), so the figures plan prints are the ones check
-// prints after --apply, and orders them by those.
+// confirm simulates the best candidate again as `vlaunch check` does (its
+// number of requests), so the figures plan prints for #1 are the ones
+// check prints after --apply 1; the others keep the ranking simulation's
+// (rankRequests), which costs a fraction.
 func confirm(top []*evaluated, seed uint64, slots []sloSlot) {
-	var wg sync.WaitGroup
-	for _, e := range top {
-		wg.Add(1)
-		go func() { defer wg.Done(); simulateWith(e, seed, slots, 0) }()
+	if len(top) > 0 {
+		simulateWith(top[0], seed, slots, 0)
+		top[0].Confirmed = true
 	}
-	wg.Wait()
-	sort.SliceStable(top, func(i, j int) bool { return top[i].Score.Better(top[j].Score) })
 }
 
 func simulate(e *evaluated, seed uint64, slots []sloSlot) { simulateWith(e, seed, slots, rankRequests) }
@@ -337,8 +326,8 @@ func ownOf(cands []*evaluated, d *resolve.Deployment, opt Options, slots []sloSl
 		if !e.Own {
 			continue
 		}
-		if e.Fits && e.Rank == 0 {
-			simulateWith(e, opt.Seed, slots, 0)
+		if e.Fits && !e.Simulated {
+			simulate(e, opt.Seed, slots)
 		}
 		c := e.Candidate
 		return &c

@@ -22,6 +22,10 @@ type Candidate struct {
 	PerGPU        float64 `json:"output_tokens_per_s_per_gpu"`
 	TPOTS         float64 `json:"tpot_s"`
 	Simulated     bool    `json:"simulated"`
+	// Confirmed marks figures from a simulation as large as `vlaunch
+	// check` runs (the best candidate's); the others come from the ranking
+	// simulation (fewer requests).
+	Confirmed bool `json:"confirmed,omitempty"`
 	// SteadyPerGPU and SteadyTPOTS are the step model's steady decode at
 	// the workload's concurrency, for every candidate that fits: the one
 	// basis the Pareto front compares on.

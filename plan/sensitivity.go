@@ -25,6 +25,10 @@ type knob struct {
 	// describe words a value ("200 Gbit/s per NIC").
 	describe func(float64) string
 	hardware bool
+	// memoryOnly knobs change what fits, not how fast it runs: where the
+	// workload still fits in full (every session at max_model_len, the
+	// memory verdict), the simulation's verdicts stand.
+	memoryOnly bool
 }
 
 var knobs = []knob{
@@ -47,7 +51,7 @@ var knobs = []knob{
 			return whole(factors(now, []float64{0.5, 0.25, 0.125}, []float64{2, 4}))
 		},
 		describe: func(v float64) string { return fmt.Sprintf("%s sessions", num(v)) }},
-	{name: "context length (max_model_len)",
+	{name: "context length (max_model_len)", memoryOnly: true,
 		now: func(d *resolve.Deployment) float64 { return float64(d.Engine.MaxModelLen.Value) },
 		set: func(s *spec.Deployment, v float64) { s.Workload.MaxModelLen = int(v) },
 		grid: func(now float64, d *resolve.Deployment) []float64 {
@@ -61,7 +65,7 @@ var knobs = []knob{
 			return whole(factors(now, []float64{0.5, 0.25}, []float64{2, 4}))
 		},
 		describe: func(v float64) string { return fmt.Sprintf("%s input tokens per request", num(v)) }},
-	{name: "gpu_memory_utilization",
+	{name: "gpu_memory_utilization", memoryOnly: true,
 		now: func(d *resolve.Deployment) float64 { return d.Engine.GPUMemoryUtilization.Value },
 		set: func(s *spec.Deployment, v float64) { s.VLLM.GPUMemoryUtilization = &v },
 		grid: func(now float64, _ *resolve.Deployment) []float64 {
@@ -185,20 +189,42 @@ func (p *probe) verdict(r *probeResult, j int) string {
 	return r.e.SLO[j].Verdict
 }
 
+// verdictOf is SLO j's verdict with knob k at r: a memory-only knob keeps
+// base's verdict where the workload still fits.
+func (p *probe) verdictOf(k knob, r *probeResult, j int, base SLOResult) string {
+	if k.memoryOnly {
+		if !r.fits {
+			return verdictFail
+		}
+		return base.Verdict
+	}
+	return p.verdict(r, j)
+}
+
 // sensitivity finds, for candidate e, the nearest grid value of every knob
 // at which each SLO verdict differs from now (grid points nearest first;
 // the step-model bound settles a point without simulating when it fails).
 func sensitivity(p *probe, e *evaluated) []Flip {
-	var out []Flip
-	for _, k := range knobs {
+	per := make([][]Flip, len(knobs))
+	var wg sync.WaitGroup
+	for i, k := range knobs {
 		now := k.now(e.in.Resolved())
 		if now <= 0 || len(e.SLO) == 0 {
 			continue
 		}
-		grid := byDistance(k.grid(now, e.in.Resolved()), now)
-		for j, base := range e.SLO {
-			out = append(out, p.flip(e, k, now, grid, j, base))
-		}
+		wg.Add(1)
+		go func() { // knobs share no probe: one goroutine each
+			defer wg.Done()
+			grid := byDistance(k.grid(now, e.in.Resolved()), now)
+			for j, base := range e.SLO {
+				per[i] = append(per[i], p.flip(e, k, now, grid, j, base))
+			}
+		}()
+	}
+	wg.Wait()
+	var out []Flip
+	for _, fs := range per {
+		out = append(out, fs...)
 	}
 	return out
 }
@@ -208,7 +234,7 @@ func (p *probe) flip(e *evaluated, k knob, now float64, grid []float64, j int, b
 	f := Flip{Parameter: k.name, SLO: base.Name, From: now, Now: k.describe(now)}
 	for _, v := range grid {
 		r := p.at(e, k, v)
-		if got := p.verdict(r, j); got != base.Verdict {
+		if got := p.verdictOf(k, r, j, base); got != base.Verdict {
 			f.To = v
 			f.Text = fmt.Sprintf("at %s %s %s", k.describe(v), base.Name, flipWord(got, r.fits))
 			return f

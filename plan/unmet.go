@@ -11,19 +11,22 @@ const unmetBudget = 2
 
 // unmetSLOs lists the SLOs no candidate meets. An SLO that no simulated
 // candidate passes is tried on the unsimulated ones whose bound allows it
-// (best bound margin first, up to unmetBudget); if none passes, the best
-// candidate for it is moved along the one hardware knob plan models — the
-// inter-node bandwidth — to the smallest grid value that meets it.
-func unmetSLOs(p *probe, fit []*evaluated, opt Options, slots []sloSlot, st *Stats) []Unmet {
+// (best bound margin first, up to unmetBudget); if none passes, the
+// recommended candidate (#1) is moved along the one hardware knob plan
+// models — the inter-node bandwidth — to the smallest grid value that meets
+// it (the sensitivity's probes, already run, answer most of it).
+func unmetSLOs(p *probe, first *evaluated, fit []*evaluated, opt Options, slots []sloSlot, st *Stats) []Unmet {
 	var out []Unmet
 	bw := knobs[0]
 	for j, slot := range slots {
 		if metBySimulated(fit, j) || metAfterSimulating(fit, j, opt, slots, st) {
 			continue
 		}
-		best := bestFor(fit, j)
-		u := Unmet{SLO: fmt.Sprintf("%s (target %s)", slot.name, quantity(slot.target, slot.unit)), Best: best.Settings.String()}
-		u.Change = hardwareChange(p, best, bw, j)
+		u := Unmet{SLO: fmt.Sprintf("%s (target %s)", slot.name, quantity(slot.target, slot.unit))}
+		if best := bestFor(fit, j); best != nil {
+			u.Best = fmt.Sprintf("%s, predicted %s", best.Settings, quantity(best.SLO[j].Predicted, slot.unit))
+		}
+		u.Change = hardwareChange(p, first, bw, j)
 		out = append(out, u)
 	}
 	return out
@@ -80,7 +83,7 @@ func hardwareChange(p *probe, e *evaluated, k knob, j int) string {
 	dep := e.in.Resolved()
 	now := k.now(dep)
 	if now <= 0 {
-		return fmt.Sprintf("its layout does not cross nodes; bound by %s: it takes faster GPUs or more of them", binding)
+		return fmt.Sprintf("#1 runs on one node, bound by %s: it takes faster GPUs or more of them", binding)
 	}
 	var last *probeResult
 	top := now
@@ -90,7 +93,7 @@ func hardwareChange(p *probe, e *evaluated, k knob, j int) string {
 		}
 		r := p.at(e, k, v)
 		if p.verdict(r, j) == verdictPass {
-			return fmt.Sprintf("with %s (now %s) it passes: predicted %s", k.describe(v), k.describe(now), quantity(r.e.SLO[j].Predicted, r.e.SLO[j].Unit))
+			return fmt.Sprintf("#1 meets it at %s (now %s): predicted %s", k.describe(v), k.describe(now), quantity(r.e.SLO[j].Predicted, r.e.SLO[j].Unit))
 		}
 		last, top = r, v
 	}
@@ -100,8 +103,8 @@ func hardwareChange(p *probe, e *evaluated, k knob, j int) string {
 		if last.simulated {
 			how = "simulated"
 		}
-		return fmt.Sprintf("bound by %s now; even at %s it predicts %s (%s, bound by %s): it takes faster GPUs, more of them, or another workload",
+		return fmt.Sprintf("#1 is bound by %s; even at %s it predicts %s (%s, bound by %s): it takes faster GPUs, more of them, or another workload",
 			binding, k.describe(top), quantity(at.Predicted, at.Unit), how, at.Binding)
 	}
-	return fmt.Sprintf("bound by %s; no inter-node bandwidth up to %s meets it", binding, k.describe(top))
+	return fmt.Sprintf("#1 is bound by %s; no inter-node bandwidth up to %s meets it", binding, k.describe(top))
 }

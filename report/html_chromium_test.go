@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vlaunch/vlaunch/plan"
 )
 
 var screenshot = flag.String("screenshot", "", "also save the reference report's screenshot here (the README's docs/check-report.png)")
@@ -81,46 +83,62 @@ var (
 func TestHTMLInChromium(t *testing.T) {
 	bin := chromium(t)
 	r := checkExample(t, "deepseek-v3-32xh20.yaml")
-	var page bytes.Buffer
-	if err := WriteHTML(&page, r); err != nil {
+	var check bytes.Buffer
+	if err := WriteHTML(&check, r); err != nil {
 		t.Fatal(err)
 	}
+	shot := openInChromium(t, bin, "check", check.Bytes())
+	if *screenshot != "" {
+		saveSmall(t, shot, *screenshot)
+	}
+	pr, d := planExample(t, "qwen3-30b-a3b-1xh100", 2)
+	best, err := plan.CheckReport(d, pr.Top[0].Settings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var planPage bytes.Buffer
+	if err := WritePlanHTML(&planPage, pr, best); err != nil {
+		t.Fatal(err)
+	}
+	openInChromium(t, bin, "plan", planPage.Bytes())
+}
+
+// openInChromium checks one page in the browser and returns the path of
+// its screenshot.
+func openInChromium(t *testing.T, bin, name string, page []byte) string {
+	t.Helper()
 	dir := t.TempDir()
-	pagePath, probePath, shot := filepath.Join(dir, "report.html"), filepath.Join(dir, "probe.html"), filepath.Join(dir, "report.png")
-	probe := strings.Replace(page.String(), "</body>", probeScript+"\n</body>", 1)
-	if err := os.WriteFile(pagePath, page.Bytes(), 0o644); err != nil {
+	pagePath, probePath, shot := filepath.Join(dir, name+".html"), filepath.Join(dir, "probe.html"), filepath.Join(dir, name+".png")
+	probe := strings.Replace(string(page), "</body>", probeScript+"\n</body>", 1)
+	if err := os.WriteFile(pagePath, page, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(probePath, []byte(probe), 0o644); err != nil {
 		t.Fatal(err)
 	}
-
 	dom, _ := runChromium(t, bin, "--dump-dom", "file://"+probePath)
 	if m := fetchedAttr.FindStringSubmatch(dom); m == nil || m[1] != "nothing" {
-		t.Errorf("the page fetched resources: %v", m)
+		t.Errorf("%s: the page fetched resources: %v", name, m)
 	}
 	charts := probeAttr.FindAllStringSubmatch(dom, -1)
-	if want := strings.Count(page.String(), "<figure>"); len(charts) != want || want == 0 {
-		t.Fatalf("%d charts measured, want %d", len(charts), want)
+	if want := strings.Count(string(page), "<figure>"); len(charts) != want || want == 0 {
+		t.Fatalf("%s: %d charts measured, want %d", name, len(charts), want)
 	}
 	for i, m := range charts {
 		var w, h, bw, bh, n int
 		fmt.Sscan(strings.Join(m[1:], " "), &w, &h, &bw, &bh, &n)
 		if w < 200 || h < 100 || bw < 100 || bh < 50 || n < 20 {
-			t.Errorf("chart %d did not render: box %d×%d, drawing %d×%d, %d shapes", i, w, h, bw, bh, n)
+			t.Errorf("%s: chart %d did not render: box %d×%d, drawing %d×%d, %d shapes", name, i, w, h, bw, bh, n)
 		}
 	}
-
 	_, logs := runChromium(t, bin, "--screenshot="+shot, "--window-size=1280,1500", "--hide-scrollbars", "file://"+pagePath)
 	for _, line := range strings.Split(logs, "\n") {
 		if strings.Contains(line, ":CONSOLE") {
-			t.Errorf("console message: %s", line)
+			t.Errorf("%s: console message: %s", name, line)
 		}
 	}
 	checkScreenshot(t, shot)
-	if *screenshot != "" {
-		saveSmall(t, shot, *screenshot)
-	}
+	return shot
 }
 
 // checkScreenshot decodes the PNG and looks for the memory chart's KV green

@@ -1,13 +1,155 @@
 package report
 
 import (
+	"bytes"
+	"fmt"
+	"html/template"
 	"io"
+	"strings"
 
+	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/plan"
+	"github.com/vlaunch/vlaunch/report/svg"
 )
 
-// WritePlanHTML writes the plan as one self-contained page.
-func WritePlanHTML(w io.Writer, r *plan.Result) error {
-	WritePlanText(w, r) // placeholder until the page lands
-	return nil
+// WritePlanHTML writes the plan as one self-contained page: the ranked
+// candidates with their verdicts, the Pareto chart (hover a point for its
+// layout and verdicts), the SLOs no candidate meets, the sensitivity of
+// the best one, then that candidate's check report (best, when given:
+// memory, throughput, TPOT and TTFT charts and every verdict's
+// derivation).
+func WritePlanHTML(w io.Writer, r *plan.Result, best *estimate.Report) error {
+	p := &page{Title: "vlaunch plan: " + r.Subject.Model, Heading: planSubject(r.Subject), Feasible: len(r.Top) > 0 && r.Top[0].MeetsAll()}
+	if best != nil {
+		p = checkPage(best)
+		p.Title, p.Heading = "vlaunch plan: "+r.Subject.Model, planSubject(r.Subject)
+		p.Lines = append([]string{"the best candidate, #1, in detail below: " + layoutLine(best.Input), settingsLine(best.Input)}, p.Lines[1:]...)
+	}
+	p.Extra = template.HTML(planSections(r))
+	return writePage(w, p)
+}
+
+var planTmpl = template.Must(template.New("plan").Parse(`
+<h2>Candidates</h2>
+<p class="settings">{{.Stats}}</p>
+<table>
+<tr><th>#</th><th>candidate</th><th>SLOs met</th><th>output tokens/s</th><th>per GPU</th><th>TPOT</th><th>KV GiB/GPU</th><th>verdicts</th></tr>
+{{range .Rows}}<tr{{if .Own}} class="own"{{end}}><td>{{.Rank}}</td><td class="left">{{.Name}}{{if .Own}} (the spec's own){{end}}</td><td>{{.Met}}</td><td>{{.Tok}}</td><td>{{.PerGPU}}</td><td>{{.TPOT}}</td><td>{{.KV}}</td><td class="left">{{range .Verdicts}}<span class="{{.Class}}"><span class="verdict" title="{{.Headline}}">{{.Word}}</span></span> {{end}}</td></tr>
+{{end}}</table>
+{{range .Alike}}<p class="settings">{{.}}</p>
+{{end}}<div class="charts"><figure>
+{{.Pareto}}<figcaption>Output tokens/s per GPU against TPOT in steady decoding (the step model, one basis for every candidate): grey dots are each layout's best candidate at the workload's concurrency, the blue line the Pareto front over every candidate and concurrency. Hover a point for its settings and verdicts.</figcaption>
+</figure></div>
+{{if .Unmet}}<h2>SLOs no candidate meets on this hardware</h2>
+<ul>{{range .Unmet}}<li>{{.}}</li>
+{{end}}</ul>{{end}}
+{{if .Flips}}<h2>What flips a verdict of #1</h2>
+<ul>{{range .Flips}}<li>{{.}}</li>
+{{end}}</ul>{{end}}
+{{if .Left}}<h2>Not varied</h2>
+<ul>{{range .Left}}<li>{{.}}</li>
+{{end}}</ul>{{end}}
+<h2>#1 in detail</h2>
+`))
+
+// planRow is one line of the candidate table.
+type planRow struct {
+	Rank                         string
+	Name, Met, Tok, PerGPU, TPOT string
+	KV                           string
+	Own                          bool
+	Verdicts                     []verdictBadge
+}
+
+type verdictBadge struct{ Class, Word, Headline string }
+
+func planSections(r *plan.Result) string {
+	st := r.Stats
+	data := struct {
+		Stats              string
+		Rows               []planRow
+		Alike              []string
+		Pareto             template.HTML
+		Unmet, Flips, Left []string
+	}{
+		Stats: fmt.Sprintf("%d candidates, %d distinct; %d fit in memory and vlaunch generate writes them (%d refused); %d simulated",
+			st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated),
+		Pareto: template.HTML(paretoChart(r)), Left: r.Left,
+	}
+	for _, c := range r.Top {
+		data.Rows = append(data.Rows, planRowOf(c))
+		for _, a := range c.Alike {
+			data.Alike = append(data.Alike, fmt.Sprintf("#%d has the same figures as: %s", c.Rank, a))
+		}
+	}
+	if o := r.Own; o != nil && o.Rank == 0 {
+		data.Rows = append(data.Rows, planRowOf(*o))
+	}
+	for _, u := range r.Unmet {
+		data.Unmet = append(data.Unmet, fmt.Sprintf("%s — closest: %s; %s", u.SLO, u.Best, u.Change))
+	}
+	for _, g := range flipGroups(r.Sensitivity) {
+		parts := g.flips
+		if len(g.steady) > 0 {
+			parts = append(parts, fmt.Sprintf("no flip %s: %s", g.rangeText, strings.Join(g.steady, "; ")))
+		}
+		data.Flips = append(data.Flips, fmt.Sprintf("%s (now %s): %s", g.param, g.now, strings.Join(parts, "; ")))
+	}
+	var b bytes.Buffer
+	_ = planTmpl.Execute(&b, data)
+	return b.String()
+}
+
+func planRowOf(c plan.Candidate) planRow {
+	row := planRow{Rank: "–", Name: c.Settings.String(), Own: c.Own, Met: "does not fit"}
+	if c.Rank > 0 {
+		row.Rank = fmt.Sprint(c.Rank)
+	}
+	if !c.Fits {
+		return row
+	}
+	row.Met = fmt.Sprintf("%d of %d", passed(c), len(c.SLO))
+	row.Tok, row.PerGPU, row.TPOT, row.KV = fmt.Sprintf("%.0f", c.OutputTokPerS), fmt.Sprintf("%.1f", c.PerGPU), secs(c.TPOTS), fmt.Sprintf("%.1f", c.KVGiB)
+	for _, v := range c.SLO {
+		row.Verdicts = append(row.Verdicts, verdictBadge{Class: verdictClass(v.Verdict), Word: strings.ToUpper(v.Verdict), Headline: planSLOHeadline(v)})
+	}
+	return row
+}
+
+// paretoChart draws every layout's best candidate and the front.
+func paretoChart(r *plan.Result) string {
+	c := svg.XY{Title: "Throughput per GPU against TPOT", XLabel: "TPOT (ms, log scale)", YLabel: "output tokens/s per GPU", XLog: true, YZero: true}
+	front := svg.Series{Name: "Pareto front", Color: seriesColors[0], Dots: true}
+	for _, p := range r.Pareto {
+		front.Points = append(front.Points, svg.Point{X: p.TPOTS * 1e3, Y: p.PerGPU})
+		front.Titles = append(front.Titles, fmt.Sprintf("%s at %d sessions: TPOT %s, %.1f output tokens/s per GPU", p.Settings, p.Sessions, secs(p.TPOTS), p.PerGPU))
+	}
+	c.Series = append(c.Series, front)
+	for _, p := range r.Points {
+		m := svg.Mark{X: p.SteadyTPOTS * 1e3, Y: p.SteadyPerGPU, Color: "#9a9a9a", Title: pointTitle(p)}
+		for _, t := range r.Top {
+			if t.Settings == p.Settings || sameGroup(t.Settings, p.Settings) {
+				m.Color, m.Label = seriesColors[1], fmt.Sprintf("#%d", t.Rank)
+				break
+			}
+		}
+		if r.Own != nil && r.Own.Settings == p.Settings {
+			m.Ring, m.Label = true, strings.TrimSpace(m.Label+" own")
+		}
+		c.Marks = append(c.Marks, m)
+	}
+	return c.SVG()
+}
+
+func sameGroup(a, b plan.Settings) bool {
+	return a.TP == b.TP && a.PP == b.PP && a.DP == b.DP && a.EP == b.EP && a.Weights == b.Weights && a.KVCacheDType == b.KVCacheDType
+}
+
+// pointTitle is a candidate's hover text: settings, figures, verdicts.
+func pointTitle(c plan.Candidate) string {
+	lines := []string{c.Settings.String(), candidateFigures(c)}
+	for _, v := range c.SLO {
+		lines = append(lines, strings.ToUpper(v.Verdict)+" "+planSLOHeadline(v))
+	}
+	return strings.Join(lines, "\n")
 }

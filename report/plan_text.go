@@ -75,8 +75,11 @@ func candidateFigures(c plan.Candidate) string {
 	if !c.Fits {
 		return "does not fit in memory"
 	}
-	src := "simulated"
-	if !c.Simulated {
+	src := "ranking simulation"
+	switch {
+	case c.Confirmed:
+		src = "simulated as check does"
+	case !c.Simulated:
 		src = "step-model bound"
 	}
 	a2a := ""
@@ -131,7 +134,7 @@ func writeUnmetText(w io.Writer, un []plan.Unmet) {
 	}
 	fmt.Fprintf(w, "\nSLOs no candidate meets on this hardware\n")
 	for _, u := range un {
-		fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("%s — best: %s; %s", u.SLO, u.Best, u.Change), 96, "  "))
+		fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("%s — closest: %s; %s", u.SLO, u.Best, u.Change), 96, "  "))
 	}
 }
 
@@ -143,10 +146,10 @@ func writeParetoText(w io.Writer, front []plan.ParetoPoint) {
 	fmt.Fprintf(w, "  %9s %12s %9s  %s\n", "TPOT", "tok/s/GPU", "sessions", "candidate")
 	for _, p := range front {
 		rank := ""
-		if p.Candidate.Rank > 0 {
-			rank = fmt.Sprintf("#%d ", p.Candidate.Rank)
+		if p.Rank > 0 {
+			rank = fmt.Sprintf("#%d ", p.Rank)
 		}
-		fmt.Fprintf(w, "  %9s %12.1f %9d  %s%s\n", secs(p.TPOTS), p.PerGPU, p.Sessions, rank, p.Candidate.Settings)
+		fmt.Fprintf(w, "  %9s %12.1f %9d  %s%s\n", secs(p.TPOTS), p.PerGPU, p.Sessions, rank, p.Settings)
 	}
 }
 

@@ -7,8 +7,10 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/plan"
 	"github.com/vlaunch/vlaunch/report"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 func init() { subcommands = append(subcommands, newPlanCmd) }
@@ -78,7 +80,7 @@ func runPlan(s *streams, o *planOptions, path string) error {
 		return err
 	}
 	res := plan.Plan(d, plan.Options{Top: o.top, Seed: o.seed, File: path, Source: src[path]})
-	if err := writePlan(s, res, o.output); err != nil {
+	if err := writePlan(s, d, res, o); err != nil {
 		return err
 	}
 	if o.apply > 0 {
@@ -92,12 +94,16 @@ func runPlan(s *streams, o *planOptions, path string) error {
 	return nil
 }
 
-func writePlan(s *streams, res *plan.Result, format string) error {
-	switch format {
+func writePlan(s *streams, d *resolve.Deployment, res *plan.Result, o *planOptions) error {
+	switch o.output {
 	case "json":
 		return report.WritePlanJSON(s.out, res)
 	case "html":
-		return report.WritePlanHTML(s.out, res)
+		var best *estimate.Report
+		if len(res.Top) > 0 {
+			best, _ = plan.CheckReport(d, res.Top[0].Settings, o.seed)
+		}
+		return report.WritePlanHTML(s.out, res, best)
 	}
 	report.WritePlanText(s.out, res)
 	return nil

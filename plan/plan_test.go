@@ -1,0 +1,236 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/validate"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+var examples = []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-2x8h200", "llama-3.1-70b-8xa100", "qwen3-30b-a3b-1xh100"}
+
+func example(t testing.TB, name string) (*resolve.Deployment, string, []byte) {
+	t.Helper()
+	path := filepath.Join("..", "examples", name+".yaml")
+	d, ds, err := validate.File(path)
+	if err != nil || ds.HasErrors() {
+		t.Fatalf("%s: %v %v", name, err, ds)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, path, src
+}
+
+// TestSlotsMatchCheck: plan's SLO slots line up with check's verdicts
+// (names, targets, order), so step-model bounds and simulated verdicts
+// describe the same SLO at the same index.
+func TestSlotsMatchCheck(t *testing.T) {
+	for _, name := range examples {
+		d, _, _ := example(t, name)
+		slots := slotsOf(d)
+		in := estimate.FromResolved(d)
+		r := estimate.Check(&in)
+		r.AddPerformance(&in, estimate.PerfOptions{Seed: 1, Requests: 200, NoAdvice: true})
+		if len(r.SLO) != len(slots) {
+			t.Fatalf("%s: %d slots, %d verdicts", name, len(slots), len(r.SLO))
+		}
+		for i, v := range r.SLO {
+			if s := slots[i]; s.name != v.Name || s.target != v.Target || s.unit != v.Unit {
+				t.Errorf("%s slot %d: %+v, check says %s %g %s", name, i, s, v.Name, v.Target, v.Unit)
+			}
+		}
+	}
+}
+
+// TestBoundIsOptimistic: the pruning rests on the step-model bound never
+// being worse than the simulation — throughput at or above it, TPOT and
+// TTFT at or below — so a candidate whose bound fails an SLO fails it
+// simulated too. Checked on a spread of every example's candidates.
+func TestBoundIsOptimistic(t *testing.T) {
+	checked := 0
+	for _, name := range examples {
+		checked += boundsHold(t, name, 7)
+	}
+	if checked < 12 {
+		t.Fatalf("only %d candidates checked", checked)
+	}
+}
+
+// boundsHold checks every n-th candidate of an example that fits.
+func boundsHold(t *testing.T, name string, n int) int {
+	d, _, _ := example(t, name)
+	slots := slotsOf(d)
+	var st Stats
+	checked := 0
+	for i, e := range distinct(d, specSettings(d), NewSpace(d).Enumerate(d), &st) {
+		if i%n != 0 {
+			continue
+		}
+		if e.Fits, _, _, e.kvTokens = memoryOf(&e.in); !e.Fits || e.kvTokens <= 0 {
+			continue
+		}
+		_, _, _, bound, _ := boundOf(&e.in, slots, e.kvTokens)
+		simulate(e, 1, slots)
+		for j, b := range bound {
+			s := e.SLO[j]
+			if b.Margin() < s.Margin()-1e-9 {
+				t.Errorf("%s: %s bound %g, simulated %g (the bound must be optimistic)", e.Settings, s.Name, b.Predicted, s.Predicted)
+			}
+		}
+		checked++
+	}
+	return checked
+}
+
+func TestScoreOrder(t *testing.T) {
+	pass := SLOResult{Verdict: verdictPass, Target: 1, Predicted: 0.5}
+	failBy2 := SLOResult{Verdict: verdictFail, Target: 1, Predicted: 2}
+	failBy4 := SLOResult{Verdict: verdictFail, Target: 1, Predicted: 4}
+	unsure := SLOResult{Verdict: verdictUncertain, Target: 1, Predicted: 1.1}
+	c := func(perGPU float64, tuned bool, slo ...SLOResult) Score {
+		s := Settings{All2All: "auto"}
+		if tuned {
+			s.DBO = true
+		}
+		return scoreOf(&Candidate{Settings: s, PerGPU: perGPU, SLO: slo})
+	}
+	better := []struct {
+		name string
+		a, b Score
+	}{
+		{"more passes", c(1, false, pass, failBy4), c(100, false, failBy2, failBy2)},
+		{"uncertain over fail", c(1, false, pass, unsure), c(100, false, pass, failBy2)},
+		{"closer to the target", c(1, false, pass, failBy2), c(100, false, pass, failBy4)},
+		{"more per GPU", c(20, true, pass, pass), c(10, false, pass, pass)},
+		{"simpler on a tie", c(10, false, pass), c(10, true, pass)},
+	}
+	for _, tt := range better {
+		if !tt.a.Better(tt.b) || tt.b.Better(tt.a) {
+			t.Errorf("%s: %+v should rank above %+v", tt.name, tt.a, tt.b)
+		}
+	}
+	if m := (SLOResult{HigherIsBetter: true, Target: 100, Predicted: 50}).Margin(); math.Abs(m+math.Ln2) > 1e-12 {
+		t.Errorf("throughput at half the target: margin %g, want −ln 2", m)
+	}
+}
+
+// TestSpaceReference: on 4 × 8 H20 at 25 Gbit/s with vLLM 0.11.0 every
+// layout places, the spec's layout is among them, multi-node layouts try
+// only multi-node backends, DBO only with the backends its assertion
+// accepts, and no expert parallelism over a single rank.
+func TestSpaceReference(t *testing.T) {
+	d, _, _ := example(t, "deepseek-v3-32xh20")
+	sp := NewSpace(d)
+	own := specSettings(d)
+	found := false
+	for _, l := range sp.Layouts {
+		if _, err := resolve.Place(l, d.NodeGPUs()); err != nil {
+			t.Errorf("%+v does not place: %v", l, err)
+		}
+		found = found || (l.TP == own.TP && l.PP == own.PP && l.DP == own.DP && l.EP == own.EP)
+	}
+	if !found {
+		t.Errorf("the spec's layout %s is not in the space", own.Layout())
+	}
+	for _, s := range sp.Enumerate(d) {
+		if s.DBO && !d.Release.DBORequirement().Accepts(s.All2All) {
+			t.Errorf("%s: DBO with %s", s, s.All2All)
+		}
+		if b, ok := d.Release.All2AllBackend(s.All2All); ok && !b.MultiNodeOK {
+			t.Errorf("%s: %s is not for several nodes", s, s.All2All)
+		}
+		if s.EP && s.TP*s.DP == 1 {
+			t.Errorf("%s: expert parallel over one rank", s)
+		}
+	}
+	if !containsStr(sp.Weights, "auto") || !containsStr(sp.Weights, "bf16") {
+		t.Errorf("weights %v: want the checkpoint's and the spec's bf16", sp.Weights)
+	}
+	_ = vllm.BackendNaive
+}
+
+func containsStr(xs []string, x string) bool {
+	for _, s := range xs {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPlanOneGPU: the single-H100 example meets its SLO; its best
+// candidate passes everything, the spec's own settings rank, every listed
+// candidate is one `vlaunch generate` accepts, and the plan is the same
+// twice.
+func TestPlanOneGPU(t *testing.T) {
+	d, path, src := example(t, "qwen3-30b-a3b-1xh100")
+	opt := Options{Seed: 1, Top: 3, File: path, Source: src}
+	r := Plan(d, opt)
+	if len(r.Top) == 0 || !r.Top[0].MeetsAll() || !r.Top[0].Confirmed {
+		t.Fatalf("top %+v", r.Top)
+	}
+	if r.Own == nil || r.Own.Rank == 0 || !r.Own.Own {
+		t.Errorf("own %+v", r.Own)
+	}
+	for _, c := range r.Top {
+		if err := Verify(path, src, r.OwnSettings, c.Settings); err != nil {
+			t.Errorf("#%d %s: %v", c.Rank, c.Settings, err)
+		}
+	}
+	if len(r.Unmet) != 0 {
+		t.Errorf("unmet %+v", r.Unmet)
+	}
+	a, _ := json.Marshal(r)
+	b, _ := json.Marshal(Plan(d, opt))
+	if !bytes.Equal(a, b) {
+		t.Error("two plans of one spec differ")
+	}
+}
+
+// TestVerifyRefuses: a candidate the generator refuses is caught (an fp8
+// KV cache on a release whose --kv-cache-dtype vlaunch cannot confirm).
+func TestVerifyRefuses(t *testing.T) {
+	d, path, src := example(t, "deepseek-v3-32xh20")
+	own := specSettings(d)
+	s := own
+	s.Weights, s.KVCacheDType = "auto", "fp8"
+	if err := Verify(path, src, own, s); err == nil {
+		t.Skip("the generator now writes --kv-cache-dtype for vLLM 0.11.0: pick another refused setting")
+	}
+	s.KVCacheDType = "auto"
+	if err := Verify(path, src, own, s); err != nil {
+		t.Errorf("%s: %v", s, err)
+	}
+}
+
+func TestPareto(t *testing.T) {
+	mk := func(gpus int, pts ...CurvePoint) *evaluated {
+		return &evaluated{Candidate: Candidate{GPUs: gpus}, curve: pts}
+	}
+	front := pareto([]*evaluated{
+		mk(1, CurvePoint{1, 0.010, 100}, CurvePoint{4, 0.020, 300}),
+		mk(2, CurvePoint{1, 0.015, 100}, CurvePoint{8, 0.030, 1000}),
+	})
+	var got []float64
+	for _, p := range front {
+		got = append(got, p.PerGPU)
+	}
+	want := []float64{100, 300, 500}
+	if len(got) != len(want) {
+		t.Fatalf("front %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("front %v, want %v", got, want)
+		}
+	}
+}

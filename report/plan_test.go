@@ -1,0 +1,59 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/plan"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/validate"
+)
+
+// planExample runs `vlaunch plan` on an example as the command does.
+func planExample(t testing.TB, name string, top int) (*plan.Result, *resolve.Deployment) {
+	t.Helper()
+	path := filepath.Join("..", "examples", name+".yaml")
+	d, ds, err := validate.File(path)
+	if err != nil || ds.HasErrors() {
+		t.Fatalf("%s: %v %v", name, err, ds)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := plan.Plan(d, plan.Options{Seed: 1, Top: top, File: path, Source: src})
+	return r, d
+}
+
+// TestPlanGolden pins the plan's text and JSON for the reference scenario
+// and the single-GPU example, and the HTML page of the latter.
+func TestPlanGolden(t *testing.T) {
+	for _, name := range []string{"deepseek-v3-32xh20", "qwen3-30b-a3b-1xh100"} {
+		r, d := planExample(t, name, 3)
+		var text, js bytes.Buffer
+		WritePlanText(&text, r)
+		if err := WritePlanJSON(&js, r); err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, name+".plan.txt", text.String())
+		checkGolden(t, name+".plan.json", js.String())
+		if name != "qwen3-30b-a3b-1xh100" {
+			continue
+		}
+		best, err := plan.CheckReport(d, r.Top[0].Settings, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page bytes.Buffer
+		if err := WritePlanHTML(&page, r, best); err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, name+".plan.html", page.String())
+		if n := strings.Count(page.String(), "<svg "); n != 5 {
+			t.Errorf("%d charts on the plan page, want 5 (Pareto, memory, throughput, TPOT, TTFT)", n)
+		}
+	}
+}
