@@ -3,6 +3,7 @@ package estimate
 import (
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/resolve"
 )
@@ -25,7 +26,7 @@ func BenchmarkCheckMemoryReference(b *testing.B) {
 func BenchmarkResolveAndCheckReference(b *testing.B) {
 	in := testinput.Example(b, "deepseek-v3-32xh20.yaml")
 	for b.Loop() {
-		in2, _ := QuickInput(resolve.QuickOptions{Model: "deepseek-v3", GPU: "h20", DP: 32, EP: true, MaxModelLen: 32768, Weights: "bf16", VLLMVersion: in.VLLMVersion, Concurrency: 200})
+		in2, _ := input.Quick(resolve.QuickOptions{Model: "deepseek-v3", GPU: "h20", DP: 32, EP: true, MaxModelLen: 32768, Weights: "bf16", VLLMVersion: in.VLLMVersion, Concurrency: 200})
 		_ = Check(&in2)
 	}
 }

@@ -3,12 +3,14 @@ package estimate
 import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate/memory"
+	"github.com/vlaunch/vlaunch/estimate/search"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 )
 
-// Report is the whole `vlaunch check` result. The memory half fills Input,
-// Memory, Alternatives, Notes and the memory findings; the performance half
-// adds its section and SLO verdicts (see perf*.go) and both decide Feasible.
-// Package report renders it.
+// Report is the whole `vlaunch check` result. The memory half (Check) fills
+// Input, Memory, Alternatives, Notes and the memory findings; the
+// performance half (AddPerformance) adds its section, the SLO verdicts, its
+// notes and findings, and both decide Feasible. Package report renders it.
 type Report struct {
 	Input        InputSummary        `json:"input"`
 	Memory       memory.Report       `json:"memory"`
@@ -16,10 +18,10 @@ type Report struct {
 	// Notes derive the key figures and say where common hand calculations
 	// go wrong (reference scenario points 1–5).
 	Notes []memory.Note `json:"notes"`
-	// Performance and SLO are the performance half (perf*.go, slo*.go),
-	// filled by AddPerformance.
-	Performance *Performance     `json:"performance,omitempty"`
-	SLO         []SLOVerdict     `json:"slo,omitempty"`
+	// Performance and SLO are the performance half (package slo), filled
+	// by AddPerformance.
+	Performance *slo.Performance `json:"performance,omitempty"`
+	SLO         []slo.Verdict    `json:"slo,omitempty"`
 	Findings    diag.Diagnostics `json:"findings"`
 	Feasible    bool             `json:"feasible"`
 	// LayoutSearch is set when the spec says `parallelism: auto`: every
@@ -77,3 +79,27 @@ func summarize(in *Input) InputSummary {
 		MaxNumBatchedTokens: in.MaxNumBatchedTokens, BlockSize: in.BlockSize, Concurrency: max(in.Workload.Concurrency, 1),
 		VLLMVersion: in.VLLMVersion, All2AllBackend: in.All2AllBackend, CUDAGraphs: in.CUDAGraphs, Assumptions: in.Assumptions}
 }
+
+// PerfOptions tune the performance half (slo.Options).
+type PerfOptions = slo.Options
+
+// AddPerformance runs the performance half of `vlaunch check` on a report
+// the memory half produced (slo.Evaluate): the performance section, the SLO
+// verdicts, the derivations of reference-scenario points 6–9 as notes,
+// advice on the all-to-all backend as a finding, and Feasible becomes false
+// when any SLO fails.
+func (r *Report) AddPerformance(in *Input, opt PerfOptions) {
+	res := slo.Evaluate(in, &r.Memory, opt)
+	r.Performance, r.SLO = res.Performance, res.SLO
+	r.Notes = append(r.Notes, res.Notes...)
+	r.Findings = append(r.Findings, res.Findings...)
+	r.Feasible = r.Feasible && res.Feasible
+}
+
+// LayoutSearch is the `layout_search` section of a report (search.Result).
+type LayoutSearch = search.Result
+
+// SearchLayout runs the layout search of `parallelism: auto` on base
+// (search.Choose) and returns the input for the chosen layout, the search
+// section and an info finding naming the choice.
+func SearchLayout(base *Input) (Input, *LayoutSearch, diag.Diagnostic) { return search.Choose(base) }

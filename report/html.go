@@ -10,6 +10,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/memory"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 )
 
 //go:embed html.tmpl
@@ -72,7 +73,7 @@ func checkPage(r *estimate.Report) *page {
 	return p
 }
 
-func verdictViews(slo []estimate.SLOVerdict) []verdictView {
+func verdictViews(slo []slo.Verdict) []verdictView {
 	var out []verdictView
 	for _, v := range slo {
 		vv := verdictView{Class: verdictClass(v.Verdict), Verdict: strings.ToUpper(v.Verdict), Headline: sloHeadline(v), Explanation: v.Explanation}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/report/svg"
 )
 
@@ -107,7 +108,7 @@ func tpotChart(r *estimate.Report) chartView {
 }
 
 // workloadSim is the simulation of the workload's own input length.
-func workloadSim(r *estimate.Report) *estimate.SimScenario {
+func workloadSim(r *estimate.Report) *slo.SimScenario {
 	if len(r.Performance.Simulations) == 0 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 )
 
 // sloKind is what an SLO verdict measures.
@@ -19,7 +20,7 @@ const (
 
 // sloRef is a verdict with what it measures, for the charts.
 type sloRef struct {
-	v           estimate.SLOVerdict
+	v           slo.Verdict
 	kind        sloKind
 	quantile    float64 // TTFT: 0.50, 0.95, 0.99
 	qName       string
@@ -29,7 +30,7 @@ type sloRef struct {
 // classifySLO reads what a verdict measures from its name, the one place
 // that does. (The verdict carries no structured kind yet; when the
 // estimator adds one this function reads it instead.)
-func classifySLO(v estimate.SLOVerdict) sloRef {
+func classifySLO(v slo.Verdict) sloRef {
 	ref := sloRef{v: v}
 	var q string
 	var n int
@@ -50,7 +51,7 @@ func classifySLO(v estimate.SLOVerdict) sloRef {
 }
 
 // findSLO is the first verdict of the given kind.
-func findSLO(slo []estimate.SLOVerdict, k sloKind) (sloRef, bool) {
+func findSLO(slo []slo.Verdict, k sloKind) (sloRef, bool) {
 	for _, v := range slo {
 		if ref := classifySLO(v); ref.kind == k {
 			return ref, true
@@ -73,7 +74,7 @@ func (s sloRef) outputTarget(r *estimate.Report) float64 {
 	return s.v.Target * float64(sim.OutputTokens) / float64(max(1, sim.InputTokens+sim.OutputTokens))
 }
 
-func throughputTargetLabel(v estimate.SLOVerdict) string {
+func throughputTargetLabel(v slo.Verdict) string {
 	if strings.Contains(v.Name, "total") {
 		return fmt.Sprintf("%.0f total tokens/s (in output tokens)", v.Target)
 	}

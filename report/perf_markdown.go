@@ -7,6 +7,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
@@ -30,7 +31,7 @@ func writePerfMarkdown(w io.Writer, r *estimate.Report) {
 	writeSLOMarkdown(w, r.SLO)
 }
 
-func writeDecodeMarkdown(w io.Writer, p *estimate.Performance) {
+func writeDecodeMarkdown(w io.Writer, p *slo.Performance) {
 	d := p.Decode
 	fmt.Fprintf(w, "\nDecode at %d sessions (%d per rank): step **%.1f ms**, %.0f output tokens/s, %s-bound.\n\n| term | ms |\n|---|---:|\n",
 		d.Concurrency, d.Point.SeqsPerRank, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
@@ -49,7 +50,7 @@ func writeDecodeMarkdown(w io.Writer, p *estimate.Performance) {
 	}
 }
 
-func writeTablesMarkdown(w io.Writer, p *estimate.Performance) {
+func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 	fmt.Fprintf(w, "\n| prompt tokens | idle TTFT ms | steps | exposed communication ms | GB via NICs | binding |\n|---:|---:|---:|---:|---:|---|\n")
 	for _, pf := range p.Prefill {
 		fmt.Fprintf(w, "| %d | %.0f | %d | %.0f | %.2f | %s |\n", pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, pf.InterBytesPerNode/1e9, pf.Binding)
@@ -68,7 +69,7 @@ func writeTablesMarkdown(w io.Writer, p *estimate.Performance) {
 	}
 }
 
-func writeSLOMarkdown(w io.Writer, slo []estimate.SLOVerdict) {
+func writeSLOMarkdown(w io.Writer, slo []slo.Verdict) {
 	if len(slo) == 0 {
 		return
 	}
@@ -90,7 +91,7 @@ func constantsText(e perf.Efficiency) string {
 
 // constantsSource names where the constants come from, for the text
 // report's performance heading.
-func constantsSource(p *estimate.Performance) string {
+func constantsSource(p *slo.Performance) string {
 	if p.Calibration == "" {
 		return "global constants"
 	}
@@ -98,7 +99,7 @@ func constantsSource(p *estimate.Performance) string {
 }
 
 // calibrationSuffix names the calibration file after the constants.
-func calibrationSuffix(p *estimate.Performance) string {
+func calibrationSuffix(p *slo.Performance) string {
 	if p.Calibration == "" {
 		return ""
 	}

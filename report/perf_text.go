@@ -9,6 +9,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
@@ -43,7 +44,7 @@ func writePerfText(w io.Writer, r *estimate.Report) {
 	writeSLOText(w, r.SLO)
 }
 
-func writeDecodeText(w io.Writer, p *estimate.Performance) {
+func writeDecodeText(w io.Writer, p *slo.Performance) {
 	d := p.Decode
 	fmt.Fprintf(w, "  decode at %d sessions (%d per rank, mean context %.0f): step %.1f ms → %.0f output tokens/s  [%s]\n",
 		d.Concurrency, d.Point.SeqsPerRank, p.FLOPs.MeanContext, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
@@ -57,7 +58,7 @@ func writeDecodeText(w io.Writer, p *estimate.Performance) {
 	}
 }
 
-func writePrefillText(w io.Writer, p *estimate.Performance, chunk int) {
+func writePrefillText(w io.Writer, p *slo.Performance, chunk int) {
 	fmt.Fprintf(w, "  prefill on an idle system (one DP rank, chunks of %d tokens)\n", chunk)
 	for _, pf := range p.Prefill {
 		nics := ""
@@ -69,7 +70,7 @@ func writePrefillText(w io.Writer, p *estimate.Performance, chunk int) {
 	}
 }
 
-func writeSimText(w io.Writer, p *estimate.Performance) {
+func writeSimText(w io.Writer, p *slo.Performance) {
 	for _, s := range p.Simulations {
 		res := s.Result
 		fmt.Fprintf(w, "  simulation: %s, %d in / %d out, %d requests, seed %d\n", simLoad(s), s.InputTokens, s.OutputTokens, res.Requests, s.Seed)
@@ -79,7 +80,7 @@ func writeSimText(w io.Writer, p *estimate.Performance) {
 	}
 }
 
-func altText(a estimate.Alternative) string {
+func altText(a slo.Alternative) string {
 	if !a.Fits {
 		return "does not fit in memory"
 	}
@@ -99,7 +100,7 @@ func sortedKeys(m map[int]float64) []int {
 	return keys
 }
 
-func writeSLOText(w io.Writer, slo []estimate.SLOVerdict) {
+func writeSLOText(w io.Writer, slo []slo.Verdict) {
 	if len(slo) == 0 {
 		return
 	}
@@ -116,7 +117,7 @@ func writeSLOText(w io.Writer, slo []estimate.SLOVerdict) {
 // sloHeadline is one verdict's name, target, prediction (with its band
 // when the estimator gives one) and binding resource, the words the text
 // and HTML reports share.
-func sloHeadline(v estimate.SLOVerdict) string {
+func sloHeadline(v slo.Verdict) string {
 	pred := textfmt.Quantity(v.Predicted, v.Unit)
 	if b, ok := sloBand(v); ok {
 		pred += fmt.Sprintf(" (%s–%s)", textfmt.Quantity(b.Low, v.Unit), textfmt.Quantity(b.High, v.Unit))
@@ -132,7 +133,7 @@ func stepTerms(st perf.StepTime) string {
 		st.DenseS*1e3, st.ExpertS*1e3, st.AttentionS*1e3, st.ComputeS*1e3, st.MemoryS*1e3, st.A2AS*1e3, st.TPS*1e3, st.PPS*1e3, st.OverheadS*1e3)
 }
 
-func simLoad(s estimate.SimScenario) string {
+func simLoad(s slo.SimScenario) string {
 	if s.Sessions > 0 {
 		return fmt.Sprintf("closed loop, %d sessions", s.Sessions)
 	}

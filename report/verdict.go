@@ -1,6 +1,6 @@
 package report
 
-import "github.com/vlaunch/vlaunch/estimate"
+import "github.com/vlaunch/vlaunch/estimate/slo"
 
 // Band is a prediction interval around an SLO figure, in the figure's unit.
 type Band struct{ Low, High float64 }
@@ -9,13 +9,13 @@ type Band struct{ Low, High float64 }
 // The estimator gives none yet; when it does (#10: `slo[].band`), this
 // returns it and the text headline, the HTML verdict list and the TTFT
 // chart all show it.
-func sloBand(estimate.SLOVerdict) (Band, bool) { return Band{}, false }
+func sloBand(slo.Verdict) (Band, bool) { return Band{}, false }
 
 // verdictClass maps a verdict onto the three the reports distinguish:
 // pass, fail, and anything else (the estimator's "uncertain") in between.
 func verdictClass(v string) string {
 	switch v {
-	case estimate.VerdictPass, estimate.VerdictFail:
+	case slo.VerdictPass, slo.VerdictFail:
 		return v
 	}
 	return "uncertain"

@@ -81,5 +81,5 @@ func (p *replay) run(eff perf.Efficiency) sim.Result {
 	cfg := p.cfg
 	sm := perf.NewStepModel(s)
 	cfg.Step = sm.StepSeconds
-	return estimate.Simulate(sm, cfg)
+	return sim.RunModel(sm, cfg)
 }

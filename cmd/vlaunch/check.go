@@ -16,7 +16,7 @@ func init() { subcommands = append(subcommands, newCheckCmd) }
 type checkOptions struct {
 	output      string
 	calibration string
-	quick       estimate.QuickOptions
+	quick       resolve.QuickOptions
 	perf        estimate.PerfOptions
 }
 
@@ -102,7 +102,7 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	return nil
 }
 
-func quickCheckInput(q estimate.QuickOptions, calibration string) (estimate.Input, error) {
+func quickCheckInput(q resolve.QuickOptions, calibration string) (estimate.Input, error) {
 	if q.TP < 1 || q.PP < 1 || q.DP < 1 {
 		return estimate.Input{}, usageErr("--tp, --pp and --dp must be at least 1")
 	}

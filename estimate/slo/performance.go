@@ -1,12 +1,12 @@
-package estimate
+package slo
 
 import (
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
 )
 
-// PerfOptions tune the performance half of `vlaunch check`.
-type PerfOptions struct {
+// Options tune the performance half of `vlaunch check`.
+type Options struct {
 	// Seed makes the simulation reproducible (--seed).
 	Seed uint64
 	// Requests is the number of simulated requests measured per scenario

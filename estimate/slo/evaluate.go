@@ -1,38 +1,50 @@
-package estimate
+package slo
 
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// AddPerformance runs the performance half of `vlaunch check` on a report
-// the memory half produced: the performance section, the SLO verdicts, the
-// derivations of reference-scenario points 6–9 as notes, advice on the
-// all-to-all backend (CodeFasterAll2All) as a finding, and Feasible
-// becomes false when any SLO fails.
-func (r *Report) AddPerformance(in *Input, opt PerfOptions) {
+// Result is the performance half of `vlaunch check`: the performance
+// section, the SLO verdicts, the derivations of reference-scenario points
+// 6–9 as notes, advice on the all-to-all backend (CodeFasterAll2All) as
+// findings, and whether every SLO holds.
+type Result struct {
+	Performance *Performance
+	SLO         []Verdict
+	Notes       []memory.Note
+	Findings    diag.Diagnostics
+	// Feasible is false when any SLO fails.
+	Feasible bool
+}
+
+// Evaluate runs the performance half for a deployment whose memory half
+// is m. A GPU without BF16 TFLOPS or HBM bandwidth figures gets a
+// performance section that only says so; a deployment where not even one
+// max_model_len sequence fits is simulated with no KV capacity (vLLM
+// refuses to start).
+func Evaluate(in *input.Input, m *memory.Report, opt Options) Result {
 	if in.GPU == nil || in.GPU.BF16TFLOPS <= 0 || in.GPU.HBMBandwidthGBytesPerS <= 0 {
-		r.Performance = &Performance{Notes: []string{"the GPU has no BF16 TFLOPS or HBM bandwidth figure: no performance estimate"}}
-		return
+		return Result{Performance: &Performance{Notes: []string{"the GPU has no BF16 TFLOPS or HBM bandwidth figure: no performance estimate"}}, Feasible: true}
 	}
-	kv := r.Memory.KVTokensPerRank
-	if !r.Memory.Capacity.OneSequenceFits {
+	kv := m.KVTokensPerRank
+	if !m.Capacity.OneSequenceFits {
 		kv = 0 // vLLM refuses to start
 	}
-	pr := Perf(in, kv, opt)
-	r.Performance, r.SLO = &pr.Performance, pr.SLO
-	r.Notes = append(r.Notes, perfNotesFor(in, &pr)...)
-	r.Findings = append(r.Findings, backendAdvice(in, &pr.Performance)...)
-	r.Feasible = r.Feasible && pr.Feasible
+	pr := Predict(in, kv, opt)
+	return Result{Performance: &pr.Performance, SLO: pr.SLO, Notes: perfNotesFor(in, &pr),
+		Findings: backendAdvice(in, &pr.Performance), Feasible: pr.Feasible}
 }
 
 // perfNotesFor derives the figures a hand calculation usually gets wrong:
 // FLOPs per token, Little's law against the weight-read floor, the network
 // volume per token and per prefill, and where a prefill runs.
-func perfNotesFor(in *Input, pr *PerfReport) []memory.Note {
+func perfNotesFor(in *input.Input, pr *Prediction) []memory.Note {
 	p := &pr.Performance
 	f, d, n := p.FLOPs, p.Decode, p.Network
 	notes := []memory.Note{{Topic: "FLOPs per token", Text: fmt.Sprintf(
@@ -66,7 +78,7 @@ func perfNotesFor(in *Input, pr *PerfReport) []memory.Note {
 	return notes
 }
 
-func networkNoteText(in *Input, p *Performance) string {
+func networkNoteText(in *input.Input, p *Performance) string {
 	n := p.Network
 	txt := fmt.Sprintf("all2all %s: one token's forward pass moves %.2f MB through NICs and %.2f MB over NVLink (dispatch %s, combine BF16, %d MoE layers). ",
 		p.All2All, n.InterBytesPerTokenPass/1e6, n.IntraBytesPerTokenPass/1e6, dispatchDType(in, p), in.Model.MoELayerCount())
@@ -94,7 +106,7 @@ func networkNoteText(in *Input, p *Performance) string {
 	return txt
 }
 
-func dispatchDType(in *Input, p *Performance) string {
+func dispatchDType(in *input.Input, p *Performance) string {
 	if perf.Mechanism(in).PointToPoint() && p.GEMMPrecision == "fp8" {
 		return "FP8 + scales"
 	}

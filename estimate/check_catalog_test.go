@@ -5,18 +5,20 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // Every catalog model on a few GPUs and layouts yields a performance report
 // that encodes to JSON (no NaN or Inf anywhere) with positive step times.
 func TestPerfFiniteForCatalog(t *testing.T) {
-	layouts := []QuickOptions{{TP: 1}, {TP: 8}, {DP: 16, EP: true}, {TP: 2, PP: 2}}
+	layouts := []resolve.QuickOptions{{TP: 1}, {TP: 8}, {DP: 16, EP: true}, {TP: 2, PP: 2}}
 	ran := 0
 	for _, m := range catalog.Models() {
 		for _, gpu := range []string{"h100-sxm", "h20-96g"} {
 			for _, l := range layouts {
 				l.Model, l.GPU, l.MaxModelLen, l.Concurrency, l.VLLMVersion = m.ID, gpu, 4096, 16, "0.11.0"
-				in, ds := QuickInput(l)
+				in, ds := input.Quick(l)
 				if ds.HasErrors() {
 					continue
 				}

@@ -1,18 +1,21 @@
-package estimate
+package slo
 
 import (
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
 // sloInput is Llama-3.1-8B on one H100 with 8 sessions of 1024 in / 256 out.
-func sloInput(t *testing.T, dp int) Input {
+func sloInput(t *testing.T, dp int) input.Input {
 	t.Helper()
-	in, ds := QuickInput(QuickOptions{Model: "llama-3.1-8b", GPU: "h100-sxm", TP: 1, DP: dp, MaxModelLen: 8192, Weights: "bf16", VLLMVersion: "0.11.0"})
+	in, ds := input.Quick(resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100-sxm", TP: 1, DP: dp, MaxModelLen: 8192, Weights: "bf16", VLLMVersion: "0.11.0"})
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}
@@ -21,9 +24,9 @@ func sloInput(t *testing.T, dp int) Input {
 	return in
 }
 
-func runPerf(t *testing.T, in Input) PerfReport {
+func runPerf(t *testing.T, in input.Input) Prediction {
 	t.Helper()
-	return Perf(&in, Memory(&in).KVTokensPerRank, PerfOptions{Seed: 1, Requests: 1000})
+	return Predict(&in, memory.Estimate(&in).KVTokensPerRank, Options{Seed: 1, Requests: 1000})
 }
 
 // The same deployment passes a throughput target below what it can do and
@@ -84,3 +87,10 @@ func TestSLODenseDPIndependent(t *testing.T) {
 
 // near reports a and b equal within the relative tolerance tol.
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(math.Abs(b), 1e-12) }
+
+// check runs both halves of `vlaunch check` on in: the memory model, then
+// Evaluate.
+func check(in *input.Input, opt Options) Result {
+	m := memory.Estimate(in)
+	return Evaluate(in, &m, opt)
+}

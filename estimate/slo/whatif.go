@@ -1,9 +1,10 @@
-package estimate
+package slo
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
@@ -22,7 +23,7 @@ type Alternative struct {
 	// IdleTTFTS is the idle-system TTFT per SLO input length.
 	IdleTTFTS map[int]float64 `json:"idle_ttft_s"`
 	Binding   string          `json:"binding"`
-	in        Input
+	in        input.Input
 	// backendOnly names the all-to-all backend when that is the variant's
 	// only change ("" otherwise): the candidates of backendAdvice.
 	backendOnly string
@@ -31,9 +32,9 @@ type Alternative struct {
 // alternativeInputs lists the variants worth trying for this deployment:
 // FP8 weights, the other all-to-all backends, one 400 Gbit/s NIC per GPU,
 // TP within a node with DP across nodes, and the combination.
-func alternativeInputs(in *Input) []Alternative {
+func alternativeInputs(in *input.Input) []Alternative {
 	var out []Alternative
-	add := func(name string, f func(*Input)) *Alternative {
+	add := func(name string, f func(*input.Input)) *Alternative {
 		v := *in
 		f(&v)
 		// Whether vLLM captures CUDA graphs depends on the backend and DP
@@ -44,31 +45,33 @@ func alternativeInputs(in *Input) []Alternative {
 	}
 	fp8 := in.WeightsDType != "fp8" && in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "mxfp4"
 	if fp8 {
-		add("FP8 weights", func(v *Input) { v.WeightsDType, v.WeightsFromCheckpoint = "fp8", in.Model.CheckpointDType() == "fp8" })
+		add("FP8 weights", func(v *input.Input) {
+			v.WeightsDType, v.WeightsFromCheckpoint = "fp8", in.Model.CheckpointDType() == "fp8"
+		})
 	}
 	moeDP := in.Model.IsMoE() && in.Layout.DP > 1 && in.Layout.EP
 	multi := in.Layout.Nodes > 1
 	if moeDP {
 		for _, b := range []string{vllm.BackendAllgatherReducescatter, vllm.BackendDeepEPHighThroughput, vllm.BackendDeepEPLowLatency} {
 			if in.All2AllBackend != b {
-				add("all2all "+b, func(v *Input) { v.All2AllBackend = b }).backendOnly = b
+				add("all2all "+b, func(v *input.Input) { v.All2AllBackend = b }).backendOnly = b
 			}
 		}
 	}
-	fast := func(v *Input) { v.Network.InterGbitPerSPerNIC, v.Network.NICsPerNode = 400, v.Layout.GPUsPerNode }
+	fast := func(v *input.Input) { v.Network.InterGbitPerSPerNIC, v.Network.NICsPerNode = 400, v.Layout.GPUsPerNode }
 	if multi && in.Network.InterGbitPerSPerNIC*float64(in.Network.NICsPerNode) < 400*float64(in.Layout.GPUsPerNode) {
 		add(fmt.Sprintf("inter-node %d × 400 Gbit/s NICs per node", in.Layout.GPUsPerNode), fast)
 	}
 	g, pp := in.Layout.GPUsPerNode, in.Layout.PP
 	if dp := in.Layout.GPUs() / pp / max(1, g); in.Layout.TP != g && g > 1 && dp >= 1 && dp*g*pp == in.Layout.GPUs() && in.Model.NumHeads%g == 0 {
-		add(fmt.Sprintf("TP=%d DP=%d", g, dp), func(v *Input) { v.Layout.TP, v.Layout.DP = g, dp })
+		add(fmt.Sprintf("TP=%d DP=%d", g, dp), func(v *input.Input) { v.Layout.TP, v.Layout.DP = g, dp })
 	}
 	if moeDP && multi && (fp8 || in.All2AllBackend != vllm.BackendDeepEPLowLatency) {
 		name := vllm.BackendDeepEPLowLatency + " + DBO + 400 Gbit/s per GPU"
 		if fp8 {
 			name = "FP8 weights + " + name
 		}
-		add(name, func(v *Input) {
+		add(name, func(v *input.Input) {
 			if fp8 {
 				v.WeightsDType = "fp8"
 			}
@@ -81,7 +84,7 @@ func alternativeInputs(in *Input) []Alternative {
 
 // Alternatives evaluates every variant: memory first (KV capacity from
 // Memory), then steady decode at the SLO's concurrency and idle TTFT.
-func Alternatives(in *Input) []Alternative {
+func Alternatives(in *input.Input) []Alternative {
 	alts := alternativeInputs(in)
 	for i := range alts {
 		a := &alts[i]
@@ -102,7 +105,7 @@ func Alternatives(in *Input) []Alternative {
 // alternativesPassing names the variants predicted to meet v. TTFT
 // percentiles of a variant are its idle TTFT scaled by this deployment's
 // ratio of predicted to idle TTFT (the same queueing factor: an assumption).
-func alternativesPassing(in *Input, alts []Alternative, v *SLOVerdict) []string {
+func alternativesPassing(in *input.Input, alts []Alternative, v *Verdict) []string {
 	var out []string
 	for _, a := range alts {
 		if !a.Fits {
@@ -130,7 +133,7 @@ func alternativesPassing(in *Input, alts []Alternative, v *SLOVerdict) []string 
 	return out
 }
 
-func alternativePrediction(in *Input, a Alternative, v *SLOVerdict) (float64, bool) {
+func alternativePrediction(in *input.Input, a Alternative, v *Verdict) (float64, bool) {
 	switch {
 	case v.Unit == "tokens/s":
 		return throughputOf(in, perf.DecodePoint{OutputTokPerS: a.OutputTokPerS}, in.SLO.ThroughputCounts == "total"), true
@@ -153,7 +156,7 @@ func alternativePrediction(in *Input, a Alternative, v *SLOVerdict) (float64, bo
 // sessionsWithAlternatives finds, over the alternatives that fit, the one
 // reaching the throughput target with the fewest sessions, or else the best
 // throughput any of them reaches within max_num_seqs and KV capacity.
-func sessionsWithAlternatives(in *Input, alts []Alternative, target float64, total bool) (string, bool) {
+func sessionsWithAlternatives(in *input.Input, alts []Alternative, target float64, total bool) (string, bool) {
 	var reach, top struct {
 		c    int
 		tp   float64

@@ -1,14 +1,16 @@
-package estimate
+package search
 
 import (
 	"fmt"
 	"slices"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
-func layoutKeys(ls []Layout) []string {
+func layoutKeys(ls []input.Layout) []string {
 	var out []string
 	for _, l := range ls {
 		out = append(out, fmt.Sprintf("%d/%d/%d/%t", l.TP, l.PP, l.DP, l.EP))
@@ -16,7 +18,7 @@ func layoutKeys(ls []Layout) []string {
 	return out
 }
 
-func TestEnumerateLayouts(t *testing.T) {
+func TestEnumerate(t *testing.T) {
 	for _, tc := range []struct {
 		name                 string
 		nodes, perNode, head int
@@ -35,7 +37,7 @@ func TestEnumerateLayouts(t *testing.T) {
 		{"3x4", 3, 4, 32, false, []string{"1/1/12/false", "2/1/6/false", "4/1/3/false", "4/3/1/false"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ls := EnumerateLayouts(tc.nodes, tc.perNode, tc.head, tc.moe)
+			ls := Enumerate(tc.nodes, tc.perNode, tc.head, tc.moe)
 			if got := layoutKeys(ls); !slices.Equal(got, tc.want) {
 				t.Fatalf("got %v\nwant %v", got, tc.want)
 			}
@@ -55,15 +57,15 @@ func TestEnumerateLayouts(t *testing.T) {
 }
 
 // autoDeepSeek is the 2 × 8 H200 example with parallelism: auto.
-func autoDeepSeek(t testing.TB) Input {
+func autoDeepSeek(t testing.TB) input.Input {
 	t.Helper()
-	d, ds := spec.Load("../examples/deepseek-v3-fp8-2x8h200.yaml")
+	d, ds := spec.Load("../../examples/deepseek-v3-fp8-2x8h200.yaml")
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}
 	d.Parallelism = spec.Parallelism{Auto: true}
 	spec.ApplyDefaults(d)
-	in, ds := FromSpec(d)
+	in, ds := input.FromSpec(d)
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}
@@ -75,12 +77,12 @@ func autoDeepSeek(t testing.TB) Input {
 func TestWithLayoutAll2All(t *testing.T) {
 	base := autoDeepSeek(t)
 	for _, tc := range []struct {
-		l     Layout
+		l     input.Layout
 		empty bool
 	}{
-		{Layout{TP: 1, PP: 1, DP: 16, EP: true, Nodes: 2, GPUsPerNode: 8}, false},
-		{Layout{TP: 1, PP: 1, DP: 16, EP: false, Nodes: 2, GPUsPerNode: 8}, true},
-		{Layout{TP: 8, PP: 2, DP: 1, EP: true, Nodes: 2, GPUsPerNode: 8}, true},
+		{input.Layout{TP: 1, PP: 1, DP: 16, EP: true, Nodes: 2, GPUsPerNode: 8}, false},
+		{input.Layout{TP: 1, PP: 1, DP: 16, EP: false, Nodes: 2, GPUsPerNode: 8}, true},
+		{input.Layout{TP: 8, PP: 2, DP: 1, EP: true, Nodes: 2, GPUsPerNode: 8}, true},
 	} {
 		in := base.WithLayout(tc.l)
 		if (in.All2AllBackend == "") != tc.empty {
@@ -126,12 +128,12 @@ func TestBetterOrdersByTheDocumentedKeys(t *testing.T) {
 // 1/8 of them per GPU (≈ 0.6 ms) to produce 256 tokens; the two all-reduces
 // per layer over NVLink cost far less than the weight read they save. So
 // throughput falls as TP shrinks: TP 8 > TP 4 > TP 2 > TP 1.
-func TestSearchDense8BRanksByThroughput(t *testing.T) {
-	in, ds := QuickInput(QuickOptions{Model: "llama-3.1-8b", GPU: "h100-sxm", TP: 8, GPUsPerNode: 8, Concurrency: 256, MaxModelLen: 4096})
+func TestRankDense8BByThroughput(t *testing.T) {
+	in, ds := input.Quick(resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100-sxm", TP: 8, GPUsPerNode: 8, Concurrency: 256, MaxModelLen: 4096})
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}
-	cands := Search(&in)
+	cands := Rank(&in)
 	var got []int
 	for _, c := range cands {
 		got = append(got, c.TP)
@@ -153,9 +155,9 @@ func TestSearchDense8BRanksByThroughput(t *testing.T) {
 	}
 }
 
-func TestSearchLayoutDeepSeek(t *testing.T) {
+func TestChooseDeepSeek(t *testing.T) {
 	base := autoDeepSeek(t)
-	in, s, info := SearchLayout(&base)
+	in, s, info := Choose(&base)
 	if s == nil || len(s.Candidates) != 10 {
 		t.Fatalf("search %+v", s)
 	}
@@ -167,7 +169,7 @@ func TestSearchLayoutDeepSeek(t *testing.T) {
 		t.Errorf("finding %+v", info)
 	}
 	// Same input, same answer.
-	_, again, _ := SearchLayout(&base)
+	_, again, _ := Choose(&base)
 	if !slices.Equal(again.Candidates, s.Candidates) {
 		t.Error("search is not deterministic")
 	}
@@ -178,6 +180,6 @@ func TestSearchLayoutDeepSeek(t *testing.T) {
 func BenchmarkSearch(b *testing.B) {
 	base := autoDeepSeek(b)
 	for b.Loop() {
-		Search(&base)
+		Rank(&base)
 	}
 }

@@ -1,8 +1,9 @@
-package estimate
+package slo
 
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
@@ -10,7 +11,7 @@ import (
 // within max_num_seqs and KV) whose steady decode reaches the target.
 // f is the prefill interference (see prefillInterference): steady-decode
 // figures are divided by it to state what the workload would see.
-func sessionsForThroughput(in *Input, sm *perf.StepModel, kv int64, target, f float64, total bool) string {
+func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kv int64, target, f float64, total bool) string {
 	c, tp, ok := minSessionsFor(in, sm, kv, target, total)
 	if ok {
 		pt, _ := sm.DecodeAt(c, in.MeanContext())
@@ -21,7 +22,7 @@ func sessionsForThroughput(in *Input, sm *perf.StepModel, kv int64, target, f fl
 
 // minSessionsFor returns the smallest concurrency reaching the target
 // (ok), or the best throughput found and its concurrency.
-func minSessionsFor(in *Input, sm *perf.StepModel, kv int64, target float64, total bool) (int, float64, bool) {
+func minSessionsFor(in *input.Input, sm *perf.StepModel, kv int64, target float64, total bool) (int, float64, bool) {
 	ctx := in.MeanContext()
 	limit := max(1, in.MaxNumSeqs)
 	if kv > 0 {
@@ -43,7 +44,7 @@ func minSessionsFor(in *Input, sm *perf.StepModel, kv int64, target float64, tot
 
 // bandwidthFor finds the per-node inter-node bandwidth at which ok holds
 // (doubling from the current figure, up to 16 × 400 Gbit/s).
-func bandwidthFor(in *Input, ok func(*perf.StepModel) bool) string {
+func bandwidthFor(in *input.Input, ok func(*perf.StepModel) bool) string {
 	if in.Layout.Nodes <= 1 {
 		return "the network is intra-node; a faster inter-node link does not help"
 	}
@@ -61,7 +62,7 @@ func bandwidthFor(in *Input, ok func(*perf.StepModel) bool) string {
 // throughputBound states the physical ceiling at the SLO's concurrency:
 // no step can beat reading the resident weights once, in the lightest
 // format this GPU computes in (FP8 where it has FP8 tensor cores).
-func throughputBound(in *Input, sm *perf.StepModel, c int, target float64) string {
+func throughputBound(in *input.Input, sm *perf.StepModel, c int, target float64) string {
 	floor := sm.FloorsAt(c, in.MeanContext()).WeightReadS
 	format := in.WeightsDType
 	if in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "fp8" && in.WeightsDType != "mxfp4" {
@@ -80,7 +81,7 @@ func throughputBound(in *Input, sm *perf.StepModel, c int, target float64) strin
 // loadForTTFT searches the largest load (sessions, or arrival rate) at
 // which the simulated TTFT percentile meets the target: halving until it
 // passes, then bisecting between the passing and failing loads.
-func loadForTTFT(in *Input, sm *perf.StepModel, kv int64, n int, q string, target float64) string {
+func loadForTTFT(in *input.Input, sm *perf.StepModel, kv int64, n int, q string, target float64) string {
 	open := in.Workload.ArrivalRatePerS > 0
 	full := float64(max(1, in.Workload.Concurrency))
 	if open {
@@ -93,7 +94,7 @@ func loadForTTFT(in *Input, sm *perf.StepModel, kv int64, n int, q string, targe
 		} else {
 			v.Workload.Concurrency = max(1, int(load))
 		}
-		res := simulateScenario(&v, sm, kv, n, PerfOptions{Seed: 1, Requests: 1000}).Result.TTFT
+		res := simulateScenario(&v, sm, kv, n, Options{Seed: 1, Requests: 1000}).Result.TTFT
 		got := map[string]float64{"p50": res.P50, "p95": res.P95, "p99": res.P99}[q]
 		return got <= target, got
 	}

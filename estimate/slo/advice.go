@@ -1,9 +1,10 @@
-package estimate
+package slo
 
 import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/diag/codes"
+	"github.com/vlaunch/vlaunch/estimate/input"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -31,7 +32,7 @@ const MaterialGain = 0.20
 // The finding is a warning when `auto` picked the backend in effect (vlaunch's
 // own rule chose it, so vlaunch should say it looks wrong here) and info when
 // the user named it (they may know something the model does not).
-func backendAdvice(in *Input, p *Performance) diag.Diagnostics {
+func backendAdvice(in *input.Input, p *Performance) diag.Diagnostics {
 	if in.All2AllBackend == "" || len(p.Prefill) == 0 {
 		return nil
 	}
@@ -73,7 +74,7 @@ func backendAdvice(in *Input, p *Performance) diag.Diagnostics {
 // uses it rather than falling back), whether it runs across nodes when the
 // EP group spans several, and, for DeepEP, whether the NICs have the
 // GPU-initiated RDMA its internode kernels need.
-func backendRunnable(in *Input, rel vllm.Release, name string) bool {
+func backendRunnable(in *input.Input, rel vllm.Release, name string) bool {
 	b, ok := rel.All2AllBackend(name)
 	if !ok || b.FallsBack(rel) {
 		return false
@@ -87,7 +88,7 @@ func backendRunnable(in *Input, rel vllm.Release, name string) bool {
 
 // backendCaveat is what the recommended backend costs or assumes; the
 // performance model already includes it.
-func backendCaveat(in *Input, name string) string {
+func backendCaveat(in *input.Input, name string) string {
 	var txt string
 	switch name {
 	case vllm.BackendDeepEPHighThroughput:

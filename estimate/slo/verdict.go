@@ -1,9 +1,10 @@
-package estimate
+package slo
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
@@ -20,7 +21,7 @@ const (
 )
 
 // SLOVerdict judges one service-level objective.
-type SLOVerdict struct {
+type Verdict struct {
 	Name      string  `json:"name"`
 	Target    float64 `json:"target"`
 	Predicted float64 `json:"predicted"`
@@ -36,8 +37,8 @@ type SLOVerdict struct {
 
 // judgeSLOs builds the verdict list: throughput, TPOT, then every TTFT
 // percentile target.
-func judgeSLOs(in *Input, sm *perf.StepModel, p *Performance, kv int64, advise bool) []SLOVerdict {
-	var out []SLOVerdict
+func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, advise bool) []Verdict {
+	var out []Verdict
 	if in.SLO.ThroughputTokensPerS > 0 {
 		out = append(out, throughputVerdict(in, sm, p, kv, advise))
 	}
@@ -95,10 +96,10 @@ func stepBinding(st perf.StepTime) string {
 	return BindCompute
 }
 
-func throughputVerdict(in *Input, sm *perf.StepModel, p *Performance, kv int64, advise bool) SLOVerdict {
+func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, advise bool) Verdict {
 	target := in.SLO.ThroughputTokensPerS
 	total := in.SLO.ThroughputCounts == "total"
-	v := SLOVerdict{Name: "throughput (" + in.SLO.ThroughputCounts + " tokens/s)", Target: target, Unit: "tokens/s"}
+	v := Verdict{Name: "throughput (" + in.SLO.ThroughputCounts + " tokens/s)", Target: target, Unit: "tokens/s"}
 	c := max(1, in.Workload.Concurrency)
 	d := p.Decode
 	if s := p.sim(in.Workload.InputTokens); s != nil {
@@ -134,7 +135,7 @@ func throughputVerdict(in *Input, sm *perf.StepModel, p *Performance, kv int64, 
 
 // throughputExplanation states what the target counts, what Little's law
 // asks of a decode step, and the predicted step against its floors.
-func throughputExplanation(in *Input, sm *perf.StepModel, d perf.DecodeInfo, binding string) string {
+func throughputExplanation(in *input.Input, sm *perf.StepModel, d perf.DecodeInfo, binding string) string {
 	target, c := in.SLO.ThroughputTokensPerS, max(1, in.Workload.Concurrency)
 	perSession := target / float64(c)
 	counts := "generated (output) tokens only"
@@ -156,7 +157,7 @@ func throughputExplanation(in *Input, sm *perf.StepModel, d perf.DecodeInfo, bin
 // bandwidth on this layout) scale their target by it — an assumption that
 // the share stays the same; alternatives are compared in steady decode
 // (optimistic, and said so) because their prefill cost differs.
-func prefillInterference(in *Input, p *Performance) float64 {
+func prefillInterference(in *input.Input, p *Performance) float64 {
 	s := p.sim(in.Workload.InputTokens)
 	if s == nil || s.Result.OutputTokPerS <= 0 || p.Decode.Point.OutputTokPerS <= 0 {
 		return 1
@@ -165,7 +166,7 @@ func prefillInterference(in *Input, p *Performance) float64 {
 }
 
 // throughputOf converts a decode point to the counted throughput.
-func throughputOf(in *Input, pt perf.DecodePoint, total bool) float64 {
+func throughputOf(in *input.Input, pt perf.DecodePoint, total bool) float64 {
 	if !total {
 		return pt.OutputTokPerS
 	}
@@ -173,8 +174,8 @@ func throughputOf(in *Input, pt perf.DecodePoint, total bool) float64 {
 	return pt.OutputTokPerS * float64(w.InputTokens+w.OutputTokens) / float64(max(1, w.OutputTokens))
 }
 
-func tpotVerdict(in *Input, p *Performance, kv int64) SLOVerdict {
-	v := SLOVerdict{Name: "TPOT (mean)", Target: in.SLO.TPOTMs / 1e3, Unit: "s", Binding: stepBinding(p.Decode.Step)}
+func tpotVerdict(in *input.Input, p *Performance, kv int64) Verdict {
+	v := Verdict{Name: "TPOT (mean)", Target: in.SLO.TPOTMs / 1e3, Unit: "s", Binding: stepBinding(p.Decode.Step)}
 	if s := p.sim(in.Workload.InputTokens); s != nil {
 		v.Predicted = s.Result.TPOT.Mean
 	}
@@ -192,8 +193,8 @@ func tpotVerdict(in *Input, p *Performance, kv int64) SLOVerdict {
 // network) binds the TTFT; below it, waiting for shared steps (queueing) does.
 const prefillShareBinding = 0.5
 
-func ttftVerdict(in *Input, sm *perf.StepModel, p *Performance, kv int64, n int, q string, target float64, advise bool) SLOVerdict {
-	v := SLOVerdict{Name: fmt.Sprintf("TTFT %s at %d input tokens", q, n), Target: target, Unit: "s"}
+func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, n int, q string, target float64, advise bool) Verdict {
+	v := Verdict{Name: fmt.Sprintf("TTFT %s at %d input tokens", q, n), Target: target, Unit: "s"}
 	var idle perf.PrefillPoint
 	for _, pp := range p.Prefill {
 		if pp.InputTokens == n {

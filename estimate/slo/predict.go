@@ -1,27 +1,34 @@
-package estimate
+// Package slo is the performance half of `vlaunch check`: it runs the
+// step-time model (package perf) and the simulator (package sim) on a
+// deployment, judges every SLO with the resource that binds it, says what
+// it would take to meet a failing one (sessions, bandwidth, the what-if
+// alternatives), advises on the all-to-all backend (EST201) and derives
+// the performance notes.
+package slo
 
 import (
 	"fmt"
 	"slices"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// PerfReport is the performance half of `vlaunch check`: the performance
-// section, the SLO verdicts and whether every SLO holds.
-type PerfReport struct {
-	Performance Performance  `json:"performance"`
-	SLO         []SLOVerdict `json:"slo"`
+// Prediction is the performance section and the SLO verdicts of a
+// deployment, and whether every SLO holds.
+type Prediction struct {
+	Performance Performance `json:"performance"`
+	SLO         []Verdict   `json:"slo"`
 	// Feasible is false when any SLO fails.
 	Feasible bool `json:"feasible"`
 }
 
-// Perf predicts how fast the deployment serves its workload and judges
+// Predict says how fast the deployment serves its workload and judges
 // every SLO. kvTokensPerRank is the KV capacity of one DP rank in tokens
-// (from Memory); 0 means not even one block fits.
-func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
+// (from the memory model); 0 means not even one block fits.
+func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
 	s := perf.SetupFromInput(in)
 	sm := perf.NewStepModel(s)
 	p := Performance{All2All: s.A2A.String(), CUDAGraphs: s.CUDAGraphs,
@@ -49,7 +56,7 @@ func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
 	if !opt.NoAdvice {
 		p.Alternatives = Alternatives(in)
 	}
-	r := PerfReport{Performance: p}
+	r := Prediction{Performance: p}
 	r.SLO = judgeSLOs(in, sm, &r.Performance, kvTokensPerRank, !opt.NoAdvice)
 	r.Feasible = true
 	for _, v := range r.SLO {
@@ -62,7 +69,7 @@ func Perf(in *Input, kvTokensPerRank int64, opt PerfOptions) PerfReport {
 
 // perfInputLengths is the workload's input length followed by every other
 // input length an SLO names.
-func perfInputLengths(in *Input) []int {
+func perfInputLengths(in *input.Input) []int {
 	out := []int{max(1, in.Workload.InputTokens)}
 	for _, t := range in.SLO.TTFT {
 		if t.InputTokens > 0 && !slices.Contains(out, t.InputTokens) {
@@ -74,7 +81,7 @@ func perfInputLengths(in *Input) []int {
 
 // simulateScenario runs the workload's load (its sessions, or its arrival
 // rate) with requests of the given input length.
-func simulateScenario(in *Input, sm *perf.StepModel, kvTokens int64, inputTokens int, opt PerfOptions) SimScenario {
+func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTokens int, opt Options) SimScenario {
 	w := in.Workload
 	sessions := 0
 	if w.ArrivalRatePerS <= 0 {
@@ -92,39 +99,9 @@ func simulateScenario(in *Input, sm *perf.StepModel, kvTokens int64, inputTokens
 		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: max(1, w.OutputTokens),
 		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: n, Warmup: max(100, 2*sessions), Seed: opt.Seed,
 		StaggerS: pf + float64(w.OutputTokens)*dp.TPOTS}
-	res := Simulate(sm, cfg)
+	res := sim.RunModel(sm, cfg)
 	return SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: sessions,
 		RatePerS: w.ArrivalRatePerS, Seed: opt.Seed, Result: res}
-}
-
-// Simulate runs the simulation of a deployment (check's scenarios, and
-// calibrate's replays of benchmark runs). Only MoE models step their DP
-// ranks in lock-step (the experts need every rank's tokens); dense DP
-// ranks are independent engines, so one rank is simulated with its share
-// of the load (the fullest rank's ceil share of sessions and of a request
-// pool, 1/DP of the arrival rate) and the throughput is scaled back up.
-func Simulate(sm *perf.StepModel, cfg sim.Config) sim.Result {
-	dp := cfg.DP
-	if sm.S.Model.IsMoE() || dp <= 1 {
-		return sim.Run(cfg)
-	}
-	one := *sm.S.WithDP(1)
-	m1 := perf.NewStepModel(one)
-	cfg.Step, cfg.DP = m1.StepSeconds, 1
-	if cfg.Sessions > 0 {
-		cfg.Sessions = (cfg.Sessions + dp - 1) / dp
-	}
-	if cfg.Pool > 0 {
-		cfg.Pool = (cfg.Pool + dp - 1) / dp
-		cfg.Requests = min(cfg.Requests, cfg.Pool)
-	}
-	cfg.ArrivalRatePerS /= float64(dp)
-	res := sim.Run(cfg)
-	res.OutputTokPerS *= float64(dp)
-	res.TotalTokPerS *= float64(dp)
-	res.MeanRunning *= float64(dp)
-	res.MeanWaiting *= float64(dp)
-	return res
 }
 
 // perfNotes states the modelling assumptions that matter for this setup.
@@ -158,7 +135,7 @@ func perfNotes(s *perf.StepSetup) []string {
 // Poisson arrivals the steady-state analysis needs a concurrency: the
 // simulated mean number of running requests (Little's law: rate × time in
 // system), stated in the notes.
-func openLoopConcurrency(in *Input, p *Performance) *Input {
+func openLoopConcurrency(in *input.Input, p *Performance) *input.Input {
 	if in.Workload.ArrivalRatePerS <= 0 || len(p.Simulations) == 0 {
 		return in
 	}
@@ -170,7 +147,7 @@ func openLoopConcurrency(in *Input, p *Performance) *Input {
 }
 
 // loadText describes the workload's load for explanations.
-func loadText(in *Input) string {
+func loadText(in *input.Input) string {
 	if in.Workload.ArrivalRatePerS > 0 {
 		return fmt.Sprintf("Poisson arrivals at %.2f requests/s (≈%d in flight)", in.Workload.ArrivalRatePerS, in.Workload.Concurrency)
 	}

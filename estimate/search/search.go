@@ -1,10 +1,17 @@
-package estimate
+// Package search is the layout search of `parallelism: auto`: every layout
+// the hosts allow and vlaunch can generate, run through the same memory and
+// performance models as `vlaunch check`, ranked by a documented total order;
+// the chosen one is reported with EST301.
+package search
 
 import (
 	"fmt"
 	"sort"
 
 	"github.com/vlaunch/vlaunch/diag/codes"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/resolve"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -45,8 +52,8 @@ type Candidate struct {
 }
 
 // Layout is the candidate as a Layout on the given hosts.
-func (c Candidate) layout(nodes, perNode int) Layout {
-	return Layout{TP: c.TP, PP: c.PP, DP: c.DP, EP: c.EP, Nodes: nodes, GPUsPerNode: perNode}
+func (c Candidate) layout(nodes, perNode int) input.Layout {
+	return input.Layout{TP: c.TP, PP: c.PP, DP: c.DP, EP: c.EP, Nodes: nodes, GPUsPerNode: perNode}
 }
 
 // Name is the candidate in the report's notation ("TP 8 · PP 1 · DP 2 · EP on").
@@ -59,14 +66,14 @@ func (c Candidate) PinYAML() string {
 	return fmt.Sprintf("parallelism: {tensor: %d, pipeline: %d, data: %d, expert: %t}", c.TP, c.PP, c.DP, c.EP)
 }
 
-// LayoutSearch is the `layout_search` section of a report: every candidate,
-// best first, and the chosen one (the first).
-type LayoutSearch struct {
+// Result is the `layout_search` section of a report: every candidate, best
+// first, and the chosen one (the first).
+type Result struct {
 	Candidates []Candidate `json:"candidates"`
 	Chosen     Candidate   `json:"chosen"`
 }
 
-// EnumerateLayouts lists the layouts that use all nodes × perNode GPUs:
+// Enumerate lists the layouts that use all nodes × perNode GPUs:
 //
 //   - TP is a power of two dividing perNode (a TP group never spans nodes)
 //     and the model's attention heads (vLLM requires heads % TP == 0);
@@ -76,8 +83,8 @@ type LayoutSearch struct {
 //   - EP off, and for MoE models also on (EP changes nothing for dense ones).
 //
 // The order is TP, then PP ascending, EP off before on.
-func EnumerateLayouts(nodes, perNode, heads int, moe bool) []Layout {
-	var out []Layout
+func Enumerate(nodes, perNode, heads int, moe bool) []input.Layout {
+	var out []input.Layout
 	total := nodes * perNode
 	for tp := 1; tp <= perNode; tp *= 2 {
 		if perNode%tp != 0 || (heads > 0 && heads%tp != 0) {
@@ -91,18 +98,19 @@ func EnumerateLayouts(nodes, perNode, heads int, moe bool) []Layout {
 				if ep && !moe {
 					continue
 				}
-				out = append(out, Layout{TP: tp, PP: pp, DP: total / (tp * pp), EP: ep, Nodes: nodes, GPUsPerNode: perNode})
+				out = append(out, input.Layout{TP: tp, PP: pp, DP: total / (tp * pp), EP: ep, Nodes: nodes, GPUsPerNode: perNode})
 			}
 		}
 	}
 	return out
 }
 
-// Search evaluates every layout of EnumerateLayouts for base's hosts that
-// vlaunch can generate (resolve.Place)
-// (base.Layout gives Nodes and GPUsPerNode; its TP/PP/DP are ignored) with
-// the same memory model (Check) and performance model (AddPerformance, with
-// a shorter simulation) as `vlaunch check`, and returns them best first:
+// Rank evaluates every layout of Enumerate for base's hosts that vlaunch
+// can generate (resolve.Place) (base.Layout gives Nodes and GPUsPerNode;
+// its TP/PP/DP are ignored) with the same memory model (memory.Estimate and
+// its findings) and performance model (slo.Evaluate, with a shorter
+// simulation and without the advice, which does not change a verdict) as
+// `vlaunch check`, and returns them best first:
 //
 //  1. memory fits and every SLO passes;
 //  2. memory fits;
@@ -111,8 +119,8 @@ func EnumerateLayouts(nodes, perNode, heads int, moe bool) []Layout {
 //  5. fewer GPUs per engine (TP × PP: simpler, fewer collectives);
 //  6. then TP, PP ascending and EP off before on, so the order is total.
 //
-// Search is pure: base is not modified.
-func Search(base *Input) []Candidate {
+// Rank is pure: base is not modified.
+func Rank(base *input.Input) []Candidate {
 	layouts := candidateLayouts(base)
 	out := make([]Candidate, len(layouts))
 	for i, lay := range layouts {
@@ -123,19 +131,19 @@ func Search(base *Input) []Candidate {
 }
 
 // evaluate runs both halves of the check on one candidate input.
-func evaluate(in Input) Candidate {
-	r := Check(&in)
-	fits := r.Feasible
-	r.AddPerformance(&in, PerfOptions{Seed: 1, Requests: searchRequests})
+func evaluate(in input.Input) Candidate {
+	m := memory.Estimate(&in)
+	fits := !memory.Findings(&in, &m).HasErrors()
+	r := slo.Evaluate(&in, &m, slo.Options{Seed: 1, Requests: searchRequests, NoAdvice: true})
 	l := in.Layout
-	c := Candidate{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: searchA2ALabel(&in),
-		WeightsGiB: r.Memory.PerGPU.WeightsGiB, KVCacheGiB: r.Memory.PerGPU.KVCacheGiB, Fits: fits,
+	c := Candidate{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: a2aLabel(&in),
+		WeightsGiB: m.PerGPU.WeightsGiB, KVCacheGiB: m.PerGPU.KVCacheGiB, Fits: fits,
 		SLOTotal: len(r.SLO)}
 	if r.Performance != nil {
 		c.DecodeTokPerS = r.Performance.Decode.Point.OutputTokPerS
 	}
 	for _, v := range r.SLO {
-		if v.Verdict == VerdictPass {
+		if v.Verdict == slo.VerdictPass {
 			c.SLOPassed++
 		}
 	}
@@ -143,7 +151,7 @@ func evaluate(in Input) Candidate {
 	return c
 }
 
-// better is the ranking of Search.
+// better is the ranking of Rank.
 func better(a, b Candidate) bool {
 	switch {
 	case a.Feasible != b.Feasible:
@@ -164,10 +172,10 @@ func better(a, b Candidate) bool {
 	return !a.EP && b.EP
 }
 
-// SearchLayout runs Search on base and returns the input for the chosen
-// layout, the search section and an info finding naming the choice.
-func SearchLayout(base *Input) (Input, *LayoutSearch, diag.Diagnostic) {
-	cands := Search(base)
+// Choose runs Rank on base and returns the input for the chosen layout,
+// the search section and an info finding naming the choice.
+func Choose(base *input.Input) (input.Input, *Result, diag.Diagnostic) {
+	cands := Rank(base)
 	if len(cands) == 0 {
 		return *base, nil, diag.Diagnostic{Code: CodeLayoutChosen, Severity: diag.Error, Path: "parallelism",
 			Message: "parallelism: auto found no layout for these hosts", Hint: "pin a layout: parallelism: {tensor: .., pipeline: .., data: .., expert: ..}"}
@@ -182,26 +190,26 @@ func SearchLayout(base *Input) (Input, *LayoutSearch, diag.Diagnostic) {
 		Message: fmt.Sprintf("parallelism: auto chose %s out of %d layouts (%s; predicted %.0f output tokens/s at the workload's concurrency)",
 			best.Name(), len(cands), verdict, best.DecodeTokPerS),
 		Hint: "to pin it, write " + best.PinYAML()}
-	return in, &LayoutSearch{Candidates: cands, Chosen: best}, d
+	return in, &Result{Candidates: cands, Chosen: best}, d
 }
 
-// searchA2ALabel names the MoE token exchange of a layout for the table:
+// a2aLabel names the MoE token exchange of a layout for the table:
 // the backend in effect, or vLLM's naive dispatch/combine (an all-gather of
 // every DP rank's tokens) when DP > 1 without expert parallelism, which the
 // step-time model charges like allgather_reducescatter.
-func searchA2ALabel(in *Input) string {
+func a2aLabel(in *input.Input) string {
 	if in.All2AllBackend == "" && in.Model.IsMoE() && in.Layout.DP > 1 {
 		return vllm.NaiveDispatch
 	}
 	return in.All2AllBackend
 }
 
-// candidateLayouts are the layouts the search evaluates: EnumerateLayouts
+// candidateLayouts are the layouts the search evaluates: Enumerate
 // for the hosts, kept only where vlaunch can generate them (resolve.Place),
 // so `parallelism: auto` never chooses a layout `generate` refuses.
-func candidateLayouts(in *Input) []Layout {
+func candidateLayouts(in *input.Input) []input.Layout {
 	l := in.Layout
-	all := EnumerateLayouts(max(l.Nodes, 1), max(l.GPUsPerNode, 1), in.Model.NumHeads, in.Model.IsMoE())
+	all := Enumerate(max(l.Nodes, 1), max(l.GPUsPerNode, 1), in.Model.NumHeads, in.Model.IsMoE())
 	hosts := in.HostGPUs()
 	out := all[:0]
 	for _, c := range all {

@@ -1,8 +1,9 @@
-package estimate
+package slo
 
 import (
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -14,9 +15,9 @@ func TestPerfNoAdvice(t *testing.T) {
 	in.SLO.ThroughputTokensPerS = 2000
 	p50 := 0.001
 	in.SLO.TTFT = append(in.SLO.TTFT, spec.TTFTTarget{InputTokens: 1024, P50S: &p50})
-	kv := Memory(&in).KVTokensPerRank
-	full := Perf(&in, kv, PerfOptions{Seed: 1, Requests: 1000})
-	bare := Perf(&in, kv, PerfOptions{Seed: 1, Requests: 1000, NoAdvice: true})
+	kv := memory.Estimate(&in).KVTokensPerRank
+	full := Predict(&in, kv, Options{Seed: 1, Requests: 1000})
+	bare := Predict(&in, kv, Options{Seed: 1, Requests: 1000, NoAdvice: true})
 	if len(full.SLO) != 2 || len(bare.SLO) != len(full.SLO) {
 		t.Fatalf("verdicts: %d with advice, %d without", len(full.SLO), len(bare.SLO))
 	}

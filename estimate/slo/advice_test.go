@@ -1,16 +1,17 @@
-package estimate
+package slo
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
 // adviceInput loads an example and lets a case change the deployment
 // before it is resolved (so `auto` and the fabric resolve as they would).
-func adviceInput(t *testing.T, path string, edit func(*spec.Deployment)) Input {
+func adviceInput(t *testing.T, path string, edit func(*spec.Deployment)) input.Input {
 	t.Helper()
 	d, ds := spec.Load(path)
 	if ds.HasErrors() {
@@ -20,7 +21,7 @@ func adviceInput(t *testing.T, path string, edit func(*spec.Deployment)) Input {
 	if edit != nil {
 		edit(d)
 	}
-	in, ds := FromSpec(d)
+	in, ds := input.FromSpec(d)
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}
@@ -28,7 +29,7 @@ func adviceInput(t *testing.T, path string, edit func(*spec.Deployment)) Input {
 }
 
 func TestBackendAdvice(t *testing.T) {
-	const ref = "../examples/deepseek-v3-32xh20.yaml"
+	const ref = "../../examples/deepseek-v3-32xh20.yaml"
 	off := false
 	cases := []struct {
 		name, path string
@@ -54,7 +55,7 @@ func TestBackendAdvice(t *testing.T) {
 			backend: "allgather_reducescatter"},
 		// 8 × 400 Gbit/s InfiniBand: the backends are within ≈10% of each
 		// other in the model (memory-bound decode), below MaterialGain.
-		{name: "fast InfiniBand", path: "../examples/deepseek-v3-fp8-2x8h200.yaml", backend: "deepep_low_latency"},
+		{name: "fast InfiniBand", path: "../../examples/deepseek-v3-fp8-2x8h200.yaml", backend: "deepep_low_latency"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -62,8 +63,7 @@ func TestBackendAdvice(t *testing.T) {
 			if in.All2AllBackend != c.backend {
 				t.Fatalf("backend in effect %q, want %q", in.All2AllBackend, c.backend)
 			}
-			r := Check(&in)
-			r.AddPerformance(&in, PerfOptions{Seed: 1, Requests: 200})
+			r := check(&in, Options{Seed: 1, Requests: 200})
 			var got []diag.Diagnostic
 			for _, f := range r.Findings {
 				if f.Code == CodeFasterAll2All {
@@ -95,9 +95,8 @@ func TestBackendAdvice(t *testing.T) {
 // The threshold is relative to the backend in effect: an alternative just
 // below MaterialGain does not fire, one at it does.
 func TestBackendAdviceThreshold(t *testing.T) {
-	in := adviceInput(t, "../examples/deepseek-v3-32xh20.yaml", nil)
-	r := Check(&in)
-	r.AddPerformance(&in, PerfOptions{Seed: 1, Requests: 200})
+	in := adviceInput(t, "../../examples/deepseek-v3-32xh20.yaml", nil)
+	r := check(&in, Options{Seed: 1, Requests: 200})
 	p := *r.Performance
 	var ht *Alternative
 	for i := range p.Alternatives {
@@ -122,9 +121,8 @@ func TestBackendAdviceThreshold(t *testing.T) {
 
 // A faster backend the release or the fabric cannot run is never suggested.
 func TestBackendRunnable(t *testing.T) {
-	in := adviceInput(t, "../examples/deepseek-v3-32xh20.yaml", nil)
-	r := Check(&in)
-	r.AddPerformance(&in, PerfOptions{Seed: 1, Requests: 200})
+	in := adviceInput(t, "../../examples/deepseek-v3-32xh20.yaml", nil)
+	r := check(&in, Options{Seed: 1, Requests: 200})
 	if len(backendAdvice(&in, r.Performance)) != 1 {
 		t.Fatal("the reference scenario should fire")
 	}

@@ -1,23 +1,24 @@
-package estimate
+package slo
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
 // perfRefInput loads the reference scenario with the given weights.
-func perfRefInput(t testing.TB, weights string) Input {
+func perfRefInput(t testing.TB, weights string) input.Input {
 	t.Helper()
-	d, ds := spec.Load("../examples/deepseek-v3-32xh20.yaml")
+	d, ds := spec.Load("../../examples/deepseek-v3-32xh20.yaml")
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}
 	spec.ApplyDefaults(d)
 	d.Model.Weights = weights
-	in, ds := FromSpec(d)
+	in, ds := input.FromSpec(d)
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}
@@ -28,8 +29,7 @@ func perfRefInput(t testing.TB, weights string) Input {
 // numbers the report must state, pinned to hand-checkable ranges.
 func TestPerfReferenceScenario(t *testing.T) {
 	in := perfRefInput(t, "bf16")
-	r := Check(&in)
-	r.AddPerformance(&in, PerfOptions{Seed: 1})
+	r := check(&in, Options{Seed: 1})
 	p := r.Performance
 	// Point 6: linear ≈ 2 × 37B ≈ 74 GFLOPs; MLA decode ≈ 9 GFLOPs per layer at 32K.
 	if f := p.FLOPs.LinearPerToken; f < 72e9 || f > 76e9 {
