@@ -3,7 +3,7 @@ package plan
 import (
 	"fmt"
 
-	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/search"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -105,13 +105,13 @@ func NewSpace(d *resolve.Deployment) Space {
 }
 
 // layouts are the parallel layouts of the layout search
-// (estimate.EnumerateLayouts) that resolve.Place puts on the spec's nodes:
+// (search.Enumerate) that resolve.Place puts on the spec's nodes:
 // the one rule `vlaunch generate` applies. Expert parallelism over an EP
 // group of one rank (TP × DP = 1) changes nothing and is left out.
 func layouts(d *resolve.Deployment) []resolve.Layout {
 	l := d.Layout
 	var out []resolve.Layout
-	for _, c := range estimate.EnumerateLayouts(max(l.Nodes, 1), max(l.GPUsPerNode, 1), d.Model.NumHeads, d.Model.IsMoE()) {
+	for _, c := range search.Enumerate(max(l.Nodes, 1), max(l.GPUsPerNode, 1), d.Model.NumHeads, d.Model.IsMoE()) {
 		if c.EP && c.EPSize() == 1 {
 			continue
 		}
