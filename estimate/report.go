@@ -25,7 +25,7 @@ type Report struct {
 	Findings    diag.Diagnostics `json:"findings"`
 	Feasible    bool             `json:"feasible"`
 	// LayoutSearch is set when the spec says `parallelism: auto`: every
-	// layout Search evaluated; the rest of the report is for the chosen one.
+	// layout the search evaluated; the rest of the report is for the chosen one.
 	LayoutSearch *LayoutSearch `json:"layout_search,omitempty"`
 }
 

@@ -8,14 +8,13 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/slo"
-	"github.com/vlaunch/vlaunch/resolve"
-
-	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -51,7 +50,7 @@ type Candidate struct {
 	Feasible bool `json:"feasible"`
 }
 
-// Layout is the candidate as a Layout on the given hosts.
+// layout is the candidate as a layout on the given hosts.
 func (c Candidate) layout(nodes, perNode int) input.Layout {
 	return input.Layout{TP: c.TP, PP: c.PP, DP: c.DP, EP: c.EP, Nodes: nodes, GPUsPerNode: perNode}
 }

@@ -3,10 +3,9 @@ package slo
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate/input"
-
-	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 

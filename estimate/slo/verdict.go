@@ -20,7 +20,7 @@ const (
 	BindQueueing = "queueing"
 )
 
-// SLOVerdict judges one service-level objective.
+// Verdict judges one service-level objective.
 type Verdict struct {
 	Name      string  `json:"name"`
 	Target    float64 `json:"target"`
