@@ -23,7 +23,65 @@ func groupServers(servers []*server) [][]*server {
 		}
 		groups[i] = append(groups[i], s)
 	}
-	return groups
+	var out [][]*server
+	for _, g := range groups {
+		out = append(out, splitByEndpoint(g)...)
+	}
+	return out
+}
+
+// splitByEndpoint separates DP groups that share the other keys but meet
+// at different coordinators: servers belong together when they name the
+// same --data-parallel-address or the same --data-parallel-rpc-port, a
+// missing one matching anything (a prefill pool and a decode pool of one
+// disaggregated deployment name both, and both differ). A server that
+// differs in only one of the two stays in the group, where VL206 or VL207
+// reports the slip.
+func splitByEndpoint(g []*server) [][]*server {
+	if len(g) < 2 {
+		return [][]*server{g}
+	}
+	parent := make([]int, len(g))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		if parent[i] != i {
+			parent[i] = find(parent[i])
+		}
+		return parent[i]
+	}
+	endpoint := func(s *server, name string) string {
+		if v, ok := s.Str(name); ok {
+			return v.Text
+		}
+		return ""
+	}
+	for i, s := range g {
+		a, r := endpoint(s, "data-parallel-address"), endpoint(s, "data-parallel-rpc-port")
+		for j := 0; j < i; j++ {
+			b, q := endpoint(g[j], "data-parallel-address"), endpoint(g[j], "data-parallel-rpc-port")
+			sameAddr := a == b || a == "" || b == ""
+			samePort := r == q || r == "" || q == ""
+			if sameAddr || samePort {
+				parent[find(i)] = find(j)
+			}
+		}
+	}
+	index := map[int]int{}
+	var out [][]*server
+	for i, s := range g {
+		root := find(i)
+		k, ok := index[root]
+		if !ok {
+			k = len(out)
+			index[root] = k
+			out = append(out, nil)
+		}
+		out[k] = append(out[k], s)
+	}
+	return out
 }
 
 func groupKey(s *server) string {

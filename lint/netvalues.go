@@ -2,6 +2,7 @@ package lint
 
 import (
 	"net"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -20,8 +21,18 @@ var addressVars = map[string]bool{"VLLM_HOST_IP": true, "MASTER_ADDR": true, "VL
 // addressFlags take a node's address.
 var addressFlags = map[string]bool{"data-parallel-address": true, "master-addr": true}
 
+// fillInWord matches a value written as a name for the reader to replace:
+// prefill_node_1_ip, master_addr, your_port, node0-ip — lower-case words
+// joined by _ or - that name an address, port or interface.
+var fillInWord = regexp.MustCompile(`^[a-z][a-z0-9]*([_-][a-z0-9]+)*[_-](ip|ips|addr|address|host|hostname|port|ifname|nic|iface|interface)$|^(your|my)[_-][a-z0-9_-]+$`)
+
 // badNetEnv checks a network variable's value; "" when fine or not one.
+// An empty value reads as unset (vLLM, Gloo and NCCL take "" as "not
+// given"), and a fill-in name is a placeholder, not a value.
 func badNetEnv(name, value string) string {
+	if value == "" || fillInWord.MatchString(value) {
+		return ""
+	}
 	if syntax, ok := socketIfnameVars[name]; ok {
 		return badIfname(syntax, value)
 	}
@@ -34,9 +45,6 @@ func badNetEnv(name, value string) string {
 // badIfname reports characters no interface name has (`"eth0"/`, a stray
 // quote, a carriage return) and NCCL's ^/= syntax where Gloo reads plain names.
 func badIfname(syntax, v string) string {
-	if v == "" {
-		return "is empty"
-	}
 	for _, c := range v {
 		if !(c == '_' || c == '.' || c == ':' || c == '@' || c == ',' || c == '-' || c == '^' || c == '=' ||
 			(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {

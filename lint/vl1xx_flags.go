@@ -1,10 +1,12 @@
 package lint
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -20,11 +22,35 @@ func flagNames(rel vllm.Release) []string {
 // suggestFlag returns a near-miss for an unknown flag, or "".
 func suggestFlag(name string, rel vllm.Release) string {
 	for _, c := range catalog.Suggest(name, flagNames(rel)) {
-		if d := catalog.Levenshtein(name, c); d <= 2 || (len(name) >= 12 && d <= 3) {
+		if d := catalog.Levenshtein(name, c); (d <= 2 || (len(name) >= 12 && d <= 3)) && !otherWord(name, c) {
 			return c
 		}
 	}
 	return ""
+}
+
+// otherWord reports two flag names that differ in one whole short word
+// with nothing in common (--ec-transfer-config, --kv-transfer-config): a
+// different flag, likely one vlaunch's table lacks, not a misspelling.
+func otherWord(a, b string) bool {
+	wa, wb := strings.Split(a, "-"), strings.Split(b, "-")
+	if len(wa) != len(wb) {
+		return false
+	}
+	diff := -1
+	for i := range wa {
+		if wa[i] != wb[i] {
+			if diff >= 0 {
+				return false
+			}
+			diff = i
+		}
+	}
+	if diff < 0 {
+		return false
+	}
+	x, y := wa[diff], wb[diff]
+	return catalog.Levenshtein(x, y) >= max(len(x), len(y)) || (len(x) <= 3 && len(y) <= 3 && x[0] != y[0])
 }
 
 // checkUnknownFlag reports flags the release lacks: near-misses of known
@@ -87,6 +113,35 @@ func reportVersionSpan(p *pass, s *server, f *cliFlag, old *vllm.Flag) {
 	p.ReportVersioned(s, f.At.Pos, "upgrade vLLM or drop the flag", "flag %s does not exist yet in vLLM %s (added in %s)", sp, s.Rel, old.Since)
 }
 
+// gluedFlagRE matches a word with an option stuck to its end:
+// "${MODEL_PATH}--host" from `vllm serve ${MODEL_PATH}\` followed by a line
+// starting with --host: the backslash joins the lines with no space.
+var gluedFlagRE = regexp.MustCompile(`[^-\s=]--([a-z][a-z0-9-]*[a-z0-9])$`)
+
+// reportGluedFlags reports words that end in a known option glued to them
+// (VL124) and returns the positions of the options' values, which are then
+// not reported again as stray arguments.
+func reportGluedFlags(p *pass, s *server) map[launch.Pos]bool {
+	skip := map[launch.Pos]bool{}
+	args := s.Inv.Args
+	for i, a := range args {
+		m := gluedFlagRE.FindStringSubmatch(a.Text)
+		if m == nil {
+			continue
+		}
+		f, ok := s.Rel.Flag(m[1])
+		if !ok {
+			continue
+		}
+		p.ReportAt(s.Inv, a.PosAt(len(a.Text)-len(m[1])-2), "put a space before the line-continuation backslash",
+			"%q ends in --%s: the word before it was continued without a space before the backslash, so the option is glued to it and vLLM never sees --%s", a.Text, m[1], m[1])
+		if f.Kind != vllm.StoreTrue && f.Kind != vllm.Bool && i+1 < len(args) {
+			skip[args[i+1].Pos] = true
+		}
+	}
+	return skip
+}
+
 // checkExtraPositional reports words argparse cannot place: vllm serve takes
 // one positional argument, the model (VL124).
 func checkExtraPositional(p *pass) {
@@ -99,7 +154,11 @@ func checkExtraPositional(p *pass) {
 		}
 		poisoned := 0
 		skipNext := false
+		glued := reportGluedFlags(p, s)
 		for _, v := range pos {
+			if glued[v.Pos] {
+				continue
+			}
 			if strings.HasPrefix(v.Text, " ") || strings.HasPrefix(v.Text, "\t") {
 				poisoned = v.Pos.Line // `\ ` at a line end: VL301/VL302 say why
 			}

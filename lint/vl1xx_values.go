@@ -34,6 +34,9 @@ func checkValues(p *pass) {
 // badValue checks a value against a flag's kind ("" when fine).
 func badValue(spec *vllm.Flag, v string) string {
 	t := strings.TrimSpace(v)
+	if fillInWord.MatchString(t) && (addressFlags[spec.Name] || spec.Kind == vllm.Int) {
+		return "" // a name to replace (prefill_node_1_ip, dp_rpc_port): a placeholder
+	}
 	if addressFlags[spec.Name] {
 		if msg := badAddress(v); msg != "" {
 			return strconv.Quote(v) + " " + msg

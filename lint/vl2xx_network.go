@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint/launch"
@@ -33,6 +35,7 @@ func checkAddress(p *pass) {
 		}
 		checkAddressIsPrimary(p, nodes, ref, refOK)
 	}
+	checkFollowerOwnAddress(p)
 }
 
 // checkAddressIsPrimary compares the address with the primary's own IP when known.
@@ -203,4 +206,160 @@ func sharedHostNICs(g []*server) *launch.Container {
 		}
 	}
 	return nil
+}
+
+// ownAddressEnv are variables that hold the node's own address: vLLM's
+// VLLM_HOST_IP and HCCL_IF_IP of Ascend's collective library.
+var ownAddressEnv = []string{"VLLM_HOST_IP", "HCCL_IF_IP"}
+
+// ownIPName matches variable names that say "this node's address":
+// local_ip, LOCAL_IP, POD_IP, MY_IP, CURRENT_NODE_IP, SELF_ADDR...
+var ownIPName = regexp.MustCompile(`(?i)^(local|this|self|my|own|current|cur|pod)_?(node_?|host_?)?(ip|ipv4|addr|address|ip_?addr(ess)?)$`)
+
+// ownIPCommand matches a command substitution that prints the host's own
+// address: hostname -i / -I, ip addr / ip route get, ifconfig.
+var ownIPCommand = regexp.MustCompile(`\$\(\s*(hostname\s+(-[iI]|--ip-address|--all-ip-addresses)|ip\s+(-\d\s+)?(a|addr|address|route)\b|ifconfig)|` + "`" + `\s*hostname\s+-[iI]`)
+
+// checkFollowerOwnAddress reports a follower — a --headless node, or a
+// per-rank launcher whose first rank is not 0 — whose DP address is its own
+// address: the variable it also gives VLLM_HOST_IP or HCCL_IF_IP, a name
+// such as $local_ip or $POD_IP, or `hostname -I`. Every node must name the
+// DP master (rank 0's node); a follower pointing at itself waits for a
+// coordinator that never answers (VL206).
+func checkFollowerOwnAddress(p *pass) {
+	for _, s := range p.Servers {
+		if !isFollower(s) {
+			continue
+		}
+		a, ok := s.Str("data-parallel-address")
+		if !ok {
+			continue
+		}
+		why := ownAddress(p, s, a)
+		if why == "" {
+			continue
+		}
+		at := a.Pos
+		if f := s.Flag("data-parallel-address"); f != nil && f.At.Pos.Line > 0 && f.At.Pos.Line != at.Line {
+			at = f.At.Pos // the value comes from a variable set elsewhere
+		}
+		p.ReportAt(s.Inv, at, "point every node's --data-parallel-address at the DP master (the node that runs rank 0)",
+			"this node is not the DP master, but its --data-parallel-address is %s, i.e. its own address: it waits for a coordinator on itself", why)
+	}
+}
+
+// isFollower reports a server that does not host DP rank 0.
+func isFollower(s *server) bool {
+	if s.Headless() {
+		return true
+	}
+	if s.Inv.Launcher == "launch_online_dp.py" {
+		if r, ok := s.Str("data-parallel-rank"); ok && r.Known && r.Text != "0" {
+			return true
+		}
+	}
+	return false
+}
+
+// ownAddress explains why a is the node's own address, or returns "".
+func ownAddress(p *pass, s *server, a launch.Value) string {
+	for _, name := range ownAddressEnv {
+		e, ok := s.Inv.LookupEnv(name)
+		if !ok {
+			continue
+		}
+		v := e.Value
+		if v.Pos == a.Pos && v.Pos.Line > 0 && !v.Known {
+			return fmt.Sprintf("the value this node also gives %s", name)
+		}
+		if v.Known && a.Known && v.Text == a.Text && v.Text != "" && !sharedHostIP(p, s, name, v.Text) {
+			return fmt.Sprintf("%s, which this node also gives %s", v.Text, name)
+		}
+	}
+	if a.Known {
+		return ""
+	}
+	for _, w := range []string{a.Text, rawFlagValue(p, s, "data-parallel-address")} {
+		if ownIPCommand.MatchString(w) {
+			return w + " (this host's address)"
+		}
+		if name := varName(w); name != "" && ownIPName.MatchString(name) {
+			return w
+		}
+	}
+	return ""
+}
+
+// sharedHostIP reports another server with the same own-address value:
+// then the variable was copied from the master (VL210 says so), not the
+// DP address set wrong.
+func sharedHostIP(p *pass, s *server, name, ip string) bool {
+	for _, o := range p.Servers {
+		if o == s {
+			continue
+		}
+		if e, ok := o.Inv.LookupEnv(name); ok && e.Value.Known && e.Value.Text == ip {
+			return true
+		}
+	}
+	return false
+}
+
+// varName returns NAME for a value that is exactly $NAME, ${NAME} or $(NAME).
+func varName(w string) string {
+	w = strings.Trim(w, `"'`)
+	switch {
+	case strings.HasPrefix(w, "${") && strings.HasSuffix(w, "}"):
+		w = w[2 : len(w)-1]
+	case strings.HasPrefix(w, "$(") && strings.HasSuffix(w, ")"):
+		w = w[2 : len(w)-1]
+	case strings.HasPrefix(w, "$"):
+		w = w[1:]
+	default:
+		return ""
+	}
+	for _, r := range w {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return ""
+		}
+	}
+	return w
+}
+
+// rawFlagValue is the source text of the word after a flag in a shell file
+// (`$local_ip` where the resolved value is the placeholder it was set to),
+// or "" when the flag is not written literally there.
+func rawFlagValue(p *pass, s *server, name string) string {
+	f := s.Flag(name)
+	if f == nil {
+		return ""
+	}
+	var data []byte
+	for _, sc := range p.Scripts {
+		if sc.Name() == s.Inv.File && !sc.Derived() {
+			data = sc.Data()
+			break
+		}
+	}
+	lines := strings.Split(string(data), "\n")
+	at := f.At.Pos
+	if at.Line < 1 || at.Line > len(lines) || at.Col < 1 || at.Col > len(lines[at.Line-1]) {
+		return ""
+	}
+	rest := lines[at.Line-1][at.Col-1:]
+	spell := f.At.Text
+	if !strings.HasPrefix(rest, spell) {
+		return ""
+	}
+	rest = rest[len(spell):]
+	if !strings.Contains(spell, "=") {
+		rest = strings.TrimLeft(rest, " \t")
+		if (rest == `\` || rest == "") && at.Line < len(lines) {
+			rest = strings.TrimLeft(lines[at.Line], " \t")
+		}
+	}
+	if i := strings.IndexAny(rest, " \t"); i >= 0 && !strings.HasPrefix(rest, "$(") {
+		rest = rest[:i]
+	}
+	return rest
 }

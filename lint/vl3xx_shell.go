@@ -96,7 +96,11 @@ func checkLeadingFlag(p *pass) {
 		if launch.BacktickLine(sc.Data()) > 0 {
 			return // PowerShell continuations: VL309 says why the lines fall apart
 		}
-		p.Report(sc.Name(), sc.Pos(w.Pos()), "end the previous line with `\\` (and nothing after it)", "line starts with %s: the previous line has no continuation, so these options never reach vLLM", w.Lit())
+		at := sc.Pos(w.Pos())
+		if !codeBefore(sc.Data(), at.Line) {
+			return // a fragment that starts with flags ("add these options"), not a broken command
+		}
+		p.Report(sc.Name(), at, "end the previous line with `\\` (and nothing after it)", "line starts with %s: the previous line has no continuation, so these options never reach vLLM", w.Lit())
 	})
 }
 
@@ -123,6 +127,17 @@ func checkCRLF(p *pass) {
 		n := bytes.Count(sc.Data(), []byte("\r\n"))
 		p.Report(sc.Name(), sc.At(i), "convert the file to Unix line endings (dos2unix, or `sed -i 's/\\r$//'`)", "the file has Windows (CRLF) line endings on %d line(s): bash keeps the \\r, so line continuations break and values end in \\r", n)
 	}
+}
+
+// codeBefore reports a non-blank, non-comment line before line n (1-based).
+func codeBefore(data []byte, n int) bool {
+	lines := strings.Split(string(data), "\n")
+	for i := 0; i < n-1 && i < len(lines); i++ {
+		if t := strings.TrimSpace(lines[i]); t != "" && !strings.HasPrefix(t, "#") {
+			return true
+		}
+	}
+	return false
 }
 
 // firstWord is the first word of a script, for messages.

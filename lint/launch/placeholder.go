@@ -29,13 +29,19 @@ type span struct {
 var (
 	// angle: <WORD>, <two words>, <ip>:<port>; a letter first, no
 	// surrounding blanks, so `cmd <in.txt >out` stays a redirection.
-	angle = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9_.:/@ -]{0,62}[A-Za-z0-9_]>|<[A-Za-z]>`)
+	angle = regexp.MustCompile(`<[A-Za-z0-9_][A-Za-z0-9_.:/@ -]{0,62}[A-Za-z0-9_]>|<[A-Za-z]>`)
 	// square: [master ip addr], [your-model]: words in brackets that
 	// stand where an argument goes (not `[ x ]` tests or ${A[i]}).
 	square = regexp.MustCompile(`\[[A-Za-z][A-Za-z0-9_.:/@ -]{0,62}[A-Za-z0-9_]\]`)
 	// redacted: xxx, XXX, ***, x.x.x.x and IPs with x or * parts, as a
 	// whole word (group 1; the delimiters around it are consumed).
 	redacted = regexp.MustCompile(`(?:^|[\s=:'"/,@])([xX]{3,}|\*{3,}|(?:\d{1,3}|[xX*]{1,3})(?:\.(?:\d{1,3}|[xX*]{1,3})){3})(?:$|[\s:'"/,;@])`)
+	// curly: {nic_name}, {model-path}: a name in single braces (Python
+	// format fields in published commands); not ${X}, {a,b} or {0..3}.
+	curly = regexp.MustCompile(`\{[A-Za-z_][A-Za-z0-9_-]{0,62}\}`)
+	// elision: `...` or `…` standing for left-out arguments or JSON, alone
+	// or in brackets: `--kv-transfer-config '{...}'`.
+	elision = regexp.MustCompile(`[{\[<(]\s*(?:\.\.\.|…)\s*[}\]>)]|\.\.\.|…`)
 	// template: {{ ... }} of Helm, Jinja and Go templates.
 	template = regexp.MustCompile(`\{\{[^{}\n]{0,200}\}\}`)
 )
@@ -47,7 +53,17 @@ func findPlaceholders(data []byte, yaml bool) []span {
 	s := string(data)
 	var out []span
 	for _, m := range angle.FindAllStringIndex(s, -1) {
-		if standsAlone(s, m[0], m[1], "<") {
+		if standsAlone(s, m[0], m[1], "<") && strings.ContainsAny(s[m[0]:m[1]], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") {
+			out = append(out, inBackticks(s, span{m[0], m[1]}))
+		}
+	}
+	for _, m := range curly.FindAllStringIndex(s, -1) {
+		if standsAlone(s, m[0], m[1], "{") && !(yaml && yamlFlowStart(s, m[0])) {
+			out = append(out, span{m[0], m[1]})
+		}
+	}
+	for _, m := range elision.FindAllStringIndex(s, -1) {
+		if standsAlone(s, m[0], m[1], ".") && !(yaml && yamlFlowStart(s, m[0])) {
 			out = append(out, span{m[0], m[1]})
 		}
 	}
@@ -103,17 +119,26 @@ func yamlFlowStart(s string, i int) bool {
 	return false
 }
 
+// inBackticks widens a placeholder written as inline code, `<port>`, to
+// the backticks: the shell would run it as a command substitution.
+func inBackticks(s string, sp span) span {
+	if sp.start > 0 && sp.end < len(s) && s[sp.start-1] == '`' && s[sp.end] == '`' {
+		return span{sp.start - 1, sp.end + 1}
+	}
+	return sp
+}
+
 // standsAlone reports a bracketed word that is a whole argument or a part
 // of one joined by '=', ':', '/', ',' or quotes, not a redirection target
 // glued to a command (`a<b`) nor a here-document (`<<X`).
 func standsAlone(s string, i, j int, open string) bool {
 	if i > 0 {
 		prev := s[i-1]
-		if strings.IndexByte(" \t\n=:/,'\"(@", prev) < 0 || (open == "<" && prev == '<') {
+		if strings.IndexByte(" \t\n=:/,'\"(@`", prev) < 0 || (open == "<" && prev == '<') {
 			return false
 		}
 	}
-	if j < len(s) && strings.IndexByte(" \t\n:/,'\";)\\@", s[j]) < 0 {
+	if j < len(s) && strings.IndexByte(" \t\n:/,'\";)\\@`", s[j]) < 0 {
 		return false
 	}
 	return true

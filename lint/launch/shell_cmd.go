@@ -120,6 +120,9 @@ func (w *walker) command(cc *cmdCtx, i int) {
 		case (name == "docker" || name == "podman") && next == "exec":
 			w.dockerExec(cc, i+2)
 			return
+		case name == onlineDPScript:
+			w.launchOnlineDP(cc, f[i], f[i+1:])
+			return
 		case name == runClusterScript:
 			w.runCluster(cc, i)
 			return
@@ -143,14 +146,53 @@ func (w *walker) command(cc *cmdCtx, i int) {
 			return
 		}
 	}
-	w.heredocs(cc, "")
+	if heredocMayBeScript(cc) {
+		w.heredocs(cc, "")
+	}
+}
+
+// dataFileExt are redirection targets that hold data, not a script.
+var dataFileExt = map[string]bool{".json": true, ".yaml": true, ".yml": true, ".txt": true, ".py": true,
+	".conf": true, ".toml": true, ".ini": true, ".csv": true, ".jsonl": true, ".md": true}
+
+// heredocMayBeScript reports whether the here-document of a command the
+// walker does not know (`cat > start.sh <<EOF`, `srun ... <<EOF`) may be a
+// script that starts vLLM: not when it is written to a data file
+// (`cat > request.json`), fed to kubectl, or mentions no launch at all — a
+// JSON request body is no shell script.
+func heredocMayBeScript(cc *cmdCtx) bool {
+	if len(cc.fields) > 0 && base(cc.fields[0].Text) == "kubectl" {
+		return false
+	}
+	for _, r := range cc.stmt.Redirs {
+		if (r.Op == syntax.RdrOut || r.Op == syntax.AppOut) && r.Word != nil && dataFileExt[path.Ext(r.Word.Lit())] {
+			return false
+		}
+	}
+	for _, r := range cc.stmt.Redirs {
+		if r.Hdoc == nil {
+			continue
+		}
+		var b strings.Builder
+		syntax.NewPrinter().Print(&b, r.Hdoc)
+		t := b.String()
+		if strings.Contains(t, "vllm") || strings.Contains(t, "ray start") || strings.Contains(t, "dynamo") || strings.Contains(t, "export ") {
+			return true
+		}
+	}
+	return false
 }
 
 // looksLikeScript spots a whole command line passed as one argument
 // (tmux new -d "vllm serve ...", srun ... "ray start ...").
 func looksLikeScript(v Value) bool {
 	t := v.Text
-	return strings.ContainsAny(t, " \n") && (strings.Contains(t, "vllm") || strings.Contains(t, "ray start") || strings.Contains(t, "dynamo."))
+	// Three words at least: "vllm serve" alone is a label (a log message,
+	// a process name to wait for), not a command that could start a server.
+	if len(strings.Fields(t)) < 3 {
+		return false
+	}
+	return strings.Contains(t, "vllm") || strings.Contains(t, "ray start") || strings.Contains(t, "dynamo.")
 }
 
 func base(s string) string { return path.Base(s) }
@@ -192,6 +234,10 @@ func (w *walker) python(cc *cmdCtx, i int) {
 			case mod == "vllm.entrypoints.cli.main" && j+2 < len(f) && f[j+2].Text == "serve":
 				w.serve(cc, f[i], "python -m "+mod+" serve", f[j+3:])
 			}
+			return
+		}
+		if base(t) == onlineDPScript {
+			w.launchOnlineDP(cc, f[i], f[j+1:])
 			return
 		}
 		if !strings.HasPrefix(t, "-") || t == "-c" {

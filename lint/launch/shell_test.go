@@ -125,6 +125,9 @@ func TestWrappers(t *testing.T) {
 		{"docker exec", "docker exec -it -e A=1 node-123 vllm serve m --tp 16\n", "", []string{"m --tp 16"}},
 		{"run_cluster head", "bash run_cluster.sh vllm/vllm-openai 10.0.0.1 --head /hf -e VLLM_HOST_IP=10.0.0.1\n", "", []string{"--block --head --node-ip-address=10.0.0.1 --port=6379"}},
 		{"run_cluster worker", "./run_cluster.sh vllm/vllm-openai 10.0.0.1 --worker /hf -e VLLM_HOST_IP=10.0.0.2\n", "", []string{"--block --address=10.0.0.1:6379"}},
+		{"launch_online_dp", "python launch_online_dp.py --dp-size 4 --tp-size 2 --dp-size-local 2 --dp-rank-start 2 --dp-address 10.0.0.1 --dp-rpc-port 123\n", "", []string{
+			"model_path --port 9000 --data-parallel-size 4 --data-parallel-rank 2 --data-parallel-rpc-port 123 --tensor-parallel-size 2 --data-parallel-address 10.0.0.1",
+			"model_path --port 9001 --data-parallel-size 4 --data-parallel-rank 3 --data-parallel-rpc-port 123 --tensor-parallel-size 2 --data-parallel-address 10.0.0.1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -139,5 +142,40 @@ func TestWrappers(t *testing.T) {
 				t.Errorf("frontend %q, want %q", invs[0].Frontend, tt.frontend)
 			}
 		})
+	}
+}
+
+// TestOnlineDPLauncherDevices: each rank of launch_online_dp.py sees its
+// own TP devices, and the launcher's platform is Ascend.
+func TestOnlineDPLauncherDevices(t *testing.T) {
+	invs, _, _ := ParseShell("t.sh", []byte("python3 launch_online_dp.py --dp-size 2 --tp-size 4 --dp-address x.x.x.x\n"))
+	if len(invs) != 2 {
+		t.Fatalf("want 2 servers (dp-size-local defaults to dp-size), got %d", len(invs))
+	}
+	e, ok := invs[1].LookupEnv("ASCEND_RT_VISIBLE_DEVICES")
+	if !ok || e.Value.Text != "4,5,6,7" || invs[1].GPUs != 4 || invs[1].Platform != PlatformAscend {
+		t.Errorf("rank 1: devices %q (%v), GPUs %d, platform %q", e.Value.Text, ok, invs[1].GPUs, invs[1].Platform)
+	}
+}
+
+// TestDataHeredocNotShell: a JSON request body written with cat is no
+// script; a here-document that starts vLLM still is.
+func TestDataHeredocNotShell(t *testing.T) {
+	invs, _, ds := ParseShell("t.sh", []byte("cat > /tmp/request.json << EOF\n{\n  \"model\": \"${MODEL}\"\n}\nEOF\n"))
+	if len(invs) != 0 || len(ds) != 0 {
+		t.Errorf("JSON heredoc: %d invocations, diagnostics %v", len(invs), ds)
+	}
+	invs, _, _ = ParseShell("t.sh", []byte("cat > start.sh <<EOF\nvllm serve m --tp 2\nEOF\nbash start.sh\n"))
+	if len(invs) != 1 {
+		t.Errorf("script heredoc: want 1 invocation, got %d", len(invs))
+	}
+}
+
+// TestLabelIsNotScript: a two-word argument such as wait_url_ready "vllm
+// serve" is a label, not a command line.
+func TestLabelIsNotScript(t *testing.T) {
+	invs, _, _ := ParseShell("t.sh", []byte("wait_url_ready \"vllm serve\" localhost:8000\n"))
+	if len(invs) != 0 {
+		t.Errorf("want no invocation, got %d", len(invs))
 	}
 }

@@ -1,6 +1,9 @@
 package launch
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // wrappers are Python modules that start a vLLM engine from vLLM's own
 // engine arguments plus flags of their own; the value names the front end.
@@ -84,4 +87,108 @@ func (w *walker) runCluster(cc *cmdCtx, i int) {
 	}
 	inv := inner.newInvocation(&cmdCtx{stmt: cc.stmt}, kind, f[i], runClusterScript, args)
 	w.fe.invs = append(w.fe.invs, inv)
+}
+
+// onlineDPScript is vllm-ascend's examples/external_online_dp/launch_online_dp.py.
+const onlineDPScript = "launch_online_dp.py"
+
+// maxLauncherRanks caps the servers one launcher line expands to.
+const maxLauncherRanks = 64
+
+// launchOnlineDP models `python launch_online_dp.py --dp-size S [--tp-size T]
+// [--dp-size-local L] [--dp-rank-start R] --dp-address A [--dp-rpc-port P]
+// [--vllm-start-port Q]` (vllm-project/vllm-ascend
+// examples/external_online_dp, added in PR #2685, Sep 2025): for each of
+// its L local ranks (default S) it runs run_dp_template.sh, a `vllm serve`
+// with ASCEND_RT_VISIBLE_DEVICES = the rank's T devices, --port Q+i,
+// --data-parallel-size S, --data-parallel-rank R+i, --data-parallel-address A,
+// --data-parallel-rpc-port P and --tensor-parallel-size T (defaults T=1,
+// R=0, P=12345, Q=9000). The template's model and other flags are not in
+// the command, so the model is unresolved and the environment open.
+func (w *walker) launchOnlineDP(cc *cmdCtx, at Value, args []Value) {
+	opts := map[string]Value{}
+	for k := 0; k < len(args); k++ {
+		name, val, hasVal := strings.Cut(args[k].Text, "=")
+		if !strings.HasPrefix(name, "--") {
+			continue
+		}
+		v := args[k].Slice(len(args[k].Text)-len(val), len(args[k].Text))
+		if !hasVal {
+			if k+1 >= len(args) {
+				break
+			}
+			k++
+			v = args[k]
+		}
+		opts[strings.TrimPrefix(name, "--")] = v
+	}
+	size, ok := opts["dp-size"]
+	if !ok {
+		return
+	}
+	opt := func(name, def string) Value {
+		if v, ok := opts[name]; ok {
+			return v
+		}
+		return knownValue(def, at.Pos)
+	}
+	tp, start, rpc, port := opt("tp-size", "1"), opt("dp-rank-start", "0"), opt("dp-rpc-port", "12345"), opt("vllm-start-port", "9000")
+	local := opt("dp-size-local", "-1")
+	if local.Known && local.Text == "-1" {
+		local = size
+	}
+	addr, hasAddr := opts["dp-address"]
+	n, nOK := atoiValue(local)
+	r0, rOK := atoiValue(start)
+	q0, qOK := atoiValue(port)
+	t, tOK := atoiValue(tp)
+	if !nOK || n < 1 || n > maxLauncherRanks {
+		n, nOK = 1, false
+	}
+	for i := 0; i < n; i++ {
+		rank, p := start, port
+		if nOK && rOK {
+			rank = knownValue(strconv.Itoa(r0+i), start.Pos)
+		} else if i > 0 || !nOK {
+			rank = unresolvedValue("$dp_rank", start.Pos)
+		}
+		if qOK {
+			p = knownValue(strconv.Itoa(q0+i), port.Pos)
+		}
+		a := []Value{unresolvedValue("model_path", at.Pos),
+			knownValue("--port", at.Pos), p,
+			knownValue("--data-parallel-size", size.Pos), size,
+			knownValue("--data-parallel-rank", rank.Pos), rank,
+			knownValue("--data-parallel-rpc-port", rpc.Pos), rpc,
+			knownValue("--tensor-parallel-size", tp.Pos), tp}
+		if hasAddr {
+			a = append(a, knownValue("--data-parallel-address", addr.Pos), addr)
+		}
+		inv := w.newInvocation(cc, KindServe, at, onlineDPScript, a)
+		if tOK && t > 0 && nOK {
+			devs := make([]string, t)
+			for d := range devs {
+				devs[d] = strconv.Itoa(i*t + d)
+			}
+			inv.Env = append(inv.Env, EnvVar{Name: "ASCEND_RT_VISIBLE_DEVICES", Value: knownValue(strings.Join(devs, ","), at.Pos), Pos: at.Pos, Source: "launcher"})
+			inv.GPUs, inv.GPUSource = t, "ASCEND_RT_VISIBLE_DEVICES"
+		}
+		inv.EnvOpen = true
+		inv.Platform = PlatformAscend
+		w.fe.invs = append(w.fe.invs, inv)
+	}
+}
+
+// atoiValue reads a known integer value.
+func atoiValue(v Value) (int, bool) {
+	if !v.Known {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v.Text))
+	return n, err == nil
+}
+
+// unresolvedValue is a value the linter cannot know, shown as text.
+func unresolvedValue(text string, p Pos) Value {
+	return Value{Text: text, Pos: p, Unresolved: []string{text}}
 }

@@ -1,0 +1,9 @@
+# The second node of a DP2 deployment names its own address (the value it
+# gives HCCL_IF_IP) instead of node 0's.
+local_ip="<LOCAL_IP>"
+node0_ip="<NODE0_IP>"
+export HCCL_IF_IP=$local_ip
+export GLOO_SOCKET_IFNAME=eth0
+vllm serve m --headless --data-parallel-size 2 --data-parallel-size-local 1 \
+  --data-parallel-start-rank 1 --data-parallel-rpc-port 13389 \
+  --data-parallel-address $local_ip # want VL206

@@ -1,0 +1,3 @@
+# lint-version: 0.23.0
+# Two DP groups (prefill and decode pools) with their own address and port.
+python launch_online_dp.py --dp-size 2 --tp-size 16 --dp-size-local 1 --dp-rank-start 0 --dp-address 10.0.0.1 --dp-rpc-port 16591 --vllm-start-port 9081
