@@ -95,9 +95,12 @@ func (c *XY) SVG() string {
 	for _, s := range c.Series {
 		drawSeries(cv, &s, xs, ys)
 	}
-	var labels []Point
 	for _, m := range c.Marks {
-		labels = drawMark(cv, m, xs, ys, labels)
+		drawMark(cv, m, xs, ys)
+	}
+	var labels []Point
+	for _, m := range c.Marks { // labels after every dot, so no dot hides one
+		labels = drawLabel(cv, m, xs, ys, labels)
 	}
 	drawLegend(cv, rows, padL, xyH)
 	return cv.String()
@@ -153,18 +156,22 @@ func drawSeries(cv *Canvas, s *Series, xs, ys Scale) {
 	}
 }
 
-// drawMark draws one point and its label, unless the label would overlap
-// one already placed (labels holds their anchors); hover text stays.
-func drawMark(cv *Canvas, m Mark, xs, ys Scale, labels []Point) []Point {
+// drawMark draws one point (ringed when it is the current choice).
+func drawMark(cv *Canvas, m Mark, xs, ys Scale) {
 	x, y := xs.Pos(m.X), ys.Pos(m.Y)
 	if m.Ring {
 		cv.Circle(x, y, 8, Style{Stroke: "#000000", Width: 1.5}, "")
 	}
 	cv.Circle(x, y, 4.5, Style{Fill: m.Color, Stroke: "#ffffff", Width: 1}, m.Title)
+}
+
+// drawLabel writes a point's label unless it would overlap one already
+// placed (labels holds their anchors); the hover text stays either way.
+func drawLabel(cv *Canvas, m Mark, xs, ys Scale, labels []Point) []Point {
 	if m.Label == "" {
 		return labels
 	}
-	at := Point{x + 9, y - 6}
+	at := Point{xs.Pos(m.X) + 9, ys.Pos(m.Y) - 6}
 	for _, l := range labels {
 		if math.Abs(l.X-at.X) < float64(len([]rune(m.Label)))*charW && math.Abs(l.Y-at.Y) < 12 {
 			return labels
