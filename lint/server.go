@@ -160,7 +160,9 @@ func newServer(inv *launch.Invocation, rel vllm.Release, stated bool) *server {
 		m := s.p.positional[0]
 		// `vllm serve $MODEL \ # comment`: the unresolved first word is the
 		// model, not the stray word after it.
-		if o := s.p.opaque; len(o) > 0 && posBefore(o[0].Pos, m.Pos) {
+		// Order by place in the argument list: a value's Pos is where it
+		// was written, which for a variable is its assignment.
+		if o := s.p.opaque; len(o) > 0 && argIndex(inv.Args, o[0]) < argIndex(inv.Args, m) {
 			m = o[0]
 		}
 		s.Model = &m
@@ -170,7 +172,13 @@ func newServer(inv *launch.Invocation, rel vllm.Release, stated bool) *server {
 	return s
 }
 
-// posBefore orders two positions in one file.
-func posBefore(a, b launch.Pos) bool {
-	return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
+// argIndex is the place of v in args (len(args) when absent).
+func argIndex(args []launch.Value, v launch.Value) int {
+	for i, a := range args {
+		if a.Pos == v.Pos && a.Text == v.Text {
+			return i
+		}
+	}
+	return len(args)
 }
+

@@ -37,5 +37,8 @@ func checkSecrets(p *pass) {
 }
 
 // literal reports a value written out in the file (fully resolved, not
-// empty).
-func literal(v launch.Value) bool { return v.Known && strings.TrimSpace(v.Text) != "" }
+// empty). A manifest's `value: $HF_TOKEN` is no credential but a template
+// for envsubst (Kubernetes itself expands only $(NAME)).
+func literal(v launch.Value) bool {
+	return v.Known && strings.TrimSpace(v.Text) != "" && varName(v.Text) == ""
+}

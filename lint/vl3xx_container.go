@@ -12,6 +12,15 @@ import (
 func checkRepeatedEntrypoint(p *pass) {
 	for _, s := range p.Servers {
 		c := s.Inv.Container
+		if c != nil && c.ShellAfterImage != nil {
+			entry := "`vllm serve`"
+			if s.Rel.ImageEntrypointIsAPIServerModule() == vllm.Present {
+				entry = "the API server (python3 -m vllm.entrypoints.openai.api_server)"
+			}
+			p.ReportAt(s.Inv, c.ShellAfterImage.Pos, "add --entrypoint "+c.ShellAfterImage.Text+" before the image (or pass only the server's arguments after it)",
+				"the image's entrypoint is %s, so %q and its script become the server's arguments and the script never runs", entry, c.ShellAfterImage.Text)
+			continue
+		}
 		if c == nil || c.RepeatedEntrypoint == nil {
 			continue
 		}

@@ -117,6 +117,12 @@ func (w *walker) docker(cc *cmdCtx, i int) {
 // imageServe handles a vllm/vllm-openai container: its entrypoint already
 // runs `vllm serve`, so the command is serve arguments.
 func (w *walker) imageServe(cc *cmdCtx, image Value, cmd []Value) {
+	if len(cmd) > 1 && shells[base(cmd[0].Text)] {
+		sh := cmd[0]
+		w.ctx.container.info.ShellAfterImage = &sh
+		w.command(&cmdCtx{stmt: cc.stmt, fields: cmd}, 0)
+		return
+	}
 	args := cmd
 	if n := repeatedEntrypoint(cmd); n > 0 {
 		rep := cmd[0]

@@ -126,6 +126,11 @@ type Container struct {
 	SharesHostNICs bool
 	// RepeatedEntrypoint points at a command that repeats the image's entrypoint.
 	RepeatedEntrypoint *Value
+	// ShellAfterImage points at a shell (`bash -lc '...'`) given after a
+	// vLLM image without --entrypoint: the image's entrypoint receives it as
+	// arguments and the script never runs. The script's own commands are
+	// still read, as the configuration meant.
+	ShellAfterImage *Value
 	// Pos is where the container is declared (docker word or container name).
 	Pos Pos
 }
