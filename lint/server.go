@@ -181,4 +181,3 @@ func argIndex(args []launch.Value, v launch.Value) int {
 	}
 	return len(args)
 }
-
