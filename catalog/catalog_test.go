@@ -108,6 +108,10 @@ func FuzzParseHFConfig(f *testing.F) {
 		data, _ := modelFiles.ReadFile("models/" + m.file)
 		f.Add(data)
 	}
+	for _, p := range []string{"testdata/deepseek-v3.2-reconstructed.json", "testdata/linear-attention.json"} {
+		data, _ := os.ReadFile(p)
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseHFConfig(data)
 		if err != nil {
@@ -115,5 +119,7 @@ func FuzzParseHFConfig(f *testing.F) {
 		}
 		_ = m.ParamCounts()
 		_ = m.MoELayerCount()
+		_ = m.Modelled()
+		_, _ = m.IndexerCacheBytes(), m.MLACacheBytes(1)
 	})
 }

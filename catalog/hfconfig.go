@@ -53,6 +53,10 @@ type hfConfig struct {
 	UseSlidingWindow *bool    `json:"use_sliding_window"`
 	LayerTypes       []string `json:"layer_types"`
 
+	IndexTopK    int `json:"index_topk"`
+	IndexNHeads  int `json:"index_n_heads"`
+	IndexHeadDim int `json:"index_head_dim"`
+
 	NumNextNPredictLayers int                    `json:"num_nextn_predict_layers"`
 	QuantizationConfig    map[string]interface{} `json:"quantization_config"`
 }
@@ -62,6 +66,7 @@ type hfConfig struct {
 var nativeModelTypes = map[string]bool{
 	"llama": true, "qwen2": true, "qwen3": true, "qwen2_moe": true, "qwen3_moe": true,
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
+	"deepseek_v32": true,
 }
 
 // MaxHFConfigBytes bounds a config.json read from disk. Real ones are a few
@@ -107,6 +112,7 @@ func ParseHFConfig(data []byte) (*Model, error) {
 	c.fillMoE(m)
 	c.fillSliding(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
+	m.Unmodelled = unmodelledFeatures(data, m)
 	return m, nil
 }
 
@@ -152,6 +158,9 @@ func (c *hfConfig) fillAttention(m *Model) {
 			m.QLoraRank = *c.QLoraRank
 		}
 		m.HeadDim = c.QKNopeHeadDim + c.QKRopeHeadDim
+	}
+	if c.IndexTopK > 0 {
+		m.IndexTopK, m.IndexNHeads, m.IndexHeadDim = c.IndexTopK, c.IndexNHeads, c.IndexHeadDim
 	}
 }
 

@@ -50,11 +50,21 @@ type Model struct {
 	SlidingWindow int      `json:"sliding_window,omitempty"`
 	LayerTypes    []string `json:"layer_types,omitempty"`
 
+	// DeepSeek sparse attention (DSA, DeepSeek-V3.2): a lightning indexer
+	// of IndexNHeads heads of IndexHeadDim scores every cached token and
+	// each query attends to the IndexTopK best; zero for dense attention.
+	IndexTopK    int `json:"index_topk,omitempty"`
+	IndexNHeads  int `json:"index_n_heads,omitempty"`
+	IndexHeadDim int `json:"index_head_dim,omitempty"`
+
 	// NumNextNPredictLayers counts MTP layers; they are not served by default
 	// and are excluded from parameter counts.
 	NumNextNPredictLayers int          `json:"num_nextn_predict_layers,omitempty"`
 	TorchDType            string       `json:"torch_dtype,omitempty"`
 	Quant                 Quantization `json:"quantization"`
+	// Unmodelled lists what the config has that vlaunch does not model
+	// (Modelled turns it into an error); empty for every catalog model.
+	Unmodelled []string `json:"unmodelled,omitempty"`
 	// TrustRemoteCode is true when vLLM needs --trust-remote-code to load it.
 	TrustRemoteCode bool `json:"trust_remote_code"`
 	// PublishedParams is the total parameter count its publisher states (0 = unknown).
@@ -101,6 +111,32 @@ func (m *Model) MoELayerCount() int {
 		}
 	}
 	return n
+}
+
+// IsSparseAttention reports whether the model's MLA layers run DeepSeek
+// sparse attention (an indexer picks IndexTopK tokens per query).
+func (m *Model) IsSparseAttention() bool { return m.IndexTopK > 0 }
+
+// AttendedWindow is the most cached tokens one query of layer i attends
+// to: the sliding window, DSA's index_topk, or 0 for full attention.
+func (m *Model) AttendedWindow(i int) int {
+	switch {
+	case m.IsSlidingLayer(i):
+		return m.SlidingWindow
+	case m.IsSparseAttention():
+		return m.IndexTopK
+	}
+	return 0
+}
+
+// BoundedWindow is the attended-token bound of the model's bounded layers
+// (sliding window, else DSA's index_topk; 0 when every layer attends to the
+// whole context).
+func (m *Model) BoundedWindow() int {
+	if m.SlidingWindow > 0 {
+		return m.SlidingWindow
+	}
+	return m.IndexTopK
 }
 
 // IsSlidingLayer reports whether layer i uses sliding-window attention.

@@ -11,7 +11,9 @@ type ParamCounts struct {
 	SharedExperts float64 `json:"shared_experts"`
 	Router        float64 `json:"router"`
 	Norms         float64 `json:"norms"`
-	Total         float64 `json:"total"`
+	// Indexer is DSA's lightning indexer (DeepSeek-V3.2), every layer.
+	Indexer float64 `json:"indexer,omitempty"`
+	Total   float64 `json:"total"`
 
 	// Per-layer figures the placement and FLOP models reuse.
 	AttentionPerLayer  float64 `json:"attention_per_layer"`
@@ -19,6 +21,7 @@ type ParamCounts struct {
 	ExpertPerLayerEach float64 `json:"expert_per_layer_each"`
 	SharedPerLayer     float64 `json:"shared_per_layer"`
 	RouterPerLayer     float64 `json:"router_per_layer"`
+	IndexerPerLayer    float64 `json:"indexer_per_layer,omitempty"`
 }
 
 // Active returns the parameters one token touches in a forward pass:
@@ -41,6 +44,7 @@ func (m *Model) ParamCounts() ParamCounts {
 		ExpertPerLayerEach: m.expertParams(),
 		SharedPerLayer:     m.sharedExpertParams(),
 		RouterPerLayer:     m.routerParams(),
+		IndexerPerLayer:    m.indexerParams(),
 	}
 	if !m.TieWordEmbeddings {
 		p.LMHead = p.Embedding
@@ -54,7 +58,8 @@ func (m *Model) ParamCounts() ParamCounts {
 	p.SharedExperts = moe * p.SharedPerLayer
 	p.Router = moe * p.RouterPerLayer
 	p.Norms = layers*2*h + h
-	p.Total = p.Embedding + p.LMHead + p.Attention + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms
+	p.Indexer = layers * p.IndexerPerLayer
+	p.Total = p.Embedding + p.LMHead + p.Attention + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Indexer
 	return p
 }
 
@@ -134,4 +139,21 @@ func (m *Model) routerParams() float64 {
 		n += e
 	}
 	return n
+}
+
+// indexerParams counts one layer's DSA indexer as vLLM builds it
+// (model_executor/models/deepseek_v2.py, class Indexer): wq_b from the
+// query latent to index_n_heads × index_head_dim, wk from the hidden state
+// to one index_head_dim key, weights_proj from the hidden state to one
+// weight per head, and k_norm (a LayerNorm: weight and bias).
+func (m *Model) indexerParams() float64 {
+	if !m.IsSparseAttention() {
+		return 0
+	}
+	h, n, d := float64(m.HiddenSize), float64(m.IndexNHeads), float64(m.IndexHeadDim)
+	qIn := h
+	if m.QLoraRank > 0 {
+		qIn = float64(m.QLoraRank)
+	}
+	return qIn*n*d + h*d + h*n + 2*d
 }

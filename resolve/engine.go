@@ -2,7 +2,6 @@ package resolve
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -19,15 +18,9 @@ type EngineSettings struct {
 	Env                                        map[string]string
 }
 
-// MLABlockSize is the KV block size vLLM forces for the FlashMLA backend
-// (the Hopper default for DeepSeek MLA), MLABlackwellBlockSize the one
-// CUTLASS_MLA forces on Blackwell (vllm-facts §4.8). DefaultBlockSize is
-// vLLM's default for every other attention backend.
-const (
-	MLABlockSize          = 64
-	MLABlackwellBlockSize = 128
-	DefaultBlockSize      = 16
-)
+// DefaultBlockSize is vLLM's --block-size default, which attention
+// backends that do not force their own keep.
+const DefaultBlockSize = 16
 
 // resolveEngine fills dtypes, release defaults and what depends on the
 // layout (the all2all backend, CUDA graphs).
@@ -106,22 +99,40 @@ func (d *Deployment) resolveLengths(e EngineSettings) {
 }
 
 func (d *Deployment) resolveBlockSize(b *int) {
+	if d.Model.IsMLA() {
+		d.resolveMLABlockSize(b)
+		return
+	}
+	if b != nil && *b > 0 {
+		d.Engine.BlockSize = set(*b, SourceSpec, "")
+		return
+	}
+	d.Engine.BlockSize = set(DefaultBlockSize, SourceRelease, "")
+}
+
+// resolveMLABlockSize: an MLA model's block size is the one its attention
+// backend forces (vllm.MLABlockSize), or --block-size when the backend
+// keeps it; the backend is the release's choice for the GPU, the KV dtype
+// and the model (vllm.Release.MLABackend).
+func (d *Deployment) resolveMLABlockSize(b *int) {
+	sm := 0
+	if d.GPU != nil {
+		sm = d.GPU.ComputeMajor
+	}
+	fp8KV := d.Engine.KVCacheDType.Value == "fp8"
+	backend, _ := d.Release.MLABackend(sm, fp8KV, d.Model.IsSparseAttention())
+	d.Engine.MLABackend = backend
+	size, forced := vllm.MLABlockSize(backend)
 	switch {
-	case d.Model.IsMLA():
-		backend, size := vllm.MLAFlashMLA, MLABlockSize
-		if d.GPU != nil && strings.Contains(strings.ToUpper(d.GPU.Name), "B200") {
-			size, backend = MLABlackwellBlockSize, vllm.MLACutlass
-		}
-		d.Engine.MLABackend = backend
-		why := "vLLM forces it for the " + backend + " backend"
-		if b != nil && *b != size {
-			why = fmt.Sprintf("block_size %d overridden: vLLM forces %d for the %s backend", *b, size, backend)
-		}
-		d.Engine.BlockSize = set(size, SourceDerived, why)
+	case forced && b != nil && *b != size:
+		d.Engine.BlockSize = set(size, SourceDerived,
+			fmt.Sprintf("block_size %d overridden: vLLM forces %d for the %s backend", *b, size, backend))
+	case forced:
+		d.Engine.BlockSize = set(size, SourceDerived, "vLLM forces it for the "+backend+" backend")
 	case b != nil && *b > 0:
 		d.Engine.BlockSize = set(*b, SourceSpec, "")
 	default:
-		d.Engine.BlockSize = set(DefaultBlockSize, SourceRelease, "")
+		d.Engine.BlockSize = set(DefaultBlockSize, SourceRelease, "the "+backend+" backend keeps vLLM's default")
 	}
 }
 

@@ -28,6 +28,9 @@ func Model(d *spec.Deployment) (*catalog.Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if err := m.Modelled(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	m.ID = d.Model.Config
 	return m, nil
 }
@@ -95,5 +98,6 @@ func gpuFigures(r spec.GPURef) (*catalog.GPU, error) {
 	}
 	return &catalog.GPU{ID: "custom", Name: name, Vendor: c.Vendor, MemoryMiB: c.MemoryMiB, SMIMemoryMiB: c.MemoryMiB,
 		HBMBandwidthGBytesPerS: c.HBMBandwidthGBytesPerS, BF16TFLOPS: c.BF16TFLOPS, FP8TFLOPS: c.FP8TFLOPS,
-		IntraNodeGBytesPerS: c.IntraNodeGBytesPerS, IntraNodeKind: customIntraKind, Notes: "custom figures from the spec"}, nil
+		IntraNodeGBytesPerS: c.IntraNodeGBytesPerS, IntraNodeKind: customIntraKind, ComputeMajor: catalog.GuessComputeMajor(name),
+		Notes: "custom figures from the spec"}, nil
 }

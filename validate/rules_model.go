@@ -31,6 +31,10 @@ func checkModelRef(c *checker) {
 		c.errorf(CodeModel, path, unknownHint(ue, hint), "unknown model %q", ue.Name)
 		return
 	}
+	var me *catalog.UnmodelledError
+	if errors.As(err, &me) {
+		hint = me.Hint()
+	}
 	c.errorf(CodeModel, path, hint, "%v", err)
 }
 

@@ -34,15 +34,37 @@ func MLABlockSize(backend string) (size int, ok bool) {
 	return 0, false
 }
 
-// DefaultMLABackend is the MLA backend vLLM picks on a GPU of the given
-// compute capability major version when none is forced: FlashMLA on Hopper
-// (9) and Blackwell (10), where its dense kernels run (older releases chose
-// CUTLASS_MLA on Blackwell), Triton MLA elsewhere (A100, L40, ...).
-func DefaultMLABackend(smMajor int) string {
-	if smMajor == 9 || smMajor == 10 {
-		return MLAFlashMLA
+// srcMLADefault: which MLA backend vLLM picks when none is forced.
+const srcMLADefault = "PR #14451 (merged 2025-03-07, in 0.8.0: FlashMLA the default MLA backend on Hopper; V0 before it used Triton MLA); " +
+	"PR #27363 (merged 2025-10-22, in 0.11.1: FLASH_ATTN_MLA preferred over FlashMLA on Hopper; cuda.py _get_backend_priorities lists FLASH_ATTN_MLA, FLASHMLA, FLASHINFER_MLA, TRITON_MLA for non-Blackwell GPUs); " +
+	"PR #46695 (FLASH_ATTN_MLA has no FP8 KV cache, so an FP8 cache falls to FlashMLA); " +
+	"Blackwell: CUTLASS_MLA first in the 0.11 priority table, PR #32339 (merged 2026-01-14) makes FLASHINFER_MLA the default (0.14.0 taken as its first release, unverified); " +
+	"DeepSeek-V3.2 (index_topk) runs FLASHMLA_SPARSE on Hopper and Blackwell only (vLLM model tests skip it below compute capability 9); " +
+	"checked against the vLLM 0.19.0 start-up log of DeepSeek-V2-Lite on an H100 (block size 16, calibration case dsv2lite-llmd-h100-tp1)"
+
+// MLABackend is the MLA attention backend the release picks when none is
+// forced, for a GPU of compute capability major smMajor (0 = not NVIDIA or
+// unknown), with or without an FP8 KV cache, for a dense or a sparse (DSA)
+// MLA model. A release older than the table is judged by the version asked
+// for (V0 before 0.8 used Triton MLA).
+func (r Release) MLABackend(smMajor int, fp8KV, sparse bool) (backend, source string) {
+	v := r.Version
+	if r.Match == MatchOlder && !r.Requested.IsZero() {
+		v = r.Requested
 	}
-	return MLATriton
+	switch {
+	case sparse && (smMajor == 9 || smMajor == 10):
+		return MLAFlashMLASparse, srcMLADefault
+	case smMajor == 10 && v.AtLeast(v0140):
+		return MLAFlashInfer, srcMLADefault
+	case smMajor == 10:
+		return MLACutlass, srcMLADefault
+	case smMajor == 9 && v.AtLeast(v0111) && !fp8KV:
+		return MLAFlashAttn, srcMLADefault
+	case smMajor == 9 && v.AtLeast(v080):
+		return MLAFlashMLA, srcMLADefault
+	}
+	return MLATriton, srcMLADefault
 }
 
 // MLABlockSource cites MLABlockSize and DefaultMLABackend.

@@ -189,8 +189,24 @@ func TestMLABlockSize(t *testing.T) {
 			t.Errorf("%s: %d %v", tt.backend, s, ok)
 		}
 	}
-	if DefaultMLABackend(9) != MLAFlashMLA || DefaultMLABackend(8) != MLATriton {
-		t.Error("default MLA backends")
+	for _, tt := range []struct {
+		version       string
+		sm            int
+		fp8KV, sparse bool
+		want          string
+	}{
+		{"0.7.3", 9, false, false, MLATriton}, {"0.8.5", 9, false, false, MLAFlashMLA}, {"0.11.0", 9, false, false, MLAFlashMLA},
+		{"0.11.1", 9, false, false, MLAFlashAttn}, {"0.19.0", 9, false, false, MLAFlashAttn}, {"0.19.0", 9, true, false, MLAFlashMLA},
+		{"0.11.0", 8, false, false, MLATriton}, {"0.11.0", 10, false, false, MLACutlass}, {"0.14.0", 10, false, false, MLAFlashInfer},
+		{"0.11.0", 9, false, true, MLAFlashMLASparse}, {"0.11.0", 0, false, false, MLATriton},
+	} {
+		r, _, err := ResolveString(tt.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := r.MLABackend(tt.sm, tt.fp8KV, tt.sparse); got != tt.want {
+			t.Errorf("%s sm%d fp8 %v sparse %v: %s, want %s", tt.version, tt.sm, tt.fp8KV, tt.sparse, got, tt.want)
+		}
 	}
 	if p, _ := rel(t, "0.8.5").MLAFP8KV(MLAFlashMLA); p != Absent {
 		t.Errorf("0.8.5 FlashMLA FP8 KV = %v, want absent (issue #18888)", p)

@@ -18,6 +18,7 @@ const (
 	EstAboveMaxSeqs   diag.Code = "EST105"
 	EstUpcastWeights  diag.Code = "EST106"
 	EstLenAboveConfig diag.Code = "EST107"
+	EstKnownGap       diag.Code = "EST108"
 	EstFasterAll2All  diag.Code = "EST201"
 	EstLayoutChosen   diag.Code = "EST301"
 )
@@ -37,6 +38,7 @@ var estimateEntries = []Entry{
 	{EstAboveMaxSeqs, "above-max-num-seqs", diag.Warning, "The fullest rank gets more sequences than max_num_seqs"},
 	{EstUpcastWeights, "converted-weights", diag.Info, "Weights differ from what the checkpoint ships"},
 	{EstLenAboveConfig, "max-model-len-above-config", diag.Error, "max_model_len above the model's max_position_embeddings"},
+	{EstKnownGap, "memory-known-gap", diag.Warning, "Fits as predicted, but not at the low end of a known memory gap"},
 	{EstFasterAll2All, "faster-all2all", diag.Warning, "Another all-to-all backend is predicted to be materially faster"},
 	{EstLayoutChosen, "auto-layout", diag.Info, "The layout `parallelism: auto` chose"},
 }

@@ -154,10 +154,16 @@ Per GPU (vLLM V1, ` + "`gpu_worker.determine_available_memory`" + `):
   storage size of their format: BF16/FP16 2 B; block FP8 1 B + 4 B per 128×128 block; per-channel
   FP8/INT8 1 B + 4 B per output channel; online FP8 1 B; MXFP4 0.5 B + 1 B per 32 values, experts padded
   as vLLM's MXFP4 MoE kernels require (hidden to 256, per-rank intermediate to 128; 256 on Blackwell).
-  Embeddings, LM head, router and norms stay 16-bit in quantized checkpoints. MLA models also hold
-  de-quantized W_UK/W_UV copies of kv_b_proj (kv_lora_rank × heads/TP × (nope + v) × 2 B per layer).
+  Embeddings, LM head, router and norms stay 16-bit in quantized checkpoints. MLA models with a
+  quantized kv_b_proj also hold de-quantized W_UK/W_UV copies of it (kv_lora_rank × heads/TP × (nope + v)
+  × 2 B per layer); with a 16-bit kv_b_proj vLLM keeps views of it, no copies. DeepSeek sparse attention
+  (V3.2) adds each layer's indexer, replicated on every GPU.
 - **KV bytes per token**: GQA/MHA 2 × max(1, kv_heads/TP) × head_dim × layers × dtype bytes; MLA
-  (kv_lora_rank + qk_rope_head_dim) × layers × dtype bytes, not split by TP. Sliding-window layers
+  (kv_lora_rank + qk_rope_head_dim) × layers × dtype bytes, not split by TP (with DeepSeek sparse
+  attention plus the indexer's 132 B FP8 key per layer; an FP8 cache is fp8_ds_mla, 656 B). The block
+  size of an MLA model is the one its attention backend forces (FlashMLA 64, CUTLASS MLA 128,
+  FlashInfer MLA 64, FlashMLA sparse 64) or vLLM's 16 (FLASH_ATTN_MLA, Triton MLA), the backend being
+  the release's default for the GPU (vllm.Release.MLABackend). Sliding-window layers
   are counted as full in the printed token count (as vLLM's hybrid allocator does); per sequence
   (maximum concurrency, start-up check) they hold min(window − 1 + max_num_batched_tokens, length)
   tokens in whole blocks plus one, as vLLM's SlidingWindowSpec counts them.
@@ -183,7 +189,9 @@ Known limits:
   are not calibrated; the all-gathered hidden states of the allgather/naive backends are not counted.
   The held-out set (` + "`docs/calibration-memory-holdout.md`" + `) has one DP8+EP run (naive backend), within 3%.
 - gpt-oss-120b on one 80 GB GPU: two logs (one here, one held out) show about 4 GiB more non-KV
-  memory than vlaunch predicts; unexplained by the logs, not fitted.
+  memory than vlaunch predicts; unexplained by the logs, not fitted. It is a known gap: on vLLM ≤ 0.11
+  the predicted KV memory of gpt-oss (MXFP4, Hopper-class GPUs) has a band 4.4 GiB deep, and EST108
+  warns when the deployment fits only above it.
 - CUDA-graph memory is a typical figure (1.5 GiB), used only outside the budget unless
   VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1.
 - V0-engine variants (MLA matrix absorption in 0.7.x, the pre-MLA DeepSeek path, the aligned MLA

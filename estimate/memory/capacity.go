@@ -41,6 +41,10 @@ type Capacity struct {
 	// max_num_seqs (the excess queues instead of running).
 	ExceedsMaxNumSeqs bool `json:"exceeds_max_num_seqs"`
 	Fits              bool `json:"fits"`
+	// MaxSeqsPerRankLow and FitsLow are the same at the low end of the KV
+	// band when known gaps apply (Report.Gaps); zero and false otherwise.
+	MaxSeqsPerRankLow int  `json:"max_seqs_per_rank_low,omitempty"`
+	FitsLow           bool `json:"fits_low,omitempty"`
 }
 
 // CapacityFor derives capacity for the binding stage b.

@@ -17,6 +17,7 @@ const (
 	CodeAboveMaxSeqs   = codes.EstAboveMaxSeqs   // per-rank share above max_num_seqs: the excess queues
 	CodeUpcastWeights  = codes.EstUpcastWeights  // weights differ from the checkpoint (up-cast or online quantization)
 	CodeLenAboveConfig = codes.EstLenAboveConfig // max_model_len above the model's max_position_embeddings
+	CodeKnownGap       = codes.EstKnownGap       // fits as predicted, not at the low end of the band a known gap opens
 )
 
 // Findings turns the memory verdicts into diagnostics.
@@ -43,6 +44,12 @@ func Findings(in *input.Input, m *Report) diag.Diagnostics {
 			fmt.Sprintf("at most %d full-length sessions fit (%d per rank × %d); or %s", c.MaxConcurrency, c.MaxSeqsPerRank, c.DPRanks, shrinkHint(in)))
 	}
 	ds = append(ds, advisoryFindings(in, m)...)
+	if c.Fits && len(m.Gaps) > 0 && !c.FitsLow {
+		add(CodeKnownGap, diag.Warning, "workload.concurrency",
+			fmt.Sprintf("fits as predicted (%.2f GiB of KV per GPU, %d full-length sequences per rank), but not with the %.1f GiB vLLM was seen to use beyond the model here (%.2f GiB, %d per rank; %s)",
+				p.KVCacheGiB, c.MaxSeqsPerRank, gapGiB(m.Gaps), p.KVCacheLowGiB, max(c.MaxSeqsPerRankLow, 0), m.Gaps[0].Source),
+			"leave that much headroom: raise gpu_memory_utilization, lower max_model_len or max_num_seqs, or use a later vLLM release")
+	}
 	return ds
 }
 

@@ -42,12 +42,17 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 	if kv.SlidingLayers == 0 {
 		kv.SlidingWindow = 0
 	}
-	if m.IsMLA() {
-		w := m.KVLoraRank + m.QKRopeHeadDim
-		kv.BytesPerTokenPerLayer = int64(w * b)
+	switch {
+	case m.IsSparseAttention():
+		main, idx := m.MLACacheBytes(b), m.IndexerCacheBytes()
+		kv.BytesPerTokenPerLayer = int64(main + idx)
+		kv.Formula = fmt.Sprintf("MLA with DeepSeek sparse attention: latent + RoPE key %d B (%s) + indexer key %d B (FP8 + fp32 scale) = %d B × %d layers, replicated on every TP rank",
+			main, map[bool]string{true: "fp8_ds_mla", false: fmt.Sprintf("%d + %d values × %d B", m.KVLoraRank, m.QKRopeHeadDim, b)}[b == 1], idx, main+idx, kv.Layers)
+	case m.IsMLA():
+		kv.BytesPerTokenPerLayer = int64(m.MLACacheBytes(b))
 		kv.Formula = fmt.Sprintf("MLA: (kv_lora_rank %d + qk_rope_head_dim %d) × %d B × %d layers, replicated on every TP rank",
 			m.KVLoraRank, m.QKRopeHeadDim, b, kv.Layers)
-	} else {
+	default:
 		heads := int(KVHeadsPerRank(m, in.Layout.TP))
 		kv.BytesPerTokenPerLayer = int64(2 * heads * m.HeadDim * b)
 		kv.Formula = fmt.Sprintf("2 (K,V) × %d KV heads per GPU × head_dim %d × %d B × %d layers", heads, m.HeadDim, b, kv.Layers)

@@ -51,6 +51,9 @@ type PerGPU struct {
 	// CUDAGraphGiB is the expected graph pool allocated after the KV cache
 	// (0 with enforce_eager or when already inside the budget).
 	CUDAGraphGiB float64 `json:"cuda_graph_outside_budget_gib"`
+	// KVCacheLowGiB is the low end of KVCacheGiB's band when known gaps
+	// apply (Report.Gaps); 0 otherwise.
+	KVCacheLowGiB float64 `json:"kv_cache_low_gib,omitempty"`
 }
 
 // Report is everything the memory half of `vlaunch check` computes.
@@ -75,6 +78,9 @@ type Report struct {
 	Capacity                    Capacity      `json:"capacity"`
 	Stages                      []StageMemory `json:"stages"`
 	BindingStage                int           `json:"binding_stage"`
+	// Gaps are memory vLLM was seen to use beyond the model for this kind
+	// of deployment; they widen the KV band (PerGPU.KVCacheLowGiB).
+	Gaps []Gap `json:"known_gaps,omitempty"`
 }
 
 // Estimate computes weights, activations, non-torch memory and the KV cache of
@@ -101,6 +107,12 @@ func Estimate(in *input.Input) Report {
 	r.PerGPU = perGPU(in, b)
 	r.Capacity = CapacityFor(in, b)
 	r.MaxConcurrencyAtMaxModelLen = r.Capacity.MaxSeqsPerRankExact
+	if r.Gaps = knownGaps(in); len(r.Gaps) > 0 {
+		low, seqs := lowEnd(in, b, gapGiB(r.Gaps))
+		r.PerGPU.KVCacheLowGiB = low
+		r.Capacity.MaxSeqsPerRankLow = seqs
+		r.Capacity.FitsLow = low > 0 && seqs >= 1 && seqs >= r.Capacity.SeqsPerRank
+	}
 	return r
 }
 

@@ -13,6 +13,7 @@ const (
 	CompLMHead      = "lm_head"
 	CompAttention   = "attention"
 	CompMLACopies   = "mla_absorbed_copies"
+	CompIndexer     = "sparse_attention_indexer"
 	CompDenseMLP    = "dense_mlp"
 	CompRouted      = "routed_experts"
 	CompRedundant   = "redundant_experts"
@@ -108,10 +109,14 @@ func Placement(in *input.Input, s Stage) []Share {
 			fmt.Sprintf("vocabulary split over TP=%d, last pipeline stage", l.TP)))
 	}
 	out = append(out, share(CompAttention, pc.Attention, float64(attnN)*attentionPerRank(m, l.TP), attentionRule(m, l.TP, attnN)))
-	if m.IsMLA() {
+	if m.IsMLA() && mlaCopiesKept(in) {
 		copies := float64(attnN) * float64(m.KVLoraRank) * headsPerRank(m.NumHeads, l.TP) * float64(m.QKNopeHeadDim+m.VHeadDim)
 		out = append(out, share(CompMLACopies, 0, copies,
-			"W_UK/W_UV: vLLM's MLA keeps kv_b_proj up-projections a second time, de-quantized, for the absorbed decode path"))
+			"W_UK/W_UV: vLLM's MLA keeps the quantized kv_b_proj's up-projections a second time, de-quantized, for the absorbed decode path"))
+	}
+	if m.IsSparseAttention() {
+		out = append(out, share(CompIndexer, pc.Indexer, float64(attnN)*pc.IndexerPerLayer,
+			fmt.Sprintf("%d layers' DSA indexers (wq_b, wk, weights_proj, k_norm): replicated on every GPU", attnN)))
 	}
 	if denseN > 0 && m.IntermediateSize > 0 {
 		out = append(out, share(CompDenseMLP, pc.DenseMLP, float64(denseN)*pc.DenseMLPPerLayer/tp,
@@ -126,6 +131,18 @@ func Placement(in *input.Input, s Stage) []Share {
 	}
 	out = append(out, share(CompNorms, pc.Norms, norms, "replicated on every GPU"))
 	return out
+}
+
+// mlaCopiesKept reports whether vLLM's MLA stores W_UK/W_UV as copies of
+// kv_b_proj: only when kv_b_proj is quantized. process_weights_after_loading
+// (vllm/attention/backends/mla/common.py in V0, v1/attention/backends/mla/
+// common.py in V1, read at several commits up to the release with
+// DCP and the DSA indexer) de-quantizes a quantized kv_b_proj into a new
+// 16-bit tensor, but for an unquantized one returns layer.weight and takes
+// W_UK/W_UV as transposed, split views of it: no extra memory.
+func mlaCopiesKept(in *input.Input) bool {
+	r := StorageRule(in, CompAttention)
+	return r.DType != "bf16" && r.DType != "fp16"
 }
 
 // expertShares places routed experts (EP split or flattened-TP sharded),

@@ -51,8 +51,8 @@ func mlaDecompressCoef(m *catalog.Model) float64 {
 // attention cost is coef × (full × ctx + slidingCtx).
 func layerContexts(m *catalog.Model, ctx float64) (full int, slidingCtx float64) {
 	for i := 0; i < m.NumLayers; i++ {
-		if m.IsSlidingLayer(i) {
-			slidingCtx += min(ctx, float64(m.SlidingWindow))
+		if w := m.AttendedWindow(i); w > 0 { // sliding window, or DSA's top-k
+			slidingCtx += min(ctx, float64(w))
 			continue
 		}
 		full++
@@ -76,6 +76,6 @@ func AttentionPrefillFLOPs(m *catalog.Model, n float64) float64 {
 	full, _ := layerContexts(m, n)
 	sliding := float64(m.NumLayers - full)
 	pairs := n * (n + 1) / 2
-	slPairs := n * min((n+1)/2, float64(m.SlidingWindow))
+	slPairs := n * min((n+1)/2, float64(m.BoundedWindow()))
 	return attnPrefillCoef(m) * (float64(full)*pairs + sliding*slPairs)
 }

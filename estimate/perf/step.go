@@ -206,8 +206,9 @@ func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
 	denseF := 2*tok*sm.denseParamsGPU + 2*sampled*sm.lmHeadParamsGPU
 	act := tok * sm.hidden * 2 * activationPassesPerLayer * sm.layers
 	dense := roof(st, denseF/gemm, (sm.denseBytesGPU+act)/hbm)
+	idxF, idxB := sm.indexerCost(l)
 	attn := roof(st, sm.attnFLOPs(l, true)/(s.attnFLOPS(true)*s.Eff.Attention)+
-		sm.attnFLOPs(l, false)/(s.attnFLOPS(false)*s.Eff.Attention), sm.kvBytes(l)/hbm)
+		sm.attnFLOPs(l, false)/(s.attnFLOPS(false)*s.Eff.Attention)+idxF/(s.indexerFLOPS()*s.Eff.Attention), (sm.kvBytes(l)+idxB)/hbm)
 	if st != nil {
 		st.DenseS, st.AttentionS = dense, attn
 	}

@@ -59,10 +59,10 @@ func NewStepModel(s StepSetup) *StepModel {
 	full, _ := layerContexts(m, 0)
 	sm.fullLayers = float64(full) / pp
 	sm.slidingLayers = float64(m.NumLayers-full) / pp
-	sm.window = float64(m.SlidingWindow)
+	sm.window = float64(m.BoundedWindow()) // sliding window, or DSA's top-k
 
 	replicated := p.Attention + p.DenseMLP + p.SharedExperts + p.Router + p.Norms
-	sm.denseParamsGPU = replicated / tp / pp
+	sm.denseParamsGPU = replicated/tp/pp + p.Indexer/pp // DSA's indexer is replicated, not TP-split
 	// The LM head lives on the last stage only; a step runs PP stages, so
 	// each stage carries 1/PP of it on average.
 	sm.lmHeadParamsGPU = lmHeadParams(p) / tp / pp
@@ -99,7 +99,7 @@ func lmHeadParams(p catalog.ParamCounts) float64 {
 func kvBytesPerTokenLayerGPU(s *StepSetup) float64 {
 	m, e := s.Model, kvElemBytes(s.KVDType)
 	if m.IsMLA() {
-		return float64(m.KVLoraRank+m.QKRopeHeadDim) * e
+		return float64(m.MLACacheBytes(int(e)))
 	}
 	heads := math.Max(1, math.Ceil(float64(m.NumKVHeads)/float64(s.TP)))
 	return 2 * heads * float64(m.HeadDim) * e

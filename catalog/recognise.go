@@ -1,0 +1,156 @@
+package catalog
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// modelledTypes are the model_type values whose architecture the memory
+// and step-time models describe, with the family they belong to. A config
+// of another model_type may share most fields with one of these and still
+// differ where it matters (attention kind, extra modules), so it is refused
+// rather than sized as its neighbour.
+var modelledTypes = map[string]string{
+	"llama":        "dense GQA",
+	"mistral":      "dense GQA",
+	"qwen2":        "dense GQA",
+	"qwen3":        "dense GQA",
+	"qwen2_moe":    "GQA MoE",
+	"qwen3_moe":    "GQA MoE",
+	"mixtral":      "GQA MoE",
+	"gpt_oss":      "GQA MoE with sliding-window layers and attention sinks",
+	"deepseek_v2":  "MLA MoE",
+	"deepseek_v3":  "MLA MoE",
+	"kimi_k2":      "MLA MoE",
+	"deepseek_v32": "MLA MoE with DeepSeek sparse attention (indexer)",
+}
+
+// ModelledTypes lists the model_type values vlaunch models, sorted.
+func ModelledTypes() []string {
+	out := make([]string, 0, len(modelledTypes))
+	for t := range modelledTypes {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// unmodelledKeys are config.json keys that announce an architecture
+// feature the models do not describe, with what it is. Their presence is
+// what counts: a config that carries them is a different architecture even
+// under a known model_type.
+var unmodelledKeys = []struct{ key, what string }{
+	{"linear_num_value_heads", "linear attention (Gated DeltaNet layers, Qwen3-Next)"},
+	{"full_attention_interval", "hybrid linear/full attention layers"},
+	{"linear_attn_config", "linear attention (Kimi Linear)"},
+	{"attn_type_list", "lightning (linear) attention layers (MiniMax)"},
+	{"hybrid_override_pattern", "Mamba/attention hybrid layers"},
+	{"mamba_d_state", "Mamba state-space layers"},
+	{"ssm_state_size", "state-space layers"},
+	{"attention_chunk_size", "chunked local attention (Llama 4)"},
+	{"no_rope_layers", "layers without positional encoding (Llama 4)"},
+	{"compress_ratios", "compressed sparse attention (DeepSeek-V4)"},
+	{"text_config", "a multimodal wrapper (text_config): point model.config at the language model's own fields"},
+	{"vision_config", "a vision encoder"},
+}
+
+// modelledLayerTypes are the layer_types entries the models describe.
+var modelledLayerTypes = map[string]bool{"full_attention": true, "sliding_attention": true}
+
+// unmodelledFeatures lists what a parsed config has that vlaunch does not
+// model: an unknown model_type, a key announcing another attention kind, a
+// layer type other than full or sliding attention, or a DSA indexer on a
+// model that is not MLA (or is incomplete).
+func unmodelledFeatures(data []byte, m *Model) []string {
+	var out []string
+	if _, ok := modelledTypes[m.ModelType]; !ok {
+		t := m.ModelType
+		if t == "" {
+			t = "(none)"
+		}
+		out = append(out, fmt.Sprintf("model_type %q", t))
+	}
+	var raw map[string]json.RawMessage
+	if json.Unmarshal(data, &raw) == nil {
+		for _, k := range unmodelledKeys {
+			if _, ok := raw[k.key]; ok {
+				out = append(out, k.key+": "+k.what)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, lt := range m.LayerTypes {
+		if !modelledLayerTypes[lt] && !seen[lt] {
+			seen[lt] = true
+			out = append(out, fmt.Sprintf("layer type %q", lt))
+		}
+	}
+	if m.IsSparseAttention() && (!m.IsMLA() || m.IndexNHeads <= 0 || m.IndexHeadDim <= 0) {
+		out = append(out, "index_topk without MLA and a complete indexer (index_n_heads, index_head_dim): DeepSeek sparse attention is modelled on MLA models only")
+	}
+	return out
+}
+
+// UnmodelledError says which parts of a config.json vlaunch cannot model.
+type UnmodelledError struct {
+	ModelType    string
+	Architecture string
+	Features     []string
+}
+
+// Error names the features and what vlaunch does model.
+func (e *UnmodelledError) Error() string {
+	arch := e.ModelType
+	if e.Architecture != "" {
+		arch += " (" + e.Architecture + ")"
+	}
+	return fmt.Sprintf("vlaunch cannot model this architecture %s: %s; its memory and step time would be those of a different model",
+		arch, strings.Join(e.Features, "; "))
+}
+
+// Hint lists the model types vlaunch models.
+func (e *UnmodelledError) Hint() string {
+	return "vlaunch models the model_types " + strings.Join(ModelledTypes(), ", ") +
+		"; a config whose attention or layers differ from these is refused rather than sized as its predecessor"
+}
+
+// Modelled returns an *UnmodelledError when the model has an architecture
+// feature (or model_type) the memory and step-time models do not describe.
+func (m *Model) Modelled() error {
+	if len(m.Unmodelled) == 0 {
+		return nil
+	}
+	return &UnmodelledError{ModelType: m.ModelType, Architecture: m.Architecture, Features: m.Unmodelled}
+}
+
+// indexerQuantBlock is the number of indexer key values sharing one fp32
+// scale in vLLM's indexer cache.
+const indexerQuantBlock = 128
+
+// IndexerCacheBytes is what one token costs in one layer's DSA indexer
+// key cache: vLLM's DeepseekV32IndexerCache stores the index_head_dim key
+// in FP8 plus one fp32 scale per 128 values, head_size = index_head_dim +
+// index_head_dim / 128 × 4 bytes of uint8 (vllm/model_executor/models/
+// deepseek_v2.py), whatever --kv-cache-dtype says: 132 B for V3.2.
+func (m *Model) IndexerCacheBytes() int {
+	if !m.IsSparseAttention() {
+		return 0
+	}
+	return m.IndexHeadDim + m.IndexHeadDim/indexerQuantBlock*4
+}
+
+// MLACacheBytes is what one token costs in one layer's MLA cache for a KV
+// element of elem bytes: the latent and the RoPE key. With DSA and an FP8
+// cache vLLM's FLASHMLA_SPARSE backend uses the fp8_ds_mla layout instead
+// (vllm's attention layer canonicalizes a quantized cache dtype to it):
+// kv_lora_rank FP8 values, one fp32 scale per 128 of them, and the RoPE key
+// in BF16 — 512 + 16 + 128 = 656 B for V3.2 (FlashMLA's sparse FP8 format;
+// the byte layout is FlashMLA's documentation, not re-read in vLLM).
+func (m *Model) MLACacheBytes(elem int) int {
+	if m.IsSparseAttention() && elem == 1 {
+		return m.KVLoraRank + m.KVLoraRank/indexerQuantBlock*4 + 2*m.QKRopeHeadDim
+	}
+	return (m.KVLoraRank + m.QKRopeHeadDim) * elem
+}
