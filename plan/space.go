@@ -78,8 +78,15 @@ func kvChoices(d *resolve.Deployment) ([]string, string) {
 		return out, fmt.Sprintf("kv_cache_dtype: vLLM %s does not accept fp8", d.Release)
 	}
 	if d.Model.IsMLA() {
-		if p, _ := d.Release.MLAFP8KV(d.Engine.MLABackend); p == vllm.Absent {
-			return out, fmt.Sprintf("kv_cache_dtype: vLLM %s's %s attention refuses an fp8 KV cache for MLA", d.Release, d.Engine.MLABackend)
+		// The backend an FP8 cache would run on (vLLM skips backends
+		// without FP8 KV support when it picks one).
+		sm := 0
+		if d.GPU != nil {
+			sm = d.GPU.ComputeMajor
+		}
+		backend, _ := d.Release.MLABackend(sm, true, d.Model.IsSparseAttention())
+		if p, _ := d.Release.MLAFP8KV(backend); p == vllm.Absent {
+			return out, fmt.Sprintf("kv_cache_dtype: vLLM %s's %s attention refuses an fp8 KV cache for MLA", d.Release, backend)
 		}
 	}
 	return append(out, "fp8"), ""
