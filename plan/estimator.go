@@ -74,7 +74,9 @@ func checkOf(in *estimate.Input, seed uint64, requests int) *estimate.Report {
 	return &r
 }
 
-// resultsOf reads check's verdicts as plan's SLO results.
+// resultsOf reads check's verdicts as plan's SLO results. When the
+// estimator gives prediction bands (#10), this is where they are copied
+// into SLOResult.Band.
 func resultsOf(r *estimate.Report, slots []sloSlot) []SLOResult {
 	var out []SLOResult
 	for i, v := range r.SLO {

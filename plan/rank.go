@@ -1,6 +1,10 @@
 package plan
 
-import "math"
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/estimate/slo"
+)
 
 // SLOResult is one SLO's verdict for one candidate, as `check` gives it.
 type SLOResult struct {
@@ -14,6 +18,15 @@ type SLOResult struct {
 	Binding string `json:"binding"`
 	// HigherIsBetter is true for throughput, false for latencies.
 	HigherIsBetter bool `json:"higher_is_better"`
+	// Band is the prediction band around Predicted when the estimator
+	// gives one (#10); resultsOf copies it.
+	Band *Band `json:"band,omitempty"`
+}
+
+// Band is a prediction interval, in the SLO's unit.
+type Band struct {
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
 }
 
 // Margin is how far the prediction is from the target on a log scale:
@@ -64,10 +77,12 @@ func scoreOf(c *Candidate) Score {
 	return s
 }
 
-// Verdict words, as the estimator writes them.
+// Verdict words, as the estimator writes them (estimate/slo). Uncertain
+// is what a prediction band straddling the target will give (#10); plan
+// ranks it between pass and fail already.
 const (
-	verdictPass      = "pass"
-	verdictFail      = "fail"
+	verdictPass      = slo.VerdictPass
+	verdictFail      = slo.VerdictFail
 	verdictUncertain = "uncertain"
 )
 

@@ -106,7 +106,11 @@ func planSLOHeadline(v plan.SLOResult) string {
 	if v.Binding != "" {
 		b = "  [" + v.Binding + "]"
 	}
-	return fmt.Sprintf("%s: target %s, predicted %s%s", v.Name, textfmt.Quantity(v.Target, v.Unit), textfmt.Quantity(v.Predicted, v.Unit), b)
+	pred := textfmt.Quantity(v.Predicted, v.Unit)
+	if v.Band != nil {
+		pred += fmt.Sprintf(" (%s–%s)", textfmt.Quantity(v.Band.Low, v.Unit), textfmt.Quantity(v.Band.High, v.Unit))
+	}
+	return fmt.Sprintf("%s: target %s, predicted %s%s", v.Name, textfmt.Quantity(v.Target, v.Unit), pred, b)
 }
 
 func writeOwnText(w io.Writer, r *plan.Result) {
