@@ -24,8 +24,31 @@ func checkMissingLocal(p *pass) {
 		if s.Flag("data-parallel-rank") != nil {
 			continue
 		}
+		if onlyAddressSaysMultiNode(s) && ranksFitNode(p, s) {
+			// --data-parallel-address alone, and every rank fits on this
+			// node's devices: a single-node DP group that names its
+			// coordinator (vllm-ascend's P/D guides do), not a node that
+			// starts another node's ranks.
+			continue
+		}
 		p.ReportAt(s.Inv, s.Inv.Pos, "add --data-parallel-size-local <ranks on this node>", "multi-node data parallel without --data-parallel-size-local: this node tries to start all %d ranks", s.DP().N)
 	}
+}
+
+// onlyAddressSaysMultiNode reports a server whose only sign of multi-node
+// DP is a routable --data-parallel-address: not --headless, no start rank,
+// no local size.
+func onlyAddressSaysMultiNode(s *server) bool {
+	return !s.Headless() && !s.StartRank().Set && !s.Int("data-parallel-size-local", 0).Set
+}
+
+// ranksFitNode reports whether DP x TP x PP fits the node's devices.
+func ranksFitNode(p *pass, s *server) bool {
+	dp, tp, pp := s.DP(), s.TP(), s.PP()
+	if !dp.Known || !tp.Known || !pp.Known {
+		return false
+	}
+	return dp.N*tp.N*pp.N <= p.nodeGPUCount(s).n
 }
 
 // checkDBO reports --enable-dbo without its preconditions (VL120).

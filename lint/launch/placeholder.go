@@ -36,9 +36,9 @@ var (
 	// redacted: xxx, XXX, ***, x.x.x.x and IPs with x or * parts, as a
 	// whole word (group 1; the delimiters around it are consumed).
 	redacted = regexp.MustCompile(`(?:^|[\s=:'"/,@])([xX]{3,}|\*{3,}|(?:\d{1,3}|[xX*]{1,3})(?:\.(?:\d{1,3}|[xX*]{1,3})){3})(?:$|[\s:'"/,;@])`)
-	// curly: {nic_name}, {model-path}: a name in single braces (Python
+	// curly: {nic_name}, {ip of node0}: a name in single braces (Python
 	// format fields in published commands); not ${X}, {a,b} or {0..3}.
-	curly = regexp.MustCompile(`\{[A-Za-z_][A-Za-z0-9_-]{0,62}\}`)
+	curly = regexp.MustCompile(`\{ ?[A-Za-z_](?:[A-Za-z0-9_ .-]{0,62}[A-Za-z0-9_])? ?\}`)
 	// elision: `...` or `…` standing for left-out arguments or JSON, alone
 	// or in brackets: `--kv-transfer-config '{...}'`.
 	elision = regexp.MustCompile(`[{\[<(]\s*(?:\.\.\.|…)\s*[}\]>)]|\.\.\.|…`)

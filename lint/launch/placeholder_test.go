@@ -18,6 +18,8 @@ func TestFindPlaceholders(t *testing.T) {
 		{"HF_TOKEN=*** vllm serve m", []string{"***"}},
 		{"image: {{ .Values.image }}", []string{"{{ .Values.image }}"}},
 		{`export GLOO_SOCKET_IFNAME="{nic_name}"`, []string{"{nic_name}"}},
+		{"--data-parallel-address {ip of node0} --x 1", []string{"{ip of node0}"}},
+		{"--data-parallel-address { node0 ip } \\\n", []string{"{ node0 ip }"}},
 		{"export DP_START_RANK=<1_OR_2_OR_3>", []string{"<1_OR_2_OR_3>"}},
 		{"--port `<port>` --x 1", []string{"`<port>`"}},
 		{"vllm serve m \\\n  ...\n", []string{"..."}},

@@ -259,7 +259,11 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 			return // bash script.sh: the file is linted only if given
 		}
 		if strings.Contains(t, "c") && !strings.HasPrefix(t, "--") && j+1 < len(f) {
-			w.subScript(f[j+1], w.childScope(cc), w.ctx)
+			k := j + 1
+			if f[k].Text == "--" && k+1 < len(f) {
+				k++ // `bash -c -- SCRIPT` (Kubernetes command: [bash, -c, --])
+			}
+			w.subScript(f[k], w.childScope(cc), w.ctx)
 			return
 		}
 	}

@@ -179,3 +179,12 @@ func TestLabelIsNotScript(t *testing.T) {
 		t.Errorf("want no invocation, got %d", len(invs))
 	}
 }
+
+// TestShellDashDash: `bash -c -- SCRIPT` runs SCRIPT (Kubernetes's
+// `command: ["/bin/bash", "-c", "--"]` idiom); "--" is no script.
+func TestShellDashDash(t *testing.T) {
+	invs, _, ds := ParseShell("t.sh", []byte("/bin/bash -c -- 'vllm serve m --tensor-parallel-size 2'\n"))
+	if len(invs) != 1 || len(ds) != 0 {
+		t.Fatalf("want 1 invocation and no diagnostics, got %d, %v", len(invs), ds)
+	}
+}
