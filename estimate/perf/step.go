@@ -1,6 +1,11 @@
 package perf
 
-import "math"
+import (
+	"math"
+	"strconv"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
 
 // RankLoad is the work one DP rank does in one engine step.
 type RankLoad struct {
@@ -127,13 +132,25 @@ func (sm *StepModel) Step(loads []RankLoad) StepTime {
 	return st
 }
 
-// vLLM's default DBO thresholds (--dbo-decode-token-threshold 32,
-// --dbo-prefill-token-threshold 512; vllm-facts §1.2): a step is split into
-// two micro-batches only when a rank has at least this many tokens.
-const (
-	dboDecodeTokenThreshold  = 32
-	dboPrefillTokenThreshold = 512
+// vLLM's default DBO thresholds (--dbo-decode-token-threshold and
+// --dbo-prefill-token-threshold, from package vllm's flag table): a step is
+// split into two micro-batches only when a rank has at least this many
+// tokens.
+var (
+	dboDecodeTokenThreshold  = flagDefault("dbo-decode-token-threshold")
+	dboPrefillTokenThreshold = flagDefault("dbo-prefill-token-threshold")
 )
+
+// flagDefault is the numeric default vLLM gives a flag (0 when the table
+// has none, which a test rules out for the flags the model reads).
+func flagDefault(name string) float64 {
+	f, ok := vllm.KnownFlagEver(name)
+	if !ok {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f.Default, 64)
+	return v
+}
 
 // dboActive reports whether the step runs as two overlapped micro-batches:
 // DBO on, a DeepEP backend, and enough tokens on the busiest rank.
@@ -142,7 +159,7 @@ func (sm *StepModel) dboActive(loads []RankLoad) bool {
 	if !s.DBO || !s.A2A.PointToPoint() {
 		return false
 	}
-	threshold, tok := float64(dboDecodeTokenThreshold), 0.0
+	threshold, tok := dboDecodeTokenThreshold, 0.0
 	for _, l := range loads {
 		tok = max(tok, l.tokens(s.SpecTokens))
 		if l.PrefillTokens > 0 {

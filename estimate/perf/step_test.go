@@ -139,3 +139,11 @@ func TestPerfDBOOverlap(t *testing.T) {
 		}
 	}
 }
+
+// The DBO thresholds are vLLM's flag defaults; a table entry without one
+// would silently make DBO overlap every step.
+func TestDBOThresholdsFromVLLM(t *testing.T) {
+	if !(dboDecodeTokenThreshold > 0 && dboPrefillTokenThreshold > dboDecodeTokenThreshold) {
+		t.Errorf("DBO thresholds %v / %v: want positive defaults, prefill above decode", dboDecodeTokenThreshold, dboPrefillTokenThreshold)
+	}
+}
