@@ -53,16 +53,17 @@ func checkReleaseSupport(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
 	return ds
 }
 
-// sinceNote says when a flag exists, if it ever did.
+// sinceNote says when a flag exists, if it ever did, over all of its
+// table entries (an entry of its newest choices starts later than the flag).
 func sinceNote(flag string) string {
-	f, ok := vllm.KnownFlagEver(flag)
+	since, removed, ok := vllm.FlagFirstSince(flag)
 	if !ok {
 		return ""
 	}
-	if f.Removed.IsZero() {
-		return fmt.Sprintf(" (added in %s)", f.Since)
+	if removed.IsZero() {
+		return fmt.Sprintf(" (added in %s)", since)
 	}
-	return fmt.Sprintf(" (it exists from %s until %s)", f.Since, f.Removed)
+	return fmt.Sprintf(" (it exists from %s until %s)", since, removed)
 }
 
 // layoutFlags are the flags each layout's commands use, beyond the common

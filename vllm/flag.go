@@ -97,15 +97,68 @@ func (r Release) Flag(name string) (*Flag, bool) {
 	return lookupFlag(name, func(f *Flag) bool { return f.Contains(r.Version) })
 }
 
-// CertainFlag is Flag restricted to releases a cited source confirms
-// (Span.Certain): what a generator may write. A flag that may exist but is
-// not confirmed in r is reported as absent.
+// CertainFlag is Flag restricted to releases a cited source confirms the
+// flag in, for generators: a bundle only carries flags the release is known
+// to accept. A flag's table entries split its history where its choices
+// changed; a release in the unconfirmed head of a newer entry still
+// certainly has the flag when the entry before it is confirmed and ends
+// where the newer one starts (the flag did not go away, only its choices may
+// have grown). Then the returned flag carries only the choices both entries
+// accept, since either set may be the one in force.
 func (r Release) CertainFlag(name string) (*Flag, bool) {
 	f, ok := r.Flag(name)
-	if !ok || !f.Certain(r.Version) {
+	if !ok {
 		return nil, false
 	}
-	return f, true
+	if f.Certain(r.Version) {
+		return f, true
+	}
+	hist := FlagHistory(f.Name)
+	for i := len(hist) - 1; i > 0; i-- {
+		if hist[i] != f {
+			continue
+		}
+		prev := hist[i-1]
+		if prev.Removed.Compare(f.Since) != 0 || r.Version.Less(prev.FirstConfirmed()) {
+			return nil, false
+		}
+		merged := *f
+		merged.Choices = commonChoices(prev.Choices, f.Choices)
+		return &merged, true
+	}
+	return nil, false
+}
+
+// commonChoices is the set both choice lists allow (an empty list allows
+// anything).
+func commonChoices(a, b []string) []string {
+	switch {
+	case len(a) == 0:
+		return b
+	case len(b) == 0:
+		return a
+	}
+	var out []string
+	for _, x := range b {
+		for _, y := range a {
+			if x == y {
+				out = append(out, x)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// FlagFirstSince is the earliest release any entry of the flag may exist in,
+// and the release its newest entry is removed in (zero when it is current):
+// what "added in" and "removed in" messages should name.
+func FlagFirstSince(name string) (since, removed Version, ok bool) {
+	hist := FlagHistory(name)
+	if len(hist) == 0 {
+		return Version{}, Version{}, false
+	}
+	return hist[0].Since, hist[len(hist)-1].Removed, true
 }
 
 // KnownFlagEver finds the flag in any release, preferring the newest entry,
