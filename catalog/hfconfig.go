@@ -53,6 +53,9 @@ type hfConfig struct {
 	UseSlidingWindow *bool    `json:"use_sliding_window"`
 	LayerTypes       []string `json:"layer_types"`
 
+	// DraftVocabSize is an EAGLE-3 head's own (smaller) vocabulary.
+	DraftVocabSize int `json:"draft_vocab_size"`
+
 	IndexTopK    int `json:"index_topk"`
 	IndexNHeads  int `json:"index_n_heads"`
 	IndexHeadDim int `json:"index_head_dim"`
@@ -104,6 +107,7 @@ func ParseHFConfig(data []byte) (*Model, error) {
 		NumHeads: c.NumAttentionHeads, IntermediateSize: c.IntermediateSize, VocabSize: c.VocabSize,
 		MaxPositionEmbeddings: c.MaxPositionEmbeddings, TorchDType: firstNonEmpty(c.TorchDType, c.DType, "bfloat16"),
 		NumNextNPredictLayers: c.NumNextNPredictLayers, TrustRemoteCode: !nativeModelTypes[c.ModelType],
+		DraftVocabSize: max(c.DraftVocabSize, 0),
 	}
 	if len(c.Architectures) > 0 {
 		m.Architecture = c.Architectures[0]

@@ -57,6 +57,9 @@ type Model struct {
 	IndexNHeads  int `json:"index_n_heads,omitempty"`
 	IndexHeadDim int `json:"index_head_dim,omitempty"`
 
+	// DraftVocabSize is an EAGLE-3 head's own vocabulary (0: none).
+	DraftVocabSize int `json:"draft_vocab_size,omitempty"`
+
 	// NumNextNPredictLayers counts MTP layers; they are not served by default
 	// and are excluded from parameter counts.
 	NumNextNPredictLayers int          `json:"num_nextn_predict_layers,omitempty"`

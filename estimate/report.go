@@ -1,6 +1,8 @@
 package estimate
 
 import (
+	"fmt"
+
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/search"
@@ -31,27 +33,53 @@ type Report struct {
 
 // InputSummary echoes the resolved input so a report stands on its own.
 type InputSummary struct {
-	Model               string   `json:"model"`
-	GPU                 string   `json:"gpu"`
-	GPUs                int      `json:"gpus"`
-	Nodes               int      `json:"nodes"`
-	TP                  int      `json:"tp"`
-	PP                  int      `json:"pp"`
-	DP                  int      `json:"dp"`
-	EP                  bool     `json:"ep"`
-	WeightsDType        string   `json:"weights_dtype"`
-	CheckpointDType     string   `json:"checkpoint_dtype"`
-	KVCacheDType        string   `json:"kv_cache_dtype"`
-	Utilization         float64  `json:"gpu_memory_utilization"`
-	MaxModelLen         int      `json:"max_model_len"`
-	MaxNumSeqs          int      `json:"max_num_seqs"`
-	MaxNumBatchedTokens int      `json:"max_num_batched_tokens"`
-	BlockSize           int      `json:"block_size"`
-	Concurrency         int      `json:"concurrency"`
-	VLLMVersion         string   `json:"vllm_version"`
-	All2AllBackend      string   `json:"all2all_backend,omitempty"`
-	CUDAGraphs          bool     `json:"cuda_graphs"`
-	Assumptions         []string `json:"assumptions,omitempty"`
+	Model               string  `json:"model"`
+	GPU                 string  `json:"gpu"`
+	GPUs                int     `json:"gpus"`
+	Nodes               int     `json:"nodes"`
+	TP                  int     `json:"tp"`
+	PP                  int     `json:"pp"`
+	DP                  int     `json:"dp"`
+	EP                  bool    `json:"ep"`
+	WeightsDType        string  `json:"weights_dtype"`
+	CheckpointDType     string  `json:"checkpoint_dtype"`
+	KVCacheDType        string  `json:"kv_cache_dtype"`
+	Utilization         float64 `json:"gpu_memory_utilization"`
+	MaxModelLen         int     `json:"max_model_len"`
+	MaxNumSeqs          int     `json:"max_num_seqs"`
+	MaxNumBatchedTokens int     `json:"max_num_batched_tokens"`
+	BlockSize           int     `json:"block_size"`
+	Concurrency         int     `json:"concurrency"`
+	VLLMVersion         string  `json:"vllm_version"`
+	All2AllBackend      string  `json:"all2all_backend,omitempty"`
+	CUDAGraphs          bool    `json:"cuda_graphs"`
+	// Speculative is speculative decoding (nil: off).
+	Speculative *SpecSummary `json:"speculative,omitempty"`
+	Assumptions []string     `json:"assumptions,omitempty"`
+}
+
+// SpecSummary echoes speculative decoding: the method, the drafts per
+// step and the tokens a sequence emits per step (where that figure is from).
+type SpecSummary struct {
+	Method               string  `json:"method"`
+	VLLMMethod           string  `json:"vllm_method"`
+	NumSpeculativeTokens int     `json:"num_speculative_tokens"`
+	MeanAcceptanceLength float64 `json:"mean_acceptance_length"`
+	AcceptanceFrom       string  `json:"acceptance_from"`
+}
+
+// Text is the one-line form reports print.
+func (s *SpecSummary) Text() string {
+	return fmt.Sprintf("speculative %s ×%d, %.2f tokens/step", s.Method, s.NumSpeculativeTokens, s.MeanAcceptanceLength)
+}
+
+func specSummary(in *Input) *SpecSummary {
+	s := in.Speculative
+	if s == nil {
+		return nil
+	}
+	return &SpecSummary{Method: s.Method, VLLMMethod: s.VLLMMethod, NumSpeculativeTokens: s.NumTokens,
+		MeanAcceptanceLength: s.Acceptance.Value, AcceptanceFrom: string(s.Acceptance.From)}
 }
 
 // GiB is 2^30 bytes, the unit vLLM logs memory in.
@@ -77,7 +105,8 @@ func summarize(in *Input) InputSummary {
 		WeightsDType: in.WeightsDType, CheckpointDType: in.Model.CheckpointDType(), KVCacheDType: in.KVCacheDType,
 		Utilization: in.GPUMemoryUtilization, MaxModelLen: in.MaxModelLen, MaxNumSeqs: in.MaxNumSeqs,
 		MaxNumBatchedTokens: in.MaxNumBatchedTokens, BlockSize: in.BlockSize, Concurrency: max(in.Workload.Concurrency, 1),
-		VLLMVersion: in.VLLMVersion, All2AllBackend: in.All2AllBackend, CUDAGraphs: in.CUDAGraphs, Assumptions: in.Assumptions}
+		VLLMVersion: in.VLLMVersion, All2AllBackend: in.All2AllBackend, CUDAGraphs: in.CUDAGraphs, Speculative: specSummary(in),
+		Assumptions: in.Assumptions}
 }
 
 // PerfOptions tune the performance half (slo.Options).

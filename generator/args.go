@@ -67,6 +67,7 @@ func commonArgs(p *Plan, d *spec.Deployment) ([]Arg, error) {
 		a.flag("enable-dbo")
 	}
 	eplbArgs(a, v)
+	specArgs(a, p.Deployment.Engine.Speculative)
 	if trust(p) {
 		a.flag("trust-remote-code")
 	}

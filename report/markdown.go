@@ -19,6 +19,9 @@ func WriteMarkdown(w io.Writer, r *estimate.Report) {
 		"gpu_memory_utilization %.2f · max_model_len %d · max_num_seqs %d · max_num_batched_tokens %d · block size %d\n\n",
 		in.TP, in.PP, in.DP, textfmt.OnOff(in.EP), in.Nodes, plural(in.Nodes), in.VLLMVersion, in.WeightsDType, in.CheckpointDType,
 		in.KVCacheDType, in.Utilization, in.MaxModelLen, in.MaxNumSeqs, in.MaxNumBatchedTokens, in.BlockSize)
+	if in.Speculative != nil {
+		fmt.Fprintf(w, "%s\n\n", in.Speculative.Text())
+	}
 	for _, a := range in.Assumptions {
 		fmt.Fprintf(w, "- assumed: %s\n", a)
 	}

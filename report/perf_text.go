@@ -129,8 +129,12 @@ func sloHeadline(v slo.Verdict) string {
 func wouldTake(x string) string { return "what it would take: " + x }
 
 func stepTerms(st perf.StepTime) string {
-	return fmt.Sprintf("dense %.1f ms · experts %.1f ms · attention %.1f ms (compute %.1f / memory %.1f ms) · all-to-all %.1f ms · TP %.1f ms · PP %.1f ms · overhead %.1f ms",
+	terms := fmt.Sprintf("dense %.1f ms · experts %.1f ms · attention %.1f ms (compute %.1f / memory %.1f ms) · all-to-all %.1f ms · TP %.1f ms · PP %.1f ms · overhead %.1f ms",
 		st.DenseS*1e3, st.ExpertS*1e3, st.AttentionS*1e3, st.ComputeS*1e3, st.MemoryS*1e3, st.A2AS*1e3, st.TPS*1e3, st.PPS*1e3, st.OverheadS*1e3)
+	if st.SpecDraftS > 0 {
+		terms += fmt.Sprintf(" · draft passes %.1f ms", st.SpecDraftS*1e3)
+	}
+	return terms
 }
 
 func simLoad(s slo.SimScenario) string {

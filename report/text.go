@@ -45,8 +45,12 @@ func layoutLine(in estimate.InputSummary) string {
 
 // settingsLine lists the engine settings every figure depends on.
 func settingsLine(in estimate.InputSummary) string {
-	return fmt.Sprintf("weights %s (checkpoint %s) · KV cache %s · gpu_memory_utilization %.2f · max_model_len %d · max_num_seqs %d · max_num_batched_tokens %d · block %d",
+	line := fmt.Sprintf("weights %s (checkpoint %s) · KV cache %s · gpu_memory_utilization %.2f · max_model_len %d · max_num_seqs %d · max_num_batched_tokens %d · block %d",
 		in.WeightsDType, in.CheckpointDType, in.KVCacheDType, in.Utilization, in.MaxModelLen, in.MaxNumSeqs, in.MaxNumBatchedTokens, in.BlockSize)
+	if in.Speculative != nil {
+		line += " · " + in.Speculative.Text()
+	}
+	return line
 }
 
 func writeBudgetText(w io.Writer, r *estimate.Report) {

@@ -19,6 +19,9 @@ func (d *Deployment) Assumptions() []string {
 	if e.BlockSize.From == SourceDerived && d.blockSizeOverridden() {
 		out = append(out, e.BlockSize.Why)
 	}
+	if s := e.Speculative; s != nil && s.Acceptance.From == SourceAssumed {
+		out = append(out, s.Acceptance.Why)
+	}
 	return out
 }
 

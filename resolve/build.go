@@ -16,6 +16,9 @@ type Parts struct {
 	VersionNotes []string
 	// Calibration is the spec's calibration file, resolved (zero: global).
 	Calibration Calibration
+	// Draft is vllm.speculative.draft_model's architecture (DraftModel;
+	// nil when the spec names none).
+	Draft *catalog.Model
 }
 
 // SourceSpec resolves a loaded, defaulted spec (spec.ApplyDefaults). It
@@ -39,7 +42,11 @@ func FromSpec(d *spec.Deployment) (*Deployment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Assemble(d, Parts{Model: m, GPU: g, Release: r, Version: ver, VersionNotes: notes, Calibration: cal})
+	draft, err := DraftModel(d)
+	if err != nil {
+		return nil, fieldErr("vllm.speculative.draft_model", err.Error(), "")
+	}
+	return Assemble(d, Parts{Model: m, GPU: g, Release: r, Version: ver, VersionNotes: notes, Calibration: cal, Draft: draft})
 }
 
 // Assemble builds the deployment from resolved parts and the spec's
@@ -57,6 +64,7 @@ func Assemble(d *spec.Deployment, p Parts) (*Deployment, error) {
 		MaxModelLen: d.Workload.MaxModelLen, MaxNumSeqs: v.MaxNumSeqs, MaxNumBatchedTokens: v.MaxNumBatchedTokens,
 		BlockSize: v.BlockSize, All2All: v.All2AllBackend, EnforceEager: v.EnforceEager,
 		EnableDBO: v.EnableDBO, EnableEPLB: v.EnableEPLB, Redundant: v.NumRedundantExperts, Env: v.Env,
+		Speculative: v.Speculative, Draft: p.Draft,
 	})
 	if err != nil {
 		return nil, err

@@ -112,6 +112,8 @@ type Engine struct {
 	EnableDBO           bool
 	EnableEPLB          bool
 	NumRedundantExperts int
+	// Speculative is speculative decoding (nil: off).
+	Speculative *Speculative
 	// Env is vllm.env as written (nil in the quick form).
 	Env map[string]string
 }

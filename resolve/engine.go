@@ -3,6 +3,8 @@ package resolve
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -16,6 +18,10 @@ type EngineSettings struct {
 	EnforceEager, EnableDBO, EnableEPLB        bool
 	Redundant                                  int
 	Env                                        map[string]string
+	// Speculative is vllm.speculative (nil: off); Draft its draft model's
+	// architecture when one is named.
+	Speculative *spec.Speculative
+	Draft       *catalog.Model
 }
 
 // DefaultBlockSize is vLLM's --block-size default, which attention
@@ -45,7 +51,7 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 		return fieldErr("parallelism", "tensor, pipeline and data parallel sizes must be positive", "")
 	}
 	d.resolveForLayout()
-	return nil
+	return d.resolveSpeculative(e.Speculative, e.Draft)
 }
 
 // gpuMemoryUtilizationRange is what vLLM accepts for the utilization.

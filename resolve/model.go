@@ -36,11 +36,15 @@ func Model(d *spec.Deployment) (*catalog.Model, error) {
 }
 
 // ConfigPath is model.config resolved against the spec file's directory.
-func ConfigPath(d *spec.Deployment) string {
-	if filepath.IsAbs(d.Model.Config) || d.File == "" {
-		return d.Model.Config
+func ConfigPath(d *spec.Deployment) string { return configPathFor(d, d.Model.Config) }
+
+// configPathFor resolves a config.json path of the spec against the spec
+// file's directory.
+func configPathFor(d *spec.Deployment, p string) string {
+	if filepath.IsAbs(p) || d.File == "" {
+		return p
 	}
-	return filepath.Join(filepath.Dir(d.File), d.Model.Config)
+	return filepath.Join(filepath.Dir(d.File), p)
 }
 
 // readConfig refuses anything but a small regular file, so that a path like

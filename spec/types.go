@@ -177,6 +177,34 @@ type VLLM struct {
 	ExtraArgs            []string `yaml:"extra_args,omitempty" json:"extra_args,omitempty"`
 	// Env is applied last, after everything vlaunch sets; never put secrets here.
 	Env map[string]string `yaml:"env,omitempty" json:"env,omitempty"`
+	// Speculative turns on speculative decoding (nil: off).
+	Speculative *Speculative `yaml:"speculative,omitempty" json:"speculative,omitempty"`
+}
+
+// Speculative is vllm.speculative: a proposer drafts NumSpeculativeTokens
+// tokens per sequence and step, the target verifies them (and one more
+// position) in its forward pass.
+type Speculative struct {
+	// Method is mtp | eagle | eagle3 | ngram | draft_model.
+	Method string `yaml:"method" json:"method"`
+	// NumSpeculativeTokens is vLLM's num_speculative_tokens: drafts per
+	// sequence per step.
+	NumSpeculativeTokens int `yaml:"num_speculative_tokens,omitempty" json:"num_speculative_tokens,omitempty"`
+	// MeanAcceptanceLength is the tokens emitted per verify step, the bonus
+	// token included, as vLLM's and SGLang's metrics report it (nil: the
+	// method's published default).
+	MeanAcceptanceLength *float64 `yaml:"mean_acceptance_length,omitempty" json:"mean_acceptance_length,omitempty"`
+	// DraftModel is the proposer's checkpoint (eagle, eagle3, draft_model).
+	DraftModel *DraftModel `yaml:"draft_model,omitempty" json:"draft_model,omitempty"`
+}
+
+// DraftModel names a proposer checkpoint: Path is what vLLM loads (a hub
+// id or a path on the hosts); Name (a catalog id) or Config (a config.json,
+// relative to the spec) describes its architecture for the estimate.
+type DraftModel struct {
+	Path   string `yaml:"path,omitempty" json:"path,omitempty"`
+	Name   string `yaml:"name,omitempty" json:"name,omitempty"`
+	Config string `yaml:"config,omitempty" json:"config,omitempty"`
 }
 
 // Runtime says how the nodes run vLLM.

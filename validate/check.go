@@ -30,6 +30,8 @@ type checker struct {
 	relOK bool
 	// cal is the spec's calibration file (zero when none or unreadable).
 	cal resolve.Calibration
+	// draft is vllm.speculative.draft_model's architecture (nil: none).
+	draft *catalog.Model
 	// dep is the assembled deployment, nil until assembleDeployment runs or
 	// when anything before it failed; later rules may read it.
 	dep *resolve.Deployment
@@ -46,7 +48,7 @@ var rules = []rule{
 	checkNodes, checkNodeNetwork,
 	checkLayout, checkExpert,
 	checkContext, checkTTFT, checkFP8,
-	checkPorts, checkBackend, checkBackendEnv, checkEnv, checkSecrets,
+	checkPorts, checkBackend, checkBackendEnv, checkEnv, checkSecrets, checkSpeculative,
 	checkNames, checkRuntimeNames,
 	assembleDeployment,
 }
@@ -72,7 +74,7 @@ func assembleDeployment(c *checker) {
 	if c.schemaErrors || c.ds.HasErrors() || c.model == nil || c.gpu == nil || !c.relOK {
 		return
 	}
-	dep, err := resolve.Assemble(c.d, resolve.Parts{Model: c.model, GPU: c.gpu, Release: c.rel, Version: c.ver, VersionNotes: c.notes, Calibration: c.cal})
+	dep, err := resolve.Assemble(c.d, resolve.Parts{Model: c.model, GPU: c.gpu, Release: c.rel, Version: c.ver, VersionNotes: c.notes, Calibration: c.cal, Draft: c.draft})
 	if err == nil {
 		c.dep = dep
 		return

@@ -31,5 +31,6 @@ const (
 	CodeBackend     = codes.SpecBackend     // unknown all2all backend
 	CodeNodeSize    = codes.SpecNodeSize    // more GPUs in one node than any common platform carries
 	CodeCalibration = codes.SpecCalibration // calibration file unreadable, of another schema, or with unknown/out-of-range constants
+	CodeSpeculative = codes.SpecSpeculative // vllm.speculative: method, model, draft or acceptance the release cannot run
 	CodeSecret      = codes.SpecSecret      // a credential in vllm.env or vllm.extra_args
 )

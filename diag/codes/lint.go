@@ -43,6 +43,7 @@ const (
 	VLJoinedFlag          diag.Code = "VL127"
 	VLModelFirst          diag.Code = "VL128"
 	VLSecret              diag.Code = "VL129"
+	VLSpeculative         diag.Code = "VL130"
 	VLSameFlags           diag.Code = "VL201"
 	VLDPSize              diag.Code = "VL202"
 	VLLocalSum            diag.Code = "VL203"
@@ -120,6 +121,7 @@ var lintEntries = []Entry{
 	{VLJoinedFlag, "joined-flag", diag.Error, "One argument holds a flag and its value"},
 	{VLModelFirst, "model-first", diag.Warning, "The model is not the first argument of vllm serve"},
 	{VLSecret, "literal-secret", diag.Error, "A credential written into a launch file"},
+	{VLSpeculative, "speculative-config", diag.Error, "A --speculative-config the release cannot run"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
 	{VLDPSize, "dp-size", diag.Error, "Global DP size differs between nodes"},
 	{VLLocalSum, "local-sum", diag.Error, "Local DP sizes do not add up to the global DP size"},

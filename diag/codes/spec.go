@@ -32,6 +32,7 @@ const (
 	SpecNodeSize    diag.Code = "SPEC119"
 	SpecCalibration diag.Code = "SPEC120"
 	SpecSecret      diag.Code = "SPEC121"
+	SpecSpeculative diag.Code = "SPEC122"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -63,4 +64,5 @@ var specEntries = []Entry{
 	{SpecNodeSize, "node-size", diag.Warning, "Unusually many GPUs in one node"},
 	{SpecCalibration, "calibration", diag.Error, "Unreadable or invalid calibration file"},
 	{SpecSecret, "secret", diag.Error, "A credential in vllm.env or vllm.extra_args"},
+	{SpecSpeculative, "speculative", diag.Error, "Speculative decoding the release or the model cannot run as written"},
 }

@@ -62,6 +62,8 @@ type Input struct {
 	Env map[string]string
 	// Assumptions lists defaults the resolution chose, for the report.
 	Assumptions []string
+	// Speculative is speculative decoding (nil: off).
+	Speculative *resolve.Speculative
 	// Calibration is where the efficiency constants come from (a
 	// calibration file, or the global ones when its File is nil).
 	Calibration resolve.Calibration
@@ -80,7 +82,7 @@ func FromResolved(d *resolve.Deployment) Input {
 		All2AllBackend: e.All2All.Value, All2AllExplicit: e.All2AllExplicit(), EnforceEager: e.EnforceEager,
 		CUDAGraphs: e.CUDAGraphs.Value, EnableDBO: e.EnableDBO, EnableEPLB: e.EnableEPLB, NumRedundantExperts: e.NumRedundantExperts,
 		Network: d.Network, Workload: d.Workload, SLO: d.SLO, VLLMVersion: d.Version.Value, Env: e.Env,
-		Assumptions: d.Assumptions(), Calibration: d.Calibration, resolved: d}
+		Assumptions: d.Assumptions(), Calibration: d.Calibration, Speculative: e.Speculative, resolved: d}
 }
 
 // Resolved is the deployment the input was made from (nil when built by hand).

@@ -20,6 +20,9 @@ type KVLayout struct {
 	SlidingWindow int    `json:"sliding_window,omitempty"`
 	DType         string `json:"dtype"`
 	Formula       string `json:"formula"`
+	// DraftBytesPerToken is the speculative-decoding proposer's layers'
+	// share of BytesPerToken (last pipeline stage; full attention).
+	DraftBytesPerToken int64 `json:"draft_bytes_per_token,omitempty"`
 	// chunk is max_num_batched_tokens: a prefill chunk must sit in the
 	// sliding-window layers next to the window.
 	chunk int
@@ -69,13 +72,25 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
 	blockSize = max(blockSize, 1)
 	full := int64(kv.Layers - kv.SlidingLayers)
-	bytes := full * kv.BytesPerTokenPerLayer * int64(roundUp(n, blockSize))
+	bytes := (full*kv.BytesPerTokenPerLayer + kv.DraftBytesPerToken) * int64(roundUp(n, blockSize))
 	if kv.SlidingLayers > 0 {
 		resident := min(kv.SlidingWindow-1+max(kv.chunk, 1), n)
 		win := int64(roundUp(resident, blockSize) + blockSize)
 		bytes += int64(kv.SlidingLayers) * kv.BytesPerTokenPerLayer * win
 	}
 	return bytes
+}
+
+// withDraft adds the proposer's layers (speculative decoding) to the
+// stage's cost per token.
+func (kv KVLayout) withDraft(bytes int64, formula string) KVLayout {
+	if bytes <= 0 {
+		return kv
+	}
+	kv.DraftBytesPerToken = bytes
+	kv.BytesPerToken += bytes
+	kv.Formula += "; + " + formula
+	return kv
 }
 
 func dtypeBytes(d string) int {

@@ -118,13 +118,20 @@ func Estimate(in *input.Input) Report {
 
 func stageMemory(in *input.Input, s Stage) StageMemory {
 	sm := StageMemory{Stage: s}
+	last := s.Index == in.Layout.PP-1
+	var terms []WeightTerm
 	for _, sh := range Placement(in, s) {
 		rule := StorageRule(in, sh.Component)
-		wt := WeightTerm{Share: sh, DTypeRule: rule, GiB: sh.Stored() * rule.BytesPerParam / GiB}
+		terms = append(terms, WeightTerm{Share: sh, DTypeRule: rule, GiB: sh.Stored() * rule.BytesPerParam / GiB})
+	}
+	if last {
+		terms = append(terms, draftTerms(in)...)
+	}
+	for _, wt := range terms {
 		sm.Weights = append(sm.Weights, wt)
 		sm.WeightsGiB += wt.GiB
-		if sh.Component != CompMLACopies {
-			sm.ParamsPerGPU += sh.ParamsPerGPU
+		if wt.Component != CompMLACopies && !isDraft(wt.Component) {
+			sm.ParamsPerGPU += wt.ParamsPerGPU
 		}
 	}
 	sm.Activation = PeakActivation(in, s)
@@ -133,6 +140,9 @@ func stageMemory(in *input.Input, s Stage) StageMemory {
 		sm.NonTorchGiB += t.GiB
 	}
 	sm.KV = KVBytes(in, s)
+	if last {
+		sm.KV = sm.KV.withDraft(draftKV(in))
+	}
 	usable := deviceGiB(in.GPU) * in.GPUMemoryUtilization
 	sm.AvailableKVGiB = usable - sm.WeightsGiB - sm.Activation.PeakGiB - sm.NonTorchGiB
 	if sm.AvailableKVGiB > 0 && sm.KV.BytesPerToken > 0 {

@@ -25,6 +25,9 @@ func Notes(in *input.Input, m *Report, alts []AltWeights) []Note {
 		notes = append(notes, n)
 	}
 	notes = append(notes, budgetNote(in, m))
+	if n, ok := draftNote(in, m); ok {
+		notes = append(notes, n)
+	}
 	if n, ok := gapNote(m); ok {
 		notes = append(notes, n)
 	}

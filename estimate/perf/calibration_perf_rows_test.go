@@ -102,7 +102,7 @@ var (
 	// H20 at Ant Group: RDMA 4 × 400 Gbit/s per node, FP8 FlashMLA (FP8 KV).
 	calH20Prefill = calSetup{gpu: "h20-96g", gpusPerNode: 8, nodes: 1, tp: 8, dp: 1, a2a: vllm.TrafficNone, kv: "fp8", graphs: true}
 	calH20Decode  = calSetup{gpu: "h20-96g", gpusPerNode: 8, nodes: 2, interGbit: 400, nics: 4, tp: 1, dp: 16, ep: true,
-		a2a: vllm.TrafficPerExpert, kv: "fp8", graphs: true, specTokens: 2, specAccepted: 1.85, interLatUs: 2}
+		a2a: vllm.TrafficPerExpert, kv: "fp8", graphs: true, specTokens: 1, specAccepted: 1.85, interLatUs: 2}
 	calH200TP8 = calSetup{gpu: "h200", gpusPerNode: 8, nodes: 1, tp: 8, dp: 1, a2a: vllm.TrafficNone, kv: "bf16", graphs: true}
 )
 
@@ -129,7 +129,7 @@ func perfCalibrationRows() []perfCalRow {
 		perfCalRow{ID: "P3-prefill", Source: "LMSYS SGLang on H20", What: "prefill TP8 one node, 4K prompts", Published: 16500, Unit: "in tok/s/node",
 			predict: calH20Prefill.prefillPerNode(4096, 8192)},
 		perfCalRow{ID: "P3-decode-48", Source: "LMSYS SGLang on H20", What: "decode DP16/EP16, 48 seq/GPU, MTP 1.85 accepted", Published: 714, Unit: "out tok/s/GPU",
-			predict: calH20Decode.decodePerGPU(48, 4096+768), Note: "MTP modelled as 3 verified positions per sequence per step, 1.85 emitted, plus one extra layer per draft"},
+			predict: calH20Decode.decodePerGPU(48, 4096+768), Note: "MTP: SGLang steps 1 / draft tokens 2 is one draft and 2 verified positions per sequence per step (calibration/README.md), 1.85 emitted; the draft pass runs the MTP layer (MoE, all-to-all), eh_proj and the LM head"},
 		perfCalRow{ID: "P3-decode-32", Source: "LMSYS SGLang on H20", What: "decode DP16/EP16, 32 seq/GPU, MTP 1.85 accepted", Published: 675, Unit: "out tok/s/GPU",
 			predict: calH20Decode.decodePerGPU(32, 4096+768), Note: "as above"},
 	)

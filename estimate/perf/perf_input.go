@@ -35,7 +35,25 @@ func SetupFromInput(in *input.Input) StepSetup {
 		s.RedundantExperts = in.NumRedundantExperts
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
+	setSpeculative(&s, in)
 	return s
+}
+
+// setSpeculative carries the deployment's speculative decoding into the
+// step model: the drafts verified per step, the tokens emitted per step
+// and the proposer the draft passes run (none for n-gram).
+func setSpeculative(s *StepSetup, in *input.Input) {
+	sp := in.Speculative
+	if sp == nil {
+		return
+	}
+	s.SpecTokens, s.SpecAccepted = sp.NumTokens, sp.Acceptance.Value
+	d := sp.Draft
+	if d == nil {
+		s.SpecDraft = &Drafter{CPU: true}
+		return
+	}
+	s.SpecDraft = &Drafter{Layers: d.Layers, FuseParams: d.FuseParams, HeadVocab: d.HeadVocab, WeightDType: d.WeightsDType}
 }
 
 // Mechanism is the traffic pattern of the MoE layers' token exchange:

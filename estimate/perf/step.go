@@ -60,7 +60,9 @@ type StepTime struct {
 	// ExposedNetworkS is the communication time not hidden behind compute.
 	ExposedNetworkS float64 `json:"exposed_network_s"`
 	OverheadS       float64 `json:"overhead_s"`
-	TotalS          float64 `json:"total_s"`
+	// SpecDraftS is speculative decoding's draft passes (spec_draft.go).
+	SpecDraftS float64 `json:"spec_draft_s,omitempty"`
+	TotalS     float64 `json:"total_s"`
 }
 
 // Binding names the term that dominates the step.
@@ -123,12 +125,11 @@ func (sm *StepModel) Step(loads []RankLoad) StepTime {
 		stage = max(roof, st.A2AS) + min(roof, st.A2AS)/2
 	}
 	stage += st.TPS
-	if s.SpecTokens > 0 { // the MTP draft layer: one more layer per draft token
-		stage *= 1 + float64(s.SpecTokens)/float64(s.Model.NumLayers)
-	}
+
 	st.OverheadS = sm.overhead(maxRankTokens(loads, s.SpecTokens))
-	st.TotalS = st.OverheadS + pp*stage + st.PPS
-	st.ExposedNetworkS = st.TotalS - st.OverheadS - pp*roof
+	st.SpecDraftS = sm.draftTime(loads)
+	st.TotalS = st.OverheadS + pp*stage + st.PPS + st.SpecDraftS
+	st.ExposedNetworkS = st.TotalS - st.OverheadS - pp*roof - st.SpecDraftS
 	return st
 }
 

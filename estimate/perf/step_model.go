@@ -44,6 +44,8 @@ type StepModel struct {
 	nodes     int     // nodes spanned by one stage's EP group
 
 	nodeScratch []float64 // per-node token sums, reused by every step
+
+	draft *draftModels // speculative decoding's draft passes (nil: none)
 }
 
 // NewStepModel precomputes the constants of s.
@@ -82,6 +84,7 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.attnPreCoef = attnPrefillCoef(m) / tp
 	sm.decompCoef = mlaDecompressCoef(m) / tp
 	sm.initNetwork()
+	sm.draft = newDraftModels(s)
 	return sm
 }
 

@@ -56,10 +56,13 @@ type StepSetup struct {
 	// RedundantExperts are EPLB's extra expert replicas over the EP group;
 	// each GPU holds and reads (E + R) / EP experts per MoE layer.
 	RedundantExperts int
-	// SpecTokens is the number of draft tokens verified per sequence per
-	// step (MTP / speculative decoding); specs cannot set it yet, the
-	// calibration uses it for rows that ran MTP.
+	// SpecTokens is the number of draft tokens per sequence per step
+	// (speculative decoding): the target verifies SpecTokens + 1 positions.
 	SpecTokens int
+	// SpecDraft is the proposer the draft passes run (spec_draft.go); nil
+	// with SpecTokens > 0 means the target's own MTP layer, as the
+	// calibration rows that ran MTP did.
+	SpecDraft *Drafter
 	// SpecAccepted is the mean number of tokens a sequence emits per step
 	// with speculative decoding (accepted drafts + 1); 0 means 1.
 	SpecAccepted float64

@@ -10,6 +10,9 @@ import "github.com/vlaunch/vlaunch/estimate/perf"
 // of the load (the fullest rank's ceil share of sessions and of a request
 // pool, 1/DP of the arrival rate) and the throughput is scaled back up.
 func RunModel(sm *perf.StepModel, cfg Config) Result {
+	if cfg.Spec.Drafts == 0 && sm.S.SpecTokens > 0 {
+		cfg.Spec = Speculation{Drafts: sm.S.SpecTokens, Accept: sm.S.SpecAcceptPerPosition()}
+	}
 	dp := cfg.DP
 	if sm.S.Model.IsMoE() || dp <= 1 {
 		return Run(cfg)

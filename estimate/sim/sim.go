@@ -52,6 +52,9 @@ type Config struct {
 	// StaggerS spreads the closed-loop sessions' first requests uniformly
 	// over [0, StaggerS) so they do not move in lock-step (0 = all at once).
 	StaggerS float64
+	// Spec is speculative decoding (zero: off); RunModel takes it from the
+	// step model when it is not set.
+	Spec Speculation
 }
 
 // Percentiles summarises one latency distribution in seconds.

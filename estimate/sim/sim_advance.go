@@ -41,8 +41,7 @@ func (s *simulator) advance() {
 						s.emit(r)
 					}
 				} else {
-					r.ctxExtra++
-					s.emit(r)
+					s.emitDecode(r)
 				}
 			}
 			if r.out >= s.cfg.OutputTokens {

@@ -85,7 +85,7 @@ func (s *simulator) scheduleRunning(rk *simRank, l *perf.RankLoad, budget int, d
 		if (r.done >= r.prompt) != decodes {
 			continue
 		}
-		n := 1
+		n := s.cfg.Spec.width() // a decode verifies its drafts too
 		if !decodes {
 			n = min(r.prompt-r.done, budget)
 		}
