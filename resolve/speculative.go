@@ -156,3 +156,13 @@ func (d Deployment) WithSpeculativeTokens(n int) Deployment {
 	d.Engine.Speculative = &c
 	return d
 }
+
+// WithAcceptance returns a copy of s emitting x tokens per verify step
+// (capped to [1, NumTokens + 1]): a measured acceptance length, such as a
+// benchmark result's, replacing the spec's or the published one.
+func (s Speculative) WithAcceptance(x float64, why string) *Speculative {
+	x = min(max(x, 1), float64(s.NumTokens+1))
+	s.Acceptance = set(x, SourceSpec, why)
+	s.PerPosition = PerPositionAcceptance(x, s.NumTokens)
+	return &s
+}

@@ -41,7 +41,10 @@ func newReplay(in input.Input, r *bench.Result) (*replay, error) {
 		return nil, fmt.Errorf("%s", r.Load)
 	}
 	if r.SpecAcceptance > 0 {
-		return nil, fmt.Errorf("speculative decoding ran (acceptance length %.2f), which a spec cannot describe yet", r.SpecAcceptance)
+		if in.Speculative == nil {
+			return nil, fmt.Errorf("speculative decoding ran (acceptance length %.2f), but the spec does not enable it (vllm.speculative)", r.SpecAcceptance)
+		}
+		in.Speculative = in.Speculative.WithAcceptance(r.SpecAcceptance, "the benchmark result's acceptance length")
 	}
 	inTok, outTok := int(math.Round(r.Shape.InputTokens)), int(math.Round(r.Shape.OutputTokens))
 	if inTok < 1 || outTok < 1 {

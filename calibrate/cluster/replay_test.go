@@ -9,6 +9,7 @@ import (
 	"github.com/vlaunch/vlaunch/calibrate"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // TestConstantsMapToTheModel: every constant a calibration file may set is
@@ -77,5 +78,24 @@ func TestReplayRefuses(t *testing.T) {
 		if _, err := newReplay(in, &c.r); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want %q", err, c.want)
 		}
+	}
+}
+
+// TestReplaySpeculative: a result that ran speculative decoding replays on
+// a spec that enables it, with the result's acceptance length.
+func TestReplaySpeculative(t *testing.T) {
+	d := gpustackCluster(t)
+	r, _, _, err := resolve.Release(d.Version.Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Engine.Speculative = &resolve.Speculative{Method: resolve.SpecMTP, VLLMMethod: r.Speculative().MTPMethod, NumTokens: 1}
+	in := input.FromResolved(d)
+	p, err := newReplay(in, &bench.Result{Load: bench.Load{Kind: bench.LoadBurst, Prompts: 10}, Shape: bench.Shape{InputTokens: 100, OutputTokens: 100}, SpecAcceptance: 1.7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := p.in.Speculative; s.Acceptance.Value != 1.7 || s.PerPosition <= 0.69 || s.PerPosition >= 0.71 {
+		t.Errorf("replayed speculation %+v", s)
 	}
 }
