@@ -47,7 +47,7 @@ var rules = []rule{
 	checkModelRef, checkGPURef, checkVersion, checkCalibration,
 	checkNodes, checkNodeNetwork,
 	checkLayout, checkExpert,
-	checkContext, checkTTFT, checkFP8,
+	checkContext, checkTTFT, checkFP8, checkSparseAttention,
 	checkPorts, checkBackend, checkBackendEnv, checkEnv, checkSecrets, checkSpeculative,
 	checkNames, checkRuntimeNames,
 	assembleDeployment,

@@ -92,3 +92,23 @@ func gpuLabel(c *checker) string {
 	}
 	return strings.ToUpper(c.gpu.ID)
 }
+
+// checkSparseAttention: a model with DeepSeek sparse attention (V3.2's
+// indexer) needs a release that serves it and a GPU its kernels run on
+// (vllm.Release.SparseMLA).
+func checkSparseAttention(c *checker) {
+	if c.model == nil || !c.model.IsSparseAttention() || !c.relOK || c.gpu == nil {
+		return
+	}
+	if ok, why, _ := c.rel.SparseMLA(c.gpu.ComputeMajor); !ok {
+		c.errorf(CodeModel, modelPath(c), "use vLLM 0.11.0 or newer on Hopper or Blackwell GPUs", "%s cannot be served: %s", c.model.ID, why)
+	}
+}
+
+// modelPath is the field that names the model.
+func modelPath(c *checker) []string {
+	if c.d.Model.Name != "" {
+		return p("model", "name")
+	}
+	return p("model", "config")
+}

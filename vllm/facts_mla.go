@@ -1,5 +1,7 @@
 package vllm
 
+import "fmt"
+
 // srcMLABlock: CudaPlatform.check_and_update_config (vllm/platforms/cuda.py,
 // several stored versions) forces the KV block size for MLA models.
 const srcMLABlock = "stored vllm/platforms/cuda.py (several versions): \"Forcing kv cache block size to 64 for FlashMLA backend\" (older: != 64, newer: any multiple of 64), " +
@@ -81,4 +83,25 @@ func (r Release) MLAFP8KV(backend string) (Presence, string) {
 		return Absent, srcMLAFP8
 	}
 	return Maybe, srcMLAFP8
+}
+
+// srcSparseMLA: DeepSeek-V3.2 (DSA) support.
+const srcSparseMLA = "DeepseekV32ForCausalLM listed from 0.11.0 in a third-party table of vLLM's supported architectures by release (not re-read in vLLM's registry); " +
+	"vLLM's model tests skip DeepseekV32ForCausalLM below compute capability 9: FLASHMLA_SPARSE needs Hopper or Blackwell"
+
+// sparseMLASince is the first release that serves DeepSeek sparse attention.
+var sparseMLASince = v0110
+
+// SparseMLA reports whether the release serves DeepSeek sparse attention
+// (DeepSeek-V3.2's indexer) on a GPU of compute capability major smMajor
+// (0 = unknown): from 0.11.0, on Hopper or Blackwell (FLASHMLA_SPARSE).
+// The reason is empty when it does.
+func (r Release) SparseMLA(smMajor int) (ok bool, why, source string) {
+	switch {
+	case !r.Version.AtLeast(sparseMLASince):
+		return false, fmt.Sprintf("vLLM %s predates DeepSeek-V3.2 support (0.11.0)", r.Version), srcSparseMLA
+	case smMajor != 0 && smMajor != 9 && smMajor != 10:
+		return false, fmt.Sprintf("DeepSeek sparse attention runs on FLASHMLA_SPARSE, which needs a Hopper or Blackwell GPU (compute capability %d.x here)", smMajor), srcSparseMLA
+	}
+	return true, "", srcSparseMLA
 }

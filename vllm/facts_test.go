@@ -273,3 +273,15 @@ func TestOldReleaseFlags(t *testing.T) {
 		t.Error("0.5.4 note must describe the frontend RPC")
 	}
 }
+
+func TestSparseMLA(t *testing.T) {
+	for _, tt := range []struct {
+		version string
+		sm      int
+		ok      bool
+	}{{"0.11.0", 9, true}, {"0.11.0", 10, true}, {"0.11.0", 0, true}, {"0.11.0", 8, false}, {"0.10.2", 9, false}} {
+		if ok, why, _ := rel(t, tt.version).SparseMLA(tt.sm); ok != tt.ok || ok != (why == "") {
+			t.Errorf("%s sm%d: %v %q", tt.version, tt.sm, ok, why)
+		}
+	}
+}
