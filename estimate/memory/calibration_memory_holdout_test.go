@@ -185,6 +185,7 @@ func (r *holdRow) evaluateHoldout(t testing.TB) {
 	}
 	rep := Estimate(in)
 	logged := rep.Stages[0]
+	r.assumed = append(r.assumed, gapNotes(rep)...)
 	r.ntLog, r.hasNT = num(r.c.Measured.NonTorch)
 	r.ntPred = logged.NonTorchGiB
 	if r.onlyNonTorch {

@@ -323,6 +323,7 @@ func (r *calRow) evaluate(t testing.TB) {
 		in.BlockSize = int(bs) // the block size vLLM logged is an input, not a prediction
 	}
 	rep := Estimate(in)
+	r.assumed = append(r.assumed, gapNotes(rep)...)
 	// The logged lines are rank 0's (the first pipeline stage): vLLM's
 	// driver worker prints them; other ranks' lines carry a worker prefix.
 	logged := rep.Stages[0]

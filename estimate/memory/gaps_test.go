@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
@@ -42,4 +43,13 @@ func TestGPTOSSKnownGap(t *testing.T) {
 	if !r.Capacity.Fits || !found {
 		t.Errorf("fits %v, EST108 reported %v", r.Capacity.Fits, found)
 	}
+}
+
+// gapNotes states a case's known gaps in the calibration tables: the low
+// end of the available-memory band.
+func gapNotes(rep Report) []string {
+	if len(rep.Gaps) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("known gap (EST108): available band down to %.2f GiB", rep.PerGPU.KVCacheLowGiB)}
 }
