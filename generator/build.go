@@ -40,7 +40,6 @@ func MakePlan(r *resolve.Deployment, runtime string) (*Plan, diag.Diagnostics) {
 	ds = append(ds, checkExtraArgs(d, r.Release)...)
 	ds = append(ds, checkReleaseSupport(d, r.Release)...)
 	ds = append(ds, checkSpeculativeSupport(d, r.Release, r.Engine.Speculative)...)
-	ds = append(ds, checkLayoutSupport(d, p)...)
 	ds = append(ds, dboCheck(d, p)...)
 	ds = append(ds, imageKernelCheck(d, p)...)
 	if ds.HasErrors() {

@@ -10,17 +10,18 @@ import (
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// Layout kinds: how the nodes cooperate.
+// Layout kinds: how the nodes cooperate (resolve.Place decides, for the
+// release).
 const (
 	// LayoutSingle is one node running one `vllm serve` (any DP/TP/PP inside it).
-	LayoutSingle = "single"
+	LayoutSingle = resolve.KindSingle
 	// LayoutDP is one `vllm serve` per node joined by vLLM's DP coordinator
 	// (engines fit on one node; node 0 primary, the others --headless).
-	LayoutDP = "dp"
+	LayoutDP = resolve.KindDP
 	// LayoutNNodes is one engine spanning nodes through --nnodes/--node-rank.
-	LayoutNNodes = "nnodes"
+	LayoutNNodes = resolve.KindNNodes
 	// LayoutRay is one engine spanning nodes through a Ray cluster.
-	LayoutRay = "ray"
+	LayoutRay = resolve.KindRay
 )
 
 // Node roles.
@@ -145,7 +146,9 @@ type Plan struct {
 }
 
 // layoutFor places the layout on the nodes (resolve.Place, the rule the
-// `parallelism: auto` search shares) and gives each node its role.
+// `parallelism: auto` search and `vlaunch plan` share: a layout the release
+// cannot express is GEN011, one the nodes cannot hold GEN002) and gives
+// each node its role.
 func layoutFor(r *resolve.Deployment) (string, []NodePlan, diag.Diagnostics) {
 	d := r.Spec
 	nodes := make([]NodePlan, len(d.Hardware.Nodes))
@@ -153,13 +156,16 @@ func layoutFor(r *resolve.Deployment) (string, []NodePlan, diag.Diagnostics) {
 		nodes[i] = NodePlan{Index: i, Name: n.Name, Address: n.Address, GPUs: n.GPUs, Interface: n.Interface,
 			RDMADevices: n.RDMADevices, ScriptName: fmt.Sprintf("node%d.sh", i)}
 	}
-	pl, err := resolve.Place(r.Layout, r.NodeGPUs())
+	pl, err := resolve.Place(r.Layout, r.NodeGPUs(), r.Release)
 	if err != nil {
-		path, msg, hint := "parallelism", err.Error(), ""
+		code, path, msg, hint := CodeLayout, "parallelism", err.Error(), ""
 		if fe, ok := err.(*resolve.FieldError); ok {
 			path, msg, hint = fe.Path, fe.Msg, fe.Hint
+			if fe.Unsupported {
+				code = CodeUnsupported
+			}
 		}
-		return "", nil, diag.Diagnostics{gdiag(d, CodeLayout, diag.Error, path, msg, hint)}
+		return "", nil, diag.Diagnostics{gdiag(d, code, diag.Error, path, msg, hint)}
 	}
 	if pl.Spanning {
 		return spanningLayout(r, pl, nodes)
@@ -186,19 +192,13 @@ func dpLayout(r *resolve.Deployment, pl resolve.Placement, nodes []NodePlan) (st
 	}
 	nodes[0].Role = RolePrimary
 	ds = append(ds, idleNodeWarnings(d, nodes)...)
-	if pl.UsedNodes() == 1 {
-		return LayoutSingle, nodes, ds
-	}
-	return LayoutDP, nodes, ds
+	return pl.Kind, nodes, ds
 }
 
 // spanningLayout: one engine over whole nodes, through --nnodes or Ray as
 // the release does it.
 func spanningLayout(r *resolve.Deployment, pl resolve.Placement, nodes []NodePlan) (string, []NodePlan, diag.Diagnostics) {
-	layout := LayoutRay
-	if r.Defaults.MultiNodeEngine == "nnodes" {
-		layout = LayoutNNodes
-	}
+	layout := pl.Kind
 	for i := range nodes {
 		n := &nodes[i]
 		switch {

@@ -133,7 +133,7 @@ func TestSpaceReference(t *testing.T) {
 	own := specSettings(d)
 	found := false
 	for _, l := range sp.Layouts {
-		if _, err := resolve.Place(l, d.NodeGPUs()); err != nil {
+		if _, err := resolve.Place(l, d.NodeGPUs(), d.Release); err != nil {
 			t.Errorf("%+v does not place: %v", l, err)
 		}
 		found = found || (l.TP == own.TP && l.PP == own.PP && l.DP == own.DP && l.EP == own.EP)

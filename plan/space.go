@@ -112,8 +112,8 @@ func NewSpace(d *resolve.Deployment) Space {
 }
 
 // layouts are the parallel layouts of the layout search
-// (search.Enumerate) that resolve.Place puts on the spec's nodes:
-// the one rule `vlaunch generate` applies. Expert parallelism over an EP
+// (search.Enumerate) that resolve.Place puts on the spec's nodes and the
+// release can express: the one rule `vlaunch generate` applies. Expert parallelism over an EP
 // group of one rank (TP × DP = 1) changes nothing and is left out.
 func layouts(d *resolve.Deployment) []resolve.Layout {
 	l := d.Layout
@@ -122,7 +122,7 @@ func layouts(d *resolve.Deployment) []resolve.Layout {
 		if c.EP && c.EPSize() == 1 {
 			continue
 		}
-		if _, err := resolve.Place(c, d.NodeGPUs()); err == nil {
+		if _, err := resolve.Place(c, d.NodeGPUs(), d.Release); err == nil {
 			out = append(out, c)
 		}
 	}

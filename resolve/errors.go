@@ -8,6 +8,9 @@ type FieldError struct {
 	Path string
 	Msg  string
 	Hint string
+	// Unsupported: the value is fine but the vLLM release cannot express
+	// it (Place: a layout whose flags the release lacks).
+	Unsupported bool
 }
 
 // Error is the path and the message.

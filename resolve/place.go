@@ -1,6 +1,10 @@
 package resolve
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
 
 // Placement is where a layout's engines (one TP × PP group per DP rank) sit
 // on the nodes, the way vlaunch generates bundles.
@@ -8,6 +12,9 @@ type Placement struct {
 	// Spanning is true when one engine is larger than a node: it covers
 	// whole, equal nodes (and DP is 1).
 	Spanning bool
+	// Kind is how the nodes cooperate (KindSingle, KindDP, KindNNodes,
+	// KindRay), which decides the flags the bundle's commands use.
+	Kind string
 	// Nodes has one slot per node, in the spec's order.
 	Nodes []NodeSlot
 }
@@ -35,17 +42,34 @@ func (p Placement) UsedNodes() int {
 }
 
 // Place is the one rule for "can vlaunch generate this layout on these
-// nodes" (nodeGPUs: each node's GPU count, in order), shared by the
-// generator and the `parallelism: auto` search:
+// nodes with this release" (nodeGPUs: each node's GPU count, in order),
+// shared by the generator, the `parallelism: auto` search and `vlaunch
+// plan`:
 //
 //   - an engine (TP × PP GPUs) that fits in a node: nodes are filled in order
 //     with whole engines until the DP ranks run out; node 0 must run one;
 //   - an engine larger than a node spans whole nodes of equal GPU count
-//     (--nnodes or Ray), and only with DP = 1 (vlaunch does not generate
-//     several spanning engines).
+//     (--nnodes or Ray, as the release does it), and only with DP = 1
+//     (vlaunch does not generate several spanning engines);
+//   - the release has every flag the layout's commands need (expert
+//     parallelism, DP, the multi-node flags of its kind: expressible).
 //
-// The error is a *FieldError naming the field to change.
-func Place(l Layout, nodeGPUs []int) (Placement, error) {
+// The error is a *FieldError naming the field to change; Unsupported is
+// set when only the release stands in the way.
+func Place(l Layout, nodeGPUs []int, r vllm.Release) (Placement, error) {
+	p, err := place(l, nodeGPUs)
+	if err != nil {
+		return p, err
+	}
+	p.Kind = placementKind(p, r)
+	if err := expressible(l, p.Kind, r); err != nil {
+		return Placement{}, err
+	}
+	return p, nil
+}
+
+// place is Place's arithmetic: where the engines go, whatever the release.
+func place(l Layout, nodeGPUs []int) (Placement, error) {
 	if len(nodeGPUs) == 0 {
 		return Placement{}, fieldErr("hardware.nodes", "the spec has no nodes", "")
 	}

@@ -142,7 +142,7 @@ func TestPlace(t *testing.T) {
 		{"zero sizes", Layout{}, four, "parallelism", 0, false},
 	}
 	for _, tt := range tests {
-		p, err := Place(tt.l, tt.hosts)
+		p, err := Place(tt.l, tt.hosts, vllm.Newest())
 		var fe *FieldError
 		switch {
 		case tt.path == "" && err != nil:

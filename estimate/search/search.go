@@ -204,15 +204,16 @@ func a2aLabel(in *input.Input) string {
 }
 
 // candidateLayouts are the layouts the search evaluates: Enumerate
-// for the hosts, kept only where vlaunch can generate them (resolve.Place),
-// so `parallelism: auto` never chooses a layout `generate` refuses.
+// for the hosts, kept only where vlaunch can generate them with the
+// release (resolve.Place), so `parallelism: auto` never chooses a layout
+// `generate` refuses.
 func candidateLayouts(in *input.Input) []input.Layout {
 	l := in.Layout
 	all := Enumerate(max(l.Nodes, 1), max(l.GPUsPerNode, 1), in.Model.NumHeads, in.Model.IsMoE())
-	hosts := in.HostGPUs()
+	hosts, rel := in.HostGPUs(), in.Release()
 	out := all[:0]
 	for _, c := range all {
-		if _, err := resolve.Place(c, hosts); err == nil {
+		if _, err := resolve.Place(c, hosts, rel); err == nil {
 			out = append(out, c)
 		}
 	}
