@@ -20,6 +20,20 @@ func (in *Input) Release() vllm.Release {
 	return vllm.Newest()
 }
 
+// DBO reports whether vLLM runs dual-batch overlap (two micro-batches, one
+// computing while the other exchanges tokens): enable_dbo on, the release
+// has --enable-dbo, and the backend in effect is one its config-time
+// assertion accepts (vllm.Release.DBORequirement, the rule `generate`
+// refuses by). With any other backend vLLM does not start, so no model may
+// predict the overlap.
+func (in *Input) DBO() bool {
+	if !in.EnableDBO {
+		return false
+	}
+	req := in.Release().DBORequirement()
+	return req.Available == vllm.Present && req.Accepts(in.All2AllBackend)
+}
+
 // SetCUDAGraphs applies vLLM's CUDA-graph rule (vllm.Release.CUDAGraphs) to
 // the input's backend, DP size and enforce_eager: for inputs whose backend
 // or layout changed after resolution (the what-if variants).

@@ -29,7 +29,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 	s := StepSetup{
 		Model: in.Model, HW: hw, TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
 		WeightDType: in.WeightsDType, KVDType: in.KVCacheDType,
-		A2A: Mechanism(in), CUDAGraphs: in.CUDAGraphs, DBO: in.EnableDBO, Eff: EfficiencyFor(in),
+		A2A: Mechanism(in), CUDAGraphs: in.CUDAGraphs, DBO: in.DBO(), Eff: EfficiencyFor(in),
 	}
 	if in.EnableEPLB {
 		s.RedundantExperts = in.NumRedundantExperts

@@ -67,7 +67,11 @@ func alternativeInputs(in *input.Input) []Alternative {
 		add(fmt.Sprintf("TP=%d DP=%d", g, dp), func(v *input.Input) { v.Layout.TP, v.Layout.DP = g, dp })
 	}
 	if moeDP && multi && (fp8 || in.All2AllBackend != vllm.BackendDeepEPLowLatency) {
-		name := vllm.BackendDeepEPLowLatency + " + DBO + 400 Gbit/s per GPU"
+		dbo := dboWith(in, vllm.BackendDeepEPLowLatency)
+		name := vllm.BackendDeepEPLowLatency + " + 400 Gbit/s per GPU"
+		if dbo {
+			name = vllm.BackendDeepEPLowLatency + " + DBO + 400 Gbit/s per GPU"
+		}
 		if fp8 {
 			name = "FP8 weights + " + name
 		}
@@ -75,11 +79,20 @@ func alternativeInputs(in *input.Input) []Alternative {
 			if fp8 {
 				v.WeightsDType = "fp8"
 			}
-			v.All2AllBackend, v.EnableDBO = vllm.BackendDeepEPLowLatency, true
+			v.All2AllBackend, v.EnableDBO = vllm.BackendDeepEPLowLatency, dbo
 			fast(v)
 		})
 	}
 	return out
+}
+
+// dboWith reports whether vLLM would run DBO for in with backend b
+// (input.Input.DBO: the release has it and its assertion accepts b), so a
+// variant offers DBO only where vLLM starts with it.
+func dboWith(in *input.Input, b string) bool {
+	v := *in
+	v.All2AllBackend, v.EnableDBO = b, true
+	return v.DBO()
 }
 
 // Alternatives evaluates every variant: memory first (KV capacity from
