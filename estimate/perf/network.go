@@ -1,8 +1,6 @@
 package perf
 
 import (
-	"math"
-
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -33,13 +31,10 @@ func RingAllReduceBytes(bytes float64, n int) float64 {
 // networkTime fills the communication terms of one step: MoE all-to-all
 // per MoE layer, TP all-reduces (two per layer) and PP hand-offs. frac is
 // the micro-batch fraction (1/PP) of each rank's load.
-func (sm *StepModel) networkTime(loads []RankLoad, frac float64, st *StepTime) {
+func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, st *StepTime) {
 	s := &sm.S
-	var maxRank float64
-	for _, l := range loads {
-		maxRank = max(maxRank, l.tokens(s.SpecTokens)*frac)
-	}
-	sm.a2aTime(loads, frac, st)
+	maxRank := maxRankTokens(runs, s.SpecTokens) * frac
+	sm.a2aTime(sp, st)
 	if s.TP > 1 {
 		msg := maxRank * sm.hidden * 2
 		bw, lat := s.HW.IntraBytesPerS, 2*s.HW.IntraLatencyS
@@ -72,16 +67,12 @@ func (sm *StepModel) networkTime(loads []RankLoad, frac float64, st *StepTime) {
 //
 // Nodes run in lock-step, so the busiest node's NICs and the busiest GPU's
 // NVLink set the pace; the two kinds of links work concurrently (max).
-func (sm *StepModel) a2aTime(loads []RankLoad, frac float64, st *StepTime) {
+func (sm *StepModel) a2aTime(sp spread, st *StepTime) {
 	s := &sm.S
 	if sm.moeLayers == 0 || s.A2A == vllm.TrafficNone || s.DP <= 1 {
 		return
 	}
-	nodeTok, maxGPU, minGPU, total := sm.tokensByNode(loads, frac)
-	maxNode, minNode := 0.0, math.Inf(1)
-	for _, t := range nodeTok {
-		maxNode, minNode = max(maxNode, t), min(minNode, t)
-	}
+	maxNode, minNode, maxGPU, minGPU, total := sp.maxNode, sp.minNode, sp.maxGPU, sp.minGPU, sp.total
 	var inter, intra float64
 	phases, lat := 2, s.HW.IntraLatencyS
 	if sm.nodes > 1 {
@@ -112,30 +103,4 @@ func (sm *StepModel) a2aTime(loads []RankLoad, frac float64, st *StepTime) {
 	st.A2AS = sm.moeLayers * t
 	st.InterBytesPerNode = sm.moeLayers * inter * float64(s.PP)
 	st.IntraBytesPerGPU = sm.moeLayers * intra * float64(s.PP)
-}
-
-// tokensByNode (not safe for concurrent use: it reuses a scratch slice) spreads each rank's tokens over its TP GPUs (sequence split
-// before dispatch) and sums them per node of the stage's EP group.
-func (sm *StepModel) tokensByNode(loads []RankLoad, frac float64) (nodeTok []float64, maxGPU, minGPU, total float64) {
-	s := &sm.S
-	g := max(1, s.HW.GPUsPerNode)
-	if len(sm.nodeScratch) != sm.nodes {
-		sm.nodeScratch = make([]float64, sm.nodes)
-	}
-	nodeTok = sm.nodeScratch
-	clear(nodeTok)
-	minGPU = math.Inf(1)
-	for r := 0; r < s.DP; r++ {
-		var t float64
-		if r < len(loads) {
-			t = loads[r].tokens(s.SpecTokens) * frac
-		}
-		per := t / float64(s.TP)
-		maxGPU, minGPU = max(maxGPU, per), min(minGPU, per)
-		total += t
-		for i := 0; i < s.TP; i++ {
-			nodeTok[min(sm.nodes-1, (r*s.TP+i)/g)] += per
-		}
-	}
-	return nodeTok, maxGPU, minGPU, total
 }

@@ -1,5 +1,7 @@
 package perf
 
+import "sync"
+
 // Routing summarises where one token's top-k routed experts live, seen from
 // the GPU that owns the token, averaged over tokens and source GPUs. It is
 // what decides how many bytes an MoE all-to-all puts on each link.
@@ -50,12 +52,46 @@ func ExpectedRouting(experts, topK, nGroup, topKGroup, epRanks, gpusPerNode int)
 	if experts <= 0 || topK <= 0 || epRanks <= 1 {
 		return Routing{}
 	}
+	if r, ok := routingCache.get(s); ok {
+		return r
+	}
 	subsets := s.groupSubsets()
 	var out Routing
 	for _, sub := range subsets {
 		out.add(s.routingForSubset(sub), 1/float64(len(subsets)))
 	}
+	routingCache.put(s, out)
 	return out
+}
+
+// routingCache keeps recent ExpectedRouting results: `vlaunch check` builds
+// step models for the same layout many times over (what-if bandwidths,
+// floors, alternatives), and at a 10,000-node EP group each expectation
+// visits every node for each of DeepSeek-V3's 70 group choices.
+var routingCache = &routingMemo{m: map[routingShape]Routing{}}
+
+// routingMemo is a small map safe for concurrent use, emptied when full.
+type routingMemo struct {
+	mu sync.Mutex
+	m  map[routingShape]Routing
+}
+
+const routingMemoSize = 64
+
+func (c *routingMemo) get(s routingShape) (Routing, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[s]
+	return r, ok
+}
+
+func (c *routingMemo) put(s routingShape, r Routing) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= routingMemoSize {
+		clear(c.m)
+	}
+	c.m[s] = r
 }
 
 func (r *Routing) add(o Routing, w float64) {
@@ -114,48 +150,73 @@ func (s routingShape) rankOf(e int) int {
 
 // routingForSubset is the exact expectation for one group choice, averaged
 // over source ranks: k experts drawn uniformly without replacement from the
-// M allowed experts.
+// M allowed experts. Only GPUs holding allowed experts and whole nodes are
+// visited (the sum over source ranks is taken node by node), so the cost
+// grows with the experts and nodes, not with an EP group of 80,000 ranks.
 func (s routingShape) routingForSubset(sub []bool) Routing {
-	gpuM := make([]int, s.epRanks)
+	type gpuCount struct{ g, m int } // allowed experts on GPU g
+	var gpus []gpuCount
 	M := 0
 	for e := 0; e < s.experts; e++ {
-		if s.allowed(sub, e) {
-			gpuM[s.rankOf(e)]++
-			M++
+		if !s.allowed(sub, e) {
+			continue
 		}
+		// the linear map gives each GPU a contiguous range of experts
+		if g, n := s.rankOf(e), len(gpus); n > 0 && gpus[n-1].g == g {
+			gpus[n-1].m++
+		} else {
+			gpus = append(gpus, gpuCount{g, 1})
+		}
+		M++
 	}
 	k := min(s.topK, M)
+	miss := missMemo(M, k)
 	nodes := (s.epRanks + s.gpusPerNod - 1) / s.gpusPerNod
 	nodeM := make([]int, nodes)
 	nodeHitGPUs, nodeCopies := make([]float64, nodes), make([]float64, nodes)
 	var totHitGPUs float64
-	for g, m := range gpuM {
-		n := g / s.gpusPerNod
-		nodeM[n] += m
-		h := 1 - routeMissProb(M, m, k)
+	for _, gc := range gpus {
+		n := gc.g / s.gpusPerNod
+		nodeM[n] += gc.m
+		h := 1 - miss(gc.m)
 		nodeHitGPUs[n] += h
-		nodeCopies[n] += float64(k) * float64(m) / float64(M)
+		nodeCopies[n] += float64(k) * float64(gc.m) / float64(M)
 		totHitGPUs += h
 	}
 	nodeHit := make([]float64, nodes)
 	var totNodeHit float64
 	for n, m := range nodeM {
-		nodeHit[n] = 1 - routeMissProb(M, m, k)
+		nodeHit[n] = 1 - miss(m)
 		totNodeHit += nodeHit[n]
 	}
+	// Σ over the node's source GPUs; a GPU's own hit and copies summed
+	// over the node are the node's.
 	var r Routing
 	w := 1 / float64(s.epRanks)
-	for src := 0; src < s.epRanks; src++ {
-		n := src / s.gpusPerNod
-		selfHit := 1 - routeMissProb(M, gpuM[src], k)
-		selfCopies := float64(k) * float64(gpuM[src]) / float64(M)
-		r.RemoteNodes += w * (totNodeHit - nodeHit[n])
-		r.RemoteNodeGPUs += w * (totHitGPUs - nodeHitGPUs[n])
-		r.LocalGPUs += w * (nodeHitGPUs[n] - selfHit)
-		r.RemoteExpertCopies += w * (float64(k) - nodeCopies[n])
-		r.LocalExpertCopies += w * (nodeCopies[n] - selfCopies)
+	for n := 0; n < nodes; n++ {
+		gn := float64(min(s.gpusPerNod, s.epRanks-n*s.gpusPerNod))
+		r.RemoteNodes += w * gn * (totNodeHit - nodeHit[n])
+		r.RemoteNodeGPUs += w * gn * (totHitGPUs - nodeHitGPUs[n])
+		r.LocalGPUs += w * (gn - 1) * nodeHitGPUs[n]
+		r.RemoteExpertCopies += w * gn * (float64(k) - nodeCopies[n])
+		r.LocalExpertCopies += w * (gn - 1) * nodeCopies[n]
 	}
 	return r
+}
+
+// missMemo is routeMissProb(M, m, k) as a function of m, each value
+// computed once (a group holds few distinct expert counts).
+func missMemo(M, k int) func(int) float64 {
+	memo := make([]float64, M+1)
+	for m := range memo {
+		memo[m] = -1
+	}
+	return func(m int) float64 {
+		if memo[m] < 0 {
+			memo[m] = routeMissProb(M, m, k)
+		}
+		return memo[m]
+	}
 }
 
 // routeMissProb is the probability that k draws without replacement from M items

@@ -49,3 +49,68 @@ func TestPerfRoutingGroupLimitBoundsNodes(t *testing.T) {
 		t.Fatalf("uniform over 16 nodes should reach ~7 nodes, got %v", u.RemoteNodes)
 	}
 }
+
+// routingByRank is the per-rank form of routingForSubset (every source
+// rank visited), kept to check the node-by-node sum against.
+func (s routingShape) routingByRank(sub []bool) Routing {
+	gpuM := make([]int, s.epRanks)
+	M := 0
+	for e := 0; e < s.experts; e++ {
+		if s.allowed(sub, e) {
+			gpuM[s.rankOf(e)]++
+			M++
+		}
+	}
+	k := min(s.topK, M)
+	nodes := (s.epRanks + s.gpusPerNod - 1) / s.gpusPerNod
+	nodeM := make([]int, nodes)
+	nodeHitGPUs, nodeCopies := make([]float64, nodes), make([]float64, nodes)
+	var totHitGPUs float64
+	for g, m := range gpuM {
+		n := g / s.gpusPerNod
+		nodeM[n] += m
+		h := 1 - routeMissProb(M, m, k)
+		nodeHitGPUs[n] += h
+		nodeCopies[n] += float64(k) * float64(m) / float64(M)
+		totHitGPUs += h
+	}
+	nodeHit := make([]float64, nodes)
+	var totNodeHit float64
+	for n, m := range nodeM {
+		nodeHit[n] = 1 - routeMissProb(M, m, k)
+		totNodeHit += nodeHit[n]
+	}
+	var r Routing
+	w := 1 / float64(s.epRanks)
+	for src := 0; src < s.epRanks; src++ {
+		n := src / s.gpusPerNod
+		selfHit := 1 - routeMissProb(M, gpuM[src], k)
+		selfCopies := float64(k) * float64(gpuM[src]) / float64(M)
+		r.RemoteNodes += w * (totNodeHit - nodeHit[n])
+		r.RemoteNodeGPUs += w * (totHitGPUs - nodeHitGPUs[n])
+		r.LocalGPUs += w * (nodeHitGPUs[n] - selfHit)
+		r.RemoteExpertCopies += w * (float64(k) - nodeCopies[n])
+		r.LocalExpertCopies += w * (nodeCopies[n] - selfCopies)
+	}
+	return r
+}
+
+// TestRoutingNodeSumMatchesRanks: the node-by-node sum equals visiting
+// every rank, for fewer and more ranks than experts, partial last nodes,
+// remainders in the expert map and group limits.
+func TestRoutingNodeSumMatchesRanks(t *testing.T) {
+	for _, sh := range []routingShape{
+		{256, 8, 8, 4, 32, 8}, {256, 8, 0, 0, 20, 8}, {160, 6, 0, 0, 24, 8}, {128, 8, 0, 0, 1000, 8},
+		{256, 8, 8, 4, 4000, 8}, {60, 4, 0, 0, 7, 4}, {384, 8, 1, 1, 64, 8},
+	} {
+		for _, sub := range sh.groupSubsets() {
+			got, want := sh.routingForSubset(sub), sh.routingByRank(sub)
+			for i, p := range [][2]float64{{got.RemoteNodes, want.RemoteNodes}, {got.RemoteNodeGPUs, want.RemoteNodeGPUs},
+				{got.LocalGPUs, want.LocalGPUs}, {got.RemoteExpertCopies, want.RemoteExpertCopies}, {got.LocalExpertCopies, want.LocalExpertCopies}} {
+				if math.Abs(p[0]-p[1]) > 1e-9*math.Max(1, math.Abs(p[1])) {
+					t.Fatalf("%+v field %d: %v, per rank %v", sh, i, p[0], p[1])
+				}
+			}
+		}
+	}
+}

@@ -18,14 +18,14 @@ type DecodePoint struct {
 // DecodeAt is steady decoding of conc sequences at mean context ctx.
 func (sm *StepModel) DecodeAt(conc int, ctx float64) (DecodePoint, StepTime) {
 	per := int(math.Ceil(float64(conc) / float64(sm.S.DP)))
-	loads := make([]RankLoad, sm.S.DP)
-	left := conc
-	for r := range loads { // ceil share on the first ranks, the rest on others
-		n := min(per, left)
-		left -= n
-		loads[r] = RankLoad{DecodeSeqs: float64(n), DecodeCtx: float64(n) * ctx}
+	// The ceil share on the first ranks, what is left on the next one, the
+	// rest idle.
+	full, rest := conc/max(1, per), conc%max(1, per)
+	runs := []RankRun{{Loads: []RankLoad{{DecodeSeqs: float64(per), DecodeCtx: float64(per) * ctx}}, N: full}}
+	if rest > 0 {
+		runs = append(runs, RankRun{Loads: []RankLoad{{DecodeSeqs: float64(rest), DecodeCtx: float64(rest) * ctx}}, N: 1})
 	}
-	st := sm.Step(loads)
+	st := sm.StepRuns(runs)
 	tps := float64(conc) * sm.S.TokensPerStep() / st.TotalS
 	return DecodePoint{Concurrency: conc, SeqsPerRank: per, TPOTS: st.TotalS / sm.S.TokensPerStep(),
 		OutputTokPerS: tps, Binding: st.Binding()}, st
@@ -85,7 +85,7 @@ type PrefillPoint struct {
 // routed experts are spread over the EP group.
 func (sm *StepModel) PrefillIdle(n, maxBatched int) PrefillPoint {
 	pt := PrefillPoint{InputTokens: n}
-	loads := make([]RankLoad, sm.S.DP)
+	loads := make([]RankLoad, 1) // one busy rank, the others idle
 	var net, comp, mem float64
 	for p := 0; p < n; {
 		c := min(maxBatched, n-p)

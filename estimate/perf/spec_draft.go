@@ -44,7 +44,6 @@ type draftModels struct {
 	first, next *StepModel
 	d           *Drafter
 	n           int
-	scratch     []RankLoad
 }
 
 // cpuDrafter stands for "no draft pass": it keeps a draft step model from
@@ -72,7 +71,7 @@ func newDraftModels(s StepSetup) *draftModels {
 	}
 	first := ds
 	ds.SpecTokens = 0
-	return &draftModels{first: NewStepModel(first), next: NewStepModel(ds), d: d, n: s.SpecTokens, scratch: make([]RankLoad, max(1, s.DP))}
+	return &draftModels{first: NewStepModel(first), next: NewStepModel(ds), d: d, n: s.SpecTokens}
 }
 
 // draftTime is the time of the step's draft passes: the first over the
@@ -80,23 +79,28 @@ func newDraftModels(s StepSetup) *draftModels {
 // per pass the fuse projections and one LM-head row per drafting sequence.
 // Host overhead is the target step's (vLLM captures the draft passes in
 // CUDA graphs too).
-func (sm *StepModel) draftTime(loads []RankLoad) float64 {
+func (sm *StepModel) draftTime(runs []RankRun) float64 {
 	dm := sm.draft
 	if dm == nil {
 		return 0
 	}
-	st := dm.first.Step(loads)
+	st := dm.first.StepRuns(runs)
 	t := st.TotalS - st.OverheadS
 	var rows, tokens float64
-	next := dm.scratch[:len(loads)]
-	for i, l := range loads {
-		seqs := l.DecodeSeqs + l.PrefillSeqs // a finished prefill drafts too
-		next[i] = RankLoad{DecodeSeqs: seqs, DecodeCtx: l.DecodeCtx + l.PrefillPrefix + l.PrefillTokens}
-		rows = max(rows, seqs)
-		tokens = max(tokens, l.tokens(dm.n))
+	next := make([]RankRun, len(runs))
+	for i, run := range runs {
+		next[i] = RankRun{Loads: make([]RankLoad, len(run.Loads)), N: run.N}
+		for j, l := range run.Loads {
+			seqs := l.DecodeSeqs + l.PrefillSeqs // a finished prefill drafts too
+			next[i].Loads[j] = RankLoad{DecodeSeqs: seqs, DecodeCtx: l.DecodeCtx + l.PrefillPrefix + l.PrefillTokens}
+			if run.N > 0 {
+				rows = max(rows, seqs)
+				tokens = max(tokens, l.tokens(dm.n))
+			}
+		}
 	}
 	if dm.n > 1 && rows > 0 {
-		st = dm.next.Step(next)
+		st = dm.next.StepRuns(next)
 		t += float64(dm.n-1) * (st.TotalS - st.OverheadS)
 	}
 	t += sm.draftDense(tokens, rows) + float64(dm.n-1)*sm.draftDense(rows, rows)

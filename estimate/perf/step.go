@@ -82,29 +82,31 @@ func (t StepTime) Binding() string {
 
 // StepUniform is a step where every DP rank carries the same load.
 func (sm *StepModel) StepUniform(l RankLoad) StepTime {
-	loads := make([]RankLoad, sm.S.DP)
-	for i := range loads {
-		loads[i] = l
-	}
-	return sm.Step(loads)
+	return sm.StepRuns([]RankRun{{Loads: []RankLoad{l}, N: sm.S.DP}})
 }
 
 // Step is one lock-step engine step over the DP ranks (len(loads) == DP;
 // missing ranks are idle). The slowest rank sets the pace of the dense and
 // attention parts; the experts see the tokens of every rank.
 func (sm *StepModel) Step(loads []RankLoad) StepTime {
+	return sm.StepRuns([]RankRun{{Loads: loads, N: 1}})
+}
+
+// StepRuns is Step for ranks described by runs (see RankRun), in rank
+// order; ranks they do not describe are idle. Its cost grows with the
+// runs' lengths, not with the number of ranks they stand for.
+func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
 	s := &sm.S
 	pp := float64(s.PP)
 	var st StepTime
-	var worst, total float64
+	var worst float64
 	var worstLoad RankLoad
 	var prev RankLoad
 	prevT := -1.0
-	for _, l := range loads {
+	eachLoad(runs, func(l RankLoad) {
 		if pp > 1 {
 			l = l.scaled(1 / pp) // one of PP micro-batches
 		}
-		total += l.tokens(s.SpecTokens)
 		t := prevT
 		if l != prev || prevT < 0 { // ranks often carry identical loads
 			t = sm.rankTime(l, nil)
@@ -113,21 +115,22 @@ func (sm *StepModel) Step(loads []RankLoad) StepTime {
 		if t > worst || worst == 0 {
 			worst, worstLoad = t, l
 		}
-	}
+	})
+	sp := sm.spreadOf(runs, 1/pp)
 	sm.rankTime(worstLoad, &st)
-	sm.expertTime(total, &st)
-	sm.networkTime(loads, 1/pp, &st)
+	sm.expertTime(sp.total, &st)
+	sm.networkTime(runs, sp, 1/pp, &st)
 	roof := st.DenseS + st.AttentionS + st.ExpertS
 	stage := roof + st.A2AS
-	if sm.dboActive(loads) {
+	if sm.dboActive(runs) {
 		// Two micro-batches: one computes while the other communicates; the
 		// pipeline fill/drain leaves half of the shorter side exposed.
 		stage = max(roof, st.A2AS) + min(roof, st.A2AS)/2
 	}
 	stage += st.TPS
 
-	st.OverheadS = sm.overhead(maxRankTokens(loads, s.SpecTokens))
-	st.SpecDraftS = sm.draftTime(loads)
+	st.OverheadS = sm.overhead(maxRankTokens(runs, s.SpecTokens))
+	st.SpecDraftS = sm.draftTime(runs)
 	st.TotalS = st.OverheadS + pp*stage + st.PPS + st.SpecDraftS
 	st.ExposedNetworkS = st.TotalS - st.OverheadS - pp*roof - st.SpecDraftS
 	return st
@@ -155,18 +158,18 @@ func flagDefault(name string) float64 {
 
 // dboActive reports whether the step runs as two overlapped micro-batches:
 // DBO on, a DeepEP backend, and enough tokens on the busiest rank.
-func (sm *StepModel) dboActive(loads []RankLoad) bool {
+func (sm *StepModel) dboActive(runs []RankRun) bool {
 	s := &sm.S
 	if !s.DBO || !s.A2A.PointToPoint() {
 		return false
 	}
 	threshold, tok := dboDecodeTokenThreshold, 0.0
-	for _, l := range loads {
+	eachLoad(runs, func(l RankLoad) {
 		tok = max(tok, l.tokens(s.SpecTokens))
 		if l.PrefillTokens > 0 {
 			threshold = dboPrefillTokenThreshold
 		}
-	}
+	})
 	return tok >= threshold
 }
 
@@ -189,11 +192,9 @@ func (sm *StepModel) overhead(rankTokens float64) float64 {
 }
 
 // maxRankTokens is the largest per-rank token count of the step.
-func maxRankTokens(loads []RankLoad, spec int) float64 {
+func maxRankTokens(runs []RankRun, spec int) float64 {
 	var m float64
-	for _, l := range loads {
-		m = max(m, l.tokens(spec))
-	}
+	eachLoad(runs, func(l RankLoad) { m = max(m, l.tokens(spec)) })
 	return m
 }
 

@@ -43,8 +43,6 @@ type StepModel struct {
 	bytesCopy float64 // dispatch + combine bytes per token copy
 	nodes     int     // nodes spanned by one stage's EP group
 
-	nodeScratch []float64 // per-node token sums, reused by every step
-
 	draft *draftModels // speculative decoding's draft passes (nil: none)
 }
 

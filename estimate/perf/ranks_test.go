@@ -1,0 +1,102 @@
+package perf
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// expand writes runs out rank by rank, as Step takes them.
+func expand(runs []RankRun) []RankLoad {
+	var out []RankLoad
+	for _, r := range runs {
+		for i := 0; i < r.N; i++ {
+			out = append(out, r.Loads...)
+		}
+	}
+	return out
+}
+
+// TestStepRunsMatchesStep: the compact form gives the step the ranks
+// written out give, term by term, for tiled patterns, uniform loads, a
+// busy first rank and a ceil share with a remainder, over layouts with
+// TP below, at and above a node, several nodes per rank pattern, PP, and
+// every all-to-all mechanism (the node spread matters to each).
+func TestStepRunsMatchesStep(t *testing.T) {
+	m, err := catalog.LookupModel("deepseek-v3")
+	g, gerr := catalog.LookupGPU("h20-96g")
+	if err != nil || gerr != nil {
+		t.Fatal(err, gerr)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	load := func() RankLoad {
+		d := float64(rng.IntN(9))
+		p := float64(rng.IntN(3) * 700)
+		return RankLoad{DecodeSeqs: d, DecodeCtx: d * float64(100+rng.IntN(4000)), PrefillTokens: p, PrefillPairs: p * p, PrefillPrefix: p / 2, PrefillSeqs: math.Min(p, 1)}
+	}
+	for _, lay := range []struct{ tp, pp, dp, perNode int }{
+		{1, 1, 32, 8}, {1, 1, 24, 8}, {2, 1, 16, 8}, {8, 1, 4, 8}, {16, 1, 2, 8}, {1, 2, 16, 8}, {4, 1, 6, 4}, {1, 1, 20, 6},
+	} {
+		for i, a2a := range []vllm.Traffic{vllm.TrafficGather, vllm.TrafficPerNode, vllm.TrafficPerExpert} {
+			setup := StepSetup{Model: m, HW: NewHardware(g, lay.perNode, 450, 2, 25, 1, 10), TP: lay.tp, PP: lay.pp, DP: lay.dp, EP: true,
+				WeightDType: "fp8", KVDType: "bf16", A2A: a2a, CUDAGraphs: true, DBO: a2a != vllm.TrafficGather, Eff: DefaultEfficiency}
+			if i == 1 { // speculative decoding: MTP draft passes over the same ranks
+				setup.SpecTokens, setup.SpecAccepted = 2, 2.57
+			}
+			sm := NewStepModel(setup)
+			cases := map[string][]RankRun{
+				"uniform":   {{Loads: []RankLoad{load()}, N: lay.dp}},
+				"first":     {{Loads: []RankLoad{load()}, N: 1}},
+				"ceilshare": {{Loads: []RankLoad{load()}, N: lay.dp / 3}, {Loads: []RankLoad{load()}, N: 1}},
+			}
+			for _, k := range []int{1, 2, 4, 8} {
+				if lay.dp%k == 0 {
+					pat := make([]RankLoad, k)
+					for i := range pat {
+						pat[i] = load()
+					}
+					cases[fmt.Sprint("tiled", k)] = []RankRun{{Loads: pat, N: lay.dp / k}}
+					cases[fmt.Sprint("halftiled", k)] = []RankRun{{Loads: pat, N: lay.dp / k / 2}}
+				}
+			}
+			for name, runs := range cases {
+				got, want := sm.StepRuns(runs), sm.Step(expand(runs))
+				if !close(got, want) {
+					t.Errorf("TP%d PP%d DP%d/%d %v %s:\n got %+v\nwant %+v", lay.tp, lay.pp, lay.dp, lay.perNode, a2a, name, got, want)
+				}
+			}
+		}
+	}
+}
+
+func close(a, b StepTime) bool {
+	av, bv := []float64{a.TotalS, a.A2AS, a.ExpertS, a.DenseS, a.InterBytesPerNode, a.IntraBytesPerGPU, a.TPS, a.PPS, a.OverheadS, a.SpecDraftS},
+		[]float64{b.TotalS, b.A2AS, b.ExpertS, b.DenseS, b.InterBytesPerNode, b.IntraBytesPerGPU, b.TPS, b.PPS, b.OverheadS, b.SpecDraftS}
+	for i := range av {
+		if math.Abs(av[i]-bv[i]) > 1e-9*math.Max(1e-12, math.Abs(bv[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// BenchmarkStepRunsLargeDP: a step over 80,000 DP ranks described as 64
+// representative ranks tiled over the cluster costs what 64 ranks cost.
+func BenchmarkStepRunsLargeDP(b *testing.B) {
+	m, _ := catalog.LookupModel("deepseek-v3")
+	g, _ := catalog.LookupGPU("h20-96g")
+	sm := NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 8, 450, 2, 25, 1, 10), TP: 1, PP: 1, DP: 80000, EP: true,
+		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficPerNode, CUDAGraphs: true, Eff: DefaultEfficiency})
+	pat := make([]RankLoad, 64)
+	for i := range pat {
+		pat[i] = RankLoad{DecodeSeqs: float64(i % 7), DecodeCtx: float64(1000 * (i % 7))}
+	}
+	runs := []RankRun{{Loads: pat, N: 80000 / 64}}
+	for b.Loop() {
+		sm.StepRuns(runs)
+	}
+}
