@@ -55,7 +55,16 @@ type Config struct {
 	// Spec is speculative decoding (zero: off); RunModel takes it from the
 	// step model when it is not set.
 	Spec Speculation
+	// MaxWaiting, when positive, stops the run as soon as more requests
+	// wait than this (Result.Overloaded): an open loop above capacity
+	// grows its queue for as long as it runs.
+	MaxWaiting int
 }
+
+// MaxSessions bounds Config.Sessions: the simulator keeps every session's
+// request in memory, and callers simulate representative ranks with their
+// share of the sessions (estimate.Simulate), far fewer than this.
+const MaxSessions = 1 << 16
 
 // Percentiles summarises one latency distribution in seconds.
 type Percentiles struct {
@@ -82,9 +91,19 @@ type Result struct {
 	MeanRunning float64 `json:"mean_running"`
 	MeanWaiting float64 `json:"mean_waiting"`
 	SimulatedS  float64 `json:"simulated_s"`
-	// Stalled is true when the step model returned a non-positive or
-	// infinite duration and the run stopped early.
+	// Stalled is true when the run stopped early because it could not go
+	// on: the step model returned a non-positive or infinite duration, or
+	// the requests can never be scheduled (larger than the KV cache).
 	Stalled bool `json:"stalled,omitempty"`
+	// Overloaded is true when the queue outgrew Config.MaxWaiting and the
+	// run stopped early: arrivals outpace service.
+	Overloaded bool `json:"overloaded,omitempty"`
+	// Replications is the number of independent runs pooled (Replicate);
+	// TTFTCI and TPOTCI are then the 95% confidence intervals of their
+	// percentiles.
+	Replications int           `json:"replications,omitempty"`
+	TTFTCI       PercentileCIs `json:"ttft_ci95,omitzero"`
+	TPOTCI       PercentileCIs `json:"tpot_ci95,omitzero"`
 	// TTFTQuantiles is the TTFT distribution: element k-1 is the
 	// nearest-rank k/CDFPoints quantile (k = 1 … CDFPoints), the last one
 	// the slowest request; all zero without measured requests. The HTML
@@ -136,6 +155,11 @@ type simulator struct {
 	outTok   int
 	inTok    int
 	sent     int // closed-loop requests sent (for Pool)
+	// deltas (per rank, how a steady step's load grows per step) and
+	// scratch (the loads of one step of a segment) serve steady segments.
+	deltas  []perf.RankLoad
+	scratch []perf.RankLoad
+	prefix  []float64 // prefix sums of a segment's first step durations
 }
 
 type simRecord struct{ ttft, tpot, e2e float64 }
@@ -148,6 +172,7 @@ func Run(cfg Config) Result {
 }
 
 func newSimulator(cfg Config) *simulator {
+	cfg.Sessions = min(cfg.Sessions, MaxSessions)
 	cfg.DP = max(1, cfg.DP)
 	cfg.MaxNumSeqs = max(1, cfg.MaxNumSeqs)
 	cfg.MaxNumBatchedTokens = max(1, cfg.MaxNumBatchedTokens)

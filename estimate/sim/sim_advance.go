@@ -6,7 +6,11 @@ import (
 )
 
 // account integrates queue lengths over the step for the time averages.
-func (s *simulator) account(dt float64) {
+func (s *simulator) account(dt float64) { s.accountSegment(dt, 1) }
+
+// accountSegment integrates queue lengths over steps steps lasting dt in
+// all.
+func (s *simulator) accountSegment(dt float64, steps int) {
 	if s.done < s.cfg.Warmup {
 		return
 	}
@@ -21,7 +25,7 @@ func (s *simulator) account(dt float64) {
 	s.areaRun += float64(run) * dt
 	s.areaWait += float64(wait) * dt
 	s.busy += dt
-	s.res.Steps++
+	s.res.Steps += steps
 }
 
 // advance applies the step that just ended: prefill chunks progress (the
@@ -87,27 +91,47 @@ func (s *simulator) finish(r simReq) {
 }
 
 // result turns the records into percentiles and throughput.
-func (s *simulator) result() Result {
-	res := s.res
-	res.Requests = len(s.measured)
-	span := s.now - s.startT
-	res.SimulatedS = s.now
+func (s *simulator) result() Result { return pooled([]*simulator{s}) }
+
+// pooled is the result of several independent runs taken together: their
+// records in one distribution, their tokens over their summed measured
+// time.
+func pooled(ss []*simulator) Result {
+	var res Result
+	var span, busy, areaRun, areaWait float64
+	var outTok, inTok int
+	var recs []simRecord
+	for _, s := range ss {
+		res.Preemptions += s.res.Preemptions
+		res.Steps += s.res.Steps
+		res.SimulatedS += s.now
+		res.Stalled = res.Stalled || s.res.Stalled
+		res.Overloaded = res.Overloaded || s.res.Overloaded
+		span += s.now - s.startT
+		busy += s.busy
+		areaRun += s.areaRun
+		areaWait += s.areaWait
+		outTok += s.outTok
+		inTok += s.inTok
+		recs = append(recs, s.measured...)
+	}
+	res.Requests = len(recs)
 	if span > 0 {
-		res.OutputTokPerS = float64(s.outTok) / span
-		res.TotalTokPerS = float64(s.outTok+s.inTok) / span
-		res.MeanRunning = s.areaRun / span
-		res.MeanWaiting = s.areaWait / span
-		res.MeanStepS = s.busy / float64(max(1, res.Steps))
+		res.OutputTokPerS = float64(outTok) / span
+		res.TotalTokPerS = float64(outTok+inTok) / span
+		res.MeanRunning = areaRun / span
+		res.MeanWaiting = areaWait / span
+		res.MeanStepS = busy / float64(max(1, res.Steps))
 	}
 	pick := func(f func(simRecord) float64) Percentiles {
-		v := make([]float64, len(s.measured))
-		for i, r := range s.measured {
+		v := make([]float64, len(recs))
+		for i, r := range recs {
 			v[i] = f(r)
 		}
 		return percentilesOf(v)
 	}
 	res.TTFT = pick(func(r simRecord) float64 { return r.ttft })
-	res.TTFTQuantiles = quantiles(s.measured, func(r simRecord) float64 { return r.ttft })
+	res.TTFTQuantiles = quantiles(recs, func(r simRecord) float64 { return r.ttft })
 	res.TPOT = pick(func(r simRecord) float64 { return r.tpot })
 	res.E2E = pick(func(r simRecord) float64 { return r.e2e })
 	return res

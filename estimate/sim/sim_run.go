@@ -12,6 +12,10 @@ func (s *simulator) run() {
 	want := s.cfg.Warmup + max(1, s.cfg.Requests)
 	for s.done < want {
 		s.admitArrivals()
+		if s.cfg.MaxWaiting > 0 && s.waiting() > s.cfg.MaxWaiting {
+			s.res.Overloaded = true
+			return
+		}
 		if s.idle() {
 			next := math.Inf(1)
 			if len(s.pending) > 0 {
@@ -25,6 +29,18 @@ func (s *simulator) run() {
 			continue
 		}
 		s.schedule()
+		if s.stuck() { // requests wait for KV that nothing will ever free
+			s.res.Stalled = true
+			return
+		}
+		if m := s.steadyLen(); m > 1 {
+			s.advanceSteady(m)
+			if !(s.now < math.Inf(1)) {
+				s.res.Stalled = true
+				return
+			}
+			continue
+		}
 		dt := s.cfg.Step(s.loads)
 		if !(dt > 0) || math.IsInf(dt, 1) { // a broken step model would never advance time
 			s.res.Stalled = true
@@ -46,6 +62,27 @@ func (s *simulator) admitArrivals() {
 		s.enqueue(simReq{arrival: s.nextArr, session: -1, prompt: s.cfg.InputTokens})
 		s.nextArr += s.rng.ExpFloat64() / s.cfg.ArrivalRatePerS
 	}
+}
+
+// stuck reports a step that schedules nothing while requests are in the
+// system: every one waits for KV blocks, and only a step that runs
+// something can free them (a request larger than the whole cache).
+func (s *simulator) stuck() bool {
+	for _, l := range s.loads {
+		if l != (perf.RankLoad{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// waiting is the number of queued requests over all ranks.
+func (s *simulator) waiting() int {
+	n := 0
+	for i := range s.ranks {
+		n += len(s.ranks[i].waiting)
+	}
+	return n
 }
 
 func (s *simulator) idle() bool {

@@ -1,5 +1,7 @@
 package sim
 
+import "math"
+
 // Speculation is speculative decoding in the simulation: a decoding
 // sequence takes Drafts + 1 positions of the step's token budget and KV
 // slots, and emits 1 + the number of leading drafts the target accepts,
@@ -33,4 +35,50 @@ func (s *simulator) emitDecode(r *simReq) {
 		r.ctxExtra++
 		s.emit(r)
 	}
+}
+
+// meanEmitted is the expected tokens one verify step emits: Σ_{i=0}^{N}
+// p^i for N drafts accepted with chance p each given the one before (1
+// without speculative decoding).
+func (sp Speculation) meanEmitted() float64 {
+	mean, _ := sp.emittedMoments()
+	return mean
+}
+
+// emittedMoments are the mean and variance of emitted().
+func (sp Speculation) emittedMoments() (mean, variance float64) {
+	n := max(sp.Drafts, 0)
+	pk := 1.0 // P(K ≥ k)
+	var m2 float64
+	for k := 1; k <= n+1; k++ {
+		pk1 := pk * sp.Accept // P(K ≥ k+1)
+		if k == n+1 {
+			pk1 = 0
+		}
+		prob := pk - pk1 // P(K = k)
+		mean += float64(k) * prob
+		m2 += float64(k*k) * prob
+		pk = pk1
+	}
+	return mean, max(0, m2-mean*mean)
+}
+
+// emittedOver is the tokens a decoding request emits over m verify steps
+// of a steady segment: m draws, or for long segments the normal
+// approximation of their sum (one draw instead of m), within [m, m·width].
+func (s *simulator) emittedOver(m int) int {
+	sp := s.cfg.Spec
+	if sp.Drafts <= 0 {
+		return m
+	}
+	if m <= exactSteps*16 {
+		k := 0
+		for range m {
+			k += s.emitted()
+		}
+		return k
+	}
+	mean, variance := sp.emittedMoments()
+	k := int(math.Round(float64(m)*mean + s.rng.NormFloat64()*math.Sqrt(float64(m)*variance)))
+	return min(max(k, m), m*sp.width())
 }

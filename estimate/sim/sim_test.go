@@ -141,3 +141,16 @@ func TestSimPoolEndsTheLoop(t *testing.T) {
 		t.Fatalf("simulated %.3f s with the pool, %.3f s without; want 0.300 and 0.400", pooled.SimulatedS, open.SimulatedS)
 	}
 }
+
+// A request larger than the whole KV cache can never run: the run stops
+// as stalled instead of stepping forever.
+func TestSimStopsWhenNothingFits(t *testing.T) {
+	for _, sessions := range []int{1, 3} {
+		res := Run(Config{Step: constStep(0.01), DP: 1, MaxNumSeqs: 8, MaxNumBatchedTokens: 256,
+			KVTokensPerRank: 1024, BlockSize: 16, InputTokens: 900, OutputTokens: 400, Sessions: sessions,
+			Requests: 10, Seed: 1})
+		if !res.Stalled {
+			t.Fatalf("%d sessions: not stalled: %+v", sessions, res)
+		}
+	}
+}

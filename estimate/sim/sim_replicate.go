@@ -1,0 +1,102 @@
+package sim
+
+import "math"
+
+// Interval is a two-sided 95% confidence interval, in seconds.
+type Interval struct {
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi"`
+}
+
+// PercentileCIs are the confidence intervals of a distribution's reported
+// percentiles.
+type PercentileCIs struct {
+	P50 Interval `json:"p50_s"`
+	P90 Interval `json:"p90_s"`
+	P95 Interval `json:"p95_s"`
+	P99 Interval `json:"p99_s"`
+}
+
+// replicaSeedStep separates the seeds of replications (the 64-bit golden
+// ratio, so consecutive seeds' replications do not overlap).
+const replicaSeedStep = 0x9e3779b97f4a7c15
+
+// Replicate runs cfg r times as independent replications (seeds cfg.Seed,
+// cfg.Seed+step, ...; each with its own warm-up and its share of
+// cfg.Requests) and combines them; each TTFT and TPOT percentile gets a
+// 95% confidence interval from the spread of the replications' own
+// estimates (Student's t with r-1 degrees of freedom over √r). A closed loop's
+// percentiles depend on how its sessions happen to fall into step with one
+// another, which a single run cannot show; replications do. The first
+// replication is Run(cfg) with its share of the requests. r < 2 is Run.
+// Throughput and queue lengths pool the runs; the percentiles are the
+// means of the runs' own (see across), the distribution TTFTQuantiles that
+// of every request together.
+func Replicate(cfg Config, r int) Result {
+	if r < 2 {
+		return Run(cfg)
+	}
+	per := cfg
+	per.Requests = (max(1, cfg.Requests) + r - 1) / r
+	if cfg.Pool > 0 {
+		per.Pool = (cfg.Pool + r - 1) / r
+	}
+	ss := make([]*simulator, r)
+	reps := make([]Result, r)
+	for i := range ss {
+		per.Seed = cfg.Seed + uint64(i)*replicaSeedStep
+		ss[i] = newSimulator(per)
+		ss[i].run()
+		reps[i] = ss[i].result()
+	}
+	res := pooled(ss)
+	res.Replications = r
+	res.TTFT, res.TTFTCI = across(reps, func(x Result) Percentiles { return x.TTFT })
+	res.TPOT, res.TPOTCI = across(reps, func(x Result) Percentiles { return x.TPOT })
+	res.E2E, _ = across(reps, func(x Result) Percentiles { return x.E2E })
+	return res
+}
+
+// across estimates each percentile as the mean of the replications' own
+// estimates, with its 95% confidence interval (Student's t over √r). The
+// mean is stable where one pooled order statistic is not: with identical
+// requests the latencies come in waves, and a percentile of all of them
+// jumps from one wave to the next with a small change in the counts.
+func across(reps []Result, f func(Result) Percentiles) (Percentiles, PercentileCIs) {
+	est := func(g func(Percentiles) float64) (float64, Interval) {
+		var sum, sq float64
+		for _, r := range reps {
+			x := g(f(r))
+			sum += x
+			sq += x * x
+		}
+		n := float64(len(reps))
+		mean := sum / n
+		sd := math.Sqrt(max(0, sq/n-mean*mean) * n / (n - 1))
+		h := studentT975(len(reps)-1) * sd / math.Sqrt(n)
+		return mean, Interval{Lo: max(0, mean-h), Hi: mean + h}
+	}
+	var p Percentiles
+	var ci PercentileCIs
+	p.Mean, _ = est(func(p Percentiles) float64 { return p.Mean })
+	p.P50, ci.P50 = est(func(p Percentiles) float64 { return p.P50 })
+	p.P90, ci.P90 = est(func(p Percentiles) float64 { return p.P90 })
+	p.P95, ci.P95 = est(func(p Percentiles) float64 { return p.P95 })
+	p.P99, ci.P99 = est(func(p Percentiles) float64 { return p.P99 })
+	return p, ci
+}
+
+// studentT975 is the 97.5% quantile of Student's t with df degrees of
+// freedom (two-sided 95%), from the standard table; 1.96 beyond 30.
+func studentT975(df int) float64 {
+	table := []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
+	switch {
+	case df < 1:
+		return math.Inf(1)
+	case df <= len(table):
+		return table[df-1]
+	}
+	return 1.96
+}

@@ -1,0 +1,66 @@
+package sim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
+)
+
+// mm1ish is a cheap open loop with a real queue: a prefill-heavy step on
+// one rank, ρ ≈ 0.7.
+func mm1ish(seed uint64, requests int) Config {
+	return Config{Step: func(l []perf.RankLoad) float64 { return 0.004 + 2e-6*l[0].PrefillTokens },
+		DP: 1, MaxNumSeqs: 8, MaxNumBatchedTokens: 4096, InputTokens: 1000, OutputTokens: 20,
+		ArrivalRatePerS: 20, Requests: requests, Warmup: 200, Seed: seed}
+}
+
+// TestReplicateOneIsRun: one replication is the plain run, and the first
+// of several replications is the plain run with its share of requests.
+func TestReplicateOneIsRun(t *testing.T) {
+	cfg := mm1ish(3, 2000)
+	if a, b := Replicate(cfg, 1), Run(cfg); a != b {
+		t.Fatalf("Replicate(cfg, 1) differs from Run(cfg)")
+	}
+	res := Replicate(cfg, 4)
+	if res.Replications != 4 || res.Requests != 2000 {
+		t.Fatalf("replications %d requests %d", res.Replications, res.Requests)
+	}
+	ci := res.TTFTCI.P99
+	if !(ci.Lo < res.TTFT.P99 && res.TTFT.P99 < ci.Hi) {
+		t.Fatalf("P99 %g outside its interval %+v", res.TTFT.P99, ci)
+	}
+}
+
+// TestReplicateCoverage: the 95% interval of P50 and P99 TTFT contains the
+// value a run 50 times longer finds in most of 20 independent trials, and
+// narrows as the run grows.
+func TestReplicateCoverage(t *testing.T) {
+	truth := Run(mm1ish(999, 200000)).TTFT
+	hit50, hit99 := 0, 0
+	var width float64
+	for seed := uint64(1); seed <= 20; seed++ {
+		res := Replicate(mm1ish(seed*7919, 4000), 8)
+		if c := res.TTFTCI.P50; c.Lo <= truth.P50 && truth.P50 <= c.Hi {
+			hit50++
+		}
+		if c := res.TTFTCI.P99; c.Lo <= truth.P99 && truth.P99 <= c.Hi {
+			hit99++
+		}
+		width += res.TTFTCI.P99.Hi - res.TTFTCI.P99.Lo
+	}
+	if hit50 < 15 || hit99 < 15 {
+		t.Errorf("intervals contain the long-run P50 in %d and P99 in %d of 20 trials", hit50, hit99)
+	}
+	var longWidth float64
+	for seed := uint64(1); seed <= 5; seed++ {
+		c := Replicate(mm1ish(seed*104729, 16000), 8).TTFTCI.P99
+		longWidth += c.Hi - c.Lo
+	}
+	if longWidth/5 > 0.75*width/20 { // 1/√4 expected
+		t.Errorf("P99 interval %.5f s wide on average at 4x the requests, %.5f s before", longWidth/5, width/20)
+	}
+	if math.IsInf(studentT975(0), 1) == false || studentT975(7) != 2.365 || studentT975(100) != 1.96 {
+		t.Error("studentT975")
+	}
+}

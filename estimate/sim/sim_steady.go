@@ -1,0 +1,216 @@
+package sim
+
+import (
+	"math"
+	"sort"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
+)
+
+// Steady segments. Most steps of a long request repeat the step before
+// them: the same requests run, decodes produce one token each, a long
+// prompt advances by the same chunk, nothing completes, nothing can be
+// admitted and nothing arrives. Stepping through them one by one makes
+// the cost grow with the output length (16 Mi tokens is a valid spec); a
+// steady segment of m such steps is applied at once instead, its duration
+// integrated from the step model at a few points of the segment. Every
+// event (an arrival, an admission, a completion, a preemption, the end of
+// a prompt) still gets a step of its own, so the cost grows with the
+// events, not with the tokens.
+
+// exactSteps is the segment length up to which every step's duration is
+// evaluated; longer segments are integrated (Simpson's rule, refined until
+// two estimates agree to simpsonTol).
+const (
+	exactSteps = 4
+	simpsonTol = 1e-4
+	maxRefine  = 12
+)
+
+// coalesce is off in tests that compare the two ways.
+var coalesce = true
+
+// steadyLen returns how many steps, starting with the one just scheduled,
+// repeat it exactly (1 when the next step differs). It leaves the per-step
+// growth of the loads in s.deltas for advanceSteady.
+func (s *simulator) steadyLen() int {
+	if !coalesce {
+		return 1
+	}
+	m := math.MaxInt
+	for i := range s.ranks {
+		rk := &s.ranks[i]
+		for j := range rk.running {
+			r := &rk.running[j]
+			switch {
+			case r.done >= r.prompt && r.sched == 0:
+				return 1 // a decode waiting for KV: the next step preempts
+			case r.sched == 0:
+				// a partial prefill without budget: stays so while the rest repeats
+			case r.done >= r.prompt:
+				// each step emits at most the verify width (1 without drafts)
+				m = min(m, (s.cfg.OutputTokens-r.out-1)/s.cfg.Spec.width())
+			default:
+				m = min(m, (r.prompt-r.done-1)/r.sched)
+			}
+		}
+	}
+	if m <= 1 || m == math.MaxInt {
+		return 1
+	}
+	m = s.kvFit(m)
+	s.stepDeltas()
+	s.prefix = s.prefix[:0]
+	if m > 1 {
+		m = s.beforeArrival(m)
+	}
+	return max(1, m)
+}
+
+// kvFit is the largest m' ≤ m for which every rank's cache holds its
+// running requests after m' steps (so no step of the segment preempts).
+func (s *simulator) kvFit(m int) int {
+	fits := func(k int) bool {
+		for i := range s.ranks {
+			rk := &s.ranks[i]
+			used := rk.kvUsed
+			for j := range rk.running {
+				r := &rk.running[j]
+				if r.sched > 0 {
+					used += max(0, s.blocksFor(r.done+r.genCtx()+r.sched*k)-r.blocks)
+				}
+			}
+			if used > s.capBlk {
+				return false
+			}
+		}
+		return true
+	}
+	return sort.Search(m, func(k int) bool { return !fits(k + 1) })
+}
+
+// beforeArrival is the largest m' ≤ m whose last step starts before the
+// next arrival, which must find the step it arrives in.
+func (s *simulator) beforeArrival(m int) int {
+	next := s.nextArr
+	if len(s.pending) > 0 {
+		next = math.Min(next, s.pending[0].arrival)
+	}
+	left := next - s.now
+	if math.IsInf(next, 1) || s.segmentTime(m-1) < left {
+		return m
+	}
+	return sort.Search(m, func(k int) bool { return s.segmentTime(k) >= left })
+}
+
+// segmentTime is the duration of the first k steps of the segment: the
+// sum of the first exactSteps step durations (kept, since the searches
+// ask for several k), integrated beyond.
+func (s *simulator) segmentTime(k int) float64 {
+	if k <= 0 {
+		return 0
+	}
+	if k <= exactSteps {
+		for j := len(s.prefix); j < k; j++ {
+			prev := 0.0
+			if j > 0 {
+				prev = s.prefix[j-1]
+			}
+			s.prefix = append(s.prefix, prev+s.stepAt(float64(j)))
+		}
+		return s.prefix[k-1]
+	}
+	// Σ_{j<k} f(j) ≈ ∫ f over [-½, k-½] for the smooth f the loads give.
+	return simpson(s.stepAt, -0.5, float64(k)-0.5, maxRefine)
+}
+
+// simpson integrates f over [a, b], halving the interval until Simpson's
+// and the trapezoid estimates agree.
+func simpson(f func(float64) float64, a, b float64, depth int) float64 {
+	mid := (a + b) / 2
+	fa, fm, fb := f(a), f(mid), f(b)
+	whole := (b - a) / 6 * (fa + 4*fm + fb)
+	trap := (b - a) / 4 * (fa + 2*fm + fb)
+	if depth <= 0 || math.Abs(whole-trap) <= simpsonTol*math.Abs(whole) {
+		return whole
+	}
+	return simpson(f, a, mid, depth-1) + simpson(f, mid, b, depth-1)
+}
+
+// stepAt is the duration of step j of the segment: every decode's context
+// has grown by j tokens and every prefill chunk's prefix by j chunks.
+func (s *simulator) stepAt(j float64) float64 {
+	if s.scratch == nil {
+		s.scratch = make([]perf.RankLoad, len(s.loads))
+	}
+	for i := range s.ranks {
+		l := s.loads[i]
+		d := s.deltas[i]
+		l.DecodeCtx += j * d.DecodeCtx
+		l.PrefillPairs += j * d.PrefillPairs
+		l.PrefillPrefix += j * d.PrefillPrefix
+		s.scratch[i] = l
+	}
+	return s.cfg.Step(s.scratch)
+}
+
+// stepDeltas records, per rank, how the scheduled load grows per step.
+func (s *simulator) stepDeltas() {
+	if len(s.deltas) != len(s.ranks) {
+		s.deltas = make([]perf.RankLoad, len(s.ranks))
+	}
+	for i := range s.ranks {
+		var d perf.RankLoad
+		for j := range s.ranks[i].running {
+			r := &s.ranks[i].running[j]
+			switch {
+			case r.sched == 0:
+			case r.done >= r.prompt:
+				d.DecodeCtx += s.cfg.Spec.meanEmitted()
+			default:
+				c := float64(r.sched)
+				d.PrefillPairs += c * c
+				d.PrefillPrefix += c
+			}
+		}
+		s.deltas[i] = d
+	}
+}
+
+// advanceSteady applies m steady steps at once (m ≥ 2): time, queue
+// areas, every running request's progress and KV blocks, output tokens.
+func (s *simulator) advanceSteady(m int) {
+	dt := s.segmentTime(m)
+	s.accountSegment(dt, m)
+	s.now += dt
+	for i := range s.ranks {
+		rk := &s.ranks[i]
+		for j := range rk.running {
+			r := &rk.running[j]
+			n := r.sched
+			if n == 0 {
+				continue
+			}
+			r.sched = 0
+			if r.done < r.prompt {
+				r.done += n * m
+			} else {
+				k := s.emittedOver(m)
+				r.ctxExtra += k
+				r.out += k
+				if s.done >= s.cfg.Warmup {
+					s.outTok += k
+				}
+			}
+			held := r.done + r.genCtx()
+			if r.done >= r.prompt { // a decode holds slots for its next verify width
+				held += s.cfg.Spec.width() - 1
+			}
+			need := s.blocksFor(held) - r.blocks
+			if need > 0 {
+				r.blocks += need
+				rk.kvUsed += need
+			}
+		}
+	}
+}
