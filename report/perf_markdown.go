@@ -61,11 +61,17 @@ func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 			fmt.Fprintf(w, "| %s | %s | %.1f | %.0f | %s |\n", a.Name, yesNo(a.Fits), a.TPOTS*1e3, a.OutputTokPerS, a.Binding)
 		}
 	}
-	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | TPOT mean | output tok/s | total tok/s |\n|---|---|---:|---:|---:|\n")
+	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | TTFT p99 95%% CI | TPOT mean | output tok/s | total tok/s |\n|---|---|---|---:|---:|---:|\n")
 	for _, s := range p.Simulations {
 		res := s.Result
-		fmt.Fprintf(w, "| %s, %d in / %d out | %s / %s / %s | %s | %.0f | %.0f |\n", simLoad(s), s.InputTokens, s.OutputTokens,
-			secs(res.TTFT.P50), secs(res.TTFT.P95), secs(res.TTFT.P99), secs(res.TPOT.Mean), res.OutputTokPerS, res.TotalTokPerS)
+		ttft, ci := fmt.Sprintf("%s / %s / %s", secs(res.TTFT.P50), secs(res.TTFT.P95), secs(res.TTFT.P99)), "-"
+		if res.Overloaded {
+			ttft = fmt.Sprintf("unbounded: overloaded (sustains ≈%.2f requests/s)", s.SustainableRatePerS)
+		} else if res.Replications > 1 {
+			ci = ivText(res.TTFTCI.P99)
+		}
+		fmt.Fprintf(w, "| %s, %d in / %d out | %s | %s | %s | %.0f | %.0f |\n", simLoad(s), s.InputTokens, s.OutputTokens,
+			ttft, ci, secs(res.TPOT.Mean), res.OutputTokPerS, res.TotalTokPerS)
 	}
 }
 

@@ -73,8 +73,17 @@ func writePrefillText(w io.Writer, p *slo.Performance, chunk int) {
 func writeSimText(w io.Writer, p *slo.Performance) {
 	for _, s := range p.Simulations {
 		res := s.Result
-		fmt.Fprintf(w, "  simulation: %s, %d in / %d out, %d requests, seed %d\n", simLoad(s), s.InputTokens, s.OutputTokens, res.Requests, s.Seed)
-		fmt.Fprintf(w, "    TTFT %s\n    TPOT %s\n    E2E  %s\n", pctText(res.TTFT), pctText(res.TPOT), pctText(res.E2E))
+		fmt.Fprintf(w, "  simulation: %s, %d in / %d out, %s, seed %d\n", simLoad(s), s.InputTokens, s.OutputTokens, runsText(res), s.Seed)
+		if res.Overloaded {
+			fmt.Fprintf(w, "    overloaded: the deployment sustains about %.2f requests/s of these (utilisation %.2f); the queue grows without bound, so TTFT and E2E do too\n    TPOT %s (at saturation)\n",
+				s.SustainableRatePerS, s.Utilization, pctText(res.TPOT))
+		} else {
+			fmt.Fprintf(w, "    TTFT %s\n    TPOT %s\n    E2E  %s\n", pctText(res.TTFT), pctText(res.TPOT), pctText(res.E2E))
+			if res.Replications > 1 {
+				fmt.Fprintf(w, "    95%% confidence: TTFT p50 %s, p99 %s · TPOT p50 %s, p99 %s\n",
+					ivText(res.TTFTCI.P50), ivText(res.TTFTCI.P99), ivText(res.TPOTCI.P50), ivText(res.TPOTCI.P99))
+			}
+		}
 		fmt.Fprintf(w, "    %.0f output tokens/s, %.0f total tokens/s; %.1f running, %.1f waiting on average; %d preemptions\n",
 			res.OutputTokPerS, res.TotalTokPerS, res.MeanRunning, res.MeanWaiting, res.Preemptions)
 	}
@@ -119,6 +128,9 @@ func writeSLOText(w io.Writer, slo []slo.Verdict) {
 // and HTML reports share.
 func sloHeadline(v slo.Verdict) string {
 	pred := textfmt.Quantity(v.Predicted, v.Unit)
+	if v.Unbounded {
+		pred = "unbounded (the queue grows)"
+	}
 	if b, ok := sloBand(v); ok {
 		pred += fmt.Sprintf(" (%s–%s)", textfmt.Quantity(b.Low, v.Unit), textfmt.Quantity(b.High, v.Unit))
 	}
@@ -143,6 +155,18 @@ func simLoad(s slo.SimScenario) string {
 	}
 	return fmt.Sprintf("Poisson arrivals at %.2f/s", s.RatePerS)
 }
+
+// runsText says how many requests the simulation measured, in how many
+// independent runs.
+func runsText(res sim.Result) string {
+	if res.Replications > 1 {
+		return fmt.Sprintf("%d requests in %d runs", res.Requests, res.Replications)
+	}
+	return fmt.Sprintf("%d requests", res.Requests)
+}
+
+// ivText is a confidence interval in seconds.
+func ivText(iv sim.Interval) string { return secs(iv.Lo) + "–" + secs(iv.Hi) }
 
 func pctText(p sim.Percentiles) string {
 	return fmt.Sprintf("mean %s · p50 %s · p90 %s · p95 %s · p99 %s", secs(p.Mean), secs(p.P50), secs(p.P90), secs(p.P95), secs(p.P99))

@@ -133,7 +133,7 @@ func Rank(base *input.Input) []Candidate {
 func evaluate(in input.Input) Candidate {
 	m := memory.Estimate(&in)
 	fits := !memory.Findings(&in, &m).HasErrors()
-	r := slo.Evaluate(&in, &m, slo.Options{Seed: 1, Requests: searchRequests, NoAdvice: true})
+	r := slo.Evaluate(&in, &m, slo.Options{Seed: 1, Requests: searchRequests, Replications: 1, NoAdvice: true})
 	l := in.Layout
 	c := Candidate{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: a2aLabel(&in),
 		WeightsGiB: m.PerGPU.WeightsGiB, KVCacheGiB: m.PerGPU.KVCacheGiB, Fits: fits,

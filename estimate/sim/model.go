@@ -1,37 +1,272 @@
 package sim
 
-import "github.com/vlaunch/vlaunch/estimate/perf"
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
+)
+
+// Bounds on the work of one simulated scenario (RunModel). They do not
+// depend on the deployment's size or load: a large deployment's ranks are
+// statistically alike, so a few representative ranks stand for all of them, and
+// sessions that can only queue are accounted for by Little's law instead
+// of being simulated one by one.
+const (
+	// MaxRepRanks is how many lock-step DP ranks are simulated; a larger
+	// DP tiles them over the cluster (perf.RankRun), so each simulated
+	// rank stands for DP/K ranks. Tiling copies a rank's prefills onto its
+	// copies at the same steps, so with few requests per rank it
+	// understates how often some rank of the cluster is prefilling (and
+	// slowing the lock-step): deployments up to 128 DP ranks, the large
+	// ones people run, are simulated rank by rank.
+	MaxRepRanks = 128
+	// MaxSimSessions bounds the sessions simulated in all (the simulator's
+	// cost per event grows with them).
+	MaxSimSessions = 1024
+	// queueSlots is how many sessions per sequence that can run at once
+	// are simulated: enough to keep every batch full with a queue behind
+	// it; further sessions only wait longer in the FIFO queue.
+	queueSlots = 2
+	// overloadQueue bounds an open loop's queue, per sequence that can run
+	// at once, before the run stops as overloaded.
+	overloadQueue = 50
+	// simWork bounds (warm-up + measured requests) × simulated sessions
+	// over a scenario's replications: the simulator's work is about that
+	// many request-steps (a tenth of a second or so on one core).
+	simWork = 20_000_000
+	// Replications of a scenario: each measures simRequestsPerRun
+	// requests (or two per simulated session, if more) after its warm-up;
+	// see sizeRuns.
+	simRequestsPerRun  = 1000
+	simReplications    = 32
+	simReplicationsMin = 4
+)
 
 // RunModel runs the simulation on the step model sm (the Step of cfg is
-// sm.StepSeconds) for a deployment (check's scenarios, and
-// calibrate's replays of benchmark runs). Only MoE models step their DP
-// ranks in lock-step (the experts need every rank's tokens); dense DP
-// ranks are independent engines, so one rank is simulated with its share
-// of the load (the fullest rank's ceil share of sessions and of a request
-// pool, 1/DP of the arrival rate) and the throughput is scaled back up.
-func RunModel(sm *perf.StepModel, cfg Config) Result {
+// sm.StepSeconds) for a deployment (check's scenarios, and calibrate's
+// replays of benchmark runs), with bounded work whatever the deployment
+// and its load (see planSim). Speculative decoding is taken from the step
+// model when cfg does not set it.
+func RunModel(sm *perf.StepModel, cfg Config) Result { return RunModelReplicated(sm, cfg, 1) }
+
+// RunModelReplicated is RunModel in reps independent replications
+// (Replicate; 0 = as many as the work budget allows, see sizeRuns).
+// cfg.Requests 0 sizes the runs too.
+func RunModelReplicated(sm *perf.StepModel, cfg Config, reps int) Result {
 	if cfg.Spec.Drafts == 0 && sm.S.SpecTokens > 0 {
 		cfg.Spec = Speculation{Drafts: sm.S.SpecTokens, Accept: sm.S.SpecAcceptPerPosition()}
 	}
-	dp := cfg.DP
-	if sm.S.Model.IsMoE() || dp <= 1 {
-		return Run(cfg)
+	p := planSim(sm, cfg)
+	p.cfg.Requests, reps = sizeRuns(p.cfg, cfg.Requests, reps)
+	return p.scaleBack(Replicate(p.cfg, reps))
+}
+
+// sizeRuns chooses the replications and the requests they measure in all,
+// where the caller left them 0: each run measures simRequestsPerRun
+// requests (or two per simulated session, if more) after its warm-up, and
+// there are as many runs, between simReplicationsMin and simReplications,
+// as keep (warm-up + measured requests) × simulated sessions, the
+// simulator's work, within simWork. A caller that names the requests gets
+// one run per simRequestsPerRun of them.
+func sizeRuns(cfg Config, requests, reps int) (int, int) {
+	seqs := max(1, cfg.Sessions)
+	if cfg.Sessions == 0 {
+		seqs = max(1, cfg.MaxWaiting/overloadQueue)
 	}
-	one := *sm.S.WithDP(1)
-	m1 := perf.NewStepModel(one)
-	cfg.Step, cfg.DP = m1.StepSeconds, 1
-	if cfg.Sessions > 0 {
-		cfg.Sessions = (cfg.Sessions + dp - 1) / dp
+	perRun := max(simRequestsPerRun, 2*cfg.Sessions)
+	switch {
+	case reps > 0:
+	case requests > 0: // runs of simRequestsPerRun, however many that makes
+		reps = max(1, min(simReplications, requests/simRequestsPerRun))
+	default:
+		reps = simWork / ((cfg.Warmup + perRun) * seqs)
+		reps = max(simReplicationsMin, min(simReplications, reps))
+	}
+	if requests <= 0 {
+		requests = reps * perRun
+	}
+	return requests, reps
+}
+
+// simPlan is a scenario reduced to bounded work, and how to read the
+// reduced run as the deployment's.
+type simPlan struct {
+	cfg Config
+	// copies is how many deployment ranks one simulated rank stands for
+	// (the step model tiles the simulated ranks that many times; the rest
+	// of the ranks idle): throughput and queue lengths are multiplied by it.
+	copies int
+	// extraSessions are closed-loop sessions of the simulated ranks' share
+	// that are not simulated: they only wait in the FIFO queue, adding
+	// extraSessions / (completions per second) to every request's wait.
+	extraSessions float64
+}
+
+// planSim reduces cfg:
+//   - dense models run independent engines per DP rank: one rank with its
+//     share (the fullest rank's ceil share of sessions, 1/DP of the rate);
+//   - MoE ranks step in lock-step: up to MaxRepRanks representative ranks
+//     with their share, tiled over the cluster by the step model;
+//   - closed-loop sessions beyond queueSlots per sequence that can run at
+//     once, and beyond MaxSimSessions in all, wait analytically;
+//   - an open loop stops once its queue outgrows overloadQueue per
+//     sequence that can run (Result.Overloaded).
+func planSim(sm *perf.StepModel, cfg Config) simPlan {
+	dp := max(1, cfg.DP)
+	lockstep := sm.S.Model.IsMoE() && dp > 1
+	slots := RunSlots(cfg) // per rank
+	limit := MaxRepRanks
+	if cfg.Sessions > 0 { // keep the simulated sessions within MaxSimSessions
+		perRank := min(queueSlots*slots, (cfg.Sessions+dp-1)/dp)
+		limit = max(1, MaxSimSessions/max(1, perRank))
+	}
+	k := 1
+	if lockstep {
+		k = repRanks(dp, max(1, sm.S.TP), max(1, sm.S.HW.GPUsPerNode), limit)
+	}
+	p := simPlan{cfg: cfg, copies: dp / k}
+	p.cfg.DP = k
+	switch {
+	case cfg.Sessions > 0:
+		p.planSessions(dp, k, slots)
+	default:
+		p.cfg.ArrivalRatePerS = cfg.ArrivalRatePerS * float64(k) / float64(dp)
+		p.cfg.MaxWaiting = max(1000, overloadQueue*slots*k)
 	}
 	if cfg.Pool > 0 {
-		cfg.Pool = (cfg.Pool + dp - 1) / dp
-		cfg.Requests = min(cfg.Requests, cfg.Pool)
+		p.cfg.Pool = max(1, int(math.Ceil(float64(cfg.Pool)*float64(k)/float64(dp))))
+		p.cfg.Requests = min(p.cfg.Requests, p.cfg.Pool)
 	}
-	cfg.ArrivalRatePerS /= float64(dp)
-	res := Run(cfg)
-	res.OutputTokPerS *= float64(dp)
-	res.TotalTokPerS *= float64(dp)
-	res.MeanRunning *= float64(dp)
-	res.MeanWaiting *= float64(dp)
+	p.cfg.Step = tiledStep(sm, k, p.copies, lockstep)
+	return p
+}
+
+// planSessions gives the k simulated ranks their share of the sessions
+// (the ceil of it) and the number of copies that stand for the sessions
+// as closely as whole copies can. Beyond queueSlots per sequence that can
+// run at once (and MaxSimSessions in all) sessions only queue: they wait
+// analytically, unless a benchmark's pool must be run through.
+func (p *simPlan) planSessions(dp, k, slots int) {
+	total := float64(p.cfg.Sessions)
+	share := total * float64(k) / float64(dp)
+	simulated := max(1, int(math.Ceil(share)))
+	p.copies = max(1, min(dp/k, int(math.Round(total/float64(simulated)))))
+	limit := min(MaxSimSessions, max(k, queueSlots*slots*k))
+	if p.cfg.Pool == 0 && simulated > limit {
+		p.extraSessions = share - float64(limit)
+		simulated = limit
+	}
+	p.cfg.Sessions = simulated
+	p.cfg.Warmup = min(p.cfg.Warmup, max(100, 2*simulated))
+}
+
+// scaleBack reads the reduced run as the deployment's: throughput and
+// queue lengths times copies; the analytic FIFO wait of the sessions not
+// simulated added to every request's TTFT and end-to-end time.
+func (p simPlan) scaleBack(res Result) Result {
+	if p.extraSessions > 0 && res.OutputTokPerS > 0 {
+		perS := res.OutputTokPerS / float64(max(1, p.cfg.OutputTokens)) // completions/s of the simulated ranks
+		wait := p.extraSessions / perS
+		shift(&res, wait)
+		res.MeanWaiting += p.extraSessions
+	}
+	c := float64(p.copies)
+	res.OutputTokPerS *= c
+	res.TotalTokPerS *= c
+	res.MeanRunning *= c
+	res.MeanWaiting *= c
+	return res
+}
+
+// shift adds a queueing delay to every request's TTFT and end-to-end time.
+func shift(res *Result, d float64) {
+	for _, pc := range []*Percentiles{&res.TTFT, &res.E2E} {
+		pc.Mean += d
+		pc.P50 += d
+		pc.P90 += d
+		pc.P95 += d
+		pc.P99 += d
+	}
+	for i := range res.TTFTQuantiles {
+		if res.TTFTQuantiles[i] > 0 {
+			res.TTFTQuantiles[i] += d
+		}
+	}
+	for _, iv := range []*Interval{&res.TTFTCI.P50, &res.TTFTCI.P90, &res.TTFTCI.P95, &res.TTFTCI.P99} {
+		if iv.Hi > 0 {
+			iv.Lo += d
+			iv.Hi += d
+		}
+	}
+}
+
+// RunSlots is how many sequences one rank can run at once: max_num_seqs,
+// or fewer when the KV cache holds fewer whole requests.
+func RunSlots(cfg Config) int {
+	slots := max(1, cfg.MaxNumSeqs)
+	if cfg.KVTokensPerRank > 0 {
+		bs := max(1, cfg.BlockSize)
+		per := (cfg.InputTokens + cfg.OutputTokens + bs - 1) / bs
+		slots = min(slots, max(1, cfg.KVTokensPerRank/bs/max(1, per)))
+	}
+	return slots
+}
+
+// repRanks is how many lock-step ranks to simulate for dp ranks of tp GPUs
+// on nodes of g GPUs: all of them up to limit (at most MaxRepRanks);
+// beyond, the largest k that divides dp and whose ranks fill whole nodes
+// (or a whole fraction of one), so that tiling them gives every node the
+// same mix.
+func repRanks(dp, tp, g, limit int) int {
+	limit = min(limit, MaxRepRanks)
+	if dp <= limit {
+		return dp
+	}
+	for k := limit; k > 1; k-- {
+		if dp%k == 0 && ((k*tp)%g == 0 || g%(k*tp) == 0) {
+			return k
+		}
+	}
+	return 1
+}
+
+// tiledStep is the step function for k simulated ranks, each standing for
+// copies ranks: lock-step ranks are tiled over the cluster (perf.RankRun,
+// the rest idle); independent (dense) engines are one rank of a DP-1
+// deployment.
+func tiledStep(sm *perf.StepModel, k, copies int, lockstep bool) func([]perf.RankLoad) float64 {
+	switch {
+	case !lockstep && sm.S.DP > 1:
+		return perf.NewStepModel(*sm.S.WithDP(1)).StepSeconds
+	case !lockstep || (k == sm.S.DP && copies == 1):
+		return sm.StepSeconds
+	}
+	runs := []perf.RankRun{{N: copies}}
+	return func(loads []perf.RankLoad) float64 {
+		runs[0].Loads = loads
+		return sm.StepRuns(runs).TotalS
+	}
+}
+
+// Saturated is cfg as a closed loop that keeps every one of dp ranks'
+// batches full (queueSlots sessions per sequence that can run): its
+// throughput is the most the deployment sustains with these requests.
+func Saturated(cfg Config, dp int) Config {
+	sat := cfg
+	sat.ArrivalRatePerS = 0
+	sat.Sessions = queueSlots * RunSlots(cfg) * max(1, dp)
+	sat.Requests = 2 * simRequestsPerRun
+	sat.Warmup = 100
+	return sat
+}
+
+// Overloaded is the result of an open loop above capacity, given the
+// saturated run (Saturated): its throughput and TPOT, and no TTFT or
+// end-to-end time (they grow for as long as the arrivals go on).
+func Overloaded(capacity Result) Result {
+	res := capacity
+	res.Overloaded = true
+	res.TTFT, res.E2E, res.TTFTCI = Percentiles{}, Percentiles{}, PercentileCIs{}
+	res.TTFTQuantiles = [CDFPoints]float64{}
 	return res
 }

@@ -9,9 +9,13 @@ import (
 type Options struct {
 	// Seed makes the simulation reproducible (--seed).
 	Seed uint64
-	// Requests is the number of simulated requests measured per scenario
-	// (0 = max(2000, 10 × sessions), at most 20000).
-	Requests int
+	// Requests is the number of simulated requests measured per scenario,
+	// and Replications the number of independent runs they are split
+	// over, for the confidence intervals of the percentiles (1 = one run,
+	// no interval); 0 sizes them within the simulator's work budget
+	// (sim.RunModelReplicated).
+	Requests     int
+	Replications int
 	// NoAdvice skips what only the report's advice needs — the
 	// alternatives and the "what it would take" searches — for callers
 	// that rank many configurations by their verdicts (vlaunch plan). The
@@ -45,10 +49,16 @@ type Performance struct {
 
 // SimScenario is one simulation run and what it modelled.
 type SimScenario struct {
-	InputTokens  int        `json:"input_tokens"`
-	OutputTokens int        `json:"output_tokens"`
-	Sessions     int        `json:"sessions,omitempty"`
-	RatePerS     float64    `json:"arrival_rate_per_s,omitempty"`
-	Seed         uint64     `json:"seed"`
-	Result       sim.Result `json:"result"`
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	Sessions     int     `json:"sessions,omitempty"`
+	RatePerS     float64 `json:"arrival_rate_per_s,omitempty"`
+	// SustainableRatePerS (open loop) is the most requests per second the
+	// deployment serves with these requests (a closed loop keeping every
+	// batch full), and Utilization the arrival rate over it: at 1 or more
+	// the queue grows without bound and Result.Overloaded is set.
+	SustainableRatePerS float64    `json:"sustainable_rate_per_s,omitempty"`
+	Utilization         float64    `json:"utilization,omitempty"`
+	Seed                uint64     `json:"seed"`
+	Result              sim.Result `json:"result"`
 }

@@ -50,6 +50,11 @@ func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
 			p.Simulations = append(p.Simulations, simulateScenario(in, sm, kvTokensPerRank, n, opt))
 		}
 	}
+	if s.Model.IsMoE() && s.DP > sim.MaxRepRanks {
+		p.Notes = append(p.Notes, fmt.Sprintf("the simulation runs %d of the %d lock-step DP ranks and tiles them over the rest: "+
+			"a rank and its copies prefill in the same steps, so with few requests per rank the TTFT is approximate (within about 25%% in tests)",
+			sim.MaxRepRanks, s.DP))
+	}
 	in = openLoopConcurrency(in, &p)
 	p.Decode = sm.DecodeInfo(in, kvTokensPerRank)
 	p.Network = sm.NetInfo(p.Decode)
@@ -80,28 +85,53 @@ func perfInputLengths(in *input.Input) []int {
 }
 
 // simulateScenario runs the workload's load (its sessions, or its arrival
-// rate) with requests of the given input length.
+// rate) with requests of the given input length, in opt's replications. An
+// open loop is first compared with the deployment's capacity: at or above
+// it the queue grows without bound, which is said (Overloaded, with the
+// sustainable rate) instead of simulated.
 func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTokens int, opt Options) SimScenario {
+	w := in.Workload
+	cfg := scenarioConfig(in, sm, kvTokens, inputTokens, opt)
+	sc := SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: cfg.Sessions,
+		RatePerS: w.ArrivalRatePerS, Seed: opt.Seed}
+	if cfg.Sessions > 0 {
+		sc.Result = sim.RunModelReplicated(sm, cfg, opt.Replications)
+		return sc
+	}
+	capacity := sim.RunModel(sm, sim.Saturated(cfg, sm.S.DP))
+	sc.SustainableRatePerS = capacity.OutputTokPerS / float64(cfg.OutputTokens)
+	if sc.SustainableRatePerS > 0 {
+		sc.Utilization = w.ArrivalRatePerS / sc.SustainableRatePerS
+	}
+	if sc.Utilization < 1 {
+		sc.Result = sim.RunModelReplicated(sm, cfg, opt.Replications)
+	}
+	if sc.Utilization >= 1 || sc.Result.Overloaded {
+		sc.Result = sim.Overloaded(capacity)
+	}
+	return sc
+}
+
+// scenarioConfig is the simulation of one input length under the
+// workload's load.
+func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTokens int, opt Options) sim.Config {
 	w := in.Workload
 	sessions := 0
 	if w.ArrivalRatePerS <= 0 {
 		sessions = max(1, w.Concurrency)
 	}
-	n := opt.Requests
-	if n <= 0 {
-		n = min(20000, max(2000, 10*sessions))
-	}
-	// Stagger closed-loop sessions over one request's idle-system duration
-	// so they do not start in lock-step.
-	pf := sm.PrefillIdle(inputTokens, max(1, in.MaxNumBatchedTokens)).TTFTS
-	dp, _ := sm.DecodeAt(max(1, sessions), float64(inputTokens)+float64(w.OutputTokens)/2)
 	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
 		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: max(1, w.OutputTokens),
-		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: n, Warmup: max(100, 2*sessions), Seed: opt.Seed,
-		StaggerS: pf + float64(w.OutputTokens)*dp.TPOTS}
-	res := sim.RunModel(sm, cfg)
-	return SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: sessions,
-		RatePerS: w.ArrivalRatePerS, Seed: opt.Seed, Result: res}
+		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: opt.Requests,
+		Warmup: max(100, 2*min(sessions, sim.MaxSimSessions)), Seed: opt.Seed}
+	// Stagger closed-loop sessions over one request's duration at the load
+	// that runs (what the batches hold, not the sessions queued behind
+	// them) so they do not start in lock-step.
+	pf := sm.PrefillIdle(inputTokens, max(1, in.MaxNumBatchedTokens)).TTFTS
+	running := min(max(1, sessions), sm.S.DP*sim.RunSlots(cfg))
+	dp, _ := sm.DecodeAt(running, float64(inputTokens)+float64(w.OutputTokens)/2)
+	cfg.StaggerS = pf + float64(w.OutputTokens)*dp.TPOTS
+	return cfg
 }
 
 // perfNotes states the modelling assumptions that matter for this setup.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 )
 
 // Verdicts and bindings of an SLO.
@@ -33,6 +34,9 @@ type Verdict struct {
 	// WouldPass says what it would take to meet the target (failing SLOs
 	// only): sessions, bandwidth, alternatives that pass, or why none can.
 	WouldPass []string `json:"what_it_would_take,omitempty"`
+	// Unbounded marks a predicted latency that grows without bound (an
+	// open loop above the deployment's capacity); Predicted is then 0.
+	Unbounded bool `json:"unbounded,omitempty"`
 }
 
 // judgeSLOs builds the verdict list: throughput, TPOT, then every TTFT
@@ -201,8 +205,12 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 			idle = pp
 		}
 	}
-	if s := p.sim(n); s != nil {
+	s := p.sim(n)
+	if s != nil {
 		v.Predicted = map[string]float64{"p50": s.Result.TTFT.P50, "p95": s.Result.TTFT.P95, "p99": s.Result.TTFT.P99}[q]
+	}
+	if s != nil && s.Result.Overloaded {
+		return overloadedTTFT(v, s)
 	}
 	v.Verdict = verdict(kv > 0 && v.Predicted > 0 && v.Predicted <= target)
 	v.Binding = BindQueueing
@@ -216,6 +224,9 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 		"on an idle system this prompt takes %.0f ms on one DP rank in %d chunk(s), of which %.0f ms is communication "+
 		"(%.2f GB through its node's NICs); the rest of the predicted time is waiting for steps shared with other requests",
 		loadText(in), in.Workload.OutputTokens, idle.TTFTS*1e3, idle.Steps, idle.NetworkS*1e3, idle.InterBytesPerNode/1e9)
+	if s != nil {
+		v.Explanation += ciText(s.Result, q)
+	}
 	if !advise {
 		return v
 	}
@@ -229,4 +240,29 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 		}))
 	}
 	return v
+}
+
+// overloadedTTFT is the verdict of a TTFT target under arrivals the
+// deployment cannot keep up with: the queue, and every request's wait,
+// grows for as long as they go on.
+func overloadedTTFT(v Verdict, s *SimScenario) Verdict {
+	v.Predicted, v.Unbounded, v.Verdict, v.Binding = 0, true, VerdictFail, BindQueueing
+	v.Explanation = fmt.Sprintf("arrivals at %.2f requests/s exceed what the deployment sustains with these requests, about %.2f requests/s "+
+		"(utilisation %.2f): the queue grows without bound, and so does the time to first token", s.RatePerS, s.SustainableRatePerS, s.Utilization)
+	v.WouldPass = []string{fmt.Sprintf("an arrival rate below %.2f requests/s (and lower still for a bounded queue), or more capacity", s.SustainableRatePerS)}
+	return v
+}
+
+// ciText states a simulated TTFT percentile's confidence interval, when
+// the simulation ran replications.
+func ciText(res sim.Result, q string) string {
+	ci := map[string]sim.Interval{"p50": res.TTFTCI.P50, "p95": res.TTFTCI.P95, "p99": res.TTFTCI.P99}[q]
+	if res.Replications < 2 || ci.Hi <= 0 {
+		return ""
+	}
+	span := fmt.Sprintf("%.2f–%.2f s", ci.Lo, ci.Hi)
+	if ci.Hi < 1 {
+		span = fmt.Sprintf("%.0f–%.0f ms", ci.Lo*1e3, ci.Hi*1e3)
+	}
+	return fmt.Sprintf("; the simulated %s is %s with 95%% confidence (%d independent runs)", q, span, res.Replications)
 }

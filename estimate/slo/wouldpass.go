@@ -94,7 +94,7 @@ func loadForTTFT(in *input.Input, sm *perf.StepModel, kv int64, n int, q string,
 		} else {
 			v.Workload.Concurrency = max(1, int(load))
 		}
-		res := simulateScenario(&v, sm, kv, n, Options{Seed: 1, Requests: 1000}).Result.TTFT
+		res := simulateScenario(&v, sm, kv, n, Options{Seed: 1, Requests: 1000, Replications: 1}).Result.TTFT
 		got := map[string]float64{"p50": res.P50, "p95": res.P95, "p99": res.P99}[q]
 		return got <= target, got
 	}
