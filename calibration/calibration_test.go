@@ -136,21 +136,6 @@ func TestMemoryCasesCiteSources(t *testing.T) {
 	}
 }
 
-// TestMemoryCopyMatchesEstimateTestdata keeps the two copies identical
-// until the estimator reads this package instead of its testdata copy.
-func TestMemoryCopyMatchesEstimateTestdata(t *testing.T) {
-	other, err := os.ReadFile("../estimate/testdata/vllm-memory-logs.yaml")
-	if os.IsNotExist(err) {
-		t.Skip("estimate/testdata copy removed; this test can go too")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(other, MemoryLogsYAML()) {
-		t.Error("calibration/vllm-memory-logs.yaml and estimate/testdata/vllm-memory-logs.yaml differ")
-	}
-}
-
 // TestREADMEListsEverySource keeps the split table of README.md in step
 // with the data: every source appears on a line with its split.
 func TestREADMEListsEverySource(t *testing.T) {
