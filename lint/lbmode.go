@@ -6,9 +6,8 @@ import (
 )
 
 // lbMode is the data-parallel load-balancing mode vLLM infers from this
-// node's command in its release (vllm.DPLoadBalancing, with an explicit
-// start rank 0 counting from the release where it does); ok is false when
-// a value it depends on is unresolved.
+// node's command in its release (vllm.DPLoadBalancing); ok is false when a
+// value it depends on is unresolved.
 func (s *server) lbMode() (mode vllm.LBMode, why string, ok bool) {
 	sr, dpl, dp := s.StartRank(), s.Int("data-parallel-size-local", 0), s.DP()
 	if !sr.Known || !dpl.Known || !dp.Known {
@@ -18,19 +17,7 @@ func (s *server) lbMode() (mode vllm.LBMode, why string, ok bool) {
 		Size: dp.N, HybridFlag: s.Has("data-parallel-hybrid-lb"), ExternalFlag: s.Has("data-parallel-external-lb"),
 		RankSet: s.Flag("data-parallel-rank") != nil}
 	mode, why = s.Rel.DPLoadBalancing(n)
-	if n.HybridFlag && (mode == vllm.LBHybrid || mode == vllm.LBExternal) {
-		why = "--data-parallel-hybrid-lb"
-	}
-	if mode != vllm.LBInternal || n.Headless || !sr.Set || sr.N != 0 || !dpl.Set || dpl.N == dp.N {
-		return mode, why, true
-	}
-	if p, _ := s.Rel.StartRankZeroInfersHybrid(); p == vllm.Absent {
-		return mode, why, true
-	}
-	if dpl.N == 1 {
-		return vllm.LBExternal, "an explicit --data-parallel-start-rank, 0 included, infers hybrid LB in this release, and hybrid with one local rank becomes external LB", true
-	}
-	return vllm.LBHybrid, "an explicit --data-parallel-start-rank, 0 included, infers hybrid LB in this release", true
+	return mode, why, true
 }
 
 // checkLBHeadless reports a node that vLLM puts in hybrid or external LB in

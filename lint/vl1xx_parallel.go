@@ -138,7 +138,7 @@ func checkHeadless(p *pass) {
 		case moduleIgnoresHeadless(s):
 			reportModuleHeadless(p, s, f)
 		case asc.Set && asc.Known && asc.N > 0 && refused != vllm.Absent:
-			p.ReportVersioned(s, asc.At, "drop --api-server-count on headless nodes", "--headless runs no API server; vLLM %s refuses --api-server-count %d with it", s.Rel, asc.N)
+			reportHeadlessCount(p, s, asc, refused)
 		case s.Has("data-parallel-hybrid-lb"):
 			p.ReportAt(s.Inv, f.At.Pos, "hybrid LB nodes each serve an API: drop --headless", "--headless cannot be combined with --data-parallel-hybrid-lb")
 		case s.DP().Known && s.DP().N <= 1 && s.NNodes().Known && s.NNodes().N <= 1:
@@ -147,6 +147,19 @@ func checkHeadless(p *pass) {
 			p.ReportAt(s.Inv, f.At.Pos, "", "--headless with --data-parallel-size-local 0 runs neither engines nor an API server")
 		}
 	}
+}
+
+// reportHeadlessCount reports --api-server-count N > 0 next to --headless:
+// an error where the release refuses it, a warning where it may (no
+// source pins the releases between the last one read without the refusal
+// and the first one read with it).
+func reportHeadlessCount(p *pass, s *server, asc intArg, refused vllm.Presence) {
+	const hint = "drop --api-server-count on headless nodes"
+	if refused == vllm.Maybe {
+		p.ReportAtSeverity(s.Inv, asc.At, diag.Warning, hint, "--headless runs no API server; vLLM %s may refuse --api-server-count %d with it (unverified for this release)", s.Rel, asc.N)
+		return
+	}
+	p.ReportVersioned(s, asc.At, hint, "--headless runs no API server; vLLM %s refuses --api-server-count %d with it", s.Rel, asc.N)
 }
 
 // checkStartRankPrimary reports a start rank on a node that serves the API:

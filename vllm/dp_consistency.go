@@ -1,12 +1,11 @@
 package vllm
 
 // dpSameFlags are the engine flags every DP rank of one deployment must
-// pass with the same value. Since PR #26218 (first in v0.11.1) the DP
-// handshake compares a hash of the engine config and refuses a mismatch
-// ("Configuration mismatch detected for engine N"); before it, ranks with
-// different settings hung (#26187, mismatched EPLB flags). The hash leaves
-// out per-rank fields (rank, address, port, local size), which are not
-// listed here (vllm-facts.md §4.1 DP-12).
+// pass with the same value. Releases with the DP configuration check
+// (EngineStartup().ConfigMismatchCheck, which cites when it came) refuse a
+// mismatch with MismatchMessage; before it, ranks with different settings
+// hung. The hash leaves out per-rank fields (rank, address, port, local
+// size), which are not listed here (vllm-facts.md §4.1 DP-12).
 var dpSameFlags = []string{"tensor-parallel-size", "pipeline-parallel-size", "enable-expert-parallel",
 	"max-model-len", "kv-cache-dtype", "quantization", "dtype", "enable-eplb", "eplb-config",
 	"speculative-config", "compilation-config", "block-size", "trust-remote-code", "enable-dbo",

@@ -8,6 +8,15 @@ const srcDPLB = "stored vllm/engine/arg_utils.py (several versions): `if self.da
 	"any explicit start rank, 0 included, picks the hybrid default --api-server-count = local DP size and is refused together with --data-parallel-rank); " +
 	srcServe091 + "; hybrid LB first release 0.10.1 (PRs #21238/#21510, per vllm-facts.md, unverified)"
 
+// srcStartRankZero: when an explicit --data-parallel-start-rank of 0 began
+// to count as hybrid LB on a node with API servers.
+const srcStartRankZero = "gpustack PR #6236 (2026-09-18; a table of vllm/engine/arg_utils.py: up to 0.27 the guard is " +
+	"`if self.data_parallel_start_rank and not headless:` so 0 is ignored, from 0.28 `... is not None and not headless:` so an explicit 0 " +
+	"infers hybrid LB, which with --data-parallel-size-local 1 becomes external LB; the DP handshake then refuses headless engines with " +
+	"\"Remote engine 1 must not use --headless in external or hybrid dp lb mode\"); gpustack issue #6221 (vLLM 0.29, same error); " +
+	"vllm-ascend PR #16204 (\"On vLLM 0.28, a set start-rank infers hybrid LB\"); a GLM launch script's comment quoting arg_utils.py:2252; " +
+	"third-party sources, the tags themselves were not read"
+
 // LBMode is a data-parallel load-balancing mode.
 type LBMode string
 
@@ -46,9 +55,19 @@ type DPNode struct {
 // hybridLBSince: the first release with hybrid LB and its inference.
 var hybridLBSince = v0101
 
+// startRankZeroSpan: releases where an explicit start rank 0 infers hybrid
+// LB like any other start rank (before, `if self.data_parallel_start_rank`
+// let 0 through as internal LB).
+var startRankZeroSpan = Span{Since: mustVersion("0.28.0")}
+
+// HeadlessRejectedMessage is how node 0 refuses a headless engine when it
+// runs in hybrid or external LB mode.
+const HeadlessRejectedMessage = "Remote engine N must not use --headless in external or hybrid dp lb mode"
+
 // DPLoadBalancing returns the LB mode vLLM infers for one node's command in
 // this release, and why. Before hybrid LB existed a start rank only
-// positioned headless engines (0.9.x help: "Requires --headless").
+// positioned headless engines (0.9.x help: "Requires --headless"); from
+// 0.28 an explicit start rank of 0 counts like any other.
 func (r Release) DPLoadBalancing(n DPNode) (LBMode, string) {
 	switch {
 	case n.Headless:
@@ -61,18 +80,26 @@ func (r Release) DPLoadBalancing(n DPNode) (LBMode, string) {
 	if n.HybridFlag && !n.LocalSizeSet {
 		return LBInvalid, "vLLM asserts \"data_parallel_size_local must be set to use data_parallel_hybrid_lb\""
 	}
-	hybrid := n.HybridFlag || (n.StartRankSet && n.StartRank != 0)
+	zero := n.StartRankSet && n.StartRank == 0 && startRankZeroSpan.Contains(r.Version)
+	hybrid := n.HybridFlag || (n.StartRankSet && n.StartRank != 0) || zero
 	if !hybrid || !n.LocalSizeSet || n.LocalSize == n.Size {
-		return LBInternal, "no non-zero start rank on a node with API servers: internal LB"
+		return LBInternal, "no start rank that infers hybrid LB on a node with API servers: internal LB"
+	}
+	why := "a non-zero --data-parallel-start-rank without --headless infers hybrid LB"
+	switch {
+	case n.HybridFlag:
+		why = "--data-parallel-hybrid-lb selects hybrid LB"
+	case zero:
+		why = "an explicit --data-parallel-start-rank, 0 included, infers hybrid LB in this release"
 	}
 	if n.LocalSize == 1 {
-		return LBExternal, "hybrid LB with one local rank becomes external LB"
+		return LBExternal, why + ", and hybrid LB with one local rank becomes external LB"
 	}
-	return LBHybrid, "a non-zero --data-parallel-start-rank without --headless infers hybrid LB: this node serves its own ranks, and headless secondaries do not fit"
+	return LBHybrid, why + ": this node serves its own ranks, and headless secondaries do not fit"
 }
 
 // DPLBSource cites the rules DPLoadBalancing follows.
-func DPLBSource() string { return srcDPLB }
+func DPLBSource() string { return srcDPLB + "; " + srcStartRankZero }
 
 // DefaultAPIServers is how many API servers node's vllm serve starts when
 // --api-server-count is not given. Releases with the old integer default

@@ -7,11 +7,9 @@ const srcHeadlessModule = "PR #25309 (Sep 2025, closed): \"API server headless m
 	"a --nnodes follower started with `python3 -m vllm.entrypoints.openai.api_server ... --headless` fails with \"collective_rpc should not be called on follower node\"; " +
 	"fixed release unknown (neither PR was merged)"
 
-// headlessIgnoredSpan: releases whose api_server module ignores --headless;
-// confirmed up to the 0.17 era (PR #36875), later releases unverified.
-var headlessIgnoredSpan = Span{Since: v090}
-
-// headlessIgnoredConfirmedUntil is the newest release a source shows it in.
+// headlessIgnoredConfirmedUntil is the newest release a source shows the
+// api_server module ignoring --headless in (PR #36875); its first release
+// is the flag's own (the headless entry of the flag table).
 var headlessIgnoredConfirmedUntil = mustVersion("0.17.1")
 
 // APIServerModuleIgnoresHeadless reports whether `python -m
@@ -19,22 +17,31 @@ var headlessIgnoredConfirmedUntil = mustVersion("0.17.1")
 // and a full engine in this release (only `vllm serve` runs headless):
 // Present up to 0.17.1, Maybe after (no fix is known).
 func (r Release) APIServerModuleIgnoresHeadless() (Presence, string) {
-	p := headlessIgnoredSpan.In(r.Version)
+	f, ok := KnownFlagEver("headless")
+	if !ok {
+		return Absent, srcHeadlessModule
+	}
+	p := f.In(r.Version)
 	if p == Present && r.Version.Compare(headlessIgnoredConfirmedUntil) > 0 {
 		p = Maybe
 	}
 	return p, srcHeadlessModule
 }
 
-// headlessAPICountSpan: releases whose `vllm serve --headless` refuses an
-// explicit --api-server-count above 0; before, `api_server_count < 1 or
-// headless` ran headless and ignored the count.
-var headlessAPICountSpan = Span{Since: v0160}
-
 // HeadlessRefusesAPIServerCount reports whether --headless with
-// --api-server-count N > 0 is a start-up error in this release.
+// --api-server-count N > 0 is a start-up error in this release. Before,
+// `api_server_count < 1 or headless` ran headless and ignored the count
+// (0.9.1-0.12.0); the refusal needs the unset default (only then is an
+// explicit count told apart from the default), and 0.16.0's serve.py is
+// where both were first read. So the span is the flag table's entry for
+// that generation of --api-server-count, not a second record of it.
 func (r Release) HeadlessRefusesAPIServerCount() (Presence, string) {
-	return headlessAPICountSpan.In(r.Version), srcServe091 + "; " + srcServe016
+	for _, f := range FlagHistory("api-server-count") {
+		if f.Default == "" {
+			return f.In(r.Version), srcServe091 + "; " + f.Source
+		}
+	}
+	return Absent, srcServe091
 }
 
 // imageModuleEntrypoint: vllm/vllm-openai images whose entrypoint is the

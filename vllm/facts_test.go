@@ -101,6 +101,8 @@ func TestDPLoadBalancing(t *testing.T) {
 	zero.StartRankSet = true
 	one := secondary
 	one.LocalSize = 1
+	zeroOne := zero
+	zeroOne.LocalSize = 1
 	hybridNoLocal := DPNode{Size: 4, HybridFlag: true}
 	for _, tt := range []struct {
 		v    string
@@ -115,6 +117,12 @@ func TestDPLoadBalancing(t *testing.T) {
 		{"0.11.1", one, LBExternal},
 		{"0.11.1", hybridNoLocal, LBInvalid},
 		{"0.11.1", DPNode{Size: 4, RankSet: true}, LBExternal},
+		// From 0.28 an explicit start rank 0 infers hybrid LB like any
+		// other (external with one local rank); 0.27 still ignores it.
+		{"0.27.0", zero, LBInternal},
+		{"0.28.0", zero, LBHybrid},
+		{"0.30.0", zeroOne, LBExternal},
+		{"0.28.0", primary, LBInternal}, // no start rank at all
 	} {
 		if got, why := rel(t, tt.v).DPLoadBalancing(tt.n); got != tt.want || why == "" {
 			t.Errorf("%s %+v: %s (%s), want %s", tt.v, tt.n, got, why, tt.want)
@@ -282,6 +290,32 @@ func TestSparseMLA(t *testing.T) {
 	}{{"0.11.0", 9, true}, {"0.11.0", 10, true}, {"0.11.0", 0, true}, {"0.11.0", 8, false}, {"0.10.2", 9, false}} {
 		if ok, why, _ := rel(t, tt.version).SparseMLA(tt.sm); ok != tt.ok || ok != (why == "") {
 			t.Errorf("%s sm%d: %v %q", tt.version, tt.sm, ok, why)
+		}
+	}
+}
+
+// TestHeadlessFactsFollowTheFlagTable: the headless facts take their spans
+// from the flag table's entries (one record of each change), so a release
+// the table is unsure about is unsure here too.
+func TestHeadlessFactsFollowTheFlagTable(t *testing.T) {
+	for _, tt := range []struct {
+		v       string
+		refuses Presence
+		ignored Presence
+	}{
+		{"0.8.3", Absent, Absent},   // no --headless yet
+		{"0.8.4", Absent, Maybe},    // --headless may exist (first read in 0.9.0)
+		{"0.12.0", Absent, Present}, // api_server_count < 1 or headless: the count is ignored
+		{"0.15.0", Maybe, Present},  // between the 0.12.0 and 0.16.0 readings
+		{"0.16.0", Present, Present},
+		{"0.22.1", Present, Maybe}, // the module's behaviour is read up to 0.17.1
+	} {
+		r := rel(t, tt.v)
+		if got, _ := r.HeadlessRefusesAPIServerCount(); got != tt.refuses {
+			t.Errorf("%s: HeadlessRefusesAPIServerCount = %s, want %s", tt.v, got, tt.refuses)
+		}
+		if got, _ := r.APIServerModuleIgnoresHeadless(); got != tt.ignored {
+			t.Errorf("%s: APIServerModuleIgnoresHeadless = %s, want %s", tt.v, got, tt.ignored)
 		}
 	}
 }
