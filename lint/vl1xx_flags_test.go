@@ -1,6 +1,10 @@
 package lint
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
 
 // TestOtherWord: a flag that differs from a known one in a whole short
 // word is another flag, not a misspelling.
@@ -17,6 +21,30 @@ func TestOtherWord(t *testing.T) {
 	for _, tt := range tests {
 		if got := otherWord(tt.a, tt.b); got != tt.want {
 			t.Errorf("otherWord(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// TestNextToFirstRelease: a backend newer than the release is only a
+// warning on the table's last release before its earliest possible first
+// release (builds from main between the two may take it).
+func TestNextToFirstRelease(t *testing.T) {
+	for _, tt := range []struct {
+		v, backend string
+		want       bool
+	}{
+		{"0.22.1", "deepep_v2", true},
+		{"0.20.0", "deepep_v2", false},
+		{"0.28.0", "deepep_v2", false},                        // the release has it
+		{"0.10.2", vllm.BackendAllgatherReducescatter, false}, // first release pinned (0.11.0)
+		{"0.22.1", "no-such-backend", false},
+	} {
+		r, _, err := vllm.ResolveString(tt.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := nextToFirstRelease(r, tt.backend); got != tt.want {
+			t.Errorf("%s %s: %v, want %v", tt.v, tt.backend, got, tt.want)
 		}
 	}
 }

@@ -36,6 +36,22 @@ const (
 	// srcA2ANew: absent from 0.14.0's All2AllBackend Literal, present in the
 	// 0.22.1 argparse dump.
 	srcA2ANew = srcPar014 + " lacks it; present in " + srcDump + "; first release 0.15-0.22 unverified"
+	// srcA2AAfter0221: names absent from the 0.22.1 argparse dump, so 0.23.0
+	// is the earliest release that may have them.
+	srcA2AAfter0221 = "absent from " + srcDump
+	// srcDeepEPv2: DeepEP V2 (ElasticBuffer, NCCL symmetric memory instead of
+	// NVSHMEM) merged upstream 2026-04-29; vLLM's DeepEPv2 tests stood in PR
+	// #45321 by June 2026; PR #46887 (open) would redirect
+	// deepep_high_throughput to it "to reduce vLLM's dependency on NVSHMEM"
+	// and drop the CUDA-graph disable block, which names
+	// deepep_high_throughput only; prime-rl PR #3498 (2026-09-07) patches
+	// vLLM 0.28.0's deepep_v2 path (third-party: the first release with it
+	// is 0.23-0.28, unverified).
+	srcDeepEPv2 = srcA2AAfter0221 + "; deepseek-ai/DeepEP #605 (V2, merged 2026-04-29, per sgl-project/sglang PR #24443); " +
+		"PR #45321 (DeepEPv2 tests, June 2026); PR #46887 (open, 2026-06-27: redirect deepep_high_throughput to deepep_v2, " +
+		"less NVSHMEM, remove the CUDA-graph disable block of deepep_high_throughput); " +
+		"PrimeIntellect-ai/prime-rl PR #3498 (2026-09-07: a compatibility patch for vLLM 0.28.0's deepep_v2, third-party); " +
+		"first release 0.23-0.28 unverified"
 )
 
 var backendTable = []Backend{
@@ -61,8 +77,15 @@ var backendTable = []Backend{
 		Source: srcA2ANew + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
 	{Name: "flashinfer_nvlink_two_sided", Span: Span{Since: v0150, Confirmed: v0210}, MultiNodeOK: true, Doc: "MNNVL two-sided",
 		Source: srcA2ANew + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
-	{Name: "mori", Span: Span{Since: v0150, Confirmed: v0220}, MultiNodeOK: true, Doc: "AMD ROCm", Source: srcA2ANew},
+	{Name: "mori", Span: Span{Since: v0150, Confirmed: v0220}, MultiNodeOK: true,
+		Doc: "AMD ROCm (MoRI-EP); main later replaced it by mori_high_throughput and mori_low_latency, removal release unknown",
+		Source: srcA2ANew + "; PR #28664 (MoRI-EP backend, opened 2025-11-13); absent from main's All2AllBackend Literal " +
+			"(vllm/config/parallel.py @00193b82), release of that change not read (unverified)"},
 	{Name: "nixl_ep", Span: Span{Since: v0150, Confirmed: v0220}, MultiNodeOK: true, Doc: "NIXL-based EP", Source: srcA2ANew},
+	// DeepEP is false: V2 runs over NCCL symmetric memory, not NVSHMEM, so
+	// the NVSHMEM/IBGDA prerequisites of the deepep_* backends are not its.
+	{Name: "deepep_v2", Span: Span{Since: v0230, Confirmed: v0280}, MultiNodeOK: true,
+		Doc: "DeepEP V2 (ElasticBuffer over NCCL symmetric memory); meant to supersede deepep_high_throughput", Source: srcDeepEPv2},
 }
 
 // All2AllBackends lists the backend names the release accepts.

@@ -93,8 +93,22 @@ type Kernels struct {
 }
 
 const (
-	srcKernels     = "vllm-facts.md §2.4 (backend table: kernels, intended use) and §4.4 (CUDA graphs); secondary: vLLM's kernel code not read"
-	srcKernelsMain = "vllm-facts.md §2.4: \"newest main adds deepep_v2, mori_high_throughput and mori_low_latency\"; pattern assumed from the name, unverified"
+	srcKernels = "vllm-facts.md §2.4 (backend table: kernels, intended use) and §4.4 (CUDA graphs); secondary: vLLM's kernel code not read"
+	// srcMoriSplit: the MoRI kernels by name. PR #41751 (merged after
+	// 2026-05-12) still chose MoRI's inter-node kernel with the variable
+	// VLLM_MORI_INTERNODE_KERNEL; PR #44323 (2026-06-02, open) spells a
+	// backend moriep_high_throughput; a `vllm serve --help=all` transcript
+	// of an unnamed build lists mori_high_throughput and mori_low_latency
+	// (InterNodeV1 / InterNodeV1LL for multi-node) without mori or
+	// deepep_v2; main's parallel.py has both names. No source names a
+	// release, so they stay out of the release registry.
+	srcMoriSplit = "vllm-facts.md §2.4 (newest main); vllm/config/parallel.py @00193b82 (main: \"MoRI EP with InterNodeV1 / InterNodeV1LL for multi-node\"); " +
+		"PR #41751 (after 2026-05-12: kernel chosen by VLLM_MORI_INTERNODE_KERNEL); PR #44323 (2026-06-02, open: moriep_high_throughput); " +
+		"PR #28664 (\"MoRI supports cuda graph\"); absent from " + srcDump + "; first release not known (unverified)"
+	// srcKernelsV2: deepep_v2's pattern is assumed from the name (per node,
+	// like the kernels it supersedes); CUDA graphs stay on (PR #46887: the
+	// disable block names deepep_high_throughput only).
+	srcKernelsV2 = srcKernels + "; per-node pattern assumed from the name; graphs: " + srcDeepEPv2
 )
 
 // graphsOffDeepEPNormal: with DP > 1 vLLM turns CUDA graphs off for
@@ -117,9 +131,9 @@ var kernelTable = []Kernels{
 	{Name: "flashinfer_nvlink_two_sided", Traffic: TrafficPerExpert, Source: srcKernels},
 	{Name: "mori", Traffic: TrafficPerExpert, Source: srcKernels},
 	{Name: "nixl_ep", Traffic: TrafficPerExpert, Source: srcKernels},
-	{Name: "deepep_v2", Traffic: TrafficPerNode, GraphsOffWithDP: graphsOffDeepEPNormal, Unreleased: true, Source: srcKernelsMain},
-	{Name: "mori_high_throughput", Traffic: TrafficPerNode, GraphsOffWithDP: graphsOffDeepEPNormal, Unreleased: true, Source: srcKernelsMain},
-	{Name: "mori_low_latency", Traffic: TrafficPerExpert, Unreleased: true, Source: srcKernelsMain},
+	{Name: "deepep_v2", Traffic: TrafficPerNode, Source: srcKernelsV2},
+	{Name: "mori_high_throughput", Traffic: TrafficPerNode, Unreleased: true, Source: srcMoriSplit},
+	{Name: "mori_low_latency", Traffic: TrafficPerExpert, Unreleased: true, Source: srcMoriSplit},
 }
 
 // BackendKernels looks up a backend's kernels by name, in any release.

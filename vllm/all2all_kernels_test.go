@@ -106,3 +106,33 @@ func TestFactTablesAreCited(t *testing.T) {
 		check("env default", d.Name, d.Verified, d.Source)
 	}
 }
+
+// TestNewestBackends pins what the sources say about the backends main
+// added after 0.22.1: deepep_v2 is in 0.28.0 (a third-party patch for it)
+// and may be from 0.23.0; the MoRI split has no release yet; none of them
+// turns CUDA graphs off (the disable block names deepep_high_throughput).
+func TestNewestBackends(t *testing.T) {
+	b, ok := KnownBackendEver("deepep_v2")
+	if !ok {
+		t.Fatal("deepep_v2 is not in the release registry")
+	}
+	for v, want := range map[string]Presence{"0.22.1": Absent, "0.23.0": Maybe, "0.27.0": Maybe, "0.28.0": Present, "0.30.0": Present} {
+		if got := b.In(rel(t, v).Version); got != want {
+			t.Errorf("deepep_v2 in %s: %s, want %s", v, got, want)
+		}
+	}
+	if b.DeepEP {
+		t.Error("deepep_v2 runs over NCCL, not NVSHMEM: no DeepEP (NVSHMEM/IBGDA) prerequisites")
+	}
+	for _, name := range []string{"mori_high_throughput", "mori_low_latency"} {
+		if _, ok := KnownBackendEver(name); ok {
+			t.Errorf("%s: no source names a release with it", name)
+		}
+	}
+	r := rel(t, "0.30.0")
+	for _, name := range []string{"deepep_v2", "mori_high_throughput", "mori_low_latency"} {
+		if !r.CUDAGraphs(name, 16, false) {
+			t.Errorf("%s turns CUDA graphs off with DP", name)
+		}
+	}
+}

@@ -58,7 +58,7 @@ var hybridLBSince = v0101
 // startRankZeroSpan: releases where an explicit start rank 0 infers hybrid
 // LB like any other start rank (before, `if self.data_parallel_start_rank`
 // let 0 through as internal LB).
-var startRankZeroSpan = Span{Since: mustVersion("0.28.0")}
+var startRankZeroSpan = Span{Since: v0280}
 
 // HeadlessRejectedMessage is how node 0 refuses a headless engine when it
 // runs in hybrid or external LB mode.

@@ -38,5 +38,7 @@ var (
 	v0200 = mustVersion("0.20.0")
 	v0210 = mustVersion("0.21.0")
 	v0220 = mustVersion("0.22.0")
+	v0230 = mustVersion("0.23.0")
 	v0260 = mustVersion("0.26.0")
+	v0280 = mustVersion("0.28.0")
 )
