@@ -67,8 +67,10 @@ var serverFlags = []Flag{
 		Doc:    "log each request; replaces --disable-log-requests (request logging is off by default since PR #21739)",
 		Source: srcServe012 + " (Bool, default False); PR #21739 (after 0.10.0's release; issue #24578 uses it on 0.10.1)" + "; presence after 0.12.0 not read"},
 	{Name: "disable-log-requests", Kind: Bool, Span: Span{Since: vPre, Confirmed: v090, Removed: v0170}, Deprecated: v0101,
-		Doc:    "deprecated by PR #21739 (logging is off by default now; use --enable-log-requests to turn it on); the flag was removed later",
-		Source: srcServe012 + " (still listed, [DEPRECATED]); llm-d/llm-d-benchmark PR #781 (removed in 0.17.0); ai-dynamo/dynamo PR #8693 (0.19 rejects it); removal release unverified"},
+		Doc: "deprecated by PR #21739 (logging is off by default now; use --enable-log-requests to turn it on); the flag was removed later",
+		Source: srcServe012 + " (still listed, [DEPRECATED]); PR #29402 (Nov 2025) removed the disable_log_requests engine argument (ai-dynamo/dynamo PR #4659), not this flag; " +
+			"llm-d/llm-d-benchmark PR #781 (removed in 0.17.0); ai-dynamo/dynamo PR #8693 (0.19 rejects it); HYGON-AI/inference-cookbook-das #132 (a 0.18.1 image rejects it); " +
+			"vllm-ascend v0.18.0/v0.23.0 docs use it in lmcache_ascend_deployment.md, written 2026-03-13 for vLLM v0.16.0 (vllm-ascend #6882; v0.18.0's docs pin vllm_version v0.17.0) and not re-run since; removal release unverified"},
 	{Name: "enable-reasoning", Kind: StoreTrue, Span: Span{Since: vPre, Confirmed: v090, Removed: v0100}, Deprecated: v090,
 		Doc:    "deprecated by PR #17452 (Apr 2025): --reasoning-parser alone enables reasoning output; drop the flag",
 		Source: "PR #17452 (deprecation warning in 0.8.5.dev); PR #18404 (deprecated from 0.9.0, there was no 0.8.6); issue #18538 (unrecognized in 0.10.0); 0.9.1/0.9.2 not checked" + "; first release (≈0.7.x) unverified"},

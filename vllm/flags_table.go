@@ -9,8 +9,17 @@ const (
 	srcPar0101 = "docs.vllm.ai/en/v0.10.1.1/api/vllm/config/parallel (ParallelConfig fields)"
 	srcPar012  = "docs.vllm.ai/en/v0.12.0/api/vllm/config/parallel (EPLBConfig, ExpertPlacementStrategy)"
 	srcA2APR   = "PR #26732 (--all2all-backend, v0.11.1); issue #27347 (unrecognized in v0.11.0)"
-	srcSwapPR  = "PR #36216 (--swap-space removed in v0.18.0); unslothai/unsloth-zoo #1210"
-	srcEPDocs  = "docs.vllm.ai/en/v0.10.1.1/serving/expert_parallel_deployment (also v0.12, stable)"
+	// srcSwapPR: PR #36216 (2026-03) removed --swap-space from EngineArgs
+	// (and swap_space from LLM(), which kept popping it with a
+	// DeprecationWarning until PR #48549, July 2026); unsloth-zoo #1210 read
+	// EngineArgs in every release 0.15.0-0.29.0: present up to 0.17.1,
+	// absent from 0.18.0. vllm-ascend's v0.18.0 and v0.23.0 docs still show
+	// `--swap-space 16` in the Qwen3-Omni tutorial: a line added 2026-01-08
+	// (#3991) while its CI ran vLLM v0.13.0 and copied unchanged since, so
+	// no evidence for later releases.
+	srcSwapPR = "PR #36216 (--swap-space removed from EngineArgs in v0.18.0); unslothai/unsloth-zoo #1210 (EngineArgs of 0.15.0-0.29.0: present up to 0.17.1); " +
+		"PR #48549 (July 2026: the LLM() keyword, deprecated from v0.18.0, cleaned up); vllm-ascend docs v0.18.0/v0.23.0 use it in a line written for vLLM v0.13.0 (vllm-ascend #3991), stale"
+	srcEPDocs = "docs.vllm.ai/en/v0.10.1.1/serving/expert_parallel_deployment (also v0.12, stable)"
 	// srcOld is the evidence for engine flags that predate the table: the
 	// pre-0.5 and 0.5.0 argparse synopses, with presence today from the
 	// 0.8.5 synopsis and the 0.22.1 argparse dump.
