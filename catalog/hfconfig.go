@@ -209,6 +209,7 @@ func parseQuant(q map[string]interface{}) Quantization {
 	out := Quantization{}
 	out.Method, _ = q["quant_method"].(string)
 	out.ActivationScheme, _ = q["activation_scheme"].(string)
+	out.WeightBits = weightBits(q)
 	if bs, ok := q["weight_block_size"].([]interface{}); ok {
 		for _, v := range bs {
 			if f, ok := v.(float64); ok && f > 0 && f < 1<<20 {

@@ -83,6 +83,9 @@ type Quantization struct {
 	WeightBlockSize     []int    `json:"weight_block_size,omitempty"`
 	ModulesNotConverted []string `json:"modules_not_converted,omitempty"`
 	ActivationScheme    string   `json:"activation_scheme,omitempty"`
+	// WeightBits are the weight bit widths the config states (compressed-
+	// tensors weight groups, GPTQ/AWQ bits); empty when it states none.
+	WeightBits []int `json:"weight_bits,omitempty"`
 }
 
 // IsMoE reports whether the model has routed experts.

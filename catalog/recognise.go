@@ -87,6 +87,9 @@ func unmodelledFeatures(data []byte, m *Model) []string {
 			out = append(out, fmt.Sprintf("layer type %q", lt))
 		}
 	}
+	if q := unmodelledQuant(m.Quant); q != "" {
+		out = append(out, q)
+	}
 	if m.IsSparseAttention() && (!m.IsMLA() || m.IndexNHeads <= 0 || m.IndexHeadDim <= 0) {
 		out = append(out, "index_topk without MLA and a complete indexer (index_n_heads, index_head_dim): DeepSeek sparse attention is modelled on MLA models only")
 	}
@@ -106,12 +109,31 @@ func (e *UnmodelledError) Error() string {
 	if e.Architecture != "" {
 		arch += " (" + e.Architecture + ")"
 	}
-	return fmt.Sprintf("vlaunch cannot model this architecture %s: %s; its memory and step time would be those of a different model",
-		arch, strings.Join(e.Features, "; "))
+	what := "architecture"
+	if e.quantOnly() {
+		what = "checkpoint"
+	}
+	return fmt.Sprintf("vlaunch cannot model this %s %s: %s; its memory and step time would be those of a different model",
+		what, arch, strings.Join(e.Features, "; "))
 }
 
-// Hint lists the model types vlaunch models.
+// quantOnly reports whether everything unmodelled is the quantization.
+func (e *UnmodelledError) quantOnly() bool {
+	for _, f := range e.Features {
+		if !isQuantFeature(f) {
+			return false
+		}
+	}
+	return len(e.Features) > 0
+}
+
+// Hint lists the model types vlaunch models (and, for a quantized
+// checkpoint, the weight formats it sizes).
 func (e *UnmodelledError) Hint() string {
+	if e.quantOnly() {
+		return "vlaunch sizes unquantized (bf16/fp16), fp8 (fp8, fbgemm_fp8, 8-bit compressed-tensors) and mxfp4 checkpoints; " +
+			"point model.config at the unquantized model's config.json for an upper bound, or use an FP8 checkpoint"
+	}
 	return "vlaunch models the model_types " + strings.Join(ModelledTypes(), ", ") +
 		"; a config whose attention or layers differ from these is refused rather than sized as its predecessor"
 }

@@ -1,0 +1,82 @@
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Quantization methods whose weight storage the memory and step-time models
+// size. Any other quant_method (gptq, awq, bitsandbytes, modelopt, gguf …)
+// stores weights in a format vlaunch does not size, so a config carrying it
+// is refused rather than sized as 16-bit weights (4× too large for a 4-bit
+// checkpoint, and a feasibility verdict built on that is wrong).
+var modelledQuantMethods = map[string]bool{"": true, "fp8": true, "fbgemm_fp8": true, "mxfp4": true, "compressed-tensors": true}
+
+// weightBits reads the bit widths of the weight groups of a quantization
+// config: compressed-tensors' config_groups.*.weights.num_bits, and the
+// top-level bits (or w_bit) of GPTQ/AWQ-style configs. Unreadable entries
+// are left out.
+func weightBits(q map[string]interface{}) []int {
+	var out []int
+	if groups, ok := q["config_groups"].(map[string]interface{}); ok {
+		for _, g := range groups {
+			gm, _ := g.(map[string]interface{})
+			w, _ := gm["weights"].(map[string]interface{})
+			if b, ok := w["num_bits"].(float64); ok {
+				out = append(out, int(b))
+			}
+		}
+	}
+	for _, key := range []string{"bits", "w_bit"} {
+		if b, ok := q[key].(float64); ok {
+			out = append(out, int(b))
+		}
+	}
+	sort.Ints(out) // config_groups is a map: a stable order for messages
+	return out
+}
+
+// unmodelledQuant says what of the checkpoint's quantization vlaunch does
+// not size, or "" when it sizes all of it. compressed-tensors is sized as
+// one byte per weight (FP8 or INT8, W8A8/W8A16), so it is modelled only
+// when every weight group is 8-bit: Kimi-K2-Thinking's INT4 groups, for
+// one, would be sized at twice their bytes.
+func unmodelledQuant(q Quantization) string {
+	if !modelledQuantMethods[q.Method] {
+		return fmt.Sprintf("quantization_config quant_method %q%s: vlaunch sizes 16-bit, FP8/INT8 and MXFP4 weights only", q.Method, bitsText(q.WeightBits))
+	}
+	if q.Method != "compressed-tensors" {
+		return ""
+	}
+	if len(q.WeightBits) == 0 {
+		return "quantization_config compressed-tensors without readable weight bit widths (config_groups.*.weights.num_bits): vlaunch sizes 8-bit compressed-tensors checkpoints only"
+	}
+	for _, b := range q.WeightBits {
+		if b != 8 {
+			return fmt.Sprintf("quantization_config compressed-tensors%s: vlaunch sizes 8-bit compressed-tensors weights only", bitsText(q.WeightBits))
+		}
+	}
+	return ""
+}
+
+// bitsText is " (4-bit weights)" for a message, or "" when the widths are unknown.
+func bitsText(bits []int) string {
+	if len(bits) == 0 {
+		return ""
+	}
+	var parts []string
+	for i, b := range bits {
+		if i == 0 || b != bits[i-1] {
+			parts = append(parts, fmt.Sprint(b))
+		}
+	}
+	return " (" + strings.Join(parts, "/") + "-bit weights)"
+}
+
+// quantFeaturePrefix starts every unmodelled-quantization feature, so the
+// error can say "checkpoint" rather than "architecture".
+const quantFeaturePrefix = "quantization_config"
+
+// isQuantFeature reports whether an unmodelled feature is about quantization.
+func isQuantFeature(f string) bool { return strings.HasPrefix(f, quantFeaturePrefix) }
