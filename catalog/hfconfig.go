@@ -62,6 +62,7 @@ type hfConfig struct {
 
 	NumNextNPredictLayers int                    `json:"num_nextn_predict_layers"`
 	QuantizationConfig    map[string]interface{} `json:"quantization_config"`
+	RopeScaling           map[string]interface{} `json:"rope_scaling"`
 }
 
 // nativeModelTypes are the model_type values vLLM loads without
@@ -116,6 +117,7 @@ func ParseHFConfig(data []byte) (*Model, error) {
 	c.fillMoE(m)
 	c.fillSliding(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
+	m.RopeScaling = parseRopeScaling(c.RopeScaling)
 	m.Unmodelled = unmodelledFeatures(data, m)
 	return m, nil
 }

@@ -47,6 +47,10 @@ type Model struct {
 	// ScoreCorrectionBias marks DeepSeek-V3's e_score_correction_bias per expert.
 	ScoreCorrectionBias bool `json:"score_correction_bias,omitempty"`
 
+	// RopeScaling is the config's rope_scaling (nil without one); it moves
+	// the longest context vLLM accepts (MaxModelLen).
+	RopeScaling *RopeScaling `json:"rope_scaling,omitempty"`
+
 	SlidingWindow int      `json:"sliding_window,omitempty"`
 	LayerTypes    []string `json:"layer_types,omitempty"`
 

@@ -55,7 +55,7 @@ var knobs = []knob{
 		now: func(d *resolve.Deployment) float64 { return float64(d.Engine.MaxModelLen.Value) },
 		set: func(s *spec.Deployment, v float64) { s.Workload.MaxModelLen = int(v) },
 		grid: func(now float64, d *resolve.Deployment) []float64 {
-			return capAt(whole(factors(now, []float64{0.5, 0.25, 0.125}, []float64{2, 4})), float64(d.Model.MaxPositionEmbeddings))
+			return capAt(whole(factors(now, []float64{0.5, 0.25, 0.125}, []float64{2, 4})), float64(d.Model.MaxModelLen()))
 		},
 		describe: func(v float64) string { return fmt.Sprintf("max_model_len %s", num(v)) }},
 	{name: "input length",

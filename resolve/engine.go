@@ -84,7 +84,7 @@ func (d *Deployment) resolveLengths(e EngineSettings) {
 	eng := &d.Engine
 	eng.MaxModelLen = set(e.MaxModelLen, SourceSpec, "")
 	if e.MaxModelLen <= 0 {
-		eng.MaxModelLen = set(d.Model.MaxPositionEmbeddings, SourceDerived, "the model's max_position_embeddings")
+		eng.MaxModelLen = set(d.Model.MaxModelLen(), SourceDerived, "the model's "+d.Model.MaxModelLenSource())
 	}
 	seqs, toks := d.Release.BatchDefaults(d.GPU.Name, d.GPU.MemoryGiB(), true)
 	why := "vLLM " + d.Version.Value + " default for " + d.GPU.Name

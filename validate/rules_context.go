@@ -13,24 +13,26 @@ func (c *checker) maxLen() int {
 		return l
 	}
 	if c.model != nil {
-		return c.model.MaxPositionEmbeddings
+		return c.model.MaxModelLen()
 	}
 	return 0
 }
 
-// checkContext: max_model_len within the model's maximum, and the typical
-// request (input + output) within max_model_len.
+// checkContext: max_model_len within the longest context vLLM derives from
+// the model's config (max_position_embeddings and rope_scaling), and the
+// typical request (input + output) within max_model_len.
 func checkContext(c *checker) {
 	w := c.d.Workload
-	if c.model != nil && c.model.MaxPositionEmbeddings > 0 && w.MaxModelLen > c.model.MaxPositionEmbeddings {
-		msg := "max_model_len %d exceeds %s's max_position_embeddings %d; vLLM refuses it unless %s=1 is set"
+	if c.model != nil && c.model.MaxModelLen() > 0 && w.MaxModelLen > c.model.MaxModelLen() {
+		limit, from := c.model.MaxModelLen(), c.model.MaxModelLenSource()
+		msg := "max_model_len %d exceeds %s's maximum %d (%s); vLLM refuses it unless %s=1 is set"
 		hint := fmt.Sprintf("lower max_model_len to %d, or set vllm.env %s: \"1\" if the model's RoPE scaling really supports it",
-			c.model.MaxPositionEmbeddings, allowLongEnv)
+			limit, allowLongEnv)
 		if c.d.VLLM.Env[allowLongEnv] == "1" {
 			c.warnf(CodeContext, p("workload", "max_model_len"), "outputs past the trained length may degrade",
-				msg+" (it is)", w.MaxModelLen, modelLabel(c), c.model.MaxPositionEmbeddings, allowLongEnv)
+				msg+" (it is)", w.MaxModelLen, modelLabel(c), limit, from, allowLongEnv)
 		} else {
-			c.errorf(CodeContext, p("workload", "max_model_len"), hint, msg, w.MaxModelLen, modelLabel(c), c.model.MaxPositionEmbeddings, allowLongEnv)
+			c.errorf(CodeContext, p("workload", "max_model_len"), hint, msg, w.MaxModelLen, modelLabel(c), limit, from, allowLongEnv)
 		}
 	}
 	limit := c.maxLen()

@@ -64,7 +64,7 @@ func CapacityFor(in *input.Input, b StageMemory) Capacity {
 	}
 	c.MaxConcurrency = c.MaxSeqsPerRank * c.DPRanks
 	c.OneSequenceFits = c.MaxSeqsPerRank >= 1
-	c.LargestMaxModelLen = largestLen(b.KV, int64(poolBytes), in.BlockSize, max(in.MaxModelLen, in.Model.MaxPositionEmbeddings))
+	c.LargestMaxModelLen = largestLen(b.KV, int64(poolBytes), in.BlockSize, max(in.MaxModelLen, in.Model.MaxModelLen()))
 	c.ExceedsMaxNumSeqs = c.SeqsPerRank > in.MaxNumSeqs
 	c.Fits = c.OneSequenceFits && c.MarginGiB >= 0
 	return c

@@ -71,9 +71,9 @@ func advisoryFindings(in *input.Input, m *Report) diag.Diagnostics {
 			Message: fmt.Sprintf("weights are %s but the checkpoint ships %s: vLLM must load a converted copy", in.WeightsDType, in.Model.CheckpointDType()),
 			Hint:    "weights: auto uses the checkpoint as shipped"})
 	}
-	if mp := in.Model.MaxPositionEmbeddings; mp > 0 && in.MaxModelLen > mp && in.Env["VLLM_ALLOW_LONG_MAX_MODEL_LEN"] != "1" {
+	if mp := in.Model.MaxModelLen(); mp > 0 && in.MaxModelLen > mp && in.Env["VLLM_ALLOW_LONG_MAX_MODEL_LEN"] != "1" {
 		ds = append(ds, diag.Diagnostic{Code: CodeLenAboveConfig, Severity: diag.Error, Path: "workload.max_model_len",
-			Message: fmt.Sprintf("max_model_len %d is greater than the derived max_model_len (max_position_embeddings=%d): vLLM refuses it", in.MaxModelLen, mp),
+			Message: fmt.Sprintf("max_model_len %d is greater than the derived max_model_len (%s = %d): vLLM refuses it", in.MaxModelLen, in.Model.MaxModelLenSource(), mp),
 			Hint:    "lower max_model_len, or set VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 if the model really supports it"})
 	}
 	return ds
