@@ -2,7 +2,6 @@ package lint
 
 import (
 	"path"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -63,37 +62,15 @@ func modelLabel(s *server, m *catalog.Model) string {
 	return path.Base(name) + " (a variant of " + m.HFRepo + ")"
 }
 
-// hfCacheDir matches a Hugging Face cache directory: models--org--repo.
-var hfCacheDir = regexp.MustCompile(`models--([^/-][^/]*?)--([^/]+)`)
-
 // servedName returns the model as an org/repo-like name: the text, with a
 // cache directory turned back into org/repo and a snapshot suffix dropped.
 func servedName(s *server) (string, bool) {
 	if s.Model == nil || !s.Model.Known {
 		return "", false
 	}
-	name := strings.TrimRight(s.Model.Text, "/")
-	if m := hfCacheDir.FindStringSubmatch(name); m != nil {
-		return m[1] + "/" + m[2], true
-	}
-	return name, true
+	return catalog.RepoName(s.Model.Text), true
 }
 
-// variantTokens are name parts that mark a variant of the same model.
-var variantTokens = map[string]bool{"instruct": true, "base": true, "chat": true, "thinking": true, "it": true,
-	"fp8": true, "bf16": true, "fp16": true, "awq": true, "gptq": true, "int4": true, "int8": true,
-	"w8a8": true, "w4a16": true, "w4a8": true, "nvfp4": true, "mxfp4": true, "hf": true, "dynamic": true}
-
-// dateToken matches a dated release tag (0324, 2507, 250528).
-var dateToken = regexp.MustCompile(`^\d{4}(\d{2})?$`)
-
-// familyKey is a lower-case name with its variant parts removed.
-func familyKey(base string) string {
-	var keep []string
-	for _, t := range strings.Split(strings.ToLower(base), "-") {
-		if !variantTokens[t] && !dateToken.MatchString(t) {
-			keep = append(keep, t)
-		}
-	}
-	return strings.Join(keep, "-")
-}
+// familyKey is a lower-case name with its variant parts removed
+// (catalog.FamilyKey, shared with calibrate's and logs' model checks).
+func familyKey(base string) string { return catalog.FamilyKey(base) }

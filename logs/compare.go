@@ -22,6 +22,10 @@ const gib = 1 << 30
 // pipeline stage (the rank whose lines vLLM's driver prints), with the
 // settings it assumed. The caller fills it from the estimator.
 type Prediction struct {
+	// ModelNames are the names the spec's model goes by (catalog id and
+	// repo, model.path, model.served_name): a log of another model is said
+	// to be one before any figure is explained.
+	ModelNames                                  []string
 	Version                                     string
 	TP, PP, DP                                  int
 	DeviceGiB, Utilization                      float64

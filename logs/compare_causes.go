@@ -4,12 +4,17 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
 )
 
 // inputDiffs lists the settings where the log and the spec disagree; each
 // is a candidate cause of a figure's difference.
 func inputDiffs(e *Engine, p Prediction) []string {
 	var out []string
+	if !catalog.MatchesAny(e.Model, p.ModelNames) {
+		out = append(out, fmt.Sprintf("the log serves %s, the spec deploys %s: these are different models", e.Model, strings.Join(p.ModelNames, " / ")))
+	}
 	if e.Version != "" && p.Version != "" && majorMinorPatch(e.Version) != majorMinorPatch(p.Version) {
 		out = append(out, fmt.Sprintf("the log is vLLM %s, the spec %s", e.Version, p.Version))
 	}

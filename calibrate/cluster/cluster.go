@@ -87,10 +87,15 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 	}
 	in := input.FromResolved(dep)
 	c.start = perf.EfficiencyFor(&in)
+	names := modelNames(dep)
 	for i := range results {
 		r := &results[i]
 		rr := ResultReport{Name: r.Name(), Source: r.Source, Record: r.Record, Format: string(r.Format), Load: r.Load.String(), Shape: shapeText(r.Shape)}
-		p, err := newReplay(in, r)
+		err := otherModel(names, r)
+		var p *replay
+		if err == nil {
+			p, err = newReplay(in, r)
+		}
 		var ts []target
 		switch {
 		case err != nil:

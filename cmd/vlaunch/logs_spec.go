@@ -16,7 +16,9 @@ func compareWithSpec(s *streams, rep *logs.Report, path string) error {
 	}
 	r, _, _ = settleLayout(r)
 	in := estimate.FromResolved(r)
-	logs.Compare(rep, predictionOf(&in, estimate.Memory(&in)))
+	pred := predictionOf(&in, estimate.Memory(&in))
+	pred.ModelNames = r.Model.Names(r.Spec.Model.Path, r.Spec.Model.ServedName)
+	logs.Compare(rep, pred)
 	return nil
 }
 

@@ -1,0 +1,87 @@
+package catalog
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// variantTokens are name parts that mark a variant of the same model.
+var variantTokens = map[string]bool{"instruct": true, "base": true, "chat": true, "thinking": true, "it": true,
+	"fp8": true, "bf16": true, "fp16": true, "awq": true, "gptq": true, "int4": true, "int8": true,
+	"w8a8": true, "w4a16": true, "w4a8": true, "nvfp4": true, "mxfp4": true, "hf": true, "dynamic": true}
+
+// dateToken matches a dated release tag (0324, 2507, 250528).
+var dateToken = regexp.MustCompile(`^\d{4}(\d{2})?$`)
+
+// FamilyKey is a model's directory or repo name in lower case with its
+// variant parts removed (-Instruct, -Base, -Thinking, -FP8, -AWQ, a dated
+// release such as -0324): siblings share it.
+func FamilyKey(base string) string {
+	var keep []string
+	for _, t := range strings.Split(strings.ToLower(base), "-") {
+		if !variantTokens[t] && !dateToken.MatchString(t) {
+			keep = append(keep, t)
+		}
+	}
+	return strings.Join(keep, "-")
+}
+
+// hfCacheDir matches a Hugging Face cache directory: models--org--repo.
+var hfCacheDir = regexp.MustCompile(`models--([^/-][^/]*?)--([^/]+)`)
+
+// RepoName turns a model as users name it — a hub id, a local path, a
+// Hugging Face cache directory (models--org--repo/snapshots/…) — into an
+// org/repo-like name: the text, with a cache directory turned back into
+// org/repo and trailing slashes dropped.
+func RepoName(name string) string {
+	name = strings.TrimRight(name, "/")
+	if m := hfCacheDir.FindStringSubmatch(name); m != nil {
+		return m[1] + "/" + m[2]
+	}
+	return name
+}
+
+// SameModel reports whether two names of a model (hub ids, local paths,
+// served names, catalog ids) can name the same model or a variant of it:
+// their base names have the same family key, or one key ends in the other
+// (Meta-Llama-3.1-8B and Llama-3.1-8B). It tells apart different models
+// (DeepSeek-R1 and Llama-3.1-8B, DeepSeek-V3 and DeepSeek-R1), not
+// checkpoints of one model.
+func SameModel(a, b string) bool {
+	ka, kb := FamilyKey(path.Base(RepoName(a))), FamilyKey(path.Base(RepoName(b)))
+	if ka == "" || kb == "" || ka == "." || kb == "." {
+		return false
+	}
+	return ka == kb || strings.HasSuffix(ka, "-"+kb) || strings.HasSuffix(kb, "-"+ka)
+}
+
+// Names are the names a deployment's model goes by, for matching against
+// what a log or a benchmark result says it served: the catalog id and hub
+// repo, and the spec's model.path and model.served_name (empty ones left
+// out).
+func (m *Model) Names(specNames ...string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range append([]string{m.ID, m.HFRepo}, specNames...) {
+		if k := strings.ToLower(strings.TrimSpace(n)); k != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// MatchesAny reports whether name can be the same model as one of names
+// (true when either side is empty: nothing to compare).
+func MatchesAny(name string, names []string) bool {
+	if strings.TrimSpace(name) == "" || len(names) == 0 {
+		return true
+	}
+	for _, n := range names {
+		if SameModel(name, n) {
+			return true
+		}
+	}
+	return false
+}
