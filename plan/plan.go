@@ -54,7 +54,7 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	}
 	space := NewSpace(d)
 	own := specSettings(d)
-	res := &Result{Left: space.Left, Subject: subjectOf(d), OwnSettings: own}
+	res := &Result{Left: space.Left, Subject: subjectOf(d), OwnSettings: own, Calibration: d.Calibration.Describe()}
 	cands := distinct(d, own, space.Enumerate(d), &res.Stats)
 	verify := func(e *evaluated) error {
 		if opt.Source == nil {
@@ -103,10 +103,9 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	return res
 }
 
-// partsOf are the resolved parts every candidate shares.
-func partsOf(d *resolve.Deployment) resolve.Parts {
-	return resolve.Parts{Model: d.Model, GPU: d.GPU, Release: d.Release, Version: d.Version, VersionNotes: d.VersionNotes}
-}
+// partsOf are the resolved parts every candidate shares (the calibration
+// and the speculative draft's architecture included).
+func partsOf(d *resolve.Deployment) resolve.Parts { return d.Parts() }
 
 // subjectOf names the model, the hardware and the release.
 func subjectOf(d *resolve.Deployment) Subject {

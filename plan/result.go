@@ -69,6 +69,9 @@ type Result struct {
 	// asks for, which Apply changes.
 	Own         *Candidate `json:"own,omitempty"`
 	OwnSettings Settings   `json:"spec_settings"`
+	// Calibration names the efficiency constants every prediction used
+	// (resolve.Calibration.Describe).
+	Calibration string `json:"calibration"`
 	// Pareto is the front of output tokens/s per GPU against TPOT (pareto);
 	// Points are the best candidate of every group that fits, for the chart.
 	Pareto []ParetoPoint `json:"pareto"`

@@ -72,8 +72,8 @@ func planSections(r *plan.Result) string {
 		Pareto             template.HTML
 		Unmet, Flips, Left []string
 	}{
-		Stats: fmt.Sprintf("%d candidates, %d distinct; %d fit in memory and vlaunch generate writes them (%d refused); %d simulated",
-			st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated),
+		Stats: fmt.Sprintf("%d candidates, %d distinct; %d fit in memory and vlaunch generate writes them (%d refused); %d simulated; predicted with %s",
+			st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated, r.Calibration),
 		Pareto: template.HTML(paretoChart(r)), Left: r.Left,
 	}
 	for _, c := range r.Top {

@@ -26,6 +26,9 @@ func WritePlanText(w io.Writer, r *plan.Result) {
 	fmt.Fprintf(w, "vlaunch plan: %s\n", planSubject(r.Subject))
 	fmt.Fprintf(w, "%d candidates, %d distinct; %d fit in memory and `vlaunch generate` writes them (%d refused); all bounded by the step model, %d simulated\n",
 		st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated)
+	if r.Calibration != "" {
+		fmt.Fprintf(w, "%s\n", wrap("predicted with "+r.Calibration, 96, "  "))
+	}
 	for _, why := range st.Reasons {
 		fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("refused (%d): %s", why.Count, why.Why), 96, "  "))
 	}

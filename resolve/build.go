@@ -55,7 +55,7 @@ func FromSpec(d *spec.Deployment) (*Deployment, error) {
 func Assemble(d *spec.Deployment, p Parts) (*Deployment, error) {
 	out := &Deployment{Spec: d, Model: p.Model, ModelSource: modelSource(d, p.Model), GPU: p.GPU,
 		Release: p.Release, Version: p.Version, VersionNotes: p.VersionNotes, Defaults: p.Release.Defaults(),
-		Workload: d.Workload, SLO: d.SLO, Runtime: d.Runtime, Nodes: d.Hardware.Nodes, Calibration: p.Calibration}
+		Workload: d.Workload, SLO: d.SLO, Runtime: d.Runtime, Nodes: d.Hardware.Nodes, Calibration: p.Calibration, draft: p.Draft}
 	out.Layout = layoutFromSpec(d)
 	out.Network = networkFromSpec(d.Hardware.Network, p.GPU)
 	v := d.VLLM
@@ -80,7 +80,7 @@ func Build(p Parts, l Layout, n Network, w spec.Workload, e EngineSettings) (*De
 		return nil, fieldErr("model", "a deployment needs a model and a GPU", "")
 	}
 	d := &Deployment{Model: p.Model, ModelSource: p.Model.ID, GPU: p.GPU, Release: p.Release, Version: p.Version,
-		VersionNotes: p.VersionNotes, Defaults: p.Release.Defaults(), Layout: l, Network: n, Workload: w, Calibration: p.Calibration}
+		VersionNotes: p.VersionNotes, Defaults: p.Release.Defaults(), Layout: l, Network: n, Workload: w, Calibration: p.Calibration, draft: p.Draft}
 	if err := d.resolveEngine(e); err != nil {
 		return nil, err
 	}

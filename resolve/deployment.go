@@ -39,6 +39,17 @@ type Deployment struct {
 	// Calibration says which efficiency constants the performance model
 	// uses: a calibration file, or the global ones.
 	Calibration Calibration
+	// draft is vllm.speculative.draft_model's architecture as resolved
+	// (Parts.Draft), kept so Parts can assemble variants of the spec.
+	draft *catalog.Model
+}
+
+// Parts are the resolved parts d was assembled from: what Assemble needs
+// to resolve a variant of d's spec (another layout or engine setting)
+// without looking the model, GPU, release, calibration or draft up again.
+func (d *Deployment) Parts() Parts {
+	return Parts{Model: d.Model, GPU: d.GPU, Release: d.Release, Version: d.Version, VersionNotes: d.VersionNotes,
+		Calibration: d.Calibration, Draft: d.draft}
 }
 
 // Layout is the parallel layout of the deployment.

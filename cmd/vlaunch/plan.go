@@ -17,6 +17,7 @@ func init() { subcommands = append(subcommands, newPlanCmd) }
 
 type planOptions struct {
 	output, specOut string
+	calibration     string
 	top, apply      int
 	seed            uint64
 	force           bool
@@ -39,6 +40,8 @@ resource, marks the spec's own settings, gives the Pareto front of throughput
 per GPU against TPOT, the SLOs no candidate meets on this hardware with the
 smallest hardware change that would, and how far the workload, the network and
 gpu_memory_utilization may move before a verdict of the best candidate flips.
+Every prediction uses the calibration --calibration FILE names (else the
+spec's calibration:, else the global constants); the report names it.
 
 --apply N -o FILE writes the spec with candidate N (its comments and key order
 kept), ready for 'vlaunch generate'.
@@ -56,6 +59,7 @@ FILE without --force).`,
 	f.IntVar(&o.apply, "apply", 0, "write the spec with candidate N of the list (needs -o FILE)")
 	f.StringVarP(&o.specOut, "spec-out", "o", "", "where --apply writes the spec")
 	f.BoolVar(&o.force, "force", false, "let --apply replace an existing file")
+	addCalibrationFlag(f, &o.calibration)
 	return cmd
 }
 
@@ -76,6 +80,9 @@ func runPlan(s *streams, o *planOptions, path string) error {
 		}
 	}
 	d, _, src, err := specFile(s, path, false)
+	if err == nil {
+		d, err = withCalibration(d, o.calibration)
+	}
 	if err != nil {
 		return err
 	}
