@@ -93,6 +93,12 @@ func LookupGPU(id string) (*GPU, error) {
 // MemoryGiB is the CUDA-visible total in GiB.
 func (g *GPU) MemoryGiB() float64 { return g.MemoryMiB / 1024 }
 
+// Blackwell reports an NVIDIA part of the Blackwell generation or newer
+// (compute capability 10 and up: B200, GB200, B300, ...), where vLLM picks
+// its Blackwell kernels (FlashInfer MXFP4 MoE, CUTLASS/FlashInfer MLA). A
+// GPU of unknown capability is not.
+func (g *GPU) Blackwell() bool { return g != nil && g.ComputeMajor >= 10 }
+
 // computeMajorByName maps name fragments of NVIDIA parts to their compute
 // capability major, most specific first, for GPUs described by their
 // figures only (custom GPUs in a spec).

@@ -88,7 +88,7 @@ func (d *Deployment) resolveLengths(e EngineSettings) {
 	}
 	seqs, toks := d.Release.BatchDefaults(d.GPU.Name, d.GPU.MemoryGiB(), true)
 	why := "vLLM " + d.Version.Value + " default for " + d.GPU.Name
-	if legacyV0(d.Version.Value) {
+	if d.Release.EngineEra().V0Default() {
 		seqs, toks = legacyV0BatchDefaults(eng.MaxModelLen.Value)
 		why = "vLLM V0 engine default"
 	}
@@ -157,15 +157,4 @@ func legacyV0BatchDefaults(maxModelLen int) (seqs, tokens int) {
 		return legacyV0MaxNumSeqs, legacyV0BatchedTokens
 	}
 	return legacyV0MaxNumSeqs, max(maxModelLen, legacyV0BatchedTokens)
-}
-
-// legacyV0 reports a 0.x release before 0.8 (the V0 engine), as written:
-// such versions resolve to the oldest release in the table, whose
-// scheduler defaults they do not share.
-func legacyV0(version string) bool {
-	var maj, minr int
-	if _, err := fmt.Sscanf(version, "%d.%d", &maj, &minr); err != nil || maj != 0 {
-		return false
-	}
-	return minr < 8
 }

@@ -56,3 +56,8 @@ var (
 func (r Release) EngineEra() EngineEra {
 	return EngineEra{V1: v1Span.In(r.Version), V1Default: v1DefaultSpan.In(r.Version), V0: v0Span.In(r.Version), Source: srcEngineEra}
 }
+
+// V0Default reports a release that serves with the V0 engine unless told
+// otherwise (before 0.8.0): its scheduler defaults and memory profile are
+// the V0 engine's.
+func (e EngineEra) V0Default() bool { return e.V1Default == Absent }

@@ -37,7 +37,7 @@ var gptOSSGapUntil, _ = vllm.ParseVersion("0.12.0")
 func knownGaps(in *input.Input) []Gap {
 	var out []Gap
 	m := in.Model
-	blackwell := in.GPU != nil && in.GPU.ComputeMajor >= 10
+	blackwell := in.GPU.Blackwell()
 	if m.ModelType == "gpt_oss" && in.WeightsDType == "mxfp4" && !blackwell && !in.Release().Version.AtLeast(gptOSSGapUntil) {
 		out = append(out, Gap{What: "gpt-oss MXFP4 on Hopper-class GPUs with vLLM ≤ 0.11: memory outside PyTorch not explained by the logs",
 			GiB: gptOSSGapGiB, Source: "vLLM issues #23278 (≈0.10.1) and #27508 (≈0.11.0), gpt-oss-120b on one H100: 3.7 and 4.4 GiB more non-KV memory than predicted"})

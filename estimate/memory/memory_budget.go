@@ -99,7 +99,7 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 		a.Terms = append(a.Terms, Term{"sampler", a.SamplerGiB + hiddenGiB,
 			fmt.Sprintf("%d rows × vocab %d × %d B + hidden states %d × %d × 2 B", rows, m.VocabSize, SamplerBytesPerLogit, in.MaxNumBatchedTokens, m.HiddenSize)})
 	}
-	if m.IsMoE() && !isLegacyV0(in.VLLMVersion) {
+	if m.IsMoE() && !in.Release().EngineEra().V0Default() {
 		mt, why := moeTokens(in)
 		n := moeWidthPerGPU(in)
 		k := float64(m.ExpertsPerToken)
@@ -218,22 +218,6 @@ func all2allBuffers(in *input.Input) (Term, bool) {
 			fmt.Sprintf("2 × 2 × %d experts × %d tokens × (2 × hidden %d + 16) B", in.Model.NumExperts, tok, in.Model.HiddenSize)}, true
 	}
 	return Term{}, false
-}
-
-// isLegacyV0 reports releases before 0.8.0, where the V0 engine (no shared
-// fused-MoE workspaces, different scheduler defaults) was the default.
-func isLegacyV0(version string) bool {
-	v, ok := parseMajorMinor(version)
-	return ok && v < 8
-}
-
-// parseMajorMinor returns the minor version of a 0.x release.
-func parseMajorMinor(s string) (int, bool) {
-	var maj, minr int
-	if _, err := fmt.Sscanf(s, "%d.%d", &maj, &minr); err != nil || maj != 0 {
-		return 0, false
-	}
-	return minr, true
 }
 
 // deviceGiB is the CUDA-runtime total vLLM multiplies by the utilization.

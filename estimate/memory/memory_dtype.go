@@ -106,7 +106,7 @@ func notConverted(m *catalog.Model, component string) bool {
 // MXFP4 MoE pads to: 256/128 for the Marlin path used on Hopper and older,
 // 256/256 for the FlashInfer path on Blackwell (vllm mxfp4.py create_weights).
 func mxfp4Padding(g *catalog.GPU) (hidden, inter int) {
-	if g != nil && strings.Contains(strings.ToUpper(g.Name), "B200") {
+	if g.Blackwell() {
 		return 256, 256
 	}
 	return 256, 128

@@ -5,6 +5,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Component names, in the order the report lists them.
@@ -20,7 +21,7 @@ const (
 	CompShared      = "shared_experts"
 	CompRouter      = "router"
 	CompNorms       = "norms"
-	vocabPadPerRank = 64 // VocabParallelEmbedding's DEFAULT_VOCAB_PADDING_SIZE
+	vocabPadPerRank = vllm.VocabPaddingSize // vLLM pads the vocabulary to this multiple
 )
 
 // Share is one component's parameters on one GPU, with the vLLM rule that

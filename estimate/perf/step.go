@@ -173,19 +173,14 @@ func (sm *StepModel) dboActive(runs []RankRun) bool {
 	return tok >= threshold
 }
 
-// cudaGraphMaxCaptureSize is vLLM's default largest captured batch
-// (max_cudagraph_capture_size 512, further capped by max_num_seqs): steps
-// with more tokens on a rank run eagerly (vllm-facts §4.4).
-const cudaGraphMaxCaptureSize = 512
-
 // overhead is the per-step host cost, plus kernel launches when the step
 // runs without CUDA graphs: graphs off (enforce_eager, or a backend vLLM
 // runs eagerly with DP > 1, as decided by vllm.Release.CUDAGraphs) or a
-// batch larger than the largest captured size.
+// batch larger than the largest captured size (vllm.MaxCUDAGraphCaptureSize).
 func (sm *StepModel) overhead(rankTokens float64) float64 {
 	s := &sm.S
 	o := s.Eff.StepOverheadS
-	if !s.CUDAGraphs || rankTokens > cudaGraphMaxCaptureSize {
+	if !s.CUDAGraphs || rankTokens > vllm.MaxCUDAGraphCaptureSize {
 		o += s.Eff.EagerPerLayerS * float64(s.Model.NumLayers)
 	}
 	return o
