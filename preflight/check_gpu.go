@@ -6,8 +6,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-
-	"github.com/vlaunch/vlaunch/catalog"
 )
 
 // smiMemoryTolerance is how far nvidia-smi's total may sit from the catalog
@@ -29,31 +27,22 @@ type expectedGPU struct {
 	Vendor  string // "" = nvidia
 }
 
-func (e *env) expectedGPU() (expectedGPU, error) {
+// expectedGPU is the resolved GPU as nvidia-smi should show it. A custom
+// GPU (hardware.gpu figures) states only the CUDA total, and its name only
+// when the spec gives one.
+func (e *env) expectedGPU() expectedGPU {
 	if c := e.d.Hardware.GPU.Custom; c != nil {
-		return expectedGPU{Name: c.Name, CUDAMiB: c.MemoryMiB, Vendor: c.Vendor}, nil
+		return expectedGPU{Name: c.Name, CUDAMiB: c.MemoryMiB, Vendor: c.Vendor}
 	}
-	g, err := e.catalogGPU()
-	if err != nil {
-		return expectedGPU{}, err
-	}
-	return expectedGPU{Name: g.Name, SMIMiB: g.SMIMemoryMiB, CUDAMiB: g.MemoryMiB, Vendor: g.Vendor}, nil
-}
-
-// catalogGPU is the spec's catalog GPU: the resolved deployment's when
-// there is one.
-func (e *env) catalogGPU() (*catalog.GPU, error) {
-	if r := e.opts.Deployment; r != nil && r.GPU != nil {
-		return r.GPU, nil
-	}
-	return catalog.LookupGPU(e.d.Hardware.GPU.Name)
+	g := e.r.GPU
+	return expectedGPU{Name: g.Name, SMIMiB: g.SMIMemoryMiB, CUDAMiB: g.MemoryMiB, Vendor: g.Vendor}
 }
 
 // gpuSkip skips the gpu.* checks for GPUs nvidia-smi cannot describe, so an
 // AMD node is not told to install the NVIDIA driver.
 func (e *env) gpuSkip() (Result, bool) {
-	exp, err := e.expectedGPU()
-	if err != nil || exp.Vendor == "" || strings.EqualFold(exp.Vendor, "nvidia") {
+	exp := e.expectedGPU()
+	if exp.Vendor == "" || strings.EqualFold(exp.Vendor, "nvidia") {
 		return Result{}, false
 	}
 	return skip(fmt.Sprintf("%s GPUs are not checked yet (preflight reads nvidia-smi)", exp.Vendor)), true
@@ -88,10 +77,7 @@ func checkGPUModel(ctx context.Context, e *env) Result {
 	if r, ok := e.gpuSkip(); ok {
 		return r
 	}
-	exp, err := e.expectedGPU()
-	if err != nil {
-		return fail("hardware.gpu: "+err.Error(), "a catalog GPU", "fix hardware.gpu in the spec")
-	}
+	exp := e.expectedGPU()
 	if exp.Name == "" {
 		return skip("hardware.gpu is custom and has no name to compare")
 	}
@@ -111,10 +97,7 @@ func checkGPUMemory(ctx context.Context, e *env) Result {
 	if r, ok := e.gpuSkip(); ok {
 		return r
 	}
-	exp, err := e.expectedGPU()
-	if err != nil {
-		return fail("hardware.gpu: "+err.Error(), "a catalog GPU", "fix hardware.gpu in the spec")
-	}
+	exp := e.expectedGPU()
 	q, err := e.gpus(ctx)
 	if err != nil {
 		return gpuFail(err, memExpectText(exp))

@@ -64,7 +64,6 @@ func gpuCases() []checkCase {
 		{name: "more GPUs than used", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Nodes[0].GPUs = 4 }, id: "gpu.count", want: Pass, mentions: []string{"bundle uses 4"}},
 		{name: "wrong model", host: "h20-roce", spec: "h20-roce", edit: gpu("h200"), id: "gpu.model", want: Fail, mentions: []string{"NVIDIA H200"}},
 		{name: "H20-3e is not H20", host: "h20-roce", spec: "h20-roce", edit: gpu("h20-141g"), id: "gpu.model", want: Fail, mentions: []string{"NVIDIA H20-3e"}},
-		{name: "unknown catalog gpu", host: "h20-roce", spec: "h20-roce", edit: gpu("h2O"), id: "gpu.model", want: Fail, mentions: []string{"did you mean"}},
 		{name: "less memory than spec", host: "h20-roce", spec: "h20-roce", edit: gpu("h200"), id: "gpu.memory", want: Fail, mentions: []string{"143771"}},
 		{name: "more memory than spec", host: "h20-roce", spec: "h20-roce", edit: gpu("l40s"), id: "gpu.memory", want: Warn, mentions: []string{"46068"}},
 		{name: "custom gpu fits", host: "h20-roce", spec: "h20-roce", edit: custom(97285), id: "gpu.memory", want: Pass},
@@ -119,7 +118,14 @@ func rdmaCases() []checkCase {
 			d.Hardware.Network.InterNode.GPUDirectRDMA = &no
 		}, id: "rdma.nic_vendor", want: Pass, mentions: []string{"fine for NCCL"}},
 		{name: "non-mlx5 NIC ports fine", host: "bnxt-roce", spec: "bnxt-roce", id: "rdma.port_state", want: Pass},
-		{name: "auto backend resolved to DeepEP", host: "bnxt-roce", spec: "bnxt-roce", edit: backend("auto"), id: "rdma.nic_vendor", want: Warn},
+		// `auto` is the resolved deployment's backend, as the bundle starts it:
+		// DeepEP low-latency across RoCE nodes with GPUDirect RDMA assumed,
+		// allgather_reducescatter without.
+		{name: "auto backend resolved to DeepEP", host: "bnxt-roce", spec: "bnxt-roce", edit: backend("auto"), id: "rdma.nic_vendor", want: Fail, mentions: []string{"DeepEP low-latency"}},
+		{name: "auto backend without GPUDirect", host: "bnxt-roce", spec: "bnxt-roce", edit: func(d *spec.Deployment) {
+			off := false
+			d.VLLM.All2AllBackend, d.Hardware.Network.InterNode.GPUDirectRDMA = "auto", &off
+		}, id: "rdma.nic_vendor", want: Pass, mentions: []string{"fine for NCCL"}},
 		{name: "no devices declared", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Nodes[0].RDMADevices = nil }, id: "rdma.devices", want: Warn, mentions: []string{"NCCL_IB_HCA"}},
 		{name: "no RDMA devices at all", host: "empty", spec: "h20-roce", id: "rdma.devices", want: Fail, mentions: []string{"ibv_devices"}},
 		{name: "link layer mismatch", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Hardware.Network.InterNode.Kind = "infiniband" }, id: "rdma.port_state", want: Fail, mentions: []string{"link layer Ethernet"}},
@@ -167,7 +173,6 @@ func modelCases() []checkCase {
 		{name: "config skipped without dir", host: "h20-roce", spec: "h20-roce", edit: path("/nowhere"), id: "model.config", want: Skip},
 		{name: "bf16 planned, fp8 on disk", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Model.Weights = "bf16" }, id: "model.config", want: Fail, mentions: []string{"quantization fp8, spec's model has none"}},
 		{name: "bf16 planned, size", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Model.Weights = "bf16" }, id: "model.size", want: Fail, mentions: []string{"× bf16"}},
-		{name: "unknown spec model", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Model.Name = "deepseek-v4" }, id: "model.config", want: Fail, mentions: []string{"spec model"}},
 		{name: "bigger than the estimate", host: "h20-roce", spec: "h20-roce", opts: func(o *Options) {
 			o.Expect.CheckpointBytes = func() (float64, bool) { return 500 << 30, true }
 		}, id: "model.size", want: Warn, mentions: []string{"from estimate"}},

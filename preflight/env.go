@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -24,6 +25,7 @@ const maxFileBytes = 16 << 20
 // of command output shared between checks (one nvidia-smi call, not five).
 type env struct {
 	d      *spec.Deployment
+	r      *resolve.Deployment
 	node   spec.Node
 	idx    int
 	host   Host
@@ -38,17 +40,18 @@ type cmdResult struct {
 }
 
 func newEnv(opts Options) (*env, error) {
-	if opts.Spec == nil {
+	if opts.Deployment == nil || opts.Deployment.Spec == nil {
 		return nil, errors.New("no spec")
 	}
+	d := opts.Deployment.Spec
 	if opts.Host.FS == nil || opts.Host.Cmd == nil || opts.Host.Net == nil || opts.Host.Disk == nil {
 		return nil, errors.New("incomplete host (use NewSystemHost)")
 	}
-	idx, err := findNode(opts.Spec.Hardware.Nodes, opts.Node)
+	idx, err := findNode(d.Hardware.Nodes, opts.Node)
 	if err != nil {
 		return nil, err
 	}
-	return &env{d: opts.Spec, node: opts.Spec.Hardware.Nodes[idx], idx: idx, host: opts.Host,
+	return &env{d: d, r: opts.Deployment, node: d.Hardware.Nodes[idx], idx: idx, host: opts.Host,
 		opts: opts, cmdOut: map[string]cmdResult{}}, nil
 }
 
@@ -115,22 +118,12 @@ func (e *env) usesRDMA() bool {
 	return k == "infiniband" || k == "roce"
 }
 
-// backend is the all2all backend that runs (the resolved deployment's),
-// else the spec's with "auto" resolved when a hook can.
+// backend is the all2all backend that runs (the resolved deployment's).
 func (e *env) backend() string {
-	if r := e.opts.Deployment; r != nil {
-		if r.Engine.All2All.Value == "" {
-			return "none (no expert-parallel all-to-all in this layout)"
-		}
-		return r.Engine.All2All.Value
+	if b := e.r.Engine.All2All.Value; b != "" {
+		return b
 	}
-	b := e.d.VLLM.All2AllBackend
-	if h := e.opts.Expect.All2AllBackend; (b == "auto" || b == "") && h != nil {
-		if r, ok := h(); ok {
-			return r
-		}
-	}
-	return b
+	return "none (no expert-parallel all-to-all in this layout)"
 }
 
 // deepEP reports whether the all2all backend is one of the DeepEP kernels.

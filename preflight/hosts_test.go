@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/internal/golden"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -20,6 +21,16 @@ func loadSpec(t testing.TB, name string) *spec.Deployment {
 	}
 	spec.ApplyDefaults(d)
 	return d
+}
+
+// resolved resolves a loaded spec, as validate.File does for the command.
+func resolved(t testing.TB, d *spec.Deployment) *resolve.Deployment {
+	t.Helper()
+	r, err := resolve.FromSpec(d)
+	if err != nil {
+		t.Fatalf("resolve: %v", err)
+	}
+	return r
 }
 
 // runFixture runs preflight for node on a fixture host with spec specName.
@@ -36,7 +47,7 @@ func runFixtureOpts(t testing.TB, host, specName, node string, edit func(*spec.D
 		edit(d)
 	}
 	o := Options{
-		Spec: d, Node: node, Only: only, Host: fixtureHost(t, host),
+		Deployment: resolved(t, d), Node: node, Only: only, Host: fixtureHost(t, host),
 		WorkDir: "/srv", HFCacheDir: "/root/.cache/huggingface/hub", Timeout: fastTimeout * 10,
 	}
 	if opts != nil {

@@ -30,7 +30,7 @@ var repoIDRE = regexp.MustCompile(`^[A-Za-z0-9][\w.-]*/[\w.-]+$`)
 func (e *env) modelLocation() modelLoc {
 	p := e.d.Model.Path
 	if p == "" {
-		if m, err := e.specModel(); err == nil && m.HFRepo != "" {
+		if m := e.r.Model; m.HFRepo != "" {
 			return e.cachedRepo(m.HFRepo)
 		}
 		return modelLoc{}
@@ -76,41 +76,21 @@ func latestSnapshot(fsys fs.FS, dir string) string {
 	return names[len(names)-1]
 }
 
-// specModel is the model the spec asks for: a catalog id, or a config.json
-// next to the spec.
-func (e *env) specModel() (*catalog.Model, error) {
-	if r := e.opts.Deployment; r != nil && r.Model != nil {
-		return r.Model, nil
-	}
-	if e.d.Model.Config != "" {
-		p := e.d.Model.Config
-		if !filepath.IsAbs(p) && e.d.File != "" {
-			p = filepath.Join(filepath.Dir(e.d.File), p)
-		}
-		return catalog.LoadHFConfig(p)
-	}
-	return catalog.LookupModel(e.d.Model.Name)
-}
-
 // checkpointModel is the spec's model as the checkpoint on disk should
-// store it: model.weights other than auto (or the catalog's own dtype)
-// means an unquantized copy — BF16/FP16 served as is, or quantized to FP8
-// online by vLLM.
-func (e *env) checkpointModel() (*catalog.Model, error) {
-	m, err := e.specModel()
-	if err != nil {
-		return nil, err
-	}
-	w := e.d.Model.Weights
-	if w == "" || w == "auto" || w == m.CheckpointDType() {
-		return m, nil
+// store it: weights that are not what the checkpoint ships (resolve's
+// WeightsFromCheckpoint) mean an unquantized copy — BF16/FP16 served as is,
+// or quantized to FP8 online by vLLM.
+func (e *env) checkpointModel() *catalog.Model {
+	m, eng := e.r.Model, e.r.Engine
+	if eng.WeightsFromCheckpoint {
+		return m
 	}
 	c := *m
 	c.Quant = catalog.Quantization{}
-	if w == "fp16" {
+	if eng.WeightsDType.Value == "fp16" {
 		c.TorchDType = "float16"
 	}
-	return &c, nil
+	return &c
 }
 
 // describe names the location for reports.

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/vlaunch/vlaunch/resolve"
-	"github.com/vlaunch/vlaunch/spec"
 )
 
 // DefaultTimeout bounds each check. vllm --version imports torch, which
@@ -13,11 +12,10 @@ const DefaultTimeout = 30 * time.Second
 
 // Options configure one run.
 type Options struct {
-	// Spec is the loaded deployment with defaults applied.
-	Spec *spec.Deployment
-	// Deployment is Spec resolved (validate.File), with `parallelism: auto`
-	// settled; when set, the model, the GPU and the all2all backend come
-	// from it instead of being worked out again.
+	// Deployment is the spec resolved (validate.File), with `parallelism:
+	// auto` settled: the model, the GPU, the weights and the all2all backend
+	// come from it; its Spec (defaults applied) gives the nodes, ports,
+	// runtime and paths as written.
 	Deployment *resolve.Deployment
 	// Node is the name of the node this host plays (hardware.nodes[].name).
 	Node string
@@ -45,7 +43,4 @@ type Expectations struct {
 	CheckpointBytes func() (bytes float64, ok bool)
 	// NodeWeightBytes is what the GPUs of the named node load from disk.
 	NodeWeightBytes func(node string) (bytes float64, ok bool)
-	// All2AllBackend resolves vllm.all2all_backend "auto" to the backend
-	// the plan uses; without it "auto" counts as no DeepEP backend.
-	All2AllBackend func() (backend string, ok bool)
 }

@@ -30,7 +30,7 @@ func TestRunNeverHangs(t *testing.T) {
 	h.FS = hangingFS{make(chan struct{})}
 	h.Cmd = fakeRunner{strings.Join(append([]string{"nvidia-smi"}, smiGPUArgs...), " "): "!hang"}
 	start := time.Now()
-	rep, err := Run(context.Background(), Options{Spec: loadSpec(t, "h20-roce"), Node: "node0", Host: h,
+	rep, err := Run(context.Background(), Options{Deployment: resolved(t, loadSpec(t, "h20-roce")), Node: "node0", Host: h,
 		Only: []string{"gpu.count", "model.path", "rdma.gdrcopy"}, Timeout: fastTimeout})
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func TestRunNeverHangs(t *testing.T) {
 func TestPanickingCheckFails(t *testing.T) {
 	h := fixtureHost(t, "h20-roce")
 	h.Cmd = panicRunner{}
-	rep, err := Run(context.Background(), Options{Spec: loadSpec(t, "h20-roce"), Node: "node0", Host: h, Only: []string{"gpu", "sw"}})
+	rep, err := Run(context.Background(), Options{Deployment: resolved(t, loadSpec(t, "h20-roce")), Node: "node0", Host: h, Only: []string{"gpu", "sw"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestPanickingCheckFails(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	d := loadSpec(t, "h20-roce")
+	d := resolved(t, loadSpec(t, "h20-roce"))
 	h := fixtureHost(t, "h20-roce")
 	for _, c := range []struct {
 		name string
@@ -66,11 +66,11 @@ func TestUsageErrors(t *testing.T) {
 		msg  string
 	}{
 		{"no spec", Options{Node: "node0", Host: h}, "no spec"},
-		{"no node", Options{Spec: d, Host: h}, "--node is required (one of: node0, node1, node2, node3)"},
-		{"unknown node", Options{Spec: d, Node: "node9", Host: h}, `node "node9" is not in hardware.nodes`},
-		{"unknown id", Options{Spec: d, Node: "node0", Host: h, Only: []string{"gpu.cuont"}}, "did you mean gpu.count"},
-		{"unknown skip", Options{Spec: d, Node: "node0", Host: h, Skip: []string{"disk"}}, `unknown check id "disk"`},
-		{"no host", Options{Spec: d, Node: "node0"}, "incomplete host"},
+		{"no node", Options{Deployment: d, Host: h}, "--node is required (one of: node0, node1, node2, node3)"},
+		{"unknown node", Options{Deployment: d, Node: "node9", Host: h}, `node "node9" is not in hardware.nodes`},
+		{"unknown id", Options{Deployment: d, Node: "node0", Host: h, Only: []string{"gpu.cuont"}}, "did you mean gpu.count"},
+		{"unknown skip", Options{Deployment: d, Node: "node0", Host: h, Skip: []string{"disk"}}, `unknown check id "disk"`},
+		{"no host", Options{Deployment: d, Node: "node0"}, "incomplete host"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Run(context.Background(), c.opts)
@@ -180,7 +180,7 @@ func runMap(t *testing.T, files fstest.MapFS, edit func(*spec.Deployment), id st
 	if edit != nil {
 		edit(d)
 	}
-	rep, err := Run(context.Background(), Options{Spec: d, Node: "node0", Host: mapHost(t, files), Only: []string{id}})
+	rep, err := Run(context.Background(), Options{Deployment: resolved(t, d), Node: "node0", Host: mapHost(t, files), Only: []string{id}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestCommandsAreReadOnly(t *testing.T) {
 	var lines []string
 	h := fixtureHost(t, "h20-roce")
 	h.Cmd = recordingRunner{h.Cmd, &lines}
-	if _, err := Run(context.Background(), Options{Spec: loadSpec(t, "h20-roce"), Node: "node0", Host: h}); err != nil {
+	if _, err := Run(context.Background(), Options{Deployment: resolved(t, loadSpec(t, "h20-roce")), Node: "node0", Host: h}); err != nil {
 		t.Fatal(err)
 	}
 	allowed := []string{"nvidia-smi --query-", "vllm --version", "python3 -c " + pyImport("")}

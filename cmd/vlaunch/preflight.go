@@ -112,7 +112,7 @@ func writePreflight(s *streams, format diag.Format, rep preflight.Report, d *spe
 func preflightOptions(r *resolve.Deployment, f *preflightFlags) preflight.Options {
 	wd, _ := os.Getwd()
 	return preflight.Options{
-		Spec: r.Spec, Deployment: r, Node: f.node, Only: f.only, Skip: f.skip,
+		Deployment: r, Node: f.node, Only: f.only, Skip: f.skip,
 		Timeout: f.timeout.Duration(), Host: preflight.NewSystemHost(),
 		WorkDir: wd, HFCacheDir: hfCacheDir(), Expect: estimatorHooks(r),
 	}
