@@ -48,7 +48,7 @@ func newRoot(s *streams) *cobra.Command {
 		Short:         "Plan, check, generate and lint multi-node vLLM deployments",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       version,
+		Version:       versionString(),
 	}
 	root.SetOut(s.out)
 	root.SetErr(s.err)
@@ -62,8 +62,6 @@ func newRoot(s *streams) *cobra.Command {
 	return root
 }
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 // run executes one command line. Both output streams escape control
 // characters (diag.TerminalWriter): reports quote users' files, values and
