@@ -5,8 +5,10 @@ import (
 	"strings"
 )
 
-// GPU holds the facts the estimator needs about one accelerator. Figures come
-// from ../shared/reference/gpus.md (sources listed there); FLOPS are dense.
+// GPU holds the facts the estimator needs about one accelerator. Figures are
+// the vendors' published datasheet values and, for memory totals, what the
+// CUDA runtime and nvidia-smi report on the part (Notes say where a figure
+// is derived or disputed); FLOPS are dense.
 type GPU struct {
 	ID     string `json:"id"`
 	Name   string `json:"name"` // as nvidia-smi / torch name it

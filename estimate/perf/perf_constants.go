@@ -4,8 +4,8 @@ import "github.com/vlaunch/vlaunch/estimate/input"
 
 // Efficiency holds the few global constants that turn peak hardware figures
 // into achievable ones. They are the only tuned numbers in the performance
-// model; every one is fitted once against ../shared/calibration/
-// published-throughput.md (see docs/calibration-throughput.md) and used
+// model; every one is fitted once against published throughput runs (see
+// docs/calibration-throughput.md; the runs are in calibration/) and used
 // unchanged for every model, GPU and layout. No constant is per scenario.
 type Efficiency struct {
 	// GEMM is the fraction of the dense tensor-core peak (BF16 or FP8) that
