@@ -11,17 +11,21 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
 )
 
-func loadSpec(t *testing.T, path string) *spec.Deployment {
+// loadSpec validates a fixture's spec as `vlaunch lint --spec` does and
+// returns it with its resolved deployment, which answers VL125's capacity
+// question on the spec's own hardware.
+func loadSpec(t *testing.T, path string) (*spec.Deployment, *resolve.Deployment) {
 	t.Helper()
-	d, ds := spec.Load(path)
-	if ds.HasErrors() {
-		t.Fatalf("%s: %v", path, ds)
+	r, ds, err := validate.File(path)
+	if err != nil || r == nil || ds.HasErrors() {
+		t.Fatalf("%s: %v %v", path, err, ds)
 	}
-	spec.ApplyDefaults(d)
-	return d
+	return r.Spec, r
 }
 
 // wantRE reads expectations written in fixtures: `# want VL101 VL102`
@@ -49,11 +53,13 @@ type fixture struct {
 	inputs  []Input
 	version string
 	spec    *spec.Deployment
+	// capacity is the capacity function cmd/vlaunch would pass.
+	capacity CapacityFunc
 }
 
 func loadFixture(t *testing.T, path string) fixture {
 	t.Helper()
-	fx := fixture{name: path}
+	fx := fixture{name: path, capacity: testCapacity}
 	files := []string{path}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		ents, _ := os.ReadDir(path)
@@ -73,7 +79,9 @@ func loadFixture(t *testing.T, path string) fixture {
 			fx.version = string(m[1])
 		}
 		if m := specRE.FindSubmatch(data); m != nil {
-			fx.spec = loadSpec(t, filepath.Join(filepath.Dir(f), string(m[1])))
+			var r *resolve.Deployment
+			fx.spec, r = loadSpec(t, filepath.Join(filepath.Dir(f), string(m[1])))
+			fx.capacity = specCapacity(r)
 		}
 	}
 	return fx
@@ -115,7 +123,7 @@ func checkFixture(t *testing.T, fx fixture, focus string) {
 // Info findings only count for codes the fixture mentions or focuses on.
 func fixtureProblems(t *testing.T, fx fixture, focus string) []string {
 	t.Helper()
-	ds, err := Lint(fx.inputs, Options{Version: fx.version, Spec: fx.spec, Capacity: testCapacity})
+	ds, err := Lint(fx.inputs, Options{Version: fx.version, Spec: fx.spec, Capacity: fx.capacity})
 	if err != nil {
 		t.Fatalf("%s: %v", fx.name, err)
 	}

@@ -59,7 +59,10 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 			ps.Rays = append(ps.Rays, inv)
 			continue
 		}
-		r, st := releaseFor(inv, opts, direct, rel, stated)
+		r, st, note := releaseFor(inv, opts, direct, rel, stated)
+		if note != nil {
+			ds = append(ds, *note)
+		}
 		ps.Servers = append(ps.Servers, newServer(inv, r, st))
 	}
 	ps.Groups = groupServers(ps.Servers)
@@ -96,12 +99,13 @@ func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, 
 	if v == "" {
 		for _, inv := range invs {
 			if inv.ImageVersion != "" {
-				v = inv.ImageVersion
-				break
+				// Its VL006 note, if any, is given where the image is
+				// used (releaseFor), not here.
+				if rel, _, err := vllm.ResolveString(inv.ImageVersion); err == nil {
+					return rel, true, nil, nil
+				}
 			}
 		}
-	}
-	if v == "" {
 		return vllm.Newest(), false, nil, nil
 	}
 	rel, warns, err := vllm.ResolveString(v)
@@ -116,21 +120,29 @@ func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, 
 
 // releaseFor picks an invocation's version: --vllm-version, else its file's
 // directive (the author's word on what the file targets), else its own image
-// tag, else the run's; stated says whether anything named it.
-func releaseFor(inv *launch.Invocation, opts Options, direct map[string]fileVersion, def vllm.Release, defStated bool) (vllm.Release, bool) {
+// tag, else the run's; stated says whether anything named it. An image tag
+// outside the release table gets a VL006 note at the invocation, as a
+// directive does at the comment, so that no version is silently linted as
+// another (a v0.4 image as 0.5.3).
+func releaseFor(inv *launch.Invocation, opts Options, direct map[string]fileVersion, def vllm.Release, defStated bool) (vllm.Release, bool, *diag.Diagnostic) {
 	if opts.Version != "" {
-		return def, true
+		return def, true, nil
 	}
 	if fv, ok := direct[inv.File]; ok {
-		return fv.rel, true
+		return fv.rel, true, nil
 	}
 	if inv.ImageVersion == "" {
-		return def, defStated
+		return def, defStated, nil
 	}
-	if rel, _, err := vllm.ResolveString(inv.ImageVersion); err == nil {
-		return rel, true
+	rel, warns, err := vllm.ResolveString(inv.ImageVersion)
+	if err != nil {
+		return def, defStated, nil
 	}
-	return def, defStated
+	if len(warns) == 0 {
+		return rel, true, nil
+	}
+	return rel, true, &diag.Diagnostic{Code: codeVersion, Severity: diag.Info, File: inv.File, Line: inv.Pos.Line, Col: inv.Pos.Col,
+		Message: "image " + inv.Image + ": " + warns[0]}
 }
 
 // dedupe drops identical findings: one source line can stand for several

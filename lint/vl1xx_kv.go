@@ -3,9 +3,11 @@ package lint
 import "strconv"
 
 // checkKVFit reports a max_model_len that cannot fit one sequence in the KV
-// cache, using the caller's capacity estimate when the spec names the GPU (VL125).
+// cache, using the caller's capacity estimate when the spec gives the GPU, a
+// catalog id or custom figures (VL125).
 func checkKVFit(p *pass) {
-	if p.Spec == nil || p.Spec.Hardware.GPU.Name == "" || p.Capacity == nil {
+	gpu := specGPU(p)
+	if gpu == "" || p.Capacity == nil {
 		return
 	}
 	for _, s := range p.Servers {
@@ -21,12 +23,32 @@ func checkKVFit(p *pass) {
 		c, ok := kvCapacity(p, s, m.ID, n)
 		if ok && !c.OneSequenceFits {
 			p.ReportAt(s.Inv, v.Pos, "lower --max-model-len (the estimate allows about "+strconv.Itoa(c.LargestMaxModelLen)+"), raise --gpu-memory-utilization or add GPUs",
-				"--max-model-len %d does not fit in the KV cache of one %s rank (about %.1f GiB available)", n, p.Spec.Hardware.GPU.Name, c.AvailableGiB)
+				"--max-model-len %d does not fit in the KV cache of one %s rank (about %.1f GiB available)", n, gpu, c.AvailableGiB)
 		}
 	}
 }
 
-// kvCapacity asks the caller's estimate about one server's layout.
+// specGPU names the spec's GPU for messages: its catalog id, or the custom
+// figures' name ("custom GPU" without one); "" without a spec or a GPU.
+func specGPU(p *pass) string {
+	if p.Spec == nil {
+		return ""
+	}
+	g := p.Spec.Hardware.GPU
+	switch {
+	case g.Name != "":
+		return g.Name
+	case g.Custom == nil:
+		return ""
+	case g.Custom.Name != "":
+		return g.Custom.Name
+	}
+	return "custom GPU"
+}
+
+// kvCapacity asks the caller's estimate about one server's layout. A
+// custom GPU has no catalog id: the caller answers from the spec's resolved
+// hardware (GPU "" here).
 func kvCapacity(p *pass, s *server, model string, maxLen int) (Capacity, bool) {
 	tp, pp, dp := s.TP(), s.PP(), s.DP()
 	if !tp.Known || !pp.Known || !dp.Known {

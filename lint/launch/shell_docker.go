@@ -264,8 +264,11 @@ func imageVersion(image string) string {
 	if m == nil || !strings.Contains(name, "vllm") {
 		return ""
 	}
-	// vLLM releases are 0.x with x >= 5; other numbering belongs to a private image.
-	if v, err := vllm.ParseVersion(m[1]); err != nil || v.Major != 0 || v.Minor < 5 {
+	// vLLM releases are 0.x from 0.1.0 (vllm-openai images from 0.2); other
+	// numbering belongs to a private image. A release older than the table
+	// is still that release: the linter notes it (VL006) rather than lint
+	// the file as the newest one.
+	if v, err := vllm.ParseVersion(m[1]); err != nil || v.Major != 0 || v.Minor < 1 {
 		return ""
 	}
 	return m[1]

@@ -188,3 +188,22 @@ func TestShellDashDash(t *testing.T) {
 		t.Fatalf("want 1 invocation and no diagnostics, got %d, %v", len(invs), ds)
 	}
 }
+
+// TestImageVersion: a vLLM image's tag is its release, old ones included
+// (the linter notes a release older than its table); other numbering is a
+// private image's.
+func TestImageVersion(t *testing.T) {
+	for image, want := range map[string]string{
+		"vllm/vllm-openai:v0.10.1.1":          "0.10.1.1",
+		"vllm/vllm-openai:v0.4.2":             "0.4.2",
+		"docker.io/vllm/vllm-openai:v0.5.0":   "0.5.0",
+		"vllm/vllm-openai:latest":             "",
+		"registry.local/my-vllm:1.3.0":        "",
+		"nginx:1.25":                          "",
+		"vllm/vllm-openai:v0.11.1@sha256:abc": "0.11.1",
+	} {
+		if got := imageVersion(image); got != want {
+			t.Errorf("imageVersion(%q) = %q, want %q", image, got, want)
+		}
+	}
+}
