@@ -109,18 +109,27 @@ func (s *server) RayDP() bool {
 	return ok && v.Text == "ray"
 }
 
-// Backend returns the all-to-all backend and where it came from.
+// Backend returns the all-to-all backend the server runs and where it came
+// from, by vLLM's precedence of flag, variable and release default
+// (vllm.Release.All2AllSelected); set is false for the default.
 func (s *server) Backend() (name string, at launch.Pos, set bool) {
-	if v, ok := s.Str("all2all-backend"); ok {
-		return v.Text, v.Pos, true
+	flag, hasFlag := s.Str("all2all-backend")
+	env, hasEnv := s.Inv.LookupEnv(vllm.All2AllEnv)
+	var flagText, envText string
+	if hasFlag {
+		flagText = flag.Text
 	}
-	if _, known := s.Rel.Env("VLLM_ALL2ALL_BACKEND"); !known {
-		return s.Rel.Defaults().All2AllBackend, s.Inv.Pos, false
+	if hasEnv {
+		envText = env.Value.Text
 	}
-	if e, ok := s.Inv.LookupEnv("VLLM_ALL2ALL_BACKEND"); ok {
-		return e.Value.Text, e.Value.Pos, true
+	name, via := s.Rel.All2AllSelected(flagText, envText)
+	switch via {
+	case vllm.ViaFlag:
+		return name, flag.Pos, true
+	case vllm.ViaEnv:
+		return name, env.Value.Pos, true
 	}
-	return s.Rel.Defaults().All2AllBackend, s.Inv.Pos, false
+	return name, s.Inv.Pos, false
 }
 
 // MultiNodeDP reports whether this server is one node of a DP deployment

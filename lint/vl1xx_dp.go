@@ -1,5 +1,12 @@
 package lint
 
+import (
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
 // checkLocalGtGlobal reports --data-parallel-size-local > --data-parallel-size (VL118).
 func checkLocalGtGlobal(p *pass) {
 	for _, s := range p.Servers {
@@ -51,7 +58,11 @@ func ranksFitNode(p *pass, s *server) bool {
 	return dp.N*tp.N*pp.N <= p.nodeGPUCount(s).n
 }
 
-// checkDBO reports --enable-dbo without its preconditions (VL120).
+// checkDBO reports --enable-dbo without its preconditions (VL120): expert
+// parallel, DP > 1 and a backend the release's assertion accepts
+// (vllm.Release.DBORequirement). A backend only later releases accept is a
+// warning where the requirement is unverified: the release that began to
+// accept it is not pinned.
 func checkDBO(p *pass) {
 	for _, s := range p.Servers {
 		f := s.Flag("enable-dbo")
@@ -59,10 +70,18 @@ func checkDBO(p *pass) {
 			continue
 		}
 		name, _, _ := s.Backend()
-		b, ok := s.Rel.All2AllBackend(name)
-		dp := s.DP()
-		if !s.EP() || (dp.Known && dp.N <= 1) || !ok || !b.DeepEP {
-			p.ReportVersioned(s, f.At.Pos, "DBO needs --enable-expert-parallel, --data-parallel-size > 1 and a deepep_* all-to-all backend", "--enable-dbo without expert parallel, DP > 1 and a DeepEP backend (current backend: %s)", name)
+		req, dp := s.Rel.DBORequirement(), s.DP()
+		const hint = "DBO needs --enable-expert-parallel, --data-parallel-size > 1 and an all-to-all backend the release accepts for it"
+		switch {
+		case !s.EP() || (dp.Known && dp.N <= 1):
+			p.ReportVersioned(s, f.At.Pos, hint, "--enable-dbo without expert parallel and DP > 1")
+		case req.Accepts(name):
+		case !req.Verified && vllm.Newest().DBORequirement().Accepts(name):
+			p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Warning, hint, "--enable-dbo with %s: vLLM %s may accept only %s for DBO (later releases accept %s; where that changed is unverified)",
+				name, s.Rel, strings.Join(req.Backends, " or "), name)
+		default:
+			p.ReportVersioned(s, f.At.Pos, hint, "--enable-dbo with all-to-all backend %s: vLLM %s accepts only %s (asserted in %s)",
+				name, s.Rel, strings.Join(req.Backends, " or "), req.Where)
 		}
 	}
 }

@@ -73,9 +73,9 @@ func checkWorldSize(p *pass) {
 
 // checkEngineSpan decides whether an engine larger than its node can span
 // nodes: with --distributed-executor-backend ray or --nnodes it can; with
-// the executor unset, releases before 0.11.1 fall back to Ray on CUDA (a Ray
-// cluster must then provide the GPUs), later ones and other platforms
-// refuse (vllm.ExecutorRule).
+// the executor unset, older releases fall back to Ray on CUDA (a Ray
+// cluster must then provide the GPUs), newer ones and other platforms
+// refuse (vllm.ExecutorRule says which a release does).
 func checkEngineSpan(p *pass, s *server, engine int, gc gpuCount) {
 	at := s.TP().At
 	exec, execSet := s.Str("distributed-executor-backend")
@@ -103,7 +103,7 @@ func checkEngineSpan(p *pass, s *server, engine int, gc gpuCount) {
 			sev = diag.Warning
 		}
 		p.ReportAtSeverity(s.Inv, at, sev, "add --distributed-executor-backend ray (a running Ray cluster is not enough), or --nnodes/--node-rank/--master-addr on every node",
-			"%s; vLLM %s refuses (\"World size ... is larger than the number of available GPUs\") instead of falling back to Ray as releases before 0.11.1 did%s", what, s.Rel, unstatedSuffix(s))
+			"%s; vLLM %s refuses (%q) instead of falling back to Ray as older releases did%s", what, s.Rel, vllm.ExecutorTooSmallMessage, unstatedSuffix(s))
 	}
 }
 

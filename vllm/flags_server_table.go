@@ -14,6 +14,18 @@ const (
 	// every release of the table (removal and re-adding in between is not
 	// ruled out, only unlikely).
 	srcBoth = srcNS085 + " + " + srcFrontMain
+	// srcBoth061 and srcBoth085: srcBoth for flags first read in the 0.6.1
+	// or the 0.8.5 Namespace (span061, span085), so that what is left
+	// unverified is said once.
+	srcBoth061 = srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"
+	srcBoth085 = srcBoth + "; 0.8.5 Namespace is the earliest read"
+)
+
+// span061 and span085: present in every release of the table, confirmed
+// from the first Namespace that shows the flag.
+var (
+	span061 = Span{Since: vPre, Confirmed: v061}
+	span085 = Span{Since: vPre, Confirmed: v085}
 )
 
 // uvicornLogLevels is FrontendArgs.uvicorn_log_level's Literal.
@@ -28,34 +40,34 @@ var serverFlags = []Flag{
 	{Name: "uds", Kind: String, Span: Span{Since: vPre, Confirmed: v090},
 		Doc:    "Unix domain socket path; host and port are then ignored",
 		Source: srcServe012 + "; " + srcFront014 + "; present in 0.12.0; " + srcUnknown},
-	{Name: "disable-uvicorn-access-log", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v085},
-		Doc: "no uvicorn access log lines", Source: srcBoth + "; 0.8.5 Namespace is the earliest read"},
-	{Name: "allow-credentials", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v061}, Doc: "CORS: allow credentials", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "allowed-origins", Kind: JSON, Default: `["*"]`, Span: Span{Since: vPre, Confirmed: v061}, Doc: "CORS allowed origins (JSON list)", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "allowed-methods", Kind: JSON, Default: `["*"]`, Span: Span{Since: vPre, Confirmed: v061}, Doc: "CORS allowed methods (JSON list)", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "allowed-headers", Kind: JSON, Default: `["*"]`, Span: Span{Since: vPre, Confirmed: v061}, Doc: "CORS allowed headers (JSON list)", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "lora-modules", Kind: StringList, Span: Span{Since: vPre, Confirmed: v061},
-		Doc: "LoRA adapters to serve: name=path or JSON objects", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "chat-template-content-format", Kind: String, Default: "auto", Span: Span{Since: vPre, Confirmed: v085},
-		Doc: "how message content is rendered for the chat template (auto, string, openai)", Source: srcBoth + "; 0.8.5 Namespace is the earliest read"},
-	{Name: "response-role", Kind: String, Default: "assistant", Span: Span{Since: vPre, Confirmed: v061},
-		Doc: "role name returned when add_generation_prompt is true", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "ssl-keyfile", Kind: String, Span: Span{Since: vPre, Confirmed: v061}, Doc: "TLS key file", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "ssl-certfile", Kind: String, Span: Span{Since: vPre, Confirmed: v061}, Doc: "TLS certificate file", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "ssl-ca-certs", Kind: String, Span: Span{Since: vPre, Confirmed: v061}, Doc: "CA certificates file", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "enable-ssl-refresh", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v085},
-		Doc: "reload the TLS context when the certificate files change", Source: srcBoth + "; 0.8.5 Namespace is the earliest read"},
-	{Name: "ssl-cert-reqs", Kind: Int, Default: "0", Span: Span{Since: vPre, Confirmed: v061},
-		Doc: "whether a client certificate is required (Python ssl.CERT_* value)", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "root-path", Kind: String, Span: Span{Since: vPre, Confirmed: v061}, Doc: "FastAPI root_path behind a path-routing proxy", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "middleware", Kind: String, Span: Span{Since: vPre, Confirmed: v061},
-		Doc: "extra ASGI middleware import path; repeat the flag for several", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "return-tokens-as-token-ids", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v061},
-		Doc: "logprob tokens as 'token_id:N' strings", Source: srcBoth + "; 0.6.1 Namespace is the earliest read; 0.5.3-0.6.0 unverified"},
-	{Name: "enable-request-id-headers", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v085},
-		Doc: "add X-Request-Id to responses", Source: srcBoth + "; 0.8.5 Namespace is the earliest read"},
-	{Name: "tool-parser-plugin", Kind: String, Span: Span{Since: vPre, Confirmed: v085},
-		Doc: "Python file registering extra tool parsers usable with --tool-call-parser", Source: srcBoth + "; 0.8.5 Namespace is the earliest read"},
+	{Name: "disable-uvicorn-access-log", Kind: Bool, Default: "False", Span: span085,
+		Doc: "no uvicorn access log lines", Source: srcBoth085},
+	{Name: "allow-credentials", Kind: Bool, Default: "False", Span: span061, Doc: "CORS: allow credentials", Source: srcBoth061},
+	{Name: "allowed-origins", Kind: JSON, Default: `["*"]`, Span: span061, Doc: "CORS allowed origins (JSON list)", Source: srcBoth061},
+	{Name: "allowed-methods", Kind: JSON, Default: `["*"]`, Span: span061, Doc: "CORS allowed methods (JSON list)", Source: srcBoth061},
+	{Name: "allowed-headers", Kind: JSON, Default: `["*"]`, Span: span061, Doc: "CORS allowed headers (JSON list)", Source: srcBoth061},
+	{Name: "lora-modules", Kind: StringList, Span: span061,
+		Doc: "LoRA adapters to serve: name=path or JSON objects", Source: srcBoth061},
+	{Name: "chat-template-content-format", Kind: String, Default: "auto", Span: span085,
+		Doc: "how message content is rendered for the chat template (auto, string, openai)", Source: srcBoth085},
+	{Name: "response-role", Kind: String, Default: "assistant", Span: span061,
+		Doc: "role name returned when add_generation_prompt is true", Source: srcBoth061},
+	{Name: "ssl-keyfile", Kind: String, Span: span061, Doc: "TLS key file", Source: srcBoth061},
+	{Name: "ssl-certfile", Kind: String, Span: span061, Doc: "TLS certificate file", Source: srcBoth061},
+	{Name: "ssl-ca-certs", Kind: String, Span: span061, Doc: "CA certificates file", Source: srcBoth061},
+	{Name: "enable-ssl-refresh", Kind: Bool, Default: "False", Span: span085,
+		Doc: "reload the TLS context when the certificate files change", Source: srcBoth085},
+	{Name: "ssl-cert-reqs", Kind: Int, Default: "0", Span: span061,
+		Doc: "whether a client certificate is required (Python ssl.CERT_* value)", Source: srcBoth061},
+	{Name: "root-path", Kind: String, Span: span061, Doc: "FastAPI root_path behind a path-routing proxy", Source: srcBoth061},
+	{Name: "middleware", Kind: String, Span: span061,
+		Doc: "extra ASGI middleware import path; repeat the flag for several", Source: srcBoth061},
+	{Name: "return-tokens-as-token-ids", Kind: Bool, Default: "False", Span: span061,
+		Doc: "logprob tokens as 'token_id:N' strings", Source: srcBoth061},
+	{Name: "enable-request-id-headers", Kind: Bool, Default: "False", Span: span085,
+		Doc: "add X-Request-Id to responses", Source: srcBoth085},
+	{Name: "tool-parser-plugin", Kind: String, Span: span085,
+		Doc: "Python file registering extra tool parsers usable with --tool-call-parser", Source: srcBoth085},
 	{Name: "disable-frontend-multiprocessing", Kind: Bool, Default: "False", Span: Span{Since: v054, Removed: v0200},
 		Doc:    "run the API server in the engine's process; removed by PR #37612 (Mar 2026)",
 		Source: srcNS085 + "; absent from " + srcFrontMain + "; PR #37612 merged after 0.17.0 (0.18.x or 0.19.x); 0.20.0 is the safe bound, first release without it unverified" + "; added with the multiprocessing frontend in 0.5.4 (PR #6883 \"add flag to disable mp\"; issue #7653 recommends it on v0.5.4)"},

@@ -1,24 +1,15 @@
 package launch
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/vlaunch/vlaunch/lint/internal/fuzzseed"
 )
 
-// addSeeds adds every lint corpus and rule fixture with one of the extensions.
+// addSeeds adds every corpus and fixture file with one of the extensions.
 func addSeeds(f *testing.F, exts ...string) {
-	for _, pattern := range []string{"../testdata/corpus/*/*", "../testdata/corpus/*/*/*", "../testdata/rules/*/*", "../testdata/rules/*/*/*"} {
-		files, _ := filepath.Glob(pattern)
-		for _, p := range files {
-			for _, e := range exts {
-				if filepath.Ext(p) == e {
-					if data, err := os.ReadFile(p); err == nil {
-						f.Add(data)
-					}
-				}
-			}
-		}
+	for _, data := range fuzzseed.Files("../testdata", exts...) {
+		f.Add(data)
 	}
 }
 

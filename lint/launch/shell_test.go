@@ -48,16 +48,22 @@ func TestShellFrontEnd(t *testing.T) {
 		{name: "echo ignored", script: "echo vllm serve m\n", want: nil},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			invs, _, ds := ParseShell("t.sh", []byte(tt.script))
-			if len(ds) > 0 {
-				t.Fatalf("diagnostics: %v", ds)
-			}
-			if diff := diffStrings(tt.want, argv(invs)); diff != "" {
-				t.Errorf("argv (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { parseArgv(t, tt.script, tt.want) })
 	}
+}
+
+// parseArgv parses a script that must parse cleanly into invocations with
+// the wanted arguments, and returns them.
+func parseArgv(t *testing.T, script string, want []string) []*Invocation {
+	t.Helper()
+	invs, _, ds := ParseShell("t.sh", []byte(script))
+	if len(ds) > 0 {
+		t.Fatalf("diagnostics: %v", ds)
+	}
+	if diff := diffStrings(want, argv(invs)); diff != "" {
+		t.Fatalf("argv (-want +got):\n%s", diff)
+	}
+	return invs
 }
 
 // TestShellPositions checks that a word from a variable points at its definition.
@@ -131,13 +137,7 @@ func TestWrappers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			invs, _, ds := ParseShell("t.sh", []byte(tt.script))
-			if len(ds) > 0 {
-				t.Fatalf("diagnostics: %v", ds)
-			}
-			if diff := diffStrings(tt.want, argv(invs)); diff != "" {
-				t.Fatalf("argv (-want +got):\n%s", diff)
-			}
+			invs := parseArgv(t, tt.script, tt.want)
 			if invs[0].Frontend != tt.frontend {
 				t.Errorf("frontend %q, want %q", invs[0].Frontend, tt.frontend)
 			}
