@@ -40,13 +40,24 @@ func Apply(src []byte, own, s Settings) ([]byte, error) {
 	}
 	setOptInt(v, "max_num_seqs", own.MaxNumSeqs, s.MaxNumSeqs)
 	setOptInt(v, "max_num_batched_tokens", own.MaxNumBatchedTokens, s.MaxNumBatchedTokens)
+	if s.Speculative != own.Speculative || s.SpecTokens != own.SpecTokens {
+		setSpeculative(v(), s)
+	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
 	if err := enc.Encode(&doc); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), enc.Close()
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	// A key plan drops may hold an anchor that an alias elsewhere uses.
+	var check yaml.Node
+	if err := yaml.Unmarshal(b.Bytes(), &check); err != nil {
+		return nil, fmt.Errorf("the spec cannot be rewritten (edit it by hand): %v", err)
+	}
+	return b.Bytes(), nil
 }
 
 // setLayout replaces parallelism (a mapping, or the scalar `auto`) by the
@@ -67,6 +78,23 @@ func setLayout(root *yaml.Node, s Settings) {
 		return
 	}
 	root.Content = append(root.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "parallelism"}, p)
+}
+
+// setSpeculative turns vllm.speculative off (drops it) or sets its draft
+// count, capping a mean_acceptance_length the new count cannot reach as
+// the candidate was predicted (Settings.withSpeculative).
+func setSpeculative(v *yaml.Node, s Settings) {
+	if s.Speculative == specOff {
+		remove(v, "speculative")
+		return
+	}
+	sp := mapping(v, "speculative")
+	setScalar(sp, "num_speculative_tokens", strconv.Itoa(s.SpecTokens), "!!int")
+	if a := lookup(sp, "mean_acceptance_length"); a != nil {
+		if x, err := strconv.ParseFloat(a.Value, 64); err == nil && x > float64(s.SpecTokens+1) {
+			setScalar(sp, "mean_acceptance_length", strconv.Itoa(s.SpecTokens+1), "!!int")
+		}
+	}
 }
 
 func setOptInt(v func() *yaml.Node, key string, own, want int) {
@@ -107,7 +135,8 @@ func mapping(m *yaml.Node, key string) *yaml.Node {
 			n.Anchor = ""
 		}
 		if n.Kind != yaml.MappingNode {
-			*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", HeadComment: n.HeadComment, LineComment: n.LineComment}
+			// The anchor stays, so aliases elsewhere still resolve.
+			*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", HeadComment: n.HeadComment, LineComment: n.LineComment, Anchor: n.Anchor}
 		}
 		return n
 	}

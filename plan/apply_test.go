@@ -92,15 +92,69 @@ func FuzzApply(f *testing.F) {
 	f.Add("a: &x {b: 1}\nvllm: *x\nmodel: [1]\n")
 	f.Add("vllm: !!str x\nparallelism: {tensor: *y}\n")
 	own := Settings{TP: 1, PP: 1, DP: 1, Weights: "auto", KVCacheDType: "auto", All2All: "auto"}
+	f.Add("vllm: {speculative: {method: mtp, num_speculative_tokens: 3, mean_acceptance_length: 3.5}}\n")
+	f.Add("vllm: {speculative: &s [1]}\nx: *s\n")
 	s := Settings{TP: 2, PP: 1, DP: 4, EP: true, Weights: "fp8", KVCacheDType: "fp8", All2All: "naive", DBO: true, MaxNumSeqs: 8, MaxNumBatchedTokens: 1024}
+	ownSpec := own
+	ownSpec.Speculative, ownSpec.SpecTokens = "mtp", 3
+	on, off := s, s
+	on.Speculative, on.SpecTokens = "mtp", 1
+	off.Speculative = specOff
 	f.Fuzz(func(t *testing.T, src string) {
-		out, err := Apply([]byte(src), own, s)
 		var v any
-		if err != nil || yaml.Unmarshal([]byte(src), &v) != nil {
+		if yaml.Unmarshal([]byte(src), &v) != nil {
 			return
 		}
-		if err := yaml.Unmarshal(out, &v); err != nil {
-			t.Fatalf("output does not parse: %v\n%s", err, out)
+		for _, c := range []struct{ own, s Settings }{{own, s}, {ownSpec, on}, {ownSpec, off}} {
+			out, err := Apply([]byte(src), c.own, c.s)
+			if err != nil {
+				continue
+			}
+			if err := yaml.Unmarshal(out, &v); err != nil {
+				t.Fatalf("output does not parse: %v\n%s", err, out)
+			}
 		}
 	})
+}
+
+const applySpecDecode = `vllm:
+  version: "0.22.1"
+  speculative:   # MTP, measured
+    method: mtp
+    num_speculative_tokens: 3
+    mean_acceptance_length: 2.6   # from our logs
+`
+
+// TestApplySpeculative: a shorter draft is written with the acceptance
+// capped as the candidate was predicted (2.6 cannot be reached with one
+// draft); a draft the acceptance allows keeps it; off drops the section.
+func TestApplySpeculative(t *testing.T) {
+	own := Settings{TP: 1, PP: 1, DP: 1, Weights: "auto", KVCacheDType: "auto", All2All: "auto", Speculative: "mtp", SpecTokens: 3}
+	for _, tc := range []struct {
+		tokens   int
+		method   string
+		want     []string
+		dontWant []string
+	}{
+		{1, "mtp", []string{"    num_speculative_tokens: 1\n", "    mean_acceptance_length: 2 # from our logs\n", "  speculative: # MTP, measured\n"}, nil},
+		{2, "mtp", []string{"    num_speculative_tokens: 2\n", "    mean_acceptance_length: 2.6 # from our logs\n"}, nil},
+		{0, specOff, []string{"  version: \"0.22.1\"\n"}, []string{"speculative", "method"}},
+	} {
+		s := own
+		s.Speculative, s.SpecTokens = tc.method, tc.tokens
+		out, err := Apply([]byte(applySpecDecode), own, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("%s %d: missing %q in\n%s", tc.method, tc.tokens, w, out)
+			}
+		}
+		for _, w := range tc.dontWant {
+			if strings.Contains(string(out), w) {
+				t.Errorf("%s %d: %q left in\n%s", tc.method, tc.tokens, w, out)
+			}
+		}
+	}
 }

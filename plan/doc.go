@@ -2,7 +2,8 @@
 // for `vlaunch plan`: it enumerates what the spec's hardware and vLLM
 // release allow and `vlaunch generate` can write (parallel layouts placed
 // by resolve.Place, weight format, KV-cache dtype, all-to-all backend, DBO,
-// scheduler limits), prunes by memory, bounds every survivor with the step
+// scheduler limits, the draft length of the speculative decoding a spec
+// enables), prunes by memory, bounds every survivor with the step
 // model, simulates only the candidates whose bound can still reach the top,
 // and ranks them by SLO attainment, then throughput per GPU. It also finds
 // the Pareto front of throughput per GPU against TPOT, the SLOs no

@@ -6,11 +6,12 @@ import (
 
 // Enumerate lists every candidate of the space for the spec's deployment
 // d, in a fixed order (layout, weights, KV, backend, DBO, max_num_seqs,
-// max_num_batched_tokens). A backend and DBO are varied only where the
+// max_num_batched_tokens, speculative decoding). A backend and DBO are varied only where the
 // MoE all-to-all runs (expert parallel with DP > 1) and the user did not
 // pin the backend through VLLM_ALL2ALL_BACKEND.
 func (s Space) Enumerate(d *resolve.Deployment) []Settings {
 	var out []Settings
+	specs := specChoices(d)
 	for _, l := range s.Layouts {
 		a2a := s.backendChoices(d, l)
 		for _, w := range s.Weights {
@@ -22,8 +23,10 @@ func (s Space) Enumerate(d *resolve.Deployment) []Settings {
 								if toks > 0 && seqs > toks {
 									continue // vLLM requires max_num_batched_tokens ≥ max_num_seqs
 								}
-								out = append(out, Settings{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Weights: w, KVCacheDType: kv,
-									All2All: b, DBO: dbo, MaxNumSeqs: seqs, MaxNumBatchedTokens: toks})
+								for _, sp := range specs {
+									out = append(out, Settings{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Weights: w, KVCacheDType: kv,
+										All2All: b, DBO: dbo, MaxNumSeqs: seqs, MaxNumBatchedTokens: toks, Speculative: sp.method, SpecTokens: sp.tokens})
+								}
 							}
 						}
 					}

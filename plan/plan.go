@@ -155,12 +155,18 @@ type engineKey struct {
 	ep, dbo                bool
 	weights, kv, backend   string
 	seqs, tokens, blockLen int
+	drafts                 int
+	acceptance             float64
 }
 
 func keyOf(d *resolve.Deployment) engineKey {
 	e, l := d.Engine, d.Layout
-	return engineKey{tp: l.TP, pp: l.PP, dp: l.DP, ep: l.EP, dbo: e.EnableDBO, weights: e.WeightsDType.Value, kv: e.KVCacheDType.Value,
+	k := engineKey{tp: l.TP, pp: l.PP, dp: l.DP, ep: l.EP, dbo: e.EnableDBO, weights: e.WeightsDType.Value, kv: e.KVCacheDType.Value,
 		backend: e.All2All.Value, seqs: e.MaxNumSeqs.Value, tokens: e.MaxNumBatchedTokens.Value, blockLen: e.BlockSize.Value}
+	if s := e.Speculative; s != nil {
+		k.drafts, k.acceptance = s.NumTokens, s.Acceptance.Value
+	}
+	return k
 }
 
 // simulateFrontRunners simulates what can still reach the top list, in

@@ -14,7 +14,7 @@ import (
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-var examples = []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-2x8h200", "llama-3.1-70b-8xa100", "qwen3-30b-a3b-1xh100"}
+var examples = []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-2x8h200", "deepseek-v3-fp8-mtp-2x8h200", "llama-3.1-70b-8xa100", "qwen3-30b-a3b-1xh100"}
 
 func example(t testing.TB, name string) (*resolve.Deployment, string, []byte) {
 	t.Helper()

@@ -29,6 +29,11 @@ type Settings struct {
 	// the release's default.
 	MaxNumSeqs          int `json:"max_num_seqs,omitempty"`
 	MaxNumBatchedTokens int `json:"max_num_batched_tokens,omitempty"`
+	// Speculative is vllm.speculative.method, "off" for a candidate that
+	// turns off the speculative decoding the spec enables, "" when the
+	// spec enables none; SpecTokens is num_speculative_tokens.
+	Speculative string `json:"speculative,omitempty"`
+	SpecTokens  int    `json:"num_speculative_tokens,omitempty"`
 }
 
 // specSettings reads the settings a spec asks for (its layout as resolved,
@@ -42,6 +47,9 @@ func specSettings(d *resolve.Deployment) Settings {
 	}
 	if v.MaxNumBatchedTokens != nil {
 		s.MaxNumBatchedTokens = *v.MaxNumBatchedTokens
+	}
+	if sp := v.Speculative; sp != nil {
+		s.Speculative, s.SpecTokens = sp.Method, sp.NumSpeculativeTokens
 	}
 	return s
 }
@@ -70,6 +78,7 @@ func (s Settings) toSpec(d *spec.Deployment) *spec.Deployment {
 	c.Model.Weights = s.Weights
 	c.VLLM.KVCacheDType, c.VLLM.All2AllBackend, c.VLLM.EnableDBO = s.KVCacheDType, s.All2All, s.DBO
 	c.VLLM.MaxNumSeqs, c.VLLM.MaxNumBatchedTokens = optInt(s.MaxNumSeqs), optInt(s.MaxNumBatchedTokens)
+	s.withSpeculative(&c)
 	return &c
 }
 
@@ -100,6 +109,9 @@ func (s Settings) String() string {
 	}
 	if s.MaxNumBatchedTokens > 0 {
 		parts = append(parts, fmt.Sprintf("max_num_batched_tokens %d", s.MaxNumBatchedTokens))
+	}
+	if w := s.specWords(); w != "" {
+		parts = append(parts, w)
 	}
 	return strings.Join(parts, " · ")
 }

@@ -103,8 +103,10 @@ func NewSpace(d *resolve.Deployment) Space {
 	s.Tokens = batchChoices(d)
 	s.Left = append(s.Left,
 		"independent replicas (one engine per node behind a load balancer): `vlaunch generate` cannot write them; "+
-			"for a dense model, DP ranks without expert parallelism are independent engines behind vLLM's own balancer",
-		"speculative decoding: the spec cannot enable it yet (no vllm.speculative section)")
+			"for a dense model, DP ranks without expert parallelism are independent engines behind vLLM's own balancer")
+	if d.Engine.Speculative == nil {
+		s.Left = append(s.Left, "speculative decoding: the spec does not enable it (vllm.speculative); with a method set, plan varies the draft length and tries it off")
+	}
 	if d.Model.CheckpointDType() != "fp8" && d.GPU.FP8TFLOPS > 0 {
 		s.Left = append(s.Left, "fp8 weights from a "+d.Model.CheckpointDType()+" checkpoint (online quantization): `vlaunch generate` writes no --quantization flag")
 	}

@@ -12,10 +12,11 @@ import (
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// lastDraftAcceptance is the chance of the last draft position being
+// LastDraftAcceptance is the chance of the last draft position being
 // accepted below which a longer draft is reported: each draft costs a verify
-// position of the target for every sequence, every step.
-const lastDraftAcceptance = 0.05
+// position of the target for every sequence, every step. `vlaunch plan`
+// tries no longer drafts either.
+const LastDraftAcceptance = 0.05
 
 // checkSpeculative: vllm.speculative is a method the release accepts and
 // the model can run, with the draft it needs, an acceptance length that
@@ -123,9 +124,9 @@ func checkSpecAcceptance(c *checker, s *spec.Speculative) {
 		return
 	}
 	pp := resolve.PerPositionAcceptance(acc.Value, n)
-	if last := math.Pow(pp, float64(n)); n > 1 && last < lastDraftAcceptance {
+	if last := math.Pow(pp, float64(n)); n > 1 && last < LastDraftAcceptance {
 		best := 1
-		for best+1 < n && math.Pow(pp, float64(best+1)) >= lastDraftAcceptance {
+		for best+1 < n && math.Pow(pp, float64(best+1)) >= LastDraftAcceptance {
 			best++
 		}
 		c.warnf(CodeSpeculative, p("vllm", "speculative", "num_speculative_tokens"), fmt.Sprintf("num_speculative_tokens %d or fewer", best),

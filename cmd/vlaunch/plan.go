@@ -31,7 +31,8 @@ func newPlanCmd(s *streams) *cobra.Command {
 		Long: `Enumerate what the spec's hardware and vLLM release allow and 'vlaunch generate'
 can write — tensor, pipeline and data parallel sizes, expert parallelism, the
 weight format the checkpoint allows, the KV-cache dtype, the all-to-all backend,
-dual-batch overlap, max_num_seqs and max_num_batched_tokens — prune by memory,
+dual-batch overlap, max_num_seqs and max_num_batched_tokens, and, when the spec
+enables speculative decoding, its draft length (and off) — prune by memory,
 bound the rest with the step-time model, simulate the front-runners as
 'vlaunch check' does, and rank by SLO attainment, then output tokens/s per GPU.
 
