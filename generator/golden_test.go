@@ -22,6 +22,7 @@ var goldenCases = []struct {
 	{"tp-pp-nnodes", "tp-pp-nnodes", ""},
 	{"tp-pp-ray", "tp-pp-ray", ""},
 	{"tp-pp-ray-docker", "tp-pp-ray", "docker"},
+	{"tp-pp-ray-kubernetes", "tp-pp-ray", "kubernetes"},
 	{"dp-ep-0.10.1", "dp-ep-0.10.1", ""},
 	{"dp-ep-0.11.1", "dp-ep-0.11.1", ""},
 	{"ethernet-docker", "ethernet", ""},
@@ -73,4 +74,26 @@ func fileData(t *testing.T, b *Bundle, path string) []byte {
 		t.Fatalf("the bundle has no %s", path)
 	}
 	return f.Data
+}
+
+// TestKubeRayWorkerNamesItsAddress: the LWS Ray worker starts Ray on the
+// pod's own address (VLLM_HOST_IP), as the leader and the bare and docker
+// workers do, instead of letting Ray pick one that may differ from it.
+func TestKubeRayWorkerNamesItsAddress(t *testing.T) {
+	b, _ := generate(t, "tp-pp-ray", "kubernetes")
+	for _, f := range b.Files {
+		if f.Path != "lws.yaml" {
+			continue
+		}
+		s := string(f.Data)
+		i := strings.Index(s, "LWS worker: join the Ray head")
+		if i < 0 {
+			t.Fatalf("no Ray worker in lws.yaml:\n%s", s)
+		}
+		if !strings.Contains(s[i:], `--node-ip-address \"$VLLM_HOST_IP\"`) {
+			t.Errorf("the Ray worker lets Ray pick its address:\n%s", s[i:])
+		}
+		return
+	}
+	t.Fatal("no lws.yaml")
 }

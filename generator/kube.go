@@ -144,8 +144,12 @@ func kubeRaySteps(p *Plan, bin, common, extra []Arg) (leader, worker []Step, err
 			Comment: "LWS leader: Ray head"},
 		{Args: join(bin, common, own, extra), WaitForRayGPUs: total, Comment: "serve once every worker has joined"},
 	}
+	// The worker names its own address as the leader does: Ray otherwise
+	// picks one by itself, which on a multi-homed host may differ from
+	// VLLM_HOST_IP (the bare and docker bundles pass the node's address).
 	worker = []Step{{Args: []Arg{{Text: "ray"}, {Text: "start"}, {Text: "--block"}, {Text: "--address"},
-		{Text: fmt.Sprintf(`"$leader_ip:%d"`, RayPort), Raw: true}}, ResolveLeader: true, Comment: "LWS worker: join the Ray head"}}
+		{Text: fmt.Sprintf(`"$leader_ip:%d"`, RayPort), Raw: true}, {Text: "--node-ip-address"}, {Text: leaderSelf, Raw: true}},
+		ResolveLeader: true, Comment: "LWS worker: join the Ray head"}}
 	return leader, worker, err
 }
 

@@ -229,6 +229,10 @@ func idleNodeWarnings(d *spec.Deployment, nodes []NodePlan) diag.Diagnostics {
 	return ds
 }
 
+// ActiveNodes are the nodes that get a script (on Kubernetes, one pod each
+// in LWS_WORKER_INDEX order); the bundle README lists them.
+func (p *Plan) ActiveNodes() []*NodePlan { return p.activeNodes() }
+
 // activeNodes are the nodes that get a script.
 func (p *Plan) activeNodes() []*NodePlan {
 	var out []*NodePlan
