@@ -26,6 +26,9 @@ type fileState struct {
 	attempt  int
 	maxPhase phase
 	serving  bool
+	// vllmLines counts lines with vLLM's log header or a recognised
+	// message: none means the file is not a vLLM log.
+	vllmLines int
 }
 
 // analyzer holds the state of one analysis across its files.
@@ -143,6 +146,11 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 		f.attempt++
 		f.maxPhase = phNone
 		f.serving = false
+	}
+	// A pasted excerpt often has no header ("Available KV cache memory:
+	// 8.11 GiB" alone), so a recognised message counts as much as one.
+	if l.level != 0 || len(a.hits) > 0 {
+		f.vllmLines++
 	}
 	p := a.procFor(fi, f, l)
 	p.touch(l)

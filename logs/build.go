@@ -31,6 +31,10 @@ func (a *analyzer) report() *Report {
 		rep.Files = append(rep.Files, File{Name: f.name, Lines: f.lines, Gzip: f.gz, Formats: f.formats.names(),
 			LongLines: f.cutLines, Truncated: f.cut, Restarts: f.attempt - 1})
 		rep.Serving = rep.Serving || f.serving
+		if f.vllmLines == 0 {
+			rep.notVLLM = append(rep.notVLLM, f.name)
+			rep.Notes = append(rep.Notes, f.name+": no vLLM log line (no `INFO mm-dd hh:mm:ss [file.py:N]` header, no message vlaunch recognises): is it a vLLM log?")
+		}
 	}
 	groups, engineOf := a.groups()
 	for _, g := range groups {

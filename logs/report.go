@@ -15,7 +15,14 @@ type Report struct {
 	// node) finished starting.
 	Serving bool     `json:"serving"`
 	Notes   []string `json:"notes,omitempty"`
+	// notVLLM are the files with no vLLM log line (Unrecognised).
+	notVLLM []string
 }
+
+// Unrecognised names the input files in which no line has vLLM's log
+// header or a message vlaunch recognises: not vLLM logs. When every file
+// is one, the report describes nothing and the command says so instead.
+func (r *Report) Unrecognised() []string { return r.notVLLM }
 
 // File describes one input.
 type File struct {

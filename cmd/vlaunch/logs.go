@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/logs"
 )
@@ -46,6 +48,10 @@ func runLogs(s *streams, o *logsOptions, files []string) error {
 		// Unusable, missing or unreadable input: exit 2.
 		return usageErr("%v", err)
 	}
+	if none := rep.Unrecognised(); len(none) == len(rep.Files) {
+		return usageErr("%s: no vLLM log line in %s (vLLM's lines look like `INFO 04-22 00:03:35 [gpu_worker.py:436] …`, with or without a process prefix); give the output of vllm serve, docker logs or kubectl logs of a vLLM container",
+			strings.Join(none, ", "), pluralFiles(len(none)))
+	}
 	if o.specPath != "" {
 		if err := compareWithSpec(s, rep, o.specPath); err != nil {
 			return err
@@ -64,4 +70,12 @@ func runLogs(s *streams, o *logsOptions, files []string) error {
 		}
 	}
 	return nil
+}
+
+// pluralFiles is "it" or "any of them", for the message above.
+func pluralFiles(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "any of them"
 }
