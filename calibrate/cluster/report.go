@@ -17,7 +17,9 @@ type Report struct {
 	Results   []ResultReport   `json:"results"`
 	Constants []ConstantReport `json:"constants"`
 	Targets   []TargetReport   `json:"targets"`
-	// Worst |predicted/measured − 1| over the fitted values, in percent.
+	// Worst error over the fitted values, in percent: max(predicted/measured,
+	// measured/predicted) − 1, the fit's |log| criterion as a percentage (an
+	// under-prediction by 73.8% is 282%).
 	WorstBeforePct float64 `json:"worst_error_before_pct"`
 	WorstAfterPct  float64 `json:"worst_error_after_pct"`
 	// AtBound are constants the fit left on a bound of their range.
