@@ -271,10 +271,17 @@ func anyTrue(b []bool) bool {
 }
 
 // atBound lists fitted constants within 0.1% of a bound.
+// boundSlack is how close to a bound (as a ratio) a fitted constant is
+// reported as left on it.
+const boundSlack = 1.005
+
 func atBound(params []Param, fitted []bool, x []float64) []string {
 	var out []string
 	for i, p := range params {
-		if fitted[i] && (x[i] <= p.Lower*1.001 || x[i] >= p.Upper/1.001) {
+		// Half a per cent: the minimiser stops just inside a bound and
+		// rounding to four digits can leave it there (1.001e-06 for a lower
+		// bound of 1e-06 was not reported).
+		if fitted[i] && (x[i] <= p.Lower*boundSlack || x[i] >= p.Upper/boundSlack) {
 			out = append(out, p.Name)
 		}
 	}

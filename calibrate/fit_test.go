@@ -150,3 +150,14 @@ func TestFitLeavesAValueToTest(t *testing.T) {
 		t.Errorf("three values: fitted %v, refused %+v", out.Fitted, out.Refused)
 	}
 }
+
+// TestAtBoundAfterRounding: a constant the fit drove to its lower bound
+// and rounding left at 1.001e-06 (bound 1e-06) is reported at its bound; one
+// well inside its range is not.
+func TestAtBoundAfterRounding(t *testing.T) {
+	params := []Param{{Name: "eager", Lower: 1e-6, Upper: 5e-3}, {Name: "gemm", Lower: 0.1, Upper: 1}, {Name: "hbm", Lower: 0.1, Upper: 1}}
+	got := atBound(params, []bool{true, true, false}, []float64{1.001e-06, 0.3444, 0.1})
+	if len(got) != 1 || got[0] != "eager" {
+		t.Errorf("atBound = %v, want [eager]", got)
+	}
+}
