@@ -62,7 +62,6 @@ func newRoot(s *streams) *cobra.Command {
 	return root
 }
 
-
 // run executes one command line. Both output streams escape control
 // characters (diag.TerminalWriter): reports quote users' files, values and
 // host command output, which must not reach the terminal as escape
