@@ -39,7 +39,13 @@ const (
 	// see sizeRuns.
 	simRequestsPerRun  = 1000
 	simReplications    = 32
-	simReplicationsMin = 4
+	simReplicationsMin = ReplicationsMin
+	// simStepBudget bounds a scenario's replications by what they cost:
+	// rank-steps (step-model calls × simulated ranks), about 0.1 µs each.
+	// The reference's 32 runs spend a few per cent of it; a deployment
+	// with a hundred busy ranks and an event every few steps stops after
+	// four or five runs.
+	simStepBudget = 4_000_000
 )
 
 // RunModel runs the simulation on the step model sm (the Step of cfg is
@@ -58,6 +64,9 @@ func RunModelReplicated(sm *perf.StepModel, cfg Config, reps int) Result {
 	}
 	p := planSim(sm, cfg)
 	p.cfg.Requests, reps = sizeRuns(p.cfg, cfg.Requests, reps)
+	if reps > 1 && p.cfg.WorkBudget == 0 {
+		p.cfg.WorkBudget = simStepBudget
+	}
 	return p.scaleBack(Replicate(p.cfg, reps))
 }
 
@@ -120,9 +129,13 @@ func planSim(sm *perf.StepModel, cfg Config) simPlan {
 		perRank := min(queueSlots*slots, (cfg.Sessions+dp-1)/dp)
 		limit = max(1, MaxSimSessions/max(1, perRank))
 	}
+	tp, g := max(1, sm.S.TP), max(1, sm.S.HW.GPUsPerNode)
 	k := 1
-	if lockstep {
-		k = repRanks(dp, max(1, sm.S.TP), max(1, sm.S.HW.GPUsPerNode), limit)
+	switch {
+	case lockstep && cfg.Sessions > 0 && cfg.Sessions < dp:
+		return planFewSessions(sm, cfg, busyRanks(min(cfg.Sessions, limit, MaxRepRanks), cfg.Sessions, tp, g))
+	case lockstep:
+		k = repRanks(dp, tp, g, limit)
 	}
 	p := simPlan{cfg: cfg, copies: dp / k}
 	p.cfg.DP = k
@@ -139,6 +152,39 @@ func planSim(sm *perf.StepModel, cfg Config) simPlan {
 	}
 	p.cfg.Step = tiledStep(sm, k, p.copies, lockstep)
 	return p
+}
+
+// planFewSessions plans a lock-step closed loop with fewer sessions than
+// DP ranks: the DP coordinator gives each session a rank of its own, so k
+// busy ranks of one session each are simulated and tiled over as many
+// ranks as there are sessions; the other ranks idle.
+func planFewSessions(sm *perf.StepModel, cfg Config, k int) simPlan {
+	p := simPlan{cfg: cfg, copies: max(1, int(math.Round(float64(cfg.Sessions)/float64(k))))}
+	p.cfg.DP, p.cfg.Sessions = k, k
+	p.cfg.Warmup = min(p.cfg.Warmup, max(100, 2*k))
+	p.cfg.Step = tiledStep(sm, k, p.copies, true)
+	return p
+}
+
+// busyRanks is the largest k ≤ n whose ranks fill whole nodes (or a whole
+// fraction of one), so that tiling them gives every busy node the same
+// mix, and whose whole copies stand for the sessions within 5% (the
+// largest aligned k when none does).
+func busyRanks(n, sessions, tp, g int) int {
+	aligned := 0
+	for k := n; k > 1; k-- {
+		if (k*tp)%g != 0 && g%(k*tp) != 0 {
+			continue
+		}
+		if aligned == 0 {
+			aligned = k
+		}
+		copies := max(1, int(math.Round(float64(sessions)/float64(k))))
+		if math.Abs(float64(copies*k-sessions)) <= 0.05*float64(sessions) {
+			return k
+		}
+	}
+	return max(1, aligned)
 }
 
 // planSessions gives the k simulated ranks their share of the sessions

@@ -90,6 +90,26 @@ func TestHugeWorkloadsBounded(t *testing.T) {
 	}
 }
 
+// TestFewSessionsManyRanks: 200 sessions on 10,000 lock-step ranks are
+// 200 busy ranks (one session each) and idle ones, simulated as 40 busy
+// ranks tiled 5 times, not as 125 mostly idle ones.
+func TestFewSessionsManyRanks(t *testing.T) {
+	sm := moeModel(t, 10000)
+	cfg := Config{Step: sm.StepSeconds, DP: 10000, MaxNumSeqs: 64, MaxNumBatchedTokens: 4096, InputTokens: 1000, OutputTokens: 200,
+		Sessions: 200, Requests: 2000, Warmup: 400, Seed: 1, StaggerS: 5}
+	p := planSim(sm, cfg)
+	if p.cfg.DP != 104 || p.cfg.Sessions != 104 || p.copies != 2 {
+		t.Fatalf("plan: %d ranks, %d sessions, %d copies", p.cfg.DP, p.cfg.Sessions, p.copies)
+	}
+	cfg.Sessions = 40
+	if p = planSim(sm, cfg); p.cfg.DP != 40 || p.cfg.Sessions != 40 || p.copies != 1 {
+		t.Fatalf("40 sessions: %d ranks, %d sessions, %d copies", p.cfg.DP, p.cfg.Sessions, p.copies)
+	}
+	if busyRanks(7, 7, 1, 8) != 4 || busyRanks(7, 7, 8, 8) != 7 || busyRanks(3, 3, 2, 8) != 2 || busyRanks(128, 1000, 1, 8) != 128 || busyRanks(128, 200, 1, 8) != 104 {
+		t.Error("busyRanks")
+	}
+}
+
 func TestRepRanks(t *testing.T) {
 	for _, c := range []struct{ dp, tp, g, limit, want int }{
 		{32, 1, 8, 128, 32}, {24, 1, 8, 128, 24}, {256, 1, 8, 128, 128}, {10000, 1, 8, 128, 80}, {9973 * 8, 1, 8, 128, 8},

@@ -59,6 +59,9 @@ type Config struct {
 	// wait than this (Result.Overloaded): an open loop above capacity
 	// grows its queue for as long as it runs.
 	MaxWaiting int
+	// WorkBudget, when positive, bounds Replicate: no further replication
+	// starts once this many rank-steps were simulated (see Replicate).
+	WorkBudget int64
 }
 
 // MaxSessions bounds Config.Sessions: the simulator keeps every session's

@@ -1,12 +1,20 @@
 package sim
 
-import "math"
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
+)
 
 // Interval is a two-sided 95% confidence interval, in seconds.
 type Interval struct {
 	Lo float64 `json:"lo"`
 	Hi float64 `json:"hi"`
 }
+
+// ReplicationsMin is the fewest replications Replicate runs, whatever the
+// work budget: a confidence interval from fewer is too wide to say much.
+const ReplicationsMin = 4
 
 // PercentileCIs are the confidence intervals of a distribution's reported
 // percentiles.
@@ -29,6 +37,9 @@ const replicaSeedStep = 0x9e3779b97f4a7c15
 // percentiles depend on how its sessions happen to fall into step with one
 // another, which a single run cannot show; replications do. The first
 // replication is Run(cfg) with its share of the requests. r < 2 is Run.
+// Once the replications run so far have cost cfg.WorkBudget rank-steps
+// (step-model calls × simulated ranks; a deterministic measure), no more
+// start, past ReplicationsMin.
 // Throughput and queue lengths pool the runs; the percentiles are the
 // means of the runs' own (see across), the distribution TTFTQuantiles that
 // of every request together.
@@ -41,16 +52,19 @@ func Replicate(cfg Config, r int) Result {
 	if cfg.Pool > 0 {
 		per.Pool = (cfg.Pool + r - 1) / r
 	}
-	ss := make([]*simulator, r)
-	reps := make([]Result, r)
-	for i := range ss {
+	var work int64
+	step := cfg.Step
+	per.Step = func(l []perf.RankLoad) float64 { work += int64(len(l)); return step(l) }
+	var ss []*simulator
+	var reps []Result
+	for i := 0; i < r && (i < ReplicationsMin || cfg.WorkBudget <= 0 || work < cfg.WorkBudget); i++ {
 		per.Seed = cfg.Seed + uint64(i)*replicaSeedStep
-		ss[i] = newSimulator(per)
-		ss[i].run()
-		reps[i] = ss[i].result()
+		s := newSimulator(per)
+		s.run()
+		ss, reps = append(ss, s), append(reps, s.result())
 	}
 	res := pooled(ss)
-	res.Replications = r
+	res.Replications = len(ss)
 	res.TTFT, res.TTFTCI = across(reps, func(x Result) Percentiles { return x.TTFT })
 	res.TPOT, res.TPOTCI = across(reps, func(x Result) Percentiles { return x.TPOT })
 	res.E2E, _ = across(reps, func(x Result) Percentiles { return x.E2E })

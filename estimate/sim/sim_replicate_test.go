@@ -64,3 +64,20 @@ func TestReplicateCoverage(t *testing.T) {
 		t.Error("studentT975")
 	}
 }
+
+// TestReplicateWorkBudget: replications stop once their rank-steps pass
+// the budget, but never below ReplicationsMin, and the budget is a count,
+// so the same run stops at the same place.
+func TestReplicateWorkBudget(t *testing.T) {
+	cfg := mm1ish(3, 32000)
+	full := Replicate(cfg, 32)
+	cfg.WorkBudget = int64(full.Steps) / 4 // a quarter of what 32 runs cost
+	a, b := Replicate(cfg, 32), Replicate(cfg, 32)
+	if a.Replications >= 32 || a.Replications < ReplicationsMin || a != b {
+		t.Fatalf("%d replications (then %d) within a quarter of the work of 32", a.Replications, b.Replications)
+	}
+	cfg.WorkBudget = 1
+	if r := Replicate(cfg, 32); r.Replications != ReplicationsMin {
+		t.Fatalf("%d replications with a budget of one step", r.Replications)
+	}
+}

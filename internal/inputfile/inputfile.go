@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // ErrNotRegular marks a path that is not a regular file (directory, FIFO,
@@ -69,18 +70,24 @@ func tooLarge(size, limit int64) error {
 	return fmt.Errorf("%w: %s, over the %s limit", ErrTooLarge, Size(size), Size(limit))
 }
 
-// Size renders a byte count for messages: "120 MiB", "1.5 KiB", "37 bytes".
+// Size renders a byte count for messages: "120 MiB", "1.5 KiB", "37 bytes";
+// a count just past a whole unit, which one decimal would show as the unit
+// itself, in bytes ("4194306 bytes", not "4.0 MiB" next to a 4 MiB limit).
 func Size(n int64) string {
 	for _, u := range []struct {
 		size int64
 		name string
 	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}} {
-		switch {
-		case n >= u.size && n%u.size == 0:
-			return fmt.Sprintf("%d %s", n/u.size, u.name)
-		case n >= u.size:
-			return fmt.Sprintf("%.1f %s", float64(n)/float64(u.size), u.name)
+		if n < u.size {
+			continue
 		}
+		if n%u.size == 0 {
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		}
+		if s := fmt.Sprintf("%.1f", float64(n)/float64(u.size)); !strings.HasSuffix(s, ".0") {
+			return s + " " + u.name
+		}
+		break
 	}
 	return fmt.Sprintf("%d bytes", n)
 }

@@ -45,7 +45,7 @@ func TestReadCap(t *testing.T) {
 		t.Fatalf("at the cap: %d bytes, %v", len(data), err)
 	}
 	_, err := Read(p, 4095)
-	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "4 KiB, over the 4.0 KiB limit") {
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "4 KiB, over the 4095 bytes limit") {
 		t.Fatalf("over the cap: %v", err)
 	}
 	if _, err := Read(filepath.Join(t.TempDir(), "missing"), 10); !errors.Is(err, os.ErrNotExist) {
@@ -54,7 +54,7 @@ func TestReadCap(t *testing.T) {
 }
 
 func TestSizeAndKind(t *testing.T) {
-	for n, want := range map[int64]string{120 << 20: "120 MiB", 1536: "1.5 KiB", 37: "37 bytes", 3 << 30: "3 GiB"} {
+	for n, want := range map[int64]string{120 << 20: "120 MiB", 1536: "1.5 KiB", 37: "37 bytes", 3 << 30: "3 GiB", 4<<20 + 2: "4194306 bytes", 1<<30 + 1<<29: "1.5 GiB"} {
 		if got := Size(n); got != want {
 			t.Errorf("Size(%d) = %q, want %q", n, got, want)
 		}
