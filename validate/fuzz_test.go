@@ -3,6 +3,7 @@ package validate
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/spec"
@@ -23,7 +24,9 @@ func FuzzValidate(f *testing.F) {
 	for _, s := range []string{"", "{}", "[]", "a: [", "\x00", "apiVersion: vlaunch/v1\nparallelism: 8\n",
 		"a: &a [*a]", "a: &a {b: 1}\nc: {<<: *a, <<: [*a, *a]}\n", "? [a]\n: b\n", "model: {name: .nan}\n",
 		"hardware: {gpu: [1], nodes: [{gpus: 1e400}]}\n", "vllm: {env: {\"\": \"\\0\"}}\n", "--- a\n--- b\n",
-		"hardware:\n  nodes: &n [{name: a, address: 127.0.0.1, gpus: 3}, *n]\n"} {
+		"hardware:\n  nodes: &n [{name: a, address: 127.0.0.1, gpus: 3}, *n]\n",
+		"kind: a\nkind: b\n", "a:\n\tb: 1\n", "a: \x07\n", "a: *nope\n", "model: {name: x\n", "a: [" + strings.Repeat("1,", 100) + "1]\n",
+		"workload: {concurrency: 1000000000, arrival_rate_per_s: 1e308, max_model_len: 99999999999}\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
