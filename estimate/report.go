@@ -7,6 +7,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/search"
 	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // Report is the whole `vlaunch check` result. The memory half (Check) fills
@@ -55,7 +56,9 @@ type InputSummary struct {
 	CUDAGraphs          bool    `json:"cuda_graphs"`
 	// Speculative is speculative decoding (nil: off).
 	Speculative *SpecSummary `json:"speculative,omitempty"`
-	Assumptions []string     `json:"assumptions,omitempty"`
+	// Settings are the effective engine values with where each came from
+	// (spec, env, release default, auto, derived, assumed).
+	Settings []resolve.NamedSetting `json:"settings,omitempty"`
 }
 
 // SpecSummary echoes speculative decoding: the method, the drafts per
@@ -106,7 +109,7 @@ func summarize(in *Input) InputSummary {
 		Utilization: in.GPUMemoryUtilization, MaxModelLen: in.MaxModelLen, MaxNumSeqs: in.MaxNumSeqs,
 		MaxNumBatchedTokens: in.MaxNumBatchedTokens, BlockSize: in.BlockSize, Concurrency: max(in.Workload.Concurrency, 1),
 		VLLMVersion: in.VLLMVersion, All2AllBackend: in.All2AllBackend, CUDAGraphs: in.CUDAGraphs, Speculative: specSummary(in),
-		Assumptions: in.Assumptions}
+		Settings: in.Settings}
 }
 
 // PerfOptions tune the performance half (slo.Options).

@@ -19,9 +19,11 @@ var htmlTemplate string
 // page is what the HTML template lays out: words the text report prints
 // (headings, verdicts, notes, findings) and charts drawn by package svg.
 type page struct {
-	Title    string
-	Heading  string
-	Lines    []string
+	Title   string
+	Heading string
+	Lines   []string
+	// Settings are the engine settings with their provenance (check only).
+	Settings []settingRow
 	Feasible bool
 	Verdicts []verdictView
 	Charts   []chartView
@@ -63,9 +65,12 @@ func writePage(w io.Writer, p *page) error {
 func checkPage(r *estimate.Report) *page {
 	in := r.Input
 	p := &page{Title: "vlaunch check: " + in.Model, Heading: layoutLine(in), Feasible: r.Feasible, Notes: r.Notes}
-	p.Lines = append(p.Lines, settingsLine(in))
-	for _, a := range in.Assumptions {
-		p.Lines = append(p.Lines, "assumed: "+a)
+	p.Settings = settingRows(in)
+	if len(p.Settings) == 0 {
+		p.Lines = append(p.Lines, settingsLine(in))
+	}
+	if in.Speculative != nil && len(p.Settings) > 0 {
+		p.Lines = append(p.Lines, in.Speculative.Text())
 	}
 	p.Verdicts = verdictViews(r.SLO)
 	p.Charts = checkCharts(r)

@@ -15,16 +15,9 @@ func WriteMarkdown(w io.Writer, r *estimate.Report) {
 	in, m, p := r.Input, r.Memory, r.Memory.PerGPU
 	fmt.Fprintf(w, "# vlaunch check: %s on %d × %s\n\n", in.Model, in.GPUs, in.GPU)
 	writeSearchMarkdown(w, r.LayoutSearch)
-	fmt.Fprintf(w, "TP %d · PP %d · DP %d · EP %s · %d node%s · vLLM %s · weights %s (checkpoint %s) · KV cache %s · "+
-		"gpu_memory_utilization %.2f · max_model_len %d · max_num_seqs %d · max_num_batched_tokens %d · block size %d\n\n",
-		in.TP, in.PP, in.DP, textfmt.OnOff(in.EP), in.Nodes, plural(in.Nodes), in.VLLMVersion, in.WeightsDType, in.CheckpointDType,
-		in.KVCacheDType, in.Utilization, in.MaxModelLen, in.MaxNumSeqs, in.MaxNumBatchedTokens, in.BlockSize)
-	if in.Speculative != nil {
-		fmt.Fprintf(w, "%s\n\n", in.Speculative.Text())
-	}
-	for _, a := range in.Assumptions {
-		fmt.Fprintf(w, "- assumed: %s\n", a)
-	}
+	fmt.Fprintf(w, "TP %d · PP %d · DP %d · EP %s · %d node%s · vLLM %s\n\n",
+		in.TP, in.PP, in.DP, textfmt.OnOff(in.EP), in.Nodes, plural(in.Nodes), in.VLLMVersion)
+	writeSettingsMarkdown(w, in)
 	fmt.Fprintf(w, "\n**Feasible: %s**\n\n## Per-GPU memory%s\n\n| term | GiB | derivation |\n|---|---:|---|\n", yesNo(r.Feasible), stageSuffix(r))
 	mdRow(w, "device total (CUDA runtime)", p.DeviceGiB, "")
 	mdRow(w, fmt.Sprintf("usable = %.2f × device", p.Utilization), p.UsableGiB, "")

@@ -23,7 +23,9 @@ func WritePlanHTML(w io.Writer, r *plan.Result, best *estimate.Report) error {
 	if best != nil {
 		p = checkPage(best)
 		p.Title, p.Heading = "vlaunch plan: "+r.Subject.Model, planSubject(r.Subject)
-		p.Lines = append([]string{"the best candidate, #1, in detail below: " + layoutLine(best.Input), settingsLine(best.Input)}, p.Lines[1:]...)
+		// The candidate's values, not their provenance: plan chose them.
+		p.Lines = append([]string{"the best candidate, #1, in detail below: " + layoutLine(best.Input), settingsLine(best.Input)}, p.Lines...)
+		p.Settings = nil
 	}
 	p.Extra = template.HTML(planSections(r))
 	return writePage(w, p)

@@ -16,10 +16,8 @@ import (
 func WriteText(w io.Writer, r *estimate.Report) {
 	in, m := r.Input, r.Memory
 	writeSearchText(w, r.LayoutSearch)
-	fmt.Fprintf(w, "vlaunch check: %s\n%s\n", layoutLine(in), settingsLine(in))
-	for _, a := range in.Assumptions {
-		fmt.Fprintf(w, "  assumed: %s\n", a)
-	}
+	fmt.Fprintf(w, "vlaunch check: %s\n", layoutLine(in))
+	writeSettingsText(w, in)
 	writeBudgetText(w, r)
 	fmt.Fprintf(w, "\nKV cache (per GPU%s)\n", stageSuffix(r))
 	fmt.Fprintf(w, "  bytes per token      %s   %s\n", textfmt.Thousands(m.KVBytesPerToken), m.KV.Formula)

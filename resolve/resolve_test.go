@@ -97,8 +97,8 @@ func TestProvenance(t *testing.T) {
 		}
 	}
 	d.VLLM.Version = ""
-	if r := mustResolve(t, d); r.Version.From != SourceAssumed || r.Version.Value != vllm.Newest().String() || len(r.Assumptions()) == 0 {
-		t.Errorf("no version: %+v, assumptions %v", r.Version, r.Assumptions())
+	if r := mustResolve(t, d); r.Version.From != SourceAssumed || r.Version.Value != vllm.Newest().String() || r.Settings()[0].From != SourceAssumed {
+		t.Errorf("no version: %+v, settings %v", r.Version, r.Settings())
 	}
 }
 

@@ -63,8 +63,8 @@ func TestSpeculativeResolves(t *testing.T) {
 	if s.VLLMMethod != "deepseek_mtp" || s.Draft.Layers.NumLayers != 1 || !s.Draft.Layers.IsMoELayer(0) || s.Draft.HeadCopies != 1 || s.Draft.WeightsDType != "fp8" {
 		t.Errorf("MTP on 0.10.1: %+v, drafter %+v", s, s.Draft)
 	}
-	if a := d.Assumptions(); !strings.Contains(strings.Join(a, "\n"), "mean acceptance length 1.85") {
-		t.Errorf("assumptions %v lack the acceptance", a)
+	if a := d.Settings(); a[len(a)-1].Name != "mean_acceptance_length" || !strings.Contains(a[len(a)-1].Why, "mean acceptance length 1.85") {
+		t.Errorf("settings %v lack the acceptance", a)
 	}
 	d2 := d.WithSpeculativeTokens(3)
 	if s2 := d2.Engine.Speculative; s2.NumTokens != 3 || math.Abs(s2.Acceptance.Value-ChainAcceptance(0.85, 3)) > 1e-9 || d.Engine.Speculative.NumTokens != 1 {

@@ -60,8 +60,9 @@ type Input struct {
 	// Env is the spec's vllm.env (read for VLLM_DEEPEP_BUFFER_SIZE_MB,
 	// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, ...).
 	Env map[string]string
-	// Assumptions lists defaults the resolution chose, for the report.
-	Assumptions []string
+	// Settings are the effective engine values with their provenance
+	// (resolve.Deployment.Settings), for the report; nil when built by hand.
+	Settings []resolve.NamedSetting
 	// Speculative is speculative decoding (nil: off).
 	Speculative *resolve.Speculative
 	// Calibration is where the efficiency constants come from (a
@@ -82,7 +83,7 @@ func FromResolved(d *resolve.Deployment) Input {
 		All2AllBackend: e.All2All.Value, All2AllExplicit: e.All2AllExplicit(), EnforceEager: e.EnforceEager,
 		CUDAGraphs: e.CUDAGraphs.Value, EnableDBO: e.EnableDBO, EnableEPLB: e.EnableEPLB, NumRedundantExperts: e.NumRedundantExperts,
 		Network: d.Network, Workload: d.Workload, SLO: d.SLO, VLLMVersion: d.Version.Value, Env: e.Env,
-		Assumptions: d.Assumptions(), Calibration: d.Calibration, Speculative: e.Speculative, resolved: d}
+		Settings: d.Settings(), Calibration: d.Calibration, Speculative: e.Speculative, resolved: d}
 }
 
 // Resolved is the deployment the input was made from (nil when built by hand).
