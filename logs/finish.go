@@ -29,9 +29,18 @@ func (a *analyzer) failures(groups []*group, engineOf map[*proc]*group, serving 
 		anyError = len(gen) > 0
 	}
 	if !anyError {
+		// The front-ends are the processes of no engine group. A lone API
+		// server is mapped to a group for its name (groups) without being
+		// a member: its exception must still be read here.
+		members := map[*proc]bool{}
+		for _, g := range groups {
+			for _, m := range g.members {
+				members[m] = true
+			}
+		}
 		var fronts []*proc
 		for _, p := range a.order {
-			if engineOf[p] == nil {
+			if !members[p] {
 				fronts = append(fronts, p)
 			}
 		}
