@@ -33,4 +33,5 @@ const (
 	CodeCalibration = codes.SpecCalibration // calibration file unreadable, of another schema, or with unknown/out-of-range constants
 	CodeSpeculative = codes.SpecSpeculative // vllm.speculative: method, model, draft or acceptance the release cannot run
 	CodeSecret      = codes.SpecSecret      // a credential in vllm.env or vllm.extra_args
+	CodeTPHeads     = codes.SpecTPHeads     // tensor size does not divide the attention heads
 )

@@ -1,6 +1,9 @@
 package validate
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // checkLayout checks tensor x pipeline x data against the GPUs the nodes
 // have, and that each tensor x pipeline group (one engine) fits the nodes.
@@ -48,6 +51,36 @@ func checkNodeFit(c *checker, group int) {
 				group, n.Name, n.GPUs, nodes[0].Name, nodes[0].GPUs)
 		}
 	}
+}
+
+// checkTensorHeads: vLLM splits the attention heads evenly over the
+// tensor-parallel ranks and refuses a size that does not divide them
+// (ModelConfig.verify_with_parallel_config, vllm/config.py: "Total number
+// of attention heads (64) must be divisible by tensor parallel size (6)"),
+// in every release in vlaunch's table.
+func checkTensorHeads(c *checker) {
+	par := c.d.Parallelism
+	if par.Auto || c.model == nil || !c.ok(p("parallelism")) {
+		return
+	}
+	tp, heads := par.Tensor, c.model.NumHeads
+	if tp < 2 || heads < 1 || heads%tp == 0 {
+		return
+	}
+	c.errorf(CodeTPHeads, p("parallelism", "tensor"), "use a tensor size that divides "+fmt.Sprint(heads)+" ("+divisorsUpTo(heads, 64)+"), and pipeline or data parallelism for the rest",
+		"tensor = %d does not divide %s's %d attention heads: vLLM refuses to start (\"Total number of attention heads (%d) must be divisible by tensor parallel size (%d)\")",
+		tp, modelLabel(c), heads, heads, tp)
+}
+
+// divisorsUpTo lists n's divisors up to limit, for a hint.
+func divisorsUpTo(n, limit int) string {
+	var out []string
+	for d := 1; d <= n && d <= limit; d++ {
+		if n%d == 0 {
+			out = append(out, fmt.Sprint(d))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // checkExpert rejects expert parallelism for a model without routed experts.

@@ -33,6 +33,7 @@ const (
 	SpecCalibration diag.Code = "SPEC120"
 	SpecSecret      diag.Code = "SPEC121"
 	SpecSpeculative diag.Code = "SPEC122"
+	SpecTPHeads     diag.Code = "SPEC123"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -65,4 +66,5 @@ var specEntries = []Entry{
 	{SpecCalibration, "calibration", diag.Error, "Unreadable or invalid calibration file"},
 	{SpecSecret, "secret", diag.Error, "A credential in vllm.env or vllm.extra_args"},
 	{SpecSpeculative, "speculative", diag.Error, "Speculative decoding the release or the model cannot run as written"},
+	{SpecTPHeads, "tensor-heads", diag.Error, "The tensor-parallel size does not divide the model's attention heads"},
 }
