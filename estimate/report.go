@@ -34,14 +34,16 @@ type Report struct {
 
 // InputSummary echoes the resolved input so a report stands on its own.
 type InputSummary struct {
-	Model               string  `json:"model"`
-	GPU                 string  `json:"gpu"`
-	GPUs                int     `json:"gpus"`
-	Nodes               int     `json:"nodes"`
-	TP                  int     `json:"tp"`
-	PP                  int     `json:"pp"`
-	DP                  int     `json:"dp"`
-	EP                  bool    `json:"ep"`
+	Model string `json:"model"`
+	GPU   string `json:"gpu"`
+	GPUs  int    `json:"gpus"`
+	Nodes int    `json:"nodes"`
+	TP    int    `json:"tp"`
+	PP    int    `json:"pp"`
+	DP    int    `json:"dp"`
+	EP    bool   `json:"ep"`
+	// Replicas is the number of independent replicas (0: one).
+	Replicas            int     `json:"replicas,omitempty"`
 	WeightsDType        string  `json:"weights_dtype"`
 	CheckpointDType     string  `json:"checkpoint_dtype"`
 	KVCacheDType        string  `json:"kv_cache_dtype"`
@@ -104,7 +106,8 @@ func Check(in *Input) Report {
 
 func summarize(in *Input) InputSummary {
 	l := in.Layout
-	return InputSummary{Model: in.ModelSource, GPU: in.GPU.Name, GPUs: l.GPUs(), Nodes: l.Nodes, TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
+	return InputSummary{Model: in.ModelSource, GPU: in.GPU.Name, GPUs: l.TotalGPUs(), Nodes: l.Nodes, TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
+		Replicas:     replicasOf(l),
 		WeightsDType: in.WeightsDType, CheckpointDType: in.Model.CheckpointDType(), KVCacheDType: in.KVCacheDType,
 		Utilization: in.GPUMemoryUtilization, MaxModelLen: in.MaxModelLen, MaxNumSeqs: in.MaxNumSeqs,
 		MaxNumBatchedTokens: in.MaxNumBatchedTokens, BlockSize: in.BlockSize, Concurrency: max(in.Workload.Concurrency, 1),
@@ -135,3 +138,12 @@ type LayoutSearch = search.Result
 // (search.Choose) and returns the input for the chosen layout, the search
 // section and an info finding naming the choice.
 func SearchLayout(base *Input) (Input, *LayoutSearch, diag.Diagnostic) { return search.Choose(base) }
+
+// replicasOf is Layout.Replicas for the summary: 0 for one replica, so
+// reports of single-replica deployments do not change.
+func replicasOf(l resolve.Layout) int {
+	if r := l.ReplicaCount(); r > 1 {
+		return r
+	}
+	return 0
+}

@@ -114,7 +114,7 @@ func nodeArgs(p *Plan, n *NodePlan, startRank, dpLocal *Arg) ([]Arg, error) {
 	}
 	if p.Layout == LayoutDP {
 		a.args = append(a.args, Arg{Text: "--data-parallel-size-local"}, *dpLocal)
-		a.flag("data-parallel-address", p.Primary.Address)
+		a.flag("data-parallel-address", p.primaryOf(n).Address)
 		a.flag("data-parallel-rpc-port", itoa(p.RPCPort))
 	}
 	if n.Role == RoleHeadless {
@@ -151,7 +151,7 @@ func spanningArgs(p *Plan, n *NodePlan, nodeRank, masterAddr Arg) ([]Arg, error)
 		return a.args, a.err
 	}
 	a.flag("distributed-executor-backend", "mp")
-	a.flag("nnodes", itoa(len(p.activeNodes())))
+	a.flag("nnodes", itoa(p.ReplicaNodes))
 	a.args = append(a.args, Arg{Text: "--node-rank"}, nodeRank, Arg{Text: "--master-addr"}, masterAddr)
 	a.flag("master-port", itoa(MasterPort))
 	if n.Role == RoleHeadless {

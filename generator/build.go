@@ -72,6 +72,7 @@ func newPlan(r *resolve.Deployment, runtime, layout string, nodes []NodePlan) *P
 		p.SpecFile = filepath.Base(d.File)
 	}
 	p.Primary = &p.Nodes[0]
+	p.setReplicas()
 	p.Via = r.Release.All2AllVia().String()
 	p.RDMA = p.Fabric == "infiniband" || p.Fabric == "roce"
 	if p.Binary == "" {
@@ -136,7 +137,7 @@ func (p *Plan) nodeSteps(n *NodePlan, common, extra []Arg) ([]Step, error) {
 	case LayoutRay:
 		return p.raySteps(n, bin, common, extra)
 	case LayoutNNodes:
-		own, err := spanningArgs(p, n, Arg{Text: itoa(n.Index)}, Arg{Text: p.Primary.Address})
+		own, err := spanningArgs(p, n, Arg{Text: itoa(n.Rank)}, Arg{Text: p.primaryOf(n).Address})
 		return []Step{{Args: join(bin, common, own, extra), Comment: roleComment(p, n)}}, err
 	}
 	start, local := Arg{Text: itoa(n.DPStart)}, Arg{Text: itoa(n.DPLocal)}
@@ -147,15 +148,18 @@ func (p *Plan) nodeSteps(n *NodePlan, common, extra []Arg) ([]Step, error) {
 // raySteps: the head starts Ray, waits for every GPU, then serves; workers
 // join and block.
 func (p *Plan) raySteps(n *NodePlan, bin, common, extra []Arg) ([]Step, error) {
-	head := fmt.Sprintf("%s:%d", p.Primary.Address, RayPort)
+	primary := p.primaryOf(n)
+	head := fmt.Sprintf("%s:%d", primary.Address, RayPort)
 	if n.Role == RoleRayWorker {
 		return []Step{{Args: words("ray", "start", "--block", "--address", head, "--node-ip-address", n.Address),
-			Comment: "join the Ray cluster of " + p.Primary.Name + " and block"}}, nil
+			Comment: "join the Ray cluster of " + primary.Name + " and block"}}, nil
 	}
 	own, err := spanningArgs(p, n, Arg{}, Arg{})
 	total := 0
 	for _, a := range p.activeNodes() {
-		total += a.GPUs
+		if a.Replica == n.Replica {
+			total += a.GPUs
+		}
 	}
 	return []Step{
 		{Args: words("ray", "start", "--head", "--port", itoa(RayPort), "--node-ip-address", n.Address),
@@ -166,11 +170,19 @@ func (p *Plan) raySteps(n *NodePlan, bin, common, extra []Arg) ([]Step, error) {
 }
 
 func roleComment(p *Plan, n *NodePlan) string {
+	if p.Replicas > 1 {
+		return fmt.Sprintf("replica %d of %d (independent; a load balancer spreads requests over the replicas): %s", n.Replica+1, p.Replicas, replicaRoleComment(p, n))
+	}
+	return replicaRoleComment(p, n)
+}
+
+// replicaRoleComment is the node's role within its replica.
+func replicaRoleComment(p *Plan, n *NodePlan) string {
 	switch {
 	case p.Layout == LayoutNNodes && n.Role == RolePrimary:
-		return fmt.Sprintf("node rank 0 of %d: API server and engine rank 0", len(p.activeNodes()))
+		return fmt.Sprintf("node rank 0 of %d: API server and engine rank 0", p.ReplicaNodes)
 	case p.Layout == LayoutNNodes:
-		return fmt.Sprintf("node rank %d of %d: engine workers only (--headless)", n.Index, len(p.activeNodes()))
+		return fmt.Sprintf("node rank %d of %d: engine workers only (--headless)", n.Rank, p.ReplicaNodes)
 	case n.Role == RolePrimary && p.Layout == LayoutDP:
 		return fmt.Sprintf("primary: API server and DP ranks %d-%d", n.DPStart, n.DPStart+n.DPLocal-1)
 	case n.Role == RolePrimary:

@@ -53,4 +53,6 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 	return env
 }
 
-func (p *Plan) multiNode() bool { return len(p.activeNodes()) > 1 }
+// multiNode: one replica's engines span nodes (replicas never talk to
+// each other).
+func (p *Plan) multiNode() bool { return p.ReplicaNodes > 1 }

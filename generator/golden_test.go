@@ -26,6 +26,11 @@ var goldenCases = []struct {
 	{"dp-ep-0.10.1", "dp-ep-0.10.1", ""},
 	{"dp-ep-0.11.1", "dp-ep-0.11.1", ""},
 	{"ethernet-docker", "ethernet", ""},
+	{"replicas-node-bare", "replicas-node", ""},
+	{"replicas-node-kubernetes", "replicas-node", "kubernetes"},
+	{"replicas-dp-docker", "replicas-dp", ""},
+	{"replicas-ray", "replicas-ray", ""},
+	{"replicas-nnodes-kubernetes", "replicas-nnodes", "kubernetes"},
 }
 
 // loadSpec reads and defaults a fixture.

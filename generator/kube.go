@@ -8,10 +8,13 @@ import (
 	"github.com/vlaunch/vlaunch/spec"
 )
 
-// KubePlan is the LeaderWorkerSet: one group of Size pods (one per node),
-// the leader running node 0's role and every worker the headless role, with
-// ranks derived from the LWS environment.
+// KubePlan is the LeaderWorkerSet: Replicas groups (one per independent
+// replica) of Size pods (one per node), each group's leader running its
+// replica's first node's role and every worker the headless role, with
+// ranks derived from the LWS environment (LWS_WORKER_INDEX counts within a
+// group). One Service spreads requests over the groups' leaders.
 type KubePlan struct {
+	Replicas   int
 	Size       int
 	GPUsPerPod int
 	Env        []EnvVar
@@ -56,7 +59,7 @@ func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
 	if mds.HasErrors() {
 		return nil, ds
 	}
-	kp := &KubePlan{Size: len(active), GPUsPerPod: n0.GPUs, RDMAResource: d.Runtime.Kubernetes.RDMAResource, Model: mount}
+	kp := &KubePlan{Replicas: max(1, p.Replicas), Size: p.ReplicaNodes, GPUsPerPod: n0.GPUs, RDMAResource: d.Runtime.Kubernetes.RDMAResource, Model: mount}
 	if p.RDMA && kp.RDMAResource == "" {
 		kp.RDMAResource = "rdma/ib"
 	}
@@ -121,6 +124,7 @@ func kubeSteps(p *Plan, d *spec.Deployment) (leader, worker []Step, err error) {
 func withPrimaryAddress(p *Plan, addr string) *Plan {
 	kp := *p
 	kp.Primary = &NodePlan{Address: addr, DPLocal: p.Primary.DPLocal}
+	kp.Primaries = []*NodePlan{kp.Primary}
 	return &kp
 }
 
@@ -138,7 +142,7 @@ func rawWords(args []Arg, exprs ...string) []Arg {
 
 func kubeRaySteps(p *Plan, bin, common, extra []Arg) (leader, worker []Step, err error) {
 	own, err := spanningArgs(p, p.Primary, Arg{}, Arg{})
-	total := p.Kube0GPUs() * len(p.activeNodes())
+	total := p.Kube0GPUs() * p.ReplicaNodes
 	leader = []Step{
 		{Args: append(words("ray", "start", "--head", "--port", itoa(RayPort), "--node-ip-address"), Arg{Text: leaderSelf, Raw: true}),
 			Comment: "LWS leader: Ray head"},

@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/resolve"
@@ -78,11 +79,14 @@ type NodePlan struct {
 	Interface   string
 	RDMADevices []string
 	Role        string
-	DPLocal     int
-	DPStart     int
-	Env         []EnvVar
-	Steps       []Step
-	ScriptName  string
+	// Replica is the independent replica the node serves; Rank its place
+	// among that replica's nodes (0: the replica's primary or Ray head).
+	Replica, Rank int
+	DPLocal       int
+	DPStart       int
+	Env           []EnvVar
+	Steps         []Step
+	ScriptName    string
 	// ContainerScript, for docker nodes with several steps (the Ray head),
 	// is a bundle file mounted into the container and run there.
 	ContainerScript string
@@ -116,16 +120,22 @@ type Plan struct {
 	// decides the backend; the bundle adds no flag or variable of its own.
 	All2AllFromEnv bool
 	Nodes          []NodePlan
-	// Primary is the node clients talk to.
+	// Primary is the node clients talk to (replica 0's).
 	Primary *NodePlan
-	Fabric  string
-	RDMA    bool
-	DeepEP  bool
-	Image   string
-	Binary  string
-	Docker  spec.Docker
-	K8s     spec.Kubernetes
-	Summary string
+	// Replicas is the number of independent replicas, each its own `vllm
+	// serve` on ReplicaNodes nodes; Primaries are their first nodes, the
+	// endpoints a load balancer spreads requests over.
+	Replicas     int
+	ReplicaNodes int
+	Primaries    []*NodePlan
+	Fabric       string
+	RDMA         bool
+	DeepEP       bool
+	Image        string
+	Binary       string
+	Docker       spec.Docker
+	K8s          spec.Kubernetes
+	Summary      string
 	// Startup words what the release does while its nodes find each
 	// other, for the README.
 	Startup StartupFacts
@@ -179,10 +189,13 @@ func dpLayout(r *resolve.Deployment, pl resolve.Placement, nodes []NodePlan) (st
 	d, l := r.Spec, r.Layout
 	for i, slot := range pl.Nodes {
 		n := &nodes[i]
-		n.DPLocal, n.DPStart, n.Role = slot.DPLocal, slot.DPStart, RoleHeadless
+		n.DPLocal, n.DPStart, n.Role, n.Replica, n.Rank = slot.DPLocal, slot.DPStart, RoleHeadless, slot.Replica, slot.Rank
 		if !slot.Used {
 			n.Role = RoleIdle
 			continue
+		}
+		if slot.Rank == 0 {
+			n.Role = RolePrimary
 		}
 		if slot.IdleGPUs > 0 {
 			ds = append(ds, gdiag(d, CodeIdleGPUs, diag.Warning, fmt.Sprintf("hardware.nodes[%d].gpus", i),
@@ -190,23 +203,24 @@ func dpLayout(r *resolve.Deployment, pl resolve.Placement, nodes []NodePlan) (st
 					n.DPLocal, l.TP, l.PP), ""))
 		}
 	}
-	nodes[0].Role = RolePrimary
 	ds = append(ds, idleNodeWarnings(d, nodes)...)
 	return pl.Kind, nodes, ds
 }
 
-// spanningLayout: one engine over whole nodes, through --nnodes or Ray as
-// the release does it.
+// spanningLayout: one engine (per replica) over whole nodes, through
+// --nnodes or Ray as the release does it.
 func spanningLayout(r *resolve.Deployment, pl resolve.Placement, nodes []NodePlan) (string, []NodePlan, diag.Diagnostics) {
 	layout := pl.Kind
 	for i := range nodes {
 		n := &nodes[i]
+		slot := pl.Nodes[i]
+		n.Replica, n.Rank = slot.Replica, slot.Rank
 		switch {
-		case !pl.Nodes[i].Used:
+		case !slot.Used:
 			n.Role = RoleIdle
-		case i == 0 && layout == LayoutRay:
+		case slot.Rank == 0 && layout == LayoutRay:
 			n.Role = RoleRayHead
-		case i == 0:
+		case slot.Rank == 0:
 			n.Role = RolePrimary
 		case layout == LayoutRay:
 			n.Role = RoleRayWorker
@@ -232,6 +246,62 @@ func idleNodeWarnings(d *spec.Deployment, nodes []NodePlan) diag.Diagnostics {
 // ActiveNodes are the nodes that get a script (on Kubernetes, one pod each
 // in LWS_WORKER_INDEX order); the bundle README lists them.
 func (p *Plan) ActiveNodes() []*NodePlan { return p.activeNodes() }
+
+// primaryOf is the first node of n's replica: its API server, DP
+// coordinator, --nnodes master or Ray head.
+func (p *Plan) primaryOf(n *NodePlan) *NodePlan {
+	if n.Replica < len(p.Primaries) {
+		return p.Primaries[n.Replica]
+	}
+	return p.Primary
+}
+
+// PrimaryNames names the replicas' first nodes ("node0", or "node0, node2"
+// with several replicas), for the README.
+func (p *Plan) PrimaryNames() string {
+	if len(p.Primaries) <= 1 {
+		return p.Primary.Name
+	}
+	names := make([]string, len(p.Primaries))
+	for i, n := range p.Primaries {
+		names[i] = n.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// FirstScripts names the script that starts each replica's first node:
+// "`node0.sh` on node0", or "each replica's first script (`node0.sh` on
+// node0, `node2.sh` on node2)", for the README.
+func (p *Plan) FirstScripts() string {
+	one := func(n *NodePlan) string { return fmt.Sprintf("`%s` on %s", n.ScriptName, n.Name) }
+	if len(p.Primaries) <= 1 {
+		return one(p.Primary)
+	}
+	parts := make([]string, len(p.Primaries))
+	for i, n := range p.Primaries {
+		parts[i] = one(n)
+	}
+	which := "each replica's first script"
+	if p.ReplicaNodes == 1 {
+		which = "each replica's script"
+	}
+	return which + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// setReplicas records the replicas the placement made: their count, the
+// nodes each spans and their first nodes.
+func (p *Plan) setReplicas() {
+	p.Replicas, p.ReplicaNodes, p.Primaries = 0, 0, nil
+	for _, n := range p.activeNodes() {
+		if n.Rank == 0 {
+			p.Replicas++
+			p.Primaries = append(p.Primaries, n)
+		}
+		if n.Replica == 0 {
+			p.ReplicaNodes++
+		}
+	}
+}
 
 // activeNodes are the nodes that get a script.
 func (p *Plan) activeNodes() []*NodePlan {

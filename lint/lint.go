@@ -49,6 +49,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 		return nil, err
 	}
 	ps.Release = rel
+	tagReplicas(invs, parseReplicaDirectives(inputs))
 	for i := range warn {
 		if len(inputs) > 0 {
 			warn[i].File, warn[i].Line, warn[i].Col = inputs[0].Name, 1, 1

@@ -160,15 +160,19 @@ func checkVersions(p *pass) {
 	}
 }
 
-// checkRayHeads reports several `ray start --head` for one cluster (VL214).
+// checkRayHeads reports several `ray start --head` for one cluster (VL214):
+// one deployment (independent replicas run a cluster each).
 func checkRayHeads(p *pass) {
-	var heads []*launch.Invocation
-	for _, r := range p.Rays {
-		if r.Kind == launch.KindRayHead {
-			heads = append(heads, r)
+	first := map[string]*launch.Invocation{}
+	for _, h := range p.Rays {
+		if h.Kind != launch.KindRayHead {
+			continue
 		}
-	}
-	for _, h := range heads[min(1, len(heads)):] {
-		p.ReportAt(h, h.Pos, "start the head once; other nodes run `ray start --address=<head>:6379`", "another `ray start --head` (first at %s)", fmt.Sprintf("%s:%d", heads[0].File, heads[0].Pos.Line))
+		f, ok := first[h.Deployment]
+		if !ok {
+			first[h.Deployment] = h
+			continue
+		}
+		p.ReportAt(h, h.Pos, "start the head once; other nodes run `ray start --address=<head>:6379`", "another `ray start --head` (first at %s)", fmt.Sprintf("%s:%d", f.File, f.Pos.Line))
 	}
 }

@@ -34,15 +34,25 @@ func (p *pass) specGPUs(s *server) int {
 	return n
 }
 
-// checkSpecAddress reports a DP address that is not the spec's first node (VL401).
+// checkSpecAddress reports a DP address that is not the spec's first node
+// (VL401), or with independent replicas, the first node of a replica.
 func checkSpecAddress(p *pass) {
 	if p.Spec == nil || len(p.Spec.Hardware.Nodes) == 0 {
 		return
 	}
+	_, heads := specReplicaNodes(p)
 	head := p.Spec.Hardware.Nodes[0]
+	isHead := func(addr string) bool {
+		for _, i := range heads {
+			if n := p.Spec.Hardware.Nodes[i]; addr == n.Address || addr == n.Name {
+				return true
+			}
+		}
+		return false
+	}
 	for _, s := range p.Servers {
 		a, ok := s.Str("data-parallel-address")
-		if !ok || !a.Known || a.Text == head.Address || a.Text == head.Name {
+		if !ok || !a.Known || isHead(a.Text) {
 			continue
 		}
 		p.ReportAt(s.Inv, a.Pos, "the spec's first node ("+head.Name+", "+head.Address+") is the primary", "--data-parallel-address %s is not the primary node of the spec", a.Text)
@@ -55,13 +65,17 @@ func checkSpecNodeCount(p *pass) {
 	if p.Spec == nil || len(p.Spec.Hardware.Nodes) == 0 {
 		return
 	}
-	want := len(p.Spec.Hardware.Nodes)
+	want, _ := specReplicaNodes(p) // nodes per deployment: one replica's
 	for _, g := range p.Groups {
 		nodes, ok := knownLayout(g)
 		if !ok || len(nodes) < 2 || len(nodes) == want {
 			continue
 		}
-		p.ReportAt(nodes[0].Inv, nodes[0].Inv.Pos, "lint every node's script together, or update the spec", "the scripts start %d nodes but the spec describes %d", len(nodes), want)
+		each := ""
+		if p.Spec.Parallelism.ReplicaCount() > 1 {
+			each = " per replica"
+		}
+		p.ReportAt(nodes[0].Inv, nodes[0].Inv.Pos, "lint every node's script together, or update the spec", "the scripts start %d nodes but the spec describes %d%s", len(nodes), want, each)
 	}
 }
 

@@ -22,7 +22,7 @@ func Apply(src []byte, own, s Settings) ([]byte, error) {
 		return nil, fmt.Errorf("the spec is not a YAML mapping")
 	}
 	root := doc.Content[0]
-	if s.TP != own.TP || s.PP != own.PP || s.DP != own.DP || s.EP != own.EP || !isMapping(lookup(root, "parallelism")) {
+	if s.TP != own.TP || s.PP != own.PP || s.DP != own.DP || s.EP != own.EP || s.Replicas != own.Replicas || !isMapping(lookup(root, "parallelism")) {
 		setLayout(root, s)
 	}
 	if s.Weights != own.Weights {
@@ -72,6 +72,9 @@ func setLayout(root *yaml.Node, s Settings) {
 	setScalar(p, "pipeline", strconv.Itoa(s.PP), "!!int")
 	setScalar(p, "data", strconv.Itoa(s.DP), "!!int")
 	setScalar(p, "expert", strconv.FormatBool(s.EP), "!!bool")
+	if s.Replicas > 1 {
+		setScalar(p, "replicas", strconv.Itoa(s.Replicas), "!!int")
+	}
 	if old != nil {
 		p.HeadComment, p.LineComment, p.FootComment = old.HeadComment, old.LineComment, old.FootComment
 		*old = *p

@@ -158,3 +158,25 @@ func TestApplySpeculative(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyReplicas: a replica candidate writes parallelism.replicas; one
+// replica drops the key again.
+func TestApplyReplicas(t *testing.T) {
+	own := Settings{TP: 1, PP: 1, DP: 32, EP: true, Weights: "bf16", KVCacheDType: "auto", All2All: "auto", MaxNumSeqs: 256}
+	s := own
+	s.DP, s.Replicas = 8, 4
+	out, err := Apply([]byte(applySpec), own, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "parallelism: {tensor: 1, pipeline: 1, data: 8, expert: true, replicas: 4} # the analysis' layout\n"; !strings.Contains(string(out), want) {
+		t.Errorf("missing %q in\n%s", want, out)
+	}
+	back, err := Apply(out, s, own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(back), "replicas") || !strings.Contains(string(back), "data: 32") {
+		t.Errorf("back to one replica:\n%s", back)
+	}
+}

@@ -18,13 +18,13 @@ func (s Space) Enumerate(d *resolve.Deployment) []Settings {
 			for _, kv := range s.KV {
 				for _, b := range a2a {
 					for _, dbo := range s.dboChoices(d, b) {
-						for _, seqs := range seqsChoices(d, l.DP) {
+						for _, seqs := range seqsChoices(d, l.DP*l.ReplicaCount()) {
 							for _, toks := range s.Tokens {
 								if toks > 0 && seqs > toks {
 									continue // vLLM requires max_num_batched_tokens ≥ max_num_seqs
 								}
 								for _, sp := range specs {
-									out = append(out, Settings{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Weights: w, KVCacheDType: kv,
+									out = append(out, Settings{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Replicas: oneIsZero(l.ReplicaCount()), Weights: w, KVCacheDType: kv,
 										All2All: b, DBO: dbo, MaxNumSeqs: seqs, MaxNumBatchedTokens: toks, Speculative: sp.method, SpecTokens: sp.tokens})
 								}
 							}

@@ -140,7 +140,7 @@ func distinct(d *resolve.Deployment, own Settings, all []Settings, st *Stats) []
 			continue
 		}
 		seen[k] = true
-		e := &evaluated{Candidate: Candidate{Settings: s, Own: i == 0, All2AllInEffect: dep.Engine.All2All.Value, GPUs: dep.Layout.GPUs()}}
+		e := &evaluated{Candidate: Candidate{Settings: s, Own: i == 0, All2AllInEffect: dep.Engine.All2All.Value, GPUs: dep.Layout.TotalGPUs()}}
 		e.in = inputOf(dep)
 		out = append(out, e)
 	}
@@ -151,7 +151,7 @@ func distinct(d *resolve.Deployment, own Settings, all []Settings, st *Stats) []
 // engineKey is what the estimator's figures depend on among the settings
 // plan varies, as resolved.
 type engineKey struct {
-	tp, pp, dp             int
+	tp, pp, dp, replicas   int
 	ep, dbo                bool
 	weights, kv, backend   string
 	seqs, tokens, blockLen int
@@ -161,7 +161,7 @@ type engineKey struct {
 
 func keyOf(d *resolve.Deployment) engineKey {
 	e, l := d.Engine, d.Layout
-	k := engineKey{tp: l.TP, pp: l.PP, dp: l.DP, ep: l.EP, dbo: e.EnableDBO, weights: e.WeightsDType.Value, kv: e.KVCacheDType.Value,
+	k := engineKey{tp: l.TP, pp: l.PP, dp: l.DP, replicas: l.ReplicaCount(), ep: l.EP, dbo: e.EnableDBO, weights: e.WeightsDType.Value, kv: e.KVCacheDType.Value,
 		backend: e.All2All.Value, seqs: e.MaxNumSeqs.Value, tokens: e.MaxNumBatchedTokens.Value, blockLen: e.BlockSize.Value}
 	if s := e.Speculative; s != nil {
 		k.drafts, k.acceptance = s.NumTokens, s.Acceptance.Value

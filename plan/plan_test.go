@@ -234,3 +234,26 @@ func TestPareto(t *testing.T) {
 		}
 	}
 }
+
+// TestSpaceHasReplicas: plan offers independent replicas on every whole
+// share of the nodes, each using every GPU, placed by resolve.Place; and
+// a replica candidate resolves to the replicas it names.
+func TestSpaceHasReplicas(t *testing.T) {
+	d, _, _ := example(t, "deepseek-v3-32xh20")
+	seen := map[int]bool{}
+	for _, l := range NewSpace(d).Layouts {
+		seen[l.ReplicaCount()] = true
+		if l.TotalGPUs() != 32 {
+			t.Errorf("%+v uses %d of 32 GPUs", l, l.TotalGPUs())
+		}
+	}
+	if !seen[1] || !seen[2] || !seen[4] || seen[3] {
+		t.Errorf("replica counts %v: want 1, 2 and 4 on 4 nodes", seen)
+	}
+	s := specSettings(d)
+	s.DP, s.Replicas = 16, 2
+	dep, err := resolve.Assemble(s.toSpec(d.Spec), d.Parts())
+	if err != nil || dep.Layout.ReplicaCount() != 2 || dep.Layout.TotalGPUs() != 32 {
+		t.Errorf("a 2-replica candidate resolves to %+v (%v)", dep.Layout, err)
+	}
+}

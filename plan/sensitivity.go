@@ -162,7 +162,7 @@ func (p *probe) at(e *evaluated, k knob, v float64) *probeResult {
 	sp := e.Settings.toSpec(p.d.Spec)
 	k.set(sp, v)
 	if dep, err := resolve.Assemble(sp, partsOf(p.d)); err == nil {
-		c := &evaluated{Candidate: Candidate{Settings: e.Settings, GPUs: dep.Layout.GPUs()}, in: inputOf(dep)}
+		c := &evaluated{Candidate: Candidate{Settings: e.Settings, GPUs: dep.Layout.TotalGPUs()}, in: inputOf(dep)}
 		c.Fits, _, _, c.kvTokens = memoryOf(&c.in)
 		if r.fits = c.Fits && c.kvTokens > 0; r.fits {
 			c.OutputTokPerS, c.TPOTS, c.Binding, c.SLO, _ = boundOf(&c.in, p.slots, c.kvTokens)

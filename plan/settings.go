@@ -17,6 +17,9 @@ type Settings struct {
 	PP int  `json:"pp"`
 	DP int  `json:"dp"`
 	EP bool `json:"ep"`
+	// Replicas is parallelism.replicas: independent copies of the layout
+	// behind a load balancer (0 or 1: one).
+	Replicas int `json:"replicas,omitempty"`
 	// Weights is model.weights ("auto": what the checkpoint ships).
 	Weights string `json:"weights"`
 	// KVCacheDType is vllm.kv_cache_dtype: "auto" or "fp8".
@@ -40,7 +43,7 @@ type Settings struct {
 // `parallelism: auto` after the search).
 func specSettings(d *resolve.Deployment) Settings {
 	v := d.Spec.VLLM
-	s := Settings{TP: d.Layout.TP, PP: d.Layout.PP, DP: d.Layout.DP, EP: d.Layout.EP,
+	s := Settings{TP: d.Layout.TP, PP: d.Layout.PP, DP: d.Layout.DP, EP: d.Layout.EP, Replicas: oneIsZero(d.Layout.ReplicaCount()),
 		Weights: orAuto(d.Spec.Model.Weights), KVCacheDType: kvWord(v.KVCacheDType), All2All: orAuto(v.All2AllBackend), DBO: v.EnableDBO}
 	if v.MaxNumSeqs != nil {
 		s.MaxNumSeqs = *v.MaxNumSeqs
@@ -52,6 +55,14 @@ func specSettings(d *resolve.Deployment) Settings {
 		s.Speculative, s.SpecTokens = sp.Method, sp.NumSpeculativeTokens
 	}
 	return s
+}
+
+// oneIsZero writes one replica as 0, as a spec leaves replicas out.
+func oneIsZero(r int) int {
+	if r <= 1 {
+		return 0
+	}
+	return r
 }
 
 func orAuto(s string) string {
@@ -74,7 +85,7 @@ func kvWord(s string) string {
 // copy shares nothing mutable with d.
 func (s Settings) toSpec(d *spec.Deployment) *spec.Deployment {
 	c := *d
-	c.Parallelism = spec.Parallelism{Tensor: s.TP, Pipeline: s.PP, Data: s.DP, Expert: s.EP}
+	c.Parallelism = spec.Parallelism{Tensor: s.TP, Pipeline: s.PP, Data: s.DP, Expert: s.EP, Replicas: s.Replicas}
 	c.Model.Weights = s.Weights
 	c.VLLM.KVCacheDType, c.VLLM.All2AllBackend, c.VLLM.EnableDBO = s.KVCacheDType, s.All2All, s.DBO
 	c.VLLM.MaxNumSeqs, c.VLLM.MaxNumBatchedTokens = optInt(s.MaxNumSeqs), optInt(s.MaxNumBatchedTokens)
@@ -91,7 +102,11 @@ func optInt(v int) *int {
 
 // Layout names the parallel layout as the check report does.
 func (s Settings) Layout() string {
-	return fmt.Sprintf("TP %d · PP %d · DP %d · EP %s", s.TP, s.PP, s.DP, textfmt.OnOff(s.EP))
+	l := fmt.Sprintf("TP %d · PP %d · DP %d · EP %s", s.TP, s.PP, s.DP, textfmt.OnOff(s.EP))
+	if s.Replicas > 1 {
+		l += fmt.Sprintf(" × %d replicas", s.Replicas)
+	}
+	return l
 }
 
 // String is the whole candidate in one line: the layout, then every
@@ -131,11 +146,11 @@ func (s Settings) tuned() int {
 // formats; the best tuning of each (backend, DBO, scheduler limits) stands
 // for it.
 type group struct {
-	TP, PP, DP  int
-	EP          bool
-	Weights, KV string
+	TP, PP, DP, Replicas int
+	EP                   bool
+	Weights, KV          string
 }
 
 func (s Settings) group() group {
-	return group{TP: s.TP, PP: s.PP, DP: s.DP, EP: s.EP, Weights: s.Weights, KV: s.KVCacheDType}
+	return group{TP: s.TP, PP: s.PP, DP: s.DP, Replicas: s.Replicas, EP: s.EP, Weights: s.Weights, KV: s.KVCacheDType}
 }

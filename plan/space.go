@@ -101,9 +101,6 @@ func NewSpace(d *resolve.Deployment) Space {
 		s.Left = append(s.Left, why)
 	}
 	s.Tokens = batchChoices(d)
-	s.Left = append(s.Left,
-		"independent replicas (one engine per node behind a load balancer): `vlaunch generate` cannot write them; "+
-			"for a dense model, DP ranks without expert parallelism are independent engines behind vLLM's own balancer")
 	if d.Engine.Speculative == nil {
 		s.Left = append(s.Left, "speculative decoding: the spec does not enable it (vllm.speculative); with a method set, plan varies the draft length and tries it off")
 	}
@@ -114,18 +111,27 @@ func NewSpace(d *resolve.Deployment) Space {
 }
 
 // layouts are the parallel layouts of the layout search
-// (search.Enumerate) that resolve.Place puts on the spec's nodes and the
-// release can express: the one rule `vlaunch generate` applies. Expert parallelism over an EP
-// group of one rank (TP × DP = 1) changes nothing and is left out.
+// (search.Enumerate) for one replica on every whole share of the nodes —
+// one replica on all of them, two on half each, ... one per node — that
+// resolve.Place puts on the spec's nodes and the release can express: the
+// one rule `vlaunch generate` applies. Expert parallelism over an EP group
+// of one rank (TP × DP = 1) changes nothing and is left out.
 func layouts(d *resolve.Deployment) []resolve.Layout {
 	l := d.Layout
+	nodes := max(l.Nodes, 1)
 	var out []resolve.Layout
-	for _, c := range search.Enumerate(max(l.Nodes, 1), max(l.GPUsPerNode, 1), d.Model.NumHeads, d.Model.IsMoE()) {
-		if c.EP && c.EPSize() == 1 {
+	for r := 1; r <= nodes; r++ {
+		if nodes%r != 0 {
 			continue
 		}
-		if _, err := resolve.Place(c, d.NodeGPUs(), d.Release); err == nil {
-			out = append(out, c)
+		for _, c := range search.Enumerate(nodes/r, max(l.GPUsPerNode, 1), d.Model.NumHeads, d.Model.IsMoE()) {
+			c.Replicas, c.Nodes = r, nodes
+			if c.EP && c.EPSize() == 1 {
+				continue
+			}
+			if _, err := resolve.Place(c, d.NodeGPUs(), d.Release); err == nil {
+				out = append(out, c)
+			}
 		}
 	}
 	return out

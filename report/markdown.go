@@ -67,7 +67,7 @@ func writeCapacityMarkdown(w io.Writer, r *estimate.Report) {
 		{"KV tokens per rank", fmt.Sprintf("%s (%s blocks × %d)", textfmt.Thousands(m.KVTokensPerRank), textfmt.Thousands(m.NumBlocks), m.BlockSize)},
 		{"KV tokens, all DP ranks", textfmt.Thousands(m.KVTokensTotal)},
 		{"max concurrency at max_model_len, per rank", fmt.Sprintf("%.2f", m.MaxConcurrencyAtMaxModelLen)},
-		{"sequences on the fullest rank", fmt.Sprintf("ceil(%d / %d) = %d", c.Concurrency, c.DPRanks, c.SeqsPerRank)},
+		{"sequences on the fullest rank", fmt.Sprintf("ceil(%d / %d%s) = %d", c.Concurrency, c.DPRanks, replicaRanks(c.Replicas, c.DPRanks), c.SeqsPerRank)},
 		{"needed per GPU", fmt.Sprintf("%.2f GiB (%.1f GB); all sessions %.1f GB", c.NeededGiBPerRank, c.NeededGiBPerRank*estimate.GiB/1e9, c.NeededGBTotal)},
 		{"available per GPU / margin", fmt.Sprintf("%.2f GiB / %+.2f GiB", c.AvailableGiB, c.MarginGiB)},
 		{"max full-length sequences", fmt.Sprintf("%d per rank, %d in total", c.MaxSeqsPerRank, c.MaxConcurrency)},

@@ -37,8 +37,12 @@ func WriteText(w io.Writer, r *estimate.Report) {
 // layoutLine names the model, the hardware and the layout (the text
 // report's first line, the HTML report's heading).
 func layoutLine(in estimate.InputSummary) string {
-	return fmt.Sprintf("%s on %d × %s (%d node%s), TP %d · PP %d · DP %d · EP %s, vLLM %s",
-		in.Model, in.GPUs, in.GPU, in.Nodes, plural(in.Nodes), in.TP, in.PP, in.DP, textfmt.OnOff(in.EP), in.VLLMVersion)
+	replicas := ""
+	if in.Replicas > 1 {
+		replicas = fmt.Sprintf(" × %d independent replicas", in.Replicas)
+	}
+	return fmt.Sprintf("%s on %d × %s (%d node%s), TP %d · PP %d · DP %d · EP %s%s, vLLM %s",
+		in.Model, in.GPUs, in.GPU, in.Nodes, plural(in.Nodes), in.TP, in.PP, in.DP, textfmt.OnOff(in.EP), replicas, in.VLLMVersion)
 }
 
 // settingsLine lists the engine settings every figure depends on.
@@ -78,8 +82,8 @@ func writeBudgetText(w io.Writer, r *estimate.Report) {
 func writeCapacityText(w io.Writer, r *estimate.Report) {
 	c := r.Memory.Capacity
 	fmt.Fprintf(w, "\nCapacity\n")
-	fmt.Fprintf(w, "  %d sessions × %d tokens over %d DP rank%s → %d per rank (ceil, the fullest rank)\n",
-		c.Concurrency, c.MaxModelLen, c.DPRanks, plural(c.DPRanks), c.SeqsPerRank)
+	fmt.Fprintf(w, "  %d sessions × %d tokens over %d DP rank%s%s → %d per rank (ceil, the fullest rank)\n",
+		c.Concurrency, c.MaxModelLen, c.DPRanks, plural(c.DPRanks), replicaRanks(c.Replicas, c.DPRanks), c.SeqsPerRank)
 	fmt.Fprintf(w, "  needed per GPU %.2f GiB (%.1f GB); total %.1f GB; available %.2f GiB; margin %+.2f GiB\n",
 		c.NeededGiBPerRank, c.NeededGiBPerRank*estimate.GiB/1e9, c.NeededGBTotal, c.AvailableGiB, c.MarginGiB)
 	fmt.Fprintf(w, "  max full-length sequences: %d per rank, %d in total\n", c.MaxSeqsPerRank, c.MaxConcurrency)
@@ -109,4 +113,13 @@ func writeFindingsText(w io.Writer, r *estimate.Report) {
 	}
 	_ = diag.Print(w, diag.FormatText, r.Findings, nil, nil)
 	fmt.Fprintf(w, "\nfeasible: %s\n", yesNo(r.Feasible))
+}
+
+// replicaRanks says how independent replicas make up the ranks that share
+// the sessions ("" for one replica).
+func replicaRanks(replicas, ranks int) string {
+	if replicas <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d replicas × DP %d)", replicas, ranks/replicas)
 }

@@ -60,14 +60,14 @@ func (d *Deployment) autoContext() vllm.AutoContext {
 	}
 }
 
-// MultiNode reports whether the layout's ranks run on more than one node:
+// MultiNode reports whether one replica's ranks run on more than one node:
 // where Place puts them (whatever the release can express), or, when it
 // cannot place them (or in the quick form), whether they outnumber one
 // node's GPUs.
 func (d *Deployment) MultiNode() bool {
 	if d.Spec != nil {
 		if p, err := place(d.Layout, d.NodeGPUs()); err == nil {
-			return p.UsedNodes() > 1
+			return p.ReplicaNodes > 1
 		}
 	}
 	return d.Layout.MultiNode()

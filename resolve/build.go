@@ -91,15 +91,16 @@ func Build(p Parts, l Layout, n Network, w spec.Workload, e EngineSettings) (*De
 // DP at 1 until the search picks a layout.
 func layoutFromSpec(d *spec.Deployment) Layout {
 	p := d.Parallelism
-	l := Layout{TP: orOne(p.Tensor), PP: orOne(p.Pipeline), DP: orOne(p.Data), EP: p.Expert, Nodes: len(d.Hardware.Nodes), Auto: p.Auto}
+	l := Layout{TP: orOne(p.Tensor), PP: orOne(p.Pipeline), DP: orOne(p.Data), EP: p.Expert, Replicas: p.ReplicaCount(),
+		Nodes: len(d.Hardware.Nodes), Auto: p.Auto}
 	if p.Auto {
-		l.TP, l.PP, l.DP, l.EP = 1, 1, 1, false
+		l.TP, l.PP, l.DP, l.EP, l.Replicas = 1, 1, 1, false, 1
 	}
 	for _, n := range d.Hardware.Nodes {
 		l.GPUsPerNode = max(l.GPUsPerNode, n.GPUs)
 	}
 	if l.Nodes == 0 {
-		l.Nodes, l.GPUsPerNode = 1, l.GPUs()
+		l.Nodes, l.GPUsPerNode = 1, l.TotalGPUs()
 	}
 	return l
 }

@@ -52,11 +52,16 @@ func (d *Deployment) Parts() Parts {
 		Calibration: d.Calibration, Draft: d.draft}
 }
 
-// Layout is the parallel layout of the deployment.
+// Layout is the parallel layout of the deployment: TP × PP × DP GPUs per
+// replica, Replicas independent replicas.
 type Layout struct {
 	TP, PP, DP int
 	// EP is --enable-expert-parallel; the EP group is TP × DP ranks.
 	EP bool
+	// Replicas independent copies of the TP × PP × DP layout run, each its
+	// own `vllm serve` on its own nodes behind a load balancer, with its
+	// share of the workload (0 or 1: one).
+	Replicas int
 	// Nodes and GPUsPerNode describe the hosts (GPUsPerNode = the largest node).
 	Nodes, GPUsPerNode int
 	// Auto is true while `parallelism: auto` waits for the layout search;
@@ -64,14 +69,20 @@ type Layout struct {
 	Auto bool
 }
 
-// GPUs is the number of GPUs the layout uses (TP × PP × DP).
+// GPUs is the number of GPUs one replica uses (TP × PP × DP).
 func (l Layout) GPUs() int { return l.TP * l.PP * l.DP }
+
+// ReplicaCount is the number of independent replicas (at least 1).
+func (l Layout) ReplicaCount() int { return max(1, l.Replicas) }
+
+// TotalGPUs is the number of GPUs every replica together uses.
+func (l Layout) TotalGPUs() int { return l.GPUs() * l.ReplicaCount() }
 
 // EPSize is the number of ranks MoE layers are spread over: TP × DP (vLLM's
 // FusedMoEParallelConfig), whether experts are split (EP) or TP-sharded.
 func (l Layout) EPSize() int { return l.TP * l.DP }
 
-// MultiNode reports whether the ranks span more than one node.
+// MultiNode reports whether one replica's ranks span more than one node.
 func (l Layout) MultiNode() bool { return l.Nodes > 1 && l.GPUs() > l.GPUsPerNode }
 
 // Network is the resolved interconnect.

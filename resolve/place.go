@@ -7,11 +7,16 @@ import (
 )
 
 // Placement is where a layout's engines (one TP × PP group per DP rank) sit
-// on the nodes, the way vlaunch generates bundles.
+// on the nodes, the way vlaunch generates bundles, replica after replica.
 type Placement struct {
 	// Spanning is true when one engine is larger than a node: it covers
 	// whole, equal nodes (and DP is 1).
 	Spanning bool
+	// ReplicaNodes is how many nodes one replica spans (every replica
+	// alike), ReplicaStart the index of each replica's first node: the
+	// node that runs its API server.
+	ReplicaNodes int
+	ReplicaStart []int
 	// Kind is how the nodes cooperate (KindSingle, KindDP, KindNNodes,
 	// KindRay), which decides the flags the bundle's commands use.
 	Kind string
@@ -23,6 +28,9 @@ type Placement struct {
 type NodeSlot struct {
 	// Used is false for a node the layout does not need.
 	Used bool
+	// Replica is the replica the node serves (0 when unused); Rank is the
+	// node's place among that replica's nodes (0: its first).
+	Replica, Rank int
 	// DPLocal engines run here, DP ranks DPStart .. DPStart+DPLocal-1
 	// (both 0 for a spanning engine).
 	DPLocal, DPStart int
@@ -51,6 +59,10 @@ func (p Placement) UsedNodes() int {
 //   - an engine larger than a node spans whole nodes of equal GPU count
 //     (--nnodes or Ray, as the release does it), and only with DP = 1
 //     (vlaunch does not generate several spanning engines);
+//   - independent replicas take whole nodes, in order, each placed by the
+//     rules above on the nodes the ones before left, and alike (the same
+//     node shape, so every replica runs the same commands and predicts the
+//     same); nodes after the last replica stay idle;
 //   - the release has every flag the layout's commands need (expert
 //     parallelism, DP, the multi-node flags of its kind: expressible).
 //
@@ -73,14 +85,43 @@ func place(l Layout, nodeGPUs []int) (Placement, error) {
 	if len(nodeGPUs) == 0 {
 		return Placement{}, fieldErr("hardware.nodes", "the spec has no nodes", "")
 	}
+	if l.TP*l.PP <= 0 || l.DP <= 0 || l.Replicas < 0 {
+		return Placement{}, fieldErr("parallelism", "tensor, pipeline, data parallel sizes and replicas must be positive", "")
+	}
+	if l.ReplicaCount() > 1 {
+		return placeReplicas(l, nodeGPUs)
+	}
+	return placeReplica(l, nodeGPUs)
+}
+
+// placeReplica places one replica's engines on the first of the nodes.
+func placeReplica(l Layout, nodeGPUs []int) (Placement, error) {
 	perEngine := l.TP * l.PP
-	if perEngine <= 0 || l.DP <= 0 {
-		return Placement{}, fieldErr("parallelism", "tensor, pipeline and data parallel sizes must be positive", "")
-	}
+	var p Placement
+	var err error
 	if perEngine > nodeGPUs[0] {
-		return placeSpanning(l, nodeGPUs, perEngine)
+		p, err = placeSpanning(l, nodeGPUs, perEngine)
+	} else {
+		p, err = placeDP(l, nodeGPUs, perEngine)
 	}
-	return placeDP(l, nodeGPUs, perEngine)
+	if err == nil {
+		p.ReplicaStart, p.ReplicaNodes = []int{0}, p.span()
+		for i := range p.ReplicaNodes {
+			p.Nodes[i].Rank = i
+		}
+	}
+	return p, err
+}
+
+// span is the number of nodes up to the last used one.
+func (p Placement) span() int {
+	n := 0
+	for i, s := range p.Nodes {
+		if s.Used {
+			n = i + 1
+		}
+	}
+	return n
 }
 
 // placeDP fills nodes in order with whole engines until DP ranks run out.

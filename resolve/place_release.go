@@ -29,14 +29,15 @@ var kindFlags = map[string][]string{
 
 // placementKind: a spanning engine uses --nnodes where the release has it
 // (vllm.Defaults.MultiNodeEngine) and Ray otherwise; engines that fit a
-// node are one server, or one per node joined by the DP coordinator.
+// node are one server, or one per node joined by the DP coordinator (in
+// each replica: replicas never talk to each other).
 func placementKind(p Placement, r vllm.Release) string {
 	switch {
 	case p.Spanning && r.Defaults().MultiNodeEngine == "nnodes":
 		return KindNNodes
 	case p.Spanning:
 		return KindRay
-	case p.UsedNodes() > 1:
+	case p.ReplicaNodes > 1:
 		return KindDP
 	}
 	return KindSingle

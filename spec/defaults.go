@@ -94,7 +94,8 @@ func applyNetworkDefaults(n *Network) {
 	}
 }
 
-// applyParallelDefaults fills TP/PP with 1 and DP with what the GPUs allow.
+// applyParallelDefaults fills TP/PP with 1 and DP with what the GPUs allow
+// (shared by the replicas).
 func applyParallelDefaults(d *Deployment) {
 	p := &d.Parallelism
 	if p.Auto {
@@ -104,7 +105,7 @@ func applyParallelDefaults(d *Deployment) {
 	setInt(&p.Pipeline, 1)
 	if p.Data == 0 {
 		p.Data = 1
-		if tp := p.Tensor * p.Pipeline; tp > 0 && d.TotalGPUs() >= tp {
+		if tp := p.Tensor * p.Pipeline * p.ReplicaCount(); tp > 0 && d.TotalGPUs() >= tp {
 			p.Data = d.TotalGPUs() / tp
 		}
 	}

@@ -156,7 +156,14 @@ type Parallelism struct {
 	Pipeline int  `yaml:"pipeline" json:"pipeline"`
 	Data     int  `yaml:"data" json:"data"`
 	Expert   bool `yaml:"expert" json:"expert"`
+	// Replicas is how many independent copies of the tensor × pipeline ×
+	// data layout run, each its own `vllm serve` on its own nodes, behind a
+	// load balancer (0 or 1: one).
+	Replicas int `yaml:"replicas,omitempty" json:"replicas,omitempty"`
 }
+
+// ReplicaCount is the number of independent replicas (at least 1).
+func (p Parallelism) ReplicaCount() int { return max(1, p.Replicas) }
 
 // VLLM holds the vLLM version and engine settings.
 type VLLM struct {

@@ -41,6 +41,7 @@ type parallelismFields struct {
 	Pipeline int  `yaml:"pipeline"`
 	Data     int  `yaml:"data"`
 	Expert   bool `yaml:"expert"`
+	Replicas int  `yaml:"replicas,omitempty"`
 }
 
 // UnmarshalYAML accepts the word "auto" or a mapping of degrees.
@@ -57,7 +58,7 @@ func (p *Parallelism) UnmarshalYAML(n *yaml.Node) error {
 	if err := n.Decode(&f); err != nil {
 		return err
 	}
-	*p = Parallelism{Tensor: f.Tensor, Pipeline: f.Pipeline, Data: f.Data, Expert: f.Expert}
+	*p = Parallelism{Tensor: f.Tensor, Pipeline: f.Pipeline, Data: f.Data, Expert: f.Expert, Replicas: f.Replicas}
 	return nil
 }
 
@@ -66,5 +67,5 @@ func (p Parallelism) MarshalYAML() (interface{}, error) {
 	if p.Auto {
 		return "auto", nil
 	}
-	return parallelismFields{p.Tensor, p.Pipeline, p.Data, p.Expert}, nil
+	return parallelismFields{p.Tensor, p.Pipeline, p.Data, p.Expert, p.Replicas}, nil
 }

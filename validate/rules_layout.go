@@ -5,28 +5,36 @@ import (
 	"strings"
 )
 
-// checkLayout checks tensor x pipeline x data against the GPUs the nodes
-// have, and that each tensor x pipeline group (one engine) fits the nodes.
+// checkLayout checks tensor x pipeline x data (x replicas) against the
+// GPUs the nodes have, and that each tensor x pipeline group (one engine)
+// fits the nodes.
 func checkLayout(c *checker) {
 	par := c.d.Parallelism
 	if par.Auto || !c.ok(p("parallelism"), p("hardware", "nodes")) {
 		return
 	}
-	tp, pp, dp := par.Tensor, par.Pipeline, par.Data
+	tp, pp, dp, r := par.Tensor, par.Pipeline, par.Data, par.ReplicaCount()
 	total := c.d.TotalGPUs()
 	if tp < 1 || pp < 1 || dp < 1 || total < 1 {
 		return
 	}
-	if tp*pp*dp != total {
-		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, total),
+	switch {
+	case r > 1 && tp*pp*dp*r != total:
+		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, r, total),
+			"replicas x tensor x pipeline x data = %d x %d x %d x %d = %d GPUs, but the nodes have %d GPUs", r, tp, pp, dp, r*tp*pp*dp, total)
+	case tp*pp*dp*r != total:
+		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, r, total),
 			"tensor x pipeline x data = %d x %d x %d = %d GPUs, but the nodes have %d GPUs", tp, pp, dp, tp*pp*dp, total)
 	}
 	checkNodeFit(c, tp*pp)
 }
 
-func layoutHint(tp, pp, total int) string {
-	if total%(tp*pp) == 0 {
-		return fmt.Sprintf("set `data: %d` to use every GPU, or change the nodes' `gpus`", total/(tp*pp))
+func layoutHint(tp, pp, r, total int) string {
+	if g := tp * pp * r; total%g == 0 {
+		return fmt.Sprintf("set `data: %d` to use every GPU, or change the nodes' `gpus`", total/g)
+	}
+	if r > 1 {
+		return fmt.Sprintf("replicas x tensor x pipeline = %d does not divide the %d GPUs; change replicas/tensor/pipeline or the nodes' `gpus`", tp*pp*r, total)
 	}
 	return fmt.Sprintf("tensor x pipeline = %d does not divide the %d GPUs; change tensor/pipeline or the nodes' `gpus`", tp*pp, total)
 }

@@ -28,7 +28,7 @@ type variant struct {
 // the backend variable in vllm.env (with `auto` and with an explicit
 // backend), custom GPU figures and PCIe links, `parallelism: auto`, and
 // releases on both sides of --all2all-backend (0.11.1) and of the
-// variable's removal (0.16.0).
+// variable's removal (0.16.0), and independent replicas (one per node).
 var agreementVariants = []variant{
 	{"as written", func(d *spec.Deployment) {}},
 	{"parallelism auto", func(d *spec.Deployment) { d.Parallelism = spec.Parallelism{Auto: true} }},
@@ -48,6 +48,18 @@ var agreementVariants = []variant{
 	{"catalog GPU over PCIe", func(d *spec.Deployment) {
 		d.Hardware.Network.IntraNode = spec.IntraNode{Kind: "pcie", BandwidthGBytesPerS: 64}
 	}},
+	{"a replica per node", replicaPerNode},
+}
+
+// replicaPerNode makes every node an independent replica of the example's
+// engine shape, with DP filling the node (an engine larger than a node is
+// left as written).
+func replicaPerNode(d *spec.Deployment) {
+	p, nodes := &d.Parallelism, d.Hardware.Nodes
+	if p.Auto || len(nodes) < 2 || p.Tensor*p.Pipeline > nodes[0].GPUs {
+		return
+	}
+	p.Data, p.Replicas = nodes[0].GPUs/(p.Tensor*p.Pipeline), len(nodes)
 }
 
 func setEnv(d *spec.Deployment, k, v string) {
@@ -170,9 +182,24 @@ func generateBundle(t *testing.T, path string) map[string]string {
 	return files
 }
 
+// replicasIn counts the independent replicas a bundle starts: the distinct
+// `# vlaunch:replica=N` of its scripts (1 when they carry none).
+func replicasIn(files map[string]string) int {
+	seen := map[string]bool{}
+	for name, f := range files {
+		if strings.HasSuffix(name, ".sh") {
+			for _, m := range replicaRE.FindAllStringSubmatch(f, -1) {
+				seen[m[1]] = true
+			}
+		}
+	}
+	return max(1, len(seen))
+}
+
 var (
-	flagRE = regexp.MustCompile(`--(tensor-parallel-size|pipeline-parallel-size|data-parallel-size|all2all-backend) (\S+)`)
-	envRE  = regexp.MustCompile(`(?m)^export VLLM_ALL2ALL_BACKEND=(\S+)$`)
+	replicaRE = regexp.MustCompile(`(?m)^# vlaunch:replica=(\S+)`)
+	flagRE    = regexp.MustCompile(`--(tensor-parallel-size|pipeline-parallel-size|data-parallel-size|all2all-backend) (\S+)`)
+	envRE     = regexp.MustCompile(`(?m)^export VLLM_ALL2ALL_BACKEND=(\S+)$`)
 )
 
 func assertAgree(t *testing.T, rep *estimate.Report, files map[string]string, rel vllm.Release) {
@@ -193,6 +220,9 @@ func assertAgree(t *testing.T, rep *estimate.Report, files map[string]string, re
 	}
 	if got != want {
 		t.Errorf("layout: check reports TP/PP/DP/EP %v, node0.sh starts %v", want, got)
+	}
+	if got, want := replicasIn(files), max(1, in.Replicas); got != want {
+		t.Errorf("replicas: check predicts %d independent replicas, the bundle starts %d", want, got)
 	}
 	env := ""
 	if ms := envRE.FindAllStringSubmatch(script, -1); len(ms) > 0 {

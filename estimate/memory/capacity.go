@@ -12,7 +12,10 @@ import (
 type Capacity struct {
 	MaxModelLen int `json:"max_model_len"`
 	Concurrency int `json:"concurrency"`
-	DPRanks     int `json:"dp_ranks"`
+	// DPRanks are the ranks that share the sessions: DP × Replicas
+	// (independent replicas each hold their own share).
+	DPRanks  int `json:"dp_ranks"`
+	Replicas int `json:"replicas,omitempty"`
 	// SeqsPerRank is ceil(concurrency / DP): requests are not split, so the
 	// fullest rank sets the need, not the average.
 	SeqsPerRank int `json:"seqs_per_rank"`
@@ -49,7 +52,10 @@ type Capacity struct {
 
 // CapacityFor derives capacity for the binding stage b.
 func CapacityFor(in *input.Input, b StageMemory) Capacity {
-	c := Capacity{MaxModelLen: in.MaxModelLen, Concurrency: max(in.Workload.Concurrency, 1), DPRanks: in.Layout.DP}
+	c := Capacity{MaxModelLen: in.MaxModelLen, Concurrency: max(in.Workload.Concurrency, 1), DPRanks: in.Layout.DP * in.Layout.ReplicaCount()}
+	if r := in.Layout.ReplicaCount(); r > 1 {
+		c.Replicas = r
+	}
 	c.SeqsPerRank = ceilDiv(c.Concurrency, c.DPRanks)
 	c.SeqBytes = b.KV.SequenceBytes(in.MaxModelLen, in.BlockSize)
 	c.NeededGiBPerRank = float64(c.SeqsPerRank) * float64(c.SeqBytes) / GiB

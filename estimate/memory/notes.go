@@ -74,12 +74,21 @@ func kvPerRankNote(in *input.Input, m *Report) Note {
 			c.Concurrency, c.Concurrency, textfmt.Thousands(int64(c.MaxModelLen)), textfmt.Thousands(m.KVBytesPerToken), float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank,
 			c.MaxSeqsPerRank, c.AvailableGiB)}
 	}
-	return Note{"Where the KV cache lives", fmt.Sprintf(
+	text := kvSpreadText(c, seqGB)
+	if c.Replicas > 1 {
+		text += fmt.Sprintf(" The %d ranks are %d independent replicas of DP=%d, each with its share of the sessions.", c.DPRanks, c.Replicas, c.DPRanks/c.Replicas)
+	}
+	return Note{"Where the KV cache lives", text}
+}
+
+// kvSpreadText is the note on how DP ranks share the sessions' KV cache.
+func kvSpreadText(c Capacity, seqGB float64) string {
+	return fmt.Sprintf(
 		"%d sessions × %s tokens need %.1f GB of KV in total. With DP=%d every rank holds the KV of the sequences scheduled on it and a request is never split, "+
 			"so the need per GPU is set by the fullest rank: ceil(%d/%d) = %d sequences × %.2f GB = %.1f GB (%.2f GiB), not the total ÷ %d = %.1f GB. "+
 			"A rank has room for %d full-length sequences (%.2f GiB of KV), so at most %d such sessions fit.",
 		c.Concurrency, textfmt.Thousands(int64(c.MaxModelLen)), c.NeededGBTotal, c.DPRanks, c.Concurrency, c.DPRanks, c.SeqsPerRank, seqGB,
-		float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank, c.DPRanks, c.NeededGBTotal/float64(c.DPRanks), c.MaxSeqsPerRank, c.AvailableGiB, c.MaxConcurrency)}
+		float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank, c.DPRanks, c.NeededGBTotal/float64(c.DPRanks), c.MaxSeqsPerRank, c.AvailableGiB, c.MaxConcurrency)
 }
 
 func weightsNote(in *input.Input, m *Report) Note {

@@ -15,12 +15,15 @@ type DecodePoint struct {
 	KVCapped bool `json:"kv_capped,omitempty"`
 }
 
-// DecodeAt is steady decoding of conc sequences at mean context ctx.
+// DecodeAt is steady decoding of conc sequences at mean context ctx. With
+// independent replicas the fullest replica's share (the ceil of it) sets
+// the pace every session is counted at.
 func (sm *StepModel) DecodeAt(conc int, ctx float64) (DecodePoint, StepTime) {
-	per := int(math.Ceil(float64(conc) / float64(sm.S.DP)))
+	one := (conc + sm.S.replicas() - 1) / sm.S.replicas()
+	per := int(math.Ceil(float64(one) / float64(sm.S.DP)))
 	// The ceil share on the first ranks, what is left on the next one, the
 	// rest idle.
-	full, rest := conc/max(1, per), conc%max(1, per)
+	full, rest := one/max(1, per), one%max(1, per)
 	runs := []RankRun{{Loads: []RankLoad{{DecodeSeqs: float64(per), DecodeCtx: float64(per) * ctx}}, N: full}}
 	if rest > 0 {
 		runs = append(runs, RankRun{Loads: []RankLoad{{DecodeSeqs: float64(rest), DecodeCtx: float64(rest) * ctx}}, N: 1})
@@ -37,7 +40,7 @@ func (sm *StepModel) DecodeAt(conc int, ctx float64) (DecodePoint, StepTime) {
 func (sm *StepModel) DecodeCurve(ctx float64, maxSeqsPerRank, kvSeqsPerRank int) []DecodePoint {
 	var out []DecodePoint
 	for per := 1; per <= maxSeqsPerRank; per *= 2 {
-		p, _ := sm.DecodeAt(per*sm.S.DP, ctx)
+		p, _ := sm.DecodeAt(per*sm.S.DP*sm.S.replicas(), ctx)
 		p.KVCapped = kvSeqsPerRank > 0 && per > kvSeqsPerRank
 		out = append(out, p)
 		if p.KVCapped {

@@ -27,7 +27,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 		hw.InterBytesPerSPerNode, hw.InterLatencyS = 0, 0
 	}
 	s := StepSetup{
-		Model: in.Model, HW: hw, TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
+		Model: in.Model, HW: hw, TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Replicas: l.ReplicaCount(),
 		WeightDType: in.WeightsDType, KVDType: in.KVCacheDType,
 		A2A: Mechanism(in), CUDAGraphs: in.CUDAGraphs, DBO: in.DBO(), Eff: EfficiencyFor(in),
 	}

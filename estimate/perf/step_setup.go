@@ -38,6 +38,9 @@ type StepSetup struct {
 	PP    int
 	DP    int
 	EP    bool
+	// Replicas are independent copies of the TP × PP × DP engine, each with
+	// its share of the sessions (0 or 1: one); a step is one replica's.
+	Replicas int
 	// WeightDType is bf16 | fp16 | fp8 | mxfp4 (the linear/expert weights).
 	WeightDType string
 	// KVDType is the KV-cache element type: bf16 | fp16 | fp8.
@@ -68,6 +71,9 @@ type StepSetup struct {
 	SpecAccepted float64
 	Eff          Efficiency
 }
+
+// replicas is the number of independent replicas (at least 1).
+func (s *StepSetup) replicas() int { return max(1, s.Replicas) }
 
 // TokensPerStep is what one sequence emits per decode step.
 func (s *StepSetup) TokensPerStep() float64 {

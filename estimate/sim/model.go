@@ -57,17 +57,19 @@ func RunModel(sm *perf.StepModel, cfg Config) Result { return RunModelReplicated
 
 // RunModelReplicated is RunModel in reps independent replications
 // (Replicate; 0 = as many as the work budget allows, see sizeRuns).
-// cfg.Requests 0 sizes the runs too.
+// cfg.Requests 0 sizes the runs too. A deployment of independent replicas
+// (sm.S.Replicas) is simulated on one of them (perReplica).
 func RunModelReplicated(sm *perf.StepModel, cfg Config, reps int) Result {
 	if cfg.Spec.Drafts == 0 && sm.S.SpecTokens > 0 {
 		cfg.Spec = Speculation{Drafts: sm.S.SpecTokens, Accept: sm.S.SpecAcceptPerPosition()}
 	}
+	cfg, scale := perReplica(cfg, sm.S.Replicas)
 	p := planSim(sm, cfg)
 	p.cfg.Requests, reps = sizeRuns(p.cfg, cfg.Requests, reps)
 	if reps > 1 && p.cfg.WorkBudget == 0 {
 		p.cfg.WorkBudget = simStepBudget
 	}
-	return p.scaleBack(Replicate(p.cfg, reps))
+	return forReplicas(p.scaleBack(Replicate(p.cfg, reps)), scale)
 }
 
 // sizeRuns chooses the replications and the requests they measure in all,

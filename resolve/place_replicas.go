@@ -1,0 +1,61 @@
+package resolve
+
+import (
+	"fmt"
+	"slices"
+)
+
+// placeReplicas places l.Replicas copies of the layout one after another:
+// each on the nodes the replicas before it left (placeReplica), spanning
+// as many nodes as the first and with the same shape (GPU counts and slots).
+func placeReplicas(l Layout, nodeGPUs []int) (Placement, error) {
+	one := l
+	one.Replicas = 1
+	out := Placement{Nodes: make([]NodeSlot, len(nodeGPUs))}
+	var first Placement
+	start := 0
+	for r := range l.ReplicaCount() {
+		if start >= len(nodeGPUs) {
+			return Placement{}, tooFewNodes(l, first.ReplicaNodes, len(nodeGPUs))
+		}
+		p, err := placeReplica(one, nodeGPUs[start:])
+		if err != nil && r == 0 {
+			return Placement{}, err
+		}
+		if err != nil {
+			return Placement{}, tooFewNodes(l, first.ReplicaNodes, len(nodeGPUs))
+		}
+		span := p.ReplicaNodes
+		if r == 0 {
+			first = p
+		} else if !sameShape(first, nodeGPUs[:span], p, nodeGPUs[start:start+span]) {
+			return Placement{}, fieldErr("parallelism.replicas",
+				fmt.Sprintf("replica %d would run on nodes %d-%d, whose GPU counts differ from replica 0's (nodes 0-%d): replicas must be alike",
+					r, start, start+span-1, span-1), "give every group of nodes the same GPU counts, or change the layout")
+		}
+		for i, s := range p.Nodes[:span] {
+			s.Replica, s.Rank = r, i
+			out.Nodes[start+i] = s
+		}
+		out.ReplicaStart = append(out.ReplicaStart, start)
+		start += span
+	}
+	out.Spanning, out.ReplicaNodes = first.Spanning, first.ReplicaNodes
+	return out, nil
+}
+
+// sameShape: two replicas' placements match slot for slot on nodes of the
+// same GPU counts.
+func sameShape(a Placement, aGPUs []int, b Placement, bGPUs []int) bool {
+	if a.ReplicaNodes != b.ReplicaNodes || !slices.Equal(aGPUs, bGPUs) {
+		return false
+	}
+	return slices.Equal(a.Nodes[:a.ReplicaNodes], b.Nodes[:b.ReplicaNodes])
+}
+
+func tooFewNodes(l Layout, perReplica, nodes int) error {
+	return fieldErr("parallelism.replicas",
+		fmt.Sprintf("%d replicas of TP %d x PP %d x DP %d take %d node(s) each (a replica takes whole nodes); the spec has %d nodes",
+			l.ReplicaCount(), l.TP, l.PP, l.DP, perReplica, nodes),
+		"lower parallelism.replicas, or use data parallelism within a node")
+}
