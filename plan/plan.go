@@ -63,19 +63,7 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 		return Verify(opt.File, opt.Source, own, e.Settings)
 	}
 	slots := slotsOf(d)
-	var fit []*evaluated
-	for _, e := range cands {
-		e.Fits, e.WeightsGiB, e.KVGiB, e.kvTokens = memoryOf(&e.in)
-		if !e.Fits || e.kvTokens <= 0 {
-			continue
-		}
-		if err := generatorRefuses(e.in.Resolved()); err != nil && !e.Own {
-			res.Stats.refuse(err.Error())
-			continue
-		}
-		fit = append(fit, e)
-	}
-	res.Stats.FitMemory = len(fit)
+	fit := fitting(cands, &res.Stats)
 	for _, e := range fit {
 		e.OutputTokPerS, e.TPOTS, e.Binding, e.SLO, e.curve = boundOf(&e.in, slots, e.kvTokens)
 		e.boundSLO = e.SLO
@@ -101,6 +89,27 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	}
 	res.Points, res.Pareto = groupLeaderPoints(fit), pareto(fit)
 	return res
+}
+
+// fitting are the candidates that fit in memory (the memory half of
+// `vlaunch check`) and that the generator writes (the spec's own
+// settings are kept either way, to be reported).
+func fitting(cands []*evaluated, st *Stats) []*evaluated {
+	var fit []*evaluated
+	refused := refusals{}
+	for _, e := range cands {
+		e.Fits, e.WeightsGiB, e.KVGiB, e.kvTokens = memoryOf(&e.in)
+		if !e.Fits || e.kvTokens <= 0 {
+			continue
+		}
+		if err := refused.of(e); err != nil && !e.Own {
+			st.refuse(err.Error())
+			continue
+		}
+		fit = append(fit, e)
+	}
+	st.FitMemory = len(fit)
+	return fit
 }
 
 // partsOf are the resolved parts every candidate shares (the calibration

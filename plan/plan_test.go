@@ -257,3 +257,42 @@ func TestSpaceHasReplicas(t *testing.T) {
 		t.Errorf("a 2-replica candidate resolves to %+v (%v)", dep.Layout, err)
 	}
 }
+
+// TestRefusalsMemoIsExact: the generator's verdict remembered across
+// scheduler-limit variants is the verdict of each candidate, on the
+// reference and on it with 0.10.1's official image, whose lack of DeepEP
+// the generator refuses.
+func TestRefusalsMemoIsExact(t *testing.T) {
+	ref, _, _ := example(t, "deepseek-v3-32xh20")
+	deps := []*resolve.Deployment{ref}
+	// The reference on 0.10.1's official image, which has no DeepEP.
+	src, err := os.ReadFile(filepath.Join("..", "examples", "deepseek-v3-32xh20.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := bytes.Replace(bytes.Replace(src, []byte(`version: "0.11.0"`), []byte(`version: "0.10.1"`), 1),
+		[]byte("  kind: bare\n"), []byte("  kind: docker\n  image: vllm/vllm-openai:v0.10.1\n"), 1)
+	path := filepath.Join(t.TempDir(), "old.yaml")
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, ds, err := validate.File(path)
+	if err != nil || ds.HasErrors() {
+		t.Fatal(err, ds)
+	}
+	deps = append(deps, d)
+	refusedSome := false
+	for _, d := range deps {
+		memo := refusals{}
+		for _, e := range distinct(d, specSettings(d), NewSpace(d).Enumerate(d), &Stats{}) {
+			got, want := memo.of(e), generatorRefuses(e.in.Resolved())
+			refusedSome = refusedSome || want != nil
+			if (got == nil) != (want == nil) || (got != nil && got.Error() != want.Error()) {
+				t.Errorf("%s %s: remembered %v, the generator says %v", d.Spec.Metadata.Name, e.Settings, got, want)
+			}
+		}
+	}
+	if !refusedSome {
+		t.Error("the generator refused no candidate: the test no longer covers refusals")
+	}
+}

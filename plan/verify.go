@@ -23,6 +23,25 @@ func generatorRefuses(dep *resolve.Deployment) error {
 	return nil
 }
 
+// refusals remembers the generator's verdict (generatorRefuses) for
+// candidates that differ only in their scheduler limits: the generator
+// writes --max-num-seqs and --max-num-batched-tokens as given when set,
+// so its verdict depends on whether they are set, not on their values.
+// The generator's plan of a large cluster costs more than the memory
+// check, and most candidates are scheduler-limit variants.
+type refusals map[Settings]error
+
+func (r refusals) of(e *evaluated) error {
+	k := e.Settings
+	k.MaxNumSeqs, k.MaxNumBatchedTokens = min(k.MaxNumSeqs, 1), min(k.MaxNumBatchedTokens, 1)
+	if err, ok := r[k]; ok {
+		return err
+	}
+	err := generatorRefuses(e.in.Resolved())
+	r[k] = err
+	return err
+}
+
 // Verify writes candidate s into the spec source (Apply) and runs what
 // `vlaunch generate` runs on the result: validation, whose errors refuse
 // the spec, and the generator's plan. Every candidate plan lists passes.

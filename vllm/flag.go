@@ -182,6 +182,15 @@ func FlagHistory(name string) []*Flag {
 // lookupFlag scans the table newest entry first for a spelling of name.
 func lookupFlag(name string, ok func(*Flag) bool) (*Flag, bool) {
 	long, short := splitFlag(name)
+	if short == "" { // the entries of that long name, newest last (flagIndex)
+		idx := indexedFlags().byName[long]
+		for j := len(idx) - 1; j >= 0; j-- {
+			if f := &flagTable[idx[j]]; ok(f) && matches(f, long, short) {
+				return f, true
+			}
+		}
+		return nil, false
+	}
 	for i := len(flagTable) - 1; i >= 0; i-- {
 		f := &flagTable[i]
 		if ok(f) && matches(f, long, short) {
