@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/lint/launch"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // replicaDirective is `# vlaunch:replica=NAME`: the file starts one node of
@@ -47,17 +48,6 @@ func tagReplicas(invs []*launch.Invocation, replicas map[string]string) {
 }
 
 // specReplicaNodes is how many nodes of the spec one replica spans, and the
-// index of each replica's first node (its primary): validate makes the
-// replicas use every GPU and Place gives them equal groups of whole nodes,
-// in order.
-func specReplicaNodes(p *pass) (per int, heads []int) {
-	nodes, r := len(p.Spec.Hardware.Nodes), p.Spec.Parallelism.ReplicaCount()
-	if r <= 1 || nodes%r != 0 {
-		return nodes, []int{0}
-	}
-	per = nodes / r
-	for k := range r {
-		heads = append(heads, k*per)
-	}
-	return per, heads
-}
+// index of each replica's first node (its primary): resolve.ReplicaNodes,
+// the generator's placement.
+func specReplicaNodes(p *pass) (per int, heads []int) { return resolve.ReplicaNodes(p.Spec) }

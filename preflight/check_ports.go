@@ -14,11 +14,12 @@ type boundPort struct {
 	What string
 }
 
-// portsFor lists what this node binds. The primary runs the API server
-// (--port) and, with engines on other nodes, the DP RPC endpoint
-// (--data-parallel-rpc-port). Headless nodes dial out and bind no fixed port.
+// portsFor lists what this node binds. The primary (of each replica) runs
+// the API server (--port) and, with engines on other nodes, the DP RPC
+// endpoint (--data-parallel-rpc-port). Headless nodes dial out and bind no
+// fixed port.
 func (e *env) portsFor() []boundPort {
-	if e.idx != 0 {
+	if !e.isPrimary() {
 		return nil
 	}
 	ps := []boundPort{{e.d.VLLM.Port, "API server (vllm.port)"}}

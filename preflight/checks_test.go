@@ -99,6 +99,11 @@ func netCases() []checkCase {
 		{name: "headless node binds nothing", host: "h20-roce", spec: "h20-roce", node: "node1", id: "ports.free", want: Skip, mentions: []string{"headless"}},
 		{name: "rpc port in use", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.VLLM.RPCPort = 22 }, id: "ports.free", want: Fail, mentions: []string{"22 in use"}},
 		{name: "single node needs no rpc port", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { single(d); d.VLLM.RPCPort = 22 }, id: "ports.free", want: Pass, mentions: []string{"free: 8000"}},
+		{name: "a replica's first node serves the API", host: "h20-roce", spec: "h20-roce", node: "node2", edit: replicasOfTwo, id: "ports.free", want: Pass, mentions: []string{"free: 8000", "13345"}},
+		{name: "a replica's second node is headless", host: "h20-roce", spec: "h20-roce", node: "node3", edit: replicasOfTwo, id: "ports.free", want: Skip, mentions: []string{"headless"}},
+		{name: "one-node replicas need no rpc port", host: "h20-roce", spec: "h20-roce", node: "node1", edit: func(d *spec.Deployment) {
+			d.Parallelism.Data, d.Parallelism.Replicas, d.VLLM.RPCPort = 8, 4, 22
+		}, id: "ports.free", want: Pass, mentions: []string{"free: 8000"}},
 	}
 }
 
@@ -193,3 +198,7 @@ func swCases() []checkCase {
 		{name: "venv python", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Runtime.VLLMBinary = "/opt/venv/bin/vllm" }, id: "sw.backend_packages", want: Fail, mentions: []string{"deep_ep"}},
 	}
 }
+
+// replicasOfTwo makes the 4-node spec two independent replicas of two
+// nodes each (DP 16 with expert parallelism).
+func replicasOfTwo(d *spec.Deployment) { d.Parallelism.Data, d.Parallelism.Replicas = 16, 2 }

@@ -106,11 +106,30 @@ func (e *env) exists(abs string) bool {
 	return err == nil
 }
 
-// multiNode reports whether the deployment spans more than one host.
-func (e *env) multiNode() bool { return len(e.d.Hardware.Nodes) > 1 }
+// multiNode reports whether the node's engines span more than one host
+// (one replica's nodes: independent replicas never talk to each other).
+func (e *env) multiNode() bool {
+	per, _ := resolve.ReplicaNodes(e.d)
+	return per > 1
+}
 
-// primary is the first node: it runs the API server and the DP RPC endpoint.
-func (e *env) primary() spec.Node { return e.d.Hardware.Nodes[0] }
+// primary is the first node of this node's replica (the first node unless
+// the spec runs independent replicas): it runs the API server and the DP
+// RPC endpoint.
+func (e *env) primary() spec.Node { return e.d.Hardware.Nodes[e.primaryIndex()] }
+
+// isPrimary reports whether this node runs its replica's API server.
+func (e *env) isPrimary() bool { return e.idx == e.primaryIndex() }
+
+func (e *env) primaryIndex() int {
+	per, heads := resolve.ReplicaNodes(e.d)
+	for _, h := range heads {
+		if e.idx >= h && e.idx < h+per {
+			return h
+		}
+	}
+	return 0
+}
 
 // usesRDMA reports whether the fabric between nodes is RDMA.
 func (e *env) usesRDMA() bool {

@@ -3,6 +3,8 @@ package resolve
 import (
 	"fmt"
 	"slices"
+
+	"github.com/vlaunch/vlaunch/spec"
 )
 
 // placeReplicas places l.Replicas copies of the layout one after another:
@@ -58,4 +60,21 @@ func tooFewNodes(l Layout, perReplica, nodes int) error {
 		fmt.Sprintf("%d replicas of TP %d x PP %d x DP %d take %d node(s) each (a replica takes whole nodes); the spec has %d nodes",
 			l.ReplicaCount(), l.TP, l.PP, l.DP, perReplica, nodes),
 		"lower parallelism.replicas, or use data parallelism within a node")
+}
+
+// ReplicaNodes is how a spec's independent replicas sit on its nodes, as
+// Place puts them: the nodes one replica spans and the index of each
+// replica's first node (its API server and DP coordinator). A layout Place
+// cannot place, or `parallelism: auto`, counts as one replica on every
+// node. For tools that read a spec without resolving it (lint --spec,
+// preflight).
+func ReplicaNodes(d *spec.Deployment) (per int, heads []int) {
+	gpus := make([]int, len(d.Hardware.Nodes))
+	for i, n := range d.Hardware.Nodes {
+		gpus[i] = n.GPUs
+	}
+	if p, err := place(layoutFromSpec(d), gpus); err == nil && !d.Parallelism.Auto {
+		return p.ReplicaNodes, p.ReplicaStart
+	}
+	return len(gpus), []int{0}
 }

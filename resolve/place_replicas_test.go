@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/vlaunch/vlaunch/spec"
 )
 
 // TestPlaceReplicas: replicas take whole nodes in order, each placed by the
@@ -49,6 +51,31 @@ func TestPlaceReplicas(t *testing.T) {
 					t.Errorf("%s: node %d %+v, want used %v in replica %d at rank %d", tt.name, i, s, want, r, i%tt.span)
 				}
 			}
+		}
+	}
+}
+
+// TestReplicaNodes: what lint --spec and preflight read off a spec is
+// Place's placement: one replica on every node without replicas (or with
+// `parallelism: auto`), else each replica's nodes and first node.
+func TestReplicaNodes(t *testing.T) {
+	nodes := []spec.Node{{Name: "a", GPUs: 8}, {Name: "b", GPUs: 8}, {Name: "c", GPUs: 8}, {Name: "d", GPUs: 8}}
+	for _, tc := range []struct {
+		p     spec.Parallelism
+		per   int
+		heads []int
+	}{
+		{spec.Parallelism{Tensor: 1, Pipeline: 1, Data: 32, Expert: true}, 4, []int{0}},
+		{spec.Parallelism{Tensor: 1, Pipeline: 1, Data: 16, Expert: true, Replicas: 2}, 2, []int{0, 2}},
+		{spec.Parallelism{Tensor: 8, Pipeline: 1, Data: 1, Replicas: 4}, 1, []int{0, 1, 2, 3}},
+		{spec.Parallelism{Auto: true}, 4, []int{0}},
+		{spec.Parallelism{Tensor: 4, Pipeline: 1, Data: 1, Replicas: 8}, 4, []int{0}}, // Place refuses: one replica on all
+	} {
+		d := &spec.Deployment{Parallelism: tc.p}
+		d.Hardware.Nodes = nodes
+		per, heads := ReplicaNodes(d)
+		if per != tc.per || !slices.Equal(heads, tc.heads) {
+			t.Errorf("%+v: %d nodes per replica, first nodes %v; want %d, %v", tc.p, per, heads, tc.per, tc.heads)
 		}
 	}
 }
