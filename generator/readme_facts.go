@@ -12,7 +12,7 @@ import (
 type StartupFacts struct {
 	// ReadyTimeout says how long the API server waits for the engines.
 	ReadyTimeout string
-	// Handshake says how long a headless node waits for node 0.
+	// Handshake says how long a headless node waits for its primary.
 	Handshake string
 	// Mismatch says what happens when nodes' flags differ.
 	Mismatch string
@@ -28,7 +28,7 @@ func startupFacts(r vllm.Release) StartupFacts {
 	var f StartupFacts
 	switch s.ReadyTimeoutEnv {
 	case vllm.Present:
-		f.ReadyTimeout = fmt.Sprintf("the API server waits %d s for every engine and then gives up; raise `%s` on node 0 for slow model loads", s.ReadyTimeoutDefaultS, readyEnv)
+		f.ReadyTimeout = fmt.Sprintf("the API server waits %d s for every engine and then gives up; raise `%s` on the primary for slow model loads", s.ReadyTimeoutDefaultS, readyEnv)
 	case vllm.Maybe:
 		f.ReadyTimeout = fmt.Sprintf("it is not verified whether the API server reads `%s` (certain from %s), so how long it waits for the engines is not known here", readyEnv, readyFirst)
 	default:
@@ -36,10 +36,10 @@ func startupFacts(r vllm.Release) StartupFacts {
 	}
 	switch s.HeadlessHandshake {
 	case vllm.Present:
-		f.Handshake = fmt.Sprintf("each headless node gives up when node 0 does not answer within %d minutes (\"Did not receive response from front-end process within %d minutes\", not configurable): start node 0 first or within that time",
+		f.Handshake = fmt.Sprintf("each headless node gives up when its primary does not answer within %d minutes (\"Did not receive response from front-end process within %d minutes\", not configurable): start the primary first or within that time",
 			vllm.HeadlessHandshakeMinutes, vllm.HeadlessHandshakeMinutes)
 	case vllm.Maybe:
-		f.Handshake = fmt.Sprintf("headless nodes may give up when node 0 does not answer within %d minutes (not verified for this release): start node 0 first", vllm.HeadlessHandshakeMinutes)
+		f.Handshake = fmt.Sprintf("headless nodes may give up when their primary does not answer within %d minutes (not verified for this release): start the primary first", vllm.HeadlessHandshakeMinutes)
 	}
 	first := firstPresent(func(r vllm.Release) vllm.Presence { return r.EngineStartup().ConfigMismatchCheck })
 	switch s.ConfigMismatchCheck {
