@@ -5,15 +5,22 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/report"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
 	"github.com/vlaunch/vlaunch/vllm"
 	"gopkg.in/yaml.v3"
 )
@@ -78,30 +85,115 @@ func setVersion(d *spec.Deployment, v string) {
 // deployment: the layout check reports is the one the scripts start, the
 // backend check costs is the one vLLM selects from the scripts' flag and
 // variables, and the bundle README carries check's own memory and SLO
-// figures (same deployment, same simulation seed).
+// figures (same deployment, same simulation seed). Both commands run in
+// full; generate reuses check's estimate only when its input is equal to
+// the one check estimated (sharedEstimates), and the cases run in
+// parallel.
 func TestCheckAndGenerateAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the layout search several times")
 	}
+	shareEstimates(t)
 	examples, _ := filepath.Glob("../../examples/*.yaml")
-	agreed := 0
-	for _, ex := range examples {
-		for _, v := range agreementVariants {
-			t.Run(filepath.Base(ex)+"/"+v.name, func(t *testing.T) {
-				path, rel, ok := writeVariant(t, ex, v)
-				if !ok {
-					return
-				}
-				rep := checkJSON(t, path)
-				bundle := generateBundle(t, path)
-				assertAgree(t, rep, bundle, rel)
-				agreed++
-			})
+	var agreed atomic.Int64
+	t.Run("cases", func(t *testing.T) {
+		for _, ex := range examples {
+			for _, v := range agreementVariants {
+				t.Run(filepath.Base(ex)+"/"+v.name, func(t *testing.T) {
+					t.Parallel()
+					path, rel, ok := writeVariant(t, ex, v)
+					if !ok {
+						return
+					}
+					rep := checkJSON(t, path)
+					bundle := generateBundle(t, path)
+					assertAgree(t, rep, bundle, rel)
+					agreed.Add(1)
+				})
+			}
+		}
+	})
+	if want := len(examples) * len(agreementVariants) * 2 / 3; int(agreed.Load()) < want {
+		t.Errorf("only %d of %d cases ran (validate refused the rest); the matrix lost its coverage", agreed.Load(), len(examples)*len(agreementVariants))
+	}
+}
+
+// sharedEstimates remembers every estimate the commands make during the
+// test, with its input: the simulation dominates the test's time, and
+// check and generate of one case estimate the same deployment. An estimate
+// is reused only for an input deeply equal to the remembered one
+// (unexported fields included) with the same options, so a command that
+// worked out a different deployment is estimated afresh and disagrees as
+// it would without the memo.
+type sharedEstimates struct {
+	mu      sync.Mutex
+	entries []sharedEstimate
+	next    func(*estimate.Input, estimate.PerfOptions) estimate.Report
+	reused  int
+}
+
+type sharedEstimate struct {
+	file string // the spec the input came from: entries of other specs are not compared
+	in   estimate.Input
+	opt  estimate.PerfOptions
+	rep  estimate.Report
+}
+
+// inputSpec is the spec file an input was resolved from ("" in the quick form).
+func inputSpec(in *estimate.Input) string {
+	if r := in.Resolved(); r != nil && r.Spec != nil {
+		return r.Spec.File
+	}
+	return ""
+}
+
+// everything compares unexported fields too (the input's resolved
+// deployment).
+var everything = cmp.Exporter(func(reflect.Type) bool { return true })
+
+func (m *sharedEstimates) estimate(in *estimate.Input, opt estimate.PerfOptions) estimate.Report {
+	file := inputSpec(in)
+	m.mu.Lock()
+	var same []sharedEstimate
+	for _, e := range m.entries {
+		if e.file == file && e.opt == opt {
+			same = append(same, e)
 		}
 	}
-	if want := len(examples) * len(agreementVariants) * 2 / 3; agreed < want {
-		t.Errorf("only %d of %d cases ran (validate refused the rest); the matrix lost its coverage", agreed, len(examples)*len(agreementVariants))
+	m.mu.Unlock()
+	for _, e := range same {
+		if cmp.Equal(e.in, *in, everything) {
+			m.mu.Lock()
+			m.reused++
+			m.mu.Unlock()
+			return e.copy()
+		}
 	}
+	rep := m.next(in, opt)
+	e := sharedEstimate{file: file, in: *in, opt: opt, rep: rep}
+	m.mu.Lock()
+	m.entries = append(m.entries, e)
+	m.mu.Unlock()
+	return e.copy()
+}
+
+// copy is the remembered report with findings of its own: commands place
+// them in their spec (Locate) and add their own.
+func (e sharedEstimate) copy() estimate.Report {
+	r := e.rep
+	r.Findings = slices.Clone(r.Findings)
+	return r
+}
+
+// shareEstimates installs sharedEstimates as check's and generate's
+// estimator for the test and logs how much it saved.
+func shareEstimates(t *testing.T) {
+	m := &sharedEstimates{next: checkEstimate}
+	checkEstimate = m.estimate
+	t.Cleanup(func() {
+		checkEstimate = m.next
+		t.Logf("%d estimates made, %d shared between check and generate", len(m.entries), m.reused)
+	})
 }
 
 // writeVariant writes the edited example into a temporary directory; ok is
@@ -236,5 +328,40 @@ func assertAgree(t *testing.T, rep *estimate.Report, files map[string]string, re
 	}
 	if summary := report.SummaryMarkdown(rep); !strings.Contains(files["README.md"], summary) {
 		t.Errorf("the README's feasibility section is not check's:\n--- check ---\n%s\n--- README ---\n%s", summary, files["README.md"])
+	}
+}
+
+// TestSharedEstimatesOnlyForEqualInputs: the memo of the agreement test
+// hands back an estimate only for an equal input with equal options; any
+// difference (a setting, the seed) is estimated afresh, so the memo
+// cannot hide a disagreement between the commands.
+func TestSharedEstimatesOnlyForEqualInputs(t *testing.T) {
+	calls := 0
+	m := &sharedEstimates{next: func(in *estimate.Input, _ estimate.PerfOptions) estimate.Report {
+		calls++
+		return estimate.Report{Findings: diag.Diagnostics{{Message: "x"}}}
+	}}
+	r, _, err := validate.File("../../examples/llama-3.1-70b-8xa100.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := estimate.FromResolved(r), estimate.FromResolved(r)
+	m.estimate(&a, estimate.PerfOptions{Seed: 1})
+	rep := m.estimate(&b, estimate.PerfOptions{Seed: 1})
+	rep.Findings[0].Message = "changed by a caller"
+	if calls != 1 || m.reused != 1 {
+		t.Fatalf("equal inputs: %d estimates, %d reused", calls, m.reused)
+	}
+	if again := m.estimate(&b, estimate.PerfOptions{Seed: 1}); again.Findings[0].Message != "x" {
+		t.Error("a caller's change reached the remembered report")
+	}
+	m.estimate(&b, estimate.PerfOptions{Seed: 2})
+	b.GPUMemoryUtilization += 0.01
+	m.estimate(&b, estimate.PerfOptions{Seed: 1})
+	c := estimate.FromResolved(r)
+	c.Env = map[string]string{"VLLM_X": "1"}
+	m.estimate(&c, estimate.PerfOptions{Seed: 1})
+	if calls != 4 {
+		t.Errorf("different seed, setting or environment: %d estimates, want 4", calls)
 	}
 }

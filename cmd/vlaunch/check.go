@@ -87,8 +87,7 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	if err != nil {
 		return err
 	}
-	r := estimate.Check(&in)
-	r.AddPerformance(&in, o.perf)
+	r := checkEstimate(&in, o.perf)
 	r.LayoutSearch = search
 	r.Findings = append(pre, r.Findings...)
 	d.Locate(r.Findings) // nil in the quick form: no file to point into
@@ -100,6 +99,17 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 		return findingsErr()
 	}
 	return nil
+}
+
+// checkEstimate is `vlaunch check`'s estimate of an input: the memory half,
+// then the performance half with opt (the simulation's seed). check, and
+// generate for its README and verdict, both go through it. It is a
+// variable so that the agreement test can share one estimate between the
+// two commands where their inputs are equal (agree_test.go).
+var checkEstimate = func(in *estimate.Input, opt estimate.PerfOptions) estimate.Report {
+	r := estimate.Check(in)
+	r.AddPerformance(in, opt)
+	return r
 }
 
 func quickCheckInput(q resolve.QuickOptions, calibration string) (estimate.Input, error) {

@@ -15,8 +15,7 @@ import (
 // same simulation seed) for the bundle README and generate's own output.
 func feasibility(r *resolve.Deployment) *estimate.Report {
 	in := estimate.FromResolved(r)
-	rep := estimate.Check(&in)
-	rep.AddPerformance(&in, estimate.PerfOptions{Seed: simSeed})
+	rep := checkEstimate(&in, estimate.PerfOptions{Seed: simSeed})
 	r.Spec.Locate(rep.Findings)
 	return &rep
 }
