@@ -131,20 +131,17 @@ func quickCheckInput(q resolve.QuickOptions, calibration string) (estimate.Input
 	return estimate.FromResolved(r), nil
 }
 
-// specCheckInput validates and resolves the spec. Validation errors are
-// printed and end the command with exit 1; warnings travel into the report.
-// With `parallelism: auto` the input is the layout the search chose (the
-// one `vlaunch generate` writes), and the search comes back for the report.
+// specCheckInput validates and resolves the spec (settleSpec). Validation
+// errors are printed and end the command with exit 1; warnings travel into
+// the report. With `parallelism: auto` the input is the layout the search
+// chose (the one `vlaunch generate` writes), and the search comes back for
+// the report.
 func specCheckInput(s *streams, path, calibration string) (*spec.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
-	r, ds, _, err := specFile(s, path, false)
-	if err == nil {
-		r, err = withCalibration(r, calibration)
-	}
+	st, err := settleSpec(s, path, false, calibration)
 	if err != nil {
 		return nil, estimate.Input{}, nil, nil, err
 	}
-	r, search, info := settleLayout(r)
-	return r.Spec, estimate.FromResolved(r), append(ds, info...), search, nil
+	return st.r.Spec, estimate.FromResolved(st.r), st.findings, st.search, nil
 }
 
 func writeReport(w io.Writer, r *estimate.Report, format string) error {

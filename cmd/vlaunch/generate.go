@@ -72,15 +72,11 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 			return usageErr("--templates: %v", err)
 		}
 	}
-	r, ds, src, err := specFile(s, path, true)
-	if err == nil {
-		r, err = withCalibration(r, o.calibration)
-	}
+	st, err := settleSpec(s, path, true, o.calibration)
 	if err != nil {
 		return err
 	}
-	r, search, info := settleLayout(r)
-	ds = append(ds, info...)
+	r, ds, src, search := st.r, st.findings, st.src, st.search
 	rep := feasibility(r)
 	summary := autoParagraph(search) + report.SummaryMarkdown(rep)
 	b, gds := generator.Generate(r, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})

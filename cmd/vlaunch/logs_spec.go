@@ -10,11 +10,11 @@ import (
 // the estimate for the spec (validated and with its layout settled as
 // check does). This is the one place `vlaunch logs` reads the estimator.
 func compareWithSpec(s *streams, rep *logs.Report, path string) error {
-	r, _, _, err := specFile(s, path, false)
+	st, err := settleSpec(s, path, false, "")
 	if err != nil {
 		return err
 	}
-	r, _, _ = settleLayout(r)
+	r := st.r
 	in := estimate.FromResolved(r)
 	pred := predictionOf(&in, estimate.Memory(&in))
 	pred.ModelNames = r.Model.Names(r.Spec.Model.Path, r.Spec.Model.ServedName)

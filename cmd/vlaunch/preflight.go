@@ -17,7 +17,6 @@ import (
 	"github.com/vlaunch/vlaunch/preflight"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
-	"github.com/vlaunch/vlaunch/validate"
 )
 
 func init() { subcommands = append(subcommands, newPreflightCmd) }
@@ -77,22 +76,16 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 	return nil
 }
 
-// preflightSpec loads, validates and resolves the spec (with `parallelism:
-// auto` settled as check and generate settle it). A spec with errors is
-// unusable here: preflight checks a host against the spec, so the spec
-// itself must be right first (`vlaunch validate`).
+// preflightSpec loads, validates and resolves the spec (settleSpec, with
+// `parallelism: auto` settled as check and generate settle it). A spec with
+// errors is unusable here: preflight checks a host against the spec, so the
+// spec itself must be right first (`vlaunch validate`).
 func preflightSpec(s *streams, path string) (*resolve.Deployment, error) {
-	r, ds, err := validate.File(path)
-	if err == nil && !ds.HasErrors() {
-		r, _, _ = settleLayout(r)
-		return r, nil
+	st, err := settleSpec(s, path, false, "")
+	if err != nil {
+		return nil, usageErr("cannot use spec %s (fix it first: vlaunch validate %s)", path, path)
 	}
-	src := diag.Sources{}
-	if data, rerr := spec.ReadFile(path); rerr == nil {
-		src[path] = data
-	}
-	_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
-	return nil, usageErr("cannot use spec %s (fix it first: vlaunch validate %s)", path, path)
+	return st.r, nil
 }
 
 // writePreflight prints the readable report, or for machines the warns

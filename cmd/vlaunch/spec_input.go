@@ -56,3 +56,31 @@ func settleLayout(r *resolve.Deployment) (*resolve.Deployment, *estimate.LayoutS
 	}
 	return chosen.Resolved(), search, ds
 }
+
+// settled is a spec ready for a command: validated, with the calibration
+// in effect and `parallelism: auto` answered.
+type settled struct {
+	r *resolve.Deployment
+	// findings are validate's warnings and the EST301 naming the chosen
+	// layout; src is the spec's text, for printing them.
+	findings diag.Diagnostics
+	src      diag.Sources
+	// search is the layout search (nil for a pinned layout).
+	search *estimate.LayoutSearch
+}
+
+// settleSpec is the one way check, generate, preflight and logs --spec
+// read a spec: specFile (errors printed, as the command's error), then
+// --calibration (withCalibration; "" keeps the spec's own), then the
+// layout (settleLayout).
+func settleSpec(s *streams, path string, needVersion bool, calibration string) (settled, error) {
+	r, ds, src, err := specFile(s, path, needVersion)
+	if err == nil {
+		r, err = withCalibration(r, calibration)
+	}
+	if err != nil {
+		return settled{src: src}, err
+	}
+	r, search, info := settleLayout(r)
+	return settled{r: r, findings: append(ds, info...), src: src, search: search}, nil
+}
