@@ -3,6 +3,8 @@ package launch
 import (
 	"testing"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/vlaunch/vlaunch/lint/internal/fuzzseed"
 )
 
@@ -29,5 +31,37 @@ func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte("kind: LeaderWorkerSet\nspec: {leaderWorkerTemplate: {size: 3, workerTemplate: {spec: {containers: [{name: v, image: vllm/vllm-openai:v0.11.1, args: [m, -dp, $(X)]}]}}}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ParseManifest("fuzz.yaml", data)
+	})
+}
+
+// FuzzScalarPositions: mapping any scalar of any YAML back to the file
+// must not panic, and every position must lie inside the file.
+func FuzzScalarPositions(f *testing.F) {
+	addSeeds(f, ".yaml")
+	f.Add([]byte("k: \"a\\\n  b \\u00e9\n\n  c\"\nl: 'x\n  y'\nm: >\n  p\n\n  q\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var root yaml.Node
+		if yaml.Unmarshal(data, &root) != nil {
+			return
+		}
+		src := newFileSource("fuzz.yaml", validUTF8(data), true)
+		var walk func(n *yaml.Node, depth int)
+		walk = func(n *yaml.Node, depth int) {
+			if depth > 50 {
+				return
+			}
+			if n.Kind == yaml.ScalarNode {
+				v := scalarValue(src, n)
+				for i := range v.Text {
+					if p := v.PosAt(i); p.Line < 0 || p.Line > len(src.lines) || p.Col < 0 {
+						t.Fatalf("byte %d of %q at %v, outside the file", i, v.Text, p)
+					}
+				}
+			}
+			for _, c := range n.Content {
+				walk(c, depth+1)
+			}
+		}
+		walk(&root, 0)
 	})
 }

@@ -1,16 +1,29 @@
 package launch
 
 import (
+	"bytes"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 )
 
 // scalarValue returns a YAML scalar's text with the file position of each
-// byte, so findings inside `args: [...]` or a `|` block point at the flag.
+// byte, so findings inside `args: [...]`, a `|` block or a folded
+// "double-quoted" string point at the flag (alignScalar). Where the source
+// cannot be aligned with the value, bytes of a one-line scalar count from
+// its start and a multi-line one points at its start.
 func scalarValue(src *source, n *yaml.Node) Value {
 	v := Value{Text: n.Value, Known: true, Pos: Pos{n.Line, n.Column}}
 	v.pos = make([]Pos, len(n.Value))
+	if offs := alignScalar(src, n); offs != nil {
+		for i, off := range offs {
+			v.pos[i] = src.at(off)
+		}
+		if len(offs) > 0 {
+			v.Pos = v.pos[0]
+		}
+		return restorePlaceholders(src, v)
+	}
 	switch n.Style {
 	case yaml.LiteralStyle, yaml.FoldedStyle:
 		blockPositions(src, n, v.pos)
@@ -23,13 +36,24 @@ func scalarValue(src *source, n *yaml.Node) Value {
 		for i := range v.pos {
 			v.pos[i] = Pos{line, col + i}
 		}
-		if strings.Contains(n.Value, "\n") {
+		if strings.Contains(n.Value, "\n") || !fitsLine(src, n, off) {
 			for i := range v.pos {
 				v.pos[i] = v.Pos
 			}
 		}
 	}
 	return restorePlaceholders(src, v)
+}
+
+// fitsLine reports whether a scalar's value, counted from its start, ends
+// on its first line (else it was folded over several).
+func fitsLine(src *source, n *yaml.Node, quote int) bool {
+	start := nodeOffset(src, n)
+	if start < 0 {
+		return true // derived text: no lines to compare with
+	}
+	end := bytes.IndexByte(src.data[start:], '\n')
+	return end < 0 || len(n.Value)+quote <= end
 }
 
 // restorePlaceholders puts back the placeholder text the YAML parser read
