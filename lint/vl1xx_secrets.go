@@ -1,25 +1,43 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // checkSecrets reports credentials written into launch files as literal
 // text (VL129), by the rule validate and generate apply to specs
-// (vllm.SecretEnv, SecretFlag, SecretValue). A value taken from a variable
-// the file does not set is not known, and not reported: it comes from the
-// environment, which is where credentials belong.
+// (vllm.SecretEnv, SecretFlag, SecretValue), wherever the linter reads
+// them: the environment and arguments of every command it recognised
+// (vllm serve, ray start, containers), and every assignment and word of
+// every script it parsed — an `export HF_TOKEN=hf_...` for a later command
+// leaks as surely as one for vllm serve. A value taken from a variable the
+// file does not set is not known, and not reported: it comes from the
+// environment, which is where credentials belong. A credential is
+// reported once, where it is written.
 func checkSecrets(p *pass) {
-	for _, s := range p.Servers {
-		for _, e := range s.Inv.Env {
-			if literal(e.Value) && (vllm.SecretEnv(e.Name) || vllm.SecretValue(e.Value.Text)) {
-				p.ReportAt(s.Inv, e.Value.Pos, "export "+e.Name+" where the script starts (or mount it from a Secret) instead of writing it here",
-					"%s is set to a literal credential in the launch file", e.Name)
+	seen := map[string]bool{}
+	once := func(file string, line int, what string) bool {
+		k := fmt.Sprintf("%s:%d:%s", file, line, what)
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+		return true
+	}
+	for _, inv := range p.allInvocations() {
+		secretEnv(p, inv, once)
+		for _, a := range inv.Args {
+			if literal(a) && vllm.SecretValue(a.Text) && once(inv.File, a.Pos.Line, a.Text) {
+				reportToken(p, inv.File, a.Pos)
 			}
 		}
+	}
+	for _, s := range p.Servers {
 		for _, f := range s.Flags() {
 			if env, ok := vllm.SecretFlag(f.At.Text); ok && f.Value != nil && literal(*f.Value) {
 				name, _, _ := strings.Cut(f.At.Text, "=")
@@ -27,13 +45,80 @@ func checkSecrets(p *pass) {
 					"%s is given a literal credential in the launch file", name)
 			}
 		}
-		for _, a := range s.Inv.Args {
-			if literal(a) && vllm.SecretValue(a.Text) {
-				p.ReportAt(s.Inv, a.Pos, "take it from the environment (HF_TOKEN) instead of writing it here",
-					"a Hugging Face token is written into the launch file")
-			}
+	}
+	for _, sc := range p.Scripts {
+		scriptSecrets(p, sc, once)
+	}
+}
+
+// secretEnv reports an invocation's variables that hold a literal credential.
+func secretEnv(p *pass, inv *launch.Invocation, once func(string, int, string) bool) {
+	for _, e := range inv.Env {
+		if literal(e.Value) && (vllm.SecretEnv(e.Name) || vllm.SecretValue(e.Value.Text)) && once(inv.File, e.Value.Pos.Line, e.Name) {
+			reportSecretVar(p, inv.File, e.Value.Pos, e.Name)
 		}
 	}
+}
+
+// scriptSecrets reports assignments of literal credentials and literal
+// tokens anywhere in a script, whether or not a recognised command uses them.
+func scriptSecrets(p *pass, sc *launch.Script, once func(string, int, string) bool) {
+	syntax.Walk(sc.File, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name == nil || n.Value == nil {
+				return true
+			}
+			v, ok := literalWord(n.Value)
+			at := sc.Pos(n.Value.Pos())
+			if ok && strings.TrimSpace(v) != "" && (vllm.SecretEnv(n.Name.Value) || vllm.SecretValue(v)) && once(sc.Name(), at.Line, n.Name.Value) {
+				reportSecretVar(p, sc.Name(), at, n.Name.Value)
+			}
+			return false // the value is this assignment's, not a word of its own
+		case *syntax.Word:
+			if v, ok := literalWord(n); ok && vllm.SecretValue(v) {
+				if at := sc.Pos(n.Pos()); once(sc.Name(), at.Line, v) {
+					reportToken(p, sc.Name(), at)
+				}
+			}
+		}
+		return true
+	})
+}
+
+func reportSecretVar(p *pass, file string, at launch.Pos, name string) {
+	p.Report(file, at, "export "+name+" where the script starts (or mount it from a Secret) instead of writing it here",
+		"%s is set to a literal credential in the launch file", name)
+}
+
+func reportToken(p *pass, file string, at launch.Pos) {
+	p.Report(file, at, "take it from the environment (HF_TOKEN) instead of writing it here",
+		"a Hugging Face token is written into the launch file")
+}
+
+// literalWord returns a shell word's text when it is written out (plain,
+// quoted, no expansion).
+func literalWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 // literal reports a value written out in the file (fully resolved, not

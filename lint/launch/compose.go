@@ -34,7 +34,7 @@ func (fe *frontEnd) composeService(src *source, svc *yaml.Node) {
 	c.gpus, c.gpuSrc = composeGPUs(svc), "deploy.resources devices"
 	cmd := fe.composeWords(src, get(svc, "command"))
 	entry := fe.composeWords(src, get(svc, "entrypoint"))
-	w := &walker{fe: fe, src: src, sc: newScope(), ctx: walkCtx{container: c}}
+	w := &walker{fe: fe, src: src, sc: containerScope(c.env), ctx: walkCtx{container: c}}
 	cc := &cmdCtx{stmt: &syntax.Stmt{}, fields: append(entry, cmd...)}
 	switch {
 	case len(entry) == 0 && isVLLMImage(c.image):

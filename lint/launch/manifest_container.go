@@ -78,10 +78,7 @@ func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int)
 	}
 	cc.gpus, cc.gpuSrc = containerGPUs(c)
 	argv, refs := fe.kubeArgv(src, c, env)
-	sc := newScope()
-	for _, e := range env {
-		sc.vars[e.Name] = &shVar{val: e.Value, exported: true, setAt: e.Pos, inherited: true}
-	}
+	sc := containerScope(env)
 	sc.strict, sc.undef = r.strict, &sc.undefined
 	w := &walker{fe: fe, src: src, sc: sc, ctx: walkCtx{container: cc, role: r.role}}
 	return w, &cmdCtx{stmt: &syntax.Stmt{}, fields: argv}, refs

@@ -41,6 +41,6 @@ func (w *walker) apptainer(cc *cmdCtx, i int) {
 	}
 	ctx := w.ctx
 	ctx.container = c
-	inner := &walker{fe: w.fe, src: w.src, sc: w.sc, ctx: ctx}
+	inner := &walker{fe: w.fe, src: w.src, sc: containerScope(c.env), ctx: ctx}
 	inner.command(&cmdCtx{stmt: cc.stmt, fields: f[i+1:]}, 0)
 }

@@ -99,7 +99,7 @@ func (w *walker) docker(cc *cmdCtx, i int) {
 	}
 	ctx := w.ctx
 	ctx.container = c
-	inner := &walker{fe: w.fe, src: w.src, sc: w.sc, ctx: ctx}
+	inner := &walker{fe: w.fe, src: w.src, sc: containerScope(c.env), ctx: ctx}
 	if entrypoint != nil {
 		cmd = append([]Value{*entrypoint}, cmd...)
 	} else if isVLLMImage(image.Text) {

@@ -54,7 +54,7 @@ func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string,
 		Host: w.ctx.host, Role: w.ctx.role, Background: cc.stmt.Background,
 	}
 	if c := w.ctx.container; c != nil {
-		inv.Env = append(append([]EnvVar{}, c.env...), cc.env...)
+		inv.Env = append(append(append([]EnvVar{}, c.env...), w.scriptExports()...), cc.env...)
 		inv.Image, inv.ImageVersion = c.image, c.version
 		inv.GPUs, inv.GPUSource = c.gpus, c.gpuSrc
 		info := c.info
@@ -77,6 +77,30 @@ func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string,
 	}
 	inv.Platform = detectPlatform(inv, marks)
 	return inv
+}
+
+// containerScope is the shell state a container starts with: its
+// environment (docker -e, a manifest's env), and nothing of the host
+// script's variables, which the container does not see.
+func containerScope(env []EnvVar) *scope {
+	sc := newScope()
+	for _, e := range env {
+		sc.vars[e.Name] = &shVar{val: e.Value, exported: true, setAt: e.Pos, inherited: true}
+	}
+	return sc
+}
+
+// scriptExports are the variables a script running in a container exports
+// itself (`bash -c 'export NCCL_SOCKET_IFNAME=eth0; vllm serve ...'`): the
+// container's own environment is inherited in its scope and listed apart.
+func (w *walker) scriptExports() []EnvVar {
+	var out []EnvVar
+	for _, e := range w.exported() {
+		if v := w.sc.vars[e.Name]; v != nil && !v.inherited {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // visibleDeviceVars limit the devices a process sees, per platform; the

@@ -43,7 +43,7 @@ func (w *walker) dockerExec(cc *cmdCtx, i int) {
 	}
 	ctx := w.ctx
 	ctx.container = c
-	inner := &walker{fe: w.fe, src: w.src, sc: w.sc, ctx: ctx}
+	inner := &walker{fe: w.fe, src: w.src, sc: containerScope(c.env), ctx: ctx}
 	inner.command(&cmdCtx{stmt: cc.stmt, fields: f[i+1:]}, 0)
 }
 
@@ -76,7 +76,7 @@ func (w *walker) runCluster(cc *cmdCtx, i int) {
 	c.envOpen = envFile
 	ctx := w.ctx
 	ctx.container = c
-	inner := &walker{fe: w.fe, src: w.src, sc: w.sc, ctx: ctx}
+	inner := &walker{fe: w.fe, src: w.src, sc: containerScope(c.env), ctx: ctx}
 	args := []Value{knownValue("--block", f[i].Pos)}
 	kind := KindRayWorker
 	if role == "--head" {
