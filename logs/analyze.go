@@ -29,6 +29,9 @@ type fileState struct {
 	// vllmLines counts lines with vLLM's log header or a recognised
 	// message: none means the file is not a vLLM log.
 	vllmLines int
+	// dpCoordinator is set when the file shows vLLM starting its DP
+	// coordinator: the deployment is data-parallel.
+	dpCoordinator bool
 }
 
 // analyzer holds the state of one analysis across its files.
@@ -167,6 +170,9 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 			}
 		}
 		ru.apply(&c, m)
+	}
+	if !c.failed && !c.noted && unrecognisedError(l) {
+		p.noteError(l)
 	}
 }
 

@@ -28,6 +28,7 @@ func applyArgs(c *ctx, m map[string]string) {
 		c.p.args = m
 	}
 	applyKnown(c, m)
+	checkDPAddress(c, m)
 	c.phase(phStart)
 }
 

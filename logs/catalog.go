@@ -48,6 +48,13 @@ const (
 	CodeDeprecated       = codes.LogDeprecated
 	CodeOther            = codes.LogException
 	CodeEngineDiedSilent = codes.LogEngineDiedSilent
+	CodeGlooTimeout      = codes.LogGlooTimeout
+	CodeDPGlooTimeout    = codes.LogDPGlooTimeout
+	CodeDPBind           = codes.LogDPBind
+	CodeDPHostname       = codes.LogDPHostname
+	CodeErrorLine        = codes.LogErrorLine
+	CodeWorkerDied       = codes.LogWorkerDied
+	CodeIterTimeout      = codes.LogIterationTimeout
 )
 
 // kindOf is the failure kind of each code. A stop (LOG001) takes its kind
@@ -57,12 +64,15 @@ var kindOf = map[diag.Code]string{
 	CodeNoKVMemory: KindKVCacheInsufficient, CodeMaxLenTooLong: KindKVCacheInsufficient,
 	CodeNCCL:          KindNCCL,
 	CodeGlooInterface: KindGlooInterface, CodeGlooConnect: KindGlooInterface, CodeGlooLoopback: KindGlooInterface,
-	CodeDeepEP:    KindDeepEPNVSHMEM,
-	CodeDPTimeout: KindDPHandshake, CodeDPConfig: KindDPHandshake,
+	CodeGlooTimeout: KindGlooInterface,
+	CodeDeepEP:      KindDeepEPNVSHMEM,
+	CodeDPTimeout:   KindDPHandshake, CodeDPConfig: KindDPHandshake, CodeDPGlooTimeout: KindDPHandshake,
+	CodeDPBind: KindDPHandshake, CodeDPHostname: KindDPHandshake,
 	CodeRayNoGPU: KindRayPlacement, CodeRayWaiting: KindRayPlacement,
 	CodeCUDAGraph:   KindCUDAGraph,
 	CodeUnknownFlag: KindVersionFlag, CodeDeprecated: KindVersionFlag,
-	CodeOther: KindOther, CodeEngineDiedSilent: KindOther,
+	CodeOther: KindOther, CodeEngineDiedSilent: KindOther, CodeErrorLine: KindOther,
+	CodeWorkerDied: KindOther, CodeIterTimeout: KindOther,
 }
 
 // Def is what the report needs of a code: its kind, default severity and fix.

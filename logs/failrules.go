@@ -14,6 +14,8 @@ func failureRules() []rule {
 	rs = append(rs, networkFailureRules()...)
 	rs = append(rs, dpRayFailureRules()...)
 	rs = append(rs, argFailureRules()...)
+	rs = append(rs, processFailureRules()...)
+	rs = append(rs, dpBindRules()...)
 	rs = append(rs, genericFailureRules()...)
 	return rs
 }
@@ -151,6 +153,7 @@ func genericFailureRules() []rule {
 		if m == nil {
 			return
 		}
+		c.noted = true
 		if isWrapper(c.l.msg) {
 			c.p.noteWrapper(c.l)
 			return
@@ -159,6 +162,7 @@ func genericFailureRules() []rule {
 	})
 	wrap := r(wrapperMessages, "", func(c *ctx, _ [][]byte) {
 		if !c.l.indent {
+			c.noted = true
 			c.p.noteWrapper(c.l)
 		}
 	})

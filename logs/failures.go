@@ -21,6 +21,10 @@ type failure struct {
 	// ("    raise ValueError(\"No available memory ...\")"); the exception
 	// line itself, when the log has it, replaces it.
 	fromSource bool
+	// dead names the worker a LOG194 reports, bind the endpoint a LOG154
+	// could not bind: the report completes both once the whole log is read.
+	dead *deadWorker
+	bind *zmqBind
 }
 
 // failureSet keeps one failure per code and process, in order of first appearance.
@@ -32,11 +36,14 @@ type failureSet struct {
 
 // fail records a failure of the line's process. message may be empty (the
 // log line is the message); fixExtra is appended to the code's fix.
-func (c *ctx) fail(code diag.Code, message, fixExtra string) {
-	c.failSev(code, defOf(code).Severity, message, fixExtra)
+func (c *ctx) fail(code diag.Code, message, fixExtra string) *failure {
+	return c.failSev(code, defOf(code).Severity, message, fixExtra)
 }
 
-func (c *ctx) failSev(code diag.Code, sev, message, fixExtra string) {
+// failSev records a failure at a severity of the caller's choosing and
+// returns it (nil once maxFailures were recorded).
+func (c *ctx) failSev(code diag.Code, sev, message, fixExtra string) *failure {
+	c.failed = true
 	fs := &c.a.fails
 	if fs.byKey == nil {
 		fs.byKey = map[string]*failure{}
@@ -63,16 +70,17 @@ func (c *ctx) failSev(code diag.Code, sev, message, fixExtra string) {
 			// A wrapped error: the later part says more.
 			f.message = message
 		}
-		return
+		return f
 	}
 	if len(fs.list) >= maxFailures {
 		fs.dropped++
-		return
+		return nil
 	}
 	f := &failure{code: code, severity: sev, p: c.p, at: lineRef{c.p.file, c.l.no}, text: text,
 		message: message, fix: fix, count: 1, fromSource: c.l.indent}
 	fs.byKey[key] = f
 	fs.list = append(fs.list, f)
+	return f
 }
 
 // effectivePhase is how far the start-up had got when a process failed:

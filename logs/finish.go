@@ -3,6 +3,8 @@ package logs
 import (
 	"fmt"
 	"sort"
+
+	"github.com/vlaunch/vlaunch/diag"
 )
 
 // failures lists the recognised failures, then the generic ones for
@@ -13,7 +15,7 @@ func (a *analyzer) failures(groups []*group, engineOf map[*proc]*group, serving 
 	anyError := false
 	for _, f := range a.fails.list {
 		out = append(out, a.failureOf(f, engineOf))
-		anyError = anyError || f.severity == "error"
+		anyError = anyError || f.severity == "error" && !consequence[f.code]
 	}
 	// One engine's failure usually takes the others down with it (broken
 	// pipes, shutdown signals): generic exceptions are reported only when
@@ -78,11 +80,63 @@ func rootCauses(gen []Failure) []Failure {
 	return gen
 }
 
+// consequence marks failures that follow from another process's failure:
+// they do not hide the generic cause (an exception vlaunch does not
+// recognise), which is reported next to them.
+var consequence = map[diag.Code]bool{CodeWorkerDied: true}
+
 func (a *analyzer) failureOf(f *failure, engineOf map[*proc]*group) Failure {
-	d := defOf(f.code)
-	return Failure{Code: f.code, Kind: d.Kind, Severity: f.severity, Engine: engineName(f.p, engineOf),
-		Rank: f.p.label, File: a.files[f.at.file].name, Line: f.at.no, Message: f.message, Fix: f.fix,
+	code, message, fix := a.settle(f)
+	d := defOf(code)
+	return Failure{Code: code, Kind: d.Kind, Severity: f.severity, Engine: engineName(f.p, engineOf),
+		Rank: f.p.label, File: a.files[f.at.file].name, Line: f.at.no, Message: message, Fix: fix,
 		Text: f.text, Count: f.count}
+}
+
+// settle completes what a line alone could not say, now that the whole
+// log is read: whether a Gloo timeout or a ZMQ bind error concerns data
+// parallelism, and what a dead worker logged before it died.
+func (a *analyzer) settle(f *failure) (diag.Code, string, string) {
+	switch {
+	case f.code == CodeGlooTimeout && a.dpContext(f.p):
+		return CodeDPGlooTimeout, f.message, defOf(CodeDPGlooTimeout).Fix
+	case f.code == CodeDPBind && f.bind != nil && !a.dpEndpoint(f.p, f.bind):
+		return CodeOther, f.text, defOf(CodeOther).Fix
+	case f.code == CodeWorkerDied && f.dead != nil:
+		return f.code, f.message + a.deadCause(f.p, f.dead), f.fix
+	}
+	return f.code, f.message, f.fix
+}
+
+// deadCause says what the dead worker logged before it died, when its
+// output is in the same file.
+func (a *analyzer) deadCause(exec *proc, d *deadWorker) string {
+	for _, q := range a.order {
+		if q.file != exec.file || q.attempt != exec.attempt || q == exec || !d.is(q) {
+			continue
+		}
+		for _, n := range []*excNote{q.exc, q.errLine} {
+			if n != nil {
+				return fmt.Sprintf("; before it died it logged, at %s:%d: %s", a.files[n.at.file].name, n.at.no, n.text)
+			}
+		}
+		return fmt.Sprintf("; its output (%s) shows no error before it died", q.label)
+	}
+	return "; its own output is not in this log"
+}
+
+// is reports whether q is the dead worker: by pid (V0), else by rank.
+func (d *deadWorker) is(q *proc) bool {
+	if d.pid > 0 {
+		return q.pid == d.pid
+	}
+	if d.rank < 0 || q.role != roleWorker {
+		return false
+	}
+	if q.grank >= 0 {
+		return q.grank == d.rank
+	}
+	return q.tp == d.rank && q.pp <= 0
 }
 
 func engineName(p *proc, engineOf map[*proc]*group) string {
@@ -92,23 +146,23 @@ func engineName(p *proc, engineOf map[*proc]*group) string {
 	return "front-end"
 }
 
-// generic reports the first root exception among the processes, or, when
-// the log has only "failed to start" wrappers, that the cause is missing.
+// generic reports the first root exception among the processes, else the
+// first ERROR line no rule recognised, or, when the log has only "failed
+// to start" wrappers, that the cause is missing.
 func (a *analyzer) generic(ps []*proc, engineOf map[*proc]*group) (Failure, bool) {
-	var exc, wrap *excNote
-	var excP, wrapP *proc
+	var exc, errl, wrap *excNote
+	var excP, errP, wrapP *proc
 	for _, p := range ps {
-		if p.exc != nil && (exc == nil || before(p.exc.at, exc.at)) {
-			exc, excP = p.exc, p
-		}
-		if p.wrapper != nil && (wrap == nil || before(p.wrapper.at, wrap.at)) {
-			wrap, wrapP = p.wrapper, p
-		}
+		exc, excP = earliest(exc, excP, p.exc, p)
+		errl, errP = earliest(errl, errP, p.errLine, p)
+		wrap, wrapP = earliest(wrap, wrapP, p.wrapper, p)
 	}
 	code, note, p := CodeOther, exc, excP
 	switch {
 	case exc != nil && excP.phase == phCUDAGraphs:
 		code = CodeCUDAGraph
+	case exc == nil && errl != nil:
+		code, note, p = CodeErrorLine, errl, errP
 	case exc == nil && wrap != nil:
 		code, note, p = CodeEngineDiedSilent, wrap, wrapP
 	case exc == nil:
@@ -117,6 +171,14 @@ func (a *analyzer) generic(ps []*proc, engineOf map[*proc]*group) (Failure, bool
 	d := defOf(code)
 	return Failure{Code: code, Kind: d.Kind, Severity: "error", Engine: engineName(p, engineOf), Rank: p.label,
 		File: a.files[note.at.file].name, Line: note.at.no, Message: note.text, Fix: d.Fix, Text: note.text, Count: 1}, true
+}
+
+// earliest keeps the note logged first.
+func earliest(best *excNote, bestP *proc, n *excNote, p *proc) (*excNote, *proc) {
+	if n != nil && (best == nil || before(n.at, best.at)) {
+		return n, p
+	}
+	return best, bestP
 }
 
 func before(x, y lineRef) bool {

@@ -26,7 +26,11 @@ func FuzzAnalyze(f *testing.F) {
 	}
 	for _, s := range []string{"", "\x00", "\x1f\x8b", "(EngineCore_DP99999999999 pid=1) INFO 01-01 00:00:00 [a] x",
 		"[rank-1]:x", "(a pid=) INFO", "INFO 99-99 99:99:99 [", "non-default args: {'a': {'b': [1, (2, 3)]}",
-		"Initializing a V1 LLM engine (v) with config: model='", "\r\r\r", "▎▎▎", "^[[^[[^[[", "x:1:2 [3] NCCL WARN"} {
+		"Initializing a V1 LLM engine (v) with config: model='", "\r\r\r", "▎▎▎", "^[[^[[^[[", "x:1:2 [3] NCCL WARN",
+		"ERROR 01-01 00:00:00 [a] Worker proc VllmWorker-99999999999999999999 died unexpectedly (exit code: -999999999999)",
+		"Worker x pid 0 died, exit code: -0", "Timed out waiting 99999999999999999999999ms for send operation to complete",
+		"zmq.error.ZMQError: No such device (addr='tcp://[:]:99999999999999999999')", "ZMQError: Address already in use (addr='tcp://:')",
+		"non-default args: {'data_parallel_address': '', 'data_parallel_rank': -1}", "ERROR 01-01 00:00:00 [a] ^", "CRITICAL 01-01 00:00:00 [a] x"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -39,7 +39,10 @@ type proc struct {
 	config                       map[string]string
 	peakTorch                    val // V0 0.6.4 peak_torch_memory (includes weights)
 	lines                        int
-	exc, wrapper                 *excNote
+	exc, wrapper, errLine        *excNote
+	// dpFrames is set when the process's traceback runs through vLLM's
+	// data-parallel code: a Gloo or ZMQ failure there is a DP one.
+	dpFrames bool
 }
 
 // lineRef points at a line of a file.
@@ -205,6 +208,14 @@ type excNote struct {
 func (p *proc) noteException(l *line) {
 	if p.exc == nil {
 		p.exc = &excNote{at: lineRef{p.file, l.no}, text: clip(string(l.msg), 400)}
+	}
+}
+
+// noteError keeps the first ERROR line of a process that no rule
+// recognised and that is neither an exception nor a wrapper.
+func (p *proc) noteError(l *line) {
+	if p.errLine == nil {
+		p.errLine = &excNote{at: lineRef{p.file, l.no}, text: clip(string(l.msg), 400)}
 	}
 }
 

@@ -29,6 +29,10 @@ type ctx struct {
 	f *fileState
 	p *proc
 	l *line
+	// failed is set when a rule recorded a failure from the line, noted
+	// when it kept the line as an exception or a wrapper: either way the
+	// line is not an unrecognised ERROR line.
+	failed, noted bool
 }
 
 func (c *ctx) num(k field, b []byte) {
@@ -345,6 +349,9 @@ func phaseRules() []rule {
 		// The API server waits for its engines; an engine core's own
 		// "Waiting for init message from front-end" is its first line.
 		phaseRule(phHandshake, "core engine proc(s) to start"),
+		// The front-end starts its DP coordinator before its engines
+		// (vllm#31884, llm-d-modelservice#7): from there it is the handshake.
+		phaseRule(phHandshake, "Started DP Coordinator process"),
 		phaseRule(phStart, "Waiting for init message from front-end"),
 		phaseRule(phCUDAGraphs, "Capturing cudagraphs", "Capturing the model for CUDA graphs", "Capturing CUDA graph"),
 		r(one("init engine (profile, create kv cache, warmup model) took "), `took ([\d.]+) seconds`, func(c *ctx, m [][]byte) {

@@ -17,9 +17,13 @@ const (
 	LogGlooInterface    diag.Code = "LOG131"
 	LogGlooConnect      diag.Code = "LOG132"
 	LogGlooLoopback     diag.Code = "LOG133"
+	LogGlooTimeout      diag.Code = "LOG134"
 	LogDeepEP           diag.Code = "LOG141"
 	LogDPTimeout        diag.Code = "LOG151"
 	LogDPConfig         diag.Code = "LOG152"
+	LogDPGlooTimeout    diag.Code = "LOG153"
+	LogDPBind           diag.Code = "LOG154"
+	LogDPHostname       diag.Code = "LOG155"
 	LogRayNoGPU         diag.Code = "LOG161"
 	LogRayWaiting       diag.Code = "LOG162"
 	LogCUDAGraph        diag.Code = "LOG171"
@@ -27,6 +31,9 @@ const (
 	LogDeprecated       diag.Code = "LOG182"
 	LogException        diag.Code = "LOG191"
 	LogEngineDiedSilent diag.Code = "LOG192"
+	LogErrorLine        diag.Code = "LOG193"
+	LogWorkerDied       diag.Code = "LOG194"
+	LogIterationTimeout diag.Code = "LOG195"
 )
 
 // logEntries are the LOG codes in code order. A warning is a line that
@@ -41,14 +48,21 @@ var logEntries = []Entry{
 	{LogGlooInterface, "log-gloo-interface", diag.Error, "Gloo cannot find the network interface or address it was told to use"},
 	{LogGlooConnect, "log-gloo-connect", diag.Error, "Gloo could not connect the ranks (connectFullMesh)"},
 	{LogGlooLoopback, "log-gloo-loopback", diag.Warning, "Gloo fell back to the loopback address"},
+	{LogGlooTimeout, "log-gloo-timeout", diag.Error, "Gloo gave up waiting for a peer rank to send or receive"},
 	{LogDeepEP, "log-deepep-nvshmem", diag.Error, "DeepEP / NVSHMEM failed to initialise"},
 	{LogDPTimeout, "log-dp-timeout", diag.Error, "The data-parallel engines and the front-end did not find each other"},
 	{LogDPConfig, "log-dp-config", diag.Error, "The data-parallel configuration does not fit the nodes or differs between them"},
+	{LogDPGlooTimeout, "log-dp-gloo-timeout", diag.Error, "The data-parallel ranks' Gloo synchronisation gave up waiting for a peer engine"},
+	{LogDPBind, "log-dp-bind", diag.Error, "The data-parallel address or RPC port cannot be bound (ZMQ)"},
+	{LogDPHostname, "log-dp-address-hostname", diag.Warning, "--data-parallel-address is a hostname, which vLLM binds as given"},
 	{LogRayNoGPU, "log-ray-no-gpu", diag.Error, "Ray cannot place the workers on GPUs"},
 	{LogRayWaiting, "log-ray-waiting", diag.Warning, "Ray is still waiting to place the workers"},
 	{LogCUDAGraph, "log-cuda-graph", diag.Error, "CUDA graph capture failed"},
 	{LogUnknownFlag, "log-unknown-argument", diag.Error, "vLLM refused an argument (unknown, removed or invalid in this release)"},
 	{LogDeprecated, "log-deprecated", diag.Warning, "A deprecated argument or variable is in use"},
-	{LogException, "log-exception", diag.Error, "An exception vlaunch does not recognise stopped the start-up"},
+	{LogException, "log-exception", diag.Error, "An exception vlaunch does not recognise ended a start-up or a run"},
 	{LogEngineDiedSilent, "log-no-root-cause", diag.Error, "An engine failed to start but its root cause is not in the log"},
+	{LogErrorLine, "log-error-line", diag.Error, "An ERROR line vlaunch does not recognise"},
+	{LogWorkerDied, "log-worker-died", diag.Error, "A worker process died"},
+	{LogIterationTimeout, "log-iteration-timeout", diag.Error, "An engine step ran longer than VLLM_ENGINE_ITERATION_TIMEOUT_S and the engine gave up"},
 }
