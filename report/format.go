@@ -63,14 +63,6 @@ func truncate(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
-// secs prints a latency in milliseconds below one second, in seconds above.
-func secs(x float64) string {
-	if x < 1 {
-		return fmt.Sprintf("%.0f ms", x*1e3)
-	}
-	return fmt.Sprintf("%.2f s", x)
-}
-
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 
 // wrap breaks text at spaces to lines of at most width runes, each

@@ -7,6 +7,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/report/svg"
 )
 
@@ -96,12 +97,12 @@ func tpotChart(r *estimate.Report) chartView {
 		XLog: true, XBase: 2, YZero: true, VRefs: decodeLimits(r), XFormat: wholeNumber}
 	c.Series = decodeSeries(d, "steady decode", func(p perf.DecodePoint) float64 { return p.TPOTS * 1e3 }, "ms")
 	if t, ok := findSLO(r.SLO, sloTPOT); ok {
-		c.HRefs = append(c.HRefs, svg.Ref{Label: fmt.Sprintf("target %.0f ms", t.v.Target*1e3), Value: t.v.Target * 1e3, Color: colorTarget})
+		c.HRefs = append(c.HRefs, svg.Ref{Label: "target " + textfmt.Seconds(t.v.Target), Value: t.v.Target * 1e3, Color: colorTarget})
 	}
 	logIfFarApart(&c)
 	if s := workloadSim(r); s != nil {
 		c.Marks = append(c.Marks, svg.Mark{X: float64(max(1, s.Sessions)), Y: s.Result.TPOT.Mean * 1e3, Color: seriesColors[1],
-			Title: fmt.Sprintf("simulated mean TPOT: %.1f ms", s.Result.TPOT.Mean*1e3), Label: "simulated"})
+			Title: "simulated mean TPOT: " + textfmt.Seconds(s.Result.TPOT.Mean), Label: "simulated"})
 	}
 	return chartView{Title: c.Title, Caption: "Steady decode step per output token; the red dot is the simulated mean at the workload's load.",
 		SVG: template.HTML(c.SVG())}

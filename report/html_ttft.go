@@ -26,12 +26,12 @@ func ttftChart(r *estimate.Report) chartView {
 			if ref.kind != sloTTFT || ref.inputTokens != s.InputTokens {
 				continue
 			}
+			target, pred := SLOFigures(v)
 			c.Marks = append(c.Marks, svg.Mark{X: v.Target, Y: ref.quantile, Color: col, Label: ref.qName,
-				Title: fmt.Sprintf("%s %s: target %s, predicted %s", verdictWord(v.Verdict), v.Name,
-					textfmt.Quantity(v.Target, v.Unit), textfmt.Quantity(v.Predicted, v.Unit))})
+				Title: fmt.Sprintf("%s %s: target %s, predicted %s", verdictWord(v.Verdict), v.Name, target, pred)})
 			if b, ok := sloBand(v); ok {
 				c.Bands = append(c.Bands, svg.Band{Y: ref.quantile, Lo: b.Low, Hi: b.High, Color: col,
-					Title: fmt.Sprintf("%s prediction band %s–%s", v.Name, textfmt.Quantity(b.Low, v.Unit), textfmt.Quantity(b.High, v.Unit))})
+					Title: fmt.Sprintf("%s prediction band %s", v.Name, textfmt.Range(b.Low, b.High, v.Unit))})
 			}
 		}
 	}

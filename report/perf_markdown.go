@@ -64,14 +64,14 @@ func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | TTFT p99 95%% CI | TPOT mean | output tok/s | total tok/s |\n|---|---|---|---:|---:|---:|\n")
 	for _, s := range p.Simulations {
 		res := s.Result
-		ttft, ci := fmt.Sprintf("%s / %s / %s", secs(res.TTFT.P50), secs(res.TTFT.P95), secs(res.TTFT.P99)), "-"
+		ttft, ci := fmt.Sprintf("%s / %s / %s", textfmt.Seconds(res.TTFT.P50), textfmt.Seconds(res.TTFT.P95), textfmt.Seconds(res.TTFT.P99)), "-"
 		if res.Overloaded {
 			ttft = fmt.Sprintf("unbounded: overloaded (sustains ≈%.2f requests/s)", s.SustainableRatePerS)
 		} else if res.Replications > 1 {
 			ci = ivText(res.TTFTCI.P99)
 		}
 		fmt.Fprintf(w, "| %s, %d in / %d out | %s | %s | %s | %.0f | %.0f |\n", simLoad(s), s.InputTokens, s.OutputTokens,
-			ttft, ci, secs(res.TPOT.Mean), res.OutputTokPerS, res.TotalTokPerS)
+			ttft, ci, textfmt.Seconds(res.TPOT.Mean), res.OutputTokPerS, res.TotalTokPerS)
 	}
 }
 
@@ -85,8 +85,8 @@ func writeSLOMarkdown(w io.Writer, slo []slo.Verdict) {
 		for _, x := range v.WouldPass {
 			expl += " What it would take: " + x + "."
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | **%s** | %s | %s |\n", v.Name, textfmt.Quantity(v.Target, v.Unit), textfmt.Quantity(v.Predicted, v.Unit),
-			v.Verdict, v.Binding, mdEscape(expl))
+		target, pred := SLOFigures(v)
+		fmt.Fprintf(w, "| %s | %s | %s | **%s** | %s | %s |\n", v.Name, target, pred, v.Verdict, v.Binding, mdEscape(expl))
 	}
 }
 

@@ -95,7 +95,7 @@ func altText(a slo.Alternative) string {
 	}
 	txt := fmt.Sprintf("TPOT %6.1f ms · %7.0f output tokens/s  [%s] · TTFT", a.TPOTS*1e3, a.OutputTokPerS, a.Binding)
 	for _, n := range sortedKeys(a.IdleTTFTS) {
-		txt += fmt.Sprintf(" %d: %s", n, secs(a.IdleTTFTS[n]))
+		txt += fmt.Sprintf(" %d: %s", n, textfmt.Seconds(a.IdleTTFTS[n]))
 	}
 	return txt
 }
@@ -127,14 +127,11 @@ func writeSLOText(w io.Writer, slo []slo.Verdict) {
 // when the estimator gives one) and binding resource, the words the text
 // and HTML reports share.
 func sloHeadline(v slo.Verdict) string {
-	pred := textfmt.Quantity(v.Predicted, v.Unit)
-	if v.Unbounded {
-		pred = "unbounded (the queue grows)"
-	}
+	target, pred := SLOFigures(v)
 	if b, ok := sloBand(v); ok {
-		pred += fmt.Sprintf(" (%s–%s)", textfmt.Quantity(b.Low, v.Unit), textfmt.Quantity(b.High, v.Unit))
+		pred += " (" + textfmt.Range(b.Low, b.High, v.Unit) + ")"
 	}
-	return fmt.Sprintf("%s: target %s, predicted %s  [%s]", v.Name, textfmt.Quantity(v.Target, v.Unit), pred, v.Binding)
+	return fmt.Sprintf("%s: target %s, predicted %s  [%s]", v.Name, target, pred, v.Binding)
 }
 
 // wouldTake introduces one "what it would take" line.
@@ -166,8 +163,8 @@ func runsText(res sim.Result) string {
 }
 
 // ivText is a confidence interval in seconds.
-func ivText(iv sim.Interval) string { return secs(iv.Lo) + "–" + secs(iv.Hi) }
+func ivText(iv sim.Interval) string { return textfmt.Range(iv.Lo, iv.Hi, "s") }
 
 func pctText(p sim.Percentiles) string {
-	return fmt.Sprintf("mean %s · p50 %s · p90 %s · p95 %s · p99 %s", secs(p.Mean), secs(p.P50), secs(p.P90), secs(p.P95), secs(p.P99))
+	return fmt.Sprintf("mean %s · p50 %s · p90 %s · p95 %s · p99 %s", textfmt.Seconds(p.Mean), textfmt.Seconds(p.P50), textfmt.Seconds(p.P90), textfmt.Seconds(p.P95), textfmt.Seconds(p.P99))
 }

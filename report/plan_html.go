@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/plan"
 	"github.com/vlaunch/vlaunch/report/svg"
 )
@@ -111,7 +112,7 @@ func planRowOf(c plan.Candidate) planRow {
 		return row
 	}
 	row.Met = fmt.Sprintf("%d of %d", passed(c), len(c.SLO))
-	row.Tok, row.PerGPU, row.TPOT, row.KV = fmt.Sprintf("%.0f", c.OutputTokPerS), fmt.Sprintf("%.1f", c.PerGPU), secs(c.TPOTS), fmt.Sprintf("%.1f", c.KVGiB)
+	row.Tok, row.PerGPU, row.TPOT, row.KV = fmt.Sprintf("%.0f", c.OutputTokPerS), fmt.Sprintf("%.1f", c.PerGPU), textfmt.Seconds(c.TPOTS), fmt.Sprintf("%.1f", c.KVGiB)
 	for _, v := range c.SLO {
 		row.Verdicts = append(row.Verdicts, verdictBadge{Class: verdictClass(v.Verdict), Word: strings.ToUpper(v.Verdict), Headline: planSLOHeadline(v)})
 	}
@@ -124,7 +125,7 @@ func paretoChart(r *plan.Result) string {
 	front := svg.Series{Name: "Pareto front", Color: seriesColors[0], Dots: true}
 	for _, p := range r.Pareto {
 		front.Points = append(front.Points, svg.Point{X: p.TPOTS * 1e3, Y: p.PerGPU})
-		front.Titles = append(front.Titles, fmt.Sprintf("%s at %d sessions: TPOT %s, %.1f output tokens/s per GPU", p.Settings, p.Sessions, secs(p.TPOTS), p.PerGPU))
+		front.Titles = append(front.Titles, fmt.Sprintf("%s at %d sessions: TPOT %s, %.1f output tokens/s per GPU", p.Settings, p.Sessions, textfmt.Seconds(p.TPOTS), p.PerGPU))
 	}
 	c.Series = append(c.Series, front)
 	for _, p := range r.Points {

@@ -63,7 +63,7 @@ func TestPlanGolden(t *testing.T) {
 func TestPlanHeadlineBand(t *testing.T) {
 	v := plan.SLOResult{Name: "TTFT p99 at 512 input tokens", Unit: "s", Target: 1.5, Predicted: 1.9, Verdict: "uncertain",
 		Binding: "queueing", Band: &plan.Band{Low: 1.3, High: 2.7}}
-	want := "TTFT p99 at 512 input tokens: target 1.50 s, predicted 1.90 s (1.30 s–2.70 s)  [queueing]"
+	want := "TTFT p99 at 512 input tokens: target 1.5 s, predicted 1.9 s (1.3–2.7 s)  [queueing]"
 	if got := planSLOHeadline(v); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

@@ -90,7 +90,7 @@ func candidateFigures(c plan.Candidate) string {
 		a2a = " · all2all " + c.All2AllInEffect
 	}
 	return fmt.Sprintf("%d of %d SLOs · %.0f output tokens/s (%.1f per GPU) · TPOT %s (%s) · weights %.1f GiB, KV %.1f GiB per GPU%s · decode bound by %s",
-		passed(c), len(c.SLO), c.OutputTokPerS, c.PerGPU, secs(c.TPOTS), src, c.WeightsGiB, c.KVGiB, a2a, c.Binding)
+		passed(c), len(c.SLO), c.OutputTokPerS, c.PerGPU, textfmt.Seconds(c.TPOTS), src, c.WeightsGiB, c.KVGiB, a2a, c.Binding)
 }
 
 func passed(c plan.Candidate) int {
@@ -109,11 +109,11 @@ func planSLOHeadline(v plan.SLOResult) string {
 	if v.Binding != "" {
 		b = "  [" + v.Binding + "]"
 	}
-	pred := textfmt.Quantity(v.Predicted, v.Unit)
+	target, pred := textfmt.Versus(v.Target, v.Predicted, v.Unit)
 	if v.Band != nil {
-		pred += fmt.Sprintf(" (%s–%s)", textfmt.Quantity(v.Band.Low, v.Unit), textfmt.Quantity(v.Band.High, v.Unit))
+		pred += " (" + textfmt.Range(v.Band.Low, v.Band.High, v.Unit) + ")"
 	}
-	return fmt.Sprintf("%s: target %s, predicted %s%s", v.Name, textfmt.Quantity(v.Target, v.Unit), pred, b)
+	return fmt.Sprintf("%s: target %s, predicted %s%s", v.Name, target, pred, b)
 }
 
 func writeOwnText(w io.Writer, r *plan.Result) {
@@ -156,7 +156,7 @@ func writeParetoText(w io.Writer, front []plan.ParetoPoint) {
 		if p.Rank > 0 {
 			rank = fmt.Sprintf("#%d ", p.Rank)
 		}
-		fmt.Fprintf(w, "  %9s %12.1f %9d  %s%s\n", secs(p.TPOTS), p.PerGPU, p.Sessions, rank, p.Settings)
+		fmt.Fprintf(w, "  %9s %12.1f %9d  %s%s\n", textfmt.Seconds(p.TPOTS), p.PerGPU, p.Sessions, rank, p.Settings)
 	}
 }
 

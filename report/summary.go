@@ -26,8 +26,8 @@ func SummaryMarkdown(r *estimate.Report) string {
 	fmt.Fprintf(&b, "%d sessions at max_model_len %d put %d on the fullest rank, room for %d.\n",
 		c.Concurrency, c.MaxModelLen, c.SeqsPerRank, c.MaxSeqsPerRank)
 	for _, s := range r.SLO {
-		fmt.Fprintf(&b, "- %s %s: target %s, predicted %s (bound by %s).\n",
-			strings.ToUpper(s.Verdict), s.Name, sloValue(s.Target, s.Unit), sloValue(s.Predicted, s.Unit), s.Binding)
+		target, pred := SLOFigures(s)
+		fmt.Fprintf(&b, "- %s %s: target %s, predicted %s (bound by %s).\n", strings.ToUpper(s.Verdict), s.Name, target, pred, s.Binding)
 	}
 	if p := r.Performance; p != nil && p.Calibration != "" {
 		fmt.Fprintf(&b, "- Predicted with %s.\n", p.Calibration)
@@ -39,17 +39,4 @@ func SummaryMarkdown(r *estimate.Report) string {
 	}
 	b.WriteString("\nRun `vlaunch check SPEC` for the derivation of every figure and what would pass.\n")
 	return b.String()
-}
-
-// sloValue prints an SLO figure to three significant digits, thousands
-// grouped above 1000 (the summary is read at a glance, not checked).
-func sloValue(v float64, unit string) string {
-	num := fmt.Sprintf("%.3g", v)
-	if v >= 1000 {
-		num = textfmt.Thousands(int64(v + 0.5))
-	}
-	if unit == "" {
-		return num
-	}
-	return num + " " + unit
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
-	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/report"
 	"github.com/vlaunch/vlaunch/resolve"
 )
 
@@ -30,8 +30,8 @@ func printVerdict(w io.Writer, rep *estimate.Report) {
 		fmt.Fprintln(w, "feasibility: NOT FEASIBLE as specified; the bundle starts, but will not meet the spec (vlaunch check SPEC says why and what would pass)")
 	}
 	for _, s := range rep.SLO {
-		fmt.Fprintf(w, "  %s %s: target %s, predicted %s [%s]\n", strings.ToUpper(s.Verdict), s.Name,
-			textfmt.Quantity(s.Target, s.Unit), textfmt.Quantity(s.Predicted, s.Unit), s.Binding)
+		target, pred := report.SLOFigures(s)
+		fmt.Fprintf(w, "  %s %s: target %s, predicted %s [%s]\n", strings.ToUpper(s.Verdict), s.Name, target, pred, s.Binding)
 	}
 	for _, f := range rep.Findings {
 		if f.Severity == diag.Error {

@@ -6,6 +6,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -61,10 +62,10 @@ func backendAdvice(in *input.Input, p *Performance) diag.Diagnostics {
 	if in.All2AllExplicit {
 		sev, who = diag.Info, "the configured all2all backend is"
 	}
-	msg := fmt.Sprintf("%s %s, but %s is predicted to serve this workload %.0f%% faster: steady decode at %d sessions takes %.1f ms per step for %.0f output tokens/s, against %.1f ms and %.0f tokens/s now; idle TTFT at %d input tokens %.2f s against %.2f s. %s",
+	msg := fmt.Sprintf("%s %s, but %s is predicted to serve this workload %.0f%% faster: steady decode at %d sessions takes %.1f ms per step for %.0f output tokens/s, against %.1f ms and %.0f tokens/s now; idle TTFT at %d input tokens %s against %s. %s",
 		who, in.All2AllBackend, best.backendOnly, 100*(best.OutputTokPerS/cur.OutputTokPerS-1), cur.Concurrency,
 		1e3*best.TPOTS, best.OutputTokPerS, 1e3*cur.TPOTS, cur.OutputTokPerS,
-		p.Prefill[0].InputTokens, best.IdleTTFTS[p.Prefill[0].InputTokens], curTTFT, backendCaveat(in, best.backendOnly))
+		p.Prefill[0].InputTokens, textfmt.Seconds(best.IdleTTFTS[p.Prefill[0].InputTokens]), textfmt.Seconds(curTTFT), backendCaveat(in, best.backendOnly))
 	return diag.Diagnostics{{Code: CodeFasterAll2All, Severity: sev, Path: "vllm.all2all_backend", Message: msg,
 		Hint: "set vllm.all2all_backend: " + best.backendOnly}}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
 // Verdicts and bindings of an SLO.
@@ -221,9 +222,9 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 		v.Binding = BindKV
 	}
 	v.Explanation = fmt.Sprintf("simulated under the workload's load (%s, %d output tokens each); "+
-		"on an idle system this prompt takes %.0f ms on one DP rank in %d chunk(s), of which %.0f ms is communication "+
+		"on an idle system this prompt takes %s on one DP rank in %d chunk(s), of which %s is communication "+
 		"(%.2f GB through its node's NICs); the rest of the predicted time is waiting for steps shared with other requests",
-		loadText(in), in.Workload.OutputTokens, idle.TTFTS*1e3, idle.Steps, idle.NetworkS*1e3, idle.InterBytesPerNode/1e9)
+		loadText(in), in.Workload.OutputTokens, textfmt.Seconds(idle.TTFTS), idle.Steps, textfmt.Seconds(idle.NetworkS), idle.InterBytesPerNode/1e9)
 	if s != nil {
 		v.Explanation += ciText(s.Result, q)
 	}
@@ -260,9 +261,6 @@ func ciText(res sim.Result, q string) string {
 	if res.Replications < 2 || ci.Hi <= 0 {
 		return ""
 	}
-	span := fmt.Sprintf("%.2f–%.2f s", ci.Lo, ci.Hi)
-	if ci.Hi < 1 {
-		span = fmt.Sprintf("%.0f–%.0f ms", ci.Lo*1e3, ci.Hi*1e3)
-	}
+	span := textfmt.Range(ci.Lo, ci.Hi, "s")
 	return fmt.Sprintf("; the simulated %s is %s with 95%% confidence (%d independent runs)", q, span, res.Replications)
 }

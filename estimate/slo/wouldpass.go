@@ -5,6 +5,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
 // sessionsForThroughput finds the smallest concurrency (DP multiples,
@@ -119,9 +120,9 @@ func loadForTTFT(in *input.Input, sm *perf.StepModel, kv int64, n int, q string,
 		}
 	}
 	if open {
-		return fmt.Sprintf("an arrival rate of at most %.2f requests/s (now %.2f) would meet it (predicted %.2f s)", lo, full, loGot)
+		return fmt.Sprintf("an arrival rate of at most %.2f requests/s (now %.2f) would meet it (predicted %s)", lo, full, textfmt.Seconds(loGot))
 	}
-	return fmt.Sprintf("at most %d concurrent sessions (now %d) would meet it (predicted %.2f s)", int(lo), int(full), loGot)
+	return fmt.Sprintf("at most %d concurrent sessions (now %d) would meet it (predicted %s)", int(lo), int(full), textfmt.Seconds(loGot))
 }
 
 // nextSessions grows the per-rank session count by about 25% and lands on

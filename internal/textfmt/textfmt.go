@@ -35,11 +35,61 @@ func OnOff(b bool) string {
 	return "off"
 }
 
-// Quantity formats an SLO figure in its unit: seconds with two decimals,
-// anything else (tokens/s) as a whole number followed by the unit.
+// Quantity formats an SLO figure in its unit: a duration in seconds
+// ("s") as Seconds does, anything else (tokens/s) as Count does followed
+// by the unit.
 func Quantity(x float64, unit string) string {
 	if unit == "s" {
-		return fmt.Sprintf("%.2f s", x)
+		return Seconds(x)
 	}
-	return fmt.Sprintf("%.0f %s", x, unit)
+	return withUnit(Count(x), unit)
+}
+
+// Versus formats an SLO's target and prediction in its unit, as Quantity
+// does unless that would print two different values alike: then both are
+// printed in the target's unit with as many decimals as it takes to tell
+// them apart (target 25 ms, predicted 25.04 ms: "25.00 ms" and
+// "25.04 ms"), so a verdict never contradicts the figures beside it.
+func Versus(target, predicted float64, unit string) (string, string) {
+	t, p := Quantity(target, unit), Quantity(predicted, unit)
+	if t != p || target == predicted || !finite(target) || !finite(predicted) {
+		return t, p
+	}
+	scale, name := 1.0, unit
+	if unit == "s" {
+		scale, name = secondsUnit(target)
+	}
+	// float64 carries about 16 significant digits: past them two values
+	// that differ cannot be printed apart.
+	for d := 0; d <= 16; d++ {
+		t, p = fixed(target*scale, d), fixed(predicted*scale, d)
+		if t != p {
+			break
+		}
+	}
+	return withUnit(t, name), withUnit(p, name)
+}
+
+func withUnit(num, unit string) string {
+	if unit == "" {
+		return num
+	}
+	return num + " " + unit
+}
+
+// Range formats an interval in its unit as Quantity does, the unit said
+// once when both ends share it ("50.7–53.6 ms", "800 ms–1.2 s"), one
+// figure when both ends print alike (an interval narrower than the
+// figures' precision).
+func Range(lo, hi float64, unit string) string {
+	l, h := Quantity(lo, unit), Quantity(hi, unit)
+	if l == h {
+		return l
+	}
+	ln, lu, lok := strings.Cut(l, " ")
+	_, hu, hok := strings.Cut(h, " ")
+	if lok && hok && lu == hu {
+		return ln + "–" + h
+	}
+	return l + "–" + h
 }
