@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/resolve"
 )
@@ -15,12 +16,13 @@ import (
 // inputOf is the estimator's view of a resolved candidate.
 func inputOf(d *resolve.Deployment) estimate.Input { return estimate.FromResolved(d) }
 
-// memoryOf runs the memory half of `vlaunch check` (the same verdict:
-// no memory error finding).
+// memoryOf is the verdict of the memory half of `vlaunch check` (no memory
+// error finding), without the notes and alternatives the report adds: the
+// estimate and its findings only, for every candidate.
 func memoryOf(in *estimate.Input) (fits bool, weightsGiB, kvGiB float64, kvTokens int64) {
-	r := estimate.Check(in)
-	m := r.Memory
-	return r.Feasible, m.PerGPU.WeightsGiB, m.PerGPU.KVCacheGiB, m.KVTokensPerRank
+	m := memory.Estimate(in)
+	fits = !memory.Findings(in, &m).HasErrors()
+	return fits, m.PerGPU.WeightsGiB, m.PerGPU.KVCacheGiB, m.KVTokensPerRank
 }
 
 // boundOf is what the step model alone says at the workload's load:

@@ -296,3 +296,24 @@ func TestRefusalsMemoIsExact(t *testing.T) {
 		t.Error("the generator refused no candidate: the test no longer covers refusals")
 	}
 }
+
+// TestMemoryVerdictIsChecks: plan's memory verdict (the estimate and its
+// findings) is the memory half of `vlaunch check`, on every example's
+// candidates.
+func TestMemoryVerdictIsChecks(t *testing.T) {
+	for _, name := range examples {
+		d, _, _ := example(t, name)
+		for i, e := range distinct(d, specSettings(d), NewSpace(d).Enumerate(d), &Stats{}) {
+			if i%7 != 0 { // a spread of candidates keeps the test quick
+				continue
+			}
+			fits, w, kv, tok := memoryOf(&e.in)
+			r := estimate.Check(&e.in)
+			m := r.Memory
+			if fits != r.Feasible || w != m.PerGPU.WeightsGiB || kv != m.PerGPU.KVCacheGiB || tok != m.KVTokensPerRank {
+				t.Errorf("%s %s: plan says fits %v (%g, %g GiB, %d tokens), check %v (%g, %g GiB, %d tokens)", name, e.Settings,
+					fits, w, kv, tok, r.Feasible, m.PerGPU.WeightsGiB, m.PerGPU.KVCacheGiB, m.KVTokensPerRank)
+			}
+		}
+	}
+}
