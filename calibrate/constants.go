@@ -46,6 +46,21 @@ var Constants = []Constant{
 	{Name: "collective_s", Lower: 1e-7, Upper: 1e-4,
 		Doc:     "fixed cost of one collective (TP all-reduce, dispatch or combine) beyond link latency",
 		MovedBy: "runs with many collectives per step relative to their size: tensor or expert parallelism at small batches"},
+	{Name: "large_step_per_layer_s", Lower: 1e-6, Upper: 5e-3,
+		Doc:     "cost per layer of a vLLM step above the largest captured batch (a prefill chunk): launches without CUDA graphs and large steps' slowness",
+		MovedBy: "prefill-heavy runs: long prompts, bursts"},
+	{Name: "sglang_eager_per_layer_s", Lower: 1e-6, Upper: 5e-3,
+		Doc:     "SGLang's eager prefill launch time per layer (calibration of published SGLang runs; vLLM deployments never use it)",
+		MovedBy: "SGLang runs only"},
+	{Name: "step_per_seq_s", Lower: 1e-7, Upper: 1e-3,
+		Doc:     "host time per running sequence per engine step",
+		MovedBy: "decode at large batches"},
+	{Name: "frontend_request_s", Lower: 1e-5, Upper: 0.1,
+		Doc:     "API server's work to ingest one request (HTTP, chat template, tokenization), one request after another",
+		MovedBy: "bursts of many requests (TTFT)"},
+	{Name: "frontend_token_s", Lower: 1e-7, Upper: 1e-2,
+		Doc:     "API server's work per streamed output token",
+		MovedBy: "many concurrent streams (TPOT)"},
 }
 
 // Lookup returns the constant of that name.

@@ -30,3 +30,18 @@ func BenchmarkResolveAndCheckReference(b *testing.B) {
 		_ = Check(&in2)
 	}
 }
+
+// BenchmarkCheckReference is all of `vlaunch check` on the reference
+// scenario after resolution: memory, the step model, the three simulated
+// scenarios (512, 1K and 4K prompts at 200 sessions), the SLO verdicts with
+// their bands and the what-it-would-take searches (target: under 0.5 s).
+func BenchmarkCheckReference(b *testing.B) {
+	in := testinput.Example(b, "deepseek-v3-32xh20.yaml")
+	for b.Loop() {
+		r := Check(&in)
+		r.AddPerformance(&in, PerfOptions{Seed: 1})
+		if len(r.SLO) == 0 {
+			b.Fatal("no verdicts")
+		}
+	}
+}

@@ -17,10 +17,12 @@ import (
 // any subpackage reaching for the facade or for package report).
 var layers = map[string][]string{
 	"input":              nil,
+	"band":               nil,
 	"perf":               {"input"},
 	"sim":                {"perf"},
 	"memory":             {"input"},
-	"slo":                {"input", "memory", "perf", "sim"},
+	"slo":                {"band", "input", "memory", "perf", "sim"},
+	"replay":             {"band", "input", "memory", "perf", "sim"},
 	"search":             {"input", "memory", "slo"},
 	"internal/testinput": {"input"},
 	".":                  {"input", "memory", "search", "slo"},

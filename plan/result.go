@@ -40,6 +40,17 @@ type Candidate struct {
 	Score   Score  `json:"-"`
 }
 
+// NoneFail reports whether the candidate fits and no SLO fails (pass or
+// uncertain: the exit-code rule `check` follows).
+func (c *Candidate) NoneFail() bool {
+	for _, v := range c.SLO {
+		if v.Verdict == verdictFail {
+			return false
+		}
+	}
+	return c.Fits
+}
+
 // MeetsAll reports whether every SLO passes.
 func (c *Candidate) MeetsAll() bool {
 	for _, v := range c.SLO {

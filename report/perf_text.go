@@ -117,6 +117,9 @@ func writeSLOText(w io.Writer, slo []slo.Verdict) {
 	for _, v := range slo {
 		fmt.Fprintf(w, "  %s %s\n", strings.ToUpper(v.Verdict), sloHeadline(v))
 		fmt.Fprintf(w, "%s\n", wrap(v.Explanation, 96, "      "))
+		if v.BandBasis != "" {
+			fmt.Fprintf(w, "%s\n", wrap("band: "+v.BandBasis, 96, "      "))
+		}
 		for _, x := range v.WouldPass {
 			fmt.Fprintf(w, "%s\n", wrap(wouldTake(x), 96, "      "))
 		}
@@ -147,6 +150,14 @@ func stepTerms(st perf.StepTime) string {
 }
 
 func simLoad(s slo.SimScenario) string {
+	switch {
+	case s.Burst > 0 && s.RatePerS > 0:
+		return fmt.Sprintf("%d requests, Poisson arrivals at %.2f/s", s.Burst, s.RatePerS)
+	case s.Burst > 0 && s.Sessions < s.Burst:
+		return fmt.Sprintf("burst of %d requests at t=0, at most %d in flight", s.Burst, s.Sessions)
+	case s.Burst > 0:
+		return fmt.Sprintf("burst of %d requests at t=0", s.Burst)
+	}
 	if s.Sessions > 0 {
 		return fmt.Sprintf("closed loop, %d sessions", s.Sessions)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
@@ -14,7 +15,7 @@ import (
 // and the findings at error level. `vlaunch check` has the derivations.
 func SummaryMarkdown(r *estimate.Report) string {
 	var b strings.Builder
-	verdict := "**feasible**: the workload fits and every SLO passes"
+	verdict := "**feasible**: " + FeasibleWords(r.SLO)
 	if !r.Feasible {
 		verdict = "**not feasible** as specified"
 	}
@@ -39,4 +40,19 @@ func SummaryMarkdown(r *estimate.Report) string {
 	}
 	b.WriteString("\nRun `vlaunch check SPEC` for the derivation of every figure and what would pass.\n")
 	return b.String()
+}
+
+// FeasibleWords says what a feasible report's SLOs are: all passing, or
+// none failing with some uncertain (the target inside a prediction's band).
+func FeasibleWords(verdicts []slo.Verdict) string {
+	n := 0
+	for _, v := range verdicts {
+		if v.Verdict == slo.VerdictUncertain {
+			n++
+		}
+	}
+	if n == 0 {
+		return "the workload fits and every SLO passes"
+	}
+	return fmt.Sprintf("the workload fits and no SLO fails; %d uncertain (the target lies inside the prediction's band)", n)
 }

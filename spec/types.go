@@ -128,6 +128,11 @@ type Workload struct {
 	OutputTokens int `yaml:"output_tokens" json:"output_tokens"`
 	// ArrivalRatePerS switches the simulation to open-loop Poisson arrivals.
 	ArrivalRatePerS float64 `yaml:"arrival_rate_per_s,omitempty" json:"arrival_rate_per_s,omitempty"`
+	// BurstRequests makes the simulated load a finite benchmark run of this
+	// many requests (a client's --num-prompts): sent at t=0 — at most
+	// Concurrency in flight when Concurrency is set (--max-concurrency) —
+	// or at ArrivalRatePerS when that is set. 0: the steady state.
+	BurstRequests int `yaml:"burst_requests,omitempty" json:"burst_requests,omitempty"`
 	// PrefixCacheHitRate is the fraction of input tokens served from prefix cache.
 	PrefixCacheHitRate float64 `yaml:"prefix_cache_hit_rate,omitempty" json:"prefix_cache_hit_rate,omitempty"`
 }

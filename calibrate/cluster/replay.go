@@ -9,6 +9,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 )
 
 // maxSimRequests caps the requests one replay simulates: a closed loop of
@@ -84,5 +85,6 @@ func (p *replay) run(eff perf.Efficiency) sim.Result {
 	cfg := p.cfg
 	sm := perf.NewStepModel(s)
 	cfg.Step = sm.StepSeconds
+	slo.ApplyEngine(&p.in, eff, &cfg) // the release's scheduler, the API server
 	return sim.RunModel(sm, cfg)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/report"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
@@ -15,6 +16,7 @@ func init() { subcommands = append(subcommands, newCheckCmd) }
 
 type checkOptions struct {
 	output      string
+	failOn      string
 	calibration string
 	quick       resolve.QuickOptions
 	perf        estimate.PerfOptions
@@ -35,9 +37,14 @@ resource that binds it and what it would take to meet it.
 
 Quick form without a spec: vlaunch check --model deepseek-v3 --gpu h20 --dp 32 --ep
 
-Exit codes: 0 everything fits and every SLO holds, 1 something does not fit
-or an SLO fails (or the spec has errors), 2 unusable input (unreadable spec,
-bad flags, unknown model or GPU in the quick form).`,
+Every SLO figure carries a band from the errors of published runs vlaunch
+was not fitted to; a verdict is pass, fail, or uncertain when the band
+straddles the target.
+
+Exit codes: 0 everything fits and no SLO fails (uncertain verdicts included,
+unless --fail-on uncertain), 1 something does not fit or an SLO fails (or
+the spec has errors), 2 unusable input (unreadable spec, bad flags, unknown
+model or GPU in the quick form).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(s, o, cmd, args) },
 	}
@@ -45,6 +52,7 @@ bad flags, unknown model or GPU in the quick form).`,
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, markdown or html (one self-contained page with charts)")
 	f.Uint64Var(&o.perf.Seed, "seed", simSeed, "seed of the serving simulation (same seed, same percentiles)")
 	addCalibrationFlag(f, &o.calibration)
+	f.StringVar(&o.failOn, "fail-on", "fail", "lowest SLO verdict that makes the exit code 1: fail, or uncertain (CI that wants certainty)")
 	q := &o.quick
 	f.StringVar(&q.Model, "model", "", "quick form: catalog model (see 'vlaunch models')")
 	f.StringVar(&q.GPU, "gpu", "", "quick form: catalog GPU (see 'vlaunch gpus')")
@@ -64,6 +72,9 @@ bad flags, unknown model or GPU in the quick form).`,
 func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) error {
 	if o.output != "text" && o.output != "json" && o.output != "markdown" && o.output != "html" {
 		return usageErr("--output must be text, json, markdown or html, not %q", o.output)
+	}
+	if o.failOn != "fail" && o.failOn != slo.VerdictUncertain {
+		return usageErr("--fail-on must be fail or uncertain, not %q", o.failOn)
 	}
 	quick := o.quick.Model != "" || o.quick.GPU != ""
 	switch {
@@ -95,7 +106,7 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	if err := writeReport(s.out, &r, o.output); err != nil {
 		return err
 	}
-	if !r.Feasible {
+	if !r.Feasible || (o.failOn == slo.VerdictUncertain && anyUncertain(r.SLO)) {
 		return findingsErr()
 	}
 	return nil
@@ -110,6 +121,16 @@ var checkEstimate = func(in *estimate.Input, opt estimate.PerfOptions) estimate.
 	r := estimate.Check(in)
 	r.AddPerformance(in, opt)
 	return r
+}
+
+// anyUncertain reports whether an SLO verdict is uncertain.
+func anyUncertain(verdicts []slo.Verdict) bool {
+	for _, v := range verdicts {
+		if v.Verdict == slo.VerdictUncertain {
+			return true
+		}
+	}
+	return false
 }
 
 func quickCheckInput(q resolve.QuickOptions, calibration string) (estimate.Input, error) {

@@ -25,7 +25,7 @@ func feasibility(r *resolve.Deployment) *estimate.Report {
 // error level, so an infeasible bundle is never reported as a plain success.
 func printVerdict(w io.Writer, rep *estimate.Report) {
 	if rep.Feasible {
-		fmt.Fprintln(w, "feasibility: the workload fits and every SLO passes (vlaunch check SPEC has the derivation)")
+		fmt.Fprintf(w, "feasibility: %s (vlaunch check SPEC has the derivation)\n", report.FeasibleWords(rep.SLO))
 	} else {
 		fmt.Fprintln(w, "feasibility: NOT FEASIBLE as specified; the bundle starts, but will not meet the spec (vlaunch check SPEC says why and what would pass)")
 	}

@@ -47,7 +47,8 @@ spec's calibration:, else the global constants); the report names it.
 --apply N -o FILE writes the spec with candidate N (its comments and key order
 kept), ready for 'vlaunch generate'.
 
-Exit codes: 0 the best candidate meets every SLO; 1 no candidate does (or the
+Exit codes: 0 no SLO of the best candidate fails (pass, or uncertain: the
+target inside the prediction's band); 1 every candidate fails one (or the
 spec has errors); 2 unusable input (unreadable spec, bad flags, an existing
 FILE without --force).`,
 		Args: cobra.ExactArgs(1),
@@ -96,7 +97,7 @@ func runPlan(s *streams, o *planOptions, path string) error {
 			return err
 		}
 	}
-	if len(res.Top) == 0 || !res.Top[0].MeetsAll() {
+	if len(res.Top) == 0 || !res.Top[0].NoneFail() {
 		return findingsErr()
 	}
 	return nil

@@ -99,7 +99,7 @@ func (sm *StepModel) a2aTime(sp spread, st *StepTime) {
 	}
 	t := max(LinkTime(inter, s.HW.InterBytesPerSPerNode, s.Eff.Link, 0, 0),
 		LinkTime(intra, s.HW.IntraBytesPerS, s.Eff.Link, 0, 0))
-	t += float64(phases) * (lat + s.Eff.CollectiveS)
+	t += float64(phases) * (lat + s.Eff.CollectiveS + s.A2AFixedS)
 	st.A2AS = sm.moeLayers * t
 	st.InterBytesPerNode = sm.moeLayers * inter * float64(s.PP)
 	st.IntraBytesPerGPU = sm.moeLayers * intra * float64(s.PP)

@@ -29,13 +29,18 @@ func SetupFromInput(in *input.Input) StepSetup {
 	s := StepSetup{
 		Model: in.Model, HW: hw, TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Replicas: l.ReplicaCount(),
 		WeightDType: in.WeightsDType, KVDType: in.KVCacheDType,
-		A2A: Mechanism(in), CUDAGraphs: in.CUDAGraphs, DBO: in.DBO(), Eff: EfficiencyFor(in),
+		A2A: Mechanism(in), CUDAGraphs: in.CUDAGraphs, EnforceEager: in.EnforceEager, DBO: in.DBO(), Eff: EfficiencyFor(in),
 	}
 	if in.EnableEPLB {
 		s.RedundantExperts = in.NumRedundantExperts
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
 	setSpeculative(&s, in)
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, l.Nodes > 1).FixedS
+	s.IdleRanksSlow, _ = in.Release().IdleDPRanksSlow()
+	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
+		s.PrefillEager = true // V0 captures decode only
+	}
 	return s
 }
 

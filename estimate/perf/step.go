@@ -129,10 +129,18 @@ func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
 	}
 	stage += st.TPS
 
-	st.OverheadS = sm.overhead(maxRankTokens(runs, s.SpecTokens))
+	// Host work between steps adds up; launching the step's kernels one by
+	// one (no CUDA graph) overlaps the GPU's execution of those already
+	// launched, so the step takes the longer of the two.
+	serial, launch := sm.overhead(runs)
 	st.SpecDraftS = sm.draftTime(runs)
-	st.TotalS = st.OverheadS + pp*stage + st.PPS + st.SpecDraftS
-	st.ExposedNetworkS = st.TotalS - st.OverheadS - pp*roof - st.SpecDraftS
+	gpu := pp*stage + st.PPS + st.SpecDraftS
+	st.TotalS = serial + max(launch, gpu)
+	if s.OverlapHost {
+		st.TotalS = max(serial+launch, gpu)
+	}
+	st.OverheadS = st.TotalS - gpu
+	st.ExposedNetworkS = gpu - pp*roof - st.SpecDraftS
 	return st
 }
 
@@ -173,24 +181,40 @@ func (sm *StepModel) dboActive(runs []RankRun) bool {
 	return tok >= threshold
 }
 
-// overhead is the per-step host cost, plus kernel launches when the step
-// runs without CUDA graphs: graphs off (enforce_eager, or a backend vLLM
-// runs eagerly with DP > 1, as decided by vllm.Release.CUDAGraphs) or a
-// batch larger than the largest captured size (vllm.MaxCUDAGraphCaptureSize).
-func (sm *StepModel) overhead(rankTokens float64) float64 {
+// overhead is the per-step host cost between steps — a fixed part and a
+// part per sequence of the busiest rank — and the host time to launch a
+// step without CUDA graphs, which overlaps the GPU's work: in eager mode
+// (enforce_eager; a prefill step of an engine that captures decode only),
+// or compiled but not captured — graphs off for the backend (vllm.Release.
+// CUDAGraphs), a batch larger than the largest captured size (vllm.
+// MaxCUDAGraphCaptureSize), or a lock-step step with an idle DP rank where
+// the release runs those slowly.
+func (sm *StepModel) overhead(runs []RankRun) (serial, launch float64) {
 	s := &sm.S
-	o := s.Eff.StepOverheadS
-	if !s.CUDAGraphs || rankTokens > vllm.MaxCUDAGraphCaptureSize {
-		o += s.Eff.EagerPerLayerS * float64(s.Model.NumLayers)
+	var tok, seqs float64
+	idle := rankCount(runs) < s.DP
+	var prefill bool
+	eachLoad(runs, func(l RankLoad) {
+		tok = max(tok, l.tokens(s.SpecTokens))
+		seqs = max(seqs, l.DecodeSeqs+l.PrefillSeqs)
+		idle = idle || l.tokens(s.SpecTokens) == 0
+		prefill = prefill || l.PrefillTokens > 0
+	})
+	serial = s.Eff.StepOverheadS + s.Eff.StepPerSeqS*seqs
+	slowIdle := s.IdleRanksSlow && idle && s.DP > 1 && sm.experts > 0
+	switch {
+	case s.EnforceEager || (s.PrefillEager && prefill):
+		per := s.Eff.EagerPerLayerS
+		if s.SGLang {
+			per = s.Eff.SGLangEagerPerLayerS
+		}
+		launch = per * sm.eagerLayers
+	case tok > vllm.MaxCUDAGraphCaptureSize:
+		launch = s.Eff.LargeStepPerLayerS * sm.eagerLayers
+	case !s.CUDAGraphs || slowIdle:
+		launch = s.Eff.EagerPerLayerS * sm.eagerLayers
 	}
-	return o
-}
-
-// maxRankTokens is the largest per-rank token count of the step.
-func maxRankTokens(runs []RankRun, spec int) float64 {
-	var m float64
-	eachLoad(runs, func(l RankLoad) { m = max(m, l.tokens(spec)) })
-	return m
+	return serial, launch
 }
 
 // roof adds one operation class to st and returns its roofline time.
@@ -271,9 +295,17 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 	pairs := total * sm.topK / float64(s.EPSize())
 	hit := 1 - math.Pow(1-sm.topK/sm.experts, total)
 	flops := 2 * pairs * sm.expertParams * sm.moeLayers
-	bytes := (sm.expertsPerGPU*hit*sm.expertBytes + pairs*sm.hidden*2*2) * sm.moeLayers
+	act := total * sm.topK * sm.actPairShare * sm.actBytesPerPair
+	bytes := (sm.expertsPerGPU*hit*sm.expertBytes + act) * sm.moeLayers
 	st.ExpertS = roof(st, flops/(s.gemmFLOPS()*s.Eff.GEMM), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM))
 }
 
 // StepSeconds is Step(loads).TotalS, the form the simulator calls.
 func (sm *StepModel) StepSeconds(loads []RankLoad) float64 { return sm.Step(loads).TotalS }
+
+// maxRankTokens is the largest per-rank token count of the step.
+func maxRankTokens(runs []RankRun, spec int) float64 {
+	var m float64
+	eachLoad(runs, func(l RankLoad) { m = max(m, l.tokens(spec)) })
+	return m
+}

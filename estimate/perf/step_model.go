@@ -41,7 +41,17 @@ type StepModel struct {
 
 	route     Routing
 	bytesCopy float64 // dispatch + combine bytes per token copy
-	nodes     int     // nodes spanned by one stage's EP group
+	// eagerLayers is the stage's decoder layers weighted by their
+	// operation count against a dense GQA layer (eagerOps).
+	eagerLayers float64
+	// actPairsPerGPU is the share of a step's token-expert pairs whose
+	// activations one GPU reads and writes: 1/EP with whole experts, all of
+	// them with TP-sharded experts (every GPU runs its slice of each pair).
+	actPairShare float64
+	// actBytesPerPair is the activation traffic of one token-expert pair
+	// on the GPU that runs it (moeActBytesPerPair).
+	actBytesPerPair float64
+	nodes           int // nodes spanned by one stage's EP group
 
 	draft *draftModels // speculative decoding's draft passes (nil: none)
 }
@@ -76,7 +86,13 @@ func NewStepModel(s StepSetup) *StepModel {
 			phys += float64(s.RedundantExperts)
 		}
 		sm.expertsPerGPU = phys / float64(s.EPSize())
+		sm.actPairShare = 1
+		if s.EP {
+			sm.actPairShare = 1 / float64(s.EPSize())
+		}
+		sm.actBytesPerPair = moeActBytesPerPair(m, &s)
 	}
+	sm.eagerLayers = eagerLayers(m, s.WeightDType) / pp
 	sm.kvBytesTokLayer = kvBytesPerTokenLayerGPU(&s)
 	sm.attnDecCoef = attnDecodeCoef(m) / tp
 	sm.attnPreCoef = attnPrefillCoef(m) / tp
@@ -120,4 +136,33 @@ func (sm *StepModel) initNetwork() {
 		dispatch = sm.hidden * (1 + 4.0/128)
 	}
 	sm.bytesCopy = dispatch + sm.hidden*2
+}
+
+// moeActBytesPerPair is the HBM traffic of one token-expert pair outside
+// the expert weights, from the data flow of vLLM's fused-MoE path (a
+// census of its buffers, not a measurement): the token read by the first
+// grouped GEMM (FP8 with FP8 weights, else BF16), its gate/up output
+// written and read by the activation (BF16, 2 × I values), the activation's
+// output written, quantized and read by the second GEMM (I values, ≈ 3 B
+// each with FP8), and the second GEMM's output (hidden size, BF16) written
+// and read back by the reduction over the token's experts. I is the
+// expert's intermediate width on this GPU (divided by TP when the experts
+// are TP-sharded). With whole experts under EP the reduction happens in
+// the combine, so the output is written once: 3·H + 14·I against
+// 5·H + 14·I.
+func moeActBytesPerPair(m *catalog.Model, s *StepSetup) float64 {
+	h := float64(m.HiddenSize)
+	inter := float64(m.MoEIntermediateSize)
+	if !s.EP { // TP-sharded experts (over the TP × DP GPUs)
+		inter /= float64(max(1, s.TP*s.DP))
+	}
+	in := 2.0
+	if s.WeightDType == "fp8" {
+		in = 1
+	}
+	out := 2 * h // written once
+	if !s.EP {
+		out = 4 * h // written, then read back by the reduction
+	}
+	return in*h + out + 14*inter
 }

@@ -55,7 +55,18 @@ type StepSetup struct {
 	// decides it (vllm.Release.CUDAGraphs); steps above the largest captured
 	// batch still run eagerly.
 	CUDAGraphs bool
-	DBO        bool
+	// EnforceEager runs every step in PyTorch eager mode (enforce_eager).
+	EnforceEager bool
+	// PrefillEager runs steps that carry prompt tokens in eager mode:
+	// engines that capture CUDA graphs for decode only (SGLang, vLLM V0).
+	PrefillEager bool
+	// SGLang selects SGLang's eager cost (calibration rows only).
+	SGLang bool
+	// OverlapHost: the engine prepares the next step while the GPU runs
+	// this one (vLLM --async-scheduling, SGLang's overlap scheduler), so
+	// the host's work between steps hides behind the GPU's.
+	OverlapHost bool
+	DBO         bool
 	// RedundantExperts are EPLB's extra expert replicas over the EP group;
 	// each GPU holds and reads (E + R) / EP experts per MoE layer.
 	RedundantExperts int
@@ -69,7 +80,14 @@ type StepSetup struct {
 	// SpecAccepted is the mean number of tokens a sequence emits per step
 	// with speculative decoding (accepted drafts + 1); 0 means 1.
 	SpecAccepted float64
-	Eff          Efficiency
+	// A2AFixedS is the fixed time of one dispatch or combine phase of the
+	// all-to-all kernels in use, beyond link latency
+	// (vllm.A2AFixedLatency).
+	A2AFixedS float64
+	// IdleRanksSlow: a lock-step step in which some DP rank has nothing to
+	// do runs as a step without CUDA graphs (vllm.Release.IdleDPRanksSlow).
+	IdleRanksSlow bool
+	Eff           Efficiency
 }
 
 // replicas is the number of independent replicas (at least 1).

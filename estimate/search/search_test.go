@@ -162,7 +162,7 @@ func TestChooseDeepSeek(t *testing.T) {
 		t.Fatalf("search %+v", s)
 	}
 	c := s.Chosen
-	if c != s.Candidates[0] || in.Layout.TP != c.TP || in.Layout.DP != c.DP || in.Layout.EP != c.EP || in.All2AllBackend != c.All2All {
+	if c != s.Candidates[0] || in.Layout.TP != c.TP || in.Layout.DP != c.DP || in.Layout.EP != c.EP || a2aLabel(&in) != c.All2All {
 		t.Errorf("input %+v (%s) does not match chosen %+v", in.Layout, in.All2AllBackend, c)
 	}
 	if info.Code != CodeLayoutChosen || info.Hint != "to pin it, write "+c.PinYAML() {

@@ -151,6 +151,7 @@ func planSim(sm *perf.StepModel, cfg Config) simPlan {
 	if cfg.Pool > 0 {
 		p.cfg.Pool = max(1, int(math.Ceil(float64(cfg.Pool)*float64(k)/float64(dp))))
 		p.cfg.Requests = min(p.cfg.Requests, p.cfg.Pool)
+		p.cfg.MaxWaiting = 0 // a finite run's queue drains, whatever the rate
 	}
 	p.cfg.Step = tiledStep(sm, k, p.copies, lockstep)
 	return p

@@ -40,15 +40,18 @@ type Config struct {
 	Sessions        int
 	ArrivalRatePerS float64
 	// Requests is the number of completed requests measured after Warmup
-	// completions are discarded.
+	// completions are discarded (steady state; ignored when Pool is set).
 	Requests int
 	Warmup   int
-	Seed     uint64
-	// Pool, when positive, ends a closed loop after Pool requests were sent
-	// in all (a benchmark's --num-prompts): sessions stop sending once the
-	// pool is spent, so the last wave runs with fewer sequences, as the
-	// benchmark's did. 0 = sessions never stop.
+	// Pool > 0 makes the run finite, as a benchmark run of --num-prompts
+	// Pool requests is: the sessions (at most Pool of them; Pool sessions
+	// for a burst of Pool requests at t=0) or the Poisson arrivals stop
+	// once Pool requests were sent, the run ends when the last completes,
+	// and every request is measured from an idle start (a benchmark's
+	// warm-up requests run before it and are not counted). Throughput is
+	// over the whole run, ramp-down included, as the clients report it.
 	Pool int
+	Seed uint64
 	// StaggerS spreads the closed-loop sessions' first requests uniformly
 	// over [0, StaggerS) so they do not move in lock-step (0 = all at once).
 	StaggerS float64
@@ -62,6 +65,16 @@ type Config struct {
 	// WorkBudget, when positive, bounds Replicate: no further replication
 	// starts once this many rank-steps were simulated (see Replicate).
 	WorkBudget int64
+	// Policy is the engine's scheduling policy (zero: DecodeFirst, vLLM V1).
+	Policy Policy
+	// Frontend is the serving front end's work per request and token
+	// (zero: none, the engine's own timing).
+	Frontend Frontend
+	// Spread draws each request's input and output lengths uniformly from
+	// [Lo × length, Hi × length] (zero: every request at the given lengths).
+	// A benchmark's random dataset with range ratio r is {r, 1} (SGLang's
+	// bench_serving: randint(length × r, length)).
+	Spread Spread
 }
 
 // MaxSessions bounds Config.Sessions: the simulator keeps every session's
@@ -121,8 +134,10 @@ const CDFPoints = 100
 // simReq is one request's state.
 type simReq struct {
 	arrival, firstTok float64
+	ready             float64 // when the front end has handed it to the engine
 	session           int
 	prompt            int // tokens to prefill (input, or input + output after a preemption)
+	input, output     int // this request's lengths
 	done              int // prompt tokens computed so far
 	out               int // output tokens produced
 	ctxExtra          int // output tokens in the KV cache since the last (re)prefill
@@ -157,7 +172,14 @@ type simulator struct {
 	startT   float64
 	outTok   int
 	inTok    int
-	sent     int // closed-loop requests sent (for Pool)
+	sent     int // requests sent so far (for Pool)
+	// ingest holds requests the front end has not yet handed to the
+	// engine, in order (their ready times do not decrease); feFree is when
+	// the front end finishes the work queued so far; lastOut the delivery
+	// time of the latest output.
+	ingest  []simReq
+	feFree  float64
+	lastOut float64
 	// deltas (per rank, how a steady step's load grows per step) and
 	// scratch (the loads of one step of a segment) serve steady segments.
 	deltas  []perf.RankLoad
@@ -181,6 +203,10 @@ func newSimulator(cfg Config) *simulator {
 	cfg.MaxNumBatchedTokens = max(1, cfg.MaxNumBatchedTokens)
 	cfg.OutputTokens = max(1, cfg.OutputTokens)
 	cfg.InputTokens = max(1, cfg.InputTokens)
+	if cfg.Pool > 0 {
+		cfg.Warmup, cfg.Requests = 0, cfg.Pool
+		cfg.Sessions = min(cfg.Sessions, cfg.Pool)
+	}
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), bs: max(1, cfg.BlockSize)}
 	s.capBlk = math.MaxInt
@@ -188,7 +214,7 @@ func newSimulator(cfg Config) *simulator {
 		s.capBlk = cfg.KVTokensPerRank / s.bs
 	}
 	for i := 0; i < cfg.Sessions; i++ {
-		s.pending = append(s.pending, simReq{arrival: s.rng.Float64() * cfg.StaggerS, session: i, prompt: cfg.InputTokens})
+		s.pending = append(s.pending, s.newReq(s.rng.Float64()*cfg.StaggerS, i))
 		s.sent++
 	}
 	slices.SortFunc(s.pending, func(a, b simReq) int { return cmp.Compare(a.arrival, b.arrival) })
@@ -197,6 +223,60 @@ func newSimulator(cfg Config) *simulator {
 		s.nextArr = s.rng.ExpFloat64() / cfg.ArrivalRatePerS
 	}
 	return s
+}
+
+// newReq is a request sent at t by session (-1: open loop), with its
+// lengths drawn per RangeRatio.
+func (s *simulator) newReq(t float64, session int) simReq {
+	in, out := s.cfg.InputTokens, s.cfg.OutputTokens
+	if sp := s.cfg.Spread; sp.active() {
+		in = s.draw(in, sp)
+		out = s.draw(out, sp)
+	}
+	return simReq{arrival: t, session: session, prompt: in, input: in, output: out}
+}
+
+// Spread is a uniform spread of request lengths around the configured
+// ones, as fractions of them.
+type Spread struct{ Lo, Hi float64 }
+
+func (sp Spread) active() bool { return sp.Hi > sp.Lo && sp.Hi > 0 }
+
+// draw is a length uniform in [ceil(n × Lo), floor(n × Hi)], at least 1.
+func (s *simulator) draw(n int, sp Spread) int {
+	lo := max(1, int(math.Ceil(float64(n)*sp.Lo)))
+	hi := max(lo, int(float64(n)*sp.Hi))
+	return lo + s.rng.IntN(hi-lo+1)
+}
+
+// more reports whether the run may send another request.
+func (s *simulator) more() bool { return s.cfg.Pool <= 0 || s.sent < s.cfg.Pool }
+
+// arrive passes a request sent at r.arrival through the front end: it
+// reaches the engine when the front end has ingested it.
+func (s *simulator) arrive(r simReq) {
+	if !s.cfg.Frontend.active() {
+		s.enqueue(r)
+		return
+	}
+	r.ready = r.arrival
+	if s.cfg.Frontend.RequestS > 0 {
+		s.feFree = max(s.feFree, r.arrival) + s.cfg.Frontend.RequestS
+		r.ready = s.feFree
+	}
+	i, _ := slices.BinarySearchFunc(s.ingest, r.ready, func(q simReq, t float64) int { return cmp.Compare(q.ready, t+1e-300) })
+	s.ingest = slices.Insert(s.ingest, i, r)
+}
+
+// handOver moves every ingested request whose front-end work is done by
+// now to the engine.
+func (s *simulator) handOver() {
+	n := 0
+	for n < len(s.ingest) && s.ingest[n].ready <= s.now {
+		s.enqueue(s.ingest[n])
+		n++
+	}
+	s.ingest = s.ingest[n:]
 }
 
 // enqueue hands a request to the DP rank with the fewest requests (vLLM's

@@ -32,6 +32,7 @@ func (s *simulator) accountSegment(dt float64, steps int) {
 // last chunk samples the first token), decodes emit a token, finished
 // requests leave and, in closed loop, their session sends the next one.
 func (s *simulator) advance() {
+	out := s.deliveryTime()
 	for i := range s.ranks {
 		rk := &s.ranks[i]
 		kept := 0
@@ -42,15 +43,15 @@ func (s *simulator) advance() {
 				if r.done < r.prompt {
 					r.done += n
 					if r.done >= r.prompt {
-						s.emit(r)
+						s.emit(r, out)
 					}
 				} else {
-					s.emitDecode(r)
+					s.emitDecode(r, out)
 				}
 			}
-			if r.out >= s.cfg.OutputTokens {
+			if r.out >= r.output {
 				rk.kvUsed -= r.blocks
-				s.finish(*r)
+				s.finish(*r, out)
 				continue
 			}
 			if kept != j {
@@ -62,10 +63,36 @@ func (s *simulator) advance() {
 	}
 }
 
-// emit records one output token of r at the current time.
-func (s *simulator) emit(r *simReq) {
+// deliveryTime is when the front end has delivered the outputs of the
+// step that just ended: now without a front end, else after the work
+// queued before them and TokenS per token they carry.
+func (s *simulator) deliveryTime() float64 {
+	fe := s.cfg.Frontend
+	if !fe.active() {
+		s.lastOut = s.now
+		return s.now
+	}
+	var n int
+	for i := range s.ranks {
+		for j := range s.ranks[i].running {
+			r := &s.ranks[i].running[j]
+			if r.sched > 0 && (r.done >= r.prompt || r.done+r.sched >= r.prompt) {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return s.now
+	}
+	s.feFree = max(s.feFree, s.now) + float64(n)*fe.TokenS
+	s.lastOut = s.feFree
+	return s.feFree
+}
+
+// emit records one output token of r, delivered to the client at t.
+func (s *simulator) emit(r *simReq, t float64) {
 	if r.out == 0 {
-		r.firstTok = s.now
+		r.firstTok = t
 	}
 	r.out++
 	if s.done >= s.cfg.Warmup {
@@ -73,20 +100,21 @@ func (s *simulator) emit(r *simReq) {
 	}
 }
 
-// finish records a completed request and starts its session's next one.
-func (s *simulator) finish(r simReq) {
+// finish records a completed request whose last token reached the client
+// at t, and starts its session's next one then.
+func (s *simulator) finish(r simReq, t float64) {
 	if s.done >= s.cfg.Warmup {
-		rec := simRecord{ttft: r.firstTok - r.arrival, e2e: s.now - r.arrival}
-		if s.cfg.OutputTokens > 1 {
-			rec.tpot = (s.now - r.firstTok) / float64(s.cfg.OutputTokens-1)
+		rec := simRecord{ttft: r.firstTok - r.arrival, e2e: t - r.arrival}
+		if r.output > 1 {
+			rec.tpot = (t - r.firstTok) / float64(r.output-1)
 		}
 		s.measured = append(s.measured, rec)
-		s.inTok += s.cfg.InputTokens
+		s.inTok += r.input
 	}
 	s.done++
-	if r.session >= 0 && (s.cfg.Pool <= 0 || s.sent < s.cfg.Pool) {
+	if r.session >= 0 && s.more() {
 		s.sent++
-		s.enqueue(simReq{arrival: s.now, session: r.session, prompt: s.cfg.InputTokens})
+		s.arrive(s.newReq(t, r.session))
 	}
 }
 
@@ -104,10 +132,11 @@ func pooled(ss []*simulator) Result {
 	for _, s := range ss {
 		res.Preemptions += s.res.Preemptions
 		res.Steps += s.res.Steps
-		res.SimulatedS += s.now
+		end := max(s.now, s.lastOut) // the last output delivered
+		res.SimulatedS += end
 		res.Stalled = res.Stalled || s.res.Stalled
 		res.Overloaded = res.Overloaded || s.res.Overloaded
-		span += s.now - s.startT
+		span += end - s.startT
 		busy += s.busy
 		areaRun += s.areaRun
 		areaWait += s.areaWait

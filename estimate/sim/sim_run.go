@@ -12,7 +12,8 @@ func (s *simulator) run() {
 	want := s.cfg.Warmup + max(1, s.cfg.Requests)
 	for s.done < want {
 		s.admitArrivals()
-		if s.cfg.MaxWaiting > 0 && s.waiting() > s.cfg.MaxWaiting {
+		s.handOver()
+		if s.cfg.MaxWaiting > 0 && s.waiting()+len(s.ingest) > s.cfg.MaxWaiting {
 			s.res.Overloaded = true
 			return
 		}
@@ -20,6 +21,9 @@ func (s *simulator) run() {
 			next := math.Inf(1)
 			if len(s.pending) > 0 {
 				next = s.pending[0].arrival
+			}
+			if len(s.ingest) > 0 {
+				next = math.Min(next, s.ingest[0].ready)
 			}
 			next = math.Min(next, s.nextArr)
 			if math.IsInf(next, 1) {
@@ -55,12 +59,16 @@ func (s *simulator) run() {
 // admitArrivals moves every request that has arrived by now into a queue.
 func (s *simulator) admitArrivals() {
 	for len(s.pending) > 0 && s.pending[0].arrival <= s.now {
-		s.enqueue(s.pending[0])
+		s.arrive(s.pending[0])
 		s.pending = s.pending[1:]
 	}
 	for s.nextArr <= s.now {
-		s.enqueue(simReq{arrival: s.nextArr, session: -1, prompt: s.cfg.InputTokens})
+		s.arrive(s.newReq(s.nextArr, -1))
+		s.sent++
 		s.nextArr += s.rng.ExpFloat64() / s.cfg.ArrivalRatePerS
+		if !s.more() {
+			s.nextArr = math.Inf(1)
+		}
 	}
 }
 
@@ -103,11 +111,26 @@ func (s *simulator) blocksFor(n int) int { return (n + s.bs - 1) / s.bs }
 // allow and their KV fits. A decode that finds the cache full preempts the
 // most recently admitted request (recompute: it returns to the front of the
 // queue); a prefill chunk that does not fit waits for the next step.
+//
+// The prefill-first policies (SGLang; vLLM V0 without chunked prefill) run
+// a step of prefill work only — the partially prefilled prompt, then
+// waiting ones — whenever there is any that can start, and decode
+// otherwise.
 func (s *simulator) schedule() {
 	for i := range s.ranks {
 		rk := &s.ranks[i]
 		var l perf.RankLoad
-		budget := s.scheduleRunning(rk, &l, s.cfg.MaxNumBatchedTokens, true)
+		budget := s.cfg.MaxNumBatchedTokens
+		if s.cfg.Policy != DecodeFirst {
+			budget = s.scheduleRunning(rk, &l, budget, false)
+			s.admitWaiting(rk, &l, budget)
+			if l.PrefillTokens > 0 {
+				s.loads[i] = l
+				continue
+			}
+			budget = s.cfg.MaxNumBatchedTokens
+		}
+		budget = s.scheduleRunning(rk, &l, budget, true)
 		budget = s.scheduleRunning(rk, &l, budget, false)
 		s.admitWaiting(rk, &l, budget)
 		s.loads[i] = l
@@ -156,7 +179,13 @@ func (r *simReq) genCtx() int {
 func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 	for budget > 0 && len(rk.waiting) > 0 && len(rk.running) < s.cfg.MaxNumSeqs {
 		r := rk.waiting[0]
+		if s.cfg.Policy == PrefillFirstWhole && r.prompt > budget && l.PrefillTokens > 0 {
+			return // whole prompts only; one larger than the budget runs alone
+		}
 		n := min(r.prompt, budget)
+		if s.cfg.Policy == PrefillFirstWhole {
+			n = r.prompt
+		}
 		need := s.blocksFor(n)
 		if rk.kvUsed+need > s.capBlk {
 			return

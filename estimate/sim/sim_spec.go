@@ -30,10 +30,10 @@ func (s *simulator) emitted() int {
 
 // emitDecode applies a verify step to a decoding request: up to emitted()
 // tokens, never past the request's output length.
-func (s *simulator) emitDecode(r *simReq) {
-	for k := s.emitted(); k > 0 && r.out < s.cfg.OutputTokens; k-- {
+func (s *simulator) emitDecode(r *simReq, t float64) {
+	for k := s.emitted(); k > 0 && r.out < r.output; k-- {
 		r.ctxExtra++
-		s.emit(r)
+		s.emit(r, t)
 	}
 }
 

@@ -49,7 +49,7 @@ func (s *simulator) steadyLen() int {
 				// a partial prefill without budget: stays so while the rest repeats
 			case r.done >= r.prompt:
 				// each step emits at most the verify width (1 without drafts)
-				m = min(m, (s.cfg.OutputTokens-r.out-1)/s.cfg.Spec.width())
+				m = min(m, (r.output-r.out-1)/s.cfg.Spec.width())
 			default:
 				m = min(m, (r.prompt-r.done-1)/r.sched)
 			}
@@ -95,6 +95,9 @@ func (s *simulator) beforeArrival(m int) int {
 	next := s.nextArr
 	if len(s.pending) > 0 {
 		next = math.Min(next, s.pending[0].arrival)
+	}
+	if len(s.ingest) > 0 { // the front end hands a request over
+		next = math.Min(next, s.ingest[0].ready)
 	}
 	left := next - s.now
 	if math.IsInf(next, 1) || s.segmentTime(m-1) < left {
@@ -181,6 +184,7 @@ func (s *simulator) stepDeltas() {
 // areas, every running request's progress and KV blocks, output tokens.
 func (s *simulator) advanceSteady(m int) {
 	dt := s.segmentTime(m)
+	s.deliverSegment(m, dt)
 	s.accountSegment(dt, m)
 	s.now += dt
 	for i := range s.ranks {
@@ -213,4 +217,33 @@ func (s *simulator) advanceSteady(m int) {
 			}
 		}
 	}
+}
+
+// deliverSegment is deliveryTime over a steady segment of m steps lasting
+// dt: every step's decodes hand the front end TokenS of work per token,
+// which it does in order once the step has ended. It is behind the engine
+// when that work outlasts the steps, else it delivers each step's tokens
+// TokenS × n after the step (with near-equal steps, the extremes of the
+// segment bound the recurrence feFree_k = max(feFree_k−1, t_k) + n·TokenS).
+func (s *simulator) deliverSegment(m int, dt float64) {
+	fe := s.cfg.Frontend
+	if !fe.active() {
+		s.lastOut = s.now + dt
+		return
+	}
+	var n int
+	for i := range s.ranks {
+		for j := range s.ranks[i].running {
+			if r := &s.ranks[i].running[j]; r.sched > 0 && r.done >= r.prompt {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return
+	}
+	work := float64(n) * fe.TokenS
+	first := s.now + s.segmentTime(1)
+	s.feFree = max(s.feFree+float64(m)*work, first+float64(m)*work, s.now+dt+work)
+	s.lastOut = s.feFree
 }

@@ -57,8 +57,10 @@ type SimScenario struct {
 	// deployment serves with these requests (a closed loop keeping every
 	// batch full), and Utilization the arrival rate over it: at 1 or more
 	// the queue grows without bound and Result.Overloaded is set.
-	SustainableRatePerS float64    `json:"sustainable_rate_per_s,omitempty"`
-	Utilization         float64    `json:"utilization,omitempty"`
-	Seed                uint64     `json:"seed"`
-	Result              sim.Result `json:"result"`
+	SustainableRatePerS float64 `json:"sustainable_rate_per_s,omitempty"`
+	Utilization         float64 `json:"utilization,omitempty"`
+	// Burst is the finite run's number of requests (workload.burst_requests).
+	Burst  int        `json:"burst_requests,omitempty"`
+	Seed   uint64     `json:"seed"`
+	Result sim.Result `json:"result"`
 }

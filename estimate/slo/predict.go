@@ -93,8 +93,8 @@ func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, input
 	w := in.Workload
 	cfg := scenarioConfig(in, sm, kvTokens, inputTokens, opt)
 	sc := SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: cfg.Sessions,
-		RatePerS: w.ArrivalRatePerS, Seed: opt.Seed}
-	if cfg.Sessions > 0 {
+		RatePerS: w.ArrivalRatePerS, Burst: cfg.Pool, Seed: opt.Seed}
+	if cfg.Sessions > 0 || cfg.Pool > 0 { // a finite run's queue is finite, whatever the rate
 		sc.Result = sim.RunModelReplicated(sm, cfg, opt.Replications)
 		return sc
 	}
@@ -131,6 +131,8 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 	running := min(max(1, sessions), sm.S.DP*sim.RunSlots(cfg))
 	dp, _ := sm.DecodeAt(running, float64(inputTokens)+float64(w.OutputTokens)/2)
 	cfg.StaggerS = pf + float64(w.OutputTokens)*dp.TPOTS
+	ApplyEngine(in, sm.S.Eff, &cfg)
+	burstLoad(in, &cfg)
 	return cfg
 }
 
@@ -166,18 +168,40 @@ func perfNotes(s *perf.StepSetup) []string {
 // simulated mean number of running requests (Little's law: rate × time in
 // system), stated in the notes.
 func openLoopConcurrency(in *input.Input, p *Performance) *input.Input {
-	if in.Workload.ArrivalRatePerS <= 0 || len(p.Simulations) == 0 {
+	w := in.Workload
+	if (w.ArrivalRatePerS <= 0 && w.BurstRequests <= 0) || len(p.Simulations) == 0 {
 		return in
 	}
 	v := *in
 	v.Workload.Concurrency = max(1, int(p.Simulations[0].Result.MeanRunning+0.5))
-	p.Notes = append(p.Notes, fmt.Sprintf("open-loop arrivals at %.2f requests/s: the steady-state analysis uses the simulated mean of %d requests in flight (Little's law)",
-		in.Workload.ArrivalRatePerS, v.Workload.Concurrency))
+	load := fmt.Sprintf("open-loop arrivals at %.2f requests/s", w.ArrivalRatePerS)
+	if w.ArrivalRatePerS <= 0 {
+		load = fmt.Sprintf("a burst of %d requests", w.BurstRequests)
+	}
+	p.Notes = append(p.Notes, fmt.Sprintf("%s: the steady-state analysis uses the simulated mean of %d requests in flight (Little's law)",
+		load, v.Workload.Concurrency))
 	return &v
 }
 
 // loadText describes the workload's load for explanations.
 func loadText(in *input.Input) string {
+	w := in.Workload
+	if w.BurstRequests > 0 {
+		// in.Workload.Concurrency is the simulated mean by now
+		// (openLoopConcurrency); the cap is the spec's.
+		orig := w
+		if d := in.Resolved(); d != nil {
+			orig = d.Workload
+		}
+		cap := "all at t=0"
+		switch {
+		case orig.ArrivalRatePerS > 0:
+			cap = fmt.Sprintf("Poisson at %.2f requests/s", orig.ArrivalRatePerS)
+		case orig.Concurrency > 0 && orig.Concurrency < orig.BurstRequests:
+			cap = fmt.Sprintf("at most %d in flight", orig.Concurrency)
+		}
+		return fmt.Sprintf("a burst of %d requests, %s, ≈%d running on average", w.BurstRequests, cap, w.Concurrency)
+	}
 	if in.Workload.ArrivalRatePerS > 0 {
 		return fmt.Sprintf("Poisson arrivals at %.2f requests/s (≈%d in flight)", in.Workload.ArrivalRatePerS, in.Workload.Concurrency)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
@@ -29,6 +30,10 @@ type Verdict struct {
 	Predicted float64 `json:"predicted"`
 	Unit      string  `json:"unit"`
 	Verdict   string  `json:"verdict"`
+	// Band is the prediction's band (package band: the held-out errors of
+	// its regime); BandBasis says what sets it.
+	Band      *BandRange `json:"band,omitempty"`
+	BandBasis string     `json:"band_basis,omitempty"`
 	// Binding is the resource that sets the predicted value.
 	Binding     string `json:"binding"`
 	Explanation string `json:"explanation"`
@@ -75,13 +80,6 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, ad
 	return out
 }
 
-func verdict(ok bool) string {
-	if ok {
-		return VerdictPass
-	}
-	return VerdictFail
-}
-
 // sim returns the simulation of the given input length, if one ran.
 func (p *Performance) sim(inputTokens int) *SimScenario {
 	for i := range p.Simulations {
@@ -113,7 +111,7 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 			v.Predicted = s.Result.TotalTokPerS
 		}
 	}
-	v.Verdict = verdict(v.Predicted >= target && kv > 0)
+	judge(&v, in, band.Throughput, true, kv > 0)
 	v.Binding = stepBinding(d.Step)
 	if kv <= 0 || (d.KVSeqsPerRank > 0 && d.KVSeqsPerRank < d.Point.SeqsPerRank) {
 		v.Binding = BindKV
@@ -184,7 +182,7 @@ func tpotVerdict(in *input.Input, p *Performance, kv int64) Verdict {
 	if s := p.sim(in.Workload.InputTokens); s != nil {
 		v.Predicted = s.Result.TPOT.Mean
 	}
-	v.Verdict = verdict(kv > 0 && v.Predicted > 0 && v.Predicted <= v.Target)
+	judge(&v, in, band.TPOT, false, kv > 0)
 	if kv <= 0 {
 		v.Binding = BindKV
 	}
@@ -213,7 +211,7 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 	if s != nil && s.Result.Overloaded {
 		return overloadedTTFT(v, s)
 	}
-	v.Verdict = verdict(kv > 0 && v.Predicted > 0 && v.Predicted <= target)
+	judge(&v, in, ttftRegime(q), false, kv > 0)
 	v.Binding = BindQueueing
 	if idle.TTFTS > target || idle.TTFTS > prefillShareBinding*v.Predicted {
 		v.Binding = idle.Binding

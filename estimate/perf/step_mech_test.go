@@ -1,0 +1,107 @@
+package perf
+
+import (
+	"testing"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// hostEff has only host costs, so a test reads them off the step.
+var hostEff = Efficiency{GEMM: 1, Attention: 1, HBM: 1, Link: 1, StepOverheadS: 1e-3, EagerPerLayerS: 1e-3, LargeStepPerLayerS: 0.5e-3}
+
+func deepSeekTP8(t *testing.T, eff Efficiency) StepSetup {
+	return StepSetup{Model: perfModel(t, "deepseek-v3"), HW: NewHardware(perfGPU(t, "h200"), 8, 0, 2, 0, 0, 0), TP: 8, PP: 1, DP: 1,
+		WeightDType: "fp8", KVDType: "bf16", CUDAGraphs: true, Eff: eff}
+}
+
+// An eager step launches its kernels while the GPU runs the ones already
+// launched: a small step costs the launches, a large one the GPU's work,
+// and the host's work between steps adds to either.
+func TestEagerLaunchOverlapsGPU(t *testing.T) {
+	s := deepSeekTP8(t, hostEff)
+	s.EnforceEager, s.CUDAGraphs = true, false
+	sm := NewStepModel(s)
+	small := sm.StepUniform(RankLoad{DecodeSeqs: 1, DecodeCtx: 100})
+	launch := hostEff.EagerPerLayerS * sm.eagerLayers
+	if !perfNear(small.TotalS, hostEff.StepOverheadS+launch, 1e-9) {
+		t.Fatalf("small eager step %.2f ms, want overhead + launches %.2f ms", small.TotalS*1e3, (hostEff.StepOverheadS+launch)*1e3)
+	}
+	big := sm.StepUniform(RankLoad{PrefillTokens: 65536, PrefillPairs: 65536 * 65537 / 2, PrefillSeqs: 8})
+	gpu := big.TotalS - big.OverheadS
+	if gpu <= launch || !perfNear(big.OverheadS, hostEff.StepOverheadS, 1e-9) {
+		t.Fatalf("large eager step: GPU %.1f ms, overhead %.2f ms; the launches (%.1f ms) should hide behind the GPU", gpu*1e3, big.OverheadS*1e3, launch*1e3)
+	}
+}
+
+// With the host's work overlapped (async scheduling, SGLang's overlap
+// scheduler) a step is the longer of host and GPU, not their sum.
+func TestOverlapHostIsMax(t *testing.T) {
+	s := deepSeekTP8(t, hostEff)
+	l := RankLoad{DecodeSeqs: 64, DecodeCtx: 64 * 1000}
+	plain := NewStepModel(s).StepUniform(l)
+	s.OverlapHost = true
+	over := NewStepModel(s).StepUniform(l)
+	gpu := plain.TotalS - plain.OverheadS
+	if !perfNear(over.TotalS, max(gpu, hostEff.StepOverheadS), 1e-9) || over.TotalS >= plain.TotalS {
+		t.Fatalf("overlapped %.2f ms, plain %.2f ms, GPU %.2f ms", over.TotalS*1e3, plain.TotalS*1e3, gpu*1e3)
+	}
+}
+
+// Layers of more operations cost more launches: a DeepSeek MLA + MoE layer
+// with FP8 weights is about three dense GQA layers.
+func TestEagerLayersByStructure(t *testing.T) {
+	ds := eagerLayers(perfModel(t, "deepseek-v3"), "fp8") / 61
+	ll := eagerLayers(perfModel(t, "llama-3.1-8b"), "bf16") / 32
+	if !perfNear(ll, 1, 1e-9) || ds < 2.5 || ds > 4 {
+		t.Fatalf("per-layer launch weight: DeepSeek FP8 %.2f, Llama BF16 %.2f", ds, ll)
+	}
+}
+
+// DeepEP's fixed latency is paid twice (dispatch, combine) per MoE layer.
+func TestA2AFixedLatencyPerPhase(t *testing.T) {
+	s := StepSetup{Model: perfModel(t, "deepseek-v3"), HW: NewHardware(perfGPU(t, "h20-96g"), 8, 450, 2, 400, 8, 2), TP: 1, PP: 1, DP: 32, EP: true,
+		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficPerExpert, FP8Dispatch: true, CUDAGraphs: true, Eff: idealEff}
+	l := RankLoad{DecodeSeqs: 1, DecodeCtx: 100}
+	a := NewStepModel(s).StepUniform(l).A2AS
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, true).FixedS
+	b := NewStepModel(s).StepUniform(l).A2AS
+	want := 2 * 58 * s.A2AFixedS
+	if !perfNear(b-a, want, 1e-9) {
+		t.Fatalf("fixed latency adds %.2f ms per step, want %.2f ms", (b-a)*1e3, want*1e3)
+	}
+}
+
+// An idle DP rank makes a lock-step MoE step run without graphs where the
+// release does so (vLLM #23752); a step with every rank busy does not.
+func TestIdleRankRunsWithoutGraphs(t *testing.T) {
+	s := StepSetup{Model: perfModel(t, "deepseek-v3"), HW: NewHardware(perfGPU(t, "b200"), 8, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 8, EP: true,
+		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficGather, CUDAGraphs: true, IdleRanksSlow: true, Eff: hostEff}
+	sm := NewStepModel(s)
+	busy := make([]RankLoad, 8)
+	for i := range busy {
+		busy[i] = RankLoad{DecodeSeqs: 1, DecodeCtx: 100}
+	}
+	full := sm.Step(busy).TotalS
+	busy[7] = RankLoad{}
+	idle := sm.Step(busy).TotalS
+	launch := hostEff.EagerPerLayerS * sm.eagerLayers
+	if full >= launch || !perfNear(idle, hostEff.StepOverheadS+launch, 1e-9) {
+		t.Fatalf("step %.2f ms with every rank busy, %.2f ms with one idle; want the launches %.2f ms to set the latter",
+			full*1e3, idle*1e3, launch*1e3)
+	}
+}
+
+// TP-sharded experts move every pair's activations on every GPU; whole
+// experts under EP move only the pairs routed to the GPU.
+func TestShardedExpertActivationTraffic(t *testing.T) {
+	m := perfModel(t, "deepseek-v3")
+	tp := StepSetup{Model: m, TP: 8, DP: 1, WeightDType: "fp8"}
+	ep := StepSetup{Model: m, TP: 1, DP: 8, EP: true, WeightDType: "fp8"}
+	h, i := float64(m.HiddenSize), float64(m.MoEIntermediateSize)
+	if got, want := moeActBytesPerPair(m, &tp), 5*h+14*i/8; !perfNear(got, want, 1e-9) {
+		t.Fatalf("TP-sharded bytes per pair %.0f, want %.0f", got, want)
+	}
+	if got, want := moeActBytesPerPair(m, &ep), 3*h+14*i; !perfNear(got, want, 1e-9) {
+		t.Fatalf("EP bytes per pair %.0f, want %.0f", got, want)
+	}
+}

@@ -1,0 +1,67 @@
+package replay
+
+import (
+	"fmt"
+	"go/format"
+	"math"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/calibration"
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/internal/golden"
+)
+
+// target is the accepted relative error of every targeted figure.
+const target = 0.30
+
+// within reports whether a prediction is within ±30% of the published value.
+func within(t Target) bool { return math.Abs(t.Predicted/t.Published-1) <= target }
+
+// all reproduces every targetable row once (shared by the tests).
+func all(t *testing.T) ([]calibration.Row, []Target) {
+	t.Helper()
+	set, err := calibration.Throughput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []calibration.Row
+	for _, r := range set.Rows {
+		if r.Targetable() {
+			rows = append(rows, r)
+		}
+	}
+	return rows, ReproduceAll(rows, perf.DefaultEfficiency, nil)
+}
+
+// TestCalibrationThroughput reproduces every targetable published row with
+// the global constants: every figure of the calibration split that is not
+// excluded for a missing mechanism must be within ±30%; the held-out split
+// is reported by source; the docs and the band table are regenerated with
+// -update and compared otherwise.
+func TestCalibrationThroughput(t *testing.T) {
+	rows, ts := all(t)
+	for _, x := range ts {
+		if _, ex := Excluded(x, x.Engine); ex || x.Split != calibration.SplitCalibration {
+			continue
+		}
+		if !within(x) {
+			t.Errorf("%s %s: predicted %.4g vs published %.4g %s (%+.0f%%)", x.Row, x.Metric, x.Predicted, x.Published, x.Unit, 100*(x.Predicted/x.Published-1))
+		}
+	}
+	loso, err := ReadLOSO(LOSOFile)
+	if err != nil {
+		t.Fatalf("%v (run go test ./estimate/replay -run TestCalibrationFit -fit)", err)
+	}
+	held := HeldOut(rows, loso)
+	bands := Bands(held, HeldOutNotes)
+	src, err := format.Source(BandTableGo(bands))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "../band/table_gen.go", src)
+	cov, per := Coverage(held)
+	in := InSample(held, bands)
+	fmt.Printf("held-out band coverage: leave one source out %.0f%% %v; in sample %.0f%%\n", 100*cov, per, 100*in)
+	golden.Check(t, "../../docs/calibration-throughput.md", []byte(CalibrationDoc(rows, ts, bands)))
+	golden.Check(t, "../../docs/calibration-throughput-holdout.md", []byte(HoldoutDoc(held, bands, cov, per, in)))
+}

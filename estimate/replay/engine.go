@@ -1,0 +1,109 @@
+package replay
+
+import (
+	"strings"
+
+	"github.com/vlaunch/vlaunch/calibration"
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// engine is what a row's serving engine does that the simulation needs:
+// its scheduling policy and limits, CUDA graphs, and the vLLM release whose
+// rules stand in for it (SGLang and others are modelled with the newest
+// release's kernel facts, an approximation the docs state).
+type engine struct {
+	name     string
+	release  vllm.Release
+	exact    bool // the release is the row's own (vLLM rows with a version in the table)
+	policy   sim.Policy
+	maxSeqs  int
+	batchTok int
+	graphs   bool
+	// eager: every step in PyTorch eager mode (--enforce-eager);
+	// prefillEager: prompt steps eager, decode captured (SGLang, vLLM V0).
+	eager, prefillEager bool
+	apiServer           bool // served over HTTP (the front end's costs apply)
+	// streamEvery is how many tokens one streamed chunk carries (SGLang's
+	// --stream-interval; 1 elsewhere).
+	streamEvery int
+}
+
+// SGLang defaults a source may not restate (python/sglang/srt/server_args.py,
+// versions of 2025; the memory-dependent rules are simplified): chunked
+// prefill 8,192 tokens, running requests bounded by the KV pool alone.
+const (
+	sglangChunk       = 8192
+	sglangMaxRunning  = 4096
+	v0MaxNumSeqs      = 256 // vLLM V0's default max_num_seqs
+	v0WholeBatchFloor = 2048
+)
+
+// engineOf reads the row's engine.
+func engineOf(r calibration.Row, g *catalog.GPU, maxModelLen int) engine {
+	e := engine{name: r.Engine.Name, graphs: true, apiServer: r.Load.Kind != calibration.LoadOfflineBatch && r.Load.Kind != calibration.LoadSteadyDecode,
+		streamEvery: 1}
+	rel, _, err := vllm.ResolveString(releaseOf(r.Engine.Version))
+	if err != nil || r.Engine.Name != "vllm" {
+		rel = vllm.Newest()
+	}
+	e.release = rel
+	e.exact = r.Engine.Name == "vllm" && err == nil && !rel.Outside()
+	f := r.Features
+	switch r.Engine.Name {
+	case "vllm":
+		e.maxSeqs, e.batchTok = rel.BatchDefaults(g.Name, g.MemoryGiB(), e.apiServer)
+		if kind, _ := rel.Scheduler(); kind == vllm.SchedPrefillFirstWhole {
+			e.policy, e.maxSeqs, e.prefillEager = sim.PrefillFirstWhole, v0MaxNumSeqs, true
+			e.batchTok = max(maxModelLen, v0WholeBatchFloor)
+		}
+		if strings.Contains(r.Engine.Flags, "--enforce-eager") {
+			e.graphs, e.eager = false, true
+		}
+	default: // sglang, deepseek-internal
+		e.policy, e.maxSeqs, e.batchTok = sim.PrefillFirst, sglangMaxRunning, sglangChunk
+		e.prefillEager = true // SGLang captures decode batches only
+		if n := flagInt(r.Engine.Flags, "--stream-interval"); n > 0 {
+			e.streamEvery = n
+		}
+	}
+	if f.MaxNumSeqs.Positive() {
+		e.maxSeqs = f.MaxNumSeqs.Int()
+	}
+	if f.MaxNumBatchedTokens.Positive() {
+		e.batchTok = f.MaxNumBatchedTokens.Int()
+	}
+	if f.CUDAGraphs.Known {
+		e.graphs = f.CUDAGraphs.V
+	}
+	return e
+}
+
+// firstVersion is the leading x.y.z of a published version string
+// ("0.7.4.dev181+gf35f8e22", "0.5.2 (+ Ant Group PRs)").
+func firstVersion(v string) string {
+	f := strings.Fields(v)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// flagInt reads "--name N" or "--name=N" from a quoted command line.
+func flagInt(flags, name string) int {
+	f := strings.Fields(strings.ReplaceAll(flags, "=", " "))
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] == name {
+			n := 0
+			for _, c := range f[i+1] {
+				if c < '0' || c > '9' {
+					return 0
+				}
+				n = n*10 + int(c-'0')
+			}
+			return n
+		}
+	}
+	return 0
+}

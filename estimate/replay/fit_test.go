@@ -1,0 +1,76 @@
+package replay
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/calibration"
+	"github.com/vlaunch/vlaunch/estimate/perf"
+)
+
+var runFit = flag.Bool("fit", false, "fit the global constants on the calibration split (minutes)")
+
+// fitEvals bounds the fit's model evaluations (each reproduces every
+// calibration row: about a quarter of a second).
+const fitEvals = 1500
+
+// TestCalibrationFit fits the constants of Params on the calibration
+// split's targeted figures, starting from perf.DefaultEfficiency, and
+// prints them with the fitter's account: the values perf.DefaultEfficiency
+// holds come from this run (copied by hand, so a fit is always reviewed).
+func TestCalibrationFit(t *testing.T) {
+	if !*runFit {
+		t.Skip("run with -fit")
+	}
+	set, err := calibration.Throughput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cal []calibration.Row
+	for _, r := range set.Split(calibration.SplitCalibration) {
+		if r.Targetable() {
+			cal = append(cal, r)
+		}
+	}
+	keep := func(x Target) bool { _, ex := Excluded(x, x.Engine); return !ex }
+	e, o, err := Fit(cal, perf.DefaultEfficiency, keep, fitEvals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("worst |log error| %.3f -> %.3f in %d evaluations; refused %v; unreachable %v; at a bound %v\n",
+		o.WorstBefore, o.WorstAfter, o.Evals, o.Refused, o.Excluded, o.AtBound)
+	for _, p := range Params {
+		fmt.Printf("%-26s %.4g\n", p.Name, *p.get(&e))
+	}
+	loso := LOSO{}
+	for _, src := range set.Sources {
+		if src.Split != calibration.SplitCalibration {
+			continue
+		}
+		var rest []calibration.Row
+		for _, r := range cal {
+			if r.Source != src.ID {
+				rest = append(rest, r)
+			}
+		}
+		le, lo, err := Fit(rest, perf.DefaultEfficiency, keep, losoEvals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("without %s: worst %.3f\n", src.ID, lo.WorstAfter)
+		loso.set(src.ID, le)
+	}
+	data, err := loso.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(LOSOFile, append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// losoEvals bounds each leave-one-source-out refit (it starts from the
+// global fit, so it converges sooner).
+const losoEvals = 600

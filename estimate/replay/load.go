@@ -1,0 +1,171 @@
+package replay
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/calibration"
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
+)
+
+// defaultPrefillBatch is the tokens per rank of a steady-prefill row that
+// does not state its batch (the engines' usual chunk).
+const defaultPrefillBatch = 8192
+
+// Outcome is what a reproduction predicts for a row, in the row's own
+// terms (per deployment; per GPU and per node figures are derived from it).
+type Outcome struct {
+	OutputTokPerS, InputTokPerS, TotalTokPerS float64
+	TTFT, TPOT                                sim.Percentiles
+	// Steady is true when the outcome is steady decode or prefill rather
+	// than a simulated run (no latency distribution).
+	Steady bool
+	// Sim is the simulation, when one ran.
+	Sim *sim.Result
+}
+
+// lengths are the request lengths the run used: the published means when
+// given (what the client actually sent and received), else the nominal.
+func lengths(w calibration.Workload) (in, out int) {
+	in, out = w.InputTokens.Int(), w.OutputTokens.Int()
+	if w.InputTokensMean.Positive() {
+		in = w.InputTokensMean.Int()
+	}
+	if w.OutputTokensMean.Positive() {
+		out = w.OutputTokensMean.Int()
+	}
+	return max(1, in), max(1, out)
+}
+
+// run reproduces row r with the step model sm and its engine e.
+func run(r calibration.Row, sm *perf.StepModel, e engine, opt Options) (Outcome, error) {
+	switch r.Load.Kind {
+	case calibration.LoadSteadyDecode, calibration.LoadProduction:
+		return steadyDecode(r, sm)
+	case calibration.LoadSteadyPrefill:
+		return steadyPrefill(r, sm), nil
+	case calibration.LoadClosedLoop, calibration.LoadBurst, calibration.LoadOfflineBatch, calibration.LoadPoisson:
+		return simulate(r, sm, e, opt), nil
+	}
+	return Outcome{}, fmt.Errorf("load kind %q is not reproduced", r.Load.Kind)
+}
+
+// steadyDecode runs batch_per_gpu sequences per GPU (per TP group: per
+// rank) at the published context. A production row without a batch gets it
+// from Little's law: per-GPU output rate over the per-user rate.
+func steadyDecode(r calibration.Row, sm *perf.StepModel) (Outcome, error) {
+	l, h := r.Layout, r.Hardware
+	batch := r.Load.BatchPerGPU.V
+	if !r.Load.BatchPerGPU.Positive() {
+		u := r.Figures.OutputTokPerSPerUser
+		node := r.Figures.OutputTokPerSPerNode
+		if !node.Positive() || !(u.Min.Known && u.Max.Known) {
+			return Outcome{}, fmt.Errorf("no batch and no per-user rate")
+		}
+		batch = float64(int(node.V/h.GPUsPerNode.V/((u.Min.V+u.Max.V)/2) + 0.5))
+	}
+	ctx := r.Workload.ContextTokens.V
+	if !r.Workload.ContextTokens.Positive() {
+		in, out := lengths(r.Workload)
+		ctx = float64(in) + float64(out)/2
+	}
+	seqs := int(batch+0.5) * l.TP.Int() * l.DP.Int()
+	pt, _ := sm.DecodeAt(seqs, ctx)
+	return Outcome{OutputTokPerS: pt.OutputTokPerS, TPOT: sim.Percentiles{Mean: pt.TPOTS, P50: pt.TPOTS, P99: pt.TPOTS}, Steady: true}, nil
+}
+
+// steadyPrefill runs full prefill batches of whole prompts on every rank:
+// batch_tokens_per_gpu tokens per rank per step when published.
+func steadyPrefill(r calibration.Row, sm *perf.StepModel) Outcome {
+	n := max(1, r.Workload.InputTokens.Int())
+	batch := defaultPrefillBatch
+	if r.Load.BatchTokensPerGPU.Positive() {
+		batch = r.Load.BatchTokensPerGPU.Int()
+	}
+	reqs := float64(max(1, batch/n))
+	ld := perf.RankLoad{PrefillTokens: reqs * float64(n), PrefillPairs: reqs * float64(n) * float64(n+1) / 2, PrefillSeqs: reqs}
+	st := sm.StepUniform(ld)
+	return Outcome{InputTokPerS: ld.PrefillTokens * float64(sm.S.DP) / st.TotalS, Steady: true}
+}
+
+// Options tune a reproduction (the seed, and the steady-state proxy of
+// today's estimator for the analysis).
+type Options struct {
+	Seed uint64
+	// SteadyProxy runs finite benchmark runs as the steady closed loop the
+	// estimator could express before bursts existed (for the before/after
+	// analysis only).
+	SteadyProxy bool
+}
+
+// simulate runs the benchmark's load through the simulator.
+func simulate(r calibration.Row, sm *perf.StepModel, e engine, opt Options) Outcome {
+	in, out := lengths(r.Workload)
+	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: e.maxSeqs, MaxNumBatchedTokens: e.batchTok,
+		InputTokens: in, OutputTokens: out, Seed: max(1, opt.Seed), Policy: e.policy, BlockSize: 16, Spread: spread(r),
+		KVTokensPerRank: kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType)}
+	if e.apiServer {
+		eff := sm.S.Eff
+		cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS, TokenS: eff.FrontendTokenS / float64(max(1, e.streamEvery))}
+	}
+	ld := r.Load
+	switch ld.Kind {
+	case calibration.LoadClosedLoop:
+		cfg.Sessions = ld.Concurrency.Int()
+		cfg.Pool = ld.NumPrompts.Int()
+		if !ld.NumPrompts.Positive() {
+			cfg.Pool = 10 * cfg.Sessions
+		}
+	case calibration.LoadBurst, calibration.LoadOfflineBatch:
+		cfg.Sessions, cfg.Pool = ld.BurstRequests.Int(), ld.BurstRequests.Int()
+	case calibration.LoadPoisson:
+		cfg.ArrivalRatePerS, cfg.Pool = ld.RequestRatePerS.V, ld.NumPrompts.Int()
+	}
+	if opt.SteadyProxy {
+		pt, _ := sm.DecodeAt(max(1, cfg.Sessions), float64(in+out/2))
+		cfg.StaggerS = pt.TPOTS * float64(out)
+		cfg.Requests, cfg.Warmup = max(200, 10*cfg.Sessions), 2*cfg.Sessions
+		if cfg.Sessions == 0 {
+			cfg.Requests, cfg.Warmup = max(200, cfg.Pool), 100
+		}
+		cfg.Pool, cfg.Policy, cfg.Frontend, cfg.KVTokensPerRank = 0, sim.DecodeFirst, sim.Frontend{}, 0
+		cfg.MaxNumSeqs, cfg.MaxNumBatchedTokens = 1024, 8192
+	}
+	res := sim.Run(cfg)
+	return Outcome{OutputTokPerS: res.OutputTokPerS, TotalTokPerS: res.TotalTokPerS, InputTokPerS: res.TotalTokPerS - res.OutputTokPerS,
+		TTFT: res.TTFT, TPOT: res.TPOT, Sim: &res}
+}
+
+// spread is the spread of the run's request lengths: a random dataset's
+// range ratio r as [r, 1] of the nominal lengths — the row's, or, for a
+// closed loop that does not state it but publishes mean E2E, TTFT and TPOT,
+// the ratio whose mean output length (1 + r)/2 × L those imply:
+// (E2E − TTFT) / TPOT + 1. ShareGPT-like datasets run at their published
+// mean lengths spread uniformly over [0, 2] × the mean (an assumption: the
+// real distribution is skewed; the spread desynchronises sessions as
+// conversation data does). Rows with published means of a random dataset
+// run at the means.
+func spread(r calibration.Row) sim.Spread {
+	w, f := r.Workload, r.Figures
+	switch {
+	case w.Dataset == "sharegpt":
+		return sim.Spread{Lo: 0, Hi: 2}
+	case w.Dataset != "random" || w.OutputTokensMean.Positive() || w.InputTokensMean.Positive():
+		return sim.Spread{}
+	case w.RangeRatio.Known:
+		return ratioSpread(w.RangeRatio.V)
+	case r.Load.Kind != calibration.LoadClosedLoop || !f.E2ES.Mean.Positive() || !f.TPOTMs.Mean.Positive() || !w.OutputTokens.Positive():
+		return sim.Spread{}
+	}
+	ttft := f.TTFTMs.Mean.V / 1e3
+	mean := (f.E2ES.Mean.V-ttft)/(f.TPOTMs.Mean.V/1e3) + 1
+	return ratioSpread(2*mean/w.OutputTokens.V - 1)
+}
+
+// ratioSpread is a range ratio as a spread ([r, 1]; none at r ≥ 1).
+func ratioSpread(r float64) sim.Spread {
+	if r >= 1 {
+		return sim.Spread{}
+	}
+	return sim.Spread{Lo: max(0, r), Hi: 1}
+}

@@ -1,0 +1,152 @@
+package replay
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/calibration"
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Assumed fabric when a multi-node source does not state its NICs: one
+// 400 Gbit/s NIC per GPU (NVIDIA's HGX reference design, and what DeepSeek's
+// and LMSYS's InfiniBand clusters describe), 2 µs latency.
+const (
+	assumedNICGbit     = 400
+	assumedLatencyUs   = 2
+	assumedIntraLatUs  = 2
+	roceExtraLatencyUs = 8 // RoCE over Ethernet switches: ≈10 µs end to end
+)
+
+var nicRE = regexp.MustCompile(`(\d+)\s*x\s*(\d+)\s*Gbit/s per node`)
+
+// fabric reads the inter-node NICs of a row: "N x M Gbit/s per node" when
+// stated, else the assumption above (with the NIC count when only that is
+// stated).
+func fabric(h calibration.Hardware) (gbit float64, nics int, latUs float64, assumed bool) {
+	if m := nicRE.FindStringSubmatch(h.InterNode); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		g, _ := strconv.ParseFloat(m[2], 64)
+		return g, n, assumedLatencyUs, false
+	}
+	lat := float64(assumedLatencyUs)
+	if strings.Contains(strings.ToLower(h.InterNode), "roce") {
+		lat += roceExtraLatencyUs
+	}
+	return assumedNICGbit, max(1, h.GPUsPerNode.Int()), lat, true
+}
+
+// dtypeOf reads the first word of a dtype field ("fp8 (fbgemm_fp8, ...)").
+func dtypeOf(s, def string) string {
+	f := strings.Fields(strings.ToLower(s))
+	if len(f) == 0 {
+		return def
+	}
+	switch w := strings.TrimSuffix(f[0], ","); {
+	case strings.HasPrefix(w, "fp8"):
+		return "fp8"
+	case w == "bf16" || w == "fp16" || w == "mxfp4":
+		return w
+	}
+	return def
+}
+
+// traffic maps the row's all-to-all description onto a traffic pattern.
+// Unknown or engine-default exchanges of a DP>1 MoE deployment gather every
+// rank's tokens (vLLM's naive / allgather backends, SGLang's EP MoE without
+// DeepEP).
+func traffic(r calibration.Row) vllm.Traffic {
+	if r.Layout.DP.Int() <= 1 || r.Layout.EP.Int() <= 1 {
+		return vllm.TrafficNone
+	}
+	a := strings.ToLower(r.Features.All2All)
+	switch {
+	case strings.Contains(a, "low-latency"), strings.HasPrefix(a, "internal"):
+		return vllm.TrafficPerExpert
+	case strings.Contains(a, "normal"), strings.Contains(a, "high-throughput"):
+		return vllm.TrafficPerNode
+	}
+	return vllm.TrafficGather
+}
+
+// dbo reads whether the source ran two overlapped micro-batches.
+func dbo(r calibration.Row) bool {
+	o := strings.ToLower(r.Features.Overlap)
+	return strings.Contains(o, "two-batch") || strings.Contains(o, "dual micro-batch") || strings.Contains(o, "dbo")
+}
+
+// Setup builds the step-model setup of a row with the given constants, and
+// the row's engine.
+func Setup(r calibration.Row, eff perf.Efficiency) (perf.StepSetup, engine, error) {
+	m, err := catalog.LookupModel(r.Model.Catalog)
+	if err != nil {
+		return perf.StepSetup{}, engine{}, err
+	}
+	g, err := catalog.LookupGPU(r.Hardware.GPU)
+	if err != nil {
+		return perf.StepSetup{}, engine{}, err
+	}
+	h, l := r.Hardware, r.Layout
+	if !l.TP.Positive() || !l.DP.Positive() || !h.GPUsPerNode.Positive() {
+		return perf.StepSetup{}, engine{}, fmt.Errorf("layout or GPUs per node unknown")
+	}
+	e := engineOf(r, g, maxModelLen(r, m.MaxPositionEmbeddings))
+	gbit, nics, lat, _ := fabric(h)
+	hw := perf.NewHardware(g, h.GPUsPerNode.Int(), 0, assumedIntraLatUs, gbit, nics, lat)
+	multi := h.Nodes.Int() > 1
+	if !multi {
+		hw.InterBytesPerSPerNode, hw.InterLatencyS = 0, 0
+	}
+	s := perf.StepSetup{Model: m, HW: hw, TP: l.TP.Int(), PP: max(1, l.PP.Int()), DP: l.DP.Int(), EP: l.EP.Int() > 1,
+		WeightDType: dtypeOf(r.Model.Weights, "bf16"), KVDType: dtypeOf(r.Model.KVCacheDType, "bf16"),
+		A2A: traffic(r), CUDAGraphs: e.graphs, EnforceEager: e.eager, PrefillEager: e.prefillEager, DBO: dbo(r), Eff: eff}
+	if s.A2A == vllm.TrafficPerNode && !r.Features.CUDAGraphs.Known {
+		s.CUDAGraphs = false // DeepEP normal kernels are not graph-capturable
+	}
+	if s.EP && r.Features.EPLBRedundantExperts.Positive() {
+		s.RedundantExperts = r.Features.EPLBRedundantExperts.Int()
+	}
+	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, multi).FixedS
+	if e.name == "vllm" {
+		s.IdleRanksSlow, _ = e.release.IdleDPRanksSlow()
+	} else {
+		s.SGLang = true
+		// SGLang's overlap scheduler is on unless disabled.
+		s.OverlapHost = !strings.Contains(r.Engine.Flags, "--disable-overlap-schedule")
+	}
+	if f := r.Features.AsyncScheduling; f.Known && f.V {
+		s.OverlapHost = true
+	}
+	if sp := r.Speculative; sp != nil && sp.NumSpeculativeTokens.Positive() {
+		s.SpecTokens = sp.NumSpeculativeTokens.Int()
+		s.SpecAccepted = acceptance(sp)
+	}
+	return s, e, nil
+}
+
+// acceptance is the published mean acceptance length (tokens per verify
+// step, bonus included), the middle of a published range, or — when the
+// source gives none — the chain of per-position acceptance 0.85 the Ant Group
+// figures fit (calibration/README.md).
+func acceptance(sp *calibration.Speculative) float64 {
+	a := sp.AcceptanceLength
+	switch {
+	case a.Mean.Known:
+		return a.Mean.V
+	case a.Median.Known:
+		return a.Median.V
+	case a.Min.Known && a.Max.Known:
+		return (a.Min.V + a.Max.V) / 2
+	}
+	acc, p := 1.0, 1.0
+	for range sp.NumSpeculativeTokens.Int() {
+		p *= 0.85
+		acc += p
+	}
+	return acc
+}

@@ -1,0 +1,87 @@
+package replay
+
+import (
+	"github.com/vlaunch/vlaunch/calibration"
+	"github.com/vlaunch/vlaunch/estimate/band"
+	"github.com/vlaunch/vlaunch/estimate/sim"
+)
+
+// Regime groups targets whose errors behave alike; the prediction bands
+// (package band) are per regime.
+type Regime = band.Regime
+
+// The regimes of the targets.
+const (
+	RegimeThroughput = band.Throughput
+	RegimeTPOT       = band.TPOT
+	RegimeTTFTMean   = band.TTFTMean
+	RegimeTTFTP99    = band.TTFTP99
+)
+
+// Target is one published figure of a row and its prediction.
+type Target struct {
+	Row, Source, Split string
+	// Engine is the row's serving engine (vllm, sglang, ...); Dataset and
+	// Load its request dataset and load kind.
+	Engine, Dataset, Load string
+	// Class is the row's engine and hardware class (band.Class).
+	Class band.Class
+	// Metric names the figure (its key in the data file, e.g. ttft_ms.p99).
+	Metric    string
+	Regime    Regime
+	Unit      string
+	Published float64
+	Predicted float64
+}
+
+// figure is one published figure and how to read its prediction.
+type figure struct {
+	metric string
+	regime Regime
+	unit   string
+	n      calibration.Num
+	pred   func(o Outcome, r calibration.Row) float64
+}
+
+func perGPU(v float64, r calibration.Row) float64  { return v / r.Hardware.GPUs.V }
+func perNode(v float64, r calibration.Row) float64 { return v / r.Hardware.Nodes.V }
+
+// figures lists what the row publishes that a reproduction predicts:
+// throughput (the first one published: per node, per GPU or whole), mean and
+// P99 TTFT, mean TPOT.
+func figures(r calibration.Row) []figure {
+	f := r.Figures
+	thr := []figure{
+		{"output_tok_per_s_per_node", RegimeThroughput, "tok/s/node", f.OutputTokPerSPerNode, func(o Outcome, r calibration.Row) float64 { return perNode(o.OutputTokPerS, r) }},
+		{"input_tok_per_s_per_node", RegimeThroughput, "tok/s/node", f.InputTokPerSPerNode, func(o Outcome, r calibration.Row) float64 { return perNode(o.InputTokPerS, r) }},
+		{"output_tok_per_s_per_gpu", RegimeThroughput, "tok/s/GPU", f.OutputTokPerSPerGPU, func(o Outcome, r calibration.Row) float64 { return perGPU(o.OutputTokPerS, r) }},
+		{"output_tok_per_s", RegimeThroughput, "tok/s", f.OutputTokPerS, func(o Outcome, r calibration.Row) float64 { return o.OutputTokPerS }},
+		{"total_tok_per_s", RegimeThroughput, "tok/s", f.TotalTokPerS, func(o Outcome, r calibration.Row) float64 { return o.TotalTokPerS }},
+	}
+	var out []figure
+	for _, t := range thr {
+		if t.n.Known {
+			out = append(out, t)
+			break
+		}
+	}
+	lat := func(s calibration.Stat, q func(sim.Percentiles) float64, pick func(Outcome) sim.Percentiles) func(Outcome, calibration.Row) float64 {
+		return func(o Outcome, _ calibration.Row) float64 { return 1e3 * q(pick(o)) }
+	}
+	ttft := func(o Outcome) sim.Percentiles { return o.TTFT }
+	tpot := func(o Outcome) sim.Percentiles { return o.TPOT }
+	mean := func(p sim.Percentiles) float64 { return p.Mean }
+	p99 := func(p sim.Percentiles) float64 { return p.P99 }
+	out = append(out,
+		figure{"ttft_ms.mean", RegimeTTFTMean, "ms", f.TTFTMs.Mean, lat(f.TTFTMs, mean, ttft)},
+		figure{"ttft_ms.p99", RegimeTTFTP99, "ms", f.TTFTMs.P99, lat(f.TTFTMs, p99, ttft)},
+		figure{"tpot_ms.mean", RegimeTPOT, "ms", f.TPOTMs.Mean, lat(f.TPOTMs, mean, tpot)},
+	)
+	kept := out[:0]
+	for _, x := range out {
+		if x.n.Positive() {
+			kept = append(kept, x)
+		}
+	}
+	return kept
+}

@@ -1,0 +1,56 @@
+package sim
+
+// Policy is how an engine's scheduler fills a step: which of the running
+// decodes and the waiting prompts it runs, and whether prompts are chunked.
+type Policy int
+
+// Scheduling policies of the engines the simulator reproduces.
+const (
+	// DecodeFirst is vLLM V1 (and V0 with chunked prefill): every step
+	// first gives each running request its next token(s) — decodes and
+	// partially prefilled prompts, in admission order — then admits
+	// waiting requests while the max_num_batched_tokens budget and
+	// max_num_seqs allow, chunking the last prompt to the budget. No new
+	// request is admitted in a step that preempted one.
+	// (vllm/v1/core/sched/scheduler.py: "First, schedule the RUNNING
+	// requests" / "Next, schedule the WAITING requests" under
+	// `if not preempted_reqs`.)
+	DecodeFirst Policy = iota
+	// PrefillFirst is SGLang's scheduler: when prompts wait (or one is
+	// being chunked) a step runs only prefill work — the chunked request
+	// first, then waiting prompts — up to max_num_batched_tokens
+	// (chunked_prefill_size); running decodes wait for a step without
+	// prefill work. (python/sglang/srt/managers/scheduler.py,
+	// get_next_batch_to_run: "Run prefill first if possible".)
+	PrefillFirst
+	// PrefillFirstWhole is vLLM V0's default scheduler without chunked
+	// prefill: a step admits whole prompts while they fit the budget
+	// (max_num_batched_tokens, at least max_model_len) and then runs no
+	// decodes (vllm/core/scheduler.py, _schedule_default: "Don't schedule
+	// decodes if prefills are scheduled").
+	PrefillFirstWhole
+)
+
+var policyNames = map[Policy]string{DecodeFirst: "decode-first (chunked prefill)",
+	PrefillFirst: "prefill-first (chunked prefill)", PrefillFirstWhole: "prefill-first (whole prompts)"}
+
+// String names the policy for reports.
+func (p Policy) String() string { return policyNames[p] }
+
+// Frontend is the work of the serving front end (API server, tokenizer,
+// detokenizer) that is not part of an engine step: one process serving
+// requests in the order work arrives. Ingesting a request (HTTP, chat
+// template, tokenization, hand-off to the engine) costs RequestS before
+// the engine sees it; delivering a step's outputs (detokenization and one
+// streamed chunk per token) costs TokenS per token and holds the tokens
+// until it is done. Both delay what a benchmark client measures (TTFT,
+// TPOT, the next closed-loop request) without slowing the engine, which
+// keeps stepping; a burst's ingest work is queued ahead of the outputs of
+// its first steps.
+type Frontend struct {
+	RequestS float64
+	TokenS   float64
+}
+
+// active reports whether the front end costs anything.
+func (f Frontend) active() bool { return f.RequestS > 0 || f.TokenS > 0 }

@@ -1,0 +1,142 @@
+package sim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
+)
+
+// recorder is a constant step that records every step's loads.
+type recorder struct {
+	d     float64
+	steps [][]perf.RankLoad
+}
+
+func (r *recorder) step(l []perf.RankLoad) float64 {
+	r.steps = append(r.steps, append([]perf.RankLoad(nil), l...))
+	return r.d
+}
+
+// A burst of N requests is a finite run: exactly N complete, each measured
+// from t=0, and with one request at a time (max_num_seqs 1) the i-th waits
+// for the i−1 before it.
+func TestBurstPoolFinite(t *testing.T) {
+	const n, d = 10, 0.01
+	res := Run(Config{Step: constStep(d), DP: 1, MaxNumSeqs: 1, MaxNumBatchedTokens: 1 << 20,
+		InputTokens: 100, OutputTokens: 1, Sessions: n, Pool: n, Seed: 1})
+	if res.Requests != n {
+		t.Fatalf("%d requests measured, want %d", res.Requests, n)
+	}
+	// TTFT of the i-th is (i+1) steps: mean (n+1)/2 steps, P99 n steps.
+	if !near(res.TTFT.Mean, d*(n+1)/2, 1e-9) || !near(res.TTFT.P99, d*n, 1e-9) {
+		t.Fatalf("TTFT mean %.3f p99 %.3f, want %.3f and %.3f", res.TTFT.Mean, res.TTFT.P99, d*(n+1)/2, d*n)
+	}
+	if !near(res.SimulatedS, d*n, 1e-9) {
+		t.Fatalf("run lasted %.3f s, want %.3f", res.SimulatedS, d*n)
+	}
+}
+
+// vLLM V1 (DecodeFirst) gives a running decode its token in the same step
+// as a new prompt; SGLang (PrefillFirst) runs the prompt alone and the
+// decode waits.
+func TestPrefillFirstStallsDecodes(t *testing.T) {
+	for _, p := range []Policy{DecodeFirst, PrefillFirst} {
+		rec := &recorder{d: 0.01}
+		Run(Config{Step: rec.step, DP: 1, MaxNumSeqs: 8, MaxNumBatchedTokens: 4096, InputTokens: 100, OutputTokens: 20,
+			Sessions: 2, Pool: 2, StaggerS: 0.05, Seed: 3, Policy: p})
+		mixed := false
+		for _, st := range rec.steps {
+			if st[0].PrefillTokens > 0 && st[0].DecodeSeqs > 0 {
+				mixed = true
+			}
+		}
+		if mixed != (p == DecodeFirst) {
+			t.Errorf("%s: a step mixed prefill and decode: %v", p, mixed)
+		}
+	}
+}
+
+// V0 without chunked prefill runs whole prompts: one larger than the
+// budget is not split over steps.
+func TestPrefillFirstWholeDoesNotChunk(t *testing.T) {
+	rec := &recorder{d: 0.01}
+	Run(Config{Step: rec.step, DP: 1, MaxNumSeqs: 8, MaxNumBatchedTokens: 512, InputTokens: 2000, OutputTokens: 2,
+		Sessions: 1, Pool: 1, Seed: 1, Policy: PrefillFirstWhole})
+	if got := rec.steps[0][0].PrefillTokens; got != 2000 {
+		t.Fatalf("first step prefilled %v tokens, want the whole 2000-token prompt", got)
+	}
+}
+
+// The front end ingests a burst one request after another before any first
+// token is delivered, and holds tokens until it has streamed them.
+func TestFrontendIngestWall(t *testing.T) {
+	const n, req = 50, 0.02
+	res := Run(Config{Step: constStep(0.001), DP: 1, MaxNumSeqs: 1024, MaxNumBatchedTokens: 1 << 20, InputTokens: 10, OutputTokens: 2,
+		Sessions: n, Pool: n, Seed: 1, Frontend: Frontend{RequestS: req}})
+	if res.TTFT.P50 < n*req*0.95 {
+		t.Fatalf("median TTFT %.3f s; every first token should wait for the whole burst's ingest (%.2f s)", res.TTFT.P50, n*req)
+	}
+	slow := Run(Config{Step: constStep(0.001), DP: 1, MaxNumSeqs: 1024, MaxNumBatchedTokens: 1 << 20, InputTokens: 10, OutputTokens: 20,
+		Sessions: 100, Pool: 100, Seed: 1, Frontend: Frontend{TokenS: 1e-4}})
+	if slow.TPOT.Mean < 100*1e-4*0.9 {
+		t.Fatalf("TPOT %.4f s with 100 streams at 0.1 ms per token: delivery should pace it", slow.TPOT.Mean)
+	}
+}
+
+// A spread draws lengths uniformly: the mean output over many requests is
+// the middle of the range.
+func TestSpreadMeanLength(t *testing.T) {
+	res := Run(Config{Step: constStep(0.001), DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 1 << 20, InputTokens: 100, OutputTokens: 200,
+		Sessions: 32, Pool: 4000, Seed: 5, Spread: Spread{Lo: 0.5, Hi: 1}})
+	mean := res.OutputTokPerS * res.SimulatedS / float64(res.Requests)
+	if math.Abs(mean/150-1) > 0.03 {
+		t.Fatalf("mean output %.1f tokens, want ≈150", mean)
+	}
+}
+
+// near reports |a−b| ≤ tol·max(|b|, 1e-12).
+
+// TestSteadySegmentsWithEngineFeatures: steady segments agree with
+// stepping when requests pass through a front end, have spread lengths,
+// come as a finite burst, or run under a prefill-first policy.
+func TestSteadySegmentsWithEngineFeatures(t *testing.T) {
+	ctxStep := func(l []perf.RankLoad) float64 {
+		var ctx, tok float64
+		for _, x := range l {
+			ctx = max(ctx, x.DecodeCtx+x.PrefillPairs/1000)
+			tok = max(tok, x.DecodeSeqs+x.PrefillTokens)
+		}
+		return 0.004 + 1e-8*ctx + 2e-6*tok
+	}
+	base := Config{Step: ctxStep, DP: 2, MaxNumSeqs: 32, MaxNumBatchedTokens: 2048, InputTokens: 1500, OutputTokens: 600,
+		Sessions: 24, Requests: 400, Warmup: 40, Seed: 3, StaggerS: 1}
+	cases := map[string]Config{
+		"front end": func() Config { c := base; c.Frontend = Frontend{RequestS: 0.01, TokenS: 1e-4}; return c }(),
+		"slow front end": func() Config {
+			c := base
+			c.Frontend = Frontend{RequestS: 0.01, TokenS: 5e-4}
+			return c
+		}(),
+		"spread":        func() Config { c := base; c.Spread = Spread{Lo: 0.5, Hi: 1}; return c }(),
+		"burst":         func() Config { c := base; c.Sessions, c.Pool, c.StaggerS = 200, 200, 0; return c }(),
+		"prefill first": func() Config { c := base; c.Policy = PrefillFirst; return c }(),
+	}
+	for name, cfg := range cases {
+		t.Run(name, func(t *testing.T) {
+			a, b, ca, cb := runBoth(t, cfg)
+			if a.Requests != b.Requests {
+				t.Fatalf("requests %d/%d", a.Requests, b.Requests)
+			}
+			for _, p := range [][2]float64{{a.TTFT.P50, b.TTFT.P50}, {a.TTFT.P99, b.TTFT.P99}, {a.TPOT.Mean, b.TPOT.Mean},
+				{a.E2E.P99, b.E2E.P99}, {a.OutputTokPerS, b.OutputTokPerS}} {
+				if !near(p[1], p[0], 0.01) {
+					t.Errorf("stepping %v, segments %v", p[0], p[1])
+				}
+			}
+			if cb > ca {
+				t.Errorf("segments called the step model %d times, stepping %d", cb, ca)
+			}
+		})
+	}
+}
