@@ -82,7 +82,10 @@ func boundsHold(t *testing.T, name string, n int) int {
 		simulate(e, 1, slots)
 		for j, b := range bound {
 			s := e.SLO[j]
-			if b.Margin() < s.Margin()-1e-9 {
+			// 1e-3 in log: the simulated TPOT is measured between delivered
+			// tokens, and the API server's queue can delay a first token a
+			// little more than the last one.
+			if b.Margin() < s.Margin()-1e-3 {
 				t.Errorf("%s: %s bound %g, simulated %g (the bound must be optimistic)", e.Settings, s.Name, b.Predicted, s.Predicted)
 			}
 		}

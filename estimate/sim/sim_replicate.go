@@ -31,7 +31,7 @@ const replicaSeedStep = 0x9e3779b97f4a7c15
 
 // Replicate runs cfg r times as independent replications (seeds cfg.Seed,
 // cfg.Seed+step, ...; each with its own warm-up and its share of
-// cfg.Requests) and combines them; each TTFT and TPOT percentile gets a
+// cfg.Requests, or the whole of a finite run's Pool) and combines them; each TTFT and TPOT percentile gets a
 // 95% confidence interval from the spread of the replications' own
 // estimates (Student's t with r-1 degrees of freedom over √r). A closed loop's
 // percentiles depend on how its sessions happen to fall into step with one
@@ -49,9 +49,9 @@ func Replicate(cfg Config, r int) Result {
 	}
 	per := cfg
 	per.Requests = (max(1, cfg.Requests) + r - 1) / r
-	if cfg.Pool > 0 {
-		per.Pool = (cfg.Pool + r - 1) / r
-	}
+	// A finite run (Pool) is replicated whole: a burst of N prompts is one
+	// benchmark run, and N/r prompts would be another run (a shorter
+	// queue), not a share of it.
 	var work int64
 	step := cfg.Step
 	per.Step = func(l []perf.RankLoad) float64 { work += int64(len(l)); return step(l) }
