@@ -46,6 +46,8 @@ func TestArchitectureFacts(t *testing.T) {
 		{id: "qwen3-30b-a3b", moe: true, moeLayers: "48", kvHeads: "4"},
 		{id: "llama-3.1-70b", moeLayers: "0", kvHeads: "8"},
 		{id: "gpt-oss-20b", moe: true, moeLayers: "24", kvHeads: "8", quant: "mxfp4"},
+		{id: "glm-4.5", moe: true, moeLayers: "89", kvHeads: "8"},
+		{id: "glm-4.5-air", moe: true, moeLayers: "45", kvHeads: "8"},
 	}
 	for _, tt := range tests {
 		m, err := LookupModel(tt.id)

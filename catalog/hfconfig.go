@@ -24,6 +24,8 @@ type hfConfig struct {
 	MaxPositionEmbeddings int      `json:"max_position_embeddings"`
 	TieWordEmbeddings     *bool    `json:"tie_word_embeddings"`
 	AttentionBias         *bool    `json:"attention_bias"`
+	UseQKNorm             *bool    `json:"use_qk_norm"`
+	PartialRotaryFactor   *float64 `json:"partial_rotary_factor"`
 	TorchDType            string   `json:"torch_dtype"`
 	DType                 string   `json:"dtype"`
 
@@ -63,6 +65,10 @@ type hfConfig struct {
 	NumNextNPredictLayers int                    `json:"num_nextn_predict_layers"`
 	QuantizationConfig    map[string]interface{} `json:"quantization_config"`
 	RopeScaling           map[string]interface{} `json:"rope_scaling"`
+	// RopeParameters is transformers v5's replacement of rope_scaling and
+	// rope_theta (one map with rope_type, rope_theta, factor …, or one such
+	// map per layer type).
+	RopeParameters map[string]interface{} `json:"rope_parameters"`
 }
 
 // nativeModelTypes are the model_type values vLLM loads without
@@ -70,7 +76,7 @@ type hfConfig struct {
 var nativeModelTypes = map[string]bool{
 	"llama": true, "qwen2": true, "qwen3": true, "qwen2_moe": true, "qwen3_moe": true,
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
-	"deepseek_v32": true,
+	"deepseek_v32": true, "glm4_moe": true,
 }
 
 // MaxHFConfigBytes bounds a config.json read from disk. Real ones are a few
@@ -117,7 +123,8 @@ func ParseHFConfig(data []byte) (*Model, error) {
 	c.fillMoE(m)
 	c.fillSliding(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
-	m.RopeScaling = parseRopeScaling(c.RopeScaling)
+	m.RopeScaling = parseRope(c.RopeScaling, c.RopeParameters)
+	m.PartialRotaryFactor = partialRotary(c.PartialRotaryFactor, c.RopeParameters, c.ModelType)
 	m.Unmodelled = unmodelledFeatures(data, m)
 	return m, nil
 }
@@ -156,7 +163,10 @@ func (c *hfConfig) fillAttention(m *Model) {
 	if c.AttentionBias != nil && c.ModelType != "qwen2" {
 		m.AttentionBias = *c.AttentionBias
 	}
-	m.QKNorm = c.ModelType == "qwen3" || c.ModelType == "qwen3_moe"
+	m.OProjBias = m.AttentionBias && !qkvBiasOnly[c.ModelType]
+	// Qwen3 always normalises q and k; GLM-4.5 says so in use_qk_norm
+	// (true for GLM-4.5, false for GLM-4.5-Air; vLLM's Glm4MoeAttention).
+	m.QKNorm = c.ModelType == "qwen3" || c.ModelType == "qwen3_moe" || (c.UseQKNorm != nil && *c.UseQKNorm)
 	m.AttentionSinks = c.ModelType == "gpt_oss"
 	if c.KVLoraRank > 0 {
 		m.KVLoraRank, m.QKNopeHeadDim, m.QKRopeHeadDim, m.VHeadDim = c.KVLoraRank, c.QKNopeHeadDim, c.QKRopeHeadDim, c.VHeadDim
@@ -169,6 +179,11 @@ func (c *hfConfig) fillAttention(m *Model) {
 		m.IndexTopK, m.IndexNHeads, m.IndexHeadDim = c.IndexTopK, c.IndexNHeads, c.IndexHeadDim
 	}
 }
+
+// qkvBiasOnly are the model types whose attention_bias puts biases on the
+// q/k/v projections but not on o_proj: Qwen2's attention and vLLM's
+// Glm4MoeAttention (o_proj is built with bias=False).
+var qkvBiasOnly = map[string]bool{"qwen2": true, "qwen2_moe": true, "glm4_moe": true}
 
 func (c *hfConfig) fillMoE(m *Model) {
 	m.NumExperts = firstPositive(c.NRoutedExperts, c.NumExperts, c.NumLocalExperts)
@@ -183,7 +198,11 @@ func (c *hfConfig) fillMoE(m *Model) {
 	m.FirstKDenseReplace = c.FirstKDenseReplace
 	m.MoELayerFreq = firstPositive(c.MoELayerFreq, c.DecoderSparseStep, 1)
 	m.NGroup, m.TopKGroup = c.NGroup, c.TopKGroup
-	m.ScoreCorrectionBias = c.TopKMethod == "noaux_tc"
+	// GLM-4.5's router always carries e_score_correction_bias, and vLLM
+	// builds it as a float32 nn.Linear (vllm/model_executor/models/
+	// glm4_moe.py, Glm4MoE: the gate and its bias in torch.float32).
+	m.ScoreCorrectionBias = c.TopKMethod == "noaux_tc" || c.ModelType == "glm4_moe"
+	m.RouterFP32 = c.ModelType == "glm4_moe"
 	m.RouterBias = c.ModelType == "gpt_oss"
 	m.ExpertBias = c.ModelType == "gpt_oss"
 }

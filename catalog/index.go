@@ -36,6 +36,9 @@ var modelIndex = []modelEntry{
 	{"llama-3.1-405b", "meta-llama__Llama-3.1-405B.json", "meta-llama/Llama-3.1-405B", 405e9, "model card: 405B"},
 	{"mixtral-8x7b", "mistralai__Mixtral-8x7B-v0.1.json", "mistralai/Mixtral-8x7B-v0.1", 46.7e9, "Mistral announcement: 46.7B total"},
 	{"gpt-oss-20b", "openai__gpt-oss-20b.json", "openai/gpt-oss-20b", 20.91e9, "OpenAI model card: 20.91B total"},
+	// GLM-4.5's configs are reconstructed (catalog/models/README.md says from what).
+	{"glm-4.5", "zai-org__GLM-4.5.json", "zai-org/GLM-4.5", 355e9, "model card: 355B total, 32B active"},
+	{"glm-4.5-air", "zai-org__GLM-4.5-Air.json", "zai-org/GLM-4.5-Air", 106e9, "model card: 106B total, 12B active"},
 	{"gpt-oss-120b", "openai__gpt-oss-120b.json", "openai/gpt-oss-120b", 116.83e9, "OpenAI model card: 116.83B total"},
 }
 

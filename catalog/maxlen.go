@@ -16,6 +16,42 @@ type RopeScaling struct {
 	OriginalMax int `json:"original_max_position_embeddings,omitempty"`
 }
 
+// parseRope reads the RoPE scaling from rope_scaling or, when a config has
+// none (transformers v5 writes rope_parameters instead of rope_scaling and
+// rope_theta), from rope_parameters: its rope_type "default" is plain RoPE
+// (nil), any other type scales as rope_scaling's would. A rope_parameters
+// given per layer type ({"full_attention": {...}, "sliding_attention":
+// {...}}) is read for full attention, the layers that bound the context.
+func parseRope(scaling, params map[string]interface{}) *RopeScaling {
+	if scaling != nil {
+		return parseRopeScaling(scaling)
+	}
+	if full, ok := params["full_attention"].(map[string]interface{}); ok {
+		params = full
+	}
+	if r := parseRopeScaling(params); r != nil && r.Type != "default" {
+		return r
+	}
+	return nil
+}
+
+// partialRotary is the share of a head's dimensions RoPE rotates: the
+// config's partial_rotary_factor, else the one inside rope_parameters, else
+// GLM-4.5's 0.5, which vLLM sets when neither says (glm4_moe.py:
+// rope_parameters.setdefault("partial_rotary_factor", 0.5)); 0 means all.
+func partialRotary(top *float64, params map[string]interface{}, modelType string) float64 {
+	if top != nil && *top > 0 && *top <= 1 {
+		return *top
+	}
+	if f, ok := params["partial_rotary_factor"].(float64); ok && f > 0 && f <= 1 {
+		return f
+	}
+	if modelType == "glm4_moe" {
+		return 0.5
+	}
+	return 0
+}
+
 // parseRopeScaling reads rope_scaling; nil when absent or without a type.
 func parseRopeScaling(r map[string]interface{}) *RopeScaling {
 	if r == nil {

@@ -20,7 +20,15 @@ type Model struct {
 	MaxPositionEmbeddings int  `json:"max_position_embeddings"`
 	TieWordEmbeddings     bool `json:"tie_word_embeddings"`
 	AttentionBias         bool `json:"attention_bias"`
-	// QKNorm marks per-head RMSNorm on q and k (Qwen3).
+	// OProjBias marks a bias on the attention output projection: with
+	// attention_bias, except where only q/k/v carry one (Qwen2, GLM-4.5).
+	OProjBias bool `json:"o_proj_bias,omitempty"`
+	// PartialRotaryFactor is the share of each head's dimensions RoPE
+	// rotates (GLM-4.5: 0.5); 0 when the config does not say (all of them).
+	// RoPE has no weights and its FLOPs are negligible, so it moves no
+	// estimate; it is kept so the model's facts read as its config states.
+	PartialRotaryFactor float64 `json:"partial_rotary_factor,omitempty"`
+	// QKNorm marks per-head RMSNorm on q and k (Qwen3, GLM-4.5's use_qk_norm).
 	QKNorm bool `json:"qk_norm,omitempty"`
 	// AttentionSinks marks one learned sink per head (gpt-oss).
 	AttentionSinks bool `json:"attention_sinks,omitempty"`
@@ -43,11 +51,15 @@ type Model struct {
 	NGroup                       int  `json:"n_group,omitempty"`
 	TopKGroup                    int  `json:"topk_group,omitempty"`
 	RouterBias                   bool `json:"router_bias,omitempty"`
-	ExpertBias                   bool `json:"expert_bias,omitempty"`
+	// RouterFP32 marks a router vLLM keeps in float32 whatever the weights'
+	// dtype (GLM-4.5's gate and its correction bias).
+	RouterFP32 bool `json:"router_fp32,omitempty"`
+	ExpertBias bool `json:"expert_bias,omitempty"`
 	// ScoreCorrectionBias marks DeepSeek-V3's e_score_correction_bias per expert.
 	ScoreCorrectionBias bool `json:"score_correction_bias,omitempty"`
 
-	// RopeScaling is the config's rope_scaling (nil without one); it moves
+	// RopeScaling is the config's rope_scaling, or the scaling part of
+	// transformers v5's rope_parameters (nil without one); it moves
 	// the longest context vLLM accepts (MaxModelLen).
 	RopeScaling *RopeScaling `json:"rope_scaling,omitempty"`
 

@@ -74,9 +74,9 @@ func (m *Model) attentionParams() float64 {
 	n := h*nh*hd + 2*h*nkv*hd + nh*hd*h
 	if m.AttentionBias {
 		n += (nh + 2*nkv) * hd
-		if m.ModelType != "qwen2" && m.ModelType != "qwen2_moe" {
-			n += h // o_proj bias
-		}
+	}
+	if m.OProjBias {
+		n += h
 	}
 	if m.QKNorm {
 		n += 2 * hd

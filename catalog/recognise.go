@@ -20,6 +20,7 @@ var modelledTypes = map[string]string{
 	"qwen2_moe":    "GQA MoE",
 	"qwen3_moe":    "GQA MoE",
 	"mixtral":      "GQA MoE",
+	"glm4_moe":     "GQA MoE (partial RoPE, optional QK norm, fp32 router)",
 	"gpt_oss":      "GQA MoE with sliding-window layers and attention sinks",
 	"deepseek_v2":  "MLA MoE",
 	"deepseek_v3":  "MLA MoE",

@@ -12,6 +12,7 @@ import (
 const (
 	bytesBF16 = 2.0
 	bytesFP8  = 1.0
+	bytesFP32 = 4.0
 	// fp32ScaleBytes is one float32 scale (DeepSeek block-FP8 weight_scale_inv,
 	// compressed-tensors per-channel weight_scale).
 	fp32ScaleBytes = 4.0
@@ -46,6 +47,9 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 	bf := DTypeRule{act, bytesBF16, "kept in " + act}
 	if component == CompMLACopies {
 		return DTypeRule{act, bytesBF16, "de-quantized copies in the activation dtype"}
+	}
+	if component == CompRouter && in.Model.RouterFP32 {
+		return DTypeRule{"fp32", bytesFP32, "vLLM builds this router (gate and its correction bias) in float32"}
 	}
 	if !quantizedComponents[component] || notConverted(in.Model, component) {
 		return bf

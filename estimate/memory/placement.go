@@ -227,9 +227,9 @@ func attentionPerRank(m *catalog.Model, tp int) float64 {
 	n := h*nh*hd + 2*h*kv*hd + nh*hd*h
 	if m.AttentionBias {
 		n += (nh + 2*kv) * hd
-		if m.ModelType != "qwen2" && m.ModelType != "qwen2_moe" {
-			n += h
-		}
+	}
+	if m.OProjBias {
+		n += h
 	}
 	if m.QKNorm {
 		n += 2 * hd
