@@ -68,40 +68,6 @@ func parseSize(s string) (float64, error) {
 	return v * mult, nil
 }
 
-// nodeWeightBytes is what this node's GPUs load: the estimator's figure,
-// else the checkpoint split by GPU count (a lower bound: with DP attention
-// every GPU also reads the replicated layers).
-func (e *env) nodeWeightBytes() (float64, string) {
-	if h := e.opts.Expect.NodeWeightBytes; h != nil {
-		if b, ok := h(e.node.Name); ok {
-			return b, "estimate"
-		}
-	}
-	total, _ := e.checkpointBytes()
-	if all := e.d.TotalGPUs(); all > 0 {
-		return total * float64(e.node.GPUs) / float64(all), "checkpoint × this node's GPU share"
-	}
-	return total, "whole checkpoint"
-}
-
-func checkHostMemory(_ context.Context, e *env) Result {
-	need, source := e.nodeWeightBytes()
-	want := fmt.Sprintf("≥ %s available (this node's weights, %s)", gib(need), source)
-	mi, err := e.readTrim("/proc/meminfo")
-	if err != nil {
-		return fail("cannot read /proc/meminfo: "+err.Error(), want, "")
-	}
-	total, avail := meminfoBytes(mi, "MemTotal"), meminfoBytes(mi, "MemAvailable")
-	found := fmt.Sprintf("%s available of %s", gib(avail), gib(total))
-	switch {
-	case total < need:
-		return fail(found, want, "this host cannot page in its share of the weights: use a host with more RAM or spread the model over more nodes")
-	case avail < need:
-		return warn(found, want, "loading will evict caches or swap and run slowly: stop other memory users (page cache from earlier loads is reclaimable)")
-	}
-	return pass(found, want)
-}
-
 // meminfoBytes reads "MemTotal:       2113378304 kB".
 func meminfoBytes(meminfo, key string) float64 {
 	f := strings.Fields(procField(meminfo, key))

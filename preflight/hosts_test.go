@@ -83,8 +83,11 @@ func TestBrokenNode(t *testing.T) {
 	rep := runFixture(t, "h20-broken", "broken", "node0", nil)
 	for _, r := range rep.Results {
 		want := Fail
-		if r.ID == "model.path" {
+		switch r.ID {
+		case "model.path":
 			want = Pass // the directory is there; its contents are wrong
+		case "host.memory":
+			want = Pass // 62.5 GiB runs eight workers: the weights stream through the page cache
 		}
 		if r.Status != want {
 			t.Errorf("%s: %s, want %s: found %q", r.ID, r.Status, want, r.Found)

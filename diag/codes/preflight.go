@@ -54,7 +54,7 @@ var preflightEntries = []Entry{
 	{PFRDMAGDRCopy, "rdma.gdrcopy", diag.Error, "gdrcopy kernel module loaded"},
 	{PFRDMAMemlock, "rdma.memlock", diag.Error, "Locked-memory limit is unlimited"},
 	{PFHostShm, "host.shm", diag.Error, "/dev/shm size"},
-	{PFHostMemory, "host.memory", diag.Error, "Host memory for loading this node's weights"},
+	{PFHostMemory, "host.memory", diag.Warning, "Host memory for this node's vLLM processes while they load"},
 	{PFHostDisk, "host.disk", diag.Error, "Free disk at the model path"},
 	{PFModelPath, "model.path", diag.Error, "Model directory exists"},
 	{PFModelConfig, "model.config", diag.Error, "config.json matches the spec's model"},
