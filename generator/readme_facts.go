@@ -14,6 +14,10 @@ type StartupFacts struct {
 	ReadyTimeout string
 	// Handshake says how long a headless node waits for its primary.
 	Handshake string
+	// HandshakeOrder is the start-order advice that follows from Handshake
+	// for scripts started by hand; Kubernetes bundles do not print it (the
+	// LeaderWorkerSet controller starts the leader and workers together).
+	HandshakeOrder string
 	// Mismatch says what happens when nodes' flags differ.
 	Mismatch string
 }
@@ -36,10 +40,12 @@ func startupFacts(r vllm.Release) StartupFacts {
 	}
 	switch s.HeadlessHandshake {
 	case vllm.Present:
-		f.Handshake = fmt.Sprintf("each headless node gives up when its primary does not answer within %d minutes (\"Did not receive response from front-end process within %d minutes\", not configurable): start the primary first or within that time",
+		f.Handshake = fmt.Sprintf("each headless node gives up when its primary does not answer within %d minutes (\"Did not receive response from front-end process within %d minutes\", not configurable)",
 			vllm.HeadlessHandshakeMinutes, vllm.HeadlessHandshakeMinutes)
+		f.HandshakeOrder = "start the primary first or within that time"
 	case vllm.Maybe:
-		f.Handshake = fmt.Sprintf("headless nodes may give up when their primary does not answer within %d minutes (not verified for this release): start the primary first", vllm.HeadlessHandshakeMinutes)
+		f.Handshake = fmt.Sprintf("headless nodes may give up when their primary does not answer within %d minutes (not verified for this release)", vllm.HeadlessHandshakeMinutes)
+		f.HandshakeOrder = "start the primary first"
 	}
 	first := firstPresent(func(r vllm.Release) vllm.Presence { return r.EngineStartup().ConfigMismatchCheck })
 	switch s.ConfigMismatchCheck {
