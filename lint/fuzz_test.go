@@ -31,3 +31,13 @@ func FuzzLintManifest(f *testing.F) {
 		_, _ = Lint([]Input{{Name: "fuzz.yaml", Data: data}}, Options{})
 	})
 }
+
+// FuzzLintMarkdown: the code blocks of a Markdown document and every rule
+// must not panic.
+func FuzzLintMarkdown(f *testing.F) {
+	addSeeds(f, ".md")
+	f.Add([]byte("x\n  ```bash\n  vllm serve m \\\n  --tp 8\n  ```\n```yaml\nkind: Pod\n```\n~~~console\n$ vllm serve m\nout\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = Lint([]Input{{Name: "fuzz.md", Data: data}}, Options{})
+	})
+}

@@ -12,7 +12,8 @@ import (
 )
 
 // TestGeneratedBundlesLintClean generates every example for every runtime
-// and lints the node scripts and manifests together: what vlaunch writes
+// and lints the whole bundle together — node scripts, manifests, the
+// README's code blocks, the hosts table, the marker: what vlaunch writes
 // must not trip vlaunch's own linter (no warnings or errors).
 func TestGeneratedBundlesLintClean(t *testing.T) {
 	examples, _ := filepath.Glob("../examples/*.yaml")
@@ -35,13 +36,16 @@ func TestGeneratedBundlesLintClean(t *testing.T) {
 
 func lintBundle(t *testing.T, d *spec.Deployment, b *generator.Bundle) {
 	var inputs []Input
+	launches, readme := 0, false
 	for _, f := range b.Files {
+		inputs = append(inputs, Input{Name: f.Path, Data: f.Data})
 		if strings.HasSuffix(f.Path, ".sh") || strings.HasSuffix(f.Path, ".yaml") {
-			inputs = append(inputs, Input{Name: f.Path, Data: f.Data})
+			launches++
 		}
+		readme = readme || f.Path == "README.md"
 	}
-	if len(inputs) == 0 {
-		t.Fatal("bundle has no scripts or manifests")
+	if launches == 0 || !readme {
+		t.Fatalf("bundle has %d scripts or manifests, README %v", launches, readme)
 	}
 	ds, err := Lint(inputs, Options{Spec: d, Capacity: testCapacity})
 	if err != nil {

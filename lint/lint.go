@@ -163,7 +163,14 @@ func dedupe(ds diag.Diagnostics) diag.Diagnostics {
 // noLaunch says that an input started nothing the linter knows, so that a
 // clean report is not mistaken for a checked launch.
 func noLaunch(file string) diag.Diagnostic {
-	return diag.Diagnostic{Code: codeNoLaunch, Severity: diag.Info, File: file, Line: 1, Col: 1,
+	d := diag.Diagnostic{Code: codeNoLaunch, Severity: diag.Info, File: file, Line: 1, Col: 1,
 		Message: "no vLLM server (vllm serve, the OpenAI api_server module, a vLLM image, a wrapper such as dynamo.vllm) and no `ray start` found: nothing in this file was checked",
 		Hint:    "lint the script or manifest that starts vLLM; a launch hidden in a file this one sources or runs must be linted too"}
+	switch {
+	case launch.DataFile(file):
+		d.Message, d.Hint = "a data file (a hosts table, a bundle marker, JSON, CSV, text), not a launch: not linted", ""
+	case launch.Markdown(file):
+		d.Message = "no vLLM server and no `ray start` in the document's shell (```bash, ```sh, ```console) or YAML code blocks: nothing in it was checked"
+	}
+	return d
 }

@@ -23,7 +23,9 @@ func newLintCmd(s *streams) *cobra.Command {
 		Use:   "lint FILE...",
 		Short: "Find mistakes in hand-written vLLM launch scripts and Kubernetes manifests",
 		Long: "Lint shell scripts, Kubernetes manifests (Deployment, StatefulSet, LeaderWorkerSet) and\n" +
-			"Docker Compose files that start vLLM. Several files are linted together as the nodes of\n" +
+			"Docker Compose files that start vLLM, and the shell and YAML code blocks of Markdown\n" +
+			"documents (a README, a recipe; a hosts table or JSON file is skipped as data). Several\n" +
+			"files are linted together as the nodes of\n" +
 			"one deployment. Suppress a finding with `# vlaunch:disable=CODE reason` above the command\n" +
 			"(or `# vlaunch:disable-file=CODE reason`); `vlaunch explain CODE` documents each rule.\n" +
 			"A `# vlaunch:vllm-version=X` comment names the vLLM release a file targets (VL007).\n" +

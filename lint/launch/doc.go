@@ -11,6 +11,9 @@
 //     and Docker Compose files are read as yaml.v3 nodes; LeaderWorkerSets
 //     and StatefulSets are expanded into one invocation per pod, and
 //     `sh -c` bodies are parsed as shell with their YAML positions.
+//   - Markdown documents: their ```bash/```sh/```console blocks are read as
+//     one shell session, their ```yaml blocks as manifests, at the
+//     document's lines and columns; data files (hosts tables) are skipped.
 //
 // Every byte of an argument keeps its source position, so a finding points at
 // the flag the user wrote even when it came through a variable or a quoted

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -63,5 +64,25 @@ func FuzzScalarPositions(f *testing.F) {
 			}
 		}
 		walk(&root, 0)
+	})
+}
+
+// FuzzParseMarkdown: the Markdown front end must not panic, and every
+// position it gives lies inside the document.
+func FuzzParseMarkdown(f *testing.F) {
+	addSeeds(f, ".md")
+	f.Add([]byte("   ```bash title=\"x\"\n   vllm serve m --tp 8\n```\n```console\n$ vllm serve m \\\n  --x 1\nout\n```\n```yml\n  a: [b\n```\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := len(strings.Split(string(data), "\n"))
+		invs, _, _ := ParseMarkdown("fuzz.md", data)
+		for _, inv := range invs {
+			for _, a := range inv.Args {
+				for i := range a.Text {
+					if p := a.PosAt(i); p.Line < 0 || p.Line > lines {
+						t.Fatalf("byte %d of %q at %v, outside the document", i, a.Text, p)
+					}
+				}
+			}
+		}
 	})
 }

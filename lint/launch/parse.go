@@ -21,13 +21,31 @@ func Parse(name string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics
 	var invs []*Invocation
 	var scripts []*Script
 	var ds diag.Diagnostics
-	if isManifest(name, data) {
+	switch {
+	case DataFile(name):
+		return nil, nil, nil
+	case Markdown(name):
+		invs, scripts, ds = ParseMarkdown(name, data)
+	case isManifest(name, data):
 		invs, scripts, ds = ParseManifest(name, data)
-	} else {
+	default:
 		invs, scripts, ds = ParseShell(name, data)
 	}
 	nameNodes(name, invs)
 	return invs, scripts, ds
+}
+
+// DataFile reports a file that holds data, not a launch, by its name: a
+// hosts table (the bundle's `hosts`, /etc/hosts), a bundle's marker, JSON,
+// CSV, TOML, INI, plain text. Reading one as shell would only report
+// syntax errors on lines that were never meant to run.
+func DataFile(name string) bool {
+	b := strings.ToLower(filepath.Base(name))
+	if b == "hosts" || b == ".vlaunch-bundle" {
+		return true
+	}
+	ext := filepath.Ext(b)
+	return dataFileExt[ext] && ext != ".yaml" && ext != ".yml" && ext != ".md"
 }
 
 // isManifest reports YAML by extension, or by a leading apiVersion/kind.

@@ -1,0 +1,183 @@
+package launch
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Markdown reports a Markdown document by its extension.
+func Markdown(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".md", ".markdown", ".mdx":
+		return true
+	}
+	return false
+}
+
+// fence is one fenced code block of a Markdown document: its language and
+// its content lines (1-based line numbers of the document).
+type fence struct {
+	lang  string
+	lines []mdLine
+}
+
+// mdLine is one content line of a fence with its line number and the
+// indentation it shares with the fence (stripped so that here-documents and
+// YAML keep their own indentation).
+type mdLine struct {
+	no     int
+	indent int
+	text   string
+}
+
+// maxFences bounds the blocks read from one document: each YAML block is
+// parsed on its own, so a document of tiny blocks would cost quadratic time.
+const maxFences = 256
+
+// fences returns a document's fenced code blocks (``` or ~~~, opened at
+// any indentation as in lists and admonitions, closed by a fence of the same
+// character at least as long). An unclosed block runs to the end.
+func fences(data []byte) []fence {
+	var out []fence
+	var cur *fence
+	var char byte
+	var size, indent int
+	for i, raw := range strings.Split(string(data), "\n") {
+		line := strings.TrimRight(raw, "\r")
+		body := strings.TrimLeft(line, " \t")
+		ind := len(line) - len(body)
+		if cur == nil {
+			c, n := fenceRun(body)
+			if n >= 3 && !(c == '`' && strings.ContainsRune(body[n:], '`')) {
+				out = append(out, fence{lang: fenceLang(body[n:])})
+				cur, char, size, indent = &out[len(out)-1], c, n, ind
+			}
+			continue
+		}
+		if c, n := fenceRun(body); c == char && n >= size && strings.TrimSpace(body[n:]) == "" {
+			cur = nil
+			if len(out) >= maxFences {
+				break
+			}
+			continue
+		}
+		strip := min(indent, ind)
+		cur.lines = append(cur.lines, mdLine{no: i + 1, indent: strip, text: line[strip:]})
+	}
+	return out
+}
+
+// fenceRun returns the fence character a line starts with and how many.
+func fenceRun(body string) (byte, int) {
+	if body == "" || (body[0] != '`' && body[0] != '~') {
+		return 0, 0
+	}
+	n := 0
+	for n < len(body) && body[n] == body[0] {
+		n++
+	}
+	return body[0], n
+}
+
+// fenceLang is the first word of an info string, without the braces and
+// dot of attribute syntax (```{.bash}) or a title after it.
+func fenceLang(info string) string {
+	f := strings.Fields(strings.NewReplacer("{", " ", "}", " ", ".", " ").Replace(info))
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.ToLower(f[0])
+}
+
+// shellLangs and yamlLangs are the info strings whose blocks are linted;
+// other blocks (Python, JSON, output, untagged) are prose to lint.
+var (
+	shellLangs = map[string]bool{"bash": true, "sh": true, "shell": true, "zsh": true, "console": true, "shell-session": true, "shellsession": true}
+	yamlLangs  = map[string]bool{"yaml": true, "yml": true}
+)
+
+// ParseMarkdown lints the shell and YAML code blocks of a Markdown document
+// (a README, a recipe): the shell blocks are read in order as one session
+// (a variable exported in one block is set in the next), each YAML block as
+// a manifest of its own; every position is the document's.
+func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
+	data = validUTF8(data)
+	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}}
+	sc := newScope()
+	var invs []*Invocation
+	var scripts []*Script
+	var ds diag.Diagnostics
+	for _, f := range fences(data) {
+		switch {
+		case shellLangs[f.lang]:
+			src := blockSource(file, f, f.lang == "console" || f.lang == "shell-session" || f.lang == "shellsession")
+			if src == nil {
+				continue
+			}
+			fe.parseAndWalk(src, sc, walkCtx{})
+			fe.notePlaceholders(src)
+		case yamlLangs[f.lang]:
+			i, s, d := ParseManifest(file, yamlBlock(f))
+			invs, scripts, ds = append(invs, i...), append(scripts, s...), append(ds, d...)
+		}
+	}
+	return append(fe.invs, invs...), append(fe.scripts, scripts...), append(fe.diags, ds...)
+}
+
+// yamlBlock is the document with every line blank but the block's, so that
+// the manifest parser's lines are the document's (the block's indentation
+// is kept: YAML reads a uniformly indented document the same).
+func yamlBlock(f fence) []byte {
+	var b bytes.Buffer
+	line := 1
+	for _, l := range f.lines {
+		for ; line < l.no; line++ {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strings.Repeat(" ", l.indent))
+		b.WriteString(l.text)
+		b.WriteByte('\n')
+		line++
+	}
+	return b.Bytes()
+}
+
+// blockSource is a shell block as derived text, every byte at its document
+// position. In a console block only the commands are kept: lines after a
+// "$ " prompt (the prompt itself dropped) and their continuation lines;
+// the rest is the commands' output.
+func blockSource(file string, f fence, console bool) *source {
+	var text []byte
+	var pos []Pos
+	cont := false
+	for _, l := range f.lines {
+		t, col := l.text, l.indent+1
+		if console {
+			trimmed := strings.TrimLeft(t, " ")
+			switch {
+			case strings.HasPrefix(trimmed, "$ "):
+				col += len(t) - len(trimmed) + 2
+				t = trimmed[2:]
+			case !cont:
+				continue
+			}
+			cont = strings.HasSuffix(strings.TrimRight(t, " \t"), "\\")
+		}
+		for i := 0; i <= len(t); i++ {
+			pos = append(pos, Pos{Line: l.no, Col: col + i})
+		}
+		text = append(append(text, t...), '\n')
+	}
+	if len(text) == 0 {
+		return nil
+	}
+	// One more position past the end, as fillPos gives derived text.
+	pos = append(pos, pos[len(pos)-1])
+	s := &source{file: file, sub: pos}
+	s.setText(text, false)
+	return s
+}
