@@ -124,7 +124,7 @@ func layouts(d *resolve.Deployment) []resolve.Layout {
 		if nodes%r != 0 {
 			continue
 		}
-		for _, c := range search.Enumerate(nodes/r, max(l.GPUsPerNode, 1), d.Model.NumHeads, d.Model.IsMoE()) {
+		for _, c := range search.Enumerate(nodes/r, max(l.GPUsPerNode, 1), d.Model) {
 			c.Replicas, c.Nodes = r, nodes
 			if c.EP && c.EPSize() == 1 {
 				continue

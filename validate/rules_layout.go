@@ -61,32 +61,29 @@ func checkNodeFit(c *checker, group int) {
 	}
 }
 
-// checkTensorHeads: vLLM splits the attention heads evenly over the
-// tensor-parallel ranks and refuses a size that does not divide them
-// (ModelConfig.verify_with_parallel_config, vllm/config.py: "Total number
-// of attention heads (64) must be divisible by tensor parallel size (6)"),
-// in every release in vlaunch's table.
+// checkTensorHeads: vLLM refuses a tensor size that does not split the
+// model's query heads evenly, or its KV heads evenly or by replication
+// (catalog.Model.TPSplitProblem, the one place the rule lives).
 func checkTensorHeads(c *checker) {
 	par := c.d.Parallelism
 	if par.Auto || c.model == nil || !c.ok(p("parallelism")) {
 		return
 	}
-	tp, heads := par.Tensor, c.model.NumHeads
-	if tp < 2 || heads < 1 || heads%tp == 0 {
+	tp := par.Tensor
+	problem := c.model.TPSplitProblem(tp)
+	if problem == "" {
 		return
 	}
-	c.errorf(CodeTPHeads, p("parallelism", "tensor"), "use a tensor size that divides "+fmt.Sprint(heads)+" ("+divisorsUpTo(heads, 64)+"), and pipeline or data parallelism for the rest",
-		"tensor = %d does not divide %s's %d attention heads: vLLM refuses to start (\"Total number of attention heads (%d) must be divisible by tensor parallel size (%d)\")",
-		tp, modelLabel(c), heads, heads, tp)
+	c.errorf(CodeTPHeads, p("parallelism", "tensor"), "use a tensor size vLLM accepts for this model ("+joinInts(c.model.TPDivisors(64))+"), and pipeline or data parallelism for the rest",
+		"tensor = %d cannot split %s's attention (%d query heads, %d KV heads): vLLM refuses to start (%q)",
+		tp, modelLabel(c), c.model.NumHeads, c.model.NumKVHeads, problem)
 }
 
-// divisorsUpTo lists n's divisors up to limit, for a hint.
-func divisorsUpTo(n, limit int) string {
-	var out []string
-	for d := 1; d <= n && d <= limit; d++ {
-		if n%d == 0 {
-			out = append(out, fmt.Sprint(d))
-		}
+// joinInts lists numbers for a hint.
+func joinInts(ns []int) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = fmt.Sprint(n)
 	}
 	return strings.Join(out, ", ")
 }

@@ -66,5 +66,5 @@ var specEntries = []Entry{
 	{SpecCalibration, "calibration", diag.Error, "Unreadable or invalid calibration file"},
 	{SpecSecret, "secret", diag.Error, "A credential in vllm.env or vllm.extra_args"},
 	{SpecSpeculative, "speculative", diag.Error, "Speculative decoding the release or the model cannot run as written"},
-	{SpecTPHeads, "tensor-heads", diag.Error, "The tensor-parallel size does not divide the model's attention heads"},
+	{SpecTPHeads, "tensor-heads", diag.Error, "The tensor-parallel size cannot split the model's query or KV heads"},
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -82,11 +83,12 @@ type Result struct {
 //   - EP off, and for MoE models also on (EP changes nothing for dense ones).
 //
 // The order is TP, then PP ascending, EP off before on.
-func Enumerate(nodes, perNode, heads int, moe bool) []input.Layout {
+func Enumerate(nodes, perNode int, m *catalog.Model) []input.Layout {
+	moe := m != nil && m.IsMoE()
 	var out []input.Layout
 	total := nodes * perNode
 	for tp := 1; tp <= perNode; tp *= 2 {
-		if perNode%tp != 0 || (heads > 0 && heads%tp != 0) {
+		if perNode%tp != 0 || m.TPSplitProblem(tp) != "" {
 			continue
 		}
 		for pp := 1; pp <= nodes; pp++ {
@@ -209,7 +211,7 @@ func a2aLabel(in *input.Input) string {
 // `generate` refuses.
 func candidateLayouts(in *input.Input) []input.Layout {
 	l := in.Layout
-	all := Enumerate(max(l.Nodes, 1), max(l.GPUsPerNode, 1), in.Model.NumHeads, in.Model.IsMoE())
+	all := Enumerate(max(l.Nodes, 1), max(l.GPUsPerNode, 1), in.Model)
 	hosts, rel := in.HostGPUs(), in.Release()
 	out := all[:0]
 	for _, c := range all {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"github.com/vlaunch/vlaunch/catalog"
 	"slices"
 	"testing"
 
@@ -24,20 +25,31 @@ func TestEnumerate(t *testing.T) {
 		nodes, perNode, head int
 		moe                  bool
 		want                 []string
+		kv                   int // 0: as many as query heads
 	}{
 		{"2x8 MoE", 2, 8, 128, true, []string{
 			"1/1/16/false", "1/1/16/true", "2/1/8/false", "2/1/8/true", "4/1/4/false", "4/1/4/true",
-			"8/1/2/false", "8/1/2/true", "8/2/1/false", "8/2/1/true"}},
-		{"2x8 dense: no EP", 2, 8, 64, false, []string{"1/1/16/false", "2/1/8/false", "4/1/4/false", "8/1/2/false", "8/2/1/false"}},
+			"8/1/2/false", "8/1/2/true", "8/2/1/false", "8/2/1/true"}, 0},
+		{"2x8 dense: no EP", 2, 8, 64, false, []string{"1/1/16/false", "2/1/8/false", "4/1/4/false", "8/1/2/false", "8/2/1/false"}, 0},
 		// 12 heads: vLLM refuses TP 8 (12 % 8 != 0).
-		{"heads limit TP", 1, 8, 12, false, []string{"1/1/8/false", "2/1/4/false", "4/1/2/false"}},
+		{"heads limit TP", 1, 8, 12, false, []string{"1/1/8/false", "2/1/4/false", "4/1/2/false"}, 0},
 		// 4 nodes: PP 2 (pairs of nodes, DP 2) and PP 4 (one engine).
-		{"4x8 PP divides nodes", 4, 8, 64, false, []string{"1/1/32/false", "2/1/16/false", "4/1/8/false", "8/1/4/false", "8/2/2/false", "8/4/1/false"}},
+		{"4x8 PP divides nodes", 4, 8, 64, false, []string{"1/1/32/false", "2/1/16/false", "4/1/8/false", "8/1/4/false", "8/2/2/false", "8/4/1/false"}, 0},
 		// 3 nodes: PP 3 divides, PP 2 does not.
-		{"3x4", 3, 4, 32, false, []string{"1/1/12/false", "2/1/6/false", "4/1/3/false", "4/3/1/false"}},
+		{"3x4", 3, 4, 32, false, []string{"1/1/12/false", "2/1/6/false", "4/1/3/false", "4/3/1/false"}, 0},
+		// 48 query heads split at TP 8, but 12 KV heads neither divide by 8
+		// nor divide 8: vLLM's attention refuses TP 8.
+		{"KV heads limit TP", 1, 8, 48, false, []string{"1/1/8/false", "2/1/4/false", "4/1/2/false"}, 12},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ls := Enumerate(tc.nodes, tc.perNode, tc.head, tc.moe)
+			m := &catalog.Model{NumHeads: tc.head, NumKVHeads: tc.head}
+			if tc.kv > 0 {
+				m.NumKVHeads = tc.kv
+			}
+			if tc.moe {
+				m.NumExperts = 8
+			}
+			ls := Enumerate(tc.nodes, tc.perNode, m)
 			if got := layoutKeys(ls); !slices.Equal(got, tc.want) {
 				t.Fatalf("got %v\nwant %v", got, tc.want)
 			}

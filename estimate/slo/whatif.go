@@ -63,7 +63,7 @@ func alternativeInputs(in *input.Input) []Alternative {
 		add(fmt.Sprintf("inter-node %d × 400 Gbit/s NICs per node", in.Layout.GPUsPerNode), fast)
 	}
 	g, pp := in.Layout.GPUsPerNode, in.Layout.PP
-	if dp := in.Layout.GPUs() / pp / max(1, g); in.Layout.TP != g && g > 1 && dp >= 1 && dp*g*pp == in.Layout.GPUs() && in.Model.NumHeads%g == 0 {
+	if dp := in.Layout.GPUs() / pp / max(1, g); in.Layout.TP != g && g > 1 && dp >= 1 && dp*g*pp == in.Layout.GPUs() && in.Model.TPSplitProblem(g) == "" {
 		add(fmt.Sprintf("TP=%d DP=%d", g, dp), func(v *input.Input) { v.Layout.TP, v.Layout.DP = g, dp })
 	}
 	if moeDP && multi && (fp8 || in.All2AllBackend != vllm.BackendDeepEPLowLatency) {

@@ -1,0 +1,50 @@
+package catalog
+
+import "fmt"
+
+// TPSplitProblem is the one rule for whether vLLM can split the model's
+// attention over tp tensor-parallel ranks: "" when it can, else what vLLM
+// refuses, in its own words where it has them. validate (SPEC123), the
+// layout enumeration of `parallelism: auto` and plan all ask it.
+//
+//   - Query heads: the total must divide by tp (ModelConfig.
+//     verify_with_parallel_config: "Total number of attention heads (64)
+//     must be divisible by tensor parallel size (6)").
+//   - KV heads of GQA/MHA attention: with at least tp of them they are
+//     partitioned, so tp must divide them; with fewer they are replicated,
+//     so they must divide tp (the attention layers assert it:
+//     total_num_kv_heads % tp_size == 0 or tp_size % total_num_kv_heads ==
+//     0; vllm/model_executor/models/llama.py and glm4_moe.py,
+//     LlamaAttention / Glm4MoeAttention, read at commit 002d6073).
+//     MLA has no separate KV heads to split (the latent is replicated).
+func (m *Model) TPSplitProblem(tp int) string {
+	if m == nil || tp < 2 {
+		return ""
+	}
+	if m.NumHeads > 0 && m.NumHeads%tp != 0 {
+		return fmt.Sprintf("Total number of attention heads (%d) must be divisible by tensor parallel size (%d)", m.NumHeads, tp)
+	}
+	kv := m.NumKVHeads
+	if m.IsMLA() || kv < 1 {
+		return ""
+	}
+	if kv >= tp && kv%tp != 0 {
+		return fmt.Sprintf("its %d KV heads are partitioned over TP ranks and tensor parallel size %d does not divide them", kv, tp)
+	}
+	if kv < tp && tp%kv != 0 {
+		return fmt.Sprintf("its %d KV heads are replicated over TP ranks and they do not divide tensor parallel size %d", kv, tp)
+	}
+	return ""
+}
+
+// TPDivisors lists the tensor sizes up to limit vLLM accepts for the model,
+// for hints.
+func (m *Model) TPDivisors(limit int) []int {
+	var out []int
+	for tp := 1; tp <= limit; tp++ {
+		if m.TPSplitProblem(tp) == "" {
+			out = append(out, tp)
+		}
+	}
+	return out
+}
