@@ -131,7 +131,7 @@ func openInChromium(t *testing.T, bin, name string, page []byte) string {
 			t.Errorf("%s: chart %d did not render: box %d×%d, drawing %d×%d, %d shapes", name, i, w, h, bw, bh, n)
 		}
 	}
-	_, logs := runChromium(t, bin, "--screenshot="+shot, "--window-size=1280,1500", "--hide-scrollbars", "file://"+pagePath)
+	_, logs := runChromium(t, bin, "--screenshot="+shot, "--window-size=1280,2400", "--hide-scrollbars", "file://"+pagePath)
 	for _, line := range strings.Split(logs, "\n") {
 		if strings.Contains(line, ":CONSOLE") {
 			t.Errorf("%s: console message: %s", name, line)

@@ -61,7 +61,7 @@ func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 			fmt.Fprintf(w, "| %s | %s | %.1f | %.0f | %s |\n", a.Name, yesNo(a.Fits), a.TPOTS*1e3, a.OutputTokPerS, a.Binding)
 		}
 	}
-	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | TTFT p99 95%% CI | TPOT mean | output tok/s | total tok/s |\n|---|---|---|---:|---:|---:|\n")
+	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | TTFT p99 run-to-run spread | TPOT mean | output tok/s | total tok/s |\n|---|---|---|---:|---:|---:|\n")
 	for _, s := range p.Simulations {
 		res := s.Result
 		ttft, ci := fmt.Sprintf("%s / %s / %s", textfmt.Seconds(res.TTFT.P50), textfmt.Seconds(res.TTFT.P95), textfmt.Seconds(res.TTFT.P99)), "-"

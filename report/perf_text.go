@@ -80,7 +80,7 @@ func writeSimText(w io.Writer, p *slo.Performance) {
 		} else {
 			fmt.Fprintf(w, "    TTFT %s\n    TPOT %s\n    E2E  %s\n", pctText(res.TTFT), pctText(res.TPOT), pctText(res.E2E))
 			if res.Replications > 1 {
-				fmt.Fprintf(w, "    95%% confidence: TTFT p50 %s, p99 %s · TPOT p50 %s, p99 %s\n",
+				fmt.Fprintf(w, "    run-to-run spread (95%%, %d runs; not the prediction's accuracy): TTFT p50 %s, p99 %s · TPOT p50 %s, p99 %s\n", res.Replications,
 					ivText(res.TTFTCI.P50), ivText(res.TTFTCI.P99), ivText(res.TPOTCI.P50), ivText(res.TPOTCI.P99))
 			}
 		}
@@ -173,7 +173,7 @@ func runsText(res sim.Result) string {
 	return fmt.Sprintf("%d requests", res.Requests)
 }
 
-// ivText is a confidence interval in seconds.
+// ivText is an interval of the simulation's run-to-run spread, in seconds.
 func ivText(iv sim.Interval) string { return textfmt.Range(iv.Lo, iv.Hi, "s") }
 
 func pctText(p sim.Percentiles) string {

@@ -49,10 +49,15 @@ type Band struct {
 	// and Assumption the modelling assumption those errors point at.
 	Dominant   string `json:"dominant_source"`
 	Assumption string `json:"assumption"`
+	// Margin is the log margin the quantiles were widened by on both
+	// sides (Margined): the amount that brings the bands' coverage of
+	// sources they were not built from to about 80%.
+	Margin float64 `json:"-"`
 }
 
-// Quantiles of the held-out log errors a band spans: 10% to 90%, so that
-// about four in five held-out figures fall inside their band.
+// Quantiles of the held-out log errors a band spans before its margin:
+// 10% to 90% of the pooled figures (Band.Margin then widens them until
+// about four in five figures of a left-out source fall inside).
 const (
 	CoverLow  = 0.10
 	CoverHigh = 0.90
@@ -79,6 +84,19 @@ func (b Band) Widen(f float64) Band {
 	}
 	b.Low = math.Pow(math.Min(1, b.Low), f)
 	b.High = math.Pow(math.Max(1, b.High), f)
+	return b
+}
+
+// Margined returns b with both sides pushed out by log margin m ≥ 0 (and
+// Margin set to m): [min(1, Low)·e^−m, max(1, High)·e^m]. Unlike Widen it
+// also widens a side that sits at the prediction.
+func (b Band) Margined(m float64) Band {
+	if m <= 0 {
+		return b
+	}
+	b.Low = math.Min(1, b.Low) * math.Exp(-m)
+	b.High = math.Max(1, b.High) * math.Exp(m)
+	b.Margin = m
 	return b
 }
 

@@ -53,15 +53,18 @@ func TestCalibrationThroughput(t *testing.T) {
 		t.Fatalf("%v (run go test ./estimate/replay -run TestCalibrationFit -fit)", err)
 	}
 	held := HeldOut(rows, loso)
-	bands := Bands(held, HeldOutNotes)
+	bands := Calibrated(held, HeldOutNotes)
 	src, err := format.Source(BandTableGo(bands))
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "../band/table_gen.go", src)
-	cov, per := Coverage(held)
-	in := InSample(held, bands)
-	fmt.Printf("held-out band coverage: leave one source out %.0f%% %v; in sample %.0f%%\n", 100*cov, per, 100*in)
+	cov := Validate(held)
+	fmt.Printf("held-out band coverage, leave one source out: quantiles alone %.0f%% %v; with margins %.0f%% %v\n",
+		100*cov.Raw, cov.RawPer, 100*cov.All, cov.Per)
+	if cov.All < CoverFloor {
+		t.Errorf("bands cover %.0f%% of the figures of sources they were not built from (leave one source out); the floor is %.0f%%", 100*cov.All, 100*CoverFloor)
+	}
 	golden.Check(t, "../../docs/calibration-throughput.md", []byte(CalibrationDoc(rows, ts, bands)))
-	golden.Check(t, "../../docs/calibration-throughput-holdout.md", []byte(HoldoutDoc(held, bands, cov, per, in)))
+	golden.Check(t, "../../docs/calibration-throughput-holdout.md", []byte(HoldoutDoc(held, bands, cov)))
 }

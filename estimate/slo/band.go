@@ -2,6 +2,7 @@ package slo
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -30,7 +31,11 @@ const outsideReleaseWiden = 1.5
 func sloBand(in *input.Input, r band.Regime) (band.Band, string) {
 	c := classOf(in)
 	b := band.For(c, r)
-	basis := fmt.Sprintf("held-out %s errors of %s engines (%d published figures, 10–90%%)", r, c, b.N)
+	basis := fmt.Sprintf("the prediction's accuracy band from held-out published figures: %s errors of %s engines (%d figures, 10–90%%", r, c, b.N)
+	if b.Margin > 0 {
+		basis += fmt.Sprintf(" widened ×%.2f", math.Exp(b.Margin))
+	}
+	basis += ", about 80% of figures from sources it was not built from fall inside)"
 	if b.Dominant != "" {
 		basis += fmt.Sprintf("; the wider side is set by %s: %s", b.Dominant, b.Assumption)
 	}

@@ -252,13 +252,15 @@ func overloadedTTFT(v Verdict, s *SimScenario) Verdict {
 	return v
 }
 
-// ciText states a simulated TTFT percentile's confidence interval, when
-// the simulation ran replications.
+// ciText states the run-to-run spread of a simulated TTFT percentile (the
+// 95% interval over the replications), when the simulation ran several. It
+// says how much the simulation's own randomness moves the figure, not how
+// accurate the prediction is: that is the band.
 func ciText(res sim.Result, q string) string {
 	ci := map[string]sim.Interval{"p50": res.TTFTCI.P50, "p95": res.TTFTCI.P95, "p99": res.TTFTCI.P99}[q]
 	if res.Replications < 2 || ci.Hi <= 0 {
 		return ""
 	}
 	span := textfmt.Range(ci.Lo, ci.Hi, "s")
-	return fmt.Sprintf("; the simulated %s is %s with 95%% confidence (%d independent runs)", q, span, res.Replications)
+	return fmt.Sprintf("; the simulation's run-to-run spread of the %s (%d runs): %s", q, res.Replications, span)
 }
