@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate"
@@ -171,14 +172,15 @@ func containsStr(xs []string, x string) bool {
 }
 
 // TestPlanOneGPU: the single-H100 example meets its SLO; its best
-// candidate passes everything, the spec's own settings rank, every listed
+// candidate fails nothing (its throughput band straddles the target:
+// uncertain), the spec's own settings rank, every listed
 // candidate is one `vlaunch generate` accepts, and the plan is the same
 // twice.
 func TestPlanOneGPU(t *testing.T) {
 	d, path, src := example(t, "qwen3-30b-a3b-1xh100")
 	opt := Options{Seed: 1, Top: 3, File: path, Source: src}
 	r := Plan(d, opt)
-	if len(r.Top) == 0 || !r.Top[0].MeetsAll() || !r.Top[0].Confirmed {
+	if len(r.Top) == 0 || !r.Top[0].NoneFail() || !r.Top[0].Confirmed {
 		t.Fatalf("top %+v", r.Top)
 	}
 	if r.Own == nil || r.Own.Rank == 0 || !r.Own.Own {
@@ -189,8 +191,10 @@ func TestPlanOneGPU(t *testing.T) {
 			t.Errorf("#%d %s: %v", c.Rank, c.Settings, err)
 		}
 	}
-	if len(r.Unmet) != 0 {
-		t.Errorf("unmet %+v", r.Unmet)
+	for _, u := range r.Unmet { // only the uncertain throughput may be unmet
+		if !strings.HasPrefix(u.SLO, "throughput") {
+			t.Errorf("unmet %+v", u)
+		}
 	}
 	a, _ := json.Marshal(r)
 	b, _ := json.Marshal(Plan(d, opt))
