@@ -45,6 +45,11 @@ func checkExtraArgs(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
 				f, ok = pf, true
 			}
 		}
+		if g, at, glued := r.GluedFlag(a); !ok && glued {
+			bad(i, diag.Error, fmt.Sprintf("%q ends in --%s glued to %s: argparse reads one unknown option", a, g.Name, a[:at]),
+				"split it into two arguments")
+			continue
+		}
 		if !ok {
 			ds = append(ds, unknownExtraFlag(d, r, i, name)...)
 			if !hasInline && i+1 < len(args) && !isOption(args[i+1]) {

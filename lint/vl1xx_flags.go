@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -113,28 +112,20 @@ func reportVersionSpan(p *pass, s *server, f *cliFlag, old *vllm.Flag) {
 	p.ReportVersioned(s, f.At.Pos, "upgrade vLLM or drop the flag", "flag %s does not exist yet in vLLM %s (added in %s)", sp, s.Rel, old.Since)
 }
 
-// gluedFlagRE matches a word with an option stuck to its end:
-// "${MODEL_PATH}--host" from `vllm serve ${MODEL_PATH}\` followed by a line
-// starting with --host: the backslash joins the lines with no space.
-var gluedFlagRE = regexp.MustCompile(`[^-\s=]--([a-z][a-z0-9-]*[a-z0-9])$`)
-
 // reportGluedFlags reports words that end in a known option glued to them
-// (VL124) and returns the positions of the options' values, which are then
-// not reported again as stray arguments.
+// (VL124, vllm.Release.GluedFlag) and returns the positions of the options'
+// values, which are then not reported again as stray arguments.
 func reportGluedFlags(p *pass, s *server) map[launch.Pos]bool {
 	skip := map[launch.Pos]bool{}
 	args := s.Inv.Args
 	for i, a := range args {
-		m := gluedFlagRE.FindStringSubmatch(a.Text)
-		if m == nil {
-			continue
-		}
-		f, ok := s.Rel.Flag(m[1])
+		f, at, ok := s.Rel.GluedFlag(a.Text)
 		if !ok {
 			continue
 		}
-		p.ReportAt(s.Inv, a.PosAt(len(a.Text)-len(m[1])-2), "put a space before the line-continuation backslash",
-			"%q ends in --%s: the word before it was continued without a space before the backslash, so the option is glued to it and vLLM never sees --%s", a.Text, m[1], m[1])
+		name := a.Text[at+2:]
+		p.ReportAt(s.Inv, a.PosAt(at), "put a space before the line-continuation backslash",
+			"%q ends in --%s: the word before it was continued without a space before the backslash, so the option is glued to it and vLLM never sees --%s", a.Text, name, name)
 		if f.Kind != vllm.StoreTrue && f.Kind != vllm.Bool && i+1 < len(args) {
 			skip[args[i+1].Pos] = true
 		}
