@@ -28,6 +28,9 @@ func Parse(source string, data []byte) ([]Result, error) {
 	if len(data) > MaxBytes {
 		return nil, fmt.Errorf("%s: %s, more than the %s a result file may have", source, inputfile.Size(int64(len(data))), inputfile.Size(MaxBytes))
 	}
+	if isSummary(data) {
+		return parseSummaries(source, data)
+	}
 	if bytes.Contains(data, []byte("NaN")) || bytes.Contains(data, []byte("Infinity")) {
 		data = sanitize(data)
 	}

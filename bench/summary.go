@@ -1,0 +1,225 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// summaryBanner opens the block `vllm bench serve` (and benchmark_serving.py,
+// and SGLang's bench_serving) print to stdout at the end of a run.
+const summaryBanner = " Serving Benchmark Result "
+
+// isSummary reports whether data is printed output rather than a JSON result.
+func isSummary(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && t[0] != '{' && t[0] != '[' && bytes.Contains(data, []byte(summaryBanner))
+}
+
+// parseSummaries reads every printed result block in data. Lines are
+// "Label:  value" (vLLM prints them with "{:<40} {:<10}"); a block ends at
+// a line of '=' only. The arrival settings are read from the block (newer
+// clients print "Maximum request concurrency:" and, for a finite rate,
+// "Request rate configured (RPS):") or from the lines the client printed
+// before the run ("Traffic request rate: inf", "Burstiness factor: ...").
+func parseSummaries(source string, data []byte) ([]Result, error) {
+	var out []Result
+	pre := map[string]string{}
+	var block map[string]string
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(strings.TrimRight(line, "\r"))
+		switch {
+		case strings.Contains(line, summaryBanner):
+			block = map[string]string{}
+		case block != nil && line != "" && strings.Trim(line, "=") == "":
+			r, err := summaryResult(pre, block)
+			if err != nil {
+				return nil, fmt.Errorf("%s: printed result %d: %w", source, len(out)+1, err)
+			}
+			out = append(out, r)
+			if len(out) > MaxRecords {
+				return nil, fmt.Errorf("%s: more than %d results", source, MaxRecords)
+			}
+			block, pre = nil, map[string]string{}
+		default:
+			k, v, ok := strings.Cut(line, ":")
+			if !ok || strings.TrimSpace(k) == "" {
+				continue
+			}
+			if block != nil {
+				block[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			} else {
+				pre[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
+		}
+	}
+	if block != nil {
+		return nil, fmt.Errorf("%s: the printed result is cut off (no closing line of '=')", source)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no benchmark result in the file", source)
+	}
+	for i := range out {
+		out[i].Source, out[i].Record, out[i].Records = source, i+1, len(out)
+	}
+	return out, nil
+}
+
+// summaryStats maps the printed statistic labels to a Result's Stat.
+var summaryStats = map[string]string{"TTFT": "ttft", "TPOT": "tpot", "ITL": "itl", "E2EL": "e2el", "E2E Latency": "e2el"}
+
+// summaryResult turns one block (and the lines before it) into a Result.
+func summaryResult(pre, b map[string]string) (Result, error) {
+	r := Result{Format: FormatVLLM, Notes: []string{"read from the printed summary, whose figures are rounded to 2 decimals"}}
+	if _, ok := b["Total generated tokens (retokenized)"]; ok {
+		r.Format = FormatSGLang
+	}
+	num := func(key string) (float64, bool, error) {
+		s, ok := b[key]
+		if !ok {
+			return 0, false, nil
+		}
+		v, err := strconv.ParseFloat(strings.Fields(s + " x")[0], 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return 0, true, fmt.Errorf("%q: %q is not a number", key, s)
+		}
+		return v, true, nil
+	}
+	need := func(key string) (float64, error) {
+		v, ok, err := num(key)
+		if err == nil && !ok {
+			err = fmt.Errorf("no %q line", key)
+		}
+		return v, err
+	}
+	completed, err := need("Successful requests")
+	if err != nil {
+		return r, err
+	}
+	if r.DurationS, err = need("Benchmark duration (s)"); err != nil {
+		return r, err
+	}
+	in, err := need("Total input tokens")
+	if err != nil {
+		return r, err
+	}
+	outTok, err := need("Total generated tokens")
+	if err != nil {
+		return r, err
+	}
+	if completed != math.Trunc(completed) || completed > 1e9 {
+		return r, fmt.Errorf("%q: want a whole number", "Successful requests")
+	}
+	r.Completed = int(completed)
+	failed, hasFailed, err := num("Failed requests")
+	if err != nil || failed != math.Trunc(failed) || failed > 1e9 {
+		return r, fmt.Errorf("%q: want a whole number", "Failed requests")
+	}
+	r.Failed = int(failed)
+	if r.Completed > 0 {
+		r.Shape.InputTokens, r.Shape.OutputTokens = in/completed, outTok/completed
+	}
+	for key, dst := range map[string]*float64{"Request throughput (req/s)": &r.RequestsPerS,
+		"Output token throughput (tok/s)": &r.OutputTokPerS, "Total Token throughput (tok/s)": &r.TotalTokPerS,
+		"Total token throughput (tok/s)": &r.TotalTokPerS} {
+		if v, ok, err := num(key); err != nil {
+			return r, err
+		} else if ok {
+			*dst = v
+		}
+	}
+	if err := summaryLatencies(b, &r); err != nil {
+		return r, err
+	}
+	a, err := summaryArrivals(pre, b)
+	if err != nil {
+		return r, err
+	}
+	a.prompts = r.Completed + r.Failed
+	if !hasFailed {
+		r.Notes = append(r.Notes, "no 'Failed requests' line: the requests sent are taken as the successful ones")
+	}
+	r.Load = a.load()
+	return r, checkPrinted(&r)
+}
+
+// checkPrinted checks a printed result like a JSON one, with the tolerance
+// its 2-decimal rounding needs (a throughput of 0.01 tok/s is printed as
+// 0.01 whatever its third digit).
+func checkPrinted(r *Result) error {
+	if r.OutputTokPerS > 0 && r.OutputTokPerS < 1 {
+		r.OutputTokPerS = 0 // too coarse to check; check recomputes it from the totals
+	}
+	return check(r, 0, false)
+}
+
+// summaryLatencies reads "Mean TTFT (ms):", "Median TPOT (ms):", "P99 ITL (ms):" …
+func summaryLatencies(b map[string]string, r *Result) error {
+	stats := map[string]*Stat{"ttft": &r.TTFT, "tpot": &r.TPOT, "itl": &r.ITL, "e2el": &r.E2E}
+	for key, val := range b {
+		if !strings.HasSuffix(key, " (ms)") {
+			continue
+		}
+		stat, metric, ok := strings.Cut(strings.TrimSuffix(key, " (ms)"), " ")
+		name := summaryStats[metric]
+		if !ok || name == "" {
+			continue
+		}
+		stat = strings.ToLower(stat)
+		if stat != "mean" && stat != "median" && stat != "std" {
+			if _, err := strconv.ParseFloat(strings.TrimPrefix(stat, "p"), 64); err != nil || !strings.HasPrefix(stat, "p") {
+				continue
+			}
+		}
+		v, err := strconv.ParseFloat(strings.Fields(val + " x")[0], 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return fmt.Errorf("%q: %q is not a number", key, val)
+		}
+		if *stats[name] == nil {
+			*stats[name] = Stat{}
+		}
+		(*stats[name])[stat] = v
+	}
+	return nil
+}
+
+// summaryArrivals reads the request rate, burstiness and concurrency cap.
+// A summary that states no rate comes from a run at an unlimited rate in
+// the clients that print one only when it is finite; older clients printed
+// it before the run ("Traffic request rate:"), which is read when present.
+func summaryArrivals(pre, b map[string]string) (arrivals, error) {
+	a := arrivals{rateKnown: true, unlimited: true}
+	get := func(keys ...string) (string, bool) {
+		for _, k := range keys {
+			if v, ok := b[k]; ok {
+				return v, true
+			}
+			if v, ok := pre[k]; ok {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	if s, ok := get("Request rate configured (RPS)", "Traffic request rate"); ok && s != "inf" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			return a, fmt.Errorf("request rate %q is not a positive number or inf", s)
+		}
+		a.rate, a.unlimited = v, false
+	}
+	if s, ok := get("Burstiness factor"); ok {
+		if v, err := strconv.ParseFloat(strings.Fields(s + " x")[0], 64); err == nil && v > 0 && !math.IsInf(v, 0) {
+			a.burstiness = v
+		}
+	}
+	if s, ok := get("Maximum request concurrency", "Max request concurrency"); ok && s != "not set" && s != "None" {
+		v, err := strconv.Atoi(strings.Fields(s + " x")[0])
+		if err != nil || v < 1 {
+			return a, fmt.Errorf("request concurrency %q is not a positive whole number", s)
+		}
+		a.maxConc = v
+	}
+	return a, nil
+}

@@ -1,0 +1,88 @@
+package bench
+
+import (
+	"os"
+	"testing"
+)
+
+// TestParsePrintedSummary: the block `vllm bench serve` prints is an input
+// like its JSON result. vllm-serve-sharegpt.txt is the summary published in
+// vllm PR #18566 (ShareGPT, 1000 prompts at an unlimited rate: a burst);
+// the closed-loop and Poisson files follow vllm/benchmarks/serve.py's
+// newer layout (Failed requests, Maximum request concurrency, Request rate
+// configured, peak lines), with figures made consistent by hand.
+func TestParsePrintedSummary(t *testing.T) {
+	for _, tt := range []struct {
+		file       string
+		kind       LoadKind
+		conc       int
+		rate       float64
+		prompts    int
+		in, out    float64
+		ttftP99    float64
+		outTokPerS float64
+	}{
+		{"vllm-serve-sharegpt.txt", LoadBurst, 0, 0, 1000, 229.711, 203.068, 12666.73, 6582.87},
+		{"vllm-serve-closed-loop.txt", LoadClosedLoop, 32, 0, 320, 1024, 128, 1893.77, 416.18},
+		{"vllm-serve-poisson.txt", LoadPoisson, 0, 4, 602, 1000, 128, 231.05, 507.37},
+	} {
+		data, err := os.ReadFile("testdata/" + tt.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := Parse(tt.file, data)
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("%s: %v (%d results)", tt.file, err, len(rs))
+		}
+		r := rs[0]
+		if r.Load.Kind != tt.kind || r.Load.Concurrency != tt.conc || r.Load.RatePerS != tt.rate || r.Load.Prompts != tt.prompts {
+			t.Errorf("%s: load %+v", tt.file, r.Load)
+		}
+		if r.Shape.InputTokens != tt.in || r.Shape.OutputTokens != tt.out || r.TTFT["p99"] != tt.ttftP99 || r.OutputTokPerS != tt.outTokPerS {
+			t.Errorf("%s: shape %+v, TTFT %v, %g tok/s", tt.file, r.Shape, r.TTFT, r.OutputTokPerS)
+		}
+		if r.TPOT["median"] == 0 || r.ITL["mean"] == 0 {
+			t.Errorf("%s: TPOT %v ITL %v", tt.file, r.TPOT, r.ITL)
+		}
+	}
+}
+
+// TestPrintedSummaryErrors: a cut-off block, a missing total or a garbled
+// number is an error naming it.
+func TestPrintedSummaryErrors(t *testing.T) {
+	data, _ := os.ReadFile("testdata/vllm-serve-sharegpt.txt")
+	for name, in := range map[string]string{
+		"cut off":      string(data[:len(data)-60]),
+		"no duration":  replaceLine(string(data), "Benchmark duration (s):", ""),
+		"garbled":      replaceLine(string(data), "Total input tokens:", "Total input tokens:   12x"),
+		"bad rate":     "Traffic request rate: -3\n" + string(data),
+		"wrong output": replaceLine(string(data), "Output token throughput (tok/s):", "Output token throughput (tok/s): 99.0"),
+	} {
+		if _, err := Parse("x.txt", []byte(in)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func replaceLine(s, prefix, with string) string {
+	out := ""
+	for _, l := range splitLines(s) {
+		if len(l) >= len(prefix) && l[:len(prefix)] == prefix {
+			l = with
+		}
+		out += l + "\n"
+	}
+	return out
+}
+
+func splitLines(s string) []string {
+	var out []string
+	start := 0
+	for i := range s {
+		if s[i] == '\n' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
