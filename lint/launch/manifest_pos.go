@@ -15,6 +15,17 @@ import (
 func scalarValue(src *source, n *yaml.Node) Value {
 	v := Value{Text: n.Value, Known: true, Pos: Pos{n.Line, n.Column}}
 	v.pos = make([]Pos, len(n.Value))
+	if n.Line > len(src.lines) {
+		// yaml.v3 counts a lone CR as a line break, the file's line index
+		// does not: the node lies past the lines we know, so every byte
+		// points at the last line's start rather than outside the file.
+		last := Pos{len(src.lines), 1}
+		v.Pos = last
+		for i := range v.pos {
+			v.pos[i] = last
+		}
+		return restorePlaceholders(src, v)
+	}
 	if offs := alignScalar(src, n); offs != nil {
 		for i, off := range offs {
 			v.pos[i] = src.at(off)
