@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/calibrate"
 	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/perf"
@@ -44,7 +45,7 @@ func constantsTable(b *strings.Builder) {
 	b.WriteString("| constant | value | bounds of the fit | what it is |\n|---|---|---|---|\n")
 	for _, p := range Params {
 		v := *p.get(&e)
-		fmt.Fprintf(b, "| %s | %s | %s – %s | %s |\n", p.Name, unitNum(p.Name, v), unitNum(p.Name, p.Lower), unitNum(p.Name, p.Upper), constantDocs[p.Name])
+		fmt.Fprintf(b, "| %s | %s | %s – %s | %s |\n", p.Name, unitNum(p.Name, v), unitNum(p.Name, p.Lower), unitNum(p.Name, p.Upper), constantDoc(p.Name))
 	}
 }
 
@@ -57,22 +58,6 @@ func unitNum(name string, v float64) string {
 		return fmt.Sprintf("%.3g ms", v*1e3)
 	}
 	return fmt.Sprintf("%.3g µs", v*1e6)
-}
-
-// constantDocs says what each constant is.
-var constantDocs = map[string]string{
-	"gemm":                     "fraction of the dense BF16/FP8 tensor peak linear and expert GEMMs reach when compute-bound",
-	"attention":                "fraction of peak attention kernels reach when compute-bound",
-	"hbm":                      "fraction of datasheet HBM bandwidth weight, KV and activation streaming reach",
-	"link":                     "fraction of nominal NVLink/NIC one-direction bandwidth all-to-all and collectives reach",
-	"step_overhead_s":          "host time per engine step between steps (scheduling, input preparation, sampling, output)",
-	"eager_per_layer_s":        "host launch time per (dense-GQA-equivalent) decoder layer of a vLLM step without CUDA graphs (enforce_eager, V0 prefill, a backend without graphs, an idle DP rank); overlaps the GPU's work",
-	"sglang_eager_per_layer_s": "the same for SGLang's eager prefill steps (calibration rows only)",
-	"large_step_per_layer_s":   "cost per layer of a vLLM V1 step above the largest captured batch (a prefill chunk): launches without CUDA graphs, and the rest of large steps' slowness on Hopper (analysis §10)",
-	"collective_s":             "fixed cost of one collective beyond link latency",
-	"step_per_seq_s":           "host time per running sequence per step",
-	"frontend_request_s":       "API server's work to ingest one request (HTTP, chat template, tokenization), one request at a time",
-	"frontend_token_s":         "API server's work per streamed output token; delays delivery, not the engine",
 }
 
 // CalibrationDoc renders docs/calibration-throughput.md.
@@ -255,4 +240,11 @@ func coverage(b *strings.Builder, v Validation) {
 	fmt.Fprintf(b, "the test fails below %.0f%%.\n\n", 100*CoverFloor)
 	fmt.Fprintf(b, "- 10–90%% quantiles alone: %.0f%% (%s).\n", 100*v.Raw, per(v.RawPer))
 	fmt.Fprintf(b, "- with the margins (the bands `vlaunch check` uses; quantiles and margins both chosen without the left-out source): **%.0f%%** (%s).\n", 100*v.All, per(v.Per))
+}
+
+// constantDoc says what a constant is: calibrate.Constants holds the one
+// description of every constant.
+func constantDoc(name string) string {
+	c, _ := calibrate.Lookup(name)
+	return c.Doc
 }
