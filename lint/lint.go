@@ -13,6 +13,11 @@ import (
 type Input struct {
 	Name string
 	Data []byte
+	// InDirectory marks a file found under a directory the user gave rather
+	// than named: a deployment directory holds helpers and documents that
+	// start nothing, so such a file gets the VL008 note only when no input
+	// of the run starts anything.
+	InDirectory bool
 }
 
 // Options configure a lint run.
@@ -33,14 +38,24 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	ps := &pass{Spec: opts.Spec, Capacity: opts.Capacity}
 	var ds diag.Diagnostics
 	var invs []*launch.Invocation
+	var quiet []string // directory files that started nothing
 	for _, in := range inputs {
 		got, scripts, d := launch.Parse(in.Name, in.Data)
 		if len(got) == 0 && len(d) == 0 {
-			d = append(d, noLaunch(in.Name))
+			if in.InDirectory {
+				quiet = append(quiet, in.Name)
+			} else {
+				d = append(d, noLaunch(in.Name))
+			}
 		}
 		invs = append(invs, got...)
 		ps.Scripts = append(ps.Scripts, scripts...)
 		ds = append(ds, d...)
+	}
+	if len(invs) == 0 {
+		for _, name := range quiet {
+			ds = append(ds, noLaunch(name))
+		}
 	}
 	direct, dds := parseVersionDirectives(inputs, opts.Version == "")
 	ds = append(ds, dds...)

@@ -20,17 +20,18 @@ type lintOptions struct {
 func newLintCmd(s *streams) *cobra.Command {
 	o := &lintOptions{}
 	c := &cobra.Command{
-		Use:   "lint FILE...",
+		Use:   "lint FILE|DIR...",
 		Short: "Find mistakes in hand-written vLLM launch scripts and Kubernetes manifests",
 		Long: "Lint shell scripts, Kubernetes manifests (Deployment, StatefulSet, LeaderWorkerSet) and\n" +
 			"Docker Compose files that start vLLM, and the shell and YAML code blocks of Markdown\n" +
 			"documents (a README, a recipe; a hosts table or JSON file is skipped as data). Several\n" +
 			"files are linted together as the nodes of\n" +
-			"one deployment. Suppress a finding with `# vlaunch:disable=CODE reason` above the command\n" +
+			"one deployment; a directory contributes the .sh, .bash, shebang, .yaml, .yml and\n" +
+			"Markdown files under it (hidden entries and symbolic links skipped). Suppress a finding with `# vlaunch:disable=CODE reason` above the command\n" +
 			"(or `# vlaunch:disable-file=CODE reason`); `vlaunch explain CODE` documents each rule.\n" +
 			"A `# vlaunch:vllm-version=X` comment names the vLLM release a file targets (VL007).\n" +
 			"Exit 0: nothing at or above --fail-on; 1: findings; 2: unusable input.",
-		Example: "  vlaunch lint node0.sh node1.sh\n  vlaunch lint --vllm-version 0.10.1 -o sarif lws.yaml",
+		Example: "  vlaunch lint node0.sh node1.sh\n  vlaunch lint bundle/\n  vlaunch lint --vllm-version 0.10.1 -o sarif lws.yaml",
 		Args:    cobra.MinimumNArgs(1),
 		RunE:    func(c *cobra.Command, args []string) error { return runLint(s, o, args) },
 	}
@@ -63,7 +64,7 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 			opts.Capacity = specCapacity(r) // the spec's resolved GPU and network
 		}
 	}
-	inputs, src, err := readInputs(files)
+	inputs, src, err := readInputs(files, s.err)
 	if err != nil {
 		return usageErr("%v", err)
 	}

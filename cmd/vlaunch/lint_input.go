@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/internal/inputfile"
@@ -16,20 +19,57 @@ import (
 // grow memory without limit (`vlaunch lint /dev/zero`).
 const maxLintInput = 8 << 20
 
-// readInputs reads every file as a lint input; any unusable file is an error
-// (exit 2): missing, not a regular file, empty, binary or over the size cap.
-func readInputs(files []string) ([]lint.Input, diag.Sources, error) {
+// readInputs reads every argument as lint input: a file named is read
+// whatever its name, and any unusable one is an error (exit 2): missing, not
+// a regular file, empty, binary or over the size cap. A directory
+// contributes the launch files under it (dirWalk), all linted together as
+// one deployment; what it skips is noted on errOut.
+func readInputs(args []string, errOut io.Writer) ([]lint.Input, diag.Sources, error) {
 	var inputs []lint.Input
 	src := diag.Sources{}
-	for _, f := range files {
-		data, err := readLintInput(f, maxLintInput)
+	w := &dirWalk{}
+	for _, a := range args {
+		if isDir(a) {
+			n := len(w.inputs)
+			if err := w.add(a); err != nil {
+				return nil, nil, err
+			}
+			inputs = append(inputs, w.inputs[n:]...)
+			continue
+		}
+		data, err := readLintInput(a, maxLintInput)
 		if err != nil {
 			return nil, nil, err
 		}
-		inputs = append(inputs, lint.Input{Name: f, Data: data})
-		src[f] = data
+		inputs = append(inputs, lint.Input{Name: a, Data: data})
 	}
+	inputs = dedupe(inputs)
+	for _, in := range inputs {
+		src[in.Name] = in.Data
+	}
+	w.note(errOut)
 	return inputs, src, nil
+}
+
+// dedupe drops a file given twice (by name and again inside a directory
+// given): linted twice it would be two nodes of the deployment.
+func dedupe(inputs []lint.Input) []lint.Input {
+	seen := map[string]bool{}
+	out := inputs[:0]
+	for _, in := range inputs {
+		if k := filepath.Clean(in.Name); !seen[k] {
+			seen[k] = true
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// isDir reports a path that is (or links to) a directory; os.Stat does not
+// open the path, so a FIFO cannot block it.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }
 
 // readLintInput reads a regular file of at most limit bytes (package

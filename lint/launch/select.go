@@ -1,0 +1,56 @@
+package launch
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+)
+
+// LaunchFile reports whether a file found inside a directory given to
+// `vlaunch lint` is a launch configuration worth linting: a shell script
+// (.sh or .bash, or no extension and a shebang naming a shell), a YAML
+// manifest or Compose file, or a Markdown document. head is the file's
+// first bytes (only read for a name without an extension). Everything else
+// a deployment directory holds — code, data, the bundle's hosts table,
+// binaries — is skipped; a file named on the command line is linted
+// whatever its name, so this rule only decides what a directory contributes.
+func LaunchFile(name string, head []byte) bool {
+	if DataFile(name) {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".sh", ".bash", ".yaml", ".yml":
+		return true
+	case "":
+		return shellShebang(head)
+	}
+	return Markdown(name)
+}
+
+// shellShebang reports a first line like "#!/bin/bash" or
+// "#!/usr/bin/env bash" naming sh, bash, dash, ksh or zsh.
+func shellShebang(head []byte) bool {
+	if !bytes.HasPrefix(head, []byte("#!")) {
+		return false
+	}
+	line, _, _ := bytes.Cut(head[2:], []byte("\n"))
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return false
+	}
+	prog := filepath.Base(fields[0])
+	if prog == "env" { // #!/usr/bin/env [-S] [VAR=x] bash
+		prog = ""
+		for _, f := range fields[1:] {
+			if !strings.HasPrefix(f, "-") && !strings.Contains(f, "=") {
+				prog = filepath.Base(f)
+				break
+			}
+		}
+	}
+	switch prog {
+	case "sh", "bash", "dash", "ksh", "zsh":
+		return true
+	}
+	return false
+}
