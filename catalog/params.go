@@ -66,11 +66,21 @@ func (m *Model) ParamCounts() ParamCounts {
 // attentionParams counts one layer's attention projections (and their
 // biases, norms and sinks).
 func (m *Model) attentionParams() float64 {
-	h, nh := float64(m.HiddenSize), float64(m.NumHeads)
+	return m.AttentionParams(float64(m.NumHeads), float64(m.NumKVHeads))
+}
+
+// AttentionParams counts one layer's attention parameters held with heads
+// query heads and kvHeads KV heads: the whole layer with the model's own
+// counts, one tensor-parallel rank's share with that rank's counts (package
+// estimate/memory). MLA's latent projections (q_a, kv_a_proj_with_mqa and
+// their norms) do not split by head, so every rank holds them whole; kvHeads
+// is unused for MLA.
+func (m *Model) AttentionParams(heads, kvHeads float64) float64 {
 	if m.IsMLA() {
-		return m.mlaParams()
+		return m.mlaParams(heads)
 	}
-	hd, nkv := float64(m.HeadDim), float64(m.NumKVHeads)
+	h, nh := float64(m.HiddenSize), heads
+	hd, nkv := float64(m.HeadDim), kvHeads
 	n := h*nh*hd + 2*h*nkv*hd + nh*hd*h
 	if m.AttentionBias {
 		n += (nh + 2*nkv) * hd
@@ -87,18 +97,16 @@ func (m *Model) attentionParams() float64 {
 	return n
 }
 
-// mlaParams counts DeepSeek MLA: q_a/q_b (or q_proj), kv_a_proj_with_mqa,
-// kv_b, o_proj and the two LoRA norms.
-func (m *Model) mlaParams() float64 {
-	h, nh := float64(m.HiddenSize), float64(m.NumHeads)
+// mlaParams counts DeepSeek MLA for nh query heads: q_a/q_b (or q_proj),
+// kv_a_proj_with_mqa, kv_b, o_proj and the two LoRA norms.
+func (m *Model) mlaParams(nh float64) float64 {
+	h := float64(m.HiddenSize)
 	qk := float64(m.QKNopeHeadDim + m.QKRopeHeadDim)
 	kvl, rope := float64(m.KVLoraRank), float64(m.QKRopeHeadDim)
-	var q float64
+	q := h * nh * qk
 	if m.QLoraRank > 0 {
 		ql := float64(m.QLoraRank)
-		q = h*ql + ql + ql*nh*qk
-	} else {
-		q = h * nh * qk
+		q = h*ql + ql + ql*nh*qk // q_a and its norm do not split by head
 	}
 	kv := h*(kvl+rope) + kvl + kvl*nh*float64(m.QKNopeHeadDim+m.VHeadDim)
 	o := nh * float64(m.VHeadDim) * h

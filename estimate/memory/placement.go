@@ -209,35 +209,7 @@ func expertElems(h, im float64, bias bool) float64 {
 }
 
 func attentionPerRank(m *catalog.Model, tp int) float64 {
-	h := float64(m.HiddenSize)
-	nh := headsPerRank(m.NumHeads, tp)
-	if m.IsMLA() {
-		qk := float64(m.QKNopeHeadDim + m.QKRopeHeadDim)
-		kvl, rope := float64(m.KVLoraRank), float64(m.QKRopeHeadDim)
-		q := h * nh * qk
-		if m.QLoraRank > 0 {
-			ql := float64(m.QLoraRank)
-			q = h*ql + ql + ql*nh*qk // q_a and its norm are replicated
-		}
-		kv := h*(kvl+rope) + kvl + kvl*nh*float64(m.QKNopeHeadDim+m.VHeadDim)
-		return q + kv + nh*float64(m.VHeadDim)*h
-	}
-	hd := float64(m.HeadDim)
-	kv := KVHeadsPerRank(m, tp)
-	n := h*nh*hd + 2*h*kv*hd + nh*hd*h
-	if m.AttentionBias {
-		n += (nh + 2*kv) * hd
-	}
-	if m.OProjBias {
-		n += h
-	}
-	if m.QKNorm {
-		n += 2 * hd
-	}
-	if m.AttentionSinks {
-		n += nh
-	}
-	return n
+	return m.AttentionParams(headsPerRank(m.NumHeads, tp), KVHeadsPerRank(m, tp))
 }
 
 func attentionRule(m *catalog.Model, tp, layers int) string {
