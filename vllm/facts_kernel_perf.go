@@ -1,19 +1,84 @@
 package vllm
 
+import "math"
+
 // Performance facts about the kernels and the scheduler a release runs:
 // what the step-time model and the serving simulation need beyond the
 // flags. Each fact cites its source; where only the effect is published
 // (a benchmark, an issue) and not the mechanism, the source says so.
 
 // srcDeepEPLL: DeepEP's published low-latency table (docs/legacy.md at
-// deepseek-ai/DeepEP dd758ca, "Low-latency kernels with pure RDMA": H800,
-// CX7 400 Gb/s, 128 tokens per batch, hidden 7168, top-8, FP8 dispatch,
-// BF16 combine). Subtracting the bytes a rank sends at the NIC's 50 GB/s
-// from the latencies at EP 32–256 (dispatch 155–194 µs, combine 273–369 µs)
-// leaves 40–49 µs per dispatch and 47–83 µs per combine that do not scale
-// with the bytes.
-const srcDeepEPLL = "deepseek-ai/DeepEP docs/legacy.md (commit dd758ca), low-latency table: EP 32–256 dispatch 155–194 µs, combine 273–369 µs at 128 tokens; " +
-	"minus bytes at 50 GB/s leaves ≈40–80 µs per phase (our arithmetic); small-batch latency itself not published (unverified below 128 tokens)"
+// deepseek-ai/DeepEP dd758ca, "Low-latency kernels with pure RDMA"; the
+// README's table since #173 let the kernels use NVLink inside a node): H800
+// (NVLink ≈160 GB/s), one CX7 400 Gb/s NIC (≈50 GB/s) per GPU, 8 GPUs per
+// node, 128 tokens per rank, hidden 7168, top-8, FP8 dispatch, BF16
+// combine. README.md de8cfca (2025-06-05, "low-latency kernels now leverage
+// NVLink") replaced the rows EP 8–64 only; EP 128 and 256 still
+// read as in the first, NIC-only table (README.md at ebfe47e: 192/369 and
+// 194/360 µs), so the fit uses EP 8–64. deepEPLowLatency holds them.
+const srcDeepEPLL = "deepseek-ai/DeepEP docs/legacy.md (commit dd758ca), low-latency table, EP 8–64 at 128 tokens: dispatch 77–173 µs, combine 114–314 µs; " +
+	"minus the bytes (other nodes' copies at the NIC's 50 GB/s, same-node ones at NVLink's 160 GB/s) leaves ≈35–49 µs per phase, " +
+	"≈24 µs + 4.4 µs per doubling of EP (our least-squares fit); small batches and RoCE not measured (unverified there)"
+
+// deepEPRow is one row of DeepEP's low-latency table: the EP size and the
+// measured dispatch and combine latencies.
+type deepEPRow struct {
+	ep                  int
+	dispatchS, combineS float64
+}
+
+// deepEPLowLatency is the re-measured part of srcDeepEPLL's table.
+var deepEPLowLatency = []deepEPRow{
+	{8, 77e-6, 114e-6}, {16, 118e-6, 195e-6}, {32, 155e-6, 273e-6}, {64, 173e-6, 314e-6},
+}
+
+// The table's setting, from DeepEP's tests/test_low_latency.py: each of
+// 128 tokens × top-8 copies moves hidden + hidden/128 × 4 + 16 bytes (FP8
+// values, float32 scales, index) in dispatch and hidden × 2 (BF16) in
+// combine; from the README: NIC and NVLink rates, 8 GPUs per node.
+const (
+	deepEPTableCopies  = 128 * 8
+	deepEPTableHidden  = 7168
+	deepEPTableNICBps  = 50e9
+	deepEPTableNVLBps  = 160e9
+	deepEPTableNodeGPU = 8
+)
+
+// residualS is a row's latency per phase (the mean of dispatch and
+// combine) less its bytes' time, reckoned as the step model does: copies
+// to other nodes through the NIC, copies to the node's other GPUs over
+// NVLink, both links at once (the slower one counts).
+func (r deepEPRow) residualS() float64 {
+	ep := float64(r.ep)
+	remote := max(0, ep-deepEPTableNodeGPU) / ep
+	local := (min(ep, deepEPTableNodeGPU) - 1) / ep
+	bytes := func(perCopy float64) float64 {
+		b := deepEPTableCopies * perCopy
+		return max(remote*b/deepEPTableNICBps, local*b/deepEPTableNVLBps)
+	}
+	dispatch := bytes(deepEPTableHidden + deepEPTableHidden/128*4 + 16)
+	combine := bytes(deepEPTableHidden * 2)
+	return (r.dispatchS - dispatch + r.combineS - combine) / 2
+}
+
+// deepEPLLFixedS and deepEPLLPerDoublingS are the least-squares line of
+// residualS over log2(EP): ≈24 µs, plus ≈4.4 µs each time the EP group
+// doubles (the kernels signal and poll more peers), within 4 µs of every
+// row fitted and 2 µs of the EP 256 row, not fitted (EP 128 is 17 µs
+// above: its combine, 369 µs, exceeds EP 256's). The residual is not a
+// line in the number of peers: 8 → 16 ranks adds 1.3 µs per added peer,
+// 32 → 64 ranks 0.05 µs. The NIC-only table (ebfe47e), with the same bytes
+// through the NIC at every EP, grows alike: ≈7.6 µs per doubling.
+var deepEPLLFixedS, deepEPLLPerDoublingS = func() (float64, float64) {
+	var sx, sy, sxx, sxy float64
+	for _, r := range deepEPLowLatency {
+		x, y := math.Log2(float64(r.ep)), r.residualS()
+		sx, sy, sxx, sxy = sx+x, sy+y, sxx+x*x, sxy+x*y
+	}
+	n := float64(len(deepEPLowLatency))
+	slope := (n*sxy - sx*sy) / (n*sxx - sx*sx)
+	return (sy - slope*sx) / n, slope
+}()
 
 // srcDeepEPHT: DeepEP issue #138 (2 × 8 H20, CX6 200 Gb RoCE): the internode
 // normal (high-throughput) dispatch of 8 tokens takes 0.33–0.45 ms.
@@ -28,18 +93,21 @@ type A2ALatency struct {
 }
 
 // A2AFixedLatency returns the fixed latency per phase of the all-to-all
-// kernels with traffic pattern t: DeepEP low-latency (per expert) ≈ 50 µs;
-// DeepEP normal (per node) across nodes ≈ 350 µs, inside one node the
-// low-latency figure (NVLink-only normal kernels: unverified); NCCL
-// gathers have none beyond the generic collective cost.
-func A2AFixedLatency(t Traffic, multiNode bool) A2ALatency {
+// kernels with traffic pattern t over an EP group of ep ranks: DeepEP
+// low-latency (per expert) ≈24 µs + 4.4 µs per doubling of the group
+// (37 µs at EP 8, 46 µs at 32, 59 µs at 256); DeepEP normal (per node) across nodes
+// ≈350 µs, inside one node the low-latency figure (NVLink-only normal
+// kernels: unverified); NCCL gathers have none beyond the generic
+// collective cost.
+func A2AFixedLatency(t Traffic, multiNode bool, ep int) A2ALatency {
+	ll := deepEPLLFixedS + deepEPLLPerDoublingS*math.Log2(float64(max(1, ep)))
 	switch {
 	case t == TrafficPerExpert:
-		return A2ALatency{FixedS: 50e-6, Source: srcDeepEPLL}
+		return A2ALatency{FixedS: ll, Source: srcDeepEPLL}
 	case t == TrafficPerNode && multiNode:
 		return A2ALatency{FixedS: 350e-6, Source: srcDeepEPHT}
 	case t == TrafficPerNode:
-		return A2ALatency{FixedS: 50e-6, Source: srcDeepEPLL + "; intranode normal kernels assumed alike (unverified)"}
+		return A2ALatency{FixedS: ll, Source: srcDeepEPLL + "; intranode normal kernels assumed alike (unverified)"}
 	}
 	return A2ALatency{}
 }

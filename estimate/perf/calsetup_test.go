@@ -40,7 +40,7 @@ func (c calSetup) model(tb testing.TB, eff perf.Efficiency) *perf.StepModel {
 	s := perf.StepSetup{Model: m, HW: hw, TP: c.tp, PP: 1, DP: c.dp, EP: c.ep, WeightDType: "fp8",
 		KVDType: c.kv, A2A: c.a2a, FP8Dispatch: c.a2a.PointToPoint(),
 		CUDAGraphs: c.graphs, DBO: c.dbo, SpecTokens: c.specTokens, SpecAccepted: c.specAccepted, Eff: eff}
-	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, c.nodes > 1).FixedS
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, c.nodes > 1, s.EPSize()).FixedS
 	return perf.NewStepModel(s)
 }
 

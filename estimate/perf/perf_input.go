@@ -36,7 +36,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
 	setSpeculative(&s, in)
-	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, l.Nodes > 1).FixedS
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, l.Nodes > 1, s.EPSize()).FixedS
 	s.IdleRanksSlow, _ = in.Release().IdleDPRanksSlow()
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		s.PrefillEager = true // V0 captures decode only

@@ -63,7 +63,7 @@ func TestA2AFixedLatencyPerPhase(t *testing.T) {
 		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficPerExpert, FP8Dispatch: true, CUDAGraphs: true, Eff: idealEff}
 	l := RankLoad{DecodeSeqs: 1, DecodeCtx: 100}
 	a := NewStepModel(s).StepUniform(l).A2AS
-	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, true).FixedS
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, true, s.EPSize()).FixedS
 	b := NewStepModel(s).StepUniform(l).A2AS
 	want := 2 * 58 * s.A2AFixedS
 	if !perfNear(b-a, want, 1e-9) {

@@ -111,7 +111,7 @@ func Setup(r calibration.Row, eff perf.Efficiency) (perf.StepSetup, engine, erro
 		s.RedundantExperts = r.Features.EPLBRedundantExperts.Int()
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
-	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, multi).FixedS
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, multi, s.EPSize()).FixedS
 	if e.name == "vllm" {
 		s.IdleRanksSlow, _ = e.release.IdleDPRanksSlow()
 	} else {
