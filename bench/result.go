@@ -120,6 +120,11 @@ type Shape struct {
 	Dataset       string  `json:"dataset,omitempty"`
 	NominalInput  int     `json:"nominal_input_tokens,omitempty"`
 	NominalOutput int     `json:"nominal_output_tokens,omitempty"`
+	// InputCV and OutputCV are the coefficients of variation (standard
+	// deviation over mean) of the requests' lengths, where the client saved
+	// the per-request lists (readLengths); Known says whether it did.
+	InputCV, OutputCV           float64 `json:"-"`
+	InputCVKnown, OutputCVKnown bool    `json:"-"`
 }
 
 // Stat is a latency summary: any of mean, median, std and percentiles, by

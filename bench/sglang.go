@@ -17,7 +17,7 @@ package bench
 // num_prompts and a "timestampe" key) or fixed_output_len.
 var sglangIgnored = []string{
 	"total_output_tokens_retokenized", "input_throughput", "total_throughput", "random_range_ratio",
-	"input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors", "timestampe", "fixed_output_len",
+	"ttfts", "itls", "generated_texts", "errors", "timestampe", "fixed_output_len",
 	"sharegpt_output_len",
 }
 

@@ -22,7 +22,7 @@ package bench
 //     input_throughput instead of request_throughput.
 var vllmIgnored = []string{
 	"tokenizer_id", "request_goodput", "request_goodput:", "input_throughput", "max_output_tokens_per_s",
-	"max_concurrent_requests", "rtfx", "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
+	"max_concurrent_requests", "rtfx", "ttfts", "itls", "latencies", "start_times",
 	"queue_times", "generated_texts", "errors", "ramp_up_start_rps", "ramp_up_end_rps", "rps_change_events",
 	"version", "best_of", "use_beam_search", "probe_completed", "probe_failed", "probe_median_e2el_ms",
 	"probe_p99_e2el_ms", "probe_max_e2el_ms", "spec_decode_acceptance_rate", "spec_decode_num_drafts",
@@ -92,6 +92,7 @@ func readCommon(o *object, r *Result) {
 	if c > 0 {
 		r.Shape.InputTokens, r.Shape.OutputTokens = in/c, out/c
 	}
+	readLengths(o, &r.Shape)
 }
 
 // readIgnored marks keys the parser knows and does not use.

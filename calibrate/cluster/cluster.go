@@ -175,6 +175,15 @@ func Summary(d *resolve.Deployment) string {
 	return fmt.Sprintf("%s on %d × %s (TP%d PP%d DP%d%s), vLLM %s", d.ModelSource, l.GPUs(), gpu, l.TP, l.PP, l.DP, ep, d.Version.Value)
 }
 
+// shapeText is a result's request shape as the report shows it, with how
+// the replay spreads the lengths.
 func shapeText(s bench.Shape) string {
-	return fmt.Sprintf("%.0f in / %.0f out tokens", s.InputTokens, s.OutputTokens)
+	t := fmt.Sprintf("%.0f in / %.0f out tokens", s.InputTokens, s.OutputTokens)
+	switch sp := lengthSpread(s); {
+	case s.InputCVKnown || s.OutputCVKnown:
+		return t + fmt.Sprintf(", lengths spread ×%.2f–%.2f (from the saved per-request lengths)", sp.Lo, sp.Hi)
+	case sp != sim.Spread{}:
+		return t + fmt.Sprintf(", lengths spread ×%.2f–%.2f (%s default; per-request lengths not saved)", sp.Lo, sp.Hi, s.Dataset)
+	}
+	return t + " (every request at the means: per-request lengths not saved)"
 }

@@ -46,6 +46,8 @@ type target struct {
 	// stat is the statistic compared: "median" or "mean" (throughput: "").
 	stat     string
 	measured float64
+	// note qualifies what the value shows (offeredLoadNote).
+	note string
 }
 
 // label names the value in reports: "output tok/s", "TPOT median (ms)".
@@ -67,7 +69,7 @@ func targetsOf(i int, r *bench.Result, metrics []Metric) []target {
 	for _, m := range metrics {
 		switch m {
 		case Throughput:
-			out = append(out, target{result: i, metric: m, measured: r.OutputTokPerS})
+			out = append(out, target{result: i, metric: m, measured: r.OutputTokPerS, note: offeredLoadNote(r)})
 		case TPOT:
 			if stat, v, ok := centre(r.TPOT); ok {
 				out = append(out, target{result: i, metric: m, stat: stat, measured: v})
@@ -79,6 +81,28 @@ func targetsOf(i int, r *bench.Result, metrics []Metric) []target {
 		}
 	}
 	return out
+}
+
+// keptUp is the share of an open loop's offered output rate a run must
+// deliver to count as having kept up with it: a finite run also counts its
+// last requests' drain, so a server that kept up delivers a little less.
+const keptUp = 0.9
+
+// offeredLoadNote says when a Poisson run's throughput is its offered load:
+// a server that keeps up with the arrivals delivers rate × output tokens
+// whatever its speed, so the value bounds capacity from below and says
+// nothing about the constants above that; the fit keeps it (a constant set
+// that cannot keep up would contradict it). "" for other runs.
+func offeredLoadNote(r *bench.Result) string {
+	if r.Load.Kind != bench.LoadPoisson || r.Load.RatePerS <= 0 || r.Shape.OutputTokens <= 0 {
+		return ""
+	}
+	offered := r.Load.RatePerS * r.Shape.OutputTokens
+	if r.OutputTokPerS < keptUp*offered {
+		return ""
+	}
+	return fmt.Sprintf("the offered load (%.4g requests/s × %.0f output tokens = %.0f tok/s): the server kept up, so capacity is at least this, not measured by it",
+		r.Load.RatePerS, r.Shape.OutputTokens, offered)
 }
 
 // centre picks the median when recorded (robust to a few stragglers),

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/bench"
 	"github.com/vlaunch/vlaunch/estimate"
@@ -63,7 +64,7 @@ func newReplay(in input.Input, r *bench.Result) (*replay, error) {
 	n := min(r.Load.Prompts, maxSimRequests(r.Load))
 	cfg := sim.Config{DP: in.Layout.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
 		KVTokensPerRank: int(mem.KVTokensPerRank), BlockSize: in.BlockSize, InputTokens: inTok, OutputTokens: outTok,
-		Requests: n, Seed: replaySeed}
+		Requests: n, Seed: replaySeed, Spread: lengthSpread(r.Shape)}
 	switch r.Load.Kind {
 	case bench.LoadClosedLoop:
 		cfg.Sessions, cfg.Pool = r.Load.Concurrency, n
@@ -73,6 +74,21 @@ func newReplay(in input.Input, r *bench.Result) (*replay, error) {
 		cfg.ArrivalRatePerS = r.Load.RatePerS
 	}
 	return &replay{in: in, kvTokens: mem.KVTokensPerRank, cfg: cfg}, nil
+}
+
+// lengthSpread is how a replay spreads request lengths around the result's
+// means: the uniform spread of the measured lengths where the client saved
+// them (the wider of input and output: one spread draws both), the
+// conversation default for a ShareGPT run without them, else none (every
+// request at the means; shapeText says so).
+func lengthSpread(s bench.Shape) sim.Spread {
+	switch {
+	case s.InputCVKnown || s.OutputCVKnown:
+		return sim.UniformSpread(max(s.InputCV, s.OutputCV))
+	case strings.EqualFold(s.Dataset, "sharegpt"):
+		return sim.ConversationSpread
+	}
+	return sim.Spread{}
 }
 
 // replaySeed seeds every replay, so that a fit is reproducible.

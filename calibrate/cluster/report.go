@@ -62,6 +62,8 @@ type TargetReport struct {
 	Fitted   bool    `json:"fitted"`
 	// Why says why a value was shown but not fitted.
 	Why string `json:"why,omitempty"`
+	// Note qualifies what a fitted value shows (an open loop's offered load).
+	Note string `json:"note,omitempty"`
 }
 
 // fill records the fit's outcome.
@@ -84,7 +86,7 @@ func (r *Report) fill(params []calibrate.Param, targets []target, out calibrate.
 	for j, t := range targets {
 		why, skip := excluded[j]
 		r.Targets = append(r.Targets, TargetReport{Result: r.Results[r.used[t.result]].Name, Metric: t.label(), Measured: t.measured,
-			Before: out.Before[j], After: out.After[j], Fitted: !skip, Why: why})
+			Before: out.Before[j], After: out.After[j], Fitted: !skip, Why: why, Note: t.note})
 	}
 	r.WorstBeforePct, r.WorstAfterPct = pctOf(out.WorstBefore), pctOf(out.WorstAfter)
 	r.AtBound, r.Evals = out.AtBound, out.Evals

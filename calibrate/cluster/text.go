@@ -43,6 +43,9 @@ func (r *Report) WriteText(w io.Writer) {
 		if !t.Fitted {
 			fmt.Fprintln(w, wrap(t.Why, 92, "    "))
 		}
+		if t.Note != "" {
+			fmt.Fprintln(w, wrap(t.Note, 92, "    "))
+		}
 	}
 	// The fit minimises |log(predicted/measured)|, so its worst error is a
 	// ratio: say so, or an under-prediction of -73.8% in the table above

@@ -31,7 +31,9 @@ func newCalibrateCmd(s *streams) *cobra.Command {
 		Long: `Read benchmark results of the deployment SPEC describes — 'vllm bench serve
 --save-result' JSON (and the older benchmark_serving.py's), SGLang bench_serving
 JSONL, GuideLLM reports — replay each run (its request shape, load and number
-of requests) through vlaunch's step-time model and simulator, and fit the
+of requests; with vLLM's --save-detailed or SGLang's --output-details, the
+spread of its request lengths too) through vlaunch's step-time model and
+simulator, and fit the
 efficiency constants so the predictions match: bounded to documented ranges,
 minimising the worst error. The report shows every result, every constant's
 movement (or why the results cannot move it) and every value before and after.

@@ -141,15 +141,13 @@ func simulate(r calibration.Row, sm *perf.StepModel, e engine, opt Options) Outc
 // closed loop that does not state it but publishes mean E2E, TTFT and TPOT,
 // the ratio whose mean output length (1 + r)/2 × L those imply:
 // (E2E − TTFT) / TPOT + 1. ShareGPT-like datasets run at their published
-// mean lengths spread uniformly over [0, 2] × the mean (an assumption: the
-// real distribution is skewed; the spread desynchronises sessions as
-// conversation data does). Rows with published means of a random dataset
-// run at the means.
+// mean lengths with sim.ConversationSpread. Rows with published means of a
+// random dataset run at the means.
 func spread(r calibration.Row) sim.Spread {
 	w, f := r.Workload, r.Figures
 	switch {
 	case w.Dataset == "sharegpt":
-		return sim.Spread{Lo: 0, Hi: 2}
+		return sim.ConversationSpread
 	case w.Dataset != "random" || w.OutputTokensMean.Positive() || w.InputTokensMean.Positive():
 		return sim.Spread{}
 	case w.RangeRatio.Known:

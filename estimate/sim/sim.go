@@ -240,6 +240,25 @@ func (s *simulator) newReq(t float64, session int) simReq {
 // ones, as fractions of them.
 type Spread struct{ Lo, Hi float64 }
 
+// ConversationSpread is the spread a replay gives a conversation dataset
+// (ShareGPT) whose per-request lengths are not published: uniform over
+// [0, 2] × the mean. An assumption — the real distribution is skewed, with
+// a long tail — kept because it desynchronises sessions as conversation
+// data does and keeps the mean.
+var ConversationSpread = Spread{Lo: 0, Hi: 2}
+
+// UniformSpread is the uniform spread with the coefficient of variation cv
+// (standard deviation over mean) of measured request lengths: half-width
+// √3·cv around the mean, cut at zero (where the cut raises the mean a
+// little). cv ≤ 0 gives no spread.
+func UniformSpread(cv float64) Spread {
+	if !(cv > 0) {
+		return Spread{}
+	}
+	h := math.Sqrt(3) * cv
+	return Spread{Lo: max(0, 1-h), Hi: 1 + h}
+}
+
 func (sp Spread) active() bool { return sp.Hi > sp.Lo && sp.Hi > 0 }
 
 // draw is a length uniform in [ceil(n × Lo), floor(n × Hi)], at least 1.
