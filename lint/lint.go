@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint/launch"
@@ -36,27 +37,7 @@ type Options struct {
 // inputs are linted together: several files are several nodes of one deployment.
 func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	ps := &pass{Spec: opts.Spec, Capacity: opts.Capacity}
-	var ds diag.Diagnostics
-	var invs []*launch.Invocation
-	var quiet []string // directory files that started nothing
-	for _, in := range inputs {
-		got, scripts, d := launch.Parse(in.Name, in.Data)
-		if len(got) == 0 && len(d) == 0 {
-			if in.InDirectory {
-				quiet = append(quiet, in.Name)
-			} else {
-				d = append(d, noLaunch(in.Name))
-			}
-		}
-		invs = append(invs, got...)
-		ps.Scripts = append(ps.Scripts, scripts...)
-		ds = append(ds, d...)
-	}
-	if len(invs) == 0 {
-		for _, name := range quiet {
-			ds = append(ds, noLaunch(name))
-		}
-	}
+	invs, ds := parseInputs(inputs, ps)
 	direct, dds := parseVersionDirectives(inputs, opts.Version == "")
 	ds = append(ds, dds...)
 	rel, stated, warn, err := chooseRelease(opts, inputs, direct, invs)
@@ -173,6 +154,120 @@ func dedupe(ds diag.Diagnostics) diag.Diagnostics {
 		}
 	}
 	return out
+}
+
+// parseInputs parses every input, parses a script again as each input that
+// runs it starts it (launch.ParseRunBy: with the runner's environment,
+// host and container) and notes each input whose launches nothing checks
+// (VL008): one that starts nothing, or only runs scripts not among the
+// inputs. A file found in a directory gets the note only when no input
+// starts anything: a deployment directory holds helpers and documents.
+func parseInputs(inputs []Input, ps *pass) ([]*launch.Invocation, diag.Diagnostics) {
+	var ds diag.Diagnostics
+	var all []*launch.Invocation
+	names := make([]string, len(inputs))
+	clean := map[string]bool{} // parsed without syntax errors
+	for i, in := range inputs {
+		got, scripts, d := launch.Parse(in.Name, in.Data)
+		names[i], clean[in.Name] = in.Name, len(d) == 0
+		all = append(all, got...)
+		ps.Scripts = append(ps.Scripts, scripts...)
+		ds = append(ds, d...)
+	}
+	invs, lost := runScripts(inputs, names, all)
+	checked := map[string]bool{} // inputs with a launch of their own or a script run found
+	for _, inv := range all {
+		checked[inv.File] = true
+	}
+	for f, scripts := range lost {
+		if runs(all, f) == len(scripts) && !launchesOwn(all, f) {
+			checked[f] = false
+		}
+	}
+	var quiet diag.Diagnostics
+	for _, in := range inputs {
+		if checked[in.Name] || !clean[in.Name] {
+			continue
+		}
+		d := noLaunch(in.Name)
+		if s := lost[in.Name]; len(s) > 0 {
+			d = runsUnlinted(in.Name, s)
+		}
+		if in.InDirectory {
+			quiet = append(quiet, d)
+		} else {
+			ds = append(ds, d)
+		}
+	}
+	if len(invs) == 0 {
+		ds = append(ds, quiet...)
+	}
+	return invs, ds
+}
+
+// runScripts replaces the invocations of every shell script another input
+// runs by the script parsed as each runner starts it (named after the
+// runner when there are several), drops the run records, and returns, per
+// runner, the scripts it runs that are not among the inputs.
+func runScripts(inputs []Input, names []string, all []*launch.Invocation) ([]*launch.Invocation, map[string][]string) {
+	runners := map[string][]*launch.Invocation{}
+	lost := map[string][]string{}
+	for _, inv := range all {
+		if inv.Kind != launch.KindScriptRun {
+			continue
+		}
+		if f := launch.ScriptFile(names, inv); f != "" && !launch.Markdown(f) && !launch.DataFile(f) {
+			runners[f] = append(runners[f], inv)
+		} else {
+			lost[inv.File] = append(lost[inv.File], inv.Args[0].Text)
+		}
+	}
+	var out []*launch.Invocation
+	for _, in := range inputs {
+		rs := runners[in.Name]
+		for _, inv := range all {
+			if inv.File == in.Name && inv.Kind != launch.KindScriptRun && len(rs) == 0 {
+				out = append(out, inv)
+			}
+		}
+		for _, r := range rs {
+			node := ""
+			if len(rs) > 1 {
+				node = r.Node
+			}
+			out = append(out, launch.ParseRunBy(in.Name, in.Data, r, node)...)
+		}
+	}
+	return out, lost
+}
+
+// runs counts the script-run records of file f; launchesOwn reports a
+// server or Ray start of its own.
+func runs(invs []*launch.Invocation, f string) int {
+	n := 0
+	for _, inv := range invs {
+		if inv.File == f && inv.Kind == launch.KindScriptRun {
+			n++
+		}
+	}
+	return n
+}
+
+func launchesOwn(invs []*launch.Invocation, f string) bool {
+	for _, inv := range invs {
+		if inv.File == f && inv.Kind != launch.KindScriptRun {
+			return true
+		}
+	}
+	return false
+}
+
+// runsUnlinted says that an input only runs scripts that were not given, so
+// nothing it starts was checked.
+func runsUnlinted(file string, scripts []string) diag.Diagnostic {
+	return diag.Diagnostic{Code: codeNoLaunch, Severity: diag.Info, File: file, Line: 1, Col: 1,
+		Message: "runs " + strings.Join(scripts, ", ") + ", which is not among the files linted: nothing it starts was checked",
+		Hint:    "lint the script together with this file (vlaunch lint " + file + " " + scripts[0] + "): its server is then checked with this file's environment, container and image"}
 }
 
 // noLaunch says that an input started nothing the linter knows, so that a

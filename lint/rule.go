@@ -44,8 +44,12 @@ type pass struct {
 	out  *diag.Diagnostics
 }
 
-// Report records a finding of the current rule at pos in file.
+// Report records a finding of the current rule at pos in file (in
+// pos.File when the position is in another input: a runner's environment).
 func (p *pass) Report(file string, pos launch.Pos, hint, format string, args ...interface{}) {
+	if pos.File != "" {
+		file = pos.File
+	}
 	*p.out = append(*p.out, diag.Diagnostic{
 		Code: p.rule.Code, Severity: codes.Severity(p.rule.Code), File: file, Line: pos.Line, Col: pos.Col,
 		Message: fmt.Sprintf(format, args...), Hint: hint,

@@ -27,7 +27,9 @@ func newLintCmd(s *streams) *cobra.Command {
 			"documents (a README, a recipe; a hosts table or JSON file is skipped as data). Several\n" +
 			"files are linted together as the nodes of\n" +
 			"one deployment; a directory contributes the .sh, .bash, shebang, .yaml, .yml and\n" +
-			"Markdown files under it (hidden entries and symbolic links skipped). Suppress a finding with `# vlaunch:disable=CODE reason` above the command\n" +
+			"Markdown files under it (hidden entries and symbolic links skipped). A script another\n" +
+			"file runs (bash start.sh, ./start.sh, a container running a mounted script) is linted\n" +
+			"as that file starts it: its environment, host, container and image. Suppress a finding with `# vlaunch:disable=CODE reason` above the command\n" +
 			"(or `# vlaunch:disable-file=CODE reason`); `vlaunch explain CODE` documents each rule.\n" +
 			"A `# vlaunch:vllm-version=X` comment names the vLLM release a file targets (VL007).\n" +
 			"Exit 0: nothing at or above --fail-on; 1: findings; 2: unusable input.",

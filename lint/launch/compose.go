@@ -28,7 +28,7 @@ func (fe *frontEnd) composeService(src *source, svc *yaml.Node) {
 	c := &containerCtx{image: scalar(svc, "image"), env: composeEnv(src, get(svc, "environment"))}
 	c.version = imageVersion(c.image)
 	c.envOpen = get(svc, "env_file") != nil
-	c.info = Container{Runtime: "docker", Pos: Pos{svc.Line, svc.Column},
+	c.info = Container{Runtime: "docker", Pos: Pos{Line: svc.Line, Col: svc.Column},
 		HostIPC: scalar(svc, "ipc") == "host", HostNetwork: scalar(svc, "network_mode") == "host",
 		HasShm: scalar(svc, "shm_size") != ""}
 	c.gpus, c.gpuSrc = composeGPUs(svc), "deploy.resources devices"
@@ -103,7 +103,7 @@ func composeEnv(src *source, n *yaml.Node) []EnvVar {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
-			out = append(out, EnvVar{Name: k.Value, Value: composeValue(scalarValue(src, n.Content[i+1])), Pos: Pos{k.Line, k.Column}, Source: "compose"})
+			out = append(out, EnvVar{Name: k.Value, Value: composeValue(scalarValue(src, n.Content[i+1])), Pos: Pos{Line: k.Line, Col: k.Column}, Source: "compose"})
 		}
 	}
 	return out

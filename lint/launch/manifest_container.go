@@ -74,7 +74,7 @@ func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int)
 	cc.info = Container{Runtime: "kubernetes", Pos: src.at(0), HostNetwork: true, HostIPC: true, HasShm: true}
 	cc.info.SharesHostNICs = scalar(r.spec, "hostNetwork") == "true"
 	if n := get(c, "name"); n != nil {
-		cc.info.Pos = Pos{n.Line, n.Column}
+		cc.info.Pos = Pos{Line: n.Line, Col: n.Column}
 	}
 	cc.gpus, cc.gpuSrc = containerGPUs(c)
 	argv, refs := fe.kubeArgv(src, c, env)
@@ -137,7 +137,7 @@ func containerEnv(src *source, c *yaml.Node) []EnvVar {
 		}
 		at := Pos{}
 		if n := get(e, "name"); n != nil {
-			at = Pos{n.Line, n.Column}
+			at = Pos{Line: n.Line, Col: n.Column}
 		}
 		v := unknownValue("$"+name, at, name)
 		if vn := get(e, "value"); vn != nil && vn.Kind == yaml.ScalarNode {

@@ -123,7 +123,7 @@ func (fe *frontEnd) rayGroup(src *source, g *yaml.Node, kind Kind, tag string) {
 		return
 	}
 	var args []Value
-	at := Pos{g.Line, g.Column}
+	at := Pos{Line: g.Line, Col: g.Column}
 	if kind == KindRayHead {
 		args = append(args, knownValue("--head", at))
 	} else {
@@ -132,7 +132,7 @@ func (fe *frontEnd) rayGroup(src *source, g *yaml.Node, kind Kind, tag string) {
 	if p := get(g, "rayStartParams"); p != nil && p.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(p.Content); i += 2 {
 			k, v := p.Content[i], p.Content[i+1]
-			args = append(args, concatValues(knownValue("--"+k.Value+"=", Pos{k.Line, k.Column}), scalarValue(src, v)))
+			args = append(args, concatValues(knownValue("--"+k.Value+"=", Pos{Line: k.Line, Col: k.Column}), scalarValue(src, v)))
 		}
 	}
 	inv := w.newInvocation(&cmdCtx{stmt: &syntax.Stmt{}}, kind, knownValue("ray", at), "kuberay", args)

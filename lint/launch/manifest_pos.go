@@ -13,13 +13,13 @@ import (
 // cannot be aligned with the value, bytes of a one-line scalar count from
 // its start and a multi-line one points at its start.
 func scalarValue(src *source, n *yaml.Node) Value {
-	v := Value{Text: n.Value, Known: true, Pos: Pos{n.Line, n.Column}}
+	v := Value{Text: n.Value, Known: true, Pos: Pos{Line: n.Line, Col: n.Column}}
 	v.pos = make([]Pos, len(n.Value))
 	if n.Line > len(src.lines) {
 		// yaml.v3 counts a lone CR as a line break, the file's line index
 		// does not: the node lies past the lines we know, so every byte
 		// points at the last line's start rather than outside the file.
-		last := Pos{len(src.lines), 1}
+		last := Pos{Line: len(src.lines), Col: 1}
 		v.Pos = last
 		for i := range v.pos {
 			v.pos[i] = last
@@ -45,7 +45,7 @@ func scalarValue(src *source, n *yaml.Node) Value {
 		}
 		line, col := n.Line, n.Column+off
 		for i := range v.pos {
-			v.pos[i] = Pos{line, col + i}
+			v.pos[i] = Pos{Line: line, Col: col + i}
 		}
 		if strings.Contains(n.Value, "\n") || !fitsLine(src, n, off) {
 			for i := range v.pos {
@@ -97,7 +97,7 @@ func blockPositions(src *source, n *yaml.Node, pos []Pos) {
 		if indent < 0 {
 			indent = lineIndent(src, line)
 		}
-		pos[i] = Pos{line, indent + 1 + col}
+		pos[i] = Pos{Line: line, Col: indent + 1 + col}
 		col++
 		if n.Value[i] == '\n' {
 			line++

@@ -54,7 +54,7 @@ func TestScalarPositionsFallback(t *testing.T) {
 	n.Value = "a b c d e f g h"
 	v := scalarValue(newFileSource("t.yaml", []byte(doc), true), n)
 	for i := range v.Text {
-		if p := v.PosAt(i); p != (Pos{1, 4}) {
+		if p := v.PosAt(i); p != (Pos{Line: 1, Col: 4}) {
 			t.Fatalf("byte %d at %v, want the scalar's start 1:4", i, p)
 		}
 	}

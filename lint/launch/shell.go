@@ -61,6 +61,14 @@ const maxDepth = 8
 // it contains, the parsed scripts (for hygiene rules) and syntax errors.
 func ParseShell(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
 	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}}
+	src := shellSource(file, data)
+	fe.parseAndWalk(src, newScope(), walkCtx{})
+	fe.notePlaceholders(src)
+	return fe.invs, fe.scripts, fe.diags
+}
+
+// shellSource is a shell file's text as the parser reads it.
+func shellSource(file string, data []byte) *source {
 	data = validUTF8(data)
 	src := newFileSource(file, data, false)
 	if bytes.HasPrefix(data, utf8BOM) {
@@ -69,9 +77,7 @@ func ParseShell(file string, data []byte) ([]*Invocation, []*Script, diag.Diagno
 		src.data = append([]byte("   "), data[len(utf8BOM):]...)
 		src.bom = true
 	}
-	fe.parseAndWalk(src, newScope(), walkCtx{})
-	fe.notePlaceholders(src)
-	return fe.invs, fe.scripts, fe.diags
+	return src
 }
 
 // utf8BOM is the byte-order mark Windows editors put at the start of a file.

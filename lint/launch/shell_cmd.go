@@ -144,6 +144,9 @@ func (w *walker) command(cc *cmdCtx, i int) {
 		case looksLikeScript(f[i]) && i > 0:
 			w.subScript(f[i], w.sc.clone(), w.ctx)
 			return
+		case isScriptPath(name) && f[i].Known:
+			w.scriptRun(cc, f[i]) // ./start.sh
+			return
 		}
 	}
 	if heredocMayBeScript(cc) {
@@ -256,7 +259,8 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 			return
 		}
 		if !strings.HasPrefix(t, "-") {
-			return // bash script.sh: the file is linted only if given
+			w.scriptRun(cc, f[j]) // bash script.sh: joined to the file if it is linted too
+			return
 		}
 		if strings.Contains(t, "c") && !strings.HasPrefix(t, "--") && j+1 < len(f) {
 			k := j + 1

@@ -174,6 +174,13 @@ func (w *walker) dockerOptions(c *containerCtx, opts []dockerOpt) (entrypoint *V
 			if strings.Contains(v.Text, "/dev/shm") {
 				c.info.HasShm = true
 			}
+			parse := parseVolume
+			if o.name == "mount" {
+				parse = parseMountOpt
+			}
+			if m, ok := parse(v.Text); ok {
+				c.mounts = append(c.mounts, m)
+			}
 		case "entrypoint":
 			ep := v
 			entrypoint = &ep

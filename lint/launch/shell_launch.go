@@ -18,6 +18,8 @@ type containerCtx struct {
 	envOpen bool
 	// marks are device files and options that tell the platform (/dev/kfd).
 	marks []string
+	// mounts are the host paths bound into the container (docker -v/--mount).
+	mounts []mount
 }
 
 // serve records a vLLM server invocation.
@@ -66,11 +68,7 @@ func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string,
 		inv.Unexported = w.unexported()
 		inv.EnvOpen = w.fe.sourced
 	}
-	for _, name := range visibleDeviceVars {
-		if e, ok := inv.LookupEnv(name); ok && e.Value.Known {
-			inv.GPUs, inv.GPUSource = countDevices(e.Value.Text), name
-		}
-	}
+	inv.devicesFromEnv()
 	var marks []string
 	if c := w.ctx.container; c != nil {
 		marks = c.marks
@@ -101,6 +99,16 @@ func (w *walker) scriptExports() []EnvVar {
 		}
 	}
 	return out
+}
+
+// devicesFromEnv counts the GPUs a device-visibility variable of the
+// invocation's environment leaves it (the last such variable set wins).
+func (inv *Invocation) devicesFromEnv() {
+	for _, name := range visibleDeviceVars {
+		if e, ok := inv.LookupEnv(name); ok && e.Value.Known {
+			inv.GPUs, inv.GPUSource = countDevices(e.Value.Text), name
+		}
+	}
 }
 
 // visibleDeviceVars limit the devices a process sees, per platform; the

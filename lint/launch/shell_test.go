@@ -166,8 +166,8 @@ func TestDataHeredocNotShell(t *testing.T) {
 		t.Errorf("JSON heredoc: %d invocations, diagnostics %v", len(invs), ds)
 	}
 	invs, _, _ = ParseShell("t.sh", []byte("cat > start.sh <<EOF\nvllm serve m --tp 2\nEOF\nbash start.sh\n"))
-	if len(invs) != 1 {
-		t.Errorf("script heredoc: want 1 invocation, got %d", len(invs))
+	if len(invs) != 2 || invs[0].Kind != KindServe || invs[1].Kind != KindScriptRun {
+		t.Errorf("script heredoc: want the server and the run of start.sh, got %d invocations", len(invs))
 	}
 }
 

@@ -3,6 +3,10 @@ package launch
 // Pos is a 1-based line and column in an input file; the zero value means unknown.
 type Pos struct {
 	Line, Col int
+	// File names the input the position is in when it is not the file of
+	// the invocation that holds it: the environment a runner gives a script
+	// it runs (ParseRunBy) is set in the runner. "" otherwise.
+	File string
 }
 
 // Value is a piece of text the linter read from an input, with what could
@@ -59,6 +63,14 @@ const (
 	KindRayHead
 	// KindRayWorker is `ray start --address=...`.
 	KindRayWorker
+	// KindScriptRun is not a launch: a script file the input runs (`bash
+	// start.sh`, `./start.sh`, a container running a script mounted from the
+	// host), with the context it runs in (environment, container, image,
+	// GPUs, host). Args[0] is the script's path on the host as the runner
+	// names it (a container path translated through its mounts). Package
+	// lint joins it to the script when the script is among the inputs and
+	// drops it before any rule runs.
+	KindScriptRun
 )
 
 // Invocation is one command the linter recognised in an input.

@@ -1,0 +1,107 @@
+package launch
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ScriptFile finds the input a run record (KindScriptRun) names: the path
+// from the runner's directory (or as given), else the one input with the
+// script's base name. "" when none is, or when it would be the runner.
+func ScriptFile(files []string, run *Invocation) string {
+	p := run.Args[0].Text
+	for _, pre := range []string{"$PWD/", "${PWD}/", "$(pwd)/", "./"} {
+		p = strings.TrimPrefix(p, pre)
+	}
+	want := []string{path.Clean(p), path.Join(path.Dir(run.File), p)}
+	var byBase []string
+	for _, f := range files {
+		if f == run.File {
+			continue
+		}
+		for _, w := range want {
+			if path.Clean(f) == w {
+				return f
+			}
+		}
+		if path.Base(f) == path.Base(p) {
+			byBase = append(byBase, f)
+		}
+	}
+	if len(byBase) == 1 {
+		return byBase[0]
+	}
+	return ""
+}
+
+// ParseRunBy parses a shell script as the run record run starts it: with
+// the runner's environment inherited (so `--data-parallel-start-rank
+// "$START_RANK"` resolves per runner; positions of that environment point
+// into the runner's file), on the runner's host, and with its container,
+// image, release and GPUs where the script says nothing of them. node names
+// the invocations ("" keeps the script's own names). Scripts the script
+// runs in turn are not followed; syntax errors were reported by Parse.
+func ParseRunBy(file string, data []byte, run *Invocation, node string) []*Invocation {
+	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}}
+	env := inFile(run.Env, run.File)
+	fe.parseAndWalk(shellSource(file, data), containerScope(env), walkCtx{host: run.Host})
+	var out []*Invocation
+	for _, inv := range fe.invs {
+		if inv.Kind != KindScriptRun {
+			out = append(out, inv.inContextOf(run))
+		}
+	}
+	nameNodes(file, out)
+	if node != "" {
+		for _, inv := range out {
+			inv.Node += " (run by " + node + ")"
+		}
+	}
+	return out
+}
+
+// inContextOf gives inv the container, image, GPUs, platform and host of
+// the run record r where inv has none of its own.
+func (inv *Invocation) inContextOf(r *Invocation) *Invocation {
+	if inv.Container == nil && r.Container != nil {
+		inv.Container, inv.HostOnlyEnv = r.Container, r.HostOnlyEnv
+	}
+	if inv.Image == "" {
+		inv.Image, inv.ImageVersion = r.Image, r.ImageVersion
+	}
+	if inv.GPUs == 0 {
+		inv.GPUs, inv.GPUSource = r.GPUs, r.GPUSource
+	}
+	if inv.Platform == "" {
+		inv.Platform = r.Platform
+	}
+	inv.EnvOpen = inv.EnvOpen || r.EnvOpen
+	return inv
+}
+
+// inFile marks the positions of env as positions in file.
+func inFile(env []EnvVar, file string) []EnvVar {
+	out := make([]EnvVar, len(env))
+	for i, e := range env {
+		e.Pos.File = file
+		e.Value = e.Value.inFile(file)
+		out[i] = e
+	}
+	return out
+}
+
+// inFile is v with every position marked as one in file.
+func (v Value) inFile(file string) Value {
+	v.Pos.File = file
+	if v.pos != nil {
+		ps := make([]Pos, len(v.pos))
+		for i, p := range v.pos {
+			p.File = file
+			ps[i] = p
+		}
+		v.pos = ps
+	}
+	return v
+}
