@@ -17,6 +17,24 @@ var Runtimes = []string{"bare", "docker", "kubernetes"}
 // addresses, the release, the backend and the layout's arithmetic, so
 // MakePlan only reports what is the generator's own concern (GENxxx).
 func MakePlan(r *resolve.Deployment, runtime string) (*Plan, diag.Diagnostics) {
+	return makePlan(r, runtime, (*Plan).activeNodes)
+}
+
+// Refusal is MakePlan's verdict on a deployment — its diagnostics — at a
+// cost that does not grow with the nodes (`vlaunch plan` asks it of
+// thousands of candidates): every check runs, but the commands are built
+// for the first node of each role only. That finds every error building
+// them all would: the flags a node's command gets (the only thing that
+// can fail there, a flag the release lacks) depend on the plan and the
+// node's role, not on which node of the role it is (nodeArgs,
+// spanningArgs, raySteps).
+func Refusal(r *resolve.Deployment, runtime string) diag.Diagnostics {
+	_, ds := makePlan(r, runtime, (*Plan).roleLeaders)
+	return ds
+}
+
+// makePlan is MakePlan building the commands of the nodes built picks.
+func makePlan(r *resolve.Deployment, runtime string, built func(*Plan) []*NodePlan) (*Plan, diag.Diagnostics) {
 	d := r.Spec
 	if d == nil {
 		return nil, diag.Diagnostics{{Code: CodeLayout, Severity: diag.Error, Message: "a bundle needs a spec (the quick form has none)"}}
@@ -45,7 +63,7 @@ func MakePlan(r *resolve.Deployment, runtime string) (*Plan, diag.Diagnostics) {
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	if err := p.buildNodes(d); err != nil {
+	if err := p.buildNodes(d, built(p)); err != nil {
 		return nil, append(ds, diag.Diagnostic{Code: CodeLayout, Severity: diag.Error, File: d.File, Message: err.Error()})
 	}
 	ds = append(ds, gidNote(d, p)...)
@@ -109,14 +127,14 @@ func modelArg(r *resolve.Deployment) string {
 	return r.Spec.Model.Name
 }
 
-// buildNodes fills every active node's environment and commands.
-func (p *Plan) buildNodes(d *spec.Deployment) error {
+// buildNodes fills the environment and commands of nodes (of p).
+func (p *Plan) buildNodes(d *spec.Deployment, nodes []*NodePlan) error {
 	common, err := commonArgs(p, d)
 	if err != nil {
 		return err
 	}
 	extra := extraArgs(d)
-	for _, n := range p.activeNodes() {
+	for _, n := range nodes {
 		n.Env = nodeEnv(p, d, n, EnvVar{Value: n.Address})
 		steps, err := p.nodeSteps(n, common, extra)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/validate"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -77,6 +78,7 @@ type matrixCase struct {
 	runtime  string
 	bundle   *Bundle
 	diags    diag.Diagnostics
+	resolved *resolve.Deployment // nil when validate refused the spec
 }
 
 // matrixCache holds the matrix once per test binary: TestReleaseMatrix and
@@ -109,6 +111,7 @@ func buildMatrix() []matrixCase {
 				res, ds, err := validate.Bytes(filepath.Join("matrix", j.scenario+".yaml"), []byte(data))
 				c := matrixCase{release: r, scenario: j.scenario, backend: j.backend, runtime: rt, diags: ds}
 				if err == nil && !ds.HasErrors() {
+					c.resolved = res
 					b, gds := Generate(res, Options{})
 					c.bundle, c.diags = b, append(ds, gds...)
 				}

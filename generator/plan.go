@@ -314,6 +314,19 @@ func (p *Plan) activeNodes() []*NodePlan {
 	return out
 }
 
+// roleLeaders is the first active node of each role.
+func (p *Plan) roleLeaders() []*NodePlan {
+	seen := map[string]bool{}
+	var out []*NodePlan
+	for _, n := range p.activeNodes() {
+		if !seen[n.Role] {
+			seen[n.Role] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func sortedKeys(m map[string]string) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

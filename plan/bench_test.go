@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/internal/specfixture"
 	"github.com/vlaunch/vlaunch/validate"
 )
 
@@ -33,4 +34,23 @@ func benchPlan(b *testing.B, path string) {
 // the issue asks for under 10 s.
 func BenchmarkPlan256(b *testing.B) {
 	benchPlan(b, filepath.Join("testdata", "deepseek-v3-256xh20.yaml"))
+}
+
+// BenchmarkPlan10000Nodes is the reference scenario on 10,000 nodes × 8
+// H20 with `parallelism: auto` (the largest spec validate accepts): #15
+// asks for under 10 s.
+func BenchmarkPlan10000Nodes(b *testing.B) {
+	ref, err := os.ReadFile(filepath.Join("..", "examples", "deepseek-v3-32xh20.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := specfixture.AutoOnNodes(ref, 10000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "auto10000.yaml")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	benchPlan(b, path)
 }

@@ -9,15 +9,16 @@ import (
 	"github.com/vlaunch/vlaunch/validate"
 )
 
-// generatorRefuses runs the generator's own plan of the bundle (no
-// rendering) for a candidate: the checks `vlaunch generate` makes beyond
-// validation (the layout's kind on these nodes, DBO and the backend, the
-// image's kernels, ...). A candidate it refuses is not offered.
+// generatorRefuses is the verdict of the generator's own plan of the
+// bundle (generator.Refusal: no rendering, no command per node) for a
+// candidate: the checks `vlaunch generate` makes beyond validation (the
+// layout's kind on these nodes, DBO and the backend, the image's kernels,
+// ...). A candidate it refuses is not offered.
 func generatorRefuses(dep *resolve.Deployment) error {
 	if dep.Spec == nil {
 		return nil
 	}
-	if _, ds := generator.MakePlan(dep, dep.Spec.Runtime.Kind); ds.HasErrors() {
+	if ds := generator.Refusal(dep, dep.Spec.Runtime.Kind); ds.HasErrors() {
 		return fmt.Errorf("%s", firstError(ds))
 	}
 	return nil

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vlaunch/vlaunch/internal/specfixture"
 )
 
 // Bounds every hostile case must stay within (#15). The binary runs with
@@ -215,9 +217,13 @@ func hostileFiles(t *testing.T, dir string) {
 	variant("longout.yaml", "  max_model_len: 32768", "  max_model_len: 16777216", "  output_tokens: 1024", "  output_tokens: 16000000",
 		"  port: 8000", "  port: 8000\n  env: {VLLM_ALLOW_LONG_MAX_MODEL_LEN: \"1\"}")
 	variant("secret.yaml", "  port: 8000", "  port: 8000\n  env: {HF_TOKEN: hf_abcdefghijklmnopqrstuvwxyzABCDEF}")
-	write("auto100.yaml", manyNodes(t, ref, 100))
-	write("auto10000.yaml", manyNodes(t, ref, 10000))
-	write("nodes10001.yaml", manyNodes(t, ref, 10001))
+	for name, n := range map[string]int{"auto100.yaml": 100, "auto10000.yaml": 10000, "nodes10001.yaml": 10001} {
+		data, err := specfixture.AutoOnNodes(ref, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(name, data)
+	}
 }
 
 // writeBig writes a YAML file of n spaces and one key, a MiB at a time:
@@ -266,25 +272,6 @@ func gzipBomb(t *testing.T, n int) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
-}
-
-// manyNodes is the reference example on n nodes of 8 GPUs with
-// `parallelism: auto`.
-func manyNodes(t *testing.T, ref []byte, n int) []byte {
-	var nodes strings.Builder
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&nodes, "    - {name: node%d, address: 10.%d.%d.%d, gpus: 8, interface: eth0, rdma_devices: [mlx5_0]}\n", i, i>>16&255, i>>8&255, i&255)
-	}
-	s := string(ref)
-	re := regexp.MustCompile(`(?m)^    - \{name: node\d.*\n`)
-	first := re.FindStringIndex(s)
-	s = s[:first[0]] + "NODES" + re.ReplaceAllString(s[first[0]:], "")
-	s = strings.Replace(s, "NODES", nodes.String(), 1)
-	layout := "parallelism:\n  tensor: 1\n  pipeline: 1\n  data: 32\n  expert: true\n"
-	if !strings.Contains(s, layout) {
-		t.Fatal("reference layout not found")
-	}
-	return []byte(strings.Replace(s, layout, "parallelism: auto\n", 1))
 }
 
 // fuzzSeeds are the inputs of validate's fuzz corpus (testdata/fuzz, the

@@ -13,7 +13,7 @@ import (
 // count whose cost is small next to weights and KV.
 const activationPassesPerLayer = 8
 
-// StepModel (not safe for concurrent use) is a StepSetup with every per-step constant precomputed, so one
+// StepModel (read-only once built: safe for concurrent use) is a StepSetup with every per-step constant precomputed, so one
 // step costs a few dozen floating-point operations (the simulator evaluates
 // it once per engine step).
 type StepModel struct {

@@ -9,6 +9,7 @@ package slo
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
@@ -46,9 +47,7 @@ func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
 		p.Prefill = append(p.Prefill, sm.PrefillIdle(n, max(1, in.MaxNumBatchedTokens)))
 	}
 	if kvTokensPerRank > 0 {
-		for _, n := range perfInputLengths(in) {
-			p.Simulations = append(p.Simulations, simulateScenario(in, sm, kvTokensPerRank, n, opt))
-		}
+		p.Simulations = simulateScenarios(in, sm, kvTokensPerRank, perfInputLengths(in), opt)
 	}
 	if s.Model.IsMoE() && s.DP > sim.MaxRepRanks {
 		p.Notes = append(p.Notes, fmt.Sprintf("the simulation runs %d of the %d lock-step DP ranks and tiles them over the rest: "+
@@ -110,6 +109,21 @@ func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, input
 		sc.Result = sim.Overloaded(capacity)
 	}
 	return sc
+}
+
+// simulateScenarios runs simulateScenario for each input length, all at
+// once: the runs are independent and seeded alike whatever the order, so
+// the results are the same as one after another, and a check costs the
+// longest of them rather than their sum where cores are free. The step
+// model is only read once built.
+func simulateScenarios(in *input.Input, sm *perf.StepModel, kvTokens int64, lengths []int, opt Options) []SimScenario {
+	out := make([]SimScenario, len(lengths))
+	var wg sync.WaitGroup
+	for i, n := range lengths {
+		wg.Go(func() { out[i] = simulateScenario(in, sm, kvTokens, n, opt) })
+	}
+	wg.Wait()
+	return out
 }
 
 // scenarioConfig is the simulation of one input length under the

@@ -1,0 +1,34 @@
+// Package specfixture builds the large specs that tests and benchmarks
+// share from the reference example, so the rule for "the reference on N
+// nodes" is written once.
+package specfixture
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// refNode is one node line of the reference example's hardware list.
+var refNode = regexp.MustCompile(`(?m)^    - \{name: node\d.*\n`)
+
+// refLayout is the reference example's pinned layout.
+const refLayout = "parallelism:\n  tensor: 1\n  pipeline: 1\n  data: 32\n  expert: true\n"
+
+// AutoOnNodes is the reference example ref with n nodes of 8 GPUs each
+// (distinct names and addresses) and `parallelism: auto`.
+func AutoOnNodes(ref []byte, n int) ([]byte, error) {
+	var nodes strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&nodes, "    - {name: node%d, address: 10.%d.%d.%d, gpus: 8, interface: eth0, rdma_devices: [mlx5_0]}\n", i, i>>16&255, i>>8&255, i&255)
+	}
+	s := string(ref)
+	first := refNode.FindStringIndex(s)
+	if first == nil || !strings.Contains(s, refLayout) {
+		return nil, errors.New("specfixture: not the reference example (its node list or layout is missing)")
+	}
+	s = s[:first[0]] + "NODES" + refNode.ReplaceAllString(s[first[0]:], "")
+	s = strings.Replace(s, "NODES", nodes.String(), 1)
+	return []byte(strings.Replace(s, refLayout, "parallelism: auto\n", 1)), nil
+}
