@@ -61,6 +61,7 @@ var Rules = []*Rule{
 	{Code: codes.VLModelFirst, check: checkModelFirst},
 	{Code: codes.VLSecret, check: checkSecrets},
 	{Code: codes.VLSpeculative, check: checkSpeculative, needs: []string{"speculative-config"}},
+	{Code: codes.VLNCCLTransport, check: checkNCCLTransports},
 
 	{Code: codes.VLSameFlags, check: checkSameFlags, needs: []string{"data-parallel-size-local"}},
 	{Code: codes.VLDPSize, check: checkDPSize, needs: []string{"data-parallel-size-local"}},

@@ -44,6 +44,7 @@ const (
 	VLModelFirst          diag.Code = "VL128"
 	VLSecret              diag.Code = "VL129"
 	VLSpeculative         diag.Code = "VL130"
+	VLNCCLTransport       diag.Code = "VL131"
 	VLSameFlags           diag.Code = "VL201"
 	VLDPSize              diag.Code = "VL202"
 	VLLocalSum            diag.Code = "VL203"
@@ -122,6 +123,7 @@ var lintEntries = []Entry{
 	{VLModelFirst, "model-first", diag.Warning, "The model is not the first argument of vllm serve"},
 	{VLSecret, "literal-secret", diag.Error, "A credential written into a launch file"},
 	{VLSpeculative, "speculative-config", diag.Error, "A --speculative-config the release cannot run"},
+	{VLNCCLTransport, "nccl-transport-disabled", diag.Warning, "NCCL peer-to-peer or InfiniBand switched off where the server needs it"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
 	{VLDPSize, "dp-size", diag.Error, "Global DP size differs between nodes"},
 	{VLLocalSum, "local-sum", diag.Error, "Local DP sizes do not add up to the global DP size"},
