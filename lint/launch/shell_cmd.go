@@ -145,8 +145,9 @@ func (w *walker) command(cc *cmdCtx, i int) {
 			w.subScript(f[i], w.sc.clone(), w.ctx)
 			return
 		case isScriptPath(name) && f[i].Known:
-			w.scriptRun(cc, f[i]) // ./start.sh
-			return
+			// ./start.sh, or a wrapper that runs its arguments
+			// (`sbatch_base.sh bash -lc "$cmd"`): keep looking.
+			w.scriptRun(cc, f[i])
 		}
 	}
 	if heredocMayBeScript(cc) {
@@ -302,7 +303,7 @@ func (w *walker) heredocs(cc *cmdCtx, host string) {
 		if r.Hdoc == nil || (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) {
 			continue
 		}
-		body := w.heredocBody(r)
+		body := w.ev().heredocBody(r)
 		ctx := w.ctx
 		sc := w.childScope(cc)
 		if host != "" {
@@ -310,31 +311,6 @@ func (w *walker) heredocs(cc *cmdCtx, host string) {
 		}
 		w.subScript(body, sc, ctx)
 	}
-}
-
-// heredocBody expands a here-document unless its delimiter is quoted.
-func (w *walker) heredocBody(r *syntax.Redirect) Value {
-	quoted := false
-	for _, p := range r.Word.Parts {
-		if _, ok := p.(*syntax.Lit); !ok {
-			quoted = true
-		}
-	}
-	if strings.Contains(r.Word.Lit(), "\\") {
-		quoted = true
-	}
-	var b builder
-	for _, p := range r.Hdoc.Parts {
-		if l, ok := p.(*syntax.Lit); ok && quoted {
-			start := int(l.ValuePos.Offset())
-			for i := 0; i < len(l.Value); i++ {
-				w.src.addByte(&b, start+i, l.Value[i], w.src.at(start+i))
-			}
-			continue
-		}
-		w.ev().part(p, heredocBody, &b, nil)
-	}
-	return b.value(w.src.pos(r.Hdoc.Pos()))
 }
 
 // sshValueOpts are ssh options that take a value.

@@ -209,14 +209,68 @@ func (ev *evaluator) sglQuoted(s *syntax.SglQuoted, b *builder) {
 	}
 }
 
-// cmdSubst resolves the few substitutions whose output is static (seq).
+// cmdSubst resolves the few substitutions whose output is static: seq, and
+// a here-document read back with cat (`cmd=$(cat <<EOF ... EOF)`, how
+// scripts hand a whole script to `bash -lc "$cmd"` or sbatch --wrap).
 func (ev *evaluator) cmdSubst(c *syntax.CmdSubst) Value {
 	txt := ev.src.text(c.Pos(), c.End())
 	p := ev.src.pos(c.Pos())
 	if items, ok := ev.seqSubst(c); ok {
 		return knownValue(strings.Join(items, "\n"), p)
 	}
+	if r := catHeredoc(c); r != nil {
+		return trimFinalNewlines(ev.heredocBody(r))
+	}
 	return unknownValue(txt, p, txt)
+}
+
+// catHeredoc returns the here-document of `$(cat <<EOF ... EOF)` (plain cat
+// or `cat -`, nothing else in the substitution), or nil.
+func catHeredoc(c *syntax.CmdSubst) *syntax.Redirect {
+	if len(c.Stmts) != 1 {
+		return nil
+	}
+	st := c.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || call.Args[0].Lit() != "cat" || len(call.Args) > 2 || (len(call.Args) == 2 && call.Args[1].Lit() != "-") {
+		return nil
+	}
+	if len(st.Redirs) != 1 || st.Redirs[0].Hdoc == nil || (st.Redirs[0].Op != syntax.Hdoc && st.Redirs[0].Op != syntax.DashHdoc) {
+		return nil
+	}
+	return st.Redirs[0]
+}
+
+// trimFinalNewlines drops the trailing newlines a command substitution
+// removes from its output.
+func trimFinalNewlines(v Value) Value {
+	n := len(strings.TrimRight(v.Text, "\n"))
+	return v.Slice(0, n)
+}
+
+// heredocBody expands a here-document unless its delimiter is quoted.
+func (ev *evaluator) heredocBody(r *syntax.Redirect) Value {
+	quoted := false
+	for _, p := range r.Word.Parts {
+		if _, ok := p.(*syntax.Lit); !ok {
+			quoted = true
+		}
+	}
+	if strings.Contains(r.Word.Lit(), "\\") {
+		quoted = true
+	}
+	var b builder
+	for _, p := range r.Hdoc.Parts {
+		if l, ok := p.(*syntax.Lit); ok && quoted {
+			start := int(l.ValuePos.Offset())
+			for i := 0; i < len(l.Value); i++ {
+				ev.src.addByte(&b, start+i, l.Value[i], ev.src.at(start+i))
+			}
+			continue
+		}
+		ev.part(p, heredocBody, &b, nil)
+	}
+	return b.value(ev.src.pos(r.Hdoc.Pos()))
 }
 
 // seqSubst evaluates `$(seq A B)` / `$(seq B)` with resolvable bounds.
