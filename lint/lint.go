@@ -216,15 +216,21 @@ func runScripts(inputs []Input, names []string, all []*launch.Invocation) ([]*la
 		if inv.Kind != launch.KindScriptRun {
 			continue
 		}
-		if f := launch.ScriptFile(names, inv); f != "" && !launch.Markdown(f) && !launch.DataFile(f) {
+		if f := launch.ScriptFile(names, inv); f != "" {
 			runners[f] = append(runners[f], inv)
 		} else {
 			lost[inv.File] = append(lost[inv.File], inv.Args[0].Text)
 		}
 	}
 	var out []*launch.Invocation
+	budget := maxRunByBytes
 	for _, in := range inputs {
 		rs := runners[in.Name]
+		if cost := len(rs) * len(in.Data); !launch.ShellInput(in.Name, in.Data) || cost > budget {
+			rs = nil // not a shell script, or over the budget: linted as it stands
+		} else {
+			budget -= cost
+		}
 		for _, inv := range all {
 			if inv.File == in.Name && inv.Kind != launch.KindScriptRun && len(rs) == 0 {
 				out = append(out, inv)
@@ -240,6 +246,11 @@ func runScripts(inputs []Input, names []string, all []*launch.Invocation) ([]*la
 	}
 	return out, lost
 }
+
+// maxRunByBytes bounds the script text parsed again for its runners: one
+// 8 MiB script run by every file of a 500-file directory would otherwise be
+// parsed 500 times. Past it a script is linted once, as it stands.
+const maxRunByBytes = 32 << 20
 
 // runs counts the script-run records of file f; launchesOwn reports a
 // server or Ray start of its own.

@@ -48,6 +48,12 @@ func DataFile(name string) bool {
 	return dataFileExt[ext] && ext != ".yaml" && ext != ".yml" && ext != ".md"
 }
 
+// ShellInput reports an input Parse reads as a shell script (not data, a
+// Markdown document or a YAML manifest).
+func ShellInput(name string, data []byte) bool {
+	return !DataFile(name) && !Markdown(name) && !isManifest(name, data)
+}
+
 // isManifest reports YAML by extension, or by a leading apiVersion/kind.
 func isManifest(name string, data []byte) bool {
 	ext := strings.ToLower(filepath.Ext(name))
