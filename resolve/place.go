@@ -80,8 +80,14 @@ func Place(l Layout, nodeGPUs []int, r vllm.Release) (Placement, error) {
 	return p, nil
 }
 
-// place is Place's arithmetic: where the engines go, whatever the release.
+// place is Place's arithmetic: where the engines go, whatever the release
+// (remembered: see placeMemo).
 func place(l Layout, nodeGPUs []int) (Placement, error) {
+	return placeMemo.of(l, nodeGPUs)
+}
+
+// placeFresh is place without the memo.
+func placeFresh(l Layout, nodeGPUs []int) (Placement, error) {
 	if len(nodeGPUs) == 0 {
 		return Placement{}, fieldErr("hardware.nodes", "the spec has no nodes", "")
 	}

@@ -20,7 +20,7 @@ func placeReplicas(l Layout, nodeGPUs []int) (Placement, error) {
 		if start >= len(nodeGPUs) {
 			return Placement{}, tooFewNodes(l, first.ReplicaNodes, len(nodeGPUs))
 		}
-		p, err := placeReplica(one, nodeGPUs[start:])
+		p, err := nextReplica(one, nodeGPUs, start, first)
 		if err != nil && r == 0 {
 			return Placement{}, err
 		}
@@ -44,6 +44,23 @@ func placeReplicas(l Layout, nodeGPUs []int) (Placement, error) {
 	}
 	out.Spanning, out.ReplicaNodes = first.Spanning, first.ReplicaNodes
 	return out, nil
+}
+
+// nextReplica is placeReplica on the nodes from start, tried first on
+// just as many nodes as replica 0 spans: a replica alike to replica 0
+// fits there, with the slots placing it on all the remaining nodes gives
+// (placeDP fills nodes in order; a spanning replica 0 has checked that
+// every node has its GPU count), and placing 10,000 one-node replicas on
+// every remaining node each would cost the square of the nodes. Anything
+// else is placed on all of them, which says why it differs.
+func nextReplica(one Layout, nodeGPUs []int, start int, first Placement) (Placement, error) {
+	if start > 0 {
+		end := min(len(nodeGPUs), start+first.ReplicaNodes)
+		if p, err := placeReplica(one, nodeGPUs[start:end]); err == nil && sameShape(first, nodeGPUs[:first.ReplicaNodes], p, nodeGPUs[start:end]) {
+			return p, nil
+		}
+	}
+	return placeReplica(one, nodeGPUs[start:])
 }
 
 // sameShape: two replicas' placements match slot for slot on nodes of the
