@@ -107,10 +107,13 @@ type Features struct {
 	PrefixCaching        Flag   `yaml:"prefix_caching"`
 	MaxNumSeqs           Num    `yaml:"max_num_seqs"`
 	MaxNumBatchedTokens  Num    `yaml:"max_num_batched_tokens"`
-	MaxModelLen          Num    `yaml:"max_model_len"`
-	GPUMemoryUtilization Num    `yaml:"gpu_memory_utilization"`
-	AsyncScheduling      Flag   `yaml:"async_scheduling"`
-	TorchCompile         Flag   `yaml:"torch_compile"`
+	// MaxCUDAGraphCaptureSize is vLLM's --max-cudagraph-capture-size (the
+	// largest batch, in tokens, replayed from a captured graph).
+	MaxCUDAGraphCaptureSize Num  `yaml:"max_cudagraph_capture_size"`
+	MaxModelLen             Num  `yaml:"max_model_len"`
+	GPUMemoryUtilization    Num  `yaml:"gpu_memory_utilization"`
+	AsyncScheduling         Flag `yaml:"async_scheduling"`
+	TorchCompile            Flag `yaml:"torch_compile"`
 }
 
 // Speculative is speculative decoding normalised to vLLM's terms:

@@ -150,7 +150,10 @@ func TestCalibratePublishedCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("held-out 32K burst: worst error %.1f%% with the global constants, %.1f%% calibrated", before.WorstBeforePct, after.WorstBeforePct)
-	if !(after.WorstBeforePct < before.WorstBeforePct/2) {
-		t.Errorf("held-out result: worst error %.1f%% calibrated vs %.1f%% global; want it at least halved", after.WorstBeforePct, before.WorstBeforePct)
+	// The global constants fit this burst within ±30% since the refit of
+	// 2026-12-03 (24.5%); the cluster's own constants must still do better
+	// on a result they were not fitted to, and stay within ±30%.
+	if !(after.WorstBeforePct < before.WorstBeforePct) || after.WorstBeforePct > 30 {
+		t.Errorf("held-out result: worst error %.1f%% calibrated vs %.1f%% global; want it lower and within 30%%", after.WorstBeforePct, before.WorstBeforePct)
 	}
 }

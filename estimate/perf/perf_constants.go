@@ -69,18 +69,18 @@ type Efficiency struct {
 // -run TestCalibrationFit -fit (docs/calibration-throughput.md: the fit,
 // its bounds and its error per row).
 var DefaultEfficiency = Efficiency{
-	GEMM:                 0.701,
-	Attention:            0.435,
-	HBM:                  0.615,
-	Link:                 0.528,
-	StepOverheadS:        5.27e-3,
-	EagerPerLayerS:       593e-6,
-	SGLangEagerPerLayerS: 646e-6,
-	LargeStepPerLayerS:   1.65e-3,
-	CollectiveS:          17.0e-6,
-	StepPerSeqS:          1.63e-6,
-	FrontendRequestS:     6.57e-3,
-	FrontendTokenS:       85.7e-6,
+	GEMM:                 0.7116,
+	Attention:            0.4126,
+	HBM:                  0.6469,
+	Link:                 0.5277,
+	StepOverheadS:        4.095e-3,
+	EagerPerLayerS:       593.7e-6,
+	SGLangEagerPerLayerS: 491.7e-6,
+	LargeStepPerLayerS:   1.649e-3,
+	CollectiveS:          32.59e-6,
+	StepPerSeqS:          5.03e-6,
+	FrontendRequestS:     6.377e-3,
+	FrontendTokenS:       91.32e-6,
 }
 
 // Field is the constant a calibration file names (calibrate.Constants);

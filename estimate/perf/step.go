@@ -186,8 +186,8 @@ func (sm *StepModel) dboActive(runs []RankRun) bool {
 // step without CUDA graphs, which overlaps the GPU's work: in eager mode
 // (enforce_eager; a prefill step of an engine that captures decode only),
 // or compiled but not captured — graphs off for the backend (vllm.Release.
-// CUDAGraphs), a batch larger than the largest captured size (vllm.
-// MaxCUDAGraphCaptureSize), or a lock-step step with an idle DP rank where
+// CUDAGraphs), a batch larger than the largest captured size (StepSetup.
+// MaxCaptureTokens, by default vllm.MaxCUDAGraphCaptureSize), or a lock-step step with an idle DP rank where
 // the release runs those slowly.
 func (sm *StepModel) overhead(runs []RankRun) (serial, launch float64) {
 	s := &sm.S
@@ -209,12 +209,21 @@ func (sm *StepModel) overhead(runs []RankRun) (serial, launch float64) {
 			per = s.Eff.SGLangEagerPerLayerS
 		}
 		launch = per * sm.eagerLayers
-	case tok > vllm.MaxCUDAGraphCaptureSize:
+	case tok > s.captureCeiling():
 		launch = s.Eff.LargeStepPerLayerS * sm.eagerLayers
 	case !s.CUDAGraphs || slowIdle:
 		launch = s.Eff.EagerPerLayerS * sm.eagerLayers
 	}
 	return serial, launch
+}
+
+// captureCeiling is the largest step, in tokens per rank, that replays a
+// captured graph: the setup's own, or vLLM's default ceiling.
+func (s *StepSetup) captureCeiling() float64 {
+	if s.MaxCaptureTokens > 0 {
+		return float64(s.MaxCaptureTokens)
+	}
+	return vllm.MaxCUDAGraphCaptureSize
 }
 
 // roof adds one operation class to st and returns its roofline time.

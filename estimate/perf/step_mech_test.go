@@ -105,3 +105,16 @@ func TestShardedExpertActivationTraffic(t *testing.T) {
 		t.Fatalf("EP bytes per pair %.0f, want %.0f", got, want)
 	}
 }
+
+// A prefill step above vLLM's default capture ceiling runs without a graph
+// unless the setup captures that size (--max-cudagraph-capture-size).
+func TestCaptureCeilingFromSetup(t *testing.T) {
+	s := deepSeekTP8(t, hostEff)
+	l := RankLoad{PrefillTokens: 1024, PrefillPairs: 1024 * 1025 / 2, PrefillSeqs: 1}
+	def := NewStepModel(s).StepUniform(l)
+	s.MaxCaptureTokens = 2048
+	big := NewStepModel(s).StepUniform(l)
+	if def.OverheadS <= big.OverheadS || !perfNear(big.OverheadS, hostEff.StepOverheadS+hostEff.StepPerSeqS, 1e-9) {
+		t.Fatalf("1024-token step: host %.2f ms at the default ceiling, %.2f ms with 2048 captured", def.OverheadS*1e3, big.OverheadS*1e3)
+	}
+}

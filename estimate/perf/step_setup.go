@@ -55,6 +55,10 @@ type StepSetup struct {
 	// decides it (vllm.Release.CUDAGraphs); steps above the largest captured
 	// batch still run eagerly.
 	CUDAGraphs bool
+	// MaxCaptureTokens is the largest captured batch in tokens per rank
+	// (vLLM's --max-cudagraph-capture-size); 0: the default ceiling,
+	// vllm.MaxCUDAGraphCaptureSize.
+	MaxCaptureTokens int
 	// EnforceEager runs every step in PyTorch eager mode (enforce_eager).
 	EnforceEager bool
 	// PrefillEager runs steps that carry prompt tokens in eager mode:

@@ -68,3 +68,14 @@ func TestCalibrationThroughput(t *testing.T) {
 	golden.Check(t, "../../docs/calibration-throughput.md", []byte(CalibrationDoc(rows, ts, bands)))
 	golden.Check(t, "../../docs/calibration-throughput-holdout.md", []byte(HoldoutDoc(held, bands, cov)))
 }
+
+// Every source with a targetable row has a note saying what its rows test
+// (the held-out table and the bands name it).
+func TestEverySourceHasANote(t *testing.T) {
+	rows, _ := all(t)
+	for _, r := range rows {
+		if HeldOutNotes[r.Source] == "" {
+			t.Errorf("source %s (row %s) has no entry in HeldOutNotes", r.Source, r.ID)
+		}
+	}
+}

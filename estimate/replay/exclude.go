@@ -57,6 +57,24 @@ var Exclusions = []Exclusion{
 	{Source: "gpustack-perflab", Engine: "vllm", RowPrefix: "gpustack-oss120b-h100-vllm-tp1-",
 		Reason: "gpt-oss-120b on one H100: the memory model admits half the sequences the run held (it sizes every layer's KV for the full context; " +
 			"vLLM's hybrid KV manager gives gpt-oss's sliding-window layers only their 128-token window), so the burst's queueing is not reproduced."},
+	{Source: "vllm-pr-23151", Regimes: []Regime{RegimeThroughput, RegimeTPOT},
+		Reason: "one H100 decodes 10 sequences of Qwen3-30B-A3B (BF16) in 13.2 ms per token: under uniform routing a step's 80 expert picks touch ≈60 of the 128 " +
+			"experts of each layer, ≈28 GB with attention and embeddings, 8.5 ms at the datasheet's 3.35 TB/s, and vLLM 0.10–0.11 rows need ≥4 ms of host time " +
+			"per step; the sum leaves no room for the bandwidth efficiency the other rows reach. Either real routing reads fewer experts than uniform routing " +
+			"(the model assumes uniform) or this release's host time per step is well below the fitted one; the model has neither."},
+	{Source: "inferencex-828", Regimes: []Regime{RegimeTTFTMean},
+		Reason: "the model's host and launch costs of a step are one set, fitted on vLLM 0.8–0.11 rows (several ms per step, and a per-layer cost for steps above " +
+			"the captured sizes); vLLM 0.15.1's are lower: with async scheduling the host's work hides only behind a longer GPU step, yet gpt-oss decodes 4 " +
+			"sequences on TP8 in 3.7 ms per token, below the fitted per-step host time. A first token here is a few such steps, mostly prefill steps of up to " +
+			"8,192 tokens, and the model's errors change sign with layout and load (25–35% low at 4–8 sessions on TP8, 40–55% low at 64 on TP2, 80% high at 64 " +
+			"on TP8 before any refit): per-release step costs, which the model lacks."},
+	{Source: "inferencex-828", RowPrefix: "inferencex828-oss120b-h100-vllm-tp8-1k8k-c64",
+		Reason: "output throughput falls from 694.7 to 491.5 tok/s per GPU between 32 and 64 sessions (1024/8192, TP8) while TPOT triples (5.65 → 16.0 ms); " +
+			"with max-num-seqs 64 the 64 × 9K-token contexts need about 5 GB of KV per GPU next to 7.6 GB of weights, and TP4 on half the GPUs serves the same load " +
+			"at 1,632 tok/s per GPU, so no KV or batch limit explains it. The source calls it a wall and does not diagnose it."},
+	{Source: "inferencex-828", RowPrefix: "inferencex828-oss120b-h100-vllm-tp4-8k1k-c32",
+		Reason: "32 sessions (8192/1024, TP4) run at 255 tok/s per GPU with 1.13 s to a first token, against 506 tok/s and 0.26 s at 16 sessions and 903 tok/s and " +
+			"0.64 s at 64; the source calls it an anomaly (\"a specific scheduling pathology\"). No load-dependent mechanism makes 32 sessions slower than both 16 and 64."},
 	{Source: "gpustack-perflab", Engine: "vllm", RowPrefix: "gpustack-dsr1-h200-vllm-tp8-random-128",
 		Reason: frontendSpread + " This run's 4-token outputs make the whole run that ingest."},
 }

@@ -19,4 +19,7 @@ var HeldOutNotes = map[string]string{
 	"vllm-issue-28887":     "TP8 closed-loop TTFT on H200 (vLLM, Triton fused MoE)",
 	"tanjunchen-h20-1node": "vLLM 0.8.2 in eager mode on 8 × H20: launch-bound steps",
 	"gpustack-perflab":     "bursts of 100–1,000 prompts on vLLM 0.10–0.11 (H200, H100, A100): TTFT as queueing, KV capacity, the API server",
+	"inferencex-828":       "gpt-oss-120b closed loops on vLLM 0.15.1 (TP2–TP8 on H100): MXFP4 experts and a newer release's step costs",
+	"vllm-pr-23151":        "a small MoE (Qwen3-30B-A3B, BF16) on one H100, vLLM 0.10: expert reads at few sequences",
+	"vllm-pr-25398":        "TP2 + EP2 over PCIe (Qwen3-30B-A3B-FP8 on H100 PCIe): PCIe collectives and long contexts",
 }

@@ -119,6 +119,9 @@ func Setup(r calibration.Row, eff perf.Efficiency) (perf.StepSetup, engine, erro
 		// SGLang's overlap scheduler is on unless disabled.
 		s.OverlapHost = !strings.Contains(r.Engine.Flags, "--disable-overlap-schedule")
 	}
+	if f := r.Features.MaxCUDAGraphCaptureSize; f.Positive() {
+		s.MaxCaptureTokens = f.Int()
+	}
 	if f := r.Features.AsyncScheduling; f.Known && f.V {
 		s.OverlapHost = true
 	}

@@ -133,13 +133,16 @@ func TestBetterOrdersByTheDocumentedKeys(t *testing.T) {
 
 // A dense 8B model on one node of 8 × H100 at 256 concurrent sessions, no
 // SLOs, so throughput decides. One might expect eight independent engines
-// (TP 1 · DP 8) to win: no all-reduces. The model says TP 8 wins, and why is
+// (TP 1 · DP 8) to win: no all-reduces. The model says they lose, and why is
 // hand-checkable: decode at 32 sequences per engine is HBM-bound, and every
 // DP 8 step reads all ~16 GB of BF16 weights on every GPU (≈ 4.8 ms at
 // 3.35 TB/s before efficiency) to produce 32 tokens, while a TP 8 step reads
-// 1/8 of them per GPU (≈ 0.6 ms) to produce 256 tokens; the two all-reduces
-// per layer over NVLink cost far less than the weight read they save. So
-// throughput falls as TP shrinks: TP 8 > TP 4 > TP 2 > TP 1.
+// 1/8 of them per GPU (≈ 0.6 ms) to produce 256 tokens. Between TP 8 and
+// TP 4 · DP 2 it is close: TP 8 saves weight reads but pays the all-reduces
+// and the host's per-sequence work of one engine stepping all 256 sequences
+// (the constants refitted on 2026-12-03 with TP 2–8 scaling data put TP 4
+// a few percent ahead). So TP 1 < TP 2 < both of TP 4 and TP 8, which are
+// within 10% of each other.
 func TestRankDense8BByThroughput(t *testing.T) {
 	in, ds := input.Quick(resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100-sxm", TP: 8, GPUsPerNode: 8, Concurrency: 256, MaxModelLen: 4096})
 	if ds.HasErrors() {
@@ -153,8 +156,11 @@ func TestRankDense8BByThroughput(t *testing.T) {
 			t.Errorf("%s: fits %v feasible %v with %d SLOs", c.Name(), c.Fits, c.Feasible, c.SLOTotal)
 		}
 	}
-	if want := []int{8, 4, 2, 1}; !slices.Equal(got, want) {
-		t.Fatalf("TP order %v, want %v: %+v", got, want, cands)
+	if len(got) != 4 || !slices.Equal(got[2:], []int{2, 1}) || !(got[0] >= 4 && got[1] >= 4) {
+		t.Fatalf("TP order %v, want TP 4 and TP 8 first, then TP 2, TP 1: %+v", got, cands)
+	}
+	if r := cands[1].DecodeTokPerS / cands[0].DecodeTokPerS; r < 0.9 {
+		t.Fatalf("TP %d at %.0f%% of TP %d: want the two within 10%%", cands[1].TP, 100*r, cands[0].TP)
 	}
 	for i := 1; i < len(cands); i++ {
 		if cands[i].DecodeTokPerS >= cands[i-1].DecodeTokPerS {
@@ -162,7 +168,11 @@ func TestRankDense8BByThroughput(t *testing.T) {
 		}
 	}
 	// The weight share per GPU is what drives it: 1/TP of the model.
-	if r := cands[3].WeightsGiB / cands[0].WeightsGiB; r < 7.5 || r > 8.5 {
+	byTP := map[int]float64{}
+	for _, c := range cands {
+		byTP[c.TP] = c.WeightsGiB
+	}
+	if r := byTP[1] / byTP[8]; r < 7.5 || r > 8.5 {
 		t.Errorf("TP1/TP8 weights per GPU ratio %.2f, want ≈ 8", r)
 	}
 }
