@@ -17,24 +17,27 @@ var Runtimes = []string{"bare", "docker", "kubernetes"}
 // addresses, the release, the backend and the layout's arithmetic, so
 // MakePlan only reports what is the generator's own concern (GENxxx).
 func MakePlan(r *resolve.Deployment, runtime string) (*Plan, diag.Diagnostics) {
-	return makePlan(r, runtime, (*Plan).activeNodes)
+	return makePlan(r, runtime, allNodes)
 }
 
 // Refusal is MakePlan's verdict on a deployment — its diagnostics — at a
-// cost that does not grow with the nodes (`vlaunch plan` asks it of
-// thousands of candidates): every check runs, but the commands are built
-// for the first node of each role only. That finds every error building
-// them all would: the flags a node's command gets (the only thing that
-// can fail there, a flag the release lacks) depend on the plan and the
-// node's role, not on which node of the role it is (nodeArgs,
-// spanningArgs, raySteps).
+// cost that barely grows with the nodes (`vlaunch plan` asks it of
+// thousands of candidates on clusters of up to 10,000 nodes): every check
+// runs, but the plan holds, and the commands are built for, the first node
+// of each role only (leaderNodes); what is about every node (idle GPUs and
+// nodes, a LeaderWorkerSet's identical pods) is read from the placement.
+// That finds every error building them all would: the flags a node's
+// command gets (the only thing that can fail there, a flag the release
+// lacks) depend on the plan and the node's role, not on which node of the
+// role it is (nodeArgs, spanningArgs, raySteps).
 func Refusal(r *resolve.Deployment, runtime string) diag.Diagnostics {
-	_, ds := makePlan(r, runtime, (*Plan).roleLeaders)
+	_, ds := makePlan(r, runtime, leaderNodes)
 	return ds
 }
 
-// makePlan is MakePlan building the commands of the nodes built picks.
-func makePlan(r *resolve.Deployment, runtime string, built func(*Plan) []*NodePlan) (*Plan, diag.Diagnostics) {
+// makePlan is MakePlan holding the nodes keep picks (and building their
+// commands).
+func makePlan(r *resolve.Deployment, runtime string, keep func(resolve.Placement) []int) (*Plan, diag.Diagnostics) {
 	d := r.Spec
 	if d == nil {
 		return nil, diag.Diagnostics{{Code: CodeLayout, Severity: diag.Error, Message: "a bundle needs a spec (the quick form has none)"}}
@@ -48,12 +51,12 @@ func makePlan(r *resolve.Deployment, runtime string, built func(*Plan) []*NodePl
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	layout, nodes, lds := layoutFor(r)
+	pl, nodes, lds := layoutFor(r, keep)
 	ds = append(ds, lds...)
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	p := newPlan(r, runtime, layout, nodes)
+	p := newPlan(r, runtime, pl, nodes)
 	ds = append(ds, planAll2All(r, p)...)
 	ds = append(ds, checkExtraArgs(d, r.Release)...)
 	ds = append(ds, checkReleaseSupport(d, r.Release)...)
@@ -63,7 +66,7 @@ func makePlan(r *resolve.Deployment, runtime string, built func(*Plan) []*NodePl
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	if err := p.buildNodes(d, built(p)); err != nil {
+	if err := p.buildNodes(d, p.activeNodes()); err != nil {
 		return nil, append(ds, diag.Diagnostic{Code: CodeLayout, Severity: diag.Error, File: d.File, Message: err.Error()})
 	}
 	ds = append(ds, gidNote(d, p)...)
@@ -75,10 +78,10 @@ func makePlan(r *resolve.Deployment, runtime string, built func(*Plan) []*NodePl
 	return p, ds
 }
 
-func newPlan(r *resolve.Deployment, runtime, layout string, nodes []NodePlan) *Plan {
+func newPlan(r *resolve.Deployment, runtime string, pl resolve.Placement, nodes []NodePlan) *Plan {
 	d, l := r.Spec, r.Layout
 	p := &Plan{Name: d.Metadata.Name, Runtime: runtime, Release: r.Release, Version: d.VLLM.Version, Defaults: r.Defaults,
-		Layout: layout, Model: modelArg(r), Served: d.Model.ServedName, Port: d.VLLM.Port, RPCPort: d.VLLM.RPCPort,
+		Layout: pl.Kind, placement: pl, Model: modelArg(r), Served: d.Model.ServedName, Port: d.VLLM.Port, RPCPort: d.VLLM.RPCPort,
 		TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
 		Nodes: nodes, Fabric: d.Hardware.Network.InterNode.Kind, Image: d.Runtime.Image, Binary: d.Runtime.VLLMBinary,
 		Docker: d.Runtime.Docker, K8s: d.Runtime.Kubernetes, Spec: d, Deployment: r, K8sName: k8sName(d.Metadata.Name)}
@@ -173,12 +176,7 @@ func (p *Plan) raySteps(n *NodePlan, bin, common, extra []Arg) ([]Step, error) {
 			Comment: "join the Ray cluster of " + primary.Name + " and block"}}, nil
 	}
 	own, err := spanningArgs(p, n, Arg{}, Arg{})
-	total := 0
-	for _, a := range p.activeNodes() {
-		if a.Replica == n.Replica {
-			total += a.GPUs
-		}
-	}
+	total := p.replicaGPUs(n.Replica)
 	return []Step{
 		{Args: words("ray", "start", "--head", "--port", itoa(RayPort), "--node-ip-address", n.Address),
 			Comment: "start the Ray head; start the workers now"},

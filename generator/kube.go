@@ -39,16 +39,16 @@ const (
 )
 
 func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
-	active := p.activeNodes()
-	n0 := active[0]
-	for _, n := range active[1:] {
+	n0 := p.activeNodes()[0]
+	others := p.otherActive(n0)
+	for _, n := range others {
 		if n.GPUs != n0.GPUs || n.DPLocal != n0.DPLocal {
 			return nil, diag.Diagnostics{gdiag(d, CodeRuntime, diag.Error, "hardware.nodes",
 				"a LeaderWorkerSet runs identical pods: every node needs the same GPU count and DP ranks", "")}
 		}
 	}
 	var ds diag.Diagnostics
-	for _, n := range active[1:] {
+	for _, n := range others {
 		if n.Interface != n0.Interface || strings.Join(n.RDMADevices, ",") != strings.Join(n0.RDMADevices, ",") {
 			ds = append(ds, gdiag(d, CodeRuntime, diag.Warning, fmt.Sprintf("hardware.nodes[%d]", n.Index),
 				fmt.Sprintf("node %s's interface or RDMA devices differ from %s's; every pod uses %s's", n.Name, n0.Name, n0.Name), ""))
@@ -78,6 +78,18 @@ func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
 		return nil, append(ds, diag.Diagnostic{Code: CodeTemplate, Severity: diag.Error, File: d.File, Message: err.Error()})
 	}
 	return kp, ds
+}
+
+// otherActive are the active nodes after n0, every one of them whichever
+// nodes the plan holds (nodeAt): the pods must be alike.
+func (p *Plan) otherActive(n0 *NodePlan) []NodePlan {
+	var out []NodePlan
+	for i, s := range p.placement.Nodes {
+		if s.Used && i > n0.Index {
+			out = append(out, p.nodeAt(i))
+		}
+	}
+	return out
 }
 
 // kubeSteps builds the leader and worker commands with ranks from LWS.

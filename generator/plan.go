@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -153,94 +152,9 @@ type Plan struct {
 	Deployment *resolve.Deployment
 
 	apiServers int
-}
-
-// layoutFor places the layout on the nodes (resolve.Place, the rule the
-// `parallelism: auto` search and `vlaunch plan` share: a layout the release
-// cannot express is GEN011, one the nodes cannot hold GEN002) and gives
-// each node its role.
-func layoutFor(r *resolve.Deployment) (string, []NodePlan, diag.Diagnostics) {
-	d := r.Spec
-	nodes := make([]NodePlan, len(d.Hardware.Nodes))
-	for i, n := range d.Hardware.Nodes {
-		nodes[i] = NodePlan{Index: i, Name: n.Name, Address: n.Address, GPUs: n.GPUs, Interface: n.Interface,
-			RDMADevices: n.RDMADevices, ScriptName: fmt.Sprintf("node%d.sh", i)}
-	}
-	pl, err := resolve.Place(r.Layout, r.NodeGPUs(), r.Release)
-	if err != nil {
-		code, path, msg, hint := CodeLayout, "parallelism", err.Error(), ""
-		if fe, ok := err.(*resolve.FieldError); ok {
-			path, msg, hint = fe.Path, fe.Msg, fe.Hint
-			if fe.Unsupported {
-				code = CodeUnsupported
-			}
-		}
-		return "", nil, diag.Diagnostics{gdiag(d, code, diag.Error, path, msg, hint)}
-	}
-	if pl.Spanning {
-		return spanningLayout(r, pl, nodes)
-	}
-	return dpLayout(r, pl, nodes)
-}
-
-// dpLayout: whole engines per node, node 0 primary, the others headless.
-func dpLayout(r *resolve.Deployment, pl resolve.Placement, nodes []NodePlan) (string, []NodePlan, diag.Diagnostics) {
-	var ds diag.Diagnostics
-	d, l := r.Spec, r.Layout
-	for i, slot := range pl.Nodes {
-		n := &nodes[i]
-		n.DPLocal, n.DPStart, n.Role, n.Replica, n.Rank = slot.DPLocal, slot.DPStart, RoleHeadless, slot.Replica, slot.Rank
-		if !slot.Used {
-			n.Role = RoleIdle
-			continue
-		}
-		if slot.Rank == 0 {
-			n.Role = RolePrimary
-		}
-		if slot.IdleGPUs > 0 {
-			ds = append(ds, gdiag(d, CodeIdleGPUs, diag.Warning, fmt.Sprintf("hardware.nodes[%d].gpus", i),
-				fmt.Sprintf("node %s leaves %d of %d GPUs unused (%d engines x TP %d x PP %d)", n.Name, slot.IdleGPUs, n.GPUs,
-					n.DPLocal, l.TP, l.PP), ""))
-		}
-	}
-	ds = append(ds, idleNodeWarnings(d, nodes)...)
-	return pl.Kind, nodes, ds
-}
-
-// spanningLayout: one engine (per replica) over whole nodes, through
-// --nnodes or Ray as the release does it.
-func spanningLayout(r *resolve.Deployment, pl resolve.Placement, nodes []NodePlan) (string, []NodePlan, diag.Diagnostics) {
-	layout := pl.Kind
-	for i := range nodes {
-		n := &nodes[i]
-		slot := pl.Nodes[i]
-		n.Replica, n.Rank = slot.Replica, slot.Rank
-		switch {
-		case !slot.Used:
-			n.Role = RoleIdle
-		case slot.Rank == 0 && layout == LayoutRay:
-			n.Role = RoleRayHead
-		case slot.Rank == 0:
-			n.Role = RolePrimary
-		case layout == LayoutRay:
-			n.Role = RoleRayWorker
-		default:
-			n.Role = RoleHeadless
-		}
-	}
-	return layout, nodes, idleNodeWarnings(r.Spec, nodes)
-}
-
-// idleNodeWarnings names the nodes the layout does not need.
-func idleNodeWarnings(d *spec.Deployment, nodes []NodePlan) diag.Diagnostics {
-	var ds diag.Diagnostics
-	for i := range nodes {
-		if nodes[i].Role == RoleIdle {
-			ds = append(ds, gdiag(d, CodeIdleGPUs, diag.Warning, fmt.Sprintf("hardware.nodes[%d]", i),
-				fmt.Sprintf("node %s is not needed by the layout and gets no script", nodes[i].Name), ""))
-		}
-	}
-	return ds
+	// placement is where the layout's engines sit: every node's role and
+	// share, whether or not Nodes holds that node (nodeAt).
+	placement resolve.Placement
 }
 
 // ActiveNodes are the nodes that get a script (on Kubernetes, one pod each
@@ -288,40 +202,12 @@ func (p *Plan) FirstScripts() string {
 	return which + " (" + strings.Join(parts, ", ") + ")"
 }
 
-// setReplicas records the replicas the placement made: their count, the
-// nodes each spans and their first nodes.
-func (p *Plan) setReplicas() {
-	p.Replicas, p.ReplicaNodes, p.Primaries = 0, 0, nil
-	for _, n := range p.activeNodes() {
-		if n.Rank == 0 {
-			p.Replicas++
-			p.Primaries = append(p.Primaries, n)
-		}
-		if n.Replica == 0 {
-			p.ReplicaNodes++
-		}
-	}
-}
-
 // activeNodes are the nodes that get a script.
 func (p *Plan) activeNodes() []*NodePlan {
 	var out []*NodePlan
 	for i := range p.Nodes {
 		if p.Nodes[i].Role != RoleIdle {
 			out = append(out, &p.Nodes[i])
-		}
-	}
-	return out
-}
-
-// roleLeaders is the first active node of each role.
-func (p *Plan) roleLeaders() []*NodePlan {
-	seen := map[string]bool{}
-	var out []*NodePlan
-	for _, n := range p.activeNodes() {
-		if !seen[n.Role] {
-			seen[n.Role] = true
-			out = append(out, n)
 		}
 	}
 	return out

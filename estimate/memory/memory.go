@@ -90,8 +90,15 @@ func Estimate(in *input.Input) Report {
 	stages := PPStages(in.Model.NumLayers, in.Layout.PP)
 	r := Report{Params: in.Model.ParamCounts(), WeightsDType: in.WeightsDType, BlockSize: in.BlockSize}
 	bind := -1
+	alike := map[stageShape]StageMemory{}
 	for _, s := range stages {
-		sm := stageMemory(in, s)
+		k := shapeOf(in, s)
+		sm, ok := alike[k]
+		if !ok {
+			sm = stageMemory(in, s)
+			alike[k] = sm
+		}
+		sm.Stage = s
 		r.Stages = append(r.Stages, sm)
 		if bind < 0 || sm.NumBlocks < r.Stages[bind].NumBlocks {
 			bind = len(r.Stages) - 1
@@ -114,6 +121,29 @@ func Estimate(in *input.Input) Report {
 		r.Capacity.FitsLow = low > 0 && seqs >= 1 && seqs >= r.Capacity.SeqsPerRank
 	}
 	return r
+}
+
+// stageShape is all a stage's memory depends on besides the input: whether
+// it is the first stage (the embedding) or the last (LM head, sampler,
+// draft model) and how many of its layers are of each kind (Placement,
+// PeakActivation and KVBytes read nothing else of the stage). Stages of one
+// shape are estimated once: a pipeline longer than the model has layers
+// (`vlaunch plan` on thousands of nodes tries PP up to the node count) is
+// mostly empty stages, and an even split has a handful of shapes.
+type stageShape struct {
+	first, last               bool
+	attn, dense, moe, sliding int
+}
+
+func shapeOf(in *input.Input, s Stage) stageShape {
+	k := stageShape{first: s.Index == 0, last: s.Index == in.Layout.PP-1}
+	k.attn, k.dense, k.moe = layerMix(in.Model, s)
+	for i := s.First; i < s.End; i++ {
+		if in.Model.IsSlidingLayer(i) {
+			k.sliding++
+		}
+	}
+	return k
 }
 
 func stageMemory(in *input.Input, s Stage) StageMemory {
