@@ -39,6 +39,17 @@ type hostileCase struct {
 	want string
 }
 
+// hostileSearchCPU bounds the 10,000-node layout searches. The time a user
+// waits is BenchmarkPlan10000Nodes' (7.7 s wall on an idle 2-core machine,
+// the issue asks under 10 s); CPU time adds the garbage collector's work on
+// the second core (9.5–11.5 s measured), and generate also writes 10,000
+// node scripts. The cap catches a return to the minutes these took before.
+const hostileSearchCPU = 20 * time.Second
+
+// searchCases are the cases that search the layouts of a 10,000-node
+// cluster (plan, and check/generate with parallelism: auto).
+var searchCases = map[string]bool{"check auto, 10,000 nodes": true, "plan 10,000 nodes": true, "generate 10,000 nodes": true}
+
 // TestHostileInputs runs the built binary (the test binary as vlaunch,
 // see TestMain) on hostile and huge inputs for every command that reads
 // one: non-regular files, files past every size cap, YAML built to cost
@@ -111,6 +122,7 @@ func hostileCases() []hostileCase {
 		{"check 16 Mi output tokens", []string{"check", "$D/longout.yaml"}, -1, `\S`},
 		{"check auto, 100 nodes", []string{"check", "$D/auto100.yaml"}, 1, `parallelism: auto chose`},
 		{"check auto, 10,000 nodes", []string{"check", "$D/auto10000.yaml"}, 1, `parallelism: auto chose`},
+		{"plan 10,000 nodes", []string{"plan", "$D/auto10000.yaml", "--top", "3"}, -1, `#1 TP`},
 		{"validate 10,001 nodes", []string{"validate", "$D/nodes10001.yaml"}, 1, `more than the limit of 10,000`},
 		{"generate 10,000 nodes", []string{"generate", "$D/auto10000.yaml", "-o", "$D/out-10000"}, -1, `\S`},
 		// Secrets.
@@ -118,6 +130,14 @@ func hostileCases() []hostileCase {
 		{"generate secret", []string{"generate", "$D/secret.yaml", "-o", "$D/out-secret"}, 1, `SPEC121`},
 		{"lint secret", []string{"lint", "$D/secret.sh"}, 1, `VL129`},
 	}
+}
+
+// maxCPU is the case's CPU bound.
+func (c hostileCase) maxCPU() time.Duration {
+	if searchCases[c.name] {
+		return hostileSearchCPU
+	}
+	return hostileMaxCPU
 }
 
 // runHostile runs one case and checks it against the bounds.
@@ -151,8 +171,8 @@ func runHostile(t *testing.T, bin, dir string, c hostileCase) {
 		t.Fatalf("crashed:\n%.2000s", text)
 	case rss > hostileMaxRSS:
 		t.Errorf("peak RSS %d MiB, over %d MiB", rss>>20, hostileMaxRSS>>20)
-	case cpu > hostileMaxCPU:
-		t.Errorf("%v of CPU, over %v", cpu, hostileMaxCPU)
+	case cpu > c.maxCPU():
+		t.Errorf("%v of CPU, over %v", cpu, c.maxCPU())
 	}
 	if c.exit >= 0 && code != c.exit || c.exit < 0 && code > 2 {
 		t.Errorf("exit %d (err %v), want %d:\n%.2000s", code, err, c.exit, text)
