@@ -40,17 +40,5 @@ func BenchmarkPlan256(b *testing.B) {
 // H20 with `parallelism: auto` (the largest spec validate accepts): #15
 // asks for under 10 s.
 func BenchmarkPlan10000Nodes(b *testing.B) {
-	ref, err := os.ReadFile(filepath.Join("..", "examples", "deepseek-v3-32xh20.yaml"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := specfixture.AutoOnNodes(ref, 10000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(b.TempDir(), "auto10000.yaml")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		b.Fatal(err)
-	}
-	benchPlan(b, path)
+	benchPlan(b, specfixture.WriteAutoOnNodes(b, filepath.Join("..", "examples"), 10000))
 }

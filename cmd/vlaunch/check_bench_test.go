@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,18 +15,7 @@ import (
 // the serving simulation of the layout it picks (#15 asks any check under
 // 2 s).
 func BenchmarkCheckAuto10000Nodes(b *testing.B) {
-	ref, err := os.ReadFile(filepath.Join("..", "..", "examples", "deepseek-v3-32xh20.yaml"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	spec, err := specfixture.AutoOnNodes(ref, 10000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(b.TempDir(), "auto10000.yaml")
-	if err := os.WriteFile(path, spec, 0o644); err != nil {
-		b.Fatal(err)
-	}
+	path := specfixture.WriteAutoOnNodes(b, filepath.Join("..", "..", "examples"), 10000)
 	var out strings.Builder
 	for b.Loop() {
 		out.Reset()

@@ -6,8 +6,11 @@ package specfixture
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"testing"
 )
 
 // refNode is one node line of the reference example's hardware list.
@@ -31,4 +34,25 @@ func AutoOnNodes(ref []byte, n int) ([]byte, error) {
 	s = s[:first[0]] + "NODES" + refNode.ReplaceAllString(s[first[0]:], "")
 	s = strings.Replace(s, "NODES", nodes.String(), 1)
 	return []byte(strings.Replace(s, refLayout, "parallelism: auto\n", 1)), nil
+}
+
+// WriteAutoOnNodes writes AutoOnNodes of the reference example (read from
+// examples, the repository's examples directory as the caller sees it) for
+// n nodes into a temporary directory of tb and returns its path: the
+// large-cluster benchmarks of plan and check share it.
+func WriteAutoOnNodes(tb testing.TB, examples string, n int) string {
+	tb.Helper()
+	ref, err := os.ReadFile(filepath.Join(examples, "deepseek-v3-32xh20.yaml"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	data, err := AutoOnNodes(ref, n)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(tb.TempDir(), fmt.Sprintf("auto%d.yaml", n))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
 }
