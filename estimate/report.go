@@ -147,3 +147,6 @@ func replicasOf(l resolve.Layout) int {
 	}
 	return 0
 }
+
+// LayoutCandidate is one row of the layout search (search.Candidate).
+type LayoutCandidate = search.Candidate

@@ -110,31 +110,11 @@ func NewSpace(d *resolve.Deployment) Space {
 	return s
 }
 
-// layouts are the parallel layouts of the layout search
-// (search.Enumerate) for one replica on every whole share of the nodes —
-// one replica on all of them, two on half each, ... one per node — that
-// resolve.Place puts on the spec's nodes and the release can express: the
-// one rule `vlaunch generate` applies. Expert parallelism over an EP group
-// of one rank (TP × DP = 1) changes nothing and is left out.
+// layouts are the parallel layouts of the layout search (search.Layouts:
+// one replica on every whole share of the nodes) that resolve.Place puts
+// on the spec's nodes with its release (search.Placeable).
 func layouts(d *resolve.Deployment) []resolve.Layout {
-	l := d.Layout
-	nodes := max(l.Nodes, 1)
-	var out []resolve.Layout
-	for r := 1; r <= nodes; r++ {
-		if nodes%r != 0 {
-			continue
-		}
-		for _, c := range search.Enumerate(nodes/r, max(l.GPUsPerNode, 1), d.Model) {
-			c.Replicas, c.Nodes = r, nodes
-			if c.EP && c.EPSize() == 1 {
-				continue
-			}
-			if _, err := resolve.Place(c, d.NodeGPUs(), d.Release); err == nil {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
+	return search.Placeable(search.Layouts(d.Layout.Nodes, d.Layout.GPUsPerNode, d.Model), d.NodeGPUs(), d.Release)
 }
 
 // weightChoices: the checkpoint as shipped (`auto`) and, when the spec asks

@@ -17,9 +17,9 @@ func writeSearchText(w io.Writer, s *estimate.LayoutSearch) {
 	if s == nil {
 		return
 	}
-	fmt.Fprintf(w, "Layout search (parallelism: auto): %d layouts, best first\n", len(s.Candidates))
-	fmt.Fprintf(w, "  %-3s %3s %3s %3s %-3s  %-24s %9s %9s  %-4s %11s  %s\n",
-		"", "TP", "PP", "DP", "EP", "all2all", "weights", "KV", "fits", "decode t/s", "SLOs passed")
+	fmt.Fprintf(w, "Layout search (parallelism: auto): %d layouts, best first%s\n", len(s.Candidates), boundedNote(s))
+	fmt.Fprintf(w, "  %-3s %3s %3s %5s %-3s %8s  %-24s %9s %9s  %-4s %11s  %s\n",
+		"", "TP", "PP", "DP", "EP", "replicas", "all2all", "weights", "KV", "fits", "decode t/s", "SLOs passed")
 	for i, c := range s.Candidates {
 		if i == searchRows {
 			fmt.Fprintf(w, "  … %d more (see -o json)\n", len(s.Candidates)-searchRows)
@@ -29,8 +29,8 @@ func writeSearchText(w io.Writer, s *estimate.LayoutSearch) {
 		if i == 0 {
 			mark = "→"
 		}
-		fmt.Fprintf(w, "  %-3s %3d %3d %3d %-3s  %-24s %6.2f GiB %5.2f GiB  %-4s %11.0f  %d/%d\n",
-			mark, c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), c.DecodeTokPerS, c.SLOPassed, c.SLOTotal)
+		fmt.Fprintf(w, "  %-3s %3d %3d %5d %-3s %8d  %-24s %6.2f GiB %5.2f GiB  %-4s %11s  %s\n",
+			mark, c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), c.ReplicaCount(), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), tokText(c), passedText(c))
 	}
 	fmt.Fprintf(w, "chosen: %s — the report below is for this layout; to pin it, write %s\n\n", s.Chosen.Name(), s.Chosen.PinYAML())
 }
@@ -40,15 +40,47 @@ func writeSearchMarkdown(w io.Writer, s *estimate.LayoutSearch) {
 	if s == nil {
 		return
 	}
-	fmt.Fprintf(w, "## Layout search\n\n`parallelism: auto`: %d layouts evaluated, best first.\n\n", len(s.Candidates))
-	fmt.Fprintf(w, "| TP | PP | DP | EP | all2all | weights GiB/GPU | KV GiB/GPU | fits | decode tokens/s | SLOs passed |\n")
-	fmt.Fprintf(w, "|---:|---:|---:|---|---|---:|---:|---|---:|---:|\n")
+	fmt.Fprintf(w, "## Layout search\n\n`parallelism: auto`: %d layouts evaluated, best first%s.\n\n", len(s.Candidates), boundedNote(s))
+	fmt.Fprintf(w, "| TP | PP | DP | EP | replicas | all2all | weights GiB/GPU | KV GiB/GPU | fits | decode tokens/s | SLOs passed |\n")
+	fmt.Fprintf(w, "|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|\n")
 	for i, c := range s.Candidates {
 		if i == searchRows {
 			break
 		}
-		fmt.Fprintf(w, "| %d | %d | %d | %s | %s | %.2f | %.2f | %s | %.0f | %d/%d |\n",
-			c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), c.DecodeTokPerS, c.SLOPassed, c.SLOTotal)
+		fmt.Fprintf(w, "| %d | %d | %d | %s | %d | %s | %.2f | %.2f | %s | %s | %s |\n",
+			c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), c.ReplicaCount(), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), tokText(c), passedText(c))
 	}
 	fmt.Fprintf(w, "\nChosen: **%s**; the report below is for this layout. To pin it: `%s`\n\n", s.Chosen.Name(), s.Chosen.PinYAML())
+}
+
+// boundedNote explains the ≤ marks when some layouts were not simulated.
+func boundedNote(s *estimate.LayoutSearch) string {
+	n := 0
+	for _, c := range s.Candidates {
+		if c.Bounded {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d not simulated: their optimistic bound, marked ≤, already ranks below the chosen one)", n)
+}
+
+// tokText is a candidate's decode tokens/s ("-" for a layout not
+// simulated under an open loop, whose concurrency only the simulation
+// gives; a closed loop's figure does not depend on the simulation).
+func tokText(c estimate.LayoutCandidate) string {
+	if c.Bounded && c.DecodeTokPerS == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", c.DecodeTokPerS)
+}
+
+// passedText is a candidate's SLOs passed, "≤n/m" for a bound.
+func passedText(c estimate.LayoutCandidate) string {
+	if c.Bounded {
+		return fmt.Sprintf("≤%d/%d", c.SLOPassed, c.SLOTotal)
+	}
+	return fmt.Sprintf("%d/%d", c.SLOPassed, c.SLOTotal)
 }

@@ -6,6 +6,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -35,6 +36,9 @@ type Candidate struct {
 	PP int  `json:"pp"`
 	DP int  `json:"dp"`
 	EP bool `json:"ep"`
+	// Replicas is how many independent copies of the TP × PP × DP engine
+	// run, each on its own nodes (0: one).
+	Replicas int `json:"replicas,omitempty"`
 	// All2All is the backend in effect for this layout, `auto` resolved per
 	// candidate; "naive dispatch" for DP > 1 without EP; "" when MoE tokens
 	// are not exchanged (DP = 1 or a dense model).
@@ -43,27 +47,54 @@ type Candidate struct {
 	KVCacheGiB float64 `json:"kv_cache_gib_per_gpu"`
 	// Fits is the memory verdict (no memory error finding).
 	Fits bool `json:"fits"`
-	// DecodeTokPerS is predicted output tokens/s at the workload's concurrency.
+	// MaxConcurrency is how many max_model_len sessions the layout holds
+	// in KV (memory.Capacity): how close a layout that does not fit comes.
+	MaxConcurrency int `json:"max_concurrency"`
+	// DecodeTokPerS is predicted output tokens/s at the workload's
+	// concurrency: steady decoding, which for a closed loop does not depend
+	// on the simulation (a Bounded layout has check's figure); 0 for a
+	// Bounded layout under an open loop, whose concurrency only the
+	// simulation gives.
 	DecodeTokPerS float64 `json:"decode_output_tokens_per_s"`
 	SLOPassed     int     `json:"slos_passed"`
 	SLOTotal      int     `json:"slos_total"`
 	// Feasible is Fits and every SLO passing.
 	Feasible bool `json:"feasible"`
+	// Bounded marks a layout the search did not simulate: its optimistic
+	// bound (slo.Optimistic) already ranked below the chosen layout, so
+	// SLOPassed and Feasible are that bound — at best what a check would
+	// say.
+	Bounded bool `json:"bounded,omitempty"`
 }
 
 // layout is the candidate as a layout on the given hosts.
 func (c Candidate) layout(nodes, perNode int) input.Layout {
-	return input.Layout{TP: c.TP, PP: c.PP, DP: c.DP, EP: c.EP, Nodes: nodes, GPUsPerNode: perNode}
+	return input.Layout{TP: c.TP, PP: c.PP, DP: c.DP, EP: c.EP, Replicas: c.ReplicaCount(), Nodes: nodes, GPUsPerNode: perNode}
 }
 
-// Name is the candidate in the report's notation ("TP 8 · PP 1 · DP 2 · EP on").
+// ReplicaCount is the number of independent replicas (at least 1).
+func (c Candidate) ReplicaCount() int { return max(1, c.Replicas) }
+
+// EngineGPUs is the GPUs of one replica's engine (TP × PP × DP).
+func (c Candidate) EngineGPUs() int { return c.TP * c.PP * c.DP }
+
+// Name is the candidate in the report's notation ("TP 8 · PP 1 · DP 2 · EP
+// on", "… × 4 replicas" for independent replicas).
 func (c Candidate) Name() string {
-	return fmt.Sprintf("TP %d · PP %d · DP %d · EP %s", c.TP, c.PP, c.DP, textfmt.OnOff(c.EP))
+	name := fmt.Sprintf("TP %d · PP %d · DP %d · EP %s", c.TP, c.PP, c.DP, textfmt.OnOff(c.EP))
+	if r := c.ReplicaCount(); r > 1 {
+		name += fmt.Sprintf(" × %d replicas", r)
+	}
+	return name
 }
 
 // PinYAML is the parallelism mapping that pins this layout in a spec.
 func (c Candidate) PinYAML() string {
-	return fmt.Sprintf("parallelism: {tensor: %d, pipeline: %d, data: %d, expert: %t}", c.TP, c.PP, c.DP, c.EP)
+	replicas := ""
+	if r := c.ReplicaCount(); r > 1 {
+		replicas = fmt.Sprintf(", replicas: %d", r)
+	}
+	return fmt.Sprintf("parallelism: {tensor: %d, pipeline: %d, data: %d, expert: %t%s}", c.TP, c.PP, c.DP, c.EP, replicas)
 }
 
 // Result is the `layout_search` section of a report: every candidate, best
@@ -106,50 +137,98 @@ func Enumerate(nodes, perNode int, m *catalog.Model) []input.Layout {
 	return out
 }
 
-// Rank evaluates every layout of Enumerate for base's hosts that vlaunch
-// can generate (resolve.Place) (base.Layout gives Nodes and GPUsPerNode;
-// its TP/PP/DP are ignored) with the same memory model (memory.Estimate and
+// Rank evaluates the layouts of Layouts for base's hosts that vlaunch can
+// generate (Placeable) (base.Layout gives Nodes and GPUsPerNode; its TP,
+// PP and DP are ignored) with the same memory model (memory.Estimate and
 // its findings) and performance model (slo.Evaluate, with a shorter
 // simulation and without the advice, which does not change a verdict) as
 // `vlaunch check`, and returns them best first:
 //
 //  1. memory fits and every SLO passes;
 //  2. memory fits;
-//  3. more SLOs passing;
+//  3. more SLOs passing; then, among layouts that do not fit, more
+//     max_model_len sessions held in KV (the closest to fitting: their
+//     throughput assumes sessions that cannot all run);
 //  4. higher predicted output throughput at the workload's concurrency;
-//  5. fewer GPUs per engine (TP × PP: simpler, fewer collectives);
-//  6. then TP, PP ascending and EP off before on, so the order is total.
+//  5. fewer GPUs per engine (TP × PP × DP: more independent replicas, a
+//     smaller failure domain);
+//  6. fewer GPUs per model copy (TP × PP: simpler, fewer collectives);
+//  7. then TP, PP ascending and EP off before on, so the order is total.
+//
+// Branch and bound keeps the work bounded on large clusters: every layout
+// gets its memory verdict and slo.Optimistic's bound on the other keys;
+// layouts are simulated best bound first until the best simulated one
+// ranks above every bound left. The chosen layout and every simulated one
+// carry check's figures; the rest carry their bound (Bounded), which
+// already ranks below the chosen one, and keep their place by it.
 //
 // Rank is pure: base is not modified.
 func Rank(base *input.Input) []Candidate {
 	layouts := candidateLayouts(base)
-	out := make([]Candidate, len(layouts))
+	es := make([]*entry, len(layouts))
 	for i, lay := range layouts {
-		out[i] = evaluate(base.WithLayout(lay))
+		es[i] = bound(base.WithLayout(lay))
+	}
+	sort.SliceStable(es, func(i, j int) bool { return better(es[i].Candidate, es[j].Candidate) })
+	var best *entry
+	for _, e := range es {
+		if best != nil && !better(e.Candidate, best.Candidate) {
+			break // e's bound, and every later one, ranks below best's figures
+		}
+		e.simulate()
+		if best == nil || better(e.Candidate, best.Candidate) {
+			best = e
+		}
+	}
+	out := make([]Candidate, len(es))
+	for i, e := range es {
+		out[i] = e.Candidate
 	}
 	sort.SliceStable(out, func(i, j int) bool { return better(out[i], out[j]) })
+	for i := range out {
+		if math.IsInf(out[i].DecodeTokPerS, 1) {
+			out[i].DecodeTokPerS = 0 // an open loop's bound claims none (and JSON has no infinity)
+		}
+	}
 	return out
 }
 
-// evaluate runs both halves of the check on one candidate input.
-func evaluate(in input.Input) Candidate {
-	m := memory.Estimate(&in)
-	fits := !memory.Findings(&in, &m).HasErrors()
-	r := slo.Evaluate(&in, &m, slo.Options{Seed: 1, Requests: searchRequests, Replications: 1, NoAdvice: true})
+// entry is a layout on its way through Rank: its input and memory
+// half, and the candidate with its bound until it is simulated.
+type entry struct {
+	Candidate
+	in  input.Input
+	mem memory.Report
+}
+
+// bound is the memory half of the check and slo.Optimistic's bound of the
+// performance half, as a candidate marked Bounded.
+func bound(in input.Input) *entry {
+	e := &entry{in: in, mem: memory.Estimate(&in)}
+	fits := !memory.Findings(&in, &e.mem).HasErrors()
 	l := in.Layout
-	c := Candidate{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: a2aLabel(&in),
-		WeightsGiB: m.PerGPU.WeightsGiB, KVCacheGiB: m.PerGPU.KVCacheGiB, Fits: fits,
-		SLOTotal: len(r.SLO)}
+	b := slo.Optimistic(&in, &e.mem)
+	e.Candidate = Candidate{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Replicas: oneIsZero(l.ReplicaCount()), All2All: a2aLabel(&in),
+		WeightsGiB: e.mem.PerGPU.WeightsGiB, KVCacheGiB: e.mem.PerGPU.KVCacheGiB, Fits: fits, MaxConcurrency: e.mem.Capacity.MaxConcurrency,
+		DecodeTokPerS: b.DecodeTokPerS, SLOPassed: b.Passing, SLOTotal: b.Total, Bounded: true}
+	e.Feasible = fits && b.Passing == b.Total
+	return e
+}
+
+// simulate replaces the bound by check's figures (the performance half
+// with the search's shorter simulation).
+func (e *entry) simulate() {
+	r := slo.Evaluate(&e.in, &e.mem, slo.Options{Seed: 1, Requests: searchRequests, Replications: 1, NoAdvice: true})
+	e.Bounded, e.SLOPassed, e.SLOTotal, e.DecodeTokPerS = false, 0, len(r.SLO), 0
 	if r.Performance != nil {
-		c.DecodeTokPerS = r.Performance.Decode.Point.OutputTokPerS
+		e.DecodeTokPerS = r.Performance.Decode.Point.OutputTokPerS
 	}
 	for _, v := range r.SLO {
 		if v.Verdict == slo.VerdictPass {
-			c.SLOPassed++
+			e.SLOPassed++
 		}
 	}
-	c.Feasible = fits && c.SLOPassed == c.SLOTotal
-	return c
+	e.Feasible = e.Fits && e.SLOPassed == e.SLOTotal
 }
 
 // better is the ranking of Rank.
@@ -161,8 +240,12 @@ func better(a, b Candidate) bool {
 		return a.Fits
 	case a.SLOPassed != b.SLOPassed:
 		return a.SLOPassed > b.SLOPassed
+	case !a.Fits && a.MaxConcurrency != b.MaxConcurrency:
+		return a.MaxConcurrency > b.MaxConcurrency
 	case a.DecodeTokPerS != b.DecodeTokPerS:
 		return a.DecodeTokPerS > b.DecodeTokPerS
+	case a.EngineGPUs() != b.EngineGPUs():
+		return a.EngineGPUs() < b.EngineGPUs()
 	case a.TP*a.PP != b.TP*b.PP:
 		return a.TP*a.PP < b.TP*b.PP
 	case a.TP != b.TP:
@@ -205,19 +288,54 @@ func a2aLabel(in *input.Input) string {
 	return in.All2AllBackend
 }
 
-// candidateLayouts are the layouts the search evaluates: Enumerate
-// for the hosts, kept only where vlaunch can generate them with the
-// release (resolve.Place), so `parallelism: auto` never chooses a layout
-// `generate` refuses.
-func candidateLayouts(in *input.Input) []input.Layout {
-	l := in.Layout
-	all := Enumerate(max(l.Nodes, 1), max(l.GPUsPerNode, 1), in.Model)
-	hosts, rel := in.HostGPUs(), in.Release()
-	out := all[:0]
-	for _, c := range all {
+// Layouts lists the layouts of the search on nodes × perNode GPUs: those
+// of Enumerate for one replica on every whole share of the nodes — one
+// replica on all of them, two on half each, … one per node — each using
+// every GPU. Expert parallelism over an EP group of one rank (TP × DP = 1)
+// changes nothing and is left out. `parallelism: auto` and `vlaunch plan`
+// both search these (Placeable keeps the ones a release can place).
+func Layouts(nodes, perNode int, m *catalog.Model) []input.Layout {
+	nodes, perNode = max(nodes, 1), max(perNode, 1)
+	var out []input.Layout
+	for r := 1; r <= nodes; r++ {
+		if nodes%r != 0 {
+			continue
+		}
+		for _, c := range Enumerate(nodes/r, perNode, m) {
+			c.Replicas, c.Nodes = r, nodes
+			if c.EP && c.EPSize() == 1 {
+				continue
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Placeable keeps the layouts resolve.Place puts on hosts (each node's GPU
+// count) with release rel: the one rule `vlaunch generate` applies, so
+// neither the search nor plan offers a layout generate refuses.
+func Placeable(ls []input.Layout, hosts []int, rel vllm.Release) []input.Layout {
+	out := ls[:0]
+	for _, c := range ls {
 		if _, err := resolve.Place(c, hosts, rel); err == nil {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// candidateLayouts are the layouts the search evaluates: Layouts for the
+// hosts that Placeable keeps.
+func candidateLayouts(in *input.Input) []input.Layout {
+	l := in.Layout
+	return Placeable(Layouts(l.Nodes, l.GPUsPerNode, in.Model), in.HostGPUs(), in.Release())
+}
+
+// oneIsZero is a replica count as Candidate stores it: 0 for one.
+func oneIsZero(r int) int {
+	if r <= 1 {
+		return 0
+	}
+	return r
 }

@@ -180,7 +180,7 @@ func TestRankDense8BByThroughput(t *testing.T) {
 func TestChooseDeepSeek(t *testing.T) {
 	base := autoDeepSeek(t)
 	in, s, info := Choose(&base)
-	if s == nil || len(s.Candidates) != 10 {
+	if s == nil || len(s.Candidates) != 18 {
 		t.Fatalf("search %+v", s)
 	}
 	c := s.Chosen

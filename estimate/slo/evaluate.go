@@ -29,16 +29,26 @@ type Result struct {
 // max_model_len sequence fits is simulated with no KV capacity (vLLM
 // refuses to start).
 func Evaluate(in *input.Input, m *memory.Report, opt Options) Result {
-	if in.GPU == nil || in.GPU.BF16TFLOPS <= 0 || in.GPU.HBMBandwidthGBytesPerS <= 0 {
+	if !modelled(in) {
 		return Result{Performance: &Performance{Notes: []string{"the GPU has no BF16 TFLOPS or HBM bandwidth figure: no performance estimate"}}, Feasible: true}
 	}
-	kv := m.KVTokensPerRank
-	if !m.Capacity.OneSequenceFits {
-		kv = 0 // vLLM refuses to start
-	}
-	pr := Predict(in, kv, opt)
+	pr := Predict(in, kvOf(m), opt)
 	return Result{Performance: &pr.Performance, SLO: pr.SLO, Notes: perfNotesFor(in, &pr),
 		Findings: backendAdvice(in, &pr.Performance), Feasible: pr.Feasible}
+}
+
+// modelled says the GPU has the figures the performance model needs.
+func modelled(in *input.Input) bool {
+	return in.GPU != nil && in.GPU.BF16TFLOPS > 0 && in.GPU.HBMBandwidthGBytesPerS > 0
+}
+
+// kvOf is the KV capacity per DP rank the performance half works with: 0
+// when not even one max_model_len sequence fits (vLLM refuses to start).
+func kvOf(m *memory.Report) int64 {
+	if !m.Capacity.OneSequenceFits {
+		return 0
+	}
+	return m.KVTokensPerRank
 }
 
 // perfNotesFor derives the figures a hand calculation usually gets wrong:

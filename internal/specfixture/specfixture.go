@@ -21,7 +21,20 @@ const refLayout = "parallelism:\n  tensor: 1\n  pipeline: 1\n  data: 32\n  exper
 
 // AutoOnNodes is the reference example ref with n nodes of 8 GPUs each
 // (distinct names and addresses) and `parallelism: auto`.
-func AutoOnNodes(ref []byte, n int) ([]byte, error) {
+func AutoOnNodes(ref []byte, n int) ([]byte, error) { return OnNodes(ref, n, Auto) }
+
+// Auto is the parallelism line of `parallelism: auto` (OnNodes).
+const Auto = "parallelism: auto"
+
+// DP10000 pins one engine of TP 8 × DP 10,000 without expert parallelism
+// on 10,000 nodes: the heaviest serving simulation a valid spec asks for
+// (every DP rank in lock-step with naive dispatch).
+const DP10000 = "parallelism: {tensor: 8, pipeline: 1, data: 10000, expert: false}"
+
+// OnNodes is the reference example ref with n nodes of 8 GPUs each
+// (distinct names and addresses) and the given one-line parallelism
+// mapping in place of its pinned layout.
+func OnNodes(ref []byte, n int, parallelism string) ([]byte, error) {
 	var nodes strings.Builder
 	for i := 0; i < n; i++ {
 		fmt.Fprintf(&nodes, "    - {name: node%d, address: 10.%d.%d.%d, gpus: 8, interface: eth0, rdma_devices: [mlx5_0]}\n", i, i>>16&255, i>>8&255, i&255)
@@ -33,7 +46,7 @@ func AutoOnNodes(ref []byte, n int) ([]byte, error) {
 	}
 	s = s[:first[0]] + "NODES" + refNode.ReplaceAllString(s[first[0]:], "")
 	s = strings.Replace(s, "NODES", nodes.String(), 1)
-	return []byte(strings.Replace(s, refLayout, "parallelism: auto\n", 1)), nil
+	return []byte(strings.Replace(s, refLayout, parallelism+"\n", 1)), nil
 }
 
 // WriteAutoOnNodes writes AutoOnNodes of the reference example (read from
@@ -42,15 +55,21 @@ func AutoOnNodes(ref []byte, n int) ([]byte, error) {
 // large-cluster benchmarks of plan and check share it.
 func WriteAutoOnNodes(tb testing.TB, examples string, n int) string {
 	tb.Helper()
+	return WriteOnNodes(tb, examples, n, Auto)
+}
+
+// WriteOnNodes is WriteAutoOnNodes with the given parallelism line.
+func WriteOnNodes(tb testing.TB, examples string, n int, parallelism string) string {
+	tb.Helper()
 	ref, err := os.ReadFile(filepath.Join(examples, "deepseek-v3-32xh20.yaml"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	data, err := AutoOnNodes(ref, n)
+	data, err := OnNodes(ref, n, parallelism)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	path := filepath.Join(tb.TempDir(), fmt.Sprintf("auto%d.yaml", n))
+	path := filepath.Join(tb.TempDir(), fmt.Sprintf("nodes%d.yaml", n))
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		tb.Fatal(err)
 	}

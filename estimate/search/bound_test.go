@@ -1,0 +1,94 @@
+package search
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// autoExample is an example spec with `parallelism: auto`.
+func autoExample(t testing.TB, name string) input.Input {
+	t.Helper()
+	d, ds := spec.Load(filepath.Join("../../examples", name+".yaml"))
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	d.Parallelism = spec.Parallelism{Auto: true}
+	spec.ApplyDefaults(d)
+	r, err := resolve.FromSpec(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return input.FromResolved(r)
+}
+
+// boundExamples cover closed loops with throughput and TTFT SLOs (the
+// reference), TPOT with speculative decoding (MTP), an open-loop burst
+// (R1) and a dense model with TPOT (Llama 70B).
+var boundExamples = []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-mtp-2x8h200", "deepseek-r1-8xh200-burst", "llama-3.1-70b-8xa100"}
+
+// TestBoundNeverBelowCheck: for every layout of the examples, the bound
+// Rank prunes with ranks no lower than the figures the search's simulation
+// gives (better is never true of the simulated over the bound), SLO by SLO
+// count and, for a closed loop, with the very same decode tokens/s. A
+// bound below the simulation would prune a layout that could have won.
+func TestBoundNeverBelowCheck(t *testing.T) {
+	for _, name := range boundExamples {
+		t.Run(name, func(t *testing.T) {
+			base := autoExample(t, name)
+			closed := base.Workload.ArrivalRatePerS <= 0 && base.Workload.BurstRequests <= 0
+			for _, lay := range candidateLayouts(&base) {
+				e := bound(base.WithLayout(lay))
+				b := e.Candidate
+				e.simulate()
+				s := e.Candidate
+				what := fmt.Sprintf("%s: bound %d/%d %.0f tok/s, simulated %d/%d %.0f tok/s", s.Name(), b.SLOPassed, b.SLOTotal, b.DecodeTokPerS, s.SLOPassed, s.SLOTotal, s.DecodeTokPerS)
+				if b.SLOTotal != s.SLOTotal || b.SLOPassed < s.SLOPassed || better(s, b) {
+					t.Error(what)
+				}
+				if closed && b.DecodeTokPerS != s.DecodeTokPerS {
+					t.Errorf("%s: a closed loop's decode figure does not depend on the simulation", what)
+				}
+			}
+		})
+	}
+}
+
+// TestPruningKeepsTheChoice: Rank with its branch and bound chooses what
+// simulating every layout chooses, and every layout it simulated carries
+// the figures the exhaustive ranking gives it.
+func TestPruningKeepsTheChoice(t *testing.T) {
+	for _, name := range []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-2x8h200", "deepseek-r1-8xh200-burst"} {
+		t.Run(name, func(t *testing.T) {
+			base := autoExample(t, name)
+			all := map[string]Candidate{}
+			var best Candidate
+			for i, lay := range candidateLayouts(&base) {
+				e := bound(base.WithLayout(lay))
+				e.simulate()
+				all[e.PinYAML()] = e.Candidate
+				if i == 0 || better(e.Candidate, best) {
+					best = e.Candidate
+				}
+			}
+			got := Rank(&base)
+			if len(got) != len(all) || got[0] != best {
+				t.Fatalf("Rank chose %s of %d layouts; simulating all %d chooses %s", got[0].Name(), len(got), len(all), best.Name())
+			}
+			simulated := 0
+			for _, c := range got {
+				if !c.Bounded {
+					simulated++
+					if c != all[c.PinYAML()] {
+						t.Errorf("%s: %+v, exhaustive %+v", c.Name(), c, all[c.PinYAML()])
+					}
+				}
+			}
+			t.Logf("%s: %d of %d layouts simulated", best.Name(), simulated, len(got))
+		})
+	}
+}

@@ -1,0 +1,95 @@
+package slo
+
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/estimate/band"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
+	"github.com/vlaunch/vlaunch/estimate/perf"
+)
+
+// Bound is the best Evaluate can say of a deployment, worked out from the
+// step model alone, without the serving simulation: a search ranks many
+// layouts by it and simulates only those that could still win.
+type Bound struct {
+	// DecodeTokPerS is Evaluate's steady-decode output tokens/s
+	// (Performance.Decode.Point) — the same figure for a closed loop,
+	// which fixes the concurrency; for an open loop or a burst, whose
+	// concurrency comes from the simulation, +Inf (no bound is claimed).
+	DecodeTokPerS float64
+	// Passing is the most SLOs Evaluate can judge `pass`: each verdict is
+	// judged on the side of its prediction no simulation can beat.
+	Passing int
+	// Total is the number of SLOs.
+	Total int
+}
+
+// Optimistic is the Bound of a deployment whose memory half is m (the KV
+// Evaluate works with: none when not even one sequence fits, and every SLO
+// then fails; a GPU without performance figures has no SLO verdicts, as
+// in Evaluate). Each SLO's prediction is
+// replaced by one the simulation can only make worse, and judged with the
+// same band (a verdict is monotone in its prediction):
+//
+//   - throughput: steady decoding of every session (the simulation adds
+//     the prefills of new requests, which share steps) — or, for an open
+//     loop, no bound;
+//   - TPOT: one sequence alone at the shortest context it decodes at (the
+//     prompt): a step that carries more work is not shorter;
+//   - TTFT: the prompt on an idle system (waiting and shared steps only
+//     add to it).
+func Optimistic(in *input.Input, m *memory.Report) Bound {
+	if !modelled(in) {
+		return Bound{}
+	}
+	b := Bound{DecodeTokPerS: math.Inf(1)}
+	sm := perf.NewStepModel(perf.SetupFromInput(in))
+	w := in.Workload
+	closed := w.ArrivalRatePerS <= 0 && w.BurstRequests <= 0
+	steady, _ := sm.DecodeAt(max(1, w.Concurrency), in.MeanContext())
+	if closed {
+		b.DecodeTokPerS = steady.OutputTokPerS
+	}
+	ok := kvOf(m) > 0
+	if t := in.SLO.ThroughputTokensPerS; t > 0 {
+		best := math.Inf(1)
+		if closed {
+			best = throughputOf(in, steady, in.SLO.ThroughputCounts == "total")
+		}
+		b.count(in, Verdict{Target: t, Predicted: best}, band.Throughput, true, ok)
+	}
+	if in.SLO.TPOTMs > 0 {
+		one, _ := sm.DecodeAt(1, float64(max(1, w.InputTokens)))
+		b.count(in, Verdict{Target: in.SLO.TPOTMs / 1e3, Predicted: one.TPOTS}, band.TPOT, false, ok)
+	}
+	idle := map[int]float64{}
+	for _, t := range in.SLO.TTFT {
+		if _, seen := idle[t.InputTokens]; !seen {
+			idle[t.InputTokens] = sm.PrefillIdle(t.InputTokens, max(1, in.MaxNumBatchedTokens)).TTFTS
+		}
+		for _, q := range []struct {
+			name string
+			v    *float64
+		}{{"p50", t.P50S}, {"p95", t.P95S}, {"p99", t.P99S}} {
+			if q.v != nil {
+				b.count(in, Verdict{Target: *q.v, Predicted: idle[t.InputTokens]}, ttftRegime(q.name), false, ok)
+			}
+		}
+	}
+	return b
+}
+
+// count judges v (an optimistic prediction against its target) as
+// Evaluate's verdicts are judged, and counts it.
+func (b *Bound) count(in *input.Input, v Verdict, r band.Regime, higher, ok bool) {
+	b.Total++
+	if math.IsInf(v.Predicted, 1) {
+		b.Passing++ // no bound claimed: it may pass
+		return
+	}
+	judge(&v, in, r, higher, ok)
+	if v.Verdict == VerdictPass {
+		b.Passing++
+	}
+}
