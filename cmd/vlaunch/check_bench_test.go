@@ -20,16 +20,23 @@ func BenchmarkCheckAuto10000Nodes(b *testing.B) {
 
 // BenchmarkCheckDP10000 is `vlaunch check` on the heaviest serving
 // simulation a valid spec asks for: one engine of TP 8 × DP 10,000 without
-// expert parallelism, every rank in lock-step (sim.MaxRepRanks of them
-// simulated and tiled).
+// expert parallelism, every rank in lock-step (100 busy ranks of one
+// session each simulated and tiled), and the reference's 3 scenarios.
 func BenchmarkCheckDP10000(b *testing.B) {
 	benchCheck(b, specfixture.DP10000, "TP 8 · PP 1 · DP 10000 · EP off")
 }
 
+// BenchmarkCheckDP10000MaxTTFT is BenchmarkCheckDP10000 with the most TTFT
+// targets a spec may have (16, at 16 input lengths: 17 scenarios), which
+// share the simulation work three scenarios get.
+func BenchmarkCheckDP10000MaxTTFT(b *testing.B) {
+	benchCheck(b, specfixture.DP10000, "TTFT p99 at 10000 input tokens", specfixture.MaxTTFTTargets)
+}
+
 // benchCheck runs check on the reference on 10,000 nodes with the given
-// parallelism line; want is in a report of that spec.
-func benchCheck(b *testing.B, parallelism, want string) {
-	path := specfixture.WriteOnNodes(b, filepath.Join("..", "..", "examples"), 10000, parallelism)
+// parallelism line and edits; want is in a report of that spec.
+func benchCheck(b *testing.B, parallelism, want string, edits ...func([]byte) ([]byte, error)) {
+	path := specfixture.WriteOnNodes(b, filepath.Join("..", "..", "examples"), 10000, parallelism, edits...)
 	var out strings.Builder
 	for b.Loop() {
 		out.Reset()

@@ -125,6 +125,7 @@ func hostileCases() []hostileCase {
 		{"check auto, 100 nodes", []string{"check", "$D/auto100.yaml"}, 1, `parallelism: auto chose`},
 		{"check auto, 10,000 nodes", []string{"check", "$D/auto10000.yaml"}, 1, `parallelism: auto chose`},
 		{"check DP 10,000", []string{"check", "$D/dp10000.yaml"}, 1, `TP 8 · PP 1 · DP 10000 · EP off`},
+		{"check DP 10,000, 16 TTFT targets", []string{"check", "$D/dp10000ttft.yaml"}, 1, `TTFT p99 at 10000 input tokens`},
 		{"plan 10,000 nodes", []string{"plan", "$D/auto10000.yaml", "--top", "3"}, -1, `#1 TP`},
 		{"validate 10,001 nodes", []string{"validate", "$D/nodes10001.yaml"}, 1, `more than the limit of 10,000`},
 		{"generate 10,000 nodes", []string{"generate", "$D/auto10000.yaml", "-o", "$D/out-10000"}, -1, `\S`},
@@ -266,6 +267,11 @@ func hostileFiles(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	write("dp10000.yaml", dp)
+	many, err := specfixture.MaxTTFTTargets(dp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("dp10000ttft.yaml", many)
 }
 
 // writeBig writes a YAML file of n spaces and one key, a MiB at a time:

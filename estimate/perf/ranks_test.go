@@ -100,3 +100,77 @@ func BenchmarkStepRunsLargeDP(b *testing.B) {
 		sm.StepRuns(runs)
 	}
 }
+
+// TestStepSkipsOnlyDominatedRanks: StepRuns skips the rank time of a rank
+// that carries no more of anything than the slowest so far (rankTime grows
+// with every field), so the step's dense and attention parts are still
+// those of the slowest rank, whatever the order of the ranks.
+func TestStepSkipsOnlyDominatedRanks(t *testing.T) {
+	m, err := catalog.LookupModel("deepseek-v3")
+	g, gerr := catalog.LookupGPU("h20-96g")
+	if err != nil || gerr != nil {
+		t.Fatal(err, gerr)
+	}
+	hw := NewHardware(g, 8, 450, 2, 25, 1, 10)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tp := range []int{1, 8} {
+		sm := NewStepModel(StepSetup{Model: m, HW: hw, TP: tp, PP: 1, DP: 64, EP: true, WeightDType: "fp8", KVDType: "bf16", CUDAGraphs: true, Eff: DefaultEfficiency})
+		for trial := 0; trial < 200; trial++ {
+			loads := make([]RankLoad, 64)
+			var slowest float64
+			for i := range loads {
+				d := float64(1 + rng.IntN(2))
+				p := 0.0
+				if trial%2 == 1 && rng.IntN(8) == 0 { // half the steps decode only
+					p = float64(rng.IntN(3000))
+				}
+				loads[i] = RankLoad{DecodeSeqs: d, DecodeCtx: d * float64(rng.IntN(8000)), PrefillTokens: p, PrefillPairs: p * p / 2, PrefillPrefix: float64(rng.IntN(2000)) * math.Min(p, 1), PrefillSeqs: math.Min(p, 1)}
+				slowest = math.Max(slowest, sm.rankTime(loads[i], nil))
+			}
+			st := sm.Step(loads)
+			if got := st.DenseS + st.AttentionS; math.Abs(got-slowest) > 1e-12*slowest {
+				t.Fatalf("TP %d trial %d: dense+attention %.9g s, slowest rank %.9g s", tp, trial, got, slowest)
+			}
+		}
+	}
+}
+
+// TestStepMemoIsStepRuns: a memo reused over a run of steps — contexts
+// growing while the counts stay (a steady stretch), then counts changing,
+// a rank going idle, the ranks' number changing — gives what StepRuns
+// gives at every step, term by term.
+func TestStepMemoIsStepRuns(t *testing.T) {
+	m, err := catalog.LookupModel("deepseek-v3")
+	g, gerr := catalog.LookupGPU("h20-96g")
+	if err != nil || gerr != nil {
+		t.Fatal(err, gerr)
+	}
+	sm := NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 8, 450, 2, 25, 1, 10), TP: 1, PP: 2, DP: 16, EP: true,
+		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficPerExpert, CUDAGraphs: true, DBO: true, Eff: DefaultEfficiency})
+	rng := rand.New(rand.NewPCG(5, 6))
+	loads := make([]RankLoad, 16)
+	var memo StepMemo
+	for step := 0; step < 300; step++ {
+		switch {
+		case step%50 == 0: // new counts
+			for i := range loads {
+				d, p := float64(rng.IntN(40)), float64(rng.IntN(2)*rng.IntN(4000))
+				loads[i] = RankLoad{DecodeSeqs: d, DecodeCtx: d * 900, PrefillTokens: p, PrefillPairs: p * p / 2, PrefillSeqs: math.Min(p, 1)}
+			}
+		case step%50 == 25: // one rank goes idle, the last leaves the step
+			loads[3] = RankLoad{}
+			loads = loads[:15]
+		}
+		for i := range loads { // the steady part: contexts grow
+			loads[i].DecodeCtx += loads[i].DecodeSeqs
+			loads[i].PrefillPrefix += loads[i].PrefillTokens
+		}
+		runs := []RankRun{{Loads: loads, N: 1}}
+		if got, want := sm.StepRunsMemo(runs, &memo), sm.StepRuns(runs); got != want {
+			t.Fatalf("step %d:\n memo %+v\nfresh %+v", step, got, want)
+		}
+		if step%50 == 49 {
+			loads = loads[:16]
+		}
+	}
+}

@@ -30,6 +30,13 @@ func (l RankLoad) tokens(spec int) float64 {
 	return l.DecodeSeqs*float64(1+spec) + l.PrefillTokens
 }
 
+// within says l carries no more of anything than m: rankTime, which grows
+// with every field, is then no longer for l than for m.
+func (l RankLoad) within(m RankLoad) bool {
+	return l.DecodeSeqs <= m.DecodeSeqs && l.DecodeCtx <= m.DecodeCtx && l.PrefillTokens <= m.PrefillTokens &&
+		l.PrefillPairs <= m.PrefillPairs && l.PrefillPrefix <= m.PrefillPrefix && l.PrefillSeqs <= m.PrefillSeqs
+}
+
 func (l RankLoad) scaled(f float64) RankLoad {
 	return RankLoad{l.DecodeSeqs * f, l.DecodeCtx * f, l.PrefillTokens * f, l.PrefillPairs * f, l.PrefillPrefix * f, l.PrefillSeqs * f}
 }
@@ -96,16 +103,47 @@ func (sm *StepModel) Step(loads []RankLoad) StepTime {
 // order; ranks they do not describe are idle. Its cost grows with the
 // runs' lengths, not with the number of ranks they stand for.
 func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
-	s := &sm.S
-	pp := float64(s.PP)
-	var st StepTime
+	return sm.stepWith(runs, sm.tokenTermsOf(runs))
+}
+
+// tokenTerms are the parts of a step that depend only on each rank's
+// token and sequence counts, not on the contexts: the experts (all ranks'
+// tokens), the communication, whether DBO splits the step, and the host's
+// work. Within a steady stretch of the simulation only contexts grow, so
+// consecutive steps share them (StepMemo).
+type tokenTerms struct {
+	expert, net    StepTime // expertTime's and networkTime's fields
+	dbo            bool
+	serial, launch float64
+}
+
+// tokenTermsOf works out the tokenTerms of a step.
+func (sm *StepModel) tokenTermsOf(runs []RankRun) tokenTerms {
+	frac := 1 / float64(sm.S.PP)
+	sp := sm.spreadOf(runs, frac)
+	var t tokenTerms
+	sm.expertTime(sp.total, &t.expert)
+	sm.networkTime(runs, sp, frac, &t.net)
+	t.dbo = sm.dboActive(runs)
+	t.serial, t.launch = sm.overhead(runs)
+	return t
+}
+
+// slowestRank is the rank load whose dense and attention time sets the
+// lock-step pace, and that time. A rank that carries no more of anything
+// than the slowest so far is skipped (rankTime grows with every field):
+// most ranks of a large step.
+func (sm *StepModel) slowestRank(runs []RankRun) (RankLoad, float64) {
+	pp := float64(sm.S.PP)
 	var worst float64
-	var worstLoad RankLoad
-	var prev RankLoad
+	var worstLoad, prev RankLoad
 	prevT := -1.0
 	eachLoad(runs, func(l RankLoad) {
 		if pp > 1 {
 			l = l.scaled(1 / pp) // one of PP micro-batches
+		}
+		if worst > 0 && l.within(worstLoad) {
+			return
 		}
 		t := prevT
 		if l != prev || prevT < 0 { // ranks often carry identical loads
@@ -116,13 +154,28 @@ func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
 			worst, worstLoad = t, l
 		}
 	})
-	sp := sm.spreadOf(runs, 1/pp)
+	return worstLoad, worst
+}
+
+// stepWith is StepRuns given the step's token terms.
+func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms) StepTime {
+	s := &sm.S
+	pp := float64(s.PP)
+	var st StepTime
+	worstLoad, _ := sm.slowestRank(runs)
 	sm.rankTime(worstLoad, &st)
-	sm.expertTime(sp.total, &st)
-	sm.networkTime(runs, sp, 1/pp, &st)
+	// The experts' roof adds to the slowest rank's, in that order.
+	e := &tt.expert
+	st.ComputeS += e.ComputeS
+	st.MemoryS += e.MemoryS
+	st.ComputeBoundS += e.ComputeBoundS
+	st.MemoryBoundS += e.MemoryBoundS
+	st.ExpertS = e.ExpertS
+	n := &tt.net
+	st.A2AS, st.TPS, st.PPS, st.InterBytesPerNode, st.IntraBytesPerGPU = n.A2AS, n.TPS, n.PPS, n.InterBytesPerNode, n.IntraBytesPerGPU
 	roof := st.DenseS + st.AttentionS + st.ExpertS
 	stage := roof + st.A2AS
-	if sm.dboActive(runs) {
+	if tt.dbo {
 		// Two micro-batches: one computes while the other communicates; the
 		// pipeline fill/drain leaves half of the shorter side exposed.
 		stage = max(roof, st.A2AS) + min(roof, st.A2AS)/2
@@ -132,16 +185,57 @@ func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
 	// Host work between steps adds up; launching the step's kernels one by
 	// one (no CUDA graph) overlaps the GPU's execution of those already
 	// launched, so the step takes the longer of the two.
-	serial, launch := sm.overhead(runs)
 	st.SpecDraftS = sm.draftTime(runs)
 	gpu := pp*stage + st.PPS + st.SpecDraftS
-	st.TotalS = serial + max(launch, gpu)
+	st.TotalS = tt.serial + max(tt.launch, gpu)
 	if s.OverlapHost {
-		st.TotalS = max(serial+launch, gpu)
+		st.TotalS = max(tt.serial+tt.launch, gpu)
 	}
 	st.OverheadS = st.TotalS - gpu
 	st.ExposedNetworkS = gpu - pp*roof - st.SpecDraftS
 	return st
+}
+
+// StepMemo remembers the token terms of the last step StepRunsMemo was
+// given, and reuses them while each rank's token and sequence counts stay
+// the same. A memo serves one caller at a time.
+type StepMemo struct {
+	key   []float64
+	terms tokenTerms
+}
+
+// StepRunsMemo is StepRuns, reusing m's token terms when the step's
+// counts are those of the step before.
+func (sm *StepModel) StepRunsMemo(runs []RankRun, m *StepMemo) StepTime {
+	if !m.holds(runs) {
+		m.terms = sm.tokenTermsOf(runs)
+		m.key = m.key[:0]
+		for _, r := range runs {
+			m.key = append(m.key, float64(r.N), float64(len(r.Loads)))
+			for _, l := range r.Loads {
+				m.key = append(m.key, l.DecodeSeqs, l.PrefillTokens, l.PrefillSeqs)
+			}
+		}
+	}
+	return sm.stepWith(runs, m.terms)
+}
+
+// holds says runs have the counts m's terms were worked out for.
+func (m *StepMemo) holds(runs []RankRun) bool {
+	i := 0
+	for _, r := range runs {
+		if i+2+3*len(r.Loads) > len(m.key) || m.key[i] != float64(r.N) || m.key[i+1] != float64(len(r.Loads)) {
+			return false
+		}
+		i += 2
+		for _, l := range r.Loads {
+			if m.key[i] != l.DecodeSeqs || m.key[i+1] != l.PrefillTokens || m.key[i+2] != l.PrefillSeqs {
+				return false
+			}
+			i += 3
+		}
+	}
+	return i == len(m.key)
 }
 
 // vLLM's default DBO thresholds (--dbo-decode-token-threshold and

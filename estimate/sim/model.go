@@ -40,12 +40,12 @@ const (
 	simRequestsPerRun  = 1000
 	simReplications    = 32
 	simReplicationsMin = ReplicationsMin
-	// simStepBudget bounds a scenario's replications by what they cost:
+	// StepBudget bounds a scenario's replications by what they cost:
 	// rank-steps (step-model calls × simulated ranks), about 0.1 µs each.
 	// The reference's 32 runs spend a few per cent of it; a deployment
 	// with a hundred busy ranks and an event every few steps stops after
 	// four or five runs.
-	simStepBudget = 4_000_000
+	StepBudget = 4_000_000
 )
 
 // RunModel runs the simulation on the step model sm (the Step of cfg is
@@ -67,7 +67,7 @@ func RunModelReplicated(sm *perf.StepModel, cfg Config, reps int) Result {
 	p := planSim(sm, cfg)
 	p.cfg.Requests, reps = sizeRuns(p.cfg, cfg.Requests, reps)
 	if reps > 1 && p.cfg.WorkBudget == 0 {
-		p.cfg.WorkBudget = simStepBudget
+		p.cfg.WorkBudget = StepBudget
 	}
 	return forReplicas(p.scaleBack(Replicate(p.cfg, reps)), scale)
 }
@@ -286,14 +286,17 @@ func repRanks(dp, tp, g, limit int) int {
 func tiledStep(sm *perf.StepModel, k, copies int, lockstep bool) func([]perf.RankLoad) float64 {
 	switch {
 	case !lockstep && sm.S.DP > 1:
-		return perf.NewStepModel(*sm.S.WithDP(1)).StepSeconds
+		sm, copies = perf.NewStepModel(*sm.S.WithDP(1)), 1
 	case !lockstep || (k == sm.S.DP && copies == 1):
-		return sm.StepSeconds
+		copies = 1
 	}
+	// The memo keeps what depends only on the ranks' token counts across
+	// the steps of a steady stretch (the closure serves one run at a time).
 	runs := []perf.RankRun{{N: copies}}
+	var memo perf.StepMemo
 	return func(loads []perf.RankLoad) float64 {
 		runs[0].Loads = loads
-		return sm.StepRuns(runs).TotalS
+		return sm.StepRunsMemo(runs, &memo).TotalS
 	}
 }
 

@@ -62,8 +62,11 @@ type Config struct {
 	// wait than this (Result.Overloaded): an open loop above capacity
 	// grows its queue for as long as it runs.
 	MaxWaiting int
-	// WorkBudget, when positive, bounds Replicate: no further replication
-	// starts once this many rank-steps were simulated (see Replicate).
+	// WorkBudget, when positive, bounds Replicate: each of the first
+	// ReplicationsMin replications stops measuring once it has spent its
+	// share (WorkBudget / ReplicationsMin rank-steps, warm-up included)
+	// and measured MinMeasured requests, and no further replication starts
+	// once WorkBudget rank-steps were simulated (see Replicate).
 	WorkBudget int64
 	// Policy is the engine's scheduling policy (zero: DecodeFirst, vLLM V1).
 	Policy Policy
@@ -185,7 +188,18 @@ type simulator struct {
 	deltas  []perf.RankLoad
 	scratch []perf.RankLoad
 	prefix  []float64 // prefix sums of a segment's first step durations
+	// enough, when set, ends the run early once it returns true and
+	// MinMeasured requests were measured (Replicate's work share).
+	enough func() bool
+	// seqWork counts the simulator's own work: running sequences updated,
+	// per step or steady segment.
+	seqWork int64
 }
+
+// MinMeasured is the fewest requests a run measures after its warm-up
+// when a work budget ends it early: below it a tail percentile says little
+// (the replications' interval shows how little).
+const MinMeasured = 100
 
 type simRecord struct{ ttft, tpot, e2e float64 }
 

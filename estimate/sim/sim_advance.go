@@ -35,6 +35,7 @@ func (s *simulator) advance() {
 	out := s.deliveryTime()
 	for i := range s.ranks {
 		rk := &s.ranks[i]
+		s.seqWork += int64(len(rk.running))
 		kept := 0
 		for j := range rk.running {
 			r := &rk.running[j]

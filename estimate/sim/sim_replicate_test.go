@@ -81,3 +81,30 @@ func TestReplicateWorkBudget(t *testing.T) {
 		t.Fatalf("%d replications with a budget of one step", r.Replications)
 	}
 }
+
+// TestReplicateWorkShare: with a budget below what ReplicationsMin runs of
+// the requested length cost, each run stops measuring at its share (but
+// not before MinMeasured requests), so the work stays near the budget and
+// the runs measure fewer requests — the same ones every time.
+func TestReplicateWorkShare(t *testing.T) {
+	cfg := mm1ish(5, 8000) // 4 runs of 2000 requests
+	full := Replicate(cfg, 4)
+	if full.Requests != 8000 {
+		t.Fatalf("unbudgeted: %d requests", full.Requests)
+	}
+	cfg.WorkBudget = int64(full.Steps) / 4 // a quarter of the work
+	a, b := Replicate(cfg, 4), Replicate(cfg, 4)
+	if a != b {
+		t.Fatal("a budgeted replication is not deterministic")
+	}
+	if a.Requests >= full.Requests/2 || a.Requests < ReplicationsMin*MinMeasured || a.Replications != ReplicationsMin {
+		t.Fatalf("%d requests in %d runs within a quarter of the work of %d", a.Requests, a.Replications, full.Requests)
+	}
+	if a.Steps > full.Steps/2 {
+		t.Errorf("%d steps for a budget of %d (unbudgeted %d)", a.Steps, cfg.WorkBudget, full.Steps)
+	}
+	cfg.WorkBudget = 1
+	if r := Replicate(cfg, 4); r.Requests < ReplicationsMin*MinMeasured || r.Requests > ReplicationsMin*(MinMeasured+10) {
+		t.Errorf("a budget of one step measured %d requests; want about %d", r.Requests, ReplicationsMin*MinMeasured)
+	}
+}

@@ -7,10 +7,14 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
-// run advances the simulation until enough requests completed.
+// run advances the simulation until enough requests completed (or, with
+// a work share, until it is spent and MinMeasured were measured).
 func (s *simulator) run() {
 	want := s.cfg.Warmup + max(1, s.cfg.Requests)
 	for s.done < want {
+		if s.enough != nil && s.done >= s.cfg.Warmup+MinMeasured && s.enough() {
+			return
+		}
 		s.admitArrivals()
 		s.handOver()
 		if s.cfg.MaxWaiting > 0 && s.waiting()+len(s.ingest) > s.cfg.MaxWaiting {

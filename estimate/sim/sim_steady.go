@@ -189,6 +189,7 @@ func (s *simulator) advanceSteady(m int) {
 	s.now += dt
 	for i := range s.ranks {
 		rk := &s.ranks[i]
+		s.seqWork += int64(len(rk.running))
 		for j := range rk.running {
 			r := &rk.running[j]
 			n := r.sched

@@ -21,6 +21,9 @@ type Options struct {
 	// that rank many configurations by their verdicts (vlaunch plan). The
 	// verdicts and predictions are the same.
 	NoAdvice bool
+	// workBudget is a scenario's share of the check's simulation work
+	// (simulateScenarios; 0: sim.StepBudget).
+	workBudget int64
 }
 
 // Performance is the `performance` section of the check report.

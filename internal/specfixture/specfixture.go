@@ -31,6 +31,24 @@ const Auto = "parallelism: auto"
 // (every DP rank in lock-step with naive dispatch).
 const DP10000 = "parallelism: {tensor: 8, pipeline: 1, data: 10000, expert: false}"
 
+// refLastTTFT is the reference example's last TTFT target.
+const refLastTTFT = "    - {input_tokens: 4096, p99_s: 2.0}\n"
+
+// MaxTTFTTargets gives the reference example (or OnNodes of it) the most
+// TTFT targets a spec may have (16, the schema's limit), each at its own
+// input length: every one is a scenario check simulates.
+func MaxTTFTTargets(spec []byte) ([]byte, error) {
+	s := string(spec)
+	if !strings.Contains(s, refLastTTFT) {
+		return nil, errors.New("specfixture: not the reference example (its last TTFT target is missing)")
+	}
+	var more strings.Builder
+	for _, n := range []int{100, 200, 300, 400, 600, 800, 1000, 1500, 2000, 3000, 5000, 6000, 8000, 10000} {
+		fmt.Fprintf(&more, "    - {input_tokens: %d, p99_s: 2.0}\n", n)
+	}
+	return []byte(strings.Replace(s, refLastTTFT, refLastTTFT+more.String(), 1)), nil
+}
+
 // OnNodes is the reference example ref with n nodes of 8 GPUs each
 // (distinct names and addresses) and the given one-line parallelism
 // mapping in place of its pinned layout.
@@ -58,14 +76,20 @@ func WriteAutoOnNodes(tb testing.TB, examples string, n int) string {
 	return WriteOnNodes(tb, examples, n, Auto)
 }
 
-// WriteOnNodes is WriteAutoOnNodes with the given parallelism line.
-func WriteOnNodes(tb testing.TB, examples string, n int, parallelism string) string {
+// WriteOnNodes is WriteAutoOnNodes with the given parallelism line, and
+// then edits (such as MaxTTFTTargets) applied in order.
+func WriteOnNodes(tb testing.TB, examples string, n int, parallelism string, edits ...func([]byte) ([]byte, error)) string {
 	tb.Helper()
 	ref, err := os.ReadFile(filepath.Join(examples, "deepseek-v3-32xh20.yaml"))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	data, err := OnNodes(ref, n, parallelism)
+	for _, edit := range edits {
+		if err == nil {
+			data, err = edit(data)
+		}
+	}
 	if err != nil {
 		tb.Fatal(err)
 	}
