@@ -157,6 +157,10 @@ func TestStepMemoIsStepRuns(t *testing.T) {
 				d, p := float64(rng.IntN(40)), float64(rng.IntN(2)*rng.IntN(4000))
 				loads[i] = RankLoad{DecodeSeqs: d, DecodeCtx: d * 900, PrefillTokens: p, PrefillPairs: p * p / 2, PrefillSeqs: math.Min(p, 1)}
 			}
+		case step%50 == 10: // a prefill chunk grows, every other count the same
+			loads[0].PrefillTokens, loads[0].PrefillSeqs = loads[0].PrefillTokens+512, 1
+		case step%50 == 20: // a sequence starts decoding on one rank
+			loads[1].DecodeSeqs++
 		case step%50 == 25: // one rank goes idle, the last leaves the step
 			loads[3] = RankLoad{}
 			loads = loads[:15]
