@@ -138,15 +138,28 @@ func TestStepSkipsOnlyDominatedRanks(t *testing.T) {
 // TestStepMemoIsStepRuns: a memo reused over a run of steps — contexts
 // growing while the counts stay (a steady stretch), then counts changing,
 // a rank going idle, the ranks' number changing — gives what StepRuns
-// gives at every step, term by term.
+// gives at every step, term by term, with and without MTP draft passes.
 func TestStepMemoIsStepRuns(t *testing.T) {
+	for _, spec := range []int{0, 3} {
+		testStepMemo(t, spec)
+	}
+}
+
+func testStepMemo(t *testing.T, spec int) {
 	m, err := catalog.LookupModel("deepseek-v3")
 	g, gerr := catalog.LookupGPU("h20-96g")
 	if err != nil || gerr != nil {
 		t.Fatal(err, gerr)
 	}
-	sm := NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 8, 450, 2, 25, 1, 10), TP: 1, PP: 2, DP: 16, EP: true,
-		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficPerExpert, CUDAGraphs: true, DBO: true, Eff: DefaultEfficiency})
+	setup := StepSetup{Model: m, HW: NewHardware(g, 8, 450, 2, 25, 1, 10), TP: 1, PP: 2, DP: 16, EP: true,
+		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficPerExpert, CUDAGraphs: true, DBO: true, Eff: DefaultEfficiency}
+	if spec > 0 {
+		setup.SpecTokens, setup.SpecAccepted = spec, 2.2
+	}
+	sm := NewStepModel(setup)
+	if (sm.draft != nil) != (spec > 0) {
+		t.Fatalf("spec %d: draft model %v", spec, sm.draft != nil)
+	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	loads := make([]RankLoad, 16)
 	var memo StepMemo
@@ -171,7 +184,7 @@ func TestStepMemoIsStepRuns(t *testing.T) {
 		}
 		runs := []RankRun{{Loads: loads, N: 1}}
 		if got, want := sm.StepRunsMemo(runs, &memo), sm.StepRuns(runs); got != want {
-			t.Fatalf("step %d:\n memo %+v\nfresh %+v", step, got, want)
+			t.Fatalf("spec %d step %d:\n memo %+v\nfresh %+v", spec, step, got, want)
 		}
 		if step%50 == 49 {
 			loads = loads[:16]

@@ -79,17 +79,18 @@ func newDraftModels(s StepSetup) *draftModels {
 // per pass the fuse projections and one LM-head row per drafting sequence.
 // Host overhead is the target step's (vLLM captures the draft passes in
 // CUDA graphs too).
-func (sm *StepModel) draftTime(runs []RankRun) float64 {
+// m (nil: none) carries the memos of the two draft passes (StepMemo).
+func (sm *StepModel) draftTime(runs []RankRun, m *StepMemo) float64 {
 	dm := sm.draft
 	if dm == nil {
 		return 0
 	}
-	st := dm.first.StepRuns(runs)
+	st := dm.first.stepMemo(runs, m.sub(0))
 	t := st.TotalS - st.OverheadS
 	var rows, tokens float64
-	next := make([]RankRun, len(runs))
+	next := m.scratchRuns(runs)
 	for i, run := range runs {
-		next[i] = RankRun{Loads: make([]RankLoad, len(run.Loads)), N: run.N}
+		next[i] = RankRun{Loads: next[i].Loads[:len(run.Loads)], N: run.N}
 		for j, l := range run.Loads {
 			seqs := l.DecodeSeqs + l.PrefillSeqs // a finished prefill drafts too
 			next[i].Loads[j] = RankLoad{DecodeSeqs: seqs, DecodeCtx: l.DecodeCtx + l.PrefillPrefix + l.PrefillTokens}
@@ -100,7 +101,7 @@ func (sm *StepModel) draftTime(runs []RankRun) float64 {
 		}
 	}
 	if dm.n > 1 && rows > 0 {
-		st = dm.next.StepRuns(next)
+		st = dm.next.stepMemo(next, m.sub(1))
 		t += float64(dm.n-1) * (st.TotalS - st.OverheadS)
 	}
 	t += sm.draftDense(tokens, rows) + float64(dm.n-1)*sm.draftDense(rows, rows)

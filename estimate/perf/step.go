@@ -103,7 +103,7 @@ func (sm *StepModel) Step(loads []RankLoad) StepTime {
 // order; ranks they do not describe are idle. Its cost grows with the
 // runs' lengths, not with the number of ranks they stand for.
 func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
-	return sm.stepWith(runs, sm.tokenTermsOf(runs))
+	return sm.stepWith(runs, sm.tokenTermsOf(runs), nil)
 }
 
 // tokenTerms are the parts of a step that depend only on each rank's
@@ -157,8 +157,9 @@ func (sm *StepModel) slowestRank(runs []RankRun) (RankLoad, float64) {
 	return worstLoad, worst
 }
 
-// stepWith is StepRuns given the step's token terms.
-func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms) StepTime {
+// stepWith is StepRuns given the step's token terms; m (nil: none) is
+// the memo the draft passes of speculative decoding use.
+func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTime {
 	s := &sm.S
 	pp := float64(s.PP)
 	var st StepTime
@@ -185,7 +186,7 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms) StepTime {
 	// Host work between steps adds up; launching the step's kernels one by
 	// one (no CUDA graph) overlaps the GPU's execution of those already
 	// launched, so the step takes the longer of the two.
-	st.SpecDraftS = sm.draftTime(runs)
+	st.SpecDraftS = sm.draftTime(runs, m)
 	gpu := pp*stage + st.PPS + st.SpecDraftS
 	st.TotalS = tt.serial + max(tt.launch, gpu)
 	if s.OverlapHost {
@@ -198,15 +199,26 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms) StepTime {
 
 // StepMemo remembers the token terms of the last step StepRunsMemo was
 // given, and reuses them while each rank's token and sequence counts stay
-// the same. A memo serves one caller at a time.
+// the same; the draft passes of speculative decoding keep memos of their
+// own. A memo serves one caller at a time.
 type StepMemo struct {
 	key   []float64
 	terms tokenTerms
+	// drafts are the memos of the first and the next draft passes; runs
+	// is scratch for the next passes' loads.
+	drafts [2]*StepMemo
+	runs   []RankRun
 }
 
 // StepRunsMemo is StepRuns, reusing m's token terms when the step's
 // counts are those of the step before.
-func (sm *StepModel) StepRunsMemo(runs []RankRun, m *StepMemo) StepTime {
+func (sm *StepModel) StepRunsMemo(runs []RankRun, m *StepMemo) StepTime { return sm.stepMemo(runs, m) }
+
+// stepMemo is StepRunsMemo, and StepRuns for a nil memo.
+func (sm *StepModel) stepMemo(runs []RankRun, m *StepMemo) StepTime {
+	if m == nil {
+		return sm.StepRuns(runs)
+	}
 	if !m.holds(runs) {
 		m.terms = sm.tokenTermsOf(runs)
 		m.key = m.key[:0]
@@ -217,7 +229,38 @@ func (sm *StepModel) StepRunsMemo(runs []RankRun, m *StepMemo) StepTime {
 			}
 		}
 	}
-	return sm.stepWith(runs, m.terms)
+	return sm.stepWith(runs, m.terms, m)
+}
+
+// sub is the memo of draft pass i (nil for a nil memo).
+func (m *StepMemo) sub(i int) *StepMemo {
+	if m == nil {
+		return nil
+	}
+	if m.drafts[i] == nil {
+		m.drafts[i] = &StepMemo{}
+	}
+	return m.drafts[i]
+}
+
+// scratchRuns is room for runs' shape (fresh without a memo).
+func (m *StepMemo) scratchRuns(runs []RankRun) []RankRun {
+	if m == nil {
+		out := make([]RankRun, len(runs))
+		for i, r := range runs {
+			out[i].Loads = make([]RankLoad, len(r.Loads))
+		}
+		return out
+	}
+	for len(m.runs) < len(runs) {
+		m.runs = append(m.runs, RankRun{})
+	}
+	for i, r := range runs {
+		if cap(m.runs[i].Loads) < len(r.Loads) {
+			m.runs[i].Loads = make([]RankLoad, len(r.Loads))
+		}
+	}
+	return m.runs[:len(runs)]
 }
 
 // holds says runs have the counts m's terms were worked out for.

@@ -22,7 +22,7 @@ func TestOverloadedOpenLoop(t *testing.T) {
 	if under.Result.Overloaded || under.Utilization > 0.6 || under.Result.TTFT.P99 <= 0 {
 		t.Fatalf("half the sustainable rate: %+v", under)
 	}
-	v := ttftVerdict(&in, sm, &Performance{Simulations: []SimScenario{over}}, 500000, 512, "p99", 1.5, false)
+	v := ttftVerdict(&in, sm, &Performance{Simulations: []SimScenario{over}}, 500000, 512, "p99", 1.5, nil)
 	if v.Verdict != VerdictFail || !v.Unbounded {
 		t.Fatalf("verdict %+v", v)
 	}

@@ -117,7 +117,9 @@ func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, input
 // lengths (up to 16) splits that much work between them, so its
 // simulation costs no more than three scenarios' whatever the spec: on a
 // deployment whose steps are costly (thousands of lock-step DP ranks) each
-// run measures fewer requests, and the percentiles' interval says so.
+// run measures fewer requests, and the percentiles' interval says so. A
+// ranking's single short run per scenario (Options.Requests) is split
+// alike, down to sim.MinMeasured requests.
 const fullScenarios = 3
 
 // simulateScenarios runs simulateScenario for each input length, all at
@@ -127,7 +129,11 @@ const fullScenarios = 3
 // model is only read once built.
 func simulateScenarios(in *input.Input, sm *perf.StepModel, kvTokens int64, lengths []int, opt Options) []SimScenario {
 	out := make([]SimScenario, len(lengths))
-	opt.workBudget = sim.StepBudget * fullScenarios / int64(max(fullScenarios, len(lengths)))
+	share := func(n int64) int64 { return n * fullScenarios / int64(max(fullScenarios, len(lengths))) }
+	opt.workBudget = share(sim.StepBudget)
+	if opt.Requests > 0 { // a ranking's short runs (search, plan) share them the same way
+		opt.Requests = max(sim.MinMeasured, int(share(int64(opt.Requests))))
+	}
 	var wg sync.WaitGroup
 	for i, n := range lengths {
 		wg.Go(func() { out[i] = simulateScenario(in, sm, kvTokens, n, opt) })

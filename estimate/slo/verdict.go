@@ -49,6 +49,10 @@ type Verdict struct {
 // percentile target.
 func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, advise bool) []Verdict {
 	var out []Verdict
+	var ls *loadSearch
+	if advise {
+		ls = newLoadSearch(in, sm, kv, len(perfInputLengths(in)))
+	}
 	if in.SLO.ThroughputTokensPerS > 0 {
 		out = append(out, throughputVerdict(in, sm, p, kv, advise))
 	}
@@ -61,7 +65,7 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, ad
 			v    *float64
 		}{{"p50", t.P50S}, {"p95", t.P95S}, {"p99", t.P99S}} {
 			if q.v != nil {
-				out = append(out, ttftVerdict(in, sm, p, kv, t.InputTokens, q.name, *q.v, advise))
+				out = append(out, ttftVerdict(in, sm, p, kv, t.InputTokens, q.name, *q.v, ls))
 			}
 		}
 	}
@@ -196,7 +200,9 @@ func tpotVerdict(in *input.Input, p *Performance, kv int64) Verdict {
 // network) binds the TTFT; below it, waiting for shared steps (queueing) does.
 const prefillShareBinding = 0.5
 
-func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, n int, q string, target float64, advise bool) Verdict {
+// ttftVerdict judges one TTFT target; ls (nil: no advice) searches the
+// load that would meet it when it fails.
+func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, n int, q string, target float64, ls *loadSearch) Verdict {
 	v := Verdict{Name: fmt.Sprintf("TTFT %s at %d input tokens", q, n), Target: target, Unit: "s"}
 	var idle perf.PrefillPoint
 	for _, pp := range p.Prefill {
@@ -226,11 +232,11 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 	if s != nil {
 		v.Explanation += ciText(s.Result, q)
 	}
-	if !advise {
+	if ls == nil {
 		return v
 	}
 	if v.Verdict == VerdictFail && kv > 0 && idle.TTFTS < target {
-		v.WouldPass = append(v.WouldPass, loadForTTFT(in, sm, kv, n, q, target))
+		v.WouldPass = append(v.WouldPass, ls.loadFor(n, q, target))
 	}
 	if v.Verdict == VerdictFail && idle.Binding == BindNetwork {
 		chunk := max(1, in.MaxNumBatchedTokens)

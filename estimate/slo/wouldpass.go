@@ -5,6 +5,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
@@ -79,23 +80,60 @@ func throughputBound(in *input.Input, sm *perf.StepModel, c int, target float64)
 		c, format, floor*1e3, ceiling)
 }
 
-// loadForTTFT searches the largest load (sessions, or arrival rate) at
-// which the simulated TTFT percentile meets the target: halving until it
-// passes, then bisecting between the passing and failing loads.
-func loadForTTFT(in *input.Input, sm *perf.StepModel, kv int64, n int, q string, target float64) string {
+// loadSearch runs the "what load would meet it" searches of a check's
+// TTFT targets (loadFor): the simulations they run are remembered by input
+// length and load, so the percentiles of one length share them, and each
+// measures the requests simulateScenarios' split gives a ranking run
+// (1000 with up to three scenarios).
+type loadSearch struct {
+	in       *input.Input
+	sm       *perf.StepModel
+	kv       int64
+	requests int
+	memo     map[[2]float64]sim.Percentiles
+}
+
+// loadSearchRequests is what one simulation of a load search measures
+// with up to fullScenarios scenarios.
+const loadSearchRequests = 1000
+
+// newLoadSearch is the load search of a check whose scenarios are lengths.
+func newLoadSearch(in *input.Input, sm *perf.StepModel, kv int64, lengths int) *loadSearch {
+	return &loadSearch{in: in, sm: sm, kv: kv, memo: map[[2]float64]sim.Percentiles{},
+		requests: max(sim.MinMeasured, loadSearchRequests*fullScenarios/max(fullScenarios, lengths))}
+}
+
+// ttftAt is the simulated TTFT of prompts of n tokens at the given load
+// (sessions, or arrival rate for an open loop).
+func (ls *loadSearch) ttftAt(n int, load float64) sim.Percentiles {
+	key := [2]float64{float64(n), load}
+	if res, ok := ls.memo[key]; ok {
+		return res
+	}
+	v := *ls.in
+	if v.Workload.ArrivalRatePerS > 0 {
+		v.Workload.ArrivalRatePerS = load
+	} else {
+		v.Workload.Concurrency = max(1, int(load))
+	}
+	res := simulateScenario(&v, ls.sm, ls.kv, n, Options{Seed: 1, Requests: ls.requests, Replications: 1}).Result.TTFT
+	ls.memo[key] = res
+	return res
+}
+
+// loadFor searches the largest load (sessions, or arrival rate) at which
+// the simulated TTFT percentile q of n-token prompts meets the target:
+// halving until it passes, then bisecting between the passing and failing
+// loads.
+func (ls *loadSearch) loadFor(n int, q string, target float64) string {
+	in := ls.in
 	open := in.Workload.ArrivalRatePerS > 0
 	full := float64(max(1, in.Workload.Concurrency))
 	if open {
 		full = in.Workload.ArrivalRatePerS
 	}
 	meets := func(load float64) (bool, float64) {
-		v := *in
-		if open {
-			v.Workload.ArrivalRatePerS = load
-		} else {
-			v.Workload.Concurrency = max(1, int(load))
-		}
-		res := simulateScenario(&v, sm, kv, n, Options{Seed: 1, Requests: 1000, Replications: 1}).Result.TTFT
+		res := ls.ttftAt(n, load)
 		got := map[string]float64{"p50": res.P50, "p95": res.P95, "p99": res.P99}[q]
 		return got <= target, got
 	}
