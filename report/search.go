@@ -53,16 +53,23 @@ func writeSearchMarkdown(w io.Writer, s *estimate.LayoutSearch) {
 	fmt.Fprintf(w, "\nChosen: **%s**; the report below is for this layout. To pin it: `%s`\n\n", s.Chosen.Name(), s.Chosen.PinYAML())
 }
 
-// boundedNote explains the ≤ marks when some layouts were not simulated.
+// boundedNote explains the ≤ marks when some layouts were not simulated,
+// and says so when the search's budget left some that might have won.
 func boundedNote(s *estimate.LayoutSearch) string {
-	n := 0
+	n, open := 0, 0
 	for _, c := range s.Candidates {
 		if c.Bounded {
 			n++
 		}
+		if c.Unsettled {
+			open++
+		}
 	}
-	if n == 0 {
+	switch {
+	case n == 0:
 		return ""
+	case open > 0:
+		return fmt.Sprintf(" (%d not simulated, marked ≤ with their optimistic bound; the search's work budget ran out with %d of them still able to beat the chosen one)", n, open)
 	}
 	return fmt.Sprintf(" (%d not simulated: their optimistic bound, marked ≤, already ranks below the chosen one)", n)
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -90,5 +91,47 @@ func TestPruningKeepsTheChoice(t *testing.T) {
 			}
 			t.Logf("%s: %d of %d layouts simulated", best.Name(), simulated, len(got))
 		})
+	}
+}
+
+// TestBudgetSpentSaysSo: when the search's budget runs out before the best
+// simulated layout ranks above every bound left, the best simulated one is
+// still chosen and listed first, the layouts whose bound ranks above it
+// are marked Unsettled, and EST301 says the choice may not be the best.
+func TestBudgetSpentSaysSo(t *testing.T) {
+	base := autoExample(t, "deepseek-v3-fp8-2x8h200")
+	full := Rank(&base)
+	defer func(b int) { searchScenarioBudget = b }(searchScenarioBudget)
+	searchScenarioBudget = 1 // one layout's scenarios
+	_, res, info := Choose(&base)
+	simulated, open := 0, 0
+	for i, c := range res.Candidates {
+		if !c.Bounded {
+			simulated++
+			if i != 0 {
+				t.Errorf("simulated layout %s at row %d: only the chosen one is", c.Name(), i)
+			}
+		}
+		if c.Unsettled {
+			open++
+			if !better(c, res.Chosen) {
+				t.Errorf("%s is Unsettled but its bound ranks below the chosen %s", c.Name(), res.Chosen.Name())
+			}
+		}
+	}
+	if simulated != 1 || res.Chosen != res.Candidates[0] {
+		t.Fatalf("%d layouts simulated, chosen %s", simulated, res.Chosen.Name())
+	}
+	fullSimulated := 0
+	for _, c := range full {
+		if !c.Bounded {
+			fullSimulated++
+		}
+	}
+	if fullSimulated > 1 && open == 0 {
+		t.Errorf("the full search simulated %d layouts; with a budget of one, none is Unsettled", fullSimulated)
+	}
+	if open > 0 && !strings.Contains(info.Message, "work budget ran out") {
+		t.Errorf("EST301 does not say the budget ran out: %s", info.Message)
 	}
 }
