@@ -1,6 +1,10 @@
 package validate
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/spec"
+)
 
 // allowLongEnv is the vLLM variable that lets max_model_len exceed the
 // model's max_position_embeddings (at the user's risk).
@@ -54,6 +58,21 @@ func checkTTFT(c *checker) {
 		}
 		checkPercentiles(c, i, []pct{{"p50_s", t.P50S}, {"p95_s", t.P95S}, {"p99_s", t.P99S}})
 	}
+	checkBurstReplays(c)
+}
+
+// checkBurstReplays bounds a finite run's cost: check simulates its
+// burst_requests whole at every scenario input length.
+func checkBurstReplays(c *checker) {
+	w := c.d.Workload
+	n := len(spec.ScenarioInputLengths(w, c.d.SLO))
+	if w.BurstRequests <= 0 || w.BurstRequests*n <= spec.MaxBurstReplays || !c.ok(p("workload", "burst_requests")) {
+		return
+	}
+	c.errorf(CodeSLO, p("workload", "burst_requests"),
+		fmt.Sprintf("send at most %d requests in the run, or name fewer TTFT input lengths", spec.MaxBurstReplays/n),
+		"a finite run of %d requests is simulated whole at each of the %d input lengths the workload and its TTFT targets name: %d requests, above vlaunch's limit of %d for one check",
+		w.BurstRequests, n, w.BurstRequests*n, spec.MaxBurstReplays)
 }
 
 type pct struct {

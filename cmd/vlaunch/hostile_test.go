@@ -121,6 +121,9 @@ func hostileCases() []hostileCase {
 		{"check concurrency 1e6", []string{"check", "$D/conc1e6.yaml"}, 1, `closed loop, 1000000 sessions`},
 		{"check arrivals 1000/s", []string{"check", "$D/rate1000.yaml"}, 1, `overloaded: the deployment sustains about`},
 		{"check arrivals 1e6/s", []string{"check", "$D/rate1e6.yaml"}, 1, `overloaded`},
+		{"check burst of 20,000 at 100/s", []string{"check", "$D/burst20000.yaml"}, 1, `20000 requests, Poisson arrivals at 100.00/s`},
+		{"check burst at 100/s, 16 TTFT targets", []string{"check", "$D/burst16ttft.yaml"}, 1, `3529 requests, Poisson arrivals at 100.00/s, 10000 in`},
+		{"validate burst replays over the limit", []string{"validate", "$D/burstover.yaml"}, 1, `simulated whole at each of the 4 input lengths`},
 		{"check 16 Mi output tokens", []string{"check", "$D/longout.yaml"}, -1, `\S`},
 		{"check auto, 100 nodes", []string{"check", "$D/auto100.yaml"}, 1, `parallelism: auto chose`},
 		{"check auto, 10,000 nodes", []string{"check", "$D/auto10000.yaml"}, 1, `parallelism: auto chose`},
@@ -254,6 +257,13 @@ func hostileFiles(t *testing.T, dir string) {
 	variant("rate1e6.yaml", conc, conc+"\n  arrival_rate_per_s: 1000000")
 	variant("longout.yaml", "  max_model_len: 32768", "  max_model_len: 16777216", "  output_tokens: 1024", "  output_tokens: 16000000",
 		"  port: 8000", "  port: 8000\n  env: {VLLM_ALLOW_LONG_MAX_MODEL_LEN: \"1\"}")
+	variant("burst20000.yaml", conc, "  burst_requests: 20000\n  arrival_rate_per_s: 100")
+	many16, err := specfixture.MaxTTFTTargets([]byte(strings.Replace(string(ref), conc, "  burst_requests: 3529\n  arrival_rate_per_s: 100", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("burst16ttft.yaml", many16)
+	variant("burstover.yaml", conc, "  burst_requests: 20000", "    - {input_tokens: 4096, p99_s: 2.0}\n", "    - {input_tokens: 4096, p99_s: 2.0}\n    - {input_tokens: 2048, p99_s: 2.0}\n")
 	variant("secret.yaml", "  port: 8000", "  port: 8000\n  env: {HF_TOKEN: hf_abcdefghijklmnopqrstuvwxyzABCDEF}")
 	for name, n := range map[string]int{"auto100.yaml": 100, "auto10000.yaml": 10000, "nodes10001.yaml": 10001} {
 		data, err := specfixture.AutoOnNodes(ref, n)

@@ -122,6 +122,14 @@ func (s *simulator) finish(r simReq, t float64) {
 // result turns the records into percentiles and throughput.
 func (s *simulator) result() Result { return pooled([]*simulator{s}) }
 
+// shed drops what only a running simulation needs (its ranks, queues and
+// scratch), keeping what pooled reads: Replicate holds every replication
+// until it pools them, and a finite run's queues hold the whole run.
+func (s *simulator) shed() {
+	s.ranks, s.loads, s.pending, s.ingest = nil, nil, nil, nil
+	s.deltas, s.scratch, s.prefix, s.enough = nil, nil, nil, nil
+}
+
 // pooled is the result of several independent runs taken together: their
 // records in one distribution, their tokens over their summed measured
 // time.

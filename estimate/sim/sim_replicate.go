@@ -28,10 +28,16 @@ type PercentileCIs struct {
 // seqUpdatesPerRankStep is how many updates of a running sequence by the
 // simulator count as one rank-step of the step model in a work budget: an
 // update costs about 35 ns, a rank-step 0.1–0.25 µs (profiles of check on
-// 10,000 lock-step ranks, 2026-12-03). 8 is generous to the simulator, so
+// 10,000 lock-step ranks, 2026-12-03): 4, so
 // the budget binds a run of many sessions only far beyond what checks of
 // ordinary deployments spend (the reference: 2.4 M updates per scenario).
-const seqUpdatesPerRankStep = 8
+const seqUpdatesPerRankStep = 4
+
+// rankStepsPerPoolRequest is what one request of a finite run (Pool)
+// counts for in a work budget, beyond the steps and updates counted: its
+// arrival, queueing and completion cost about 10 µs in a long queue (a run
+// of 20,000 requests at 200 in flight, 2026-12-03), some 50 rank-steps.
+const rankStepsPerPoolRequest = 50
 
 // replicaSeedStep separates the seeds of replications (the 64-bit golden
 // ratio, so consecutive seeds' replications do not overlap).
@@ -52,7 +58,10 @@ const replicaSeedStep = 0x9e3779b97f4a7c15
 // measuring once it has spent WorkBudget / ReplicationsMin rank-steps and
 // measured MinMeasured requests (a deployment whose steps are costly gets
 // fewer requests, and a wider interval, rather than a longer check), and
-// no more start, past ReplicationsMin, once WorkBudget is spent.
+// no more start, past ReplicationsMin, once WorkBudget is spent. A finite
+// run (Pool) is never cut short — its figures are of the whole run — and
+// one that alone spends a replication's share is the only run (no
+// interval).
 // Throughput and queue lengths pool the runs; the percentiles are the
 // means of the runs' own (see across), the distribution TTFTQuantiles that
 // of every request together.
@@ -71,17 +80,30 @@ func Replicate(cfg Config, r int) Result {
 	var ss []*simulator
 	var reps []Result
 	var seqWork int64
-	within := func() bool { return work < cfg.WorkBudget && seqWork < cfg.WorkBudget*seqUpdatesPerRankStep }
-	for i := 0; i < r && (i < ReplicationsMin || cfg.WorkBudget <= 0 || within()); i++ {
+	within := func() bool {
+		return work < cfg.WorkBudget && seqWork < cfg.WorkBudget*seqUpdatesPerRankStep &&
+			int64(cfg.Pool)*int64(len(ss))*rankStepsPerPoolRequest < cfg.WorkBudget
+	}
+	share := cfg.WorkBudget / ReplicationsMin
+	minReps := ReplicationsMin
+	for i := 0; i < r && (i < minReps || cfg.WorkBudget <= 0 || within()); i++ {
 		per.Seed = cfg.Seed + uint64(i)*replicaSeedStep
 		s := newSimulator(per)
-		if cfg.WorkBudget > 0 {
-			start, share := work, cfg.WorkBudget/ReplicationsMin
+		if cfg.WorkBudget > 0 && cfg.Pool == 0 {
+			start := work
 			s.enough = func() bool { return work-start >= share || s.seqWork >= share*seqUpdatesPerRankStep }
 		}
 		s.run()
 		seqWork += s.seqWork
 		ss, reps = append(ss, s), append(reps, s.result())
+		s.shed()
+		if i == 0 && cfg.Pool > 0 && cfg.WorkBudget > 0 && (work >= share || seqWork >= share*seqUpdatesPerRankStep) {
+			minReps = 1 // a finite run is measured whole; one that alone spends a share is the only one
+		}
+	}
+	if len(reps) == 1 {
+		reps[0].Replications = 1
+		return reps[0]
 	}
 	res := pooled(ss)
 	res.Replications = len(ss)

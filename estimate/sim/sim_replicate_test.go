@@ -108,3 +108,23 @@ func TestReplicateWorkShare(t *testing.T) {
 		t.Errorf("a budget of one step measured %d requests; want about %d", r.Requests, ReplicationsMin*MinMeasured)
 	}
 }
+
+// TestReplicatePoolWhole: a finite run (Pool) is measured whole whatever
+// the budget — its figures are of the whole run — and one that alone
+// spends a replication's share is the only run.
+func TestReplicatePoolWhole(t *testing.T) {
+	cfg := mm1ish(7, 0)
+	cfg.Pool, cfg.Requests = 3000, 3000
+	free := Replicate(cfg, 4)
+	if free.Replications != 4 || free.Requests != 4*cfg.Pool {
+		t.Fatalf("unbudgeted: %d requests in %d runs, want 4 whole runs of %d", free.Requests, free.Replications, cfg.Pool)
+	}
+	cfg.WorkBudget = 1
+	one := Replicate(cfg, 4)
+	if one.Replications != 1 || one.Requests != cfg.Pool {
+		t.Fatalf("a budget of one step: %d requests in %d runs, want one whole run of %d", one.Requests, one.Replications, cfg.Pool)
+	}
+	if one.TTFT != Run(cfg).TTFT {
+		t.Error("the one budgeted run is not the plain run")
+	}
+}

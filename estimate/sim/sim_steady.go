@@ -100,10 +100,41 @@ func (s *simulator) beforeArrival(m int) int {
 		next = math.Min(next, s.ingest[0].ready)
 	}
 	left := next - s.now
-	if math.IsInf(next, 1) || s.segmentTime(m-1) < left {
+	if math.IsInf(next, 1) {
 		return m
 	}
-	return sort.Search(m, func(k int) bool { return s.segmentTime(k) >= left })
+	reaches := s.reaches(left)
+	if !reaches(m - 1) {
+		return m
+	}
+	return sort.Search(m, reaches)
+}
+
+// reaches is segmentTime(k) ≥ left, mostly without integrating: a step
+// only grows over a segment (contexts and prefixes grow, the token counts
+// stay), so the first k steps take between k × stepAt(−½) and
+// k × stepAt(k−½) — both for the exact sums and for Simpson's estimates,
+// weighted means of the step inside the interval — and only a k whose
+// bracket straddles left needs segmentTime. The answers, and so the
+// segment, are those of segmentTime.
+func (s *simulator) reaches(left float64) func(k int) bool {
+	first := math.NaN()
+	return func(k int) bool {
+		if k <= 0 {
+			return 0 >= left
+		}
+		if math.IsNaN(first) {
+			first = s.stepAt(-0.5)
+		}
+		n := float64(k)
+		switch {
+		case n*first >= left:
+			return true
+		case n*s.stepAt(n-0.5) < left:
+			return false
+		}
+		return s.segmentTime(k) >= left
+	}
 }
 
 // segmentTime is the duration of the first k steps of the segment: the

@@ -8,12 +8,12 @@ package slo
 
 import (
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -72,16 +72,8 @@ func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
 }
 
 // perfInputLengths is the workload's input length followed by every other
-// input length an SLO names.
-func perfInputLengths(in *input.Input) []int {
-	out := []int{max(1, in.Workload.InputTokens)}
-	for _, t := range in.SLO.TTFT {
-		if t.InputTokens > 0 && !slices.Contains(out, t.InputTokens) {
-			out = append(out, t.InputTokens)
-		}
-	}
-	return out
-}
+// input length an SLO names (spec.ScenarioInputLengths).
+func perfInputLengths(in *input.Input) []int { return spec.ScenarioInputLengths(in.Workload, in.SLO) }
 
 // simulateScenario runs the workload's load (its sessions, or its arrival
 // rate) with requests of the given input length, in opt's replications. An

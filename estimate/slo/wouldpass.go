@@ -91,7 +91,17 @@ type loadSearch struct {
 	kv       int64
 	requests int
 	memo     map[[2]float64]sim.Percentiles
+	// spent counts the engine steps the searches simulated
+	// (loadSearchBudget).
+	spent int
 }
+
+// loadSearchBudget bounds the engine steps a check's load searches
+// simulate in all: a search tries up to about two dozen loads, and a
+// finite run (burst_requests) replays every one of its requests at each —
+// at a low arrival rate, each request's output one step after another.
+// The reference's searches simulate a few hundred thousand.
+const loadSearchBudget = 2_000_000
 
 // loadSearchRequests is what one simulation of a load search measures
 // with up to fullScenarios scenarios.
@@ -116,9 +126,10 @@ func (ls *loadSearch) ttftAt(n int, load float64) sim.Percentiles {
 	} else {
 		v.Workload.Concurrency = max(1, int(load))
 	}
-	res := simulateScenario(&v, ls.sm, ls.kv, n, Options{Seed: 1, Requests: ls.requests, Replications: 1}).Result.TTFT
-	ls.memo[key] = res
-	return res
+	out := simulateScenario(&v, ls.sm, ls.kv, n, Options{Seed: 1, Requests: ls.requests, Replications: 1}).Result
+	ls.spent += max(1, out.Steps)
+	ls.memo[key] = out.TTFT
+	return out.TTFT
 }
 
 // loadFor searches the largest load (sessions, or arrival rate) at which
@@ -126,6 +137,9 @@ func (ls *loadSearch) ttftAt(n int, load float64) sim.Percentiles {
 // halving until it passes, then bisecting between the passing and failing
 // loads.
 func (ls *loadSearch) loadFor(n int, q string, target float64) string {
+	if ls.spent >= loadSearchBudget {
+		return fmt.Sprintf("the load that would meet it was not searched: the check's load searches had simulated their limit of %d engine steps for the targets above", loadSearchBudget)
+	}
 	in := ls.in
 	open := in.Workload.ArrivalRatePerS > 0
 	full := float64(max(1, in.Workload.Concurrency))
