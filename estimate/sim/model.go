@@ -157,6 +157,16 @@ func planSim(sm *perf.StepModel, cfg Config) simPlan {
 	return p
 }
 
+// SimulatedRanks is how many lock-step DP ranks RunModel simulates for cfg
+// on sm (of one replica), and whether they are the busy ranks of a closed
+// loop with fewer sessions than ranks (one session each, the other ranks
+// idle) rather than representatives tiled over all of them.
+func SimulatedRanks(sm *perf.StepModel, cfg Config) (ranks int, fewSessions bool) {
+	cfg, _ = perReplica(cfg, sm.S.Replicas)
+	dp := max(1, cfg.DP)
+	return planSim(sm, cfg).cfg.DP, sm.S.Model.IsMoE() && dp > 1 && cfg.Sessions > 0 && cfg.Sessions < dp
+}
+
 // planFewSessions plans a lock-step closed loop with fewer sessions than
 // DP ranks: the DP coordinator gives each session a rank of its own, so k
 // busy ranks of one session each are simulated and tiled over as many

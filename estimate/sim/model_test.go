@@ -105,6 +105,13 @@ func TestFewSessionsManyRanks(t *testing.T) {
 	if p = planSim(sm, cfg); p.cfg.DP != 40 || p.cfg.Sessions != 40 || p.copies != 1 {
 		t.Fatalf("40 sessions: %d ranks, %d sessions, %d copies", p.cfg.DP, p.cfg.Sessions, p.copies)
 	}
+	if k, few := SimulatedRanks(sm, cfg); k != 40 || !few {
+		t.Errorf("SimulatedRanks with 40 sessions: %d ranks, few %v; want the plan's 40 busy ranks", k, few)
+	}
+	cfg.Sessions = 20000
+	if k, few := SimulatedRanks(sm, cfg); k != planSim(sm, cfg).cfg.DP || k > MaxRepRanks || few {
+		t.Errorf("SimulatedRanks with 20000 sessions: %d ranks, few %v; want the plan's representatives", k, few)
+	}
 	if busyRanks(7, 7, 1, 8) != 4 || busyRanks(7, 7, 8, 8) != 7 || busyRanks(3, 3, 2, 8) != 2 || busyRanks(128, 1000, 1, 8) != 128 || busyRanks(128, 200, 1, 8) != 104 {
 		t.Error("busyRanks")
 	}

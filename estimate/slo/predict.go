@@ -49,10 +49,8 @@ func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
 	if kvTokensPerRank > 0 {
 		p.Simulations = simulateScenarios(in, sm, kvTokensPerRank, perfInputLengths(in), opt)
 	}
-	if s.Model.IsMoE() && s.DP > sim.MaxRepRanks {
-		p.Notes = append(p.Notes, fmt.Sprintf("the simulation runs %d of the %d lock-step DP ranks and tiles them over the rest: "+
-			"a rank and its copies prefill in the same steps, so with few requests per rank the TTFT is approximate (within about 25%% in tests)",
-			sim.MaxRepRanks, s.DP))
+	if note := tilingNote(in, sm, kvTokensPerRank, opt); note != "" {
+		p.Notes = append(p.Notes, note)
 	}
 	in = openLoopConcurrency(in, &p)
 	p.Decode = sm.DecodeInfo(in, kvTokensPerRank)
@@ -69,6 +67,26 @@ func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
 		}
 	}
 	return r
+}
+
+// tilingNote says how the simulation stands for a large lock-step
+// deployment (sim.SimulatedRanks of the workload's scenario), when it
+// simulates fewer ranks than the deployment has.
+func tilingNote(in *input.Input, sm *perf.StepModel, kv int64, opt Options) string {
+	dp := sm.S.DP
+	if !sm.S.Model.IsMoE() || dp <= 1 || kv <= 0 {
+		return ""
+	}
+	k, few := sim.SimulatedRanks(sm, scenarioConfig(in, sm, kv, max(1, in.Workload.InputTokens), opt))
+	switch {
+	case few:
+		return fmt.Sprintf("fewer sessions than the %d lock-step DP ranks: the DP coordinator gives each session a rank of its own; "+
+			"the simulation runs %d busy ranks of one session each and tiles them over as many ranks as there are sessions, the other ranks idle", dp, k)
+	case k < dp:
+		return fmt.Sprintf("the simulation runs %d of the %d lock-step DP ranks and tiles them over the rest: "+
+			"a rank and its copies prefill in the same steps, so with few requests per rank the TTFT is approximate (within about 25%% in tests)", k, dp)
+	}
+	return ""
 }
 
 // perfInputLengths is the workload's input length followed by every other
