@@ -106,29 +106,6 @@ func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
 	return sm.stepWith(runs, sm.tokenTermsOf(runs), nil)
 }
 
-// tokenTerms are the parts of a step that depend only on each rank's
-// token and sequence counts, not on the contexts: the experts (all ranks'
-// tokens), the communication, whether DBO splits the step, and the host's
-// work. Within a steady stretch of the simulation only contexts grow, so
-// consecutive steps share them (StepMemo).
-type tokenTerms struct {
-	expert, net    StepTime // expertTime's and networkTime's fields
-	dbo            bool
-	serial, launch float64
-}
-
-// tokenTermsOf works out the tokenTerms of a step.
-func (sm *StepModel) tokenTermsOf(runs []RankRun) tokenTerms {
-	frac := 1 / float64(sm.S.PP)
-	sp := sm.spreadOf(runs, frac)
-	var t tokenTerms
-	sm.expertTime(sp.total, &t.expert)
-	sm.networkTime(runs, sp, frac, &t.net)
-	t.dbo = sm.dboActive(runs)
-	t.serial, t.launch = sm.overhead(runs)
-	return t
-}
-
 // slowestRank is the rank load whose dense and attention time sets the
 // lock-step pace, and that time. A rank that carries no more of anything
 // than the slowest so far is skipped (rankTime grows with every field):
@@ -195,90 +172,6 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	st.OverheadS = st.TotalS - gpu
 	st.ExposedNetworkS = gpu - pp*roof - st.SpecDraftS
 	return st
-}
-
-// StepMemo remembers the token terms of the last step StepRunsMemo was
-// given, and reuses them while each rank's token and sequence counts stay
-// the same; the draft passes of speculative decoding keep memos of their
-// own. A memo serves one caller at a time.
-type StepMemo struct {
-	key   []float64
-	terms tokenTerms
-	// drafts are the memos of the first and the next draft passes; runs
-	// is scratch for the next passes' loads.
-	drafts [2]*StepMemo
-	runs   []RankRun
-}
-
-// StepRunsMemo is StepRuns, reusing m's token terms when the step's
-// counts are those of the step before.
-func (sm *StepModel) StepRunsMemo(runs []RankRun, m *StepMemo) StepTime { return sm.stepMemo(runs, m) }
-
-// stepMemo is StepRunsMemo, and StepRuns for a nil memo.
-func (sm *StepModel) stepMemo(runs []RankRun, m *StepMemo) StepTime {
-	if m == nil {
-		return sm.StepRuns(runs)
-	}
-	if !m.holds(runs) {
-		m.terms = sm.tokenTermsOf(runs)
-		m.key = m.key[:0]
-		for _, r := range runs {
-			m.key = append(m.key, float64(r.N), float64(len(r.Loads)))
-			for _, l := range r.Loads {
-				m.key = append(m.key, l.DecodeSeqs, l.PrefillTokens, l.PrefillSeqs)
-			}
-		}
-	}
-	return sm.stepWith(runs, m.terms, m)
-}
-
-// sub is the memo of draft pass i (nil for a nil memo).
-func (m *StepMemo) sub(i int) *StepMemo {
-	if m == nil {
-		return nil
-	}
-	if m.drafts[i] == nil {
-		m.drafts[i] = &StepMemo{}
-	}
-	return m.drafts[i]
-}
-
-// scratchRuns is room for runs' shape (fresh without a memo).
-func (m *StepMemo) scratchRuns(runs []RankRun) []RankRun {
-	if m == nil {
-		out := make([]RankRun, len(runs))
-		for i, r := range runs {
-			out[i].Loads = make([]RankLoad, len(r.Loads))
-		}
-		return out
-	}
-	for len(m.runs) < len(runs) {
-		m.runs = append(m.runs, RankRun{})
-	}
-	for i, r := range runs {
-		if cap(m.runs[i].Loads) < len(r.Loads) {
-			m.runs[i].Loads = make([]RankLoad, len(r.Loads))
-		}
-	}
-	return m.runs[:len(runs)]
-}
-
-// holds says runs have the counts m's terms were worked out for.
-func (m *StepMemo) holds(runs []RankRun) bool {
-	i := 0
-	for _, r := range runs {
-		if i+2+3*len(r.Loads) > len(m.key) || m.key[i] != float64(r.N) || m.key[i+1] != float64(len(r.Loads)) {
-			return false
-		}
-		i += 2
-		for _, l := range r.Loads {
-			if m.key[i] != l.DecodeSeqs || m.key[i+1] != l.PrefillTokens || m.key[i+2] != l.PrefillSeqs {
-				return false
-			}
-			i += 3
-		}
-	}
-	return i == len(m.key)
 }
 
 // vLLM's default DBO thresholds (--dbo-decode-token-threshold and

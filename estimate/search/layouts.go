@@ -1,0 +1,93 @@
+package search
+
+import (
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Enumerate lists the layouts that use all nodes × perNode GPUs:
+//
+//   - TP is a power of two dividing perNode (a TP group never spans nodes)
+//     and the model's attention heads (vLLM requires heads % TP == 0);
+//   - PP is 1, or, only when TP = perNode, a divisor of the node count (a
+//     pipeline spans whole nodes, one stage per node);
+//   - DP = nodes × perNode / (TP × PP);
+//   - EP off, and for MoE models also on (EP changes nothing for dense ones).
+//
+// The order is TP, then PP ascending, EP off before on.
+func Enumerate(nodes, perNode int, m *catalog.Model) []input.Layout {
+	moe := m != nil && m.IsMoE()
+	var out []input.Layout
+	total := nodes * perNode
+	for tp := 1; tp <= perNode; tp *= 2 {
+		if perNode%tp != 0 || m.TPSplitProblem(tp) != "" {
+			continue
+		}
+		for pp := 1; pp <= nodes; pp++ {
+			if nodes%pp != 0 || (pp > 1 && tp != perNode) {
+				continue
+			}
+			for _, ep := range []bool{false, true} {
+				if ep && !moe {
+					continue
+				}
+				out = append(out, input.Layout{TP: tp, PP: pp, DP: total / (tp * pp), EP: ep, Nodes: nodes, GPUsPerNode: perNode})
+			}
+		}
+	}
+	return out
+}
+
+// Layouts lists the layouts of the search on nodes × perNode GPUs: those
+// of Enumerate for one replica on every whole share of the nodes — one
+// replica on all of them, two on half each, … one per node — each using
+// every GPU. Expert parallelism over an EP group of one rank (TP × DP = 1)
+// changes nothing and is left out. `parallelism: auto` and `vlaunch plan`
+// both search these (Placeable keeps the ones a release can place).
+func Layouts(nodes, perNode int, m *catalog.Model) []input.Layout {
+	nodes, perNode = max(nodes, 1), max(perNode, 1)
+	var out []input.Layout
+	for r := 1; r <= nodes; r++ {
+		if nodes%r != 0 {
+			continue
+		}
+		for _, c := range Enumerate(nodes/r, perNode, m) {
+			c.Replicas, c.Nodes = r, nodes
+			if c.EP && c.EPSize() == 1 {
+				continue
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Placeable keeps the layouts resolve.Place puts on hosts (each node's GPU
+// count) with release rel: the one rule `vlaunch generate` applies, so
+// neither the search nor plan offers a layout generate refuses.
+func Placeable(ls []input.Layout, hosts []int, rel vllm.Release) []input.Layout {
+	out := ls[:0]
+	for _, c := range ls {
+		if _, err := resolve.Place(c, hosts, rel); err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// candidateLayouts are the layouts the search evaluates: Layouts for the
+// hosts that Placeable keeps.
+func candidateLayouts(in *input.Input) []input.Layout {
+	l := in.Layout
+	return Placeable(Layouts(l.Nodes, l.GPUsPerNode, in.Model), in.HostGPUs(), in.Release())
+}
+
+// oneIsZero is a replica count as Candidate stores it: 0 for one.
+func oneIsZero(r int) int {
+	if r <= 1 {
+		return 0
+	}
+	return r
+}
