@@ -121,6 +121,7 @@ func hostileCases() []hostileCase {
 		{"check concurrency 1e6", []string{"check", "$D/conc1e6.yaml"}, 1, `closed loop, 1000000 sessions`},
 		{"check arrivals 1000/s", []string{"check", "$D/rate1000.yaml"}, 1, `overloaded: the deployment sustains about`},
 		{"check arrivals 1e6/s", []string{"check", "$D/rate1e6.yaml"}, 1, `overloaded`},
+		{"check 16 M-token prompt in 1-token chunks", []string{"check", "$D/longprompt.yaml"}, 1, `EST102`},
 		{"check burst of 20,000 at 100/s", []string{"check", "$D/burst20000.yaml"}, 1, `20000 requests, Poisson arrivals at 100.00/s`},
 		{"check burst at 100/s, 16 TTFT targets", []string{"check", "$D/burst16ttft.yaml"}, 1, `3529 requests, Poisson arrivals at 100.00/s, 10000 in`},
 		{"validate burst replays over the limit", []string{"validate", "$D/burstover.yaml"}, 1, `simulated whole at each of the 4 input lengths`},
@@ -257,6 +258,8 @@ func hostileFiles(t *testing.T, dir string) {
 	variant("rate1e6.yaml", conc, conc+"\n  arrival_rate_per_s: 1000000")
 	variant("longout.yaml", "  max_model_len: 32768", "  max_model_len: 16777216", "  output_tokens: 1024", "  output_tokens: 16000000",
 		"  port: 8000", "  port: 8000\n  env: {VLLM_ALLOW_LONG_MAX_MODEL_LEN: \"1\"}")
+	variant("longprompt.yaml", "  max_model_len: 32768", "  max_model_len: 16777216", "  input_tokens: 1024", "  input_tokens: 16000000",
+		"  port: 8000", "  port: 8000\n  max_num_seqs: 1\n  max_num_batched_tokens: 1\n  env: {VLLM_ALLOW_LONG_MAX_MODEL_LEN: \"1\"}")
 	variant("burst20000.yaml", conc, "  burst_requests: 20000\n  arrival_rate_per_s: 100")
 	many16, err := specfixture.MaxTTFTTargets([]byte(strings.Replace(string(ref), conc, "  burst_requests: 3529\n  arrival_rate_per_s: 100", 1)))
 	if err != nil {

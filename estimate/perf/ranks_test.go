@@ -191,3 +191,39 @@ func testStepMemo(t *testing.T, spec int) {
 		}
 	}
 }
+
+// TestPrefillIdleIntegratesLongPrompts: beyond exactChunks chunks the
+// prompt's steps are integrated, within 1e-3 of stepping through them
+// (TTFT and each sum), for dense-and-MoE layouts, short and long chunks.
+func TestPrefillIdleIntegratesLongPrompts(t *testing.T) {
+	for _, name := range []string{"deepseek-v3", "llama-3.1-70b"} {
+		m, err := catalog.LookupModel(name)
+		g, gerr := catalog.LookupGPU("h20-96g")
+		if err != nil || gerr != nil {
+			t.Fatal(err, gerr)
+		}
+		for _, lay := range []struct{ tp, dp int }{{8, 1}, {1, 16}} {
+			sm := NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 8, 450, 2, 25, 1, 10), TP: lay.tp, PP: 1, DP: lay.dp, EP: lay.dp > 1 && m.IsMoE(),
+				WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficGather, CUDAGraphs: true, Eff: DefaultEfficiency})
+			for _, c := range []int{64, 2048} {
+				n := (exactChunks*3+7)*c + c/3
+				got := sm.PrefillIdle(n, c)
+				var exact prefillSums
+				for p := 0; p < n; p += c {
+					exact.add(sm.prefillChunk(p, min(c, n-p)), 1)
+				}
+				for _, f := range []struct {
+					what      string
+					got, want float64
+				}{{"TTFT", got.TTFTS, exact.total}, {"network", got.NetworkS, exact.net}, {"compute", got.ComputeS, exact.computeS}, {"NIC bytes", got.InterBytesPerNode, exact.inter}} {
+					if math.Abs(f.got-f.want) > 1e-3*math.Abs(f.want) {
+						t.Errorf("%s TP%d DP%d chunk %d: %s %.6g, stepping through %.6g", name, lay.tp, lay.dp, c, f.what, f.got, f.want)
+					}
+				}
+				if got.Steps != (n+c-1)/c {
+					t.Errorf("%d steps for %d chunks", got.Steps, (n+c-1)/c)
+				}
+			}
+		}
+	}
+}
