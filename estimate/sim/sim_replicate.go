@@ -25,6 +25,13 @@ type PercentileCIs struct {
 	P99 Interval `json:"p99_s"`
 }
 
+// stepCallRankSteps is what one call of the step model costs beyond its
+// ranks, in rank-steps: the terms a step computes once (experts,
+// network, host) and the simulator's bookkeeping around it. A one-rank
+// engine's step costs about 0.5 µs, not the 0.1 µs of a rank among a
+// hundred (profiles of check, 2026-12-03).
+const stepCallRankSteps = 4
+
 // seqUpdatesPerRankStep is how many updates of a running sequence by the
 // simulator count as one rank-step of the step model in a work budget: an
 // update costs about 35 ns, a rank-step 0.1–0.25 µs (profiles of check on
@@ -39,6 +46,18 @@ const seqUpdatesPerRankStep = 4
 // of 20,000 requests at 200 in flight, 2026-12-03), some 50 rank-steps.
 const rankStepsPerPoolRequest = 50
 
+// minReplications is the replications a run gets whatever its cost:
+// ReplicationsMin, and fewer (down to 2, an interval still) for a budget
+// below StepBudget — a check's share when many scenarios split it
+// (slo.simulateScenarios), whose floor of runs would otherwise set its
+// cost.
+func minReplications(budget int64) int {
+	if budget <= 0 || budget >= StepBudget {
+		return ReplicationsMin
+	}
+	return max(2, int(int64(ReplicationsMin)*budget/StepBudget))
+}
+
 // replicaSeedStep separates the seeds of replications (the 64-bit golden
 // ratio, so consecutive seeds' replications do not overlap).
 const replicaSeedStep = 0x9e3779b97f4a7c15
@@ -51,14 +70,15 @@ const replicaSeedStep = 0x9e3779b97f4a7c15
 // percentiles depend on how its sessions happen to fall into step with one
 // another, which a single run cannot show; replications do. The first
 // replication is Run(cfg) with its share of the requests. r < 2 is Run.
-// Work is counted in rank-steps (step-model calls × simulated ranks; a
-// deterministic measure) and, for the simulator's own bookkeeping, in
-// running sequences updated (seqUpdatesPerRankStep of them count as one
-// rank-step). With cfg.WorkBudget set, each replication stops
-// measuring once it has spent WorkBudget / ReplicationsMin rank-steps and
-// measured MinMeasured requests (a deployment whose steps are costly gets
-// fewer requests, and a wider interval, rather than a longer check), and
-// no more start, past ReplicationsMin, once WorkBudget is spent. A finite
+// Work is counted in rank-steps (per step-model call, its simulated ranks
+// and stepCallRankSteps; a deterministic measure) and, for the
+// simulator's own bookkeeping, in running sequences updated
+// (seqUpdatesPerRankStep of them count as one rank-step). With
+// cfg.WorkBudget set, each of the first minReplications replications stops
+// measuring once it has spent its share of WorkBudget and measured
+// MinMeasured requests (a deployment whose steps are costly gets fewer
+// requests, and a wider interval, rather than a longer check), and no
+// more start, past those, once WorkBudget is spent. A finite
 // run (Pool) is never cut short — its figures are of the whole run — and
 // one that alone spends a replication's share is the only run (no
 // interval).
@@ -76,7 +96,7 @@ func Replicate(cfg Config, r int) Result {
 	// queue), not a share of it.
 	var work int64
 	step := cfg.Step
-	per.Step = func(l []perf.RankLoad) float64 { work += int64(len(l)); return step(l) }
+	per.Step = func(l []perf.RankLoad) float64 { work += int64(len(l)) + stepCallRankSteps; return step(l) }
 	var ss []*simulator
 	var reps []Result
 	var seqWork int64
@@ -84,8 +104,8 @@ func Replicate(cfg Config, r int) Result {
 		return work < cfg.WorkBudget && seqWork < cfg.WorkBudget*seqUpdatesPerRankStep &&
 			int64(cfg.Pool)*int64(len(ss))*rankStepsPerPoolRequest < cfg.WorkBudget
 	}
-	share := cfg.WorkBudget / ReplicationsMin
-	minReps := ReplicationsMin
+	minReps := minReplications(cfg.WorkBudget)
+	share := cfg.WorkBudget / int64(minReps)
 	for i := 0; i < r && (i < minReps || cfg.WorkBudget <= 0 || within()); i++ {
 		per.Seed = cfg.Seed + uint64(i)*replicaSeedStep
 		s := newSimulator(per)

@@ -65,19 +65,24 @@ func TestReplicateCoverage(t *testing.T) {
 	}
 }
 
-// TestReplicateWorkBudget: replications stop once their rank-steps pass
-// the budget, but never below ReplicationsMin, and the budget is a count,
-// so the same run stops at the same place.
+// TestReplicateWorkBudget: replications stop once their work passes the
+// budget, but never below minReplications (ReplicationsMin for a full
+// budget, down to 2 for a small share), and the budget is a count, so the
+// same run stops at the same place.
 func TestReplicateWorkBudget(t *testing.T) {
+	if minReplications(0) != ReplicationsMin || minReplications(StepBudget) != ReplicationsMin ||
+		minReplications(StepBudget/2) != 2 || minReplications(1) != 2 || minReplications(3*StepBudget/4) != 3 {
+		t.Error("minReplications")
+	}
 	cfg := mm1ish(3, 32000)
 	full := Replicate(cfg, 32)
 	cfg.WorkBudget = int64(full.Steps) / 4 // a quarter of what 32 runs cost
 	a, b := Replicate(cfg, 32), Replicate(cfg, 32)
-	if a.Replications >= 32 || a.Replications < ReplicationsMin || a != b {
+	if a.Replications >= 32 || a.Replications < minReplications(cfg.WorkBudget) || a != b {
 		t.Fatalf("%d replications (then %d) within a quarter of the work of 32", a.Replications, b.Replications)
 	}
 	cfg.WorkBudget = 1
-	if r := Replicate(cfg, 32); r.Replications != ReplicationsMin {
+	if r := Replicate(cfg, 32); r.Replications != 2 {
 		t.Fatalf("%d replications with a budget of one step", r.Replications)
 	}
 }
@@ -97,15 +102,16 @@ func TestReplicateWorkShare(t *testing.T) {
 	if a != b {
 		t.Fatal("a budgeted replication is not deterministic")
 	}
-	if a.Requests >= full.Requests/2 || a.Requests < ReplicationsMin*MinMeasured || a.Replications != ReplicationsMin {
+	reps := minReplications(cfg.WorkBudget)
+	if a.Requests >= full.Requests/2 || a.Requests < reps*MinMeasured || a.Replications != reps {
 		t.Fatalf("%d requests in %d runs within a quarter of the work of %d", a.Requests, a.Replications, full.Requests)
 	}
 	if a.Steps > full.Steps/2 {
 		t.Errorf("%d steps for a budget of %d (unbudgeted %d)", a.Steps, cfg.WorkBudget, full.Steps)
 	}
 	cfg.WorkBudget = 1
-	if r := Replicate(cfg, 4); r.Requests < ReplicationsMin*MinMeasured || r.Requests > ReplicationsMin*(MinMeasured+10) {
-		t.Errorf("a budget of one step measured %d requests; want about %d", r.Requests, ReplicationsMin*MinMeasured)
+	if r := Replicate(cfg, 4); r.Requests < 2*MinMeasured || r.Requests > 2*(MinMeasured+10) {
+		t.Errorf("a budget of one step measured %d requests; want about %d", r.Requests, 2*MinMeasured)
 	}
 }
 

@@ -89,6 +89,32 @@ func tilingNote(in *input.Input, sm *perf.StepModel, kv int64, opt Options) stri
 	return ""
 }
 
+// warmupFor is how many completed requests a scenario discards before
+// measuring: two per simulated session (at least 100), so staggered
+// sessions have settled. A check whose scenarios share three scenarios'
+// work (simulateScenarios) shortens it in proportion, down to 50: the
+// warm-up is most of what a starved scenario simulates, and its measured
+// requests' interval says how settled they are.
+func warmupFor(sessions int, opt Options) int {
+	w := 2 * min(sessions, sim.MaxSimSessions)
+	if opt.workBudget > 0 && opt.workBudget < sim.StepBudget {
+		return max(50, int(float64(w)*float64(opt.workBudget)/float64(sim.StepBudget)))
+	}
+	return max(100, w)
+}
+
+// scenarioOutput is the output length of a scenario's requests: the
+// workload's, but no more than max_model_len leaves after the prompt —
+// vLLM rejects a request whose prompt and max_tokens exceed it, so a
+// client benchmarking a long TTFT target asks for what fits.
+func scenarioOutput(in *input.Input, inputTokens int) int {
+	out := in.Workload.OutputTokens
+	if in.MaxModelLen > 0 {
+		out = min(out, in.MaxModelLen-inputTokens)
+	}
+	return max(1, out)
+}
+
 // perfInputLengths is the workload's input length followed by every other
 // input length an SLO names (spec.ScenarioInputLengths).
 func perfInputLengths(in *input.Input) []int { return spec.ScenarioInputLengths(in.Workload, in.SLO) }
@@ -161,9 +187,9 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 		sessions = max(1, w.Concurrency)
 	}
 	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
-		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: max(1, w.OutputTokens),
+		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: scenarioOutput(in, inputTokens),
 		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: opt.Requests,
-		Warmup: max(100, 2*min(sessions, sim.MaxSimSessions)), Seed: opt.Seed, WorkBudget: opt.workBudget}
+		Warmup: warmupFor(sessions, opt), Seed: opt.Seed, WorkBudget: opt.workBudget}
 	// Stagger closed-loop sessions over one request's duration at the load
 	// that runs (what the batches hold, not the sessions queued behind
 	// them) so they do not start in lock-step.
