@@ -132,3 +132,18 @@ func (s *StepSetup) SpecAcceptPerPosition() float64 {
 	}
 	return resolve.PerPositionAcceptance(s.TokensPerStep(), s.SpecTokens)
 }
+
+// Passes is how many times a step evaluates a step model: the target's
+// pass and, with speculative decoding by a GPU drafter, the first draft
+// pass and (for more than one draft token) the next ones. A simulation's
+// work budget counts each step that many times.
+func (sm *StepModel) Passes() int {
+	dm := sm.draft
+	switch {
+	case dm == nil:
+		return 1
+	case dm.n > 1:
+		return 3
+	}
+	return 2
+}

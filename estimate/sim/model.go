@@ -153,7 +153,7 @@ func planSim(sm *perf.StepModel, cfg Config) simPlan {
 		p.cfg.Requests = min(p.cfg.Requests, p.cfg.Pool)
 		p.cfg.MaxWaiting = 0 // a finite run's queue drains, whatever the rate
 	}
-	p.cfg.Step = tiledStep(sm, k, p.copies, lockstep)
+	p.cfg.Step, p.cfg.StepPasses = tiledStep(sm, k, p.copies, lockstep), sm.Passes()
 	return p
 }
 
@@ -175,7 +175,7 @@ func planFewSessions(sm *perf.StepModel, cfg Config, k int) simPlan {
 	p := simPlan{cfg: cfg, copies: max(1, int(math.Round(float64(cfg.Sessions)/float64(k))))}
 	p.cfg.DP, p.cfg.Sessions = k, k
 	p.cfg.Warmup = min(p.cfg.Warmup, max(100, 2*k))
-	p.cfg.Step = tiledStep(sm, k, p.copies, true)
+	p.cfg.Step, p.cfg.StepPasses = tiledStep(sm, k, p.copies, true), sm.Passes()
 	return p
 }
 

@@ -68,6 +68,9 @@ type Config struct {
 	// and measured MinMeasured requests, and no further replication starts
 	// once WorkBudget rank-steps were simulated (see Replicate).
 	WorkBudget int64
+	// StepPasses is how many step-model evaluations one Step call makes
+	// (perf.StepModel.Passes; 0: one): the work budget counts each.
+	StepPasses int
 	// Policy is the engine's scheduling policy (zero: DecodeFirst, vLLM V1).
 	Policy Policy
 	// Frontend is the serving front end's work per request and token

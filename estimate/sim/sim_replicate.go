@@ -71,7 +71,8 @@ const replicaSeedStep = 0x9e3779b97f4a7c15
 // another, which a single run cannot show; replications do. The first
 // replication is Run(cfg) with its share of the requests. r < 2 is Run.
 // Work is counted in rank-steps (per step-model call, its simulated ranks
-// and stepCallRankSteps; a deterministic measure) and, for the
+// and stepCallRankSteps, times the evaluations a call makes,
+// cfg.StepPasses; a deterministic measure) and, for the
 // simulator's own bookkeeping, in running sequences updated
 // (seqUpdatesPerRankStep of them count as one rank-step). With
 // cfg.WorkBudget set, each of the first minReplications replications stops
@@ -96,7 +97,8 @@ func Replicate(cfg Config, r int) Result {
 	// queue), not a share of it.
 	var work int64
 	step := cfg.Step
-	per.Step = func(l []perf.RankLoad) float64 { work += int64(len(l)) + stepCallRankSteps; return step(l) }
+	passes := int64(max(1, cfg.StepPasses))
+	per.Step = func(l []perf.RankLoad) float64 { work += passes * (int64(len(l)) + stepCallRankSteps); return step(l) }
 	var ss []*simulator
 	var reps []Result
 	var seqWork int64

@@ -89,6 +89,18 @@ func tilingNote(in *input.Input, sm *perf.StepModel, kv int64, opt Options) stri
 	return ""
 }
 
+// saturatedFor is the capacity run of an open loop (sim.Saturated), as
+// long as the check's scenario share allows: a share below a full
+// scenario's measures proportionally fewer requests (at least
+// sim.MinMeasured).
+func saturatedFor(cfg sim.Config, dp int, opt Options) sim.Config {
+	sat := sim.Saturated(cfg, dp)
+	if opt.workBudget > 0 && opt.workBudget < sim.StepBudget {
+		sat.Requests = max(sim.MinMeasured, int(float64(sat.Requests)*float64(opt.workBudget)/float64(sim.StepBudget)))
+	}
+	return sat
+}
+
 // warmupFor is how many completed requests a scenario discards before
 // measuring: two per simulated session (at least 100), so staggered
 // sessions have settled. A check whose scenarios share three scenarios'
@@ -133,7 +145,7 @@ func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, input
 		sc.Result = sim.RunModelReplicated(sm, cfg, opt.Replications)
 		return sc
 	}
-	capacity := sim.RunModel(sm, sim.Saturated(cfg, sm.S.DP))
+	capacity := sim.RunModel(sm, saturatedFor(cfg, sm.S.DP, opt))
 	sc.SustainableRatePerS = capacity.OutputTokPerS / float64(cfg.OutputTokens)
 	if sc.SustainableRatePerS > 0 {
 		sc.Utilization = w.ArrivalRatePerS / sc.SustainableRatePerS
