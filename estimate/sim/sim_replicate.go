@@ -87,9 +87,10 @@ const replicaSeedStep = 0x9e3779b97f4a7c15
 // means of the runs' own (see across), the distribution TTFTQuantiles that
 // of every request together.
 func Replicate(cfg Config, r int) Result {
-	if r < 2 {
+	if r < 2 && (cfg.WorkBudget <= 0 || cfg.Pool > 0) {
 		return Run(cfg)
 	}
+	r = max(1, r)
 	per := cfg
 	per.Requests = (max(1, cfg.Requests) + r - 1) / r
 	// A finite run (Pool) is replicated whole: a burst of N prompts is one
@@ -107,7 +108,7 @@ func Replicate(cfg Config, r int) Result {
 			int64(cfg.Pool)*int64(len(ss))*rankStepsPerPoolRequest < cfg.WorkBudget
 	}
 	minReps := minReplications(cfg.WorkBudget)
-	share := cfg.WorkBudget / int64(minReps)
+	share := cfg.WorkBudget / int64(min(minReps, r))
 	for i := 0; i < r && (i < minReps || cfg.WorkBudget <= 0 || within()); i++ {
 		per.Seed = cfg.Seed + uint64(i)*replicaSeedStep
 		s := newSimulator(per)

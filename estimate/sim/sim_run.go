@@ -123,6 +123,7 @@ func (s *simulator) blocksFor(n int) int { return (n + s.bs - 1) / s.bs }
 func (s *simulator) schedule() {
 	for i := range s.ranks {
 		rk := &s.ranks[i]
+		s.seqWork += int64(len(rk.running))
 		var l perf.RankLoad
 		budget := s.cfg.MaxNumBatchedTokens
 		if s.cfg.Policy != DecodeFirst {

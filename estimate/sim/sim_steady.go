@@ -73,6 +73,7 @@ func (s *simulator) kvFit(m int) int {
 	fits := func(k int) bool {
 		for i := range s.ranks {
 			rk := &s.ranks[i]
+			s.seqWork += int64(len(rk.running))
 			used := rk.kvUsed
 			for j := range rk.running {
 				r := &rk.running[j]
