@@ -103,6 +103,12 @@ func bound(in input.Input) *entry {
 // under two seconds. The chosen layout is then re-checked in full.
 const searchRequests = 500
 
+// searchWorkShare is the part of a check scenario's work budget each
+// layout's scenario may spend in the search: with at most
+// searchScenarioBudget scenarios simulated, the whole search costs about
+// one scenario of a check, a third of the check that follows it.
+const searchWorkShare = 1.0 / 96
+
 // searchScenarioBudget bounds the search's simulations: scenarios
 // simulated over all layouts (a layout costs one per input length its
 // SLOs name). The reference's search spends 6; a spec with 16 TTFT
@@ -115,7 +121,7 @@ var searchScenarioBudget = 96 // a variable for tests
 // with the search's shorter simulation) and returns the scenarios it
 // simulated.
 func (e *entry) simulate() int {
-	r := slo.Evaluate(&e.in, &e.mem, slo.Options{Seed: 1, Requests: searchRequests, Replications: 1, NoAdvice: true})
+	r := slo.Evaluate(&e.in, &e.mem, slo.Options{Seed: 1, Requests: searchRequests, Replications: 1, MaxWarmup: searchRequests, WorkShare: searchWorkShare, NoAdvice: true})
 	e.Bounded, e.SLOPassed, e.SLOTotal, e.DecodeTokPerS = false, 0, len(r.SLO), 0
 	if r.Performance != nil {
 		e.DecodeTokPerS = r.Performance.Decode.Point.OutputTokPerS

@@ -191,9 +191,11 @@ type simulator struct {
 	deltas  []perf.RankLoad
 	scratch []perf.RankLoad
 	prefix  []float64 // prefix sums of a segment's first step durations
-	// enough, when set, ends the run early once it returns true and
-	// MinMeasured requests were measured (Replicate's work share).
-	enough func() bool
+	// enough, when set, says the run has spent the given fraction of its
+	// work share (Replicate): at half of it a warm-up still running ends
+	// (measuring starts), at all of it the run ends once MinMeasured
+	// requests were measured.
+	enough func(frac float64) bool
 	// seqWork counts the simulator's own work: running sequences updated,
 	// per step or steady segment.
 	seqWork int64

@@ -114,7 +114,10 @@ func Replicate(cfg Config, r int) Result {
 		s := newSimulator(per)
 		if cfg.WorkBudget > 0 && cfg.Pool == 0 {
 			start := work
-			s.enough = func() bool { return work-start >= share || s.seqWork >= share*seqUpdatesPerRankStep }
+			s.enough = func(frac float64) bool {
+				limit := int64(frac * float64(share))
+				return work-start >= limit || s.seqWork >= limit*seqUpdatesPerRankStep
+			}
 		}
 		s.run()
 		seqWork += s.seqWork

@@ -8,12 +8,19 @@ import (
 )
 
 // run advances the simulation until enough requests completed (or, with
-// a work share, until it is spent and MinMeasured were measured).
+// a work share, until it is spent and MinMeasured were measured; a
+// warm-up that reaches half the share ends there).
 func (s *simulator) run() {
 	want := s.cfg.Warmup + max(1, s.cfg.Requests)
 	for s.done < want {
-		if s.enough != nil && s.done >= s.cfg.Warmup+MinMeasured && s.enough() {
-			return
+		if s.enough != nil {
+			if s.done < s.cfg.Warmup && s.enough(0.5) {
+				s.cfg.Warmup = s.done // a warm-up that would eat the share ends here
+				want = s.done + max(1, s.cfg.Requests)
+			}
+			if s.done >= s.cfg.Warmup+MinMeasured && s.enough(1) {
+				return
+			}
 		}
 		s.admitArrivals()
 		s.handOver()

@@ -21,6 +21,16 @@ type Options struct {
 	// that rank many configurations by their verdicts (vlaunch plan). The
 	// verdicts and predictions are the same.
 	NoAdvice bool
+	// MaxWarmup, when positive, caps the requests a scenario discards
+	// before measuring (a layout search's short ranking runs: a closed loop
+	// of thousands of sessions would otherwise warm up for thousands of
+	// requests per layout).
+	MaxWarmup int
+	// WorkShare, between 0 and 1, is the part of a check scenario's work
+	// budget a ranking run may spend (0: all of it): a search simulating
+	// dozens of layouts gives each a small part, so that all of them cost
+	// about one check.
+	WorkShare float64
 	// workBudget is a scenario's share of the check's simulation work
 	// (simulateScenarios; 0: sim.StepBudget).
 	workBudget int64

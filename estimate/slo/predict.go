@@ -110,9 +110,14 @@ func saturatedFor(cfg sim.Config, dp int, opt Options) sim.Config {
 func warmupFor(sessions int, opt Options) int {
 	w := 2 * min(sessions, sim.MaxSimSessions)
 	if opt.workBudget > 0 && opt.workBudget < sim.StepBudget {
-		return max(50, int(float64(w)*float64(opt.workBudget)/float64(sim.StepBudget)))
+		w = max(50, int(float64(w)*float64(opt.workBudget)/float64(sim.StepBudget)))
+	} else {
+		w = max(100, w)
 	}
-	return max(100, w)
+	if opt.MaxWarmup > 0 {
+		w = min(w, opt.MaxWarmup)
+	}
+	return w
 }
 
 // scenarioOutput is the output length of a scenario's requests: the
@@ -179,6 +184,9 @@ func simulateScenarios(in *input.Input, sm *perf.StepModel, kvTokens int64, leng
 	out := make([]SimScenario, len(lengths))
 	share := func(n int64) int64 { return n * fullScenarios / int64(max(fullScenarios, len(lengths))) }
 	opt.workBudget = share(sim.StepBudget)
+	if opt.WorkShare > 0 && opt.WorkShare < 1 {
+		opt.workBudget = max(1, int64(float64(opt.workBudget)*opt.WorkShare))
+	}
 	if opt.Requests > 0 { // a ranking's short runs (search, plan) share them the same way
 		opt.Requests = max(sim.MinMeasured, int(share(int64(opt.Requests))))
 	}
