@@ -103,6 +103,11 @@ type loadSearch struct {
 // The reference's searches simulate a few hundred thousand.
 const loadSearchBudget = 2_000_000
 
+// loadSearchRunBudget is the work budget of one of a load search's
+// simulations (sim.Config.WorkBudget): a sixteenth of a check scenario's,
+// as a search runs a dozen or two.
+const loadSearchRunBudget = sim.StepBudget / 16
+
 // loadSearchRequests is what one simulation of a load search measures
 // with up to fullScenarios scenarios.
 const loadSearchRequests = 1000
@@ -126,7 +131,7 @@ func (ls *loadSearch) ttftAt(n int, load float64) sim.Percentiles {
 	} else {
 		v.Workload.Concurrency = max(1, int(load))
 	}
-	out := simulateScenario(&v, ls.sm, ls.kv, n, Options{Seed: 1, Requests: ls.requests, Replications: 1}).Result
+	out := simulateScenario(&v, ls.sm, ls.kv, n, Options{Seed: 1, Requests: ls.requests, Replications: 1, workBudget: loadSearchRunBudget}).Result
 	ls.spent += max(1, out.Steps)
 	ls.memo[key] = out.TTFT
 	return out.TTFT
