@@ -89,14 +89,18 @@ func tilingNote(in *input.Input, sm *perf.StepModel, kv int64, opt Options) stri
 	return ""
 }
 
+// capacityRequestsMin is the fewest completions a capacity run measures:
+// it reads a throughput, not a tail percentile.
+const capacityRequestsMin = 50
+
 // saturatedFor is the capacity run of an open loop (sim.Saturated), as
 // long as the check's scenario share allows: a share below a full
 // scenario's measures proportionally fewer requests (at least
-// sim.MinMeasured).
+// capacityRequestsMin).
 func saturatedFor(cfg sim.Config, dp int, opt Options) sim.Config {
 	sat := sim.Saturated(cfg, dp)
 	if opt.workBudget > 0 && opt.workBudget < sim.StepBudget {
-		sat.Requests = max(sim.MinMeasured, int(float64(sat.Requests)*float64(opt.workBudget)/float64(sim.StepBudget)))
+		sat.Requests = max(capacityRequestsMin, int(float64(sat.Requests)*float64(opt.workBudget)/float64(sim.StepBudget)))
 	}
 	return sat
 }
