@@ -118,9 +118,14 @@ const exactChunks = 256
 // prefillChunk is the step of one chunk of c prompt tokens after p cached
 // ones, on an otherwise idle system.
 func (sm *StepModel) prefillChunk(p, c int) StepTime {
-	loads := []RankLoad{{PrefillTokens: float64(c), PrefillPairs: float64(c) * (float64(p) + float64(c+1)/2),
-		PrefillPrefix: float64(p), PrefillSeqs: 1}}
-	return sm.Step(loads)
+	return sm.Step([]RankLoad{prefillLoad(float64(p), c)})
+}
+
+// prefillLoad is a rank's load for a chunk of c prompt tokens after p
+// cached ones (p may be fractional, or below 0 at the edge of an
+// integral, where the prefix read is none).
+func prefillLoad(p float64, c int) RankLoad {
+	return RankLoad{PrefillTokens: float64(c), PrefillPairs: float64(c) * (p + float64(c+1)/2), PrefillPrefix: max(0, p), PrefillSeqs: 1}
 }
 
 // prefillSums are the sums PrefillIdle reports over a prompt's chunks.
@@ -153,10 +158,7 @@ func (sm *StepModel) integrateChunks(k, c int) prefillSums {
 		case j%2 == 1:
 			w = 4
 		}
-		p := x * float64(c)
-		loads := []RankLoad{{PrefillTokens: float64(c), PrefillPairs: float64(c) * (p + float64(c+1)/2),
-			PrefillPrefix: max(0, p), PrefillSeqs: 1}}
-		sum.add(sm.Step(loads), w*h/3)
+		sum.add(sm.Step([]RankLoad{prefillLoad(x*float64(c), c)}), w*h/3)
 	}
 	return sum
 }
