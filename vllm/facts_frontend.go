@@ -61,3 +61,24 @@ func (r Release) EngineEra() EngineEra {
 // otherwise (before 0.8.0): its scheduler defaults and memory profile are
 // the V0 engine's.
 func (e EngineEra) V0Default() bool { return e.V1Default == Absent }
+
+// MaxCompletionTokens is the most output tokens (wanted, at most) a
+// request with promptTokens of prompt may ask for on a server of
+// maxModelLen (0: no limit known), at least 1: vLLM's OpenAI server rejects
+// a prompt + max_tokens above max_model_len rather than truncating it, so
+// a benchmark client asks for what fits.
+//
+// Source: vllm/entrypoints/openai/serving_engine.py,
+// OpenAIServing._validate_prompt_and_tokenize at commit 0030b9ff (the 0.5
+// line): "if token_num + request.max_tokens > self.max_model_len: raise
+// ValueError(...)", an unset max_tokens meaning max_model_len − prompt.
+// Later servers word it "'max_tokens' or 'max_completion_tokens' is too
+// large: N. This model's maximum context length is L tokens and your
+// request has P input tokens (N > L - P)" (HTTP 400, in third-party
+// reports from 2025–2026; the release that reworded it is unverified).
+func MaxCompletionTokens(maxModelLen, promptTokens, wanted int) int {
+	if maxModelLen > 0 {
+		wanted = min(wanted, maxModelLen-promptTokens)
+	}
+	return max(1, wanted)
+}

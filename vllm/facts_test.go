@@ -319,3 +319,19 @@ func TestHeadlessFactsFollowTheFlagTable(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxCompletionTokens: a request asks for no more output than
+// max_model_len leaves beside its prompt, and for at least one token.
+func TestMaxCompletionTokens(t *testing.T) {
+	for _, tc := range []struct{ maxLen, prompt, wanted, want int }{
+		{8192, 2048, 512, 512}, // fits
+		{8192, 8000, 512, 192}, // capped at what is left
+		{8192, 8192, 512, 1},   // nothing left: one token
+		{0, 100000, 512, 512},  // no limit known
+		{1000000, 907041, 999872, 92959},
+	} {
+		if got := MaxCompletionTokens(tc.maxLen, tc.prompt, tc.wanted); got != tc.want {
+			t.Errorf("MaxCompletionTokens(%d, %d, %d) = %d, want %d", tc.maxLen, tc.prompt, tc.wanted, got, tc.want)
+		}
+	}
+}

@@ -227,3 +227,22 @@ func TestPrefillIdleIntegratesLongPrompts(t *testing.T) {
 		}
 	}
 }
+
+// TestPassesCountsDraftPasses: a step evaluates the target once, and with
+// MTP one more pass for the first draft and one for the rest.
+func TestPassesCountsDraftPasses(t *testing.T) {
+	m, err := catalog.LookupModel("deepseek-v3")
+	g, gerr := catalog.LookupGPU("h20-96g")
+	if err != nil || gerr != nil {
+		t.Fatal(err, gerr)
+	}
+	for spec, want := range map[int]int{0: 1, 1: 2, 3: 3} {
+		s := StepSetup{Model: m, HW: NewHardware(g, 8, 450, 2, 25, 1, 10), TP: 8, PP: 1, DP: 1, WeightDType: "fp8", KVDType: "bf16", CUDAGraphs: true, Eff: DefaultEfficiency}
+		if spec > 0 {
+			s.SpecTokens, s.SpecAccepted = spec, 1.8
+		}
+		if got := NewStepModel(s).Passes(); got != want {
+			t.Errorf("%d draft tokens: %d passes, want %d", spec, got, want)
+		}
+	}
+}

@@ -125,15 +125,10 @@ func warmupFor(sessions int, opt Options) int {
 }
 
 // scenarioOutput is the output length of a scenario's requests: the
-// workload's, but no more than max_model_len leaves after the prompt —
-// vLLM rejects a request whose prompt and max_tokens exceed it, so a
-// client benchmarking a long TTFT target asks for what fits.
+// workload's, but no more than vLLM accepts beside the prompt
+// (vllm.MaxCompletionTokens).
 func scenarioOutput(in *input.Input, inputTokens int) int {
-	out := in.Workload.OutputTokens
-	if in.MaxModelLen > 0 {
-		out = min(out, in.MaxModelLen-inputTokens)
-	}
-	return max(1, out)
+	return vllm.MaxCompletionTokens(in.MaxModelLen, inputTokens, in.Workload.OutputTokens)
 }
 
 // perfInputLengths is the workload's input length followed by every other
