@@ -100,7 +100,7 @@ func tpotChart(r *estimate.Report) chartView {
 		c.HRefs = append(c.HRefs, svg.Ref{Label: "target " + textfmt.Seconds(t.v.Target), Value: t.v.Target * 1e3, Color: colorTarget})
 	}
 	logIfFarApart(&c)
-	if s := workloadSim(r); s != nil {
+	if s := workloadSim(r); s != nil && s.Result.Requests > 0 {
 		c.Marks = append(c.Marks, svg.Mark{X: float64(max(1, s.Sessions)), Y: s.Result.TPOT.Mean * 1e3, Color: seriesColors[1],
 			Title: "simulated mean TPOT: " + textfmt.Seconds(s.Result.TPOT.Mean), Label: "simulated"})
 	}

@@ -65,13 +65,24 @@ func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 	for _, s := range p.Simulations {
 		res := s.Result
 		ttft, ci := fmt.Sprintf("%s / %s / %s", textfmt.Seconds(res.TTFT.P50), textfmt.Seconds(res.TTFT.P95), textfmt.Seconds(res.TTFT.P99)), "-"
-		if res.Overloaded {
-			ttft = fmt.Sprintf("unbounded: overloaded (sustains ≈%.2f requests/s)", s.SustainableRatePerS)
-		} else if res.Replications > 1 {
+		tpot := textfmt.Seconds(res.TPOT.Mean)
+		switch {
+		case res.Overloaded:
+			ttft = fmt.Sprintf("unbounded: overloaded (sustains ≈%s requests/s)", textfmt.Rate(s.SustainableRatePerS))
+		case res.Replications > 1 && res.Requests > 0:
 			ci = ivText(res.TTFTCI.P99)
 		}
+		if res.Requests == 0 {
+			tpot = "not measured"
+			if !res.Overloaded {
+				ttft = "not measured"
+			}
+		}
+		if res.Truncated {
+			ttft += " (cut short: not a steady state)"
+		}
 		fmt.Fprintf(w, "| %s, %d in / %d out | %s | %s | %s | %.0f | %.0f |\n", simLoad(s), s.InputTokens, s.OutputTokens,
-			ttft, ci, textfmt.Seconds(res.TPOT.Mean), res.OutputTokPerS, res.TotalTokPerS)
+			ttft, ci, tpot, res.OutputTokPerS, res.TotalTokPerS)
 	}
 }
 

@@ -74,10 +74,21 @@ func writeSimText(w io.Writer, p *slo.Performance) {
 	for _, s := range p.Simulations {
 		res := s.Result
 		fmt.Fprintf(w, "  simulation: %s, %d in / %d out, %s, seed %d\n", simLoad(s), s.InputTokens, s.OutputTokens, runsText(res), s.Seed)
-		if res.Overloaded {
-			fmt.Fprintf(w, "    overloaded: the deployment sustains about %.2f requests/s of these (utilisation %.2f); the queue grows without bound, so TTFT and E2E do too\n    TPOT %s (at saturation)\n",
-				s.SustainableRatePerS, s.Utilization, pctText(res.TPOT))
-		} else {
+		if res.Truncated {
+			fmt.Fprintf(w, "    cut short: the run reached its work ceiling before it measured %d requests; its figures are of its first stretch, not of a steady state\n", sim.MinMeasured)
+		}
+		switch {
+		case res.Overloaded:
+			fmt.Fprintf(w, "    overloaded: the deployment sustains about %s requests/s of these (utilisation %.2f); the queue grows without bound, so TTFT and E2E do too\n",
+				textfmt.Rate(s.SustainableRatePerS), s.Utilization)
+			if res.Requests > 0 {
+				fmt.Fprintf(w, "    TPOT %s (at saturation)\n", pctText(res.TPOT))
+			} else {
+				fmt.Fprintf(w, "    no request completed at saturation: TPOT not measured\n")
+			}
+		case res.Requests == 0:
+			fmt.Fprintf(w, "    no request completed: no latency measured\n")
+		default:
 			fmt.Fprintf(w, "    TTFT %s\n    TPOT %s\n    E2E  %s\n", pctText(res.TTFT), pctText(res.TPOT), pctText(res.E2E))
 			if res.Replications > 1 {
 				fmt.Fprintf(w, "    run-to-run spread (95%%, %d runs; not the prediction's accuracy): TTFT p50 %s, p99 %s · TPOT p50 %s, p99 %s\n", res.Replications,

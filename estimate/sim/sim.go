@@ -66,7 +66,8 @@ type Config struct {
 	// ReplicationsMin replications stops measuring once it has spent its
 	// share (WorkBudget / ReplicationsMin rank-steps, warm-up included)
 	// and measured MinMeasured requests, and no further replication starts
-	// once WorkBudget rank-steps were simulated (see Replicate).
+	// once WorkBudget rank-steps were simulated; any run ends at
+	// WorkCeiling shares (see Replicate). It applies to a single run too.
 	WorkBudget int64
 	// StepPasses is how many step-model evaluations one Step call makes
 	// (perf.StepModel.Passes; 0: one): the work budget counts each.
@@ -120,6 +121,16 @@ type Result struct {
 	// Overloaded is true when the queue outgrew Config.MaxWaiting and the
 	// run stopped early: arrivals outpace service.
 	Overloaded bool `json:"overloaded,omitempty"`
+	// Truncated is true when a run reached its work ceiling (WorkCeiling
+	// shares of its budget) before it measured MinMeasured requests: its
+	// figures are of fewer requests (Requests, possibly none) and of a run
+	// that may not have reached its steady state.
+	Truncated bool `json:"truncated,omitempty"`
+	// Work is what Replicate spent, in its work budget's units: rank-steps
+	// or the simulator's sequence updates (seqUpdatesPerRankStep to a
+	// rank-step), whichever is more, as the budget binds. Callers that run
+	// many simulations (a load search) budget them by it. Zero for Run.
+	Work int64 `json:"-"`
 	// Replications is the number of independent runs pooled (Replicate);
 	// TTFTCI and TPOTCI are then the 95% confidence intervals of their
 	// percentiles.
@@ -205,6 +216,19 @@ type simulator struct {
 // when a work budget ends it early: below it a tail percentile says little
 // (the replications' interval shows how little).
 const MinMeasured = 100
+
+// WorkCeiling is how many work shares a budgeted run may spend reaching
+// MinMeasured (or finishing a finite run): past it the run ends with what
+// it measured (Result.Truncated). Completions are what a run measures, and
+// some deployments complete almost none in a share — a million-token
+// output under recompute preemption took 24 shares to measure its floor
+// (2.3 s), a burst of 3,000 such requests 20 s — so the floor alone left a
+// check's cost unbounded. Two shares keep a check's worst case (three
+// scenarios' replications and open-loop capacity runs at the ceiling, the
+// load searches' budget) near 2 s of CPU on two cores; 4 doubled it. Runs
+// that reach the floor in time (every golden and calibration scenario)
+// are not affected.
+const WorkCeiling = 2
 
 type simRecord struct{ ttft, tpot, e2e float64 }
 

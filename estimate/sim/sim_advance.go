@@ -145,6 +145,7 @@ func pooled(ss []*simulator) Result {
 		res.SimulatedS += end
 		res.Stalled = res.Stalled || s.res.Stalled
 		res.Overloaded = res.Overloaded || s.res.Overloaded
+		res.Truncated = res.Truncated || s.res.Truncated
 		span += end - s.startT
 		busy += s.busy
 		areaRun += s.areaRun

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/vlaunch/vlaunch/estimate/perf"
 )
@@ -80,14 +81,15 @@ const replicaSeedStep = 0x9e3779b97f4a7c15
 // MinMeasured requests (a deployment whose steps are costly gets fewer
 // requests, and a wider interval, rather than a longer check), and no
 // more start, past those, once WorkBudget is spent. A finite
-// run (Pool) is never cut short — its figures are of the whole run — and
-// one that alone spends a replication's share is the only run (no
-// interval).
+// run (Pool) is not cut short at its share — its figures are of the whole
+// run — and one that alone spends a replication's share is the only run
+// (no interval). Any run ends at WorkCeiling shares, whatever it measured
+// (Result.Truncated).
 // Throughput and queue lengths pool the runs; the percentiles are the
 // means of the runs' own (see across), the distribution TTFTQuantiles that
 // of every request together.
 func Replicate(cfg Config, r int) Result {
-	if r < 2 && (cfg.WorkBudget <= 0 || cfg.Pool > 0) {
+	if r < 2 && cfg.WorkBudget <= 0 {
 		return Run(cfg)
 	}
 	r = max(1, r)
@@ -112,10 +114,10 @@ func Replicate(cfg Config, r int) Result {
 	for i := 0; i < r && (i < minReps || cfg.WorkBudget <= 0 || within()); i++ {
 		per.Seed = cfg.Seed + uint64(i)*replicaSeedStep
 		s := newSimulator(per)
-		if cfg.WorkBudget > 0 && cfg.Pool == 0 {
+		if cfg.WorkBudget > 0 {
 			start := work
 			s.enough = func(frac float64) bool {
-				limit := int64(frac * float64(share))
+				limit := max(1, int64(frac*float64(share))) // a run takes a step whatever its share
 				return work-start >= limit || s.seqWork >= limit*seqUpdatesPerRankStep
 			}
 		}
@@ -127,15 +129,24 @@ func Replicate(cfg Config, r int) Result {
 			minReps = 1 // a finite run is measured whole; one that alone spends a share is the only one
 		}
 	}
+	spent := max(work, seqWork/seqUpdatesPerRankStep) // the measure the budget binds on
 	if len(reps) == 1 {
-		reps[0].Replications = 1
+		reps[0].Replications, reps[0].Work = 1, spent
 		return reps[0]
 	}
 	res := pooled(ss)
-	res.Replications = len(ss)
-	res.TTFT, res.TTFTCI = across(reps, func(x Result) Percentiles { return x.TTFT })
-	res.TPOT, res.TPOTCI = across(reps, func(x Result) Percentiles { return x.TPOT })
-	res.E2E, _ = across(reps, func(x Result) Percentiles { return x.E2E })
+	res.Replications, res.Work = len(ss), spent
+	// A replication its work ceiling ended before it measured anything has
+	// no percentiles to average (zeros would pull the means down); with
+	// fewer than two measured ones, the pooled figures stand, without an
+	// interval.
+	measured := slices.DeleteFunc(reps, func(r Result) bool { return r.Requests == 0 })
+	if len(measured) < 2 {
+		return res
+	}
+	res.TTFT, res.TTFTCI = across(measured, func(x Result) Percentiles { return x.TTFT })
+	res.TPOT, res.TPOTCI = across(measured, func(x Result) Percentiles { return x.TPOT })
+	res.E2E, _ = across(measured, func(x Result) Percentiles { return x.E2E })
 	return res
 }
 

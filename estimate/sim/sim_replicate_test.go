@@ -82,15 +82,16 @@ func TestReplicateWorkBudget(t *testing.T) {
 		t.Fatalf("%d replications (then %d) within a quarter of the work of 32", a.Replications, b.Replications)
 	}
 	cfg.WorkBudget = 1
-	if r := Replicate(cfg, 32); r.Replications != 2 {
-		t.Fatalf("%d replications with a budget of one step", r.Replications)
+	if r := Replicate(cfg, 32); r.Replications != 2 || !r.Truncated {
+		t.Fatalf("%d replications (truncated %v) with a budget of one step", r.Replications, r.Truncated)
 	}
 }
 
 // TestReplicateWorkShare: with a budget below what ReplicationsMin runs of
 // the requested length cost, each run stops measuring at its share (but
-// not before MinMeasured requests), so the work stays near the budget and
-// the runs measure fewer requests — the same ones every time.
+// not before MinMeasured requests, unless that takes WorkCeiling shares),
+// so the work stays near the budget and the runs measure fewer requests —
+// the same ones every time.
 func TestReplicateWorkShare(t *testing.T) {
 	cfg := mm1ish(5, 8000) // 4 runs of 2000 requests
 	full := Replicate(cfg, 4)
@@ -106,18 +107,28 @@ func TestReplicateWorkShare(t *testing.T) {
 	if a.Requests >= full.Requests/2 || a.Requests < reps*MinMeasured || a.Replications != reps {
 		t.Fatalf("%d requests in %d runs within a quarter of the work of %d", a.Requests, a.Replications, full.Requests)
 	}
-	if a.Steps > full.Steps/2 {
-		t.Errorf("%d steps for a budget of %d (unbudgeted %d)", a.Steps, cfg.WorkBudget, full.Steps)
+	if a.Steps > full.Steps/2 || a.Truncated {
+		t.Errorf("%d steps for a budget of %d (unbudgeted %d), truncated %v", a.Steps, cfg.WorkBudget, full.Steps, a.Truncated)
 	}
-	cfg.WorkBudget = 1
-	if r := Replicate(cfg, 4); r.Requests < 2*MinMeasured || r.Requests > 2*(MinMeasured+10) {
-		t.Errorf("a budget of one step measured %d requests; want about %d", r.Requests, 2*MinMeasured)
+	// Two runs reach MinMeasured in about 11,700 rank-steps together
+	// (warm-up included, stepCallRankSteps each step): a budget of 6,400
+	// does within WorkCeiling shares of 3,200; one of 400 does not, and
+	// its runs end at the ceiling with what they measured.
+	cfg.WorkBudget = 6400
+	if r := Replicate(cfg, 4); r.Requests < 2*MinMeasured || r.Requests > 2*(MinMeasured+10) || r.Truncated {
+		t.Errorf("a budget of 6,400 measured %d requests (truncated %v); want about %d", r.Requests, r.Truncated, 2*MinMeasured)
+	}
+	cfg.WorkBudget = 400
+	r := Replicate(cfg, 4)
+	if !r.Truncated || r.Requests >= MinMeasured || r.Requests == 0 || r.Replications != 2 {
+		t.Errorf("a budget of 400: %d requests in %d runs, truncated %v; want the ceiling to end both runs early", r.Requests, r.Replications, r.Truncated)
 	}
 }
 
-// TestReplicatePoolWhole: a finite run (Pool) is measured whole whatever
-// the budget — its figures are of the whole run — and one that alone
-// spends a replication's share is the only run.
+// TestReplicatePoolWhole: a finite run (Pool) is measured whole — its
+// figures are of the whole run — unless its work ceiling ends it
+// (Truncated); one that alone spends a replication's share is the only
+// run.
 func TestReplicatePoolWhole(t *testing.T) {
 	cfg := mm1ish(7, 0)
 	cfg.Pool, cfg.Requests = 3000, 3000
@@ -125,12 +136,20 @@ func TestReplicatePoolWhole(t *testing.T) {
 	if free.Replications != 4 || free.Requests != 4*cfg.Pool {
 		t.Fatalf("unbudgeted: %d requests in %d runs, want 4 whole runs of %d", free.Requests, free.Replications, cfg.Pool)
 	}
-	cfg.WorkBudget = 1
+	// A budget a little over one run: the first run spends more than its
+	// share (half the budget), ends within WorkCeiling shares, and leaves
+	// too little for another.
+	perRun := free.Work / 4
+	cfg.WorkBudget = perRun + perRun/20
 	one := Replicate(cfg, 4)
-	if one.Replications != 1 || one.Requests != cfg.Pool {
-		t.Fatalf("a budget of one step: %d requests in %d runs, want one whole run of %d", one.Requests, one.Replications, cfg.Pool)
+	if one.Replications != 1 || one.Requests != cfg.Pool || one.Truncated {
+		t.Fatalf("a budget of 1.05 runs: %d requests in %d runs (truncated %v), want one whole run of %d", one.Requests, one.Replications, one.Truncated, cfg.Pool)
 	}
 	if one.TTFT != Run(cfg).TTFT {
 		t.Error("the one budgeted run is not the plain run")
+	}
+	cfg.WorkBudget = 1
+	if cut := Replicate(cfg, 4); !cut.Truncated || cut.Requests >= cfg.Pool || cut.Replications != 1 {
+		t.Fatalf("a budget of one step: %d requests in %d runs (truncated %v), want one run its ceiling ended", cut.Requests, cut.Replications, cut.Truncated)
 	}
 }

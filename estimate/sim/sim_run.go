@@ -9,7 +9,8 @@ import (
 
 // run advances the simulation until enough requests completed (or, with
 // a work share, until it is spent and MinMeasured were measured; a
-// warm-up that reaches half the share ends there).
+// warm-up that reaches half the share ends there; at WorkCeiling shares
+// the run ends whatever it measured, Result.Truncated).
 func (s *simulator) run() {
 	want := s.cfg.Warmup + max(1, s.cfg.Requests)
 	for s.done < want {
@@ -18,7 +19,11 @@ func (s *simulator) run() {
 				s.cfg.Warmup = s.done // a warm-up that would eat the share ends here
 				want = s.done + max(1, s.cfg.Requests)
 			}
-			if s.done >= s.cfg.Warmup+MinMeasured && s.enough(1) {
+			if s.cfg.Pool == 0 && s.done >= s.cfg.Warmup+MinMeasured && s.enough(1) {
+				return
+			}
+			if s.enough(WorkCeiling) {
+				s.res.Truncated = true
 				return
 			}
 		}

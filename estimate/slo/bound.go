@@ -45,28 +45,21 @@ func Optimistic(in *input.Input, m *memory.Report) Bound {
 	}
 	b := Bound{DecodeTokPerS: math.Inf(1)}
 	sm := perf.NewStepModel(perf.SetupFromInput(in))
-	w := in.Workload
-	closed := w.ArrivalRatePerS <= 0 && w.BurstRequests <= 0
-	steady, _ := sm.DecodeAt(max(1, w.Concurrency), in.MeanContext())
-	if closed {
+	if closedLoop(in) {
+		steady, _ := sm.DecodeAt(max(1, in.Workload.Concurrency), in.MeanContext())
 		b.DecodeTokPerS = steady.OutputTokPerS
 	}
 	ok := kvOf(m) > 0
 	if t := in.SLO.ThroughputTokensPerS; t > 0 {
-		best := math.Inf(1)
-		if closed {
-			best = throughputOf(in, steady, in.SLO.ThroughputCounts == "total")
-		}
-		b.count(in, Verdict{Target: t, Predicted: best}, band.Throughput, true, ok)
+		b.count(in, Verdict{Target: t, Predicted: bestThroughput(in, sm)}, band.Throughput, true, ok)
 	}
 	if in.SLO.TPOTMs > 0 {
-		one, _ := sm.DecodeAt(1, float64(max(1, w.InputTokens)))
-		b.count(in, Verdict{Target: in.SLO.TPOTMs / 1e3, Predicted: one.TPOTS}, band.TPOT, false, ok)
+		b.count(in, Verdict{Target: in.SLO.TPOTMs / 1e3, Predicted: bestTPOT(in, sm)}, band.TPOT, false, ok)
 	}
 	idle := map[int]float64{}
 	for _, t := range in.SLO.TTFT {
 		if _, seen := idle[t.InputTokens]; !seen {
-			idle[t.InputTokens] = sm.PrefillIdle(t.InputTokens, max(1, in.MaxNumBatchedTokens)).TTFTS
+			idle[t.InputTokens] = bestTTFT(in, sm, t.InputTokens)
 		}
 		for _, q := range []struct {
 			name string
@@ -92,4 +85,35 @@ func (b *Bound) count(in *input.Input, v Verdict, r band.Regime, higher, ok bool
 	if v.Verdict == VerdictPass {
 		b.Passing++
 	}
+}
+
+// closedLoop reports whether the workload is a closed loop (a fixed number
+// of sessions), whose concurrency the spec fixes.
+func closedLoop(in *input.Input) bool {
+	return in.Workload.ArrivalRatePerS <= 0 && in.Workload.BurstRequests <= 0
+}
+
+// bestThroughput is the throughput no simulation of the workload beats:
+// steady decoding of every session of a closed loop (the simulation adds
+// the prefills of new requests, which share steps); +Inf for an open loop
+// or a burst, whose concurrency only the simulation finds.
+func bestThroughput(in *input.Input, sm *perf.StepModel) float64 {
+	if !closedLoop(in) {
+		return math.Inf(1)
+	}
+	steady, _ := sm.DecodeAt(max(1, in.Workload.Concurrency), in.MeanContext())
+	return throughputOf(in, steady, in.SLO.ThroughputCounts == "total")
+}
+
+// bestTPOT is the TPOT no simulation beats: one sequence alone at the
+// shortest context it decodes at (the prompt).
+func bestTPOT(in *input.Input, sm *perf.StepModel) float64 {
+	one, _ := sm.DecodeAt(1, float64(max(1, in.Workload.InputTokens)))
+	return one.TPOTS
+}
+
+// bestTTFT is the TTFT no simulation beats at n input tokens: the prompt
+// on an idle system (waiting and shared steps only add to it).
+func bestTTFT(in *input.Input, sm *perf.StepModel, n int) float64 {
+	return sm.PrefillIdle(n, max(1, in.MaxNumBatchedTokens)).TTFTS
 }

@@ -28,6 +28,9 @@ func TestLoadSearch(t *testing.T) {
 	if n, _ := strconv.Atoi(m[1]); n < 1 || n >= 400 {
 		t.Errorf("%d sessions", n)
 	}
+	if ls.spent <= 0 || ls.spent > loadSearchBudget/4 {
+		t.Errorf("one search spent %d of the check's %d", ls.spent, loadSearchBudget)
+	}
 	spent, before := ls.spent, len(ls.memo)
 	ls.loadFor(512, "p99", 3*idle) // the same loads: remembered
 	if len(ls.memo) != before || ls.spent != spent {

@@ -3,6 +3,7 @@ package slo
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -54,10 +55,12 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, ad
 		ls = newLoadSearch(in, sm, kv, len(perfInputLengths(in)))
 	}
 	if in.SLO.ThroughputTokensPerS > 0 {
-		out = append(out, throughputVerdict(in, sm, p, kv, advise))
+		best := bound{bestThroughput(in, sm), band.Throughput, true}
+		out = append(out, cutShort(in, throughputVerdict(in, sm, p, kv, advise), p.sim(in.Workload.InputTokens), best, kv))
 	}
 	if in.SLO.TPOTMs > 0 {
-		out = append(out, tpotVerdict(in, p, kv))
+		best := bound{bestTPOT(in, sm), band.TPOT, false}
+		out = append(out, cutShort(in, tpotVerdict(in, p, kv), p.sim(in.Workload.InputTokens), best, kv))
 	}
 	for _, t := range in.SLO.TTFT {
 		for _, q := range []struct {
@@ -65,7 +68,8 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, ad
 			v    *float64
 		}{{"p50", t.P50S}, {"p95", t.P95S}, {"p99", t.P99S}} {
 			if q.v != nil {
-				out = append(out, ttftVerdict(in, sm, p, kv, t.InputTokens, q.name, *q.v, ls))
+				best := bound{bestTTFT(in, sm, t.InputTokens), ttftRegime(q.name), false}
+				out = append(out, cutShort(in, ttftVerdict(in, sm, p, kv, t.InputTokens, q.name, *q.v, ls), p.sim(t.InputTokens), best, kv))
 			}
 		}
 	}
@@ -82,6 +86,56 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, ad
 		}
 	}
 	return out
+}
+
+// bound is the prediction of an SLO that no simulation beats (bestTPOT and
+// the like; +Inf: none), with how the SLO is judged.
+type bound struct {
+	best   float64
+	regime band.Regime
+	higher bool
+}
+
+// cutShort re-judges a verdict resting on a simulation its work ceiling
+// ended early (sim.Result.Truncated: fewer than sim.MinMeasured requests
+// measured). Such a run's figures are of its first simulated stretch, not
+// of a steady state — with long outputs that stretch holds short contexts
+// and runs faster than the steady state (3.3× on a 1M-token open loop's
+// capacity) — so they settle nothing: the verdict is fail when even the
+// SLO's optimistic bound fails (judged with the same band), uncertain
+// otherwise. A latency no request measured is the bound itself (at least).
+func cutShort(in *input.Input, v Verdict, s *SimScenario, b bound, kv int64) Verdict {
+	if s == nil || !s.Result.Truncated || kv <= 0 {
+		return v
+	}
+	v.Explanation = strings.TrimSuffix(v.Explanation, ".") + fmt.Sprintf(". The simulation reached its work ceiling after measuring %d requests of %d output tokens "+
+		"(a steady-state figure needs %d): its figures are of the run's first stretch, not of a steady state", s.Result.Requests, s.OutputTokens, sim.MinMeasured)
+	best := fmt.Sprintf("; even the best this deployment can do, %s,", boundText(b.best, v.Unit))
+	if s.Result.Requests == 0 && !b.higher && !math.IsInf(b.best, 1) {
+		v.Predicted, v.Unbounded = b.best, false
+		v.Explanation += "; no request completed, so the prediction is the best this deployment can do (it takes at least this long)"
+		best = ", and that"
+	}
+	opt := Verdict{Target: v.Target, Predicted: b.best}
+	if !math.IsInf(b.best, 1) {
+		judge(&opt, in, b.regime, b.higher, true)
+	}
+	if opt.Verdict == VerdictFail {
+		v.Verdict = VerdictFail
+		v.Explanation += best + " fails the target"
+		return v
+	}
+	v.Verdict = VerdictUncertain
+	v.Explanation += ", so this verdict is uncertain"
+	return v
+}
+
+// boundText is an optimistic bound in the verdict's unit.
+func boundText(x float64, unit string) string {
+	if unit == "s" {
+		return textfmt.Seconds(x)
+	}
+	return fmt.Sprintf("%.0f %s", x, unit)
 }
 
 // sim returns the simulation of the given input length, if one ran.
@@ -252,9 +306,9 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 // grows for as long as they go on.
 func overloadedTTFT(v Verdict, s *SimScenario) Verdict {
 	v.Predicted, v.Unbounded, v.Verdict, v.Binding = 0, true, VerdictFail, BindQueueing
-	v.Explanation = fmt.Sprintf("arrivals at %.2f requests/s exceed what the deployment sustains with these requests, about %.2f requests/s "+
-		"(utilisation %.2f): the queue grows without bound, and so does the time to first token", s.RatePerS, s.SustainableRatePerS, s.Utilization)
-	v.WouldPass = []string{fmt.Sprintf("an arrival rate below %.2f requests/s (and lower still for a bounded queue), or more capacity", s.SustainableRatePerS)}
+	v.Explanation = fmt.Sprintf("arrivals at %.2f requests/s exceed what the deployment sustains with these requests, about %s requests/s "+
+		"(utilisation %.2f): the queue grows without bound, and so does the time to first token", s.RatePerS, textfmt.Rate(s.SustainableRatePerS), s.Utilization)
+	v.WouldPass = []string{fmt.Sprintf("an arrival rate below %s requests/s (and lower still for a bounded queue), or more capacity", textfmt.Rate(s.SustainableRatePerS))}
 	return v
 }
 

@@ -91,17 +91,19 @@ type loadSearch struct {
 	kv       int64
 	requests int
 	memo     map[[2]float64]sim.Percentiles
-	// spent counts the engine steps the searches simulated
-	// (loadSearchBudget).
-	spent int
+	// spent counts the work the searches simulated (sim.Result.Work;
+	// loadSearchBudget).
+	spent int64
 }
 
-// loadSearchBudget bounds the engine steps a check's load searches
-// simulate in all: a search tries up to about two dozen loads, and a
-// finite run (burst_requests) replays every one of its requests at each —
-// at a low arrival rate, each request's output one step after another.
-// The reference's searches simulate a few hundred thousand.
-const loadSearchBudget = 2_000_000
+// loadSearchBudget bounds the work a check's load searches simulate in
+// all, in the simulations' work-budget units (sim.Result.Work: rank-steps
+// and sequence updates — engine steps alone missed a search at a million
+// sessions, whose few steps each update tens of thousands of sequences:
+// 32 M units, 1.1 s): two scenarios' worth. A search tries up to about two
+// dozen loads; the reference-like search in loadsearch_test spends about
+// a tenth of it.
+const loadSearchBudget = 2 * sim.StepBudget
 
 // loadSearchRunBudget is the work budget of one of a load search's
 // simulations (sim.Config.WorkBudget): a sixteenth of a check scenario's,
@@ -132,7 +134,7 @@ func (ls *loadSearch) ttftAt(n int, load float64) sim.Percentiles {
 		v.Workload.Concurrency = max(1, int(load))
 	}
 	out := simulateScenario(&v, ls.sm, ls.kv, n, Options{Seed: 1, Requests: ls.requests, Replications: 1, workBudget: loadSearchRunBudget}).Result
-	ls.spent += max(1, out.Steps)
+	ls.spent += max(1, out.Work)
 	ls.memo[key] = out.TTFT
 	return out.TTFT
 }
@@ -143,7 +145,7 @@ func (ls *loadSearch) ttftAt(n int, load float64) sim.Percentiles {
 // loads.
 func (ls *loadSearch) loadFor(n int, q string, target float64) string {
 	if ls.spent >= loadSearchBudget {
-		return fmt.Sprintf("the load that would meet it was not searched: the check's load searches had simulated their limit of %d engine steps for the targets above", loadSearchBudget)
+		return "the load that would meet it was not searched: the check's load searches had spent their simulation budget on the targets above"
 	}
 	in := ls.in
 	open := in.Workload.ArrivalRatePerS > 0

@@ -103,3 +103,14 @@ func fixed(x float64, d int) string {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Rate formats a rate of requests per second: two decimals, as the
+// reports print arrival rates, and three significant digits below 0.01,
+// where two decimals would print a sustainable rate of long requests as
+// "0.00" (0.000831 → "0.000831", 2.5 → "2.50").
+func Rate(x float64) string {
+	if x != 0 && math.Abs(x) < 0.01 && finite(x) {
+		return sig(x, sigDigits)
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}

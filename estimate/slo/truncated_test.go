@@ -1,0 +1,75 @@
+package slo
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/band"
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
+)
+
+// TestWorkCeilingReachesVerdicts: a scenario whose share of the work is
+// far too small to measure sim.MinMeasured requests ends at the ceiling,
+// flagged, with fewer requests — and its verdicts say so.
+func TestWorkCeilingReachesVerdicts(t *testing.T) {
+	in := perfRefInput(t, "fp8")
+	sm := perf.NewStepModel(perf.SetupFromInput(&in))
+	sc := simulateScenario(&in, sm, 500000, in.Workload.InputTokens, Options{Seed: 1, Replications: 4, workBudget: 100})
+	if !sc.Result.Truncated || sc.Result.Requests >= 2*sim.MinMeasured {
+		t.Fatalf("a 100 rank-step budget: %d requests, truncated %v", sc.Result.Requests, sc.Result.Truncated)
+	}
+	full := simulateScenario(&in, sm, 500000, in.Workload.InputTokens, Options{Seed: 1, Replications: 4})
+	if full.Result.Truncated {
+		t.Fatalf("the reference's scenario at the full budget is truncated")
+	}
+	p := &Performance{Simulations: []SimScenario{sc}}
+	for _, n := range perfInputLengths(&in)[1:] { // the TTFT targets' lengths
+		p.Simulations = append(p.Simulations, simulateScenario(&in, sm, 500000, n, Options{Seed: 1, Replications: 4, workBudget: 100}))
+	}
+	for _, v := range judgeSLOs(&in, sm, p, 500000, false) {
+		if v.Verdict == VerdictPass || !strings.Contains(v.Explanation, "work ceiling") {
+			t.Errorf("%s on a truncated run: %s (%q)", v.Name, v.Verdict, v.Explanation)
+		}
+	}
+}
+
+// TestCutShort: a verdict on a truncated run is uncertain unless even the
+// SLO's optimistic bound fails it; a latency no request measured is the
+// bound; a run that was not truncated keeps its verdict.
+func TestCutShort(t *testing.T) {
+	in := perfRefInput(t, "fp8")
+	trunc := func(n int) *SimScenario {
+		return &SimScenario{OutputTokens: 1000, Result: sim.Result{Truncated: true, Requests: n}}
+	}
+	tpot := func(pred, target float64, verdict string) Verdict {
+		return Verdict{Name: "TPOT (mean)", Unit: "s", Target: target, Predicted: pred, Verdict: verdict}
+	}
+	tput := Verdict{Name: "throughput", Unit: "tokens/s", Target: 100, Predicted: 800, Verdict: VerdictPass}
+	for _, c := range []struct {
+		name      string
+		v         Verdict
+		s         *SimScenario
+		b         bound
+		want      string
+		predicted float64
+	}{
+		{"whole run keeps its verdict", tpot(0.01, 0.02, VerdictPass), &SimScenario{}, bound{0.005, band.TPOT, false}, VerdictPass, 0.01},
+		{"truncated pass is uncertain", tpot(0.01, 0.02, VerdictPass), trunc(40), bound{0.005, band.TPOT, false}, VerdictUncertain, 0.01},
+		{"truncated fail is uncertain", tpot(0.05, 0.02, VerdictFail), trunc(40), bound{0.005, band.TPOT, false}, VerdictUncertain, 0.05},
+		{"bound fails: fail", tpot(0.01, 0.02, VerdictPass), trunc(40), bound{7, band.TPOT, false}, VerdictFail, 0.01},
+		{"nothing measured: the bound", tpot(0, 0.02, VerdictFail), trunc(0), bound{7, band.TPOT, false}, VerdictFail, 7},
+		{"nothing measured, bound passes", tpot(0, 0.02, VerdictFail), trunc(0), bound{0.005, band.TPOT, false}, VerdictUncertain, 0.005},
+		{"open loop: no throughput bound", tput, trunc(0), bound{math.Inf(1), band.Throughput, true}, VerdictUncertain, 800},
+		{"closed loop: bound below target", tput, trunc(10), bound{50, band.Throughput, true}, VerdictFail, 800},
+	} {
+		got := cutShort(&in, c.v, c.s, c.b, 500000)
+		if got.Verdict != c.want || got.Predicted != c.predicted {
+			t.Errorf("%s: %s, predicted %g; want %s, %g", c.name, got.Verdict, got.Predicted, c.want, c.predicted)
+		}
+		if c.s.Result.Truncated != strings.Contains(got.Explanation, "work ceiling") {
+			t.Errorf("%s: explanation %q", c.name, got.Explanation)
+		}
+	}
+}
