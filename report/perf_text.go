@@ -75,7 +75,7 @@ func writeSimText(w io.Writer, p *slo.Performance) {
 		res := s.Result
 		fmt.Fprintf(w, "  simulation: %s, %d in / %d out, %s, seed %d\n", simLoad(s), s.InputTokens, s.OutputTokens, runsText(res), s.Seed)
 		if res.Truncated {
-			fmt.Fprintf(w, "    cut short: the run reached its work ceiling before it measured %d requests; its figures are of its first stretch, not of a steady state\n", sim.MinMeasured)
+			fmt.Fprintf(w, "    cut short: the run reached its work ceiling before it %s; its figures are of its first stretch, not of the whole run\n", cutBefore(s))
 		}
 		switch {
 		case res.Overloaded:
@@ -173,6 +173,14 @@ func simLoad(s slo.SimScenario) string {
 		return fmt.Sprintf("closed loop, %d sessions", s.Sessions)
 	}
 	return fmt.Sprintf("Poisson arrivals at %.2f/s", s.RatePerS)
+}
+
+// cutBefore is what a run its work ceiling ended had not done yet.
+func cutBefore(s slo.SimScenario) string {
+	if s.Burst > 0 {
+		return fmt.Sprintf("finished the burst's %d requests", s.Burst)
+	}
+	return fmt.Sprintf("measured %d requests (a steady state)", sim.MinMeasured)
 }
 
 // runsText says how many requests the simulation measured, in how many

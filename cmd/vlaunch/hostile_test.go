@@ -126,6 +126,10 @@ func hostileCases() []hostileCase {
 		{"check burst at 100/s, 16 TTFT targets", []string{"check", "$D/burst16ttft.yaml"}, 1, `3529 requests, Poisson arrivals at 100.00/s, 10000 in`},
 		{"validate burst replays over the limit", []string{"validate", "$D/burstover.yaml"}, 1, `simulated whole at each of the 4 input lengths`},
 		{"check 16 Mi output tokens", []string{"check", "$D/longout.yaml"}, -1, `\S`},
+		// Runs that complete almost nothing in their work share end at its
+		// ceiling, and their verdicts say so (2.3 s and 20 s before).
+		{"check 1M-token outputs, open loop", []string{"check", "$D/million-out-rate.yaml"}, 1, `cut short: the run reached its work ceiling`},
+		{"check burst of 1M-token outputs", []string{"check", "$D/million-out-burst.yaml"}, 1, `reached its work ceiling after measuring`},
 		{"check auto, 100 nodes", []string{"check", "$D/auto100.yaml"}, 1, `parallelism: auto chose`},
 		{"check auto, 10,000 nodes", []string{"check", "$D/auto10000.yaml"}, 1, `parallelism: auto chose`},
 		{"check DP 10,000", []string{"check", "$D/dp10000.yaml"}, 1, `TP 8 · PP 1 · DP 10000 · EP off`},
@@ -285,6 +289,26 @@ func hostileFiles(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	write("dp10000ttft.yaml", many)
+	write("million-out-rate.yaml", millionTokenOutputs(100, "{tensor: 4, pipeline: 1, data: 100, expert: false}", "arrival_rate_per_s: 0.01"))
+	write("million-out-burst.yaml", millionTokenOutputs(4, "auto", "burst_requests: 3000"))
+}
+
+// millionTokenOutputs is Mixtral on n nodes of 4 MI300X serving prompts of
+// 128 tokens with 999,872-token outputs at max_model_len 1,000,000 (more
+// KV than the GPUs hold, so requests are preempted again and again): a
+// run completes almost none of them in its work share. Found by
+// tools/stress/gen.py.
+func millionTokenOutputs(n int, parallelism, load string) []byte {
+	var b strings.Builder
+	b.WriteString("apiVersion: vlaunch/v1\nkind: Deployment\nmodel: {name: mixtral-8x7b}\nhardware:\n  gpu: mi300x\n  nodes:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    - {name: n%d, address: 10.0.%d.%d, gpus: 4, interface: eth0, rdma_devices: [mlx5_0]}\n", i, i>>8, i&255)
+	}
+	b.WriteString("  network:\n    inter_node: {kind: roce, bandwidth_gbit_per_s: 25, nics_per_node: 1}\n")
+	fmt.Fprintf(&b, "workload:\n  concurrency: 1000\n  max_model_len: 1000000\n  input_tokens: 128\n  output_tokens: 999872\n  %s\n", load)
+	b.WriteString("slo:\n  throughput_tokens_per_s: 100\n  tpot_ms: 20\n")
+	fmt.Fprintf(&b, "parallelism: %s\nvllm:\n  version: \"0.10.1\"\n  port: 8000\n  env: {VLLM_ALLOW_LONG_MAX_MODEL_LEN: \"1\"}\n", parallelism)
+	return []byte(b.String())
 }
 
 // writeBig writes a YAML file of n spaces and one key, a MiB at a time:

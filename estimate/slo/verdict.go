@@ -108,8 +108,12 @@ func cutShort(in *input.Input, v Verdict, s *SimScenario, b bound, kv int64) Ver
 	if s == nil || !s.Result.Truncated || kv <= 0 {
 		return v
 	}
+	needs := fmt.Sprintf("a steady-state figure needs %d", sim.MinMeasured)
+	if s.Burst > 0 {
+		needs = fmt.Sprintf("the burst's figures need all %d", s.Burst)
+	}
 	v.Explanation = strings.TrimSuffix(v.Explanation, ".") + fmt.Sprintf(". The simulation reached its work ceiling after measuring %d requests of %d output tokens "+
-		"(a steady-state figure needs %d): its figures are of the run's first stretch, not of a steady state", s.Result.Requests, s.OutputTokens, sim.MinMeasured)
+		"(%s): its figures are of the run's first stretch, not of the whole run", s.Result.Requests, s.OutputTokens, needs)
 	best := fmt.Sprintf("; even the best this deployment can do, %s,", boundText(b.best, v.Unit))
 	if s.Result.Requests == 0 && !b.higher && !math.IsInf(b.best, 1) {
 		v.Predicted, v.Unbounded = b.best, false

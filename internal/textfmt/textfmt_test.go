@@ -99,3 +99,17 @@ func TestRange(t *testing.T) {
 		}
 	}
 }
+
+func TestRate(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		want string
+	}{
+		{2.5, "2.50"}, {0.01, "0.01"}, {123.456, "123.46"}, {0, "0.00"},
+		{0.000831, "0.000831"}, {0.0099999, "0.01"}, {0.00012345, "0.000123"},
+	} {
+		if got := Rate(c.x); got != c.want {
+			t.Errorf("Rate(%v) = %q, want %q", c.x, got, c.want)
+		}
+	}
+}
