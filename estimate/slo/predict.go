@@ -59,7 +59,7 @@ func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
 		p.Alternatives = Alternatives(in)
 	}
 	r := Prediction{Performance: p}
-	r.SLO = judgeSLOs(in, sm, &r.Performance, kvTokensPerRank, !opt.NoAdvice)
+	r.SLO = judgeSLOs(in, sm, &r.Performance, kvTokensPerRank, opt)
 	r.Feasible = true
 	for _, v := range r.SLO {
 		if v.Verdict == VerdictFail {
@@ -209,6 +209,7 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: scenarioOutput(in, inputTokens),
 		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: opt.Requests,
 		Warmup: warmupFor(sessions, opt), Seed: opt.Seed, WorkBudget: opt.workBudget}
+
 	// Stagger closed-loop sessions over one request's duration at the load
 	// that runs (what the batches hold, not the sessions queued behind
 	// them) so they do not start in lock-step.

@@ -28,9 +28,14 @@ func TestWorkCeilingReachesVerdicts(t *testing.T) {
 	for _, n := range perfInputLengths(&in)[1:] { // the TTFT targets' lengths
 		p.Simulations = append(p.Simulations, simulateScenario(&in, sm, 500000, n, Options{Seed: 1, Replications: 4, workBudget: 100}))
 	}
-	for _, v := range judgeSLOs(&in, sm, p, 500000, false) {
+	for _, v := range judgeSLOs(&in, sm, p, 500000, Options{NoAdvice: true}) {
 		if v.Verdict == VerdictPass || !strings.Contains(v.Explanation, "work ceiling") {
 			t.Errorf("%s on a truncated run: %s (%q)", v.Name, v.Verdict, v.Explanation)
+		}
+	}
+	for _, v := range judgeSLOs(&in, sm, p, 500000, Options{NoAdvice: true, WorkShare: 0.01}) {
+		if strings.Contains(v.Explanation, "work ceiling") {
+			t.Errorf("%s: a ranking's verdict re-judged: %q", v.Name, v.Explanation)
 		}
 	}
 }

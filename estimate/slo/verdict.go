@@ -47,20 +47,29 @@ type Verdict struct {
 }
 
 // judgeSLOs builds the verdict list: throughput, TPOT, then every TTFT
-// percentile target.
-func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, advise bool) []Verdict {
+// percentile target. A check's verdicts on runs its work ceiling cut
+// short are re-judged (cutShort); a ranking's (opt.ranking) are left as
+// their figures say — see Options.WorkShare.
+func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, opt Options) []Verdict {
 	var out []Verdict
 	var ls *loadSearch
+	advise := !opt.NoAdvice
 	if advise {
 		ls = newLoadSearch(in, sm, kv, len(perfInputLengths(in)))
 	}
+	settle := func(v Verdict, n int, b bound) Verdict {
+		if opt.ranking() {
+			return v
+		}
+		return cutShort(in, v, p.sim(n), b, kv)
+	}
 	if in.SLO.ThroughputTokensPerS > 0 {
 		best := bound{bestThroughput(in, sm), band.Throughput, true}
-		out = append(out, cutShort(in, throughputVerdict(in, sm, p, kv, advise), p.sim(in.Workload.InputTokens), best, kv))
+		out = append(out, settle(throughputVerdict(in, sm, p, kv, advise), in.Workload.InputTokens, best))
 	}
 	if in.SLO.TPOTMs > 0 {
 		best := bound{bestTPOT(in, sm), band.TPOT, false}
-		out = append(out, cutShort(in, tpotVerdict(in, p, kv), p.sim(in.Workload.InputTokens), best, kv))
+		out = append(out, settle(tpotVerdict(in, p, kv), in.Workload.InputTokens, best))
 	}
 	for _, t := range in.SLO.TTFT {
 		for _, q := range []struct {
@@ -69,7 +78,7 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, ad
 		}{{"p50", t.P50S}, {"p95", t.P95S}, {"p99", t.P99S}} {
 			if q.v != nil {
 				best := bound{bestTTFT(in, sm, t.InputTokens), ttftRegime(q.name), false}
-				out = append(out, cutShort(in, ttftVerdict(in, sm, p, kv, t.InputTokens, q.name, *q.v, ls), p.sim(t.InputTokens), best, kv))
+				out = append(out, settle(ttftVerdict(in, sm, p, kv, t.InputTokens, q.name, *q.v, ls), t.InputTokens, best))
 			}
 		}
 	}
