@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/resolve"
 )
 
@@ -44,6 +45,9 @@ type evaluated struct {
 	boundSLO []SLOResult
 	curve    []CurvePoint
 	check    *estimate.Report
+	// work is what its ranking simulation spent (sim.Result.Work over its
+	// scenarios): simulateFrontRunners budgets it (planWorkBudget).
+	work int64
 }
 
 // Plan ranks the candidates for the spec's resolved deployment d (with
@@ -187,6 +191,7 @@ func keyOf(d *resolve.Deployment) engineKey {
 // Simulated candidates' figures and scores replace their bounds.
 func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *Stats) {
 	var done []*evaluated
+	var spent int64
 	run := func(batch []*evaluated) {
 		var wg sync.WaitGroup
 		for _, e := range batch {
@@ -194,17 +199,28 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 			go func() { defer wg.Done(); simulate(e, opt.Seed, slots) }()
 		}
 		wg.Wait()
+		for _, e := range batch {
+			spent += e.work
+		}
 		done = append(done, batch...)
 		st.Simulated += len(batch)
 	}
 	leaders := groupLeaders(fit)
 	for i := 0; i < len(leaders); i += simBatch {
-		if nth := nthGroup(done, opt.Top); nth != nil && !leaders[i].bound.AtLeast(*nth) {
+		nth := nthGroup(done, opt.Top)
+		if nth != nil && !leaders[i].bound.AtLeast(*nth) {
+			break
+		}
+		if spent >= planWorkBudget {
+			st.Unsettled = unsettled(leaders[i:], nth)
 			break
 		}
 		run(leaders[i:min(i+simBatch, len(leaders))])
 	}
 	for _, top := range topGroups(rankActual(done), opt.Top) {
+		if spent >= planWorkBudget {
+			break
+		}
 		var batch []*evaluated
 		for _, e := range fit {
 			if len(batch) < tuneBudget && e.group() == top.group() && !e.Simulated && e.bound.AtLeast(top.Score) {
@@ -213,6 +229,29 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 		}
 		run(batch)
 	}
+}
+
+// planWorkBudget bounds the ranking simulations of simulateFrontRunners
+// in all, in the simulator's work units (sim.Result.Work, summed over a
+// candidate's scenarios and open-loop capacity runs): sixteen checks'
+// scenario budgets (three scenarios each), 192 M. The examples' plans
+// spend 0.6–35 M (the reference 35 M, about a second); an open loop, for
+// which no throughput bound prunes, with 16 TTFT targets simulated 232
+// candidates and 1,090 M (39 s) before it. Past it, no further group is
+// simulated and the groups whose bound could still enter the top list are
+// counted (Stats.Unsettled).
+var planWorkBudget = int64(16 * 3 * sim.StepBudget) // a variable for tests
+
+// unsettled counts the leaders whose bound could still enter the top list
+// (every one while fewer than the top list's groups are known).
+func unsettled(leaders []*evaluated, nth *Score) int {
+	n := 0
+	for _, e := range leaders {
+		if nth == nil || e.bound.AtLeast(*nth) {
+			n++
+		}
+	}
+	return n
 }
 
 // tuneBudget is how many more variants (backend, DBO, scheduler limits) of
@@ -274,6 +313,12 @@ func simulate(e *evaluated, seed uint64, slots []sloSlot) { simulateWith(e, seed
 // requests per scenario (0: check's own).
 func simulateWith(e *evaluated, seed uint64, slots []sloSlot, requests int) {
 	e.check = checkOf(&e.in, seed, requests)
+	e.work = 0
+	if e.check.Performance != nil {
+		for _, sc := range e.check.Performance.Simulations {
+			e.work += sc.Result.Work
+		}
+	}
 	e.SLO = resultsOf(e.check, slots)
 	e.OutputTokPerS, e.TPOTS = simulatedLoad(e.check)
 	e.PerGPU = e.OutputTokPerS / float64(e.GPUs)

@@ -324,3 +324,23 @@ func TestMemoryVerdictIsChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanWorkBudget: once the ranking simulations have spent the plan's
+// budget no further group is simulated, and the plan counts the groups
+// whose bound could still have reached the top list; the reference's plan
+// stays within the budget (it is not what shapes the examples' plans).
+func TestPlanWorkBudget(t *testing.T) {
+	d, path, src := example(t, "deepseek-v3-32xh20")
+	opt := Options{Seed: 1, Top: 3, File: path, Source: src}
+	full := Plan(d, opt)
+	if full.Stats.Unsettled != 0 {
+		t.Fatalf("the reference's plan ran out of its budget: %d unsettled", full.Stats.Unsettled)
+	}
+	defer func(b int64) { planWorkBudget = b }(planWorkBudget)
+	planWorkBudget = 1
+	cut := Plan(d, opt)
+	if cut.Stats.Unsettled == 0 || cut.Stats.Simulated >= full.Stats.Simulated || len(cut.Top) == 0 {
+		t.Fatalf("a budget of one unit: %d simulated (%d unbudgeted), %d unsettled, %d listed",
+			cut.Stats.Simulated, full.Stats.Simulated, cut.Stats.Unsettled, len(cut.Top))
+	}
+}

@@ -136,6 +136,10 @@ type Stats struct {
 	FitMemory int      `json:"fit_memory"`
 	StepModel int      `json:"step_model"`
 	Simulated int      `json:"simulated"`
+	// Unsettled counts the groups left unsimulated when the ranking
+	// simulations' budget ran out (planWorkBudget) whose step-model bound
+	// could still have entered the top list.
+	Unsettled int `json:"unsettled,omitempty"`
 }
 
 // Reason is why some candidates were refused, and how many.

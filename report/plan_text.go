@@ -26,6 +26,10 @@ func WritePlanText(w io.Writer, r *plan.Result) {
 	fmt.Fprintf(w, "vlaunch plan: %s\n", planSubject(r.Subject))
 	fmt.Fprintf(w, "%d candidates, %d distinct; %d fit in memory and `vlaunch generate` writes them (%d refused); all bounded by the step model, %d simulated\n",
 		st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated)
+	if st.Unsettled > 0 {
+		fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("the simulation budget ran out with %d groups of candidates unsimulated whose step-model bound could still reach the top list: "+
+			"the list is the best of those simulated", st.Unsettled), 96, "  "))
+	}
 	if r.Calibration != "" {
 		fmt.Fprintf(w, "%s\n", wrap("predicted with "+r.Calibration, 96, "  "))
 	}

@@ -25,6 +25,10 @@ func (s *simulator) emitted() int {
 	for k <= sp.Drafts && s.rng.Float64() < sp.Accept {
 		k++
 	}
+	// Each draw counts as a sequence update in the work budget: a steady
+	// segment draws for every step of every sequence, and a plan of MTP
+	// layouts spent 19 s here while its runs' budgets saw a fraction of it.
+	s.seqWork += int64(min(k, sp.Drafts))
 	return k
 }
 

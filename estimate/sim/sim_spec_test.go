@@ -57,4 +57,11 @@ func TestEmittedDrawsTheChain(t *testing.T) {
 	if got, want := sum/n, resolve.ChainAcceptance(0.85, 2); math.Abs(got-want) > 0.01 {
 		t.Errorf("mean %.3f, want %.3f", got, want)
 	}
+	// Every draw is work the budget sees: a call emitting k tokens drew
+	// min(k, drafts) times, between one and two here.
+	before := s.seqWork
+	s.emittedOver(64) // a short segment draws for each of its steps
+	if drawn := s.seqWork - before; drawn < 64 || drawn > 64*2 {
+		t.Errorf("64 verify steps counted %d draws of work, want 64-128 with 2 drafts", drawn)
+	}
 }

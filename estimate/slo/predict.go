@@ -157,9 +157,11 @@ func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, input
 	if sc.Utilization < 1 {
 		sc.Result = sim.RunModelReplicated(sm, cfg, opt.Replications)
 	}
+	work := sc.Result.Work + capacity.Work
 	if sc.Utilization >= 1 || sc.Result.Overloaded {
 		sc.Result = sim.Overloaded(capacity)
 	}
+	sc.Result.Work = work // both runs' (a caller budgeting many checks counts them)
 	return sc
 }
 
