@@ -79,6 +79,9 @@ func planSections(r *plan.Result) string {
 			st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated, r.Calibration),
 		Pareto: template.HTML(paretoChart(r)), Left: r.Left,
 	}
+	if st.Unsettled > 0 {
+		data.Stats += fmt.Sprintf("; the simulation budget ran out with %d groups unsimulated whose bound could still reach the top list", st.Unsettled)
+	}
 	for _, c := range r.Top {
 		data.Rows = append(data.Rows, planRowOf(c))
 		for _, a := range c.Alike {
