@@ -78,3 +78,29 @@ func TestCutShort(t *testing.T) {
 		}
 	}
 }
+
+// TestOneTokenTPOT: requests of one output token meet any TPOT target, as
+// the serving benchmark measures it (0), instead of failing on a
+// prediction of 0 s.
+func TestOneTokenTPOT(t *testing.T) {
+	in := perfRefInput(t, "fp8")
+	in.Workload.OutputTokens = 1
+	in.SLO.TPOTMs = 50
+	sm := perf.NewStepModel(perf.SetupFromInput(&in))
+	tpot := func() Verdict {
+		for _, v := range judgeSLOs(&in, sm, &Performance{}, 500000, Options{NoAdvice: true}) {
+			if v.Name == "TPOT (mean)" {
+				return v
+			}
+		}
+		t.Fatal("no TPOT verdict")
+		return Verdict{}
+	}
+	if v := tpot(); v.Verdict != VerdictPass || v.Predicted != 0 || !strings.Contains(v.Explanation, "one output token") {
+		t.Fatalf("%+v", v)
+	}
+	in.Workload.OutputTokens = 2
+	if v := tpot(); v.Verdict == VerdictPass {
+		t.Fatalf("two output tokens, no simulation: %+v", v)
+	}
+}

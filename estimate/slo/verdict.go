@@ -67,7 +67,10 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 		best := bound{bestThroughput(in, sm), band.Throughput, true}
 		out = append(out, settle(throughputVerdict(in, sm, p, kv, advise), in.Workload.InputTokens, best))
 	}
-	if in.SLO.TPOTMs > 0 {
+	switch {
+	case in.SLO.TPOTMs > 0 && oneOutputToken(in) && kv > 0:
+		out = append(out, oneTokenTPOT(in))
+	case in.SLO.TPOTMs > 0:
 		best := bound{bestTPOT(in, sm), band.TPOT, false}
 		out = append(out, settle(tpotVerdict(in, p, kv), in.Workload.InputTokens, best))
 	}
@@ -261,6 +264,27 @@ func tpotVerdict(in *input.Input, p *Performance, kv int64) Verdict {
 		loadText(in), p.Decode.Step.TotalS*1e3, p.Decode.Step.Binding())
 	return v
 }
+
+// oneTokenTPOT is the TPOT verdict of requests of one output token: no
+// time passes between output tokens, and the serving benchmark leaves such
+// requests out of TPOT and reports 0 when none is left
+// (vllm benchmarks/benchmark_serving.py calculate_metrics at commit
+// 0049e29c: tpots gets a request only `if output_len > 1`; "if
+// output_len <= 1, we regard tpot as 0"; mean_tpot_ms =
+// np.mean(tpots or 0)). Judged as that benchmark would measure it: 0,
+// which meets any target — it used to fail with "predicted 0 s".
+func oneTokenTPOT(in *input.Input) Verdict {
+	return Verdict{Name: "TPOT (mean)", Target: in.SLO.TPOTMs / 1e3, Unit: "s", Verdict: VerdictPass, Binding: BindCompute,
+		Explanation: "every request has one output token: there is no time between output tokens, and the serving benchmark " +
+			"(benchmark_serving.py) leaves such requests out of TPOT and reports 0; the target is met trivially"}
+}
+
+// oneOutputToken reports whether the workload asks for one output token
+// per request: TPOT has nothing to measure. (A prompt that leaves room for
+// one token only under max_model_len is not this case: vLLM's server
+// rejects a prompt that fills max_model_len — vllm.MaxCompletionTokens —
+// and such a scenario keeps its failing verdicts.)
+func oneOutputToken(in *input.Input) bool { return in.Workload.OutputTokens <= 1 }
 
 // prefillShareBinding: when the idle-system prefill is more than this share
 // of the predicted TTFT, the prefill's own binding (compute, memory or
