@@ -344,3 +344,28 @@ func TestPlanWorkBudget(t *testing.T) {
 			cut.Stats.Simulated, full.Stats.Simulated, cut.Stats.Unsettled, len(cut.Top))
 	}
 }
+
+// TestMergeAlikeVerifiesFew: candidates with a listed one's figures are
+// verified and named up to maxAlike each, and only counted past that or
+// once the list is full — verifying re-validates the whole spec.
+func TestMergeAlikeVerifiesFew(t *testing.T) {
+	var ranked []*evaluated
+	for i := range 40 {
+		e := &evaluated{Candidate: Candidate{Settings: Settings{TP: 1, PP: 1, DP: i + 1}, PerGPU: float64(1 + i%2)}}
+		ranked = append(ranked, e)
+	}
+	verified := 0
+	verify := func(*evaluated) error { verified++; return nil }
+	out := mergeAlike(ranked, 3, verify, &Stats{})
+	if len(out) != 2 { // two distinct figures among 40
+		t.Fatalf("%d listed, want 2", len(out))
+	}
+	for _, o := range out {
+		if len(o.Alike) != maxAlike || o.AlikeMore != 20-1-maxAlike {
+			t.Errorf("%s: %d alike named, %d more; want %d and %d", o.Settings, len(o.Alike), o.AlikeMore, maxAlike, 20-1-maxAlike)
+		}
+	}
+	if verified != 2*(1+maxAlike) {
+		t.Errorf("%d verified, want %d", verified, 2*(1+maxAlike))
+	}
+}

@@ -33,8 +33,10 @@ type Candidate struct {
 	SteadyTPOTS  float64     `json:"steady_tpot_s"`
 	SLO          []SLOResult `json:"slo"`
 	// Alike are other candidates with exactly these figures (listed, not
-	// ranked separately).
-	Alike []string `json:"alike,omitempty"`
+	// ranked separately; at most maxAlike, each verified), AlikeMore how
+	// many more (not verified).
+	Alike     []string `json:"alike,omitempty"`
+	AlikeMore int      `json:"alike_more,omitempty"`
 	// Binding is the resource that binds the decode step.
 	Binding string `json:"binding"`
 	Score   Score  `json:"-"`

@@ -87,6 +87,9 @@ func planSections(r *plan.Result) string {
 		for _, a := range c.Alike {
 			data.Alike = append(data.Alike, fmt.Sprintf("#%d has the same figures as: %s", c.Rank, a))
 		}
+		if c.AlikeMore > 0 {
+			data.Alike = append(data.Alike, fmt.Sprintf("#%d has the same figures as %d more settings", c.Rank, c.AlikeMore))
+		}
 	}
 	if o := r.Own; o != nil && o.Rank == 0 {
 		data.Rows = append(data.Rows, planRowOf(*o))

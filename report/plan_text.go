@@ -75,6 +75,9 @@ func writeCandidateText(w io.Writer, c plan.Candidate) {
 	for _, a := range c.Alike {
 		fmt.Fprintf(w, "%s\n", wrap("same figures: "+a, 96, "     "))
 	}
+	if c.AlikeMore > 0 {
+		fmt.Fprintf(w, "     and %d more settings with the same figures\n", c.AlikeMore)
+	}
 }
 
 // candidateFigures is one line of a candidate's figures.
