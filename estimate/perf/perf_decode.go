@@ -109,6 +109,32 @@ func (sm *StepModel) PrefillIdle(n, maxBatched int) PrefillPoint {
 	return pt
 }
 
+// PrefillFloor is a lower bound of PrefillIdle(n, maxBatched).TTFTS from
+// at most floorGroups+1 step evaluations: a chunk's step never shrinks as
+// its cached prefix grows (attention's work and reads grow with it, every
+// other term is the same), so a run of chunks costs at least as many times
+// its first one. A layout search bounds 16 TTFT lengths on hundreds of
+// layouts with it (PrefillIdle's up to 257 evaluations each were most of
+// a large search); within a few per cent of PrefillIdle on long prompts,
+// equal on prompts of at most floorGroups chunks.
+func (sm *StepModel) PrefillFloor(n, maxBatched int) float64 {
+	c := max(1, maxBatched)
+	full := n / c
+	g := max(1, (full+floorGroups-1)/floorGroups)
+	var total float64
+	for i := 0; i < full; i += g {
+		total += float64(min(g, full-i)) * sm.prefillChunk(i*c, c).TotalS
+	}
+	if rest := n - full*c; rest > 0 {
+		total += sm.prefillChunk(full*c, rest).TotalS
+	}
+	return total
+}
+
+// floorGroups is how many runs of chunks PrefillFloor prices by their
+// first chunk.
+const floorGroups = 32
+
 // exactChunks is how many chunks of a prompt PrefillIdle steps through
 // one by one (2 Mi tokens at 8,192 a chunk); beyond, the chunks' sums are
 // integrated (integrateChunks): a prompt of 16 Mi tokens in chunks of one

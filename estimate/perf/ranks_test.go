@@ -228,6 +228,34 @@ func TestPrefillIdleIntegratesLongPrompts(t *testing.T) {
 	}
 }
 
+// TestPrefillFloorIsALowerBound: PrefillFloor never exceeds PrefillIdle,
+// equals it on prompts of at most floorGroups chunks, and stays within 5%
+// of it on long ones (dense and MoE, TP and DP, short and long chunks).
+func TestPrefillFloorIsALowerBound(t *testing.T) {
+	for _, name := range []string{"deepseek-v3", "llama-3.1-70b"} {
+		m, err := catalog.LookupModel(name)
+		g, gerr := catalog.LookupGPU("h20-96g")
+		if err != nil || gerr != nil {
+			t.Fatal(err, gerr)
+		}
+		for _, lay := range []struct{ tp, dp int }{{8, 1}, {1, 16}} {
+			sm := NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 8, 450, 2, 25, 1, 10), TP: lay.tp, PP: 1, DP: lay.dp, EP: lay.dp > 1 && m.IsMoE(),
+				WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficGather, CUDAGraphs: true, Eff: DefaultEfficiency})
+			for _, c := range []int{64, 2048} {
+				for _, n := range []int{c / 2, floorGroups*c + 5, 100*c + c/3, 3000 * c} {
+					floor, idle := sm.PrefillFloor(n, c), sm.PrefillIdle(n, c).TTFTS
+					if floor > idle*(1+1e-9) || floor < 0.95*idle {
+						t.Errorf("%s TP%d DP%d chunk %d, %d tokens: floor %.6g, idle %.6g", name, lay.tp, lay.dp, c, n, floor, idle)
+					}
+					if n <= floorGroups*c && math.Abs(floor-idle) > 1e-9*idle {
+						t.Errorf("%d tokens in %d chunks: floor %.9g, idle %.9g, want equal", n, (n+c-1)/c, floor, idle)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestPassesCountsDraftPasses: a step evaluates the target once, and with
 // MTP one more pass for the first draft and one for the rest.
 func TestPassesCountsDraftPasses(t *testing.T) {

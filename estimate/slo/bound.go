@@ -116,8 +116,9 @@ func bestTPOT(in *input.Input, sm *perf.StepModel) float64 {
 	return one.TPOTS
 }
 
-// bestTTFT is the TTFT no simulation beats at n input tokens: the prompt
-// on an idle system (waiting and shared steps only add to it).
+// bestTTFT is the TTFT no simulation beats at n input tokens: at most the
+// prompt on an idle system (waiting and shared steps only add to it),
+// bounded from below cheaply (perf.StepModel.PrefillFloor).
 func bestTTFT(in *input.Input, sm *perf.StepModel, n int) float64 {
-	return sm.PrefillIdle(n, max(1, in.MaxNumBatchedTokens)).TTFTS
+	return sm.PrefillFloor(n, max(1, in.MaxNumBatchedTokens))
 }
