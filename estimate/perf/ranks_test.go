@@ -196,34 +196,45 @@ func testStepMemo(t *testing.T, spec int) {
 // prompt's steps are integrated, within 1e-3 of stepping through them
 // (TTFT and each sum), for dense-and-MoE layouts, short and long chunks.
 func TestPrefillIdleIntegratesLongPrompts(t *testing.T) {
+	eachPrefillModel(t, func(name string, lay prefillLayout, sm *StepModel) {
+		for _, c := range []int{64, 2048} {
+			n := (exactChunks*3+7)*c + c/3
+			got := sm.PrefillIdle(n, c)
+			var exact prefillSums
+			for p := 0; p < n; p += c {
+				exact.add(sm.prefillChunk(p, min(c, n-p)), 1)
+			}
+			for _, f := range []struct {
+				what      string
+				got, want float64
+			}{{"TTFT", got.TTFTS, exact.total}, {"network", got.NetworkS, exact.net}, {"compute", got.ComputeS, exact.computeS}, {"NIC bytes", got.InterBytesPerNode, exact.inter}} {
+				if math.Abs(f.got-f.want) > 1e-3*math.Abs(f.want) {
+					t.Errorf("%s TP%d DP%d chunk %d: %s %.6g, stepping through %.6g", name, lay.tp, lay.dp, c, f.what, f.got, f.want)
+				}
+			}
+			if got.Steps != (n+c-1)/c {
+				t.Errorf("%d steps for %d chunks", got.Steps, (n+c-1)/c)
+			}
+		}
+	})
+}
+
+// prefillLayout is a layout the prefill tests run on.
+type prefillLayout struct{ tp, dp int }
+
+// eachPrefillModel calls f with the step model of a dense and an MoE model
+// on H20s, at TP 8 and at DP 16.
+func eachPrefillModel(t *testing.T, f func(name string, lay prefillLayout, sm *StepModel)) {
+	t.Helper()
 	for _, name := range []string{"deepseek-v3", "llama-3.1-70b"} {
 		m, err := catalog.LookupModel(name)
 		g, gerr := catalog.LookupGPU("h20-96g")
 		if err != nil || gerr != nil {
 			t.Fatal(err, gerr)
 		}
-		for _, lay := range []struct{ tp, dp int }{{8, 1}, {1, 16}} {
-			sm := NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 8, 450, 2, 25, 1, 10), TP: lay.tp, PP: 1, DP: lay.dp, EP: lay.dp > 1 && m.IsMoE(),
-				WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficGather, CUDAGraphs: true, Eff: DefaultEfficiency})
-			for _, c := range []int{64, 2048} {
-				n := (exactChunks*3+7)*c + c/3
-				got := sm.PrefillIdle(n, c)
-				var exact prefillSums
-				for p := 0; p < n; p += c {
-					exact.add(sm.prefillChunk(p, min(c, n-p)), 1)
-				}
-				for _, f := range []struct {
-					what      string
-					got, want float64
-				}{{"TTFT", got.TTFTS, exact.total}, {"network", got.NetworkS, exact.net}, {"compute", got.ComputeS, exact.computeS}, {"NIC bytes", got.InterBytesPerNode, exact.inter}} {
-					if math.Abs(f.got-f.want) > 1e-3*math.Abs(f.want) {
-						t.Errorf("%s TP%d DP%d chunk %d: %s %.6g, stepping through %.6g", name, lay.tp, lay.dp, c, f.what, f.got, f.want)
-					}
-				}
-				if got.Steps != (n+c-1)/c {
-					t.Errorf("%d steps for %d chunks", got.Steps, (n+c-1)/c)
-				}
-			}
+		for _, lay := range []prefillLayout{{8, 1}, {1, 16}} {
+			f(name, lay, NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 8, 450, 2, 25, 1, 10), TP: lay.tp, PP: 1, DP: lay.dp, EP: lay.dp > 1 && m.IsMoE(),
+				WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficGather, CUDAGraphs: true, Eff: DefaultEfficiency}))
 		}
 	}
 }
@@ -232,28 +243,19 @@ func TestPrefillIdleIntegratesLongPrompts(t *testing.T) {
 // equals it on prompts of at most floorGroups chunks, and stays within 5%
 // of it on long ones (dense and MoE, TP and DP, short and long chunks).
 func TestPrefillFloorIsALowerBound(t *testing.T) {
-	for _, name := range []string{"deepseek-v3", "llama-3.1-70b"} {
-		m, err := catalog.LookupModel(name)
-		g, gerr := catalog.LookupGPU("h20-96g")
-		if err != nil || gerr != nil {
-			t.Fatal(err, gerr)
-		}
-		for _, lay := range []struct{ tp, dp int }{{8, 1}, {1, 16}} {
-			sm := NewStepModel(StepSetup{Model: m, HW: NewHardware(g, 8, 450, 2, 25, 1, 10), TP: lay.tp, PP: 1, DP: lay.dp, EP: lay.dp > 1 && m.IsMoE(),
-				WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficGather, CUDAGraphs: true, Eff: DefaultEfficiency})
-			for _, c := range []int{64, 2048} {
-				for _, n := range []int{c / 2, floorGroups*c + 5, 100*c + c/3, 3000 * c} {
-					floor, idle := sm.PrefillFloor(n, c), sm.PrefillIdle(n, c).TTFTS
-					if floor > idle*(1+1e-9) || floor < 0.95*idle {
-						t.Errorf("%s TP%d DP%d chunk %d, %d tokens: floor %.6g, idle %.6g", name, lay.tp, lay.dp, c, n, floor, idle)
-					}
-					if n <= floorGroups*c && math.Abs(floor-idle) > 1e-9*idle {
-						t.Errorf("%d tokens in %d chunks: floor %.9g, idle %.9g, want equal", n, (n+c-1)/c, floor, idle)
-					}
+	eachPrefillModel(t, func(name string, lay prefillLayout, sm *StepModel) {
+		for _, c := range []int{64, 2048} {
+			for _, n := range []int{c / 2, floorGroups*c + 5, 100*c + c/3, 3000 * c} {
+				floor, idle := sm.PrefillFloor(n, c), sm.PrefillIdle(n, c).TTFTS
+				if floor > idle*(1+1e-9) || floor < 0.95*idle {
+					t.Errorf("%s TP%d DP%d chunk %d, %d tokens: floor %.6g, idle %.6g", name, lay.tp, lay.dp, c, n, floor, idle)
+				}
+				if n <= floorGroups*c && math.Abs(floor-idle) > 1e-9*idle {
+					t.Errorf("%d tokens in %d chunks: floor %.9g, idle %.9g, want equal", n, (n+c-1)/c, floor, idle)
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestPassesCountsDraftPasses: a step evaluates the target once, and with
