@@ -18,6 +18,21 @@ func Apply(src []byte, own, s Settings) ([]byte, error) {
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		return nil, err
 	}
+	out, err := applyDoc(&doc, own, s)
+	if err != nil {
+		return nil, err
+	}
+	// A key plan drops may hold an anchor that an alias elsewhere uses.
+	var check yaml.Node
+	if err := yaml.Unmarshal(out, &check); err != nil {
+		return nil, fmt.Errorf("the spec cannot be rewritten (edit it by hand): %v", err)
+	}
+	return out, nil
+}
+
+// applyDoc edits the parsed spec doc in place as Apply does and encodes
+// it (without Apply's re-reading of the result).
+func applyDoc(doc *yaml.Node, own, s Settings) ([]byte, error) {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("the spec is not a YAML mapping")
 	}
@@ -46,16 +61,11 @@ func Apply(src []byte, own, s Settings) ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {
 		return nil, err
-	}
-	// A key plan drops may hold an anchor that an alias elsewhere uses.
-	var check yaml.Node
-	if err := yaml.Unmarshal(b.Bytes(), &check); err != nil {
-		return nil, fmt.Errorf("the spec cannot be rewritten (edit it by hand): %v", err)
 	}
 	return b.Bytes(), nil
 }

@@ -60,11 +60,12 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	own := specSettings(d)
 	res := &Result{Left: space.Left, Subject: subjectOf(d), OwnSettings: own, Calibration: d.Calibration.Describe()}
 	cands := distinct(d, own, space.Enumerate(d), &res.Stats)
+	verifier := newVerifier(opt.File, opt.Source, own)
 	verify := func(e *evaluated) error {
 		if opt.Source == nil {
 			return nil
 		}
-		return Verify(opt.File, opt.Source, own, e.Settings)
+		return verifier.check(e.Settings)
 	}
 	slots := slotsOf(d)
 	fit := fitting(cands, &res.Stats)

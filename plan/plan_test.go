@@ -369,3 +369,40 @@ func TestMergeAlikeVerifiesFew(t *testing.T) {
 		t.Errorf("%d verified, want %d", verified, 2*(1+maxAlike))
 	}
 }
+
+// TestVerifierIsVerify: the verifier that parses the spec once gives
+// Verify's verdict for every candidate of the space, refused ones included,
+// and leaves its parsed spec untouched between candidates.
+func TestVerifierIsVerify(t *testing.T) {
+	for _, name := range []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-mtp-2x8h200"} {
+		d, path, src := example(t, name)
+		own := specSettings(d)
+		v := newVerifier(path, src, own)
+		if v.doc == nil {
+			t.Fatalf("%s: the verifier did not keep the parsed spec", name)
+		}
+		n, checked, refused := 0, 0, 0
+		bad := own
+		bad.TP = 7 // no layout of 7 GPUs per engine places on 8-GPU nodes
+		for _, c := range append([]Settings{bad}, NewSpace(d).Enumerate(d)...) {
+			if n++; n%7 != 0 && n > 20 { // every candidate of the first 20, then every 7th
+				continue
+			}
+			checked++
+			want, got := Verify(path, src, own, c), v.check(c)
+			if (want == nil) != (got == nil) || (want != nil && want.Error() != got.Error()) {
+				t.Errorf("%s %s: Verify %v, verifier %v", name, c, want, got)
+			}
+			if want != nil {
+				refused++
+			}
+		}
+		if refused == 0 {
+			t.Errorf("%s: no refused candidate among the %d checked", name, checked)
+		}
+	}
+	src := []byte("a: &x 1\nb: *x\n")
+	if newVerifier("f", src, Settings{}).doc != nil {
+		t.Error("a spec with aliases is copied")
+	}
+}
