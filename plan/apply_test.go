@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -105,8 +106,16 @@ func FuzzApply(f *testing.F) {
 		if yaml.Unmarshal([]byte(src), &v) != nil {
 			return
 		}
+		var doc yaml.Node
+		cached := yaml.Unmarshal([]byte(src), &doc) == nil && !hasAlias(&doc)
 		for _, c := range []struct{ own, s Settings }{{own, s}, {ownSpec, on}, {ownSpec, off}} {
 			out, err := Apply([]byte(src), c.own, c.s)
+			if cached { // the verifier's path: a copy of the parsed spec, edited, is Apply's output
+				got, cerr := applyDoc(cloneNode(&doc), c.own, c.s)
+				if (err == nil) != (cerr == nil) || (err == nil && !bytes.Equal(got, out)) {
+					t.Fatalf("Apply %v, applyDoc on a copy %v:\n%s\n---\n%s", err, cerr, out, got)
+				}
+			}
 			if err != nil {
 				continue
 			}
