@@ -192,7 +192,6 @@ func keyOf(d *resolve.Deployment) engineKey {
 // Simulated candidates' figures and scores replace their bounds.
 func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *Stats) {
 	var done []*evaluated
-	var spent int64
 	run := func(batch []*evaluated) {
 		var wg sync.WaitGroup
 		for _, e := range batch {
@@ -201,7 +200,7 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 		}
 		wg.Wait()
 		for _, e := range batch {
-			spent += e.work
+			st.spent += e.work
 		}
 		done = append(done, batch...)
 		st.Simulated += len(batch)
@@ -212,14 +211,14 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 		if nth != nil && !leaders[i].bound.AtLeast(*nth) {
 			break
 		}
-		if spent >= planWorkBudget {
+		if !st.budgetLeft() {
 			st.Unsettled = unsettled(leaders[i:], nth)
 			break
 		}
 		run(leaders[i:min(i+simBatch, len(leaders))])
 	}
 	for _, top := range topGroups(rankActual(done), opt.Top) {
-		if spent >= planWorkBudget {
+		if !st.budgetLeft() {
 			break
 		}
 		var batch []*evaluated
@@ -240,7 +239,8 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 // which no throughput bound prunes, with 16 TTFT targets simulated 232
 // candidates and 1,090 M (39 s) before it. Past it, no further group is
 // simulated and the groups whose bound could still enter the top list are
-// counted (Stats.Unsettled).
+// counted (Stats.Unsettled); the search for a candidate meeting an unmet
+// SLO (unmetSLOs) stops too, and says so.
 var planWorkBudget = int64(16 * 3 * sim.StepBudget) // a variable for tests
 
 // unsettled counts the leaders whose bound could still enter the top list

@@ -343,6 +343,22 @@ func TestPlanWorkBudget(t *testing.T) {
 		t.Fatalf("a budget of one unit: %d simulated (%d unbudgeted), %d unsettled, %d listed",
 			cut.Stats.Simulated, full.Stats.Simulated, cut.Stats.Unsettled, len(cut.Top))
 	}
+	// The reference's TTFT targets are met by no candidate: with the budget
+	// spent, the search for one stops and says so.
+	unsearched := 0
+	for _, u := range cut.Unmet {
+		if u.Unsearched {
+			unsearched++
+		}
+	}
+	for _, u := range full.Unmet {
+		if u.Unsearched {
+			t.Errorf("unbudgeted plan: %s unsearched", u.SLO)
+		}
+	}
+	if unsearched == 0 {
+		t.Errorf("a budget of one unit: %d unmet SLOs, none marked unsearched", len(cut.Unmet))
+	}
 }
 
 // TestMergeAlikeVerifiesFew: candidates with a listed one's figures are

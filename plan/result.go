@@ -107,6 +107,10 @@ type Unmet struct {
 	// Change is the smallest hardware change that would meet it with the
 	// best candidate, or why none within the range tried does.
 	Change string `json:"change"`
+	// Unsearched: candidates whose bound allows the SLO were left
+	// unsimulated because the plan's simulation budget had run out, so one
+	// of them may meet it.
+	Unsearched bool `json:"unsearched,omitempty"`
 }
 
 // Flip is the smallest change of one parameter that flips one verdict.
@@ -142,7 +146,13 @@ type Stats struct {
 	// simulations' budget ran out (planWorkBudget) whose step-model bound
 	// could still have entered the top list.
 	Unsettled int `json:"unsettled,omitempty"`
+	// spent is the work the ranking simulations have spent so far (in
+	// sim.Result.Work units), against planWorkBudget.
+	spent int64
 }
+
+// budgetLeft reports whether the ranking simulations may go on.
+func (s *Stats) budgetLeft() bool { return s.spent < planWorkBudget }
 
 // Reason is why some candidates were refused, and how many.
 type Reason struct {

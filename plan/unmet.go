@@ -19,10 +19,14 @@ func unmetSLOs(p *probe, first *evaluated, fit []*evaluated, opt Options, slots 
 	var out []Unmet
 	bw := knobs[0]
 	for j, slot := range slots {
-		if metBySimulated(fit, j) || metAfterSimulating(fit, j, opt, slots, st) {
+		if metBySimulated(fit, j) {
 			continue
 		}
-		u := Unmet{SLO: fmt.Sprintf("%s (target %s)", slot.name, quantity(slot.target, slot.unit))}
+		met, unsearched := metAfterSimulating(fit, j, opt, slots, st)
+		if met {
+			continue
+		}
+		u := Unmet{SLO: fmt.Sprintf("%s (target %s)", slot.name, quantity(slot.target, slot.unit)), Unsearched: unsearched}
 		if best := bestFor(fit, j); best != nil {
 			u.Best = fmt.Sprintf("%s, predicted %s", best.Settings, quantity(best.SLO[j].Predicted, slot.unit))
 		}
@@ -41,7 +45,10 @@ func metBySimulated(fit []*evaluated, j int) bool {
 	return false
 }
 
-func metAfterSimulating(fit []*evaluated, j int, opt Options, slots []sloSlot, st *Stats) bool {
+// metAfterSimulating simulates up to unmetBudget unsimulated candidates
+// whose bound allows SLO j, best bound margin first, while the plan's
+// simulation budget lasts; unsearched says the budget stopped it first.
+func metAfterSimulating(fit []*evaluated, j int, opt Options, slots []sloSlot, st *Stats) (met, unsearched bool) {
 	var open []*evaluated
 	for _, e := range fit {
 		if !e.Simulated && j < len(e.boundSLO) && e.boundSLO[j].Verdict == verdictPass {
@@ -50,13 +57,17 @@ func metAfterSimulating(fit []*evaluated, j int, opt Options, slots []sloSlot, s
 	}
 	sort.SliceStable(open, func(a, b int) bool { return open[a].boundSLO[j].Margin() > open[b].boundSLO[j].Margin() })
 	for i := 0; i < len(open) && i < unmetBudget; i++ {
+		if !st.budgetLeft() {
+			return false, true
+		}
 		simulate(open[i], opt.Seed, slots)
 		st.Simulated++
+		st.spent += open[i].work
 		if open[i].SLO[j].Verdict == verdictPass {
-			return true
+			return true, false
 		}
 	}
-	return false
+	return false, false
 }
 
 // bestFor is the simulated candidate with the best margin on SLO j.

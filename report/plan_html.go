@@ -95,7 +95,7 @@ func planSections(r *plan.Result) string {
 		data.Rows = append(data.Rows, planRowOf(*o))
 	}
 	for _, u := range r.Unmet {
-		data.Unmet = append(data.Unmet, fmt.Sprintf("%s — closest: %s; %s", u.SLO, u.Best, u.Change))
+		data.Unmet = append(data.Unmet, unmetText(u))
 	}
 	for _, g := range flipGroups(r.Sensitivity) {
 		parts := g.flips

@@ -148,8 +148,17 @@ func writeUnmetText(w io.Writer, un []plan.Unmet) {
 	}
 	fmt.Fprintf(w, "\nSLOs no candidate meets on this hardware\n")
 	for _, u := range un {
-		fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("%s — closest: %s; %s", u.SLO, u.Best, u.Change), 96, "  "))
+		fmt.Fprintf(w, "%s\n", wrap(unmetText(u), 96, "  "))
 	}
+}
+
+// unmetText is one SLO no candidate meets, in words (text and HTML).
+func unmetText(u plan.Unmet) string {
+	txt := fmt.Sprintf("%s — closest: %s; %s", u.SLO, u.Best, u.Change)
+	if u.Unsearched {
+		txt += " (not every candidate whose bound allows it was simulated: the plan's simulation budget ran out)"
+	}
+	return txt
 }
 
 func writeParetoText(w io.Writer, front []plan.ParetoPoint) {
