@@ -63,6 +63,9 @@ func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot
 		if v.Margin() >= 0 {
 			v.Verdict = verdictPass
 		}
+		if s.kind == kindTPOT && w.OutputTokens <= 1 {
+			v.Predicted, v.Verdict = 0, verdictPass // nothing between output tokens: check passes it (slo's oneTokenTPOT)
+		}
 		slo = append(slo, v)
 	}
 	return tokPerS, tpot, binding, slo, curve

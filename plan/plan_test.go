@@ -422,3 +422,35 @@ func TestVerifierIsVerify(t *testing.T) {
 		t.Error("a spec with aliases is copied")
 	}
 }
+
+// TestBoundOneOutputToken: with one output token per request there is no
+// time between output tokens; check passes a TPOT target trivially, and
+// plan's bound agrees (it must never be below check).
+func TestBoundOneOutputToken(t *testing.T) {
+	d, _, _ := example(t, "qwen3-30b-a3b-1xh100")
+	slots := slotsOf(d)
+	var st Stats
+	for _, e := range distinct(d, specSettings(d), NewSpace(d).Enumerate(d), &st) {
+		if e.Fits, _, _, e.kvTokens = memoryOf(&e.in); !e.Fits || e.kvTokens <= 0 {
+			continue
+		}
+		e.in.Workload.OutputTokens = 1
+		_, _, _, bound, _ := boundOf(&e.in, slots, e.kvTokens)
+		simulate(e, 1, slots)
+		found := false
+		for j, s := range slots {
+			if s.kind != kindTPOT {
+				continue
+			}
+			found = true
+			if bound[j].Verdict != verdictPass || e.SLO[j].Verdict != verdictPass {
+				t.Errorf("%s: TPOT bound %s (%g), check %s (%g); want both pass", e.Settings, bound[j].Verdict, bound[j].Predicted, e.SLO[j].Verdict, e.SLO[j].Predicted)
+			}
+		}
+		if !found {
+			t.Fatal("the example has no TPOT target")
+		}
+		return
+	}
+	t.Fatal("no candidate fits")
+}
