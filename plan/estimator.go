@@ -6,6 +6,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/resolve"
 )
 
@@ -30,7 +31,7 @@ func memoryOf(in *estimate.Input) (fits bool, weightsGiB, kvGiB float64, kvToken
 // new requests, which only slow decoding) and each TTFT target's prompt on
 // an idle system (queueing only adds to it). It bounds each SLO verdict
 // from the optimistic side.
-func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot float64, binding string, slo []SLOResult, curve []CurvePoint) {
+func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot float64, binding string, verdicts []SLOResult, curve []CurvePoint) {
 	sm := perf.NewStepModel(perf.SetupFromInput(in))
 	w := in.Workload
 	ctx := in.MeanContext()
@@ -63,12 +64,12 @@ func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot
 		if v.Margin() >= 0 {
 			v.Verdict = verdictPass
 		}
-		if s.kind == kindTPOT && w.OutputTokens <= 1 {
-			v.Predicted, v.Verdict = 0, verdictPass // nothing between output tokens: check passes it (slo's oneTokenTPOT)
+		if s.kind == kindTPOT && slo.OneOutputToken(in) {
+			v.Predicted, v.Verdict = 0, verdictPass // nothing between output tokens: check passes it
 		}
-		slo = append(slo, v)
+		verdicts = append(verdicts, v)
 	}
-	return tokPerS, tpot, binding, slo, curve
+	return tokPerS, tpot, binding, verdicts, curve
 }
 
 // checkOf runs both halves of `vlaunch check` on the candidate: the

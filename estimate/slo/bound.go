@@ -54,7 +54,7 @@ func Optimistic(in *input.Input, m *memory.Report) Bound {
 		b.count(in, Verdict{Target: t, Predicted: bestThroughput(in, sm)}, band.Throughput, true, ok)
 	}
 	switch {
-	case in.SLO.TPOTMs > 0 && oneOutputToken(in) && ok:
+	case in.SLO.TPOTMs > 0 && OneOutputToken(in) && ok:
 		b.Total++
 		b.Passing++ // met trivially, as check judges it (oneTokenTPOT)
 	case in.SLO.TPOTMs > 0:

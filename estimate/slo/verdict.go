@@ -68,7 +68,7 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 		out = append(out, settle(throughputVerdict(in, sm, p, kv, advise), in.Workload.InputTokens, best))
 	}
 	switch {
-	case in.SLO.TPOTMs > 0 && oneOutputToken(in) && kv > 0:
+	case in.SLO.TPOTMs > 0 && OneOutputToken(in) && kv > 0:
 		out = append(out, oneTokenTPOT(in))
 	case in.SLO.TPOTMs > 0:
 		best := bound{bestTPOT(in, sm), band.TPOT, false}
@@ -279,12 +279,14 @@ func oneTokenTPOT(in *input.Input) Verdict {
 			"(benchmark_serving.py) leaves such requests out of TPOT and reports 0; the target is met trivially"}
 }
 
-// oneOutputToken reports whether the workload asks for one output token
-// per request: TPOT has nothing to measure. (A prompt that leaves room for
-// one token only under max_model_len is not this case: vLLM's server
-// rejects a prompt that fills max_model_len — vllm.MaxCompletionTokens —
-// and such a scenario keeps its failing verdicts.)
-func oneOutputToken(in *input.Input) bool { return in.Workload.OutputTokens <= 1 }
+// OneOutputToken reports whether the workload asks for one output token
+// per request: TPOT has nothing to measure, and check passes a TPOT target
+// trivially (oneTokenTPOT); every bound of it must agree. (A prompt that
+// leaves room for one token only under max_model_len is not this case:
+// vLLM's server rejects a prompt that fills max_model_len —
+// vllm.MaxCompletionTokens — and such a scenario keeps its failing
+// verdicts.)
+func OneOutputToken(in *input.Input) bool { return in.Workload.OutputTokens <= 1 }
 
 // prefillShareBinding: when the idle-system prefill is more than this share
 // of the predicted TTFT, the prefill's own binding (compute, memory or
