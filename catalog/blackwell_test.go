@@ -21,6 +21,10 @@ func TestBlackwell(t *testing.T) {
 		{b200, true},
 		{h200, false},
 		{&GPU{Name: "NVIDIA B300", ComputeMajor: GuessComputeMajor("NVIDIA B300")}, true},
+		// RTX PRO and GB10 are Blackwell by name but compute capability 12:
+		// vLLM's SM100 kernels do not run there.
+		{&GPU{Name: "NVIDIA RTX PRO 6000 Blackwell", ComputeMajor: GuessComputeMajor("NVIDIA RTX PRO 6000 Blackwell")}, false},
+		{&GPU{Name: "NVIDIA GB10", ComputeMajor: GuessComputeMajor("NVIDIA GB10")}, false},
 		{&GPU{Name: "custom part"}, false},
 		{nil, false},
 	} {

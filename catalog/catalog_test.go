@@ -28,8 +28,11 @@ func TestLookupGPU(t *testing.T) {
 		t.Fatalf("want suggestion, got %v", err)
 	}
 	for _, g := range GPUs() {
-		if g.MemoryMiB <= 0 || g.HBMBandwidthGBytesPerS <= 0 || g.BF16TFLOPS <= 0 || g.IntraNodeGBytesPerS <= 0 {
+		if g.MemoryMiB <= 0 || g.HBMBandwidthGBytesPerS <= 0 || g.BF16TFLOPS <= 0 || g.IntraNodeGBytesPerS < 0 {
 			t.Errorf("%s has a missing figure: %+v", g.ID, g)
+		}
+		if g.IntraNodeGBytesPerS == 0 && !singleGPUSystems[g.ID] {
+			t.Errorf("%s has no GPU-to-GPU link figure", g.ID)
 		}
 	}
 }

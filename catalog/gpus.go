@@ -21,6 +21,11 @@ type GPU struct {
 	HBMBandwidthGBytesPerS float64 `json:"hbm_bandwidth_gbytes_per_s"`
 	BF16TFLOPS             float64 `json:"bf16_tflops"`
 	FP8TFLOPS              float64 `json:"fp8_tflops"` // 0 = no FP8 tensor cores
+	// FP4TFLOPS is the dense peak of the 4-bit tensor-core formats (NVFP4 /
+	// MXFP4 on Blackwell, MXFP4 on CDNA4); 0 where the part has none or no
+	// figure was found. Recorded for the FP4 GEMM and MoE rates issue #23
+	// asks for; the estimator does not read it yet.
+	FP4TFLOPS float64 `json:"fp4_tflops,omitempty"`
 	// IntraNodeGBytesPerS is the GPU-to-GPU link, per GPU and per direction.
 	IntraNodeGBytesPerS float64 `json:"intra_node_gbytes_per_s"`
 	IntraNodeKind       string  `json:"intra_node_kind"`
@@ -40,6 +45,18 @@ const cudaMinusSMIMiB = 568
 
 func derivedCUDA(smi float64) float64 { return smi - cudaMinusSMIMiB }
 
+// MI300X, the one AMD part observed, reports 16 MiB below its nominal
+// 192 GiB to torch (196592 MiB) and 320 MiB below it to rocm-smi (196288
+// MiB). Parts whose totals were not found are derived from their nominal
+// GiB with the same offsets.
+const (
+	amdTorchBelowNominalMiB = 16
+	amdSMIBelowNominalMiB   = 320
+)
+
+func amdTorchMiB(gib float64) float64 { return gib*1024 - amdTorchBelowNominalMiB }
+func amdSMIMiB(gib float64) float64   { return gib*1024 - amdSMIBelowNominalMiB }
+
 var gpuTable = []GPU{
 	{ID: "h20-96g", Name: "NVIDIA H20", Vendor: "nvidia", MemoryMiB: 97285, SMIMemoryMiB: 97871, HBMBandwidthGBytesPerS: 4000, BF16TFLOPS: 148, FP8TFLOPS: 296, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 78},
 	{ID: "h20-141g", Name: "NVIDIA H20-3e", Vendor: "nvidia", MemoryMiB: derivedCUDA(143771), SMIMemoryMiB: 143771, HBMBandwidthGBytesPerS: 4800, BF16TFLOPS: 148, FP8TFLOPS: 296, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", Notes: "CUDA total derived (nvidia-smi - 568 MiB); bandwidth from a third-party table"},
@@ -49,10 +66,69 @@ var gpuTable = []GPU{
 	{ID: "h800", Name: "NVIDIA H800", Vendor: "nvidia", MemoryMiB: derivedCUDA(81559), SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 3350, BF16TFLOPS: 989, FP8TFLOPS: 1979, IntraNodeGBytesPerS: 200, ComputeMajor: 9, IntraNodeKind: "nvlink", Notes: "NVLink cut to 400 GB/s bidirectional; CUDA total derived"},
 	{ID: "a100-80g", Name: "NVIDIA A100-SXM4-80GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(81920), SMIMemoryMiB: 81920, HBMBandwidthGBytesPerS: 2039, BF16TFLOPS: 312, IntraNodeGBytesPerS: 300, ComputeMajor: 8, IntraNodeKind: "nvlink", SMs: 108, Notes: "no FP8 tensor cores; CUDA total derived"},
 	{ID: "a800", Name: "NVIDIA A800-SXM4-80GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(81920), SMIMemoryMiB: 81920, HBMBandwidthGBytesPerS: 2039, BF16TFLOPS: 312, IntraNodeGBytesPerS: 200, ComputeMajor: 8, IntraNodeKind: "nvlink", Notes: "NVLink cut to 400 GB/s bidirectional; no FP8; CUDA total derived"},
-	{ID: "b200", Name: "NVIDIA B200", Vendor: "nvidia", MemoryMiB: 182636, SMIMemoryMiB: 183359, HBMBandwidthGBytesPerS: 7700, BF16TFLOPS: 2250, FP8TFLOPS: 4500, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", SMs: 148, Notes: "bandwidth: NVIDIA HGX table 7.7 TB/s (others say 8)"},
+	{ID: "b200", Name: "NVIDIA B200", Vendor: "nvidia", MemoryMiB: 182636, SMIMemoryMiB: 183359, HBMBandwidthGBytesPerS: 7700, BF16TFLOPS: 2250, FP8TFLOPS: 4500, FP4TFLOPS: 9000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", SMs: 148, Notes: "bandwidth: NVIDIA HGX table 7.7 TB/s (others say 8); FP4 dense: HGX B200 NVFP4 72 PF / 8 (NVIDIA Blackwell datasheet)"},
 	{ID: "l40s", Name: "NVIDIA L40S", Vendor: "nvidia", MemoryMiB: 45589, SMIMemoryMiB: 46068, HBMBandwidthGBytesPerS: 864, BF16TFLOPS: 362.05, FP8TFLOPS: 733, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", SMs: 142},
 	{ID: "l4", Name: "NVIDIA L4", Vendor: "nvidia", MemoryMiB: derivedCUDA(23034), SMIMemoryMiB: 23034, HBMBandwidthGBytesPerS: 300, BF16TFLOPS: 121, FP8TFLOPS: 242, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", Notes: "CUDA total derived"},
 	{ID: "mi300x", Name: "AMD Instinct MI300X", Vendor: "amd", MemoryMiB: 196592, SMIMemoryMiB: 196288, HBMBandwidthGBytesPerS: 5300, BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, IntraNodeGBytesPerS: 448, IntraNodeKind: "xgmi", SMs: 304, Notes: "xGMI aggregate unresolved between sources (448 vs 896 GB/s); 448 used"},
+
+	// Parts added for issue #23. Figures are per GPU; TFLOPS dense (the
+	// sparse datasheet figure halved where only that is printed); links per
+	// direction. Sources, one per figure unless the note says otherwise:
+	//  [BW]  NVIDIA Blackwell datasheet, nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703
+	//        (table reproduced in atineoSE/coding-model-seeks-gpu pipeline/pipeline/sources/gb200_specs.md):
+	//        GB200 NVL72 per GPU FP4 20 PF, FP8 10 PF, BF16 5 PF (sparse; dense = half),
+	//        186 GB HBM3E | 8 TB/s, NVLink 5 1.8 TB/s, up to 1,200 W; rack NVFP4 1,440 | 720 PF.
+	//  [BU]  NVIDIA Blackwell Ultra datasheet, resources.nvidia.com/en-us-blackwell-architecture/blackwell-ultra-datasheet,
+	//        as read by NVIDIA's aiconfigurator (systems/b300_sxm.yaml, gb300.yaml; redhat-performance/aiconfigurator @f576734):
+	//        B300 BF16 2250, FP8 4500, FP4 14000 dense (18 PF sparse), 7.75 TB/s, 1,100 W;
+	//        GB300 BF16 2500, FP8 5000, FP4 15000, 8 TB/s, 1,400 W; both NVLink 900 GB/s per direction.
+	//  [GH]  NVIDIA GH200 datasheet, nvdam.widen.net/s/rrgqqnpbz8/grace-datasheet-gh200-grace-hopper-superchip-3773000
+	//        (reproduced in atineoSE/coding-model-seeks-gpu .../gh200_specs.md): BF16 1,979* | 990, FP8 3,958* | 1,979
+	//        (* sparse), 96 GB HBM3 up to 4 TB/s (144 GB HBM3e 4.9 TB/s), NVLink-C2C 900 GB/s CPU-to-GPU.
+	//  [SMI] nvidia-smi totals seen in public files: "NVIDIA B300 SXM6 AC, 275040 MiB", "NVIDIA GB200, 189471 MiB",
+	//        "NVIDIA GB300, 284208 MiB" (also aiconfigurator's mem_capacity comments), "NVIDIA GH200 480GB, 97871 MiB",
+	//        "NVIDIA RTX PRO 6000 Blackwell Server Edition, 97887 MiB".
+	//  [ROCm] rocm.docs.amd.com reference/gpu-specs: MI325X gfx942 256 GiB, 304 CUs; MI355X gfx950 288 GiB, 256 CUs.
+	//  [AMD] AMD product pages as tabulated in stas00/ml-engineering compute/accelerator/README.md:
+	//        MI325X same compute as MI300X (BF16 1307.4, FP8 2614.9); MI355X BF16 2500 (clock formula 2516.6),
+	//        FP8 5000, MXFP4 10100, all dense. Bandwidth: MI325X 6.0 TB/s (AMD MI325X page via
+	//        docs.vultr.com/inference-cookbook/rocm/getting-started/hardware-requirements), MI355X 8 TB/s.
+	{ID: "b300", Name: "NVIDIA B300 SXM6 AC", Vendor: "nvidia", MemoryMiB: derivedCUDA(275040), SMIMemoryMiB: 275040, HBMBandwidthGBytesPerS: 7750, BF16TFLOPS: 2250, FP8TFLOPS: 4500, FP4TFLOPS: 14000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink",
+		Notes: "HGX B300, 288 GB HBM3e; figures from the NVIDIA Blackwell Ultra datasheet as NVIDIA's aiconfigurator reads it; CUDA total derived (nvidia-smi - 568 MiB); bandwidth 7.75 TB/s there (other pages: up to 8); FP4 dense 14 PF there (13.1-13.5 from HGX 8-GPU totals elsewhere); compute capability 10.3"},
+	{ID: "gb200", Name: "NVIDIA GB200", Vendor: "nvidia", MemoryMiB: derivedCUDA(189471), SMIMemoryMiB: 189471, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 10000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink",
+		Notes: "Blackwell GPU of a GB200 NVL72 tray, 186 GB HBM3E; figures from the NVIDIA Blackwell datasheet; CUDA total derived (nvidia-smi - 568 MiB); GB200 NVL72: 72 GPUs in one NVLink domain across 18 compute trays of 4 GPUs (vlaunch models a tray as a node; the rack-wide NVLink domain is not modelled)"},
+	{ID: "gb300", Name: "NVIDIA GB300", Vendor: "nvidia", MemoryMiB: derivedCUDA(284208), SMIMemoryMiB: 284208, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 15000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink",
+		Notes: "Blackwell Ultra GPU of a GB300 NVL72 tray, 288 GB HBM3e; figures from the NVIDIA Blackwell Ultra datasheet as aiconfigurator reads it (rack: 1,080 PF dense FP4, 576 TB/s, 130 TB/s NVLink / 72); CUDA total derived (nvidia-smi - 568 MiB); compute capability 10.3; GB300 NVL72: 72 GPUs in one NVLink domain across 18 compute trays of 4 GPUs (vlaunch models a tray as a node; the rack-wide NVLink domain is not modelled)"},
+	{ID: "gh200", Name: "NVIDIA GH200 480GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(97871), SMIMemoryMiB: 97871, HBMBandwidthGBytesPerS: 4000, BF16TFLOPS: 989, FP8TFLOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132,
+		Notes: "Hopper GPU of a GH200 superchip with 96 GB HBM3 (the 144 GB HBM3e part, nvidia-smi 146831 MiB, 4.9 TB/s, is not this entry); figures from the NVIDIA GH200 datasheet; CUDA total derived (nvidia-smi - 568 MiB); 132 SMs from an OpenCL device query (mredenti/PowerCapping); GPU-to-GPU link taken as H100's 18 NVLink4 links (450 GB/s per direction, multi-GH200 nodes), not read from a GH200 datasheet; NVLink-C2C's 900 GB/s is CPU-to-GPU and not counted"},
+	{ID: "mi325x", Name: "AMD Instinct MI325X", Vendor: "amd", MemoryMiB: amdTorchMiB(256), SMIMemoryMiB: amdSMIMiB(256), HBMBandwidthGBytesPerS: 6000, BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, IntraNodeGBytesPerS: 448, IntraNodeKind: "xgmi", SMs: 304,
+		Notes: "256 GB HBM3E, CDNA3 gfx942, 304 CUs (ROCm GPU specs); compute as MI300X (AMD product page); memory totals derived from 256 GiB by MI300X's observed offsets; xGMI 7 links x 128 GB/s bidirectional = 448 per direction, as MI300X (AMD primary not read)"},
+	{ID: "mi355x", Name: "AMD Instinct MI355X", Vendor: "amd", MemoryMiB: amdTorchMiB(288), SMIMemoryMiB: amdSMIMiB(288), HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 10100, IntraNodeGBytesPerS: 537.6, IntraNodeKind: "xgmi", SMs: 256,
+		Notes: "288 GB HBM3E, CDNA4 gfx950, 256 CUs (ROCm GPU specs); TFLOPS from the AMD product page (dense; FP4 = MXFP4); memory totals derived from 288 GiB by MI300X's observed offsets; xGMI 7 links x 153.6 GB/s bidirectional = 537.6 per direction (third-party figure, AMD primary not read)"},
+	// RTX PRO 6000 Blackwell Server Edition: PCIe card, no NVLink. CUDA total
+	// and SM count from torch (_CudaDeviceProperties(... Server Edition',
+	// major=12, minor=0, total_memory=97250MB, multi_processor_count=188));
+	// bandwidth 1792 GB/s (512-bit GDDR7 at 28 Gbps, NVIDIA RTX PRO 6000
+	// Blackwell Workstation Edition datasheet; the Server Edition datasheet was
+	// not read); TFLOPS from NVIDIA's aiconfigurator
+	// (systems/rtx_pro_6000_server.yaml: dense, scaled to the 2430 MHz maximum
+	// SM clock seen on a Server Edition node; the datasheet's 4,000 AI TOPS is
+	// FP4 with sparsity, about 2,000 dense at boost clock); PCIe Gen5 x16,
+	// 64 GB/s per direction.
+	{ID: "rtx-pro-6000", Name: "NVIDIA RTX PRO 6000 Blackwell Server Edition", Vendor: "nvidia", MemoryMiB: 97250, SMIMemoryMiB: 97887, HBMBandwidthGBytesPerS: 1792, BF16TFLOPS: 467.8, FP8TFLOPS: 935.6, FP4TFLOPS: 1871.2, IntraNodeGBytesPerS: 64, ComputeMajor: 12, IntraNodeKind: "pcie", SMs: 188,
+		Notes: "96 GB GDDR7 with ECC, PCIe Gen5 x16 only (no NVLink); TFLOPS at the 2430 MHz clock observed by NVIDIA's aiconfigurator; compute capability 12.0 (not datacenter Blackwell: vLLM's SM100 kernels do not run)"},
+	// DGX Spark's GB10: one GPU per system, 128 GB LPDDR5X shared with the
+	// CPU at 273 GB/s (NVIDIA DGX Spark product page and hardware guide, via
+	// aiconfigurator systems/gb10.yaml @f0f1266). CUDA total 128538451968 B
+	// (119.7 GiB) per that file; no nvidia-smi total was found for the
+	// unified-memory part, so SMIMemoryMiB is 0 (unknown). NVIDIA publishes
+	// only "1 PFLOP FP4 with sparsity" (FP4 dense 500 = half; mmapeak measured
+	// 427); BF16 213 and FP8 214 are aiconfigurator's mmapeak measurements
+	// (FP8 does not double BF16 on SM12x). No GPU-to-GPU link: systems are
+	// joined over ConnectX-7 (200 Gb/s), the inter-node fabric, so the intra
+	// link figure is 0 and its kind "pcie" (no NVLS, no custom all-reduce).
+	{ID: "gb10", Name: "NVIDIA GB10", Vendor: "nvidia", MemoryMiB: 122584, HBMBandwidthGBytesPerS: 273, BF16TFLOPS: 213, FP8TFLOPS: 214, FP4TFLOPS: 500, ComputeMajor: 12, IntraNodeKind: "pcie", SMs: 48,
+		Notes: "DGX Spark: 128 GB LPDDR5X unified with the CPU (page cache competes with the KV cache); BF16/FP8 measured, not published; one GPU per system, no intra-node link; 48 SMs = 6,144 CUDA cores / 128; compute capability 12.1"},
 }
 
 // GPUs returns the GPU catalog sorted by id.
@@ -95,11 +171,15 @@ func LookupGPU(id string) (*GPU, error) {
 // MemoryGiB is the CUDA-visible total in GiB.
 func (g *GPU) MemoryGiB() float64 { return g.MemoryMiB / 1024 }
 
-// Blackwell reports an NVIDIA part of the Blackwell generation or newer
-// (compute capability 10 and up: B200, GB200, B300, ...), where vLLM picks
-// its Blackwell kernels (FlashInfer MXFP4 MoE, CUTLASS/FlashInfer MLA). A
-// GPU of unknown capability is not.
-func (g *GPU) Blackwell() bool { return g != nil && g.ComputeMajor >= 10 }
+// Blackwell reports a datacenter Blackwell part (compute capability 10.x:
+// B200, GB200, B300, GB300), where vLLM picks its Blackwell kernels
+// (FlashInfer MXFP4 MoE, CUTLASS/FlashInfer MLA), all built for the SM100
+// family. The RTX PRO and GB10 Blackwell parts (12.x) are not: vLLM runs
+// Marlin MoE and Triton attention there (a baseline analysis of vLLM on
+// GB10, jaim12005/spark-vllm-mxfp4-docker: "SM121 falls through all
+// optimized code paths"), as vllm.Release.MLABackend already assumes. A GPU
+// of unknown capability is not.
+func (g *GPU) Blackwell() bool { return g != nil && g.ComputeMajor == 10 }
 
 // computeMajorByName maps name fragments of NVIDIA parts to their compute
 // capability major, most specific first, for GPUs described by their
@@ -109,6 +189,7 @@ var computeMajorByName = []struct {
 	major    int
 }{
 	{"GB300", 10}, {"GB200", 10}, {"B300", 10}, {"B200", 10},
+	{"RTX PRO", 12}, {"GB10", 12},
 	{"GH200", 9}, {"H200", 9}, {"H100", 9}, {"H800", 9}, {"H20", 9},
 	{"A100", 8}, {"A800", 8}, {"L40", 8}, {"L4", 8},
 }

@@ -15,8 +15,9 @@ func newGPUsCmd(s *streams) *cobra.Command {
 		Use:   "gpus",
 		Short: "List the embedded GPU catalog",
 		Long: `List the GPUs 'hardware.gpu' accepts. Memory is the total the CUDA runtime
-reports (what vLLM multiplies by gpu_memory_utilization); TFLOPS are dense;
-the link figure is per GPU and direction. A spec may give its own figures.`,
+reports (what vLLM multiplies by gpu_memory_utilization); TFLOPS are dense
+(FP4: NVFP4/MXFP4, listed for reference); the link figure is per GPU and
+direction ("-": none, one GPU per system). A spec may give its own figures.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			asJSON, err := listFormat(output)
@@ -27,7 +28,7 @@ the link figure is per GPU and direction. A spec may give its own figures.`,
 			if asJSON {
 				return writeJSON(s.out, gpus)
 			}
-			return writeTable(s.out, []string{"ID", "NAME", "MEMORY(MiB)", "MEMORY(GiB)", "HBM(TB/s)", "BF16(TFLOPS)", "FP8(TFLOPS)", "LINK(GB/s)"}, gpuRows(gpus))
+			return writeTable(s.out, []string{"ID", "NAME", "MEMORY(MiB)", "MEMORY(GiB)", "HBM(TB/s)", "BF16(TFLOPS)", "FP8(TFLOPS)", "FP4(TFLOPS)", "LINK(GB/s)"}, gpuRows(gpus))
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text or json")
@@ -38,7 +39,7 @@ func gpuRows(gs []*catalog.GPU) [][]string {
 	rows := make([][]string, 0, len(gs))
 	for _, g := range gs {
 		rows = append(rows, []string{g.ID, g.Name, fmt.Sprintf("%.0f", g.MemoryMiB), fmt.Sprintf("%.1f", g.MemoryGiB()),
-			num(g.HBMBandwidthGBytesPerS/1000, 3), num(g.BF16TFLOPS, 1), num(g.FP8TFLOPS, 1),
+			num(g.HBMBandwidthGBytesPerS/1000, 3), num(g.BF16TFLOPS, 1), num(g.FP8TFLOPS, 1), num(g.FP4TFLOPS, 1),
 			fmt.Sprintf("%s %s", num(g.IntraNodeGBytesPerS, 0), g.IntraNodeKind)})
 	}
 	return rows
