@@ -52,6 +52,11 @@ func TestUnverifiedFirstRelease(t *testing.T) {
 		{"0.25.1", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend mori_low_latency\n", codes.VLBadChoice, diag.Info, "first seen in 0.26.0"},
 		{"0.26.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend mori_low_latency\n", codes.VLBadChoice, 0, ""},
 		{"0.25.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend deepep_v2\n", codes.VLBadChoice, diag.Info, "first seen in 0.28.0"},
+		// A variable first seen later: info; before the earliest release
+		// the evidence allows, an error naming both.
+		{"0.15.0", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, diag.Info, "cannot verify that vLLM 0.15.0 reads VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS; first seen in 0.21.0"},
+		{"0.21.0", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, 0, ""},
+		{"0.11.2", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, diag.Warning, "not before 0.12.0; first seen in 0.21.0"},
 	} {
 		ds := findingsOf(t, tt.v, tt.script, tt.code)
 		if tt.want == 0 {
