@@ -75,12 +75,12 @@ func checkDBO(p *pass) {
 		switch {
 		case !s.EP() || (dp.Known && dp.N <= 1):
 			p.ReportVersioned(s, f.At.Pos, hint, "--enable-dbo without expert parallel and DP > 1")
-		case req.Accepts(name):
 		case req.MayAccept(name):
 			// Seen accepted in a later release, first release unknown:
 			// unknown here, not refused (issue #23).
 			p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Info, hint, "--enable-dbo with %s: cannot verify that vLLM %s accepts it for DBO; first seen accepted in %s (earlier releases accept only %s)",
-				name, s.Rel, req.Seen, strings.Join(req.Backends, " or "))
+				name, s.Rel, req.Seen, strings.Join(req.CertainBackends(), " or "))
+		case req.Accepts(name):
 		case !req.Verified && vllm.Newest().DBORequirement().Accepts(name):
 			p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Warning, hint, "--enable-dbo with %s: vLLM %s may accept only %s for DBO (later releases accept %s; where that changed is unverified)",
 				name, s.Rel, strings.Join(req.Backends, " or "), name)

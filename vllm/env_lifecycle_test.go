@@ -50,15 +50,6 @@ func TestEnvLifecycles(t *testing.T) {
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // TestEnvTableConsistency: one name, disjoint spans (Env scans newest entry
 // first, so an older overlapping entry would resurrect a removed variable).
 func TestEnvTableConsistency(t *testing.T) {

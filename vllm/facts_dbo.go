@@ -21,13 +21,14 @@ const DBOMessage = "Microbatching currently only supports the deepep_low_latency
 type DBORequirement struct {
 	// Available is whether --enable-dbo exists.
 	Available Presence
-	// Backends are the all-to-all backends the assertion certainly accepts
-	// in the release; every one is a DeepEP backend, so DBO without DeepEP
-	// is an error.
+	// Backends are the all-to-all backends the assertion may accept in the
+	// release (lenient, like a flag's Since: no consumer calls a backend
+	// refused where the release may take it); every one is a DeepEP
+	// backend, so DBO without DeepEP is an error.
 	Backends []string
-	// MaybeBackends are backends the release may accept: a later release
-	// is seen accepting them (Seen), but where the assertion began to is
-	// not pinned, so for this release it cannot be verified either way.
+	// MaybeBackends is the part of Backends no source shows for this
+	// release: a later release is seen accepting them (Seen), but where the
+	// assertion began to is not pinned, so it cannot be verified here.
 	MaybeBackends []string
 	// Seen is the first release a source shows MaybeBackends accepted in.
 	Seen     Version
@@ -42,7 +43,8 @@ type DBORequirement struct {
 // earliest that may accept it. Confirmed: the third-party note that places
 // the two-backend assertion in 0.17.1's vllm/config/vllm.py. It was
 // recorded as "0.14.0 assumed" before, which made lint call it refused on
-// every earlier release (issue #23); 0.11.1-0.17.0 are unknown, not refused.
+// every earlier release (issue #23); 0.11.1-0.17.0 are unknown, not refused:
+// they accept it leniently (Accepts) and say it is unverified (MayAccept).
 var dboHT = Span{Since: v0111, Confirmed: v0171}
 
 // DBORequirement returns the release's DBO precondition.
@@ -56,28 +58,35 @@ func (r Release) DBORequirement() DBORequirement {
 	case Present:
 		d.Backends = append(d.Backends, BackendDeepEPHighThroughput)
 	case Maybe:
+		d.Backends = append(d.Backends, BackendDeepEPHighThroughput)
 		d.MaybeBackends = append(d.MaybeBackends, BackendDeepEPHighThroughput)
 		d.Seen = dboHT.FirstConfirmed()
 	}
 	return d
 }
 
-// Accepts reports whether the release certainly lets DBO run with the
-// backend.
-func (d DBORequirement) Accepts(backend string) bool {
+// Accepts reports whether the release may let DBO run with the backend
+// (Backends): an unverified backend counts, as vLLM may well take it.
+func (d DBORequirement) Accepts(backend string) bool { return contains(d.Backends, backend) }
+
+// MayAccept reports whether the release's acceptance of the backend is
+// unverified (MaybeBackends): a source shows it only in a later release.
+func (d DBORequirement) MayAccept(backend string) bool { return contains(d.MaybeBackends, backend) }
+
+// CertainBackends are the Backends a source shows the release accepting.
+func (d DBORequirement) CertainBackends() []string {
+	var out []string
 	for _, b := range d.Backends {
-		if b == backend {
-			return true
+		if !d.MayAccept(b) {
+			out = append(out, b)
 		}
 	}
-	return false
+	return out
 }
 
-// MayAccept reports whether the release may let DBO run with the backend
-// although no source shows it for this release (MaybeBackends).
-func (d DBORequirement) MayAccept(backend string) bool {
-	for _, b := range d.MaybeBackends {
-		if b == backend {
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
 			return true
 		}
 	}
