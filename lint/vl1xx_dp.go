@@ -60,9 +60,9 @@ func ranksFitNode(p *pass, s *server) bool {
 
 // checkDBO reports --enable-dbo without its preconditions (VL120): expert
 // parallel, DP > 1 and a backend the release's assertion accepts
-// (vllm.Release.DBORequirement). A backend only later releases accept is a
-// warning where the requirement is unverified: the release that began to
-// accept it is not pinned.
+// (vllm.Release.DBORequirement). A backend the release may accept (seen
+// accepted only in a later release, its first release unknown) is an info:
+// it cannot be verified, which is no reason to call it refused.
 func checkDBO(p *pass) {
 	for _, s := range p.Servers {
 		f := s.Flag("enable-dbo")
@@ -75,6 +75,11 @@ func checkDBO(p *pass) {
 		switch {
 		case !s.EP() || (dp.Known && dp.N <= 1):
 			p.ReportVersioned(s, f.At.Pos, hint, "--enable-dbo without expert parallel and DP > 1")
+		case req.MayAccept(name):
+			// Seen accepted in a later release, first release unknown:
+			// unknown here, not refused (issue #23).
+			p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Info, hint, "--enable-dbo with %s: cannot verify that vLLM %s accepts it for DBO; first seen accepted in %s (earlier releases accept only %s)",
+				name, s.Rel, req.Seen, strings.Join(req.CertainBackends(), " or "))
 		case req.Accepts(name):
 		case !req.Verified && vllm.Newest().DBORequirement().Accepts(name):
 			p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Warning, hint, "--enable-dbo with %s: vLLM %s may accept only %s for DBO (later releases accept %s; where that changed is unverified)",

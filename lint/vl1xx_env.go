@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 	"mvdan.cc/sh/v3/syntax"
@@ -28,7 +29,8 @@ func checkEnvNames(p *pass) {
 			if !strings.HasPrefix(e.Name, "VLLM_") && !strings.HasPrefix(e.Name, "NCCL_") && !strings.HasPrefix(e.Name, "GLOO_") && !strings.HasPrefix(e.Name, "NVSHMEM_") {
 				continue
 			}
-			if _, ok := s.Rel.Env(e.Name); ok {
+			if spec, ok := s.Rel.Env(e.Name); ok {
+				reportUnverifiedEnv(p, s, e, spec)
 				continue
 			}
 			envProblem(p, s, e)
@@ -40,6 +42,12 @@ func envProblem(p *pass, s *server, e launch.EnvVar) {
 	if old, ok := vllm.KnownEnvEver(e.Name); ok {
 		if !old.Removed.IsZero() && s.Rel.Version.AtLeast(old.Removed) {
 			p.ReportAt(s.Inv, e.Pos, old.Doc, "%s was removed in vLLM %s and is ignored (linting for %s)", e.Name, old.Removed, s.Rel)
+			return
+		}
+		if !old.Confirmed.IsZero() {
+			// First release not pinned: Since is only the earliest the
+			// evidence allows.
+			p.ReportAt(s.Inv, e.Pos, old.Doc, "%s does not exist yet in vLLM %s (not before %s; first seen in %s)", e.Name, s.Rel, old.Since, old.Confirmed)
 			return
 		}
 		p.ReportAt(s.Inv, e.Pos, old.Doc, "%s does not exist yet in vLLM %s (added in %s)", e.Name, s.Rel, old.Since)
@@ -162,4 +170,15 @@ func checkNetEnv(p *pass, inv *launch.Invocation) {
 			p.ReportAt(inv, e.Value.Pos, "check the quoting: the value must be exactly the interface name(s) or address", "%s=%q %s", e.Name, e.Value.Text, msg)
 		}
 	}
+}
+
+// reportUnverifiedEnv notes a vLLM variable the release may or may not
+// read: its first release is not pinned and the release comes before the
+// first one a source shows it in. Unknown is not "does not exist yet", so
+// an info (issue #23).
+func reportUnverifiedEnv(p *pass, s *server, e launch.EnvVar, spec *vllm.EnvVar) {
+	if spec.Owner != "vllm" || spec.In(s.Rel.Version) != vllm.Maybe {
+		return
+	}
+	p.ReportAtSeverity(s.Inv, e.Pos, diag.Info, spec.Doc, "cannot verify that vLLM %s reads %s; first seen in %s (its first release is not known)", s.Rel, e.Name, spec.FirstConfirmed())
 }

@@ -59,11 +59,31 @@ func checkUnknownFlag(p *pass, mode string) {
 	for _, s := range p.Servers {
 		for _, f := range s.Flags() {
 			if f.Spec != nil {
+				if mode == "version" {
+					reportUnverifiedFlag(p, s, f)
+				}
 				continue
 			}
 			reportUnknown(p, s, f, mode)
 		}
 	}
+}
+
+// reportUnverifiedFlag notes a flag the release may or may not have: its
+// first release is not pinned, only the release where a source first shows
+// it, and this release comes before that (vllm.Release.FlagIn). Unknown is
+// not refused, so an info, never an error (issue #23: --enable-elastic-ep
+// was an error on every release before the one it was first seen in).
+func reportUnverifiedFlag(p *pass, s *server, f *cliFlag) {
+	if f.Wrapper {
+		return
+	}
+	in, seen := s.Rel.FlagIn(f.Spec.Long())
+	if in != vllm.Maybe {
+		return
+	}
+	p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Info, "check `vllm serve --help` of this release, or state the release the script runs",
+		"cannot verify that vLLM %s has %s; first seen in %s (its first release is not known)", s.Rel, f.Spelling(), seen)
 }
 
 func reportUnknown(p *pass, s *server, f *cliFlag, mode string) {
@@ -107,6 +127,12 @@ func reportVersionSpan(p *pass, s *server, f *cliFlag, old *vllm.Flag) {
 			hint = old.Doc
 		}
 		p.ReportVersioned(s, f.At.Pos, hint, "flag %s was removed in vLLM %s (linting for %s)", sp, old.Removed, s.Rel)
+		return
+	}
+	if !old.Confirmed.IsZero() {
+		// The first release is not pinned: Since is only the earliest the
+		// evidence allows, so "added in" would claim too much.
+		p.ReportVersioned(s, f.At.Pos, "upgrade vLLM or drop the flag", "flag %s does not exist yet in vLLM %s (not before %s; first seen in %s)", sp, s.Rel, old.Since, old.Confirmed)
 		return
 	}
 	p.ReportVersioned(s, f.At.Pos, "upgrade vLLM or drop the flag", "flag %s does not exist yet in vLLM %s (added in %s)", sp, s.Rel, old.Since)

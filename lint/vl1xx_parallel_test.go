@@ -38,8 +38,11 @@ func TestHeadlessCountSeverity(t *testing.T) {
 }
 
 // TestDBOSeverity: VL120 follows vllm.Release.DBORequirement: the backends
-// the release's assertion accepts pass, one only later releases accept is
-// a warning (the change is unverified), any other an error.
+// the release's assertion accepts pass; one a later release is first seen
+// accepting, where the release may already accept it, is an info (issue
+// #23: it cannot be verified, so it is not called refused); one the
+// release's own form refuses but newer ones accept is a warning; any other
+// an error.
 func TestDBOSeverity(t *testing.T) {
 	const dbo = "vllm serve m -dp 8 --enable-expert-parallel --enable-dbo --all2all-backend "
 	for _, tt := range []struct {
@@ -47,7 +50,10 @@ func TestDBOSeverity(t *testing.T) {
 		want       diag.Severity
 	}{
 		{"0.11.1", vllm.BackendDeepEPLowLatency, 0},
-		{"0.11.1", vllm.BackendDeepEPHighThroughput, diag.Warning},
+		{"0.11.1", vllm.BackendDeepEPHighThroughput, diag.Info},
+		{"0.13.0", vllm.BackendDeepEPHighThroughput, diag.Info},
+		{"0.17.0", vllm.BackendDeepEPHighThroughput, diag.Info},
+		{"0.17.1", vllm.BackendDeepEPHighThroughput, 0},
 		{"0.22.1", vllm.BackendDeepEPHighThroughput, 0},
 		{"0.22.1", vllm.BackendAllgatherReducescatter, diag.Error},
 		{"0.11.1", vllm.BackendPPLX, diag.Error},

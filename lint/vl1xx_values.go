@@ -101,6 +101,12 @@ func checkChoices(p *pass) {
 // checkBackendChoice checks --all2all-backend against the release's backends.
 func checkBackendChoice(p *pass, s *server, f *cliFlag) {
 	if _, ok := s.Rel.All2AllBackend(f.Value.Text); ok {
+		// A backend first seen in a later release whose first release is
+		// unknown: not refused, only unverified (issue #23).
+		if in, seen := s.Rel.BackendIn(f.Value.Text); in == vllm.Maybe {
+			p.ReportAtSeverity(s.Inv, f.Value.Pos, diag.Info, "check `vllm serve --help` of this release, or state the release the script runs",
+				"cannot verify that vLLM %s accepts %s %q; first seen in %s (its first release is not known)", s.Rel, f.Spelling(), f.Value.Text, seen)
+		}
 		return
 	}
 	names := s.Rel.All2AllBackends()
@@ -119,8 +125,7 @@ func checkBackendChoice(p *pass, s *server, f *cliFlag) {
 		p.ReportAt(s.Inv, f.Value.Pos, hint, msg, f.Spelling(), f.Value.Text, s.Rel)
 	default:
 		// A name vlaunch has never seen: newer vLLM builds add backends
-		// (mori_high_throughput, mori_low_latency) before a release table can
-		// list them.
+		// before a release table can list them.
 		p.ReportAtSeverity(s.Inv, f.Value.Pos, diag.Warning, hint, msg+" as far as vlaunch's table knows", f.Spelling(), f.Value.Text, s.Rel)
 	}
 }

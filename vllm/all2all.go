@@ -54,6 +54,23 @@ const (
 		"first release 0.23-0.28 unverified"
 )
 
+// srcMoriSplitRelease: the releases of MoRI-EP's split into two names.
+// Issue #23 (an audit of vllm/'s facts against release sources) found
+// mori_high_throughput and mori_low_latency accepted at 0.26.0 and 0.29.0
+// and --all2all-backend mori gone by 0.26.0; this session could not re-read
+// those tags (no release-pinned copy of vllm/config/parallel.py was
+// reachable), so that part is secondary. Public material agrees on the
+// split without naming a release: llm-d's AMD MoRI-IO guides pass
+// --all2all-backend mori_high_throughput (prefill) / mori_low_latency
+// (decode) and say "the legacy single-name mori backend was split
+// upstream; do not use it"; PR #41751 (merged after 2026-05-12) still
+// picked the inter-node kernel through VLLM_MORI_INTERNODE_KERNEL, and the
+// 0.22.1 dump lists mori only, so the split is after 0.22.1.
+const srcMoriSplitRelease = "issue #23 (audit of release sources: mori_high_throughput/mori_low_latency accepted at 0.26.0 and 0.29.0, mori gone by 0.26.0; " +
+	"secondary, the tags were not re-read here); llm-d guides/pd-disaggregation/modelserver/amd/vllm/moriio README " +
+	"(\"the legacy single-name mori backend was split upstream\"); PR #41751 (after 2026-05-12: one mori backend, kernel by VLLM_MORI_INTERNODE_KERNEL); " +
+	"the 0.22.1 dump lists mori only; first release of the split (0.23-0.26) unverified"
+
 var backendTable = []Backend{
 	{Name: BackendNaive, Span: Span{Since: v090}, FallsBackSince: v0160, MultiNodeOK: false,
 		Doc:    "broadcast-based, debugging only; hangs reported multi-node (#23448); the default up to 0.10.x",
@@ -77,10 +94,18 @@ var backendTable = []Backend{
 		Source: srcA2ANew + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
 	{Name: "flashinfer_nvlink_two_sided", Span: Span{Since: v0150, Confirmed: v0210}, MultiNodeOK: true, Doc: "MNNVL two-sided",
 		Source: srcA2ANew + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
-	{Name: "mori", Span: Span{Since: v0150, Confirmed: v0220}, MultiNodeOK: true,
-		Doc: "AMD ROCm (MoRI-EP); main later replaced it by mori_high_throughput and mori_low_latency, removal release unknown",
+	{Name: "mori", Span: Span{Since: v0150, Confirmed: v0220, Removed: v0260}, MultiNodeOK: true,
+		Doc: "AMD ROCm (MoRI-EP); replaced by mori_high_throughput and mori_low_latency (gone by 0.26.0)",
 		Source: srcA2ANew + "; PR #28664 (MoRI-EP backend, opened 2025-11-13); absent from main's All2AllBackend Literal " +
-			"(vllm/config/parallel.py @00193b82), release of that change not read (unverified)"},
+			"(vllm/config/parallel.py @00193b82); " + srcMoriSplitRelease},
+	// Since 0.23.0: absent from the 0.22.1 argparse dump. Confirmed 0.26.0:
+	// issue #23's audit of the release sources (not re-read here).
+	{Name: "mori_high_throughput", Span: Span{Since: v0230, Confirmed: v0260}, MultiNodeOK: true,
+		Doc:    "AMD ROCm MoRI-EP, throughput kernels (InterNodeV1 across nodes): prefill-heavy; replaces mori",
+		Source: srcA2AAfter0221 + "; " + srcMoriSplitRelease},
+	{Name: "mori_low_latency", Span: Span{Since: v0230, Confirmed: v0260}, MultiNodeOK: true,
+		Doc:    "AMD ROCm MoRI-EP, low-latency kernels (InterNodeV1LL across nodes): decode-heavy; replaces mori",
+		Source: srcA2AAfter0221 + "; " + srcMoriSplitRelease},
 	{Name: "nixl_ep", Span: Span{Since: v0150, Confirmed: v0220}, MultiNodeOK: true, Doc: "NIXL-based EP", Source: srcA2ANew},
 	// DeepEP is false: V2 runs over NCCL symmetric memory, not NVSHMEM, so
 	// the NVSHMEM/IBGDA prerequisites of the deepep_* backends are not its.

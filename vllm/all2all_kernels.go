@@ -100,11 +100,11 @@ const (
 	// backend moriep_high_throughput; a `vllm serve --help=all` transcript
 	// of an unnamed build lists mori_high_throughput and mori_low_latency
 	// (InterNodeV1 / InterNodeV1LL for multi-node) without mori or
-	// deepep_v2; main's parallel.py has both names. No source names a
-	// release, so they stay out of the release registry.
+	// deepep_v2; main's parallel.py has both names. Their releases are in
+	// the backend registry (srcMoriSplitRelease).
 	srcMoriSplit = "vllm-facts.md §2.4 (newest main); vllm/config/parallel.py @00193b82 (main: \"MoRI EP with InterNodeV1 / InterNodeV1LL for multi-node\"); " +
 		"PR #41751 (after 2026-05-12: kernel chosen by VLLM_MORI_INTERNODE_KERNEL); PR #44323 (2026-06-02, open: moriep_high_throughput); " +
-		"PR #28664 (\"MoRI supports cuda graph\"); absent from " + srcDump + "; first release not known (unverified)"
+		"PR #28664 (\"MoRI supports cuda graph\"); absent from " + srcDump + "; releases: see the backend registry (unverified)"
 	// srcKernelsV2: deepep_v2's pattern is assumed from the name (per node,
 	// like the kernels it supersedes); CUDA graphs stay on (PR #46887: the
 	// disable block names deepep_high_throughput only).
@@ -132,8 +132,8 @@ var kernelTable = []Kernels{
 	{Name: "mori", Traffic: TrafficPerExpert, Source: srcKernels},
 	{Name: "nixl_ep", Traffic: TrafficPerExpert, Source: srcKernels},
 	{Name: "deepep_v2", Traffic: TrafficPerNode, Source: srcKernelsV2},
-	{Name: "mori_high_throughput", Traffic: TrafficPerNode, Unreleased: true, Source: srcMoriSplit},
-	{Name: "mori_low_latency", Traffic: TrafficPerExpert, Unreleased: true, Source: srcMoriSplit},
+	{Name: "mori_high_throughput", Traffic: TrafficPerNode, Source: srcMoriSplit},
+	{Name: "mori_low_latency", Traffic: TrafficPerExpert, Source: srcMoriSplit},
 }
 
 // BackendKernels looks up a backend's kernels by name, in any release.

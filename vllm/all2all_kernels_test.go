@@ -124,9 +124,17 @@ func TestNewestBackends(t *testing.T) {
 	if b.DeepEP {
 		t.Error("deepep_v2 runs over NCCL, not NVSHMEM: no DeepEP (NVSHMEM/IBGDA) prerequisites")
 	}
+	// Issue #23: the MoRI split is in releases (0.26.0 and 0.29.0 accept
+	// both names; mori itself is gone by 0.26.0).
 	for _, name := range []string{"mori_high_throughput", "mori_low_latency"} {
-		if _, ok := KnownBackendEver(name); ok {
-			t.Errorf("%s: no source names a release with it", name)
+		b, ok := KnownBackendEver(name)
+		if !ok {
+			t.Fatalf("%s is not in the release registry", name)
+		}
+		for v, want := range map[string]Presence{"0.22.1": Absent, "0.23.0": Maybe, "0.25.1": Maybe, "0.26.0": Present, "0.29.0": Present, "0.31.0": Present} {
+			if got := b.In(rel(t, v).Version); got != want {
+				t.Errorf("%s in %s: %s, want %s", name, v, got, want)
+			}
 		}
 	}
 	r := rel(t, "0.30.0")

@@ -19,7 +19,12 @@ func TestEnvLifecycles(t *testing.T) {
 		{"0.12.0", "VLLM_USE_V1", false},
 		{"0.5.4", "VLLM_RPC_PORT", true},
 		{"0.5.5", "VLLM_RPC_PORT", false},
-		{"0.25.0", "VLLM_ATTENTION_BACKEND", true},
+		// not read from 0.16.0 (PR #32812 before PR #33535, which the
+		// 0.16.0 envs page reflects); issue #23: still read at 0.21 here
+		{"0.14.1", "VLLM_ATTENTION_BACKEND", true},
+		{"0.15.1", "VLLM_ATTENTION_BACKEND", true}, // may still read it: not pinned
+		{"0.16.0", "VLLM_ATTENTION_BACKEND", false},
+		{"0.21.0", "VLLM_ATTENTION_BACKEND", false},
 		{"0.26.0", "VLLM_ATTENTION_BACKEND", false},
 		{"0.9.0", "VLLM_WORKER_MULTIPROC_METHOD", true},
 		{"0.30.0", "VLLM_ENABLE_V1_MULTIPROCESSING", true},
@@ -43,15 +48,6 @@ func TestEnvLifecycles(t *testing.T) {
 	if e, _ := Newest().Env("NCCL_DEBUG"); e == nil || len(e.Choices) != 0 {
 		t.Errorf("NCCL_DEBUG must have no exact-match choices: %v", e)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestEnvTableConsistency: one name, disjoint spans (Env scans newest entry

@@ -2,6 +2,18 @@ package vllm
 
 const srcEnvs = "vllm-facts.md §2 (vllm/envs.py, several versions)"
 
+// srcAttnEnvGone: when vLLM stopped reading VLLM_ATTENTION_BACKEND. PR
+// #32812 removed it from vllm/envs.py (merged 2026-01-22: "As v0.14.0 has
+// been out, we can remove these deprecated envs"); PR #33535, merged later
+// (2026-02-02), is already reflected in the 0.16.0 envs page (no
+// VLLM_ALL2ALL_BACKEND there), so 0.16.0 was cut after both and does not
+// read it. 0.15.x may or may not (not read). Issue #23's audit had it still
+// read at 0.21 in this table (ignored there).
+const srcAttnEnvGone = "PR #32812 (merged 2026-01-22: removes VLLM_ATTENTION_BACKEND from vllm/envs.py once v0.14.0 shipped); " +
+	"PR #33535 (merged 2026-02-02) is reflected in docs.vllm.ai/en/v0.16.0/api/vllm/envs, so 0.16.0 contains PR #32812; " +
+	"PR #50346 (2026-07-30: \"#32812 (merged 2026-01-22) removed them once v0.14.0 had shipped\"); issue #50292 (0.26.0: nothing in the package reads it); " +
+	"0.15.x unverified, 0.16.0 is the first release certainly without it"
+
 // srcEnvPages are the versioned vllm.envs API pages read (their alphabetical
 // start, up to VLLM_A*).
 const srcEnvPages = "docs.vllm.ai/en/v{0.9.0.1,0.10.1.1,0.11.0,0.11.1,0.12.0,0.16.0}/api/vllm/envs"
@@ -40,13 +52,19 @@ var envTable = []EnvVar{
 	{Name: "VLLM_SKIP_P2P_CHECK", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Doc: "skip the CUDA P2P test", Source: srcEnvs + "; " + srcUnknown},
 	{Name: "VLLM_ALLOW_LONG_MAX_MODEL_LEN", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "0", Doc: "allow max_model_len above the model's",
 		Source: srcEnvPages + " (0.9.0.1 to 0.16.0); earlier releases not read"},
+	// Since 0.12.0: PR #30515 was opened 2025-12-11, after 0.11.2 was cut
+	// (0.11.2 lacks PR #26315, merged 2025-12-05; see srcAttnFlags).
+	// Confirmed 0.21.0: vLLM's own "default since v0.21.0" (srcGraphMemory).
+	{Name: GraphMemoryVariable, Owner: "vllm", Span: Span{Since: v0120, Confirmed: v0210}, Default: "1 from 0.21.0, 0 before",
+		Doc:    "1: subtract vLLM's CUDA-graph memory estimate from the KV-cache budget (see Release.GraphMemoryProfiling); 0: do not",
+		Source: srcGraphMemory + "; its first release (0.12.0-0.21.0) is unverified"},
 	{Name: "VLLM_ENGINE_READY_TIMEOUT_S", Owner: "vllm", Span: Span{Since: v0111, Confirmed: v0140}, Default: "600",
 		Doc:    "how long the frontend waits for engines (see EngineStartup)",
 		Source: srcReadyTimeout},
-	{Name: "VLLM_ATTENTION_BACKEND", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v070, Removed: v0260}, Deprecated: v0140,
-		Doc: "force an attention backend; deprecated for --attention-backend / --attention-config.backend, later not read at all",
+	{Name: "VLLM_ATTENTION_BACKEND", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v070, Removed: v0160}, Deprecated: v0140,
+		Doc: "force an attention backend; deprecated for --attention-backend / --attention-config.backend, then no longer read (vLLM only warns \"Unknown vLLM environment variable\")",
 		Source: srcEnvs + "; listed in " + srcEnvPages + " for 0.9.0.1; issue #12543 (0.7.0 image sets it); deprecation warning seen in 0.14.1 (EuroEval/EuroEval #1488: 'will be removed in v0.14.0 or v1.0.0'); " +
-			"absent from the installed 0.26.0 package (issue #50292), first release without it unverified; backend names vary by release, so values are not checked"},
+			srcAttnEnvGone + "; backend names vary by release, so values are not checked"},
 	{Name: "VLLM_LOGGING_LEVEL", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "INFO", Doc: "vLLM log level", Source: srcEnvs + "; " + srcUnknown},
 	{Name: "VLLM_API_KEY", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Secret: true, Doc: "API key the server requires",
 		Source: srcEnvPages + " (0.9.0.1 to 0.16.0); earlier releases not read"},

@@ -9,7 +9,8 @@ package vllm
 // vllm/config/vllm.py:1128-1134; PR #31423 per vllm-facts.md); and newest
 // main adding nixl_ep.
 const srcDBO = "vllm/config/vllm.py VllmConfig.__post_init__ assertion (stored copies of three versions); PR #23693 (DBO); " +
-	"PR #31423 (deepep_high_throughput allowed, per vllm-facts.md); third-party note: 0.17.1 vllm/config/vllm.py:1128-1134; release boundaries unverified"
+	"PR #31423 (deepep_high_throughput allowed, per vllm-facts.md); third-party note: 0.17.1 vllm/config/vllm.py:1128-1134 (first release seen accepting deepep_high_throughput); " +
+	"the release that began to accept it (0.11.1-0.17.1) is unverified"
 
 // DBOMessage starts the assertion vLLM raises for --enable-dbo with another
 // backend.
@@ -20,17 +21,31 @@ const DBOMessage = "Microbatching currently only supports the deepep_low_latency
 type DBORequirement struct {
 	// Available is whether --enable-dbo exists.
 	Available Presence
-	// Backends are the all-to-all backends the assertion accepts; every
-	// one is a DeepEP backend, so DBO without DeepEP is an error.
+	// Backends are the all-to-all backends the assertion may accept in the
+	// release (lenient, like a flag's Since: no consumer calls a backend
+	// refused where the release may take it); every one is a DeepEP
+	// backend, so DBO without DeepEP is an error.
 	Backends []string
+	// MaybeBackends is the part of Backends no source shows for this
+	// release: a later release is seen accepting them (Seen), but where the
+	// assertion began to is not pinned, so it cannot be verified here.
+	MaybeBackends []string
+	// Seen is the first release a source shows MaybeBackends accepted in.
+	Seen     Version
 	Where    string
 	Verified bool
 	Source   string
 }
 
-// dboHTSince: deepep_high_throughput accepted from this release (PR #31423
-// era; 0.14.0 assumed, unverified).
-var dboHTSince = v0140
+// dboHT is when the assertion accepts deepep_high_throughput. Since: the
+// 0.11.0 form reads VLLM_ALL2ALL_BACKEND and allows deepep_low_latency
+// only, so 0.11.1 (the first release with --all2all-backend) is the
+// earliest that may accept it. Confirmed: the third-party note that places
+// the two-backend assertion in 0.17.1's vllm/config/vllm.py. It was
+// recorded as "0.14.0 assumed" before, which made lint call it refused on
+// every earlier release (issue #23); 0.11.1-0.17.0 are unknown, not refused:
+// they accept it leniently (Accepts) and say it is unverified (MayAccept).
+var dboHT = Span{Since: v0111, Confirmed: v0171}
 
 // DBORequirement returns the release's DBO precondition.
 func (r Release) DBORequirement() DBORequirement {
@@ -39,16 +54,39 @@ func (r Release) DBORequirement() DBORequirement {
 	if f, ok := KnownFlagEver("enable-dbo"); ok {
 		d.Available = f.In(r.Version)
 	}
-	if r.Version.AtLeast(dboHTSince) {
+	switch dboHT.In(r.Version) {
+	case Present:
 		d.Backends = append(d.Backends, BackendDeepEPHighThroughput)
+	case Maybe:
+		d.Backends = append(d.Backends, BackendDeepEPHighThroughput)
+		d.MaybeBackends = append(d.MaybeBackends, BackendDeepEPHighThroughput)
+		d.Seen = dboHT.FirstConfirmed()
 	}
 	return d
 }
 
-// Accepts reports whether DBO may run with the backend.
-func (d DBORequirement) Accepts(backend string) bool {
+// Accepts reports whether the release may let DBO run with the backend
+// (Backends): an unverified backend counts, as vLLM may well take it.
+func (d DBORequirement) Accepts(backend string) bool { return contains(d.Backends, backend) }
+
+// MayAccept reports whether the release's acceptance of the backend is
+// unverified (MaybeBackends): a source shows it only in a later release.
+func (d DBORequirement) MayAccept(backend string) bool { return contains(d.MaybeBackends, backend) }
+
+// CertainBackends are the Backends a source shows the release accepting.
+func (d DBORequirement) CertainBackends() []string {
+	var out []string
 	for _, b := range d.Backends {
-		if b == backend {
+		if !d.MayAccept(b) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
 			return true
 		}
 	}

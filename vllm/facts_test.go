@@ -15,7 +15,9 @@ func TestResolveMatch(t *testing.T) {
 		{"0.8.5", MatchExact, false},
 		{"0.19.3", MatchApprox, false},
 		{"0.4.3", MatchOlder, true},
-		{"0.31.0", MatchNewer, true},
+		{"0.31.0", MatchExact, false},
+		{"0.31.1", MatchNewer, true},
+		{"0.27.1", MatchExact, false},
 	} {
 		r, w, err := ResolveString(tt.in)
 		if err != nil {

@@ -34,17 +34,47 @@ const (
 	// (2026) finds none of them registered on main.
 	srcEPLBOld = "PR #20562 (Jul 2025: --eplb-config, ParallelConfig properties deprecated \"This will be removed in v0.12.0\"; its arg_utils diff drops the separate add_argument calls); " +
 		"PR #55989 (2026 main: --num-redundant-experts not registered); " + srcFacts + " (deprecated ≈0.11, absent in 0.22.1); whether the CLI kept deprecated aliases until 0.12.0 is unverified"
+	// srcSeenDump: a flag known only from the 0.22.1 argparse dump. The dump
+	// shows it in 0.22.1; nothing shows a release without it, so its first
+	// release is unknown, not 0.22.0 (issue #23: recording the release it
+	// was first seen in as its first release made lint call it refused on
+	// every earlier release). Lint says it cannot verify earlier releases.
+	srcSeenDump = "first release unverified: seen in the 0.22.1 dump, unknown before (recorded from before the table, confirmed from 0.22.1)"
+	// srcAttnFlags: the attention flags came with the AttentionConfig
+	// migration (PR #26315, merged 2025-12-05, per PR #50346's history);
+	// 0.11.2's selector reads only VLLM_ATTENTION_BACKEND and a programmatic
+	// override, so 0.12.0 is the earliest release that may have them.
+	srcAttnFlags = "PR #26315 (merged 2025-12-05: AttentionConfig, --attention-backend / attention_config.backend replace VLLM_ATTENTION_BACKEND, per PR #50346); " +
+		"docs.vllm.ai/en/v0.11.2/api/vllm/attention/selector (reads only VLLM_ATTENTION_BACKEND and a forced backend: none in 0.11.2)"
 	srcUnknown = "first release unverified, recorded as before the table so that it is never reported as too new; " +
 		"confirmed from 0.9.0 only, the release vllm-facts.md (secondary) places it in"
 )
+
+// srcTurboQuant: the TurboQuant --kv-cache-dtype presets. PR #38479
+// (TurboQuant attention backend) is in the v0.20.0 release notes (as quoted
+// by defilantech/LLMKube #354); a v0.20.0 server log in that PR's thread
+// (banner "version 0.20.0") was started with --kv-cache-dtype
+// turboquant_4bit_nc, so argparse accepted it; the vLLM blog (vllm-project.github.io
+// PR #204, 2026-05-11) names the four presets; issue #50709 runs 0.26.0 with
+// --kv-cache-dtype turboquant_k8v4 (it parses and fails later, in the
+// hybrid-model KV path); TritonMLATurboQuantBackend lists the same four as
+// CacheDType values (vllm/v1/attention/backends, main).
+const srcTurboQuant = "PR #38479 (TurboQuant backend; in the v0.20.0 release notes per defilantech/LLMKube #354; " +
+	"a vLLM 0.20.0 server log in its thread started with --kv-cache-dtype turboquant_4bit_nc); vllm-project.github.io PR #204 (blog, 2026-05-11: " +
+	"turboquant_{k8v4,4bit_nc,k3v4_nc,3bit_nc}); issue #50709 (0.26.0 with --kv-cache-dtype turboquant_k8v4); " +
+	"TritonMLATurboQuantBackend.supported_kv_cache_dtypes (main); whether 0.17-0.19 had them is unverified (lenient: accepted)"
 
 // kvDTypes050 etc. are --kv-cache-dtype choices per release span.
 var (
 	kvDTypes050  = []string{"auto", "fp8", "fp8_e4m3", "fp8_e5m2"}
 	kvDTypes0100 = []string{"auto", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc"}
 	kvDTypes0111 = []string{"auto", "bfloat16", "fp8", "fp8_ds_mla", "fp8_e4m3", "fp8_e5m2", "fp8_inc"}
+	// kvDTypes0220 holds the 0.22.1 dump's choices and the four TurboQuant
+	// presets (srcTurboQuant), which the dump's list lacks although 0.20.0
+	// already parses them (issue #23: rejected at 0.22 here, accepted there).
 	kvDTypes0220 = []string{"auto", "bfloat16", "float16", "fp8", "fp8_ds_mla", "fp8_e4m3", "fp8_e5m2", "fp8_inc",
-		"fp8_per_token_head", "int8_per_token_head", "nvfp4"}
+		"fp8_per_token_head", "int8_per_token_head", "nvfp4",
+		"turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc"}
 	blockSizes05   = []string{"8", "16", "32"}
 	blockSizes064  = []string{"1", "8", "16", "32", "64", "128"}
 	blockSizes0111 = []string{"1", "8", "16", "32", "64", "128", "256"}
@@ -120,10 +150,10 @@ var flagTable = []Flag{
 	{Name: "dbo-prefill-token-threshold", Kind: Int, Default: "512", Span: Span{Since: v0110}, Doc: "DBO prefill threshold", Source: srcFacts + "; unverified"},
 	{Name: "expert-placement-strategy", Kind: String, Choices: []string{"linear", "round_robin"}, Default: "linear", Span: Span{Since: v0110, Confirmed: v0112},
 		Doc: "how logical experts map to EP ranks", Source: srcPar0112 + " (ExpertPlacementStrategy Literal); " + srcPar012 + "; 0.11.0/0.11.1 unverified"},
-	{Name: "enable-elastic-ep", Kind: Bool, Default: "False", Span: Span{Since: v0220},
-		Doc: "elastic EP (needs EPLB, PP=1, one API server)", Source: srcDump + "; first release unverified"},
-	{Name: "enable-ep-weight-filter", Kind: Bool, Default: "False", Span: Span{Since: v0220},
-		Doc: "load only local experts' weights", Source: srcDump + "; first release unverified"},
+	{Name: "enable-elastic-ep", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v0221},
+		Doc: "elastic EP (needs EPLB, PP=1, one API server)", Source: srcDump + "; " + srcSeenDump},
+	{Name: "enable-ep-weight-filter", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v0221},
+		Doc: "load only local experts' weights", Source: srcDump + "; " + srcSeenDump},
 	{Name: "distributed-executor-backend", Kind: String, Choices: execBackends05, Span: Span{Since: vPre, Removed: v070},
 		Doc:    "executor for TP/PP workers within an engine; unset = mp on one node, Ray when the world exceeds the node (see Release.Executor)",
 		Source: srcUsage050 + ", " + srcUsage063 + ", " + srcUsage066 + " ({ray,mp}); the release that added uni/external_launcher (0.7.0-0.8.1) is unverified"},
@@ -143,8 +173,8 @@ var flagTable = []Flag{
 	{Name: "disable-custom-all-reduce", Kind: Bool, Default: "False", Span: Span{Since: vPre},
 		Doc:    "disable vLLM's custom intra-node all-reduce (store_true in the old synopses; --no- form only once it became BooleanOptionalAction)",
 		Source: srcUsagePre05 + "; NVIDIA-NeMo/Evaluator PR #709 (0.15.1 Ray example); kind change unverified"},
-	{Name: "disable-nccl-for-dp-synchronization", Kind: Bool, Span: Span{Since: v0220},
-		Doc: "use Gloo for the per-step DP sync", Source: srcFacts + "; first release unverified"},
+	{Name: "disable-nccl-for-dp-synchronization", Kind: Bool, Span: Span{Since: vPre, Confirmed: v0221},
+		Doc: "use Gloo for the per-step DP sync", Source: srcFacts + " (\"Newest\", in its v0.22.1 flag table); " + srcSeenDump},
 
 	// --- memory / scheduler (§1.3) ---
 	{Name: "gpu-memory-utilization", Kind: Float, Default: "0.9", Span: Span{Since: vPre, Removed: v0220},
@@ -167,7 +197,8 @@ var flagTable = []Flag{
 		Doc:    "KV cache storage type (bfloat16 and fp8_ds_mla added; fp8_ds_mla is DeepSeek-V3.2's sparse MLA format)",
 		Source: srcCacheLit + " (0.11.1 and 0.16.0: auto, bfloat16, fp8, fp8_e4m3, fp8_e5m2, fp8_inc, fp8_ds_mla); 0.11.0 and 0.17-0.22.0 unverified"},
 	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0220, Default: "auto", Span: Span{Since: v0170, Confirmed: v0220},
-		Doc: "KV cache storage type (turboquant_* variants also exist and are accepted by the linter as unknown choices)", Source: srcDump + "; 0.17-0.22.0 unverified"},
+		Doc:    "KV cache storage type (turboquant_* presets: TurboQuant KV-cache quantization, from 0.20.0)",
+		Source: srcDump + "; 0.17-0.22.0 unverified; turboquant presets: " + srcTurboQuant},
 	{Name: "block-size", Kind: Int, Choices: blockSizes05, Span: Span{Since: vPre, Removed: v064},
 		Doc: "tokens per KV block", Source: srcUsagePre05 + ", " + srcUsage063 + " ({8,16,32}); the release that widened the choices (0.6.4-0.9.0) is unverified, 0.6.4 assumed"},
 	{Name: "block-size", Kind: Int, Choices: blockSizes064, Span: Span{Since: v064, Removed: v0110, Confirmed: v090},
@@ -220,16 +251,16 @@ var flagTable = []Flag{
 		Doc:    "speculative decoding JSON (see SpeculativeMethods)",
 		Source: srcSpec064 + " (the old flags); " + srcSpec082 + "; 0.7.x-0.8.1 unverified; -sc alias from the 0.22.1 dump"},
 	{Name: "kv-transfer-config", Kind: JSON, Span: Span{Since: vPre, Confirmed: v090}, Doc: "P/D disaggregation connector", Source: srcFacts + "; " + srcUnknown},
-	{Name: "attention-backend", Kind: String, Span: Span{Since: v0140},
-		Doc: "force an attention backend (replaces VLLM_ATTENTION_BACKEND)", Source: srcFacts + "; first release unverified"},
-	{Name: "attention-config", Aliases: []string{"-ac"}, Kind: JSON, Span: Span{Since: v0140},
-		Doc: "attention config JSON", Source: srcDump + "; first release unverified"},
-	{Name: "moe-backend", Kind: String, Span: Span{Since: v0200},
-		Doc: "expert GEMM kernel (auto, deep_gemm, triton, cutlass, flashinfer_*, marlin, ...)", Source: srcDump + "; first release unverified"},
-	{Name: "performance-mode", Kind: String, Choices: []string{"balanced", "interactivity", "throughput"}, Span: Span{Since: v0220},
-		Doc: "preset", Source: srcDump + "; first release unverified"},
-	{Name: "spec-method", Kind: String, Span: Span{Since: v0220}, Doc: "speculative method shorthand", Source: srcDump + "; first release unverified"},
-	{Name: "spec-tokens", Kind: Int, Span: Span{Since: v0220}, Doc: "speculative tokens shorthand", Source: srcDump + "; first release unverified"},
+	{Name: "attention-backend", Kind: String, Span: Span{Since: v0120, Confirmed: v0260},
+		Doc: "force an attention backend (replaces VLLM_ATTENTION_BACKEND)", Source: srcFacts + "; " + srcAttnFlags + "; issue #50292 (0.26.0: EngineArgs.attention_backend); 0.12.0-0.25.x unverified"},
+	{Name: "attention-config", Aliases: []string{"-ac"}, Kind: JSON, Span: Span{Since: v0120, Confirmed: v0141},
+		Doc: "attention config JSON", Source: srcDump + "; " + srcAttnFlags + "; EuroEval/EuroEval #1488 (0.14.1 warns \"Please use --attention-config.backend\"); 0.12.0-0.14.0 unverified"},
+	{Name: "moe-backend", Kind: String, Span: Span{Since: vPre, Confirmed: v0221},
+		Doc: "expert GEMM kernel (auto, deep_gemm, triton, cutlass, flashinfer_*, marlin, ...)", Source: srcDump + "; " + srcSeenDump},
+	{Name: "performance-mode", Kind: String, Choices: []string{"balanced", "interactivity", "throughput"}, Span: Span{Since: vPre, Confirmed: v0221},
+		Doc: "preset", Source: srcDump + "; " + srcSeenDump},
+	{Name: "spec-method", Kind: String, Span: Span{Since: vPre, Confirmed: v0221}, Doc: "speculative method shorthand", Source: srcDump + "; " + srcSeenDump},
+	{Name: "spec-tokens", Kind: Int, Span: Span{Since: vPre, Confirmed: v0221}, Doc: "speculative tokens shorthand", Source: srcDump + "; " + srcSeenDump},
 
 	// --- server / logging ---
 	{Name: "host", Kind: String, Span: Span{Since: vPre, Confirmed: v054}, Doc: "API bind address (unset = all interfaces)",

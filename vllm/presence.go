@@ -31,3 +31,31 @@ func (s Span) In(v Version) Presence {
 		return Maybe
 	}
 }
+
+// FlagIn is what the evidence says about a flag (any spelling Flag takes)
+// in this release, and the first release a cited source shows the entry in
+// force in. Present: a source shows the flag in this release or earlier
+// (CertainFlag); Maybe: the release lies before the first release a source
+// shows it in, where the table only knows the flag was not ruled out (its
+// first release is unknown, so "unknown before seen"); Absent: the release
+// cannot have it. A caller reports Maybe as something it cannot verify,
+// never as an error.
+func (r Release) FlagIn(name string) (p Presence, seen Version) {
+	f, ok := r.Flag(name)
+	if !ok {
+		return Absent, Version{}
+	}
+	if _, ok := r.CertainFlag(name); ok {
+		return Present, f.FirstConfirmed()
+	}
+	return Maybe, f.FirstConfirmed()
+}
+
+// BackendIn is FlagIn for an all-to-all backend name.
+func (r Release) BackendIn(name string) (p Presence, seen Version) {
+	b, ok := r.All2AllBackend(name)
+	if !ok {
+		return Absent, Version{}
+	}
+	return b.In(r.Version), b.FirstConfirmed()
+}

@@ -9,10 +9,14 @@ type releaseRow struct {
 // starts at 0.5.3 because real launch configurations still name 0.5.x
 // releases; 0.5.0-0.5.2 and older resolve to 0.5.3 with a warning. x.y.0
 // releases from 0.9 to 0.30 follow vllm-facts.md ("release tags seen run at
-// least to v0.30.0"); patch releases are listed where a source names them.
+// least to v0.30.0"); 0.31.0 and the patch releases after 0.15 are listed
+// where published images show the release exists (the note cites them), so
+// they resolve exactly instead of falling back to x.y.0 with a warning.
 // A row with a source is Verified: part of that release's own CLI or docs
-// was read. docs.vllm.ai also has pages for 0.31 and 0.32; their CLI was not
-// read, so they resolve to 0.30.0 with a warning rather than being guessed.
+// was read; a row whose note only shows that the release exists is not, and
+// its entries come from the spans around it like any unread release. No
+// 0.31.x patch or 0.32 release is listed: only a 0.31.1rc0 tag without an
+// image and a 0.32.0 named as an example were seen (release_exists.go cites what was seen).
 var releaseRows = []releaseRow{
 	{"0.5.3", "", ""},
 	{"0.5.4", "first release with the multiprocessing OpenAI frontend (PR #6883): it talks to the engine over ZMQ on a fixed TCP port, so two servers on one host collide (see RPCPortFacts)",
@@ -49,24 +53,31 @@ var releaseRows = []releaseRow{
 	{"0.14.0", "", srcPar014},
 	{"0.14.1", "", "docs.vllm.ai/en/v0.14.1 (versioned pages exist; CLI not read)"},
 	{"0.15.0", "", "docs.vllm.ai/en/v0.15.0/examples/offline_inference/data_parallel"},
+	{"0.15.1", relExists015_1, ""},
 	{"0.16.0", "", srcServe016},
 	{"0.17.0", "", ""},
 	{"0.17.1", "", ""},
 	{"0.18.0", "", ""},
 	{"0.18.1", "", srcServe016},
 	{"0.19.0", "", ""},
+	{"0.19.1", relExists019_1, ""},
 	{"0.20.0", "", ""},
+	{"0.20.1", relExists020_1, ""},
+	{"0.20.2", relExists020_2, "docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config (FusedMoEParallelConfig)"},
 	{"0.21.0", "", ""},
 	{"0.22.0", "", ""},
 	{"0.22.1", "argparse dump of the vllm/vllm-openai:v0.22.1 image (vllm-facts.md)", srcServe016},
 	{"0.23.0", "", ""},
 	{"0.24.0", "", ""},
 	{"0.25.0", "", ""},
+	{"0.25.1", relExists025_1, ""},
 	{"0.26.0", "", "docs.vllm.ai/en/v0.26.0/api/vllm/distributed/device_communicators/base_device_communicator"},
 	{"0.27.0", "", "docs.vllm.ai/en/v0.27.0/api/vllm/distributed/device_communicators/all2all"},
+	{"0.27.1", relExists027_1, ""},
 	{"0.28.0", "", ""},
 	{"0.29.0", "", ""},
 	{"0.30.0", "", ""},
+	{"0.31.0", relExists031_0, ""},
 }
 
 // knownReleases is releaseRows parsed once.

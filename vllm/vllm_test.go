@@ -67,14 +67,23 @@ func TestResolve(t *testing.T) {
 		{"0.11.1", "0.11.1", ""},
 		{"0.10.1.1", "0.10.1.1", ""},
 		{"0.11.1rc2", "0.11.1rc2", ""},
-		{"0.19.3", "0.19.0", "not in vlaunch's release table"},
+		{"0.19.3", "0.19.1", "not in vlaunch's release table"},
+		{"0.31.1", "0.31.0", "newer than the newest"},
 		{"0.8.5", "0.8.5", ""},
 		{"0.6.3.post1", "0.6.3.post1", ""},
 		{"0.5.3", "0.5.3", ""},
 		{"0.5.2", "0.5.3", "older than the oldest"},
 		{"0.4.3", "0.5.3", "older than the oldest"},
-		{"0.31.0", "0.30.0", "newer than the newest"},
-		{"1.0.0", "0.30.0", "newer than the newest"},
+		{"1.0.0", "0.31.0", "newer than the newest"},
+		// Patch releases and 0.31.0 resolve exactly (issue #23: they fell
+		// back to x.y.0 with a warning).
+		{"0.15.1", "0.15.1", ""},
+		{"0.19.1", "0.19.1", ""},
+		{"0.20.1", "0.20.1", ""},
+		{"0.20.2", "0.20.2", ""},
+		{"0.25.1", "0.25.1", ""},
+		{"0.27.1", "0.27.1", ""},
+		{"0.31.0", "0.31.0", ""},
 	}
 	for _, tt := range tests {
 		r, w, err := ResolveString(tt.in)

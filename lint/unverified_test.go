@@ -1,0 +1,86 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
+)
+
+// findingsOf lints one script for a release and returns its findings with
+// code.
+func findingsOf(t *testing.T, v, script string, code diag.Code) diag.Diagnostics {
+	t.Helper()
+	ds, err := Lint([]Input{{Name: "n1.sh", Data: []byte(script)}}, Options{Version: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out diag.Diagnostics
+	for _, d := range ds {
+		if d.Code == code {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// TestUnverifiedFirstRelease: a flag or backend whose first release is
+// unknown (only the release a source first shows it in) is an info on an
+// earlier release, "cannot verify ... first seen in X", never an error
+// (issue #23: --enable-elastic-ep was an error on every release before
+// the 0.22.1 dump it was seen in); from the release it was seen in on,
+// nothing; before the earliest release the evidence allows, still an error.
+func TestUnverifiedFirstRelease(t *testing.T) {
+	const ep = "vllm serve m -dp 8 --enable-expert-parallel --enable-eplb --enable-elastic-ep\n"
+	for _, tt := range []struct {
+		v, script string
+		code      diag.Code
+		want      diag.Severity
+		text      string
+	}{
+		{"0.21.0", ep, codes.VLFlagVersion, diag.Info, "first seen in 0.22.1"},
+		{"0.12.0", ep, codes.VLFlagVersion, diag.Info, "cannot verify that vLLM 0.12.0 has --enable-elastic-ep"},
+		{"0.22.0", ep, codes.VLFlagVersion, diag.Info, "first seen in 0.22.1"},
+		{"0.22.1", ep, codes.VLFlagVersion, 0, ""},
+		{"0.31.0", ep, codes.VLFlagVersion, 0, ""},
+		// --attention-config: 0.12.0 may have it (0.11.2 does not), first
+		// seen in 0.14.1.
+		{"0.13.0", "vllm serve m --attention-config '{}'\n", codes.VLFlagVersion, diag.Info, "first seen in 0.14.1"},
+		{"0.11.2", "vllm serve m --attention-config '{}'\n", codes.VLFlagVersion, diag.Error, "not before 0.12.0; first seen in 0.14.1"},
+		// A backend first seen later: info, not "not a backend of".
+		{"0.25.1", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend mori_low_latency\n", codes.VLBadChoice, diag.Info, "first seen in 0.26.0"},
+		{"0.26.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend mori_low_latency\n", codes.VLBadChoice, 0, ""},
+		{"0.25.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend deepep_v2\n", codes.VLBadChoice, diag.Info, "first seen in 0.28.0"},
+		// A variable first seen later: info; before the earliest release
+		// the evidence allows, an error naming both.
+		{"0.15.0", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, diag.Info, "cannot verify that vLLM 0.15.0 reads VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS; first seen in 0.21.0"},
+		{"0.21.0", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, 0, ""},
+		{"0.11.2", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, diag.Warning, "not before 0.12.0; first seen in 0.21.0"},
+	} {
+		ds := findingsOf(t, tt.v, tt.script, tt.code)
+		if tt.want == 0 {
+			if len(ds) != 0 {
+				t.Errorf("%s %q: want no %s, got %v", tt.v, tt.script, tt.code, ds)
+			}
+			continue
+		}
+		if len(ds) != 1 || ds[0].Severity != tt.want || !strings.Contains(ds[0].Message, tt.text) {
+			t.Errorf("%s %q: got %v, want one %s %v containing %q", tt.v, tt.script, ds, tt.code, tt.want, tt.text)
+		}
+	}
+}
+
+// TestDBOHighThroughputUnverified: DBO with deepep_high_throughput on a
+// release before the first one seen accepting it (0.17.1) is an info
+// naming that release, not an error (issue #23).
+func TestDBOHighThroughputUnverified(t *testing.T) {
+	const dbo = "vllm serve m -dp 8 --enable-expert-parallel --enable-dbo --all2all-backend deepep_high_throughput\n"
+	ds := findingsOf(t, "0.14.0", dbo, codes.VLDBO)
+	if len(ds) != 1 || ds[0].Severity != diag.Info || !strings.Contains(ds[0].Message, "first seen accepted in 0.17.1") {
+		t.Errorf("0.14.0: %v, want one info naming 0.17.1", ds)
+	}
+	if ds := findingsOf(t, "0.17.1", dbo, codes.VLDBO); len(ds) != 0 {
+		t.Errorf("0.17.1: %v, want none", ds)
+	}
+}

@@ -1,0 +1,124 @@
+package vllm
+
+import "testing"
+
+// The six facts issue #23's audit of this package against release sources
+// found false, each with the release it was checked at.
+
+// TestAttentionBackendEnvGone: VLLM_ATTENTION_BACKEND is not read from
+// 0.16.0 (PR #32812 removed it; the 0.16.0 envs page already reflects the
+// later PR #33535); the table had it read up to 0.25.x, so at 0.21 too.
+func TestAttentionBackendEnvGone(t *testing.T) {
+	for v, want := range map[string]bool{"0.14.1": true, "0.16.0": false, "0.21.0": false} {
+		if _, got := rel(t, v).Env("VLLM_ATTENTION_BACKEND"); got != want {
+			t.Errorf("%s reads VLLM_ATTENTION_BACKEND = %v, want %v", v, got, want)
+		}
+	}
+	if e, _ := KnownEnvEver("VLLM_ATTENTION_BACKEND"); e.Removed.Compare(v0160) != 0 {
+		t.Errorf("removed in %s, want 0.16.0", e.Removed)
+	}
+}
+
+// TestTurboQuantKVDTypes: 0.22 accepts the TurboQuant presets (0.20.0
+// already parses turboquant_4bit_nc); the table refused them.
+func TestTurboQuantKVDTypes(t *testing.T) {
+	for _, v := range []string{"0.22.0", "0.22.1", "0.26.0", "0.31.0"} {
+		f, ok := rel(t, v).Flag("--kv-cache-dtype")
+		if !ok {
+			t.Fatalf("%s: no --kv-cache-dtype", v)
+		}
+		for _, c := range []string{"turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc"} {
+			if !f.HasChoice(c) {
+				t.Errorf("%s refuses --kv-cache-dtype %s", v, c)
+			}
+		}
+		if f.HasChoice("turboquant_9bit") {
+			t.Errorf("%s: any turboquant_* accepted", v)
+		}
+	}
+}
+
+// TestMoriSplit: mori_high_throughput and mori_low_latency are accepted at
+// 0.26.0 and 0.29.0 (the table had them in no release); --all2all-backend
+// mori is gone by 0.26.0 (the table kept it forever).
+func TestMoriSplit(t *testing.T) {
+	for _, v := range []string{"0.26.0", "0.29.0"} {
+		r := rel(t, v)
+		for _, name := range []string{"mori_high_throughput", "mori_low_latency"} {
+			if _, ok := r.All2AllBackend(name); !ok {
+				t.Errorf("%s refuses %s", v, name)
+			}
+		}
+		if _, ok := r.All2AllBackend("mori"); ok {
+			t.Errorf("%s still accepts mori", v)
+		}
+	}
+	if _, ok := rel(t, "0.22.1").All2AllBackend("mori"); !ok {
+		t.Error("0.22.1 (argparse dump) accepts mori")
+	}
+	if _, ok := rel(t, "0.22.1").All2AllBackend("mori_low_latency"); ok {
+		t.Error("0.22.1's dump has no mori_low_latency")
+	}
+}
+
+// TestAPIServersWithStartRank: at 0.27 and 0.28 a node that serves the API
+// with an explicit --data-parallel-start-rank (0 included) and no
+// --api-server-count starts the local DP size of API servers (serve.py's
+// hybrid default), not the global DP size.
+func TestAPIServersWithStartRank(t *testing.T) {
+	for _, v := range []string{"0.27.0", "0.27.1", "0.28.0"} {
+		r := rel(t, v)
+		for _, start := range []int{0, 8} {
+			n := DPNode{Size: 32, LocalSizeSet: true, LocalSize: 8, StartRankSet: true, StartRank: start}
+			if got, _ := r.DefaultAPIServers(n); got != 8 {
+				t.Errorf("%s start rank %d: %d API servers, want the local size 8", v, start, got)
+			}
+		}
+		if got, _ := r.DefaultAPIServers(DPNode{Size: 32, LocalSizeSet: true, LocalSize: 8}); got != 32 {
+			t.Errorf("%s without a start rank: %d API servers, want the DP size 32", v, got)
+		}
+	}
+}
+
+// TestSeenIsNotFirst: a flag or backend known only from the release it was
+// first seen in is unknown before it (Maybe, with that release), not
+// absent (issue #23: --enable-elastic-ep, DBO with deepep_high_throughput).
+func TestSeenIsNotFirst(t *testing.T) {
+	for _, tt := range []struct {
+		v, flag string
+		want    Presence
+		seen    string
+	}{
+		{"0.21.0", "--enable-elastic-ep", Maybe, "0.22.1"},
+		{"0.5.3", "--enable-elastic-ep", Maybe, "0.22.1"},
+		{"0.22.1", "--enable-elastic-ep", Present, "0.22.1"},
+		{"0.13.0", "--attention-config", Maybe, "0.14.1"},
+		{"0.11.2", "--attention-config", Absent, "0.0.0"},
+		{"0.11.0", "--all2all-backend", Absent, "0.0.0"},
+		{"0.11.1", "--all2all-backend", Present, "0.11.1"},
+	} {
+		got, seen := rel(t, tt.v).FlagIn(tt.flag)
+		if got != tt.want || seen.String() != tt.seen {
+			t.Errorf("%s %s: %s seen %s, want %s seen %s", tt.v, tt.flag, got, seen, tt.want, tt.seen)
+		}
+	}
+	for v, want := range map[string]Presence{"0.11.0": Absent, "0.11.1": Maybe, "0.14.0": Maybe, "0.17.1": Present} {
+		d := rel(t, v).DBORequirement()
+		got := Absent
+		switch {
+		case d.MayAccept(BackendDeepEPHighThroughput):
+			got = Maybe
+		case d.Accepts(BackendDeepEPHighThroughput):
+			got = Present
+		}
+		if got == Maybe && !d.Accepts(BackendDeepEPHighThroughput) {
+			t.Errorf("%s: an unverified backend must still be accepted (lenient)", v)
+		}
+		if got != want {
+			t.Errorf("%s: DBO with deepep_high_throughput %s, want %s", v, got, want)
+		}
+	}
+	if d := rel(t, "0.14.0").DBORequirement(); d.Seen.String() != "0.17.1" {
+		t.Errorf("DBO deepep_high_throughput first seen %s, want 0.17.1", d.Seen)
+	}
+}

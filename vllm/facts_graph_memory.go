@@ -1,0 +1,81 @@
+package vllm
+
+import (
+	"strconv"
+	"strings"
+)
+
+// srcGraphMemory: vLLM's CUDA-graph memory profiling. PR #30515 (opened
+// 2025-12-11) added an estimate of the CUDA graphs' memory, captured with a
+// small dummy KV cache during profiling and subtracted from the KV-cache
+// budget, off by default ("may be enabled with
+// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1"). vllm/envs.py on main (the
+// context of PR #41099's diff, 2026-04-28) reads the variable with default
+// "1", commented "Enabled by default as of v0.21.0"; a 0.27.1 start-up log
+// (gpustack/runner PR #251, 2026-08-14) prints gpu_worker.py's "CUDA graph
+// memory profiling is enabled (default since v0.21.0) ... To disable, set
+// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0" next to "Estimated CUDA graph
+// memory: 0.36 GiB total" and the reduced "Available KV cache memory". PR
+// #45197 (2026-06-10) proposed turning it off by default and was closed
+// unmerged; PR #49233 (2026-07-20) and issue #50780 (0.26.0) still describe
+// it as on by default. Caveat from PR #49233: Model Runner V2, the default
+// for dense models from 0.25.1, returned 0 from profile_cudagraph_memory, so
+// no graph memory was subtracted there (that PR was closed; whether and when
+// V2 began to estimate is not pinned).
+const srcGraphMemory = "PR #30515 (opened 2025-12-11: CUDA-graph memory estimate subtracted from the KV budget, opt-in with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1); " +
+	"vllm/envs.py (main, in PR #41099's diff context, 2026-04-28: default \"1\", \"Enabled by default as of v0.21.0\"); " +
+	"gpustack/runner PR #251 (a vLLM 0.27.1 log, gpu_worker.py: \"CUDA graph memory profiling is enabled (default since v0.21.0)\", \"Estimated CUDA graph memory: 0.36 GiB total\"); " +
+	"PR #45197 (2026-06-10, closed unmerged: would have disabled it by default); PR #49233 (2026-07-20: \"default on\"; Model Runner V2, default for dense models from 0.25.1, " +
+	"estimated 0); issue #50780 (0.26.0: hybrid GDN models overcharged); default-on after 0.27.1 not seen changed, 0.28-0.31 unverified"
+
+// GraphMemoryVariable switches vLLM's CUDA-graph memory profiling.
+const GraphMemoryVariable = "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"
+
+// graphMemoryDefaultOn: releases where profiling is on when the variable is
+// unset. 0.21.0 is vLLM's own statement ("default since v0.21.0"); before it
+// the variable (where it exists) defaults to off.
+var graphMemoryDefaultOn = Span{Since: v0210}
+
+// GraphMemoryProfiling is whether a release subtracts its estimate of
+// CUDA-graph memory from the KV-cache pool (measured during profiling, not
+// only captured after the KV cache is allocated).
+type GraphMemoryProfiling struct {
+	// DefaultOn is Present where profiling is on unless
+	// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (0.21.0 and later), Absent
+	// where it is off unless the variable is 1.
+	DefaultOn Presence
+	// Variable is the environment variable that switches it; VariableIn
+	// is whether the release reads it (Absent before PR #30515's release:
+	// setting it does nothing there).
+	Variable   string
+	VariableIn Presence
+	// Caveat is what the release fact does not capture: Model Runner V2
+	// (dense models from 0.25.1) estimated 0 bytes of graph memory.
+	Caveat string
+	Source string
+}
+
+// GraphMemoryProfiling returns the release's CUDA-graph memory profiling
+// default.
+func (r Release) GraphMemoryProfiling() GraphMemoryProfiling {
+	g := GraphMemoryProfiling{DefaultOn: graphMemoryDefaultOn.In(r.Version), Variable: GraphMemoryVariable,
+		Caveat: "Model Runner V2 (the default for dense models from 0.25.1) estimated no graph memory (PR #49233)", Source: srcGraphMemory}
+	if e, ok := KnownEnvEver(GraphMemoryVariable); ok {
+		g.VariableIn = e.In(r.Version)
+	}
+	return g
+}
+
+// Subtracts reports whether vLLM subtracts the CUDA-graph estimate from the
+// KV pool given the variable's value (set false: the variable is unset).
+// vLLM reads it as bool(int(value)): "0" turns it off, any other integer
+// on. A release that does not read the variable ignores it; a value that is
+// not an integer (vLLM fails on it) counts as unset.
+func (g GraphMemoryProfiling) Subtracts(value string, set bool) bool {
+	if set && g.VariableIn != Absent {
+		if n, err := strconv.Atoi(strings.TrimSpace(value)); err == nil {
+			return n != 0
+		}
+	}
+	return g.DefaultOn == Present
+}
