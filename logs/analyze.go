@@ -174,6 +174,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 	if !c.failed && !c.noted && unrecognisedError(l) {
 		p.noteError(l)
 	}
+	p.waiting = c.waits
 }
 
 // procFor finds (or creates) the process a line belongs to: its prefix

@@ -111,12 +111,14 @@ func dpRayFailureRules() []rule {
 	ray := r([]string{"Current node has no GPU available", "Ray does not allocate any GPUs on the driver node",
 		"No available node types can fulfill resource request", "exceeds the total number of available GPUs in the placement group"}, "", func(c *ctx, _ [][]byte) {
 		if c.l.level == 'W' || c.l.level == 'I' {
+			c.waits = true
 			c.fail(CodeRayWaiting, "", "")
 			return
 		}
 		c.fail(CodeRayNoGPU, "", "")
 	})
 	wait := r([]string{"Waiting for creating a placement group of specs", "exceeds available GPUs"}, "", func(c *ctx, _ [][]byte) {
+		c.waits = true
 		c.fail(CodeRayWaiting, "", "")
 	})
 	return []rule{timeout, mismatch, ray, wait}

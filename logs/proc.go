@@ -43,6 +43,10 @@ type proc struct {
 	// dpFrames is set when the process's traceback runs through vLLM's
 	// data-parallel code: a Gloo or ZMQ failure there is a DP one.
 	dpFrames bool
+	// waiting is set when the process's last line says it waits for
+	// another one; tracebacks counts the tracebacks it began.
+	waiting    bool
+	tracebacks int
 }
 
 // lineRef points at a line of a file.

@@ -24,7 +24,8 @@ func newLogsCmd(s *streams) *cobra.Command {
 			"file per node, or all nodes interleaved in one. For every engine (DP rank) and rank the report\n" +
 			"shows the release, model, arguments, the memory budget vLLM logged (weights, activation peak,\n" +
 			"non-torch memory, CUDA graphs, KV memory and tokens, maximum concurrency), the backends and\n" +
-			"addresses; it recognises failures (each with a code, a kind and a fix) and a start-up that stops.\n" +
+			"addresses; it recognises failures (each with a code, a kind and a fix) and a start-up that stops\n" +
+			"(the last rank waits for another one); a log that merely ends, as an excerpt does, is info.\n" +
 			"With --spec it puts the logged figures next to vlaunch's prediction for the spec, term by term,\n" +
 			"and explains each difference above the calibration targets (docs/calibration-memory.md).\n" +
 			"Exit 0: no failure; 1: a failure or a start-up that stopped; 2: unusable input.",
