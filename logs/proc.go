@@ -44,9 +44,10 @@ type proc struct {
 	// data-parallel code: a Gloo or ZMQ failure there is a DP one.
 	dpFrames bool
 	// waiting is set when the process's last line says it waits for
-	// another one; tracebacks counts the tracebacks it began.
-	waiting    bool
-	tracebacks int
+	// another one; tracebacks counts the tracebacks it began; graphFrames
+	// is set when its current traceback runs through CUDA-graph capture.
+	waiting, graphFrames bool
+	tracebacks           int
 }
 
 // lineRef points at a line of a file.

@@ -372,7 +372,10 @@ func phaseRules() []rule {
 		waitRule(phNone, "Waiting for output from MQLLMEngine"),
 		// A traceback's first line: a log cut before its exception still
 		// shows a failure (LOG001), never an excerpt's end (LOG002).
-		r(one("Traceback (most recent call last)"), "", func(c *ctx, _ [][]byte) { c.p.tracebacks++ }),
+		r(one("Traceback (most recent call last)"), "", func(c *ctx, _ [][]byte) {
+			c.p.tracebacks++
+			c.p.graphFrames = false
+		}),
 		phaseRule(phCUDAGraphs, "Capturing cudagraphs", "Capturing the model for CUDA graphs", "Capturing CUDA graph"),
 		r(one("init engine (profile, create kv cache, warmup model) took "), `took ([\d.]+) seconds`, func(c *ctx, m [][]byte) {
 			c.num(fInitSec, m[1])
