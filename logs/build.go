@@ -9,14 +9,20 @@ import (
 // group is the processes of one engine, before they become an Engine.
 type group struct {
 	attempt, dp int // dp -1: unknown
-	members     []*proc
-	frontends   []*proc
+	// origin is the pod, host or service of the engine when one capture
+	// interleaves several servers (instances); "" otherwise.
+	origin    string
+	members   []*proc
+	frontends []*proc
 }
 
 func (g *group) id() string {
 	id := "dp?"
 	if g.dp >= 0 {
 		id = "dp" + strconv.Itoa(g.dp)
+	}
+	if g.origin != "" {
+		id = g.origin + "/" + id
 	}
 	if g.attempt > 1 {
 		id += "#" + strconv.Itoa(g.attempt)
@@ -29,8 +35,8 @@ func (a *analyzer) report() *Report {
 	rep := &Report{Engines: []Engine{}, Failures: []Failure{}, Comparison: []Comparison{}}
 	for _, f := range a.files {
 		rep.Files = append(rep.Files, File{Name: f.name, Lines: f.lines, Gzip: f.gz, Formats: f.formats.names(),
-			LongLines: f.cutLines, Truncated: f.cut, Restarts: f.attempt - 1})
-		rep.Serving = rep.Serving || f.serving
+			LongLines: f.cutLines, Truncated: f.cut, Restarts: f.restarts()})
+		rep.Serving = rep.Serving || f.anyServing()
 		if f.vllmLines == 0 {
 			rep.notVLLM = append(rep.notVLLM, f.name)
 			rep.Notes = append(rep.Notes, f.name+": no vLLM log line (no `INFO mm-dd hh:mm:ss [file.py:N]` header, no message vlaunch recognises): is it a vLLM log?")
@@ -77,11 +83,14 @@ func headlessReady(es []Engine, a *analyzer) bool {
 // file, unprefixed processes to the engine when the file has no engine
 // core of its own (V0 and early V1 logs) and otherwise to the front-ends.
 func (a *analyzer) groups() ([]*group, map[*proc]*group) {
-	type fa struct{ file, attempt int }
+	type fa struct {
+		file, attempt int
+		origin        string
+	}
 	dps := map[fa]map[int]bool{}
 	hasEngine := map[fa]bool{}
 	for _, p := range a.order {
-		k := fa{p.file, p.attempt}
+		k := fa{p.file, p.attempt, p.origin}
 		if dps[k] == nil {
 			dps[k] = map[int]bool{}
 		}
@@ -92,22 +101,37 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 			dps[k][p.dp] = true
 		}
 	}
-	byKey := map[[2]int]*group{}
+	split := a.instances(func(p *proc) bool {
+		return p.role == roleEngine || p.role == roleMain && !hasEngine[fa{p.file, p.attempt, p.origin}]
+	}, func(p *proc) int {
+		if p.role == roleMain || p.dp < 0 {
+			return soleDP(dps[fa{p.file, p.attempt, p.origin}])
+		}
+		return p.dp
+	})
+	type gk struct {
+		attempt, dp int
+		origin      string
+	}
+	byKey := map[gk]*group{}
 	engineOf := map[*proc]*group{}
 	var out []*group
-	get := func(attempt, dp int) *group {
-		k := [2]int{attempt, dp}
+	get := func(attempt, dp int, origin string) *group {
+		if !split {
+			origin = ""
+		}
+		k := gk{attempt, dp, origin}
 		if g, ok := byKey[k]; ok {
 			return g
 		}
-		g := &group{attempt: attempt, dp: dp}
+		g := &group{attempt: attempt, dp: dp, origin: origin}
 		byKey[k] = g
 		out = append(out, g)
 		return g
 	}
 	var fronts []*proc
 	for _, p := range a.order {
-		k := fa{p.file, p.attempt}
+		k := fa{p.file, p.attempt, p.origin}
 		if p.role == roleAPI || p.role == roleMain && hasEngine[k] {
 			fronts = append(fronts, p)
 			continue
@@ -116,28 +140,56 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		if dp < 0 || p.role == roleMain {
 			dp = soleDP(dps[k])
 		}
-		g := get(p.attempt, dp)
+		g := get(p.attempt, dp, p.origin)
 		g.members = append(g.members, p)
 		engineOf[p] = g
 	}
 	if len(out) == 0 && len(fronts) > 0 {
-		g := get(1, 0)
+		g := get(1, 0, fronts[0].origin)
 		engineOf[fronts[0]] = g
 	}
 	for _, g := range out {
 		for _, p := range fronts {
+			if split && p.origin != g.origin {
+				continue
+			}
 			if p.attempt == g.attempt || len(a.files) > 1 {
 				g.frontends = append(g.frontends, p)
 			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].origin != out[j].origin {
+			return out[i].origin < out[j].origin
+		}
 		if out[i].attempt != out[j].attempt {
 			return out[i].attempt < out[j].attempt
 		}
 		return dpOrder(out[i].dp) < dpOrder(out[j].dp)
 	})
 	return out, engineOf
+}
+
+// instances reports whether the capture interleaves several servers: two
+// engine heads (engine cores, or the unprefixed process of a log without
+// one) of the same attempt and DP rank come from different origins (pods,
+// hosts, services). One DP rank has one engine core, so those are two
+// servers, each with its own figures; a multi-node server's pods hold
+// different DP ranks (or only workers) and stay one.
+func (a *analyzer) instances(head func(*proc) bool, dpOf func(*proc) int) bool {
+	type slot struct{ attempt, dp int }
+	seen := map[slot]string{}
+	for _, p := range a.order {
+		if p.origin == "" || !head(p) {
+			continue
+		}
+		s := slot{p.attempt, dpOf(p)}
+		if o, ok := seen[s]; ok && o != p.origin {
+			return true
+		}
+		seen[s] = p.origin
+	}
+	return false
 }
 
 func dpOrder(dp int) int {

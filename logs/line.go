@@ -14,7 +14,10 @@ type line struct {
 	stamp, vstamp []byte
 	// host is what the capture tool or Ray says the line came from: a pod,
 	// a journald host, a compose service, an NCCL hostname or a Ray IP.
-	host []byte
+	// origin is the capture tool's part alone (pod, journald host, compose
+	// service): two servers interleaved in one capture differ there, while
+	// a Ray worker's IP is a node of the same server.
+	host, origin []byte
 	// proc and tag are the process prefix "(proc tag pid=N)", e.g.
 	// "(VllmWorker rank=1 pid=7)" gives proc "VllmWorker", tag "rank=1".
 	proc, tag []byte

@@ -26,6 +26,7 @@ type proc struct {
 	name    string
 	pid     int
 	host    string
+	origin  string // the capture tool's pod, host or service (line.origin)
 	role    role
 	// ranks as logged; -1 when unknown.
 	dp, tp, pp, ep, grank, world int
@@ -60,6 +61,7 @@ func newProc(file, attempt, seq int, l *line) *proc {
 	p.name = string(l.proc)
 	p.pid = l.pid
 	p.host = string(l.host)
+	p.origin = string(l.origin)
 	p.classify(l)
 	return p
 }

@@ -27,6 +27,7 @@ type rule struct {
 type ctx struct {
 	a *analyzer
 	f *fileState
+	r *run // the start-up of the line's origin
 	p *proc
 	l *line
 	// failed is set when a rule recorded a failure from the line, noted
@@ -52,8 +53,8 @@ func (c *ctx) str(k field, b []byte) { c.p.facts.setStr(k, string(b), c.l.no) }
 
 func (c *ctx) phase(ph phase) {
 	c.p.advance(ph, c.l.no)
-	if ph > c.f.maxPhase {
-		c.f.maxPhase = ph
+	if ph > c.r.maxPhase {
+		c.r.maxPhase = ph
 	}
 }
 
@@ -384,7 +385,7 @@ func phaseRules() []rule {
 		r([]string{"Uvicorn running on", "Application startup complete", "Starting vLLM API server",
 			"Starting vLLM server on", "Avg prompt throughput"}, "", func(c *ctx, _ [][]byte) {
 			c.phase(phServing)
-			c.f.serving = true
+			c.r.serving = true
 		}),
 	}
 }

@@ -76,7 +76,7 @@ func peelBracket(b []byte, l *line) []byte {
 	case len(rest) > 0 && rest[0] == ' ' && bytes.Count(in, []byte("/")) == 2 && bytes.IndexByte(in, ' ') < 0:
 		l.formats |= fmtKubectlPrefix
 		parts := bytes.SplitN(in, []byte("/"), 3)
-		l.host = parts[1]
+		l.host, l.origin = parts[1], parts[1]
 		return rest[1:]
 	}
 	return b
@@ -182,7 +182,7 @@ func peelHostIdent(b []byte, l *line) ([]byte, bool) {
 	if i := bytes.IndexByte(ident, '['); i >= 0 && ident[len(ident)-1] != ']' {
 		return b, false
 	}
-	l.host = b[:sp]
+	l.host, l.origin = b[:sp], b[:sp]
 	return rest[colon+2:], true
 }
 
@@ -199,7 +199,7 @@ func peelCompose(b []byte, l *line) []byte {
 	if i == 0 || j == i || j+1 >= len(b) || b[j] != '|' || b[j+1] != ' ' {
 		return b
 	}
-	l.host = b[:i]
+	l.host, l.origin = b[:i], b[:i]
 	l.formats |= fmtCompose
 	return b[j+2:]
 }
