@@ -46,6 +46,12 @@ func TestShellFrontEnd(t *testing.T) {
 		{name: "trim patterns", script: "H=node-3.example\nvllm serve m --a ${H%%.*} --b ${H#node-} --c ${H##*-}\n", want: []string{"m --a node-3 --b 3.example --c 3.example"}},
 		{name: "seq separator", script: "export CUDA_VISIBLE_DEVICES=$(seq -s, 0 3)\nvllm serve m --d $CUDA_VISIBLE_DEVICES\n", want: []string{"m --d 0,1,2,3"}},
 		{name: "echo ignored", script: "echo vllm serve m\n", want: nil},
+		// ${A[@]+"${A[@]}"}: every element, or nothing when A is unset
+		// (set -u safe); vlaunch's docker bundles pass gdrcopy's device so.
+		{name: "array alternate", script: "G=(--x 1)\nvllm serve m ${G[@]+\"${G[@]}\"} --y\n", want: []string{"m --x 1 --y"}},
+		{name: "array alternate unset", script: "vllm serve m ${G[@]+\"${G[@]}\"} --y\n", want: []string{"m --y"}},
+		{name: "docker gdrcopy", script: "g=()\nif [ -e /dev/gdrdrv ]; then g=(--device /dev/gdrdrv); fi\ndocker run --gpus all ${g[@]+\"${g[@]}\"} vllm/vllm-openai:v0.11.0 m --tp 2\n", want: []string{"m --tp 2"}},
+		{name: "array keys are not elements", script: "G=(a b)\nvllm serve m ${!G[@]}\n", want: []string{"m ${!G[@]}"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { parseArgv(t, tt.script, tt.want) })
