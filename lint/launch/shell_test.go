@@ -51,6 +51,12 @@ func TestShellFrontEnd(t *testing.T) {
 		{name: "array alternate", script: "G=(--x 1)\nvllm serve m ${G[@]+\"${G[@]}\"} --y\n", want: []string{"m --x 1 --y"}},
 		{name: "array alternate unset", script: "vllm serve m ${G[@]+\"${G[@]}\"} --y\n", want: []string{"m --y"}},
 		{name: "docker gdrcopy", script: "g=()\nif [ -e /dev/gdrdrv ]; then g=(--device /dev/gdrdrv); fi\ndocker run --gpus all ${g[@]+\"${g[@]}\"} vllm/vllm-openai:v0.11.0 m --tp 2\n", want: []string{"m --tp 2"}},
+		// docker run IMAGE: an image the script does not name, or one whose
+		// name says vLLM, followed by vLLM serve flags is vLLM's server.
+		{name: "docker image from caller", script: "docker run --gpus all \"$IMAGE\" --model m --tensor-parallel-size 2\n", want: []string{"--model m --tensor-parallel-size 2"}},
+		{name: "docker vendor vllm image", script: "docker run --gpus all registry.local/ai/vllm-rocm:1.2 --model m --max-model-len 8192\n", want: []string{"--model m --max-model-len 8192"}},
+		{name: "docker other server's flags", script: "docker run --gpus all \"$IMAGE\" --model-path m --tp 2 --mem-fraction-static 0.8\n", want: nil},
+		{name: "docker other image", script: "docker run --gpus all lmsysorg/sglang:latest --model m\n", want: nil},
 		{name: "array keys are not elements", script: "G=(a b)\nvllm serve m ${!G[@]}\n", want: []string{"m ${!G[@]}"}},
 	}
 	for _, tt := range tests {
