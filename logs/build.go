@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // group is the processes of one engine, before they become an Engine.
@@ -46,6 +47,7 @@ func (a *analyzer) report() *Report {
 	for _, g := range groups {
 		rep.Engines = append(rep.Engines, a.engine(g))
 	}
+	rep.Notes = append(rep.Notes, twinNotes(groups)...)
 	if !rep.Serving {
 		rep.Serving = headlessReady(rep.Engines, a)
 	}
@@ -109,6 +111,12 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		}
 		return p.dp
 	})
+	twins := a.twinCores(func(p *proc) int {
+		if p.dp < 0 {
+			return soleDP(dps[fa{p.file, p.attempt, p.origin}])
+		}
+		return p.dp
+	})
 	type gk struct {
 		attempt, dp int
 		origin      string
@@ -117,9 +125,6 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 	engineOf := map[*proc]*group{}
 	var out []*group
 	get := func(attempt, dp int, origin string) *group {
-		if !split {
-			origin = ""
-		}
 		k := gk{attempt, dp, origin}
 		if g, ok := byKey[k]; ok {
 			return g
@@ -140,12 +145,28 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		if dp < 0 || p.role == roleMain {
 			dp = soleDP(dps[k])
 		}
-		g := get(p.attempt, dp, p.origin)
+		inst := ""
+		switch {
+		case split:
+			inst = p.origin
+		case twins[twinSlot{p.file, p.attempt, p.origin, dp}]:
+			// Two engine cores of one DP rank: each core is its own
+			// engine; its workers cannot be told apart (twinCores).
+			inst = "?"
+			if p.role == roleEngine && p.pid > 0 {
+				inst = "pid=" + strconv.Itoa(p.pid)
+			}
+		}
+		g := get(p.attempt, dp, inst)
 		g.members = append(g.members, p)
 		engineOf[p] = g
 	}
 	if len(out) == 0 && len(fronts) > 0 {
-		g := get(1, 0, fronts[0].origin)
+		inst := ""
+		if split {
+			inst = fronts[0].origin
+		}
+		g := get(1, 0, inst)
 		engineOf[fronts[0]] = g
 	}
 	for _, g := range out {
@@ -168,6 +189,68 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		return dpOrder(out[i].dp) < dpOrder(out[j].dp)
 	})
 	return out, engineOf
+}
+
+// twinNotes says where two engine cores claimed one DP rank (twinCores).
+func twinNotes(groups []*group) []string {
+	type slot struct{ attempt, dp int }
+	cores := map[slot][]string{}
+	apart := map[slot]bool{}
+	var order []slot
+	for _, g := range groups {
+		if g.origin == "?" {
+			apart[slot{g.attempt, g.dp}] = true
+		}
+		if !strings.HasPrefix(g.origin, "pid=") {
+			continue
+		}
+		s := slot{g.attempt, g.dp}
+		if cores[s] == nil {
+			order = append(order, s)
+		}
+		cores[s] = append(cores[s], g.id())
+	}
+	var out []string
+	for _, s := range order {
+		workers := ""
+		if apart[s] {
+			workers = fmt.Sprintf("; the other processes of that rank, which could be either's, are kept apart as ?/%s", (&group{dp: s.dp}).id())
+		}
+		out = append(out, fmt.Sprintf("engines %s are engine cores of the same DP rank in one start-up: two servers interleaved with no pod prefix (or a restart); each has its core's own figures%s: capture each server separately, or with kubectl logs --prefix",
+			strings.Join(cores[s], " and "), workers))
+	}
+	return out
+}
+
+// twinSlot is one DP rank of one start-up attempt of one origin of a file.
+type twinSlot struct {
+	file, attempt int
+	origin        string
+	dp            int
+}
+
+// twinCores finds the DP ranks that two engine cores (different pids)
+// claim within one start-up of one file and origin: two servers whose
+// lines are interleaved with no pod prefix to tell them apart, or a
+// restart vLLM's prefixed lines did not show. One DP rank has one engine
+// core, so each core's own figures are its engine's; the workers of that
+// rank could belong to either and are kept apart (engine "?/dpN") rather
+// than mixed into one core's figures. The report says so (twinNote).
+func (a *analyzer) twinCores(dpOf func(*proc) int) map[twinSlot]bool {
+	first := map[twinSlot]int{}
+	out := map[twinSlot]bool{}
+	for _, p := range a.order {
+		if p.role != roleEngine || p.pid <= 0 {
+			continue
+		}
+		s := twinSlot{p.file, p.attempt, p.origin, dpOf(p)}
+		if pid, ok := first[s]; ok && pid != p.pid {
+			out[s] = true
+		} else if !ok {
+			first[s] = p.pid
+		}
+	}
+	return out
 }
 
 // instances reports whether the capture interleaves several servers: two

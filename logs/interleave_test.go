@@ -98,3 +98,31 @@ func TestOneServerAcrossPodsStaysOne(t *testing.T) {
 		t.Errorf("Ray workers on two nodes: want one engine dp0 with 3 ranks, got %+v", rep.Engines)
 	}
 }
+
+// TestTwoCoresOneRankWithoutPrefix: two servers interleaved with no pod
+// prefix show two engine cores (different pids) for one DP rank. Each
+// core keeps its own figures; workers of that rank, which could be
+// either's, are kept apart, and a note says why.
+func TestTwoCoresOneRankWithoutPrefix(t *testing.T) {
+	log := `(EngineCore_DP0 pid=123) INFO 04-22 01:07:43 [v1/worker/gpu_worker.py:436] Available KV cache memory: 15.41 GiB
+(EngineCore_DP0 pid=456) INFO 04-22 01:07:43 [v1/worker/gpu_worker.py:436] Available KV cache memory: 20.00 GiB
+(EngineCore_DP0 pid=123) INFO 04-22 01:07:44 [v1/core/kv_cache_utils.py:1000] GPU KV cache size: 100,000 tokens
+(EngineCore_DP0 pid=456) INFO 04-22 01:07:44 [v1/core/kv_cache_utils.py:1000] GPU KV cache size: 200,000 tokens
+(Worker_TP1 pid=789) INFO 04-22 01:07:10 [v1/worker/gpu_model_runner.py:2000] Model loading took 7.50 GiB and 10.1 seconds
+`
+	rep := analyzeStrings(t, map[string]string{"n.log": log}, "n.log")
+	var got []string
+	for _, e := range rep.Engines {
+		s := e.ID
+		if e.AvailableKVGiB != nil && e.KVCacheTokens != nil {
+			s += fmt.Sprintf(" %v/%v", *e.AvailableKVGiB, *e.KVCacheTokens)
+		}
+		got = append(got, s)
+	}
+	if want := "?/dp0 pid=123/dp0 15.41/100000 pid=456/dp0 20/200000"; strings.Join(got, " ") != want {
+		t.Errorf("engines %q, want %q", strings.Join(got, " "), want)
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "pid=123/dp0 and pid=456/dp0") || !strings.Contains(rep.Notes[0], "kept apart as ?/dp0") {
+		t.Errorf("notes %q", rep.Notes)
+	}
+}
