@@ -126,3 +126,31 @@ func TestTwoCoresOneRankWithoutPrefix(t *testing.T) {
 		t.Errorf("notes %q", rep.Notes)
 	}
 }
+
+// TestSternPrefix: stern's "POD CONTAINER " before each line names the
+// pod, so two pods in one stern stream keep their figures; two lowercase
+// words of prose before a message are not a stern prefix.
+func TestSternPrefix(t *testing.T) {
+	log := `vllm-a-0 vllm (EngineCore_DP0 pid=123) INFO 04-22 01:07:43 [v1/worker/gpu_worker.py:436] Available KV cache memory: 15.41 GiB
+vllm-b-0 vllm (EngineCore_DP0 pid=123) INFO 04-22 01:07:43 [v1/worker/gpu_worker.py:436] Available KV cache memory: 20.00 GiB
+vllm-b-0 vllm INFO 04-22 01:07:44 [v1/core/kv_cache_utils.py:1000] GPU KV cache size: 200,000 tokens
+vllm-a-0 vllm 2025-04-22T01:07:44.000000000Z INFO 04-22 01:07:44 [v1/core/kv_cache_utils.py:1000] GPU KV cache size: 100,000 tokens
+`
+	rep := analyzeStrings(t, map[string]string{"n.log": log}, "n.log")
+	var got []string
+	for _, e := range rep.Engines {
+		got = append(got, fmt.Sprintf("%s %v", e.ID, *e.AvailableKVGiB))
+	}
+	if want := "vllm-a-0/dp0 15.41 vllm-b-0/dp0 20"; strings.Join(got, " ") != want {
+		t.Errorf("engines %q, want %q", strings.Join(got, " "), want)
+	}
+	if f := rep.Files[0].Formats; strings.Join(f, ",") != "timestamps,stern" {
+		t.Errorf("formats %v", f)
+	}
+	var l line
+	var p parser
+	p.parse([]byte("so the log ends here"), &l)
+	if len(l.origin) != 0 {
+		t.Errorf("prose read as a stern prefix: origin %q", l.origin)
+	}
+}

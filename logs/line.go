@@ -50,9 +50,10 @@ const (
 	fmtCI
 	fmtQuote
 	fmtProgress
+	fmtStern
 )
 
-var formatNames = []string{"ansi", "timestamps", "kubectl-prefix", "journald", "compose", "ray", "ci", "quoted", "progress-bars"}
+var formatNames = []string{"ansi", "timestamps", "kubectl-prefix", "journald", "compose", "ray", "ci", "quoted", "progress-bars", "stern"}
 
 // names lists the formats in a stable order.
 func (f formatSet) names() []string {
@@ -134,7 +135,10 @@ func peelOneWrapper(b []byte, l *line) []byte {
 		if r := peelNCCL(b, l); len(r) != len(b) {
 			return r
 		}
-		return peelCompose(b, l)
+		if r := peelCompose(b, l); len(r) != len(b) {
+			return r
+		}
+		return peelStern(b, l)
 	}
 	return b
 }
