@@ -122,6 +122,16 @@ func peelOneWrapper(b []byte, l *line) []byte {
 			l.formats |= fmtQuote
 			return trimSpaceLeft(b[len("▎"):])
 		}
+		if bytes.HasPrefix(b, boxBar) {
+			// A terminal UI's frame (k9s: "│ INFO ... │", padded to the
+			// pane's width), on both sides of the line.
+			l.formats |= fmtQuote
+			b = bytes.TrimRight(b[len(boxBar):], " ")
+			if bytes.HasSuffix(b, boxBar) {
+				b = bytes.TrimRight(b[:len(b)-len(boxBar)], " ")
+			}
+			return trimSpaceLeft(b)
+		}
 	case c == '[':
 		return peelBracket(b, l)
 	case c >= '0' && c <= '9':
@@ -142,6 +152,10 @@ func peelOneWrapper(b []byte, l *line) []byte {
 	}
 	return b
 }
+
+// boxBar is the box-drawing vertical line (U+2502) a terminal UI frames
+// each line of a pane with.
+var boxBar = []byte("│")
 
 // peelPaste removes "  | " (CI log tables) and "> " (quoted replies).
 func peelPaste(b []byte, l *line) []byte {
