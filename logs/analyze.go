@@ -23,15 +23,71 @@ type fileState struct {
 	cutLines int
 	cut      bool
 	formats  formatSet
-	attempt  int
-	maxPhase phase
-	serving  bool
+	// run is the start-up state of the file's server; origins that of each
+	// server a capture interleaves (kubectl --prefix pods, compose
+	// services, journald hosts), so that one's restart or progress is not
+	// another's.
+	run
+	origins map[string]*run
 	// vllmLines counts lines with vLLM's log header or a recognised
 	// message: none means the file is not a vLLM log.
 	vllmLines int
 	// dpCoordinator is set when the file shows vLLM starting its DP
 	// coordinator: the deployment is data-parallel.
 	dpCoordinator bool
+}
+
+// run is how far one server's start-up got in a file, and how often it
+// started again.
+type run struct {
+	attempt  int
+	maxPhase phase
+	serving  bool
+}
+
+// maxOrigins bounds the servers told apart in one file; lines of further
+// origins count as the file's own.
+const maxOrigins = 256
+
+// runOf is the start-up state of the line's origin.
+func (f *fileState) runOf(origin []byte) *run {
+	if len(origin) == 0 {
+		return &f.run
+	}
+	if r, ok := f.origins[string(origin)]; ok {
+		return r
+	}
+	if len(f.origins) >= maxOrigins {
+		return &f.run
+	}
+	if f.origins == nil {
+		f.origins = map[string]*run{}
+	}
+	r := &run{attempt: 1}
+	f.origins[string(origin)] = r
+	return r
+}
+
+// restarts counts the start-ups after the first, over all origins.
+func (f *fileState) restarts() int {
+	n := f.attempt - 1
+	for _, r := range f.origins {
+		n += r.attempt - 1
+	}
+	return n
+}
+
+// serving reports whether any server of the file finished starting.
+func (f *fileState) anyServing() bool {
+	if f.serving {
+		return true
+	}
+	for _, r := range f.origins {
+		if r.serving {
+			return true
+		}
+	}
+	return false
 }
 
 // analyzer holds the state of one analysis across its files.
@@ -108,7 +164,7 @@ func Analyze(srcs ...*Source) (*Report, error) {
 
 // read streams one source through the rules.
 func (a *analyzer) read(src *Source) error {
-	f := &fileState{name: src.Name, gz: src.gz, attempt: 1}
+	f := &fileState{name: src.Name, gz: src.gz, run: run{attempt: 1}}
 	fi := len(a.files)
 	a.files = append(a.files, f)
 	lr := newLineReader(src.r)
@@ -145,19 +201,20 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 		a.hits = append(a.hits, ri)
 		start = start || compiled.rules[ri].start
 	})
-	if start && f.maxPhase >= phConfig && len(l.proc) == 0 && f.attempt < maxAttempts {
-		f.attempt++
-		f.maxPhase = phNone
-		f.serving = false
+	rn := f.runOf(l.origin)
+	if start && rn.maxPhase >= phConfig && len(l.proc) == 0 && rn.attempt < maxAttempts {
+		rn.attempt++
+		rn.maxPhase = phNone
+		rn.serving = false
 	}
 	// A pasted excerpt often has no header ("Available KV cache memory:
 	// 8.11 GiB" alone), so a recognised message counts as much as one.
 	if l.level != 0 || len(a.hits) > 0 {
 		f.vllmLines++
 	}
-	p := a.procFor(fi, f, l)
+	p := a.procFor(fi, rn, l)
 	p.touch(l)
-	c := ctx{a: a, f: f, p: p, l: l}
+	c := ctx{a: a, f: f, r: rn, p: p, l: l}
 	for _, ri := range a.hits {
 		ru := &compiled.rules[ri]
 		if ru.plain && l.indent {
@@ -174,12 +231,13 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 	if !c.failed && !c.noted && unrecognisedError(l) {
 		p.noteError(l)
 	}
+	p.waiting = c.waits
 }
 
 // procFor finds (or creates) the process a line belongs to: its prefix
-// (with host and pid) within the file's current attempt, or the file's
-// unprefixed main process.
-func (a *analyzer) procFor(fi int, f *fileState, l *line) *proc {
+// (with origin, host and pid) within its origin's current attempt, or the
+// origin's unprefixed main process.
+func (a *analyzer) procFor(fi int, f *run, l *line) *proc {
 	if l.pid == 0 && len(l.proc) == 0 && l.grank >= 0 {
 		// torch.distributed's "[rank1]:" is the only process mark some
 		// lines carry (spawned workers' tracebacks and c10d warnings).
@@ -187,13 +245,13 @@ func (a *analyzer) procFor(fi int, f *fileState, l *line) *proc {
 		l.proc = strconv.AppendInt(l.proc, int64(l.grank), 10)
 		l.rankName = l.proc
 	}
-	k := a.key(fi, f.attempt, l.host, l.pid, l.proc)
+	k := a.key(fi, f.attempt, l.origin, l.host, l.pid, l.proc)
 	if p, ok := a.procs[string(k)]; ok {
 		p.relabel(l)
 		return p
 	}
 	if l.pid > 0 {
-		pk := a.pidKey(fi, f.attempt, l.pid)
+		pk := a.pidKey(fi, f.attempt, l.origin, l.pid)
 		if p, ok := a.byPID[string(pk)]; ok && (len(l.proc) == 0 || len(l.host) == 0 || p.host == "") {
 			p.relabel(l)
 			return p
@@ -202,7 +260,7 @@ func (a *analyzer) procFor(fi int, f *fileState, l *line) *proc {
 	if len(a.order) >= maxProcs {
 		a.overrun++
 		l2 := line{grank: -1}
-		k = a.key(fi, f.attempt, nil, 0, []byte("overflow"))
+		k = a.key(fi, f.attempt, nil, nil, 0, []byte("overflow"))
 		if p, ok := a.procs[string(k)]; ok {
 			return p
 		}
@@ -211,17 +269,19 @@ func (a *analyzer) procFor(fi int, f *fileState, l *line) *proc {
 	p := newProc(fi, f.attempt, len(a.order), l)
 	a.procs[string(k)] = p
 	if l.pid > 0 {
-		a.byPID[string(a.pidKey(fi, f.attempt, l.pid))] = p
+		a.byPID[string(a.pidKey(fi, f.attempt, l.origin, l.pid))] = p
 	}
 	a.order = append(a.order, p)
 	return p
 }
 
-func (a *analyzer) key(fi, attempt int, host []byte, pid int, name []byte) []byte {
+func (a *analyzer) key(fi, attempt int, origin, host []byte, pid int, name []byte) []byte {
 	b := a.keybuf[:0]
 	b = strconv.AppendInt(b, int64(fi), 10)
 	b = append(b, '|')
 	b = strconv.AppendInt(b, int64(attempt), 10)
+	b = append(b, '|')
+	b = append(b, origin...)
 	b = append(b, '|')
 	b = append(b, host...)
 	b = append(b, '|')
@@ -234,11 +294,13 @@ func (a *analyzer) key(fi, attempt int, host []byte, pid int, name []byte) []byt
 	return b
 }
 
-func (a *analyzer) pidKey(fi, attempt, pid int) []byte {
+func (a *analyzer) pidKey(fi, attempt int, origin []byte, pid int) []byte {
 	b := a.pidbuf[:0]
 	b = strconv.AppendInt(b, int64(fi), 10)
 	b = append(b, '|')
 	b = strconv.AppendInt(b, int64(attempt), 10)
+	b = append(b, '|')
+	b = append(b, origin...)
 	b = append(b, "|pid|"...)
 	b = strconv.AppendInt(b, int64(pid), 10)
 	a.pidbuf = b

@@ -4,19 +4,26 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // group is the processes of one engine, before they become an Engine.
 type group struct {
 	attempt, dp int // dp -1: unknown
-	members     []*proc
-	frontends   []*proc
+	// origin is the pod, host or service of the engine when one capture
+	// interleaves several servers (instances); "" otherwise.
+	origin    string
+	members   []*proc
+	frontends []*proc
 }
 
 func (g *group) id() string {
 	id := "dp?"
 	if g.dp >= 0 {
 		id = "dp" + strconv.Itoa(g.dp)
+	}
+	if g.origin != "" {
+		id = g.origin + "/" + id
 	}
 	if g.attempt > 1 {
 		id += "#" + strconv.Itoa(g.attempt)
@@ -29,8 +36,8 @@ func (a *analyzer) report() *Report {
 	rep := &Report{Engines: []Engine{}, Failures: []Failure{}, Comparison: []Comparison{}}
 	for _, f := range a.files {
 		rep.Files = append(rep.Files, File{Name: f.name, Lines: f.lines, Gzip: f.gz, Formats: f.formats.names(),
-			LongLines: f.cutLines, Truncated: f.cut, Restarts: f.attempt - 1})
-		rep.Serving = rep.Serving || f.serving
+			LongLines: f.cutLines, Truncated: f.cut, Restarts: f.restarts()})
+		rep.Serving = rep.Serving || f.anyServing()
 		if f.vllmLines == 0 {
 			rep.notVLLM = append(rep.notVLLM, f.name)
 			rep.Notes = append(rep.Notes, f.name+": no vLLM log line (no `INFO mm-dd hh:mm:ss [file.py:N]` header, no message vlaunch recognises): is it a vLLM log?")
@@ -40,6 +47,7 @@ func (a *analyzer) report() *Report {
 	for _, g := range groups {
 		rep.Engines = append(rep.Engines, a.engine(g))
 	}
+	rep.Notes = append(rep.Notes, twinNotes(groups)...)
 	if !rep.Serving {
 		rep.Serving = headlessReady(rep.Engines, a)
 	}
@@ -77,11 +85,14 @@ func headlessReady(es []Engine, a *analyzer) bool {
 // file, unprefixed processes to the engine when the file has no engine
 // core of its own (V0 and early V1 logs) and otherwise to the front-ends.
 func (a *analyzer) groups() ([]*group, map[*proc]*group) {
-	type fa struct{ file, attempt int }
+	type fa struct {
+		file, attempt int
+		origin        string
+	}
 	dps := map[fa]map[int]bool{}
 	hasEngine := map[fa]bool{}
 	for _, p := range a.order {
-		k := fa{p.file, p.attempt}
+		k := fa{p.file, p.attempt, p.origin}
 		if dps[k] == nil {
 			dps[k] = map[int]bool{}
 		}
@@ -92,22 +103,40 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 			dps[k][p.dp] = true
 		}
 	}
-	byKey := map[[2]int]*group{}
+	split := a.instances(func(p *proc) bool {
+		return p.role == roleEngine || p.role == roleMain && !hasEngine[fa{p.file, p.attempt, p.origin}]
+	}, func(p *proc) int {
+		if p.role == roleMain || p.dp < 0 {
+			return soleDP(dps[fa{p.file, p.attempt, p.origin}])
+		}
+		return p.dp
+	})
+	twins := a.twinCores(func(p *proc) int {
+		if p.dp < 0 {
+			return soleDP(dps[fa{p.file, p.attempt, p.origin}])
+		}
+		return p.dp
+	})
+	type gk struct {
+		attempt, dp int
+		origin      string
+	}
+	byKey := map[gk]*group{}
 	engineOf := map[*proc]*group{}
 	var out []*group
-	get := func(attempt, dp int) *group {
-		k := [2]int{attempt, dp}
+	get := func(attempt, dp int, origin string) *group {
+		k := gk{attempt, dp, origin}
 		if g, ok := byKey[k]; ok {
 			return g
 		}
-		g := &group{attempt: attempt, dp: dp}
+		g := &group{attempt: attempt, dp: dp, origin: origin}
 		byKey[k] = g
 		out = append(out, g)
 		return g
 	}
 	var fronts []*proc
 	for _, p := range a.order {
-		k := fa{p.file, p.attempt}
+		k := fa{p.file, p.attempt, p.origin}
 		if p.role == roleAPI || p.role == roleMain && hasEngine[k] {
 			fronts = append(fronts, p)
 			continue
@@ -116,28 +145,134 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		if dp < 0 || p.role == roleMain {
 			dp = soleDP(dps[k])
 		}
-		g := get(p.attempt, dp)
+		inst := ""
+		switch {
+		case split:
+			inst = p.origin
+		case twins[twinSlot{p.file, p.attempt, p.origin, dp}]:
+			// Two engine cores of one DP rank: each core is its own
+			// engine; its workers cannot be told apart (twinCores).
+			inst = "?"
+			if p.role == roleEngine && p.pid > 0 {
+				inst = "pid=" + strconv.Itoa(p.pid)
+			}
+		}
+		g := get(p.attempt, dp, inst)
 		g.members = append(g.members, p)
 		engineOf[p] = g
 	}
 	if len(out) == 0 && len(fronts) > 0 {
-		g := get(1, 0)
+		inst := ""
+		if split {
+			inst = fronts[0].origin
+		}
+		g := get(1, 0, inst)
 		engineOf[fronts[0]] = g
 	}
 	for _, g := range out {
 		for _, p := range fronts {
+			if split && p.origin != g.origin {
+				continue
+			}
 			if p.attempt == g.attempt || len(a.files) > 1 {
 				g.frontends = append(g.frontends, p)
 			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].origin != out[j].origin {
+			return out[i].origin < out[j].origin
+		}
 		if out[i].attempt != out[j].attempt {
 			return out[i].attempt < out[j].attempt
 		}
 		return dpOrder(out[i].dp) < dpOrder(out[j].dp)
 	})
 	return out, engineOf
+}
+
+// twinNotes says where two engine cores claimed one DP rank (twinCores).
+func twinNotes(groups []*group) []string {
+	type slot struct{ attempt, dp int }
+	cores := map[slot][]string{}
+	apart := map[slot]bool{}
+	var order []slot
+	for _, g := range groups {
+		if g.origin == "?" {
+			apart[slot{g.attempt, g.dp}] = true
+		}
+		if !strings.HasPrefix(g.origin, "pid=") {
+			continue
+		}
+		s := slot{g.attempt, g.dp}
+		if cores[s] == nil {
+			order = append(order, s)
+		}
+		cores[s] = append(cores[s], g.id())
+	}
+	var out []string
+	for _, s := range order {
+		workers := ""
+		if apart[s] {
+			workers = fmt.Sprintf("; the other processes of that rank, which could be either's, are kept apart as ?/%s", (&group{dp: s.dp}).id())
+		}
+		out = append(out, fmt.Sprintf("engines %s are engine cores of the same DP rank in one start-up: two servers interleaved with no pod prefix (or a restart); each has its core's own figures%s: capture each server separately, or with kubectl logs --prefix",
+			strings.Join(cores[s], " and "), workers))
+	}
+	return out
+}
+
+// twinSlot is one DP rank of one start-up attempt of one origin of a file.
+type twinSlot struct {
+	file, attempt int
+	origin        string
+	dp            int
+}
+
+// twinCores finds the DP ranks that two engine cores (different pids)
+// claim within one start-up of one file and origin: two servers whose
+// lines are interleaved with no pod prefix to tell them apart, or a
+// restart vLLM's prefixed lines did not show. One DP rank has one engine
+// core, so each core's own figures are its engine's; the workers of that
+// rank could belong to either and are kept apart (engine "?/dpN") rather
+// than mixed into one core's figures. The report says so (twinNote).
+func (a *analyzer) twinCores(dpOf func(*proc) int) map[twinSlot]bool {
+	first := map[twinSlot]int{}
+	out := map[twinSlot]bool{}
+	for _, p := range a.order {
+		if p.role != roleEngine || p.pid <= 0 {
+			continue
+		}
+		s := twinSlot{p.file, p.attempt, p.origin, dpOf(p)}
+		if pid, ok := first[s]; ok && pid != p.pid {
+			out[s] = true
+		} else if !ok {
+			first[s] = p.pid
+		}
+	}
+	return out
+}
+
+// instances reports whether the capture interleaves several servers: two
+// engine heads (engine cores, or the unprefixed process of a log without
+// one) of the same attempt and DP rank come from different origins (pods,
+// hosts, services). One DP rank has one engine core, so those are two
+// servers, each with its own figures; a multi-node server's pods hold
+// different DP ranks (or only workers) and stay one.
+func (a *analyzer) instances(head func(*proc) bool, dpOf func(*proc) int) bool {
+	type slot struct{ attempt, dp int }
+	seen := map[slot]string{}
+	for _, p := range a.order {
+		if p.origin == "" || !head(p) {
+			continue
+		}
+		s := slot{p.attempt, dpOf(p)}
+		if o, ok := seen[s]; ok && o != p.origin {
+			return true
+		}
+		seen[s] = p.origin
+	}
+	return false
 }
 
 func dpOrder(dp int) int {

@@ -30,6 +30,7 @@ var Kinds = []string{KindOOMLoading, KindKVCacheInsufficient, KindNCCL, KindGloo
 // paragraph the report quotes.
 const (
 	CodeStopped          = codes.LogStopped
+	CodeEnds             = codes.LogEnds
 	CodeOOMLoading       = codes.LogOOMLoading
 	CodeFreeMemory       = codes.LogFreeMemory
 	CodeNoKVMemory       = codes.LogNoKVMemory
@@ -57,8 +58,8 @@ const (
 	CodeIterTimeout      = codes.LogIterationTimeout
 )
 
-// kindOf is the failure kind of each code. A stop (LOG001) takes its kind
-// from the phase it stopped in instead.
+// kindOf is the failure kind of each code. A stop (LOG001) and an end
+// (LOG002) take their kind from the phase the log ends in instead.
 var kindOf = map[diag.Code]string{
 	CodeOOMLoading: KindOOMLoading, CodeFreeMemory: KindOOMLoading,
 	CodeNoKVMemory: KindKVCacheInsufficient, CodeMaxLenTooLong: KindKVCacheInsufficient,

@@ -14,8 +14,10 @@
 // graphs, available KV memory, KV tokens, maximum concurrency), the attention
 // and all-to-all backends and the DP/EP ranks and addresses. It recognises
 // the failures people post in vLLM's issue tracker, each with a stable code,
-// a kind and what to do, and a start-up that stops without an error (a hang):
-// which rank got least far and where it stopped.
+// a kind and what to do, and a start-up that stops without an error (a hang:
+// the last rank waits for another one): which rank got least far and where
+// it stopped. A log that merely ends, with no error and no wait, is what an
+// excerpt looks like: it is reported as the phase it ends in (info).
 //
 // Reading is streaming and bounded: a line is at most MaxLineBytes, a file
 // at most MaxFileBytes after decompression, and the state kept per process,

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -31,6 +32,10 @@ func memoryFailureRules() []rule {
 		switch ph := c.effectivePhase(); {
 		case ph == phCUDAGraphs:
 			c.fail(CodeCUDAGraph, msg+" while capturing CUDA graphs", "")
+		case c.p.graphFrames:
+			// The progress line is often missing (a progress bar on
+			// stderr, an excerpt): the traceback says where it was.
+			c.fail(CodeCUDAGraph, msg+" while capturing CUDA graphs (the traceback runs through the capture)", "")
 		case ph >= phEngineReady:
 			c.fail(CodeOther, msg+" after start-up (while serving)", "")
 		default:
@@ -74,7 +79,25 @@ func memoryFailureRules() []rule {
 	graph := r([]string{"operation not permitted when stream is capturing", "cudaErrorStreamCapture"}, "", func(c *ctx, _ [][]byte) {
 		c.fail(CodeCUDAGraph, "", "")
 	})
-	return []rule{oom, free, noKV, negKV, v0Len, serve, v1Len, estimate, graph}
+	return []rule{graphFrames(), oom, free, noKV, negKV, v0Len, serve, v1Len, estimate, graph}
+}
+
+// graphFrame is a traceback frame or source line of vLLM's CUDA-graph
+// capture: V1's GPUModelRunner.capture_model, _capture_cudagraphs and
+// _warmup_and_capture (0.8 to 0.2x), V0's ModelRunner.capture_model and
+// CUDAGraphRunner.capture, and torch's capture itself (torch.cuda.graph(),
+// CUDAGraph.capture_end) as vllm#19186 shows it.
+var graphFrame = regexp.MustCompile(`(?:^File ".*", line \d+, in (?:capture_model|_capture_cudagraphs|_warmup_and_capture|capture|capture_end|capture_begin)$)|torch\.cuda\.graph\(|\.capture_model\(`)
+
+// graphFrames notes that the process's current traceback runs through the
+// capture (proc.graphFrames), so that its out-of-memory is the capture's
+// even when no "Capturing CUDA graphs" line was logged.
+func graphFrames() rule {
+	return r([]string{", in capture", ", in _capture_cudagraphs", ", in _warmup_and_capture", "torch.cuda.graph(", ".capture_model("}, "", func(c *ctx, _ [][]byte) {
+		if (c.l.indent || hasPrefix(c.l.msg, `File "`)) && graphFrame.Match(bytes.TrimSpace(c.l.msg)) {
+			c.p.graphFrames = true
+		}
+	})
 }
 
 var deepEPFailure = regexp.MustCompile(`(?i)fail|error|non-zero status|called before|cannot|unable|not found|assert`)
@@ -111,12 +134,14 @@ func dpRayFailureRules() []rule {
 	ray := r([]string{"Current node has no GPU available", "Ray does not allocate any GPUs on the driver node",
 		"No available node types can fulfill resource request", "exceeds the total number of available GPUs in the placement group"}, "", func(c *ctx, _ [][]byte) {
 		if c.l.level == 'W' || c.l.level == 'I' {
+			c.waits = true
 			c.fail(CodeRayWaiting, "", "")
 			return
 		}
 		c.fail(CodeRayNoGPU, "", "")
 	})
 	wait := r([]string{"Waiting for creating a placement group of specs", "exceeds available GPUs"}, "", func(c *ctx, _ [][]byte) {
+		c.waits = true
 		c.fail(CodeRayWaiting, "", "")
 	})
 	return []rule{timeout, mismatch, ray, wait}

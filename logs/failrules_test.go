@@ -159,12 +159,47 @@ func TestDPAddressHostname(t *testing.T) {
 	for _, c := range cases {
 		var got []string
 		for _, f := range failuresOf(t, line(c.args)) {
-			if f.Code != CodeStopped {
+			if f.Code != CodeStopped && f.Code != CodeEnds {
 				got = append(got, string(f.Code)+":"+f.Kind)
 			}
 		}
 		if strings.Join(got, " ") != c.want {
 			t.Errorf("%s: failures %q, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+// TestOOMInGraphCaptureByTraceback: an out-of-memory whose traceback runs
+// through the CUDA-graph capture is the capture's (LOG171) even without a
+// "Capturing CUDA graphs" line; one whose traceback does not is the
+// loading's (LOG101), also after an earlier traceback through the capture.
+// Frames as vllm#39788 (0.19, capture_model) and #30515 (_capture_cudagraphs)
+// print them; the OOM line is made up.
+func TestOOMInGraphCaptureByTraceback(t *testing.T) {
+	const pre = "(Worker_TP2 pid=99) ERROR 04-09 20:31:10 [multiproc_executor.py:949] "
+	tb := pre + "Traceback (most recent call last):\n" +
+		pre + "  File \"/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_worker.py\", line 588, in compile_or_warm_up_model\n" +
+		pre + "    cuda_graph_memory_bytes = self.model_runner.capture_model()\n" +
+		pre + "  File \"/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_model_runner.py\", line 5795, in _capture_cudagraphs\n" +
+		pre + "    self._warmup_and_capture(\n"
+	loadTB := pre + "Traceback (most recent call last):\n" +
+		pre + "  File \"/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_worker.py\", line 300, in load_model\n" +
+		pre + "    self.model_runner.load_model()\n"
+	oom := pre + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 2 has a total capacity of 178.35 GiB of which 1.02 GiB is free.\n"
+	cases := []struct{ name, log, want string }{
+		{"capture frames", tb + oom, "LOG171:cuda_graph"},
+		{"loading frames", loadTB + oom, "LOG101:oom_loading"},
+		{"capture, then a new traceback", tb + pre + "RuntimeError: x\n" + loadTB + oom, "LOG101:oom_loading"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, f := range failuresOf(t, c.log) {
+			if f.Code == CodeCUDAGraph || f.Code == CodeOOMLoading {
+				got = append(got, string(f.Code)+":"+f.Kind)
+			}
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -90,5 +90,5 @@ func (c *ctx) effectivePhase() phase {
 	if c.p.phase > phStart {
 		return c.p.phase
 	}
-	return c.f.maxPhase
+	return c.r.maxPhase
 }

@@ -188,11 +188,13 @@ func before(x, y lineRef) bool {
 	return x.no < y.no
 }
 
-// hang explains a start-up that stopped without an error. The rank that
+// hang explains a start-up that ended without an error. The rank that
 // logged last shows where the start-up stopped. When that is a front-end
 // waiting for its engines, or when one of several engines got less far
 // than the others, the engine that got least far is the likely culprit
-// and its phase names the kind.
+// and its phase names the kind. Only a log that shows the start-up stuck
+// (stuck) is a stop (LOG001, error); any other log simply ends in a phase
+// (LOG002, info): excerpts pasted into issues end anywhere (issue 25).
 func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bool) {
 	var last *proc
 	for _, p := range a.order {
@@ -204,18 +206,41 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bo
 		return Failure{}, false
 	}
 	at, ph := last, last.phase
+	code := CodeStopped
 	msg := fmt.Sprintf("the start-up stops: the last line is %s's (%s), %s:%d, %s (phase %s)",
 		last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no, phaseDoing[last.phase], last.phase)
+	if !a.stuck(last) {
+		code = CodeEnds
+		msg = fmt.Sprintf("the log ends in phase %s (%s) with no error and no wait as its last line, as an excerpt or an early capture ends: the last line is %s's (%s), %s:%d",
+			last.phase, phaseDoing[last.phase], last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no)
+	}
 	lag, n := laggingEngine(groups)
 	if lag != nil && (engineOf[last] == nil && lag != last || n > 1 && lag.phase < last.phase) {
 		at, ph = lag, lag.phase
 		msg += fmt.Sprintf("; engine %s got least far: %s (phase %s), last heard from %s at %s:%d",
 			engineName(lag, engineOf), phaseDoing[lag.phase], lag.phase, lag.label, a.files[lag.file].name, lag.last.no)
 	}
-	d := defOf(CodeStopped)
-	return Failure{Code: CodeStopped, Kind: hangKind(ph), Severity: "error", Engine: engineName(at, engineOf),
+	d := defOf(code)
+	return Failure{Code: code, Kind: hangKind(ph), Severity: d.Severity, Engine: engineName(at, engineOf),
 		Rank: at.label, File: a.files[at.file].name, Line: at.last.no, Message: msg, Fix: d.Fix,
 		Text: string(at.lastText), Count: 1}, true
+}
+
+// stuck reports whether the log shows the start-up stuck rather than
+// merely ending: the rank that logged last is waiting for another one
+// (the front-end for its engines, Ray for its placement group), or a
+// traceback began that no exception line ends (a failure cut short; one
+// with its exception is reported as a failure before a hang is looked for).
+func (a *analyzer) stuck(last *proc) bool {
+	if last.waiting {
+		return true
+	}
+	for _, p := range a.order {
+		if p.tracebacks > 0 && p.exc == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // laggingEngine returns the most advanced process of the engine that got

@@ -30,7 +30,9 @@ func FuzzAnalyze(f *testing.F) {
 		"ERROR 01-01 00:00:00 [a] Worker proc VllmWorker-99999999999999999999 died unexpectedly (exit code: -999999999999)",
 		"Worker x pid 0 died, exit code: -0", "Timed out waiting 99999999999999999999999ms for send operation to complete",
 		"zmq.error.ZMQError: No such device (addr='tcp://[:]:99999999999999999999')", "ZMQError: Address already in use (addr='tcp://:')",
-		"non-default args: {'data_parallel_address': '', 'data_parallel_rank': -1}", "ERROR 01-01 00:00:00 [a] ^", "CRITICAL 01-01 00:00:00 [a] x"} {
+		"non-default args: {'data_parallel_address': '', 'data_parallel_rank': -1}", "ERROR 01-01 00:00:00 [a] ^", "CRITICAL 01-01 00:00:00 [a] x",
+		"[pod/a/c] (EngineCore_DP0 pid=1) INFO 01-01 00:00:00 [a] x\n[pod/b/c] (EngineCore_DP0 pid=1) INFO 01-01 00:00:00 [a] Available KV cache memory: 1 GiB\nb-1  | INFO 01-01 00:00:00 api_server.py:1] vLLM API server version 0.7.3",
+		"a-0 c (EngineCore_DP0 pid=1) INFO 01-01 00:00:00 [a] x\nb-0 c INFO 01-01 00:00:00 [a] y\nc d 2025-01-01T00:00:00Z z"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

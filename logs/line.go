@@ -14,7 +14,10 @@ type line struct {
 	stamp, vstamp []byte
 	// host is what the capture tool or Ray says the line came from: a pod,
 	// a journald host, a compose service, an NCCL hostname or a Ray IP.
-	host []byte
+	// origin is the capture tool's part alone (pod, journald host, compose
+	// service): two servers interleaved in one capture differ there, while
+	// a Ray worker's IP is a node of the same server.
+	host, origin []byte
 	// proc and tag are the process prefix "(proc tag pid=N)", e.g.
 	// "(VllmWorker rank=1 pid=7)" gives proc "VllmWorker", tag "rank=1".
 	proc, tag []byte
@@ -47,9 +50,10 @@ const (
 	fmtCI
 	fmtQuote
 	fmtProgress
+	fmtStern
 )
 
-var formatNames = []string{"ansi", "timestamps", "kubectl-prefix", "journald", "compose", "ray", "ci", "quoted", "progress-bars"}
+var formatNames = []string{"ansi", "timestamps", "kubectl-prefix", "journald", "compose", "ray", "ci", "quoted", "progress-bars", "stern"}
 
 // names lists the formats in a stable order.
 func (f formatSet) names() []string {
@@ -118,6 +122,16 @@ func peelOneWrapper(b []byte, l *line) []byte {
 			l.formats |= fmtQuote
 			return trimSpaceLeft(b[len("▎"):])
 		}
+		if bytes.HasPrefix(b, boxBar) {
+			// A terminal UI's frame (k9s: "│ INFO ... │", padded to the
+			// pane's width), on both sides of the line.
+			l.formats |= fmtQuote
+			b = bytes.TrimRight(b[len(boxBar):], " ")
+			if bytes.HasSuffix(b, boxBar) {
+				b = bytes.TrimRight(b[:len(b)-len(boxBar)], " ")
+			}
+			return trimSpaceLeft(b)
+		}
 	case c == '[':
 		return peelBracket(b, l)
 	case c >= '0' && c <= '9':
@@ -131,10 +145,17 @@ func peelOneWrapper(b []byte, l *line) []byte {
 		if r := peelNCCL(b, l); len(r) != len(b) {
 			return r
 		}
-		return peelCompose(b, l)
+		if r := peelCompose(b, l); len(r) != len(b) {
+			return r
+		}
+		return peelStern(b, l)
 	}
 	return b
 }
+
+// boxBar is the box-drawing vertical line (U+2502) a terminal UI frames
+// each line of a pane with.
+var boxBar = []byte("│")
 
 // peelPaste removes "  | " (CI log tables) and "> " (quoted replies).
 func peelPaste(b []byte, l *line) []byte {

@@ -26,6 +26,7 @@ type proc struct {
 	name    string
 	pid     int
 	host    string
+	origin  string // the capture tool's pod, host or service (line.origin)
 	role    role
 	// ranks as logged; -1 when unknown.
 	dp, tp, pp, ep, grank, world int
@@ -43,6 +44,11 @@ type proc struct {
 	// dpFrames is set when the process's traceback runs through vLLM's
 	// data-parallel code: a Gloo or ZMQ failure there is a DP one.
 	dpFrames bool
+	// waiting is set when the process's last line says it waits for
+	// another one; tracebacks counts the tracebacks it began; graphFrames
+	// is set when its current traceback runs through CUDA-graph capture.
+	waiting, graphFrames bool
+	tracebacks           int
 }
 
 // lineRef points at a line of a file.
@@ -55,6 +61,7 @@ func newProc(file, attempt, seq int, l *line) *proc {
 	p.name = string(l.proc)
 	p.pid = l.pid
 	p.host = string(l.host)
+	p.origin = string(l.origin)
 	p.classify(l)
 	return p
 }

@@ -27,12 +27,14 @@ type rule struct {
 type ctx struct {
 	a *analyzer
 	f *fileState
+	r *run // the start-up of the line's origin
 	p *proc
 	l *line
 	// failed is set when a rule recorded a failure from the line, noted
 	// when it kept the line as an exception or a wrapper: either way the
-	// line is not an unrecognised ERROR line.
-	failed, noted bool
+	// line is not an unrecognised ERROR line. waits is set when the line
+	// says the process is waiting for another one (proc.waiting).
+	failed, noted, waits bool
 }
 
 func (c *ctx) num(k field, b []byte) {
@@ -51,8 +53,8 @@ func (c *ctx) str(k field, b []byte) { c.p.facts.setStr(k, string(b), c.l.no) }
 
 func (c *ctx) phase(ph phase) {
 	c.p.advance(ph, c.l.no)
-	if ph > c.f.maxPhase {
-		c.f.maxPhase = ph
+	if ph > c.r.maxPhase {
+		c.r.maxPhase = ph
 	}
 }
 
@@ -77,6 +79,18 @@ func r(anchors []string, pattern string, apply func(c *ctx, m [][]byte)) rule {
 // phaseRule advances the process to ph when an anchor occurs.
 func phaseRule(ph phase, anchors ...string) rule {
 	return r(anchors, "", func(c *ctx, _ [][]byte) { c.phase(ph) })
+}
+
+// waitRule is a phaseRule whose line also says that the process is waiting
+// for another one: a log that ends on it shows a stuck start-up (LOG001),
+// not an excerpt (LOG002). phNone leaves the phase as it is.
+func waitRule(ph phase, anchors ...string) rule {
+	return r(anchors, "", func(c *ctx, _ [][]byte) {
+		c.waits = true
+		if ph != phNone {
+			c.phase(ph)
+		}
+	})
 }
 
 func one(s string) []string { return []string{s} }
@@ -345,14 +359,24 @@ func phaseRules() []rule {
 		phaseRule(phLoading, "Loading safetensors checkpoint shards", "Using model weights format"),
 		phaseRule(phProfiling, "torch.compile take", "Dynamo bytecode transform", "Memory profiling takes",
 			"Initial profiling/warmup", "Profiling CUDA graph memory", "Starting profile run"),
-		phaseRule(phRayPlacement, "Waiting for creating a placement group"),
-		// The API server waits for its engines; an engine core's own
-		// "Waiting for init message from front-end" is its first line.
-		phaseRule(phHandshake, "core engine proc(s) to start"),
+		waitRule(phRayPlacement, "Waiting for creating a placement group"),
+		// The API server waits for its engines ("Waiting for 1 local, 0
+		// remote core engine proc(s) to start", or "to connect", every ten
+		// seconds); an engine core's own "Waiting for init message from
+		// front-end" is its first line. The V0 front-end polls its engine
+		// process with "Waiting for output from MQLLMEngine".
+		waitRule(phHandshake, "core engine proc(s) to start", "core engine proc(s) to connect"),
 		// The front-end starts its DP coordinator before its engines
 		// (vllm#31884, llm-d-modelservice#7): from there it is the handshake.
 		phaseRule(phHandshake, "Started DP Coordinator process"),
-		phaseRule(phStart, "Waiting for init message from front-end"),
+		waitRule(phStart, "Waiting for init message from front-end"),
+		waitRule(phNone, "Waiting for output from MQLLMEngine"),
+		// A traceback's first line: a log cut before its exception still
+		// shows a failure (LOG001), never an excerpt's end (LOG002).
+		r(one("Traceback (most recent call last)"), "", func(c *ctx, _ [][]byte) {
+			c.p.tracebacks++
+			c.p.graphFrames = false
+		}),
 		phaseRule(phCUDAGraphs, "Capturing cudagraphs", "Capturing the model for CUDA graphs", "Capturing CUDA graph"),
 		r(one("init engine (profile, create kv cache, warmup model) took "), `took ([\d.]+) seconds`, func(c *ctx, m [][]byte) {
 			c.num(fInitSec, m[1])
@@ -361,7 +385,7 @@ func phaseRules() []rule {
 		r([]string{"Uvicorn running on", "Application startup complete", "Starting vLLM API server",
 			"Starting vLLM server on", "Avg prompt throughput"}, "", func(c *ctx, _ [][]byte) {
 			c.phase(phServing)
-			c.f.serving = true
+			c.r.serving = true
 		}),
 	}
 }

@@ -76,7 +76,7 @@ func peelBracket(b []byte, l *line) []byte {
 	case len(rest) > 0 && rest[0] == ' ' && bytes.Count(in, []byte("/")) == 2 && bytes.IndexByte(in, ' ') < 0:
 		l.formats |= fmtKubectlPrefix
 		parts := bytes.SplitN(in, []byte("/"), 3)
-		l.host = parts[1]
+		l.host, l.origin = parts[1], parts[1]
 		return rest[1:]
 	}
 	return b
@@ -182,8 +182,60 @@ func peelHostIdent(b []byte, l *line) ([]byte, bool) {
 	if i := bytes.IndexByte(ident, '['); i >= 0 && ident[len(ident)-1] != ']' {
 		return b, false
 	}
-	l.host = b[:sp]
+	l.host, l.origin = b[:sp], b[:sp]
 	return rest[colon+2:], true
+}
+
+// peelStern handles stern's default "POD CONTAINER " before each line
+// (`stern -l app=vllm`, several pods in one stream): two Kubernetes names,
+// then what a vLLM line starts with — a process prefix, a level header or a
+// timestamp — so that prose with two lowercase words is left alone.
+func peelStern(b []byte, l *line) []byte {
+	pod, rest, ok := k8sName(b)
+	if !ok {
+		return b
+	}
+	_, rest, ok = k8sName(rest)
+	if !ok || !vllmLineStart(rest) {
+		return b
+	}
+	l.host, l.origin = pod, pod
+	l.formats |= fmtStern
+	return rest
+}
+
+// k8sName reads a Kubernetes object name (lowercase letters, digits, '-'
+// and '.', at most 253 bytes) and the single space after it.
+func k8sName(b []byte) (name, rest []byte, ok bool) {
+	i := 0
+	for i < len(b) && i < 253 && (b[i] >= 'a' && b[i] <= 'z' || isDigit(b[i]) || b[i] == '-' || b[i] == '.') {
+		i++
+	}
+	if i == 0 || i >= len(b) || b[i] != ' ' {
+		return nil, b, false
+	}
+	return b[:i], b[i+1:], true
+}
+
+// vllmLineStart reports whether b starts as a vLLM log line does: a
+// process prefix "(EngineCore_DP0 pid=1)", a level header "INFO 04-22
+// 01:06:06 " or an RFC 3339 timestamp.
+func vllmLineStart(b []byte) bool {
+	var scratch line
+	switch {
+	case len(b) > 0 && b[0] == '(':
+		end := bytes.IndexByte(b, ')')
+		return end > 0 && end <= 160 && parseProcess(b[1:end], &scratch)
+	case isRFC3339(b) > 0:
+		return true
+	}
+	for _, lv := range levels {
+		if bytes.HasPrefix(b, []byte(lv.word)) {
+			_, ok := peelStampSrc(b[len(lv.word):], &scratch)
+			return ok
+		}
+	}
+	return false
 }
 
 // peelCompose handles docker compose's "service-1  | ".
@@ -199,7 +251,7 @@ func peelCompose(b []byte, l *line) []byte {
 	if i == 0 || j == i || j+1 >= len(b) || b[j] != '|' || b[j+1] != ' ' {
 		return b
 	}
-	l.host = b[:i]
+	l.host, l.origin = b[:i], b[:i]
 	l.formats |= fmtCompose
 	return b[j+2:]
 }

@@ -39,7 +39,7 @@ func newLintCmd(s *streams) *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, sarif or github")
-	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that fails the run: error or warning")
+	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning or info (info also fails on a file nothing was checked in, VL008)")
 	f.StringVar(&o.version, "vllm-version", "", "vLLM version to lint for (default: each file's vlaunch:vllm-version comment, the spec's, an image tag's, or the newest known)")
 	f.StringVar(&o.specPath, "spec", "", "deployment spec whose hardware the scripts must match")
 	return c
@@ -51,8 +51,8 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 		return usageErr("%v", err)
 	}
 	failOn, err := diag.ParseSeverity(o.failOn)
-	if err != nil || failOn == diag.Info {
-		return usageErr("--fail-on must be error or warning")
+	if err != nil {
+		return usageErr("--fail-on must be error, warning or info")
 	}
 	opts := lint.Options{Version: o.version, Capacity: lintCapacity}
 	if o.specPath != "" {

@@ -21,10 +21,12 @@ func newLogsCmd(s *streams) *cobra.Command {
 		Short: "Explain vLLM start-up logs: figures per engine and rank, failures and what to do",
 		Long: "Read vLLM logs of any release from 0.5 on (V0 and V1) as captured — terminal output, docker logs,\n" +
 			"kubectl logs, journald, with timestamps, colours and process prefixes; gzip is read too. Give one\n" +
-			"file per node, or all nodes interleaved in one. For every engine (DP rank) and rank the report\n" +
-			"shows the release, model, arguments, the memory budget vLLM logged (weights, activation peak,\n" +
-			"non-torch memory, CUDA graphs, KV memory and tokens, maximum concurrency), the backends and\n" +
-			"addresses; it recognises failures (each with a code, a kind and a fix) and a start-up that stops.\n" +
+			"file per node, or all nodes interleaved in one; servers interleaved in one capture (kubectl logs\n" +
+			"--prefix, stern, compose) are told apart by pod or service. For every engine (DP rank) and rank\n" +
+			"the report shows the release, model, arguments, the memory budget vLLM logged (weights,\n" +
+			"activation peak, non-torch memory, CUDA graphs, KV memory and tokens, maximum concurrency), the\n" +
+			"backends and addresses; it recognises failures (each with a code, a kind and a fix) and a start-up that stops\n" +
+			"(the last rank waits for another one); a log that merely ends, as an excerpt does, is info.\n" +
 			"With --spec it puts the logged figures next to vlaunch's prediction for the spec, term by term,\n" +
 			"and explains each difference above the calibration targets (docs/calibration-memory.md).\n" +
 			"Exit 0: no failure; 1: a failure or a start-up that stopped; 2: unusable input.",

@@ -9,6 +9,7 @@ import "github.com/vlaunch/vlaunch/diag"
 // 17x CUDA graphs, 18x arguments, 19x anything else.
 const (
 	LogStopped          diag.Code = "LOG001"
+	LogEnds             diag.Code = "LOG002"
 	LogOOMLoading       diag.Code = "LOG101"
 	LogFreeMemory       diag.Code = "LOG102"
 	LogNoKVMemory       diag.Code = "LOG111"
@@ -39,7 +40,8 @@ const (
 // logEntries are the LOG codes in code order. A warning is a line that
 // often precedes a failure but does not stop the start-up by itself.
 var logEntries = []Entry{
-	{LogStopped, "log-stops", diag.Error, "The start-up stops without an error: the log ends before the server was ready"},
+	{LogStopped, "log-stops", diag.Error, "The start-up stops without an error: the log ends with a process waiting for another, or in a cut traceback"},
+	{LogEnds, "log-ends", diag.Info, "The log ends during start-up with no error and nothing waiting: an excerpt, or a capture cut before the server was up"},
 	{LogOOMLoading, "log-oom-loading", diag.Error, "CUDA out of memory while loading the weights or profiling"},
 	{LogFreeMemory, "log-free-memory", diag.Error, "Less free GPU memory at start-up than gpu_memory_utilization asks for"},
 	{LogNoKVMemory, "log-no-kv-memory", diag.Error, "No memory left for the KV cache after weights, activations and non-torch memory"},

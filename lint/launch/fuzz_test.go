@@ -21,6 +21,7 @@ func FuzzParseShell(f *testing.F) {
 	addSeeds(f, ".sh")
 	f.Add([]byte("for i in {0..3}; do vllm serve m --data-parallel-start-rank $((i*8)) & done"))
 	f.Add([]byte("ssh h <<EOF\nvllm serve ${M:-x} \\ \n--tp 8\nEOF\n"))
+	f.Add([]byte("g=()\nif [ -e /dev/gdrdrv ]; then g=(--device /dev/gdrdrv); fi\ndocker run ${g[@]+\"${g[@]}\"} ${h[*]:+${h[*]}} ${!g[@]} vllm/vllm-openai m\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ParseShell("fuzz.sh", data)
 	})

@@ -102,7 +102,7 @@ func (w *walker) docker(cc *cmdCtx, i int) {
 	inner := &walker{fe: w.fe, src: w.src, sc: containerScope(c.env), ctx: ctx}
 	if entrypoint != nil {
 		cmd = append([]Value{*entrypoint}, cmd...)
-	} else if isVLLMImage(image.Text) {
+	} else if isVLLMImage(image.Text) || vllmArgsAfter(*image, cmd) {
 		inner.imageServe(cc, *image, cmd)
 		return
 	} else if servesArgs(cmd) {
@@ -279,6 +279,36 @@ func imageVersion(image string) string {
 		return ""
 	}
 	return m[1]
+}
+
+// vllmArgsAfter reports an image the script does not name (`docker run
+// $IMAGE`, set by the caller) or one whose name says vLLM (a vendor or
+// private build: `registry/team/vllm-cuda:2`), followed by vLLM serve flags
+// and nothing else first: the image's entrypoint is vLLM's server, as the
+// vllm-openai image's is (issue 25). The first word must be a flag some
+// release of vLLM has, and most of the command's long flags must be, so
+// that another server's image with its own flags is not read as vLLM.
+func vllmArgsAfter(image Value, cmd []Value) bool {
+	if image.Known && !strings.Contains(strings.ToLower(lastSegment(image.Text)), "vllm") {
+		return false
+	}
+	if len(cmd) == 0 || !cmd[0].Known || !strings.HasPrefix(cmd[0].Text, "--") {
+		return false
+	}
+	if _, ok := vllm.KnownFlagEver(cmd[0].Text); !ok {
+		return false
+	}
+	known, flags := 0, 0
+	for _, a := range cmd {
+		if !a.Known || !strings.HasPrefix(a.Text, "--") || len(a.Text) < 3 {
+			continue
+		}
+		flags++
+		if _, ok := vllm.KnownFlagEver(a.Text); ok {
+			known++
+		}
+	}
+	return 2*known > flags
 }
 
 // servesArgs reports a container command that is `serve MODEL ...` with no

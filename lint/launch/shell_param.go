@@ -141,7 +141,10 @@ func trimPattern(v Value, pat string, op syntax.ParExpOperator) Value {
 	return v
 }
 
-// arrayAll expands "${ARR[@]}" / ${ARR[*]} into one value per element.
+// arrayAll expands "${ARR[@]}" / ${ARR[*]} into one value per element, and
+// the `set -u` safe form ${ARR[@]+"${ARR[@]}"} (what vlaunch's own docker
+// bundles pass gdrcopy's device with) into the same, or nothing when the
+// script never sets ARR.
 func (ev *evaluator) arrayAll(part syntax.WordPart) ([]Value, bool) {
 	p, ok := part.(*syntax.ParamExp)
 	if !ok {
@@ -150,12 +153,16 @@ func (ev *evaluator) arrayAll(part syntax.WordPart) ([]Value, bool) {
 		}
 		return nil, false
 	}
-	if p.Param == nil || p.Index == nil || p.Exp != nil || p.Length {
+	if !ev.isAllElements(p) {
 		return nil, false
 	}
-	idx := strings.TrimSpace(ev.src.text(p.Index.Pos(), p.Index.End()))
-	if idx != "@" && idx != "*" {
-		return nil, false
+	if p.Exp != nil {
+		if !ev.alternateSelf(p) {
+			return nil, false
+		}
+		if _, set := ev.sc.vars[p.Param.Value]; !set {
+			return nil, true
+		}
 	}
 	sv, ok := ev.sc.vars[p.Param.Value]
 	if !ok || !sv.isArr {
@@ -163,6 +170,32 @@ func (ev *evaluator) arrayAll(part syntax.WordPart) ([]Value, bool) {
 		return []Value{unknownValue(ev.src.text(p.Pos(), p.End()), at, p.Param.Value)}, true
 	}
 	return sv.arr, true
+}
+
+// isAllElements reports whether p names every element of an array:
+// ${ARR[@]} or ${ARR[*]}, with no length.
+func (ev *evaluator) isAllElements(p *syntax.ParamExp) bool {
+	if p.Param == nil || p.Index == nil || p.Length || p.Excl || p.Slice != nil || p.Repl != nil {
+		return false
+	}
+	idx := strings.TrimSpace(ev.src.text(p.Index.Pos(), p.Index.End()))
+	return idx == "@" || idx == "*"
+}
+
+// alternateSelf reports whether p is ${ARR[@]+"${ARR[@]}"} (or with :+, or
+// the inner expansion unquoted): the alternate word is the same array's
+// every element, so the expansion is the array's elements.
+func (ev *evaluator) alternateSelf(p *syntax.ParamExp) bool {
+	if p.Exp == nil || p.Exp.Word == nil || len(p.Exp.Word.Parts) != 1 ||
+		p.Exp.Op != syntax.AlternateUnset && p.Exp.Op != syntax.AlternateUnsetOrNull {
+		return false
+	}
+	in := p.Exp.Word.Parts[0]
+	if dq, ok := in.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		in = dq.Parts[0]
+	}
+	q, ok := in.(*syntax.ParamExp)
+	return ok && q.Exp == nil && ev.isAllElements(q) && q.Param.Value == p.Param.Value
 }
 
 // arithmValue evaluates $((...)).

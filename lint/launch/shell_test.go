@@ -46,6 +46,18 @@ func TestShellFrontEnd(t *testing.T) {
 		{name: "trim patterns", script: "H=node-3.example\nvllm serve m --a ${H%%.*} --b ${H#node-} --c ${H##*-}\n", want: []string{"m --a node-3 --b 3.example --c 3.example"}},
 		{name: "seq separator", script: "export CUDA_VISIBLE_DEVICES=$(seq -s, 0 3)\nvllm serve m --d $CUDA_VISIBLE_DEVICES\n", want: []string{"m --d 0,1,2,3"}},
 		{name: "echo ignored", script: "echo vllm serve m\n", want: nil},
+		// ${A[@]+"${A[@]}"}: every element, or nothing when A is unset
+		// (set -u safe); vlaunch's docker bundles pass gdrcopy's device so.
+		{name: "array alternate", script: "G=(--x 1)\nvllm serve m ${G[@]+\"${G[@]}\"} --y\n", want: []string{"m --x 1 --y"}},
+		{name: "array alternate unset", script: "vllm serve m ${G[@]+\"${G[@]}\"} --y\n", want: []string{"m --y"}},
+		{name: "docker gdrcopy", script: "g=()\nif [ -e /dev/gdrdrv ]; then g=(--device /dev/gdrdrv); fi\ndocker run --gpus all ${g[@]+\"${g[@]}\"} vllm/vllm-openai:v0.11.0 m --tp 2\n", want: []string{"m --tp 2"}},
+		// docker run IMAGE: an image the script does not name, or one whose
+		// name says vLLM, followed by vLLM serve flags is vLLM's server.
+		{name: "docker image from caller", script: "docker run --gpus all \"$IMAGE\" --model m --tensor-parallel-size 2\n", want: []string{"--model m --tensor-parallel-size 2"}},
+		{name: "docker vendor vllm image", script: "docker run --gpus all registry.local/ai/vllm-rocm:1.2 --model m --max-model-len 8192\n", want: []string{"--model m --max-model-len 8192"}},
+		{name: "docker other server's flags", script: "docker run --gpus all \"$IMAGE\" --model-path m --tp 2 --mem-fraction-static 0.8\n", want: nil},
+		{name: "docker other image", script: "docker run --gpus all lmsysorg/sglang:latest --model m\n", want: nil},
+		{name: "array keys are not elements", script: "G=(a b)\nvllm serve m ${!G[@]}\n", want: []string{"m ${!G[@]}"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { parseArgv(t, tt.script, tt.want) })
