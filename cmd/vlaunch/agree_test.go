@@ -309,7 +309,7 @@ func generateBundle(t *testing.T, path string) map[string]string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bundle")
 	var out, errw bytes.Buffer
-	if code := run([]string{"generate", path, "-o", dir, "--runtime", "bare"}, nil, &out, &errw); code != 0 {
+	if code := run([]string{"generate", path, "--out-dir", dir, "--runtime", "bare"}, nil, &out, &errw); code != 0 {
 		t.Fatalf("generate: exit %d: %s", code, errw.String())
 	}
 	files := map[string]string{}
