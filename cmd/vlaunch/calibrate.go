@@ -20,7 +20,7 @@ func init() { subcommands = append(subcommands, newCalibrateCmd) }
 
 type calibrateOptions struct {
 	spec, outFile, output, metrics string
-	force                          bool
+	force, strict                  bool
 }
 
 func newCalibrateCmd(s *streams) *cobra.Command {
@@ -43,8 +43,14 @@ that check, plan and generate use with --calibration FILE, or with
 'calibration: FILE' in the spec. -o/--output is the report's format, as in
 every vlaunch command; --out is the old name of --out-file.
 
+A fit minimises the worst error, and may trade other figures for it:
+calibrate warns (on stderr) naming every figure whose error the fit made
+worse, and says when the worst error itself grew. With --strict such a fit
+exits 1 and no calibration file is written.
+
 Exit codes: 0 fitted, 1 nothing could be fitted (no usable result, or no
-constant the results constrain), 2 unusable input.`,
+constant the results constrain), or --strict and the fit made a figure
+worse; 2 unusable input.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCalibrate(s, o, args) },
 	}
@@ -55,6 +61,7 @@ constant the results constrain), 2 unusable input.`,
 	addOutputFlag(f, &o.output, calibrateFormats, "the report")
 	f.StringVar(&o.metrics, "metrics", "throughput,tpot,ttft", "values to fit: throughput, tpot, ttft")
 	f.BoolVar(&o.force, "force", false, "replace an --out-file that is not a calibration file")
+	f.BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when the fit makes any figure (or the worst error) worse")
 	return cmd
 }
 
@@ -98,11 +105,28 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 		fmt.Fprintln(s.err, "vlaunch calibrate: the results constrain none of the constants; nothing to write")
 		return findingsErr()
 	}
+	warnWorsened(s, rep)
+	if o.strict && rep.Worse() {
+		fmt.Fprintln(s.err, "vlaunch calibrate: --strict: not written, the fit makes a figure worse")
+		return findingsErr()
+	}
 	if o.outFile == "" {
 		fmt.Fprintln(s.err, "(not written: give --out-file FILE to write the calibration file)")
 		return nil
 	}
 	return writeCalibrationFile(s, rep, o, paths)
+}
+
+// warnWorsened names on stderr every figure the fit made worse, and the
+// worst error when it grew (#27: a fit exited 0 with the worst error at
+// 182%), whatever the report's format.
+func warnWorsened(s *streams, rep *cluster.Report) {
+	if rep.WorstWorsened {
+		fmt.Fprintf(s.err, "vlaunch calibrate: warning: the fit makes the worst error worse: %.1f%% before, %.1f%% after\n", rep.WorstBeforePct, rep.WorstAfterPct)
+	}
+	for _, x := range rep.Worsened {
+		fmt.Fprintf(s.err, "vlaunch calibrate: warning: the fit makes %s worse: %s\n", x.Figure, x.Change())
+	}
 }
 
 // calibrateFormats are calibrate's report formats.
