@@ -41,8 +41,7 @@ func (d *Deployment) resolveAPIServers() {
 		eng.APIServers = set(max(n, 1), SourceRelease, "an engine spanning nodes: "+why)
 		return
 	}
-	eng.APIServers = set(local, SourceDerived,
-		fmt.Sprintf("one per DP rank on the API-server node (%d): vlaunch writes --api-server-count, vLLM's default changed between releases", local))
+	eng.APIServers = set(local, SourceDerived, fmt.Sprintf("one per DP rank on the API-server node (%d), written as --api-server-count", local))
 }
 
 // firstNodeDPLocal is the number of engines on a replica's first node, as
