@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -129,17 +130,15 @@ func nodeArgs(p *Plan, n *NodePlan, startRank, dpLocal *Arg) ([]Arg, error) {
 	return a.args, a.err
 }
 
-// apiServerCount is the spec's value, else one API server per local DP rank
-// on node 0 (the EP docs' choice), written explicitly because the default
+// apiServerCount is the resolved API-server count (resolve decides it, so
+// that check simulates what the bundle starts), 0 when the release has no
+// --api-server-count. It is written explicitly because vLLM's default
 // changed from 1 to "DP size" between releases.
 func apiServerCount(p *Plan) int {
 	if _, ok := p.Release.Flag("api-server-count"); !ok {
 		return 0
 	}
-	if p.apiServers > 0 {
-		return p.apiServers
-	}
-	return max(1, p.Primary.DPLocal)
+	return p.Deployment.Engine.APIServers.Value
 }
 
 // spanningArgs are the per-node flags for the nnodes and Ray layouts.
@@ -148,6 +147,7 @@ func spanningArgs(p *Plan, n *NodePlan, nodeRank, masterAddr Arg) ([]Arg, error)
 	if p.Layout == LayoutRay {
 		a.flag("distributed-executor-backend", "ray")
 		a.flag("port", itoa(p.Port))
+		spanningAPIServers(a, p)
 		return a.args, a.err
 	}
 	a.flag("distributed-executor-backend", "mp")
@@ -159,7 +159,17 @@ func spanningArgs(p *Plan, n *NodePlan, nodeRank, masterAddr Arg) ([]Arg, error)
 		return a.args, a.err
 	}
 	a.flag("port", itoa(p.Port))
+	spanningAPIServers(a, p)
 	return a.args, a.err
+}
+
+// spanningAPIServers writes the spec's api_server_count for an engine
+// spanning nodes; unset, vLLM's default (one API server with DP = 1, in
+// every release) is what resolve assumed, and nothing is written.
+func spanningAPIServers(a *argList, p *Plan) {
+	if e := p.Deployment.Engine; e.APIServers.From == resolve.SourceSpec {
+		a.flag("api-server-count", itoa(e.APIServers.Value))
+	}
 }
 
 // MasterPort is the torch.distributed port for --nnodes layouts (vLLM's

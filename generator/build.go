@@ -99,9 +99,6 @@ func newPlan(r *resolve.Deployment, runtime string, pl resolve.Placement, nodes 
 	if p.Binary == "" {
 		p.Binary = "vllm"
 	}
-	if d.VLLM.APIServerCount != nil {
-		p.apiServers = *d.VLLM.APIServerCount
-	}
 	return p
 }
 

@@ -151,7 +151,6 @@ type Plan struct {
 	// engine settings with their provenance).
 	Deployment *resolve.Deployment
 
-	apiServers int
 	// placement is where the layout's engines sit: every node's role and
 	// share, whether or not Nodes holds that node (nodeAt).
 	placement resolve.Placement

@@ -50,6 +50,7 @@ func FuncMap() template.FuncMap {
 	fm["kq"] = func(s string) string { return yq(kubeEscape(s)) }
 	fm["oneline"] = oneLine
 	fm["mounts"] = dockerMounts
+	fm["hfCache"] = hfCacheMount
 	fm["rayPort"] = func() int { return RayPort }
 	fm["masterPort"] = func() int { return MasterPort }
 	fm["k8sQuantity"] = k8sQuantity
@@ -110,7 +111,8 @@ func templateErr(display string, err error) error {
 
 // dockerMounts lists -v arguments: the model directory read-only when the
 // model is a local path (or the spec's model_mount), and the Hugging Face
-// cache when cache_dir is set.
+// cache when cache_dir is set (hfCacheMount mounts the host's own cache
+// for a hub model otherwise).
 func dockerMounts(p *Plan) []string {
 	var out []string
 	switch {
@@ -124,9 +126,47 @@ func dockerMounts(p *Plan) []string {
 		out = append(out, p.Model+":"+p.Model+":ro")
 	}
 	if p.Docker.CacheDir != "" {
-		out = append(out, p.Docker.CacheDir+":/root/.cache/huggingface")
+		out = append(out, p.Docker.CacheDir+":"+containerHFCache)
 	}
 	return out
+}
+
+// hostHFCache is the host's Hugging Face cache as huggingface_hub places
+// it (HF_HOME, else ~/.cache/huggingface), expanded by the node script's
+// shell when it runs; containerHFCache is the vLLM image's (it runs as
+// root with HF_HOME unset).
+const (
+	hostHFCache      = `"${HF_HOME:-$HOME/.cache/huggingface}"`
+	containerHFCache = "/root/.cache/huggingface"
+)
+
+// hfCacheMount is the -v argument (shell text, the host side expanded when
+// the script runs) that gives a container the host's Hugging Face cache
+// when vLLM loads a checkpoint from the hub: without it every `docker run
+// --rm` downloads the checkpoint again (#27). "" for other runtimes, when
+// the checkpoints are paths on the hosts, and when runtime.docker.cache_dir
+// is set:
+// dockerMounts mounts that directory instead (templates that predate this
+// function keep it).
+func hfCacheMount(p *Plan) string {
+	if p.Runtime != "docker" || p.Docker.CacheDir != "" || !p.fromHub() {
+		return ""
+	}
+	return hostHFCache + ":" + containerHFCache
+}
+
+// fromHub reports whether vLLM loads a checkpoint by Hugging Face hub id:
+// the model, or the speculative draft, is not a path ("/…", "./…", "~…").
+func (p *Plan) fromHub() bool {
+	if hubID(p.Model) {
+		return true
+	}
+	s := p.Deployment.Engine.Speculative
+	return s != nil && hubID(s.DraftPath)
+}
+
+func hubID(name string) bool {
+	return name != "" && !strings.HasPrefix(name, "/") && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "~")
 }
 
 // Rest is the command's arguments after the program (for Docker's entrypoint split).

@@ -54,7 +54,7 @@ func WritePlanText(w io.Writer, r *plan.Result) {
 		}
 	}
 	if len(r.Top) > 0 {
-		fmt.Fprintf(w, "\nTo use candidate N: vlaunch plan SPEC --apply N -o FILE, then vlaunch generate FILE -o DIR\n")
+		fmt.Fprintf(w, "\nTo use candidate N: vlaunch plan SPEC --apply N --out-file FILE, then vlaunch generate FILE --out-dir DIR\n")
 	}
 }
 

@@ -64,7 +64,7 @@ func Assemble(d *spec.Deployment, p Parts) (*Deployment, error) {
 		MaxModelLen: d.Workload.MaxModelLen, MaxNumSeqs: v.MaxNumSeqs, MaxNumBatchedTokens: v.MaxNumBatchedTokens,
 		BlockSize: v.BlockSize, All2All: v.All2AllBackend, EnforceEager: v.EnforceEager,
 		EnableDBO: v.EnableDBO, EnableEPLB: v.EnableEPLB, Redundant: v.NumRedundantExperts, Env: v.Env,
-		Speculative: v.Speculative, Draft: p.Draft,
+		Speculative: v.Speculative, Draft: p.Draft, APIServerCount: v.APIServerCount,
 	})
 	if err != nil {
 		return nil, err
@@ -142,7 +142,8 @@ func networkFromSpec(n spec.Network, g *catalog.GPU) Network {
 
 // WithLayout returns a copy of d with layout l (Nodes and GPUsPerNode kept
 // from d) and what depends on the layout resolved again: the all2all
-// backend and CUDA graphs. It is how `parallelism: auto` gets its answer.
+// backend, CUDA graphs and the API-server count. It is how `parallelism:
+// auto` gets its answer.
 func (d Deployment) WithLayout(l Layout) Deployment {
 	l.Nodes, l.GPUsPerNode, l.Auto = d.Layout.Nodes, d.Layout.GPUsPerNode, false
 	d.Layout = l

@@ -129,7 +129,14 @@ type Engine struct {
 	// kept so WithLayout can resolve it again.
 	All2AllAsked string
 	// CUDAGraphs says whether vLLM captures CUDA graphs.
-	CUDAGraphs          Setting[bool]
+	CUDAGraphs Setting[bool]
+	// APIServers is how many API-server processes one replica's vllm serve
+	// starts: what the bundle writes and the simulation's front end uses
+	// (resolveAPIServers).
+	APIServers Setting[int]
+	// APIServersAsked is vllm.api_server_count as written (0: unset), kept
+	// so WithLayout can resolve it again.
+	APIServersAsked     int
 	EnforceEager        bool
 	EnableDBO           bool
 	EnableEPLB          bool

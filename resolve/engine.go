@@ -18,6 +18,8 @@ type EngineSettings struct {
 	EnforceEager, EnableDBO, EnableEPLB        bool
 	Redundant                                  int
 	Env                                        map[string]string
+	// APIServerCount is vllm.api_server_count (nil: unset).
+	APIServerCount *int
 	// Speculative is vllm.speculative (nil: off); Draft its draft model's
 	// architecture when one is named.
 	Speculative *spec.Speculative
@@ -46,6 +48,9 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 	d.resolveLengths(e)
 	d.resolveBlockSize(e.BlockSize)
 	eng.All2AllAsked, eng.Env = e.All2All, e.Env
+	if e.APIServerCount != nil {
+		eng.APIServersAsked = *e.APIServerCount
+	}
 	eng.EnableDBO, eng.EnableEPLB, eng.NumRedundantExperts, eng.EnforceEager = e.EnableDBO, e.EnableEPLB, e.Redundant, e.EnforceEager
 	if l := d.Layout; l.TP <= 0 || l.PP <= 0 || l.DP <= 0 {
 		return fieldErr("parallelism", "tensor, pipeline and data parallel sizes must be positive", "")
@@ -64,6 +69,7 @@ func gpuMemoryUtilizationRange() vllm.Range {
 func (d *Deployment) resolveForLayout() {
 	d.resolveAll2All()
 	d.Engine.CUDAGraphs = cudaGraphs(d.Release, d.Engine, d.Layout)
+	d.resolveAPIServers()
 }
 
 // cudaGraphs: vLLM captures CUDA graphs unless enforce_eager, or the

@@ -15,8 +15,8 @@ type NamedSetting struct {
 
 // Settings lists every effective engine value with its provenance, in the
 // order reports show them: the release, the dtypes, the memory and
-// scheduler limits, the KV block, the all-to-all backend, CUDA graphs and,
-// with speculative decoding, the mean acceptance length. A release default
+// scheduler limits, the KV block, the all-to-all backend, CUDA graphs, the
+// API-server count and, with speculative decoding, the mean acceptance length. A release default
 // without an explanation of its own names the release.
 func (d *Deployment) Settings() []NamedSetting {
 	e := d.Engine
@@ -31,6 +31,7 @@ func (d *Deployment) Settings() []NamedSetting {
 		named("block_size", e.BlockSize),
 		named("all2all_backend", e.All2All),
 		named("cuda_graphs", e.CUDAGraphs),
+		named("api_server_count", e.APIServers),
 	}
 	if s := e.Speculative; s != nil {
 		out = append(out, named("mean_acceptance_length", s.Acceptance))

@@ -17,7 +17,7 @@ func TestSettingsProvenance(t *testing.T) {
 		"vllm_version": SourceSpec, "weights": SourceSpec, "kv_cache_dtype": SourceDerived,
 		"gpu_memory_utilization": SourceRelease, "max_model_len": SourceSpec, "max_num_seqs": SourceRelease,
 		"max_num_batched_tokens": SourceRelease, "block_size": SourceDerived, "all2all_backend": SourceEnv,
-		"cuda_graphs": SourceRelease,
+		"cuda_graphs": SourceRelease, "api_server_count": SourceSpec,
 	}
 	got := map[string]NamedSetting{}
 	for _, s := range r.Settings() {

@@ -18,7 +18,9 @@
 //	kq STRING           yq for command, args and env values: "$(" and "$$"
 //	                    escaped so the kubelet passes them literally
 //	oneline STRING      control characters replaced by spaces (for comments)
-//	mounts PLAN         Docker -v arguments for the model and cache
+//	mounts PLAN         Docker -v arguments for the model and cache_dir
+//	hfCache PLAN        the -v argument (shell text) mounting the host's
+//	                    Hugging Face cache for a hub model ("" otherwise)
 //	k8sQuantity SIZE    "64g" -> "64Gi"
 //	rayPort, masterPort the Ray head and --master-port ports
 //

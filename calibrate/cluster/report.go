@@ -24,7 +24,13 @@ type Report struct {
 	WorstAfterPct  float64 `json:"worst_error_after_pct"`
 	// AtBound are constants the fit left on a bound of their range.
 	AtBound []string `json:"at_bound,omitempty"`
-	Evals   int      `json:"simulated_evaluations"`
+	// Worsened are the figures (fitted or shown) the fit predicts worse
+	// than before: their |log(predicted/measured)| grew. A minimax fit
+	// trades them for the worst one, and a user must see the trade (#27).
+	Worsened []Worsened `json:"worsened,omitempty"`
+	// WorstWorsened says the worst error over the fitted values grew.
+	WorstWorsened bool `json:"worst_error_worsened,omitempty"`
+	Evals         int  `json:"simulated_evaluations"`
 
 	used     []int // indexes of Results that were replayed
 	previous *calibrate.File
@@ -66,6 +72,34 @@ type TargetReport struct {
 	Note string `json:"note,omitempty"`
 }
 
+// Worsened is one figure whose error the fit made worse.
+type Worsened struct {
+	// Figure is the result and the metric ("c4.json output tok/s").
+	Figure string `json:"figure"`
+	// BeforePct and AfterPct are predicted/measured − 1, in percent.
+	BeforePct float64 `json:"error_before_pct"`
+	AfterPct  float64 `json:"error_after_pct"`
+	Fitted    bool    `json:"fitted"`
+}
+
+// worseTolerance is the growth of |log error| below which a figure counts
+// as unchanged (floating-point noise, not a trade the fit made).
+const worseTolerance = 1e-9
+
+// findWorsened lists the figures whose error grew and whether the worst
+// error over the fitted values did.
+func (r *Report) findWorsened(worstBefore, worstAfter float64) {
+	r.Worsened = nil
+	for _, t := range r.Targets {
+		before, after := math.Abs(math.Log(t.Before/t.Measured)), math.Abs(math.Log(t.After/t.Measured))
+		if after > before+worseTolerance || (math.IsNaN(after) && !math.IsNaN(before)) {
+			r.Worsened = append(r.Worsened, Worsened{Figure: t.Result + " " + t.Metric,
+				BeforePct: 100 * (t.Before/t.Measured - 1), AfterPct: 100 * (t.After/t.Measured - 1), Fitted: t.Fitted})
+		}
+	}
+	r.WorstWorsened = worstAfter > worstBefore+worseTolerance
+}
+
 // fill records the fit's outcome.
 func (r *Report) fill(params []calibrate.Param, targets []target, out calibrate.Outcome) {
 	refused := map[string]string{}
@@ -90,10 +124,14 @@ func (r *Report) fill(params []calibrate.Param, targets []target, out calibrate.
 	}
 	r.WorstBeforePct, r.WorstAfterPct = pctOf(out.WorstBefore), pctOf(out.WorstAfter)
 	r.AtBound, r.Evals = out.AtBound, out.Evals
+	r.findWorsened(out.WorstBefore, out.WorstAfter)
 }
 
 // pctOf turns a |log error| into the percentage it is.
 func pctOf(d float64) float64 { return 100 * (math.Exp(d) - 1) }
+
+// Worse reports whether the fit made any figure, or the worst error, worse.
+func (r *Report) Worse() bool { return len(r.Worsened) > 0 || r.WorstWorsened }
 
 // Fitted reports whether any constant moved.
 func (r *Report) Fitted() bool {

@@ -51,9 +51,34 @@ func (r *Report) WriteText(w io.Writer) {
 	// ratio: say so, or an under-prediction of -73.8% in the table above
 	// reads as a contradiction of "282%" here.
 	fmt.Fprintf(w, "\nWorst error over the fitted values, as the larger of predicted/measured and measured/predicted, minus 1: %.1f%% before, %.1f%% after (%d simulations).\n", r.WorstBeforePct, r.WorstAfterPct, r.Evals)
+	r.writeWorsened(w)
 	if len(r.AtBound) > 0 {
 		fmt.Fprintf(w, "At a bound of its range: %s — the results ask for more than the range allows; the model may be missing an effect they show.\n", strings.Join(r.AtBound, ", "))
 	}
+}
+
+// writeWorsened names every figure the fit predicts worse, and says when
+// the worst error grew.
+func (r *Report) writeWorsened(w io.Writer) {
+	if r.WorstWorsened {
+		fmt.Fprintf(w, "Warning: the fit makes the worst error worse (%.1f%% before, %.1f%% after).\n", r.WorstBeforePct, r.WorstAfterPct)
+	}
+	if len(r.Worsened) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Warning: the fit predicts %d figure%s worse than before:\n", len(r.Worsened), plural(len(r.Worsened)))
+	for _, x := range r.Worsened {
+		note := ""
+		if !x.Fitted {
+			note = " (shown, not fitted)"
+		}
+		fmt.Fprintf(w, "  %s: %s%s\n", x.Figure, x.Change(), note)
+	}
+}
+
+// Change is "+42.8% -> +98.9%", the figure's error before and after.
+func (x Worsened) Change() string {
+	return fmt.Sprintf("%+.1f%% -> %+.1f%%", x.BeforePct, x.AfterPct)
 }
 
 // constText shows a constant in its unit: fractions as such, seconds in

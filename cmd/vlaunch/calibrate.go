@@ -19,14 +19,14 @@ import (
 func init() { subcommands = append(subcommands, newCalibrateCmd) }
 
 type calibrateOptions struct {
-	spec, out, output, metrics string
-	force                      bool
+	spec, outFile, output, metrics string
+	force, strict                  bool
 }
 
 func newCalibrateCmd(s *streams) *cobra.Command {
 	o := &calibrateOptions{}
 	cmd := &cobra.Command{
-		Use:   "calibrate RESULT... --spec SPEC [-o calibration.yaml]",
+		Use:   "calibrate RESULT... --spec SPEC [--out-file calibration.yaml] [-o text|json]",
 		Short: "Fit the performance model's efficiency constants to your own benchmark results",
 		Long: `Read benchmark results of the deployment SPEC describes — 'vllm bench serve
 --save-result' JSON (and the older benchmark_serving.py's), SGLang bench_serving
@@ -38,21 +38,30 @@ efficiency constants so the predictions match: bounded to documented ranges,
 minimising the worst error. The report shows every result, every constant's
 movement (or why the results cannot move it) and every value before and after.
 
-With -o the fitted constants are written to a calibration file that check,
-plan and generate use with --calibration FILE, or with 'calibration: FILE' in
-the spec.
+With --out-file FILE the fitted constants are written to a calibration file
+that check, plan and generate use with --calibration FILE, or with
+'calibration: FILE' in the spec. -o/--output is the report's format, as in
+every vlaunch command; --out is the old name of --out-file.
+
+A fit minimises the worst error, and may trade other figures for it:
+calibrate warns (on stderr) naming every figure whose error the fit made
+worse, and says when the worst error itself grew. With --strict such a fit
+exits 1 and no calibration file is written.
 
 Exit codes: 0 fitted, 1 nothing could be fitted (no usable result, or no
-constant the results constrain), 2 unusable input.`,
+constant the results constrain), or --strict and the fit made a figure
+worse; 2 unusable input.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCalibrate(s, o, args) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.spec, "spec", "", "the deployment the benchmarks ran on (required)")
-	f.StringVarP(&o.out, "out", "o", "", "write the calibration file here")
-	f.StringVar(&o.output, "output", "text", "report format: text or json")
+	f.StringVar(&o.outFile, "out-file", "", "write the calibration file here")
+	addDeprecatedAlias(f, &o.outFile, "out", "out-file")
+	addOutputFlag(f, &o.output, calibrateFormats, "the report")
 	f.StringVar(&o.metrics, "metrics", "throughput,tpot,ttft", "values to fit: throughput, tpot, ttft")
-	f.BoolVar(&o.force, "force", false, "replace an -o file that is not a calibration file")
+	f.BoolVar(&o.force, "force", false, "replace an --out-file that is not a calibration file")
+	f.BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when the fit makes any figure (or the worst error) worse")
 	return cmd
 }
 
@@ -60,14 +69,14 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 	if o.spec == "" {
 		return usageErr("calibrate needs --spec SPEC: the deployment the benchmarks ran on")
 	}
-	if o.output != "text" && o.output != "json" {
-		return usageErr("--output must be text or json, not %q", o.output)
+	if err := checkFormat(o.output, calibrateFormats, "the calibration file is --out-file FILE"); err != nil {
+		return err
 	}
 	metrics, err := cluster.ParseMetrics(o.metrics)
 	if err != nil {
 		return usageErr("--metrics: %v", err)
 	}
-	if err := checkOutFile(o.out, o.force); err != nil {
+	if err := checkOutFile(o.outFile, o.force); err != nil {
 		return err
 	}
 	var results []bench.Result
@@ -96,12 +105,32 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 		fmt.Fprintln(s.err, "vlaunch calibrate: the results constrain none of the constants; nothing to write")
 		return findingsErr()
 	}
-	if o.out == "" {
-		fmt.Fprintln(s.err, "(not written: give -o FILE to write the calibration file)")
+	warnWorsened(s, rep)
+	if o.strict && rep.Worse() {
+		fmt.Fprintln(s.err, "vlaunch calibrate: --strict: not written, the fit makes a figure worse")
+		return findingsErr()
+	}
+	if o.outFile == "" {
+		fmt.Fprintln(s.err, "(not written: give --out-file FILE to write the calibration file)")
 		return nil
 	}
 	return writeCalibrationFile(s, rep, o, paths)
 }
+
+// warnWorsened names on stderr every figure the fit made worse, and the
+// worst error when it grew (#27: a fit exited 0 with the worst error at
+// 182%), whatever the report's format.
+func warnWorsened(s *streams, rep *cluster.Report) {
+	if rep.WorstWorsened {
+		fmt.Fprintf(s.err, "vlaunch calibrate: warning: the fit makes the worst error worse: %.1f%% before, %.1f%% after\n", rep.WorstBeforePct, rep.WorstAfterPct)
+	}
+	for _, x := range rep.Worsened {
+		fmt.Fprintf(s.err, "vlaunch calibrate: warning: the fit makes %s worse: %s\n", x.Figure, x.Change())
+	}
+}
+
+// calibrateFormats are calibrate's report formats.
+var calibrateFormats = []string{"text", "json"}
 
 func writeCalibrationReport(s *streams, rep *cluster.Report, format string) error {
 	if format == "json" {
@@ -124,12 +153,12 @@ func checkOutFile(path string, force bool) error {
 	case os.IsNotExist(err):
 		return nil
 	case err != nil:
-		return usageErr("-o %s: %v", path, err)
+		return usageErr("--out-file %s: %v", path, err)
 	case !st.Mode().IsRegular():
-		return usageErr("-o %s: %s, not a file", path, inputfile.Kind(st.Mode()))
+		return usageErr("--out-file %s: %s, not a file", path, inputfile.Kind(st.Mode()))
 	}
 	if _, err := calibrate.Load(path); err != nil && !force {
-		return usageErr("-o %s exists and is not a calibration file (%v); use --force to replace it", path, err)
+		return usageErr("--out-file %s exists and is not a calibration file (%v); use --force to replace it", path, err)
 	}
 	return nil
 }
@@ -151,10 +180,14 @@ func writeCalibrationFile(s *streams, rep *cluster.Report, o *calibrateOptions, 
 	if err != nil {
 		return usageErr("calibration file: %v", err)
 	}
-	if err := writeFileAtomic(o.out, data); err != nil {
-		return usageErr("-o %s: %v", o.out, err)
+	if err := writeFileAtomic(o.outFile, data); err != nil {
+		return usageErr("--out-file %s: %v", o.outFile, err)
 	}
-	fmt.Fprintf(s.out, "\nWrote %s: use it with --calibration %s, or calibration: %s in the spec.\n", o.out, o.out, o.out)
+	w := s.out
+	if o.output == "json" {
+		w = s.err // stdout holds the JSON report alone
+	}
+	fmt.Fprintf(w, "\nWrote %s: use it with --calibration %s, or calibration: %s in the spec.\n", o.outFile, o.outFile, o.outFile)
 	return nil
 }
 

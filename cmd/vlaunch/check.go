@@ -36,6 +36,8 @@ simulation of continuous batching — and give every SLO a verdict with the
 resource that binds it and what it would take to meet it.
 
 Quick form without a spec: vlaunch check --model deepseek-v3 --gpu h20 --dp 32 --ep
+(the quick-form flags, --model to --concurrency, are refused next to a SPEC:
+set the spec's fields instead).
 
 Every SLO figure carries a band from the errors of published runs vlaunch
 was not fitted to; a verdict is pass, fail, or uncertain when the band
@@ -44,7 +46,7 @@ straddles the target.
 Exit codes: 0 everything fits and no SLO fails (uncertain verdicts included,
 unless --fail-on uncertain), 1 something does not fit or an SLO fails (or
 the spec has errors), 2 unusable input (unreadable spec, bad flags, unknown
-model or GPU in the quick form).`,
+model or GPU in the quick form, quick-form flags next to a SPEC).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(s, o, cmd, args) },
 	}
@@ -76,10 +78,13 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	if o.failOn != "fail" && o.failOn != slo.VerdictUncertain {
 		return usageErr("--fail-on must be fail or uncertain, not %q", o.failOn)
 	}
+	if len(args) == 1 {
+		if err := quickFlagsBesideSpec(cmd); err != nil {
+			return err
+		}
+	}
 	quick := o.quick.Model != "" || o.quick.GPU != ""
 	switch {
-	case len(args) == 1 && quick:
-		return usageErr("give either a SPEC or --model/--gpu, not both")
 	case len(args) == 0 && !quick:
 		return usageErr("check needs a SPEC, or --model NAME --gpu NAME for the quick form\nRun 'vlaunch check --help' for usage.")
 	case quick && (o.quick.Model == "" || o.quick.GPU == ""):

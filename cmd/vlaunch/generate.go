@@ -19,19 +19,23 @@ import (
 func init() { subcommands = append(subcommands, newGenerateCmd) }
 
 type generateOptions struct {
-	out, runtime, templates string
-	calibration             string
-	force, dryRun, strict   bool
+	outDir, output        string
+	runtime, templates    string
+	calibration           string
+	force, dryRun, strict bool
 }
 
 func newGenerateCmd(s *streams) *cobra.Command {
 	o := &generateOptions{}
 	cmd := &cobra.Command{
-		Use:   "generate SPEC -o DIR",
+		Use:   "generate SPEC --out-dir DIR [-o text|json]",
 		Short: "Write the per-node launch bundle (scripts, hosts, README or a LeaderWorkerSet)",
 		Long: `Validate SPEC, then write everything needed to start the deployment with the
 vLLM version it names: nodeN.sh per node (bare metal or docker), or lws.yaml
-(kubernetes), plus a hosts file and a README with the start order and checks.
+(kubernetes), plus a hosts file and a README with the start order and checks,
+into --out-dir DIR. -o/--output is the format of what generate prints (text,
+or json: the files, the layout and check's report), as in every vlaunch
+command; before, -o named the directory.
 
 The bundle is written atomically: rendered into a temporary directory beside
 DIR, then renamed into place. Every bundle carries a .vlaunch-bundle marker;
@@ -53,7 +57,8 @@ was written and DIR is unchanged.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runGenerate(s, o, args[0]) },
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.out, "output", "o", "", "bundle directory to create")
+	f.StringVar(&o.outDir, "out-dir", "", "bundle directory to create")
+	addOutputFlag(f, &o.output, generateFormats, "what generate prints")
 	f.StringVar(&o.runtime, "runtime", "", "bare, docker or kubernetes (default: the spec's runtime.kind)")
 	f.StringVar(&o.templates, "templates", "", "directory of templates overriding the embedded ones")
 	f.BoolVar(&o.force, "force", false, "replace a non-empty output directory")
@@ -64,8 +69,11 @@ was written and DIR is unchanged.`,
 }
 
 func runGenerate(s *streams, o *generateOptions, path string) error {
-	if o.out == "" && !o.dryRun {
-		return usageErr("generate needs -o DIR (or --dry-run)")
+	if err := checkFormat(o.output, generateFormats, "the bundle directory is --out-dir DIR"); err != nil {
+		return err
+	}
+	if o.outDir == "" && !o.dryRun {
+		return usageErr("generate needs --out-dir DIR (or --dry-run)")
 	}
 	if o.templates != "" {
 		if _, err := templates.Overrides(o.templates); err != nil {
@@ -88,10 +96,16 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	if b == nil {
 		return findingsErr()
 	}
-	if err := writeBundle(s, o, b); err != nil {
+	left, err := writeBundle(o, b)
+	if err != nil {
 		return err
 	}
-	printVerdict(s.out, rep)
+	if err := printGenerated(s, o, b, rep, all); err != nil {
+		return err
+	}
+	if left != nil {
+		return &exitError{code: exitFindings, msg: left.Error()}
+	}
 	if o.strict && !rep.Feasible {
 		return findingsErr()
 	}
@@ -115,6 +129,9 @@ func requireVersion(r *resolve.Deployment, ds diag.Diagnostics) diag.Diagnostics
 	return ds
 }
 
+// generateFormats are what generate prints: text, or JSON.
+var generateFormats = []string{"text", "json"}
+
 // autoParagraph is the README paragraph saying the layout came from the
 // search (`parallelism: auto`); "" for a pinned layout.
 func autoParagraph(search *estimate.LayoutSearch) string {
@@ -126,26 +143,39 @@ func autoParagraph(search *estimate.LayoutSearch) string {
 		"(the best of %d candidates; see `vlaunch check SPEC`). To pin it, write `%s`.\n\n", c.Name(), len(search.Candidates), c.PinYAML())
 }
 
-func writeBundle(s *streams, o *generateOptions, b *generator.Bundle) error {
+// writeBundle writes b (nothing with --dry-run). A LeftoverError is
+// returned apart: the new bundle is in place, the old one partly left.
+func writeBundle(o *generateOptions, b *generator.Bundle) (*generator.LeftoverError, error) {
 	if o.dryRun {
-		for _, f := range b.Files {
-			fmt.Fprintf(s.out, "%s %s\n", f.Mode, filepath.Join(o.out, f.Path))
-		}
-		return nil
+		return nil, nil
 	}
-	err := b.Write(o.out, o.force)
+	err := b.Write(o.outDir, o.force)
 	var left *generator.LeftoverError
 	if err != nil && !errors.As(err, &left) {
 		// Write refuses or fails before the target changes: DIR is as it was.
-		return usageErr("%v", err)
+		return nil, usageErr("%v", err)
 	}
-	fmt.Fprintf(s.out, "wrote %d files to %s (vLLM %s, %s, layout %s)\n", len(b.Files), o.out,
+	return left, nil
+}
+
+// printGenerated says what was written (or would be, with --dry-run) and
+// the feasibility verdict, as text or JSON.
+func printGenerated(s *streams, o *generateOptions, b *generator.Bundle, rep *estimate.Report, findings diag.Diagnostics) error {
+	if o.output == "json" {
+		return writeGeneratedJSON(s.out, o, b, rep, findings)
+	}
+	if o.dryRun {
+		for _, f := range b.Files {
+			fmt.Fprintf(s.out, "%s %s\n", f.Mode, filepath.Join(o.outDir, f.Path))
+		}
+		printVerdict(s.out, rep)
+		return nil
+	}
+	fmt.Fprintf(s.out, "wrote %d files to %s (vLLM %s, %s, layout %s)\n", len(b.Files), o.outDir,
 		b.Plan.Release.Version, b.Plan.Runtime, b.Plan.Layout)
 	for _, f := range b.Files {
 		fmt.Fprintf(s.out, "  %s\n", f.Path)
 	}
-	if left != nil {
-		return &exitError{code: exitFindings, msg: left.Error()}
-	}
+	printVerdict(s.out, rep)
 	return nil
 }

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/generator"
 	"github.com/vlaunch/vlaunch/report"
 	"github.com/vlaunch/vlaunch/resolve"
 )
@@ -38,4 +40,38 @@ func printVerdict(w io.Writer, rep *estimate.Report) {
 			fmt.Fprintf(w, "  %s\n", diag.EscapeLine(f.String()))
 		}
 	}
+}
+
+// generatedJSON is `generate -o json`: where the bundle went, its files,
+// the release, runtime and layout, generate's findings and check's report
+// of the deployment (the bundle README's figures).
+type generatedJSON struct {
+	Dir         string           `json:"dir"`
+	DryRun      bool             `json:"dry_run,omitempty"`
+	VLLMVersion string           `json:"vllm_version"`
+	Runtime     string           `json:"runtime"`
+	Layout      string           `json:"layout"`
+	Files       []generatedFile  `json:"files"`
+	Feasible    bool             `json:"feasible"`
+	Findings    diag.Diagnostics `json:"findings"`
+	Check       *estimate.Report `json:"check"`
+}
+
+type generatedFile struct {
+	Path string `json:"path"`
+	Mode string `json:"mode"`
+}
+
+func writeGeneratedJSON(w io.Writer, o *generateOptions, b *generator.Bundle, rep *estimate.Report, findings diag.Diagnostics) error {
+	out := generatedJSON{Dir: o.outDir, DryRun: o.dryRun, VLLMVersion: b.Plan.Release.Version.String(), Runtime: b.Plan.Runtime,
+		Layout: fmt.Sprint(b.Plan.Layout), Files: []generatedFile{}, Feasible: rep.Feasible, Findings: findings, Check: rep}
+	if out.Findings == nil {
+		out.Findings = diag.Diagnostics{}
+	}
+	for _, f := range b.Files {
+		out.Files = append(out.Files, generatedFile{Path: f.Path, Mode: f.Mode.String()})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }

@@ -89,7 +89,7 @@ func hostileCases() []hostileCase {
 		// Files that are not files, or too much of one.
 		{"validate FIFO", []string{"validate", "$D/fifo.yaml"}, 2, notRegular},
 		{"check FIFO", []string{"check", "$D/fifo.yaml"}, 2, notRegular},
-		{"generate FIFO", []string{"generate", "$D/fifo.yaml", "-o", "$D/out-fifo"}, 2, notRegular},
+		{"generate FIFO", []string{"generate", "$D/fifo.yaml", "--out-dir", "$D/out-fifo"}, 2, notRegular},
 		{"preflight FIFO", []string{"preflight", "$D/fifo.yaml", "--node", "n0"}, 2, notRegular},
 		{"validate /dev/zero", []string{"validate", "/dev/zero"}, 2, notRegular},
 		{"validate directory", []string{"validate", "$D"}, 2, notRegular},
@@ -104,8 +104,8 @@ func hostileCases() []hostileCase {
 		{"calibrate /dev/zero", []string{"calibrate", "/dev/zero", "--spec", "$D/ref.yaml"}, 2, notRegular},
 		{"calibrate FIFO result", []string{"calibrate", "$D/fifo.yaml", "--spec", "$D/ref.yaml"}, 2, notRegular},
 		{"model config FIFO", []string{"validate", "$D/hfconfig-fifo.yaml"}, 1, notRegular},
-		{"templates FIFO", []string{"generate", "$D/ref.yaml", "-o", "$D/out-tpl", "--templates", "$D/tpl-fifo"}, 2, notRegular},
-		{"templates unknown", []string{"generate", "$D/ref.yaml", "-o", "$D/out-tpl2", "--templates", "$D/tpl-typo"}, 2, `not a template vlaunch renders`},
+		{"templates FIFO", []string{"generate", "$D/ref.yaml", "--out-dir", "$D/out-tpl", "--templates", "$D/tpl-fifo"}, 2, notRegular},
+		{"templates unknown", []string{"generate", "$D/ref.yaml", "--out-dir", "$D/out-tpl2", "--templates", "$D/tpl-typo"}, 2, `not a template vlaunch renders`},
 		// YAML built to cost memory or time.
 		{"binary spec", []string{"validate", "$D/binary.yaml"}, 2, `binary`},
 		{"empty spec", []string{"validate", "$D/empty.yaml"}, 2, `empty`},
@@ -136,10 +136,10 @@ func hostileCases() []hostileCase {
 		{"check DP 10,000, 16 TTFT targets", []string{"check", "$D/dp10000ttft.yaml"}, 1, `TTFT p99 at 10000 input tokens`},
 		{"plan 10,000 nodes", []string{"plan", "$D/auto10000.yaml", "--top", "3"}, -1, `#1 TP`},
 		{"validate 10,001 nodes", []string{"validate", "$D/nodes10001.yaml"}, 1, `more than the limit of 10,000`},
-		{"generate 10,000 nodes", []string{"generate", "$D/auto10000.yaml", "-o", "$D/out-10000"}, -1, `\S`},
+		{"generate 10,000 nodes", []string{"generate", "$D/auto10000.yaml", "--out-dir", "$D/out-10000"}, -1, `\S`},
 		// Secrets.
 		{"validate secret", []string{"validate", "$D/secret.yaml"}, 1, `SPEC121`},
-		{"generate secret", []string{"generate", "$D/secret.yaml", "-o", "$D/out-secret"}, 1, `SPEC121`},
+		{"generate secret", []string{"generate", "$D/secret.yaml", "--out-dir", "$D/out-secret"}, 1, `SPEC121`},
 		{"lint secret", []string{"lint", "$D/secret.sh"}, 1, `VL129`},
 	}
 }

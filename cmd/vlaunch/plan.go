@@ -16,7 +16,7 @@ import (
 func init() { subcommands = append(subcommands, newPlanCmd) }
 
 type planOptions struct {
-	output, specOut string
+	output, outFile string
 	calibration     string
 	top, apply      int
 	seed            uint64
@@ -26,7 +26,7 @@ type planOptions struct {
 func newPlanCmd(s *streams) *cobra.Command {
 	o := &planOptions{}
 	cmd := &cobra.Command{
-		Use:   "plan SPEC [--apply N -o FILE]",
+		Use:   "plan SPEC [-o text|json|html] [--apply N --out-file FILE]",
 		Short: "Rank the layouts and engine settings this hardware allows for the spec's SLO",
 		Long: `Enumerate what the spec's hardware and vLLM release allow and 'vlaunch generate'
 can write — tensor, pipeline and data parallel sizes, expert parallelism, the
@@ -44,8 +44,9 @@ gpu_memory_utilization may move before a verdict of the best candidate flips.
 Every prediction uses the calibration --calibration FILE names (else the
 spec's calibration:, else the global constants); the report names it.
 
---apply N -o FILE writes the spec with candidate N (its comments and key order
-kept), ready for 'vlaunch generate'.
+--apply N --out-file FILE writes the spec with candidate N (its comments and
+key order kept), ready for 'vlaunch generate'. -o/--output is the report's
+format, as in every vlaunch command; --spec-out is the old name of --out-file.
 
 Exit codes: 0 no SLO of the best candidate fails (pass, or uncertain: the
 target inside the prediction's band); 1 every candidate fails one (or the
@@ -55,30 +56,32 @@ FILE without --force).`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runPlan(s, o, args[0]) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.output, "output", "text", "output format: text, json or html")
+	addOutputFlag(f, &o.output, planFormats, "")
 	f.IntVar(&o.top, "top", plan.DefaultTop, "how many candidates to list")
 	f.Uint64Var(&o.seed, "seed", simSeed, "seed of the serving simulation (check's default gives check's verdicts)")
-	f.IntVar(&o.apply, "apply", 0, "write the spec with candidate N of the list (needs -o FILE)")
-	f.StringVarP(&o.specOut, "spec-out", "o", "", "where --apply writes the spec")
+	f.IntVar(&o.apply, "apply", 0, "write the spec with candidate N of the list (needs --out-file FILE)")
+	f.StringVar(&o.outFile, "out-file", "", "where --apply writes the spec")
+	addDeprecatedAlias(f, &o.outFile, "spec-out", "out-file")
 	f.BoolVar(&o.force, "force", false, "let --apply replace an existing file")
 	addCalibrationFlag(f, &o.calibration)
 	return cmd
 }
 
 func runPlan(s *streams, o *planOptions, path string) error {
+	if err := checkFormat(o.output, planFormats, "--apply writes the spec to --out-file FILE"); err != nil {
+		return err
+	}
 	switch {
-	case o.output != "text" && o.output != "json" && o.output != "html":
-		return usageErr("--output must be text, json or html, not %q", o.output)
 	case o.top < 1:
 		return usageErr("--top must be at least 1")
-	case o.apply < 0 || (o.apply > 0) != (o.specOut != ""):
-		return usageErr("--apply N and -o FILE go together (N counts from 1)")
+	case o.apply < 0 || (o.apply > 0) != (o.outFile != ""):
+		return usageErr("--apply N and --out-file FILE go together (N counts from 1)")
 	case o.apply > o.top:
 		return usageErr("--apply %d is beyond the %d candidates listed (raise --top)", o.apply, o.top)
 	}
-	if o.specOut != "" && !o.force {
-		if _, err := os.Stat(o.specOut); !errors.Is(err, fs.ErrNotExist) {
-			return usageErr("%s exists (use --force to replace it)", o.specOut)
+	if o.outFile != "" && !o.force {
+		if _, err := os.Stat(o.outFile); !errors.Is(err, fs.ErrNotExist) {
+			return usageErr("%s exists (use --force to replace it)", o.outFile)
 		}
 	}
 	d, _, src, err := specFile(s, path, false)
@@ -102,6 +105,9 @@ func runPlan(s *streams, o *planOptions, path string) error {
 	}
 	return nil
 }
+
+// planFormats are plan's report formats.
+var planFormats = []string{"text", "json", "html"}
 
 func writePlan(s *streams, d *resolve.Deployment, res *plan.Result, o *planOptions) error {
 	switch o.output {
@@ -128,9 +134,9 @@ func applyCandidate(s *streams, res *plan.Result, o *planOptions, src []byte) er
 	if err != nil {
 		return usageErr("cannot rewrite the spec: %v", err)
 	}
-	if err := os.WriteFile(o.specOut, out, 0o644); err != nil {
-		return usageErr("cannot write %s: %v", o.specOut, err)
+	if err := os.WriteFile(o.outFile, out, 0o644); err != nil {
+		return usageErr("cannot write %s: %v", o.outFile, err)
 	}
-	fmt.Fprintf(s.err, "wrote %s with candidate %d: %s\n", o.specOut, o.apply, c.Settings)
+	fmt.Fprintf(s.err, "wrote %s with candidate %d: %s\n", o.outFile, o.apply, c.Settings)
 	return nil
 }

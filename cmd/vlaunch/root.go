@@ -53,6 +53,7 @@ func newRoot(s *streams) *cobra.Command {
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	root.SetIn(s.in)
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { warnDeprecated(c, s.err) }
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("%v\nRun '%s --help' for usage.", err, c.CommandPath())
 	})

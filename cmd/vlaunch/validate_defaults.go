@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/resolve"
 	"gopkg.in/yaml.v3"
@@ -26,31 +27,46 @@ func printDefaults(w io.Writer, r *resolve.Deployment) error {
 	return nil
 }
 
-// printVersionDefaults uses the release and GPU validate resolved (the
-// newest release when vllm.version is not set).
+// printVersionDefaults lists the effective value of every engine setting
+// the spec leaves out, as resolve decided it (resolve.Deployment.Settings):
+// the values check simulates and generate writes, so that no third place
+// works defaults out (#27). The release is the newest vlaunch knows when
+// vllm.version is not set.
 func printVersionDefaults(w io.Writer, res *resolve.Deployment) {
-	d, r := res.Spec, res.Release
 	if res.Version.Value == "" {
 		fmt.Fprintln(w, "# vLLM's own defaults: resolved at check/generate time once vllm.version is valid")
 		return
 	}
-	def := r.Defaults()
-	fmt.Fprintf(w, "# vLLM %s defaults for settings the spec leaves out:\n", r)
-	if d.VLLM.GPUMemoryUtilization == nil {
-		fmt.Fprintf(w, "#   gpu_memory_utilization: %g\n", def.GPUMemoryUtilization)
-	}
-	if gpu := res.GPU; gpu != nil && (d.VLLM.MaxNumSeqs == nil || d.VLLM.MaxNumBatchedTokens == nil) {
-		seqs, tokens := r.BatchDefaults(gpu.Name, gpu.MemoryGiB(), true)
-		fmt.Fprintf(w, "#   max_num_seqs: %d  (per data-parallel rank)\n#   max_num_batched_tokens: %d\n", seqs, tokens)
-	}
-	if d.VLLM.APIServerCount == nil {
-		if def.APIServerCountAuto {
-			fmt.Fprintf(w, "#   api_server_count: data-parallel size (%d)\n", d.Parallelism.Data)
-		} else {
-			fmt.Fprintf(w, "#   api_server_count: %d\n", def.APIServerCount)
+	fmt.Fprintf(w, "# vLLM %s: effective values of the settings the spec leaves out (what check simulates and generate starts):\n", res.Release)
+	var pending []string
+	for _, s := range res.Settings() {
+		switch {
+		case s.From == resolve.SourceSpec:
+		case res.Layout.Auto && layoutDependent[s.Name]:
+			pending = append(pending, s.Name)
+		default:
+			fmt.Fprintf(w, "#   %s: %s  (%s)\n", s.Name, settingValue(s.Value), settingWhy(s))
 		}
 	}
-	if d.VLLM.All2AllBackend == "auto" {
-		fmt.Fprintf(w, "#   all2all_backend: auto = vlaunch picks per layout at generate time (vLLM's own default: %s)\n", def.All2AllBackend)
+	if len(pending) > 0 {
+		fmt.Fprintf(w, "#   %s: follow the layout `parallelism: auto` picks (see check)\n", strings.Join(pending, ", "))
 	}
+}
+
+// layoutDependent are the settings resolve derives again for each layout.
+var layoutDependent = map[string]bool{"all2all_backend": true, "cuda_graphs": true, "api_server_count": true}
+
+// settingValue prints "none" for an empty value (no all-to-all backend).
+func settingValue(v any) string {
+	if v == "" {
+		return "none"
+	}
+	return fmt.Sprint(v)
+}
+
+func settingWhy(s resolve.NamedSetting) string {
+	if s.Why != "" {
+		return s.Why
+	}
+	return string(s.From)
 }

@@ -24,8 +24,8 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 // api_server_count, else the release's default (one; the DP size where the
 // release's default is "auto").
 func apiServers(in *input.Input) int {
-	if d := in.Resolved(); d != nil && d.Spec != nil && d.Spec.VLLM.APIServerCount != nil && *d.Spec.VLLM.APIServerCount > 0 {
-		return *d.Spec.VLLM.APIServerCount
+	if d := in.Resolved(); d != nil && d.Engine.APIServers.Value > 0 {
+		return d.Engine.APIServers.Value
 	}
 	def := in.Release().Defaults()
 	if def.APIServerCountAuto {

@@ -15,7 +15,7 @@ R = random.Random(int(sys.argv[1]))
 N = int(sys.argv[2])
 BIN = sys.argv[3] if len(sys.argv) > 3 else "vlaunch"
 OUT = sys.argv[4] if len(sys.argv) > 4 else "/tmp/vlaunch-stress"
-CMD = sys.argv[5] if len(sys.argv) > 5 else "check"  # or plan, generate (-o is added)
+CMD = sys.argv[5] if len(sys.argv) > 5 else "check"  # or plan, generate (--out-dir is added)
 os.makedirs(OUT, exist_ok=True)
 models = ["deepseek-v3","kimi-k2","glm-4.5","gpt-oss-120b","llama-3.1-405b","llama-3.1-8b","mixtral-8x7b","qwen3-235b-a22b","qwen3-30b-a3b","deepseek-v2-lite"]
 gpus = ["h20-96g","h200","b200","a100-80g","h100-sxm","mi300x","l40s"]
@@ -60,7 +60,7 @@ for i in range(N):
     path = f"{OUT}/s{sys.argv[1]}_{i}.yaml"
     open(path,"w").write(s)
     try:
-        args = [CMD, path] + (["-o", path + ".bundle", "--force"] if CMD == "generate" else [])
+        args = [CMD, path] + (["--out-dir", path + ".bundle", "--force"] if CMD == "generate" else [])
         p = subprocess.run(["/usr/bin/time","-f","%e %M",BIN] + args, capture_output=True, text=True, timeout=60)
         wall, rss = p.stderr.strip().split("\n")[-1].split()[:2]
         code = p.returncode

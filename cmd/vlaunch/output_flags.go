@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// One convention for output flags in every command (kubectl's and helm's
+// habits, #27): -o/--output is the output FORMAT (text, json, markdown,
+// html, sarif, github, yaml: what each command supports); a file a
+// command writes is --out-file FILE, a directory --out-dir DIR. Before,
+// -o named a format in seven commands and a file or directory in four
+// (`calibrate … -o json` wrote a file named json).
+
+// addOutputFlag declares -o/--output with the command's formats (the first
+// is the default).
+func addOutputFlag(f *pflag.FlagSet, p *string, formats []string, what string) {
+	help := "output format: " + orList(formats)
+	if what != "" {
+		help += " (" + what + ")"
+	}
+	f.StringVarP(p, "output", "o", formats[0], help)
+}
+
+// checkFormat refuses a format the command does not support. pathFlag
+// names the command's file or directory flag: a value that is not a
+// format is most likely a path given to -o the old way, and the message
+// says where it goes now.
+func checkFormat(value string, formats []string, pathFlag string) error {
+	if slices.Contains(formats, value) {
+		return nil
+	}
+	msg := "-o/--output is the output format: " + orList(formats) + ", not %q"
+	if pathFlag != "" {
+		msg += "; " + pathFlag + " (-o names a format in every vlaunch command)"
+	}
+	return usageErr(msg, value)
+}
+
+// addDeprecatedAlias keeps an old flag name working for scripts, bound to
+// the same value as its replacement and hidden from help. The notice goes
+// to stderr (warnDeprecated): cobra's MarkDeprecated prints it on the
+// command's output, stdout here, where it would corrupt -o json.
+func addDeprecatedAlias(f *pflag.FlagSet, p *string, old, replacement string) {
+	f.StringVar(p, old, "", "deprecated: use --"+replacement)
+	_ = f.MarkHidden(old)
+	_ = f.SetAnnotation(old, deprecatedFor, []string{replacement})
+}
+
+// deprecatedFor annotates a deprecated flag with its replacement.
+const deprecatedFor = "vlaunch-deprecated-for"
+
+// warnDeprecated tells on stderr which deprecated flags a command line
+// used and what replaces them (root's PersistentPreRun, for every command).
+func warnDeprecated(cmd *cobra.Command, w io.Writer) {
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if r := f.Annotations[deprecatedFor]; len(r) > 0 {
+			fmt.Fprintf(w, "Flag --%s has been deprecated, use --%s (-o/--output is the output format)\n", f.Name, r[0])
+		}
+	})
+}
+
+// orList is "a, b or c".
+func orList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
