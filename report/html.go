@@ -74,6 +74,7 @@ func checkPage(r *estimate.Report) *page {
 	}
 	p.Verdicts = verdictViews(r.SLO)
 	p.Charts = checkCharts(r)
+	p.Extra = termsSection(r)
 	p.Findings = findingsText(r.Findings)
 	return p
 }

@@ -39,8 +39,10 @@ func writeDecodeMarkdown(w io.Writer, p *slo.Performance) {
 	for _, t := range []struct {
 		n string
 		v float64
-	}{{"dense (roofline)", st.DenseS}, {"routed experts (roofline)", st.ExpertS}, {"attention (roofline)", st.AttentionS},
-		{"all-to-all", st.A2AS}, {"TP all-reduce", st.TPS}, {"PP hand-off", st.PPS}, {"overhead", st.OverheadS},
+	}{{"GPU: dense (roofline)", st.DenseS}, {"GPU: routed experts (roofline)", st.ExpertS}, {"GPU: attention (roofline)", st.AttentionS},
+		{fmt.Sprintf("GPU: kernel gaps (%.0f kernels)", st.Kernels), st.KernelGapsS},
+		{"network: all-to-all", st.A2AS}, {"network: TP all-reduce", st.TPS}, {"network: PP hand-off", st.PPS}, {"network: exposed", st.ExposedNetworkS},
+		{"host: between steps", st.HostS}, {"host: kernel launches (overlap the GPU)", st.LaunchS}, {"host: on the critical path", st.OverheadS},
 		{"floor: weight read", d.Floors.WeightReadS}, {"floor: compute", d.Floors.ComputeS}, {"floor: network", d.Floors.NetworkS}} {
 		fmt.Fprintf(w, "| %s | %.2f |\n", t.n, t.v*1e3)
 	}
@@ -51,9 +53,10 @@ func writeDecodeMarkdown(w io.Writer, p *slo.Performance) {
 }
 
 func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
-	fmt.Fprintf(w, "\n| prompt tokens | idle TTFT ms | steps | exposed communication ms | GB via NICs | binding |\n|---:|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(w, "\n| prompt tokens | idle TTFT ms | steps | GPU kernels ms | kernel gaps ms | exposed communication ms | host ms | GB via NICs | binding |\n|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, pf := range p.Prefill {
-		fmt.Fprintf(w, "| %d | %.0f | %d | %.0f | %.2f | %s |\n", pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, pf.InterBytesPerNode/1e9, pf.Binding)
+		fmt.Fprintf(w, "| %d | %.0f | %d | %.1f | %.1f | %.1f | %.1f | %.2f | %s |\n", pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.GPUS*1e3, pf.KernelGapsS*1e3,
+			pf.NetworkS*1e3, pf.HostS*1e3, pf.InterBytesPerNode/1e9, pf.Binding)
 	}
 	if len(p.Alternatives) > 0 {
 		fmt.Fprintf(w, "\n| alternative | fits | TPOT ms | output tok/s | binding |\n|---|---|---:|---:|---|\n")
@@ -61,7 +64,7 @@ func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 			fmt.Fprintf(w, "| %s | %s | %.1f | %.0f | %s |\n", a.Name, yesNo(a.Fits), a.TPOTS*1e3, a.OutputTokPerS, a.Binding)
 		}
 	}
-	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | TTFT p99 run-to-run spread | TPOT mean | output tok/s | total tok/s |\n|---|---|---|---:|---:|---:|\n")
+	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | mean TTFT: front end / queue / prefill | TTFT p99 run-to-run spread | TPOT mean | output tok/s | total tok/s |\n|---|---|---|---|---:|---:|---:|\n")
 	for _, s := range p.Simulations {
 		res := s.Result
 		ttft, ci := fmt.Sprintf("%s / %s / %s", textfmt.Seconds(res.TTFT.P50), textfmt.Seconds(res.TTFT.P95), textfmt.Seconds(res.TTFT.P99)), "-"
@@ -81,8 +84,13 @@ func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 		if res.Truncated {
 			ttft += " (cut short: not a steady state)"
 		}
-		fmt.Fprintf(w, "| %s, %d in / %d out | %s | %s | %s | %.0f | %.0f |\n", simLoad(s), s.InputTokens, s.OutputTokens,
-			ttft, ci, tpot, res.OutputTokPerS, res.TotalTokPerS)
+		parts := "-"
+		if res.Requests > 0 {
+			tp := res.TTFTParts
+			parts = fmt.Sprintf("%s / %s / %s", textfmt.Seconds(tp.FrontendS), textfmt.Seconds(tp.QueueS), textfmt.Seconds(tp.PrefillS))
+		}
+		fmt.Fprintf(w, "| %s, %d in / %d out | %s | %s | %s | %s | %.0f | %.0f |\n", simLoad(s), s.InputTokens, s.OutputTokens,
+			ttft, parts, ci, tpot, res.OutputTokPerS, res.TotalTokPerS)
 	}
 }
 
@@ -102,17 +110,21 @@ func writeSLOMarkdown(w io.Writer, slo []slo.Verdict) {
 }
 
 func constantsText(e perf.Efficiency) string {
-	return fmt.Sprintf("GEMM %.2f, attention %.2f, HBM %.2f, links %.2f, step overhead %.1f ms, eager %.0f µs/layer, collective %.0f µs",
-		e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3, e.EagerPerLayerS*1e6, e.CollectiveS*1e6)
+	return fmt.Sprintf("GEMM bf16 %.2f / fp8 %.2f, fused-MoE GEMM %.2f, attention %.2f, HBM %.2f, links %.2f, kernel gap %.1f µs, host per step %.2f ms, eager %.0f µs/layer, collective %.0f µs",
+		e.GEMM, e.GEMMFP8, e.ExpertGEMM, e.Attention, e.HBM, e.Link, e.KernelGapS*1e6, e.StepOverheadS*1e3, e.EagerPerLayerS*1e6, e.CollectiveS*1e6)
 }
 
 // constantsSource names where the constants come from, for the text
 // report's performance heading.
 func constantsSource(p *slo.Performance) string {
-	if p.Calibration == "" {
-		return "global constants"
+	src := "global constants"
+	if p.Calibration != "" {
+		src = "constants of " + p.Calibration
 	}
-	return "constants of " + p.Calibration
+	if k := p.Constants.Kernels.Source(); k != "" {
+		src += "; GPU kernels measured: " + k
+	}
+	return src
 }
 
 // calibrationSuffix names the calibration file after the constants.

@@ -26,8 +26,8 @@ func writePerfText(w io.Writer, r *estimate.Report) {
 		return
 	}
 	e := p.Constants
-	fmt.Fprintf(w, "\nPerformance (per DP rank, ranks in lock-step; %s: GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · step overhead %.1f ms)\n",
-		constantsSource(p), e.GEMM, e.Attention, e.HBM, e.Link, e.StepOverheadS*1e3)
+	fmt.Fprintf(w, "\nPerformance (per DP rank, ranks in lock-step; %s: GEMM bf16 %.2f / fp8 %.2f · fused-MoE GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · kernel gap %.1f µs · host per step %.2f ms)\n",
+		constantsSource(p), e.GEMM, e.GEMMFP8, e.ExpertGEMM, e.Attention, e.HBM, e.Link, e.KernelGapS*1e6, e.StepOverheadS*1e3)
 	fmt.Fprintf(w, "  GEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s\n", p.GEMMPrecision, p.AttentionPrecision, p.All2All, textfmt.OnOff(p.CUDAGraphs), textfmt.OnOff(p.DBO))
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "%s\n", wrap("model: "+n, 96, "  "))
@@ -65,8 +65,8 @@ func writePrefillText(w io.Writer, p *slo.Performance, chunk int) {
 		if pf.InterBytesPerNode > 0 {
 			nics = fmt.Sprintf(", %.2f GB through the node's NICs", pf.InterBytesPerNode/1e9)
 		}
-		fmt.Fprintf(w, "    %6d tokens: TTFT %.0f ms in %d step(s); exposed communication %.0f ms%s  [%s]\n",
-			pf.InputTokens, pf.TTFTS*1e3, pf.Steps, pf.NetworkS*1e3, nics, pf.Binding)
+		fmt.Fprintf(w, "    %6d tokens: TTFT %.0f ms in %d step(s)%s  [%s]\n      %s\n",
+			pf.InputTokens, pf.TTFTS*1e3, pf.Steps, nics, pf.Binding, prefillTerms(pf))
 	}
 }
 
@@ -89,7 +89,7 @@ func writeSimText(w io.Writer, p *slo.Performance) {
 		case res.Requests == 0:
 			fmt.Fprintf(w, "    no request completed: no latency measured\n")
 		default:
-			fmt.Fprintf(w, "    TTFT %s\n    TPOT %s\n    E2E  %s\n", pctText(res.TTFT), pctText(res.TPOT), pctText(res.E2E))
+			fmt.Fprintf(w, "    TTFT %s\n      mean TTFT: %s\n    TPOT %s\n    E2E  %s\n", pctText(res.TTFT), ttftPartsText(res.TTFTParts), pctText(res.TPOT), pctText(res.E2E))
 			if res.Replications > 1 {
 				fmt.Fprintf(w, "    run-to-run spread (95%%, %d runs; not the prediction's accuracy): TTFT p50 %s, p99 %s · TPOT p50 %s, p99 %s\n", res.Replications,
 					ivText(res.TTFTCI.P50), ivText(res.TTFTCI.P99), ivText(res.TPOTCI.P50), ivText(res.TPOTCI.P99))
@@ -152,12 +152,26 @@ func sloHeadline(v slo.Verdict) string {
 func wouldTake(x string) string { return "what it would take: " + x }
 
 func stepTerms(st perf.StepTime) string {
-	terms := fmt.Sprintf("dense %.1f ms · experts %.1f ms · attention %.1f ms (compute %.1f / memory %.1f ms) · all-to-all %.1f ms · TP %.1f ms · PP %.1f ms · overhead %.1f ms",
-		st.DenseS*1e3, st.ExpertS*1e3, st.AttentionS*1e3, st.ComputeS*1e3, st.MemoryS*1e3, st.A2AS*1e3, st.TPS*1e3, st.PPS*1e3, st.OverheadS*1e3)
+	terms := fmt.Sprintf("GPU: dense %.1f ms · experts %.1f ms · attention %.1f ms (compute %.1f / memory %.1f ms) · kernel gaps %.1f ms (%.0f kernels)"+
+		" · network: all-to-all %.1f ms · TP %.1f ms · PP %.1f ms (exposed %.1f ms) · host: between steps %.1f ms, launches %.1f ms (on the critical path %.1f ms)",
+		st.DenseS*1e3, st.ExpertS*1e3, st.AttentionS*1e3, st.ComputeS*1e3, st.MemoryS*1e3, st.KernelGapsS*1e3, st.Kernels,
+		st.A2AS*1e3, st.TPS*1e3, st.PPS*1e3, st.ExposedNetworkS*1e3, st.HostS*1e3, st.LaunchS*1e3, st.OverheadS*1e3)
 	if st.SpecDraftS > 0 {
 		terms += fmt.Sprintf(" · draft passes %.1f ms", st.SpecDraftS*1e3)
 	}
 	return terms
+}
+
+// prefillTerms splits an idle prefill's TTFT into its terms.
+func prefillTerms(pf perf.PrefillPoint) string {
+	return fmt.Sprintf("GPU kernels %s · kernel gaps %s · exposed communication %s · host %s",
+		textfmt.Seconds(pf.GPUS), textfmt.Seconds(pf.KernelGapsS), textfmt.Seconds(pf.NetworkS), textfmt.Seconds(pf.HostS))
+}
+
+// ttftPartsText splits a simulated mean TTFT by where requests spent it.
+func ttftPartsText(p sim.TTFTParts) string {
+	return fmt.Sprintf("front end (ingest, first token out) %s · engine queue %s · prefill steps %s",
+		textfmt.Seconds(p.FrontendS), textfmt.Seconds(p.QueueS), textfmt.Seconds(p.PrefillS))
 }
 
 func simLoad(s slo.SimScenario) string {

@@ -21,19 +21,67 @@ const (
 	TTFTP99    Regime = "ttft_p99"
 )
 
-// Class is a deployment's engine and hardware class: held-out errors are
-// pooled within a class, because published runs of legacy engines (vLLM
-// before 0.8, the V0 engine; SGLang before 0.5) and of AMD GPUs — none of
-// which the constants were fitted to — miss by far more than runs of the
-// current engines on NVIDIA GPUs, and mixing them would give every
-// deployment the legacy spread.
+// Class is a deployment's engine, model and hardware class: held-out
+// errors are pooled within a class and each class gets its own bands,
+// because errors differ by mechanism: published runs of legacy engines
+// (vLLM before 0.8, the V0 engine; SGLang before 0.5) and of AMD GPUs —
+// none of which the constants were fitted to — miss by far more than runs
+// of current engines on NVIDIA GPUs; a dense model's step is weight
+// streaming and kernel gaps, a TP-sharded MoE's is fused-MoE kernels, and
+// a DP-attention + EP deployment's is lock-step ranks and all-to-all.
+// Pooling them gave every deployment one spread that covered far fewer
+// figures of some regimes than it claimed (issue #28).
 type Class string
 
 // Classes.
 const (
-	Current Class = "current"
-	Legacy  Class = "legacy"
+	// Dense is a model without routed experts on a current engine.
+	Dense Class = "dense"
+	// MoE is an MoE model whose experts are TP-sharded or expert-parallel
+	// inside one TP group (no DP attention), on a current engine.
+	MoE Class = "moe"
+	// MoEEP is an MoE model served with data-parallel attention and
+	// expert parallelism across the DP ranks, on a current engine.
+	MoEEP Class = "moe-ep"
+	// Legacy is an AMD GPU or an engine before vLLM 0.8 / SGLang 0.5.
+	Legacy Class = "legacy"
 )
+
+// Classes lists the classes in the table's order.
+var Classes = []Class{Dense, MoE, MoEEP, Legacy}
+
+// Facts are what decides a deployment's class (package band holds the
+// rule; the estimator and the calibration replay each fill the facts from
+// their own input).
+type Facts struct {
+	// Legacy: an AMD GPU, or an engine release before vLLM's V1 default
+	// (0.8) or SGLang 0.5.
+	Legacy bool
+	// MoE: the model has routed experts.
+	MoE bool
+	// DPEP: attention is data-parallel (DP > 1) and experts are
+	// expert-parallel across the DP ranks.
+	DPEP bool
+}
+
+// Classify is the class of a deployment with facts f.
+func Classify(f Facts) Class {
+	switch {
+	case f.Legacy:
+		return Legacy
+	case !f.MoE:
+		return Dense
+	case f.DPEP:
+		return MoEEP
+	}
+	return MoE
+}
+
+// MinSources is the fewest held-out sources a class's regime needs for a
+// band of its own; below it the band is built from every current class's
+// figures of that regime (Band.Pooled) and says so: a regime with few
+// sources is no better known than the pool.
+const MinSources = 3
 
 // Band is the spread of one regime in one class: the ratio
 // published/predicted at the CoverLow and CoverHigh quantiles of the
@@ -53,6 +101,9 @@ type Band struct {
 	// sides (Margined): the amount that brings the bands' coverage of
 	// sources they were not built from to about 80%.
 	Margin float64 `json:"-"`
+	// Pooled marks a band built from every current class's figures of
+	// its regime, because its own class has fewer than MinSources sources.
+	Pooled bool `json:"pooled,omitempty"`
 }
 
 // Quantiles of the held-out log errors a band spans before its margin:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // WeightTerm is one component's weights on one GPU: its placement and how
@@ -183,13 +184,21 @@ func stageMemory(in *input.Input, s Stage) StageMemory {
 	return sm
 }
 
+// graphsBudgeted reports whether vLLM subtracts its CUDA-graph estimate
+// from the KV pool for in: by default from 0.21.0, otherwise as
+// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS says where the release reads it
+// (vllm.Release.GraphMemoryProfiling).
+func graphsBudgeted(in *input.Input) bool {
+	v, set := in.Env[vllm.GraphMemoryVariable]
+	return in.Release().GraphMemoryProfiling().Subtracts(v, set)
+}
+
 func perGPU(in *input.Input, b StageMemory) PerGPU {
 	dev := deviceGiB(in.GPU)
 	p := PerGPU{DeviceGiB: dev, Utilization: in.GPUMemoryUtilization, UsableGiB: dev * in.GPUMemoryUtilization,
 		WeightsGiB: b.WeightsGiB, ActivationGiB: b.Activation.PeakGiB, OtherGiB: b.NonTorchGiB, KVCacheGiB: b.AvailableKVGiB}
 	p.HeadroomGiB = dev - p.UsableGiB
-	budgeted := in.Env["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"] == "1"
-	if in.CUDAGraphs && !budgeted {
+	if in.CUDAGraphs && !graphsBudgeted(in) {
 		p.CUDAGraphGiB = CUDAGraphGiB
 	}
 	return p

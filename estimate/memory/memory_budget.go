@@ -185,8 +185,12 @@ func NonTorch(in *input.Input) []Term {
 	if t, ok := all2allBuffers(in); ok {
 		terms = append(terms, t)
 	}
-	if in.Env["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"] == "1" && in.CUDAGraphs {
-		terms = append(terms, Term{"CUDA graphs (vLLM estimate)", CUDAGraphGiB, "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1"})
+	if in.CUDAGraphs && graphsBudgeted(in) {
+		why := vllm.GraphMemoryVariable + "=1"
+		if _, set := in.Env[vllm.GraphMemoryVariable]; !set {
+			why = "vLLM " + in.Release().Version.String() + " profiles CUDA-graph memory by default (since 0.21.0)"
+		}
+		terms = append(terms, Term{"CUDA graphs (vLLM estimate)", CUDAGraphGiB, why})
 	}
 	return terms
 }

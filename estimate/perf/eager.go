@@ -47,3 +47,16 @@ func eagerLayers(m *catalog.Model, weights string) float64 {
 	}
 	return sum
 }
+
+// kernelsOutsideLayers is the kernels a forward pass runs outside its
+// decoder layers: embedding, final norm, LM head and the logits' gather,
+// counted on every stage (a named rough count; the sampler runs on the
+// host's side of the step, StepOverheadS).
+const kernelsOutsideLayers = 4
+
+// stageKernels is the kernels one stage's forward pass runs: the census
+// above (one kernel per operation) over its layers, plus the pass's
+// kernels outside them.
+func stageKernels(eagerLayers float64) float64 {
+	return eagerLayers*eagerOpsRef + kernelsOutsideLayers
+}

@@ -11,10 +11,22 @@ import "github.com/vlaunch/vlaunch/estimate/input"
 // constant is per scenario.
 type Efficiency struct {
 	// GEMM is the fraction of the dense tensor-core peak (BF16 or FP8) that
-	// linear layers and grouped expert GEMMs reach when compute-bound.
-	// Literature: large Hopper FP8 GEMMs reach 60–75% of peak (DeepGEMM),
-	// serving engines with small, ragged expert batches less.
+	// linear layers reach when compute-bound, and the grouped expert GEMMs
+	// of DeepEP deployments (DeepGEMM's masked and contiguous layouts).
+	// Literature: large Hopper FP8 GEMMs reach 60–75% of peak (DeepGEMM).
 	GEMM float64
+	// GEMMFP8 is the same for FP8 weights against the FP8 peak: vLLM's
+	// FP8 kernels reach a smaller share of their (twice as high) peak
+	// than BF16 GEMMs do of theirs (tools/aicdata: 0.43–0.63 vs 0.69–0.86).
+	GEMMFP8 float64
+	// ExpertGEMM is the fraction of the tensor peak the fused-MoE grouped
+	// GEMMs reach when compute-bound where experts are TP-sharded or
+	// gathered (vLLM's and SGLang's Triton fused_moe, not DeepGEMM): small
+	// per-expert tiles (an expert's intermediate width split over TP) and
+	// ragged token counts keep them far below a dense GEMM (vLLM #28882;
+	// TP8 DeepSeek-R1 prefills at ≈16k tokens/s on 8 × H200 in GPUStack's
+	// runs and TensorRT-LLM #5929, a few percent of the FP8 peak).
+	ExpertGEMM float64
 	// Attention is the fraction of peak attention kernels (FlashMLA,
 	// FlashAttention) reach when compute-bound.
 	Attention float64
@@ -24,10 +36,19 @@ type Efficiency struct {
 	// Link is the fraction of a link's nominal one-direction bandwidth
 	// (NVLink, RDMA NIC) an all-to-all or collective reaches.
 	Link float64
-	// StepOverheadS is the fixed cost of one engine step with CUDA graphs:
-	// scheduling, input preparation, sampling and output processing on the
-	// host, plus synchronisation between DP ranks.
+	// StepOverheadS is the host's fixed work between two engine steps:
+	// scheduling, input preparation, the sampler's launches and output
+	// processing (hidden behind the GPU with async scheduling). The GPU's
+	// own per-kernel cost is KernelGapS, counted per kernel, not here.
 	StepOverheadS float64
+	// KernelGapS is the GPU time each kernel of a step costs beyond its
+	// roofline, with CUDA graphs: the gap between consecutive kernels of a
+	// replayed graph plus a kernel's ramp-up and tail. A step launches
+	// kernels in proportion to the model's operations (eager.go's census:
+	// ≈350 for an 8B dense model, ≈1,700 for DeepSeek-V3 in BF16), so this cost
+	// scales with the architecture, where a fixed per-step lump made small
+	// models' batch-1 decode 1.7× too slow (issue #28).
+	KernelGapS float64
 	// EagerPerLayerS is the extra host cost (Python dispatch and kernel
 	// launches) per decoder layer of a step run in PyTorch eager mode
 	// (enforce_eager; prefill steps of engines that capture only decode,
@@ -41,10 +62,11 @@ type Efficiency struct {
 	SGLangEagerPerLayerS float64
 	// LargeStepPerLayerS is the host cost per (dense-GQA-equivalent) layer
 	// of a vLLM V1 step with more tokens on a rank than the largest
-	// captured batch: the compiled model launched without CUDA graphs, a
-	// prefill chunk. Fitted, it also carries the part of large steps'
-	// slowness on Hopper that the physical efficiencies do not
-	// (docs/calibration-analysis.md §10), so it exceeds EagerPerLayerS.
+	// captured batch: the compiled model's kernels launched one by one
+	// without CUDA graphs (torch.compile's generated code, cheaper per
+	// operation than eager PyTorch). It overlaps the GPU's work, so a
+	// large prefill chunk hides it; it is bounded to launch costs (about
+	// 1–35 µs per operation) so it cannot stand for slow kernels.
 	LargeStepPerLayerS float64
 	// CollectiveS is the fixed cost of one collective — a TP all-reduce, or
 	// one dispatch or combine phase of an MoE all-to-all — on top of link
@@ -62,6 +84,22 @@ type Efficiency struct {
 	// (detokenization, one server-sent event); it delays delivery, not
 	// the engine.
 	FrontendTokenS float64
+
+	// MeasuredCompute and MeasuredHBM are the shares of their isolated,
+	// CUDA-graph-replayed rates that a real serving step's kernels reach on
+	// a GPU whose kernels were measured (ForGPU multiplies the measured GEMM
+	// and prefill-attention efficiencies by the first, the measured
+	// weight-streaming fraction by the second): the tables time one kernel
+	// at a time on hot buffers, a step runs hundreds back to back on cold
+	// weights between the engine's own small operations. Fitted on the
+	// calibration rows of those GPUs; 1 would be the tables as measured.
+	MeasuredCompute float64
+	MeasuredHBM     float64
+	// Kernels are the GPU's measured kernel figures (ForGPU; zero when the
+	// tables do not cover it): not constants a fit or a calibration file
+	// sets, but measurements whose decode-attention, all-reduce and
+	// prefill-attention figures the step model reads directly.
+	Kernels KernelFigures `json:"measured_kernels,omitzero"`
 }
 
 // DefaultEfficiency is the calibrated set used everywhere, fitted on the
@@ -69,18 +107,23 @@ type Efficiency struct {
 // -run TestCalibrationFit -fit (docs/calibration-throughput.md: the fit,
 // its bounds and its error per row).
 var DefaultEfficiency = Efficiency{
-	GEMM:                 0.7116,
-	Attention:            0.4126,
-	HBM:                  0.6469,
-	Link:                 0.5277,
-	StepOverheadS:        4.095e-3,
-	EagerPerLayerS:       593.7e-6,
-	SGLangEagerPerLayerS: 491.7e-6,
-	LargeStepPerLayerS:   1.649e-3,
-	CollectiveS:          32.59e-6,
-	StepPerSeqS:          5.03e-6,
-	FrontendRequestS:     6.377e-3,
-	FrontendTokenS:       91.32e-6,
+	GEMM:                 0.6154,
+	GEMMFP8:              0.8729,
+	ExpertGEMM:           0.2089,
+	Attention:            0.8889,
+	HBM:                  0.6092,
+	Link:                 0.9429,
+	KernelGapS:           3.7e-6,
+	StepOverheadS:        2.557e-3,
+	EagerPerLayerS:       579.4e-6,
+	SGLangEagerPerLayerS: 972.2e-6,
+	LargeStepPerLayerS:   78.76e-6,
+	CollectiveS:          1.641e-6,
+	StepPerSeqS:          26.68e-6,
+	FrontendRequestS:     3.572e-3,
+	FrontendTokenS:       2.225e-6,
+	MeasuredCompute:      0.4003,
+	MeasuredHBM:          0.7005,
 }
 
 // Field is the constant a calibration file names (calibrate.Constants);
@@ -89,6 +132,16 @@ func (e *Efficiency) Field(name string) *float64 {
 	switch name {
 	case "gemm":
 		return &e.GEMM
+	case "measured_compute":
+		return &e.MeasuredCompute
+	case "measured_hbm":
+		return &e.MeasuredHBM
+	case "gemm_fp8":
+		return &e.GEMMFP8
+	case "expert_gemm":
+		return &e.ExpertGEMM
+	case "kernel_gap_s":
+		return &e.KernelGapS
 	case "attention":
 		return &e.Attention
 	case "hbm":
@@ -115,11 +168,12 @@ func (e *Efficiency) Field(name string) *float64 {
 	return nil
 }
 
-// EfficiencyFor is the constants in effect for in: the global ones with
-// those its calibration file sets (validated against calibrate.Constants
+// EfficiencyFor is the constants in effect for in: the global ones, the
+// GPU's measured kernel figures over them (ForGPU), and those its
+// calibration file sets (validated against calibrate.Constants
 // when the file was read).
 func EfficiencyFor(in *input.Input) Efficiency {
-	e := DefaultEfficiency
+	e := ForGPU(DefaultEfficiency, in.GPU)
 	if f := in.Calibration.File; f != nil {
 		for name, v := range f.Constants {
 			if p := e.Field(name); p != nil {

@@ -79,7 +79,15 @@ type PrefillPoint struct {
 	InterBytesPerNode float64 `json:"inter_bytes_per_node"`
 	NetworkS          float64 `json:"network_s"`
 	ComputeS          float64 `json:"compute_s"`
-	Binding           string  `json:"binding"`
+	// GPUS is the chunks' kernel time (each operation class's roofline,
+	// summed), KernelGapsS the GPU time between and around those kernels,
+	// HostS the host's time on the critical path (work between steps and
+	// launches the GPU waited for): with NetworkS they add up to TTFTS
+	// (draft passes of speculative decoding aside).
+	GPUS        float64 `json:"gpu_s"`
+	KernelGapsS float64 `json:"kernel_gaps_s"`
+	HostS       float64 `json:"host_s"`
+	Binding     string  `json:"binding"`
 }
 
 // PrefillIdle is the TTFT of one request of n prompt tokens with nothing
@@ -105,7 +113,13 @@ func (sm *StepModel) PrefillIdle(n, maxBatched int) PrefillPoint {
 		pt.Steps++
 	}
 	pt.TTFTS, pt.InterBytesPerNode, pt.NetworkS, pt.ComputeS = sum.total, sum.inter, sum.net, sum.computeS
+	pt.GPUS, pt.KernelGapsS, pt.HostS = sum.gpu, sum.gaps, sum.host
 	pt.Binding = bindingOf(sum.comp, sum.mem, sum.net)
+	if sum.host > max(sum.comp, sum.mem, sum.net) {
+		pt.Binding = "overhead"
+	} else if sum.gaps > max(sum.comp, sum.mem, sum.net) {
+		pt.Binding = "kernel_gaps"
+	}
 	return pt
 }
 
@@ -155,7 +169,7 @@ func prefillLoad(p float64, c int) RankLoad {
 }
 
 // prefillSums are the sums PrefillIdle reports over a prompt's chunks.
-type prefillSums struct{ total, inter, net, comp, mem, computeS float64 }
+type prefillSums struct{ total, inter, net, comp, mem, computeS, gpu, gaps, host float64 }
 
 // add adds w times step st.
 func (s *prefillSums) add(st StepTime, w float64) {
@@ -165,6 +179,9 @@ func (s *prefillSums) add(st StepTime, w float64) {
 	s.comp += w * st.ComputeBoundS
 	s.mem += w * st.MemoryBoundS
 	s.computeS += w * st.ComputeS
+	s.gpu += w * (st.TotalS - st.OverheadS - st.ExposedNetworkS - st.KernelGapsS - st.SpecDraftS) // all stages' kernels
+	s.gaps += w * st.KernelGapsS
+	s.host += w * st.OverheadS
 }
 
 // integrateChunks sums the steps of k full chunks of c tokens (chunk i at
@@ -222,7 +239,7 @@ type Floors struct {
 // context ctx.
 func (sm *StepModel) FloorsAt(conc int, ctx float64) Floors {
 	ideal := sm.S
-	ideal.Eff = Efficiency{GEMM: 1, Attention: 1, HBM: 1, Link: 1}
+	ideal.Eff = Efficiency{GEMM: 1, ExpertGEMM: 1, Attention: 1, HBM: 1, Link: 1}
 	im := NewStepModel(ideal)
 	_, st := im.DecodeAt(conc, ctx)
 	w := sm.denseBytesGPU + sm.expertsPerGPU*sm.expertBytes*sm.moeLayers

@@ -64,9 +64,23 @@ type StepTime struct {
 	// busiest node's NICs and the busiest GPU's NVLink in this step.
 	InterBytesPerNode float64 `json:"inter_bytes_per_node"`
 	IntraBytesPerGPU  float64 `json:"intra_bytes_per_gpu"`
+	// KernelGapsS is the GPU time between and around the step's kernels
+	// (kernels × Efficiency.KernelGapS, all stages): what a batch-1 decode
+	// of a small model spends beyond reading its weights.
+	KernelGapsS float64 `json:"kernel_gaps_s"`
+	// Kernels is the number of kernels the step runs (all stages).
+	Kernels float64 `json:"kernels"`
 	// ExposedNetworkS is the communication time not hidden behind compute.
 	ExposedNetworkS float64 `json:"exposed_network_s"`
-	OverheadS       float64 `json:"overhead_s"`
+	// OverheadS is the host's time on the critical path: work between
+	// steps (HostS) and kernel launches the GPU waited for (LaunchS).
+	OverheadS float64 `json:"overhead_s"`
+	// HostS is the host's work between steps (scheduling, input
+	// preparation, sampling, output processing) as costed, exposed or not;
+	// LaunchS is the host's time to launch the step's kernels one by one
+	// (steps without CUDA graphs), which overlaps the GPU's work.
+	HostS   float64 `json:"host_s"`
+	LaunchS float64 `json:"launch_s"`
 	// SpecDraftS is speculative decoding's draft passes (spec_draft.go).
 	SpecDraftS float64 `json:"spec_draft_s,omitempty"`
 	TotalS     float64 `json:"total_s"`
@@ -80,6 +94,9 @@ func (t StepTime) Binding() string {
 	}
 	if t.ExposedNetworkS > best {
 		best, name = t.ExposedNetworkS, "network"
+	}
+	if t.KernelGapsS > best {
+		best, name = t.KernelGapsS, "kernel_gaps"
 	}
 	if t.OverheadS > best {
 		name = "overhead"
@@ -151,7 +168,14 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	st.ExpertS = e.ExpertS
 	n := &tt.net
 	st.A2AS, st.TPS, st.PPS, st.InterBytesPerNode, st.IntraBytesPerGPU = n.A2AS, n.TPS, n.PPS, n.InterBytesPerNode, n.IntraBytesPerGPU
-	roof := st.DenseS + st.AttentionS + st.ExpertS
+	// Every kernel costs its gap on top of its roofline (two micro-batches
+	// run every kernel twice).
+	kernels := sm.kernels
+	if tt.dbo {
+		kernels *= 2
+	}
+	gaps := kernels * s.Eff.KernelGapS
+	roof := st.DenseS + st.AttentionS + st.ExpertS + gaps
 	stage := roof + st.A2AS
 	if tt.dbo {
 		// Two micro-batches: one computes while the other communicates; the
@@ -159,6 +183,8 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 		stage = max(roof, st.A2AS) + min(roof, st.A2AS)/2
 	}
 	stage += st.TPS
+	st.KernelGapsS, st.Kernels = pp*gaps, pp*kernels
+	st.HostS, st.LaunchS = tt.serial, tt.launch
 
 	// Host work between steps adds up; launching the step's kernels one by
 	// one (no CUDA graph) overlaps the GPU's execution of those already
@@ -278,18 +304,41 @@ func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
 		return 0
 	}
 	hbm := s.HW.HBMBytesPerS * s.Eff.HBM
-	gemm := s.gemmFLOPS() * s.Eff.GEMM
+	gemm := s.gemmFLOPS() * s.gemmEff()
 	sampled := l.DecodeSeqs*float64(1+s.SpecTokens) + l.PrefillSeqs
 	denseF := 2*tok*sm.denseParamsGPU + 2*sampled*sm.lmHeadParamsGPU
 	act := tok * sm.hidden * 2 * activationPassesPerLayer * sm.layers
 	dense := roof(st, denseF/gemm, (sm.denseBytesGPU+act)/hbm)
 	idxF, idxB := sm.indexerCost(l)
 	attn := roof(st, sm.attnFLOPs(l, true)/(s.attnFLOPS(true)*s.Eff.Attention)+
-		sm.attnFLOPs(l, false)/(s.attnFLOPS(false)*s.Eff.Attention)+idxF/(s.indexerFLOPS()*s.Eff.Attention), (sm.kvBytes(l)+idxB)/hbm)
+		sm.attnFLOPs(l, false)/(s.attnFLOPS(false)*s.Eff.prefillAttnEff(prefillSpan(l)))+idxF/(s.indexerFLOPS()*s.Eff.Attention), (sm.kvBytes(l)+idxB)/hbm)
+	attn += sm.attnFixed(l)
 	if st != nil {
 		st.DenseS, st.AttentionS = dense, attn
 	}
 	return dense + attn
+}
+
+// prefillSpan is the mean number of tokens a prefill chunk of l attends
+// to (its cached prefix and itself): the length prefill attention's
+// measured efficiency is read at.
+func prefillSpan(l RankLoad) float64 {
+	if l.PrefillSeqs <= 0 {
+		return 0
+	}
+	return (l.PrefillPrefix + l.PrefillTokens) / l.PrefillSeqs
+}
+
+// attnFixed is the decode-attention time the KV bytes do not carry, from
+// the GPU's measured kernels (zero without them): per layer, the call's
+// floor beyond one kernel gap, and a cost per sequence of the batch.
+func (sm *StepModel) attnFixed(l RankLoad) float64 {
+	e := &sm.S.Eff
+	k := &e.Kernels
+	if l.DecodeSeqs <= 0 || k.AttnDecodeS <= 0 {
+		return 0
+	}
+	return sm.layers * (max(0, k.AttnDecodeS-e.KernelGapS) + l.DecodeSeqs*k.AttnPerSeqS)
 }
 
 // layerCtx is Σ over layers of the context one decode token attends to,
@@ -336,7 +385,17 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 	flops := 2 * pairs * sm.expertParams * sm.moeLayers
 	act := total * sm.topK * sm.actPairShare * sm.actBytesPerPair
 	bytes := (sm.expertsPerGPU*hit*sm.expertBytes + act) * sm.moeLayers
-	st.ExpertS = roof(st, flops/(s.gemmFLOPS()*s.Eff.GEMM), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM))
+	st.ExpertS = roof(st, flops/(s.gemmFLOPS()*s.expertGEMMEff()), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM))
+}
+
+// expertGEMMEff is the efficiency of the grouped expert GEMMs in use:
+// DeepGEMM's with a DeepEP all-to-all (whole experts per GPU, dense-GEMM
+// shapes), the fused-MoE kernels' otherwise (Efficiency.ExpertGEMM).
+func (s *StepSetup) expertGEMMEff() float64 {
+	if s.EP && s.A2A.PointToPoint() {
+		return s.gemmEff()
+	}
+	return s.Eff.ExpertGEMM
 }
 
 // StepSeconds is Step(loads).TotalS, the form the simulator calls.

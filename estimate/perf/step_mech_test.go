@@ -7,7 +7,7 @@ import (
 )
 
 // hostEff has only host costs, so a test reads them off the step.
-var hostEff = Efficiency{GEMM: 1, Attention: 1, HBM: 1, Link: 1, StepOverheadS: 1e-3, EagerPerLayerS: 1e-3, LargeStepPerLayerS: 0.5e-3}
+var hostEff = Efficiency{GEMM: 1, ExpertGEMM: 1, Attention: 1, HBM: 1, Link: 1, StepOverheadS: 1e-3, EagerPerLayerS: 1e-3, LargeStepPerLayerS: 0.5e-3}
 
 func deepSeekTP8(t *testing.T, eff Efficiency) StepSetup {
 	return StepSetup{Model: perfModel(t, "deepseek-v3"), HW: NewHardware(perfGPU(t, "h200"), 8, 0, 2, 0, 0, 0), TP: 8, PP: 1, DP: 1,

@@ -44,6 +44,9 @@ type StepModel struct {
 	// eagerLayers is the stage's decoder layers weighted by their
 	// operation count against a dense GQA layer (eagerOps).
 	eagerLayers float64
+	// kernels is the number of kernels one stage's forward pass runs
+	// (stageKernels).
+	kernels float64
 	// actPairsPerGPU is the share of a step's token-expert pairs whose
 	// activations one GPU reads and writes: 1/EP with whole experts, all of
 	// them with TP-sharded experts (every GPU runs its slice of each pair).
@@ -93,6 +96,7 @@ func NewStepModel(s StepSetup) *StepModel {
 		sm.actBytesPerPair = moeActBytesPerPair(m, &s)
 	}
 	sm.eagerLayers = eagerLayers(m, s.WeightDType) / pp
+	sm.kernels = stageKernels(sm.eagerLayers)
 	sm.kvBytesTokLayer = kvBytesPerTokenLayerGPU(&s)
 	sm.attnDecCoef = attnDecodeCoef(m) / tp
 	sm.attnPreCoef = attnPrefillCoef(m) / tp

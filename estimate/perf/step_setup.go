@@ -16,6 +16,7 @@ import (
 type Hardware struct {
 	BF16FLOPS    float64
 	FP8FLOPS     float64 // 0 = no FP8 tensor cores
+	FP4FLOPS     float64 // 0 = no FP4 tensor cores (catalog.GPU.FP4TFLOPS)
 	HBMBytesPerS float64
 	GPUsPerNode  int
 	// IntraBytesPerS is one GPU's link to its node peers, one direction.
@@ -110,13 +111,26 @@ func (s *StepSetup) TokensPerStep() float64 {
 func (s *StepSetup) EPSize() int { return s.TP * s.DP }
 
 // gemmFLOPS is the tensor peak the linear layers run at: FP8 when the
-// weights are FP8 and the GPU has FP8 tensor cores, BF16 otherwise (MXFP4
-// on Hopper is dequantised to BF16 in the kernels).
+// weights are FP8 and the GPU has FP8 tensor cores, FP4 for NVFP4 weights
+// on a GPU with FP4 tensor cores (Blackwell), BF16 otherwise (MXFP4 and
+// NVFP4 without FP4 tensor cores are dequantised to BF16 in the kernels).
 func (s *StepSetup) gemmFLOPS() float64 {
-	if s.WeightDType == "fp8" && s.HW.FP8FLOPS > 0 {
+	switch {
+	case s.WeightDType == "fp8" && s.HW.FP8FLOPS > 0:
 		return s.HW.FP8FLOPS
+	case s.WeightDType == "nvfp4" && s.HW.FP4FLOPS > 0:
+		return s.HW.FP4FLOPS
 	}
 	return s.HW.BF16FLOPS
+}
+
+// gemmEff is the efficiency of the linear layers at gemmFLOPS: the FP8
+// constant for FP8 weights on FP8 tensor cores, the BF16 one otherwise.
+func (s *StepSetup) gemmEff() float64 {
+	if s.WeightDType == "fp8" && s.HW.FP8FLOPS > 0 && s.Eff.GEMMFP8 > 0 {
+		return s.Eff.GEMMFP8
+	}
+	return s.Eff.GEMM
 }
 
 // attnFLOPS is the attention peak: MLA decode with an FP8 KV cache runs
@@ -130,13 +144,16 @@ func (s *StepSetup) attnFLOPS(decode bool) float64 {
 
 // perfBytesPerParam is the storage of one quantized linear weight.
 // FP8 block scales add one float32 per 128×128 block; MXFP4 stores 4 bits
-// plus one 8-bit scale per 32 values.
+// plus one 8-bit scale per 32 values, NVFP4 4 bits plus one FP8 scale per
+// 16 values.
 func perfBytesPerParam(dtype string) float64 {
 	switch dtype {
 	case "fp8":
 		return 1 + 4.0/(128*128)
 	case "mxfp4":
 		return 4.25 / 8
+	case "nvfp4":
+		return 4.5 / 8
 	default:
 		return 2
 	}
@@ -151,9 +168,11 @@ func kvElemBytes(dtype string) float64 {
 }
 
 // denseBytesPerParam is the storage of attention/dense/shared weights:
-// MXFP4 checkpoints (gpt-oss) quantize only the experts.
+// MXFP4 checkpoints (gpt-oss) quantize only the experts; NVFP4 checkpoints
+// of MoE models are taken to do the same (an assumption: ModelOpt's
+// exclusion lists vary by checkpoint).
 func (s *StepSetup) denseBytesPerParam() float64 {
-	if s.WeightDType == "mxfp4" {
+	if s.WeightDType == "mxfp4" || s.WeightDType == "nvfp4" {
 		return 2
 	}
 	return perfBytesPerParam(s.WeightDType)
@@ -175,6 +194,7 @@ func NewHardware(g *catalog.GPU, gpusPerNode int, intraGBps, intraLatUs, interGb
 	return Hardware{
 		BF16FLOPS:             g.BF16TFLOPS * 1e12,
 		FP8FLOPS:              g.FP8TFLOPS * 1e12,
+		FP4FLOPS:              g.FP4TFLOPS * 1e12,
 		HBMBytesPerS:          g.HBMBandwidthGBytesPerS * 1e9,
 		GPUsPerNode:           max(1, gpusPerNode),
 		IntraBytesPerS:        intraGBps * 1e9,

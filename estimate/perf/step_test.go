@@ -27,7 +27,7 @@ func perfGPU(t testing.TB, id string) *catalog.GPU {
 
 // idealEff removes every efficiency and overhead so a test can check the
 // physics by hand.
-var idealEff = Efficiency{GEMM: 1, Attention: 1, HBM: 1, Link: 1}
+var idealEff = Efficiency{GEMM: 1, ExpertGEMM: 1, Attention: 1, HBM: 1, Link: 1}
 
 // A single dense model on one GPU decoding one short sequence is bound by
 // reading its weights: step ≈ weight bytes / HBM bandwidth.

@@ -10,28 +10,37 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/band"
 )
 
-// Bands computes the raw band of every class and regime from held-out targets: the
-// CoverLow and CoverHigh quantiles of published/predicted, the source with
-// the largest error on the wider side, and the assumption that source's
-// errors point at (assumptions maps a source to it).
+// Bands computes the raw band of every class and regime from held-out
+// targets: the CoverLow and CoverHigh quantiles of published/predicted,
+// the source with the largest error on the wider side, and the assumption
+// that source's errors point at (assumptions maps a source to it). A
+// current class whose regime has fewer than band.MinSources sources gets
+// the band of every current class's figures of that regime (Pooled).
 func Bands(held []Target, assumptions map[string]string) []band.Band {
 	type key struct {
 		c band.Class
 		r band.Regime
 	}
 	by := map[key][]Target{}
+	pool := map[band.Regime][]Target{}
 	for _, t := range held {
 		by[key{t.Class, t.Regime}] = append(by[key{t.Class, t.Regime}], t)
+		if t.Class != band.Legacy {
+			pool[t.Regime] = append(pool[t.Regime], t)
+		}
 	}
 	var out []band.Band
-	for _, c := range []band.Class{band.Current, band.Legacy} {
+	for _, c := range band.Classes {
 		for _, r := range regimes {
-			ts := by[key{c, r}]
+			ts, pooled := by[key{c, r}], false
+			if c != band.Legacy && len(sourcesOf(ts)) < band.MinSources {
+				ts, pooled = pool[r], true
+			}
 			if len(ts) == 0 {
 				continue
 			}
 			b := bandOf(r, ts)
-			b.Class = c
+			b.Class, b.Pooled = c, pooled
 			b.Assumption = assumptions[b.Dominant]
 			out = append(out, b)
 		}
@@ -156,16 +165,17 @@ func find(bands []band.Band, c band.Class, r band.Regime) (band.Band, bool) {
 	return band.Band{}, false
 }
 
-// Calibrated is Bands widened by each regime's Margins: the bands vlaunch
-// uses. The quantiles of the pooled figures alone are too narrow for a new
-// source — errors within a source move together (GPUStack's 33 figures
-// share one release, one client and one API server), so the spread of the
-// other sources' figures understates how far a whole new setup can be off.
+// Calibrated is Bands widened by each class's and regime's Margins: the
+// bands vlaunch uses. The quantiles of the pooled figures alone are too
+// narrow for a new source — errors within a source move together
+// (GPUStack's 33 figures share one release, one client and one API
+// server), so the spread of the other sources' figures understates how
+// far a whole new setup can be off.
 func Calibrated(held []Target, assumptions map[string]string) []band.Band {
 	bands := Bands(held, assumptions)
 	m := Margins(held)
 	for i := range bands {
-		bands[i] = bands[i].Margined(m[bands[i].Regime])
+		bands[i] = bands[i].Margined(m[classRegime{bands[i].Class, bands[i].Regime}])
 	}
 	return bands
 }
@@ -182,26 +192,35 @@ const (
 	maxMargin  = 1.0
 )
 
-// Margins is, per regime (pooled over classes), the smallest log margin on
-// the grid with which the 10–90% bands of the other sources cover at least
-// CoverTarget of each source's figures, leave one source out. A regime with
-// no figure to check (one source per class) takes the largest margin of the
-// others: it is no better known than they are.
-func Margins(held []Target) map[band.Regime]float64 {
-	out := map[band.Regime]float64{}
-	var widest float64
-	unchecked := []band.Regime{}
+// classRegime keys a margin.
+type classRegime struct {
+	c band.Class
+	r band.Regime
+}
+
+// Margins is, per class and regime, the smallest log margin on the grid
+// with which the 10–90% bands of the other sources cover at least
+// CoverTarget of the class's figures of that regime, leave one source out
+// (every class gets the coverage it claims, not the pool). A class and
+// regime with no figure to check takes the largest margin of its regime:
+// it is no better known than the others.
+func Margins(held []Target) map[classRegime]float64 {
+	out := map[classRegime]float64{}
 	for _, r := range regimes {
-		m, ok := marginOf(held, r)
-		if !ok {
-			unchecked = append(unchecked, r)
-			continue
+		var widest float64
+		var unchecked []band.Class
+		for _, c := range band.Classes {
+			m, ok := marginOf(held, c, r)
+			if !ok {
+				unchecked = append(unchecked, c)
+				continue
+			}
+			out[classRegime{c, r}] = m
+			widest = math.Max(widest, m)
 		}
-		out[r] = m
-		widest = math.Max(widest, m)
-	}
-	for _, r := range unchecked {
-		out[r] = widest
+		for _, c := range unchecked {
+			out[classRegime{c, r}] = widest
+		}
 	}
 	return out
 }
@@ -209,9 +228,9 @@ func Margins(held []Target) map[band.Regime]float64 {
 // regimes lists the regimes in the tables' order.
 var regimes = []band.Regime{band.Throughput, band.TPOT, band.TTFTMean, band.TTFTP99}
 
-// marginOf searches regime r's margin; ok is false when no figure of r can
-// be checked leave one source out.
-func marginOf(held []Target, r band.Regime) (float64, bool) {
+// marginOf searches class c's margin in regime r; ok is false when no
+// figure of it can be checked leave one source out.
+func marginOf(held []Target, c band.Class, r band.Regime) (float64, bool) {
 	var rs []Target
 	for _, t := range held {
 		if t.Regime == r {
@@ -226,15 +245,21 @@ func marginOf(held []Target, r band.Regime) (float64, bool) {
 	}
 	var checks []check
 	for _, src := range sourcesOf(rs) {
-		var rest []Target
+		var rest, own []Target
 		for _, t := range rs {
-			if t.Source != src {
+			switch {
+			case t.Source != src:
 				rest = append(rest, t)
+			case t.Class == c:
+				own = append(own, t)
 			}
 		}
+		if len(own) == 0 {
+			continue
+		}
 		bands := Bands(rest, nil)
-		for _, t := range rs {
-			if b, ok := find(bands, t.Class, r); ok && t.Source == src {
+		for _, t := range own {
+			if b, ok := find(bands, c, r); ok {
 				checks = append(checks, check{t, b})
 			}
 		}
@@ -244,8 +269,8 @@ func marginOf(held []Target, r band.Regime) (float64, bool) {
 	}
 	for m := 0.0; m < maxMargin; m += marginStep {
 		in := 0
-		for _, c := range checks {
-			if Inside(c.t, c.b.Margined(m)) {
+		for _, ch := range checks {
+			if Inside(ch.t, ch.b.Margined(m)) {
 				in++
 			}
 		}
@@ -262,8 +287,8 @@ func BandTableGo(bands []band.Band) []byte {
 	b.WriteString("// Code generated by go test ./estimate/replay -update; DO NOT EDIT.\n\npackage band\n\n")
 	b.WriteString("// Table is the band of every regime, from the held-out errors and the\n// margins that give them about 80% coverage of left-out sources\n// (docs/calibration-throughput-holdout.md).\nvar Table = []Band{\n")
 	for _, x := range bands {
-		fmt.Fprintf(&b, "\t{Class: %q, Regime: %q, Low: %.4f, High: %.4f, Margin: %.2f, N: %d, Sources: %#v,\n\t\tDominant: %q,\n\t\tAssumption: %q},\n",
-			string(x.Class), string(x.Regime), x.Low, x.High, x.Margin, x.N, x.Sources, x.Dominant, x.Assumption)
+		fmt.Fprintf(&b, "\t{Class: %q, Regime: %q, Low: %.4f, High: %.4f, Margin: %.2f, N: %d, Pooled: %t, Sources: %#v,\n\t\tDominant: %q,\n\t\tAssumption: %q},\n",
+			string(x.Class), string(x.Regime), x.Low, x.High, x.Margin, x.N, x.Pooled, x.Sources, x.Dominant, x.Assumption)
 	}
 	b.WriteString("}\n")
 	return []byte(b.String())
@@ -285,12 +310,62 @@ type Validation struct {
 	// helped build its band.
 	All float64
 	Per map[band.Regime]float64
+	// PerClass is All by class and regime (a class and regime with no
+	// figure checked is absent).
+	PerClass map[band.Class]map[band.Regime]Count
+}
+
+// Count is how many held-out figures were checked and how many fell
+// inside their band.
+type Count struct{ In, N int }
+
+// Share is In / N (0 without figures).
+func (c Count) Share() float64 {
+	if c.N == 0 {
+		return 0
+	}
+	return float64(c.In) / float64(c.N)
 }
 
 // Validate computes the bands' held-out coverage.
 func Validate(held []Target) Validation {
 	var v Validation
 	v.Raw, v.RawPer = Coverage(held, func(ts []Target) []band.Band { return Bands(ts, nil) })
-	v.All, v.Per = Coverage(held, func(ts []Target) []band.Band { return Calibrated(ts, nil) })
+	calibrated := func(ts []Target) []band.Band { return Calibrated(ts, nil) }
+	v.All, v.Per = Coverage(held, calibrated)
+	v.PerClass = classCounts(held, calibrated)
 	return v
+}
+
+// classCounts is looCounts by class: each source's figures against the
+// bands built without it.
+func classCounts(held []Target, build builder) map[band.Class]map[band.Regime]Count {
+	out := map[band.Class]map[band.Regime]Count{}
+	for _, src := range sourcesOf(held) {
+		var rest, own []Target
+		for _, t := range held {
+			if t.Source == src {
+				own = append(own, t)
+			} else {
+				rest = append(rest, t)
+			}
+		}
+		bands := build(rest)
+		for _, t := range own {
+			b, ok := find(bands, t.Class, t.Regime)
+			if !ok {
+				continue
+			}
+			if out[t.Class] == nil {
+				out[t.Class] = map[band.Regime]Count{}
+			}
+			c := out[t.Class][t.Regime]
+			c.N++
+			if Inside(t, b) {
+				c.In++
+			}
+			out[t.Class][t.Regime] = c
+		}
+	}
+	return out
 }

@@ -14,25 +14,35 @@ import (
 // the calibration's SGLang rows ran).
 var sglangCurrent, _ = vllm.ParseVersion("0.5.0")
 
-// ClassOf is a row's engine and hardware class: legacy for AMD GPUs, vLLM
-// releases before 0.8 (the V0 engine) and SGLang releases before 0.5;
-// current otherwise (an unstated SGLang version counts as current).
+// ClassOf is a row's class (band.Classify): legacy for AMD GPUs, vLLM
+// releases before 0.8 (the V0 engine) and SGLang releases before 0.5 (an
+// unstated SGLang version counts as current); otherwise by its model and
+// layout.
 func ClassOf(r calibration.Row) band.Class {
+	f := band.Facts{Legacy: legacyRow(r)}
+	if m, err := catalog.LookupModel(r.Model.Catalog); err == nil {
+		f.MoE = m.IsMoE()
+	}
+	f.DPEP = r.Layout.DP.V > 1 && r.Layout.EP.V > 1
+	return band.Classify(f)
+}
+
+// legacyRow reports whether a row ran on an AMD GPU or a legacy engine.
+func legacyRow(r calibration.Row) bool {
 	if g, err := catalog.LookupGPU(r.Hardware.GPU); err == nil && g.Vendor == "amd" {
-		return band.Legacy
+		return true
 	}
 	v, err := vllm.ParseVersion(releaseOf(r.Engine.Version))
 	switch {
 	case err != nil:
-		return band.Current
+		return false
 	case r.Engine.Name == "vllm":
-		if rel, _ := vllm.Resolve(v); rel.EngineEra().V1Default == vllm.Absent {
-			return band.Legacy
-		}
-	case r.Engine.Name == "sglang" && v.Less(sglangCurrent):
-		return band.Legacy
+		rel, _ := vllm.Resolve(v)
+		return rel.EngineEra().V1Default == vllm.Absent
+	case r.Engine.Name == "sglang":
+		return v.Less(sglangCurrent)
 	}
-	return band.Current
+	return false
 }
 
 var releaseRE = regexp.MustCompile(`^\d+\.\d+(\.\d+)?`)

@@ -19,6 +19,17 @@ type Exclusion struct {
 
 // Exclusions are the figures outside the model, by mechanism.
 var Exclusions = []Exclusion{
+	{Engine: "nim", Reason: otherEngine},
+	{Engine: "tensorrt-llm", Reason: otherEngine},
+	{Source: "vllm-recipes-pr127-rocm-llama", RowPrefix: "vllmrecipes127-llama33-70b-mxfp4", Reason: denseMXFP4},
+	{Source: "vllm-recipes-pr127-rocm-llama", RowPrefix: "vllmrecipes127-llama31-405b-mxfp4", Reason: denseMXFP4},
+	{Source: "vllm-pr-25135", Reason: denseMXFP4},
+	{Source: "gpustack-gptoss20b-h100", RowPrefix: "gs-oss20b-h100-vllm-tp1-random-128",
+		Reason: frontendSpread + " This run's 4-token outputs make the whole run that ingest."},
+	{Source: "gpustack-gptoss20b-h100", Engine: "sglang",
+		Reason: "SGLang 0.5.4.post2 serves gpt-oss-20b on one H100 at a third of vLLM 0.11's output throughput on the same GPU, lab and ShareGPT burst " +
+			"(2,679 vs 7,817 tok/s, TPOT 315 vs 91 ms); the model has no mechanism that tells the two engines' gpt-oss kernels apart (attention sinks, " +
+			"MXFP4 experts on Hopper), and no SGLang gpt-oss row elsewhere to learn one from."},
 	{Source: "tanjunchen-h20-1node", Engine: "sglang",
 		Reason: "SGLang build of unstated version (image ea52b45be1a7, run with --quantization fp8 on the block-FP8 checkpoint) decodes one sequence on 8 × H20 in 42 ms, " +
 			"8× the weight reads and host overhead the model sums (the same host's vLLM 0.8.2 eager run is reproduced); its TTFT and throughput are built from those steps. No published cause."},
@@ -78,6 +89,17 @@ var Exclusions = []Exclusion{
 	{Source: "gpustack-perflab", Engine: "vllm", RowPrefix: "gpustack-dsr1-h200-vllm-tp8-random-128",
 		Reason: frontendSpread + " This run's 4-token outputs make the whole run that ingest."},
 }
+
+// denseMXFP4 is why dense MXFP4 checkpoints are outside the model.
+const denseMXFP4 = "an MXFP4 checkpoint of a dense model (AMD Quark) quantizes every linear layer, where vlaunch's MXFP4 rule is gpt-oss's (experts " +
+	"only, attention in BF16): the model reads four times the weights the GPU streams and, for the 405B model on one GPU, finds no room for the KV " +
+	"cache. Checkpoint formats are issue #23's."
+
+// otherEngine is why rows of engines other than vLLM and SGLang are shown
+// but neither fitted nor in the bands.
+const otherEngine = "another serving engine (NVIDIA NIM, whose profile may be TensorRT-LLM, or TensorRT-LLM itself): its kernels, scheduler and " +
+	"front end are not vLLM's, so its figures are a comparison on the same hardware, not evidence of what vLLM does; the replay runs them with " +
+	"SGLang's scheduling, which they do not share either."
 
 // kvH20 is why the largest vLLM 0.8.2 bursts on H20 are outside the model.
 const kvH20 = "the run held far fewer sequences than the memory model admits: output throughput stops growing at 64 prompts (506 tok/s at 64, 497 at 128) and " +

@@ -10,7 +10,10 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
-var runFit = flag.Bool("fit", false, "fit the global constants on the calibration split (minutes)")
+var (
+	runFit  = flag.Bool("fit", false, "fit the global constants on the calibration split (minutes)")
+	runLOSO = flag.Bool("loso", true, "with -fit, also refit without each calibration source and write "+LOSOFile)
+)
 
 // fitEvals bounds the fit's model evaluations (each reproduces every
 // calibration row: about a quarter of a second).
@@ -44,6 +47,9 @@ func TestCalibrationFit(t *testing.T) {
 	for _, p := range Params {
 		fmt.Printf("%-26s %.4g\n", p.Name, *p.get(&e))
 	}
+	if !*runLOSO {
+		return
+	}
 	loso := LOSO{}
 	for _, src := range set.Sources {
 		if src.Split != calibration.SplitCalibration {
@@ -55,7 +61,7 @@ func TestCalibrationFit(t *testing.T) {
 				rest = append(rest, r)
 			}
 		}
-		le, lo, err := Fit(rest, perf.DefaultEfficiency, keep, losoEvals)
+		le, lo, err := Fit(rest, e, keep, losoEvals)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,5 +78,5 @@ func TestCalibrationFit(t *testing.T) {
 }
 
 // losoEvals bounds each leave-one-source-out refit (it starts from the
-// global fit, so it converges sooner).
-const losoEvals = 600
+// global fit of the same run, so it converges sooner).
+const losoEvals = 300

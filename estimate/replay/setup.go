@@ -49,7 +49,7 @@ func dtypeOf(s, def string) string {
 	switch w := strings.TrimSuffix(f[0], ","); {
 	case strings.HasPrefix(w, "fp8"):
 		return "fp8"
-	case w == "bf16" || w == "fp16" || w == "mxfp4":
+	case w == "bf16" || w == "fp16" || w == "mxfp4" || w == "nvfp4":
 		return w
 	}
 	return def
@@ -103,7 +103,7 @@ func Setup(r calibration.Row, eff perf.Efficiency) (perf.StepSetup, engine, erro
 	}
 	s := perf.StepSetup{Model: m, HW: hw, TP: l.TP.Int(), PP: max(1, l.PP.Int()), DP: l.DP.Int(), EP: l.EP.Int() > 1,
 		WeightDType: dtypeOf(r.Model.Weights, "bf16"), KVDType: dtypeOf(r.Model.KVCacheDType, "bf16"),
-		A2A: traffic(r), CUDAGraphs: e.graphs, EnforceEager: e.eager, PrefillEager: e.prefillEager, DBO: dbo(r), Eff: eff}
+		A2A: traffic(r), CUDAGraphs: e.graphs, EnforceEager: e.eager, PrefillEager: e.prefillEager, DBO: dbo(r), Eff: perf.ForGPU(eff, g)}
 	if s.A2A == vllm.TrafficPerNode && !r.Features.CUDAGraphs.Known {
 		s.CUDAGraphs = false // DeepEP normal kernels are not graph-capturable
 	}

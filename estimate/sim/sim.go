@@ -143,6 +143,24 @@ type Result struct {
 	// report draws it; JSON leaves it out. (An array keeps Result
 	// comparable.)
 	TTFTQuantiles [CDFPoints]float64 `json:"-"`
+	// TTFTParts splits the mean TTFT by where a request spent it.
+	TTFTParts TTFTParts `json:"ttft_parts"`
+}
+
+// TTFTParts is the mean TTFT split by where the requests spent it; the
+// parts add up to TTFT's mean.
+type TTFTParts struct {
+	// FrontendS is the API server's share: ingesting the request behind
+	// those before it, and streaming the first token out.
+	FrontendS float64 `json:"frontend_s"`
+	// QueueS is the wait in the engine's queue before its first tokens
+	// were scheduled (KV space, max_num_seqs, the token budget, the
+	// scheduling policy).
+	QueueS float64 `json:"queue_s"`
+	// PrefillS is from the first scheduled chunk to the end of the step
+	// that sampled the first token: the prompt's steps, shared with other
+	// requests' decodes and chunks (and recomputation after preemption).
+	PrefillS float64 `json:"prefill_s"`
 }
 
 // CDFPoints is how many quantiles Result.TTFTQuantiles holds.
@@ -152,7 +170,12 @@ const CDFPoints = 100
 type simReq struct {
 	arrival, firstTok float64
 	ready             float64 // when the front end has handed it to the engine
-	session           int
+	// started is when the engine first scheduled the request's tokens,
+	// engineTok when the step that sampled its first token ended (both
+	// valid once begun / out > 0): TTFT's queue and prefill parts.
+	started, engineTok float64
+	begun              bool
+	session            int
 	prompt            int // tokens to prefill (input, or input + output after a preemption)
 	input, output     int // this request's lengths
 	done              int // prompt tokens computed so far
@@ -230,7 +253,12 @@ const MinMeasured = 100
 // are not affected.
 const WorkCeiling = 2
 
-type simRecord struct{ ttft, tpot, e2e float64 }
+type simRecord struct {
+	ttft, tpot, e2e float64
+	// parts splits ttft: the front end (ingest, then the first token's
+	// delivery), the engine's queue, and the prefill steps.
+	frontend, queue, prefill float64
+}
 
 // Run runs the simulation; it is deterministic for a given Seed.
 func Run(cfg Config) Result {

@@ -93,7 +93,7 @@ func (s *simulator) deliveryTime() float64 {
 // emit records one output token of r, delivered to the client at t.
 func (s *simulator) emit(r *simReq, t float64) {
 	if r.out == 0 {
-		r.firstTok = t
+		r.firstTok, r.engineTok = t, s.now
 	}
 	r.out++
 	if s.done >= s.cfg.Warmup {
@@ -105,7 +105,8 @@ func (s *simulator) emit(r *simReq, t float64) {
 // at t, and starts its session's next one then.
 func (s *simulator) finish(r simReq, t float64) {
 	if s.done >= s.cfg.Warmup {
-		rec := simRecord{ttft: r.firstTok - r.arrival, e2e: t - r.arrival}
+		rec := simRecord{ttft: r.firstTok - r.arrival, e2e: t - r.arrival,
+			frontend: (r.ready - r.arrival) + (r.firstTok - r.engineTok), queue: r.started - r.ready, prefill: r.engineTok - r.started}
 		if r.output > 1 {
 			rec.tpot = (t - r.firstTok) / float64(r.output-1)
 		}
@@ -173,7 +174,24 @@ func pooled(ss []*simulator) Result {
 	res.TTFTQuantiles = quantiles(recs, func(r simRecord) float64 { return r.ttft })
 	res.TPOT = pick(func(r simRecord) float64 { return r.tpot })
 	res.E2E = pick(func(r simRecord) float64 { return r.e2e })
+	res.TTFTParts = ttftParts(recs)
 	return res
+}
+
+// ttftParts is the mean of each TTFT part over the records.
+func ttftParts(recs []simRecord) TTFTParts {
+	var p TTFTParts
+	if len(recs) == 0 {
+		return p
+	}
+	for _, r := range recs {
+		p.FrontendS += r.frontend
+		p.QueueS += r.queue
+		p.PrefillS += r.prefill
+	}
+	n := float64(len(recs))
+	p.FrontendS, p.QueueS, p.PrefillS = p.FrontendS/n, p.QueueS/n, p.PrefillS/n
+	return p
 }
 
 // quantiles are the nearest-rank k/CDFPoints quantiles of f over the

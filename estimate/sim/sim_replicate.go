@@ -147,7 +147,21 @@ func Replicate(cfg Config, r int) Result {
 	res.TTFT, res.TTFTCI = across(measured, func(x Result) Percentiles { return x.TTFT })
 	res.TPOT, res.TPOTCI = across(measured, func(x Result) Percentiles { return x.TPOT })
 	res.E2E, _ = across(measured, func(x Result) Percentiles { return x.E2E })
+	res.TTFTParts = meanParts(measured)
 	return res
+}
+
+// meanParts is the mean over replications of their TTFT parts, so that
+// the parts add up to the mean TTFT as across estimates it.
+func meanParts(reps []Result) TTFTParts {
+	var p TTFTParts
+	for _, r := range reps {
+		p.FrontendS += r.TTFTParts.FrontendS
+		p.QueueS += r.TTFTParts.QueueS
+		p.PrefillS += r.TTFTParts.PrefillS
+	}
+	n := float64(len(reps))
+	return TTFTParts{p.FrontendS / n, p.QueueS / n, p.PrefillS / n}
 }
 
 // across estimates each percentile as the mean of the replications' own

@@ -210,6 +210,9 @@ func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 		rk.waiting = rk.waiting[1:]
 		rk.kvUsed += need
 		r.blocks = need
+		if !r.begun {
+			r.begun, r.started = true, s.now
+		}
 		s.addToLoad(l, &r, n)
 		rk.running = append(rk.running, r)
 		budget -= n

@@ -31,7 +31,10 @@ const outsideReleaseWiden = 1.5
 func sloBand(in *input.Input, r band.Regime) (band.Band, string) {
 	c := classOf(in)
 	b := band.For(c, r)
-	basis := fmt.Sprintf("the prediction's accuracy band from held-out published figures: %s errors of %s engines (%d figures, 10–90%%", r, c, b.N)
+	basis := fmt.Sprintf("the prediction's accuracy band from held-out published figures: %s errors of %s deployments (%d figures, 10–90%%", r, c, b.N)
+	if b.Pooled {
+		basis = fmt.Sprintf("the prediction's accuracy band from held-out published figures: %s errors pooled over every current class — %s deployments have fewer than %d held-out sources of their own (%d figures, 10–90%%", r, c, band.MinSources, b.N)
+	}
 	if b.Margin > 0 {
 		basis += fmt.Sprintf(" widened ×%.2f", math.Exp(b.Margin))
 	}
@@ -84,15 +87,14 @@ func ttftRegime(q string) band.Regime {
 	return band.TTFTP99
 }
 
-// classOf is the deployment's engine and hardware class: legacy for a
-// release before V1 became the default (0.8) or an AMD GPU, current
-// otherwise.
+// classOf is the deployment's class (band.Classify): legacy for a release
+// before V1 became the default (0.8) or an AMD GPU; otherwise by its model
+// and layout.
 func classOf(in *input.Input) band.Class {
-	if in.GPU != nil && in.GPU.Vendor == "amd" {
-		return band.Legacy
+	f := band.Facts{
+		Legacy: (in.GPU != nil && in.GPU.Vendor == "amd") || in.Release().EngineEra().V1Default == vllm.Absent,
+		MoE:    in.Model != nil && in.Model.IsMoE(),
+		DPEP:   in.Layout.DP > 1 && in.Layout.EP,
 	}
-	if in.Release().EngineEra().V1Default == vllm.Absent {
-		return band.Legacy
-	}
-	return band.Current
+	return band.Classify(f)
 }

@@ -1,0 +1,85 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+)
+
+// termsTable is one table of the HTML report's "where the time goes"
+// section: a caption, column heads and rows of cells.
+type termsTable struct {
+	Caption string
+	Head    []string
+	Rows    [][]string
+}
+
+var termsTmpl = template.Must(template.New("terms").Parse(`<h2>Where the time goes</h2>
+{{range .}}<table class="terms"><caption>{{.Caption}}</caption>
+<tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}`))
+
+// termsSection is the HTML of the decode step's, the idle prefills' and
+// the simulated TTFTs' terms, the same figures the text report prints.
+func termsSection(r *estimate.Report) template.HTML {
+	tables := stepTermTables(r)
+	if len(tables) == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := termsTmpl.Execute(&b, tables); err != nil {
+		return ""
+	}
+	return template.HTML(b.String()) // #nosec: every cell was escaped by html/template
+}
+
+// stepTermTables builds the tables of termsSection.
+func stepTermTables(r *estimate.Report) []termsTable {
+	p := r.Performance
+	if p == nil || p.Decode.Concurrency == 0 {
+		return nil
+	}
+	ms := func(s float64) string { return fmt.Sprintf("%.2f ms", s*1e3) }
+	st := p.Decode.Step
+	step := termsTable{Caption: fmt.Sprintf("Decode step at %d sessions: %s, bound by %s", p.Decode.Concurrency, ms(st.TotalS), p.Decode.Point.Binding),
+		Head: []string{"term", "time"}}
+	for _, t := range []struct {
+		n string
+		v float64
+	}{{"GPU: dense projections (roofline)", st.DenseS}, {"GPU: routed experts (roofline)", st.ExpertS}, {"GPU: attention (roofline)", st.AttentionS},
+		{fmt.Sprintf("GPU: kernel gaps (%.0f kernels)", st.Kernels), st.KernelGapsS},
+		{"network: all-to-all", st.A2AS}, {"network: TP all-reduce", st.TPS}, {"network: PP hand-off", st.PPS}, {"network: exposed (not hidden by compute)", st.ExposedNetworkS},
+		{"host: work between steps", st.HostS}, {"host: kernel launches (overlap the GPU)", st.LaunchS}, {"host: on the critical path", st.OverheadS}} {
+		step.Rows = append(step.Rows, []string{t.n, ms(t.v)})
+	}
+	out := []termsTable{step}
+	if len(p.Prefill) > 0 {
+		pre := termsTable{Caption: "Prefill on an idle system (TTFT of the engine alone)",
+			Head: []string{"prompt tokens", "TTFT", "GPU kernels", "kernel gaps", "exposed communication", "host", "binding"}}
+		for _, pf := range p.Prefill {
+			pre.Rows = append(pre.Rows, []string{fmt.Sprint(pf.InputTokens), textfmt.Seconds(pf.TTFTS), textfmt.Seconds(pf.GPUS),
+				textfmt.Seconds(pf.KernelGapsS), textfmt.Seconds(pf.NetworkS), textfmt.Seconds(pf.HostS), pf.Binding})
+		}
+		out = append(out, pre)
+	}
+	sims := termsTable{Caption: "Simulated mean TTFT, by where requests spent it",
+		Head: []string{"scenario", "mean TTFT", "front end (ingest, first token out)", "engine queue", "prefill steps"}}
+	for _, s := range p.Simulations {
+		res := s.Result
+		if res.Requests == 0 {
+			continue
+		}
+		tp := res.TTFTParts
+		sims.Rows = append(sims.Rows, []string{fmt.Sprintf("%s, %d in / %d out", simLoad(s), s.InputTokens, s.OutputTokens),
+			textfmt.Seconds(res.TTFT.Mean), textfmt.Seconds(tp.FrontendS), textfmt.Seconds(tp.QueueS), textfmt.Seconds(tp.PrefillS)})
+	}
+	if len(sims.Rows) > 0 {
+		out = append(out, sims)
+	}
+	return out
+}
