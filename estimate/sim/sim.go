@@ -176,13 +176,13 @@ type simReq struct {
 	started, engineTok float64
 	begun              bool
 	session            int
-	prompt            int // tokens to prefill (input, or input + output after a preemption)
-	input, output     int // this request's lengths
-	done              int // prompt tokens computed so far
-	out               int // output tokens produced
-	ctxExtra          int // output tokens in the KV cache since the last (re)prefill
-	blocks            int // KV blocks held
-	sched             int // tokens scheduled in the current step
+	prompt             int // tokens to prefill (input, or input + output after a preemption)
+	input, output      int // this request's lengths
+	done               int // prompt tokens computed so far
+	out                int // output tokens produced
+	ctxExtra           int // output tokens in the KV cache since the last (re)prefill
+	blocks             int // KV blocks held
+	sched              int // tokens scheduled in the current step
 }
 
 // simRank is one DP rank's scheduler state.
