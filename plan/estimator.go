@@ -53,7 +53,10 @@ func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot
 				v.Predicted *= float64(w.InputTokens+w.OutputTokens) / float64(max(1, w.OutputTokens))
 			}
 		case kindTPOT:
-			v.Predicted = tpot
+			// Steady decode at full load is the ranking's figure; the bound
+			// is the best TPOT any step can give (slo.BestTPOT): a
+			// simulation's steps between arrivals hold fewer sequences.
+			v.Predicted = min(tpot, slo.BestTPOT(in, sm))
 		case kindTTFT:
 			if _, ok := idle[s.inputTokens]; !ok {
 				idle[s.inputTokens] = sm.PrefillIdle(s.inputTokens, max(1, in.MaxNumBatchedTokens))

@@ -135,14 +135,13 @@ func TestBetterOrdersByTheDocumentedKeys(t *testing.T) {
 // SLOs, so throughput decides. One might expect eight independent engines
 // (TP 1 · DP 8) to win: no all-reduces. The model says they lose, and why is
 // hand-checkable: decode at 32 sequences per engine is HBM-bound, and every
-// DP 8 step reads all ~16 GB of BF16 weights on every GPU (≈ 4.8 ms at
-// 3.35 TB/s before efficiency) to produce 32 tokens, while a TP 8 step reads
-// 1/8 of them per GPU (≈ 0.6 ms) to produce 256 tokens. Between TP 8 and
-// TP 4 · DP 2 it is close: TP 8 saves weight reads but pays the all-reduces
-// and the host's per-sequence work of one engine stepping all 256 sequences
-// (the constants refitted on 2026-12-03 with TP 2–8 scaling data put TP 4
-// a few percent ahead). So TP 1 < TP 2 < both of TP 4 and TP 8, which are
-// within 10% of each other.
+// DP 8 step reads all ~16 GB of BF16 weights on every GPU to produce 32
+// tokens, while a TP 2 step reads half of them per GPU to produce 128. At
+// the other end one TP 8 engine steps all 256 sequences: its host loops
+// over them every step (256 × step_per_seq_s on the critical path, the
+// constant refitted for issue #28 with the per-step lump taken apart),
+// where four or two engines split that work. So TP 2 and TP 4 lead, within
+// 10% of each other, and TP 1 and TP 8 trail.
 func TestRankDense8BByThroughput(t *testing.T) {
 	in, ds := input.Quick(resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100-sxm", TP: 8, GPUsPerNode: 8, Concurrency: 256, MaxModelLen: 4096})
 	if ds.HasErrors() {
@@ -156,8 +155,9 @@ func TestRankDense8BByThroughput(t *testing.T) {
 			t.Errorf("%s: fits %v feasible %v with %d SLOs", c.Name(), c.Fits, c.Feasible, c.SLOTotal)
 		}
 	}
-	if len(got) != 4 || !slices.Equal(got[2:], []int{2, 1}) || !(got[0] >= 4 && got[1] >= 4) {
-		t.Fatalf("TP order %v, want TP 4 and TP 8 first, then TP 2, TP 1: %+v", got, cands)
+	lead := func(tp int) bool { return tp == 2 || tp == 4 }
+	if len(got) != 4 || !lead(got[0]) || !lead(got[1]) {
+		t.Fatalf("TP order %v, want TP 2 and TP 4 first, then TP 1 and TP 8: %+v", got, cands)
 	}
 	if r := cands[1].DecodeTokPerS / cands[0].DecodeTokPerS; r < 0.9 {
 		t.Fatalf("TP %d at %.0f%% of TP %d: want the two within 10%%", cands[1].TP, 100*r, cands[0].TP)

@@ -109,11 +109,20 @@ func bestThroughput(in *input.Input, sm *perf.StepModel) float64 {
 	return throughputOf(in, steady, in.SLO.ThroughputCounts == "total")
 }
 
-// bestTPOT is the TPOT no simulation beats: one sequence alone at the
-// shortest context it decodes at (the prompt).
+// BestTPOT is the TPOT no simulation of in beats (plan's bounds use it
+// too): bestTPOT.
+func BestTPOT(in *input.Input, sm *perf.StepModel) float64 { return bestTPOT(in, sm) }
+
+// bestTPOT is the TPOT no simulation beats: at the shortest context a
+// sequence decodes at (the prompt), the faster of one sequence alone and
+// one on every DP rank of every replica — where the release runs a
+// lock-step step with idle ranks without CUDA graphs
+// (vllm.Release.IdleDPRanksSlow), a lone sequence's step is the slower.
 func bestTPOT(in *input.Input, sm *perf.StepModel) float64 {
-	one, _ := sm.DecodeAt(1, float64(max(1, in.Workload.InputTokens)))
-	return one.TPOTS
+	ctx := float64(max(1, in.Workload.InputTokens))
+	one, _ := sm.DecodeAt(1, ctx)
+	full, _ := sm.DecodeAt(max(1, in.Layout.DP)*max(1, in.Layout.ReplicaCount()), ctx)
+	return min(one.TPOTS, full.TPOTS)
 }
 
 // bestTTFT is the TTFT no simulation beats at n input tokens: at most the
