@@ -81,7 +81,7 @@ func Classify(f Facts) Class {
 // band of its own; below it the band is built from every current class's
 // figures of that regime (Band.Pooled) and says so: a regime with few
 // sources is no better known than the pool.
-const MinSources = 3
+const MinSources = 4
 
 // Band is the spread of one regime in one class: the ratio
 // published/predicted at the CoverLow and CoverHigh quantiles of the
