@@ -124,7 +124,7 @@ func (k *kvTransfer) dotted(spelling string, f *cliFlag) {
 
 // unresolvedJSON matches a shell expansion left in place of a JSON value
 // ("enable_async_transfers":$ASYNC_TRANSFERS): read as null.
-var unresolvedJSON = regexp.MustCompile(`:\s*\$\{?[A-Za-z_][A-Za-z0-9_]*\}?`)
+var unresolvedJSON = regexp.MustCompile(`:\s*(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*)`)
 
 // decodeKVJSON decodes the config's text; false when it is not a JSON
 // object even with unresolved expansions read as null.
