@@ -90,6 +90,8 @@ var Rules = []*Rule{
 	{Code: codes.VLNixlPorts, since: nixlSince, check: checkNixlPorts, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLPDConnector, check: checkPDConnector, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLPDTPRatio, since: nixlSince, check: checkPDTPRatio, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLPDProxy, since: nixlSince, check: checkPDProxy, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLNixlUCX, since: nixlSince, check: checkNixlUCX, needs: []string{"kv-transfer-config"}},
 
 	{Code: codes.VLCommentContinuation, check: checkCommentContinuation},
 	{Code: codes.VLTrailingSpace, check: checkTrailingSpace},

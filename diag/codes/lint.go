@@ -72,6 +72,8 @@ const (
 	VLNixlPorts           diag.Code = "VL223"
 	VLPDConnector         diag.Code = "VL224"
 	VLPDTPRatio           diag.Code = "VL225"
+	VLPDProxy             diag.Code = "VL226"
+	VLNixlUCX             diag.Code = "VL227"
 	VLCommentContinuation diag.Code = "VL301"
 	VLTrailingSpace       diag.Code = "VL302"
 	VLLeadingFlag         diag.Code = "VL303"
@@ -157,6 +159,8 @@ var lintEntries = []Entry{
 	{VLNixlPorts, "nixl-side-channel-ports", diag.Error, "NIXL side-channel ports or engine_id shared by two engines on one host"},
 	{VLPDConnector, "pd-connector", diag.Warning, "An engine of a P/D deployment has no KV connector, or only one side has producers/consumers"},
 	{VLPDTPRatio, "pd-tp-ratio", diag.Error, "Prefill and decode tensor-parallel sizes the release cannot pair"},
+	{VLPDProxy, "pd-proxy", diag.Warning, "A P/D proxy that does not forward kv_transfer_params in front of NIXL engines"},
+	{VLNixlUCX, "nixl-ucx-env", diag.Warning, "UCX settings that keep NIXL transfers from reaching other nodes"},
 	{VLCommentContinuation, "comment-continuation", diag.Error, "Comment inside a continued command"},
 	{VLTrailingSpace, "trailing-space", diag.Error, "Whitespace after a line-continuation backslash"},
 	{VLLeadingFlag, "leading-flag", diag.Error, "A line starts with a flag (missing continuation)"},
