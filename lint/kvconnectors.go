@@ -25,6 +25,10 @@ type connectorSpan struct {
 	// removal release itself is inferred: a minor release cut from main
 	// after the removal merged.
 	GoneFrom vllm.Version
+	// V0 marks a connector of the V0 engine (KVConnectorBase): the V1
+	// engine's factory asserts a KVConnectorBase_V1 subclass and fails on
+	// it, and the V0 engine has none of the V1 connectors.
+	V0 bool
 }
 
 // v0Gone is where the V0 connectors are certainly gone: #21785 merged
@@ -32,6 +36,7 @@ type connectorSpan struct {
 // the two) registers none of them.
 func v0Gone(c connectorSpan) connectorSpan {
 	c.GoneFrom = mustV("0.11.0")
+	c.V0 = true
 	return c
 }
 
@@ -98,6 +103,17 @@ var kvConnectors = []kvConnector{
 	{Name: "NixlPullConnector", Spans: []connectorSpan{span("0.23.0?", "")}, Source: "#35264 (present in v0.26.0 per ai-dynamo/dynamo#13311)"},
 	{Name: "NixlPushConnector", Spans: []connectorSpan{span("0.23.0?", "")}, Source: "#35264 (present in v0.26.0 per ai-dynamo/dynamo#13311)"},
 	{Name: "ExampleHiddenStatesConnector", Spans: []connectorSpan{span("0.23.0?", "")}, Source: "newest factory.py registry (release unknown)"},
+}
+
+// v0Connector reports whether the name, in release r, is a V0-engine
+// connector (false when r is outside every span).
+func v0Connector(c kvConnector, r vllm.Version) bool {
+	for _, s := range c.Spans {
+		if !r.Less(s.Since) && (s.Removed.IsZero() || r.Less(s.Removed)) {
+			return s.V0
+		}
+	}
+	return false
 }
 
 // lookupConnector finds a registered name.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint/launch"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // checkKVTransferConfig reports a --kv-transfer-config vLLM refuses at
@@ -101,6 +102,7 @@ func checkConnectorName(p *pass, s *server, name string, at launch.Pos) {
 	}
 	in, certain := connectorIn(c, s.Rel.Version)
 	if in {
+		checkConnectorEngine(p, s, c, at)
 		return
 	}
 	hint := c.Name + ": " + c.Source + " (" + pdResearch + ")"
@@ -110,6 +112,47 @@ func checkConnectorName(p *pass, s *server, name string, at launch.Pos) {
 		return
 	}
 	p.ReportVersioned(s, at, hint, "kv_connector %s is not registered in vLLM %s: the engine refuses the connector at start", name, s.Rel)
+}
+
+// checkConnectorEngine reports a connector of the other engine: a V0 name
+// (PyNcclConnector, LMCacheConnector, the V0 Mooncake connectors) on the
+// V1 engine, the default from 0.8.0, fails in create_connector_v1 with
+// "assert issubclass(connector_cls, KVConnectorBase_V1)" (a report in the
+// thread of vLLM PR #15960, 2025-04-28: LMCacheConnector on the V1 engine);
+// a V1 name on the V0 engine (VLLM_USE_V1=0) is not in its factory.
+func checkConnectorEngine(p *pass, s *server, c kvConnector, at launch.Pos) {
+	v1, sure := runsV1(s)
+	v0 := v0Connector(c, s.Rel.Version)
+	if v1 == !v0 {
+		return
+	}
+	engine, hint := "V1", "on the V1 engine use its connectors (LMCacheConnectorV1, NixlConnector, P2pNcclConnector, ...), or run the V0 engine with VLLM_USE_V1=0 on releases before 0.11"
+	if !v1 {
+		engine, hint = "V0", "the V0 engine (VLLM_USE_V1=0) has only the V0 connectors (PyNcclConnector, LMCacheConnector, MooncakeConnector); use the V1 engine"
+	}
+	if !sure {
+		p.ReportAtSeverity(s.Inv, at, diag.Info, hint, "kv_connector %s is a connector of the other engine than %s, which vLLM %s probably runs", c.Name, engine, s.Rel)
+		return
+	}
+	p.ReportVersioned(s, at, hint, "kv_connector %s is not a %s-engine connector, and vLLM %s runs the %s engine here: the connector factory refuses it at start", c.Name, engine, s.Rel, engine)
+}
+
+// runsV1 says whether the server runs the V1 engine (VLLM_USE_V1, else the
+// release's default) and whether that is certain.
+func runsV1(s *server) (v1, sure bool) {
+	era := s.Rel.EngineEra()
+	if e, ok := s.Inv.LookupEnv("VLLM_USE_V1"); ok && e.Value.Known {
+		switch strings.TrimSpace(e.Value.Text) {
+		case "0":
+			return era.V0 == vllm.Absent, era.V0 != vllm.Maybe
+		case "1":
+			return era.V1 != vllm.Absent, era.V1 == vllm.Present
+		}
+	}
+	if era.V1Default == vllm.Absent {
+		return false, true
+	}
+	return true, era.V1Default == vllm.Present
 }
 
 // multiChildren lists the kv_connector names of MultiConnector's
