@@ -94,6 +94,7 @@ func checkNixlHost(p *pass) {
 		}
 		e, set := s.Inv.LookupEnv(nixlHostEnv)
 		hint := "set " + nixlHostEnv + " to this node's routable IP (Kubernetes: status.podIP) on every P and D engine"
+		n := len(*p.out)
 		switch {
 		case !set && !s.Inv.EnvOpen:
 			p.ReportAt(s.Inv, s.Inv.Pos, hint,
@@ -101,6 +102,13 @@ func checkNixlHost(p *pass) {
 		case set && e.Value.Known && isLoopback(strings.TrimSpace(e.Value.Text)):
 			p.Report(s.Inv.File, e.Value.Pos, hint,
 				"%s=%s is not reachable from another node: decoders there cannot handshake with this engine (vLLM #27083)", nixlHostEnv, e.Value.Text)
+		}
+		// A pure consumer of the pull connector only dials out: its own
+		// advertised host matters for push, bidirectional or role-switching
+		// setups, so a warning there.
+		if len(*p.out) > n && s.KV().Role == "kv_consumer" && s.KV().Connector == "NixlConnector" {
+			(*p.out)[n].Severity = diag.Warning
+			(*p.out)[n].Message += " (this engine is a consumer: its own host matters once it is dialled, in push, bidirectional or role-switching setups)"
 		}
 	}
 }
