@@ -151,25 +151,3 @@ func keyPos(v launch.Value, name string) launch.Pos {
 // kvRoles are the values KVTransferConfig accepts for kv_role
 // (vllm@9dc49464:vllm/config/kv_transfer.py, KVRole).
 var kvRoles = []string{"kv_producer", "kv_consumer", "kv_both"}
-
-// pdRole is the disaggregation role of a server: "prefill" (kv_producer),
-// "decode" (kv_consumer), the role a wrapper's flags give it, or "" when
-// nothing tells (kv_both, no connector).
-func pdRole(s *server) string {
-	switch s.KV().Role {
-	case "kv_producer":
-		return "prefill"
-	case "kv_consumer":
-		return "decode"
-	}
-	return wrapperRole(s)
-}
-
-// pdMarker is the role a server is marked with for disaggregation: its
-// kv_role, else a wrapper's prefill/decode flag ("" without either).
-func pdMarker(s *server) string {
-	if r := s.KV().Role; r != "" {
-		return r
-	}
-	return wrapperRole(s)
-}

@@ -90,10 +90,11 @@ func sameRoutableAddress(a, b *server) bool {
 	return ok1 && ok2 && x.Text == y.Text && !isLoopback(x.Text)
 }
 
-// anyConnector reports a group with a KV connector on some server.
+// anyConnector reports a group with a P/D server (a transfer connector or
+// a P/D role; an offloading-only connector keeps one engine one engine).
 func anyConnector(g []*server) bool {
 	for _, s := range g {
-		if s.KV().Connector != "" || pdMarker(s) != "" {
+		if pdServer(s) {
 			return true
 		}
 	}
