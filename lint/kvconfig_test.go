@@ -85,6 +85,12 @@ func TestSplitInstances(t *testing.T) {
 	if g := groupServers(ss); len(g) != 1 {
 		t.Errorf("one instance with a second primary: %d groups, want 1", len(g))
 	}
+	// An offloading connector makes no P/D instance: still one DP group.
+	off := ` --kv-transfer-config '{"kv_connector":"OffloadingConnector","kv_role":"kv_both"}'`
+	ss = serversOf(t, "vllm serve m --data-parallel-size 4"+off+" &\nvllm serve m --port 8200 --data-parallel-size 4"+off+" &\n")
+	if g := groupServers(ss); len(g) != 1 {
+		t.Errorf("offloading connector: %d groups, want 1", len(g))
+	}
 	// Without a connector nothing changes: two primaries are one DP group.
 	ss = serversOf(t, "vllm serve m --data-parallel-size 4 &\nvllm serve m --port 8200 --data-parallel-size 4 &\n")
 	if g := groupServers(ss); len(g) != 1 {
