@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"strings"
 )
 
@@ -25,7 +24,9 @@ func groupServers(servers []*server) [][]*server {
 	}
 	var out [][]*server
 	for _, g := range groups {
-		out = append(out, splitByEndpoint(g)...)
+		for _, e := range splitByEndpoint(g) {
+			out = append(out, splitInstances(e)...)
+		}
 	}
 	return out
 }
@@ -89,7 +90,7 @@ func groupKey(s *server) string {
 	if dp.Known && dp.N <= 1 && nn.Known && nn.N <= 1 && !s.Headless() {
 		return ""
 	}
-	return strings.Join([]string{s.Inv.Deployment, kvRole(s), wrapperRole(s)}, "\x00")
+	return strings.Join([]string{s.Inv.Deployment, s.KV().Role, wrapperRole(s)}, "\x00")
 }
 
 func dpText(s *server) string {
@@ -97,19 +98,6 @@ func dpText(s *server) string {
 		return f.Value.Text
 	}
 	return "1"
-}
-
-// kvRole reads kv_role from --kv-transfer-config (P/D disaggregation).
-func kvRole(s *server) string {
-	v, ok := s.Str("kv-transfer-config")
-	if !ok {
-		return ""
-	}
-	var cfg struct {
-		Role string `json:"kv_role"`
-	}
-	_ = json.Unmarshal([]byte(v.Text), &cfg)
-	return cfg.Role
 }
 
 // multiNode reports whether a group spans several nodes.

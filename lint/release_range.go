@@ -23,5 +23,8 @@ func (r *Rule) holdsFrom() vllm.Version {
 			from = first
 		}
 	}
+	if r.since.Compare(from) > 0 {
+		from = r.since
+	}
 	return from
 }

@@ -21,6 +21,9 @@ type Rule struct {
 	// needs are the flags the finding is about; the rule holds from the
 	// first release that has them all (holdsFrom).
 	needs []string
+	// since is the first release of what the rule is about when no flag
+	// says it (NixlConnector: 0.9.0); zero for none.
+	since vllm.Version
 }
 
 // pass is what a rule sees: every input, parsed, and a way to report.

@@ -62,6 +62,8 @@ var Rules = []*Rule{
 	{Code: codes.VLSecret, check: checkSecrets},
 	{Code: codes.VLSpeculative, check: checkSpeculative, needs: []string{"speculative-config"}},
 	{Code: codes.VLNCCLTransport, check: checkNCCLTransports},
+	{Code: codes.VLKVTransferConfig, check: checkKVTransferConfig, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLKVConnector, check: checkKVConnector, needs: []string{"kv-transfer-config"}},
 
 	{Code: codes.VLSameFlags, check: checkSameFlags, needs: []string{"data-parallel-size-local"}},
 	{Code: codes.VLDPSize, check: checkDPSize, needs: []string{"data-parallel-size-local"}},
@@ -84,6 +86,12 @@ var Rules = []*Rule{
 	{Code: codes.VLNodeAddress, check: checkRayNodeIP},
 	{Code: codes.VLRayDPBackend, check: checkRayDPBackend},
 	{Code: codes.VLExternalRanks, check: checkExternalRanks, needs: []string{"data-parallel-rank"}},
+	{Code: codes.VLNixlHost, since: nixlSince, check: checkNixlHost, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLNixlPorts, since: nixlSince, check: checkNixlPorts, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLPDConnector, check: checkPDConnector, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLPDTPRatio, since: nixlSince, check: checkPDTPRatio, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLPDProxy, since: nixlSince, check: checkPDProxy, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLNixlUCX, since: nixlSince, check: checkNixlUCX, needs: []string{"kv-transfer-config"}},
 
 	{Code: codes.VLCommentContinuation, check: checkCommentContinuation},
 	{Code: codes.VLTrailingSpace, check: checkTrailingSpace},

@@ -17,6 +17,8 @@ type server struct {
 	// Model is the served model (positional or --model), nil when absent.
 	Model *launch.Value
 	p     parsed
+	// kv is the parsed --kv-transfer-config (KV), read once.
+	kv *kvTransfer
 }
 
 // Flags returns every option in order.

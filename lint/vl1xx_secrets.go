@@ -125,5 +125,9 @@ func literalWord(w *syntax.Word) (string, bool) {
 // empty). A manifest's `value: $HF_TOKEN` is no credential but a template
 // for envsubst (Kubernetes itself expands only $(NAME)).
 func literal(v launch.Value) bool {
-	return v.Known && strings.TrimSpace(v.Text) != "" && varName(v.Text) == ""
+	return v.Known && strings.TrimSpace(v.Text) != "" && varName(v.Text) == "" && !noCredential[strings.ToLower(strings.TrimSpace(v.Text))]
 }
+
+// noCredential are words a script writes to say "no token" (AIConfigurator's
+// generated run.sh: export HF_TOKEN=${HF_TOKEN:-"None"}): not a credential.
+var noCredential = map[string]bool{"none": true, "null": true, "nil": true}

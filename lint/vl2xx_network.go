@@ -117,7 +117,7 @@ func checkSocketIfname(p *pass) {
 		for _, s := range g {
 			gl, ok1 := s.Inv.LookupEnv("GLOO_SOCKET_IFNAME")
 			nc, ok2 := s.Inv.LookupEnv("NCCL_SOCKET_IFNAME")
-			if ok1 && ok2 && gl.Value.Known && nc.Value.Known && gl.Value.Text != nc.Value.Text && nc.Value.Text[0] != '^' && nc.Value.Text[0] != '=' {
+			if ok1 && ok2 && gl.Value.Known && nc.Value.Known && gl.Value.Text != nc.Value.Text && nc.Value.Text != "" && nc.Value.Text[0] != '^' && nc.Value.Text[0] != '=' {
 				p.ReportAt(s.Inv, nc.Pos, "use the node-to-node interface for both", "GLOO_SOCKET_IFNAME=%s but NCCL_SOCKET_IFNAME=%s", gl.Value.Text, nc.Value.Text)
 			}
 		}

@@ -17,6 +17,7 @@ var wrapperFlags = map[string][]*vllm.Flag{
 	"dynamo.vllm": {
 		{Name: "is-prefill-worker", Kind: vllm.Bool, Source: dynamoSource},
 		{Name: "is-decode-worker", Kind: vllm.Bool, Source: dynamoSource},
+		{Name: "disaggregation-mode", Kind: vllm.String, Source: dynamoSource + "; --disaggregation-mode prefill|decode replaces --is-prefill-worker (pd-disaggregation.md §2.1)"},
 		{Name: "use-vllm-tokenizer", Kind: vllm.Bool, Source: dynamoSource},
 		{Name: "sleep-mode-level", Kind: vllm.Int, Source: dynamoSource},
 		{Name: "route-to-encoder", Kind: vllm.Bool, Source: dynamoSource},
@@ -53,9 +54,13 @@ func wrapperFlag(frontend, spelling string) (*vllm.Flag, bool) {
 }
 
 // wrapperRole is the disaggregation role a wrapper's flags give a server
-// ("prefill", "decode" or "").
+// ("prefill", "decode" or ""): Dynamo's --is-prefill-worker, or its newer
+// --disaggregation-mode prefill|decode.
 func wrapperRole(s *server) string {
 	for _, f := range s.Flags() {
+		if f.Wrapper && f.Name == "disaggregation-mode" && f.Value != nil && (f.Value.Text == "prefill" || f.Value.Text == "decode") {
+			return f.Value.Text
+		}
 		if f.Wrapper && !f.Negated && strings.HasPrefix(f.Name, "is-") && strings.HasSuffix(f.Name, "-worker") {
 			return strings.TrimSuffix(strings.TrimPrefix(f.Name, "is-"), "-worker")
 		}

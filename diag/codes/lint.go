@@ -45,6 +45,8 @@ const (
 	VLSecret              diag.Code = "VL129"
 	VLSpeculative         diag.Code = "VL130"
 	VLNCCLTransport       diag.Code = "VL131"
+	VLKVTransferConfig    diag.Code = "VL132"
+	VLKVConnector         diag.Code = "VL133"
 	VLSameFlags           diag.Code = "VL201"
 	VLDPSize              diag.Code = "VL202"
 	VLLocalSum            diag.Code = "VL203"
@@ -66,6 +68,12 @@ const (
 	VLNodeAddress         diag.Code = "VL219"
 	VLRayDPBackend        diag.Code = "VL220"
 	VLExternalRanks       diag.Code = "VL221"
+	VLNixlHost            diag.Code = "VL222"
+	VLNixlPorts           diag.Code = "VL223"
+	VLPDConnector         diag.Code = "VL224"
+	VLPDTPRatio           diag.Code = "VL225"
+	VLPDProxy             diag.Code = "VL226"
+	VLNixlUCX             diag.Code = "VL227"
 	VLCommentContinuation diag.Code = "VL301"
 	VLTrailingSpace       diag.Code = "VL302"
 	VLLeadingFlag         diag.Code = "VL303"
@@ -124,6 +132,8 @@ var lintEntries = []Entry{
 	{VLSecret, "literal-secret", diag.Error, "A credential written into a launch file"},
 	{VLSpeculative, "speculative-config", diag.Error, "A --speculative-config the release cannot run"},
 	{VLNCCLTransport, "nccl-transport-disabled", diag.Warning, "NCCL peer-to-peer or InfiniBand switched off where the server needs it"},
+	{VLKVTransferConfig, "kv-transfer-config", diag.Error, "--kv-transfer-config names a connector without kv_role, or a kv_role vLLM refuses"},
+	{VLKVConnector, "kv-connector-version", diag.Error, "KV connector not registered in the release (not yet, or no longer)"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
 	{VLDPSize, "dp-size", diag.Error, "Global DP size differs between nodes"},
 	{VLLocalSum, "local-sum", diag.Error, "Local DP sizes do not add up to the global DP size"},
@@ -145,6 +155,12 @@ var lintEntries = []Entry{
 	{VLNodeAddress, "ray-node-address", diag.Warning, "Ray and vLLM may disagree on a node's address"},
 	{VLRayDPBackend, "ray-dp-backend", diag.Warning, "DP > 1 with the Ray executor but the mp DP backend"},
 	{VLExternalRanks, "external-ranks", diag.Error, "Per-rank servers (external LB) repeat a DP rank or use one outside the DP size"},
+	{VLNixlHost, "nixl-side-channel-host", diag.Error, "NIXL side-channel host not routable across the nodes of a P/D deployment"},
+	{VLNixlPorts, "nixl-side-channel-ports", diag.Error, "NIXL side-channel ports or engine_id shared by two engines on one host"},
+	{VLPDConnector, "pd-connector", diag.Warning, "An engine of a P/D deployment has no KV connector, or only one side has producers/consumers"},
+	{VLPDTPRatio, "pd-tp-ratio", diag.Error, "Prefill and decode tensor-parallel sizes the release cannot pair"},
+	{VLPDProxy, "pd-proxy", diag.Warning, "A P/D proxy that does not forward kv_transfer_params in front of NIXL engines"},
+	{VLNixlUCX, "nixl-ucx-env", diag.Warning, "UCX settings that keep NIXL transfers from reaching other nodes"},
 	{VLCommentContinuation, "comment-continuation", diag.Error, "Comment inside a continued command"},
 	{VLTrailingSpace, "trailing-space", diag.Error, "Whitespace after a line-continuation backslash"},
 	{VLLeadingFlag, "leading-flag", diag.Error, "A line starts with a flag (missing continuation)"},

@@ -88,6 +88,10 @@ type walkCtx struct {
 	host      string
 	container *containerCtx
 	role      string
+	// background is set inside a compound command or pipeline the shell
+	// does not wait for (`( vllm serve ... ) &`, `vllm serve ... | tee log &`):
+	// the commands in it run in the background too.
+	background bool
 }
 
 // parseAndWalk parses src as bash and walks it with scope sc.

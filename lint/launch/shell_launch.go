@@ -53,7 +53,7 @@ func (w *walker) rayHelper(cc *cmdCtx, at Value, leader bool, args []Value) {
 func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string, args []Value) *Invocation {
 	inv := &Invocation{
 		Kind: kind, File: w.fe.file, Pos: at.Pos, Launcher: launcher, Args: args,
-		Host: w.ctx.host, Role: w.ctx.role, Background: cc.stmt.Background,
+		Host: w.ctx.host, Role: w.ctx.role, Background: cc.stmt.Background || w.ctx.background,
 	}
 	if c := w.ctx.container; c != nil {
 		inv.Env = append(append(append([]EnvVar{}, c.env...), w.scriptExports()...), cc.env...)

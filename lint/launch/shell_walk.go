@@ -28,6 +28,12 @@ func (w *walker) stmt(s *syntax.Stmt) {
 	if w.fe.steps++; w.fe.steps > maxSteps {
 		return
 	}
+	if _, call := s.Cmd.(*syntax.CallExpr); s.Background && !call && !w.ctx.background {
+		bg := w.nested(w.sc)
+		bg.ctx.background = true
+		bg.stmt(&syntax.Stmt{Cmd: s.Cmd, Position: s.Position, Negated: s.Negated, Redirs: s.Redirs, Comments: s.Comments})
+		return
+	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		w.call(s, c)

@@ -1,0 +1,1 @@
+VLLM_NIXL_SIDE_CHANNEL_PORT=5556 VLLM_USE_V1=1 CUDA_VISIBLE_DEVICES=4,5,6,7 vllm serve /home/Qwen3-32B/     --port 8200     --max-model-len 8192     --gpu-memory-utilization 0.9     --trust-remote-code  --tensor-parallel-size 4 --kv-transfer-config   '{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}'

@@ -1,0 +1,1 @@
+VLLM_NIXL_SIDE_CHANNEL_PORT=5550 VLLM_USE_V1=1 CUDA_VISIBLE_DEVICES=0,1,2,3 vllm serve /home/Qwen3-32B/     --port 8100     --max-model-len 8192     --gpu-memory-utilization 0.9     --trust-remote-code  --tensor-parallel-size 4 --kv-transfer-config   '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}'

@@ -1,0 +1,427 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint/launch"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// NIXL side-channel facts (vllm@026c83f9:docs/features/nixl_connector_usage.md,
+// vllm envs.py; research pd-disaggregation.md §1.5).
+const (
+	// nixlHostEnv is the address a prefill engine advertises to decoders
+	// in kv_transfer_params; vLLM's default is "localhost".
+	nixlHostEnv = "VLLM_NIXL_SIDE_CHANNEL_HOST"
+	// nixlPortEnv is the handshake base port.
+	nixlPortEnv = "VLLM_NIXL_SIDE_CHANNEL_PORT"
+)
+
+// nixlSince is NixlConnector's first release (#17751, v0.9.0).
+var nixlSince = mustV("0.9.0")
+
+// nixlDefaultPort is the side-channel base port: 5557 until #25056 moved it
+// to 5600 (first in v0.11.1 per llm-d/llm-d#668) because kv-events' ZMQ
+// publisher also defaults to 5557.
+func nixlDefaultPort(r vllm.Version) int {
+	if r.Less(mustV("0.11.1")) {
+		return 5557
+	}
+	return 5600
+}
+
+// isNixl reports a NIXL connector (directly or as a MultiConnector child).
+func isNixl(k kvTransfer) bool {
+	if strings.HasPrefix(k.Connector, "Nixl") {
+		return true
+	}
+	for _, c := range multiChildren(k) {
+		if strings.HasPrefix(c, "Nixl") {
+			return true
+		}
+	}
+	return false
+}
+
+// offloadConnectors move KV to host memory or storage for one engine: they
+// make no P/D deployment by themselves.
+var offloadConnectors = map[string]bool{
+	"OffloadingConnector": true, "SimpleCPUOffloadConnector": true, "FlexKVConnectorV1": true,
+	"HF3FSKVConnector": true, "DecodeBenchConnector": true, "ExampleHiddenStatesConnector": true,
+}
+
+// pdServer reports a server that takes part in P/D disaggregation: a
+// transfer connector, a producer/consumer role or a wrapper's P/D flag.
+func pdServer(s *server) bool {
+	k := s.KV()
+	if k.Role == "kv_producer" || k.Role == "kv_consumer" || wrapperRole(s) != "" {
+		return true
+	}
+	return k.Connector != "" && !offloadConnectors[k.Connector]
+}
+
+// nixlServers are the NIXL engines of the run.
+func nixlServers(p *pass) []*server {
+	var out []*server
+	for _, s := range p.Servers {
+		if isNixl(s.KV()) && s.Rel.Version.AtLeast(nixlSince) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// checkNixlHost reports NIXL engines whose side-channel host decoders on
+// another node cannot reach: unset (vLLM advertises "localhost"), a
+// loopback address or 0.0.0.0. A decoder then handshakes with its own
+// listener: "Remote NIXL agent engine ID mismatch" and the prompt is
+// recomputed (vllm-project/vllm#27083, F1: "because
+// VLLM_NIXL_SIDE_CHANNEL_HOST was not set"). It applies when the engines
+// span nodes: an instance over several nodes, servers on different ssh
+// hosts or pods, or in different files that do not show one host (VL222).
+func checkNixlHost(p *pass) {
+	ns := nixlServers(p)
+	if len(ns) == 0 {
+		return
+	}
+	for _, s := range ns {
+		if !spansNodes(p, s, ns) {
+			continue
+		}
+		e, set := s.Inv.LookupEnv(nixlHostEnv)
+		hint := "set " + nixlHostEnv + " to this node's routable IP (Kubernetes: status.podIP) on every P and D engine"
+		n := len(*p.out)
+		switch {
+		case !set && !s.Inv.EnvOpen:
+			p.ReportAt(s.Inv, s.Inv.Pos, hint,
+				"%s is not set on a NIXL engine of a multi-node P/D deployment: it advertises \"localhost\", and a decoder on another node handshakes with itself (\"Remote NIXL agent engine ID mismatch\", vLLM #27083) and recomputes the prompt", nixlHostEnv)
+		case set && e.Value.Known && isLoopback(strings.TrimSpace(e.Value.Text)):
+			p.Report(s.Inv.File, e.Value.Pos, hint,
+				"%s=%s is not reachable from another node: decoders there cannot handshake with this engine (vLLM #27083)", nixlHostEnv, e.Value.Text)
+		}
+		// A pure consumer of the pull connector only dials out: its own
+		// advertised host matters for push, bidirectional or role-switching
+		// setups, so a warning there.
+		if len(*p.out) > n && s.KV().Role == "kv_consumer" && s.KV().Connector == "NixlConnector" {
+			(*p.out)[n].Severity = diag.Warning
+			(*p.out)[n].Message += " (this engine is a consumer: its own host matters once it is dialled, in push, bidirectional or role-switching setups)"
+		}
+	}
+}
+
+// spansNodes reports whether a NIXL engine's P/D deployment spans nodes.
+func spansNodes(p *pass, s *server, ns []*server) bool {
+	if s.MultiNodeDP() || s.NNodes().N > 1 || s.Headless() || s.Inv.Role != "" {
+		return true
+	}
+	for _, o := range ns {
+		if o == s {
+			continue
+		}
+		if !sameHost(s, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameHost reports whether two servers are shown to run on one host with
+// one network namespace: same file and ssh host, not two Kubernetes pods;
+// or two files whose GPU lists are explicit and disjoint (one host split
+// between engines, as vLLM's and the router's single-host recipes do).
+func sameHost(a, b *server) bool {
+	if kube(a) || kube(b) || a.Inv.Host != b.Inv.Host {
+		return false
+	}
+	if a.Inv.File == b.Inv.File {
+		return true
+	}
+	da, ok1 := visibleDevices(a)
+	db, ok2 := visibleDevices(b)
+	if !ok1 || !ok2 {
+		return false
+	}
+	for d := range da {
+		if db[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// kube reports a server in a Kubernetes pod (its own network namespace).
+func kube(s *server) bool {
+	return s.Inv.Container != nil && s.Inv.Container.Runtime == "kubernetes"
+}
+
+// visibleDevices reads an explicit device list (CUDA_VISIBLE_DEVICES and
+// the other platforms' equivalents).
+func visibleDevices(s *server) (map[string]bool, bool) {
+	for _, name := range []string{"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ASCEND_RT_VISIBLE_DEVICES"} {
+		e, ok := s.Inv.LookupEnv(name)
+		if !ok || !e.Value.Known || strings.TrimSpace(e.Value.Text) == "" {
+			continue
+		}
+		set := map[string]bool{}
+		for _, d := range strings.Split(e.Value.Text, ",") {
+			set[strings.TrimSpace(d)] = true
+		}
+		return set, true
+	}
+	return nil, false
+}
+
+// sidePorts are the side-channel ports a NIXL server listens on, on its
+// host: from v0.12 one per local DP engine (base + global DP rank,
+// #26338); before, one per local worker (base + dp_rank·TP + tp_rank,
+// #19008); ok is false when a value is unresolved.
+func sidePorts(s *server) (ports []int, base launch.Pos, ok bool) {
+	b := nixlDefaultPort(s.Rel.Version)
+	base = s.Inv.Pos
+	if e, set := s.Inv.LookupEnv(nixlPortEnv); set {
+		n, err := strconv.Atoi(strings.TrimSpace(e.Value.Text))
+		if !e.Value.Known || err != nil {
+			return nil, base, false
+		}
+		b, base = n, e.Value.Pos
+	}
+	start, local, tp := s.StartRank(), s.DPL(), s.TP()
+	if !start.Known || !local.Known || !tp.Known || local.N < 1 || local.N > 4096 || tp.N < 1 || tp.N > 4096 {
+		return nil, base, false
+	}
+	perDP := !s.Rel.Version.Less(mustV("0.12.0"))
+	for i := 0; i < local.N; i++ {
+		r := start.N + i
+		if perDP {
+			ports = append(ports, b+r)
+			continue
+		}
+		for t := 0; t < tp.N; t++ {
+			ports = append(ports, b+r*tp.N+t)
+		}
+	}
+	return ports, base, true
+}
+
+// checkNixlPorts reports two NIXL engines on one host whose side-channel
+// port ranges overlap (the second fails with "ZMQError: Address already in
+// use", vLLM #20965: P and D in one container both on the default 5557), a
+// range that takes another engine's API or DP RPC port, and two P/D
+// instances that give the same engine_id (VL223).
+func checkNixlPorts(p *pass) {
+	ns := nixlServers(p)
+	type claim struct {
+		s   *server
+		at  launch.Pos
+		set map[int]bool
+	}
+	var claims []claim
+	for _, s := range ns {
+		if ports, at, ok := sidePorts(s); ok {
+			set := map[int]bool{}
+			for _, q := range ports {
+				set[q] = true
+			}
+			claims = append(claims, claim{s, at, set})
+		}
+	}
+	for i, c := range claims {
+		for _, prev := range claims[:i] {
+			if !sameHost(c.s, prev.s) || sameInstance(p, c.s, prev.s) || !concurrent(prev.s, c.s) {
+				continue
+			}
+			if q := firstShared(c.set, prev.set); q > 0 {
+				p.Report(c.s.Inv.File, c.at, "give each engine on a host its own "+nixlPortEnv+" base, at least its local DP size (×TP before 0.12) apart",
+					"NIXL side-channel port %d is also used by the engine at %s:%d on the same host: the second engine fails with \"Address already in use\" (vLLM #20965)", q, prev.s.Inv.File, prev.s.Inv.Pos.Line)
+				break
+			}
+		}
+		for _, o := range p.Servers {
+			if o == c.s || !sameHost(c.s, o) {
+				continue
+			}
+			for _, flag := range []string{"port", "data-parallel-rpc-port"} {
+				if v, ok := o.Str(flag); ok && v.Known {
+					if n, err := strconv.Atoi(v.Text); err == nil && c.set[n] {
+						p.Report(c.s.Inv.File, c.at, "move the side-channel base off the servers' ports",
+							"NIXL side-channel port %d is the --%s of the server at %s:%d on the same host", n, flag, o.Inv.File, o.Inv.Pos.Line)
+					}
+				}
+			}
+		}
+	}
+	checkEngineIDs(p)
+}
+
+// concurrent reports two servers that run at the same time: in different
+// files, or the earlier one started in the background.
+func concurrent(earlier, later *server) bool {
+	return earlier.Inv.File != later.Inv.File || earlier.Inv.Background
+}
+
+// firstShared returns the smallest port in both sets (0 when none).
+func firstShared(a, b map[int]bool) int {
+	var shared []int
+	for q := range a {
+		if b[q] {
+			shared = append(shared, q)
+		}
+	}
+	if len(shared) == 0 {
+		return 0
+	}
+	sort.Ints(shared)
+	return shared[0]
+}
+
+// sameInstance reports two servers of one P/D instance (one DP group).
+func sameInstance(p *pass, a, b *server) bool {
+	for _, g := range p.Groups {
+		var ha, hb bool
+		for _, s := range g {
+			ha = ha || s == a
+			hb = hb || s == b
+		}
+		if ha && hb {
+			return true
+		}
+	}
+	return false
+}
+
+// checkEngineIDs reports one engine_id given to two P/D instances: NIXL
+// identifies a remote engine by it (suffixed _dp<rank>), so the handshake
+// meets the wrong engine.
+func checkEngineIDs(p *pass) {
+	seen := map[string]*server{}
+	for _, s := range p.Servers {
+		k := s.KV()
+		if k.EngineID == "" || !k.Known || !pdServer(s) {
+			continue
+		}
+		if prev, ok := seen[k.EngineID]; ok && !sameInstance(p, prev, s) {
+			p.ReportAt(s.Inv, k.pos("engine_id"), "leave engine_id unset (vLLM draws a UUID) or give each instance its own",
+				"engine_id %q is also given to the instance at %s:%d: NIXL tells engines apart by it", k.EngineID, prev.Inv.File, prev.Inv.Pos.Line)
+			continue
+		}
+		seen[k.EngineID] = s
+	}
+}
+
+// checkPDConnector reports, in a P/D deployment, an engine of the same
+// model without --kv-transfer-config: the proxy's kv_transfer_params are
+// ignored ("Got kv_transfer_params, but no KVConnector found",
+// kserve/kserve#5987) and the decoder recomputes every prompt; and, as a
+// note, producers with no consumer in the files linted (VL224).
+func checkPDConnector(p *pass) {
+	var pd []*server
+	for _, s := range p.Servers {
+		if pdServer(s) {
+			pd = append(pd, s)
+		}
+	}
+	if len(pd) == 0 {
+		return
+	}
+	for _, s := range p.Servers {
+		if s.KV().Given || s.Inv.Frontend != "" || s.Headless() || !sameModelAsAny(s, pd) {
+			continue
+		}
+		p.ReportAt(s.Inv, s.Inv.Pos, "give every prefill and decode engine the same --kv-transfer-config connector",
+			"this engine serves the model of the P/D engines (%s:%d) but has no --kv-transfer-config: requests routed to it with kv_transfer_params transfer no KV (\"no KVConnector found\") and it recomputes the prompt",
+			pd[0].Inv.File, pd[0].Inv.Pos.Line)
+	}
+	roles := map[string]int{}
+	for _, s := range pd {
+		roles[s.KV().Role]++
+	}
+	if roles["kv_both"] > 0 {
+		return
+	}
+	for _, pair := range [][2]string{{"kv_producer", "kv_consumer"}, {"kv_consumer", "kv_producer"}} {
+		if roles[pair[0]] > 0 && roles[pair[1]] == 0 {
+			s := firstWithRole(pd, pair[0])
+			p.ReportAtSeverity(s.Inv, s.KV().pos("kv_role"), diag.Info, "lint the prefill and decode launches together",
+				"%s engines but no %s in the files linted: the other side of the P/D deployment was not checked", pair[0], pair[1])
+		}
+	}
+}
+
+// sameModelAsAny reports a server whose model text equals a P/D engine's.
+func sameModelAsAny(s *server, pd []*server) bool {
+	if s.Model == nil || !s.Model.Known {
+		return false
+	}
+	for _, o := range pd {
+		if o.Model != nil && o.Model.Text == s.Model.Text {
+			return true
+		}
+	}
+	return false
+}
+
+func firstWithRole(ss []*server, role string) *server {
+	for _, s := range ss {
+		if s.KV().Role == role {
+			return s
+		}
+	}
+	return ss[0]
+}
+
+// tpPairing is the first release where NIXL pairs a prefill TP larger than
+// the decode TP: #27274 (merged 2025-12-18, ≈v0.14, unconfirmed); before it
+// `p_remote_rank = self.tp_rank // tp_ratio` divides by zero (vLLM #21576,
+// F3). Releases up to 0.11.x predate the merge for certain.
+var (
+	tpPairing        = mustV("0.14.0")
+	tpPairingCertain = mustV("0.12.0")
+)
+
+// checkPDTPRatio reports NIXL prefill and decode TP sizes that cannot be
+// paired: neither divides the other (vLLM asserts divisibility), or prefill
+// TP above decode TP before the release that supports it (VL225).
+func checkPDTPRatio(p *pass) {
+	var prods, cons []*server
+	for _, s := range nixlServers(p) {
+		switch s.KV().Role {
+		case "kv_producer":
+			prods = append(prods, s)
+		case "kv_consumer":
+			cons = append(cons, s)
+		}
+	}
+	for _, d := range cons {
+		dt := d.TP()
+		if !dt.Known {
+			continue
+		}
+		for _, pr := range prods {
+			pt := pr.TP()
+			if !pt.Known || pt.N == dt.N || !sameModelAsAny(d, []*server{pr}) {
+				continue
+			}
+			at := dt.At
+			lo, hi := min(pt.N, dt.N), max(pt.N, dt.N)
+			if hi%lo != 0 {
+				p.ReportAt(d.Inv, at, "make one TP size a multiple of the other",
+					"decode TP %d and prefill TP %d (%s:%d): neither divides the other, and NIXL requires it (\"is not divisible by remote tensor parallel size\")", dt.N, pt.N, pr.Inv.File, pr.Inv.Pos.Line)
+				break
+			}
+			if pt.N > dt.N && d.Rel.Version.Less(tpPairing) {
+				msg := fmt.Sprintf("prefill TP %d (%s:%d) is larger than decode TP %d: vLLM %s's NIXL connector divides by zero at the handshake (p_remote_rank = tp_rank // tp_ratio, vLLM #21576)", pt.N, pr.Inv.File, pr.Inv.Pos.Line, dt.N, d.Rel)
+				hint := "use decode TP >= prefill TP, or a release with #27274 (≈0.14)"
+				if d.Rel.Version.Less(tpPairingCertain) {
+					p.ReportVersioned(d, at, hint, "%s", msg)
+				} else {
+					p.ReportAtSeverity(d.Inv, at, diag.Info, hint, "%s (the release that lifts it is inferred, not confirmed)", msg)
+				}
+				break
+			}
+		}
+	}
+}

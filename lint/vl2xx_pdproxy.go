@@ -1,0 +1,101 @@
+package lint
+
+import (
+	"path"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// demoProxy is vLLM's example proxy (examples/…/disagg_proxy_demo.py): it
+// sends the prefill leg with max_tokens=1 but neither asks for nor forwards
+// kv_transfer_params, so with NIXL the decoder recomputes the prompt
+// ("the DecodeWorker had both the prefill and decode log", vLLM #26896,
+// F4; the cause is read from the demo's code, the issue is open).
+const demoProxy = "disagg_proxy_demo.py"
+
+// paramsConnectors need the proxy to carry kv_transfer_params between the
+// legs: NIXL (pull and push) and the V1 Mooncake connector.
+func paramsConnector(k kvTransfer) bool {
+	return isNixl(k) || k.Connector == "MooncakeConnector"
+}
+
+// checkPDProxy reports vLLM's demo proxy in front of engines whose
+// connector needs kv_transfer_params (VL226).
+func checkPDProxy(p *pass) {
+	var nixl *server
+	for _, s := range p.Servers {
+		if paramsConnector(s.KV()) {
+			nixl = s
+			break
+		}
+	}
+	if nixl == nil {
+		return
+	}
+	for _, sc := range p.Scripts {
+		syntax.Walk(sc.File, func(n syntax.Node) bool {
+			call, ok := n.(*syntax.CallExpr)
+			if !ok {
+				return true
+			}
+			for _, w := range call.Args {
+				if path.Base(w.Lit()) == demoProxy || strings.HasSuffix(w.Lit(), "/"+demoProxy) {
+					p.Report(sc.Name(), sc.Pos(w.Pos()), "use a proxy that forwards kv_transfer_params: vllm-router --vllm-pd-disaggregation, llm-d's routing sidecar, Dynamo, or tests/v1/kv_connector/nixl_integration/toy_proxy_server.py for a test",
+						"%s does not forward kv_transfer_params: with %s (%s:%d) the decoder recomputes every prompt and P/D gains nothing (vLLM #26896)", demoProxy, nixl.KV().Connector, nixl.Inv.File, nixl.Inv.Pos.Line)
+					return false
+				}
+			}
+			return true
+		})
+	}
+}
+
+// intraNodeUCX are UCX transports that never leave the node (shared
+// memory, CUDA/ROCm copies and IPC, self).
+var intraNodeUCX = map[string]bool{
+	"self": true, "sm": true, "shm": true, "posix": true, "sysv": true, "cma": true, "knem": true, "xpmem": true, "mm": true,
+	"cuda_copy": true, "cuda_ipc": true, "cuda": true, "gdr_copy": true, "rocm_copy": true, "rocm_ipc": true, "rocm": true,
+}
+
+// checkNixlUCX reports UCX settings that break NIXL between nodes (VL227):
+// UCX_TLS listing only transports that stay on the node ("no active
+// messages transport", F10, ai-dynamo/nixl#1846; NixlConnector reads UCX,
+// not NCCL, variables: docs/features/nixl_connector_usage.md), and, as a
+// note, RoCE shown by NCCL_IB_GID_INDEX without UCX_IB_GID_INDEX (UCX then
+// tried GID 0: "ibv_create_ah(... sgid_index=0 ...) failed: No such
+// device", F8, ai-dynamo/dynamo#814, ai-dynamo/nixl#201).
+func checkNixlUCX(p *pass) {
+	ns := nixlServers(p)
+	for _, s := range ns {
+		if !spansNodes(p, s, ns) {
+			continue
+		}
+		if e, ok := s.Inv.LookupEnv("UCX_TLS"); ok && e.Value.Known && onlyIntraNode(e.Value.Text) {
+			p.Report(s.Inv.File, e.Value.Pos, "include a network transport (rc, ud, dc or tcp) or use UCX_TLS=all",
+				"UCX_TLS=%s has no transport between nodes: NIXL cannot reach the engines on other nodes of this P/D deployment", e.Value.Text)
+		}
+		if g, ok := s.Inv.LookupEnv("NCCL_IB_GID_INDEX"); ok {
+			if _, ucx := s.Inv.LookupEnv("UCX_IB_GID_INDEX"); !ucx && !s.Inv.EnvOpen {
+				p.ReportAtSeverity(s.Inv, g.Pos, diag.Info, "set UCX_IB_GID_INDEX to the same RoCE v2 GID index",
+					"NCCL_IB_GID_INDEX says RoCE, but NIXL's transfers go through UCX, which does not read it: without UCX_IB_GID_INDEX UCX may pick GID 0 and fail (\"ibv_create_ah ... sgid_index=0 ... No such device\", ai-dynamo/dynamo#814)")
+			}
+		}
+	}
+}
+
+// onlyIntraNode reports a UCX_TLS list (not an exclusion list "^x") whose
+// every transport stays on the node.
+func onlyIntraNode(tls string) bool {
+	t := strings.TrimSpace(tls)
+	if t == "" || strings.HasPrefix(t, "^") {
+		return false
+	}
+	for _, x := range strings.Split(t, ",") {
+		if !intraNodeUCX[strings.TrimSpace(x)] {
+			return false
+		}
+	}
+	return true
+}
