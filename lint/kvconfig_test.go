@@ -46,32 +46,6 @@ func TestKVTransferParse(t *testing.T) {
 	}
 }
 
-func TestConnectorSpans(t *testing.T) {
-	cases := []struct {
-		name, rel   string
-		in, certain bool
-	}{
-		{"NixlConnector", "0.8.5", false, true},
-		{"NixlConnector", "0.9.0", true, true},
-		{"PyNcclConnector", "0.9.0", true, true},
-		{"PyNcclConnector", "0.10.1", false, false}, // removal release inferred
-		{"PyNcclConnector", "0.11.0", false, true},
-		{"MooncakeConnector", "0.12.0", false, false},
-		{"MooncakeConnector", "0.13.0", true, true},
-		{"P2pNcclConnector", "0.31.0", false, false},
-	}
-	for _, c := range cases {
-		k, ok := lookupConnector(c.name)
-		if !ok {
-			t.Fatal(c.name)
-		}
-		in, certain := connectorIn(k, mustV(c.rel))
-		if in != c.in || (!in && certain != c.certain) {
-			t.Errorf("%s in %s: got in=%v certain=%v", c.name, c.rel, in, certain)
-		}
-	}
-}
-
 // TestSplitInstances: P and D engines that both say kv_both are two
 // instances; two primaries naming one routable DP address stay one group.
 func TestSplitInstances(t *testing.T) {

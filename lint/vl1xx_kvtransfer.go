@@ -91,7 +91,7 @@ func checkKVConnector(p *pass) {
 
 // checkConnectorName checks one connector name against the server's release.
 func checkConnectorName(p *pass, s *server, name string, at launch.Pos) {
-	c, ok := lookupConnector(name)
+	c, ok := vllm.KVConnector(name)
 	plugin := s.Inv.Platform != "" && s.Inv.Platform != launch.PlatformCUDA
 	if !ok {
 		if !plugin {
@@ -100,13 +100,13 @@ func checkConnectorName(p *pass, s *server, name string, at launch.Pos) {
 		}
 		return
 	}
-	in, certain := connectorIn(c, s.Rel.Version)
-	if in {
+	in := c.In(s.Rel.Version)
+	if in == vllm.Present {
 		checkConnectorEngine(p, s, c, at)
 		return
 	}
-	hint := c.Name + ": " + c.Source + " (" + pdResearch + ")"
-	if !certain {
+	hint := c.Name + ": " + c.Citation()
+	if in == vllm.Maybe {
 		p.ReportAtSeverity(s.Inv, at, diag.Info, hint,
 			"kv_connector %s is probably not registered in vLLM %s (its first or last release is inferred from a merge date, not confirmed against a tag)", name, s.Rel)
 		return
@@ -120,9 +120,9 @@ func checkConnectorName(p *pass, s *server, name string, at launch.Pos) {
 // "assert issubclass(connector_cls, KVConnectorBase_V1)" (a report in the
 // thread of vLLM PR #15960, 2025-04-28: LMCacheConnector on the V1 engine);
 // a V1 name on the V0 engine (VLLM_USE_V1=0) is not in its factory.
-func checkConnectorEngine(p *pass, s *server, c kvConnector, at launch.Pos) {
+func checkConnectorEngine(p *pass, s *server, c vllm.Connector, at launch.Pos) {
 	v1, sure := runsV1(s)
-	v0 := v0Connector(c, s.Rel.Version)
+	v0 := c.V0In(s.Rel.Version)
 	if v1 == !v0 {
 		return
 	}

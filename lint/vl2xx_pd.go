@@ -21,8 +21,21 @@ const (
 	nixlPortEnv = "VLLM_NIXL_SIDE_CHANNEL_PORT"
 )
 
-// nixlSince is NixlConnector's first release (#17751, v0.9.0).
-var nixlSince = mustV("0.9.0")
+// nixlSince is NixlConnector's first release (vllm's connector table).
+var nixlSince = func() vllm.Version {
+	c, _ := vllm.KVConnector("NixlConnector")
+	return c.Spans[0].Since
+}()
+
+// mustV parses a release this file names; a bad literal is a programming
+// error. (The NIXL facts it serves belong in vllm/ too: a follow-up.)
+func mustV(s string) vllm.Version {
+	ver, err := vllm.ParseVersion(s)
+	if err != nil {
+		panic(err)
+	}
+	return ver
+}
 
 // nixlDefaultPort is the side-channel base port: 5557 until #25056 moved it
 // to 5600 (first in v0.11.1 per llm-d/llm-d#668) because kv-events' ZMQ
@@ -47,13 +60,6 @@ func isNixl(k kvTransfer) bool {
 	return false
 }
 
-// offloadConnectors move KV to host memory or storage for one engine: they
-// make no P/D deployment by themselves.
-var offloadConnectors = map[string]bool{
-	"OffloadingConnector": true, "SimpleCPUOffloadConnector": true, "FlexKVConnectorV1": true,
-	"HF3FSKVConnector": true, "DecodeBenchConnector": true, "ExampleHiddenStatesConnector": true,
-}
-
 // pdServer reports a server that takes part in P/D disaggregation: a
 // transfer connector, a producer/consumer role or a wrapper's P/D flag.
 func pdServer(s *server) bool {
@@ -61,7 +67,11 @@ func pdServer(s *server) bool {
 	if k.Role == "kv_producer" || k.Role == "kv_consumer" || wrapperRole(s) != "" {
 		return true
 	}
-	return k.Connector != "" && !offloadConnectors[k.Connector]
+	if k.Connector == "" {
+		return false
+	}
+	c, ok := vllm.KVConnector(k.Connector)
+	return !ok || !c.Offload // an offloading connector makes no P/D deployment by itself
 }
 
 // nixlServers are the NIXL engines of the run.

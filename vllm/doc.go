@@ -2,7 +2,8 @@
 // by release from 0.5.3: flags (names, short aliases, value kinds, choices,
 // defaults, the release that added and the one that removed them), the
 // environment variables that matter for multi-node DP/EP serving, the MoE
-// all-to-all backends, the defaults that changed between releases, and
+// all-to-all backends, the KV connectors --kv-transfer-config names
+// (kv_connectors.go), the defaults that changed between releases, and
 // facts other packages act on (facts_*.go: start-up timeouts, executor
 // selection, DP load-balancing inference, Ray environment copying, the
 // kernels in the official images, DBO's backend requirement, speculative
