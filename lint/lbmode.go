@@ -9,15 +9,24 @@ import (
 // node's command in its release (vllm.DPLoadBalancing); ok is false when a
 // value it depends on is unresolved.
 func (s *server) lbMode() (mode vllm.LBMode, why string, ok bool) {
-	sr, dpl, dp := s.StartRank(), s.Int("data-parallel-size-local", 0), s.DP()
-	if !sr.Known || !dpl.Known || !dp.Known {
+	n, ok := s.dpNode()
+	if !ok {
 		return "", "", false
 	}
-	n := vllm.DPNode{Headless: s.Headless(), StartRankSet: sr.Set, StartRank: sr.N, LocalSizeSet: dpl.Set, LocalSize: dpl.N,
-		Size: dp.N, HybridFlag: s.Has("data-parallel-hybrid-lb"), ExternalFlag: s.Has("data-parallel-external-lb"),
-		RankSet: s.Flag("data-parallel-rank") != nil}
 	mode, why = s.Rel.DPLoadBalancing(n)
 	return mode, why, true
+}
+
+// dpNode is this node's data-parallel flags as vllm reads them; ok is
+// false when a value it depends on is unresolved.
+func (s *server) dpNode() (vllm.DPNode, bool) {
+	sr, dpl, dp := s.StartRank(), s.Int("data-parallel-size-local", 0), s.DP()
+	if !sr.Known || !dpl.Known || !dp.Known {
+		return vllm.DPNode{}, false
+	}
+	return vllm.DPNode{Headless: s.Headless(), StartRankSet: sr.Set, StartRank: sr.N, LocalSizeSet: dpl.Set, LocalSize: dpl.N,
+		Size: dp.N, HybridFlag: s.Has("data-parallel-hybrid-lb"), ExternalFlag: s.Has("data-parallel-external-lb"),
+		RankSet: s.Flag("data-parallel-rank") != nil}, true
 }
 
 // checkLBHeadless reports a node that vLLM puts in hybrid or external LB in

@@ -132,8 +132,11 @@ func bothUnresolved(a, b *server, flag string) bool {
 }
 
 // checkAPIServerCount notes a multi-node primary relying on the automatic
-// API-server count (one process per DP rank in newer releases) (VL215).
+// API-server count (in newer releases one process per DP rank: the global
+// DP size, or the node's local size with an explicit start rank, as
+// vllm.Release.DefaultAPIServers says) (VL215).
 func checkAPIServerCount(p *pass) {
+	const hint = "set --api-server-count explicitly (the EP docs use 8)"
 	for _, g := range p.Groups {
 		if !multiNode(g) {
 			continue
@@ -142,7 +145,16 @@ func checkAPIServerCount(p *pass) {
 			if s.Headless() || s.Has("data-parallel-hybrid-lb") || s.Flag("api-server-count") != nil || s.Flag("config") != nil || !s.Rel.Defaults().APIServerCountAuto || s.Inv.Frontend != "" {
 				continue
 			}
-			p.ReportAt(s.Inv, s.Inv.Pos, "set --api-server-count explicitly (the EP docs use 8)", "vLLM %s starts one API server per DP rank (%s) when --api-server-count is not given", s.Rel, dpText(s))
+			n, ok := s.dpNode()
+			if !ok {
+				p.ReportAt(s.Inv, s.Inv.Pos, hint, "vLLM %s starts one API server per DP rank (of this node or of the deployment, from data-parallel sizes the script computes at run time) when --api-server-count is not given", s.Rel)
+				continue
+			}
+			count, why := s.Rel.DefaultAPIServers(n)
+			if count <= 1 {
+				continue // one API server, as with an explicit count of 1
+			}
+			p.ReportAt(s.Inv, s.Inv.Pos, hint, "vLLM %s starts %d API servers on this node when --api-server-count is not given (%s)", s.Rel, count, why)
 		}
 	}
 }
