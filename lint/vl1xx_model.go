@@ -100,12 +100,16 @@ func checkMLAFP8(p *pass, s *server, v launch.Value, m *catalog.Model) {
 }
 
 // attentionBackend is the attention backend a command forces
-// (--attention-backend or VLLM_ATTENTION_BACKEND).
+// (--attention-backend, or VLLM_ATTENTION_BACKEND in a release that still
+// reads it: none from 0.16.0).
 func attentionBackend(s *server) (string, bool) {
 	if v, ok := s.Str("attention-backend"); ok && v.Known {
 		return strings.ToUpper(v.Text), true
 	}
-	if e, ok := s.Inv.LookupEnv("VLLM_ATTENTION_BACKEND"); ok && e.Value.Known {
+	if !s.Rel.ReadsAttentionBackendEnv() {
+		return "", false
+	}
+	if e, ok := s.Inv.LookupEnv(vllm.AttentionBackendEnv); ok && e.Value.Known {
 		return strings.ToUpper(e.Value.Text), true
 	}
 	return "", false

@@ -122,3 +122,13 @@ func TestSeenIsNotFirst(t *testing.T) {
 		t.Errorf("DBO deepep_high_throughput first seen %s, want 0.17.1", d.Seen)
 	}
 }
+
+// TestReadsAttentionBackendEnv: the variable forces a backend up to 0.15.x
+// (0.15 unverified, read leniently) and not from 0.16.0.
+func TestReadsAttentionBackendEnv(t *testing.T) {
+	for v, want := range map[string]bool{"0.8.5": true, "0.14.1": true, "0.15.0": true, "0.16.0": false, "0.26.0": false} {
+		if got := rel(t, v).ReadsAttentionBackendEnv(); got != want {
+			t.Errorf("%s reads %s = %v, want %v", v, AttentionBackendEnv, got, want)
+		}
+	}
+}

@@ -23,6 +23,20 @@ const (
 	MLAFlashAttn      = "FLASH_ATTN_MLA"
 )
 
+// AttentionBackendEnv is the variable that forced an attention backend in
+// the releases that read it: up to 0.15.x, not from 0.16.0 (envTable,
+// srcAttnEnvGone); ReadsAttentionBackendEnv says which.
+const AttentionBackendEnv = "VLLM_ATTENTION_BACKEND"
+
+// ReadsAttentionBackendEnv reports whether the release may read
+// AttentionBackendEnv (the lenient test: 0.15.x is unverified and counts as
+// reading it); from 0.16.0 vLLM ignores the variable and only warns
+// "Unknown vLLM environment variable".
+func (r Release) ReadsAttentionBackendEnv() bool {
+	_, ok := r.Env(AttentionBackendEnv)
+	return ok
+}
+
 // MLABlockSize is the KV block size vLLM forces for an MLA model on the
 // backend; ok is false when the backend keeps --block-size (default 16).
 // FlashInferMLA accepts 32 as well as multiples of 64; 64 is what it forces.
