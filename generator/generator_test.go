@@ -317,3 +317,18 @@ func TestMissingKeyIsError(t *testing.T) {
 		t.Errorf("missing map key must fail (missingkey=error), got %v", ds)
 	}
 }
+
+// TestUnsupportedFlagText: the refusal words the flag's first release as
+// resolve.MissingFlag does ("added in" only for a pinned release).
+func TestUnsupportedFlagText(t *testing.T) {
+	d := loadSpec(t, "reference")
+	d.VLLM.Version, d.VLLM.EnableDBO = "0.10.2", true
+	_, ds := gen(t, d, Options{})
+	want := "vLLM 0.10.2 has no --enable-dbo (added in 0.11.0)"
+	for _, x := range ds {
+		if x.Code == CodeUnsupported && x.Message == want {
+			return
+		}
+	}
+	t.Errorf("want %q among %v", want, ds)
+}

@@ -28,7 +28,7 @@ func checkReleaseSupport(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
 		switch {
 		case !ok:
 			ds = append(ds, gdiag(d, CodeUnsupported, diag.Error, path,
-				fmt.Sprintf("vLLM %s has no --%s%s", r.Version, flag, resolve.SinceNote(flag)), "remove the setting or change vllm.version"))
+				resolve.MissingFlag(r, flag), "remove the setting or change vllm.version"))
 		case value != "" && !f.HasChoice(value):
 			ds = append(ds, gdiag(d, CodeUnsupported, diag.Error, path,
 				fmt.Sprintf("vLLM %s does not accept --%s %s", r.Version, flag, value), fmt.Sprintf("choose one of %v", f.Choices)))

@@ -72,17 +72,3 @@ func expressible(l Layout, kind string, r vllm.Release) error {
 	}
 	return nil
 }
-
-// SinceNote says when a flag exists, if it ever did, over all of its
-// table entries (an entry of its newest choices starts later than the
-// flag): " (added in 0.8.0)", " (it exists from X until Y)", or "".
-func SinceNote(flag string) string {
-	since, removed, ok := vllm.FlagFirstSince(flag)
-	if !ok {
-		return ""
-	}
-	if removed.IsZero() {
-		return fmt.Sprintf(" (added in %s)", since)
-	}
-	return fmt.Sprintf(" (it exists from %s until %s)", since, removed)
-}

@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -90,12 +89,10 @@ func backendHint(name string) string {
 	return "known backends: auto, " + strings.Join(uniq, ", ")
 }
 
-func spanText(s vllm.Span) string {
-	if s.Removed.IsZero() {
-		return fmt.Sprintf("available from %s", s.Since)
-	}
-	return fmt.Sprintf("available from %s until before %s", s.Since, s.Removed)
-}
+// spanText words a backend's span as lint and the generator do
+// (resolve.SpanNote: "not before A; first seen in B" when its first
+// release is not pinned).
+func spanText(s vllm.Span) string { return resolve.SpanNote(s) }
 
 // checkEnv: env keys are shell identifiers; env values and extra_args may
 // hold anything the generator can quote, but not NUL or line breaks.

@@ -150,15 +150,29 @@ func commonChoices(a, b []string) []string {
 	return out
 }
 
-// FlagFirstSince is the earliest release any entry of the flag may exist in,
-// and the release its newest entry is removed in (zero when it is current):
-// what "added in" and "removed in" messages should name.
-func FlagFirstSince(name string) (since, removed Version, ok bool) {
+// FlagSpan is the flag's life over all its table entries as one Span:
+// Since the earliest release any entry may exist in, Confirmed the first
+// release a cited source shows the flag in (zero when that is Since, i.e.
+// the first release is pinned), Removed the newest entry's removal (zero
+// when current). A message names Since as "added in" only when Confirmed
+// is zero; otherwise Since is "not before" and Confirmed "first seen in".
+func FlagSpan(name string) (Span, bool) {
 	hist := FlagHistory(name)
 	if len(hist) == 0 {
-		return Version{}, Version{}, false
+		return Span{}, false
 	}
-	return hist[0].Since, hist[len(hist)-1].Removed, true
+	s := Span{Since: hist[0].Since, Removed: hist[len(hist)-1].Removed}
+	seen := hist[0].FirstConfirmed()
+	for _, f := range hist { // the first entry a source shows in force
+		if fc := f.FirstConfirmed(); f.Removed.IsZero() || fc.Less(f.Removed) {
+			seen = fc
+			break
+		}
+	}
+	if seen.Compare(s.Since) != 0 {
+		s.Confirmed = seen
+	}
+	return s, true
 }
 
 // KnownFlagEver finds the flag in any release, preferring the newest entry,

@@ -24,11 +24,24 @@ func TestCertainFlagAcrossChoiceEntries(t *testing.T) {
 	}
 }
 
-// TestFlagFirstSince names the first release of the flag's oldest entry, not
-// of its newest choice list.
-func TestFlagFirstSince(t *testing.T) {
-	since, removed, ok := FlagFirstSince("kv-cache-dtype")
-	if !ok || !removed.IsZero() || since.AtLeast(mustVersion("0.9.0")) {
-		t.Errorf("kv-cache-dtype: since %s removed %s ok %v", since, removed, ok)
+// TestFlagSpan: a flag whose first release is pinned has no Confirmed; one
+// known only from the release a source first shows it in keeps both; the
+// span starts at the flag's oldest entry, not its newest choice list
+// (kv-cache-dtype).
+func TestFlagSpan(t *testing.T) {
+	for _, c := range []struct{ flag, since, seen, removed string }{
+		{"enable-dbo", "0.11.0", "0.0.0", "0.0.0"},
+		{"enable-expert-parallel", "0.8.0", "0.9.2", "0.0.0"},
+		{"nnodes", "0.11.1", "0.12.0", "0.0.0"},
+		{"num-redundant-experts", "0.9.1", "0.0.0", "0.12.0"},
+		{"kv-cache-dtype", vPre.String(), "0.0.0", "0.0.0"},
+	} {
+		s, ok := FlagSpan(c.flag)
+		if !ok || s.Since.String() != c.since || s.Confirmed.String() != c.seen || s.Removed.String() != c.removed {
+			t.Errorf("%s: %+v %v, want since %s seen %s removed %s", c.flag, s, ok, c.since, c.seen, c.removed)
+		}
+	}
+	if _, ok := FlagSpan("no-such-flag"); ok {
+		t.Error("no-such-flag has a span")
 	}
 }
