@@ -9,6 +9,7 @@ import (
 	"github.com/vlaunch/vlaunch/calibrate"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	globalfit "github.com/vlaunch/vlaunch/estimate/replay"
 	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/resolve"
 )
@@ -86,7 +87,7 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 		o.Metrics = AllMetrics
 	}
 	in := input.FromResolved(dep)
-	c.start = perf.EfficiencyFor(&in)
+	c.start = perf.ConstantsFor(&in) // the replay applies the GPU's measured figures, as the global fit does
 	names := modelNames(dep)
 	for i := range results {
 		r := &results[i]
@@ -117,12 +118,22 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 	return c, nil
 }
 
-// paramsFrom is every calibration constant, starting at its current value.
+// paramsFrom is every calibration constant, starting at its current value,
+// within the same physical bounds the global fit keeps (estimate/replay.PhysicalBounds,
+// inside the file format's wider ones): a cluster's few results fitted with
+// eighteen constants in the format's ranges (host costs up to 0.1 s) fit
+// themselves and miss the cluster's next run — GPUStack's held-out 32K burst
+// went from 14% off with the global constants to 83% off calibrated.
 func paramsFrom(start perf.Efficiency) []calibrate.Param {
+	phys := globalfit.PhysicalBounds()
 	out := make([]calibrate.Param, len(calibrate.Constants))
 	for i, c := range calibrate.Constants {
+		lo, hi := c.Lower, c.Upper
+		if b, ok := phys[c.Name]; ok {
+			lo, hi = math.Max(lo, b[0]), math.Min(hi, b[1])
+		}
 		v := *start.Field(c.Name)
-		out[i] = calibrate.Param{Name: c.Name, Start: math.Min(c.Upper, math.Max(c.Lower, v)), Lower: c.Lower, Upper: c.Upper}
+		out[i] = calibrate.Param{Name: c.Name, Start: math.Min(hi, math.Max(lo, v)), Lower: lo, Upper: hi}
 	}
 	return out
 }

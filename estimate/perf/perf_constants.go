@@ -27,6 +27,12 @@ type Efficiency struct {
 	// TP8 DeepSeek-R1 prefills at ≈16k tokens/s on 8 × H200 in GPUStack's
 	// runs and TensorRT-LLM #5929, a few percent of the FP8 peak).
 	ExpertGEMM float64
+	// ExpertHBM is the share of the weight-streaming rate (HBM in effect)
+	// grouped expert kernels reach reading their experts: the measured
+	// tables time vLLM's fused MoE mostly at 50–90% of HBM (some FP8 paths far less) where a dense GEMM of
+	// the same bytes streams at 82–89% (tools/aicdata, MoE at 8–512
+	// tokens), its experts scattered and each a small GEMM of its own.
+	ExpertHBM float64
 	// Attention is the fraction of peak attention kernels (FlashMLA,
 	// FlashAttention) reach when compute-bound.
 	Attention float64
@@ -108,22 +114,23 @@ type Efficiency struct {
 // its bounds and its error per row).
 var DefaultEfficiency = Efficiency{
 	GEMM:                 0.6154,
-	GEMMFP8:              0.8729,
-	ExpertGEMM:           0.2089,
-	Attention:            0.8889,
-	HBM:                  0.6092,
-	Link:                 0.9429,
-	KernelGapS:           3.7e-6,
-	StepOverheadS:        2.557e-3,
-	EagerPerLayerS:       579.4e-6,
-	SGLangEagerPerLayerS: 972.2e-6,
-	LargeStepPerLayerS:   78.76e-6,
+	GEMMFP8:              0.8982,
+	ExpertGEMM:           0.2129,
+	ExpertHBM:            0.7312,
+	Attention:            0.8845,
+	HBM:                  0.6122,
+	Link:                 0.9477,
+	KernelGapS:           3.791e-6,
+	StepOverheadS:        1.950e-3,
+	EagerPerLayerS:       569.3e-6,
+	SGLangEagerPerLayerS: 852.7e-6,
+	LargeStepPerLayerS:   154.2e-6,
 	CollectiveS:          1.641e-6,
-	StepPerSeqS:          26.68e-6,
-	FrontendRequestS:     3.572e-3,
+	StepPerSeqS:          29.79e-6,
+	FrontendRequestS:     3.322e-3,
 	FrontendTokenS:       2.225e-6,
-	MeasuredCompute:      0.4003,
-	MeasuredHBM:          0.7005,
+	MeasuredCompute:      0.4019,
+	MeasuredHBM:          0.6576,
 }
 
 // Field is the constant a calibration file names (calibrate.Constants);
@@ -140,6 +147,8 @@ func (e *Efficiency) Field(name string) *float64 {
 		return &e.GEMMFP8
 	case "expert_gemm":
 		return &e.ExpertGEMM
+	case "expert_hbm":
+		return &e.ExpertHBM
 	case "kernel_gap_s":
 		return &e.KernelGapS
 	case "attention":
@@ -168,12 +177,20 @@ func (e *Efficiency) Field(name string) *float64 {
 	return nil
 }
 
-// EfficiencyFor is the constants in effect for in: the global ones, the
-// GPU's measured kernel figures over them (ForGPU), and those its
-// calibration file sets (validated against calibrate.Constants
-// when the file was read).
+// EfficiencyFor is the constants in effect for in: ConstantsFor, with the
+// GPU's measured kernel figures over them (ForGPU) — last, so that a
+// calibration file's measured_compute and measured_hbm scale the measured
+// rates as the fit that wrote it did, and its gemm, hbm and kernel gap
+// apply only where no table covers the GPU.
 func EfficiencyFor(in *input.Input) Efficiency {
-	e := ForGPU(DefaultEfficiency, in.GPU)
+	return ForGPU(ConstantsFor(in), in.GPU)
+}
+
+// ConstantsFor is the global constants with those in's calibration file
+// sets (validated against calibrate.Constants when the file was read):
+// what a fit varies, before the GPU's measured figures are applied.
+func ConstantsFor(in *input.Input) Efficiency {
+	e := DefaultEfficiency
 	if f := in.Calibration.File; f != nil {
 		for name, v := range f.Constants {
 			if p := e.Field(name); p != nil {

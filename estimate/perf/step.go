@@ -385,7 +385,7 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 	flops := 2 * pairs * sm.expertParams * sm.moeLayers
 	act := total * sm.topK * sm.actPairShare * sm.actBytesPerPair
 	bytes := (sm.expertsPerGPU*hit*sm.expertBytes + act) * sm.moeLayers
-	st.ExpertS = roof(st, flops/(s.gemmFLOPS()*s.expertGEMMEff()), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM))
+	st.ExpertS = roof(st, flops/(s.gemmFLOPS()*s.expertGEMMEff()), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM*scale(s.Eff.ExpertHBM)))
 }
 
 // expertGEMMEff is the efficiency of the grouped expert GEMMs in use:

@@ -102,43 +102,26 @@ type builder func(held []Target) []band.Band
 // A regime with no other source in the target's class has no band to
 // check against, and the target is not counted.
 func Coverage(held []Target, build builder) (all float64, per map[band.Regime]float64) {
-	in, n := looCounts(held, build)
-	per = map[band.Regime]float64{}
-	var ti, tn int
-	for r, c := range n {
-		per[r] = float64(in[r]) / float64(c)
-		ti, tn = ti+in[r], tn+c
-	}
-	if tn > 0 {
-		all = float64(ti) / float64(tn)
-	}
-	return all, per
+	return coverageOf(classCounts(held, build))
 }
 
-// looCounts counts, per regime, the targets checked leave one source out
-// and those inside their band.
-func looCounts(held []Target, build builder) (in, n map[band.Regime]int) {
-	in, n = map[band.Regime]int{}, map[band.Regime]int{}
-	for _, src := range sourcesOf(held) {
-		var rest, own []Target
-		for _, t := range held {
-			if t.Source == src {
-				own = append(own, t)
-			} else {
-				rest = append(rest, t)
-			}
-		}
-		bands := build(rest)
-		for _, t := range own {
-			if b, ok := find(bands, t.Class, t.Regime); ok {
-				n[t.Regime]++
-				if Inside(t, b) {
-					in[t.Regime]++
-				}
-			}
+// coverageOf sums counts by class into the share per regime and in all.
+func coverageOf(counts map[band.Class]map[band.Regime]Count) (all float64, per map[band.Regime]float64) {
+	byRegime := map[band.Regime]Count{}
+	var total Count
+	for _, perClass := range counts {
+		for r, c := range perClass {
+			x := byRegime[r]
+			x.In, x.N = x.In+c.In, x.N+c.N
+			byRegime[r] = x
+			total.In, total.N = total.In+c.In, total.N+c.N
 		}
 	}
-	return in, n
+	per = map[band.Regime]float64{}
+	for r, c := range byRegime {
+		per[r] = c.Share()
+	}
+	return total.Share(), per
 }
 
 // sourcesOf lists the targets' sources, sorted.
@@ -336,9 +319,8 @@ func (c Count) Share() float64 {
 func Validate(held []Target) Validation {
 	var v Validation
 	v.Raw, v.RawPer = Coverage(held, func(ts []Target) []band.Band { return Bands(ts, nil) })
-	calibrated := func(ts []Target) []band.Band { return Calibrated(ts, nil) }
-	v.All, v.Per = Coverage(held, calibrated)
-	v.PerClass = classCounts(held, calibrated)
+	v.PerClass = classCounts(held, func(ts []Target) []band.Band { return Calibrated(ts, nil) })
+	v.All, v.Per = coverageOf(v.PerClass)
 	var in, n int
 	for c, per := range v.PerClass {
 		if c == band.Legacy {
@@ -354,8 +336,9 @@ func Validate(held []Target) Validation {
 	return v
 }
 
-// classCounts is looCounts by class: each source's figures against the
-// bands built without it.
+// classCounts counts, per class and regime, the targets checked leave one
+// source out (each source's figures against the bands built without it)
+// and those inside their band.
 func classCounts(held []Target, build builder) map[band.Class]map[band.Regime]Count {
 	out := map[band.Class]map[band.Regime]Count{}
 	for _, src := range sourcesOf(held) {

@@ -44,6 +44,7 @@ var Params = []Param{
 	{"gemm", 0.5, 0.9, func(e *perf.Efficiency) *float64 { return &e.GEMM }},
 	{"gemm_fp8", 0.4, 0.9, func(e *perf.Efficiency) *float64 { return &e.GEMMFP8 }},
 	{"expert_gemm", 0.03, 0.9, func(e *perf.Efficiency) *float64 { return &e.ExpertGEMM }},
+	{"expert_hbm", 0.3, 1, func(e *perf.Efficiency) *float64 { return &e.ExpertHBM }},
 	{"attention", 0.3, 0.9, func(e *perf.Efficiency) *float64 { return &e.Attention }},
 	{"hbm", 0.6, 0.95, func(e *perf.Efficiency) *float64 { return &e.HBM }},
 	{"link", 0.4, 0.95, func(e *perf.Efficiency) *float64 { return &e.Link }},
@@ -56,6 +57,17 @@ var Params = []Param{
 	{"step_per_seq_s", 1e-6, 30e-6, func(e *perf.Efficiency) *float64 { return &e.StepPerSeqS }},
 	{"frontend_request_s", 0.1e-3, 10e-3, func(e *perf.Efficiency) *float64 { return &e.FrontendRequestS }},
 	{"frontend_token_s", 1e-6, 60e-6, func(e *perf.Efficiency) *float64 { return &e.FrontendTokenS }},
+}
+
+// PhysicalBounds is the box of Params by constant name: the physical
+// assumptions a fit of these constants must stay within, the global fit's
+// and a cluster's (vlaunch calibrate) alike.
+func PhysicalBounds() map[string][2]float64 {
+	out := make(map[string][2]float64, len(Params))
+	for _, p := range Params {
+		out[p.Name] = [2]float64{p.Lower, p.Upper}
+	}
+	return out
 }
 
 // Score is the fit's criterion over targets: the worst |log error| plus a
