@@ -113,7 +113,8 @@ func FuzzParseHFConfig(f *testing.F) {
 		data, _ := modelFiles.ReadFile("models/" + m.file)
 		f.Add(data)
 	}
-	for _, p := range []string{"testdata/deepseek-v3.2-reconstructed.json", "testdata/linear-attention.json"} {
+	hf, _ := filepath.Glob("testdata/hf/*.json")
+	for _, p := range append([]string{"testdata/deepseek-v3.2-reconstructed.json", "testdata/linear-attention.json"}, hf...) {
 		data, _ := os.ReadFile(p)
 		f.Add(data)
 	}

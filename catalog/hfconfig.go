@@ -35,21 +35,21 @@ type hfConfig struct {
 	QKRopeHeadDim int  `json:"qk_rope_head_dim"`
 	VHeadDim      int  `json:"v_head_dim"`
 
-	NRoutedExperts               int    `json:"n_routed_experts"`
-	NumExperts                   int    `json:"num_experts"`
-	NumLocalExperts              int    `json:"num_local_experts"`
-	NumExpertsPerTok             int    `json:"num_experts_per_tok"`
-	ExpertsPerToken              int    `json:"experts_per_token"`
-	MoEIntermediateSize          int    `json:"moe_intermediate_size"`
-	NSharedExperts               int    `json:"n_shared_experts"`
-	SharedExpertIntermediateSize int    `json:"shared_expert_intermediate_size"`
-	FirstKDenseReplace           int    `json:"first_k_dense_replace"`
-	MoELayerFreq                 int    `json:"moe_layer_freq"`
-	DecoderSparseStep            int    `json:"decoder_sparse_step"`
-	MLPOnlyLayers                []int  `json:"mlp_only_layers"`
-	NGroup                       int    `json:"n_group"`
-	TopKGroup                    int    `json:"topk_group"`
-	TopKMethod                   string `json:"topk_method"`
+	NRoutedExperts               int       `json:"n_routed_experts"`
+	NumExperts                   int       `json:"num_experts"`
+	NumLocalExperts              int       `json:"num_local_experts"`
+	NumExpertsPerTok             int       `json:"num_experts_per_tok"`
+	ExpertsPerToken              int       `json:"experts_per_token"`
+	MoEIntermediateSize          int       `json:"moe_intermediate_size"`
+	NSharedExperts               int       `json:"n_shared_experts"`
+	SharedExpertIntermediateSize int       `json:"shared_expert_intermediate_size"`
+	FirstKDenseReplace           int       `json:"first_k_dense_replace"`
+	MoELayerFreq                 layerFreq `json:"moe_layer_freq"`
+	DecoderSparseStep            int       `json:"decoder_sparse_step"`
+	MLPOnlyLayers                []int     `json:"mlp_only_layers"`
+	NGroup                       int       `json:"n_group"`
+	TopKGroup                    int       `json:"topk_group"`
+	TopKMethod                   string    `json:"topk_method"`
 
 	SlidingWindow    *int     `json:"sliding_window"`
 	UseSlidingWindow *bool    `json:"use_sliding_window"`
@@ -69,6 +69,11 @@ type hfConfig struct {
 	// rope_theta (one map with rope_type, rope_theta, factor …, or one such
 	// map per layer type).
 	RopeParameters map[string]interface{} `json:"rope_parameters"`
+
+	// TextConfig and VisionConfig are a multimodal wrapper's language model
+	// and vision encoder (Qwen3-VL, Llama-4, Kimi-K2.5, Gemma-3 …).
+	TextConfig   json.RawMessage `json:"text_config"`
+	VisionConfig json.RawMessage `json:"vision_config"`
 }
 
 // nativeModelTypes are the model_type values vLLM loads without
@@ -76,7 +81,7 @@ type hfConfig struct {
 var nativeModelTypes = map[string]bool{
 	"llama": true, "qwen2": true, "qwen3": true, "qwen2_moe": true, "qwen3_moe": true,
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
-	"deepseek_v32": true, "glm4_moe": true,
+	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true,
 }
 
 // MaxHFConfigBytes bounds a config.json read from disk. Real ones are a few
@@ -101,35 +106,59 @@ func LoadHFConfig(path string) (*Model, error) {
 
 // ParseHFConfig turns a Hugging Face config.json into a Model. It rejects
 // configs that lack the fields the memory and compute model need.
+//
+// The file is read as vLLM reads it, with Python's json: the bare NaN,
+// Infinity and -Infinity it accepts (Nemotron-H's time_step_limit) are read
+// as null. A multimodal wrapper (text_config) is read as its language
+// model; see readWrapper.
 func ParseHFConfig(data []byte) (*Model, error) {
-	var c hfConfig
-	if err := json.Unmarshal(data, &c); err != nil {
+	data = pythonJSON(data)
+	var top hfConfig
+	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("config.json is not valid JSON for a model config: %w", err)
 	}
-	if err := c.check(); err != nil {
+	c, w, err := readWrapper(&top, data)
+	if err != nil {
 		return nil, err
 	}
+	if err := c.check(w); err != nil {
+		return nil, err
+	}
+	family := c.ModelType
+	if f, ok := textModelFamilies[c.ModelType]; ok {
+		family = f
+	}
 	m := &Model{
-		ModelType: c.ModelType, HiddenSize: c.HiddenSize, NumLayers: c.NumHiddenLayers,
+		ModelType: family, HiddenSize: c.HiddenSize, NumLayers: c.NumHiddenLayers,
 		NumHeads: c.NumAttentionHeads, IntermediateSize: c.IntermediateSize, VocabSize: c.VocabSize,
 		MaxPositionEmbeddings: c.MaxPositionEmbeddings, TorchDType: firstNonEmpty(c.TorchDType, c.DType, "bfloat16"),
-		NumNextNPredictLayers: c.NumNextNPredictLayers, TrustRemoteCode: !nativeModelTypes[c.ModelType],
+		NumNextNPredictLayers: c.NumNextNPredictLayers, TrustRemoteCode: !nativeModelTypes[firstNonEmpty(w.modelType, c.ModelType)],
 		DraftVocabSize: max(c.DraftVocabSize, 0),
 	}
-	if len(c.Architectures) > 0 {
+	if family != c.ModelType {
+		m.TextModelType = c.ModelType
+	}
+	if len(top.Architectures) > 0 {
+		m.Architecture = top.Architectures[0]
+	} else if len(c.Architectures) > 0 {
 		m.Architecture = c.Architectures[0]
 	}
+	m.Wrapper = w.modelType
+	c.ModelType = family // the family's rules below (QK norm, biases, router)
 	c.fillAttention(m)
 	c.fillMoE(m)
 	c.fillSliding(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	m.RopeScaling = parseRope(c.RopeScaling, c.RopeParameters)
 	m.PartialRotaryFactor = partialRotary(c.PartialRotaryFactor, c.RopeParameters, c.ModelType)
-	m.Unmodelled = unmodelledFeatures(data, m)
+	m.Unmodelled = unmodelledFeatures(w.text, m)
+	if w.vision != nil && len(m.Unmodelled) == 0 {
+		m.Notes = append(m.Notes, visionNote(m, w))
+	}
 	return m, nil
 }
 
-func (c *hfConfig) check() error {
+func (c *hfConfig) check(w wrapper) error {
 	var missing []string
 	for name, v := range map[string]int{"hidden_size": c.HiddenSize, "num_hidden_layers": c.NumHiddenLayers,
 		"num_attention_heads": c.NumAttentionHeads, "vocab_size": c.VocabSize} {
@@ -139,6 +168,10 @@ func (c *hfConfig) check() error {
 	}
 	if len(missing) > 0 {
 		sortStrings(missing)
+		if w.wrapped {
+			return fmt.Errorf("config.json is a multimodal wrapper (%s) whose text_config lacks positive %s",
+				w.describe(), strings.Join(missing, ", "))
+		}
 		return fmt.Errorf("config.json lacks positive %s", strings.Join(missing, ", "))
 	}
 	if c.HiddenSize > 1<<20 || c.NumHiddenLayers > 10000 || c.NumAttentionHeads > 1<<14 || c.VocabSize > 1<<24 {
@@ -196,7 +229,10 @@ func (c *hfConfig) fillMoE(m *Model) {
 	m.NumSharedExperts = c.NSharedExperts
 	m.SharedExpertIntermediateSize = c.SharedExpertIntermediateSize
 	m.FirstKDenseReplace = c.FirstKDenseReplace
-	m.MoELayerFreq = firstPositive(c.MoELayerFreq, c.DecoderSparseStep, 1)
+	m.MoELayerFreq = firstPositive(c.MoELayerFreq.every, c.DecoderSparseStep, 1)
+	if f := c.MoELayerFreq.perLayer; f != nil {
+		c.perLayerMoE(m, f)
+	}
 	m.NGroup, m.TopKGroup = c.NGroup, c.TopKGroup
 	// GLM-4.5's router always carries e_score_correction_bias, and vLLM
 	// builds it as a float32 nn.Linear (vllm/model_executor/models/

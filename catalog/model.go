@@ -9,6 +9,13 @@ type Model struct {
 	HFRepo       string `json:"hf_repo,omitempty"`
 	ModelType    string `json:"model_type"`
 	Architecture string `json:"architecture"`
+	// Wrapper is the model_type of the multimodal wrapper (text_config) this
+	// is the language model of (qwen3_vl_moe, kimi_k25, llama4 …); "" when
+	// config.json is the language model's own.
+	Wrapper string `json:"wrapper,omitempty"`
+	// TextModelType is the text_config's own model_type where it is read as
+	// a modelled family of another name (qwen3_vl_moe_text as qwen3_moe).
+	TextModelType string `json:"text_model_type,omitempty"`
 
 	HiddenSize            int  `json:"hidden_size"`
 	NumLayers             int  `json:"num_layers"`
@@ -41,16 +48,20 @@ type Model struct {
 	VHeadDim      int `json:"v_head_dim,omitempty"`
 
 	// MoE fields; NumExperts == 0 for dense models.
-	NumExperts                   int  `json:"num_experts,omitempty"`
-	ExpertsPerToken              int  `json:"experts_per_token,omitempty"`
-	MoEIntermediateSize          int  `json:"moe_intermediate_size,omitempty"`
-	NumSharedExperts             int  `json:"num_shared_experts,omitempty"`
-	SharedExpertIntermediateSize int  `json:"shared_expert_intermediate_size,omitempty"`
-	FirstKDenseReplace           int  `json:"first_k_dense_replace,omitempty"`
-	MoELayerFreq                 int  `json:"moe_layer_freq,omitempty"`
-	NGroup                       int  `json:"n_group,omitempty"`
-	TopKGroup                    int  `json:"topk_group,omitempty"`
-	RouterBias                   bool `json:"router_bias,omitempty"`
+	NumExperts                   int `json:"num_experts,omitempty"`
+	ExpertsPerToken              int `json:"experts_per_token,omitempty"`
+	MoEIntermediateSize          int `json:"moe_intermediate_size,omitempty"`
+	NumSharedExperts             int `json:"num_shared_experts,omitempty"`
+	SharedExpertIntermediateSize int `json:"shared_expert_intermediate_size,omitempty"`
+	FirstKDenseReplace           int `json:"first_k_dense_replace,omitempty"`
+	MoELayerFreq                 int `json:"moe_layer_freq,omitempty"`
+	// MoELayers is a per-layer moe_layer_freq (MiMo-V2-Flash, Step-3.x)
+	// that is not leading dense layers then experts everywhere (those are
+	// FirstKDenseReplace); it decides only while it covers every layer.
+	MoELayers  []bool `json:"moe_layers,omitempty"`
+	NGroup     int    `json:"n_group,omitempty"`
+	TopKGroup  int    `json:"topk_group,omitempty"`
+	RouterBias bool   `json:"router_bias,omitempty"`
 	// RouterFP32 marks a router vLLM keeps in float32 whatever the weights'
 	// dtype (GLM-4.5's gate and its correction bias).
 	RouterFP32 bool `json:"router_fp32,omitempty"`
@@ -84,6 +95,10 @@ type Model struct {
 	// Unmodelled lists what the config has that vlaunch does not model
 	// (Modelled turns it into an error); empty for every catalog model.
 	Unmodelled []string `json:"unmodelled,omitempty"`
+	// Notes are what a user should know of how the config was read (a
+	// multimodal wrapper's vision encoder is not counted); empty for every
+	// catalog model.
+	Notes []string `json:"notes,omitempty"`
 	// TrustRemoteCode is true when vLLM needs --trust-remote-code to load it.
 	TrustRemoteCode bool `json:"trust_remote_code"`
 	// PublishedParams is the total parameter count its publisher states (0 = unknown).
@@ -116,6 +131,9 @@ func (m *Model) IsMLA() bool { return m.KVLoraRank > 0 }
 func (m *Model) IsMoELayer(i int) bool {
 	if !m.IsMoE() || i < m.FirstKDenseReplace {
 		return false
+	}
+	if n := len(m.MoELayers); n > 0 && n == m.NumLayers {
+		return i < n && m.MoELayers[i]
 	}
 	freq := m.MoELayerFreq
 	if freq <= 1 {

@@ -50,11 +50,9 @@ var unmodelledKeys = []struct{ key, what string }{
 	{"hybrid_override_pattern", "Mamba/attention hybrid layers"},
 	{"mamba_d_state", "Mamba state-space layers"},
 	{"ssm_state_size", "state-space layers"},
-	{"attention_chunk_size", "chunked local attention (Llama 4)"},
+	{"attention_chunk_size", "chunked local attention (Llama 4, MiMo-V2)"},
 	{"no_rope_layers", "layers without positional encoding (Llama 4)"},
 	{"compress_ratios", "compressed sparse attention (DeepSeek-V4)"},
-	{"text_config", "a multimodal wrapper (text_config): point model.config at the language model's own fields"},
-	{"vision_config", "a vision encoder"},
 }
 
 // modelledLayerTypes are the layer_types entries the models describe.
@@ -64,7 +62,8 @@ var modelledLayerTypes = map[string]bool{"full_attention": true, "sliding_attent
 // model: an unknown model_type, a key announcing another attention kind, a
 // layer type other than full or sliding attention, or a DSA indexer on a
 // model that is not MLA (or is incomplete).
-func unmodelledFeatures(data []byte, m *Model) []string {
+// raw holds the language model's config keys (a wrapper's text_config).
+func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 	var out []string
 	if _, ok := modelledTypes[m.ModelType]; !ok {
 		t := m.ModelType
@@ -73,12 +72,9 @@ func unmodelledFeatures(data []byte, m *Model) []string {
 		}
 		out = append(out, fmt.Sprintf("model_type %q", t))
 	}
-	var raw map[string]json.RawMessage
-	if json.Unmarshal(data, &raw) == nil {
-		for _, k := range unmodelledKeys {
-			if _, ok := raw[k.key]; ok {
-				out = append(out, k.key+": "+k.what)
-			}
+	for _, k := range unmodelledKeys {
+		if _, ok := raw[k.key]; ok {
+			out = append(out, k.key+": "+k.what)
 		}
 	}
 	seen := map[string]bool{}
@@ -101,21 +97,40 @@ func unmodelledFeatures(data []byte, m *Model) []string {
 type UnmodelledError struct {
 	ModelType    string
 	Architecture string
-	Features     []string
+	// Wrapper is the multimodal wrapper's model_type ("" without one).
+	Wrapper  string
+	Features []string
+	// Lacks is what vlaunch lacks to size the architecture; Nearest the
+	// modelled family closest to it. Both are empty for a checkpoint
+	// refused for its quantization only.
+	Lacks, Nearest string
 }
 
 // Error names the features and what vlaunch does model.
 func (e *UnmodelledError) Error() string {
 	arch := e.ModelType
+	var of []string
+	if e.Wrapper != "" {
+		of = append(of, "language model of the multimodal wrapper "+quoteType(e.Wrapper))
+	}
 	if e.Architecture != "" {
-		arch += " (" + e.Architecture + ")"
+		of = append(of, e.Architecture)
 	}
-	what := "architecture"
+	if len(of) > 0 {
+		arch += " (" + strings.Join(of, ", ") + ")"
+	}
 	if e.quantOnly() {
-		what = "checkpoint"
+		return fmt.Sprintf("vlaunch cannot model this checkpoint %s: %s; its memory and step time would be those of a different model",
+			arch, strings.Join(e.Features, "; "))
 	}
-	return fmt.Sprintf("vlaunch cannot model this %s %s: %s; its memory and step time would be those of a different model",
-		what, arch, strings.Join(e.Features, "; "))
+	msg := fmt.Sprintf("vlaunch cannot model this architecture %s: %s", arch, strings.Join(e.Features, "; "))
+	if e.Lacks != "" {
+		msg += "; vlaunch lacks " + e.Lacks
+	}
+	if e.Nearest != "" {
+		msg += "; the nearest family it models is " + e.Nearest + ", and sizing it as that would give another model's memory and step time"
+	}
+	return msg
 }
 
 // quantOnly reports whether everything unmodelled is the quantization.
@@ -145,7 +160,12 @@ func (m *Model) Modelled() error {
 	if len(m.Unmodelled) == 0 {
 		return nil
 	}
-	return &UnmodelledError{ModelType: m.ModelType, Architecture: m.Architecture, Features: m.Unmodelled}
+	e := &UnmodelledError{ModelType: m.ModelType, Architecture: m.Architecture, Wrapper: m.Wrapper, Features: m.Unmodelled}
+	if !e.quantOnly() {
+		g := gapOf(m)
+		e.Lacks, e.Nearest = g.lacks, g.nearest
+	}
+	return e
 }
 
 // indexerQuantBlock is the number of indexer key values sharing one fp32

@@ -36,7 +36,6 @@ func TestUnmodelledArchitecturesAreRefused(t *testing.T) {
 		{"known type, new attention kind", sprintf(tiny, "llama", `, "attention_chunk_size": 8192`), []string{"chunked local attention"}},
 		{"unknown layer type", sprintf(tiny, "qwen3", `, "sliding_window": 4, "layer_types": ["linear_attention", "full_attention"]`), []string{`layer type "linear_attention"`}},
 		{"indexer without MLA", sprintf(tiny, "llama", `, "index_topk": 2048, "index_n_heads": 4, "index_head_dim": 16`), []string{"index_topk without MLA"}},
-		{"multimodal wrapper", sprintf(tiny, "llama", `, "text_config": {}`), []string{"multimodal wrapper"}},
 	} {
 		m, err := ParseHFConfig([]byte(tt.config))
 		if err != nil {

@@ -1,0 +1,98 @@
+package catalog
+
+import "strings"
+
+// gap is what vlaunch lacks to size an architecture it refuses, and the
+// modelled family nearest to it (what it would wrongly be sized as).
+type gap struct{ lacks, nearest string }
+
+// knownGaps are the architectures people serve with vLLM that vlaunch
+// refuses, by model_type (a wrapper's text_config model_type included).
+var knownGaps = map[string]gap{
+	"deepseek_v4": {"compressed sparse attention: several compressed KV groups per layer (compress_ratios), their cache layout and the indexer over them",
+		"MLA MoE with DeepSeek sparse attention (deepseek_v32)"},
+	"glm_moe_dsa": {"GLM-5's MLA + DeepSeek sparse attention layers as vLLM builds them (weights, indexer and cache not yet checked against vLLM's model file)",
+		"MLA MoE with DeepSeek sparse attention (deepseek_v32)"},
+	"minimax_m2": {"MiniMax-M2's attention as vLLM builds it (QK norm over all heads, partial rotary) and its MTP modules, not yet checked against vLLM's model file",
+		"GQA MoE (qwen3_moe)"},
+	"qwen3_next":       {qwenHybrid, "GQA MoE (qwen3_moe)"},
+	"qwen3_5":          {qwenHybrid, "dense GQA (qwen3)"},
+	"qwen3_5_text":     {qwenHybrid, "dense GQA (qwen3)"},
+	"qwen3_5_moe":      {qwenHybrid, "GQA MoE (qwen3_moe)"},
+	"qwen3_5_moe_text": {qwenHybrid, "GQA MoE (qwen3_moe)"},
+	"nemotron_h": {"Mamba-2 state per sequence beside the attention KV cache (hybrid_override_pattern's Mamba layers) and vLLM's hybrid KV-cache manager",
+		"dense GQA (llama) for its attention layers"},
+	"kimi_linear": {"linear-attention (Kimi Delta Attention) state per sequence beside the MLA cache",
+		"MLA MoE (deepseek_v3)"},
+	"minimax_m1":       {lightning, "GQA MoE (mixtral)"},
+	"minimax_text_01":  {lightning, "GQA MoE (mixtral)"},
+	"llama4":           {llama4Gap, "GQA MoE (qwen3_moe)"},
+	"llama4_text":      {llama4Gap, "GQA MoE (qwen3_moe)"},
+	"gemma3":           {gemmaGap, gemmaNearest},
+	"gemma3_text":      {gemmaGap, gemmaNearest},
+	"gemma4":           {gemmaGap, gemmaNearest},
+	"gemma4_text":      {gemmaGap, gemmaNearest},
+	"mimo_v2_flash":    {"MiMo-V2-Flash's hybrid of sliding-window and global attention layers with their own head counts and sinks", "GQA MoE with sliding-window layers and attention sinks (gpt_oss)"},
+	"qwen3_vl_moe":     {"the language model's fields: its text_config has none vlaunch can read", "GQA MoE (qwen3_moe)"},
+	"kimi_k25":         {"the language model's fields: its text_config has none vlaunch can read", "MLA MoE (kimi_k2)"},
+	"deepseek_vl_v2":   {"DeepSeek-VL2's language model as vLLM builds it, not yet checked", "MLA MoE (deepseek_v2)"},
+	"mistral3":         {"Mistral-3's vision wrapper as vLLM builds it, not yet checked", "dense GQA (mistral)"},
+	"step3p5":          {"Step-3.x's attention and per-layer MoE pattern as vLLM builds them, not yet checked", "GQA MoE (qwen3_moe)"},
+	"bailing_moe_v2":   {"Ling/Ring-2's attention and MoE as vLLM builds them, not yet checked", "GQA MoE (qwen3_moe)"},
+	"bailing_hybrid":   {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
+	"granitemoehybrid": {"Mamba-2 state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
+}
+
+const (
+	qwenHybrid   = "linear-attention (Gated DeltaNet) state per sequence beside the full-attention KV cache, and vLLM's hybrid KV-cache manager that pages both"
+	lightning    = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
+	llama4Gap    = "chunked local attention (attention_chunk_size) with no-RoPE global layers, and MoE interleaved with dense layers (interleave_moe_layer_step) with a shared expert"
+	gemmaNearest = "GQA with sliding-window layers (gpt_oss)"
+	gemmaGap     = "Gemma's interleaved local (sliding-window) and global attention as vLLM builds it, with its own norms, not yet checked against vLLM's model file"
+)
+
+// gapOf is what vlaunch lacks for m and the nearest family it models: the
+// known architectures by model_type, otherwise what its fields say (an
+// unmodelled key's feature, an indexer, MLA, experts).
+func gapOf(m *Model) gap {
+	for _, t := range []string{m.ModelType, m.TextModelType, m.Wrapper} {
+		if g, ok := knownGaps[t]; ok {
+			return g
+		}
+	}
+	g := gap{lacks: "a reading of vLLM's model file for model_type " + quoteType(m.ModelType) + ": vlaunch sizes only the families it has checked against vLLM's"}
+	var lacks []string
+	for _, f := range m.Unmodelled {
+		if k, ok := strings.CutPrefix(f, "layer type "); ok {
+			lacks = append(lacks, "layers of type "+k)
+		}
+		for _, k := range unmodelledKeys {
+			if what, ok := strings.CutPrefix(f, k.key+": "); ok {
+				lacks = append(lacks, what)
+			}
+		}
+	}
+	if len(lacks) > 0 {
+		g.lacks = strings.Join(lacks, ", ")
+	}
+	switch {
+	case m.IsMLA() && m.IsSparseAttention():
+		g.nearest = "MLA MoE with DeepSeek sparse attention (deepseek_v32)"
+	case m.IsMLA():
+		g.nearest = "MLA MoE (deepseek_v3)"
+	case m.IsMoE() && m.SlidingWindow > 0:
+		g.nearest = "GQA MoE with sliding-window layers (gpt_oss)"
+	case m.IsMoE():
+		g.nearest = "GQA MoE (qwen3_moe)"
+	default:
+		g.nearest = "dense GQA (llama)"
+	}
+	return g
+}
+
+func quoteType(t string) string {
+	if t == "" {
+		return `"(none)"`
+	}
+	return `"` + t + `"`
+}
