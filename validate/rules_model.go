@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/resolve"
 )
 
@@ -19,6 +20,11 @@ func checkModelRef(c *checker) {
 	if err == nil {
 		if c.ok(p("model")) {
 			c.model = model // only trusted when the schema found nothing wrong
+			for _, n := range model.Notes {
+				// How the config was read (a multimodal wrapper sized as its
+				// language model, its vision encoder not counted).
+				c.add(diag.Info, CodeModel, p("model", "config"), "", "%s", n)
+			}
 		}
 		return
 	}
