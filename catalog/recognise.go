@@ -151,6 +151,7 @@ func (e *UnmodelledError) Hint() string {
 			"point model.config at the unquantized model's config.json for an upper bound, or use an FP8 checkpoint"
 	}
 	return "vlaunch models the model_types " + strings.Join(ModelledTypes(), ", ") +
+		" (also as a multimodal wrapper's text_config, and Qwen3-VL's qwen3_vl_text / qwen3_vl_moe_text)" +
 		"; a config whose attention or layers differ from these is refused rather than sized as its predecessor"
 }
 
