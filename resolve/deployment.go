@@ -82,6 +82,17 @@ func (l Layout) TotalGPUs() int { return l.GPUs() * l.ReplicaCount() }
 // FusedMoEParallelConfig), whether experts are split (EP) or TP-sharded.
 func (l Layout) EPSize() int { return l.TP * l.DP }
 
+// ExpertSplit is the number of ranks each routed expert's intermediate
+// dimension is split over: 1 with expert parallelism (each rank holds whole
+// experts), else TP × DP (vLLM's FusedMoEParallelConfig flattens TP across
+// DP). catalog.Model.BlockSplitProblem takes it.
+func (l Layout) ExpertSplit() int {
+	if l.EP {
+		return 1
+	}
+	return l.EPSize()
+}
+
 // MultiNode reports whether one replica's ranks span more than one node.
 func (l Layout) MultiNode() bool { return l.Nodes > 1 && l.GPUs() > l.GPUsPerNode }
 
