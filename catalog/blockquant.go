@@ -9,10 +9,12 @@ import "fmt"
 // dimension split over expertSplit ranks: "" when it can, else what vLLM
 // refuses, in its own words. A block's scale covers block_n output rows ×
 // block_k input columns, so a rank's shard must hold whole blocks. validate
-// (SPEC124), the layout enumeration of `parallelism: auto` and plan all ask
-// it, with expertSplit from resolve.Layout.ExpertSplit (TP × DP without
-// expert parallelism — vLLM flattens TP across DP for MoE layers — and 1
-// with it: each rank holds whole experts).
+// (SPEC124), the layout search of `parallelism: auto` and plan all ask it
+// through resolve.Layout.BlockSplitProblem, which applies it only to the
+// checkpoint's own weights and takes expertSplit from
+// resolve.Layout.ExpertSplit (TP × DP without expert parallelism — vLLM
+// flattens TP across DP for MoE layers — and 1 with it: each rank holds
+// whole experts).
 //
 // vLLM checks it when it creates the weights
 // (vllm/model_executor/layers/quantization/fp8.py at commit 0071b24b,

@@ -82,16 +82,21 @@ func checkTensorHeads(c *checker) {
 }
 
 // checkBlockSplit: vLLM refuses a layout whose tensor (or, for routed
-// experts, TP × DP) split leaves a rank a shard of block-quantized weights
-// that is not whole blocks (catalog.Model.BlockSplitProblem, the one place
-// the rule lives; resolve.Layout.ExpertSplit says how the experts split).
+// experts, TP × DP) split leaves a rank a shard of the checkpoint's
+// block-quantized weights that is not whole blocks (resolve.Layout.
+// BlockSplitProblem over catalog.Model.BlockSplitProblem, the one place the
+// rule lives; a converted copy at model.path has no blocks).
 func checkBlockSplit(c *checker) {
 	par := c.d.Parallelism
 	if par.Auto || c.model == nil || !c.ok(p("parallelism")) || c.model.TPSplitProblem(par.Tensor) != "" {
 		return // SPEC123 already refuses a tensor size that cannot split the heads
 	}
+	t, err := resolve.ResolveDTypes(c.model, c.d.Model.Weights, "auto")
+	if err != nil {
+		return // the weights' own finding says why
+	}
 	l := resolve.Layout{TP: par.Tensor, DP: max(par.Data, 1), EP: par.Expert}
-	problem := c.model.BlockSplitProblem(l.TP, l.ExpertSplit())
+	problem := l.BlockSplitProblem(c.model, t.FromCheckpoint)
 	if problem == "" {
 		return
 	}
@@ -100,21 +105,22 @@ func checkBlockSplit(c *checker) {
 		l.TP, l.DP, l.EP, modelLabel(c), c.model.Quant.WeightBlockSize[0], c.model.Quant.WeightBlockSize[1], problem)
 }
 
-// blockSplitHint names what vLLM accepts instead: expert parallelism when
-// whole experts fix it, and the tensor sizes that split both the heads and
-// the blocks with the spec's data and expert settings.
+// blockSplitHint names what vLLM accepts instead of l for the checkpoint's
+// blocks: expert parallelism when whole experts fix it, and the tensor
+// sizes that split both the heads and the blocks with the spec's data and
+// expert settings.
 func blockSplitHint(c *checker, l resolve.Layout) string {
 	var parts []string
 	withEP := l
 	withEP.EP = true
-	if !l.EP && c.model.IsMoE() && c.model.BlockSplitProblem(withEP.TP, withEP.ExpertSplit()) == "" {
+	if !l.EP && c.model.IsMoE() && withEP.BlockSplitProblem(c.model, true) == "" {
 		parts = append(parts, "set `expert: true` (each rank then holds whole experts)")
 	}
 	var tps []int
 	for _, tp := range c.model.TPDivisors(64) {
 		alt := l
 		alt.TP = tp
-		if c.model.BlockSplitProblem(alt.TP, alt.ExpertSplit()) == "" {
+		if alt.BlockSplitProblem(c.model, true) == "" {
 			tps = append(tps, tp)
 		}
 	}
