@@ -8,13 +8,19 @@ import (
 // d, in a fixed order (layout, weights, KV, backend, DBO, max_num_seqs,
 // max_num_batched_tokens, speculative decoding). A backend and DBO are varied only where the
 // MoE all-to-all runs (expert parallel with DP > 1) and the user did not
-// pin the backend through VLLM_ALL2ALL_BACKEND.
+// pin the backend through VLLM_ALL2ALL_BACKEND. A layout that splits the
+// checkpoint's block-quantized weights into partial blocks is left out
+// with those weights (resolve.Layout.BlockSplitProblem), so plan never
+// lists what vLLM refuses to start.
 func (s Space) Enumerate(d *resolve.Deployment) []Settings {
 	var out []Settings
 	specs := specChoices(d)
 	for _, l := range s.Layouts {
 		a2a := s.backendChoices(d, l)
 		for _, w := range s.Weights {
+			if l.BlockSplitProblem(d.Model, fromCheckpoint(d, w)) != "" {
+				continue // vLLM refuses to split these weights so (SPEC124)
+			}
 			for _, kv := range s.KV {
 				for _, b := range a2a {
 					for _, dbo := range s.dboChoices(d, b) {
@@ -56,4 +62,11 @@ func (s Space) dboChoices(d *resolve.Deployment, backend string) []bool {
 		return []bool{false}
 	}
 	return []bool{false, true}
+}
+
+// fromCheckpoint reports whether weights choice w serves the checkpoint's
+// own weights (resolve.ResolveDTypes), the ones that carry its blocks.
+func fromCheckpoint(d *resolve.Deployment, w string) bool {
+	t, err := resolve.ResolveDTypes(d.Model, w, "auto")
+	return err == nil && t.FromCheckpoint
 }

@@ -82,6 +82,31 @@ func (l Layout) TotalGPUs() int { return l.GPUs() * l.ReplicaCount() }
 // FusedMoEParallelConfig), whether experts are split (EP) or TP-sharded.
 func (l Layout) EPSize() int { return l.TP * l.DP }
 
+// ExpertSplit is the number of ranks each routed expert's intermediate
+// dimension is split over: 1 with expert parallelism (each rank holds whole
+// experts), else TP × DP (vLLM's FusedMoEParallelConfig flattens TP across
+// DP). catalog.Model.BlockSplitProblem takes it.
+func (l Layout) ExpertSplit() int {
+	if l.EP {
+		return 1
+	}
+	return l.EPSize()
+}
+
+// BlockSplitProblem says why vLLM refuses the layout for the model's
+// block-quantized weights (catalog.Model.BlockSplitProblem with this
+// layout's tensor and expert splits), or "" when it accepts it. Only the
+// checkpoint's own weights carry blocks: fromCheckpoint false (a converted
+// copy at model.path, or online quantization of a 16-bit checkpoint) has
+// none to split. validate (SPEC124), the `parallelism: auto` search and
+// plan all ask it.
+func (l Layout) BlockSplitProblem(m *catalog.Model, fromCheckpoint bool) string {
+	if !fromCheckpoint {
+		return ""
+	}
+	return m.BlockSplitProblem(l.TP, l.ExpertSplit())
+}
+
 // MultiNode reports whether one replica's ranks span more than one node.
 func (l Layout) MultiNode() bool { return l.Nodes > 1 && l.GPUs() > l.GPUsPerNode }
 

@@ -46,7 +46,7 @@ type rule func(*checker)
 var rules = []rule{
 	checkModelRef, checkGPURef, checkVersion, checkCalibration,
 	checkNodes, checkNodeNetwork,
-	checkLayout, checkTensorHeads, checkExpert,
+	checkLayout, checkTensorHeads, checkBlockSplit, checkExpert,
 	checkContext, checkTTFT, checkFP8, checkSparseAttention,
 	checkPorts, checkBackend, checkBackendEnv, checkEnv, checkSecrets, checkSpeculative,
 	checkNames, checkRuntimeNames,

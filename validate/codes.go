@@ -34,4 +34,5 @@ const (
 	CodeSpeculative = codes.SpecSpeculative // vllm.speculative: method, model, draft or acceptance the release cannot run
 	CodeSecret      = codes.SpecSecret      // a credential in vllm.env or vllm.extra_args
 	CodeTPHeads     = codes.SpecTPHeads     // tensor size does not divide the attention heads
+	CodeBlockSplit  = codes.SpecBlockSplit  // layout splits block-quantized weights off the block grid
 )

@@ -3,6 +3,8 @@ package validate
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // checkLayout checks tensor x pipeline x data (x replicas) against the
@@ -77,6 +79,58 @@ func checkTensorHeads(c *checker) {
 	c.errorf(CodeTPHeads, p("parallelism", "tensor"), "use a tensor size vLLM accepts for this model ("+joinInts(c.model.TPDivisors(64))+"), and pipeline or data parallelism for the rest",
 		"tensor = %d cannot split %s's attention (%d query heads, %d KV heads): vLLM refuses to start (%q)",
 		tp, modelLabel(c), c.model.NumHeads, c.model.NumKVHeads, problem)
+}
+
+// checkBlockSplit: vLLM refuses a layout whose tensor (or, for routed
+// experts, TP × DP) split leaves a rank a shard of the checkpoint's
+// block-quantized weights that is not whole blocks (resolve.Layout.
+// BlockSplitProblem over catalog.Model.BlockSplitProblem, the one place the
+// rule lives; a converted copy at model.path has no blocks).
+func checkBlockSplit(c *checker) {
+	par := c.d.Parallelism
+	if par.Auto || c.model == nil || !c.ok(p("parallelism")) || c.model.TPSplitProblem(par.Tensor) != "" {
+		return // SPEC123 already refuses a tensor size that cannot split the heads
+	}
+	t, err := resolve.ResolveDTypes(c.model, c.d.Model.Weights, "auto")
+	if err != nil {
+		return // the weights' own finding says why
+	}
+	l := resolve.Layout{TP: par.Tensor, DP: max(par.Data, 1), EP: par.Expert}
+	problem := l.BlockSplitProblem(c.model, t.FromCheckpoint)
+	if problem == "" {
+		return
+	}
+	c.errorf(CodeBlockSplit, p("parallelism", "tensor"), blockSplitHint(c, l),
+		"tensor = %d, data = %d, expert = %t splits %s's weights, quantized in %d × %d blocks, into partial blocks: vLLM refuses to start (%q)",
+		l.TP, l.DP, l.EP, modelLabel(c), c.model.Quant.WeightBlockSize[0], c.model.Quant.WeightBlockSize[1], problem)
+}
+
+// blockSplitHint names what vLLM accepts instead of l for the checkpoint's
+// blocks: expert parallelism when whole experts fix it, and the tensor
+// sizes that split both the heads and the blocks with the spec's data and
+// expert settings.
+func blockSplitHint(c *checker, l resolve.Layout) string {
+	var parts []string
+	withEP := l
+	withEP.EP = true
+	if !l.EP && c.model.IsMoE() && withEP.BlockSplitProblem(c.model, true) == "" {
+		parts = append(parts, "set `expert: true` (each rank then holds whole experts)")
+	}
+	var tps []int
+	for _, tp := range c.model.TPDivisors(64) {
+		alt := l
+		alt.TP = tp
+		if alt.BlockSplitProblem(c.model, true) == "" {
+			tps = append(tps, tp)
+		}
+	}
+	if len(tps) > 0 {
+		parts = append(parts, fmt.Sprintf("use a tensor size that keeps whole blocks with data = %d, expert = %t (%s) and pipeline or data parallelism for the rest", l.DP, l.EP, joinInts(tps)))
+	}
+	if len(parts) == 0 {
+		return "use fewer ranks per engine: pipeline parallelism or independent replicas"
+	}
+	return strings.Join(parts, ", or ")
 }
 
 // joinInts lists numbers for a hint.

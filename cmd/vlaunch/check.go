@@ -151,10 +151,28 @@ func quickCheckInput(q resolve.QuickOptions, calibration string) (estimate.Input
 		}
 		return estimate.Input{}, usageErr("%v", err)
 	}
+	if err := quickLayoutRefused(r); err != nil {
+		return estimate.Input{}, err
+	}
 	if r, err = withCalibration(r, calibration); err != nil {
 		return estimate.Input{}, err
 	}
 	return estimate.FromResolved(r), nil
+}
+
+// quickLayoutRefused refuses a quick-form layout vLLM refuses to start,
+// by the rules validate applies to a spec's (SPEC123: the heads,
+// catalog.Model.TPSplitProblem; SPEC124: the checkpoint's weight blocks,
+// resolve.Layout.BlockSplitProblem), rather than estimate it.
+func quickLayoutRefused(r *resolve.Deployment) error {
+	l := r.Layout
+	if p := r.Model.TPSplitProblem(l.TP); p != "" {
+		return usageErr("--tp %d: vLLM refuses to start %s with it (%s)", l.TP, r.Model.ID, p)
+	}
+	if p := l.BlockSplitProblem(r.Model, r.Engine.WeightsFromCheckpoint); p != "" {
+		return usageErr("--tp %d --dp %d (--ep %t): vLLM refuses to start %s with it (%s)", l.TP, l.DP, l.EP, r.Model.ID, p)
+	}
+	return nil
 }
 
 // specCheckInput validates and resolves the spec (settleSpec). Validation

@@ -34,6 +34,7 @@ const (
 	SpecSecret      diag.Code = "SPEC121"
 	SpecSpeculative diag.Code = "SPEC122"
 	SpecTPHeads     diag.Code = "SPEC123"
+	SpecBlockSplit  diag.Code = "SPEC124"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -67,4 +68,5 @@ var specEntries = []Entry{
 	{SpecSecret, "secret", diag.Error, "A credential in vllm.env or vllm.extra_args"},
 	{SpecSpeculative, "speculative", diag.Error, "Speculative decoding the release or the model cannot run as written"},
 	{SpecTPHeads, "tensor-heads", diag.Error, "The tensor-parallel size cannot split the model's query or KV heads"},
+	{SpecBlockSplit, "block-quant-split", diag.Error, "The layout splits block-quantized weights into shards that are not whole blocks"},
 }

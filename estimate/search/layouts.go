@@ -45,7 +45,8 @@ func Enumerate(nodes, perNode int, m *catalog.Model) []input.Layout {
 // replica on all of them, two on half each, … one per node — each using
 // every GPU. Expert parallelism over an EP group of one rank (TP × DP = 1)
 // changes nothing and is left out. `parallelism: auto` and `vlaunch plan`
-// both search these (Placeable keeps the ones a release can place).
+// both search these (Placeable keeps the ones a release can place, Servable
+// the ones whose block-quantized weights vLLM can split).
 func Layouts(nodes, perNode int, m *catalog.Model) []input.Layout {
 	nodes, perNode = max(nodes, 1), max(perNode, 1)
 	var out []input.Layout
@@ -77,11 +78,26 @@ func Placeable(ls []input.Layout, hosts []int, rel vllm.Release) []input.Layout 
 	return out
 }
 
+// Servable keeps the layouts vLLM starts for model m's weights
+// (resolve.Layout.BlockSplitProblem: a layout that splits block-quantized
+// weights into partial blocks is refused; validate's SPEC124), with
+// fromCheckpoint saying whether the served weights are the checkpoint's own.
+func Servable(ls []input.Layout, m *catalog.Model, fromCheckpoint bool) []input.Layout {
+	out := ls[:0]
+	for _, c := range ls {
+		if c.BlockSplitProblem(m, fromCheckpoint) == "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // candidateLayouts are the layouts the search evaluates: Layouts for the
-// hosts that Placeable keeps.
+// hosts that Placeable keeps and the weights Servable keeps.
 func candidateLayouts(in *input.Input) []input.Layout {
 	l := in.Layout
-	return Placeable(Layouts(l.Nodes, l.GPUsPerNode, in.Model), in.HostGPUs(), in.Release())
+	ls := Layouts(l.Nodes, l.GPUsPerNode, in.Model)
+	return Placeable(Servable(ls, in.Model, in.WeightsFromCheckpoint), in.HostGPUs(), in.Release())
 }
 
 // oneIsZero is a replica count as Candidate stores it: 0 for one.

@@ -63,7 +63,7 @@ func alternativeInputs(in *input.Input) []Alternative {
 		add(fmt.Sprintf("inter-node %d × 400 Gbit/s NICs per node", in.Layout.GPUsPerNode), fast)
 	}
 	g, pp := in.Layout.GPUsPerNode, in.Layout.PP
-	if dp := in.Layout.GPUs() / pp / max(1, g); in.Layout.TP != g && g > 1 && dp >= 1 && dp*g*pp == in.Layout.GPUs() && in.Model.TPSplitProblem(g) == "" {
+	if dp := in.Layout.GPUs() / pp / max(1, g); in.Layout.TP != g && g > 1 && dp >= 1 && dp*g*pp == in.Layout.GPUs() && in.Model.TPSplitProblem(g) == "" && blockSplits(in, g, dp) {
 		add(fmt.Sprintf("TP=%d DP=%d", g, dp), func(v *input.Input) { v.Layout.TP, v.Layout.DP = g, dp })
 	}
 	if moeDP && multi && (fp8 || in.All2AllBackend != vllm.BackendDeepEPLowLatency) {
@@ -196,4 +196,14 @@ func sessionsWithAlternatives(in *input.Input, alts []Alternative, target float6
 			top.name, top.tp, top.c), true
 	}
 	return "", false
+}
+
+// blockSplits reports whether vLLM accepts the layout at TP g × DP dp (the
+// spec's EP) for the model's block-quantized weights
+// (resolve.Layout.BlockSplitProblem), so no alternative names a layout vLLM
+// refuses to start.
+func blockSplits(in *input.Input, g, dp int) bool {
+	l := in.Layout
+	l.TP, l.DP = g, dp
+	return l.BlockSplitProblem(in.Model, in.WeightsFromCheckpoint) == ""
 }
