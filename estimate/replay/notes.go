@@ -13,6 +13,7 @@ var HeldOutNotes = map[string]string{
 	"vllm-issue-23752":       "DP lock-step on B200 with idle ranks (vllm.Release.IdleDPRanksSlow)",
 	"inferencex-pr-3183":     "DeepSeek-R1 NVFP4 on B300 with TP+EP (SGLang 0.5.12): FP4 experts and Blackwell Ultra, modelled with the FP8 checkpoint's bytes",
 	"inferencex-pr-3318":     "DeepSeek-R1 FP8 on MI325X, TP8 at 8K/1K (SGLang 0.5.19): AMD kernels and long prompts",
+	"gpustack-qwen3-8b-h100": "dense Qwen3-8B on one H100 under vLLM 0.11 closed loops of 1–8 ShareGPT sessions: a dense model's decode and prefill on a measured GPU",
 	"gpustack-glm45air-h100": "GLM-4.5-Air bursts on H100 with TP, EP and PP4 (vLLM 0.11, SGLang): a GQA MoE other than DeepSeek's, pipeline stages",
 	"nim-llm-benchmarking":   "dense Llama-3.3-70B FP8 TP2 on H100 under NVIDIA NIM (not vLLM): a comparison, excluded from fits and bands",
 	"trtllm-perf-overview":   "dense Llama-3.3-70B offline throughput under TensorRT-LLM (not vLLM): a comparison, excluded from fits and bands",
