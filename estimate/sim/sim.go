@@ -212,7 +212,8 @@ type simulator struct {
 	startT   float64
 	outTok   int
 	inTok    int
-	sent     int // requests sent so far (for Pool)
+	sent     int         // requests sent so far (for Pool)
+	lengths  *lengthDraw // the log-normal spread's sampler (nil: none)
 	// ingest holds requests the front end has not yet handed to the
 	// engine, in order (their ready times do not decrease); feFree is when
 	// the front end finishes the work queued so far; lastOut the delivery
@@ -280,6 +281,10 @@ func newSimulator(cfg Config) *simulator {
 	}
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), bs: max(1, cfg.BlockSize)}
+	if cfg.Spread.Log.active() {
+		d := newLengthDraw(cfg.Spread.Log, cfg.InputTokens, max(1, cfg.OutputTokens))
+		s.lengths = &d
+	}
 	s.capBlk = math.MaxInt
 	if cfg.KVTokensPerRank > 0 {
 		s.capBlk = cfg.KVTokensPerRank / s.bs
@@ -300,23 +305,31 @@ func newSimulator(cfg Config) *simulator {
 // lengths drawn per RangeRatio.
 func (s *simulator) newReq(t float64, session int) simReq {
 	in, out := s.cfg.InputTokens, s.cfg.OutputTokens
-	if sp := s.cfg.Spread; sp.active() {
+	if s.lengths != nil {
+		in, out = s.lengths.draw(s.rng.NormFloat64)
+	} else if sp := s.cfg.Spread; sp.active() {
 		in = s.draw(in, sp)
 		out = s.draw(out, sp)
 	}
 	return simReq{arrival: t, session: session, prompt: in, input: in, output: out}
 }
 
-// Spread is a uniform spread of request lengths around the configured
-// ones, as fractions of them.
-type Spread struct{ Lo, Hi float64 }
+// Spread is a spread of request lengths around the configured ones:
+// uniform over [Lo, Hi] as fractions of them, or, when Log is active, a
+// filtered log-normal whose means are them.
+type Spread struct {
+	Lo, Hi float64
+	Log    LogNormal
+}
 
 // ConversationSpread is the spread a replay gives a conversation dataset
-// (ShareGPT) whose per-request lengths are not published: uniform over
-// [0, 2] × the mean. An assumption — the real distribution is skewed, with
-// a long tail — kept because it desynchronises sessions as conversation
-// data does and keeps the mean.
-var ConversationSpread = Spread{Lo: 0, Hi: 2}
+// (ShareGPT) whose per-request lengths are not published: log-normal with
+// ConversationSigma around the published means, cut by the benchmark
+// clients' ShareGPT filter. (Until December 2026 it was uniform over
+// [0, 2] × the mean, which keeps the mean but not the tail that sets how
+// long a burst runs.)
+var ConversationSpread = Spread{Log: LogNormal{Sigma: ConversationSigma, MinLen: ShareGPTFilter.MinLen,
+	MaxInput: ShareGPTFilter.MaxInput, MaxTotal: ShareGPTFilter.MaxTotal}}
 
 // UniformSpread is the uniform spread with the coefficient of variation cv
 // (standard deviation over mean) of measured request lengths: half-width
@@ -330,7 +343,7 @@ func UniformSpread(cv float64) Spread {
 	return Spread{Lo: max(0, 1-h), Hi: 1 + h}
 }
 
-func (sp Spread) active() bool { return sp.Hi > sp.Lo && sp.Hi > 0 }
+func (sp Spread) active() bool { return sp.Log.active() || (sp.Hi > sp.Lo && sp.Hi > 0) }
 
 // draw is a length uniform in [ceil(n × Lo), floor(n × Hi)], at least 1.
 func (s *simulator) draw(n int, sp Spread) int {
