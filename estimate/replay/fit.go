@@ -153,7 +153,7 @@ func Fit(rows []calibration.Row, start perf.Efficiency, keep func(Target) bool, 
 		}
 		return out
 	}
-	o, err := calibrate.Fit(params, targets, model, calibrate.Options{MaxEvals: evals})
+	o, err := calibrate.Fit(params, targets, model, calibrate.Options{MaxEvals: evals, Typical: true})
 	if err != nil {
 		return start, o, err
 	}
