@@ -265,10 +265,14 @@ func (sm *StepModel) overhead(runs []RankRun) (serial, launch float64) {
 			per = s.Eff.SGLangEagerPerLayerS
 		}
 		launch = per * sm.eagerLayers
+	case !s.CUDAGraphs || slowIdle:
+		// Before the capture ceiling: a step without graphs launches
+		// every kernel whatever its size, so adding prompt tokens past the
+		// ceiling must not make it cheaper (it did, 120 → 91 ms for a DBO
+		// DeepEP step, which let plan's simulations beat its bound).
+		launch = s.Eff.EagerPerLayerS * sm.eagerLayers
 	case tok > s.captureCeiling():
 		launch = s.Eff.LargeStepPerLayerS * sm.eagerLayers
-	case !s.CUDAGraphs || slowIdle:
-		launch = s.Eff.EagerPerLayerS * sm.eagerLayers
 	}
 	return serial, launch
 }

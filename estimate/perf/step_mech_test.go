@@ -118,3 +118,27 @@ func TestCaptureCeilingFromSetup(t *testing.T) {
 		t.Fatalf("1024-token step: host %.2f ms at the default ceiling, %.2f ms with 2048 captured", def.OverheadS*1e3, big.OverheadS*1e3)
 	}
 }
+
+// A step never gets cheaper for carrying more work: prompt tokens added to
+// a decode step, with CUDA graphs on, off for the backend, and eager. (With
+// graphs off, a step past the capture ceiling was charged the cheaper
+// launches of a compiled large step: a DBO DeepEP decode step fell from 120
+// to 91 ms when 500 prompt tokens joined it.)
+func TestStepGrowsWithItsLoad(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		graphs, eager bool
+	}{{"graphs", true, false}, {"no graphs", false, false}, {"eager", false, true}} {
+		s := deepSeekTP8(t, DefaultEfficiency)
+		s.CUDAGraphs, s.EnforceEager = c.graphs, c.eager
+		sm := NewStepModel(s)
+		prev := 0.0
+		for _, pre := range []float64{0, 64, 256, 500, 1000, 2048, 8192} {
+			st := sm.StepUniform(RankLoad{DecodeSeqs: 256, DecodeCtx: 256 * 2500, PrefillTokens: pre, PrefillPairs: pre * (pre + 1) / 2, PrefillSeqs: min(1, pre)})
+			if st.TotalS < prev*(1-1e-9) {
+				t.Errorf("%s: 256 decodes + %.0f prompt tokens take %.1f ms, less than %.1f ms with fewer", c.name, pre, st.TotalS*1e3, prev*1e3)
+			}
+			prev = st.TotalS
+		}
+	}
+}
