@@ -70,7 +70,7 @@ func writeCapacityMarkdown(w io.Writer, r *estimate.Report) {
 		{"sequences on the fullest rank", fmt.Sprintf("ceil(%d / %d%s) = %d", c.Concurrency, c.DPRanks, replicaRanks(c.Replicas, c.DPRanks), c.SeqsPerRank)},
 		{"needed per GPU", fmt.Sprintf("%.2f GiB (%.1f GB); all sessions %.1f GB", c.NeededGiBPerRank, c.NeededGiBPerRank*estimate.GiB/1e9, c.NeededGBTotal)},
 		{"available per GPU / margin", fmt.Sprintf("%.2f GiB / %+.2f GiB", c.AvailableGiB, c.MarginGiB)},
-		{"max full-length sequences", fmt.Sprintf("%d per rank, %d in total", c.MaxSeqsPerRank, c.MaxConcurrency)},
+		{fmt.Sprintf("max sessions of %d tokens (%s)", c.SessionTokens, c.SessionBasis), fmt.Sprintf("%d per rank, %d in total", c.MaxSeqsPerRank, c.MaxConcurrency)},
 		{"verdict", fitWord(c.Fits)},
 	}
 	if !c.OneSequenceFits {

@@ -24,8 +24,8 @@ func SummaryMarkdown(r *estimate.Report) string {
 	fmt.Fprintf(&b, "- Memory per GPU: %.1f GiB of weights (%s, %.2fB parameters), %.1f GiB of KV cache = %s tokens per DP rank; ",
 		m.PerGPU.WeightsGiB, m.WeightsDType, m.ParamsPerGPU/1e9, m.PerGPU.KVCacheGiB, textfmt.Thousands(m.KVTokensPerRank))
 	c := m.Capacity
-	fmt.Fprintf(&b, "%d sessions at max_model_len %d put %d on the fullest rank, room for %d.\n",
-		c.Concurrency, c.MaxModelLen, c.SeqsPerRank, c.MaxSeqsPerRank)
+	fmt.Fprintf(&b, "%d sessions of %d tokens (%s) put %d on the fullest rank, room for %d.\n",
+		c.Concurrency, c.SessionTokens, c.SessionBasis, c.SeqsPerRank, c.MaxSeqsPerRank)
 	for _, s := range r.SLO {
 		target, pred := SLOFigures(s)
 		fmt.Fprintf(&b, "- %s %s: target %s, predicted %s (bound by %s).\n", strings.ToUpper(s.Verdict), s.Name, target, pred, s.Binding)

@@ -82,11 +82,11 @@ func writeBudgetText(w io.Writer, r *estimate.Report) {
 func writeCapacityText(w io.Writer, r *estimate.Report) {
 	c := r.Memory.Capacity
 	fmt.Fprintf(w, "\nCapacity\n")
-	fmt.Fprintf(w, "  %d sessions × %d tokens over %d DP rank%s%s → %d per rank (ceil, the fullest rank)\n",
-		c.Concurrency, c.MaxModelLen, c.DPRanks, plural(c.DPRanks), replicaRanks(c.Replicas, c.DPRanks), c.SeqsPerRank)
+	fmt.Fprintf(w, "  %d sessions × %d tokens (%s) over %d DP rank%s%s → %d per rank (ceil, the fullest rank)\n",
+		c.Concurrency, c.SessionTokens, c.SessionBasis, c.DPRanks, plural(c.DPRanks), replicaRanks(c.Replicas, c.DPRanks), c.SeqsPerRank)
 	fmt.Fprintf(w, "  needed per GPU %.2f GiB (%.1f GB); total %.1f GB; available %.2f GiB; margin %+.2f GiB\n",
 		c.NeededGiBPerRank, c.NeededGiBPerRank*estimate.GiB/1e9, c.NeededGBTotal, c.AvailableGiB, c.MarginGiB)
-	fmt.Fprintf(w, "  max full-length sequences: %d per rank, %d in total\n", c.MaxSeqsPerRank, c.MaxConcurrency)
+	fmt.Fprintf(w, "  max sessions of %d tokens: %d per rank, %d in total\n", c.SessionTokens, c.MaxSeqsPerRank, c.MaxConcurrency)
 	if !c.OneSequenceFits {
 		fmt.Fprintf(w, "  one %d-token sequence does not fit: largest max_model_len that fits is %d\n", c.MaxModelLen, c.LargestMaxModelLen)
 	}

@@ -65,6 +65,8 @@ func Quick(o QuickOptions) (*Deployment, error) {
 		return nil, quickPath(err)
 	}
 	d.Workload.MaxModelLen = d.Engine.MaxModelLen.Value
+	// The quick form's --concurrency counts full-length sequences.
+	d.Workload.SessionTokens = d.Engine.MaxModelLen.Value
 	return d, nil
 }
 

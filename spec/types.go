@@ -135,6 +135,12 @@ type Workload struct {
 	BurstRequests int `yaml:"burst_requests,omitempty" json:"burst_requests,omitempty"`
 	// PrefixCacheHitRate is the fraction of input tokens served from prefix cache.
 	PrefixCacheHitRate float64 `yaml:"prefix_cache_hit_rate,omitempty" json:"prefix_cache_hit_rate,omitempty"`
+	// SessionTokens is the context each session grows to and keeps in the
+	// KV cache (a multi-turn chat that resends its history): capacity is
+	// Concurrency sessions of this many tokens. 0: one request's input +
+	// output tokens (max_model_len when the workload states no lengths);
+	// max_model_len only limits one request.
+	SessionTokens int `yaml:"session_tokens,omitempty" json:"session_tokens,omitempty"`
 }
 
 // SLO is what the user needs from the deployment.

@@ -40,11 +40,31 @@ func checkContext(c *checker) {
 		}
 	}
 	limit := c.maxLen()
+	c.checkSessionTokens(limit)
 	if limit <= 0 || !c.ok(p("workload")) || w.InputTokens+w.OutputTokens <= limit {
 		return
 	}
 	c.errorf(CodeContext, p("workload", "input_tokens"), "input_tokens and output_tokens default to 1024 and 512 when not given",
 		"input_tokens + output_tokens = %d + %d = %d exceeds max_model_len %d", w.InputTokens, w.OutputTokens, w.InputTokens+w.OutputTokens, limit)
+}
+
+// checkSessionTokens: a session's context is at least one request and at
+// most max_model_len (each turn resends the history as one request, which
+// vLLM refuses beyond max_model_len).
+func (c *checker) checkSessionTokens(limit int) {
+	w := c.d.Workload
+	if w.SessionTokens <= 0 || !c.ok(p("workload", "session_tokens")) {
+		return
+	}
+	if limit > 0 && w.SessionTokens > limit {
+		c.errorf(CodeContext, p("workload", "session_tokens"), "lower session_tokens or raise workload.max_model_len",
+			"session_tokens %d exceeds max_model_len %d: the turn that resends that history is refused", w.SessionTokens, limit)
+		return
+	}
+	if one := w.InputTokens + w.OutputTokens; one > 0 && w.SessionTokens < one {
+		c.errorf(CodeContext, p("workload", "session_tokens"), "a session holds at least one request: drop session_tokens or raise it",
+			"session_tokens %d is less than one request's input + output tokens (%d)", w.SessionTokens, one)
+	}
 }
 
 // checkTTFT: percentiles in order (p50 <= p95 <= p99) and each prompt

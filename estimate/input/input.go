@@ -114,6 +114,22 @@ func (in *Input) HostGPUs() []int {
 	return out
 }
 
+// SessionTokens is the context one session holds in the KV cache, the
+// unit of capacity, and where that figure comes from: the workload's
+// session_tokens when stated; else one request's input + output (at most
+// max_model_len); else, with no lengths stated, max_model_len.
+func (in *Input) SessionTokens() (int, string) {
+	w := in.Workload
+	switch {
+	case w.SessionTokens > 0:
+		return w.SessionTokens, "workload.session_tokens"
+	case w.InputTokens+w.OutputTokens > 0 && (in.MaxModelLen <= 0 || w.InputTokens+w.OutputTokens < in.MaxModelLen):
+		return w.InputTokens + w.OutputTokens, "input + output tokens"
+	default:
+		return in.MaxModelLen, "max_model_len"
+	}
+}
+
 // MeanContext is the average context of a decoding sequence: the prompt
 // plus half the output.
 func (in *Input) MeanContext() float64 {

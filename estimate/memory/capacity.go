@@ -6,12 +6,18 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 )
 
-// Capacity turns a GPU's KV budget into sequences: how many max-length
-// sequences one rank holds, the share of the SLO concurrency one rank must
-// hold, and the verdict.
+// Capacity turns a GPU's KV budget into sessions: how many sessions of the
+// workload's length one rank holds, the share of the SLO concurrency one
+// rank must hold, and the verdict. vLLM admits requests by their blocks, not
+// by max_model_len, which only limits one request (and must fit once for
+// vLLM to start).
 type Capacity struct {
 	MaxModelLen int `json:"max_model_len"`
-	Concurrency int `json:"concurrency"`
+	// SessionTokens is one session's context in the KV cache and
+	// SessionBasis where it comes from (input.Input.SessionTokens).
+	SessionTokens int    `json:"session_tokens"`
+	SessionBasis  string `json:"session_basis"`
+	Concurrency   int    `json:"concurrency"`
 	// DPRanks are the ranks that share the sessions: DP × Replicas
 	// (independent replicas each hold their own share).
 	DPRanks  int `json:"dp_ranks"`
@@ -19,8 +25,8 @@ type Capacity struct {
 	// SeqsPerRank is ceil(concurrency / DP): requests are not split, so the
 	// fullest rank sets the need, not the average.
 	SeqsPerRank int `json:"seqs_per_rank"`
-	// SeqBytes is one max_model_len sequence on one GPU (block-rounded,
-	// sliding-window layers capped at their window).
+	// SeqBytes is one session on one GPU (block-rounded, sliding-window
+	// layers capped at their window).
 	SeqBytes int64 `json:"seq_bytes"`
 	// NeededGiBPerRank = SeqsPerRank × SeqBytes.
 	NeededGiBPerRank float64 `json:"needed_gib_per_rank"`
@@ -30,12 +36,14 @@ type Capacity struct {
 	AvailableGiB  float64 `json:"available_gib"`
 	// MarginGiB = available − needed on the fullest rank (negative: short).
 	MarginGiB float64 `json:"margin_gib"`
-	// MaxSeqsPerRank is how many max-length sequences fit on one rank.
+	// MaxSeqsPerRank is how many sessions fit on one rank.
 	MaxSeqsPerRank      int     `json:"max_seqs_per_rank"`
 	MaxSeqsPerRankExact float64 `json:"max_seqs_per_rank_exact"`
-	// MaxConcurrency is MaxSeqsPerRank × DP: the most full-length sessions
-	// the deployment holds with an even spread.
-	MaxConcurrency  int  `json:"max_concurrency"`
+	// MaxConcurrency is MaxSeqsPerRank × DP: the most sessions the
+	// deployment holds with an even spread.
+	MaxConcurrency int `json:"max_concurrency"`
+	// OneSequenceFits: one max_model_len request fits (else vLLM refuses
+	// to start).
 	OneSequenceFits bool `json:"one_sequence_fits"`
 	// LargestMaxModelLen is the longest max_model_len one sequence could
 	// have (vLLM's "estimated maximum model length").
@@ -57,7 +65,8 @@ func CapacityFor(in *input.Input, b StageMemory) Capacity {
 		c.Replicas = r
 	}
 	c.SeqsPerRank = ceilDiv(c.Concurrency, c.DPRanks)
-	c.SeqBytes = b.KV.SequenceBytes(in.MaxModelLen, in.BlockSize)
+	c.SessionTokens, c.SessionBasis = in.SessionTokens()
+	c.SeqBytes = b.KV.SequenceBytes(c.SessionTokens, in.BlockSize)
 	c.NeededGiBPerRank = float64(c.SeqsPerRank) * float64(c.SeqBytes) / GiB
 	gpusPerRank := float64(in.Layout.TP * in.Layout.PP)
 	c.NeededGBTotal = float64(c.Concurrency) * float64(c.SeqBytes) * gpusPerRank / 1e9
@@ -69,11 +78,21 @@ func CapacityFor(in *input.Input, b StageMemory) Capacity {
 		c.MaxSeqsPerRank = int(math.Floor(c.MaxSeqsPerRankExact))
 	}
 	c.MaxConcurrency = c.MaxSeqsPerRank * c.DPRanks
-	c.OneSequenceFits = c.MaxSeqsPerRank >= 1
+	c.OneSequenceFits = float64(b.KV.SequenceBytes(in.MaxModelLen, in.BlockSize)) <= poolBytes && poolBytes > 0
 	c.LargestMaxModelLen = largestLen(b.KV, int64(poolBytes), in.BlockSize, max(in.MaxModelLen, in.Model.MaxModelLen()))
 	c.ExceedsMaxNumSeqs = c.SeqsPerRank > in.MaxNumSeqs
-	c.Fits = c.OneSequenceFits && c.MarginGiB >= 0
+	c.Fits = c.OneSequenceFits && c.MaxSeqsPerRank >= 1 && c.MarginGiB >= 0
 	return c
+}
+
+// AtMaxModelLen is how many max_model_len sequences fit in one rank's KV
+// pool: vLLM's "Maximum concurrency for N tokens per request" line.
+func AtMaxModelLen(in *input.Input, b StageMemory) float64 {
+	seq := b.KV.SequenceBytes(in.MaxModelLen, in.BlockSize)
+	if seq <= 0 {
+		return 0
+	}
+	return float64(b.NumBlocks) * float64(in.BlockSize) * float64(b.KV.BytesPerToken) / float64(seq)
 }
 
 // largestLen is the longest sequence whose KV fits in pool bytes (binary

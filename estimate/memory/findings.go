@@ -39,14 +39,14 @@ func Findings(in *input.Input, m *Report) diag.Diagnostics {
 			fmt.Sprintf("set max_model_len ≤ %d, or %s", c.LargestMaxModelLen, shrinkHint(in)))
 	case !c.Fits:
 		add(CodeShareNoFit, diag.Error, "workload.concurrency",
-			fmt.Sprintf("%d concurrent %d-token sequences put ceil(%d/%d) = %d on the fullest DP rank, needing %.2f GiB of KV per GPU; %.2f GiB is available (%d fit, margin %.2f GiB)",
-				c.Concurrency, c.MaxModelLen, c.Concurrency, c.DPRanks, c.SeqsPerRank, c.NeededGiBPerRank, c.AvailableGiB, c.MaxSeqsPerRank, c.MarginGiB),
-			fmt.Sprintf("at most %d full-length sessions fit (%d per rank × %d); or %s", c.MaxConcurrency, c.MaxSeqsPerRank, c.DPRanks, shrinkHint(in)))
+			fmt.Sprintf("%d concurrent sessions of %d tokens (%s) put ceil(%d/%d) = %d on the fullest DP rank, needing %.2f GiB of KV per GPU; %.2f GiB is available (%d fit, margin %.2f GiB)",
+				c.Concurrency, c.SessionTokens, c.SessionBasis, c.Concurrency, c.DPRanks, c.SeqsPerRank, c.NeededGiBPerRank, c.AvailableGiB, c.MaxSeqsPerRank, c.MarginGiB),
+			fmt.Sprintf("at most %d such sessions fit (%d per rank × %d); or %s", c.MaxConcurrency, c.MaxSeqsPerRank, c.DPRanks, shrinkHint(in)))
 	}
 	ds = append(ds, advisoryFindings(in, m)...)
 	if c.Fits && len(m.Gaps) > 0 && !c.FitsLow {
 		add(CodeKnownGap, diag.Warning, "workload.concurrency",
-			fmt.Sprintf("fits as predicted (%.2f GiB of KV per GPU, %d full-length sequences per rank), but not with the %.1f GiB vLLM was seen to use beyond the model here (%.2f GiB, %d per rank; %s)",
+			fmt.Sprintf("fits as predicted (%.2f GiB of KV per GPU, %d sessions per rank), but not with the %.1f GiB vLLM was seen to use beyond the model here (%.2f GiB, %d per rank; %s)",
 				p.KVCacheGiB, c.MaxSeqsPerRank, gapGiB(m.Gaps), p.KVCacheLowGiB, max(c.MaxSeqsPerRankLow, 0), m.Gaps[0].Source),
 			"leave that much headroom: raise gpu_memory_utilization, lower max_model_len or max_num_seqs, or use a later vLLM release")
 	}

@@ -63,7 +63,8 @@ func lowEnd(in *input.Input, b StageMemory, gap float64) (availGiB float64, maxS
 	}
 	blockBytes := float64(b.KV.BytesPerToken) * float64(max(in.BlockSize, 1))
 	pool := math.Floor(availGiB*GiB/blockBytes) * blockBytes
-	if seq := b.KV.SequenceBytes(in.MaxModelLen, in.BlockSize); seq > 0 {
+	session, _ := in.SessionTokens()
+	if seq := b.KV.SequenceBytes(session, in.BlockSize); seq > 0 {
 		maxSeqs = int(pool / float64(seq))
 	}
 	return availGiB, maxSeqs
@@ -78,7 +79,7 @@ func gapNote(m *Report) (Note, bool) {
 	for _, g := range m.Gaps {
 		text += fmt.Sprintf("%s (%.1f GiB; %s). ", g.What, g.GiB, g.Source)
 	}
-	text += fmt.Sprintf("The KV memory is predicted at %.2f GiB per GPU, with a band down to %.2f GiB (%d full-length sequences per rank instead of %d); the gap is not fitted, so the prediction itself is unchanged.",
+	text += fmt.Sprintf("The KV memory is predicted at %.2f GiB per GPU, with a band down to %.2f GiB (%d sessions per rank instead of %d); the gap is not fitted, so the prediction itself is unchanged.",
 		m.PerGPU.KVCacheGiB, m.PerGPU.KVCacheLowGiB, m.Capacity.MaxSeqsPerRankLow, m.Capacity.MaxSeqsPerRank)
 	return Note{"Known gap", text}, true
 }

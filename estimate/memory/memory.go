@@ -114,7 +114,7 @@ func Estimate(in *input.Input) Report {
 	r.KVTokensTotal = r.KVTokensPerRank * int64(in.Layout.DP)
 	r.PerGPU = perGPU(in, b)
 	r.Capacity = CapacityFor(in, b)
-	r.MaxConcurrencyAtMaxModelLen = r.Capacity.MaxSeqsPerRankExact
+	r.MaxConcurrencyAtMaxModelLen = AtMaxModelLen(in, b)
 	if r.Gaps = knownGaps(in); len(r.Gaps) > 0 {
 		low, seqs := lowEnd(in, b, gapGiB(r.Gaps))
 		r.PerGPU.KVCacheLowGiB = low

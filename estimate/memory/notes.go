@@ -71,7 +71,7 @@ func kvPerRankNote(in *input.Input, m *Report) Note {
 	if c.DPRanks <= 1 {
 		return Note{"Where the KV cache lives", fmt.Sprintf(
 			"One engine holds all %d sequences: %d × %s tokens × %s B = %.1f GB (%.2f GiB) per GPU; it has room for %d (%.2f GiB of KV).",
-			c.Concurrency, c.Concurrency, textfmt.Thousands(int64(c.MaxModelLen)), textfmt.Thousands(m.KVBytesPerToken), float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank,
+			c.Concurrency, c.Concurrency, textfmt.Thousands(int64(c.SessionTokens)), textfmt.Thousands(m.KVBytesPerToken), float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank,
 			c.MaxSeqsPerRank, c.AvailableGiB)}
 	}
 	text := kvSpreadText(c, seqGB)
@@ -84,10 +84,10 @@ func kvPerRankNote(in *input.Input, m *Report) Note {
 // kvSpreadText is the note on how DP ranks share the sessions' KV cache.
 func kvSpreadText(c Capacity, seqGB float64) string {
 	return fmt.Sprintf(
-		"%d sessions × %s tokens need %.1f GB of KV in total. With DP=%d every rank holds the KV of the sequences scheduled on it and a request is never split, "+
+		"%d sessions × %s tokens (%s) need %.1f GB of KV in total. With DP=%d every rank holds the KV of the sequences scheduled on it and a request is never split, "+
 			"so the need per GPU is set by the fullest rank: ceil(%d/%d) = %d sequences × %.2f GB = %.1f GB (%.2f GiB), not the total ÷ %d = %.1f GB. "+
-			"A rank has room for %d full-length sequences (%.2f GiB of KV), so at most %d such sessions fit.",
-		c.Concurrency, textfmt.Thousands(int64(c.MaxModelLen)), c.NeededGBTotal, c.DPRanks, c.Concurrency, c.DPRanks, c.SeqsPerRank, seqGB,
+			"A rank has room for %d such sessions (%.2f GiB of KV), so at most %d fit.",
+		c.Concurrency, textfmt.Thousands(int64(c.SessionTokens)), c.SessionBasis, c.NeededGBTotal, c.DPRanks, c.Concurrency, c.DPRanks, c.SeqsPerRank, seqGB,
 		float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank, c.DPRanks, c.NeededGBTotal/float64(c.DPRanks), c.MaxSeqsPerRank, c.AvailableGiB, c.MaxConcurrency)
 }
 
