@@ -26,13 +26,18 @@ const CodeFasterAll2All = codes.EstFasterAll2All
 const MaterialGain = 0.20
 
 // backendAdvice looks at the alternatives that change only the all-to-all
-// backend (already evaluated for the report, so this costs nothing more)
-// and returns CodeFasterAll2All for the fastest one that the release accepts,
-// the fabric can run and that beats the backend in effect by MaterialGain.
+// backend (already evaluated for the report) and returns CodeFasterAll2All
+// for the fastest one that the release accepts, the fabric can run and that
+// beats the backend in effect by MaterialGain — once the deployment with
+// that backend, resolved again as `generate` would write it and run through
+// the same memory model, step model and simulation as the verdicts,
+// confirms it (verifyBackend): a suggestion that would not hold once
+// applied is not made (issue #27: an unverified one sent users back and
+// forth between two backends).
 // The finding is a warning when `auto` picked the backend in effect (vlaunch's
 // own rule chose it, so vlaunch should say it looks wrong here) and info when
 // the user named it (they may know something the model does not).
-func backendAdvice(in *input.Input, p *Performance) diag.Diagnostics {
+func backendAdvice(in *input.Input, p *Performance, opt Options) diag.Diagnostics {
 	if in.All2AllBackend == "" || len(p.Prefill) == 0 {
 		return nil
 	}
@@ -58,14 +63,18 @@ func backendAdvice(in *input.Input, p *Performance) diag.Diagnostics {
 	if best == nil {
 		return nil
 	}
+	checked, ok := verifyBackend(in, p, best.backendOnly, opt)
+	if !ok {
+		return nil
+	}
 	sev, who := diag.Warning, "all2all_backend: auto chose"
 	if in.All2AllExplicit {
 		sev, who = diag.Info, "the configured all2all backend is"
 	}
-	msg := fmt.Sprintf("%s %s, but %s is predicted to serve this workload %.0f%% faster: steady decode at %d sessions takes %.1f ms per step for %.0f output tokens/s, against %.1f ms and %.0f tokens/s now; idle TTFT at %d input tokens %s against %s. %s",
+	msg := fmt.Sprintf("%s %s, but %s is predicted to serve this workload %.0f%% faster: steady decode at %d sessions takes %.1f ms per step for %.0f output tokens/s, against %.1f ms and %.0f tokens/s now; idle TTFT at %d input tokens %s against %s; %s. %s",
 		who, in.All2AllBackend, best.backendOnly, 100*(best.OutputTokPerS/cur.OutputTokPerS-1), cur.Concurrency,
 		1e3*best.TPOTS, best.OutputTokPerS, 1e3*cur.TPOTS, cur.OutputTokPerS,
-		p.Prefill[0].InputTokens, textfmt.Seconds(best.IdleTTFTS[p.Prefill[0].InputTokens]), textfmt.Seconds(curTTFT), backendCaveat(in, best.backendOnly))
+		p.Prefill[0].InputTokens, textfmt.Seconds(best.IdleTTFTS[p.Prefill[0].InputTokens]), textfmt.Seconds(curTTFT), checked, backendCaveat(in, best.backendOnly))
 	return diag.Diagnostics{{Code: CodeFasterAll2All, Severity: sev, Path: "vllm.all2all_backend", Message: msg,
 		Hint: "set vllm.all2all_backend: " + best.backendOnly}}
 }

@@ -119,7 +119,7 @@ func TestBackendAdviceThreshold(t *testing.T) {
 	}{{MaterialGain - 0.01, false}, {MaterialGain + 0.01, true}} {
 		p.Alternatives = []Alternative{*ht}
 		p.Alternatives[0].OutputTokPerS = (1 + tc.gain) * p.Decode.Point.OutputTokPerS
-		if got := len(backendAdvice(&in, &p)) == 1; got != tc.fire {
+		if got := len(backendAdvice(&in, &p, Options{Seed: 1, Requests: 200})) == 1; got != tc.fire {
 			t.Errorf("gain %.2f: fired %v, want %v", tc.gain, got, tc.fire)
 		}
 	}
@@ -129,20 +129,20 @@ func TestBackendAdviceThreshold(t *testing.T) {
 func TestBackendRunnable(t *testing.T) {
 	in := adviceInput(t, "../../examples/deepseek-v3-32xh20.yaml", nil)
 	r := check(&in, Options{Seed: 1, Requests: 200})
-	if len(backendAdvice(&in, r.Performance)) != 1 {
+	if len(backendAdvice(&in, r.Performance, Options{Seed: 1, Requests: 200})) != 1 {
 		t.Fatal("the reference scenario should fire")
 	}
 	noRDMA := in
 	noRDMA.Network.GPUDirectRDMA = false
 	// (Here the low-latency run itself could not happen either; the case
 	// isolates the filter: the next-best runnable backend is suggested.)
-	if ds := backendAdvice(&noRDMA, r.Performance); len(ds) != 1 || ds[0].Hint != "set vllm.all2all_backend: allgather_reducescatter" {
+	if ds := backendAdvice(&noRDMA, r.Performance, Options{Seed: 1, Requests: 200}); len(ds) != 1 || ds[0].Hint != "set vllm.all2all_backend: allgather_reducescatter" {
 		t.Errorf("without GPU-initiated RDMA want allgather_reducescatter, got %+v", ds)
 	}
 	// vLLM 0.9.x has no allgather_reducescatter.
 	old := in
 	old.VLLMVersion = "0.9.2"
-	if ds := backendAdvice(&old, r.Performance); len(ds) != 1 || ds[0].Hint != "set vllm.all2all_backend: deepep_high_throughput" {
+	if ds := backendAdvice(&old, r.Performance, Options{Seed: 1, Requests: 200}); len(ds) != 1 || ds[0].Hint != "set vllm.all2all_backend: deepep_high_throughput" {
 		t.Errorf("0.9.2: %+v", ds)
 	}
 	p := *r.Performance
@@ -153,10 +153,10 @@ func TestBackendRunnable(t *testing.T) {
 			p.Alternatives = append(p.Alternatives, a)
 		}
 	}
-	if len(backendAdvice(&in, &p)) != 1 {
+	if len(backendAdvice(&in, &p, Options{Seed: 1, Requests: 200})) != 1 {
 		t.Error("a 10× faster allgather_reducescatter should fire on 0.11.0")
 	}
-	if ds := backendAdvice(&old, &p); len(ds) != 0 {
+	if ds := backendAdvice(&old, &p, Options{Seed: 1, Requests: 200}); len(ds) != 0 {
 		t.Errorf("allgather_reducescatter suggested to vLLM 0.9.2: %+v", ds)
 	}
 }
