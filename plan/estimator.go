@@ -42,6 +42,14 @@ func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot
 		if !p.KVCapped {
 			curve = append(curve, CurvePoint{Sessions: p.Concurrency, TPOTS: p.TPOTS, OutputTokPerS: p.OutputTokPerS})
 		}
+		// A simulation runs fewer sequences than the sessions whenever KV
+		// or arrivals leave ranks short, and where the step grows faster
+		// than its batch (eager DeepEP steps, long attention) fewer
+		// sequences decode faster: the optimistic throughput is the best
+		// of the curve up to the sessions, not the point at them.
+		if p.Concurrency <= max(1, w.Concurrency) {
+			tokPerS = max(tokPerS, p.OutputTokPerS)
+		}
 	}
 	idle := map[int]perf.PrefillPoint{}
 	for _, s := range slots {

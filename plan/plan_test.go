@@ -178,15 +178,19 @@ func containsStr(xs []string, x string) bool {
 
 // TestPlanOneGPU: the single-H100 example meets its SLO; its best
 // candidate fails nothing (its throughput band straddles the target:
-// uncertain), the spec's own settings rank, every listed
-// candidate is one `vlaunch generate` accepts, and the plan is the same
-// twice.
+// uncertain) and serves FP8 weights quantized online from the BF16
+// checkpoint (issue #27: plan never tried them), the spec's own settings
+// rank, every listed candidate is one `vlaunch generate` accepts, and the
+// plan is the same twice.
 func TestPlanOneGPU(t *testing.T) {
 	d, path, src := example(t, "qwen3-30b-a3b-1xh100")
-	opt := Options{Seed: 1, Top: 3, File: path, Source: src}
+	opt := Options{Seed: 1, Top: 5, File: path, Source: src}
 	r := Plan(d, opt)
 	if len(r.Top) == 0 || !r.Top[0].NoneFail() || !r.Top[0].Confirmed {
 		t.Fatalf("top %+v", r.Top)
+	}
+	if r.Top[0].Settings.Weights != "fp8" {
+		t.Errorf("#1 %s: want online FP8 weights from the BF16 checkpoint on H100", r.Top[0].Settings)
 	}
 	if r.Own == nil || r.Own.Rank == 0 || !r.Own.Own {
 		t.Errorf("own %+v", r.Own)

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vlaunch/vlaunch/estimate/search"
 	"github.com/vlaunch/vlaunch/resolve"
@@ -104,9 +105,6 @@ func NewSpace(d *resolve.Deployment) Space {
 	if d.Engine.Speculative == nil {
 		s.Left = append(s.Left, "speculative decoding: the spec does not enable it (vllm.speculative); with a method set, plan varies the draft length and tries it off")
 	}
-	if d.Model.CheckpointDType() != "fp8" && d.GPU.FP8TFLOPS > 0 {
-		s.Left = append(s.Left, "fp8 weights from a "+d.Model.CheckpointDType()+" checkpoint (online quantization): `vlaunch generate` writes no --quantization flag")
-	}
 	return s
 }
 
@@ -117,12 +115,18 @@ func layouts(d *resolve.Deployment) []resolve.Layout {
 	return search.Placeable(search.Layouts(d.Layout.Nodes, d.Layout.GPUsPerNode, d.Model), d.NodeGPUs(), d.Release)
 }
 
-// weightChoices: the checkpoint as shipped (`auto`) and, when the spec asks
-// for another format (a converted copy at model.path), that one too.
+// weightChoices: the checkpoint as shipped (`auto`); when the spec asks
+// for another format (a converted copy at model.path), that one too; and
+// FP8 from a 16-bit checkpoint on a GPU with FP8 cores — online
+// quantization, which `vlaunch generate` writes as --quantization fp8, no
+// other checkpoint needed (issue #27: aiconfigurator's winners often are).
 func weightChoices(d *resolve.Deployment) []string {
 	out := []string{"auto"}
 	if w := orAuto(d.Spec.Model.Weights); w != "auto" && !d.Engine.WeightsFromCheckpoint {
 		out = append(out, w)
+	}
+	if ck := d.Model.CheckpointDType(); (ck == "bf16" || ck == "fp16") && d.GPU.FP8TFLOPS > 0 && !slices.Contains(out, "fp8") {
+		out = append(out, "fp8")
 	}
 	return out
 }
