@@ -37,7 +37,13 @@ func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
 	cc := w.ctx.container
 	argv := cmd.fields
 	before := len(fe.invs)
+	if r.op != nil && len(r.op.extra) > 0 {
+		argv = appendOperatorFlags(argv, r.op.extra, r.strict)
+		cmd.fields = argv
+	}
 	switch {
+	case r.op != nil && r.op.script != nil && get(c, "command") == nil && scalar(c, "name") == r.op.main:
+		w.subScript(r.op.commandLine(cc.env, argv), w.sc, w.ctx)
 	case get(c, "command") == nil && isVLLMImage(cc.image):
 		w.imageServe(cmd, knownValue(cc.image, cc.info.Pos), argv)
 	case get(c, "command") == nil && servesArgs(argv):
@@ -62,6 +68,9 @@ func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
 // what the workload kind injects), image, GPUs and kubelet-expanded argv.
 func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int) (*walker, *cmdCtx, []Value) {
 	env := containerEnv(src, c)
+	if r.op != nil {
+		env = append(append([]EnvVar{}, r.op.env...), env...)
+	}
 	switch {
 	case r.podName != "":
 		env = append(env, statefulSetValues(r, i)...)
@@ -77,7 +86,14 @@ func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int)
 		cc.info.Pos = Pos{Line: n.Line, Col: n.Column}
 	}
 	cc.gpus, cc.gpuSrc = containerGPUs(c)
+	if cc.gpus == 0 && r.op != nil && r.op.gpus > 0 {
+		cc.gpus, cc.gpuSrc = r.op.gpus, r.op.gpuSrc
+	}
 	argv, refs := fe.kubeArgv(src, c, env)
+	if !r.strict { // the operator may define what the file does not show
+		argv = openRefs(argv, refs)
+		refs = nil
+	}
 	sc := containerScope(env)
 	sc.strict, sc.undef = r.strict, &sc.undefined
 	w := &walker{fe: fe, src: src, sc: sc, ctx: walkCtx{container: cc, role: r.role}}
