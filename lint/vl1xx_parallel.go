@@ -107,7 +107,11 @@ func checkEngineSpan(p *pass, s *server, engine int, gc gpuCount) {
 		if !s.Stated && !confined(p, s, gc) {
 			sev = diag.Warning
 		}
-		p.ReportAtSeverity(s.Inv, at, sev, "add --distributed-executor-backend ray (a running Ray cluster is not enough), or --nnodes/--node-rank/--master-addr on every node",
+		hint := "add --distributed-executor-backend ray (a running Ray cluster is not enough), or --nnodes/--node-rank/--master-addr on every node"
+		if confined(p, s, gc) {
+			hint = "give the container TP x PP GPUs, lower --tensor-parallel-size / --pipeline-parallel-size, or span nodes (--nnodes/--node-rank/--master-addr, or Ray)"
+		}
+		p.ReportAtSeverity(s.Inv, at, sev, hint,
 			"%s; vLLM %s refuses (%q) instead of falling back to Ray as older releases did%s", what, s.Rel, vllm.ExecutorTooSmallMessage, unstatedSuffix(s))
 	}
 }

@@ -159,7 +159,7 @@ func kservePool(src *source, pool, spec, model *yaml.Node, group string) []podRo
 		// START_RANK, NCCL_IB_HCA ... from KSERVE_INFER_ROCE)
 		p := podRole{spec: spec, role: r, group: group, indexes: []int{idx}}
 		p.op = &operatorPod{main: kserveMain, argsEnv: kserveArgsEnv,
-			script: kserveScript(src, model, par, worker != nil, r == "worker", idx, dl)}
+			script: kserveScript(src, model, par, worker != nil, r == "worker", idx, dl, nodePos(par, pool))}
 		if worker != nil {
 			p.lws, p.size = true, pods
 		}
@@ -182,10 +182,10 @@ func kservePool(src *source, pool, spec, model *yaml.Node, group string) []podRo
 
 // kserveScript is the vllm serve line of KServe's template for one pod:
 // data parallel over a LeaderWorkerSet when the pool has workers.
-func kserveScript(src *source, model, par *yaml.Node, multi, worker bool, idx, dl int) *Value {
+func kserveScript(src *source, model, par *yaml.Node, multi, worker bool, idx, dl int, base Pos) *Value {
 	var b builder
 	at := func(n *yaml.Node, text string) {
-		p := Pos{}
+		p := base
 		if n != nil {
 			p = Pos{Line: n.Line, Col: n.Column}
 		}
@@ -223,8 +223,19 @@ func kserveScript(src *source, model, par *yaml.Node, multi, worker bool, idx, d
 			at(nil, " --data-parallel-start-rank $START_RANK --headless")
 		}
 	}
-	v := b.value(Pos{})
+	v := b.value(base)
 	return &v
+}
+
+// nodePos is where the first of the nodes present starts: what the
+// operator derives from it is reported there.
+func nodePos(ns ...*yaml.Node) Pos {
+	for _, n := range ns {
+		if n != nil {
+			return Pos{Line: n.Line, Col: n.Column}
+		}
+	}
+	return Pos{}
 }
 
 // quoteWord single-quotes a value for the shell, keeping its positions.
