@@ -228,7 +228,9 @@ func IsLaunchEnv(n string) bool {
 	return false
 }
 
-var deviceList = regexp.MustCompile(`device=([0-9,]+)`)
+// deviceList matches --gpus device=0,1 or device=GPU-<uuid>,... (the
+// value may carry the quotes docker's CSV syntax needs: '"device=0,1"').
+var deviceList = regexp.MustCompile(`device=([0-9A-Za-z,:-]+)`)
 
 // dockerGPUs reads --gpus all | N | "device=0,1".
 func dockerGPUs(s string) int {
@@ -268,7 +270,7 @@ func imageVersion(image string) string {
 	}
 	name, _, _ := strings.Cut(seg, ":")
 	m := versionTag.FindStringSubmatch(tag)
-	if m == nil || !strings.Contains(name, "vllm") {
+	if m == nil || !strings.Contains(name, "vllm") || wrapperImage(image) {
 		return ""
 	}
 	// vLLM releases are 0.x from 0.1.0 (vllm-openai images from 0.2); other
@@ -279,6 +281,14 @@ func imageVersion(image string) string {
 		return ""
 	}
 	return m[1]
+}
+
+// wrapperImage reports an image whose tag numbers the wrapper that ships
+// vLLM, not vLLM: NVIDIA Dynamo's vllm-runtime (nvcr.io/nvidia/ai-dynamo/
+// vllm-runtime:0.7.1 is Dynamo 0.7.1, which ships vLLM 0.11.x).
+func wrapperImage(image string) bool {
+	name, _, _ := strings.Cut(lastSegment(image), ":")
+	return name == "vllm-runtime" || strings.Contains(image, "ai-dynamo/")
 }
 
 // vllmArgsAfter reports an image the script does not name (`docker run

@@ -104,10 +104,31 @@ func (w *walker) scriptExports() []EnvVar {
 // devicesFromEnv counts the GPUs a device-visibility variable of the
 // invocation's environment leaves it (the last such variable set wins).
 func (inv *Invocation) devicesFromEnv() {
+	if inv.Container != nil && inv.GPUSource == "" {
+		inv.nvidiaVisibleDevices()
+	}
 	for _, name := range visibleDeviceVars {
 		if e, ok := inv.LookupEnv(name); ok && e.Value.Known {
 			inv.GPUs, inv.GPUSource = countDevices(e.Value.Text), name
 		}
+	}
+}
+
+// nvidiaVisibleDevices reads NVIDIA_VISIBLE_DEVICES in a container that
+// no other device limit names: the NVIDIA container runtime exposes the
+// devices it lists (an index or UUID list; "all", "none", "void" and
+// unset leave the count unknown). --gpus, a Compose device reservation and
+// a device-plugin resource decide instead when present, so it is read only
+// without them.
+func (inv *Invocation) nvidiaVisibleDevices() {
+	e, ok := inv.LookupEnv("NVIDIA_VISIBLE_DEVICES")
+	if !ok || !e.Value.Known {
+		return
+	}
+	switch v := strings.ToLower(strings.Trim(strings.TrimSpace(e.Value.Text), `"'`)); v {
+	case "", "all", "none", "void":
+	default:
+		inv.GPUs, inv.GPUSource = countDevices(v), "NVIDIA_VISIBLE_DEVICES"
 	}
 }
 
