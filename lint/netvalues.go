@@ -57,6 +57,11 @@ func badIfname(syntax, v string) string {
 	if strings.Contains(v[1:], "^") || strings.Contains(v[1:], "=") {
 		return "has ^ or = inside the list; NCCL reads them only as the first character"
 	}
+	for _, item := range strings.Split(strings.TrimLeft(v, "^="), ",") {
+		if net.ParseIP(item) != nil {
+			return "is an IP address (" + item + "); this variable takes interface names (eth0, ib0, bond0), and no interface has that name"
+		}
+	}
 	return ""
 }
 

@@ -63,6 +63,10 @@ func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string,
 		inv.Container = &info
 		inv.HostOnlyEnv = c.hostOnly
 		inv.EnvOpen = c.envOpen
+		// a script the container runs (`sh -c 'X=1; vllm serve ...'`) can
+		// assign without exporting as a host script can; the container's
+		// own environment is inherited, exported
+		inv.Unexported = w.unexported()
 	} else {
 		inv.Env = append(w.exported(), cc.env...)
 		inv.Unexported = w.unexported()
