@@ -37,7 +37,7 @@ func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
 	cc := w.ctx.container
 	argv := cmd.fields
 	before := len(fe.invs)
-	if r.op != nil && len(r.op.extra) > 0 {
+	if r.op != nil && len(r.op.extra) > 0 && c == r.op.extraOn {
 		argv = appendOperatorFlags(argv, r.op.extra, r.strict)
 		cmd.fields = argv
 	}

@@ -27,9 +27,11 @@ type operatorPod struct {
 	// main names the container the script runs in; argsEnv the variable
 	// whose words the template splices into the command.
 	main, argsEnv string
-	// extra are flags the operator appends to the vLLM command it finds
-	// (Dynamo's multinode launch: --nnodes/--node-rank/--master-addr).
-	extra []Value
+	// extra are flags the operator appends to the vLLM command it finds in
+	// the container extraOn (Dynamo's multinode launch: --nnodes/--node-rank/
+	// --master-addr in the main container).
+	extra   []Value
+	extraOn *yaml.Node
 }
 
 // operatorRoles expands the pod templates of the operators' resources
@@ -264,51 +266,92 @@ func quoteWord(v Value) Value {
 // gpu / (TP × PP), start rank local × r); otherwise it changes nothing.
 const dynamoLeader = "$(LEADER_HOSTNAME)"
 
-// dynamoRoles expands a DynamoGraphDeployment: every service is a
-// deployment of its own; a worker's GPUs are its resources.limits.gpu, its
-// variables the service's envs, and a multinode worker's command gets the
-// flags the operator adds (one pod per node, the leader first).
+// dynamoRoles expands a DynamoGraphDeployment: every service (v1alpha1
+// spec.services, v1beta1 spec.components) is a deployment of its own; a
+// worker's GPUs are its resources.limits.gpu (v1alpha1) or its main
+// container's device-plugin limit, its variables the service's envs, and a
+// multinode worker's command gets the flags the operator adds (one pod per
+// node, the leader first).
 func dynamoRoles(src *source, doc *yaml.Node) []podRole {
+	var out []podRole
 	svcs := get(doc, "spec", "services")
-	if svcs == nil || svcs.Kind != yaml.MappingNode {
+	if svcs != nil && svcs.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(svcs.Content); i += 2 {
+			svc := svcs.Content[i+1]
+			out = append(out, dynamoService(src, svcs.Content[i].Value, svc, get(svc, "extraPodSpec"), "extraPodSpec", nil)...)
+		}
+		return out
+	}
+	comps := get(doc, "spec", "components")
+	if comps == nil || comps.Kind != yaml.SequenceNode {
 		return genericRoles(doc)
 	}
-	var out []podRole
-	for i := 0; i+1 < len(svcs.Content); i += 2 {
-		name, svc := svcs.Content[i].Value, svcs.Content[i+1]
-		spec := get(svc, "extraPodSpec")
-		if spec == nil || !isPodSpec(spec) {
-			continue
+	for i, c := range comps.Content {
+		name := scalar(c, "name")
+		if name == "" {
+			name = "component" + strconv.Itoa(i)
 		}
-		base := pathRole(spec, []string{"spec", "services", name, "extraPodSpec"})
-		base.group = name
-		op := operatorPod{env: containerEnv(src, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "env"}, get(svc, "envs")}})}
-		if g := get(svc, "resources", "limits", "gpu"); g != nil && g.Kind == yaml.ScalarNode {
-			if n, err := strconv.Atoi(g.Value); err == nil && n > 0 {
-				op.gpus, op.gpuSrc = n, "resources.limits.gpu of Dynamo service "+name
-			}
-		}
-		nodes, err := strconv.Atoi(scalar(svc, "multinode", "nodeCount"))
-		if err != nil || nodes <= 1 || nodes > maxGroupSize || op.gpus == 0 {
-			r := base
-			r.op = &op
-			out = append(out, r)
-			continue
-		}
-		argv := dynamoArgs(get(spec, "mainContainer"))
-		for rank := 0; rank < nodes; rank++ {
-			r := base
-			r.role, r.indexes = "leader", []int{rank}
-			if rank > 0 {
-				r.role = "worker"
-			}
-			o := op
-			o.extra = dynamoMultinode(argv, op.gpus, nodes, rank, Pos{Line: svc.Line, Col: svc.Column})
-			r.op = &o
-			out = append(out, r)
-		}
+		out = append(out, dynamoService(src, name, c, get(c, "podTemplate", "spec"), "podTemplate", get(doc, "spec", "env"))...)
 	}
 	return out
+}
+
+// dynamoService expands one service whose pod spec is spec; graphEnv is
+// the v1beta1 graph's spec.env, which every component receives.
+func dynamoService(src *source, name string, svc, spec *yaml.Node, key string, graphEnv *yaml.Node) []podRole {
+	if spec == nil || !isPodSpec(spec) {
+		return nil
+	}
+	base := pathRole(spec, []string{"spec", "services", name, key})
+	base.group = name
+	op := operatorPod{env: append(envList(src, graphEnv), envList(src, get(svc, "envs"))...)}
+	if g := get(svc, "resources", "limits", "gpu"); g != nil && g.Kind == yaml.ScalarNode {
+		if n, err := strconv.Atoi(g.Value); err == nil && n > 0 {
+			op.gpus, op.gpuSrc = n, "resources.limits.gpu of Dynamo service "+name
+		}
+	}
+	main := dynamoMain(spec)
+	gpus := op.gpus
+	if n, _ := containerGPUs(main); n > 0 {
+		gpus = n
+	}
+	nodes, err := strconv.Atoi(scalar(svc, "multinode", "nodeCount"))
+	if err != nil || nodes <= 1 || nodes > maxGroupSize || gpus == 0 {
+		base.op = &op
+		return []podRole{base}
+	}
+	argv := dynamoArgs(main)
+	var out []podRole
+	for rank := 0; rank < nodes; rank++ {
+		r := base
+		r.role, r.indexes = "leader", []int{rank}
+		if rank > 0 {
+			r.role = "worker"
+		}
+		o := op
+		o.extra, o.extraOn = dynamoMultinode(argv, gpus, nodes, rank, Pos{Line: svc.Line, Col: svc.Column}), main
+		r.op = &o
+		out = append(out, r)
+	}
+	return out
+}
+
+// dynamoMain is the container the operator treats as the worker: the
+// v1alpha1 mainContainer, else the container named "main", else the first.
+func dynamoMain(spec *yaml.Node) *yaml.Node {
+	if m := get(spec, "mainContainer"); m != nil && m.Kind == yaml.MappingNode {
+		return m
+	}
+	cs := get(spec, "containers")
+	if cs == nil || cs.Kind != yaml.SequenceNode || len(cs.Content) == 0 {
+		return nil
+	}
+	for _, c := range cs.Content {
+		if scalar(c, "name") == "main" {
+			return c
+		}
+	}
+	return cs.Content[0]
 }
 
 // dynamoArgs is the main container's command and args split on spaces, as
@@ -435,4 +478,12 @@ func openRefs(argv, refs []Value) []Value {
 		}
 	}
 	return out
+}
+
+// envList reads a Kubernetes-style env list that is not a container's.
+func envList(src *source, l *yaml.Node) []EnvVar {
+	if l == nil {
+		return nil
+	}
+	return containerEnv(src, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "env"}, l}})
 }
