@@ -44,27 +44,56 @@ func familyModel(s *server) *catalog.Model {
 	if m := modelFor(s); m != nil {
 		return m
 	}
-	leaf := ""
-	if name, ok := servedName(s); ok {
-		parts := strings.Split(name, "/")
-		leaf = parts[len(parts)-1]
-		if m := byFamily(leaf); m != nil {
-			return m
-		}
-		for i := len(parts) - 2; i >= 0; i-- {
-			if m := byFamily(parts[i]); m != nil && leafOf(leaf, m) {
-				return m
-			}
-		}
+	if m := pathModel(s); m != nil {
+		return m
 	}
-	if v, ok := s.Str("served-model-name"); ok && v.Known {
-		for _, n := range strings.Fields(v.Text) {
-			if m := byFamily(path.Base(catalog.RepoName(n))); m != nil && (leaf == "" || !foreignLeaf(leaf, m)) {
-				return m
-			}
+	return servedNameModel(s)
+}
+
+// pathModel finds the family of the model path: its last directory, else
+// a directory above it whose copy the last one can be (leafOf).
+func pathModel(s *server) *catalog.Model {
+	name, ok := servedName(s)
+	if !ok {
+		return nil
+	}
+	parts := strings.Split(name, "/")
+	leaf := parts[len(parts)-1]
+	if m := byFamily(leaf); m != nil {
+		return m
+	}
+	for i := len(parts) - 2; i >= 0; i-- {
+		if m := byFamily(parts[i]); m != nil && leafOf(leaf, m) {
+			return m
 		}
 	}
 	return nil
+}
+
+// servedNameModel is the catalog model --served-model-name names, when the
+// model path's last directory names no other model.
+func servedNameModel(s *server) *catalog.Model {
+	v, ok := s.Str("served-model-name")
+	if !ok || !v.Known {
+		return nil
+	}
+	leaf := ""
+	if name, ok := servedName(s); ok {
+		leaf = path.Base(name)
+	}
+	for _, n := range strings.Fields(v.Text) {
+		if m := byFamily(path.Base(catalog.RepoName(n))); m != nil && (leaf == "" || !foreignLeaf(leaf, m)) {
+			return m
+		}
+	}
+	return nil
+}
+
+// byServedName reports a model recognised from --served-model-name alone:
+// a served name is an alias its user chose, so a finding that rests on it
+// is less certain than one on the model path.
+func byServedName(s *server) bool {
+	return modelFor(s) == nil && pathModel(s) == nil && servedNameModel(s) != nil
 }
 
 // byFamily finds the catalog model whose family key is base's.

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"testing"
+
+	"github.com/vlaunch/vlaunch/diag"
 )
 
 // TestModelFromWhatPeopleWrite: a model is recognised from a local path
@@ -41,5 +43,34 @@ func TestModelFromWhatPeopleWrite(t *testing.T) {
 				t.Errorf("%s reported: %v, want %v\n%s", tt.code, got, tt.want, ds)
 			}
 		})
+	}
+}
+
+// TestServedNameAloneIsLessCertain: a model known only from
+// --served-model-name (the path names none) makes VL115 a warning at the
+// served name, not an error: the alias is the user's choice.
+func TestServedNameAloneIsLessCertain(t *testing.T) {
+	for _, tt := range []struct {
+		cmd  string
+		want diag.Severity
+	}{
+		{"vllm serve moonshotai/Kimi-K2-Instruct", diag.Error},
+		{"vllm serve /models/Kimi-K2-Instruct/v2", diag.Error},
+		{"vllm serve /models/prod --served-model-name kimi-k2-instruct", diag.Warning},
+		{"vllm serve $MODEL --served-model-name kimi-k2-instruct", diag.Warning},
+	} {
+		ds, err := Lint([]Input{{Name: "serve.sh", Data: []byte(tt.cmd + "\n")}}, Options{Version: "0.10.1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []diag.Severity
+		for _, d := range ds {
+			if d.Code == "VL115" {
+				got = append(got, d.Severity)
+			}
+		}
+		if len(got) != 1 || got[0] != tt.want {
+			t.Errorf("%s: VL115 severities %v, want [%v]", tt.cmd, got, tt.want)
+		}
 	}
 }
