@@ -46,6 +46,10 @@ func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
 		w.subScript(r.op.commandLine(cc.env, argv), w.sc, w.ctx)
 	case get(c, "command") == nil && isVLLMImage(cc.image):
 		w.imageServe(cmd, knownValue(cc.image, cc.info.Pos), argv)
+	case get(c, "command") == nil && cc.image != "" && vllmArgsAfter(knownValue(cc.image, cc.info.Pos), argv):
+		// an image built on vLLM's (its name or tag says vllm) whose
+		// entrypoint serves: the args are the model and vLLM flags
+		w.imageServe(cmd, knownValue(cc.image, cc.info.Pos), argv)
 	case get(c, "command") == nil && servesArgs(argv):
 		w.serve(cmd, knownValue(cc.image, cc.info.Pos), "image "+cc.image+" serve", argv[1:])
 	case get(c, "command") == nil && !r.strict && len(argv) == 1 && looksLikeScript(argv[0]):

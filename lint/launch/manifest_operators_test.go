@@ -159,3 +159,24 @@ spec:
 		t.Errorf("v1beta1 DP multinode: %d servers, worker args %q", len(beta), argText(beta[len(beta)-1]))
 	}
 }
+
+// TestImageArgsWithPositionalModel: a container without a command whose
+// image is built on vLLM's (its name or tag says so) passes its args to
+// vLLM's entrypoint, the model first; an image that says nothing of vLLM
+// does not.
+func TestImageArgsWithPositionalModel(t *testing.T) {
+	invs := servers(t, `apiVersion: v1
+kind: Pod
+spec:
+  containers:
+    - name: engine
+      image: ghcr.io/volcano-sh/kthena-engine:vllm-ascend_v0.10.1rc1
+      args: [/mnt/cache/deepseek-ai/DeepSeek-V2-Lite/, --tensor-parallel-size, "2", --enforce-eager]
+    - name: web
+      image: nginx:1.27
+      args: [/etc/nginx/site, --port, "80"]
+`)
+	if len(invs) != 1 || !strings.Contains(argText(invs[0]), "--tensor-parallel-size 2") {
+		t.Fatalf("want the engine container only, with its flags; got %d servers", len(invs))
+	}
+}

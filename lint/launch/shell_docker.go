@@ -283,6 +283,12 @@ func imageVersion(image string) string {
 	return m[1]
 }
 
+// modelWord reports a word that names a model as `vllm serve` takes it
+// first: a hub id (org/repo) or a path, not a flag or a subcommand.
+func modelWord(v Value) bool {
+	return v.Known && !strings.HasPrefix(v.Text, "-") && strings.Contains(v.Text, "/") && !strings.ContainsAny(v.Text, " =")
+}
+
 // wrapperImage reports an image whose tag numbers the wrapper that ships
 // vLLM, not vLLM: NVIDIA Dynamo's vllm-runtime (nvcr.io/nvidia/ai-dynamo/
 // vllm-runtime:0.7.1 is Dynamo 0.7.1, which ships vLLM 0.11.x).
@@ -301,6 +307,9 @@ func wrapperImage(image string) bool {
 func vllmArgsAfter(image Value, cmd []Value) bool {
 	if image.Known && !strings.Contains(strings.ToLower(lastSegment(image.Text)), "vllm") {
 		return false
+	}
+	if len(cmd) > 1 && modelWord(cmd[0]) {
+		cmd = cmd[1:] // the model, positional, before the flags (`vllm serve <model> --flags`)
 	}
 	if len(cmd) == 0 || !cmd[0].Known || !strings.HasPrefix(cmd[0].Text, "--") {
 		return false
