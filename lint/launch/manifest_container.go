@@ -37,10 +37,6 @@ func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
 	cc := w.ctx.container
 	argv := cmd.fields
 	before := len(fe.invs)
-	if r.op != nil && len(r.op.extra) > 0 && c == r.op.extraOn {
-		argv = appendOperatorFlags(argv, r.op.extra, r.strict)
-		cmd.fields = argv
-	}
 	switch {
 	case r.op != nil && r.op.script != nil && get(c, "command") == nil && scalar(c, "name") == r.op.main:
 		w.subScript(r.op.commandLine(cc.env, argv), w.sc, w.ctx)
@@ -101,6 +97,9 @@ func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int)
 	sc := containerScope(env)
 	sc.strict, sc.undef = r.strict, &sc.undefined
 	w := &walker{fe: fe, src: src, sc: sc, ctx: walkCtx{container: cc, role: r.role}}
+	if r.op != nil && c == r.op.extraOn {
+		w.ctx.operatorArgs = r.op.extra
+	}
 	return w, &cmdCtx{stmt: &syntax.Stmt{}, fields: argv}, refs
 }
 

@@ -432,35 +432,6 @@ func (op *operatorPod) commandLine(env []EnvVar, args []Value) Value {
 	return b.value(op.script.Pos)
 }
 
-// appendOperatorFlags adds flags an operator appends to the vLLM command:
-// as words of a command list, or to the one-string shell line an operator
-// runs with `sh -c` (Dynamo's `args: ["python3 -m dynamo.vllm ..."]`).
-func appendOperatorFlags(argv, extra []Value, strict bool) []Value {
-	if !strict && len(argv) == 1 && looksLikeScript(argv[0]) {
-		return []Value{concatValues(argv[0], knownValue(" "+joinTexts(extra), extra[0].Pos))}
-	}
-	if n := len(argv); n >= 3 && isShell(argv[n-3].Text) && argv[n-2].Text == "-c" {
-		line := concatValues(argv[n-1], knownValue(" "+joinTexts(extra), extra[0].Pos))
-		return append(append([]Value{}, argv[:n-1]...), line)
-	}
-	return append(append([]Value{}, argv...), extra...)
-}
-
-// joinTexts joins values' texts with spaces.
-func joinTexts(vs []Value) string {
-	t := make([]string, len(vs))
-	for i, v := range vs {
-		t[i] = v.Text
-	}
-	return strings.Join(t, " ")
-}
-
-// isShell reports a shell binary (sh, bash, /bin/sh ...).
-func isShell(s string) bool {
-	b := s[strings.LastIndex(s, "/")+1:]
-	return b == "sh" || b == "bash" || b == "dash" || b == "zsh"
-}
-
 // openRefs turns $(VAR) references nothing in the file defines into
 // unknown values: an operator may define them (kthena's ENTRY_ADDRESS,
 // Dynamo's leader host name), so their text is not the value.

@@ -158,6 +158,25 @@ spec:
 	if len(beta) != 2 || !strings.Contains(argText(beta[1]), "--data-parallel-size-local 2 --data-parallel-start-rank 2") {
 		t.Errorf("v1beta1 DP multinode: %d servers, worker args %q", len(beta), argText(beta[len(beta)-1]))
 	}
+	script := servers(t, `apiVersion: nvidia.com/v1alpha1
+kind: DynamoGraphDeployment
+spec:
+  services:
+    W:
+      multinode: {nodeCount: 2}
+      resources: {limits: {gpu: "4"}}
+      extraPodSpec:
+        mainContainer:
+          command: [/bin/bash, -c]
+          args:
+            - |
+              source /opt/venv/bin/activate
+              python3 -m dynamo.vllm --model m --tensor-parallel-size 8 2>&1 | tee /tmp/worker.log
+              echo done
+`)
+	if len(script) != 2 || !strings.HasSuffix(argText(script[0]), "--tensor-parallel-size 8 --distributed-executor-backend mp --nnodes 2 --master-addr $(LEADER_HOSTNAME) --node-rank 0") {
+		t.Errorf("flags in a script: %d servers, leader args %q", len(script), argText(script[0]))
+	}
 }
 
 // TestImageArgsWithPositionalModel: a container without a command whose

@@ -51,6 +51,9 @@ func (w *walker) rayHelper(cc *cmdCtx, at Value, leader bool, args []Value) {
 }
 
 func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string, args []Value) *Invocation {
+	if kind == KindServe && len(w.ctx.operatorArgs) > 0 {
+		args = append(append([]Value{}, args...), w.ctx.operatorArgs...)
+	}
 	inv := &Invocation{
 		Kind: kind, File: w.fe.file, Pos: at.Pos, Launcher: launcher, Args: args,
 		Host: w.ctx.host, Role: w.ctx.role, Background: cc.stmt.Background || w.ctx.background,
