@@ -51,12 +51,15 @@ func (w *walker) rayHelper(cc *cmdCtx, at Value, leader bool, args []Value) {
 }
 
 func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string, args []Value) *Invocation {
+	var opArgs []Value
 	if kind == KindServe && len(w.ctx.operatorArgs) > 0 {
 		args = append(append([]Value{}, args...), w.ctx.operatorArgs...)
+		opArgs = w.ctx.operatorArgs
 	}
 	inv := &Invocation{
 		Kind: kind, File: w.fe.file, Pos: at.Pos, Launcher: launcher, Args: args,
 		Host: w.ctx.host, Role: w.ctx.role, Background: cc.stmt.Background || w.ctx.background,
+		OperatorArgs: opArgs,
 	}
 	if c := w.ctx.container; c != nil {
 		inv.Env = append(append(append([]EnvVar{}, c.env...), w.scriptExports()...), cc.env...)
