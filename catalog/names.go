@@ -31,16 +31,32 @@ func FamilyKey(base string) string {
 var hfCacheDir = regexp.MustCompile(`models--([^/-][^/]*?)--([^/]+)`)
 
 // RepoName turns a model as users name it — a hub id, a local path, a
-// Hugging Face cache directory (models--org--repo/snapshots/…) — into an
-// org/repo-like name: the text, with a cache directory turned back into
-// org/repo and trailing slashes dropped.
+// Hugging Face cache directory (models--org--repo/snapshots/…), a
+// ModelScope cache directory, a hub URL — into an org/repo-like name: the
+// text, with a cache directory turned back into org/repo, a hub URL's
+// prefix and trailing slashes dropped.
 func RepoName(name string) string {
 	name = strings.TrimRight(name, "/")
+	for _, p := range hubPrefixes {
+		if len(name) > len(p) && strings.EqualFold(name[:len(p)], p) {
+			name = name[len(p):]
+			break
+		}
+	}
 	if m := hfCacheDir.FindStringSubmatch(name); m != nil {
 		return m[1] + "/" + m[2]
 	}
+	// ModelScope's snapshot_download writes a repo whose name has a dot in a
+	// directory with "___" in its place (Qwen/Qwen2___5-7B-Instruct).
+	if i := strings.LastIndex(name, "/"); strings.Contains(name[i+1:], "___") {
+		name = name[:i+1] + strings.ReplaceAll(name[i+1:], "___", ".")
+	}
 	return name
 }
+
+// hubPrefixes are the URL forms of a hub id people paste as the model.
+var hubPrefixes = []string{"https://huggingface.co/", "http://huggingface.co/", "https://hf.co/", "hf://",
+	"https://www.modelscope.cn/models/", "https://modelscope.cn/models/", "modelscope.cn/models/", "ms://"}
 
 // SameModel reports whether two names of a model (hub ids, local paths,
 // served names, catalog ids) can name the same model or a variant of it:

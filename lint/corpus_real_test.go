@@ -3,6 +3,7 @@ package lint
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +18,11 @@ type realExpect struct {
 	// kind is "good" (a known-good configuration: no error allowed) or
 	// "defective" (defects lists the finding that is its real defect).
 	kind string
+	// class is the kind of configuration, for the per-kind score:
+	// operator (Kubernetes manifests, operators' custom resources),
+	// container (docker, compose, apptainer), pd (prefill/decode
+	// disaggregation) or script (the rest).
+	class string
 	// wants are every finding pinned, the defects included.
 	wants []want
 	// defects are the findings that count as detecting the real defect;
@@ -26,6 +32,7 @@ type realExpect struct {
 
 // loadRealFixture reads a real-corpus directory: its inputs, and the
 // expectations in expect.txt ('#' comments): `kind good|defective`,
+// `class operator|container|pd|script` (corpusClasses),
 // `version X` (lint for release X), `defect FILE:LINE CODE` (the real
 // defect, pinned), `missed FILE:LINE CODE` (a real defect not found, not
 // asserted) and `FILE:LINE CODE` (another pinned finding).
@@ -49,6 +56,8 @@ func loadRealFixture(t *testing.T, dir string) (fixture, realExpect) {
 			fx.version = fs[1]
 		case len(fs) == 2 && fs[0] == "kind" && (fs[1] == "good" || fs[1] == "defective"):
 			ex.kind = fs[1]
+		case len(fs) == 2 && fs[0] == "class" && slices.Contains(corpusClasses, fs[1]):
+			ex.class = fs[1]
 		case len(fs) == 3 && (fs[0] == "defect" || fs[0] == "missed"):
 			w := parseWant(t, dir, i, fs[1], fs[2])
 			if fs[0] == "missed" {
@@ -62,6 +71,9 @@ func loadRealFixture(t *testing.T, dir string) (fixture, realExpect) {
 		default:
 			t.Fatalf("%s/expect.txt:%d: unreadable line %q", dir, i+1, l)
 		}
+	}
+	if ex.class == "" {
+		t.Fatalf("%s/expect.txt: needs `class` (one of %s)", dir, strings.Join(corpusClasses, ", "))
 	}
 	if ex.kind == "" || (ex.kind == "defective") != (len(ex.defects)+len(ex.missed) > 0) {
 		t.Fatalf("%s/expect.txt: needs `kind good`, or `kind defective` with defect/missed lines", dir)

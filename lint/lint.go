@@ -60,6 +60,13 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 		if note != nil {
 			ds = append(ds, *note)
 		}
+		inv, ray := operatorRayLaunch(inv, r)
+		if ray != nil {
+			ps.Rays = append(ps.Rays, ray)
+		}
+		if inv == nil {
+			continue
+		}
 		ps.Servers = append(ps.Servers, newServer(inv, r, st))
 	}
 	ps.Groups = groupServers(ps.Servers)

@@ -57,6 +57,14 @@ func badIfname(syntax, v string) string {
 	if strings.Contains(v[1:], "^") || strings.Contains(v[1:], "=") {
 		return "has ^ or = inside the list; NCCL reads them only as the first character"
 	}
+	// An address where a name belongs matches no interface: Gloo dies with
+	// "Unable to find address for: <ip>" on every rank (AMD-AGI/Primus#1063,
+	// whose fallback put an IP into NCCL/GLOO_SOCKET_IFNAME).
+	for _, item := range strings.Split(strings.TrimLeft(v, "^="), ",") {
+		if net.ParseIP(item) != nil {
+			return "is an IP address (" + item + "); this variable takes interface names (eth0, ib0, bond0), and no interface has that name (Gloo: \"Unable to find address for: " + item + "\")"
+		}
+	}
 	return ""
 }
 

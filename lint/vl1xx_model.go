@@ -17,7 +17,17 @@ func checkTrustRemoteCode(p *pass) {
 		if m == nil || !m.TrustRemoteCode || s.Has("trust-remote-code") {
 			continue
 		}
-		p.ReportAt(s.Inv, s.Model.Pos, "add --trust-remote-code", "%s ships its own model code; vLLM refuses to load it without --trust-remote-code", modelLabel(s, m))
+		sev, at := diag.Error, s.Inv.Pos
+		if s.Model != nil {
+			at = s.Model.Pos
+		}
+		if byServedName(s) { // the alias may not be the model the path holds
+			sev = diag.Warning
+			if v, ok := s.Str("served-model-name"); ok {
+				at = v.Pos
+			}
+		}
+		p.ReportAtSeverity(s.Inv, at, sev, "add --trust-remote-code", "%s ships its own model code; vLLM refuses to load it without --trust-remote-code", modelLabel(s, m))
 	}
 }
 

@@ -93,18 +93,41 @@ func checkEngineSpan(p *pass, s *server, engine int, gc gpuCount) {
 	case execSet:
 		p.ReportAtSeverity(s.Inv, exec.Pos, sev, "the mp executor runs on one node: add --nnodes/--node-rank/--master-addr, or use --distributed-executor-backend ray", "%s, and --distributed-executor-backend mp keeps every worker on this node", what)
 	case cuda && s.Rel.ExecutorRule().CUDAFallsBackToRay:
-		if len(p.Rays) == 0 {
+		switch {
+		case len(p.Rays) > 0:
+		case confined(p, s, gc):
+			p.ReportAtSeverity(s.Inv, at, diag.Error, "request as many GPUs as TP x PP for the container, or lower --tensor-parallel-size / --pipeline-parallel-size",
+				"%s: vLLM %s falls back to the Ray executor, but no Ray cluster is started with this container, so Ray only has the container's GPUs", what, s.Rel)
+		default:
 			p.ReportAtSeverity(s.Inv, at, diag.Info, "start a Ray cluster over the nodes first (ray start --head / --address), or use --nnodes", "%s: vLLM %s falls back to the Ray executor, which needs a Ray cluster with those GPUs", what, s.Rel)
 		}
 	case !cuda:
 		p.ReportAtSeverity(s.Inv, at, sev, "add --distributed-executor-backend ray (with a Ray cluster over the nodes), or --nnodes/--node-rank/--master-addr", "%s; on %s vLLM does not fall back to Ray by itself", what, platform)
 	default:
-		if !s.Stated {
+		if !s.Stated && !confined(p, s, gc) {
 			sev = diag.Warning
 		}
-		p.ReportAtSeverity(s.Inv, at, sev, "add --distributed-executor-backend ray (a running Ray cluster is not enough), or --nnodes/--node-rank/--master-addr on every node",
+		hint := "add --distributed-executor-backend ray (a running Ray cluster is not enough), or --nnodes/--node-rank/--master-addr on every node"
+		if confined(p, s, gc) {
+			hint = "give the container TP x PP GPUs, lower --tensor-parallel-size / --pipeline-parallel-size, or span nodes (--nnodes/--node-rank/--master-addr, or Ray)"
+		}
+		p.ReportAtSeverity(s.Inv, at, sev, hint,
 			"%s; vLLM %s refuses (%q) instead of falling back to Ray as older releases did%s", what, s.Rel, vllm.ExecutorTooSmallMessage, unstatedSuffix(s))
 	}
+}
+
+// confined reports an engine whose GPUs are certainly the container's:
+// the count comes from the container's own device limit (--gpus, a
+// device-plugin resource, a visible-devices variable), and no Ray cluster
+// is started anywhere in the inputs nor named by RAY_ADDRESS, so no release
+// can reach more GPUs (older ones fall back to a Ray that starts inside the
+// container with its GPUs only).
+func confined(p *pass, s *server, gc gpuCount) bool {
+	if s.Inv.Container == nil || gc.assumed || len(p.Rays) > 0 {
+		return false
+	}
+	_, ray := s.Inv.LookupEnv("RAY_ADDRESS")
+	return !ray
 }
 
 // reportLocalGPUs explains a node asked to host more DP ranks than it has GPUs for.

@@ -201,10 +201,14 @@ func checkRayDPBackend(p *pass) {
 }
 
 // severalInterfaces reports launches that pick a network interface
-// (GLOO_SOCKET_IFNAME, NCCL_SOCKET_IFNAME, NCCL_IB_HCA): the hosts have
+// (GLOO_SOCKET_IFNAME, NCCL_SOCKET_IFNAME, NCCL_IB_HCA) or run with the
+// host's network stack (docker --network host, hostNetwork: true): the hosts have
 // more than one, which is when Ray and vLLM can pick different addresses.
 func (p *pass) severalInterfaces() bool {
 	for _, inv := range p.allInvocations() {
+		if inv.Container != nil && inv.Container.SharesHostNICs {
+			return true // host networking: the host's NICs, docker0, veths
+		}
 		for _, n := range []string{"GLOO_SOCKET_IFNAME", "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA"} {
 			if _, ok := inv.LookupEnv(n); ok {
 				return true

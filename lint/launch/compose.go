@@ -31,7 +31,11 @@ func (fe *frontEnd) composeService(src *source, svc *yaml.Node) {
 	c.info = Container{Runtime: "docker", Pos: Pos{Line: svc.Line, Col: svc.Column},
 		HostIPC: scalar(svc, "ipc") == "host", HostNetwork: scalar(svc, "network_mode") == "host",
 		HasShm: scalar(svc, "shm_size") != ""}
-	c.gpus, c.gpuSrc = composeGPUs(svc), "deploy.resources devices"
+	if get(svc, "deploy", "resources", "reservations", "devices") != nil {
+		// the reservation decides what the container sees (also when it
+		// gives no count: NVIDIA_VISIBLE_DEVICES is then not read)
+		c.gpus, c.gpuSrc = composeGPUs(svc), "deploy.resources devices"
+	}
 	cmd := fe.composeWords(src, get(svc, "command"))
 	entry := fe.composeWords(src, get(svc, "entrypoint"))
 	w := &walker{fe: fe, src: src, sc: containerScope(c.env), ctx: walkCtx{container: c}}

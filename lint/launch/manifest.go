@@ -135,6 +135,9 @@ type podRole struct {
 	podName string
 	indexes []int
 	size    int
+	// op is what the custom resource's operator adds to the pod (nil for
+	// core kinds and resources vlaunch does not know).
+	op *operatorPod
 }
 
 // object finds the pod templates of one document.
@@ -161,7 +164,10 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 	case "Deployment", "ReplicaSet", "DaemonSet", "Job":
 		roles = []podRole{{spec: get(doc, "spec", "template", "spec"), strict: true}}
 	default:
-		roles = genericRoles(doc)
+		var ok bool
+		if roles, ok = operatorRoles(src, doc, kind); !ok {
+			roles = genericRoles(doc)
+		}
 	}
 	for _, r := range roles {
 		if r.spec == nil {

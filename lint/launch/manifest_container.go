@@ -38,7 +38,13 @@ func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
 	argv := cmd.fields
 	before := len(fe.invs)
 	switch {
+	case r.op != nil && r.op.script != nil && get(c, "command") == nil && scalar(c, "name") == r.op.main:
+		w.subScript(r.op.commandLine(cc.env, argv), w.sc, w.ctx)
 	case get(c, "command") == nil && isVLLMImage(cc.image):
+		w.imageServe(cmd, knownValue(cc.image, cc.info.Pos), argv)
+	case get(c, "command") == nil && cc.image != "" && vllmArgsAfter(knownValue(cc.image, cc.info.Pos), argv):
+		// an image built on vLLM's (its name or tag says vllm) whose
+		// entrypoint serves: the args are the model and vLLM flags
 		w.imageServe(cmd, knownValue(cc.image, cc.info.Pos), argv)
 	case get(c, "command") == nil && servesArgs(argv):
 		w.serve(cmd, knownValue(cc.image, cc.info.Pos), "image "+cc.image+" serve", argv[1:])
@@ -62,6 +68,9 @@ func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
 // what the workload kind injects), image, GPUs and kubelet-expanded argv.
 func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int) (*walker, *cmdCtx, []Value) {
 	env := containerEnv(src, c)
+	if r.op != nil {
+		env = append(append([]EnvVar{}, r.op.env...), env...)
+	}
 	switch {
 	case r.podName != "":
 		env = append(env, statefulSetValues(r, i)...)
@@ -77,10 +86,20 @@ func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int)
 		cc.info.Pos = Pos{Line: n.Line, Col: n.Column}
 	}
 	cc.gpus, cc.gpuSrc = containerGPUs(c)
+	if cc.gpus == 0 && r.op != nil && r.op.gpus > 0 {
+		cc.gpus, cc.gpuSrc = r.op.gpus, r.op.gpuSrc
+	}
 	argv, refs := fe.kubeArgv(src, c, env)
+	if !r.strict { // the operator may define what the file does not show
+		argv = openRefs(argv, refs)
+		refs = nil
+	}
 	sc := containerScope(env)
 	sc.strict, sc.undef = r.strict, &sc.undefined
 	w := &walker{fe: fe, src: src, sc: sc, ctx: walkCtx{container: cc, role: r.role}}
+	if r.op != nil && c == r.op.extraOn {
+		w.ctx.operatorArgs = r.op.extra
+	}
 	return w, &cmdCtx{stmt: &syntax.Stmt{}, fields: argv}, refs
 }
 

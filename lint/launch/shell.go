@@ -92,6 +92,11 @@ type walkCtx struct {
 	// does not wait for (`( vllm serve ... ) &`, `vllm serve ... | tee log &`):
 	// the commands in it run in the background too.
 	background bool
+	// operatorArgs are flags an operator appends to the vLLM server the
+	// container runs, wherever its command line sits (Dynamo's multinode
+	// launch inserts them after the dynamo.vllm command, before any shell
+	// operator).
+	operatorArgs []Value
 }
 
 // parseAndWalk parses src as bash and walks it with scope sc.

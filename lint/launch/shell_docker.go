@@ -228,7 +228,9 @@ func IsLaunchEnv(n string) bool {
 	return false
 }
 
-var deviceList = regexp.MustCompile(`device=([0-9,]+)`)
+// deviceList matches --gpus device=0,1 or device=GPU-<uuid>,... (the
+// value may carry the quotes docker's CSV syntax needs: '"device=0,1"').
+var deviceList = regexp.MustCompile(`device=([0-9A-Za-z,:-]+)`)
 
 // dockerGPUs reads --gpus all | N | "device=0,1".
 func dockerGPUs(s string) int {
@@ -268,7 +270,7 @@ func imageVersion(image string) string {
 	}
 	name, _, _ := strings.Cut(seg, ":")
 	m := versionTag.FindStringSubmatch(tag)
-	if m == nil || !strings.Contains(name, "vllm") {
+	if m == nil || !strings.Contains(name, "vllm") || wrapperImage(image) {
 		return ""
 	}
 	// vLLM releases are 0.x from 0.1.0 (vllm-openai images from 0.2); other
@@ -281,6 +283,20 @@ func imageVersion(image string) string {
 	return m[1]
 }
 
+// modelWord reports a word that names a model as `vllm serve` takes it
+// first: a hub id (org/repo) or a path, not a flag or a subcommand.
+func modelWord(v Value) bool {
+	return v.Known && !strings.HasPrefix(v.Text, "-") && strings.Contains(v.Text, "/") && !strings.ContainsAny(v.Text, " =")
+}
+
+// wrapperImage reports an image whose tag numbers the wrapper that ships
+// vLLM, not vLLM: NVIDIA Dynamo's vllm-runtime (nvcr.io/nvidia/ai-dynamo/
+// vllm-runtime:0.7.1 is Dynamo 0.7.1, which ships vLLM 0.11.x).
+func wrapperImage(image string) bool {
+	name, _, _ := strings.Cut(lastSegment(image), ":")
+	return name == "vllm-runtime" || strings.Contains(image, "ai-dynamo/")
+}
+
 // vllmArgsAfter reports an image the script does not name (`docker run
 // $IMAGE`, set by the caller) or one whose name says vLLM (a vendor or
 // private build: `registry/team/vllm-cuda:2`), followed by vLLM serve flags
@@ -291,6 +307,9 @@ func imageVersion(image string) string {
 func vllmArgsAfter(image Value, cmd []Value) bool {
 	if image.Known && !strings.Contains(strings.ToLower(lastSegment(image.Text)), "vllm") {
 		return false
+	}
+	if len(cmd) > 1 && modelWord(cmd[0]) {
+		cmd = cmd[1:] // the model, positional, before the flags (`vllm serve <model> --flags`)
 	}
 	if len(cmd) == 0 || !cmd[0].Known || !strings.HasPrefix(cmd[0].Text, "--") {
 		return false

@@ -51,9 +51,15 @@ func (w *walker) rayHelper(cc *cmdCtx, at Value, leader bool, args []Value) {
 }
 
 func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string, args []Value) *Invocation {
+	var opArgs []Value
+	if kind == KindServe && len(w.ctx.operatorArgs) > 0 {
+		args = append(append([]Value{}, args...), w.ctx.operatorArgs...)
+		opArgs = w.ctx.operatorArgs
+	}
 	inv := &Invocation{
 		Kind: kind, File: w.fe.file, Pos: at.Pos, Launcher: launcher, Args: args,
 		Host: w.ctx.host, Role: w.ctx.role, Background: cc.stmt.Background || w.ctx.background,
+		OperatorArgs: opArgs,
 	}
 	if c := w.ctx.container; c != nil {
 		inv.Env = append(append(append([]EnvVar{}, c.env...), w.scriptExports()...), cc.env...)
@@ -63,6 +69,10 @@ func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string,
 		inv.Container = &info
 		inv.HostOnlyEnv = c.hostOnly
 		inv.EnvOpen = c.envOpen
+		// a script the container runs (`sh -c 'X=1; vllm serve ...'`) can
+		// assign without exporting as a host script can; the container's
+		// own environment is inherited, exported
+		inv.Unexported = w.unexported()
 	} else {
 		inv.Env = append(w.exported(), cc.env...)
 		inv.Unexported = w.unexported()
@@ -104,10 +114,31 @@ func (w *walker) scriptExports() []EnvVar {
 // devicesFromEnv counts the GPUs a device-visibility variable of the
 // invocation's environment leaves it (the last such variable set wins).
 func (inv *Invocation) devicesFromEnv() {
+	if inv.Container != nil && inv.GPUSource == "" {
+		inv.nvidiaVisibleDevices()
+	}
 	for _, name := range visibleDeviceVars {
 		if e, ok := inv.LookupEnv(name); ok && e.Value.Known {
 			inv.GPUs, inv.GPUSource = countDevices(e.Value.Text), name
 		}
+	}
+}
+
+// nvidiaVisibleDevices reads NVIDIA_VISIBLE_DEVICES in a container that
+// no other device limit names: the NVIDIA container runtime exposes the
+// devices it lists (an index or UUID list; "all", "none", "void" and
+// unset leave the count unknown). --gpus, a Compose device reservation and
+// a device-plugin resource decide instead when present, so it is read only
+// without them.
+func (inv *Invocation) nvidiaVisibleDevices() {
+	e, ok := inv.LookupEnv("NVIDIA_VISIBLE_DEVICES")
+	if !ok || !e.Value.Known {
+		return
+	}
+	switch v := strings.ToLower(strings.Trim(strings.TrimSpace(e.Value.Text), `"'`)); v {
+	case "", "all", "none", "void":
+	default:
+		inv.GPUs, inv.GPUSource = countDevices(v), "NVIDIA_VISIBLE_DEVICES"
 	}
 }
 

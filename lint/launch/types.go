@@ -124,6 +124,9 @@ type Invocation struct {
 	// Deployment tags invocations from one manifest object so that two
 	// objects in one file are linted as two deployments.
 	Deployment string
+	// OperatorArgs are the last args of Args when an operator appended
+	// them to the command the file shows (Dynamo's multinode launch).
+	OperatorArgs []Value
 }
 
 // Container describes how a docker run or a Kubernetes container starts vLLM.
