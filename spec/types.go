@@ -24,6 +24,9 @@ type Deployment struct {
 	Parallelism Parallelism `yaml:"parallelism" json:"parallelism"`
 	VLLM        VLLM        `yaml:"vllm" json:"vllm"`
 	Runtime     Runtime     `yaml:"runtime" json:"runtime"`
+	// Disaggregation runs prefill and decode on separate pools (nil:
+	// colocated); the top-level Parallelism is then absent.
+	Disaggregation *Disaggregation `yaml:"disaggregation,omitempty" json:"disaggregation,omitempty"`
 	// Calibration is a calibration file written by `vlaunch calibrate`
 	// (relative to the spec file): the efficiency constants fitted to
 	// this cluster's benchmarks, used instead of the global ones.
