@@ -146,3 +146,12 @@ func KVConnectorNamed(name string) (Connector, bool) {
 	}
 	return Connector{}, false
 }
+
+// NixlSidePortRule words the release's side-channel port formula for
+// comments and READMEs (see NixlSidePorts).
+func NixlSidePortRule(v Version) string {
+	if v.Less(nixlPortPerDP) {
+		return "base + DP rank × TP + TP rank, one port per worker"
+	}
+	return "base + DP rank, one port per DP engine"
+}
