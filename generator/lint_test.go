@@ -36,7 +36,7 @@ func bundleScripts(t *testing.T) map[string][]byte {
 		for _, rt := range Runtimes {
 			b, _ := generate(t, tc.spec, rt)
 			for _, f := range b.Files {
-				name := tc.spec + "-" + rt + "-" + f.Path
+				name := tc.spec + "-" + rt + "-" + strings.ReplaceAll(f.Path, "/", "-") // a P/D bundle's pool directories
 				switch {
 				case strings.HasSuffix(f.Path, ".sh"):
 					out[name] = f.Data
