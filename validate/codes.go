@@ -43,4 +43,5 @@ const (
 	// CodePDNotModelled is for commands (check, plan, ...) that refuse a
 	// disaggregated spec; validate itself never reports it.
 	CodePDNotModelled = codes.SpecPDNotModel
+	CodePDHybridKV    = codes.SpecPDHybridKV // sliding-window model, hybrid KV manager off under a connector
 )

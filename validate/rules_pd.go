@@ -21,6 +21,7 @@ func checkDisaggregation(c *checker) {
 	checkPDParallelism(c)
 	nodesOK := checkPDNodes(c)
 	checkPDConnector(c)
+	checkPDHybridKV(c)
 	if !nodesOK {
 		return
 	}

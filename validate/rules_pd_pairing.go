@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -46,6 +47,33 @@ func checkPDPairing(c *checker) {
 		c.errorf(CodePDPairing, c.pdPath("vllm", "speculative"), "give both pools the same vllm.speculative",
 			"the pools' speculative decoding differs: prefill and decode must use the same speculation configuration (NIXL compatibility matrix)")
 	}
+}
+
+// checkPDHybridKV: a model with sliding-window layers loses the hybrid KV
+// cache manager under a KV connector before #41847: those layers then cache
+// the whole context, as full attention does (SPEC131).
+func checkPDHybridKV(c *checker) {
+	if c.model == nil || !c.relOK || !hasSlidingLayers(c.model) {
+		return
+	}
+	path := p("disaggregation", "connector")
+	msg := "%s has sliding-window layers, and vLLM %s turns the hybrid KV cache manager off when --kv-transfer-config is set: those layers cache the whole context, as full attention does, and the KV cache holds fewer tokens (vLLM #41830)"
+	hint := "expect less KV capacity than colocated, or use a release with " + vllm.HybridKVFix
+	switch vllm.HybridKVWithConnector(c.rel.Version) {
+	case vllm.Absent:
+		c.warnf(CodePDHybridKV, path, hint, msg, c.model.ID, c.rel)
+	case vllm.Maybe:
+		c.add(diag.Info, CodePDHybridKV, path, hint, msg+" (probably: the release that keeps it on, "+vllm.HybridKVFix+", is inferred)", c.model.ID, c.rel)
+	}
+}
+
+func hasSlidingLayers(m *catalog.Model) bool {
+	for i := range m.LayerTypes {
+		if m.IsSlidingLayer(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // pdPath is where a pool setting that must agree is written: the decode

@@ -155,3 +155,32 @@ func NixlSidePortRule(v Version) string {
 	}
 	return "base + DP rank, one port per DP engine"
 }
+
+// hybridKVKept is the first release whose KV connectors leave the hybrid
+// KV cache manager on: #41847 (merged 2026-05-06, ≈0.21/0.22, inferred)
+// stopped vLLM from turning it off whenever --kv-transfer-config is set
+// ("Turning off hybrid kv cache manager because `--kv-transfer-config` is
+// set"); NIXL can transfer hybrid caches since #35758 (2026-03-06). With
+// the manager off, sliding-window layers cache the whole context like full
+// attention: more KV memory per token (vLLM #41830). Releases before 0.21
+// predate the merge for certain. Research note pdResearch §1.6/§1.8.
+var (
+	hybridKVKept        = v0220
+	hybridKVKeptCertain = v0210
+)
+
+// HybridKVWithConnector is whether release v keeps the hybrid KV cache
+// manager on for an engine with a KV connector: Absent (off for certain),
+// Maybe (the release that keeps it is inferred), Present.
+func HybridKVWithConnector(v Version) Presence {
+	switch {
+	case v.Less(hybridKVKeptCertain):
+		return Absent
+	case v.Less(hybridKVKept):
+		return Maybe
+	}
+	return Present
+}
+
+// HybridKVFix names the change that keeps the manager on, for hints.
+const HybridKVFix = "#41847 (≈0.22)"

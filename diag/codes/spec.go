@@ -41,6 +41,7 @@ const (
 	SpecPDPairing   diag.Code = "SPEC128"
 	SpecPDPorts     diag.Code = "SPEC129"
 	SpecPDNotModel  diag.Code = "SPEC130"
+	SpecPDHybridKV  diag.Code = "SPEC131"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -81,4 +82,5 @@ var specEntries = []Entry{
 	{SpecPDPairing, "pd-spec-pairing", diag.Error, "Prefill and decode pools the KV connector cannot pair"},
 	{SpecPDPorts, "pd-spec-ports", diag.Error, "A port a host of the disaggregated deployment would open twice"},
 	{SpecPDNotModel, "pd-not-modelled", diag.Error, "A command that does not handle disaggregated deployments yet"},
+	{SpecPDHybridKV, "pd-spec-hybrid-kv", diag.Warning, "A sliding-window model whose hybrid KV cache the connector turns off"},
 }
