@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/spec"
@@ -65,6 +66,9 @@ type SideChannel struct {
 	// engines listen on (vllm.NixlSidePorts).
 	BasePort int
 	Ports    []int
+	// Primary: the node runs its instance's API server and DP coordinator
+	// (it binds vllm.port and vllm.rpc_port; the other nodes do not).
+	Primary bool
 }
 
 // kvRoles maps a pool to its kv_role (see Role.KVRole).
@@ -117,7 +121,7 @@ func kvTransferConfig(connector, role string) string {
 
 // sideChannels places the pool's layout (Place, the generator's rule) and
 // lists each used node's side-channel ports from the release's default
-// base. Every instance takes whole nodes and no node is in two pools, so
+// base, or the pool's own VLLM_NIXL_SIDE_CHANNEL_PORT. Every instance takes whole nodes and no node is in two pools, so
 // one base per release gives disjoint ranges on every host; PortProblems
 // checks them against the other ports a host serves.
 func sideChannels(r *Deployment) []SideChannel {
@@ -126,6 +130,9 @@ func sideChannels(r *Deployment) []SideChannel {
 		return nil
 	}
 	base := vllm.NixlSideChannelDefaultPort(r.Release.Version)
+	if v, err := strconv.Atoi(strings.TrimSpace(r.Engine.Env[vllm.NixlSideChannelPortEnv])); err == nil && v > 0 && v < 65536 {
+		base = v // the pool's own vllm.env sets it
+	}
 	var out []SideChannel
 	for i, s := range pl.Nodes {
 		if !s.Used || i >= len(r.Nodes) {
@@ -139,7 +146,7 @@ func sideChannels(r *Deployment) []SideChannel {
 			local, start = 1, 0
 		}
 		ports := vllm.NixlSidePorts(r.Release.Version, base, start, local, r.Layout.TP)
-		out = append(out, SideChannel{Node: n, Host: n.Address, BasePort: base, Ports: ports})
+		out = append(out, SideChannel{Node: n, Host: n.Address, BasePort: base, Ports: ports, Primary: s.Rank == 0})
 	}
 	return out
 }
@@ -153,8 +160,8 @@ type PortProblem struct {
 }
 
 // PortProblems lists every port the deployment's hosts would open twice:
-// the router's, each pool's API and DP RPC ports and its side-channel
-// ports, per node.
+// the router's, each instance's API and DP RPC ports on its first node, and
+// the side-channel ports of every node.
 func (pd *Disaggregated) PortProblems() []PortProblem {
 	hosts := map[string]map[int]string{}
 	var out []PortProblem
@@ -174,9 +181,11 @@ func (pd *Disaggregated) PortProblems() []PortProblem {
 	for _, r := range pd.Roles {
 		v := r.Deployment.Spec.VLLM
 		for _, sc := range r.SideChannels {
-			claim(sc.Node.Name, v.Port, r.Name+"'s API port (vllm.port)")
-			if r.Deployment.Layout.DP > 1 {
-				claim(sc.Node.Name, v.RPCPort, r.Name+"'s DP RPC port (vllm.rpc_port)")
+			if sc.Primary {
+				claim(sc.Node.Name, v.Port, r.Name+"'s API port (vllm.port)")
+				if r.Deployment.Layout.DP > 1 {
+					claim(sc.Node.Name, v.RPCPort, r.Name+"'s DP RPC port (vllm.rpc_port)")
+				}
 			}
 			for _, q := range sc.Ports {
 				claim(sc.Node.Name, q, r.Name+"'s NIXL side channel ("+vllm.NixlSideChannelPortEnv+" + rank)")
