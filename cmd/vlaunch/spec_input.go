@@ -41,7 +41,7 @@ func specFile(s *streams, path string, needVersion bool, notPD string) (*resolve
 	if err != nil || ds.HasErrors() {
 		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
 		if errors.Is(err, errPD) {
-			return nil, nil, src, usageErr("%s of a disaggregated deployment is not modelled yet", notPD)
+			return nil, nil, src, pdRefusal{usageErr("%s of a disaggregated deployment is not modelled yet", notPD).(*exitError)}
 		}
 		if err != nil {
 			return nil, nil, src, usageErr("cannot use spec %s", path)
@@ -53,6 +53,13 @@ func specFile(s *streams, path string, needVersion bool, notPD string) (*resolve
 
 // errPD marks a disaggregated spec a command refuses (exit 2 after SPEC130).
 var errPD = errors.New("a disaggregated deployment")
+
+// pdRefusal is the command's error for a valid disaggregated spec it does
+// not handle: exit 2, and a caller may tell it from an invalid spec.
+type pdRefusal struct{ *exitError }
+
+// Unwrap lets errors.As find the exit code.
+func (e pdRefusal) Unwrap() error { return e.exitError }
 
 // settleLayout answers `parallelism: auto` once for check, generate and
 // preflight: the layout search (estimate.SearchLayout, which only offers
