@@ -34,6 +34,7 @@ var goldenCases = []struct {
 	{"pd-bare", "pd", "bare"},
 	{"pd-docker", "pd", "docker"},
 	{"pd-kubernetes", "pd", "kubernetes"},
+	{"pd-router-kubernetes", "pd-image", ""},
 }
 
 // loadSpec reads and defaults a fixture.

@@ -40,6 +40,9 @@ func bundleScripts(t *testing.T) map[string][]byte {
 				switch {
 				case strings.HasSuffix(f.Path, ".sh"):
 					out[name] = f.Data
+				case f.Path == "router.yaml":
+					// A P/D bundle's router Deployment runs vllm-router
+					// directly: no bash -c script in it.
 				case strings.HasSuffix(f.Path, ".yaml"):
 					for i, s := range lwsScripts(t, f.Data) {
 						out[name+"-"+string(rune('a'+i))+".sh"] = []byte("#!/usr/bin/env bash\n" + s)

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -21,10 +22,13 @@ type PDPlan struct {
 	// Connector is the kv_connector both pools run; Transport its backend.
 	Connector, Transport string
 	Router               resolve.Router
-	// RouterArgs is the router's command (nil on Kubernetes, where the
-	// bundle writes no router: see the README).
+	// RouterArgs is the router's command: router.sh on bare metal and
+	// Docker, router.yaml on Kubernetes when the spec names an image (nil
+	// otherwise: the README says how to run it).
 	RouterArgs []Arg
-	Roles      []PDRolePlan
+	// K8sName and Namespace name the router's Deployment and Service.
+	K8sName, Namespace string
+	Roles              []PDRolePlan
 	// SpecFile is the spec's base name, for commands in the README.
 	SpecFile string
 	// PortRule words the release's side-channel port formula.
@@ -51,7 +55,8 @@ type PDRolePlan struct {
 // router.sh.
 func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, diag.Diagnostics) {
 	pp := &PDPlan{Name: r.Spec.Metadata.Name, Runtime: runtime, Release: r.Release, Connector: r.PD.Connector.Name,
-		Transport: r.PD.Transport, Router: r.PD.Router, SpecFile: specFileName(r), PortRule: vllm.NixlSidePortRule(r.Release.Version)}
+		Transport: r.PD.Transport, Router: r.PD.Router, SpecFile: specFileName(r), PortRule: vllm.NixlSidePortRule(r.Release.Version),
+		K8sName: k8sName(r.Spec.Metadata.Name + "-router")}
 	var ds diag.Diagnostics
 	var files []File
 	for _, role := range r.PD.Roles {
@@ -75,7 +80,8 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 		pp.Roles = append(pp.Roles, PDRolePlan{Name: role.Name, Plan: p, KVRole: role.KVRole, KVTransferConfig: role.KVTransferConfig,
 			Endpoints: endpoints(p), SideChannels: role.SideChannels})
 	}
-	if runtime != "kubernetes" {
+	pp.Namespace = pp.Roles[0].Plan.K8s.Namespace // the pools' (the runtime's defaults applied)
+	if runtime != "kubernetes" || pp.Router.Image != "" {
 		pp.RouterArgs = routerArgs(pp)
 	}
 	top, err := renderPD(pp, opt.TemplatesDir)
@@ -129,8 +135,12 @@ func rolePrefixed(role string, ds diag.Diagnostics) diag.Diagnostics {
 	return out
 }
 
-// endpoints are the pool's instances' API URLs.
+// endpoints are the pool's instances' API URLs: on Kubernetes the pool's
+// Service (lws.yaml's "<name>-api", over every group's leader).
 func endpoints(p *Plan) []string {
+	if p.Runtime == "kubernetes" {
+		return []string{fmt.Sprintf("http://%s-api.%s.svc:%d", p.K8sName, p.K8s.Namespace, p.Port)}
+	}
 	heads := p.Primaries
 	if len(heads) == 0 {
 		heads = []*NodePlan{p.Primary}
@@ -182,12 +192,16 @@ func renderPD(pp *PDPlan, templatesDir string) ([]File, error) {
 		return nil, err
 	}
 	files = append(files, File{Path: "README.md", Mode: 0o644, Data: readme})
-	if pp.RouterArgs != nil {
-		sh, err := l.render("pd/router.sh.tmpl", templateData{Plan: pp.Roles[0].Plan, PD: pp})
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, File{Path: "router.sh", Mode: 0o755, Data: sh})
+	if pp.RouterArgs == nil {
+		return files, nil
 	}
-	return files, nil
+	path, tmpl, mode := "router.sh", "pd/router.sh.tmpl", fs.FileMode(0o755)
+	if pp.Runtime == "kubernetes" {
+		path, tmpl, mode = "router.yaml", "pd/router.yaml.tmpl", 0o644
+	}
+	data, err := l.render(tmpl, templateData{Plan: pp.Roles[0].Plan, PD: pp})
+	if err != nil {
+		return nil, err
+	}
+	return append(files, File{Path: path, Mode: mode, Data: data}), nil
 }

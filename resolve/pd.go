@@ -30,6 +30,8 @@ type Router struct {
 	Kind string
 	Node spec.Node
 	Port int
+	// Image is the router's container image for Kubernetes ("": none given).
+	Image string
 }
 
 // Role is one pool, resolved.
@@ -89,7 +91,7 @@ func AssembleDisaggregated(d *spec.Deployment, roles []*Deployment) (*Deployment
 	if !ok {
 		return nil, fieldErr("disaggregation.connector", fmt.Sprintf("unknown KV connector %q", g.Connector), "")
 	}
-	pd := &Disaggregated{Connector: c, Transport: g.Transport, Router: Router{Kind: g.Router.Kind, Port: g.Router.Port}}
+	pd := &Disaggregated{Connector: c, Transport: g.Transport, Router: Router{Kind: g.Router.Kind, Port: g.Router.Port, Image: g.Router.Image}}
 	if pd.Transport == "" {
 		pd.Transport = "ucx"
 	}

@@ -27,6 +27,10 @@ type Router struct {
 	Node string `yaml:"node,omitempty" json:"node,omitempty"`
 	// Port is the router's listening port.
 	Port int `yaml:"port,omitempty" json:"port,omitempty"`
+	// Image is a container image of vllm-router for Kubernetes (the
+	// project publishes none vlaunch could verify): with it the bundle
+	// writes router.yaml; without, its README says how to run the router.
+	Image string `yaml:"image,omitempty" json:"image,omitempty"`
 }
 
 // Pool is one side of a disaggregated deployment: Instances independent
