@@ -163,7 +163,10 @@ func urlHost(a string) string {
 // routerArgs is the vLLM router's PD command: --vllm-pd-disaggregation with
 // one --prefill and one --decode URL per instance, --host and --port, as
 // vllm-project/router@a07dacb3:docs/model-routing/pd-disaggregation.md
-// ("NIXL Connector Mode") writes it.
+// ("NIXL Connector Mode") writes it. vllm-project/router@03e9af5c:src/main.rs
+// has these flags (--prefill URL takes an optional bootstrap port after it,
+// which a following flag rules out; --kv-connector defaults to nixl), and
+// --host defaults to 127.0.0.1, so 0.0.0.0 is written to be reachable.
 func routerArgs(pp *PDPlan) []Arg {
 	args := []Arg{{Text: "vllm-router"}, {Text: "--vllm-pd-disaggregation"}}
 	for _, role := range pp.Roles {
