@@ -197,13 +197,3 @@ func (pd *Disaggregated) PortProblems() []PortProblem {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Node < out[j].Node })
 	return out
 }
-
-// RoleNamed returns a pool by name (nil when absent).
-func (pd *Disaggregated) RoleNamed(name string) *Role {
-	for i := range pd.Roles {
-		if strings.EqualFold(pd.Roles[i].Name, name) {
-			return &pd.Roles[i]
-		}
-	}
-	return nil
-}
