@@ -8,6 +8,9 @@ import (
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
+// specEnvWhy marks the spec's own variables (vllm.env), which come last.
+const specEnvWhy = "from the spec (vllm.env)"
+
 // nodeEnv is the environment for one node, in the order it is exported:
 // networking, RDMA, NVSHMEM for DeepEP, the backend variable where the
 // release selects it that way, then the user's env (last, so it wins).
@@ -48,7 +51,7 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 		}
 	}
 	for _, k := range sortedKeys(d.VLLM.Env) {
-		add(k, d.VLLM.Env[k], "from the spec (vllm.env)")
+		add(k, d.VLLM.Env[k], specEnvWhy)
 	}
 	return env
 }

@@ -21,7 +21,10 @@ type Options struct {
 
 // Bundle is the generated output.
 type Bundle struct {
-	Plan  *Plan
+	// Plan is the bundle's plan (a disaggregated bundle's decode pool).
+	Plan *Plan
+	// PD is a disaggregated deployment's plan (nil: colocated).
+	PD    *PDPlan
 	Files []File
 }
 
@@ -39,6 +42,9 @@ func Generate(r *resolve.Deployment, opt Options) (*Bundle, diag.Diagnostics) {
 	if !validRuntime(runtime) {
 		return nil, diag.Diagnostics{gdiag(r.Spec, CodeRuntime, diag.Error, "runtime.kind",
 			fmt.Sprintf("unknown runtime %q", runtime), "use bare, docker or kubernetes")}
+	}
+	if r.PD != nil {
+		return generatePD(r, runtime, opt)
 	}
 	p, ds := MakePlan(r, runtime)
 	if ds.HasErrors() {

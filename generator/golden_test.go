@@ -31,6 +31,10 @@ var goldenCases = []struct {
 	{"replicas-dp-docker", "replicas-dp", ""},
 	{"replicas-ray", "replicas-ray", ""},
 	{"replicas-nnodes-kubernetes", "replicas-nnodes", "kubernetes"},
+	{"pd-bare", "pd", "bare"},
+	{"pd-docker", "pd", "docker"},
+	{"pd-kubernetes", "pd", "kubernetes"},
+	{"pd-router-kubernetes", "pd-image", ""},
 }
 
 // loadSpec reads and defaults a fixture.

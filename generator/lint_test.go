@@ -36,10 +36,13 @@ func bundleScripts(t *testing.T) map[string][]byte {
 		for _, rt := range Runtimes {
 			b, _ := generate(t, tc.spec, rt)
 			for _, f := range b.Files {
-				name := tc.spec + "-" + rt + "-" + f.Path
+				name := tc.spec + "-" + rt + "-" + strings.ReplaceAll(f.Path, "/", "-") // a P/D bundle's pool directories
 				switch {
 				case strings.HasSuffix(f.Path, ".sh"):
 					out[name] = f.Data
+				case f.Path == "router.yaml":
+					// A P/D bundle's router Deployment runs vllm-router
+					// directly: no bash -c script in it.
 				case strings.HasSuffix(f.Path, ".yaml"):
 					for i, s := range lwsScripts(t, f.Data) {
 						out[name+"-"+string(rune('a'+i))+".sh"] = []byte("#!/usr/bin/env bash\n" + s)

@@ -25,6 +25,9 @@ type File struct {
 type templateData struct {
 	Plan *Plan
 	Node *NodePlan
+	// PD is the disaggregated bundle's plan, for its top-level files (nil
+	// otherwise).
+	PD *PDPlan
 }
 
 // unsafeSprig lists sprig functions removed from templates: environment

@@ -11,14 +11,10 @@ import (
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// NIXL side-channel facts (vllm@026c83f9:docs/features/nixl_connector_usage.md,
-// vllm envs.py; research pd-disaggregation.md §1.5).
+// NIXL side-channel variables (their facts live in vllm/facts_pd.go).
 const (
-	// nixlHostEnv is the address a prefill engine advertises to decoders
-	// in kv_transfer_params; vLLM's default is "localhost".
-	nixlHostEnv = "VLLM_NIXL_SIDE_CHANNEL_HOST"
-	// nixlPortEnv is the handshake base port.
-	nixlPortEnv = "VLLM_NIXL_SIDE_CHANNEL_PORT"
+	nixlHostEnv = vllm.NixlSideChannelHostEnv
+	nixlPortEnv = vllm.NixlSideChannelPortEnv
 )
 
 // nixlSince is NixlConnector's first release (vllm's connector table).
@@ -27,33 +23,13 @@ var nixlSince = func() vllm.Version {
 	return c.Spans[0].Since
 }()
 
-// mustV parses a release this file names; a bad literal is a programming
-// error. (The NIXL facts it serves belong in vllm/ too: a follow-up.)
-func mustV(s string) vllm.Version {
-	ver, err := vllm.ParseVersion(s)
-	if err != nil {
-		panic(err)
-	}
-	return ver
-}
-
-// nixlDefaultPort is the side-channel base port: 5557 until #25056 moved it
-// to 5600 (first in v0.11.1 per llm-d/llm-d#668) because kv-events' ZMQ
-// publisher also defaults to 5557.
-func nixlDefaultPort(r vllm.Version) int {
-	if r.Less(mustV("0.11.1")) {
-		return 5557
-	}
-	return 5600
-}
-
 // isNixl reports a NIXL connector (directly or as a MultiConnector child).
 func isNixl(k kvTransfer) bool {
-	if strings.HasPrefix(k.Connector, "Nixl") {
+	if vllm.IsNixl(k.Connector) {
 		return true
 	}
 	for _, c := range multiChildren(k) {
-		if strings.HasPrefix(c, "Nixl") {
+		if vllm.IsNixl(c) {
 			return true
 		}
 	}
@@ -186,11 +162,9 @@ func visibleDevices(s *server) (map[string]bool, bool) {
 }
 
 // sidePorts are the side-channel ports a NIXL server listens on, on its
-// host: from v0.12 one per local DP engine (base + global DP rank,
-// #26338); before, one per local worker (base + dp_rank·TP + tp_rank,
-// #19008); ok is false when a value is unresolved.
+// host (vllm.NixlSidePorts); ok is false when a value is unresolved.
 func sidePorts(s *server) (ports []int, base launch.Pos, ok bool) {
-	b := nixlDefaultPort(s.Rel.Version)
+	b := vllm.NixlSideChannelDefaultPort(s.Rel.Version)
 	base = s.Inv.Pos
 	if e, set := s.Inv.LookupEnv(nixlPortEnv); set {
 		n, err := strconv.Atoi(strings.TrimSpace(e.Value.Text))
@@ -203,18 +177,7 @@ func sidePorts(s *server) (ports []int, base launch.Pos, ok bool) {
 	if !start.Known || !local.Known || !tp.Known || local.N < 1 || local.N > 4096 || tp.N < 1 || tp.N > 4096 {
 		return nil, base, false
 	}
-	perDP := !s.Rel.Version.Less(mustV("0.12.0"))
-	for i := 0; i < local.N; i++ {
-		r := start.N + i
-		if perDP {
-			ports = append(ports, b+r)
-			continue
-		}
-		for t := 0; t < tp.N; t++ {
-			ports = append(ports, b+r*tp.N+t)
-		}
-	}
-	return ports, base, true
+	return vllm.NixlSidePorts(s.Rel.Version, b, start.N, local.N, tp.N), base, true
 }
 
 // checkNixlPorts reports two NIXL engines on one host whose side-channel
@@ -383,15 +346,6 @@ func firstWithRole(ss []*server, role string) *server {
 	return ss[0]
 }
 
-// tpPairing is the first release where NIXL pairs a prefill TP larger than
-// the decode TP: #27274 (merged 2025-12-18, ≈v0.14, unconfirmed); before it
-// `p_remote_rank = self.tp_rank // tp_ratio` divides by zero (vLLM #21576,
-// F3). Releases up to 0.11.x predate the merge for certain.
-var (
-	tpPairing        = mustV("0.14.0")
-	tpPairingCertain = mustV("0.12.0")
-)
-
 // checkPDTPRatio reports NIXL prefill and decode TP sizes that cannot be
 // paired: neither divides the other (vLLM asserts divisibility), or prefill
 // TP above decode TP before the release that supports it (VL225).
@@ -416,16 +370,16 @@ func checkPDTPRatio(p *pass) {
 				continue
 			}
 			at := dt.At
-			lo, hi := min(pt.N, dt.N), max(pt.N, dt.N)
-			if hi%lo != 0 {
+			pair := vllm.NixlTPPairing(d.Rel.Version, pt.N, dt.N)
+			if pair.NotDivisible {
 				p.ReportAt(d.Inv, at, "make one TP size a multiple of the other",
 					"decode TP %d and prefill TP %d (%s:%d): neither divides the other, and NIXL requires it (\"is not divisible by remote tensor parallel size\")", dt.N, pt.N, pr.Inv.File, pr.Inv.Pos.Line)
 				break
 			}
-			if pt.N > dt.N && d.Rel.Version.Less(tpPairing) {
+			if pair.PrefillLarger {
 				msg := fmt.Sprintf("prefill TP %d (%s:%d) is larger than decode TP %d: vLLM %s's NIXL connector divides by zero at the handshake (p_remote_rank = tp_rank // tp_ratio, vLLM #21576)", pt.N, pr.Inv.File, pr.Inv.Pos.Line, dt.N, d.Rel)
-				hint := "use decode TP >= prefill TP, or a release with #27274 (≈0.14)"
-				if d.Rel.Version.Less(tpPairingCertain) {
+				hint := "use decode TP >= prefill TP, or a release with " + vllm.NixlTPPairingFix
+				if pair.Pairs == vllm.Absent {
 					p.ReportVersioned(d, at, hint, "%s", msg)
 				} else {
 					p.ReportAtSeverity(d.Inv, at, diag.Info, hint, "%s (the release that lifts it is inferred, not confirmed)", msg)

@@ -46,7 +46,25 @@ func FromSpec(d *spec.Deployment) (*Deployment, error) {
 	if err != nil {
 		return nil, fieldErr("vllm.speculative.draft_model", err.Error(), "")
 	}
-	return Assemble(d, Parts{Model: m, GPU: g, Release: r, Version: ver, VersionNotes: notes, Calibration: cal, Draft: draft})
+	parts := Parts{Model: m, GPU: g, Release: r, Version: ver, VersionNotes: notes, Calibration: cal, Draft: draft}
+	if d.Disaggregation != nil {
+		return fromSpecPD(d, parts)
+	}
+	return Assemble(d, parts)
+}
+
+// fromSpecPD assembles each pool's RoleView, then the P/D deployment (a
+// pool's speculative draft is the top-level one: FromSpec trusts its spec).
+func fromSpecPD(d *spec.Deployment, parts Parts) (*Deployment, error) {
+	var roles []*Deployment
+	for _, role := range spec.Roles {
+		r, err := Assemble(d.RoleView(role), parts)
+		if err != nil {
+			return nil, err
+		}
+		roles = append(roles, r)
+	}
+	return AssembleDisaggregated(d, roles)
 }
 
 // Assemble builds the deployment from resolved parts and the spec's

@@ -39,6 +39,9 @@ type Deployment struct {
 	// Calibration says which efficiency constants the performance model
 	// uses: a calibration file, or the global ones.
 	Calibration Calibration
+	// PD is the prefill/decode split of a spec with a disaggregation block
+	// (nil: colocated). Layout and Engine are then the decode pool's.
+	PD *Disaggregated
 	// draft is vllm.speculative.draft_model's architecture as resolved
 	// (Parts.Draft), kept so Parts can assemble variants of the spec.
 	draft *catalog.Model

@@ -67,7 +67,11 @@ func ApplyDefaults(d *Deployment) {
 	setInt(&d.Workload.InputTokens, Defaults.InputTokens)
 	setInt(&d.Workload.OutputTokens, Defaults.OutputTokens)
 	applyNetworkDefaults(&d.Hardware.Network)
-	applyParallelDefaults(d)
+	if d.Disaggregation != nil {
+		applyPoolDefaults(d)
+	} else {
+		applyParallelDefaults(d)
+	}
 	// Runtime sections only get defaults for the kind in use, so that
 	// --show-defaults does not print settings that cannot matter.
 	switch d.Runtime.Kind {

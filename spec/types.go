@@ -14,16 +14,20 @@ const (
 // Deployment is one deployment document: model, hardware, workload, SLO,
 // parallel layout, vLLM settings and runtime.
 type Deployment struct {
-	APIVersion  string      `yaml:"apiVersion" json:"apiVersion"`
-	Kind        string      `yaml:"kind" json:"kind"`
-	Metadata    Metadata    `yaml:"metadata" json:"metadata"`
-	Model       Model       `yaml:"model" json:"model"`
-	Hardware    Hardware    `yaml:"hardware" json:"hardware"`
-	Workload    Workload    `yaml:"workload" json:"workload"`
-	SLO         SLO         `yaml:"slo" json:"slo"`
-	Parallelism Parallelism `yaml:"parallelism" json:"parallelism"`
+	APIVersion string   `yaml:"apiVersion" json:"apiVersion"`
+	Kind       string   `yaml:"kind" json:"kind"`
+	Metadata   Metadata `yaml:"metadata" json:"metadata"`
+	Model      Model    `yaml:"model" json:"model"`
+	Hardware   Hardware `yaml:"hardware" json:"hardware"`
+	Workload   Workload `yaml:"workload" json:"workload"`
+	SLO        SLO      `yaml:"slo" json:"slo"`
+	// Parallelism is absent (zero) in a disaggregated spec.
+	Parallelism Parallelism `yaml:"parallelism,omitempty" json:"parallelism"`
 	VLLM        VLLM        `yaml:"vllm" json:"vllm"`
 	Runtime     Runtime     `yaml:"runtime" json:"runtime"`
+	// Disaggregation runs prefill and decode on separate pools (nil:
+	// colocated); the top-level Parallelism is then absent.
+	Disaggregation *Disaggregation `yaml:"disaggregation,omitempty" json:"disaggregation,omitempty"`
 	// Calibration is a calibration file written by `vlaunch calibrate`
 	// (relative to the spec file): the efficiency constants fitted to
 	// this cluster's benchmarks, used instead of the global ones.
@@ -172,6 +176,10 @@ type Parallelism struct {
 	// load balancer (0 or 1: one).
 	Replicas int `yaml:"replicas,omitempty" json:"replicas,omitempty"`
 }
+
+// IsZero reports a layout nobody wrote (a disaggregated spec's): YAML
+// output leaves it out.
+func (p Parallelism) IsZero() bool { return p == Parallelism{} }
 
 // ReplicaCount is the number of independent replicas (at least 1).
 func (p Parallelism) ReplicaCount() int { return max(1, p.Replicas) }

@@ -2,10 +2,13 @@
 // in the binary. `vlaunch generate --templates DIR` replaces any of them file
 // by file: DIR/bare/node.sh.tmpl overrides bare/node.sh.tmpl, and so on.
 //
-// Every template receives a value with two fields:
+// Every template receives a value with these fields:
 //
 //	.Plan  *generator.Plan      the whole bundle (layout, release, nodes, flags)
 //	.Node  *generator.NodePlan  the node the file is for (nil for shared files)
+//	.PD    *generator.PDPlan    a disaggregated bundle's pools and router, for
+//	                            pd/*.tmpl (its top-level README and router.sh;
+//	                            .Plan is then the prefill pool's); nil otherwise
 //
 // Functions: the sprig text functions without env/expandenv and without
 // anything nondeterministic (dates, random values, UUIDs, key generation,
@@ -35,7 +38,7 @@ import (
 
 // FS holds the default templates.
 //
-//go:embed *.tmpl bare/*.tmpl docker/*.tmpl kubernetes/*.tmpl
+//go:embed *.tmpl bare/*.tmpl docker/*.tmpl kubernetes/*.tmpl pd/*.tmpl
 var FS embed.FS
 
 // Names lists the embedded template files (the names --templates DIR can

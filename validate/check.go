@@ -35,6 +35,13 @@ type checker struct {
 	// dep is the assembled deployment, nil until assembleDeployment runs or
 	// when anything before it failed; later rules may read it.
 	dep *resolve.Deployment
+	// mapPath, for a pool's checker (rules_pd.go), turns a path of the
+	// pool's RoleView into the path of the field in the document; nil: as is.
+	mapPath func([]string) []string
+	// roleName prefixes a pool checker's messages ("" for the spec's own).
+	roleName string
+	// roles are the pools' assembled deployments (rules_pd.go).
+	roles []*resolve.Deployment
 }
 
 // rule is one semantic check; each area lives in its own rules_*.go file.
@@ -42,15 +49,35 @@ type rule func(*checker)
 
 // rules run in this order: model, GPU and release resolution come first
 // because later rules read c.model, c.gpu and c.rel; the deployment is
-// assembled last, when every rule has had its say.
+// assembled last, when every rule has had its say. The engine rules
+// (engineRule) check one engine's layout and settings: with a
+// disaggregation block they run once per pool instead (checkPools).
 var rules = []rule{
 	checkModelRef, checkGPURef, checkVersion, checkCalibration,
 	checkNodes, checkNodeNetwork,
-	checkLayout, checkTensorHeads, checkBlockSplit, checkExpert,
+	engineRule(checkLayout), engineRule(checkTensorHeads), engineRule(checkBlockSplit), engineRule(checkExpert),
 	checkContext, checkTTFT, checkFP8, checkSparseAttention,
-	checkPorts, checkBackend, checkBackendEnv, checkEnv, checkSecrets, checkSpeculative,
+	checkPorts, engineRule(checkBackend), engineRule(checkBackendEnv), checkEnv, checkSecrets, engineRule(checkSpeculative),
 	checkNames, checkRuntimeNames,
+	checkDisaggregation,
+	engineRule(assembleDeployment),
+}
+
+// poolRules are the rules a pool's checker runs on its RoleView: the
+// engine rules, and the settings rules a pool's vllm block can touch.
+var poolRules = []rule{
+	checkLayout, checkTensorHeads, checkBlockSplit, checkExpert,
+	checkBackend, checkBackendEnv, checkEnv, checkSecrets, checkSpeculative,
 	assembleDeployment,
+}
+
+// engineRule runs r only for a colocated spec.
+func engineRule(r rule) rule {
+	return func(c *checker) {
+		if c.d.Disaggregation == nil {
+			r(c)
+		}
+	}
 }
 
 // semantic runs the rules after the schema check (whose findings are
@@ -109,7 +136,7 @@ func p(parts ...interface{}) []string {
 // already has a schema error.
 func (c *checker) ok(paths ...[]string) bool {
 	for _, path := range paths {
-		ps := spec.PathString(path)
+		ps := spec.PathString(c.docPath(path))
 		for _, t := range c.tainted {
 			if related(ps, t) {
 				return false
@@ -141,6 +168,10 @@ func (c *checker) addAt(key bool, sev diag.Severity, code diag.Code, path []stri
 	if !c.ok(path) {
 		return
 	}
+	path = c.docPath(path)
+	if c.roleName != "" {
+		format = c.roleName + " pool: " + format
+	}
 	n, _ := spec.NodeAt(c.d.Root, path, key)
 	line, col := 0, 0
 	if n != nil {
@@ -148,6 +179,14 @@ func (c *checker) addAt(key bool, sev diag.Severity, code diag.Code, path []stri
 	}
 	c.ds = append(c.ds, diag.Diagnostic{Code: code, Severity: sev, File: c.d.File, Line: line, Col: col,
 		Path: spec.PathString(path), Message: fmt.Sprintf(format, args...), Hint: hint})
+}
+
+// docPath is where a field of the checker's spec is written in the document.
+func (c *checker) docPath(path []string) []string {
+	if c.mapPath == nil {
+		return path
+	}
+	return c.mapPath(path)
 }
 
 func (c *checker) errorf(code diag.Code, path []string, hint, format string, args ...interface{}) {

@@ -35,4 +35,13 @@ const (
 	CodeSecret      = codes.SpecSecret      // a credential in vllm.env or vllm.extra_args
 	CodeTPHeads     = codes.SpecTPHeads     // tensor size does not divide the attention heads
 	CodeBlockSplit  = codes.SpecBlockSplit  // layout splits block-quantized weights off the block grid
+	CodePDLayout    = codes.SpecPDLayout    // disaggregation with a top-level parallelism
+	CodePDNodes     = codes.SpecPDNodes     // pool or router node unknown, shared, or left out
+	CodePDConnector = codes.SpecPDConnector // KV connector unknown, offloading, or not in the release
+	CodePDPairing   = codes.SpecPDPairing   // TP, block size, KV dtype or speculation the connector cannot pair
+	CodePDPorts     = codes.SpecPDPorts     // router, API, RPC and side-channel ports collide on a host
+	// CodePDNotModelled is for commands (check, plan, ...) that refuse a
+	// disaggregated spec; validate itself never reports it.
+	CodePDNotModelled = codes.SpecPDNotModel
+	CodePDHybridKV    = codes.SpecPDHybridKV // sliding-window model, hybrid KV manager off under a connector
 )

@@ -181,7 +181,7 @@ func quickLayoutRefused(r *resolve.Deployment) error {
 // chose (the one `vlaunch generate` writes), and the search comes back for
 // the report.
 func specCheckInput(s *streams, path, calibration string) (*spec.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
-	st, err := settleSpec(s, path, false, calibration)
+	st, err := settleSpec(s, path, false, calibration, "check")
 	if err != nil {
 		return nil, estimate.Input{}, nil, nil, err
 	}

@@ -80,13 +80,19 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 			return usageErr("--templates: %v", err)
 		}
 	}
-	st, err := settleSpec(s, path, true, o.calibration)
+	st, err := settleSpec(s, path, true, o.calibration, "")
 	if err != nil {
 		return err
 	}
 	r, ds, src, search := st.r, st.findings, st.src, st.search
-	rep := feasibility(r)
-	summary := autoParagraph(search) + report.SummaryMarkdown(rep)
+	// A disaggregated deployment has no estimate yet (check refuses it):
+	// rep stays nil and the bundle README says so.
+	var rep *estimate.Report
+	summary := ""
+	if r.PD == nil {
+		rep = feasibility(r)
+		summary = autoParagraph(search) + report.SummaryMarkdown(rep)
+	}
 	b, gds := generator.Generate(r, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
 	all := append(ds, gds...)
 	r.Spec.Locate(all)
@@ -106,7 +112,7 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	if left != nil {
 		return &exitError{code: exitFindings, msg: left.Error()}
 	}
-	if o.strict && !rep.Feasible {
+	if o.strict && rep != nil && !rep.Feasible {
 		return findingsErr()
 	}
 	return nil
@@ -172,10 +178,23 @@ func printGenerated(s *streams, o *generateOptions, b *generator.Bundle, rep *es
 		return nil
 	}
 	fmt.Fprintf(s.out, "wrote %d files to %s (vLLM %s, %s, layout %s)\n", len(b.Files), o.outDir,
-		b.Plan.Release.Version, b.Plan.Runtime, b.Plan.Layout)
+		b.Plan.Release.Version, b.Plan.Runtime, bundleLayout(b))
 	for _, f := range b.Files {
 		fmt.Fprintf(s.out, "  %s\n", f.Path)
 	}
 	printVerdict(s.out, rep)
 	return nil
+}
+
+// bundleLayout names the bundle's layout: the plan's, or "disaggregated"
+// with each pool's for a P/D bundle.
+func bundleLayout(b *generator.Bundle) string {
+	if b.PD == nil {
+		return fmt.Sprint(b.Plan.Layout)
+	}
+	parts := make([]string, len(b.PD.Roles))
+	for i, r := range b.PD.Roles {
+		parts[i] = fmt.Sprintf("%s %s", r.Name, r.Plan.Layout)
+	}
+	return "disaggregated: " + strings.Join(parts, ", ")
 }

@@ -26,6 +26,10 @@ func feasibility(r *resolve.Deployment) *estimate.Report {
 // deployment fits and meets its SLO, one line per SLO and the findings at
 // error level, so an infeasible bundle is never reported as a plain success.
 func printVerdict(w io.Writer, rep *estimate.Report) {
+	if rep == nil {
+		fmt.Fprintln(w, "feasibility: not estimated: check does not model a disaggregated deployment yet")
+		return
+	}
 	if rep.Feasible {
 		fmt.Fprintf(w, "feasibility: %s (vlaunch check SPEC has the derivation)\n", report.FeasibleWords(rep.SLO))
 	} else {
@@ -54,7 +58,8 @@ type generatedJSON struct {
 	Files       []generatedFile  `json:"files"`
 	Feasible    bool             `json:"feasible"`
 	Findings    diag.Diagnostics `json:"findings"`
-	Check       *estimate.Report `json:"check"`
+	// Check is nil for a disaggregated deployment (not estimated yet).
+	Check *estimate.Report `json:"check"`
 }
 
 type generatedFile struct {
@@ -64,7 +69,7 @@ type generatedFile struct {
 
 func writeGeneratedJSON(w io.Writer, o *generateOptions, b *generator.Bundle, rep *estimate.Report, findings diag.Diagnostics) error {
 	out := generatedJSON{Dir: o.outDir, DryRun: o.dryRun, VLLMVersion: b.Plan.Release.Version.String(), Runtime: b.Plan.Runtime,
-		Layout: fmt.Sprint(b.Plan.Layout), Files: []generatedFile{}, Feasible: rep.Feasible, Findings: findings, Check: rep}
+		Layout: bundleLayout(b), Files: []generatedFile{}, Feasible: rep != nil && rep.Feasible, Findings: findings, Check: rep}
 	if out.Findings == nil {
 		out.Findings = diag.Diagnostics{}
 	}

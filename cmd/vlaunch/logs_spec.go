@@ -10,7 +10,7 @@ import (
 // the estimate for the spec (validated and with its layout settled as
 // check does). This is the one place `vlaunch logs` reads the estimator.
 func compareWithSpec(s *streams, rep *logs.Report, path string) error {
-	st, err := settleSpec(s, path, false, "")
+	st, err := settleSpec(s, path, false, "", "logs --spec")
 	if err != nil {
 		return err
 	}

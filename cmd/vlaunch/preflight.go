@@ -81,7 +81,10 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 // errors is unusable here: preflight checks a host against the spec, so the
 // spec itself must be right first (`vlaunch validate`).
 func preflightSpec(s *streams, path string) (*resolve.Deployment, error) {
-	st, err := settleSpec(s, path, false, "")
+	st, err := settleSpec(s, path, false, "", "preflight")
+	if errors.As(err, new(pdRefusal)) {
+		return nil, err // SPEC130: the spec is valid, preflight does not take it
+	}
 	if err != nil {
 		return nil, usageErr("cannot use spec %s (fix it first: vlaunch validate %s)", path, path)
 	}

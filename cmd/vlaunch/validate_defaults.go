@@ -37,6 +37,15 @@ func printVersionDefaults(w io.Writer, res *resolve.Deployment) {
 		fmt.Fprintln(w, "# vLLM's own defaults: resolved at check/generate time once vllm.version is valid")
 		return
 	}
+	if res.PD != nil {
+		// Each pool resolves its own engine settings (its layout, its
+		// overrides): list them pool by pool.
+		for _, role := range res.PD.Roles {
+			fmt.Fprintf(w, "# %s pool:\n", role.Name)
+			printVersionDefaults(w, role.Deployment)
+		}
+		return
+	}
 	fmt.Fprintf(w, "# vLLM %s: effective values of the settings the spec leaves out (what check simulates and generate starts):\n", res.Release)
 	var pending []string
 	for _, s := range res.Settings() {

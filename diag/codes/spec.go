@@ -35,6 +35,13 @@ const (
 	SpecSpeculative diag.Code = "SPEC122"
 	SpecTPHeads     diag.Code = "SPEC123"
 	SpecBlockSplit  diag.Code = "SPEC124"
+	SpecPDLayout    diag.Code = "SPEC125"
+	SpecPDNodes     diag.Code = "SPEC126"
+	SpecPDConnector diag.Code = "SPEC127"
+	SpecPDPairing   diag.Code = "SPEC128"
+	SpecPDPorts     diag.Code = "SPEC129"
+	SpecPDNotModel  diag.Code = "SPEC130"
+	SpecPDHybridKV  diag.Code = "SPEC131"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -69,4 +76,11 @@ var specEntries = []Entry{
 	{SpecSpeculative, "speculative", diag.Error, "Speculative decoding the release or the model cannot run as written"},
 	{SpecTPHeads, "tensor-heads", diag.Error, "The tensor-parallel size cannot split the model's query or KV heads"},
 	{SpecBlockSplit, "block-quant-split", diag.Error, "The layout splits block-quantized weights into shards that are not whole blocks"},
+	{SpecPDLayout, "pd-spec-parallelism", diag.Error, "A disaggregated spec with a top-level parallelism"},
+	{SpecPDNodes, "pd-spec-nodes", diag.Error, "A pool or router node unknown, in both pools, or left out"},
+	{SpecPDConnector, "pd-spec-connector", diag.Error, "A KV connector unknown, not for P/D, or not in the release"},
+	{SpecPDPairing, "pd-spec-pairing", diag.Error, "Prefill and decode pools the KV connector cannot pair"},
+	{SpecPDPorts, "pd-spec-ports", diag.Error, "A port a host of the disaggregated deployment would open twice"},
+	{SpecPDNotModel, "pd-not-modelled", diag.Error, "A command that does not handle disaggregated deployments yet"},
+	{SpecPDHybridKV, "pd-spec-hybrid-kv", diag.Warning, "A sliding-window model whose hybrid KV cache the connector turns off"},
 }

@@ -1,0 +1,210 @@
+package generator
+
+import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/templates"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// PDPlan is a disaggregated deployment's bundle as data: one colocated
+// Plan per pool (MakePlan of the pool's resolved deployment, with the
+// connector's flag and variables added) and the router in front of them.
+type PDPlan struct {
+	Name    string
+	Runtime string
+	Release vllm.Release
+	// Connector is the kv_connector both pools run; Transport its backend.
+	Connector, Transport string
+	Router               resolve.Router
+	// RouterArgs is the router's command: router.sh on bare metal and
+	// Docker, router.yaml on Kubernetes when the spec names an image (nil
+	// otherwise: the README says how to run it).
+	RouterArgs []Arg
+	// K8sName and Namespace name the router's Deployment and Service.
+	K8sName, Namespace string
+	Roles              []PDRolePlan
+	// SpecFile is the spec's base name, for commands in the README.
+	SpecFile string
+	// PortRule words the release's side-channel port formula.
+	PortRule string
+}
+
+// PDRolePlan is one pool's part of the bundle, in the directory Name/.
+type PDRolePlan struct {
+	Name string
+	Plan *Plan
+	// KVRole and KVTransferConfig are what the pool's engines get.
+	KVRole, KVTransferConfig string
+	// Endpoints are the API URLs of the pool's instances (each instance's
+	// first node: with DP's internal load balancing the router needs only
+	// "the host/port of the head instances", vLLM's NIXL guide).
+	Endpoints    []string
+	SideChannels []resolve.SideChannel
+}
+
+// generatePD writes the bundle of a disaggregated deployment: each pool's
+// colocated bundle in a directory of its own (prefill/, decode/: every
+// file a pool's README names is then where it says), and at the top the
+// marker, a README with the start order and, on bare metal and Docker,
+// router.sh.
+func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, diag.Diagnostics) {
+	pp := &PDPlan{Name: r.Spec.Metadata.Name, Runtime: runtime, Release: r.Release, Connector: r.PD.Connector.Name,
+		Transport: r.PD.Transport, Router: r.PD.Router, SpecFile: specFileName(r), PortRule: vllm.NixlSidePortRule(r.Release.Version),
+		K8sName: k8sName(r.Spec.Metadata.Name + "-router")}
+	var ds diag.Diagnostics
+	var files []File
+	for _, role := range r.PD.Roles {
+		p, pds := MakePlan(withKVTransfer(role), runtime)
+		ds = append(ds, rolePrefixed(role.Name, pds)...)
+		if pds.HasErrors() {
+			return nil, ds
+		}
+		addPDEnv(p, r, role)
+		nameScripts(p)
+		rf, err := Render(p, opt.TemplatesDir)
+		if err != nil {
+			return nil, append(ds, diag.Diagnostic{Code: CodeTemplate, Severity: diag.Error, Message: err.Error()})
+		}
+		for _, f := range rf {
+			if f.Path != MarkerFile {
+				f.Path = role.Name + "/" + f.Path
+				files = append(files, f)
+			}
+		}
+		pp.Roles = append(pp.Roles, PDRolePlan{Name: role.Name, Plan: p, KVRole: role.KVRole, KVTransferConfig: role.KVTransferConfig,
+			Endpoints: endpoints(p), SideChannels: role.SideChannels})
+	}
+	pp.Namespace = pp.Roles[0].Plan.K8s.Namespace // the pools' (the runtime's defaults applied)
+	if runtime != "kubernetes" || pp.Router.Image != "" {
+		pp.RouterArgs = routerArgs(pp)
+	}
+	top, err := renderPD(pp, opt.TemplatesDir)
+	if err != nil {
+		return nil, append(ds, diag.Diagnostic{Code: CodeTemplate, Severity: diag.Error, Message: err.Error()})
+	}
+	files = append(files, top...)
+	sortFiles(files)
+	return &Bundle{Plan: pp.Roles[len(pp.Roles)-1].Plan, PD: pp, Files: files}, ds
+}
+
+func specFileName(r *resolve.Deployment) string {
+	if r.Spec.File == "" {
+		return "SPEC"
+	}
+	return filepath.Base(r.Spec.File)
+}
+
+// withKVTransfer is the pool's deployment with --kv-transfer-config after
+// the spec's extra_args: argparse keeps a flag's last value, so the pool's
+// connector and role win over one the user wrote there.
+func withKVTransfer(role resolve.Role) *resolve.Deployment {
+	d := *role.Deployment
+	s := *d.Spec
+	s.VLLM.ExtraArgs = append(append([]string(nil), s.VLLM.ExtraArgs...), "--kv-transfer-config", role.KVTransferConfig)
+	d.Spec = &s
+	return &d
+}
+
+// nameScripts names a pool's scripts after their nodes: a pool's first
+// node is not the spec's node0, and decode/node2.sh says where it runs.
+func nameScripts(p *Plan) {
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if n.ScriptName != "" {
+			n.ScriptName = n.Name + ".sh"
+		}
+		if n.ContainerScript != "" {
+			n.ContainerScript = n.Name + ".container.sh"
+		}
+	}
+}
+
+// rolePrefixed names the pool in a pool's generator findings.
+func rolePrefixed(role string, ds diag.Diagnostics) diag.Diagnostics {
+	out := make(diag.Diagnostics, len(ds))
+	for i, d := range ds {
+		d.Message = role + " pool: " + d.Message
+		out[i] = d
+	}
+	return out
+}
+
+// endpoints are the pool's instances' API URLs: on Kubernetes the pool's
+// Service (lws.yaml's "<name>-api", over every group's leader).
+func endpoints(p *Plan) []string {
+	if p.Runtime == "kubernetes" {
+		return []string{fmt.Sprintf("http://%s-api.%s.svc:%d", p.K8sName, p.K8s.Namespace, p.Port)}
+	}
+	heads := p.Primaries
+	if len(heads) == 0 {
+		heads = []*NodePlan{p.Primary}
+	}
+	var out []string
+	for _, n := range heads {
+		out = append(out, fmt.Sprintf("http://%s:%d", urlHost(n.Address), p.Port))
+	}
+	return out
+}
+
+// urlHost brackets an IPv6 address for a URL.
+func urlHost(a string) string {
+	if strings.Contains(a, ":") {
+		return "[" + a + "]"
+	}
+	return a
+}
+
+// routerArgs is the vLLM router's PD command: --vllm-pd-disaggregation with
+// one --prefill and one --decode URL per instance, --host and --port, as
+// vllm-project/router@a07dacb3:docs/model-routing/pd-disaggregation.md
+// ("NIXL Connector Mode") writes it. vllm-project/router@03e9af5c:src/main.rs
+// has these flags (--prefill URL takes an optional bootstrap port after it,
+// which a following flag rules out; --kv-connector defaults to nixl), and
+// --host defaults to 127.0.0.1, so 0.0.0.0 is written to be reachable.
+func routerArgs(pp *PDPlan) []Arg {
+	args := []Arg{{Text: "vllm-router"}, {Text: "--vllm-pd-disaggregation"}}
+	for _, role := range pp.Roles {
+		for _, u := range role.Endpoints {
+			args = append(args, Arg{Text: "--" + role.Name}, Arg{Text: u})
+		}
+	}
+	return append(args, Arg{Text: "--host"}, Arg{Text: "0.0.0.0"}, Arg{Text: "--port"}, Arg{Text: itoa(pp.Router.Port)})
+}
+
+// renderPD renders the disaggregated bundle's top-level files: the
+// marker, README.md and, with a router command, router.sh.
+func renderPD(pp *PDPlan, templatesDir string) ([]File, error) {
+	l := loader{dir: templatesDir}
+	if templatesDir != "" {
+		over, err := templates.Overrides(templatesDir)
+		if err != nil {
+			return nil, fmt.Errorf("--templates: %w", err)
+		}
+		l.over = over
+	}
+	marker := markerFile(&Plan{Name: pp.Name, Release: pp.Release, Runtime: pp.Runtime})
+	files := []File{marker}
+	readme, err := l.render("pd/README.md.tmpl", templateData{Plan: pp.Roles[0].Plan, PD: pp})
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, File{Path: "README.md", Mode: 0o644, Data: readme})
+	if pp.RouterArgs == nil {
+		return files, nil
+	}
+	path, tmpl, mode := "router.sh", "pd/router.sh.tmpl", fs.FileMode(0o755)
+	if pp.Runtime == "kubernetes" {
+		path, tmpl, mode = "router.yaml", "pd/router.yaml.tmpl", 0o644
+	}
+	data, err := l.render(tmpl, templateData{Plan: pp.Roles[0].Plan, PD: pp})
+	if err != nil {
+		return nil, err
+	}
+	return append(files, File{Path: path, Mode: mode, Data: data}), nil
+}

@@ -1,0 +1,199 @@
+package resolve
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Disaggregated is a prefill/decode deployment resolved: one Deployment
+// per pool, each what Assemble makes of the pool's spec.RoleView (so the
+// colocated rules — layout, placement, engine settings, all-to-all backend
+// — apply to each pool unchanged), the connector and the router.
+type Disaggregated struct {
+	// Connector is the KV connector, from vLLM's registry table.
+	Connector vllm.Connector
+	// Transport is the NIXL backend ("ucx").
+	Transport string
+	Router    Router
+	// Roles are the prefill pool then the decode pool.
+	Roles []Role
+}
+
+// Router is where the PD router runs.
+type Router struct {
+	Kind string
+	Node spec.Node
+	Port int
+	// Image is the router's container image for Kubernetes ("": none given).
+	Image string
+}
+
+// Role is one pool, resolved.
+type Role struct {
+	// Name is spec.RolePrefill or spec.RoleDecode.
+	Name string
+	// Deployment is the pool's own deployment: its nodes, layout (Instances
+	// as replicas) and engine settings with the pool's overrides.
+	Deployment *Deployment
+	// KVRole is the connector's kv_role for the pool: kv_producer for
+	// prefill, kv_consumer for decode, as vLLM's NIXL guide writes instances
+	// on different machines (vllm@026c83f9:docs/features/nixl_connector_usage.md,
+	// "Multi-Instance Setup") and the vLLM router's PD guide does
+	// (vllm-project/router@a07dacb3:docs/model-routing/pd-disaggregation.md).
+	// NIXL itself does not act on it ("effectively a placeholder", same
+	// guide), but KVTransferConfig requires one when kv_connector is set.
+	KVRole string
+	// KVTransferConfig is --kv-transfer-config's JSON for the pool.
+	KVTransferConfig string
+	// SideChannels are the NIXL side-channel listeners of each node the
+	// pool uses (nil when the layout cannot be placed: the generator
+	// reports that).
+	SideChannels []SideChannel
+}
+
+// SideChannel is one node's NIXL handshake listeners.
+type SideChannel struct {
+	// Node is the host; Host the address its engines advertise
+	// (VLLM_NIXL_SIDE_CHANNEL_HOST: the node's address, routable from the
+	// other pool, never vLLM's default "localhost").
+	Node spec.Node
+	Host string
+	// BasePort is VLLM_NIXL_SIDE_CHANNEL_PORT; Ports every port the node's
+	// engines listen on (vllm.NixlSidePorts).
+	BasePort int
+	Ports    []int
+	// Primary: the node runs its instance's API server and DP coordinator
+	// (it binds vllm.port and vllm.rpc_port; the other nodes do not).
+	Primary bool
+}
+
+// kvRoles maps a pool to its kv_role (see Role.KVRole).
+var kvRoles = map[string]string{spec.RolePrefill: "kv_producer", spec.RoleDecode: "kv_consumer"}
+
+// AssembleDisaggregated resolves a spec with a disaggregation block from
+// the parts validate resolved and the pools' deployments (Assemble of each
+// RoleView, in spec.Roles order). The result is a copy of the decode
+// pool's deployment — so a stage that reads one engine sees a consistent
+// one — with the whole spec, all nodes, and PD set; stages that handle
+// P/D read PD.Roles.
+func AssembleDisaggregated(d *spec.Deployment, roles []*Deployment) (*Deployment, error) {
+	g := d.Disaggregation
+	if g == nil || len(roles) != len(spec.Roles) {
+		return nil, fieldErr("disaggregation", "a disaggregated deployment needs a prefill and a decode pool", "")
+	}
+	c, ok := vllm.KVConnectorNamed(g.Connector)
+	if !ok {
+		return nil, fieldErr("disaggregation.connector", fmt.Sprintf("unknown KV connector %q", g.Connector), "")
+	}
+	pd := &Disaggregated{Connector: c, Transport: g.Transport, Router: Router{Kind: g.Router.Kind, Port: g.Router.Port, Image: g.Router.Image}}
+	if pd.Transport == "" {
+		pd.Transport = "ucx"
+	}
+	for _, n := range d.Hardware.Nodes {
+		if n.Name == g.Router.Node {
+			pd.Router.Node = n
+		}
+	}
+	for i, name := range spec.Roles {
+		r := Role{Name: name, Deployment: roles[i], KVRole: kvRoles[name]}
+		r.KVTransferConfig = kvTransferConfig(c.Name, r.KVRole)
+		r.SideChannels = sideChannels(roles[i])
+		pd.Roles = append(pd.Roles, r)
+	}
+	out := *roles[len(roles)-1]
+	out.Spec, out.Nodes, out.PD = d, d.Hardware.Nodes, pd
+	return &out, nil
+}
+
+// kvTransferConfig is the --kv-transfer-config JSON: the connector and the
+// role, the two keys KVTransferConfig needs (vllm@9dc49464:vllm/config/kv_transfer.py).
+func kvTransferConfig(connector, role string) string {
+	b, _ := json.Marshal(struct {
+		Connector string `json:"kv_connector"`
+		Role      string `json:"kv_role"`
+	}{connector, role})
+	return string(b)
+}
+
+// sideChannels places the pool's layout (Place, the generator's rule) and
+// lists each used node's side-channel ports from the release's default
+// base, or the pool's own VLLM_NIXL_SIDE_CHANNEL_PORT. Every instance takes whole nodes and no node is in two pools, so
+// one base per release gives disjoint ranges on every host; PortProblems
+// checks them against the other ports a host serves.
+func sideChannels(r *Deployment) []SideChannel {
+	pl, err := Place(r.Layout, r.NodeGPUs(), r.Release)
+	if err != nil {
+		return nil
+	}
+	base := vllm.NixlSideChannelDefaultPort(r.Release.Version)
+	if v, err := strconv.Atoi(strings.TrimSpace(r.Engine.Env[vllm.NixlSideChannelPortEnv])); err == nil && v > 0 && v < 65536 {
+		base = v // the pool's own vllm.env sets it
+	}
+	var out []SideChannel
+	for i, s := range pl.Nodes {
+		if !s.Used || i >= len(r.Nodes) {
+			continue
+		}
+		n := r.Nodes[i]
+		local, start := s.DPLocal, s.DPStart
+		if pl.Spanning {
+			// One engine over several nodes: counted as if all its
+			// workers listened on every node it spans (an over-count).
+			local, start = 1, 0
+		}
+		ports := vllm.NixlSidePorts(r.Release.Version, base, start, local, r.Layout.TP)
+		out = append(out, SideChannel{Node: n, Host: n.Address, BasePort: base, Ports: ports, Primary: s.Rank == 0})
+	}
+	return out
+}
+
+// PortProblem is a port a host would serve twice.
+type PortProblem struct {
+	Node string
+	Port int
+	// What and Other name the two uses ("the router", "the vLLM API port", "the NIXL side channel of prefill").
+	What, Other string
+}
+
+// PortProblems lists every port the deployment's hosts would open twice:
+// the router's, each instance's API and DP RPC ports on its first node, and
+// the side-channel ports of every node.
+func (pd *Disaggregated) PortProblems() []PortProblem {
+	hosts := map[string]map[int]string{}
+	var out []PortProblem
+	claim := func(node string, port int, what string) {
+		if hosts[node] == nil {
+			hosts[node] = map[int]string{}
+		}
+		if prev, ok := hosts[node][port]; ok {
+			out = append(out, PortProblem{Node: node, Port: port, What: what, Other: prev})
+			return
+		}
+		hosts[node][port] = what
+	}
+	if pd.Router.Node.Name != "" {
+		claim(pd.Router.Node.Name, pd.Router.Port, "the router's port")
+	}
+	for _, r := range pd.Roles {
+		v := r.Deployment.Spec.VLLM
+		for _, sc := range r.SideChannels {
+			if sc.Primary {
+				claim(sc.Node.Name, v.Port, r.Name+"'s API port (vllm.port)")
+				if r.Deployment.Layout.DP > 1 {
+					claim(sc.Node.Name, v.RPCPort, r.Name+"'s DP RPC port (vllm.rpc_port)")
+				}
+			}
+			for _, q := range sc.Ports {
+				claim(sc.Node.Name, q, r.Name+"'s NIXL side channel ("+vllm.NixlSideChannelPortEnv+" + rank)")
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Node < out[j].Node })
+	return out
+}

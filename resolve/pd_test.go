@@ -1,0 +1,87 @@
+package resolve
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+const pdExample = "deepseek-v3-pd-32xh20.yaml"
+
+// TestDisaggregatedRoles: each pool is the colocated resolve of its own
+// view (nodes, layout, overrides), with its kv_role and a
+// --kv-transfer-config vLLM's KVTransferConfig reads.
+func TestDisaggregatedRoles(t *testing.T) {
+	r := mustResolve(t, example(t, pdExample))
+	if r.PD == nil || len(r.PD.Roles) != 2 {
+		t.Fatalf("PD = %+v", r.PD)
+	}
+	for i, want := range []struct{ name, kvRole, all2all, node0 string }{
+		{spec.RolePrefill, "kv_producer", "deepep_high_throughput", "node0"},
+		{spec.RoleDecode, "kv_consumer", "deepep_low_latency", "node2"},
+	} {
+		role := r.PD.Roles[i]
+		d := role.Deployment
+		if role.Name != want.name || role.KVRole != want.kvRole {
+			t.Errorf("role %d: %s %s, want %s %s", i, role.Name, role.KVRole, want.name, want.kvRole)
+		}
+		if d.Layout.TP != 1 || d.Layout.DP != 16 || !d.Layout.EP || d.Layout.ReplicaCount() != 1 || len(d.Nodes) != 2 || d.Nodes[0].Name != want.node0 {
+			t.Errorf("%s: layout %+v on %d nodes starting %s", role.Name, d.Layout, len(d.Nodes), d.Nodes[0].Name)
+		}
+		if d.Engine.All2All.Value != want.all2all || d.Engine.All2All.From != SourceSpec {
+			t.Errorf("%s: all2all %+v, want %s from the spec", role.Name, d.Engine.All2All, want.all2all)
+		}
+		var kv map[string]string
+		if err := json.Unmarshal([]byte(role.KVTransferConfig), &kv); err != nil || kv["kv_connector"] != "NixlConnector" || kv["kv_role"] != want.kvRole {
+			t.Errorf("%s: --kv-transfer-config %s (%v)", role.Name, role.KVTransferConfig, err)
+		}
+	}
+	if r.PD.Router.Node.Name != "node0" || r.PD.Router.Port != 8000 {
+		t.Errorf("router %+v", r.PD.Router)
+	}
+	if pre, dec := r.PD.Roles[0].Deployment.Engine, r.PD.Roles[1].Deployment.Engine; pre.MaxNumBatchedTokens.Value != 16384 || dec.MaxNumSeqs.Value != 256 {
+		t.Errorf("pool overrides lost: prefill batched tokens %d, decode max seqs %d", pre.MaxNumBatchedTokens.Value, dec.MaxNumSeqs.Value)
+	}
+}
+
+// TestSideChannelsDisjoint: every engine's side-channel port is unique on
+// its host and meets none of the host's other ports; DP ranks 8-15 of a
+// pool sit on its second node (0.11.0: base 5557, one port per worker).
+func TestSideChannelsDisjoint(t *testing.T) {
+	r := mustResolve(t, example(t, pdExample))
+	if probs := r.PD.PortProblems(); len(probs) != 0 {
+		t.Fatalf("port problems: %+v", probs)
+	}
+	for _, role := range r.PD.Roles {
+		if len(role.SideChannels) != 2 {
+			t.Fatalf("%s: %d side channels", role.Name, len(role.SideChannels))
+		}
+		second := role.SideChannels[1]
+		if second.BasePort != 5557 || len(second.Ports) != 8 || second.Ports[0] != 5565 || second.Host != second.Node.Address {
+			t.Errorf("%s: second node's side channel %+v", role.Name, second)
+		}
+	}
+}
+
+// TestPortProblemsFindTheRouter: a router on an engine's API port is the
+// collision PortProblems reports.
+func TestPortProblemsFindTheRouter(t *testing.T) {
+	d := example(t, pdExample)
+	d.VLLM.Port = d.Disaggregation.Router.Port
+	probs := mustResolve(t, d).PD.PortProblems()
+	if len(probs) != 1 || probs[0].Node != "node0" || probs[0].Port != 8000 || probs[0].Other != "the router's port" {
+		t.Errorf("problems %+v, want the router against node0's API port", probs)
+	}
+}
+
+// TestRouterOnHeadlessNode: a headless node binds no API port, so the
+// router may take vllm.port there.
+func TestRouterOnHeadlessNode(t *testing.T) {
+	d := example(t, pdExample)
+	d.VLLM.Port = d.Disaggregation.Router.Port
+	d.Disaggregation.Router.Node = "node1"
+	if probs := mustResolve(t, d).PD.PortProblems(); len(probs) != 0 {
+		t.Errorf("problems %+v on a headless node", probs)
+	}
+}

@@ -1,0 +1,246 @@
+package validate
+
+import (
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// checkDisaggregation checks a spec with a disaggregation block: no
+// top-level parallelism, the pools' and router's nodes, the connector, then
+// each pool as a colocated deployment of its own (checkPools: the engine
+// rules on its RoleView, reported at the pool's fields), the pairing of
+// the two pools and the hosts' ports; it assembles the P/D deployment.
+func checkDisaggregation(c *checker) {
+	if c.d.Disaggregation == nil {
+		return
+	}
+	checkPDParallelism(c)
+	nodesOK := checkPDNodes(c)
+	checkPDConnector(c)
+	checkPDHybridKV(c)
+	if !nodesOK {
+		return
+	}
+	checkPools(c)
+	if len(c.roles) != len(spec.Roles) {
+		return
+	}
+	checkPDPairing(c)
+	assemblePD(c)
+}
+
+// checkPDParallelism: each pool has its own layout; a top-level one is
+// refused (SPEC125).
+func checkPDParallelism(c *checker) {
+	if _, ok := spec.NodeAt(c.d.Root, p("parallelism"), false); ok {
+		c.errorf(CodePDLayout, p("parallelism"), "move the degrees into disaggregation.prefill.parallelism and disaggregation.decode.parallelism",
+			"a disaggregated deployment has no top-level parallelism: each pool has its own")
+	}
+}
+
+// checkPDNodes: pool and router nodes name hardware.nodes, each node is
+// in one pool at most once; a node in neither pool is a warning (SPEC126).
+// False when a pool's nodes cannot be trusted.
+func checkPDNodes(c *checker) bool {
+	g := c.d.Disaggregation
+	known := map[string]bool{}
+	var names []string
+	for _, n := range c.d.Hardware.Nodes {
+		known[n.Name] = true
+		names = append(names, n.Name)
+	}
+	ok := true
+	owner := map[string]string{}
+	for _, role := range spec.Roles {
+		for i, name := range g.Pool(role).Nodes {
+			path := p("disaggregation", role, "nodes", i)
+			switch {
+			case !known[name]:
+				c.errorf(CodePDNodes, path, suggest(name, names), "%s node %q is not in hardware.nodes", role, name)
+				ok = false
+			case owner[name] != "":
+				c.errorf(CodePDNodes, path, "give each node to one pool, once", "node %q is already a %s node", name, owner[name])
+				ok = false
+			}
+			owner[name] = role
+		}
+	}
+	if r := g.Router.Node; r != "" && !known[r] {
+		c.errorf(CodePDNodes, p("disaggregation", "router", "node"), suggest(r, names), "router node %q is not in hardware.nodes", r)
+	}
+	for i, n := range c.d.Hardware.Nodes {
+		if n.Name != "" && owner[n.Name] == "" {
+			c.warnf(CodePDNodes, p("hardware", "nodes", i, "name"), "add it to disaggregation.prefill.nodes or disaggregation.decode.nodes, or remove it",
+				"node %q is in neither pool: it runs nothing", n.Name)
+		}
+	}
+	return ok && c.ok(p("disaggregation"), p("hardware", "nodes"))
+}
+
+// checkPDConnector: a connector the release registers, for P/D, and one
+// vlaunch writes bundles for (SPEC127).
+func checkPDConnector(c *checker) {
+	path := p("disaggregation", "connector")
+	name := c.d.Disaggregation.Connector
+	if !c.ok(path) || name == "" {
+		return
+	}
+	conn, ok := vllm.KVConnectorNamed(name)
+	switch {
+	case !ok:
+		c.errorf(CodePDConnector, path, "vlaunch writes NixlConnector (connector: nixl)", "unknown KV connector %q: vLLM registers no such name", name)
+		return
+	case conn.Offload:
+		c.errorf(CodePDConnector, path, "use connector: nixl", "%s offloads one engine's KV cache (to host memory or storage): it makes no prefill/decode deployment", conn.Name)
+		return
+	case conn.Name != vllm.NixlConnectorName:
+		c.errorf(CodePDConnector, path, "use connector: nixl", "vlaunch writes prefill/decode bundles for %s only, not %s", vllm.NixlConnectorName, conn.Name)
+		return
+	}
+	if !c.relOK {
+		return
+	}
+	v := c.rel.Version
+	switch conn.In(v) {
+	case vllm.Absent:
+		c.errorf(CodePDConnector, path, "use a vLLM release that registers it", "vLLM %s does not register %s (%s)", c.rel, conn.Name, conn.Citation())
+	case vllm.Maybe:
+		c.add(diag.Info, CodePDConnector, path, "", "whether vLLM %s registers %s is inferred from a merge date, not confirmed (%s)", c.rel, conn.Name, conn.Citation())
+	default:
+		if conn.V0In(v) {
+			c.errorf(CodePDConnector, path, "use a V1 connector such as NixlConnector", "%s is a V0-engine connector in vLLM %s", conn.Name, c.rel)
+		}
+	}
+}
+
+// checkPools runs the engine rules on each pool's RoleView with a checker
+// of its own whose findings point at the pool's fields (poolPaths) and
+// name the pool; a finding the spec's own rules or the other pool already
+// made (a shared vllm setting) is kept once.
+func checkPools(c *checker) {
+	for _, role := range spec.Roles {
+		view := c.d.RoleView(role)
+		rc := &checker{d: view, tainted: c.tainted, schemaErrors: c.schemaErrors, model: c.model, gpu: c.gpu,
+			rel: c.rel, ver: c.ver, notes: c.notes, relOK: c.relOK, cal: c.cal, mapPath: poolPaths(c.d, role), roleName: role}
+		for _, r := range poolRules {
+			r(rc)
+		}
+		for _, d := range rc.ds {
+			if !c.has(d) {
+				c.ds = append(c.ds, d)
+			}
+		}
+		if rc.dep != nil {
+			c.roles = append(c.roles, rc.dep)
+		}
+	}
+}
+
+// has reports a finding already made: same code, path and message, a
+// pool's "ROLE pool: " prefix aside.
+func (c *checker) has(d diag.Diagnostic) bool {
+	for _, e := range c.ds {
+		if e.Code == d.Code && e.Path == d.Path && unprefixed(e.Message) == unprefixed(d.Message) {
+			return true
+		}
+	}
+	return false
+}
+
+func unprefixed(msg string) string {
+	for _, role := range spec.Roles {
+		msg = strings.TrimPrefix(msg, role+" pool: ")
+	}
+	return msg
+}
+
+// assemblePD puts the pools together (resolve.AssembleDisaggregated) and
+// checks the hosts' ports (SPEC129); the deployment is kept only when
+// nothing is an error.
+func assemblePD(c *checker) {
+	if c.schemaErrors || c.ds.HasErrors() || c.model == nil || c.gpu == nil || !c.relOK {
+		return
+	}
+	dep, err := resolve.AssembleDisaggregated(c.d, c.roles)
+	if err != nil {
+		c.errorf(CodeValue, p("disaggregation"), "", "%v", err)
+		return
+	}
+	for _, q := range dep.PD.PortProblems() {
+		path, hint := p("vllm", "port"), "move vllm.port or vllm.rpc_port off the other use"
+		if strings.Contains(q.What+q.Other, "router") {
+			path, hint = p("disaggregation", "router", "port"), "give the router a port no engine on its node uses (e.g. keep 8000 for the router and set vllm.port: 8100)"
+		}
+		c.errorf(CodePDPorts, path, hint, "port %d on node %q is both %s and %s", q.Port, q.Node, q.Other, q.What)
+	}
+	if !c.ds.HasErrors() {
+		c.dep = dep
+	}
+}
+
+// poolPaths maps a path of role's RoleView to where the field is written:
+// the pool's parallelism and instances, its own vllm overrides (extra_args
+// after the top-level ones), and its nodes' indexes in hardware.nodes.
+func poolPaths(d *spec.Deployment, role string) func([]string) []string {
+	idx := d.PoolNodeIndexes(role)
+	topArgs := len(d.VLLM.ExtraArgs)
+	base := p("disaggregation", role)
+	join := func(rest ...string) []string { return append(append([]string{}, base...), rest...) }
+	written := func(rest ...string) bool {
+		_, ok := spec.NodeAt(d.Root, join(rest...), false)
+		return ok
+	}
+	return func(path []string) []string {
+		if len(path) == 0 {
+			return path
+		}
+		switch path[0] {
+		case "parallelism":
+			if len(path) > 1 && path[1] == "replicas" {
+				return join("instances")
+			}
+			return join(path...)
+		case "hardware":
+			if len(path) >= 3 && path[1] == "nodes" {
+				if i, ok := atoi(path[2]); ok && i < len(idx) {
+					out := append([]string{}, path...)
+					out[2] = itoa(idx[i])
+					return out
+				}
+			}
+		case "vllm":
+			return poolVLLMPath(path, topArgs, join, written)
+		}
+		return path
+	}
+}
+
+// poolVLLMPath maps vllm.KEY... to the pool's override when the pool
+// writes it.
+func poolVLLMPath(path []string, topArgs int, join func(...string) []string, written func(...string) bool) []string {
+	if len(path) < 2 {
+		return path
+	}
+	switch path[1] {
+	case "extra_args":
+		if len(path) >= 3 {
+			if i, ok := atoi(path[2]); ok && i >= topArgs {
+				return join(append([]string{"vllm", "extra_args", itoa(i - topArgs)}, path[3:]...)...)
+			}
+		}
+		return path
+	case "env":
+		if len(path) >= 3 && written("vllm", "env", path[2]) {
+			return join(path...)
+		}
+		return path
+	}
+	if written("vllm", path[1]) {
+		return join(path...)
+	}
+	return path
+}

@@ -1,0 +1,99 @@
+package validate
+
+import (
+	"reflect"
+	"strconv"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// checkPDPairing: the two pools' engines must lay the KV cache out so the
+// connector can pair them (SPEC128): tensor sizes, block sizes, KV-cache
+// dtype and speculation, by release (the facts: vllm/facts_pd.go).
+func checkPDPairing(c *checker) {
+	pre, dec := c.roles[0], c.roles[1]
+	v := c.rel.Version
+	pt, dt := pre.Layout.TP, dec.Layout.TP
+	tpPath := c.pdPath("parallelism", "tensor")
+	switch pair := vllm.NixlTPPairing(v, pt, dt); {
+	case pair.NotDivisible:
+		c.errorf(CodePDPairing, tpPath, "make one pool's tensor size a multiple of the other's",
+			"prefill TP %d and decode TP %d: neither divides the other, and NIXL requires it (\"is not divisible by remote tensor parallel size\")", pt, dt)
+	case pair.PrefillLarger && pair.Pairs == vllm.Absent:
+		c.errorf(CodePDPairing, tpPath, "use decode TP >= prefill TP, or a release with "+vllm.NixlTPPairingFix,
+			"prefill TP %d is larger than decode TP %d: vLLM %s's NIXL connector divides by zero at the handshake (vLLM #21576)", pt, dt, c.rel)
+	case pair.PrefillLarger:
+		c.add(diag.Info, CodePDPairing, tpPath, "use decode TP >= prefill TP to be sure",
+			"prefill TP %d is larger than decode TP %d: NIXL pairs them from %s, whose first release is inferred, not confirmed", pt, dt, vllm.NixlTPPairingFix)
+	}
+	pb, db := pre.Engine.BlockSize.Value, dec.Engine.BlockSize.Value
+	bPath := c.pdPath("vllm", "block_size")
+	switch vllm.NixlBlockSizes(v, pb, db) {
+	case vllm.Absent:
+		c.errorf(CodePDPairing, bPath, "use one block size in both pools (or, from #26759, a prefill block that divides the decode block)",
+			"prefill block size %d and decode block size %d: vLLM %s's NIXL connector cannot transfer between them", pb, db, c.rel)
+	case vllm.Maybe:
+		c.add(diag.Info, CodePDPairing, bPath, "use one block size in both pools to be sure",
+			"prefill block size %d and decode block size %d: NIXL transfers between them from #26759 (≈0.12), whose first release is inferred", pb, db)
+	}
+	if pk, dk := pre.Engine.KVCacheDType.Value, dec.Engine.KVCacheDType.Value; pk != dk {
+		c.errorf(CodePDPairing, c.pdPath("vllm", "kv_cache_dtype"), "use one kv_cache_dtype in both pools",
+			"prefill KV cache is %s and decode KV cache is %s: the decode engine reads the prefill engine's blocks as stored", pk, dk)
+	}
+	if !reflect.DeepEqual(pre.Spec.VLLM.Speculative, dec.Spec.VLLM.Speculative) {
+		c.errorf(CodePDPairing, c.pdPath("vllm", "speculative"), "give both pools the same vllm.speculative",
+			"the pools' speculative decoding differs: prefill and decode must use the same speculation configuration (NIXL compatibility matrix)")
+	}
+}
+
+// checkPDHybridKV: a model with sliding-window layers loses the hybrid KV
+// cache manager under a KV connector before #41847: those layers then cache
+// the whole context, as full attention does (SPEC131).
+func checkPDHybridKV(c *checker) {
+	if c.model == nil || !c.relOK || !hasSlidingLayers(c.model) {
+		return
+	}
+	path := p("disaggregation", "connector")
+	msg := "%s has sliding-window layers, and vLLM %s turns the hybrid KV cache manager off when --kv-transfer-config is set: those layers cache the whole context, as full attention does, and the KV cache holds fewer tokens (vLLM #41830)"
+	hint := "expect less KV capacity than colocated, or use a release with " + vllm.HybridKVFix
+	switch vllm.HybridKVWithConnector(c.rel.Version) {
+	case vllm.Absent:
+		c.warnf(CodePDHybridKV, path, hint, msg, c.model.ID, c.rel)
+	case vllm.Maybe:
+		c.add(diag.Info, CodePDHybridKV, path, hint, msg+" (probably: the release that keeps it on, "+vllm.HybridKVFix+", is inferred)", c.model.ID, c.rel)
+	}
+}
+
+func hasSlidingLayers(m *catalog.Model) bool {
+	for i := range m.LayerTypes {
+		if m.IsSlidingLayer(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// pdPath is where a pool setting that must agree is written: the decode
+// pool's override, else the prefill pool's, else the top-level field.
+func (c *checker) pdPath(section, key string) []string {
+	for _, role := range []string{spec.RoleDecode, spec.RolePrefill} {
+		path := p("disaggregation", role, section, key)
+		if _, ok := spec.NodeAt(c.d.Root, path, false); ok {
+			return path
+		}
+	}
+	if section == "parallelism" {
+		return p("disaggregation", spec.RoleDecode, "parallelism")
+	}
+	return p(section, key)
+}
+
+func atoi(s string) (int, bool) {
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n >= 0
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

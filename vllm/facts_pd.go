@@ -1,0 +1,186 @@
+package vllm
+
+import "strings"
+
+// Prefill/decode (P/D) facts of the NIXL connector that lint (VL22x) and
+// validate (the disaggregation rules) both ask, so that each lives here once.
+// Sources: the research note pdResearch (§1.5 side channel, §1.6 timeline,
+// §1.8 compatibility), which cites vLLM's pull requests; vLLM's
+// docs/features/nixl_connector_usage.md (vllm@026c83f9).
+
+// NIXL side-channel variables: the address a prefill engine advertises to
+// decoders in kv_transfer_params (vLLM's default "localhost"), and the
+// handshake base port.
+const (
+	NixlSideChannelHostEnv = "VLLM_NIXL_SIDE_CHANNEL_HOST"
+	NixlSideChannelPortEnv = "VLLM_NIXL_SIDE_CHANNEL_PORT"
+)
+
+// NixlConnectorName is the NIXL connector's registry name.
+const NixlConnectorName = "NixlConnector"
+
+// IsNixl reports a NIXL connector name (NixlConnector and its pull/push
+// successors all start so).
+func IsNixl(name string) bool { return strings.HasPrefix(name, "Nixl") }
+
+// nixlPortMoved is the first release with the side-channel base port 5600:
+// #25056 moved it from 5557 (which kv-events' ZMQ publisher also defaults
+// to), first in v0.11.1 per llm-d/llm-d#668.
+var nixlPortMoved = v0111
+
+// NixlSideChannelDefaultPort is the release's default side-channel base port.
+func NixlSideChannelDefaultPort(v Version) int {
+	if v.Less(nixlPortMoved) {
+		return 5557
+	}
+	return 5600
+}
+
+// nixlPortPerDP is the first release whose handshake listener is one per DP
+// engine (port = base + global DP rank, #26338, merged 2025-11-01); before
+// it, one per worker (base + dp_rank·TP + tp_rank, #19008).
+var nixlPortPerDP = v0120
+
+// NixlSidePorts are the side-channel ports the NIXL engines of one host
+// listen on: the host runs dpLocal DP engines starting at global DP rank
+// dpStart, each of tp workers, with base port base.
+func NixlSidePorts(v Version, base, dpStart, dpLocal, tp int) []int {
+	var ports []int
+	perDP := !v.Less(nixlPortPerDP)
+	for i := 0; i < dpLocal; i++ {
+		r := dpStart + i
+		if perDP {
+			ports = append(ports, base+r)
+			continue
+		}
+		for t := 0; t < tp; t++ {
+			ports = append(ports, base+r*tp+t)
+		}
+	}
+	return ports
+}
+
+// nixlTPPairing is the first release where NIXL pairs a prefill TP larger
+// than the decode TP: #27274 (merged 2025-12-18, ≈v0.14, unconfirmed);
+// before it `p_remote_rank = self.tp_rank // tp_ratio` divides by zero
+// (vLLM #21576). Releases before nixlTPPairingCertain predate the merge
+// for certain.
+var (
+	nixlTPPairing        = v0140
+	nixlTPPairingCertain = v0120
+)
+
+// TPPairing is what a release does with a prefill TP and a decode TP.
+type TPPairing struct {
+	// Pairs: Present the release pairs them; Absent it fails for certain;
+	// Maybe it fails unless the release has a change whose first release
+	// is inferred.
+	Pairs Presence
+	// NotDivisible: neither size divides the other (NIXL asserts it: "is
+	// not divisible by remote tensor parallel size").
+	NotDivisible bool
+	// PrefillLarger: prefill TP above decode TP before #27274.
+	PrefillLarger bool
+}
+
+// NixlTPPairing says whether NIXL in release v pairs prefill TP p with
+// decode TP d (research §1.8: D TP > P TP since #18833, v0.9.1; P TP > D
+// TP since #27274).
+func NixlTPPairing(v Version, p, d int) TPPairing {
+	if p <= 0 || d <= 0 || p == d {
+		return TPPairing{Pairs: Present}
+	}
+	if max(p, d)%min(p, d) != 0 {
+		return TPPairing{Pairs: Absent, NotDivisible: true}
+	}
+	if p > d && v.Less(nixlTPPairing) {
+		if v.Less(nixlTPPairingCertain) {
+			return TPPairing{Pairs: Absent, PrefillLarger: true}
+		}
+		return TPPairing{Pairs: Maybe, PrefillLarger: true}
+	}
+	return TPPairing{Pairs: Present}
+}
+
+// NixlTPPairingFix names the change that lifts PrefillLarger, for hints.
+const NixlTPPairingFix = "#27274 (≈0.14)"
+
+// nixlBlockHetero is the first release whose NIXL transfers between
+// different block sizes (#26759, merged 2025-11-14, ≈v0.12): a prefill
+// block smaller than the decode block, which it divides. Releases before
+// 0.11.1 (0.11.0 was cut 2025-10-02) predate it for certain.
+var (
+	nixlBlockHetero        = v0120
+	nixlBlockHeteroCertain = v0111
+)
+
+// NixlBlockSizes says whether NIXL in release v transfers between prefill
+// block size p and decode block size d: equal sizes always; otherwise p
+// below d and dividing it, from #26759 (research §1.8).
+func NixlBlockSizes(v Version, p, d int) Presence {
+	switch {
+	case p == d || p <= 0 || d <= 0:
+		return Present
+	case p > d || d%p != 0:
+		return Absent
+	case v.Less(nixlBlockHeteroCertain):
+		return Absent
+	case v.Less(nixlBlockHetero):
+		return Maybe
+	}
+	return Present
+}
+
+// KVConnectorNamed finds a connector by its registry name or a short form
+// a spec may use: case-insensitive, with or without the "Connector" suffix
+// ("nixl" is NixlConnector).
+func KVConnectorNamed(name string) (Connector, bool) {
+	if c, ok := KVConnector(name); ok {
+		return c, true
+	}
+	want := strings.TrimSuffix(strings.ToLower(name), "connector")
+	for _, c := range connectorTable {
+		if strings.TrimSuffix(strings.ToLower(c.Name), "connector") == want {
+			return c, true
+		}
+	}
+	return Connector{}, false
+}
+
+// NixlSidePortRule words the release's side-channel port formula for
+// comments and READMEs (see NixlSidePorts).
+func NixlSidePortRule(v Version) string {
+	if v.Less(nixlPortPerDP) {
+		return "base + DP rank × TP + TP rank, one port per worker"
+	}
+	return "base + DP rank, one port per DP engine"
+}
+
+// hybridKVKept is the first release whose KV connectors leave the hybrid
+// KV cache manager on: #41847 (merged 2026-05-06, ≈0.21/0.22, inferred)
+// stopped vLLM from turning it off whenever --kv-transfer-config is set
+// ("Turning off hybrid kv cache manager because `--kv-transfer-config` is
+// set"); NIXL can transfer hybrid caches since #35758 (2026-03-06). With
+// the manager off, sliding-window layers cache the whole context like full
+// attention: more KV memory per token (vLLM #41830). Releases before 0.21
+// predate the merge for certain. Research note pdResearch §1.6/§1.8.
+var (
+	hybridKVKept        = v0220
+	hybridKVKeptCertain = v0210
+)
+
+// HybridKVWithConnector is whether release v keeps the hybrid KV cache
+// manager on for an engine with a KV connector: Absent (off for certain),
+// Maybe (the release that keeps it is inferred), Present.
+func HybridKVWithConnector(v Version) Presence {
+	switch {
+	case v.Less(hybridKVKeptCertain):
+		return Absent
+	case v.Less(hybridKVKept):
+		return Maybe
+	}
+	return Present
+}
+
+// HybridKVFix names the change that keeps the manager on, for hints.
+const HybridKVFix = "#41847 (≈0.22)"
