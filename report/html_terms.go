@@ -75,7 +75,7 @@ func stepTermTables(r *estimate.Report) []termsTable {
 			continue
 		}
 		tp := res.TTFTParts
-		sims.Rows = append(sims.Rows, []string{fmt.Sprintf("%s, %d in / %d out", simLoad(s), s.InputTokens, s.OutputTokens),
+		sims.Rows = append(sims.Rows, []string{scenarioLabel(s),
 			textfmt.Seconds(res.TTFT.Mean), textfmt.Seconds(tp.FrontendS), textfmt.Seconds(tp.QueueS), textfmt.Seconds(tp.PrefillS)})
 	}
 	if len(sims.Rows) > 0 {

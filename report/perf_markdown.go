@@ -89,7 +89,7 @@ func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 			tp := res.TTFTParts
 			parts = fmt.Sprintf("%s / %s / %s", textfmt.Seconds(tp.FrontendS), textfmt.Seconds(tp.QueueS), textfmt.Seconds(tp.PrefillS))
 		}
-		fmt.Fprintf(w, "| %s, %d in / %d out | %s | %s | %s | %s | %.0f | %.0f |\n", simLoad(s), s.InputTokens, s.OutputTokens,
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.0f | %.0f |\n", scenarioLabel(s),
 			ttft, parts, ci, tpot, res.OutputTokPerS, res.TotalTokPerS)
 	}
 }

@@ -74,6 +74,9 @@ func writeSimText(w io.Writer, p *slo.Performance) {
 	for _, s := range p.Simulations {
 		res := s.Result
 		fmt.Fprintf(w, "  simulation: %s, %d in / %d out, %s, seed %d\n", simLoad(s), s.InputTokens, s.OutputTokens, runsText(res), s.Seed)
+		if s.Lengths != "" {
+			fmt.Fprintf(w, "    request lengths: %s\n", s.Lengths)
+		}
 		if res.Truncated {
 			fmt.Fprintf(w, "    cut short: the run reached its work ceiling before it %s; its figures are of its first stretch, not of the whole run\n", cutBefore(s))
 		}
@@ -211,4 +214,14 @@ func ivText(iv sim.Interval) string { return textfmt.Range(iv.Lo, iv.Hi, "s") }
 
 func pctText(p sim.Percentiles) string {
 	return fmt.Sprintf("mean %s · p50 %s · p90 %s · p95 %s · p99 %s", textfmt.Seconds(p.Mean), textfmt.Seconds(p.P50), textfmt.Seconds(p.P90), textfmt.Seconds(p.P95), textfmt.Seconds(p.P99))
+}
+
+// scenarioLabel names a simulated scenario in tables: load, lengths and,
+// when the workload states one, its length distribution.
+func scenarioLabel(s slo.SimScenario) string {
+	l := fmt.Sprintf("%s, %d in / %d out", simLoad(s), s.InputTokens, s.OutputTokens)
+	if s.Lengths != "" {
+		l += " (" + s.Lengths + ")"
+	}
+	return l
 }

@@ -145,6 +145,22 @@ type Workload struct {
 	// output tokens (max_model_len when the workload states no lengths);
 	// max_model_len only limits one request.
 	SessionTokens int `yaml:"session_tokens,omitempty" json:"session_tokens,omitempty"`
+	// Lengths spreads request lengths around InputTokens and OutputTokens,
+	// which stay their means; nil: every request at exactly those lengths,
+	// which collapses the latency tails (TTFT p50 = p99).
+	Lengths *Lengths `yaml:"lengths,omitempty" json:"lengths,omitempty"`
+}
+
+// Lengths is a distribution of request lengths: a benchmark dataset
+// vlaunch knows, or a shape with a coefficient of variation.
+type Lengths struct {
+	// Dataset is sharegpt: the benchmark clients' filtered ShareGPT
+	// (log-normal, cut at 1,024 prompt and 2,048 total tokens).
+	Dataset string `yaml:"dataset,omitempty" json:"dataset,omitempty"`
+	// Distribution is lognormal or uniform, with CV its standard deviation
+	// over its mean (both lengths).
+	Distribution string  `yaml:"distribution,omitempty" json:"distribution,omitempty"`
+	CV           float64 `yaml:"cv,omitempty" json:"cv,omitempty"`
 }
 
 // SLO is what the user needs from the deployment.

@@ -41,6 +41,7 @@ func checkContext(c *checker) {
 	}
 	limit := c.maxLen()
 	c.checkSessionTokens(limit)
+	c.checkLengths()
 	if limit <= 0 || !c.ok(p("workload")) || w.InputTokens+w.OutputTokens <= limit {
 		return
 	}
@@ -64,6 +65,24 @@ func (c *checker) checkSessionTokens(limit int) {
 	if one := w.InputTokens + w.OutputTokens; one > 0 && w.SessionTokens < one {
 		c.errorf(CodeContext, p("workload", "session_tokens"), "a session holds at least one request: drop session_tokens or raise it",
 			"session_tokens %d is less than one request's input + output tokens (%d)", w.SessionTokens, one)
+	}
+}
+
+// checkLengths: a length distribution is a dataset, or a shape with its
+// spread — one of the two, whole.
+func (c *checker) checkLengths() {
+	l := c.d.Workload.Lengths
+	if l == nil || !c.ok(p("workload", "lengths")) {
+		return
+	}
+	path := p("workload", "lengths")
+	switch {
+	case l.Dataset != "" && (l.Distribution != "" || l.CV != 0):
+		c.errorf(CodeValue, path, "keep dataset, or distribution with cv",
+			"workload.lengths names a dataset (%s) and a distribution: a dataset has its own spread", l.Dataset)
+	case l.Dataset == "" && (l.Distribution == "" || l.CV <= 0):
+		c.errorf(CodeValue, path, "e.g. lengths: {distribution: lognormal, cv: 1}, or lengths: {dataset: sharegpt}",
+			"workload.lengths needs a dataset, or a distribution with its cv")
 	}
 }
 

@@ -46,6 +46,16 @@ const ConversationSigma = 0.8
 
 func (l LogNormal) active() bool { return l.Sigma > 0 }
 
+// For is the spread a run with mean lengths in and out draws from: l, or
+// l without its filter when the means sit at the filter's edge (a client
+// told to make long prompts from the dataset does not filter them away).
+func (l LogNormal) For(in, out int) LogNormal {
+	if (l.MaxInput > 0 && float64(in) >= 0.9*float64(l.MaxInput)) || (l.MaxTotal > 0 && in+out >= l.MaxTotal*9/10) {
+		l.MaxInput, l.MaxTotal = 0, 0
+	}
+	return l
+}
+
 // lognormalMu is the μ of ln(length) whose log-normal, truncated to
 // [lo, hi], has mean m (bisection on the truncated mean, which rises with
 // μ). A mean outside (lo, hi) gives the nearest end's μ.
@@ -89,10 +99,8 @@ func newLengthDraw(l LogNormal, in, out int) lengthDraw {
 	if maxIn <= 0 {
 		maxIn = math.Inf(1)
 	}
-	if float64(in) >= 0.9*maxIn || (l.MaxTotal > 0 && in+out >= l.MaxTotal*9/10) {
-		// Means at the filter's edge are not a filtered dataset's (a
-		// client told to make long prompts): no cut.
-		l.MaxInput, l.MaxTotal, maxIn = 0, 0, math.Inf(1)
+	if l = l.For(in, out); l.MaxInput <= 0 {
+		maxIn = math.Inf(1)
 	}
 	maxOut := math.Inf(1)
 	if l.MaxTotal > 0 {

@@ -85,7 +85,10 @@ type SimScenario struct {
 	SustainableRatePerS float64 `json:"sustainable_rate_per_s,omitempty"`
 	Utilization         float64 `json:"utilization,omitempty"`
 	// Burst is the finite run's number of requests (workload.burst_requests).
-	Burst  int        `json:"burst_requests,omitempty"`
-	Seed   uint64     `json:"seed"`
-	Result sim.Result `json:"result"`
+	Burst int `json:"burst_requests,omitempty"`
+	// Lengths names the request-length distribution the run drew from
+	// (workload.lengths; "": every request at the stated lengths).
+	Lengths string     `json:"lengths,omitempty"`
+	Seed    uint64     `json:"seed"`
+	Result  sim.Result `json:"result"`
 }

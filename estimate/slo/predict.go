@@ -143,7 +143,8 @@ func perfInputLengths(in *input.Input) []int { return spec.ScenarioInputLengths(
 func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTokens int, opt Options) SimScenario {
 	w := in.Workload
 	cfg := scenarioConfig(in, sm, kvTokens, inputTokens, opt)
-	sc := SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: cfg.Sessions,
+	_, lengths := lengthSpread(in.Workload, inputTokens, cfg.OutputTokens)
+	sc := SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: cfg.Sessions, Lengths: lengths,
 		RatePerS: w.ArrivalRatePerS, Burst: cfg.Pool, Seed: opt.Seed}
 	if cfg.Sessions > 0 || cfg.Pool > 0 { // a finite run's queue is finite, whatever the rate
 		sc.Result = sim.RunModelReplicated(sm, cfg, opt.Replications)
@@ -218,6 +219,7 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 	running := min(max(1, sessions), sm.S.DP*sim.RunSlots(cfg))
 	dp, _ := sm.DecodeAt(running, float64(inputTokens)+float64(w.OutputTokens)/2)
 	cfg.StaggerS = pf + float64(w.OutputTokens)*dp.TPOTS
+	cfg.Spread, _ = lengthSpread(w, inputTokens, cfg.OutputTokens)
 	ApplyEngine(in, sm.S.Eff, &cfg)
 	burstLoad(in, &cfg)
 	return cfg
