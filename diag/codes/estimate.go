@@ -20,6 +20,7 @@ const (
 	EstLenAboveConfig diag.Code = "EST107"
 	EstKnownGap       diag.Code = "EST108"
 	EstFasterAll2All  diag.Code = "EST201"
+	EstTPAcrossNodes  diag.Code = "EST202"
 	EstLayoutChosen   diag.Code = "EST301"
 )
 
@@ -40,5 +41,6 @@ var estimateEntries = []Entry{
 	{EstLenAboveConfig, "max-model-len-above-config", diag.Error, "max_model_len above the model's max_position_embeddings"},
 	{EstKnownGap, "memory-known-gap", diag.Warning, "Fits as predicted, but not at the low end of a known memory gap"},
 	{EstFasterAll2All, "faster-all2all", diag.Warning, "Another all-to-all backend is predicted to be materially faster"},
+	{EstTPAcrossNodes, "tp-across-nodes", diag.Warning, "Tensor parallelism spans nodes and its all-reduces take a large share of the step"},
 	{EstLayoutChosen, "auto-layout", diag.Info, "The layout `parallelism: auto` chose"},
 }

@@ -23,6 +23,13 @@ func verifyBackend(in *input.Input, p *Performance, b string, opt Options) (stri
 	if !ok {
 		return "", false
 	}
+	return verifyVariant(in, p, alt, opt)
+}
+
+// verifyVariant runs the memory model and Predict on alt as on in and
+// confirms alt serves in's workload at least MaterialGain faster in steady
+// decode with no simulated scenario slower or with a later TTFT P99.
+func verifyVariant(in *input.Input, p *Performance, alt input.Input, opt Options) (string, bool) {
 	m := memory.Estimate(&alt)
 	if !m.Capacity.Fits && memory.Estimate(in).Capacity.Fits {
 		return "", false

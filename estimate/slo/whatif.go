@@ -31,7 +31,8 @@ type Alternative struct {
 
 // alternativeInputs lists the variants worth trying for this deployment:
 // FP8 weights, the other all-to-all backends, one 400 Gbit/s NIC per GPU,
-// TP within a node with DP across nodes, and the combination.
+// TP within a node with DP across nodes, TP within a node with pipeline
+// stages across nodes (when TP spans nodes), and the combination.
 func alternativeInputs(in *input.Input) []Alternative {
 	var out []Alternative
 	add := func(name string, f func(*input.Input)) *Alternative {
@@ -65,6 +66,11 @@ func alternativeInputs(in *input.Input) []Alternative {
 	g, pp := in.Layout.GPUsPerNode, in.Layout.PP
 	if dp := in.Layout.GPUs() / pp / max(1, g); in.Layout.TP != g && g > 1 && dp >= 1 && dp*g*pp == in.Layout.GPUs() && in.Model.TPSplitProblem(g) == "" && blockSplits(in, g, dp) {
 		add(fmt.Sprintf("TP=%d DP=%d", g, dp), func(v *input.Input) { v.Layout.TP, v.Layout.DP = g, dp })
+	}
+	if tp := in.Layout.TP; g > 1 && tp > g && tp%g == 0 && in.Model.TPSplitProblem(g) == "" {
+		// TP across nodes: the same GPUs with TP inside each node and
+		// pipeline stages across them (issue #27).
+		add(fmt.Sprintf("TP=%d PP=%d", g, tp/g*pp), func(v *input.Input) { v.Layout.TP, v.Layout.PP = g, tp/g*pp })
 	}
 	if moeDP && multi && (fp8 || in.All2AllBackend != vllm.BackendDeepEPLowLatency) {
 		dbo := dboWith(in, vllm.BackendDeepEPLowLatency)
