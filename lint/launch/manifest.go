@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mvdan.cc/sh/v3/syntax"
 	"regexp"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ const maxGroupSize = 64
 // ParseManifest reads Kubernetes manifests (several documents allowed) and
 // returns one invocation per vLLM container and, for LeaderWorkerSets, per node.
 func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
-	fe := &frontEnd{file: file}
+	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}}
 	data = validUTF8(data)
 	src := newFileSource(file, data, true)
 	dec := yaml.NewDecoder(bytes.NewReader(src.data))
