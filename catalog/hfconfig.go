@@ -95,13 +95,18 @@ func ReadHFConfigFile(path string) ([]byte, error) {
 	return inputfile.Read(path, MaxHFConfigBytes)
 }
 
-// LoadHFConfig reads and parses a config.json file from disk.
+// LoadHFConfig reads and parses a config.json file from disk, with the
+// hf_quant_config.json next to it when there is one.
 func LoadHFConfig(path string) (*Model, error) {
 	data, err := ReadHFConfigFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParseHFConfig(data)
+	hfq, err := LoadHFQuantConfigNextTo(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseHFConfigWithQuant(data, hfq)
 }
 
 // ParseHFConfig turns a Hugging Face config.json into a Model. It rejects
@@ -112,6 +117,14 @@ func LoadHFConfig(path string) (*Model, error) {
 // as null. A multimodal wrapper (text_config) is read as its language
 // model; see readWrapper.
 func ParseHFConfig(data []byte) (*Model, error) {
+	return ParseHFConfigWithQuant(data, nil)
+}
+
+// ParseHFConfigWithQuant is ParseHFConfig for a checkpoint that also ships
+// a ModelOpt hf_quant_config.json (hfQuant; nil without one). As in vLLM,
+// the file counts only when config.json (or its text_config) has no
+// quantization_config of its own.
+func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	data = pythonJSON(data)
 	var top hfConfig
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -149,6 +162,19 @@ func ParseHFConfig(data []byte) (*Model, error) {
 	c.fillMoE(m)
 	c.fillSliding(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
+	if c.QuantizationConfig != nil {
+		m.Quant.Source = "config.json"
+	} else if hfQuant != nil {
+		q, err := ParseHFQuantConfig(hfQuant)
+		if err != nil {
+			return nil, err
+		}
+		m.Quant = parseQuant(q)
+		m.Quant.Source = HFQuantConfigFile
+	}
+	if m.Quant.Format != "" {
+		m.Quant.Shares = m.computeQuantShares()
+	}
 	m.RopeScaling = parseRope(c.RopeScaling, c.RopeParameters)
 	m.PartialRotaryFactor = partialRotary(c.PartialRotaryFactor, c.RopeParameters, c.ModelType)
 	m.Unmodelled = unmodelledFeatures(w.text, m)
@@ -275,14 +301,9 @@ func parseQuant(q map[string]interface{}) Quantization {
 		}
 	}
 	for _, key := range []string{"modules_to_not_convert", "ignored_layers", "ignore"} {
-		if ms, ok := q[key].([]interface{}); ok {
-			for _, v := range ms {
-				if s, ok := v.(string); ok {
-					out.ModulesNotConverted = append(out.ModulesNotConverted, s)
-				}
-			}
-		}
+		out.ModulesNotConverted = append(out.ModulesNotConverted, stringList(q[key])...)
 	}
+	readQuantFormat(q, &out)
 	return out
 }
 

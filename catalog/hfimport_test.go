@@ -53,19 +53,24 @@ func TestMultimodalWrapperReadsTextConfig(t *testing.T) {
 }
 
 // TestKimiK25WrapperIsItsMLAModel: Kimi-K2.5's text_config is Kimi-K2's
-// MLA MoE; as published (INT4 experts) it is refused for its checkpoint,
-// named as the wrapper's language model, not for lacking hidden_size.
+// MLA MoE; as published its experts are INT4 (compressed-tensors, group 32,
+// symmetric) and everything its ignore list names (attention, shared
+// experts, the dense layer's MLP) stays 16-bit.
 func TestKimiK25WrapperIsItsMLAModel(t *testing.T) {
 	data := readFile(t, "testdata/hf/kimi-k2.5.json")
 	m, err := ParseHFConfig([]byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = m.Modelled()
-	var ue *UnmodelledError
-	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "checkpoint kimi_k2") ||
-		!strings.Contains(err.Error(), `multimodal wrapper "kimi_k25"`) || !strings.Contains(err.Error(), "(4-bit weights)") {
-		t.Fatalf("refusal %v", err)
+	if err := m.Modelled(); err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	q := m.Quant
+	if m.CheckpointDType() != FormatINT4 || q.GroupSize != 32 || q.ZeroPoint || q.Shares == nil {
+		t.Fatalf("quantization %+v", q)
+	}
+	if s := *q.Shares; s.Attention != 0 || s.KVB != 0 || s.DenseMLP != 0 || s.Routed != 1 || s.Shared != 0 {
+		t.Errorf("shares %+v: want only the routed experts INT4", s)
 	}
 	bf16 := editJSON(t, data, func(c map[string]any) { delete(c["text_config"].(map[string]any), "quantization_config") })
 	m, err = ParseHFConfig(bf16)

@@ -117,6 +117,28 @@ type Quantization struct {
 	// WeightBits are the weight bit widths the config states (compressed-
 	// tensors weight groups, GPTQ/AWQ bits); empty when it states none.
 	WeightBits []int `json:"weight_bits,omitempty"`
+
+	// Format is the storage of the quantized modules of a 4-bit checkpoint
+	// (FormatNVFP4, FormatINT4) or ModelOpt FP8 (FormatModelOptFP8); ""
+	// where Method alone says it (fp8, fbgemm_fp8, mxfp4, 8-bit
+	// compressed-tensors) or nothing is quantized.
+	Format string `json:"format,omitempty"`
+	// GroupSize is the number of values sharing one scale (NVFP4 16, INT4
+	// 32 or 128; 0 per output channel).
+	GroupSize int `json:"group_size,omitempty"`
+	// ZeroPoint marks asymmetric INT4: one 4-bit zero point per group.
+	ZeroPoint bool `json:"zero_point,omitempty"`
+	// Algo is ModelOpt's quant_algo (NVFP4, FP8, MIXED_PRECISION …).
+	Algo string `json:"quant_algo,omitempty"`
+	// KVCacheQuantAlgo is ModelOpt's kv_cache_quant_algo (FP8: the
+	// checkpoint ships KV-cache scales).
+	KVCacheQuantAlgo string `json:"kv_cache_quant_algo,omitempty"`
+	// Source is where the quantization was read: "config.json" or
+	// HFQuantConfigFile.
+	Source string `json:"source,omitempty"`
+	// Shares are the quantized shares of each component after the
+	// exclusions, for the 4-bit and ModelOpt formats (nil otherwise).
+	Shares *QuantShares `json:"shares,omitempty"`
 }
 
 // IsMoE reports whether the model has routed experts.
@@ -196,8 +218,12 @@ func (m *Model) QKHeadDim() int {
 }
 
 // CheckpointDType is the storage dtype of the quantized linear weights of the
-// checkpoint as shipped: "fp8", "mxfp4", or the torch dtype ("bf16"/"fp16").
+// checkpoint as shipped: "nvfp4", "int4", "fp8", "mxfp4", or the torch
+// dtype ("bf16"/"fp16").
 func (m *Model) CheckpointDType() string {
+	if f := m.Quant.Format; f != "" {
+		return f
+	}
 	switch m.Quant.Method {
 	case "fp8", "mxfp4":
 		return m.Quant.Method

@@ -142,6 +142,11 @@ func Placement(in *input.Input, s Stage) []Share {
 // 16-bit tensor, but for an unquantized one returns layer.weight and takes
 // W_UK/W_UV as transposed, split views of it: no extra memory.
 func mlaCopiesKept(in *input.Input) bool {
+	if sh := in.Model.Quant.Shares; sh != nil && in.WeightsFromCheckpoint && in.WeightsDType == in.Model.CheckpointDType() {
+		// A 4-bit or ModelOpt checkpoint: kv_b_proj alone decides
+		// (DeepSeek-V3.1-NVFP4 keeps it BF16, quantizing only o_proj).
+		return sh.KVB > 0
+	}
 	r := StorageRule(in, CompAttention)
 	return r.DType != "bf16" && r.DType != "fp16"
 }

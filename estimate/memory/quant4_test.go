@@ -1,0 +1,98 @@
+package memory
+
+import (
+	"math"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
+)
+
+// ckptInput resolves a checkpoint directory of catalog/testdata/ckpt (its
+// config.json with the hf_quant_config.json next to it) on gpu with the
+// layout given, vLLM 0.11.0, weights and KV cache auto.
+func ckptInput(t *testing.T, dir, gpu string, tp, dp int, ep bool) *input.Input {
+	t.Helper()
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/ckpt/" + dir + "/config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Modelled(); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := catalog.LookupGPU(gpu)
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.11.0", Layout: input.Layout{TP: tp, PP: 1, DP: dp, EP: ep, Nodes: 1, GPUsPerNode: tp * dp}}
+	util := 0.9
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 8192}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	return in
+}
+
+// TestDeepSeekNVFP4WeightsPerGPU: nvidia/DeepSeek-V3.1-NVFP4 (the
+// DeepSeek-R1-0528-FP4 recipe: NVFP4 experts and MLPs, BF16 latent
+// attention projections; catalog/testdata/ckpt) at TP4 holds 91.4 GiB of
+// weights per GPU, worked out here by hand; read as BF16 (#23: vlaunch did
+// not read hf_quant_config.json) it was 312 GiB.
+func TestDeepSeekNVFP4WeightsPerGPU(t *testing.T) {
+	in := ckptInput(t, "nvidia--DeepSeek-V3.1-NVFP4", "b200", 4, 1, false)
+	r := Estimate(in)
+	const (
+		h, ql, kvl, nh, tp = 7168.0, 1536.0, 512.0, 128.0, 4.0
+		vocabPerRank       = 32320.0 // 129280 / 4, already a multiple of 64
+		expert             = 3 * h * 2048
+		nvfp4, bf16        = 0.5 + 1.0/16, 2.0
+	)
+	attnBF16 := h*ql + ql + h*(kvl+64) + kvl + // q_a, kv_a and their norms: whole on every rank
+		(ql*nh*192+kvl*nh*256)/tp // q_b, kv_b: split by head
+	oProj := nh * 128 * h / tp
+	want := bf16*(2*vocabPerRank*h+61*attnBF16+58*(h*256+256)+61*2*h+h) +
+		nvfp4*(61*oProj+3*3*h*18432/tp+58*(256+1)*expert/tp)
+	if got := r.PerGPU.WeightsGiB * GiB; math.Abs(got-want)/want > 1e-4 {
+		t.Errorf("weights per GPU %.2f GiB, want %.2f GiB", got/GiB, want/GiB)
+	}
+	if r.WeightsDType != catalog.FormatNVFP4 {
+		t.Errorf("weights dtype %q: estimate/perf reads \"nvfp4\" for its FP4 rate", r.WeightsDType)
+	}
+	for _, w := range r.Weights {
+		if w.Component == CompMLACopies {
+			t.Errorf("MLA copies of a BF16 kv_b_proj: %+v", w)
+		}
+	}
+	t.Logf("DeepSeek-V3.1-NVFP4 TP4: %.2f GiB per GPU", r.PerGPU.WeightsGiB)
+}
+
+// TestKimiINT4WeightsPerGPU: Kimi-K2.5's INT4 experts (compressed-tensors,
+// group 32) over TP8 + EP8 hold the checkpoint's bytes: the experts at
+// 0.5625 B per weight, spread 48 per GPU, the rest BF16 as its ignore list
+// says.
+func TestKimiINT4WeightsPerGPU(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/kimi-k2.5.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := catalog.LookupGPU("h200")
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.11.0", Layout: input.Layout{TP: 8, PP: 1, DP: 1, EP: true, Nodes: 1, GPUsPerNode: 8}}
+	util := 0.9
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 8192}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	r := Estimate(in)
+	var routed WeightTerm
+	for _, w := range r.Weights {
+		switch w.Component {
+		case CompRouted:
+			routed = w
+		case CompAttention, CompShared, CompDenseMLP:
+			if w.DType != "bf16" {
+				t.Errorf("%s stored %s, want bf16 (ignore list)", w.Component, w.DType)
+			}
+		}
+	}
+	const expert = 3 * 7168.0 * 2048
+	if want := 60 * 48 * expert * 0.5625; math.Abs(routed.GiB*GiB-want)/want > 1e-9 || routed.DType != catalog.FormatINT4 {
+		t.Errorf("routed experts %+v, want %.2f GiB of int4", routed, want/GiB)
+	}
+	t.Logf("Kimi INT4 TP8 EP: %.2f GiB per GPU (%.2f GiB of experts)", r.PerGPU.WeightsGiB, routed.GiB)
+}
