@@ -25,6 +25,9 @@ type hfConfig struct {
 	TieWordEmbeddings     *bool    `json:"tie_word_embeddings"`
 	AttentionBias         *bool    `json:"attention_bias"`
 	UseQKNorm             *bool    `json:"use_qk_norm"`
+	QKNormType            string   `json:"qk_norm_type"`
+	RotaryDim             int      `json:"rotary_dim"`
+	UseRoutingBias        *bool    `json:"use_routing_bias"`
 	PartialRotaryFactor   *float64 `json:"partial_rotary_factor"`
 	TorchDType            string   `json:"torch_dtype"`
 	DType                 string   `json:"dtype"`
@@ -177,6 +180,11 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	}
 	m.RopeScaling = parseRope(c.RopeScaling, c.RopeParameters)
 	m.PartialRotaryFactor = partialRotary(c.PartialRotaryFactor, c.RopeParameters, c.ModelType)
+	if m.PartialRotaryFactor == 0 && c.RotaryDim > 0 && c.RotaryDim < m.HeadDim {
+		// MiniMax-M2 states rotary_dim (64 of head_dim 128); vLLM turns it
+		// into partial_rotary_factor.
+		m.PartialRotaryFactor = float64(c.RotaryDim) / float64(m.HeadDim)
+	}
 	m.Unmodelled = unmodelledFeatures(w.text, m)
 	if w.vision != nil && len(m.Unmodelled) == 0 {
 		m.Notes = append(m.Notes, visionNote(m, w))
@@ -226,6 +234,7 @@ func (c *hfConfig) fillAttention(m *Model) {
 	// Qwen3 always normalises q and k; GLM-4.5 says so in use_qk_norm
 	// (true for GLM-4.5, false for GLM-4.5-Air; vLLM's Glm4MoeAttention).
 	m.QKNorm = c.ModelType == "qwen3" || c.ModelType == "qwen3_moe" || (c.UseQKNorm != nil && *c.UseQKNorm)
+	m.QKNormAllHeads = m.QKNorm && c.QKNormType == "per_layer"
 	m.AttentionSinks = c.ModelType == "gpt_oss"
 	if c.KVLoraRank > 0 {
 		m.KVLoraRank, m.QKNopeHeadDim, m.QKRopeHeadDim, m.VHeadDim = c.KVLoraRank, c.QKNopeHeadDim, c.QKRopeHeadDim, c.VHeadDim
@@ -265,6 +274,13 @@ func (c *hfConfig) fillMoE(m *Model) {
 	// glm4_moe.py, Glm4MoE: the gate and its bias in torch.float32).
 	m.ScoreCorrectionBias = c.TopKMethod == "noaux_tc" || c.ModelType == "glm4_moe"
 	m.RouterFP32 = c.ModelType == "glm4_moe"
+	if c.ModelType == "minimax_m2" {
+		// vLLM's MiniMaxM2MoE: the gate is a float32 ReplicatedLinear
+		// without bias, and use_routing_bias adds a float32
+		// e_score_correction_bias (vllm/model_executor/models/minimax_m2.py).
+		m.RouterFP32 = true
+		m.ScoreCorrectionBias = c.UseRoutingBias != nil && *c.UseRoutingBias
+	}
 	m.RouterBias = c.ModelType == "gpt_oss"
 	m.ExpertBias = c.ModelType == "gpt_oss"
 }

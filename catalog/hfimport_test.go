@@ -116,7 +116,6 @@ func TestUnsupportedArchitecturesSayWhatIsMissing(t *testing.T) {
 	for _, tt := range []struct{ file, modelType, lacks, nearest string }{
 		{"deepseek-v4-flash.json", "deepseek_v4", "compressed sparse attention: several compressed KV groups per layer", "deepseek_v32"},
 		{"glm-5.json", "glm_moe_dsa", "GLM-5's MLA + DeepSeek sparse attention layers", "deepseek_v32"},
-		{"minimax-m2.5.json", "minimax_m2", "QK norm over all heads", "GQA MoE (qwen3_moe)"},
 		{"qwen3-next-80b-a3b-thinking.json", "qwen3_next", "linear-attention (Gated DeltaNet) state per sequence", "GQA MoE (qwen3_moe)"},
 		{"nemotron-h-56b-base-8k.json", "nemotron_h", "Mamba-2 state per sequence", "dense GQA (llama)"},
 		{"nemotron-3-nano-30b-a3b.json", "nemotron_h", "Mamba-2 state per sequence", "dense GQA (llama)"},

@@ -37,6 +37,10 @@ type Model struct {
 	PartialRotaryFactor float64 `json:"partial_rotary_factor,omitempty"`
 	// QKNorm marks per-head RMSNorm on q and k (Qwen3, GLM-4.5's use_qk_norm).
 	QKNorm bool `json:"qk_norm,omitempty"`
+	// QKNormAllHeads marks MiniMax-M2's q/k RMSNorm over all heads at once
+	// (qk_norm_type per_layer): weights of num_heads × head_dim and
+	// num_kv_heads × head_dim, sharded over TP (vLLM's MiniMaxText01RMSNormTP).
+	QKNormAllHeads bool `json:"qk_norm_all_heads,omitempty"`
 	// AttentionSinks marks one learned sink per head (gpt-oss).
 	AttentionSinks bool `json:"attention_sinks,omitempty"`
 

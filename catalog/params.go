@@ -88,7 +88,10 @@ func (m *Model) AttentionParams(heads, kvHeads float64) float64 {
 	if m.OProjBias {
 		n += h
 	}
-	if m.QKNorm {
+	switch {
+	case m.QKNormAllHeads:
+		n += (nh + nkv) * hd
+	case m.QKNorm:
 		n += 2 * hd
 	}
 	if m.AttentionSinks {

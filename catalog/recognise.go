@@ -26,6 +26,7 @@ var modelledTypes = map[string]string{
 	"deepseek_v3":  "MLA MoE",
 	"kimi_k2":      "MLA MoE",
 	"deepseek_v32": "MLA MoE with DeepSeek sparse attention (indexer)",
+	"minimax_m2":   "GQA MoE (QK norm over all heads, partial RoPE, fp32 router)",
 }
 
 // ModelledTypes lists the model_type values vlaunch models, sorted.
@@ -73,7 +74,7 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, fmt.Sprintf("model_type %q", t))
 	}
 	for _, k := range unmodelledKeys {
-		if _, ok := raw[k.key]; ok {
+		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) {
 			out = append(out, k.key+": "+k.what)
 		}
 	}
@@ -198,4 +199,20 @@ func (m *Model) MLACacheBytes(elem int) int {
 		return m.KVLoraRank + m.KVLoraRank/indexerQuantBlock*4 + 2*m.QKRopeHeadDim
 	}
 	return (m.KVLoraRank + m.QKRopeHeadDim) * elem
+}
+
+// allSoftmax reports whether a MiniMax attn_type_list marks every layer 1
+// (softmax attention; 0 is lightning attention): MiniMax-M2.7 lists 62
+// ones, MiniMax-Text-01 / M1 mix in zeros.
+func allSoftmax(v json.RawMessage) bool {
+	var types []int
+	if json.Unmarshal(v, &types) != nil || len(types) == 0 {
+		return false
+	}
+	for _, t := range types {
+		if t != 1 {
+			return false
+		}
+	}
+	return true
 }

@@ -13,8 +13,6 @@ var knownGaps = map[string]gap{
 		"MLA MoE with DeepSeek sparse attention (deepseek_v32)"},
 	"glm_moe_dsa": {"GLM-5's MLA + DeepSeek sparse attention layers as vLLM builds them (weights, indexer and cache not yet checked against vLLM's model file)",
 		"MLA MoE with DeepSeek sparse attention (deepseek_v32)"},
-	"minimax_m2": {"MiniMax-M2's attention as vLLM builds it (QK norm over all heads, partial rotary) and its MTP modules, not yet checked against vLLM's model file",
-		"GQA MoE (qwen3_moe)"},
 	"qwen3_next":       {qwenHybrid, "GQA MoE (qwen3_moe)"},
 	"qwen3_5":          {qwenHybrid, "dense GQA (qwen3)"},
 	"qwen3_5_text":     {qwenHybrid, "dense GQA (qwen3)"},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/resolve"
 )
 
@@ -95,4 +96,30 @@ func TestKimiINT4WeightsPerGPU(t *testing.T) {
 		t.Errorf("routed experts %+v, want %.2f GiB of int4", routed, want/GiB)
 	}
 	t.Logf("Kimi INT4 TP8 EP: %.2f GiB per GPU (%.2f GiB of experts)", r.PerGPU.WeightsGiB, routed.GiB)
+}
+
+// TestMiniMaxM2Memory: MiniMax-M2.5 (block FP8) at TP8 on H200: 8 KV heads
+// over 8 ranks is one per GPU, 62 layers × 1 × 128 × (K, V) × 2 B = 31,744 B
+// per token; the gate and its correction bias are float32 as vLLM builds
+// them, the experts FP8 with one fp32 scale per 128×128 block.
+func TestMiniMaxM2Memory(t *testing.T) {
+	in := testinput.Quick(t, resolve.QuickOptions{Model: "minimax-m2.5", GPU: "h200", TP: 8, MaxModelLen: 8192})
+	r := Estimate(in)
+	if r.KVBytesPerToken != 62*1*128*2*2 {
+		t.Errorf("KV bytes per token %d, want %d", r.KVBytesPerToken, 62*128*2*2)
+	}
+	const h, experts = 3072.0, 256.0
+	for _, w := range r.Weights {
+		switch w.Component {
+		case CompRouter:
+			if w.DType != "fp32" || w.ParamsPerGPU != 62*(h*experts+experts) {
+				t.Errorf("router %+v", w)
+			}
+		case CompRouted:
+			if want := 62 * experts * 3 * h * 1536 / 8; w.DType != "fp8" || w.ParamsPerGPU != want {
+				t.Errorf("experts %+v, want %.0f fp8 parameters", w, want)
+			}
+		}
+	}
+	t.Logf("MiniMax-M2.5 FP8 TP8: %.2f GiB weights per GPU, %d KV bytes per token", r.PerGPU.WeightsGiB, r.KVBytesPerToken)
 }
