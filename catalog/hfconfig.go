@@ -84,7 +84,8 @@ type hfConfig struct {
 var nativeModelTypes = map[string]bool{
 	"llama": true, "qwen2": true, "qwen3": true, "qwen2_moe": true, "qwen3_moe": true,
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
-	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true,
+	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true, "glm_moe_dsa": true,
+	"minimax_m2": false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
 }
 
 // MaxHFConfigBytes bounds a config.json read from disk. Real ones are a few

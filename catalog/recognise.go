@@ -27,6 +27,10 @@ var modelledTypes = map[string]string{
 	"kimi_k2":      "MLA MoE",
 	"deepseek_v32": "MLA MoE with DeepSeek sparse attention (indexer)",
 	"minimax_m2":   "GQA MoE (QK norm over all heads, partial RoPE, fp32 router)",
+	// vLLM builds GLM-5 as DeepSeek-V3.2: GlmMoeDsaForCausalLM is an empty
+	// subclass of DeepseekV2ForCausalLM (vllm/model_executor/models/
+	// deepseek_v2.py), MLA with the DSA indexer since index_topk is set.
+	"glm_moe_dsa": "MLA MoE with DeepSeek sparse attention (indexer; GLM-5)",
 }
 
 // ModelledTypes lists the model_type values vlaunch models, sorted.

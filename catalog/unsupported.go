@@ -11,8 +11,6 @@ type gap struct{ lacks, nearest string }
 var knownGaps = map[string]gap{
 	"deepseek_v4": {"compressed sparse attention: several compressed KV groups per layer (compress_ratios), their cache layout and the indexer over them",
 		"MLA MoE with DeepSeek sparse attention (deepseek_v32)"},
-	"glm_moe_dsa": {"GLM-5's MLA + DeepSeek sparse attention layers as vLLM builds them (weights, indexer and cache not yet checked against vLLM's model file)",
-		"MLA MoE with DeepSeek sparse attention (deepseek_v32)"},
 	"qwen3_next":       {qwenHybrid, "GQA MoE (qwen3_moe)"},
 	"qwen3_5":          {qwenHybrid, "dense GQA (qwen3)"},
 	"qwen3_5_text":     {qwenHybrid, "dense GQA (qwen3)"},

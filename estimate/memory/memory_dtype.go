@@ -107,7 +107,7 @@ func notConverted(m *catalog.Model, component string) bool {
 	}
 	n := 0
 	for _, mod := range m.Quant.ModulesNotConverted {
-		if strings.Contains(mod, key) {
+		if namesModule(mod, key) {
 			n++
 		}
 	}
@@ -186,4 +186,30 @@ func blended(q DTypeRule, share float64, act string) DTypeRule {
 	}
 	return DTypeRule{q.DType, share*q.BytesPerParam + (1-share)*bytesBF16,
 		fmt.Sprintf("%s for %.1f%% of the parameters; the rest (the checkpoint's exclusion list) in %s", q.Why, 100*share, act)}
+}
+
+// attentionProjections are what a pattern may name below self_attn and
+// still keep the attention's weights 16-bit; norms, biases and the DSA
+// indexer's small parts (GLM-5-FP8 lists q_a_layernorm, kv_a_layernorm,
+// indexer.k_norm and indexers_proj in every layer) do not.
+var attentionProjections = map[string]bool{"q_proj": true, "k_proj": true, "v_proj": true, "o_proj": true, "qkv_proj": true,
+	"q_a_proj": true, "q_b_proj": true, "kv_a_proj_with_mqa": true, "kv_b_proj": true, "*": true}
+
+// namesModule reports whether an exclusion pattern names the module key
+// (self_attn, shared_expert) itself or one of its weight matrices, not
+// only a norm or bias inside it.
+func namesModule(pattern, key string) bool {
+	i := strings.Index(pattern, key)
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimPrefix(pattern[i+len(key):], "s") // shared_expert(s)
+	rest = strings.TrimPrefix(rest, ".")
+	switch {
+	case rest == "" || rest == "*":
+		return true
+	case key == "self_attn":
+		return attentionProjections[strings.SplitN(rest, ".", 2)[0]]
+	}
+	return !strings.Contains(rest, "norm") && !strings.HasSuffix(rest, "bias")
 }

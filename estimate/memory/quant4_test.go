@@ -123,3 +123,35 @@ func TestMiniMaxM2Memory(t *testing.T) {
 	}
 	t.Logf("MiniMax-M2.5 FP8 TP8: %.2f GiB weights per GPU, %d KV bytes per token", r.PerGPU.WeightsGiB, r.KVBytesPerToken)
 }
+
+// TestGLM5Memory: GLM-5-FP8 is DeepSeek-V3.2's design with its own sizes:
+// each of 78 layers caches the MLA latent (512 + 64) and the indexer's
+// 132 B key, 78 × (656 + 132) B per token with --kv-cache-dtype fp8
+// (fp8_ds_mla), 78 × (1152 + 132) in BF16; the indexer is replicated on
+// every GPU; attention stays block FP8 (the checkpoint's
+// modules_to_not_convert lists only norms, routers and indexer parts).
+func TestGLM5Memory(t *testing.T) {
+	for _, tt := range []struct {
+		kv   string
+		want int64
+	}{{"auto", 78 * (1152 + 132)}, {"fp8", 78 * (656 + 132)}} {
+		in := testinput.Quick(t, resolve.QuickOptions{Model: "glm-5-fp8", GPU: "h200", TP: 8, MaxModelLen: 8192, KVCacheDType: tt.kv, VLLMVersion: "0.11.0"})
+		r := Estimate(in)
+		if r.KVBytesPerToken != tt.want {
+			t.Errorf("kv %s: %d B per token, want %d", tt.kv, r.KVBytesPerToken, tt.want)
+		}
+		for _, w := range r.Weights {
+			switch w.Component {
+			case CompIndexer:
+				if w.ParamsPerGPU != in.Model.ParamCounts().Indexer {
+					t.Errorf("indexer %v per GPU, want all %v", w.ParamsPerGPU, in.Model.ParamCounts().Indexer)
+				}
+			case CompAttention:
+				if w.DType != "fp8" {
+					t.Errorf("attention stored %s, want block fp8", w.DType)
+				}
+			}
+		}
+		t.Logf("GLM-5-FP8 TP8 kv %s: %.2f GiB weights per GPU, %d KV B/token, block %d", tt.kv, r.PerGPU.WeightsGiB, r.KVBytesPerToken, in.BlockSize)
+	}
+}
