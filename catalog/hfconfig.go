@@ -28,6 +28,15 @@ type hfConfig struct {
 	QKNormType            string   `json:"qk_norm_type"`
 	RotaryDim             int      `json:"rotary_dim"`
 	UseRoutingBias        *bool    `json:"use_routing_bias"`
+
+	LinearNumKeyHeads     int      `json:"linear_num_key_heads"`
+	LinearNumValueHeads   int      `json:"linear_num_value_heads"`
+	LinearKeyHeadDim      int      `json:"linear_key_head_dim"`
+	LinearValueHeadDim    int      `json:"linear_value_head_dim"`
+	LinearConvKernelDim   int      `json:"linear_conv_kernel_dim"`
+	FullAttentionInterval int      `json:"full_attention_interval"`
+	AttnOutputGate        *bool    `json:"attn_output_gate"`
+	MambaSSMDType         string   `json:"mamba_ssm_dtype"`
 	PartialRotaryFactor   *float64 `json:"partial_rotary_factor"`
 	TorchDType            string   `json:"torch_dtype"`
 	DType                 string   `json:"dtype"`
@@ -85,6 +94,7 @@ var nativeModelTypes = map[string]bool{
 	"llama": true, "qwen2": true, "qwen3": true, "qwen2_moe": true, "qwen3_moe": true,
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
 	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true, "glm_moe_dsa": true,
+	"qwen3_next": true, "qwen3_5": true, "qwen3_5_moe": true,
 	"minimax_m2": false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
 }
 
@@ -165,6 +175,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillAttention(m)
 	c.fillMoE(m)
 	c.fillSliding(m)
+	c.fillHybrid(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"
@@ -234,7 +245,7 @@ func (c *hfConfig) fillAttention(m *Model) {
 	m.OProjBias = m.AttentionBias && !qkvBiasOnly[c.ModelType]
 	// Qwen3 always normalises q and k; GLM-4.5 says so in use_qk_norm
 	// (true for GLM-4.5, false for GLM-4.5-Air; vLLM's Glm4MoeAttention).
-	m.QKNorm = c.ModelType == "qwen3" || c.ModelType == "qwen3_moe" || (c.UseQKNorm != nil && *c.UseQKNorm)
+	m.QKNorm = c.ModelType == "qwen3" || c.ModelType == "qwen3_moe" || linearAttnFamilies[c.ModelType] || (c.UseQKNorm != nil && *c.UseQKNorm)
 	m.QKNormAllHeads = m.QKNorm && c.QKNormType == "per_layer"
 	m.AttentionSinks = c.ModelType == "gpt_oss"
 	if c.KVLoraRank > 0 {

@@ -115,7 +115,6 @@ func TestWrapperErrorsNameTheWrapper(t *testing.T) {
 func TestUnsupportedArchitecturesSayWhatIsMissing(t *testing.T) {
 	for _, tt := range []struct{ file, modelType, lacks, nearest string }{
 		{"deepseek-v4-flash.json", "deepseek_v4", "compressed sparse attention: several compressed KV groups per layer", "deepseek_v32"},
-		{"qwen3-next-80b-a3b-thinking.json", "qwen3_next", "linear-attention (Gated DeltaNet) state per sequence", "GQA MoE (qwen3_moe)"},
 		{"nemotron-h-56b-base-8k.json", "nemotron_h", "Mamba-2 state per sequence", "dense GQA (llama)"},
 		{"nemotron-3-nano-30b-a3b.json", "nemotron_h", "Mamba-2 state per sequence", "dense GQA (llama)"},
 		{"llama-4-scout-17b-16e-instruct.json", "llama4_text", "chunked local attention (attention_chunk_size)", "GQA MoE (qwen3_moe)"},

@@ -44,6 +44,8 @@ var modelIndex = []modelEntry{
 	// GLM-5 is built by vLLM as DeepSeek-V3.2 (MLA + DSA); card figures per catalog/models/README.md.
 	{"glm-5", "zai-org__GLM-5.json", "zai-org/GLM-5", 744e9, "model card: 744B total, 40B active"},
 	{"glm-5-fp8", "zai-org__GLM-5-FP8.json", "zai-org/GLM-5-FP8", 744e9, "model card: 744B total, 40B active"},
+	// Qwen3-Next: a Gated DeltaNet hybrid (catalog/hybrid.go).
+	{"qwen3-next-80b-a3b", "Qwen__Qwen3-Next-80B-A3B-Thinking.json", "Qwen/Qwen3-Next-80B-A3B-Thinking", 80e9, "model card: 80B total, 3B active"},
 	// MiniMax-M2.5 keeps MiniMax-M2's architecture (catalog/models/README.md).
 	{"minimax-m2.5", "MiniMaxAI__MiniMax-M2.5.json", "MiniMaxAI/MiniMax-M2.5", 230e9, "model card (MiniMax-M2): 230B total, 10B active"},
 }

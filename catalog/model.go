@@ -80,6 +80,12 @@ type Model struct {
 
 	SlidingWindow int      `json:"sliding_window,omitempty"`
 	LayerTypes    []string `json:"layer_types,omitempty"`
+	// GDN is a Gated DeltaNet hybrid's linear-attention layer (its
+	// layer_types say which layers); nil for every other model.
+	GDN *GatedDeltaNet `json:"gated_deltanet,omitempty"`
+	// AttnOutputGate marks full-attention layers whose q_proj also yields
+	// a sigmoid gate per query head (Qwen3-Next, Qwen3.5).
+	AttnOutputGate bool `json:"attn_output_gate,omitempty"`
 
 	// DeepSeek sparse attention (DSA, DeepSeek-V3.2): a lightning indexer
 	// of IndexNHeads heads of IndexHeadDim scores every cached token and

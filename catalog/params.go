@@ -21,7 +21,10 @@ type ParamCounts struct {
 	ExpertPerLayerEach float64 `json:"expert_per_layer_each"`
 	SharedPerLayer     float64 `json:"shared_per_layer"`
 	RouterPerLayer     float64 `json:"router_per_layer"`
-	IndexerPerLayer    float64 `json:"indexer_per_layer,omitempty"`
+	// LinearAttentionPerLayer is one Gated DeltaNet layer (hybrids; their
+	// Attention sums these layers and the full-attention ones).
+	LinearAttentionPerLayer float64 `json:"linear_attention_per_layer,omitempty"`
+	IndexerPerLayer         float64 `json:"indexer_per_layer,omitempty"`
 }
 
 // Active returns the parameters one token touches in a forward pass:
@@ -52,7 +55,9 @@ func (m *Model) ParamCounts() ParamCounts {
 	moe := float64(m.MoELayerCount())
 	dense := float64(m.NumLayers) - moe
 	layers := float64(m.NumLayers)
-	p.Attention = layers * p.AttentionPerLayer
+	lin := float64(m.LinearLayerCount())
+	p.LinearAttentionPerLayer = m.LinearAttentionParams(1)
+	p.Attention = (layers-lin)*p.AttentionPerLayer + lin*p.LinearAttentionPerLayer
 	p.DenseMLP = dense * p.DenseMLPPerLayer
 	p.RoutedExperts = moe * float64(m.NumExperts) * p.ExpertPerLayerEach
 	p.SharedExperts = moe * p.SharedPerLayer
@@ -82,6 +87,9 @@ func (m *Model) AttentionParams(heads, kvHeads float64) float64 {
 	h, nh := float64(m.HiddenSize), heads
 	hd, nkv := float64(m.HeadDim), kvHeads
 	n := h*nh*hd + 2*h*nkv*hd + nh*hd*h
+	if m.AttnOutputGate {
+		n += h * nh * hd // q_proj's gate half
+	}
 	if m.AttentionBias {
 		n += (nh + 2*nkv) * hd
 	}

@@ -31,6 +31,11 @@ var modelledTypes = map[string]string{
 	// subclass of DeepseekV2ForCausalLM (vllm/model_executor/models/
 	// deepseek_v2.py), MLA with the DSA indexer since index_topk is set.
 	"glm_moe_dsa": "MLA MoE with DeepSeek sparse attention (indexer; GLM-5)",
+	// Gated DeltaNet hybrids (catalog/hybrid.go): linear-attention state per
+	// sequence beside the full-attention layers' paged KV cache.
+	"qwen3_next":       "GQA MoE hybrid with Gated DeltaNet linear attention",
+	"qwen3_5_text":     "dense GQA hybrid with Gated DeltaNet linear attention",
+	"qwen3_5_moe_text": "GQA MoE hybrid with Gated DeltaNet linear attention",
 }
 
 // ModelledTypes lists the model_type values vlaunch models, sorted.
@@ -78,12 +83,18 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, fmt.Sprintf("model_type %q", t))
 	}
 	for _, k := range unmodelledKeys {
-		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) {
+		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) {
 			out = append(out, k.key+": "+k.what)
 		}
 	}
+	if m.GDN != nil && !m.GDN.complete() {
+		out = append(out, "linear_num_key_heads, linear_num_value_heads, linear_key_head_dim, linear_value_head_dim, linear_conv_kernel_dim: Gated DeltaNet fields missing or not positive (value heads a multiple of key heads)")
+	}
 	seen := map[string]bool{}
 	for _, lt := range m.LayerTypes {
+		if lt == LayerLinearAttention && m.GDN != nil {
+			continue
+		}
 		if !modelledLayerTypes[lt] && !seen[lt] {
 			seen[lt] = true
 			out = append(out, fmt.Sprintf("layer type %q", lt))
@@ -220,3 +231,7 @@ func allSoftmax(v json.RawMessage) bool {
 	}
 	return true
 }
+
+// gdnKeys are the unmodelledKeys a Gated DeltaNet hybrid's config carries
+// and vlaunch models for its families.
+var gdnKeys = map[string]bool{"linear_num_value_heads": true, "full_attention_interval": true}

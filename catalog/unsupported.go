@@ -11,11 +11,6 @@ type gap struct{ lacks, nearest string }
 var knownGaps = map[string]gap{
 	"deepseek_v4": {"compressed sparse attention: several compressed KV groups per layer (compress_ratios), their cache layout and the indexer over them",
 		"MLA MoE with DeepSeek sparse attention (deepseek_v32)"},
-	"qwen3_next":       {qwenHybrid, "GQA MoE (qwen3_moe)"},
-	"qwen3_5":          {qwenHybrid, "dense GQA (qwen3)"},
-	"qwen3_5_text":     {qwenHybrid, "dense GQA (qwen3)"},
-	"qwen3_5_moe":      {qwenHybrid, "GQA MoE (qwen3_moe)"},
-	"qwen3_5_moe_text": {qwenHybrid, "GQA MoE (qwen3_moe)"},
 	"nemotron_h": {"Mamba-2 state per sequence beside the attention KV cache (hybrid_override_pattern's Mamba layers) and vLLM's hybrid KV-cache manager",
 		"dense GQA (llama) for its attention layers"},
 	"kimi_linear": {"linear-attention (Kimi Delta Attention) state per sequence beside the MLA cache",

@@ -92,6 +92,17 @@ func layerMix(m *catalog.Model, s Stage) (attn, dense, moe int) {
 	return
 }
 
+// linearLayers counts the stage's Gated DeltaNet layers (0 but for hybrids).
+func linearLayers(m *catalog.Model, s Stage) int {
+	n := 0
+	for i := s.First; i < s.End; i++ {
+		if m.IsLinearLayer(i) {
+			n++
+		}
+	}
+	return n
+}
+
 // Placement computes the per-GPU parameter shares of one pipeline stage for
 // the GPU holding the most routed experts (DP ranks are otherwise equal).
 func Placement(in *input.Input, s Stage) []Share {
@@ -109,7 +120,15 @@ func Placement(in *input.Input, s Stage) []Share {
 		out = append(out, share(CompLMHead, max(pc.LMHead, pc.Embedding*boolF(m.TieWordEmbeddings)), vocabPerRank(m.VocabSize, l.TP)*h,
 			fmt.Sprintf("vocabulary split over TP=%d, last pipeline stage", l.TP)))
 	}
-	out = append(out, share(CompAttention, pc.Attention, float64(attnN)*attentionPerRank(m, l.TP), attentionRule(m, l.TP, attnN)))
+	if linN := linearLayers(m, s); linN > 0 {
+		// A Gated DeltaNet hybrid: its linear-attention layers hold their
+		// own projections (split by head) in place of attention.
+		out = append(out, share(CompAttention, pc.Attention,
+			float64(attnN-linN)*attentionPerRank(m, l.TP)+float64(linN)*m.LinearAttentionParams(l.TP),
+			attentionRule(m, l.TP, attnN-linN)+fmt.Sprintf("; %d Gated DeltaNet layers (in_proj, conv1d, out_proj split by head over TP=%d)", linN, l.TP)))
+	} else {
+		out = append(out, share(CompAttention, pc.Attention, float64(attnN)*attentionPerRank(m, l.TP), attentionRule(m, l.TP, attnN)))
+	}
 	if m.IsMLA() && mlaCopiesKept(in) {
 		copies := float64(attnN) * float64(m.KVLoraRank) * headsPerRank(m.NumHeads, l.TP) * float64(m.QKNopeHeadDim+m.VHeadDim)
 		out = append(out, share(CompMLACopies, 0, copies,

@@ -155,3 +155,47 @@ func TestGLM5Memory(t *testing.T) {
 		t.Logf("GLM-5-FP8 TP8 kv %s: %.2f GiB weights per GPU, %d KV B/token, block %d", tt.kv, r.PerGPU.WeightsGiB, r.KVBytesPerToken, in.BlockSize)
 	}
 }
+
+// TestGatedDeltaNetStatePerSequence: Qwen3-Next-80B-A3B at TP4 on H100.
+// Only the 12 full-attention layers cache tokens: 12 × 2 (K, V) × 1 KV
+// head per GPU × 256 × 2 B = 12,288 B per token. Each of the 36 Gated
+// DeltaNet layers holds, per sequence and GPU, a conv state of (8192 / 4)
+// × 3 and a recurrent state of (32 / 4) × 128 × 128 values in BF16
+// (vLLM's gated_delta_net_state_shape; Qwen3-Next sets no
+// mamba_ssm_dtype): 36 × (6,144 + 131,072) × 2 B = 9,879,552 B per
+// sequence, whatever its length. A max-length sequence costs both; every
+// model without linear layers keeps a zero state term.
+func TestGatedDeltaNetStatePerSequence(t *testing.T) {
+	in := testinput.Quick(t, resolve.QuickOptions{Model: "qwen3-next-80b-a3b", GPU: "h100", TP: 4, MaxModelLen: 8192})
+	r := Estimate(in)
+	const perToken, state = 12 * 2 * 1 * 256 * 2, 36 * (2048*3 + 8*128*128) * 2
+	if r.KVBytesPerToken != perToken || r.KV.StateBytesPerSeq != state || r.KV.Layers != 12 || r.KV.LinearLayers != 36 {
+		t.Fatalf("KV %+v, want %d B/token and %d B/sequence", r.KV, perToken, state)
+	}
+	if want := int64(perToken*roundUp(8192, in.BlockSize) + state); r.Capacity.SeqBytes != want {
+		t.Errorf("sequence bytes %d, want %d", r.Capacity.SeqBytes, want)
+	}
+	pool := float64(r.NumBlocks) * float64(in.BlockSize) * perToken
+	if want := pool / float64(r.Capacity.SeqBytes); math.Abs(r.Capacity.MaxSeqsPerRankExact-want) > 1e-9 {
+		t.Errorf("max sequences %v, want %v", r.Capacity.MaxSeqsPerRankExact, want)
+	}
+	// Weights: the 36 linear layers' projections split by head, the 12
+	// full-attention layers' as GQA's.
+	var attn float64
+	for _, w := range r.Weights {
+		if w.Component == CompAttention {
+			attn = w.ParamsPerGPU
+		}
+	}
+	m := in.Model
+	if want := 12*m.AttentionParams(4, 1) + 36*m.LinearAttentionParams(4); attn != want {
+		t.Errorf("attention per GPU %v, want %v", attn, want)
+	}
+	t.Logf("Qwen3-Next TP4 H100: %.2f GiB weights, %d B/token, %.2f MiB state per sequence, %.1f max-length sequences", r.PerGPU.WeightsGiB, r.KVBytesPerToken, float64(state)/(1<<20), r.Capacity.MaxSeqsPerRankExact)
+	for _, id := range []string{"llama-3.1-8b", "deepseek-v3", "gpt-oss-120b"} {
+		o := Estimate(testinput.Quick(t, resolve.QuickOptions{Model: id, GPU: "h200", TP: 8, MaxModelLen: 8192}))
+		if o.KV.StateBytesPerSeq != 0 || o.KV.LinearLayers != 0 {
+			t.Errorf("%s: state %+v", id, o.KV)
+		}
+	}
+}
