@@ -29,17 +29,28 @@ type hfConfig struct {
 	RotaryDim             int      `json:"rotary_dim"`
 	UseRoutingBias        *bool    `json:"use_routing_bias"`
 
-	LinearNumKeyHeads     int      `json:"linear_num_key_heads"`
-	LinearNumValueHeads   int      `json:"linear_num_value_heads"`
-	LinearKeyHeadDim      int      `json:"linear_key_head_dim"`
-	LinearValueHeadDim    int      `json:"linear_value_head_dim"`
-	LinearConvKernelDim   int      `json:"linear_conv_kernel_dim"`
-	FullAttentionInterval int      `json:"full_attention_interval"`
-	AttnOutputGate        *bool    `json:"attn_output_gate"`
-	MambaSSMDType         string   `json:"mamba_ssm_dtype"`
-	PartialRotaryFactor   *float64 `json:"partial_rotary_factor"`
-	TorchDType            string   `json:"torch_dtype"`
-	DType                 string   `json:"dtype"`
+	LinearNumKeyHeads     int    `json:"linear_num_key_heads"`
+	LinearNumValueHeads   int    `json:"linear_num_value_heads"`
+	LinearKeyHeadDim      int    `json:"linear_key_head_dim"`
+	LinearValueHeadDim    int    `json:"linear_value_head_dim"`
+	LinearConvKernelDim   int    `json:"linear_conv_kernel_dim"`
+	FullAttentionInterval int    `json:"full_attention_interval"`
+	AttnOutputGate        *bool  `json:"attn_output_gate"`
+	MambaSSMDType         string `json:"mamba_ssm_dtype"`
+
+	HybridOverridePattern           string   `json:"hybrid_override_pattern"`
+	MambaNumHeads                   int      `json:"mamba_num_heads"`
+	MambaHeadDim                    int      `json:"mamba_head_dim"`
+	SSMStateSize                    int      `json:"ssm_state_size"`
+	NGroups                         int      `json:"n_groups"`
+	ConvKernel                      int      `json:"conv_kernel"`
+	UseConvBias                     *bool    `json:"use_conv_bias"`
+	MambaSSMCacheDType              string   `json:"mamba_ssm_cache_dtype"`
+	AttentionHeadDim                int      `json:"attention_head_dim"`
+	MoESharedExpertIntermediateSize int      `json:"moe_shared_expert_intermediate_size"`
+	PartialRotaryFactor             *float64 `json:"partial_rotary_factor"`
+	TorchDType                      string   `json:"torch_dtype"`
+	DType                           string   `json:"dtype"`
 
 	QLoraRank     *int `json:"q_lora_rank"`
 	KVLoraRank    int  `json:"kv_lora_rank"`
@@ -94,7 +105,7 @@ var nativeModelTypes = map[string]bool{
 	"llama": true, "qwen2": true, "qwen3": true, "qwen2_moe": true, "qwen3_moe": true,
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
 	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true, "glm_moe_dsa": true,
-	"qwen3_next": true, "qwen3_5": true, "qwen3_5_moe": true,
+	"qwen3_next": true, "qwen3_5": true, "qwen3_5_moe": true, "nemotron_h": true,
 	"minimax_m2": false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
 }
 
@@ -176,6 +187,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillMoE(m)
 	c.fillSliding(m)
 	c.fillHybrid(m)
+	c.fillMamba(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"

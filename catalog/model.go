@@ -83,6 +83,14 @@ type Model struct {
 	// GDN is a Gated DeltaNet hybrid's linear-attention layer (its
 	// layer_types say which layers); nil for every other model.
 	GDN *GatedDeltaNet `json:"gated_deltanet,omitempty"`
+	// HybridPattern is Nemotron-H's hybrid_override_pattern, one character
+	// per layer (M Mamba-2, * attention, - MLP, E experts); "" otherwise.
+	HybridPattern string `json:"hybrid_override_pattern,omitempty"`
+	// Mamba is the Mamba-2 mixer of the pattern's M layers (nil otherwise).
+	Mamba *Mamba2 `json:"mamba,omitempty"`
+	// NonGatedFFN marks MLPs and experts of two matrices (up, relu², down;
+	// Nemotron-H) where the others have three (gate, up, down).
+	NonGatedFFN bool `json:"non_gated_ffn,omitempty"`
 	// AttnOutputGate marks full-attention layers whose q_proj also yields
 	// a sigmoid gate per query head (Qwen3-Next, Qwen3.5).
 	AttnOutputGate bool `json:"attn_output_gate,omitempty"`
@@ -161,6 +169,9 @@ func (m *Model) IsMLA() bool { return m.KVLoraRank > 0 }
 // following DeepSeek's first_k_dense_replace / moe_layer_freq rule (other
 // MoE families put experts in every layer).
 func (m *Model) IsMoELayer(i int) bool {
+	if m.HybridPattern != "" {
+		return m.IsMoE() && m.layerKind(i) == 'E'
+	}
 	if !m.IsMoE() || i < m.FirstKDenseReplace {
 		return false
 	}

@@ -36,6 +36,9 @@ var modelledTypes = map[string]string{
 	"qwen3_next":       "GQA MoE hybrid with Gated DeltaNet linear attention",
 	"qwen3_5_text":     "dense GQA hybrid with Gated DeltaNet linear attention",
 	"qwen3_5_moe_text": "GQA MoE hybrid with Gated DeltaNet linear attention",
+	// Nemotron-H (catalog/mamba.go): Mamba-2, attention, MLP and MoE layers
+	// as hybrid_override_pattern spells them.
+	"nemotron_h": "Mamba-2 / attention / MLP / MoE hybrid (hybrid_override_pattern)",
 }
 
 // ModelledTypes lists the model_type values vlaunch models, sorted.
@@ -83,9 +86,12 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, fmt.Sprintf("model_type %q", t))
 	}
 	for _, k := range unmodelledKeys {
-		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) {
+		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.Mamba != nil && mambaKeys[k.key]) {
 			out = append(out, k.key+": "+k.what)
 		}
+	}
+	if p := m.mambaProblem(present(raw["moe_latent_size"])); p != "" {
+		out = append(out, p)
 	}
 	if m.GDN != nil && !m.GDN.complete() {
 		out = append(out, "linear_num_key_heads, linear_num_value_heads, linear_key_head_dim, linear_value_head_dim, linear_conv_kernel_dim: Gated DeltaNet fields missing or not positive (value heads a multiple of key heads)")
@@ -235,3 +241,7 @@ func allSoftmax(v json.RawMessage) bool {
 // gdnKeys are the unmodelledKeys a Gated DeltaNet hybrid's config carries
 // and vlaunch models for its families.
 var gdnKeys = map[string]bool{"linear_num_value_heads": true, "full_attention_interval": true}
+
+// mambaKeys are the unmodelledKeys a Nemotron-H config carries and vlaunch
+// models for it.
+var mambaKeys = map[string]bool{"hybrid_override_pattern": true, "ssm_state_size": true, "mamba_d_state": true}

@@ -11,8 +11,9 @@ type gap struct{ lacks, nearest string }
 var knownGaps = map[string]gap{
 	"deepseek_v4": {"compressed sparse attention: several compressed KV groups per layer (compress_ratios), their cache layout and the indexer over them",
 		"MLA MoE with DeepSeek sparse attention (deepseek_v32)"},
-	"nemotron_h": {"Mamba-2 state per sequence beside the attention KV cache (hybrid_override_pattern's Mamba layers) and vLLM's hybrid KV-cache manager",
-		"dense GQA (llama) for its attention layers"},
+	// Only Nemotron-H configs refused for what mambaProblem names reach here.
+	"nemotron_h": {"latent MoE (moe_latent_size: experts in a narrower space behind fc1/fc2 latent projections, Nemotron-3 Super/Ultra) and any hybrid_override_pattern or Mamba-2 field it cannot read",
+		"Nemotron-H without latent MoE (nemotron_h)"},
 	"kimi_linear": {"linear-attention (Kimi Delta Attention) state per sequence beside the MLA cache",
 		"MLA MoE (deepseek_v3)"},
 	"minimax_m1":       {lightning, "GQA MoE (mixtral)"},

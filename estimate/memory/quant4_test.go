@@ -199,3 +199,34 @@ func TestGatedDeltaNetStatePerSequence(t *testing.T) {
 		}
 	}
 }
+
+// TestMambaStatePerSequence: Nemotron-3 Nano (BF16) on one H100. Only its 6
+// attention layers cache tokens: 6 × 2 (K, V) × 2 KV heads × 128 × 2 B =
+// 6,144 B per token. Each of its 23 Mamba-2 layers holds per sequence a
+// conv state of 3 × (4096 + 2·8·128) BF16 values and a temporal state of
+// 64 × 64 × 128 float32 values (the config's mamba_ssm_cache_dtype, which
+// vLLM's Nemotron-H hook applies): 23 × (36,864 + 2,097,152) B.
+func TestMambaStatePerSequence(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/nemotron-3-nano-30b-a3b.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := catalog.LookupGPU("h100")
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.11.0", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+	util := 0.9
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 32768}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	r := Estimate(in)
+	const perToken, state = 6 * 2 * 2 * 128 * 2, 23 * (3*(4096+2048)*2 + 64*64*128*4)
+	if r.KVBytesPerToken != perToken || r.KV.StateBytesPerSeq != state || r.KV.MambaLayers != 23 || r.KV.Layers != 6 {
+		t.Fatalf("KV %+v, want %d B/token, %d B/sequence", r.KV, perToken, state)
+	}
+	if want := int64(perToken*roundUp(32768, in.BlockSize) + state); r.Capacity.SeqBytes != want {
+		t.Errorf("sequence bytes %d, want %d", r.Capacity.SeqBytes, want)
+	}
+	if got, want := r.ParamsPerGPU, m.ParamCounts().Total; math.Abs(got-want)/want > 0.001 {
+		t.Errorf("params on the one GPU %.4gB, want the model's %.4gB", got/1e9, want/1e9)
+	}
+	t.Logf("Nemotron-3 Nano H100: %.2f GiB weights, %d B/token, %.1f MiB state per sequence, %.1f sequences of 32K", r.PerGPU.WeightsGiB, r.KVBytesPerToken, float64(state)/(1<<20), r.Capacity.MaxSeqsPerRankExact)
+}
