@@ -38,19 +38,23 @@ type hfConfig struct {
 	AttnOutputGate        *bool  `json:"attn_output_gate"`
 	MambaSSMDType         string `json:"mamba_ssm_dtype"`
 
-	HybridOverridePattern           string   `json:"hybrid_override_pattern"`
-	MambaNumHeads                   int      `json:"mamba_num_heads"`
-	MambaHeadDim                    int      `json:"mamba_head_dim"`
-	SSMStateSize                    int      `json:"ssm_state_size"`
-	NGroups                         int      `json:"n_groups"`
-	ConvKernel                      int      `json:"conv_kernel"`
-	UseConvBias                     *bool    `json:"use_conv_bias"`
-	MambaSSMCacheDType              string   `json:"mamba_ssm_cache_dtype"`
-	AttentionHeadDim                int      `json:"attention_head_dim"`
-	MoESharedExpertIntermediateSize int      `json:"moe_shared_expert_intermediate_size"`
-	PartialRotaryFactor             *float64 `json:"partial_rotary_factor"`
-	TorchDType                      string   `json:"torch_dtype"`
-	DType                           string   `json:"dtype"`
+	HybridOverridePattern           string `json:"hybrid_override_pattern"`
+	MambaNumHeads                   int    `json:"mamba_num_heads"`
+	MambaHeadDim                    int    `json:"mamba_head_dim"`
+	SSMStateSize                    int    `json:"ssm_state_size"`
+	NGroups                         int    `json:"n_groups"`
+	ConvKernel                      int    `json:"conv_kernel"`
+	UseConvBias                     *bool  `json:"use_conv_bias"`
+	MambaSSMCacheDType              string `json:"mamba_ssm_cache_dtype"`
+	AttentionHeadDim                int    `json:"attention_head_dim"`
+	MoESharedExpertIntermediateSize int    `json:"moe_shared_expert_intermediate_size"`
+
+	IntermediateSizeMLP    int      `json:"intermediate_size_mlp"`
+	InterleaveMoELayerStep int      `json:"interleave_moe_layer_step"`
+	AttentionChunkSize     int      `json:"attention_chunk_size"`
+	PartialRotaryFactor    *float64 `json:"partial_rotary_factor"`
+	TorchDType             string   `json:"torch_dtype"`
+	DType                  string   `json:"dtype"`
 
 	QLoraRank     *int `json:"q_lora_rank"`
 	KVLoraRank    int  `json:"kv_lora_rank"`
@@ -105,7 +109,7 @@ var nativeModelTypes = map[string]bool{
 	"llama": true, "qwen2": true, "qwen3": true, "qwen2_moe": true, "qwen3_moe": true,
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
 	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true, "glm_moe_dsa": true,
-	"qwen3_next": true, "qwen3_5": true, "qwen3_5_moe": true, "nemotron_h": true,
+	"qwen3_next": true, "qwen3_5": true, "qwen3_5_moe": true, "nemotron_h": true, "llama4": true, "llama4_text": true,
 	"minimax_m2": false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
 }
 
@@ -188,6 +192,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillSliding(m)
 	c.fillHybrid(m)
 	c.fillMamba(m)
+	c.fillLlama4(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"

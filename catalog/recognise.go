@@ -39,6 +39,8 @@ var modelledTypes = map[string]string{
 	// Nemotron-H (catalog/mamba.go): Mamba-2, attention, MLP and MoE layers
 	// as hybrid_override_pattern spells them.
 	"nemotron_h": "Mamba-2 / attention / MLP / MoE hybrid (hybrid_override_pattern)",
+	// Llama 4 (catalog/llama4.go), chunked layers sized as full attention.
+	"llama4_text": "GQA MoE interleaved with dense layers, shared expert (Llama 4)",
 }
 
 // ModelledTypes lists the model_type values vlaunch models, sorted.
@@ -86,7 +88,7 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, fmt.Sprintf("model_type %q", t))
 	}
 	for _, k := range unmodelledKeys {
-		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.Mamba != nil && mambaKeys[k.key]) {
+		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) {
 			out = append(out, k.key+": "+k.what)
 		}
 	}

@@ -18,8 +18,6 @@ var knownGaps = map[string]gap{
 		"MLA MoE (deepseek_v3)"},
 	"minimax_m1":       {lightning, "GQA MoE (mixtral)"},
 	"minimax_text_01":  {lightning, "GQA MoE (mixtral)"},
-	"llama4":           {llama4Gap, "GQA MoE (qwen3_moe)"},
-	"llama4_text":      {llama4Gap, "GQA MoE (qwen3_moe)"},
 	"gemma3":           {gemmaGap, gemmaNearest},
 	"gemma3_text":      {gemmaGap, gemmaNearest},
 	"gemma4":           {gemmaGap, gemmaNearest},
@@ -36,9 +34,7 @@ var knownGaps = map[string]gap{
 }
 
 const (
-	qwenHybrid   = "linear-attention (Gated DeltaNet) state per sequence beside the full-attention KV cache, and vLLM's hybrid KV-cache manager that pages both"
 	lightning    = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
-	llama4Gap    = "chunked local attention (attention_chunk_size) with no-RoPE global layers, and MoE interleaved with dense layers (interleave_moe_layer_step) with a shared expert"
 	gemmaNearest = "GQA with sliding-window layers (gpt_oss)"
 	gemmaGap     = "Gemma's interleaved local (sliding-window) and global attention as vLLM builds it, with its own norms, not yet checked against vLLM's model file"
 )

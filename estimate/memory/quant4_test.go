@@ -230,3 +230,39 @@ func TestMambaStatePerSequence(t *testing.T) {
 	}
 	t.Logf("Nemotron-3 Nano H100: %.2f GiB weights, %d B/token, %.1f MiB state per sequence, %.1f sequences of 32K", r.PerGPU.WeightsGiB, r.KVBytesPerToken, float64(state)/(1<<20), r.Capacity.MaxSeqsPerRankExact)
 }
+
+// TestLlama4Memory: Llama-4 Maverick (BF16) at TP8 on H200: every one of
+// its 48 layers caches KV as full attention (chunked local attention sized
+// conservatively, catalog/llama4.go): 48 × 2 × 1 KV head per GPU × 128 ×
+// 2 B = 24,576 B per token; its 24 MoE layers hold 128 experts and a shared
+// expert, the other 24 a dense MLP, each split over TP.
+func TestLlama4Memory(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/llama-4-maverick-17b-128e-instruct.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := catalog.LookupGPU("h200")
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.11.0", Layout: input.Layout{TP: 8, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 8}}
+	util := 0.9
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 32768}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	r := Estimate(in)
+	if r.KVBytesPerToken != 48*2*1*128*2 || r.KV.StateBytesPerSeq != 0 {
+		t.Errorf("KV %+v", r.KV)
+	}
+	const h = 5120.0
+	for _, w := range r.Weights {
+		switch w.Component {
+		case CompDenseMLP:
+			if want := 24 * 3 * h * 16384 / 8; w.ParamsPerGPU != want {
+				t.Errorf("dense MLP %v, want %v", w.ParamsPerGPU, want)
+			}
+		case CompRouted:
+			if want := 24 * 128 * 3 * h * 8192 / 8; w.ParamsPerGPU != want {
+				t.Errorf("experts %v, want %v", w.ParamsPerGPU, want)
+			}
+		}
+	}
+	t.Logf("Llama-4 Maverick BF16 TP8 H200: %.2f GiB weights per GPU, %d KV B/token", r.PerGPU.WeightsGiB, r.KVBytesPerToken)
+}
