@@ -52,6 +52,7 @@ type hfConfig struct {
 	IntermediateSizeMLP    int      `json:"intermediate_size_mlp"`
 	InterleaveMoELayerStep int      `json:"interleave_moe_layer_step"`
 	AttentionChunkSize     int      `json:"attention_chunk_size"`
+	SlidingWindowPattern   int      `json:"sliding_window_pattern"`
 	PartialRotaryFactor    *float64 `json:"partial_rotary_factor"`
 	TorchDType             string   `json:"torch_dtype"`
 	DType                  string   `json:"dtype"`
@@ -109,7 +110,7 @@ var nativeModelTypes = map[string]bool{
 	"llama": true, "qwen2": true, "qwen3": true, "qwen2_moe": true, "qwen3_moe": true,
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
 	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true, "glm_moe_dsa": true,
-	"qwen3_next": true, "qwen3_5": true, "qwen3_5_moe": true, "nemotron_h": true, "llama4": true, "llama4_text": true,
+	"qwen3_next": true, "qwen3_5": true, "qwen3_5_moe": true, "nemotron_h": true, "llama4": true, "llama4_text": true, "gemma3": true, "gemma3_text": true,
 	"minimax_m2": false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
 }
 
@@ -163,6 +164,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.gemma3Defaults()
 	if err := c.check(w); err != nil {
 		return nil, err
 	}
@@ -262,7 +264,7 @@ func (c *hfConfig) fillAttention(m *Model) {
 	m.OProjBias = m.AttentionBias && !qkvBiasOnly[c.ModelType]
 	// Qwen3 always normalises q and k; GLM-4.5 says so in use_qk_norm
 	// (true for GLM-4.5, false for GLM-4.5-Air; vLLM's Glm4MoeAttention).
-	m.QKNorm = c.ModelType == "qwen3" || c.ModelType == "qwen3_moe" || linearAttnFamilies[c.ModelType] || (c.UseQKNorm != nil && *c.UseQKNorm)
+	m.QKNorm = c.ModelType == "qwen3" || c.ModelType == "qwen3_moe" || c.ModelType == "gemma3_text" || linearAttnFamilies[c.ModelType] || (c.UseQKNorm != nil && *c.UseQKNorm)
 	m.QKNormAllHeads = m.QKNorm && c.QKNormType == "per_layer"
 	m.AttentionSinks = c.ModelType == "gpt_oss"
 	if c.KVLoraRank > 0 {

@@ -198,10 +198,13 @@ func (m *Model) FFNMatrices() float64 {
 }
 
 // NormsPerLayer is the RMSNorms of one decoder layer: before attention and
-// before the MLP (2), or one before Nemotron-H's single mixer.
+// before the MLP (2), one before Nemotron-H's single mixer, four in Gemma 3.
 func (m *Model) NormsPerLayer() int {
-	if m.HybridPattern != "" {
+	switch {
+	case m.HybridPattern != "":
 		return 1
+	case m.ModelType == "gemma3_text":
+		return 4 // input, post-attention, pre- and post-feedforward
 	}
 	return 2
 }

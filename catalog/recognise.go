@@ -41,6 +41,8 @@ var modelledTypes = map[string]string{
 	"nemotron_h": "Mamba-2 / attention / MLP / MoE hybrid (hybrid_override_pattern)",
 	// Llama 4 (catalog/llama4.go), chunked layers sized as full attention.
 	"llama4_text": "GQA MoE interleaved with dense layers, shared expert (Llama 4)",
+	// Gemma 3 (catalog/gemma3.go): sliding-window layers as gpt-oss's.
+	"gemma3_text": "dense GQA with sliding-window layers and QK norm (Gemma 3)",
 }
 
 // ModelledTypes lists the model_type values vlaunch models, sorted.

@@ -18,8 +18,6 @@ var knownGaps = map[string]gap{
 		"MLA MoE (deepseek_v3)"},
 	"minimax_m1":       {lightning, "GQA MoE (mixtral)"},
 	"minimax_text_01":  {lightning, "GQA MoE (mixtral)"},
-	"gemma3":           {gemmaGap, gemmaNearest},
-	"gemma3_text":      {gemmaGap, gemmaNearest},
 	"gemma4":           {gemmaGap, gemmaNearest},
 	"gemma4_text":      {gemmaGap, gemmaNearest},
 	"mimo_v2_flash":    {"MiMo-V2-Flash's hybrid of sliding-window and global attention layers with their own head counts and sinks", "GQA MoE with sliding-window layers and attention sinks (gpt_oss)"},
@@ -36,7 +34,7 @@ var knownGaps = map[string]gap{
 const (
 	lightning    = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
 	gemmaNearest = "GQA with sliding-window layers (gpt_oss)"
-	gemmaGap     = "Gemma's interleaved local (sliding-window) and global attention as vLLM builds it, with its own norms, not yet checked against vLLM's model file"
+	gemmaGap     = "Gemma 4's interleaved local (sliding-window) and global attention with their own head sizes and KV heads (global_head_dim, num_global_key_value_heads, attention_k_eq_v), KV shared across layers (num_kv_shared_layers), per-layer inputs and its MoE block, not yet checked against vLLM's model file"
 )
 
 // gapOf is what vlaunch lacks for m and the nearest family it models: the

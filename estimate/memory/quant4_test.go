@@ -266,3 +266,32 @@ func TestLlama4Memory(t *testing.T) {
 	}
 	t.Logf("Llama-4 Maverick BF16 TP8 H200: %.2f GiB weights per GPU, %d KV B/token", r.PerGPU.WeightsGiB, r.KVBytesPerToken)
 }
+
+// TestGemma3Memory: Gemma-3-27B on one H100: vLLM divides the KV budget by
+// all 62 layers' bytes per token (2 × 16 × 128 × 2 B each); a sequence of
+// 32K holds 32K tokens in its 10 global layers and, in the 52 sliding ones,
+// the window plus a prefill chunk (min(1023 + max_num_batched_tokens, n),
+// whole blocks plus one) as for every sliding-window model.
+func TestGemma3Memory(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/gemma-3-27b-it.reconstructed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := catalog.LookupGPU("h100")
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.11.0", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+	util := 0.9
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 32768}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	r := Estimate(in)
+	const perLayer = 2 * 16 * 128 * 2
+	if r.KVBytesPerToken != 62*perLayer || r.KV.SlidingLayers != 52 {
+		t.Fatalf("KV %+v", r.KV)
+	}
+	b := in.BlockSize
+	win := roundUp(min(1023+in.MaxNumBatchedTokens, 32768), b) + b
+	if want := int64(10*perLayer*roundUp(32768, b) + 52*perLayer*win); r.Capacity.SeqBytes != want {
+		t.Errorf("sequence bytes %d, want %d", r.Capacity.SeqBytes, want)
+	}
+	t.Logf("Gemma-3-27B BF16 H100: %.2f GiB weights, %d B/token, %.2f GiB per 32K sequence (%.1f sequences)", r.PerGPU.WeightsGiB, r.KVBytesPerToken, float64(r.Capacity.SeqBytes)/GiB, r.Capacity.MaxSeqsPerRankExact)
+}
