@@ -220,3 +220,9 @@ func sortedCopy(ss []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// NarrowerThanFP8 reports whether weights of dtype take fewer bytes than
+// FP8 (MXFP4, NVFP4, INT4): suggesting FP8 for them would grow the weights.
+func NarrowerThanFP8(dtype string) bool {
+	return dtype == "mxfp4" || dtype == FormatNVFP4 || dtype == FormatINT4
+}

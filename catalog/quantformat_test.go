@@ -230,3 +230,13 @@ func FuzzHFQuantConfig(f *testing.F) {
 		}
 	})
 }
+
+// TestNarrowerThanFP8: the 4-bit formats are narrower than FP8, the 8- and
+// 16-bit ones are not (the what-if analysis never proposes FP8 for them).
+func TestNarrowerThanFP8(t *testing.T) {
+	for d, want := range map[string]bool{"mxfp4": true, "nvfp4": true, "int4": true, "fp8": false, "int8": false, "bf16": false, "": false} {
+		if NarrowerThanFP8(d) != want {
+			t.Errorf("%q: %v", d, !want)
+		}
+	}
+}

@@ -18,7 +18,7 @@ var knownGaps = map[string]gap{
 	"deepseek_v4": {"DeepSeek-V4's attention cache: per-layer compressed KV (compress_ratios 4 / 128) beside a 128-token sliding window of a single 512-wide KV head and its indexer, whose per-token bytes in vLLM's cache were not established; also hyper-connections (hc_mult), grouped low-rank o_proj (o_groups, o_lora_rank), hash-routed MoE layers and FP4 experts (expert_dtype)",
 		"MLA MoE with DeepSeek sparse attention (deepseek_v32)"},
 	// Only Nemotron-H configs refused for what mambaProblem names reach here.
-	"nemotron_h": {"latent MoE (moe_latent_size: experts in a narrower space behind fc1/fc2 latent projections, Nemotron-3 Super/Ultra) and any hybrid_override_pattern or Mamba-2 field it cannot read",
+	"nemotron_h": {"a hybrid_override_pattern of M, *, - and E for every layer with positive Mamba-2 fields, and latent MoE (moe_latent_size: experts in a narrower space behind fc1/fc2 latent projections, Nemotron-3 Super/Ultra)",
 		"Nemotron-H without latent MoE (nemotron_h)"},
 	"kimi_linear": {"linear-attention (Kimi Delta Attention) state per sequence beside the MLA cache",
 		"MLA MoE (deepseek_v3)"},

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -294,4 +295,25 @@ func TestGemma3Memory(t *testing.T) {
 		t.Errorf("sequence bytes %d, want %d", r.Capacity.SeqBytes, want)
 	}
 	t.Logf("Gemma-3-27B BF16 H100: %.2f GiB weights, %d B/token, %.2f GiB per 32K sequence (%.1f sequences)", r.PerGPU.WeightsGiB, r.KVBytesPerToken, float64(r.Capacity.SeqBytes)/GiB, r.Capacity.MaxSeqsPerRankExact)
+}
+
+// TestHybridAndKVScaleNotes: the KV note names a hybrid's state per
+// sequence and a ModelOpt checkpoint's FP8 KV scales (kv_cache_quant_algo)
+// when the cache is sized in 16 bits; other models' notes are unchanged.
+func TestHybridAndKVScaleNotes(t *testing.T) {
+	ds := ckptInput(t, "nvidia--DeepSeek-V3.1-NVFP4", "b200", 4, 1, false)
+	r := Estimate(ds)
+	if n := Notes(ds, &r, nil)[0]; !strings.Contains(n.Text, "FP8 KV-cache scales") {
+		t.Errorf("NVFP4 KV note %q", n.Text)
+	}
+	qn := testinput.Quick(t, resolve.QuickOptions{Model: "qwen3-next-80b-a3b", GPU: "h100", TP: 4, MaxModelLen: 8192})
+	rq := Estimate(qn)
+	if n := Notes(qn, &rq, nil)[0]; !strings.Contains(n.Text, "9.42 MiB of recurrent state") {
+		t.Errorf("hybrid KV note %q", n.Text)
+	}
+	v3 := testinput.Quick(t, resolve.QuickOptions{Model: "deepseek-v3", GPU: "h200", TP: 8, MaxModelLen: 8192})
+	rv := Estimate(v3)
+	if n := Notes(v3, &rv, nil)[0]; strings.Contains(n.Text, "recurrent state") || strings.Contains(n.Text, "KV-cache scales") {
+		t.Errorf("DeepSeek-V3 KV note %q", n.Text)
+	}
 }
