@@ -1,6 +1,9 @@
 // Package catalog holds the embedded model and GPU facts vlaunch plans with,
 // and reads any Hugging Face config.json of the supported architecture
-// families (dense GQA, MoE, DeepSeek MLA) offline.
+// families offline: dense GQA, MoE, DeepSeek MLA (with sparse attention),
+// sliding-window models, and the hybrids whose layers keep a fixed state per
+// sequence (Gated DeltaNet, Mamba-2); with the checkpoint's quantization,
+// config.json's own or ModelOpt's hf_quant_config.json beside it.
 package catalog
 
 // Model is the architecture of one model, as read from its config.json.
