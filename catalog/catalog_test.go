@@ -127,5 +127,11 @@ func FuzzParseHFConfig(f *testing.F) {
 		_ = m.MoELayerCount()
 		_ = m.Modelled()
 		_, _ = m.IndexerCacheBytes(), m.MLACacheBytes(1)
+		// The hybrids' state and weights at an uneven TP must not panic
+		// (a divide by a zero group or head count, a pattern past the layers).
+		_, _ = m.GDNStateElems(3)
+		_, _ = m.MambaStateElems(3)
+		_, _ = m.LinearAttentionParams(3), m.MambaParams(3)
+		_ = m.AttentionQuantShare(1, 1)
 	})
 }

@@ -25,9 +25,37 @@ type hfConfig struct {
 	TieWordEmbeddings     *bool    `json:"tie_word_embeddings"`
 	AttentionBias         *bool    `json:"attention_bias"`
 	UseQKNorm             *bool    `json:"use_qk_norm"`
-	PartialRotaryFactor   *float64 `json:"partial_rotary_factor"`
-	TorchDType            string   `json:"torch_dtype"`
-	DType                 string   `json:"dtype"`
+	QKNormType            string   `json:"qk_norm_type"`
+	RotaryDim             int      `json:"rotary_dim"`
+	UseRoutingBias        *bool    `json:"use_routing_bias"`
+
+	LinearNumKeyHeads     int    `json:"linear_num_key_heads"`
+	LinearNumValueHeads   int    `json:"linear_num_value_heads"`
+	LinearKeyHeadDim      int    `json:"linear_key_head_dim"`
+	LinearValueHeadDim    int    `json:"linear_value_head_dim"`
+	LinearConvKernelDim   int    `json:"linear_conv_kernel_dim"`
+	FullAttentionInterval int    `json:"full_attention_interval"`
+	AttnOutputGate        *bool  `json:"attn_output_gate"`
+	MambaSSMDType         string `json:"mamba_ssm_dtype"`
+
+	HybridOverridePattern           string `json:"hybrid_override_pattern"`
+	MambaNumHeads                   int    `json:"mamba_num_heads"`
+	MambaHeadDim                    int    `json:"mamba_head_dim"`
+	SSMStateSize                    int    `json:"ssm_state_size"`
+	NGroups                         int    `json:"n_groups"`
+	ConvKernel                      int    `json:"conv_kernel"`
+	UseConvBias                     *bool  `json:"use_conv_bias"`
+	MambaSSMCacheDType              string `json:"mamba_ssm_cache_dtype"`
+	AttentionHeadDim                int    `json:"attention_head_dim"`
+	MoESharedExpertIntermediateSize int    `json:"moe_shared_expert_intermediate_size"`
+
+	IntermediateSizeMLP    int      `json:"intermediate_size_mlp"`
+	InterleaveMoELayerStep int      `json:"interleave_moe_layer_step"`
+	AttentionChunkSize     int      `json:"attention_chunk_size"`
+	SlidingWindowPattern   int      `json:"sliding_window_pattern"`
+	PartialRotaryFactor    *float64 `json:"partial_rotary_factor"`
+	TorchDType             string   `json:"torch_dtype"`
+	DType                  string   `json:"dtype"`
 
 	QLoraRank     *int `json:"q_lora_rank"`
 	KVLoraRank    int  `json:"kv_lora_rank"`
@@ -81,7 +109,9 @@ type hfConfig struct {
 var nativeModelTypes = map[string]bool{
 	"llama": true, "qwen2": true, "qwen3": true, "qwen2_moe": true, "qwen3_moe": true,
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
-	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true,
+	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true, "glm_moe_dsa": true,
+	"qwen3_next": true, "qwen3_5": true, "qwen3_5_moe": true, "nemotron_h": true, "llama4": true, "llama4_text": true, "gemma3": true, "gemma3_text": true,
+	"minimax_m2": false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
 }
 
 // MaxHFConfigBytes bounds a config.json read from disk. Real ones are a few
@@ -95,13 +125,18 @@ func ReadHFConfigFile(path string) ([]byte, error) {
 	return inputfile.Read(path, MaxHFConfigBytes)
 }
 
-// LoadHFConfig reads and parses a config.json file from disk.
+// LoadHFConfig reads and parses a config.json file from disk, with the
+// hf_quant_config.json next to it when there is one.
 func LoadHFConfig(path string) (*Model, error) {
 	data, err := ReadHFConfigFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParseHFConfig(data)
+	hfq, err := LoadHFQuantConfigNextTo(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseHFConfigWithQuant(data, hfq)
 }
 
 // ParseHFConfig turns a Hugging Face config.json into a Model. It rejects
@@ -112,6 +147,14 @@ func LoadHFConfig(path string) (*Model, error) {
 // as null. A multimodal wrapper (text_config) is read as its language
 // model; see readWrapper.
 func ParseHFConfig(data []byte) (*Model, error) {
+	return ParseHFConfigWithQuant(data, nil)
+}
+
+// ParseHFConfigWithQuant is ParseHFConfig for a checkpoint that also ships
+// a ModelOpt hf_quant_config.json (hfQuant; nil without one). As in vLLM,
+// the file counts only when config.json (or its text_config) has no
+// quantization_config of its own.
+func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	data = pythonJSON(data)
 	var top hfConfig
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -121,6 +164,7 @@ func ParseHFConfig(data []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.gemma3Defaults()
 	if err := c.check(w); err != nil {
 		return nil, err
 	}
@@ -148,9 +192,30 @@ func ParseHFConfig(data []byte) (*Model, error) {
 	c.fillAttention(m)
 	c.fillMoE(m)
 	c.fillSliding(m)
+	c.fillHybrid(m)
+	c.fillMamba(m)
+	c.fillLlama4(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
+	if c.QuantizationConfig != nil {
+		m.Quant.Source = "config.json"
+	} else if hfQuant != nil {
+		q, err := ParseHFQuantConfig(hfQuant)
+		if err != nil {
+			return nil, err
+		}
+		m.Quant = parseQuant(q)
+		m.Quant.Source = HFQuantConfigFile
+	}
+	if m.Quant.Format != "" {
+		m.Quant.Shares = m.computeQuantShares()
+	}
 	m.RopeScaling = parseRope(c.RopeScaling, c.RopeParameters)
 	m.PartialRotaryFactor = partialRotary(c.PartialRotaryFactor, c.RopeParameters, c.ModelType)
+	if m.PartialRotaryFactor == 0 && c.RotaryDim > 0 && c.RotaryDim < m.HeadDim {
+		// MiniMax-M2 states rotary_dim (64 of head_dim 128); vLLM turns it
+		// into partial_rotary_factor.
+		m.PartialRotaryFactor = float64(c.RotaryDim) / float64(m.HeadDim)
+	}
 	m.Unmodelled = unmodelledFeatures(w.text, m)
 	if w.vision != nil && len(m.Unmodelled) == 0 {
 		m.Notes = append(m.Notes, visionNote(m, w))
@@ -199,7 +264,8 @@ func (c *hfConfig) fillAttention(m *Model) {
 	m.OProjBias = m.AttentionBias && !qkvBiasOnly[c.ModelType]
 	// Qwen3 always normalises q and k; GLM-4.5 says so in use_qk_norm
 	// (true for GLM-4.5, false for GLM-4.5-Air; vLLM's Glm4MoeAttention).
-	m.QKNorm = c.ModelType == "qwen3" || c.ModelType == "qwen3_moe" || (c.UseQKNorm != nil && *c.UseQKNorm)
+	m.QKNorm = c.ModelType == "qwen3" || c.ModelType == "qwen3_moe" || c.ModelType == "gemma3_text" || linearAttnFamilies[c.ModelType] || (c.UseQKNorm != nil && *c.UseQKNorm)
+	m.QKNormAllHeads = m.QKNorm && c.QKNormType == "per_layer"
 	m.AttentionSinks = c.ModelType == "gpt_oss"
 	if c.KVLoraRank > 0 {
 		m.KVLoraRank, m.QKNopeHeadDim, m.QKRopeHeadDim, m.VHeadDim = c.KVLoraRank, c.QKNopeHeadDim, c.QKRopeHeadDim, c.VHeadDim
@@ -239,6 +305,13 @@ func (c *hfConfig) fillMoE(m *Model) {
 	// glm4_moe.py, Glm4MoE: the gate and its bias in torch.float32).
 	m.ScoreCorrectionBias = c.TopKMethod == "noaux_tc" || c.ModelType == "glm4_moe"
 	m.RouterFP32 = c.ModelType == "glm4_moe"
+	if c.ModelType == "minimax_m2" {
+		// vLLM's MiniMaxM2MoE: the gate is a float32 ReplicatedLinear
+		// without bias, and use_routing_bias adds a float32
+		// e_score_correction_bias (vllm/model_executor/models/minimax_m2.py).
+		m.RouterFP32 = true
+		m.ScoreCorrectionBias = c.UseRoutingBias != nil && *c.UseRoutingBias
+	}
 	m.RouterBias = c.ModelType == "gpt_oss"
 	m.ExpertBias = c.ModelType == "gpt_oss"
 }
@@ -275,14 +348,9 @@ func parseQuant(q map[string]interface{}) Quantization {
 		}
 	}
 	for _, key := range []string{"modules_to_not_convert", "ignored_layers", "ignore"} {
-		if ms, ok := q[key].([]interface{}); ok {
-			for _, v := range ms {
-				if s, ok := v.(string); ok {
-					out.ModulesNotConverted = append(out.ModulesNotConverted, s)
-				}
-			}
-		}
+		out.ModulesNotConverted = append(out.ModulesNotConverted, stringList(q[key])...)
 	}
+	readQuantFormat(q, &out)
 	return out
 }
 

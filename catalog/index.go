@@ -41,6 +41,13 @@ var modelIndex = []modelEntry{
 	{"glm-4.5", "zai-org__GLM-4.5.json", "zai-org/GLM-4.5", 355e9, "model card: 355B total, 32B active"},
 	{"glm-4.5-air", "zai-org__GLM-4.5-Air.json", "zai-org/GLM-4.5-Air", 106e9, "model card: 106B total, 12B active"},
 	{"gpt-oss-120b", "openai__gpt-oss-120b.json", "openai/gpt-oss-120b", 116.83e9, "OpenAI model card: 116.83B total"},
+	// GLM-5 is built by vLLM as DeepSeek-V3.2 (MLA + DSA); card figures per catalog/models/README.md.
+	{"glm-5", "zai-org__GLM-5.json", "zai-org/GLM-5", 744e9, "model card: 744B total, 40B active"},
+	{"glm-5-fp8", "zai-org__GLM-5-FP8.json", "zai-org/GLM-5-FP8", 744e9, "model card: 744B total, 40B active"},
+	// Qwen3-Next: a Gated DeltaNet hybrid (catalog/hybrid.go).
+	{"qwen3-next-80b-a3b", "Qwen__Qwen3-Next-80B-A3B-Thinking.json", "Qwen/Qwen3-Next-80B-A3B-Thinking", 80e9, "model card: 80B total, 3B active"},
+	// MiniMax-M2.5 keeps MiniMax-M2's architecture (catalog/models/README.md).
+	{"minimax-m2.5", "MiniMaxAI__MiniMax-M2.5.json", "MiniMaxAI/MiniMax-M2.5", 230e9, "model card (MiniMax-M2): 230B total, 10B active"},
 }
 
 // LookupModel returns the catalog model with the given id (case-insensitive,

@@ -1,6 +1,9 @@
 // Package catalog holds the embedded model and GPU facts vlaunch plans with,
 // and reads any Hugging Face config.json of the supported architecture
-// families (dense GQA, MoE, DeepSeek MLA) offline.
+// families offline: dense GQA, MoE, DeepSeek MLA (with sparse attention),
+// sliding-window models, and the hybrids whose layers keep a fixed state per
+// sequence (Gated DeltaNet, Mamba-2); with the checkpoint's quantization,
+// config.json's own or ModelOpt's hf_quant_config.json beside it.
 package catalog
 
 // Model is the architecture of one model, as read from its config.json.
@@ -37,6 +40,10 @@ type Model struct {
 	PartialRotaryFactor float64 `json:"partial_rotary_factor,omitempty"`
 	// QKNorm marks per-head RMSNorm on q and k (Qwen3, GLM-4.5's use_qk_norm).
 	QKNorm bool `json:"qk_norm,omitempty"`
+	// QKNormAllHeads marks MiniMax-M2's q/k RMSNorm over all heads at once
+	// (qk_norm_type per_layer): weights of num_heads × head_dim and
+	// num_kv_heads × head_dim, sharded over TP (vLLM's MiniMaxText01RMSNormTP).
+	QKNormAllHeads bool `json:"qk_norm_all_heads,omitempty"`
 	// AttentionSinks marks one learned sink per head (gpt-oss).
 	AttentionSinks bool `json:"attention_sinks,omitempty"`
 
@@ -76,6 +83,20 @@ type Model struct {
 
 	SlidingWindow int      `json:"sliding_window,omitempty"`
 	LayerTypes    []string `json:"layer_types,omitempty"`
+	// GDN is a Gated DeltaNet hybrid's linear-attention layer (its
+	// layer_types say which layers); nil for every other model.
+	GDN *GatedDeltaNet `json:"gated_deltanet,omitempty"`
+	// HybridPattern is Nemotron-H's hybrid_override_pattern, one character
+	// per layer (M Mamba-2, * attention, - MLP, E experts); "" otherwise.
+	HybridPattern string `json:"hybrid_override_pattern,omitempty"`
+	// Mamba is the Mamba-2 mixer of the pattern's M layers (nil otherwise).
+	Mamba *Mamba2 `json:"mamba,omitempty"`
+	// NonGatedFFN marks MLPs and experts of two matrices (up, relu², down;
+	// Nemotron-H) where the others have three (gate, up, down).
+	NonGatedFFN bool `json:"non_gated_ffn,omitempty"`
+	// AttnOutputGate marks full-attention layers whose q_proj also yields
+	// a sigmoid gate per query head (Qwen3-Next, Qwen3.5).
+	AttnOutputGate bool `json:"attn_output_gate,omitempty"`
 
 	// DeepSeek sparse attention (DSA, DeepSeek-V3.2): a lightning indexer
 	// of IndexNHeads heads of IndexHeadDim scores every cached token and
@@ -117,6 +138,28 @@ type Quantization struct {
 	// WeightBits are the weight bit widths the config states (compressed-
 	// tensors weight groups, GPTQ/AWQ bits); empty when it states none.
 	WeightBits []int `json:"weight_bits,omitempty"`
+
+	// Format is the storage of the quantized modules of a 4-bit checkpoint
+	// (FormatNVFP4, FormatINT4) or ModelOpt FP8 (FormatModelOptFP8); ""
+	// where Method alone says it (fp8, fbgemm_fp8, mxfp4, 8-bit
+	// compressed-tensors) or nothing is quantized.
+	Format string `json:"format,omitempty"`
+	// GroupSize is the number of values sharing one scale (NVFP4 16, INT4
+	// 32 or 128; 0 per output channel).
+	GroupSize int `json:"group_size,omitempty"`
+	// ZeroPoint marks asymmetric INT4: one 4-bit zero point per group.
+	ZeroPoint bool `json:"zero_point,omitempty"`
+	// Algo is ModelOpt's quant_algo (NVFP4, FP8, MIXED_PRECISION …).
+	Algo string `json:"quant_algo,omitempty"`
+	// KVCacheQuantAlgo is ModelOpt's kv_cache_quant_algo (FP8: the
+	// checkpoint ships KV-cache scales).
+	KVCacheQuantAlgo string `json:"kv_cache_quant_algo,omitempty"`
+	// Source is where the quantization was read: "config.json" or
+	// HFQuantConfigFile.
+	Source string `json:"source,omitempty"`
+	// Shares are the quantized shares of each component after the
+	// exclusions, for the 4-bit and ModelOpt formats (nil otherwise).
+	Shares *QuantShares `json:"shares,omitempty"`
 }
 
 // IsMoE reports whether the model has routed experts.
@@ -129,6 +172,9 @@ func (m *Model) IsMLA() bool { return m.KVLoraRank > 0 }
 // following DeepSeek's first_k_dense_replace / moe_layer_freq rule (other
 // MoE families put experts in every layer).
 func (m *Model) IsMoELayer(i int) bool {
+	if m.HybridPattern != "" {
+		return m.IsMoE() && m.layerKind(i) == 'E'
+	}
 	if !m.IsMoE() || i < m.FirstKDenseReplace {
 		return false
 	}
@@ -196,8 +242,12 @@ func (m *Model) QKHeadDim() int {
 }
 
 // CheckpointDType is the storage dtype of the quantized linear weights of the
-// checkpoint as shipped: "fp8", "mxfp4", or the torch dtype ("bf16"/"fp16").
+// checkpoint as shipped: "nvfp4", "int4", "fp8", "mxfp4", or the torch
+// dtype ("bf16"/"fp16").
 func (m *Model) CheckpointDType() string {
+	if f := m.Quant.Format; f != "" {
+		return f
+	}
 	switch m.Quant.Method {
 	case "fp8", "mxfp4":
 		return m.Quant.Method

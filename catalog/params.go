@@ -21,7 +21,12 @@ type ParamCounts struct {
 	ExpertPerLayerEach float64 `json:"expert_per_layer_each"`
 	SharedPerLayer     float64 `json:"shared_per_layer"`
 	RouterPerLayer     float64 `json:"router_per_layer"`
-	IndexerPerLayer    float64 `json:"indexer_per_layer,omitempty"`
+	// LinearAttentionPerLayer is one Gated DeltaNet layer (hybrids; their
+	// Attention sums these layers and the full-attention ones).
+	LinearAttentionPerLayer float64 `json:"linear_attention_per_layer,omitempty"`
+	// MambaPerLayer is one Mamba-2 layer (Nemotron-H; in Attention too).
+	MambaPerLayer   float64 `json:"mamba_per_layer,omitempty"`
+	IndexerPerLayer float64 `json:"indexer_per_layer,omitempty"`
 }
 
 // Active returns the parameters one token touches in a forward pass:
@@ -40,7 +45,7 @@ func (m *Model) ParamCounts() ParamCounts {
 	p := ParamCounts{
 		Embedding:          float64(m.VocabSize) * h,
 		AttentionPerLayer:  m.attentionParams(),
-		DenseMLPPerLayer:   3 * h * float64(m.IntermediateSize),
+		DenseMLPPerLayer:   m.FFNMatrices() * h * float64(m.IntermediateSize),
 		ExpertPerLayerEach: m.expertParams(),
 		SharedPerLayer:     m.sharedExpertParams(),
 		RouterPerLayer:     m.routerParams(),
@@ -50,14 +55,21 @@ func (m *Model) ParamCounts() ParamCounts {
 		p.LMHead = p.Embedding
 	}
 	moe := float64(m.MoELayerCount())
-	dense := float64(m.NumLayers) - moe
 	layers := float64(m.NumLayers)
-	p.Attention = layers * p.AttentionPerLayer
+	var attn, dense float64
+	for i := 0; i < m.NumLayers; i++ {
+		attn += float64(boolInt(m.HasAttention(i)))
+		dense += float64(boolInt(m.HasFFN(i) && !m.IsMoELayer(i)))
+	}
+	lin, mamba := float64(m.LinearLayerCount()), float64(m.MambaLayerCount())
+	p.LinearAttentionPerLayer = m.LinearAttentionParams(1)
+	p.MambaPerLayer = m.MambaParams(1)
+	p.Attention = attn*p.AttentionPerLayer + lin*p.LinearAttentionPerLayer + mamba*p.MambaPerLayer
 	p.DenseMLP = dense * p.DenseMLPPerLayer
 	p.RoutedExperts = moe * float64(m.NumExperts) * p.ExpertPerLayerEach
 	p.SharedExperts = moe * p.SharedPerLayer
 	p.Router = moe * p.RouterPerLayer
-	p.Norms = layers*2*h + h
+	p.Norms = layers*float64(m.NormsPerLayer())*h + h
 	p.Indexer = layers * p.IndexerPerLayer
 	p.Total = p.Embedding + p.LMHead + p.Attention + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Indexer
 	return p
@@ -82,13 +94,19 @@ func (m *Model) AttentionParams(heads, kvHeads float64) float64 {
 	h, nh := float64(m.HiddenSize), heads
 	hd, nkv := float64(m.HeadDim), kvHeads
 	n := h*nh*hd + 2*h*nkv*hd + nh*hd*h
+	if m.AttnOutputGate {
+		n += h * nh * hd // q_proj's gate half
+	}
 	if m.AttentionBias {
 		n += (nh + 2*nkv) * hd
 	}
 	if m.OProjBias {
 		n += h
 	}
-	if m.QKNorm {
+	switch {
+	case m.QKNormAllHeads:
+		n += (nh + nkv) * hd
+	case m.QKNorm:
 		n += 2 * hd
 	}
 	if m.AttentionSinks {
@@ -118,7 +136,7 @@ func (m *Model) expertParams() float64 {
 		return 0
 	}
 	h, im := float64(m.HiddenSize), float64(m.MoEIntermediateSize)
-	n := 3 * h * im
+	n := m.FFNMatrices() * h * im
 	if m.ExpertBias {
 		n += 2*im + h
 	}
@@ -127,6 +145,10 @@ func (m *Model) expertParams() float64 {
 
 func (m *Model) sharedExpertParams() float64 {
 	h := float64(m.HiddenSize)
+	if m.SharedExpertIntermediateSize > 0 && m.NonGatedFFN {
+		// Nemotron-H: one wide shared expert (up, down), no gate.
+		return 2 * h * float64(m.SharedExpertIntermediateSize)
+	}
 	if m.SharedExpertIntermediateSize > 0 {
 		// Qwen2-MoE style: one wide shared expert plus a sigmoid gate.
 		return 3*h*float64(m.SharedExpertIntermediateSize) + h
@@ -164,4 +186,25 @@ func (m *Model) indexerParams() float64 {
 		qIn = float64(m.QLoraRank)
 	}
 	return qIn*n*d + h*d + h*n + 2*d
+}
+
+// FFNMatrices is the weight matrices of one MLP or expert: gate, up and
+// down (3), or up and down for Nemotron-H's relu² (2).
+func (m *Model) FFNMatrices() float64 {
+	if m.NonGatedFFN {
+		return 2
+	}
+	return 3
+}
+
+// NormsPerLayer is the RMSNorms of one decoder layer: before attention and
+// before the MLP (2), one before Nemotron-H's single mixer, four in Gemma 3.
+func (m *Model) NormsPerLayer() int {
+	switch {
+	case m.HybridPattern != "":
+		return 1
+	case m.ModelType == "gemma3_text":
+		return 4 // input, post-attention, pre- and post-feedforward
+	}
+	return 2
 }

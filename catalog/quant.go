@@ -38,23 +38,30 @@ func weightBits(q map[string]interface{}) []int {
 }
 
 // unmodelledQuant says what of the checkpoint's quantization vlaunch does
-// not size, or "" when it sizes all of it. compressed-tensors is sized as
-// one byte per weight (FP8 or INT8, W8A8/W8A16), so it is modelled only
-// when every weight group is 8-bit: Kimi-K2-Thinking's INT4 groups, for
-// one, would be sized at twice their bytes.
+// not size, or "" when it sizes all of it. A 4-bit format readQuantFormat
+// recognised (NVFP4, INT4) and ModelOpt FP8 are sized; other compressed-
+// tensors checkpoints are sized as one byte per weight (FP8 or INT8,
+// W8A8/W8A16), so they are modelled only when every weight group is 8-bit:
+// a mix of 4- and 8-bit groups would be sized wrongly either way.
 func unmodelledQuant(q Quantization) string {
+	switch {
+	case q.Method == "modelopt" && q.Format == "":
+		return fmt.Sprintf("quantization_config modelopt quant_algo %q: vlaunch sizes ModelOpt NVFP4 and FP8 checkpoints only (a MIXED_PRECISION checkpoint's per-layer formats are not read)", q.Algo)
+	case q.Format != "":
+		return "" // NVFP4, INT4 or ModelOpt FP8: sized with the exclusions
+	}
 	if !modelledQuantMethods[q.Method] {
-		return fmt.Sprintf("quantization_config quant_method %q%s: vlaunch sizes 16-bit, FP8/INT8 and MXFP4 weights only", q.Method, bitsText(q.WeightBits))
+		return fmt.Sprintf("quantization_config quant_method %q%s: vlaunch sizes 16-bit, FP8/INT8, MXFP4, NVFP4 and 4-bit INT4 (GPTQ, AWQ, compressed-tensors) weights only", q.Method, bitsText(q.WeightBits))
 	}
 	if q.Method != "compressed-tensors" {
 		return ""
 	}
 	if len(q.WeightBits) == 0 {
-		return "quantization_config compressed-tensors without readable weight bit widths (config_groups.*.weights.num_bits): vlaunch sizes 8-bit compressed-tensors checkpoints only"
+		return "quantization_config compressed-tensors without readable weight bit widths (config_groups.*.weights.num_bits): vlaunch sizes 8-bit and 4-bit compressed-tensors checkpoints only"
 	}
 	for _, b := range q.WeightBits {
 		if b != 8 {
-			return fmt.Sprintf("quantization_config compressed-tensors%s: vlaunch sizes 8-bit compressed-tensors weights only", bitsText(q.WeightBits))
+			return fmt.Sprintf("quantization_config compressed-tensors%s: vlaunch sizes compressed-tensors checkpoints whose weight groups are all 8-bit or all 4-bit of one group size", bitsText(q.WeightBits))
 		}
 	}
 	return ""

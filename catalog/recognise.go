@@ -26,6 +26,23 @@ var modelledTypes = map[string]string{
 	"deepseek_v3":  "MLA MoE",
 	"kimi_k2":      "MLA MoE",
 	"deepseek_v32": "MLA MoE with DeepSeek sparse attention (indexer)",
+	"minimax_m2":   "GQA MoE (QK norm over all heads, partial RoPE, fp32 router)",
+	// vLLM builds GLM-5 as DeepSeek-V3.2: GlmMoeDsaForCausalLM is an empty
+	// subclass of DeepseekV2ForCausalLM (vllm/model_executor/models/
+	// deepseek_v2.py), MLA with the DSA indexer since index_topk is set.
+	"glm_moe_dsa": "MLA MoE with DeepSeek sparse attention (indexer; GLM-5)",
+	// Gated DeltaNet hybrids (catalog/hybrid.go): linear-attention state per
+	// sequence beside the full-attention layers' paged KV cache.
+	"qwen3_next":       "GQA MoE hybrid with Gated DeltaNet linear attention",
+	"qwen3_5_text":     "dense GQA hybrid with Gated DeltaNet linear attention",
+	"qwen3_5_moe_text": "GQA MoE hybrid with Gated DeltaNet linear attention",
+	// Nemotron-H (catalog/mamba.go): Mamba-2, attention, MLP and MoE layers
+	// as hybrid_override_pattern spells them.
+	"nemotron_h": "Mamba-2 / attention / MLP / MoE hybrid (hybrid_override_pattern)",
+	// Llama 4 (catalog/llama4.go), chunked layers sized as full attention.
+	"llama4_text": "GQA MoE interleaved with dense layers, shared expert (Llama 4)",
+	// Gemma 3 (catalog/gemma3.go): sliding-window layers as gpt-oss's.
+	"gemma3_text": "dense GQA with sliding-window layers and QK norm (Gemma 3)",
 }
 
 // ModelledTypes lists the model_type values vlaunch models, sorted.
@@ -73,12 +90,21 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, fmt.Sprintf("model_type %q", t))
 	}
 	for _, k := range unmodelledKeys {
-		if _, ok := raw[k.key]; ok {
+		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) {
 			out = append(out, k.key+": "+k.what)
 		}
 	}
+	if p := m.mambaProblem(present(raw["moe_latent_size"])); p != "" {
+		out = append(out, p)
+	}
+	if m.GDN != nil && !m.GDN.complete() {
+		out = append(out, "linear_num_key_heads, linear_num_value_heads, linear_key_head_dim, linear_value_head_dim, linear_conv_kernel_dim: Gated DeltaNet fields missing or not positive (value heads a multiple of key heads)")
+	}
 	seen := map[string]bool{}
 	for _, lt := range m.LayerTypes {
+		if lt == LayerLinearAttention && m.GDN != nil {
+			continue
+		}
 		if !modelledLayerTypes[lt] && !seen[lt] {
 			seen[lt] = true
 			out = append(out, fmt.Sprintf("layer type %q", lt))
@@ -147,7 +173,8 @@ func (e *UnmodelledError) quantOnly() bool {
 // checkpoint, the weight formats it sizes).
 func (e *UnmodelledError) Hint() string {
 	if e.quantOnly() {
-		return "vlaunch sizes unquantized (bf16/fp16), fp8 (fp8, fbgemm_fp8, 8-bit compressed-tensors) and mxfp4 checkpoints; " +
+		return "vlaunch sizes unquantized (bf16/fp16), fp8 (fp8, fbgemm_fp8, ModelOpt FP8, 8-bit compressed-tensors), mxfp4, " +
+			"NVFP4 (ModelOpt, compressed-tensors) and 4-bit INT4 (GPTQ, AWQ, compressed-tensors) checkpoints; " +
 			"point model.config at the unquantized model's config.json for an upper bound, or use an FP8 checkpoint"
 	}
 	return "vlaunch models the model_types " + strings.Join(ModelledTypes(), ", ") +
@@ -198,3 +225,27 @@ func (m *Model) MLACacheBytes(elem int) int {
 	}
 	return (m.KVLoraRank + m.QKRopeHeadDim) * elem
 }
+
+// allSoftmax reports whether a MiniMax attn_type_list marks every layer 1
+// (softmax attention; 0 is lightning attention): MiniMax-M2.7 lists 62
+// ones, MiniMax-Text-01 / M1 mix in zeros.
+func allSoftmax(v json.RawMessage) bool {
+	var types []int
+	if json.Unmarshal(v, &types) != nil || len(types) == 0 {
+		return false
+	}
+	for _, t := range types {
+		if t != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// gdnKeys are the unmodelledKeys a Gated DeltaNet hybrid's config carries
+// and vlaunch models for its families.
+var gdnKeys = map[string]bool{"linear_num_value_heads": true, "full_attention_interval": true}
+
+// mambaKeys are the unmodelledKeys a Nemotron-H config carries and vlaunch
+// models for it.
+var mambaKeys = map[string]bool{"hybrid_override_pattern": true, "ssm_state_size": true, "mamba_d_state": true}

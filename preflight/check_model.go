@@ -53,7 +53,13 @@ func checkModelConfig(_ context.Context, e *env) Result {
 	if err != nil {
 		return fail("cannot read config.json: "+err.Error(), modelFacts(want), "")
 	}
-	got, err := catalog.ParseHFConfig(data)
+	var hfq []byte // a ModelOpt checkpoint's quantization, read as vLLM does
+	if q := path.Join(dir, catalog.HFQuantConfigFile); e.exists(q) {
+		if hfq, err = e.readFile(q); err != nil {
+			return fail("cannot read "+catalog.HFQuantConfigFile+": "+err.Error(), modelFacts(want), "")
+		}
+	}
+	got, err := catalog.ParseHFConfigWithQuant(data, hfq)
 	if err != nil {
 		return fail("config.json: "+err.Error(), modelFacts(want), "the checkpoint's config.json is damaged; download it again")
 	}

@@ -43,6 +43,11 @@ func fallbackCheckpointBytes(m *catalog.Model) float64 {
 		return linear*1 + other*wide
 	case "mxfp4":
 		return pc.RoutedExperts*mxfp4BytesPerParam + (linear-pc.RoutedExperts+other)*wide
+	case catalog.FormatNVFP4, catalog.FormatINT4:
+		// The served layers as the exclusion list leaves them; MTP layers
+		// counted 16-bit (ModelOpt's DeepSeek and GLM NVFP4 exports exclude
+		// them: "model.layers.61*").
+		return m.FourBitWeightBytes() + mtp*wide
 	}
 	return (linear + other) * wide
 }

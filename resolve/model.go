@@ -10,7 +10,7 @@ import (
 
 // Model resolves the deployment's model: the catalog entry model.name names,
 // or the config.json at model.config (relative to the spec file's
-// directory). The returned model's ID is the catalog id or the config path
+// directory), with the hf_quant_config.json next to it when there is one. The returned model's ID is the catalog id or the config path
 // as written.
 func Model(d *spec.Deployment) (*catalog.Model, error) {
 	if d.Model.Name != "" {
@@ -24,7 +24,13 @@ func Model(d *spec.Deployment) (*catalog.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := catalog.ParseHFConfig(data)
+	// A ModelOpt checkpoint may keep its quantization in the
+	// hf_quant_config.json beside config.json (read as vLLM does).
+	hfq, err := catalog.LoadHFQuantConfigNextTo(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read model config: %w", err)
+	}
+	m, err := catalog.ParseHFConfigWithQuant(data, hfq)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -71,6 +71,13 @@ func attentionKind(m *catalog.Model) string {
 	if m.SlidingWindow > 0 {
 		kind += fmt.Sprintf(" +SWA %d", m.SlidingWindow)
 	}
+	// Hybrids: the layers that keep a fixed state per sequence.
+	if n := m.LinearLayerCount(); n > 0 {
+		kind += fmt.Sprintf(" +GDN %d/%d", n, m.NumLayers)
+	}
+	if n := m.MambaLayerCount(); n > 0 {
+		kind += fmt.Sprintf(" +Mamba2 %d/%d", n, m.NumLayers)
+	}
 	return kind
 }
 

@@ -23,6 +23,15 @@ type KVLayout struct {
 	// DraftBytesPerToken is the speculative-decoding proposer's layers'
 	// share of BytesPerToken (last pipeline stage; full attention).
 	DraftBytesPerToken int64 `json:"draft_bytes_per_token,omitempty"`
+	// LinearLayers are the stage's Gated DeltaNet layers and MambaLayers
+	// its Mamba-2 layers: not in Layers, they cache no tokens but a fixed
+	// state per sequence.
+	LinearLayers int `json:"linear_layers,omitempty"`
+	MambaLayers  int `json:"mamba_layers,omitempty"`
+	// StateBytesPerSeq is that state on this GPU for one sequence, whatever
+	// its length (vLLM's hybrid KV-cache manager allocates it per request);
+	// 0 for every model without linear-attention layers.
+	StateBytesPerSeq int64 `json:"state_bytes_per_seq,omitempty"`
 	// chunk is max_num_batched_tokens: a prefill chunk must sit in the
 	// sliding-window layers next to the window.
 	chunk int
@@ -45,6 +54,13 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 	if kv.SlidingLayers == 0 {
 		kv.SlidingWindow = 0
 	}
+	for i := s.First; i < s.End; i++ {
+		if !m.HasAttention(i) {
+			kv.Layers-- // Gated DeltaNet, Mamba-2, and Nemotron-H's MLP/MoE layers
+		}
+	}
+	kv.LinearLayers, kv.MambaLayers = linearLayers(m, s), mambaLayers(m, s)
+	kv.StateBytesPerSeq = int64(kv.LinearLayers)*gdnStateBytes(in) + int64(kv.MambaLayers)*mambaStateBytes(in)
 	switch {
 	case m.IsSparseAttention():
 		main, idx := m.MLACacheBytes(b), m.IndexerCacheBytes()
@@ -61,18 +77,57 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		kv.Formula = fmt.Sprintf("2 (K,V) × %d KV heads per GPU × head_dim %d × %d B × %d layers", heads, m.HeadDim, b, kv.Layers)
 	}
 	kv.BytesPerToken = kv.BytesPerTokenPerLayer * int64(kv.Layers)
+	if kv.LinearLayers > 0 {
+		conv, tmp := m.GDNStateElems(in.Layout.TP)
+		kv.Formula += fmt.Sprintf(" (full-attention layers only); + %d Gated DeltaNet layers' state per sequence, %d B each: conv %d × %d B + recurrent %d × %d B",
+			kv.LinearLayers, gdnStateBytes(in), conv, dtypeBytes(in.ActDType()), tmp, ssmStateBytes(in))
+	}
+	if kv.MambaLayers > 0 {
+		conv, tmp := m.MambaStateElems(in.Layout.TP)
+		kv.Formula += fmt.Sprintf(" (attention layers only); + %d Mamba-2 layers' state per sequence, %d B each: conv %d × %d B + temporal %d × %d B",
+			kv.MambaLayers, mambaStateBytes(in), conv, dtypeBytes(in.ActDType()), tmp, ssmStateBytes(in))
+	}
 	return kv
+}
+
+// mambaStateBytes is one Mamba-2 layer's state for one sequence on one GPU:
+// the conv state in the activation dtype, the temporal state in
+// mamba_ssm_cache_dtype where the checkpoint sets it (Nemotron-3 Nano:
+// float32), else the activation dtype.
+func mambaStateBytes(in *input.Input) int64 {
+	conv, tmp := in.Model.MambaStateElems(in.Layout.TP)
+	return conv*int64(dtypeBytes(in.ActDType())) + tmp*int64(ssmStateBytes(in))
+}
+
+// gdnStateBytes is one Gated DeltaNet layer's state for one sequence on one
+// GPU: the conv state in the activation dtype (vLLM's mamba_cache_dtype
+// auto) and the recurrent state in mamba_ssm_dtype where the checkpoint
+// sets it (Qwen3.5: float32), else the activation dtype.
+func gdnStateBytes(in *input.Input) int64 {
+	conv, tmp := in.Model.GDNStateElems(in.Layout.TP)
+	return conv*int64(dtypeBytes(in.ActDType())) + tmp*int64(ssmStateBytes(in))
+}
+
+func ssmStateBytes(in *input.Input) int {
+	if g := in.Model.GDN; g != nil && g.SSMDType != "" {
+		return dtypeBytes(g.SSMDType)
+	}
+	if g := in.Model.Mamba; g != nil && g.SSMDType != "" {
+		return dtypeBytes(g.SSMDType)
+	}
+	return dtypeBytes(in.ActDType())
 }
 
 // SequenceBytes is what one sequence of n tokens occupies, as vLLM's KV
 // specs count it (max_memory_usage_bytes): full-attention layers hold
 // ceil(n / block) blocks; sliding-window layers hold the window plus a
 // prefill chunk, min(window − 1 + max_num_batched_tokens, n) tokens, in
-// whole blocks plus one.
+// whole blocks plus one; linear-attention layers their fixed state
+// (StateBytesPerSeq, 0 for other models).
 func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
 	blockSize = max(blockSize, 1)
 	full := int64(kv.Layers - kv.SlidingLayers)
-	bytes := (full*kv.BytesPerTokenPerLayer + kv.DraftBytesPerToken) * int64(roundUp(n, blockSize))
+	bytes := (full*kv.BytesPerTokenPerLayer+kv.DraftBytesPerToken)*int64(roundUp(n, blockSize)) + kv.StateBytesPerSeq
 	if kv.SlidingLayers > 0 {
 		resident := min(kv.SlidingWindow-1+max(kv.chunk, 1), n)
 		win := int64(roundUp(resident, blockSize) + blockSize)

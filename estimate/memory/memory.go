@@ -132,13 +132,15 @@ func Estimate(in *input.Input) Report {
 // (`vlaunch plan` on thousands of nodes tries PP up to the node count) is
 // mostly empty stages, and an even split has a handful of shapes.
 type stageShape struct {
-	first, last               bool
-	attn, dense, moe, sliding int
+	first, last                       bool
+	attn, dense, moe, sliding, linear int
+	mamba                             int
 }
 
 func shapeOf(in *input.Input, s Stage) stageShape {
 	k := stageShape{first: s.Index == 0, last: s.Index == in.Layout.PP-1}
 	k.attn, k.dense, k.moe = layerMix(in.Model, s)
+	k.linear, k.mamba = linearLayers(in.Model, s), mambaLayers(in.Model, s)
 	for i := s.First; i < s.End; i++ {
 		if in.Model.IsSlidingLayer(i) {
 			k.sliding++

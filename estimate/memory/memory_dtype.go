@@ -51,17 +51,22 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 	if component == CompRouter && in.Model.RouterFP32 {
 		return DTypeRule{"fp32", bytesFP32, "vLLM builds this router (gate and its correction bias) in float32"}
 	}
-	if !quantizedComponents[component] || notConverted(in.Model, component) {
+	// A checkpoint with per-component shares (4-bit, ModelOpt) has had its
+	// exclusion list matched module by module; notConverted is the coarse
+	// rule for the others.
+	if !quantizedComponents[component] || (in.Model.Quant.Shares == nil && notConverted(in.Model, component)) {
 		return bf
 	}
 	switch in.WeightsDType {
+	case catalog.FormatNVFP4, catalog.FormatINT4:
+		return fourBitRule(in, component, bf)
 	case "mxfp4":
 		if component == CompRouted || component == CompRedundant {
 			return DTypeRule{"mxfp4", bytesMXFP4, "4-bit values + one 8-bit scale per 32 (experts padded as vLLM's MXFP4 MoE kernels require)"}
 		}
 		return bf
 	case "fp8":
-		return fp8Rule(in)
+		return fp8Rule(in, component)
 	case "int8":
 		return DTypeRule{"int8", bytesFP8 + fp32ScaleBytes/float64(in.Model.HiddenSize), "W8A8: 1 byte + one fp32 scale per output channel"}
 	}
@@ -71,7 +76,7 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 // fp8Rule distinguishes block-scaled FP8 checkpoints (128×128 blocks, one
 // fp32 scale each), per-channel FP8 (compressed-tensors FP8-dynamic) and
 // vLLM's online FP8 quantization of a 16-bit checkpoint (one scale per tensor).
-func fp8Rule(in *input.Input) DTypeRule {
+func fp8Rule(in *input.Input, component string) DTypeRule {
 	q := in.Model.Quant
 	switch {
 	case q.Method == "fp8" && in.WeightsFromCheckpoint:
@@ -80,6 +85,10 @@ func fp8Rule(in *input.Input) DTypeRule {
 			b0, b1 = q.WeightBlockSize[0], q.WeightBlockSize[1]
 		}
 		return DTypeRule{"fp8", bytesFP8 + fp32ScaleBytes/float64(b0*b1), fmt.Sprintf("block FP8: 1 byte + one fp32 scale per %d×%d block", b0, b1)}
+	case q.Method == "modelopt" && in.WeightsFromCheckpoint:
+		// ModelOpt FP8: one byte and one fp32 scale per tensor, with the
+		// checkpoint's exclude_modules kept 16-bit.
+		return blended(DTypeRule{"fp8", bytesFP8, "ModelOpt FP8: 1 byte, one scale per tensor"}, shareOf(in, component), in.ActDType())
 	case (q.Method == "compressed-tensors" || q.Method == "fbgemm_fp8") && in.WeightsFromCheckpoint:
 		// fbgemm_fp8 (Meta's Llama 3.1 FP8 releases) also stores one fp32
 		// scale per output channel (vLLM fbgemm_fp8.py weight_scale [N, 1]).
@@ -98,7 +107,7 @@ func notConverted(m *catalog.Model, component string) bool {
 	}
 	n := 0
 	for _, mod := range m.Quant.ModulesNotConverted {
-		if strings.Contains(mod, key) {
+		if namesModule(mod, key) {
 			n++
 		}
 	}
@@ -114,4 +123,93 @@ func mxfp4Padding(g *catalog.GPU) (hidden, inter int) {
 		return 256, 256
 	}
 	return 256, 128
+}
+
+// fourBitRule sizes an NVFP4 or INT4 checkpoint's component: the 4-bit
+// format with its scales (catalog.Quantization.BytesPerParam) for the share
+// the checkpoint quantizes, the activation dtype for what its exclusion
+// list keeps (DeepSeek-V3.1-NVFP4: q_a/q_b/kv_a/kv_b in BF16, o_proj
+// NVFP4; Kimi-K2.5: only the routed experts INT4). A 4-bit dtype asked of
+// a checkpoint in another format has no storage vlaunch knows: 16-bit.
+func fourBitRule(in *input.Input, component string, bf DTypeRule) DTypeRule {
+	q := in.Model.Quant
+	if q.Format != in.WeightsDType {
+		return DTypeRule{in.WeightsDType, bytesBF16, in.WeightsDType + " asked of a " + in.Model.CheckpointDType() + " checkpoint: sized at 16 bits"}
+	}
+	b := q.BytesPerParam(in.Model.HiddenSize)
+	why := fmt.Sprintf("%s: %.4g bytes per weight with its scales", strings.ToUpper(q.Format), b)
+	if q.Format == catalog.FormatNVFP4 {
+		why = fmt.Sprintf("NVFP4: 4 bits + one FP8 scale per %d values", max(q.GroupSize, 1))
+	} else if q.GroupSize > 0 {
+		zp := ""
+		if q.ZeroPoint {
+			zp = " and one 4-bit zero point"
+		}
+		why = fmt.Sprintf("INT4: 4 bits + one 16-bit scale%s per %d values", zp, q.GroupSize)
+	}
+	return blended(DTypeRule{q.Format, b, why}, shareOf(in, component), bf.DType)
+}
+
+// shareOf is the quantized share of a memory component on one GPU (1
+// without shares: a checkpoint with no exclusion list quantizes every
+// linear layer); attention's is weighed at one TP rank's head counts.
+func shareOf(in *input.Input, component string) float64 {
+	m := in.Model
+	s := m.Quant.Shares
+	if s == nil {
+		return 1
+	}
+	switch component {
+	case CompAttention:
+		tp := max(in.Layout.TP, 1)
+		return m.AttentionQuantShare(headsPerRank(m.NumHeads, tp), KVHeadsPerRank(m, tp))
+	case CompDenseMLP:
+		return s.DenseMLP
+	case CompRouted, CompRedundant:
+		return s.Routed
+	case CompShared:
+		return s.Shared
+	case CompIndexer:
+		return s.Indexer
+	}
+	return 1
+}
+
+// blended mixes a quantized rule with the 16-bit storage of the excluded
+// share: all of one or the other keeps that rule unchanged.
+func blended(q DTypeRule, share float64, act string) DTypeRule {
+	switch {
+	case share >= 1:
+		return q
+	case share <= 0:
+		return DTypeRule{act, bytesBF16, "kept in " + act + " (the checkpoint's exclusion list)"}
+	}
+	return DTypeRule{q.DType, share*q.BytesPerParam + (1-share)*bytesBF16,
+		fmt.Sprintf("%s for %.1f%% of the parameters; the rest (the checkpoint's exclusion list) in %s", q.Why, 100*share, act)}
+}
+
+// attentionProjections are what a pattern may name below self_attn and
+// still keep the attention's weights 16-bit; norms, biases and the DSA
+// indexer's small parts (GLM-5-FP8 lists q_a_layernorm, kv_a_layernorm,
+// indexer.k_norm and indexers_proj in every layer) do not.
+var attentionProjections = map[string]bool{"q_proj": true, "k_proj": true, "v_proj": true, "o_proj": true, "qkv_proj": true,
+	"q_a_proj": true, "q_b_proj": true, "kv_a_proj_with_mqa": true, "kv_b_proj": true, "*": true}
+
+// namesModule reports whether an exclusion pattern names the module key
+// (self_attn, shared_expert) itself or one of its weight matrices, not
+// only a norm or bias inside it.
+func namesModule(pattern, key string) bool {
+	i := strings.Index(pattern, key)
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimPrefix(pattern[i+len(key):], "s") // shared_expert(s)
+	rest = strings.TrimPrefix(rest, ".")
+	switch {
+	case rest == "" || rest == "*":
+		return true
+	case key == "self_attn":
+		return attentionProjections[strings.SplitN(rest, ".", 2)[0]]
+	}
+	return !strings.Contains(rest, "norm") && !strings.HasSuffix(rest, "bias")
 }

@@ -40,7 +40,15 @@ func Notes(in *input.Input, m *Report, alts []AltWeights) []Note {
 	return notes
 }
 
+// kvNote derives the KV cost per token, with a hybrid's state per
+// sequence and a ModelOpt checkpoint's FP8 KV scales where they apply.
 func kvNote(in *input.Input, m *Report) Note {
+	n := kvBaseNote(in, m)
+	n.Text += stateText(m.KV) + kvScalesText(in, m.KV)
+	return n
+}
+
+func kvBaseNote(in *input.Input, m *Report) Note {
 	md, kv := in.Model, m.KV
 	b := dtypeBytes(kv.DType)
 	if md.IsMLA() {
@@ -63,6 +71,28 @@ func kvNote(in *input.Input, m *Report) Note {
 			kv.SlidingLayers, kv.Layers, kv.SlidingWindow, in.MaxNumBatchedTokens)
 	}
 	return Note{"KV cache per token", text}
+}
+
+// stateText adds a hybrid's fixed state per sequence (Gated DeltaNet or
+// Mamba-2 layers), "" for every other model.
+func stateText(kv KVLayout) string {
+	if kv.StateBytesPerSeq == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" Besides, each sequence holds %.2f MiB of recurrent state per GPU in its %d linear-attention / Mamba layers whatever its length (vLLM's hybrid KV-cache manager allocates it per request); the capacity below counts it.",
+		float64(kv.StateBytesPerSeq)/(1<<20), kv.LinearLayers+kv.MambaLayers)
+}
+
+// kvScalesText says when a ModelOpt checkpoint ships FP8 KV-cache scales
+// but the cache is sized in 16 bits: vLLM releases that resolve
+// --kv-cache-dtype auto from kv_cache_quant_algo (resolve_kv_cache_dtype_
+// string, vllm/utils/torch_utils.py; first release not established) cache
+// in FP8.
+func kvScalesText(in *input.Input, kv KVLayout) string {
+	if !strings.EqualFold(in.Model.Quant.KVCacheQuantAlgo, "FP8") || kv.DType == "fp8" {
+		return ""
+	}
+	return " The checkpoint ships FP8 KV-cache scales (kv_cache_quant_algo FP8): vLLM releases that resolve kv_cache_dtype auto from it cache in FP8, half these bytes; set vllm.kv_cache_dtype: fp8 to size that."
 }
 
 func kvPerRankNote(in *input.Input, m *Report) Note {

@@ -79,17 +79,44 @@ func PPStages(layers, pp int) []Stage {
 	return out
 }
 
-// layerMix counts the attention, dense-MLP and MoE layers of a stage.
+// layerMix counts the softmax-attention, dense-MLP and MoE layers of a
+// stage (hybrids' linear-attention and Mamba layers are neither attention
+// nor, in Nemotron-H, an MLP).
 func layerMix(m *catalog.Model, s Stage) (attn, dense, moe int) {
 	for i := s.First; i < s.End; i++ {
-		attn++
-		if m.IsMoELayer(i) {
+		if m.HasAttention(i) {
+			attn++
+		}
+		switch {
+		case m.IsMoELayer(i):
 			moe++
-		} else {
+		case m.HasFFN(i):
 			dense++
 		}
 	}
 	return
+}
+
+// linearLayers counts the stage's Gated DeltaNet layers (0 but for hybrids).
+func linearLayers(m *catalog.Model, s Stage) int {
+	n := 0
+	for i := s.First; i < s.End; i++ {
+		if m.IsLinearLayer(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// mambaLayers counts the stage's Mamba-2 layers (0 but for Nemotron-H).
+func mambaLayers(m *catalog.Model, s Stage) int {
+	n := 0
+	for i := s.First; i < s.End; i++ {
+		if m.IsMambaLayer(i) {
+			n++
+		}
+	}
+	return n
 }
 
 // Placement computes the per-GPU parameter shares of one pipeline stage for
@@ -109,7 +136,18 @@ func Placement(in *input.Input, s Stage) []Share {
 		out = append(out, share(CompLMHead, max(pc.LMHead, pc.Embedding*boolF(m.TieWordEmbeddings)), vocabPerRank(m.VocabSize, l.TP)*h,
 			fmt.Sprintf("vocabulary split over TP=%d, last pipeline stage", l.TP)))
 	}
-	out = append(out, share(CompAttention, pc.Attention, float64(attnN)*attentionPerRank(m, l.TP), attentionRule(m, l.TP, attnN)))
+	linN, mamN := linearLayers(m, s), mambaLayers(m, s)
+	rule := attentionRule(m, l.TP, attnN)
+	if linN > 0 {
+		rule += fmt.Sprintf("; %d Gated DeltaNet layers (in_proj, conv1d, out_proj split by head over TP=%d)", linN, l.TP)
+	}
+	if mamN > 0 {
+		rule += fmt.Sprintf("; %d Mamba-2 layers (in_proj, conv1d, out_proj split by head over TP=%d)", mamN, l.TP)
+	}
+	// Hybrids' linear-attention and Mamba mixers take attention's place in
+	// their layers; their weights are counted with it.
+	out = append(out, share(CompAttention, pc.Attention,
+		float64(attnN)*attentionPerRank(m, l.TP)+float64(linN)*m.LinearAttentionParams(l.TP)+float64(mamN)*m.MambaParams(l.TP), rule))
 	if m.IsMLA() && mlaCopiesKept(in) {
 		copies := float64(attnN) * float64(m.KVLoraRank) * headsPerRank(m.NumHeads, l.TP) * float64(m.QKNopeHeadDim+m.VHeadDim)
 		out = append(out, share(CompMLACopies, 0, copies,
@@ -126,7 +164,7 @@ func Placement(in *input.Input, s Stage) []Share {
 	if moeN > 0 {
 		out = append(out, expertShares(in, pc, moeN)...)
 	}
-	norms := float64(attnN) * 2 * h
+	norms := float64(s.Layers()*m.NormsPerLayer()) * h
 	if s.Index == l.PP-1 {
 		norms += h
 	}
@@ -142,6 +180,11 @@ func Placement(in *input.Input, s Stage) []Share {
 // 16-bit tensor, but for an unquantized one returns layer.weight and takes
 // W_UK/W_UV as transposed, split views of it: no extra memory.
 func mlaCopiesKept(in *input.Input) bool {
+	if sh := in.Model.Quant.Shares; sh != nil && in.WeightsFromCheckpoint && in.WeightsDType == in.Model.CheckpointDType() {
+		// A 4-bit or ModelOpt checkpoint: kv_b_proj alone decides
+		// (DeepSeek-V3.1-NVFP4 keeps it BF16, quantizing only o_proj).
+		return sh.KVB > 0
+	}
 	r := StorageRule(in, CompAttention)
 	return r.DType != "bf16" && r.DType != "fp16"
 }
@@ -190,19 +233,21 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 // MXFP4 MoE padding is applied.
 func expertParamsPerRank(in *input.Input, shards int) (params, stored float64) {
 	m := in.Model
-	params = expertElems(float64(m.HiddenSize), float64(m.MoEIntermediateSize)/float64(shards), m.ExpertBias)
+	params = expertElems(m, float64(m.HiddenSize), float64(m.MoEIntermediateSize)/float64(shards))
 	if in.WeightsDType != "mxfp4" {
 		return params, params
 	}
 	hp, ip := mxfp4Padding(in.GPU)
 	h := float64(roundUp(m.HiddenSize, hp))
 	im := float64(roundUp(ceilDiv(m.MoEIntermediateSize, shards), ip))
-	return params, expertElems(h, im, m.ExpertBias)
+	return params, expertElems(m, h, im)
 }
 
-func expertElems(h, im float64, bias bool) float64 {
-	n := 3 * h * im
-	if bias {
+// expertElems is one expert of width im over hidden h: gate, up and down
+// (up and down for Nemotron-H's relu² experts), with gpt-oss's biases.
+func expertElems(m *catalog.Model, h, im float64) float64 {
+	n := m.FFNMatrices() * h * im
+	if m.ExpertBias {
 		n += 2*im + h
 	}
 	return n

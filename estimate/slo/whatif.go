@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
@@ -44,7 +45,7 @@ func alternativeInputs(in *input.Input) []Alternative {
 		out = append(out, Alternative{Name: name, in: v})
 		return &out[len(out)-1]
 	}
-	fp8 := in.WeightsDType != "fp8" && in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "mxfp4"
+	fp8 := in.WeightsDType != "fp8" && in.GPU.FP8TFLOPS > 0 && !catalog.NarrowerThanFP8(in.WeightsDType)
 	if fp8 {
 		add("FP8 weights", func(v *input.Input) {
 			v.WeightsDType, v.WeightsFromCheckpoint = "fp8", in.Model.CheckpointDType() == "fp8"

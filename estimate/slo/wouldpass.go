@@ -3,6 +3,7 @@ package slo
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
@@ -67,7 +68,7 @@ func bandwidthFor(in *input.Input, ok func(*perf.StepModel) bool) string {
 func throughputBound(in *input.Input, sm *perf.StepModel, c int, target float64) string {
 	floor := sm.FloorsAt(c, in.MeanContext()).WeightReadS
 	format := in.WeightsDType
-	if in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "fp8" && in.WeightsDType != "mxfp4" {
+	if in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "fp8" && !catalog.NarrowerThanFP8(in.WeightsDType) {
 		v := *in
 		v.WeightsDType = "fp8"
 		floor, format = perf.NewStepModel(perf.SetupFromInput(&v)).FloorsAt(c, in.MeanContext()).WeightReadS, "fp8"

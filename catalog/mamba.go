@@ -1,0 +1,181 @@
+package catalog
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Nemotron-H (nemotron_h: Nemotron-H, Nemotron-Nano-2, Nemotron-3) stacks
+// single-mixer layers as hybrid_override_pattern spells them, one character
+// per layer: M a Mamba-2 mixer, * attention, - an MLP, E a mixture of
+// experts (vllm/model_executor/models/nemotron_h.py). Each layer is one
+// norm and its mixer; MLPs and experts are up_proj → relu² → down_proj (no
+// gate). A Mamba-2 layer caches a fixed state per sequence
+// (MambaStateShapeCalculator.mamba2_state_shape, vllm/model_executor/
+// layers/mamba/mamba_utils.py):
+//
+//	conv state     = (conv_kernel − 1, (mamba_num_heads × mamba_head_dim + 2 × n_groups' × ssm_state_size) / TP)
+//	temporal state = (mamba_num_heads / TP, mamba_head_dim, ssm_state_size)
+//
+// where n_groups' is n_groups rounded up so that every rank holds the groups
+// its heads use (extra_groups_for_head_shards).
+
+// Mamba2 is a Mamba-2 mixer's shape; nil for models without one.
+type Mamba2 struct {
+	NumHeads   int  `json:"mamba_num_heads"`
+	HeadDim    int  `json:"mamba_head_dim"`
+	StateSize  int  `json:"ssm_state_size"`
+	NGroups    int  `json:"n_groups"`
+	ConvKernel int  `json:"conv_kernel"`
+	ConvBias   bool `json:"use_conv_bias,omitempty"`
+	// SSMDType is the temporal state's dtype: the config's
+	// mamba_ssm_cache_dtype, else float32 as vLLM's Nemotron-H hook sets it.
+	SSMDType string `json:"mamba_ssm_cache_dtype,omitempty"`
+}
+
+// layerKind is the hybrid_override_pattern character of layer i (0 when
+// the model has no pattern).
+func (m *Model) layerKind(i int) byte {
+	if i < 0 || i >= len(m.HybridPattern) {
+		return 0
+	}
+	return m.HybridPattern[i]
+}
+
+// IsMambaLayer reports whether layer i is a Mamba-2 mixer.
+func (m *Model) IsMambaLayer(i int) bool { return m.Mamba != nil && m.layerKind(i) == 'M' }
+
+// HasAttention reports whether layer i holds softmax attention with a paged
+// KV cache: not a Gated DeltaNet or Mamba layer, nor a Nemotron-H MLP/MoE
+// layer.
+func (m *Model) HasAttention(i int) bool {
+	if m.HybridPattern != "" {
+		return m.layerKind(i) == '*'
+	}
+	return !m.IsLinearLayer(i)
+}
+
+// HasFFN reports whether layer i holds an MLP or experts (every layer of
+// the other families).
+func (m *Model) HasFFN(i int) bool {
+	if m.HybridPattern != "" {
+		k := m.layerKind(i)
+		return k == '-' || k == 'E'
+	}
+	return true
+}
+
+// MambaLayerCount is the number of Mamba-2 layers.
+func (m *Model) MambaLayerCount() int {
+	return strings.Count(m.HybridPattern, "M") * boolInt(m.Mamba != nil)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// groups is n_groups rounded for tp ranks as vLLM shards them.
+func (g Mamba2) groups(tp int) int {
+	if g.NGroups%tp == 0 {
+		return g.NGroups
+	}
+	// extra_groups_for_head_shards adds tp − n_groups: n_groups + that = tp.
+	return tp
+}
+
+// MambaStateElems are one Mamba-2 layer's conv and temporal state elements
+// for one sequence on one of tp ranks.
+func (m *Model) MambaStateElems(tp int) (conv, temporal int64) {
+	if m.Mamba == nil {
+		return 0, 0
+	}
+	g, tp := *m.Mamba, max(tp, 1)
+	convDim := g.NumHeads*g.HeadDim + 2*g.groups(tp)*g.StateSize
+	conv = int64(max(g.ConvKernel-1, 0)) * int64(convDim/tp)
+	temporal = int64(g.NumHeads/tp) * int64(g.HeadDim) * int64(g.StateSize)
+	return conv, temporal
+}
+
+// MambaParams counts one Mamba-2 layer's parameters on one of tp ranks as
+// vLLM's MambaMixer2 builds it: in_proj (hidden → z, x, B, C, dt), the
+// depthwise conv1d over x, B, C (with its bias), dt_bias, A and D per
+// head, the gated RMSNorm over the heads' width, out_proj; all split by
+// head (the groups as groups rounds them).
+func (m *Model) MambaParams(tp int) float64 {
+	if m.Mamba == nil {
+		return 0
+	}
+	g, t := *m.Mamba, max(tp, 1)
+	h := float64(m.HiddenSize)
+	inner := float64(g.NumHeads * g.HeadDim)
+	bc := float64(2 * g.groups(t) * g.StateSize)
+	heads := float64(g.NumHeads)
+	conv := (inner + bc) * float64(g.ConvKernel)
+	if g.ConvBias {
+		conv += inner + bc
+	}
+	total := h*(2*inner+bc+heads) + conv + 3*heads + inner + inner*h
+	return total / float64(t)
+}
+
+// fillMamba reads Nemotron-H's pattern and Mamba-2 fields.
+func (c *hfConfig) fillMamba(m *Model) {
+	if c.ModelType != "nemotron_h" || c.HybridOverridePattern == "" {
+		return
+	}
+	m.HybridPattern = c.HybridOverridePattern
+	m.NonGatedFFN = true
+	m.Mamba = &Mamba2{NumHeads: c.MambaNumHeads, HeadDim: c.MambaHeadDim, StateSize: c.SSMStateSize,
+		NGroups: c.NGroups, ConvKernel: c.ConvKernel, ConvBias: c.UseConvBias == nil || *c.UseConvBias}
+	// vLLM's NemotronHForCausalLMConfig hook sets mamba_ssm_cache_dtype
+	// (when left auto) to the config's value, float32 without one
+	// (DEFAULT_MAMBA_SSM_CACHE_DTYPE, vllm/model_executor/models/config.py;
+	// earlier releases defaulted to float16: not modelled per release).
+	switch c.MambaSSMCacheDType {
+	case "bfloat16":
+		m.Mamba.SSMDType = "bf16"
+	case "float16":
+		m.Mamba.SSMDType = "fp16"
+	default:
+		m.Mamba.SSMDType = "fp32"
+	}
+	if c.AttentionHeadDim > 0 {
+		m.HeadDim = c.AttentionHeadDim
+	}
+	if c.MoESharedExpertIntermediateSize > 0 {
+		m.SharedExpertIntermediateSize = c.MoESharedExpertIntermediateSize
+		m.NumSharedExperts = 0
+	}
+	if m.IsMoE() {
+		// vLLM's NemotronHMoE: a float32 gate without bias and a float32
+		// e_score_correction_bias.
+		m.RouterFP32, m.ScoreCorrectionBias = true, true
+	}
+}
+
+// mambaProblem says what of a Nemotron-H config cannot be sized ("" when
+// all of it can): the pattern must spell every layer with M, *, - or E, and
+// the Mamba-2 fields be positive.
+func (m *Model) mambaProblem(latent bool) string {
+	if m.HybridPattern == "" {
+		return ""
+	}
+	if len(m.HybridPattern) != m.NumLayers || strings.Trim(m.HybridPattern, "M*-E") != "" {
+		return fmt.Sprintf("hybrid_override_pattern of %d characters other than M, *, - and E for %d layers", len(m.HybridPattern), m.NumLayers)
+	}
+	g := m.Mamba
+	if g.NumHeads <= 0 || g.HeadDim <= 0 || g.StateSize <= 0 || g.NGroups <= 0 || g.ConvKernel <= 0 ||
+		g.NumHeads%g.NGroups != 0 || g.NumHeads > 1<<14 || g.HeadDim > 1<<14 || g.StateSize > 1<<14 || g.ConvKernel > 64 {
+		return "mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups, conv_kernel: Mamba-2 fields missing or not positive"
+	}
+	if strings.Contains(m.HybridPattern, "E") && !m.IsMoE() {
+		return "hybrid_override_pattern has MoE layers (E) but the config no n_routed_experts"
+	}
+	if latent {
+		return "moe_latent_size: latent MoE (experts in a narrower space, fc1/fc2 latent projections; Nemotron-3 Super/Ultra)"
+	}
+	return ""
+}

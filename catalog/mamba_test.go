@@ -1,0 +1,79 @@
+package catalog
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestNemotronH reads Nemotron-H configs (verbatim, aiconfigurator
+// @095f58a5; testdata/hf/README.md) layer by layer from
+// hybrid_override_pattern, as vLLM's nemotron_h.py builds them, and counts
+// Nemotron-3 Nano by hand: per Mamba-2 layer in_proj 2688 × (2·4096 +
+// 2·8·128 + 64), conv1d (4096 + 2048) × 4 with bias, dt_bias/A/D 3 × 64,
+// norm 4096, out_proj 4096 × 2688; per attention layer q/o 2 × 2688 × 4096,
+// k/v 2 × 2688 × 256; per MoE layer 128 experts and a shared expert of
+// up + down (relu², no gate), a float32 router with its bias; one norm per
+// layer. Cards: Nemotron-3 Nano 31.6B total, 3.6B active with embeddings;
+// Nemotron-H-56B 56B.
+func TestNemotronH(t *testing.T) {
+	nano, err := LoadHFConfig("testdata/hf/nemotron-3-nano-30b-a3b.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nano.Modelled(); err != nil {
+		t.Fatal(err)
+	}
+	const h = 2688.0
+	p := nano.HybridPattern
+	nM, nA, nE := float64(strings.Count(p, "M")), float64(strings.Count(p, "*")), float64(strings.Count(p, "E"))
+	mamba := h*(2*4096+2*8*128+64) + (4096+2048)*4 + (4096 + 2048) + 3*64 + 4096 + 4096*h
+	attn := 2*h*32*128 + 2*h*2*128
+	moe := 128*2*h*1856 + 2*h*3712 + h*128 + 128
+	want := 2*131072*h + nM*mamba + nA*attn + nE*moe + 52*h + h
+	pc := nano.ParamCounts()
+	if nM != 23 || nA != 6 || nE != 23 || math.Abs(pc.Total-want) > 1 {
+		t.Errorf("M %v * %v E %v; total %.8g, want %.8g", nM, nA, nE, pc.Total, want)
+	}
+	active := pc.Active(nano)
+	if math.Abs(pc.Total/31.6e9-1) > 0.01 || math.Abs(active/3.6e9-1) > 0.02 {
+		t.Errorf("total %.2fB (card 31.6B), active %.2fB (card 3.6B)", pc.Total/1e9, active/1e9)
+	}
+	if !nano.RouterFP32 || nano.Mamba.SSMDType != "fp32" || nano.HasAttention(0) || !nano.HasAttention(5) || nano.HasFFN(0) {
+		t.Errorf("read as %+v", nano)
+	}
+	// State per sequence and layer at TP1 (mamba2_state_shape): conv
+	// (3, 4096 + 2·8·128), temporal (64, 64, 128).
+	if c, tmp := nano.MambaStateElems(1); c != 3*(4096+2048) || tmp != 64*64*128 {
+		t.Errorf("state %d + %d", c, tmp)
+	}
+
+	big, err := LoadHFConfig("testdata/hf/nemotron-h-56b-base-8k.verbatim.json")
+	if err != nil || big.Modelled() != nil {
+		t.Fatalf("%v %v", err, big.Modelled())
+	}
+	if got := big.ParamCounts().Total; math.Abs(got/56e9-1) > 0.01 {
+		t.Errorf("Nemotron-H-56B %.2fB", got/1e9)
+	}
+	t.Logf("Nemotron-3 Nano %.3fB total / %.3fB active (card 31.6B / 3.6B); Nemotron-H-56B %.3fB (card 56B)", pc.Total/1e9, active/1e9, big.ParamCounts().Total/1e9)
+}
+
+// TestNemotronHRefusals: latent MoE (Nemotron-3 Super/Ultra) and a pattern
+// that does not spell every layer stay refused, naming what is missing.
+func TestNemotronHRefusals(t *testing.T) {
+	base := readFile(t, "testdata/hf/nemotron-3-nano-30b-a3b.verbatim.json")
+	for name, edit := range map[string]func(map[string]any){
+		"latent MoE":    func(c map[string]any) { c["moe_latent_size"] = 1024 },
+		"short pattern": func(c map[string]any) { c["hybrid_override_pattern"] = "MEM" },
+		"odd layer":     func(c map[string]any) { c["hybrid_override_pattern"] = strings.Repeat("X", 52) },
+		"no heads":      func(c map[string]any) { c["mamba_num_heads"] = 0 },
+	} {
+		m, err := ParseHFConfig(editJSON(t, base, edit))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := m.Modelled(); err == nil || !strings.Contains(err.Error(), "nemotron_h") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
