@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/pd"
@@ -25,12 +26,16 @@ func writePDText(w io.Writer, r *estimate.Report) {
 	}
 	fmt.Fprintf(w, "\nDisaggregated: hand-off\n")
 	for _, l := range handoffLines(g) {
-		fmt.Fprintf(w, "%s\n", wrap(l, 96, "  "))
+		fmt.Fprintf(w, "%s\n", hanging(l, handoffLabel, "  "))
 	}
 	fmt.Fprintf(w, "\nPerformance (disaggregated, simulated)\n")
 	for i := range g.Scenarios {
-		for _, l := range scenarioLines(&g.Scenarios[i]) {
-			fmt.Fprintf(w, "%s\n", wrap(l, 96, "  "))
+		for j, l := range scenarioLines(&g.Scenarios[i]) {
+			if j == 0 {
+				fmt.Fprintf(w, "  %s\n", l)
+				continue
+			}
+			fmt.Fprintf(w, "%s\n", hanging(l, handoffLabel, "    "))
 		}
 	}
 	if c := g.Colocated; c != nil {
@@ -49,6 +54,20 @@ func writePDText(w io.Writer, r *estimate.Report) {
 		fmt.Fprintf(w, "  %s:\n%s\n", n.Topic, wrap(n.Text, 96, "    "))
 	}
 	writeFindingsText(w, r)
+}
+
+// handoffLabel is the width of the hand-off lines' labels ("KV per token  ").
+const handoffLabel = 14
+
+// hanging wraps a line whose first n runes are a label, indented by
+// indent, continuation lines under the text rather than the label.
+func hanging(line string, n int, indent string) string {
+	r := []rune(line)
+	if len(r) <= n {
+		return indent + line
+	}
+	pad := indent + strings.Repeat(" ", n)
+	return indent + string(r[:n]) + strings.TrimPrefix(wrap(string(r[n:]), 96-n, pad), pad)
 }
 
 // pdLine names the model, the hardware and both pools.
@@ -94,7 +113,10 @@ func handoffLines(g *pd.Report) []string {
 			textfmt.Thousands(int64(t.Tokens)), t.BytesPerRequest/1e6, t.PerPrefillRankBytes/1e6, t.PerDecodeRankBytes/1e6, t.WireBytes/1e6),
 		fmt.Sprintf("link          %s: %.2f GB/s for one transfer, %.2f GB/s per node, latency %s", t.Link, t.LinkGBytesPerS, t.NodeGBytesPerS, textfmt.Seconds(t.LatencyS)),
 	}
-	xfer := fmt.Sprintf("transfer      alone %s; at %.2f requests/s the NICs are %.0f%% busy: mean %s", textfmt.Seconds(t.AloneS), s.RequestsPerS, 100*t.Utilization, secondsOrUnbounded(t.TimeS))
+	xfer := fmt.Sprintf("transfer      alone %s; at %.2f requests/s the NICs are %.0f%% busy: mean %s", textfmt.Seconds(t.AloneS), s.RequestsPerS, 100*t.Utilization, textfmt.Seconds(t.TimeS))
+	if t.Saturated {
+		xfer += " — the NICs are saturated: transfers queue"
+	}
 	if t.MaxRatePerS > 0 {
 		xfer += fmt.Sprintf(" (the NICs carry at most %.1f requests/s)", t.MaxRatePerS)
 	}
@@ -105,25 +127,26 @@ func handoffLines(g *pd.Report) []string {
 	return append(out, lease)
 }
 
-// scenarioLines are one composed scenario.
+// scenarioLines are one composed scenario: a heading, then lines of
+// handoffLabel-wide labels.
 func scenarioLines(s *pd.Scenario) []string {
 	load := fmt.Sprintf("%d sessions", s.Sessions)
 	if s.RatePerS > 0 {
 		load = fmt.Sprintf("Poisson %.2f requests/s", s.RatePerS)
 	}
-	out := []string{fmt.Sprintf("input %s, output %s tokens, %s: %.2f requests/s, %.0f output tokens/s, bound by the %s (prefill %.0f%%, decode %.0f%%, NICs %.0f%% utilised)",
-		textfmt.Thousands(int64(s.InputTokens)), textfmt.Thousands(int64(s.OutputTokens)), load, s.RequestsPerS, s.OutputTokPerS, s.Binding,
-		100*s.PrefillUtilization, 100*s.DecodeUtilization, 100*s.Transfer.Utilization)}
+	out := []string{fmt.Sprintf("input %s tokens, output %s, %s", textfmt.Thousands(int64(s.InputTokens)), textfmt.Thousands(int64(s.OutputTokens)), load),
+		fmt.Sprintf("rate          %.2f requests/s, %.0f output tokens/s, bound by the %s (prefill %.0f%%, decode %.0f%%, NICs %.0f%% utilised)",
+			s.RequestsPerS, s.OutputTokPerS, s.Binding, 100*s.PrefillUtilization, 100*s.DecodeUtilization, 100*s.Transfer.Utilization)}
 	if s.Unbounded {
-		out = append(out, "    TTFT: unbounded (the arrivals exceed what the "+s.Binding+" serves)")
+		out = append(out, "TTFT          unbounded (the arrivals exceed what the "+s.Binding+" serves)")
 	} else {
-		out = append(out, "    TTFT "+pctText(s.TTFT))
+		out = append(out, "TTFT          "+pctText(s.TTFT))
 	}
 	p := s.TTFTParts
-	out = append(out, fmt.Sprintf("    TTFT mean = prefill queue %s + prefill %s + router %s + KV transfer %s + decode admission %s + first decode step %s + API servers %s",
-		textfmt.Seconds(p.PrefillQueueS), textfmt.Seconds(p.PrefillS), textfmt.Seconds(p.RouterS), secondsOrUnbounded(p.TransferS),
-		textfmt.Seconds(p.DecodeAdmitS), textfmt.Seconds(p.FirstDecodeS), textfmt.Seconds(p.FrontendS)))
-	out = append(out, "    TPOT "+pctText(s.TPOT))
+	out = append(out, fmt.Sprintf("TTFT parts    prefill queue %s + prefill %s + router %s + KV transfer %s + decode admission %s + first decode step %s + API servers %s (means)",
+		textfmt.Seconds(p.PrefillQueueS), textfmt.Seconds(p.PrefillS), textfmt.Seconds(p.RouterS), textfmt.Seconds(p.TransferS),
+		textfmt.Seconds(p.DecodeAdmitS), textfmt.Seconds(p.FirstDecodeS), textfmt.Seconds(p.FrontendS)),
+		"TPOT          "+pctText(s.TPOT))
 	return out
 }
 
@@ -153,12 +176,4 @@ func colocatedLines(g *pd.Report) []string {
 		out = append(out, fmt.Sprintf("colocated %s: %s", v.Name, v.Verdict))
 	}
 	return out
-}
-
-// secondsOrUnbounded prints a time that may be infinite.
-func secondsOrUnbounded(x float64) string {
-	if x > 1e300 {
-		return "unbounded"
-	}
-	return textfmt.Seconds(x)
 }

@@ -50,10 +50,14 @@ func (e *evaluator) scenario(n int) Scenario {
 		sc.Sessions = N
 		dr = decode(load{sessions: N})
 		lambda = dr.OutputTokPerS / float64(out)
+		if lambda <= 0 { // the decode pool serves nothing (its requests never fit)
+			sc.Binding, sc.Unbounded, sc.Transfer = BindDecode, true, base
+			return sc
+		}
 		if lambda < muP {
 			pr = simPrefill(pre, n, load{rate: lambda}, e.seed)
 			inPrefill := lambda * (pr.TTFT.Mean + base.at(lambda).TimeS + hop)
-			if nd := N - int(math.Round(inPrefill)); !pr.Overloaded && nd >= 1 && nd < N-1 && !math.IsInf(inPrefill, 0) {
+			if nd := N - int(math.Round(inPrefill)); !pr.Overloaded && nd >= 1 && nd < N-1 {
 				dr = decode(load{sessions: nd})
 				lambda = dr.OutputTokPerS / float64(out)
 				pr = simPrefill(pre, n, load{rate: lambda}, e.seed)
@@ -61,10 +65,7 @@ func (e *evaluator) scenario(n int) Scenario {
 		} else {
 			lambda = muP
 			decoding := lambda * (base.at(lambda).TimeS + hop + dr.E2E.Mean)
-			np := N
-			if !math.IsInf(decoding, 0) {
-				np = max(1, N-int(math.Round(decoding)))
-			}
+			np := max(1, N-int(math.Round(decoding)))
 			pr = simPrefill(pre, n, load{sessions: np}, e.seed)
 			lambda = pr.OutputTokPerS // one output token per prefill request
 			if d2 := decode(load{rate: lambda}); !d2.Overloaded && d2.Requests > 0 {
@@ -73,7 +74,7 @@ func (e *evaluator) scenario(n int) Scenario {
 		}
 	}
 	x := base.at(lambda)
-	if x.Utilization >= 1 {
+	if x.Saturated {
 		sc.Unbounded = sc.Unbounded || e.rate > 0
 		lambda = min(lambda, x.MaxRatePerS)
 		x.TimeS = max(x.AloneS, closedTransferWait(e.sessions, lambda, pr, dr, hop))
@@ -99,7 +100,7 @@ func (e *evaluator) scenario(n int) Scenario {
 // (Little's law).
 func closedTransferWait(sessions int, lambda float64, pr, dr sim.Result, hop float64) float64 {
 	if sessions <= 0 || lambda <= 0 {
-		return inf
+		return 0
 	}
 	return float64(sessions)/lambda - pr.TTFT.Mean - dr.E2E.Mean - hop
 }
@@ -131,7 +132,7 @@ func (e *evaluator) lease(n int, rate, holdS float64) Lease {
 	l := Lease{KVTokensPerRank: p.KVTokensPerRank}
 	l.HeldRequests = rate / float64(p.ranks()) * holdS
 	l.NeededTokens = l.HeldRequests*float64((n+bs-1)/bs*bs) + float64(max(n, p.in.MaxNumBatchedTokens))
-	l.Fits = !math.IsInf(holdS, 0) && l.NeededTokens <= float64(p.KVTokensPerRank)
+	l.Fits = l.NeededTokens <= float64(p.KVTokensPerRank)
 	return l
 }
 

@@ -8,8 +8,6 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/slo"
 )
 
-var inf = math.Inf(1)
-
 // Run sizes of each pool's simulation: a P/D check runs two or three
 // simulations per scenario, so each gets a part of a colocated scenario's
 // work (sim.StepBudget) and measures fewer requests in fewer replications.

@@ -40,6 +40,10 @@ type Transfer struct {
 	// TimeS the mean transfer time with the NICs fairly shared.
 	Utilization float64 `json:"nic_utilization"`
 	TimeS       float64 `json:"time_s"`
+	// Saturated marks a rate at or above what the NICs carry: transfers
+	// queue without bound in an open loop (TimeS is then the lone
+	// transfer's; a closed loop's wait comes from Little's law).
+	Saturated bool `json:"saturated,omitempty"`
 	// MaxRatePerS is the most requests per second the NICs carry.
 	MaxRatePerS float64 `json:"max_rate_per_s"`
 }
@@ -112,14 +116,14 @@ func newTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int
 // at is the transfer at rate requests/s: the NICs are shared fairly
 // between the transfers in flight (processor sharing), so the mean time
 // is the lone transfer's stretched by 1/(1 − utilisation); at or above
-// full utilisation the NICs bind and the time is unbounded (+Inf).
+// full utilisation the NICs bind (Saturated, TimeS the lone transfer's).
 func (t Transfer) at(rate float64) Transfer {
 	if t.MaxRatePerS <= 0 {
 		return t
 	}
 	t.Utilization = rate / t.MaxRatePerS
 	if t.Utilization >= 1 {
-		t.TimeS = inf
+		t.Saturated = true
 		return t
 	}
 	t.TimeS = t.LatencyS + (t.AloneS-t.LatencyS)/(1-t.Utilization)
