@@ -29,6 +29,9 @@ func writePDText(w io.Writer, r *estimate.Report) {
 		fmt.Fprintf(w, "%s\n", hanging(l, handoffLabel, "  "))
 	}
 	fmt.Fprintf(w, "\nPerformance (disaggregated, simulated)\n")
+	if len(g.Scenarios) == 0 {
+		fmt.Fprintf(w, "  none: a pool's KV cache holds no block (see the findings)\n")
+	}
 	for i := range g.Scenarios {
 		for j, l := range scenarioLines(&g.Scenarios[i]) {
 			if j == 0 {
@@ -103,7 +106,7 @@ func poolLines(p *pd.Pool) []string {
 // handoffLines are the KV transfer of the workload's scenario.
 func handoffLines(g *pd.Report) []string {
 	if len(g.Scenarios) == 0 {
-		return []string{"not estimated: a pool holds no KV block"}
+		return []string{"KV            not estimated: a pool's KV cache holds no block (see the findings)"}
 	}
 	s := g.Scenarios[0]
 	t := s.Transfer

@@ -124,3 +124,31 @@ func TestOpenLoopAboveCapacity(t *testing.T) {
 		t.Errorf("report does not marshal: %v", err)
 	}
 }
+
+// A decode pool too large to simulate rank by rank stands on steady
+// decoding: positive, finite figures, TPOT the steady step's.
+func TestSteadyDecodeFallback(t *testing.T) {
+	in := testinput.Example(t, pdExample)
+	_, dec := testinput.Pools(t, in.Resolved())
+	p := newPool("decode", &dec)
+	for _, l := range []load{{sessions: 200}, {rate: 0.5}} {
+		r := steadyDecode(&p, 1024, 1024, l)
+		if !(r.TPOT.Mean > 0 && r.OutputTokPerS > 0 && r.TTFT.Mean > 0) || math.IsInf(r.TPOT.Mean, 0) {
+			t.Errorf("%+v: TPOT %v, throughput %v, first step %v", l, r.TPOT.Mean, r.OutputTokPerS, r.TTFT.Mean)
+		}
+	}
+}
+
+// A P/D deployment whose pools hold no KV (BF16 weights on H20 at DP 16)
+// fails every SLO with the KV capacity as its binding, without a scenario.
+func TestNoKVFailsEverySLO(t *testing.T) {
+	r, vs := evaluateExample(t, func(d *spec.Deployment) { d.Model.Weights = "bf16" })
+	if len(r.Scenarios) != 0 {
+		t.Fatalf("%d scenarios without KV", len(r.Scenarios))
+	}
+	for _, v := range vs {
+		if v.Verdict != slo.VerdictFail || v.Binding != slo.BindKV {
+			t.Errorf("%s: %s bound by %q", v.Name, v.Verdict, v.Binding)
+		}
+	}
+}

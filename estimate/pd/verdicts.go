@@ -25,7 +25,7 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 				first.RequestsPerS, first.Binding, 100*first.PrefillUtilization, 100*first.DecodeUtilization)
 		}
 		slo.Judge(&v, dec, band.Throughput, true, first != nil)
-		out = append(out, v)
+		out = append(out, noKV(v, first == nil))
 	}
 	if t := dec.SLO.TPOTMs; t > 0 {
 		v := slo.Verdict{Name: "TPOT (mean)", Target: t / 1e3, Unit: "s", Binding: r.Decode.Role}
@@ -34,7 +34,7 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 			v.Explanation = "simulated mean time per output token on the decode pool, with no prefill beside its decodes"
 		}
 		slo.Judge(&v, dec, band.TPOT, false, first != nil)
-		out = append(out, v)
+		out = append(out, noKV(v, first == nil))
 	}
 	for _, t := range dec.SLO.TTFT {
 		sc := r.Scenario(t.InputTokens)
@@ -59,7 +59,7 @@ func ttftVerdict(dec *input.Input, sc *Scenario, n int, q string, target float64
 	v := slo.Verdict{Name: fmt.Sprintf("TTFT %s at %d input tokens", q, n), Target: target, Unit: "s"}
 	if sc == nil {
 		slo.Judge(&v, dec, slo.TTFTRegime(q), false, false)
-		return v
+		return noKV(v, true)
 	}
 	if sc.Unbounded {
 		v.Verdict, v.Unbounded, v.Binding = slo.VerdictFail, true, sc.Binding
@@ -89,4 +89,14 @@ func largestPart(p TTFTParts) string {
 		}
 	}
 	return best.name
+}
+
+// noKV explains a verdict without a scenario: a pool's KV cache holds no
+// block, so the deployment serves nothing (the memory findings say why).
+func noKV(v slo.Verdict, none bool) slo.Verdict {
+	if none {
+		v.Binding = slo.BindKV
+		v.Explanation = "a pool's KV cache holds no block: the deployment serves nothing (see the memory findings)"
+	}
+	return v
 }
