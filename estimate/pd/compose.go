@@ -20,7 +20,8 @@ const routerHops = 3
 // loop at that rate, and the decode pool once more with the sessions that
 // are not in prefill or transfer (Little's law), then prefill at the new
 // rate. Otherwise prefill binds: it runs as a closed loop of the sessions
-// not decoding, and decode as an open loop at the rate prefill delivers.
+// not decoding, and decode as an open loop at the rate prefill delivers
+// (prefill once more with the sessions that decode run leaves it).
 // An open loop runs both pools at the arrival rate.
 func (e *evaluator) scenario(n int) Scenario {
 	pre, dec := e.pre, e.dec
@@ -70,6 +71,14 @@ func (e *evaluator) scenario(n int) Scenario {
 			lambda = pr.OutputTokPerS // one output token per prefill request
 			if d2 := decode(load{rate: lambda}); !d2.Overloaded && d2.Requests > 0 {
 				dr = d2
+				// The saturated decode run overstated the time a request
+				// spends decoding: once more with the sessions the decode
+				// pool at this rate leaves to prefill.
+				decoding = lambda * (base.at(lambda).TimeS + hop + dr.E2E.Mean)
+				if np2 := max(1, N-int(math.Round(decoding))); np2 > np+1 || np2 < np-1 {
+					pr = simPrefill(pre, n, load{sessions: np2}, e.seed)
+					lambda = pr.OutputTokPerS
+				}
 			}
 		}
 	}
