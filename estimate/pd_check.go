@@ -16,15 +16,17 @@ type PDReport = pd.Report
 // CheckPD is `vlaunch check` of a prefill/decode deployment (d.PD set):
 // each pool's memory (its findings named after the pool), the composed
 // performance and SLO verdicts (pd.Evaluate), and the same GPUs run
-// colocated through the colocated path for comparison. Input and Memory
-// are the decode pool's, the engine resolve makes the deployment's.
+// colocated through the colocated path for comparison. Input (but its GPUs
+// and nodes, the whole deployment's) and Memory are the decode pool's, the
+// engine resolve makes the deployment's.
 func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
 	if d == nil || d.PD == nil || len(d.PD.Roles) != 2 {
 		return Report{Findings: diag.Diagnostics{}, Feasible: false}
 	}
 	pre, dec := input.FromResolved(d.PD.Roles[0].Deployment), input.FromResolved(d.PD.Roles[1].Deployment)
 	r := Check(&dec)
-	r.Input.GPUs += pre.Layout.TotalGPUs()
+	r.Input.GPUs += pre.Layout.TotalGPUs() // the whole deployment's GPUs and nodes; the rest is the decode engine's
+	r.Input.Nodes = len(d.Nodes)
 	r.Findings = poolFindings("decode", r.Findings)
 	preIn := pre
 	preIn.Workload.OutputTokens = 1
