@@ -95,6 +95,7 @@ func poolLines(p *pd.Pool) []string {
 		fmt.Sprintf("layout       %s, %d GPUs, all2all %s", poolLayout(p), p.GPUs, orDash(p.All2All)),
 		fmt.Sprintf("engine       max_num_seqs %d · max_num_batched_tokens %s", p.MaxNumSeqs, textfmt.Thousands(int64(p.MaxNumBatchedTokens))),
 		fmt.Sprintf("memory       weights %.2f GiB · KV cache %.2f GiB per GPU · %s tokens per rank", p.WeightsGiB, p.KVCacheGiB, textfmt.Thousands(p.KVTokensPerRank)),
+		"constants    " + p.Constants,
 	}
 	if p.CapacityPerS > 0 {
 		out = append(out, fmt.Sprintf("capacity     %.2f requests/s (%s)", p.CapacityPerS, p.CapacityBasis),

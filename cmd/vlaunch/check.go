@@ -106,7 +106,7 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	}
 	var r estimate.Report
 	if res != nil && res.PD != nil {
-		r = estimate.CheckPD(res, o.perf)
+		r = checkPD(res, o.perf)
 	} else {
 		r = checkEstimate(&in, o.perf)
 	}

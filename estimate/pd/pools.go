@@ -37,6 +37,9 @@ type Pool struct {
 	// Utilization is the operating rate over CapacityPerS (the workload's
 	// scenario).
 	Utilization float64 `json:"utilization"`
+	// Constants says where the step model's constants come from (the
+	// global fit or a calibration file).
+	Constants string `json:"constants"`
 	// Memory is the pool's whole memory report (JSON only).
 	Memory memory.Report `json:"memory"`
 
@@ -52,6 +55,7 @@ func newPool(role string, in *input.Input) Pool {
 	return Pool{Role: role, Nodes: l.Nodes * l.ReplicaCount(), GPUs: l.TotalGPUs(), Instances: l.ReplicaCount(), TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
 		All2All: s.A2A.String(), MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
 		WeightsGiB: m.PerGPU.WeightsGiB, KVCacheGiB: m.PerGPU.KVCacheGiB, KVTokensPerRank: m.KVTokensPerRank, Memory: m,
+		Constants: in.Calibration.Describe(),
 		in: in, sm: perf.NewStepModel(s)}
 }
 
