@@ -56,7 +56,7 @@ func newPool(role string, in *input.Input) Pool {
 		All2All: s.A2A.String(), MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
 		WeightsGiB: m.PerGPU.WeightsGiB, KVCacheGiB: m.PerGPU.KVCacheGiB, KVTokensPerRank: m.KVTokensPerRank, Memory: m,
 		Constants: in.Calibration.Describe(),
-		in: in, sm: perf.NewStepModel(s)}
+		in:        in, sm: perf.NewStepModel(s)}
 }
 
 // ranks is the pool's DP ranks over all its instances.
