@@ -45,3 +45,17 @@ func BenchmarkCheckReference(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckPD is `vlaunch check` of the P/D example after resolution:
+// both pools' memory, the composed scenarios (two pools' simulations per
+// input length), the verdicts, and the same GPUs checked colocated
+// (target: under 1 s).
+func BenchmarkCheckPD(b *testing.B) {
+	in := testinput.Example(b, "deepseek-v3-pd-32xh20.yaml")
+	for b.Loop() {
+		r := CheckPD(in.Resolved(), PerfOptions{Seed: 1})
+		if r.Disaggregated == nil || len(r.SLO) == 0 {
+			b.Fatal("no P/D report")
+		}
+	}
+}

@@ -13,6 +13,7 @@
 //	memory  per-GPU memory, KV capacity, EST1xx verdicts, memory notes
 //	slo     performance section, SLO verdicts, what-if, advice (EST201)
 //	search  the layout search of `parallelism: auto` (EST301)
+//	pd      prefill/decode disaggregation: pools, KV hand-off, composed TTFT
 package estimate
 
 import (

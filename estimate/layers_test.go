@@ -24,8 +24,9 @@ var layers = map[string][]string{
 	"slo":                {"band", "input", "memory", "perf", "sim"},
 	"replay":             {"band", "input", "memory", "perf", "sim"},
 	"search":             {"input", "memory", "slo"},
+	"pd":                 {"band", "input", "memory", "perf", "sim", "slo"},
 	"internal/testinput": {"input"},
-	".":                  {"input", "memory", "search", "slo"},
+	".":                  {"input", "memory", "pd", "search", "slo"},
 }
 
 const module = "github.com/vlaunch/vlaunch/"

@@ -30,6 +30,10 @@ type Report struct {
 	// LayoutSearch is set when the spec says `parallelism: auto`: every
 	// layout the search evaluated; the rest of the report is for the chosen one.
 	LayoutSearch *LayoutSearch `json:"layout_search,omitempty"`
+	// Disaggregated is set for a prefill/decode deployment (CheckPD): the
+	// pools, the hand-off, the composed scenarios and the colocated
+	// comparison; Input and Memory are then the decode pool's.
+	Disaggregated *PDReport `json:"disaggregated,omitempty"`
 }
 
 // InputSummary echoes the resolved input so a report stands on its own.

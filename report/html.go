@@ -54,6 +54,9 @@ var pageTmpl = template.Must(template.New("report").Parse(htmlTemplate))
 // nothing from the network and needs no script, so it works offline and
 // prints as it shows.
 func WriteHTML(w io.Writer, r *estimate.Report) error {
+	if r.Disaggregated != nil {
+		return writePage(w, pdPage(r))
+	}
 	return writePage(w, checkPage(r))
 }
 

@@ -12,6 +12,10 @@ import (
 // WriteMarkdown writes the report as GitHub-flavoured markdown, with the
 // same content as WriteText laid out as tables.
 func WriteMarkdown(w io.Writer, r *estimate.Report) {
+	if r.Disaggregated != nil {
+		writePDMarkdown(w, r)
+		return
+	}
 	in, m, p := r.Input, r.Memory, r.Memory.PerGPU
 	fmt.Fprintf(w, "# vlaunch check: %s on %d × %s\n\n", in.Model, in.GPUs, in.GPU)
 	writeSearchMarkdown(w, r.LayoutSearch)

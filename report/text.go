@@ -14,6 +14,10 @@ import (
 // formats, the performance section and SLO verdicts, the notes, the findings
 // and the verdict.
 func WriteText(w io.Writer, r *estimate.Report) {
+	if r.Disaggregated != nil {
+		writePDText(w, r)
+		return
+	}
 	in, m := r.Input, r.Memory
 	writeSearchText(w, r.LayoutSearch)
 	fmt.Fprintf(w, "vlaunch check: %s\n", layoutLine(in))

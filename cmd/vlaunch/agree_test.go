@@ -230,8 +230,8 @@ func writeVariant(t *testing.T, example string, v variant) (string, vllm.Release
 		t.Fatal(ds)
 	}
 	if d.Disaggregation != nil {
-		// check does not model a disaggregated deployment yet (SPEC130):
-		// there is nothing to agree with.
+		// check models a disaggregated deployment apart (estimate.CheckPD)
+		// and generate does not estimate it: there is nothing to agree with.
 		return "", vllm.Release{}, false
 	}
 	v.edit(d)

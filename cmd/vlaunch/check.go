@@ -94,16 +94,22 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	var d *spec.Deployment
 	var pre diag.Diagnostics
 	var search *estimate.LayoutSearch
+	var res *resolve.Deployment
 	var err error
 	if quick {
 		in, err = quickCheckInput(o.quick, o.calibration)
 	} else {
-		d, in, pre, search, err = specCheckInput(s, args[0], o.calibration)
+		d, res, in, pre, search, err = specCheckInput(s, args[0], o.calibration)
 	}
 	if err != nil {
 		return err
 	}
-	r := checkEstimate(&in, o.perf)
+	var r estimate.Report
+	if res != nil && res.PD != nil {
+		r = checkPD(res, o.perf)
+	} else {
+		r = checkEstimate(&in, o.perf)
+	}
 	r.LayoutSearch = search
 	r.Findings = append(pre, r.Findings...)
 	d.Locate(r.Findings) // nil in the quick form: no file to point into
@@ -179,13 +185,14 @@ func quickLayoutRefused(r *resolve.Deployment) error {
 // errors are printed and end the command with exit 1; warnings travel into
 // the report. With `parallelism: auto` the input is the layout the search
 // chose (the one `vlaunch generate` writes), and the search comes back for
-// the report.
-func specCheckInput(s *streams, path, calibration string) (*spec.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
-	st, err := settleSpec(s, path, false, calibration, "check")
+// the report. A disaggregated spec comes back resolved too (its check is
+// estimate.CheckPD).
+func specCheckInput(s *streams, path, calibration string) (*spec.Deployment, *resolve.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
+	st, err := settleSpec(s, path, false, calibration, "")
 	if err != nil {
-		return nil, estimate.Input{}, nil, nil, err
+		return nil, nil, estimate.Input{}, nil, nil, err
 	}
-	return st.r.Spec, estimate.FromResolved(st.r), st.findings, st.search, nil
+	return st.r.Spec, st.r, estimate.FromResolved(st.r), st.findings, st.search, nil
 }
 
 func writeReport(w io.Writer, r *estimate.Report, format string) error {

@@ -27,7 +27,7 @@ func feasibility(r *resolve.Deployment) *estimate.Report {
 // error level, so an infeasible bundle is never reported as a plain success.
 func printVerdict(w io.Writer, rep *estimate.Report) {
 	if rep == nil {
-		fmt.Fprintln(w, "feasibility: not estimated: check does not model a disaggregated deployment yet")
+		fmt.Fprintln(w, "feasibility: not estimated for a disaggregated deployment here: `vlaunch check SPEC` models its pools and the KV hand-off")
 		return
 	}
 	if rep.Feasible {

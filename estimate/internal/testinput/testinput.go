@@ -44,3 +44,33 @@ func Quick(tb testing.TB, o resolve.QuickOptions) *input.Input {
 	}
 	return &in
 }
+
+// ExampleSpec is the embedded example spec name loaded and defaulted, for
+// tests that edit it before resolving (input.FromSpec).
+func ExampleSpec(tb testing.TB, name string) *spec.Deployment {
+	tb.Helper()
+	data, ok := examples.Read(name)
+	if !ok {
+		tb.Fatalf("no example %s", name)
+	}
+	root, ds := spec.ParseNode(name, data)
+	if ds.HasErrors() {
+		tb.Fatalf("parse %s: %v", name, ds)
+	}
+	d, ds := spec.Decode(name, root)
+	if ds.HasErrors() {
+		tb.Fatalf("decode %s: %v", name, ds)
+	}
+	spec.ApplyDefaults(d)
+	return d
+}
+
+// Pools are the prefill and decode pools' inputs of a resolved
+// disaggregated deployment (input.FromResolved of each role).
+func Pools(tb testing.TB, d *resolve.Deployment) (pre, dec input.Input) {
+	tb.Helper()
+	if d == nil || d.PD == nil || len(d.PD.Roles) != 2 {
+		tb.Fatal("not a disaggregated deployment")
+	}
+	return input.FromResolved(d.PD.Roles[0].Deployment), input.FromResolved(d.PD.Roles[1].Deployment)
+}

@@ -1,0 +1,168 @@
+package pd
+
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/estimate/sim"
+)
+
+// routerHops is how many network hops the router adds to a request's
+// TTFT: to the prefill pool, the prefill's answer back, to the decode pool
+// (the router's own processing time is not modelled: no published figure).
+const routerHops = 3
+
+// scenario composes the system at prompts of n tokens from the two pools'
+// simulations and the transfer.
+//
+// Closed loop of N sessions: the decode pool is simulated as a closed loop
+// of the sessions first. If the rate it sustains is below the prefill
+// pool's capacity, decode binds: the prefill pool is simulated as an open
+// loop at that rate, and the decode pool once more with the sessions that
+// are not in prefill or transfer (Little's law), then prefill at the new
+// rate. Otherwise prefill binds: it runs as a closed loop of the sessions
+// not decoding, and decode as an open loop at the rate prefill delivers
+// (prefill once more with the sessions that decode run leaves it).
+// An open loop runs both pools at the arrival rate.
+func (e *evaluator) scenario(n int) Scenario {
+	pre, dec := e.pre, e.dec
+	out := outputTokens(dec.in, n)
+	sc := Scenario{InputTokens: n, OutputTokens: out, RatePerS: e.rate, DecodeSimulated: true}
+	base := newTransfer(pre.in, dec.in, n, e.sameNode, pre.Nodes, dec.Nodes)
+	muP, muD := pre.prefillCapacity(n), dec.decodeCapacity(n, out)
+	hop := routerHops * e.hopS
+	var pr, dr sim.Result
+	var extra, lambda float64
+	decode := func(l load) sim.Result {
+		r, x, ok := simDecode(dec, n, out, l, e.seed)
+		if !ok {
+			sc.DecodeSimulated = false
+			r, x = steadyDecode(dec, n, out, l), 0
+		}
+		extra = x
+		return r
+	}
+	if e.rate > 0 {
+		lambda = e.rate
+		pr = simPrefill(pre, n, load{rate: lambda}, e.seed)
+		dr = decode(load{rate: lambda})
+		sc.Unbounded = pr.Overloaded || dr.Overloaded || lambda >= muP || lambda >= muD
+	} else {
+		N := e.sessions
+		sc.Sessions = N
+		dr = decode(load{sessions: N})
+		lambda = dr.OutputTokPerS / float64(out)
+		if lambda <= 0 { // the decode pool serves nothing (its requests never fit)
+			sc.Binding, sc.Unbounded, sc.Transfer = BindDecode, true, base
+			return sc
+		}
+		if lambda < muP {
+			pr = simPrefill(pre, n, load{rate: lambda}, e.seed)
+			inPrefill := lambda * (pr.TTFT.Mean + base.at(lambda).TimeS + hop)
+			if nd := N - int(math.Round(inPrefill)); !pr.Overloaded && nd >= 1 && nd < N-1 {
+				dr = decode(load{sessions: nd})
+				lambda = dr.OutputTokPerS / float64(out)
+				pr = simPrefill(pre, n, load{rate: lambda}, e.seed)
+			}
+		} else {
+			lambda = muP
+			decoding := lambda * (base.at(lambda).TimeS + hop + dr.E2E.Mean)
+			np := max(1, N-int(math.Round(decoding)))
+			pr = simPrefill(pre, n, load{sessions: np}, e.seed)
+			lambda = pr.OutputTokPerS // one output token per prefill request
+			if d2 := decode(load{rate: lambda}); !d2.Overloaded && d2.Requests > 0 {
+				dr = d2
+				// The saturated decode run overstated the time a request
+				// spends decoding: once more with the sessions the decode
+				// pool at this rate leaves to prefill.
+				decoding = lambda * (base.at(lambda).TimeS + hop + dr.E2E.Mean)
+				if np2 := max(1, N-int(math.Round(decoding))); np2 > np+1 || np2 < np-1 {
+					pr = simPrefill(pre, n, load{sessions: np2}, e.seed)
+					lambda = pr.OutputTokPerS
+				}
+			}
+		}
+	}
+	x := base.at(lambda)
+	if x.Saturated {
+		sc.Unbounded = sc.Unbounded || e.rate > 0
+		lambda = min(lambda, x.MaxRatePerS)
+		x.TimeS = max(x.AloneS, closedTransferWait(e.sessions, lambda, pr, dr, hop))
+	}
+	sc.Transfer = x
+	sc.RequestsPerS = lambda
+	sc.OutputTokPerS, sc.TotalTokPerS = lambda*float64(out), lambda*float64(n+out)
+	sc.PrefillUtilization, sc.DecodeUtilization = ratio(lambda, muP), ratio(lambda, muD)
+	sc.Binding = binding(sc.PrefillUtilization, sc.DecodeUtilization, x.Utilization)
+	sc.TPOT = dr.TPOT
+	sc.Truncated = pr.Truncated || dr.Truncated
+	sc.TTFTParts = TTFTParts{FrontendS: pr.TTFTParts.FrontendS + dr.TTFTParts.FrontendS, PrefillQueueS: pr.TTFTParts.QueueS,
+		PrefillS: pr.TTFTParts.PrefillS, RouterS: hop, TransferS: x.TimeS, DecodeAdmitS: dr.TTFTParts.QueueS + extra, FirstDecodeS: dr.TTFTParts.PrefillS}
+	if !sc.Unbounded {
+		sc.TTFT = convolve(pr, dr, hop+x.TimeS+extra)
+	}
+	sc.Lease = e.lease(n, lambda, hop+x.TimeS+dr.TTFTParts.QueueS+extra)
+	return sc
+}
+
+// closedTransferWait is the mean transfer time of a closed loop whose
+// NICs bind: the sessions neither in prefill nor decode wait on them
+// (Little's law).
+func closedTransferWait(sessions int, lambda float64, pr, dr sim.Result, hop float64) float64 {
+	if sessions <= 0 || lambda <= 0 {
+		return 0
+	}
+	return float64(sessions)/lambda - pr.TTFT.Mean - dr.E2E.Mean - hop
+}
+
+// ratio is a/b, 0 when b is not positive (an unknown capacity).
+func ratio(a, b float64) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return a / b
+}
+
+// binding names the busiest part.
+func binding(p, d, x float64) string {
+	switch {
+	case x > p && x > d:
+		return BindTransfer
+	case p > d:
+		return BindPrefill
+	}
+	return BindDecode
+}
+
+// lease is the prefill pool's KV held for transfers at rate requests/s,
+// each held for holdS seconds (router hop, decode admission, transfer).
+func (e *evaluator) lease(n int, rate, holdS float64) Lease {
+	p := e.pre
+	bs := max(1, p.in.BlockSize)
+	l := Lease{KVTokensPerRank: p.KVTokensPerRank}
+	l.HeldRequests = rate / float64(p.ranks()) * holdS
+	l.NeededTokens = l.HeldRequests*float64((n+bs-1)/bs*bs) + float64(max(n, p.in.MaxNumBatchedTokens))
+	l.Fits = l.NeededTokens <= float64(p.KVTokensPerRank)
+	return l
+}
+
+// steadyDecode stands for a decode simulation too large to run rank by
+// rank: steady decoding of the load's running requests (perf.DecodeAt),
+// every request at that pace, one step to the first token.
+func steadyDecode(p *Pool, n, out int, l load) sim.Result {
+	conc := l.sessions
+	if conc <= 0 {
+		conc = int(math.Ceil(l.rate * float64(out) * 0.02)) // refined below
+	}
+	slots := p.decodeBatch(n, out) * p.ranks()
+	conc = max(1, min(conc, slots))
+	dp, st := p.sm.DecodeAt(conc, float64(n)+float64(out)/2)
+	if l.sessions <= 0 && dp.TPOTS > 0 { // Little's law: running = rate × decode time
+		conc = max(1, min(slots, int(math.Ceil(l.rate*float64(out)*dp.TPOTS))))
+		dp, st = p.sm.DecodeAt(conc, float64(n)+float64(out)/2)
+	}
+	t := sim.Percentiles{Mean: dp.TPOTS, P50: dp.TPOTS, P90: dp.TPOTS, P95: dp.TPOTS, P99: dp.TPOTS}
+	first := sim.Percentiles{Mean: st.TotalS, P50: st.TotalS, P90: st.TotalS, P95: st.TotalS, P99: st.TotalS}
+	e2e := float64(out) * dp.TPOTS
+	return sim.Result{Requests: conc, TTFT: first, TPOT: t, E2E: sim.Percentiles{Mean: e2e, P50: e2e, P90: e2e, P95: e2e, P99: e2e},
+		OutputTokPerS: dp.OutputTokPerS, MeanRunning: float64(conc), TTFTParts: sim.TTFTParts{PrefillS: st.TotalS}}
+}

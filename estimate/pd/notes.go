@@ -1,0 +1,45 @@
+package pd
+
+import "fmt"
+
+// notes are the composition's assumptions, each as the report prints it.
+func (e *evaluator) notes(r *Report) []string {
+	out := []string{
+		"P/D composition: each pool is modelled as a colocated deployment of its own (its memory, step model and simulator); the prefill pool serves prompts that produce one token (max_tokens 1, as the router sends them), the decode pool requests that arrive with their KV and cost one token's compute to admit (like a prefix-cache hit of the whole prompt); decode runs with no prefill beside it",
+		"closed loop: the decode pool is simulated with the sessions that are decoding and the prefill pool as an open loop at the rate the system sustains (the lower of the two pools'); when prefill binds, it runs as a closed loop of the sessions not decoding and decode as an open loop at the rate prefill delivers",
+		"decode admission is the simulator's wait from a request's arrival on the decode pool to its first scheduled step (a free slot, then the next step boundary: up to one decode step when the pool is not full); the pull's handshake on a pair's first request is not modelled",
+		fmt.Sprintf("TTFT = prefill queue + prefill + router hops (%d × the inter-node latency; the router's own processing is not modelled) + KV transfer + decode admission + the first decode step, and both pools' API servers; its percentiles assume the two pools' waits independent (their distributions convolved)", routerHops),
+		"KV transfer: NIXL moves a request's whole KV after its prefill (not layer by layer), over the inter-node NICs of the pools' nodes (NVLink when they share one), fairly shared between the transfers in flight (mean time = alone ÷ (1 − NIC utilisation)); every attention layer is counted full (no sliding-window clipping) and a draft model's KV is not moved",
+		"NIXL transfers share the NICs with DeepEP's all-to-all traffic of both pools: that contention is not modelled (the transfer time is a lower bound on NICs busy with all-to-all)",
+		"the P/D composition itself is not calibrated against any published P/D run (calibration/ has none): SLO bands are those of the decode pool's colocated class",
+	}
+	w := e.dec.in.Workload
+	if w.BurstRequests > 0 {
+		out = append(out, fmt.Sprintf("a finite burst (burst_requests %d) is not modelled for P/D: the scenario is the steady state of its load (%s)", w.BurstRequests, e.loadText()))
+	}
+	if len(r.Scenarios) == 0 {
+		out = append(out, "no simulation: a pool's KV cache holds no block")
+		return out
+	}
+	s := r.Scenarios[0]
+	out = append(out, s.Transfer.describe())
+	if !s.DecodeSimulated {
+		out = append(out, fmt.Sprintf("the decode pool's %d lock-step ranks per instance are more than the simulator runs one by one: its figures are steady decoding's (perf.DecodeAt), not simulated percentiles", e.dec.DP))
+	}
+	if !s.Lease.Fits {
+		out = append(out, fmt.Sprintf("KV lease risk: each prefill rank holds %.1f finished prompts until the decode pool has pulled them (%.0f tokens with a full prefill step) but its KV cache holds %d tokens: prefills stall, or the lease expires and the decoder reads freed blocks",
+			s.Lease.HeldRequests, s.Lease.NeededTokens, s.Lease.KVTokensPerRank))
+	}
+	if s.Truncated {
+		out = append(out, "a pool's simulation reached its work ceiling before it measured enough requests: its figures are of the run's first stretch")
+	}
+	return out
+}
+
+// loadText is the load the scenarios run.
+func (e *evaluator) loadText() string {
+	if e.rate > 0 {
+		return fmt.Sprintf("Poisson arrivals at %.2f requests/s", e.rate)
+	}
+	return fmt.Sprintf("%d closed-loop sessions", e.sessions)
+}

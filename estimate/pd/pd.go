@@ -1,0 +1,111 @@
+// Package pd models a prefill/decode disaggregated deployment for `vlaunch
+// check` (issue #24) from the colocated models only: each pool is a
+// colocated deployment of its own (memory.Estimate, perf's step model,
+// the simulator), the prefill pool fed prompts that produce one token, the
+// decode pool requests that arrive with their KV; the KV hand-off between
+// them is sized from memory's KV layout and the inter-node network. The
+// composition (pool simulations in tandem, TTFT as the sum of its parts)
+// is not calibrated against any published P/D run; SLO verdicts take the
+// decode pool's band class.
+package pd
+
+import (
+	"sync"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// Report is the `disaggregated` section of a check report.
+type Report struct {
+	Prefill Pool `json:"prefill"`
+	Decode  Pool `json:"decode"`
+	// Scenarios are the workload's input length, then every other input
+	// length an SLO names.
+	Scenarios []Scenario `json:"scenarios"`
+	// Colocated is the same GPUs run colocated (set by the caller).
+	Colocated *Colocated `json:"colocated,omitempty"`
+	// Notes are the composition's assumptions, in words.
+	Notes []string `json:"notes"`
+}
+
+// Colocated is the comparison: the same nodes run as one colocated
+// deployment, through check's colocated path.
+type Colocated struct {
+	// Layout describes it ("DP32 EP on 4 nodes, the decode pool's settings").
+	Layout string `json:"layout"`
+	// Error says why there is none ("" when there is).
+	Error         string  `json:"error,omitempty"`
+	OutputTokPerS float64 `json:"output_tokens_per_s"`
+	TTFTP50S      float64 `json:"ttft_p50_s"`
+	TTFTP99S      float64 `json:"ttft_p99_s"`
+	TPOTMeanS     float64 `json:"tpot_mean_s"`
+	// Unbounded marks an open loop above the colocated deployment's capacity.
+	Unbounded bool `json:"unbounded,omitempty"`
+	// SLO are its verdicts.
+	SLO []slo.Verdict `json:"slo,omitempty"`
+}
+
+// Scenario returns the scenario of input length n (nil: none).
+func (r *Report) Scenario(n int) *Scenario {
+	for i := range r.Scenarios {
+		if r.Scenarios[i].InputTokens == n {
+			return &r.Scenarios[i]
+		}
+	}
+	return nil
+}
+
+// evaluator is what every scenario shares.
+type evaluator struct {
+	pre, dec *Pool
+	sameNode bool
+	hopS     float64
+	sessions int
+	rate     float64
+	seed     uint64
+}
+
+// Evaluate models the deployment whose prefill pool's input is pre and
+// decode pool's dec (input.FromResolved of each resolve.Role); sameNode
+// says the pools share a node (the KV moves over NVLink). It returns the
+// section and the SLO verdicts, judged as colocated check judges them with
+// the decode pool's band class.
+func Evaluate(pre, dec *input.Input, sameNode bool, opt slo.Options) (Report, []slo.Verdict) {
+	pIn := *pre
+	pIn.Workload.OutputTokens = 1 // the router sends max_tokens 1 to prefill
+	r := Report{Prefill: newPool(spec.RolePrefill, &pIn), Decode: newPool(spec.RoleDecode, dec)}
+	_, _, lat := interNode(dec)
+	e := &evaluator{pre: &r.Prefill, dec: &r.Decode, sameNode: sameNode, hopS: lat, seed: opt.Seed}
+	w := dec.Workload
+	switch {
+	case w.ArrivalRatePerS > 0:
+		e.rate = w.ArrivalRatePerS
+	case w.BurstRequests > 0 && w.Concurrency <= 0:
+		e.sessions = w.BurstRequests
+	default:
+		e.sessions = max(1, w.Concurrency)
+	}
+	lengths := spec.ScenarioInputLengths(w, dec.SLO)
+	r.Scenarios = make([]Scenario, len(lengths))
+	if r.Prefill.KVTokensPerRank > 0 && r.Decode.KVTokensPerRank > 0 {
+		var wg sync.WaitGroup
+		for i, n := range lengths {
+			wg.Go(func() { r.Scenarios[i] = e.scenario(n) })
+		}
+		wg.Wait()
+	} else {
+		r.Scenarios = nil
+	}
+	if len(r.Scenarios) > 0 {
+		r.Prefill.Utilization, r.Decode.Utilization = r.Scenarios[0].PrefillUtilization, r.Scenarios[0].DecodeUtilization
+		n, out := r.Scenarios[0].InputTokens, r.Scenarios[0].OutputTokens
+		r.Prefill.CapacityPerS = r.Prefill.prefillCapacity(n)
+		r.Prefill.CapacityBasis = "every rank's steps full of max_num_batched_tokens prompt tokens"
+		r.Decode.CapacityPerS = r.Decode.decodeCapacity(n, out)
+		r.Decode.CapacityBasis = "every rank's batch full (max_num_seqs or what its KV cache holds), decoding at the mean context"
+	}
+	r.Notes = e.notes(&r)
+	return r, verdicts(dec, &r)
+}

@@ -1,0 +1,116 @@
+package pd
+
+import (
+	"math"
+	"slices"
+
+	"github.com/vlaunch/vlaunch/estimate/sim"
+)
+
+// Bindings of a disaggregated scenario: the part of the system with the
+// highest utilisation at the operating rate.
+const (
+	BindPrefill  = "prefill pool"
+	BindDecode   = "decode pool"
+	BindTransfer = "KV transfer (NICs)"
+)
+
+// Scenario is the disaggregated system under the workload's load at one
+// input length.
+type Scenario struct {
+	InputTokens  int     `json:"input_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	Sessions     int     `json:"sessions,omitempty"`
+	RatePerS     float64 `json:"arrival_rate_per_s,omitempty"`
+	// RequestsPerS is the rate the system serves; OutputTokPerS and
+	// TotalTokPerS its throughput (the decode pool's).
+	RequestsPerS  float64 `json:"requests_per_s"`
+	OutputTokPerS float64 `json:"output_tokens_per_s"`
+	TotalTokPerS  float64 `json:"total_tokens_per_s"`
+	// Binding is what binds the request rate; the utilisations are the
+	// rate over each part's capacity.
+	Binding            string  `json:"binding"`
+	PrefillUtilization float64 `json:"prefill_utilization"`
+	DecodeUtilization  float64 `json:"decode_utilization"`
+	// TTFT is from the router's receipt to the first token out of the
+	// decode pool; TTFTParts splits its mean.
+	TTFT      sim.Percentiles `json:"ttft"`
+	TTFTParts TTFTParts       `json:"ttft_parts"`
+	// TPOT is the decode pool's (no prefill beside its decodes).
+	TPOT     sim.Percentiles `json:"tpot"`
+	Transfer Transfer        `json:"transfer"`
+	Lease    Lease           `json:"kv_lease"`
+	// Unbounded marks an open loop above the capacity of some part: the
+	// queue grows for as long as arrivals go on; TTFT is then 0.
+	Unbounded bool `json:"unbounded,omitempty"`
+	// Truncated marks a pool's simulation cut short at its work ceiling.
+	Truncated bool `json:"truncated,omitempty"`
+	// DecodeSimulated is false when the decode pool was too large to
+	// simulate rank by rank: its figures are the steady state's.
+	DecodeSimulated bool `json:"decode_simulated"`
+}
+
+// TTFTParts is the mean TTFT by where a request spends it; the parts add
+// up to TTFT's mean.
+type TTFTParts struct {
+	// FrontendS is both pools' API servers (ingest, the first token out).
+	FrontendS float64 `json:"frontend_s"`
+	// PrefillQueueS is the wait in the prefill pool's queue.
+	PrefillQueueS float64 `json:"prefill_queue_s"`
+	// PrefillS is the prompt's steps on the prefill pool.
+	PrefillS float64 `json:"prefill_s"`
+	// RouterS is the router's hops: to prefill, back, to decode.
+	RouterS float64 `json:"router_s"`
+	// TransferS is the KV transfer (mean, NICs fairly shared).
+	TransferS float64 `json:"transfer_s"`
+	// DecodeAdmitS is the wait on the decode pool for a slot and a step
+	// boundary.
+	DecodeAdmitS float64 `json:"decode_admit_s"`
+	// FirstDecodeS is the decode step that emits the first token.
+	FirstDecodeS float64 `json:"first_decode_step_s"`
+}
+
+// Sum is the mean TTFT the parts make up.
+func (p TTFTParts) Sum() float64 {
+	return p.FrontendS + p.PrefillQueueS + p.PrefillS + p.RouterS + p.TransferS + p.DecodeAdmitS + p.FirstDecodeS
+}
+
+// Lease is the prefill pool's KV held for the decode pool: a prefill rank
+// keeps a finished prompt's blocks until the decode rank has pulled them.
+type Lease struct {
+	// HeldRequests per prefill rank: its rate × (router hop + decode
+	// admission + transfer); NeededTokens what they and a full prefill
+	// step occupy, against KVTokensPerRank.
+	HeldRequests    float64 `json:"held_requests_per_rank"`
+	NeededTokens    float64 `json:"needed_tokens_per_rank"`
+	KVTokensPerRank int64   `json:"kv_tokens_per_rank"`
+	// Fits is false when the prefill pool's KV cannot hold them: prefills
+	// stall, or the lease expires and a decoder reads freed blocks.
+	Fits bool `json:"fits"`
+}
+
+// convolve is the distribution of a + b + c for independent a and b
+// (their TTFTQuantiles; the mean alone where a run measured none) and a
+// constant c: every pair of quantiles, sorted.
+func convolve(a, b sim.Result, c float64) sim.Percentiles {
+	qa, qb := quantiles(a), quantiles(b)
+	sums := make([]float64, 0, len(qa)*len(qb))
+	for _, x := range qa {
+		for _, y := range qb {
+			sums = append(sums, x+y+c)
+		}
+	}
+	slices.Sort(sums)
+	at := func(q float64) float64 {
+		i := int(math.Ceil(q*float64(len(sums)))) - 1
+		return sums[min(max(i, 0), len(sums)-1)]
+	}
+	return sim.Percentiles{Mean: a.TTFT.Mean + b.TTFT.Mean + c, P50: at(0.5), P90: at(0.9), P95: at(0.95), P99: at(0.99)}
+}
+
+func quantiles(r sim.Result) []float64 {
+	if r.TTFTQuantiles[sim.CDFPoints-1] > 0 {
+		return r.TTFTQuantiles[:]
+	}
+	return []float64{r.TTFT.Mean}
+}

@@ -1,0 +1,136 @@
+package pd
+
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/estimate/slo"
+)
+
+// Run sizes of each pool's simulation: a P/D check runs two or three
+// simulations per scenario, so each gets a part of a colocated scenario's
+// work (sim.StepBudget) and measures fewer requests in fewer replications.
+const (
+	simRequests     = 1200
+	simReplications = 3
+	simBudgetShare  = 3 // sim.StepBudget / simBudgetShare per simulation
+)
+
+// load is the traffic a pool's simulation gets: closed-loop sessions or
+// Poisson arrivals at a rate (whole pool).
+type load struct {
+	sessions int
+	rate     float64
+}
+
+// simPrefill runs the prefill pool on the colocated path (sim.RunModel):
+// requests of n prompt tokens that produce one token (max_tokens 1, as the
+// router sends them).
+func simPrefill(p *Pool, n int, l load, seed uint64) sim.Result {
+	cfg := sim.Config{DP: p.sm.S.DP, MaxNumSeqs: p.in.MaxNumSeqs, MaxNumBatchedTokens: p.in.MaxNumBatchedTokens,
+		KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, InputTokens: n, OutputTokens: 1,
+		Sessions: l.sessions, ArrivalRatePerS: l.rate, Requests: simRequests, Warmup: warmup(l.sessions), Seed: seed,
+		WorkBudget: sim.StepBudget / simBudgetShare}
+	if l.sessions > 0 {
+		cfg.StaggerS = p.sm.PrefillIdle(n, max(1, p.in.MaxNumBatchedTokens)).TTFTS
+	}
+	slo.ApplyEngine(p.in, p.sm.S.Eff, &cfg)
+	return sim.RunModelReplicated(p.sm, cfg, simReplications)
+}
+
+// warmup is the completions discarded before measuring: two per session,
+// at least 100.
+func warmup(sessions int) int { return max(100, 2*min(sessions, sim.MaxSimSessions)) }
+
+// admitted is a decode rank's load with every prompt it admits already
+// computed: the KV came from the prefill pool, so the engine computes the
+// last position only (one token reading its cached prompt, as a prefix-cache
+// hit), whatever chunk the simulator scheduled.
+func admitted(l perf.RankLoad) perf.RankLoad {
+	if l.PrefillSeqs <= 0 {
+		return l
+	}
+	cached := max(0, l.PrefillTokens-l.PrefillSeqs) + l.PrefillPrefix
+	l.PrefillTokens, l.PrefillPrefix = l.PrefillSeqs, cached
+	l.PrefillPairs = cached + l.PrefillSeqs // Σ 1·(p + 1) over the chunks
+	return l
+}
+
+// decodeUnit is how the decode pool is simulated: one instance (instances
+// are independent) and, for a dense model, one DP rank of it (dense DP
+// ranks are independent engines), copies of it making up the pool.
+type decodeUnit struct {
+	sm     *perf.StepModel
+	dp     int
+	copies int
+}
+
+func unitOf(p *Pool) (decodeUnit, bool) {
+	u := decodeUnit{sm: p.sm, dp: max(1, p.sm.S.DP), copies: max(1, p.Instances)}
+	if !p.sm.S.Model.IsMoE() && u.dp > 1 {
+		u.sm, u.copies, u.dp = perf.NewStepModel(*p.sm.S.WithDP(1)), u.copies*u.dp, 1
+	}
+	return u, u.dp <= sim.MaxRepRanks
+}
+
+// simDecode runs the decode pool: requests of n prompt tokens arrive with
+// their KV, are admitted at a step boundary (costing one token each,
+// admitted), and decode out tokens with no prefill beside them. It uses
+// the simulator itself with that step (the colocated path, sim.RunModel,
+// would charge the prompt's compute), so it simulates every lock-step rank
+// of one instance; ok is false when that is more than sim.MaxRepRanks.
+// Closed-loop sessions beyond two per sequence that can run only queue:
+// they are accounted for by Little's law (extra wait per request).
+func simDecode(p *Pool, n, out int, l load, seed uint64) (res sim.Result, extraWaitS float64, ok bool) {
+	u, ok := unitOf(p)
+	if !ok || p.KVTokensPerRank <= 0 {
+		return sim.Result{}, 0, false
+	}
+	cfg := sim.Config{DP: u.dp, MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize,
+		InputTokens: n, OutputTokens: out, Requests: simRequests, Seed: seed, WorkBudget: sim.StepBudget / simBudgetShare,
+		StepPasses: u.sm.Passes()}
+	// Every admitted prompt fits the token budget whole, so no prompt is
+	// chunked (its compute is one token, admitted).
+	cfg.MaxNumBatchedTokens = max(p.in.MaxNumBatchedTokens, max(1, p.in.MaxNumSeqs)*(n+1))
+	if s := u.sm.S.SpecTokens; s > 0 {
+		cfg.Spec = sim.Speculation{Drafts: s, Accept: u.sm.S.SpecAcceptPerPosition()}
+	}
+	slo.ApplyEngine(p.in, u.sm.S.Eff, &cfg)
+	cfg.MaxNumBatchedTokens = max(cfg.MaxNumBatchedTokens, max(1, p.in.MaxNumSeqs)*(n+1))
+	sessions := 0
+	if l.sessions > 0 {
+		sessions = (l.sessions + u.copies - 1) / u.copies
+		cap := min(sim.MaxSimSessions, 2*sim.RunSlots(cfg)*u.dp)
+		cfg.Sessions = min(sessions, cap)
+		dpt, _ := u.sm.DecodeAt(cfg.Sessions, float64(n)+float64(out)/2)
+		cfg.StaggerS = float64(out) * dpt.TPOTS
+	} else {
+		cfg.ArrivalRatePerS = l.rate / float64(u.copies)
+		cfg.MaxWaiting = max(1000, 50*sim.RunSlots(cfg)*u.dp)
+	}
+	cfg.Warmup = warmup(cfg.Sessions)
+	runs := []perf.RankRun{{N: 1}}
+	var memo perf.StepMemo
+	var buf []perf.RankLoad
+	cfg.Step = func(loads []perf.RankLoad) float64 {
+		buf = buf[:0]
+		for _, x := range loads {
+			buf = append(buf, admitted(x))
+		}
+		runs[0].Loads = buf
+		return u.sm.StepRunsMemo(runs, &memo).TotalS
+	}
+	res = sim.Replicate(cfg, simReplications)
+	if extra := sessions - cfg.Sessions; extra > 0 {
+		if r := res.OutputTokPerS / float64(max(1, out)); r > 0 {
+			extraWaitS = float64(extra) / r
+		}
+	}
+	scale := float64(u.copies)
+	res.OutputTokPerS *= scale
+	res.TotalTokPerS *= scale
+	res.MeanRunning *= scale
+	res.MeanWaiting *= scale
+	return res, extraWaitS, true
+}

@@ -1,0 +1,102 @@
+package pd
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/estimate/band"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/slo"
+)
+
+// verdicts judges the spec's SLOs on the composed scenarios with the same
+// verdicts and bands as colocated check (slo.Judge), the band class being
+// the decode pool's.
+func verdicts(dec *input.Input, r *Report) []slo.Verdict {
+	var out []slo.Verdict
+	first := r.Scenario(dec.Workload.InputTokens)
+	if t := dec.SLO.ThroughputTokensPerS; t > 0 {
+		v := slo.Verdict{Name: "throughput (" + dec.SLO.ThroughputCounts + " tokens/s)", Target: t, Unit: "tokens/s"}
+		if first != nil {
+			v.Predicted, v.Binding = first.OutputTokPerS, first.Binding
+			if dec.SLO.ThroughputCounts == "total" {
+				v.Predicted = first.TotalTokPerS
+			}
+			v.Explanation = fmt.Sprintf("%.2f requests/s, bound by the %s (prefill %.0f%%, decode %.0f%% utilised)",
+				first.RequestsPerS, first.Binding, 100*first.PrefillUtilization, 100*first.DecodeUtilization)
+		}
+		slo.Judge(&v, dec, band.Throughput, true, first != nil)
+		out = append(out, noKV(v, first == nil))
+	}
+	if t := dec.SLO.TPOTMs; t > 0 {
+		v := slo.Verdict{Name: "TPOT (mean)", Target: t / 1e3, Unit: "s", Binding: r.Decode.Role}
+		if first != nil {
+			v.Predicted = first.TPOT.Mean
+			v.Explanation = "simulated mean time per output token on the decode pool, with no prefill beside its decodes"
+		}
+		slo.Judge(&v, dec, band.TPOT, false, first != nil)
+		out = append(out, noKV(v, first == nil))
+	}
+	for _, t := range dec.SLO.TTFT {
+		sc := r.Scenario(t.InputTokens)
+		for _, q := range []struct {
+			name string
+			v    *float64
+			get  func(*Scenario) float64
+		}{{"p50", t.P50S, func(s *Scenario) float64 { return s.TTFT.P50 }},
+			{"p95", t.P95S, func(s *Scenario) float64 { return s.TTFT.P95 }},
+			{"p99", t.P99S, func(s *Scenario) float64 { return s.TTFT.P99 }}} {
+			if q.v == nil {
+				continue
+			}
+			out = append(out, ttftVerdict(dec, sc, t.InputTokens, q.name, *q.v, q.get))
+		}
+	}
+	return out
+}
+
+// ttftVerdict judges one TTFT percentile of the scenario of n tokens.
+func ttftVerdict(dec *input.Input, sc *Scenario, n int, q string, target float64, get func(*Scenario) float64) slo.Verdict {
+	v := slo.Verdict{Name: fmt.Sprintf("TTFT %s at %d input tokens", q, n), Target: target, Unit: "s"}
+	if sc == nil {
+		slo.Judge(&v, dec, slo.TTFTRegime(q), false, false)
+		return noKV(v, true)
+	}
+	if sc.Unbounded {
+		v.Verdict, v.Unbounded, v.Binding = slo.VerdictFail, true, sc.Binding
+		v.Explanation = fmt.Sprintf("the arrivals exceed what the %s serves: the queue grows for as long as they go on", sc.Binding)
+		return v
+	}
+	v.Predicted = get(sc)
+	p := sc.TTFTParts
+	v.Binding = largestPart(p)
+	v.Explanation = fmt.Sprintf("mean %.3f s = prefill queue %.3f + prefill %.3f + router %.4f + KV transfer %.4f + decode admission %.3f + first decode step %.3f + API servers %.3f",
+		sc.TTFT.Mean, p.PrefillQueueS, p.PrefillS, p.RouterS, p.TransferS, p.DecodeAdmitS, p.FirstDecodeS, p.FrontendS)
+	slo.Judge(&v, dec, slo.TTFTRegime(q), false, true)
+	return v
+}
+
+// largestPart names the TTFT part that dominates its mean.
+func largestPart(p TTFTParts) string {
+	parts := []struct {
+		name string
+		s    float64
+	}{{"prefill queue", p.PrefillQueueS}, {"prefill", p.PrefillS}, {"KV transfer", p.TransferS},
+		{"decode admission", p.DecodeAdmitS}, {"first decode step", p.FirstDecodeS}, {"API servers", p.FrontendS}}
+	best := parts[0]
+	for _, x := range parts[1:] {
+		if x.s > best.s {
+			best = x
+		}
+	}
+	return best.name
+}
+
+// noKV explains a verdict without a scenario: a pool's KV cache holds no
+// block, so the deployment serves nothing (the memory findings say why).
+func noKV(v slo.Verdict, none bool) slo.Verdict {
+	if none {
+		v.Binding = slo.BindKV
+		v.Explanation = "a pool's KV cache holds no block: the deployment serves nothing (see the memory findings)"
+	}
+	return v
+}

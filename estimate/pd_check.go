@@ -1,0 +1,93 @@
+package estimate
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
+	"github.com/vlaunch/vlaunch/estimate/pd"
+	"github.com/vlaunch/vlaunch/resolve"
+)
+
+// PDReport is the `disaggregated` section of a check report (package pd).
+type PDReport = pd.Report
+
+// CheckPD is `vlaunch check` of a prefill/decode deployment (d.PD set):
+// each pool's memory (its findings named after the pool), the composed
+// performance and SLO verdicts (pd.Evaluate), and the same GPUs run
+// colocated through the colocated path for comparison. Input (but its GPUs
+// and nodes, the whole deployment's) and Memory are the decode pool's, the
+// engine resolve makes the deployment's.
+func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
+	if d == nil || d.PD == nil || len(d.PD.Roles) != 2 {
+		return Report{Findings: diag.Diagnostics{}, Feasible: false}
+	}
+	pre, dec := input.FromResolved(d.PD.Roles[0].Deployment), input.FromResolved(d.PD.Roles[1].Deployment)
+	r := Check(&dec)
+	r.Input.GPUs += pre.Layout.TotalGPUs() // the whole deployment's GPUs and nodes; the rest is the decode engine's
+	r.Input.Nodes = len(d.Nodes)
+	r.Findings = poolFindings("decode", r.Findings)
+	preIn := pre
+	preIn.Workload.OutputTokens = 1
+	pm := memory.Estimate(&preIn)
+	pf := poolFindings("prefill", memory.Findings(&preIn, &pm))
+	r.Findings = append(pf, r.Findings...)
+	r.Feasible = !r.Findings.HasErrors()
+	rep, verdicts := pd.Evaluate(&pre, &dec, sharesNode(d), opt)
+	rep.Colocated = colocated(d, opt)
+	r.Disaggregated, r.SLO = &rep, verdicts
+	for _, v := range verdicts {
+		if v.Verdict == "fail" {
+			r.Feasible = false
+		}
+	}
+	return r
+}
+
+// poolFindings names the pool in each finding's message.
+func poolFindings(pool string, ds diag.Diagnostics) diag.Diagnostics {
+	for i := range ds {
+		ds[i].Message = pool + " pool: " + ds[i].Message
+	}
+	return ds
+}
+
+// sharesNode reports whether a node serves both pools (the KV then moves
+// over NVLink).
+func sharesNode(d *resolve.Deployment) bool {
+	seen := map[string]bool{}
+	for _, n := range d.PD.Roles[0].Deployment.Nodes {
+		seen[n.Name] = true
+	}
+	for _, n := range d.PD.Roles[1].Deployment.Nodes {
+		if seen[n.Name] {
+			return true
+		}
+	}
+	return false
+}
+
+// colocated checks the same nodes run colocated (resolve's Colocated:
+// the decode pool's settings and layout scaled to every GPU) through the
+// colocated check, without advice.
+func colocated(d *resolve.Deployment, opt PerfOptions) *pd.Colocated {
+	c, err := d.Colocated()
+	if err != nil {
+		return &pd.Colocated{Error: err.Error()}
+	}
+	in := FromResolved(c)
+	opt.NoAdvice = true
+	r := Check(&in)
+	r.AddPerformance(&in, opt)
+	l := c.Layout
+	out := &pd.Colocated{Layout: fmt.Sprintf("TP%d PP%d DP%d%s × %d on %d GPUs, the decode pool's engine settings",
+		l.TP, l.PP, l.DP, map[bool]string{true: " EP"}[l.EP], l.ReplicaCount(), l.TotalGPUs()), SLO: r.SLO}
+	if p := r.Performance; p != nil && len(p.Simulations) > 0 {
+		s := p.Simulations[0].Result
+		out.OutputTokPerS, out.TTFTP50S, out.TTFTP99S, out.TPOTMeanS, out.Unbounded = s.OutputTokPerS, s.TTFT.P50, s.TTFT.P99, s.TPOT.Mean, s.Overloaded
+	} else {
+		out.Error = "the colocated deployment holds no KV block"
+	}
+	return out
+}

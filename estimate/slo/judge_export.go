@@ -1,0 +1,15 @@
+package slo
+
+import (
+	"github.com/vlaunch/vlaunch/estimate/band"
+	"github.com/vlaunch/vlaunch/estimate/input"
+)
+
+// Judge gives v its band and verdict as check's own SLOs get them (pass
+// when the whole band meets the target, fail when none of it does,
+// uncertain otherwise), for a prediction made outside this package — the
+// disaggregated composition (package pd) — with the band class of in.
+func Judge(v *Verdict, in *input.Input, r band.Regime, higher, ok bool) { judge(v, in, r, higher, ok) }
+
+// TTFTRegime is the band regime of a TTFT percentile ("p50", "p95", "p99").
+func TTFTRegime(q string) band.Regime { return ttftRegime(q) }

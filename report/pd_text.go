@@ -1,0 +1,183 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/pd"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+)
+
+// writePDText is the text report of a disaggregated deployment: the two
+// pools, the hand-off, the composed scenarios, the colocated comparison,
+// the SLO verdicts, the notes and the findings. Input and Memory of the
+// report are the decode pool's; the colocated sections are not printed.
+func writePDText(w io.Writer, r *estimate.Report) {
+	g := r.Disaggregated
+	fmt.Fprintf(w, "vlaunch check: %s\n", pdLine(r))
+	fmt.Fprintf(w, "  %s\n", settingsLine(r.Input))
+	for _, p := range []*pd.Pool{&g.Prefill, &g.Decode} {
+		fmt.Fprintf(w, "\nDisaggregated: %s pool\n", p.Role)
+		for _, l := range poolLines(p) {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	fmt.Fprintf(w, "\nDisaggregated: hand-off\n")
+	for _, l := range handoffLines(g) {
+		fmt.Fprintf(w, "%s\n", hanging(l, handoffLabel, "  "))
+	}
+	fmt.Fprintf(w, "\nPerformance (disaggregated, simulated)\n")
+	if len(g.Scenarios) == 0 {
+		fmt.Fprintf(w, "  none: a pool's KV cache holds no block (see the findings)\n")
+	}
+	for i := range g.Scenarios {
+		for j, l := range scenarioLines(&g.Scenarios[i]) {
+			if j == 0 {
+				fmt.Fprintf(w, "  %s\n", l)
+				continue
+			}
+			fmt.Fprintf(w, "%s\n", hanging(l, handoffLabel, "    "))
+		}
+	}
+	if c := g.Colocated; c != nil {
+		fmt.Fprintf(w, "\nSame GPUs colocated\n")
+		for _, l := range colocatedLines(g) {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	writeSLOText(w, r.SLO)
+	fmt.Fprintf(w, "\nNotes (P/D)\n")
+	for _, n := range g.Notes {
+		fmt.Fprintf(w, "%s\n", wrap("- "+n, 96, "  "))
+	}
+	fmt.Fprintf(w, "\nNotes (decode pool memory)\n")
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  %s:\n%s\n", n.Topic, wrap(n.Text, 96, "    "))
+	}
+	writeFindingsText(w, r)
+}
+
+// handoffLabel is the width of the hand-off lines' labels ("KV per token  ").
+const handoffLabel = 14
+
+// hanging wraps a line whose first n runes are a label, indented by
+// indent, continuation lines under the text rather than the label.
+func hanging(line string, n int, indent string) string {
+	r := []rune(line)
+	if len(r) <= n {
+		return indent + line
+	}
+	pad := indent + strings.Repeat(" ", n)
+	return indent + string(r[:n]) + strings.TrimPrefix(wrap(string(r[n:]), 96-n, pad), pad)
+}
+
+// pdLine names the model, the hardware and both pools.
+func pdLine(r *estimate.Report) string {
+	in, g := r.Input, r.Disaggregated
+	return fmt.Sprintf("%s on %d × %s, disaggregated: prefill %s · decode %s, vLLM %s",
+		in.Model, in.GPUs, in.GPU, poolLayout(&g.Prefill), poolLayout(&g.Decode), in.VLLMVersion)
+}
+
+// poolLayout is a pool's layout in a few words.
+func poolLayout(p *pd.Pool) string {
+	inst := ""
+	if p.Instances > 1 {
+		inst = fmt.Sprintf(" × %d instances", p.Instances)
+	}
+	return fmt.Sprintf("TP %d · PP %d · DP %d · EP %s%s · %d node%s", p.TP, p.PP, p.DP, textfmt.OnOff(p.EP), inst, p.Nodes, plural(p.Nodes))
+}
+
+// poolLines are a pool's section.
+func poolLines(p *pd.Pool) []string {
+	out := []string{
+		fmt.Sprintf("layout       %s, %d GPUs, all2all %s", poolLayout(p), p.GPUs, orDash(p.All2All)),
+		fmt.Sprintf("engine       max_num_seqs %d · max_num_batched_tokens %s", p.MaxNumSeqs, textfmt.Thousands(int64(p.MaxNumBatchedTokens))),
+		fmt.Sprintf("memory       weights %.2f GiB · KV cache %.2f GiB per GPU · %s tokens per rank", p.WeightsGiB, p.KVCacheGiB, textfmt.Thousands(p.KVTokensPerRank)),
+		"constants    " + p.Constants,
+	}
+	if p.CapacityPerS > 0 {
+		out = append(out, fmt.Sprintf("capacity     %.2f requests/s (%s)", p.CapacityPerS, p.CapacityBasis),
+			fmt.Sprintf("utilisation  %.0f%% at the workload's rate", 100*p.Utilization))
+	}
+	return out
+}
+
+// handoffLines are the KV transfer of the workload's scenario.
+func handoffLines(g *pd.Report) []string {
+	if len(g.Scenarios) == 0 {
+		return []string{"KV            not estimated: a pool's KV cache holds no block (see the findings)"}
+	}
+	s := g.Scenarios[0]
+	t := s.Transfer
+	out := []string{
+		fmt.Sprintf("KV per token  %s B for the whole model (%s)", textfmt.Thousands(t.BytesPerToken), t.Formula),
+		fmt.Sprintf("per request   %s tokens: %.1f MB; %.1f MB per prefill rank → %.1f MB per decode rank, %.1f MB pulled in all",
+			textfmt.Thousands(int64(t.Tokens)), t.BytesPerRequest/1e6, t.PerPrefillRankBytes/1e6, t.PerDecodeRankBytes/1e6, t.WireBytes/1e6),
+		fmt.Sprintf("link          %s: %.2f GB/s for one transfer, %.2f GB/s per node, latency %s", t.Link, t.LinkGBytesPerS, t.NodeGBytesPerS, textfmt.Seconds(t.LatencyS)),
+	}
+	xfer := fmt.Sprintf("transfer      alone %s; at %.2f requests/s the NICs are %.0f%% busy: mean %s", textfmt.Seconds(t.AloneS), s.RequestsPerS, 100*t.Utilization, textfmt.Seconds(t.TimeS))
+	if t.Saturated {
+		xfer += " — the NICs are saturated: transfers queue"
+	}
+	if t.MaxRatePerS > 0 {
+		xfer += fmt.Sprintf(" (the NICs carry at most %.1f requests/s)", t.MaxRatePerS)
+	}
+	out = append(out, xfer)
+	l := s.Lease
+	lease := fmt.Sprintf("KV lease      each prefill rank holds %.2f finished prompts until they are pulled: %s of %s tokens per rank — %s",
+		l.HeldRequests, textfmt.Thousands(int64(l.NeededTokens)), textfmt.Thousands(l.KVTokensPerRank), map[bool]string{true: "fits", false: "RISK: does not fit"}[l.Fits])
+	return append(out, lease)
+}
+
+// scenarioLines are one composed scenario: a heading, then lines of
+// handoffLabel-wide labels.
+func scenarioLines(s *pd.Scenario) []string {
+	load := fmt.Sprintf("%d sessions", s.Sessions)
+	if s.RatePerS > 0 {
+		load = fmt.Sprintf("Poisson %.2f requests/s", s.RatePerS)
+	}
+	out := []string{fmt.Sprintf("input %s tokens, output %s, %s", textfmt.Thousands(int64(s.InputTokens)), textfmt.Thousands(int64(s.OutputTokens)), load),
+		fmt.Sprintf("rate          %.2f requests/s, %.0f output tokens/s, bound by the %s (prefill %.0f%%, decode %.0f%%, NICs %.0f%% utilised)",
+			s.RequestsPerS, s.OutputTokPerS, s.Binding, 100*s.PrefillUtilization, 100*s.DecodeUtilization, 100*s.Transfer.Utilization)}
+	if s.Unbounded {
+		out = append(out, "TTFT          unbounded (the arrivals exceed what the "+s.Binding+" serves)")
+	} else {
+		out = append(out, "TTFT          "+pctText(s.TTFT))
+	}
+	p := s.TTFTParts
+	out = append(out, fmt.Sprintf("TTFT parts    prefill queue %s + prefill %s + router %s + KV transfer %s + decode admission %s + first decode step %s + API servers %s (means)",
+		textfmt.Seconds(p.PrefillQueueS), textfmt.Seconds(p.PrefillS), textfmt.Seconds(p.RouterS), textfmt.Seconds(p.TransferS),
+		textfmt.Seconds(p.DecodeAdmitS), textfmt.Seconds(p.FirstDecodeS), textfmt.Seconds(p.FrontendS)),
+		"TPOT          "+pctText(s.TPOT))
+	return out
+}
+
+// colocatedLines put the disaggregated and colocated figures side by side.
+func colocatedLines(g *pd.Report) []string {
+	c := g.Colocated
+	if c.Error != "" {
+		return []string{"not compared: " + c.Error}
+	}
+	out := []string{c.Layout, fmt.Sprintf("%-18s %16s %16s", "", "disaggregated", "colocated")}
+	if len(g.Scenarios) == 0 {
+		return out
+	}
+	s := g.Scenarios[0]
+	row := func(name, a, b string) { out = append(out, fmt.Sprintf("%-18s %16s %16s", name, a, b)) }
+	row("output tokens/s", fmt.Sprintf("%.0f", s.OutputTokPerS), fmt.Sprintf("%.0f", c.OutputTokPerS))
+	ttft := func(x float64, unbounded bool) string {
+		if unbounded {
+			return "unbounded"
+		}
+		return textfmt.Seconds(x)
+	}
+	row("TTFT p50", ttft(s.TTFT.P50, s.Unbounded), ttft(c.TTFTP50S, c.Unbounded))
+	row("TTFT p99", ttft(s.TTFT.P99, s.Unbounded), ttft(c.TTFTP99S, c.Unbounded))
+	row("TPOT mean", textfmt.Seconds(s.TPOT.Mean), textfmt.Seconds(c.TPOTMeanS))
+	for _, v := range c.SLO {
+		out = append(out, fmt.Sprintf("colocated %s: %s", v.Name, v.Verdict))
+	}
+	return out
+}
