@@ -260,9 +260,10 @@ func hostileFiles(t *testing.T, dir string) {
 	variant("conc1e6.yaml", conc, "  concurrency: 1000000")
 	variant("rate1000.yaml", conc, conc+"\n  arrival_rate_per_s: 1000")
 	variant("rate1e6.yaml", conc, conc+"\n  arrival_rate_per_s: 1000000")
-	variant("longout.yaml", "  max_model_len: 32768", "  max_model_len: 16777216", "  output_tokens: 1024", "  output_tokens: 16000000",
+	full := []string{"  session_tokens: 32768", "  session_tokens: 16777216"} // full-length sessions, as the reference states them
+	variant("longout.yaml", "  max_model_len: 32768", "  max_model_len: 16777216", "  output_tokens: 1024", "  output_tokens: 16000000", full[0], full[1],
 		"  port: 8000", "  port: 8000\n  env: {VLLM_ALLOW_LONG_MAX_MODEL_LEN: \"1\"}")
-	variant("longprompt.yaml", "  max_model_len: 32768", "  max_model_len: 16777216", "  input_tokens: 1024", "  input_tokens: 16000000",
+	variant("longprompt.yaml", "  max_model_len: 32768", "  max_model_len: 16777216", "  input_tokens: 1024", "  input_tokens: 16000000", full[0], full[1],
 		"  port: 8000", "  port: 8000\n  max_num_seqs: 1\n  max_num_batched_tokens: 1\n  env: {VLLM_ALLOW_LONG_MAX_MODEL_LEN: \"1\"}")
 	variant("burst20000.yaml", conc, "  burst_requests: 20000\n  arrival_rate_per_s: 100")
 	many16, err := specfixture.MaxTTFTTargets([]byte(strings.Replace(string(ref), conc, "  burst_requests: 3529\n  arrival_rate_per_s: 100", 1)))

@@ -47,6 +47,16 @@ type Efficiency struct {
 	// processing (hidden behind the GPU with async scheduling). The GPU's
 	// own per-kernel cost is KernelGapS, counted per kernel, not here.
 	StepOverheadS float64
+	// MultiprocStepS is the host's extra work per step when vLLM's engine
+	// drives its GPUs through worker processes — TP × PP > 1, where
+	// vllm/config/parallel.py picks the multiprocess (or Ray) executor
+	// over the in-process "uni" one: each step's scheduler output goes
+	// through a shared-memory queue to every worker and the sampled tokens
+	// come back. Without it one host cost served TP 1 and TP 8 alike: an 8B
+	// model's batch-1 step on one H100 came out 30% slow while gpt-oss on
+	// TP 8 came out 20% fast (issue #28). SGLang's ranks schedule in
+	// their own processes and do not pay it.
+	MultiprocStepS float64
 	// KernelGapS is the GPU time each kernel of a step costs beyond its
 	// roofline, with CUDA graphs: the gap between consecutive kernels of a
 	// replayed graph plus a kernel's ramp-up and tail. A step launches
@@ -114,23 +124,24 @@ type Efficiency struct {
 // its bounds and its error per row).
 var DefaultEfficiency = Efficiency{
 	GEMM:                 0.6154,
-	GEMMFP8:              0.7889,
-	ExpertGEMM:           0.2190,
-	ExpertHBM:            0.7344,
-	Attention:            0.7641,
-	HBM:                  0.6144,
-	Link:                 0.9491,
-	KernelGapS:           4.200e-6,
-	StepOverheadS:        2.979e-3,
-	EagerPerLayerS:       543.8e-6,
-	SGLangEagerPerLayerS: 893.1e-6,
-	LargeStepPerLayerS:   399.7e-6,
+	GEMMFP8:              0.7894,
+	ExpertGEMM:           0.2110,
+	ExpertHBM:            0.8196,
+	Attention:            0.7760,
+	HBM:                  0.6005,
+	Link:                 0.9468,
+	KernelGapS:           5.529e-6,
+	StepOverheadS:        2.257e-3,
+	MultiprocStepS:       1.844e-3,
+	EagerPerLayerS:       542.2e-6,
+	SGLangEagerPerLayerS: 896.4e-6,
+	LargeStepPerLayerS:   398.0e-6,
 	CollectiveS:          1.641e-6,
-	StepPerSeqS:          29.78e-6,
-	FrontendRequestS:     4.179e-3,
+	StepPerSeqS:          29.51e-6,
+	FrontendRequestS:     4.468e-3,
 	FrontendTokenS:       2.225e-6,
-	MeasuredCompute:      0.4317,
-	MeasuredHBM:          0.9582,
+	MeasuredCompute:      0.4213,
+	MeasuredHBM:          0.9978,
 }
 
 // Field is the constant a calibration file names (calibrate.Constants);
@@ -159,6 +170,8 @@ func (e *Efficiency) Field(name string) *float64 {
 		return &e.Link
 	case "step_overhead_s":
 		return &e.StepOverheadS
+	case "multiproc_step_s":
+		return &e.MultiprocStepS
 	case "eager_per_layer_s":
 		return &e.EagerPerLayerS
 	case "collective_s":

@@ -257,6 +257,9 @@ func (sm *StepModel) overhead(runs []RankRun) (serial, launch float64) {
 		prefill = prefill || l.PrefillTokens > 0
 	})
 	serial = s.Eff.StepOverheadS + s.Eff.StepPerSeqS*seqs
+	if s.TP*s.PP > 1 && !s.SGLang {
+		serial += s.Eff.MultiprocStepS
+	}
 	slowIdle := s.IdleRanksSlow && idle && s.DP > 1 && sm.experts > 0
 	switch {
 	case s.EnforceEager || (s.PrefillEager && prefill):

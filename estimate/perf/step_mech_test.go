@@ -142,3 +142,25 @@ func TestStepGrowsWithItsLoad(t *testing.T) {
 		}
 	}
 }
+
+// A dense model's 4-bit checkpoint streams its linears at 4 bits; a MoE
+// model's keeps attention and dense layers at 16 (only the experts are
+// quantized), and INT4 is no longer read as 2 bytes per weight.
+func TestFourBitWeightsStream(t *testing.T) {
+	dense := StepSetup{Model: perfModel(t, "llama-3.1-8b"), HW: NewHardware(perfGPU(t, "h100-sxm"), 1, 0, 0, 0, 0, 0), TP: 1, PP: 1, DP: 1, KVDType: "bf16", Eff: DefaultEfficiency}
+	for _, dt := range []string{"int4", "nvfp4", "mxfp4"} {
+		d := dense
+		d.WeightDType = dt
+		if r := d.denseBytesPerParam(); r > 0.6 {
+			t.Errorf("dense %s: %.2f bytes per weight", dt, r)
+		}
+		moe := deepSeekTP8(t, DefaultEfficiency)
+		moe.WeightDType = dt
+		if r := moe.denseBytesPerParam(); r != 2 {
+			t.Errorf("MoE %s: attention and dense layers at %.2f bytes, want 2 (experts only quantized)", dt, r)
+		}
+	}
+	if b := perfBytesPerParam("int4"); b < 0.5 || b > 0.6 {
+		t.Errorf("int4: %.3f bytes per weight", b)
+	}
+}

@@ -145,7 +145,10 @@ func (s *StepSetup) attnFLOPS(decode bool) float64 {
 // perfBytesPerParam is the storage of one quantized linear weight.
 // FP8 block scales add one float32 per 128×128 block; MXFP4 stores 4 bits
 // plus one 8-bit scale per 32 values, NVFP4 4 bits plus one FP8 scale per
-// 16 values.
+// 16 values, INT4 (GPTQ, AWQ, compressed-tensors W4A16) 4 bits plus one
+// 16-bit scale per group — 128 assumed here, the step model does not see
+// the checkpoint's group size (the memory model does: Kimi's 32 streams
+// 3% more than this).
 func perfBytesPerParam(dtype string) float64 {
 	switch dtype {
 	case "fp8":
@@ -154,6 +157,8 @@ func perfBytesPerParam(dtype string) float64 {
 		return 4.25 / 8
 	case "nvfp4":
 		return 4.5 / 8
+	case "int4":
+		return (4 + 16.0/128) / 8
 	default:
 		return 2
 	}
@@ -168,15 +173,19 @@ func kvElemBytes(dtype string) float64 {
 }
 
 // denseBytesPerParam is the storage of attention/dense/shared weights:
-// MXFP4 checkpoints (gpt-oss) quantize only the experts; NVFP4 checkpoints
-// of MoE models are taken to do the same (an assumption: ModelOpt's
-// exclusion lists vary by checkpoint).
+// 4-bit checkpoints of MoE models quantize the experts (gpt-oss's MXFP4,
+// Kimi's INT4; NVFP4 ones are taken to do the same — an assumption:
+// ModelOpt's exclusion lists vary by checkpoint and only the memory model
+// reads them); a dense model's 4-bit checkpoint quantizes its linears.
 func (s *StepSetup) denseBytesPerParam() float64 {
-	if s.WeightDType == "mxfp4" || s.WeightDType == "nvfp4" {
+	if fourBit(s.WeightDType) && s.Model.IsMoE() {
 		return 2
 	}
 	return perfBytesPerParam(s.WeightDType)
 }
+
+// fourBit: the 4-bit weight formats.
+func fourBit(dtype string) bool { return dtype == "mxfp4" || dtype == "nvfp4" || dtype == "int4" }
 
 // fallbackIntraGBytesPerS is the GPU-to-GPU bandwidth assumed when neither
 // the spec nor the GPU figures give one: PCIe Gen5 x16, one direction.

@@ -50,6 +50,7 @@ var Params = []Param{
 	{"link", 0.4, 0.95, func(e *perf.Efficiency) *float64 { return &e.Link }},
 	{"kernel_gap_s", 0.5e-6, 6e-6, func(e *perf.Efficiency) *float64 { return &e.KernelGapS }},
 	{"step_overhead_s", 0.1e-3, 3e-3, func(e *perf.Efficiency) *float64 { return &e.StepOverheadS }},
+	{"multiproc_step_s", 10e-6, 3e-3, func(e *perf.Efficiency) *float64 { return &e.MultiprocStepS }},
 	{"eager_per_layer_s", 50e-6, 2e-3, func(e *perf.Efficiency) *float64 { return &e.EagerPerLayerS }},
 	{"sglang_eager_per_layer_s", 20e-6, 2e-3, func(e *perf.Efficiency) *float64 { return &e.SGLangEagerPerLayerS }},
 	{"large_step_per_layer_s", 10e-6, 400e-6, func(e *perf.Efficiency) *float64 { return &e.LargeStepPerLayerS }},
