@@ -3,6 +3,7 @@ package preflight
 import (
 	"testing"
 
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -31,7 +32,7 @@ func TestChecks(t *testing.T) {
 
 func checkCases() []checkCase {
 	var cs []checkCase
-	for _, group := range [][]checkCase{gpuCases(), netCases(), rdmaCases(), hostCases(), modelCases(), swCases()} {
+	for _, group := range [][]checkCase{gpuCases(), netCases(), rdmaCases(), hostCases(), modelCases(), swCases(), nixlCases()} {
 		cs = append(cs, group...)
 	}
 	return cs
@@ -222,5 +223,26 @@ func TestMemoryShort(t *testing.T) {
 		if got := memoryShort(tt.total, tt.avail, tt.need); got != tt.want {
 			t.Errorf("memoryShort(%g, %g, %g) = %q, want %q", tt.total, tt.avail, tt.need, got, tt.want)
 		}
+	}
+}
+
+// pdPool makes node0 a node of a P/D pool whose NIXL side channel listens
+// on ports.
+func pdPool(connector string, ports ...int) func(*Options) {
+	return func(o *Options) {
+		o.Role = &resolve.Role{Name: "decode", KVRole: "kv_consumer",
+			KVTransferConfig: `{"kv_connector":"` + connector + `","kv_role":"kv_consumer"}`,
+			SideChannels:     []resolve.SideChannel{{Node: spec.Node{Name: "node0"}, BasePort: ports[0], Ports: ports}}}
+	}
+}
+
+func nixlCases() []checkCase {
+	return []checkCase{
+		{name: "colocated: no side channel", host: "h20-roce", spec: "h20-roce", id: "ports.nixl_side_channel", want: Skip},
+		{name: "side channel free", host: "h20-roce", spec: "h20-roce", opts: pdPool("NixlConnector", 5600, 5601), id: "ports.nixl_side_channel", want: Pass, mentions: []string{"5600, 5601"}},
+		{name: "side channel port in use", host: "h20-roce", spec: "h20-roce", opts: pdPool("NixlConnector", 22, 23), id: "ports.nixl_side_channel", want: Fail, mentions: []string{"22 in use"}},
+		{name: "colocated: no connector", host: "h20-roce", spec: "h20-roce", id: "sw.nixl", want: Skip},
+		{name: "another connector", host: "h20-roce", spec: "h20-roce", opts: pdPool("LMCacheConnectorV1", 5600), id: "sw.nixl", want: Skip},
+		{name: "nixl missing", host: "h20-roce", spec: "h20-roce", opts: pdPool("NixlConnector", 5600), id: "sw.nixl", want: Fail, mentions: []string{"nixl"}},
 	}
 }

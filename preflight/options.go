@@ -19,6 +19,12 @@ type Options struct {
 	Deployment *resolve.Deployment
 	// Node is the name of the node this host plays (hardware.nodes[].name).
 	Node string
+	// Role is the prefill or decode pool the node belongs to when the
+	// spec is disaggregated (nil: a colocated spec); Deployment is then
+	// that pool's own deployment (its nodes, layout and engine settings),
+	// so every colocated check applies to the pool, and the NIXL checks
+	// run too.
+	Role *resolve.Role
 	// Only and Skip select checks by id or group ("gpu" = every gpu.* check).
 	Only, Skip []string
 	// Timeout bounds each check; 0 means DefaultTimeout.

@@ -40,6 +40,7 @@ var checks = fromCatalog([]Check{
 	{Code: codes.PFNetRoute, field: "hardware.nodes[{node}].interface", run: checkNetRoute},
 	{Code: codes.PFNetPrimaryLoopback, field: "hardware.nodes[0].address", run: checkPrimaryLoopback},
 	{Code: codes.PFPortsFree, field: "vllm.port", run: checkPortsFree},
+	{Code: codes.PFPortsNixl, field: "disaggregation", run: checkNixlPorts},
 	{Code: codes.PFRDMADevices, field: "hardware.nodes[{node}].rdma_devices", run: checkRDMADevices},
 	{Code: codes.PFRDMAPortState, field: "hardware.network.inter_node.kind", run: checkRDMAPortState},
 	{Code: codes.PFRDMAGID, field: "hardware.network.inter_node.gid_index", run: checkRDMAGID},
@@ -55,6 +56,7 @@ var checks = fromCatalog([]Check{
 	{Code: codes.PFModelSize, field: "model", run: checkModelSize},
 	{Code: codes.PFSWVLLMVersion, field: "vllm.version", run: checkVLLMVersion},
 	{Code: codes.PFSWBackendPackages, field: "vllm.all2all_backend", run: checkBackendPackages},
+	{Code: codes.PFSWNixl, field: "disaggregation.connector", run: checkNixlPackage},
 })
 
 // fromCatalog fills each check's id and title from its catalog entry.

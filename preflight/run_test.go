@@ -98,8 +98,8 @@ func TestSelect(t *testing.T) {
 		want       string
 	}{
 		{[]string{"gpu"}, []string{"gpu.processes"}, "gpu.count,gpu.model,gpu.memory,gpu.driver"},
-		{[]string{"sw.vllm_version", "ports"}, nil, "ports.free,sw.vllm_version"},
-		{nil, []string{"gpu", "net", "rdma", "host", "model", "sw"}, "ports.free"},
+		{[]string{"sw.vllm_version", "ports"}, nil, "ports.free,ports.nixl_side_channel,sw.vllm_version"},
+		{nil, []string{"gpu", "net", "rdma", "host", "model", "sw"}, "ports.free,ports.nixl_side_channel"},
 	} {
 		got, err := Select(c.only, c.skip)
 		if err != nil {
@@ -117,8 +117,8 @@ func TestSelect(t *testing.T) {
 // TestIDsStable guards the ids users put in scripts (--only/--skip) and tests.
 func TestIDsStable(t *testing.T) {
 	want := "gpu.count gpu.model gpu.memory gpu.driver gpu.processes net.interface net.address net.route " +
-		"net.primary_loopback ports.free rdma.devices rdma.port_state rdma.gid rdma.nic_vendor rdma.driver_options " +
-		"rdma.gdrcopy rdma.memlock host.shm host.memory host.disk model.path model.config model.size sw.vllm_version sw.backend_packages"
+		"net.primary_loopback ports.free ports.nixl_side_channel rdma.devices rdma.port_state rdma.gid rdma.nic_vendor rdma.driver_options " +
+		"rdma.gdrcopy rdma.memlock host.shm host.memory host.disk model.path model.config model.size sw.vllm_version sw.backend_packages sw.nixl"
 	if got := strings.Join(IDs(), " "); got != want {
 		t.Errorf("ids changed:\n got %s\nwant %s", got, want)
 	}
@@ -130,7 +130,7 @@ func TestIDsStable(t *testing.T) {
 }
 
 func TestJSONReport(t *testing.T) {
-	rep := runFixture(t, "h20-broken", "broken", "node0", nil, "gpu.count", "ports", "sw.backend_packages")
+	rep := runFixture(t, "h20-broken", "broken", "node0", nil, "gpu.count", "ports.free", "sw.backend_packages")
 	ds := rep.Findings()
 	loadSpec(t, "broken").Locate(ds)
 	var buf bytes.Buffer

@@ -58,16 +58,22 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 	if err != nil {
 		return err
 	}
+	opts := preflightOptions(d, f)
+	if d.PD != nil {
+		if opts, err = poolOptions(d, f, opts); err != nil {
+			return err
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := preflight.Run(ctx, preflightOptions(d, f))
+	rep, err := preflight.Run(ctx, opts)
 	var ue *preflight.UsageError
 	if errors.As(err, &ue) {
 		return usageErr("%v", ue)
 	} else if err != nil {
 		return err
 	}
-	if err := writePreflight(s, format, rep, d.Spec); err != nil {
+	if err := writePreflight(s, format, rep, d.Spec, nodeIndexMap(d, opts)); err != nil {
 		return err
 	}
 	if rep.Failed() {
@@ -81,23 +87,71 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 // errors is unusable here: preflight checks a host against the spec, so the
 // spec itself must be right first (`vlaunch validate`).
 func preflightSpec(s *streams, path string) (*resolve.Deployment, error) {
-	st, err := settleSpec(s, path, false, "", "preflight")
-	if errors.As(err, new(pdRefusal)) {
-		return nil, err // SPEC130: the spec is valid, preflight does not take it
-	}
+	st, err := settleSpec(s, path, false, "", "")
 	if err != nil {
 		return nil, usageErr("cannot use spec %s (fix it first: vlaunch validate %s)", path, path)
 	}
 	return st.r, nil
 }
 
+// poolOptions points preflight at the pool of a disaggregated spec that
+// --node belongs to: the pool's own deployment (its nodes, layout, engine
+// settings), so every colocated check applies to it, and its role for the
+// NIXL checks. Without --node there is no pool to choose: a usage error
+// naming them.
+func poolOptions(d *resolve.Deployment, f *preflightFlags, opts preflight.Options) (preflight.Options, error) {
+	var pools []string
+	for i := range d.PD.Roles {
+		r := &d.PD.Roles[i]
+		var names []string
+		for _, n := range r.Deployment.Spec.Hardware.Nodes {
+			names = append(names, n.Name)
+			if n.Name == f.node {
+				opts.Deployment, opts.Role, opts.Expect = r.Deployment, r, estimatorHooks(r.Deployment)
+				return opts, nil
+			}
+		}
+		pools = append(pools, r.Name+": "+strings.Join(names, ", "))
+	}
+	if f.node == "" {
+		return opts, usageErr("a disaggregated spec: say which node this host is with --node (%s)", strings.Join(pools, "; "))
+	}
+	return opts, usageErr("node %q is in no pool of the disaggregated spec (%s)", f.node, strings.Join(pools, "; "))
+}
+
+// nodeIndexMap maps a P/D pool's node paths (hardware.nodes[i] of the
+// pool's own view, which preflight's checks name) to the node's place in
+// the whole spec, where the finding must point; nil for a colocated spec.
+func nodeIndexMap(d *resolve.Deployment, opts preflight.Options) map[string]string {
+	if opts.Role == nil || d.Spec == nil {
+		return nil
+	}
+	whole := map[string]int{}
+	for i, n := range d.Spec.Hardware.Nodes {
+		whole[n.Name] = i
+	}
+	out := map[string]string{}
+	for i, n := range opts.Deployment.Spec.Hardware.Nodes {
+		out[fmt.Sprintf("hardware.nodes[%d]", i)] = fmt.Sprintf("hardware.nodes[%d]", whole[n.Name])
+	}
+	return out
+}
+
 // writePreflight prints the readable report, or for machines the warns
 // and fails as diagnostics placed at the spec fields they concern.
-func writePreflight(s *streams, format diag.Format, rep preflight.Report, d *spec.Deployment) error {
+func writePreflight(s *streams, format diag.Format, rep preflight.Report, d *spec.Deployment, nodes map[string]string) error {
 	if format == diag.FormatText {
 		return preflight.WriteText(s.out, rep)
 	}
 	ds := rep.Findings()
+	for i := range ds {
+		for from, to := range nodes {
+			if rest, ok := strings.CutPrefix(ds[i].Path, from); ok {
+				ds[i].Path = to + rest
+				break
+			}
+		}
+	}
 	d.Locate(ds)
 	if format == diag.FormatJSON {
 		return preflight.WriteJSON(s.out, rep, ds)

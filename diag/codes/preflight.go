@@ -17,6 +17,7 @@ const (
 	PFNetRoute           diag.Code = "PF203"
 	PFNetPrimaryLoopback diag.Code = "PF204"
 	PFPortsFree          diag.Code = "PF301"
+	PFPortsNixl          diag.Code = "PF302"
 	PFRDMADevices        diag.Code = "PF401"
 	PFRDMAPortState      diag.Code = "PF402"
 	PFRDMAGID            diag.Code = "PF403"
@@ -32,6 +33,7 @@ const (
 	PFModelSize          diag.Code = "PF603"
 	PFSWVLLMVersion      diag.Code = "PF701"
 	PFSWBackendPackages  diag.Code = "PF702"
+	PFSWNixl             diag.Code = "PF703"
 )
 
 // preflightEntries are the PF codes in report order.
@@ -46,6 +48,7 @@ var preflightEntries = []Entry{
 	{PFNetRoute, "net.route", diag.Error, "Routes to peers leave through the declared interface"},
 	{PFNetPrimaryLoopback, "net.primary_loopback", diag.Error, "Primary address is not loopback"},
 	{PFPortsFree, "ports.free", diag.Error, "Ports the bundle binds are free"},
+	{PFPortsNixl, "ports.nixl_side_channel", diag.Error, "NIXL side-channel ports of a P/D pool's node are free"},
 	{PFRDMADevices, "rdma.devices", diag.Error, "RDMA devices exist"},
 	{PFRDMAPortState, "rdma.port_state", diag.Error, "RDMA ports are active"},
 	{PFRDMAGID, "rdma.gid", diag.Error, "RoCE v2 GID at the configured index"},
@@ -61,4 +64,5 @@ var preflightEntries = []Entry{
 	{PFModelSize, "model.size", diag.Error, "Weight files are complete"},
 	{PFSWVLLMVersion, "sw.vllm_version", diag.Error, "Installed vLLM version"},
 	{PFSWBackendPackages, "sw.backend_packages", diag.Error, "Python packages the all2all backend needs"},
+	{PFSWNixl, "sw.nixl", diag.Error, "The NIXL Python package a P/D pool's KV connector needs"},
 }
