@@ -41,6 +41,10 @@ func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
 		p.Notes = append(p.Notes, fmt.Sprintf("no inter-node network given: assumed one %d Gbit/s NIC per GPU (%d per node), %d µs latency",
 			perf.DefaultInterGbitPerGPU, in.Layout.GPUsPerNode, perf.DefaultInterLatencyUs))
 	}
+	if on, _ := in.Release().AsyncSchedulingByDefault(); on == vllm.Present && !s.OverlapHost {
+		p.Notes = append(p.Notes, "vLLM "+in.VLLMVersion+" schedules asynchronously by default (from 0.14.0), hiding part of the host's work between steps behind the GPU; "+
+			"the prediction charges all of it (hiding all of it made the calibration's vLLM 0.17 and 0.19 runs 16–57% too fast), so decode at small batches may run faster than predicted")
+	}
 	p.GEMMPrecision, p.AttentionPrecision = s.Precisions()
 	p.FLOPs = sm.FLOPsInfo(in)
 	for _, n := range perfInputLengths(in) {

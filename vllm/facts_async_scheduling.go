@@ -1,0 +1,50 @@
+package vllm
+
+// Async scheduling: the engine schedules step N+1 while the GPU runs step N
+// (vLLM PR #19970, opt-in with --async-scheduling), so the host's work
+// between steps hides behind the GPU's. PR #27614 ("[Core] Enable async
+// scheduling by default", opened 2025-10-27) turned it on by default:
+//   - not in 0.13.0: vllm-ascend PR #5495 (2025-12-30) keeps its tests
+//     "compatible with both vllm version of v0.13.0 and latest main
+//     commitID, while vllm enables async scheduling by default";
+//   - 0.14.0 (released 2026-01-17): "Async scheduling is now enabled by
+//     default in v0.14" (deepjavalibrary/djl issue #3833, quoting the
+//     release), with EAGLE/MTP speculative decoding too (PR #31998);
+//   - 0.20.2: vllm-ascend PR #9567 drops --async-scheduling from its
+//     configs, "now enabled by default".
+//
+// It stays off where vLLM turns it off: pipeline parallelism before PR
+// #32359 (merged after 0.14.0's branch; not modelled here, PP keeps it off),
+// speculative methods other than EAGLE/MTP (draft models until PR #48341,
+// n-gram), and --no-async-scheduling.
+const srcAsyncScheduling = "vllm PR #27614; vllm-ascend PR #5495 (off in 0.13.0); djl issue #3833 (on in 0.14.0); vllm-ascend PR #9567 (on in 0.20.2)"
+
+// asyncSchedulingDefaultOn: releases that schedule asynchronously unless
+// told not to.
+var asyncSchedulingDefaultOn = Span{Since: v0140}
+
+// AsyncSchedulingByDefault reports whether the release schedules the next
+// step while the GPU runs this one without being asked, and the source.
+func (r Release) AsyncSchedulingByDefault() (Presence, string) {
+	return asyncSchedulingDefaultOn.In(r.Version), srcAsyncScheduling
+}
+
+// AsyncSchedulingFor reports whether an engine of release r runs with async
+// scheduling: asked for explicitly (on, off: --async-scheduling or
+// --no-async-scheduling; nil: not said), or by the release's default where
+// vLLM keeps it on — no pipeline parallelism, and no speculative method
+// other than EAGLE or MTP (method "" when speculative decoding is off).
+func (r Release) AsyncSchedulingFor(explicit *bool, pp int, specMethod string) bool {
+	if explicit != nil {
+		return *explicit
+	}
+	if p, _ := r.AsyncSchedulingByDefault(); p != Present {
+		return false
+	}
+	switch specMethod {
+	case "", "mtp", "eagle", "eagle3":
+	default:
+		return false
+	}
+	return pp <= 1
+}
