@@ -30,11 +30,15 @@ type page struct {
 	Notes    []memory.Note
 	Findings string
 	Extra    template.HTML // sections a caller adds (plan's candidate table)
+	// Details are the text report's tables the charts only draw (memory,
+	// KV cache, capacity, performance), after the charts.
+	Details template.HTML
 }
 
 // verdictView is one SLO verdict in the text report's words.
 type verdictView struct {
 	Class, Verdict, Headline, Explanation string
+	Band                                  string // what sets the prediction's band ("" without one)
 	WouldTake                             []string
 }
 
@@ -78,6 +82,7 @@ func checkPage(r *estimate.Report) *page {
 	p.Verdicts = verdictViews(r.SLO)
 	p.Charts = checkCharts(r)
 	p.Extra = termsSection(r)
+	p.Details = renderDetails(checkDetails(r))
 	p.Findings = findingsText(r.Findings)
 	return p
 }
@@ -85,7 +90,7 @@ func checkPage(r *estimate.Report) *page {
 func verdictViews(slo []slo.Verdict) []verdictView {
 	var out []verdictView
 	for _, v := range slo {
-		vv := verdictView{Class: verdictClass(v.Verdict), Verdict: strings.ToUpper(v.Verdict), Headline: sloHeadline(v), Explanation: v.Explanation}
+		vv := verdictView{Class: verdictClass(v.Verdict), Verdict: strings.ToUpper(v.Verdict), Headline: sloHeadline(v), Explanation: v.Explanation, Band: bandLine(v)}
 		for _, x := range v.WouldPass {
 			vv.WouldTake = append(vv.WouldTake, wouldTake(x))
 		}
