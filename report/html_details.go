@@ -40,7 +40,7 @@ var detailTmpl = template.Must(template.New("details").Parse(`{{range .}}<h2>{{.
 {{range .Lines}}<p class="settings">{{.}}</p>
 {{end}}{{if .List}}<ul class="model">{{range .List}}<li>{{.}}</li>{{end}}</ul>
 {{end}}{{range $t := .Tables}}<table class="terms">{{if $t.Caption}}<caption>{{$t.Caption}}</caption>{{end}}
-{{if $t.Head}}<tr>{{range $t.Head}}<th>{{.}}</th>{{end}}</tr>
+{{if $t.Head}}<tr>{{range $i, $h := $t.Head}}<th{{if $t.IsLeft $i}} class="left"{{end}}>{{$h}}</th>{{end}}</tr>
 {{end}}{{range $row := $t.Rows}}<tr>{{range $i, $c := $row}}<td{{if $t.IsLeft $i}} class="left"{{end}}>{{$c}}</td>{{end}}</tr>
 {{end}}</table>
 {{range $t.After}}<p class="settings">{{.}}</p>

@@ -3,8 +3,10 @@ package report
 import (
 	"bytes"
 	"html"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -83,9 +85,14 @@ func missingFromHTML(text, page string) []string {
 			missing = append(missing, s)
 		}
 	}
-	for key, caption := range perfBlocks {
-		if strings.Contains(text, "\n"+key) && !has(caption) {
+	for _, key := range slices.Sorted(maps.Keys(perfBlocks)) {
+		if caption := perfBlocks[key]; strings.Contains(text, "\n"+key) && !has(caption) {
 			missing = append(missing, caption)
+		}
+	}
+	for _, v := range []string{"yes", "no"} {
+		if strings.HasSuffix(text, "\nfeasible: "+v+"\n") && !strings.Contains(page, "feasible: <strong>"+v+"</strong>") {
+			missing = append(missing, "feasible: "+v)
 		}
 	}
 	return missing
