@@ -54,7 +54,10 @@ var pageTmpl = template.Must(template.New("report").Parse(htmlTemplate))
 // WriteHTML writes the check report as one self-contained HTML page: the
 // verdicts with their derivations (the text report's words), per-GPU
 // memory, throughput and TPOT against concurrency and the simulated TTFT
-// distributions as inline SVG, the notes and the findings. It loads
+// distributions as inline SVG, every table of the text report (memory,
+// KV cache, capacity, weights formats, performance; for P/D the pools,
+// hand-off, scenarios and comparison: TestHTMLHoldsEveryTextSection), the
+// notes and the findings. It loads
 // nothing from the network and needs no script, so it works offline and
 // prints as it shows.
 func WriteHTML(w io.Writer, r *estimate.Report) error {

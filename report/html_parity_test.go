@@ -210,3 +210,22 @@ func TestTextStem(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLDetailsEscape: words in the new tables reach the page escaped.
+func TestHTMLDetailsEscape(t *testing.T) {
+	r := checkExample(t, "qwen3-30b-a3b-1xh100.yaml")
+	r.Memory.Weights[0].Placement = `<b onclick="x">&`
+	r.Performance.Alternatives[0].Name = "<i>alt</i>"
+	var page bytes.Buffer
+	if err := WriteHTML(&page, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range []string{`<b onclick`, `<i>alt`} {
+		if strings.Contains(page.String(), raw) {
+			t.Errorf("%q reached the page unescaped", raw)
+		}
+	}
+	if !strings.Contains(page.String(), "&lt;b onclick=&#34;x&#34;&gt;&amp;") || !strings.Contains(page.String(), "&lt;i&gt;alt&lt;/i&gt;") {
+		t.Error("the escaped words are not on the page")
+	}
+}

@@ -15,7 +15,8 @@ import (
 
 // WritePlanHTML writes the plan as one self-contained page: the ranked
 // candidates with their verdicts, the Pareto chart (hover a point for its
-// layout and verdicts), the SLOs no candidate meets, the sensitivity of
+// layout and verdicts), the spec's own settings, the SLOs no candidate
+// meets, the Pareto front as a table, the sensitivity of
 // the best one, then that candidate's check report (best, when given:
 // memory, throughput, TPOT and TTFT charts and every verdict's
 // derivation).
