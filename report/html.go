@@ -30,11 +30,15 @@ type page struct {
 	Notes    []memory.Note
 	Findings string
 	Extra    template.HTML // sections a caller adds (plan's candidate table)
+	// Details are the text report's tables the charts only draw (memory,
+	// KV cache, capacity, performance), after the charts.
+	Details template.HTML
 }
 
 // verdictView is one SLO verdict in the text report's words.
 type verdictView struct {
 	Class, Verdict, Headline, Explanation string
+	Band                                  string // what sets the prediction's band ("" without one)
 	WouldTake                             []string
 }
 
@@ -50,7 +54,10 @@ var pageTmpl = template.Must(template.New("report").Parse(htmlTemplate))
 // WriteHTML writes the check report as one self-contained HTML page: the
 // verdicts with their derivations (the text report's words), per-GPU
 // memory, throughput and TPOT against concurrency and the simulated TTFT
-// distributions as inline SVG, the notes and the findings. It loads
+// distributions as inline SVG, every table of the text report (memory,
+// KV cache, capacity, weights formats, performance; for P/D the pools,
+// hand-off, scenarios and comparison: TestHTMLHoldsEveryTextSection), the
+// notes and the findings. It loads
 // nothing from the network and needs no script, so it works offline and
 // prints as it shows.
 func WriteHTML(w io.Writer, r *estimate.Report) error {
@@ -78,6 +85,7 @@ func checkPage(r *estimate.Report) *page {
 	p.Verdicts = verdictViews(r.SLO)
 	p.Charts = checkCharts(r)
 	p.Extra = termsSection(r)
+	p.Details = renderDetails(checkDetails(r))
 	p.Findings = findingsText(r.Findings)
 	return p
 }
@@ -85,7 +93,7 @@ func checkPage(r *estimate.Report) *page {
 func verdictViews(slo []slo.Verdict) []verdictView {
 	var out []verdictView
 	for _, v := range slo {
-		vv := verdictView{Class: verdictClass(v.Verdict), Verdict: strings.ToUpper(v.Verdict), Headline: sloHeadline(v), Explanation: v.Explanation}
+		vv := verdictView{Class: verdictClass(v.Verdict), Verdict: strings.ToUpper(v.Verdict), Headline: sloHeadline(v), Explanation: v.Explanation, Band: bandLine(v)}
 		for _, x := range v.WouldPass {
 			vv.WouldTake = append(vv.WouldTake, wouldTake(x))
 		}

@@ -57,13 +57,21 @@ func stepTermTables(r *estimate.Report) []termsTable {
 		{"host: work between steps", st.HostS}, {"host: kernel launches (overlap the GPU)", st.LaunchS}, {"host: on the critical path", st.OverheadS}} {
 		step.Rows = append(step.Rows, []string{t.n, ms(t.v)})
 	}
+	f := p.Decode.Floors
+	step.Rows = append(step.Rows, []string{fmt.Sprintf("floor: weight read (%.1f GB per GPU)", f.WeightBytesPerGPU/1e9), ms(f.WeightReadS)},
+		[]string{"floor: compute", ms(f.ComputeS)}, []string{"floor: network", ms(f.NetworkS)})
 	out := []termsTable{step}
 	if len(p.Prefill) > 0 {
 		pre := termsTable{Caption: "Prefill on an idle system (TTFT of the engine alone)",
-			Head: []string{"prompt tokens", "TTFT", "GPU kernels", "kernel gaps", "exposed communication", "host", "binding"}}
+			Head: []string{"prompt tokens", "TTFT", "steps", "GPU kernels", "kernel gaps", "exposed communication", "host", "through the node's NICs", "binding"}}
+		pre.Caption = fmt.Sprintf("Prefill on an idle system (TTFT of the engine alone: one DP rank, chunks of %d tokens)", r.Input.MaxNumBatchedTokens)
 		for _, pf := range p.Prefill {
-			pre.Rows = append(pre.Rows, []string{fmt.Sprint(pf.InputTokens), textfmt.Seconds(pf.TTFTS), textfmt.Seconds(pf.GPUS),
-				textfmt.Seconds(pf.KernelGapsS), textfmt.Seconds(pf.NetworkS), textfmt.Seconds(pf.HostS), pf.Binding})
+			nics := "-"
+			if pf.InterBytesPerNode > 0 {
+				nics = fmt.Sprintf("%.2f GB", pf.InterBytesPerNode/1e9)
+			}
+			pre.Rows = append(pre.Rows, []string{fmt.Sprint(pf.InputTokens), textfmt.Seconds(pf.TTFTS), fmt.Sprint(pf.Steps), textfmt.Seconds(pf.GPUS),
+				textfmt.Seconds(pf.KernelGapsS), textfmt.Seconds(pf.NetworkS), textfmt.Seconds(pf.HostS), nics, pf.Binding})
 		}
 		out = append(out, pre)
 	}

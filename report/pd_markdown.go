@@ -1,10 +1,9 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
-	"html/template"
 	"io"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/memory"
@@ -50,8 +49,9 @@ func mdList(w io.Writer, lines []string) {
 }
 
 // pdPage is the HTML page of a disaggregated deployment: the verdicts, the
-// pools, hand-off, scenarios and comparison as the text report words them,
-// the notes and the findings (no charts: they draw colocated figures).
+// pools, hand-off, scenarios and comparison as tables of the text report's
+// lines (label, value), the notes and the findings (no charts: they draw
+// colocated figures).
 func pdPage(r *estimate.Report) *page {
 	g := r.Disaggregated
 	p := &page{Title: "vlaunch check: " + r.Input.Model, Heading: pdLine(r), Feasible: r.Feasible, Lines: []string{settingsLine(r.Input)}}
@@ -62,27 +62,52 @@ func pdPage(r *estimate.Report) *page {
 	for _, n := range r.Notes {
 		p.Notes = append(p.Notes, memory.Note{Topic: n.Topic + " (decode pool)", Text: n.Text})
 	}
-	var b bytes.Buffer
-	section := func(title string, lines []string) {
-		fmt.Fprintf(&b, "<h2>%s</h2>\n<pre>", template.HTMLEscapeString(title))
-		for _, l := range lines {
-			b.WriteString(template.HTMLEscapeString(l) + "\n")
-		}
-		b.WriteString("</pre>\n")
-	}
+	var secs []detailSection
 	for _, pool := range []*pd.Pool{&g.Prefill, &g.Decode} {
-		section("Disaggregated: "+pool.Role+" pool", poolLines(pool))
+		secs = append(secs, detailSection{Title: "Disaggregated: " + pool.Role + " pool", Tables: []detailTable{labelTable("", poolLines(pool))}})
 	}
-	section("Disaggregated: hand-off", handoffLines(g))
-	var sc []string
+	secs = append(secs, detailSection{Title: "Disaggregated: hand-off", Tables: []detailTable{labelTable("", handoffLines(g))}})
+	perf := detailSection{Title: "Performance (disaggregated, simulated)"}
+	if len(g.Scenarios) == 0 {
+		perf.Lines = []string{"none: a pool's KV cache holds no block (see the findings)"}
+	}
 	for i := range g.Scenarios {
-		sc = append(sc, scenarioLines(&g.Scenarios[i])...)
+		l := scenarioLines(&g.Scenarios[i])
+		perf.Tables = append(perf.Tables, labelTable(l[0], l[1:]))
 	}
-	section("Performance (disaggregated, simulated)", sc)
-	if g.Colocated != nil {
-		section("Same GPUs colocated", colocatedLines(g))
+	secs = append(secs, perf)
+	if c := g.Colocated; c != nil {
+		co := detailSection{Title: "Same GPUs colocated"}
+		if c.Error != "" {
+			co.Lines = []string{"not compared: " + c.Error}
+		} else {
+			t := detailTable{Caption: c.Layout, Head: []string{"", "disaggregated", "colocated"}}
+			for _, row := range colocatedRows(g) {
+				t.Rows = append(t.Rows, row[:])
+			}
+			if len(t.Rows) > 0 {
+				t.After = colocatedVerdicts(c)
+			}
+			co.Tables = []detailTable{t}
+		}
+		secs = append(secs, co)
 	}
-	p.Extra = template.HTML(b.String())
+	p.Extra = renderDetails(secs)
 	p.Findings = findingsText(r.Findings)
 	return p
+}
+
+// labelTable lays out lines of "label  value" (the text report's
+// aligned labels, two spaces or more before the value) as a two-column
+// table.
+func labelTable(caption string, lines []string) detailTable {
+	t := detailTable{Caption: caption, Left: []int{1}}
+	for _, l := range lines {
+		label, value, ok := strings.Cut(l, "  ")
+		if !ok {
+			label, value = l, ""
+		}
+		t.Rows = append(t.Rows, []string{strings.TrimSpace(label), strings.TrimSpace(value)})
+	}
+	return t
 }

@@ -160,22 +160,41 @@ func colocatedLines(g *pd.Report) []string {
 	if c.Error != "" {
 		return []string{"not compared: " + c.Error}
 	}
-	out := []string{c.Layout, fmt.Sprintf("%-18s %16s %16s", "", "disaggregated", "colocated")}
+	out := []string{c.Layout}
+	for _, r := range append([][3]string{{"", "disaggregated", "colocated"}}, colocatedRows(g)...) {
+		out = append(out, fmt.Sprintf("%-18s %16s %16s", r[0], r[1], r[2]))
+	}
 	if len(g.Scenarios) == 0 {
-		return out
+		return out[:2]
+	}
+	return append(out, colocatedVerdicts(c)...)
+}
+
+// colocatedRows are the comparison's figures (name, disaggregated,
+// colocated) for the workload's scenario: none without a scenario.
+func colocatedRows(g *pd.Report) [][3]string {
+	c := g.Colocated
+	if len(g.Scenarios) == 0 {
+		return nil
 	}
 	s := g.Scenarios[0]
-	row := func(name, a, b string) { out = append(out, fmt.Sprintf("%-18s %16s %16s", name, a, b)) }
-	row("output tokens/s", fmt.Sprintf("%.0f", s.OutputTokPerS), fmt.Sprintf("%.0f", c.OutputTokPerS))
 	ttft := func(x float64, unbounded bool) string {
 		if unbounded {
 			return "unbounded"
 		}
 		return textfmt.Seconds(x)
 	}
-	row("TTFT p50", ttft(s.TTFT.P50, s.Unbounded), ttft(c.TTFTP50S, c.Unbounded))
-	row("TTFT p99", ttft(s.TTFT.P99, s.Unbounded), ttft(c.TTFTP99S, c.Unbounded))
-	row("TPOT mean", textfmt.Seconds(s.TPOT.Mean), textfmt.Seconds(c.TPOTMeanS))
+	return [][3]string{
+		{"output tokens/s", fmt.Sprintf("%.0f", s.OutputTokPerS), fmt.Sprintf("%.0f", c.OutputTokPerS)},
+		{"TTFT p50", ttft(s.TTFT.P50, s.Unbounded), ttft(c.TTFTP50S, c.Unbounded)},
+		{"TTFT p99", ttft(s.TTFT.P99, s.Unbounded), ttft(c.TTFTP99S, c.Unbounded)},
+		{"TPOT mean", textfmt.Seconds(s.TPOT.Mean), textfmt.Seconds(c.TPOTMeanS)},
+	}
+}
+
+// colocatedVerdicts are the colocated deployment's SLO verdicts in words.
+func colocatedVerdicts(c *pd.Colocated) []string {
+	var out []string
 	for _, v := range c.SLO {
 		out = append(out, fmt.Sprintf("colocated %s: %s", v.Name, v.Verdict))
 	}

@@ -15,7 +15,8 @@ import (
 
 // WritePlanHTML writes the plan as one self-contained page: the ranked
 // candidates with their verdicts, the Pareto chart (hover a point for its
-// layout and verdicts), the SLOs no candidate meets, the sensitivity of
+// layout and verdicts), the spec's own settings, the SLOs no candidate
+// meets, the Pareto front as a table, the sensitivity of
 // the best one, then that candidate's check report (best, when given:
 // memory, throughput, TPOT and TTFT charts and every verdict's
 // derivation).
@@ -33,9 +34,10 @@ func WritePlanHTML(w io.Writer, r *plan.Result, best *estimate.Report) error {
 }
 
 var planTmpl = template.Must(template.New("plan").Parse(`
-<h2>Candidates</h2>
+<h2>Best candidates (most SLOs met, then closest to the rest, then output tokens/s per GPU)</h2>
 <p class="settings">{{.Stats}}</p>
-<table>
+{{range .Refused}}<p class="settings">{{.}}</p>
+{{end}}<table>
 <tr><th>#</th><th>candidate</th><th>SLOs met</th><th>output tokens/s</th><th>per GPU</th><th>TPOT</th><th>KV GiB/GPU</th><th>verdicts</th></tr>
 {{range .Rows}}<tr{{if .Own}} class="own"{{end}}><td>{{.Rank}}</td><td class="left">{{.Name}}{{if .Own}} (the spec's own){{end}}</td><td>{{.Met}}</td><td>{{.Tok}}</td><td>{{.PerGPU}}</td><td>{{.TPOT}}</td><td>{{.KV}}</td><td class="left">{{range .Verdicts}}<span class="{{.Class}}"><span class="verdict" title="{{.Headline}}">{{.Word}}</span></span> {{end}}</td></tr>
 {{end}}</table>
@@ -43,15 +45,25 @@ var planTmpl = template.Must(template.New("plan").Parse(`
 {{end}}<div class="charts"><figure>
 {{.Pareto}}<figcaption>Output tokens/s per GPU against TPOT in steady decoding (the step model, one basis for every candidate): grey dots are each layout's best candidate at the workload's concurrency, the blue line the Pareto front over every candidate and concurrency. Hover a point for its settings and verdicts.</figcaption>
 </figure></div>
+{{if .Own}}<h2>The spec&#39;s own settings: {{.Own.Name}}</h2>
+{{range .Own.Lines}}<p class="settings">{{.}}</p>
+{{end}}{{end}}
 {{if .Unmet}}<h2>SLOs no candidate meets on this hardware</h2>
 <ul>{{range .Unmet}}<li>{{.}}</li>
 {{end}}</ul>{{end}}
+{{if .Front}}<h2>Pareto front: output tokens/s per GPU against TPOT (steady decode, step model; a candidate at a concurrency)</h2>
+<table class="terms"><tr><th>TPOT</th><th>tok/s/GPU</th><th>sessions</th><th>candidate</th></tr>
+{{range .Front}}<tr><td>{{index . 0}}</td><td>{{index . 1}}</td><td>{{index . 2}}</td><td class="left">{{index . 3}}</td></tr>
+{{end}}</table>{{end}}
 {{if .Flips}}<h2>What flips a verdict of #1</h2>
 <ul>{{range .Flips}}<li>{{.}}</li>
 {{end}}</ul>{{end}}
 {{if .Left}}<h2>Not varied</h2>
 <ul>{{range .Left}}<li>{{.}}</li>
 {{end}}</ul>{{end}}
+{{if .Rows}}<h2>To use candidate N</h2>
+<pre>vlaunch plan SPEC --apply N --out-file FILE
+vlaunch generate FILE --out-dir DIR</pre>{{end}}
 <h2>#1 in detail</h2>
 `))
 
@@ -74,6 +86,9 @@ func planSections(r *plan.Result) string {
 		Alike              []string
 		Pareto             template.HTML
 		Unmet, Flips, Left []string
+		Refused            []string
+		Own                *ownView
+		Front              [][4]string
 	}{
 		Stats: fmt.Sprintf("%d candidates, %d distinct; %d fit in memory and vlaunch generate writes them (%d refused); %d simulated; predicted with %s",
 			st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated, r.Calibration),
@@ -81,6 +96,17 @@ func planSections(r *plan.Result) string {
 	}
 	if st.Unsettled > 0 {
 		data.Stats += fmt.Sprintf("; the simulation budget ran out with %d groups unsimulated whose bound could still reach the top list", st.Unsettled)
+	}
+	for _, why := range st.Reasons {
+		data.Refused = append(data.Refused, fmt.Sprintf("refused (%d): %s", why.Count, why.Why))
+	}
+	data.Own = ownViewOf(r)
+	for _, p := range r.Pareto {
+		rank := ""
+		if p.Rank > 0 {
+			rank = fmt.Sprintf("#%d ", p.Rank)
+		}
+		data.Front = append(data.Front, [4]string{textfmt.Seconds(p.TPOTS), fmt.Sprintf("%.1f", p.PerGPU), fmt.Sprint(p.Sessions), rank + p.Settings.String()})
 	}
 	for _, c := range r.Top {
 		data.Rows = append(data.Rows, planRowOf(c))
@@ -161,4 +187,30 @@ func pointTitle(c plan.Candidate) string {
 		lines = append(lines, strings.ToUpper(v.Verdict)+" "+planSLOHeadline(v))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// ownView is the spec's own settings as the text report words them.
+type ownView struct {
+	Name  string
+	Lines []string
+}
+
+func ownViewOf(r *plan.Result) *ownView {
+	o := r.Own
+	if o == nil {
+		return nil
+	}
+	v := &ownView{Name: o.Settings.String()}
+	switch {
+	case !o.Fits:
+		v.Lines = []string{"do not fit in memory (see vlaunch check)"}
+	case o.Rank > 0:
+		v.Lines = []string{fmt.Sprintf("rank #%d: %s", o.Rank, candidateFigures(*o))}
+	default:
+		v.Lines = []string{"not in the list: " + candidateFigures(*o)}
+		for _, x := range o.SLO {
+			v.Lines = append(v.Lines, strings.ToUpper(x.Verdict)+" "+planSLOHeadline(x))
+		}
+	}
+	return v
 }
