@@ -35,6 +35,9 @@ type fileState struct {
 	// dpCoordinator is set when the file shows vLLM starting its DP
 	// coordinator: the deployment is data-parallel.
 	dpCoordinator bool
+	// nixlListener is set when the file shows NIXL's side-channel listener
+	// thread failing ("Exception in thread nixl_handshake_listener").
+	nixlListener bool
 }
 
 // run is how far one server's start-up got in a file, and how often it

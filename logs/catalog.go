@@ -18,12 +18,13 @@ const (
 	KindRayPlacement        = "ray_placement"
 	KindCUDAGraph           = "cuda_graph"
 	KindVersionFlag         = "version_flag"
+	KindKVTransfer          = "kv_transfer"
 	KindOther               = "other"
 )
 
 // Kinds lists every failure kind, in the order reports and docs use.
 var Kinds = []string{KindOOMLoading, KindKVCacheInsufficient, KindNCCL, KindGlooInterface,
-	KindDeepEPNVSHMEM, KindDPHandshake, KindRayPlacement, KindCUDAGraph, KindVersionFlag, KindOther}
+	KindDeepEPNVSHMEM, KindDPHandshake, KindRayPlacement, KindCUDAGraph, KindVersionFlag, KindKVTransfer, KindOther}
 
 // Codes of the findings `vlaunch logs` reports; the catalog (diag/codes)
 // holds each one's name, severity, summary and page, whose **Fix:**
@@ -56,6 +57,14 @@ const (
 	CodeErrorLine        = codes.LogErrorLine
 	CodeWorkerDied       = codes.LogWorkerDied
 	CodeIterTimeout      = codes.LogIterationTimeout
+	CodeNixlEngineID     = codes.LogNixlEngineID
+	CodeKVLeaseExpired   = codes.LogKVLeaseExpired
+	CodeNixlSideChannel  = codes.LogNixlSideChannel
+	CodeNixlMissing      = codes.LogNixlMissing
+	CodeUCXTransports    = codes.LogUCXTransports
+	CodeUCXGID           = codes.LogUCXGID
+	CodeNixlTPRatio      = codes.LogNixlTPRatio
+	CodeNixlBackend      = codes.LogNixlBackend
 )
 
 // kindOf is the failure kind of each code. A stop (LOG001) and an end
@@ -74,6 +83,9 @@ var kindOf = map[diag.Code]string{
 	CodeUnknownFlag: KindVersionFlag, CodeDeprecated: KindVersionFlag,
 	CodeOther: KindOther, CodeEngineDiedSilent: KindOther, CodeErrorLine: KindOther,
 	CodeWorkerDied: KindOther, CodeIterTimeout: KindOther,
+	CodeNixlEngineID: KindKVTransfer, CodeKVLeaseExpired: KindKVTransfer, CodeNixlSideChannel: KindKVTransfer,
+	CodeNixlMissing: KindKVTransfer, CodeUCXTransports: KindKVTransfer, CodeUCXGID: KindKVTransfer,
+	CodeNixlTPRatio: KindKVTransfer, CodeNixlBackend: KindKVTransfer,
 }
 
 // Def is what the report needs of a code: its kind, default severity and fix.

@@ -3,6 +3,7 @@ package logs
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 )
@@ -100,6 +101,8 @@ func (a *analyzer) settle(f *failure) (diag.Code, string, string) {
 	switch {
 	case f.code == CodeGlooTimeout && a.dpContext(f.p):
 		return CodeDPGlooTimeout, f.message, defOf(CodeDPGlooTimeout).Fix
+	case f.code == CodeDPBind && f.bind != nil && (f.p.nixlFrames || a.files[f.p.file].nixlListener):
+		return CodeNixlSideChannel, strings.Replace(f.message, "ZMQ cannot bind", "the NIXL side channel cannot bind", 1), a.nixlBindFix(f.p, f.bind) + " " + defOf(CodeNixlSideChannel).Fix
 	case f.code == CodeDPBind && f.bind != nil && !a.dpEndpoint(f.p, f.bind):
 		return CodeOther, f.text, defOf(CodeOther).Fix
 	case f.code == CodeWorkerDied && f.dead != nil:

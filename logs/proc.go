@@ -44,6 +44,11 @@ type proc struct {
 	// dpFrames is set when the process's traceback runs through vLLM's
 	// data-parallel code: a Gloo or ZMQ failure there is a DP one.
 	dpFrames bool
+	// nixlFrames is set when its traceback runs through NIXL's connector
+	// (a ZMQ error there is the side channel's, not DP's); tpRatioFrame
+	// when it shows NIXL's `tp_rank // tp_ratio` (a ZeroDivisionError
+	// after it is the TP pairing's).
+	nixlFrames, tpRatioFrame bool
 	// waiting is set when the process's last line says it waits for
 	// another one; tracebacks counts the tracebacks it began; graphFrames
 	// is set when its current traceback runs through CUDA-graph capture.

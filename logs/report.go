@@ -88,12 +88,35 @@ type Engine struct {
 	KVCacheDType     string            `json:"kv_cache_dtype,omitempty"`
 	Quantization     string            `json:"quantization,omitempty"`
 	Addresses        map[string]string `json:"addresses,omitempty"`
+	// KVTransfer is the engine's KV connector (prefill/decode
+	// disaggregation, KV offload), when the log names one.
+	KVTransfer *KVTransfer `json:"kv_transfer,omitempty"`
 	// Phase is the furthest any of the engine's processes got.
 	Phase string `json:"phase"`
 	Ready bool   `json:"ready"`
 	Ranks []Rank `json:"ranks"`
 	// Evidence says where each figure was read: "file:line".
 	Evidence map[string]string `json:"evidence,omitempty"`
+}
+
+// KVTransfer is what an engine's log says about its KV connector.
+type KVTransfer struct {
+	// Connector is the kv_connector (NixlConnector, MultiConnector …);
+	// Registered is false for a name no release's factory registers (an
+	// out-of-tree class, kv_connector_module_path); NIXL marks a NIXL one.
+	Connector  string `json:"connector,omitempty"`
+	Registered bool   `json:"registered,omitempty"`
+	NIXL       bool   `json:"nixl,omitempty"`
+	// Role is kv_role as given (kv_producer, kv_consumer, kv_both); NIXL
+	// ignores it (the router decides which engine prefills).
+	Role     string `json:"role,omitempty"`
+	EngineID string `json:"engine_id,omitempty"`
+	// Backends are the NIXL backends instantiated (UCX, LIBFABRIC …).
+	Backends []string `json:"backends,omitempty"`
+	// KVCacheLayout is the layout NIXL set (HND, NHD).
+	KVCacheLayout string `json:"kv_cache_layout,omitempty"`
+	// SideChannel is the NIXL handshake listener's address, when logged.
+	SideChannel string `json:"side_channel,omitempty"`
 }
 
 // Rank is one process of an engine: the engine core or one worker.

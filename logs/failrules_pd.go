@@ -1,0 +1,216 @@
+package logs
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Prefill/decode disaggregation (issue 24): what a P/D engine's start-up
+// says about its KV connector, and the failures of its NIXL side channel,
+// UCX transport and KV hand-off (LOG2xx). Every pattern is written from a
+// log posted publicly; the fixtures (testdata/real/*-pd-*) cite each one.
+
+// kvConnectorRules read the connector an engine runs and NIXL's start-up.
+func kvConnectorRules() []rule {
+	return []rule{
+		// V1 factory.py (0.11.x, vllm#29369): "Creating v1 connector with
+		// name: NixlConnector and engine_id: 027a18cd-…".
+		r(one("Creating v1 connector with name: "), `Creating v1 connector with name: (\S+) and engine_id: (\S+)`, func(c *ctx, m [][]byte) {
+			c.str(fKVConnector, m[1])
+			c.str(fKVEngineID, m[2])
+		}),
+		// NIXL's own logger (_api.py, vllm#29369): "NIXL INFO _api.py:361
+		// Backend UCX was instantiated"; plain "Backend UCX was
+		// instantiated" in older wheels (ai-dynamo/dynamo#1108).
+		r(one(" was instantiated"), `(?:^|\s)Backend (\S+) was instantiated`, func(c *ctx, m [][]byte) {
+			addListValue(c, fNixlBackends, string(m[1]))
+		}),
+		// nixl_connector.py (vllm#29369): "NixlConnector setting KV cache
+		// layout to HND for better xfer performance."
+		r(one("setting KV cache layout to "), `setting KV cache layout to (\w+)`, func(c *ctx, m [][]byte) {
+			c.str(fKVLayout, m[1])
+		}),
+		// Traceback frames of the connector, and the listener thread's
+		// death (ai-dynamo/dynamo#2706: "Exception in thread
+		// nixl_handshake_listener:").
+		r([]string{"nixl_connector.py", "kv_connector/v1/nixl/", "nixl_handshake_listener", "// tp_ratio"}, "", func(c *ctx, _ [][]byte) {
+			msg := c.l.msg
+			switch {
+			case bytes.Contains(msg, []byte("Exception in thread nixl_handshake_listener")):
+				c.f.nixlListener = true
+				c.p.nixlFrames = true
+			case bytes.Contains(msg, []byte("// tp_ratio")) && bytes.Contains(msg, []byte("tp_rank")):
+				c.p.tpRatioFrame = true
+				c.p.nixlFrames = true
+			case hasPrefix(bytes.TrimSpace(msg), `File "`):
+				c.p.nixlFrames = true
+			}
+		}),
+	}
+}
+
+// addListValue appends a name to a comma-separated figure, once.
+func addListValue(c *ctx, k field, name string) {
+	v := &c.p.facts[k]
+	if !v.set {
+		c.p.facts.setStr(k, name, c.l.no)
+		return
+	}
+	for _, s := range strings.Split(v.str, ",") {
+		if s == name {
+			return
+		}
+	}
+	if len(v.str)+len(name) < maxValueLen {
+		v.str += "," + name
+	}
+}
+
+// kvTransferKey reads a key of --kv-transfer-config as a server prints it:
+// JSON ('{"kv_connector": "NixlConnector", …}', the Namespace of ≤0.10) or
+// the dataclass repr (KVTransferConfig(kv_connector='NixlConnector', …),
+// "non-default args" of 0.11+).
+var kvTransferKey = map[string]*regexp.Regexp{
+	"kv_connector": regexp.MustCompile(`kv_connector\\?['"]?\s*[:=]\s*\\?['"]([A-Za-z0-9_.]+)`),
+	"kv_role":      regexp.MustCompile(`kv_role\\?['"]?\s*[:=]\s*\\?['"]([a-z_]+)`),
+	"engine_id":    regexp.MustCompile(`engine_id\\?['"]?\s*[:=]\s*\\?['"]([A-Za-z0-9_.:-]+)`),
+}
+
+// applyKVTransfer records the connector and role of a kv_transfer_config
+// argument or config entry.
+func applyKVTransfer(c *ctx, v string) {
+	if v == "" || v == "None" {
+		return
+	}
+	for k, f := range map[string]field{"kv_connector": fKVConnector, "kv_role": fKVRole, "engine_id": fKVEngineID} {
+		if m := kvTransferKey[k].FindStringSubmatch(v); m != nil {
+			c.p.facts.setStr(f, m[1], c.l.no)
+		}
+	}
+}
+
+var (
+	engineIDMismatch = regexp.MustCompile(`Expected (\S+?),\s*received (\S+?)\.?\s*$`)
+	ucxTransports    = regexp.MustCompile(`transports? (.+?) (?:is|are) not available, please use one or more of: (.+)$`)
+	ucxCreateAH      = regexp.MustCompile(`ibv_create_ah\(.*?sgid_index=(\d+).*?\) (?:for (.+?) )?on (\S+) failed: (.+)$`)
+	nixlStatus       = regexp.MustCompile(`NIXL_ERR_[A-Z_]+`)
+)
+
+func pdFailureRules() []rule {
+	// nixl_connector.py (vllm#27083): "RuntimeError: Remote NIXL agent
+	// engine ID mismatch. Expected …_dp0,received …_dp0."
+	engineID := r(one("Remote NIXL agent engine ID mismatch"), "", func(c *ctx, _ [][]byte) {
+		msg := "a NIXL handshake reached another engine than the one the request named (engine ID mismatch)"
+		if m := engineIDMismatch.FindSubmatch(c.l.msg); m != nil {
+			msg += fmt.Sprintf(": expected %s, received %s", clip(string(m[1]), 80), clip(string(m[2]), 80))
+		}
+		c.fail(CodeNixlEngineID, msg, "")
+	})
+	// "Handshake failed for request …" follows it (vllm#27083): the same failure.
+	handshake := r(one("Handshake failed for request"), "", func(c *ctx, _ [][]byte) {
+		if f := c.a.fails.byKey[string(CodeNixlEngineID)+"|"+strconv.Itoa(c.p.seq)]; f != nil {
+			f.count++
+			c.noted = true
+		}
+	})
+	// nixl/worker.py (aws-samples/aws-do-eks#84): "Releasing expired KV
+	// blocks for request … which were retrieved by 0 remote worker(s)
+	// before lease expired." (older: "… within %d seconds", vllm#21753);
+	// "Potentially invalid KV blocks for unrecognized request … were
+	// retrieved by a decode worker. They may have expired."
+	expired := r(one("Releasing expired KV blocks for request"), "", func(c *ctx, _ [][]byte) {
+		c.failSev(CodeKVLeaseExpired, "warning", "a prefill engine freed a request's KV blocks before a decoder read them (lease expired)", "")
+	})
+	invalid := r(one("Potentially invalid KV blocks for unrecognized request"), "", func(c *ctx, _ [][]byte) {
+		if f := c.failSev(CodeKVLeaseExpired, "error", "a decoder read KV blocks the prefill engine had already freed: its answer may be wrong", ""); f != nil {
+			f.severity = "error"
+			f.message = "a decoder read KV blocks the prefill engine had already freed: its answer may be wrong"
+		}
+	})
+	// nixl_connector.py (ai-dynamo/dynamo#3054): raise RuntimeError("NIXL
+	// is not available"). The import's own WARNING alone is no failure:
+	// the connector may never be created.
+	missing := r(one("NIXL is not available"), "", func(c *ctx, _ [][]byte) {
+		if c.l.level == 'W' || c.l.level == 'I' {
+			return
+		}
+		if bytes.Contains(c.l.msg, []byte("RuntimeError")) {
+			c.fail(CodeNixlMissing, "the NIXL connector is configured but NIXL cannot be imported (RuntimeError: NIXL is not available)", "")
+		}
+	})
+	// UCX (LMCache/LMCache#605): "UCX  WARN  transports
+	// 'cuda_ipc','cuda_copy' are not available, please use one or more of:
+	// mm, posix, self, shm, sm, sysv, tcp".
+	transports := r(one("not available, please use one or more of"), "", func(c *ctx, _ [][]byte) {
+		m := ucxTransports.FindSubmatch(c.l.msg)
+		if m == nil || !bytes.Contains(c.l.msg, []byte("UCX")) {
+			return
+		}
+		c.fail(CodeUCXTransports, fmt.Sprintf("UCX cannot use %s here; it has %s", clip(string(m[1]), 120), clip(strings.TrimSpace(string(m[2])), 160)), "")
+	})
+	// UCX ib_device.c (ai-dynamo/dynamo#814, vllm-project/aibrix#1771):
+	// "UCX  ERROR   ibv_create_ah(dlid=49152 … sgid_index=0
+	// traffic_class=0) for UD mlx5 connect on mlx5_0 failed: No such device".
+	createAH := r(one("ibv_create_ah("), "", func(c *ctx, _ [][]byte) {
+		m := ucxCreateAH.FindSubmatch(c.l.msg)
+		if m == nil {
+			return
+		}
+		c.fail(CodeUCXGID, fmt.Sprintf("UCX cannot build an RDMA address handle on %s with GID index %s: %s", clip(string(m[3]), 40), m[1], clip(string(m[4]), 80)), "")
+	})
+	// nixl_connector.py (vllm#21576): "p_remote_rank = self.tp_rank //
+	// tp_ratio" then "ZeroDivisionError: integer division or modulo by zero".
+	tpRatio := r(one("ZeroDivisionError"), "", func(c *ctx, _ [][]byte) {
+		if !c.p.tpRatioFrame || c.l.indent {
+			return
+		}
+		c.fail(CodeNixlTPRatio, "NIXL cannot pair this decode worker with the prefill workers: the prefill TP is larger than the decode TP (tp_ratio is 0)", "")
+	})
+	// NIXL's status codes (ai-dynamo/dynamo#1108: "NIXL_ERR_BACKEND";
+	// LMCache/LMCache#605: "nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND").
+	backend := r(one("NIXL_ERR_"), "", func(c *ctx, _ [][]byte) {
+		if c.l.indent {
+			return
+		}
+		st := nixlStatus.Find(c.l.msg)
+		if st == nil {
+			return
+		}
+		c.fail(CodeNixlBackend, fmt.Sprintf("a NIXL backend call failed with %s", st), "")
+	})
+	return []rule{engineID, handshake, expired, invalid, missing, transports, createAH, tpRatio, backend}
+}
+
+// nixlBindFix says what a side-channel bind error means; the release's
+// default base port comes from vllm/ when the log names the release.
+func (a *analyzer) nixlBindFix(p *proc, b *zmqBind) string {
+	switch b.errno {
+	case "Address already in use":
+		base := "the release's default base port"
+		if v, ok := a.fileVersion(p.file); ok {
+			base = fmt.Sprintf("%s's default base port %d", v, vllm.NixlSideChannelDefaultPort(v))
+		}
+		return fmt.Sprintf("Port %d is taken on this host: another engine's side channel (%s plus each engine's DP rank, unless VLLM_NIXL_SIDE_CHANNEL_PORT is set) or another service.", b.port, base)
+	case "Cannot assign requested address", "No such device":
+		return fmt.Sprintf("%s is not an address of the node this worker runs on: VLLM_NIXL_SIDE_CHANNEL_HOST must be set per node.", b.host)
+	}
+	return ""
+}
+
+// fileVersion is the vLLM release a file's processes logged.
+func (a *analyzer) fileVersion(file int) (vllm.Version, bool) {
+	for _, q := range a.order {
+		if q.file != file || !q.facts[fVersion].set {
+			continue
+		}
+		if v, err := vllm.ParseVersion(q.facts[fVersion].str); err == nil {
+			return v, true
+		}
+	}
+	return vllm.Version{}, false
+}
