@@ -65,6 +65,7 @@ const (
 	CodeUCXGID           = codes.LogUCXGID
 	CodeNixlTPRatio      = codes.LogNixlTPRatio
 	CodeNixlBackend      = codes.LogNixlBackend
+	CodeNixlHandshake    = codes.LogNixlHandshake
 )
 
 // kindOf is the failure kind of each code. A stop (LOG001) and an end
@@ -85,7 +86,7 @@ var kindOf = map[diag.Code]string{
 	CodeWorkerDied: KindOther, CodeIterTimeout: KindOther,
 	CodeNixlEngineID: KindKVTransfer, CodeKVLeaseExpired: KindKVTransfer, CodeNixlSideChannel: KindKVTransfer,
 	CodeNixlMissing: KindKVTransfer, CodeUCXTransports: KindKVTransfer, CodeUCXGID: KindKVTransfer,
-	CodeNixlTPRatio: KindKVTransfer, CodeNixlBackend: KindKVTransfer,
+	CodeNixlTPRatio: KindKVTransfer, CodeNixlBackend: KindKVTransfer, CodeNixlHandshake: KindKVTransfer,
 }
 
 // Def is what the report needs of a code: its kind, default severity and fix.

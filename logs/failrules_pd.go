@@ -111,11 +111,29 @@ func pdFailureRules() []rule {
 		}
 		c.fail(CodeNixlEngineID, msg, "")
 	})
-	// "Handshake failed for request …" follows it (vllm#27083): the same failure.
+	// "Handshake failed for request …" follows an engine-ID mismatch
+	// (vllm#27083): the same failure. Alone it is a handshake that failed
+	// otherwise, e.g. after ZMQ's timeout (vllm#26171: "zmq.error.Again:
+	// Resource temporarily unavailable" then "Handshake failed for request
+	// cmpl-…, marking blocks as invalid").
 	handshake := r(one("Handshake failed for request"), "", func(c *ctx, _ [][]byte) {
 		if f := c.a.fails.byKey[string(CodeNixlEngineID)+"|"+strconv.Itoa(c.p.seq)]; f != nil {
 			f.count++
 			c.noted = true
+			return
+		}
+		msg := "a decoder's NIXL handshake with a prefill engine failed: the request's KV was not pulled"
+		if c.p.zmqAgain {
+			msg = "a decoder's NIXL handshake got no answer from the prefill engine's side channel (ZMQ timed out): the request's KV was not pulled"
+		}
+		if bytes.Contains(c.l.msg, []byte("marking blocks as invalid")) {
+			msg += " (its blocks are marked invalid: recomputed or failed per kv_load_failure_policy)"
+		}
+		c.fail(CodeNixlHandshake, msg, "")
+	})
+	again := r(one("zmq.error.Again"), "", func(c *ctx, _ [][]byte) {
+		if c.p.nixlFrames || c.l.indent || bytes.Contains(c.l.src, []byte("nixl")) {
+			c.p.zmqAgain = true
 		}
 	})
 	// nixl/worker.py (aws-samples/aws-do-eks#84): "Releasing expired KV
@@ -183,7 +201,7 @@ func pdFailureRules() []rule {
 		}
 		c.fail(CodeNixlBackend, fmt.Sprintf("a NIXL backend call failed with %s", st), "")
 	})
-	return []rule{engineID, handshake, expired, invalid, missing, transports, createAH, tpRatio, backend}
+	return []rule{engineID, handshake, again, expired, invalid, missing, transports, createAH, tpRatio, backend}
 }
 
 // nixlBindFix says what a side-channel bind error means; the release's

@@ -49,6 +49,10 @@ type proc struct {
 	// when it shows NIXL's `tp_rank // tp_ratio` (a ZeroDivisionError
 	// after it is the TP pairing's).
 	nixlFrames, tpRatioFrame bool
+	// zmqAgain is set when the process logged ZMQ's timeout ("zmq.error.Again:
+	// Resource temporarily unavailable"): a handshake failure after it is
+	// a prefill side channel that did not answer.
+	zmqAgain bool
 	// waiting is set when the process's last line says it waits for
 	// another one; tracebacks counts the tracebacks it began; graphFrames
 	// is set when its current traceback runs through CUDA-graph capture.

@@ -45,6 +45,7 @@ const (
 	LogUCXGID           diag.Code = "LOG207"
 	LogNixlTPRatio      diag.Code = "LOG210"
 	LogNixlBackend      diag.Code = "LOG211"
+	LogNixlHandshake    diag.Code = "LOG213"
 )
 
 // logEntries are the LOG codes in code order. A warning is a line that
@@ -85,4 +86,5 @@ var logEntries = []Entry{
 	{LogUCXGID, "log-ucx-gid", diag.Error, "UCX cannot create an address handle on the RDMA device (ibv_create_ah failed): RoCE GID index or device"},
 	{LogNixlTPRatio, "log-nixl-tp-ratio", diag.Error, "NIXL cannot pair the prefill and decode tensor-parallel sizes (division by zero in tp_ratio)"},
 	{LogNixlBackend, "log-nixl-backend", diag.Error, "A NIXL backend (UCX, LIBFABRIC…) failed: NIXL_ERR_BACKEND or another NIXL error status"},
+	{LogNixlHandshake, "log-nixl-handshake", diag.Error, "A decoder's NIXL handshake with a prefill engine failed: the request's KV is not pulled (recomputed, or the request fails)"},
 }
