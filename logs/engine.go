@@ -281,14 +281,22 @@ func (b evidence) kvTransfer() *KVTransfer {
 	if s := b.str(fNixlBackends); s != "" {
 		kv.Backends = strings.Split(s, ",")
 	}
-	if kv.Connector == "" && kv.Role == "" && kv.EngineID == "" && kv.KVCacheLayout == "" && kv.SideChannel == "" && kv.Backends == nil {
+	for _, p := range b.g.candidates(scopeAny) {
+		if p.kvMetrics != nil {
+			m := *p.kvMetrics
+			m.Evidence = fmt.Sprintf("%s:%d", b.a.files[m.first.file].name, m.first.no)
+			kv.Metrics = &m
+			break
+		}
+	}
+	if kv.Connector == "" && kv.Role == "" && kv.EngineID == "" && kv.KVCacheLayout == "" && kv.SideChannel == "" && kv.Backends == nil && kv.Metrics == nil {
 		return nil
 	}
 	if kv.Connector != "" {
 		_, kv.Registered = vllm.KVConnector(kv.Connector)
 		kv.NIXL = vllm.IsNixl(kv.Connector)
 	}
-	if !kv.NIXL && (kv.Backends != nil || kv.SideChannel != "") {
+	if !kv.NIXL && (kv.Backends != nil || kv.SideChannel != "" || kv.Metrics != nil) {
 		// NIXL's own lines: a MultiConnector or an unnamed connector runs it.
 		kv.NIXL = true
 	}

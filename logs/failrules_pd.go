@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -35,6 +36,7 @@ func kvConnectorRules() []rule {
 		r(one("setting KV cache layout to "), `setting KV cache layout to (\w+)`, func(c *ctx, m [][]byte) {
 			c.str(fKVLayout, m[1])
 		}),
+		kvMetricsRule(),
 		// Traceback frames of the connector, and the listener thread's
 		// death (ai-dynamo/dynamo#2706: "Exception in thread
 		// nixl_handshake_listener:").
@@ -53,6 +55,46 @@ func kvConnectorRules() []rule {
 		}),
 	}
 }
+
+// kvMetricsLine is NIXL's telemetry line (vllm#25388: "KV Transfer
+// metrics: Num successful transfers=1, Avg xfer time (ms)=9.862, P90 xfer
+// time (ms)=9.862, Avg post time (ms)=5.693, P90 post time (ms)=5.693, Avg
+// MB per transfer=70.0, Throughput (MB/s)=7097.952, Avg number of
+// descriptors=56.0").
+var kvMetricsLine = regexp.MustCompile(`Num successful transfers=(\d+), Avg xfer time \(ms\)=([\d.]+), P90 xfer time \(ms\)=([\d.]+),.*?Avg MB per transfer=([\d.]+)`)
+
+func kvMetricsRule() rule {
+	return r(one("KV Transfer metrics: "), "", func(c *ctx, _ [][]byte) {
+		m := kvMetricsLine.FindSubmatch(c.l.msg)
+		if m == nil {
+			return
+		}
+		n, _ := strconv.ParseInt(string(m[1]), 10, 64)
+		avg, _ := strconv.ParseFloat(string(m[2]), 64)
+		p90, _ := strconv.ParseFloat(string(m[3]), 64)
+		mb, _ := strconv.ParseFloat(string(m[4]), 64)
+		if n <= 0 || n > 1<<40 {
+			return
+		}
+		k := c.p.kvMetrics
+		if k == nil {
+			k = &KVTransferMetrics{first: lineRef{c.p.file, c.l.no}}
+			c.p.kvMetrics = k
+		}
+		k.Lines++
+		k.Transfers += n
+		k.msTotal += avg * float64(n)
+		k.mbTotal += mb * float64(n)
+		k.MaxP90XferMs = max(k.MaxP90XferMs, p90)
+		k.AvgXferMs = round3(k.msTotal / float64(k.Transfers))
+		k.AvgMBPerXfer = round3(k.mbTotal / float64(k.Transfers))
+		if k.msTotal > 0 {
+			k.ThroughputMBps = round3(k.mbTotal / (k.msTotal / 1000))
+		}
+	})
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 // addListValue appends a name to a comma-separated figure, once.
 func addListValue(c *ctx, k field, name string) {
@@ -201,7 +243,21 @@ func pdFailureRules() []rule {
 		}
 		c.fail(CodeNixlBackend, fmt.Sprintf("a NIXL backend call failed with %s", st), "")
 	})
-	return []rule{engineID, handshake, again, expired, invalid, missing, transports, createAH, tpRatio, backend}
+	// The worker's failure report of newer releases (vllm#50765, a
+	// prefill TP 2 / decode TP 4 pair: "NIXL transfer failure:
+	// handshake_failed | Context: {'failure_type': 'handshake_failed', …").
+	xfer := r(one("NIXL transfer failure: "), `NIXL transfer failure: (\w+)`, func(c *ctx, m [][]byte) {
+		c.noted = true
+		kind := string(m[1])
+		if kind == "handshake_failed" {
+			if c.a.fails.byKey[string(CodeNixlEngineID)+"|"+strconv.Itoa(c.p.seq)] == nil {
+				c.fail(CodeNixlHandshake, "a decoder's NIXL handshake with a prefill engine failed (NIXL transfer failure: handshake_failed): the request's KV was not pulled", "")
+			}
+			return
+		}
+		c.fail(CodeNixlBackend, fmt.Sprintf("a NIXL transfer failed (%s)", clip(kind, 60)), "")
+	})
+	return []rule{engineID, handshake, again, xfer, expired, invalid, missing, transports, createAH, tpRatio, backend}
 }
 
 // nixlBindFix says what a side-channel bind error means; the release's

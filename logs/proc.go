@@ -53,6 +53,8 @@ type proc struct {
 	// Resource temporarily unavailable"): a handshake failure after it is
 	// a prefill side channel that did not answer.
 	zmqAgain bool
+	// kvMetrics are NIXL's periodic "KV Transfer metrics" lines.
+	kvMetrics *KVTransferMetrics
 	// waiting is set when the process's last line says it waits for
 	// another one; tracebacks counts the tracebacks it began; graphFrames
 	// is set when its current traceback runs through CUDA-graph capture.

@@ -117,6 +117,27 @@ type KVTransfer struct {
 	KVCacheLayout string `json:"kv_cache_layout,omitempty"`
 	// SideChannel is the NIXL handshake listener's address, when logged.
 	SideChannel string `json:"side_channel,omitempty"`
+	// Metrics are NIXL's transfer figures, when the server logged them.
+	Metrics *KVTransferMetrics `json:"metrics,omitempty"`
+}
+
+// KVTransferMetrics sums NIXL's periodic "KV Transfer metrics: Num
+// successful transfers=…, Avg xfer time (ms)=…, …" lines (vllm#25388;
+// NIXL telemetry on). Transfers adds the lines' counts up; the averages
+// are the transfer-weighted mean over the lines (each line covers one
+// logging interval).
+type KVTransferMetrics struct {
+	Lines          int     `json:"lines"`
+	Transfers      int64   `json:"transfers"`
+	AvgXferMs      float64 `json:"avg_xfer_ms"`
+	MaxP90XferMs   float64 `json:"max_p90_xfer_ms"`
+	AvgMBPerXfer   float64 `json:"avg_mb_per_transfer"`
+	ThroughputMBps float64 `json:"throughput_mb_s"`
+	// Evidence is the first line's file:line.
+	Evidence string `json:"evidence,omitempty"`
+	first    lineRef
+	mbTotal  float64
+	msTotal  float64
 }
 
 // Rank is one process of an engine: the engine core or one worker.

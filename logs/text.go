@@ -257,5 +257,8 @@ func kvLine(kv *KVTransfer) string {
 	if len(nixl) > 0 {
 		s += " · " + strings.Join(nixl, ", ")
 	}
+	if m := kv.Metrics; m != nil {
+		s += fmt.Sprintf(" · %d transfers, avg %.3g ms (p90 up to %.3g), %.3g MB each, %.4g MB/s", m.Transfers, m.AvgXferMs, m.MaxP90XferMs, m.AvgMBPerXfer, m.ThroughputMBps)
+	}
 	return s
 }
