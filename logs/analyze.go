@@ -38,6 +38,9 @@ type fileState struct {
 	// nixlListener is set when the file shows NIXL's side-channel listener
 	// thread failing ("Exception in thread nixl_handshake_listener").
 	nixlListener bool
+	// hmaOff is set when vLLM turned the hybrid KV cache manager off
+	// because a KV connector is configured (vllm#41830).
+	hmaOff bool
 }
 
 // run is how far one server's start-up got in a file, and how often it

@@ -66,13 +66,14 @@ const (
 	CodeNixlTPRatio      = codes.LogNixlTPRatio
 	CodeNixlBackend      = codes.LogNixlBackend
 	CodeNixlHandshake    = codes.LogNixlHandshake
+	CodeHMAOff           = codes.LogHMAOffKVTooSmall
 )
 
 // kindOf is the failure kind of each code. A stop (LOG001) and an end
 // (LOG002) take their kind from the phase the log ends in instead.
 var kindOf = map[diag.Code]string{
 	CodeOOMLoading: KindOOMLoading, CodeFreeMemory: KindOOMLoading,
-	CodeNoKVMemory: KindKVCacheInsufficient, CodeMaxLenTooLong: KindKVCacheInsufficient,
+	CodeNoKVMemory: KindKVCacheInsufficient, CodeMaxLenTooLong: KindKVCacheInsufficient, CodeHMAOff: KindKVCacheInsufficient,
 	CodeNCCL:          KindNCCL,
 	CodeGlooInterface: KindGlooInterface, CodeGlooConnect: KindGlooInterface, CodeGlooLoopback: KindGlooInterface,
 	CodeGlooTimeout: KindGlooInterface,

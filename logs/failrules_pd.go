@@ -257,7 +257,15 @@ func pdFailureRules() []rule {
 		}
 		c.fail(CodeNixlBackend, fmt.Sprintf("a NIXL transfer failed (%s)", clip(kind, 60)), "")
 	})
-	return []rule{engineID, handshake, again, xfer, expired, invalid, missing, transports, createAH, tpRatio, backend}
+	// config.py (vllm#41830): "Turning off hybrid kv cache manager because
+	// `--kv-transfer-config` is set..."; a KV-too-small error after it is
+	// the connector's doing (finish.go).
+	hmaOff := r(one("Turning off hybrid kv cache manager because"), "", func(c *ctx, _ [][]byte) {
+		if bytes.Contains(c.l.msg, []byte("kv-transfer-config")) || bytes.Contains(c.l.msg, []byte("kv_transfer_config")) {
+			c.f.hmaOff = true
+		}
+	})
+	return []rule{engineID, handshake, again, xfer, hmaOff, expired, invalid, missing, transports, createAH, tpRatio, backend}
 }
 
 // nixlBindFix says what a side-channel bind error means; the release's

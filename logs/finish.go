@@ -101,6 +101,8 @@ func (a *analyzer) settle(f *failure) (diag.Code, string, string) {
 	switch {
 	case f.code == CodeGlooTimeout && a.dpContext(f.p):
 		return CodeDPGlooTimeout, f.message, defOf(CodeDPGlooTimeout).Fix
+	case f.code == CodeMaxLenTooLong && a.files[f.p.file].hmaOff:
+		return CodeHMAOff, f.message + ", with the hybrid KV cache manager turned off because a KV connector is configured", defOf(CodeHMAOff).Fix
 	case f.code == CodeDPBind && f.bind != nil && (f.p.nixlFrames || a.files[f.p.file].nixlListener):
 		return CodeNixlSideChannel, strings.Replace(f.message, "ZMQ cannot bind", "the NIXL side channel cannot bind", 1), a.nixlBindFix(f.p, f.bind) + " " + defOf(CodeNixlSideChannel).Fix
 	case f.code == CodeDPBind && f.bind != nil && !a.dpEndpoint(f.p, f.bind):

@@ -43,6 +43,7 @@ const (
 	LogNixlMissing      diag.Code = "LOG205"
 	LogUCXTransports    diag.Code = "LOG206"
 	LogUCXGID           diag.Code = "LOG207"
+	LogHMAOffKVTooSmall diag.Code = "LOG208"
 	LogNixlTPRatio      diag.Code = "LOG210"
 	LogNixlBackend      diag.Code = "LOG211"
 	LogNixlHandshake    diag.Code = "LOG213"
@@ -84,6 +85,7 @@ var logEntries = []Entry{
 	{LogNixlMissing, "log-nixl-missing", diag.Error, "The NIXL connector is configured but NIXL cannot be imported"},
 	{LogUCXTransports, "log-ucx-transports", diag.Warning, "UCX cannot use the transports UCX_TLS names on this host"},
 	{LogUCXGID, "log-ucx-gid", diag.Error, "UCX cannot create an address handle on the RDMA device (ibv_create_ah failed): RoCE GID index or device"},
+	{LogHMAOffKVTooSmall, "log-kv-connector-hma-off", diag.Error, "The KV connector turned the hybrid KV cache manager off and the model's max_model_len no longer fits the KV cache"},
 	{LogNixlTPRatio, "log-nixl-tp-ratio", diag.Error, "NIXL cannot pair the prefill and decode tensor-parallel sizes (division by zero in tp_ratio)"},
 	{LogNixlBackend, "log-nixl-backend", diag.Error, "A NIXL backend (UCX, LIBFABRIC…) failed: NIXL_ERR_BACKEND or another NIXL error status"},
 	{LogNixlHandshake, "log-nixl-handshake", diag.Error, "A decoder's NIXL handshake with a prefill engine failed: the request's KV is not pulled (recomputed, or the request fails)"},
