@@ -234,7 +234,7 @@ func pdFailureRules() []rule {
 	// NIXL's status codes (ai-dynamo/dynamo#1108: "NIXL_ERR_BACKEND";
 	// LMCache/LMCache#605: "nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND").
 	backend := r(one("NIXL_ERR_"), "", func(c *ctx, _ [][]byte) {
-		if c.l.indent {
+		if c.l.indent || c.l.level == 'I' || c.l.level == 'D' {
 			return
 		}
 		st := nixlStatus.Find(c.l.msg)
@@ -295,4 +295,36 @@ func (a *analyzer) fileVersion(file int) (vllm.Version, bool) {
 		}
 	}
 	return vllm.Version{}, false
+}
+
+// nixlPortSpan is how far above its base port a host's side-channel
+// listeners reach before vlaunch stops calling a port a side channel's:
+// base + DP rank (× TP before 0.12) stays below it on 8-GPU hosts.
+const nixlPortSpan = 64
+
+// nixlPort reports whether a bind error's port is plausibly a NIXL side
+// channel's: the file's engines run a NIXL connector and the port lies
+// within nixlPortSpan above the release's default base port (both
+// defaults when the log does not name the release).
+func (a *analyzer) nixlPort(p *proc, port int) bool {
+	nixl := false
+	for _, q := range a.order {
+		if q.file == p.file && vllm.IsNixl(q.facts[fKVConnector].str) {
+			nixl = true
+			break
+		}
+	}
+	if !nixl {
+		return false
+	}
+	bases := []int{vllm.NixlSideChannelDefaultPort(vllm.Version{}), vllm.NixlSideChannelDefaultPort(vllm.Version{Major: 1 << 20})}
+	if v, ok := a.fileVersion(p.file); ok {
+		bases = []int{vllm.NixlSideChannelDefaultPort(v)}
+	}
+	for _, b := range bases {
+		if port >= b && port < b+nixlPortSpan {
+			return true
+		}
+	}
+	return false
 }

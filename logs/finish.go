@@ -105,6 +105,8 @@ func (a *analyzer) settle(f *failure) (diag.Code, string, string) {
 		return CodeHMAOff, f.message + ", with the hybrid KV cache manager turned off because a KV connector is configured", defOf(CodeHMAOff).Fix
 	case f.code == CodeDPBind && f.bind != nil && (f.p.nixlFrames || a.files[f.p.file].nixlListener):
 		return CodeNixlSideChannel, strings.Replace(f.message, "ZMQ cannot bind", "the NIXL side channel cannot bind", 1), a.nixlBindFix(f.p, f.bind) + " " + defOf(CodeNixlSideChannel).Fix
+	case f.code == CodeDPBind && f.bind != nil && !a.dpEndpoint(f.p, f.bind) && a.nixlPort(f.p, f.bind.port):
+		return CodeNixlSideChannel, strings.Replace(f.message, "ZMQ cannot bind", "the NIXL side channel cannot bind", 1), a.nixlBindFix(f.p, f.bind) + " " + defOf(CodeNixlSideChannel).Fix
 	case f.code == CodeDPBind && f.bind != nil && !a.dpEndpoint(f.p, f.bind):
 		return CodeOther, f.text, defOf(CodeOther).Fix
 	case f.code == CodeWorkerDied && f.dead != nil:

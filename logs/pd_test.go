@@ -110,3 +110,20 @@ ERROR 07-15 14:58:02 [core.py:1] ZeroDivisionError: integer division or modulo b
 		}
 	}
 }
+
+// TestSideChannelBindByPort: without the listener's traceback, a ZMQ bind
+// error of a NIXL deployment on the release's side-channel port is the
+// side channel's (LOG204, vllm#20965: two engines in one container on the
+// default 5557), and on another port it stays what it was.
+func TestSideChannelBindByPort(t *testing.T) {
+	for _, c := range []struct{ port, want string }{{"5557", "LOG204"}, {"13345", "LOG191"}} {
+		log := `INFO 07-15 14:58:00 [api_server.py:1] vLLM API server version 0.9.2
+INFO 07-15 14:58:01 [cli_args.py:325] non-default args: {'model': 'm', 'kv_transfer_config': '{"kv_connector": "NixlConnector", "kv_role": "kv_consumer"}'}
+ERROR 07-15 14:59:23 [core.py:1] zmq.error.ZMQError: Address already in use (addr='tcp://localhost:` + c.port + `')
+`
+		fs := failuresOf(t, log)
+		if len(fs) != 1 || string(fs[0].Code) != c.want {
+			t.Errorf("port %s: got %s, want %s", c.port, codesOf(fs), c.want)
+		}
+	}
+}
