@@ -127,3 +127,31 @@ ERROR 07-15 14:59:23 [core.py:1] zmq.error.ZMQError: Address already in use (add
 		}
 	}
 }
+
+// TestInterleavedPDFailureNamesItsPod: when the decode pod's handshake
+// fails (vllm#27083's lines) in a capture that interleaves it with a
+// healthy prefill pod, the failure is the decode pod's engine's and the
+// prefill pod keeps its role.
+func TestInterleavedPDFailureNamesItsPod(t *testing.T) {
+	const d = "[pod/gptoss-decode-0/vllm] "
+	dec := append(pdPod(d, "kv_consumer", "d-0002", 4, "62.50"),
+		d+"(EngineCore_DP0 pid=590) ERROR 10-16 17:22:56 [nixl_connector.py:815] RuntimeError: Remote NIXL agent engine ID mismatch. Expected 46126a31_dp0,received 96b1c4ff_dp0.",
+		d+"(EngineCore_DP0 pid=590) ERROR 10-16 17:22:56 [nixl_connector.py:827] Handshake failed for request chatcmpl")
+	log := interleave(pdPod("[pod/gptoss-prefill-0/vllm] ", "kv_producer", "p-0001", 1, "60.10"), dec)
+	rep := analyzeStrings(t, map[string]string{"pd.log": log}, "pd.log")
+	var got []string
+	for _, f := range rep.Failures {
+		got = append(got, string(f.Code)+"@"+f.Engine+":"+f.Severity)
+	}
+	if strings.Join(got, " ") != "LOG201@gptoss-decode-0/dp0:error" {
+		t.Errorf("failures %v, want LOG201 on the decode pod's engine", got)
+	}
+	if f := rep.Failures[0]; !strings.Contains(f.Message, "expected 46126a31_dp0, received 96b1c4ff_dp0") || f.Count != 2 {
+		t.Errorf("message %q count %d", f.Message, f.Count)
+	}
+	for _, e := range rep.Engines {
+		if e.ID == "gptoss-prefill-0/dp0" && (e.KVTransfer == nil || e.KVTransfer.Role != "kv_producer") {
+			t.Errorf("prefill engine lost its role: %+v", e.KVTransfer)
+		}
+	}
+}
