@@ -241,7 +241,18 @@ func pdFailureRules() []rule {
 		if st == nil {
 			return
 		}
-		c.fail(CodeNixlBackend, fmt.Sprintf("a NIXL backend call failed with %s", st), "")
+		msg := fmt.Sprintf("a NIXL backend call failed with %s", st)
+		if c.p.ucxError != "" {
+			msg += "; UCX said before: " + c.p.ucxError
+		}
+		c.fail(CodeNixlBackend, msg, "")
+	})
+	// UCX's own errors (ai-dynamo/dynamo#741: "sock.c:334 UCX  ERROR
+	// connect(fd=120, dest_addr=10.244.13.0:34313) failed: Connection
+	// refused" before NIXL_ERR_BACKEND): kept for LOG211's message, not a
+	// finding by themselves (UCX retries other transports).
+	ucxErr := r(one("UCX  ERROR"), `UCX  ERROR\s+(.+)$`, func(c *ctx, m [][]byte) {
+		c.p.ucxError = clip(strings.TrimSpace(string(m[1])), 200)
 	})
 	// The worker's failure report of newer releases (vllm#50765, a
 	// prefill TP 2 / decode TP 4 pair: "NIXL transfer failure:
@@ -265,7 +276,7 @@ func pdFailureRules() []rule {
 			c.f.hmaOff = true
 		}
 	})
-	return []rule{engineID, handshake, again, xfer, hmaOff, expired, invalid, missing, transports, createAH, tpRatio, backend}
+	return []rule{engineID, handshake, again, xfer, hmaOff, expired, invalid, missing, transports, createAH, tpRatio, backend, ucxErr}
 }
 
 // nixlBindFix says what a side-channel bind error means; the release's

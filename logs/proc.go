@@ -55,6 +55,9 @@ type proc struct {
 	zmqAgain bool
 	// kvMetrics are NIXL's periodic "KV Transfer metrics" lines.
 	kvMetrics *KVTransferMetrics
+	// ucxError is the process's last "UCX  ERROR" line: what NIXL's
+	// backend error (LOG211) passes on.
+	ucxError string
 	// waiting is set when the process's last line says it waits for
 	// another one; tracebacks counts the tracebacks it began; graphFrames
 	// is set when its current traceback runs through CUDA-graph capture.
