@@ -229,7 +229,11 @@ func pdFailureRules() []rule {
 		if !c.p.tpRatioFrame || c.l.indent {
 			return
 		}
-		c.fail(CodeNixlTPRatio, "NIXL cannot pair this decode worker with the prefill workers: the prefill TP is larger than the decode TP (tp_ratio is 0)", "")
+		extra := ""
+		if v, ok := c.a.fileVersion(c.p.file); ok && vllm.NixlTPPairing(v, 2, 1).PrefillLarger {
+			extra = fmt.Sprintf("This release (%s) predates vllm%s, which pairs a prefill TP larger than the decode TP.", v, vllm.NixlTPPairingFix)
+		}
+		c.fail(CodeNixlTPRatio, "NIXL cannot pair this decode worker with the prefill workers: the prefill TP is larger than the decode TP (tp_ratio is 0)", extra)
 	})
 	// NIXL's status codes (ai-dynamo/dynamo#1108: "NIXL_ERR_BACKEND";
 	// LMCache/LMCache#605: "nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND").

@@ -155,3 +155,17 @@ func TestInterleavedPDFailureNamesItsPod(t *testing.T) {
 		}
 	}
 }
+
+// TestTPRatioNamesTheRelease: when the log names the release, LOG210's
+// fix says whether it predates the change that pairs a larger prefill TP
+// (vllm/ NixlTPPairing).
+func TestTPRatioNamesTheRelease(t *testing.T) {
+	log := `INFO 07-25 03:30:00 [api_server.py:1] vLLM API server version 0.10.0
+(EngineCore_0 pid=286) ERROR 07-25 03:33:23 [nixl_connector.py:548]     p_remote_rank = self.tp_rank // tp_ratio
+(EngineCore_0 pid=286) ERROR 07-25 03:33:23 [nixl_connector.py:548] ZeroDivisionError: integer division or modulo by zero
+`
+	fs := failuresOf(t, log)
+	if len(fs) != 1 || fs[0].Code != CodeNixlTPRatio || !strings.Contains(fs[0].Fix, "This release (0.10.0) predates vllm#27274") {
+		t.Fatalf("got %+v", fs)
+	}
+}
