@@ -278,6 +278,7 @@ func floatPtr(f float64) *float64 { return &f }
 func (b evidence) kvTransfer() *KVTransfer {
 	kv := KVTransfer{Connector: b.str(fKVConnector), Role: b.str(fKVRole), EngineID: b.str(fKVEngineID),
 		KVCacheLayout: b.str(fKVLayout), SideChannel: b.str(fSideChannel)}
+	kv.RegisteredBlocks, kv.UseMLA = b.int64(fNixlBlocks), b.boolean(fNixlMLA)
 	if s := b.str(fNixlBackends); s != "" {
 		kv.Backends = strings.Split(s, ",")
 	}
@@ -289,14 +290,14 @@ func (b evidence) kvTransfer() *KVTransfer {
 			break
 		}
 	}
-	if kv.Connector == "" && kv.Role == "" && kv.EngineID == "" && kv.KVCacheLayout == "" && kv.SideChannel == "" && kv.Backends == nil && kv.Metrics == nil {
+	if kv.Connector == "" && kv.Role == "" && kv.EngineID == "" && kv.KVCacheLayout == "" && kv.SideChannel == "" && kv.Backends == nil && kv.Metrics == nil && kv.UseMLA == nil {
 		return nil
 	}
 	if kv.Connector != "" {
 		_, kv.Registered = vllm.KVConnector(kv.Connector)
 		kv.NIXL = vllm.IsNixl(kv.Connector)
 	}
-	if !kv.NIXL && (kv.Backends != nil || kv.SideChannel != "" || kv.Metrics != nil) {
+	if !kv.NIXL && (kv.Backends != nil || kv.SideChannel != "" || kv.Metrics != nil || kv.UseMLA != nil) {
 		// NIXL's own lines: a MultiConnector or an unnamed connector runs it.
 		kv.NIXL = true
 	}

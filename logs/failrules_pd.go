@@ -36,6 +36,17 @@ func kvConnectorRules() []rule {
 		r(one("setting KV cache layout to "), `setting KV cache layout to (\w+)`, func(c *ctx, m [][]byte) {
 			c.str(fKVLayout, m[1])
 		}),
+		// nixl_connector.py registering the KV cache with NIXL: "Registering
+		// KV_Caches: use_mla: False, num_blocks: 111680, block_shape: …"
+		// (0.9, vllm#19341), "Registering KV_Caches. use_mla: False,
+		// kv_buffer_device: cuda, use_host_buffer: False" (0.11, vllm#29369).
+		r(one("Registering KV_Caches"), `Registering KV_Caches[.:] use_mla: (True|False)(?:, num_blocks: (\d+))?`, func(c *ctx, m [][]byte) {
+			if !bytes.Contains(c.l.src, []byte("nixl")) {
+				return
+			}
+			c.str(fNixlMLA, []byte(strings.ToLower(string(m[1]))))
+			c.num(fNixlBlocks, m[2])
+		}),
 		kvMetricsRule(),
 		// Traceback frames of the connector, and the listener thread's
 		// death (ai-dynamo/dynamo#2706: "Exception in thread

@@ -48,6 +48,8 @@ const (
 	fKVLayout
 	fNixlBackends
 	fSideChannel
+	fNixlBlocks
+	fNixlMLA
 	numFields
 )
 
@@ -115,6 +117,8 @@ var fieldInfos = [numFields]fieldInfo{
 	fKVLayout:        {"kv_cache_layout", scopeWorker},
 	fNixlBackends:    {"nixl_backends", scopeWorker},
 	fSideChannel:     {"nixl_side_channel", scopeWorker},
+	fNixlBlocks:      {"nixl_registered_blocks", scopeWorker},
+	fNixlMLA:         {"nixl_use_mla", scopeWorker},
 }
 
 // val is one logged value: a number or a string, and where it was read.

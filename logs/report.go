@@ -115,6 +115,10 @@ type KVTransfer struct {
 	Backends []string `json:"backends,omitempty"`
 	// KVCacheLayout is the layout NIXL set (HND, NHD).
 	KVCacheLayout string `json:"kv_cache_layout,omitempty"`
+	// RegisteredBlocks is the KV blocks the first worker registered with
+	// NIXL (0.9–0.10 log it); UseMLA whether its layout is MLA's.
+	RegisteredBlocks *int64 `json:"registered_blocks,omitempty"`
+	UseMLA           *bool  `json:"use_mla,omitempty"`
 	// SideChannel is the NIXL handshake listener's address, when logged.
 	SideChannel string `json:"side_channel,omitempty"`
 	// Metrics are NIXL's transfer figures, when the server logged them.

@@ -254,6 +254,12 @@ func kvLine(kv *KVTransfer) string {
 	if kv.SideChannel != "" {
 		nixl = append(nixl, "side channel "+Safe(kv.SideChannel))
 	}
+	if kv.UseMLA != nil && *kv.UseMLA {
+		nixl = append(nixl, "MLA")
+	}
+	if kv.RegisteredBlocks != nil {
+		nixl = append(nixl, fmt.Sprintf("%d blocks registered", *kv.RegisteredBlocks))
+	}
 	if len(nixl) > 0 {
 		s += " · " + strings.Join(nixl, ", ")
 	}
