@@ -35,12 +35,6 @@ type fileState struct {
 	// dpCoordinator is set when the file shows vLLM starting its DP
 	// coordinator: the deployment is data-parallel.
 	dpCoordinator bool
-	// nixlListener is set when the file shows NIXL's side-channel listener
-	// thread failing ("Exception in thread nixl_handshake_listener").
-	nixlListener bool
-	// hmaOff is set when vLLM turned the hybrid KV cache manager off
-	// because a KV connector is configured (vllm#41830).
-	hmaOff bool
 }
 
 // run is how far one server's start-up got in a file, and how often it
@@ -49,6 +43,11 @@ type run struct {
 	attempt  int
 	maxPhase phase
 	serving  bool
+	// nixlListener is set when the server shows NIXL's side-channel
+	// listener thread failing ("Exception in thread nixl_handshake_listener");
+	// hmaOff when vLLM turned the hybrid KV cache manager off because a KV
+	// connector is configured (vllm#41830).
+	nixlListener, hmaOff bool
 }
 
 // maxOrigins bounds the servers told apart in one file; lines of further

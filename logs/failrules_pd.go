@@ -55,7 +55,7 @@ func kvConnectorRules() []rule {
 			msg := c.l.msg
 			switch {
 			case bytes.Contains(msg, []byte("Exception in thread nixl_handshake_listener")):
-				c.f.nixlListener = true
+				c.r.nixlListener = true
 				c.p.nixlFrames = true
 			case bytes.Contains(msg, []byte("// tp_ratio")) && bytes.Contains(msg, []byte("tp_rank")):
 				c.p.tpRatioFrame = true
@@ -288,7 +288,7 @@ func pdFailureRules() []rule {
 	// the connector's doing (finish.go).
 	hmaOff := r(one("Turning off hybrid kv cache manager because"), "", func(c *ctx, _ [][]byte) {
 		if bytes.Contains(c.l.msg, []byte("kv-transfer-config")) || bytes.Contains(c.l.msg, []byte("kv_transfer_config")) {
-			c.f.hmaOff = true
+			c.r.hmaOff = true
 		}
 	})
 	return []rule{engineID, handshake, again, xfer, hmaOff, expired, invalid, missing, transports, createAH, tpRatio, backend, ucxErr}

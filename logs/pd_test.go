@@ -169,3 +169,17 @@ func TestTPRatioNamesTheRelease(t *testing.T) {
 		t.Fatalf("got %+v", fs)
 	}
 }
+
+// TestSideChannelListenerStaysInItsPod: one pod's dead NIXL listener
+// (ai-dynamo/dynamo#2706's thread) does not make another pod's DP bind
+// error a side-channel one (vllm#31884's error).
+func TestSideChannelListenerStaysInItsPod(t *testing.T) {
+	log := `[pod/p-0/vllm] (RayWorkerWrapper pid=438, ip=172.17.0.6) Exception in thread nixl_handshake_listener:
+[pod/d-0/vllm] (APIServer pid=396) INFO 01-07 01:26:00 [utils.py:651] Started DP Coordinator process (PID: 530)
+[pod/d-0/vllm] (APIServer pid=396) zmq.error.ZMQError: Cannot assign requested address (addr='tcp://10.27.91.102:13345')
+`
+	fs := failuresOf(t, log)
+	if codesOf(fs) != "LOG154:dp_handshake" {
+		t.Errorf("got %s, want LOG154 on the DP pod", codesOf(fs))
+	}
+}
