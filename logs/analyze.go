@@ -43,6 +43,11 @@ type run struct {
 	attempt  int
 	maxPhase phase
 	serving  bool
+	// nixlListener is set when the server shows NIXL's side-channel
+	// listener thread failing ("Exception in thread nixl_handshake_listener");
+	// hmaOff when vLLM turned the hybrid KV cache manager off because a KV
+	// connector is configured (vllm#41830).
+	nixlListener, hmaOff bool
 }
 
 // maxOrigins bounds the servers told apart in one file; lines of further

@@ -58,6 +58,7 @@ func applyKnown(c *ctx, m map[string]string) {
 		}
 		c.p.facts.setStr(f, v, c.l.no)
 	}
+	applyKVTransfer(c, m["kv_transfer_config"])
 	// "model_tag" and "model" name the same thing; prefer the explicit model.
 	if v, ok := m["model"]; ok && v != "None" && c.p.facts[fModel].str != v && strings.TrimSpace(v) != "" {
 		c.p.facts[fModel] = val{str: clip(v, maxValueLen), set: true, line: c.l.no}

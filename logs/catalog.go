@@ -18,12 +18,13 @@ const (
 	KindRayPlacement        = "ray_placement"
 	KindCUDAGraph           = "cuda_graph"
 	KindVersionFlag         = "version_flag"
+	KindKVTransfer          = "kv_transfer"
 	KindOther               = "other"
 )
 
 // Kinds lists every failure kind, in the order reports and docs use.
 var Kinds = []string{KindOOMLoading, KindKVCacheInsufficient, KindNCCL, KindGlooInterface,
-	KindDeepEPNVSHMEM, KindDPHandshake, KindRayPlacement, KindCUDAGraph, KindVersionFlag, KindOther}
+	KindDeepEPNVSHMEM, KindDPHandshake, KindRayPlacement, KindCUDAGraph, KindVersionFlag, KindKVTransfer, KindOther}
 
 // Codes of the findings `vlaunch logs` reports; the catalog (diag/codes)
 // holds each one's name, severity, summary and page, whose **Fix:**
@@ -56,13 +57,23 @@ const (
 	CodeErrorLine        = codes.LogErrorLine
 	CodeWorkerDied       = codes.LogWorkerDied
 	CodeIterTimeout      = codes.LogIterationTimeout
+	CodeNixlEngineID     = codes.LogNixlEngineID
+	CodeKVLeaseExpired   = codes.LogKVLeaseExpired
+	CodeNixlSideChannel  = codes.LogNixlSideChannel
+	CodeNixlMissing      = codes.LogNixlMissing
+	CodeUCXTransports    = codes.LogUCXTransports
+	CodeUCXGID           = codes.LogUCXGID
+	CodeNixlTPRatio      = codes.LogNixlTPRatio
+	CodeNixlBackend      = codes.LogNixlBackend
+	CodeNixlHandshake    = codes.LogNixlHandshake
+	CodeHMAOff           = codes.LogHMAOffKVTooSmall
 )
 
 // kindOf is the failure kind of each code. A stop (LOG001) and an end
 // (LOG002) take their kind from the phase the log ends in instead.
 var kindOf = map[diag.Code]string{
 	CodeOOMLoading: KindOOMLoading, CodeFreeMemory: KindOOMLoading,
-	CodeNoKVMemory: KindKVCacheInsufficient, CodeMaxLenTooLong: KindKVCacheInsufficient,
+	CodeNoKVMemory: KindKVCacheInsufficient, CodeMaxLenTooLong: KindKVCacheInsufficient, CodeHMAOff: KindKVCacheInsufficient,
 	CodeNCCL:          KindNCCL,
 	CodeGlooInterface: KindGlooInterface, CodeGlooConnect: KindGlooInterface, CodeGlooLoopback: KindGlooInterface,
 	CodeGlooTimeout: KindGlooInterface,
@@ -74,6 +85,9 @@ var kindOf = map[diag.Code]string{
 	CodeUnknownFlag: KindVersionFlag, CodeDeprecated: KindVersionFlag,
 	CodeOther: KindOther, CodeEngineDiedSilent: KindOther, CodeErrorLine: KindOther,
 	CodeWorkerDied: KindOther, CodeIterTimeout: KindOther,
+	CodeNixlEngineID: KindKVTransfer, CodeKVLeaseExpired: KindKVTransfer, CodeNixlSideChannel: KindKVTransfer,
+	CodeNixlMissing: KindKVTransfer, CodeUCXTransports: KindKVTransfer, CodeUCXGID: KindKVTransfer,
+	CodeNixlTPRatio: KindKVTransfer, CodeNixlBackend: KindKVTransfer, CodeNixlHandshake: KindKVTransfer,
 }
 
 // Def is what the report needs of a code: its kind, default severity and fix.

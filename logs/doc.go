@@ -16,7 +16,11 @@
 // the failures people post in vLLM's issue tracker, each with a stable code,
 // a kind and what to do, and a start-up that stops without an error (a hang:
 // the last rank waits for another one): which rank got least far and where
-// it stopped. A log that merely ends, with no error and no wait, is what an
+// it stopped. For prefill/decode disaggregation it reads each engine's KV
+// connector (name, kv_role, engine ID, NIXL backends, KV layout, side
+// channel, NIXL's transfer metrics) and recognises the failures of the
+// NIXL handshake, side channel, UCX transport and KV hand-off (LOG2xx).
+// A log that merely ends, with no error and no wait, is what an
 // excerpt looks like: it is reported as the phase it ends in (info).
 //
 // Reading is streaming and bounded: a line is at most MaxLineBytes, a file

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // source is a process and the file it logged to, for evidence.
@@ -111,6 +114,7 @@ func (a *analyzer) engine(g *group) Engine {
 	e.AttentionBackend, e.All2AllBackend = b.str(fAttention), b.str(fAll2All)
 	e.KVCacheDType, e.Quantization = b.str(fKVCacheDType), b.str(fQuantization)
 	e.Addresses = b.addresses()
+	e.KVTransfer = b.kvTransfer()
 	e.Args, e.Config = g.firstMap(func(p *proc) map[string]string { return p.args }),
 		g.firstMap(func(p *proc) map[string]string { return p.config })
 	e.Files = g.files(a)
@@ -269,3 +273,33 @@ func known(n int) *int {
 
 func intPtr(n int) *int           { return &n }
 func floatPtr(f float64) *float64 { return &f }
+
+// kvTransfer collects the engine's KV connector figures.
+func (b evidence) kvTransfer() *KVTransfer {
+	kv := KVTransfer{Connector: b.str(fKVConnector), Role: b.str(fKVRole), EngineID: b.str(fKVEngineID),
+		KVCacheLayout: b.str(fKVLayout), SideChannel: b.str(fSideChannel)}
+	kv.RegisteredBlocks, kv.UseMLA = b.int64(fNixlBlocks), b.boolean(fNixlMLA)
+	if s := b.str(fNixlBackends); s != "" {
+		kv.Backends = strings.Split(s, ",")
+	}
+	for _, p := range b.g.candidates(scopeAny) {
+		if p.kvMetrics != nil {
+			m := *p.kvMetrics
+			m.Evidence = fmt.Sprintf("%s:%d", b.a.files[m.first.file].name, m.first.no)
+			kv.Metrics = &m
+			break
+		}
+	}
+	if kv.Connector == "" && kv.Role == "" && kv.EngineID == "" && kv.KVCacheLayout == "" && kv.SideChannel == "" && kv.Backends == nil && kv.Metrics == nil && kv.UseMLA == nil {
+		return nil
+	}
+	if kv.Connector != "" {
+		_, kv.Registered = vllm.KVConnector(kv.Connector)
+		kv.NIXL = vllm.IsNixl(kv.Connector)
+	}
+	if !kv.NIXL && (kv.Backends != nil || kv.SideChannel != "" || kv.Metrics != nil || kv.UseMLA != nil) {
+		// NIXL's own lines: a MultiConnector or an unnamed connector runs it.
+		kv.NIXL = true
+	}
+	return &kv
+}

@@ -17,6 +17,7 @@ func failureRules() []rule {
 	rs = append(rs, argFailureRules()...)
 	rs = append(rs, processFailureRules()...)
 	rs = append(rs, dpBindRules()...)
+	rs = append(rs, pdFailureRules()...)
 	rs = append(rs, genericFailureRules()...)
 	return rs
 }

@@ -35,6 +35,9 @@ func dpBindRules() []rule {
 		msg := fmt.Sprintf("ZMQ cannot bind tcp://%s:%d: %s", b.host, b.port, b.errno)
 		fix := fmt.Sprintf(bindFixes[b.errno], b.host, b.port)
 		c.noted = true
+		if c.p.nixlFrames || c.r.nixlListener {
+			c.str(fSideChannel, []byte(fmt.Sprintf("%s:%d", b.host, b.port)))
+		}
 		if f := c.fail(CodeDPBind, msg, fix); f != nil && f.bind == nil {
 			f.bind = b
 		}

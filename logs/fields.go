@@ -42,6 +42,14 @@ const (
 	fQuantization
 	fEnforceEager
 	fInitSec
+	fKVConnector
+	fKVRole
+	fKVEngineID
+	fKVLayout
+	fNixlBackends
+	fSideChannel
+	fNixlBlocks
+	fNixlMLA
 	numFields
 )
 
@@ -103,6 +111,14 @@ var fieldInfos = [numFields]fieldInfo{
 	fQuantization:    {"quantization", scopeAny},
 	fEnforceEager:    {"enforce_eager", scopeAny},
 	fInitSec:         {"init_engine_seconds", scopeEngine},
+	fKVConnector:     {"kv_connector", scopeArgs},
+	fKVRole:          {"kv_role", scopeArgs},
+	fKVEngineID:      {"kv_engine_id", scopeAny},
+	fKVLayout:        {"kv_cache_layout", scopeWorker},
+	fNixlBackends:    {"nixl_backends", scopeWorker},
+	fSideChannel:     {"nixl_side_channel", scopeWorker},
+	fNixlBlocks:      {"nixl_registered_blocks", scopeWorker},
+	fNixlMLA:         {"nixl_use_mla", scopeWorker},
 }
 
 // val is one logged value: a number or a string, and where it was read.

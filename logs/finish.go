@@ -3,6 +3,7 @@ package logs
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 )
@@ -100,6 +101,12 @@ func (a *analyzer) settle(f *failure) (diag.Code, string, string) {
 	switch {
 	case f.code == CodeGlooTimeout && a.dpContext(f.p):
 		return CodeDPGlooTimeout, f.message, defOf(CodeDPGlooTimeout).Fix
+	case f.code == CodeMaxLenTooLong && a.runOfProc(f.p).hmaOff:
+		return CodeHMAOff, f.message + ", with the hybrid KV cache manager turned off because a KV connector is configured", defOf(CodeHMAOff).Fix
+	case f.code == CodeDPBind && f.bind != nil && (f.p.nixlFrames || a.runOfProc(f.p).nixlListener):
+		return CodeNixlSideChannel, strings.Replace(f.message, "ZMQ cannot bind", "the NIXL side channel cannot bind", 1), a.nixlBindFix(f.p, f.bind) + " " + defOf(CodeNixlSideChannel).Fix
+	case f.code == CodeDPBind && f.bind != nil && !a.dpEndpoint(f.p, f.bind) && a.nixlPort(f.p, f.bind.port):
+		return CodeNixlSideChannel, strings.Replace(f.message, "ZMQ cannot bind", "the NIXL side channel cannot bind", 1), a.nixlBindFix(f.p, f.bind) + " " + defOf(CodeNixlSideChannel).Fix
 	case f.code == CodeDPBind && f.bind != nil && !a.dpEndpoint(f.p, f.bind):
 		return CodeOther, f.text, defOf(CodeOther).Fix
 	case f.code == CodeWorkerDied && f.dead != nil:
@@ -277,4 +284,10 @@ func (a *analyzer) later(p, q *proc) bool {
 		return p.file > q.file
 	}
 	return p.last.no > q.last.no
+}
+
+// runOfProc is the start-up state of the server a process belongs to (its
+// origin in an interleaved capture).
+func (a *analyzer) runOfProc(p *proc) *run {
+	return a.files[p.file].runOf([]byte(p.origin))
 }

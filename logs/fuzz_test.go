@@ -32,6 +32,9 @@ func FuzzAnalyze(f *testing.F) {
 		"zmq.error.ZMQError: No such device (addr='tcp://[:]:99999999999999999999')", "ZMQError: Address already in use (addr='tcp://:')",
 		"non-default args: {'data_parallel_address': '', 'data_parallel_rank': -1}", "ERROR 01-01 00:00:00 [a] ^", "CRITICAL 01-01 00:00:00 [a] x",
 		"[pod/a/c] (EngineCore_DP0 pid=1) INFO 01-01 00:00:00 [a] x\n[pod/b/c] (EngineCore_DP0 pid=1) INFO 01-01 00:00:00 [a] Available KV cache memory: 1 GiB\nb-1  | INFO 01-01 00:00:00 api_server.py:1] vLLM API server version 0.7.3",
+		"non-default args: {'kv_transfer_config': KVTransferConfig(kv_connector='\\', kv_role=\"\")}", "Backend  was instantiated\nBackend x was instantiated",
+		"p_remote_rank = self.tp_rank // tp_ratio\nZeroDivisionError", "Exception in thread nixl_handshake_listener:\nZMQError: Address already in use (addr='tcp://x:5557')",
+		"UCX  ERROR ibv_create_ah(sgid_index=) on  failed: ", "UCX transports  are not available, please use one or more of: ", "NIXL_ERR_",
 		"a-0 c (EngineCore_DP0 pid=1) INFO 01-01 00:00:00 [a] x\nb-0 c INFO 01-01 00:00:00 [a] y\nc d 2025-01-01T00:00:00Z z"} {
 		f.Add([]byte(s))
 	}

@@ -44,6 +44,20 @@ type proc struct {
 	// dpFrames is set when the process's traceback runs through vLLM's
 	// data-parallel code: a Gloo or ZMQ failure there is a DP one.
 	dpFrames bool
+	// nixlFrames is set when its traceback runs through NIXL's connector
+	// (a ZMQ error there is the side channel's, not DP's); tpRatioFrame
+	// when it shows NIXL's `tp_rank // tp_ratio` (a ZeroDivisionError
+	// after it is the TP pairing's).
+	nixlFrames, tpRatioFrame bool
+	// zmqAgain is set when the process logged ZMQ's timeout ("zmq.error.Again:
+	// Resource temporarily unavailable"): a handshake failure after it is
+	// a prefill side channel that did not answer.
+	zmqAgain bool
+	// kvMetrics are NIXL's periodic "KV Transfer metrics" lines.
+	kvMetrics *KVTransferMetrics
+	// ucxError is the process's last "UCX  ERROR" line: what NIXL's
+	// backend error (LOG211) passes on.
+	ucxError string
 	// waiting is set when the process's last line says it waits for
 	// another one; tracebacks counts the tracebacks it began; graphFrames
 	// is set when its current traceback runs through CUDA-graph capture.

@@ -88,12 +88,60 @@ type Engine struct {
 	KVCacheDType     string            `json:"kv_cache_dtype,omitempty"`
 	Quantization     string            `json:"quantization,omitempty"`
 	Addresses        map[string]string `json:"addresses,omitempty"`
+	// KVTransfer is the engine's KV connector (prefill/decode
+	// disaggregation, KV offload), when the log names one.
+	KVTransfer *KVTransfer `json:"kv_transfer,omitempty"`
 	// Phase is the furthest any of the engine's processes got.
 	Phase string `json:"phase"`
 	Ready bool   `json:"ready"`
 	Ranks []Rank `json:"ranks"`
 	// Evidence says where each figure was read: "file:line".
 	Evidence map[string]string `json:"evidence,omitempty"`
+}
+
+// KVTransfer is what an engine's log says about its KV connector.
+type KVTransfer struct {
+	// Connector is the kv_connector (NixlConnector, MultiConnector …);
+	// Registered is false for a name no release's factory registers (an
+	// out-of-tree class, kv_connector_module_path); NIXL marks a NIXL one.
+	Connector  string `json:"connector,omitempty"`
+	Registered bool   `json:"registered,omitempty"`
+	NIXL       bool   `json:"nixl,omitempty"`
+	// Role is kv_role as given (kv_producer, kv_consumer, kv_both); NIXL
+	// ignores it (the router decides which engine prefills).
+	Role     string `json:"role,omitempty"`
+	EngineID string `json:"engine_id,omitempty"`
+	// Backends are the NIXL backends instantiated (UCX, LIBFABRIC …).
+	Backends []string `json:"backends,omitempty"`
+	// KVCacheLayout is the layout NIXL set (HND, NHD).
+	KVCacheLayout string `json:"kv_cache_layout,omitempty"`
+	// RegisteredBlocks is the KV blocks the first worker registered with
+	// NIXL (0.9–0.10 log it); UseMLA whether its layout is MLA's.
+	RegisteredBlocks *int64 `json:"registered_blocks,omitempty"`
+	UseMLA           *bool  `json:"use_mla,omitempty"`
+	// SideChannel is the NIXL handshake listener's address, when logged.
+	SideChannel string `json:"side_channel,omitempty"`
+	// Metrics are NIXL's transfer figures, when the server logged them.
+	Metrics *KVTransferMetrics `json:"metrics,omitempty"`
+}
+
+// KVTransferMetrics sums NIXL's periodic "KV Transfer metrics: Num
+// successful transfers=…, Avg xfer time (ms)=…, …" lines (vllm#25388;
+// NIXL telemetry on). Transfers adds the lines' counts up; the averages
+// are the transfer-weighted mean over the lines (each line covers one
+// logging interval).
+type KVTransferMetrics struct {
+	Lines          int     `json:"lines"`
+	Transfers      int64   `json:"transfers"`
+	AvgXferMs      float64 `json:"avg_xfer_ms"`
+	MaxP90XferMs   float64 `json:"max_p90_xfer_ms"`
+	AvgMBPerXfer   float64 `json:"avg_mb_per_transfer"`
+	ThroughputMBps float64 `json:"throughput_mb_s"`
+	// Evidence is the first line's file:line.
+	Evidence string `json:"evidence,omitempty"`
+	first    lineRef
+	mbTotal  float64
+	msTotal  float64
 }
 
 // Rank is one process of an engine: the engine core or one worker.

@@ -109,6 +109,7 @@ func ruleTable() []rule {
 	rs = append(rs, backendRules()...)
 	rs = append(rs, rankRules()...)
 	rs = append(rs, phaseRules()...)
+	rs = append(rs, kvConnectorRules()...)
 	return rs
 }
 
@@ -376,6 +377,7 @@ func phaseRules() []rule {
 		r(one("Traceback (most recent call last)"), "", func(c *ctx, _ [][]byte) {
 			c.p.tracebacks++
 			c.p.graphFrames = false
+			c.p.nixlFrames, c.p.tpRatioFrame = false, false
 		}),
 		phaseRule(phCUDAGraphs, "Capturing cudagraphs", "Capturing the model for CUDA graphs", "Capturing CUDA graph"),
 		r(one("init engine (profile, create kv cache, warmup model) took "), `took ([\d.]+) seconds`, func(c *ctx, m [][]byte) {

@@ -75,6 +75,9 @@ func (t *textWriter) engine(e *Engine) {
 	if len(e.Addresses) > 0 {
 		t.p("  addresses: %s\n", mapLine(e.Addresses))
 	}
+	if kv := e.KVTransfer; kv != nil {
+		t.p("  KV connector: %s\n", kvLine(kv))
+	}
 	if len(e.Args) > 0 {
 		t.p("  args: %s\n", mapLine(e.Args))
 	}
@@ -228,4 +231,40 @@ func pct(e *float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%+.1f%%", *e*100)
+}
+
+// kvLine is an engine's KV connector in one line: "NixlConnector, role
+// kv_producer, engine p-1 · NIXL UCX, layout HND, side channel h:5600".
+func kvLine(kv *KVTransfer) string {
+	parts := []string{orDefault(Safe(kv.Connector), "?")}
+	if kv.Role != "" {
+		parts = append(parts, "role "+Safe(kv.Role))
+	}
+	if kv.EngineID != "" {
+		parts = append(parts, "engine "+Safe(kv.EngineID))
+	}
+	s := strings.Join(parts, ", ")
+	var nixl []string
+	if len(kv.Backends) > 0 {
+		nixl = append(nixl, "NIXL "+Safe(strings.Join(kv.Backends, "+")))
+	}
+	if kv.KVCacheLayout != "" {
+		nixl = append(nixl, "layout "+Safe(kv.KVCacheLayout))
+	}
+	if kv.SideChannel != "" {
+		nixl = append(nixl, "side channel "+Safe(kv.SideChannel))
+	}
+	if kv.UseMLA != nil && *kv.UseMLA {
+		nixl = append(nixl, "MLA")
+	}
+	if kv.RegisteredBlocks != nil {
+		nixl = append(nixl, fmt.Sprintf("%d blocks registered", *kv.RegisteredBlocks))
+	}
+	if len(nixl) > 0 {
+		s += " · " + strings.Join(nixl, ", ")
+	}
+	if m := kv.Metrics; m != nil {
+		s += fmt.Sprintf(" · %d transfers, avg %.3g ms (p90 up to %.3g), %.3g MB each, %.4g MB/s", m.Transfers, m.AvgXferMs, m.MaxP90XferMs, m.AvgMBPerXfer, m.ThroughputMBps)
+	}
+	return s
 }

@@ -6,7 +6,9 @@ import "github.com/vlaunch/vlaunch/diag"
 // logs. 0xx the start-up as a whole, then one hundred per failure kind:
 // 1xx memory (oom_loading, kv_cache_insufficient, cuda_graph), 12x NCCL,
 // 13x Gloo, 14x DeepEP/NVSHMEM, 15x the DP handshake, 16x Ray placement,
-// 17x CUDA graphs, 18x arguments, 19x anything else.
+// 17x CUDA graphs, 18x arguments, 19x anything else; 2xx prefill/decode
+// disaggregation (the KV connector: NIXL handshake, side channel, UCX, KV
+// transfer).
 const (
 	LogStopped          diag.Code = "LOG001"
 	LogEnds             diag.Code = "LOG002"
@@ -35,6 +37,16 @@ const (
 	LogErrorLine        diag.Code = "LOG193"
 	LogWorkerDied       diag.Code = "LOG194"
 	LogIterationTimeout diag.Code = "LOG195"
+	LogNixlEngineID     diag.Code = "LOG201"
+	LogKVLeaseExpired   diag.Code = "LOG203"
+	LogNixlSideChannel  diag.Code = "LOG204"
+	LogNixlMissing      diag.Code = "LOG205"
+	LogUCXTransports    diag.Code = "LOG206"
+	LogUCXGID           diag.Code = "LOG207"
+	LogHMAOffKVTooSmall diag.Code = "LOG208"
+	LogNixlTPRatio      diag.Code = "LOG210"
+	LogNixlBackend      diag.Code = "LOG211"
+	LogNixlHandshake    diag.Code = "LOG213"
 )
 
 // logEntries are the LOG codes in code order. A warning is a line that
@@ -67,4 +79,14 @@ var logEntries = []Entry{
 	{LogErrorLine, "log-error-line", diag.Error, "An ERROR line vlaunch does not recognise"},
 	{LogWorkerDied, "log-worker-died", diag.Error, "A worker process died"},
 	{LogIterationTimeout, "log-iteration-timeout", diag.Error, "An engine step ran longer than VLLM_ENGINE_ITERATION_TIMEOUT_S and the engine gave up"},
+	{LogNixlEngineID, "log-nixl-engine-id", diag.Error, "The NIXL handshake reached another engine than the one it asked for (engine ID mismatch): the decoder pulls no KV and recomputes the prompt"},
+	{LogKVLeaseExpired, "log-kv-lease-expired", diag.Warning, "A prefill engine freed KV blocks before the decoder read them (lease or abort timeout expired)"},
+	{LogNixlSideChannel, "log-nixl-side-channel", diag.Error, "The NIXL side-channel (handshake) listener cannot bind its address or port"},
+	{LogNixlMissing, "log-nixl-missing", diag.Error, "The NIXL connector is configured but NIXL cannot be imported"},
+	{LogUCXTransports, "log-ucx-transports", diag.Warning, "UCX cannot use the transports UCX_TLS names on this host"},
+	{LogUCXGID, "log-ucx-gid", diag.Error, "UCX cannot create an address handle on the RDMA device (ibv_create_ah failed): RoCE GID index or device"},
+	{LogHMAOffKVTooSmall, "log-kv-connector-hma-off", diag.Error, "The KV connector turned the hybrid KV cache manager off and the model's max_model_len no longer fits the KV cache"},
+	{LogNixlTPRatio, "log-nixl-tp-ratio", diag.Error, "NIXL cannot pair the prefill and decode tensor-parallel sizes (division by zero in tp_ratio)"},
+	{LogNixlBackend, "log-nixl-backend", diag.Error, "A NIXL backend (UCX, LIBFABRIC…) failed: NIXL_ERR_BACKEND or another NIXL error status"},
+	{LogNixlHandshake, "log-nixl-handshake", diag.Error, "A decoder's NIXL handshake with a prefill engine failed: the request's KV is not pulled (recomputed, or the request fails)"},
 }
