@@ -58,7 +58,7 @@ func checkGPUCount(ctx context.Context, e *env) Result {
 	if r, ok := e.gpuSkip(); ok {
 		return r
 	}
-	want := fmt.Sprintf("%d GPUs (hardware.nodes[%d].gpus)", e.node.GPUs, e.idx)
+	want := fmt.Sprintf("%d GPUs (hardware.nodes[%d].gpus)", e.node.GPUs, e.specIdx())
 	q, err := e.gpus(ctx)
 	if err != nil {
 		return gpuFail(err, want)

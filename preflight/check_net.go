@@ -13,7 +13,7 @@ func checkNetInterface(_ context.Context, e *env) Result {
 		if !e.multiNode() {
 			return skip("single node and no interface declared: no traffic between nodes")
 		}
-		return warn("no interface declared", fmt.Sprintf("hardware.nodes[%d].interface", e.idx),
+		return warn("no interface declared", fmt.Sprintf("hardware.nodes[%d].interface", e.specIdx()),
 			"set interface: to the node-to-node NIC so the bundle can set GLOO_SOCKET_IFNAME/NCCL_SOCKET_IFNAME (without them startup can hang)")
 	}
 	ifs, err := e.host.Net.Interfaces()

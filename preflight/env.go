@@ -55,6 +55,15 @@ func newEnv(opts Options) (*env, error) {
 		opts: opts, cmdOut: map[string]cmdResult{}}, nil
 }
 
+// specIdx is the node's index in the spec the user wrote: a P/D pool's
+// view numbers its nodes from 0 (Options.SpecIndex).
+func (e *env) specIdx() int {
+	if e.opts.Role != nil {
+		return e.opts.SpecIndex
+	}
+	return e.idx
+}
+
 // run runs a command once per env and caches its output.
 func (e *env) run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	key := strings.Join(append([]string{name}, args...), " ")

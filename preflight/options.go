@@ -25,6 +25,10 @@ type Options struct {
 	// so every colocated check applies to the pool, and the NIXL checks
 	// run too.
 	Role *resolve.Role
+	// SpecIndex is the node's index in the whole spec's hardware.nodes when
+	// Deployment is a P/D pool's view (whose own index differs); messages
+	// name that one. Ignored without Role.
+	SpecIndex int
 	// Only and Skip select checks by id or group ("gpu" = every gpu.* check).
 	Only, Skip []string
 	// Timeout bounds each check; 0 means DefaultTimeout.

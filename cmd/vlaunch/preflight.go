@@ -108,6 +108,11 @@ func poolOptions(d *resolve.Deployment, f *preflightFlags, opts preflight.Option
 			names = append(names, n.Name)
 			if n.Name == f.node {
 				opts.Deployment, opts.Role, opts.Expect = r.Deployment, r, estimatorHooks(r.Deployment)
+				for j, w := range d.Spec.Hardware.Nodes {
+					if w.Name == n.Name {
+						opts.SpecIndex = j
+					}
+				}
 				return opts, nil
 			}
 		}
