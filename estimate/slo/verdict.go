@@ -53,9 +53,10 @@ type Verdict struct {
 func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, opt Options) []Verdict {
 	var out []Verdict
 	var ls *loadSearch
-	advise := !opt.NoAdvice
-	if advise {
-		ls = newLoadSearch(in, sm, kv, len(perfInputLengths(in)))
+	var wp *wouldPassCheck
+	if !opt.NoAdvice {
+		wp = newWouldPassCheck(in, opt, len(perfInputLengths(in)))
+		ls = newLoadSearch(in, sm, kv, len(perfInputLengths(in)), wp)
 	}
 	settle := func(v Verdict, n int, b bound) Verdict {
 		if opt.ranking() {
@@ -65,7 +66,7 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 	}
 	if in.SLO.ThroughputTokensPerS > 0 {
 		best := bound{bestThroughput(in, sm), band.Throughput, true}
-		out = append(out, settle(throughputVerdict(in, sm, p, kv, advise), in.Workload.InputTokens, best))
+		out = append(out, settle(throughputVerdict(in, sm, p, kv, wp), in.Workload.InputTokens, best))
 	}
 	switch {
 	case in.SLO.TPOTMs > 0 && OneOutputToken(in) && kv > 0:
@@ -88,9 +89,9 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 	if alts := p.Alternatives; len(alts) > 0 {
 		for i := range out {
 			if out[i].Verdict == VerdictFail {
-				out[i].WouldPass = append(out[i].WouldPass, alternativesPassing(in, alts, &out[i])...)
+				out[i].WouldPass = append(out[i].WouldPass, alternativesPassing(in, alts, &out[i], wp)...)
 				if out[i].Unit == "tokens/s" {
-					if txt, ok := sessionsWithAlternatives(in, alts, out[i].Target, in.SLO.ThroughputCounts == "total"); ok {
+					if txt, ok := sessionsWithAlternatives(in, alts, &out[i], in.SLO.ThroughputCounts == "total", wp); ok {
 						out[i].WouldPass = append(out[i].WouldPass, txt)
 					}
 				}
@@ -173,7 +174,9 @@ func stepBinding(st perf.StepTime) string {
 	return BindCompute
 }
 
-func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, advise bool) Verdict {
+// throughputVerdict judges the throughput target; wp (nil: no advice)
+// re-simulates what it would take when it fails.
+func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, wp *wouldPassCheck) Verdict {
 	target := in.SLO.ThroughputTokensPerS
 	total := in.SLO.ThroughputCounts == "total"
 	v := Verdict{Name: "throughput (" + in.SLO.ThroughputCounts + " tokens/s)", Target: target, Unit: "tokens/s"}
@@ -191,7 +194,7 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 		v.Binding = BindKV
 	}
 	v.Explanation = throughputExplanation(in, sm, d, v.Binding)
-	if v.Verdict == VerdictFail && advise {
+	if v.Verdict == VerdictFail && wp != nil {
 		f := prefillInterference(in, p)
 		steady := target * f
 		if f > 1.01 {
@@ -199,12 +202,12 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 				"the searches below aim at the steady-decode equivalent of the target, %.0f tokens/s.", 100/f, steady)
 		}
 		v.WouldPass = append(v.WouldPass, throughputBound(in, sm, c, steady))
-		v.WouldPass = append(v.WouldPass, sessionsForThroughput(in, sm, kv, steady, f, total))
+		v.WouldPass = append(v.WouldPass, sessionsForThroughput(in, sm, kv, steady, f, total, &v, wp))
 		if v.Binding == BindNetwork {
 			v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *perf.StepModel) bool {
 				pt, _ := s.DecodeAt(c, in.MeanContext())
 				return throughputOf(in, pt, total) >= steady
-			}))
+			}, &v, wp))
 		}
 	}
 	return v
@@ -335,7 +338,7 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 		chunk := max(1, in.MaxNumBatchedTokens)
 		v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *perf.StepModel) bool {
 			return s.PrefillIdle(n, chunk).TTFTS <= target*math.Min(1, idle.TTFTS/math.Max(v.Predicted, 1e-9))
-		}))
+		}, &v, ls.wp))
 	}
 	return v
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -28,6 +29,9 @@ type Alternative struct {
 	// backendOnly names the all-to-all backend when that is the variant's
 	// only change ("" otherwise): the candidates of backendAdvice.
 	backendOnly string
+	// edit is the variant as a change to the spec, so a line naming it is
+	// re-simulated on the deployment resolved again (wouldPassCheck).
+	edit specEdit
 }
 
 // alternativeInputs lists the variants worth trying for this deployment:
@@ -36,42 +40,48 @@ type Alternative struct {
 // stages across nodes (when TP spans nodes), and the combination.
 func alternativeInputs(in *input.Input) []Alternative {
 	var out []Alternative
-	add := func(name string, f func(*input.Input)) *Alternative {
+	add := func(name string, f func(*input.Input), e func(*spec.Deployment)) *Alternative {
 		v := *in
 		f(&v)
 		// Whether vLLM captures CUDA graphs depends on the backend and DP
 		// size, so the variant's own decide.
 		v.SetCUDAGraphs()
-		out = append(out, Alternative{Name: name, in: v})
+		out = append(out, Alternative{Name: name, in: v, edit: specEdit{"alt " + name, e}})
 		return &out[len(out)-1]
 	}
 	fp8 := in.WeightsDType != "fp8" && in.GPU.FP8TFLOPS > 0 && !catalog.NarrowerThanFP8(in.WeightsDType)
 	if fp8 {
 		add("FP8 weights", func(v *input.Input) {
 			v.WeightsDType, v.WeightsFromCheckpoint = "fp8", in.Model.CheckpointDType() == "fp8"
-		})
+		}, func(s *spec.Deployment) { s.Model.Weights = "fp8" })
 	}
 	moeDP := in.Model.IsMoE() && in.Layout.DP > 1 && in.Layout.EP
 	multi := in.Layout.Nodes > 1
 	if moeDP {
 		for _, b := range []string{vllm.BackendAllgatherReducescatter, vllm.BackendDeepEPHighThroughput, vllm.BackendDeepEPLowLatency} {
 			if in.All2AllBackend != b {
-				add("all2all "+b, func(v *input.Input) { v.All2AllBackend = b }).backendOnly = b
+				add("all2all "+b, func(v *input.Input) { v.All2AllBackend = b },
+					func(s *spec.Deployment) { s.VLLM.All2AllBackend = b }).backendOnly = b
 			}
 		}
 	}
 	fast := func(v *input.Input) { v.Network.InterGbitPerSPerNIC, v.Network.NICsPerNode = 400, v.Layout.GPUsPerNode }
+	fastSpec := func(s *spec.Deployment) {
+		s.Hardware.Network.InterNode.BandwidthGbitPerS, s.Hardware.Network.InterNode.NICsPerNode = 400, in.Layout.GPUsPerNode
+	}
 	if multi && in.Network.InterGbitPerSPerNIC*float64(in.Network.NICsPerNode) < 400*float64(in.Layout.GPUsPerNode) {
-		add(fmt.Sprintf("inter-node %d × 400 Gbit/s NICs per node", in.Layout.GPUsPerNode), fast)
+		add(fmt.Sprintf("inter-node %d × 400 Gbit/s NICs per node", in.Layout.GPUsPerNode), fast, fastSpec)
 	}
 	g, pp := in.Layout.GPUsPerNode, in.Layout.PP
 	if dp := in.Layout.GPUs() / pp / max(1, g); in.Layout.TP != g && g > 1 && dp >= 1 && dp*g*pp == in.Layout.GPUs() && in.Model.TPSplitProblem(g) == "" && blockSplits(in, g, dp) {
-		add(fmt.Sprintf("TP=%d DP=%d", g, dp), func(v *input.Input) { v.Layout.TP, v.Layout.DP = g, dp })
+		add(fmt.Sprintf("TP=%d DP=%d", g, dp), func(v *input.Input) { v.Layout.TP, v.Layout.DP = g, dp },
+			func(s *spec.Deployment) { s.Parallelism.Tensor, s.Parallelism.Data = g, dp })
 	}
 	if tp := in.Layout.TP; g > 1 && tp > g && tp%g == 0 && in.Model.TPSplitProblem(g) == "" {
 		// TP across nodes: the same GPUs with TP inside each node and
 		// pipeline stages across them (issue #27).
-		add(fmt.Sprintf("TP=%d PP=%d", g, tp/g*pp), func(v *input.Input) { v.Layout.TP, v.Layout.PP = g, tp/g*pp })
+		add(fmt.Sprintf("TP=%d PP=%d", g, tp/g*pp), func(v *input.Input) { v.Layout.TP, v.Layout.PP = g, tp/g*pp },
+			func(s *spec.Deployment) { s.Parallelism.Tensor, s.Parallelism.Pipeline = g, tp/g*pp })
 	}
 	if moeDP && multi && (fp8 || in.All2AllBackend != vllm.BackendDeepEPLowLatency) {
 		dbo := dboWith(in, vllm.BackendDeepEPLowLatency)
@@ -88,6 +98,12 @@ func alternativeInputs(in *input.Input) []Alternative {
 			}
 			v.All2AllBackend, v.EnableDBO = vllm.BackendDeepEPLowLatency, dbo
 			fast(v)
+		}, func(s *spec.Deployment) {
+			if fp8 {
+				s.Model.Weights = "fp8"
+			}
+			s.VLLM.All2AllBackend, s.VLLM.EnableDBO = vllm.BackendDeepEPLowLatency, dbo
+			fastSpec(s)
 		})
 	}
 	return out
@@ -122,26 +138,32 @@ func Alternatives(in *input.Input) []Alternative {
 	return alts
 }
 
-// alternativesPassing names the variants predicted to meet v. TTFT
-// percentiles of a variant are its idle TTFT scaled by this deployment's
-// ratio of predicted to idle TTFT (the same queueing factor: an assumption).
-func alternativesPassing(in *input.Input, alts []Alternative, v *Verdict) []string {
+// alternativesPassing names the variants that meet v. A variant is a
+// candidate when the steady-state models predict it meets v (throughput
+// in steady decode; TTFT percentiles as its idle TTFT scaled by this
+// deployment's ratio of predicted to idle TTFT — an assumption); a
+// candidate is named only when the deployment re-resolved with it and
+// simulated (wp) meets v too — the steady figures alone said "pass" for
+// variants that failed when applied (issue #27).
+func alternativesPassing(in *input.Input, alts []Alternative, v *Verdict, wp *wouldPassCheck) []string {
 	var out []string
 	for _, a := range alts {
 		if !a.Fits {
 			continue
 		}
 		pred, ok := alternativePrediction(in, a, v)
-		if ok && ((v.Unit == "tokens/s" && pred >= v.Target) || (v.Unit == "s" && pred <= v.Target)) {
-			how := fmt.Sprintf("%s (predicted %s", a.Name, textfmt.Quantity(pred, v.Unit))
-			if v.Unit == "tokens/s" {
-				how += " in steady decode, before prefill interference"
-			}
-			if !strings.HasPrefix(v.Name, "TTFT") {
-				how += ", " + a.Binding + "-bound"
-			}
-			out = append(out, how+")")
+		if !ok || !((v.Unit == "tokens/s" && pred >= v.Target) || (v.Unit == "s" && pred <= v.Target)) {
+			continue
 		}
+		got, pass := wp.meets(v, a.edit)
+		if !pass {
+			continue
+		}
+		how := fmt.Sprintf("%s (re-simulated: %s", a.Name, textfmt.Quantity(got, v.Unit))
+		if !strings.HasPrefix(v.Name, "TTFT") {
+			how += ", " + a.Binding + "-bound in steady decode"
+		}
+		out = append(out, how+")")
 	}
 	if len(out) == 0 && len(alts) > 0 {
 		names := make([]string, len(alts))
@@ -174,14 +196,18 @@ func alternativePrediction(in *input.Input, a Alternative, v *Verdict) (float64,
 }
 
 // sessionsWithAlternatives finds, over the alternatives that fit, the one
-// reaching the throughput target with the fewest sessions, or else the best
-// throughput any of them reaches within max_num_seqs and KV capacity.
-func sessionsWithAlternatives(in *input.Input, alts []Alternative, target float64, total bool) (string, bool) {
+// reaching the throughput target with the fewest sessions in steady decode,
+// or else the best throughput any of them reaches within max_num_seqs and
+// KV capacity. The one that reaches it is re-simulated with those sessions
+// (wp) and named as reaching it only when the run does.
+func sessionsWithAlternatives(in *input.Input, alts []Alternative, v *Verdict, total bool, wp *wouldPassCheck) (string, bool) {
 	var reach, top struct {
 		c    int
 		tp   float64
 		name string
+		edit specEdit
 	}
+	target := v.Target
 	for _, a := range alts {
 		if !a.Fits {
 			continue
@@ -189,7 +215,7 @@ func sessionsWithAlternatives(in *input.Input, alts []Alternative, target float6
 		sm := perf.NewStepModel(perf.SetupFromInput(&a.in))
 		c, tp, ok := minSessionsFor(&a.in, sm, a.KVTokensPerRank, target, total)
 		if ok && (reach.c == 0 || c < reach.c) {
-			reach.c, reach.tp, reach.name = c, tp, a.Name
+			reach.c, reach.tp, reach.name, reach.edit = c, tp, a.Name, a.edit
 		}
 		if tp > top.tp {
 			top.c, top.tp, top.name = c, tp, a.Name
@@ -197,7 +223,18 @@ func sessionsWithAlternatives(in *input.Input, alts []Alternative, target float6
 	}
 	switch {
 	case reach.c > 0:
-		return fmt.Sprintf("with %s, %d concurrent sessions would reach %.0f tokens/s in steady decode (before prefill interference)", reach.name, reach.c, reach.tp), true
+		est := fmt.Sprintf("with %s, the steady-decode model puts it at %d concurrent sessions (%.0f tokens/s before prefill interference)", reach.name, reach.c, reach.tp)
+		if !closedLoop(in) {
+			return est + "; an estimate, not simulated", true
+		}
+		got, pass := wp.meets(v, both(reach.edit, concurrencyEdit(reach.c)))
+		switch {
+		case pass:
+			return fmt.Sprintf("with %s, %d concurrent sessions would reach %.0f tokens/s (re-simulated; steady decode %.0f)", reach.name, reach.c, got, reach.tp), true
+		case got > 0:
+			return fmt.Sprintf("%s, but simulated they give %.0f tokens/s: not shown to meet it", est, got), true
+		}
+		return est + "; an estimate, not simulated", true
 	case top.c > 0:
 		return fmt.Sprintf("no alternative tried reaches it at any concurrency: the best, %s, peaks at %.0f tokens/s in steady decode (before prefill interference) with %d sessions (KV capacity and max_num_seqs bound it)",
 			top.name, top.tp, top.c), true

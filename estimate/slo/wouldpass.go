@@ -2,6 +2,7 @@ package slo
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -11,26 +12,63 @@ import (
 )
 
 // sessionsForThroughput finds the smallest concurrency (DP multiples,
-// within max_num_seqs and KV) whose steady decode reaches the target.
-// f is the prefill interference (see prefillInterference): steady-decode
-// figures are divided by it to state what the workload would see.
-func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kv int64, target, f float64, total bool) string {
+// within max_num_seqs and KV) whose steady decode reaches the target, then
+// re-simulates the workload at it (wp; and once more at the concurrency the
+// shortfall points to): the line says the sessions would reach the target
+// only when a simulation does. f is the prefill interference (see
+// prefillInterference): steady-decode figures are divided by it to state
+// what the workload would see.
+func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kv int64, target, f float64, total bool, v *Verdict, wp *wouldPassCheck) string {
 	c, tp, ok := minSessionsFor(in, sm, kv, target, total)
-	if ok {
-		pt, _ := sm.DecodeAt(c, in.MeanContext())
-		return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach ≈%.0f tokens/s (steady decode %.0f, TPOT %.0f ms)", c, c/sm.S.DP, tp/f, tp, pt.TPOTS*1e3)
+	if !ok {
+		return fmt.Sprintf("no concurrency reaches it on this layout: at most ≈%.0f tokens/s (steady decode %.0f at %d sessions, limited by max_num_seqs %d and KV capacity)", tp/f, tp, c, in.MaxNumSeqs)
 	}
-	return fmt.Sprintf("no concurrency reaches it on this layout: at most ≈%.0f tokens/s (steady decode %.0f at %d sessions, limited by max_num_seqs %d and KV capacity)", tp/f, tp, c, in.MaxNumSeqs)
+	pt, _ := sm.DecodeAt(c, in.MeanContext())
+	estimate := fmt.Sprintf("the steady-decode model puts it at %d concurrent sessions (≈%.0f tokens/s after prefill interference, steady decode %.0f, TPOT %.0f ms)", c, tp/f, tp, pt.TPOTS*1e3)
+	if !closedLoop(in) {
+		return estimate + "; an estimate, not simulated (the workload's load is not a number of sessions)"
+	}
+	limit := sessionsLimit(in, kv) * sm.S.DP
+	tried, try := "", c
+	for i := 0; i < 2 && try > 0; i++ {
+		got, pass := wp.meets(v, concurrencyEdit(try))
+		if pass {
+			return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s (re-simulated; steady decode %.0f at %d, TPOT %.0f ms)",
+				try, try/sm.S.DP, got, tp, c, pt.TPOTS*1e3)
+		}
+		if got <= 0 {
+			break
+		}
+		tried += fmt.Sprintf("; simulated at %d sessions it gives %.0f tokens/s", try, got)
+		// the concurrency the shortfall points to, in DP multiples
+		next := (int(float64(try)*v.Target/got) + sm.S.DP - 1) / sm.S.DP * sm.S.DP
+		next = min(max(next, try+sm.S.DP), limit)
+		if next <= try {
+			break
+		}
+		try = next
+	}
+	if tried == "" {
+		return estimate + "; an estimate, not simulated"
+	}
+	return estimate + tried + ": more sessions alone are not shown to meet it"
+}
+
+// sessionsLimit is the most sessions per DP rank minSessionsFor tries:
+// max_num_seqs, and what the KV capacity holds at the workload's lengths.
+func sessionsLimit(in *input.Input, kv int64) int {
+	limit := max(1, in.MaxNumSeqs)
+	if kv > 0 {
+		limit = min(limit, int(float64(kv)/float64(in.Workload.InputTokens+in.Workload.OutputTokens)))
+	}
+	return limit
 }
 
 // minSessionsFor returns the smallest concurrency reaching the target
 // (ok), or the best throughput found and its concurrency.
 func minSessionsFor(in *input.Input, sm *perf.StepModel, kv int64, target float64, total bool) (int, float64, bool) {
 	ctx := in.MeanContext()
-	limit := max(1, in.MaxNumSeqs)
-	if kv > 0 {
-		limit = min(limit, int(float64(kv)/float64(in.Workload.InputTokens+in.Workload.OutputTokens)))
-	}
+	limit := sessionsLimit(in, kv)
 	best, bestC := 0.0, 0
 	for per := 1; per <= limit; per = nextSessions(per, limit) {
 		pt, _ := sm.DecodeAt(per*sm.S.DP, ctx)
@@ -46,18 +84,38 @@ func minSessionsFor(in *input.Input, sm *perf.StepModel, kv int64, target float6
 }
 
 // bandwidthFor finds the per-node inter-node bandwidth at which ok holds
-// (doubling from the current figure, up to 16 × 400 Gbit/s).
-func bandwidthFor(in *input.Input, ok func(*perf.StepModel) bool) string {
+// in the step model (doubling from the current figure, up to 16 × 400
+// Gbit/s), then re-simulates v's scenario on the deployment with one NIC
+// of that bandwidth per node (wp; and at twice it when that falls short):
+// the line says it would meet the target only when a simulation does.
+func bandwidthFor(in *input.Input, ok func(*perf.StepModel) bool, v *Verdict, wp *wouldPassCheck) string {
 	if in.Layout.Nodes <= 1 {
 		return "the network is intra-node; a faster inter-node link does not help"
 	}
 	cur := in.Network.InterGbitPerSPerNIC * float64(max(1, in.Network.NICsPerNode))
 	for bw := cur * 2; bw <= 6400; bw *= 2 {
-		v := *in
-		v.Network.InterGbitPerSPerNIC, v.Network.NICsPerNode = bw, 1
-		if ok(perf.NewStepModel(perf.SetupFromInput(&v))) {
-			return fmt.Sprintf("inter-node bandwidth of about %.0f Gbit/s per node (now %.0f) would meet it, other things equal", bw, cur)
+		alt := *in
+		alt.Network.InterGbitPerSPerNIC, alt.Network.NICsPerNode = bw, 1
+		if !ok(perf.NewStepModel(perf.SetupFromInput(&alt))) {
+			continue
 		}
+		tried := ""
+		for try := bw; try <= 6400 && try <= 2*bw; try *= 2 {
+			got, pass := wp.meets(v, bandwidthEdit(try))
+			if pass {
+				return fmt.Sprintf("inter-node bandwidth of about %.0f Gbit/s per node (now %.0f) would meet it, other things equal (re-simulated: %s)", try, cur, textfmt.Quantity(got, v.Unit))
+			}
+			if got <= 0 {
+				break
+			}
+			tried += fmt.Sprintf("; simulated at %.0f Gbit/s it gives %s", try, textfmt.Quantity(got, v.Unit))
+		}
+		if tried == "" {
+			tried = "; an estimate, not simulated"
+		} else {
+			tried += ": a faster link alone is not shown to meet it"
+		}
+		return fmt.Sprintf("the steady-state step model meets it at about %.0f Gbit/s of inter-node bandwidth per node (now %.0f)%s", bw, cur, tried)
 	}
 	return fmt.Sprintf("no inter-node bandwidth up to 6400 Gbit/s per node meets it alone (now %.0f Gbit/s)", cur)
 }
@@ -95,6 +153,8 @@ type loadSearch struct {
 	// spent counts the work the searches simulated (sim.Result.Work;
 	// loadSearchBudget).
 	spent int64
+	// wp re-simulates the load a search finds before it is printed.
+	wp *wouldPassCheck
 }
 
 // loadSearchBudget bounds the work a check's load searches simulate in
@@ -116,8 +176,8 @@ const loadSearchRunBudget = sim.StepBudget / 16
 const loadSearchRequests = 1000
 
 // newLoadSearch is the load search of a check whose scenarios are lengths.
-func newLoadSearch(in *input.Input, sm *perf.StepModel, kv int64, lengths int) *loadSearch {
-	return &loadSearch{in: in, sm: sm, kv: kv, memo: map[[2]float64]sim.Percentiles{},
+func newLoadSearch(in *input.Input, sm *perf.StepModel, kv int64, lengths int, wp *wouldPassCheck) *loadSearch {
+	return &loadSearch{in: in, sm: sm, kv: kv, memo: map[[2]float64]sim.Percentiles{}, wp: wp,
 		requests: max(sim.MinMeasured, loadSearchRequests*fullScenarios/max(fullScenarios, lengths))}
 }
 
@@ -179,10 +239,48 @@ func (ls *loadSearch) loadFor(n int, q string, target float64) string {
 			hi = mid
 		}
 	}
-	if open {
-		return fmt.Sprintf("an arrival rate of at most %.2f requests/s (now %.2f) would meet it (predicted %s)", lo, full, textfmt.Seconds(loGot))
+	return ls.confirmLoad(n, q, target, lo, full, loGot)
+}
+
+// confirmLoad re-simulates the load a search found (its runs are short:
+// loadSearchRunBudget) on the deployment re-resolved with it, at
+// verifyBudgetDivisor less work than a check scenario, and at three
+// quarters of it when that falls short: the line says a load would meet
+// the target only at a load whose run does.
+func (ls *loadSearch) confirmLoad(n int, q string, target, lo, full, loGot float64) string {
+	open := ls.in.Workload.ArrivalRatePerS > 0
+	v := Verdict{Name: fmt.Sprintf("TTFT %s at %d input tokens", q, n), Target: target, Unit: "s"}
+	say := func(load float64) string {
+		if open {
+			return fmt.Sprintf("an arrival rate of at most %.2f requests/s (now %.2f)", load, full)
+		}
+		return fmt.Sprintf("at most %d concurrent sessions (now %d)", int(load), int(full))
 	}
-	return fmt.Sprintf("at most %d concurrent sessions (now %d) would meet it (predicted %s)", int(lo), int(full), textfmt.Seconds(loGot))
+	edit := func(load float64) specEdit {
+		if open {
+			return rateEdit(load)
+		}
+		return concurrencyEdit(int(load))
+	}
+	tried := ""
+	for i, load := 0, lo; i < 2 && (open || load >= 1); i, load = i+1, load*3/4 {
+		if !open {
+			load = float64(int(load))
+		}
+		got, pass := ls.wp.meets(&v, edit(load))
+		if pass {
+			return fmt.Sprintf("%s would meet it (re-simulated: %s)", say(load), textfmt.Seconds(got))
+		}
+		if got <= 0 {
+			break
+		}
+		tried += fmt.Sprintf("; a longer run at %s gives %s", strings.TrimPrefix(say(load), "at most "), textfmt.Seconds(got))
+	}
+	est := fmt.Sprintf("the load search's short runs put it at %s, where they predicted %s", strings.TrimPrefix(say(lo), "at most "), textfmt.Seconds(loGot))
+	if tried == "" {
+		return est + "; not re-simulated"
+	}
+	return est + tried + ": not confirmed"
 }
 
 // nextSessions grows the per-rank session count by about 25% and lands on

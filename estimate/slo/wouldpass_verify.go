@@ -1,0 +1,161 @@
+package slo
+
+import (
+	"fmt"
+	"os"
+	"time"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// specEdit is a "what it would take" line's change to the spec (issue #27:
+// the line is re-simulated before it is printed): the key names it for the
+// memo, edit applies it to a copy of the deployment's spec.
+type specEdit struct {
+	key  string
+	edit func(*spec.Deployment)
+}
+
+// concurrencyEdit is workload.concurrency: c.
+func concurrencyEdit(c int) specEdit {
+	return specEdit{fmt.Sprintf("concurrency=%d", c), func(s *spec.Deployment) { s.Workload.Concurrency = c }}
+}
+
+// rateEdit is workload.arrival_rate_per_s: r.
+func rateEdit(r float64) specEdit {
+	return specEdit{fmt.Sprintf("rate=%g", r), func(s *spec.Deployment) { s.Workload.ArrivalRatePerS = r }}
+}
+
+// bandwidthEdit is one NIC of bw Gbit/s per node (bandwidthFor's variant).
+func bandwidthEdit(bw float64) specEdit {
+	return specEdit{fmt.Sprintf("inter=%g", bw), func(s *spec.Deployment) {
+		s.Hardware.Network.InterNode.BandwidthGbitPerS, s.Hardware.Network.InterNode.NICsPerNode = bw, 1
+	}}
+}
+
+// both applies a, then b.
+func both(a, b specEdit) specEdit {
+	return specEdit{a.key + "+" + b.key, func(s *spec.Deployment) { a.edit(s); b.edit(s) }}
+}
+
+// wouldPassCheck re-simulates the lines of failing verdicts: the
+// deployment's spec edited as a line says is resolved again
+// (resolve.FromSpec, input.FromResolved, as withBackend does), its memory
+// estimated and the verdict's scenario simulated with the same code as the
+// verdict (simulateScenario), at verifyBudgetDivisor less work than one of
+// check's scenarios. A line is printed as a suggestion only when that run
+// meets the target it names. Runs are remembered by edit and input length
+// (the percentiles of one length share them), and at most
+// wouldPassMaxRuns run per check: the rest are said to be unverified.
+type wouldPassCheck struct {
+	in    *input.Input
+	opt   Options
+	memo  map[string]*SimScenario
+	runs  int
+	scens int
+}
+
+// wouldPassMaxRuns bounds the verification runs of one check.
+const wouldPassMaxRuns = 8
+
+func newWouldPassCheck(in *input.Input, opt Options, scenarios int) *wouldPassCheck {
+	return &wouldPassCheck{in: in, opt: opt, memo: map[string]*SimScenario{}, scens: scenarios}
+}
+
+// run simulates the edited deployment's scenario of n input tokens (nil:
+// the spec cannot be edited or resolved, nothing fits, or the run budget
+// is spent).
+func (w *wouldPassCheck) run(e specEdit, n int) *SimScenario {
+	if w == nil {
+		return nil
+	}
+	key := fmt.Sprintf("%s@%d", e.key, n)
+	if s, ok := w.memo[key]; ok {
+		return s
+	}
+	if w.runs >= wouldPassMaxRuns {
+		return nil
+	}
+	d := w.in.Resolved()
+	if d == nil || d.Spec == nil || d.Spec.Parallelism.Auto || d.Spec.Disaggregation != nil {
+		w.memo[key] = nil
+		return nil
+	}
+	s := *d.Spec
+	s.Hardware.Nodes = append([]spec.Node(nil), s.Hardware.Nodes...)
+	e.edit(&s)
+	r, err := resolve.FromSpec(&s)
+	if err != nil {
+		w.memo[key] = nil
+		return nil
+	}
+	alt := input.FromResolved(r)
+	m := memory.Estimate(&alt)
+	kv := kvOf(&m)
+	if kv <= 0 {
+		w.memo[key] = nil
+		return nil
+	}
+	w.runs++
+	t0 := time.Now()
+	opt := w.opt
+	opt.NoAdvice = true
+	opt.workBudget = sim.StepBudget * fullScenarios / int64(max(fullScenarios, w.scens)) / verifyBudgetDivisor
+	opt.Requests, opt.Replications = max(sim.MinMeasured, loadSearchRequests*fullScenarios/max(fullScenarios, w.scens)), 1
+	sc := simulateScenario(&alt, perf.NewStepModel(perf.SetupFromInput(&alt)), kv, n, opt)
+	w.memo[key] = &sc
+	if os.Getenv("WPDEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "wp run %s work=%d req=%d trunc=%v dur=%v\n", key, sc.Result.Work, sc.Result.Requests, sc.Result.Truncated, time.Since(t0))
+	}
+	return &sc
+}
+
+// meets re-simulates v's scenario with e applied: the figure v judges and
+// whether it meets v's target (false, 0 when it could not be simulated or
+// the run was cut short or overloaded).
+func (w *wouldPassCheck) meets(v *Verdict, e specEdit) (float64, bool) {
+	if w == nil || e.edit == nil {
+		return 0, false
+	}
+	n := verdictInputTokens(w.in, v)
+	s := w.run(e, n)
+	if s == nil || s.Result.Truncated || s.Result.Overloaded {
+		return 0, false
+	}
+	r := s.Result
+	var got float64
+	switch {
+	case v.Unit == "tokens/s":
+		got = r.OutputTokPerS
+		if w.in.SLO.ThroughputCounts == "total" {
+			got = r.TotalTokPerS
+		}
+		return got, got >= v.Target
+	case strings.HasPrefix(v.Name, "TPOT"):
+		got = r.TPOT.Mean
+	case strings.HasPrefix(v.Name, "TTFT"):
+		q := strings.Fields(v.Name)[1]
+		got = map[string]float64{"p50": r.TTFT.P50, "p95": r.TTFT.P95, "p99": r.TTFT.P99}[q]
+	default:
+		return 0, false
+	}
+	return got, got > 0 && got <= v.Target
+}
+
+// verdictInputTokens is the prompt length of v's scenario: the TTFT
+// target's, else the workload's.
+func verdictInputTokens(in *input.Input, v *Verdict) int {
+	if i := strings.Index(v.Name, " at "); i >= 0 && strings.HasPrefix(v.Name, "TTFT") {
+		var n int
+		if _, err := fmt.Sscanf(v.Name[i+4:], "%d", &n); err == nil {
+			return n
+		}
+	}
+	return in.Workload.InputTokens
+}
