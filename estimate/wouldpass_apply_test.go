@@ -46,8 +46,8 @@ func TestWouldPassApplied(t *testing.T) {
 		r := checked(t, d)
 		for _, v := range r.SLO {
 			if strings.HasPrefix(v.Name, "throughput") && v.Predicted > 0 {
-				target := 1.25 * v.Predicted
-				cases = append(cases, tc{ex + " throughput ×1.25", ex, func(s *spec.Deployment) { s.SLO.ThroughputTokensPerS = target }})
+				target := 2 * v.Predicted
+				cases = append(cases, tc{ex + " throughput ×2", ex, func(s *spec.Deployment) { s.SLO.ThroughputTokensPerS = target }})
 			}
 		}
 		pred := map[string]float64{}

@@ -42,6 +42,10 @@ type Options struct {
 	// workBudget is a scenario's share of the check's simulation work
 	// (simulateScenarios; 0: sim.StepBudget).
 	workBudget int64
+	// fullWarmup keeps a scenario's whole warm-up (warmupFor) under a
+	// reduced workBudget: a "what it would take" line's verification run
+	// (wouldPassCheck) measures fewer requests, not less settled ones.
+	fullWarmup bool
 }
 
 // ranking reports whether these options rank layouts (a part of the work

@@ -117,7 +117,7 @@ func saturatedFor(cfg sim.Config, dp int, opt Options) sim.Config {
 // requests' interval says how settled they are.
 func warmupFor(sessions int, opt Options) int {
 	w := 2 * min(sessions, sim.MaxSimSessions)
-	if opt.workBudget > 0 && opt.workBudget < sim.StepBudget {
+	if opt.workBudget > 0 && opt.workBudget < sim.StepBudget && !opt.fullWarmup {
 		w = max(50, int(float64(w)*float64(opt.workBudget)/float64(sim.StepBudget)))
 	} else {
 		w = max(100, w)

@@ -199,13 +199,13 @@ func alternativePrediction(in *input.Input, a Alternative, v *Verdict) (float64,
 // reaching the throughput target with the fewest sessions in steady decode,
 // or else the best throughput any of them reaches within max_num_seqs and
 // KV capacity. The one that reaches it is re-simulated with those sessions
-// (wp) and named as reaching it only when the run does.
+// (wp; sessionsReaching) and named as reaching it only when a run does.
 func sessionsWithAlternatives(in *input.Input, alts []Alternative, v *Verdict, total bool, wp *wouldPassCheck) (string, bool) {
 	var reach, top struct {
-		c    int
-		tp   float64
-		name string
-		edit specEdit
+		c, dp, limit int
+		tp           float64
+		name         string
+		edit         specEdit
 	}
 	target := v.Target
 	for _, a := range alts {
@@ -216,6 +216,7 @@ func sessionsWithAlternatives(in *input.Input, alts []Alternative, v *Verdict, t
 		c, tp, ok := minSessionsFor(&a.in, sm, a.KVTokensPerRank, target, total)
 		if ok && (reach.c == 0 || c < reach.c) {
 			reach.c, reach.tp, reach.name, reach.edit = c, tp, a.Name, a.edit
+			reach.dp, reach.limit = sm.S.DP, sessionsLimit(&a.in, a.KVTokensPerRank)*sm.S.DP
 		}
 		if tp > top.tp {
 			top.c, top.tp, top.name = c, tp, a.Name
@@ -227,12 +228,12 @@ func sessionsWithAlternatives(in *input.Input, alts []Alternative, v *Verdict, t
 		if !closedLoop(in) {
 			return est + "; an estimate, not simulated", true
 		}
-		got, pass := wp.meets(v, both(reach.edit, concurrencyEdit(reach.c)))
+		n, got, tried := sessionsReaching(v, func(c int) specEdit { return both(reach.edit, concurrencyEdit(c)) }, reach.c, reach.dp, reach.limit, wp)
 		switch {
-		case pass:
-			return fmt.Sprintf("with %s, %d concurrent sessions would reach %.0f tokens/s (re-simulated; steady decode %.0f)", reach.name, reach.c, got, reach.tp), true
-		case got > 0:
-			return fmt.Sprintf("%s, but simulated they give %.0f tokens/s: not shown to meet it", est, got), true
+		case n > 0:
+			return fmt.Sprintf("with %s, %d concurrent sessions would reach %.0f tokens/s (re-simulated; steady decode %.0f at %d)", reach.name, n, got, reach.tp, reach.c), true
+		case tried != "":
+			return est + tried + ": not shown to meet it", true
 		}
 		return est + "; an estimate, not simulated", true
 	case top.c > 0:

@@ -2,6 +2,7 @@ package slo
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -28,30 +29,46 @@ func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kv int64, target
 	if !closedLoop(in) {
 		return estimate + "; an estimate, not simulated (the workload's load is not a number of sessions)"
 	}
-	limit := sessionsLimit(in, kv) * sm.S.DP
-	tried, try := "", c
-	for i := 0; i < 2 && try > 0; i++ {
-		got, pass := wp.meets(v, concurrencyEdit(try))
-		if pass {
-			return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s (re-simulated; steady decode %.0f at %d, TPOT %.0f ms)",
-				try, try/sm.S.DP, got, tp, c, pt.TPOTS*1e3)
-		}
-		if got <= 0 {
-			break
-		}
-		tried += fmt.Sprintf("; simulated at %d sessions it gives %.0f tokens/s", try, got)
-		// the concurrency the shortfall points to, in DP multiples
-		next := (int(float64(try)*v.Target/got) + sm.S.DP - 1) / sm.S.DP * sm.S.DP
-		next = min(max(next, try+sm.S.DP), limit)
-		if next <= try {
-			break
-		}
-		try = next
+	n, got, tried := sessionsReaching(v, func(c int) specEdit { return concurrencyEdit(c) }, c, sm.S.DP, sessionsLimit(in, kv)*sm.S.DP, wp)
+	if n > 0 {
+		return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s (re-simulated; steady decode %.0f at %d, TPOT %.0f ms)",
+			n, n/sm.S.DP, got, tp, c, pt.TPOTS*1e3)
 	}
 	if tried == "" {
 		return estimate + "; an estimate, not simulated"
 	}
 	return estimate + tried + ": more sessions alone are not shown to meet it"
+}
+
+// sessionsReachingTries is how many concurrencies sessionsReaching
+// simulates.
+const sessionsReachingTries = 3
+
+// sessionsReaching re-simulates the throughput verdict v at the sessions
+// a steady-decode search found (from), and when that falls short at the
+// concurrency its shortfall points to (twice the shortfall: throughput
+// grows slower than the sessions), in DP multiples within limit: the
+// sessions whose run meets v and the figure (0 when none does), and what
+// the runs gave.
+func sessionsReaching(v *Verdict, edit func(int) specEdit, from, dp, limit int, wp *wouldPassCheck) (int, float64, string) {
+	tried := ""
+	for i, try := 0, from; i < sessionsReachingTries && try > 0; i++ {
+		got, pass := wp.meets(v, edit(try))
+		if pass {
+			return try, got, tried
+		}
+		if got <= 0 {
+			break
+		}
+		tried += fmt.Sprintf("; simulated at %d sessions it gives %.0f tokens/s", try, got)
+		next := int(math.Ceil(float64(try)*(2*v.Target/got-1)/float64(dp))) * dp
+		next = min(max(next, try+dp), limit)
+		if next <= try {
+			break
+		}
+		try = next
+	}
+	return 0, 0, tried
 }
 
 // sessionsLimit is the most sessions per DP rank minSessionsFor tries:
