@@ -46,7 +46,7 @@ func alternativeInputs(in *input.Input) []Alternative {
 		// Whether vLLM captures CUDA graphs depends on the backend and DP
 		// size, so the variant's own decide.
 		v.SetCUDAGraphs()
-		out = append(out, Alternative{Name: name, in: v, edit: specEdit{"alt " + name, e}})
+		out = append(out, Alternative{Name: name, in: v, edit: specEdit{"alt " + name, e, func(d *input.Input) { *d = v }}})
 		return &out[len(out)-1]
 	}
 	fp8 := in.WeightsDType != "fp8" && in.GPU.FP8TFLOPS > 0 && !catalog.NarrowerThanFP8(in.WeightsDType)

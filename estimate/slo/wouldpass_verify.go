@@ -14,32 +14,41 @@ import (
 
 // specEdit is a "what it would take" line's change to the spec (issue #27:
 // the line is re-simulated before it is printed): the key names it for the
-// memo, edit applies it to a copy of the deployment's spec.
+// memo, edit applies it to a copy of the deployment's spec, and direct to
+// a copy of the input where there is no spec to edit (the quick form, a
+// layout the search chose: nil, no verification).
 type specEdit struct {
-	key  string
-	edit func(*spec.Deployment)
+	key    string
+	edit   func(*spec.Deployment)
+	direct func(*input.Input)
 }
 
 // concurrencyEdit is workload.concurrency: c.
 func concurrencyEdit(c int) specEdit {
-	return specEdit{fmt.Sprintf("concurrency=%d", c), func(s *spec.Deployment) { s.Workload.Concurrency = c }}
+	return specEdit{fmt.Sprintf("concurrency=%d", c), func(s *spec.Deployment) { s.Workload.Concurrency = c },
+		func(in *input.Input) { in.Workload.Concurrency = c }}
 }
 
 // rateEdit is workload.arrival_rate_per_s: r.
 func rateEdit(r float64) specEdit {
-	return specEdit{fmt.Sprintf("rate=%g", r), func(s *spec.Deployment) { s.Workload.ArrivalRatePerS = r }}
+	return specEdit{fmt.Sprintf("rate=%g", r), func(s *spec.Deployment) { s.Workload.ArrivalRatePerS = r },
+		func(in *input.Input) { in.Workload.ArrivalRatePerS = r }}
 }
 
 // bandwidthEdit is one NIC of bw Gbit/s per node (bandwidthFor's variant).
 func bandwidthEdit(bw float64) specEdit {
 	return specEdit{fmt.Sprintf("inter=%g", bw), func(s *spec.Deployment) {
 		s.Hardware.Network.InterNode.BandwidthGbitPerS, s.Hardware.Network.InterNode.NICsPerNode = bw, 1
-	}}
+	}, func(in *input.Input) { in.Network.InterGbitPerSPerNIC, in.Network.NICsPerNode = bw, 1 }}
 }
 
 // both applies a, then b.
 func both(a, b specEdit) specEdit {
-	return specEdit{a.key + "+" + b.key, func(s *spec.Deployment) { a.edit(s); b.edit(s) }}
+	e := specEdit{key: a.key + "+" + b.key, edit: func(s *spec.Deployment) { a.edit(s); b.edit(s) }}
+	if a.direct != nil && b.direct != nil {
+		e.direct = func(in *input.Input) { a.direct(in); b.direct(in) }
+	}
+	return e
 }
 
 // wouldPassCheck re-simulates the lines of failing verdicts: the
@@ -85,20 +94,11 @@ func (w *wouldPassCheck) run(e specEdit, n int) *SimScenario {
 	if w.runs >= wouldPassMaxRuns {
 		return nil
 	}
-	d := w.in.Resolved()
-	if d == nil || d.Spec == nil || d.Spec.Parallelism.Auto || d.Spec.Disaggregation != nil {
+	alt, ok := w.edited(e)
+	if !ok {
 		w.memo[key] = nil
 		return nil
 	}
-	s := *d.Spec
-	s.Hardware.Nodes = append([]spec.Node(nil), s.Hardware.Nodes...)
-	e.edit(&s)
-	r, err := resolve.FromSpec(&s)
-	if err != nil {
-		w.memo[key] = nil
-		return nil
-	}
-	alt := input.FromResolved(r)
 	m := memory.Estimate(&alt)
 	kv := kvOf(&m)
 	if kv <= 0 {
@@ -127,6 +127,31 @@ func (w *wouldPassCheck) run(e specEdit, n int) *SimScenario {
 	}
 	w.memo[key] = &sc
 	return &sc
+}
+
+// edited is the deployment with e applied: its spec edited and resolved
+// again where it has one, else the input edited (e.direct).
+func (w *wouldPassCheck) edited(e specEdit) (input.Input, bool) {
+	d := w.in.Resolved()
+	if d == nil || d.Spec == nil || d.Spec.Parallelism.Auto {
+		if e.direct == nil {
+			return input.Input{}, false
+		}
+		alt := *w.in
+		e.direct(&alt)
+		return alt, true
+	}
+	if d.Spec.Disaggregation != nil {
+		return input.Input{}, false
+	}
+	s := *d.Spec
+	s.Hardware.Nodes = append([]spec.Node(nil), s.Hardware.Nodes...)
+	e.edit(&s)
+	r, err := resolve.FromSpec(&s)
+	if err != nil {
+		return input.Input{}, false
+	}
+	return input.FromResolved(r), true
 }
 
 // meets re-simulates v's scenario with e applied: the figure v judges and
