@@ -61,6 +61,13 @@ func verifyVariant(in *input.Input, p *Performance, alt input.Input, opt Options
 	// against 0.3 s for all of check). A shorter run is noisier, which
 	// can only withhold a close suggestion, never make one.
 	opt.workBudget = sim.StepBudget * fullScenarios / int64(max(fullScenarios, len(p.Simulations))) / verifyBudgetDivisor
+	// A quarter of the verdict's runs, each as long as one of them (the
+	// runs, not their length, are cut: a short run reads an optimistic
+	// start).
+	if n := s.Result.Replications; n >= 4 && s.Result.Requests > 0 {
+		opt.Replications = n / 4
+		opt.Requests = s.Result.Requests / n * opt.Replications
+	}
 	r := simulateScenario(&alt, sm, kv, s.InputTokens, opt).Result
 	if r.OutputTokPerS < s.Result.OutputTokPerS || r.TTFT.P99 > s.Result.TTFT.P99 {
 		return "", false

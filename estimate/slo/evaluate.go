@@ -34,7 +34,7 @@ func Evaluate(in *input.Input, m *memory.Report, opt Options) Result {
 	}
 	pr := Predict(in, kvOf(m), opt)
 	return Result{Performance: &pr.Performance, SLO: pr.SLO, Notes: perfNotesFor(in, &pr),
-		Findings: append(backendAdvice(in, &pr.Performance, opt), tpAcrossNodesAdvice(in, &pr.Performance, opt)...), Feasible: pr.Feasible}
+		Findings: pr.advice, Feasible: pr.Feasible}
 }
 
 // modelled says the GPU has the figures the performance model needs.

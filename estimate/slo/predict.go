@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
@@ -24,6 +25,9 @@ type Prediction struct {
 	SLO         []Verdict   `json:"slo"`
 	// Feasible is false when any SLO fails.
 	Feasible bool `json:"feasible"`
+	// advice are the performance findings (EST201, EST202), verified;
+	// nil with Options.NoAdvice.
+	advice diag.Diagnostics
 }
 
 // Predict says how fast the deployment serves its workload and judges
@@ -63,7 +67,20 @@ func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
 		p.Alternatives = Alternatives(in)
 	}
 	r := Prediction{Performance: p}
+	// The advice's verification runs (a re-resolved deployment simulated)
+	// go alongside the verdicts' own "what it would take" runs: both only
+	// read the performance section, and one after the other they cost
+	// check on the reference a fifth of a second.
+	var advice chan diag.Diagnostics
+	if !opt.NoAdvice {
+		advice = make(chan diag.Diagnostics, 1)
+		perf := p
+		go func() { advice <- append(backendAdvice(in, &perf, opt), tpAcrossNodesAdvice(in, &perf, opt)...) }()
+	}
 	r.SLO = judgeSLOs(in, sm, &r.Performance, kvTokensPerRank, opt)
+	if advice != nil {
+		r.advice = <-advice
+	}
 	r.Feasible = true
 	for _, v := range r.SLO {
 		if v.Verdict == VerdictFail {
