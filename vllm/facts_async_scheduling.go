@@ -8,7 +8,7 @@ package vllm
 //     "compatible with both vllm version of v0.13.0 and latest main
 //     commitID, while vllm enables async scheduling by default";
 //   - 0.14.0 (released 2026-01-17): "Async scheduling is now enabled by
-//     default in v0.14" (deepjavalibrary/djl issue #3833, quoting the
+//     default in v0.14" (deepjavalibrary/djl issue #3833, a user's reading of the
 //     release), with EAGLE/MTP speculative decoding too (PR #31998);
 //   - 0.20.2: vllm-ascend PR #9567 drops --async-scheduling from its
 //     configs, "now enabled by default".

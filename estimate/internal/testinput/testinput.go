@@ -15,19 +15,7 @@ import (
 // Example resolves the embedded example spec name (with or without .yaml).
 func Example(tb testing.TB, name string) input.Input {
 	tb.Helper()
-	data, ok := examples.Read(name)
-	if !ok {
-		tb.Fatalf("no example %s", name)
-	}
-	root, ds := spec.ParseNode(name, data)
-	if ds.HasErrors() {
-		tb.Fatalf("parse %s: %v", name, ds)
-	}
-	d, ds := spec.Decode(name, root)
-	if ds.HasErrors() {
-		tb.Fatalf("decode %s: %v", name, ds)
-	}
-	spec.ApplyDefaults(d)
+	d := ExampleSpec(tb, name)
 	in, ds := input.FromSpec(d)
 	if ds.HasErrors() {
 		tb.Fatalf("resolve %s: %v", name, ds)
