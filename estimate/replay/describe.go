@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vlaunch/vlaunch/calibration"
+	"github.com/vlaunch/vlaunch/published"
 )
 
 // Describe is a one-line account of what a row ran: engine, hardware,
 // layout and load.
-func Describe(r calibration.Row) string {
+func Describe(r published.Row) string {
 	l, h, w := r.Layout, r.Hardware, r.Workload
 	eng := r.Engine.Name
-	if v := firstVersion(r.Engine.Version); v != "" && v != calibration.Unknown {
+	if v := firstVersion(r.Engine.Version); v != "" && v != published.Unknown {
 		eng += " " + v
 	}
 	lay := fmt.Sprintf("TP%d", l.TP.Int())
@@ -27,19 +27,19 @@ func Describe(r calibration.Row) string {
 }
 
 // loadText names a row's load.
-func loadText(l calibration.Load) string {
+func loadText(l published.Load) string {
 	switch l.Kind {
-	case calibration.LoadClosedLoop:
+	case published.LoadClosedLoop:
 		return fmt.Sprintf("closed loop %d", l.Concurrency.Int())
-	case calibration.LoadBurst:
+	case published.LoadBurst:
 		return fmt.Sprintf("burst %d", l.BurstRequests.Int())
-	case calibration.LoadOfflineBatch:
+	case published.LoadOfflineBatch:
 		return fmt.Sprintf("offline batch %d", l.BurstRequests.Int())
-	case calibration.LoadPoisson:
+	case published.LoadPoisson:
 		return fmt.Sprintf("Poisson %g/s × %d", l.RequestRatePerS.V, l.NumPrompts.Int())
-	case calibration.LoadSteadyDecode:
+	case published.LoadSteadyDecode:
 		return "steady decode"
-	case calibration.LoadSteadyPrefill:
+	case published.LoadSteadyPrefill:
 		return "steady prefill"
 	}
 	return l.Kind

@@ -1,13 +1,13 @@
 package replay
 
 import (
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/published"
 )
 
 // Reproduce runs row r with the constants eff and returns one Target per
 // published figure it predicts.
-func Reproduce(r calibration.Row, eff perf.Efficiency, opt Options) ([]Target, error) {
+func Reproduce(r published.Row, eff perf.Efficiency, opt Options) ([]Target, error) {
 	s, e, err := Setup(r, eff)
 	if err != nil {
 		return nil, err
