@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/vlaunch/vlaunch/internal/golden"
+	"gopkg.in/yaml.v3"
 )
 
 // runDocsCmd runs `vlaunch docs ARGS...` in-process and returns its exit
@@ -196,4 +197,67 @@ func mustReadDir(t *testing.T, dir string) []string {
 		out = append(out, e.Name())
 	}
 	return out
+}
+
+// TestCIRecipeCommands parses every vlaunch command line of the CI recipe
+// (docs/ci/github-actions.yml) and of the pre-commit hooks
+// (.pre-commit-hooks.yaml, which pre-commit runs with the files appended)
+// with the real command tree: a command or flag renamed without them
+// fails here.
+func TestCIRecipeCommands(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "ci", "github-actions.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatal(err)
+	}
+	var scripts []string
+	for _, job := range wf.Jobs {
+		for _, step := range job.Steps {
+			scripts = append(scripts, step.Run)
+		}
+	}
+	if data, err = os.ReadFile(filepath.Join("..", "..", ".pre-commit-hooks.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	var hooks []struct {
+		ID    string `yaml:"id"`
+		Entry string `yaml:"entry"`
+	}
+	if err := yaml.Unmarshal(data, &hooks); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hooks {
+		scripts = append(scripts, h.Entry+" FILE")
+	}
+	invocation := regexp.MustCompile(`(?:^|[\s|;&(])vlaunch\s+([^|;&>\n]*)`)
+	seen := map[string]int{}
+	for _, script := range scripts {
+		for _, m := range invocation.FindAllStringSubmatch(script, -1) {
+			args := strings.Fields(strings.NewReplacer(`"`, "", `'`, "").Replace(m[1]))
+			root := newRoot(&streams{in: strings.NewReader(""), out: &bytes.Buffer{}, err: &bytes.Buffer{}})
+			c, rest, err := root.Find(args)
+			if err != nil || c == root {
+				t.Errorf("%q: no such vlaunch command (%v)", m[0], err)
+				continue
+			}
+			if err := c.ParseFlags(rest); err != nil {
+				t.Errorf("%q: %v", strings.TrimSpace(m[0]), err)
+			}
+			seen[c.Name()]++
+		}
+	}
+	for _, want := range []string{"lint", "validate"} {
+		if seen[want] != 2 {
+			t.Errorf("want `vlaunch %s` in the recipe and a hook, found %v", want, seen)
+		}
+	}
 }
