@@ -253,3 +253,39 @@ func columnOf(d sarifDoc, rule string, line int) int {
 	}
 	return -1
 }
+
+// FuzzSARIFLocation: whatever a file name, its content and a finding's
+// position (a linted file's, so the user's), the SARIF location is a
+// strict URI reference and the column a UTF-16 column no further than the
+// byte column: never a panic, never a non-conformant log.
+func FuzzSARIFLocation(f *testing.F) {
+	f.Add("node 0.sh", []byte("MODÈLE=x; vllm serve \"$MODÈLE\"\n"), 1, 21)
+	f.Add("/abs/dir/a?b#c%.yaml", []byte("a: 😀 b\n"), 1, 9)
+	f.Add("c:d.sh", []byte("\xff\xfe x\n"), 1, 4)
+	f.Add("", []byte(""), 0, 0)
+	f.Fuzz(func(t *testing.T, file string, content []byte, line, col int) {
+		if line < 0 || col < 0 {
+			return // diag positions are 1-based, 0 for unknown
+		}
+		d := diag.Diagnostics{{Code: "VL105", Severity: diag.Warning, File: file, Line: line, Col: col, Message: "m"}}
+		var buf bytes.Buffer
+		if err := diag.Print(&buf, diag.FormatSARIF, d, diag.Sources{file: content}, nil); err != nil {
+			t.Fatal(err)
+		}
+		got := decodeLog(t, buf.Bytes())
+		locs := got.Runs[0].Results[0].Locations
+		if file == "" {
+			if len(locs) != 0 {
+				t.Fatalf("a finding without a file has a location: %+v", locs)
+			}
+			return
+		}
+		uri := locs[0].PhysicalLocation.ArtifactLocation.URI
+		if !uriReference.MatchString(uri) {
+			t.Fatalf("file %q: uri %q is not a URI reference", file, uri)
+		}
+		if c := locs[0].PhysicalLocation.Region.StartColumn; line > 0 && col > 0 && (c < 1 || c > col) {
+			t.Fatalf("byte column %d became %d", col, c)
+		}
+	})
+}
