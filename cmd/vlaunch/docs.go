@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -239,7 +238,7 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return errors.Join(fmt.Errorf("cannot write %s", path), err)
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil
 }
