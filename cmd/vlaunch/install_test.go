@@ -252,4 +252,3 @@ func (f diskFile) Lstat() (os.FileInfo, error) {
 func (f diskFile) Open() (io.ReadCloser, error) {
 	return os.Open(filepath.Join(f.root, filepath.FromSlash(f.slash)))
 }
-
