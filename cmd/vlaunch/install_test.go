@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vlaunch/vlaunch/schemas"
 	"golang.org/x/mod/module"
 	modzip "golang.org/x/mod/zip"
 )
@@ -20,6 +22,32 @@ import (
 // modulePath is the path users `go install`; README's Install section
 // names it, and TestGoInstall installs it the way they do.
 const modulePath = "github.com/vlaunch/vlaunch"
+
+// README's Install lines, which TestGoInstall runs (readmeRelease with the
+// arguments as the shell passes them: releaseArgs).
+const (
+	readmeInstall = "go install " + modulePath + "/cmd/vlaunch@latest"
+	readmeRelease = `go build -ldflags "-X main.version=v1.2.3" -o vlaunch ./cmd/vlaunch`
+)
+
+var releaseArgs = []string{"build", "-ldflags", "-X main.version=v1.2.3", "-o", "vlaunch", "./cmd/vlaunch"}
+
+// TestReadmeInstallLines: README shows the commands TestGoInstall runs, and
+// the editor modeline `vlaunch init` writes.
+func TestReadmeInstallLines(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{readmeInstall, readmeRelease, modelinePrefix + schemas.DeploymentID} {
+		if !bytes.Contains(readme, []byte("\n"+line+"\n")) {
+			t.Errorf("README.md has no line %q", line)
+		}
+	}
+	if got := strings.Join(append([]string{"go"}, releaseArgs...), " "); got != strings.ReplaceAll(readmeRelease, `"`, "") {
+		t.Errorf("releaseArgs %q are not README's %q", got, readmeRelease)
+	}
+}
 
 // TestGoInstall runs README's install command, `go install
 // github.com/vlaunch/vlaunch/cmd/vlaunch@latest`, verbatim, against a module
@@ -82,8 +110,8 @@ func TestGoInstall(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	goRun(ctx, t, work, env, goCmd, "install", modulePath+"/cmd/vlaunch@latest")
-	t.Logf("go install ...@latest took %s", time.Since(start).Round(time.Millisecond))
+	goRun(ctx, t, work, env, goCmd, strings.Fields(readmeInstall)[1:]...)
+	t.Logf("%s took %s", readmeInstall, time.Since(start).Round(time.Millisecond))
 
 	bin := filepath.Join(gobin, "vlaunch")
 	if out := goRun(ctx, t, work, env, bin, "--version"); out != "vlaunch version "+version+"\n" {
@@ -92,13 +120,16 @@ func TestGoInstall(t *testing.T) {
 	goRun(ctx, t, work, env, bin, "init", "--example", "qwen3-30b-a3b-1xh100", "--out-file", "spec.yaml")
 	goRun(ctx, t, work, env, bin, "validate", "spec.yaml")
 
-	// README's release build: the -ldflags version wins over the build's own.
+	// README's release build, in the checkout, its -o pointed at the test's
+	// directory: the -ldflags version wins over the build's own.
 	start = time.Now()
-	release := filepath.Join(tmp, "vlaunch-release")
-	goRun(ctx, t, root, env, goCmd, "build", "-ldflags", "-X main.version=v9.8.7", "-o", release, "./cmd/vlaunch")
-	t.Logf("go build -ldflags took %s", time.Since(start).Round(time.Millisecond))
-	if out := goRun(ctx, t, work, env, release, "--version"); out != "vlaunch version v9.8.7\n" {
-		t.Errorf("-ldflags build: --version printed %q, want v9.8.7", out)
+	args := slices.Clone(releaseArgs)
+	release := filepath.Join(tmp, "release", "vlaunch")
+	args[slices.Index(args, "-o")+1] = release
+	goRun(ctx, t, root, env, goCmd, args...)
+	t.Logf("%s took %s", readmeRelease, time.Since(start).Round(time.Millisecond))
+	if out := goRun(ctx, t, work, env, release, "--version"); out != "vlaunch version v1.2.3\n" {
+		t.Errorf("%s: --version printed %q, want v1.2.3", readmeRelease, out)
 	}
 }
 
