@@ -352,3 +352,18 @@ func TestExamplesAreKnown(t *testing.T) {
 		t.Error("a pool's all2all_backend examples differ from vllm's")
 	}
 }
+
+// TestDescribedDefaults: a default that depends on another key is stated
+// in the description rather than as "default"; where it is a table of
+// constants, the description holds the table's values.
+func TestDescribedDefaults(t *testing.T) {
+	d, _ := findProperty(t, "hardware.network.inter_node.latency_us")["description"].(string)
+	for kind, us := range spec.Defaults.InterNodeLatencyUs {
+		if want := fmt.Sprintf("%s %g", kind, us); !strings.Contains(d, want) {
+			t.Errorf("inter_node.latency_us: the description does not state the default %q: %q", want, d)
+		}
+	}
+	if _, ok := findProperty(t, "hardware.network.inter_node.latency_us")["default"]; ok {
+		t.Error("inter_node.latency_us states one default, but it depends on the fabric")
+	}
+}
