@@ -25,10 +25,10 @@ const (
 )
 
 // AnchorSet is the anchors file: published figures of dense models that
-// test the step model's physical terms where its constants were not fitted
-// (every anchor's row is held out). An anchor points at a row of this file
-// or of throughput.yaml, so a figure is copied once; rows of this file are
-// not in Throughput(), so they move no global band or fit.
+// test the step model's physical terms where no constant was fitted. An
+// anchor points at a row of this file or of throughput.yaml, so a figure is
+// copied once; rows of this file are not in Throughput(), so they move no
+// global band or fit.
 type AnchorSet struct {
 	Schema  string   `yaml:"schema"`
 	Sources []Source `yaml:"sources"`
@@ -58,14 +58,49 @@ type Anchor struct {
 	PromptTokens Num `yaml:"prompt_tokens"`
 	// Row is the id of the row (this file's or throughput.yaml's) whose
 	// figure this is; Figure names it (tpot_ms.median, ttft_ms.mean, ...).
-	Row    string `yaml:"row"`
-	Figure string `yaml:"figure"`
+	// An anchor on a published regression instead (Fit) names the row that
+	// describes the deployment and load the source swept.
+	Row    string     `yaml:"row"`
+	Figure string     `yaml:"figure"`
+	Fit    *AnchorFit `yaml:"fit"`
+	// HeldOut repeats whether the row is in the holdout split. It must be
+	// said: an anchor from a calibration source (another figure of the same
+	// publication was fitted, not this one) is allowed, but never silently.
+	HeldOut bool `yaml:"held_out"`
 	// Counts is whether the figure meets the item's conditions (vLLM >= 0.8
 	// on the V1 engine or SGLang >= 0.5, batch 1 or about 32, a 2K or 8K
 	// prompt on an idle server); a figure that does not is kept as the
 	// nearest evidence and said so in Why.
 	Counts bool   `yaml:"counts"`
 	Why    string `yaml:"why"`
+}
+
+// AnchorFit is a published regression of a concurrency-1 sweep: the
+// source fitted ITL = slope × input_len + intercept over prompts of
+// InputFrom to InputTo tokens, and published the parameters (not the
+// points). The reproduction sweeps the same range and fits the same line.
+type AnchorFit struct {
+	// Parameter is FitITLIntercept (ms) or FitITLSlope (ms per input token).
+	Parameter string `yaml:"parameter"`
+	Value     Num    `yaml:"value"`
+	InputFrom Num    `yaml:"input_from"`
+	InputTo   Num    `yaml:"input_to"`
+}
+
+// The regression parameters an anchor may name.
+const (
+	FitITLIntercept = "itl_intercept_ms"
+	FitITLSlope     = "itl_slope_ms_per_token"
+)
+
+// Published is the anchor's published value: the row's figure, or the
+// regression parameter.
+func (a Anchor) Published(r Row) Num {
+	if a.Fit != nil {
+		return a.Fit.Value
+	}
+	v, _ := r.Figure(a.Figure)
+	return v
 }
 
 // AnchorGap is a cell of the done-when item without an anchor.
@@ -181,10 +216,12 @@ func (s *AnchorSet) Validate(t *Set) error {
 }
 
 // Problems lists what is wrong with the set: the schema; this file's
-// sources and rows by the throughput file's rules, held out, with ids the
-// throughput file does not use; every anchor's cell, its row (existing,
-// targetable, held out, on the anchor's GPU) and its figure (one of the
-// regime's, published); and gaps without a cell or a search.
+// sources (held out, ids the throughput file does not use) and rows (the
+// throughput file's rules; they may cite its sources, and a row only a
+// fitted anchor uses needs no figure); every anchor's cell, its row
+// (existing, targetable, on the anchor's GPU, its split what held_out
+// says) and its figure (one of the regime's, published) or fit; and gaps
+// without a cell or a search.
 func (s *AnchorSet) Problems(t *Set) []string {
 	var p []string
 	if s.Schema != AnchorsSchema {
@@ -203,6 +240,19 @@ func (s *AnchorSet) Problems(t *Set) []string {
 			}
 		}
 	}
+	if t != nil {
+		for _, src := range t.Sources {
+			if _, own := srcSplit[src.ID]; !own {
+				srcSplit[src.ID] = src.Split
+			}
+		}
+	}
+	fitOnly := map[string]bool{}
+	for _, a := range s.Anchors {
+		if a.Fit != nil {
+			fitOnly[a.Row] = true
+		}
+	}
 	seen := map[string]bool{}
 	for _, r := range s.Rows {
 		if seen[r.ID] {
@@ -213,6 +263,9 @@ func (s *AnchorSet) Problems(t *Set) []string {
 			p = append(p, fmt.Sprintf("row %s: id also used in throughput.yaml", r.ID))
 		}
 		for _, msg := range rowProblems(r, srcSplit) {
+			if msg == "no figures" && fitOnly[r.ID] {
+				continue // the anchor carries the published regression
+			}
 			p = append(p, fmt.Sprintf("row %s: %s", r.ID, msg))
 		}
 	}
@@ -249,6 +302,8 @@ func (s *AnchorSet) anchorProblems(a Anchor, t *Set) []string {
 	switch {
 	case !ok:
 		p = append(p, fmt.Sprintf("regime %q is not %s or %s", a.Regime, RegimeDecode, RegimePrefill))
+	case a.Fit != nil:
+		p = append(p, fitProblems(a)...)
 	case !figs[a.Figure]:
 		p = append(p, fmt.Sprintf("figure %q is not one a %s anchor names", a.Figure, a.Regime))
 	}
@@ -265,14 +320,41 @@ func (s *AnchorSet) anchorProblems(a Anchor, t *Set) []string {
 	if !r.Targetable() {
 		p = append(p, fmt.Sprintf("row %s is incomplete (%s)", r.ID, r.Incomplete))
 	}
-	if r.Split != SplitHoldout {
-		p = append(p, fmt.Sprintf("row %s is in the %s split; an anchor must be held out", r.ID, r.Split))
+	if a.HeldOut != (r.Split == SplitHoldout) {
+		p = append(p, fmt.Sprintf("held_out is %v, but row %s is in the %s split", a.HeldOut, r.ID, r.Split))
 	}
 	if r.Hardware.GPU != a.GPU {
 		p = append(p, fmt.Sprintf("gpu %q, but row %s ran on %q", a.GPU, r.ID, r.Hardware.GPU))
 	}
-	if v, ok := r.Figure(a.Figure); ok && !v.Positive() {
+	if v, ok := r.Figure(a.Figure); a.Fit == nil && ok && !v.Positive() {
 		p = append(p, fmt.Sprintf("row %s does not publish %s", r.ID, a.Figure))
+	}
+	if a.Fit != nil && (r.Load.Kind != LoadClosedLoop || r.Load.Concurrency.Int() != 1) {
+		p = append(p, fmt.Sprintf("a fitted sweep is of single requests; row %s is not a closed loop of one", r.ID))
+	}
+	return p
+}
+
+// fitProblems checks an anchor on a published regression: a decode
+// anchor (the ITL line), a known parameter with its value, no row figure
+// beside it, and the swept range.
+func fitProblems(a Anchor) []string {
+	var p []string
+	f := a.Fit
+	if a.Regime != RegimeDecode {
+		p = append(p, "a fitted ITL line is a decode anchor")
+	}
+	if f.Parameter != FitITLIntercept && f.Parameter != FitITLSlope {
+		p = append(p, fmt.Sprintf("fit.parameter %q is not %s or %s", f.Parameter, FitITLIntercept, FitITLSlope))
+	}
+	if a.Figure != "" {
+		p = append(p, "an anchor names a figure or a fit, not both")
+	}
+	if !f.Value.Positive() {
+		p = append(p, "fit.value must be a positive published number")
+	}
+	if !f.InputFrom.Positive() || !f.InputTo.Positive() || f.InputTo.V <= f.InputFrom.V {
+		p = append(p, "fit needs the swept input range (input_from < input_to)")
 	}
 	return p
 }

@@ -33,6 +33,7 @@ anchors:
   batch: 8
   row: row-a
   figure: tpot_ms.mean
+  held_out: true
   counts: false
   why: test
 gaps:
@@ -58,7 +59,20 @@ func TestAnchorProblems(t *testing.T) {
 		{"prefill without prompt length", func(a *AnchorSet, _ *Set) {
 			a.Anchors[0].Regime, a.Anchors[0].Figure = RegimePrefill, "ttft_ms.mean"
 		}, "needs prompt_tokens"},
-		{"row not held out", func(_ *AnchorSet, s *Set) { s.Rows[0].Split = SplitCalibration }, "must be held out"},
+		{"row not held out, unsaid", func(_ *AnchorSet, s *Set) { s.Rows[0].Split = SplitCalibration }, "held_out is true, but row row-a is in the calibration split"},
+		{"row not held out, said", func(a *AnchorSet, s *Set) {
+			s.Rows[0].Split, a.Anchors[0].HeldOut = SplitCalibration, false
+		}, ""},
+		{"fit and figure", func(a *AnchorSet, _ *Set) { a.Anchors[0].Fit = &AnchorFit{FitITLSlope, N(1e-5), N(256), N(1000)} }, "not both"},
+		{"fit without range", func(a *AnchorSet, _ *Set) {
+			a.Anchors[0].Figure, a.Anchors[0].Fit = "", &AnchorFit{FitITLIntercept, N(6), N(256), Num{}}
+		}, "swept input range"},
+		{"fit of an unknown parameter", func(a *AnchorSet, _ *Set) {
+			a.Anchors[0].Figure, a.Anchors[0].Fit = "", &AnchorFit{"ttft_quadratic", N(6), N(256), N(1000)}
+		}, `fit.parameter "ttft_quadratic"`},
+		{"fit on a loaded run", func(a *AnchorSet, _ *Set) {
+			a.Anchors[0].Figure, a.Anchors[0].Fit = "", &AnchorFit{FitITLIntercept, N(6), N(256), N(1000)}
+		}, "not a closed loop of one"},
 		{"row incomplete", func(_ *AnchorSet, s *Set) { s.Rows[0].Incomplete = "batch unknown" }, "is incomplete"},
 		{"duplicate anchor", func(a *AnchorSet, _ *Set) { a.Anchors = append(a.Anchors, a.Anchors[0]) }, "duplicate id"},
 		{"no why", func(a *AnchorSet, _ *Set) { a.Anchors[0].Why = " " }, "no why"},
@@ -67,6 +81,8 @@ func TestAnchorProblems(t *testing.T) {
 			a.Sources = s.Sources
 			a.Rows = s.Rows
 		}, "id also used in throughput.yaml"},
+		{"own row without figures", func(a *AnchorSet, s *Set) { ownRow(a, s, false) }, "row row-b: no figures"},
+		{"own row without figures, carried by a fit", func(a *AnchorSet, s *Set) { ownRow(a, s, true) }, ""},
 		{"own source fitted", func(a *AnchorSet, s *Set) {
 			src := s.Sources[0]
 			src.ID, src.Split = "src-b", SplitCalibration
@@ -93,6 +109,21 @@ func TestAnchorProblems(t *testing.T) {
 				t.Errorf("problems do not mention %q:\n%s", c.want, p)
 			}
 		})
+	}
+}
+
+// ownRow gives the anchors file a source and a figure-less single-request
+// row of its own, and (withFit) points the anchor at it through a fit.
+func ownRow(a *AnchorSet, s *Set, withFit bool) {
+	src := s.Sources[0]
+	src.ID = "src-b"
+	r := s.Rows[0]
+	r.ID, r.Source, r.Figures, r.Speculative = "row-b", "src-b", Figures{}, nil
+	r.Load.Concurrency = N(1)
+	a.Sources, a.Rows = []Source{src}, []Row{r}
+	if withFit {
+		a.Anchors[0].Row, a.Anchors[0].Figure = "row-b", ""
+		a.Anchors[0].Fit = &AnchorFit{FitITLIntercept, N(6.4), N(256), N(125000)}
 	}
 }
 

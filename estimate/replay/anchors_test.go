@@ -43,7 +43,7 @@ func anchorResults(t *testing.T) []AnchorResult {
 
 // tableRow reads an anchor's line of the generated table: its error in
 // percent and its within-15% mark.
-var tableRow = regexp.MustCompile(`(?m)^\| ([a-z0-9.-]+) \|.*\| ([+-]\d+)% \| (yes|\*\*no\*\*) \| (yes|no) \|$`)
+var tableRow = regexp.MustCompile(`(?m)^\| ([a-z0-9.-]+) \|.*\| ([+-]\d+)% \| (yes|\*\*no\*\*) \| (yes|no) \| (yes|no) \|$`)
 
 // summaryLine is the table's count of anchors within 15%.
 var summaryLine = regexp.MustCompile(`Within ±15%: (\d+) of (\d+) anchors; (\d+) of (\d+) anchors that count`)
@@ -135,7 +135,7 @@ func TestAnchorsAreDense(t *testing.T) {
 // its mechanism.
 func TestAnchorsDocShowsTerms(t *testing.T) {
 	doc := AnchorsDoc(anchorResults(t))
-	for _, w := range []string{"kernel gaps", "host", "weights+KV read alone", "prompt alone", "the run's TTFT adds"} {
+	for _, w := range []string{"kernel gaps", "host", "weights+KV read alone", "prompt alone", "the run's TTFT adds", "(fit, 256–125000 prompt tokens)"} {
 		if !strings.Contains(doc, w) {
 			t.Errorf("the anchors doc does not show %q", w)
 		}
