@@ -8,6 +8,9 @@ import (
 //go:embed throughput.yaml
 var throughputYAML []byte
 
+//go:embed anchors.yaml
+var anchorsYAML []byte
+
 //go:embed vllm-memory-logs.yaml
 var memoryLogsYAML []byte
 

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/published"
@@ -43,4 +44,16 @@ func loadText(l published.Load) string {
 		return "steady prefill"
 	}
 	return l.Kind
+}
+
+// num formats a figure compactly (the generated docs' one format).
+func num(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1000:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 100:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.3g", v)
+	}
 }

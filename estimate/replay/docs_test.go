@@ -12,18 +12,6 @@ import (
 	"github.com/vlaunch/vlaunch/published"
 )
 
-// num formats a figure compactly.
-func num(v float64) string {
-	switch a := math.Abs(v); {
-	case a >= 1000:
-		return fmt.Sprintf("%.0f", v)
-	case a >= 100:
-		return fmt.Sprintf("%.1f", v)
-	default:
-		return fmt.Sprintf("%.3g", v)
-	}
-}
-
 // status names a target's standing in the tables.
 func status(t Target) string {
 	if _, ex := Excluded(t, t.Engine); ex {
