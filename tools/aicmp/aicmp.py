@@ -3,7 +3,7 @@
 
 Reads vlaunch's published measurements (published/throughput.yaml), keeps the
 rows aiconfigurator can express -- vLLM or SGLang, one of the GPUs it has
-measured tables for here (H100 SXM, H200, B200), a model it ships a config
+measured tables for here (H100 SXM, H200, B200, B300), a model it ships a config
 for, a closed loop whose concurrency, prompt and output lengths are stated --
 and runs aiconfigurator's single-point estimator (`cli_estimate`, the Python
 form of `aiconfigurator cli estimate`, agg mode) on each. Writes one CSV line
@@ -34,7 +34,7 @@ import yaml
 
 # vlaunch catalog GPU id -> aiconfigurator system name (those whose tables
 # prepare.sh fills in).
-SYSTEMS = {"h100-sxm": "h100_sxm", "h200": "h200_sxm", "b200": "b200_sxm"}
+SYSTEMS = {"h100-sxm": "h100_sxm", "h200": "h200_sxm", "b200": "b200_sxm", "b300": "b300_sxm"}
 
 # vlaunch catalog model id -> aiconfigurator model (a config it ships under
 # src/aiconfigurator/model_configs, so nothing is downloaded).
@@ -58,6 +58,7 @@ MODELS = {
 MODELS_BY_WEIGHTS = {
     ("llama-3.3-70b", "fp8"): "nvidia/Llama-3.1-70B-Instruct-FP8",  # same architecture as 3.3-70B
     ("llama-3.3-70b", "bf16"): "meta-llama/Meta-Llama-3.1-70B",
+    ("deepseek-r1", "nvfp4"): "nvidia/DeepSeek-V3.1-NVFP4",  # same architecture; the only NVFP4 DeepSeek config shipped
 }
 
 # vlaunch engine name -> aiconfigurator backend and the table release used

@@ -19,7 +19,7 @@
 set -euo pipefail
 CODE=2103aa286a822d112ea83781ad14e3e022b603d9 # tag v0.9.0
 DATA=f93be4aea4512a8b93fd16261f63540e6e3d560e # parquet conversion, 2026-05-29
-SYSTEMS="h100_sxm h200_sxm b200_sxm"
+SYSTEMS="h100_sxm h200_sxm b200_sxm b300_sxm"
 git_dir=$1
 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
