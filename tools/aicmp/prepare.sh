@@ -42,6 +42,8 @@ fi
 tr '\n' '\0' <"$out/paths.lst" | xargs -0 git --git-dir="$git_dir" archive "$CODE" | tar -x -C "$out/aic"
 (cd "$aicdata" && go build -o "$out/aicdata" .)
 D=src/aiconfigurator/systems/data
+converted=0
+unverified=0
 for s in $SYSTEMS; do
   for dir in "$D/$s/vllm/0.19.0" "$D/$s/sglang/0.5.10" $(cd "$out/aic" && ls -d "$D/$s"/nccl/* 2>/dev/null); do
     [ -d "$out/aic/$dir" ] || continue
@@ -50,8 +52,21 @@ for s in $SYSTEMS; do
       rel=${txt#"$out/aic/"}
       pq=${rel%.txt}.parquet
       if git --git-dir="$git_dir" cat-file -e "$DATA:$pq" 2>/dev/null; then
+        want=$(sed -n 's/^oid sha256://p' "$txt")
         git --git-dir="$git_dir" show "$DATA:$pq" >"$out/tmp.parquet"
-        "$out/aicdata" csv "$out/tmp.parquet" "$txt"
+        "$out/aicdata" csv "$out/tmp.parquet" "$out/tmp.csv"
+        # The LFS pointer names the original file's sha256: the conversion must
+        # give it back byte for byte (the originals end lines with LF or CRLF).
+        if [ "$(sha256sum <"$out/tmp.csv" | cut -d' ' -f1)" = "$want" ]; then
+          mv "$out/tmp.csv" "$txt"
+        elif [ "$(sed 's/$/\r/' "$out/tmp.csv" | sha256sum | cut -d' ' -f1)" = "$want" ]; then
+          sed 's/$/\r/' "$out/tmp.csv" >"$txt"
+        else
+          echo "prepare.sh: $rel converted from $pq differs from the LFS object $want; kept, unverified" >&2
+          mv "$out/tmp.csv" "$txt"
+          unverified=$((unverified + 1))
+        fi
+        converted=$((converted + 1))
       else
         echo "prepare.sh: no $pq at $DATA; $rel left out" >&2
         rm "$txt"
@@ -59,9 +74,10 @@ for s in $SYSTEMS; do
     done
   done
 done
-rm -f "$out/tmp.parquet"
+rm -f "$out/tmp.parquet" "$out/tmp.csv"
+echo "prepare.sh: $converted tables converted, $((converted - unverified)) byte-identical to v0.9.0's LFS objects (sha256)" >&2
 mkdir -p "$out/shim/aiconfigurator-0.9.0.dist-info"
 printf 'Metadata-Version: 2.1\nName: aiconfigurator\nVersion: 0.9.0\n' >"$out/shim/aiconfigurator-0.9.0.dist-info/METADATA"
 echo '"""Stub: terminal plotting is not on the estimation path (and plotext is not packaged by Debian)."""' >"$out/shim/plotext.py"
-echo "source v0.9.0 ($CODE), tables for $SYSTEMS from $DATA converted to CSV" >"$out/REVISION"
+echo "source v0.9.0 ($CODE), tables for $SYSTEMS from $DATA converted to CSV ($((converted - unverified)) of $converted byte-identical to v0.9.0's LFS objects)" >"$out/REVISION"
 echo "prepare.sh: ready; run: PYTHONPATH=$out/aic/src:$out/shim /usr/bin/python3 $here/aicmp.py --aic $out"
