@@ -519,7 +519,10 @@ const aicCaveats = `
   its table's release whatever the row ran.
 - aiconfigurator v0.9.0 is run, not the commit tools/aicdata reads (its estimator is pure Python; later releases need
   their compiled Rust core). Its tables are the same measurements v0.9.0 shipped (the parquet conversion commit,
-  converted back to CSV), not the newer vLLM 0.24.0 tables.
+  converted back to CSV), not the newer vLLM 0.24.0 tables. 72 of the 107 converted tables are byte-identical to
+  v0.9.0's (sha256 of its LFS pointers); vLLM's MLA module tables (the vLLM DeepSeek rows) and H100 vLLM context
+  attention are among the 35 whose formatting differs slightly and whose values could not be checked
+  (tools/aicmp/README.md).
 - Defaults kept on aiconfigurator's side: the context-token budget per step is the prompt length, quantisation is
   inferred from the model's config (FP8 block weights for DeepSeek-R1, MXFP4 for gpt-oss), an FP8 KV cache only
   where the row states one. Stand-in checkpoints: Llama-3.1-70B (FP8: nvidia/Llama-3.1-70B-Instruct-FP8) for
