@@ -348,10 +348,21 @@ func cannotReason(r published.Row, x Target, status map[string]aicLine) string {
 	if x.Metric == "ttft_ms.p99" {
 		return "P99 TTFT (aiconfigurator predicts one TTFT per batch, no distribution)"
 	}
+	if l, ok := status[r.ID]; ok && l.ok() {
+		return "figure " + x.Metric + " not among aiconfigurator's agg outputs"
+	}
 	if l, ok := status[r.ID]; ok && !l.ok() {
 		s := l.Status
 		if strings.HasPrefix(s, "aiconfigurator failed") {
-			return fmt.Sprintf("aiconfigurator fails on %s %s weights on %s", r.Model.Catalog, r.Model.Weights, r.Hardware.GPU)
+			detail := "error"
+			if _, after, ok := strings.Cut(s, "Failed to query "); ok {
+				if what, _, ok := strings.Cut(after, " data"); ok {
+					detail = "no " + what + " table for it"
+				}
+			} else if strings.Contains(s, "OOM") {
+				detail = "its memory check rejects the batch"
+			}
+			return fmt.Sprintf("aiconfigurator fails on %s %s on %s: %s", r.Model.Catalog, r.Model.Weights, r.Hardware.GPU, detail)
 		}
 		if i := strings.Index(s, ":"); i > 0 && strings.HasPrefix(s, "not expressed") {
 			s = strings.TrimSpace(s[i+1:])
