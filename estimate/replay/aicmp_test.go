@@ -282,7 +282,7 @@ func TestAIConfiguratorComparison(t *testing.T) {
 			t.Fatal(err)
 		}
 		lp, ok := losoPred[k]
-		if !ok {
+		if !ok { // HeldOut leaves excluded figures out; no constant was fitted to them
 			lp = x.Predicted
 		}
 		compared = append(compared, aicFigure{Target: x, LOSO: lp, AIC: l.Pred, MoE: m.NumExperts > 0, Excluded: excluded,
