@@ -86,6 +86,14 @@ type hfConfig struct {
 	// DraftVocabSize is an EAGLE-3 head's own (smaller) vocabulary.
 	DraftVocabSize int `json:"draft_vocab_size"`
 
+	// DeepSeek-V4 (catalog/deepseekv4.go).
+	CompressRatios []int  `json:"compress_ratios"`
+	OGroups        int    `json:"o_groups"`
+	OLoraRank      int    `json:"o_lora_rank"`
+	HCMult         int    `json:"hc_mult"`
+	NumHashLayers  int    `json:"num_hash_layers"`
+	ExpertDType    string `json:"expert_dtype"`
+
 	IndexTopK    int `json:"index_topk"`
 	IndexNHeads  int `json:"index_n_heads"`
 	IndexHeadDim int `json:"index_head_dim"`
@@ -111,7 +119,10 @@ var nativeModelTypes = map[string]bool{
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
 	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true, "glm_moe_dsa": true,
 	"qwen3_next": true, "qwen3_5": true, "qwen3_5_moe": true, "nemotron_h": true, "llama4": true, "llama4_text": true, "gemma3": true, "gemma3_text": true,
-	"minimax_m2": false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
+	// vLLM registers its own DeepseekV4Config (_CONFIG_REGISTRY,
+	// vllm/transformers_utils/config.py).
+	"deepseek_v4": true,
+	"minimax_m2":  false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
 }
 
 // MaxHFConfigBytes bounds a config.json read from disk. Real ones are a few
@@ -195,6 +206,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillHybrid(m)
 	c.fillMamba(m)
 	c.fillLlama4(m)
+	c.fillDeepseekV4(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"

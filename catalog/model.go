@@ -94,6 +94,9 @@ type Model struct {
 	// NonGatedFFN marks MLPs and experts of two matrices (up, relu², down;
 	// Nemotron-H) where the others have three (gate, up, down).
 	NonGatedFFN bool `json:"non_gated_ffn,omitempty"`
+	// DSV4 is DeepSeek-V4's compressed sparse attention, hyper-connections
+	// and hash routing (catalog/deepseekv4.go); nil for every other model.
+	DSV4 *DeepseekV4 `json:"deepseek_v4,omitempty"`
 	// AttnOutputGate marks full-attention layers whose q_proj also yields
 	// a sigmoid gate per query head (Qwen3-Next, Qwen3.5).
 	AttnOutputGate bool `json:"attn_output_gate,omitempty"`

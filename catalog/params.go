@@ -13,7 +13,10 @@ type ParamCounts struct {
 	Norms         float64 `json:"norms"`
 	// Indexer is DSA's lightning indexer (DeepSeek-V3.2), every layer.
 	Indexer float64 `json:"indexer,omitempty"`
-	Total   float64 `json:"total"`
+	// HyperConnections are DeepSeek-V4's hyper-connection mixers (float32;
+	// per layer and the hc_head).
+	HyperConnections float64 `json:"hyper_connections,omitempty"`
+	Total            float64 `json:"total"`
 
 	// Per-layer figures the placement and FLOP models reuse.
 	AttentionPerLayer  float64 `json:"attention_per_layer"`
@@ -71,7 +74,15 @@ func (m *Model) ParamCounts() ParamCounts {
 	p.Router = moe * p.RouterPerLayer
 	p.Norms = layers*float64(m.NormsPerLayer())*h + h
 	p.Indexer = layers * p.IndexerPerLayer
-	p.Total = p.Embedding + p.LMHead + p.Attention + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Indexer
+	if m.DSV4 != nil {
+		// The layers' gates differ (hash-routed ones carry a token table
+		// instead of a bias): the mean per layer keeps the total exact.
+		p.Router = m.dsv4Router()
+		p.RouterPerLayer = p.Router / max(moe, 1)
+		per, head := m.DSV4HyperConnections()
+		p.HyperConnections = layers*per + head
+	}
+	p.Total = p.Embedding + p.LMHead + p.Attention + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Indexer + p.HyperConnections
 	return p
 }
 
@@ -88,6 +99,9 @@ func (m *Model) attentionParams() float64 {
 // their norms) do not split by head, so every rank holds them whole; kvHeads
 // is unused for MLA.
 func (m *Model) AttentionParams(heads, kvHeads float64) float64 {
+	if m.DSV4 != nil {
+		return m.dsv4AttentionParams(heads)
+	}
 	if m.IsMLA() {
 		return m.mlaParams(heads)
 	}

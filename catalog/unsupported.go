@@ -9,14 +9,6 @@ type gap struct{ lacks, nearest string }
 // knownGaps are the architectures people serve with vLLM that vlaunch
 // refuses, by model_type (a wrapper's text_config model_type included).
 var knownGaps = map[string]gap{
-	// DeepSeek-V4's config (aiconfigurator @095f58a5, deepseek-ai--DeepSeek-V4-Flash_config.json):
-	// one 512-wide KV head (MQA), compress_ratios per layer (0, 4 or 128),
-	// a 128-token sliding_window, an indexer, hyper-connections (hc_mult 4),
-	// grouped low-rank output (o_groups, o_lora_rank), hash-routed layers
-	// (num_hash_layers) and FP4 experts (expert_dtype). vLLM's KV layout for
-	// it (which tokens each compressed group keeps, page sizes) was not found.
-	"deepseek_v4": {"DeepSeek-V4's attention cache: per-layer compressed KV (compress_ratios 4 / 128) beside a 128-token sliding window of a single 512-wide KV head and its indexer, whose per-token bytes in vLLM's cache were not established; also hyper-connections (hc_mult), grouped low-rank o_proj (o_groups, o_lora_rank), hash-routed MoE layers and FP4 experts (expert_dtype)",
-		"MLA MoE with DeepSeek sparse attention (deepseek_v32)"},
 	// Only Nemotron-H configs refused for what mambaProblem names reach here.
 	"nemotron_h": {"a hybrid_override_pattern of M, *, - and E for every layer with positive Mamba-2 fields, and latent MoE (moe_latent_size: experts in a narrower space behind fc1/fc2 latent projections, Nemotron-3 Super/Ultra)",
 		"Nemotron-H without latent MoE (nemotron_h)"},

@@ -3,6 +3,7 @@ package memory
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 )
 
@@ -32,6 +33,10 @@ type KVLayout struct {
 	// its length (vLLM's hybrid KV-cache manager allocates it per request);
 	// 0 for every model without linear-attention layers.
 	StateBytesPerSeq int64 `json:"state_bytes_per_seq,omitempty"`
+	// Caches are DeepSeek-V4's paged caches on the stage (catalog.
+	// Model.DeepseekV4Caches); when set, SequenceBytes sums them and the
+	// per-layer fields above describe their mean.
+	Caches []catalog.PagedCache `json:"caches,omitempty"`
 	// chunk is max_num_batched_tokens: a prefill chunk must sit in the
 	// sliding-window layers next to the window.
 	chunk int
@@ -44,6 +49,9 @@ type KVLayout struct {
 //	         on every TP rank (the latent is replicated, not split)
 func KVBytes(in *input.Input, s Stage) KVLayout {
 	m := in.Model
+	if m.DSV4 != nil {
+		return deepseekV4KV(in, s)
+	}
 	b := dtypeBytes(in.KVCacheDType)
 	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.MaxNumBatchedTokens}
 	for i := s.First; i < s.End; i++ {
@@ -126,6 +134,9 @@ func ssmStateBytes(in *input.Input) int {
 // (StateBytesPerSeq, 0 for other models).
 func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
 	blockSize = max(blockSize, 1)
+	if len(kv.Caches) > 0 {
+		return kv.cachesBytes(n) + kv.DraftBytesPerToken*int64(roundUp(n, blockSize))
+	}
 	full := int64(kv.Layers - kv.SlidingLayers)
 	bytes := (full*kv.BytesPerTokenPerLayer+kv.DraftBytesPerToken)*int64(roundUp(n, blockSize)) + kv.StateBytesPerSeq
 	if kv.SlidingLayers > 0 {

@@ -48,6 +48,15 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 	if component == CompMLACopies {
 		return DTypeRule{act, bytesBF16, "de-quantized copies in the activation dtype"}
 	}
+	if component == CompHyperConn {
+		return DTypeRule{"fp32", bytesFP32, "vLLM builds DeepSeek-V4's hyper-connection parameters in float32"}
+	}
+	if d := in.Model.DSV4; d != nil && d.ExpertDType == "fp4" && (component == CompRouted || component == CompRedundant) &&
+		in.WeightsFromCheckpoint && in.WeightsDType == in.Model.CheckpointDType() {
+		// expert_dtype fp4: vLLM's DeepseekV4FP8Config loads the experts
+		// with Mxfp4MoEMethod, the other linear layers as block FP8.
+		return DTypeRule{"mxfp4", bytesMXFP4, "DeepSeek-V4's FP4 experts (expert_dtype fp4): 4-bit values + one 8-bit scale per 32"}
+	}
 	if component == CompRouter && in.Model.RouterFP32 {
 		return DTypeRule{"fp32", bytesFP32, "vLLM builds this router (gate and its correction bias) in float32"}
 	}

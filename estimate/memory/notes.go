@@ -51,6 +51,13 @@ func kvNote(in *input.Input, m *Report) Note {
 func kvBaseNote(in *input.Input, m *Report) Note {
 	md, kv := in.Model, m.KV
 	b := dtypeBytes(kv.DType)
+	if len(kv.Caches) > 0 {
+		return Note{"KV cache per token", fmt.Sprintf(
+			"DeepSeek-V4 caches each layer's sliding window (%d tokens) and, in its compressed layers, one 584-byte key per 4 (C4A, with the indexer's key) or 128 tokens (C128A), "+
+				"in vLLM's fp8_ds_mla layout whatever --kv-cache-dtype says, the same on every TP rank: %s B per token position for the whole-sequence caches on a GPU. "+
+				"The windows and the compressors' float32 states are a cost per sequence (a window plus one prefill chunk of max_num_batched_tokens %d), which the capacity below counts. %s.",
+			md.DSV4.Window, textfmt.Thousands(kv.BytesPerToken), in.MaxNumBatchedTokens, kv.Formula)}
+	}
 	if md.IsMLA() {
 		w := md.KVLoraRank + md.QKRopeHeadDim
 		naive := 2 * md.KVLoraRank * b * kv.Layers

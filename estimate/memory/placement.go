@@ -10,17 +10,19 @@ import (
 
 // Component names, in the order the report lists them.
 const (
-	CompEmbedding   = "embedding"
-	CompLMHead      = "lm_head"
-	CompAttention   = "attention"
-	CompMLACopies   = "mla_absorbed_copies"
-	CompIndexer     = "sparse_attention_indexer"
-	CompDenseMLP    = "dense_mlp"
-	CompRouted      = "routed_experts"
-	CompRedundant   = "redundant_experts"
-	CompShared      = "shared_experts"
-	CompRouter      = "router"
-	CompNorms       = "norms"
+	CompEmbedding = "embedding"
+	CompLMHead    = "lm_head"
+	CompAttention = "attention"
+	CompMLACopies = "mla_absorbed_copies"
+	CompIndexer   = "sparse_attention_indexer"
+	CompDenseMLP  = "dense_mlp"
+	CompRouted    = "routed_experts"
+	CompRedundant = "redundant_experts"
+	CompShared    = "shared_experts"
+	CompRouter    = "router"
+	CompNorms     = "norms"
+	// CompHyperConn is DeepSeek-V4's hyper-connection mixers (float32).
+	CompHyperConn   = "hyper_connections"
 	vocabPadPerRank = vllm.VocabPaddingSize // vLLM pads the vocabulary to this multiple
 )
 
@@ -169,6 +171,14 @@ func Placement(in *input.Input, s Stage) []Share {
 		norms += h
 	}
 	out = append(out, share(CompNorms, pc.Norms, norms, "replicated on every GPU"))
+	if pc.HyperConnections > 0 {
+		per, head := m.DSV4HyperConnections()
+		hc := float64(s.Layers()) * per
+		if s.Index == l.PP-1 {
+			hc += head
+		}
+		out = append(out, share(CompHyperConn, pc.HyperConnections, hc, "hc_attn/hc_ffn mixers of every layer (and the hc_head on the last stage): replicated on every GPU"))
+	}
 	return out
 }
 
@@ -258,6 +268,9 @@ func attentionPerRank(m *catalog.Model, tp int) float64 {
 }
 
 func attentionRule(m *catalog.Model, tp, layers int) string {
+	if m.DSV4 != nil {
+		return fmt.Sprintf("%d DeepSeek-V4 attention layers: wq_b, wo_a, wo_b split by head over TP=%d; wq_a/wkv, compressors and indexers replicated", layers, tp)
+	}
 	if m.IsMLA() {
 		return fmt.Sprintf("%d MLA layers: heads split over TP=%d; q_a and kv_a (latent) projections replicated", layers, tp)
 	}
