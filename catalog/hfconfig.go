@@ -86,6 +86,15 @@ type hfConfig struct {
 	// DraftVocabSize is an EAGLE-3 head's own (smaller) vocabulary.
 	DraftVocabSize int `json:"draft_vocab_size"`
 
+	// Gemma 4 (catalog/gemma4.go).
+	GlobalHeadDim           int   `json:"global_head_dim"`
+	NumGlobalKVHeads        int   `json:"num_global_key_value_heads"`
+	AttentionKEqV           *bool `json:"attention_k_eq_v"`
+	EnableMoEBlock          bool  `json:"enable_moe_block"`
+	HiddenSizePerLayerInput int   `json:"hidden_size_per_layer_input"`
+	NumKVSharedLayers       int   `json:"num_kv_shared_layers"`
+	TopKExperts             int   `json:"top_k_experts"`
+
 	// DeepSeek-V4 (catalog/deepseekv4.go).
 	CompressRatios []int  `json:"compress_ratios"`
 	OGroups        int    `json:"o_groups"`
@@ -119,6 +128,7 @@ var nativeModelTypes = map[string]bool{
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
 	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true, "glm_moe_dsa": true,
 	"qwen3_next": true, "qwen3_5": true, "qwen3_5_moe": true, "nemotron_h": true, "llama4": true, "llama4_text": true, "gemma3": true, "gemma3_text": true,
+	"gemma4": true, "gemma4_text": true,
 	// vLLM registers its own DeepseekV4Config (_CONFIG_REGISTRY,
 	// vllm/transformers_utils/config.py).
 	"deepseek_v4": true,
@@ -207,6 +217,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillMamba(m)
 	c.fillLlama4(m)
 	c.fillDeepseekV4(m)
+	c.fillGemma4(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"

@@ -179,3 +179,10 @@ func (m *Model) mambaProblem(latent bool) string {
 	}
 	return ""
 }
+
+// HasDenseMLP reports whether layer i holds a dense MLP: every FFN layer
+// without experts, and Gemma 4's layers, whose MoE block runs beside the
+// MLP.
+func (m *Model) HasDenseMLP(i int) bool {
+	return m.HasFFN(i) && (!m.IsMoELayer(i) || m.Gemma4 != nil)
+}

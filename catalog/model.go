@@ -94,6 +94,9 @@ type Model struct {
 	// NonGatedFFN marks MLPs and experts of two matrices (up, relu², down;
 	// Nemotron-H) where the others have three (gate, up, down).
 	NonGatedFFN bool `json:"non_gated_ffn,omitempty"`
+	// Gemma4 is Gemma 4's global attention and MoE block (catalog/
+	// gemma4.go); nil for every other model.
+	Gemma4 *Gemma4 `json:"gemma4,omitempty"`
 	// DSV4 is DeepSeek-V4's compressed sparse attention, hyper-connections
 	// and hash routing (catalog/deepseekv4.go); nil for every other model.
 	DSV4 *DeepseekV4 `json:"deepseek_v4,omitempty"`

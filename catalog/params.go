@@ -62,7 +62,7 @@ func (m *Model) ParamCounts() ParamCounts {
 	var attn, dense float64
 	for i := 0; i < m.NumLayers; i++ {
 		attn += float64(boolInt(m.HasAttention(i)))
-		dense += float64(boolInt(m.HasFFN(i) && !m.IsMoELayer(i)))
+		dense += float64(boolInt(m.HasDenseMLP(i)))
 	}
 	lin, mamba := float64(m.LinearLayerCount()), float64(m.MambaLayerCount())
 	p.LinearAttentionPerLayer = m.LinearAttentionParams(1)
@@ -101,6 +101,9 @@ func (m *Model) attentionParams() float64 {
 func (m *Model) AttentionParams(heads, kvHeads float64) float64 {
 	if m.DSV4 != nil {
 		return m.dsv4AttentionParams(heads)
+	}
+	if m.Gemma4 != nil {
+		return m.gemma4AttentionParams(heads)
 	}
 	if m.IsMLA() {
 		return m.mlaParams(heads)
@@ -182,6 +185,9 @@ func (m *Model) routerParams() float64 {
 	if m.ScoreCorrectionBias {
 		n += e
 	}
+	if m.Gemma4 != nil {
+		n += float64(m.HiddenSize) + e // the router's scale and the per-expert scale
+	}
 	return n
 }
 
@@ -219,6 +225,10 @@ func (m *Model) NormsPerLayer() int {
 		return 1
 	case m.ModelType == "gemma3_text":
 		return 4 // input, post-attention, pre- and post-feedforward
+	case m.Gemma4 != nil && m.Gemma4.MoEBlock:
+		return 7 // Gemma 3's four, and the MoE block's pre-, post- and post-MLP norms
+	case m.Gemma4 != nil:
+		return 4
 	}
 	return 2
 }

@@ -47,6 +47,9 @@ var modelledTypes = map[string]string{
 	"llama4_text": "GQA MoE interleaved with dense layers, shared expert (Llama 4)",
 	// Gemma 3 (catalog/gemma3.go): sliding-window layers as gpt-oss's.
 	"gemma3_text": "dense GQA with sliding-window layers and QK norm (Gemma 3)",
+	// Gemma 4 (catalog/gemma4.go): global layers with their own head size
+	// and KV heads, a MoE block beside the MLP (26B-A4B).
+	"gemma4_text": "GQA with sliding-window and wider global layers, optional MoE beside the MLP (Gemma 4)",
 }
 
 // ModelledTypes lists the model_type values vlaunch models, sorted.
@@ -99,6 +102,9 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		}
 	}
 	if p := m.mambaProblem(present(raw["moe_latent_size"])); p != "" {
+		out = append(out, p)
+	}
+	if p := m.gemma4Problem(); p != "" {
 		out = append(out, p)
 	}
 	if p := m.deepseekV4Problem(); p != "" {

@@ -12,12 +12,13 @@ var knownGaps = map[string]gap{
 	// Only Nemotron-H configs refused for what mambaProblem names reach here.
 	"nemotron_h": {"a hybrid_override_pattern of M, *, - and E for every layer with positive Mamba-2 fields, and latent MoE (moe_latent_size: experts in a narrower space behind fc1/fc2 latent projections, Nemotron-3 Super/Ultra)",
 		"Nemotron-H without latent MoE (nemotron_h)"},
+	// Only Gemma 4 configs refused for what gemma4Problem names reach here.
+	"gemma4_text": {"per-layer embeddings (hidden_size_per_layer_input) and KV shared across layers (num_kv_shared_layers), which Gemma 4 E2B/E4B use",
+		"Gemma 4 without them (gemma4_text: 26B-A4B, 31B)"},
 	"kimi_linear": {"linear-attention (Kimi Delta Attention) state per sequence beside the MLA cache",
 		"MLA MoE (deepseek_v3)"},
 	"minimax_m1":       {lightning, "GQA MoE (mixtral)"},
 	"minimax_text_01":  {lightning, "GQA MoE (mixtral)"},
-	"gemma4":           {gemmaGap, gemmaNearest},
-	"gemma4_text":      {gemmaGap, gemmaNearest},
 	"mimo_v2_flash":    {"MiMo-V2-Flash's hybrid of sliding-window and global attention layers with their own head counts and sinks", "GQA MoE with sliding-window layers and attention sinks (gpt_oss)"},
 	"qwen3_vl_moe":     {"the language model's fields: its text_config has none vlaunch can read", "GQA MoE (qwen3_moe)"},
 	"kimi_k25":         {"the language model's fields: its text_config has none vlaunch can read", "MLA MoE (kimi_k2)"},
@@ -30,9 +31,7 @@ var knownGaps = map[string]gap{
 }
 
 const (
-	lightning    = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
-	gemmaNearest = "GQA with sliding-window layers (gpt_oss)"
-	gemmaGap     = "Gemma 4's interleaved local (sliding-window) and global attention with their own head sizes and KV heads (global_head_dim, num_global_key_value_heads, attention_k_eq_v), KV shared across layers (num_kv_shared_layers), per-layer inputs and its MoE block, not yet checked against vLLM's model file"
+	lightning = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
 )
 
 // gapOf is what vlaunch lacks for m and the nearest family it models: the

@@ -37,6 +37,8 @@ type KVLayout struct {
 	// Model.DeepseekV4Caches); when set, SequenceBytes sums them and the
 	// per-layer fields above describe their mean.
 	Caches []catalog.PagedCache `json:"caches,omitempty"`
+	// Packing is how vLLM lays Caches out (packingDSV4, packingUniformPage).
+	Packing string `json:"packing,omitempty"`
 	// chunk is max_num_batched_tokens: a prefill chunk must sit in the
 	// sliding-window layers next to the window.
 	chunk int
@@ -51,6 +53,9 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 	m := in.Model
 	if m.DSV4 != nil {
 		return deepseekV4KV(in, s)
+	}
+	if m.Gemma4 != nil {
+		return gemma4KV(in, s)
 	}
 	b := dtypeBytes(in.KVCacheDType)
 	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.MaxNumBatchedTokens}
@@ -134,8 +139,11 @@ func ssmStateBytes(in *input.Input) int {
 // (StateBytesPerSeq, 0 for other models).
 func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
 	blockSize = max(blockSize, 1)
-	if len(kv.Caches) > 0 {
+	switch kv.Packing {
+	case packingDSV4:
 		return kv.cachesBytes(n) + kv.DraftBytesPerToken*int64(roundUp(n, blockSize))
+	case packingUniformPage:
+		return packUniformPage(kv.Caches).bytes(n, kv.chunk) + kv.DraftBytesPerToken*int64(roundUp(n, blockSize))
 	}
 	full := int64(kv.Layers - kv.SlidingLayers)
 	bytes := (full*kv.BytesPerTokenPerLayer+kv.DraftBytesPerToken)*int64(roundUp(n, blockSize)) + kv.StateBytesPerSeq

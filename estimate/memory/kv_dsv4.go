@@ -19,7 +19,7 @@ import (
 // _report_kv_cache_config).
 func deepseekV4KV(in *input.Input, s Stage) KVLayout {
 	caches := in.Model.DeepseekV4Caches(s.First, s.End)
-	kv := KVLayout{Layers: s.Layers(), DType: "fp8_ds_mla", Caches: caches, chunk: in.MaxNumBatchedTokens}
+	kv := KVLayout{Layers: s.Layers(), DType: "fp8_ds_mla", Caches: caches, Packing: packingDSV4, chunk: in.MaxNumBatchedTokens}
 	var parts []string
 	for _, c := range caches {
 		w := "whole sequence"

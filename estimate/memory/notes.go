@@ -51,7 +51,12 @@ func kvNote(in *input.Input, m *Report) Note {
 func kvBaseNote(in *input.Input, m *Report) Note {
 	md, kv := in.Model, m.KV
 	b := dtypeBytes(kv.DType)
-	if len(kv.Caches) > 0 {
+	if kv.Packing == packingUniformPage {
+		return Note{"KV cache per token", fmt.Sprintf("%s = %s B per token per GPU counting every layer as full attention. "+
+			"A sequence keeps only the window plus one prefill chunk (max_num_batched_tokens %d) in the sliding-window layers; the capacity below counts that, in vLLM's groups and pages.",
+			kv.Formula, textfmt.Thousands(kv.BytesPerToken), in.MaxNumBatchedTokens)}
+	}
+	if kv.Packing == packingDSV4 {
 		return Note{"KV cache per token", fmt.Sprintf(
 			"DeepSeek-V4 caches each layer's sliding window (%d tokens) and, in its compressed layers, one 584-byte key per 4 (C4A, with the indexer's key) or 128 tokens (C128A), "+
 				"in vLLM's fp8_ds_mla layout whatever --kv-cache-dtype says, the same on every TP rank: %s B per token position for the whole-sequence caches on a GPU. "+

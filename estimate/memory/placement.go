@@ -89,11 +89,11 @@ func layerMix(m *catalog.Model, s Stage) (attn, dense, moe int) {
 		if m.HasAttention(i) {
 			attn++
 		}
-		switch {
-		case m.IsMoELayer(i):
+		if m.IsMoELayer(i) {
 			moe++
-		case m.HasFFN(i):
-			dense++
+		}
+		if m.HasDenseMLP(i) {
+			dense++ // Gemma 4: beside the experts
 		}
 	}
 	return

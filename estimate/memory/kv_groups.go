@@ -1,0 +1,141 @@
+package memory
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+)
+
+// Packings of KVLayout.Caches: how vLLM lays the caches out and counts a
+// request's bytes.
+const (
+	// packingDSV4 is DeepSeek-V4's layer tuples (kv_dsv4.go).
+	packingDSV4 = "deepseek_v4"
+	// packingUniformPage is vLLM's general hybrid layout
+	// (unify_kv_cache_spec_page_size and _get_kv_cache_groups_uniform_page_size
+	// in vllm/v1/core/kv_cache_utils.py): a smaller page's block is
+	// multiplied until it matches the largest page, each cache kind's layers
+	// are split into groups of group_size layers (the fewest layers of a
+	// kind, or the most where that is under 1.5 × the fewest), the last
+	// group padded, and a request's pages of every group cost group_size ×
+	// the page (_max_memory_usage_bytes_from_groups).
+	packingUniformPage = "uniform_page"
+)
+
+// uniformPage is a uniform-page packing worked out.
+type uniformPage struct {
+	page      int64
+	groupSize int
+	kinds     []uniformKind
+}
+
+type uniformKind struct {
+	blockTokens, window, groups int
+}
+
+func packUniformPage(caches []catalog.PagedCache) uniformPage {
+	var p uniformPage
+	for _, c := range caches {
+		p.page = max(p.page, c.PageBytes)
+	}
+	lo, hi := 0, 0
+	for _, c := range caches {
+		if c.Layers <= 0 {
+			continue
+		}
+		if lo == 0 || c.Layers < lo {
+			lo = c.Layers
+		}
+		hi = max(hi, c.Layers)
+	}
+	p.groupSize = lo
+	if float64(hi) < 1.5*float64(lo) {
+		p.groupSize = hi
+	}
+	for _, c := range caches {
+		if c.Layers <= 0 || c.PageBytes <= 0 {
+			continue
+		}
+		// vLLM raises a block whose page divides the largest; a page that
+		// does not divide it is padded up (releases differ: the older ones
+		// refuse the model), which keeps the block.
+		block := c.BlockTokens
+		if p.page%c.PageBytes == 0 {
+			block *= int(p.page / c.PageBytes)
+		}
+		p.kinds = append(p.kinds, uniformKind{blockTokens: block, window: c.Window, groups: ceilDiv(c.Layers, max(p.groupSize, 1))})
+	}
+	return p
+}
+
+// bytes is one request of n tokens: every group's pages (whole-sequence
+// kinds ceil(n / block), windowed ones the window minus one plus a prefill
+// chunk, at most n, in pages plus one) × group_size × the page.
+func (p uniformPage) bytes(n, chunk int) int64 {
+	var pages int64
+	for _, k := range p.kinds {
+		per := ceilDiv(n, max(k.blockTokens, 1))
+		if k.window > 0 {
+			per = ceilDiv(min(k.window-1+max(chunk, 1), n), max(k.blockTokens, 1)) + 1
+		}
+		pages += int64(k.groups * per)
+	}
+	return pages * int64(p.groupSize) * p.page
+}
+
+func (p uniformPage) describe() string {
+	var parts []string
+	for _, k := range p.kinds {
+		w := "whole sequence"
+		if k.window > 0 {
+			w = fmt.Sprintf("window %d", k.window)
+		}
+		parts = append(parts, fmt.Sprintf("%d group(s) of %d-token blocks (%s)", k.groups, k.blockTokens, w))
+	}
+	return fmt.Sprintf("vLLM's hybrid layout: %s of %d layers each, every page %d B", strings.Join(parts, ", "), p.groupSize, p.page)
+}
+
+// gemma4KV is Gemma 4's cache on a GPU of stage s: its sliding-window layers
+// and its global layers (their own KV heads and head size) as two cache
+// kinds of one block size, packed as vLLM packs them (packingUniformPage).
+// BytesPerToken counts every layer as full attention, as for the other
+// sliding-window models.
+func gemma4KV(in *input.Input, s Stage) KVLayout {
+	m := in.Model
+	b := int64(dtypeBytes(in.KVCacheDType))
+	tp := max(in.Layout.TP, 1)
+	block := max(in.BlockSize, 1)
+	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.MaxNumBatchedTokens, Packing: packingUniformPage}
+	var slide, full catalog.PagedCache
+	slide = catalog.PagedCache{Name: "sliding-window layers", BlockTokens: block, Window: m.SlidingWindow}
+	full = catalog.PagedCache{Name: "global layers", BlockTokens: block}
+	for i := s.First; i < s.End; i++ {
+		heads, hd := m.LayerAttention(i)
+		perToken := 2 * int64(max(1, ceilDiv(heads, tp))) * int64(hd) * b
+		kv.BytesPerToken += perToken
+		c := &full
+		if m.IsSlidingLayer(i) {
+			c = &slide
+			kv.SlidingLayers++
+		}
+		c.Layers++
+		c.PageBytes = perToken * int64(block)
+	}
+	for _, c := range []catalog.PagedCache{slide, full} {
+		if c.Layers > 0 {
+			kv.Caches = append(kv.Caches, c)
+		}
+	}
+	if kv.SlidingLayers == 0 {
+		kv.SlidingWindow = 0
+	}
+	if kv.Layers > 0 {
+		kv.BytesPerTokenPerLayer = kv.BytesPerToken / int64(kv.Layers)
+	}
+	gk, gd := m.Gemma4.GlobalKVHeads, m.Gemma4.GlobalHeadDim
+	kv.Formula = fmt.Sprintf("Gemma 4: %d sliding-window layers × 2 (K,V) × %d KV heads per GPU × head_dim %d + %d global layers × 2 × %d KV heads per GPU × head_dim %d, × %d B; %s",
+		slide.Layers, max(1, ceilDiv(m.NumKVHeads, tp)), m.HeadDim, full.Layers, max(1, ceilDiv(gk, tp)), gd, b, packUniformPage(kv.Caches).describe())
+	return kv
+}
