@@ -83,21 +83,33 @@ func (m *Model) gemma4Problem() string {
 	return ""
 }
 
-// LayerAttention is layer i's KV heads and head size: Gemma 4's global
-// layers have their own; every other model's layers share the model's.
-func (m *Model) LayerAttention(i int) (kvHeads, headDim int) {
-	if g := m.Gemma4; g != nil && i >= 0 && i < len(m.LayerTypes) && m.LayerTypes[i] == "full_attention" {
-		return g.GlobalKVHeads, g.GlobalHeadDim
+// HasLayerAttention reports whether the model's layers differ in their
+// attention shapes (Gemma 4, MiMo-V2-Flash): LayerKV then says each layer's.
+func (m *Model) HasLayerAttention() bool { return m.Gemma4 != nil || m.MiMo != nil }
+
+// LayerKV is layer i's KV heads and key and value head sizes: Gemma 4's
+// global layers and MiMo-V2-Flash's sliding-window and full layers have
+// their own; every other model's layers share the model's (V as K).
+func (m *Model) LayerKV(i int) (kvHeads, kDim, vDim int) {
+	full := i >= 0 && i < len(m.LayerTypes) && m.LayerTypes[i] == "full_attention"
+	switch {
+	case m.Gemma4 != nil && full:
+		return m.Gemma4.GlobalKVHeads, m.Gemma4.GlobalHeadDim, m.Gemma4.GlobalHeadDim
+	case m.MiMo != nil && full:
+		return m.NumKVHeads, m.HeadDim, m.MiMo.VHeadDim
+	case m.MiMo != nil:
+		return m.MiMo.SWAKVHeads, m.MiMo.SWAHeadDim, m.MiMo.SWAVHeadDim
 	}
-	return m.NumKVHeads, m.HeadDim
+	return m.NumKVHeads, m.HeadDim, m.HeadDim
 }
 
-// gemma4AttentionParams is the mean over the layers of one layer's
+// layeredAttentionParams is the mean over the layers of one layer's
 // attention for heads query heads of the model's NumHeads (a TP rank's
 // share: KV heads split, or replicated where TP exceeds them, as vLLM's
-// QKVParallelLinear does): q, k and v projections (v even for k_eq_v
-// layers), o_proj, q and k norms.
-func (m *Model) gemma4AttentionParams(heads float64) float64 {
+// QKVParallelLinear does): q and k of the key size, v of the value size
+// (Gemma 4 allocates it even for k_eq_v layers), o_proj from the value
+// size, Gemma 4's q and k norms, MiMo-V2-Flash's sliding layers' sinks.
+func (m *Model) layeredAttentionParams(heads float64) float64 {
 	h := float64(m.HiddenSize)
 	tp := 1
 	if heads > 0 {
@@ -105,10 +117,16 @@ func (m *Model) gemma4AttentionParams(heads float64) float64 {
 	}
 	var sum float64
 	for i := 0; i < m.NumLayers; i++ {
-		kv, hd := m.LayerAttention(i)
+		kv, kd, vd := m.LayerKV(i)
 		kvr := float64(max(1, ceilDivInt(kv, tp)))
-		d := float64(hd)
-		sum += h*heads*d + 2*h*kvr*d + heads*d*h + 2*d
+		k, v := float64(kd), float64(vd)
+		sum += h*heads*k + h*kvr*(k+v) + heads*v*h
+		if m.Gemma4 != nil {
+			sum += 2 * k
+		}
+		if m.MiMo != nil && m.MiMo.SWASinks && m.IsSlidingLayer(i) {
+			sum += heads
+		}
 	}
 	return sum / float64(max(m.NumLayers, 1))
 }

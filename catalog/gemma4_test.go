@@ -67,10 +67,10 @@ func TestGemma4(t *testing.T) {
 			t.Errorf("%s: %.4gB checkpoint, %.4gB active off the card", tt.file, ckpt/1e9, pc.Active(m)/1e9)
 		}
 		// The global layers' own KV heads and head size.
-		if kv, hd := m.LayerAttention(5); kv != tt.gkv || hd != 512 {
+		if kv, hd, _ := m.LayerKV(5); kv != tt.gkv || hd != 512 {
 			t.Errorf("%s: layer 5 (global) %d × %d", tt.file, kv, hd)
 		}
-		if kv, hd := m.LayerAttention(0); kv != tt.kv || hd != 256 {
+		if kv, hd, _ := m.LayerKV(0); kv != tt.kv || hd != 256 {
 			t.Errorf("%s: layer 0 (sliding) %d × %d", tt.file, kv, hd)
 		}
 	}

@@ -95,6 +95,15 @@ type hfConfig struct {
 	NumKVSharedLayers       int   `json:"num_kv_shared_layers"`
 	TopKExperts             int   `json:"top_k_experts"`
 
+	// MiMo-V2-Flash (catalog/mimo.go).
+	HybridLayerPattern      []int `json:"hybrid_layer_pattern"`
+	SlidingWindowSize       int   `json:"sliding_window_size"`
+	SWANumAttentionHeads    int   `json:"swa_num_attention_heads"`
+	SWANumKVHeads           int   `json:"swa_num_key_value_heads"`
+	SWAHeadDim              int   `json:"swa_head_dim"`
+	SWAVHeadDim             int   `json:"swa_v_head_dim"`
+	AddSWAAttentionSinkBias *bool `json:"add_swa_attention_sink_bias"`
+
 	// DeepSeek-V4 (catalog/deepseekv4.go).
 	CompressRatios []int  `json:"compress_ratios"`
 	OGroups        int    `json:"o_groups"`
@@ -218,6 +227,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillLlama4(m)
 	c.fillDeepseekV4(m)
 	c.fillGemma4(m)
+	c.fillMiMo(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"

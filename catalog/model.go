@@ -97,6 +97,9 @@ type Model struct {
 	// Gemma4 is Gemma 4's global attention and MoE block (catalog/
 	// gemma4.go); nil for every other model.
 	Gemma4 *Gemma4 `json:"gemma4,omitempty"`
+	// MiMo is MiMo-V2-Flash's per-layer attention (catalog/mimo.go); nil
+	// for every other model.
+	MiMo *MiMoV2 `json:"mimo_v2,omitempty"`
 	// DSV4 is DeepSeek-V4's compressed sparse attention, hyper-connections
 	// and hash routing (catalog/deepseekv4.go); nil for every other model.
 	DSV4 *DeepseekV4 `json:"deepseek_v4,omitempty"`

@@ -102,8 +102,8 @@ func (m *Model) AttentionParams(heads, kvHeads float64) float64 {
 	if m.DSV4 != nil {
 		return m.dsv4AttentionParams(heads)
 	}
-	if m.Gemma4 != nil {
-		return m.gemma4AttentionParams(heads)
+	if m.HasLayerAttention() {
+		return m.layeredAttentionParams(heads)
 	}
 	if m.IsMLA() {
 		return m.mlaParams(heads)

@@ -34,7 +34,10 @@ var modelledTypes = map[string]string{
 	// DeepSeek-V4 (catalog/deepseekv4.go): MQA over a 512-wide head with
 	// per-layer compressed keys (C4A with an indexer, C128A) beside a
 	// sliding window, hyper-connections, hash-routed and FP4 experts.
-	"deepseek_v4": "MoE with compressed sparse attention (C4A/C128A + sliding window, DeepSeek-V4)",
+	// MiMo-V2-Flash (catalog/mimo.go): sliding-window and full layers with
+	// their own KV heads, K and V of different sizes.
+	"mimo_v2_flash": "GQA MoE with sliding-window and full layers of their own KV heads, sinks, K/V of different sizes (MiMo-V2-Flash)",
+	"deepseek_v4":   "MoE with compressed sparse attention (C4A/C128A + sliding window, DeepSeek-V4)",
 	// Gated DeltaNet hybrids (catalog/hybrid.go): linear-attention state per
 	// sequence beside the full-attention layers' paged KV cache.
 	"qwen3_next":       "GQA MoE hybrid with Gated DeltaNet linear attention",
@@ -97,11 +100,14 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, fmt.Sprintf("model_type %q", t))
 	}
 	for _, k := range unmodelledKeys {
-		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) && !(m.DSV4 != nil && k.key == "compress_ratios") {
+		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) && !(m.DSV4 != nil && k.key == "compress_ratios") && !(m.MiMo != nil && k.key == "attention_chunk_size") {
 			out = append(out, k.key+": "+k.what)
 		}
 	}
 	if p := m.mambaProblem(present(raw["moe_latent_size"])); p != "" {
+		out = append(out, p)
+	}
+	if p := m.mimoProblem(); p != "" {
 		out = append(out, p)
 	}
 	if p := m.gemma4Problem(); p != "" {

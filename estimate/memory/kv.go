@@ -54,8 +54,8 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 	if m.DSV4 != nil {
 		return deepseekV4KV(in, s)
 	}
-	if m.Gemma4 != nil {
-		return gemma4KV(in, s)
+	if m.HasLayerAttention() {
+		return layeredKV(in, s)
 	}
 	b := dtypeBytes(in.KVCacheDType)
 	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.MaxNumBatchedTokens}

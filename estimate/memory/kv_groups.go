@@ -97,31 +97,35 @@ func (p uniformPage) describe() string {
 	return fmt.Sprintf("vLLM's hybrid layout: %s of %d layers each, every page %d B", strings.Join(parts, ", "), p.groupSize, p.page)
 }
 
-// gemma4KV is Gemma 4's cache on a GPU of stage s: its sliding-window layers
-// and its global layers (their own KV heads and head size) as two cache
-// kinds of one block size, packed as vLLM packs them (packingUniformPage).
+// layeredKV is the cache on a GPU of stage s of a model whose layers differ
+// in their attention shapes (Gemma 4's global layers, MiMo-V2-Flash's
+// sliding-window and full layers: catalog.Model.LayerKV): its sliding-window
+// and full-attention layers as two cache kinds of one block size, K and V of
+// their own head sizes, packed as vLLM packs them (packingUniformPage).
 // BytesPerToken counts every layer as full attention, as for the other
 // sliding-window models.
-func gemma4KV(in *input.Input, s Stage) KVLayout {
+func layeredKV(in *input.Input, s Stage) KVLayout {
 	m := in.Model
 	b := int64(dtypeBytes(in.KVCacheDType))
 	tp := max(in.Layout.TP, 1)
 	block := max(in.BlockSize, 1)
 	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.MaxNumBatchedTokens, Packing: packingUniformPage}
-	var slide, full catalog.PagedCache
-	slide = catalog.PagedCache{Name: "sliding-window layers", BlockTokens: block, Window: m.SlidingWindow}
-	full = catalog.PagedCache{Name: "global layers", BlockTokens: block}
+	slide := catalog.PagedCache{Name: "sliding-window layers", BlockTokens: block, Window: m.SlidingWindow}
+	full := catalog.PagedCache{Name: "full-attention layers", BlockTokens: block}
+	var parts [2]string
 	for i := s.First; i < s.End; i++ {
-		heads, hd := m.LayerAttention(i)
-		perToken := 2 * int64(max(1, ceilDiv(heads, tp))) * int64(hd) * b
+		heads, kd, vd := m.LayerKV(i)
+		kvr := max(1, ceilDiv(heads, tp))
+		perToken := int64(kvr) * int64(kd+vd) * b
 		kv.BytesPerToken += perToken
-		c := &full
+		c, k := &full, 1
 		if m.IsSlidingLayer(i) {
-			c = &slide
+			c, k = &slide, 0
 			kv.SlidingLayers++
 		}
 		c.Layers++
 		c.PageBytes = perToken * int64(block)
+		parts[k] = fmt.Sprintf("%d KV heads per GPU × (K %d + V %d)", kvr, kd, vd)
 	}
 	for _, c := range []catalog.PagedCache{slide, full} {
 		if c.Layers > 0 {
@@ -134,8 +138,7 @@ func gemma4KV(in *input.Input, s Stage) KVLayout {
 	if kv.Layers > 0 {
 		kv.BytesPerTokenPerLayer = kv.BytesPerToken / int64(kv.Layers)
 	}
-	gk, gd := m.Gemma4.GlobalKVHeads, m.Gemma4.GlobalHeadDim
-	kv.Formula = fmt.Sprintf("Gemma 4: %d sliding-window layers × 2 (K,V) × %d KV heads per GPU × head_dim %d + %d global layers × 2 × %d KV heads per GPU × head_dim %d, × %d B; %s",
-		slide.Layers, max(1, ceilDiv(m.NumKVHeads, tp)), m.HeadDim, full.Layers, max(1, ceilDiv(gk, tp)), gd, b, packUniformPage(kv.Caches).describe())
+	kv.Formula = fmt.Sprintf("%d sliding-window layers × %s + %d full-attention layers × %s, × %d B; %s",
+		slide.Layers, parts[0], full.Layers, parts[1], b, packUniformPage(kv.Caches).describe())
 	return kv
 }
