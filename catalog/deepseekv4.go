@@ -230,6 +230,9 @@ type PagedCache struct {
 	BlockTokens int    `json:"block_tokens"`
 	PageBytes   int64  `json:"page_bytes"`
 	Window      int    `json:"window,omitempty"`
+	// State marks a fixed state per sequence (Mamba-2, Gated DeltaNet):
+	// one page per request whatever its length.
+	State bool `json:"state,omitempty"`
 }
 
 // DeepSeek-V4's cache geometry (vLLM: MLAAttentionSpec and

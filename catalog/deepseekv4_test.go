@@ -106,13 +106,13 @@ func TestDeepseekV4Caches(t *testing.T) {
 	}
 	got := m.DeepseekV4Caches(0, m.NumLayers)
 	want := []PagedCache{
-		{"sliding-window keys", 43, 64, 37440, 128},
-		{"C4A compressed keys", 21, 256, 37440, 0},
-		{"C4A compressor state", 21, 4, 32832, 8},
-		{"C4A indexer keys", 21, 256, 8640, 0},
-		{"C4A indexer compressor state", 21, 4, 8640, 8},
-		{"C128A compressed keys", 20, 256, 1728, 0},
-		{"C128A compressor state", 20, 8, 32832, 128},
+		{Name: "sliding-window keys", Layers: 43, BlockTokens: 64, PageBytes: 37440, Window: 128},
+		{Name: "C4A compressed keys", Layers: 21, BlockTokens: 256, PageBytes: 37440, Window: 0},
+		{Name: "C4A compressor state", Layers: 21, BlockTokens: 4, PageBytes: 32832, Window: 8},
+		{Name: "C4A indexer keys", Layers: 21, BlockTokens: 256, PageBytes: 8640, Window: 0},
+		{Name: "C4A indexer compressor state", Layers: 21, BlockTokens: 4, PageBytes: 8640, Window: 8},
+		{Name: "C128A compressed keys", Layers: 20, BlockTokens: 256, PageBytes: 1728, Window: 0},
+		{Name: "C128A compressor state", Layers: 20, BlockTokens: 8, PageBytes: 32832, Window: 128},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("caches %+v", got)

@@ -48,6 +48,10 @@ type hfConfig struct {
 	MambaSSMCacheDType              string `json:"mamba_ssm_cache_dtype"`
 	AttentionHeadDim                int    `json:"attention_head_dim"`
 	MoESharedExpertIntermediateSize int    `json:"moe_shared_expert_intermediate_size"`
+	// MoELatentSize is Nemotron-3 Super/Ultra's latent MoE width;
+	// LayersBlockType the newer spelling of hybrid_override_pattern.
+	MoELatentSize   int      `json:"moe_latent_size"`
+	LayersBlockType []string `json:"layers_block_type"`
 
 	IntermediateSizeMLP    int      `json:"intermediate_size_mlp"`
 	InterleaveMoELayerStep int      `json:"interleave_moe_layer_step"`
@@ -195,6 +199,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 		return nil, err
 	}
 	c.gemma3Defaults()
+	c.nemotronDefaults()
 	if err := c.check(w); err != nil {
 		return nil, err
 	}

@@ -61,7 +61,10 @@ type Model struct {
 	NumSharedExperts             int `json:"num_shared_experts,omitempty"`
 	SharedExpertIntermediateSize int `json:"shared_expert_intermediate_size,omitempty"`
 	FirstKDenseReplace           int `json:"first_k_dense_replace,omitempty"`
-	MoELayerFreq                 int `json:"moe_layer_freq,omitempty"`
+	// MoELatentSize is a latent MoE's expert width (Nemotron-3 Super/Ultra:
+	// moe_latent_size; ExpertHidden); 0 for every other model.
+	MoELatentSize int `json:"moe_latent_size,omitempty"`
+	MoELayerFreq  int `json:"moe_layer_freq,omitempty"`
 	// MoELayers is a per-layer moe_layer_freq (MiMo-V2-Flash, Step-3.x)
 	// that is not leading dense layers then experts everywhere (those are
 	// FirstKDenseReplace); it decides only while it covers every layer.

@@ -13,6 +13,10 @@ type ParamCounts struct {
 	Norms         float64 `json:"norms"`
 	// Indexer is DSA's lightning indexer (DeepSeek-V3.2), every layer.
 	Indexer float64 `json:"indexer,omitempty"`
+	// LatentProj are a latent MoE's fc1/fc2_latent_proj (Nemotron-3
+	// Super/Ultra), LatentPerLayer one MoE layer's.
+	LatentProj     float64 `json:"latent_proj,omitempty"`
+	LatentPerLayer float64 `json:"latent_per_layer,omitempty"`
 	// HyperConnections are DeepSeek-V4's hyper-connection mixers (float32;
 	// per layer and the hc_head).
 	HyperConnections float64 `json:"hyper_connections,omitempty"`
@@ -82,7 +86,9 @@ func (m *Model) ParamCounts() ParamCounts {
 		per, head := m.DSV4HyperConnections()
 		p.HyperConnections = layers*per + head
 	}
-	p.Total = p.Embedding + p.LMHead + p.Attention + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Indexer + p.HyperConnections
+	p.LatentPerLayer = m.LatentProjParams()
+	p.LatentProj = moe * p.LatentPerLayer
+	p.Total = p.Embedding + p.LMHead + p.Attention + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Indexer + p.HyperConnections + p.LatentProj
 	return p
 }
 
@@ -152,7 +158,7 @@ func (m *Model) expertParams() float64 {
 	if !m.IsMoE() {
 		return 0
 	}
-	h, im := float64(m.HiddenSize), float64(m.MoEIntermediateSize)
+	h, im := float64(m.ExpertHidden()), float64(m.MoEIntermediateSize)
 	n := m.FFNMatrices() * h * im
 	if m.ExpertBias {
 		n += 2*im + h

@@ -104,7 +104,7 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 			out = append(out, k.key+": "+k.what)
 		}
 	}
-	if p := m.mambaProblem(present(raw["moe_latent_size"])); p != "" {
+	if p := m.mambaProblem(); p != "" {
 		out = append(out, p)
 	}
 	if p := m.mimoProblem(); p != "" {
@@ -267,4 +267,4 @@ var gdnKeys = map[string]bool{"linear_num_value_heads": true, "full_attention_in
 
 // mambaKeys are the unmodelledKeys a Nemotron-H config carries and vlaunch
 // models for it.
-var mambaKeys = map[string]bool{"hybrid_override_pattern": true, "ssm_state_size": true, "mamba_d_state": true}
+var mambaKeys = map[string]bool{"hybrid_override_pattern": true, "ssm_state_size": true, "mamba_d_state": true, "layers_block_type": true}

@@ -10,8 +10,8 @@ type gap struct{ lacks, nearest string }
 // refuses, by model_type (a wrapper's text_config model_type included).
 var knownGaps = map[string]gap{
 	// Only Nemotron-H configs refused for what mambaProblem names reach here.
-	"nemotron_h": {"a hybrid_override_pattern of M, *, - and E for every layer with positive Mamba-2 fields, and latent MoE (moe_latent_size: experts in a narrower space behind fc1/fc2 latent projections, Nemotron-3 Super/Ultra)",
-		"Nemotron-H without latent MoE (nemotron_h)"},
+	"nemotron_h": {"a hybrid_override_pattern (or layers_block_type) of M, *, - and E for every layer with positive Mamba-2 fields, and a latent MoE no wider than the hidden state",
+		"Nemotron-H as published (nemotron_h)"},
 	// Only Gemma 4 configs refused for what gemma4Problem names reach here.
 	"gemma4_text": {"per-layer embeddings (hidden_size_per_layer_input) and KV shared across layers (num_kv_shared_layers), which Gemma 4 E2B/E4B use",
 		"Gemma 4 without them (gemma4_text: 26B-A4B, 31B)"},

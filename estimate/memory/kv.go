@@ -39,6 +39,10 @@ type KVLayout struct {
 	Caches []catalog.PagedCache `json:"caches,omitempty"`
 	// Packing is how vLLM lays Caches out (packingDSV4, packingUniformPage).
 	Packing string `json:"packing,omitempty"`
+	// HybridBlock is the attention block vLLM sets for a Mamba-2 or Gated
+	// DeltaNet hybrid so that one attention page holds one layer's state
+	// (hybridStatePacking); 0 for every other model.
+	HybridBlock int `json:"hybrid_block,omitempty"`
 	// chunk is max_num_batched_tokens: a prefill chunk must sit in the
 	// sliding-window layers next to the window.
 	chunk int
@@ -90,6 +94,17 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		kv.Formula = fmt.Sprintf("2 (K,V) × %d KV heads per GPU × head_dim %d × %d B × %d layers", heads, m.HeadDim, b, kv.Layers)
 	}
 	kv.BytesPerToken = kv.BytesPerTokenPerLayer * int64(kv.Layers)
+	if kv.SlidingLayers == 0 && kv.LinearLayers+kv.MambaLayers > 0 && kv.DraftBytesPerToken == 0 {
+		// One layer's state (vLLM's MambaSpec page), the same in every
+		// state layer of a model.
+		per := gdnStateBytes(in)
+		if kv.MambaLayers > 0 {
+			per = mambaStateBytes(in)
+		}
+		if block, caches := hybridStatePacking(in, kv, per); caches != nil {
+			kv.Caches, kv.Packing, kv.HybridBlock = caches, packingUniformPage, block
+		}
+	}
 	if kv.LinearLayers > 0 {
 		conv, tmp := m.GDNStateElems(in.Layout.TP)
 		kv.Formula += fmt.Sprintf(" (full-attention layers only); + %d Gated DeltaNet layers' state per sequence, %d B each: conv %d × %d B + recurrent %d × %d B",
@@ -99,6 +114,9 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		conv, tmp := m.MambaStateElems(in.Layout.TP)
 		kv.Formula += fmt.Sprintf(" (attention layers only); + %d Mamba-2 layers' state per sequence, %d B each: conv %d × %d B + temporal %d × %d B",
 			kv.MambaLayers, mambaStateBytes(in), conv, dtypeBytes(in.ActDType()), tmp, ssmStateBytes(in))
+	}
+	if kv.HybridBlock > 0 {
+		kv.Formula += fmt.Sprintf("; vLLM's attention block raised to %d tokens for the state pages", kv.HybridBlock)
 	}
 	return kv
 }

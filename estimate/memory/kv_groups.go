@@ -33,6 +33,7 @@ type uniformPage struct {
 
 type uniformKind struct {
 	blockTokens, window, groups int
+	state                       bool
 }
 
 func packUniformPage(caches []catalog.PagedCache) uniformPage {
@@ -65,7 +66,7 @@ func packUniformPage(caches []catalog.PagedCache) uniformPage {
 		if p.page%c.PageBytes == 0 {
 			block *= int(p.page / c.PageBytes)
 		}
-		p.kinds = append(p.kinds, uniformKind{blockTokens: block, window: c.Window, groups: ceilDiv(c.Layers, max(p.groupSize, 1))})
+		p.kinds = append(p.kinds, uniformKind{blockTokens: block, window: c.Window, groups: ceilDiv(c.Layers, max(p.groupSize, 1)), state: c.State})
 	}
 	return p
 }
@@ -77,7 +78,9 @@ func (p uniformPage) bytes(n, chunk int) int64 {
 	var pages int64
 	for _, k := range p.kinds {
 		per := ceilDiv(n, max(k.blockTokens, 1))
-		if k.window > 0 {
+		if k.state {
+			per = 1 // MambaSpec without prefix caching (mamba_cache_mode none)
+		} else if k.window > 0 {
 			per = ceilDiv(min(k.window-1+max(chunk, 1), n), max(k.blockTokens, 1)) + 1
 		}
 		pages += int64(k.groups * per)
@@ -88,6 +91,10 @@ func (p uniformPage) bytes(n, chunk int) int64 {
 func (p uniformPage) describe() string {
 	var parts []string
 	for _, k := range p.kinds {
+		if k.state {
+			parts = append(parts, fmt.Sprintf("%d state group(s), one page per sequence", k.groups))
+			continue
+		}
 		w := "whole sequence"
 		if k.window > 0 {
 			w = fmt.Sprintf("window %d", k.window)
@@ -141,4 +148,37 @@ func layeredKV(in *input.Input, s Stage) KVLayout {
 	kv.Formula = fmt.Sprintf("%d sliding-window layers × %s + %d full-attention layers × %s, × %d B; %s",
 		slide.Layers, parts[0], full.Layers, parts[1], b, packUniformPage(kv.Caches).describe())
 	return kv
+}
+
+// hybridStatePacking lays out a Gated DeltaNet or Mamba-2 hybrid's stage as
+// vLLM's HybridAttentionMambaModelConfig.verify_and_update_config does
+// (vllm/model_executor/models/config.py; later releases do the same in
+// Platform.update_block_size_for_backend, vllm/platforms/interface.py):
+// the attention block grows to the smallest multiple of the kernel's
+// alignment (16 tokens; 32 for head size 256 on Blackwell, FlashInfer)
+// whose page (block × one token's K and V in one layer) holds one layer's
+// state, a larger --block-size is kept, and each layer's state page is
+// padded to the attention page. The attention layers and the state layers
+// are then grouped as any hybrid (packingUniformPage); without prefix
+// caching (mamba_cache_mode none) a sequence holds one state page per
+// state group. It returns the block vLLM uses and the caches, or 0 and nil
+// when the stage has no attention or no state.
+func hybridStatePacking(in *input.Input, kv KVLayout, stateLayerBytes int64) (int, []catalog.PagedCache) {
+	attnLayers := kv.Layers
+	stateLayers := kv.LinearLayers + kv.MambaLayers
+	if attnLayers <= 0 || stateLayers <= 0 || kv.BytesPerTokenPerLayer <= 0 || stateLayerBytes <= 0 {
+		return 0, nil
+	}
+	align := int64(16)
+	if in.GPU.Blackwell() && in.Model.HeadDim == 256 {
+		align = 32
+	}
+	one := kv.BytesPerTokenPerLayer
+	block := align * ((stateLayerBytes + align*one - 1) / (align * one))
+	block = max(block, int64(in.BlockSize))
+	page := block * one
+	return int(block), []catalog.PagedCache{
+		{Name: "attention layers", Layers: attnLayers, BlockTokens: int(block), PageBytes: page},
+		{Name: "state layers (padded)", Layers: stateLayers, BlockTokens: int(block), PageBytes: page, State: true},
+	}
 }

@@ -36,6 +36,9 @@ type DTypeRule struct {
 // checkpoint (DeepSeek/Kimi/Qwen3 FP8, gpt-oss MXFP4, RedHat FP8-dynamic/W8A8).
 var quantizedComponents = map[string]bool{
 	CompAttention: true, CompDenseMLP: true, CompRouted: true, CompRedundant: true, CompShared: true,
+	// A latent MoE's projections take the model's quantization (vLLM's
+	// NemotronHMoE passes quant_config to them).
+	CompLatentProj: true,
 	// DSA's indexer: wq_b and wk take the model's quantization (vLLM's
 	// Indexer passes quant_config), weights_proj (3% of it) stays 16-bit.
 	CompIndexer: true,

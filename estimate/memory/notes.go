@@ -51,7 +51,7 @@ func kvNote(in *input.Input, m *Report) Note {
 func kvBaseNote(in *input.Input, m *Report) Note {
 	md, kv := in.Model, m.KV
 	b := dtypeBytes(kv.DType)
-	if kv.Packing == packingUniformPage {
+	if kv.Packing == packingUniformPage && kv.HybridBlock == 0 {
 		return Note{"KV cache per token", fmt.Sprintf("%s = %s B per token per GPU counting every layer as full attention. "+
 			"A sequence keeps only the window plus one prefill chunk (max_num_batched_tokens %d) in the sliding-window layers; the capacity below counts that, in vLLM's groups and pages.",
 			kv.Formula, textfmt.Thousands(kv.BytesPerToken), in.MaxNumBatchedTokens)}
@@ -91,8 +91,13 @@ func stateText(kv KVLayout) string {
 	if kv.StateBytesPerSeq == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" Besides, each sequence holds %.2f MiB of recurrent state per GPU in its %d linear-attention / Mamba layers whatever its length (vLLM's hybrid KV-cache manager allocates it per request); the capacity below counts it.",
+	text := fmt.Sprintf(" Besides, each sequence holds %.2f MiB of recurrent state per GPU in its %d linear-attention / Mamba layers whatever its length (vLLM's hybrid KV-cache manager allocates it per request); the capacity below counts it.",
 		float64(kv.StateBytesPerSeq)/(1<<20), kv.LinearLayers+kv.MambaLayers)
+	if kv.HybridBlock > 0 {
+		text += fmt.Sprintf(" vLLM raises the attention block to %d tokens so that one attention page holds one layer's state, pads each state to that page and groups the layers (%s); the capacity counts those pages.",
+			kv.HybridBlock, packUniformPage(kv.Caches).describe())
+	}
+	return text
 }
 
 // kvScalesText says when a ModelOpt checkpoint ships FP8 KV-cache scales

@@ -22,7 +22,10 @@ const (
 	CompRouter    = "router"
 	CompNorms     = "norms"
 	// CompHyperConn is DeepSeek-V4's hyper-connection mixers (float32).
-	CompHyperConn   = "hyper_connections"
+	CompHyperConn = "hyper_connections"
+	// CompLatentProj is a latent MoE's fc1/fc2_latent_proj (Nemotron-3
+	// Super/Ultra).
+	CompLatentProj  = "moe_latent_projections"
 	vocabPadPerRank = vllm.VocabPaddingSize // vLLM pads the vocabulary to this multiple
 )
 
@@ -235,6 +238,10 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 			fmt.Sprintf("replicated per DP rank, split over TP=%d", l.TP)))
 	}
 	out = append(out, share(CompRouter, pc.Router, mf*pc.RouterPerLayer, "replicated on every GPU"))
+	if pc.LatentPerLayer > 0 {
+		out = append(out, share(CompLatentProj, pc.LatentProj, mf*pc.LatentPerLayer,
+			fmt.Sprintf("fc1/fc2_latent_proj (hidden %d ↔ latent %d) of %d MoE layers: ReplicatedLinear, whole on every GPU", m.HiddenSize, m.MoELatentSize, moeN)))
+	}
 	return out
 }
 
@@ -243,12 +250,12 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 // MXFP4 MoE padding is applied.
 func expertParamsPerRank(in *input.Input, shards int) (params, stored float64) {
 	m := in.Model
-	params = expertElems(m, float64(m.HiddenSize), float64(m.MoEIntermediateSize)/float64(shards))
+	params = expertElems(m, float64(m.ExpertHidden()), float64(m.MoEIntermediateSize)/float64(shards))
 	if in.WeightsDType != "mxfp4" {
 		return params, params
 	}
 	hp, ip := mxfp4Padding(in.GPU)
-	h := float64(roundUp(m.HiddenSize, hp))
+	h := float64(roundUp(m.ExpertHidden(), hp))
 	im := float64(roundUp(ceilDiv(m.MoEIntermediateSize, shards), ip))
 	return params, expertElems(m, h, im)
 }
