@@ -6,6 +6,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Note is one derivation shown to the user.
@@ -101,15 +102,22 @@ func stateText(kv KVLayout) string {
 }
 
 // kvScalesText says when a ModelOpt checkpoint ships FP8 KV-cache scales
-// but the cache is sized in 16 bits: vLLM releases that resolve
-// --kv-cache-dtype auto from kv_cache_quant_algo (resolve_kv_cache_dtype_
-// string, vllm/utils/torch_utils.py; first release not established) cache
-// in FP8.
+// but the cache is sized in 16 bits, and what the release does with them
+// (vllm.Release.CheckpointKVCache: FP8 without --kv-cache-dtype from
+// 0.14.0, PR #29980).
 func kvScalesText(in *input.Input, kv KVLayout) string {
-	if !strings.EqualFold(in.Model.Quant.KVCacheQuantAlgo, "FP8") || kv.DType == "fp8" {
+	if !strings.EqualFold(in.Model.Quant.KVCacheQuantAlgo, "FP8") || kv.DType == "fp8" || kv.Packing == packingDSV4 {
 		return ""
 	}
-	return " The checkpoint ships FP8 KV-cache scales (kv_cache_quant_algo FP8): vLLM releases that resolve kv_cache_dtype auto from it cache in FP8, half these bytes; set vllm.kv_cache_dtype: fp8 to size that."
+	r := in.Release()
+	c := r.CheckpointKVCache()
+	switch c.FP8WhenUnset {
+	case vllm.Present:
+		return fmt.Sprintf(" The checkpoint ships FP8 KV-cache scales (kv_cache_quant_algo FP8): vLLM %s caches in FP8 when --kv-cache-dtype is not given (PR #29980), half these bytes, though %s; set vllm.kv_cache_dtype: fp8 to size that.", r.Version, c.ExplicitAuto)
+	case vllm.Absent:
+		return fmt.Sprintf(" The checkpoint ships FP8 KV-cache scales (kv_cache_quant_algo FP8), which vLLM %s does not apply by itself (PR #29980 came later): the cache stays 16-bit unless vllm.kv_cache_dtype is fp8.", r.Version)
+	}
+	return fmt.Sprintf(" The checkpoint ships FP8 KV-cache scales (kv_cache_quant_algo FP8): whether vLLM %s caches in FP8 without --kv-cache-dtype is unverified (from 0.14.0 it does, PR #29980), half these bytes; set vllm.kv_cache_dtype: fp8 to size that.", r.Version)
 }
 
 func kvPerRankNote(in *input.Input, m *Report) Note {

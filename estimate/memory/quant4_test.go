@@ -318,8 +318,19 @@ func TestGemma3Memory(t *testing.T) {
 func TestHybridAndKVScaleNotes(t *testing.T) {
 	ds := ckptInput(t, "nvidia--DeepSeek-V3.1-NVFP4", "b200", 4, 1, false)
 	r := Estimate(ds)
-	if n := Notes(ds, &r, nil)[0]; !strings.Contains(n.Text, "FP8 KV-cache scales") {
-		t.Errorf("NVFP4 KV note %q", n.Text)
+	// vLLM 0.11.0 predates PR #29980: the scales are not applied by
+	// themselves; from 0.14.0 they are when --kv-cache-dtype is unset.
+	if n := Notes(ds, &r, nil)[0]; !strings.Contains(n.Text, "FP8 KV-cache scales") || !strings.Contains(n.Text, "vLLM 0.11.0 does not apply by itself") {
+		t.Errorf("NVFP4 KV note at 0.11.0 %q", n.Text)
+	}
+	ds20 := &input.Input{Model: ds.Model, GPU: ds.GPU, VLLMVersion: "0.20.0", Layout: ds.Layout}
+	util := 0.9
+	if d := ds20.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 8192}); d.HasErrors() {
+		t.Fatal(d)
+	}
+	r20 := Estimate(ds20)
+	if n := Notes(ds20, &r20, nil)[0]; !strings.Contains(n.Text, "vLLM 0.20.0 caches in FP8 when --kv-cache-dtype is not given (PR #29980)") {
+		t.Errorf("NVFP4 KV note at 0.20.0 %q", n.Text)
 	}
 	qn := testinput.Quick(t, resolve.QuickOptions{Model: "qwen3-next-80b-a3b", GPU: "h100", TP: 4, MaxModelLen: 8192})
 	rq := Estimate(qn)
