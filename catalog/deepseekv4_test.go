@@ -159,3 +159,33 @@ func TestDeepseekV4Refusals(t *testing.T) {
 		}
 	}
 }
+
+// TestNewFamiliesTPSplit: DeepSeek-V4's o_groups must divide by TP
+// (Flash's 8: TP 16 is refused); MiMo-V2-Flash's sliding layers' KV heads
+// are checked beside the full layers' (a made-up 6 fails TP 4); Gemma 4
+// 26B at TP 16 splits its 16 query heads and replicates its 8 and 2 KV
+// heads, both dividing 16.
+func TestNewFamiliesTPSplit(t *testing.T) {
+	flash, _ := LoadHFConfig("testdata/hf/deepseek-v4-flash.verbatim.json")
+	if p := flash.TPSplitProblem(8); p != "" {
+		t.Errorf("Flash TP 8: %s", p)
+	}
+	if p := flash.TPSplitProblem(16); !strings.Contains(p, "o_groups (8)") {
+		t.Errorf("Flash TP 16: %q", p)
+	}
+	mimo, _ := LoadHFConfig("testdata/hf/mimo-v2-flash.verbatim.json")
+	if p := mimo.TPSplitProblem(16); p != "" {
+		t.Errorf("MiMo TP 16: %s", p)
+	}
+	// A made-up MiMo whose sliding layers have 6 KV heads: TP 4 divides the
+	// full layers' 4 but not 6.
+	odd, _ := ParseHFConfig([]byte(`{"model_type": "mimo_v2_flash", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 24, "num_key_value_heads": 4,
+		"vocab_size": 100, "head_dim": 16, "v_head_dim": 8, "sliding_window_size": 8, "hybrid_layer_pattern": [0, 1], "swa_num_key_value_heads": 6}`))
+	if p := odd.TPSplitProblem(4); !strings.Contains(p, "6 KV heads") {
+		t.Errorf("sliding layers' 6 KV heads at TP 4: %q", p)
+	}
+	g4, _ := LoadHFConfig("testdata/hf/gemma-4-26b-a4b.verbatim.json")
+	if p := g4.TPSplitProblem(16); p != "" {
+		t.Errorf("Gemma 4 TP 16: %s", p)
+	}
+}
