@@ -43,6 +43,10 @@ type KVLayout struct {
 	// DeltaNet hybrid so that one attention page holds one layer's state
 	// (hybridStatePacking); 0 for every other model.
 	HybridBlock int `json:"hybrid_block,omitempty"`
+	// StatePages is the pages each state group holds per sequence (1 in
+	// mamba_cache_mode none, 2 in align: vllm.Release.StatePagesPerRequest);
+	// 0 without state groups.
+	StatePages int `json:"state_pages,omitempty"`
 	// chunk is max_num_batched_tokens: a prefill chunk must sit in the
 	// sliding-window layers next to the window.
 	chunk int
@@ -103,6 +107,7 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		}
 		if block, caches := hybridStatePacking(in, kv, per); caches != nil {
 			kv.Caches, kv.Packing, kv.HybridBlock = caches, packingUniformPage, block
+			kv.StatePages, _, _ = in.Release().StatePagesPerRequest()
 		}
 	}
 	if kv.LinearLayers > 0 {
@@ -116,7 +121,7 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 			kv.MambaLayers, mambaStateBytes(in), conv, dtypeBytes(in.ActDType()), tmp, ssmStateBytes(in))
 	}
 	if kv.HybridBlock > 0 {
-		kv.Formula += fmt.Sprintf("; vLLM's attention block raised to %d tokens for the state pages", kv.HybridBlock)
+		kv.Formula += fmt.Sprintf("; vLLM's attention block raised to %d tokens for the state pages, %d state page(s) per sequence and group", kv.HybridBlock, kv.StatePages)
 	}
 	return kv
 }
@@ -161,7 +166,7 @@ func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
 	case packingDSV4:
 		return kv.cachesBytes(n) + kv.DraftBytesPerToken*int64(roundUp(n, blockSize))
 	case packingUniformPage:
-		return packUniformPage(kv.Caches).bytes(n, kv.chunk) + kv.DraftBytesPerToken*int64(roundUp(n, blockSize))
+		return packUniformPage(kv.Caches).bytes(n, kv.chunk, kv.StatePages) + kv.DraftBytesPerToken*int64(roundUp(n, blockSize))
 	}
 	full := int64(kv.Layers - kv.SlidingLayers)
 	bytes := (full*kv.BytesPerTokenPerLayer+kv.DraftBytesPerToken)*int64(roundUp(n, blockSize)) + kv.StateBytesPerSeq

@@ -73,13 +73,14 @@ func packUniformPage(caches []catalog.PagedCache) uniformPage {
 
 // bytes is one request of n tokens: every group's pages (whole-sequence
 // kinds ceil(n / block), windowed ones the window minus one plus a prefill
-// chunk, at most n, in pages plus one) × group_size × the page.
-func (p uniformPage) bytes(n, chunk int) int64 {
+// chunk, at most n, in pages plus one, state kinds statePages) × group_size
+// × the page.
+func (p uniformPage) bytes(n, chunk, statePages int) int64 {
 	var pages int64
 	for _, k := range p.kinds {
 		per := ceilDiv(n, max(k.blockTokens, 1))
 		if k.state {
-			per = 1 // MambaSpec without prefix caching (mamba_cache_mode none)
+			per = max(statePages, 1) // MambaSpec: 1 (none) or 2 (align)
 		} else if k.window > 0 {
 			per = ceilDiv(min(k.window-1+max(chunk, 1), n), max(k.blockTokens, 1)) + 1
 		}
@@ -92,7 +93,7 @@ func (p uniformPage) describe() string {
 	var parts []string
 	for _, k := range p.kinds {
 		if k.state {
-			parts = append(parts, fmt.Sprintf("%d state group(s), one page per sequence", k.groups))
+			parts = append(parts, fmt.Sprintf("%d state group(s)", k.groups))
 			continue
 		}
 		w := "whole sequence"
@@ -161,7 +162,8 @@ func layeredKV(in *input.Input, s Stage) KVLayout {
 // padded to the attention page. The attention layers and the state layers
 // are then grouped as any hybrid (packingUniformPage); without prefix
 // caching (mamba_cache_mode none) a sequence holds one state page per
-// state group. It returns the block vLLM uses and the caches, or 0 and nil
+// state group, two in align mode (vllm.Release.StatePagesPerRequest). It
+// returns the block vLLM uses and the caches, or 0 and nil
 // when the stage has no attention or no state.
 func hybridStatePacking(in *input.Input, kv KVLayout, stateLayerBytes int64) (int, []catalog.PagedCache) {
 	attnLayers := kv.Layers
@@ -181,4 +183,50 @@ func hybridStatePacking(in *input.Input, kv KVLayout, stateLayerBytes int64) (in
 		{Name: "attention layers", Layers: attnLayers, BlockTokens: int(block), PageBytes: page},
 		{Name: "state layers (padded)", Layers: stateLayers, BlockTokens: int(block), PageBytes: page, State: true},
 	}
+}
+
+// ReportedTokens is the "GPU KV cache size" vLLM's log prints for a packed
+// layout (Packing set) with avail bytes of KV memory: the blocks it makes
+// (avail over one block of every layer of a group: page × group size, or
+// DeepSeek-V4's tuples) either divided among the groups times the smallest
+// block (asConcurrency false: up to 0.20.x) or as max_concurrency ×
+// max_model_len (0.21.0 on; vllm.Release.KVTokensAsConcurrency). ok is
+// false for an unpacked layout, whose one group makes both rules agree.
+func (kv KVLayout) ReportedTokens(avail float64, maxModelLen int, asConcurrency bool) (tokens int64, ok bool) {
+	var blockBytes int64
+	var groups, minBlock int
+	switch kv.Packing {
+	case packingUniformPage:
+		p := packUniformPage(kv.Caches)
+		blockBytes = p.page * int64(p.groupSize)
+		for _, k := range p.kinds {
+			groups += k.groups
+			if minBlock == 0 || k.blockTokens < minBlock {
+				minBlock = k.blockTokens
+			}
+		}
+	case packingDSV4:
+		p := dsv4Pack(kv.Caches)
+		blockBytes = p.tupleBytes * int64(p.tuples)
+		groups = p.groups()
+		for _, c := range kv.Caches {
+			if minBlock == 0 || c.BlockTokens < minBlock {
+				minBlock = c.BlockTokens
+			}
+		}
+	default:
+		return 0, false
+	}
+	if blockBytes <= 0 || groups <= 0 || avail <= 0 {
+		return 0, true
+	}
+	blocks := int64(avail / float64(blockBytes))
+	if !asConcurrency {
+		return blocks / int64(groups) * int64(minBlock), true
+	}
+	perRequest := (kv.SequenceBytes(maxModelLen, 1) - kv.DraftBytesPerToken*int64(maxModelLen) + blockBytes - 1) / blockBytes
+	if perRequest <= 0 {
+		return 0, true
+	}
+	return int64(float64(blocks) / float64(perRequest) * float64(maxModelLen)), true
 }

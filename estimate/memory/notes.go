@@ -95,8 +95,8 @@ func stateText(kv KVLayout) string {
 	text := fmt.Sprintf(" Besides, each sequence holds %.2f MiB of recurrent state per GPU in its %d linear-attention / Mamba layers whatever its length (vLLM's hybrid KV-cache manager allocates it per request); the capacity below counts it.",
 		float64(kv.StateBytesPerSeq)/(1<<20), kv.LinearLayers+kv.MambaLayers)
 	if kv.HybridBlock > 0 {
-		text += fmt.Sprintf(" vLLM raises the attention block to %d tokens so that one attention page holds one layer's state, pads each state to that page and groups the layers (%s); the capacity counts those pages.",
-			kv.HybridBlock, packUniformPage(kv.Caches).describe())
+		text += fmt.Sprintf(" vLLM raises the attention block to %d tokens so that one attention page holds one layer's state, pads each state to that page and groups the layers (%s), %d state page(s) per sequence and group; the capacity counts those pages.",
+			kv.HybridBlock, packUniformPage(kv.Caches).describe(), kv.StatePages)
 	}
 	return text
 }

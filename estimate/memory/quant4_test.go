@@ -171,7 +171,9 @@ func TestGLM5Memory(t *testing.T) {
 // Config): 16 × ceil(274,432 / (16 × 1,024)) = 272 tokens, pages of 272 ×
 // 1,024 = 278,528 B, states padded to that; the layers grouped 12 at a time
 // (1 attention group, 3 state groups): an 8,192-token sequence takes
-// ceil(8192/272) = 31 attention pages and 3 state pages × 12 × 278,528 B.
+// ceil(8192/272) = 31 attention pages and, at this (newest) release, 2
+// pages per state group (mamba_cache_mode align, vllm.Release.
+// StatePagesPerRequest): (31 + 3 × 2) × 12 × 278,528 B.
 // (vLLM 0.19.0 logged "Setting attention block size to 272 tokens" for a
 // Qwen3.5-9B fine-tune, vllm#39993: the same arithmetic with its 4 KV heads
 // of 256 and a BF16 recurrent state.) Every model without linear layers
@@ -183,7 +185,7 @@ func TestGatedDeltaNetStatePerSequence(t *testing.T) {
 	if r.KVBytesPerToken != perToken || r.KV.StateBytesPerSeq != state || r.KV.Layers != 12 || r.KV.LinearLayers != 36 {
 		t.Fatalf("KV %+v, want %d B/token and %d B/sequence", r.KV, perToken, state)
 	}
-	if want := int64((31 + 3) * 12 * 278528); r.Capacity.SeqBytes != want || r.KV.HybridBlock != 272 {
+	if want := int64((31 + 3*2) * 12 * 278528); r.Capacity.SeqBytes != want || r.KV.HybridBlock != 272 || r.KV.StatePages != 2 {
 		t.Errorf("sequence bytes %d, want %d; block %d, want 272", r.Capacity.SeqBytes, want, r.KV.HybridBlock)
 	}
 	pool := float64(r.NumBlocks) * float64(in.BlockSize) * perToken
