@@ -16,11 +16,14 @@ const routerHops = 3
 //
 // Closed loop of N sessions: the decode pool is simulated as a closed loop
 // of the sessions first. If the rate it sustains is below the prefill
-// pool's capacity, decode binds: the prefill pool is simulated as an open
-// loop at that rate, and the decode pool once more with the sessions that
-// are not in prefill or transfer (Little's law), then prefill at the new
-// rate. Otherwise prefill binds: it runs as a closed loop of the sessions
-// not decoding, and decode as an open loop at the rate prefill delivers
+// pool's capacity, decode binds: the prefill pool is simulated as a closed
+// loop of the N sessions, each back after its time away (router hops, the
+// transfer and its time on the decode pool: a finite source, so a few
+// sessions never queue behind themselves as Poisson arrivals at their rate
+// would), and the decode pool once more with the sessions that are not in
+// prefill or transfer (Little's law), then prefill with the new time away.
+// Otherwise prefill binds: it runs as a closed loop of the sessions not
+// decoding, and decode as an open loop at the rate prefill delivers
 // (prefill once more with the sessions that decode run leaves it).
 // An open loop runs both pools at the arrival rate.
 func (e *evaluator) scenario(n int) Scenario {
@@ -56,12 +59,15 @@ func (e *evaluator) scenario(n int) Scenario {
 			return sc
 		}
 		if lambda < muP {
-			pr = simPrefill(pre, n, load{rate: lambda}, e.seed)
+			// The prefill pool sees the N sessions, each back after the
+			// hand-off and its time on the decode pool.
+			away := func() float64 { return hop + base.at(lambda).TimeS + dr.E2E.Mean + extra }
+			pr = simPrefill(pre, n, load{sessions: N, thinkS: away()}, e.seed)
 			inPrefill := lambda * (pr.TTFT.Mean + base.at(lambda).TimeS + hop)
 			if nd := N - int(math.Round(inPrefill)); !pr.Overloaded && nd >= 1 && nd < N-1 {
 				dr = decode(load{sessions: nd})
 				lambda = dr.OutputTokPerS / float64(out)
-				pr = simPrefill(pre, n, load{rate: lambda}, e.seed)
+				pr = simPrefill(pre, n, load{sessions: N, thinkS: away()}, e.seed)
 			}
 		} else {
 			lambda = muP

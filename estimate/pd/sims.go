@@ -18,10 +18,14 @@ const (
 )
 
 // load is the traffic a pool's simulation gets: closed-loop sessions or
-// Poisson arrivals at a rate (whole pool).
+// Poisson arrivals at a rate (whole pool). thinkS is how long a session
+// spends outside the pool between two of its requests (the prefill pool's
+// sessions: the hand-off and the decode pool), so that a few sessions do
+// not queue behind themselves as Poisson arrivals at their rate would.
 type load struct {
 	sessions int
 	rate     float64
+	thinkS   float64
 }
 
 // simPrefill runs the prefill pool on the colocated path (sim.RunModel):
@@ -30,10 +34,12 @@ type load struct {
 func simPrefill(p *Pool, n int, l load, seed uint64) sim.Result {
 	cfg := sim.Config{DP: p.sm.S.DP, MaxNumSeqs: p.in.MaxNumSeqs, MaxNumBatchedTokens: p.in.MaxNumBatchedTokens,
 		KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, InputTokens: n, OutputTokens: 1,
-		Sessions: l.sessions, ArrivalRatePerS: l.rate, Requests: simRequests, Warmup: warmup(l.sessions), Seed: seed,
+		Sessions: l.sessions, ArrivalRatePerS: l.rate, ThinkS: l.thinkS, Requests: simRequests, Warmup: warmup(l.sessions), Seed: seed,
 		WorkBudget: sim.StepBudget / simBudgetShare}
 	if l.sessions > 0 {
-		cfg.StaggerS = p.sm.PrefillIdle(n, max(1, p.in.MaxNumBatchedTokens)).TTFTS
+		// Spread the sessions' first requests over one cycle (prompt and
+		// time away) so they do not move in lock-step.
+		cfg.StaggerS = p.sm.PrefillIdle(n, max(1, p.in.MaxNumBatchedTokens)).TTFTS + l.thinkS
 	}
 	slo.ApplyEngine(p.in, p.sm.S.Eff, &cfg)
 	return sim.RunModelReplicated(p.sm, cfg, simReplications)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -116,8 +117,19 @@ func (s *simulator) finish(r simReq, t float64) {
 	s.done++
 	if r.session >= 0 && s.more() {
 		s.sent++
+		if s.cfg.ThinkS > 0 {
+			s.pend(s.newReq(t+s.cfg.ThinkS, r.session))
+			return
+		}
 		s.arrive(s.newReq(t, r.session))
 	}
+}
+
+// pend queues a closed-loop request that arrives later, keeping pending
+// sorted by arrival.
+func (s *simulator) pend(r simReq) {
+	i, _ := slices.BinarySearchFunc(s.pending, r.arrival, func(p simReq, t float64) int { return cmp.Compare(p.arrival, t) })
+	s.pending = slices.Insert(s.pending, i, r)
 }
 
 // result turns the records into percentiles and throughput.
