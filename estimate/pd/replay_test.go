@@ -45,10 +45,13 @@ func header(r calibration.PDRow, name string) *strings.Builder {
 	return &b
 }
 
-// footer is a row's spec after its nodes: an instance's share of its
-// node's NICs (a pool instance on half a node's GPUs owns half its NICs;
-// one NIC when the source gives none, the pools then sharing a node), the
-// closed loop the client ran, the release.
+// footer is a row's spec after its nodes: the NICs of a node of
+// gpusPerInstance GPUs, its share of the whole node's (an instance on half
+// a node's GPUs owns half its NICs; one NIC when the source gives none, the
+// pools then sharing a node), the closed loop the client ran, the release.
+// The P/D spec passes the decode instance's GPUs: the hand-off runs over
+// the decode rank's NICs (newTransfer), and no pool of these rows spans
+// nodes, so no all-to-all or TP traffic crosses them.
 func footer(b *strings.Builder, r calibration.PDRow, gpusPerInstance int) {
 	h := r.Hardware
 	nics, gbit := 1, 100.0
