@@ -354,7 +354,9 @@ const pdReading = `
   the same factor through the colocated path (median −68%): the miss is in what both paths share — the prompt's steps on the
   prefill engine (gpt-oss-120b's 5,000-token prefill on Hopper under vLLM 0.11) and the serving front end (here Ray Serve's
   ingress and P/D proxy replicas: HTTP hops the model does not have, as vlaunch's bundles run vllm-router) — not in the
-  hand-off, which the model prices at 0.2–2 ms for these prompts (NVLink within a node, EFA across). The source's closed
+  hand-off, which the model prices at 0.2–2 ms for these prompts (NVLink within a node, EFA across). Without Ray Serve the
+  colocated model is ~30% low on the same model's TTFT on TP4 H100 (InferenceX, vLLM 0.15.1, 8K prompts, 4–16 sessions:
+  docs/calibration-throughput.md), so most of this source's gap lies outside the engine's prefill. The source's closed
   loop is also short and synchronised: five requests per session, every session starting at once with equal lengths, so
   its first round queues a whole wave of prompts (p99 TTFT 2–4× the median); check's closed loop is the steady state of
   staggered sessions.
