@@ -22,14 +22,16 @@ var propertyBases = []pdCase{
 	{name: "deepseekv3-h200-wideep", model: "deepseek-v3", gpu: "h200", gpn: 8, pre: poolCase{inst: 1, tp: 1, dp: 16, ep: true}, dec: poolCase{inst: 1, tp: 1, dp: 16, ep: true}},
 }
 
-// propertyCases draws each base's load and request shape at random (a
-// fixed seed, so a failure reproduces): prompts of 512–8,192 tokens,
-// answers of 32–512, a closed loop of 1–64 sessions or Poisson arrivals,
-// 100–400 Gbit/s NICs.
+// propertyCases draws each base's load and request shape at random, twice
+// (a fixed seed, so a failure reproduces; thirty other seeds passed when
+// the tolerances below were set): prompts of 512–8,192 tokens, answers of
+// 32–512, a closed loop of 1–64 sessions or Poisson arrivals, 100–400
+// Gbit/s NICs.
 func propertyCases() []pdCase {
 	rng := rand.New(rand.NewPCG(24, 2026))
 	var out []pdCase
-	for _, b := range propertyBases {
+	for i := range 2 * len(propertyBases) {
+		b := propertyBases[i%len(propertyBases)]
 		c := b
 		c.in = 512 + rng.IntN(7681)
 		c.out = 32 + rng.IntN(481)
@@ -164,14 +166,14 @@ func TestPropertyTPOTHasNoPrefillTerm(t *testing.T) {
 	}
 }
 
-// roundoff is the relative difference the monotonicity properties allow:
-// the same simulation with more instances sums the same step times in
-// another order (1e-12 seen; nothing a user could read).
+// roundoff is the relative difference an exact quantity may show: the
+// same figure summed in another order (1e-12 seen).
 const roundoff = 1e-9
 
 // More prefill instances never raise the TTFT p50: each case with one,
 // two and three times its prefill instances (open and closed loops as
-// drawn), up to roundoff.
+// drawn), beyond noise (the pools' runs draw their arrivals and think times
+// anew when the instances change).
 func TestPropertyMorePrefillNeverRaisesTTFT(t *testing.T) {
 	for _, c := range propertyCases() {
 		prev := math.Inf(1)
@@ -182,7 +184,7 @@ func TestPropertyMorePrefillNeverRaisesTTFT(t *testing.T) {
 			if s.Unbounded {
 				continue // no TTFT: the arrivals outrun a pool; more prefill may bound it
 			}
-			if s.TTFT.P50 > prev*(1+roundoff) {
+			if s.TTFT.P50 > prev*(1+noise) {
 				t.Errorf("%s: %d prefill instances give TTFT p50 %.4f s, fewer gave %.4f s", c.name, o.pre.inst, s.TTFT.P50, prev)
 			}
 			prev = s.TTFT.P50
@@ -190,8 +192,29 @@ func TestPropertyMorePrefillNeverRaisesTTFT(t *testing.T) {
 	}
 }
 
+// noise and saturatedNoise are the relative rises of TTFT the
+// monotonicity properties allow: the simulations' sampling noise (their
+// arrivals and think times are random, and drawn anew when a pool or the
+// network changes). Below saturation more capacity shortens TTFT by what
+// it saves; where the prefill pool saturates a closed loop TTFT is flat in
+// the bandwidth — the time a faster hand-off saves is spent waiting for
+// prefill, the sessions' cycle being sessions / the prefill pool's rate —
+// and the runs differ only by noise and by how prompts pack into steps once
+// arrival times move (up to 1.1% below saturation and 3.2% of the mean at
+// it, seen over twenty-four random draws of the six bases).
+const (
+	noise          = 0.02
+	saturatedNoise = 0.05
+	saturated      = 0.85 // prefill utilisation from which a closed loop counts as saturated
+)
+
 // More bandwidth never raises the TTFT: NICs of 25, 100, 400 Gbit/s and
-// infinite, every percentile and the mean non-increasing (up to roundoff).
+// infinite; the transfer part never rises (exactly); below saturation
+// TTFT's mean and median never rise beyond noise, at it the mean never
+// rises beyond saturatedNoise. The median at saturation and the tail
+// (p90, p99) are not held: their shape there depends on how prompts batch
+// on the prefill pool, which any change of arrival times reshuffles (±20%
+// seen at p90 where the mean moved 0.1%).
 func TestPropertyMoreBandwidthNeverRaisesTTFT(t *testing.T) {
 	for _, c := range propertyCases() {
 		var prev *Scenario
@@ -201,11 +224,18 @@ func TestPropertyMoreBandwidthNeverRaisesTTFT(t *testing.T) {
 					in.Network.InterGbitPerSPerNIC = g
 				}
 			})
+			if prev != nil && s.TTFTParts.TransferS > prev.TTFTParts.TransferS*(1+roundoff) {
+				t.Errorf("%s: %g Gbit/s NICs transfer in %.6f s, slower NICs in %.6f s", c.name, g, s.TTFTParts.TransferS, prev.TTFTParts.TransferS)
+			}
 			if prev != nil && !prev.Unbounded && !s.Unbounded {
-				for name, q := range map[string][2]float64{"mean": {s.TTFT.Mean, prev.TTFT.Mean}, "p50": {s.TTFT.P50, prev.TTFT.P50},
-					"p90": {s.TTFT.P90, prev.TTFT.P90}, "p99": {s.TTFT.P99, prev.TTFT.P99}} {
-					if q[0] > q[1]*(1+roundoff) {
-						t.Errorf("%s: %g Gbit/s NICs give TTFT %s %.5f s, slower NICs gave %.5f s", c.name, g, name, q[0], q[1])
+				qs := map[string][2]float64{"mean": {s.TTFT.Mean, prev.TTFT.Mean}, "p50": {s.TTFT.P50, prev.TTFT.P50}}
+				tol := noise
+				if max(s.PrefillUtilization, prev.PrefillUtilization) >= saturated {
+					qs, tol = map[string][2]float64{"mean": qs["mean"]}, saturatedNoise
+				}
+				for name, q := range qs {
+					if q[0] > q[1]*(1+tol) {
+						t.Errorf("%s: %g Gbit/s NICs give TTFT %s %.5f s, slower NICs gave %.5f s (prefill %.0f%% utilised)", c.name, g, name, q[0], q[1], 100*s.PrefillUtilization)
 					}
 				}
 			}

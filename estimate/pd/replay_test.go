@@ -191,8 +191,8 @@ var pdAchieved = map[string]struct {
 	within int
 	worst  float64
 }{
-	"TTFT mean (ms)":   {within: 1, worst: 1.47},
-	"TTFT median (ms)": {within: 1, worst: 2.33},
+	"TTFT mean (ms)":   {within: 2, worst: 1.07},
+	"TTFT median (ms)": {within: 1, worst: 1.87},
 	"TPOT mean (ms)":   {within: 9, worst: 0.68},
 	"output tok/s":     {within: 10, worst: 0.26},
 }
@@ -344,14 +344,14 @@ func pdDoc(set *calibration.PDSet, figs []pdFigure, parts map[string]pd.Scenario
 const pdReading = `
 ## Reading the errors
 
-- **Throughput** is within ±30% on every row (median −3%): the closed loop's rate is set by the pool that binds, and both
+- **Throughput** is within ±30% on every row (median −4%): the closed loop's rate is set by the pool that binds, and both
   pools' step models are the colocated ones, which the colocated calibration holds.
-- **TPOT** is high by 0–28% on all rows but one, as the colocated model is on the same source's colocated runs (median +27%):
+- **TPOT** is high by 4–28% on all rows but one, as the colocated model is on the same source's colocated runs (median +27%):
   that is the step model's decode step for gpt-oss-120b on Hopper under vLLM 0.11, not the composition (the decode pool runs
   no prefill; the property tests hold that). The row with one TP2 decode instance for 32 sessions misses most (+67%): the
   model decodes ~25 sequences on two H100s in ~17 ms a step where the source measured 10 ms.
-- **TTFT** is low by 2–4.5× wherever the prefill pool does not bind, and the source's colocated runs are predicted low by
-  the same factor through the colocated path (median −68%): the miss is in what both paths share — the prompt's steps on the
+- **TTFT** is low by 16–78% wherever the prefill pool does not saturate (median −57% of the means), and the source's
+  colocated runs are predicted low by as much or more through the colocated path (median −68%): the miss is in what both paths share — the prompt's steps on the
   prefill engine (gpt-oss-120b's 5,000-token prefill on Hopper under vLLM 0.11) and the serving front end (here Ray Serve's
   ingress and P/D proxy replicas: HTTP hops the model does not have, as vlaunch's bundles run vllm-router) — not in the
   hand-off, which the model prices at 0.2–2 ms for these prompts (NVLink within a node, EFA across). Without Ray Serve the
@@ -365,9 +365,9 @@ const pdReading = `
   UCX/SRD at 10–12 GB/s between the nodes — a 5,000-token prompt's 369 MB in about 33 ms, not 1.9 ms. The source's spread
   runs' mean TTFT is within −3% to +21% of its packed runs' at 4–64 sessions. NIXL's achieved bandwidth per transport is
   not modelled (no constant is fitted for it).
-- Where the prefill pool binds (64 sessions on one TP4 prefill instance) TTFT is the closed loop's queue, N / rate minus
-  the time spent decoding, and inherits the prefill capacity's error many times over: on H200 the model's capacity is 13%
-  low (output −13%) and TTFT 2.5× high; on H100, 9% low and TTFT within 1%.
+- Where the prefill pool saturates (64 sessions on one TP4 prefill instance) TTFT is the closed loop's queue, sessions /
+  rate minus the time spent decoding, and inherits the prefill capacity's error many times over: on H200 the model's rate
+  is 13% low (output −13%) and its mean TTFT 2.1× high; on H100, 11% low and the mean TTFT 9% high.
 - No fudge constant is added for either: a TTFT or TPOT correction fitted here would be a colocated step-model constant in
   disguise and belongs to the colocated calibration (throughput.yaml's gpt-oss rows show the same per-release prefill-step
   and host misses: docs/calibration-throughput.md, inferencex-828).

@@ -55,8 +55,9 @@ type Config struct {
 	// StaggerS spreads the closed-loop sessions' first requests uniformly
 	// over [0, StaggerS) so they do not move in lock-step (0 = all at once).
 	StaggerS float64
-	// ThinkS is how long a closed-loop session waits after a request's
-	// last token before it sends the next one (0: at once): a client's
+	// ThinkS is the mean time a closed-loop session waits after a
+	// request's last token before it sends the next one (0: at once),
+	// drawn exponentially (a finite-source Poisson stream): a client's
 	// think time, or the rest of a pipeline the simulated engine is one
 	// stage of (a P/D deployment's prefill pool: the hand-off and the
 	// decode pool). With it, a few sessions never queue behind themselves

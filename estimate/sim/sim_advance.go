@@ -118,7 +118,10 @@ func (s *simulator) finish(r simReq, t float64) {
 	if r.session >= 0 && s.more() {
 		s.sent++
 		if s.cfg.ThinkS > 0 {
-			s.pend(s.newReq(t+s.cfg.ThinkS, r.session))
+			// Exponential think times (a finite-source Poisson stream): a
+			// constant one would send the sessions a lock-step engine
+			// finished together back together, wave after wave.
+			s.pend(s.newReq(t+s.rng.ExpFloat64()*s.cfg.ThinkS, r.session))
 			return
 		}
 		s.arrive(s.newReq(t, r.session))
