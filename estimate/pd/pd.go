@@ -6,7 +6,7 @@
 // them is sized from memory's KV layout and the inter-node network. The
 // composition (pool simulations in tandem, TTFT as the sum of its parts)
 // has no fitted constant; it is compared with published P/D runs
-// (calibration/pd.yaml, docs/calibration-pd.md, replay_test.go) and its
+// (published/pd.yaml, docs/calibration-pd.md, replay_test.go) and its
 // invariants are property tests (properties_test.go). SLO verdicts take
 // the decode pool's band class.
 package pd

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/internal/golden"
+	"github.com/vlaunch/vlaunch/published"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -37,7 +37,7 @@ func nodeLines(b *strings.Builder, prefix string, instances, gpus int, ip *int) 
 }
 
 // header is a row's spec up to its nodes: the catalog model, the GPU.
-func header(r calibration.PDRow, name string) *strings.Builder {
+func header(r published.PDRow, name string) *strings.Builder {
 	var b strings.Builder
 	fmt.Fprintf(&b, "apiVersion: vlaunch/v1\nkind: Deployment\nmetadata: {name: %s}\n", name)
 	fmt.Fprintf(&b, "model: {name: %s, weights: auto, path: /models/x}\n", r.Model.Catalog)
@@ -52,7 +52,7 @@ func header(r calibration.PDRow, name string) *strings.Builder {
 // The P/D spec passes the decode instance's GPUs: the hand-off runs over
 // the decode rank's NICs (newTransfer), and no pool of these rows spans
 // nodes, so no all-to-all or TP traffic crosses them.
-func footer(b *strings.Builder, r calibration.PDRow, gpusPerInstance int) {
+func footer(b *strings.Builder, r published.PDRow, gpusPerInstance int) {
 	h := r.Hardware
 	nics, gbit := 1, 100.0
 	if h.NICsPerNode.Positive() && h.InterNodeGbitPerNIC.Positive() {
@@ -72,11 +72,11 @@ func footer(b *strings.Builder, r calibration.PDRow, gpusPerInstance int) {
 // release, the closed loop. sameNode is the row's pools sharing one node
 // (the KV then moves within it; spec validation refuses one node name in
 // both pools, so the nodes stay apart and Evaluate is told).
-func pdSpec(r calibration.PDRow) (y string, sameNode bool) {
+func pdSpec(r published.PDRow) (y string, sameNode bool) {
 	b := header(r, r.ID)
 	ip := 10
 	names := map[string][]string{}
-	pools := map[string]calibration.PDPool{spec.RolePrefill: r.Prefill, spec.RoleDecode: r.Decode}
+	pools := map[string]published.PDPool{spec.RolePrefill: r.Prefill, spec.RoleDecode: r.Decode}
 	for _, role := range spec.Roles {
 		p := pools[role]
 		names[role] = nodeLines(b, role[:1], p.Instances.Int(), p.GPUs()/p.Instances.Int(), &ip)
@@ -93,7 +93,7 @@ func pdSpec(r calibration.PDRow) (y string, sameNode bool) {
 
 // colocatedSpec is the row's colocated baseline as a spec: its instances
 // as replicas, each on a node of its own.
-func colocatedSpec(r calibration.PDRow) string {
+func colocatedSpec(r published.PDRow) string {
 	c := r.Colocated
 	b := header(r, r.ID+"-colocated")
 	ip := 10
@@ -129,7 +129,7 @@ type predicted struct {
 }
 
 // replayPD predicts a row's P/D run through pd.Evaluate, check's model.
-func replayPD(t *testing.T, r calibration.PDRow) (predicted, pd.Scenario) {
+func replayPD(t *testing.T, r published.PDRow) (predicted, pd.Scenario) {
 	t.Helper()
 	y, same := pdSpec(r)
 	in := resolveSpec(t, r.ID, y)
@@ -144,7 +144,7 @@ func replayPD(t *testing.T, r calibration.PDRow) (predicted, pd.Scenario) {
 
 // replayColocated predicts the row's colocated baseline through check's
 // colocated path.
-func replayColocated(t *testing.T, r calibration.PDRow) predicted {
+func replayColocated(t *testing.T, r published.PDRow) predicted {
 	t.Helper()
 	in := resolveSpec(t, r.ID+"-colocated", colocatedSpec(r))
 	rep := estimate.Check(&in)
@@ -159,20 +159,20 @@ func replayColocated(t *testing.T, r calibration.PDRow) predicted {
 // pdMetrics are the figures compared, in the order the doc lists them.
 var pdMetrics = []struct {
 	name string
-	pub  func(calibration.Figures) calibration.Num
+	pub  func(published.Figures) published.Num
 	pred func(predicted) float64
 }{
-	{"TTFT mean (ms)", func(f calibration.Figures) calibration.Num { return f.TTFTMs.Mean }, func(p predicted) float64 { return p.ttftMean * 1e3 }},
-	{"TTFT median (ms)", func(f calibration.Figures) calibration.Num { return f.TTFTMs.Median }, func(p predicted) float64 { return p.ttftP50 * 1e3 }},
-	{"TPOT mean (ms)", func(f calibration.Figures) calibration.Num { return f.TPOTMs.Mean }, func(p predicted) float64 { return p.tpotMean * 1e3 }},
-	{"output tok/s", func(f calibration.Figures) calibration.Num { return f.OutputTokPerS }, func(p predicted) float64 { return p.outTokPerS }},
+	{"TTFT mean (ms)", func(f published.Figures) published.Num { return f.TTFTMs.Mean }, func(p predicted) float64 { return p.ttftMean * 1e3 }},
+	{"TTFT median (ms)", func(f published.Figures) published.Num { return f.TTFTMs.Median }, func(p predicted) float64 { return p.ttftP50 * 1e3 }},
+	{"TPOT mean (ms)", func(f published.Figures) published.Num { return f.TPOTMs.Mean }, func(p predicted) float64 { return p.tpotMean * 1e3 }},
+	{"output tok/s", func(f published.Figures) published.Num { return f.OutputTokPerS }, func(p predicted) float64 { return p.outTokPerS }},
 }
 
 // pdFigure is one published figure of a row, its prediction, and the
 // same figure of the row's colocated baseline (published and predicted,
 // when the source has one).
 type pdFigure struct {
-	row         calibration.PDRow
+	row         published.PDRow
 	metric      string
 	pub, pred   float64
 	cPub, cPred float64
@@ -182,7 +182,7 @@ func (f pdFigure) err() float64  { return f.pred/f.pub - 1 }
 func (f pdFigure) cErr() float64 { return f.cPred/f.cPub - 1 }
 func (f pdFigure) within() bool  { return math.Abs(f.err()) <= pdTolerance }
 
-// pdAchieved is what the model achieves on calibration/pd.yaml, per
+// pdAchieved is what the model achieves on published/pd.yaml, per
 // metric: how many rows are within ±30% (at least) and the largest |error|
 // (at most, 0.05 above what it is). A change that loses a row or widens
 // the worst miss fails; one that improves them says so, and the numbers
@@ -202,7 +202,7 @@ var pdAchieved = map[string]struct {
 // any P/D row: every row is held out), asserts the errors achieved
 // (pdAchieved), and regenerates docs/calibration-pd.md (-update).
 func TestCalibrationPD(t *testing.T) {
-	set, err := calibration.PD()
+	set, err := published.PD()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +266,7 @@ func num(v float64) string {
 }
 
 // layoutOf describes a row's pools.
-func layoutOf(r calibration.PDRow) string {
+func layoutOf(r published.PDRow) string {
 	where := "one node per pool"
 	if r.Hardware.SameNode.V {
 		where = "both pools on one node"
@@ -276,11 +276,11 @@ func layoutOf(r calibration.PDRow) string {
 }
 
 // pdDoc renders docs/calibration-pd.md.
-func pdDoc(set *calibration.PDSet, figs []pdFigure, parts map[string]pd.Scenario) string {
+func pdDoc(set *published.PDSet, figs []pdFigure, parts map[string]pd.Scenario) string {
 	var b strings.Builder
 	b.WriteString("# Prefill/decode calibration\n\n")
-	b.WriteString("Generated by `go test ./estimate/pd -run TestCalibrationPD -update`; do not edit. Data: [calibration/pd.yaml](../calibration/pd.yaml)\n")
-	b.WriteString("(published runs of disaggregated deployments, each cited, typed and validated by the `calibration` package). Every targetable\n")
+	b.WriteString("Generated by `go test ./estimate/pd -run TestCalibrationPD -update`; do not edit. Data: [published/pd.yaml](../published/pd.yaml)\n")
+	b.WriteString("(published runs of disaggregated deployments, each cited, typed and validated by the `published` package). Every targetable\n")
 	b.WriteString("row becomes the spec a user would write (each pool instance on a node of its own, with its share of the node's NICs; both pools\n")
 	b.WriteString("on one node when the source packed them, the KV then moving within it) and runs through `vlaunch check`'s P/D model\n")
 	b.WriteString("(`pd.Evaluate`: each pool's simulation, the KV hand-off, TTFT composed from its parts) with the global constants. **No constant is\n")
