@@ -365,6 +365,13 @@ const pdReading = `
   UCX/SRD at 10–12 GB/s between the nodes — a 5,000-token prompt's 369 MB in about 33 ms, not 1.9 ms. The source's spread
   runs' mean TTFT is within −3% to +21% of its packed runs' at 4–64 sessions. NIXL's achieved bandwidth per transport is
   not modelled (no constant is fitted for it).
+- The decode side's hand-off is priced lean: one step boundary and one step after the transfer. vLLM's own trace of it
+  (RFC vllm-project/vllm#50913, PR #51919: 8 × L20, Qwen3-32B-FP8 TP2, 3P1D, ~4.9k-token prompts) measured 197 ms p50 from
+  the prefill's first token to the client's, of which the KV transfer was 29 ms; the rest was recomputing the first token
+  with its step alignment (~58 ms), waiting for engine-step boundaries (the read is issued at one, its completion noticed
+  at another) and the router's serial dispatch — and at the default block size of 16 a ~5k-token pull fragments into ~8 KB
+  NIXL descriptors whose overhead stretched the transfer window to ~105 ms. These are mechanisms to model (per-descriptor
+  cost, the second step boundary), not constants to fit here.
 - Where the prefill pool saturates (64 sessions on one TP4 prefill instance) TTFT is the closed loop's queue, sessions /
   rate minus the time spent decoding, and inherits the prefill capacity's error many times over: on H200 the model's rate
   is 13% low (output −13%) and its mean TTFT 2.1× high; on H100, 11% low and the mean TTFT 9% high.
