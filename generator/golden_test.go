@@ -35,6 +35,9 @@ var goldenCases = []struct {
 	{"pd-docker", "pd", "docker"},
 	{"pd-kubernetes", "pd", "kubernetes"},
 	{"pd-router-kubernetes", "pd-image", ""},
+	{"pd-wideep-bare", "pd-wideep", "bare"},
+	{"pd-wideep-docker", "pd-wideep", "docker"},
+	{"pd-wideep-kubernetes", "pd-wideep", "kubernetes"},
 }
 
 // loadSpec reads and defaults a fixture.

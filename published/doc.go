@@ -5,6 +5,8 @@
 //   - throughput.yaml: serving throughput and latency (TTFT, TPOT, ITL) of
 //     published deployments, one row per benchmark run, each citing its
 //     source and carrying the split (calibration or holdout) of that source;
+//   - pd.yaml: prefill/decode disaggregated runs, both pools' layouts and
+//     the figures measured through the router (PD parses and validates it);
 //   - vllm-memory-logs.yaml: vLLM start-up memory figures from public logs.
 //
 // Throughput parses and validates the throughput rows; MemoryLogsYAML returns

@@ -16,12 +16,17 @@ const routerHops = 3
 //
 // Closed loop of N sessions: the decode pool is simulated as a closed loop
 // of the sessions first. If the rate it sustains is below the prefill
-// pool's capacity, decode binds: the prefill pool is simulated as an open
-// loop at that rate, and the decode pool once more with the sessions that
-// are not in prefill or transfer (Little's law), then prefill at the new
-// rate. Otherwise prefill binds: it runs as a closed loop of the sessions
-// not decoding, and decode as an open loop at the rate prefill delivers
-// (prefill once more with the sessions that decode run leaves it).
+// pool's capacity, decode binds: the prefill pool is simulated as a closed
+// loop of the N sessions, each back after its time away (router hops, the
+// transfer and its time on the decode pool: a finite source, so a few
+// sessions never queue behind themselves as Poisson arrivals at their rate
+// would), and the decode pool once more with the sessions that are not in
+// prefill or transfer (Little's law), then prefill with the new time away.
+// Otherwise prefill binds: it runs as a closed loop of the sessions not
+// decoding, and decode as a closed loop of the N sessions, each back after
+// its prefill and the hand-off (Poisson arrivals at the rate prefill
+// delivers when they are more than the decode simulation runs), then
+// prefill once more with the sessions that decode run leaves it.
 // An open loop runs both pools at the arrival rate.
 func (e *evaluator) scenario(n int) Scenario {
 	pre, dec := e.pre, e.dec
@@ -56,29 +61,41 @@ func (e *evaluator) scenario(n int) Scenario {
 			return sc
 		}
 		if lambda < muP {
-			pr = simPrefill(pre, n, load{rate: lambda}, e.seed)
+			// The prefill pool sees the N sessions, each back after the
+			// hand-off and its time on the decode pool.
+			away := func() float64 { return hop + base.at(lambda).TimeS + dr.E2E.Mean + extra }
+			pr = simPrefill(pre, n, load{sessions: N, thinkS: away()}, e.seed)
 			inPrefill := lambda * (pr.TTFT.Mean + base.at(lambda).TimeS + hop)
 			if nd := N - int(math.Round(inPrefill)); !pr.Overloaded && nd >= 1 && nd < N-1 {
 				dr = decode(load{sessions: nd})
 				lambda = dr.OutputTokPerS / float64(out)
-				pr = simPrefill(pre, n, load{rate: lambda}, e.seed)
+				pr = simPrefill(pre, n, load{sessions: N, thinkS: away()}, e.seed)
 			}
 		} else {
 			lambda = muP
-			decoding := lambda * (base.at(lambda).TimeS + hop + dr.E2E.Mean)
-			np := max(1, N-int(math.Round(decoding)))
-			pr = simPrefill(pre, n, load{sessions: np}, e.seed)
+			// The prefill pool: the N sessions, each back after the
+			// hand-off and the decode pool, when its simulation runs them
+			// all; else the share of them not decoding (Little's law) with
+			// no time away, the pool being saturated.
+			finite := prefillRunsAll(pre, n, N)
+			prefill := func() sim.Result {
+				away := hop + base.at(lambda).TimeS + dr.E2E.Mean
+				if finite {
+					return simPrefill(pre, n, load{sessions: N, thinkS: away}, e.seed)
+				}
+				return prefillAt(pre, n, float64(N)-lambda*away, e.seed)
+			}
+			pr = prefill()
 			lambda = pr.OutputTokPerS // one output token per prefill request
-			if d2 := decode(load{rate: lambda}); !d2.Overloaded && d2.Requests > 0 {
+			// The decode pool sees the N sessions, each back after its
+			// prefill (queue included) and the hand-off.
+			if d2 := decode(load{sessions: N, thinkS: pr.TTFT.Mean + hop + base.at(lambda).TimeS, rate: lambda}); !d2.Overloaded && d2.Requests > 0 {
 				dr = d2
 				// The saturated decode run overstated the time a request
-				// spends decoding: once more with the sessions the decode
-				// pool at this rate leaves to prefill.
-				decoding = lambda * (base.at(lambda).TimeS + hop + dr.E2E.Mean)
-				if np2 := max(1, N-int(math.Round(decoding))); np2 > np+1 || np2 < np-1 {
-					pr = simPrefill(pre, n, load{sessions: np2}, e.seed)
-					lambda = pr.OutputTokPerS
-				}
+				// spends decoding: once more with the time the decode pool
+				// at this rate takes.
+				pr = prefill()
+				lambda = pr.OutputTokPerS
 			}
 		}
 	}
@@ -102,6 +119,41 @@ func (e *evaluator) scenario(n int) Scenario {
 	}
 	sc.Lease = e.lease(n, lambda, hop+x.TimeS+dr.TTFTParts.QueueS+extra)
 	return sc
+}
+
+// prefillAt runs the prefill pool as a closed loop of s sessions, s a
+// share of the loop's sessions that need not be whole (at least one): the
+// runs at ⌊s⌋ and ⌊s⌋ + 1 sessions, interpolated. Rounding s instead made
+// TTFT jump by a whole session's wait where a faster hand-off left one
+// session more to the prefill pool.
+func prefillAt(pre *Pool, n int, s float64, seed uint64) sim.Result {
+	lo := max(1, int(math.Floor(s)))
+	a := simPrefill(pre, n, load{sessions: lo}, seed)
+	f := s - float64(lo)
+	if f <= 0 {
+		return a
+	}
+	return blend(a, simPrefill(pre, n, load{sessions: lo + 1}, seed), f)
+}
+
+// blend is a + f·(b − a) for the figures the composition reads (TTFT and
+// its parts and quantiles, end-to-end time, throughput); a run cut short or
+// overloaded marks the blend so.
+func blend(a, b sim.Result, f float64) sim.Result {
+	lerp := func(x, y float64) float64 { return x + f*(y-x) }
+	pc := func(x, y sim.Percentiles) sim.Percentiles {
+		return sim.Percentiles{Mean: lerp(x.Mean, y.Mean), P50: lerp(x.P50, y.P50), P90: lerp(x.P90, y.P90), P95: lerp(x.P95, y.P95), P99: lerp(x.P99, y.P99)}
+	}
+	r := a
+	r.TTFT, r.E2E, r.TPOT = pc(a.TTFT, b.TTFT), pc(a.E2E, b.E2E), pc(a.TPOT, b.TPOT)
+	r.OutputTokPerS, r.TotalTokPerS = lerp(a.OutputTokPerS, b.OutputTokPerS), lerp(a.TotalTokPerS, b.TotalTokPerS)
+	r.TTFTParts = sim.TTFTParts{FrontendS: lerp(a.TTFTParts.FrontendS, b.TTFTParts.FrontendS),
+		QueueS: lerp(a.TTFTParts.QueueS, b.TTFTParts.QueueS), PrefillS: lerp(a.TTFTParts.PrefillS, b.TTFTParts.PrefillS)}
+	for i := range r.TTFTQuantiles {
+		r.TTFTQuantiles[i] = lerp(a.TTFTQuantiles[i], b.TTFTQuantiles[i])
+	}
+	r.Truncated, r.Overloaded = a.Truncated || b.Truncated, a.Overloaded || b.Overloaded
+	return r
 }
 
 // closedTransferWait is the mean transfer time of a closed loop whose

@@ -5,8 +5,10 @@
 // decode pool requests that arrive with their KV; the KV hand-off between
 // them is sized from memory's KV layout and the inter-node network. The
 // composition (pool simulations in tandem, TTFT as the sum of its parts)
-// is not calibrated against any published P/D run; SLO verdicts take the
-// decode pool's band class.
+// has no fitted constant; it is compared with published P/D runs
+// (published/pd.yaml, docs/calibration-pd.md, replay_test.go) and its
+// invariants are property tests (properties_test.go). SLO verdicts take
+// the decode pool's band class.
 package pd
 
 import (

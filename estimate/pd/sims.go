@@ -18,10 +18,17 @@ const (
 )
 
 // load is the traffic a pool's simulation gets: closed-loop sessions or
-// Poisson arrivals at a rate (whole pool).
+// Poisson arrivals at a rate (whole pool). thinkS is how long a session
+// spends outside the pool between two of its requests (the prefill pool's
+// sessions: the hand-off and the decode pool; the decode pool's: the
+// prefill pool and the hand-off), so that a few sessions do not queue
+// behind themselves as Poisson arrivals at their rate would; rate is then
+// their rate, the stream simDecode falls back to when the sessions are
+// more than it simulates.
 type load struct {
 	sessions int
 	rate     float64
+	thinkS   float64
 }
 
 // simPrefill runs the prefill pool on the colocated path (sim.RunModel):
@@ -30,13 +37,27 @@ type load struct {
 func simPrefill(p *Pool, n int, l load, seed uint64) sim.Result {
 	cfg := sim.Config{DP: p.sm.S.DP, MaxNumSeqs: p.in.MaxNumSeqs, MaxNumBatchedTokens: p.in.MaxNumBatchedTokens,
 		KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, InputTokens: n, OutputTokens: 1,
-		Sessions: l.sessions, ArrivalRatePerS: l.rate, Requests: simRequests, Warmup: warmup(l.sessions), Seed: seed,
+		Sessions: l.sessions, ArrivalRatePerS: l.rate, ThinkS: l.thinkS, Requests: simRequests, Warmup: warmup(l.sessions), Seed: seed,
 		WorkBudget: sim.StepBudget / simBudgetShare}
 	if l.sessions > 0 {
-		cfg.StaggerS = p.sm.PrefillIdle(n, max(1, p.in.MaxNumBatchedTokens)).TTFTS
+		// Spread the sessions' first requests over one cycle (prompt and
+		// time away) so they do not move in lock-step.
+		cfg.StaggerS = p.sm.PrefillIdle(n, max(1, p.in.MaxNumBatchedTokens)).TTFTS + l.thinkS
 	}
 	slo.ApplyEngine(p.in, p.sm.S.Eff, &cfg)
 	return sim.RunModelReplicated(p.sm, cfg, simReplications)
+}
+
+// prefillRunsAll reports whether the prefill pool's simulation runs every
+// one of sessions closed-loop sessions (at prompts of n) rather than
+// queueing those past sim.MaxSimSessions, or past two per request a rank
+// holds, analytically (as always queued, which sessions away on the decode
+// pool are not): at most that many per instance.
+func prefillRunsAll(p *Pool, n, sessions int) bool {
+	cfg := sim.Config{MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize,
+		InputTokens: n, OutputTokens: 1}
+	perInstance := (sessions + p.Instances - 1) / max(1, p.Instances)
+	return perInstance <= min(sim.MaxSimSessions, 2*sim.RunSlots(cfg)*max(1, p.DP))
 }
 
 // warmup is the completions discarded before measuring: two per session,
@@ -99,12 +120,17 @@ func simDecode(p *Pool, n, out int, l load, seed uint64) (res sim.Result, extraW
 	slo.ApplyEngine(p.in, u.sm.S.Eff, &cfg)
 	cfg.MaxNumBatchedTokens = max(cfg.MaxNumBatchedTokens, max(1, p.in.MaxNumSeqs)*(n+1))
 	sessions := 0
+	cap := min(sim.MaxSimSessions, 2*sim.RunSlots(cfg)*u.dp)
+	if l.thinkS > 0 && (l.sessions+u.copies-1)/u.copies > cap {
+		// More sessions than the unit simulates: so many finite sources
+		// are the Poisson stream at their rate.
+		l = load{rate: l.rate}
+	}
 	if l.sessions > 0 {
 		sessions = (l.sessions + u.copies - 1) / u.copies
-		cap := min(sim.MaxSimSessions, 2*sim.RunSlots(cfg)*u.dp)
-		cfg.Sessions = min(sessions, cap)
+		cfg.Sessions, cfg.ThinkS = min(sessions, cap), l.thinkS
 		dpt, _ := u.sm.DecodeAt(cfg.Sessions, float64(n)+float64(out)/2)
-		cfg.StaggerS = float64(out) * dpt.TPOTS
+		cfg.StaggerS = float64(out)*dpt.TPOTS + l.thinkS
 	} else {
 		cfg.ArrivalRatePerS = l.rate / float64(u.copies)
 		cfg.MaxWaiting = max(1000, 50*sim.RunSlots(cfg)*u.dp)

@@ -134,7 +134,9 @@ func planSim(sm *perf.StepModel, cfg Config) simPlan {
 	tp, g := max(1, sm.S.TP), max(1, sm.S.HW.GPUsPerNode)
 	k := 1
 	switch {
-	case lockstep && cfg.Sessions > 0 && cfg.Sessions < dp:
+	case lockstep && cfg.Sessions > 0 && cfg.Sessions < dp && cfg.ThinkS == 0:
+		// (Sessions with think time do not keep a rank each busy: the
+		// general plan stands for them.)
 		return planFewSessions(sm, cfg, busyRanks(min(cfg.Sessions, limit, MaxRepRanks), cfg.Sessions, tp, g))
 	case lockstep:
 		k = repRanks(dp, tp, g, limit)

@@ -55,6 +55,14 @@ type Config struct {
 	// StaggerS spreads the closed-loop sessions' first requests uniformly
 	// over [0, StaggerS) so they do not move in lock-step (0 = all at once).
 	StaggerS float64
+	// ThinkS is the mean time a closed-loop session waits after a
+	// request's last token before it sends the next one (0: at once),
+	// drawn exponentially (a finite-source Poisson stream): a client's
+	// think time, or the rest of a pipeline the simulated engine is one
+	// stage of (a P/D deployment's prefill pool: the hand-off and the
+	// decode pool). With it, a few sessions never queue behind themselves
+	// as Poisson arrivals at their rate would.
+	ThinkS float64
 	// Spec is speculative decoding (zero: off); RunModel takes it from the
 	// step model when it is not set.
 	Spec Speculation
@@ -358,11 +366,11 @@ func (s *simulator) more() bool { return s.cfg.Pool <= 0 || s.sent < s.cfg.Pool 
 // arrive passes a request sent at r.arrival through the front end: it
 // reaches the engine when the front end has ingested it.
 func (s *simulator) arrive(r simReq) {
+	r.ready = r.arrival
 	if !s.cfg.Frontend.active() {
 		s.enqueue(r)
 		return
 	}
-	r.ready = r.arrival
 	if s.cfg.Frontend.RequestS > 0 {
 		s.feFree = max(s.feFree, r.arrival) + s.cfg.Frontend.RequestS
 		r.ready = s.feFree

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -116,8 +117,22 @@ func (s *simulator) finish(r simReq, t float64) {
 	s.done++
 	if r.session >= 0 && s.more() {
 		s.sent++
+		if s.cfg.ThinkS > 0 {
+			// Exponential think times (a finite-source Poisson stream): a
+			// constant one would send the sessions a lock-step engine
+			// finished together back together, wave after wave.
+			s.pend(s.newReq(t+s.rng.ExpFloat64()*s.cfg.ThinkS, r.session))
+			return
+		}
 		s.arrive(s.newReq(t, r.session))
 	}
+}
+
+// pend queues a closed-loop request that arrives later, keeping pending
+// sorted by arrival.
+func (s *simulator) pend(r simReq) {
+	i, _ := slices.BinarySearchFunc(s.pending, r.arrival, func(p simReq, t float64) int { return cmp.Compare(p.arrival, t) })
+	s.pending = slices.Insert(s.pending, i, r)
 }
 
 // result turns the records into percentiles and throughput.

@@ -154,3 +154,28 @@ func TestSimStopsWhenNothingFits(t *testing.T) {
 		}
 	}
 }
+
+// A closed loop with think time: one session never queues (its next
+// request comes a think time after the last token), and its rate is one
+// request per cycle of TTFT + decode + the mean think time.
+func TestSimClosedLoopThinkTime(t *testing.T) {
+	const S, think = 0.01, 0.5
+	res := Run(Config{Step: constStep(S), DP: 1, MaxNumSeqs: 8, MaxNumBatchedTokens: 8192,
+		InputTokens: 100, OutputTokens: 10, Sessions: 1, Requests: 4000, Warmup: 10, Seed: 3, ThinkS: think})
+	if res.TTFTParts.QueueS != 0 || math.Abs(res.TTFT.Mean-S) > 1e-9 {
+		t.Errorf("one session with think time: queue %g s, TTFT %g s, want 0 and one step", res.TTFTParts.QueueS, res.TTFT.Mean)
+	}
+	cycle := 10*S + think // the prompt's step emits the first token, 9 more steps; think is the mean
+	if want := 10 / cycle; math.Abs(res.OutputTokPerS-want)/want > 0.05 {
+		t.Errorf("output %.2f tok/s, want %.2f (10 tokens per %.2f s cycle on average)", res.OutputTokPerS, want, cycle)
+	}
+	// Four sessions thinking for longer than the engine needs for all of
+	// them queue no more than without think time, and send fewer requests.
+	busy := Run(Config{Step: constStep(S), DP: 1, MaxNumSeqs: 1, MaxNumBatchedTokens: 8192,
+		InputTokens: 100, OutputTokens: 10, Sessions: 4, Requests: 400, Warmup: 20, Seed: 3})
+	idle := Run(Config{Step: constStep(S), DP: 1, MaxNumSeqs: 1, MaxNumBatchedTokens: 8192,
+		InputTokens: 100, OutputTokens: 10, Sessions: 4, Requests: 400, Warmup: 20, Seed: 3, ThinkS: 1})
+	if !(idle.TTFTParts.QueueS < busy.TTFTParts.QueueS && idle.OutputTokPerS < busy.OutputTokPerS) {
+		t.Errorf("think time: queue %g s (without %g), %g tok/s (without %g)", idle.TTFTParts.QueueS, busy.TTFTParts.QueueS, idle.OutputTokPerS, busy.OutputTokPerS)
+	}
+}

@@ -1,0 +1,405 @@
+package pd_test
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
+	"github.com/vlaunch/vlaunch/estimate/pd"
+	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/internal/golden"
+	"github.com/vlaunch/vlaunch/published"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// replaySeed is the simulation seed of every replayed row (check's own).
+const replaySeed = 1
+
+// pdTolerance is the accepted relative error issue #24 sets (±30%).
+const pdTolerance = 0.30
+
+// nodeLines writes one node per engine instance of gpus GPUs, named
+// prefix0, prefix1, …, and returns their names.
+func nodeLines(b *strings.Builder, prefix string, instances, gpus int, ip *int) []string {
+	var names []string
+	for i := range instances {
+		name := fmt.Sprintf("%s%d", prefix, i)
+		names = append(names, name)
+		fmt.Fprintf(b, "    - {name: %s, address: 10.0.0.%d, gpus: %d}\n", name, *ip, gpus)
+		*ip++
+	}
+	return names
+}
+
+// header is a row's spec up to its nodes: the catalog model, the GPU.
+func header(r published.PDRow, name string) *strings.Builder {
+	var b strings.Builder
+	fmt.Fprintf(&b, "apiVersion: vlaunch/v1\nkind: Deployment\nmetadata: {name: %s}\n", name)
+	fmt.Fprintf(&b, "model: {name: %s, weights: auto, path: /models/x}\n", r.Model.Catalog)
+	fmt.Fprintf(&b, "hardware:\n  gpu: %s\n  nodes:\n", r.Hardware.GPU)
+	return &b
+}
+
+// footer is a row's spec after its nodes: the NICs of a node of
+// gpusPerInstance GPUs, its share of the whole node's (an instance on half
+// a node's GPUs owns half its NICs; one NIC when the source gives none, the
+// pools then sharing a node), the closed loop the client ran, the release.
+// The P/D spec passes the decode instance's GPUs: the hand-off runs over
+// the decode rank's NICs (newTransfer), and no pool of these rows spans
+// nodes, so no all-to-all or TP traffic crosses them.
+func footer(b *strings.Builder, r published.PDRow, gpusPerInstance int) {
+	h := r.Hardware
+	nics, gbit := 1, 100.0
+	if h.NICsPerNode.Positive() && h.InterNodeGbitPerNIC.Positive() {
+		nics = max(1, h.NICsPerNode.Int()*gpusPerInstance/h.GPUsPerNode.Int())
+		gbit = h.InterNodeGbitPerNIC.V
+	}
+	fmt.Fprintf(b, "  network:\n    inter_node: {kind: infiniband, bandwidth_gbit_per_s: %g, nics_per_node: %d, latency_us: 2}\n", gbit, nics)
+	fmt.Fprintf(b, "workload: {concurrency: %d, input_tokens: %d, output_tokens: %d", r.Load.Concurrency.Int(), r.Workload.InputTokens.Int(), r.Workload.OutputTokens.Int())
+	if f := r.Decode.Features.MaxModelLen; f.Positive() {
+		fmt.Fprintf(b, ", max_model_len: %d", f.Int())
+	}
+	fmt.Fprintf(b, "}\nvllm: {version: %q}\nruntime: {kind: bare}\n", r.Engine.Version)
+}
+
+// pdSpec is the P/D deployment a row describes, as a user would write it:
+// each pool instance on a node of its own holding the instance's GPUs, the
+// release, the closed loop. sameNode is the row's pools sharing one node
+// (the KV then moves within it; spec validation refuses one node name in
+// both pools, so the nodes stay apart and Evaluate is told).
+func pdSpec(r published.PDRow) (y string, sameNode bool) {
+	b := header(r, r.ID)
+	ip := 10
+	names := map[string][]string{}
+	pools := map[string]published.PDPool{spec.RolePrefill: r.Prefill, spec.RoleDecode: r.Decode}
+	for _, role := range spec.Roles {
+		p := pools[role]
+		names[role] = nodeLines(b, role[:1], p.Instances.Int(), p.GPUs()/p.Instances.Int(), &ip)
+	}
+	footer(b, r, r.Decode.GPUs()/r.Decode.Instances.Int())
+	b.WriteString("disaggregation:\n  connector: nixl\n")
+	for _, role := range spec.Roles {
+		p := pools[role]
+		fmt.Fprintf(b, "  %s:\n    instances: %d\n    nodes: [%s]\n    parallelism: {tensor: %d, pipeline: %d, data: %d, expert: %t}\n",
+			role, p.Instances.Int(), strings.Join(names[role], ", "), p.TP.Int(), p.PP.Int(), p.DP.Int(), p.EP.Int() > 1)
+	}
+	return b.String(), r.Hardware.SameNode.V
+}
+
+// colocatedSpec is the row's colocated baseline as a spec: its instances
+// as replicas, each on a node of its own.
+func colocatedSpec(r published.PDRow) string {
+	c := r.Colocated
+	b := header(r, r.ID+"-colocated")
+	ip := 10
+	per := c.TP.Int() * c.PP.Int() * c.DP.Int()
+	nodeLines(b, "n", c.Instances.Int(), per, &ip)
+	footer(b, r, per)
+	fmt.Fprintf(b, "parallelism: {tensor: %d, pipeline: %d, data: %d, expert: %t, replicas: %d}\n", c.TP.Int(), c.PP.Int(), c.DP.Int(), c.EP.Int() > 1, c.Instances.Int())
+	return b.String()
+}
+
+// resolveSpec parses, defaults and resolves a spec.
+func resolveSpec(t *testing.T, name, y string) input.Input {
+	t.Helper()
+	root, ds := spec.ParseNode(name, []byte(y))
+	if ds.HasErrors() {
+		t.Fatalf("%s: %v\n%s", name, ds, y)
+	}
+	d, ds := spec.Decode(name, root)
+	if ds.HasErrors() {
+		t.Fatalf("%s: %v\n%s", name, ds, y)
+	}
+	spec.ApplyDefaults(d)
+	in, ds := input.FromSpec(d)
+	if ds.HasErrors() {
+		t.Fatalf("%s: %v\n%s", name, ds, y)
+	}
+	return in
+}
+
+// predicted is what the model gives for one run.
+type predicted struct {
+	ttftMean, ttftP50, tpotMean, outTokPerS float64
+}
+
+// replayPD predicts a row's P/D run through pd.Evaluate, check's model.
+func replayPD(t *testing.T, r published.PDRow) (predicted, pd.Scenario) {
+	t.Helper()
+	y, same := pdSpec(r)
+	in := resolveSpec(t, r.ID, y)
+	pre, dec := testinput.Pools(t, in.Resolved())
+	rep, _ := pd.Evaluate(&pre, &dec, same, slo.Options{Seed: replaySeed})
+	s := rep.Scenario(r.Workload.InputTokens.Int())
+	if s == nil || s.Unbounded {
+		t.Fatalf("%s: no bounded scenario (KV per rank: prefill %d, decode %d)", r.ID, rep.Prefill.KVTokensPerRank, rep.Decode.KVTokensPerRank)
+	}
+	return predicted{s.TTFT.Mean, s.TTFT.P50, s.TPOT.Mean, s.OutputTokPerS}, *s
+}
+
+// replayColocated predicts the row's colocated baseline through check's
+// colocated path.
+func replayColocated(t *testing.T, r published.PDRow) predicted {
+	t.Helper()
+	in := resolveSpec(t, r.ID+"-colocated", colocatedSpec(r))
+	rep := estimate.Check(&in)
+	rep.AddPerformance(&in, estimate.PerfOptions{Seed: replaySeed, NoAdvice: true})
+	if rep.Performance == nil || len(rep.Performance.Simulations) == 0 {
+		t.Fatalf("%s: the colocated baseline has no simulation", r.ID)
+	}
+	s := rep.Performance.Simulations[0].Result
+	return predicted{s.TTFT.Mean, s.TTFT.P50, s.TPOT.Mean, s.OutputTokPerS}
+}
+
+// pdMetrics are the figures compared, in the order the doc lists them.
+var pdMetrics = []struct {
+	name string
+	pub  func(published.Figures) published.Num
+	pred func(predicted) float64
+}{
+	{"TTFT mean (ms)", func(f published.Figures) published.Num { return f.TTFTMs.Mean }, func(p predicted) float64 { return p.ttftMean * 1e3 }},
+	{"TTFT median (ms)", func(f published.Figures) published.Num { return f.TTFTMs.Median }, func(p predicted) float64 { return p.ttftP50 * 1e3 }},
+	{"TPOT mean (ms)", func(f published.Figures) published.Num { return f.TPOTMs.Mean }, func(p predicted) float64 { return p.tpotMean * 1e3 }},
+	{"output tok/s", func(f published.Figures) published.Num { return f.OutputTokPerS }, func(p predicted) float64 { return p.outTokPerS }},
+}
+
+// pdFigure is one published figure of a row, its prediction, and the
+// same figure of the row's colocated baseline (published and predicted,
+// when the source has one).
+type pdFigure struct {
+	row         published.PDRow
+	metric      string
+	pub, pred   float64
+	cPub, cPred float64
+}
+
+func (f pdFigure) err() float64  { return f.pred/f.pub - 1 }
+func (f pdFigure) cErr() float64 { return f.cPred/f.cPub - 1 }
+func (f pdFigure) within() bool  { return math.Abs(f.err()) <= pdTolerance }
+
+// pdAchieved is what the model achieves on published/pd.yaml, per
+// metric: how many rows are within ±30% (at least) and the largest |error|
+// (at most, 0.05 above what it is). A change that loses a row or widens
+// the worst miss fails; one that improves them says so, and the numbers
+// are raised here and in the doc with -update.
+var pdAchieved = map[string]struct {
+	within int
+	worst  float64
+}{
+	"TTFT mean (ms)":   {within: 2, worst: 1.07},
+	"TTFT median (ms)": {within: 1, worst: 1.87},
+	"TPOT mean (ms)":   {within: 9, worst: 0.68},
+	"output tok/s":     {within: 10, worst: 0.26},
+}
+
+// TestCalibrationPD predicts every targetable published P/D run through
+// check's P/D model with the global constants (no constant is fitted to
+// any P/D row: every row is held out), asserts the errors achieved
+// (pdAchieved), and regenerates docs/calibration-pd.md (-update).
+func TestCalibrationPD(t *testing.T) {
+	set, err := published.PD()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var figs []pdFigure
+	parts := map[string]pd.Scenario{}
+	for _, r := range set.Rows {
+		if !r.Targetable() {
+			continue
+		}
+		p, s := replayPD(t, r)
+		parts[r.ID] = s
+		var c predicted
+		if r.Colocated != nil {
+			c = replayColocated(t, r)
+		}
+		for _, m := range pdMetrics {
+			n := m.pub(r.Figures)
+			if !n.Positive() {
+				continue
+			}
+			f := pdFigure{row: r, metric: m.name, pub: n.V, pred: m.pred(p)}
+			if r.Colocated != nil && m.pub(r.Colocated.Figures).Positive() {
+				f.cPub, f.cPred = m.pub(r.Colocated.Figures).V, m.pred(c)
+			}
+			figs = append(figs, f)
+		}
+	}
+	for _, m := range pdMetrics {
+		in, worst, n := 0, 0.0, 0
+		for _, f := range figs {
+			if f.metric != m.name {
+				continue
+			}
+			n++
+			if f.within() {
+				in++
+			}
+			worst = max(worst, math.Abs(f.err()))
+		}
+		a := pdAchieved[m.name]
+		t.Logf("%s: %d of %d within ±30%%, worst |error| %.0f%%", m.name, in, n, 100*worst)
+		if in < a.within || worst > a.worst+1e-9 {
+			t.Errorf("%s: %d of %d within ±30%% (at least %d before), worst |error| %.0f%% (at most %.0f%% before)", m.name, in, n, a.within, 100*worst, 100*a.worst)
+		}
+		if in > a.within || worst < a.worst-0.05 {
+			t.Logf("%s improved: raise pdAchieved to within %d, worst %.2f", m.name, in, worst+0.01)
+		}
+	}
+	golden.Check(t, "../../docs/calibration-pd.md", []byte(pdDoc(set, figs, parts)))
+}
+
+// pct formats a relative error.
+func pct(e float64) string { return fmt.Sprintf("%+.0f%%", 100*e) }
+
+// num formats a figure.
+func num(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+// layoutOf describes a row's pools.
+func layoutOf(r published.PDRow) string {
+	where := "one node per pool"
+	if r.Hardware.SameNode.V {
+		where = "both pools on one node"
+	}
+	return fmt.Sprintf("%s, P %s×TP%s, D %s×TP%s (%s), %s/%s tokens, %s sessions", r.Hardware.GPU, r.Prefill.Instances, r.Prefill.TP,
+		r.Decode.Instances, r.Decode.TP, where, r.Workload.InputTokens, r.Workload.OutputTokens, r.Load.Concurrency)
+}
+
+// pdDoc renders docs/calibration-pd.md.
+func pdDoc(set *published.PDSet, figs []pdFigure, parts map[string]pd.Scenario) string {
+	var b strings.Builder
+	b.WriteString("# Prefill/decode calibration\n\n")
+	b.WriteString("Generated by `go test ./estimate/pd -run TestCalibrationPD -update`; do not edit. Data: [published/pd.yaml](../published/pd.yaml)\n")
+	b.WriteString("(published runs of disaggregated deployments, each cited, typed and validated by the `published` package). Every targetable\n")
+	b.WriteString("row becomes the spec a user would write (each pool instance on a node of its own, with its share of the node's NICs; both pools\n")
+	b.WriteString("on one node when the source packed them, the KV then moving within it) and runs through `vlaunch check`'s P/D model\n")
+	b.WriteString("(`pd.Evaluate`: each pool's simulation, the KV hand-off, TTFT composed from its parts) with the global constants. **No constant is\n")
+	b.WriteString("fitted to any P/D row** (the composition has none; the step model's constants come from throughput.yaml's calibration split, which\n")
+	b.WriteString("holds no P/D run): every row is held out. Where the source also ran the same GPUs colocated under the same client, that run is\n")
+	b.WriteString("predicted through check's colocated path beside it, which separates the step model's error from the composition's.\n\n")
+	b.WriteString("## Summary\n\n| figure | rows | within ±30% | median error | worst error | colocated baseline: median error |\n|---|---|---|---|---|---|\n")
+	for _, m := range pdMetrics {
+		var errs, cerrs []float64
+		in := 0
+		for _, f := range figs {
+			if f.metric != m.name {
+				continue
+			}
+			errs = append(errs, f.err())
+			if f.within() {
+				in++
+			}
+			if f.cPub > 0 {
+				cerrs = append(cerrs, f.cErr())
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s (%d runs) |\n", m.name, len(errs), in, pct(median(errs)), pct(worstOf(errs)), pct(median(cerrs)), len(cerrs))
+	}
+	b.WriteString("\n## Every figure\n\n")
+	b.WriteString("Error is predicted / published − 1. *Colocated* columns are the source's colocated run of the same GPUs (instances × TP as\n")
+	b.WriteString("listed in the data file) at the same load, published and predicted by check's colocated model.\n\n")
+	b.WriteString("| row | split | what ran | figure | published | predicted | error | colocated published | colocated predicted | colocated error |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, f := range figs {
+		c := "| – | – | – |"
+		if f.cPub > 0 {
+			c = fmt.Sprintf("| %s | %s | %s |", num(f.cPub), num(f.cPred), pct(f.cErr()))
+		}
+		mark := pct(f.err())
+		if !f.within() {
+			mark = "**" + mark + "**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s %s\n", f.row.ID, f.row.Split, layoutOf(f.row), f.metric, num(f.pub), num(f.pred), mark, c)
+	}
+	b.WriteString("\n## Predicted TTFT, part by part\n\nThe mean TTFT of each row's scenario split as check reports it (ms).\n\n")
+	b.WriteString("| row | API servers | prefill queue | prefill | router | KV transfer | decode admission | first decode step | binding |\n|---|---|---|---|---|---|---|---|---|\n")
+	ids := make([]string, 0, len(parts))
+	for id := range parts {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		p := parts[id].TTFTParts
+		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.1f | %.2f | %.2f | %.1f | %.1f | %s |\n", id, 1e3*p.FrontendS, 1e3*p.PrefillQueueS, 1e3*p.PrefillS,
+			1e3*p.RouterS, 1e3*p.TransferS, 1e3*p.DecodeAdmitS, 1e3*p.FirstDecodeS, parts[id].Binding)
+	}
+	b.WriteString("\n## Sources\n\n")
+	for _, s := range set.Sources {
+		fmt.Fprintf(&b, "- **%s** (%s): %s, %s. %s\n", s.ID, s.Split, s.Title, s.URL, s.Notes)
+	}
+	b.WriteString(pdReading)
+	return b.String()
+}
+
+// pdReading is what the errors say, by mechanism.
+const pdReading = `
+## Reading the errors
+
+- **Throughput** is within ±30% on every row (median −4%): the closed loop's rate is set by the pool that binds, and both
+  pools' step models are the colocated ones, which the colocated calibration holds.
+- **TPOT** is high by 4–28% on all rows but one, as the colocated model is on the same source's colocated runs (median +27%):
+  that is the step model's decode step for gpt-oss-120b on Hopper under vLLM 0.11, not the composition (the decode pool runs
+  no prefill; the property tests hold that). The row with one TP2 decode instance for 32 sessions misses most (+67%): the
+  model decodes ~25 sequences on two H100s in ~17 ms a step where the source measured 10 ms.
+- **TTFT** is low by 16–78% wherever the prefill pool does not saturate (median −57% of the means), and the source's
+  colocated runs are predicted low by as much or more through the colocated path (median −68%): the miss is in what both paths share — the prompt's steps on the
+  prefill engine (gpt-oss-120b's 5,000-token prefill on Hopper under vLLM 0.11) and the serving front end (here Ray Serve's
+  ingress and P/D proxy replicas: HTTP hops the model does not have, as vlaunch's bundles run vllm-router) — not in the
+  hand-off, which the model prices at 0.2–2 ms for these prompts (NVLink within a node, EFA across). Without Ray Serve the
+  colocated model is ~30% low on the same model's TTFT on TP4 H100 (InferenceX, vLLM 0.15.1, 8K prompts, 4–16 sessions:
+  docs/calibration-throughput.md), so most of this source's gap lies outside the engine's prefill. The source's closed
+  loop is also short and synchronised: five requests per session, every session starting at once with equal lengths, so
+  its first round queues a whole wave of prompts (p99 TTFT 2–4× the median); check's closed loop is the steady state of
+  staggered sessions.
+- The hand-off itself is a lower bound where the pools sit on different nodes: the model gives a transfer the NICs' line rate
+  (an instance on half a p5.48xlarge owns 16 of its 32 100-Gbit/s EFA interfaces), where the source measured NIXL over
+  UCX/SRD at 10–12 GB/s between the nodes — a 5,000-token prompt's 369 MB in about 33 ms, not 1.9 ms. The source's spread
+  runs' mean TTFT is within −3% to +21% of its packed runs' at 4–64 sessions. NIXL's achieved bandwidth per transport is
+  not modelled (no constant is fitted for it).
+- The decode side's hand-off is priced lean: one step boundary and one step after the transfer. vLLM's own trace of it
+  (RFC vllm-project/vllm#50913, PR #51919: 8 × L20, Qwen3-32B-FP8 TP2, 3P1D, ~4.9k-token prompts) measured 197 ms p50 from
+  the prefill's first token to the client's, of which the KV transfer was 29 ms; the rest was recomputing the first token
+  with its step alignment (~58 ms), waiting for engine-step boundaries (the read is issued at one, its completion noticed
+  at another) and the router's serial dispatch — and at the default block size of 16 a ~5k-token pull fragments into ~8 KB
+  NIXL descriptors whose overhead stretched the transfer window to ~105 ms. These are mechanisms to model (per-descriptor
+  cost, the second step boundary), not constants to fit here.
+- Where the prefill pool saturates (64 sessions on one TP4 prefill instance) TTFT is the closed loop's queue, sessions /
+  rate minus the time spent decoding, and inherits the prefill capacity's error many times over: on H200 the model's rate
+  is 13% low (output −13%) and its mean TTFT 2.1× high; on H100, 11% low and the mean TTFT 9% high.
+- No fudge constant is added for either: a TTFT or TPOT correction fitted here would be a colocated step-model constant in
+  disguise and belongs to the colocated calibration (throughput.yaml's gpt-oss rows show the same per-release prefill-step
+  and host misses: docs/calibration-throughput.md, inferencex-828).
+`
+
+// median is the middle value (0 for none).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// worstOf is the error of largest magnitude.
+func worstOf(xs []float64) float64 {
+	w := 0.0
+	for _, x := range xs {
+		if math.Abs(x) > math.Abs(w) {
+			w = x
+		}
+	}
+	return w
+}

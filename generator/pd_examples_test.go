@@ -1,0 +1,81 @@
+package generator
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// The P/D fixtures' Kubernetes bundles (the examples pinned: the H20
+// reference and the wide-EP H200 deployment) validate against the vendored
+// LeaderWorkerSet and core schemas, one LeaderWorkerSet per pool.
+func TestPDKubeManifestsMatchSchemas(t *testing.T) {
+	for _, fixture := range []string{"pd", "pd-wideep"} {
+		b, _ := generate(t, fixture, "kubernetes")
+		n := 0
+		for _, f := range b.Files {
+			if strings.HasSuffix(f.Path, "/lws.yaml") {
+				checkKubeSchema(t, fixture+"/"+f.Path, f.Data)
+				n++
+			}
+		}
+		if n != 2 {
+			t.Errorf("%s: %d LeaderWorkerSets, want one per pool", fixture, n)
+		}
+	}
+}
+
+// wideEPReleases are the releases the wide-EP P/D example is held to (issue
+// #24: at least four from 0.10 to the newest): the first whose image ships
+// DeepEP (0.10.2), the example's own, two between, and the newest.
+var wideEPReleases = []string{"0.10.2", "0.11.0", "0.12.0", "0.18.1", ""}
+
+// The wide-EP P/D example generates for every runtime under each of those
+// releases; every bundle lints with no warning, every script passes bash -n
+// and shellcheck, every LeaderWorkerSet its schemas.
+func TestPDWideEPAcrossReleases(t *testing.T) {
+	sc := needShellcheck(t)
+	scripts := map[string][]byte{}
+	for _, v := range wideEPReleases {
+		for _, rt := range Runtimes {
+			d := loadSpec(t, "pd-wideep")
+			if v != "" {
+				d.VLLM.Version = v
+			} else {
+				d.VLLM.Version = vllm.Newest().Version.String()
+			}
+			name := d.VLLM.Version + "-" + rt
+			b, ds := gen(t, d, Options{Runtime: rt})
+			if ds.HasErrors() || b == nil {
+				t.Errorf("%s: not generated: %v", name, ds)
+				continue
+			}
+			for _, g := range lintBundle(t, d, b) {
+				if g.Severity >= diag.Warning {
+					t.Errorf("%s: %s", name, g)
+				}
+			}
+			for _, f := range b.Files {
+				switch {
+				case strings.HasSuffix(f.Path, ".sh"):
+					scripts[name+"-"+strings.ReplaceAll(f.Path, "/", "-")] = f.Data
+				case strings.HasSuffix(f.Path, "/lws.yaml"):
+					checkKubeSchema(t, name+"/"+f.Path, f.Data)
+				}
+			}
+		}
+	}
+	paths := writeScripts(t, scripts)
+	for _, p := range paths {
+		if out, err := exec.Command("bash", "-n", p).CombinedOutput(); err != nil {
+			t.Errorf("bash -n %s: %v\n%s", filepath.Base(p), err, out)
+		}
+	}
+	if out, err := exec.Command(sc, append([]string{"--shell=bash", "--severity=style"}, paths...)...).CombinedOutput(); err != nil {
+		t.Errorf("shellcheck: %v\n%s", err, out)
+	}
+}
