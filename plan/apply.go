@@ -42,7 +42,7 @@ func applyDoc(doc *yaml.Node, own, s Settings) ([]byte, error) {
 		return encode(doc)
 	}
 	if own.PD != nil { // a colocated candidate of a P/D spec: the pools go
-		remove(root, "disaggregation")
+		removePD(root)
 	}
 	if s.TP != own.TP || s.PP != own.PP || s.DP != own.DP || s.EP != own.EP || s.Replicas != own.Replicas || !isMapping(lookup(root, "parallelism")) {
 		setLayout(root, s)

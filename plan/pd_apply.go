@@ -104,3 +104,15 @@ func setOrRemove(m *yaml.Node, key, value, tag string) {
 	}
 	setScalar(m, key, value, tag)
 }
+
+// removePD drops the disaggregation block for a colocated candidate; the
+// engines take over the router's port (spec.DefaultRouterPort when the
+// block gives none), so clients keep talking to the port they used.
+func removePD(root *yaml.Node) {
+	port := strconv.Itoa(spec.DefaultRouterPort)
+	if p := lookup(lookup(lookup(root, "disaggregation"), "router"), "port"); p != nil && p.Kind == yaml.ScalarNode {
+		port = p.Value
+	}
+	remove(root, "disaggregation")
+	setScalar(mapping(root, "vllm"), "port", port, "!!int")
+}

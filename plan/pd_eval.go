@@ -192,7 +192,7 @@ func simulatePD(e *evaluated, seed uint64, slots []sloSlot) {
 		e.PD = f
 	}
 	e.PerGPU = e.OutputTokPerS / float64(max(1, e.GPUs))
-	e.Simulated = true
+	e.Simulated, e.Confirmed = true, true // check's own run: P/D has no shorter ranking run
 	e.Score = scoreOf(&e.Candidate)
 }
 

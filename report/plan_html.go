@@ -211,6 +211,9 @@ func ownViewOf(r *plan.Result) *ownView {
 		v.Lines = []string{fmt.Sprintf("rank #%d: %s", o.Rank, candidateFigures(*o))}
 	default:
 		v.Lines = []string{"not in the list: " + candidateFigures(*o)}
+		if l := pdFiguresLine(*o); l != "" {
+			v.Lines = append(v.Lines, l)
+		}
 		for _, x := range o.SLO {
 			v.Lines = append(v.Lines, strings.ToUpper(x.Verdict)+" "+planSLOHeadline(x))
 		}

@@ -146,6 +146,9 @@ func writeOwnText(w io.Writer, r *plan.Result) {
 		fmt.Fprintf(w, "  rank #%d: %s\n", o.Rank, candidateFigures(*o))
 	default:
 		fmt.Fprintf(w, "  not in the list: %s\n", candidateFigures(*o))
+		if l := pdFiguresLine(*o); l != "" {
+			fmt.Fprintf(w, "%s\n", wrap(l, 96, "     "))
+		}
 		for _, v := range o.SLO {
 			fmt.Fprintf(w, "     %-4s %s\n", strings.ToUpper(v.Verdict), planSLOHeadline(v))
 		}
