@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
@@ -58,7 +59,7 @@ func pdCandidates(d, base *resolve.Deployment, own Settings, sum *PDSummary) []*
 		out[0].Own = true
 	}
 	sum.Tried, sum.Candidates = true, len(out)
-	sum.Notes = append(sum.Notes, "P/D pools take whole nodes, the first nodes prefill (in the spec's order); both pools keep the spec's weights and KV-cache dtype; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs",
+	sum.Notes = append(sum.Notes, "P/D pools take whole nodes, the first nodes prefill (in the spec's order; every split up to 8 nodes, eighths and thirds of more); both pools keep the spec's weights and KV-cache dtype; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs; a pool choice that another on the same nodes beats on every figure of the bound is dropped",
 		"P/D figures are `vlaunch check`'s model of a disaggregated deployment (estimate/pd: not calibrated against published P/D runs); the Pareto front and the sensitivity are the colocated candidates'")
 	return out
 }
@@ -204,5 +205,19 @@ func simulateAPDLeader(fit []*evaluated, seed uint64, slots []sloSlot) {
 	}
 	if best != nil {
 		simulatePD(best, seed, slots)
+	}
+}
+
+// relabelUnmet names the colocated candidate the unmet SLOs' hardware
+// change was probed on when #1 is a P/D candidate (unmetSLOs words it #1).
+func relabelUnmet(un []Unmet, top []*evaluated, first *evaluated) {
+	label := "the best colocated candidate"
+	for i, e := range top {
+		if e == first {
+			label = fmt.Sprintf("the best colocated candidate, #%d,", i+1)
+		}
+	}
+	for i := range un {
+		un[i].Change = strings.Replace(un[i].Change, "#1", label, 1)
 	}
 }

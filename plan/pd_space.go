@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -78,14 +79,28 @@ func newPDSearch(d, base *resolve.Deployment, own Settings) *pdSearch {
 	return s
 }
 
-// splits are the prefill pool's node counts tried on n nodes: every one.
+// splits are the prefill pool's node counts tried on n nodes: every one
+// up to allSplits nodes; past it, eighths of the nodes (one to seven),
+// thirds and the halves' neighbours being among them or close.
 func splits(n int) []int {
 	var out []int
-	for k := 1; k < n; k++ {
-		out = append(out, k)
+	if n <= allSplits {
+		for k := 1; k < n; k++ {
+			out = append(out, k)
+		}
+		return out
+	}
+	for _, f := range []float64{1.0 / 8, 1.0 / 4, 1.0 / 3, 3.0 / 8, 1.0 / 2, 5.0 / 8, 2.0 / 3, 3.0 / 4, 7.0 / 8} {
+		k := min(n-1, max(1, int(math.Round(f*float64(n)))))
+		if len(out) == 0 || out[len(out)-1] != k {
+			out = append(out, k)
+		}
 	}
 	return out
 }
+
+// allSplits is the most nodes on which every split is tried.
+const allSplits = 8
 
 // candidates enumerates the P/D candidates: every split of the nodes (the
 // first k to prefill, in the spec's order), every layout search.Layouts
@@ -133,7 +148,47 @@ func (s *pdSearch) poolChoices(role string, nodes []spec.Node) []*pdPool {
 			}
 		}
 	}
+	return undominated(out)
+}
+
+// undominated drops the pool choices another choice of the same nodes
+// beats on every figure the pairs' bound reads (pd.Combine): its rate,
+// its latency floors (prefill: each input length's; decode: TPOT and the
+// first step) and, for decode pools, the TP × PP the KV transfer depends
+// on (compared only among equals). A dropped choice's every pair has a
+// bound no better than the same pair with the choice that beats it.
+func undominated(ps []*pdPool) []*pdPool {
+	var out []*pdPool
+	for i, p := range ps {
+		beaten := false
+		for j, q := range ps {
+			if i != j && dominates(q, p) && (!dominates(p, q) || j < i) {
+				beaten = true
+				break
+			}
+		}
+		if !beaten {
+			out = append(out, p)
+		}
+	}
 	return out
+}
+
+// dominates reports whether q is at least as good as p on every figure.
+func dominates(q, p *pdPool) bool {
+	a, b := q.bound, p.bound
+	if a.RatePerS < b.RatePerS || a.TPOTS > b.TPOTS || a.FirstStepS > b.FirstStepS {
+		return false
+	}
+	if p.role == spec.RoleDecode && q.set.TP*q.set.PP != p.set.TP*p.set.PP {
+		return false
+	}
+	for n, t := range b.PrefillS {
+		if a.PrefillS[n] > t {
+			return false
+		}
+	}
+	return true
 }
 
 // backends are a pool layout's all-to-all choices: the top-level setting

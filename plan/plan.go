@@ -106,6 +106,12 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 			res.Sensitivity = sensitivity(pr, first)
 		}
 		res.Unmet = unmetSLOs(pr, first, fit, opt, slots, &res.Stats)
+		if len(top) == 0 || first != top[0] {
+			relabelUnmet(res.Unmet, top, first)
+		}
+	}
+	if len(top) > 0 && top[0].pd != nil {
+		res.PD.Notes = append(res.PD.Notes, "what flips a verdict of #1 is not computed for a P/D candidate (the sensitivity probes move a colocated deployment)")
 	}
 	res.PD.finish(fit, opt.Seed, slots)
 	colo := colocatedOnly(fit)

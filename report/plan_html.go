@@ -95,7 +95,7 @@ func planSections(r *plan.Result) string {
 	}{
 		Stats: fmt.Sprintf("%d candidates, %d distinct; %d fit in memory and vlaunch generate writes them (%d refused); %d simulated; predicted with %s",
 			st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated, r.Calibration),
-		Pareto: template.HTML(paretoChart(r)), Left: r.Left, PD: pdSummaryLines(r),
+		Pareto: template.HTML(paretoChart(r)), Left: append(append([]string(nil), r.Left...), r.PD.Notes...), PD: pdSummaryLines(r),
 	}
 	if st.Unsettled > 0 {
 		data.Stats += fmt.Sprintf("; the simulation budget ran out with %d groups unsimulated whose bound could still reach the top list", st.Unsettled)

@@ -50,9 +50,9 @@ func WritePlanText(w io.Writer, r *plan.Result) {
 	writeUnmetText(w, r.Unmet)
 	writeParetoText(w, r.Pareto)
 	writeSensitivityText(w, r)
-	if len(r.Left) > 0 {
+	if left := append(append([]string(nil), r.Left...), r.PD.Notes...); len(left) > 0 {
 		fmt.Fprintf(w, "\nNot varied\n")
-		for _, l := range r.Left {
+		for _, l := range left {
 			fmt.Fprintf(w, "%s\n", wrap(l, 96, "  "))
 		}
 	}
