@@ -204,3 +204,41 @@ func TestApplyPDAgrees(t *testing.T) {
 func BenchmarkPlanPD(b *testing.B) {
 	benchPlan(b, filepath.Join("..", "examples", "deepseek-v3-pd-32xh20.yaml"))
 }
+
+// TestApplyPDToPDSpec: a P/D candidate written into a P/D spec replaces
+// the pools key by key — nodes, instances, layout, the overrides plan
+// varies (dropped where the candidate takes the top-level value) — and
+// keeps the connector, transport, router and comments; the spec validates
+// with the new pools.
+func TestApplyPDToPDSpec(t *testing.T) {
+	d, path, src := example(t, "deepseek-v3-pd-32xh20")
+	base, own, err := colocatedBase(d)
+	if err != nil || base == nil {
+		t.Fatal(err)
+	}
+	s := own
+	s.PD = &PDSettings{
+		Prefill: PoolSettings{Nodes: []string{"node0"}, Instances: 1, TP: 1, PP: 1, DP: 8, EP: true, All2All: "deepep_high_throughput"},
+		Decode:  PoolSettings{Nodes: []string{"node1", "node2", "node3"}, Instances: 1, TP: 1, PP: 1, DP: 24, EP: true},
+	}
+	out, err := Apply(src, own, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  transport: ucx\n", "# Clients talk to the router on node0:8000", "    nodes: [node0]\n", "    nodes: [node1, node2, node3]\n",
+		"    parallelism: {tensor: 1, pipeline: 1, data: 24, expert: true}\n", "    vllm: {all2all_backend: deepep_high_throughput}\n"} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if bytes.Contains(out, []byte("deepep_low_latency")) || bytes.Contains(out, []byte("max_num_seqs: 256")) {
+		t.Errorf("the decode pool's overrides the candidate drops are still there:\n%s", out)
+	}
+	dep, ds, err := validate.Bytes(path, out)
+	if err != nil || ds.HasErrors() {
+		t.Fatalf("%v %v\n%s", err, ds, out)
+	}
+	if got := dep.PD.Roles[1].Deployment.Layout.DP; got != 24 {
+		t.Errorf("decode DP %d, want 24", got)
+	}
+}
