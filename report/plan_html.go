@@ -26,7 +26,11 @@ func WritePlanHTML(w io.Writer, r *plan.Result, best *estimate.Report) error {
 		p = checkPage(best)
 		p.Title, p.Heading = "vlaunch plan: "+r.Subject.Model, planSubject(r.Subject)
 		// The candidate's values, not their provenance: plan chose them.
-		p.Lines = append([]string{"the best candidate, #1, in detail below: " + layoutLine(best.Input), settingsLine(best.Input)}, p.Lines...)
+		first := []string{"the best candidate, #1, in detail below: " + layoutLine(best.Input), settingsLine(best.Input)}
+		if len(r.Top) > 0 && r.Top[0].PD != nil { // the report's input is the decode pool's: name both pools
+			first = []string{"the best candidate, #1, in detail below (check's report of the P/D deployment): " + r.Top[0].Settings.String()}
+		}
+		p.Lines = append(first, p.Lines...)
 		p.Settings = nil
 	}
 	p.Extra = template.HTML(planSections(r))
