@@ -53,6 +53,8 @@ func pdNotTried(d *resolve.Deployment) string {
 	switch {
 	case d.PD != nil:
 		return ""
+	case d.Release.KVConnectorIn(vllm.NixlConnectorName) == vllm.Maybe:
+		return fmt.Sprintf("P/D not tried: whether vLLM %s has %s (the KV connector vlaunch models and writes) is unverified", d.Release, vllm.NixlConnectorName)
 	case d.Release.KVConnectorIn(vllm.NixlConnectorName) != vllm.Present:
 		return fmt.Sprintf("P/D not tried: vLLM %s has no %s (the KV connector vlaunch models and writes)", d.Release, vllm.NixlConnectorName)
 	case nodes < 2:
