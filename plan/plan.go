@@ -90,7 +90,7 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 		e.bound = scoreOf(&e.Candidate)
 		e.Score = e.bound
 	}
-	res.Stats.StepModel = len(fit) - res.PD.Candidates
+	res.Stats.StepModel = len(colocatedOnly(fit))
 	sort.SliceStable(fit, func(i, j int) bool { return fit[i].bound.Better(fit[j].bound) })
 	simulateFrontRunners(fit, opt, slots, &res.Stats)
 	top := mergeAlike(topGroups(rankActual(fit), len(fit)), opt.Top, verify, &res.Stats)
