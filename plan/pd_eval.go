@@ -115,7 +115,7 @@ func boundPD(e *evaluated, slots []sloSlot) {
 
 // simulatePDLeaders simulates the P/D groups' leaders that could rank
 // first (their bound at least the best simulated score), most promising
-// first (pdEval.guess), in batches, until none could or pdSimBudget is
+// first (pdEval.guess), in batches, until none could or PDSimBudget is
 // spent; those left that could are counted (Stats.PDUnsettled).
 func simulatePDLeaders(leaders []*evaluated, done *[]*evaluated, run func([]*evaluated), st *Stats) {
 	queue := append([]*evaluated(nil), leaders...)
@@ -170,7 +170,7 @@ func simulatePD(e *evaluated, seed uint64, slots []sloSlot) {
 	pre, dec := p.pre.in, p.dec.in
 	rep, verdicts := pd.Evaluate(&pre, &dec, false, slo.Options{Seed: seed})
 	p.report = &rep
-	e.work = 0 // pdSimBudget bounds the P/D simulations, not planWorkBudget (pd.Report does not say what its runs spent)
+	e.work = 0 // PDSimBudget bounds the P/D simulations, not planWorkBudget (pd.Report does not say what its runs spent)
 	e.SLO = nil
 	for i, v := range verdicts {
 		r := SLOResult{Name: v.Name, Unit: v.Unit, Target: v.Target, Predicted: v.Predicted, Verdict: v.Verdict, Binding: v.Binding}
@@ -199,14 +199,14 @@ func simulatePD(e *evaluated, seed uint64, slots []sloSlot) {
 // poolInputs are a P/D candidate's pool inputs (tests).
 func (p *pdEval) poolInputs() (input.Input, input.Input) { return p.pre.in, p.dec.in }
 
-// pdSimBudget is how many P/D candidates the ranking simulates at most
+// PDSimBudget is how many P/D candidates the ranking simulates at most
 // (the spec's own aside): a P/D check runs two or three pool simulations
 // per scenario, 30–200 ms for the examples' pools, and the bound's TPOT
 // (a lone sequence) leaves many P/D groups able to rank first on paper.
-const pdSimBudget = 12
+const PDSimBudget = 12
 
 // pdBudgetLeft reports whether pending more P/D simulations fit the budget.
-func (s *Stats) pdBudgetLeft(pending int) bool { return s.pdSimulated+pending < pdSimBudget }
+func (s *Stats) pdBudgetLeft(pending int) bool { return s.pdSimulated+pending < PDSimBudget }
 
 // pdIn counts the P/D candidates of a batch.
 func pdIn(batch []*evaluated) int {

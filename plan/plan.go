@@ -218,7 +218,7 @@ func keyOf(d *resolve.Deployment) engineKey {
 // group's actual score (no later group can enter the top then). A P/D
 // group (its two pools' simulations per scenario) is simulated only while
 // its bound could rank first, after the colocated groups, at most
-// pdSimBudget of them (simulatePDLeaders). Then the
+// PDSimBudget of them (simulatePDLeaders). Then the
 // tuning of the top groups: up to tuneBudget more variants of each, in
 // bound order, skipping those whose bound cannot beat the group's best.
 // Simulated candidates' figures and scores replace their bounds.

@@ -67,6 +67,9 @@ func pdSummaryLines(r *plan.Result) []string {
 	if s.NotTried != "" {
 		out[0] = s.NotTried
 	}
+	if n := r.Stats.PDUnsettled; n > 0 {
+		out = append(out, fmt.Sprintf("P/D: %d more groups whose bound could still rank first were left unsimulated (plan simulates at most %d P/D candidates, the most promising first)", n, plan.PDSimBudget))
+	}
 	if s.NoPay != "" {
 		out = append(out, s.NoPay)
 	}
