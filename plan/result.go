@@ -152,11 +152,11 @@ type Stats struct {
 	// could still have entered the top list.
 	Unsettled int `json:"unsettled,omitempty"`
 	// PDUnsettled counts the P/D groups left unsimulated, once
-	// pdSimBudget was spent, whose bound could still rank first.
+	// PDSimBudget was spent, whose bound could still rank first.
 	PDUnsettled int `json:"pd_unsettled,omitempty"`
 	// spent is the work the ranking simulations have spent so far (in
 	// sim.Result.Work units), against planWorkBudget; pdSimulated counts
-	// the P/D ranking simulations, against pdSimBudget.
+	// the P/D ranking simulations, against PDSimBudget.
 	spent       int64
 	pdSimulated int
 }
