@@ -37,6 +37,13 @@ func applyDoc(doc *yaml.Node, own, s Settings) ([]byte, error) {
 		return nil, fmt.Errorf("the spec is not a YAML mapping")
 	}
 	root := doc.Content[0]
+	if s.PD != nil {
+		applyPD(root, own, s)
+		return encode(doc)
+	}
+	if own.PD != nil { // a colocated candidate of a P/D spec: the pools go
+		removePD(root)
+	}
 	if s.TP != own.TP || s.PP != own.PP || s.DP != own.DP || s.EP != own.EP || s.Replicas != own.Replicas || !isMapping(lookup(root, "parallelism")) {
 		setLayout(root, s)
 	}
@@ -58,6 +65,11 @@ func applyDoc(doc *yaml.Node, own, s Settings) ([]byte, error) {
 	if s.Speculative != own.Speculative || s.SpecTokens != own.SpecTokens {
 		setSpeculative(v(), s)
 	}
+	return encode(doc)
+}
+
+// encode writes the edited document with the spec's two-space indent.
+func encode(doc *yaml.Node) ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)

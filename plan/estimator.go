@@ -120,9 +120,14 @@ func simulatedLoad(r *estimate.Report) (tokPerS, tpot float64) {
 // candidate s on the spec's deployment d: what the HTML page shows of the
 // best candidate.
 func CheckReport(d *resolve.Deployment, s Settings, seed uint64) (*estimate.Report, error) {
-	dep, err := resolve.Assemble(s.toSpec(d.Spec), partsOf(d))
+	dep, err := Resolve(d, s)
 	if err != nil {
 		return nil, err
+	}
+	if dep.PD != nil {
+		r := estimate.CheckPD(dep, estimate.PerfOptions{Seed: seed})
+		dep.Spec.Locate(r.Findings)
+		return &r, nil
 	}
 	in := inputOf(dep)
 	r := estimate.Check(&in)

@@ -48,6 +48,8 @@ type evaluated struct {
 	// work is what its ranking simulation spent (sim.Result.Work over its
 	// scenarios): simulateFrontRunners budgets it (planWorkBudget).
 	work int64
+	// pd is a P/D candidate's pools and simulation (nil: colocated).
+	pd *pdEval
 }
 
 // Plan ranks the candidates for the spec's resolved deployment d (with
@@ -56,10 +58,17 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	if opt.Top <= 0 {
 		opt.Top = DefaultTop
 	}
-	space := NewSpace(d)
-	own := specSettings(d)
-	res := &Result{Left: space.Left, Subject: subjectOf(d), OwnSettings: own, Calibration: d.Calibration.Describe()}
-	cands := distinct(d, own, space.Enumerate(d), &res.Stats)
+	base, own, err := colocatedBase(d)
+	res := &Result{Subject: subjectOf(d), OwnSettings: own, Calibration: d.Calibration.Describe()}
+	var cands []*evaluated
+	if err == nil {
+		space := NewSpace(base)
+		res.Left = space.Left
+		cands = distinct(base, own, space.Enumerate(base), &res.Stats)
+	} else {
+		res.Left = append(res.Left, "colocated layouts: "+err.Error())
+	}
+	cands = append(cands, pdCandidates(d, base, own, &res.PD)...)
 	verifier := newVerifier(opt.File, opt.Source, own)
 	verify := func(e *evaluated) error {
 		if opt.Source == nil {
@@ -70,14 +79,18 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	slots := slotsOf(d)
 	fit := fitting(cands, &res.Stats)
 	for _, e := range fit {
-		e.OutputTokPerS, e.TPOTS, e.Binding, e.SLO, e.curve = boundOf(&e.in, slots, e.kvTokens)
+		if e.pd != nil {
+			boundPD(e, slots)
+		} else {
+			e.OutputTokPerS, e.TPOTS, e.Binding, e.SLO, e.curve = boundOf(&e.in, slots, e.kvTokens)
+			e.PerGPU = e.OutputTokPerS / float64(e.GPUs)
+			e.SteadyPerGPU, e.SteadyTPOTS = e.PerGPU, e.TPOTS
+		}
 		e.boundSLO = e.SLO
-		e.PerGPU = e.OutputTokPerS / float64(e.GPUs)
-		e.SteadyPerGPU, e.SteadyTPOTS = e.PerGPU, e.TPOTS
 		e.bound = scoreOf(&e.Candidate)
 		e.Score = e.bound
 	}
-	res.Stats.StepModel = len(fit)
+	res.Stats.StepModel = len(colocatedOnly(fit))
 	sort.SliceStable(fit, func(i, j int) bool { return fit[i].bound.Better(fit[j].bound) })
 	simulateFrontRunners(fit, opt, slots, &res.Stats)
 	top := mergeAlike(topGroups(rankActual(fit), len(fit)), opt.Top, verify, &res.Stats)
@@ -87,12 +100,22 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 		res.Top = append(res.Top, e.Candidate)
 	}
 	res.Own = ownOf(cands, d, opt, slots)
-	if len(top) > 0 {
-		pr := newProbe(d, opt.Seed, slots)
-		res.Sensitivity = sensitivity(pr, top[0])
-		res.Unmet = unmetSLOs(pr, top[0], fit, opt, slots, &res.Stats)
+	if first := firstColocated(top, fit); first != nil {
+		pr := newProbe(base, opt.Seed, slots)
+		if len(top) > 0 && first == top[0] {
+			res.Sensitivity = sensitivity(pr, first)
+		}
+		res.Unmet = unmetSLOs(pr, first, fit, opt, slots, &res.Stats)
+		if len(top) == 0 || first != top[0] {
+			relabelUnmet(res.Unmet, top, first)
+		}
 	}
-	res.Points, res.Pareto = groupLeaderPoints(fit), pareto(fit)
+	if len(top) > 0 && top[0].pd != nil {
+		res.PD.Notes = append(res.PD.Notes, "what flips a verdict of #1 is not computed for a P/D candidate (the sensitivity probes move a colocated deployment)")
+	}
+	res.PD.finish(fit, opt.Seed, slots)
+	colo := colocatedOnly(fit)
+	res.Points, res.Pareto = groupLeaderPoints(colo), pareto(colo)
 	return res
 }
 
@@ -103,8 +126,14 @@ func fitting(cands []*evaluated, st *Stats) []*evaluated {
 	var fit []*evaluated
 	refused := refusals{}
 	for _, e := range cands {
-		e.Fits, e.WeightsGiB, e.KVGiB, e.kvTokens = memoryOf(&e.in)
+		if e.pd == nil {
+			e.Fits, e.WeightsGiB, e.KVGiB, e.kvTokens = memoryOf(&e.in)
+		}
 		if !e.Fits || e.kvTokens <= 0 {
+			continue
+		}
+		if e.pd != nil {
+			fit = append(fit, e) // the generator's verdict on a P/D bundle: Verify, when listed
 			continue
 		}
 		if err := refused.of(e); err != nil && !e.Own {
@@ -113,7 +142,7 @@ func fitting(cands []*evaluated, st *Stats) []*evaluated {
 		}
 		fit = append(fit, e)
 	}
-	st.FitMemory = len(fit)
+	st.FitMemory = len(colocatedOnly(fit))
 	return fit
 }
 
@@ -186,7 +215,10 @@ func keyOf(d *resolve.Deployment) engineKey {
 // simulateFrontRunners simulates what can still reach the top list, in
 // two passes. Groups first: each group's best-bound candidate, in bound
 // order, until the next one's optimistic bound is below the N-th best
-// group's actual score (no later group can enter the top then). Then the
+// group's actual score (no later group can enter the top then). A P/D
+// group (its two pools' simulations per scenario) is simulated only while
+// its bound could rank first, after the colocated groups, at most
+// PDSimBudget of them (simulatePDLeaders). Then the
 // tuning of the top groups: up to tuneBudget more variants of each, in
 // bound order, skipping those whose bound cannot beat the group's best.
 // Simulated candidates' figures and scores replace their bounds.
@@ -201,29 +233,46 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 		wg.Wait()
 		for _, e := range batch {
 			st.spent += e.work
+			if e.pd != nil {
+				st.pdSimulated++
+			}
 		}
 		done = append(done, batch...)
 		st.Simulated += len(batch)
 	}
-	leaders := groupLeaders(fit)
-	for i := 0; i < len(leaders); i += simBatch {
+	var pdLeaders []*evaluated
+	var queue []*evaluated
+	for _, e := range groupLeaders(fit) {
+		if e.pd != nil {
+			pdLeaders = append(pdLeaders, e)
+		} else {
+			queue = append(queue, e)
+		}
+	}
+	for len(queue) > 0 {
 		nth := nthGroup(done, opt.Top)
-		if nth != nil && !leaders[i].bound.AtLeast(*nth) {
+		if nth != nil && !queue[0].bound.AtLeast(*nth) {
 			break
 		}
 		if !st.budgetLeft() {
-			st.Unsettled = unsettled(leaders[i:], nth)
+			st.Unsettled = unsettled(queue, nth)
 			break
 		}
-		run(leaders[i:min(i+simBatch, len(leaders))])
+		var batch []*evaluated
+		for len(queue) > 0 && len(batch) < simBatch {
+			batch = append(batch, queue[0])
+			queue = queue[1:]
+		}
+		run(batch)
 	}
+	simulatePDLeaders(pdLeaders, &done, run, st)
 	for _, top := range topGroups(rankActual(done), opt.Top) {
 		if !st.budgetLeft() {
 			break
 		}
 		var batch []*evaluated
 		for _, e := range fit {
-			if len(batch) < tuneBudget && e.group() == top.group() && !e.Simulated && e.bound.AtLeast(top.Score) {
+			if len(batch) < tuneBudget && e.group() == top.group() && !e.Simulated && e.bound.AtLeast(top.Score) && (e.pd == nil || st.pdBudgetLeft(pdIn(batch))) {
 				batch = append(batch, e)
 			}
 		}
@@ -302,6 +351,10 @@ func topGroups(ranked []*evaluated, n int) []*evaluated {
 // check prints after --apply 1; the others keep the ranking simulation's
 // (rankRequests), which costs a fraction.
 func confirm(top []*evaluated, seed uint64, slots []sloSlot) {
+	if len(top) > 0 && top[0].pd != nil {
+		top[0].Confirmed = true // a P/D ranking run is check's own (simulatePD)
+		return
+	}
 	if len(top) > 0 {
 		simulateWith(top[0], seed, slots, 0)
 		top[0].Confirmed = true
@@ -313,6 +366,12 @@ func simulate(e *evaluated, seed uint64, slots []sloSlot) { simulateWith(e, seed
 // simulateWith runs check's performance half with the given number of
 // requests per scenario (0: check's own).
 func simulateWith(e *evaluated, seed uint64, slots []sloSlot, requests int) {
+	if e.pd != nil {
+		if !e.Simulated {
+			simulatePD(e, seed, slots)
+		}
+		return
+	}
 	e.check = checkOf(&e.in, seed, requests)
 	e.work = 0
 	if e.check.Performance != nil {

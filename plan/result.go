@@ -37,9 +37,12 @@ type Candidate struct {
 	// many more (not verified).
 	Alike     []string `json:"alike,omitempty"`
 	AlikeMore int      `json:"alike_more,omitempty"`
-	// Binding is the resource that binds the decode step.
+	// Binding is the resource that binds the decode step (a P/D
+	// candidate: the part that binds its request rate).
 	Binding string `json:"binding"`
-	Score   Score  `json:"-"`
+	// PD are a P/D candidate's figures (nil: colocated).
+	PD    *PDFigures `json:"disaggregated,omitempty"`
+	Score Score      `json:"-"`
 }
 
 // NoneFail reports whether the candidate fits and no SLO fails (pass or
@@ -98,6 +101,8 @@ type Result struct {
 	Stats       Stats  `json:"stats"`
 	// Left are the dimensions not varied, with why.
 	Left []string `json:"not_varied,omitempty"`
+	// PD is what plan did about prefill/decode disaggregation.
+	PD PDSummary `json:"disaggregation"`
 }
 
 // Unmet is an SLO no candidate meets on this hardware.
@@ -146,9 +151,14 @@ type Stats struct {
 	// simulations' budget ran out (planWorkBudget) whose step-model bound
 	// could still have entered the top list.
 	Unsettled int `json:"unsettled,omitempty"`
+	// PDUnsettled counts the P/D groups left unsimulated, once
+	// PDSimBudget was spent, whose bound could still rank first.
+	PDUnsettled int `json:"pd_unsettled,omitempty"`
 	// spent is the work the ranking simulations have spent so far (in
-	// sim.Result.Work units), against planWorkBudget.
-	spent int64
+	// sim.Result.Work units), against planWorkBudget; pdSimulated counts
+	// the P/D ranking simulations, against PDSimBudget.
+	spent       int64
+	pdSimulated int
 }
 
 // budgetLeft reports whether the ranking simulations may go on.

@@ -37,6 +37,11 @@ type Settings struct {
 	// spec enables none; SpecTokens is num_speculative_tokens.
 	Speculative string `json:"speculative,omitempty"`
 	SpecTokens  int    `json:"num_speculative_tokens,omitempty"`
+	// PD, when set, makes the candidate prefill/decode disaggregated: its
+	// pools replace the layout (TP..Replicas are then zero) and the
+	// backend and scheduler limits per pool; the top-level fields keep the
+	// spec's values (Apply leaves them).
+	PD *PDSettings `json:"disaggregation,omitempty"`
 }
 
 // specSettings reads the settings a spec asks for (its layout as resolved,
@@ -85,6 +90,13 @@ func kvWord(s string) string {
 // copy shares nothing mutable with d.
 func (s Settings) toSpec(d *spec.Deployment) *spec.Deployment {
 	c := *d
+	if s.PD != nil {
+		c.Model.Weights = s.Weights
+		c.VLLM.KVCacheDType = s.KVCacheDType
+		s.PD.withPD(&c)
+		return &c
+	}
+	c.Disaggregation = nil
 	c.Parallelism = spec.Parallelism{Tensor: s.TP, Pipeline: s.PP, Data: s.DP, Expert: s.EP, Replicas: s.Replicas}
 	c.Model.Weights = s.Weights
 	c.VLLM.KVCacheDType, c.VLLM.All2AllBackend, c.VLLM.EnableDBO = s.KVCacheDType, s.All2All, s.DBO
@@ -102,6 +114,9 @@ func optInt(v int) *int {
 
 // Layout names the parallel layout as the check report does.
 func (s Settings) Layout() string {
+	if s.PD != nil {
+		return fmt.Sprintf("P/D %s: prefill %s, decode %s", s.Shape(), s.PD.Prefill.layout(), s.PD.Decode.layout())
+	}
 	l := fmt.Sprintf("TP %d · PP %d · DP %d · EP %s", s.TP, s.PP, s.DP, textfmt.OnOff(s.EP))
 	if s.Replicas > 1 {
 		l += fmt.Sprintf(" × %d replicas", s.Replicas)
@@ -112,6 +127,9 @@ func (s Settings) Layout() string {
 // String is the whole candidate in one line: the layout, then every
 // engine setting that is not left to its default.
 func (s Settings) String() string {
+	if s.PD != nil {
+		return s.pdString()
+	}
 	parts := []string{s.Layout(), "weights " + s.Weights, "KV " + s.KVCacheDType}
 	if s.All2All != "auto" {
 		parts = append(parts, "all2all "+s.All2All)
@@ -133,6 +151,9 @@ func (s Settings) String() string {
 
 // tuned counts the engine settings moved off their defaults.
 func (s Settings) tuned() int {
+	if s.PD != nil {
+		return s.PD.tuned()
+	}
 	n := 0
 	for _, moved := range []bool{s.All2All != "auto", s.DBO, s.MaxNumSeqs > 0, s.MaxNumBatchedTokens > 0} {
 		if moved {
@@ -149,8 +170,13 @@ type group struct {
 	TP, PP, DP, Replicas int
 	EP                   bool
 	Weights, KV          string
+	// PD is a P/D candidate's split and layouts (PDSettings.groupKey).
+	PD string
 }
 
 func (s Settings) group() group {
+	if s.PD != nil {
+		return group{PD: s.PD.groupKey(), Weights: s.Weights, KV: s.KVCacheDType}
+	}
 	return group{TP: s.TP, PP: s.PP, DP: s.DP, Replicas: s.Replicas, EP: s.EP, Weights: s.Weights, KV: s.KVCacheDType}
 }

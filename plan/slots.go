@@ -26,6 +26,7 @@ type sloSlot struct {
 	target      float64
 	total       bool // throughput counts prompt tokens too
 	inputTokens int
+	quantile    string // a TTFT target's percentile ("p50", "p95", "p99")
 }
 
 func slotsOf(d *resolve.Deployment) []sloSlot {
@@ -45,7 +46,7 @@ func slotsOf(d *resolve.Deployment) []sloSlot {
 		}{{"p50", t.P50S}, {"p95", t.P95S}, {"p99", t.P99S}} {
 			if q.v != nil {
 				out = append(out, sloSlot{kind: kindTTFT, name: fmt.Sprintf("TTFT %s at %d input tokens", q.name, t.InputTokens),
-					unit: "s", target: *q.v, inputTokens: t.InputTokens})
+					unit: "s", target: *q.v, inputTokens: t.InputTokens, quantile: q.name})
 			}
 		}
 	}

@@ -26,7 +26,11 @@ func WritePlanHTML(w io.Writer, r *plan.Result, best *estimate.Report) error {
 		p = checkPage(best)
 		p.Title, p.Heading = "vlaunch plan: "+r.Subject.Model, planSubject(r.Subject)
 		// The candidate's values, not their provenance: plan chose them.
-		p.Lines = append([]string{"the best candidate, #1, in detail below: " + layoutLine(best.Input), settingsLine(best.Input)}, p.Lines...)
+		first := []string{"the best candidate, #1, in detail below: " + layoutLine(best.Input), settingsLine(best.Input)}
+		if len(r.Top) > 0 && r.Top[0].PD != nil { // the report's input is the decode pool's: name both pools
+			first = []string{"the best candidate, #1, in detail below (check's report of the P/D deployment): " + r.Top[0].Settings.String()}
+		}
+		p.Lines = append(first, p.Lines...)
 		p.Settings = nil
 	}
 	p.Extra = template.HTML(planSections(r))
@@ -36,10 +40,11 @@ func WritePlanHTML(w io.Writer, r *plan.Result, best *estimate.Report) error {
 var planTmpl = template.Must(template.New("plan").Parse(`
 <h2>Best candidates (most SLOs met, then closest to the rest, then output tokens/s per GPU)</h2>
 <p class="settings">{{.Stats}}</p>
-{{range .Refused}}<p class="settings">{{.}}</p>
+{{range .PD}}<p class="settings">{{.}}</p>
+{{end}}{{range .Refused}}<p class="settings">{{.}}</p>
 {{end}}<table>
-<tr><th>#</th><th>candidate</th><th>SLOs met</th><th>output tokens/s</th><th>per GPU</th><th>TPOT</th><th>KV GiB/GPU</th><th>verdicts</th></tr>
-{{range .Rows}}<tr{{if .Own}} class="own"{{end}}><td>{{.Rank}}</td><td class="left">{{.Name}}{{if .Own}} (the spec's own){{end}}</td><td>{{.Met}}</td><td>{{.Tok}}</td><td>{{.PerGPU}}</td><td>{{.TPOT}}</td><td>{{.KV}}</td><td class="left">{{range .Verdicts}}<span class="{{.Class}}"><span class="verdict" title="{{.Headline}}">{{.Word}}</span></span> {{end}}</td></tr>
+<tr><th>#</th><th>kind</th><th>candidate</th><th>SLOs met</th><th>output tokens/s</th><th>per GPU</th><th>TPOT</th><th>KV GiB/GPU</th><th>bound by</th><th>TTFT mean: P queue + prefill + KV transfer + D first step</th><th>verdicts</th></tr>
+{{range .Rows}}<tr{{if .Own}} class="own"{{end}}><td>{{.Rank}}</td><td>{{.Kind}}</td><td class="left">{{.Name}}{{if .Own}} (the spec's own){{end}}</td><td>{{.Met}}</td><td>{{.Tok}}</td><td>{{.PerGPU}}</td><td>{{.TPOT}}</td><td>{{.KV}}</td><td>{{.Binding}}</td><td>{{.TTFTParts}}</td><td class="left">{{range .Verdicts}}<span class="{{.Class}}"><span class="verdict" title="{{.Headline}}">{{.Word}}</span></span> {{end}}</td></tr>
 {{end}}</table>
 {{range .Alike}}<p class="settings">{{.}}</p>
 {{end}}<div class="charts"><figure>
@@ -69,7 +74,8 @@ vlaunch generate FILE --out-dir DIR</pre>{{end}}
 
 // planRow is one line of the candidate table.
 type planRow struct {
-	Rank                         string
+	Rank, Kind, Binding          string
+	TTFTParts                    string
 	Name, Met, Tok, PerGPU, TPOT string
 	KV                           string
 	Own                          bool
@@ -89,10 +95,11 @@ func planSections(r *plan.Result) string {
 		Refused            []string
 		Own                *ownView
 		Front              [][4]string
+		PD                 []string
 	}{
 		Stats: fmt.Sprintf("%d candidates, %d distinct; %d fit in memory and vlaunch generate writes them (%d refused); %d simulated; predicted with %s",
 			st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated, r.Calibration),
-		Pareto: template.HTML(paretoChart(r)), Left: r.Left,
+		Pareto: template.HTML(paretoChart(r)), Left: append(append([]string(nil), r.Left...), r.PD.Notes...), PD: pdSummaryLines(r),
 	}
 	if st.Unsettled > 0 {
 		data.Stats += fmt.Sprintf("; the simulation budget ran out with %d groups unsimulated whose bound could still reach the top list", st.Unsettled)
@@ -136,14 +143,14 @@ func planSections(r *plan.Result) string {
 }
 
 func planRowOf(c plan.Candidate) planRow {
-	row := planRow{Rank: "–", Name: c.Settings.String(), Own: c.Own, Met: "does not fit"}
+	row := planRow{Rank: "–", Kind: c.Shape(), Name: c.Settings.String(), Own: c.Own, Met: "does not fit", TTFTParts: ttftPartsCell(c)}
 	if c.Rank > 0 {
 		row.Rank = fmt.Sprint(c.Rank)
 	}
 	if !c.Fits {
 		return row
 	}
-	row.Met = fmt.Sprintf("%d of %d", passed(c), len(c.SLO))
+	row.Met, row.Binding = fmt.Sprintf("%d of %d", passed(c), len(c.SLO)), c.Binding
 	row.Tok, row.PerGPU, row.TPOT, row.KV = fmt.Sprintf("%.0f", c.OutputTokPerS), fmt.Sprintf("%.1f", c.PerGPU), textfmt.Seconds(c.TPOTS), fmt.Sprintf("%.1f", c.KVGiB)
 	for _, v := range c.SLO {
 		row.Verdicts = append(row.Verdicts, verdictBadge{Class: verdictClass(v.Verdict), Word: strings.ToUpper(v.Verdict), Headline: planSLOHeadline(v)})
@@ -208,6 +215,9 @@ func ownViewOf(r *plan.Result) *ownView {
 		v.Lines = []string{fmt.Sprintf("rank #%d: %s", o.Rank, candidateFigures(*o))}
 	default:
 		v.Lines = []string{"not in the list: " + candidateFigures(*o)}
+		if l := pdFiguresLine(*o); l != "" {
+			v.Lines = append(v.Lines, l)
+		}
 		for _, x := range o.SLO {
 			v.Lines = append(v.Lines, strings.ToUpper(x.Verdict)+" "+planSLOHeadline(x))
 		}

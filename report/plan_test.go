@@ -28,10 +28,12 @@ func planExample(t testing.TB, name string, top int) (*plan.Result, *resolve.Dep
 	return r, d
 }
 
-// TestPlanGolden pins the plan's text and JSON for the reference scenario
-// and the single-GPU example, and the HTML page of the latter.
+// TestPlanGolden pins the plan's text and JSON for the reference scenario,
+// the P/D example (P/D and colocated candidates in one list, the spec's own
+// pools, why P/D does not pay) and the single-GPU example, and the HTML
+// page of the latter.
 func TestPlanGolden(t *testing.T) {
-	for _, name := range []string{"deepseek-v3-32xh20", "qwen3-30b-a3b-1xh100"} {
+	for _, name := range []string{"deepseek-v3-32xh20", "deepseek-v3-pd-32xh20", "qwen3-30b-a3b-1xh100"} {
 		r, d := planExample(t, name, 3)
 		var text, js bytes.Buffer
 		WritePlanText(&text, r)

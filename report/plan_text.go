@@ -36,6 +36,9 @@ func WritePlanText(w io.Writer, r *plan.Result) {
 	for _, why := range st.Reasons {
 		fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("refused (%d): %s", why.Count, why.Why), 96, "  "))
 	}
+	for _, l := range pdSummaryLines(r) {
+		fmt.Fprintf(w, "%s\n", wrap(l, 96, "  "))
+	}
 	fmt.Fprintf(w, "\nBest candidates (most SLOs met, then closest to the rest, then output tokens/s per GPU)\n")
 	if len(r.Top) == 0 {
 		fmt.Fprintf(w, "  none fits in memory\n")
@@ -47,9 +50,9 @@ func WritePlanText(w io.Writer, r *plan.Result) {
 	writeUnmetText(w, r.Unmet)
 	writeParetoText(w, r.Pareto)
 	writeSensitivityText(w, r)
-	if len(r.Left) > 0 {
+	if left := append(append([]string(nil), r.Left...), r.PD.Notes...); len(left) > 0 {
 		fmt.Fprintf(w, "\nNot varied\n")
-		for _, l := range r.Left {
+		for _, l := range left {
 			fmt.Fprintf(w, "%s\n", wrap(l, 96, "  "))
 		}
 	}
@@ -67,8 +70,11 @@ func writeCandidateText(w io.Writer, c plan.Candidate) {
 	if c.Own {
 		mark = "  ← the spec's own settings"
 	}
-	fmt.Fprintf(w, "\n  #%d %s%s\n", c.Rank, c.Settings, mark)
+	fmt.Fprintf(w, "\n  #%d [%s] %s%s\n", c.Rank, c.Shape(), c.Settings, mark)
 	fmt.Fprintf(w, "     %s\n", candidateFigures(c))
+	if l := pdFiguresLine(c); l != "" {
+		fmt.Fprintf(w, "%s\n", wrap(l, 96, "     "))
+	}
 	for _, v := range c.SLO {
 		fmt.Fprintf(w, "     %-4s %s\n", strings.ToUpper(v.Verdict), planSLOHeadline(v))
 	}
@@ -96,8 +102,12 @@ func candidateFigures(c plan.Candidate) string {
 	if c.All2AllInEffect != "" {
 		a2a = " · all2all " + c.All2AllInEffect
 	}
-	return fmt.Sprintf("%d of %d SLOs · %.0f output tokens/s (%.1f per GPU) · TPOT %s (%s) · weights %.1f GiB, KV %.1f GiB per GPU%s · decode bound by %s",
-		passed(c), len(c.SLO), c.OutputTokPerS, c.PerGPU, textfmt.Seconds(c.TPOTS), src, c.WeightsGiB, c.KVGiB, a2a, c.Binding)
+	bound := "decode bound by " + c.Binding
+	if c.PD != nil {
+		a2a, bound = "", "bound by the "+c.Binding
+	}
+	return fmt.Sprintf("%d of %d SLOs · %.0f output tokens/s (%.1f per GPU) · TPOT %s (%s) · weights %.1f GiB, KV %.1f GiB per GPU%s · %s",
+		passed(c), len(c.SLO), c.OutputTokPerS, c.PerGPU, textfmt.Seconds(c.TPOTS), src, c.WeightsGiB, c.KVGiB, a2a, bound)
 }
 
 func passed(c plan.Candidate) int {
@@ -136,6 +146,9 @@ func writeOwnText(w io.Writer, r *plan.Result) {
 		fmt.Fprintf(w, "  rank #%d: %s\n", o.Rank, candidateFigures(*o))
 	default:
 		fmt.Fprintf(w, "  not in the list: %s\n", candidateFigures(*o))
+		if l := pdFiguresLine(*o); l != "" {
+			fmt.Fprintf(w, "%s\n", wrap(l, 96, "     "))
+		}
 		for _, v := range o.SLO {
 			fmt.Fprintf(w, "     %-4s %s\n", strings.ToUpper(v.Verdict), planSLOHeadline(v))
 		}

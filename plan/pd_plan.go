@@ -1,0 +1,223 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/estimate/pd"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// colocatedBase is the deployment plan enumerates colocated candidates on
+// and the spec's own settings. A colocated spec is its own base. A P/D
+// spec's base is the same spec without its disaggregation block and with
+// `parallelism: auto` (every layout of every node; the top-level vllm
+// settings, which a colocated candidate keeps when Apply removes the
+// block); its own settings are its pools (Settings.PD), the top-level
+// values beside them.
+func colocatedBase(d *resolve.Deployment) (*resolve.Deployment, Settings, error) {
+	own := specSettings(d)
+	if d.PD == nil {
+		return d, own, nil
+	}
+	own.TP, own.PP, own.DP, own.EP, own.Replicas = 0, 0, 0, false, 0
+	own.PD = ownPD(d.Spec)
+	c := *d.Spec
+	c.Disaggregation = nil
+	c.Parallelism = spec.Parallelism{Auto: true}
+	base, err := resolve.Assemble(&c, d.Parts())
+	return base, own, err
+}
+
+// pdCandidates are the P/D candidates of d (the spec's own pools first,
+// for a P/D spec), or none with why in sum.
+func pdCandidates(d, base *resolve.Deployment, own Settings, sum *PDSummary) []*evaluated {
+	if why := pdNotTried(d); why != "" {
+		sum.NotTried = why
+		return nil
+	}
+	if base == nil {
+		base = d
+	}
+	s := newPDSearch(d, base, own)
+	var cands []Settings
+	seen := map[string]bool{}
+	if own.PD != nil {
+		cands = append(cands, own)
+		seen[pdKey(own.PD)] = true
+	}
+	for _, c := range s.candidates() {
+		if k := pdKey(c.PD); !seen[k] {
+			seen[k] = true
+			cands = append(cands, c)
+		}
+	}
+	out := s.evaluated(cands)
+	if own.PD != nil && len(out) > 0 {
+		out[0].Own = true
+	}
+	sum.Tried, sum.Candidates = true, len(out)
+	sum.Notes = append(sum.Notes, "P/D pools take whole nodes, the first nodes prefill (in the spec's order; every split up to 8 nodes, eighths and thirds of more); both pools keep the spec's weights and KV-cache dtype; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs; a pool choice that another on the same nodes beats on every figure of the bound is dropped",
+		"P/D figures are `vlaunch check`'s model of a disaggregated deployment (estimate/pd: not calibrated against published P/D runs); the Pareto front and the sensitivity are the colocated candidates'")
+	return out
+}
+
+// pdKey identifies a P/D candidate's pools.
+func pdKey(p *PDSettings) string { return fmt.Sprintf("%+v|%+v", p.Prefill, p.Decode) }
+
+// firstColocated is the best-ranked colocated candidate of the top list
+// (the sensitivity and the unmet SLOs' hardware change probe colocated
+// deployments), or the best simulated colocated one; nil when none is.
+func firstColocated(top, fit []*evaluated) *evaluated {
+	for _, e := range top {
+		if e.pd == nil {
+			return e
+		}
+	}
+	for _, e := range rankActual(fit) {
+		if e.pd == nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// colocatedOnly are the colocated candidates of fit (the Pareto front's
+// steady-decode basis has no P/D counterpart).
+func colocatedOnly(fit []*evaluated) []*evaluated {
+	var out []*evaluated
+	for _, e := range fit {
+		if e.pd == nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// finish counts the P/D simulations and says, when the best P/D candidate
+// ranks below the best colocated one, why P/D does not pay here.
+func (s *PDSummary) finish(fit []*evaluated, seed uint64, slots []sloSlot) {
+	if !s.Tried {
+		return
+	}
+	if s.Candidates == 0 {
+		s.NotTried = "P/D tried, none fits: no split of the nodes into two pools leaves both room for the weights and a KV cache"
+		return
+	}
+	simulateAPDLeader(fit, seed, slots)
+	var bestPD, bestColo *evaluated
+	for _, e := range rankActual(fit) {
+		if e.pd != nil {
+			s.Simulated++
+			if bestPD == nil {
+				bestPD = e
+			}
+		} else if bestColo == nil {
+			bestColo = e
+		}
+	}
+	if bestPD == nil || bestColo == nil || !bestColo.Score.Better(bestPD.Score) || bestPD.pd.report == nil || len(bestPD.pd.report.Scenarios) == 0 {
+		return
+	}
+	s.NoPay = noPay(bestPD, bestColo)
+}
+
+// lowLoad is the prefill pool's utilisation below which plan calls the
+// load low: the prefill pool idles most of the time, so the prefills it
+// takes off the decoders were a small part of their steps.
+const lowLoad = 0.5
+
+// noPay is why the best P/D candidate p loses to the best colocated one c,
+// in one line with the figures: the KV transfer alone takes at least the
+// prefill (slow NICs); the whole hand-off does (short prompts); the
+// prefill pool idles (low load: little interference to remove); else the
+// pool that binds.
+func noPay(p, c *evaluated) string {
+	sc := p.pd.report.Scenarios[0]
+	t := sc.TTFTParts
+	sec := textfmt.Seconds
+	versus := fmt.Sprintf("colocated %s serves %.1f output tokens/s per GPU and meets %d of %d SLOs; the best P/D, %s, %.1f and %d", c.Settings.Layout(), c.PerGPU, passed(c), len(c.SLO),
+		p.Shape(), p.PerGPU, passed(p))
+	handoff := t.RouterS + t.TransferS + t.DecodeAdmitS + t.FirstDecodeS
+	switch {
+	case t.TransferS >= t.PrefillS || sc.Binding == pd.BindTransfer:
+		return fmt.Sprintf("P/D does not pay — slow NICs: a request's KV transfer takes %s (%.1f MB at %.2f GB/s) against %s of prefill (%s)",
+			sec(t.TransferS), sc.Transfer.WireBytes/1e6, sc.Transfer.LinkGBytesPerS, sec(t.PrefillS), versus)
+	case handoff >= t.PrefillS:
+		return fmt.Sprintf("P/D does not pay — short prompts: a %d-token prompt prefills in %s, and the hand-off adds %s (router %s + KV transfer %s + decode admission and first step %s) (%s)",
+			sc.InputTokens, sec(t.PrefillS), sec(handoff), sec(t.RouterS), sec(t.TransferS), sec(t.DecodeAdmitS+t.FirstDecodeS), versus)
+	case sc.PrefillUtilization < lowLoad:
+		return fmt.Sprintf("P/D does not pay — low load: the prefill pool's %d GPUs are %.0f%% busy, so there is little prefill interference to take off the decoders, which keep %d of the %d GPUs (%s)",
+			p.PD.PrefillGPUs, 100*sc.PrefillUtilization, p.PD.DecodeGPUs, p.GPUs, versus)
+	}
+	return fmt.Sprintf("P/D does not pay — the %s binds at %.2f requests/s (prefill %.0f%%, decode %.0f%% busy; %s)",
+		sc.Binding, sc.RequestsPerS, 100*sc.PrefillUtilization, 100*sc.DecodeUtilization, versus)
+}
+
+func passed(c *evaluated) int {
+	n := 0
+	for _, v := range c.SLO {
+		if v.Verdict == verdictPass {
+			n++
+		}
+	}
+	return n
+}
+
+// Resolve is candidate s on the spec's deployment d as `vlaunch check`
+// resolves the spec Apply writes: a P/D candidate's pools through their
+// RoleViews and resolve.AssembleDisaggregated, a colocated one through
+// resolve.Assemble (a P/D spec's block removed).
+func Resolve(d *resolve.Deployment, s Settings) (*resolve.Deployment, error) {
+	c := s.toSpec(d.Spec)
+	if s.PD == nil {
+		return resolve.Assemble(c, partsOf(d))
+	}
+	var roles []*resolve.Deployment
+	for _, role := range spec.Roles {
+		r, err := resolve.Assemble(c.RoleView(role), partsOf(d))
+		if err != nil {
+			return nil, err
+		}
+		roles = append(roles, r)
+	}
+	return resolve.AssembleDisaggregated(c, roles)
+}
+
+// simulateAPDLeader simulates the most promising P/D group leader when
+// the bound pruned every P/D group (none could rank first): the report's
+// "does not pay" line then has a simulated P/D candidate's figures to
+// give, not a bound's.
+func simulateAPDLeader(fit []*evaluated, seed uint64, slots []sloSlot) {
+	var best *evaluated
+	for _, e := range groupLeaders(fit) {
+		if e.pd == nil {
+			continue
+		}
+		if e.Simulated {
+			return
+		}
+		if best == nil || e.pd.promises(best.pd) {
+			best = e
+		}
+	}
+	if best != nil {
+		simulatePD(best, seed, slots)
+	}
+}
+
+// relabelUnmet names the colocated candidate the unmet SLOs' hardware
+// change was probed on when #1 is a P/D candidate (unmetSLOs words it #1).
+func relabelUnmet(un []Unmet, top []*evaluated, first *evaluated) {
+	label := "the best colocated candidate"
+	for i, e := range top {
+		if e == first {
+			label = fmt.Sprintf("the best colocated candidate, #%d,", i+1)
+		}
+	}
+	for i := range un {
+		un[i].Change = strings.Replace(un[i].Change, "#1", label, 1)
+	}
+}

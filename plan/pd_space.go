@@ -1,0 +1,273 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
+	"github.com/vlaunch/vlaunch/estimate/pd"
+	"github.com/vlaunch/vlaunch/estimate/search"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// maxPDNodes is the most nodes plan splits into P/D pools: the pairs grow
+// as the product of the two pools' layouts, each split's; past it the
+// colocated search alone stays within #15's time.
+const maxPDNodes = 64
+
+// pdSearch is what every P/D candidate of one plan shares.
+type pdSearch struct {
+	// d is the deployment plan enumerates colocated candidates on (for a
+	// P/D spec, its colocated base); src the spec P/D candidates are
+	// written into (the P/D spec itself, or the colocated spec).
+	d     *resolve.Deployment
+	src   *spec.Deployment
+	parts resolve.Parts
+	own   Settings
+	// ports a colocated spec's candidates move to (PDSettings).
+	routerPort, enginePort int
+	pools                  map[string]*pdPool
+}
+
+// pdPool is one pool choice, resolved and bounded once for every pair it
+// is in.
+type pdPool struct {
+	role  string
+	set   PoolSettings
+	dep   *resolve.Deployment
+	in    input.Input
+	bound pd.PoolBound
+	fits  bool
+	err   error
+}
+
+// pdNotTried says why a deployment gets no P/D candidates ("" when it
+// does): the release must have NIXL (the connector vlaunch models and
+// writes), and the nodes must hold two pools of whole nodes.
+func pdNotTried(d *resolve.Deployment) string {
+	nodes := len(d.NodeGPUs())
+	switch {
+	case d.PD != nil:
+		return ""
+	case d.Release.KVConnectorIn(vllm.NixlConnectorName) == vllm.Maybe:
+		return fmt.Sprintf("P/D not tried: whether vLLM %s has %s (the KV connector vlaunch models and writes) is unverified", d.Release, vllm.NixlConnectorName)
+	case d.Release.KVConnectorIn(vllm.NixlConnectorName) != vllm.Present:
+		return fmt.Sprintf("P/D not tried: vLLM %s has no %s (the KV connector vlaunch models and writes)", d.Release, vllm.NixlConnectorName)
+	case nodes < 2:
+		return "P/D not tried: one node — vlaunch's P/D pools take whole nodes, so two pools need two nodes"
+	case nodes > maxPDNodes:
+		return fmt.Sprintf("P/D not tried: %d nodes — plan splits at most %d nodes into pools", nodes, maxPDNodes)
+	case d.Workload.BurstRequests > 0:
+		return "P/D not tried: a finite burst (workload.burst_requests) is not modelled for P/D"
+	}
+	return ""
+}
+
+// newPDSearch prepares the P/D side of a plan of d (the spec's deployment,
+// colocated or P/D) whose colocated candidates are enumerated on base.
+func newPDSearch(d, base *resolve.Deployment, own Settings) *pdSearch {
+	s := &pdSearch{d: base, src: d.Spec, parts: d.Parts(), own: own, pools: map[string]*pdPool{}}
+	if d.PD == nil {
+		p := d.Spec.VLLM.Port
+		s.routerPort, s.enginePort = p, p+100
+		if s.routerPort <= 0 {
+			s.routerPort, s.enginePort = spec.DefaultRouterPort, spec.DefaultRouterPort+100
+		}
+	}
+	return s
+}
+
+// splits are the prefill pool's node counts tried on n nodes: every one
+// up to allSplits nodes; past it, eighths of the nodes (one to seven),
+// thirds and the halves' neighbours being among them or close.
+func splits(n int) []int {
+	var out []int
+	if n <= allSplits {
+		for k := 1; k < n; k++ {
+			out = append(out, k)
+		}
+		return out
+	}
+	for _, f := range []float64{1.0 / 8, 1.0 / 4, 1.0 / 3, 3.0 / 8, 1.0 / 2, 5.0 / 8, 2.0 / 3, 3.0 / 4, 7.0 / 8} {
+		k := min(n-1, max(1, int(math.Round(f*float64(n)))))
+		if len(out) == 0 || out[len(out)-1] != k {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// allSplits is the most nodes on which every split is tried.
+const allSplits = 8
+
+// candidates enumerates the P/D candidates: every split of the nodes (the
+// first k to prefill, in the spec's order), every layout search.Layouts
+// gives each pool's nodes that the release places, each pool's backends
+// where its all-to-all runs, and the prefill pool's token budget (the
+// release's and twice it: a prefill pool runs no decode a larger chunk
+// would stall). Only pools that fit in memory are paired.
+func (s *pdSearch) candidates() []Settings {
+	var out []Settings
+	nodes := s.src.Hardware.Nodes
+	for _, k := range splits(len(nodes)) {
+		pre := s.poolChoices(spec.RolePrefill, nodes[:k])
+		dec := s.poolChoices(spec.RoleDecode, nodes[k:])
+		for _, p := range pre {
+			for _, q := range dec {
+				c := s.own
+				c.TP, c.PP, c.DP, c.EP, c.Replicas = 0, 0, 0, false, 0
+				c.PD = &PDSettings{Prefill: p.set, Decode: q.set, RouterPort: s.routerPort, EnginePort: s.enginePort}
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// poolChoices are the pool choices of one role on nodes that fit in memory.
+func (s *pdSearch) poolChoices(role string, nodes []spec.Node) []*pdPool {
+	var names []string
+	hosts := make([]int, len(nodes))
+	for i, n := range nodes {
+		names, hosts[i] = append(names, n.Name), n.GPUs
+	}
+	var out []*pdPool
+	gpn := s.d.Layout.GPUsPerNode
+	for _, l := range search.Placeable(search.Layouts(len(nodes), gpn, s.d.Model), hosts, s.d.Release) {
+		if l.BlockSplitProblem(s.d.Model, fromCheckpoint(s.d, s.own.Weights)) != "" {
+			continue
+		}
+		for _, b := range s.backends(l) {
+			for _, t := range s.tokens(role) {
+				ps := PoolSettings{Nodes: names, Instances: l.ReplicaCount(), TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: b, MaxNumBatchedTokens: t}
+				if p := s.pool(role, ps); p.err == nil && p.fits {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return undominated(out)
+}
+
+// undominated drops the pool choices another choice of the same nodes
+// beats on every figure the pairs' bound reads (pd.Combine): its rate,
+// its latency floors (prefill: each input length's; decode: TPOT and the
+// first step) and, for decode pools, the TP × PP the KV transfer depends
+// on (compared only among equals). A dropped choice's every pair has a
+// bound no better than the same pair with the choice that beats it.
+func undominated(ps []*pdPool) []*pdPool {
+	var out []*pdPool
+	for i, p := range ps {
+		beaten := false
+		for j, q := range ps {
+			if i != j && dominates(q, p) && (!dominates(p, q) || j < i) {
+				beaten = true
+				break
+			}
+		}
+		if !beaten {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// dominates reports whether q is at least as good as p on every figure.
+func dominates(q, p *pdPool) bool {
+	a, b := q.bound, p.bound
+	if a.RatePerS < b.RatePerS || a.TPOTS > b.TPOTS || a.FirstStepS > b.FirstStepS {
+		return false
+	}
+	if p.role == spec.RoleDecode && q.set.TP*q.set.PP != p.set.TP*p.set.PP {
+		return false
+	}
+	for n, t := range b.PrefillS {
+		if a.PrefillS[n] > t {
+			return false
+		}
+	}
+	return true
+}
+
+// backends are a pool layout's all-to-all choices: the top-level setting
+// ("") always and, where the all-to-all runs and vllm.env does not pin it,
+// each backend of backendsFor (the colocated search's per-layout choice):
+// the simulation picks per role (DeepEP's high-throughput kernels usually
+// prefill best, its low-latency ones decode).
+func (s *pdSearch) backends(l resolve.Layout) []string {
+	out := []string{""}
+	if !l.EP || l.DP <= 1 || s.d.Engine.All2All.From == resolve.SourceEnv {
+		return out
+	}
+	return append(out, backendsFor(s.d, l.MultiNode())...)
+}
+
+// tokens are the prefill pool's max_num_batched_tokens choices (0: the
+// top-level value) and the decode pool's (the top-level value only: a
+// decode pool's steps hold one token per sequence).
+func (s *pdSearch) tokens(role string) []int {
+	out := []int{0}
+	if role != spec.RolePrefill {
+		return out
+	}
+	def := s.d.Engine.MaxNumBatchedTokens.Value
+	if t := 2 * def; t <= s.d.Engine.MaxModelLen.Value && t > def {
+		out = append(out, t)
+	}
+	return out
+}
+
+// pool resolves one pool choice as `vlaunch check` does (the spec's
+// RoleView of the candidate, resolve.Assemble), its memory verdict and
+// its bound, once.
+func (s *pdSearch) pool(role string, ps PoolSettings) *pdPool {
+	key := role + "|" + strings.Join(ps.Nodes, ",") + "|" + fmt.Sprint(ps.Instances, ps.TP, ps.PP, ps.DP, ps.EP, ps.All2All, ps.MaxNumSeqs, ps.MaxNumBatchedTokens)
+	if p, ok := s.pools[key]; ok {
+		return p
+	}
+	p := &pdPool{role: role, set: ps}
+	s.pools[key] = p
+	c := *s.src
+	set := PDSettings{Prefill: ps, Decode: ps}
+	set.withPD(&c)
+	p.dep, p.err = resolve.Assemble(c.RoleView(role), s.parts)
+	if p.err != nil {
+		return p
+	}
+	p.in = input.FromResolved(p.dep)
+	if role == spec.RolePrefill {
+		p.bound = pd.PrefillBound(&p.in)
+		in := p.in
+		in.Workload.OutputTokens = 1 // as check's prefill pool
+		p.fits = !memory.Findings(&in, &p.bound.Pool.Memory).HasErrors()
+	} else {
+		p.bound = pd.DecodeBound(&p.in)
+		p.fits = !memory.Findings(&p.in, &p.bound.Pool.Memory).HasErrors()
+	}
+	p.fits = p.fits && p.bound.Pool.KVTokensPerRank > 0
+	return p
+}
+
+// ownPD is the P/D spec's own pools as PoolSettings.
+func ownPD(d *spec.Deployment) *PDSettings {
+	g := d.Disaggregation
+	pool := func(p spec.Pool) PoolSettings {
+		q := PoolSettings{Nodes: append([]string(nil), p.Nodes...), Instances: p.InstanceCount(), TP: p.Parallelism.Tensor, PP: p.Parallelism.Pipeline,
+			DP: p.Parallelism.Data, EP: p.Parallelism.Expert}
+		if v := p.VLLM.All2AllBackend; v != nil {
+			q.All2All = *v
+		}
+		if v := p.VLLM.MaxNumSeqs; v != nil {
+			q.MaxNumSeqs = *v
+		}
+		if v := p.VLLM.MaxNumBatchedTokens; v != nil {
+			q.MaxNumBatchedTokens = *v
+		}
+		return q
+	}
+	return &PDSettings{Prefill: pool(g.Prefill), Decode: pool(g.Decode)}
+}
