@@ -17,6 +17,9 @@ import (
 // connector's flag and variables added) and the router in front of them.
 type PDPlan struct {
 	Name    string
+	// Summary is Markdown placed under "Feasibility" in the top README
+	// (`vlaunch check`'s verdicts of the two pools; "" when none).
+	Summary string
 	Runtime string
 	Release vllm.Release
 	// Connector is the kv_connector both pools run; Transport its backend.
@@ -80,6 +83,7 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 		pp.Roles = append(pp.Roles, PDRolePlan{Name: role.Name, Plan: p, KVRole: role.KVRole, KVTransferConfig: role.KVTransferConfig,
 			Endpoints: endpoints(p), SideChannels: role.SideChannels})
 	}
+	pp.Summary = opt.Summary
 	pp.Namespace = pp.Roles[0].Plan.K8s.Namespace // the pools' (the runtime's defaults applied)
 	if runtime != "kubernetes" || pp.Router.Image != "" {
 		pp.RouterArgs = routerArgs(pp)

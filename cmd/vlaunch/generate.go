@@ -85,14 +85,8 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 		return err
 	}
 	r, ds, src, search := st.r, st.findings, st.src, st.search
-	// A disaggregated deployment has no estimate yet (check refuses it):
-	// rep stays nil and the bundle README says so.
-	var rep *estimate.Report
-	summary := ""
-	if r.PD == nil {
-		rep = feasibility(r)
-		summary = autoParagraph(search) + report.SummaryMarkdown(rep)
-	}
+	rep := feasibility(r)
+	summary := autoParagraph(search) + report.SummaryMarkdown(rep)
 	b, gds := generator.Generate(r, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
 	all := append(ds, gds...)
 	r.Spec.Locate(all)

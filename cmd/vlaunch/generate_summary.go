@@ -16,6 +16,12 @@ import (
 // feasibility runs the same estimate as `vlaunch check` (same deployment,
 // same simulation seed) for the bundle README and generate's own output.
 func feasibility(r *resolve.Deployment) *estimate.Report {
+	if r.PD != nil {
+		// The pools, the KV hand-off and the router hop, as check models them.
+		rep := checkPD(r, estimate.PerfOptions{Seed: simSeed})
+		r.Spec.Locate(rep.Findings)
+		return &rep
+	}
 	in := estimate.FromResolved(r)
 	rep := checkEstimate(&in, estimate.PerfOptions{Seed: simSeed})
 	r.Spec.Locate(rep.Findings)
