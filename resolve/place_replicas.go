@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -74,7 +75,7 @@ func sameShape(a Placement, aGPUs []int, b Placement, bGPUs []int) bool {
 
 func tooFewNodes(l Layout, perReplica, nodes int) error {
 	return fieldErr("parallelism.replicas",
-		fmt.Sprintf("%d replicas of TP %d x PP %d x DP %d take %d node(s) each (a replica takes whole nodes); the spec has %d nodes",
+		fmt.Sprintf("%d replicas of TP %d x PP %d x DP %d take %d node(s) each (a replica larger than a node takes whole nodes); the spec has %d nodes",
 			l.ReplicaCount(), l.TP, l.PP, l.DP, perReplica, nodes),
 		"lower parallelism.replicas, or use data parallelism within a node")
 }
@@ -94,4 +95,23 @@ func ReplicaNodes(d *spec.Deployment) (per int, heads []int) {
 		return p.ReplicaNodes, p.ReplicaStart
 	}
 	return len(gpus), []int{0}
+}
+
+// PlacementProblem is why Place's arithmetic cannot put the spec's layout
+// on its nodes (whatever the release), nil when it can or the layout is
+// `auto`: validate reports it, so that validate, check and generate agree
+// on which layouts run (generate's GEN002 is the same rule).
+func PlacementProblem(d *spec.Deployment) *FieldError {
+	if d.Parallelism.Auto || len(d.Hardware.Nodes) == 0 {
+		return nil
+	}
+	gpus := make([]int, len(d.Hardware.Nodes))
+	for i, n := range d.Hardware.Nodes {
+		gpus[i] = n.GPUs
+	}
+	var fe *FieldError
+	if _, err := place(layoutFromSpec(d), gpus); err != nil && errors.As(err, &fe) {
+		return fe
+	}
+	return nil
 }
