@@ -123,7 +123,7 @@ func nodeArgs(p *Plan, n *NodePlan, startRank, dpLocal *Arg) ([]Arg, error) {
 		a.args = append(a.args, Arg{Text: "--data-parallel-start-rank"}, *startRank)
 		return a.args, a.err
 	}
-	a.flag("port", itoa(p.Port))
+	a.flag("port", itoa(n.Port))
 	if asc := apiServerCount(p); asc > 0 {
 		a.flag("api-server-count", itoa(asc))
 	}

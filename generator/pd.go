@@ -147,7 +147,7 @@ func endpoints(p *Plan) []string {
 	}
 	var out []string
 	for _, n := range heads {
-		out = append(out, fmt.Sprintf("http://%s:%d", urlHost(n.Address), p.Port))
+		out = append(out, fmt.Sprintf("http://%s:%d", urlHost(n.Address), n.Port))
 	}
 	return out
 }
