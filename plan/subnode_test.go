@@ -59,7 +59,9 @@ func TestPlanOffersSubNodeReplicas(t *testing.T) {
 		{"gpt-oss-120b 1×8 h100", gptOSSSpec, 1, 1, 8},
 	} {
 		d := loadInline(t, tc.src)
-		is := func(s Settings) bool { return s.TP == tc.tp && s.PP == 1 && s.DP == tc.dp && !s.EP && s.Replicas == tc.rr }
+		is := func(s Settings) bool {
+			return s.TP == tc.tp && s.PP == 1 && s.DP == tc.dp && !s.EP && s.Replicas == tc.rr
+		}
 		enumerated := false
 		for _, s := range NewSpace(d).Enumerate(d) {
 			enumerated = enumerated || is(s)
