@@ -33,6 +33,9 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 	if n.Devices != nil && p.Runtime == "bare" { // docker's --gpus and Kubernetes' device plugin choose them there
 		add("CUDA_VISIBLE_DEVICES", n.DeviceList(), fmt.Sprintf("this replica's GPUs: %d replicas share the node, each on GPUs of its own", p.placement.Nodes[n.Index].Replicas))
 	}
+	if sh := p.Release.SharedHost(); n.Devices != nil && p.Runtime != "kubernetes" && sh.RPCPortEnv != "" {
+		add(sh.RPCPortEnv, strconv.Itoa(sh.RPCPortBase+n.Slot), fmt.Sprintf("vLLM %s's frontend reaches its engine on a fixed TCP port: each replica on the node needs its own", p.Release.Version))
+	}
 	if p.RDMA && len(n.RDMADevices) > 0 {
 		add("NCCL_IB_HCA", strings.Join(n.RDMADevices, ","), "RDMA devices NCCL may use")
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/lint"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // TestSubNodeReplicasOwnGPUsAndPorts: replicas smaller than a node get one
@@ -45,16 +46,22 @@ func TestSubNodeReplicasOwnGPUsAndPorts(t *testing.T) {
 // TestSubNodeBundlesLintClean: bundles of replicas sharing nodes pass
 // `vlaunch lint` (with the spec) with no warning in every runtime: lint
 // takes the replicas of one host as engines on disjoint GPUs and ports.
+//
+// Across releases: 0.5.4's frontend binds a fixed TCP port, which each
+// replica of a host gets its own of (vllm.Release.SharedHost).
 func TestSubNodeBundlesLintClean(t *testing.T) {
-	for _, rt := range Runtimes {
-		d := loadSpec(t, "replicas-subnode")
-		b, ds := gen(t, d, Options{Runtime: rt})
-		if ds.HasErrors() {
-			t.Fatal(ds)
-		}
-		for _, f := range lintBundle(t, d, b) {
-			if f.Severity >= diag.Warning {
-				t.Errorf("%s: %s", rt, f)
+	for _, v := range []string{"0.5.4", "0.10.2", "0.11.0", "0.12.0", vllm.Newest().Version.String()} {
+		for _, rt := range Runtimes {
+			d := loadSpec(t, "replicas-subnode")
+			d.VLLM.Version = v
+			b, ds := gen(t, d, Options{Runtime: rt})
+			if ds.HasErrors() {
+				t.Fatalf("%s %s: %v", v, rt, ds)
+			}
+			for _, f := range lintBundle(t, d, b) {
+				if f.Severity >= diag.Warning {
+					t.Errorf("%s %s: %s", v, rt, f)
+				}
 			}
 		}
 	}
