@@ -31,7 +31,7 @@ func placeSubNode(l Layout, nodeGPUs []int) (Placement, error) {
 	}
 	if n := len(p.Sites); n < want {
 		return Placement{}, fieldErr("parallelism.replicas",
-			fmt.Sprintf("%d replicas of TP %d x PP %d x DP %d (%d GPUs each, never split between nodes) need room the nodes do not have: they hold %d",
+			fmt.Sprintf("%d replicas of TP %d x PP %d x DP %d (%d GPUs each, never split between nodes) do not fit: the nodes hold %d such replica(s)",
 				want, l.TP, l.PP, l.DP, per, n), "lower parallelism.replicas, or add nodes")
 	}
 	return p, nil
