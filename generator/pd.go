@@ -117,10 +117,10 @@ func nameScripts(p *Plan) {
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		if n.ScriptName != "" {
-			n.ScriptName = n.Name + ".sh"
+			n.ScriptName = n.Unit() + ".sh" // one per instance when instances share the node
 		}
 		if n.ContainerScript != "" {
-			n.ContainerScript = n.Name + ".container.sh"
+			n.ContainerScript = n.Unit() + ".container.sh"
 		}
 	}
 }

@@ -3,6 +3,8 @@ package generator
 import (
 	"bytes"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/lint"
+	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -112,6 +115,66 @@ func TestSubNodeLintCatchesCollisions(t *testing.T) {
 		}
 		if len(found) != 1 {
 			t.Errorf("%s %s -> %s: want one %s in node0-replica2.sh, got %v", tc.runtime, tc.from, tc.to, tc.want, got)
+		}
+	}
+}
+
+// TestSubNodePDExample: examples/gpt-oss-120b-pd-2x8h100.yaml (eight TP 1
+// prefill instances on one node, two TP 4 decode instances on the other)
+// generates in every runtime a script per instance, each on GPUs of its own
+// with its own API port and NIXL side-channel base, the router listing
+// every instance; the scripts parse with bash, pass shellcheck and lint
+// with no warning.
+func TestSubNodePDExample(t *testing.T) {
+	d, ds := spec.Load(filepath.Join("..", "examples", "gpt-oss-120b-pd-2x8h100.yaml"))
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	spec.ApplyDefaults(d)
+	for _, rt := range Runtimes {
+		b, ds := gen(t, d, Options{Runtime: rt})
+		if ds.HasErrors() {
+			t.Fatalf("%s: %v", rt, ds)
+		}
+		for _, f := range lintBundle(t, d, b) {
+			if f.Severity >= diag.Warning {
+				t.Errorf("%s: %s", rt, f)
+			}
+		}
+		if rt == "kubernetes" {
+			continue
+		}
+		scripts, side := map[string][]byte{}, map[string]bool{}
+		for _, f := range b.Files {
+			if strings.HasSuffix(f.Path, ".sh") {
+				scripts[strings.ReplaceAll(f.Path, "/", "-")] = f.Data
+			}
+			for _, l := range strings.Split(string(f.Data), "\n") {
+				if strings.HasPrefix(l, "export VLLM_NIXL_SIDE_CHANNEL_PORT=") || strings.Contains(l, "VLLM_NIXL_SIDE_CHANNEL_PORT=") {
+					key := strings.SplitN(f.Path, "/", 2)[0] + " " + l[strings.Index(l, "=")+1:]
+					if side[key] {
+						t.Errorf("%s: %s: side-channel base %s twice in the pool", rt, f.Path, l)
+					}
+					side[key] = true
+				}
+			}
+		}
+		if len(scripts) != 11 { // 8 prefill, 2 decode, the router
+			t.Errorf("%s: %d scripts, want 11", rt, len(scripts))
+		}
+		if router := string(scripts["router.sh"]); strings.Count(router, "--prefill http://192.168.2.10:810") != 8 || strings.Count(router, "--decode http://192.168.2.11:810") != 2 {
+			t.Errorf("%s: router.sh does not list every instance:\n%s", rt, router)
+		}
+		paths := writeScripts(t, scripts)
+		for _, p := range paths {
+			if out, err := exec.Command("bash", "-n", p).CombinedOutput(); err != nil {
+				t.Errorf("bash -n %s: %v\n%s", filepath.Base(p), err, out)
+			}
+		}
+		if sc, err := exec.LookPath("shellcheck"); err == nil {
+			if out, err := exec.Command(sc, append([]string{"--shell=bash", "--severity=style"}, paths...)...).CombinedOutput(); err != nil {
+				t.Errorf("%s: shellcheck: %v\n%s", rt, err, out)
+			}
 		}
 	}
 }
