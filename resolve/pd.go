@@ -181,6 +181,10 @@ type PortProblem struct {
 	Port int
 	// What and Other name the two uses ("the router", "the vLLM API port", "the NIXL side channel of prefill").
 	What, Other string
+	// SideChannelOf names the pool when both uses are its NIXL side
+	// channels (two of its instances on one node given one base in its
+	// vllm.env), "" otherwise.
+	SideChannelOf string
 }
 
 // PortProblems lists every port the deployment's hosts would open twice:
@@ -194,7 +198,13 @@ func (pd *Disaggregated) PortProblems() []PortProblem {
 			hosts[node] = map[int]string{}
 		}
 		if prev, ok := hosts[node][port]; ok {
-			out = append(out, PortProblem{Node: node, Port: port, What: what, Other: prev})
+			q := PortProblem{Node: node, Port: port, What: what, Other: prev}
+			for _, r := range pd.Roles {
+				if side := r.Name + "'s NIXL side channel"; strings.HasPrefix(what, side) && strings.HasPrefix(prev, side) {
+					q.SideChannelOf = r.Name
+				}
+			}
+			out = append(out, q)
 			return
 		}
 		hosts[node][port] = what
