@@ -178,3 +178,39 @@ func TestSubNodePDExample(t *testing.T) {
 		}
 	}
 }
+
+// TestSubNodePDSideChannelCollision: two decode instances of one node on
+// one NIXL side-channel base are reported (VL223): lint compares the
+// instances' files as engines of one host (their host directive).
+func TestSubNodePDSideChannelCollision(t *testing.T) {
+	d, ds := spec.Load(filepath.Join("..", "examples", "gpt-oss-120b-pd-2x8h100.yaml"))
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	spec.ApplyDefaults(d)
+	b, _ := gen(t, d, Options{Runtime: "bare"})
+	var in []lint.Input
+	for _, f := range b.Files {
+		if !strings.HasSuffix(f.Path, ".sh") {
+			continue
+		}
+		data := f.Data
+		if f.Path == "decode/node1-replica2.sh" {
+			data = bytes.Replace(data, []byte("VLLM_NIXL_SIDE_CHANNEL_PORT=5601"), []byte("VLLM_NIXL_SIDE_CHANNEL_PORT=5600"), 1)
+		}
+		in = append(in, lint.Input{Name: f.Path, Data: data})
+	}
+	got, err := lint.Lint(in, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, g := range got {
+		if g.Code == codes.VLNixlPorts && g.File == "decode/node1-replica2.sh" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("want one VL223 in decode/node1-replica2.sh, got %v", got)
+	}
+}
