@@ -110,8 +110,23 @@ func PlacementProblem(d *spec.Deployment) *FieldError {
 		gpus[i] = n.GPUs
 	}
 	var fe *FieldError
-	if _, err := place(layoutFromSpec(d), gpus); err != nil && errors.As(err, &fe) {
+	p, err := place(layoutFromSpec(d), gpus)
+	if err != nil && errors.As(err, &fe) {
 		return fe
 	}
+	if top := d.VLLM.Port + p.MaxSlot(); err == nil && d.VLLM.Port > 0 && top > 65535 {
+		return fieldErr("vllm.port", fmt.Sprintf("replicas sharing a node serve vllm.port plus their place on it, up to port %d, past 65535", top),
+			"lower vllm.port")
+	}
 	return nil
+}
+
+// MaxSlot is the highest place a replica has among those sharing its node
+// (0 unless SubNode): the generator gives it API port vllm.port + slot.
+func (p Placement) MaxSlot() int {
+	m := 0
+	for _, s := range p.Sites {
+		m = max(m, s.Slot)
+	}
+	return m
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -59,7 +60,7 @@ func Layouts(nodes, perNode int, m *catalog.Model) []input.Layout {
 	var out []input.Layout
 	add := func(c input.Layout, replicas int) {
 		c.Replicas, c.Nodes, c.GPUsPerNode = replicas, nodes, perNode
-		if !(c.EP && c.EPSize() == 1) {
+		if !(c.EP && c.EPSize() == 1) && replicas <= spec.MaxReplicas { // more: a spec validate refuses
 			out = append(out, c)
 		}
 	}
