@@ -26,9 +26,8 @@ func layoutFor(r *resolve.Deployment, keep func(resolve.Placement) []int) (resol
 		}
 		return pl, nil, diag.Diagnostics{gdiag(d, code, diag.Error, path, msg, hint)}
 	}
-	if top := d.VLLM.Port + pl.MaxSlot(); top > 65535 { // validate's rule too (resolve.PlacementProblem); here for `parallelism: auto`
-		return pl, nil, diag.Diagnostics{gdiag(d, CodeLayout, diag.Error, "vllm.port",
-			fmt.Sprintf("replicas sharing a node serve vllm.port plus their place on it, up to port %d, past 65535", top), "lower vllm.port")}
+	if fe := pl.APIPortProblem(d.VLLM.Port); fe != nil { // validate's rule too; here for `parallelism: auto`
+		return pl, nil, diag.Diagnostics{gdiag(d, CodeLayout, diag.Error, fe.Path, fe.Msg, fe.Hint)}
 	}
 	p := &Plan{Spec: d, Layout: pl.Kind, placement: pl}
 	var nodes []NodePlan

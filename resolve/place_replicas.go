@@ -114,7 +114,17 @@ func PlacementProblem(d *spec.Deployment) *FieldError {
 	if err != nil && errors.As(err, &fe) {
 		return fe
 	}
-	if top := d.VLLM.Port + p.MaxSlot(); err == nil && d.VLLM.Port > 0 && top > 65535 {
+	if err == nil {
+		return p.APIPortProblem(d.VLLM.Port)
+	}
+	return nil
+}
+
+// APIPortProblem refuses an API port (vllm.port) whose replicas sharing a
+// node would serve past 65535 (they serve port + their slot); nil when
+// they fit, or port is unset (0: the default, far below).
+func (p Placement) APIPortProblem(port int) *FieldError {
+	if top := port + p.MaxSlot(); port > 0 && top > 65535 {
 		return fieldErr("vllm.port", fmt.Sprintf("replicas sharing a node serve vllm.port plus their place on it, up to port %d, past 65535", top),
 			"lower vllm.port")
 	}
