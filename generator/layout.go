@@ -26,7 +26,7 @@ func layoutFor(r *resolve.Deployment, keep func(resolve.Placement) []int) (resol
 		}
 		return pl, nil, diag.Diagnostics{gdiag(d, code, diag.Error, path, msg, hint)}
 	}
-	if fe := pl.APIPortProblem(d.VLLM.Port); fe != nil { // validate's rule too; here for `parallelism: auto`
+	if fe := pl.PortsProblem(d.VLLM.Port, d.VLLM.RPCPort, r.Layout.DP); fe != nil { // validate's rule too; here for `parallelism: auto`
 		return pl, nil, diag.Diagnostics{gdiag(d, CodeLayout, diag.Error, fe.Path, fe.Msg, fe.Hint)}
 	}
 	p := &Plan{Spec: d, Layout: pl.Kind, placement: pl}

@@ -214,3 +214,38 @@ func TestSubNodePDSideChannelCollision(t *testing.T) {
 		t.Errorf("want one VL223 in decode/node1-replica2.sh, got %v", got)
 	}
 }
+
+// TestSubNodeDPReplicas: replicas smaller than a node with DP inside (and
+// expert parallelism) each get their own --data-parallel-rpc-port next to
+// their API port, and lint clean.
+func TestSubNodeDPReplicas(t *testing.T) {
+	d := loadSpec(t, "replicas-subnode")
+	d.Parallelism = spec.Parallelism{Tensor: 1, Pipeline: 1, Data: 2, Expert: true, Replicas: 8}
+	b, ds := gen(t, d, Options{Runtime: "bare"})
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	rpc := map[string]bool{}
+	for _, f := range b.Files {
+		if !strings.HasPrefix(f.Path, "node0-") {
+			continue
+		}
+		i := bytes.Index(f.Data, []byte("--data-parallel-rpc-port "))
+		if i < 0 {
+			t.Fatalf("%s has no --data-parallel-rpc-port:\n%s", f.Path, f.Data)
+		}
+		port := strings.Fields(string(f.Data[i:]))[1]
+		if rpc[port] {
+			t.Errorf("%s: DP RPC port %s twice on node0", f.Path, port)
+		}
+		rpc[port] = true
+	}
+	if len(rpc) != 4 {
+		t.Errorf("node0's replicas use DP RPC ports %v, want 4", rpc)
+	}
+	for _, f := range lintBundle(t, d, b) {
+		if f.Severity >= diag.Warning {
+			t.Error(f)
+		}
+	}
+}

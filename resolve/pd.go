@@ -73,9 +73,8 @@ type SideChannel struct {
 	Primary bool
 	// Slot is the instance's place among the instances sharing the node
 	// (instances smaller than a node, Placement.SubNode; 0 otherwise): its
-	// API port is vllm.port + Slot, and it reaches its engines over IPC,
-	// so it binds no DP RPC port. Such a node has one SideChannel per
-	// instance.
+	// API port is vllm.port + Slot, its DP RPC port (with DP > 1)
+	// vllm.rpc_port + Slot. Such a node has one SideChannel per instance.
 	Slot    int
 	SubNode bool
 }
@@ -217,8 +216,8 @@ func (pd *Disaggregated) PortProblems() []PortProblem {
 		for _, sc := range r.SideChannels {
 			if sc.Primary {
 				claim(sc.Node.Name, v.Port+sc.Slot, r.Name+"'s API port (vllm.port)")
-				if r.Deployment.Layout.DP > 1 && !sc.SubNode {
-					claim(sc.Node.Name, v.RPCPort, r.Name+"'s DP RPC port (vllm.rpc_port)")
+				if r.Deployment.Layout.DP > 1 {
+					claim(sc.Node.Name, v.RPCPort+sc.Slot, r.Name+"'s DP RPC port (vllm.rpc_port)")
 				}
 			}
 			for _, q := range sc.Ports {

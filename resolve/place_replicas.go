@@ -115,18 +115,25 @@ func PlacementProblem(d *spec.Deployment) *FieldError {
 		return fe
 	}
 	if err == nil {
-		return p.APIPortProblem(d.VLLM.Port)
+		return p.PortsProblem(d.VLLM.Port, d.VLLM.RPCPort, d.Parallelism.Data)
 	}
 	return nil
 }
 
-// APIPortProblem refuses an API port (vllm.port) whose replicas sharing a
-// node would serve past 65535 (they serve port + their slot); nil when
-// they fit, or port is unset (0: the default, far below).
-func (p Placement) APIPortProblem(port int) *FieldError {
-	if top := port + p.MaxSlot(); port > 0 && top > 65535 {
-		return fieldErr("vllm.port", fmt.Sprintf("replicas sharing a node serve vllm.port plus their place on it, up to port %d, past 65535", top),
-			"lower vllm.port")
+// PortsProblem refuses an API port (vllm.port), or with DP > 1 a DP RPC
+// port (vllm.rpc_port), that replicas sharing a node would take past 65535
+// (each uses the port plus its slot); nil when they fit or a port is unset
+// (0: the default, far below). validate and generate apply it.
+func (p Placement) PortsProblem(port, rpcPort, dp int) *FieldError {
+	for _, q := range []struct {
+		path     string
+		port     int
+		relevant bool
+	}{{"vllm.port", port, true}, {"vllm.rpc_port", rpcPort, dp > 1}} {
+		if top := q.port + p.MaxSlot(); q.relevant && q.port > 0 && top > 65535 {
+			return fieldErr(q.path, fmt.Sprintf("replicas sharing a node take %s plus their place on it, up to port %d, past 65535", q.path, top),
+				"lower "+q.path)
+		}
 	}
 	return nil
 }
