@@ -1,16 +1,13 @@
-// Package calibrate fits the estimator's efficiency constants to a user's
-// own benchmark results and reads and writes the calibration file that
-// `check`, `plan` and `generate` accept.
+// Package calibrate calibrates vlaunch's performance model to one cluster:
+// it predicts each benchmark result (package bench) for the user's
+// deployment (package resolve) with the estimator's step-time model and
+// simulator, fits the efficiency constants with package fitter,
+// and returns the report and the calibration file.
 //
-// The fitter is generic: a vector of bounded constants, the measured
-// targets and a function predicting every target from the constants. It
-// minimises the worst |log(predicted/measured)| over the targets — the
-// criterion of the global calibration (docs/calibration-throughput.md) —
-// and refuses to move a constant the targets do not depend on. The file
-// format holds a named, versioned set of constants, so new constants can be
-// added without breaking files written before.
-//
-// This package knows nothing of the estimator: package calibrate/cluster
-// builds the targets and the predict function from benchmark results and a
-// resolved deployment.
+// Each result is replayed as it ran: the same request shape (the mean
+// tokens sent and received), the same arrival pattern (a closed loop of the
+// client's sessions, a burst, or Poisson arrivals) and the same number of
+// requests (capped for speed, see maxSimRequests), from an idle server.
+// The fitted values are the output throughput, the TPOT and the TTFT
+// (median where the client recorded it, else the mean).
 package calibrate

@@ -133,5 +133,7 @@ func FuzzParseHFConfig(f *testing.F) {
 		_, _ = m.MambaStateElems(3)
 		_, _ = m.LinearAttentionParams(3), m.MambaParams(3)
 		_ = m.AttentionQuantShare(1, 1)
+		// DeepSeek-V4's caches and per-rank attention for any ratios.
+		_, _ = m.DeepseekV4Caches(-1, m.NumLayers+1), m.AttentionParams(3, 1)
 	})
 }

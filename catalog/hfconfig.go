@@ -48,6 +48,10 @@ type hfConfig struct {
 	MambaSSMCacheDType              string `json:"mamba_ssm_cache_dtype"`
 	AttentionHeadDim                int    `json:"attention_head_dim"`
 	MoESharedExpertIntermediateSize int    `json:"moe_shared_expert_intermediate_size"`
+	// MoELatentSize is Nemotron-3 Super/Ultra's latent MoE width;
+	// LayersBlockType the newer spelling of hybrid_override_pattern.
+	MoELatentSize   int      `json:"moe_latent_size"`
+	LayersBlockType []string `json:"layers_block_type"`
 
 	IntermediateSizeMLP    int      `json:"intermediate_size_mlp"`
 	InterleaveMoELayerStep int      `json:"interleave_moe_layer_step"`
@@ -86,6 +90,32 @@ type hfConfig struct {
 	// DraftVocabSize is an EAGLE-3 head's own (smaller) vocabulary.
 	DraftVocabSize int `json:"draft_vocab_size"`
 
+	// Gemma 4 (catalog/gemma4.go).
+	GlobalHeadDim           int   `json:"global_head_dim"`
+	NumGlobalKVHeads        int   `json:"num_global_key_value_heads"`
+	AttentionKEqV           *bool `json:"attention_k_eq_v"`
+	EnableMoEBlock          bool  `json:"enable_moe_block"`
+	HiddenSizePerLayerInput int   `json:"hidden_size_per_layer_input"`
+	NumKVSharedLayers       int   `json:"num_kv_shared_layers"`
+	TopKExperts             int   `json:"top_k_experts"`
+
+	// MiMo-V2-Flash (catalog/mimo.go).
+	HybridLayerPattern      []int `json:"hybrid_layer_pattern"`
+	SlidingWindowSize       int   `json:"sliding_window_size"`
+	SWANumAttentionHeads    int   `json:"swa_num_attention_heads"`
+	SWANumKVHeads           int   `json:"swa_num_key_value_heads"`
+	SWAHeadDim              int   `json:"swa_head_dim"`
+	SWAVHeadDim             int   `json:"swa_v_head_dim"`
+	AddSWAAttentionSinkBias *bool `json:"add_swa_attention_sink_bias"`
+
+	// DeepSeek-V4 (catalog/deepseekv4.go).
+	CompressRatios []int  `json:"compress_ratios"`
+	OGroups        int    `json:"o_groups"`
+	OLoraRank      int    `json:"o_lora_rank"`
+	HCMult         int    `json:"hc_mult"`
+	NumHashLayers  int    `json:"num_hash_layers"`
+	ExpertDType    string `json:"expert_dtype"`
+
 	IndexTopK    int `json:"index_topk"`
 	IndexNHeads  int `json:"index_n_heads"`
 	IndexHeadDim int `json:"index_head_dim"`
@@ -111,7 +141,11 @@ var nativeModelTypes = map[string]bool{
 	"mixtral": true, "mistral": true, "deepseek_v2": true, "deepseek_v3": true, "gpt_oss": true,
 	"deepseek_v32": true, "glm4_moe": true, "qwen3_vl": true, "qwen3_vl_moe": true, "glm_moe_dsa": true,
 	"qwen3_next": true, "qwen3_5": true, "qwen3_5_moe": true, "nemotron_h": true, "llama4": true, "llama4_text": true, "gemma3": true, "gemma3_text": true,
-	"minimax_m2": false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
+	"gemma4": true, "gemma4_text": true,
+	// vLLM registers its own DeepseekV4Config (_CONFIG_REGISTRY,
+	// vllm/transformers_utils/config.py).
+	"deepseek_v4": true,
+	"minimax_m2":  false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
 }
 
 // MaxHFConfigBytes bounds a config.json read from disk. Real ones are a few
@@ -165,6 +199,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 		return nil, err
 	}
 	c.gemma3Defaults()
+	c.nemotronDefaults()
 	if err := c.check(w); err != nil {
 		return nil, err
 	}
@@ -195,6 +230,9 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillHybrid(m)
 	c.fillMamba(m)
 	c.fillLlama4(m)
+	c.fillDeepseekV4(m)
+	c.fillGemma4(m)
+	c.fillMiMo(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"

@@ -114,11 +114,12 @@ func TestWrapperErrorsNameTheWrapper(t *testing.T) {
 // (public configs, testdata/hf/README.md).
 func TestUnsupportedArchitecturesSayWhatIsMissing(t *testing.T) {
 	for _, tt := range []struct{ file, modelType, lacks, nearest string }{
-		{"deepseek-v4-flash.json", "deepseek_v4", "per-layer compressed KV (compress_ratios 4 / 128)", "deepseek_v32"},
-		{"gemma-4-26b-a4b.json", "gemma4_text", "Gemma 4's interleaved local (sliding-window) and global attention with their own head sizes", "gpt_oss"},
-		{"mimo-v2-flash.json", "mimo_v2_flash", "hybrid of sliding-window and global attention", "gpt_oss"},
+		// DeepSeek-V4, Gemma 4 and MiMo-V2-Flash are modelled now (#23);
+		// Kimi Linear stays refused.
+		{`{"model_type": "kimi_linear", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100, "kv_lora_rank": 16, "linear_attn_config": {}}`,
+			"kimi_linear", "linear-attention (Kimi Delta Attention) state per sequence", "deepseek_v3"},
 	} {
-		m, err := LoadHFConfig("testdata/hf/" + tt.file)
+		m, err := ParseHFConfig([]byte(tt.file))
 		if err != nil {
 			t.Errorf("%s: %v", tt.file, err)
 			continue
@@ -183,7 +184,7 @@ func TestPythonNonFiniteLiterals(t *testing.T) {
 // (MiMo-V2-Flash, Step-3.x) decides which layers have experts: leading
 // dense layers become first_k_dense_replace, any other pattern is kept.
 func TestListValuedMoELayerFreq(t *testing.T) {
-	mimo, err := LoadHFConfig("testdata/hf/mimo-v2-flash.json")
+	mimo, err := LoadHFConfig("testdata/hf/mimo-v2-flash.verbatim.json")
 	if err != nil {
 		t.Fatal(err)
 	}

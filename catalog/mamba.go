@@ -153,13 +153,58 @@ func (c *hfConfig) fillMamba(m *Model) {
 		// vLLM's NemotronHMoE: a float32 gate without bias and a float32
 		// e_score_correction_bias.
 		m.RouterFP32, m.ScoreCorrectionBias = true, true
+		m.MoELatentSize = max(c.MoELatentSize, 0)
 	}
+}
+
+// nemotronBlockTypes maps layers_block_type to hybrid_override_pattern as
+// NemotronHConfig's _list_to_pattern does.
+var nemotronBlockTypes = map[string]byte{"mamba": 'M', "moe": 'E', "attention": '*', "mlp": '-'}
+
+// nemotronDefaults turns a Nemotron-H config that lists layers_block_type
+// instead of hybrid_override_pattern (Nemotron-3 Ultra) into the pattern,
+// with num_hidden_layers its length, as NemotronHConfig derives both; it
+// runs before the field check. An unknown block type becomes '?', which
+// mambaProblem refuses.
+func (c *hfConfig) nemotronDefaults() {
+	if c.ModelType != "nemotron_h" || c.HybridOverridePattern != "" || len(c.LayersBlockType) == 0 || len(c.LayersBlockType) > 10000 {
+		return
+	}
+	b := make([]byte, len(c.LayersBlockType))
+	for i, t := range c.LayersBlockType {
+		b[i] = '?'
+		if k, ok := nemotronBlockTypes[t]; ok {
+			b[i] = k
+		}
+	}
+	c.HybridOverridePattern = string(b)
+	c.NumHiddenLayers = len(b)
+}
+
+// ExpertHidden is the width routed experts work at: moe_latent_size for a
+// latent MoE (Nemotron-3 Super/Ultra: fc1_latent_proj takes the hidden
+// state down to it, fc2_latent_proj back), else the hidden size.
+func (m *Model) ExpertHidden() int {
+	if m.MoELatentSize > 0 {
+		return m.MoELatentSize
+	}
+	return m.HiddenSize
+}
+
+// LatentProjParams is one MoE layer's latent projections (fc1_latent_proj
+// and fc2_latent_proj, hidden × latent each, no bias: mlp_bias false), which
+// vLLM's NemotronHMoE builds as ReplicatedLinear: whole on every GPU.
+func (m *Model) LatentProjParams() float64 {
+	if m.MoELatentSize <= 0 {
+		return 0
+	}
+	return 2 * float64(m.HiddenSize) * float64(m.MoELatentSize)
 }
 
 // mambaProblem says what of a Nemotron-H config cannot be sized ("" when
 // all of it can): the pattern must spell every layer with M, *, - or E, and
 // the Mamba-2 fields be positive.
-func (m *Model) mambaProblem(latent bool) string {
+func (m *Model) mambaProblem() string {
 	if m.HybridPattern == "" {
 		return ""
 	}
@@ -174,8 +219,15 @@ func (m *Model) mambaProblem(latent bool) string {
 	if strings.Contains(m.HybridPattern, "E") && !m.IsMoE() {
 		return "hybrid_override_pattern has MoE layers (E) but the config no n_routed_experts"
 	}
-	if latent {
-		return "moe_latent_size: latent MoE (experts in a narrower space, fc1/fc2 latent projections; Nemotron-3 Super/Ultra)"
+	if m.MoELatentSize > m.HiddenSize {
+		return fmt.Sprintf("moe_latent_size %d above hidden_size %d", m.MoELatentSize, m.HiddenSize)
 	}
 	return ""
+}
+
+// HasDenseMLP reports whether layer i holds a dense MLP: every FFN layer
+// without experts, and Gemma 4's layers, whose MoE block runs beside the
+// MLP.
+func (m *Model) HasDenseMLP(i int) bool {
+	return m.HasFFN(i) && (!m.IsMoELayer(i) || m.Gemma4 != nil)
 }

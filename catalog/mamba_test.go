@@ -58,12 +58,13 @@ func TestNemotronH(t *testing.T) {
 	t.Logf("Nemotron-3 Nano %.3fB total / %.3fB active (card 31.6B / 3.6B); Nemotron-H-56B %.3fB (card 56B)", pc.Total/1e9, active/1e9, big.ParamCounts().Total/1e9)
 }
 
-// TestNemotronHRefusals: latent MoE (Nemotron-3 Super/Ultra) and a pattern
-// that does not spell every layer stay refused, naming what is missing.
+// TestNemotronHRefusals: a latent MoE wider than the hidden state and a
+// pattern that does not spell every layer stay refused, naming what is
+// missing (latent MoE itself is modelled: TestNemotron3Super).
 func TestNemotronHRefusals(t *testing.T) {
 	base := readFile(t, "testdata/hf/nemotron-3-nano-30b-a3b.verbatim.json")
 	for name, edit := range map[string]func(map[string]any){
-		"latent MoE":    func(c map[string]any) { c["moe_latent_size"] = 1024 },
+		"wide latent":   func(c map[string]any) { c["moe_latent_size"] = 1 << 20 },
 		"short pattern": func(c map[string]any) { c["hybrid_override_pattern"] = "MEM" },
 		"odd layer":     func(c map[string]any) { c["hybrid_override_pattern"] = strings.Repeat("X", 52) },
 		"no heads":      func(c map[string]any) { c["mamba_num_heads"] = 0 },
@@ -74,6 +75,55 @@ func TestNemotronHRefusals(t *testing.T) {
 		}
 		if err := m.Modelled(); err == nil || !strings.Contains(err.Error(), "nemotron_h") {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestNemotron3Super reads Nemotron-3 Super (its FP8 checkpoint's config.json
+// and hf_quant_config.json, testdata/ckpt) and Ultra (testdata/hf, which
+// lists layers_block_type instead of hybrid_override_pattern) as vLLM's
+// nemotron_h.py builds their latent MoE: the routed experts work at
+// moe_latent_size (512 experts of latent → intermediate → latent, relu²),
+// fc1_latent_proj and fc2_latent_proj (hidden × latent each, replicated)
+// take the hidden state there and back, the shared expert and the gate stay
+// at hidden size. Counted by hand per E layer, then against the cards:
+// 120B total / 12B active and 550B / 55B (NVIDIA's model cards as vLLM's
+// recipes quote them, models/nvidia/NVIDIA-Nemotron-3-{Super-120B-A12B,
+// Ultra-550B-A55B}-BF16.yaml): within 1% of the total, and the active
+// count without the input embedding within the card's rounding.
+func TestNemotron3Super(t *testing.T) {
+	for _, tt := range []struct {
+		file                     string
+		h, latent, inter, shared int
+		moeLayers                int
+		card, cardActive         float64
+	}{
+		{"testdata/ckpt/nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8/config.json", 4096, 1024, 2688, 5376, 40, 120e9, 12e9},
+		{"testdata/hf/nemotron-3-ultra-550b-a55b.verbatim.json", 8192, 2048, 5120, 10240, 48, 550e9, 55e9},
+	} {
+		m, err := LoadHFConfig(tt.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Modelled(); err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		if m.MoELatentSize != tt.latent || m.ExpertHidden() != tt.latent || m.MoELayerCount() != tt.moeLayers {
+			t.Fatalf("%s: latent %d, %d MoE layers", tt.file, m.MoELatentSize, m.MoELayerCount())
+		}
+		pc := m.ParamCounts()
+		h, l := float64(tt.h), float64(tt.latent)
+		// One E layer: 512 experts of 2 × latent × inter, the shared expert
+		// 2 × hidden × shared, the fp32 gate and bias, the projections.
+		perLayer := 512*2*l*float64(tt.inter) + 2*h*float64(tt.shared) + h*512 + 512 + 2*h*l
+		got := pc.ExpertPerLayerEach*512 + pc.SharedPerLayer + pc.RouterPerLayer + pc.LatentPerLayer
+		if math.Abs(got-perLayer) > 1 {
+			t.Errorf("%s: MoE layer %.10g, hand %.10g", tt.file, got, perLayer)
+		}
+		active := pc.Active(m) - pc.Embedding
+		t.Logf("%s: %.2fB total, %.2fB active without the input embedding (card %.0fB / %.0fB)", tt.file, pc.Total/1e9, active/1e9, tt.card/1e9, tt.cardActive/1e9)
+		if math.Abs(pc.Total/tt.card-1) > 0.01 || math.Abs(active-tt.cardActive) > 0.5e9 {
+			t.Errorf("%s: off the card", tt.file)
 		}
 	}
 }

@@ -61,7 +61,10 @@ type Model struct {
 	NumSharedExperts             int `json:"num_shared_experts,omitempty"`
 	SharedExpertIntermediateSize int `json:"shared_expert_intermediate_size,omitempty"`
 	FirstKDenseReplace           int `json:"first_k_dense_replace,omitempty"`
-	MoELayerFreq                 int `json:"moe_layer_freq,omitempty"`
+	// MoELatentSize is a latent MoE's expert width (Nemotron-3 Super/Ultra:
+	// moe_latent_size; ExpertHidden); 0 for every other model.
+	MoELatentSize int `json:"moe_latent_size,omitempty"`
+	MoELayerFreq  int `json:"moe_layer_freq,omitempty"`
 	// MoELayers is a per-layer moe_layer_freq (MiMo-V2-Flash, Step-3.x)
 	// that is not leading dense layers then experts everywhere (those are
 	// FirstKDenseReplace); it decides only while it covers every layer.
@@ -94,6 +97,15 @@ type Model struct {
 	// NonGatedFFN marks MLPs and experts of two matrices (up, relu², down;
 	// Nemotron-H) where the others have three (gate, up, down).
 	NonGatedFFN bool `json:"non_gated_ffn,omitempty"`
+	// Gemma4 is Gemma 4's global attention and MoE block (catalog/
+	// gemma4.go); nil for every other model.
+	Gemma4 *Gemma4 `json:"gemma4,omitempty"`
+	// MiMo is MiMo-V2-Flash's per-layer attention (catalog/mimo.go); nil
+	// for every other model.
+	MiMo *MiMoV2 `json:"mimo_v2,omitempty"`
+	// DSV4 is DeepSeek-V4's compressed sparse attention, hyper-connections
+	// and hash routing (catalog/deepseekv4.go); nil for every other model.
+	DSV4 *DeepseekV4 `json:"deepseek_v4,omitempty"`
 	// AttnOutputGate marks full-attention layers whose q_proj also yields
 	// a sigmoid gate per query head (Qwen3-Next, Qwen3.5).
 	AttnOutputGate bool `json:"attn_output_gate,omitempty"`

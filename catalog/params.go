@@ -13,7 +13,14 @@ type ParamCounts struct {
 	Norms         float64 `json:"norms"`
 	// Indexer is DSA's lightning indexer (DeepSeek-V3.2), every layer.
 	Indexer float64 `json:"indexer,omitempty"`
-	Total   float64 `json:"total"`
+	// LatentProj are a latent MoE's fc1/fc2_latent_proj (Nemotron-3
+	// Super/Ultra), LatentPerLayer one MoE layer's.
+	LatentProj     float64 `json:"latent_proj,omitempty"`
+	LatentPerLayer float64 `json:"latent_per_layer,omitempty"`
+	// HyperConnections are DeepSeek-V4's hyper-connection mixers (float32;
+	// per layer and the hc_head).
+	HyperConnections float64 `json:"hyper_connections,omitempty"`
+	Total            float64 `json:"total"`
 
 	// Per-layer figures the placement and FLOP models reuse.
 	AttentionPerLayer  float64 `json:"attention_per_layer"`
@@ -59,7 +66,7 @@ func (m *Model) ParamCounts() ParamCounts {
 	var attn, dense float64
 	for i := 0; i < m.NumLayers; i++ {
 		attn += float64(boolInt(m.HasAttention(i)))
-		dense += float64(boolInt(m.HasFFN(i) && !m.IsMoELayer(i)))
+		dense += float64(boolInt(m.HasDenseMLP(i)))
 	}
 	lin, mamba := float64(m.LinearLayerCount()), float64(m.MambaLayerCount())
 	p.LinearAttentionPerLayer = m.LinearAttentionParams(1)
@@ -71,7 +78,17 @@ func (m *Model) ParamCounts() ParamCounts {
 	p.Router = moe * p.RouterPerLayer
 	p.Norms = layers*float64(m.NormsPerLayer())*h + h
 	p.Indexer = layers * p.IndexerPerLayer
-	p.Total = p.Embedding + p.LMHead + p.Attention + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Indexer
+	if m.DSV4 != nil {
+		// The layers' gates differ (hash-routed ones carry a token table
+		// instead of a bias): the mean per layer keeps the total exact.
+		p.Router = m.dsv4Router()
+		p.RouterPerLayer = p.Router / max(moe, 1)
+		per, head := m.DSV4HyperConnections()
+		p.HyperConnections = layers*per + head
+	}
+	p.LatentPerLayer = m.LatentProjParams()
+	p.LatentProj = moe * p.LatentPerLayer
+	p.Total = p.Embedding + p.LMHead + p.Attention + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Indexer + p.HyperConnections + p.LatentProj
 	return p
 }
 
@@ -88,6 +105,12 @@ func (m *Model) attentionParams() float64 {
 // their norms) do not split by head, so every rank holds them whole; kvHeads
 // is unused for MLA.
 func (m *Model) AttentionParams(heads, kvHeads float64) float64 {
+	if m.DSV4 != nil {
+		return m.dsv4AttentionParams(heads)
+	}
+	if m.HasLayerAttention() {
+		return m.layeredAttentionParams(heads)
+	}
 	if m.IsMLA() {
 		return m.mlaParams(heads)
 	}
@@ -135,7 +158,7 @@ func (m *Model) expertParams() float64 {
 	if !m.IsMoE() {
 		return 0
 	}
-	h, im := float64(m.HiddenSize), float64(m.MoEIntermediateSize)
+	h, im := float64(m.ExpertHidden()), float64(m.MoEIntermediateSize)
 	n := m.FFNMatrices() * h * im
 	if m.ExpertBias {
 		n += 2*im + h
@@ -167,6 +190,9 @@ func (m *Model) routerParams() float64 {
 	}
 	if m.ScoreCorrectionBias {
 		n += e
+	}
+	if m.Gemma4 != nil {
+		n += float64(m.HiddenSize) + e // the router's scale and the per-expert scale
 	}
 	return n
 }
@@ -205,6 +231,10 @@ func (m *Model) NormsPerLayer() int {
 		return 1
 	case m.ModelType == "gemma3_text":
 		return 4 // input, post-attention, pre- and post-feedforward
+	case m.Gemma4 != nil && m.Gemma4.MoEBlock:
+		return 7 // Gemma 3's four, and the MoE block's pre-, post- and post-MLP norms
+	case m.Gemma4 != nil:
+		return 4
 	}
 	return 2
 }

@@ -31,6 +31,13 @@ var modelledTypes = map[string]string{
 	// subclass of DeepseekV2ForCausalLM (vllm/model_executor/models/
 	// deepseek_v2.py), MLA with the DSA indexer since index_topk is set.
 	"glm_moe_dsa": "MLA MoE with DeepSeek sparse attention (indexer; GLM-5)",
+	// DeepSeek-V4 (catalog/deepseekv4.go): MQA over a 512-wide head with
+	// per-layer compressed keys (C4A with an indexer, C128A) beside a
+	// sliding window, hyper-connections, hash-routed and FP4 experts.
+	// MiMo-V2-Flash (catalog/mimo.go): sliding-window and full layers with
+	// their own KV heads, K and V of different sizes.
+	"mimo_v2_flash": "GQA MoE with sliding-window and full layers of their own KV heads, sinks, K/V of different sizes (MiMo-V2-Flash)",
+	"deepseek_v4":   "MoE with compressed sparse attention (C4A/C128A + sliding window, DeepSeek-V4)",
 	// Gated DeltaNet hybrids (catalog/hybrid.go): linear-attention state per
 	// sequence beside the full-attention layers' paged KV cache.
 	"qwen3_next":       "GQA MoE hybrid with Gated DeltaNet linear attention",
@@ -43,6 +50,9 @@ var modelledTypes = map[string]string{
 	"llama4_text": "GQA MoE interleaved with dense layers, shared expert (Llama 4)",
 	// Gemma 3 (catalog/gemma3.go): sliding-window layers as gpt-oss's.
 	"gemma3_text": "dense GQA with sliding-window layers and QK norm (Gemma 3)",
+	// Gemma 4 (catalog/gemma4.go): global layers with their own head size
+	// and KV heads, a MoE block beside the MLP (26B-A4B).
+	"gemma4_text": "GQA with sliding-window and wider global layers, optional MoE beside the MLP (Gemma 4)",
 }
 
 // ModelledTypes lists the model_type values vlaunch models, sorted.
@@ -90,11 +100,20 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, fmt.Sprintf("model_type %q", t))
 	}
 	for _, k := range unmodelledKeys {
-		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) {
+		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) && !(m.DSV4 != nil && k.key == "compress_ratios") && !(m.MiMo != nil && k.key == "attention_chunk_size") {
 			out = append(out, k.key+": "+k.what)
 		}
 	}
-	if p := m.mambaProblem(present(raw["moe_latent_size"])); p != "" {
+	if p := m.mambaProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.mimoProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.gemma4Problem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.deepseekV4Problem(); p != "" {
 		out = append(out, p)
 	}
 	if m.GDN != nil && !m.GDN.complete() {
@@ -248,4 +267,4 @@ var gdnKeys = map[string]bool{"linear_num_value_heads": true, "full_attention_in
 
 // mambaKeys are the unmodelledKeys a Nemotron-H config carries and vlaunch
 // models for it.
-var mambaKeys = map[string]bool{"hybrid_override_pattern": true, "ssm_state_size": true, "mamba_d_state": true}
+var mambaKeys = map[string]bool{"hybrid_override_pattern": true, "ssm_state_size": true, "mamba_d_state": true, "layers_block_type": true}

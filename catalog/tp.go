@@ -24,15 +24,38 @@ func (m *Model) TPSplitProblem(tp int) string {
 	if m.NumHeads > 0 && m.NumHeads%tp != 0 {
 		return fmt.Sprintf("Total number of attention heads (%d) must be divisible by tensor parallel size (%d)", m.NumHeads, tp)
 	}
-	kv := m.NumKVHeads
-	if m.IsMLA() || kv < 1 {
+	if d := m.DSV4; d != nil {
+		// DeepSeek-V4's wo_a runs per group of heads: n_local_groups =
+		// o_groups // tp (vllm/model_executor/models/deepseek_v4.py), so tp
+		// must divide o_groups; its one KV head is replicated.
+		if d.OGroups > 0 && d.OGroups%tp != 0 {
+			return fmt.Sprintf("DeepSeek-V4's o_groups (%d) must be divisible by tensor parallel size (%d): wo_a runs o_groups / TP groups per rank", d.OGroups, tp)
+		}
 		return ""
 	}
-	if kv >= tp && kv%tp != 0 {
-		return fmt.Sprintf("its %d KV heads are partitioned over TP ranks and tensor parallel size %d does not divide them", kv, tp)
+	if m.IsMLA() {
+		return ""
 	}
-	if kv < tp && tp%kv != 0 {
-		return fmt.Sprintf("its %d KV heads are replicated over TP ranks and they do not divide tensor parallel size %d", kv, tp)
+	kvs := []int{m.NumKVHeads}
+	if m.HasLayerAttention() {
+		// Gemma 4's global layers and MiMo-V2-Flash's sliding layers have
+		// their own KV heads, split or replicated by the same assert.
+		for i := 0; i < m.NumLayers; i++ {
+			if kv, _, _ := m.LayerKV(i); kv != kvs[len(kvs)-1] {
+				kvs = append(kvs, kv)
+			}
+		}
+	}
+	for _, kv := range kvs {
+		if kv < 1 {
+			continue
+		}
+		if kv >= tp && kv%tp != 0 {
+			return fmt.Sprintf("its %d KV heads are partitioned over TP ranks and tensor parallel size %d does not divide them", kv, tp)
+		}
+		if kv < tp && tp%kv != 0 {
+			return fmt.Sprintf("its %d KV heads are replicated over TP ranks and they do not divide tensor parallel size %d", kv, tp)
+		}
 	}
 	return ""
 }

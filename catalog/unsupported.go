@@ -9,24 +9,18 @@ type gap struct{ lacks, nearest string }
 // knownGaps are the architectures people serve with vLLM that vlaunch
 // refuses, by model_type (a wrapper's text_config model_type included).
 var knownGaps = map[string]gap{
-	// DeepSeek-V4's config (aiconfigurator @095f58a5, deepseek-ai--DeepSeek-V4-Flash_config.json):
-	// one 512-wide KV head (MQA), compress_ratios per layer (0, 4 or 128),
-	// a 128-token sliding_window, an indexer, hyper-connections (hc_mult 4),
-	// grouped low-rank output (o_groups, o_lora_rank), hash-routed layers
-	// (num_hash_layers) and FP4 experts (expert_dtype). vLLM's KV layout for
-	// it (which tokens each compressed group keeps, page sizes) was not found.
-	"deepseek_v4": {"DeepSeek-V4's attention cache: per-layer compressed KV (compress_ratios 4 / 128) beside a 128-token sliding window of a single 512-wide KV head and its indexer, whose per-token bytes in vLLM's cache were not established; also hyper-connections (hc_mult), grouped low-rank o_proj (o_groups, o_lora_rank), hash-routed MoE layers and FP4 experts (expert_dtype)",
-		"MLA MoE with DeepSeek sparse attention (deepseek_v32)"},
 	// Only Nemotron-H configs refused for what mambaProblem names reach here.
-	"nemotron_h": {"a hybrid_override_pattern of M, *, - and E for every layer with positive Mamba-2 fields, and latent MoE (moe_latent_size: experts in a narrower space behind fc1/fc2 latent projections, Nemotron-3 Super/Ultra)",
-		"Nemotron-H without latent MoE (nemotron_h)"},
+	"nemotron_h": {"a hybrid_override_pattern (or layers_block_type) of M, *, - and E for every layer with positive Mamba-2 fields, and a latent MoE no wider than the hidden state",
+		"Nemotron-H as published (nemotron_h)"},
+	// Only Gemma 4 configs refused for what gemma4Problem names reach here.
+	"gemma4_text": {"per-layer embeddings (hidden_size_per_layer_input) and KV shared across layers (num_kv_shared_layers), which Gemma 4 E2B/E4B use",
+		"Gemma 4 without them (gemma4_text: 26B-A4B, 31B)"},
 	"kimi_linear": {"linear-attention (Kimi Delta Attention) state per sequence beside the MLA cache",
 		"MLA MoE (deepseek_v3)"},
-	"minimax_m1":       {lightning, "GQA MoE (mixtral)"},
-	"minimax_text_01":  {lightning, "GQA MoE (mixtral)"},
-	"gemma4":           {gemmaGap, gemmaNearest},
-	"gemma4_text":      {gemmaGap, gemmaNearest},
-	"mimo_v2_flash":    {"MiMo-V2-Flash's hybrid of sliding-window and global attention layers with their own head counts and sinks", "GQA MoE with sliding-window layers and attention sinks (gpt_oss)"},
+	"minimax_m1":      {lightning, "GQA MoE (mixtral)"},
+	"minimax_text_01": {lightning, "GQA MoE (mixtral)"},
+	// Only MiMo-V2-Flash configs refused for what mimoProblem names reach here.
+	"mimo_v2_flash":    {"a hybrid_layer_pattern for every layer and sliding-window layers with as many query heads as the full ones", "MiMo-V2-Flash as published (mimo_v2_flash)"},
 	"qwen3_vl_moe":     {"the language model's fields: its text_config has none vlaunch can read", "GQA MoE (qwen3_moe)"},
 	"kimi_k25":         {"the language model's fields: its text_config has none vlaunch can read", "MLA MoE (kimi_k2)"},
 	"deepseek_vl_v2":   {"DeepSeek-VL2's language model as vLLM builds it, not yet checked", "MLA MoE (deepseek_v2)"},
@@ -38,9 +32,7 @@ var knownGaps = map[string]gap{
 }
 
 const (
-	lightning    = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
-	gemmaNearest = "GQA with sliding-window layers (gpt_oss)"
-	gemmaGap     = "Gemma 4's interleaved local (sliding-window) and global attention with their own head sizes and KV heads (global_head_dim, num_global_key_value_heads, attention_k_eq_v), KV shared across layers (num_kv_shared_layers), per-layer inputs and its MoE block, not yet checked against vLLM's model file"
+	lightning = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
 )
 
 // gapOf is what vlaunch lacks for m and the nearest family it models: the

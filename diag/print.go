@@ -50,7 +50,7 @@ func render(w io.Writer, f Format, ds Diagnostics, src Sources, rules []RuleInfo
 	case FormatJSON:
 		return printJSON(w, ds)
 	case FormatSARIF:
-		return printSARIF(w, ds, rules)
+		return printSARIF(w, ds, src, rules)
 	case FormatGitHub:
 		return printGitHub(w, ds)
 	}

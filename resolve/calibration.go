@@ -3,7 +3,7 @@ package resolve
 import (
 	"path/filepath"
 
-	"github.com/vlaunch/vlaunch/calibrate"
+	"github.com/vlaunch/vlaunch/calfile"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -12,7 +12,7 @@ import (
 // when File is nil. It is resolved once, here, so that check, plan and
 // generate predict with the same constants.
 type Calibration struct {
-	File *calibrate.File
+	File *calfile.File
 	// Source is the file as the user named it (the spec's calibration:
 	// or --calibration).
 	Source string
@@ -39,7 +39,7 @@ func CalibrationPath(d *spec.Deployment) string {
 // LoadCalibration reads the calibration file at path; source is how the
 // user named it.
 func LoadCalibration(path, source string) (Calibration, error) {
-	f, err := calibrate.Load(path)
+	f, err := calfile.Load(path)
 	if err != nil {
 		return Calibration{}, err
 	}

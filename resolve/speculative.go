@@ -17,6 +17,10 @@ const (
 	SpecDraftModel = "draft_model"
 )
 
+// SpecMethods are the methods a spec may name, in the schema's order
+// (schemas tests hold the schema's enum equal to it).
+var SpecMethods = []string{SpecMTP, SpecEagle, SpecEagle3, SpecNgram, SpecDraftModel}
+
 // Speculative is speculative decoding as the deployment runs it.
 type Speculative struct {
 	// Method is vllm.speculative.method as written.

@@ -16,7 +16,7 @@ var publishedAcceptance = map[string]struct {
 	source string
 }{
 	SpecMTP: {0.85, "DeepSeek-V3 technical report (MTP evaluation): the second token's acceptance rate is 85–90% across generation topics; " +
-		"the Ant Group H20 rows of calibration/throughput.yaml (SGLang MTP, accept length 1.8–1.9, 2.4–2.7, 2.9–3.3 with 1, 2, 3 drafts) fit p = 0.85"},
+		"the Ant Group H20 rows of published/throughput.yaml (SGLang MTP, accept length 1.8–1.9, 2.4–2.7, 2.9–3.3 with 1, 2, 3 drafts) fit p = 0.85"},
 	SpecEagle: {0.55, "vLLM PR #16035 (V1 EAGLE, EAGLE-LLaMA3-Instruct-8B on MT-Bench): mean acceptance length 1.89 with 2 drafts, 2.08 with 4 (p 0.57 and 0.54)"},
 	SpecEagle3: {0.66, "vLLM PR #24343: EAGLE-3 on Llama-3.1-8B-Instruct, MT-Bench, mean acceptance length 2.39; with the 3 drafts vLLM's EAGLE-3 acceptance tests run " +
 		"(PR #31976; the draft count of #24343 is inferred) that is p = 0.66"},

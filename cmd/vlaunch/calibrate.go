@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/bench"
+	"github.com/vlaunch/vlaunch/calfile"
 	"github.com/vlaunch/vlaunch/calibrate"
-	"github.com/vlaunch/vlaunch/calibrate/cluster"
 	"github.com/vlaunch/vlaunch/internal/inputfile"
 )
 
@@ -72,7 +72,7 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 	if err := checkFormat(o.output, calibrateFormats, "the calibration file is --out-file FILE"); err != nil {
 		return err
 	}
-	metrics, err := cluster.ParseMetrics(o.metrics)
+	metrics, err := calibrate.ParseMetrics(o.metrics)
 	if err != nil {
 		return usageErr("--metrics: %v", err)
 	}
@@ -91,7 +91,7 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := cluster.Calibrate(r, results, cluster.Options{Metrics: metrics})
+	rep, err := calibrate.Calibrate(r, results, calibrate.Options{Metrics: metrics})
 	if rep != nil {
 		if werr := writeCalibrationReport(s, rep, o.output); werr != nil {
 			return werr
@@ -120,7 +120,7 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 // warnWorsened names on stderr every figure the fit made worse, and the
 // worst error when it grew (#27: a fit exited 0 with the worst error at
 // 182%), whatever the report's format.
-func warnWorsened(s *streams, rep *cluster.Report) {
+func warnWorsened(s *streams, rep *calibrate.Report) {
 	if rep.WorstWorsened {
 		fmt.Fprintf(s.err, "vlaunch calibrate: warning: the fit makes the worst error worse: %.1f%% before, %.1f%% after\n", rep.WorstBeforePct, rep.WorstAfterPct)
 	}
@@ -132,7 +132,7 @@ func warnWorsened(s *streams, rep *cluster.Report) {
 // calibrateFormats are calibrate's report formats.
 var calibrateFormats = []string{"text", "json"}
 
-func writeCalibrationReport(s *streams, rep *cluster.Report, format string) error {
+func writeCalibrationReport(s *streams, rep *calibrate.Report, format string) error {
 	if format == "json" {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
@@ -157,7 +157,7 @@ func checkOutFile(path string, force bool) error {
 	case !st.Mode().IsRegular():
 		return usageErr("--out-file %s: %s, not a file", path, inputfile.Kind(st.Mode()))
 	}
-	if _, err := calibrate.Load(path); err != nil && !force {
+	if _, err := calfile.Load(path); err != nil && !force {
 		return usageErr("--out-file %s exists and is not a calibration file (%v); use --force to replace it", path, err)
 	}
 	return nil
@@ -165,8 +165,8 @@ func checkOutFile(path string, force bool) error {
 
 // writeCalibrationFile writes the file with its provenance: when, which
 // vlaunch, the spec and the results (with their digests).
-func writeCalibrationFile(s *streams, rep *cluster.Report, o *calibrateOptions, paths []string) error {
-	prov := calibrate.Provenance{Created: time.Now().UTC().Format(time.RFC3339), Vlaunch: version,
+func writeCalibrationFile(s *streams, rep *calibrate.Report, o *calibrateOptions, paths []string) error {
+	prov := calfile.Provenance{Created: time.Now().UTC().Format(time.RFC3339), Vlaunch: version,
 		Spec: o.spec, SpecSHA256: fileDigest(o.spec), Deployment: rep.Deployment}
 	f := rep.File(prov)
 	digests := map[string]string{}

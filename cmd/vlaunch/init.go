@@ -1,19 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/examples"
+	"github.com/vlaunch/vlaunch/schemas"
 )
 
 func init() { subcommands = append(subcommands, newInitCmd) }
 
 type initOptions struct {
-	example, outFile, output string
-	force                    bool
+	example, outFile, output, schema string
+	force                            bool
 }
 
 func newInitCmd(s *streams) *cobra.Command {
@@ -24,6 +26,10 @@ func newInitCmd(s *streams) *cobra.Command {
 		Long: "Write an embedded example deployment spec to --out-file FILE (or standard output).\n" +
 			"-o/--output is the format, as in every vlaunch command: yaml, the only one a spec has\n" +
 			"(before, -o named the file).\n" +
+			"The first line is a yaml-language-server modeline naming the spec's JSON Schema, so\n" +
+			"editors with a YAML language server (VS Code, Neovim, Helix, ...) complete and check\n" +
+			"the spec: the schema's address in the repository, or --schema REF (a URL, or a path\n" +
+			"relative to the spec, such as a file 'vlaunch schema --out-file' wrote).\n" +
 			"Examples: " + strings.Join(examples.Names(), ", ") + ".",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runInit(s, o) },
@@ -32,11 +38,16 @@ func newInitCmd(s *streams) *cobra.Command {
 	cmd.Flags().StringVar(&o.outFile, "out-file", "", "file to write (default: standard output)")
 	addOutputFlag(cmd.Flags(), &o.output, initFormats, "")
 	cmd.Flags().BoolVar(&o.force, "force", false, "overwrite an existing file")
+	cmd.Flags().StringVar(&o.schema, "schema", schemas.DeploymentID, "the schema the editor modeline names: a URL or a path relative to the spec")
 	return cmd
 }
 
 // initFormats: a spec is YAML.
 var initFormats = []string{"yaml"}
+
+// modelinePrefix starts the comment yaml-language-server reads the spec's
+// schema from (its modeline: "# yaml-language-server: $schema=<url>").
+const modelinePrefix = "# yaml-language-server: $schema="
 
 func runInit(s *streams, o *initOptions) error {
 	if err := checkFormat(o.output, initFormats, "the file to write is --out-file FILE"); err != nil {
@@ -45,32 +56,55 @@ func runInit(s *streams, o *initOptions) error {
 	if o.example == "" {
 		return usageErr("init needs --example NAME; examples: %s", strings.Join(examples.Names(), ", "))
 	}
+	// The language server takes the first non-space run after $schema=;
+	// a space or a line break would cut the reference or end the comment.
+	if o.schema == "" || strings.ContainsFunc(o.schema, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return usageErr("--schema %q: give a URL or path without spaces or control characters", o.schema)
+	}
 	data, ok := examples.Read(o.example)
 	if !ok {
 		return usageErr("no example %q; examples: %s", o.example, strings.Join(examples.Names(), ", "))
 	}
+	data = withModeline(data, o.schema)
 	if o.outFile == "" || o.outFile == "-" {
 		_, err := s.out.Write(data)
 		return err
 	}
-	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if o.force {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	}
-	f, err := os.OpenFile(o.outFile, flags, 0o644)
-	if os.IsExist(err) {
-		return usageErr("%s exists (use --force to overwrite)", o.outFile)
-	}
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeNewFile(o.outFile, data, o.force); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.out, "wrote %s (example %s); next: vlaunch validate %s\n", o.outFile, strings.TrimSuffix(o.example, ".yaml"), o.outFile)
+	return nil
+}
+
+// withModeline puts the yaml-language-server modeline naming schema on the
+// spec's first line, replacing one the spec starts with.
+func withModeline(spec []byte, schema string) []byte {
+	if bytes.HasPrefix(spec, []byte(modelinePrefix)) {
+		if i := bytes.IndexByte(spec, '\n'); i >= 0 {
+			spec = spec[i+1:]
+		} else {
+			spec = nil
+		}
+	}
+	return append([]byte(modelinePrefix+schema+"\n"), spec...)
+}
+
+// writeNewFile writes a file a command was asked for with --out-file: it
+// refuses to replace an existing one unless force, and writes through a
+// temporary file (writeFileAtomic), so an interrupted write never leaves
+// half a file behind.
+func writeNewFile(path string, data []byte, force bool) error {
+	if !force {
+		if _, err := os.Lstat(path); err == nil {
+			return usageErr("%s exists (use --force to overwrite)", path)
+		}
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usageErr("%s is a directory", path)
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return usageErr("%v", err)
+	}
 	return nil
 }

@@ -15,6 +15,7 @@ func init() { subcommands = append(subcommands, newLintCmd) }
 // lintOptions are the flags of `vlaunch lint`.
 type lintOptions struct {
 	output, failOn, version, specPath string
+	asDirectory                       bool
 }
 
 func newLintCmd(s *streams) *cobra.Command {
@@ -32,6 +33,8 @@ func newLintCmd(s *streams) *cobra.Command {
 			"as that file starts it: its environment, host, container and image. Suppress a finding with `# vlaunch:disable=CODE reason` above the command\n" +
 			"(or `# vlaunch:disable-file=CODE reason`); `vlaunch explain CODE` documents each rule.\n" +
 			"A `# vlaunch:vllm-version=X` comment names the vLLM release a file targets (VL007).\n" +
+			"With --as-directory the files named are taken as a directory's files: the way for\n" +
+			"pre-commit and CI, which pass every file of a type (.pre-commit-hooks.yaml).\n" +
 			"Exit 0: nothing at or above --fail-on; 1: findings; 2: unusable input.",
 		Example: "  vlaunch lint node0.sh node1.sh\n  vlaunch lint bundle/\n  vlaunch lint --vllm-version 0.10.1 -o sarif lws.yaml",
 		Args:    cobra.MinimumNArgs(1),
@@ -42,6 +45,7 @@ func newLintCmd(s *streams) *cobra.Command {
 	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning or info (info also fails on a file nothing was checked in, VL008)")
 	f.StringVar(&o.version, "vllm-version", "", "vLLM version to lint for (default: each file's vlaunch:vllm-version comment, the spec's, an image tag's, or the newest known)")
 	f.StringVar(&o.specPath, "spec", "", "deployment spec whose hardware the scripts must match")
+	f.BoolVar(&o.asDirectory, "as-directory", false, "take the files named as a directory's files (for pre-commit and CI passing every file of a type): only launch files are read, an empty or binary one is skipped, a file that starts nothing is noted only when no file does")
 	return c
 }
 
@@ -74,9 +78,16 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 			opts.Capacity = specCapacity(r) // the spec's resolved GPU and network
 		}
 	}
-	inputs, src, err := readInputs(files, s.err)
+	inputs, src, err := readInputs(files, o.asDirectory, s.err)
 	if err != nil {
 		return usageErr("%v", err)
+	}
+	if len(inputs) == 0 {
+		// Only with --as-directory: a hook's files held no launch file.
+		if format == diag.FormatText {
+			fmt.Fprintf(s.err, "vlaunch: no launch scripts, manifests or Markdown documents among the %d file(s) given\n", len(files))
+		}
+		return diag.Print(s.out, format, nil, nil, codes.RuleInfos("VL"))
 	}
 	ds, err := lint.Lint(inputs, opts)
 	if err != nil {

@@ -28,6 +28,7 @@ type dirWalk struct {
 	entries, bytes int
 	inputs         []lint.Input
 	skipped        []string // "path (reason)", for the note on stderr
+	named          bool     // files named on the command line were taken as found (--as-directory)
 }
 
 // errDirTooBig ends a walk over the bounds.
@@ -131,5 +132,9 @@ func (w *dirWalk) note(out io.Writer) {
 	if n := len(w.skipped) - len(shown); n > 0 {
 		more = fmt.Sprintf(" and %d more", n)
 	}
-	fmt.Fprintf(out, "vlaunch: skipped %d file(s) in the directories given: %s%s\n", len(w.skipped), strings.Join(shown, ", "), more)
+	where := " in the directories given"
+	if w.named {
+		where = ""
+	}
+	fmt.Fprintf(out, "vlaunch: skipped %d file(s)%s: %s%s\n", len(w.skipped), where, strings.Join(shown, ", "), more)
 }

@@ -19,7 +19,7 @@ func TestLintDirBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, _, err := readInputs([]string{dir}, io.Discard)
+	_, _, err := readInputs([]string{dir}, false, io.Discard)
 	if !errors.Is(err, errDirTooBig) {
 		t.Fatalf("err = %v, want errDirTooBig", err)
 	}
@@ -35,7 +35,7 @@ func TestLintDirSkipsLinks(t *testing.T) {
 	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.sh")); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
-	inputs, _, err := readInputs([]string{dir}, io.Discard)
+	inputs, _, err := readInputs([]string{dir}, false, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

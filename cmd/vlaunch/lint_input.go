@@ -23,15 +23,27 @@ const maxLintInput = 8 << 20
 // whatever its name, and any unusable one is an error (exit 2): missing, not
 // a regular file, empty, binary or over the size cap. A directory
 // contributes the launch files under it (dirWalk), all linted together as
-// one deployment; what it skips is noted on errOut.
-func readInputs(args []string, errOut io.Writer) ([]lint.Input, diag.Sources, error) {
+// one deployment; what it skips is noted on errOut. With asDir (lint
+// --as-directory, for hooks that pass every file of a type) a file named
+// is taken as if found in a directory: only a launch file is read, an
+// unusable one is skipped with the note, and a file that starts nothing
+// is noted only when nothing in the run starts anything; a missing file
+// is still an error.
+func readInputs(args []string, asDir bool, errOut io.Writer) ([]lint.Input, diag.Sources, error) {
 	var inputs []lint.Input
 	src := diag.Sources{}
 	w := &dirWalk{}
 	for _, a := range args {
-		if isDir(a) {
+		if isDir(a) || asDir {
 			n := len(w.inputs)
-			if err := w.add(a); err != nil {
+			var err error
+			if isDir(a) {
+				err = w.add(a)
+			} else if _, err = os.Lstat(a); err == nil {
+				w.named = true
+				err = w.addFile(a)
+			}
+			if err != nil {
 				return nil, nil, err
 			}
 			inputs = append(inputs, w.inputs[n:]...)

@@ -62,6 +62,9 @@ func modelRows(ms []*catalog.Model) [][]string {
 
 func attentionKind(m *catalog.Model) string {
 	switch {
+	case m.DSV4 != nil:
+		// DeepSeek-V4: compressed sparse attention beside every layer's window.
+		return fmt.Sprintf("CSA %d/1 +SWA %d", m.NumHeads, m.DSV4.Window)
 	case m.IsMLA():
 		return fmt.Sprintf("MLA kv_lora=%d", m.KVLoraRank)
 	case m.NumKVHeads == m.NumHeads:

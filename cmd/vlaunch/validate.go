@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
+	"github.com/vlaunch/vlaunch/internal/inputfile"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/validate"
 )
@@ -16,6 +19,7 @@ func init() { subcommands = append(subcommands, newValidateCmd) }
 type validateOptions struct {
 	output       string
 	showDefaults bool
+	onlySpecs    bool
 }
 
 func newValidateCmd(s *streams) *cobra.Command {
@@ -28,6 +32,11 @@ semantic rules (layout vs GPUs, model and GPU names, context lengths, SLO
 percentiles, safe names). Every finding carries file:line:col, a stable
 code, the field path, a message and a hint.
 
+With --only-specs (for pre-commit and CI run over every YAML file) a file
+is validated only when it declares a vlaunch spec's apiVersion (a line
+"apiVersion: vlaunch/v1", as every spec and 'vlaunch init' start); the
+other files are skipped and counted on stderr.
+
 Exit codes: 0 no errors (warnings allowed), 1 error findings, 2 unusable
 input (unreadable, empty, binary or not YAML).`,
 		Args: cobra.MinimumNArgs(1),
@@ -35,6 +44,7 @@ input (unreadable, empty, binary or not YAML).`,
 	}
 	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
 	cmd.Flags().BoolVar(&o.showDefaults, "show-defaults", false, "print each spec with defaults applied (YAML; text output only)")
+	cmd.Flags().BoolVar(&o.onlySpecs, "only-specs", false, "skip the files that declare no apiVersion: vlaunch/... (for hooks passing every YAML file)")
 	return cmd
 }
 
@@ -46,6 +56,19 @@ func runValidate(s *streams, o *validateOptions, files []string) error {
 	var all diag.Diagnostics
 	src := diag.Sources{}
 	unusable := false
+	given := len(files)
+	if o.onlySpecs {
+		files = specFiles(files)
+		if format == diag.FormatText && len(files) < given {
+			fmt.Fprintf(s.err, "vlaunch: skipped %d of %d file(s): no apiVersion: vlaunch/... in them\n", given-len(files), given)
+		}
+		if len(files) == 0 {
+			if format == diag.FormatJSON {
+				return diag.Print(s.out, format, nil, nil, nil)
+			}
+			return nil
+		}
+	}
 	for _, f := range files {
 		d, ds, err := validate.File(f)
 		all = append(all, ds...)
@@ -90,4 +113,27 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// specAPIVersion finds the declaration every vlaunch spec holds: a
+// top-level `apiVersion: vlaunch/…` line (quoted or not), or the JSON form
+// `"apiVersion": "vlaunch/…"`. Kubernetes manifests, Compose files and CI
+// workflows have another apiVersion or none.
+var specAPIVersion = regexp.MustCompile(`(?m)(^|[{,]\s*)["']?apiVersion["']?\s*:\s*["']?vlaunch/`)
+
+// specFiles keeps the files --only-specs validates: those declaring a
+// spec's apiVersion, and those it cannot read (validate reports why, as
+// for any file named). A file over the spec size cap is no spec.
+func specFiles(files []string) []string {
+	var out []string
+	for _, f := range files {
+		data, err := spec.ReadFile(f)
+		switch {
+		case errors.Is(err, inputfile.ErrTooLarge):
+			continue
+		case err != nil || specAPIVersion.Match(data):
+			out = append(out, f)
+		}
+	}
+	return out
 }

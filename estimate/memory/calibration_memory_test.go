@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/published"
 	"github.com/vlaunch/vlaunch/resolve"
 	"gopkg.in/yaml.v3"
 )
@@ -127,10 +127,10 @@ func loadCalibration(t testing.TB) ([]calCase, string) {
 	var doc struct {
 		Cases []calCase `yaml:"cases"`
 	}
-	if err := yaml.Unmarshal(calibration.MemoryLogsYAML(), &doc); err != nil {
-		t.Fatalf("calibration/vllm-memory-logs.yaml: %v", err)
+	if err := yaml.Unmarshal(published.MemoryLogsYAML(), &doc); err != nil {
+		t.Fatalf("published/vllm-memory-logs.yaml: %v", err)
 	}
-	return doc.Cases, "calibration/vllm-memory-logs.yaml"
+	return doc.Cases, "published/vllm-memory-logs.yaml"
 }
 
 var numRE = regexp.MustCompile(`^-?[0-9][0-9.]*`)
@@ -398,7 +398,7 @@ func TestCalibrationCopyIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Skip("shared calibration set not present")
 	}
-	if !bytes.Equal(shared, calibration.MemoryLogsYAML()) {
-		t.Errorf("calibration/vllm-memory-logs.yaml differs from %s; copy it", sharedCalibration)
+	if !bytes.Equal(shared, published.MemoryLogsYAML()) {
+		t.Errorf("published/vllm-memory-logs.yaml differs from %s; copy it", sharedCalibration)
 	}
 }

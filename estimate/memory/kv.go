@@ -3,6 +3,7 @@ package memory
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 )
 
@@ -32,6 +33,20 @@ type KVLayout struct {
 	// its length (vLLM's hybrid KV-cache manager allocates it per request);
 	// 0 for every model without linear-attention layers.
 	StateBytesPerSeq int64 `json:"state_bytes_per_seq,omitempty"`
+	// Caches are DeepSeek-V4's paged caches on the stage (catalog.
+	// Model.DeepseekV4Caches); when set, SequenceBytes sums them and the
+	// per-layer fields above describe their mean.
+	Caches []catalog.PagedCache `json:"caches,omitempty"`
+	// Packing is how vLLM lays Caches out (packingDSV4, packingUniformPage).
+	Packing string `json:"packing,omitempty"`
+	// HybridBlock is the attention block vLLM sets for a Mamba-2 or Gated
+	// DeltaNet hybrid so that one attention page holds one layer's state
+	// (hybridStatePacking); 0 for every other model.
+	HybridBlock int `json:"hybrid_block,omitempty"`
+	// StatePages is the pages each state group holds per sequence (1 in
+	// mamba_cache_mode none, 2 in align: vllm.Release.StatePagesPerRequest);
+	// 0 without state groups.
+	StatePages int `json:"state_pages,omitempty"`
 	// chunk is max_num_batched_tokens: a prefill chunk must sit in the
 	// sliding-window layers next to the window.
 	chunk int
@@ -44,6 +59,12 @@ type KVLayout struct {
 //	         on every TP rank (the latent is replicated, not split)
 func KVBytes(in *input.Input, s Stage) KVLayout {
 	m := in.Model
+	if m.DSV4 != nil {
+		return deepseekV4KV(in, s)
+	}
+	if m.HasLayerAttention() {
+		return layeredKV(in, s)
+	}
 	b := dtypeBytes(in.KVCacheDType)
 	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.MaxNumBatchedTokens}
 	for i := s.First; i < s.End; i++ {
@@ -77,6 +98,18 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		kv.Formula = fmt.Sprintf("2 (K,V) × %d KV heads per GPU × head_dim %d × %d B × %d layers", heads, m.HeadDim, b, kv.Layers)
 	}
 	kv.BytesPerToken = kv.BytesPerTokenPerLayer * int64(kv.Layers)
+	if kv.SlidingLayers == 0 && kv.LinearLayers+kv.MambaLayers > 0 && kv.DraftBytesPerToken == 0 {
+		// One layer's state (vLLM's MambaSpec page), the same in every
+		// state layer of a model.
+		per := gdnStateBytes(in)
+		if kv.MambaLayers > 0 {
+			per = mambaStateBytes(in)
+		}
+		if block, caches := hybridStatePacking(in, kv, per); caches != nil {
+			kv.Caches, kv.Packing, kv.HybridBlock = caches, packingUniformPage, block
+			kv.StatePages, _, _ = in.Release().StatePagesPerRequest()
+		}
+	}
 	if kv.LinearLayers > 0 {
 		conv, tmp := m.GDNStateElems(in.Layout.TP)
 		kv.Formula += fmt.Sprintf(" (full-attention layers only); + %d Gated DeltaNet layers' state per sequence, %d B each: conv %d × %d B + recurrent %d × %d B",
@@ -86,6 +119,9 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		conv, tmp := m.MambaStateElems(in.Layout.TP)
 		kv.Formula += fmt.Sprintf(" (attention layers only); + %d Mamba-2 layers' state per sequence, %d B each: conv %d × %d B + temporal %d × %d B",
 			kv.MambaLayers, mambaStateBytes(in), conv, dtypeBytes(in.ActDType()), tmp, ssmStateBytes(in))
+	}
+	if kv.HybridBlock > 0 {
+		kv.Formula += fmt.Sprintf("; vLLM's attention block raised to %d tokens for the state pages, %d state page(s) per sequence and group", kv.HybridBlock, kv.StatePages)
 	}
 	return kv
 }
@@ -126,6 +162,12 @@ func ssmStateBytes(in *input.Input) int {
 // (StateBytesPerSeq, 0 for other models).
 func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
 	blockSize = max(blockSize, 1)
+	switch kv.Packing {
+	case packingDSV4:
+		return kv.cachesBytes(n) + kv.DraftBytesPerToken*int64(roundUp(n, blockSize))
+	case packingUniformPage:
+		return packUniformPage(kv.Caches).bytes(n, kv.chunk, kv.StatePages) + kv.DraftBytesPerToken*int64(roundUp(n, blockSize))
+	}
 	full := int64(kv.Layers - kv.SlidingLayers)
 	bytes := (full*kv.BytesPerTokenPerLayer+kv.DraftBytesPerToken)*int64(roundUp(n, blockSize)) + kv.StateBytesPerSeq
 	if kv.SlidingLayers > 0 {

@@ -73,6 +73,11 @@ type Report struct {
 	NumBlocks       int64 `json:"num_gpu_blocks"`
 	// KVTokensPerRank is what vLLM logs as "GPU KV cache size" per engine.
 	KVTokensPerRank int64 `json:"kv_tokens_per_rank"`
+	// KVTokensLogged is what vLLM's "GPU KV cache size" line prints for a
+	// packed layout (hybrids, Gemma 4, MiMo-V2-Flash, DeepSeek-V4:
+	// KVLayout.ReportedTokens, by the release's rule); 0 where it is
+	// KVTokensPerRank.
+	KVTokensLogged int64 `json:"kv_tokens_logged,omitempty"`
 	// KVTokensTotal sums the DP ranks (each holds its own sequences).
 	KVTokensTotal               int64         `json:"kv_tokens_total"`
 	MaxConcurrencyAtMaxModelLen float64       `json:"max_concurrency_at_max_model_len"`
@@ -111,6 +116,13 @@ func Estimate(in *input.Input) Report {
 	r.Activation, r.NonTorch, r.KV = b.Activation.Terms, b.NonTorch, b.KV
 	r.KVBytesPerToken, r.NumBlocks = b.KV.BytesPerToken, b.NumBlocks
 	r.KVTokensPerRank = b.NumBlocks * int64(in.BlockSize)
+	if b.AvailableKVGiB > 0 {
+		// A packed layout's log line follows the release's rule.
+		asConc, _ := in.Release().KVTokensAsConcurrency()
+		if t, ok := b.KV.ReportedTokens(b.AvailableKVGiB*GiB, in.MaxModelLen, asConc == vllm.Present); ok {
+			r.KVTokensLogged = t
+		}
+	}
 	r.KVTokensTotal = r.KVTokensPerRank * int64(in.Layout.DP)
 	r.PerGPU = perGPU(in, b)
 	r.Capacity = CapacityFor(in, b)

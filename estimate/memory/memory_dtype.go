@@ -36,6 +36,9 @@ type DTypeRule struct {
 // checkpoint (DeepSeek/Kimi/Qwen3 FP8, gpt-oss MXFP4, RedHat FP8-dynamic/W8A8).
 var quantizedComponents = map[string]bool{
 	CompAttention: true, CompDenseMLP: true, CompRouted: true, CompRedundant: true, CompShared: true,
+	// A latent MoE's projections take the model's quantization (vLLM's
+	// NemotronHMoE passes quant_config to them).
+	CompLatentProj: true,
 	// DSA's indexer: wq_b and wk take the model's quantization (vLLM's
 	// Indexer passes quant_config), weights_proj (3% of it) stays 16-bit.
 	CompIndexer: true,
@@ -47,6 +50,15 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 	bf := DTypeRule{act, bytesBF16, "kept in " + act}
 	if component == CompMLACopies {
 		return DTypeRule{act, bytesBF16, "de-quantized copies in the activation dtype"}
+	}
+	if component == CompHyperConn {
+		return DTypeRule{"fp32", bytesFP32, "vLLM builds DeepSeek-V4's hyper-connection parameters in float32"}
+	}
+	if d := in.Model.DSV4; d != nil && d.ExpertDType == "fp4" && (component == CompRouted || component == CompRedundant) &&
+		in.WeightsFromCheckpoint && in.WeightsDType == in.Model.CheckpointDType() {
+		// expert_dtype fp4: vLLM's DeepseekV4FP8Config loads the experts
+		// with Mxfp4MoEMethod, the other linear layers as block FP8.
+		return DTypeRule{"mxfp4", bytesMXFP4, "DeepSeek-V4's FP4 experts (expert_dtype fp4): 4-bit values + one 8-bit scale per 32"}
 	}
 	if component == CompRouter && in.Model.RouterFP32 {
 		return DTypeRule{"fp32", bytesFP32, "vLLM builds this router (gate and its correction bias) in float32"}

@@ -36,7 +36,7 @@ func FuzzQuickMemory(f *testing.F) {
 				t.Fatalf("non-finite figure in %+v", p)
 			}
 		}
-		if m.KVTokensPerRank < 0 || m.KVTokensPerRank%int64(max(in.BlockSize, 1)) != 0 {
+		if m.KVTokensPerRank < 0 || m.KVTokensPerRank%int64(max(in.BlockSize, 1)) != 0 || m.KVTokensLogged < 0 {
 			t.Fatalf("KV tokens %d not a non-negative multiple of block %d", m.KVTokensPerRank, in.BlockSize)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Note is one derivation shown to the user.
@@ -51,6 +52,18 @@ func kvNote(in *input.Input, m *Report) Note {
 func kvBaseNote(in *input.Input, m *Report) Note {
 	md, kv := in.Model, m.KV
 	b := dtypeBytes(kv.DType)
+	if kv.Packing == packingUniformPage && kv.HybridBlock == 0 {
+		return Note{"KV cache per token", fmt.Sprintf("%s = %s B per token per GPU counting every layer as full attention. "+
+			"A sequence keeps only the window plus one prefill chunk (max_num_batched_tokens %d) in the sliding-window layers; the capacity below counts that, in vLLM's groups and pages.",
+			kv.Formula, textfmt.Thousands(kv.BytesPerToken), in.MaxNumBatchedTokens)}
+	}
+	if kv.Packing == packingDSV4 {
+		return Note{"KV cache per token", fmt.Sprintf(
+			"DeepSeek-V4 caches each layer's sliding window (%d tokens) and, in its compressed layers, one 584-byte key per 4 (C4A, with the indexer's key) or 128 tokens (C128A), "+
+				"in vLLM's fp8_ds_mla layout whatever --kv-cache-dtype says, the same on every TP rank: %s B per token position for the whole-sequence caches on a GPU. "+
+				"The windows and the compressors' float32 states are a cost per sequence (a window plus one prefill chunk of max_num_batched_tokens %d), which the capacity below counts. %s.",
+			md.DSV4.Window, textfmt.Thousands(kv.BytesPerToken), in.MaxNumBatchedTokens, kv.Formula)}
+	}
 	if md.IsMLA() {
 		w := md.KVLoraRank + md.QKRopeHeadDim
 		naive := 2 * md.KVLoraRank * b * kv.Layers
@@ -79,20 +92,32 @@ func stateText(kv KVLayout) string {
 	if kv.StateBytesPerSeq == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" Besides, each sequence holds %.2f MiB of recurrent state per GPU in its %d linear-attention / Mamba layers whatever its length (vLLM's hybrid KV-cache manager allocates it per request); the capacity below counts it.",
+	text := fmt.Sprintf(" Besides, each sequence holds %.2f MiB of recurrent state per GPU in its %d linear-attention / Mamba layers whatever its length (vLLM's hybrid KV-cache manager allocates it per request); the capacity below counts it.",
 		float64(kv.StateBytesPerSeq)/(1<<20), kv.LinearLayers+kv.MambaLayers)
+	if kv.HybridBlock > 0 {
+		text += fmt.Sprintf(" vLLM raises the attention block to %d tokens so that one attention page holds one layer's state, pads each state to that page and groups the layers (%s), %d state page(s) per sequence and group; the capacity counts those pages.",
+			kv.HybridBlock, packUniformPage(kv.Caches).describe(), kv.StatePages)
+	}
+	return text
 }
 
 // kvScalesText says when a ModelOpt checkpoint ships FP8 KV-cache scales
-// but the cache is sized in 16 bits: vLLM releases that resolve
-// --kv-cache-dtype auto from kv_cache_quant_algo (resolve_kv_cache_dtype_
-// string, vllm/utils/torch_utils.py; first release not established) cache
-// in FP8.
+// but the cache is sized in 16 bits, and what the release does with them
+// (vllm.Release.CheckpointKVCache: FP8 without --kv-cache-dtype from
+// 0.14.0, PR #29980).
 func kvScalesText(in *input.Input, kv KVLayout) string {
-	if !strings.EqualFold(in.Model.Quant.KVCacheQuantAlgo, "FP8") || kv.DType == "fp8" {
+	if !strings.EqualFold(in.Model.Quant.KVCacheQuantAlgo, "FP8") || kv.DType == "fp8" || kv.Packing == packingDSV4 {
 		return ""
 	}
-	return " The checkpoint ships FP8 KV-cache scales (kv_cache_quant_algo FP8): vLLM releases that resolve kv_cache_dtype auto from it cache in FP8, half these bytes; set vllm.kv_cache_dtype: fp8 to size that."
+	r := in.Release()
+	c := r.CheckpointKVCache()
+	switch c.FP8WhenUnset {
+	case vllm.Present:
+		return fmt.Sprintf(" The checkpoint ships FP8 KV-cache scales (kv_cache_quant_algo FP8): vLLM %s caches in FP8 when --kv-cache-dtype is not given (PR #29980), half these bytes, though %s; set vllm.kv_cache_dtype: fp8 to size that.", r.Version, c.ExplicitAuto)
+	case vllm.Absent:
+		return fmt.Sprintf(" The checkpoint ships FP8 KV-cache scales (kv_cache_quant_algo FP8), which vLLM %s does not apply by itself (PR #29980 came later): the cache stays 16-bit unless vllm.kv_cache_dtype is fp8.", r.Version)
+	}
+	return fmt.Sprintf(" The checkpoint ships FP8 KV-cache scales (kv_cache_quant_algo FP8): whether vLLM %s caches in FP8 without --kv-cache-dtype is unverified (from 0.14.0 it does, PR #29980), half these bytes; set vllm.kv_cache_dtype: fp8 to size that.", r.Version)
 }
 
 func kvPerRankNote(in *input.Input, m *Report) Note {

@@ -10,17 +10,22 @@ import (
 
 // Component names, in the order the report lists them.
 const (
-	CompEmbedding   = "embedding"
-	CompLMHead      = "lm_head"
-	CompAttention   = "attention"
-	CompMLACopies   = "mla_absorbed_copies"
-	CompIndexer     = "sparse_attention_indexer"
-	CompDenseMLP    = "dense_mlp"
-	CompRouted      = "routed_experts"
-	CompRedundant   = "redundant_experts"
-	CompShared      = "shared_experts"
-	CompRouter      = "router"
-	CompNorms       = "norms"
+	CompEmbedding = "embedding"
+	CompLMHead    = "lm_head"
+	CompAttention = "attention"
+	CompMLACopies = "mla_absorbed_copies"
+	CompIndexer   = "sparse_attention_indexer"
+	CompDenseMLP  = "dense_mlp"
+	CompRouted    = "routed_experts"
+	CompRedundant = "redundant_experts"
+	CompShared    = "shared_experts"
+	CompRouter    = "router"
+	CompNorms     = "norms"
+	// CompHyperConn is DeepSeek-V4's hyper-connection mixers (float32).
+	CompHyperConn = "hyper_connections"
+	// CompLatentProj is a latent MoE's fc1/fc2_latent_proj (Nemotron-3
+	// Super/Ultra).
+	CompLatentProj  = "moe_latent_projections"
 	vocabPadPerRank = vllm.VocabPaddingSize // vLLM pads the vocabulary to this multiple
 )
 
@@ -87,11 +92,11 @@ func layerMix(m *catalog.Model, s Stage) (attn, dense, moe int) {
 		if m.HasAttention(i) {
 			attn++
 		}
-		switch {
-		case m.IsMoELayer(i):
+		if m.IsMoELayer(i) {
 			moe++
-		case m.HasFFN(i):
-			dense++
+		}
+		if m.HasDenseMLP(i) {
+			dense++ // Gemma 4: beside the experts
 		}
 	}
 	return
@@ -169,6 +174,14 @@ func Placement(in *input.Input, s Stage) []Share {
 		norms += h
 	}
 	out = append(out, share(CompNorms, pc.Norms, norms, "replicated on every GPU"))
+	if pc.HyperConnections > 0 {
+		per, head := m.DSV4HyperConnections()
+		hc := float64(s.Layers()) * per
+		if s.Index == l.PP-1 {
+			hc += head
+		}
+		out = append(out, share(CompHyperConn, pc.HyperConnections, hc, "hc_attn/hc_ffn mixers of every layer (and the hc_head on the last stage): replicated on every GPU"))
+	}
 	return out
 }
 
@@ -225,6 +238,10 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 			fmt.Sprintf("replicated per DP rank, split over TP=%d", l.TP)))
 	}
 	out = append(out, share(CompRouter, pc.Router, mf*pc.RouterPerLayer, "replicated on every GPU"))
+	if pc.LatentPerLayer > 0 {
+		out = append(out, share(CompLatentProj, pc.LatentProj, mf*pc.LatentPerLayer,
+			fmt.Sprintf("fc1/fc2_latent_proj (hidden %d ↔ latent %d) of %d MoE layers: ReplicatedLinear, whole on every GPU", m.HiddenSize, m.MoELatentSize, moeN)))
+	}
 	return out
 }
 
@@ -233,12 +250,12 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 // MXFP4 MoE padding is applied.
 func expertParamsPerRank(in *input.Input, shards int) (params, stored float64) {
 	m := in.Model
-	params = expertElems(m, float64(m.HiddenSize), float64(m.MoEIntermediateSize)/float64(shards))
+	params = expertElems(m, float64(m.ExpertHidden()), float64(m.MoEIntermediateSize)/float64(shards))
 	if in.WeightsDType != "mxfp4" {
 		return params, params
 	}
 	hp, ip := mxfp4Padding(in.GPU)
-	h := float64(roundUp(m.HiddenSize, hp))
+	h := float64(roundUp(m.ExpertHidden(), hp))
 	im := float64(roundUp(ceilDiv(m.MoEIntermediateSize, shards), ip))
 	return params, expertElems(m, h, im)
 }
@@ -258,6 +275,9 @@ func attentionPerRank(m *catalog.Model, tp int) float64 {
 }
 
 func attentionRule(m *catalog.Model, tp, layers int) string {
+	if m.DSV4 != nil {
+		return fmt.Sprintf("%d DeepSeek-V4 attention layers: wq_b, wo_a, wo_b split by head over TP=%d; wq_a/wkv, compressors and indexers replicated", layers, tp)
+	}
 	if m.IsMLA() {
 		return fmt.Sprintf("%d MLA layers: heads split over TP=%d; q_a and kv_a (latent) projections replicated", layers, tp)
 	}

@@ -166,8 +166,18 @@ func TestGLM5Memory(t *testing.T) {
 // × 3 and a recurrent state of (32 / 4) × 128 × 128 values in BF16
 // (vLLM's gated_delta_net_state_shape; Qwen3-Next sets no
 // mamba_ssm_dtype): 36 × (6,144 + 131,072) × 2 B = 9,879,552 B per
-// sequence, whatever its length. A max-length sequence costs both; every
-// model without linear layers keeps a zero state term.
+// sequence, whatever its length. vLLM then raises the attention block so
+// one layer's state fits in one attention page (HybridAttentionMambaModel-
+// Config): 16 × ceil(274,432 / (16 × 1,024)) = 272 tokens, pages of 272 ×
+// 1,024 = 278,528 B, states padded to that; the layers grouped 12 at a time
+// (1 attention group, 3 state groups): an 8,192-token sequence takes
+// ceil(8192/272) = 31 attention pages and, at this (newest) release, 2
+// pages per state group (mamba_cache_mode align, vllm.Release.
+// StatePagesPerRequest): (31 + 3 × 2) × 12 × 278,528 B.
+// (vLLM 0.19.0 logged "Setting attention block size to 272 tokens" for a
+// Qwen3.5-9B fine-tune, vllm#39993: the same arithmetic with its 4 KV heads
+// of 256 and a BF16 recurrent state.) Every model without linear layers
+// keeps a zero state term.
 func TestGatedDeltaNetStatePerSequence(t *testing.T) {
 	in := testinput.Quick(t, resolve.QuickOptions{Model: "qwen3-next-80b-a3b", GPU: "h100", TP: 4, MaxModelLen: 8192})
 	r := Estimate(in)
@@ -175,8 +185,8 @@ func TestGatedDeltaNetStatePerSequence(t *testing.T) {
 	if r.KVBytesPerToken != perToken || r.KV.StateBytesPerSeq != state || r.KV.Layers != 12 || r.KV.LinearLayers != 36 {
 		t.Fatalf("KV %+v, want %d B/token and %d B/sequence", r.KV, perToken, state)
 	}
-	if want := int64(perToken*roundUp(8192, in.BlockSize) + state); r.Capacity.SeqBytes != want {
-		t.Errorf("sequence bytes %d, want %d", r.Capacity.SeqBytes, want)
+	if want := int64((31 + 3*2) * 12 * 278528); r.Capacity.SeqBytes != want || r.KV.HybridBlock != 272 || r.KV.StatePages != 2 {
+		t.Errorf("sequence bytes %d, want %d; block %d, want 272", r.Capacity.SeqBytes, want, r.KV.HybridBlock)
 	}
 	pool := float64(r.NumBlocks) * float64(in.BlockSize) * perToken
 	if want := pool / float64(r.Capacity.SeqBytes); math.Abs(r.Capacity.MaxSeqsPerRankExact-want) > 1e-9 {
@@ -208,7 +218,12 @@ func TestGatedDeltaNetStatePerSequence(t *testing.T) {
 // 6,144 B per token. Each of its 23 Mamba-2 layers holds per sequence a
 // conv state of 3 × (4096 + 2·8·128) BF16 values and a temporal state of
 // 64 × 64 × 128 float32 values (the config's mamba_ssm_cache_dtype, which
-// vLLM's Nemotron-H hook applies): 23 × (36,864 + 2,097,152) B.
+// vLLM's Nemotron-H hook applies): 23 × (36,864 + 2,097,152) B. vLLM's
+// attention block becomes 16 × ceil(2,134,016 / (16 × 1,024)) = 2,096
+// tokens (pages of 2,146,304 B, states padded to them), the layers grouped
+// 6 at a time (1 attention group, 4 state groups, one padding layer): a
+// 32,768-token sequence takes 16 attention pages and 4 state pages × 6 ×
+// 2,146,304 B.
 func TestMambaStatePerSequence(t *testing.T) {
 	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/nemotron-3-nano-30b-a3b.verbatim.json")
 	if err != nil {
@@ -225,8 +240,8 @@ func TestMambaStatePerSequence(t *testing.T) {
 	if r.KVBytesPerToken != perToken || r.KV.StateBytesPerSeq != state || r.KV.MambaLayers != 23 || r.KV.Layers != 6 {
 		t.Fatalf("KV %+v, want %d B/token, %d B/sequence", r.KV, perToken, state)
 	}
-	if want := int64(perToken*roundUp(32768, in.BlockSize) + state); r.Capacity.SeqBytes != want {
-		t.Errorf("sequence bytes %d, want %d", r.Capacity.SeqBytes, want)
+	if want := int64((16 + 4) * 6 * 2146304); r.Capacity.SeqBytes != want || r.KV.HybridBlock != 2096 {
+		t.Errorf("sequence bytes %d, want %d; block %d, want 2096", r.Capacity.SeqBytes, want, r.KV.HybridBlock)
 	}
 	if got, want := r.ParamsPerGPU, m.ParamCounts().Total; math.Abs(got-want)/want > 0.001 {
 		t.Errorf("params on the one GPU %.4gB, want the model's %.4gB", got/1e9, want/1e9)
@@ -305,8 +320,19 @@ func TestGemma3Memory(t *testing.T) {
 func TestHybridAndKVScaleNotes(t *testing.T) {
 	ds := ckptInput(t, "nvidia--DeepSeek-V3.1-NVFP4", "b200", 4, 1, false)
 	r := Estimate(ds)
-	if n := Notes(ds, &r, nil)[0]; !strings.Contains(n.Text, "FP8 KV-cache scales") {
-		t.Errorf("NVFP4 KV note %q", n.Text)
+	// vLLM 0.11.0 predates PR #29980: the scales are not applied by
+	// themselves; from 0.14.0 they are when --kv-cache-dtype is unset.
+	if n := Notes(ds, &r, nil)[0]; !strings.Contains(n.Text, "FP8 KV-cache scales") || !strings.Contains(n.Text, "vLLM 0.11.0 does not apply by itself") {
+		t.Errorf("NVFP4 KV note at 0.11.0 %q", n.Text)
+	}
+	ds20 := &input.Input{Model: ds.Model, GPU: ds.GPU, VLLMVersion: "0.20.0", Layout: ds.Layout}
+	util := 0.9
+	if d := ds20.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 8192}); d.HasErrors() {
+		t.Fatal(d)
+	}
+	r20 := Estimate(ds20)
+	if n := Notes(ds20, &r20, nil)[0]; !strings.Contains(n.Text, "vLLM 0.20.0 caches in FP8 when --kv-cache-dtype is not given (PR #29980)") {
+		t.Errorf("NVFP4 KV note at 0.20.0 %q", n.Text)
 	}
 	qn := testinput.Quick(t, resolve.QuickOptions{Model: "qwen3-next-80b-a3b", GPU: "h100", TP: 4, MaxModelLen: 8192})
 	rq := Estimate(qn)

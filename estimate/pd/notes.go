@@ -11,7 +11,7 @@ func (e *evaluator) notes(r *Report) []string {
 		fmt.Sprintf("TTFT = prefill queue + prefill + router hops (%d × the inter-node latency; the router's own processing is not modelled) + KV transfer + decode admission + the first decode step, and both pools' API servers; its percentiles assume the two pools' waits independent (their distributions convolved)", routerHops),
 		"KV transfer: NIXL moves a request's whole KV after its prefill (not layer by layer), over the inter-node NICs of the pools' nodes (NVLink when they share one), fairly shared between the transfers in flight (mean time = alone ÷ (1 − NIC utilisation)); every attention layer is counted full (no sliding-window clipping) and a draft model's KV is not moved",
 		"NIXL transfers share the NICs with DeepEP's all-to-all traffic of both pools: that contention is not modelled (the transfer time is a lower bound on NICs busy with all-to-all)",
-		"the P/D composition itself is not calibrated against any published P/D run (calibration/ has none): SLO bands are those of the decode pool's colocated class",
+		"the P/D composition itself is not calibrated against any published P/D run (published/ has none): SLO bands are those of the decode pool's colocated class",
 	}
 	w := e.dec.in.Workload
 	if w.BurstRequests > 0 {

@@ -5,7 +5,7 @@ import "github.com/vlaunch/vlaunch/estimate/input"
 // Efficiency holds the few global constants that turn peak hardware figures
 // into achievable ones and price the host's and the API server's work. They
 // are the only tuned numbers in the performance model: a named set (Field),
-// fitted once on the calibration split of calibration/throughput.yaml
+// fitted once on the calibration split of published/throughput.yaml
 // (docs/calibration-throughput.md) and used unchanged for every model, GPU
 // and layout, unless a deployment's own calibration file sets some. No
 // constant is per scenario.

@@ -6,9 +6,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/internal/golden"
+	"github.com/vlaunch/vlaunch/published"
 )
 
 // target is the accepted relative error of every targeted figure.
@@ -26,13 +26,13 @@ const calibratedFloor = 0.70
 func within(t Target) bool { return math.Abs(t.Predicted/t.Published-1) <= target }
 
 // all reproduces every targetable row once (shared by the tests).
-func all(t *testing.T) ([]calibration.Row, []Target) {
+func all(t *testing.T) ([]published.Row, []Target) {
 	t.Helper()
-	set, err := calibration.Throughput()
+	set, err := published.Throughput()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []calibration.Row
+	var rows []published.Row
 	for _, r := range set.Rows {
 		if r.Targetable() {
 			rows = append(rows, r)
@@ -51,7 +51,7 @@ func TestCalibrationThroughput(t *testing.T) {
 	var n, in int
 	var outside []string
 	for _, x := range ts {
-		if _, ex := Excluded(x, x.Engine); ex || x.Split != calibration.SplitCalibration {
+		if _, ex := Excluded(x, x.Engine); ex || x.Split != published.SplitCalibration {
 			continue
 		}
 		n++

@@ -3,9 +3,9 @@ package replay
 import (
 	"regexp"
 
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/band"
+	"github.com/vlaunch/vlaunch/published"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -18,7 +18,7 @@ var sglangCurrent, _ = vllm.ParseVersion("0.5.0")
 // releases before 0.8 (the V0 engine) and SGLang releases before 0.5 (an
 // unstated SGLang version counts as current); otherwise by its model and
 // layout.
-func ClassOf(r calibration.Row) band.Class {
+func ClassOf(r published.Row) band.Class {
 	f := band.Facts{Legacy: legacyRow(r)}
 	if m, err := catalog.LookupModel(r.Model.Catalog); err == nil {
 		f.MoE = m.IsMoE()
@@ -28,7 +28,7 @@ func ClassOf(r calibration.Row) band.Class {
 }
 
 // legacyRow reports whether a row ran on an AMD GPU or a legacy engine.
-func legacyRow(r calibration.Row) bool {
+func legacyRow(r published.Row) bool {
 	if g, err := catalog.LookupGPU(r.Hardware.GPU); err == nil && g.Vendor == "amd" {
 		return true
 	}

@@ -2,17 +2,18 @@ package replay
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
-	"github.com/vlaunch/vlaunch/calibration"
+	"github.com/vlaunch/vlaunch/published"
 )
 
 // Describe is a one-line account of what a row ran: engine, hardware,
 // layout and load.
-func Describe(r calibration.Row) string {
+func Describe(r published.Row) string {
 	l, h, w := r.Layout, r.Hardware, r.Workload
 	eng := r.Engine.Name
-	if v := firstVersion(r.Engine.Version); v != "" && v != calibration.Unknown {
+	if v := firstVersion(r.Engine.Version); v != "" && v != published.Unknown {
 		eng += " " + v
 	}
 	lay := fmt.Sprintf("TP%d", l.TP.Int())
@@ -27,20 +28,32 @@ func Describe(r calibration.Row) string {
 }
 
 // loadText names a row's load.
-func loadText(l calibration.Load) string {
+func loadText(l published.Load) string {
 	switch l.Kind {
-	case calibration.LoadClosedLoop:
+	case published.LoadClosedLoop:
 		return fmt.Sprintf("closed loop %d", l.Concurrency.Int())
-	case calibration.LoadBurst:
+	case published.LoadBurst:
 		return fmt.Sprintf("burst %d", l.BurstRequests.Int())
-	case calibration.LoadOfflineBatch:
+	case published.LoadOfflineBatch:
 		return fmt.Sprintf("offline batch %d", l.BurstRequests.Int())
-	case calibration.LoadPoisson:
+	case published.LoadPoisson:
 		return fmt.Sprintf("Poisson %g/s × %d", l.RequestRatePerS.V, l.NumPrompts.Int())
-	case calibration.LoadSteadyDecode:
+	case published.LoadSteadyDecode:
 		return "steady decode"
-	case calibration.LoadSteadyPrefill:
+	case published.LoadSteadyPrefill:
 		return "steady prefill"
 	}
 	return l.Kind
+}
+
+// num formats a figure compactly (the generated docs' one format).
+func num(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1000:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 100:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.3g", v)
+	}
 }

@@ -3,9 +3,9 @@ package replay
 import (
 	"strings"
 
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/published"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -41,8 +41,8 @@ const (
 )
 
 // engineOf reads the row's engine.
-func engineOf(r calibration.Row, g *catalog.GPU, maxModelLen int) engine {
-	e := engine{name: r.Engine.Name, graphs: true, apiServer: r.Load.Kind != calibration.LoadOfflineBatch && r.Load.Kind != calibration.LoadSteadyDecode,
+func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
+	e := engine{name: r.Engine.Name, graphs: true, apiServer: r.Load.Kind != published.LoadOfflineBatch && r.Load.Kind != published.LoadSteadyDecode,
 		streamEvery: 1}
 	rel, _, err := vllm.ResolveString(releaseOf(r.Engine.Version))
 	if err != nil || r.Engine.Name != "vllm" {

@@ -3,12 +3,12 @@ package replay
 import (
 	"math"
 
-	"github.com/vlaunch/vlaunch/calibrate"
+	"github.com/vlaunch/vlaunch/fitter"
 	"runtime"
 	"sync"
 
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/published"
 )
 
 // Param is one efficiency constant a fit may move, within [Lower, Upper].
@@ -86,7 +86,7 @@ func Score(ts []Target) float64 {
 
 // ReproduceAll reproduces rows in parallel with constants eff; keep selects
 // the targets (nil keeps all).
-func ReproduceAll(rows []calibration.Row, eff perf.Efficiency, keep func(Target) bool) []Target {
+func ReproduceAll(rows []published.Row, eff perf.Efficiency, keep func(Target) bool) []Target {
 	out := make([][]Target, len(rows))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -119,22 +119,22 @@ func ReproduceAll(rows []calibration.Row, eff perf.Efficiency, keep func(Target)
 }
 
 // Fit moves the constants of Params to minimise the worst |log error| over
-// the targets keep selects from rows (calibrate.Fit: the global
+// the targets keep selects from rows (fitter.Fit: the global
 // calibration's criterion, a Halton spread and Nelder–Mead in log space,
 // within the bounds), starting from start, with at most evals model
 // evaluations. It returns the constants and the fitter's account.
-func Fit(rows []calibration.Row, start perf.Efficiency, keep func(Target) bool, evals int) (perf.Efficiency, calibrate.Outcome, error) {
+func Fit(rows []published.Row, start perf.Efficiency, keep func(Target) bool, evals int) (perf.Efficiency, fitter.Outcome, error) {
 	ref := ReproduceAll(rows, start, keep)
 	ids := make([]string, len(ref))
-	targets := make([]calibrate.Target, len(ref))
+	targets := make([]fitter.Target, len(ref))
 	for i, t := range ref {
 		ids[i] = t.Row + " " + t.Metric
-		targets[i] = calibrate.Target{ID: ids[i], Measured: t.Published}
+		targets[i] = fitter.Target{ID: ids[i], Measured: t.Published}
 	}
-	params := make([]calibrate.Param, len(Params))
+	params := make([]fitter.Param, len(Params))
 	for i, p := range Params {
 		v := *p.get(&start)
-		params[i] = calibrate.Param{Name: p.Name, Start: min(p.Upper, max(p.Lower, v)), Lower: p.Lower, Upper: p.Upper}
+		params[i] = fitter.Param{Name: p.Name, Start: min(p.Upper, max(p.Lower, v)), Lower: p.Lower, Upper: p.Upper}
 	}
 	with := func(x []float64) perf.Efficiency {
 		e := start
@@ -154,7 +154,7 @@ func Fit(rows []calibration.Row, start perf.Efficiency, keep func(Target) bool, 
 		}
 		return out
 	}
-	o, err := calibrate.Fit(params, targets, model, calibrate.Options{MaxEvals: evals, Typical: true})
+	o, err := fitter.Fit(params, targets, model, fitter.Options{MaxEvals: evals, Typical: true})
 	if err != nil {
 		return start, o, err
 	}

@@ -6,8 +6,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/published"
 )
 
 var (
@@ -31,12 +31,12 @@ func TestCalibrationFit(t *testing.T) {
 	if !*runFit {
 		t.Skip("run with -fit")
 	}
-	set, err := calibration.Throughput()
+	set, err := published.Throughput()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cal []calibration.Row
-	for _, r := range set.Split(calibration.SplitCalibration) {
+	var cal []published.Row
+	for _, r := range set.Split(published.SplitCalibration) {
 		if r.Targetable() {
 			cal = append(cal, r)
 		}
@@ -60,10 +60,10 @@ func TestCalibrationFit(t *testing.T) {
 	}
 	loso := LOSO{}
 	for _, src := range set.Sources {
-		if src.Split != calibration.SplitCalibration {
+		if src.Split != published.SplitCalibration {
 			continue
 		}
-		var rest []calibration.Row
+		var rest []published.Row
 		for _, r := range cal {
 			if r.Source != src.ID {
 				rest = append(rest, r)

@@ -3,9 +3,9 @@ package replay
 import (
 	"fmt"
 
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/published"
 )
 
 // defaultPrefillBatch is the tokens per rank of a steady-prefill row that
@@ -26,7 +26,7 @@ type Outcome struct {
 
 // lengths are the request lengths the run used: the published means when
 // given (what the client actually sent and received), else the nominal.
-func lengths(w calibration.Workload) (in, out int) {
+func lengths(w published.Workload) (in, out int) {
 	in, out = w.InputTokens.Int(), w.OutputTokens.Int()
 	if w.InputTokensMean.Positive() {
 		in = w.InputTokensMean.Int()
@@ -38,13 +38,13 @@ func lengths(w calibration.Workload) (in, out int) {
 }
 
 // run reproduces row r with the step model sm and its engine e.
-func run(r calibration.Row, sm *perf.StepModel, e engine, opt Options) (Outcome, error) {
+func run(r published.Row, sm *perf.StepModel, e engine, opt Options) (Outcome, error) {
 	switch r.Load.Kind {
-	case calibration.LoadSteadyDecode, calibration.LoadProduction:
+	case published.LoadSteadyDecode, published.LoadProduction:
 		return steadyDecode(r, sm)
-	case calibration.LoadSteadyPrefill:
+	case published.LoadSteadyPrefill:
 		return steadyPrefill(r, sm), nil
-	case calibration.LoadClosedLoop, calibration.LoadBurst, calibration.LoadOfflineBatch, calibration.LoadPoisson:
+	case published.LoadClosedLoop, published.LoadBurst, published.LoadOfflineBatch, published.LoadPoisson:
 		return simulate(r, sm, e, opt), nil
 	}
 	return Outcome{}, fmt.Errorf("load kind %q is not reproduced", r.Load.Kind)
@@ -53,7 +53,7 @@ func run(r calibration.Row, sm *perf.StepModel, e engine, opt Options) (Outcome,
 // steadyDecode runs batch_per_gpu sequences per GPU (per TP group: per
 // rank) at the published context. A production row without a batch gets it
 // from Little's law: per-GPU output rate over the per-user rate.
-func steadyDecode(r calibration.Row, sm *perf.StepModel) (Outcome, error) {
+func steadyDecode(r published.Row, sm *perf.StepModel) (Outcome, error) {
 	l, h := r.Layout, r.Hardware
 	batch := r.Load.BatchPerGPU.V
 	if !r.Load.BatchPerGPU.Positive() {
@@ -76,7 +76,7 @@ func steadyDecode(r calibration.Row, sm *perf.StepModel) (Outcome, error) {
 
 // steadyPrefill runs full prefill batches of whole prompts on every rank:
 // batch_tokens_per_gpu tokens per rank per step when published.
-func steadyPrefill(r calibration.Row, sm *perf.StepModel) Outcome {
+func steadyPrefill(r published.Row, sm *perf.StepModel) Outcome {
 	n := max(1, r.Workload.InputTokens.Int())
 	batch := defaultPrefillBatch
 	if r.Load.BatchTokensPerGPU.Positive() {
@@ -99,7 +99,7 @@ type Options struct {
 }
 
 // simulate runs the benchmark's load through the simulator.
-func simulate(r calibration.Row, sm *perf.StepModel, e engine, opt Options) Outcome {
+func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcome {
 	in, out := lengths(r.Workload)
 	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: e.maxSeqs, MaxNumBatchedTokens: e.batchTok,
 		InputTokens: in, OutputTokens: out, Seed: max(1, opt.Seed), Policy: e.policy, BlockSize: 16, Spread: spread(r),
@@ -110,15 +110,15 @@ func simulate(r calibration.Row, sm *perf.StepModel, e engine, opt Options) Outc
 	}
 	ld := r.Load
 	switch ld.Kind {
-	case calibration.LoadClosedLoop:
+	case published.LoadClosedLoop:
 		cfg.Sessions = ld.Concurrency.Int()
 		cfg.Pool = ld.NumPrompts.Int()
 		if !ld.NumPrompts.Positive() {
 			cfg.Pool = 10 * cfg.Sessions
 		}
-	case calibration.LoadBurst, calibration.LoadOfflineBatch:
+	case published.LoadBurst, published.LoadOfflineBatch:
 		cfg.Sessions, cfg.Pool = ld.BurstRequests.Int(), ld.BurstRequests.Int()
-	case calibration.LoadPoisson:
+	case published.LoadPoisson:
 		cfg.ArrivalRatePerS, cfg.Pool = ld.RequestRatePerS.V, ld.NumPrompts.Int()
 	}
 	if opt.SteadyProxy {
@@ -143,7 +143,7 @@ func simulate(r calibration.Row, sm *perf.StepModel, e engine, opt Options) Outc
 // (E2E − TTFT) / TPOT + 1. ShareGPT-like datasets run at their published
 // mean lengths with sim.ConversationSpread. Rows with published means of a
 // random dataset run at the means.
-func spread(r calibration.Row) sim.Spread {
+func spread(r published.Row) sim.Spread {
 	w, f := r.Workload, r.Figures
 	switch {
 	case w.Dataset == "sharegpt":
@@ -152,7 +152,7 @@ func spread(r calibration.Row) sim.Spread {
 		return sim.Spread{}
 	case w.RangeRatio.Known:
 		return ratioSpread(w.RangeRatio.V)
-	case r.Load.Kind != calibration.LoadClosedLoop || !f.E2ES.Mean.Positive() || !f.TPOTMs.Mean.Positive() || !w.OutputTokens.Positive():
+	case r.Load.Kind != published.LoadClosedLoop || !f.E2ES.Mean.Positive() || !f.TPOTMs.Mean.Positive() || !w.OutputTokens.Positive():
 		return sim.Spread{}
 	}
 	ttft := f.TTFTMs.Mean.V / 1e3

@@ -6,8 +6,8 @@ import (
 	"os"
 	"sort"
 
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/published"
 )
 
 // LOSOFile holds, per calibration-split source, the constants fitted on the
@@ -66,8 +66,8 @@ func (l LOSO) set(source string, e perf.Efficiency) {
 // HeldOut is every figure no constant was fitted to: the holdout split's
 // at the global constants, and each calibration source's at the constants
 // fitted without it. Excluded figures are left out.
-func HeldOut(rows []calibration.Row, l LOSO) []Target {
-	bySrc := map[string][]calibration.Row{}
+func HeldOut(rows []published.Row, l LOSO) []Target {
+	bySrc := map[string][]published.Row{}
 	for _, r := range rows {
 		bySrc[r.Source] = append(bySrc[r.Source], r)
 	}
@@ -81,7 +81,7 @@ func HeldOut(rows []calibration.Row, l LOSO) []Target {
 	for _, s := range srcs {
 		rs := bySrc[s]
 		eff := perf.DefaultEfficiency
-		if rs[0].Split == calibration.SplitCalibration {
+		if rs[0].Split == published.SplitCalibration {
 			var ok bool
 			if eff, ok = l.Efficiency(s); !ok {
 				continue

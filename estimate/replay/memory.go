@@ -1,9 +1,9 @@
 package replay
 
 import (
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
+	"github.com/vlaunch/vlaunch/published"
 	"github.com/vlaunch/vlaunch/resolve"
 )
 
@@ -12,7 +12,7 @@ import (
 // engine's limits; 0 when it cannot be resolved (no limit then). SGLang's
 // mem_fraction_static budget is modelled by vLLM's rule with the row's
 // fraction (or vLLM's default), an approximation.
-func kvTokensPerRank(r calibration.Row, e engine, weights, kv string) int {
+func kvTokensPerRank(r published.Row, e engine, weights, kv string) int {
 	l, h := r.Layout, r.Hardware
 	o := resolve.QuickOptions{Model: r.Model.Catalog, GPU: r.Hardware.GPU, TP: l.TP.Int(), PP: max(1, l.PP.Int()), DP: l.DP.Int(),
 		EP: l.EP.Int() > 1, Weights: weights, VLLMVersion: e.release.Version.String(), GPUsPerNode: h.GPUsPerNode.Int()}
@@ -38,7 +38,7 @@ func kvTokensPerRank(r calibration.Row, e engine, weights, kv string) int {
 }
 
 // maxModelLen is the row's max_model_len, else the model's own.
-func maxModelLen(r calibration.Row, modelMax int) int {
+func maxModelLen(r published.Row, modelMax int) int {
 	if r.Features.MaxModelLen.Positive() {
 		return r.Features.MaxModelLen.Int()
 	}

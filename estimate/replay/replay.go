@@ -1,18 +1,14 @@
 package replay
 
 import (
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/published"
 )
 
 // Reproduce runs row r with the constants eff and returns one Target per
 // published figure it predicts.
-func Reproduce(r calibration.Row, eff perf.Efficiency, opt Options) ([]Target, error) {
-	s, e, err := Setup(r, eff)
-	if err != nil {
-		return nil, err
-	}
-	o, err := run(r, perf.NewStepModel(s), e, opt)
+func Reproduce(r published.Row, eff perf.Efficiency, opt Options) ([]Target, error) {
+	o, _, _, err := runRow(r, eff, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -26,4 +22,16 @@ func Reproduce(r calibration.Row, eff perf.Efficiency, opt Options) ([]Target, e
 			Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r)})
 	}
 	return out, nil
+}
+
+// runRow reproduces row r with the constants eff: what the run predicts,
+// and the step model and engine it ran on (for the terms of a step).
+func runRow(r published.Row, eff perf.Efficiency, opt Options) (Outcome, *perf.StepModel, engine, error) {
+	s, e, err := Setup(r, eff)
+	if err != nil {
+		return Outcome{}, nil, e, err
+	}
+	sm := perf.NewStepModel(s)
+	o, err := run(r, sm, e, opt)
+	return o, sm, e, err
 }

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/published"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -27,7 +27,7 @@ var nicRE = regexp.MustCompile(`(\d+)\s*x\s*(\d+)\s*Gbit/s per node`)
 // fabric reads the inter-node NICs of a row: "N x M Gbit/s per node" when
 // stated, else the assumption above (with the NIC count when only that is
 // stated).
-func fabric(h calibration.Hardware) (gbit float64, nics int, latUs float64, assumed bool) {
+func fabric(h published.Hardware) (gbit float64, nics int, latUs float64, assumed bool) {
 	if m := nicRE.FindStringSubmatch(h.InterNode); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		g, _ := strconv.ParseFloat(m[2], 64)
@@ -59,7 +59,7 @@ func dtypeOf(s, def string) string {
 // Unknown or engine-default exchanges of a DP>1 MoE deployment gather every
 // rank's tokens (vLLM's naive / allgather backends, SGLang's EP MoE without
 // DeepEP).
-func traffic(r calibration.Row) vllm.Traffic {
+func traffic(r published.Row) vllm.Traffic {
 	if r.Layout.DP.Int() <= 1 || r.Layout.EP.Int() <= 1 {
 		return vllm.TrafficNone
 	}
@@ -74,14 +74,14 @@ func traffic(r calibration.Row) vllm.Traffic {
 }
 
 // dbo reads whether the source ran two overlapped micro-batches.
-func dbo(r calibration.Row) bool {
+func dbo(r published.Row) bool {
 	o := strings.ToLower(r.Features.Overlap)
 	return strings.Contains(o, "two-batch") || strings.Contains(o, "dual micro-batch") || strings.Contains(o, "dbo")
 }
 
 // Setup builds the step-model setup of a row with the given constants, and
 // the row's engine.
-func Setup(r calibration.Row, eff perf.Efficiency) (perf.StepSetup, engine, error) {
+func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error) {
 	m, err := catalog.LookupModel(r.Model.Catalog)
 	if err != nil {
 		return perf.StepSetup{}, engine{}, err
@@ -135,8 +135,8 @@ func Setup(r calibration.Row, eff perf.Efficiency) (perf.StepSetup, engine, erro
 // acceptance is the published mean acceptance length (tokens per verify
 // step, bonus included), the middle of a published range, or — when the
 // source gives none — the chain of per-position acceptance 0.85 the Ant Group
-// figures fit (calibration/README.md).
-func acceptance(sp *calibration.Speculative) float64 {
+// figures fit (published/README.md).
+func acceptance(sp *published.Speculative) float64 {
 	a := sp.AcceptanceLength
 	switch {
 	case a.Mean.Known:

@@ -1,9 +1,9 @@
 package replay
 
 import (
-	"github.com/vlaunch/vlaunch/calibration"
 	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/published"
 )
 
 // Regime groups targets whose errors behave alike; the prediction bands
@@ -39,24 +39,24 @@ type figure struct {
 	metric string
 	regime Regime
 	unit   string
-	n      calibration.Num
-	pred   func(o Outcome, r calibration.Row) float64
+	n      published.Num
+	pred   func(o Outcome, r published.Row) float64
 }
 
-func perGPU(v float64, r calibration.Row) float64  { return v / r.Hardware.GPUs.V }
-func perNode(v float64, r calibration.Row) float64 { return v / r.Hardware.Nodes.V }
+func perGPU(v float64, r published.Row) float64  { return v / r.Hardware.GPUs.V }
+func perNode(v float64, r published.Row) float64 { return v / r.Hardware.Nodes.V }
 
 // figures lists what the row publishes that a reproduction predicts:
 // throughput (the first one published: per node, per GPU or whole), mean and
 // P99 TTFT, mean TPOT.
-func figures(r calibration.Row) []figure {
+func figures(r published.Row) []figure {
 	f := r.Figures
 	thr := []figure{
-		{"output_tok_per_s_per_node", RegimeThroughput, "tok/s/node", f.OutputTokPerSPerNode, func(o Outcome, r calibration.Row) float64 { return perNode(o.OutputTokPerS, r) }},
-		{"input_tok_per_s_per_node", RegimeThroughput, "tok/s/node", f.InputTokPerSPerNode, func(o Outcome, r calibration.Row) float64 { return perNode(o.InputTokPerS, r) }},
-		{"output_tok_per_s_per_gpu", RegimeThroughput, "tok/s/GPU", f.OutputTokPerSPerGPU, func(o Outcome, r calibration.Row) float64 { return perGPU(o.OutputTokPerS, r) }},
-		{"output_tok_per_s", RegimeThroughput, "tok/s", f.OutputTokPerS, func(o Outcome, r calibration.Row) float64 { return o.OutputTokPerS }},
-		{"total_tok_per_s", RegimeThroughput, "tok/s", f.TotalTokPerS, func(o Outcome, r calibration.Row) float64 { return o.TotalTokPerS }},
+		{"output_tok_per_s_per_node", RegimeThroughput, "tok/s/node", f.OutputTokPerSPerNode, func(o Outcome, r published.Row) float64 { return perNode(o.OutputTokPerS, r) }},
+		{"input_tok_per_s_per_node", RegimeThroughput, "tok/s/node", f.InputTokPerSPerNode, func(o Outcome, r published.Row) float64 { return perNode(o.InputTokPerS, r) }},
+		{"output_tok_per_s_per_gpu", RegimeThroughput, "tok/s/GPU", f.OutputTokPerSPerGPU, func(o Outcome, r published.Row) float64 { return perGPU(o.OutputTokPerS, r) }},
+		{"output_tok_per_s", RegimeThroughput, "tok/s", f.OutputTokPerS, func(o Outcome, r published.Row) float64 { return o.OutputTokPerS }},
+		{"total_tok_per_s", RegimeThroughput, "tok/s", f.TotalTokPerS, func(o Outcome, r published.Row) float64 { return o.TotalTokPerS }},
 	}
 	var out []figure
 	for _, t := range thr {
@@ -65,8 +65,8 @@ func figures(r calibration.Row) []figure {
 			break
 		}
 	}
-	lat := func(s calibration.Stat, q func(sim.Percentiles) float64, pick func(Outcome) sim.Percentiles) func(Outcome, calibration.Row) float64 {
-		return func(o Outcome, _ calibration.Row) float64 { return 1e3 * q(pick(o)) }
+	lat := func(s published.Stat, q func(sim.Percentiles) float64, pick func(Outcome) sim.Percentiles) func(Outcome, published.Row) float64 {
+		return func(o Outcome, _ published.Row) float64 { return 1e3 * q(pick(o)) }
 	}
 	ttft := func(o Outcome) sim.Percentiles { return o.TTFT }
 	tpot := func(o Outcome) sim.Percentiles { return o.TPOT }

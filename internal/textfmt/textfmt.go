@@ -93,3 +93,12 @@ func Range(lo, hi float64, unit string) string {
 	}
 	return l + "–" + h
 }
+
+// PluralS is the English plural suffix for a count: "" for 1, "s" otherwise
+// ("1 result", "3 results").
+func PluralS(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -71,3 +71,38 @@ func TestFitLine(t *testing.T) {
 		t.Fatalf("fitLine = %v, %v; want 3, 2", a, b)
 	}
 }
+
+// TestToCSV converts a small parquet table to CSV and checks the header and
+// cells come out as aiconfigurator's CSV reader (csv.DictReader) expects, and
+// that a failed conversion leaves no file behind.
+func TestToCSV(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "gemm_perf.parquet")
+	rows := []gemmRow{{"bfloat16", 1, 4096, 4096, 0.0125}, {"fp8,x", 2048, 8192, 8192, 0.5}}
+	if err := parquet.WriteFile(in, rows); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "gemm_perf.txt")
+	if err := toCSV(in, out); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "gemm_dtype,m,n,k,latency\nbfloat16,1,4096,4096,0.0125\n\"fp8,x\",2048,8192,8192,0.5\n"
+	if string(b) != want {
+		t.Fatalf("csv =\n%s\nwant\n%s", b, want)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	if err := toCSV(filepath.Join(dir, "missing.parquet"), bad); err == nil {
+		t.Fatal("missing input: no error")
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Fatalf("failed conversion left %s behind (%v)", bad, err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Fatalf("temporary files left in %s: %v", dir, ents)
+	}
+}

@@ -28,11 +28,18 @@ func main() {
 		derive(os.Args[2:])
 		return
 	}
+	if len(os.Args) == 4 && os.Args[1] == "csv" {
+		if err := toCSV(os.Args[2], os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) == 4 && os.Args[1] == "distinct" {
 		distinct(os.Args[2], strings.Split(os.Args[3], ","))
 		return
 	}
-	fmt.Fprintln(os.Stderr, "usage: aicdata derive [-commit SHA] [-systems a,b] SYSTEMS_DIR | aicdata schema FILE... | aicdata distinct FILE col,col")
+	fmt.Fprintln(os.Stderr, "usage: aicdata derive [-commit SHA] [-systems a,b] SYSTEMS_DIR | aicdata schema FILE... | aicdata distinct FILE col,col | aicdata csv IN.parquet OUT.csv")
 	os.Exit(2)
 }
 

@@ -1,0 +1,159 @@
+package calibrate
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/bench"
+	"github.com/vlaunch/vlaunch/calfile"
+	"github.com/vlaunch/vlaunch/published"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/validate"
+)
+
+// vllmResult writes a published row as `vllm bench serve --save-result`
+// would have saved the run (the keys of vllm/benchmarks/serve.py): the
+// row's load, totals from its mean lengths, its throughput, duration and
+// latency statistics. Nothing is computed into a figure but the token
+// totals, which the client records and the row gives as means.
+func vllmResult(t *testing.T, dir string, r published.Row) string {
+	t.Helper()
+	n := r.Load.NumPrompts.Int()
+	mean := func(m, nominal published.Num) float64 {
+		if m.Known {
+			return m.V
+		}
+		return nominal.V
+	}
+	res := map[string]any{
+		"date": "20260106-000000", "endpoint_type": "openai", "backend": "vllm", "label": nil,
+		"model_id": r.Model.ID, "tokenizer_id": r.Model.ID, "num_prompts": n,
+		"request_rate": "inf", "burstiness": 1.0, "max_concurrency": nil,
+		"duration": r.Figures.DurationS.V, "completed": n, "failed": 0,
+		"total_input_tokens":  math.Round(mean(r.Workload.InputTokensMean, r.Workload.InputTokens) * float64(n)),
+		"total_output_tokens": math.Round(mean(r.Workload.OutputTokensMean, r.Workload.OutputTokens) * float64(n)),
+		"request_throughput":  r.Figures.RequestPerS.V, "output_throughput": r.Figures.OutputTokPerS.V,
+		"total_token_throughput": r.Figures.TotalTokPerS.V, "request_goodput": nil,
+	}
+	if r.Load.Kind == published.LoadClosedLoop {
+		res["max_concurrency"] = r.Load.Concurrency.Int()
+	}
+	for metric, s := range map[string]published.Stat{"ttft": r.Figures.TTFTMs, "tpot": r.Figures.TPOTMs, "itl": r.Figures.ITLMs} {
+		for name, v := range map[string]published.Num{"mean": s.Mean, "median": s.Median, "p99": s.P99} {
+			if v.Known {
+				res[name+"_"+metric+"_ms"] = v.V
+			}
+		}
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, r.ID+".json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// publishedResults writes the rows as result files and reads them back
+// through the parser.
+func publishedResults(t *testing.T, ids ...string) []bench.Result {
+	t.Helper()
+	set, err := published.Throughput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]published.Row{}
+	for _, r := range set.Rows {
+		rows[r.ID] = r
+	}
+	dir := t.TempDir()
+	var out []bench.Result
+	for _, id := range ids {
+		r, ok := rows[id]
+		if !ok || !r.Targetable() {
+			t.Fatalf("row %s is not a targetable row of published/throughput.yaml", id)
+		}
+		rs, err := bench.ReadFile(vllmResult(t, dir, r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, rs...)
+	}
+	return out
+}
+
+func gpustackCluster(t *testing.T) *resolve.Deployment {
+	t.Helper()
+	r, ds, err := validate.File("testdata/gpustack-h200.yaml")
+	if err != nil || ds.HasErrors() {
+		t.Fatalf("%v %v", err, ds)
+	}
+	return r
+}
+
+// TestCalibratePublishedCluster is the calibration's acceptance test on
+// published figures: GPUStack's DeepSeek-R1 runs on one vLLM 0.11.0 node
+// of 8 H200 — two bursts (4,000 and 2,000-token prompts, 500 each) and a
+// closed loop of 4 ShareGPT sessions — written as `vllm bench serve`
+// results. The global constants miss some of them by 50% or more; the
+// calibration must bring every fitted value within 30% (the global
+// calibration's target: the closed loop of 4 sessions and the bursts pull
+// the constants apart — docs/calibration-throughput.md excludes that
+// closed loop from the global fit for the reason it gives), and predict a
+// run it did not see on the same cluster (a burst of 100 prompts of 32,000
+// tokens: far longer prompts) better than the global constants do.
+func TestCalibratePublishedCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits against simulated replays (seconds)")
+	}
+	dep := gpustackCluster(t)
+	train := publishedResults(t, "gpustack-dsr1-h200-vllm-tp8-random-4k", "gpustack-dsr1-h200-vllm-tp8-random-2k", "gpustack-dsr1-h200-vllm-tp8-sharegpt-c4")
+	rep, err := Calibrate(dep, train, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Targets) != 9 {
+		t.Fatalf("%d fitted values, want throughput, TPOT and TTFT of 3 results", len(rep.Targets))
+	}
+	for _, v := range rep.Targets {
+		if e := math.Abs(v.After/v.Measured - 1); !v.Fitted || e > 0.30 {
+			t.Errorf("%s %s: %.4g measured, %.4g after the fit (%+.1f%%, fitted %v)", v.Result, v.Metric, v.Measured, v.After, 100*(v.After/v.Measured-1), v.Fitted)
+		}
+	}
+	if rep.WorstBeforePct < 50 {
+		t.Errorf("the global constants already fit (worst %.1f%%): the test shows nothing", rep.WorstBeforePct)
+	}
+
+	file := rep.File(calfile.Provenance{Created: "2026-12-02T00:00:00Z", Spec: "testdata/gpustack-h200.yaml"})
+	data, err := file.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := calfile.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := publishedResults(t, "gpustack-dsr1-h200-vllm-tp8-random-32k")
+	before, err := Compare(dep, held, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calibrated := *dep
+	calibrated.Calibration = resolve.Calibration{File: parsed, Source: "calibration.yaml"}
+	after, err := Compare(&calibrated, held, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("held-out 32K burst: worst error %.1f%% with the global constants, %.1f%% calibrated", before.WorstBeforePct, after.WorstBeforePct)
+	// The global constants fit this burst within ±30% since the refit of
+	// 2026-12-03 (24.5%); the cluster's own constants must still do better
+	// on a result they were not fitted to, and stay within ±30%.
+	if !(after.WorstBeforePct < before.WorstBeforePct) || after.WorstBeforePct > 30 {
+		t.Errorf("held-out result: worst error %.1f%% calibrated vs %.1f%% global; want it lower and within 30%%", after.WorstBeforePct, before.WorstBeforePct)
+	}
+}

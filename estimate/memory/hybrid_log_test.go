@@ -1,0 +1,52 @@
+package memory
+
+import (
+	"math"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
+)
+
+// TestHybridLogV017 reproduces a vLLM 0.17.0 start-up log a public
+// walk-through of its source explains (a Gated DeltaNet hybrid of 40 layers,
+// 10 of them full attention with 2 KV heads of 256, an FP8 KV cache, one
+// GPU, 6.08 GiB of KV memory): "Setting attention block size to 2096
+// tokens", 304 blocks, "GPU KV cache size: 159,296 tokens" and "Maximum
+// concurrency for 65,536 tokens per request: 8.00x". The walk-through gives
+// neither the model's name nor its linear layers' shape; Qwen3.5's (16 key
+// and 32 value heads of 128, conv kernel 4, float32 recurrent state: catalog
+// testdata's Qwen3.5-397B config with 40 layers and 32 value heads) yields a
+// state page of (2 × 16 × 128 + 32 × 128) × 3 × 2 + 32 × 128 × 128 × 4 =
+// 2,146,304 B, hence the logged block: 16 × ceil(2,146,304 / (16 × 2 × 2 ×
+// 256 × 1)) = 2,096. Then 6.08 GiB / (2,146,304 × 10 layers per group) = 304
+// blocks; the log's token count is 304 // 4 groups × 2,096 (0.17.0 divides
+// blocks among groups); a 65,536-token request takes 32 attention pages and
+// 2 per state group (align): 304 / 38 = 8.00.
+func TestHybridLogV017(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/qwen3.5-397b-a17b.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.NumLayers, m.GDN.NumValueHeads = 40, 32
+	m.LayerTypes = m.LayerTypes[:40]
+	g, _ := catalog.LookupGPU("h100")
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.17.0", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+	util := 0.9
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "fp8", Util: &util, MaxModelLen: 65536}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	kv := KVBytes(in, Stage{First: 0, End: 40})
+	if kv.HybridBlock != 2096 || kv.StatePages != 2 || kv.Layers != 10 || kv.LinearLayers != 30 {
+		t.Fatalf("block %d, state pages %d, layers %d + %d linear", kv.HybridBlock, kv.StatePages, kv.Layers, kv.LinearLayers)
+	}
+	avail := 6.08 * GiB
+	if tokens, ok := kv.ReportedTokens(avail, 65536, false); !ok || tokens != 159296 {
+		t.Errorf("GPU KV cache size %d, the log says 159,296", tokens)
+	}
+	blocks := math.Floor(avail / (2146304 * 10))
+	if c := blocks * 2146304 * 10 / float64(kv.SequenceBytes(65536, 2096)); blocks != 304 || math.Abs(c-8.00) > 0.005 {
+		t.Errorf("%v blocks, concurrency %.3f; the log says 304 and 8.00x", blocks, c)
+	}
+}

@@ -1,0 +1,151 @@
+package published
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Splits: constants may be fitted to calibration rows only; holdout rows
+// (whole sources) measure the error of a fit that never saw them.
+const (
+	SplitCalibration = "calibration"
+	SplitHoldout     = "holdout"
+)
+
+var (
+	idPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
+	roles       = set("colocated", "prefill", "decode")
+	confidences = set("high", "medium", "low")
+	splits      = set(SplitCalibration, SplitHoldout)
+	loadKinds   = set(LoadClosedLoop, LoadBurst, LoadPoisson, LoadOfflineBatch, LoadSteadyDecode, LoadSteadyPrefill, LoadProduction)
+)
+
+func set(xs ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
+// Validate checks the whole set and returns every problem found, joined.
+func (s *Set) Validate() error {
+	p := s.Problems()
+	if len(p) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(p, "\n"))
+}
+
+// Problems lists what is wrong with the set: schema, duplicate or malformed
+// ids, sources without a citation, rows whose split differs from their
+// source's, and rows without the fields their figures need.
+func (s *Set) Problems() []string {
+	var p []string
+	if s.Schema != Schema {
+		p = append(p, fmt.Sprintf("schema is %q, want %q", s.Schema, Schema))
+	}
+	srcSplit := map[string]string{}
+	for _, src := range s.Sources {
+		p = append(p, sourceProblems(src, srcSplit)...)
+		srcSplit[src.ID] = src.Split
+	}
+	seen := map[string]bool{}
+	for _, r := range s.Rows {
+		if seen[r.ID] {
+			p = append(p, fmt.Sprintf("row %s: duplicate id", r.ID))
+		}
+		seen[r.ID] = true
+		for _, msg := range rowProblems(r, srcSplit) {
+			p = append(p, fmt.Sprintf("row %s: %s", r.ID, msg))
+		}
+	}
+	if len(s.Rows) == 0 {
+		p = append(p, "no rows")
+	}
+	return p
+}
+
+func sourceProblems(src Source, seen map[string]string) []string {
+	var p []string
+	name := "source " + src.ID
+	if !idPattern.MatchString(src.ID) {
+		p = append(p, fmt.Sprintf("%s: id must match %s", name, idPattern))
+	}
+	if _, dup := seen[src.ID]; dup {
+		p = append(p, name+": duplicate id")
+	}
+	if !splits[src.Split] {
+		p = append(p, fmt.Sprintf("%s: split %q is neither %s nor %s", name, src.Split, SplitCalibration, SplitHoldout))
+	}
+	for field, v := range map[string]string{"title": src.Title, "url": src.URL, "access": src.Access, "date": src.Date} {
+		if strings.TrimSpace(v) == "" {
+			p = append(p, fmt.Sprintf("%s: no %s", name, field))
+		}
+	}
+	return p
+}
+
+func rowProblems(r Row, srcSplit map[string]string) []string {
+	var p []string
+	if !idPattern.MatchString(r.ID) {
+		p = append(p, "id must match "+idPattern.String())
+	}
+	split, ok := srcSplit[r.Source]
+	switch {
+	case r.Source == "":
+		p = append(p, "no source")
+	case !ok:
+		p = append(p, fmt.Sprintf("source %q is not listed under sources", r.Source))
+	case r.Split != split:
+		p = append(p, fmt.Sprintf("split %q differs from its source's %q (splits are chosen per source)", r.Split, split))
+	}
+	for field, v := range map[string]string{"where": r.Where, "engine.name": r.Engine.Name, "model.id": r.Model.ID, "hardware.gpu": r.Hardware.GPU} {
+		if strings.TrimSpace(v) == "" {
+			p = append(p, "no "+field)
+		}
+	}
+	if !confidences[r.Confidence] {
+		p = append(p, fmt.Sprintf("confidence %q is not high, medium or low", r.Confidence))
+	}
+	if !roles[r.Layout.Role] {
+		p = append(p, fmt.Sprintf("layout.role %q is not colocated, prefill or decode", r.Layout.Role))
+	}
+	if !loadKinds[r.Load.Kind] {
+		p = append(p, fmt.Sprintf("load.kind %q is unknown", r.Load.Kind))
+	}
+	if !r.Figures.any() {
+		p = append(p, "no figures")
+	}
+	p = append(p, speculativeProblems(r.Speculative)...)
+	if r.Targetable() {
+		p = append(p, needs(r)...)
+	}
+	return p
+}
+
+// speculativeProblems checks the normalisation README.md describes: a
+// linear draft of N tokens verifies N+1 positions and emits at most N+1.
+func speculativeProblems(s *Speculative) []string {
+	if s == nil {
+		return nil
+	}
+	var p []string
+	if s.Method == "" {
+		p = append(p, "speculative.method is empty")
+	}
+	n, v := s.NumSpeculativeTokens, s.VerifyPositions
+	if n.Known && v.Known && v.V != n.V+1 {
+		p = append(p, fmt.Sprintf("speculative: %s draft tokens verify %s positions, want %s", n, v, N(n.V+1)))
+	}
+	if v.Known && s.AcceptanceIncludesBonus.V {
+		for _, a := range []Num{s.AcceptanceLength.Mean, s.AcceptanceLength.Max} {
+			if a.Known && (a.V > v.V || a.V < 1) {
+				p = append(p, fmt.Sprintf("speculative: acceptance length %s outside [1, %s verified positions]", a, v))
+			}
+		}
+	}
+	return p
+}

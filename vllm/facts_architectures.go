@@ -1,0 +1,52 @@
+package vllm
+
+// Releases that serve the architectures issue #23 added, as far as cited
+// sources show: vLLM's recipes state a minimum release per model
+// (vllm-project/recipes at 8959cf6, models/<org>/<model>.yaml,
+// model.min_vllm_version); the first release whose model registry has the
+// architecture was not read for any of them, so releases before the
+// recipe's minimum are unverified (Maybe), never refused.
+const (
+	srcArchRecipes = "vllm-project/recipes@8959cf6 models/*/<model>.yaml min_vllm_version; the first release with the architecture not read (unverified before)"
+	srcDSV4KVFP8   = "vllm/model_executor/layers/deepseek_v4_attention.py (DeepseekV4MLAAttention: assert kv_cache_dtype.startswith(\"fp8\"), \"DeepseekV4 only supports fp8 kv-cache format for now\"; a later stored copy maps auto to fp8 first, release not pinned); " +
+		"deployment notes quoting the vLLM 0.21 failure \"AssertionError: DeepseekV4 only supports fp8 kv-cache format for now, got auto\" (secondary)"
+)
+
+// ArchitectureSupport is what the sources say of a release and one
+// architecture (a catalog model_type).
+type ArchitectureSupport struct {
+	// Serves is Present from the recipes' minimum release, Maybe before it
+	// (the first release with the architecture is unknown).
+	Serves Presence
+	// Since is the recipes' minimum release.
+	Since  Version
+	Note   string
+	Source string
+}
+
+// archSince are the recipes' minimum releases, by model_type (a
+// multimodal wrapper's text model_type for Gemma 4).
+var archSince = map[string]struct {
+	since Version
+	note  string
+}{
+	"deepseek_v4":   {v0200, "DeepSeek-V4-Flash (recipe models/deepseek-ai/DeepSeek-V4-Flash.yaml; its 0731 release 0.25.0); --kv-cache-dtype fp8 required where auto trips DeepseekV4MLAAttention's assert (seen at 0.21)"},
+	"gemma4_text":   {mustVersion("0.19.1"), "Gemma 4 (recipes models/Google/gemma-4-26B-A4B-it.yaml, gemma-4-31B-it.yaml)"},
+	"mimo_v2_flash": {v0110, "MiMo-V2-Flash (recipe models/XiaomiMiMo/MiMo-V2-Flash.yaml, with --trust-remote-code)"},
+	// Nemotron-H itself is older; these are the latent-MoE releases.
+	"nemotron_h": {v0171, "Nemotron-3 Super (recipe models/nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16.yaml: 0.17.1; Ultra's NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.yaml: 0.22.0)"},
+}
+
+// Architecture returns what the sources say of the release serving
+// modelType; ok is false for a model_type this table does not cover.
+func (r Release) Architecture(modelType string) (ArchitectureSupport, bool) {
+	a, ok := archSince[modelType]
+	if !ok {
+		return ArchitectureSupport{}, false
+	}
+	s := ArchitectureSupport{Serves: Span{Since: vPre, Confirmed: a.since}.In(r.Version), Since: a.since, Note: a.note, Source: srcArchRecipes}
+	if modelType == "deepseek_v4" {
+		s.Source += "; " + srcDSV4KVFP8
+	}
+	return s, true
+}
