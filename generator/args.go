@@ -118,12 +118,18 @@ func nodeArgs(p *Plan, n *NodePlan, startRank, dpLocal *Arg) ([]Arg, error) {
 		a.flag("data-parallel-address", p.primaryOf(n).Address)
 		a.flag("data-parallel-rpc-port", itoa(p.RPCPort))
 	}
+	if _, ok := p.Release.Flag("data-parallel-rpc-port"); ok && p.SubNode && p.DP > 1 {
+		// Replicas sharing a node: a single-host engine set handshakes
+		// over IPC in the releases read (vllm.Release.SharedHost), but the
+		// port is cheap to keep apart where one did not.
+		a.flag("data-parallel-rpc-port", itoa(p.RPCPort+n.Slot))
+	}
 	if n.Role == RoleHeadless {
 		a.flag("headless")
 		a.args = append(a.args, Arg{Text: "--data-parallel-start-rank"}, *startRank)
 		return a.args, a.err
 	}
-	a.flag("port", itoa(p.Port))
+	a.flag("port", itoa(n.Port))
 	if asc := apiServerCount(p); asc > 0 {
 		a.flag("api-server-count", itoa(asc))
 	}

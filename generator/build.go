@@ -93,6 +93,7 @@ func newPlan(r *resolve.Deployment, runtime string, pl resolve.Placement, nodes 
 		p.SpecFile = filepath.Base(d.File)
 	}
 	p.Primary = &p.Nodes[0]
+	p.SubNode = pl.SubNode
 	p.setReplicas()
 	p.Via = r.Release.All2AllVia().String()
 	p.RDMA = p.Fabric == "infiniband" || p.Fabric == "roce"

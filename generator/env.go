@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -19,12 +20,22 @@ const specEnvWhy = "from the spec (vllm.env)"
 func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 	var env []EnvVar
 	add := func(name, value, why string) { env = append(env, EnvVar{Name: name, Value: value, Why: why}) }
-	if n.Interface != "" {
+	// A Kubernetes pod of one replica smaller than a node is on the pod
+	// network, where the host's interface names do not exist (NCCL and
+	// Gloo fail to bind a named interface that is absent); its ranks talk
+	// within the node only.
+	if n.Interface != "" && !(p.SubNode && p.Runtime == "kubernetes") {
 		add("GLOO_SOCKET_IFNAME", n.Interface, "Gloo (DP coordination) must bind the node-to-node interface or start-up hangs")
 		add("NCCL_SOCKET_IFNAME", n.Interface, "NCCL bootstrap interface")
 	}
 	hostIP.Name, hostIP.Why = "VLLM_HOST_IP", "the address this node advertises to the other ranks"
 	env = append(env, hostIP)
+	if n.Devices != nil && p.Runtime == "bare" { // docker's --gpus and Kubernetes' device plugin choose them there
+		add("CUDA_VISIBLE_DEVICES", n.DeviceList(), fmt.Sprintf("this replica's GPUs: %d replicas share the node, each on GPUs of its own", p.placement.Nodes[n.Index].Replicas))
+	}
+	if sh := p.Release.SharedHost(); n.Devices != nil && p.Runtime != "kubernetes" && sh.RPCPortEnv != "" {
+		add(sh.RPCPortEnv, strconv.Itoa(sh.RPCPortBase+n.Slot), fmt.Sprintf("vLLM %s's frontend reaches its engine on a fixed TCP port: each replica on the node needs its own", p.Release.Version))
+	}
 	if p.RDMA && len(n.RDMADevices) > 0 {
 		add("NCCL_IB_HCA", strings.Join(n.RDMADevices, ","), "RDMA devices NCCL may use")
 	}

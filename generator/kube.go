@@ -86,7 +86,11 @@ func (p *Plan) otherActive(n0 *NodePlan) []NodePlan {
 	var out []NodePlan
 	for i, s := range p.placement.Nodes {
 		if s.Used && i > n0.Index {
-			out = append(out, p.nodeAt(i))
+			n := p.nodeAt(i)
+			if p.SubNode { // a pod is one replica, whatever its node holds
+				n.GPUs, n.DPLocal = n0.GPUs, n0.DPLocal
+			}
+			out = append(out, n)
 		}
 	}
 	return out

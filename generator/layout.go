@@ -26,14 +26,37 @@ func layoutFor(r *resolve.Deployment, keep func(resolve.Placement) []int) (resol
 		}
 		return pl, nil, diag.Diagnostics{gdiag(d, code, diag.Error, path, msg, hint)}
 	}
+	if fe := pl.PortsProblem(d.VLLM.Port, d.VLLM.RPCPort, r.Layout.DP); fe != nil { // validate's rule too; here for `parallelism: auto`
+		return pl, nil, diag.Diagnostics{gdiag(d, CodeLayout, diag.Error, fe.Path, fe.Msg, fe.Hint)}
+	}
 	p := &Plan{Spec: d, Layout: pl.Kind, placement: pl}
-	idx := keep(pl)
-	nodes := make([]NodePlan, len(idx))
-	for j, i := range idx {
-		nodes[j] = p.nodeAt(i)
-		nodes[j].ScriptName = "node" + itoa(i) + ".sh"
+	var nodes []NodePlan
+	for _, i := range keep(pl) {
+		nodes = append(nodes, p.unitsAt(i)...)
 	}
 	return pl, nodes, layoutWarnings(p, r.Layout)
+}
+
+// unitsAt are the node plans of node i, each with its script name: the
+// node's own, or with replicas smaller than a node one per replica on it
+// (its GPUs, its API port: the spec's port plus its place on the node).
+func (p *Plan) unitsAt(i int) []NodePlan {
+	slot := p.placement.Nodes[i]
+	if !p.placement.SubNode || !slot.Used {
+		n := p.nodeAt(i)
+		n.ScriptName = "node" + itoa(i) + ".sh"
+		return []NodePlan{n}
+	}
+	out := make([]NodePlan, slot.Replicas)
+	for k := range out {
+		site := p.placement.Sites[slot.Replica+k]
+		n := p.nodeAt(i)
+		n.Replica, n.Slot, n.GPUs, n.Devices = slot.Replica+k, site.Slot, site.GPUs, site.Devices()
+		n.Port += site.Slot
+		n.ScriptName = fmt.Sprintf("node%d-replica%d.sh", i, n.Replica+1)
+		out[k] = n
+	}
+	return out
 }
 
 // allNodes keeps every node (MakePlan).
@@ -73,7 +96,7 @@ func leaderNodes(pl resolve.Placement) []int {
 func (p *Plan) nodeAt(i int) NodePlan {
 	n, slot := p.Spec.Hardware.Nodes[i], p.placement.Nodes[i]
 	np := NodePlan{Index: i, Name: n.Name, Address: n.Address, GPUs: n.GPUs, Interface: n.Interface, RDMADevices: n.RDMADevices,
-		Replica: slot.Replica, Rank: slot.Rank, Role: nodeRole(slot, p.Layout)}
+		Replica: slot.Replica, Rank: slot.Rank, Role: nodeRole(slot, p.Layout), Port: p.Spec.VLLM.Port}
 	if !p.placement.Spanning {
 		np.DPLocal, np.DPStart = slot.DPLocal, slot.DPStart
 	}
@@ -104,7 +127,12 @@ func layoutWarnings(p *Plan, l resolve.Layout) diag.Diagnostics {
 	var ds diag.Diagnostics
 	d := p.Spec
 	for i, slot := range p.placement.Nodes {
-		if !p.placement.Spanning && slot.Used && slot.IdleGPUs > 0 {
+		if !p.placement.Spanning && slot.Used && slot.IdleGPUs > 0 && p.placement.SubNode {
+			n := p.nodeAt(i)
+			ds = append(ds, gdiag(d, CodeIdleGPUs, diag.Warning, fmt.Sprintf("hardware.nodes[%d].gpus", i),
+				fmt.Sprintf("node %s leaves %d of %d GPUs unused (%d replicas x %d GPUs)", n.Name, slot.IdleGPUs, n.GPUs,
+					slot.Replicas, l.GPUs()), ""))
+		} else if !p.placement.Spanning && slot.Used && slot.IdleGPUs > 0 {
 			n := p.nodeAt(i)
 			ds = append(ds, gdiag(d, CodeIdleGPUs, diag.Warning, fmt.Sprintf("hardware.nodes[%d].gpus", i),
 				fmt.Sprintf("node %s leaves %d of %d GPUs unused (%d engines x TP %d x PP %d)", n.Name, slot.IdleGPUs, n.GPUs,
@@ -127,7 +155,7 @@ func (p *Plan) setReplicas() {
 	p.Replicas, p.ReplicaNodes, p.Primaries = 0, 0, nil
 	for _, s := range p.placement.Nodes {
 		if s.Used && s.Rank == 0 {
-			p.Replicas++
+			p.Replicas += max(1, s.Replicas)
 		}
 		if s.Used && s.Replica == 0 {
 			p.ReplicaNodes++

@@ -121,10 +121,10 @@ func nameScripts(p *Plan) {
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		if n.ScriptName != "" {
-			n.ScriptName = n.Name + ".sh"
+			n.ScriptName = n.Unit() + ".sh" // one per instance when instances share the node
 		}
 		if n.ContainerScript != "" {
-			n.ContainerScript = n.Name + ".container.sh"
+			n.ContainerScript = n.Unit() + ".container.sh"
 		}
 	}
 }
@@ -151,7 +151,7 @@ func endpoints(p *Plan) []string {
 	}
 	var out []string
 	for _, n := range heads {
-		out = append(out, fmt.Sprintf("http://%s:%d", urlHost(n.Address), p.Port))
+		out = append(out, fmt.Sprintf("http://%s:%d", urlHost(n.Address), n.Port))
 	}
 	return out
 }

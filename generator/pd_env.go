@@ -13,19 +13,31 @@ import (
 // the host is the node's address (the pod IP on Kubernetes), never vLLM's
 // default "localhost", which a decoder on another node cannot reach (vLLM
 // #27083); the base port is the release's default, written so the README
-// and the hosts' firewalls can name it; UCX uses the node's RDMA devices
+// and the hosts' firewalls can name it (instances sharing a node each
+// start past the ports the ones before them take, vllm.NixlSidePorts); UCX uses the node's RDMA devices
 // and, on RoCE, the spec's GID index (UCX does not read NCCL's variables:
 // vllm@026c83f9:docs/features/nixl_connector_usage.md; ai-dynamo/dynamo#814).
 func addPDEnv(p *Plan, r *resolve.Deployment, role resolve.Role) {
 	base := vllm.NixlSideChannelDefaultPort(r.Release.Version)
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
-		n.Env = insertPDEnv(n.Env, pdEnv(p, r, n, EnvVar{Value: n.Address}, base))
+		n.Env = insertPDEnv(n.Env, pdEnv(p, r, n, EnvVar{Value: n.Address}, sideChannelBase(role, n, base)))
 	}
 	if p.Kube != nil {
 		n0 := p.activeNodes()[0]
 		p.Kube.Env = insertPDEnv(p.Kube.Env, pdEnv(p, r, n0, EnvVar{FieldRef: "status.podIP"}, base))
 	}
+}
+
+// sideChannelBase is the side-channel base port resolve gave n's instance
+// on its node (instances sharing a node each have their own), else base.
+func sideChannelBase(role resolve.Role, n *NodePlan, base int) int {
+	for _, sc := range role.SideChannels {
+		if sc.Node.Name == n.Name && sc.Slot == n.Slot {
+			return sc.BasePort
+		}
+	}
+	return base
 }
 
 // pdEnv lists one node's P/D variables; host carries the address (Value or

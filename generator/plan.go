@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -81,11 +82,18 @@ type NodePlan struct {
 	// Replica is the independent replica the node serves; Rank its place
 	// among that replica's nodes (0: the replica's primary or Ray head).
 	Replica, Rank int
-	DPLocal       int
-	DPStart       int
-	Env           []EnvVar
-	Steps         []Step
-	ScriptName    string
+	// Slot is the replica's place among the replicas sharing its node
+	// (replicas smaller than a node; 0 otherwise), Devices the node's GPUs
+	// it runs on (nil: all of them; GPUs is then their count), Port its
+	// API port (the spec's, plus Slot: replicas on one host need their own).
+	Slot       int
+	Devices    []int
+	Port       int
+	DPLocal    int
+	DPStart    int
+	Env        []EnvVar
+	Steps      []Step
+	ScriptName string
 	// ContainerScript, for docker nodes with several steps (the Ray head),
 	// is a bundle file mounted into the container and run there.
 	ContainerScript string
@@ -127,14 +135,17 @@ type Plan struct {
 	Replicas     int
 	ReplicaNodes int
 	Primaries    []*NodePlan
-	Fabric       string
-	RDMA         bool
-	DeepEP       bool
-	Image        string
-	Binary       string
-	Docker       spec.Docker
-	K8s          spec.Kubernetes
-	Summary      string
+	// SubNode: the replicas are smaller than a node and share nodes, each
+	// node plan one replica on its own GPUs (NodePlan.Devices).
+	SubNode bool
+	Fabric  string
+	RDMA    bool
+	DeepEP  bool
+	Image   string
+	Binary  string
+	Docker  spec.Docker
+	K8s     spec.Kubernetes
+	Summary string
 	// Startup words what the release does while its nodes find each
 	// other, for the README.
 	Startup StartupFacts
@@ -175,9 +186,11 @@ func (p *Plan) PrimaryNames() string {
 	if len(p.Primaries) <= 1 {
 		return p.Primary.Name
 	}
-	names := make([]string, len(p.Primaries))
-	for i, n := range p.Primaries {
-		names[i] = n.Name
+	var names []string
+	for _, n := range p.Primaries {
+		if !slices.Contains(names, n.Name) { // replicas sharing a node
+			names = append(names, n.Name)
+		}
 	}
 	return strings.Join(names, ", ")
 }
@@ -200,6 +213,29 @@ func (p *Plan) FirstScripts() string {
 	}
 	return which + " (" + strings.Join(parts, ", ") + ")"
 }
+
+// DeviceList is the node plan's GPUs as CUDA_VISIBLE_DEVICES and docker's
+// device= list name them ("0,1,2,3"), "" when it runs on every GPU.
+func (n *NodePlan) DeviceList() string {
+	parts := make([]string, len(n.Devices))
+	for i, d := range n.Devices {
+		parts[i] = itoa(d)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Unit names what the node plan runs, for container names and the README:
+// the node's name, with the replica's number when several share the node.
+func (n *NodePlan) Unit() string {
+	if n.Devices == nil {
+		return n.Name
+	}
+	return fmt.Sprintf("%s-replica%d", n.Name, n.Replica+1)
+}
+
+// NodeCount is the number of nodes the spec lists (node plans are one per
+// replica on a node when replicas share nodes).
+func (p *Plan) NodeCount() int { return len(p.Spec.Hardware.Nodes) }
 
 // activeNodes are the nodes that get a script.
 func (p *Plan) activeNodes() []*NodePlan {

@@ -46,6 +46,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	}
 	ps.Release = rel
 	tagReplicas(invs, parseReplicaDirectives(inputs))
+	ps.hosts = parseHostDirectives(inputs)
 	for i := range warn {
 		if len(inputs) > 0 {
 			warn[i].File, warn[i].Line, warn[i].Col = inputs[0].Name, 1, 1

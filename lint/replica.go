@@ -14,9 +14,27 @@ import (
 // instead of all files as one.
 const replicaDirective = "vlaunch:replica="
 
+// hostDirective is `# vlaunch:host=NAME`: the file starts a server on host
+// NAME next to other files' (`vlaunch generate` writes it for replicas
+// smaller than a node, one script each). Files naming one host run on one
+// host, whatever their GPU lists say, so the rules compare their ports and
+// GPUs (VL212, VL223, VL228); files naming different hosts never share one.
+const hostDirective = "vlaunch:host="
+
 // parseReplicaDirectives returns each input's replica, by file name (the
 // first directive of a file counts).
 func parseReplicaDirectives(inputs []Input) map[string]string {
+	return parseDirectives(inputs, replicaDirective)
+}
+
+// parseHostDirectives returns each input's host directive, by file name.
+func parseHostDirectives(inputs []Input) map[string]string {
+	return parseDirectives(inputs, hostDirective)
+}
+
+// parseDirectives returns each input's `# PREFIXvalue` directive, by file
+// name (the first of a file counts).
+func parseDirectives(inputs []Input, prefix string) map[string]string {
 	out := map[string]string{}
 	for _, in := range inputs {
 		for _, l := range strings.Split(string(in.Data), "\n") {
@@ -25,7 +43,7 @@ func parseReplicaDirectives(inputs []Input) map[string]string {
 				continue
 			}
 			body := strings.TrimSpace(l[hash+1:])
-			if name, ok := strings.CutPrefix(body, replicaDirective); ok {
+			if name, ok := strings.CutPrefix(body, prefix); ok {
 				name, _, _ = strings.Cut(name, " ")
 				if _, seen := out[in.Name]; !seen && name != "" {
 					out[in.Name] = name

@@ -43,6 +43,9 @@ type pass struct {
 	// Capacity estimates KV capacity for VL125; nil skips the rule.
 	Capacity CapacityFunc
 
+	// hosts are the files' host directives (hostDirective), by file name.
+	hosts map[string]string
+
 	rule *Rule
 	out  *diag.Diagnostics
 }

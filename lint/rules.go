@@ -77,6 +77,7 @@ var Rules = []*Rule{
 	{Code: codes.VLHostIP, check: checkHostIP},
 	{Code: codes.VLBackendSame, check: checkBackendSame, needs: []string{"data-parallel-size-local"}},
 	{Code: codes.VLPortConflict, check: checkPortConflict},
+	{Code: codes.VLSharedGPUs, check: checkSharedGPUs},
 	{Code: codes.VLNNodes, check: checkNNodes, needs: []string{"nnodes"}},
 	{Code: codes.VLRayHeads, check: checkRayHeads},
 	{Code: codes.VLAPIServerCount, check: checkAPIServerCount},

@@ -22,13 +22,13 @@ func checkPortConflict(p *pass) {
 			}
 			port = v.Text
 		}
-		k := key{s.Inv.File, s.Inv.Host, port}
-		if prev, ok := seen[k]; ok && prev.Inv.Background {
+		k := key{p.hostScope(s), s.Inv.Host, port}
+		if prev, ok := seen[k]; ok && runsAlongside(prev, s) {
 			at := s.Inv.Pos
 			if v, ok := s.Str("port"); ok {
 				at = v.Pos
 			}
-			p.ReportAt(s.Inv, at, "give each server on a host its own --port", "port %s is already used by the server started at line %d on the same host", port, prev.Inv.Pos.Line)
+			p.ReportAt(s.Inv, at, "give each server on a host its own --port", "port %s is already used by the server started at %s on the same host", port, startedAt(prev, s))
 		}
 		seen[k] = s
 	}
@@ -82,13 +82,38 @@ func checkRPCPortConflict(p *pass) {
 			}
 			port = e.Value.Text
 		}
-		k := key{s.Inv.File, s.Inv.Host, port}
-		if prev, ok := seen[k]; ok && prev.Inv.Background {
+		k := key{p.hostScope(s), s.Inv.Host, port}
+		if prev, ok := seen[k]; ok && runsAlongside(prev, s) {
 			p.ReportAt(s.Inv, s.Inv.Pos, "give each server its own "+rpc.PortEnv+" (or pass --disable-frontend-multiprocessing)",
-				"vLLM %s's frontend talks to its engine on TCP port %s (%s), already taken by the server started at line %d: this one fails with \"ZMQError: Address already in use\"", s.Rel, port, rpc.PortEnv, prev.Inv.Pos.Line)
+				"vLLM %s's frontend talks to its engine on TCP port %s (%s), already taken by the server started at %s: this one fails with \"ZMQError: Address already in use\"", s.Rel, port, rpc.PortEnv, startedAt(prev, s))
 		}
 		seen[k] = s
 	}
+}
+
+// hostScope is what the port rules take as one host: the host a file's
+// host directive names (several files, one host), else the file.
+func (p *pass) hostScope(s *server) string {
+	if h, ok := p.hosts[s.Inv.File]; ok {
+		return "host " + h
+	}
+	return "file " + s.Inv.File
+}
+
+// runsAlongside reports whether prev still runs when s starts: prev was
+// started in the background, or by another file on the same host (each
+// file a server of its own).
+func runsAlongside(prev, s *server) bool {
+	return prev.Inv.Background || prev.Inv.File != s.Inv.File
+}
+
+// startedAt locates prev for a finding on s: "line N" in s's file, else
+// "FILE:N".
+func startedAt(prev, s *server) string {
+	if prev.Inv.File == s.Inv.File {
+		return fmt.Sprintf("line %d", prev.Inv.Pos.Line)
+	}
+	return fmt.Sprintf("%s:%d", prev.Inv.File, prev.Inv.Pos.Line)
 }
 
 // checkNNodes reports inconsistent --nnodes/--node-rank/--master-addr (VL213).

@@ -108,7 +108,7 @@ func spansNodes(p *pass, s *server, ns []*server) bool {
 		if o == s {
 			continue
 		}
-		if !sameHost(s, o) {
+		if !p.sameHost(s, o) {
 			return true
 		}
 	}
@@ -117,11 +117,18 @@ func spansNodes(p *pass, s *server, ns []*server) bool {
 
 // sameHost reports whether two servers are shown to run on one host with
 // one network namespace: same file and ssh host, not two Kubernetes pods;
-// or two files whose GPU lists are explicit and disjoint (one host split
-// between engines, as vLLM's and the router's single-host recipes do).
-func sameHost(a, b *server) bool {
+// two files whose host directives name one host (hostDirective); or,
+// without directives, two files whose GPU lists are explicit and disjoint
+// (one host split between engines, as vLLM's and the router's single-host
+// recipes do).
+func (p *pass) sameHost(a, b *server) bool {
 	if kube(a) || kube(b) || a.Inv.Host != b.Inv.Host {
 		return false
+	}
+	ha, oka := p.hosts[a.Inv.File]
+	hb, okb := p.hosts[b.Inv.File]
+	if oka && okb {
+		return ha == hb
 	}
 	if a.Inv.File == b.Inv.File {
 		return true
@@ -204,7 +211,7 @@ func checkNixlPorts(p *pass) {
 	}
 	for i, c := range claims {
 		for _, prev := range claims[:i] {
-			if !sameHost(c.s, prev.s) || sameInstance(p, c.s, prev.s) || !concurrent(prev.s, c.s) {
+			if !p.sameHost(c.s, prev.s) || sameInstance(p, c.s, prev.s) || !concurrent(prev.s, c.s) {
 				continue
 			}
 			if q := firstShared(c.set, prev.set); q > 0 {
@@ -214,7 +221,7 @@ func checkNixlPorts(p *pass) {
 			}
 		}
 		for _, o := range p.Servers {
-			if o == c.s || !sameHost(c.s, o) {
+			if o == c.s || !p.sameHost(c.s, o) {
 				continue
 			}
 			for _, flag := range []string{"port", "data-parallel-rpc-port"} {

@@ -71,6 +71,12 @@ type SideChannel struct {
 	// Primary: the node runs its instance's API server and DP coordinator
 	// (it binds vllm.port and vllm.rpc_port; the other nodes do not).
 	Primary bool
+	// Slot is the instance's place among the instances sharing the node
+	// (instances smaller than a node, Placement.SubNode; 0 otherwise): its
+	// API port is vllm.port + Slot, its DP RPC port (with DP > 1)
+	// vllm.rpc_port + Slot. Such a node has one SideChannel per instance.
+	Slot    int
+	SubNode bool
 }
 
 // kvRoles maps a pool to its kv_role (see Role.KVRole).
@@ -123,24 +129,39 @@ func kvTransferConfig(connector, role string) string {
 
 // sideChannels places the pool's layout (Place, the generator's rule) and
 // lists each used node's side-channel ports from the release's default
-// base, or the pool's own VLLM_NIXL_SIDE_CHANNEL_PORT. Every instance takes whole nodes and no node is in two pools, so
-// one base per release gives disjoint ranges on every host; PortProblems
-// checks them against the other ports a host serves.
+// base, or the pool's own VLLM_NIXL_SIDE_CHANNEL_PORT. An instance larger
+// than a node takes whole nodes and no node is in two pools, so one base
+// gives disjoint ranges on every host; instances sharing a node each start
+// past the ports of the ones before them (the generator writes that base),
+// unless the pool's vllm.env sets one base for all, which PortProblems
+// then reports with the other ports a host would serve twice.
 func sideChannels(r *Deployment) []SideChannel {
 	pl, err := Place(r.Layout, r.NodeGPUs(), r.Release)
 	if err != nil {
 		return nil
 	}
-	base := vllm.NixlSideChannelDefaultPort(r.Release.Version)
+	base, fixed := vllm.NixlSideChannelDefaultPort(r.Release.Version), false
 	if v, err := strconv.Atoi(strings.TrimSpace(r.Engine.Env[vllm.NixlSideChannelPortEnv])); err == nil && v > 0 && v < 65536 {
-		base = v // the pool's own vllm.env sets it
+		base, fixed = v, true // the pool's own vllm.env sets it
 	}
 	var out []SideChannel
+	per := len(vllm.NixlSidePorts(r.Release.Version, 0, 0, r.Layout.DP, r.Layout.TP))
 	for i, s := range pl.Nodes {
 		if !s.Used || i >= len(r.Nodes) {
 			continue
 		}
 		n := r.Nodes[i]
+		if pl.SubNode {
+			for k := range s.Replicas {
+				b := base
+				if !fixed {
+					b += k * per
+				}
+				out = append(out, SideChannel{Node: n, Host: n.Address, BasePort: b, Primary: true, Slot: k, SubNode: true,
+					Ports: vllm.NixlSidePorts(r.Release.Version, b, 0, r.Layout.DP, r.Layout.TP)})
+			}
+			continue
+		}
 		local, start := s.DPLocal, s.DPStart
 		if pl.Spanning {
 			// One engine over several nodes: counted as if all its
@@ -159,6 +180,10 @@ type PortProblem struct {
 	Port int
 	// What and Other name the two uses ("the router", "the vLLM API port", "the NIXL side channel of prefill").
 	What, Other string
+	// SideChannelOf names the pool when both uses are its NIXL side
+	// channels (two of its instances on one node given one base in its
+	// vllm.env), "" otherwise.
+	SideChannelOf string
 }
 
 // PortProblems lists every port the deployment's hosts would open twice:
@@ -172,7 +197,13 @@ func (pd *Disaggregated) PortProblems() []PortProblem {
 			hosts[node] = map[int]string{}
 		}
 		if prev, ok := hosts[node][port]; ok {
-			out = append(out, PortProblem{Node: node, Port: port, What: what, Other: prev})
+			q := PortProblem{Node: node, Port: port, What: what, Other: prev}
+			for _, r := range pd.Roles {
+				if side := r.Name + "'s NIXL side channel"; strings.HasPrefix(what, side) && strings.HasPrefix(prev, side) {
+					q.SideChannelOf = r.Name
+				}
+			}
+			out = append(out, q)
 			return
 		}
 		hosts[node][port] = what
@@ -184,9 +215,9 @@ func (pd *Disaggregated) PortProblems() []PortProblem {
 		v := r.Deployment.Spec.VLLM
 		for _, sc := range r.SideChannels {
 			if sc.Primary {
-				claim(sc.Node.Name, v.Port, r.Name+"'s API port (vllm.port)")
+				claim(sc.Node.Name, v.Port+sc.Slot, r.Name+"'s API port (vllm.port)")
 				if r.Deployment.Layout.DP > 1 {
-					claim(sc.Node.Name, v.RPCPort, r.Name+"'s DP RPC port (vllm.rpc_port)")
+					claim(sc.Node.Name, v.RPCPort+sc.Slot, r.Name+"'s DP RPC port (vllm.rpc_port)")
 				}
 			}
 			for _, q := range sc.Ports {

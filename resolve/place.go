@@ -22,15 +22,44 @@ type Placement struct {
 	Kind string
 	// Nodes has one slot per node, in the spec's order.
 	Nodes []NodeSlot
+	// SubNode is true when replicas are smaller than a node and share
+	// nodes: each replica is one single-node `vllm serve` on GPUs of its
+	// own (Sites), ReplicaNodes is 1 and ReplicaStart repeats a node as
+	// many times as it runs replicas.
+	SubNode bool
+	// Sites, set with SubNode, is where each replica runs, in replica
+	// order: its node and its GPUs there.
+	Sites []Site
+}
+
+// Site is the share of a node one replica smaller than a node takes: its
+// node, the first of its consecutive GPUs (their indices as the node
+// numbers them) and how many, and its place among the node's replicas
+// (Slot 0: the node's first; the generator derives per-replica ports
+// from it).
+type Site struct {
+	Node, FirstGPU, GPUs, Slot int
+}
+
+// Devices are the site's GPU indices on its node, in order (what
+// CUDA_VISIBLE_DEVICES or docker's --gpus device= list names).
+func (s Site) Devices() []int {
+	out := make([]int, s.GPUs)
+	for i := range out {
+		out[i] = s.FirstGPU + i
+	}
+	return out
 }
 
 // NodeSlot is one node's share of the layout.
 type NodeSlot struct {
 	// Used is false for a node the layout does not need.
 	Used bool
-	// Replica is the replica the node serves (0 when unused); Rank is the
+	// Replica is the replica the node serves (0 when unused; with replicas
+	// smaller than a node, the first of the node's), Replicas how many
+	// replicas run on it (1 on a used node unless SubNode); Rank is the
 	// node's place among that replica's nodes (0: its first).
-	Replica, Rank int
+	Replica, Replicas, Rank int
 	// DPLocal engines run here, DP ranks DPStart .. DPStart+DPLocal-1
 	// (both 0 for a spanning engine).
 	DPLocal, DPStart int
@@ -59,10 +88,16 @@ func (p Placement) UsedNodes() int {
 //   - an engine larger than a node spans whole nodes of equal GPU count
 //     (--nnodes or Ray, as the release does it), and only with DP = 1
 //     (vlaunch does not generate several spanning engines);
-//   - independent replicas take whole nodes, in order, each placed by the
-//     rules above on the nodes the ones before left, and alike (the same
-//     node shape, so every replica runs the same commands and predicts the
-//     same); nodes after the last replica stay idle;
+//   - independent replicas larger than a node take whole nodes, in order,
+//     each placed by the rules above on the nodes the ones before left,
+//     and alike (the same node shape, so every replica runs the same
+//     commands and predicts the same); nodes after the last replica stay
+//     idle;
+//   - independent replicas smaller than a node (TP × PP × DP GPUs fewer
+//     than node 0's) share nodes: each node, in order, takes as many
+//     whole replicas as its GPUs hold, each on consecutive GPUs of its own
+//     (Sites), never part of one node and part of another; GPUs left over
+//     stay idle;
 //   - the release has every flag the layout's commands need (expert
 //     parallelism, DP, the multi-node flags of its kind: expressible).
 //
@@ -94,6 +129,9 @@ func placeFresh(l Layout, nodeGPUs []int) (Placement, error) {
 	if l.TP*l.PP <= 0 || l.DP <= 0 || l.Replicas < 0 {
 		return Placement{}, fieldErr("parallelism", "tensor, pipeline, data parallel sizes and replicas must be positive", "")
 	}
+	if l.ReplicaCount() > 1 && l.GPUs() < nodeGPUs[0] {
+		return placeSubNode(l, nodeGPUs)
+	}
 	if l.ReplicaCount() > 1 {
 		return placeReplicas(l, nodeGPUs)
 	}
@@ -114,6 +152,9 @@ func placeReplica(l Layout, nodeGPUs []int) (Placement, error) {
 		p.ReplicaStart, p.ReplicaNodes = []int{0}, p.span()
 		for i := range p.ReplicaNodes {
 			p.Nodes[i].Rank = i
+			if p.Nodes[i].Used {
+				p.Nodes[i].Replicas = 1
+			}
 		}
 	}
 	return p, err

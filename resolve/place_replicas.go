@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -74,7 +75,7 @@ func sameShape(a Placement, aGPUs []int, b Placement, bGPUs []int) bool {
 
 func tooFewNodes(l Layout, perReplica, nodes int) error {
 	return fieldErr("parallelism.replicas",
-		fmt.Sprintf("%d replicas of TP %d x PP %d x DP %d take %d node(s) each (a replica takes whole nodes); the spec has %d nodes",
+		fmt.Sprintf("%d replicas of TP %d x PP %d x DP %d take %d node(s) each (a replica larger than a node takes whole nodes); the spec has %d nodes",
 			l.ReplicaCount(), l.TP, l.PP, l.DP, perReplica, nodes),
 		"lower parallelism.replicas, or use data parallelism within a node")
 }
@@ -94,4 +95,55 @@ func ReplicaNodes(d *spec.Deployment) (per int, heads []int) {
 		return p.ReplicaNodes, p.ReplicaStart
 	}
 	return len(gpus), []int{0}
+}
+
+// PlacementProblem is why Place's arithmetic cannot put the spec's layout
+// on its nodes (whatever the release), nil when it can or the layout is
+// `auto`: validate reports it, so that validate, check and generate agree
+// on which layouts run (generate's GEN002 is the same rule).
+func PlacementProblem(d *spec.Deployment) *FieldError {
+	if d.Parallelism.Auto || len(d.Hardware.Nodes) == 0 {
+		return nil
+	}
+	gpus := make([]int, len(d.Hardware.Nodes))
+	for i, n := range d.Hardware.Nodes {
+		gpus[i] = n.GPUs
+	}
+	var fe *FieldError
+	p, err := place(layoutFromSpec(d), gpus)
+	if err != nil && errors.As(err, &fe) {
+		return fe
+	}
+	if err == nil {
+		return p.PortsProblem(d.VLLM.Port, d.VLLM.RPCPort, d.Parallelism.Data)
+	}
+	return nil
+}
+
+// PortsProblem refuses an API port (vllm.port), or with DP > 1 a DP RPC
+// port (vllm.rpc_port), that replicas sharing a node would take past 65535
+// (each uses the port plus its slot); nil when they fit or a port is unset
+// (0: the default, far below). validate and generate apply it.
+func (p Placement) PortsProblem(port, rpcPort, dp int) *FieldError {
+	for _, q := range []struct {
+		path     string
+		port     int
+		relevant bool
+	}{{"vllm.port", port, true}, {"vllm.rpc_port", rpcPort, dp > 1}} {
+		if top := q.port + p.MaxSlot(); q.relevant && q.port > 0 && top > 65535 {
+			return fieldErr(q.path, fmt.Sprintf("replicas sharing a node take %s plus their place on it, up to port %d, past 65535", q.path, top),
+				"lower "+q.path)
+		}
+	}
+	return nil
+}
+
+// MaxSlot is the highest place a replica has among those sharing its node
+// (0 unless SubNode): the generator gives it API port vllm.port + slot.
+func (p Placement) MaxSlot() int {
+	m := 0
+	for _, s := range p.Sites {
+		m = max(m, s.Slot)
+	}
+	return m
 }

@@ -10,9 +10,10 @@ import (
 
 // TestPlaceReplicas: replicas take whole nodes in order, each placed by the
 // one-replica rule; the kind is one replica's (single-node replicas are
-// single servers, never joined by a DP coordinator); replicas that would
-// share a node, outnumber the nodes or sit on nodes of another shape are
-// refused at parallelism.replicas.
+// single servers, never joined by a DP coordinator); replicas that
+// outnumber the room on the nodes or sit on nodes of another shape are
+// refused at parallelism.replicas (replicas smaller than a node:
+// TestPlaceSubNode).
 func TestPlaceReplicas(t *testing.T) {
 	rel := release(t, "0.11.0")
 	tests := []struct {
@@ -29,7 +30,7 @@ func TestPlaceReplicas(t *testing.T) {
 		{"spanning engines", Layout{TP: 8, PP: 2, DP: 1, Replicas: 2}, []int{8, 8, 8, 8}, KindRay, []int{0, 2}, 2},
 		{"one replica", Layout{TP: 8, PP: 1, DP: 4, Replicas: 1}, []int{8, 8, 8, 8}, KindDP, []int{0}, 4},
 		{"idle node after the replicas", Layout{TP: 8, PP: 1, DP: 1, Replicas: 2}, []int{8, 8, 8}, KindSingle, []int{0, 1}, 1},
-		{"replicas would share a node", Layout{TP: 4, PP: 1, DP: 1, Replicas: 2}, []int{8}, "", nil, 0},
+		{"more small replicas than a node holds", Layout{TP: 4, PP: 1, DP: 1, Replicas: 3}, []int{8}, "", nil, 0},
 		{"more replicas than nodes", Layout{TP: 8, PP: 1, DP: 1, Replicas: 5}, []int{8, 8, 8, 8}, "", nil, 0},
 		{"unlike nodes", Layout{TP: 4, PP: 1, DP: 2, Replicas: 2}, []int{8, 4, 4}, "", nil, 0},
 	}
@@ -69,7 +70,8 @@ func TestReplicaNodes(t *testing.T) {
 		{spec.Parallelism{Tensor: 1, Pipeline: 1, Data: 16, Expert: true, Replicas: 2}, 2, []int{0, 2}},
 		{spec.Parallelism{Tensor: 8, Pipeline: 1, Data: 1, Replicas: 4}, 1, []int{0, 1, 2, 3}},
 		{spec.Parallelism{Auto: true}, 4, []int{0}},
-		{spec.Parallelism{Tensor: 4, Pipeline: 1, Data: 1, Replicas: 8}, 4, []int{0}}, // Place refuses: one replica on all
+		{spec.Parallelism{Tensor: 4, Pipeline: 1, Data: 1, Replicas: 8}, 1, []int{0, 0, 1, 1, 2, 2, 3, 3}}, // two per node
+		{spec.Parallelism{Tensor: 4, Pipeline: 1, Data: 1, Replicas: 9}, 4, []int{0}},                      // Place refuses: one replica on all
 	} {
 		d := &spec.Deployment{Parallelism: tc.p}
 		d.Hardware.Nodes = nodes

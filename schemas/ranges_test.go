@@ -1,9 +1,11 @@
 package schemas
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -83,4 +85,39 @@ func schemaRange(p node) string {
 		r.Max, r.MaxOpen = v, true
 	}
 	return r.String()
+}
+
+// TestMaxReplicas: spec.MaxReplicas, the bound the layout search keeps to,
+// is the schema's maximum of parallelism.replicas and of a pool's instances.
+func TestMaxReplicas(t *testing.T) {
+	var root map[string]interface{}
+	if err := json.Unmarshal(Deployment, &root); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var walk func(v interface{})
+	walk = func(v interface{}) {
+		switch x := v.(type) {
+		case map[string]interface{}:
+			for k, c := range x {
+				if k == "replicas" || k == "instances" {
+					if m, ok := c.(map[string]interface{}); ok && m["maximum"] != nil {
+						n++
+						if got := m["maximum"].(float64); got != spec.MaxReplicas {
+							t.Errorf("%s: schema maximum %v, spec.MaxReplicas %d", k, got, spec.MaxReplicas)
+						}
+					}
+				}
+				walk(c)
+			}
+		case []interface{}:
+			for _, c := range x {
+				walk(c)
+			}
+		}
+	}
+	walk(root)
+	if n < 2 {
+		t.Errorf("found %d replicas/instances bounds, want both", n)
+	}
 }

@@ -200,6 +200,12 @@ func (p Parallelism) IsZero() bool { return p == Parallelism{} }
 // ReplicaCount is the number of independent replicas (at least 1).
 func (p Parallelism) ReplicaCount() int { return max(1, p.Replicas) }
 
+// MaxReplicas is the most parallelism.replicas (and a pool's instances) a
+// spec may ask for: the schema's maximum (schemas' TestMaxReplicas holds
+// them equal), which the layout search keeps to so that plan never offers
+// a spec validate refuses.
+const MaxReplicas = 10000
+
 // VLLM holds the vLLM version and engine settings.
 type VLLM struct {
 	Version              string   `yaml:"version" json:"version"`

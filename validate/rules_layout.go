@@ -28,7 +28,31 @@ func checkLayout(c *checker) {
 		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, r, total),
 			"tensor x pipeline x data = %d x %d x %d = %d GPUs, but the nodes have %d GPUs", tp, pp, dp, tp*pp*dp, total)
 	}
+	before := len(c.ds)
 	checkNodeFit(c, tp*pp)
+	if len(c.ds) == before && tp*pp*dp*r == total {
+		checkPlacement(c)
+	}
+}
+
+// checkPlacement reports a layout the nodes cannot hold the way vlaunch
+// places it (resolve.PlacementProblem, the rule generate's GEN002 applies),
+// e.g. replicas that do not fit whole on nodes of unlike GPU counts: the
+// arithmetic above passes, and validate must not accept what generate
+// refuses.
+func checkPlacement(c *checker) {
+	fe := resolve.PlacementProblem(c.d)
+	if fe == nil {
+		return
+	}
+	c.errorf(CodeLayout, fieldPath(fe.Path), fe.Hint, "%s", fe.Msg)
+}
+
+// fieldPath splits a dotted path with indices ("hardware.nodes[0].gpus")
+// into its parts.
+func fieldPath(s string) []string {
+	s = strings.NewReplacer("[", ".", "]", "").Replace(s)
+	return strings.Split(s, ".")
 }
 
 func layoutHint(tp, pp, r, total int) string {

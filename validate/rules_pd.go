@@ -175,11 +175,24 @@ func assemblePD(c *checker) {
 		if strings.Contains(q.What+q.Other, "router") {
 			path, hint = p("disaggregation", "router", "port"), "give the router a port no engine on its node uses (e.g. keep 8000 for the router and set vllm.port: 8100)"
 		}
+		if q.SideChannelOf != "" { // instances sharing a node, one base for all in vllm.env
+			path, hint = sideChannelPath(c, q.SideChannelOf), "leave "+vllm.NixlSideChannelPortEnv+" unset: vlaunch gives each instance on a node its own base"
+		}
 		c.errorf(CodePDPorts, path, hint, "port %d on node %q is both %s and %s", q.Port, q.Node, q.Other, q.What)
 	}
 	if !c.ds.HasErrors() {
 		c.dep = dep
 	}
+}
+
+// sideChannelPath is where the pool's VLLM_NIXL_SIDE_CHANNEL_PORT is
+// written: its own vllm.env, else the top-level one.
+func sideChannelPath(c *checker, role string) []string {
+	own := p("disaggregation", role, "vllm", "env", vllm.NixlSideChannelPortEnv)
+	if _, ok := spec.NodeAt(c.d.Root, own, false); ok {
+		return own
+	}
+	return p("vllm", "env", vllm.NixlSideChannelPortEnv)
 }
 
 // poolPaths maps a path of role's RoleView to where the field is written:

@@ -74,6 +74,7 @@ const (
 	VLPDTPRatio           diag.Code = "VL225"
 	VLPDProxy             diag.Code = "VL226"
 	VLNixlUCX             diag.Code = "VL227"
+	VLSharedGPUs          diag.Code = "VL228"
 	VLCommentContinuation diag.Code = "VL301"
 	VLTrailingSpace       diag.Code = "VL302"
 	VLLeadingFlag         diag.Code = "VL303"
@@ -161,6 +162,7 @@ var lintEntries = []Entry{
 	{VLPDTPRatio, "pd-tp-ratio", diag.Error, "Prefill and decode tensor-parallel sizes the release cannot pair"},
 	{VLPDProxy, "pd-proxy", diag.Warning, "A P/D proxy that does not forward kv_transfer_params in front of NIXL engines"},
 	{VLNixlUCX, "nixl-ucx-env", diag.Warning, "UCX settings that keep NIXL transfers from reaching other nodes"},
+	{VLSharedGPUs, "gpus-shared", diag.Error, "Two engines on one host given the same GPU, whose memory budgets together exceed it"},
 	{VLCommentContinuation, "comment-continuation", diag.Error, "Comment inside a continued command"},
 	{VLTrailingSpace, "trailing-space", diag.Error, "Whitespace after a line-continuation backslash"},
 	{VLLeadingFlag, "leading-flag", diag.Error, "A line starts with a flag (missing continuation)"},

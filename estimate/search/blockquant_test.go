@@ -60,8 +60,10 @@ func TestServableKeepsWholeBlocks(t *testing.T) {
 // TestCandidatesKeepWholeBlocks: the search of `parallelism: auto`
 // evaluates only layouts vLLM starts for the checkpoint's blocks
 // (candidateLayouts through Servable): Qwen3-235B-A22B-FP8 on 2 × 8 H200
-// loses every layout without expert parallelism (its experts would split
-// over 8 or 16 ranks), and keeps them all from a converted copy.
+// (12 blocks of 128 per expert) loses every layout that splits its experts
+// over 8 or 16 ranks without expert parallelism, keeps those that split
+// them over at most 4 (replicas smaller than a node: two TP 4 replicas per
+// node, issue #27), and keeps them all from a converted copy.
 func TestCandidatesKeepWholeBlocks(t *testing.T) {
 	m, err := catalog.LookupModel("qwen3-235b-a22b-fp8")
 	if err != nil {
@@ -73,10 +75,15 @@ func TestCandidatesKeepWholeBlocks(t *testing.T) {
 	if len(got) == 0 {
 		t.Fatal("no candidates")
 	}
+	twoTP4 := false
 	for _, l := range got {
-		if !l.EP {
-			t.Errorf("%+v: without expert parallelism vLLM refuses it (%s)", l, l.BlockSplitProblem(m, true))
+		if p := l.BlockSplitProblem(m, true); p != "" || (!l.EP && l.ExpertSplit() > 4) {
+			t.Errorf("%+v: splits the experts over %d ranks without expert parallelism: vLLM refuses it (%s)", l, l.ExpertSplit(), p)
 		}
+		twoTP4 = twoTP4 || (l.TP == 4 && l.DP == 1 && !l.EP && l.Replicas == 4)
+	}
+	if !twoTP4 {
+		t.Errorf("two TP 4 replicas per node missing from %+v", got)
 	}
 	in.WeightsFromCheckpoint = false
 	if n := len(candidateLayouts(&in)); n <= len(got) {

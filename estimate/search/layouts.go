@@ -4,6 +4,7 @@ import (
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -42,24 +43,44 @@ func Enumerate(nodes, perNode int, m *catalog.Model) []input.Layout {
 
 // Layouts lists the layouts of the search on nodes × perNode GPUs: those
 // of Enumerate for one replica on every whole share of the nodes — one
-// replica on all of them, two on half each, … one per node — each using
-// every GPU. Expert parallelism over an EP group of one rank (TP × DP = 1)
+// replica on all of them, two on half each, … one per node — then for
+// replicas smaller than a node, several to a node: for every g dividing
+// perNode (g < perNode), nodes × perNode / g replicas each of Enumerate's
+// layouts on g GPUs (TP × DP = g, PP 1: one replica never spans part of a
+// node and part of another; resolve.Place's rule), each layout using every
+// GPU. Inside a replica smaller than a node, DP > 1 comes only with expert
+// parallelism: without it DP ranks are engines of their own (for a dense
+// model the same prediction as that many more replicas, which the list
+// already has), and leaving them out keeps plan's space small. Expert parallelism over an EP group of one rank (TP × DP = 1)
 // changes nothing and is left out. `parallelism: auto` and `vlaunch plan`
 // both search these (Placeable keeps the ones a release can place, Servable
 // the ones whose block-quantized weights vLLM can split).
 func Layouts(nodes, perNode int, m *catalog.Model) []input.Layout {
 	nodes, perNode = max(nodes, 1), max(perNode, 1)
 	var out []input.Layout
+	add := func(c input.Layout, replicas int) {
+		c.Replicas, c.Nodes, c.GPUsPerNode = replicas, nodes, perNode
+		if !(c.EP && c.EPSize() == 1) && replicas <= spec.MaxReplicas { // more: a spec validate refuses
+			out = append(out, c)
+		}
+	}
 	for r := 1; r <= nodes; r++ {
 		if nodes%r != 0 {
 			continue
 		}
 		for _, c := range Enumerate(nodes/r, perNode, m) {
-			c.Replicas, c.Nodes = r, nodes
-			if c.EP && c.EPSize() == 1 {
-				continue
+			add(c, r)
+		}
+	}
+	for g := perNode - 1; g >= 1; g-- {
+		if perNode%g != 0 {
+			continue
+		}
+		for _, c := range Enumerate(1, g, m) {
+			if c.DP > 1 && !c.EP {
+				continue // see below
 			}
-			out = append(out, c)
+			add(c, nodes*perNode/g)
 		}
 	}
 	return out

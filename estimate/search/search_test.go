@@ -155,16 +155,22 @@ func TestRankDense8BByThroughput(t *testing.T) {
 			t.Errorf("%s: fits %v feasible %v with %d SLOs", c.Name(), c.Fits, c.Feasible, c.SLOTotal)
 		}
 	}
+	// Each TP below 8 comes twice, as DP inside one engine and as replicas
+	// smaller than the node: for a dense model they predict the same.
 	lead := func(tp int) bool { return tp == 1 || tp == 2 }
-	if len(got) != 4 || !lead(got[0]) || !lead(got[1]) || got[3] != 8 {
+	if len(got) != 7 || !lead(got[0]) || !lead(got[2]) || got[6] != 8 {
 		t.Fatalf("TP order %v, want TP 1 and TP 2 first, TP 8 last: %+v", got, cands)
 	}
-	if r := cands[1].DecodeTokPerS / cands[0].DecodeTokPerS; r < 0.9 {
-		t.Fatalf("TP %d at %.0f%% of TP %d: want the two within 10%%", cands[1].TP, 100*r, cands[0].TP)
+	if r := cands[2].DecodeTokPerS / cands[0].DecodeTokPerS; r < 0.9 {
+		t.Fatalf("TP %d at %.0f%% of TP %d: want the two within 10%%", cands[2].TP, 100*r, cands[0].TP)
 	}
 	for i := 1; i < len(cands); i++ {
-		if cands[i].DecodeTokPerS >= cands[i-1].DecodeTokPerS {
-			t.Errorf("%s %.0f tok/s not below %s %.0f", cands[i].Name(), cands[i].DecodeTokPerS, cands[i-1].Name(), cands[i-1].DecodeTokPerS)
+		a, b := cands[i-1], cands[i]
+		if a.TP == b.TP && b.DecodeTokPerS != a.DecodeTokPerS {
+			t.Errorf("%s %.0f tok/s, %s %.0f: DP and replicas of a dense model differ", b.Name(), b.DecodeTokPerS, a.Name(), a.DecodeTokPerS)
+		}
+		if a.TP != b.TP && b.DecodeTokPerS >= a.DecodeTokPerS {
+			t.Errorf("%s %.0f tok/s not below %s %.0f", b.Name(), b.DecodeTokPerS, a.Name(), a.DecodeTokPerS)
 		}
 	}
 	// The weight share per GPU is what drives it: 1/TP of the model.
@@ -180,7 +186,7 @@ func TestRankDense8BByThroughput(t *testing.T) {
 func TestChooseDeepSeek(t *testing.T) {
 	base := autoDeepSeek(t)
 	in, s, info := Choose(&base)
-	if s == nil || len(s.Candidates) != 18 {
+	if s == nil || len(s.Candidates) != 26 { // 18 whole-node layouts, 8 of replicas smaller than a node
 		t.Fatalf("search %+v", s)
 	}
 	c := s.Chosen
@@ -203,5 +209,46 @@ func BenchmarkSearch(b *testing.B) {
 	base := autoDeepSeek(b)
 	for b.Loop() {
 		Rank(&base)
+	}
+}
+
+// TestLayoutsSubNode: the search offers replicas smaller than a node next
+// to today's layouts (issue #27): two TP 4 replicas of Qwen3-235B-A22B-FP8
+// on one 8-GPU node, eight single-GPU replicas of gpt-oss-120b; every
+// layout uses every GPU and no replica takes part of one node and part of
+// another.
+func TestLayoutsSubNode(t *testing.T) {
+	for _, tc := range []struct {
+		model          string
+		nodes, perNode int
+		want           input.Layout
+	}{
+		{"qwen3-235b-a22b-fp8", 1, 8, input.Layout{TP: 4, PP: 1, DP: 1, Replicas: 2}},
+		{"gpt-oss-120b", 1, 8, input.Layout{TP: 1, PP: 1, DP: 1, Replicas: 8}},
+		{"gpt-oss-120b", 2, 8, input.Layout{TP: 1, PP: 1, DP: 1, Replicas: 16}},
+		{"gpt-oss-120b", 2, 8, input.Layout{TP: 2, PP: 1, DP: 2, EP: true, Replicas: 4}},
+	} {
+		m, err := catalog.LookupModel(tc.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls := Layouts(tc.nodes, tc.perNode, m)
+		found := false
+		for _, l := range ls {
+			if l.TotalGPUs() != tc.nodes*tc.perNode {
+				t.Errorf("%s: %+v uses %d GPUs", tc.model, l, l.TotalGPUs())
+			}
+			if g := l.GPUs(); g < tc.perNode && tc.perNode%g != 0 || g > tc.perNode && g%tc.perNode != 0 {
+				t.Errorf("%s: %+v: a replica of %d GPUs on %d-GPU nodes", tc.model, l, g, tc.perNode)
+			}
+			if l.GPUs() < tc.perNode && l.DP > 1 && !l.EP {
+				t.Errorf("%s: %+v: DP without EP inside a replica smaller than a node", tc.model, l)
+			}
+			w := tc.want
+			found = found || (l.TP == w.TP && l.PP == w.PP && l.DP == w.DP && l.EP == w.EP && l.Replicas == w.Replicas)
+		}
+		if !found {
+			t.Errorf("%s on %d x %d: %+v missing from %v", tc.model, tc.nodes, tc.perNode, tc.want, layoutKeys(ls))
+		}
 	}
 }

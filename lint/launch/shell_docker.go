@@ -161,6 +161,7 @@ func (w *walker) dockerOptions(c *containerCtx, opts []dockerOpt) (entrypoint *V
 			envFile = true
 		case "gpus":
 			c.gpus, c.gpuSrc = dockerGPUs(v.Text), "--gpus"
+			c.info.HostDevices = dockerDevices(v.Text)
 		case "device":
 			c.marks = append(c.marks, v.Text)
 		case "network", "net":
@@ -242,6 +243,22 @@ func dockerGPUs(s string) int {
 		return len(strings.Split(strings.Trim(m[1], ","), ","))
 	}
 	return 0
+}
+
+// dockerDevices reads the device list of --gpus "device=0,1" (nil for
+// all, a count or anything else).
+func dockerDevices(s string) []string {
+	m := deviceList.FindStringSubmatch(strings.Trim(s, `"'`))
+	if m == nil {
+		return nil
+	}
+	var out []string
+	for _, d := range strings.Split(m[1], ",") {
+		if d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // isVLLMImage reports whether the image's entrypoint is `vllm serve`.

@@ -148,6 +148,10 @@ type Container struct {
 	ShellAfterImage *Value
 	// Pos is where the container is declared (docker word or container name).
 	Pos Pos
+	// HostDevices are the host's GPUs a docker container gets when --gpus
+	// names them ('"device=0,1"': indices or UUIDs), nil otherwise; two
+	// containers on one host given the same GPU share it.
+	HostDevices []string
 }
 
 // LookupEnv returns the last value set for name.

@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# vlaunch:host=node1
+set -euo pipefail
+export CUDA_VISIBLE_DEVICES=0,1
+exec vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 2 --port 8000

@@ -1,0 +1,102 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+)
+
+// checkSharedGPUs reports two engines that run at once on one host with
+// the same GPU in their explicit device lists (CUDA_VISIBLE_DEVICES, or
+// docker's --gpus "device=…", which names the host's GPUs) when their
+// memory budgets together exceed the GPU (VL228): each vLLM engine takes
+// --gpu-memory-utilization of the whole device, so the second fails to
+// allocate its KV cache ("No available memory for the cache blocks") or
+// runs out of memory. Engines on one host are those of one file, or of
+// files whose host directives name one host (`vlaunch generate` writes one
+// script per replica sharing a node); without a directive, files are taken
+// to be different hosts.
+func checkSharedGPUs(p *pass) {
+	type claim struct {
+		s    *server
+		devs map[string]bool
+	}
+	var cs []claim
+	for _, s := range p.Servers {
+		if d, ok := hostDevices(s); ok {
+			cs = append(cs, claim{s, d})
+		}
+	}
+	for i, c := range cs {
+		for _, prev := range cs[:i] {
+			if !p.gpuHostShared(prev.s, c.s) || !runsAlongside(prev.s, c.s) {
+				continue
+			}
+			dev := firstSharedDevice(prev.devs, c.devs)
+			if dev == "" {
+				continue
+			}
+			u := memoryUtilization(prev.s) + memoryUtilization(c.s)
+			if u <= 1 {
+				continue
+			}
+			p.ReportAt(c.s.Inv, c.s.Inv.Pos, "give each engine on a host GPUs of its own (or budgets that add up to at most 1 with --gpu-memory-utilization)",
+				"GPU %s is also given to the engine started at %s on the same host: their memory budgets add up to %.2f of the device, and the second fails to allocate its KV cache",
+				dev, startedAt(prev.s, c.s), u)
+			break
+		}
+	}
+}
+
+// gpuHostShared: a and b are on one host for their GPUs (same file, or
+// host directives naming one host); unlike sameHost, overlapping lists do
+// not make two files different hosts when their directives say otherwise.
+func (p *pass) gpuHostShared(a, b *server) bool {
+	if kube(a) || kube(b) || a.Inv.Host != b.Inv.Host {
+		return false
+	}
+	if a.Inv.File == b.Inv.File {
+		return true
+	}
+	ha, oka := p.hosts[a.Inv.File]
+	hb, okb := p.hosts[b.Inv.File]
+	return oka && okb && ha == hb
+}
+
+// hostDevices is the explicit list of host GPUs a server runs on: docker's
+// --gpus device list for a container, CUDA_VISIBLE_DEVICES (or another
+// platform's) for a process on the host; ok is false when nothing lists
+// them.
+func hostDevices(s *server) (map[string]bool, bool) {
+	if c := s.Inv.Container; c != nil {
+		if c.Runtime != "docker" || c.HostDevices == nil {
+			return nil, false
+		}
+		set := map[string]bool{}
+		for _, d := range c.HostDevices {
+			set[d] = true
+		}
+		return set, true
+	}
+	return visibleDevices(s)
+}
+
+func firstSharedDevice(a, b map[string]bool) string {
+	best := ""
+	for d := range b {
+		if a[d] && (best == "" || d < best) {
+			best = d
+		}
+	}
+	return best
+}
+
+// memoryUtilization is the server's --gpu-memory-utilization, else its
+// release's default.
+func memoryUtilization(s *server) float64 {
+	if v, ok := s.Str("gpu-memory-utilization"); ok && v.Known {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(v.Text), 64); err == nil {
+			return f
+		}
+	}
+	return s.Rel.Defaults().GPUMemoryUtilization
+}
