@@ -122,8 +122,58 @@ func TestCheckAndGenerateAgree(t *testing.T) {
 			}
 		}
 	})
-	if want := len(examples) * len(agreementVariants) * 2 / 3; int(agreed.Load()) < want {
-		t.Errorf("only %d of %d cases ran (validate refused the rest); the matrix lost its coverage", agreed.Load(), len(examples)*len(agreementVariants))
+	colocated := len(examples) - len(pdExamples(t))
+	if want := colocated * len(agreementVariants) * 2 / 3; int(agreed.Load()) < want {
+		t.Errorf("only %d of %d cases ran (validate refused the rest); the matrix lost its coverage", agreed.Load(), colocated*len(agreementVariants))
+	}
+}
+
+// pdExamples are the examples with a disaggregation: block (the matrix
+// above varies one engine's settings; TestPDCheckAndGenerateAgree takes
+// these).
+func pdExamples(t *testing.T) []string {
+	t.Helper()
+	examples, _ := filepath.Glob("../../examples/*.yaml")
+	var out []string
+	for _, ex := range examples {
+		d, ds := spec.Load(ex)
+		if ds.HasErrors() {
+			t.Fatal(ds)
+		}
+		if d.Disaggregation != nil {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
+
+// TestPDCheckAndGenerateAgree: a disaggregated bundle's README carries
+// `vlaunch check`'s own verdicts of the two pools (same deployment, same
+// simulation seed), as a colocated bundle's does.
+func TestPDCheckAndGenerateAgree(t *testing.T) {
+	pds := pdExamples(t)
+	if len(pds) == 0 {
+		t.Fatal("no disaggregated example")
+	}
+	for _, ex := range pds {
+		t.Run(filepath.Base(ex), func(t *testing.T) {
+			rep := checkJSON(t, ex)
+			dir := filepath.Join(t.TempDir(), "bundle")
+			var out, errw bytes.Buffer
+			if code := run([]string{"generate", ex, "--out-dir", dir, "--runtime", "bare"}, nil, &out, &errw); code != 0 {
+				t.Fatalf("generate: exit %d: %s", code, errw.String())
+			}
+			readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.SLO) == 0 {
+				t.Fatal("check gave no SLO verdicts")
+			}
+			if summary := report.SummaryMarkdown(rep); !strings.Contains(string(readme), summary) {
+				t.Errorf("the README's feasibility section is not check's:\n--- check ---\n%s\n--- README ---\n%s", summary, readme)
+			}
+		})
 	}
 }
 
@@ -230,8 +280,8 @@ func writeVariant(t *testing.T, example string, v variant) (string, vllm.Release
 		t.Fatal(ds)
 	}
 	if d.Disaggregation != nil {
-		// check models a disaggregated deployment apart (estimate.CheckPD)
-		// and generate does not estimate it: there is nothing to agree with.
+		// One engine's settings do not vary a disaggregated deployment:
+		// TestPDCheckAndGenerateAgree takes it.
 		return "", vllm.Release{}, false
 	}
 	v.edit(d)
