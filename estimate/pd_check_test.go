@@ -1,0 +1,83 @@
+package estimate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/pd"
+	"github.com/vlaunch/vlaunch/validate"
+)
+
+// A prefill pool holds a request's KV from its prefill until the decode
+// pool has pulled it, not for the whole session: 256 sessions of gpt-oss's
+// P/D example (eight single-GPU prefill engines with 1.6 GiB of KV each)
+// fit; counting every session against them refused it (EST103).
+func TestPrefillPoolHoldsOnlyRequestsInFlight(t *testing.T) {
+	base, err := os.ReadFile(filepath.Join("..", "examples", "gpt-oss-120b-pd-2x8h100.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, from, to string
+		refused        bool
+	}{
+		{"many sessions, short stay", "concurrency: 64", "concurrency: 256", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := strings.Replace(string(base), tc.from, tc.to, 1)
+			if data == string(base) {
+				t.Fatalf("%q not in the example", tc.from)
+			}
+			path := filepath.Join(t.TempDir(), "spec.yaml")
+			if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			d, ds, err := validate.File(path)
+			if err != nil || ds.HasErrors() {
+				t.Fatal(err, ds)
+			}
+			r := CheckPD(d, PerfOptions{Seed: 1})
+			refused := false
+			for _, f := range r.Findings {
+				if strings.HasPrefix(f.Message, "prefill pool:") && f.Code == "EST103" {
+					refused = true
+				}
+			}
+			if refused != tc.refused {
+				t.Errorf("prefill pool refused: %v, want %v (%v)", refused, tc.refused, r.Findings)
+			}
+			if n := prefillResident(r.Disaggregated, 256); n < 1 || n > 256 {
+				t.Errorf("resident requests %d outside [1, sessions]", n)
+			}
+		})
+	}
+}
+
+// prefillResident is Little's law over the time a request's KV stays on the
+// prefill pool (prefill, router, wait for a decode slot, transfer; not the
+// queue before prefill or the frontend), the largest over the scenarios,
+// within [1, sessions].
+func TestPrefillResidentIsLittlesLaw(t *testing.T) {
+	sc := func(rate, queue, prefill, router, admit, transfer float64) pd.Scenario {
+		return pd.Scenario{RequestsPerS: rate, TTFTParts: pd.TTFTParts{FrontendS: 1, PrefillQueueS: queue, PrefillS: prefill, RouterS: router, DecodeAdmitS: admit, TransferS: transfer, FirstDecodeS: 1}}
+	}
+	for _, tc := range []struct {
+		name     string
+		scs      []pd.Scenario
+		sessions int
+		want     int
+	}{
+		{"one scenario", []pd.Scenario{sc(10, 5, 1, 0.1, 0.5, 0.4)}, 100, 20},
+		{"the busiest scenario", []pd.Scenario{sc(10, 0, 1, 0, 0, 0), sc(4, 0, 2, 0, 1, 0)}, 100, 12},
+		{"at most the sessions", []pd.Scenario{sc(100, 0, 2, 0, 0, 0)}, 64, 64},
+		{"at least one", []pd.Scenario{sc(0.01, 0, 0.01, 0, 0, 0)}, 64, 1},
+		{"no scenario: every session", nil, 64, 64},
+	} {
+		got := prefillResident(&pd.Report{Scenarios: tc.scs}, tc.sessions)
+		if got != tc.want {
+			t.Errorf("%s: %d resident, want %d", tc.name, got, tc.want)
+		}
+	}
+}
