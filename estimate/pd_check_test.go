@@ -81,3 +81,24 @@ func TestPrefillResidentIsLittlesLaw(t *testing.T) {
 		}
 	}
 }
+
+// A pool's node count is the nodes it runs on: eight single-GPU prefill
+// instances share one node (it read "× 8 instances · 8 nodes").
+func TestPoolNodesCountSharedNodesOnce(t *testing.T) {
+	for _, tc := range []struct {
+		example         string
+		prefill, decode int
+	}{
+		{"gpt-oss-120b-pd-2x8h100.yaml", 1, 1},
+		{"deepseek-v3-pd-32xh20.yaml", 2, 2},
+	} {
+		d, ds, err := validate.File(filepath.Join("..", "examples", tc.example))
+		if err != nil || ds.HasErrors() {
+			t.Fatal(err, ds)
+		}
+		r := CheckPD(d, PerfOptions{Seed: 1})
+		if p := r.Disaggregated; p == nil || p.Prefill.Nodes != tc.prefill || p.Decode.Nodes != tc.decode {
+			t.Errorf("%s: pools on %+v nodes, want prefill %d, decode %d", tc.example, p, tc.prefill, tc.decode)
+		}
+	}
+}

@@ -52,11 +52,21 @@ func newPool(role string, in *input.Input) Pool {
 	l := in.Layout
 	m := memory.Estimate(in)
 	s := perf.SetupFromInput(in)
-	return Pool{Role: role, Nodes: l.Nodes * l.ReplicaCount(), GPUs: l.TotalGPUs(), Instances: l.ReplicaCount(), TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
+	return Pool{Role: role, Nodes: poolNodes(in), GPUs: l.TotalGPUs(), Instances: l.ReplicaCount(), TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
 		All2All: s.A2A.String(), MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
 		WeightsGiB: m.PerGPU.WeightsGiB, KVCacheGiB: m.PerGPU.KVCacheGiB, KVTokensPerRank: m.KVTokensPerRank, Memory: m,
 		Constants: in.Calibration.Describe(),
 		in:        in, sm: perf.NewStepModel(s)}
+}
+
+// poolNodes is how many nodes the pool runs on: its deployment's nodes
+// (instances smaller than a node share them), else one instance's nodes
+// times the instances.
+func poolNodes(in *input.Input) int {
+	if d := in.Resolved(); d != nil && len(d.Nodes) > 0 {
+		return len(d.Nodes)
+	}
+	return in.Layout.Nodes * in.Layout.ReplicaCount()
 }
 
 // ranks is the pool's DP ranks over all its instances.
