@@ -101,6 +101,14 @@ func netCases() []checkCase {
 		{name: "rpc port in use", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.VLLM.RPCPort = 22 }, id: "ports.free", want: Fail, mentions: []string{"22 in use"}},
 		{name: "single node needs no rpc port", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { single(d); d.VLLM.RPCPort = 22 }, id: "ports.free", want: Pass, mentions: []string{"free: 8000"}},
 		{name: "a replica's first node serves the API", host: "h20-roce", spec: "h20-roce", node: "node2", edit: replicasOfTwo, id: "ports.free", want: Pass, mentions: []string{"free: 8000", "13345"}},
+		{name: "replicas sharing a node: each one's API port", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) {
+			single(d)
+			d.Parallelism.Tensor, d.Parallelism.Data, d.Parallelism.Expert, d.Parallelism.Replicas, d.VLLM.Port = 2, 1, false, 4, 20
+		}, id: "ports.free", want: Fail, mentions: []string{"22 in use"}},
+		{name: "replicas sharing a node: all free", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) {
+			single(d)
+			d.Parallelism.Tensor, d.Parallelism.Data, d.Parallelism.Expert, d.Parallelism.Replicas = 2, 1, false, 4
+		}, id: "ports.free", want: Pass, mentions: []string{"free: 8000, 8001, 8002, 8003"}},
 		{name: "a replica's second node is headless", host: "h20-roce", spec: "h20-roce", node: "node3", edit: replicasOfTwo, id: "ports.free", want: Skip, mentions: []string{"headless"}},
 		{name: "one-node replicas need no rpc port", host: "h20-roce", spec: "h20-roce", node: "node1", edit: func(d *spec.Deployment) {
 			d.Parallelism.Data, d.Parallelism.Replicas, d.VLLM.RPCPort = 8, 4, 22
