@@ -57,6 +57,8 @@ func commonArgs(p *Plan, d *spec.Deployment) ([]Arg, error) {
 	}
 	if v.KVCacheDType != "" && v.KVCacheDType != "auto" {
 		a.flag("kv-cache-dtype", v.KVCacheDType)
+	} else if f := p.Deployment.Engine.KVCacheDTypeFlag; f != "" {
+		a.flag("kv-cache-dtype", f)
 	}
 	optInt(a, "max-num-seqs", v.MaxNumSeqs)
 	optInt(a, "max-num-batched-tokens", v.MaxNumBatchedTokens)

@@ -16,7 +16,7 @@ import (
 // Plan per pool (MakePlan of the pool's resolved deployment, with the
 // connector's flag and variables added) and the router in front of them.
 type PDPlan struct {
-	Name    string
+	Name string
 	// Summary is Markdown placed under "Feasibility" in the top README
 	// (`vlaunch check`'s verdicts of the two pools; "" when none).
 	Summary string

@@ -136,7 +136,11 @@ type Engine struct {
 	// ships; false means an up-cast or online quantization of it.
 	WeightsFromCheckpoint bool
 	// KVCacheDType is bf16 | fp16 | fp8.
-	KVCacheDType         Setting[string]
+	KVCacheDType Setting[string]
+	// KVCacheDTypeFlag is the --kv-cache-dtype the engine must be given
+	// though the spec leaves it to vLLM ("" when auto is fine): an
+	// architecture whose attention runs only one cache layout.
+	KVCacheDTypeFlag     string
 	GPUMemoryUtilization Setting[float64]
 	MaxModelLen          Setting[int]
 	MaxNumSeqs           Setting[int]

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // DTypes are the storage dtypes model.weights and vllm.kv_cache_dtype
@@ -62,7 +63,38 @@ func (d *Deployment) resolveDTypes(weights, kv string) error {
 		return err
 	}
 	d.Engine.WeightsDType, d.Engine.WeightsFromCheckpoint, d.Engine.KVCacheDType = t.Weights, t.FromCheckpoint, t.KVCache
+	if t.KVCache.From != SourceSpec {
+		d.releaseKVDType(strings.ToLower(strings.TrimSpace(kv)))
+	}
 	return nil
+}
+
+// releaseKVDType is what the release makes of a KV cache the spec leaves
+// to vLLM (kv "" or "auto"): an architecture whose attention runs only FP8
+// gets fp8, which the generator must then write (KVCacheDTypeFlag); a
+// ModelOpt checkpoint that states kv_cache_quant_algo FP8 caches in FP8
+// when the flag is not given, from the release that reads it (vllm.
+// Release.CheckpointKVCache) — an explicit auto was seen to keep the model's
+// dtype, so only an unset one counts.
+func (d *Deployment) releaseKVDType(kv string) {
+	if d.Model == nil {
+		return
+	}
+	if dt, src := d.Release.RequiredKVCacheDType(d.Model.ModelType); dt != "" {
+		d.Engine.KVCacheDType = set("fp8", SourceDerived, "the architecture's attention runs only an FP8 KV cache; written as --kv-cache-dtype "+dt+" ("+src+")")
+		d.Engine.KVCacheDTypeFlag = dt
+		return
+	}
+	if kv != "" || !strings.EqualFold(d.Model.Quant.KVCacheQuantAlgo, "fp8") {
+		return
+	}
+	c := d.Release.CheckpointKVCache()
+	switch c.FP8WhenUnset {
+	case vllm.Present:
+		d.Engine.KVCacheDType = set("fp8", SourceRelease, "the checkpoint's kv_cache_quant_algo FP8 (hf_quant_config.json), which vLLM "+d.Version.Value+" applies when --kv-cache-dtype is not given")
+	case vllm.Maybe:
+		d.Engine.KVCacheDType.Why += "; the checkpoint states kv_cache_quant_algo FP8, which vLLM " + d.Version.Value + " may apply (from 0.14.0 it does; 0.13.x unverified): set kv_cache_dtype to be sure"
+	}
 }
 
 func canonicalDType(s string) string {

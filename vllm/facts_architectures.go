@@ -50,3 +50,15 @@ func (r Release) Architecture(modelType string) (ArchitectureSupport, bool) {
 	}
 	return s, true
 }
+
+// RequiredKVCacheDType is the --kv-cache-dtype an architecture must be
+// given (its attention runs no other cache layout), "" when any will do,
+// and the source: DeepSeek-V4's attention asserts an FP8 cache, and at
+// least one release (0.21) does not turn auto into fp8 for it, so fp8 is
+// written whatever the spec leaves to auto.
+func (r Release) RequiredKVCacheDType(modelType string) (dtype, source string) {
+	if modelType == "deepseek_v4" {
+		return "fp8", srcDSV4KVFP8
+	}
+	return "", ""
+}
