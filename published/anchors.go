@@ -1,14 +1,10 @@
 package published
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
-
-	"gopkg.in/yaml.v3"
 )
 
 // AnchorsSchema is the value of anchors.yaml's schema key.
@@ -169,21 +165,9 @@ func Anchors() (*AnchorSet, error) {
 // ParseAnchors decodes an anchors file strictly (unknown keys, a second
 // document and malformed numbers are errors); see AnchorSet.Validate.
 func ParseAnchors(data []byte) (*AnchorSet, error) {
-	if len(data) > MaxBytes {
-		return nil, fmt.Errorf("anchors data is %d bytes, more than the %d accepted", len(data), MaxBytes)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	var s AnchorSet
-	if err := dec.Decode(&s); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("anchors data is empty")
-		}
-		return nil, fmt.Errorf("anchors data: %w", err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, errors.New("anchors data: more than one YAML document")
+	if err := decodeStrict(data, "anchors data", &s); err != nil {
+		return nil, err
 	}
 	return &s, nil
 }

@@ -19,23 +19,33 @@ const MaxBytes = 8 << 20
 // YAML document and numbers written as anything but a number or "unknown"
 // are errors. It does not validate the rows (see Set.Validate).
 func Parse(data []byte) (*Set, error) {
+	var s Set
+	if err := decodeStrict(data, "calibration data", &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// decodeStrict decodes one YAML document of at most MaxBytes into out,
+// rejecting unknown keys and a second document; what names the data in
+// errors.
+func decodeStrict(data []byte, what string, out any) error {
 	if len(data) > MaxBytes {
-		return nil, fmt.Errorf("calibration data is %d bytes, more than the %d accepted", len(data), MaxBytes)
+		return fmt.Errorf("%s is %d bytes, more than the %d accepted", what, len(data), MaxBytes)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	var s Set
-	if err := dec.Decode(&s); err != nil {
+	if err := dec.Decode(out); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, errors.New("calibration data is empty")
+			return fmt.Errorf("%s is empty", what)
 		}
-		return nil, fmt.Errorf("calibration data: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, errors.New("calibration data: more than one YAML document")
+		return fmt.Errorf("%s: more than one YAML document", what)
 	}
-	return &s, nil
+	return nil
 }
 
 // Source returns the source with the given id.

@@ -1,15 +1,11 @@
 package published
 
 import (
-	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
-
-	"gopkg.in/yaml.v3"
 )
 
 //go:embed pd.yaml
@@ -142,21 +138,9 @@ func (r PDRow) Targetable() bool { return r.Incomplete == "" }
 // document and numbers written as anything but a number or "unknown" are
 // errors). It does not validate the rows (PDSet.Validate).
 func ParsePD(data []byte) (*PDSet, error) {
-	if len(data) > MaxBytes {
-		return nil, fmt.Errorf("P/D calibration data is %d bytes, more than the %d accepted", len(data), MaxBytes)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	var s PDSet
-	if err := dec.Decode(&s); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("P/D calibration data is empty")
-		}
-		return nil, fmt.Errorf("P/D calibration data: %w", err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, errors.New("P/D calibration data: more than one YAML document")
+	if err := decodeStrict(data, "P/D calibration data", &s); err != nil {
+		return nil, err
 	}
 	return &s, nil
 }
@@ -209,15 +193,7 @@ func pdRowProblems(r PDRow, srcSplit map[string]string) []string {
 	if !idPattern.MatchString(r.ID) {
 		p = append(p, "id must match "+idPattern.String())
 	}
-	split, ok := srcSplit[r.Source]
-	switch {
-	case r.Source == "":
-		p = append(p, "no source")
-	case !ok:
-		p = append(p, fmt.Sprintf("source %q is not listed under sources", r.Source))
-	case r.Split != split:
-		p = append(p, fmt.Sprintf("split %q differs from its source's %q (splits are chosen per source)", r.Split, split))
-	}
+	p = append(p, rowSourceProblems(r.Source, r.Split, srcSplit)...)
 	for field, v := range map[string]string{"where": r.Where, "engine.name": r.Engine.Name, "model.id": r.Model.ID,
 		"hardware.gpu": r.Hardware.GPU, "connector": r.Connector} {
 		if strings.TrimSpace(v) == "" {

@@ -93,15 +93,7 @@ func rowProblems(r Row, srcSplit map[string]string) []string {
 	if !idPattern.MatchString(r.ID) {
 		p = append(p, "id must match "+idPattern.String())
 	}
-	split, ok := srcSplit[r.Source]
-	switch {
-	case r.Source == "":
-		p = append(p, "no source")
-	case !ok:
-		p = append(p, fmt.Sprintf("source %q is not listed under sources", r.Source))
-	case r.Split != split:
-		p = append(p, fmt.Sprintf("split %q differs from its source's %q (splits are chosen per source)", r.Split, split))
-	}
+	p = append(p, rowSourceProblems(r.Source, r.Split, srcSplit)...)
 	for field, v := range map[string]string{"where": r.Where, "engine.name": r.Engine.Name, "model.id": r.Model.ID, "hardware.gpu": r.Hardware.GPU} {
 		if strings.TrimSpace(v) == "" {
 			p = append(p, "no "+field)
@@ -148,4 +140,19 @@ func speculativeProblems(s *Speculative) []string {
 		}
 	}
 	return p
+}
+
+// rowSourceProblems checks a row's source against the listed sources and
+// its split against its source's (splits are chosen per source).
+func rowSourceProblems(source, split string, srcSplit map[string]string) []string {
+	want, ok := srcSplit[source]
+	switch {
+	case source == "":
+		return []string{"no source"}
+	case !ok:
+		return []string{fmt.Sprintf("source %q is not listed under sources", source)}
+	case split != want:
+		return []string{fmt.Sprintf("split %q differs from its source's %q (splits are chosen per source)", split, want)}
+	}
+	return nil
 }
