@@ -47,7 +47,15 @@ func SetupFromInput(in *input.Input) StepSetup {
 	// (vllm.Release.AsyncSchedulingByDefault), but overlapping all host
 	// time for them made the calibration's vLLM 0.17 and 0.19 runs 16–57%
 	// too fast: the overlap is partial, a mechanism not modelled yet
-	// (issue #28), so check says so in its notes instead.
+	// (issue #28), so check says so in its notes instead. A second try
+	// (a constant of its own for the whole host time per step, which runs
+	// beside the GPU, per-sequence loops kept between steps, the release
+	// default applied, all constants refitted) brought the dense batch-1
+	// anchors from +31%/+41% to -1%/-15% (docs/calibration-anchors.md) but
+	// lost on every held-out measure: holdout 52 -> 50 of 97 within ±30%,
+	// leave-one-source-out band coverage 78% -> 75% (dense TPOT 100% ->
+	// 43%), and the async sources themselves left out (inferencex-828 20
+	// -> 15 of 20, inferencex-pr-1053 4 -> 2 of 4): not adopted.
 	if f := asyncFlag(in); f != nil {
 		s.OverlapHost = *f
 	}
