@@ -34,8 +34,10 @@ code, the field path, a message and a hint.
 
 With --only-specs (for pre-commit and CI run over every YAML file) a file
 is validated only when it declares a vlaunch spec's apiVersion (a line
-"apiVersion: vlaunch/v1", as every spec and 'vlaunch init' start); the
-other files are skipped and counted on stderr.
+"apiVersion: vlaunch/v1", as every spec and 'vlaunch init' start), or
+declares no apiVersion but has a spec's top-level model: and hardware:
+keys (a spec that lost its apiVersion line, reported as such); the other
+files are skipped and counted on stderr.
 
 Exit codes: 0 no errors (warnings allowed), 1 error findings, 2 unusable
 input (unreadable, empty, binary or not YAML).`,
@@ -44,7 +46,7 @@ input (unreadable, empty, binary or not YAML).`,
 	}
 	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
 	cmd.Flags().BoolVar(&o.showDefaults, "show-defaults", false, "print each spec with defaults applied (YAML; text output only)")
-	cmd.Flags().BoolVar(&o.onlySpecs, "only-specs", false, "skip the files that declare no apiVersion: vlaunch/... (for hooks passing every YAML file)")
+	cmd.Flags().BoolVar(&o.onlySpecs, "only-specs", false, "skip the files that are no vlaunch spec: no apiVersion: vlaunch/..., and not a spec missing it (for hooks passing every YAML file)")
 	return cmd
 }
 
@@ -121,6 +123,26 @@ func plural(n int, word string) string {
 // workflows have another apiVersion or none.
 var specAPIVersion = regexp.MustCompile(`(?m)(^|[{,]\s*)["']?apiVersion["']?\s*:\s*["']?vlaunch/`)
 
+// A spec that lost its apiVersion line still has a spec's own top-level
+// keys, model: and hardware:, which no manifest, Compose file or workflow
+// has: --only-specs validates it (and validate says what is missing)
+// rather than skip it in silence.
+var (
+	anyAPIVersion = regexp.MustCompile(`(?m)^["']?apiVersion["']?\s*:`)
+	specModelKey  = regexp.MustCompile(`(?m)^["']?model["']?\s*:`)
+	specHWKey     = regexp.MustCompile(`(?m)^["']?hardware["']?\s*:`)
+)
+
+// looksLikeSpec reports whether data is a vlaunch spec: it declares the
+// spec's apiVersion, or declares none and has the spec's model: and
+// hardware: keys.
+func looksLikeSpec(data []byte) bool {
+	if specAPIVersion.Match(data) {
+		return true
+	}
+	return !anyAPIVersion.Match(data) && specModelKey.Match(data) && specHWKey.Match(data)
+}
+
 // specFiles keeps the files --only-specs validates: those declaring a
 // spec's apiVersion, and those it cannot read (validate reports why, as
 // for any file named). A file over the spec size cap is no spec.
@@ -131,7 +153,7 @@ func specFiles(files []string) []string {
 		switch {
 		case errors.Is(err, inputfile.ErrTooLarge):
 			continue
-		case err != nil || specAPIVersion.Match(data):
+		case err != nil || looksLikeSpec(data):
 			out = append(out, f)
 		}
 	}
