@@ -65,6 +65,10 @@ func layerContexts(m *catalog.Model, ctx float64) (full int, slidingCtx float64)
 // window). DeepSeek-V3 at 32K: 2 × 128 × 1,088 × 32,768 ≈ 9.1 GFLOPs per
 // layer, ≈ 557 GFLOPs over 61 layers.
 func AttentionDecodeFLOPsPerToken(m *catalog.Model, ctx float64) float64 {
+	if a := newDSV4Attention(m, 1); a != nil {
+		// Unpadded heads: the model's work, not one rank's kernel's.
+		return attnDecodeCoef(m) * a.attended(ctx)
+	}
 	full, sl := layerContexts(m, ctx)
 	return attnDecodeCoef(m) * (float64(full)*ctx + sl)
 }
@@ -73,6 +77,9 @@ func AttentionDecodeFLOPsPerToken(m *catalog.Model, ctx float64) float64 {
 // empty cache: causal, so n(n+1)/2 query-key pairs per full layer, plus
 // nothing for decompression (there is no earlier chunk).
 func AttentionPrefillFLOPs(m *catalog.Model, n float64) float64 {
+	if a := newDSV4Attention(m, 1); a != nil {
+		return attnPrefillCoef(m) * a.prefillPairs(n*(n+1)/2, n)
+	}
 	full, _ := layerContexts(m, n)
 	sliding := float64(m.NumLayers - full)
 	pairs := n * (n + 1) / 2

@@ -355,6 +355,9 @@ func (sm *StepModel) layerCtx(l RankLoad) float64 {
 		return 0
 	}
 	avg := l.DecodeCtx / l.DecodeSeqs
+	if sm.dsv4 != nil {
+		return l.DecodeSeqs * sm.dsv4.attended(avg)
+	}
 	return sm.fullLayers*l.DecodeCtx + sm.slidingLayers*l.DecodeSeqs*min(avg, sm.window)
 }
 
@@ -362,6 +365,9 @@ func (sm *StepModel) layerCtx(l RankLoad) float64 {
 func (sm *StepModel) attnFLOPs(l RankLoad, decode bool) float64 {
 	if decode {
 		return sm.attnDecCoef * sm.layerCtx(l) * float64(1+sm.S.SpecTokens)
+	}
+	if sm.dsv4 != nil {
+		return sm.attnPreCoef * sm.dsv4.prefillPairs(l.PrefillPairs, l.PrefillTokens)
 	}
 	pairs := sm.fullLayers * l.PrefillPairs
 	if sm.slidingLayers > 0 {
@@ -373,6 +379,9 @@ func (sm *StepModel) attnFLOPs(l RankLoad, decode bool) float64 {
 // kvBytes is the KV cache the step reads (decode contexts, prefill
 // prefixes) and writes (new tokens).
 func (sm *StepModel) kvBytes(l RankLoad) float64 {
+	if a := sm.dsv4; a != nil {
+		return a.entryBytes * (sm.layerCtx(l) + a.prefixEntries(l.PrefillPrefix, l.PrefillSeqs) + a.writtenEntries(l.tokens(sm.S.SpecTokens)))
+	}
 	read := sm.layerCtx(l) + sm.layers*l.PrefillPrefix
 	write := sm.layers * l.tokens(sm.S.SpecTokens)
 	return sm.kvBytesTokLayer * (read + write)
@@ -387,12 +396,22 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 	if sm.experts == 0 || total <= 0 {
 		return
 	}
-	pairs := total * sm.topK / float64(s.EPSize())
-	hit := 1 - math.Pow(1-sm.topK/sm.experts, total)
-	flops := 2 * pairs * sm.expertParams * sm.moeLayers
-	act := total * sm.topK * sm.actPairShare * sm.actBytesPerPair
-	bytes := (sm.expertsPerGPU*hit*sm.expertBytes + act) * sm.moeLayers
+	flops, bytes := sm.expertWork(total)
 	st.ExpertS = roof(st, flops/(s.gemmFLOPS()*s.expertGEMMEff()), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM*scale(s.Eff.ExpertHBM)))
+}
+
+// expertWork is one GPU's routed-expert FLOPs and HBM bytes for total
+// tokens over all DP ranks: its share of the token-expert pairs through one
+// expert each (expertParams: at the experts' width, a latent MoE's
+// moe_latent_size), the weights of the experts hit, the pairs'
+// activations.
+func (sm *StepModel) expertWork(total float64) (flops, bytes float64) {
+	pairs := total * sm.topK / float64(sm.S.EPSize())
+	hit := 1 - math.Pow(1-sm.topK/sm.experts, total)
+	flops = 2 * pairs * sm.expertParams * sm.moeLayers
+	act := total * sm.topK * sm.actPairShare * sm.actBytesPerPair
+	bytes = (sm.expertsPerGPU*hit*sm.expertBytes + act) * sm.moeLayers
+	return flops, bytes
 }
 
 // expertGEMMEff is the efficiency of the grouped expert GEMMs in use:

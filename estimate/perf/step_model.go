@@ -38,6 +38,9 @@ type StepModel struct {
 	attnDecCoef     float64
 	attnPreCoef     float64
 	decompCoef      float64
+	// dsv4 is DeepSeek-V4's windowed and compressed attention (dsv4.go);
+	// nil for every other model.
+	dsv4 *dsv4Attention
 
 	route     Routing
 	bytesCopy float64 // dispatch + combine bytes per token copy
@@ -75,7 +78,10 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.window = float64(m.BoundedWindow()) // sliding window, or DSA's top-k
 
 	replicated := p.Attention + p.DenseMLP + p.SharedExperts + p.Router + p.Norms
-	sm.denseParamsGPU = replicated/tp/pp + p.Indexer/pp // DSA's indexer is replicated, not TP-split
+	// DSA's indexer is replicated, not TP-split; so are a latent MoE's
+	// fc1/fc2_latent_proj (vLLM's NemotronHMoE: ReplicatedLinear, run by
+	// every GPU on every token before and after the routed experts).
+	sm.denseParamsGPU = replicated/tp/pp + (p.Indexer+p.LatentProj)/pp
 	// The LM head lives on the last stage only; a step runs PP stages, so
 	// each stage carries 1/PP of it on average.
 	sm.lmHeadParamsGPU = lmHeadParams(p) / tp / pp
@@ -101,6 +107,13 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.attnDecCoef = attnDecodeCoef(m) / tp
 	sm.attnPreCoef = attnPrefillCoef(m) / tp
 	sm.decompCoef = mlaDecompressCoef(m) / tp
+	if sm.dsv4 = newDSV4Attention(m, pp); sm.dsv4 != nil {
+		// Per attended entry, on every TP rank alike (one KV head,
+		// replicated; padded query heads).
+		sm.kvBytesTokLayer = sm.dsv4.entryBytes
+		sm.attnDecCoef = dsv4AttnCoef(m, s.TP)
+		sm.attnPreCoef = sm.attnDecCoef
+	}
 	sm.initNetwork()
 	sm.draft = newDraftModels(s)
 	return sm
@@ -135,11 +148,15 @@ func (sm *StepModel) initNetwork() {
 		return
 	}
 	sm.route = ExpectedRouting(m.NumExperts, m.ExpertsPerToken, m.NGroup, m.TopKGroup, s.EPSize(), g)
-	dispatch := sm.hidden * 2
+	// A latent MoE dispatches and combines its tokens at moe_latent_size:
+	// vLLM's MoE runner projects them (routed_input_transform) before
+	// moe_forward, which dispatches, and back after the combine.
+	w := float64(m.ExpertHidden())
+	dispatch := w * 2
 	if s.FP8Dispatch {
-		dispatch = sm.hidden * (1 + 4.0/128)
+		dispatch = w * (1 + 4.0/128)
 	}
-	sm.bytesCopy = dispatch + sm.hidden*2
+	sm.bytesCopy = dispatch + w*2
 }
 
 // moeActBytesPerPair is the HBM traffic of one token-expert pair outside
@@ -153,9 +170,13 @@ func (sm *StepModel) initNetwork() {
 // expert's intermediate width on this GPU (divided by TP when the experts
 // are TP-sharded). With whole experts under EP the reduction happens in
 // the combine, so the output is written once: 3·H + 14·I against
-// 5·H + 14·I.
+// 5·H + 14·I. H is the width the experts work at (catalog.Model.
+// ExpertHidden): a latent MoE's routed experts take and give
+// moe_latent_size values (vLLM's FusedMoE runner applies
+// routed_input_transform = fc1_latent_proj before the experts and
+// routed_output_transform = fc2_latent_proj after the reduction).
 func moeActBytesPerPair(m *catalog.Model, s *StepSetup) float64 {
-	h := float64(m.HiddenSize)
+	h := float64(m.ExpertHidden())
 	inter := float64(m.MoEIntermediateSize)
 	if !s.EP { // TP-sharded experts (over the TP × DP GPUs)
 		inter /= float64(max(1, s.TP*s.DP))

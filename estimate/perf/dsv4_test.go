@@ -1,0 +1,121 @@
+package perf
+
+import (
+	"math"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// TestDeepseekV4DecodeReadsWindowAndCompressed: a DeepSeek-V4-Flash decode
+// step reads, per layer, the sliding window (128) and the compressed entries
+// vLLM's FlashMLA call is given (dsv4.go): the indexer's top-k (512) of the
+// context/4 on C4A layers, all context/128 on C128A layers; the indexer
+// scans every context/4 key. Flash's first 43 compress_ratios: 2 × 0, 21 ×
+// 4, 20 × 128. By hand, one sequence at context C:
+//
+//	entries read  = 43 × min(C, 128) + 21 × min(512, C/4) + 20 × C/128
+//	entries written = 43 + 21/4 + 20/128 (one token)
+//	attention bytes = 584 × (read + written)
+//	indexer bytes = 21 × 132 × (C/4 + 1/4), FLOPs 21 × 2·64·128 × C/4
+//
+// 8K: 5,504 + 10,752 + 1,280 = 17,536 entries; 128K: 5,504 + 10,752 +
+// 20,480 = 36,736 — 2.1× for 16× the context, where full attention over
+// 2 × 512 bytes per token per layer would read 43 × 1,024 × C.
+func TestDeepseekV4DecodeReadsWindowAndCompressed(t *testing.T) {
+	m := perfModel(t, "deepseek-v4-flash")
+	if sw, c4, c128 := m.DSV4.LayersByRatio(0, m.NumLayers); m.NumLayers != 43 || sw != 2 || c4 != 21 || c128 != 20 {
+		t.Fatalf("Flash: %d layers, %d/%d/%d SWA-only/C4A/C128A", m.NumLayers, sw, c4, c128)
+	}
+	hw := NewHardware(perfGPU(t, "h200"), 8, 0, 2, 0, 0, 0)
+	sm := NewStepModel(StepSetup{Model: m, HW: hw, TP: 8, PP: 1, DP: 1, EP: true, WeightDType: "fp8", KVDType: "fp8", CUDAGraphs: true, Eff: idealEff})
+	written := 43 + 21.0/4 + 20.0/128
+	for _, tt := range []struct {
+		ctx, read float64
+	}{
+		{8192, 43*128 + 21*512 + 20*64},
+		{131072, 43*128 + 21*512 + 20*1024},
+		{64, 43*64 + 21*16 + 20*0.5}, // inside the window and the top-k
+	} {
+		l := RankLoad{DecodeSeqs: 1, DecodeCtx: tt.ctx}
+		if got, want := sm.kvBytes(l), 584*(tt.read+written); math.Abs(got/want-1) > 1e-12 {
+			t.Errorf("ctx %v: attention bytes %.0f, hand %.0f", tt.ctx, got, want)
+		}
+		f, b := sm.indexerCost(l)
+		if wantF, wantB := 21*2*64*128*tt.ctx/4, 21*132*(tt.ctx/4+0.25); math.Abs(f/wantF-1) > 1e-12 || math.Abs(b/wantB-1) > 1e-12 {
+			t.Errorf("ctx %v: indexer %.4g FLOPs %.4g B, hand %.4g and %.4g", tt.ctx, f, b, wantF, wantB)
+		}
+		// FlashMLA pads a TP-8 rank's 8 heads to 64: 4 × 64 × 512 FLOPs
+		// per attended entry.
+		if got, want := sm.attnFLOPs(l, true), 4*64*512*tt.read; math.Abs(got/want-1) > 1e-12 {
+			t.Errorf("ctx %v: attention FLOPs %.4g, hand %.4g", tt.ctx, got, want)
+		}
+	}
+	short, long := sm.kvBytes(RankLoad{DecodeSeqs: 1, DecodeCtx: 8192}), sm.kvBytes(RankLoad{DecodeSeqs: 1, DecodeCtx: 131072})
+	if r := long / short; r > 2.2 || r < 2 {
+		t.Errorf("attention bytes 128K/8K = %.2f, want ≈ 2.1 (window + context/ratio), not 16", r)
+	}
+	// The step still grows with the context (C128A entries, the indexer's
+	// scan), far less than full attention would.
+	s8, s128 := sm.StepUniform(RankLoad{DecodeSeqs: 32, DecodeCtx: 32 * 8192}), sm.StepUniform(RankLoad{DecodeSeqs: 32, DecodeCtx: 32 * 131072})
+	if s128.AttentionS <= s8.AttentionS || s128.AttentionS > 16*s8.AttentionS/2 {
+		t.Errorf("attention 8K %.3f ms, 128K %.3f ms", s8.AttentionS*1e3, s128.AttentionS*1e3)
+	}
+}
+
+// TestDeepseekV4PrefillAttention: a prefill query attends to at most the
+// window on every layer, the top-k on C4A layers and its causal context/128
+// on C128A layers; the model-level FLOPs count unpadded heads.
+func TestDeepseekV4PrefillAttention(t *testing.T) {
+	m := perfModel(t, "deepseek-v4-flash")
+	n := 8192.0
+	pairs := n * (n + 1) / 2
+	want := 4 * 64 * 512 * (43*n*128 + 21*n*512 + 20*pairs/128)
+	if got := AttentionPrefillFLOPs(m, n); math.Abs(got/want-1) > 1e-12 {
+		t.Errorf("prefill of %v: %.4g FLOPs, hand %.4g", n, got, want)
+	}
+	if got, want := AttentionDecodeFLOPsPerToken(m, n), 4*64*512*(43*128+21*512+20*64.0); math.Abs(got/want-1) > 1e-12 {
+		t.Errorf("decode at %v: %.4g FLOPs, hand %.4g", n, got, want)
+	}
+}
+
+// TestNemotron3SuperLatentExperts: Nemotron-3 Super's routed experts run at
+// moe_latent_size 1,024 (vLLM's NemotronHMoE: FusedMoE of hidden_size
+// moe_latent_size between fc1_latent_proj and fc2_latent_proj). One token
+// through its 22 experts (up and down, relu², latent 1,024 × intermediate
+// 2,688) in 40 MoE layers: 2 × 22 × 2 × 1,024 × 2,688 × 40 FLOPs — at the
+// hidden size 4,096 it would be 4× more. The latent projections (2 × 4,096
+// × 1,024 per MoE layer) are replicated, whole on every TP rank.
+func TestNemotron3SuperLatentExperts(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/ckpt/nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8/config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw := NewHardware(perfGPU(t, "h200"), 8, 0, 2, 0, 0, 0)
+	sm := NewStepModel(StepSetup{Model: m, HW: hw, TP: 4, PP: 1, DP: 1, WeightDType: "fp8", KVDType: "fp8", CUDAGraphs: true, Eff: idealEff})
+	f, b := sm.expertWork(1)
+	// TP-sharded experts (no EP): the GPU does a quarter of each pair.
+	hand := 2 * 22 * 2 * 1024.0 * 2688 * 40 / 4
+	if math.Abs(f/hand-1) > 1e-12 {
+		t.Errorf("expert FLOPs per token on one of 4 GPUs %.6g, hand %.6g", f, hand)
+	}
+	// Weights: the 22 experts hit, a quarter of each on this GPU, FP8 with
+	// block scales; activations at the latent width (3·L + 14·I/4 per pair
+	// plus the reduction's read-back, moeActBytesPerPair).
+	weights := 22 * 2 * 1024.0 * 2688 / 4 * (1 + 4.0/(128*128)) * 40
+	act := 22 * (1024 + 4*1024 + 14*2688.0/4) * 40
+	if math.Abs(b/(weights+act)-1) > 1e-9 {
+		t.Errorf("expert bytes per token %.6g, hand %.6g", b, weights+act)
+	}
+	p := m.ParamCounts()
+	if want := (p.Attention+p.DenseMLP+p.SharedExperts+p.Router+p.Norms)/4 + 40*2*4096*1024.0; math.Abs(sm.denseParamsGPU/want-1) > 1e-12 {
+		t.Errorf("dense params per GPU %.6g, want %.6g (latent projections whole)", sm.denseParamsGPU, want)
+	}
+	// The all-to-all carries the projected tokens: BF16 dispatch and
+	// combine of 1,024 values.
+	ep := NewStepModel(StepSetup{Model: m, HW: hw, TP: 1, PP: 1, DP: 8, EP: true, WeightDType: "fp8", KVDType: "fp8", A2A: vllm.TrafficPerExpert, CUDAGraphs: true, Eff: idealEff})
+	if want := 2*1024.0 + 2*1024; ep.bytesCopy != want {
+		t.Errorf("all-to-all bytes per copy %v, want %v (latent width)", ep.bytesCopy, want)
+	}
+}
