@@ -119,3 +119,42 @@ func TestNemotron3SuperLatentExperts(t *testing.T) {
 		t.Errorf("all-to-all bytes per copy %v, want %v (latent width)", ep.bytesCopy, want)
 	}
 }
+
+// TestDeepseekV4DenseWeights: the attention's replicated parts are whole
+// on every GPU, and the hyper-connection mixers (float32,
+// whole on every GPU) are in the dense work: per layer 2 × ((2 + 4) × 4 ×
+// (4 × 4,096) + 24 + 3) parameters, 43 layers, and the hc_head (4 × 4 ×
+// 4,096 + 4 + 1), read at 4 B each.
+func TestDeepseekV4DenseWeights(t *testing.T) {
+	m := perfModel(t, "deepseek-v4-flash")
+	hw := NewHardware(perfGPU(t, "h200"), 8, 0, 2, 0, 0, 0)
+	sm := NewStepModel(StepSetup{Model: m, HW: hw, TP: 4, PP: 1, DP: 1, WeightDType: "fp8", KVDType: "fp8", Eff: idealEff})
+	p := m.ParamCounts()
+	hc := 43*2*(24*4*4096.0+24+3) + 4*4*4096 + 4 + 1
+	// Attention on one of 4 ranks: per layer wq_a and wkv (4,096 × (1,024
+	// + 512)), q_norm, kv_norm, the compressors and the C4A indexers whole;
+	// wq_b, wo_a, wo_b and the sinks for 16 of the 64 heads.
+	var attn float64
+	for i := 0; i < 43; i++ {
+		attn += 4096*(1024+512) + 1024 + 512
+		switch m.DSV4.Ratio(i) {
+		case 4:
+			attn += 4096*2*2*512 + 4*2*512 + 512                                 // compressor (coff 2)
+			attn += 1024*64*128 + 4096*64 + 2*128 + 4096*2*2*128 + 4*2*128 + 128 // indexer with its compressor
+		case 128:
+			attn += 4096*2*512 + 128*512 + 512
+		}
+	}
+	attn += 43 * (1024*16*512 + 16*512*1024 + 8*1024*4096/4.0 + 16)
+	if math.Abs(attn-m.AttentionParams(16, 1)*43) > 1 {
+		t.Fatalf("hand attention per rank %.0f, catalog %.0f", attn, m.AttentionParams(16, 1)*43)
+	}
+	dense := (p.DenseMLP+p.SharedExperts+p.Router+p.Norms)/4 + p.Indexer + attn
+	if math.Abs(sm.denseParamsGPU-(dense+hc)) > 1 {
+		t.Errorf("dense params per GPU %.0f, want %.0f (+ %.0f hyper-connection parameters)", sm.denseParamsGPU, dense+hc, hc)
+	}
+	want := dense*(1+4.0/(128*128)) + hc*4 + sm.lmHeadParamsGPU*2
+	if math.Abs(sm.denseBytesGPU/want-1) > 1e-12 {
+		t.Errorf("dense bytes per GPU %.0f, want %.0f", sm.denseBytesGPU, want)
+	}
+}

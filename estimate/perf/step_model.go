@@ -82,10 +82,27 @@ func NewStepModel(s StepSetup) *StepModel {
 	// fc1/fc2_latent_proj (vLLM's NemotronHMoE: ReplicatedLinear, run by
 	// every GPU on every token before and after the routed experts).
 	sm.denseParamsGPU = replicated/tp/pp + (p.Indexer+p.LatentProj)/pp
+	if m.DSV4 != nil {
+		// DeepSeek-V4 splits only wq_b, wo_a, wo_b and the sinks by head;
+		// wq_a/wkv, the compressors and the C4A indexers are replicated
+		// (catalog.Model.AttentionParams with one rank's heads, as the
+		// memory model places them).
+		rank := m.AttentionParams(float64(m.NumHeads)/tp, 1) * float64(m.NumLayers)
+		sm.denseParamsGPU += (rank - p.Attention/tp) / pp
+	}
 	// The LM head lives on the last stage only; a step runs PP stages, so
 	// each stage carries 1/PP of it on average.
 	sm.lmHeadParamsGPU = lmHeadParams(p) / tp / pp
 	sm.denseBytesGPU = sm.denseParamsGPU*s.denseBytesPerParam() + sm.lmHeadParamsGPU*2
+	// DeepSeek-V4's hyper-connections: every layer mixes its hc_mult
+	// residual streams with float32 hc_attn_fn and hc_ffn_fn (mixes =
+	// F.linear(x_flat, hc_fn) over hc_mult × hidden inputs, DeepSeek's
+	// reference model.py hc_pre as catalog.DSV4HyperConnections counts it),
+	// whole on every GPU, read at 4 B per parameter.
+	if hc := p.HyperConnections / pp; hc > 0 {
+		sm.denseParamsGPU += hc
+		sm.denseBytesGPU += hc * 4
+	}
 	if m.IsMoE() {
 		sm.expertParams = p.ExpertPerLayerEach
 		sm.expertBytes = p.ExpertPerLayerEach * perfBytesPerParam(s.WeightDType)
