@@ -158,3 +158,30 @@ func TestDeepseekV4DenseWeights(t *testing.T) {
 		t.Errorf("dense bytes per GPU %.0f, want %.0f", sm.denseBytesGPU, want)
 	}
 }
+
+// TestNemotron3SuperHybridDecodeBytes: of Nemotron-3 Super's 88 layers 8
+// hold attention ('*'), 40 Mamba-2 mixers ('M'), 40 latent MoE ('E'). A
+// decode step reads the KV of the 8 attention layers (2 KV heads over TP 4:
+// one per GPU, head_dim 128, FP8: 256 B per token and layer) and reads and
+// writes each Mamba layer's state once per sequence: on one of 4 GPUs the
+// conv state (4 − 1) × (128 × 64 + 2 × 8 × 128) / 4 BF16 values and the
+// temporal state 128/4 × 64 × 128 float32 (mamba_ssm_cache_dtype) — the
+// sizes the memory model budgets.
+func TestNemotron3SuperHybridDecodeBytes(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/ckpt/nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8/config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw := NewHardware(perfGPU(t, "h200"), 8, 0, 2, 0, 0, 0)
+	sm := NewStepModel(StepSetup{Model: m, HW: hw, TP: 4, PP: 1, DP: 1, WeightDType: "fp8", KVDType: "fp8", CUDAGraphs: true, Eff: idealEff})
+	state := 40 * (3*(128*64+2*8*128)/4*2.0 + 32*64*128*4)
+	for _, ctx := range []float64{8192, 131072} {
+		want := 256*8*(ctx+1) + 2*state
+		if got := sm.kvBytes(RankLoad{DecodeSeqs: 1, DecodeCtx: ctx}); math.Abs(got/want-1) > 1e-12 {
+			t.Errorf("ctx %v: decode bytes %.6g, hand %.6g", ctx, got, want)
+		}
+	}
+	if got, want := AttentionDecodeFLOPsPerToken(m, 8192), 4*32*128*8*8192.0; got != want {
+		t.Errorf("attention FLOPs per token %.6g, hand %.6g (8 attention layers)", got, want)
+	}
+}

@@ -345,7 +345,7 @@ func (sm *StepModel) attnFixed(l RankLoad) float64 {
 	if l.DecodeSeqs <= 0 || k.AttnDecodeS <= 0 {
 		return 0
 	}
-	return sm.layers * (max(0, k.AttnDecodeS-e.KernelGapS) + l.DecodeSeqs*k.AttnPerSeqS)
+	return sm.attnLayers * (max(0, k.AttnDecodeS-e.KernelGapS) + l.DecodeSeqs*k.AttnPerSeqS)
 }
 
 // layerCtx is Σ over layers of the context one decode token attends to,
@@ -373,18 +373,21 @@ func (sm *StepModel) attnFLOPs(l RankLoad, decode bool) float64 {
 	if sm.slidingLayers > 0 {
 		pairs += sm.slidingLayers * min(l.PrefillPairs, l.PrefillTokens*sm.window)
 	}
-	return sm.attnPreCoef*pairs + sm.decompCoef*sm.layers*l.PrefillPrefix
+	return sm.attnPreCoef*pairs + sm.decompCoef*sm.attnLayers*l.PrefillPrefix
 }
 
 // kvBytes is the KV cache the step reads (decode contexts, prefill
-// prefixes) and writes (new tokens).
+// prefixes) and writes (new tokens) in the attention layers, and a hybrid's
+// recurrent state.
 func (sm *StepModel) kvBytes(l RankLoad) float64 {
 	if a := sm.dsv4; a != nil {
 		return a.entryBytes * (sm.layerCtx(l) + a.prefixEntries(l.PrefillPrefix, l.PrefillSeqs) + a.writtenEntries(l.tokens(sm.S.SpecTokens)))
 	}
-	read := sm.layerCtx(l) + sm.layers*l.PrefillPrefix
-	write := sm.layers * l.tokens(sm.S.SpecTokens)
-	return sm.kvBytesTokLayer * (read + write)
+	read := sm.layerCtx(l) + sm.attnLayers*l.PrefillPrefix
+	write := sm.attnLayers * l.tokens(sm.S.SpecTokens)
+	// A hybrid's state layers read and write each sequence's state once.
+	state := 2 * sm.stateBytesSeq * (l.DecodeSeqs + l.PrefillSeqs)
+	return sm.kvBytesTokLayer*(read+write) + state
 }
 
 // expertTime is the routed-expert time given the tokens of all DP ranks.

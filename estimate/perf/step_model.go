@@ -22,6 +22,7 @@ type StepModel struct {
 	hidden        float64
 	layers        float64 // decoder layers per pipeline stage
 	moeLayers     float64 // MoE layers per stage
+	attnLayers    float64 // layers with softmax attention (a KV cache) per stage
 	fullLayers    float64 // full-attention layers per stage
 	slidingLayers float64
 	window        float64
@@ -35,6 +36,7 @@ type StepModel struct {
 	experts, topK   float64
 
 	kvBytesTokLayer float64 // KV bytes per token per layer on one GPU
+	stateBytesSeq   float64 // a hybrid's recurrent state per sequence per stage on one GPU
 	attnDecCoef     float64
 	attnPreCoef     float64
 	decompCoef      float64
@@ -73,8 +75,11 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.layers = float64(m.NumLayers) / pp
 	sm.moeLayers = float64(m.MoELayerCount()) / pp
 	full, _ := layerContexts(m, 0)
+	attn := attentionLayers(m)
+	sm.attnLayers = float64(attn) / pp
 	sm.fullLayers = float64(full) / pp
-	sm.slidingLayers = float64(m.NumLayers-full) / pp
+	sm.slidingLayers = float64(attn-full) / pp
+	sm.stateBytesSeq = stateBytesPerSeq(m, s.TP) / pp
 	sm.window = float64(m.BoundedWindow()) // sliding window, or DSA's top-k
 
 	replicated := p.Attention + p.DenseMLP + p.SharedExperts + p.Router + p.Norms
