@@ -166,7 +166,8 @@ func TestDeepseekV4DenseWeights(t *testing.T) {
 // writes each Mamba layer's state once per sequence: on one of 4 GPUs the
 // conv state (4 − 1) × (128 × 64 + 2 × 8 × 128) / 4 BF16 values and the
 // temporal state 128/4 × 64 × 128 float32 (mamba_ssm_cache_dtype) — the
-// sizes the memory model budgets.
+// sizes the memory model budgets. Each layer is one mixer, so one TP
+// all-reduce.
 func TestNemotron3SuperHybridDecodeBytes(t *testing.T) {
 	m, err := catalog.LoadHFConfig("../../catalog/testdata/ckpt/nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8/config.json")
 	if err != nil {
@@ -180,6 +181,10 @@ func TestNemotron3SuperHybridDecodeBytes(t *testing.T) {
 		if got := sm.kvBytes(RankLoad{DecodeSeqs: 1, DecodeCtx: ctx}); math.Abs(got/want-1) > 1e-12 {
 			t.Errorf("ctx %v: decode bytes %.6g, hand %.6g", ctx, got, want)
 		}
+	}
+	// One mixer per layer: 88 TP all-reduces per forward pass, not 176.
+	if sm.tpReduces != 88 {
+		t.Errorf("TP all-reduces per pass %v, want 88", sm.tpReduces)
 	}
 	if got, want := AttentionDecodeFLOPsPerToken(m, 8192), 4*32*128*8*8192.0; got != want {
 		t.Errorf("attention FLOPs per token %.6g, hand %.6g (8 attention layers)", got, want)

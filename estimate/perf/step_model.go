@@ -37,6 +37,7 @@ type StepModel struct {
 
 	kvBytesTokLayer float64 // KV bytes per token per layer on one GPU
 	stateBytesSeq   float64 // a hybrid's recurrent state per sequence per stage on one GPU
+	tpReduces       float64 // TP all-reduces per stage's forward pass
 	attnDecCoef     float64
 	attnPreCoef     float64
 	decompCoef      float64
@@ -80,6 +81,7 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.fullLayers = float64(full) / pp
 	sm.slidingLayers = float64(attn-full) / pp
 	sm.stateBytesSeq = stateBytesPerSeq(m, s.TP) / pp
+	sm.tpReduces = tpReducesPerStage(m, pp)
 	sm.window = float64(m.BoundedWindow()) // sliding window, or DSA's top-k
 
 	replicated := p.Attention + p.DenseMLP + p.SharedExperts + p.Router + p.Norms
