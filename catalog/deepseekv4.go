@@ -259,6 +259,33 @@ const (
 	dsv4StateBytes = 4
 )
 
+// EntryBytes is one cached key of DeepSeek-V4's attention, a sliding-window
+// or a compressed entry alike (the fp8_ds_mla layout): what its decode
+// kernel reads per attended entry.
+func (d *DeepseekV4) EntryBytes() int { return dsv4EntryBytes }
+
+// IndexerEntryBytes is one C4A indexer key: index_head_dim FP8 values and
+// one fp32 scale per 128.
+func (d *DeepseekV4) IndexerEntryBytes() int {
+	return d.IndexHeadDim + d.IndexHeadDim/indexerQuantBlock*4
+}
+
+// LayersByRatio counts layers [first, end) by compression ratio as vLLM
+// applies it (1: sliding window only; 4: C4A; 128: C128A).
+func (d *DeepseekV4) LayersByRatio(first, end int) (swaOnly, c4, c128 int) {
+	for i := max(first, 0); i < end; i++ {
+		switch d.Ratio(i) {
+		case 4:
+			c4++
+		case 128:
+			c128++
+		default:
+			swaOnly++
+		}
+	}
+	return swaOnly, c4, c128
+}
+
 func alignPage(b int64) int64 { return (b + dsv4PageAlign - 1) / dsv4PageAlign * dsv4PageAlign }
 
 // DeepseekV4Caches lists the caches of layers [first, end) of a
@@ -306,7 +333,7 @@ func (m *Model) DeepseekV4Caches(first, end int) []PagedCache {
 		out = append(out, PagedCache{Name: fmt.Sprintf("C%dA compressor state", r), Layers: l, BlockTokens: stateBlock,
 			PageBytes: alignPage(int64(stateBlock * 2 * coff * m.HeadDim * dsv4StateBytes)), Window: coff * r})
 		if r == 4 {
-			idx := d.IndexHeadDim + d.IndexHeadDim/indexerQuantBlock*4
+			idx := d.IndexerEntryBytes()
 			out = append(out, PagedCache{Name: "C4A indexer keys", Layers: l, BlockTokens: dsv4Block,
 				PageBytes: alignPage(int64(dsv4Block / r * idx))})
 			out = append(out, PagedCache{Name: "C4A indexer compressor state", Layers: l, BlockTokens: stateBlock,

@@ -6,8 +6,12 @@ package perf
 // (2 × heads × dim FLOPs per query-key pair, run in FP8), reading the
 // indexer's key cache of the whole context (catalog.IndexerCacheBytes per
 // token and layer). Unlike the attention it selects for, which reads at most
-// index_topk tokens, it grows with the full context.
+// index_topk tokens, it grows with the full context. DeepSeek-V4's C4A
+// indexer does the same over the compressed keys (dsv4Attention.indexer).
 func (sm *StepModel) indexerCost(l RankLoad) (flops, bytes float64) {
+	if sm.dsv4 != nil {
+		return sm.dsv4.indexer(l, sm.S.SpecTokens)
+	}
 	m := sm.S.Model
 	if !m.IsSparseAttention() {
 		return 0, 0

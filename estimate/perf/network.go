@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -29,14 +30,14 @@ func RingAllReduceBytes(bytes float64, n int) float64 {
 }
 
 // networkTime fills the communication terms of one step: MoE all-to-all
-// per MoE layer, TP all-reduces (two per layer) and PP hand-offs. frac is
+// per MoE layer, TP all-reduces (tpReducesPerStage) and PP hand-offs. frac is
 // the micro-batch fraction (1/PP) of each rank's load.
 func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, st *StepTime) {
 	s := &sm.S
 	maxRank := maxRankTokens(runs, s.SpecTokens) * frac
 	sm.a2aTime(sp, st)
 	if s.TP > 1 {
-		st.TPS = 2 * sm.layers * sm.tpAllReduce(maxRank*sm.hidden*2)
+		st.TPS = sm.tpReduces * sm.tpAllReduce(maxRank*sm.hidden*2)
 	}
 	if s.PP > 1 {
 		msg := maxRank * sm.hidden * 2
@@ -122,4 +123,16 @@ func (sm *StepModel) a2aTime(sp spread, st *StepTime) {
 	st.A2AS = sm.moeLayers * t
 	st.InterBytesPerNode = sm.moeLayers * inter * float64(s.PP)
 	st.IntraBytesPerGPU = sm.moeLayers * intra * float64(s.PP)
+}
+
+// tpReducesPerStage is the TP all-reduces of one stage's forward pass: two
+// per decoder layer (after the attention's and the MLP's row-parallel
+// output), one per Nemotron-H layer, whose hybrid_override_pattern gives
+// each layer a single mixer (Mamba-2, attention, MLP or MoE) and so one
+// row-parallel output (vLLM's nemotron_h.py: one mixer per decoder layer).
+func tpReducesPerStage(m *catalog.Model, pp float64) float64 {
+	if m.HybridPattern != "" {
+		return float64(m.NumLayers) / pp
+	}
+	return 2 * float64(m.NumLayers) / pp
 }

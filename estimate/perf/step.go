@@ -345,7 +345,7 @@ func (sm *StepModel) attnFixed(l RankLoad) float64 {
 	if l.DecodeSeqs <= 0 || k.AttnDecodeS <= 0 {
 		return 0
 	}
-	return sm.layers * (max(0, k.AttnDecodeS-e.KernelGapS) + l.DecodeSeqs*k.AttnPerSeqS)
+	return sm.attnLayers * (max(0, k.AttnDecodeS-e.KernelGapS) + l.DecodeSeqs*k.AttnPerSeqS)
 }
 
 // layerCtx is Σ over layers of the context one decode token attends to,
@@ -355,6 +355,9 @@ func (sm *StepModel) layerCtx(l RankLoad) float64 {
 		return 0
 	}
 	avg := l.DecodeCtx / l.DecodeSeqs
+	if sm.dsv4 != nil {
+		return l.DecodeSeqs * sm.dsv4.attended(avg)
+	}
 	return sm.fullLayers*l.DecodeCtx + sm.slidingLayers*l.DecodeSeqs*min(avg, sm.window)
 }
 
@@ -363,19 +366,28 @@ func (sm *StepModel) attnFLOPs(l RankLoad, decode bool) float64 {
 	if decode {
 		return sm.attnDecCoef * sm.layerCtx(l) * float64(1+sm.S.SpecTokens)
 	}
+	if sm.dsv4 != nil {
+		return sm.attnPreCoef * sm.dsv4.prefillPairs(l.PrefillPairs, l.PrefillTokens)
+	}
 	pairs := sm.fullLayers * l.PrefillPairs
 	if sm.slidingLayers > 0 {
 		pairs += sm.slidingLayers * min(l.PrefillPairs, l.PrefillTokens*sm.window)
 	}
-	return sm.attnPreCoef*pairs + sm.decompCoef*sm.layers*l.PrefillPrefix
+	return sm.attnPreCoef*pairs + sm.decompCoef*sm.attnLayers*l.PrefillPrefix
 }
 
 // kvBytes is the KV cache the step reads (decode contexts, prefill
-// prefixes) and writes (new tokens).
+// prefixes) and writes (new tokens) in the attention layers, and a hybrid's
+// recurrent state.
 func (sm *StepModel) kvBytes(l RankLoad) float64 {
-	read := sm.layerCtx(l) + sm.layers*l.PrefillPrefix
-	write := sm.layers * l.tokens(sm.S.SpecTokens)
-	return sm.kvBytesTokLayer * (read + write)
+	if a := sm.dsv4; a != nil {
+		return a.entryBytes * (sm.layerCtx(l) + a.prefixEntries(l.PrefillPrefix, l.PrefillSeqs) + a.writtenEntries(l.tokens(sm.S.SpecTokens)))
+	}
+	read := sm.layerCtx(l) + sm.attnLayers*l.PrefillPrefix
+	write := sm.attnLayers * l.tokens(sm.S.SpecTokens)
+	// A hybrid's state layers read and write each sequence's state once.
+	state := 2 * sm.stateBytesSeq * (l.DecodeSeqs + l.PrefillSeqs)
+	return sm.kvBytesTokLayer*(read+write) + state
 }
 
 // expertTime is the routed-expert time given the tokens of all DP ranks.
@@ -387,12 +399,22 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 	if sm.experts == 0 || total <= 0 {
 		return
 	}
-	pairs := total * sm.topK / float64(s.EPSize())
-	hit := 1 - math.Pow(1-sm.topK/sm.experts, total)
-	flops := 2 * pairs * sm.expertParams * sm.moeLayers
-	act := total * sm.topK * sm.actPairShare * sm.actBytesPerPair
-	bytes := (sm.expertsPerGPU*hit*sm.expertBytes + act) * sm.moeLayers
+	flops, bytes := sm.expertWork(total)
 	st.ExpertS = roof(st, flops/(s.gemmFLOPS()*s.expertGEMMEff()), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM*scale(s.Eff.ExpertHBM)))
+}
+
+// expertWork is one GPU's routed-expert FLOPs and HBM bytes for total
+// tokens over all DP ranks: its share of the token-expert pairs through one
+// expert each (expertParams: at the experts' width, a latent MoE's
+// moe_latent_size), the weights of the experts hit, the pairs'
+// activations.
+func (sm *StepModel) expertWork(total float64) (flops, bytes float64) {
+	pairs := total * sm.topK / float64(sm.S.EPSize())
+	hit := 1 - math.Pow(1-sm.topK/sm.experts, total)
+	flops = 2 * pairs * sm.expertParams * sm.moeLayers
+	act := total * sm.topK * sm.actPairShare * sm.actBytesPerPair
+	bytes = (sm.expertsPerGPU*hit*sm.expertBytes + act) * sm.moeLayers
+	return flops, bytes
 }
 
 // expertGEMMEff is the efficiency of the grouped expert GEMMs in use:

@@ -22,6 +22,7 @@ type StepModel struct {
 	hidden        float64
 	layers        float64 // decoder layers per pipeline stage
 	moeLayers     float64 // MoE layers per stage
+	attnLayers    float64 // layers with softmax attention (a KV cache) per stage
 	fullLayers    float64 // full-attention layers per stage
 	slidingLayers float64
 	window        float64
@@ -35,9 +36,14 @@ type StepModel struct {
 	experts, topK   float64
 
 	kvBytesTokLayer float64 // KV bytes per token per layer on one GPU
+	stateBytesSeq   float64 // a hybrid's recurrent state per sequence per stage on one GPU
+	tpReduces       float64 // TP all-reduces per stage's forward pass
 	attnDecCoef     float64
 	attnPreCoef     float64
 	decompCoef      float64
+	// dsv4 is DeepSeek-V4's windowed and compressed attention (dsv4.go);
+	// nil for every other model.
+	dsv4 *dsv4Attention
 
 	route     Routing
 	bytesCopy float64 // dispatch + combine bytes per token copy
@@ -70,16 +76,40 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.layers = float64(m.NumLayers) / pp
 	sm.moeLayers = float64(m.MoELayerCount()) / pp
 	full, _ := layerContexts(m, 0)
+	attn := attentionLayers(m)
+	sm.attnLayers = float64(attn) / pp
 	sm.fullLayers = float64(full) / pp
-	sm.slidingLayers = float64(m.NumLayers-full) / pp
+	sm.slidingLayers = float64(attn-full) / pp
+	sm.stateBytesSeq = stateBytesPerSeq(m, s.TP) / pp
+	sm.tpReduces = tpReducesPerStage(m, pp)
 	sm.window = float64(m.BoundedWindow()) // sliding window, or DSA's top-k
 
 	replicated := p.Attention + p.DenseMLP + p.SharedExperts + p.Router + p.Norms
-	sm.denseParamsGPU = replicated/tp/pp + p.Indexer/pp // DSA's indexer is replicated, not TP-split
+	// DSA's indexer is replicated, not TP-split; so are a latent MoE's
+	// fc1/fc2_latent_proj (vLLM's NemotronHMoE: ReplicatedLinear, run by
+	// every GPU on every token before and after the routed experts).
+	sm.denseParamsGPU = replicated/tp/pp + (p.Indexer+p.LatentProj)/pp
+	if m.DSV4 != nil {
+		// DeepSeek-V4 splits only wq_b, wo_a, wo_b and the sinks by head;
+		// wq_a/wkv, the compressors and the C4A indexers are replicated
+		// (catalog.Model.AttentionParams with one rank's heads, as the
+		// memory model places them).
+		rank := m.AttentionParams(float64(m.NumHeads)/tp, 1) * float64(m.NumLayers)
+		sm.denseParamsGPU += (rank - p.Attention/tp) / pp
+	}
 	// The LM head lives on the last stage only; a step runs PP stages, so
 	// each stage carries 1/PP of it on average.
 	sm.lmHeadParamsGPU = lmHeadParams(p) / tp / pp
 	sm.denseBytesGPU = sm.denseParamsGPU*s.denseBytesPerParam() + sm.lmHeadParamsGPU*2
+	// DeepSeek-V4's hyper-connections: every layer mixes its hc_mult
+	// residual streams with float32 hc_attn_fn and hc_ffn_fn (mixes =
+	// F.linear(x_flat, hc_fn) over hc_mult × hidden inputs, DeepSeek's
+	// reference model.py hc_pre as catalog.DSV4HyperConnections counts it),
+	// whole on every GPU, read at 4 B per parameter.
+	if hc := p.HyperConnections / pp; hc > 0 {
+		sm.denseParamsGPU += hc
+		sm.denseBytesGPU += hc * 4
+	}
 	if m.IsMoE() {
 		sm.expertParams = p.ExpertPerLayerEach
 		sm.expertBytes = p.ExpertPerLayerEach * perfBytesPerParam(s.WeightDType)
@@ -101,6 +131,13 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.attnDecCoef = attnDecodeCoef(m) / tp
 	sm.attnPreCoef = attnPrefillCoef(m) / tp
 	sm.decompCoef = mlaDecompressCoef(m) / tp
+	if sm.dsv4 = newDSV4Attention(m, pp); sm.dsv4 != nil {
+		// Per attended entry, on every TP rank alike (one KV head,
+		// replicated; padded query heads).
+		sm.kvBytesTokLayer = sm.dsv4.entryBytes
+		sm.attnDecCoef = dsv4AttnCoef(m, s.TP)
+		sm.attnPreCoef = sm.attnDecCoef
+	}
 	sm.initNetwork()
 	sm.draft = newDraftModels(s)
 	return sm
@@ -135,11 +172,15 @@ func (sm *StepModel) initNetwork() {
 		return
 	}
 	sm.route = ExpectedRouting(m.NumExperts, m.ExpertsPerToken, m.NGroup, m.TopKGroup, s.EPSize(), g)
-	dispatch := sm.hidden * 2
+	// A latent MoE dispatches and combines its tokens at moe_latent_size:
+	// vLLM's MoE runner projects them (routed_input_transform) before
+	// moe_forward, which dispatches, and back after the combine.
+	w := float64(m.ExpertHidden())
+	dispatch := w * 2
 	if s.FP8Dispatch {
-		dispatch = sm.hidden * (1 + 4.0/128)
+		dispatch = w * (1 + 4.0/128)
 	}
-	sm.bytesCopy = dispatch + sm.hidden*2
+	sm.bytesCopy = dispatch + w*2
 }
 
 // moeActBytesPerPair is the HBM traffic of one token-expert pair outside
@@ -153,9 +194,13 @@ func (sm *StepModel) initNetwork() {
 // expert's intermediate width on this GPU (divided by TP when the experts
 // are TP-sharded). With whole experts under EP the reduction happens in
 // the combine, so the output is written once: 3·H + 14·I against
-// 5·H + 14·I.
+// 5·H + 14·I. H is the width the experts work at (catalog.Model.
+// ExpertHidden): a latent MoE's routed experts take and give
+// moe_latent_size values (vLLM's FusedMoE runner applies
+// routed_input_transform = fc1_latent_proj before the experts and
+// routed_output_transform = fc2_latent_proj after the reduction).
 func moeActBytesPerPair(m *catalog.Model, s *StepSetup) float64 {
-	h := float64(m.HiddenSize)
+	h := float64(m.ExpertHidden())
 	inter := float64(m.MoEIntermediateSize)
 	if !s.EP { // TP-sharded experts (over the TP × DP GPUs)
 		inter /= float64(max(1, s.TP*s.DP))

@@ -60,7 +60,11 @@ func (sm *StepModel) FLOPsInfo(in *input.Input) FLOPsInfo {
 	// and does attnDecCoef FLOPs on it: compute-bound when that intensity
 	// exceeds the GPU's ridge point (peak FLOPs / bandwidth).
 	f.ArithmeticIntensityRidge = sm.S.attnFLOPS(true) / sm.S.HW.HBMBytesPerS
-	if sm.kvBytesTokLayer > 0 {
+	switch {
+	case sm.dsv4 != nil:
+		// One rank's kernel: its padded heads over the replicated entries.
+		f.DecodeComputeBoundAtMax = sm.attnDecCoef/sm.kvBytesTokLayer > f.ArithmeticIntensityRidge
+	case sm.kvBytesTokLayer > 0:
 		f.DecodeComputeBoundAtMax = sm.attnDecCoef*float64(sm.S.TP)/sm.kvBytesTokLayer > f.ArithmeticIntensityRidge
 	}
 	return f
