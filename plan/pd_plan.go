@@ -138,8 +138,8 @@ func noPay(p, c *evaluated) string {
 	sc := p.pd.report.Scenarios[0]
 	t := sc.TTFTParts
 	sec := textfmt.Seconds
-	versus := fmt.Sprintf("colocated %s serves %.1f output tokens/s per GPU and meets %d of %d SLOs; the best P/D, %s, %.1f and %d", c.Settings.Layout(), c.PerGPU, passed(c), len(c.SLO),
-		p.Shape(), p.PerGPU, passed(p))
+	versus := fmt.Sprintf("colocated %s serves %.1f output tokens/s per GPU and meets %d of %d SLOs; the best P/D, %s, %.1f per GPU and %d of %d", c.Settings.Layout(), c.PerGPU, passed(c), len(c.SLO),
+		p.Shape(), p.PerGPU, passed(p), len(p.SLO))
 	handoff := t.RouterS + t.TransferS + t.DecodeAdmitS + t.FirstDecodeS
 	switch {
 	case t.TransferS >= t.PrefillS || sc.Binding == pd.BindTransfer:
