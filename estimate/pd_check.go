@@ -2,11 +2,9 @@ package estimate
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate/input"
-	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/resolve"
 )
@@ -30,11 +28,7 @@ func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
 	r.Input.Nodes = len(d.Nodes)
 	r.Findings = poolFindings("decode", r.Findings)
 	rep, verdicts := pd.Evaluate(&pre, &dec, sharesNode(d), opt)
-	preIn := pre
-	preIn.Workload.OutputTokens = 1
-	preIn.Workload.Concurrency = prefillResident(&rep, pre.Workload.Concurrency)
-	pm := memory.Estimate(&preIn)
-	pf := poolFindings("prefill", memory.Findings(&preIn, &pm))
+	pf := poolFindings("prefill", pd.PrefillMemoryFindings(&pre, &rep))
 	r.Findings = append(pf, r.Findings...)
 	r.Feasible = !r.Findings.HasErrors()
 	rep.Colocated = colocated(d, opt)
@@ -92,24 +86,4 @@ func colocated(d *resolve.Deployment, opt PerfOptions) *pd.Colocated {
 		out.Error = "the colocated deployment holds no KV block"
 	}
 	return out
-}
-
-// prefillResident is how many requests hold KV on the prefill pool at once:
-// a request's blocks stay from its prefill until the decode pool has
-// pulled them (prefill, the router's hops, the wait for a decode slot, the
-// transfer), so by Little's law the simulated request rate times that time,
-// at most the sessions and at least one. The workload's sessions spend the
-// rest of their time decoding on the other pool, and a request waiting in
-// the prefill queue holds no block yet; counting every session against
-// the prefill pool's KV refused pools that serve it.
-func prefillResident(rep *pd.Report, sessions int) int {
-	n := 0.0
-	for _, s := range rep.Scenarios {
-		p := s.TTFTParts
-		n = max(n, s.RequestsPerS*(p.PrefillS+p.RouterS+p.DecodeAdmitS+p.TransferS))
-	}
-	if n <= 0 || sessions <= 0 {
-		return sessions
-	}
-	return max(1, min(sessions, int(math.Ceil(n))))
 }

@@ -48,14 +48,14 @@ func TestPrefillPoolHoldsOnlyRequestsInFlight(t *testing.T) {
 			if refused != tc.refused {
 				t.Errorf("prefill pool refused: %v, want %v (%v)", refused, tc.refused, r.Findings)
 			}
-			if n := prefillResident(r.Disaggregated, 256); n < 1 || n > 256 {
+			if n := pd.PrefillResident(r.Disaggregated, 256); n < 1 || n > 256 {
 				t.Errorf("resident requests %d outside [1, sessions]", n)
 			}
 		})
 	}
 }
 
-// prefillResident is Little's law over the time a request's KV stays on the
+// PrefillResident is Little's law over the time a request's KV stays on the
 // prefill pool (prefill, router, wait for a decode slot, transfer; not the
 // queue before prefill or the frontend), the largest over the scenarios,
 // within [1, sessions].
@@ -75,7 +75,7 @@ func TestPrefillResidentIsLittlesLaw(t *testing.T) {
 		{"at least one", []pd.Scenario{sc(0.01, 0, 0.01, 0, 0, 0)}, 64, 1},
 		{"no scenario: every session", nil, 64, 64},
 	} {
-		got := prefillResident(&pd.Report{Scenarios: tc.scs}, tc.sessions)
+		got := pd.PrefillResident(&pd.Report{Scenarios: tc.scs}, tc.sessions)
 		if got != tc.want {
 			t.Errorf("%s: %d resident, want %d", tc.name, got, tc.want)
 		}

@@ -170,6 +170,9 @@ func simulatePD(e *evaluated, seed uint64, slots []sloSlot) {
 	pre, dec := p.pre.in, p.dec.in
 	rep, verdicts := pd.Evaluate(&pre, &dec, false, slo.Options{Seed: seed})
 	p.report = &rep
+	// The prefill pool holds the requests resident there (check's rule):
+	// a candidate whose pool cannot leaves the ranking (rankActual).
+	e.Fits = e.Fits && !pd.PrefillMemoryFindings(&pre, &rep).HasErrors()
 	e.work = 0 // PDSimBudget bounds the P/D simulations, not planWorkBudget (pd.Report does not say what its runs spent)
 	e.SLO = nil
 	for i, v := range verdicts {

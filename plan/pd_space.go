@@ -241,9 +241,14 @@ func (s *pdSearch) pool(role string, ps PoolSettings) *pdPool {
 	p.in = input.FromResolved(p.dep)
 	if role == spec.RolePrefill {
 		p.bound = pd.PrefillBound(&p.in)
+		// As check's prefill pool (one output token), holding at least one
+		// request: how many it holds at once (pd.PrefillResident) is known
+		// only from the simulation, which refines this (simulatePD); a
+		// bound never refuses what check accepts.
 		in := p.in
-		in.Workload.OutputTokens = 1 // as check's prefill pool
-		p.fits = !memory.Findings(&in, &p.bound.Pool.Memory).HasErrors()
+		in.Workload.OutputTokens, in.Workload.Concurrency = 1, 1
+		m := memory.Estimate(&in)
+		p.fits = !memory.Findings(&in, &m).HasErrors()
 	} else {
 		p.bound = pd.DecodeBound(&p.in)
 		p.fits = !memory.Findings(&p.in, &p.bound.Pool.Memory).HasErrors()

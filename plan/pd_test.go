@@ -242,3 +242,15 @@ func TestApplyPDToPDSpec(t *testing.T) {
 		t.Errorf("decode DP %d, want 24", got)
 	}
 }
+
+// A P/D candidate whose simulation shows its prefill pool cannot hold the
+// requests resident there (simulatePD clears Fits) leaves the ranking, and
+// so cannot end the search as the best simulated either (nthGroup).
+func TestRankActualDropsWhatDoesNotFit(t *testing.T) {
+	fits := &evaluated{Candidate: Candidate{Fits: true, Simulated: true, PerGPU: 1}}
+	gone := &evaluated{Candidate: Candidate{Fits: false, Simulated: true, PerGPU: 9}, pd: &pdEval{}}
+	got := rankActual([]*evaluated{gone, fits})
+	if len(got) != 1 || got[0] != fits {
+		t.Errorf("ranked %d candidates, want only the one that fits", len(got))
+	}
+}

@@ -445,11 +445,13 @@ func sameFigures(a, b *Candidate) bool {
 }
 
 // rankActual orders the simulated candidates by their actual scores
-// (candidates never simulated could not reach the top).
+// (candidates never simulated could not reach the top; a P/D candidate
+// whose prefill pool the simulation shows cannot hold its requests is
+// out).
 func rankActual(fit []*evaluated) []*evaluated {
 	var out []*evaluated
 	for _, e := range fit {
-		if e.Simulated {
+		if e.Simulated && e.Fits {
 			out = append(out, e)
 		}
 	}
