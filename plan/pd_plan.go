@@ -59,8 +59,11 @@ func pdCandidates(d, base *resolve.Deployment, own Settings, sum *PDSummary) []*
 		out[0].Own = true
 	}
 	sum.Tried, sum.Candidates = true, len(out)
+	if len(out) == 0 {
+		sum.NotTried = s.noneFits()
+	}
 	sum.Notes = append(sum.Notes, "P/D pools take whole nodes, the first nodes prefill (in the spec's order; every split up to 8 nodes, eighths and thirds of more); both pools keep the spec's weights and KV-cache dtype; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs; a pool choice that another on the same nodes beats on every figure of the bound is dropped",
-		"P/D figures are `vlaunch check`'s model of a disaggregated deployment (estimate/pd: not calibrated against published P/D runs); the Pareto front and the sensitivity are the colocated candidates'")
+		"P/D figures are `vlaunch check`'s model of a disaggregated deployment (estimate/pd: no constant fitted to P/D runs; its errors on published ones are in docs/calibration-pd.md); the Pareto front and the sensitivity are the colocated candidates'")
 	return out
 }
 
@@ -103,7 +106,9 @@ func (s *PDSummary) finish(fit []*evaluated, seed uint64, slots []sloSlot) {
 		return
 	}
 	if s.Candidates == 0 {
-		s.NotTried = "P/D tried, none fits: no split of the nodes into two pools leaves both room for the weights and a KV cache"
+		if s.NotTried == "" {
+			s.NotTried = "P/D tried, none fits: no split of the nodes into two pools leaves both room for the weights and a KV cache"
+		}
 		return
 	}
 	simulateAPDLeader(fit, seed, slots)

@@ -31,6 +31,9 @@ type pdSearch struct {
 	// ports a colocated spec's candidates move to (PDSettings).
 	routerPort, enginePort int
 	pools                  map[string]*pdPool
+	// fitting counts, by role, the pool choices that fit in memory (what
+	// the plan says when no pair does).
+	fitting map[string]int
 }
 
 // pdPool is one pool choice, resolved and bounded once for every pair it
@@ -70,7 +73,7 @@ func pdNotTried(d *resolve.Deployment) string {
 // newPDSearch prepares the P/D side of a plan of d (the spec's deployment,
 // colocated or P/D) whose colocated candidates are enumerated on base.
 func newPDSearch(d, base *resolve.Deployment, own Settings) *pdSearch {
-	s := &pdSearch{d: base, src: d.Spec, parts: d.Parts(), own: own, pools: map[string]*pdPool{}}
+	s := &pdSearch{d: base, src: d.Spec, parts: d.Parts(), own: own, pools: map[string]*pdPool{}, fitting: map[string]int{}}
 	if d.PD == nil {
 		p := d.Spec.VLLM.Port
 		s.routerPort, s.enginePort = p, p+100
@@ -145,6 +148,7 @@ func (s *pdSearch) poolChoices(role string, nodes []spec.Node) []*pdPool {
 			for _, t := range s.tokens(role) {
 				ps := PoolSettings{Nodes: names, Instances: l.ReplicaCount(), TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: b, MaxNumBatchedTokens: t}
 				if p := s.pool(role, ps); p.err == nil && p.fits {
+					s.fitting[role]++
 					out = append(out, p)
 				}
 			}
@@ -275,4 +279,20 @@ func ownPD(d *spec.Deployment) *PDSettings {
 		return q
 	}
 	return &PDSettings{Prefill: pool(g.Prefill), Decode: pool(g.Decode)}
+}
+
+// noneFits says which pool no split of the nodes can hold: the decode pool
+// keeps every session's KV beside the weights, the prefill pool the
+// weights and one request of the workload.
+func (s *pdSearch) noneFits() string {
+	in := input.FromResolved(s.d)
+	tokens, _ := in.SessionTokens()
+	switch {
+	case s.fitting[spec.RoleDecode] == 0 && s.fitting[spec.RolePrefill] == 0:
+		return "P/D tried, none fits: on no split of the nodes does either pool hold the weights and its KV (the decode pool every session's, the prefill pool one request's)"
+	case s.fitting[spec.RoleDecode] == 0:
+		return fmt.Sprintf("P/D tried, none fits: on no split of the nodes does the decode pool hold the weights (%s, the spec's: P/D candidates keep its weights and KV dtype) and the KV of %d sessions of %d tokens (it keeps every session's; a prefill pool fits)",
+			s.d.Engine.WeightsDType.Value, in.Workload.Concurrency, tokens)
+	}
+	return "P/D tried, none fits: on no split of the nodes does the prefill pool hold the weights and one request of the workload (the decode pools fit)"
 }
