@@ -249,10 +249,7 @@ func (s *pdSearch) pool(role string, ps PoolSettings) *pdPool {
 		// request: how many it holds at once (pd.PrefillResident) is known
 		// only from the simulation, which refines this (simulatePD); a
 		// bound never refuses what check accepts.
-		in := p.in
-		in.Workload.OutputTokens, in.Workload.Concurrency = 1, 1
-		m := memory.Estimate(&in)
-		p.fits = !memory.Findings(&in, &m).HasErrors()
+		p.fits = !pd.PrefillMemoryFindingsAt(&p.in, 1).HasErrors()
 	} else {
 		p.bound = pd.DecodeBound(&p.in)
 		p.fits = !memory.Findings(&p.in, &p.bound.Pool.Memory).HasErrors()

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,16 +18,7 @@ func pdSpec(t testing.TB, name string) (*resolve.Deployment, string, []byte) {
 	if !strings.Contains(name, "/") {
 		return example(t, name)
 	}
-	path := filepath.Join("testdata", name+".yaml")
-	d, ds, err := validate.File(path)
-	if err != nil || ds.HasErrors() {
-		t.Fatalf("%s: %v %v", name, err, ds)
-	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d, path, src
+	return specFile(t, filepath.Join("testdata", name+".yaml"))
 }
 
 // pdBounded are a spec's P/D candidates that fit, each with its bound (as

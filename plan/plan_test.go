@@ -19,10 +19,15 @@ var examples = []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-2x8h200", "deepse
 
 func example(t testing.TB, name string) (*resolve.Deployment, string, []byte) {
 	t.Helper()
-	path := filepath.Join("..", "examples", name+".yaml")
+	return specFile(t, filepath.Join("..", "examples", name+".yaml"))
+}
+
+// specFile validates the spec at path and returns it with its source.
+func specFile(t testing.TB, path string) (*resolve.Deployment, string, []byte) {
+	t.Helper()
 	d, ds, err := validate.File(path)
 	if err != nil || ds.HasErrors() {
-		t.Fatalf("%s: %v %v", name, err, ds)
+		t.Fatalf("%s: %v %v", path, err, ds)
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {

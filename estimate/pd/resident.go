@@ -30,12 +30,19 @@ func PrefillResident(rep *Report, sessions int) int {
 }
 
 // PrefillMemoryFindings are the prefill pool's memory verdicts as check
-// gives them: its requests answer with one token, and its KV holds the
-// requests resident there (PrefillResident of the evaluated report).
+// gives them: the requests resident there (PrefillResident of the
+// evaluated report).
 func PrefillMemoryFindings(pre *input.Input, rep *Report) diag.Diagnostics {
+	return PrefillMemoryFindingsAt(pre, PrefillResident(rep, pre.Workload.Concurrency))
+}
+
+// PrefillMemoryFindingsAt are the prefill pool's memory verdicts with
+// resident requests held at once, each answered with one token (plan's
+// pre-filter asks for one: a bound never refuses what check accepts).
+func PrefillMemoryFindingsAt(pre *input.Input, resident int) diag.Diagnostics {
 	in := *pre
 	in.Workload.OutputTokens = 1
-	in.Workload.Concurrency = PrefillResident(rep, pre.Workload.Concurrency)
+	in.Workload.Concurrency = resident
 	m := memory.Estimate(&in)
 	return memory.Findings(&in, &m)
 }
