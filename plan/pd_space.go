@@ -146,10 +146,12 @@ func (s *pdSearch) poolChoices(role string, nodes []spec.Node) []*pdPool {
 		}
 		for _, b := range s.backends(l) {
 			for _, t := range s.tokens(role) {
-				ps := PoolSettings{Nodes: names, Instances: l.ReplicaCount(), TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: b, MaxNumBatchedTokens: t}
-				if p := s.pool(role, ps); p.err == nil && p.fits {
-					s.fitting[role]++
-					out = append(out, p)
+				for _, q := range s.seqs(role, l) {
+					ps := PoolSettings{Nodes: names, Instances: l.ReplicaCount(), TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: b, MaxNumSeqs: q, MaxNumBatchedTokens: t}
+					if p := s.pool(role, ps); p.err == nil && p.fits {
+						s.fitting[role]++
+						out = append(out, p)
+					}
 				}
 			}
 		}
@@ -223,6 +225,19 @@ func (s *pdSearch) tokens(role string) []int {
 		out = append(out, t)
 	}
 	return out
+}
+
+// seqs are a pool's max_num_seqs choices (0: the top-level value): a
+// decode pool's are the colocated search's for its ranks (seqsChoices: the
+// fullest rank's share of the sessions, when below the release's default,
+// leaves the sampler's profiling rows to KV — what lets a tight decode pool
+// hold every session); a prefill pool holds only the requests in flight
+// there, so the top-level value.
+func (s *pdSearch) seqs(role string, l resolve.Layout) []int {
+	if role != spec.RoleDecode {
+		return []int{0}
+	}
+	return seqsChoices(s.d, l.DP*l.ReplicaCount())
 }
 
 // pool resolves one pool choice as `vlaunch check` does (the spec's
