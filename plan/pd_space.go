@@ -113,6 +113,14 @@ const allSplits = 8
 // where its all-to-all runs, and the prefill pool's token budget (the
 // release's and twice it: a prefill pool runs no decode a larger chunk
 // would stall). Only pools that fit in memory are paired.
+//
+// The first k nodes go to prefill, in the spec's order, and no other
+// order is tried: the models read the fabric from hardware.network, never
+// a node's own NICs (rdma_devices only reach the generated NCCL/UCX
+// environment), so k nodes of equal GPU counts — every node, whenever a
+// group spans nodes (SPEC102) — are costed alike whichever they are. Only
+// nodes of unequal GPU counts under single-node groups differ; there the
+// user's order decides (an assumption the plan's note states).
 func (s *pdSearch) candidates() []Settings {
 	var out []Settings
 	nodes := s.src.Hardware.Nodes
