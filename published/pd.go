@@ -122,8 +122,11 @@ type PDPool struct {
 	PP        Num `yaml:"pp"`
 	DP        Num `yaml:"dp"`
 	// EP is the expert-parallel size (1: experts tensor-sharded).
-	EP       Num      `yaml:"ep"`
-	Features Features `yaml:"features"`
+	EP Num `yaml:"ep"`
+	// BlockSize is the pool's --block-size when the source sets it (the
+	// KV block NIXL moves; unknown: the release's default).
+	BlockSize Num      `yaml:"block_size"`
+	Features  Features `yaml:"features"`
 }
 
 // PDColocated is a colocated run beside a P/D run: Instances independent
