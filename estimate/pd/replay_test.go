@@ -483,7 +483,9 @@ const pdReading = `
   (22.6k tokens/s): its prefill pool carries 36.2 req/s, so at 45 it is 124% loaded and the open loop is unbounded — no TTFT.
   Throughput is within ±30% only because the rate served is then the model's capacity (−15%, −18%). This is the step
   model's prefill of gpt-oss-120b (estimate/perf), not the composition: the colocated baseline of the same 16 GPUs is
-  unbounded in the model too. TPOT is +155% against inference-perf's figure, which divides by re-tokenised output tokens
+  unbounded in the model too. Run at the rate that loads the model's prefill pool as 45 req/s loads the guide's calibrated one
+  (83%: 30 req/s), the composition gives a mean TTFT of 0.74 s (queue 0.23 s, prompt 0.34 s, API servers 0.13 s, hand-off
+  0.03 s), between the two fleets' 1.16 and 0.52 s: the queueing is of the right size once the capacity is. TPOT is +155% against inference-perf's figure, which divides by re-tokenised output tokens
   (283 per request against the 250 generated: its output tok/s is inflated by the same 13%); from the source's own means,
   (2.775 − 1.157) s / 249 tokens = 6.5 ms, the model's 14.5 ms is still +123%: ~37 sequences per TP4 H200 decode under vLLM 0.24
   step in 6.5 ms where the model, which charges vLLM 0.11's host time for every step (asynchronous scheduling is not assumed
