@@ -501,8 +501,8 @@ const pdReading = `
   which the model prices at a fixed 4.5 ms per request (perf's FrontendRequestS, no cost per prompt token); in P/D it is paid
   twice, the decode instance receiving the prompt again. The same source's P/D run of TP4 : TP4 at 4 sessions
   (gptoss_itl5000_otl250_mixed_1xtp4-1xtp4-pack-wo-verbosity/conc4.json at c909c073) has a median TTFT of 208.6 ms, 79 ms above
-  the lone colocated prefill; the model's P/D parts beyond the prefill add ~25 ms there (router, transfer, decode admission,
-  first step, the decode API server).
+  the lone colocated prefill; the model's P/D parts beyond the prefill add ~25 ms (its row at 8 sessions: router, transfer,
+  decode admission, first step and the decode API server's share).
 - **The hand-off's steps.** vLLM's decode engine issues a request's NIXL read in the step that admits it and learns that it
   finished only from a step's output, scheduling the request at the next step (scheduler.py, kv_connector_model_runner_mixin.py
   of v0.10.2 and v0.11.2; vllm.Release.KVLoadNoticedAtStepEnd). The model now charges it (*of which noticed*: one decode step
