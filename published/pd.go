@@ -32,6 +32,22 @@ func PD() (*PDSet, error) {
 // PDSchema is the value of pd.yaml's schema key this package reads.
 const PDSchema = "vlaunch/calibration-pd/v1"
 
+// LoadConstantRate is a load kind of P/D rows only: RequestRatePerS
+// requests a second at a fixed interval (not Poisson), NumPrompts in all,
+// as inference-perf's load type constant issues them (llm-d's benchmark
+// harness). Throughput rows have no such run.
+const LoadConstantRate = "constant-rate"
+
+// pdLoadKinds are the load kinds a P/D row may have: throughput.yaml's and
+// the constant rate.
+var pdLoadKinds = func() map[string]bool {
+	m := set(LoadConstantRate)
+	for k := range loadKinds {
+		m[k] = true
+	}
+	return m
+}()
+
 // PDSet is the parsed prefill/decode data file (pd.yaml): published runs
 // of disaggregated deployments, each with both pools' layouts and the
 // figures the client measured through the router.
@@ -106,8 +122,11 @@ type PDPool struct {
 	PP        Num `yaml:"pp"`
 	DP        Num `yaml:"dp"`
 	// EP is the expert-parallel size (1: experts tensor-sharded).
-	EP       Num      `yaml:"ep"`
-	Features Features `yaml:"features"`
+	EP Num `yaml:"ep"`
+	// BlockSize is the pool's --block-size when the source sets it (the
+	// KV block NIXL moves; unknown: the release's default).
+	BlockSize Num      `yaml:"block_size"`
+	Features  Features `yaml:"features"`
 }
 
 // PDColocated is a colocated run beside a P/D run: Instances independent
@@ -203,7 +222,7 @@ func pdRowProblems(r PDRow, srcSplit map[string]string) []string {
 	if !confidences[r.Confidence] {
 		p = append(p, fmt.Sprintf("confidence %q is not high, medium or low", r.Confidence))
 	}
-	if !loadKinds[r.Load.Kind] {
+	if !pdLoadKinds[r.Load.Kind] {
 		p = append(p, fmt.Sprintf("load.kind %q is unknown", r.Load.Kind))
 	}
 	if !r.Figures.any() {
@@ -216,8 +235,11 @@ func pdRowProblems(r PDRow, srcSplit map[string]string) []string {
 }
 
 // pdNeeds lists what a targetable row lacks: a catalog model, both pools'
-// layouts on whole nodes, the fabric when the KV crosses nodes, and its
-// load's parameters (the colocated rules of needs.go).
+// layouts on whole nodes, the fabric's NICs given whole (both or neither:
+// a row whose source does not state them is replayed on check's default
+// fabric, as check runs a spec without one), and its load's parameters
+// (the colocated rules of needs.go; a constant rate needs its rate and
+// count).
 func pdNeeds(r PDRow) []string {
 	var p []string
 	h := r.Hardware
@@ -227,13 +249,23 @@ func pdNeeds(r PDRow) []string {
 	if !h.GPUsPerNode.Positive() || !h.SameNode.Known {
 		return []string{"hardware.gpus_per_node and hardware.same_node must be known (or mark the row incomplete)"}
 	}
-	if !h.SameNode.V && (!h.InterNodeGbitPerNIC.Positive() || !h.NICsPerNode.Positive()) {
-		p = append(p, "pools on different nodes need hardware.inter_node_gbit_per_nic and hardware.nics_per_node")
+	if h.InterNodeGbitPerNIC.Positive() != h.NICsPerNode.Positive() {
+		p = append(p, "hardware.inter_node_gbit_per_nic and hardware.nics_per_node are known together or not at all")
 	}
 	for role, pool := range map[string]PDPool{"prefill": r.Prefill, "decode": r.Decode} {
 		p = append(p, poolNeeds(role, pool, h, h.SameNode.V)...)
 	}
-	p = append(p, loadNeeds(Row{Workload: r.Workload, Load: r.Load, Figures: r.Figures})...)
+	if r.Load.Kind == LoadConstantRate {
+		l, w := r.Load, r.Workload
+		if !l.RequestRatePerS.Positive() || !l.NumPrompts.Positive() {
+			p = append(p, "load constant-rate needs load.request_rate_per_s and load.num_prompts")
+		}
+		if !(w.InputTokens.Positive() || w.InputTokensMean.Positive()) || !(w.OutputTokens.Positive() || w.OutputTokensMean.Positive()) {
+			p = append(p, "load constant-rate needs input and output lengths")
+		}
+	} else {
+		p = append(p, loadNeeds(Row{Workload: r.Workload, Load: r.Load, Figures: r.Figures})...)
+	}
 	if c := r.Colocated; c != nil {
 		p = append(p, colocatedNeeds(*c, r.Prefill.GPUs()+r.Decode.GPUs())...)
 	}

@@ -34,21 +34,33 @@ func TestPDProblems(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := s.Rows[0]
+	var srcs []Source // the base row's source alone: the others would have no rows
+	for _, src := range s.Sources {
+		if src.ID == base.Source {
+			srcs = append(srcs, src)
+		}
+	}
+	rate := func(r *PDRow) {
+		r.Load = Load{Kind: LoadConstantRate, RequestRatePerS: N(45), NumPrompts: N(5400)}
+	}
 	for name, c := range map[string]struct {
 		edit func(*PDRow)
 		want string
 	}{
-		"decode tp unknown": {func(r *PDRow) { r.Decode.TP = Num{} }, "decode.tp must be a known positive number"},
-		"NICs unknown":      {func(r *PDRow) { r.Hardware.SameNode = Flag{V: false, Known: true}; r.Hardware.NICsPerNode = Num{} }, "need hardware.inter_node_gbit_per_nic"},
-		"split":             {func(r *PDRow) { r.Split = SplitCalibration }, "differs from its source's"},
-		"pool too big":      {func(r *PDRow) { r.Hardware.SameNode = Flag{V: false, Known: true}; r.Prefill.Instances = N(3) }, "do not fit"},
-		"ep":                {func(r *PDRow) { r.Prefill.EP = N(3) }, "prefill.ep 3 is neither 1 nor"},
-		"no connector":      {func(r *PDRow) { r.Connector = "" }, "no connector"},
-		"colocated GPUs":    {func(r *PDRow) { c := *r.Colocated; c.Instances = N(3); r.Colocated = &c }, "colocated runs 12 GPUs"},
+		"decode tp unknown":        {func(r *PDRow) { r.Decode.TP = Num{} }, "decode.tp must be a known positive number"},
+		"NICs half known":          {func(r *PDRow) { r.Hardware.SameNode = Flag{V: false, Known: true}; r.Hardware.NICsPerNode = Num{} }, "known together or not at all"},
+		"constant rate, no count":  {func(r *PDRow) { rate(r); r.Load.NumPrompts = Num{} }, "constant-rate needs load.request_rate_per_s and load.num_prompts"},
+		"constant rate, no length": {func(r *PDRow) { rate(r); r.Workload.OutputTokens = Num{} }, "constant-rate needs input and output lengths"},
+		"load kind":                {func(r *PDRow) { r.Load.Kind = "uniform" }, `load.kind "uniform" is unknown`},
+		"split":                    {func(r *PDRow) { r.Split = SplitHoldout }, "differs from its source's"},
+		"pool too big":             {func(r *PDRow) { r.Hardware.SameNode = Flag{V: false, Known: true}; r.Prefill.Instances = N(3) }, "do not fit"},
+		"ep":                       {func(r *PDRow) { r.Prefill.EP = N(3) }, "prefill.ep 3 is neither 1 nor"},
+		"no connector":             {func(r *PDRow) { r.Connector = "" }, "no connector"},
+		"colocated GPUs":           {func(r *PDRow) { c := *r.Colocated; c.Instances = N(3); r.Colocated = &c }, "colocated runs 12 GPUs"},
 	} {
 		r := base
 		c.edit(&r)
-		bad := PDSet{Schema: PDSchema, Sources: s.Sources, Rows: []PDRow{r}}
+		bad := PDSet{Schema: PDSchema, Sources: srcs, Rows: []PDRow{r}}
 		if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", name, err, c.want)
 		}
@@ -56,8 +68,18 @@ func TestPDProblems(t *testing.T) {
 	// Incomplete rows are kept but not checked for a reproduction's needs.
 	r := base
 	r.Decode.TP, r.Incomplete = Num{}, "layout not stated"
-	if err := (&PDSet{Schema: PDSchema, Sources: s.Sources, Rows: []PDRow{r}}).Validate(); err != nil {
+	if err := (&PDSet{Schema: PDSchema, Sources: srcs, Rows: []PDRow{r}}).Validate(); err != nil {
 		t.Errorf("incomplete row: %v", err)
+	}
+	// A constant rate with its parameters, and pools on different nodes
+	// whose NICs the source does not state (check's default fabric), are
+	// targetable.
+	r = base
+	rate(&r)
+	r.Hardware.SameNode = Flag{V: false, Known: true}
+	r.Hardware.NICsPerNode, r.Hardware.InterNodeGbitPerNIC = Num{}, Num{}
+	if err := (&PDSet{Schema: PDSchema, Sources: srcs, Rows: []PDRow{r}}).Validate(); err != nil {
+		t.Errorf("constant rate, NICs unknown: %v", err)
 	}
 }
 

@@ -112,13 +112,47 @@ func (e *evaluator) scenario(n int) Scenario {
 	sc.Binding = binding(sc.PrefillUtilization, sc.DecodeUtilization, x.Utilization)
 	sc.TPOT = dr.TPOT
 	sc.Truncated = pr.Truncated || dr.Truncated
+	// The decode engine notices the finished read at a step's end, not
+	// when it ends (noticedRead): that wait is part of its admission.
+	notice := noticedRead(dec, dr, x.TimeS, e.sessions) - x.TimeS
 	sc.TTFTParts = TTFTParts{FrontendS: pr.TTFTParts.FrontendS + dr.TTFTParts.FrontendS, PrefillQueueS: pr.TTFTParts.QueueS,
-		PrefillS: pr.TTFTParts.PrefillS, RouterS: hop, TransferS: x.TimeS, DecodeAdmitS: dr.TTFTParts.QueueS + extra, FirstDecodeS: dr.TTFTParts.PrefillS}
+		PrefillS: pr.TTFTParts.PrefillS, RouterS: hop, TransferS: x.TimeS, DecodeAdmitS: dr.TTFTParts.QueueS + extra + notice,
+		FirstDecodeS: dr.TTFTParts.PrefillS, ReadNoticeS: notice}
 	if !sc.Unbounded {
-		sc.TTFT = convolve(pr, dr, hop+x.TimeS+extra)
+		sc.TTFT = convolve(pr, dr, hop+x.TimeS+notice+extra)
 	}
 	sc.Lease = e.lease(n, lambda, hop+x.TimeS+dr.TTFTParts.QueueS+extra)
 	return sc
+}
+
+// noticedRead is how long a request waits on the decode engine from the
+// start of its KV read (which the engine issues at the start of the step
+// that admits it) until it is scheduled, for a read of readS seconds:
+// vLLM's engine learns that a read finished only from a step's output and
+// schedules the request at the next step (vllm.Release.KVLoadNoticedAtStepEnd).
+// When other requests are decoding, steps of the decode run's mean length
+// s follow back to back: a read shorter than half a step is noticed at the
+// end of the step it started in (s), a longer one half a step after it
+// ends on average (readS + s/2, the steps' lengths vary); the two meet at
+// readS = s/2. When nothing else runs, the engine steps without a forward
+// pass (kv_connector_no_forward) and notices the read as it ends. The
+// chance that others are decoding is that of an infinite-server queue
+// holding at least one of them, 1 − exp(−L), L the decode run's mean
+// running requests per engine less the arriving session's own share in a
+// closed loop of sessions (a lone session never finds another). The result
+// is never below readS, and never falls as readS grows.
+func noticedRead(dec *Pool, dr sim.Result, readS float64, sessions int) float64 {
+	s := dr.MeanStepS
+	if s <= 0 || !dec.in.Release().KVLoadNoticedAtStepEnd() {
+		return readS
+	}
+	u, _ := unitOf(dec)
+	others := dr.MeanRunning / float64(max(1, u.copies))
+	if sessions > 0 {
+		others *= float64(sessions-1) / float64(sessions)
+	}
+	busy := 1 - math.Exp(-max(0, others))
+	return busy*max(s, readS+s/2) + (1-busy)*readS
 }
 
 // prefillAt runs the prefill pool as a closed loop of s sessions, s a
@@ -216,5 +250,5 @@ func steadyDecode(p *Pool, n, out int, l load) sim.Result {
 	first := sim.Percentiles{Mean: st.TotalS, P50: st.TotalS, P90: st.TotalS, P95: st.TotalS, P99: st.TotalS}
 	e2e := float64(out) * dp.TPOTS
 	return sim.Result{Requests: conc, TTFT: first, TPOT: t, E2E: sim.Percentiles{Mean: e2e, P50: e2e, P90: e2e, P95: e2e, P99: e2e},
-		OutputTokPerS: dp.OutputTokPerS, MeanRunning: float64(conc), TTFTParts: sim.TTFTParts{PrefillS: st.TotalS}}
+		OutputTokPerS: dp.OutputTokPerS, MeanRunning: float64(conc), MeanStepS: st.TotalS, TTFTParts: sim.TTFTParts{PrefillS: st.TotalS}}
 }

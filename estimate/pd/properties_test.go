@@ -73,12 +73,14 @@ func ideal(pre, dec *input.Input) {
 
 // With infinite bandwidth and zero hops, a request's TTFT is the prefill
 // pool's (its API server, queue and prompt steps) and the decode pool's
-// (admission: a slot, then a step boundary; then the step that emits the
-// first token), nothing else: the transfer and router parts are zero and
+// (admission: a slot, then a step boundary, and while others decode the
+// step at whose end the engine notices the finished read; then the step
+// that emits the first token), nothing else: the transfer and router parts are zero and
 // the mean is their sum to the last rounding (1e-12 relative). With one
 // session (nothing queues), the prefill part is the prompt's steps on an
 // idle prefill rank (perf's PrefillIdle, 1e-9), the admission waits at most
-// one decode step (the step boundary; the KV is already there) and the
+// one decode step (the step boundary; the KV is already there, and no other
+// session decodes to delay its notice) and the
 // first decode step is one step of a batch of one.
 func TestPropertyIdealHandOffTTFT(t *testing.T) {
 	for _, c := range propertyCases() {

@@ -64,10 +64,15 @@ type TTFTParts struct {
 	// TransferS is the KV transfer (mean, NICs fairly shared).
 	TransferS float64 `json:"transfer_s"`
 	// DecodeAdmitS is the wait on the decode pool for a slot and a step
-	// boundary.
+	// boundary, and for the step at whose end the engine notices that the
+	// KV read finished (noticedRead).
 	DecodeAdmitS float64 `json:"decode_admit_s"`
 	// FirstDecodeS is the decode step that emits the first token.
 	FirstDecodeS float64 `json:"first_decode_step_s"`
+	// ReadNoticeS is the part of DecodeAdmitS spent waiting for the step
+	// at whose end the decode engine notices the finished read (counted
+	// there, not again in Sum).
+	ReadNoticeS float64 `json:"read_notice_s"`
 }
 
 // Sum is the mean TTFT the parts make up.
