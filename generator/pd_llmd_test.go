@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/spec"
 )
 
 // llm-d.yaml and both pools' LeaderWorkerSets validate against their
@@ -458,5 +459,42 @@ func TestLLMDDecodePort(t *testing.T) {
 	pool := docsByKind(t, fileData(t, b, "llm-d.yaml"))["InferencePool"]
 	if fmt.Sprint(dig(pool, "spec", "targetPorts", 0, "number")) != "8100" {
 		t.Errorf("pool target %v", dig(pool, "spec", "targetPorts"))
+	}
+}
+
+// TestLLMDWideEP: the wide-EP P/D fixture (multi-node DP 16 instances on
+// host networking) behind llm-d: only each group's leader serves the API,
+// so only the leaders carry the sidecar and the pool's labels; the bundle
+// validates, lints and passes validate's port check (sidecar and engine on
+// distinct host ports).
+func TestLLMDWideEP(t *testing.T) {
+	d := loadSpec(t, "pd-wideep")
+	d.Disaggregation.Router = spec.Router{Kind: spec.RouterKindLLMD}
+	spec.ApplyDefaults(d)
+	b, ds := validated(t, d, Options{Runtime: "kubernetes"})
+	if ds.HasErrors() || b == nil {
+		t.Fatal(ds)
+	}
+	for _, g := range ds {
+		if g.Severity >= diag.Warning && strings.Contains(g.Message, "router") {
+			t.Error(g)
+		}
+	}
+	for _, f := range b.Files {
+		if strings.HasSuffix(f.Path, ".yaml") {
+			checkKubeSchema(t, f.Path, f.Data)
+		}
+	}
+	dec := docsByKind(t, fileData(t, b, "decode/lws.yaml"))["LeaderWorkerSet"]
+	if dig(dec, "spec", "leaderWorkerTemplate", "size") != 2 || dig(dec, "spec", "leaderWorkerTemplate", "leaderTemplate", "spec", "hostNetwork") != true {
+		t.Fatalf("fixture changed: want 2-node groups on host networking")
+	}
+	if dig(dec, "spec", "leaderWorkerTemplate", "workerTemplate", "spec", "initContainers") != nil || dig(dec, "spec", "leaderWorkerTemplate", "workerTemplate", "metadata") != nil {
+		t.Error("a worker pod carries the sidecar or the pool's labels")
+	}
+	for _, g := range lintBundle(t, d, b) {
+		if g.Severity >= diag.Warning {
+			t.Error(g)
+		}
 	}
 }
