@@ -22,8 +22,8 @@ import (
 // kv_transfer_params the prefill returned, to its own engine.
 //
 // Everything below is what llm-d's router release spec.LLMDRouterRelease
-// accepts, read in its source: llm-d/llm-d-router@0b43c18717826edfdbf0c1eca327dcd354faa6f9
-// (tag v0.10.0), cited as "llm-d-router@0b43c187:path". generator/testdata/llmd
+// accepts, read in its source: llm-d/llm-d-router@71f4f0999f95b96c49a9d0c4afbd18dfdb943c26
+// (tag v0.10.0), cited as "llm-d-router@71f4f099:path". generator/testdata/llmd
 // records the plugin types, flags and CRD schemas the tests hold the bundle to.
 
 // GAIEVersion is the Gateway API Inference Extension release whose
@@ -44,7 +44,7 @@ const GatewayAPIVersion = "v1.5.1"
 const LLMDGateway = "llm-d-inference-gateway"
 
 // llm-d's pod labels. The prefill-filter and decode-filter plugins select
-// endpoints by llm-d.ai/role (llm-d-router@0b43c187:pkg/epp/framework/
+// endpoints by llm-d.ai/role (llm-d-router@71f4f099:pkg/epp/framework/
 // plugins/scheduling/filter/bylabel/roles.go: RoleLabel, RolePrefill,
 // RoleDecode; a pod without the label counts as decode).
 const (
@@ -94,7 +94,7 @@ func makeLLMDPlan(r resolve.Router, name, namespace string, vllmPort int) (*LLMD
 }
 
 // llmdEPPArgs are the endpoint picker's flags, as the llm-d-router-gateway
-// chart passes them (llm-d-router@0b43c187:config/charts/routerlib/templates/
+// chart passes them (llm-d-router@71f4f099:config/charts/routerlib/templates/
 // _deployment.yaml) and pkg/epp/server/options.go defines them: the
 // InferencePool it serves, its configuration file, and tracing off (the
 // flag defaults to true, and the bundle sets up no OpenTelemetry
@@ -105,7 +105,7 @@ func llmdEPPArgs(lp *LLMDPlan, namespace string) []string {
 }
 
 // llmdSidecarArgs are the routing sidecar's flags
-// (llm-d-router@0b43c187:pkg/sidecar/proxy/options.go): it listens on the
+// (llm-d-router@71f4f099:pkg/sidecar/proxy/options.go): it listens on the
 // pool's target port and forwards to the decode engine on DecodePort
 // (--model-server-port; --vllm-port is its deprecated alias), speaks
 // vLLM's NIXL protocol (--kv-connector nixlv2, pkg/sidecar/constants), and
@@ -121,7 +121,7 @@ func llmdSidecarArgs(lp *LLMDPlan) []string {
 }
 
 // eppPlugin and eppProfile are the EndpointPickerConfig's plugin and
-// scheduling-profile entries (llm-d-router@0b43c187:apix/config/v1alpha1/
+// scheduling-profile entries (llm-d-router@71f4f099:apix/config/v1alpha1/
 // endpointpickerconfig_types.go: PluginSpec, SchedulingProfile,
 // SchedulingPlugin).
 type eppPlugin struct {

@@ -10,7 +10,7 @@ package spec
 // The inference scheduler (github.com/llm-d/llm-d-inference-scheduler, which
 // took in the routing sidecar from github.com/llm-d/llm-d-routing-sidecar,
 // deprecated at 78051b86:README.md) was renamed llm-d/llm-d-router; its
-// release v0.10.0 is commit 0b43c18717826edfdbf0c1eca327dcd354faa6f9
+// release v0.10.0 is commit 71f4f0999f95b96c49a9d0c4afbd18dfdb943c26
 // (2026-08-17). Its Makefile names the images (EPP_IMAGE_NAME
 // llm-d-router-endpoint-picker, SIDECAR_IMAGE_NAME
 // llm-d-router-disagg-sidecar, IMAGE_REGISTRY ghcr.io/llm-d) and
@@ -35,7 +35,7 @@ const DefaultLLMDSidecarImage = "ghcr.io/llm-d/llm-d-router-disagg-sidecar:" + L
 
 // DefaultLLMDDecodePort is the decode engines' port behind the sidecar: the
 // sidecar's own default for it (defaultVLLMPort "8200",
-// llm-d-router@0b43c187:pkg/sidecar/proxy/options.go) and the port llm-d's
+// llm-d-router@71f4f099:pkg/sidecar/proxy/options.go) and the port llm-d's
 // guides give decode vLLM (llm-d@f679742f:guides/pd-disaggregation/
 // modelserver/gpu/vllm/base/patch-decode.yaml, "--port=8200").
 const DefaultLLMDDecodePort = 8200
