@@ -38,6 +38,11 @@ const GAIEVersion = "v1.5.0"
 // config/crd?ref=v1.5.1).
 const GatewayAPIVersion = "v1.5.1"
 
+// LWSVersion is the LeaderWorkerSet release whose CRD the pools'
+// manifests are validated against (testdata/lws/README.md), the one the
+// llm-d README names.
+const LWSVersion = "v0.10.0"
+
 // LLMDGateway is the Gateway the HTTPRoute attaches to: the name llm-d's
 // guides give the one Gateway all of them share
 // (llm-d@027a0532:guides/pd-disaggregation/README.md, "Gateway Mode").
@@ -73,8 +78,8 @@ type LLMDPlan struct {
 	// EPPArgs and SidecarArgs are the containers' arguments.
 	EPPArgs, SidecarArgs []string
 	// ConfigFile and Config are the EndpointPickerConfig's file name and YAML.
-	ConfigFile, Config             string
-	GAIEVersion, GatewayAPIVersion string
+	ConfigFile, Config                         string
+	GAIEVersion, GatewayAPIVersion, LWSVersion string
 }
 
 // makeLLMDPlan is llm-d's plan for a bundle named name.
@@ -87,7 +92,7 @@ func makeLLMDPlan(r resolve.Router, name, namespace string, vllmPort int) (*LLMD
 	lp := &LLMDPlan{Release: spec.LLMDRouterRelease, Pool: pool, EPP: k8sName(name + "-epp"), Route: pool, Gateway: LLMDGateway,
 		PartOf: pool, PartOfLabel: llmdPartOf, TargetPort: vllmPort, DecodePort: r.DecodePort,
 		EPPImage: r.Image, SidecarImage: r.SidecarImage, ConfigFile: llmdConfigFile, Config: cfg,
-		GAIEVersion: GAIEVersion, GatewayAPIVersion: GatewayAPIVersion}
+		GAIEVersion: GAIEVersion, GatewayAPIVersion: GatewayAPIVersion, LWSVersion: LWSVersion}
 	lp.EPPArgs = llmdEPPArgs(lp, namespace)
 	lp.SidecarArgs = llmdSidecarArgs(lp)
 	return lp, nil

@@ -498,3 +498,25 @@ func TestLLMDWideEP(t *testing.T) {
 		}
 	}
 }
+
+// TestLLMDReadmeVersions: the versions the README tells users to install
+// are the ones the tests validate against.
+func TestLLMDReadmeVersions(t *testing.T) {
+	for file, v := range map[string]string{"lws/README.md": "**" + LWSVersion + "**", "llmd/README.md": "**" + GAIEVersion + "**"} {
+		data, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil || !strings.Contains(string(data), v) {
+			t.Errorf("testdata/%s does not name %s (%v)", file, v, err)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join("testdata", "llmd", "README.md")); !strings.Contains(string(data), "**"+GatewayAPIVersion+"**") {
+		t.Errorf("testdata/llmd/README.md does not name the Gateway API %s", GatewayAPIVersion)
+	}
+	b, _ := generate(t, "pd-llmd", "kubernetes")
+	r := string(fileData(t, b, "README.md"))
+	for _, v := range []string{"lws/releases/download/" + LWSVersion + "/", "gateway-api/releases/download/" + GatewayAPIVersion + "/",
+		"gateway-api-inference-extension/releases/download/" + GAIEVersion + "/"} {
+		if !strings.Contains(r, v) {
+			t.Errorf("README lacks %s", v)
+		}
+	}
+}
