@@ -520,3 +520,9 @@ func TestLLMDReadmeVersions(t *testing.T) {
 		}
 	}
 }
+
+// runsOn reports whether a fixture generates for a runtime: llm-d's
+// router is Kubernetes only (TestLLMDNeedsKubernetes).
+func runsOn(d *spec.Deployment, runtime string) bool {
+	return d.Disaggregation == nil || !d.Disaggregation.Router.LLMD() || runtime == "kubernetes"
+}
