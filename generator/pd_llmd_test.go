@@ -526,3 +526,29 @@ func TestLLMDReadmeVersions(t *testing.T) {
 func runsOn(d *spec.Deployment, runtime string) bool {
 	return d.Disaggregation == nil || !d.Disaggregation.Router.LLMD() || runtime == "kubernetes"
 }
+
+// TestLLMDHostileImages: images with quotes, newlines and "$(" reach the
+// manifests as written (YAML-quoted, kubelet-escaped in args) and the
+// README on one line; llm-d.yaml and the decode LeaderWorkerSet still parse.
+func TestLLMDHostileImages(t *testing.T) {
+	d := loadSpec(t, "pd-llmd")
+	epp, side := "reg.example/epp:\"x\"\n  evil: $(id)", "reg.example/sc:1'\n- y"
+	d.Disaggregation.Router.Image, d.Disaggregation.Router.SidecarImage = epp, side
+	b, ds := gen(t, d, Options{Runtime: "kubernetes"})
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	top := docsByKind(t, fileData(t, b, "llm-d.yaml"))
+	if got := dig(top["Deployment"], "spec", "template", "spec", "containers", 0, "image"); got != epp {
+		t.Errorf("EPP image %q", got)
+	}
+	dec := docsByKind(t, fileData(t, b, "decode/lws.yaml"))["LeaderWorkerSet"]
+	if got := dig(dec, "spec", "leaderWorkerTemplate", "leaderTemplate", "spec", "initContainers", 0, "image"); got != side {
+		t.Errorf("sidecar image %q", got)
+	}
+	for _, line := range strings.Split(string(fileData(t, b, "README.md")), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "evil:") || strings.HasPrefix(line, "- y") {
+			t.Errorf("an image broke the README's lines: %q", line)
+		}
+	}
+}
