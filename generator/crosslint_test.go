@@ -15,6 +15,9 @@ func TestBundlesPassLint(t *testing.T) {
 	for _, tc := range goldenCases {
 		for _, rt := range Runtimes {
 			d := loadSpec(t, tc.spec)
+			if !runsOn(d, rt) {
+				continue
+			}
 			b, ds := gen(t, d, Options{Runtime: rt})
 			if ds.HasErrors() {
 				t.Fatal(ds)

@@ -41,6 +41,7 @@ var goldenCases = []struct {
 	{"pd-wideep-bare", "pd-wideep", "bare"},
 	{"pd-wideep-docker", "pd-wideep", "docker"},
 	{"pd-wideep-kubernetes", "pd-wideep", "kubernetes"},
+	{"pd-llmd-kubernetes", "pd-llmd", ""},
 }
 
 // loadSpec reads and defaults a fixture.

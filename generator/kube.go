@@ -23,6 +23,11 @@ type KubePlan struct {
 	RDMAResource               string
 	// Model is how the pods get the weights.
 	Model KubeModel
+	// LeaderLabels are extra labels of the leader pods, and Sidecar a
+	// container beside the leader's engine (llm-d's, pd_llmd.go; none
+	// otherwise).
+	LeaderLabels []KubeLabel
+	Sidecar      *KubeSidecar
 }
 
 // Addresses in the LWS scripts. LWS sets LWS_LEADER_ADDRESS to the leader

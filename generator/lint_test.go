@@ -34,15 +34,19 @@ func bundleScripts(t *testing.T) map[string][]byte {
 	out := map[string][]byte{}
 	for _, tc := range goldenCases {
 		for _, rt := range Runtimes {
+			if !runsOn(loadSpec(t, tc.spec), rt) {
+				continue
+			}
 			b, _ := generate(t, tc.spec, rt)
 			for _, f := range b.Files {
 				name := tc.spec + "-" + rt + "-" + strings.ReplaceAll(f.Path, "/", "-") // a P/D bundle's pool directories
 				switch {
 				case strings.HasSuffix(f.Path, ".sh"):
 					out[name] = f.Data
-				case f.Path == "router.yaml":
+				case f.Path == "router.yaml", f.Path == "llm-d.yaml":
 					// A P/D bundle's router Deployment runs vllm-router
-					// directly: no bash -c script in it.
+					// directly, llm-d's its images' entrypoints: no bash -c
+					// script in them.
 				case strings.HasSuffix(f.Path, ".yaml"):
 					for i, s := range lwsScripts(t, f.Data) {
 						out[name+"-"+string(rune('a'+i))+".sh"] = []byte("#!/usr/bin/env bash\n" + s)

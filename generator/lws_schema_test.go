@@ -15,7 +15,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// kubeSchemas are the vendored schemas (testdata/lws/README.md), compiled once.
+// kubeSchemas are the vendored schemas (testdata/lws/README.md, and
+// testdata/llmd/README.md for llm-d.yaml's kinds), compiled once.
 var kubeSchemas = sync.OnceValues(func() (map[string]*gojsonschema.Schema, error) {
 	svc, err := readJSON(filepath.Join("testdata", "lws", "service-v1.schema.json"))
 	if err != nil {
@@ -37,8 +38,13 @@ var kubeSchemas = sync.OnceValues(func() (map[string]*gojsonschema.Schema, error
 	for _, role := range []string{"leaderTemplate", "workerTemplate"} {
 		tpl[role].(map[string]any)["properties"].(map[string]any)["metadata"] = map[string]any{"$ref": "#/definitions/templateMeta"}
 	}
+	kinds := map[string]map[string]any{"LeaderWorkerSet": lws, "Service": svc}
+	podSpec := tpl["workerTemplate"].(map[string]any)["properties"].(map[string]any)["spec"]
+	if err := addLLMDSchemas(kinds, defs, podSpec); err != nil {
+		return nil, err
+	}
 	out := map[string]*gojsonschema.Schema{}
-	for kind, s := range map[string]map[string]any{"LeaderWorkerSet": lws, "Service": svc} {
+	for kind, s := range kinds {
 		if out[kind], err = gojsonschema.NewSchema(gojsonschema.NewGoLoader(s)); err != nil {
 			return nil, err
 		}

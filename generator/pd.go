@@ -36,6 +36,11 @@ type PDPlan struct {
 	SpecFile string
 	// PortRule words the release's side-channel port formula.
 	PortRule string
+	// LLMD is llm-d's router (router kind llm-d, Kubernetes only; nil
+	// otherwise): llm-d.yaml, the decode pods' sidecar, the pods' labels.
+	LLMD *LLMDPlan
+	// LLMDReadme is the README's llm-d section (pd/llmd-readme.md.tmpl).
+	LLMDReadme string
 }
 
 // PDRolePlan is one pool's part of the bundle, in the directory Name/.
@@ -62,11 +67,26 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 		K8sName: k8sName(r.Spec.Metadata.Name + "-router")}
 	var ds diag.Diagnostics
 	var files []File
+	if pp.Router.LLMD() {
+		if ds = llmdRuntime(r, runtime); ds.HasErrors() {
+			return nil, ds
+		}
+	}
 	for _, role := range r.PD.Roles {
 		p, pds := MakePlan(withKVTransfer(role), runtime)
 		ds = append(ds, rolePrefixed(role.Name, pds)...)
 		if pds.HasErrors() {
 			return nil, ds
+		}
+		if pp.Router.LLMD() {
+			if pp.LLMD == nil {
+				lp, err := makeLLMDPlan(pp.Router, r.Spec.Metadata.Name, p.K8s.Namespace, r.PD.Roles[0].Deployment.Spec.VLLM.Port)
+				if err != nil {
+					return nil, append(ds, diag.Diagnostic{Code: CodeTemplate, Severity: diag.Error, Message: err.Error()})
+				}
+				pp.LLMD = lp
+			}
+			addLLMDPool(p, role.Name, pp.LLMD)
 		}
 		addPDEnv(p, r, role)
 		nameScripts(p)
@@ -85,7 +105,7 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 	}
 	pp.Summary = opt.Summary
 	pp.Namespace = pp.Roles[0].Plan.K8s.Namespace // the pools' (the runtime's defaults applied)
-	if runtime != "kubernetes" || pp.Router.Image != "" {
+	if !pp.Router.LLMD() && (runtime != "kubernetes" || pp.Router.Image != "") {
 		pp.RouterArgs = routerArgs(pp)
 	}
 	top, err := renderPD(pp, opt.TemplatesDir)
@@ -194,6 +214,14 @@ func renderPD(pp *PDPlan, templatesDir string) ([]File, error) {
 	}
 	marker := markerFile(&Plan{Name: pp.Name, Release: pp.Release, Runtime: pp.Runtime})
 	files := []File{marker}
+	if pp.LLMD != nil {
+		section, manifest, err := renderLLMD(l, pp)
+		if err != nil {
+			return nil, err
+		}
+		pp.LLMDReadme = string(section)
+		files = append(files, File{Path: "llm-d.yaml", Mode: 0o644, Data: manifest})
+	}
 	readme, err := l.render("pd/README.md.tmpl", templateData{Plan: pp.Roles[0].Plan, PD: pp})
 	if err != nil {
 		return nil, err

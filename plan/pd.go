@@ -125,7 +125,7 @@ func (p *PDSettings) withPD(c *spec.Deployment) {
 	if p.RouterPort > 0 {
 		g.Router.Port = p.RouterPort
 	}
-	if !containsName(p.Prefill.Nodes, g.Router.Node) && !containsName(p.Decode.Nodes, g.Router.Node) || g.Router.Node == "" {
+	if !g.Router.LLMD() && (!containsName(p.Prefill.Nodes, g.Router.Node) && !containsName(p.Decode.Nodes, g.Router.Node) || g.Router.Node == "") {
 		g.Router.Node = p.Prefill.Nodes[0]
 	}
 	if p.EnginePort > 0 {

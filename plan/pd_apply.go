@@ -38,7 +38,9 @@ func applyPD(root *yaml.Node, own, s Settings) {
 		setScalar(r, "kind", spec.RouterKindVLLM, "!!str")
 		r.Style = yaml.FlowStyle
 	}
-	if node := lookup(r, "node"); node == nil || (!containsName(p.Prefill.Nodes, node.Value) && !containsName(p.Decode.Nodes, node.Value)) {
+	kind := lookup(r, "kind")
+	llmd := kind != nil && kind.Value == spec.RouterKindLLMD // runs on no node of the spec's (SPEC126)
+	if node := lookup(r, "node"); !llmd && (node == nil || (!containsName(p.Prefill.Nodes, node.Value) && !containsName(p.Decode.Nodes, node.Value))) {
 		setScalar(r, "node", p.Prefill.Nodes[0], "!!str")
 	}
 	if p.RouterPort > 0 {

@@ -30,9 +30,17 @@ type Router struct {
 	Kind string
 	Node spec.Node
 	Port int
-	// Image is the router's container image for Kubernetes ("": none given).
+	// Image is the router's container image for Kubernetes ("": none
+	// given); llm-d's endpoint picker image with kind llm-d.
 	Image string
+	// SidecarImage and DecodePort are llm-d's routing sidecar image and the
+	// decode engines' port behind it (kind llm-d only; spec.Router).
+	SidecarImage string
+	DecodePort   int
 }
+
+// LLMD reports whether the router is llm-d's (spec.RouterKindLLMD).
+func (r Router) LLMD() bool { return r.Kind == spec.RouterKindLLMD }
 
 // Role is one pool, resolved.
 type Role struct {
@@ -97,7 +105,8 @@ func AssembleDisaggregated(d *spec.Deployment, roles []*Deployment) (*Deployment
 	if !ok {
 		return nil, fieldErr("disaggregation.connector", fmt.Sprintf("unknown KV connector %q", g.Connector), "")
 	}
-	pd := &Disaggregated{Connector: c, Transport: g.Transport, Router: Router{Kind: g.Router.Kind, Port: g.Router.Port, Image: g.Router.Image}}
+	pd := &Disaggregated{Connector: c, Transport: g.Transport, Router: Router{Kind: g.Router.Kind, Port: g.Router.Port, Image: g.Router.Image,
+		SidecarImage: g.Router.SidecarImage, DecodePort: g.Router.DecodePort}}
 	if pd.Transport == "" {
 		pd.Transport = "ucx"
 	}
@@ -215,7 +224,14 @@ func (pd *Disaggregated) PortProblems() []PortProblem {
 		v := r.Deployment.Spec.VLLM
 		for _, sc := range r.SideChannels {
 			if sc.Primary {
-				claim(sc.Node.Name, v.Port+sc.Slot, r.Name+"'s API port (vllm.port)")
+				api := r.Name + "'s API port (vllm.port)"
+				if pd.Router.LLMD() && r.Name == spec.RoleDecode {
+					// The routing sidecar takes vllm.port in front of the engine
+					// (the prefill pool's view keeps the top-level vllm.port).
+					claim(sc.Node.Name, pd.Roles[0].Deployment.Spec.VLLM.Port+sc.Slot, "llm-d's routing sidecar (vllm.port)")
+					api = r.Name + "'s API port (disaggregation.router.decode_port)"
+				}
+				claim(sc.Node.Name, v.Port+sc.Slot, api)
 				if r.Deployment.Layout.DP > 1 {
 					claim(sc.Node.Name, v.RPCPort+sc.Slot, r.Name+"'s DP RPC port (vllm.rpc_port)")
 				}

@@ -142,7 +142,7 @@ func TestEnumsAreTheGoSets(t *testing.T) {
 		{"hardware.gpu.vendor", "the catalog's GPUs' vendors", vendors},
 		{"vllm.speculative.method", "resolve.SpecMethods", resolve.SpecMethods},
 		{"disaggregation.prefill.vllm.speculative.method", "resolve.SpecMethods", resolve.SpecMethods},
-		{"disaggregation.router.kind", "spec.RouterKindVLLM", []string{spec.RouterKindVLLM}},
+		{"disaggregation.router.kind", "spec.RouterKinds", spec.RouterKinds},
 	} {
 		if got := enumOf(t, c.path); !sameSet(got, c.want) {
 			t.Errorf("%s: schema enum %v, %s %v", c.path, got, c.source, c.want)
@@ -365,5 +365,16 @@ func TestDescribedDefaults(t *testing.T) {
 	}
 	if _, ok := findProperty(t, "hardware.network.inter_node.latency_us")["default"]; ok {
 		t.Error("inter_node.latency_us states one default, but it depends on the fabric")
+	}
+	// llm-d's defaults apply with router kind llm-d only.
+	for path, want := range map[string]string{
+		"disaggregation.router.image":         spec.DefaultLLMDEPPImage,
+		"disaggregation.router.sidecar_image": spec.DefaultLLMDSidecarImage,
+		"disaggregation.router.decode_port":   fmt.Sprint(spec.DefaultLLMDDecodePort),
+		"disaggregation.router.kind":          spec.LLMDRouterRelease,
+	} {
+		if d, _ := findProperty(t, path)["description"].(string); !strings.Contains(d, want) {
+			t.Errorf("%s: the description does not state %q: %q", path, want, d)
+		}
 	}
 }

@@ -20,18 +20,34 @@ type Disaggregation struct {
 
 // Router is the PD-aware router clients talk to.
 type Router struct {
-	// Kind is vllm-router (github.com/vllm-project/router).
+	// Kind is vllm-router (github.com/vllm-project/router) or llm-d
+	// (llm-d's endpoint picker behind a Gateway API InferencePool, with its
+	// routing sidecar on the decode pods; Kubernetes only, spec/llmd.go).
 	Kind string `yaml:"kind,omitempty" json:"kind,omitempty"`
 	// Node is the hardware.nodes name the router runs on (default: the
-	// first prefill node).
+	// first prefill node). vllm-router only: llm-d's components are
+	// Kubernetes workloads the scheduler places.
 	Node string `yaml:"node,omitempty" json:"node,omitempty"`
-	// Port is the router's listening port.
+	// Port is the router's listening port (vllm-router only: llm-d's
+	// clients reach the Gateway's listener).
 	Port int `yaml:"port,omitempty" json:"port,omitempty"`
 	// Image is a container image of vllm-router for Kubernetes (the
 	// project publishes none vlaunch could verify): with it the bundle
 	// writes router.yaml; without, its README says how to run the router.
+	// With llm-d it is the endpoint picker's image (default
+	// DefaultLLMDEPPImage).
 	Image string `yaml:"image,omitempty" json:"image,omitempty"`
+	// SidecarImage is llm-d's routing sidecar image (llm-d only; default
+	// DefaultLLMDSidecarImage).
+	SidecarImage string `yaml:"sidecar_image,omitempty" json:"sidecar_image,omitempty"`
+	// DecodePort is the port the decode engines listen on behind llm-d's
+	// routing sidecar, which takes vllm.port (llm-d only; default
+	// DefaultLLMDDecodePort).
+	DecodePort int `yaml:"decode_port,omitempty" json:"decode_port,omitempty"`
 }
+
+// LLMD reports whether the router is llm-d's.
+func (r Router) LLMD() bool { return r.Kind == RouterKindLLMD }
 
 // Pool is one side of a disaggregated deployment: Instances independent
 // vLLM instances of the Parallelism layout, on Nodes.
@@ -162,6 +178,12 @@ func (d *Deployment) RoleView(role string) *Deployment {
 	pp := pool.Parallelism
 	v.Parallelism = Parallelism{Tensor: pp.Tensor, Pipeline: pp.Pipeline, Data: pp.Data, Expert: pp.Expert, Replicas: pool.InstanceCount()}
 	v.VLLM = pool.VLLM.merged(d.VLLM)
+	if role == RoleDecode && d.Disaggregation.Router.LLMD() && d.Disaggregation.Router.DecodePort > 0 {
+		// llm-d's routing sidecar takes vllm.port on the decode pods (the
+		// InferencePool's target port, the prefill engines' too) and
+		// forwards to the engine behind it.
+		v.VLLM.Port = d.Disaggregation.Router.DecodePort
+	}
 	v.Metadata.Name = d.Metadata.Name + "-" + role
 	return &v
 }
@@ -192,7 +214,8 @@ const DefaultRouterPort = 8000
 
 // applyPoolDefaults fills each pool's instances and layout (TP and PP 1,
 // DP what the pool's GPUs allow per instance) and the router (kind
-// vllm-router on the first prefill node). The top-level parallelism keeps
+// vllm-router on the first prefill node; llm-d's pinned images and decode
+// port). The top-level parallelism keeps
 // its zero value: no engine runs it.
 func applyPoolDefaults(d *Deployment) {
 	g := d.Disaggregation
@@ -214,6 +237,10 @@ func applyPoolDefaults(d *Deployment) {
 		}
 	}
 	setStr(&g.Router.Kind, RouterKindVLLM)
+	if g.Router.LLMD() {
+		applyLLMDDefaults(&g.Router)
+		return
+	}
 	if g.Router.Node == "" && len(g.Prefill.Nodes) > 0 {
 		g.Router.Node = g.Prefill.Nodes[0]
 	}

@@ -30,6 +30,7 @@ func checkDisaggregation(c *checker) {
 		return
 	}
 	checkPDPairing(c)
+	checkLLMDRouter(c)
 	assemblePD(c)
 }
 
@@ -174,6 +175,9 @@ func assemblePD(c *checker) {
 		path, hint := p("vllm", "port"), "move vllm.port or vllm.rpc_port off the other use"
 		if strings.Contains(q.What+q.Other, "router") {
 			path, hint = p("disaggregation", "router", "port"), "give the router a port no engine on its node uses (e.g. keep 8000 for the router and set vllm.port: 8100)"
+		}
+		if strings.Contains(q.What+q.Other, "decode_port") {
+			path, hint = p("disaggregation", "router", "decode_port"), "give the decode engines a port of their own behind llm-d's sidecar (the default is 8200)"
 		}
 		if q.SideChannelOf != "" { // instances sharing a node, one base for all in vllm.env
 			path, hint = sideChannelPath(c, q.SideChannelOf), "leave "+vllm.NixlSideChannelPortEnv+" unset: vlaunch gives each instance on a node its own base"
