@@ -64,10 +64,15 @@ at max_model_len), held to 10% by ` + "`TestMemoryCalibration`" + `.
 		if !ok || r.skip != "" {
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | %.2f / %.2f (%+.1f%%) | %d / %d (%+.1f%%) | %.2f / %.2f (%+.1f%%) |\n", arch, r.c.ID,
-			r.availLog, r.availPred, 100*relErr(r.availPred, r.availLog),
-			r.tokLog, r.tokPred, 100*relErr(float64(r.tokPred), float64(r.tokLog)),
-			r.concLog, r.concPred, 100*relErr(r.concPred, r.concLog))
+		tok, conc := fmt.Sprintf("not read / %d", r.tokPred), fmt.Sprintf("not read / %.2f", r.concPred)
+		if r.hasTok {
+			tok = fmt.Sprintf("%d / %d (%+.1f%%)", r.tokLog, r.tokPred, 100*relErr(float64(r.tokPred), float64(r.tokLog)))
+		}
+		if r.hasConc {
+			conc = fmt.Sprintf("%.2f / %.2f (%+.1f%%)", r.concLog, r.concPred, 100*relErr(r.concPred, r.concLog))
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %.2f / %.2f (%+.1f%%) | %s | %s |\n", arch, r.c.ID,
+			r.availLog, r.availPred, 100*relErr(r.availPred, r.availLog), tok, conc)
 	}
 	b.WriteString(newArchElsewhere)
 	return b.String()
@@ -86,10 +91,20 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   40-layer hybrid on one GPU (block 2,096, 159,296 tokens, 8.00x) from the logged 6.08 GiB
   (` + "`TestHybridLogV017`" + `; the walk-through names neither model nor weights).
 
+"not read": the Gemma 4 post's log goes on past the part of the page that could be read, so only its
+weights and available memory are compared (the KV layout itself is pinned by ` + "`TestGemma4KVAsVLLMGroupsIt`" + `).
+
 No public start-up log with the model, the release, the layout, the utilization, max_model_len and the
-three lines was found for Gemma 4 (` + "`gemma4_text`" + `), MiMo-V2-Flash (` + "`mimo_v2_flash`" + `), Nemotron-3 /
-Nemotron-H (` + "`nemotron_h`" + `), GLM-5 (` + "`glm_moe_dsa`" + `), MiniMax-M2 (` + "`minimax_m2`" + `), Qwen3-VL and the Kimi
-multimodal wrappers; what was read and why it does not serve is in the report of issue #23's log work.
+three lines was found for MiMo-V2-Flash (` + "`mimo_v2_flash`" + `), Nemotron-3 / Nemotron-H (` + "`nemotron_h`" + `),
+GLM-5 (` + "`glm_moe_dsa`" + `), MiniMax-M2 (` + "`minimax_m2`" + `), Qwen3-VL and the Kimi multimodal wrappers.
+Read and left out (2026-12-06): vllm-project/vllm#39734 (Gemma-4-31B-it, 0.19.1rc1: 37,392 tokens and 1.53x
+at 262,144, but neither GPU nor available memory in the text read); #43308 (Gemma 4 31B AWQ on A100,
+tokens rounded to ~55k/~525k); #49878 (Gemma 4 with kv_cache_memory_bytes, a failed start-up);
+eugr/spark-vllm-docker#396 (MiniMax-M2.7 AWQ on two GB10, whose unified memory vLLM budgets otherwise);
+noonghunna/club-3090 bench reports (Qwen3.6 and a Nemotron-3 Puzzle derivative in NVFP4/INT4 builds
+outside the catalog, patched images); the vLLM recipes (Qwen3.8-27B's KV token table lacks available
+memory); a robotmunki.com annotated log of Gemma-4-31B-IT-NVFP4 (1,563,739 tokens, 5.97x at 262,144; GPU
+and available memory not in the text read).
 `
 
 func calRowMarkdown(r calRow) string {

@@ -96,6 +96,7 @@ var calExclusions = map[string]calExclusion{
 // this package) instead of an id.
 var calModels = []struct{ match, id, quant, config string }{
 	{match: "gemma-3-27b", config: "../../catalog/testdata/hf/gemma-3-27b-it.reconstructed.json"},
+	{match: "gemma-4-26b-a4b", id: "gemma-4-26b-a4b"},
 	{match: "llama-4-scout-17b-16e", config: "../../catalog/testdata/hf/llama-4-scout-17b-16e-instruct.verbatim.json"},
 	{"deepseek-r1", "deepseek-r1", "", ""},
 	{"deepseek-v2-lite", "deepseek-v2-lite", "", ""},
@@ -110,7 +111,7 @@ var calModels = []struct{ match, id, quant, config string }{
 	{"gpt-oss-20b", "gpt-oss-20b", "", ""},
 }
 
-var calGPUs = map[string]string{"H100": "h100-sxm", "H20-3e": "h20-141g"}
+var calGPUs = map[string]string{"H100": "h100-sxm", "H20-3e": "h20-141g", "A100": "a100-80g"}
 
 // calRow is one line of the published table.
 type calRow struct {
@@ -386,8 +387,9 @@ const targetNewArch = 0.10
 // newArchitectures are the cases that reproduce an architecture of issue
 // #23, with the family they stand for.
 var newArchitectures = map[string]string{
-	"gemma3-27b-llmd-h100-tp1":   "Gemma 3 (gemma3_text: 52 sliding-window and 10 global layers)",
-	"llama4-scout-llmd-h100-tp4": "Llama 4 (llama4_text: chunked attention, MoE with a shared expert)",
+	"gemma3-27b-llmd-h100-tp1":         "Gemma 3 (gemma3_text: 52 sliding-window and 10 global layers)",
+	"llama4-scout-llmd-h100-tp4":       "Llama 4 (llama4_text: chunked attention, MoE with a shared expert)",
+	"gemma4-26b-a4b-myoceane-a100-tp1": "Gemma 4 (gemma4_text: 25 sliding-window and 5 wider global layers, MoE beside the MLP)",
 }
 
 // newArchMisses lists a new-architecture case's figures outside
