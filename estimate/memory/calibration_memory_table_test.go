@@ -89,7 +89,12 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   (` + "`TestDeepseekV4KVAsVLLMPacksIt`" + `; the log is a start-up failure without weights).
 - Gated DeltaNet hybrids (` + "`qwen3_next`" + `, ` + "`qwen3_5_text`" + `, ` + "`qwen3_5_moe_text`" + `): a vLLM 0.17.0 log of a
   40-layer hybrid on one GPU (block 2,096, 159,296 tokens, 8.00x) from the logged 6.08 GiB
-  (` + "`TestHybridLogV017`" + `; the walk-through names neither model nor weights).
+  (` + "`TestHybridLogV017`" + `; the walk-through names neither model nor weights); and a vLLM 0.24.0 log of
+  Qwen3.6-35B-A3B (an NVFP4 build on one RTX 5090, fp8 KV cache, max_model_len 131,072; noonghunna/club-3090#612):
+  from the logged 5.98 GiB, 299 blocks of 2,096-token pages, 567,978 tokens and 4.33x, exactly, with the
+  0.21+ rule (max_concurrency × max_model_len) and two state pages per group (` + "`TestHybridLogV024`" + `; the
+  checkpoint's NVFP4 layers and vision tower are not in the catalog, so its available memory is not
+  predicted).
 
 "not read": the Gemma 4 post's log goes on past the part of the page that could be read, so only its
 weights and available memory are compared (the KV layout itself is pinned by ` + "`TestGemma4KVAsVLLMGroupsIt`" + `).
@@ -102,7 +107,7 @@ at 262,144, but neither GPU nor available memory in the text read); #43308 (Gemm
 tokens rounded to ~55k/~525k); #49878 (Gemma 4 with kv_cache_memory_bytes, a failed start-up);
 eugr/spark-vllm-docker#396 (MiniMax-M2.7 AWQ on two GB10, whose unified memory vLLM budgets otherwise);
 noonghunna/club-3090 bench reports (Qwen3.6 and a Nemotron-3 Puzzle derivative in NVFP4/INT4 builds
-outside the catalog, patched images); the vLLM recipes (Qwen3.8-27B's KV token table lacks available
+outside the catalog, patched images; #612's KV lines are reproduced above); the vLLM recipes (Qwen3.8-27B's KV token table lacks available
 memory); a robotmunki.com annotated log of Gemma-4-31B-IT-NVFP4 (1,563,739 tokens, 5.97x at 262,144; GPU
 and available memory not in the text read).
 `
