@@ -95,13 +95,20 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   0.21+ rule (max_concurrency × max_model_len) and two state pages per group (` + "`TestHybridLogV024`" + `; the
   checkpoint's NVFP4 layers and vision tower are not in the catalog, so its available memory is not
   predicted).
+- Nemotron-H (` + "`nemotron_h`" + `): a vLLM 0.19.1 log of Nemotron-Cascade-2-30B-A3B-NVFP4 (Nemotron-3 Nano 30B-A3B's
+  architecture, one H100, fp8 KV cache, float32 SSM state, max_model_len 262,144; dt-lindberg/asp-arc
+  docs/docs.improving_prompt_with_syntax_guide.md at fb58db2): from the logged 68.97 GiB, 4,176-token blocks,
+  5,772 blocks, 4,819,104 tokens and 86.16x, with one state page per group, as vLLM runs a Mamba-2 hybrid
+  without prefix caching by default up to 0.19.1 (` + "`vllm.Release.StatePagesPerRequestFor`" + `, a fix this log
+  prompted: vlaunch had assumed align mode's two pages, 81.30x) (` + "`TestNemotronHLogV0191`" + `; the NVFP4
+  checkpoint is not in the catalog, so its available memory is not predicted).
 
 "not read": the Gemma 4 post's log goes on past the part of the page that could be read, so only its
 weights and available memory are compared (the KV layout itself is pinned by ` + "`TestGemma4KVAsVLLMGroupsIt`" + `).
 
 No public start-up log with the model, the release, the layout, the utilization, max_model_len and the
-three lines was found for MiMo-V2-Flash (` + "`mimo_v2_flash`" + `), Nemotron-3 / Nemotron-H (` + "`nemotron_h`" + `),
-GLM-5 (` + "`glm_moe_dsa`" + `), MiniMax-M2 (` + "`minimax_m2`" + `), Qwen3-VL and the Kimi multimodal wrappers.
+three lines was found for MiMo-V2-Flash (` + "`mimo_v2_flash`" + `), Nemotron-3 Super/Ultra (the latent MoE; its
+KV layout is Nemotron-H's above), GLM-5 (` + "`glm_moe_dsa`" + `), MiniMax-M2 (` + "`minimax_m2`" + `), Qwen3-VL and the Kimi multimodal wrappers.
 Read and left out (2026-12-06): vllm-project/vllm#39734 (Gemma-4-31B-it, 0.19.1rc1: 37,392 tokens and 1.53x
 at 262,144, but neither GPU nor available memory in the text read); #43308 (Gemma 4 31B AWQ on A100,
 tokens rounded to ~55k/~525k); #49878 (Gemma 4 with kv_cache_memory_bytes, a failed start-up);

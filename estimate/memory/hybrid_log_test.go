@@ -103,3 +103,54 @@ func TestHybridLogV024(t *testing.T) {
 		t.Errorf("concurrency %.3f, the log says 4.33x", c)
 	}
 }
+
+// TestNemotronHLogV0191 reproduces the KV lines of a public vLLM 0.19.1
+// start-up of Nemotron-Cascade-2-30B-A3B-NVFP4 (nemotron_h, the
+// architecture of Nemotron-3 Nano 30B-A3B whose config catalog/testdata
+// holds; one H100, fp8 KV cache, mamba_ssm_cache_dtype float32,
+// max_model_len 262,144, prefix caching off by default:
+// dt-lindberg/asp-arc docs/docs.improving_prompt_with_syntax_guide.md at
+// fb58db2, "Setting attention block size to 4176 tokens", "Add 1 padding
+// layers", "Available KV cache memory: 68.97 GiB", "GPU KV cache size:
+// 4,819,104 tokens", "Maximum concurrency for 262,144 tokens per request:
+// 86.16x") from its logged available memory. By hand: one Mamba-2 layer's
+// state at TP 1 (conv (4096 + 2 × 8 × 128) × 3 × 2 B + temporal 64 × 64 ×
+// 128 × 4 B = 2,134,016 B) needs a 4,176-token attention block (16 ×
+// ceil(2,134,016 / (16 × 2 × 2 × 128 × 1 B))), a page of 2,138,112 B; the
+// 6 attention and 23 Mamba layers are grouped 6 at a time (1 + 4 groups,
+// one padding layer), a block of 6 pages = 12,828,672 B: 68.97 GiB makes
+// 5,772 blocks and 0.19.1 prints 5,772 // 5 × 4,176 = 4,819,104 tokens; a
+// 262,144-token request takes ceil(262,144 / 4,176) = 63 attention pages
+// and, without prefix caching (mamba_cache_mode none), one page per state
+// group: 5,772 / 67 = 86.15x (the log's 86.16 from the unrounded memory).
+func TestNemotronHLogV0191(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/nemotron-3-nano-30b-a3b.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := catalog.LookupGPU("h100")
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.19.1", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+	util, seqs, batched := 0.95, 40, 8192
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "fp8", Util: &util, MaxModelLen: 262144, MaxNumSeqs: &seqs, MaxNumBatchedTokens: &batched}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	kv := KVBytes(in, Stage{First: 0, End: m.NumLayers})
+	if kv.HybridBlock != 4176 || kv.StatePages != 1 || kv.Layers != 6 || kv.MambaLayers != 23 {
+		t.Fatalf("block %d, state pages %d, %d attention and %d Mamba layers", kv.HybridBlock, kv.StatePages, kv.Layers, kv.MambaLayers)
+	}
+	avail := 68.97 * GiB
+	const block = 6 * 2138112
+	blocks := math.Floor(avail / block)
+	if blocks != 5772 {
+		t.Fatalf("%v blocks", blocks)
+	}
+	if tokens, ok := kv.ReportedTokens(avail, 262144, false); !ok || tokens != 4819104 {
+		t.Errorf("GPU KV cache size %d, the log says 4,819,104", tokens)
+	}
+	if got := kv.SequenceBytes(262144, 4176); got != 67*block {
+		t.Errorf("one 262,144-token request %d B, want 67 blocks", got)
+	}
+	if c := blocks / 67; math.Abs(c-86.16) > 0.02 {
+		t.Errorf("concurrency %.3f, the log says 86.16x", c)
+	}
+}

@@ -44,7 +44,7 @@ type KVLayout struct {
 	// (hybridStatePacking); 0 for every other model.
 	HybridBlock int `json:"hybrid_block,omitempty"`
 	// StatePages is the pages each state group holds per sequence (1 in
-	// mamba_cache_mode none, 2 in align: vllm.Release.StatePagesPerRequest);
+	// mamba_cache_mode none, 2 in align: vllm.Release.StatePagesPerRequestFor);
 	// 0 without state groups.
 	StatePages int `json:"state_pages,omitempty"`
 	// chunk is max_num_batched_tokens: a prefill chunk must sit in the
@@ -111,7 +111,7 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		}
 		if block, caches := hybridStatePacking(in, kv, per); caches != nil {
 			kv.Caches, kv.Packing, kv.HybridBlock = caches, packingUniformPage, block
-			kv.StatePages, _, _ = in.Release().StatePagesPerRequest()
+			kv.StatePages, _, _ = in.Release().StatePagesPerRequestFor(kv.MambaLayers > 0)
 		}
 	}
 	if kv.LinearLayers > 0 {
