@@ -35,7 +35,8 @@ func TestGLM45MemoryLikeQwen3MoE(t *testing.T) {
 		moe*experts*3*h*moeInter/tp+ // routed experts, flattened TP
 		moe*3*h*moeInter/tp+ // the shared expert
 		layers*2*h+h) + // norms
-		fp32*moe*(h*experts+experts) // router and e_score_correction_bias
+		fp32*moe*(h*experts+experts) + // router and e_score_correction_bias
+		bf16*131072*64 // RoPE's cos/sin cache: max_position_embeddings × (128 × partial_rotary_factor 0.5)
 
 	in := testinput.Quick(t, resolve.QuickOptions{Model: "glm-4.5", GPU: "h200", TP: 8, MaxModelLen: 8192})
 	r := Estimate(in)

@@ -7,6 +7,7 @@ import (
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // TestHybridLogV017 reproduces a vLLM 0.17.0 start-up log a public
@@ -48,5 +49,108 @@ func TestHybridLogV017(t *testing.T) {
 	blocks := math.Floor(avail / (2146304 * 10))
 	if c := blocks * 2146304 * 10 / float64(kv.SequenceBytes(65536, 2096)); blocks != 304 || math.Abs(c-8.00) > 0.005 {
 		t.Errorf("%v blocks, concurrency %.3f; the log says 304 and 8.00x", blocks, c)
+	}
+}
+
+// TestHybridLogV024 reproduces the KV lines of a public vLLM 0.24.0
+// start-up of Qwen3.6-35B-A3B (an NVFP4 build, one RTX 5090, fp8 KV cache,
+// prefix caching on, max_model_len 131,072: noonghunna/club-3090#612,
+// "Available KV cache memory: 5.98 GiB", "GPU KV cache size: 567,978
+// tokens", "Maximum concurrency for 131,072 tokens per request: 4.33x")
+// from its logged available memory. The layer shapes are Qwen3.5-35B-A3B's
+// config.json (NVIDIA aiconfigurator's copy at 095f58a5: 40 layers, every
+// 4th full attention with 2 KV heads of 256, 30 Gated DeltaNet layers of 16
+// key and 32 value heads of 128, conv kernel 4, mamba_ssm_dtype float32),
+// the same as TestHybridLogV017's. By hand: the state page 2,146,304 B sets
+// the block to 2,096 tokens (page 2,096 × 2 × 2 × 256 × 1 B = 2,146,304 B),
+// layers grouped 10 at a time (1 attention, 3 state groups), a block of 10
+// pages = 21,463,040 B: 5.98 GiB makes 299 blocks; a 131,072-token request
+// takes ceil(131,072 / 2,096) = 63 attention pages and 2 per state group
+// (align), 69 in all: 299 / 69 = 4.33x, and 0.24.0 prints max_concurrency ×
+// max_model_len = 567,978 tokens (vllm.Release.KVTokensAsConcurrency).
+func TestHybridLogV024(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/qwen3.5-397b-a17b.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.NumLayers, m.GDN.NumValueHeads = 40, 32
+	m.LayerTypes = m.LayerTypes[:40]
+	g := &catalog.GPU{ID: "custom", Name: "NVIDIA GeForce RTX 5090", MemoryMiB: 32607, ComputeMajor: 12, IntraNodeKind: "pcie"}
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.24.0", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+	util, seqs, batched := 0.9, 1, 8192
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "fp8", Util: &util, MaxModelLen: 131072, MaxNumSeqs: &seqs, MaxNumBatchedTokens: &batched}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	kv := KVBytes(in, Stage{First: 0, End: 40})
+	if kv.HybridBlock != 2096 || kv.StatePages != 2 {
+		t.Fatalf("block %d, state pages %d", kv.HybridBlock, kv.StatePages)
+	}
+	avail := 5.98 * GiB
+	const block = 10 * 2146304
+	blocks := math.Floor(avail / block)
+	if blocks != 299 {
+		t.Fatalf("%v blocks", blocks)
+	}
+	if got := kv.SequenceBytes(131072, 2096); got != 69*block {
+		t.Errorf("one 131,072-token request %d B, want 69 blocks", got)
+	}
+	asConc, _ := in.Release().KVTokensAsConcurrency()
+	tokens, ok := kv.ReportedTokens(avail, 131072, asConc == vllm.Present)
+	if !ok || tokens != 567978 {
+		t.Errorf("GPU KV cache size %d, the log says 567,978", tokens)
+	}
+	if c := blocks / 69; math.Abs(c-4.33) > 0.005 {
+		t.Errorf("concurrency %.3f, the log says 4.33x", c)
+	}
+}
+
+// TestNemotronHLogV0191 reproduces the KV lines of a public vLLM 0.19.1
+// start-up of Nemotron-Cascade-2-30B-A3B-NVFP4 (nemotron_h, the
+// architecture of Nemotron-3 Nano 30B-A3B whose config catalog/testdata
+// holds; one H100, fp8 KV cache, mamba_ssm_cache_dtype float32,
+// max_model_len 262,144, prefix caching off by default:
+// dt-lindberg/asp-arc docs/docs.improving_prompt_with_syntax_guide.md at
+// fb58db2, "Setting attention block size to 4176 tokens", "Add 1 padding
+// layers", "Available KV cache memory: 68.97 GiB", "GPU KV cache size:
+// 4,819,104 tokens", "Maximum concurrency for 262,144 tokens per request:
+// 86.16x") from its logged available memory. By hand: one Mamba-2 layer's
+// state at TP 1 (conv (4096 + 2 × 8 × 128) × 3 × 2 B + temporal 64 × 64 ×
+// 128 × 4 B = 2,134,016 B) needs a 4,176-token attention block (16 ×
+// ceil(2,134,016 / (16 × 2 × 2 × 128 × 1 B))), a page of 2,138,112 B; the
+// 6 attention and 23 Mamba layers are grouped 6 at a time (1 + 4 groups,
+// one padding layer), a block of 6 pages = 12,828,672 B: 68.97 GiB makes
+// 5,772 blocks and 0.19.1 prints 5,772 // 5 × 4,176 = 4,819,104 tokens; a
+// 262,144-token request takes ceil(262,144 / 4,176) = 63 attention pages
+// and, without prefix caching (mamba_cache_mode none), one page per state
+// group: 5,772 / 67 = 86.15x (the log's 86.16 from the unrounded memory).
+func TestNemotronHLogV0191(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/nemotron-3-nano-30b-a3b.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := catalog.LookupGPU("h100")
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.19.1", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+	util, seqs, batched := 0.95, 40, 8192
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "fp8", Util: &util, MaxModelLen: 262144, MaxNumSeqs: &seqs, MaxNumBatchedTokens: &batched}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	kv := KVBytes(in, Stage{First: 0, End: m.NumLayers})
+	if kv.HybridBlock != 4176 || kv.StatePages != 1 || kv.Layers != 6 || kv.MambaLayers != 23 {
+		t.Fatalf("block %d, state pages %d, %d attention and %d Mamba layers", kv.HybridBlock, kv.StatePages, kv.Layers, kv.MambaLayers)
+	}
+	avail := 68.97 * GiB
+	const block = 6 * 2138112
+	blocks := math.Floor(avail / block)
+	if blocks != 5772 {
+		t.Fatalf("%v blocks", blocks)
+	}
+	if tokens, ok := kv.ReportedTokens(avail, 262144, false); !ok || tokens != 4819104 {
+		t.Errorf("GPU KV cache size %d, the log says 4,819,104", tokens)
+	}
+	if got := kv.SequenceBytes(262144, 4176); got != 67*block {
+		t.Errorf("one 262,144-token request %d B, want 67 blocks", got)
+	}
+	if c := blocks / 67; math.Abs(c-86.16) > 0.02 {
+		t.Errorf("concurrency %.3f, the log says 86.16x", c)
 	}
 }

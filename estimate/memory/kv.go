@@ -44,7 +44,7 @@ type KVLayout struct {
 	// (hybridStatePacking); 0 for every other model.
 	HybridBlock int `json:"hybrid_block,omitempty"`
 	// StatePages is the pages each state group holds per sequence (1 in
-	// mamba_cache_mode none, 2 in align: vllm.Release.StatePagesPerRequest);
+	// mamba_cache_mode none, 2 in align: vllm.Release.StatePagesPerRequestFor);
 	// 0 without state groups.
 	StatePages int `json:"state_pages,omitempty"`
 	// chunk is max_num_batched_tokens: a prefill chunk must sit in the
@@ -98,6 +98,10 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		kv.Formula = fmt.Sprintf("2 (K,V) × %d KV heads per GPU × head_dim %d × %d B × %d layers", heads, m.HeadDim, b, kv.Layers)
 	}
 	kv.BytesPerToken = kv.BytesPerTokenPerLayer * int64(kv.Layers)
+	if kv.SlidingLayers > 0 && kv.SlidingLayers < kv.Layers && kv.LinearLayers+kv.MambaLayers == 0 {
+		kv.Caches, kv.Packing = slidingCaches(kv, max(in.BlockSize, 1)), packingUniformPage
+		kv.Formula += "; " + packUniformPage(kv.Caches).describe()
+	}
 	if kv.SlidingLayers == 0 && kv.LinearLayers+kv.MambaLayers > 0 && kv.DraftBytesPerToken == 0 {
 		// One layer's state (vLLM's MambaSpec page), the same in every
 		// state layer of a model.
@@ -107,7 +111,7 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		}
 		if block, caches := hybridStatePacking(in, kv, per); caches != nil {
 			kv.Caches, kv.Packing, kv.HybridBlock = caches, packingUniformPage, block
-			kv.StatePages, _, _ = in.Release().StatePagesPerRequest()
+			kv.StatePages, _, _ = in.Release().StatePagesPerRequestFor(kv.MambaLayers > 0)
 		}
 	}
 	if kv.LinearLayers > 0 {
@@ -124,6 +128,23 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		kv.Formula += fmt.Sprintf("; vLLM's attention block raised to %d tokens for the state pages, %d state page(s) per sequence and group", kv.HybridBlock, kv.StatePages)
 	}
 	return kv
+}
+
+// slidingCaches are the two cache kinds of a model whose sliding-window and
+// full-attention layers share one KV shape (gpt-oss, Gemma 2 and 3): vLLM's
+// hybrid allocator groups them as any hybrid (packingUniformPage), in groups
+// of as many layers as the fewer kind has, the last group of the other kind
+// padded. With as many sliding as full layers (gpt-oss) that is the plain
+// count; Gemma 3's 52 sliding and 10 full layers make 6 sliding groups (60
+// layers' pages) and 1 full one, which is what its log's "GPU KV cache size"
+// and "Maximum concurrency" count (published/vllm-memory-logs.yaml,
+// gemma3-27b-llmd-h100-tp1).
+func slidingCaches(kv KVLayout, block int) []catalog.PagedCache {
+	page := kv.BytesPerTokenPerLayer * int64(block)
+	return []catalog.PagedCache{
+		{Name: "sliding-window layers", Layers: kv.SlidingLayers, BlockTokens: block, PageBytes: page, Window: kv.SlidingWindow},
+		{Name: "full-attention layers", Layers: kv.Layers - kv.SlidingLayers, BlockTokens: block, PageBytes: page},
+	}
 }
 
 // mambaStateBytes is one Mamba-2 layer's state for one sequence on one GPU:

@@ -175,7 +175,7 @@ func stageMemory(in *input.Input, s Stage) StageMemory {
 	for _, wt := range terms {
 		sm.Weights = append(sm.Weights, wt)
 		sm.WeightsGiB += wt.GiB
-		if wt.Component != CompMLACopies && !isDraft(wt.Component) {
+		if wt.Component != CompMLACopies && wt.Component != CompRoPECache && !isDraft(wt.Component) {
 			sm.ParamsPerGPU += wt.ParamsPerGPU
 		}
 	}

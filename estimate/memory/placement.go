@@ -25,7 +25,10 @@ const (
 	CompHyperConn = "hyper_connections"
 	// CompLatentProj is a latent MoE's fc1/fc2_latent_proj (Nemotron-3
 	// Super/Ultra).
-	CompLatentProj  = "moe_latent_projections"
+	CompLatentProj = "moe_latent_projections"
+	// CompRoPECache is RoPE's cos/sin cache: no parameter, but a buffer
+	// vLLM builds with the model (ropeCacheElems).
+	CompRoPECache   = "rope_cache"
 	vocabPadPerRank = vllm.VocabPaddingSize // vLLM pads the vocabulary to this multiple
 )
 
@@ -182,7 +185,40 @@ func Placement(in *input.Input, s Stage) []Share {
 		}
 		out = append(out, share(CompHyperConn, pc.HyperConnections, hc, "hc_attn/hc_ffn mixers of every layer (and the hc_head on the last stage): replicated on every GPU"))
 	}
+	if n, pos, dim := ropeCacheElems(m); n > 0 && attnN > 0 {
+		out = append(out, share(CompRoPECache, 0, n,
+			fmt.Sprintf("RoPE's cos/sin cache, %d positions × %d rotary dimensions, whole on every GPU", pos, dim)))
+	}
 	return out
+}
+
+// ropeCacheElems is the cos/sin cache vLLM's rotary embedding builds and
+// keeps on the GPU with the model (register_buffer in
+// RotaryEmbedding.__init__, vllm/model_executor/layers/rotary_embedding/
+// base.py, read at commit 04458da; its size is max_position_embeddings ×
+// rotary_dim, cast to the model dtype), which "Model loading took" counts:
+// get_rope shares one instance among the layers. YaRN builds it over
+// original_max_position_embeddings × factor positions (YaRNScalingRotary-
+// Embedding), the others over max_position_embeddings. Negligible for most
+// models (Llama-3.1-8B: 131,072 × 128 × 2 B = 32 MiB), it is 2.5 GiB for
+// Llama-4-Scout's 10,485,760 positions (published/vllm-memory-logs.yaml,
+// llama4-scout-llmd-h100-tp4). Models with a second RoPE for their local
+// layers (Gemma 3 and 4) build a second cache, not counted (≤ 128 MiB).
+func ropeCacheElems(m *catalog.Model) (elems float64, positions, dim int) {
+	positions = m.MaxPositionEmbeddings
+	if r := m.RopeScaling; r != nil && r.Type == "yarn" && r.OriginalMax > 0 && r.Factor > 0 {
+		positions = int(float64(r.OriginalMax) * r.Factor)
+	}
+	dim = m.HeadDim
+	if m.IsMLA() {
+		dim = m.QKRopeHeadDim
+	} else if f := m.PartialRotaryFactor; f > 0 && f < 1 {
+		dim = int(float64(m.HeadDim) * f)
+	}
+	if positions <= 0 || dim <= 0 {
+		return 0, 0, 0
+	}
+	return float64(positions) * float64(dim), positions, dim
 }
 
 // mlaCopiesKept reports whether vLLM's MLA stores W_UK/W_UV as copies of

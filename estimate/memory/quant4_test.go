@@ -52,7 +52,8 @@ func TestDeepSeekNVFP4WeightsPerGPU(t *testing.T) {
 		(ql*nh*192+kvl*nh*256)/tp // q_b, kv_b: split by head
 	oProj := nh * 128 * h / tp
 	want := bf16*(2*vocabPerRank*h+61*attnBF16+58*(h*256+256)+61*2*h+h) +
-		nvfp4*(61*oProj+3*3*h*18432/tp+58*(256+1)*expert/tp)
+		nvfp4*(61*oProj+3*3*h*18432/tp+58*(256+1)*expert/tp) +
+		bf16*4096*40*64 // RoPE's cos/sin cache: YaRN's 4096 × 40 positions × qk_rope_head_dim
 	if got := r.PerGPU.WeightsGiB * GiB; math.Abs(got-want)/want > 1e-4 {
 		t.Errorf("weights per GPU %.2f GiB, want %.2f GiB", got/GiB, want/GiB)
 	}
@@ -289,7 +290,10 @@ func TestLlama4Memory(t *testing.T) {
 // all 62 layers' bytes per token (2 × 16 × 128 × 2 B each); a sequence of
 // 32K holds 32K tokens in its 10 global layers and, in the 52 sliding ones,
 // the window plus a prefill chunk (min(1023 + max_num_batched_tokens, n),
-// whole blocks plus one) as for every sliding-window model.
+// whole blocks plus one) as for every sliding-window model, in vLLM's
+// groups of 10 layers (the fewer kind): 6 sliding groups hold 60 layers'
+// pages, 8 of them padding (kv_cache_utils.py
+// _get_kv_cache_groups_uniform_page_size).
 func TestGemma3Memory(t *testing.T) {
 	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/gemma-3-27b-it.reconstructed.json")
 	if err != nil {
@@ -308,7 +312,7 @@ func TestGemma3Memory(t *testing.T) {
 	}
 	b := in.BlockSize
 	win := roundUp(min(1023+in.MaxNumBatchedTokens, 32768), b) + b
-	if want := int64(10*perLayer*roundUp(32768, b) + 52*perLayer*win); r.Capacity.SeqBytes != want {
+	if want := int64(10*perLayer*roundUp(32768, b) + 60*perLayer*win); r.Capacity.SeqBytes != want {
 		t.Errorf("sequence bytes %d, want %d", r.Capacity.SeqBytes, want)
 	}
 	t.Logf("Gemma-3-27B BF16 H100: %.2f GiB weights, %d B/token, %.2f GiB per 32K sequence (%.1f sequences)", r.PerGPU.WeightsGiB, r.KVBytesPerToken, float64(r.Capacity.SeqBytes)/GiB, r.Capacity.MaxSeqsPerRankExact)
@@ -372,7 +376,8 @@ func TestDeepSeekNVFP4AllAttentionBF16(t *testing.T) {
 		expert             = 3 * h * 2048
 	)
 	attn := h*ql + ql + h*(kvl+64) + kvl + (ql*nh*192+kvl*nh*256+nh*128*h)/tp
-	want := 2*(2*32320*h+61*attn+58*(h*256+256)+61*2*h+h) + 0.5625*(3*3*h*18432/tp+58*257*expert/tp)
+	want := 2*(2*32320*h+61*attn+58*(h*256+256)+61*2*h+h) + 0.5625*(3*3*h*18432/tp+58*257*expert/tp) +
+		2*4096*40*64 // RoPE's cos/sin cache
 	if got := r.PerGPU.WeightsGiB * GiB; math.Abs(got-want)/want > 1e-4 {
 		t.Errorf("weights per GPU %.2f GiB, want %.2f GiB", got/GiB, want/GiB)
 	}
