@@ -82,12 +82,12 @@ type Config struct {
 	StepPasses int
 	// Policy is the engine's scheduling policy (zero: DecodeFirst, vLLM V1).
 	Policy Policy
-	// ScheduleAhead is vLLM's async scheduling (vllm.Release.
-	// AsyncSchedulingFor): the engine schedules step k+1 while the GPU runs
-	// step k, so a request handed over while a step runs misses the step
-	// already scheduled behind it and starts one step later than it would
-	// synchronously (ScheduleAheadSource). An idle engine schedules it at
-	// once.
+	// ScheduleAhead is vLLM's async scheduling: the engine schedules step
+	// k+1 while the GPU runs step k, so a request handed over while a step
+	// runs misses the step already scheduled behind it and starts one step
+	// later than it would synchronously; an engine with nothing running
+	// schedules it at once (vllm.Release.AsyncSchedulingFor, which cites
+	// vLLM's batch queue).
 	ScheduleAhead bool
 	// Frontend is the serving front end's work per request and token
 	// (zero: none, the engine's own timing).
@@ -256,17 +256,6 @@ type simulator struct {
 	// per step or steady segment.
 	seqWork int64
 }
-
-// ScheduleAheadSource is where vLLM schedules a step while the one before
-// it runs: vllm@00080ee1 vllm/v1/engine/core.py, EngineCore.__init__
-// (batch_queue_size = vllm_config.max_concurrent_batches, 2 under async
-// scheduling: "Async scheduling requires 2 concurrent batches to overlap")
-// and step_with_batch_queue ("fulfilling the batch queue has a higher
-// priority than getting model outputs": it schedules and launches the next
-// batch, then blocks on the oldest one's output). The busy loop reads new
-// requests between two calls, after that block, so one arriving while step
-// k runs is scheduled into step k+2, which the GPU starts after step k+1.
-const ScheduleAheadSource = "vllm@00080ee1 vllm/v1/engine/core.py EngineCore.step_with_batch_queue (batch_queue_size = max_concurrent_batches = 2 under async scheduling)"
 
 // MinMeasured is the fewest requests a run measures after its warm-up
 // when a work budget ends it early: below it a tail percentile says little
