@@ -34,6 +34,20 @@ func (r Release) AsyncSchedulingByDefault() (Presence, string) {
 // --no-async-scheduling; nil: not said), or by the release's default where
 // vLLM keeps it on — no pipeline parallelism, and no speculative method
 // other than EAGLE or MTP (method "" when speculative decoding is off).
+//
+// Such an engine has scheduled one step ahead of the GPU when it takes new
+// requests: a request that arrives while step k runs is scheduled into
+// step k+2, which the GPU starts after step k+1; one that finds nothing
+// running is scheduled at once. Source: vllm@00080ee1 (main, 2026)
+// vllm/v1/engine/core.py — EngineCore.__init__ sets batch_queue_size =
+// vllm_config.max_concurrent_batches ("Async scheduling requires 2
+// concurrent batches to overlap", vllm/config/vllm.py);
+// step_with_batch_queue schedules and launches the next batch before it
+// blocks on the oldest one's output ("fulfilling the batch queue has a
+// higher priority than getting model outputs"), and the busy loop reads
+// new requests between two calls, after that block. The batch queue came
+// with the async scheduling PR #19970; the 0.14–0.22 release files were not
+// read.
 func (r Release) AsyncSchedulingFor(explicit *bool, pp int, specMethod string) bool {
 	if explicit != nil {
 		return *explicit

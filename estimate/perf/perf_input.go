@@ -62,6 +62,20 @@ func SetupFromInput(in *input.Input) StepSetup {
 	return s
 }
 
+// AsyncScheduling reports whether the deployment's engine schedules the
+// next step while the GPU runs this one (vllm.Release.AsyncSchedulingFor:
+// the spec's flag, else the release's default where vLLM keeps it on). The
+// simulation takes the one-step admission lag from it (sim.Config.
+// ScheduleAhead); the step model's host overlap stays with the flag alone
+// (above).
+func AsyncScheduling(in *input.Input) bool {
+	method := ""
+	if sp := in.Speculative; sp != nil {
+		method = sp.VLLMMethod
+	}
+	return in.Release().AsyncSchedulingFor(asyncFlag(in), in.Layout.PP, method)
+}
+
 // asyncFlag is what the spec's vllm.extra_args say of async scheduling
 // (--async-scheduling, --no-async-scheduling, the last one winning as in
 // argparse; nil: nothing).

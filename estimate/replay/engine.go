@@ -28,6 +28,10 @@ type engine struct {
 	// streamEvery is how many tokens one streamed chunk carries (SGLang's
 	// --stream-interval; 1 elsewhere).
 	streamEvery int
+	// scheduleAhead: vLLM schedules the next step while the GPU runs this
+	// one (async scheduling: the row's feature, else its own release's
+	// default; sim.Config.ScheduleAhead).
+	scheduleAhead bool
 }
 
 // SGLang defaults a source may not restate (python/sglang/srt/server_args.py,
@@ -68,6 +72,9 @@ func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
 			e.streamEvery = n
 		}
 	}
+	if r.Engine.Name == "vllm" {
+		e.scheduleAhead = asyncScheduling(r, e)
+	}
 	if f.MaxNumSeqs.Positive() {
 		e.maxSeqs = f.MaxNumSeqs.Int()
 	}
@@ -106,4 +113,22 @@ func flagInt(flags, name string) int {
 		}
 	}
 	return 0
+}
+
+// asyncScheduling reports whether a vLLM row's engine scheduled
+// asynchronously: as its features say, else by its own release's default
+// (vllm.Release.AsyncSchedulingFor; a row without a release of its own is
+// taken as synchronous).
+func asyncScheduling(r published.Row, e engine) bool {
+	if f := r.Features.AsyncScheduling; f.Known {
+		return f.V
+	}
+	if !e.exact {
+		return false
+	}
+	method := ""
+	if sp := r.Speculative; sp != nil {
+		method = sp.Method
+	}
+	return e.release.AsyncSchedulingFor(nil, max(1, r.Layout.PP.Int()), method)
 }

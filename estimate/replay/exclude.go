@@ -77,8 +77,9 @@ var Exclusions = []Exclusion{
 		Reason: "the model's host and launch costs of a step are one set, fitted on vLLM 0.8–0.11 rows (several ms per step, and a per-layer cost for steps above " +
 			"the captured sizes); vLLM 0.15.1's are lower: with async scheduling the host's work hides only behind a longer GPU step, yet gpt-oss decodes 4 " +
 			"sequences on TP8 in 3.7 ms per token, below the fitted per-step host time. A first token here is a few such steps, mostly prefill steps of up to " +
-			"8,192 tokens, and the model's errors change sign with layout and load (25–35% low at 4–8 sessions on TP8, 40–55% low at 64 on TP2, 80% high at 64 " +
-			"on TP8 before any refit): per-release step costs, which the model lacks."},
+			"8,192 tokens (the sessions' prompts wait one step more under async scheduling, which the simulation models); the model's errors changed sign " +
+			"with layout and load before any refit (80% high at 64 sessions on TP8) and are 13–42% low at every layout and load with the fitted constants: " +
+			"per-release step costs, and gpt-oss's 8K prefill (run with Marlin MXFP4 experts), which measures about 1.4× (TP4) to 1.8× (TP8) the modelled one: mechanisms the model lacks."},
 	{Source: "inferencex-828", RowPrefix: "inferencex828-oss120b-h100-vllm-tp8-1k8k-c64",
 		Reason: "output throughput falls from 694.7 to 491.5 tok/s per GPU between 32 and 64 sessions (1024/8192, TP8) while TPOT triples (5.65 → 16.0 ms); " +
 			"with max-num-seqs 64 the 64 × 9K-token contexts need about 5 GB of KV per GPU next to 7.6 GB of weights, and TP4 on half the GPUs serves the same load " +

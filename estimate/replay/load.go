@@ -103,7 +103,7 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 	in, out := lengths(r.Workload)
 	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: e.maxSeqs, MaxNumBatchedTokens: e.batchTok,
 		InputTokens: in, OutputTokens: out, Seed: max(1, opt.Seed), Policy: e.policy, BlockSize: 16, Spread: spread(r),
-		KVTokensPerRank: kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType)}
+		KVTokensPerRank: kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType), ScheduleAhead: e.scheduleAhead}
 	if e.apiServer {
 		eff := sm.S.Eff
 		cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS, TokenS: eff.FrontendTokenS / float64(max(1, e.streamEvery))}

@@ -82,6 +82,13 @@ type Config struct {
 	StepPasses int
 	// Policy is the engine's scheduling policy (zero: DecodeFirst, vLLM V1).
 	Policy Policy
+	// ScheduleAhead is vLLM's async scheduling: the engine schedules step
+	// k+1 while the GPU runs step k, so a request handed over while a step
+	// runs misses the step already scheduled behind it and starts one step
+	// later than it would synchronously; an engine with nothing running
+	// schedules it at once (vllm.Release.AsyncSchedulingFor, which cites
+	// vLLM's batch queue).
+	ScheduleAhead bool
 	// Frontend is the serving front end's work per request and token
 	// (zero: none, the engine's own timing).
 	Frontend Frontend
@@ -234,6 +241,12 @@ type simulator struct {
 	deltas  []perf.RankLoad
 	scratch []perf.RankLoad
 	prefix  []float64 // prefix sums of a segment's first step durations
+	// stepStart and stepEnd bound the last step run (the last one of a
+	// steady segment); lagged says the last schedule left a request waiting
+	// only because the step was scheduled before it arrived
+	// (Config.ScheduleAhead).
+	stepStart, stepEnd float64
+	lagged             bool
 	// enough, when set, says the run has spent the given fraction of its
 	// work share (Replicate): at half of it a warm-up still running ends
 	// (measuring starts), at all of it the run ends once MinMeasured

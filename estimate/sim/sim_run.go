@@ -67,7 +67,9 @@ func (s *simulator) run() {
 			return
 		}
 		s.account(dt)
+		s.stepStart = s.now
 		s.now += dt
+		s.stepEnd = s.now
 		s.advance()
 	}
 }
@@ -133,6 +135,7 @@ func (s *simulator) blocksFor(n int) int { return (n + s.bs - 1) / s.bs }
 // waiting ones — whenever there is any that can start, and decode
 // otherwise.
 func (s *simulator) schedule() {
+	s.lagged = false
 	for i := range s.ranks {
 		rk := &s.ranks[i]
 		s.seqWork += int64(len(rk.running))
@@ -192,10 +195,32 @@ func (r *simReq) genCtx() int {
 	return r.ctxExtra
 }
 
+// scheduledBy is when the step about to run was scheduled: at the start
+// of the step before it when the engine schedules ahead, has been stepping
+// without a pause and still runs requests (Config.ScheduleAhead), else
+// now. With nothing running, vLLM schedules nothing ahead
+// (scheduler.has_requests() is false) and takes a new request at once.
+func (s *simulator) scheduledBy() float64 {
+	if !s.cfg.ScheduleAhead || s.stepEnd != s.now || !(s.stepEnd > s.stepStart) {
+		return s.now
+	}
+	for i := range s.ranks {
+		if len(s.ranks[i].running) > 0 {
+			return s.stepStart
+		}
+	}
+	return s.now
+}
+
 // admitWaiting starts queued requests within the remaining budget.
 func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
+	by := s.scheduledBy()
 	for budget > 0 && len(rk.waiting) > 0 && len(rk.running) < s.cfg.MaxNumSeqs {
 		r := rk.waiting[0]
+		if r.ready > by {
+			s.lagged = true // handed over after this step was scheduled: the next one takes it
+			return
+		}
 		if s.cfg.Policy == PrefillFirstWhole && r.prompt > budget && l.PrefillTokens > 0 {
 			return // whole prompts only; one larger than the budget runs alone
 		}

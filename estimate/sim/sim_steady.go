@@ -34,8 +34,8 @@ var coalesce = true
 // repeat it exactly (1 when the next step differs). It leaves the per-step
 // growth of the loads in s.deltas for advanceSteady.
 func (s *simulator) steadyLen() int {
-	if !coalesce {
-		return 1
+	if !coalesce || s.lagged {
+		return 1 // a request left for the next step changes it
 	}
 	m := math.MaxInt
 	for i := range s.ranks {
@@ -218,7 +218,11 @@ func (s *simulator) advanceSteady(m int) {
 	dt := s.segmentTime(m)
 	s.deliverSegment(m, dt)
 	s.accountSegment(dt, m)
+	if s.cfg.ScheduleAhead { // when the segment's last step began (an extra step evaluation)
+		s.stepStart = s.now + dt - s.stepAt(float64(m-1))
+	}
 	s.now += dt
+	s.stepEnd = s.now
 	for i := range s.ranks {
 		rk := &s.ranks[i]
 		s.seqWork += int64(len(rk.running))

@@ -9,13 +9,15 @@ import (
 
 // ApplyEngine sets what the simulation takes from the engine the deployment
 // runs: the release's scheduling policy (vllm.Release.Scheduler: V1 decodes
-// first and chunks prompts; V0 prefills whole prompts first) and the
+// first and chunks prompts; V0 prefills whole prompts first), whether it
+// schedules a step ahead (async scheduling: perf.AsyncScheduling), and the
 // serving front end's costs, spread over the API-server processes.
 func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		cfg.Policy = sim.PrefillFirstWhole
 		cfg.MaxNumBatchedTokens = max(cfg.MaxNumBatchedTokens, in.MaxModelLen)
 	}
+	cfg.ScheduleAhead = perf.AsyncScheduling(in)
 	n := float64(apiServers(in))
 	cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, TokenS: eff.FrontendTokenS / n}
 }
