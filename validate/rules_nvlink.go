@@ -1,0 +1,42 @@
+package validate
+
+import (
+	"strconv"
+
+	"github.com/vlaunch/vlaunch/resolve"
+)
+
+// checkNVLinkDomain holds hardware.network.nvlink_domain to what the GPU
+// ships in: a multi-node NVLink domain exists only on parts built into one
+// (GB200/GB300 NVL72), is at most that large (NVLink ends at the rack;
+// racks talk over their NICs), and takes whole nodes — a node's GPUs share
+// one NVLink switch fabric, so a domain boundary inside a node describes
+// hardware that does not exist.
+func checkNVLinkDomain(c *checker) {
+	n := c.d.Hardware.Network
+	if n.NVLinkDomain == nil || c.gpu == nil {
+		return
+	}
+	at := p("hardware", "network", "nvlink_domain")
+	if c.gpu.NVLinkDomainGPUs == 0 {
+		c.errorf(CodeNVLinkDomain, at, "remove nvlink_domain (the nodes then talk over inter_node's NICs), or use a GPU built into an NVL72 rack (hardware.gpu: gb200 or gb300)",
+			"GPU %q has no multi-node NVLink domain: its NVLink ends at the node", c.gpu.ID)
+		return
+	}
+	size := resolve.NVLinkDomainGPUs(n, c.gpu)
+	if size > c.gpu.NVLinkDomainGPUs {
+		c.errorf(CodeNVLinkDomain, append(at, "gpus"), "one rack is one domain: give gpus: "+strconv.Itoa(c.gpu.NVLinkDomainGPUs)+"; traffic between racks crosses the inter-node NICs (describe them under inter_node)",
+			"an NVLink domain of %d GPUs: a %s rack joins at most %d GPUs over NVLink", size, c.gpu.ID, c.gpu.NVLinkDomainGPUs)
+		return
+	}
+	start := 0
+	for _, node := range c.d.Hardware.Nodes {
+		end := start + node.GPUs
+		if node.GPUs > 0 && start/size != (end-1)/size {
+			c.errorf(CodeNVLinkDomain, append(at, "gpus"), "give a whole number of nodes' GPUs (an NVL72 rack: 72 = 18 trays of 4)",
+				"node %q (GPUs %d-%d in hardware.nodes' order) would straddle two NVLink domains of %d GPUs", node.Name, start, end-1, size)
+			return
+		}
+		start = end
+	}
+}
