@@ -26,6 +26,10 @@ func SetupFromInput(in *input.Input) StepSetup {
 	hw := NewHardware(in.GPU, l.GPUsPerNode, n.IntraGBytesPerS, n.IntraLatencyUs, inter, nics, lat)
 	if l.Nodes <= 1 {
 		hw.InterBytesPerSPerNode, hw.InterLatencyS = 0, 0
+	} else if g := n.NVLinkGPUs(l.GPUsPerNode); g > l.GPUsPerNode {
+		// The nodes share a multi-node NVLink domain; one smaller than the
+		// deployment's GPUs is the domain, a larger one ends at them.
+		hw = hw.InNVLinkDomain(min(g, l.Nodes*l.GPUsPerNode))
 	}
 	s := StepSetup{
 		Model: in.Model, HW: hw, TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Replicas: l.ReplicaCount(),
@@ -37,7 +41,11 @@ func SetupFromInput(in *input.Input) StepSetup {
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
 	setSpeculative(&s, in)
-	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, l.Nodes > 1, s.EPSize()).FixedS
+	if hw.MNNVL() {
+		over, _ := vllm.A2AOverMNNVL(in.All2AllBackend)
+		s.A2AHostNodes = !over
+	}
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, l.Nodes > 1 && s.EPSize() > s.a2aGroupGPUs(), s.EPSize()).FixedS
 	s.IdleRanksSlow, _ = in.Release().IdleDPRanksSlow()
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		s.PrefillEager = true // V0 captures decode only
