@@ -23,6 +23,8 @@ type KubePlan struct {
 	RDMAResource               string
 	// Model is how the pods get the weights.
 	Model KubeModel
+	// ComputeDomain gives the pods IMEX channels (multi-node NVLink); nil: none.
+	ComputeDomain *ComputeDomainPlan
 }
 
 // Addresses in the LWS scripts. LWS sets LWS_LEADER_ADDRESS to the leader
@@ -67,6 +69,7 @@ func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
 		kp.RDMAResource = ""
 	}
 	kp.Env = nodeEnv(p, d, n0, EnvVar{FieldRef: "status.podIP"})
+	kp.ComputeDomain = computeDomain(p, d, kp)
 	leader, worker, err := kubeSteps(p, d)
 	if err == nil {
 		kp.LeaderScript, err = script(leader)

@@ -37,8 +37,19 @@ var kubeSchemas = sync.OnceValues(func() (map[string]*gojsonschema.Schema, error
 	for _, role := range []string{"leaderTemplate", "workerTemplate"} {
 		tpl[role].(map[string]any)["properties"].(map[string]any)["metadata"] = map[string]any{"$ref": "#/definitions/templateMeta"}
 	}
+	cd, err := readJSON(filepath.Join("testdata", "computedomain", "computedomain-v1beta1.schema.json"))
+	if err != nil {
+		return nil, err
+	}
+	strict(cd)
+	cdProps := cd["properties"].(map[string]any)
+	cdProps["metadata"] = defs["objectMeta"]
+	cdProps["apiVersion"] = map[string]any{"const": "resource.nvidia.com/v1beta1"}
+	cdProps["kind"] = map[string]any{"const": "ComputeDomain"}
+	cd["required"] = []any{"apiVersion", "kind", "metadata", "spec"}
+	cd["definitions"] = defs
 	out := map[string]*gojsonschema.Schema{}
-	for kind, s := range map[string]map[string]any{"LeaderWorkerSet": lws, "Service": svc} {
+	for kind, s := range map[string]map[string]any{"LeaderWorkerSet": lws, "Service": svc, "ComputeDomain": cd} {
 		if out[kind], err = gojsonschema.NewSchema(gojsonschema.NewGoLoader(s)); err != nil {
 			return nil, err
 		}
