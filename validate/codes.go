@@ -45,4 +45,5 @@ const (
 	CodePDNotModelled = codes.SpecPDNotModel
 	CodePDHybridKV    = codes.SpecPDHybridKV   // sliding-window model, hybrid KV manager off under a connector
 	CodeNVLinkDomain  = codes.SpecNVLinkDomain // nvlink_domain on a GPU without one, too large, or splitting a node
+	CodeNVLinkSplit   = codes.SpecNVLinkSplit  // a replica's nodes in two NVLink domains
 )

@@ -39,4 +39,39 @@ func checkNVLinkDomain(c *checker) {
 		}
 		start = end
 	}
+	checkReplicaDomains(c, size)
+}
+
+// checkReplicaDomains warns when a replica spanning nodes has them in two
+// NVLink domains: its traffic between the two parts crosses the NICs, but
+// check costs a replica no larger than a domain as if it sat inside one
+// (the step model sees one replica, with the domain's links). Replicas take
+// whole nodes in hardware.nodes' order (resolve.Place), so replica i holds
+// GPUs [i·R, (i+1)·R) of that order.
+func checkReplicaDomains(c *checker, size int) {
+	par := c.d.Parallelism
+	if par.Auto || c.d.Disaggregation != nil || len(c.d.Hardware.Nodes) == 0 {
+		return
+	}
+	r := max(1, par.Tensor) * max(1, par.Pipeline) * max(1, par.Data)
+	if r <= c.d.Hardware.Nodes[0].GPUs || r >= size {
+		return // inside a node, or at least a domain: the model's view holds
+	}
+	for i := 0; i < par.ReplicaCount(); i++ {
+		if first, last := i*r, (i+1)*r-1; first/size != last/size {
+			c.warnf(CodeNVLinkSplit, p("parallelism"), "make the replica's GPUs divide the domain's "+strconv.Itoa(size)+" (e.g. replicas of "+strconv.Itoa(largestDivisor(size, r))+" GPUs), or list the nodes so each replica's sit in one rack",
+				"replica %d (GPUs %d-%d in hardware.nodes' order) straddles two NVLink domains of %d GPUs: between them its traffic crosses the NICs, which check does not model (it costs the replica as if inside one domain)", i, first, last, size)
+			return
+		}
+	}
+}
+
+// largestDivisor is the largest divisor of n no larger than at.
+func largestDivisor(n, at int) int {
+	for d := min(n, at); d > 1; d-- {
+		if n%d == 0 {
+			return d
+		}
+	}
+	return 1
 }

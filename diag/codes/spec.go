@@ -43,6 +43,7 @@ const (
 	SpecPDNotModel   diag.Code = "SPEC130"
 	SpecPDHybridKV   diag.Code = "SPEC131"
 	SpecNVLinkDomain diag.Code = "SPEC132"
+	SpecNVLinkSplit  diag.Code = "SPEC133"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -85,4 +86,5 @@ var specEntries = []Entry{
 	{SpecPDNotModel, "pd-not-modelled", diag.Error, "A command that does not handle disaggregated deployments yet"},
 	{SpecPDHybridKV, "pd-spec-hybrid-kv", diag.Warning, "A sliding-window model whose hybrid KV cache the connector turns off"},
 	{SpecNVLinkDomain, "nvlink-domain", diag.Error, "A multi-node NVLink domain the GPU or the nodes cannot form"},
+	{SpecNVLinkSplit, "nvlink-domain-split", diag.Warning, "A replica's nodes straddle two NVLink domains"},
 }
