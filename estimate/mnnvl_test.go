@@ -13,6 +13,7 @@ import (
 // nvlSpec is a GB200 deployment of trays × 4 GPUs with 4 × 400 Gbit/s
 // InfiniBand NICs per tray, in one NVL72 NVLink domain when mnnvl.
 func nvlSpec(model, weights string, trays, tp, dp int, ep bool, backend string, mnnvl bool) string {
+	pp := trays * 4 / (tp * dp) // the layout fills the trays
 	var b strings.Builder
 	fmt.Fprintf(&b, "apiVersion: vlaunch/v1\nkind: Deployment\nmetadata: {name: nvl}\nmodel: {name: %s, weights: %s}\nhardware:\n  gpu: gb200\n  nodes:\n", model, weights)
 	for i := 0; i < trays; i++ {
@@ -23,7 +24,7 @@ func nvlSpec(model, weights string, trays, tp, dp int, ep bool, backend string, 
 		b.WriteString("    nvlink_domain: {}\n")
 	}
 	fmt.Fprintf(&b, "workload: {concurrency: 256, max_model_len: 8192, input_tokens: 2048, output_tokens: 512}\n"+
-		"parallelism: {tensor: %d, pipeline: 1, data: %d, expert: %v}\nvllm:\n  version: \"0.12.0\"\n", tp, dp, ep)
+		"parallelism: {tensor: %d, pipeline: %d, data: %d, expert: %v}\nvllm:\n  version: \"0.12.0\"\n", tp, pp, dp, ep)
 	if backend != "" {
 		fmt.Fprintf(&b, "  all2all_backend: %s\n", backend)
 	}
@@ -75,6 +76,10 @@ func TestMNNVLCommunication(t *testing.T) {
 		// Qwen3-235B TP8 across two trays: NCCL over NVLink, not the NICs.
 		{"qwen3-235b TP8 over 2 trays prefill", "qwen3-235b-a22b", "bf16", 2, 8, 1, false, "",
 			func(s perf.StepTime) float64 { return s.TPS }, prefill, 3, 1e9},
+		// Qwen3-235B TP4 × PP2, a stage per tray: the hand-off between the
+		// stages goes over NVLink, not one GPU's share of the tray's NICs.
+		{"qwen3-235b TP4 PP2 over 2 trays prefill", "qwen3-235b-a22b", "bf16", 2, 4, 1, false, "",
+			func(s perf.StepTime) float64 { return s.PPS }, prefill, 3, 1e9},
 		// DeepEP high-throughput: the all-to-all between trays stays on the
 		// NICs, within 10% (the per-host share of the domain's traffic).
 		{"deepseek-v3 EP32 deepep_high_throughput prefill", "deepseek-v3", "fp8", 8, 1, 32, true, "deepep_high_throughput",
