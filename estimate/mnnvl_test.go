@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/validate"
@@ -143,5 +144,30 @@ func TestMNNVLMemoryAsBudgeted(t *testing.T) {
 		if backend == "deepep_high_throughput" && !strings.Contains(fmt.Sprint(b), "NVLink + RDMA") {
 			t.Errorf("%s: want NVLink + RDMA buffers, got %v", backend, b)
 		}
+	}
+}
+
+// TP across two trays: over one 100 Gbit/s NIC per tray its all-reduces
+// earn the advice to keep TP within a node (EST202); inside an NVLink
+// domain they never reach the NICs, and the advice stays silent.
+func TestMNNVLNoTPAcrossNodesAdvice(t *testing.T) {
+	has := func(mnnvl bool) bool {
+		y := nvlSpec("qwen3-235b-a22b", "bf16", 2, 8, 1, false, "", mnnvl)
+		y = strings.Replace(y, "bandwidth_gbit_per_s: 400, nics_per_node: 4", "bandwidth_gbit_per_s: 100, nics_per_node: 1", 1)
+		_, in := nvlSetup(t, y)
+		r := estimate.Check(&in)
+		r.AddPerformance(&in, estimate.PerfOptions{})
+		for _, f := range r.Findings {
+			if f.Code == codes.EstTPAcrossNodes {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(false) {
+		t.Fatal("TP8 over two trays on InfiniBand: no TP-across-nodes advice (the test lost its contrast)")
+	}
+	if has(true) {
+		t.Error("TP8 inside an NVLink domain: advice says its all-reduces cross the inter-node fabric")
 	}
 }
