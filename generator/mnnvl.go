@@ -27,8 +27,21 @@ func mnnvlEnv(p *Plan, d *spec.Deployment) []EnvVar {
 		}
 		out = append(out, EnvVar{Name: e.Name, Value: e.Value, Why: "multi-node NVLink: " + e.Why})
 	}
+	if _, own := d.VLLM.Env[imexChannelsEnv]; p.Runtime == "docker" && !own {
+		out = append(out, EnvVar{Name: imexChannelsEnv, Value: "0", Why: "multi-node NVLink: the NVIDIA container runtime creates IMEX channel 0 in the container (/dev/nvidia-caps-imex-channels/channel0)"})
+	}
 	return out
 }
+
+// imexChannelsEnv asks the NVIDIA container runtime's legacy hook for IMEX
+// channels in the container: libnvidia-container passes it on as
+// nvidia-container-cli --imex-channel and creates
+// /dev/nvidia-caps-imex-channels/channelN there (NVIDIA/nvidia-container-toolkit
+// issue #797, "containers ... that do not have the NVIDIA_IMEX_CHANNELS
+// environment variable set", 1.17.x). A runtime in CDI mode ignores it and
+// needs the channel in its CDI spec instead; preflight's gpu.imex_channel
+// (PF107) run in the container tells.
+const imexChannelsEnv = "NVIDIA_IMEX_CHANNELS"
 
 // ComputeDomainPlan is the NVIDIA DRA driver's ComputeDomain
 // (resource.nvidia.com/v1beta1, github.com/NVIDIA/k8s-dra-driver-gpu) a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -137,5 +138,43 @@ func TestMNNVLComputeDomain(t *testing.T) {
 	plain := mnnvlBundle(t, "kubernetes", func(s string) string { return strings.Replace(s, "nvlink_domain: {}", "", 1) })
 	if m := string(fileData(t, plain, "lws.yaml")); strings.Contains(m, "ComputeDomain") || strings.Contains(m, "resourceClaims") {
 		t.Error("a deployment without an NVLink domain got a ComputeDomain")
+	}
+}
+
+// The docker bundle asks the NVIDIA container runtime for IMEX channel 0;
+// bare metal (the host's own channel) and Kubernetes (the DRA driver's
+// claim) do not.
+func TestMNNVLDockerIMEXChannel(t *testing.T) {
+	for rt, want := range map[string]bool{"docker": true, "bare": false} {
+		script := string(fileData(t, mnnvlBundle(t, rt, nil), "node1.sh"))
+		if got := strings.Contains(script, "NVIDIA_IMEX_CHANNELS=0"); got != want {
+			t.Errorf("%s: NVIDIA_IMEX_CHANNELS=0 written %v, want %v", rt, got, want)
+		}
+	}
+	if m := string(fileData(t, mnnvlBundle(t, "kubernetes", nil), "lws.yaml")); strings.Contains(m, "NVIDIA_IMEX_CHANNELS") {
+		t.Error("kubernetes: NVIDIA_IMEX_CHANNELS written; the ComputeDomain claim gives the channel")
+	}
+}
+
+// The NVL72 example's bare and docker scripts pass bash -n and shellcheck,
+// as every bundle's must.
+func TestMNNVLScriptsPassShellcheck(t *testing.T) {
+	sc := needShellcheck(t)
+	scripts := map[string][]byte{}
+	for _, rt := range []string{"bare", "docker"} {
+		for _, f := range mnnvlBundle(t, rt, nil).Files {
+			if strings.HasSuffix(f.Path, ".sh") {
+				scripts[rt+"-"+strings.ReplaceAll(f.Path, "/", "-")] = f.Data
+			}
+		}
+	}
+	paths := writeScripts(t, scripts)
+	for _, p := range paths {
+		if out, err := exec.Command("bash", "-n", p).CombinedOutput(); err != nil {
+			t.Errorf("bash -n %s: %v\n%s", filepath.Base(p), err, out)
+		}
+	}
+	if out, err := exec.Command(sc, append([]string{"--shell=bash", "--severity=style"}, paths...)...).CombinedOutput(); err != nil {
+		t.Errorf("shellcheck: %v\n%s", err, out)
 	}
 }
