@@ -171,3 +171,20 @@ func TestMNNVLNoTPAcrossNodesAdvice(t *testing.T) {
 		t.Error("TP8 inside an NVLink domain: advice says its all-reduces cross the inter-node fabric")
 	}
 }
+
+// A release that sets NCCL_CUMEM_ENABLE=0 itself (before 0.8.5) keeps
+// NCCL off multi-node NVLink: the step model then costs TP between trays
+// over the NICs, as without the domain; 0.9.0 uses the domain.
+func TestMNNVLOffWhereTheReleaseForcesCuMemOff(t *testing.T) {
+	for v, want := range map[string]bool{"0.8.4": false, "0.9.0": true} {
+		y := strings.Replace(nvlSpec("qwen3-235b-a22b", "bf16", 2, 8, 1, false, "", true), `version: "0.12.0"`, `version: "`+v+`"`, 1)
+		d, ds, err := validate.Bytes("nvl.yaml", []byte(y))
+		if err != nil || ds.HasErrors() {
+			t.Fatalf("%s: %v %v", v, err, ds)
+		}
+		in := estimate.FromResolved(d)
+		if got := perf.SetupFromInput(&in).HW.MNNVL(); got != want {
+			t.Errorf("vLLM %s: the step model uses the NVLink domain: %v, want %v", v, got, want)
+		}
+	}
+}

@@ -46,4 +46,5 @@ const (
 	CodePDHybridKV    = codes.SpecPDHybridKV   // sliding-window model, hybrid KV manager off under a connector
 	CodeNVLinkDomain  = codes.SpecNVLinkDomain // nvlink_domain on a GPU without one, too large, or splitting a node
 	CodeNVLinkSplit   = codes.SpecNVLinkSplit  // a replica's nodes in two NVLink domains
+	CodeNVLinkCuMem   = codes.SpecNVLinkCuMem  // a release that sets NCCL_CUMEM_ENABLE=0 itself
 )

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // checkNVLinkDomain holds hardware.network.nvlink_domain to what the GPU
@@ -40,6 +41,27 @@ func checkNVLinkDomain(c *checker) {
 		start = end
 	}
 	checkReplicaDomains(c, size)
+	checkDomainRelease(c)
+}
+
+// checkDomainRelease warns when the release sets NCCL_CUMEM_ENABLE=0
+// itself, which turns NCCL's multi-node NVLink off whatever the bundle
+// exports (vllm.Release.CuMemForcedOff): check then costs NCCL's traffic
+// between nodes over the NICs (certain) or over NVLink (possible).
+func checkDomainRelease(c *checker) {
+	if !c.relOK || len(c.d.Hardware.Nodes) < 2 {
+		return
+	}
+	forced, src := c.rel.CuMemForcedOff()
+	at := p("vllm", "version")
+	switch forced {
+	case vllm.Present:
+		c.warnf(CodeNVLinkCuMem, at, "use vLLM 0.9.0 or later (it keeps NCCL's cuMem buffers where IMEX channels exist)",
+			"vLLM %s sets NCCL_CUMEM_ENABLE=0 itself, which turns NCCL's multi-node NVLink off: collectives between the trays of the NVLink domain go over the NICs, and check costs them there (%s)", c.rel.Version, src)
+	case vllm.Maybe:
+		c.warnf(CodeNVLinkCuMem, at, "use vLLM 0.9.0 or later, or check NCCL's log for MNNVL (NCCL_DEBUG=INFO)",
+			"vLLM %s may set NCCL_CUMEM_ENABLE=0 itself, which would turn NCCL's multi-node NVLink off; check assumes it does not (%s)", c.rel.Version, src)
+	}
 }
 
 // checkReplicaDomains warns when a replica spanning nodes has them in two

@@ -92,3 +92,37 @@ func A2AOverMNNVL(backend string) (bool, string) {
 	}
 	return true, srcNCCLMNNVL
 }
+
+// srcCuMemOverride: vLLM set NCCL_CUMEM_ENABLE=0 itself at import
+// (vllm/env_override.py, vllm/__init__.py in older trees; "see
+// https://github.com/NVIDIA/nccl/issues/1234", cuMem buffers cost memory
+// with CUDA graphs), which NCCL reads before it looks for multi-node
+// NVLink. PR #16992 "[misc] tune some env vars for GB200" (2025-04-22,
+// merged before v0.9.0 was cut): "When NCCL_CUMEM_ENABLE=0 is set, NCCL
+// will use TCP or IB for cross-node communication, and multi-node NVLink
+// will be disabled", so env_override.py skips the override where
+// /dev/nvidia-caps-imex-channels exists; PR #19105 (2025-06) keeps any
+// value set explicitly ("NCCL_CUMEM_ENABLE is set to %s, skipping
+// override"); PR #24141 removed the override (per NovaSky-AI/SkyRL PR
+// #1600). Whether 0.8.5 (released days after #16992 merged) carries it was
+// not read.
+const srcCuMemOverride = "vllm PR #16992 (vllm/env_override.py: keep cuMem where /dev/nvidia-caps-imex-channels exists; merged 2025-04, before 0.9.0), " +
+	"PR #19105 (2025-06: an explicit NCCL_CUMEM_ENABLE is kept), PR #24141 (override removed, per NovaSky-AI/SkyRL #1600); " +
+	"before: env_override.py sets NCCL_CUMEM_ENABLE=0 unconditionally (NVIDIA/nccl#1234); 0.8.5 not read"
+
+// CuMemForcedOff reports whether release r turns NCCL's cuMem buffers off
+// itself (NCCL_CUMEM_ENABLE=0) whatever the bundle exports, which switches
+// NCCL's multi-node NVLink off (srcNCCLMNNVL: "MNNVL requires cuMem"):
+// Present before 0.8.5, Maybe at 0.8.5, Absent from 0.9.0 on a node whose
+// IMEX channels are visible to vLLM (the bundle's claim or its own channel
+// 0; from PR #19105 an explicit 1 is kept in any case).
+func (r Release) CuMemForcedOff() (Presence, string) {
+	switch {
+	case r.Version.Less(v085):
+		return Present, srcCuMemOverride
+	case r.Version.Less(v090):
+		return Maybe, srcCuMemOverride
+	}
+	return Absent, srcCuMemOverride
+}
+

@@ -44,6 +44,7 @@ const (
 	SpecPDHybridKV   diag.Code = "SPEC131"
 	SpecNVLinkDomain diag.Code = "SPEC132"
 	SpecNVLinkSplit  diag.Code = "SPEC133"
+	SpecNVLinkCuMem  diag.Code = "SPEC134"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -87,4 +88,5 @@ var specEntries = []Entry{
 	{SpecPDHybridKV, "pd-spec-hybrid-kv", diag.Warning, "A sliding-window model whose hybrid KV cache the connector turns off"},
 	{SpecNVLinkDomain, "nvlink-domain", diag.Error, "A multi-node NVLink domain the GPU or the nodes cannot form"},
 	{SpecNVLinkSplit, "nvlink-domain-split", diag.Warning, "A replica's nodes straddle two NVLink domains"},
+	{SpecNVLinkCuMem, "nvlink-domain-release", diag.Warning, "A vLLM release that turns NCCL's multi-node NVLink off"},
 }

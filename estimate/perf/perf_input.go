@@ -26,7 +26,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 	hw := NewHardware(in.GPU, l.GPUsPerNode, n.IntraGBytesPerS, n.IntraLatencyUs, inter, nics, lat)
 	if l.Nodes <= 1 {
 		hw.InterBytesPerSPerNode, hw.InterLatencyS = 0, 0
-	} else if g := n.NVLinkGPUs(l.GPUsPerNode); g > l.GPUsPerNode {
+	} else if g := n.NVLinkGPUs(l.GPUsPerNode); g > l.GPUsPerNode && mnnvlUsable(in) {
 		// The nodes share a multi-node NVLink domain; one smaller than the
 		// deployment's GPUs is the domain, a larger one ends at them.
 		hw = hw.InNVLinkDomain(min(g, l.Nodes*l.GPUsPerNode))
@@ -118,4 +118,13 @@ func Mechanism(in *input.Input) vllm.Traffic {
 		return vllm.TrafficNone
 	}
 	return vllm.TrafficOf(in.All2AllBackend)
+}
+
+// mnnvlUsable: the release lets NCCL use multi-node NVLink (releases that
+// set NCCL_CUMEM_ENABLE=0 themselves switch it off, vllm.Release.
+// CuMemForcedOff; validate warns, SPEC134). Where that is only possible
+// (Maybe) the domain is used and the warning says so.
+func mnnvlUsable(in *input.Input) bool {
+	p, _ := in.Release().CuMemForcedOff()
+	return p != vllm.Present
 }
