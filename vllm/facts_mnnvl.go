@@ -125,4 +125,3 @@ func (r Release) CuMemForcedOff() (Presence, string) {
 	}
 	return Absent, srcCuMemOverride
 }
-
