@@ -17,14 +17,14 @@ type KubePlan struct {
 	Replicas   int
 	Size       int
 	GPUsPerPod int
-	Env        []EnvVar
+	// ComputeDomain gives the pods IMEX channels (multi-node NVLink); nil: none.
+	ComputeDomain *ComputeDomainPlan
+	Env           []EnvVar
 	// LeaderScript and WorkerScript are bash scripts (run with bash -c).
 	LeaderScript, WorkerScript string
 	RDMAResource               string
 	// Model is how the pods get the weights.
 	Model KubeModel
-	// ComputeDomain gives the pods IMEX channels (multi-node NVLink); nil: none.
-	ComputeDomain *ComputeDomainPlan
 }
 
 // Addresses in the LWS scripts. LWS sets LWS_LEADER_ADDRESS to the leader
