@@ -29,7 +29,12 @@ type GPU struct {
 	// IntraNodeGBytesPerS is the GPU-to-GPU link, per GPU and per direction.
 	IntraNodeGBytesPerS float64 `json:"intra_node_gbytes_per_s"`
 	IntraNodeKind       string  `json:"intra_node_kind"`
-	SMs                 int     `json:"sms,omitempty"`
+	// NVLinkDomainGPUs is the largest multi-node NVLink domain (MNNVL) the
+	// part ships in: NVLink at IntraNodeGBytesPerS between the GPUs of
+	// several nodes (72: the 18 compute trays of 4 GPUs of a GB200/GB300
+	// NVL72 rack). 0: NVLink ends at the node.
+	NVLinkDomainGPUs int `json:"nvlink_domain_gpus,omitempty"`
+	SMs              int `json:"sms,omitempty"`
 	// ComputeMajor is the CUDA compute capability's major version (8
 	// Ampere/Ada, 9 Hopper, 10 Blackwell); 0 for AMD parts and unknown
 	// custom GPUs. vLLM picks attention kernels by it.
@@ -95,10 +100,10 @@ var gpuTable = []GPU{
 	//        docs.vultr.com/inference-cookbook/rocm/getting-started/hardware-requirements), MI355X 8 TB/s.
 	{ID: "b300", Name: "NVIDIA B300 SXM6 AC", Vendor: "nvidia", MemoryMiB: derivedCUDA(275040), SMIMemoryMiB: 275040, HBMBandwidthGBytesPerS: 7750, BF16TFLOPS: 2250, FP8TFLOPS: 4500, FP4TFLOPS: 14000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink",
 		Notes: "HGX B300, 288 GB HBM3e; figures from the NVIDIA Blackwell Ultra datasheet as NVIDIA's aiconfigurator reads it; CUDA total derived (nvidia-smi - 568 MiB); bandwidth 7.75 TB/s there (other pages: up to 8); FP4 dense 14 PF there (13.1-13.5 from HGX 8-GPU totals elsewhere); compute capability 10.3"},
-	{ID: "gb200", Name: "NVIDIA GB200", Vendor: "nvidia", MemoryMiB: derivedCUDA(189471), SMIMemoryMiB: 189471, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 10000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink",
-		Notes: "Blackwell GPU of a GB200 NVL72 tray, 186 GB HBM3E; figures from the NVIDIA Blackwell datasheet; CUDA total derived (nvidia-smi - 568 MiB); GB200 NVL72: 72 GPUs in one NVLink domain across 18 compute trays of 4 GPUs (vlaunch models a tray as a node; the rack-wide NVLink domain is not modelled)"},
-	{ID: "gb300", Name: "NVIDIA GB300", Vendor: "nvidia", MemoryMiB: derivedCUDA(284208), SMIMemoryMiB: 284208, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 15000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink",
-		Notes: "Blackwell Ultra GPU of a GB300 NVL72 tray, 288 GB HBM3e; figures from the NVIDIA Blackwell Ultra datasheet as aiconfigurator reads it (rack: 1,080 PF dense FP4, 576 TB/s, 130 TB/s NVLink / 72); CUDA total derived (nvidia-smi - 568 MiB); compute capability 10.3; GB300 NVL72: 72 GPUs in one NVLink domain across 18 compute trays of 4 GPUs (vlaunch models a tray as a node; the rack-wide NVLink domain is not modelled)"},
+	{ID: "gb200", Name: "NVIDIA GB200", Vendor: "nvidia", MemoryMiB: derivedCUDA(189471), SMIMemoryMiB: 189471, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 10000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", NVLinkDomainGPUs: nvl72GPUs,
+		Notes: "Blackwell GPU of a GB200 NVL72 tray, 186 GB HBM3E; figures from the NVIDIA Blackwell datasheet; CUDA total derived (nvidia-smi - 568 MiB); GB200 NVL72: 72 GPUs in one NVLink domain across 18 compute trays of 4 GPUs (a tray is a node; hardware.network.nvlink_domain joins trays into the rack's NVLink domain)"},
+	{ID: "gb300", Name: "NVIDIA GB300", Vendor: "nvidia", MemoryMiB: derivedCUDA(284208), SMIMemoryMiB: 284208, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 15000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", NVLinkDomainGPUs: nvl72GPUs,
+		Notes: "Blackwell Ultra GPU of a GB300 NVL72 tray, 288 GB HBM3e; figures from the NVIDIA Blackwell Ultra datasheet as aiconfigurator reads it (rack: 1,080 PF dense FP4, 576 TB/s, 130 TB/s NVLink / 72); CUDA total derived (nvidia-smi - 568 MiB); compute capability 10.3; GB300 NVL72: 72 GPUs in one NVLink domain across 18 compute trays of 4 GPUs (a tray is a node; hardware.network.nvlink_domain joins trays into the rack's NVLink domain)"},
 	{ID: "gh200", Name: "NVIDIA GH200 480GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(97871), SMIMemoryMiB: 97871, HBMBandwidthGBytesPerS: 4000, BF16TFLOPS: 989, FP8TFLOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132,
 		Notes: "Hopper GPU of a GH200 superchip with 96 GB HBM3 (the 144 GB HBM3e part, nvidia-smi 146831 MiB, 4.9 TB/s, is not this entry); figures from the NVIDIA GH200 datasheet; CUDA total derived (nvidia-smi - 568 MiB); 132 SMs from an OpenCL device query (mredenti/PowerCapping); GPU-to-GPU link taken as H100's 18 NVLink4 links (450 GB/s per direction, multi-GH200 nodes), not read from a GH200 datasheet; NVLink-C2C's 900 GB/s is CPU-to-GPU and not counted"},
 	{ID: "mi325x", Name: "AMD Instinct MI325X", Vendor: "amd", MemoryMiB: amdTorchMiB(256), SMIMemoryMiB: amdSMIMiB(256), HBMBandwidthGBytesPerS: 6000, BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, IntraNodeGBytesPerS: 448, IntraNodeKind: "xgmi", SMs: 304,
@@ -130,6 +135,13 @@ var gpuTable = []GPU{
 	{ID: "gb10", Name: "NVIDIA GB10", Vendor: "nvidia", MemoryMiB: 122584, HBMBandwidthGBytesPerS: 273, BF16TFLOPS: 213, FP8TFLOPS: 214, FP4TFLOPS: 500, ComputeMajor: 12, IntraNodeKind: "pcie", SMs: 48,
 		Notes: "DGX Spark: 128 GB LPDDR5X unified with the CPU (page cache competes with the KV cache); BF16/FP8 measured, not published; one GPU per system, no intra-node link; 48 SMs = 6,144 CUDA cores / 128; compute capability 12.1"},
 }
+
+// nvl72GPUs is the NVLink domain of a GB200 or GB300 NVL72 rack: 72 GPUs
+// in 18 compute trays of 4, every GPU reaching every other at NVLink 5's
+// 1.8 TB/s bidirectional (900 GB/s each way) through the rack's NVLink
+// switch trays ([BW] above: "NVLink 5 1.8 TB/s" per GPU; [BU]: "130 TB/s
+// NVLink" per rack = 72 × 1.8 TB/s).
+const nvl72GPUs = 72
 
 // GPUs returns the GPU catalog sorted by id.
 func GPUs() []*GPU {

@@ -61,6 +61,7 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 			add("VLLM_USE_DEEP_GEMM", "1", "DeepGEMM kernels are off by default before 0.11.0; the EP docs turn them on with DeepEP")
 		}
 	}
+	env = append(env, mnnvlEnv(p, d)...)
 	for _, k := range sortedKeys(d.VLLM.Env) {
 		add(k, d.VLLM.Env[k], specEnvWhy)
 	}

@@ -17,7 +17,9 @@ type KubePlan struct {
 	Replicas   int
 	Size       int
 	GPUsPerPod int
-	Env        []EnvVar
+	// ComputeDomain gives the pods IMEX channels (multi-node NVLink); nil: none.
+	ComputeDomain *ComputeDomainPlan
+	Env           []EnvVar
 	// LeaderScript and WorkerScript are bash scripts (run with bash -c).
 	LeaderScript, WorkerScript string
 	RDMAResource               string
@@ -72,6 +74,7 @@ func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
 		kp.RDMAResource = ""
 	}
 	kp.Env = nodeEnv(p, d, n0, EnvVar{FieldRef: "status.podIP"})
+	kp.ComputeDomain = computeDomain(p, d, kp)
 	leader, worker, err := kubeSteps(p, d)
 	if err == nil {
 		kp.LeaderScript, err = script(leader)

@@ -49,8 +49,29 @@ var kubeSchemas = sync.OnceValues(func() (map[string]*gojsonschema.Schema, error
 			return nil, err
 		}
 	}
+	if out["ComputeDomain"], err = computeDomainSchema(svc["definitions"].(map[string]any)); err != nil {
+		return nil, err
+	}
 	return out, nil
 })
+
+// computeDomainSchema is NVIDIA's DRA driver's ComputeDomain CRD schema
+// (testdata/computedomain/README.md), strict as the LeaderWorkerSet's, with
+// the ObjectMeta rules on its metadata.
+func computeDomainSchema(defs map[string]any) (*gojsonschema.Schema, error) {
+	cd, err := readJSON(filepath.Join("testdata", "computedomain", "computedomain-v1beta1.schema.json"))
+	if err != nil {
+		return nil, err
+	}
+	strict(cd)
+	props := cd["properties"].(map[string]any)
+	props["metadata"] = defs["objectMeta"]
+	props["apiVersion"] = map[string]any{"const": "resource.nvidia.com/v1beta1"}
+	props["kind"] = map[string]any{"const": "ComputeDomain"}
+	cd["required"] = []any{"apiVersion", "kind", "metadata", "spec"}
+	cd["definitions"] = defs
+	return gojsonschema.NewSchema(gojsonschema.NewGoLoader(cd))
+}
 
 func readJSON(path string) (map[string]any, error) {
 	data, err := os.ReadFile(path)

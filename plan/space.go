@@ -28,7 +28,9 @@ type Space struct {
 
 // generatorBackends are the backends vLLM's package lists as the ones the
 // generator picks between (vllm.Backend* constants); the others are for
-// hardware vlaunch does not model (GB200 NVLink domains, ROCm, NIXL).
+// hardware vlaunch does not model (ROCm, NIXL) or, FlashInfer's multi-node
+// NVLink kernels, cost in the model what DeepEP low-latency costs on an
+// NVLink domain (per-expert copies over NVLink).
 var generatorBackends = []string{vllm.BackendDeepEPLowLatency, vllm.BackendDeepEPHighThroughput,
 	vllm.BackendAllgatherReducescatter, vllm.BackendNaive, vllm.BackendPPLX}
 

@@ -32,7 +32,7 @@ func TestChecks(t *testing.T) {
 
 func checkCases() []checkCase {
 	var cs []checkCase
-	for _, group := range [][]checkCase{gpuCases(), netCases(), rdmaCases(), hostCases(), modelCases(), swCases(), nixlCases()} {
+	for _, group := range [][]checkCase{gpuCases(), mnnvlCases(), netCases(), rdmaCases(), hostCases(), modelCases(), swCases(), nixlCases()} {
 		cs = append(cs, group...)
 	}
 	return cs
@@ -252,5 +252,28 @@ func nixlCases() []checkCase {
 		{name: "colocated: no connector", host: "h20-roce", spec: "h20-roce", id: "sw.nixl", want: Skip},
 		{name: "another connector", host: "h20-roce", spec: "h20-roce", opts: pdPool("LMCacheConnectorV1", 5600), id: "sw.nixl", want: Skip},
 		{name: "nixl missing", host: "h20-roce", spec: "h20-roce", opts: pdPool("NixlConnector", 5600), id: "sw.nixl", want: Fail, mentions: []string{"nixl"}},
+	}
+}
+
+// mnnvlCases: a tray of a GB200 NVL72 rack whose GPUs registered with the
+// NVLink fabric and which has an IMEX channel passes; one GPU still
+// registering or in another partition, or no channel, fails; a spec
+// without an NVLink domain, or an engine on one tray, skips both.
+func mnnvlCases() []checkCase {
+	noDomain := func(d *spec.Deployment) { d.Hardware.Network.NVLinkDomain = nil }
+	oneTray := func(d *spec.Deployment) {
+		d.Hardware.Nodes = d.Hardware.Nodes[:1]
+		d.Parallelism.Data = 4
+	}
+	return []checkCase{
+		{name: "fabric completed", host: "gb200-nvl72", spec: "gb200-nvl72", id: "gpu.fabric", want: Pass, mentions: []string{"4 GPUs registered", "clique 32766"}},
+		{name: "imex channel", host: "gb200-nvl72", spec: "gb200-nvl72", id: "gpu.imex_channel", want: Pass, mentions: []string{"channel0"}},
+		{name: "fabric in progress and split", host: "gb200-fabric-broken", spec: "gb200-nvl72", id: "gpu.fabric", want: Fail,
+			mentions: []string{"GPU 00000009:01:00.0: State In Progress, Status N/A"}},
+		{name: "no imex channel", host: "gb200-fabric-broken", spec: "gb200-nvl72", id: "gpu.imex_channel", want: Fail, mentions: []string{"does not exist", "NVreg_CreateImexChannel0"}},
+		{name: "no nvidia-smi", host: "empty", spec: "gb200-nvl72", id: "gpu.fabric", want: Fail, mentions: []string{"nvidia-smi is not installed"}},
+		{name: "fabric without a domain", host: "gb200-fabric-broken", spec: "gb200-nvl72", edit: noDomain, id: "gpu.fabric", want: Skip, mentions: []string{"no multi-node NVLink domain"}},
+		{name: "imex on one tray", host: "gb200-fabric-broken", spec: "gb200-nvl72", edit: oneTray, id: "gpu.imex_channel", want: Skip, mentions: []string{"no engine spans nodes"}},
+		{name: "H20 without a domain", host: "h20-roce", spec: "h20-roce", id: "gpu.fabric", want: Skip},
 	}
 }

@@ -35,6 +35,8 @@ var checks = fromCatalog([]Check{
 	{Code: codes.PFGPUMemory, field: "hardware.gpu", run: checkGPUMemory},
 	{Code: codes.PFGPUDriver, field: "hardware.nodes[{node}]", run: checkGPUDriver},
 	{Code: codes.PFGPUProcesses, field: "hardware.nodes[{node}]", run: checkGPUProcesses},
+	{Code: codes.PFGPUFabric, field: "hardware.network.nvlink_domain", run: checkGPUFabric},
+	{Code: codes.PFGPUIMEXChannel, field: "hardware.network.nvlink_domain", run: checkIMEXChannel},
 	{Code: codes.PFNetInterface, field: "hardware.nodes[{node}].interface", run: checkNetInterface},
 	{Code: codes.PFNetAddress, field: "hardware.nodes[{node}].address", run: checkNetAddress},
 	{Code: codes.PFNetRoute, field: "hardware.nodes[{node}].interface", run: checkNetRoute},

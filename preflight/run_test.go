@@ -97,7 +97,7 @@ func TestSelect(t *testing.T) {
 		only, skip []string
 		want       string
 	}{
-		{[]string{"gpu"}, []string{"gpu.processes"}, "gpu.count,gpu.model,gpu.memory,gpu.driver"},
+		{[]string{"gpu"}, []string{"gpu.processes"}, "gpu.count,gpu.model,gpu.memory,gpu.driver,gpu.fabric,gpu.imex_channel"},
 		{[]string{"sw.vllm_version", "ports"}, nil, "ports.free,ports.nixl_side_channel,sw.vllm_version"},
 		{nil, []string{"gpu", "net", "rdma", "host", "model", "sw"}, "ports.free,ports.nixl_side_channel"},
 	} {
@@ -116,7 +116,7 @@ func TestSelect(t *testing.T) {
 
 // TestIDsStable guards the ids users put in scripts (--only/--skip) and tests.
 func TestIDsStable(t *testing.T) {
-	want := "gpu.count gpu.model gpu.memory gpu.driver gpu.processes net.interface net.address net.route " +
+	want := "gpu.count gpu.model gpu.memory gpu.driver gpu.processes gpu.fabric gpu.imex_channel net.interface net.address net.route " +
 		"net.primary_loopback ports.free ports.nixl_side_channel rdma.devices rdma.port_state rdma.gid rdma.nic_vendor rdma.driver_options " +
 		"rdma.gdrcopy rdma.memlock host.shm host.memory host.disk model.path model.config model.size sw.vllm_version sw.backend_packages sw.nixl"
 	if got := strings.Join(IDs(), " "); got != want {

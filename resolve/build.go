@@ -155,7 +155,21 @@ func networkFromSpec(n spec.Network, g *catalog.GPU) Network {
 	} else {
 		out.GPUDirectRDMA = out.InterKind == "infiniband" || out.InterKind == "roce"
 	}
+	out.NVLinkDomainGPUs = NVLinkDomainGPUs(n, g)
 	return out
+}
+
+// NVLinkDomainGPUs is the size of the spec's multi-node NVLink domain:
+// nvlink_domain.gpus, or the GPU's own domain when it leaves the size out;
+// 0 without a nvlink_domain block.
+func NVLinkDomainGPUs(n spec.Network, g *catalog.GPU) int {
+	if n.NVLinkDomain == nil {
+		return 0
+	}
+	if n.NVLinkDomain.GPUs > 0 {
+		return n.NVLinkDomain.GPUs
+	}
+	return g.NVLinkDomainGPUs
 }
 
 // WithLayout returns a copy of d with layout l (Nodes and GPUsPerNode kept

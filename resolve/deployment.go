@@ -126,6 +126,20 @@ type Network struct {
 	InterKind string
 	// GPUDirectRDMA says NICs support GPU-initiated RDMA (DeepEP internode).
 	GPUDirectRDMA bool
+	// NVLinkDomainGPUs is the multi-node NVLink domain's size in GPUs
+	// (hardware.network.nvlink_domain; MNNVL); 0: NVLink ends at the node.
+	NVLinkDomainGPUs int
+}
+
+// MNNVL reports a multi-node NVLink domain: several nodes of
+// gpusPerNode GPUs share one NVLink fabric.
+func (n Network) MNNVL(gpusPerNode int) bool { return n.NVLinkDomainGPUs > max(1, gpusPerNode) }
+
+// NVLinkGPUs is how many GPUs reach each other over NVLink: the
+// multi-node domain's, else one node's. The step model treats such a group
+// as one "node" of its link model (IntraGBytesPerS inside, NICs out).
+func (n Network) NVLinkGPUs(gpusPerNode int) int {
+	return max(1, gpusPerNode, n.NVLinkDomainGPUs)
 }
 
 // Engine holds the effective engine settings, each with its provenance.

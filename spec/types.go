@@ -100,6 +100,20 @@ type Node struct {
 type Network struct {
 	IntraNode IntraNode `yaml:"intra_node" json:"intra_node"`
 	InterNode InterNode `yaml:"inter_node" json:"inter_node"`
+	// NVLinkDomain joins nodes into multi-node NVLink domains (MNNVL: a
+	// GB200/GB300 NVL72 rack's compute trays share one NVLink fabric), so
+	// collectives between trays of one domain run over NVLink and only
+	// traffic leaving the domain takes the inter-node NICs; nil: every
+	// node is an NVLink domain of its own.
+	NVLinkDomain *NVLinkDomain `yaml:"nvlink_domain,omitempty" json:"nvlink_domain,omitempty"`
+}
+
+// NVLinkDomain is a multi-node NVLink domain. Nodes fill domains in the
+// order hardware.nodes lists them, each node wholly inside one.
+type NVLinkDomain struct {
+	// GPUs is how many GPUs share one domain (an NVL72 rack: 72); 0: the
+	// GPU's own domain size (catalog.GPU.NVLinkDomainGPUs).
+	GPUs int `yaml:"gpus,omitempty" json:"gpus,omitempty"`
 }
 
 // IntraNode is the GPU-to-GPU link inside one node.

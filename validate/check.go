@@ -54,7 +54,7 @@ type rule func(*checker)
 // disaggregation block they run once per pool instead (checkPools).
 var rules = []rule{
 	checkModelRef, checkGPURef, checkVersion, checkCalibration,
-	checkNodes, checkNodeNetwork,
+	checkNodes, checkNodeNetwork, checkNVLinkDomain,
 	engineRule(checkLayout), engineRule(checkTensorHeads), engineRule(checkBlockSplit), engineRule(checkExpert),
 	checkContext, checkTTFT, checkFP8, checkSparseAttention,
 	checkPorts, engineRule(checkBackend), engineRule(checkBackendEnv), checkEnv, checkSecrets, engineRule(checkSpeculative),

@@ -43,5 +43,8 @@ const (
 	// CodePDNotModelled is for commands (check, plan, ...) that refuse a
 	// disaggregated spec; validate itself never reports it.
 	CodePDNotModelled = codes.SpecPDNotModel
-	CodePDHybridKV    = codes.SpecPDHybridKV // sliding-window model, hybrid KV manager off under a connector
+	CodePDHybridKV    = codes.SpecPDHybridKV   // sliding-window model, hybrid KV manager off under a connector
+	CodeNVLinkDomain  = codes.SpecNVLinkDomain // nvlink_domain on a GPU without one, too large, or splitting a node
+	CodeNVLinkSplit   = codes.SpecNVLinkSplit  // a replica's nodes in two NVLink domains
+	CodeNVLinkCuMem   = codes.SpecNVLinkCuMem  // a release that sets NCCL_CUMEM_ENABLE=0 itself
 )

@@ -66,6 +66,7 @@ var moreEnv = []EnvVar{
 	{Name: "NCCL_P2P_DISABLE", Owner: "nccl", Choices: zeroOne, Doc: "1 disables GPU peer-to-peer (NVLink/PCIe) transport", Source: srcNCCLEnv},
 	{Name: "NCCL_SHM_DISABLE", Owner: "nccl", Choices: zeroOne, Doc: "1 disables the shared-memory transport", Source: srcNCCLEnv},
 	{Name: "NCCL_CUMEM_ENABLE", Owner: "nccl", Choices: zeroOne, Doc: "cuMem-based buffers; vLLM sets 0 itself in some releases", Source: srcNCCLEnv},
+	{Name: "NCCL_MNNVL_ENABLE", Owner: "nccl", Choices: []string{"0", "1", "2"}, Doc: "multi-node NVLink: 0 off, 1 on, 2 (default) when the fabric supports it; needs NCCL_CUMEM_ENABLE=1", Source: srcNCCLMNNVL},
 	{Name: "NCCL_NVLS_ENABLE", Owner: "nccl", Doc: "NVLink SHARP (NVLS) on NVSwitch systems", Source: srcNCCLEnv},
 	{Name: "NCCL_NET_GDR_LEVEL", Owner: "nccl", Doc: "max topology distance for GPUDirect RDMA (LOC, PIX, PXB, PHB, SYS or 0-5)", Source: srcNCCLEnv},
 	{Name: "NCCL_P2P_LEVEL", Owner: "nccl", Doc: "max topology distance for P2P (LOC, NVL, PIX, PXB, PHB, SYS or 0-5)", Source: srcNCCLEnv},

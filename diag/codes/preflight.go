@@ -12,6 +12,8 @@ const (
 	PFGPUMemory          diag.Code = "PF103"
 	PFGPUDriver          diag.Code = "PF104"
 	PFGPUProcesses       diag.Code = "PF105"
+	PFGPUFabric          diag.Code = "PF106"
+	PFGPUIMEXChannel     diag.Code = "PF107"
 	PFNetInterface       diag.Code = "PF201"
 	PFNetAddress         diag.Code = "PF202"
 	PFNetRoute           diag.Code = "PF203"
@@ -43,6 +45,8 @@ var preflightEntries = []Entry{
 	{PFGPUMemory, "gpu.memory", diag.Error, "Memory per GPU matches hardware.gpu"},
 	{PFGPUDriver, "gpu.driver", diag.Error, "NVIDIA driver version present"},
 	{PFGPUProcesses, "gpu.processes", diag.Error, "No other process holds GPU memory"},
+	{PFGPUFabric, "gpu.fabric", diag.Error, "GPUs registered with the multi-node NVLink fabric, in one partition"},
+	{PFGPUIMEXChannel, "gpu.imex_channel", diag.Error, "An IMEX channel for multi-node NVLink"},
 	{PFNetInterface, "net.interface", diag.Error, "Declared interface exists and is up"},
 	{PFNetAddress, "net.address", diag.Error, "Declared address is on this host"},
 	{PFNetRoute, "net.route", diag.Error, "Routes to peers leave through the declared interface"},

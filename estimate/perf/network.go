@@ -64,7 +64,10 @@ func (sm *StepModel) tpAllReduce(msg float64) float64 {
 	ring := RingAllReduceBytes(msg, s.TP)
 	g := max(1, s.HW.GPUsPerNode)
 	if s.TP <= g {
-		if k := s.Eff.Kernels; k.AllReduceS > 0 { // vLLM's custom all-reduce, measured: its floor beyond one kernel gap
+		// vLLM's custom all-reduce, measured: its floor beyond one kernel
+		// gap; it runs inside one host, so a TP group across the trays of an
+		// NVLink domain reduces through NCCL over NVLink.
+		if k := s.Eff.Kernels; k.AllReduceS > 0 && s.TP <= s.HW.hostGPUs() {
 			return LinkTime(ring, s.HW.IntraBytesPerS, k.AllReduceLink, 1, max(0, k.AllReduceS-s.Eff.KernelGapS))
 		}
 		return LinkTime(ring, s.HW.IntraBytesPerS, s.Eff.Link, 1, 2*s.HW.IntraLatencyS+s.Eff.CollectiveS)
@@ -117,7 +120,14 @@ func (sm *StepModel) a2aTime(sp spread, st *StepTime) {
 		intra += inter
 		inter = 0
 	}
-	t := max(LinkTime(inter, s.HW.InterBytesPerSPerNode, s.Eff.Link, 0, 0),
+	interBW := s.a2aInterBytesPerS()
+	if s.A2AHostNodes && s.HW.MNNVL() {
+		// The spread's "node" is the NVLink domain, the traffic's the host:
+		// the busiest host's share (ranks balanced over the domain's hosts)
+		// over that host's NICs.
+		inter /= float64(s.HW.GPUsPerNode) / float64(s.HW.hostGPUs())
+	}
+	t := max(LinkTime(inter, interBW, s.Eff.Link, 0, 0),
 		LinkTime(intra, s.HW.IntraBytesPerS, s.Eff.Link, 0, 0))
 	t += float64(phases) * (lat + s.Eff.CollectiveS + s.A2AFixedS)
 	st.A2AS = sm.moeLayers * t

@@ -245,8 +245,8 @@ func (sm *StepModel) FloorsAt(conc int, ctx float64) Floors {
 	w := sm.denseBytesGPU + sm.expertsPerGPU*sm.expertBytes*sm.moeLayers
 	f := Floors{WeightBytesPerGPU: w, WeightReadS: w / sm.S.HW.HBMBytesPerS, ComputeS: st.ComputeS}
 	switch {
-	case st.InterBytesPerNode > 0 && sm.S.HW.InterBytesPerSPerNode > 0:
-		f.NetworkS = st.InterBytesPerNode / sm.S.HW.InterBytesPerSPerNode
+	case st.InterBytesPerNode > 0 && sm.S.a2aInterBytesPerS() > 0:
+		f.NetworkS = st.InterBytesPerNode / sm.S.a2aInterBytesPerS()
 	case st.IntraBytesPerGPU > 0:
 		f.NetworkS = st.IntraBytesPerGPU / sm.S.HW.IntraBytesPerS
 	}

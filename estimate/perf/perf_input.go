@@ -26,6 +26,10 @@ func SetupFromInput(in *input.Input) StepSetup {
 	hw := NewHardware(in.GPU, l.GPUsPerNode, n.IntraGBytesPerS, n.IntraLatencyUs, inter, nics, lat)
 	if l.Nodes <= 1 {
 		hw.InterBytesPerSPerNode, hw.InterLatencyS = 0, 0
+	} else if g := n.NVLinkGPUs(l.GPUsPerNode); g > l.GPUsPerNode && mnnvlUsable(in) {
+		// The nodes share a multi-node NVLink domain; one smaller than the
+		// deployment's GPUs is the domain, a larger one ends at them.
+		hw = hw.InNVLinkDomain(min(g, l.Nodes*l.GPUsPerNode))
 	}
 	s := StepSetup{
 		Model: in.Model, HW: hw, TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Replicas: l.ReplicaCount(),
@@ -37,7 +41,15 @@ func SetupFromInput(in *input.Input) StepSetup {
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
 	setSpeculative(&s, in)
-	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, l.Nodes > 1, s.EPSize()).FixedS
+	multiNode := l.Nodes > 1
+	if hw.MNNVL() {
+		over, _ := vllm.A2AOverMNNVL(in.All2AllBackend)
+		s.A2AHostNodes = !over
+		// Kernels that reach every EP peer over NVLink run their
+		// intranode form (DeepEP's low-latency kernels with MNNVL).
+		multiNode = s.EPSize() > s.a2aGroupGPUs()
+	}
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, multiNode, s.EPSize()).FixedS
 	s.IdleRanksSlow, _ = in.Release().IdleDPRanksSlow()
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		s.PrefillEager = true // V0 captures decode only
@@ -124,4 +136,13 @@ func Mechanism(in *input.Input) vllm.Traffic {
 		return vllm.TrafficNone
 	}
 	return vllm.TrafficOf(in.All2AllBackend)
+}
+
+// mnnvlUsable: the release lets NCCL use multi-node NVLink (releases that
+// set NCCL_CUMEM_ENABLE=0 themselves switch it off, vllm.Release.
+// CuMemForcedOff; validate warns, SPEC134). Where that is only possible
+// (Maybe) the domain is used and the warning says so.
+func mnnvlUsable(in *input.Input) bool {
+	p, _ := in.Release().CuMemForcedOff()
+	return p != vllm.Present
 }

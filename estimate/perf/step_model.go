@@ -166,7 +166,7 @@ func kvBytesPerTokenLayerGPU(s *StepSetup) float64 {
 // initNetwork derives the all-to-all routing and per-copy bytes.
 func (sm *StepModel) initNetwork() {
 	s, m := &sm.S, sm.S.Model
-	g := max(1, s.HW.GPUsPerNode)
+	g := s.a2aGroupGPUs()
 	sm.nodes = (s.EPSize() + g - 1) / g
 	if !m.IsMoE() || s.A2A == vllm.TrafficNone {
 		return

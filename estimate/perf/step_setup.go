@@ -18,15 +18,67 @@ type Hardware struct {
 	FP8FLOPS     float64 // 0 = no FP8 tensor cores
 	FP4FLOPS     float64 // 0 = no FP4 tensor cores (catalog.GPU.FP4TFLOPS)
 	HBMBytesPerS float64
-	GPUsPerNode  int
+	// GPUsPerNode is the GPUs that reach each other over the intra-node
+	// link: one host's, or a multi-node NVLink domain's (InNVLinkDomain).
+	GPUsPerNode int
+	// HostGPUs is one host's GPUs when GPUsPerNode is an NVLink domain of
+	// several hosts (0: GPUsPerNode is one host's). vLLM's custom
+	// all-reduce stays inside a host (custom_all_reduce.py: "disabled
+	// because this process group spans across nodes").
+	HostGPUs int
 	// IntraBytesPerS is one GPU's link to its node peers, one direction.
 	IntraBytesPerS float64
 	IntraLatencyS  float64
 	// InterBytesPerSPerNode is the node's total RDMA/Ethernet bandwidth, one
-	// direction (NICs × per-NIC rate), shared by its GPUs.
+	// direction (NICs × per-NIC rate), shared by its GPUs; for an NVLink
+	// domain, all its hosts' NICs: what traffic leaving the domain takes.
 	InterBytesPerSPerNode float64
 	InterLatencyS         float64
 }
+
+// InNVLinkDomain is h with its "node" widened to a multi-node NVLink
+// domain of domainGPUs (GB200/GB300 NVL72 trays sharing one NVLink
+// fabric): collectives, all-to-alls and hand-offs inside it run at the
+// intra-node link's bandwidth and latency, and what leaves it crosses the
+// NICs of all its hosts. A domain no larger than a host changes nothing.
+func (h Hardware) InNVLinkDomain(domainGPUs int) Hardware {
+	host := max(1, h.GPUsPerNode)
+	if domainGPUs <= host {
+		return h
+	}
+	h.HostGPUs, h.GPUsPerNode = host, domainGPUs
+	h.InterBytesPerSPerNode *= float64(domainGPUs) / float64(host)
+	return h
+}
+
+// a2aGroupGPUs is the GPUs an all-to-all reaches over NVLink: the
+// NVLink domain's, or one host's with A2AHostNodes.
+func (s *StepSetup) a2aGroupGPUs() int {
+	if s.A2AHostNodes {
+		return s.HW.hostGPUs()
+	}
+	return max(1, s.HW.GPUsPerNode)
+}
+
+// a2aInterBytesPerS is the NIC bandwidth of one all-to-all "node" (the
+// NVLink domain's NICs, or one host's with A2AHostNodes).
+func (s *StepSetup) a2aInterBytesPerS() float64 {
+	if s.A2AHostNodes && s.HW.MNNVL() {
+		return s.HW.InterBytesPerSPerNode * float64(s.HW.hostGPUs()) / float64(s.HW.GPUsPerNode)
+	}
+	return s.HW.InterBytesPerSPerNode
+}
+
+// hostGPUs is one host's GPUs (HostGPUs, else GPUsPerNode).
+func (h Hardware) hostGPUs() int {
+	if h.HostGPUs > 0 {
+		return h.HostGPUs
+	}
+	return max(1, h.GPUsPerNode)
+}
+
+// MNNVL reports whether the model's "node" is a multi-node NVLink domain.
+func (h Hardware) MNNVL() bool { return h.HostGPUs > 0 && h.GPUsPerNode > h.HostGPUs }
 
 // StepSetup is everything that fixes the cost of an engine step: model,
 // hardware, layout, dtypes and engine switches. Fields are primitive so the
@@ -89,6 +141,10 @@ type StepSetup struct {
 	// all-to-all kernels in use, beyond link latency
 	// (vllm.A2AFixedLatency).
 	A2AFixedS float64
+	// A2AHostNodes: the all-to-all crosses the hosts of a multi-node
+	// NVLink domain over their NICs, not NVLink (DeepEP's normal kernels,
+	// vllm.A2AOverMNNVL), while TP and PP still use the domain's NVLink.
+	A2AHostNodes bool
 	// IdleRanksSlow: a lock-step step in which some DP rank has nothing to
 	// do runs as a step without CUDA graphs (vllm.Release.IdleDPRanksSlow).
 	IdleRanksSlow bool

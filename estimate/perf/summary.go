@@ -95,7 +95,7 @@ func (sm *StepModel) DecodeInfo(in *input.Input, kvTokensPerRank int64) DecodeIn
 
 // NetInfo summarises the communication of the decode point d.
 func (sm *StepModel) NetInfo(d DecodeInfo) NetInfo {
-	n := NetInfo{Routing: sm.route, InterGBytesPerS: sm.S.HW.InterBytesPerSPerNode / 1e9,
+	n := NetInfo{Routing: sm.route, InterGBytesPerS: sm.S.a2aInterBytesPerS() / 1e9,
 		DecodeStepS: d.Step.A2AS * float64(sm.S.PP)}
 	if d.Step.TotalS > 0 {
 		n.DecodeStepShare = n.DecodeStepS / d.Step.TotalS

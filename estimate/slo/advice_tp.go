@@ -27,6 +27,9 @@ func tpAcrossNodesAdvice(in *input.Input, p *Performance, opt Options) diag.Diag
 	if g <= 0 || l.TP <= g || st.TotalS <= 0 || st.TPS < tpShareWorthSaying*st.TotalS {
 		return nil
 	}
+	if in.Network.MNNVL(g) && l.TP <= in.Network.NVLinkGPUs(g) {
+		return nil // the nodes share an NVLink domain: the all-reduces never reach the NICs
+	}
 	msg := fmt.Sprintf("TP %d spans %d nodes: its all-reduces cross the inter-node fabric (%.0f Gbit/s × %d NICs per node) in every layer, %.1f ms of the %.1f ms decode step at %d sessions (%.0f%%)",
 		l.TP, (l.TP+g-1)/g, in.Network.InterGbitPerSPerNIC, in.Network.NICsPerNode, 1e3*st.TPS, 1e3*st.TotalS, p.Decode.Concurrency, 100*st.TPS/st.TotalS)
 	hint := "keep TP within a node: parallelism.tensor = the GPUs of a node, and pipeline stages or data parallelism across nodes"

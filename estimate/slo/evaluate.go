@@ -92,7 +92,10 @@ func networkNoteText(in *input.Input, p *Performance) string {
 	n := p.Network
 	txt := fmt.Sprintf("all2all %s: one token's forward pass moves %.2f MB through NICs and %.2f MB over NVLink (dispatch %s, combine BF16, %d MoE layers). ",
 		p.All2All, n.InterBytesPerTokenPass/1e6, n.IntraBytesPerTokenPass/1e6, dispatchDType(in, p), in.Model.MoELayerCount())
-	if in.Layout.Nodes > 1 {
+	if in.Layout.Nodes > 1 && linkName(in) == "multi-node NVLink" {
+		txt += fmt.Sprintf("Between nodes the all-to-all runs over multi-node NVLink (%.0f GB/s per GPU and direction; the NICs carry only what leaves the NVLink domain). At %d sessions a decode step spends %.1f ms in all-to-all (%.0f%% of the step). ",
+			in.Network.IntraGBytesPerS, p.Decode.Concurrency, n.DecodeStepS*1e3, 100*n.DecodeStepShare)
+	} else if in.Layout.Nodes > 1 {
 		txt += fmt.Sprintf("The inter-node link is %.2f GB/s per node (%.0f Gbit/s × %d NIC). At %d sessions a decode step spends %.1f ms in all-to-all (%.0f%% of the step). ",
 			n.InterGBytesPerS, in.Network.InterGbitPerSPerNIC, in.Network.NICsPerNode, p.Decode.Concurrency, n.DecodeStepS*1e3, 100*n.DecodeStepShare)
 	}

@@ -45,6 +45,9 @@ func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
 		p.Notes = append(p.Notes, fmt.Sprintf("no inter-node network given: assumed one %d Gbit/s NIC per GPU (%d per node), %d µs latency",
 			perf.DefaultInterGbitPerGPU, in.Layout.GPUsPerNode, perf.DefaultInterLatencyUs))
 	}
+	if note := linkNote(in, &s); note != "" {
+		p.Notes = append(p.Notes, note)
+	}
 	if on, _ := in.Release().AsyncSchedulingByDefault(); on == vllm.Present && !s.OverlapHost {
 		p.Notes = append(p.Notes, "vLLM "+in.VLLMVersion+" schedules asynchronously by default (from 0.14.0), hiding part of the host's work between steps behind the GPU; "+
 			"the prediction charges all of it (hiding all of it made the calibration's vLLM 0.17 and 0.19 runs 16–57% too fast), so decode at small batches may run faster than predicted")
@@ -267,7 +270,11 @@ func perfNotes(s *perf.StepSetup) []string {
 	case vllm.TrafficPerNode:
 		notes = append(notes, "all2all DeepEP high-throughput: one RDMA copy per remote node hit, NVLink forwarding there; CUDA graphs off with DP>1")
 	case vllm.TrafficPerExpert:
-		notes = append(notes, "all2all DeepEP low-latency: one RDMA copy per remote expert (up to top-k copies per token)")
+		if s.HW.MNNVL() && !s.A2AHostNodes {
+			notes = append(notes, "all2all DeepEP low-latency: one copy per remote expert (up to top-k copies per token), over NVLink inside the NVLink domain")
+		} else {
+			notes = append(notes, "all2all DeepEP low-latency: one RDMA copy per remote expert (up to top-k copies per token)")
+		}
 	}
 	if s.DBO {
 		notes = append(notes, "DBO: two micro-batches overlap all-to-all with compute; half of the shorter side stays exposed")
