@@ -121,6 +121,22 @@ func writeScripts(t *testing.T, scripts map[string][]byte) []string {
 	return paths
 }
 
+// checkShell runs bash -n on every script and shellcheck over all of them
+// (needShellcheck: required under CI, a skip elsewhere without it).
+func checkShell(t *testing.T, scripts map[string][]byte) {
+	t.Helper()
+	paths := writeScripts(t, scripts)
+	for _, p := range paths {
+		if out, err := exec.Command("bash", "-n", p).CombinedOutput(); err != nil {
+			t.Errorf("bash -n %s: %v\n%s", filepath.Base(p), err, out)
+		}
+	}
+	sc := needShellcheck(t)
+	if out, err := exec.Command(sc, append([]string{"--shell=bash", "--severity=style"}, paths...)...).CombinedOutput(); err != nil {
+		t.Errorf("shellcheck: %v\n%s", err, out)
+	}
+}
+
 func TestScriptsParseWithBash(t *testing.T) {
 	scripts := bundleScripts(t)
 	for name, data := range scripts {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -159,7 +158,6 @@ func TestMNNVLDockerIMEXChannel(t *testing.T) {
 // The NVL72 example's bare and docker scripts pass bash -n and shellcheck,
 // as every bundle's must.
 func TestMNNVLScriptsPassShellcheck(t *testing.T) {
-	sc := needShellcheck(t)
 	scripts := map[string][]byte{}
 	for _, rt := range []string{"bare", "docker"} {
 		for _, f := range mnnvlBundle(t, rt, nil).Files {
@@ -168,13 +166,5 @@ func TestMNNVLScriptsPassShellcheck(t *testing.T) {
 			}
 		}
 	}
-	paths := writeScripts(t, scripts)
-	for _, p := range paths {
-		if out, err := exec.Command("bash", "-n", p).CombinedOutput(); err != nil {
-			t.Errorf("bash -n %s: %v\n%s", filepath.Base(p), err, out)
-		}
-	}
-	if out, err := exec.Command(sc, append([]string{"--shell=bash", "--severity=style"}, paths...)...).CombinedOutput(); err != nil {
-		t.Errorf("shellcheck: %v\n%s", err, out)
-	}
+	checkShell(t, scripts)
 }

@@ -1,8 +1,6 @@
 package generator
 
 import (
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,7 +36,6 @@ var wideEPReleases = []string{"0.10.2", "0.11.0", "0.12.0", "0.18.1", ""}
 // releases; every bundle lints with no warning, every script passes bash -n
 // and shellcheck, every LeaderWorkerSet its schemas.
 func TestPDWideEPAcrossReleases(t *testing.T) {
-	sc := needShellcheck(t)
 	scripts := map[string][]byte{}
 	for _, v := range wideEPReleases {
 		for _, rt := range Runtimes {
@@ -69,13 +66,5 @@ func TestPDWideEPAcrossReleases(t *testing.T) {
 			}
 		}
 	}
-	paths := writeScripts(t, scripts)
-	for _, p := range paths {
-		if out, err := exec.Command("bash", "-n", p).CombinedOutput(); err != nil {
-			t.Errorf("bash -n %s: %v\n%s", filepath.Base(p), err, out)
-		}
-	}
-	if out, err := exec.Command(sc, append([]string{"--shell=bash", "--severity=style"}, paths...)...).CombinedOutput(); err != nil {
-		t.Errorf("shellcheck: %v\n%s", err, out)
-	}
+	checkShell(t, scripts)
 }

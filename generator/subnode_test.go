@@ -3,7 +3,6 @@ package generator
 import (
 	"bytes"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -165,17 +164,7 @@ func TestSubNodePDExample(t *testing.T) {
 		if router := string(scripts["router.sh"]); strings.Count(router, "--prefill http://192.168.2.10:810") != 8 || strings.Count(router, "--decode http://192.168.2.11:810") != 2 {
 			t.Errorf("%s: router.sh does not list every instance:\n%s", rt, router)
 		}
-		paths := writeScripts(t, scripts)
-		for _, p := range paths {
-			if out, err := exec.Command("bash", "-n", p).CombinedOutput(); err != nil {
-				t.Errorf("bash -n %s: %v\n%s", filepath.Base(p), err, out)
-			}
-		}
-		if sc, err := exec.LookPath("shellcheck"); err == nil {
-			if out, err := exec.Command(sc, append([]string{"--shell=bash", "--severity=style"}, paths...)...).CombinedOutput(); err != nil {
-				t.Errorf("%s: shellcheck: %v\n%s", rt, err, out)
-			}
-		}
+		checkShell(t, scripts)
 	}
 }
 
