@@ -27,7 +27,7 @@ func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
 	r.Input.GPUs += pre.Layout.TotalGPUs() // the whole deployment's GPUs and nodes; the rest is the decode engine's
 	r.Input.Nodes = len(d.Nodes)
 	r.Findings = poolFindings("decode", r.Findings)
-	rep, verdicts := pd.Evaluate(&pre, &dec, sharesNode(d), opt)
+	rep, verdicts := pd.Evaluate(&pre, &dec, sharesNode(d), d.PD.Router.Kind, opt)
 	pf := poolFindings("prefill", pd.PrefillMemoryFindings(&pre, &rep))
 	r.Findings = append(pf, r.Findings...)
 	r.Feasible = !r.Findings.HasErrors()

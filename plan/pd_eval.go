@@ -15,6 +15,8 @@ type pdEval struct {
 	pre, dec *pdPool
 	bound    pd.Bound
 	report   *pd.Report
+	// router is the spec's router kind: its path's hops are in TTFT.
+	router string
 	// guess is the bound's score with the TPOT of steady decoding at the
 	// bound's rate (pd.Bound.SteadyTPOTS) and a closed loop's TTFT from
 	// Little's law: not a bound, the order in which the P/D groups that
@@ -40,7 +42,7 @@ func (s *pdSearch) evaluated(cands []Settings) []*evaluated {
 	var out []*evaluated
 	for _, c := range cands {
 		pre, dec := s.pool("prefill", c.PD.Prefill), s.pool("decode", c.PD.Decode)
-		e := &evaluated{Candidate: Candidate{Settings: c, GPUs: pre.bound.Pool.GPUs + dec.bound.Pool.GPUs}, pd: &pdEval{pre: pre, dec: dec}}
+		e := &evaluated{Candidate: Candidate{Settings: c, GPUs: pre.bound.Pool.GPUs + dec.bound.Pool.GPUs}, pd: &pdEval{pre: pre, dec: dec, router: s.routerKind()}}
 		e.Fits = pre.err == nil && dec.err == nil && pre.fits && dec.fits
 		if e.Fits {
 			e.WeightsGiB, e.KVGiB = dec.bound.Pool.WeightsGiB, dec.bound.Pool.KVCacheGiB
@@ -56,7 +58,7 @@ func (s *pdSearch) evaluated(cands []Settings) []*evaluated {
 // check judges a P/D deployment), so no simulation's verdict is better.
 func boundPD(e *evaluated, slots []sloSlot) {
 	p := e.pd
-	p.bound = pd.Combine(p.pre.bound, p.dec.bound, false)
+	p.bound = pd.Combine(p.pre.bound, p.dec.bound, false, p.router)
 	b := &p.bound
 	dec := &p.dec.in
 	e.OutputTokPerS, e.TPOTS, e.Binding = b.OutputTokPerS, b.TPOTS, b.Binding
@@ -168,7 +170,7 @@ func ratioOf(a, b float64) float64 {
 func simulatePD(e *evaluated, seed uint64, slots []sloSlot) {
 	p := e.pd
 	pre, dec := p.pre.in, p.dec.in
-	rep, verdicts := pd.Evaluate(&pre, &dec, false, slo.Options{Seed: seed})
+	rep, verdicts := pd.Evaluate(&pre, &dec, false, p.router, slo.Options{Seed: seed})
 	p.report = &rep
 	// The prefill pool holds the requests resident there (check's rule):
 	// a candidate whose pool cannot leaves the ranking (rankActual).
@@ -220,4 +222,13 @@ func pdIn(batch []*evaluated) int {
 		}
 	}
 	return n
+}
+
+// routerKind is the router kind of the spec candidates are written into
+// ("" for a colocated spec: withPD writes the default router).
+func (s *pdSearch) routerKind() string {
+	if s.src == nil || s.src.Disaggregation == nil {
+		return ""
+	}
+	return s.src.Disaggregation.Router.Kind
 }

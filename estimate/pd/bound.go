@@ -54,8 +54,8 @@ type Bound struct {
 
 // Bounds is Bound for the deployment Evaluate models (same arguments but
 // the options): pools, rate matching and latency floors.
-func Bounds(pre, dec *input.Input, sameNode bool) Bound {
-	return Combine(PrefillBound(pre), DecodeBound(dec), sameNode)
+func Bounds(pre, dec *input.Input, sameNode bool, router string) Bound {
+	return Combine(PrefillBound(pre), DecodeBound(dec), sameNode, router)
 }
 
 // PoolBound is one pool's half of Bound, which depends on that pool alone:
@@ -103,8 +103,9 @@ func DecodeBound(dec *input.Input) PoolBound {
 
 // Combine pairs a prefill pool's bound with a decode pool's: the KV
 // hand-off between them (its rate limit and lone transfer time) and the
-// smallest rate of the three parts.
-func Combine(p, d PoolBound, sameNode bool) Bound {
+// smallest rate of the three parts; router is the router kind, whose
+// path's hops (PathOf) the TTFT floors include.
+func Combine(p, d PoolBound, sameNode bool, router string) Bound {
 	pIn, dec := p.Pool.in, d.Pool.in
 	b := Bound{Prefill: p.Pool, Decode: d.Pool, PrefillRatePerS: p.RatePerS, DecodeRatePerS: d.RatePerS, TPOTS: d.TPOTS, TTFTS: map[int]float64{}}
 	w := dec.Workload
@@ -135,7 +136,7 @@ func Combine(p, d PoolBound, sameNode bool) Bound {
 		if m != n {
 			t = newTransfer(pIn, dec, m, sameNode, p.Pool.Nodes, d.Pool.Nodes)
 		}
-		b.TTFTS[m] = pre + routerHops*lat + t.AloneS + d.FirstStepS
+		b.TTFTS[m] = pre + float64(PathOf(router).Hops)*lat + t.AloneS + d.FirstStepS
 	}
 	return b
 }

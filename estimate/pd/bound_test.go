@@ -24,8 +24,8 @@ func TestBoundsAreOptimistic(t *testing.T) {
 			t.Fatal(ds)
 		}
 		pre, dec := testinput.Pools(t, in.Resolved())
-		b := Bounds(&pre, &dec, false)
-		r, _ := Evaluate(&pre, &dec, false, slo.Options{Seed: 1})
+		b := Bounds(&pre, &dec, false, "")
+		r, _ := Evaluate(&pre, &dec, false, "", slo.Options{Seed: 1})
 		for _, sc := range r.Scenarios {
 			if sc.InputTokens == dec.Workload.InputTokens && sc.OutputTokPerS > b.OutputTokPerS {
 				t.Errorf("%s: simulated %.1f output tokens/s above the bound's %.1f", name, sc.OutputTokPerS, b.OutputTokPerS)

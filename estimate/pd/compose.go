@@ -6,11 +6,6 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/sim"
 )
 
-// routerHops is how many network hops the router adds to a request's
-// TTFT: to the prefill pool, the prefill's answer back, to the decode pool
-// (the router's own processing time is not modelled: no published figure).
-const routerHops = 3
-
 // scenario composes the system at prompts of n tokens from the two pools'
 // simulations and the transfer.
 //
@@ -34,7 +29,7 @@ func (e *evaluator) scenario(n int) Scenario {
 	sc := Scenario{InputTokens: n, OutputTokens: out, RatePerS: e.rate, DecodeSimulated: true}
 	base := newTransfer(pre.in, dec.in, n, e.sameNode, pre.Nodes, dec.Nodes)
 	muP, muD := pre.prefillCapacity(n), dec.decodeCapacity(n, out)
-	hop := routerHops * e.hopS
+	hop := float64(e.path.Hops) * e.hopS
 	var pr, dr sim.Result
 	var extra, lambda float64
 	decode := func(l load) sim.Result {

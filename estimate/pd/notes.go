@@ -1,6 +1,10 @@
 package pd
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/spec"
+)
 
 // notes are the composition's assumptions, each as the report prints it.
 func (e *evaluator) notes(r *Report) []string {
@@ -8,10 +12,13 @@ func (e *evaluator) notes(r *Report) []string {
 		"P/D composition: each pool is modelled as a colocated deployment of its own (its memory, step model and simulator); the prefill pool serves prompts that produce one token (max_tokens 1, as the router sends them), the decode pool requests that arrive with their KV and cost one token's compute to admit (like a prefix-cache hit of the whole prompt); decode runs with no prefill beside it",
 		"closed loop: the decode pool is simulated with the sessions that are decoding and the prefill pool as a closed loop of all the sessions, each back after its mean time away (router hops, KV transfer, decode pool); when prefill binds, it runs as a closed loop of the sessions not decoding and decode as a closed loop of all the sessions, each back after its mean prefill and hand-off",
 		"decode admission is the simulator's wait from a request's arrival on the decode pool to its first scheduled step (a free slot, then the next step boundary: up to one decode step when the pool is not full); the pull's handshake on a pair's first request is not modelled",
-		fmt.Sprintf("TTFT = prefill queue + prefill + router hops (%d × the inter-node latency; the router's own processing is not modelled) + KV transfer + decode admission + the first decode step, and both pools' API servers; its percentiles assume the two pools' waits independent (their distributions convolved)", routerHops),
+		fmt.Sprintf("TTFT = prefill queue + prefill + router hops (%d × the inter-node latency; the router's own processing is not modelled) + KV transfer + decode admission + the first decode step, and both pools' API servers; its percentiles assume the two pools' waits independent (their distributions convolved)", e.path.Hops),
 		"KV transfer: NIXL moves a request's whole KV after its prefill (not layer by layer), over the inter-node NICs of the pools' nodes (NVLink when they share one), fairly shared between the transfers in flight (mean time = alone ÷ (1 − NIC utilisation)); every attention layer is counted full (no sliding-window clipping) and a draft model's KV is not moved",
 		"NIXL transfers share the NICs with DeepEP's all-to-all traffic of both pools: that contention is not modelled (the transfer time is a lower bound on NICs busy with all-to-all)",
 		"the P/D composition has no fitted constant and is not calibrated against any published P/D run: against published/pd.yaml's runs (gpt-oss-120b on H100 and H200, docs/calibration-pd.md) its throughput is within ±30%, its TPOT and TTFT miss as the colocated model misses the same source's colocated runs; SLO bands are those of the decode pool's colocated class",
+	}
+	if e.path.Kind != spec.RouterKindVLLM {
+		out = append(out, e.path.note())
 	}
 	w := e.dec.in.Workload
 	if w.BurstRequests > 0 {

@@ -64,6 +64,7 @@ type evaluator struct {
 	pre, dec *Pool
 	sameNode bool
 	hopS     float64
+	path     RouterPath
 	sessions int
 	rate     float64
 	seed     uint64
@@ -71,15 +72,17 @@ type evaluator struct {
 
 // Evaluate models the deployment whose prefill pool's input is pre and
 // decode pool's dec (input.FromResolved of each resolve.Role); sameNode
-// says the pools share a node (the KV moves over NVLink). It returns the
+// says the pools share a node (the KV moves over NVLink); router is the
+// router kind (resolve.Router.Kind), whose path (PathOf) adds its hops to
+// TTFT. It returns the
 // section and the SLO verdicts, judged as colocated check judges them with
 // the decode pool's band class.
-func Evaluate(pre, dec *input.Input, sameNode bool, opt slo.Options) (Report, []slo.Verdict) {
+func Evaluate(pre, dec *input.Input, sameNode bool, router string, opt slo.Options) (Report, []slo.Verdict) {
 	pIn := *pre
 	pIn.Workload.OutputTokens = 1 // the router sends max_tokens 1 to prefill
 	r := Report{Prefill: newPool(spec.RolePrefill, &pIn), Decode: newPool(spec.RoleDecode, dec)}
 	_, _, lat := interNode(dec)
-	e := &evaluator{pre: &r.Prefill, dec: &r.Decode, sameNode: sameNode, hopS: lat, seed: opt.Seed}
+	e := &evaluator{pre: &r.Prefill, dec: &r.Decode, sameNode: sameNode, hopS: lat, path: PathOf(router), seed: opt.Seed}
 	w := dec.Workload
 	switch {
 	case w.ArrivalRatePerS > 0:

@@ -23,7 +23,7 @@ func evaluateExample(t *testing.T, edit func(*spec.Deployment)) (Report, []slo.V
 		t.Fatal(ds)
 	}
 	pre, dec := testinput.Pools(t, in.Resolved())
-	return Evaluate(&pre, &dec, false, slo.Options{Seed: 1})
+	return Evaluate(&pre, &dec, false, "", slo.Options{Seed: 1})
 }
 
 // The mean TTFT's parts add up to the mean of the composed distribution,

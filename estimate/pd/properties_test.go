@@ -55,7 +55,7 @@ func evaluate(t *testing.T, c pdCase, edit func(pre, dec *input.Input)) Scenario
 	if edit != nil {
 		edit(&pre, &dec)
 	}
-	r, _ := Evaluate(&pre, &dec, false, slo.Options{Seed: 1})
+	r, _ := Evaluate(&pre, &dec, false, "", slo.Options{Seed: 1})
 	sc := r.Scenario(c.in)
 	if sc == nil {
 		t.Fatalf("%s: no scenario (KV per rank: prefill %d, decode %d)", c.name, r.Prefill.KVTokensPerRank, r.Decode.KVTokensPerRank)

@@ -159,7 +159,7 @@ func replayPD(t *testing.T, r published.PDRow) (predicted, pd.Scenario) {
 	y, same := pdSpec(r)
 	in := resolveSpec(t, r.ID, y)
 	pre, dec := testinput.Pools(t, in.Resolved())
-	rep, _ := pd.Evaluate(&pre, &dec, same, slo.Options{Seed: replaySeed})
+	rep, _ := pd.Evaluate(&pre, &dec, same, "", slo.Options{Seed: replaySeed})
 	s := rep.Scenario(r.Workload.InputTokens.Int())
 	if s == nil {
 		t.Fatalf("%s: no scenario (KV per rank: prefill %d, decode %d)", r.ID, rep.Prefill.KVTokensPerRank, rep.Decode.KVTokensPerRank)
