@@ -377,4 +377,37 @@ func TestDescribedDefaults(t *testing.T) {
 			t.Errorf("%s: the description does not state %q: %q", path, want, d)
 		}
 	}
+	// router.port's default depends on the router kind: the description
+	// states it, the schema claims none, and vlaunch applies it with the
+	// vLLM router only.
+	port := findProperty(t, "disaggregation.router.port")
+	if _, ok := port["default"]; ok {
+		t.Error("disaggregation.router.port states one default, but llm-d's router has no port")
+	}
+	if d, _ := port["description"].(string); !strings.Contains(d, fmt.Sprintf("Default: %d with %s", spec.DefaultRouterPort, spec.RouterKindVLLM)) {
+		t.Errorf("disaggregation.router.port: the description does not state the vLLM router's default: %q", d)
+	}
+	for kind, want := range map[string]int{spec.RouterKindVLLM: spec.DefaultRouterPort, spec.RouterKindLLMD: 0} {
+		data, err := os.ReadFile("../examples/gpt-oss-120b-pd-2x8h100.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc node
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		doc["disaggregation"].(node)["router"] = node{"kind": kind}
+		doc["runtime"].(node)["kind"] = "kubernetes"
+		edited, err := yaml.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _, err := validate.Bytes("router-port.yaml", edited)
+		if err != nil || r == nil || r.Spec == nil || r.Spec.Disaggregation == nil {
+			t.Fatalf("router kind %s without a port: %v", kind, err)
+		}
+		if got := r.Spec.Disaggregation.Router.Port; got != want {
+			t.Errorf("router kind %s without a port: vlaunch applies %d, want %d", kind, got, want)
+		}
+	}
 }
