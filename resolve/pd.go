@@ -3,6 +3,7 @@ package resolve
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -193,54 +194,91 @@ type PortProblem struct {
 	// channels (two of its instances on one node given one base in its
 	// vllm.env), "" otherwise.
 	SideChannelOf string
+	// Pod marks a clash inside each pod of a pool's instances smaller than
+	// a node on Kubernetes (their own port space, reported once per node).
+	Pod bool
 }
 
-// PortProblems lists every port the deployment's hosts would open twice:
-// the router's, each instance's API and DP RPC ports on its first node, and
-// the side-channel ports of every node.
-func (pd *Disaggregated) PortProblems() []PortProblem {
+// PortProblems lists every port the deployment's hosts would open twice
+// when run by runtime (spec.Runtime.Kind): the router's, each instance's
+// API and DP RPC ports on its first node, and the side-channel ports of
+// every node.
+//
+// Bare metal and docker (host networking) share one port space per node:
+// instances sharing a node each take vllm.port, vllm.rpc_port and the
+// side-channel base plus their slot. Kubernetes runs what the generator's
+// manifests say: an instance smaller than a node is a pod of its own on the
+// pod network (templates/kubernetes/lws.yaml.tmpl: hostNetwork only for
+// instances of whole nodes), with its own IP, binding the ports of the
+// node's first instance (slot 0: the LeaderWorkerSet's pods are alike), so
+// ports of two such pods never clash, only ports inside one pod can; an
+// instance of whole nodes binds the node's ports (host networking), as on
+// bare metal; the vLLM router is a Deployment on the pod network
+// (templates/pd/router.yaml.tmpl), which claims no node's port.
+func (pd *Disaggregated) PortProblems(runtime string) []PortProblem {
+	kube := runtime == "kubernetes"
 	hosts := map[string]map[int]string{}
 	var out []PortProblem
-	claim := func(node string, port int, what string) {
-		if hosts[node] == nil {
-			hosts[node] = map[int]string{}
+	claim := func(space, node string, port int, what string) {
+		if hosts[space] == nil {
+			hosts[space] = map[int]string{}
 		}
-		if prev, ok := hosts[node][port]; ok {
-			q := PortProblem{Node: node, Port: port, What: what, Other: prev}
+		if prev, ok := hosts[space][port]; ok {
+			q := PortProblem{Node: node, Port: port, What: what, Other: prev, Pod: space != node}
 			for _, r := range pd.Roles {
 				if side := r.Name + "'s NIXL side channel"; strings.HasPrefix(what, side) && strings.HasPrefix(prev, side) {
 					q.SideChannelOf = r.Name
 				}
 			}
-			out = append(out, q)
+			if !slices.Contains(out, q) { // the pods on a node are alike: once
+				out = append(out, q)
+			}
 			return
 		}
-		hosts[node][port] = what
+		hosts[space][port] = what
 	}
-	if pd.Router.Node.Name != "" {
-		claim(pd.Router.Node.Name, pd.Router.Port, "the router's port")
+	if pd.Router.Node.Name != "" && !kube {
+		claim(pd.Router.Node.Name, pd.Router.Node.Name, pd.Router.Port, "the router's port")
 	}
 	for _, r := range pd.Roles {
 		v := r.Deployment.Spec.VLLM
 		for _, sc := range r.SideChannels {
+			space, slot, ports := sc.Node.Name, sc.Slot, sc.Ports
+			if kube && sc.SubNode {
+				// A pod of its own: its own port space, the slot-0 instance's ports.
+				space, slot, ports = fmt.Sprintf("%s/%s pod %d", sc.Node.Name, r.Name, sc.Slot), 0, firstSlotPorts(r.SideChannels, sc)
+			}
 			if sc.Primary {
 				api := r.Name + "'s API port (vllm.port)"
 				if pd.Router.LLMD() && r.Name == spec.RoleDecode {
 					// The routing sidecar takes vllm.port in front of the engine
 					// (the prefill pool's view keeps the top-level vllm.port).
-					claim(sc.Node.Name, pd.Roles[0].Deployment.Spec.VLLM.Port+sc.Slot, "llm-d's routing sidecar (vllm.port)")
+					claim(space, sc.Node.Name, pd.Roles[0].Deployment.Spec.VLLM.Port+slot, "llm-d's routing sidecar (vllm.port)")
 					api = r.Name + "'s API port (disaggregation.router.decode_port)"
 				}
-				claim(sc.Node.Name, v.Port+sc.Slot, api)
+				claim(space, sc.Node.Name, v.Port+slot, api)
 				if r.Deployment.Layout.DP > 1 {
-					claim(sc.Node.Name, v.RPCPort+sc.Slot, r.Name+"'s DP RPC port (vllm.rpc_port)")
+					claim(space, sc.Node.Name, v.RPCPort+slot, r.Name+"'s DP RPC port (vllm.rpc_port)")
 				}
 			}
-			for _, q := range sc.Ports {
-				claim(sc.Node.Name, q, r.Name+"'s NIXL side channel ("+vllm.NixlSideChannelPortEnv+" + rank)")
+			for _, q := range ports {
+				claim(space, sc.Node.Name, q, r.Name+"'s NIXL side channel ("+vllm.NixlSideChannelPortEnv+" + rank)")
 			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Node < out[j].Node })
 	return out
+}
+
+// firstSlotPorts are the side-channel ports of the instance in slot 0 of
+// sc's node: what every pod of a pool smaller than a node binds on
+// Kubernetes (the generator writes the release's base, not one past the
+// instances before it, into the pods' template).
+func firstSlotPorts(all []SideChannel, sc SideChannel) []int {
+	for _, o := range all {
+		if o.Node.Name == sc.Node.Name && o.Slot == 0 {
+			return o.Ports
+		}
+	}
+	return sc.Ports
 }

@@ -50,7 +50,7 @@ func TestDisaggregatedRoles(t *testing.T) {
 // pool sit on its second node (0.11.0: base 5557, one port per worker).
 func TestSideChannelsDisjoint(t *testing.T) {
 	r := mustResolve(t, example(t, pdExample))
-	if probs := r.PD.PortProblems(); len(probs) != 0 {
+	if probs := r.PD.PortProblems("bare"); len(probs) != 0 {
 		t.Fatalf("port problems: %+v", probs)
 	}
 	for _, role := range r.PD.Roles {
@@ -69,7 +69,7 @@ func TestSideChannelsDisjoint(t *testing.T) {
 func TestPortProblemsFindTheRouter(t *testing.T) {
 	d := example(t, pdExample)
 	d.VLLM.Port = d.Disaggregation.Router.Port
-	probs := mustResolve(t, d).PD.PortProblems()
+	probs := mustResolve(t, d).PD.PortProblems("bare")
 	if len(probs) != 1 || probs[0].Node != "node0" || probs[0].Port != 8000 || probs[0].Other != "the router's port" {
 		t.Errorf("problems %+v, want the router against node0's API port", probs)
 	}
@@ -81,7 +81,50 @@ func TestRouterOnHeadlessNode(t *testing.T) {
 	d := example(t, pdExample)
 	d.VLLM.Port = d.Disaggregation.Router.Port
 	d.Disaggregation.Router.Node = "node1"
-	if probs := mustResolve(t, d).PD.PortProblems(); len(probs) != 0 {
+	if probs := mustResolve(t, d).PD.PortProblems("bare"); len(probs) != 0 {
 		t.Errorf("problems %+v on a headless node", probs)
+	}
+}
+
+// TestPortProblemsByRuntime: on Kubernetes an instance smaller than a node
+// is a pod of its own on the pod network (its own IP) binding the slot-0
+// instance's ports, so instances sharing a node never clash, even with one
+// side-channel base for all (which bare metal reports); a clash inside one
+// pod still counts, an instance of whole nodes (host networking) still
+// shares its node's ports, and the vLLM router (a Deployment on the pod
+// network) claims no node's port.
+func TestPortProblemsByRuntime(t *testing.T) {
+	const subnode = "gpt-oss-120b-pd-2x8h100.yaml" // 8 × TP1 prefill on node0, 2 × TP4 decode on node1
+	oneBase := func(d *spec.Deployment) {
+		d.Disaggregation.Decode.VLLM.Env = map[string]string{"VLLM_NIXL_SIDE_CHANNEL_PORT": "5700"}
+	}
+	for _, tc := range []struct {
+		name    string
+		example string
+		edit    func(*spec.Deployment)
+		bare    int // problems on bare metal
+		kube    int // and on Kubernetes
+	}{
+		{"sub-node pools as generated", subnode, nil, 0, 0},
+		{"one side-channel base for two decode instances on a node", subnode, oneBase, 1, 0},
+		{"a decode engine's port on its own side-channel base", subnode, func(d *spec.Deployment) {
+			d.VLLM.Port = 5600 // the 0.22.1 base: every pod's API port meets its first side-channel port
+		}, 10, 2}, // bare: each instance's own port; Kubernetes: once per pool's node (its pods are alike)
+		{"the router on node0's API port", pdExample, func(d *spec.Deployment) { d.VLLM.Port = d.Disaggregation.Router.Port }, 1, 0},
+		{"whole-node pools: the DP RPC port on a side-channel port", pdExample, func(d *spec.Deployment) { d.VLLM.RPCPort = 5560 }, 2, 2}, // each pool's first node
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := example(t, tc.example)
+			if tc.edit != nil {
+				tc.edit(d)
+			}
+			r := mustResolve(t, d)
+			if got := r.PD.PortProblems("bare"); len(got) != tc.bare {
+				t.Errorf("bare: %d problems %+v, want %d", len(got), got, tc.bare)
+			}
+			if got := r.PD.PortProblems("kubernetes"); len(got) != tc.kube {
+				t.Errorf("kubernetes: %d problems %+v, want %d", len(got), got, tc.kube)
+			}
+		})
 	}
 }

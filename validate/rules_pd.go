@@ -171,7 +171,7 @@ func assemblePD(c *checker) {
 		c.errorf(CodeValue, p("disaggregation"), "", "%v", err)
 		return
 	}
-	for _, q := range dep.PD.PortProblems() {
+	for _, q := range dep.PD.PortProblems(c.d.Runtime.Kind) {
 		path, hint := p("vllm", "port"), "move vllm.port or vllm.rpc_port off the other use"
 		if strings.Contains(q.What+q.Other, "router") {
 			path, hint = p("disaggregation", "router", "port"), "give the router a port no engine on its node uses (e.g. keep 8000 for the router and set vllm.port: 8100)"
@@ -181,6 +181,10 @@ func assemblePD(c *checker) {
 		}
 		if q.SideChannelOf != "" { // instances sharing a node, one base for all in vllm.env
 			path, hint = sideChannelPath(c, q.SideChannelOf), "leave "+vllm.NixlSideChannelPortEnv+" unset: vlaunch gives each instance on a node its own base"
+		}
+		if q.Pod {
+			c.errorf(CodePDPorts, path, hint, "port %d in each pod on node %q (on Kubernetes an instance smaller than a node is a pod of its own) is both %s and %s", q.Port, q.Node, q.Other, q.What)
+			continue
 		}
 		c.errorf(CodePDPorts, path, hint, "port %d on node %q is both %s and %s", q.Port, q.Node, q.Other, q.What)
 	}
