@@ -23,19 +23,43 @@ type boundPort struct {
 //
 // Replicas smaller than a node share it (resolve.Place): the generator
 // gives the one in slot k vllm.port + k and, with DP inside it,
-// vllm.rpc_port + k, so each of them is checked here.
+// vllm.rpc_port + k, so each of them is checked here. On Kubernetes each
+// such replica is a pod of its own on the pod network binding slot 0's
+// ports (templates/kubernetes/lws.yaml.tmpl; resolve.PortProblems), and
+// preflight runs inside one pod: that pod's ports only.
+//
+// A decode node behind llm-d's router (resolve.Role.SidecarPort) runs the
+// routing sidecar on vllm.port in front of the engine, which listens on
+// disaggregation.router.decode_port (the pool's view's vllm.port): both
+// must be free.
 func (e *env) portsFor() []boundPort {
 	if !e.isPrimary() {
 		return nil
 	}
-	ps := []boundPort{{e.d.VLLM.Port, "API server (vllm.port)"}}
+	api, sidecar := "API server (vllm.port)", 0
+	if e.opts.Role != nil {
+		sidecar = e.opts.Role.SidecarPort
+	}
+	var ps []boundPort
+	if sidecar > 0 {
+		api = "decode engine behind llm-d's routing sidecar (disaggregation.router.decode_port)"
+		ps = append(ps, boundPort{sidecar, "llm-d's routing sidecar (vllm.port)"})
+	}
+	ps = append(ps, boundPort{e.d.VLLM.Port, api})
 	if e.multiNode() {
 		ps = append(ps, boundPort{e.d.VLLM.RPCPort, "DP RPC (vllm.rpc_port)"})
 	}
-	if e.replicasHere() > 1 && e.d.Parallelism.Data > 1 && !e.multiNode() {
+	here := e.replicasHere()
+	if here > 1 && e.d.Parallelism.Data > 1 && !e.multiNode() {
 		ps = append(ps, boundPort{e.d.VLLM.RPCPort, "DP RPC (vllm.rpc_port)"})
 	}
-	for k := 1; k < e.replicasHere(); k++ {
+	if e.d.Runtime.Kind == "kubernetes" {
+		here = 1 // this pod's ports: the other replicas' pods have their own IPs
+	}
+	for k := 1; k < here; k++ {
+		if sidecar > 0 {
+			ps = append(ps, boundPort{sidecar + k, fmt.Sprintf("llm-d's routing sidecar of the node's replica %d (vllm.port + %d)", k+1, k)})
+		}
 		ps = append(ps, boundPort{e.d.VLLM.Port + k, fmt.Sprintf("API server of the node's replica %d (vllm.port + %d)", k+1, k)})
 		if e.d.Parallelism.Data > 1 {
 			ps = append(ps, boundPort{e.d.VLLM.RPCPort + k, fmt.Sprintf("DP RPC of the node's replica %d (vllm.rpc_port + %d)", k+1, k)})

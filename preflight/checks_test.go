@@ -113,6 +113,23 @@ func netCases() []checkCase {
 		{name: "one-node replicas need no rpc port", host: "h20-roce", spec: "h20-roce", node: "node1", edit: func(d *spec.Deployment) {
 			d.Parallelism.Data, d.Parallelism.Replicas, d.VLLM.RPCPort = 8, 4, 22
 		}, id: "ports.free", want: Pass, mentions: []string{"free: 8000"}},
+		{name: "replicas sharing a node on Kubernetes: this pod's ports only", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) {
+			single(d)
+			d.Parallelism.Tensor, d.Parallelism.Data, d.Parallelism.Expert, d.Parallelism.Replicas, d.VLLM.Port = 2, 1, false, 4, 20
+			d.Runtime.Kind = "kubernetes" // 20 is free, 22 (replica 3's on bare metal) is another pod's
+		}, id: "ports.free", want: Pass, mentions: []string{"free: 20"}},
+		{name: "llm-d decode node: the sidecar's and the engine's ports", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) {
+			single(d)
+			d.VLLM.Port = 8200
+		}, opts: llmdDecode(8000), id: "ports.free", want: Pass, mentions: []string{"free: 8000, 8200", "routing sidecar"}},
+		{name: "llm-d decode node: the sidecar's port in use", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) {
+			single(d)
+			d.VLLM.Port = 8200
+		}, opts: llmdDecode(22), id: "ports.free", want: Fail, mentions: []string{"22 in use", "routing sidecar (vllm.port)"}},
+		{name: "llm-d decode node: the engine's port in use", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) {
+			single(d)
+			d.VLLM.Port = 22
+		}, opts: llmdDecode(8000), id: "ports.free", want: Fail, mentions: []string{"22 in use", "disaggregation.router.decode_port"}},
 	}
 }
 
@@ -241,6 +258,15 @@ func pdPool(connector string, ports ...int) func(*Options) {
 		o.Role = &resolve.Role{Name: "decode", KVRole: "kv_consumer",
 			KVTransferConfig: `{"kv_connector":"` + connector + `","kv_role":"kv_consumer"}`,
 			SideChannels:     []resolve.SideChannel{{Node: spec.Node{Name: "node0"}, BasePort: ports[0], Ports: ports}}}
+	}
+}
+
+// llmdDecode makes node0 a node of the decode pool behind llm-d's router,
+// its routing sidecar on port (the engine on the spec's vllm.port, which
+// is the pool's view's: disaggregation.router.decode_port).
+func llmdDecode(port int) func(*Options) {
+	return func(o *Options) {
+		o.Role = &resolve.Role{Name: "decode", KVRole: "kv_consumer", SidecarPort: port}
 	}
 }
 

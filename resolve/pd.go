@@ -64,6 +64,13 @@ type Role struct {
 	// pool uses (nil when the layout cannot be placed: the generator
 	// reports that).
 	SideChannels []SideChannel
+	// SidecarPort is the port llm-d's routing sidecar listens on in front
+	// of each instance of the pool (vllm.port as the prefill pool has it:
+	// the InferencePool's one target port), the instance's engine then
+	// listening on the pool's own vllm.port (disaggregation.router.
+	// decode_port); 0 without a sidecar (every pool but the decode pool
+	// behind llm-d).
+	SidecarPort int
 }
 
 // SideChannel is one node's NIXL handshake listeners.
@@ -120,6 +127,11 @@ func AssembleDisaggregated(d *spec.Deployment, roles []*Deployment) (*Deployment
 		r := Role{Name: name, Deployment: roles[i], KVRole: kvRoles[name]}
 		r.KVTransferConfig = kvTransferConfig(c.Name, r.KVRole)
 		r.SideChannels = sideChannels(roles[i])
+		if pd.Router.LLMD() && name == spec.RoleDecode {
+			// The InferencePool has one target port: the prefill engines'
+			// vllm.port, which the sidecars take (generator/pd.go, makeLLMDPlan).
+			r.SidecarPort = roles[0].Spec.VLLM.Port
+		}
 		pd.Roles = append(pd.Roles, r)
 	}
 	out := *roles[len(roles)-1]
@@ -250,10 +262,9 @@ func (pd *Disaggregated) PortProblems(runtime string) []PortProblem {
 			}
 			if sc.Primary {
 				api := r.Name + "'s API port (vllm.port)"
-				if pd.Router.LLMD() && r.Name == spec.RoleDecode {
-					// The routing sidecar takes vllm.port in front of the engine
-					// (the prefill pool's view keeps the top-level vllm.port).
-					claim(space, sc.Node.Name, pd.Roles[0].Deployment.Spec.VLLM.Port+slot, "llm-d's routing sidecar (vllm.port)")
+				if r.SidecarPort > 0 {
+					// The routing sidecar takes vllm.port in front of the engine.
+					claim(space, sc.Node.Name, r.SidecarPort+slot, "llm-d's routing sidecar (vllm.port)")
 					api = r.Name + "'s API port (disaggregation.router.decode_port)"
 				}
 				claim(space, sc.Node.Name, v.Port+slot, api)
