@@ -356,7 +356,7 @@ func generateBundle(t *testing.T, path string) map[string]string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bundle")
 	var out, errw bytes.Buffer
-	if code := run([]string{"generate", path, "--out-dir", dir, "--runtime", "bare"}, nil, &out, &errw); code != 0 {
+	if code := run([]string{"generate", path, "--out-dir", dir, "--runtime", bundleRuntime(t, path)}, nil, &out, &errw); code != 0 {
 		t.Fatalf("generate: exit %d: %s", code, errw.String())
 	}
 	files := map[string]string{}
@@ -372,6 +372,21 @@ func generateBundle(t *testing.T, path string) map[string]string {
 		files[e.Name()] = string(data)
 	}
 	return files
+}
+
+// bundleRuntime is the runtime generateBundle writes path's bundle for:
+// bare, but Kubernetes for a spec behind llm-d's router, which runs there
+// only (GEN009).
+func bundleRuntime(t *testing.T, path string) string {
+	t.Helper()
+	d, ds := spec.Load(path)
+	if ds.HasErrors() {
+		t.Fatalf("%s: %v", path, ds)
+	}
+	if d.Disaggregation != nil && d.Disaggregation.Router.Kind == spec.RouterKindLLMD {
+		return "kubernetes"
+	}
+	return "bare"
 }
 
 // replicasIn counts the independent replicas a bundle starts: the distinct
