@@ -72,6 +72,9 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 			return nil, ds
 		}
 	}
+	if ds = append(ds, pdPortsOn(r, runtime)...); ds.HasErrors() {
+		return nil, ds
+	}
 	for _, role := range r.PD.Roles {
 		p, pds := MakePlan(withKVTransfer(role), runtime)
 		ds = append(ds, rolePrefixed(role.Name, pds)...)
@@ -239,4 +242,22 @@ func renderPD(pp *PDPlan, templatesDir string) ([]File, error) {
 		return nil, err
 	}
 	return append(files, File{Path: path, Mode: mode, Data: data}), nil
+}
+
+// pdPortsOn: validate checked the hosts' ports for the spec's runtime
+// (SPEC129, resolve.PortProblems), and the runtime decides which ports
+// share a port space (a pod of its own per instance smaller than a node on
+// Kubernetes, the node's on bare metal and Docker); generating for another
+// runtime (--runtime) checks them again for that one.
+func pdPortsOn(r *resolve.Deployment, runtime string) diag.Diagnostics {
+	if runtime == r.Spec.Runtime.Kind {
+		return nil
+	}
+	var ds diag.Diagnostics
+	for _, q := range r.PD.PortProblems(runtime) {
+		ds = append(ds, gdiag(r.Spec, CodeRuntime, diag.Error, "vllm.port",
+			fmt.Sprintf("on the %s runtime port %d on node %q is both %s and %s (the spec's runtime.kind %s keeps them apart)", runtime, q.Port, q.Node, q.Other, q.What, r.Spec.Runtime.Kind),
+			"generate for the spec's runtime, or move the ports apart for "+runtime+" (vlaunch validate with runtime.kind: "+runtime+" names the field)"))
+	}
+	return ds
 }

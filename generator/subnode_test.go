@@ -238,3 +238,27 @@ func TestSubNodeDPReplicas(t *testing.T) {
 		}
 	}
 }
+
+// TestSubNodePDPortsPerRuntime: a Kubernetes spec whose two decode
+// instances on one node share one NIXL side-channel base (vllm.env)
+// validates — each is a pod of its own on the pod network — and generates
+// for Kubernetes, but generating it for bare metal or Docker, where both
+// instances listen in the node's port space, is refused (GEN009) rather
+// than written with a clash.
+func TestSubNodePDPortsPerRuntime(t *testing.T) {
+	d, ds := spec.Load(filepath.Join("..", "examples", "gpt-oss-120b-pd-2x8h100.yaml"))
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	d.Runtime.Kind = "kubernetes"
+	d.Disaggregation.Decode.VLLM.Env = map[string]string{vllm.NixlSideChannelPortEnv: "5700"}
+	for _, rt := range Runtimes {
+		b, ds := validated(t, d, Options{Runtime: rt})
+		refused := slices.ContainsFunc(ds, func(x diag.Diagnostic) bool {
+			return x.Code == codes.GenRuntime && x.Severity == diag.Error && strings.Contains(x.Message, "5700")
+		})
+		if want := rt != "kubernetes"; refused != want || (b == nil) != want {
+			t.Errorf("runtime %s: refused %v (bundle %v), want refused %v: %v", rt, refused, b != nil, want, ds)
+		}
+	}
+}
