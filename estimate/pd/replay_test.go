@@ -150,6 +150,16 @@ type predicted struct {
 	unbounded                                                      bool
 }
 
+// replayRouter is the router kind whose path a row's run took: llm-d's
+// for the llm-d router's runs, else the default, the vLLM router's (the
+// Ray Serve PD proxy's own path is not read: modelled as that default).
+func replayRouter(r published.PDRow) string {
+	if strings.HasPrefix(r.Router, "llm-d router") {
+		return spec.RouterKindLLMD
+	}
+	return ""
+}
+
 // replayPD predicts a row's P/D run through pd.Evaluate, check's model.
 func replayPD(t *testing.T, r published.PDRow) (predicted, pd.Scenario) {
 	t.Helper()
@@ -159,7 +169,7 @@ func replayPD(t *testing.T, r published.PDRow) (predicted, pd.Scenario) {
 	y, same := pdSpec(r)
 	in := resolveSpec(t, r.ID, y)
 	pre, dec := testinput.Pools(t, in.Resolved())
-	rep, _ := pd.Evaluate(&pre, &dec, same, "", slo.Options{Seed: replaySeed})
+	rep, _ := pd.Evaluate(&pre, &dec, same, replayRouter(r), slo.Options{Seed: replaySeed})
 	s := rep.Scenario(r.Workload.InputTokens.Int())
 	if s == nil {
 		t.Fatalf("%s: no scenario (KV per rank: prefill %d, decode %d)", r.ID, rep.Prefill.KVTokensPerRank, rep.Decode.KVTokensPerRank)
