@@ -47,9 +47,10 @@ func lintBundle(t *testing.T, d *spec.Deployment, b *generator.Bundle) {
 		// The scripts and manifests are named as `vlaunch lint node0.sh`
 		// names them: each must be read (no VL008). The README, hosts
 		// table and marker come as `vlaunch lint bundle/` finds them.
-		// A disaggregated bundle's router.sh starts the router, no vLLM
-		// server: it comes as the directory brings it.
-		script := (strings.HasSuffix(f.Path, ".sh") || strings.HasSuffix(f.Path, ".yaml")) && f.Path != "router.sh"
+		// A disaggregated bundle's router.sh starts the router and llm-d.yaml
+		// holds llm-d's router (endpoint picker, InferencePool, HTTPRoute),
+		// no vLLM server: each comes as the directory brings it.
+		script := (strings.HasSuffix(f.Path, ".sh") || strings.HasSuffix(f.Path, ".yaml")) && f.Path != "router.sh" && f.Path != "llm-d.yaml"
 		inputs = append(inputs, Input{Name: f.Path, Data: f.Data, InDirectory: !script})
 		if script {
 			launches++
