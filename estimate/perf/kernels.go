@@ -48,6 +48,91 @@ type KernelFigures struct {
 	// PrefillAttn is causal prefill attention's achieved fraction of the
 	// BF16 peak at 1, 2, 4, 8 and 16 Ki tokens (batch 1).
 	PrefillAttn [5]float64
+	// MoE is the fused-MoE layer's curves by dtype (nil where the tables
+	// have none): left out of reports, which name the table by Source.
+	MoE *MoECurves `json:"-"`
+}
+
+// MoECurve is a fused-MoE layer's achieved fraction of the dense tensor
+// peak (BF16 for BF16 weights, FP8 for FP8, FP4 for NVFP4: the peak
+// gemmFLOPS picks) as a function of the tokens each expert receives,
+// x = tokens × top-k / experts — the M of every expert GEMM, which sets
+// its FLOPs per weight byte whatever the model's widths — at x = 2^(i−4),
+// i = 0…15 (1/16 … 2,048 tokens per expert).
+//
+// Read by tools/aicdata moecurve -maxgpus 8 -floor 1 from aiconfigurator's
+// measured vLLM 0.24.0 tables (repository ai-dynamo/aiconfigurator, commit
+// 095f58a51c4c, aic-core/src/aiconfigurator_core/systems/data/<system>/moe/
+// vllm/0.24.0/moe_perf.parquet): vLLM's FusedMoE on one rank under
+// balanced routing, the median over every model shape (14–17 per dtype) and every
+// layout with moe_tp_size × moe_ep_size ≤ 8, each row's latency less the
+// table's smallest (the op's fixed routing and launch cost, which the step
+// model's per-kernel gap carries). One curve predicts a shape it was not
+// built from to a median 9–16% of its latency (p90 35–55%; tools/aicdata/
+// README.md, "Fused-MoE curves"). Below the ridge point (StepSetup.
+// moeRidge) the op streams its experts' weights and the curve measures
+// that, not a GEMM rate: expertTime reads it from the ridge up.
+type MoECurve [16]float64
+
+// MoECurves are one GPU's fused-MoE curves by the experts' dtype; a zero
+// curve is one the tables do not have (the fitted ExpertGEMM then stays).
+// FP8 is the table's fp8_block rows (vLLM's Fp8 MoE method, which serves
+// block-quantized FP8 checkpoints and online FP8); its per-tensor "fp8"
+// rows time ModelOpt checkpoints' FlashInfer-CUTLASS path, 2–4× slower on
+// Hopper, which the step model cannot tell from its dtype and does not
+// use. INT4 has one shape in the tables, too few to check; it keeps the
+// constant. So does MXFP4: tools/aicdata derives gpt-oss's curve, but
+// the gpt-oss sources disagree with it by release — scaled by
+// MeasuredCompute it slows gpt-oss prefill (llm-d's vLLM 0.24–0.27 P/D
+// runs on H200 already say it is too slow), unscaled it speeds up the
+// vLLM 0.11 runs on H100 that say it is not (tools/aicdata/README.md,
+// "Fused-MoE curves"): the tables time vLLM 0.24's kernels, and the
+// step model does not tell releases' MoE kernels apart.
+type MoECurves struct {
+	BF16, FP8, NVFP4 MoECurve
+}
+
+// At is the curve at x tokens per expert: log2-linear between grid
+// points, flat beyond the ends.
+func (c *MoECurve) At(x float64) float64 {
+	u := math.Log2(max(x, 1e-9)) + 4
+	switch {
+	case u <= 0:
+		return c[0]
+	case u >= float64(len(c)-1):
+		return c[len(c)-1]
+	}
+	i := int(u)
+	f := u - float64(i)
+	return c[i]*(1-f) + c[i+1]*f
+}
+
+// moeCurves are the curves per aiconfigurator system (tools/aicdata
+// moecurve -format go; see MoECurve for the table and the reading).
+var moeCurves = map[string]*MoECurves{
+	"h100_sxm": {
+		BF16: MoECurve{0.0027, 0.00288, 0.00298, 0.00298, 0.00305, 0.00598, 0.0117, 0.0229, 0.043, 0.0733, 0.132, 0.221, 0.318, 0.384, 0.407, 0.518},
+		FP8:  MoECurve{0.0022, 0.00272, 0.00279, 0.00291, 0.003, 0.00575, 0.0111, 0.0213, 0.0385, 0.0668, 0.118, 0.172, 0.211, 0.228, 0.272, 0.332},
+	},
+	"h200_sxm": {
+		BF16: MoECurve{0.00352, 0.00392, 0.0041, 0.00423, 0.00436, 0.00856, 0.0165, 0.0318, 0.0581, 0.0984, 0.177, 0.29, 0.367, 0.437, 0.462, 0.604},
+		FP8:  MoECurve{0.00256, 0.00347, 0.00377, 0.00399, 0.00422, 0.00783, 0.0147, 0.0273, 0.0492, 0.0874, 0.15, 0.199, 0.231, 0.247, 0.284, 0.343},
+	},
+	"b200_sxm": {
+		BF16:  MoECurve{0.00319, 0.00325, 0.00323, 0.00325, 0.00328, 0.00639, 0.0127, 0.0248, 0.0429, 0.0776, 0.145, 0.24, 0.334, 0.379, 0.347, 0.247},
+		FP8:   MoECurve{0.00173, 0.0022, 0.0025, 0.0028, 0.00308, 0.00563, 0.0106, 0.0192, 0.0302, 0.0537, 0.0914, 0.123, 0.142, 0.143, 0.16, 0.178},
+		NVFP4: MoECurve{0.00218, 0.00245, 0.00245, 0.00255, 0.00267, 0.00487, 0.00928, 0.0165, 0.0287, 0.0511, 0.0917, 0.134, 0.189, 0.218, 0.275, 0.36},
+	},
+	"b300_sxm": {
+		BF16:  MoECurve{0.00308, 0.00318, 0.00315, 0.00318, 0.00323, 0.00631, 0.0125, 0.0243, 0.0426, 0.0769, 0.144, 0.238, 0.33, 0.389, 0.355, 0.247},
+		FP8:   MoECurve{0.00186, 0.00233, 0.00255, 0.00281, 0.00306, 0.00565, 0.0107, 0.0196, 0.031, 0.0549, 0.094, 0.128, 0.15, 0.151, 0.17, 0.184},
+		NVFP4: MoECurve{0.00135, 0.00152, 0.00152, 0.00162, 0.00169, 0.00307, 0.00592, 0.0107, 0.0186, 0.0333, 0.0597, 0.0892, 0.128, 0.149, 0.197, 0.243},
+	},
+	"gb200": {
+		BF16:  MoECurve{0.00293, 0.00302, 0.00302, 0.00304, 0.00307, 0.00599, 0.0118, 0.023, 0.0397, 0.072, 0.136, 0.224, 0.311, 0.365, 0.336, 0.233},
+		FP8:   MoECurve{0.00163, 0.00211, 0.00239, 0.00263, 0.00289, 0.00529, 0.01, 0.0182, 0.0289, 0.0514, 0.0868, 0.118, 0.138, 0.14, 0.156, 0.175},
+		NVFP4: MoECurve{0.00211, 0.00237, 0.00234, 0.00246, 0.00254, 0.00459, 0.00875, 0.0156, 0.0272, 0.0487, 0.0868, 0.128, 0.184, 0.209, 0.277, 0.364},
+	},
 }
 
 // measuredKernels maps catalog GPU ids to their figures (tools/aicdata/
@@ -85,8 +170,9 @@ func MeasuredKernels(g *catalog.GPU) (KernelFigures, bool) {
 // global ones where the tables cover it (GEMM, FP8 GEMM, HBM, the kernel
 // gap, the rates scaled by e's MeasuredCompute and MeasuredHBM; Kernels
 // then holds the rest: decode attention's fixed costs, the all-reduce
-// floor and prefill attention's curve). Host, front-end,
-// fused-MoE, link and all-to-all constants stay e's.
+// floor, prefill attention's curve and the fused-MoE curves, which
+// expertTime reads in place of ExpertGEMM). Host, front-end, link and
+// all-to-all constants stay e's.
 func ForGPU(e Efficiency, g *catalog.GPU) Efficiency {
 	k, ok := MeasuredKernels(g)
 	if !ok {
@@ -98,6 +184,7 @@ func ForGPU(e Efficiency, g *catalog.GPU) Efficiency {
 		e.GEMMFP8 = k.GEMMFP8 * c
 	}
 	e.Kernels = k
+	e.Kernels.MoE = moeCurves[k.System]
 	return e
 }
 

@@ -25,7 +25,9 @@ type Efficiency struct {
 	// per-expert tiles (an expert's intermediate width split over TP) and
 	// ragged token counts keep them far below a dense GEMM (vLLM #28882;
 	// TP8 DeepSeek-R1 prefills at ≈16k tokens/s on 8 × H200 in GPUStack's
-	// runs and TensorRT-LLM #5929, a few percent of the FP8 peak).
+	// runs and TensorRT-LLM #5929, a few percent of the FP8 peak). A GPU
+	// with measured fused-MoE curves (KernelFigures.MoE) uses those
+	// instead; this constant serves the others (H20, H800, AMD …).
 	ExpertGEMM float64
 	// ExpertHBM is the share of the weight-streaming rate (HBM in effect)
 	// grouped expert kernels reach reading their experts: the measured

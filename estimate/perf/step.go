@@ -400,7 +400,50 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 		return
 	}
 	flops, bytes := sm.expertWork(total)
-	st.ExpertS = roof(st, flops/(s.gemmFLOPS()*s.expertGEMMEff()), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM*scale(s.Eff.ExpertHBM)))
+	compute, memory := flops/(s.gemmFLOPS()*s.expertGEMMEff()), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM*scale(s.Eff.ExpertHBM))
+	if c := s.moeCurve(); c != nil {
+		// The measured curve at the experts' M (tokens per expert), held
+		// at its ridge-point value below the ridge: there the table times
+		// weight streaming, which the memory term prices, not the GEMMs'
+		// rate (read as a rate it would charge decode's streaming twice,
+		// once more for the MeasuredCompute share that applies to compute).
+		x := max(total*sm.topK/sm.experts, s.moeRidge())
+		compute = flops / (s.gemmFLOPS() * c.At(x) * scale(s.Eff.MeasuredCompute))
+	}
+	st.ExpertS = roof(st, compute, memory)
+}
+
+// moeRidge is the tokens per expert at which an expert GEMM's FLOPs per
+// weight byte reach the GPU's peak over its memory bandwidth (2·M FLOPs
+// per weight over the weight's bytes): below it a fused MoE streams
+// weights.
+func (s *StepSetup) moeRidge() float64 {
+	return s.gemmFLOPS() * perfBytesPerParam(s.WeightDType) / (2 * s.HW.HBMBytesPerS)
+}
+
+// moeCurve is the measured fused-MoE curve for the experts' dtype on
+// this GPU (KernelFigures.MoE), nil where the tables have none or where
+// DeepGEMM, not the fused-MoE kernels, runs the experts (expertGEMMEff).
+func (s *StepSetup) moeCurve() *MoECurve {
+	m := s.Eff.Kernels.MoE
+	if m == nil || (s.EP && s.A2A.PointToPoint()) {
+		return nil
+	}
+	var c *MoECurve
+	switch s.WeightDType {
+	case "", "bf16", "fp16":
+		c = &m.BF16
+	case "fp8":
+		c = &m.FP8
+	case "nvfp4":
+		if s.HW.FP4FLOPS > 0 {
+			c = &m.NVFP4
+		}
+	}
+	if c == nil || c[0] <= 0 {
+		return nil
+	}
+	return c
 }
 
 // expertWork is one GPU's routed-expert FLOPs and HBM bytes for total

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -104,5 +105,53 @@ func TestToCSV(t *testing.T) {
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 2 {
 		t.Fatalf("temporary files left in %s: %v", dir, ents)
+	}
+}
+
+// Shapes whose rows share one efficiency per tokens-per-expert are
+// predicted exactly by a curve built without them; a shape twice as slow
+// is predicted at half its latency (LOSO |error| 50%, bias 0.5 on its rows).
+func TestFitMoECurveLeaveOneShapeOut(t *testing.T) {
+	const peak = 1e15
+	eff := func(x float64) float64 { return math.Min(0.5, 0.01*x) }
+	var obs []moeObs
+	add := func(shape string, slow float64) {
+		for _, x := range []float64{0.5, 1, 4, 16, 64, 256, 1024} {
+			f := 6 * x * 4096 * 1024 * 8 // any FLOPs: the curve is per x
+			obs = append(obs, moeObs{shape: shape, x: x, flops: f, latS: slow * f / (eff(x) * peak)})
+		}
+	}
+	add("a", 1)
+	add("b", 1)
+	add("c", 1)
+	c := fitMoECurve(obs, peak)
+	if c.Shapes != 3 || c.Rows != 21 {
+		t.Fatalf("shapes %d rows %d", c.Shapes, c.Rows)
+	}
+	if c.LOSO.Median > 1e-9 || c.InSample.P90 > 1e-9 {
+		t.Fatalf("identical shapes: LOSO %+v, in-sample %+v", c.LOSO, c.InSample)
+	}
+	if got := c.Eff[binOf(64)]; math.Abs(got-0.5) > 1e-9 {
+		t.Fatalf("curve at 64 = %g, want 0.5", got)
+	}
+	add("slow", 2)
+	c = fitMoECurve(obs, peak)
+	if c.LOSO.P90 < 0.49 || c.LOSO.Median > 1e-9 {
+		t.Fatalf("one shape 2× slow: LOSO %+v, want median 0 and p90 ≈ 50%%", c.LOSO)
+	}
+}
+
+// The curve is read log2-linearly between filled grid points and flat
+// beyond them; empty points are skipped.
+func TestCurveAt(t *testing.T) {
+	eff := make([]float64, moeGridHi-moeGridLo+1)
+	eff[binOf(1)], eff[binOf(4)] = 0.1, 0.3
+	for _, tc := range []struct{ x, want float64 }{{0.01, 0.1}, {1, 0.1}, {2, 0.2}, {4, 0.3}, {1e5, 0.3}} {
+		if got := CurveAt(eff, tc.x); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("CurveAt(%g) = %g, want %g", tc.x, got, tc.want)
+		}
+	}
+	if CurveAt(make([]float64, 4), 1) != 0 {
+		t.Error("an empty curve reads non-zero")
 	}
 }

@@ -15,6 +15,7 @@ type SystemYAML struct {
 	MemBW        float64 `json:"mem_bw_Bps"`
 	BF16FLOPS    float64 `json:"bf16_tc_flops"`
 	FP8FLOPS     float64 `json:"fp8_tc_flops,omitempty"`
+	FP4FLOPS     float64 `json:"-"` // read for the MoE curves (moecurve.go) only
 	IntraNodeBW  float64 `json:"intra_node_bw_Bps"`
 	InterNodeBW  float64 `json:"inter_node_bw_Bps"`
 	GPUsPerNode  float64 `json:"num_gpus_per_node"`
@@ -52,6 +53,8 @@ func readYAML(path string) (SystemYAML, error) {
 			y.BF16FLOPS = num
 		case "fp8_tc_flops":
 			y.FP8FLOPS = num
+		case "fp4_tc_flops":
+			y.FP4FLOPS = num
 		case "intra_node_bw":
 			y.IntraNodeBW = num
 		case "inter_node_bw":

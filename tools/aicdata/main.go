@@ -28,6 +28,10 @@ func main() {
 		derive(os.Args[2:])
 		return
 	}
+	if len(os.Args) >= 3 && os.Args[1] == "moecurve" {
+		moeCurveCmd(os.Args[2:])
+		return
+	}
 	if len(os.Args) == 4 && os.Args[1] == "csv" {
 		if err := toCSV(os.Args[2], os.Args[3]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -39,7 +43,7 @@ func main() {
 		distinct(os.Args[2], strings.Split(os.Args[3], ","))
 		return
 	}
-	fmt.Fprintln(os.Stderr, "usage: aicdata derive [-commit SHA] [-systems a,b] SYSTEMS_DIR | aicdata schema FILE... | aicdata distinct FILE col,col | aicdata csv IN.parquet OUT.csv")
+	fmt.Fprintln(os.Stderr, "usage: aicdata derive [-commit SHA] [-systems a,b] SYSTEMS_DIR | aicdata schema FILE... | aicdata distinct FILE col,col | aicdata csv IN.parquet OUT.csv | aicdata moecurve [-format md|json|go] SYSTEMS_DIR")
 	os.Exit(2)
 }
 

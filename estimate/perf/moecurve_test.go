@@ -1,0 +1,154 @@
+package perf
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// At reads the grid points exactly, interpolates in log2 of the tokens per
+// expert between them and holds the end values beyond the grid.
+func TestMoECurveAt(t *testing.T) {
+	var c MoECurve
+	for i := range c {
+		c[i] = float64(i + 1) // x = 2^(i−4) → i+1
+	}
+	for _, tc := range []struct{ x, want float64 }{
+		{1.0 / 16, 1}, {1, 5}, {64, 11}, {2048, 16}, // grid points
+		{math.Sqrt2, 5.5}, {96, 11 + math.Log2(1.5)}, // between
+		{1e-3, 1}, {0, 1}, {1e6, 16}, // beyond the ends
+	} {
+		if got := c.At(tc.x); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("At(%g) = %g, want %g", tc.x, got, tc.want)
+		}
+	}
+}
+
+// moeCurvesFile is tools/aicdata/moe_curves.json, the tool's output the
+// curves of kernels.go are copied from.
+type moeCurvesFile []struct {
+	System string    `json:"system"`
+	Dtype  string    `json:"dtype"`
+	Eff    []float64 `json:"eff"`
+}
+
+// Every fused-MoE curve of kernels.go is the one tools/aicdata derived
+// (to the 3 significant digits it prints): the table is copied by hand.
+func TestMoECurvesAreTheDerivedCurves(t *testing.T) {
+	data, err := os.ReadFile("../../tools/aicdata/moe_curves.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f moeCurvesFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	derived := map[string][]float64{}
+	for _, c := range f {
+		derived[c.System+"/"+c.Dtype] = c.Eff
+	}
+	n := 0
+	for sys, cs := range moeCurves {
+		for dtype, c := range map[string]MoECurve{"bfloat16": cs.BF16, "fp8_block": cs.FP8, "nvfp4": cs.NVFP4} {
+			want, ok := derived[sys+"/"+dtype]
+			if c[0] == 0 {
+				if ok && sys != "l40s" && sys != "rtx_pro_6000_server" && sys != "a100_sxm" {
+					t.Errorf("%s %s: derived but not in kernels.go", sys, dtype)
+				}
+				continue
+			}
+			if !ok || len(want) != len(c) {
+				t.Errorf("%s %s: no derived curve of %d points", sys, dtype, len(c))
+				continue
+			}
+			for i := range c {
+				if math.Abs(c[i]-want[i]) > 0.005*want[i]+1e-9 {
+					t.Errorf("%s %s point %d: table %.4g, derived %.4g", sys, dtype, i, c[i], want[i])
+				}
+			}
+			n++
+		}
+	}
+	if n < 13 {
+		t.Errorf("only %d curves checked", n)
+	}
+	// Every system with curves is one measuredKernels names.
+	for sys := range moeCurves {
+		found := false
+		for _, k := range measuredKernels {
+			found = found || k.System == sys
+		}
+		if !found {
+			t.Errorf("curves for %s, which no measured GPU uses", sys)
+		}
+	}
+}
+
+// A covered GPU's fused-MoE time follows the measured curve, scaled by
+// MeasuredCompute, at the experts' tokens per expert; below the ridge
+// the curve is held at its ridge value (the memory term prices streaming
+// there); an uncovered GPU, a dtype without a curve and DeepEP keep the
+// fitted ExpertGEMM.
+func TestExpertTimeReadsTheMoECurve(t *testing.T) {
+	m := perfModel(t, "qwen3-30b-a3b")
+	setup := func(gpu, dtype string, ep bool) *StepModel {
+		g := perfGPU(t, gpu)
+		s := StepSetup{Model: m, HW: NewHardware(g, 8, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1, EP: ep,
+			WeightDType: dtype, KVDType: "bf16", CUDAGraphs: true, Eff: ForGPU(DefaultEfficiency, g)}
+		return NewStepModel(s)
+	}
+	h100 := setup("h100-sxm", "bf16", false)
+	c := h100.S.moeCurve()
+	if c == nil || *c != moeCurves["h100_sxm"].BF16 {
+		t.Fatal("H100 BF16 experts do not read the H100 BF16 curve")
+	}
+	experts, topk := float64(m.NumExperts), float64(m.ExpertsPerToken)
+	ridge := h100.S.moeRidge()
+	if want := h100.S.HW.BF16FLOPS * 2 / (2 * h100.S.HW.HBMBytesPerS); math.Abs(ridge-want) > 1e-9*want || ridge < 100 || ridge > 1000 {
+		t.Fatalf("ridge %g tokens per expert, want %g", ridge, want)
+	}
+	for _, tokens := range []float64{8192, 4 * ridge * experts / topk} {
+		var st StepTime
+		h100.expertTime(tokens, &st)
+		flops, _ := h100.expertWork(tokens)
+		want := flops / (h100.S.HW.BF16FLOPS * c.At(tokens*topk/experts) * DefaultEfficiency.MeasuredCompute)
+		if !perfNear(st.ComputeS, want, 1e-9) {
+			t.Errorf("%g tokens: compute %.4g s, want the curve's %.4g s", tokens, st.ComputeS, want)
+		}
+	}
+	// Below the ridge: the ridge's efficiency, so compute scales with FLOPs.
+	small := ridge * experts / topk / 8
+	var st StepTime
+	h100.expertTime(small, &st)
+	flops, _ := h100.expertWork(small)
+	if want := flops / (h100.S.HW.BF16FLOPS * c.At(ridge) * DefaultEfficiency.MeasuredCompute); !perfNear(st.ComputeS, want, 1e-9) {
+		t.Errorf("below the ridge: compute %.4g s, want %.4g s at the ridge's efficiency", st.ComputeS, want)
+	}
+	if st.ComputeS >= st.MemoryS {
+		t.Errorf("below the ridge the experts should stream: compute %.3g s ≥ memory %.3g s", st.ComputeS, st.MemoryS)
+	}
+	// FP8 reads the fp8_block curve; int4 and MXFP4 have none in use; H20
+	// has no tables; DeepEP's DeepGEMM is not the fused MoE.
+	if c := setup("h100-sxm", "fp8", false).S.moeCurve(); c == nil || *c != moeCurves["h100_sxm"].FP8 {
+		t.Error("H100 FP8 experts do not read the FP8 curve")
+	}
+	for name, sm := range map[string]*StepModel{"H100 int4": setup("h100-sxm", "int4", false), "H20 bf16": setup("h20", "bf16", false), "H100 nvfp4": setup("h100-sxm", "nvfp4", false), "H200 mxfp4": setup("h200", "mxfp4", false)} {
+		if sm.S.moeCurve() != nil {
+			t.Errorf("%s: a curve where the tables have none", name)
+		}
+		var st StepTime
+		sm.expertTime(8192, &st)
+		flops, _ := sm.expertWork(8192)
+		if want := flops / (sm.S.gemmFLOPS() * DefaultEfficiency.ExpertGEMM); !perfNear(st.ComputeS, want, 1e-9) {
+			t.Errorf("%s: compute %.4g s, want the fitted constant's %.4g s", name, st.ComputeS, want)
+		}
+	}
+	deepep := setup("h100-sxm", "bf16", true)
+	deepep.S.A2A = vllm.TrafficPerExpert
+	if deepep.S.moeCurve() != nil {
+		t.Error("DeepEP experts read the fused-MoE curve")
+	}
+}
