@@ -275,6 +275,10 @@ const MinMeasured = 100
 // are not affected.
 const WorkCeiling = 2
 
+// maxRecordsUpFront bounds the records a simulator makes room for before
+// it runs (48 bytes each); beyond it the slice grows as it fills.
+const maxRecordsUpFront = 4096
+
 type simRecord struct {
 	ttft, tpot, e2e float64
 	// parts splits ttft: the front end (ingest, then the first token's
@@ -306,6 +310,9 @@ func newSimulator(cfg Config) *simulator {
 		d := newLengthDraw(cfg.Spread.Log, cfg.InputTokens, max(1, cfg.OutputTokens))
 		s.lengths = &d
 	}
+	// Room for the measured records up front (growing the slice was a
+	// tenth of a check's allocations); a run cut short leaves some unused.
+	s.measured = make([]simRecord, 0, min(max(1, cfg.Requests), maxRecordsUpFront))
 	s.capBlk = math.MaxInt
 	if cfg.KVTokensPerRank > 0 {
 		s.capBlk = cfg.KVTokensPerRank / s.bs
@@ -400,7 +407,27 @@ func (s *simulator) handOver() {
 		s.enqueue(s.ingest[n])
 		n++
 	}
-	s.ingest = s.ingest[n:]
+	s.ingest = popFront(s.ingest, n)
+}
+
+// shiftBelow is the queue length up to which popFront moves what is left
+// to the front of the backing array rather than reslicing past it.
+const shiftBelow = 16
+
+// popFront drops q's first n requests. A short remainder (the usual
+// queue) moves to the front, so the next append or insert reuses the
+// backing array instead of allocating a new one every few requests; a
+// long one is resliced (appends then grow it by doubling, amortised). The
+// order of the requests, and so the run, is the same either way.
+func popFront(q []simReq, n int) []simReq {
+	if n == 0 {
+		return q
+	}
+	if rest := len(q) - n; rest <= shiftBelow {
+		copy(q, q[n:])
+		return q[:rest]
+	}
+	return q[n:]
 }
 
 // enqueue hands a request to the DP rank with the fewest requests (vLLM's

@@ -38,6 +38,7 @@ func (s *simulator) steadyLen() int {
 		return 1 // a request left for the next step changes it
 	}
 	m := math.MaxInt
+	width := s.cfg.Spec.width()
 	for i := range s.ranks {
 		rk := &s.ranks[i]
 		for j := range rk.running {
@@ -48,14 +49,22 @@ func (s *simulator) steadyLen() int {
 			case r.sched == 0:
 				// a partial prefill without budget: stays so while the rest repeats
 			case r.done >= r.prompt:
-				// each step emits at most the verify width (1 without drafts)
-				m = min(m, (r.output-r.out-1)/s.cfg.Spec.width())
+				// each step emits at most the verify width (1 without drafts;
+				// no division then, this loop runs every step)
+				left := r.output - r.out - 1
+				if width > 1 {
+					left /= width
+				}
+				m = min(m, left)
 			default:
 				m = min(m, (r.prompt-r.done-1)/r.sched)
 			}
+			if m <= 1 {
+				return 1 // the answer whatever the other requests say
+			}
 		}
 	}
-	if m <= 1 || m == math.MaxInt {
+	if m == math.MaxInt {
 		return 1
 	}
 	m = s.kvFit(m)
@@ -78,7 +87,7 @@ func (s *simulator) kvFit(m int) int {
 			for j := range rk.running {
 				r := &rk.running[j]
 				if r.sched > 0 {
-					used += max(0, s.blocksFor(r.done+r.genCtx()+r.sched*k)-r.blocks)
+					used += s.moreBlocks(r, r.done+r.genCtx()+r.sched*k)
 				}
 			}
 			if used > s.capBlk {
@@ -247,7 +256,7 @@ func (s *simulator) advanceSteady(m int) {
 			if r.done >= r.prompt { // a decode holds slots for its next verify width
 				held += s.cfg.Spec.width() - 1
 			}
-			need := s.blocksFor(held) - r.blocks
+			need := s.moreBlocks(r, held)
 			if need > 0 {
 				r.blocks += need
 				rk.kvUsed += need
