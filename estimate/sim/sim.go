@@ -255,6 +255,10 @@ type simulator struct {
 	// seqWork counts the simulator's own work: running sequences updated,
 	// per step or steady segment.
 	seqWork int64
+	// emitMean and emitVar are cfg.Spec.emittedMoments(), worked out once:
+	// the speculation does not change during a run, and steady segments
+	// read them for every decoding request.
+	emitMean, emitVar float64
 }
 
 // MinMeasured is the fewest requests a run measures after its warm-up
@@ -306,6 +310,7 @@ func newSimulator(cfg Config) *simulator {
 	}
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), bs: max(1, cfg.BlockSize)}
+	s.emitMean, s.emitVar = cfg.Spec.emittedMoments()
 	if cfg.Spread.Log.active() {
 		d := newLengthDraw(cfg.Spread.Log, cfg.InputTokens, max(1, cfg.OutputTokens))
 		s.lengths = &d

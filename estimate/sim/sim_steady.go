@@ -210,7 +210,7 @@ func (s *simulator) stepDeltas() {
 			switch {
 			case r.sched == 0:
 			case r.done >= r.prompt:
-				d.DecodeCtx += s.cfg.Spec.meanEmitted()
+				d.DecodeCtx += s.emitMean // tokens a verify step emits on average
 			default:
 				c := float64(r.sched)
 				d.PrefillPairs += c * c
