@@ -181,8 +181,18 @@ type TTFTParts struct {
 // CDFPoints is how many quantiles Result.TTFTQuantiles holds.
 const CDFPoints = 100
 
-// simReq is one request's state.
+// simReq is one request's state. The fields every step reads of every
+// running request come first, together: the loops over the running
+// requests then touch fewer cache lines per request.
 type simReq struct {
+	prompt   int // tokens to prefill (input, or input + output after a preemption)
+	done     int // prompt tokens computed so far
+	sched    int // tokens scheduled in the current step
+	out      int // output tokens produced
+	output   int // this request's output length
+	ctxExtra int // output tokens in the KV cache since the last (re)prefill
+	blocks   int // KV blocks held
+
 	arrival, firstTok float64
 	ready             float64 // when the front end has handed it to the engine
 	// started is when the engine first scheduled the request's tokens,
@@ -191,13 +201,7 @@ type simReq struct {
 	started, engineTok float64
 	begun              bool
 	session            int
-	prompt             int // tokens to prefill (input, or input + output after a preemption)
-	input, output      int // this request's lengths
-	done               int // prompt tokens computed so far
-	out                int // output tokens produced
-	ctxExtra           int // output tokens in the KV cache since the last (re)prefill
-	blocks             int // KV blocks held
-	sched              int // tokens scheduled in the current step
+	input              int // this request's input length
 }
 
 // simRank is one DP rank's scheduler state.

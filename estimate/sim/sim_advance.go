@@ -158,9 +158,16 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 	var res Result
 	var span, busy, areaRun, areaWait float64
 	var outTok, inTok int
-	var recs []simRecord
-	if len(ss) == 1 {
-		recs = ss[0].measured // read only: no copy needed
+	if len(ss) == 0 {
+		return res
+	}
+	recs := ss[0].measured // read only: one run's records need no copy
+	if len(ss) > 1 {
+		n := 0
+		for _, s := range ss {
+			n += len(s.measured)
+		}
+		recs = make([]simRecord, 0, n)
 	}
 	for _, s := range ss {
 		res.Preemptions += s.res.Preemptions
