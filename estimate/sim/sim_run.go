@@ -177,31 +177,56 @@ func (s *simulator) schedule() {
 // scheduleRunning gives the running requests of one kind (decodes, or
 // partial prefills) their tokens for the step and returns the budget left.
 func (s *simulator) scheduleRunning(rk *simRank, l *perf.RankLoad, budget int, decodes bool) int {
-	width := s.cfg.Spec.width() // a decode verifies its drafts too
+	if decodes {
+		return s.scheduleDecodes(rk, l, budget)
+	}
 	for j := 0; j < len(rk.running) && budget > 0; j++ {
 		r := &rk.running[j]
-		if (r.done >= r.prompt) != decodes {
+		if r.done >= r.prompt {
 			continue
 		}
-		n := width
-		if !decodes {
-			n = min(r.prompt-r.done, budget)
-		}
-		need := s.moreBlocks(r, r.done+r.genCtx()+n)
-		for decodes && need > 0 && rk.kvUsed+need > s.capBlk && len(rk.running)-1 > j {
-			s.preempt(rk)
-		}
+		n := min(r.prompt-r.done, budget)
+		need := s.moreBlocks(r, r.done+n)
 		if need > 0 && rk.kvUsed+need > s.capBlk {
-			if decodes {
-				return budget
-			}
 			continue
 		}
-		rk.kvUsed += max(0, need)
-		r.blocks += max(0, need)
+		rk.kvUsed += need
+		r.blocks += need
 		s.addToLoad(l, r, n)
 		budget -= n
 	}
+	return budget
+}
+
+// scheduleDecodes is scheduleRunning for the decoding requests: each
+// verifies its drafts too (the speculation's width); one whose next
+// block does not fit preempts requests from the end of the batch, or
+// ends the decodes when none is left. It is addToLoad's decode branch
+// with the load's decode sums kept in locals, added to in the same order
+// and written back once (the hottest loop of the simulator).
+func (s *simulator) scheduleDecodes(rk *simRank, l *perf.RankLoad, budget int) int {
+	width := s.cfg.Spec.width()
+	seqs, ctx := l.DecodeSeqs, l.DecodeCtx
+	for j := 0; j < len(rk.running) && budget > 0; j++ {
+		r := &rk.running[j]
+		if r.done < r.prompt {
+			continue
+		}
+		need := s.moreBlocks(r, r.done+r.ctxExtra+width)
+		for need > 0 && rk.kvUsed+need > s.capBlk && len(rk.running)-1 > j {
+			s.preempt(rk)
+		}
+		if need > 0 && rk.kvUsed+need > s.capBlk {
+			break
+		}
+		rk.kvUsed += need
+		r.blocks += need
+		r.sched = width
+		seqs++
+		ctx += float64(r.prompt + r.ctxExtra)
+		budget -= width
+	}
+	l.DecodeSeqs, l.DecodeCtx = seqs, ctx
 	return budget
 }
 

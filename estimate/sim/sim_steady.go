@@ -96,7 +96,29 @@ func (s *simulator) kvFit(m int) int {
 		}
 		return true
 	}
+	// The blocks needed only grow with k, so when the whole segment fits
+	// every shorter one does and the search would return m: one pass
+	// instead of its log₂ m. The work budget still counts the passes the
+	// search makes (all over every rank, as none fails), so budgets, and
+	// the runs they cut, are as they were.
+	work := s.seqWork
+	if fits(m) {
+		passes := int64(0)
+		sort.Search(m, func(int) bool { passes++; return false })
+		s.seqWork = work + passes*s.running()
+		return m
+	}
+	s.seqWork = work
 	return sort.Search(m, func(k int) bool { return !fits(k + 1) })
+}
+
+// running is the number of running requests over all ranks.
+func (s *simulator) running() int64 {
+	var n int64
+	for i := range s.ranks {
+		n += int64(len(s.ranks[i].running))
+	}
+	return n
 }
 
 // beforeArrival is the largest m' ≤ m whose last step starts before the
