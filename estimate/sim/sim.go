@@ -259,6 +259,10 @@ type simulator struct {
 	// seqWork counts the simulator's own work: running sequences updated,
 	// per step or steady segment.
 	seqWork int64
+	// outputs counts the requests the step being scheduled gives an output
+	// token (its decodes, and the prefills it completes): schedule sets
+	// it, deliveryTime reads it (a pass over every request less).
+	outputs int
 	// emitMean and emitVar are cfg.Spec.emittedMoments(), worked out once:
 	// the speculation does not change during a run, and steady segments
 	// read them for every decoding request.

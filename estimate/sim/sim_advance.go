@@ -74,15 +74,7 @@ func (s *simulator) deliveryTime() float64 {
 		s.lastOut = s.now
 		return s.now
 	}
-	var n int
-	for i := range s.ranks {
-		for j := range s.ranks[i].running {
-			r := &s.ranks[i].running[j]
-			if r.sched > 0 && (r.done >= r.prompt || r.done+r.sched >= r.prompt) {
-				n++
-			}
-		}
-	}
+	n := s.outputs // requests with r.sched > 0 and r.done+r.sched >= r.prompt
 	if n == 0 {
 		return s.now
 	}

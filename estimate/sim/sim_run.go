@@ -153,6 +153,7 @@ func (s *simulator) moreBlocks(r *simReq, n int) int {
 // otherwise.
 func (s *simulator) schedule() {
 	s.lagged = false
+	s.outputs = 0
 	for i := range s.ranks {
 		rk := &s.ranks[i]
 		s.seqWork += int64(len(rk.running))
@@ -222,6 +223,7 @@ func (s *simulator) scheduleDecodes(rk *simRank, l *perf.RankLoad, budget int) i
 		rk.kvUsed += need
 		r.blocks += need
 		r.sched = width
+		s.outputs++
 		seqs++
 		ctx += float64(r.prompt + r.ctxExtra)
 		budget -= width
@@ -293,6 +295,9 @@ func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 // applies them to r after the step (through r.sched).
 func (s *simulator) addToLoad(l *perf.RankLoad, r *simReq, n int) {
 	r.sched = n
+	if n > 0 && r.done+n >= r.prompt {
+		s.outputs++ // a decode, or the prompt's last chunk
+	}
 	if r.done < r.prompt {
 		c, p := float64(n), float64(r.done)
 		l.PrefillTokens += c
@@ -310,6 +315,9 @@ func (s *simulator) preempt(rk *simRank) {
 	last := rk.running[len(rk.running)-1]
 	rk.running = rk.running[:len(rk.running)-1]
 	rk.kvUsed -= last.blocks
+	if last.sched > 0 && last.done+last.sched >= last.prompt {
+		s.outputs-- // scheduled in this step, it gives no token now
+	}
 	last.blocks, last.sched = 0, 0
 	if last.done >= last.prompt { // recompute everything cached so far
 		last.prompt += last.ctxExtra
