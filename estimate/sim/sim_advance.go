@@ -37,7 +37,7 @@ func (s *simulator) advance() {
 	for i := range s.ranks {
 		rk := &s.ranks[i]
 		s.seqWork += int64(len(rk.running))
-		kept := 0
+		finished := false
 		for j := range rk.running {
 			r := &rk.running[j]
 			if n := r.sched; n > 0 {
@@ -54,15 +54,37 @@ func (s *simulator) advance() {
 			if r.out >= r.output {
 				rk.kvUsed -= r.blocks
 				s.finish(*r, out)
-				continue
+				finished = true
 			}
-			if kept != j {
-				rk.running[kept] = *r
-			}
-			kept++
 		}
-		rk.running = rk.running[:kept]
+		if finished {
+			rk.running = unfinished(rk.running)
+		}
 	}
+}
+
+// unfinished drops the finished requests of q, keeping the others in
+// order: each stretch of them between two finished ones moves in one copy
+// (a request moved one by one, 120 bytes, was a third of advance's time
+// with hundreds running per rank).
+func unfinished(q []simReq) []simReq {
+	kept := 0
+	for j := 0; j < len(q); {
+		if q[j].out >= q[j].output {
+			j++
+			continue
+		}
+		k := j + 1
+		for k < len(q) && q[k].out < q[k].output {
+			k++
+		}
+		if kept != j {
+			copy(q[kept:], q[j:k])
+		}
+		kept += k - j
+		j = k
+	}
+	return q[:kept]
 }
 
 // deliveryTime is when the front end has delivered the outputs of the
