@@ -181,8 +181,18 @@ type TTFTParts struct {
 // CDFPoints is how many quantiles Result.TTFTQuantiles holds.
 const CDFPoints = 100
 
-// simReq is one request's state.
+// simReq is one request's state. The fields every step reads of every
+// running request come first, together: the loops over the running
+// requests then touch fewer cache lines per request.
 type simReq struct {
+	prompt   int // tokens to prefill (input, or input + output after a preemption)
+	done     int // prompt tokens computed so far
+	sched    int // tokens scheduled in the current step
+	out      int // output tokens produced
+	output   int // this request's output length
+	ctxExtra int // output tokens in the KV cache since the last (re)prefill
+	blocks   int // KV blocks held
+
 	arrival, firstTok float64
 	ready             float64 // when the front end has handed it to the engine
 	// started is when the engine first scheduled the request's tokens,
@@ -191,13 +201,7 @@ type simReq struct {
 	started, engineTok float64
 	begun              bool
 	session            int
-	prompt             int // tokens to prefill (input, or input + output after a preemption)
-	input, output      int // this request's lengths
-	done               int // prompt tokens computed so far
-	out                int // output tokens produced
-	ctxExtra           int // output tokens in the KV cache since the last (re)prefill
-	blocks             int // KV blocks held
-	sched              int // tokens scheduled in the current step
+	input              int // this request's input length
 }
 
 // simRank is one DP rank's scheduler state.
@@ -255,6 +259,14 @@ type simulator struct {
 	// seqWork counts the simulator's own work: running sequences updated,
 	// per step or steady segment.
 	seqWork int64
+	// outputs counts the requests the step being scheduled gives an output
+	// token (its decodes, and the prefills it completes): schedule sets
+	// it, deliveryTime reads it (a pass over every request less).
+	outputs int
+	// emitMean and emitVar are cfg.Spec.emittedMoments(), worked out once:
+	// the speculation does not change during a run, and steady segments
+	// read them for every decoding request.
+	emitMean, emitVar float64
 }
 
 // MinMeasured is the fewest requests a run measures after its warm-up
@@ -274,6 +286,10 @@ const MinMeasured = 100
 // that reach the floor in time (every golden and calibration scenario)
 // are not affected.
 const WorkCeiling = 2
+
+// maxRecordsUpFront bounds the records a simulator makes room for before
+// it runs (48 bytes each); beyond it the slice grows as it fills.
+const maxRecordsUpFront = 4096
 
 type simRecord struct {
 	ttft, tpot, e2e float64
@@ -302,10 +318,14 @@ func newSimulator(cfg Config) *simulator {
 	}
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), bs: max(1, cfg.BlockSize)}
+	s.emitMean, s.emitVar = cfg.Spec.emittedMoments()
 	if cfg.Spread.Log.active() {
 		d := newLengthDraw(cfg.Spread.Log, cfg.InputTokens, max(1, cfg.OutputTokens))
 		s.lengths = &d
 	}
+	// Room for the measured records up front (growing the slice was a
+	// tenth of a check's allocations); a run cut short leaves some unused.
+	s.measured = make([]simRecord, 0, min(max(1, cfg.Requests), maxRecordsUpFront))
 	s.capBlk = math.MaxInt
 	if cfg.KVTokensPerRank > 0 {
 		s.capBlk = cfg.KVTokensPerRank / s.bs
@@ -400,7 +420,27 @@ func (s *simulator) handOver() {
 		s.enqueue(s.ingest[n])
 		n++
 	}
-	s.ingest = s.ingest[n:]
+	s.ingest = popFront(s.ingest, n)
+}
+
+// shiftBelow is the queue length up to which popFront moves what is left
+// to the front of the backing array rather than reslicing past it.
+const shiftBelow = 16
+
+// popFront drops q's first n requests. A short remainder (the usual
+// queue) moves to the front, so the next append or insert reuses the
+// backing array instead of allocating a new one every few requests; a
+// long one is resliced (appends then grow it by doubling, amortised). The
+// order of the requests, and so the run, is the same either way.
+func popFront(q []simReq, n int) []simReq {
+	if n == 0 {
+		return q
+	}
+	if rest := len(q) - n; rest <= shiftBelow {
+		copy(q, q[n:])
+		return q[:rest]
+	}
+	return q[n:]
 }
 
 // enqueue hands a request to the DP rank with the fewest requests (vLLM's

@@ -134,13 +134,13 @@ func Replicate(cfg Config, r int) Result {
 		reps[0].Replications, reps[0].Work = 1, spent
 		return reps[0]
 	}
-	res := pooled(ss)
-	res.Replications, res.Work = len(ss), spent
 	// A replication its work ceiling ended before it measured anything has
 	// no percentiles to average (zeros would pull the means down); with
 	// fewer than two measured ones, the pooled figures stand, without an
 	// interval.
 	measured := slices.DeleteFunc(reps, func(r Result) bool { return r.Requests == 0 })
+	res := pooledWith(ss, len(measured) < 2) // else the means below replace its latencies
+	res.Replications, res.Work = len(ss), spent
 	if len(measured) < 2 {
 		return res
 	}

@@ -35,21 +35,23 @@ func (s *simulator) emitted() int {
 // emitDecode applies a verify step to a decoding request: up to emitted()
 // tokens, never past the request's output length.
 func (s *simulator) emitDecode(r *simReq, t float64) {
+	if s.cfg.Spec.Drafts <= 0 { // emitted() is 1 then, and draws nothing
+		if r.out < r.output {
+			r.ctxExtra++
+			s.emit(r, t)
+		}
+		return
+	}
 	for k := s.emitted(); k > 0 && r.out < r.output; k-- {
 		r.ctxExtra++
 		s.emit(r, t)
 	}
 }
 
-// meanEmitted is the expected tokens one verify step emits: Σ_{i=0}^{N}
-// p^i for N drafts accepted with chance p each given the one before (1
-// without speculative decoding).
-func (sp Speculation) meanEmitted() float64 {
-	mean, _ := sp.emittedMoments()
-	return mean
-}
-
-// emittedMoments are the mean and variance of emitted().
+// emittedMoments are the mean and variance of emitted(). The mean, the
+// expected tokens one verify step emits, is Σ_{i=0}^{N} p^i for N drafts
+// accepted with chance p each given the one before (1 without speculative
+// decoding).
 func (sp Speculation) emittedMoments() (mean, variance float64) {
 	n := max(sp.Drafts, 0)
 	pk := 1.0 // P(K ≥ k)
@@ -82,7 +84,7 @@ func (s *simulator) emittedOver(m int) int {
 		}
 		return k
 	}
-	mean, variance := sp.emittedMoments()
+	mean, variance := s.emitMean, s.emitVar
 	k := int(math.Round(float64(m)*mean + s.rng.NormFloat64()*math.Sqrt(float64(m)*variance)))
 	return min(max(k, m), m*sp.width())
 }

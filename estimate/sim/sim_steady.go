@@ -38,6 +38,7 @@ func (s *simulator) steadyLen() int {
 		return 1 // a request left for the next step changes it
 	}
 	m := math.MaxInt
+	width := s.cfg.Spec.width()
 	for i := range s.ranks {
 		rk := &s.ranks[i]
 		for j := range rk.running {
@@ -48,14 +49,22 @@ func (s *simulator) steadyLen() int {
 			case r.sched == 0:
 				// a partial prefill without budget: stays so while the rest repeats
 			case r.done >= r.prompt:
-				// each step emits at most the verify width (1 without drafts)
-				m = min(m, (r.output-r.out-1)/s.cfg.Spec.width())
+				// each step emits at most the verify width (1 without drafts;
+				// no division then, this loop runs every step)
+				left := r.output - r.out - 1
+				if width > 1 {
+					left /= width
+				}
+				m = min(m, left)
 			default:
 				m = min(m, (r.prompt-r.done-1)/r.sched)
 			}
+			if m <= 1 {
+				return 1 // the answer whatever the other requests say
+			}
 		}
 	}
-	if m <= 1 || m == math.MaxInt {
+	if m == math.MaxInt {
 		return 1
 	}
 	m = s.kvFit(m)
@@ -78,7 +87,7 @@ func (s *simulator) kvFit(m int) int {
 			for j := range rk.running {
 				r := &rk.running[j]
 				if r.sched > 0 {
-					used += max(0, s.blocksFor(r.done+r.genCtx()+r.sched*k)-r.blocks)
+					used += s.moreBlocks(r, r.done+r.genCtx()+r.sched*k)
 				}
 			}
 			if used > s.capBlk {
@@ -87,7 +96,29 @@ func (s *simulator) kvFit(m int) int {
 		}
 		return true
 	}
+	// The blocks needed only grow with k, so when the whole segment fits
+	// every shorter one does and the search would return m: one pass
+	// instead of its log₂ m. The work budget still counts the passes the
+	// search makes (all over every rank, as none fails), so budgets, and
+	// the runs they cut, are as they were.
+	work := s.seqWork
+	if fits(m) {
+		passes := int64(0)
+		sort.Search(m, func(int) bool { passes++; return false })
+		s.seqWork = work + passes*s.running()
+		return m
+	}
+	s.seqWork = work
 	return sort.Search(m, func(k int) bool { return !fits(k + 1) })
+}
+
+// running is the number of running requests over all ranks.
+func (s *simulator) running() int64 {
+	var n int64
+	for i := range s.ranks {
+		n += int64(len(s.ranks[i].running))
+	}
+	return n
 }
 
 // beforeArrival is the largest m' ≤ m whose last step starts before the
@@ -201,7 +232,7 @@ func (s *simulator) stepDeltas() {
 			switch {
 			case r.sched == 0:
 			case r.done >= r.prompt:
-				d.DecodeCtx += s.cfg.Spec.meanEmitted()
+				d.DecodeCtx += s.emitMean // tokens a verify step emits on average
 			default:
 				c := float64(r.sched)
 				d.PrefillPairs += c * c
@@ -247,7 +278,7 @@ func (s *simulator) advanceSteady(m int) {
 			if r.done >= r.prompt { // a decode holds slots for its next verify width
 				held += s.cfg.Spec.width() - 1
 			}
-			need := s.blocksFor(held) - r.blocks
+			need := s.moreBlocks(r, held)
 			if need > 0 {
 				r.blocks += need
 				rk.kvUsed += need
