@@ -191,26 +191,28 @@ func statOf(fs []aicFigure) aicStat {
 // aiconfigurator — not on today's losses, which the doc lists. Improve the
 // model, then raise these numbers (AICMP_STANDING=1 go test -run
 // TestAIConfiguratorComparison ./estimate/replay prints them as Go). Measured
-// 2026-12-05 against aiconfigurator v0.9.0's predictions in the CSV.
+// 2026-12-05 against aiconfigurator v0.9.0's predictions in the CSV; raised
+// 2026-12-06 to the standing the measured fused-MoE curves reached (MoE TTFT
+// 42% -> 36%, 28 -> 29 of 35 won).
 var aicStanding = map[string]aicStat{
-	"MoE TPOT":                         {N: 38, Wins: 22, WinsLOSO: 20, VLaunch: 0.1965, LOSO: 0.2229, AIC: 0.3487},
-	"MoE TTFT mean":                    {N: 35, Wins: 28, WinsLOSO: 28, VLaunch: 0.4152, LOSO: 0.4152, AIC: 0.5698},
-	"MoE throughput":                   {N: 35, Wins: 23, WinsLOSO: 21, VLaunch: 0.1912, LOSO: 0.2028, AIC: 0.2297},
+	"MoE TPOT":                         {N: 38, Wins: 22, WinsLOSO: 20, VLaunch: 0.1968, LOSO: 0.2228, AIC: 0.3487},
+	"MoE TTFT mean":                    {N: 35, Wins: 29, WinsLOSO: 29, VLaunch: 0.3604, LOSO: 0.3604, AIC: 0.5698},
+	"MoE throughput":                   {N: 35, Wins: 25, WinsLOSO: 23, VLaunch: 0.1885, LOSO: 0.2028, AIC: 0.2297},
 	"dense TPOT":                       {N: 4, Wins: 0, WinsLOSO: 0, VLaunch: 0.1938, LOSO: 0.1938, AIC: 0.1064},
 	"dense TTFT mean":                  {N: 4, Wins: 3, WinsLOSO: 3, VLaunch: 0.6114, LOSO: 0.6114, AIC: 0.6826},
 	"dense throughput":                 {N: 6, Wins: 6, WinsLOSO: 6, VLaunch: 0.1273, LOSO: 0.1273, AIC: 0.1769},
 	"excluded (nim): dense TTFT mean":  {N: 5, Wins: 0, WinsLOSO: 0, VLaunch: 4.2644, LOSO: 4.2644, AIC: 0.9235},
 	"excluded (nim): dense throughput": {N: 5, Wins: 2, WinsLOSO: 2, VLaunch: 0.1901, LOSO: 0.1901, AIC: 0.0763},
-	"excluded (sglang): MoE TTFT mean": {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.3199, LOSO: 0.3199, AIC: 0.4601},
-	"excluded (vllm): MoE TPOT":        {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.3271, LOSO: 0.3271, AIC: 0.2043},
+	"excluded (sglang): MoE TTFT mean": {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.2650, LOSO: 0.2650, AIC: 0.4601},
+	"excluded (vllm): MoE TPOT":        {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.3291, LOSO: 0.3291, AIC: 0.2043},
 	"excluded (vllm): MoE TTFT mean":   {N: 1, Wins: 0, WinsLOSO: 0, VLaunch: 0.5106, LOSO: 0.5106, AIC: 0.2722},
-	"excluded (vllm): MoE throughput":  {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.3306, LOSO: 0.3306, AIC: 0.2908},
+	"excluded (vllm): MoE throughput":  {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.3330, LOSO: 0.3330, AIC: 0.2908},
 }
 
 // aicCannotFollowMedian is vlaunch's median |error| today over the figures
 // aiconfigurator cannot express (other GPUs, engines, loads, P99 TTFT,
 // models its tables lack); it must not grow by more than aicSlack.
-const aicCannotFollowMedian = 0.2240
+const aicCannotFollowMedian = 0.2163
 
 // aicSlack is the growth of a median |error| tolerated before the test calls
 // it a regression (the model is deterministic; this leaves room for a
