@@ -24,19 +24,7 @@ func TestApplyPDKeepsLLMDRouter(t *testing.T) {
 	if !d.Spec.Disaggregation.Router.LLMD() {
 		t.Fatal("the edit did not take")
 	}
-	base, own, err := colocatedBase(d)
-	if err != nil || base == nil {
-		t.Fatal(err)
-	}
-	s := own
-	s.PD = &PDSettings{
-		Prefill: PoolSettings{Nodes: []string{"node0"}, Instances: 1, TP: 1, PP: 1, DP: 8, EP: true, All2All: "deepep_high_throughput"},
-		Decode:  PoolSettings{Nodes: []string{"node1", "node2", "node3"}, Instances: 1, TP: 1, PP: 1, DP: 24, EP: true},
-	}
-	out, err := Apply(src, own, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, s := applyOneThreeSplit(t, d, src)
 	if !bytes.Contains(out, []byte("router: {kind: llm-d}")) {
 		t.Errorf("the router changed:\n%s", out)
 	}

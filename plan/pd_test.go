@@ -195,13 +195,12 @@ func BenchmarkPlanPD(b *testing.B) {
 	benchPlan(b, filepath.Join("..", "examples", "deepseek-v3-pd-32xh20.yaml"))
 }
 
-// TestApplyPDToPDSpec: a P/D candidate written into a P/D spec replaces
-// the pools key by key — nodes, instances, layout, the overrides plan
-// varies (dropped where the candidate takes the top-level value) — and
-// keeps the connector, transport, router and comments; the spec validates
-// with the new pools.
-func TestApplyPDToPDSpec(t *testing.T) {
-	d, path, src := example(t, "deepseek-v3-pd-32xh20")
+// applyOneThreeSplit writes into src (the spec of d, on four nodes node0…
+// node3) a P/D candidate with node0 as a DP8 prefill pool on DeepEP's
+// high-throughput kernels and the other three as a DP24 decode pool, and
+// the candidate it wrote.
+func applyOneThreeSplit(t *testing.T, d *resolve.Deployment, src []byte) ([]byte, Settings) {
+	t.Helper()
 	base, own, err := colocatedBase(d)
 	if err != nil || base == nil {
 		t.Fatal(err)
@@ -215,6 +214,17 @@ func TestApplyPDToPDSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return out, s
+}
+
+// TestApplyPDToPDSpec: a P/D candidate written into a P/D spec replaces
+// the pools key by key — nodes, instances, layout, the overrides plan
+// varies (dropped where the candidate takes the top-level value) — and
+// keeps the connector, transport, router and comments; the spec validates
+// with the new pools.
+func TestApplyPDToPDSpec(t *testing.T) {
+	d, path, src := example(t, "deepseek-v3-pd-32xh20")
+	out, _ := applyOneThreeSplit(t, d, src)
 	for _, want := range []string{"  transport: ucx\n", "# Clients talk to the router on node0:8000", "    nodes: [node0]\n", "    nodes: [node1, node2, node3]\n",
 		"    parallelism: {tensor: 1, pipeline: 1, data: 24, expert: true}\n", "    vllm: {all2all_backend: deepep_high_throughput}\n"} {
 		if !bytes.Contains(out, []byte(want)) {
