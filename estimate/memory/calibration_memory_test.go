@@ -98,6 +98,9 @@ var calModels = []struct{ match, id, quant, config string }{
 	{match: "gemma-3-27b", config: "../../catalog/testdata/hf/gemma-3-27b-it.reconstructed.json"},
 	{match: "gemma-4-26b-a4b", id: "gemma-4-26b-a4b"},
 	{match: "llama-4-scout-17b-16e", config: "../../catalog/testdata/hf/llama-4-scout-17b-16e-instruct.verbatim.json"},
+	// Kimi-K2-Thinking is not in the catalog: Kimi-K2.5's text_config is the
+	// same language model with the same INT4 experts (the case's notes).
+	{match: "kimi-k2-thinking", config: "../../catalog/testdata/hf/kimi-k2.5.json"},
 	{"deepseek-r1", "deepseek-r1", "", ""},
 	{"deepseek-v2-lite", "deepseek-v2-lite", "", ""},
 	{"qwen3-235b-a22b-fp8", "qwen3-235b-a22b-fp8", "", ""},
@@ -111,7 +114,7 @@ var calModels = []struct{ match, id, quant, config string }{
 	{"gpt-oss-20b", "gpt-oss-20b", "", ""},
 }
 
-var calGPUs = map[string]string{"H100": "h100-sxm", "H20-3e": "h20-141g", "A100": "a100-80g"}
+var calGPUs = map[string]string{"H100": "h100-sxm", "H20-3e": "h20-141g", "A100": "a100-80g", "H200": "h200"}
 
 // calRow is one line of the published table.
 type calRow struct {
@@ -390,6 +393,7 @@ var newArchitectures = map[string]string{
 	"gemma3-27b-llmd-h100-tp1":         "Gemma 3 (gemma3_text: 52 sliding-window and 10 global layers)",
 	"llama4-scout-llmd-h100-tp4":       "Llama 4 (llama4_text: chunked attention, MoE with a shared expert)",
 	"gemma4-26b-a4b-myoceane-a100-tp1": "Gemma 4 (gemma4_text: 25 sliding-window and 5 wider global layers, MoE beside the MLP)",
+	"kimi-k2-thinking-recipe-h200-tp8": "Kimi multimodal wrappers (Kimi-K2's MLA MoE, INT4 compressed-tensors experts)",
 }
 
 // newArchMisses lists a new-architecture case's figures outside
