@@ -1,0 +1,127 @@
+package memory
+
+import (
+	"math"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// qwen3VLInput reads catalog testdata's Qwen3-VL-235B-A22B config (the
+// Qwen3VLMoeForConditionalGeneration wrapper, read through text_config) and
+// gives its language model the attention shape of a smaller Qwen3-VL: the
+// KV cache depends on the layer count, the KV heads and head_dim only.
+func qwen3VLInput(t *testing.T, g *catalog.GPU, layers, kvHeads, maxLen int) *input.Input {
+	t.Helper()
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/qwen3-vl-235b-a22b-instruct.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Wrapper != "qwen3_vl_moe" || m.HeadDim != 128 {
+		t.Fatalf("wrapper %q, head_dim %d", m.Wrapper, m.HeadDim)
+	}
+	m.NumLayers, m.NumKVHeads = layers, kvHeads
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.11.0", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+	util := 0.9
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: maxLen}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	return in
+}
+
+// TestQwen3VLLogsFromLoggedMemory reproduces the KV lines of two public
+// Qwen3-VL start-ups from their logged KV memory (dedicated test: neither
+// log has what a calibration row needs, and neither checkpoint's weights
+// are predicted).
+//
+// baidu/vLLM-Kunlun#330 (vLLM with the Kunlun XPU platform plugin, release
+// not read; Qwen3-VL-32B-Instruct-INT8-Dynamic, one device, max_model_len
+// 32,768): "Available KV cache memory: 41.98 GiB", "GPU KV cache size:
+// 171,904 tokens", "Maximum concurrency for 32,768 tokens per request:
+// 5.25x". Qwen3-VL-32B's text model is Qwen3-32B's shape (64 layers, 8 KV
+// heads of 128): 64 × 8 × 128 × (K, V) × 2 B = 262,144 B per token; 41.98
+// GiB holds 171,950 tokens, 10,746 blocks of 16 = 171,936 (the log's
+// 171,904 is 2,686 blocks of 64: the plugin's block size, not read here;
+// either is within 0.02%); 171,904 / 32,768 = 5.25x.
+//
+// xorbitsai/inference#4926 (Xinference v2.8 running vLLM; model
+// "Qwen3-VL-Instruct", max_model_len 262,144): "(36.0 GiB KV cache is
+// needed, which is larger than the available KV cache memory (6.94 GiB).
+// Based on the available memory, the estimated maximum model length is
+// 50512." 36.0 GiB / 262,144 = 147,456 B per token: Qwen3-VL-8B's (and
+// 4B's) 36 layers × 8 KV heads × 128 × 2 × 2 B. 6.94 GiB (rounded) holds
+// 50,528 tokens in 16-token blocks; the logged 50,512 is one block fewer
+// (the unrounded memory ≈ 6.938 GiB).
+func TestQwen3VLLogsFromLoggedMemory(t *testing.T) {
+	kunlun := &catalog.GPU{ID: "custom", Name: "Kunlun XPU", MemoryMiB: 96 * 1024, IntraNodeKind: "pcie"}
+	in := qwen3VLInput(t, kunlun, 64, 8, 32768)
+	kv := KVBytes(in, Stage{First: 0, End: 64})
+	if kv.BytesPerToken != 262144 {
+		t.Fatalf("Qwen3-VL-32B: %d B per token, want 262,144", kv.BytesPerToken)
+	}
+	avail := 41.98 * GiB
+	for _, block := range []int{16, 64} {
+		tokens := int64(avail/float64(kv.BytesPerToken*int64(block))) * int64(block)
+		if math.Abs(float64(tokens)/171904-1) > 0.001 {
+			t.Errorf("block %d: %d tokens, the log says 171,904", block, tokens)
+		}
+		if block == 64 && tokens != 171904 {
+			t.Errorf("64-token blocks: %d tokens, want the logged 171,904 exactly", tokens)
+		}
+		if c := float64(tokens) / 32768; math.Abs(c-5.25) > 0.005 {
+			t.Errorf("block %d: concurrency %.3f, the log says 5.25x", block, c)
+		}
+	}
+
+	g, _ := catalog.LookupGPU("h100")
+	in = qwen3VLInput(t, g, 36, 8, 262144)
+	kv = KVBytes(in, Stage{First: 0, End: 36})
+	avail8B := 6.94 * GiB
+	if need := float64(kv.SequenceBytes(262144, 16)) / GiB; kv.BytesPerToken != 147456 || need != 36.0 {
+		t.Errorf("Qwen3-VL-8B: %d B per token, %.2f GiB for 262,144 tokens; the log says 36.0", kv.BytesPerToken, need)
+	}
+	if n := largestLen(kv, int64(avail8B), 16, 262144); n != 50528 || math.Abs(float64(n)/50512-1) > 0.001 {
+		t.Errorf("longest request in 6.94 GiB: %d, the log says 50,512", n)
+	}
+}
+
+// TestKimiK2ThinkingLogFromLoggedMemory: the TP8 start-up of
+// Kimi-K2-Thinking in vLLM's recipe (moonshotai/Kimi-K2-Think.md, 8×H200,
+// a nightly of 2025-11-06, between 0.11.0 and 0.11.1; calibration case
+// kimi-k2-thinking-recipe-h200-tp8) logs "Available KV cache memory: 46.80
+// GiB" and "GPU KV cache size: 715,072 tokens". By hand: MLA, 61 × (512 +
+// 64) × 2 B = 70,272 B per token on every rank; 46.80 GiB holds 715,094
+// tokens, 11,173 blocks of 64 = 715,072, the logged figure, so the run used
+// FlashMLA's 64-token block, 0.11.0's MLA default on Hopper
+// (vllm.Release.MLABackend; from 0.11.1 FLASH_ATTN_MLA's 16-token blocks
+// would give 715,088, so the nightly predates that default). The case
+// predicts the 46.80 GiB end to end in TestMemoryCalibration.
+func TestKimiK2ThinkingLogFromLoggedMemory(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/kimi-k2.5.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := catalog.LookupGPU("h200")
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.11.0", Layout: input.Layout{TP: 8, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 8}}
+	util := 0.9
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 262144}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	if b, _ := in.Release().MLABackend(9, false, false); b != vllm.MLAFlashMLA {
+		t.Fatalf("0.11.0 MLA backend on Hopper: %s", b)
+	}
+	r := Estimate(in)
+	if r.KVBytesPerToken != 61*576*2 || r.BlockSize != 64 {
+		t.Fatalf("%d B per token, block %d", r.KVBytesPerToken, r.BlockSize)
+	}
+	avail := 46.80 * GiB
+	if tokens := int64(avail/float64(r.KVBytesPerToken*64)) * 64; tokens != 715072 {
+		t.Errorf("%d tokens from the logged memory, the log says 715,072", tokens)
+	}
+	if tokens := int64(avail/float64(r.KVBytesPerToken*16)) * 16; tokens != 715088 {
+		t.Errorf("16-token blocks: %d", tokens)
+	}
+}
