@@ -102,13 +102,28 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   without prefix caching by default up to 0.19.1 (` + "`vllm.Release.StatePagesPerRequestFor`" + `, a fix this log
   prompted: vlaunch had assumed align mode's two pages, 81.30x) (` + "`TestNemotronHLogV0191`" + `; the NVFP4
   checkpoint is not in the catalog, so its available memory is not predicted).
+- Qwen3-VL (` + "`Qwen3VLForConditionalGeneration`" + `, ` + "`Qwen3VLMoeForConditionalGeneration`" + `, read through text_config): two logs whose
+  checkpoints or devices are outside the catalog, from their logged KV memory (` + "`TestQwen3VLLogsFromLoggedMemory`" + `):
+  baidu/vLLM-Kunlun#330 (Qwen3-VL-32B-Instruct-INT8-Dynamic on one Kunlun XPU, max_model_len 32,768): from the
+  logged 41.98 GiB, 262,144 B per token, 171,936 tokens in 16-token blocks (+0.02%; the log's 171,904 is 2,686
+  blocks of 64) and 5.25x, as logged; xorbitsai/inference#4926 (Qwen3-VL 8B-shaped, max_model_len 262,144, a
+  start-up failure): the 36.0 GiB one request needs, exactly, and the estimated maximum length 50,528 at 6.94 GiB
+  against the logged 50,512 (+0.03%, the memory is rounded in the log).
+- Kimi-K2-Thinking (the row above): the logged 715,072 tokens from the logged 46.80 GiB exactly, in FlashMLA's
+  64-token blocks (0.11.0's MLA default on Hopper; 16-token blocks would give 715,088)
+  (` + "`TestKimiK2ThinkingLogFromLoggedMemory`" + `).
 
 "not read": the Gemma 4 post's log goes on past the part of the page that could be read, so only its
-weights and available memory are compared (the KV layout itself is pinned by ` + "`TestGemma4KVAsVLLMGroupsIt`" + `).
+weights and available memory are compared (the KV layout itself is pinned by ` + "`TestGemma4KVAsVLLMGroupsIt`" + `);
+the Kimi-K2-Thinking recipe quotes only the available-memory and token lines of its log (vllm-project/recipes
+moonshotai/Kimi-K2-Think.md at 0d218d1; its TP8+DCP8 run is left out, decode context parallelism not being an
+input), and the replay stands Kimi-K2.5's text_config (the same language model and INT4 experts) in for
+Kimi-K2-Thinking's config.json, which was not read.
 
 No public start-up log with the model, the release, the layout, the utilization, max_model_len and the
 three lines was found for MiMo-V2-Flash (` + "`mimo_v2_flash`" + `), Nemotron-3 Super/Ultra (the latent MoE; its
-KV layout is Nemotron-H's above), GLM-5 (` + "`glm_moe_dsa`" + `), MiniMax-M2 (` + "`minimax_m2`" + `), Qwen3-VL and the Kimi multimodal wrappers.
+KV layout is Nemotron-H's above), GLM-5 (` + "`glm_moe_dsa`" + `), MiniMax-M2 (` + "`minimax_m2`" + `), a Qwen3-VL start-up on a GPU of
+the catalog and a Kimi-K2.5/K2.6 (vision wrapper) start-up; nor a complete Gemma 4 log.
 Read and left out (2026-12-06): vllm-project/vllm#39734 (Gemma-4-31B-it, 0.19.1rc1: 37,392 tokens and 1.53x
 at 262,144, but neither GPU nor available memory in the text read); #43308 (Gemma 4 31B AWQ on A100,
 tokens rounded to ~55k/~525k); #49878 (Gemma 4 with kv_cache_memory_bytes, a failed start-up);
@@ -117,6 +132,20 @@ noonghunna/club-3090 bench reports (Qwen3.6 and a Nemotron-3 Puzzle derivative i
 outside the catalog, patched images; #612's KV lines are reproduced above); the vLLM recipes (Qwen3.8-27B's KV token table lacks available
 memory); a robotmunki.com annotated log of Gemma-4-31B-IT-NVFP4 (1,563,739 tokens, 5.97x at 262,144; GPU
 and available memory not in the text read).
+Also read and left out (2026-12-06, issue #23's Qwen3-VL, Kimi, Nemotron-3 Super/Ultra and Gemma 4 search):
+vllm-project/vllm#26612 (Qwen3-VL-30B-A3B on an A800: 13.69 GiB, then a start-up failure whose message and
+settings were not in the text read); QwenLM/Qwen3-VL#1684, #1489, #1493 (Qwen3-VL-235B on 8 A100/H800/H20:
+out-of-memory failures without KV lines); the Kimi-K2.5 recipe (commands, no log); vllm-project/vllm#28228
+(Kimi-Linear, ` + "`kimi_linear`" + `, not a Kimi-K2 wrapper); NVIDIA-AI-Blueprints/retail-shopping-assistant#95
+(Nemotron-3 Super in a NIM on two H100: "max_num_seqs (1024) exceeds available Mamba cache blocks (524)", without
+available memory, release, utilization or max_model_len); Nemotron-3 Super build logs on DGX Spark GB10
+(ai-muninn.com, kubis.ai, corti.com: unified memory, which vLLM budgets otherwise); vllm-project/perf-eval#5
+(Nemotron-3 Super FP8, TP8+EP: its log is shown as an image); vllm-project/recipes#509 (Nemotron-3 Ultra
+recipe, no log); a vLLM 0.20.1rc1 log of Nemotron-Cascade-2-30B-A3B-NVFP4 on one Blackwell GPU under WSL (Nano's
+architecture, already reproduced above); vllm-project/vllm#40002 (Gemma-4 26B AWQ on two GPUs, 0.18.2rc1: the
+KV lines were not in the text read); air-gapped/skills vllm-gemma-4-31b/references/bench-numbers.md (Gemma 4 31B
+AWQ on H100, KV tokens rounded to ~102K/~244K, no available memory); callstack.com's Gemma 4 31B on two RTX PRO
+6000 post (no KV lines).
 `
 
 func calRowMarkdown(r calRow) string {

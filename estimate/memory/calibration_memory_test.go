@@ -393,7 +393,7 @@ var newArchitectures = map[string]string{
 	"gemma3-27b-llmd-h100-tp1":         "Gemma 3 (gemma3_text: 52 sliding-window and 10 global layers)",
 	"llama4-scout-llmd-h100-tp4":       "Llama 4 (llama4_text: chunked attention, MoE with a shared expert)",
 	"gemma4-26b-a4b-myoceane-a100-tp1": "Gemma 4 (gemma4_text: 25 sliding-window and 5 wider global layers, MoE beside the MLP)",
-	"kimi-k2-thinking-recipe-h200-tp8": "Kimi multimodal wrappers (Kimi-K2's MLA MoE, INT4 compressed-tensors experts)",
+	"kimi-k2-thinking-recipe-h200-tp8": "Kimi-K2-Thinking / Kimi-K2.5's text model (Kimi-K2's MLA MoE, INT4 compressed-tensors experts)",
 }
 
 // newArchMisses lists a new-architecture case's figures outside
