@@ -102,8 +102,13 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   without prefix caching by default up to 0.19.1 (` + "`vllm.Release.StatePagesPerRequestFor`" + `, a fix this log
   prompted: vlaunch had assumed align mode's two pages, 81.30x) (` + "`TestNemotronHLogV0191`" + `; the NVFP4
   checkpoint is not in the catalog, so its available memory is not predicted).
-- Qwen3-VL (` + "`Qwen3VLForConditionalGeneration`" + `, ` + "`Qwen3VLMoeForConditionalGeneration`" + `, read through text_config): two logs whose
-  checkpoints or devices are outside the catalog, from their logged KV memory (` + "`TestQwen3VLLogsFromLoggedMemory`" + `):
+- Qwen3-VL (` + "`Qwen3VLForConditionalGeneration`" + `, ` + "`Qwen3VLMoeForConditionalGeneration`" + `, read through text_config): three logs
+  whose checkpoints, devices or GPUs are outside the catalog or unnamed, from their logged KV memory
+  (` + "`TestQwen3VLLogsFromLoggedMemory`" + `): Qwen3-VL-8B-Instruct on one unnamed GPU (a vLLM source build
+  v0.1.dev15312+g690e127b1, utilization 0.85, max_model_len 4,096, eager; a public GitHub file the search index holds
+  as id 56336202239 without its repository's name): from the logged 22.46 GiB, 163,536 tokens against 163,568
+  (−0.02%) and 39.93x, as logged, while its 16.78 GiB of weights are 1.51 GiB more than the text model vlaunch
+  counts (15.27 GiB): the vision encoder, not yet counted (its 27 ViT blocks alone are 0.77 GiB in BF16);
   baidu/vLLM-Kunlun#330 (Qwen3-VL-32B-Instruct-INT8-Dynamic on one Kunlun XPU, max_model_len 32,768): from the
   logged 41.98 GiB, 262,144 B per token, 171,936 tokens in 16-token blocks (+0.02%; the log's 171,904 is 2,686
   blocks of 64) and 5.25x, as logged; xorbitsai/inference#4926 (Qwen3-VL 8B-shaped, max_model_len 262,144, a

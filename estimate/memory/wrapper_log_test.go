@@ -55,6 +55,20 @@ func qwen3VLInput(t *testing.T, g *catalog.GPU, layers, kvHeads, maxLen int) *in
 // 4B's) 36 layers × 8 KV heads × 128 × 2 × 2 B. 6.94 GiB (rounded) holds
 // 50,528 tokens in 16-token blocks; the logged 50,512 is one block fewer
 // (the unrounded memory ≈ 6.938 GiB).
+//
+// A public GitHub file found through the search index (index id
+// 56336202239; the index does not name its repository) quotes a start-up of
+// Qwen/Qwen3-VL-8B-Instruct on one GPU with a vLLM source build
+// (v0.1.dev15312+g690e127b1, log of 04-22; utilization 0.85, max_model_len
+// 4,096, max_num_seqs 5, enforce_eager, prefix caching on): "Model loading
+// took 16.78 GiB", "Available KV cache memory: 22.46 GiB", "GPU KV cache
+// size: 163,568 tokens", "Maximum concurrency for 4,096 tokens per request:
+// 39.93x". The GPU is not named, so the available memory is not predicted.
+// From the logged 22.46 GiB: 10,221 blocks of 16 × 147,456 B = 163,536
+// tokens (−0.02%) and 39.93x. Its weights are 1.51 GiB more than Qwen3-8B's
+// text model (15.27 GiB, the same shape): the vision encoder, which vlaunch
+// does not count (catalog.visionNote; its 27 ViT blocks alone are 0.41 B
+// parameters, 0.77 GiB in BF16).
 func TestQwen3VLLogsFromLoggedMemory(t *testing.T) {
 	kunlun := &catalog.GPU{ID: "custom", Name: "Kunlun XPU", MemoryMiB: 96 * 1024, IntraNodeKind: "pcie"}
 	in := qwen3VLInput(t, kunlun, 64, 8, 32768)
@@ -85,6 +99,28 @@ func TestQwen3VLLogsFromLoggedMemory(t *testing.T) {
 	}
 	if n := largestLen(kv, int64(avail8B), 16, 262144); n != 50528 || math.Abs(float64(n)/50512-1) > 0.001 {
 		t.Errorf("longest request in 6.94 GiB: %d, the log says 50,512", n)
+	}
+
+	in = qwen3VLInput(t, g, 36, 8, 4096)
+	kv = KVBytes(in, Stage{First: 0, End: 36})
+	tokens := int64(22.46*GiB/float64(kv.BytesPerToken*16)) * 16
+	if tokens != 163536 || math.Abs(float64(tokens)/163568-1) > 0.001 {
+		t.Errorf("%d tokens in 22.46 GiB, the log says 163,568", tokens)
+	}
+	if c := float64(tokens) / 4096; math.Abs(c-39.93) > 0.01 {
+		t.Errorf("concurrency %.3f, the log says 39.93x", c)
+	}
+	q, err := catalog.LookupModel("qwen3-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in8 := &input.Input{Model: q, GPU: g, VLLMVersion: "0.19.0", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+	util, seqs := 0.85, 5
+	if ds := in8.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 4096, MaxNumSeqs: &seqs, EnforceEager: true}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	if w := Estimate(in8).PerGPU.WeightsGiB; math.Abs(16.78-w-1.51) > 0.01 {
+		t.Errorf("text model %.2f GiB, 16.78 logged with the vision encoder: gap %.2f, want 1.51", w, 16.78-w)
 	}
 }
 
