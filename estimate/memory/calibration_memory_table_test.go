@@ -114,6 +114,15 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   blocks of 64) and 5.25x, as logged; xorbitsai/inference#4926 (Qwen3-VL 8B-shaped, max_model_len 262,144, a
   start-up failure): the 36.0 GiB one request needs, exactly, and the estimated maximum length 50,528 at 6.94 GiB
   against the logged 50,512 (+0.03%, the memory is rounded in the log).
+- Gemma 4, a complete log (` + "`gemma4-31b-pfeiffer-b300-tp1`" + ` in the table above: Gemma-4-31B-it in BF16, vLLM 0.26.0, one
+  B300, max_model_len 16,384; johnpfeiffer/source.johnpfeiffer.github.io content/ai/b300-deepseek-0731.md at
+  4105624): weights 58.99 / 57.51 GiB (−2.5%, the vision encoder not counted) and available memory 182.37 / 183.17
+  GiB (+0.4%) end to end, but "GPU KV cache size" 217,116 / 361,865 and 13.25x / 22.09x (+67%; 360,274 and 21.99x
+  from the logged memory): vLLM 0.26.0
+  charged each sliding-window group the whole request, 5 × 1,025 + 512 pages, which reproduces both figures exactly
+  from the logged memory (` + "`TestGemma4LogV026`" + `); vlaunch counts the window (577 pages a group), as
+  SlidingWindowSpec does in vLLM's source, where the cause of 0.26.0's charge was not found (vllm-project/vllm#49878
+  reports Gemma 4's KV need growing from 0.25.1 to 0.26). Not modelled: Gemma 4 on 0.26 is still over-sized.
 - Kimi-K2-Thinking (the row above): the logged 715,072 tokens from the logged 46.80 GiB exactly, in FlashMLA's
   64-token blocks (0.11.0's MLA default on Hopper; 16-token blocks would give 715,088)
   (` + "`TestKimiK2ThinkingLogFromLoggedMemory`" + `).
@@ -128,7 +137,7 @@ Kimi-K2-Thinking's config.json, which was not read.
 No public start-up log with the model, the release, the layout, the utilization, max_model_len and the
 three lines was found for MiMo-V2-Flash (` + "`mimo_v2_flash`" + `), Nemotron-3 Super/Ultra (the latent MoE; its
 KV layout is Nemotron-H's above), GLM-5 (` + "`glm_moe_dsa`" + `), MiniMax-M2 (` + "`minimax_m2`" + `), a Qwen3-VL start-up on a GPU of
-the catalog and a Kimi-K2.5/K2.6 (vision wrapper) start-up; nor a complete Gemma 4 log.
+the catalog and a Kimi-K2.5/K2.6 (vision wrapper) start-up; nor a complete Gemma 4 log before 0.26.
 Read and left out (2026-12-06): vllm-project/vllm#39734 (Gemma-4-31B-it, 0.19.1rc1: 37,392 tokens and 1.53x
 at 262,144, but neither GPU nor available memory in the text read); #43308 (Gemma 4 31B AWQ on A100,
 tokens rounded to ~55k/~525k); #49878 (Gemma 4 with kv_cache_memory_bytes, a failed start-up);

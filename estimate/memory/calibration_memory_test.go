@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -86,6 +87,9 @@ var calExclusions = map[string]calExclusion{
 	"qwen3-235b-fp8-21348-h100x4": {
 		tokens:    "inconsistent log: the Available line is one worker's (8.11 GiB), the pool is the min over workers (the logged tokens imply 8.02 GiB)",
 		available: "incomplete: LMCacheConnectorV1 (kv_both) allocates GPU buffers vlaunch does not model; H100 total and utilization not logged"},
+	"gemma4-31b-pfeiffer-b300-tp1": {tokens: "vLLM 0.26.0 charged Gemma 4's sliding-window groups the whole request: 5 × 1,025 + 512 pages " +
+		"per request reproduce the logged 13.25x and 217,116 tokens from the logged memory (TestGemma4LogV026); vlaunch keeps " +
+		"SlidingWindowSpec's window − 1 + chunk (577 pages a group), the mechanism in vLLM's source not being located"},
 	"gptoss-120b-23278-h100-fail": {
 		available: "incomplete: GPU total, gpu_memory_utilization, max_model_len and version not logged (defaults assumed); start-up failed"},
 }
@@ -101,6 +105,9 @@ var calModels = []struct{ match, id, quant, config string }{
 	// Kimi-K2-Thinking is not in the catalog: Kimi-K2.5's text_config is the
 	// same language model with the same INT4 experts (the case's notes).
 	{match: "kimi-k2-thinking", config: "../../catalog/testdata/hf/kimi-k2.5.json"},
+	// google/gemma-4-31B-it in BF16: NVIDIA's NVFP4 build of it without its
+	// quantization_config (quant "original").
+	{match: "gemma-4-31b-it", config: "../../catalog/testdata/hf/gemma-4-31b-it-nvfp4.verbatim.json", quant: "original"},
 	{"deepseek-r1", "deepseek-r1", "", ""},
 	{"deepseek-v2-lite", "deepseek-v2-lite", "", ""},
 	{"qwen3-235b-a22b-fp8", "qwen3-235b-a22b-fp8", "", ""},
@@ -114,7 +121,7 @@ var calModels = []struct{ match, id, quant, config string }{
 	{"gpt-oss-20b", "gpt-oss-20b", "", ""},
 }
 
-var calGPUs = map[string]string{"H100": "h100-sxm", "H20-3e": "h20-141g", "A100": "a100-80g", "H200": "h200"}
+var calGPUs = map[string]string{"H100": "h100-sxm", "H20-3e": "h20-141g", "A100": "a100-80g", "H200": "h200", "B300": "b300"}
 
 // calRow is one line of the published table.
 type calRow struct {
@@ -209,7 +216,7 @@ func calModel(c calCase) (*catalog.Model, string, error) {
 			continue
 		}
 		if e.config != "" {
-			m, err := catalog.LoadHFConfig(e.config)
+			m, err := calConfig(e.config, e.quant == "original")
 			if err == nil {
 				err = m.Modelled()
 			}
@@ -228,6 +235,28 @@ func calModel(c calCase) (*catalog.Model, string, error) {
 		return m, weights, nil
 	}
 	return nil, "", fmt.Errorf("model %q not in the catalog", c.Model)
+}
+
+// calConfig reads a published config.json; unquantized drops its
+// quantization_config, for a case that runs the 16-bit original of a
+// quantized build's architecture.
+func calConfig(path string, unquantized bool) (*catalog.Model, error) {
+	if !unquantized {
+		return catalog.LoadHFConfig(path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var c map[string]any
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, err
+	}
+	delete(c, "quantization_config")
+	if data, err = json.Marshal(c); err != nil {
+		return nil, err
+	}
+	return catalog.ParseHFConfig(data)
 }
 
 // calBuild resolves the engine settings of a case for a model and GPU.
