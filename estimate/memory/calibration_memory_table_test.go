@@ -155,7 +155,7 @@ out-of-memory failures without KV lines); the Kimi-K2.5 recipe (commands, no log
 available memory, release, utilization or max_model_len); Nemotron-3 Super build logs on DGX Spark GB10
 (ai-muninn.com, kubis.ai, corti.com: unified memory, which vLLM budgets otherwise); vllm-project/perf-eval#5
 (Nemotron-3 Super FP8, TP8+EP: its log is shown as an image); vllm-project/recipes#509 (Nemotron-3 Ultra
-recipe, no log); a vLLM 0.20.1rc1 log of Nemotron-Cascade-2-30B-A3B-NVFP4 on one Blackwell GPU under WSL (Nano's
+recipe, no log); a vLLM 0.28.0 launch script of Nemotron-3-Super-120B-A12B-NVFP4 with an MTP drafter (no log); a vLLM 0.20.1rc1 log of Nemotron-Cascade-2-30B-A3B-NVFP4 on one Blackwell GPU under WSL (Nano's
 architecture, already reproduced above); vllm-project/vllm#40002 (Gemma-4 26B AWQ on two GPUs, 0.18.2rc1: the
 KV lines were not in the text read); air-gapped/skills vllm-gemma-4-31b/references/bench-numbers.md (Gemma 4 31B
 AWQ on H100, KV tokens rounded to ~102K/~244K, no available memory); callstack.com's Gemma 4 31B on two RTX PRO
