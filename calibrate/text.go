@@ -75,10 +75,10 @@ func (pc *PublishedCheck) writeText(w io.Writer) {
 		fmt.Fprintln(w, wrap("None compared: "+pc.None+".", 92, "  "))
 		return
 	}
-	summary := fmt.Sprintf("%d run%s on %s, %d figure%s (%d more left out, as the global calibration leaves them out): median |error| %.1f%% with the global constants, %.1f%% with the fitted ones; %d figure%s better, %d worse.",
-		pc.Rows, textfmt.PluralS(pc.Rows), pc.GPU, pc.Figures, textfmt.PluralS(pc.Figures), pc.ExcludedFigures, pc.MedianBeforePct, pc.MedianAfterPct,
-		pc.Improved, textfmt.PluralS(pc.Improved), len(pc.Worsened))
-	fmt.Fprintln(w, wrap(summary, 92, "  "))
+	fmt.Fprintf(w, "  %d run%s on %s, %d figure%s (%d more left out, as the global calibration leaves them out)\n",
+		pc.Rows, textfmt.PluralS(pc.Rows), pc.GPU, pc.Figures, textfmt.PluralS(pc.Figures), pc.ExcludedFigures)
+	fmt.Fprintf(w, "  median |error| %.1f%% with the global constants, %.1f%% with the fitted ones; %d figure%s better, %d worse\n",
+		pc.MedianBeforePct, pc.MedianAfterPct, pc.Improved, textfmt.PluralS(pc.Improved), len(pc.Worsened))
 	if len(pc.Worsened) > 0 {
 		fmt.Fprintf(w, "  Worse with the fitted constants                                  published    global     fitted\n")
 		for _, f := range pc.Worsened {

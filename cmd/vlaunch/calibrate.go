@@ -48,8 +48,8 @@ calibrate warns (on stderr) naming every figure whose error the fit made
 worse, and says when the worst error itself grew. With --strict such a fit
 exits 1 and no calibration file is written.
 
-A fit to a few results may describe their noise rather than the cluster:
-calibrate then replays the published runs (published/throughput.yaml) of
+A fit to a few results may describe their noise rather than the cluster,
+so calibrate also replays the published runs (published/throughput.yaml) of
 vLLM on the same GPU — any model, the same engine generation, leaving out
 your own results and the figures the global calibration leaves out — with
 the global constants and with the fitted ones, reports the figures the fit
