@@ -26,7 +26,7 @@ type calibrateOptions struct {
 func newCalibrateCmd(s *streams) *cobra.Command {
 	o := &calibrateOptions{}
 	cmd := &cobra.Command{
-		Use:   "calibrate RESULT... --spec SPEC [--out-file calibration.yaml] [-o text|json]",
+		Use:   "calibrate RESULT... --spec SPEC [--out-file calibration.yaml] [-o text|json|markdown]",
 		Short: "Fit the performance model's efficiency constants to your own benchmark results",
 		Long: `Read benchmark results of the deployment SPEC describes — 'vllm bench serve
 --save-result' JSON (and the older benchmark_serving.py's), SGLang bench_serving
@@ -159,13 +159,17 @@ func warnPublished(s *streams, rep *calibrate.Report) {
 }
 
 // calibrateFormats are calibrate's report formats.
-var calibrateFormats = []string{"text", "json"}
+var calibrateFormats = []string{"text", "json", "markdown"}
 
 func writeCalibrationReport(s *streams, rep *calibrate.Report, format string) error {
 	if format == "json" {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
+	}
+	if format == "markdown" {
+		rep.WriteMarkdown(s.out)
+		return nil
 	}
 	rep.WriteText(s.out)
 	return nil
@@ -213,8 +217,8 @@ func writeCalibrationFile(s *streams, rep *calibrate.Report, o *calibrateOptions
 		return usageErr("--out-file %s: %v", o.outFile, err)
 	}
 	w := s.out
-	if o.output == "json" {
-		w = s.err // stdout holds the JSON report alone
+	if o.output != "text" {
+		w = s.err // stdout holds the JSON or Markdown report alone
 	}
 	fmt.Fprintf(w, "\nWrote %s: use it with --calibration %s, or calibration: %s in the spec.\n", o.outFile, o.outFile, o.outFile)
 	return nil
