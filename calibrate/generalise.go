@@ -32,8 +32,9 @@ type PublishedCheck struct {
 	// GPU and Engine are the deployment's: the catalog GPU id and "vllm".
 	GPU    string `json:"gpu"`
 	Engine string `json:"engine"`
-	// Rows is how many published runs were replayed; Figures how many of
-	// their figures were compared.
+	// Rows is how many published runs were replayed (of those matched, the
+	// ones the replay reproduces); Figures how many of their figures were
+	// compared.
 	Rows    int `json:"rows"`
 	Figures int `json:"figures"`
 	// OwnRows are published runs left out because they are one of the
@@ -126,10 +127,10 @@ func checkPublished(dep *resolve.Deployment, used []*bench.Result, fitted perf.E
 		pc.None = "the published runs could not be read: " + err.Error()
 		return pc
 	}
-	names, old := modelNames(dep), legacy(dep)
+	names, legacyDep := modelNames(dep), legacy(dep)
 	var rows []published.Row
 	for _, r := range set.Rows {
-		if !comparable(r, pc.GPU, old) {
+		if !comparable(r, pc.GPU, legacyDep) {
 			continue
 		}
 		if ownRun(r, names, used) {
@@ -147,7 +148,9 @@ func checkPublished(dep *resolve.Deployment, used []*bench.Result, fitted perf.E
 		return pc
 	}
 	kept := func(t globalfit.Target) bool { _, out := globalfit.Excluded(t, t.Engine); return !out }
+	replayed := map[string]bool{} // rows with a figure, excluded or not: a row the replay refuses has none
 	before := globalfit.ReproduceAll(rows, perf.DefaultEfficiency, func(t globalfit.Target) bool {
+		replayed[t.Row] = true
 		if !kept(t) {
 			pc.ExcludedFigures++
 			return false
@@ -155,7 +158,7 @@ func checkPublished(dep *resolve.Deployment, used []*bench.Result, fitted perf.E
 		return true
 	})
 	after := globalfit.ReproduceAll(rows, fitted, kept)
-	pc.Rows = len(rows)
+	pc.Rows = len(replayed)
 	pc.compare(before, after)
 	if pc.Figures == 0 {
 		pc.None = fmt.Sprintf("the %d vLLM run%s on %s left after your own publish no figure the estimator claims to reproduce (estimate/replay.Exclusions)", len(rows), textfmt.PluralS(len(rows)), pc.GPU)
