@@ -41,6 +41,11 @@ func Calibrate(dep *resolve.Deployment, results []bench.Result, o Options) (*Rep
 		return c.rep, err
 	}
 	c.rep.fill(params, c.targets, out)
+	fitted := c.start
+	for i, p := range params {
+		*fitted.Field(p.Name) = out.X[i]
+	}
+	c.rep.Published = checkPublished(dep, c.results, fitted, out.WorstBefore, out.WorstAfter)
 	return c.rep, nil
 }
 
@@ -76,6 +81,7 @@ type prepared struct {
 	start   perf.Efficiency
 	replays []*replay
 	targets []target
+	results []*bench.Result // the results replayed, as replays
 }
 
 // setup replays what can be replayed and lists the values to compare.
@@ -109,7 +115,7 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 		}
 		c.rep.Results = append(c.rep.Results, rr)
 		if rr.NotUsed == "" {
-			c.replays, c.targets = append(c.replays, p), append(c.targets, ts...)
+			c.replays, c.targets, c.results = append(c.replays, p), append(c.targets, ts...), append(c.results, r)
 			c.rep.used = append(c.rep.used, len(c.rep.Results)-1)
 		}
 	}

@@ -10,4 +10,10 @@
 // requests (capped for speed, see maxSimRequests), from an idle server.
 // The fitted values are the output throughput, the TPOT and the TTFT
 // (median where the client recorded it, else the mean).
+//
+// A fit is then checked on what it was not given (generalise.go): the
+// published runs of vLLM on the same GPU (package published, replayed by
+// estimate/replay as the global calibration replays them) are predicted
+// with the global constants and with the fitted ones, and the report warns
+// when the fitted ones predict them worse.
 package calibrate

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/bench"
@@ -131,6 +132,16 @@ func TestCalibratePublishedCluster(t *testing.T) {
 	if rep.WorstBeforePct < 40 {
 		t.Errorf("the global constants already fit (worst %.1f%%): the test shows nothing", rep.WorstBeforePct)
 	}
+	// The fit is checked on the published vLLM runs of H200 it was not
+	// given: the three results are published rows, recognised as the
+	// user's own and left out, and the rest (the 32K and 128-token bursts,
+	// vLLM #28887's closed loops, ...) are compared.
+	pc := rep.Published
+	if pc == nil || strings.Join(pc.OwnRows, " ") != "gpustack-dsr1-h200-vllm-tp8-random-4k gpustack-dsr1-h200-vllm-tp8-random-2k gpustack-dsr1-h200-vllm-tp8-sharegpt-c4" ||
+		pc.Figures < 5 || pc.None != "" {
+		t.Fatalf("published check %+v", pc)
+	}
+	t.Logf("published vLLM runs on h200: %d runs, %d figures, median |error| %.1f%% global, %.1f%% fitted (warning: %q)", pc.Rows, pc.Figures, pc.MedianBeforePct, pc.MedianAfterPct, pc.Warning)
 
 	file := rep.File(calfile.Provenance{Created: "2026-12-02T00:00:00Z", Spec: "testdata/gpustack-h200.yaml"})
 	data, err := file.Marshal()

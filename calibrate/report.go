@@ -31,7 +31,10 @@ type Report struct {
 	Worsened []Worsened `json:"worsened,omitempty"`
 	// WorstWorsened says the worst error over the fitted values grew.
 	WorstWorsened bool `json:"worst_error_worsened,omitempty"`
-	Evals         int  `json:"simulated_evaluations"`
+	// Published is how the fit does on the published runs of the same GPU
+	// and engine it was not given (nil when nothing was fitted: Compare).
+	Published *PublishedCheck `json:"published,omitempty"`
+	Evals     int             `json:"simulated_evaluations"`
 
 	used     []int // indexes of Results that were replayed
 	previous *calfile.File

@@ -56,6 +56,38 @@ func (r *Report) WriteText(w io.Writer) {
 	if len(r.AtBound) > 0 {
 		fmt.Fprintf(w, "At a bound of its range: %s — the results ask for more than the range allows; the model may be missing an effect they show.\n", strings.Join(r.AtBound, ", "))
 	}
+	r.Published.writeText(w)
+}
+
+// writeText shows how the fit does on the published runs it was not given:
+// which runs and why, the median error before and after, each figure it
+// made worse, and the warning; or why nothing could be compared.
+func (pc *PublishedCheck) writeText(w io.Writer) {
+	if pc == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nPublished runs the fit was not given (published/throughput.yaml, with the global constants and with the fitted ones)\n")
+	fmt.Fprintln(w, wrap("Compared: "+pc.Match+".", 92, "  "))
+	if len(pc.OwnRows) > 0 {
+		fmt.Fprintln(w, wrap("Left out as your own results: "+strings.Join(pc.OwnRows, ", ")+".", 92, "  "))
+	}
+	if pc.None != "" {
+		fmt.Fprintln(w, wrap("None compared: "+pc.None+".", 92, "  "))
+		return
+	}
+	fmt.Fprintf(w, "  %d run%s on %s, %d figure%s (%d more left out, as the global calibration leaves them out)\n",
+		pc.Rows, textfmt.PluralS(pc.Rows), pc.GPU, pc.Figures, textfmt.PluralS(pc.Figures), pc.ExcludedFigures)
+	fmt.Fprintf(w, "  median |error| %.1f%% with the global constants, %.1f%% with the fitted ones; %d figure%s better, %d worse\n",
+		pc.MedianBeforePct, pc.MedianAfterPct, pc.Improved, textfmt.PluralS(pc.Improved), len(pc.Worsened))
+	if len(pc.Worsened) > 0 {
+		fmt.Fprintf(w, "  Worse with the fitted constants                                  published    global     fitted\n")
+		for _, f := range pc.Worsened {
+			fmt.Fprintf(w, "    %-60s %9s %+8.1f%% %+8.1f%%\n", clip(f.Row+" "+f.Metric, 60), num(f.Published), f.BeforePct, f.AfterPct)
+		}
+	}
+	if pc.Warning != "" {
+		fmt.Fprintln(w, wrap("Warning: "+pc.Warning+".", 100, ""))
+	}
 }
 
 // writeWorsened names every figure the fit predicts worse, and says when

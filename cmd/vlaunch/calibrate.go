@@ -26,7 +26,7 @@ type calibrateOptions struct {
 func newCalibrateCmd(s *streams) *cobra.Command {
 	o := &calibrateOptions{}
 	cmd := &cobra.Command{
-		Use:   "calibrate RESULT... --spec SPEC [--out-file calibration.yaml] [-o text|json]",
+		Use:   "calibrate RESULT... --spec SPEC [--out-file calibration.yaml] [-o text|json|markdown]",
 		Short: "Fit the performance model's efficiency constants to your own benchmark results",
 		Long: `Read benchmark results of the deployment SPEC describes — 'vllm bench serve
 --save-result' JSON (and the older benchmark_serving.py's), SGLang bench_serving
@@ -48,9 +48,18 @@ calibrate warns (on stderr) naming every figure whose error the fit made
 worse, and says when the worst error itself grew. With --strict such a fit
 exits 1 and no calibration file is written.
 
+A fit to a few results may describe their noise rather than the cluster,
+so calibrate also replays the published runs (published/throughput.yaml) of
+vLLM on the same GPU — any model, the same engine generation, leaving out
+your own results and the figures the global calibration leaves out — with
+the global constants and with the fitted ones, reports the figures the fit
+predicts worse and the median error before and after, and warns (on
+stderr) when the median grew. It says so when no published run matches.
+With --strict that warning too exits 1 and writes nothing.
+
 Exit codes: 0 fitted, 1 nothing could be fitted (no usable result, or no
-constant the results constrain), or --strict and the fit made a figure
-worse; 2 unusable input.`,
+constant the results constrain), or --strict and the fit made a figure,
+or the published runs on the same GPU, worse; 2 unusable input.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCalibrate(s, o, args) },
 	}
@@ -61,7 +70,7 @@ worse; 2 unusable input.`,
 	addOutputFlag(f, &o.output, calibrateFormats, "the report")
 	f.StringVar(&o.metrics, "metrics", "throughput,tpot,ttft", "values to fit: throughput, tpot, ttft")
 	f.BoolVar(&o.force, "force", false, "replace an --out-file that is not a calibration file")
-	f.BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when the fit makes any figure (or the worst error) worse")
+	f.BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when the fit makes any figure (or the worst error, or the published runs on the same GPU) worse")
 	return cmd
 }
 
@@ -106,8 +115,13 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 		return findingsErr()
 	}
 	warnWorsened(s, rep)
+	warnPublished(s, rep)
 	if o.strict && rep.Worse() {
 		fmt.Fprintln(s.err, "vlaunch calibrate: --strict: not written, the fit makes a figure worse")
+		return findingsErr()
+	}
+	if o.strict && rep.Published.Worse() {
+		fmt.Fprintln(s.err, "vlaunch calibrate: --strict: not written, the fit predicts published runs on the same GPU worse than the global constants")
 		return findingsErr()
 	}
 	if o.outFile == "" {
@@ -129,14 +143,33 @@ func warnWorsened(s *streams, rep *calibrate.Report) {
 	}
 }
 
+// warnPublished says on stderr, whatever the report's format, when the
+// fitted constants predict the published runs of the same GPU worse than
+// the global constants (issue #28: a cluster's fit may describe its run's
+// noise), and when no published run could be compared (never a silent
+// skip).
+func warnPublished(s *streams, rep *calibrate.Report) {
+	switch pc := rep.Published; {
+	case pc == nil:
+	case pc.Warning != "":
+		fmt.Fprintf(s.err, "vlaunch calibrate: warning: %s\n", pc.Warning)
+	case pc.None != "":
+		fmt.Fprintf(s.err, "vlaunch calibrate: no published run to compare the fit with: %s\n", pc.None)
+	}
+}
+
 // calibrateFormats are calibrate's report formats.
-var calibrateFormats = []string{"text", "json"}
+var calibrateFormats = []string{"text", "json", "markdown"}
 
 func writeCalibrationReport(s *streams, rep *calibrate.Report, format string) error {
 	if format == "json" {
 		enc := json.NewEncoder(s.out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
+	}
+	if format == "markdown" {
+		rep.WriteMarkdown(s.out)
+		return nil
 	}
 	rep.WriteText(s.out)
 	return nil
@@ -184,8 +217,8 @@ func writeCalibrationFile(s *streams, rep *calibrate.Report, o *calibrateOptions
 		return usageErr("--out-file %s: %v", o.outFile, err)
 	}
 	w := s.out
-	if o.output == "json" {
-		w = s.err // stdout holds the JSON report alone
+	if o.output != "text" {
+		w = s.err // stdout holds the JSON or Markdown report alone
 	}
 	fmt.Fprintf(w, "\nWrote %s: use it with --calibration %s, or calibration: %s in the spec.\n", o.outFile, o.outFile, o.outFile)
 	return nil

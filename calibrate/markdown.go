@@ -1,0 +1,98 @@
+package calibrate
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+)
+
+// WriteMarkdown renders the report as Markdown (a pull request, a wiki
+// page): the same sections as the text report, tables where it has
+// columns, and every warning as a quoted paragraph.
+func (r *Report) WriteMarkdown(w io.Writer) {
+	fmt.Fprintf(w, "# Calibration of %s\n\nFrom %d benchmark result%s, starting from %s.\n\n", md(r.Deployment), len(r.used), textfmt.PluralS(len(r.used)), md(r.Start))
+	fmt.Fprintf(w, "## Results\n\n| result | load and shape |\n|---|---|\n")
+	for _, res := range r.Results {
+		what := res.Load + ", " + res.Shape
+		if res.NotUsed != "" {
+			what = "not used: " + res.NotUsed
+		}
+		fmt.Fprintf(w, "| %s | %s |\n", md(res.Name), md(what))
+	}
+	if len(r.Constants) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Constants\n\n| constant | before | after | |\n|---|--:|--:|---|\n")
+	for _, c := range r.Constants {
+		move := moveText(c.Before, c.After)
+		if !c.Fitted {
+			move = "not fitted: " + c.Why
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", c.Name, constText(c.Name, c.Before), constText(c.Name, c.After), md(move))
+	}
+	fmt.Fprintf(w, "\n## Predictions\n\n| value | measured | before | error | after | error | |\n|---|--:|--:|--:|--:|--:|---|\n")
+	for _, t := range r.Targets {
+		var note []string
+		if !t.Fitted {
+			note = append(note, "shown, not fitted: "+t.Why)
+		}
+		if t.Note != "" {
+			note = append(note, t.Note)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", md(t.Result+" "+t.Metric), num(t.Measured), num(t.Before), errText(t.Before, t.Measured),
+			num(t.After), errText(t.After, t.Measured), md(strings.Join(note, "; ")))
+	}
+	fmt.Fprintf(w, "\nWorst error over the fitted values, as the larger of predicted/measured and measured/predicted, minus 1: %.1f%% before, %.1f%% after (%d simulations).\n",
+		r.WorstBeforePct, r.WorstAfterPct, r.Evals)
+	if r.WorstWorsened {
+		fmt.Fprintf(w, "\n> **Warning:** the fit makes the worst error worse (%.1f%% before, %.1f%% after).\n", r.WorstBeforePct, r.WorstAfterPct)
+	}
+	if len(r.Worsened) > 0 {
+		fmt.Fprintf(w, "\n> **Warning:** the fit predicts %d figure%s worse than before:\n>\n", len(r.Worsened), textfmt.PluralS(len(r.Worsened)))
+		for _, x := range r.Worsened {
+			note := ""
+			if !x.Fitted {
+				note = " (shown, not fitted)"
+			}
+			fmt.Fprintf(w, "> - %s: %s%s\n", md(x.Figure), x.Change(), note)
+		}
+	}
+	if len(r.AtBound) > 0 {
+		fmt.Fprintf(w, "\nAt a bound of its range: %s — the results ask for more than the range allows; the model may be missing an effect they show.\n", strings.Join(r.AtBound, ", "))
+	}
+	r.Published.writeMarkdown(w)
+}
+
+// writeMarkdown is writeText's section in Markdown.
+func (pc *PublishedCheck) writeMarkdown(w io.Writer) {
+	if pc == nil {
+		return
+	}
+	fmt.Fprintf(w, "\n## Published runs the fit was not given\n\nFrom published/throughput.yaml, with the global constants and with the fitted ones. Compared: %s.\n", md(pc.Match))
+	if len(pc.OwnRows) > 0 {
+		fmt.Fprintf(w, "\nLeft out as your own results: %s.\n", strings.Join(pc.OwnRows, ", "))
+	}
+	if pc.None != "" {
+		fmt.Fprintf(w, "\nNone compared: %s.\n", md(pc.None))
+		return
+	}
+	fmt.Fprintf(w, "\n%d run%s on %s, %d figure%s (%d more left out, as the global calibration leaves them out): median |error| %.1f%% with the global constants, %.1f%% with the fitted ones; %d figure%s better, %d worse.\n",
+		pc.Rows, textfmt.PluralS(pc.Rows), pc.GPU, pc.Figures, textfmt.PluralS(pc.Figures), pc.ExcludedFigures,
+		pc.MedianBeforePct, pc.MedianAfterPct, pc.Improved, textfmt.PluralS(pc.Improved), len(pc.Worsened))
+	if len(pc.Worsened) > 0 {
+		fmt.Fprintf(w, "\n| worse with the fitted constants | figure | published | global | fitted |\n|---|---|--:|--:|--:|\n")
+		for _, f := range pc.Worsened {
+			fmt.Fprintf(w, "| %s | %s | %s | %+.1f%% | %+.1f%% |\n", f.Row, f.Metric, num(f.Published), f.BeforePct, f.AfterPct)
+		}
+	}
+	if pc.Warning != "" {
+		fmt.Fprintf(w, "\n> **Warning:** %s.\n", pc.Warning)
+	}
+}
+
+// md makes s one line of Markdown table text: control characters and
+// newlines escaped (a file name cannot forge a row), pipes escaped.
+func md(s string) string { return strings.ReplaceAll(diag.EscapeLine(s), "|", `\|`) }
