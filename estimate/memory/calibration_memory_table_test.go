@@ -104,11 +104,26 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   checkpoint is not in the catalog, so its available memory is not predicted).
 
 "not read": the Gemma 4 post's log goes on past the part of the page that could be read, so only its
-weights and available memory are compared (the KV layout itself is pinned by ` + "`TestGemma4KVAsVLLMGroupsIt`" + `).
+weights and available memory are compared (the KV layout itself is pinned by ` + "`TestGemma4KVAsVLLMGroupsIt`" + `);
+the GLM-5.2 README quotes "GPU KV cache size" but not the concurrency line (its KV layout, IndexShare's
+5 indexer caches of 11 layers, is pinned by ` + "`TestGLM52IndexShareKV`" + `).
+
+GLM-5 (` + "`glm_moe_dsa`" + `): the two rows above are public vLLM start-ups of GLM-5.1-FP8 (TP 8 on H200,
+the bisect behind vllm-project/vllm#43163; GLM-5.1 has GLM-5's shapes) and of pocketInfer/pocketInfer's
+scaled GLM-5.2 config (vLLM 0.26.0, one 32 GB GPU), whose 13,332 B per token showed that vLLM builds no
+indexer, and so no indexer cache or weights, in the layers that share another's indices
+(` + "`catalog.IndexCache`" + `, a fix this log prompted: vlaunch had counted 11 indexers, 5.6% fewer tokens).
+
+Partly reproduced: MiniMax-M2 (` + "`minimax_m2`" + `): voipmonitor/rtx6kpro models/minimax-m25.md at 07e8898
+(MiniMax-M2.5 FP8, TP 4 on RTX PRO 6000, the page's command, release not quoted; row
+` + "`minimax-m25-fp8-rtx6kpro-tp4`" + ` above): weights 53.75 / 53.74 GiB, and from the logged 23.62 GiB the KV
+tokens (399,472 / 399,424) and the concurrency (2.03x) exactly; the available memory is not reproduced
+(predicted 27.95 GiB, +18%): the log leaves 8.10 GiB beside weights and KV on this SM120 PCIe GPU, vlaunch's
+activation and non-torch terms 3.78 GiB, and the lines quoted do not split it.
 
 No public start-up log with the model, the release, the layout, the utilization, max_model_len and the
 three lines was found for MiMo-V2-Flash (` + "`mimo_v2_flash`" + `), Nemotron-3 Super/Ultra (the latent MoE; its
-KV layout is Nemotron-H's above), GLM-5 (` + "`glm_moe_dsa`" + `), MiniMax-M2 (` + "`minimax_m2`" + `), Qwen3-VL and the Kimi multimodal wrappers.
+KV layout is Nemotron-H's above), Qwen3-VL and the Kimi multimodal wrappers.
 Read and left out (2026-12-06): vllm-project/vllm#39734 (Gemma-4-31B-it, 0.19.1rc1: 37,392 tokens and 1.53x
 at 262,144, but neither GPU nor available memory in the text read); #43308 (Gemma 4 31B AWQ on A100,
 tokens rounded to ~55k/~525k); #49878 (Gemma 4 with kv_cache_memory_bytes, a failed start-up);
@@ -117,6 +132,20 @@ noonghunna/club-3090 bench reports (Qwen3.6 and a Nemotron-3 Puzzle derivative i
 outside the catalog, patched images; #612's KV lines are reproduced above); the vLLM recipes (Qwen3.8-27B's KV token table lacks available
 memory); a robotmunki.com annotated log of Gemma-4-31B-IT-NVFP4 (1,563,739 tokens, 5.97x at 262,144; GPU
 and available memory not in the text read).
+Searched for MiMo-V2-Flash, GLM-5.x and MiniMax-M2.x (2026-12-06; issues and pages corpora, and the strings
+"GPU KV cache size", "Maximum concurrency for 196,608 / 202,752 tokens", "Available KV cache memory",
+"Resolved architecture: GlmMoeDsaForCausalLM / MiniMaxM2ForCausalLM / MiMoV2FlashForCausalLM",
+"MiMoV2FlashForCausalLM", "MiniMaxM2ForCausalLM"). MiMo-V2-Flash: no vLLM start-up log; read and left out
+sgl-project/sglang#15464 (SGLang's SWAKVPool lines, not vLLM), ikawrakow/ik_llama.cpp#1096 (llama.cpp),
+wtdcode/vllm-backport#98 (MiMo-V2.6-Flash on a patched fork, "331K ctx available", no KV lines), the
+spheron.network and deepwiki deployment guides (no log; SGLang). GLM-5.x left out: the bisect's other
+commits (the same run, 32.11 GiB / 344,192 tokens and 34.86 GiB / 373,696); voipmonitor/rtx6kpro
+models/glm5.md (SGLang only on SM120); GLM-5.1 logs of a B12X/DCP fork ("878,335 tokens", decode context
+parallel, a patched backend); MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#94 and the LMCache GLM-5.3-Flash
+lines (GLM-5.3-Flash, Mamba layers: another architecture); the Vultr GLM-5 cookbook (estimates, no log).
+MiniMax-M2.x left out: MiniMax-AI/MiniMax-M2.5#30 (a 16-GPU Ray start-up; 13.2 GiB weights, the KV lines
+not in the text read); an RTX PRO 6000 REAP/NVFP4/AWQ page section (pruned or 4-bit builds outside the
+catalog, no memory lines).
 `
 
 func calRowMarkdown(r calRow) string {
@@ -234,12 +263,14 @@ Per GPU (vLLM V1, ` + "`gpu_worker.determine_available_memory`" + `):
   Embeddings, LM head, router and norms stay 16-bit in quantized checkpoints. MLA models with a
   quantized kv_b_proj also hold de-quantized W_UK/W_UV copies of it (kv_lora_rank × heads/TP × (nope + v)
   × 2 B per layer); with a 16-bit kv_b_proj vLLM keeps views of it, no copies. DeepSeek sparse attention
-  (V3.2) adds each layer's indexer, replicated on every GPU. RoPE's cos/sin cache, which vLLM keeps on
+  (V3.2) adds each layer's indexer, replicated on every GPU (with IndexCache, GLM-5.2's
+  index_topk_freq, only the layers that keep their own indexer). RoPE's cos/sin cache, which vLLM keeps on
   the GPU with the model, is counted with the weights (max_position_embeddings × rotary dimensions × 2 B:
   32 MiB for Llama-3.1-8B, 2.5 GiB for Llama-4-Scout's 10M positions).
 - **KV bytes per token**: GQA/MHA 2 × max(1, kv_heads/TP) × head_dim × layers × dtype bytes; MLA
   (kv_lora_rank + qk_rope_head_dim) × layers × dtype bytes, not split by TP (with DeepSeek sparse
-  attention plus the indexer's 132 B FP8 key per layer; an FP8 cache is fp8_ds_mla, 656 B). The block
+  attention plus the indexer's 132 B FP8 key per layer that keeps an indexer; an FP8 cache is
+  fp8_ds_mla, 656 B). The block
   size of an MLA model is the one its attention backend forces (FlashMLA 64, CUTLASS MLA 128,
   FlashInfer MLA 64, FlashMLA sparse 64) or vLLM's 16 (FLASH_ATTN_MLA, Triton MLA), the backend being
   the release's default for the GPU (vllm.Release.MLABackend). Models whose layers need several
