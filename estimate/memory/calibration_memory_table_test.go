@@ -119,7 +119,16 @@ Partly reproduced: MiniMax-M2 (` + "`minimax_m2`" + `): voipmonitor/rtx6kpro mod
 ` + "`minimax-m25-fp8-rtx6kpro-tp4`" + ` above): weights 53.75 / 53.74 GiB, and from the logged 23.62 GiB the KV
 tokens (399,472 / 399,424) and the concurrency (2.03x) exactly; the available memory is not reproduced
 (predicted 27.95 GiB, +18%): the log leaves 8.10 GiB beside weights and KV on this SM120 PCIe GPU, vlaunch's
-activation and non-torch terms 3.78 GiB, and the lines quoted do not split it.
+activation and non-torch terms 3.78 GiB, and the lines quoted do not split it. A probable cause, not adopted
+into the model: the 4.33 GiB is 22.7 B per logit of the profile's 1,024 sampled rows × 200,064 vocabulary, which
+matches the extra working set of vLLM's sort-based top-k/top-p (fp32 sort values, int64 indices, the scatter
+copy; vllm-project/vllm#32558 measures 1.25 GB for PyTorch against 384 MB for a Triton kernel at 256 × 131,072);
+the Triton kernel (#33538) is in the 0.18.0 API docs and not in 0.15.0's, and this log predates 0.18.0 (its page
+was added on 2026-03-09). ` + "`SamplerBytesPerLogit`" + ` (15 B) was read off 0.19 logs; two older V1 logs above show
+a like excess per logit, each with its own confounder (` + "`qwen3-235b-fp8-21348-h100x4`" + `, 0.10: 3.09 GiB, 21.3 B,
+beside LMCache's buffers; ` + "`gptoss-120b-23278-h100-fail`" + `, ≈0.10.1: about 4 GiB, EST108's MXFP4 band).
+Making the sampler term release-dependent needs the first release with the Triton path (0.16.x or 0.17.x,
+unverified) and changes other rows; it is left to a follow-up.
 
 No public start-up log with the model, the release, the layout, the utilization, max_model_len and the
 three lines was found for MiMo-V2-Flash (` + "`mimo_v2_flash`" + `), Nemotron-3 Super/Ultra (the latent MoE; its

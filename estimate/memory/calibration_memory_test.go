@@ -91,7 +91,8 @@ var calExclusions = map[string]calExclusion{
 	"minimax-m25-fp8-rtx6kpro-tp4": {
 		available: "incomplete: release, GPU edition and the profile's breakdown not quoted; the log leaves 8.10 GiB " +
 			"beside weights and KV on an SM120 PCIe GPU where vlaunch's activation and non-torch terms make 3.78 GiB " +
-			"(predicted 27.95 GiB, +18%): not reproduced, and not attributable from the lines quoted"},
+			"(predicted 27.95 GiB, +18%): not reproduced, and not attributable from the lines quoted (a probable cause, " +
+			"not adopted: the sort-based top-k/top-p sampler of releases before vLLM's Triton kernel, see docs/calibration-memory.md)"},
 }
 
 // calModel maps the logged model names onto catalog entries and the
