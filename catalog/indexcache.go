@@ -47,9 +47,9 @@ func (c *hfConfig) indexCache() *IndexCache {
 // so holds its weights and its key cache), by vLLM's rule: with a pattern,
 // the layer's letter is not "S" (layers past the pattern keep theirs);
 // otherwise max(i − offset + 1, 0) is a multiple of the frequency. False
-// for a model without DSA.
+// for a model without DSA and for a negative index.
 func (m *Model) HasIndexer(i int) bool {
-	if !m.IsSparseAttention() {
+	if !m.IsSparseAttention() || i < 0 {
 		return false
 	}
 	ic := m.IndexCache
