@@ -113,6 +113,11 @@ the bisect behind vllm-project/vllm#43163; GLM-5.1 has GLM-5's shapes) and of po
 scaled GLM-5.2 config (vLLM 0.26.0, one 32 GB GPU), whose 13,332 B per token showed that vLLM builds no
 indexer, and so no indexer cache or weights, in the layers that share another's indices
 (` + "`catalog.IndexCache`" + `, a fix this log prompted: vlaunch had counted 11 indexers, 5.6% fewer tokens).
+With an FP8 cache and MTP: a GLM-5.1 start-up on eight RTX PRO 6000 (TP 8, fp8, max_model_len 202,752, MTP
+drafting 3; voipmonitor/rtx6kpro models/glm5.1/vllm-b12x-nsa-mtp-port-2026-05-02.md at 9192047, a patched
+vLLM tree and an NVFP4 build outside the catalog, so its KV lines only): from the logged 25.09 GiB,
+78 × (656 + 132) B + the MTP layer's 788 B = 62,252 B per token, 432,704 tokens (logged 432,832) and 2.13x,
+exactly (` + "`TestGLM51FP8KVWithMTPLog`" + `).
 
 Partly reproduced: MiniMax-M2 (` + "`minimax_m2`" + `): voipmonitor/rtx6kpro models/minimax-m25.md at 07e8898
 (MiniMax-M2.5 FP8, TP 4 on RTX PRO 6000, the page's command, release not quoted; row
@@ -149,8 +154,8 @@ sgl-project/sglang#15464 (SGLang's SWAKVPool lines, not vLLM), ikawrakow/ik_llam
 wtdcode/vllm-backport#98 (MiMo-V2.6-Flash on a patched fork, "331K ctx available", no KV lines), the
 spheron.network and deepwiki deployment guides (no log; SGLang). GLM-5.x left out: the bisect's other
 commits (the same run, 32.11 GiB / 344,192 tokens and 34.86 GiB / 373,696); voipmonitor/rtx6kpro
-models/glm5.md (SGLang only on SM120); GLM-5.1 logs of a B12X/DCP fork ("878,335 tokens", decode context
-parallel, a patched backend); MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#94 and the LMCache GLM-5.3-Flash
+models/glm5.md (SGLang only on SM120); GLM-5.1 logs of the same B12X fork with decode context parallel
+("878,335 tokens" at DCP 4; DCP is not an input); MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#94 and the LMCache GLM-5.3-Flash
 lines (GLM-5.3-Flash, Mamba layers: another architecture); the Vultr GLM-5 cookbook (estimates, no log).
 MiniMax-M2.x left out: MiniMax-AI/MiniMax-M2.5#30 (a 16-GPU Ray start-up; 13.2 GiB weights, the KV lines
 not in the text read); an RTX PRO 6000 REAP/NVFP4/AWQ page section (pruned or 4-bit builds outside the
