@@ -117,7 +117,8 @@ With an FP8 cache and MTP: a GLM-5.1 start-up on eight RTX PRO 6000 (TP 8, fp8, 
 drafting 3; voipmonitor/rtx6kpro models/glm5.1/vllm-b12x-nsa-mtp-port-2026-05-02.md at 9192047, a patched
 vLLM tree and an NVFP4 build outside the catalog, so its KV lines only): from the logged 25.09 GiB,
 78 × (656 + 132) B + the MTP layer's 788 B = 62,252 B per token, 432,704 tokens (logged 432,832) and 2.13x,
-exactly (` + "`TestGLM51FP8KVWithMTPLog`" + `).
+and for the same tree's run at utilization 0.82 and max_model_len 65,536 (glm51-sglang-vllm-cc32-state-2026-05-03.md)
+from 19.12 GiB 329,728 tokens (logged 329,792) and 5.03x, exactly (` + "`TestGLM51FP8KVWithMTPLog`" + `).
 
 Partly reproduced: MiniMax-M2 (` + "`minimax_m2`" + `): voipmonitor/rtx6kpro models/minimax-m25.md at 07e8898
 (MiniMax-M2.5 FP8, TP 4 on RTX PRO 6000, the page's command, release not quoted; row
