@@ -123,7 +123,7 @@ from 19.12 GiB 329,728 tokens (logged 329,792) and 5.03x, exactly (` + "`TestGLM
 Partly reproduced: MiniMax-M2 (` + "`minimax_m2`" + `): voipmonitor/rtx6kpro models/minimax-m25.md at 07e8898
 (MiniMax-M2.5 FP8, TP 4 on RTX PRO 6000, the page's command, release not quoted; row
 ` + "`minimax-m25-fp8-rtx6kpro-tp4`" + ` above): weights 53.75 / 53.74 GiB, and from the logged 23.62 GiB the KV
-tokens (399,472 / 399,424) and the concurrency (2.03x) exactly; the available memory is not reproduced
+tokens (399,472; logged 399,424) and the concurrency (2.03x) exactly; the available memory is not reproduced
 (predicted 27.95 GiB, +18%): the log leaves 8.10 GiB beside weights and KV on this SM120 PCIe GPU, vlaunch's
 activation and non-torch terms 3.78 GiB, and the lines quoted do not split it. A probable cause, not adopted
 into the model: the 4.33 GiB is 22.7 B per logit of the profile's 1,024 sampled rows × 200,064 vocabulary, which
