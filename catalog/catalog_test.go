@@ -127,6 +127,8 @@ func FuzzParseHFConfig(f *testing.F) {
 		_ = m.MoELayerCount()
 		_ = m.Modelled()
 		_, _ = m.IndexerCacheBytes(), m.MLACacheBytes(1)
+		// IndexCache's pattern or frequency over any layer range.
+		_ = m.IndexerLayers(-1, m.NumLayers+1)
 		// The hybrids' state and weights at an uneven TP must not panic
 		// (a divide by a zero group or head count, a pattern past the layers).
 		_, _ = m.GDNStateElems(3)

@@ -119,6 +119,11 @@ type hfConfig struct {
 	IndexTopK    int `json:"index_topk"`
 	IndexNHeads  int `json:"index_n_heads"`
 	IndexHeadDim int `json:"index_head_dim"`
+	// IndexCache (GLM-5.2): which layers keep their own indexer
+	// (catalog/indexcache.go).
+	IndexTopKFreq       int     `json:"index_topk_freq"`
+	IndexTopKPattern    *string `json:"index_topk_pattern"`
+	IndexSkipTopKOffset *int    `json:"index_skip_topk_offset"`
 
 	NumNextNPredictLayers int                    `json:"num_nextn_predict_layers"`
 	QuantizationConfig    map[string]interface{} `json:"quantization_config"`
@@ -314,6 +319,7 @@ func (c *hfConfig) fillAttention(m *Model) {
 	}
 	if c.IndexTopK > 0 {
 		m.IndexTopK, m.IndexNHeads, m.IndexHeadDim = c.IndexTopK, c.IndexNHeads, c.IndexHeadDim
+		m.IndexCache = c.indexCache()
 	}
 }
 

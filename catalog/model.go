@@ -116,6 +116,9 @@ type Model struct {
 	IndexTopK    int `json:"index_topk,omitempty"`
 	IndexNHeads  int `json:"index_n_heads,omitempty"`
 	IndexHeadDim int `json:"index_head_dim,omitempty"`
+	// IndexCache says which DSA layers keep their own indexer (nil: all of
+	// them, as in DeepSeek-V3.2 and GLM-5/5.1); see HasIndexer.
+	IndexCache *IndexCache `json:"index_cache,omitempty"`
 
 	// DraftVocabSize is an EAGLE-3 head's own vocabulary (0: none).
 	DraftVocabSize int `json:"draft_vocab_size,omitempty"`

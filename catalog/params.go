@@ -77,7 +77,8 @@ func (m *Model) ParamCounts() ParamCounts {
 	p.SharedExperts = moe * p.SharedPerLayer
 	p.Router = moe * p.RouterPerLayer
 	p.Norms = layers*float64(m.NormsPerLayer())*h + h
-	p.Indexer = layers * p.IndexerPerLayer
+	// Layers that share another's indices (IndexCache) have no indexer.
+	p.Indexer = float64(m.IndexerLayers(0, m.NumLayers)) * p.IndexerPerLayer
 	if m.DSV4 != nil {
 		// The layers' gates differ (hash-routed ones carry a token table
 		// instead of a bias): the mean per layer keeps the total exact.

@@ -108,7 +108,7 @@ func (m *Model) layerModules(i int) []quantModule {
 		kvb := float64(m.KVLoraRank*m.NumHeads) * float64(m.QKNopeHeadDim+m.VHeadDim)
 		out = append(out, quantModule{[]string{"self_attn.kv_b_proj"}, kvb, "kv_b"})
 	}
-	if m.IsSparseAttention() {
+	if m.HasIndexer(i) {
 		p := m.indexerParams() / 3 // wq_b, wk, weights_proj: weighed alike, the share is what matters
 		for _, n := range []string{"wq_b", "wk", "weights_proj"} {
 			out = append(out, quantModule{[]string{"self_attn.indexer." + n}, p, "indexer"})

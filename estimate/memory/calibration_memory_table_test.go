@@ -132,11 +132,41 @@ weights and available memory are compared (the KV layout itself is pinned by ` +
 the Kimi-K2-Thinking recipe quotes only the available-memory and token lines of its log (vllm-project/recipes
 moonshotai/Kimi-K2-Think.md at 0d218d1; its TP8+DCP8 run is left out, decode context parallelism not being an
 input), and the replay stands Kimi-K2.5's text_config (the same language model and INT4 experts) in for
-Kimi-K2-Thinking's config.json, which was not read.
+Kimi-K2-Thinking's config.json, which was not read;
+the GLM-5.2 README quotes "GPU KV cache size" but not the concurrency line (its KV layout, IndexShare's
+5 indexer caches of 11 layers, is pinned by ` + "`TestGLM52IndexShareKV`" + `).
+
+GLM-5 (` + "`glm_moe_dsa`" + `): the two rows above are public vLLM start-ups of GLM-5.1-FP8 (TP 8 on H200,
+the bisect behind vllm-project/vllm#43163; GLM-5.1 has GLM-5's shapes) and of pocketInfer/pocketInfer's
+scaled GLM-5.2 config (vLLM 0.26.0, one 32 GB GPU), whose 13,332 B per token showed that vLLM builds no
+indexer, and so no indexer cache or weights, in the layers that share another's indices
+(` + "`catalog.IndexCache`" + `, a fix this log prompted: vlaunch had counted 11 indexers, 5.6% fewer tokens).
+With an FP8 cache and MTP: a GLM-5.1 start-up on eight RTX PRO 6000 (TP 8, fp8, max_model_len 202,752, MTP
+drafting 3; voipmonitor/rtx6kpro models/glm5.1/vllm-b12x-nsa-mtp-port-2026-05-02.md at 9192047, a patched
+vLLM tree and an NVFP4 build outside the catalog, so its KV lines only): from the logged 25.09 GiB,
+78 × (656 + 132) B + the MTP layer's 788 B = 62,252 B per token, 432,704 tokens (logged 432,832) and 2.13x,
+and for the same tree's run at utilization 0.82 and max_model_len 65,536 (glm51-sglang-vllm-cc32-state-2026-05-03.md)
+from 19.12 GiB 329,728 tokens (logged 329,792) and 5.03x, exactly (` + "`TestGLM51FP8KVWithMTPLog`" + `).
+
+Partly reproduced: MiniMax-M2 (` + "`minimax_m2`" + `): voipmonitor/rtx6kpro models/minimax-m25.md at 07e8898
+(MiniMax-M2.5 FP8, TP 4 on RTX PRO 6000, the page's command, release not quoted; row
+` + "`minimax-m25-fp8-rtx6kpro-tp4`" + ` above): weights 53.75 / 53.74 GiB, and from the logged 23.62 GiB the KV
+tokens (399,472; logged 399,424) and the concurrency (2.03x) exactly; the available memory is not reproduced
+(predicted 27.95 GiB, +18%): the log leaves 8.10 GiB beside weights and KV on this SM120 PCIe GPU, vlaunch's
+activation and non-torch terms 3.78 GiB, and the lines quoted do not split it. A probable cause, not adopted
+into the model: the 4.33 GiB is 22.7 B per logit of the profile's 1,024 sampled rows × 200,064 vocabulary, which
+matches the extra working set of vLLM's sort-based top-k/top-p (fp32 sort values, int64 indices, the scatter
+copy; vllm-project/vllm#32558 measures 1.25 GB for PyTorch against 384 MB for a Triton kernel at 256 × 131,072);
+the Triton kernel (#33538) is in the 0.18.0 API docs and not in 0.15.0's, and this log predates 0.18.0 (its page
+was added on 2026-03-09). ` + "`SamplerBytesPerLogit`" + ` (15 B) was read off 0.19 logs; two older V1 logs above show
+a like excess per logit, each with its own confounder (` + "`qwen3-235b-fp8-21348-h100x4`" + `, 0.10: 3.09 GiB, 21.3 B,
+beside LMCache's buffers; ` + "`gptoss-120b-23278-h100-fail`" + `, ≈0.10.1: about 4 GiB, EST108's MXFP4 band).
+Making the sampler term release-dependent needs the first release with the Triton path (0.16.x or 0.17.x,
+unverified) and changes other rows; it is left to a follow-up.
 
 No public start-up log with the model, the release, the layout, the utilization, max_model_len and the
 three lines was found for MiMo-V2-Flash (` + "`mimo_v2_flash`" + `), Nemotron-3 Super/Ultra (the latent MoE; its
-KV layout is Nemotron-H's above), GLM-5 (` + "`glm_moe_dsa`" + `), MiniMax-M2 (` + "`minimax_m2`" + `), a Qwen3-VL start-up on a GPU of
+KV layout is Nemotron-H's above), a Qwen3-VL start-up on a GPU of
 the catalog and a Kimi-K2.5/K2.6 (vision wrapper) start-up; nor a complete Gemma 4 log before 0.26.
 Read and left out (2026-12-06): vllm-project/vllm#39734 (Gemma-4-31B-it, 0.19.1rc1: 37,392 tokens and 1.53x
 at 262,144, but neither GPU nor available memory in the text read); #43308 (Gemma 4 31B AWQ on A100,
@@ -160,6 +190,20 @@ architecture, already reproduced above); vllm-project/vllm#40002 (Gemma-4 26B AW
 KV lines were not in the text read); air-gapped/skills vllm-gemma-4-31b/references/bench-numbers.md (Gemma 4 31B
 AWQ on H100, KV tokens rounded to ~102K/~244K, no available memory); callstack.com's Gemma 4 31B on two RTX PRO
 6000 post (no KV lines).
+Searched for MiMo-V2-Flash, GLM-5.x and MiniMax-M2.x (2026-12-06; issues and pages corpora, and the strings
+"GPU KV cache size", "Maximum concurrency for 196,608 / 202,752 tokens", "Available KV cache memory",
+"Resolved architecture: GlmMoeDsaForCausalLM / MiniMaxM2ForCausalLM / MiMoV2FlashForCausalLM",
+"MiMoV2FlashForCausalLM", "MiniMaxM2ForCausalLM"). MiMo-V2-Flash: no vLLM start-up log; read and left out
+sgl-project/sglang#15464 (SGLang's SWAKVPool lines, not vLLM), ikawrakow/ik_llama.cpp#1096 (llama.cpp),
+wtdcode/vllm-backport#98 (MiMo-V2.6-Flash on a patched fork, "331K ctx available", no KV lines), the
+spheron.network and deepwiki deployment guides (no log; SGLang). GLM-5.x left out: the bisect's other
+commits (the same run, 32.11 GiB / 344,192 tokens and 34.86 GiB / 373,696); voipmonitor/rtx6kpro
+models/glm5.md (SGLang only on SM120); GLM-5.1 logs of the same B12X fork with decode context parallel
+("878,335 tokens" at DCP 4; DCP is not an input); MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#94 and the LMCache GLM-5.3-Flash
+lines (GLM-5.3-Flash, Mamba layers: another architecture); the Vultr GLM-5 cookbook (estimates, no log).
+MiniMax-M2.x left out: MiniMax-AI/MiniMax-M2.5#30 (a 16-GPU Ray start-up; 13.2 GiB weights, the KV lines
+not in the text read); an RTX PRO 6000 REAP/NVFP4/AWQ page section (pruned or 4-bit builds outside the
+catalog, no memory lines).
 `
 
 func calRowMarkdown(r calRow) string {
@@ -277,12 +321,14 @@ Per GPU (vLLM V1, ` + "`gpu_worker.determine_available_memory`" + `):
   Embeddings, LM head, router and norms stay 16-bit in quantized checkpoints. MLA models with a
   quantized kv_b_proj also hold de-quantized W_UK/W_UV copies of it (kv_lora_rank × heads/TP × (nope + v)
   × 2 B per layer); with a 16-bit kv_b_proj vLLM keeps views of it, no copies. DeepSeek sparse attention
-  (V3.2) adds each layer's indexer, replicated on every GPU. RoPE's cos/sin cache, which vLLM keeps on
+  (V3.2) adds each layer's indexer, replicated on every GPU (with IndexCache, GLM-5.2's
+  index_topk_freq, only the layers that keep their own indexer). RoPE's cos/sin cache, which vLLM keeps on
   the GPU with the model, is counted with the weights (max_position_embeddings × rotary dimensions × 2 B:
   32 MiB for Llama-3.1-8B, 2.5 GiB for Llama-4-Scout's 10M positions).
 - **KV bytes per token**: GQA/MHA 2 × max(1, kv_heads/TP) × head_dim × layers × dtype bytes; MLA
   (kv_lora_rank + qk_rope_head_dim) × layers × dtype bytes, not split by TP (with DeepSeek sparse
-  attention plus the indexer's 132 B FP8 key per layer; an FP8 cache is fp8_ds_mla, 656 B). The block
+  attention plus the indexer's 132 B FP8 key per layer that keeps an indexer; an FP8 cache is
+  fp8_ds_mla, 656 B). The block
   size of an MLA model is the one its attention backend forces (FlashMLA 64, CUTLASS MLA 128,
   FlashInfer MLA 64, FlashMLA sparse 64) or vLLM's 16 (FLASH_ATTN_MLA, Triton MLA), the backend being
   the release's default for the GPU (vllm.Release.MLABackend). Models whose layers need several

@@ -13,9 +13,14 @@ type KVLayout struct {
 	// layer on the GPU counted as full attention (vLLM's hybrid allocator
 	// sizes pages over all layers and prints tokens on that basis).
 	BytesPerToken int64 `json:"bytes_per_token"`
-	// BytesPerTokenPerLayer is one layer's share.
+	// BytesPerTokenPerLayer is one layer's share (with DSA, a layer that
+	// keeps its indexer).
 	BytesPerTokenPerLayer int64 `json:"bytes_per_token_per_layer"`
 	Layers                int   `json:"layers"`
+	// IndexerLayers are the DSA layers of Layers that keep their own
+	// indexer key cache: all of them unless the model shares indices
+	// (catalog.IndexCache); 0 without DSA.
+	IndexerLayers int `json:"indexer_layers,omitempty"`
 	// SlidingLayers of Layers use a sliding window of SlidingWindow tokens.
 	SlidingLayers int    `json:"sliding_layers,omitempty"`
 	SlidingWindow int    `json:"sliding_window,omitempty"`
@@ -86,8 +91,13 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 	case m.IsSparseAttention():
 		main, idx := m.MLACacheBytes(b), m.IndexerCacheBytes()
 		kv.BytesPerTokenPerLayer = int64(main + idx)
+		kv.IndexerLayers = m.IndexerLayers(s.First, s.End)
 		kv.Formula = fmt.Sprintf("MLA with DeepSeek sparse attention: latent + RoPE key %d B (%s) + indexer key %d B (FP8 + fp32 scale) = %d B × %d layers, replicated on every TP rank",
 			main, map[bool]string{true: "fp8_ds_mla", false: fmt.Sprintf("%d + %d values × %d B", m.KVLoraRank, m.QKRopeHeadDim, b)}[b == 1], idx, main+idx, kv.Layers)
+		if kv.IndexerLayers < kv.Layers {
+			kv.Formula = fmt.Sprintf("MLA with DeepSeek sparse attention and IndexCache: latent + RoPE key %d B (%s) × %d layers + indexer key %d B (FP8 + fp32 scale) × the %d layers that keep their indexer, replicated on every TP rank",
+				main, map[bool]string{true: "fp8_ds_mla", false: fmt.Sprintf("%d + %d values × %d B", m.KVLoraRank, m.QKRopeHeadDim, b)}[b == 1], kv.Layers, idx, kv.IndexerLayers)
+		}
 	case m.IsMLA():
 		kv.BytesPerTokenPerLayer = int64(m.MLACacheBytes(b))
 		kv.Formula = fmt.Sprintf("MLA: (kv_lora_rank %d + qk_rope_head_dim %d) × %d B × %d layers, replicated on every TP rank",
@@ -98,6 +108,10 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		kv.Formula = fmt.Sprintf("2 (K,V) × %d KV heads per GPU × head_dim %d × %d B × %d layers", heads, m.HeadDim, b, kv.Layers)
 	}
 	kv.BytesPerToken = kv.BytesPerTokenPerLayer * int64(kv.Layers)
+	if m.IsSparseAttention() {
+		// Layers sharing another's indices (IndexCache) hold no indexer key.
+		kv.BytesPerToken -= int64(kv.Layers-kv.IndexerLayers) * int64(m.IndexerCacheBytes())
+	}
 	if kv.SlidingLayers > 0 && kv.SlidingLayers < kv.Layers && kv.LinearLayers+kv.MambaLayers == 0 {
 		kv.Caches, kv.Packing = slidingCaches(kv, max(in.BlockSize, 1)), packingUniformPage
 		kv.Formula += "; " + packUniformPage(kv.Caches).describe()
@@ -189,8 +203,11 @@ func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
 	case packingUniformPage:
 		return packUniformPage(kv.Caches).bytes(n, kv.chunk, kv.StatePages) + kv.DraftBytesPerToken*int64(roundUp(n, blockSize))
 	}
-	full := int64(kv.Layers - kv.SlidingLayers)
-	bytes := (full*kv.BytesPerTokenPerLayer+kv.DraftBytesPerToken)*int64(roundUp(n, blockSize)) + kv.StateBytesPerSeq
+	// The full-attention layers' bytes per token: BytesPerToken less the
+	// sliding layers' (with IndexCache the layers' shares differ, so it is
+	// not a multiple of BytesPerTokenPerLayer).
+	full := kv.BytesPerToken - int64(kv.SlidingLayers)*kv.BytesPerTokenPerLayer
+	bytes := (full+kv.DraftBytesPerToken)*int64(roundUp(n, blockSize)) + kv.StateBytesPerSeq
 	if kv.SlidingLayers > 0 {
 		resident := min(kv.SlidingWindow-1+max(kv.chunk, 1), n)
 		win := int64(roundUp(resident, blockSize) + blockSize)

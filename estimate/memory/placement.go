@@ -162,8 +162,10 @@ func Placement(in *input.Input, s Stage) []Share {
 			"W_UK/W_UV: vLLM's MLA keeps the quantized kv_b_proj's up-projections a second time, de-quantized, for the absorbed decode path"))
 	}
 	if m.IsSparseAttention() {
-		out = append(out, share(CompIndexer, pc.Indexer, float64(attnN)*pc.IndexerPerLayer,
-			fmt.Sprintf("%d layers' DSA indexers (wq_b, wk, weights_proj, k_norm): replicated on every GPU", attnN)))
+		// IndexCache: layers that reuse another layer's indices build no indexer.
+		idxN := m.IndexerLayers(s.First, s.End)
+		out = append(out, share(CompIndexer, pc.Indexer, float64(idxN)*pc.IndexerPerLayer,
+			fmt.Sprintf("%d layers' DSA indexers (wq_b, wk, weights_proj, k_norm): replicated on every GPU", idxN)))
 	}
 	if denseN > 0 && m.IntermediateSize > 0 {
 		out = append(out, share(CompDenseMLP, pc.DenseMLP, float64(denseN)*pc.DenseMLPPerLayer/tp,
