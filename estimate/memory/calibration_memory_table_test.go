@@ -31,7 +31,7 @@ used are global, listed under "The model" below and documented in ` + "`estimate
 	}
 	b.WriteString("\n## Excluded cases and metrics\n\n")
 	for _, r := range rows {
-		for _, why := range []struct{ what, reason string }{{"whole case", r.skip}, {"KV tokens", r.exclTok}, {"available memory", r.exclAvail}} {
+		for _, why := range []struct{ what, reason string }{{"whole case", r.skip}, {"weights", r.exclW}, {"KV tokens", r.exclTok}, {"available memory", r.exclAvail}} {
 			if why.reason != "" {
 				fmt.Fprintf(&b, "- `%s` (%s): %s\n", r.c.ID, why.what, why.reason)
 			}
@@ -127,6 +127,9 @@ func calRowMarkdown(r calRow) string {
 	w := "n/a"
 	if r.hasW {
 		w = fmt.Sprintf("%.2f / %.2f (%+.1f%%)", r.wLog, r.wPred, 100*relErr(r.wPred, r.wLog))
+		if r.exclW != "" {
+			w += " †"
+		}
 	}
 	bpt := fmt.Sprintf("%d", r.bpt)
 	tok := "n/a"
@@ -175,7 +178,7 @@ func summary(rows []calRow) string {
 		if r.skip != "" {
 			continue
 		}
-		if r.hasW {
+		if r.hasW && r.exclW == "" {
 			nw++
 			okw += calB2I(calAbs(relErr(r.wPred, r.wLog)) <= targetWeights)
 		}

@@ -74,7 +74,7 @@ type calCase struct {
 // calExclusion says why a metric of a case is not held to its target. Only
 // incomplete or inconsistent inputs, and vLLM behaviour vlaunch does not
 // model, are reasons; an inconvenient error is not.
-type calExclusion struct{ all, tokens, available string }
+type calExclusion struct{ all, weights, tokens, available string }
 
 var calExclusions = map[string]calExclusion{
 	"dsr1-pr14842-v0-mla-aligned": {all: "incomplete: GPU, weights and available memory not logged (tokens only); " +
@@ -88,6 +88,18 @@ var calExclusions = map[string]calExclusion{
 		available: "incomplete: LMCacheConnectorV1 (kv_both) allocates GPU buffers vlaunch does not model; H100 total and utilization not logged"},
 	"gptoss-120b-23278-h100-fail": {
 		available: "incomplete: GPU total, gpu_memory_utilization, max_model_len and version not logged (defaults assumed); start-up failed"},
+	"dsv4flash0731-tant2-h100-tp8ep": {
+		tokens: "vLLM 0.31.1rc1.dev50 lays DeepSeek-V4's caches out otherwise than the layout vlaunch reproduces (vllm#44376's release: " +
+			"22 layer tuples of 47,808 B per block id, 4,378 block ids per 262,144-token request here): that gives 11.06x from the logged " +
+			"47.43 GiB against 6.59x logged; neither a per-page-size packed pool (6.73x) nor a 16,384-token window reservation (6.28x) gives " +
+			"6.59x exactly, and the release's kv_cache_utils.py was not read"},
+	"mimo-v26-flash-tant2-h100-tp8ep": {
+		tokens: "30.19x from the logged 49.2 GiB against 26.60x logged (+13.5%); the log is reproduced exactly (573,180 blocks of 9 × 10,240 B, " +
+			"21,549 per request) if each of the 5 sliding-window groups reserves window − 1 + 16,384 tokens (1,033 pages) where vlaunch " +
+			"reserves window − 1 + max_num_batched_tokens (8,192: 521 pages); why this build reserves twice the chunk is not in a source read",
+		weights: "MiMo-V2.6-Flash-MOPD stores its routed experts in MXFP4 under an FP8 config and ships vision and audio towers; " +
+			"the catalog's mimo-v2-flash (FP8 experts) is its text decoder only, so vlaunch predicts the FP8 checkpoint's weights",
+		available: "follows the weights (above); the KV pool is tested from the logged available memory"},
 }
 
 // calModel maps the logged model names onto catalog entries and the
@@ -99,6 +111,10 @@ var calModels = []struct{ match, id, quant, config string }{
 	{match: "gemma-4-26b-a4b", id: "gemma-4-26b-a4b"},
 	{match: "llama-4-scout-17b-16e", config: "../../catalog/testdata/hf/llama-4-scout-17b-16e-instruct.verbatim.json"},
 	{"deepseek-r1", "deepseek-r1", "", ""},
+	{"deepseek-v4-flash", "deepseek-v4-flash", "", ""},
+	// MiMo-V2.6-Flash-MOPD's text decoder is MiMo-V2-Flash's (its
+	// checkpoint format is not: calExclusions).
+	{"mimo-v2.6-flash", "mimo-v2-flash", "", ""},
 	{"deepseek-v2-lite", "deepseek-v2-lite", "", ""},
 	{"qwen3-235b-a22b-fp8", "qwen3-235b-a22b-fp8", "", ""},
 	{"qwen3-30b-a3b", "qwen3-30b-a3b", "", ""},
@@ -126,7 +142,7 @@ type calRow struct {
 	concLog, concFromLog        float64
 	hasConc                     bool
 	hasW, hasTok, hasAvail      bool
-	exclTok, exclAvail          string
+	exclW, exclTok, exclAvail   string
 	failedLog, failedPred       bool
 	// concPred is "Maximum concurrency" at max_model_len predicted end to
 	// end (from the predicted available memory), as tokPred is "GPU KV
@@ -158,7 +174,7 @@ func num(s string) (float64, bool) {
 
 var exactVersionRE = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
 
-var leadingVersionRE = regexp.MustCompile(`^(\d+\.\d+\.\d+)[ .]`)
+var leadingVersionRE = regexp.MustCompile(`^(\d+\.\d+\.\d+)(?:[ .+]|rc\d)`)
 
 var approxVersionRE = regexp.MustCompile(`~(\d+\.\d+)(\.\d+)?`)
 
@@ -168,8 +184,9 @@ func calVersion(s string) (string, string) {
 	if exactVersionRE.MatchString(s) {
 		return s, ""
 	}
-	// "0.10.1.dev101 (...)", "0.14.1 (from the title)": a logged release
-	// number followed by a note.
+	// "0.10.1.dev101 (...)", "0.14.1 (from the title)",
+	// "0.31.1rc1.dev50+g554340f3d": a logged release number followed by a
+	// note or a pre-release/local suffix (vllm.Resolve ignores those too).
 	if m := leadingVersionRE.FindStringSubmatch(s); m != nil {
 		return m[1], ""
 	}
@@ -303,7 +320,7 @@ func runCalibration(t testing.TB, cases []calCase) []calRow {
 	for _, c := range cases {
 		r := calRow{c: c}
 		ex := calExclusions[c.ID]
-		r.skip, r.exclTok, r.exclAvail = ex.all, ex.tokens, ex.available
+		r.skip, r.exclW, r.exclTok, r.exclAvail = ex.all, ex.weights, ex.tokens, ex.available
 		if r.skip == "" {
 			r.evaluate(t)
 		}
@@ -416,7 +433,7 @@ func TestMemoryCalibration(t *testing.T) {
 		if r.skip != "" {
 			continue
 		}
-		if r.hasW && math.Abs(relErr(r.wPred, r.wLog)) > targetWeights {
+		if r.hasW && r.exclW == "" && math.Abs(relErr(r.wPred, r.wLog)) > targetWeights {
 			t.Errorf("%s: weights %.2f GiB predicted, %.2f logged (%+.1f%%)", r.c.ID, r.wPred, r.wLog, 100*relErr(r.wPred, r.wLog))
 		}
 		if r.hasTok && r.exclTok == "" && math.Abs(relErr(float64(r.tokFromLog), float64(r.tokLog))) > targetKVTokens {
