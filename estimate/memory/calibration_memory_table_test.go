@@ -102,12 +102,21 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   without prefix caching by default up to 0.19.1 (` + "`vllm.Release.StatePagesPerRequestFor`" + `, a fix this log
   prompted: vlaunch had assumed align mode's two pages, 81.30x) (` + "`TestNemotronHLogV0191`" + `; the NVFP4
   checkpoint is not in the catalog, so its available memory is not predicted).
+- MiMo-V2 (` + "`mimo_v2_flash`" + `): a vLLM 0.31.1rc1.dev50 log of MiMo-V2.6-Flash-MOPD (TP8 + EP on H100, max_model_len
+  262,144, 8,192-token chunks; tant2tls/Deepseek-serving): 26.60x and 6,972,745 tokens, exactly from the 573,180
+  block ids the logged (rounded) 49.2 GiB holds, +0.01% from 49.2 GiB itself, each sliding-window group
+  reserving two batches in flight beyond its window under async scheduling
+  (` + "`vllm.Release.WindowReserveBatches`" + `, a rule this log pinned: vlaunch had reserved one chunk, 30.19x)
+  (` + "`TestWindowReserveAsVLLMCountsIt`" + `, case ` + "`mimo-v26-flash-tant2-h100-tp8ep`" + `; its MXFP4 experts and vision
+  and audio towers are not in the catalog, so its weights and available memory are not predicted). The same study's
+  DeepSeek-V4-Flash-0731 log (` + "`dsv4flash0731-tant2-h100-tp8ep`" + `) has its weights (+0.7%) and available memory
+  (−1.9%) predicted, but not its pool's layout (11.06x against 6.59x: the 0.31 DeepSeek-V4 packing was not read).
 
 "not read": the Gemma 4 post's log goes on past the part of the page that could be read, so only its
 weights and available memory are compared (the KV layout itself is pinned by ` + "`TestGemma4KVAsVLLMGroupsIt`" + `).
 
 No public start-up log with the model, the release, the layout, the utilization, max_model_len and the
-three lines was found for MiMo-V2-Flash (` + "`mimo_v2_flash`" + `), Nemotron-3 Super/Ultra (the latent MoE; its
+three lines was found for Nemotron-3 Super/Ultra (the latent MoE; its
 KV layout is Nemotron-H's above), GLM-5 (` + "`glm_moe_dsa`" + `), MiniMax-M2 (` + "`minimax_m2`" + `), Qwen3-VL and the Kimi multimodal wrappers.
 Read and left out (2026-12-06): vllm-project/vllm#39734 (Gemma-4-31B-it, 0.19.1rc1: 37,392 tokens and 1.53x
 at 262,144, but neither GPU nor available memory in the text read); #43308 (Gemma 4 31B AWQ on A100,

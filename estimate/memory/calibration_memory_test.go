@@ -94,9 +94,6 @@ var calExclusions = map[string]calExclusion{
 			"47.43 GiB against 6.59x logged; neither a per-page-size packed pool (6.73x) nor a 16,384-token window reservation (6.28x) gives " +
 			"6.59x exactly, and the release's kv_cache_utils.py was not read"},
 	"mimo-v26-flash-tant2-h100-tp8ep": {
-		tokens: "30.19x from the logged 49.2 GiB against 26.60x logged (+13.5%); the log is reproduced exactly (573,180 blocks of 9 × 10,240 B, " +
-			"21,549 per request) if each of the 5 sliding-window groups reserves window − 1 + 16,384 tokens (1,033 pages) where vlaunch " +
-			"reserves window − 1 + max_num_batched_tokens (8,192: 521 pages); why this build reserves twice the chunk is not in a source read",
 		weights: "MiMo-V2.6-Flash-MOPD stores its routed experts in MXFP4 under an FP8 config and ships vision and audio towers; " +
 			"the catalog's mimo-v2-flash (FP8 experts) is its text decoder only, so vlaunch predicts the FP8 checkpoint's weights",
 		available: "follows the weights (above); the KV pool is tested from the logged available memory"},
