@@ -54,3 +54,47 @@ func (r Release) StatePagesPerRequest() (int, Presence, string) {
 	}
 	return 1, p, srcMambaAlign
 }
+
+// A sliding-window or chunked-local KV group frees the pages behind its
+// window on the processed-token basis, so steps scheduled but not yet
+// settled keep theirs: later releases reserve window − 1 +
+// max_in_flight_tokens per request (SlidingWindowSpec and
+// ChunkedLocalAttentionSpec.max_admission_blocks_per_request, "single source
+// of truth for both startup pool sizing and the runtime admission gate"),
+// where VllmConfig.max_in_flight_tokens = max_concurrent_batches ×
+// max_num_batched_tokens and max_concurrent_batches is 2 with async
+// scheduling at PP 1 (PP + 1 with the V2 model runner, PP with the V1 one,
+// at PP > 1) and PP without it. Earlier releases reserved window − 1 +
+// max_num_batched_tokens: a 0.19.0 log (Gemma 3 27B on one H100, async
+// scheduling on by default) is reproduced with the bare chunk, a
+// 0.31.1rc1.dev50 one (MiMo-V2.6-Flash-MOPD, TP8 + EP on H100, 8,192-token
+// chunks: 6,972,745 tokens, 26.60x) only with 16,384. Issue #39734 (a
+// Gemma 4 admission deadlock on 0.19.1rc1) is the one the shared function
+// answers, so the change is later; 0.19.1–0.27.0 are not pinned.
+const srcInFlightReserve = "vllm/config/vllm.py VllmConfig.max_concurrent_batches and max_in_flight_tokens (L539-L561 of an annotated verbatim copy of v0.27.1); " +
+	"vllm/v1/kv_cache_interface.py SlidingWindowSpec / ChunkedLocalAttentionSpec.max_admission_blocks_per_request(max_in_flight_tokens, max_model_len) (later copies); " +
+	"start-up logs: 0.19.0 Gemma 3 (bare chunk), 0.31.1rc1.dev50 MiMo-V2.6-Flash-MOPD (tant2tls/Deepseek-serving, twice the chunk); 0.19.1-0.27.0 unverified"
+
+// inFlightWindowReserve: releases whose windowed KV groups reserve the
+// in-flight batches' tokens rather than one chunk.
+var inFlightWindowReserve = Span{Since: mustVersion("0.19.1"), Confirmed: mustVersion("0.27.1")}
+
+// WindowReserveBatches is how many max_num_batched_tokens batches a
+// sliding-window or chunked-local KV group reserves beyond its window per
+// request in release r: max_concurrent_batches where the release reserves
+// for in-flight batches (async: true when the engine schedules
+// asynchronously; pp the pipeline stages), else 1; with the presence of the
+// rule and the source. At PP > 1 with async scheduling it assumes the V1
+// model runner's PP (the V2 runner's PP + 1 is not modelled: which runner a
+// release defaults to is not pinned).
+func (r Release) WindowReserveBatches(async bool, pp int) (int, Presence, string) {
+	p := inFlightWindowReserve.In(r.Version)
+	if p != Present {
+		return 1, p, srcInFlightReserve
+	}
+	pp = max(pp, 1)
+	if async && pp == 1 {
+		return 2, p, srcInFlightReserve
+	}
+	return pp, p, srcInFlightReserve
+}

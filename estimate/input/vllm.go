@@ -2,6 +2,7 @@ package input
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -65,4 +66,48 @@ func (in *Input) EnvInt(key string) int {
 	def, _ := in.Release().EnvDefault(key)
 	v, _ := strconv.Atoi(def)
 	return v
+}
+
+// AsyncSchedulingFlag is what the spec's vllm.extra_args say of async
+// scheduling (--async-scheduling, --no-async-scheduling, the last one
+// winning as in argparse; nil: nothing said, or an input built by hand).
+// estimate/perf's asyncFlag reads the same arguments the same way (it
+// predates this one and should call it).
+func (in *Input) AsyncSchedulingFlag() *bool {
+	d := in.Resolved()
+	if d == nil || d.Spec == nil {
+		return nil
+	}
+	var v *bool
+	for _, a := range d.Spec.VLLM.ExtraArgs {
+		switch strings.TrimSpace(a) {
+		case "--async-scheduling", "--async-scheduling=true", "--async-scheduling=True":
+			on := true
+			v = &on
+		case "--no-async-scheduling", "--async-scheduling=false", "--async-scheduling=False":
+			off := false
+			v = &off
+		}
+	}
+	return v
+}
+
+// AsyncScheduling reports whether the engine schedules the next step while
+// the GPU runs this one: the spec's flag, else the release's default where
+// vLLM keeps it on (vllm.Release.AsyncSchedulingFor).
+func (in *Input) AsyncScheduling() bool {
+	method := ""
+	if sp := in.Speculative; sp != nil {
+		method = sp.VLLMMethod
+	}
+	return in.Release().AsyncSchedulingFor(in.AsyncSchedulingFlag(), in.Layout.PP, method)
+}
+
+// WindowReserveTokens is what a sliding-window or chunked-local KV group
+// holds beyond its window per request as the release sizes it:
+// max_num_batched_tokens times the batches in flight
+// (vllm.Release.WindowReserveBatches).
+func (in *Input) WindowReserveTokens() int {
+	n, _, _ := in.Release().WindowReserveBatches(in.AsyncScheduling(), in.Layout.PP)
+	return in.MaxNumBatchedTokens * n
 }

@@ -31,7 +31,7 @@ used are global, listed under "The model" below and documented in ` + "`estimate
 	}
 	b.WriteString("\n## Excluded cases and metrics\n\n")
 	for _, r := range rows {
-		for _, why := range []struct{ what, reason string }{{"whole case", r.skip}, {"KV tokens", r.exclTok}, {"available memory", r.exclAvail}} {
+		for _, why := range []struct{ what, reason string }{{"whole case", r.skip}, {"weights", r.exclW}, {"KV tokens", r.exclTok}, {"available memory", r.exclAvail}} {
 			if why.reason != "" {
 				fmt.Fprintf(&b, "- `%s` (%s): %s\n", r.c.ID, why.what, why.reason)
 			}
@@ -126,6 +126,15 @@ Reproduced by a dedicated test (the log lacks what a row needs):
 - Kimi-K2-Thinking (the row above): the logged 715,072 tokens from the logged 46.80 GiB exactly, in FlashMLA's
   64-token blocks (0.11.0's MLA default on Hopper; 16-token blocks would give 715,088)
   (` + "`TestKimiK2ThinkingLogFromLoggedMemory`" + `).
+- MiMo-V2 (` + "`mimo_v2_flash`" + `): a vLLM 0.31.1rc1.dev50 log of MiMo-V2.6-Flash-MOPD (TP8 + EP on H100, max_model_len
+  262,144, 8,192-token chunks; tant2tls/Deepseek-serving): 26.60x and 6,972,745 tokens, exactly from the 573,180
+  block ids the logged (rounded) 49.2 GiB holds, +0.01% from 49.2 GiB itself, each sliding-window group
+  reserving two batches in flight beyond its window under async scheduling
+  (` + "`vllm.Release.WindowReserveBatches`" + `, a rule this log pinned: vlaunch had reserved one chunk, 30.19x)
+  (` + "`TestWindowReserveAsVLLMCountsIt`" + `, case ` + "`mimo-v26-flash-tant2-h100-tp8ep`" + `; its MXFP4 experts and vision
+  and audio towers are not in the catalog, so its weights and available memory are not predicted). The same study's
+  DeepSeek-V4-Flash-0731 log (` + "`dsv4flash0731-tant2-h100-tp8ep`" + `) has its weights (+0.7%) and available memory
+  (−1.9%) predicted, but not its pool's layout (11.06x against 6.59x: the 0.31 DeepSeek-V4 packing was not read).
 
 "not read": the Gemma 4 post's log goes on past the part of the page that could be read, so only its
 weights and available memory are compared (the KV layout itself is pinned by ` + "`TestGemma4KVAsVLLMGroupsIt`" + `);
@@ -165,9 +174,10 @@ Making the sampler term release-dependent needs the first release with the Trito
 unverified) and changes other rows; it is left to a follow-up.
 
 No public start-up log with the model, the release, the layout, the utilization, max_model_len and the
-three lines was found for MiMo-V2-Flash (` + "`mimo_v2_flash`" + `), Nemotron-3 Super/Ultra (the latent MoE; its
+three lines was found for Nemotron-3 Super/Ultra (the latent MoE; its
 KV layout is Nemotron-H's above), a Qwen3-VL start-up on a GPU of
-the catalog and a Kimi-K2.5/K2.6 (vision wrapper) start-up; nor a complete Gemma 4 log before 0.26.
+the catalog and a Kimi-K2.5/K2.6 (vision wrapper) start-up; nor a complete Gemma 4 log before 0.26; MiMo-V2-Flash
+itself has none (MiMo-V2.6-Flash above shares its text decoder).
 Read and left out (2026-12-06): vllm-project/vllm#39734 (Gemma-4-31B-it, 0.19.1rc1: 37,392 tokens and 1.53x
 at 262,144, but neither GPU nor available memory in the text read); #43308 (Gemma 4 31B AWQ on A100,
 tokens rounded to ~55k/~525k); #49878 (Gemma 4 with kv_cache_memory_bytes, a failed start-up);
@@ -214,6 +224,9 @@ func calRowMarkdown(r calRow) string {
 	w := "n/a"
 	if r.hasW {
 		w = fmt.Sprintf("%.2f / %.2f (%+.1f%%)", r.wLog, r.wPred, 100*relErr(r.wPred, r.wLog))
+		if r.exclW != "" {
+			w += " †"
+		}
 	}
 	bpt := fmt.Sprintf("%d", r.bpt)
 	tok := "n/a"
@@ -262,7 +275,7 @@ func summary(rows []calRow) string {
 		if r.skip != "" {
 			continue
 		}
-		if r.hasW {
+		if r.hasW && r.exclW == "" {
 			nw++
 			okw += calB2I(calAbs(relErr(r.wPred, r.wLog)) <= targetWeights)
 		}

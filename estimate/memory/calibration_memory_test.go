@@ -75,7 +75,7 @@ type calCase struct {
 // calExclusion says why a metric of a case is not held to its target. Only
 // incomplete or inconsistent inputs, and vLLM behaviour vlaunch does not
 // model, are reasons; an inconvenient error is not.
-type calExclusion struct{ all, tokens, available string }
+type calExclusion struct{ all, weights, tokens, available string }
 
 var calExclusions = map[string]calExclusion{
 	"dsr1-pr14842-v0-mla-aligned": {all: "incomplete: GPU, weights and available memory not logged (tokens only); " +
@@ -97,6 +97,15 @@ var calExclusions = map[string]calExclusion{
 			"beside weights and KV on an SM120 PCIe GPU where vlaunch's activation and non-torch terms make 3.78 GiB " +
 			"(predicted 27.95 GiB, +18%): not reproduced, and not attributable from the lines quoted (a probable cause, " +
 			"not adopted: the sort-based top-k/top-p sampler of releases before vLLM's Triton kernel, see docs/calibration-memory.md)"},
+	"dsv4flash0731-tant2-h100-tp8ep": {
+		tokens: "vLLM 0.31.1rc1.dev50 lays DeepSeek-V4's caches out otherwise than the layout vlaunch reproduces (vllm#44376's release: " +
+			"22 layer tuples of 47,808 B per block id, 4,378 block ids per 262,144-token request here): that gives 11.06x from the logged " +
+			"47.43 GiB against 6.59x logged; neither a per-page-size packed pool (6.73x) nor a 16,384-token window reservation (6.28x) gives " +
+			"6.59x exactly, and the release's kv_cache_utils.py was not read"},
+	"mimo-v26-flash-tant2-h100-tp8ep": {
+		weights: "MiMo-V2.6-Flash-MOPD stores its routed experts in MXFP4 under an FP8 config and ships vision and audio towers; " +
+			"the catalog's mimo-v2-flash (FP8 experts) is its text decoder only, so vlaunch predicts the FP8 checkpoint's weights",
+		available: "follows the weights (above); the KV pool is tested from the logged available memory"},
 }
 
 // calModel maps the logged model names onto catalog entries and the
@@ -118,6 +127,10 @@ var calModels = []struct{ match, id, quant, config string }{
 	// quantization_config (quant "original").
 	{match: "gemma-4-31b-it", config: "../../catalog/testdata/hf/gemma-4-31b-it-nvfp4.verbatim.json", quant: "original"},
 	{"deepseek-r1", "deepseek-r1", "", ""},
+	{"deepseek-v4-flash", "deepseek-v4-flash", "", ""},
+	// MiMo-V2.6-Flash-MOPD's text decoder is MiMo-V2-Flash's (its
+	// checkpoint format is not: calExclusions).
+	{"mimo-v2.6-flash", "mimo-v2-flash", "", ""},
 	{"deepseek-v2-lite", "deepseek-v2-lite", "", ""},
 	{"qwen3-235b-a22b-fp8", "qwen3-235b-a22b-fp8", "", ""},
 	{"qwen3-30b-a3b", "qwen3-30b-a3b", "", ""},
@@ -145,7 +158,7 @@ type calRow struct {
 	concLog, concFromLog        float64
 	hasConc                     bool
 	hasW, hasTok, hasAvail      bool
-	exclTok, exclAvail          string
+	exclW, exclTok, exclAvail   string
 	failedLog, failedPred       bool
 	// concPred is "Maximum concurrency" at max_model_len predicted end to
 	// end (from the predicted available memory), as tokPred is "GPU KV
@@ -177,7 +190,7 @@ func num(s string) (float64, bool) {
 
 var exactVersionRE = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
 
-var leadingVersionRE = regexp.MustCompile(`^(\d+\.\d+\.\d+)[ .]`)
+var leadingVersionRE = regexp.MustCompile(`^(\d+\.\d+\.\d+)(?:[ .+]|rc\d)`)
 
 var approxVersionRE = regexp.MustCompile(`~(\d+\.\d+)(\.\d+)?`)
 
@@ -187,8 +200,9 @@ func calVersion(s string) (string, string) {
 	if exactVersionRE.MatchString(s) {
 		return s, ""
 	}
-	// "0.10.1.dev101 (...)", "0.14.1 (from the title)": a logged release
-	// number followed by a note.
+	// "0.10.1.dev101 (...)", "0.14.1 (from the title)",
+	// "0.31.1rc1.dev50+g554340f3d": a logged release number followed by a
+	// note or a pre-release/local suffix (vllm.Resolve ignores those too).
 	if m := leadingVersionRE.FindStringSubmatch(s); m != nil {
 		return m[1], ""
 	}
@@ -344,7 +358,7 @@ func runCalibration(t testing.TB, cases []calCase) []calRow {
 	for _, c := range cases {
 		r := calRow{c: c}
 		ex := calExclusions[c.ID]
-		r.skip, r.exclTok, r.exclAvail = ex.all, ex.tokens, ex.available
+		r.skip, r.exclW, r.exclTok, r.exclAvail = ex.all, ex.weights, ex.tokens, ex.available
 		if r.skip == "" {
 			r.evaluate(t)
 		}
@@ -460,7 +474,7 @@ func TestMemoryCalibration(t *testing.T) {
 		if r.skip != "" {
 			continue
 		}
-		if r.hasW && math.Abs(relErr(r.wPred, r.wLog)) > targetWeights {
+		if r.hasW && r.exclW == "" && math.Abs(relErr(r.wPred, r.wLog)) > targetWeights {
 			t.Errorf("%s: weights %.2f GiB predicted, %.2f logged (%+.1f%%)", r.c.ID, r.wPred, r.wLog, 100*relErr(r.wPred, r.wLog))
 		}
 		if r.hasTok && r.exclTok == "" && math.Abs(relErr(float64(r.tokFromLog), float64(r.tokLog))) > targetKVTokens {

@@ -52,8 +52,10 @@ type KVLayout struct {
 	// mamba_cache_mode none, 2 in align: vllm.Release.StatePagesPerRequestFor);
 	// 0 without state groups.
 	StatePages int `json:"state_pages,omitempty"`
-	// chunk is max_num_batched_tokens: a prefill chunk must sit in the
-	// sliding-window layers next to the window.
+	// chunk is what a sliding-window layer holds beyond its window: a
+	// prefill chunk (max_num_batched_tokens), times the batches in flight
+	// where the release reserves for them (input.Input.WindowReserveTokens;
+	// DeepSeek-V4's caches keep the bare chunk, their 0.31 rule not read).
 	chunk int
 }
 
@@ -71,7 +73,7 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		return layeredKV(in, s)
 	}
 	b := dtypeBytes(in.KVCacheDType)
-	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.MaxNumBatchedTokens}
+	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.WindowReserveTokens()}
 	for i := s.First; i < s.End; i++ {
 		if m.IsSlidingLayer(i) {
 			kv.SlidingLayers++

@@ -117,7 +117,7 @@ func layeredKV(in *input.Input, s Stage) KVLayout {
 	b := int64(dtypeBytes(in.KVCacheDType))
 	tp := max(in.Layout.TP, 1)
 	block := max(in.BlockSize, 1)
-	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.MaxNumBatchedTokens, Packing: packingUniformPage}
+	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.WindowReserveTokens(), Packing: packingUniformPage}
 	slide := catalog.PagedCache{Name: "sliding-window layers", BlockTokens: block, Window: m.SlidingWindow}
 	full := catalog.PagedCache{Name: "full-attention layers", BlockTokens: block}
 	var parts [2]string

@@ -54,8 +54,8 @@ func kvBaseNote(in *input.Input, m *Report) Note {
 	b := dtypeBytes(kv.DType)
 	if kv.Packing == packingUniformPage && kv.HybridBlock == 0 {
 		return Note{"KV cache per token", fmt.Sprintf("%s = %s B per token per GPU counting every layer as full attention. "+
-			"A sequence keeps only the window plus one prefill chunk (max_num_batched_tokens %d) in the sliding-window layers; the capacity below counts that, in vLLM's groups and pages.",
-			kv.Formula, textfmt.Thousands(kv.BytesPerToken), in.MaxNumBatchedTokens)}
+			"A sequence keeps only the window plus %s in the sliding-window layers; the capacity below counts that, in vLLM's groups and pages.",
+			kv.Formula, textfmt.Thousands(kv.BytesPerToken), windowReserveText(in, kv))}
 	}
 	if kv.Packing == packingDSV4 {
 		return Note{"KV cache per token", fmt.Sprintf(
@@ -80,10 +80,21 @@ func kvBaseNote(in *input.Input, m *Report) Note {
 		text += fmt.Sprintf(" TP=%d exceeds the model's %d KV heads, so vLLM replicates them: KV memory per GPU stops shrinking with TP.", in.Layout.TP, md.NumKVHeads)
 	}
 	if kv.SlidingLayers > 0 {
-		text += fmt.Sprintf(" %d of the %d layers use a %d-token sliding window: vLLM prints its token count as if all were full, but a sequence only keeps the window plus one prefill chunk (max_num_batched_tokens %d) in those layers, and the capacity below counts that.",
-			kv.SlidingLayers, kv.Layers, kv.SlidingWindow, in.MaxNumBatchedTokens)
+		text += fmt.Sprintf(" %d of the %d layers use a %d-token sliding window: vLLM prints its token count as if all were full, but a sequence only keeps the window plus %s in those layers, and the capacity below counts that.",
+			kv.SlidingLayers, kv.Layers, kv.SlidingWindow, windowReserveText(in, kv))
 	}
 	return Note{"KV cache per token", text}
+}
+
+// windowReserveText says what a sliding-window layer keeps beyond its
+// window: one prefill chunk, or the batches in flight where the release
+// reserves for them (vllm.Release.WindowReserveBatches).
+func windowReserveText(in *input.Input, kv KVLayout) string {
+	if n := in.MaxNumBatchedTokens; n > 0 && kv.chunk > n {
+		return fmt.Sprintf("the tokens of the batches in flight (%d × max_num_batched_tokens %d: vLLM %s reserves for every batch scheduled ahead)",
+			kv.chunk/n, n, in.Release().Version)
+	}
+	return fmt.Sprintf("one prefill chunk (max_num_batched_tokens %d)", in.MaxNumBatchedTokens)
 }
 
 // stateText adds a hybrid's fixed state per sequence (Gated DeltaNet or
