@@ -14,13 +14,15 @@ import (
 // rules stand in for it (SGLang and others are modelled with the newest
 // release's kernel facts, an approximation the docs state).
 type engine struct {
-	name     string
-	release  vllm.Release
-	exact    bool // the release is the row's own (vLLM rows with a version in the table)
-	policy   sim.Policy
-	maxSeqs  int
-	batchTok int
-	graphs   bool
+	name    string
+	release vllm.Release
+	// versioned: a vLLM row whose version resolves, inside the table or
+	// beyond either end of it (then its nearest release stands in).
+	versioned bool
+	policy    sim.Policy
+	maxSeqs   int
+	batchTok  int
+	graphs    bool
 	// eager: every step in PyTorch eager mode (--enforce-eager);
 	// prefillEager: prompt steps eager, decode captured (SGLang, vLLM V0).
 	eager, prefillEager bool
@@ -53,7 +55,7 @@ func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
 		rel = vllm.Newest()
 	}
 	e.release = rel
-	e.exact = r.Engine.Name == "vllm" && err == nil && !rel.Outside()
+	e.versioned = r.Engine.Name == "vllm" && err == nil
 	f := r.Features
 	switch r.Engine.Name {
 	case "vllm":
@@ -116,14 +118,16 @@ func flagInt(flags, name string) int {
 }
 
 // asyncScheduling reports whether a vLLM row's engine scheduled
-// asynchronously: as its features say, else by its own release's default
-// (vllm.Release.AsyncSchedulingFor; a row without a release of its own is
-// taken as synchronous).
+// asynchronously: as its features say, else by its release's default
+// (vllm.Release.AsyncSchedulingFor), as check decides it for a spec naming
+// that release — a build newer than the table (0.31.1rc1.dev50) takes the
+// newest release's default, as check does; a row whose version cannot be
+// read is taken as synchronous.
 func asyncScheduling(r published.Row, e engine) bool {
 	if f := r.Features.AsyncScheduling; f.Known {
 		return f.V
 	}
-	if !e.exact {
+	if !e.versioned {
 		return false
 	}
 	method := ""
