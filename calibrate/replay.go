@@ -97,7 +97,7 @@ const replaySeed = 1
 // run simulates the result with the given constants.
 func (p *replay) run(eff perf.Efficiency) sim.Result {
 	s := perf.SetupFromInput(&p.in)
-	s.Eff = perf.ForGPU(eff, p.in.GPU)
+	s.Eff = perf.ForInput(eff, &p.in)
 	cfg := p.cfg
 	sm := perf.NewStepModel(s)
 	cfg.Step = sm.StepSeconds

@@ -262,12 +262,12 @@ var pdAchieved = map[string]map[string]struct {
 		"requests/s":       {within: 10, worst: 0.26},
 	},
 	published.SplitHoldout: {
-		"TTFT mean (ms)":   {within: 0, worst: 0},
-		"TTFT median (ms)": {within: 0, worst: 0},
+		"TTFT mean (ms)":   {within: 1, worst: 0.63},
+		"TTFT median (ms)": {within: 0, worst: 0.70},
 		"TPOT mean (ms)":   {within: 0, worst: 1.56},
-		"output tok/s":     {within: 1, worst: 0.26},
-		"requests/s":       {within: 2, worst: 0.19},
-		"E2E mean (s)":     {within: 0, worst: 0},
+		"output tok/s":     {within: 1, worst: 0.08},
+		"requests/s":       {within: 2, worst: 0.07},
+		"E2E mean (s)":     {within: 0, worst: 0.73},
 	},
 }
 
@@ -471,8 +471,8 @@ func pdDoc(set *published.PDSet, figs []pdFigure, parts map[string]pd.Scenario) 
 			continue
 		}
 		p := sc.TTFTParts
-		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.1f | %.2f | %.2f | %.1f | %.1f | %.1f | %s |\n", id, 1e3*p.FrontendS, 1e3*p.PrefillQueueS, 1e3*p.PrefillS,
-			1e3*p.RouterS, 1e3*p.TransferS, 1e3*p.DecodeAdmitS, 1e3*p.ReadNoticeS, 1e3*p.FirstDecodeS, sc.Binding)
+		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.1f | %.2f | %.2f | %.1f | %.1f | %.1f | %s (prefill %.0f%%, decode %.0f%% of capacity) |\n", id, 1e3*p.FrontendS, 1e3*p.PrefillQueueS, 1e3*p.PrefillS,
+			1e3*p.RouterS, 1e3*p.TransferS, 1e3*p.DecodeAdmitS, 1e3*p.ReadNoticeS, 1e3*p.FirstDecodeS, sc.Binding, 100*sc.PrefillUtilization, 100*sc.DecodeUtilization)
 	}
 	b.WriteString("\n## Sources\n\n")
 	for _, s := range set.Sources {
@@ -489,18 +489,22 @@ const pdReading = `
 - **Held out (llm-d, vLLM 0.24 and 0.27, 8 × TP1 prefill : 2 × TP4 decode on H200, 45 req/s of 5,000/250).** Both runs served
   the whole 120 s stage (5,400 of 5,400 requests, 42.6 and 44.3 req/s, TTFT max 4.2 s on GKE), so their prefill pools carried
   45 × 5,000 prompt tokens a second: at least 28k tokens/s per H200 (the guide's router is calibrated at 33,821 tokens/s per
-  prefill instance, measured idle through the full P/D path). The model prefills a 5,000-token prompt on one H200 in 221 ms
-  (22.6k tokens/s): its prefill pool carries 36.2 req/s, so at 45 it is 124% loaded and the open loop is unbounded — no TTFT.
-  Throughput is within ±30% only because the rate served is then the model's capacity (−15%, −18%). This is the step
-  model's prefill of gpt-oss-120b (estimate/perf), not the composition: the colocated baseline of the same 16 GPUs is
-  unbounded in the model too. Run at the rate that loads the model's prefill pool as 45 req/s loads the guide's calibrated one
-  (83%: 30 req/s), the composition gives a mean TTFT of 0.74 s (queue 0.23 s, prompt 0.34 s, API servers 0.13 s, hand-off
-  0.03 s), between the two fleets' 1.16 and 0.52 s: the queueing is of the right size once the capacity is. TPOT is +155% against inference-perf's figure, which divides by re-tokenised output tokens
+  prefill instance, measured idle through the full P/D path: 83% loaded at 45 req/s). These releases run gpt-oss's MXFP4 experts
+  on Hopper with OpenAI's triton_kernels, not the Marlin kernel of vLLM 0.10–0.11 (vllm.Release.MXFP4MoEBackend: vLLM ships
+  triton_kernels from 0.14.0), and the step model now prices them with aiconfigurator's measured curve of that kernel (vLLM 0.24.0
+  tables, 41–53% of the BF16 peak from ~128 tokens per expert) where the fitted expert constant (0.21, fitted on Marlin-era rows)
+  stood before: a 5,000-token prompt on one H200 takes 137 ms (was 221 ms; experts 88 ms, was 172; dense 28, attention 17), so
+  the prefill pool is 77% loaded (was 124%: unbounded, no TTFT). Both rows are bounded now: the rate served is within +2–6%, and the
+  mean TTFT is 437 ms (API servers 80, prefill queue 115, prefill 191, hand-off 2, decode admission 36, first decode step 15) against
+  1,157 ms on GKE (−62%) and 518 ms on CoreWeave (−16%): the two fleets ran the same workload and topology 2.2× apart. The GKE
+  row's colocated baseline (16 × TP1, published 532 ms) is 236 ms in the model (−56%), so most of GKE's miss is shared with the
+  colocated model (per-request front-end and queueing costs the model does not see), not the P/D composition. TPOT is +155% against inference-perf's figure, which divides by re-tokenised output tokens
   (283 per request against the 250 generated: its output tok/s is inflated by the same 13%); from the source's own means,
   (2.775 − 1.157) s / 249 tokens = 6.5 ms, the model's 14.5 ms is still +123%: ~37 sequences per TP4 H200 decode under vLLM 0.24
   step in 6.5 ms where the model, which charges vLLM 0.11's host time for every step (asynchronous scheduling is not assumed
-  unless explicit), needs twice that and so holds twice the sequences.
-- **Calibration source (Anyscale, vLLM 0.11, Ray Serve).** Throughput is within ±30% on every row (median −4%) and TPOT on all
+  unless explicit), needs twice that and so holds twice the sequences; E2E (+46%, +72%) inherits it (249 tokens × 14.5 ms).
+- **Calibration source (Anyscale, vLLM 0.11, Ray Serve).** Its engines ran gpt-oss's experts on Marlin (vLLM 0.11.0 shipped no
+  triton_kernels), which the fitted expert constant still prices; the measured Triton curve does not apply. Throughput is within ±30% on every row (median −4%) and TPOT on all
   but one (+21%), as the colocated model is on the same source's colocated runs (+27%): the decode step of gpt-oss-120b on Hopper,
   not the composition. TTFT is low by 13–77% wherever the prefill pool does not saturate. The source's own prefill-only runs
   locate most of that outside P/D: through the same Ray Serve stack, a lone 5,000-token prompt takes 129.8 ms (median) on

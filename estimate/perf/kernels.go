@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Source names the table the figures come from, for reports.
@@ -54,8 +55,9 @@ type KernelFigures struct {
 }
 
 // MoECurve is a fused-MoE layer's achieved fraction of the dense tensor
-// peak (BF16 for BF16 weights, FP8 for FP8, FP4 for NVFP4: the peak
-// gemmFLOPS picks) as a function of the tokens each expert receives,
+// peak (BF16 for BF16 weights, FP8 for FP8, FP4 for NVFP4, BF16 for
+// MXFP4, whose kernels multiply BF16 activations: the peak gemmFLOPS
+// picks) as a function of the tokens each expert receives,
 // x = tokens × top-k / experts — the M of every expert GEMM, which sets
 // its FLOPs per weight byte whatever the model's widths — at x = 2^(i−4),
 // i = 0…15 (1/16 … 2,048 tokens per expert).
@@ -81,15 +83,23 @@ type MoECurve [16]float64
 // rows time ModelOpt checkpoints' FlashInfer-CUTLASS path, 2–4× slower on
 // Hopper, which the step model cannot tell from its dtype and does not
 // use. INT4 has one shape in the tables, too few to check; it keeps the
-// constant. So does MXFP4: tools/aicdata derives gpt-oss's curve, but
-// the gpt-oss sources disagree with it by release — scaled by
-// MeasuredCompute it slows gpt-oss prefill (llm-d's vLLM 0.24–0.27 P/D
-// runs on H200 already say it is too slow), unscaled it speeds up the
-// vLLM 0.11 runs on H100 that say it is not (tools/aicdata/README.md,
-// "Fused-MoE curves"): the tables time vLLM 0.24's kernels, and the
-// step model does not tell releases' MoE kernels apart.
+// constant.
+//
+// MXFP4 is gpt-oss's curve (w4a16_mxfp4 rows of vLLM's gpt-oss kernels):
+// the kernel MXFP4Kernel names, which vLLM 0.24.0 selected when the table
+// was collected — OpenAI's triton_kernels on Hopper, FlashInfer's TRT-LLM
+// MXFP4 × BF16 on Blackwell. Releases select other kernels (vllm.Release.
+// MXFP4MoEBackend: Marlin on Hopper through 0.11.0, whose MoE reaches 15–23%
+// of the BF16 peak at 73–293 tokens per expert in the same tables' Marlin
+// rows, where Triton runs gpt-oss-120b's experts at 55–57% at 128–512:
+// FLOPs over latency, no floor taken off), so ForRelease keeps the curve only where
+// the deployment's release runs MXFP4Kernel on this GPU; elsewhere the
+// fitted ExpertGEMM (0.21 of the peak, fitted on vLLM 0.10–0.11 rows, i.e.
+// on Marlin) stays. The MXFP4 curve is read unscaled (mxfp4Unscaled).
 type MoECurves struct {
-	BF16, FP8, NVFP4 MoECurve
+	BF16, FP8, NVFP4, MXFP4 MoECurve
+	// MXFP4Kernel is the kernel the MXFP4 curve timed.
+	MXFP4Kernel vllm.MXFP4MoEKernel
 }
 
 // At is the curve at x tokens per expert: log2-linear between grid
@@ -111,27 +121,37 @@ func (c *MoECurve) At(x float64) float64 {
 // moecurve -format go; see MoECurve for the table and the reading).
 var moeCurves = map[string]*MoECurves{
 	"h100_sxm": {
-		BF16: MoECurve{0.0027, 0.00288, 0.00298, 0.00298, 0.00305, 0.00598, 0.0117, 0.0229, 0.043, 0.0733, 0.132, 0.221, 0.318, 0.384, 0.407, 0.518},
-		FP8:  MoECurve{0.0022, 0.00272, 0.00279, 0.00291, 0.003, 0.00575, 0.0111, 0.0213, 0.0385, 0.0668, 0.118, 0.172, 0.211, 0.228, 0.272, 0.332},
+		BF16:        MoECurve{0.0027, 0.00288, 0.00298, 0.00298, 0.00305, 0.00598, 0.0117, 0.0229, 0.043, 0.0733, 0.132, 0.221, 0.318, 0.384, 0.407, 0.518},
+		FP8:         MoECurve{0.0022, 0.00272, 0.00279, 0.00291, 0.003, 0.00575, 0.0111, 0.0213, 0.0385, 0.0668, 0.118, 0.172, 0.211, 0.228, 0.272, 0.332},
+		MXFP4:       MoECurve{0.00742, 0.00768, 0.00898, 0.00912, 0.00926, 0.0179, 0.0342, 0.0624, 0.109, 0.175, 0.268, 0.404, 0.408, 0.508, 0.506, 0.515},
+		MXFP4Kernel: vllm.MXFP4MoETriton,
 	},
 	"h200_sxm": {
-		BF16: MoECurve{0.00352, 0.00392, 0.0041, 0.00423, 0.00436, 0.00856, 0.0165, 0.0318, 0.0581, 0.0984, 0.177, 0.29, 0.367, 0.437, 0.462, 0.604},
-		FP8:  MoECurve{0.00256, 0.00347, 0.00377, 0.00399, 0.00422, 0.00783, 0.0147, 0.0273, 0.0492, 0.0874, 0.15, 0.199, 0.231, 0.247, 0.284, 0.343},
+		BF16:        MoECurve{0.00352, 0.00392, 0.0041, 0.00423, 0.00436, 0.00856, 0.0165, 0.0318, 0.0581, 0.0984, 0.177, 0.29, 0.367, 0.437, 0.462, 0.604},
+		FP8:         MoECurve{0.00256, 0.00347, 0.00377, 0.00399, 0.00422, 0.00783, 0.0147, 0.0273, 0.0492, 0.0874, 0.15, 0.199, 0.231, 0.247, 0.284, 0.343},
+		MXFP4:       MoECurve{0.00778, 0.00805, 0.0108, 0.00996, 0.01, 0.0191, 0.0377, 0.0683, 0.123, 0.183, 0.273, 0.413, 0.41, 0.515, 0.52, 0.529},
+		MXFP4Kernel: vllm.MXFP4MoETriton,
 	},
 	"b200_sxm": {
-		BF16:  MoECurve{0.00319, 0.00325, 0.00323, 0.00325, 0.00328, 0.00639, 0.0127, 0.0248, 0.0429, 0.0776, 0.145, 0.24, 0.334, 0.379, 0.347, 0.247},
-		FP8:   MoECurve{0.00173, 0.0022, 0.0025, 0.0028, 0.00308, 0.00563, 0.0106, 0.0192, 0.0302, 0.0537, 0.0914, 0.123, 0.142, 0.143, 0.16, 0.178},
-		NVFP4: MoECurve{0.00218, 0.00245, 0.00245, 0.00255, 0.00267, 0.00487, 0.00928, 0.0165, 0.0287, 0.0511, 0.0917, 0.134, 0.189, 0.218, 0.275, 0.36},
+		BF16:        MoECurve{0.00319, 0.00325, 0.00323, 0.00325, 0.00328, 0.00639, 0.0127, 0.0248, 0.0429, 0.0776, 0.145, 0.24, 0.334, 0.379, 0.347, 0.247},
+		FP8:         MoECurve{0.00173, 0.0022, 0.0025, 0.0028, 0.00308, 0.00563, 0.0106, 0.0192, 0.0302, 0.0537, 0.0914, 0.123, 0.142, 0.143, 0.16, 0.178},
+		NVFP4:       MoECurve{0.00218, 0.00245, 0.00245, 0.00255, 0.00267, 0.00487, 0.00928, 0.0165, 0.0287, 0.0511, 0.0917, 0.134, 0.189, 0.218, 0.275, 0.36},
+		MXFP4:       MoECurve{0.00661, 0.00714, 0.00677, 0.00696, 0.00706, 0.0132, 0.0257, 0.042, 0.0651, 0.12, 0.171, 0.209, 0.213, 0.213, 0.215, 0.214},
+		MXFP4Kernel: vllm.MXFP4MoEFlashInferTRTLLM,
 	},
 	"b300_sxm": {
-		BF16:  MoECurve{0.00308, 0.00318, 0.00315, 0.00318, 0.00323, 0.00631, 0.0125, 0.0243, 0.0426, 0.0769, 0.144, 0.238, 0.33, 0.389, 0.355, 0.247},
-		FP8:   MoECurve{0.00186, 0.00233, 0.00255, 0.00281, 0.00306, 0.00565, 0.0107, 0.0196, 0.031, 0.0549, 0.094, 0.128, 0.15, 0.151, 0.17, 0.184},
-		NVFP4: MoECurve{0.00135, 0.00152, 0.00152, 0.00162, 0.00169, 0.00307, 0.00592, 0.0107, 0.0186, 0.0333, 0.0597, 0.0892, 0.128, 0.149, 0.197, 0.243},
+		BF16:        MoECurve{0.00308, 0.00318, 0.00315, 0.00318, 0.00323, 0.00631, 0.0125, 0.0243, 0.0426, 0.0769, 0.144, 0.238, 0.33, 0.389, 0.355, 0.247},
+		FP8:         MoECurve{0.00186, 0.00233, 0.00255, 0.00281, 0.00306, 0.00565, 0.0107, 0.0196, 0.031, 0.0549, 0.094, 0.128, 0.15, 0.151, 0.17, 0.184},
+		NVFP4:       MoECurve{0.00135, 0.00152, 0.00152, 0.00162, 0.00169, 0.00307, 0.00592, 0.0107, 0.0186, 0.0333, 0.0597, 0.0892, 0.128, 0.149, 0.197, 0.243},
+		MXFP4:       MoECurve{0.00719, 0.00711, 0.00727, 0.00717, 0.00718, 0.0138, 0.0264, 0.0435, 0.0671, 0.123, 0.178, 0.22, 0.223, 0.224, 0.225, 0.223},
+		MXFP4Kernel: vllm.MXFP4MoEFlashInferTRTLLM,
 	},
 	"gb200": {
-		BF16:  MoECurve{0.00293, 0.00302, 0.00302, 0.00304, 0.00307, 0.00599, 0.0118, 0.023, 0.0397, 0.072, 0.136, 0.224, 0.311, 0.365, 0.336, 0.233},
-		FP8:   MoECurve{0.00163, 0.00211, 0.00239, 0.00263, 0.00289, 0.00529, 0.01, 0.0182, 0.0289, 0.0514, 0.0868, 0.118, 0.138, 0.14, 0.156, 0.175},
-		NVFP4: MoECurve{0.00211, 0.00237, 0.00234, 0.00246, 0.00254, 0.00459, 0.00875, 0.0156, 0.0272, 0.0487, 0.0868, 0.128, 0.184, 0.209, 0.277, 0.364},
+		BF16:        MoECurve{0.00293, 0.00302, 0.00302, 0.00304, 0.00307, 0.00599, 0.0118, 0.023, 0.0397, 0.072, 0.136, 0.224, 0.311, 0.365, 0.336, 0.233},
+		FP8:         MoECurve{0.00163, 0.00211, 0.00239, 0.00263, 0.00289, 0.00529, 0.01, 0.0182, 0.0289, 0.0514, 0.0868, 0.118, 0.138, 0.14, 0.156, 0.175},
+		NVFP4:       MoECurve{0.00211, 0.00237, 0.00234, 0.00246, 0.00254, 0.00459, 0.00875, 0.0156, 0.0272, 0.0487, 0.0868, 0.128, 0.184, 0.209, 0.277, 0.364},
+		MXFP4:       MoECurve{0.00612, 0.00659, 0.00653, 0.00664, 0.00651, 0.0125, 0.0238, 0.0398, 0.062, 0.116, 0.167, 0.205, 0.209, 0.21, 0.212, 0.209},
+		MXFP4Kernel: vllm.MXFP4MoEFlashInferTRTLLM,
 	},
 }
 
@@ -184,8 +204,50 @@ func ForGPU(e Efficiency, g *catalog.GPU) Efficiency {
 		e.GEMMFP8 = k.GEMMFP8 * c
 	}
 	e.Kernels = k
-	e.Kernels.MoE = moeCurves[k.System]
+	if c := moeCurves[k.System]; c != nil {
+		// Without a release the MXFP4 kernel is unknown: ForRelease adds
+		// the MXFP4 curve where the release runs the kernel it timed.
+		m := *c
+		m.MXFP4 = MoECurve{}
+		e.Kernels.MoE = &m
+	}
 	return e
+}
+
+// ForRelease is ForGPU for an engine of vLLM release rel (vllm: false for
+// another engine) with environment env: the GPU's measured figures, and
+// the MXFP4 fused-MoE curve where rel selects, on this GPU, the kernel the
+// curve timed (vllm.Release.MXFP4MoEBackend; MoECurves.MXFP4Kernel).
+func ForRelease(e Efficiency, g *catalog.GPU, rel vllm.Release, isVLLM bool, env map[string]string) Efficiency {
+	e = ForGPU(e, g)
+	c := moeCurves[e.Kernels.System]
+	if !isVLLM || g == nil || c == nil || c.MXFP4[0] <= 0 || e.Kernels.MoE == nil {
+		return e
+	}
+	if b := rel.MXFP4MoEBackend(g.ComputeMajor, env); b.Verified && b.Kernel == c.MXFP4Kernel {
+		e.Kernels.MoE.MXFP4 = c.MXFP4
+	}
+	return e
+}
+
+// mxfp4Unscaled: the MXFP4 curve is read as measured, not scaled by
+// MeasuredCompute like the other curves. MeasuredCompute was fitted with
+// the fitted ExpertGEMM pricing every gpt-oss row, all of them on Marlin
+// releases; the one measured bound on a Triton release says the scaled
+// curve is too slow: llm-d's router is calibrated at 33,821 prompt tokens/s
+// per H200 TP1 prefill instance (idle, through the whole P/D path: at most
+// 148 ms for 5,000 tokens), where the scaled curve alone prices the experts
+// at 210 ms (unscaled: 88 ms).
+const mxfp4Unscaled = true
+
+// moeCurveFLOPS is the fused-MoE rate of curve c at x tokens per expert:
+// the peak gemmFLOPS picks times the curve, scaled by MeasuredCompute —
+// the MXFP4 curve as measured (mxfp4Unscaled).
+func (s *StepSetup) moeCurveFLOPS(c *MoECurve, x float64) float64 {
+	if mxfp4Unscaled && s.WeightDType == "mxfp4" {
+		return s.gemmFLOPS() * c.At(x)
+	}
+	return s.gemmFLOPS() * c.At(x) * scale(s.Eff.MeasuredCompute)
 }
 
 // scale is a measured-rate share, 1 when unset (an Efficiency built by

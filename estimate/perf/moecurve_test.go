@@ -52,7 +52,7 @@ func TestMoECurvesAreTheDerivedCurves(t *testing.T) {
 	}
 	n := 0
 	for sys, cs := range moeCurves {
-		for dtype, c := range map[string]MoECurve{"bfloat16": cs.BF16, "fp8_block": cs.FP8, "nvfp4": cs.NVFP4} {
+		for dtype, c := range map[string]MoECurve{"bfloat16": cs.BF16, "fp8_block": cs.FP8, "nvfp4": cs.NVFP4, "w4a16_mxfp4": cs.MXFP4} {
 			want, ok := derived[sys+"/"+dtype]
 			if c[0] == 0 {
 				if ok && sys != "l40s" && sys != "rtx_pro_6000_server" && sys != "a100_sxm" {
@@ -72,8 +72,20 @@ func TestMoECurvesAreTheDerivedCurves(t *testing.T) {
 			n++
 		}
 	}
-	if n < 13 {
+	if n < 18 {
 		t.Errorf("only %d curves checked", n)
+	}
+	// The MXFP4 curve names the kernel the 0.24.0 tables timed: vLLM's
+	// Triton (triton_kernels) path on Hopper, FlashInfer's TRT-LLM MXFP4 ×
+	// BF16 on Blackwell (tools/aicdata moeRows keeps only those rows).
+	for sys, cs := range moeCurves {
+		want := vllm.MXFP4MoEFlashInferTRTLLM
+		if sys == "h100_sxm" || sys == "h200_sxm" {
+			want = vllm.MXFP4MoETriton
+		}
+		if cs.MXFP4[0] > 0 && cs.MXFP4Kernel != want {
+			t.Errorf("%s: MXFP4 curve labelled %q, the tables ran %q", sys, cs.MXFP4Kernel, want)
+		}
 	}
 	// Every system with curves is one measuredKernels names.
 	for sys := range moeCurves {
@@ -130,12 +142,13 @@ func TestExpertTimeReadsTheMoECurve(t *testing.T) {
 	if st.ComputeS >= st.MemoryS {
 		t.Errorf("below the ridge the experts should stream: compute %.3g s ≥ memory %.3g s", st.ComputeS, st.MemoryS)
 	}
-	// FP8 reads the fp8_block curve; int4 and MXFP4 have none in use; H20
+	// FP8 reads the fp8_block curve; int4 has none, MXFP4 none without a
+	// release (ForGPU: the kernel is the release's); H20
 	// has no tables; DeepEP's DeepGEMM is not the fused MoE.
 	if c := setup("h100-sxm", "fp8", false).S.moeCurve(); c == nil || *c != moeCurves["h100_sxm"].FP8 {
 		t.Error("H100 FP8 experts do not read the FP8 curve")
 	}
-	for name, sm := range map[string]*StepModel{"H100 int4": setup("h100-sxm", "int4", false), "H20 bf16": setup("h20", "bf16", false), "H100 nvfp4": setup("h100-sxm", "nvfp4", false), "H200 mxfp4": setup("h200", "mxfp4", false)} {
+	for name, sm := range map[string]*StepModel{"H100 int4": setup("h100-sxm", "int4", false), "H20 bf16": setup("h20", "bf16", false), "H100 nvfp4": setup("h100-sxm", "nvfp4", false), "H200 mxfp4 without a release": setup("h200", "mxfp4", false)} {
 		if sm.S.moeCurve() != nil {
 			t.Errorf("%s: a curve where the tables have none", name)
 		}
@@ -150,5 +163,65 @@ func TestExpertTimeReadsTheMoECurve(t *testing.T) {
 	deepep.S.A2A = vllm.TrafficPerExpert
 	if deepep.S.moeCurve() != nil {
 		t.Error("DeepEP experts read the fused-MoE curve")
+	}
+}
+
+// gpt-oss's MXFP4 experts read the measured curve only where the release
+// runs the kernel the tables timed on that GPU (vllm.Release.
+// MXFP4MoEBackend), and then as measured (mxfp4Unscaled): Triton on Hopper
+// from 0.14.0, FlashInfer TRT-LLM on Blackwell at 0.24.0; Marlin (Hopper
+// through 0.11.0, or VLLM_MXFP4_USE_MARLIN=1), an unpinned release, a GPU
+// without tables and another engine keep the fitted ExpertGEMM.
+func TestMXFP4CurveFollowsTheRelease(t *testing.T) {
+	m := perfModel(t, "gpt-oss-120b")
+	setup := func(gpu, version string, isVLLM bool, env map[string]string) *StepModel {
+		g := perfGPU(t, gpu)
+		rel, _, err := vllm.ResolveString(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := StepSetup{Model: m, HW: NewHardware(g, 8, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
+			WeightDType: "mxfp4", KVDType: "bf16", CUDAGraphs: true, Eff: ForRelease(DefaultEfficiency, g, rel, isVLLM, env)}
+		return NewStepModel(s)
+	}
+	const tokens = 5000 // one prompt of llm-d's P/D rows: 156 tokens per expert
+	expertS := func(sm *StepModel) float64 {
+		var st StepTime
+		sm.expertTime(tokens, &st)
+		return st.ComputeS
+	}
+	flops, _ := setup("h200", "0.24.0", true, nil).expertWork(tokens)
+	x := tokens * float64(m.ExpertsPerToken) / float64(m.NumExperts)
+	for _, tc := range []struct {
+		gpu, version string
+		isVLLM       bool
+		env          map[string]string
+		curve        string // system whose MXFP4 curve prices the experts; "" the constant
+	}{
+		{"h200", "0.24.0", true, nil, "h200_sxm"},
+		{"h200", "0.27.1", true, nil, "h200_sxm"},
+		{"h100-sxm", "0.15.1", true, nil, "h100_sxm"},
+		{"b200", "0.24.0", true, nil, "b200_sxm"},
+		{"h200", "0.11.0", true, nil, ""},                                                 // Marlin
+		{"h100-sxm", "0.10.2", true, nil, ""},                                             // Marlin
+		{"h200", "0.12.0", true, nil, ""},                                                 // not pinned
+		{"h100-sxm", "0.15.1", true, map[string]string{"VLLM_MXFP4_USE_MARLIN": "1"}, ""}, // forced Marlin
+		{"h200", "0.24.0", false, nil, ""},                                                // another engine
+		{"h20", "0.24.0", true, nil, ""},                                                  // no tables
+	} {
+		sm := setup(tc.gpu, tc.version, tc.isVLLM, tc.env)
+		want := flops / (sm.S.gemmFLOPS() * DefaultEfficiency.ExpertGEMM)
+		if tc.curve != "" {
+			c := moeCurves[tc.curve].MXFP4
+			want = flops / (sm.S.gemmFLOPS() * c.At(max(x, sm.S.moeRidge())))
+		}
+		if got := expertS(sm); !perfNear(got, want, 1e-9) {
+			t.Errorf("%s vLLM %s (vllm %v, env %v): experts %.4g s, want %.4g s (curve %q)", tc.gpu, tc.version, tc.isVLLM, tc.env, got, want, tc.curve)
+		}
+	}
+	// On Triton the experts of a 5,000-token prompt take under 60% of the
+	// constant's time on H200, as llm-d's measured prefill rate requires.
+	if tri, mar := expertS(setup("h200", "0.24.0", true, nil)), expertS(setup("h200", "0.11.0", true, nil)); tri > 0.6*mar {
+		t.Errorf("H200 experts: Triton %.3g s, Marlin-era constant %.3g s", tri, mar)
 	}
 }

@@ -207,12 +207,18 @@ func (e *Efficiency) Field(name string) *float64 {
 }
 
 // EfficiencyFor is the constants in effect for in: ConstantsFor, with the
-// GPU's measured kernel figures over them (ForGPU) — last, so that a
-// calibration file's measured_compute and measured_hbm scale the measured
-// rates as the fit that wrote it did, and its gemm, hbm and kernel gap
-// apply only where no table covers the GPU.
+// GPU's measured kernel figures over them (ForRelease: ForGPU and the
+// release's MXFP4 MoE kernel) — last, so that a calibration file's
+// measured_compute and measured_hbm scale the measured rates as the fit
+// that wrote it did, and its gemm, hbm and kernel gap apply only where no
+// table covers the GPU.
 func EfficiencyFor(in *input.Input) Efficiency {
-	return ForGPU(ConstantsFor(in), in.GPU)
+	return ForInput(ConstantsFor(in), in)
+}
+
+// ForInput is ForRelease for in's GPU, release and environment.
+func ForInput(e Efficiency, in *input.Input) Efficiency {
+	return ForRelease(e, in.GPU, in.Release(), true, in.Env)
 }
 
 // ConstantsFor is the global constants with those in's calibration file

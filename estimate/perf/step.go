@@ -408,7 +408,7 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 		// rate (read as a rate it would charge decode's streaming twice,
 		// once more for the MeasuredCompute share that applies to compute).
 		x := max(total*sm.topK/sm.experts, s.moeRidge())
-		compute = flops / (s.gemmFLOPS() * c.At(x) * scale(s.Eff.MeasuredCompute))
+		compute = flops / s.moeCurveFLOPS(c, x)
 	}
 	st.ExpertS = roof(st, compute, memory)
 }
@@ -439,6 +439,8 @@ func (s *StepSetup) moeCurve() *MoECurve {
 		if s.HW.FP4FLOPS > 0 {
 			c = &m.NVFP4
 		}
+	case "mxfp4":
+		c = &m.MXFP4 // zero unless the release runs the kernel it timed (ForRelease)
 	}
 	if c == nil || c[0] <= 0 {
 		return nil

@@ -1,0 +1,139 @@
+package vllm
+
+import "strings"
+
+// Which kernel runs an MXFP4 checkpoint's routed experts (gpt-oss: MXFP4
+// expert weights, BF16 activations) on an NVIDIA GPU, per release. vLLM's
+// get_mxfp4_backend (vllm/model_executor/layers/quantization/mxfp4.py,
+// 0.10.x–0.1x) and later select_mxfp4_moe_backend (vllm/model_executor/
+// layers/fused_moe/oracle/mxfp4.py) pick, without an override:
+//
+//   - Blackwell (SM100 family) with FlashInfer: FlashInfer's TRT-LLM MXFP4 ×
+//     BF16 MoE (SM100_FI_MXFP4_BF16, later FLASHINFER_TRTLLM_MXFP4_BF16, the
+//     oracle's first priority);
+//   - Hopper (SM90) and Blackwell without it: OpenAI's triton_kernels
+//     matmul_ogs (TRITON: OAITritonExperts) when the triton_kernels module
+//     imports, Marlin's W4A16 MoE (MARLIN) otherwise.
+//
+// So on Hopper the kernel follows the triton_kernels package, which vLLM
+// did not ship at first: 0.10.x and 0.11.0 listed no dependency on it
+// (PR #27370 added one on 2025-10-22, after 0.11.0, and it was withdrawn:
+// issue #27672, 2025-10-28, "users will have to install triton_kernels
+// manually"; PR #27523, 2025-10-26, reports that until that dependency SM90
+// defaulted to Marlin, and Triton 35% slower on a latency bench at batch
+// 16), so a default install or image ran Marlin. PR #28788 ("[Build] Add
+// OpenAI triton_kernels", opened 2025-11-15) vendors it as
+// vllm/third_party/triton_kernels; a build of main dated 2025-12-09 loads it
+// from there (stepfun-ai/Step3-VL-10B issue #10), so 0.14.0 (2026-01-17)
+// has it; 0.11.1–0.13.x are not pinned. aiconfigurator's collector, which
+// lets vLLM 0.24.0 select the backend as in serving, recorded
+// gptossmxfp4moe_triton_oaitritonmxfp4expertsmonolithic on H100 and H200
+// and gptossmxfp4moe_flashinfer_trtllm_mxfp4_bf16 on B200, B300 and GB200
+// (ai-dynamo/aiconfigurator 095f58a51c4c, systems/data/*/moe/vllm/0.24.0/
+// moe_perf.parquet, kernel_source); its H200 tables of 0.18.0 and 0.19.0
+// time gpt-oss-120b's experts at 48–51% of the BF16 peak at 4–16 Ki tokens,
+// within 10% of 0.24.0's Triton and 2–3× Marlin's rate, so Triton there too.
+//
+// Overrides: VLLM_MXFP4_USE_MARLIN=1 selects Marlin on every release read;
+// VLLM_USE_FLASHINFER_MOE_MXFP4_BF16=1 selects FlashInfer's SM90 MXFP4 ×
+// BF16 kernel on Hopper (SM90_FI_MXFP4_BF16; FLASHINFER_CUTLASS_MXFP4_BF16
+// in the oracle); the MXFP8-activation variants (VLLM_USE_FLASHINFER_MOE_
+// MXFP4_MXFP8, ..._CUTLASS) run on Blackwell.
+const srcMXFP4MoE = "vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend (Mxfp4Backend enum at docs.vllm.ai/en/v0.10.2 and v0.18.1; " +
+	"selection read in the stored vllm-project/vllm file @007d5005); vllm/model_executor/layers/fused_moe/oracle/mxfp4.py select_mxfp4_moe_backend @001eda31 " +
+	"(priority FLASHINFER_TRTLLM_MXFP4_BF16, CK, TRITON, FLASHINFER_CUTLASS_MXFP4_BF16, TRITON_UNFUSED, MARLIN); " +
+	"PR #27370 (triton_kernels dependency, 2025-10-22, after 0.11.0) withdrawn per issue #27672; PR #27523 (SM90 default was Marlin before it); " +
+	"PR #28788 (vendored vllm/third_party/triton_kernels, opened 2025-11-15; in a 2025-12-09 build per stepfun-ai/Step3-VL-10B issue #10, so in 0.14.0; 0.11.1–0.13.x not pinned); " +
+	"ai-dynamo/aiconfigurator 095f58a51c4c moe/vllm/0.24.0 kernel_source (Triton on H100/H200, FlashInfer TRTLLM MXFP4×BF16 on B200/B300/GB200)"
+
+// MXFP4MoEKernel is the kernel family that runs MXFP4 routed experts.
+type MXFP4MoEKernel string
+
+// The MXFP4 MoE kernels vLLM selects on NVIDIA GPUs.
+const (
+	// MXFP4MoEUnknown: the release, GPU or engine is not pinned.
+	MXFP4MoEUnknown MXFP4MoEKernel = ""
+	// MXFP4MoEMarlin is Marlin's weight-only W4A16 MoE (fused_marlin_moe,
+	// MarlinExperts): 4-bit weights dequantised into BF16 MMAs.
+	MXFP4MoEMarlin MXFP4MoEKernel = "marlin"
+	// MXFP4MoETriton is OpenAI's triton_kernels matmul_ogs (vLLM's
+	// OAITritonExperts).
+	MXFP4MoETriton MXFP4MoEKernel = "triton_kernels"
+	// MXFP4MoEFlashInferSM90 is FlashInfer's CUTLASS MXFP4 × BF16 MoE on
+	// Hopper (opt-in).
+	MXFP4MoEFlashInferSM90 MXFP4MoEKernel = "flashinfer_cutlass_mxfp4_bf16"
+	// MXFP4MoEFlashInferTRTLLM is FlashInfer's TRT-LLM MXFP4 × BF16 MoE on
+	// Blackwell.
+	MXFP4MoEFlashInferTRTLLM MXFP4MoEKernel = "flashinfer_trtllm_mxfp4_bf16"
+	// MXFP4MoEFlashInferMXFP8 is one of FlashInfer's MXFP4 × MXFP8 MoE
+	// kernels on Blackwell (opt-in, activations quantised to MXFP8).
+	MXFP4MoEFlashInferMXFP8 MXFP4MoEKernel = "flashinfer_mxfp4_mxfp8"
+)
+
+// Releases whose Hopper default is Marlin (triton_kernels not shipped) and
+// those that ship triton_kernels (so select Triton); in between unknown.
+var (
+	mxfp4MarlinDefault = Span{Since: v0102, Removed: v0111}
+	mxfp4TritonShipped = Span{Since: v0111, Confirmed: v0140}
+	// mxfp4TRTLLMBlackwell: SM100_FI_MXFP4_BF16 is in the v0.10.2 enum and
+	// the default branch of the stored selection; the 0.24.0 tables pin it.
+	mxfp4TRTLLMBlackwell = Span{Since: v0102, Confirmed: mustVersion("0.24.0")}
+)
+
+// MXFP4MoEBackend is the kernel a release runs MXFP4 experts with.
+type MXFP4MoEBackend struct {
+	Kernel MXFP4MoEKernel
+	// Verified: a cited source pins the choice for this release (Present);
+	// false where the release lies in an unpinned stretch.
+	Verified bool
+	Source   string
+}
+
+// MXFP4MoEBackend reports the MXFP4 MoE kernel release r selects on an
+// NVIDIA GPU of compute capability major smMajor (9 Hopper, 10 Blackwell;
+// other values unknown) under the engine's environment env (the override
+// variables; nil: none set). Unknown kernels come back as MXFP4MoEUnknown:
+// the caller keeps what it knows without the kernel.
+func (r Release) MXFP4MoEBackend(smMajor int, env map[string]string) MXFP4MoEBackend {
+	b := MXFP4MoEBackend{Source: srcMXFP4MoE}
+	if r.Version.Less(v0101) {
+		return b // gpt-oss and the MXFP4 method arrived with 0.10.1
+	}
+	if envTrue(env, "VLLM_MXFP4_USE_MARLIN") && (smMajor == 9 || smMajor == 10) {
+		b.Kernel, b.Verified = MXFP4MoEMarlin, true
+		return b
+	}
+	switch smMajor {
+	case 9:
+		if envTrue(env, "VLLM_USE_FLASHINFER_MOE_MXFP4_BF16") {
+			b.Kernel, b.Verified = MXFP4MoEFlashInferSM90, true
+			return b
+		}
+		switch {
+		case mxfp4MarlinDefault.Contains(r.Version):
+			b.Kernel, b.Verified = MXFP4MoEMarlin, true
+		case mxfp4TritonShipped.In(r.Version) == Present:
+			b.Kernel, b.Verified = MXFP4MoETriton, true
+		}
+	case 10:
+		if envTrue(env, "VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8") || envTrue(env, "VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8_CUTLASS") {
+			b.Kernel, b.Verified = MXFP4MoEFlashInferMXFP8, true
+			return b
+		}
+		if p := mxfp4TRTLLMBlackwell.In(r.Version); p != Absent {
+			b.Kernel, b.Verified = MXFP4MoEFlashInferTRTLLM, p == Present
+		}
+	}
+	return b
+}
+
+// envTrue reads a boolean environment variable as vLLM's envs.py does for
+// these flags (int(value) != 0, or "true").
+func envTrue(env map[string]string, key string) bool {
+	v, ok := env[key]
+	if !ok {
+		return false
+	}
+	v = strings.ToLower(strings.TrimSpace(v))
+	return v != "" && v != "0" && v != "false"
+}

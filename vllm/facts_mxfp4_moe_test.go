@@ -1,0 +1,53 @@
+package vllm
+
+import (
+	"strings"
+	"testing"
+)
+
+// The MXFP4 MoE kernel per release and GPU generation: Marlin on Hopper
+// while vLLM did not ship triton_kernels (0.10.2–0.11.0), Triton once it
+// vendors it (pinned from 0.14.0), unknown in between and before gpt-oss;
+// FlashInfer TRT-LLM on Blackwell (pinned at 0.24.0, unverified before);
+// the override variables win; other GPUs are unknown.
+func TestMXFP4MoEBackend(t *testing.T) {
+	for _, tc := range []struct {
+		version  string
+		sm       int
+		env      map[string]string
+		kernel   MXFP4MoEKernel
+		verified bool
+	}{
+		{"0.10.2", 9, nil, MXFP4MoEMarlin, true},
+		{"0.11.0", 9, nil, MXFP4MoEMarlin, true},
+		{"0.11.1", 9, nil, MXFP4MoEUnknown, false},
+		{"0.13.0", 9, nil, MXFP4MoEUnknown, false},
+		{"0.14.0", 9, nil, MXFP4MoETriton, true},
+		{"0.15.1", 9, nil, MXFP4MoETriton, true},
+		{"0.24.0", 9, nil, MXFP4MoETriton, true},
+		{"0.27.1", 9, nil, MXFP4MoETriton, true},
+		{"0.15.1", 9, map[string]string{"VLLM_MXFP4_USE_MARLIN": "1"}, MXFP4MoEMarlin, true},
+		{"0.24.0", 9, map[string]string{"VLLM_MXFP4_USE_MARLIN": "0"}, MXFP4MoETriton, true},
+		{"0.24.0", 9, map[string]string{"VLLM_USE_FLASHINFER_MOE_MXFP4_BF16": "1"}, MXFP4MoEFlashInferSM90, true},
+		{"0.24.0", 10, nil, MXFP4MoEFlashInferTRTLLM, true},
+		{"0.27.1", 10, nil, MXFP4MoEFlashInferTRTLLM, true},
+		{"0.11.0", 10, nil, MXFP4MoEFlashInferTRTLLM, false},
+		{"0.24.0", 10, map[string]string{"VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8": "1"}, MXFP4MoEFlashInferMXFP8, true},
+		{"0.24.0", 10, map[string]string{"VLLM_MXFP4_USE_MARLIN": "true"}, MXFP4MoEMarlin, true},
+		{"0.10.0", 9, nil, MXFP4MoEUnknown, false},
+		{"0.24.0", 8, nil, MXFP4MoEUnknown, false},
+		{"0.24.0", 0, nil, MXFP4MoEUnknown, false},
+	} {
+		r, _, err := ResolveString(tc.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := r.MXFP4MoEBackend(tc.sm, tc.env)
+		if b.Kernel != tc.kernel || b.Verified != tc.verified {
+			t.Errorf("%s SM%d %v: %q (verified %v), want %q (verified %v)", tc.version, tc.sm, tc.env, b.Kernel, b.Verified, tc.kernel, tc.verified)
+		}
+		if !strings.Contains(b.Source, "mxfp4.py") || !strings.Contains(b.Source, "aiconfigurator") {
+			t.Errorf("%s: source %q does not cite vLLM's selection and the tables", tc.version, b.Source)
+		}
+	}
+}
