@@ -63,8 +63,9 @@ func SetupFromInput(in *input.Input) StepSetup {
 	// sequence, the launches, update_from_output, the outputs — runs while
 	// the GPU executes the step before, one step ahead, so it hides up to
 	// that step's GPU time and no further; nothing in it is serial beyond
-	// the microseconds of handing the sampled tokens back, and no platform
-	// term turns it off (ROCm included). That is the max() below, applied
+	// the microseconds of handing the sampled tokens back (structured
+	// output and penalties aside), and no platform term turns it off (ROCm
+	// included). That is the max() below, applied
 	// where vllm.Release.AsyncSchedulingFor says async is on. Four trials
 	// of it, none adopted:
 	//   1. flag only, then the release default: the calibration's vLLM
