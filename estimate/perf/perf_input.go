@@ -101,7 +101,10 @@ func SetupFromInput(in *input.Input) StepSetup {
 	//      median 19% -> 22%), and calibrate's acceptance test failed (a
 	//      cluster's constants 32.8% on its held-out 32K burst, the global
 	//      ones 18.1%), as the refit without the overlap did. Held-out
-	//      evidence got worse: not adopted.
+	//      evidence got worse: not adopted. (Its leave-one-source-out
+	//      refits were stopped unfinished, about 13 minutes a source on a
+	//      loaded machine, so loso.json and band coverage are not measured
+	//      with it.)
 	// The two runs that disagree are not host-bound by vLLM's source: the
 	// MI300X one is MXFP4 experts on CDNA3 (no measured kernel table; even
 	// serial it is +24% fast at 256 sessions, growing with the batch) and
