@@ -3,6 +3,7 @@ package perf
 import (
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -162,5 +163,30 @@ func TestFourBitWeightsStream(t *testing.T) {
 	}
 	if b := perfBytesPerParam("int4"); b < 0.5 || b > 0.6 {
 		t.Errorf("int4: %.3f bytes per weight", b)
+	}
+}
+
+// The release's async default schedules ahead (the simulation's admission
+// lag) but does not overlap the host's work with the GPU in the step
+// model: the trials recorded before asyncFlag found the held-out evidence
+// worse with it. An explicit --async-scheduling does overlap it, and
+// --no-async-scheduling after it turns both off (the last flag wins).
+func TestAsyncDefaultKeepsHostSerial(t *testing.T) {
+	in := testinput.Example(t, "qwen3-30b-a3b-1xh100")
+	if on, _ := in.Release().AsyncSchedulingByDefault(); on != vllm.Present {
+		t.Fatalf("the example's vLLM %s should schedule asynchronously by default", in.VLLMVersion)
+	}
+	if !AsyncScheduling(&in) || SetupFromInput(&in).OverlapHost {
+		t.Fatalf("release default: schedules ahead %v (want true), host overlapped %v (want false)", AsyncScheduling(&in), SetupFromInput(&in).OverlapHost)
+	}
+	d := in.Resolved()
+	args := d.Spec.VLLM.ExtraArgs
+	d.Spec.VLLM.ExtraArgs = append(append([]string(nil), args...), "--async-scheduling")
+	if !SetupFromInput(&in).OverlapHost {
+		t.Fatal("--async-scheduling: the host's work should overlap the GPU's")
+	}
+	d.Spec.VLLM.ExtraArgs = append(d.Spec.VLLM.ExtraArgs, "--no-async-scheduling")
+	if SetupFromInput(&in).OverlapHost || AsyncScheduling(&in) {
+		t.Fatal("--no-async-scheduling last: neither overlap nor scheduling ahead")
 	}
 }

@@ -1,0 +1,71 @@
+package vllm
+
+// Which host work async scheduling hides behind the GPU (issue #28, item
+// 1; read 2026-12-06). The step model does not use this yet (see the
+// comment before asyncFlag in estimate/perf/perf_input.go for the trials
+// and why): it is recorded here, where vLLM's facts live, for the next
+// try.
+//
+// Sources read: vllm@00080ee1 (main, 2026) vllm/v1/engine/core.py
+// EngineCore.step_with_batch_queue and EngineCore.__init__
+// (batch_queue_size = max_concurrent_batches); vllm@01e4fce0 (main)
+// vllm/v1/executor/uniproc_executor.py UniProcExecutor.collective_rpc and
+// max_concurrent_batches (2 with async scheduling); PR #23569 ("Fully
+// overlap model execution": the runner returns an AsyncGPUModelRunnerOutput
+// holding the sampled ids on the GPU, a worker thread waits for their copy;
+// "full overlap of the cpu operations (including prepare_inputs) and the
+// model forward pass"); PR #19970 (the batch queue; scheduler and worker
+// in separate processes at first); PR #26467 and #27910 (penalties and
+// bad_words under async, in 0.11.1 per vllm-project/recipes PR #131);
+// PR #27615 (output logprobs no longer sync); the async rule of
+// vllm/config/vllm.py VllmConfig.__post_init__ and the multiprocess
+// executor's WorkerProc.handle_output / async_output_busy_loop in copies
+// of main read through the code index. The 0.14, 0.15, 0.17, 0.19 and 0.24
+// release trees were not read (none is stored). PRs #19970, #26467 and
+// #27910 predate 0.14.0 (2026-01-17); #23569 and #27615 were opened in
+// 2025 and merged (dates not read). That these releases share the loop
+// below is an inference from that, not a reading.
+//
+// The loop (batch queue of two): each call schedules step N+2 and submits
+// it without blocking, then blocks on the oldest step N's sampled tokens,
+// then runs update_from_output(N). The GPU meanwhile runs step N+1.
+//
+//	host work (what it grows with)       | runs on                          | with async scheduling
+//	-------------------------------------+----------------------------------+---------------------------------------------
+//	Scheduler.schedule, step N+2         | engine-core main thread          | beside GPU step N+1
+//	  (running and waiting requests)     |                                  |
+//	SchedulerOutput to the workers       | TP*PP = 1 ("uni"): none; "mp":   | beside N+1; on the host chain below
+//	  (pickled; request count)           | shm MessageQueue broadcast       |
+//	_update_states, _prepare_inputs      | "uni": engine-core main thread,  | beside N+1: the runner returns at once;
+//	  (N+2's sequences), graph replay or | inline (run_method); "mp": each  | N+1's tokens reach N+2's inputs on the
+//	  eager launches, sampler launches   | worker's main thread             | GPU (prev_sampled_token_ids)
+//	sampled ids D2H, tolist (sequences)  | "uni": WorkerAsyncOutput thread; | beside N+1; the engine core waits for it
+//	                                     | "mp": async_output_busy_loop     | only through future.result() of step N
+//	update_from_output, step N           | engine-core main thread          | beside N+1, once N's tokens arrived
+//	  (sequences: tokens, stop checks)   |                                  |
+//	outputs to the API server            | engine-core output thread (GIL)  | beside N+1
+//	  (sequences)                        |                                  |
+//	grammar bitmask with pending         | engine core                      | not hidden: the step's sampling waits for
+//	  structured-output tokens           |                                  | N's output (deferred_scheduler_output)
+//	penalties, bad_words                 | worker                           | the sampler waits for the previous step's
+//	                                     |                                  | copy (update_async_output_token_ids)
+//
+// So the host chain for step N+2 starts when step N's tokens reach the
+// engine core and must end before the GPU finishes step N+1. Every
+// per-sequence loop, the broadcast and the launches are on that chain:
+// they hide exactly while it is shorter than one step's GPU time, and a
+// step takes the longer of the two (the queue holds two batches, so
+// nothing hides behind more than one step). Per-sequence preparation of
+// step N+2 overlaps step N+1, not step N+2. What the chain adds beyond its
+// parts is the hand-off of N's tokens (copy done, thread wake-up, in "mp"
+// the response queue), microseconds, no figure read.
+//
+// Async scheduling stays off for pooling models; speculative methods
+// other than EAGLE/MTP (main adds n-gram on the GPU, draft models); a
+// drafter without padded batches; executors other than mp, uni and
+// external_launcher; pipeline parallelism before PR #32359 (after 0.14.0);
+// --no-async-scheduling. The only platform term is main's ROCm DeepEP
+// high-throughput with DBO; nothing turns it off on ROCm otherwise.
+// Release 0.14.0 turned it on by default (PR #27614; torch-spyre PR #636
+// turns it back off for its 0.14.0 support).
+const srcAsyncOverlap = "vllm@00080ee1 vllm/v1/engine/core.py EngineCore.step_with_batch_queue; vllm@01e4fce0 vllm/v1/executor/uniproc_executor.py; vllm PRs #19970, #23569, #26467, #27615, #27614; torch-spyre PR #636"
