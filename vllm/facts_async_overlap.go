@@ -2,7 +2,7 @@ package vllm
 
 // Which host work async scheduling hides behind the GPU (issue #28, item
 // 1; read 2026-12-06). The step model does not use this yet (see the
-// comment before asyncFlag in estimate/perf/perf_input.go for the trials
+// comment at the OverlapHost assignment in SetupFromInput in estimate/perf/perf_input.go for the trials
 // and why): it is recorded here, where vLLM's facts live, for the next
 // try.
 //

@@ -71,8 +71,6 @@ func (in *Input) EnvInt(key string) int {
 // AsyncSchedulingFlag is what the spec's vllm.extra_args say of async
 // scheduling (--async-scheduling, --no-async-scheduling, the last one
 // winning as in argparse; nil: nothing said, or an input built by hand).
-// estimate/perf's asyncFlag reads the same arguments the same way (it
-// predates this one and should call it).
 func (in *Input) AsyncSchedulingFlag() *bool {
 	d := in.Resolved()
 	if d == nil || d.Spec == nil {

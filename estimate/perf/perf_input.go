@@ -3,7 +3,6 @@ package perf
 import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/vllm"
-	"strings"
 )
 
 // DefaultInterGbitPerGPU and DefaultInterLatencyUs describe the inter-node
@@ -113,7 +112,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 	// weigh on it; with the host serial the fitted constants let host time
 	// stand in for GPU time (the refit pressing hbm to its bound says so).
 	// Adopting the overlap wants those GPU terms right first (issue #28).
-	if f := asyncFlag(in); f != nil {
+	if f := in.AsyncSchedulingFlag(); f != nil {
 		s.OverlapHost = *f
 	}
 	return s
@@ -125,35 +124,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 // simulation takes the one-step admission lag from it (sim.Config.
 // ScheduleAhead); the step model's host overlap stays with the flag alone
 // (above).
-func AsyncScheduling(in *input.Input) bool {
-	method := ""
-	if sp := in.Speculative; sp != nil {
-		method = sp.VLLMMethod
-	}
-	return in.Release().AsyncSchedulingFor(asyncFlag(in), in.Layout.PP, method)
-}
-
-// asyncFlag is what the spec's vllm.extra_args say of async scheduling
-// (--async-scheduling, --no-async-scheduling, the last one winning as in
-// argparse; nil: nothing).
-func asyncFlag(in *input.Input) *bool {
-	d := in.Resolved()
-	if d == nil || d.Spec == nil {
-		return nil
-	}
-	var v *bool
-	for _, a := range d.Spec.VLLM.ExtraArgs {
-		switch strings.TrimSpace(a) {
-		case "--async-scheduling", "--async-scheduling=true", "--async-scheduling=True":
-			on := true
-			v = &on
-		case "--no-async-scheduling", "--async-scheduling=false", "--async-scheduling=False":
-			off := false
-			v = &off
-		}
-	}
-	return v
-}
+func AsyncScheduling(in *input.Input) bool { return in.AsyncScheduling() }
 
 // setSpeculative carries the deployment's speculative decoding into the
 // step model: the drafts verified per step, the tokens emitted per step

@@ -168,7 +168,7 @@ func TestFourBitWeightsStream(t *testing.T) {
 
 // The release's async default schedules ahead (the simulation's admission
 // lag) but does not overlap the host's work with the GPU in the step
-// model: the trials recorded before asyncFlag found the held-out evidence
+// model: the trials recorded at the OverlapHost assignment in SetupFromInput found the held-out evidence
 // worse with it. An explicit --async-scheduling does overlap it, and
 // --no-async-scheduling after it turns both off (the last flag wins).
 func TestAsyncDefaultKeepsHostSerial(t *testing.T) {
