@@ -90,12 +90,13 @@ func Classify(f Facts) Class {
 const MinSources = 4
 
 // MaxFactor is the widest a band's side can be and still say something: a
-// side further than ×MaxFactor from the prediction is open (unbounded), and
-// a verdict that depends on it is uncertain. Past a factor of three the
-// prediction no longer tells an SLO met from one missed by the whole
-// prediction's size again and more, so a bound there would be false
-// precision, not information.
-const MaxFactor = 3.0
+// side more than an order of magnitude from the prediction is open
+// (unbounded), and a verdict that depends on it is uncertain. Past that
+// the prediction is no guide to the figure on that side, and a normal
+// model's far tail, estimated from a handful of sources, would be false
+// precision. Not fitted: the leave-one-source-out coverage does not depend
+// on it.
+const MaxFactor = 10.0
 
 // Band is the spread of one regime in one class: the 80% predictive
 // interval of published/predicted for a figure of a source the band was not

@@ -58,11 +58,11 @@ func TestBandsRule(t *testing.T) {
 		t.Errorf("three sources: want both sides open for few sources, got %+v", b)
 	}
 
-	// Five sources, one 5× slow: the high side reaches past MaxFactor.
-	wide := append(tight[:4:4], figs(band.MoE, band.Throughput, "far", 1, 5, 0)...)
+	// Five sources, one 30× slow: the high side reaches past MaxFactor.
+	wide := append(tight[:4:4], figs(band.MoE, band.Throughput, "far", 1, 30, 0)...)
 	b, _ = find(Bands(wide, nil), band.MoE, band.Throughput)
-	if !b.OpenHigh || b.Few() || b.Disagree < 5 {
-		t.Errorf("a source 5× off: want the high side open with the sources ≥5× apart, got %+v", b)
+	if !b.OpenHigh || b.Few() || b.Disagree < 30 {
+		t.Errorf("a source 30× off: want the high side open with the sources ≥30× apart, got %+v", b)
 	}
 
 	// A dense class with one source of its own, 4× above the pool of

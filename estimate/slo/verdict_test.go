@@ -58,7 +58,7 @@ func TestSLOTTFTBinding(t *testing.T) {
 	sm := perf.NewStepModel(perf.SetupFromInput(&in))
 	idle := sm.PrefillIdle(1024, in.MaxNumBatchedTokens).TTFTS
 	// A fifth of the idle prefill: below even the low side of the band
-	// (dense TTFT p99 bands are pooled and wide; their high side is open).
+	// (dense TTFT p99 bands are pooled and wide).
 	below := idle / 5
 	in.SLO.TTFT = []spec.TTFTTarget{{InputTokens: 1024, P99S: &below}}
 	r := runPerf(t, in)
@@ -99,24 +99,22 @@ func check(in *input.Input, opt Options) Result {
 }
 
 // A band the evidence cannot bound makes the verdict uncertain and says
-// why: a legacy release's TTFT rests on too few sources; a current dense
-// deployment's TTFT P99 sources disagree beyond what a band can say (its
-// high side is open), while a target the prediction already misses still
-// fails.
+// why: a legacy release's TTFT rests on too few sources (both sides open),
+// however far the target; a current dense deployment's TTFT P99 band is
+// bounded, so a target far above it passes and one far below fails.
 func TestSLOOpenBand(t *testing.T) {
 	in := sloInput(t, 1)
 	sm := perf.NewStepModel(perf.SetupFromInput(&in))
 	idle := sm.PrefillIdle(1024, in.MaxNumBatchedTokens).TTFTS
 	loose := 100 * idle
 	in.SLO.TTFT = []spec.TTFTTarget{{InputTokens: 1024, P99S: &loose}}
-	v := runPerf(t, in).SLO[0]
-	if v.Verdict != VerdictUncertain || !strings.Contains(v.BandBasis, "sources disagree by up to") || !math.IsInf(v.Band.High, 1) {
-		t.Errorf("dense TTFT p99 far above the prediction: want uncertain for disagreeing sources, got %s, band %+v, %q", v.Verdict, v.Band, v.BandBasis)
+	if v := runPerf(t, in).SLO[0]; v.Verdict != VerdictPass || math.IsInf(v.Band.High, 1) {
+		t.Errorf("dense TTFT p99 far above the prediction: want pass within a bounded band, got %s, band %+v", v.Verdict, v.Band)
 	}
 	tight := idle / 10
 	in.SLO.TTFT[0].P99S = &tight
 	if v := runPerf(t, in).SLO[0]; v.Verdict != VerdictFail {
-		t.Errorf("a target below the band's bounded low side must still fail, got %s (%+v)", v.Verdict, v.Band)
+		t.Errorf("a target below the band's low side must fail, got %s (%+v)", v.Verdict, v.Band)
 	}
 
 	old, ds := input.Quick(resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100-sxm", TP: 1, DP: 1, MaxModelLen: 8192, Weights: "bf16", VLLMVersion: "0.7.3"})
@@ -125,7 +123,7 @@ func TestSLOOpenBand(t *testing.T) {
 	}
 	old.Workload, old.SLO = in.Workload, in.SLO
 	old.SLO.TTFT[0].P99S = &loose
-	v = runPerf(t, old).SLO[0]
+	v := runPerf(t, old).SLO[0]
 	if v.Verdict != VerdictUncertain || !strings.Contains(v.BandBasis, "few sources") || v.Band.Low != 0 || !math.IsInf(v.Band.High, 1) {
 		t.Errorf("legacy TTFT p99: want uncertain with both sides open for few sources, got %s, band %+v, %q", v.Verdict, v.Band, v.BandBasis)
 	}
