@@ -68,11 +68,11 @@ const outsideReleaseWiden = 1.5
 func sloBand(in *input.Input, r band.Regime) (band.Band, string) {
 	c := classOf(in)
 	b := band.For(c, r)
-	whose := fmt.Sprintf("%s errors of %s deployments", r, c)
+	whose := fmt.Sprintf("the %s errors of %s deployments", r, c)
 	if b.Pooled {
-		whose = fmt.Sprintf("%s errors pooled over every current class (%s deployments have fewer than %d held-out sources of their own)", r, c, band.MinSources)
+		whose = fmt.Sprintf("the %s errors of every current class, pooled because %s deployments have fewer than %d held-out sources of their own", r, c, band.MinSources)
 	}
-	basis := fmt.Sprintf("the prediction's accuracy band from held-out published figures: where a figure of a setup the model was not fitted to falls about 4 times in 5 (%s: %d figures from %d sources, a source effect plus noise within each source)",
+	basis := fmt.Sprintf("the prediction's accuracy band from held-out published figures: where a figure of a setup the model was not fitted to falls about 4 times in 5, from %s (%d figures from %d sources; a source effect plus noise within each source)",
 		whose, b.N, len(b.Sources))
 	if b.Dominant != "" {
 		basis += fmt.Sprintf("; the wider side is set by %s: %s", b.Dominant, b.Assumption)
@@ -106,7 +106,7 @@ func openWhy(b band.Band) string {
 		return fmt.Sprintf("%s: few sources (%d, fewer than the %d a band needs), so a verdict that depends on it is uncertain", side, len(b.Sources), band.MinSources)
 	}
 	if b.Beyond != "" {
-		return fmt.Sprintf("%s: few sources of this class's own (%d), and %s lies beyond the pooled band, so a verdict that depends on it is uncertain", side, b.Own, b.Beyond)
+		return fmt.Sprintf("%s: few sources of its own (%d), and %s lies beyond the pooled band, so a verdict that depends on it is uncertain", side, b.Own, b.Beyond)
 	}
 	return fmt.Sprintf("%s: the sources disagree by up to %.1f× (beyond the ×%g a band can say), so a verdict that depends on it is uncertain", side, b.Disagree, band.MaxFactor)
 }
