@@ -128,8 +128,8 @@ type Band struct {
 	Assumption string `json:"assumption"`
 	// Pooled marks a band built from every current class's figures of
 	// its regime, because its own class has fewer than MinSources sources
-	// (Own of them). Beyond names one of those whose median lies outside the
-	// pool's interval: the side it lies on is open.
+	// (Own of them). Beyond names one of those whose figures lie outside the
+	// pool's interval: the band was stretched to hold them.
 	Pooled bool   `json:"pooled,omitempty"`
 	Own    int    `json:"own_sources,omitempty"`
 	Beyond string `json:"beyond,omitempty"`

@@ -18,9 +18,8 @@ import (
 // Student-t quantile on k−1 degrees of freedom (k sources) times
 // √(between-source variance × (1 + 1/k) + pooled within-source variance).
 // A current class whose regime has fewer than band.MinSources sources
-// takes the figures of every current class of that regime (Pooled), open
-// on a side where one of its own sources' median lies beyond the pool's
-// interval (the little the class's own evidence says overrules the pool);
+// takes the figures of every current class of that regime (Pooled),
+// stretched to hold every figure of the class's own sources (stretch);
 // a band still built from fewer than band.MinSources sources is open on
 // both sides (it says nothing), and a side beyond band.MaxFactor is open
 // (the sources disagree by more than a band can say). assumptions maps a
@@ -51,31 +50,32 @@ func Bands(held []Target, assumptions map[string]string) []band.Band {
 			b := bandOf(r, ts)
 			b.Class, b.Pooled = c, pooled
 			if pooled {
-				own := by[key{c, r}]
-				b.Own = len(sourcesOf(own))
-				for _, s := range sourcesOf(own) {
-					var ys []float64
-					for _, t := range own {
-						if t.Source == s {
-							ys = append(ys, t.Published/t.Predicted)
-						}
-					}
-					sort.Float64s(ys)
-					m := quantile(ys, 0.5)
-					if m > b.High || m < b.Low {
-						b.OpenHigh = b.OpenHigh || m > b.High
-						b.OpenLow = b.OpenLow || m < b.Low
-						if b.Beyond == "" {
-							b.Beyond = s
-						}
-					}
-				}
+				stretch(&b, by[key{c, r}])
 			}
 			b.Assumption = assumptions[b.Dominant]
 			out = append(out, b)
 		}
 	}
 	return out
+}
+
+// stretch widens pooled band b to hold every figure of its class's own
+// sources (own): the pool does not know the class's offset, and those few
+// figures are the only direct evidence of it. Beyond names the source that
+// set a stretched side; a side stretched past band.MaxFactor opens.
+func stretch(b *band.Band, own []Target) {
+	b.Own = len(sourcesOf(own))
+	for _, t := range own {
+		x := t.Published / t.Predicted
+		if x > b.High {
+			b.High, b.Beyond = x, t.Source
+		}
+		if x < b.Low {
+			b.Low, b.Beyond = x, t.Source
+		}
+	}
+	b.OpenLow = b.OpenLow || b.Low < 1/band.MaxFactor
+	b.OpenHigh = b.OpenHigh || b.High > band.MaxFactor
 }
 
 // Cover is the share of a new source's figures the bands aim to hold: the

@@ -66,11 +66,16 @@ func TestBandsRule(t *testing.T) {
 	}
 
 	// A dense class with one source of its own, 4× above the pool of
-	// five agreeing MoE sources: pooled, and open on the high side.
+	// five agreeing MoE sources: pooled, stretched to its highest figure.
 	pool := append(tight[:5:5], figs(band.Dense, band.Throughput, "dense-1", 3, 4, 0.05)...)
 	b, _ = find(Bands(pool, nil), band.Dense, band.Throughput)
-	if !b.Pooled || b.Own != 1 || b.Beyond != "dense-1" || !b.OpenHigh || b.OpenLow {
-		t.Errorf("dense beyond the pool: want pooled, open above, beyond dense-1; got %+v", b)
+	if !b.Pooled || b.Own != 1 || b.Beyond != "dense-1" || b.OpenHigh || b.OpenLow || math.Abs(b.High-4*math.Exp(0.05)) > 1e-9 {
+		t.Errorf("dense beyond the pool: want pooled, stretched to ×%.3f for dense-1, bounded; got %+v", 4*math.Exp(0.05), b)
+	}
+	// 20× above: stretched past MaxFactor, the side opens.
+	pool = append(tight[:5:5], figs(band.Dense, band.Throughput, "dense-1", 1, 20, 0)...)
+	if b, _ = find(Bands(pool, nil), band.Dense, band.Throughput); !b.OpenHigh || b.OpenLow {
+		t.Errorf("dense 20× beyond the pool: want the high side open, got %+v", b)
 	}
 }
 
@@ -88,14 +93,14 @@ func TestStudentT(t *testing.T) {
 
 // The generated table opens every side the evidence cannot bound: both
 // sides of a band on fewer than band.MinSources sources (the legacy
-// class's TTFT P99 rests on two), a side beyond band.MaxFactor, and a
-// pooled band's side its class's own source lies beyond; and only those.
+// class's TTFT P99 rests on two) and a side beyond band.MaxFactor; and only
+// those.
 // MoE throughput, with eleven sources, is bounded.
 func TestBandTableOpenSides(t *testing.T) {
 	for _, b := range band.Table {
 		few := len(b.Sources) < band.MinSources
-		wantLow := few || b.Low < 1/band.MaxFactor || b.Beyond != "" && b.OpenLow
-		wantHigh := few || b.High > band.MaxFactor || b.Beyond != "" && b.OpenHigh
+		wantLow := few || b.Low < 1/band.MaxFactor
+		wantHigh := few || b.High > band.MaxFactor
 		if b.OpenLow != wantLow || b.OpenHigh != wantHigh {
 			t.Errorf("%s %s: open %v/%v, want %v/%v (%d sources, ×%.2f–×%.2f)", b.Class, b.Regime, b.OpenLow, b.OpenHigh, wantLow, wantHigh, len(b.Sources), b.Low, b.High)
 		}

@@ -159,8 +159,8 @@ func bandTable(b *strings.Builder, bands []band.Band) {
 	b.WriteString("*moe* an MoE model whose experts are TP-sharded or expert-parallel within one TP group, *moe-ep* an MoE model with\n")
 	b.WriteString("data-parallel attention and expert parallelism across the DP ranks. A deployment gets the bands of its class; a current\n")
 	fmt.Fprintf(b, "class whose regime has fewer than %d held-out sources gets the band of every current class's figures of that regime\n", band.MinSources)
-	b.WriteString("(*pooled*: it is no better known than the pool), open on a side where one of the class's own sources lies beyond the\n")
-	b.WriteString("pool's interval (*beyond*: the little the class's own evidence says overrules the pool).\n\n")
+	b.WriteString("(*pooled*: it is no better known than the pool), stretched to hold every figure of the class's own sources (*beyond*\n")
+	b.WriteString("names the one that stretched it: the pool does not know the class's offset, and those figures are its only direct evidence).\n\n")
 	b.WriteString("| class | regime | low | high | centre | between sources | within a source | sources disagree by | pooled (beyond) | held-out figures | sources | wider side set by |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	side := func(x float64, open bool) string {
 		if open {
@@ -182,7 +182,7 @@ func pooled(x band.Band) string {
 	case !x.Pooled:
 		return "no"
 	case x.Beyond != "":
-		return fmt.Sprintf("yes (%d own; %s beyond)", x.Own, x.Beyond)
+		return fmt.Sprintf("yes (%d own; stretched for %s)", x.Own, x.Beyond)
 	}
 	return fmt.Sprintf("yes (%d own)", x.Own)
 }
@@ -265,6 +265,19 @@ func coverage(b *strings.Builder, v Validation) {
 				open = append(open, fmt.Sprintf("%s %s (%d figures of %d sources)", c, r, n.N, n.Sources))
 			}
 		}
+	}
+	var below []string
+	for _, c := range band.Classes {
+		for _, r := range regimes {
+			if n, ok := v.PerClass[c][r]; ok && n.N > 0 && n.Share() < CoverFloor {
+				below = append(below, fmt.Sprintf("%s %s (%.0f%% of %d figures, %d source%s)", c, r, 100*n.Share(), n.N, n.Sources, map[bool]string{true: "", false: "s"}[n.Sources == 1]))
+			}
+		}
+	}
+	if len(below) > 0 {
+		fmt.Fprintf(b, "- below %.0f%%: %s. Each has fewer than %d sources of its own and takes the pooled band, stretched to its\n", 100*CoverFloor, strings.Join(below, ", "), band.MinSources)
+		b.WriteString("  own sources' figures; left out, a source's offset from the pool is exactly what the other sources give no evidence of.\n")
+		b.WriteString("  Reaching 78% there would take a rule fitted to these few figures; the numbers are reported instead.\n")
 	}
 	if len(open) > 0 {
 		b.WriteString("- covered only by open bands, which hold every figure by construction: " + strings.Join(open, ", ") + ". Without its\n")

@@ -77,6 +77,10 @@ func sloBand(in *input.Input, r band.Regime) (band.Band, string) {
 	if b.Dominant != "" {
 		basis += fmt.Sprintf("; the wider side is set by %s: %s", b.Dominant, b.Assumption)
 	}
+	if b.Beyond != "" {
+		basis += fmt.Sprintf("; stretched to ×%.2f–×%.2f to hold every figure of the %d %s sources, since the pool does not know this class's offset (%s lies outside the pool's interval): few sources of its own",
+			b.Low, b.High, b.Own, c, b.Beyond)
+	}
 	if rel := in.Release(); rel.Outside() {
 		b = b.Widen(outsideReleaseWiden)
 		basis += fmt.Sprintf("; widened ×%.1f because vLLM %s is %s (modelled as %s)", outsideReleaseWiden, rel.Requested, rel.Match, rel.Version)
@@ -104,9 +108,6 @@ func openWhy(b band.Band) string {
 	}
 	if b.Few() {
 		return fmt.Sprintf("%s: few sources (%d, fewer than the %d a band needs), so a verdict that depends on it is uncertain", side, len(b.Sources), band.MinSources)
-	}
-	if b.Beyond != "" {
-		return fmt.Sprintf("%s: few sources of its own (%d), and %s lies beyond the pooled band, so a verdict that depends on it is uncertain", side, b.Own, b.Beyond)
 	}
 	return fmt.Sprintf("%s: the sources disagree by up to %.1f× (beyond the ×%g a band can say), so a verdict that depends on it is uncertain", side, b.Disagree, band.MaxFactor)
 }
