@@ -286,8 +286,10 @@ type Count struct {
 	// Widths the bands' high/low ratios (+Inf when open).
 	Open   int
 	Widths []float64
-	// Sources is how many sources the figures come from.
-	Sources int
+	// Sources is how many sources the figures come from, and SourcesIn
+	// how many of them have their median figure inside its band: the
+	// share a band for a new source aims at.
+	Sources, SourcesIn int
 }
 
 // Share is In / N (0 without figures).
@@ -345,11 +347,17 @@ func classCounts(held []Target, build builder) map[band.Class]map[band.Regime]Co
 			}
 		}
 		bands := build(rest)
+		type cr struct {
+			c band.Class
+			r band.Regime
+		}
+		ratios := map[cr][]float64{}
 		for _, t := range own {
 			b, ok := find(bands, t.Class, t.Regime)
 			if !ok {
 				continue
 			}
+			ratios[cr{t.Class, t.Regime}] = append(ratios[cr{t.Class, t.Regime}], t.Published/t.Predicted)
 			if out[t.Class] == nil {
 				out[t.Class] = map[band.Regime]Count{}
 				srcs[t.Class] = map[band.Regime]map[string]bool{}
@@ -370,6 +378,15 @@ func classCounts(held []Target, build builder) map[band.Class]map[band.Regime]Co
 			c.Widths = append(c.Widths, hi/lo)
 			c.Sources = len(srcs[t.Class][t.Regime])
 			out[t.Class][t.Regime] = c
+		}
+		for k, xs := range ratios {
+			b, _ := find(bands, k.c, k.r)
+			sort.Float64s(xs)
+			if lo, hi := b.Range(1); quantile(xs, 0.5) >= lo && quantile(xs, 0.5) <= hi {
+				c := out[k.c][k.r]
+				c.SourcesIn++
+				out[k.c][k.r] = c
+			}
 		}
 	}
 	return out
