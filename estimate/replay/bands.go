@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/vlaunch/vlaunch/estimate/band"
 )
@@ -143,8 +144,33 @@ func bandOf(r band.Regime, ts []Target) band.Band {
 
 // studentT is the p-quantile of Student's t with df degrees of freedom:
 // the root of its distribution function, integrated numerically (no table
-// to mistype; studentT(0.9, 3) = 1.638).
+// to mistype; studentT(0.9, 3) = 1.638). Remembered: the leave-one-source-
+// out validation asks for the same few quantiles thousands of times.
 func studentT(p float64, df int) float64 {
+	tMemo.Lock()
+	defer tMemo.Unlock()
+	k := tKey{p, df}
+	if q, ok := tMemo.m[k]; ok {
+		return q
+	}
+	q := studentTRoot(p, df)
+	tMemo.m[k] = q
+	return q
+}
+
+// tKey and tMemo remember studentT's quantiles.
+type tKey struct {
+	p  float64
+	df int
+}
+
+var tMemo = struct {
+	sync.Mutex
+	m map[tKey]float64
+}{m: map[tKey]float64{}}
+
+// studentTRoot computes studentT.
+func studentTRoot(p float64, df int) float64 {
 	nu := float64(df)
 	lg1, _ := math.Lgamma((nu + 1) / 2)
 	lg2, _ := math.Lgamma(nu / 2)
