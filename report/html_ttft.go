@@ -6,7 +6,6 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/sim"
-	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/report/svg"
 )
 
@@ -29,9 +28,9 @@ func ttftChart(r *estimate.Report) chartView {
 			target, pred := SLOFigures(v)
 			c.Marks = append(c.Marks, svg.Mark{X: v.Target, Y: ref.quantile, Color: col, Label: ref.qName,
 				Title: fmt.Sprintf("%s %s: target %s, predicted %s", verdictWord(v.Verdict), v.Name, target, pred)})
-			if b, ok := sloBand(v); ok {
+			if b, ok := sloBand(v); ok && b.bounded() { // an open band has no ends to draw; the verdict's text says so
 				c.Bands = append(c.Bands, svg.Band{Y: ref.quantile, Lo: b.Low, Hi: b.High, Color: col,
-					Title: fmt.Sprintf("%s prediction band %s", v.Name, textfmt.Range(b.Low, b.High, v.Unit))})
+					Title: fmt.Sprintf("%s prediction band %s", v.Name, bandText(b, v.Unit))})
 			}
 		}
 	}

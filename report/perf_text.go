@@ -146,7 +146,7 @@ func writeSLOText(w io.Writer, slo []slo.Verdict) {
 func sloHeadline(v slo.Verdict) string {
 	target, pred := SLOFigures(v)
 	if b, ok := sloBand(v); ok {
-		pred += " (" + textfmt.Range(b.Low, b.High, v.Unit) + ")"
+		pred += " (" + bandText(b, v.Unit) + ")"
 	}
 	return fmt.Sprintf("%s: target %s, predicted %s  [%s]", v.Name, target, pred, v.Binding)
 }

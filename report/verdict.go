@@ -1,8 +1,14 @@
 package report
 
-import "github.com/vlaunch/vlaunch/estimate/slo"
+import (
+	"math"
 
-// Band is a prediction interval around an SLO figure, in the figure's unit.
+	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+)
+
+// Band is a prediction interval around an SLO figure, in the figure's unit
+// (Low 0 when open below, High +Inf when open above).
 type Band struct{ Low, High float64 }
 
 // sloBand is the one place the renderers read a verdict's prediction band
@@ -24,3 +30,22 @@ func verdictClass(v string) string {
 	}
 	return "uncertain"
 }
+
+// bandText words a band in the figure's unit: an open side (Low 0 below,
+// High +Inf above; package band) is left out — "≥ 305 tokens/s" is a band
+// with no upper bound, "unbounded" one with neither.
+func bandText(b Band, unit string) string {
+	open := math.IsInf(b.High, 1)
+	switch {
+	case b.Low <= 0 && open:
+		return "unbounded"
+	case open:
+		return "≥ " + textfmt.Quantity(b.Low, unit)
+	case b.Low <= 0:
+		return "≤ " + textfmt.Quantity(b.High, unit)
+	}
+	return textfmt.Range(b.Low, b.High, unit)
+}
+
+// bounded reports whether the band has both sides.
+func (b Band) bounded() bool { return b.Low > 0 && !math.IsInf(b.High, 1) }

@@ -1,6 +1,7 @@
 package slo
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -14,10 +15,46 @@ import (
 // was not fitted to miss by more than the distance to the target.
 const VerdictUncertain = "uncertain"
 
-// BandRange is a prediction's band in the figure's unit.
+// BandRange is a prediction's band in the figure's unit. An open side
+// (band.Band's OpenLow, OpenHigh) is Low 0 and High +Inf, written null in
+// JSON, which has no infinity.
 type BandRange struct {
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
+}
+
+// bandJSON is BandRange on the wire: a nil side is open.
+type bandJSON struct {
+	Low  *float64 `json:"low"`
+	High *float64 `json:"high"`
+}
+
+// MarshalJSON writes an open side as null.
+func (b BandRange) MarshalJSON() ([]byte, error) {
+	var w bandJSON
+	if b.Low > 0 {
+		w.Low = &b.Low
+	}
+	if !math.IsInf(b.High, 1) {
+		w.High = &b.High
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads a null side as open.
+func (b *BandRange) UnmarshalJSON(data []byte) error {
+	var w bandJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*b = BandRange{High: math.Inf(1)}
+	if w.Low != nil {
+		b.Low = *w.Low
+	}
+	if w.High != nil {
+		b.High = *w.High
+	}
+	return nil
 }
 
 // outsideReleaseWiden stretches the band (in log space) of a deployment
@@ -31,22 +68,48 @@ const outsideReleaseWiden = 1.5
 func sloBand(in *input.Input, r band.Regime) (band.Band, string) {
 	c := classOf(in)
 	b := band.For(c, r)
-	basis := fmt.Sprintf("the prediction's accuracy band from held-out published figures: %s errors of %s deployments (%d figures, 10–90%%", r, c, b.N)
+	whose := fmt.Sprintf("the %s errors of %s deployments", r, c)
 	if b.Pooled {
-		basis = fmt.Sprintf("the prediction's accuracy band from held-out published figures: %s errors pooled over every current class — %s deployments have fewer than %d held-out sources of their own (%d figures, 10–90%%", r, c, band.MinSources, b.N)
+		whose = fmt.Sprintf("the %s errors of every current class, pooled because %s deployments have fewer than %d held-out sources of their own", r, c, band.MinSources)
 	}
-	if b.Margin > 0 {
-		basis += fmt.Sprintf(" widened ×%.2f", math.Exp(b.Margin))
-	}
-	basis += ", about 80% of figures from sources it was not built from fall inside)"
+	basis := fmt.Sprintf("the prediction's accuracy band from held-out published figures: where a figure of a setup the model was not fitted to falls about 4 times in 5, from %s (%d figures from %d sources; a source effect plus noise within each source)",
+		whose, b.N, len(b.Sources))
 	if b.Dominant != "" {
 		basis += fmt.Sprintf("; the wider side is set by %s: %s", b.Dominant, b.Assumption)
+	}
+	if b.Beyond != "" {
+		basis += fmt.Sprintf("; stretched to ×%.2f–×%.2f to hold every figure of the %d %s sources, since the pool does not know this class's offset (%s lies outside the pool's interval): few sources of its own",
+			b.Low, b.High, b.Own, c, b.Beyond)
 	}
 	if rel := in.Release(); rel.Outside() {
 		b = b.Widen(outsideReleaseWiden)
 		basis += fmt.Sprintf("; widened ×%.1f because vLLM %s is %s (modelled as %s)", outsideReleaseWiden, rel.Requested, rel.Match, rel.Version)
 	}
+	if why := openWhy(b); why != "" {
+		basis += "; " + why
+	}
 	return b, basis
+}
+
+// openWhy says which sides of b are open and why: too few sources to know
+// how far a new setup can be off, or sources that disagree by more than a
+// band can say (band.MaxFactor).
+func openWhy(b band.Band) string {
+	var side string
+	switch {
+	case b.OpenLow && b.OpenHigh:
+		side = "no bound on either side"
+	case b.OpenLow:
+		side = "no lower bound"
+	case b.OpenHigh:
+		side = "no upper bound"
+	default:
+		return ""
+	}
+	if b.Few() {
+		return fmt.Sprintf("%s: few sources (%d, fewer than the %d a band needs), so a verdict that depends on it is uncertain", side, len(b.Sources), band.MinSources)
+	}
+	return fmt.Sprintf("%s: the sources disagree by up to %.1f× (beyond the ×%g a band can say), so a verdict that depends on it is uncertain", side, b.Disagree, band.MaxFactor)
 }
 
 // judge gives v its band around the prediction and its verdict against
