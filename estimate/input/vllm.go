@@ -2,6 +2,7 @@ package input
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -65,4 +66,40 @@ func (in *Input) EnvInt(key string) int {
 	def, _ := in.Release().EnvDefault(key)
 	v, _ := strconv.Atoi(def)
 	return v
+}
+
+// AsyncSchedulingFlag is what the spec's vllm.extra_args say of async
+// scheduling (--async-scheduling, --no-async-scheduling, the last one
+// winning as in argparse; nil: nothing).
+func (in *Input) AsyncSchedulingFlag() *bool {
+	d := in.Resolved()
+	if d == nil || d.Spec == nil {
+		return nil
+	}
+	var v *bool
+	for _, a := range d.Spec.VLLM.ExtraArgs {
+		switch strings.TrimSpace(a) {
+		case "--async-scheduling", "--async-scheduling=true", "--async-scheduling=True":
+			on := true
+			v = &on
+		case "--no-async-scheduling", "--async-scheduling=false", "--async-scheduling=False":
+			off := false
+			v = &off
+		}
+	}
+	return v
+}
+
+// AsyncScheduling reports whether the deployment's engine schedules the
+// next step while the GPU runs this one (vllm.Release.AsyncSchedulingFor:
+// the spec's flag, else the release's default where vLLM keeps it on). It
+// sets how many batches vLLM keeps in flight, which the step simulation
+// (one step of admission lag) and, from 0.26.0, the sliding-window KV
+// charge (vllm.Release.SlidingWindowInFlight) both follow.
+func (in *Input) AsyncScheduling() bool {
+	method := ""
+	if sp := in.Speculative; sp != nil {
+		method = sp.VLLMMethod
+	}
+	return in.Release().AsyncSchedulingFor(in.AsyncSchedulingFlag(), in.Layout.PP, method)
 }

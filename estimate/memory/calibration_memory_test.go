@@ -87,9 +87,6 @@ var calExclusions = map[string]calExclusion{
 	"qwen3-235b-fp8-21348-h100x4": {
 		tokens:    "inconsistent log: the Available line is one worker's (8.11 GiB), the pool is the min over workers (the logged tokens imply 8.02 GiB)",
 		available: "incomplete: LMCacheConnectorV1 (kv_both) allocates GPU buffers vlaunch does not model; H100 total and utilization not logged"},
-	"gemma4-31b-pfeiffer-b300-tp1": {tokens: "vLLM 0.26.0 charged Gemma 4's sliding-window groups the whole request: 5 × 1,025 + 512 pages " +
-		"per request reproduce the logged 13.25x and 217,116 tokens from the logged memory (TestGemma4LogV026); vlaunch keeps " +
-		"SlidingWindowSpec's window − 1 + chunk (577 pages a group), the mechanism in vLLM's source not being located"},
 	"gptoss-120b-23278-h100-fail": {
 		available: "incomplete: GPU total, gpu_memory_utilization, max_model_len and version not logged (defaults assumed); start-up failed"},
 }

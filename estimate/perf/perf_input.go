@@ -3,7 +3,6 @@ package perf
 import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/vllm"
-	"strings"
 )
 
 // DefaultInterGbitPerGPU and DefaultInterLatencyUs describe the inter-node
@@ -87,39 +86,18 @@ func SetupFromInput(in *input.Input) StepSetup {
 }
 
 // AsyncScheduling reports whether the deployment's engine schedules the
-// next step while the GPU runs this one (vllm.Release.AsyncSchedulingFor:
-// the spec's flag, else the release's default where vLLM keeps it on). The
+// next step while the GPU runs this one (input.Input.AsyncScheduling). The
 // simulation takes the one-step admission lag from it (sim.Config.
 // ScheduleAhead); the step model's host overlap stays with the flag alone
 // (above).
 func AsyncScheduling(in *input.Input) bool {
-	method := ""
-	if sp := in.Speculative; sp != nil {
-		method = sp.VLLMMethod
-	}
-	return in.Release().AsyncSchedulingFor(asyncFlag(in), in.Layout.PP, method)
+	return in.AsyncScheduling()
 }
 
 // asyncFlag is what the spec's vllm.extra_args say of async scheduling
-// (--async-scheduling, --no-async-scheduling, the last one winning as in
-// argparse; nil: nothing).
+// (input.Input.AsyncSchedulingFlag).
 func asyncFlag(in *input.Input) *bool {
-	d := in.Resolved()
-	if d == nil || d.Spec == nil {
-		return nil
-	}
-	var v *bool
-	for _, a := range d.Spec.VLLM.ExtraArgs {
-		switch strings.TrimSpace(a) {
-		case "--async-scheduling", "--async-scheduling=true", "--async-scheduling=True":
-			on := true
-			v = &on
-		case "--no-async-scheduling", "--async-scheduling=false", "--async-scheduling=False":
-			off := false
-			v = &off
-		}
-	}
-	return v
+	return in.AsyncSchedulingFlag()
 }
 
 // setSpeculative carries the deployment's speculative decoding into the
