@@ -24,31 +24,49 @@ package vllm
 // source walk-through quotes both properties at v0.27.1 (vllm/config/vllm.py
 // L539–L561).
 //
-// Release: two public 0.26.0 start-up logs on one B300 (johnpfeiffer/
+// The change is vLLM PR #47728 ("Free out-of-window blocks on the
+// processed-token basis under async scheduling", merged July 2026: with
+// async scheduling or PP the scheduler runs ahead of the GPU, so blocks an
+// in-flight step still reads were freed early). Release: a review comment
+// on tenstorrent/tt-xla PR #5908 reads vLLM's source at its 0.26.0 uplift:
+// "renamed this arg from max_num_batched_tokens, and the rename hid a
+// factor: max_in_flight_tokens = max_concurrent_batches *
+// max_num_batched_tokens"; vllm-project/vllm issue #49878 reports Gemma 4's
+// KV need growing by ~40% from 0.25.1 to 0.26 with the same arguments; and
+// two public 0.26.0 start-up logs on one B300 (johnpfeiffer/
 // source.johnpfeiffer.github.io content/ai/b300-deepseek-0731.md @4105624,
-// async scheduling on, 8,192 batched tokens) reproduce exactly with two
-// batches in flight: Gemma-4-31B-it at max_model_len 16,384 logs 13.25x and
-// 217,116 tokens, 74,700 blocks / (5 × (ceil(min(1,023 + 16,384, 16,384) /
-// 16) + 1) + 512), where one batch would give 21.99x; and vllm-project/vllm
-// issue #49878 reports Gemma 4's KV need growing by ~40% from 0.25.1 to
-// 0.26 with the same arguments. Releases after 0.26.0 are taken to keep it
-// (the v0.27.1 and main copies have it); no copy shows it removed.
+// async scheduling on, 8,192 batched tokens) follow it: Gemma-4-31B-it at
+// max_model_len 16,384 logs 13.25x and 217,116 tokens, exactly 74,700
+// blocks / (5 × (ceil(min(1,023 + 16,384, 16,384) / 16) + 1) + 512), where
+// one batch would give 21.99x. Later releases: vllm issue #54703
+// (2026-09-01) reproduces two servers' logs to the token with the
+// per-request charge of 2 × max_num_batched_tokens, and the v0.27.1 and
+// main copies keep it; PRs that would count the in-flight tokens once per
+// pool or bound them by the window (#52495, #55818) were open when read, so
+// a release that merges one would break this rule unnoticed.
 const srcSlidingInFlight = "vllm/v1/kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes / max_admission_blocks_per_request " +
 	"(min(sliding_window - 1 + in-flight tokens, max_model_len), cdiv by block + 1); vllm/config/vllm.py VllmConfig.max_in_flight_tokens = " +
 	"max_concurrent_batches * max_num_batched_tokens (max_concurrent_batches: PP size, 2 with async scheduling at PP 1), quoted at v0.27.1; " +
 	"one batch (max_num_batched_tokens) in the v0.22.1 copy (docs.vllm.ai/en/v0.22.1/api/vllm/v1/kv_cache_interface/); " +
-	"issue #49878 (Gemma 4 KV need +40% from 0.25.1 to 0.26); 0.26.0 start-up logs of Gemma-4-31B-it (13.25x, 217,116 tokens) and " +
+	"PR #47728 (free on the processed-token basis); tenstorrent/tt-xla PR #5908 review (the 0.26.0 rename from max_num_batched_tokens); " +
+	"issue #49878 (Gemma 4 KV need +40% from 0.25.1 to 0.26); issue #54703 (2026-09-01, per-request charge reproduced); " +
+	"PRs #52495 and #55818 (once per pool / window-bounded) open when read: releases after 0.27.1 unverified; 0.26.0 start-up logs of Gemma-4-31B-it (13.25x, 217,116 tokens) and " +
 	"DeepSeek-V4-Flash (johnpfeiffer/source.johnpfeiffer.github.io content/ai/b300-deepseek-0731.md@4105624)"
 
 // slidingInFlight: releases whose sliding-window groups reserve every batch
 // in flight rather than one.
 var slidingInFlight = Span{Since: v0260}
 
+// slidingInFlightReadThrough is the last release a cited copy shows the
+// per-request charge in (v0.27.1); later ones are taken to keep it, Maybe.
+var slidingInFlightReadThrough = mustVersion("0.27.1")
+
 // SlidingWindowInFlight is the tokens a sliding-window group of release r
 // keeps per request beside its window − 1: from 0.26.0, max_num_batched_
 // tokens (batched) times the batches in flight — the pipeline-parallel
 // size pp, or 2 when the engine schedules asynchronously (async) at PP 1
-// (Present); before, one batch (Absent). With the V2 model runner, async
+// (Present through 0.27.1, Maybe after: no later release file was read);
+// before, one batch (Absent). With the V2 model runner, async
 // scheduling and PP > 1 vLLM keeps pp + 1 batches; vlaunch does not know
 // the runner and counts pp. The same tokens size chunked-local attention
 // in those copies, which vlaunch sizes as full attention.
@@ -61,5 +79,9 @@ func (r Release) SlidingWindowInFlight(batched int, async bool, pp int) (int, Pr
 	if async && batches == 1 {
 		batches = 2
 	}
-	return batches * batched, Present, srcSlidingInFlight
+	p := Present
+	if slidingInFlightReadThrough.Less(r.Version) {
+		p = Maybe
+	}
+	return batches * batched, p, srcSlidingInFlight
 }

@@ -19,7 +19,7 @@ func TestSlidingWindowInFlight(t *testing.T) {
 		{"0.26.0", 8192, true, 1, 16384, Present},
 		{"0.26.0", 8192, false, 1, 8192, Present},
 		{"0.27.1", 4096, false, 4, 16384, Present},
-		{"0.31.0", 8192, true, 1, 16384, Present},
+		{"0.31.0", 8192, true, 1, 16384, Maybe},
 		{"0.26.0", 0, true, 0, 2, Present},
 	} {
 		r, _, err := ResolveString(c.version)

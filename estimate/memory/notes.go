@@ -100,6 +100,9 @@ func inFlightText(in *input.Input) string {
 	if w := in.Model.SlidingWindow; w > 0 && w-1+n >= in.MaxModelLen {
 		text += fmt.Sprintf(", which at max_model_len %s is the whole request", textfmt.Thousands(int64(in.MaxModelLen)))
 	}
+	if _, p, _ := in.Release().SlidingWindowInFlight(in.MaxNumBatchedTokens, in.AsyncScheduling(), in.Layout.PP); p == vllm.Maybe {
+		text += "; read in vLLM's source through 0.27.1 only, assumed for this release (a later one that counts the in-flight tokens once per pool would fit more sequences)"
+	}
 	return text
 }
 
