@@ -93,7 +93,10 @@ func TestDeepseekV4KVAsVLLMPacksIt(t *testing.T) {
 // rule up to 0.25.1) would give 24.53x, +76%. The remaining −8% is not
 // pinned: the log's MXFP4 indexer cache ("Using MXFP4 indexer cache for
 // Lightning Indexer") is smaller than the FP8 indexer keys vlaunch counts,
-// and the DSpark drafter's cache is not modelled.
+// and the DSpark drafter's cache is not modelled. The model is the
+// catalog's DeepSeek-V4-Flash config: the 0731 checkpoint keeps its
+// compress_ratios, sliding_window and layer count (vllm-project/vllm issue
+// #51041, which reports the same in-flight charge on 0.26.0 at TP 2 on H20).
 func TestDeepseekV4FlashLogV026(t *testing.T) {
 	const avail, maxLen = 86.74 * GiB, 65536
 	in := dsv4InputAt(t, "0.26.0", "b300", 1, maxLen, 8192)
