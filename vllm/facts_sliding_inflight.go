@@ -25,7 +25,8 @@ package vllm
 // L539–L561).
 //
 // The change is vLLM PR #47728 ("Free out-of-window blocks on the
-// processed-token basis under async scheduling", merged July 2026: with
+// processed-token basis under async scheduling", opened 2026-07-06,
+// merged: with
 // async scheduling or PP the scheduler runs ahead of the GPU, so blocks an
 // in-flight step still reads were freed early). Release: a review comment
 // on tenstorrent/tt-xla PR #5908 reads vLLM's source at its 0.26.0 uplift:
@@ -40,8 +41,8 @@ package vllm
 // blocks / (5 × (ceil(min(1,023 + 16,384, 16,384) / 16) + 1) + 512), where
 // one batch would give 21.99x. Later releases: vllm issue #54703
 // (2026-09-01) reproduces two servers' logs to the token with the
-// per-request charge of 2 × max_num_batched_tokens, and the v0.27.1 and
-// main copies keep it; PRs that would count the in-flight tokens once per
+// per-request charge of 2 × max_num_batched_tokens, and the v0.27.1 copy
+// and a newer one in the search index (commit not shown) keep it; PRs that would count the in-flight tokens once per
 // pool or bound them by the window (#52495, #55818) were open when read, so
 // a release that merges one would break this rule unnoticed.
 const srcSlidingInFlight = "vllm/v1/kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes / max_admission_blocks_per_request " +
