@@ -90,22 +90,16 @@ func (in *Input) AsyncSchedulingFlag() *bool {
 	return v
 }
 
-// AsyncScheduling reports whether the engine schedules the next step while
-// the GPU runs this one: the spec's flag, else the release's default where
-// vLLM keeps it on (vllm.Release.AsyncSchedulingFor).
+// AsyncScheduling reports whether the deployment's engine schedules the
+// next step while the GPU runs this one (vllm.Release.AsyncSchedulingFor:
+// the spec's flag, else the release's default where vLLM keeps it on). It
+// sets how many batches vLLM keeps in flight, which the step simulation
+// (one step of admission lag) and, from 0.26.0, the sliding-window KV
+// charge (vllm.Release.SlidingWindowInFlight) both follow.
 func (in *Input) AsyncScheduling() bool {
 	method := ""
 	if sp := in.Speculative; sp != nil {
 		method = sp.VLLMMethod
 	}
 	return in.Release().AsyncSchedulingFor(in.AsyncSchedulingFlag(), in.Layout.PP, method)
-}
-
-// WindowReserveTokens is what a sliding-window or chunked-local KV group
-// holds beyond its window per request as the release sizes it:
-// max_num_batched_tokens times the batches in flight
-// (vllm.Release.WindowReserveBatches).
-func (in *Input) WindowReserveTokens() int {
-	n, _, _ := in.Release().WindowReserveBatches(in.AsyncScheduling(), in.Layout.PP)
-	return in.MaxNumBatchedTokens * n
 }

@@ -42,8 +42,9 @@ func mimoInput(t *testing.T, version string, pp int) *input.Input {
 // full group and five sliding-window groups, a block id costing 9 pages =
 // 92,160 B. A request takes 262,144 / 16 = 16,384 full-group pages and, in
 // each sliding-window group, ceil((128 − 1 + R) / 16) + 1 pages, R the
-// reserve beyond the window: 8,192 (one chunk: 521 pages) up to 0.19, 16,384
-// (two batches in flight under async scheduling: 1,033 pages) from 0.27.1.
+// reserve beyond the window: 8,192 (one chunk: 521 pages) up to 0.25.1, 16,384
+// (two batches in flight under async scheduling: 1,033 pages) from 0.26.0
+// (vllm.Release.SlidingWindowInFlight).
 // 573,180 block ids (49.196 GiB, logged "49.2") over 16,384 + 5 × 1,033 =
 // 21,549 per request is 26.599x and int(26.599… × 262,144) = 6,972,745, the
 // logged count.
@@ -63,7 +64,7 @@ func TestWindowReserveAsVLLMCountsIt(t *testing.T) {
 			if in.AsyncScheduling() {
 				t.Fatalf("%s PP%d: async scheduling assumed on", c.version, c.pp)
 			}
-			if got := in.WindowReserveTokens(); got != 2*8192 {
+			if got := inFlightTokens(in); got != 2*8192 {
 				t.Errorf("%s PP%d: reserve %d tokens, want 16,384 (max_concurrent_batches = PP)", c.version, c.pp, got)
 			}
 			continue

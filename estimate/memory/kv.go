@@ -52,11 +52,22 @@ type KVLayout struct {
 	// mamba_cache_mode none, 2 in align: vllm.Release.StatePagesPerRequestFor);
 	// 0 without state groups.
 	StatePages int `json:"state_pages,omitempty"`
-	// chunk is what a sliding-window layer holds beyond its window: a
-	// prefill chunk (max_num_batched_tokens), times the batches in flight
-	// where the release reserves for them (input.Input.WindowReserveTokens;
-	// DeepSeek-V4's caches keep the bare chunk, their 0.31 rule not read).
+	// chunk is the tokens scheduled but not yet processed that a
+	// sliding-window layer holds beside its window (inFlightTokens): one
+	// prefill chunk of max_num_batched_tokens up to 0.25.1, every batch in
+	// flight from 0.26.0.
 	chunk int
+}
+
+// inFlightTokens is what a sliding-window group of the input's release
+// keeps per request beside its last window − 1 tokens
+// (vllm.Release.SlidingWindowInFlight): max_num_batched_tokens, times the
+// batches in flight from 0.26.0 (two with async scheduling at PP 1, which
+// charges a Gemma 4 at max_model_len 16,384 and 8,192 batched tokens the
+// whole request in its windowed groups).
+func inFlightTokens(in *input.Input) int {
+	n, _, _ := in.Release().SlidingWindowInFlight(in.MaxNumBatchedTokens, in.AsyncScheduling(), in.Layout.PP)
+	return n
 }
 
 // KVBytes returns the KV cost per token on a GPU of stage s.
@@ -73,7 +84,7 @@ func KVBytes(in *input.Input, s Stage) KVLayout {
 		return layeredKV(in, s)
 	}
 	b := dtypeBytes(in.KVCacheDType)
-	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.WindowReserveTokens()}
+	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: inFlightTokens(in)}
 	for i := s.First; i < s.End; i++ {
 		if m.IsSlidingLayer(i) {
 			kv.SlidingLayers++
@@ -193,8 +204,8 @@ func ssmStateBytes(in *input.Input) int {
 
 // SequenceBytes is what one sequence of n tokens occupies, as vLLM's KV
 // specs count it (max_memory_usage_bytes): full-attention layers hold
-// ceil(n / block) blocks; sliding-window layers hold the window plus a
-// prefill chunk, min(window − 1 + max_num_batched_tokens, n) tokens, in
+// ceil(n / block) blocks; sliding-window layers hold the window plus the
+// tokens in flight, min(window − 1 + inFlightTokens, n) tokens, in
 // whole blocks plus one; linear-attention layers their fixed state
 // (StateBytesPerSeq, 0 for other models).
 func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {

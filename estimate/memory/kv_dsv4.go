@@ -12,19 +12,19 @@ import (
 // paged caches (catalog.Model.DeepseekV4Caches), the same on every TP rank,
 // packed as vLLM packs them (dsv4Packing). A sequence's bytes depend on its
 // length in ways no single per-token figure describes (the windows and the
-// compressors' states cost a window plus one prefill chunk whatever the
+// compressors' states cost a window plus the tokens in flight whatever the
 // length); BytesPerToken is therefore what vLLM's log divides by: the bytes
 // of one max_model_len sequence over max_model_len ("GPU KV cache size" is
 // max_concurrency × max_model_len, vllm/v1/core/kv_cache_utils.py
 // _report_kv_cache_config).
 func deepseekV4KV(in *input.Input, s Stage) KVLayout {
 	caches := in.Model.DeepseekV4Caches(s.First, s.End)
-	kv := KVLayout{Layers: s.Layers(), DType: "fp8_ds_mla", Caches: caches, Packing: packingDSV4, chunk: in.MaxNumBatchedTokens}
+	kv := KVLayout{Layers: s.Layers(), DType: "fp8_ds_mla", Caches: caches, Packing: packingDSV4, chunk: inFlightTokens(in)}
 	var parts []string
 	for _, c := range caches {
 		w := "whole sequence"
 		if c.Window > 0 {
-			w = fmt.Sprintf("window %d + a prefill chunk", c.Window)
+			w = fmt.Sprintf("window %d + the tokens in flight", c.Window)
 		}
 		parts = append(parts, fmt.Sprintf("%s: %d layers × %d B per %d-token page (%s)", c.Name, c.Layers, c.PageBytes, c.BlockTokens, w))
 	}
@@ -144,7 +144,7 @@ func approximateGCD(values []int, lower int) int {
 // cachesBytes is what one sequence of n tokens takes in DeepSeek-V4's
 // caches as vLLM counts it (max_memory_usage_pages of each group, whole-
 // sequence groups ceil(n / block) pages, windowed ones the window minus one
-// plus a prefill chunk, at most n, in pages plus one), every page a layer
+// plus the tokens in flight (inFlightTokens), at most n, in pages plus one), every page a layer
 // tuple's bytes times the tuple count. Without whole-sequence caches (a
 // pipeline stage of window-only layers) it is the caches' own pages.
 func (kv KVLayout) cachesBytes(n int) int64 {

@@ -72,8 +72,8 @@ func packUniformPage(caches []catalog.PagedCache) uniformPage {
 }
 
 // bytes is one request of n tokens: every group's pages (whole-sequence
-// kinds ceil(n / block), windowed ones the window minus one plus a prefill
-// chunk, at most n, in pages plus one, state kinds statePages) × group_size
+// kinds ceil(n / block), windowed ones the window minus one plus the
+// tokens in flight (inFlightTokens), at most n, in pages plus one, state kinds statePages) × group_size
 // × the page.
 func (p uniformPage) bytes(n, chunk, statePages int) int64 {
 	var pages int64
@@ -117,7 +117,7 @@ func layeredKV(in *input.Input, s Stage) KVLayout {
 	b := int64(dtypeBytes(in.KVCacheDType))
 	tp := max(in.Layout.TP, 1)
 	block := max(in.BlockSize, 1)
-	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: in.WindowReserveTokens(), Packing: packingUniformPage}
+	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: inFlightTokens(in), Packing: packingUniformPage}
 	slide := catalog.PagedCache{Name: "sliding-window layers", BlockTokens: block, Window: m.SlidingWindow}
 	full := catalog.PagedCache{Name: "full-attention layers", BlockTokens: block}
 	var parts [2]string

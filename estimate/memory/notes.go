@@ -55,14 +55,14 @@ func kvBaseNote(in *input.Input, m *Report) Note {
 	if kv.Packing == packingUniformPage && kv.HybridBlock == 0 {
 		return Note{"KV cache per token", fmt.Sprintf("%s = %s B per token per GPU counting every layer as full attention. "+
 			"A sequence keeps only the window plus %s in the sliding-window layers; the capacity below counts that, in vLLM's groups and pages.",
-			kv.Formula, textfmt.Thousands(kv.BytesPerToken), windowReserveText(in, kv))}
+			kv.Formula, textfmt.Thousands(kv.BytesPerToken), inFlightText(in))}
 	}
 	if kv.Packing == packingDSV4 {
 		return Note{"KV cache per token", fmt.Sprintf(
 			"DeepSeek-V4 caches each layer's sliding window (%d tokens) and, in its compressed layers, one 584-byte key per 4 (C4A, with the indexer's key) or 128 tokens (C128A), "+
 				"in vLLM's fp8_ds_mla layout whatever --kv-cache-dtype says, the same on every TP rank: %s B per token position for the whole-sequence caches on a GPU. "+
-				"The windows and the compressors' float32 states are a cost per sequence (a window plus one prefill chunk of max_num_batched_tokens %d), which the capacity below counts. %s.",
-			md.DSV4.Window, textfmt.Thousands(kv.BytesPerToken), in.MaxNumBatchedTokens, kv.Formula)}
+				"The windows and the compressors' float32 states are a cost per sequence (a window plus %s), which the capacity below counts. %s.",
+			md.DSV4.Window, textfmt.Thousands(kv.BytesPerToken), inFlightText(in), kv.Formula)}
 	}
 	if md.IsMLA() {
 		w := md.KVLoraRank + md.QKRopeHeadDim
@@ -81,20 +81,29 @@ func kvBaseNote(in *input.Input, m *Report) Note {
 	}
 	if kv.SlidingLayers > 0 {
 		text += fmt.Sprintf(" %d of the %d layers use a %d-token sliding window: vLLM prints its token count as if all were full, but a sequence only keeps the window plus %s in those layers, and the capacity below counts that.",
-			kv.SlidingLayers, kv.Layers, kv.SlidingWindow, windowReserveText(in, kv))
+			kv.SlidingLayers, kv.Layers, kv.SlidingWindow, inFlightText(in))
 	}
 	return Note{"KV cache per token", text}
 }
 
-// windowReserveText says what a sliding-window layer keeps beyond its
-// window: one prefill chunk, or the batches in flight where the release
-// reserves for them (vllm.Release.WindowReserveBatches).
-func windowReserveText(in *input.Input, kv KVLayout) string {
-	if n := in.MaxNumBatchedTokens; n > 0 && kv.chunk > n {
-		return fmt.Sprintf("the tokens of the batches in flight (%d × max_num_batched_tokens %d: vLLM %s reserves for every batch scheduled ahead)",
-			kv.chunk/n, n, in.Release().Version)
+// inFlightText says what a sliding-window layer keeps beside its window
+// (inFlightTokens): one prefill chunk, or from vLLM 0.26.0 every batch in
+// flight, which can reach max_model_len and so charge the whole request.
+func inFlightText(in *input.Input) string {
+	n := inFlightTokens(in)
+	batched := max(in.MaxNumBatchedTokens, 1)
+	if n == batched {
+		return fmt.Sprintf("one prefill chunk (max_num_batched_tokens %s)", textfmt.Thousands(int64(batched)))
 	}
-	return fmt.Sprintf("one prefill chunk (max_num_batched_tokens %d)", in.MaxNumBatchedTokens)
+	text := fmt.Sprintf("the %s tokens of the %d batches vLLM %s keeps in flight (max_num_batched_tokens %s each: from 0.26.0 a windowed layer reserves every batch scheduled but not yet processed)",
+		textfmt.Thousands(int64(n)), n/batched, in.Release().Version, textfmt.Thousands(int64(batched)))
+	if w := in.Model.SlidingWindow; w > 0 && w-1+n >= in.MaxModelLen {
+		text += fmt.Sprintf(", which at max_model_len %s is the whole request", textfmt.Thousands(int64(in.MaxModelLen)))
+	}
+	if _, p, _ := in.Release().SlidingWindowInFlight(in.MaxNumBatchedTokens, in.AsyncScheduling(), in.Layout.PP); p == vllm.Maybe {
+		text += "; read in vLLM's source through 0.27.1 only, assumed for this release (a later one that counts the in-flight tokens once per pool would fit more sequences)"
+	}
+	return text
 }
 
 // stateText adds a hybrid's fixed state per sequence (Gated DeltaNet or

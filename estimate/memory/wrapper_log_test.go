@@ -164,24 +164,22 @@ func TestKimiK2ThinkingLogFromLoggedMemory(t *testing.T) {
 
 // TestGemma4LogV026 reproduces the KV lines of a complete public start-up
 // of Gemma-4-31B-it in BF16 (vLLM 0.26.0, one B300, utilization 0.92,
-// max_model_len 16,384, chunks of 8,192; calibration case
-// gemma4-31b-pfeiffer-b300-tp1: "Available KV cache memory: 182.37 GiB",
-// "GPU KV cache size: 217,116 tokens", "Maximum concurrency for 16,384
-// tokens per request: 13.25x") by hand from the logged memory, and pins
-// what vlaunch does not yet model. The layout is vlaunch's: 50
-// sliding-window layers of 16 KV heads × 256 and 10 global ones of 4 × 512
-// (K and V both stored: vLLM's Gemma4Attention keeps a V slot for k_eq_v
-// layers), 901,120 B per token over all layers; pages of 262,144 B (the
-// global layers' block doubled to 32), 6 groups of 10 layers, a block of
-// 2,621,440 B: 182.37 GiB (182.375 at the top of its rounding) is 74,700
-// blocks. vLLM 0.26.0 prints max_concurrency × max_model_len, and the
-// logged 13.25x and 217,116 tokens are 74,700 / (5 × 1,025 + 512): each
-// sliding group charged the whole request (ceil(16,384 / 16) + 1 pages),
-// not SlidingWindowSpec's min(1,023 + 8,192, 16,384) = 9,215 tokens (577
-// pages), which vlaunch counts: 74,700 / 3,397 = 21.99x. Why 0.26.0 charges
-// the whole request was not found in vLLM's source (gemma4.py and
-// kv_cache_interface.py on main keep the window); vllm-project/vllm#49878
-// reports Gemma 4's KV need growing from 0.25.1 to 0.26.
+// max_model_len 16,384, chunks of 8,192, async scheduling on; calibration
+// case gemma4-31b-pfeiffer-b300-tp1: "Available KV cache memory: 182.37
+// GiB", "GPU KV cache size: 217,116 tokens", "Maximum concurrency for
+// 16,384 tokens per request: 13.25x") from the logged memory. The layout is
+// vlaunch's: 50 sliding-window layers of 16 KV heads × 256 and 10 global
+// ones of 4 × 512 (K and V both stored: vLLM's Gemma4Attention keeps a V
+// slot for k_eq_v layers), 901,120 B per token over all layers; pages of
+// 262,144 B (the global layers' block doubled to 32), 6 groups of 10
+// layers, a block of 2,621,440 B: 182.37 GiB (182.375 at the top of its
+// rounding) is 74,700 blocks. vLLM 0.26.0 prints max_concurrency ×
+// max_model_len, and its sliding-window groups reserve the last 1,023
+// tokens plus every batch in flight, 2 × 8,192 with async scheduling
+// (vllm.Release.SlidingWindowInFlight): min(1,023 + 16,384, 16,384) =
+// the whole request, ceil(16,384 / 16) + 1 = 1,025 pages a group, and
+// 74,700 / (5 × 1,025 + 512) = 13.2517x, 217,116 tokens. One batch (0.25.1's
+// rule) would charge 577 pages a group: 21.99x.
 func TestGemma4LogV026(t *testing.T) {
 	m, err := calConfig("../../catalog/testdata/hf/gemma-4-31b-it-nvfp4.verbatim.json", true)
 	if err != nil {
@@ -203,22 +201,27 @@ func TestGemma4LogV026(t *testing.T) {
 		t.Fatalf("%d B per token, %d sliding layers", kv.BytesPerToken, kv.SlidingLayers)
 	}
 	const block = 10 * 262144
-	if got := kv.SequenceBytes(16384, 16); got != (5*577+512)*block {
-		t.Fatalf("one 16,384-token request %d B, want %d (windowed)", got, (5*577+512)*block)
+	if got := kv.SequenceBytes(16384, 16); got != (5*1025+512)*block {
+		t.Fatalf("one 16,384-token request %d B, want %d (whole request in the sliding groups)", got, (5*1025+512)*block)
 	}
 	blocks := math.Floor(182.375 * GiB / block)
 	if blocks != 74700 {
 		t.Fatalf("%v blocks", blocks)
 	}
-	whole := blocks / (5*1025 + 512)
-	if math.Abs(whole-13.25) > 0.005 || int64(whole*16384) != 217116 {
-		t.Errorf("whole-request charge: %.4fx, %d tokens; the log says 13.25x and 217,116", whole, int64(whole*16384))
-	}
-	if windowed := blocks / (5*577 + 512); math.Abs(windowed-21.99) > 0.01 {
-		t.Errorf("windowed: %.4fx", windowed)
-	}
 	asConc, _ := in.Release().KVTokensAsConcurrency()
-	if tokens, ok := kv.ReportedTokens(182.375*GiB, 16384, asConc == vllm.Present); !ok || tokens != int64(blocks/(5*577+512)*16384) {
-		t.Errorf("vlaunch's GPU KV cache size %d", tokens)
+	tokens, ok := kv.ReportedTokens(182.375*GiB, 16384, asConc == vllm.Present)
+	if !ok || tokens != 217116 {
+		t.Errorf("GPU KV cache size %d, the log says 217,116", tokens)
+	}
+	if conc := float64(tokens) / 16384; math.Abs(conc-13.25) > 0.005 {
+		t.Errorf("%.4fx, the log says 13.25x", conc)
+	}
+	// The same deployment on 0.25.1 keeps one batch beside the window.
+	in.VLLMVersion = "0.25.1"
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 16384, MaxNumBatchedTokens: &batched}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	if got := KVBytes(in, Stage{First: 0, End: m.NumLayers}).SequenceBytes(16384, 16); got != (5*577+512)*block {
+		t.Errorf("0.25.1: one request %d B, want %d (577 pages a sliding group)", got, (5*577+512)*block)
 	}
 }

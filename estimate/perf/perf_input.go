@@ -119,8 +119,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 }
 
 // AsyncScheduling reports whether the deployment's engine schedules the
-// next step while the GPU runs this one (vllm.Release.AsyncSchedulingFor:
-// the spec's flag, else the release's default where vLLM keeps it on). The
+// next step while the GPU runs this one (input.Input.AsyncScheduling). The
 // simulation takes the one-step admission lag from it (sim.Config.
 // ScheduleAhead); the step model's host overlap stays with the flag alone
 // (above).
