@@ -29,8 +29,17 @@ func TestTransferBytesMLA(t *testing.T) {
 			t.Errorf("%s bytes %.0f, want %.0f (TP 1 on both sides)", name, got, want)
 		}
 	}
+	// RoCE under vLLM 0.11: one descriptor per MLA layer (61 regions) and
+	// block (16), posted at rc_x's measured 0.352 µs each (#55434).
+	if tr.Transport != transportRoCE || tr.Descriptors != 61*16 {
+		t.Fatalf("transport %q, %d descriptors; want rc_x (RoCE), 976", tr.Transport, tr.Descriptors)
+	}
+	post := 976 * 0.352e-6
+	if math.Abs(tr.PostS-post) > 1e-15 {
+		t.Errorf("posting %.9f s, want %.9f", tr.PostS, post)
+	}
 	// 25 Gbit/s, one NIC per node: 3.125 GB/s, 10 µs.
-	alone := 10e-6 + want/3.125e9
+	alone := 10e-6 + post + want/3.125e9
 	if math.Abs(tr.AloneS-alone) > 1e-12 {
 		t.Errorf("alone %.6f s, want %.6f", tr.AloneS, alone)
 	}
