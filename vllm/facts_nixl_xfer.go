@@ -146,23 +146,3 @@ func UCXTLSRDMA(tls string) Presence {
 	}
 	return Absent
 }
-
-// UCXTLSHas reports whether a UCX_TLS list (not an exclusion list) names
-// transport name, or "all"; an exclusion list has it unless it excludes it.
-func UCXTLSHas(tls, name string) bool {
-	t := strings.TrimSpace(tls)
-	if t == "" {
-		return true
-	}
-	excl := strings.HasPrefix(t, "^")
-	if excl {
-		t = t[1:]
-	}
-	for _, x := range strings.Split(t, ",") {
-		x = strings.TrimSpace(x)
-		if x == name || (!excl && x == "all") {
-			return !excl
-		}
-	}
-	return excl
-}
