@@ -66,15 +66,9 @@ type Transfer struct {
 	Why []string `json:"why,omitempty"`
 }
 
-// postCost is a measured submission cost per NIXL descriptor on one UCX
-// transport.
-type postCost struct {
-	Us     float64
-	Source string
-}
-
-// postCosts are the measured costs per descriptor, from vLLM's NIXL
-// Prometheus histograms (postDuration: synchronous submission; xferDuration: posting plus the movement) of one
+// postCosts are the measured submission costs per NIXL descriptor on each
+// UCX transport, from vLLM's NIXL Prometheus histograms (postDuration:
+// synchronous submission; xferDuration: posting plus the movement) of one
 // GB200 P/D deployment (GLM-5.3 NVFP4, DEP8 prefill, TP4 decode, vLLM 0.28.0,
 // nixl 1.3.2; vllm-project/vllm#55434, 2026-09-05): per TP-rank transfer of
 // ~4.9 GB, cuda_ipc over MNNVL took 800.8 ms of which 455.9 ms posting
@@ -87,10 +81,10 @@ type postCost struct {
 // ~45 KB descriptors), so the bytes stay at line rate here. One reporter,
 // one host CPU (Grace); no other source gives a cost per descriptor for
 // these or any other transport (EFA's SRD, TCP), which keep line rate.
-var postCosts = map[string]postCost{
-	transportCUDAIPC: {4.067, "vllm-project/vllm#55434 (GB200, cuda_ipc: 4.067 µs per descriptor)"},
-	transportIB:      {0.204, "vllm-project/vllm#55434 (GB200, rc_x over InfiniBand: 0.204 µs per descriptor)"},
-	transportRoCE:    {0.352, "vllm-project/vllm#55434 (GB200, rc_x over RoCE: 0.352 µs per descriptor)"},
+var postCosts = map[string]float64{ // µs per descriptor
+	transportCUDAIPC: 4.067,
+	transportIB:      0.204,
+	transportRoCE:    0.352,
 }
 
 // UCX transports the hand-off can take.
@@ -188,7 +182,7 @@ func (t *Transfer) path(pre, dec *input.Input, sameNode bool) {
 		t.Transport = transportCUDAIPC
 	} else {
 		if dec.Network.MNNVL(dec.Layout.GPUsPerNode) && !vllm.KVCacheFabricMemory(rel.Version) {
-			t.Why = append(t.Why, "the pools' nodes share an NVLink domain, but vLLM allocates the KV cache without a CUDA fabric handle, so UCX's cuda_ipc cannot reach across nodes and NIXL moves it over the NICs ("+vllm.KVCacheFabricSource()+")")
+			t.Why = append(t.Why, "the nodes share an NVLink domain, but vLLM allocates the KV cache without a CUDA fabric handle, so UCX's cuda_ipc cannot reach across nodes and NIXL moves it over the NICs (vllm-project/vllm#51377)")
 		}
 		switch dec.Network.InterKind {
 		case "infiniband":
@@ -229,9 +223,9 @@ func (t *Transfer) path(pre, dec *input.Input, sameNode bool) {
 		t.Why = append(t.Why, fmt.Sprintf("vLLM %s is not known to post one NIXL descriptor per block or to merge contiguous blocks: no cost per descriptor is priced", rel.Version))
 		return
 	}
-	t.PostS = float64(t.Descriptors) * cost.Us * 1e-6
-	t.Why = append(t.Why, fmt.Sprintf("%d NIXL descriptors per decode rank over %s at %.3f µs each: %.1f ms of posting (%s; descriptors: %s)",
-		t.Descriptors, t.Transport, cost.Us, 1e3*t.PostS, cost.Source, vllm.NixlDescriptorsSource()))
+	t.PostS = float64(t.Descriptors) * cost * 1e-6
+	t.Why = append(t.Why, fmt.Sprintf("%d NIXL descriptors per decode rank (vLLM posts one per KV region and block) over %s at %.3f µs each, as measured in vllm-project/vllm#55434: %.1f ms of posting",
+		t.Descriptors, t.Transport, cost, 1e3*t.PostS))
 }
 
 // at is the transfer at rate requests/s: the NICs are shared fairly
