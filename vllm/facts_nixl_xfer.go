@@ -20,9 +20,13 @@ import "strings"
 // perform multiple reads from different remote ranks" when the prefill TP
 // is larger; MLA reads the first only, "cache is duplicated"). Read in
 // vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py at
-// vllm@002a1057 (the stored version: NIXL_CONNECTOR_VERSION 2, after the
-// network_utils split of late 2025) and the v0.9–v0.10 forms of the same
-// function (docs.vllm.ai/en/v0.9.1 and v0.10.2 API pages render the file).
+// vllm@002a1057 (the one stored version of vllm-project/vllm's file:
+// NIXL_CONNECTOR_VERSION 2, after the network_utils split of late 2025, so
+// later than v0.11.0; its release is not pinned), and in earlier forms of
+// the same function that the code index holds without naming their
+// repository (the first: "for reg_id in region_ids: for block_id in
+// block_ids: descs_ids.append(reg_id * num_blocks + block_id)"), none
+// merging blocks.
 const srcNixlDescriptors = "vllm@002a1057:vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py " +
 	"(register_kv_caches: num_regions = len(caches_data), doubled for a blocks-first layout; _get_block_descs_ids: " +
 	"region_ids * num_blocks + block_ids; _read_blocks_for_req: one read per remote rank, the first only for MLA)"
