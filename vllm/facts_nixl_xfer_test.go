@@ -1,6 +1,9 @@
 package vllm
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestUCXTLSRDMA(t *testing.T) {
 	for tls, want := range map[string]Presence{
@@ -53,4 +56,23 @@ func TestNixlDescriptors(t *testing.T) {
 	if KVCacheFabricMemory(Newest().Version) {
 		t.Error("no release is known to allocate the KV cache with a fabric handle")
 	}
+}
+
+// FuzzUCXTLSRDMA reads any UCX_TLS value without panicking, and a list
+// that gains "all" or "rc" (not an exclusion list) always leaves RDMA.
+func FuzzUCXTLSRDMA(f *testing.F) {
+	for _, s := range []string{"cuda_copy,cuda_ipc,tcp", "^ib", "all", "", ",", "^", "rc,,", " ^ rc"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := UCXTLSRDMA(s)
+		if got != Absent && got != Maybe && got != Present {
+			t.Fatalf("UCXTLSRDMA(%q) = %v", s, got)
+		}
+		if x := strings.TrimSpace(s); x != "" && x[0] != '^' {
+			if UCXTLSRDMA(s+",rc") != Present {
+				t.Fatalf("UCXTLSRDMA(%q) leaves no RDMA", s+",rc")
+			}
+		}
+	})
 }
