@@ -520,7 +520,8 @@ const pdReading = `
   unless explicit), needs twice that and so holds twice the sequences.
 - **Calibration source (Anyscale, vLLM 0.11, Ray Serve).** Throughput is within ±30% on every row (median −4%) and TPOT on all
   but one (+21%), as the colocated model is on the same source's colocated runs (+27%): the decode step of gpt-oss-120b on Hopper,
-  not the composition. TTFT is low by 13–77% wherever the prefill pool does not saturate. The source's own prefill-only runs
+  not the composition. TTFT was low by 13–77% wherever the prefill pool does not saturate before the hand-off's NIXL posting was
+  priced (3–61% since, below). The source's own prefill-only runs
   locate most of that outside P/D: through the same Ray Serve stack, a lone 5,000-token prompt takes 129.8 ms (median) on
   TP4 and 179.7 ms on TP2 H100 (bm_results/gptoss_itl5000_otl1_2xtp4/conc32_rr1.json and gptoss_itl5000_otl1_4xtp2/
   conc64_rr2.json at 3e729c54, 1–2 req/s), where check's colocated model gives 71 and 123 ms: a gap of 57–59 ms whatever the
@@ -529,8 +530,9 @@ const pdReading = `
   which the model prices at a fixed 4.5 ms per request (perf's FrontendRequestS, no cost per prompt token); in P/D it is paid
   twice, the decode instance receiving the prompt again. The same source's P/D run of TP4 : TP4 at 4 sessions
   (gptoss_itl5000_otl250_mixed_1xtp4-1xtp4-pack-wo-verbosity/conc4.json at c909c073) has a median TTFT of 208.6 ms, 79 ms above
-  the lone colocated prefill; the model's P/D parts beyond the prefill add ~25 ms (its row at 8 sessions: router, transfer,
-  decode admission, first step and the decode API server's share).
+  the lone colocated prefill; the model's P/D parts beyond the prefill added ~25 ms before the posting was priced and ~117 ms
+  since (its row at 8 sessions: router, transfer with 92 ms of posting, decode admission, first step and the decode API server's
+  share).
 - **The hand-off's steps.** vLLM's decode engine issues a request's NIXL read in the step that admits it and learns that it
   finished only from a step's output, scheduling the request at the next step (scheduler.py, kv_connector_model_runner_mixin.py
   of v0.10.2 and v0.11.2; vllm.Release.KVLoadNoticedAtStepEnd). The model now charges it (*of which noticed*: one decode step
@@ -546,8 +548,8 @@ const pdReading = `
   at the same ~14–15 GB/s per rank after posting on both. The model now charges the measured cost where the transport has one
   (transfer.go's postCosts; the bytes stay at line rate): 92 ms on the rows that share a node (cuda_ipc), which is the calibration
   source's own measurement of NIXL within a node, 4–5 GB/s for these 369 MB (74–92 ms; prefill_decode/docs/DEBUGGING.md at
-  2cb43156). It moved the median TTFT error of the calibration source from −53% to −34% (mean) and −50% to −25% (median), 4 of 10
-  within ±30% (was 2 and 1): c8 −50% → −8%, TP2:3×TP2 −24% → −3%, H200 c16 −58% → −29%; the saturated rows barely move (their TTFT
+  2cb43156). On the calibration source it moved the median error of the mean TTFTs from −53% to −34% and of the median TTFTs from −50% to
+  −25%, 4 of 10 within ±30% for each (was 2 and 1): c8 −50% → −8%, TP2:3×TP2 −24% → −3%, H200 c16 −58% → −29%; the saturated rows barely move (their TTFT
   is the closed loop's queue). Over EFA (the 'spread' rows) no cost per descriptor is measured, so they keep line rate (1.9 ms)
   though the same source measured 4–5 GB/s there too. It costs throughput 1–4 points where the sessions' cycle lengthens (worst
   −27%, was −25%). Two cautions: the figure is one reporter's on a Grace host, applied to an x86 H100 host; and at 4 sessions the
