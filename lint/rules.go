@@ -93,6 +93,8 @@ var Rules = []*Rule{
 	{Code: codes.VLPDTPRatio, since: nixlSince, check: checkPDTPRatio, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLPDProxy, since: nixlSince, check: checkPDProxy, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLNixlUCX, since: nixlSince, check: checkNixlUCX, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLNixlTCP, since: nixlSince, check: checkNixlTCP, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLNixlPullSameNode, since: nixlSince, check: checkNixlPullSameNode, needs: []string{"kv-transfer-config"}},
 
 	{Code: codes.VLCommentContinuation, check: checkCommentContinuation},
 	{Code: codes.VLTrailingSpace, check: checkTrailingSpace},

@@ -75,6 +75,8 @@ const (
 	VLPDProxy             diag.Code = "VL226"
 	VLNixlUCX             diag.Code = "VL227"
 	VLSharedGPUs          diag.Code = "VL228"
+	VLNixlTCP             diag.Code = "VL229"
+	VLNixlPullSameNode    diag.Code = "VL230"
 	VLCommentContinuation diag.Code = "VL301"
 	VLTrailingSpace       diag.Code = "VL302"
 	VLLeadingFlag         diag.Code = "VL303"
@@ -163,6 +165,8 @@ var lintEntries = []Entry{
 	{VLPDProxy, "pd-proxy", diag.Warning, "A P/D proxy that does not forward kv_transfer_params in front of NIXL engines"},
 	{VLNixlUCX, "nixl-ucx-env", diag.Warning, "UCX settings that keep NIXL transfers from reaching other nodes"},
 	{VLSharedGPUs, "gpus-shared", diag.Error, "Two engines on one host given the same GPU, whose memory budgets together exceed it"},
+	{VLNixlTCP, "nixl-ucx-tcp", diag.Warning, "UCX_TLS without an RDMA transport: NIXL moves the KV between nodes over TCP"},
+	{VLNixlPullSameNode, "nixl-pull-same-node", diag.Warning, "NIXL's pull connector between engines on one host without NVLink or RDMA: the reads fall back to TCP"},
 	{VLCommentContinuation, "comment-continuation", diag.Error, "Comment inside a continued command"},
 	{VLTrailingSpace, "trailing-space", diag.Error, "Whitespace after a line-continuation backslash"},
 	{VLLeadingFlag, "leading-flag", diag.Error, "A line starts with a flag (missing continuation)"},

@@ -64,10 +64,11 @@ func evaluate(t *testing.T, c pdCase, edit func(pre, dec *input.Input)) Scenario
 }
 
 // ideal makes the KV hand-off free: infinite NIC bandwidth, zero latency
-// (no router hops), on both pools.
+// (no router hops), and no fabric kind, so no measured cost per NIXL
+// descriptor applies (posting is host time, not bandwidth), on both pools.
 func ideal(pre, dec *input.Input) {
 	for _, in := range []*input.Input{pre, dec} {
-		in.Network.InterGbitPerSPerNIC, in.Network.InterLatencyUs = math.Inf(1), 0
+		in.Network.InterGbitPerSPerNIC, in.Network.InterLatencyUs, in.Network.InterKind = math.Inf(1), 0, ""
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Transfer is the KV hand-off of one request: NIXL reads the prompt's KV
@@ -46,7 +47,59 @@ type Transfer struct {
 	Saturated bool `json:"saturated,omitempty"`
 	// MaxRatePerS is the most requests per second the NICs carry.
 	MaxRatePerS float64 `json:"max_rate_per_s"`
+	// Transport is the UCX transport the hand-off takes (postCosts' keys:
+	// cuda_ipc within a node, rc_x over InfiniBand or RoCE, tcp when UCX_TLS
+	// leaves no RDMA transport; "" when vlaunch cannot tell, e.g. EFA or an
+	// unstated fabric).
+	Transport string `json:"transport,omitempty"`
+	// Descriptors is what one decode rank posts for the request (vLLM's
+	// regions × blocks × reads, vllm.NixlRegions); 0 when unknown.
+	Descriptors int `json:"descriptors,omitempty"`
+	// PostS is their submission: Descriptors × the transport's measured cost
+	// per descriptor (postCosts), paid before the bytes move and not shared
+	// with other transfers (the decode worker posts synchronously); 0 where
+	// no cost is measured for the transport, the transfer then priced at
+	// line rate alone.
+	PostS float64 `json:"post_s,omitempty"`
+	// Why says which path the hand-off takes and why, and what is not
+	// priced, for the notes.
+	Why []string `json:"why,omitempty"`
 }
+
+// postCosts are the measured submission costs per NIXL descriptor on each
+// UCX transport, from vLLM's NIXL Prometheus histograms (postDuration:
+// synchronous submission; xferDuration: posting plus the movement) of one
+// GB200 P/D deployment (GLM-5.3 NVFP4, DEP8 prefill, TP4 decode, vLLM 0.28.0,
+// nixl 1.3.2; vllm-project/vllm#55434, 2026-09-05): per TP-rank transfer of
+// ~4.9 GB, cuda_ipc over MNNVL took 800.8 ms of which 455.9 ms posting
+// (56.9%) at 4.067 µs per descriptor (455.9 ms / 4.067 µs = 112k
+// descriptors), rc_x over 4 InfiniBand rails 350.8 ms of which 24.4 ms
+// posting at 0.204 µs (24.4 ms / 0.204 µs = 120k), rc_x over RoCE 0.352 µs.
+// After posting, both moved the bytes at the same rate (800.8 − 455.9 =
+// 344.9 ms, 4.9 GB / 0.345 s = 14.2 GB/s per rank on cuda_ipc; 350.8 − 24.4
+// = 326.4 ms, 15.0 GB/s on IB): that rate is this workload's (fragmented
+// ~45 KB descriptors), so the bytes stay at line rate here. One reporter,
+// one host CPU (Grace); no other source gives a cost per descriptor for
+// these or any other transport (EFA's SRD, TCP), which keep line rate.
+var postCosts = map[string]float64{ // µs per descriptor
+	transportCUDAIPC: 4.067,
+	transportIB:      0.204,
+	transportRoCE:    0.352,
+}
+
+// UCX transports the hand-off can take.
+const (
+	transportCUDAIPC = "cuda_ipc"
+	transportIB      = "rc_x (InfiniBand)"
+	transportRoCE    = "rc_x (RoCE)"
+	transportTCP     = "tcp"
+)
+
+// tcpGBytesPerS is UCX moving GPU memory over TCP (software emulation
+// through host memory): 0.5 GB/s measured with NIXL where UCX fell back to
+// TCP, against 49 GB/s over cuda_ipc on the same pods
+// (vllm-project/vllm#52607, 2026-08-17).
+const tcpGBytesPerS = 0.5
 
 // wholeModelKV is one copy of the whole model's KV per token in the decode
 // pool's cache dtype: memory's KV layout over every layer with the heads
@@ -106,11 +159,73 @@ func newTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int
 		t.LinkGBytesPerS = node / float64(nics) * min(float64(nics), max(1, own))
 		t.MaxRatePerS = float64(max(1, min(pNodes, dNodes))) * node * 1e9 / max(1, t.WireBytes)
 	}
+	t.path(pre, dec, sameNode)
 	if t.LinkGBytesPerS > 0 {
-		t.AloneS = t.LatencyS + t.WireBytes/(t.LinkGBytesPerS*1e9)
+		t.AloneS = t.LatencyS + t.PostS + t.WireBytes/(t.LinkGBytesPerS*1e9)
 	}
 	t.TimeS = t.AloneS
 	return t
+}
+
+// path works out the UCX transport the hand-off takes and prices its
+// descriptors where a cost is measured (postCosts).
+//
+// Within a node UCX moves GPU memory over cuda_ipc. Between nodes it takes
+// the NICs, also between the trays of one multi-node NVLink domain: vLLM
+// allocates the KV cache without a CUDA fabric handle, which cuda_ipc needs
+// to reach across trays (vllm.KVCacheFabricMemory). There a UCX_TLS that
+// leaves UCX no RDMA transport (e.g. cuda_copy,cuda_ipc,tcp, as GB200 recipes
+// set for NVLink) sends the KV over TCP at tcpGBytesPerS.
+func (t *Transfer) path(pre, dec *input.Input, sameNode bool) {
+	rel := dec.Release()
+	if sameNode {
+		t.Transport = transportCUDAIPC
+	} else {
+		if dec.Network.MNNVL(dec.Layout.GPUsPerNode) && !vllm.KVCacheFabricMemory(rel.Version) {
+			t.Why = append(t.Why, "the nodes share an NVLink domain, but vLLM allocates the KV cache without a CUDA fabric handle, so UCX's cuda_ipc cannot reach across nodes and NIXL moves it over the NICs (vllm-project/vllm#51377)")
+		}
+		switch dec.Network.InterKind {
+		case "infiniband":
+			t.Transport = transportIB
+		case "roce":
+			t.Transport = transportRoCE
+		}
+		for _, in := range []*input.Input{pre, dec} {
+			if tls, ok := in.Env[vllm.UCXTLSEnv]; ok && vllm.UCXTLSRDMA(tls) == vllm.Absent {
+				t.Transport = transportTCP
+				t.LinkGBytesPerS = min(t.LinkGBytesPerS, tcpGBytesPerS)
+				t.Why = append(t.Why, fmt.Sprintf("UCX_TLS=%s leaves UCX no RDMA transport: the KV crosses nodes over TCP, %.1f GB/s per transfer as measured (vllm-project/vllm#52607)", tls, tcpGBytesPerS))
+				break
+			}
+		}
+	}
+	cost, ok := postCosts[t.Transport]
+	if !ok {
+		if t.Transport != transportTCP {
+			t.Why = append(t.Why, "no measured cost per NIXL descriptor for this transport: the hand-off is priced at line rate")
+		}
+		return
+	}
+	// vLLM posts regions × blocks descriptors per read (vllm.NixlRegions);
+	// a release that merges a request's contiguous blocks posts one per
+	// region; where the release is not known to do either, nothing is
+	// priced.
+	kv := memory.KVBytes(dec, memory.Stage{First: 0, End: dec.Model.NumLayers})
+	regions := vllm.NixlRegions(kv.Layers, dec.Model.IsMLA()) / max(1, dec.Layout.PP)
+	reads := vllm.NixlReadsPerDecodeRank(pre.Layout.TP, dec.Layout.TP, dec.Model.IsMLA())
+	blocks := t.Tokens / max(1, dec.BlockSize)
+	switch vllm.NixlCoalescesBlocks(rel.Version) {
+	case vllm.Absent:
+		t.Descriptors = regions * blocks * reads
+	case vllm.Present:
+		t.Descriptors = regions * reads
+	default:
+		t.Why = append(t.Why, fmt.Sprintf("vLLM %s is not known to post one NIXL descriptor per block or to merge contiguous blocks: no cost per descriptor is priced", rel.Version))
+		return
+	}
+	t.PostS = float64(t.Descriptors) * cost * 1e-6
+	t.Why = append(t.Why, fmt.Sprintf("%d NIXL descriptors per decode rank (vLLM posts one per KV region and block) over %s at %.3f µs each, as measured in vllm-project/vllm#55434: %.1f ms of posting",
+		t.Descriptors, t.Transport, cost, 1e3*t.PostS))
 }
 
 // at is the transfer at rate requests/s: the NICs are shared fairly
@@ -126,12 +241,16 @@ func (t Transfer) at(rate float64) Transfer {
 		t.Saturated = true
 		return t
 	}
-	t.TimeS = t.LatencyS + (t.AloneS-t.LatencyS)/(1-t.Utilization)
+	t.TimeS = t.LatencyS + t.PostS + (t.AloneS-t.LatencyS-t.PostS)/(1-t.Utilization)
 	return t
 }
 
 // describe is the transfer in one line for the notes.
 func (t Transfer) describe() string {
-	return fmt.Sprintf("KV hand-off: %d tokens × %d B/token (%s) = %.1f MB per request; %.1f MB per prefill rank, %.1f MB per decode rank, %.1f MB pulled in all over %s (%.2f GB/s for one transfer)",
+	s := fmt.Sprintf("KV hand-off: %d tokens × %d B/token (%s) = %.1f MB per request; %.1f MB per prefill rank, %.1f MB per decode rank, %.1f MB pulled in all over %s (%.2f GB/s for one transfer)",
 		t.Tokens, t.BytesPerToken, t.Formula, t.BytesPerRequest/1e6, t.PerPrefillRankBytes/1e6, t.PerDecodeRankBytes/1e6, t.WireBytes/1e6, t.Link, t.LinkGBytesPerS)
+	for _, w := range t.Why {
+		s += "; " + w
+	}
+	return s
 }

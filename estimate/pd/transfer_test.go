@@ -2,8 +2,10 @@ package pd
 
 import (
 	"math"
+	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/resolve"
 )
@@ -29,8 +31,17 @@ func TestTransferBytesMLA(t *testing.T) {
 			t.Errorf("%s bytes %.0f, want %.0f (TP 1 on both sides)", name, got, want)
 		}
 	}
+	// RoCE under vLLM 0.11: one descriptor per MLA layer (61 regions) and
+	// block (16), posted at rc_x's measured 0.352 µs each (#55434).
+	if tr.Transport != transportRoCE || tr.Descriptors != 61*16 {
+		t.Fatalf("transport %q, %d descriptors; want rc_x (RoCE), 976", tr.Transport, tr.Descriptors)
+	}
+	post := 976 * 0.352e-6
+	if math.Abs(tr.PostS-post) > 1e-15 {
+		t.Errorf("posting %.9f s, want %.9f", tr.PostS, post)
+	}
 	// 25 Gbit/s, one NIC per node: 3.125 GB/s, 10 µs.
-	alone := 10e-6 + want/3.125e9
+	alone := 10e-6 + post + want/3.125e9
 	if math.Abs(tr.AloneS-alone) > 1e-12 {
 		t.Errorf("alone %.6f s, want %.6f", tr.AloneS, alone)
 	}
@@ -83,5 +94,62 @@ func TestTransferSharing(t *testing.T) {
 	same := newTransfer(&pre, &dec, 1024, true, 2, 2)
 	if same.Link != "NVLink" || same.AloneS >= tr.AloneS {
 		t.Errorf("pools on one node: %s %.4f s, want NVLink faster than %.4f s", same.Link, same.AloneS, tr.AloneS)
+	}
+}
+
+// The hand-off's path and its posting: cuda_ipc within a node at the
+// measured 4.067 µs per descriptor (regions × blocks × reads, as vLLM 0.11
+// posts them), nothing priced where the release's descriptor count is not
+// known, TCP when UCX_TLS leaves no RDMA transport, and the NICs on an
+// NVLink domain.
+func TestTransferPath(t *testing.T) {
+	quick := func(tp int, version string) *input.Input {
+		return testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-70b", GPU: "h100-sxm", TP: tp, PP: 1, DP: 1, KVCacheDType: "auto",
+			Weights: "auto", Concurrency: 1, VLLMVersion: version})
+	}
+	pre, dec := quick(8, "0.11.0"), quick(4, "0.11.0")
+	blocks := 4096 / dec.BlockSize
+
+	// Same node: cuda_ipc; P TP 8 over D TP 4 reads two prefill ranks.
+	tr := newTransfer(pre, dec, 4096, true, 1, 1)
+	if want := 80 * 2 * blocks * 2; tr.Transport != transportCUDAIPC || tr.Descriptors != want {
+		t.Fatalf("same node: %q, %d descriptors; want cuda_ipc, %d", tr.Transport, tr.Descriptors, want)
+	}
+	if want := float64(tr.Descriptors) * 4.067e-6; math.Abs(tr.PostS-want) > 1e-12 {
+		t.Errorf("posting %.6f s, want %.6f", tr.PostS, want)
+	}
+	if base := tr.LatencyS + tr.WireBytes/(tr.LinkGBytesPerS*1e9); math.Abs(tr.AloneS-base-tr.PostS) > 1e-12 {
+		t.Errorf("alone %.6f s, want line rate %.6f + posting %.6f", tr.AloneS, base, tr.PostS)
+	}
+
+	// A release not known to post per block or to merge: nothing priced.
+	if tr := newTransfer(quick(8, "0.20.0"), quick(4, "0.20.0"), 4096, true, 1, 1); tr.PostS != 0 || tr.Descriptors != 0 {
+		t.Errorf("vLLM 0.20: posting %g s over %d descriptors, want none priced", tr.PostS, tr.Descriptors)
+	}
+	// vLLM 0.28 merges a fresh prompt's contiguous blocks: one per region.
+	if tr := newTransfer(quick(8, "0.28.0"), quick(4, "0.28.0"), 4096, true, 1, 1); tr.Descriptors != 80*2*2 {
+		t.Errorf("vLLM 0.28: %d descriptors, want %d (regions × reads)", tr.Descriptors, 80*2*2)
+	}
+
+	// Across nodes on InfiniBand with the GB200 recipes' UCX_TLS: TCP.
+	for _, in := range []*input.Input{pre, dec} {
+		in.Network.InterKind, in.Network.InterGbitPerSPerNIC, in.Network.NICsPerNode = "infiniband", 400, 8
+	}
+	ib := newTransfer(pre, dec, 4096, false, 1, 1)
+	if ib.Transport != transportIB || ib.Descriptors != 80*2*blocks*2 || ib.LinkGBytesPerS <= tcpGBytesPerS {
+		t.Fatalf("InfiniBand: %q, %d descriptors, %.2f GB/s", ib.Transport, ib.Descriptors, ib.LinkGBytesPerS)
+	}
+	dec.Env = map[string]string{"UCX_TLS": "cuda_copy,cuda_ipc,tcp"}
+	tcp := newTransfer(pre, dec, 4096, false, 1, 1)
+	if tcp.Transport != transportTCP || tcp.LinkGBytesPerS != tcpGBytesPerS || tcp.PostS != 0 || tcp.AloneS <= 10*ib.AloneS {
+		t.Errorf("UCX_TLS without RDMA: %q at %.2f GB/s, posting %g, %.3f s (RDMA %.3f s)", tcp.Transport, tcp.LinkGBytesPerS, tcp.PostS, tcp.AloneS, ib.AloneS)
+	}
+	dec.Env = nil
+
+	// An NVLink domain spanning the nodes: still the NICs, and the notes say why.
+	dec.Network.NVLinkDomainGPUs = 72
+	nv := newTransfer(pre, dec, 4096, false, 1, 1)
+	if nv.Link != "inter-node NICs" || nv.AloneS != ib.AloneS || !strings.Contains(strings.Join(nv.Why, " "), "fabric handle") {
+		t.Errorf("MNNVL: over %s in %.4f s (NICs %.4f s), why %q", nv.Link, nv.AloneS, ib.AloneS, nv.Why)
 	}
 }

@@ -1,0 +1,8 @@
+# lint-version: 0.26.0
+# vLLM #52607: P and D on one host without RDMA; NixlConnector (the pull
+# connector's alias) reads over cuda_ipc GET, which falls back to TCP.
+CUDA_VISIBLE_DEVICES=0 VLLM_NIXL_SIDE_CHANNEL_PORT=5600 vllm serve m --port 8100 \
+  --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_producer"}' &
+CUDA_VISIBLE_DEVICES=1 VLLM_NIXL_SIDE_CHANNEL_PORT=5601 vllm serve m --port 8200 \
+  --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_consumer"}' & # want VL230
+wait
