@@ -109,6 +109,17 @@ func (c *mhcShape) work(tokens float64) (flops, bytes float64) {
 	return flops, bytes
 }
 
+// streams is the residual streams a token carries between pipeline stages:
+// vLLM's DeepSeek-V4 hands on its hc_mult streams (DeepseekV4Model.
+// make_empty_intermediate_tensors: (batch, hc_mult, hidden_size), BF16),
+// every other model one hidden state.
+func (c *mhcShape) streams() float64 {
+	if c == nil {
+		return 1
+	}
+	return c.hc
+}
+
 // mhcKernelsPerLayer is the mHC kernels one decoder layer runs at CUDA-graph
 // batch sizes (≤ mhcSmallTokens tokens, where the kernel gap matters): two
 // blocks of mhc_fused + big_fuse. Zero for models without hyper-connections.

@@ -93,3 +93,20 @@ func TestDeepseekV4HyperConnectionsInTheStep(t *testing.T) {
 		t.Errorf("DeepSeek-V3 has no hyper-connections: mHC %+v, kernels %v", om.mhc, om.kernels)
 	}
 }
+
+// TestDeepseekV4PipelineHandsOnStreams: between pipeline stages DeepSeek-V4
+// sends its 4 residual streams, 4 × 4,096 BF16 values per token, where a
+// model without hyper-connections sends one hidden state.
+func TestDeepseekV4PipelineHandsOnStreams(t *testing.T) {
+	m := perfModel(t, "deepseek-v4-flash")
+	hw := NewHardware(perfGPU(t, "h100-sxm"), 8, 0, 2, 0, 0, 0)
+	s := StepSetup{Model: m, HW: hw, TP: 4, PP: 2, DP: 1, EP: true, WeightDType: "fp8", KVDType: "fp8", CUDAGraphs: true, Eff: idealEff}
+	sm := NewStepModel(s)
+	l := RankLoad{PrefillTokens: 8192, PrefillPairs: 8192 * 8193.0 / 2, PrefillSeqs: 1}
+	st := sm.StepUniform(l)
+	// One micro-batch of half the tokens crosses one boundary, twice.
+	want := 2 * LinkTime(4096*4096*2*4, hw.IntraBytesPerS, idealEff.Link, 1, hw.IntraLatencyS)
+	if math.Abs(st.PPS/want-1) > 1e-9 {
+		t.Errorf("PP hand-offs %.4g s, want %.4g s (4 streams of 4,096 BF16 values per token)", st.PPS, want)
+	}
+}
