@@ -6,8 +6,8 @@ package band
 // interval of a new source's figure under a two-level model of the held-out
 // errors (docs/calibration-throughput-holdout.md).
 var Table = []Band{
-	{Class: "dense", Regime: "throughput", Low: 0.5952, High: 1.7380, OpenLow: false, OpenHigh: false,
-		Center: 0.0169, Between: 0.2887, Within: 0.2690, Disagree: 3.42, N: 107, Pooled: true, Own: 2, Beyond: "", Sources: []string{"deepseek-day6", "gpustack-glm45air-h100", "gpustack-gptoss20b-h100", "gpustack-perflab", "gpustack-qwen3-8b-h100", "inferencex-828", "inferencex-870", "inferencex-pr-3183", "inferencex-pr-3363", "lmsys-ant-h20", "lmsys-large-ep", "sglang-pr-3602", "sglang-pr-9359", "tanjunchen-h20-1node", "tant2tls-blog-arch-h100", "vllm-blog-fp8-kvcache", "vllm-pr-25398"},
+	{Class: "dense", Regime: "throughput", Low: 0.5994, High: 1.7397, OpenLow: false, OpenHigh: false,
+		Center: 0.0210, Between: 0.2864, Within: 0.2683, Disagree: 3.42, N: 107, Pooled: true, Own: 2, Beyond: "", Sources: []string{"deepseek-day6", "gpustack-glm45air-h100", "gpustack-gptoss20b-h100", "gpustack-perflab", "gpustack-qwen3-8b-h100", "inferencex-828", "inferencex-870", "inferencex-pr-3183", "inferencex-pr-3363", "lmsys-ant-h20", "lmsys-large-ep", "sglang-pr-3602", "sglang-pr-9359", "tanjunchen-h20-1node", "tant2tls-blog-arch-h100", "vllm-blog-fp8-kvcache", "vllm-pr-25398"},
 		Dominant:   "vllm-pr-25398",
 		Assumption: "TP2 + EP2 over PCIe (Qwen3-30B-A3B-FP8 on H100 PCIe): PCIe collectives and long contexts"},
 	{Class: "dense", Regime: "tpot", Low: 0.4486, High: 2.6807, OpenLow: false, OpenHigh: false,
@@ -22,8 +22,8 @@ var Table = []Band{
 		Center: 0.1556, Between: 0.5917, Within: 0.2021, Disagree: 3.89, N: 14, Pooled: true, Own: 0, Beyond: "", Sources: []string{"gpustack-glm45air-h100", "gpustack-gptoss20b-h100", "gpustack-perflab", "vllm-pr-23151"},
 		Dominant:   "gpustack-glm45air-h100",
 		Assumption: "GLM-4.5-Air bursts on H100 with TP, EP and PP4 (vLLM 0.11, SGLang): a GQA MoE other than DeepSeek's, pipeline stages"},
-	{Class: "moe", Regime: "throughput", Low: 0.5209, High: 1.8632, OpenLow: false, OpenHigh: false,
-		Center: -0.0149, Between: 0.3626, Within: 0.2756, Disagree: 4.55, N: 89, Pooled: false, Own: 0, Beyond: "", Sources: []string{"gpustack-glm45air-h100", "gpustack-gptoss20b-h100", "gpustack-perflab", "inferencex-828", "inferencex-870", "inferencex-pr-3183", "inferencex-pr-3363", "lmsys-ant-h20", "sglang-pr-3602", "tanjunchen-h20-1node", "tant2tls-blog-arch-h100", "vllm-pr-25398"},
+	{Class: "moe", Regime: "throughput", Low: 0.5256, High: 1.8680, OpenLow: false, OpenHigh: false,
+		Center: -0.0092, Between: 0.3605, Within: 0.2748, Disagree: 4.55, N: 89, Pooled: false, Own: 0, Beyond: "", Sources: []string{"gpustack-glm45air-h100", "gpustack-gptoss20b-h100", "gpustack-perflab", "inferencex-828", "inferencex-870", "inferencex-pr-3183", "inferencex-pr-3363", "lmsys-ant-h20", "sglang-pr-3602", "tanjunchen-h20-1node", "tant2tls-blog-arch-h100", "vllm-pr-25398"},
 		Dominant:   "sglang-pr-3602",
 		Assumption: "Poisson overload on H200 with an early-2025 SGLang build"},
 	{Class: "moe", Regime: "tpot", Low: 0.4310, High: 2.5112, OpenLow: false, OpenHigh: false,

@@ -15,7 +15,9 @@ import "github.com/vlaunch/vlaunch/catalog"
 //   - MoE: router, top-k selection (grouped: 4), token alignment, two grouped
 //     GEMMs with the activation between, weighted sum, all-reduce, plus a
 //     shared expert's three when the model has one (11 + 3);
-//   - FP8 weights: one activation quantization per linear input.
+//   - FP8 weights: one activation quantization per linear input;
+//   - DeepSeek-V4's hyper-connections: two mHC blocks of two kernels each
+//     (mhcKernelsPerLayer, mhc.go).
 //
 // eagerOpsRef is the dense GQA layer (2 + 5 + 4 + 0) the constant
 // EagerPerLayerS is stated for.
@@ -43,6 +45,7 @@ func eagerLayers(m *catalog.Model, weights string) float64 {
 		if fp8 {
 			ops += linears
 		}
+		ops += mhcKernelsPerLayer(m)
 		sum += ops / eagerOpsRef
 	}
 	return sum

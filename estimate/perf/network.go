@@ -40,7 +40,8 @@ func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, st *St
 		st.TPS = sm.tpReduces * sm.tpAllReduce(maxRank*sm.hidden*2)
 	}
 	if s.PP > 1 {
-		msg := maxRank * sm.hidden * 2
+		// DeepSeek-V4 hands on its hc_mult residual streams (mhc.go).
+		msg := maxRank * sm.hidden * 2 * sm.mhc.streams()
 		bw, lat := s.HW.IntraBytesPerS, s.HW.IntraLatencyS
 		if s.TP*s.DP >= s.HW.GPUsPerNode { // each stage fills nodes: hand-offs cross them
 			bw, lat = s.HW.InterBytesPerSPerNode/float64(max(1, s.HW.GPUsPerNode)), s.HW.InterLatencyS

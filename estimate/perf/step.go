@@ -45,7 +45,7 @@ func (l RankLoad) scaled(f float64) RankLoad {
 // Per operation class the time is the roofline max of its compute time and
 // its memory time; classes then add up (they run one after another).
 type StepTime struct {
-	DenseS     float64 `json:"dense_s"`     // attention/dense/shared projections + LM head
+	DenseS     float64 `json:"dense_s"`     // attention/dense/shared projections + LM head (+ DeepSeek-V4's mHC)
 	ExpertS    float64 `json:"experts_s"`   // routed experts
 	AttentionS float64 `json:"attention_s"` // attention core (scores, softmax, values)
 	// ComputeS and MemoryS are the same classes' compute-only and
@@ -316,6 +316,7 @@ func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
 	denseF := 2*tok*sm.denseParamsGPU + 2*sampled*sm.lmHeadParamsGPU
 	act := tok * sm.hidden * 2 * activationPassesPerLayer * sm.layers
 	dense := roof(st, denseF/gemm, (sm.denseBytesGPU+act)/hbm)
+	dense += sm.mhcTime(tok, st) // DeepSeek-V4's hyper-connections (mhc.go), in the dense term
 	idxF, idxB := sm.indexerCost(l)
 	attn := roof(st, sm.attnFLOPs(l, true)/(s.attnFLOPS(true)*s.Eff.Attention)+
 		sm.attnFLOPs(l, false)/(s.attnFLOPS(false)*s.Eff.prefillAttnEff(prefillSpan(l)))+idxF/(s.indexerFLOPS()*s.Eff.Attention), (sm.kvBytes(l)+idxB)/hbm)

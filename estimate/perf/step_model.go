@@ -44,6 +44,9 @@ type StepModel struct {
 	// dsv4 is DeepSeek-V4's windowed and compressed attention (dsv4.go);
 	// nil for every other model.
 	dsv4 *dsv4Attention
+	// mhc is DeepSeek-V4's hyper-connections (mhc.go); nil for every
+	// other model.
+	mhc *mhcShape
 
 	route     Routing
 	bytesCopy float64 // dispatch + combine bytes per token copy
@@ -105,11 +108,13 @@ func NewStepModel(s StepSetup) *StepModel {
 	// residual streams with float32 hc_attn_fn and hc_ffn_fn (mixes =
 	// F.linear(x_flat, hc_fn) over hc_mult × hidden inputs, DeepSeek's
 	// reference model.py hc_pre as catalog.DSV4HyperConnections counts it),
-	// whole on every GPU, read at 4 B per parameter.
+	// whole on every GPU, read at 4 B per parameter once per step with the
+	// dense weights. Their FLOPs (TF32) and the streams' traffic are the
+	// mHC term (mhc.go), not the dense GEMMs'.
 	if hc := p.HyperConnections / pp; hc > 0 {
-		sm.denseParamsGPU += hc
 		sm.denseBytesGPU += hc * 4
 	}
+	sm.mhc = newMHCShape(m, pp)
 	if m.IsMoE() {
 		sm.expertParams = p.ExpertPerLayerEach
 		sm.expertBytes = p.ExpertPerLayerEach * perfBytesPerParam(s.WeightDType)
@@ -127,6 +132,9 @@ func NewStepModel(s StepSetup) *StepModel {
 	}
 	sm.eagerLayers = eagerLayers(m, s.WeightDType) / pp
 	sm.kernels = stageKernels(sm.eagerLayers)
+	if sm.mhc != nil {
+		sm.kernels += mhcStageKernels
+	}
 	sm.kvBytesTokLayer = kvBytesPerTokenLayerGPU(&s)
 	sm.attnDecCoef = attnDecodeCoef(m) / tp
 	sm.attnPreCoef = attnPrefillCoef(m) / tp
