@@ -95,10 +95,12 @@ func present(raw json.RawMessage) bool {
 	return len(t) > 0 && string(t) != "null"
 }
 
-// visionNote says that the vision encoder's weights are not counted, with
-// its approximate size where the vision_config gives its blocks: a ViT
-// block is attention (q, k, v, o: 4 h²) and a two-matrix MLP (2 h i);
-// patch embedding, position embeddings and the projector are left out.
+// visionNote says how the vision encoder's weights are counted: with
+// their parameter count where vLLM's module was read (m.Encoder), or as
+// not counted, with their approximate size where the vision_config gives
+// its blocks (a ViT block is attention, q, k, v, o: 4 h², and a
+// two-matrix MLP, 2 h i; patch embedding, position embeddings and the
+// projector left out).
 func visionNote(m *Model, w wrapper) string {
 	var what string
 	switch {
@@ -109,6 +111,10 @@ func visionNote(m *Model, w wrapper) string {
 		what = fmt.Sprintf("multimodal wrapper (%s): sized as its language model (text_config model_type %q)", w.describe(), m.ModelType)
 	default:
 		what = "config.json has a vision_config: sized as its language model"
+	}
+	if e := m.Encoder; e != nil {
+		return fmt.Sprintf("%s plus its vision encoder (%s, %.3f B parameters in the activation dtype, counted in weights per GPU: %s)",
+			what, e.Kind, e.Params/1e9, e.Rule)
 	}
 	note := what + "; the vision encoder's weights (vision_config) are not counted in weights per GPU"
 	depth := firstPositive(intKey(w.vision, "depth"), intKey(w.vision, "num_hidden_layers"), intKey(w.vision, "vt_num_hidden_layers"))

@@ -28,7 +28,10 @@ const (
 	CompLatentProj = "moe_latent_projections"
 	// CompRoPECache is RoPE's cos/sin cache: no parameter, but a buffer
 	// vLLM builds with the model (ropeCacheElems).
-	CompRoPECache   = "rope_cache"
+	CompRoPECache = "rope_cache"
+	// CompEncoder is a multimodal wrapper's vision encoder and projector
+	// (catalog.Encoder), which vLLM loads with the language model.
+	CompEncoder     = "vision_encoder"
 	vocabPadPerRank = vllm.VocabPaddingSize // vLLM pads the vocabulary to this multiple
 )
 
@@ -186,6 +189,9 @@ func Placement(in *input.Input, s Stage) []Share {
 			hc += head
 		}
 		out = append(out, share(CompHyperConn, pc.HyperConnections, hc, "hc_attn/hc_ffn mixers of every layer (and the hc_head on the last stage): replicated on every GPU"))
+	}
+	if e := m.Encoder; e != nil {
+		out = append(out, share(CompEncoder, e.Params, e.PerGPU(l.TP), encoderRule(e, l.TP)))
 	}
 	if n, pos, dim := ropeCacheElems(m); n > 0 && attnN > 0 {
 		out = append(out, share(CompRoPECache, 0, n,
@@ -353,4 +359,19 @@ func boolF(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// encoderRule says where a vision encoder's parameters sit. The wrappers
+// read (gemma3_mm.py, gemma4_mm.py, qwen3_vl.py) build the tower in their
+// __init__ with no pipeline-stage condition, so every stage holds it; the
+// part vLLM shards (catalog.Encoder.ShardedParams) is split over TP. Not
+// modelled: --mm-encoder-tp-mode data (the encoder whole on every GPU)
+// and a start-up that skips the tower (every modality it serves limited to
+// 0 with --limit-mm-per-prompt, or --language-model-only, in the releases
+// that skip it).
+func encoderRule(e *catalog.Encoder, tp int) string {
+	if e.ShardedParams == 0 || tp == 1 {
+		return fmt.Sprintf("%s; %s", e.Rule, e.Derivation)
+	}
+	return fmt.Sprintf("%s: %.0f of %.0f parameters split over TP=%d; %s", e.Rule, e.ShardedParams, e.Params, tp, e.Derivation)
 }
