@@ -26,6 +26,11 @@ type Encoder struct {
 	Rule string `json:"rule"`
 	// Derivation is the count term by term, for the report.
 	Derivation string `json:"derivation"`
+	// DeepStackLevels is Qwen3-VL's number of DeepStack feature levels
+	// (len(deepstack_visual_indexes)): vLLM's wrapper allocates one
+	// buffer of max_num_batched_tokens × the text hidden_size per level
+	// when it builds the model; 0 for the other encoders.
+	DeepStackLevels int `json:"deepstack_levels,omitempty"`
 }
 
 // PerGPU is the encoder's parameters on one GPU of a TP group of tp ranks.
@@ -194,7 +199,7 @@ func qwen3VLEncoder(v map[string]json.RawMessage) *Encoder {
 	deepMerger := 2*merged + mergerShard + out
 	nd := float64(len(deep))
 	e := &Encoder{Kind: "qwen3_vl", Params: patch + pos + n*block + merger + nd*deepMerger,
-		ShardedParams: n*shard + (1+nd)*mergerShard,
+		ShardedParams: n*shard + (1+nd)*mergerShard, DeepStackLevels: len(deep),
 		Rule: "Qwen3-VL's ViT blocks and mergers split over TP (ColumnParallelLinear / RowParallelLinear in vLLM's qwen3_vl.py, " +
 			"mm_encoder_tp_mode \"weights\"); patch and position embeddings, norms and row-parallel biases whole on every GPU"}
 	e.Derivation = fmt.Sprintf("patch embedding %.0f + position embedding %.0f + %.0f blocks × %.0f + merger %.0f + %d DeepStack mergers × %.0f",

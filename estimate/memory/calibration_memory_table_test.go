@@ -109,8 +109,9 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   as id 56336202239 without its repository's name): from the logged 22.46 GiB, 163,536 tokens against 163,568
   (−0.02%) and 39.93x, as logged; its 16.78 GiB of weights are 1.51 GiB more than the text model (15.27 GiB):
   with the vision encoder vlaunch counts for the wrapper (0.576 B parameters, 1.07 GiB in BF16: 27 ViT blocks,
-  patch and position embeddings, the merger and three DeepStack mergers) and its longer RoPE cache (+0.05 GiB),
-  16.39 GiB (−2.3%);
+  patch and position embeddings, the merger and three DeepStack mergers), its longer RoPE cache (+0.05 GiB) and
+  the three DeepStack buffers vLLM's wrapper allocates (3 × max_num_batched_tokens × 4,096 × 2 B, not logged):
+  16.58 GiB (−1.2%) at 8,192 batched tokens, 16.77 GiB (−0.1%) at 16,384;
   baidu/vLLM-Kunlun#330 (Qwen3-VL-32B-Instruct-INT8-Dynamic on one Kunlun XPU, max_model_len 32,768): from the
   logged 41.98 GiB, 262,144 B per token, 171,936 tokens in 16-token blocks (+0.02%; the log's 171,904 is 2,686
   blocks of 64) and 5.25x, as logged; xorbitsai/inference#4926 (Qwen3-VL 8B-shaped, max_model_len 262,144, a
