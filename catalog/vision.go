@@ -99,14 +99,19 @@ func sizes(v map[string]json.RawMessage, keys map[string]int) (map[string]float6
 }
 
 // siglipEncoder is Gemma 3's vision tower as vLLM builds it
-// (vllm/model_executor/models/gemma3_mm.py: SiglipVisionModel of
-// siglip.py, then Gemma3MultiModalProjector): a Conv2d patch embedding
-// (3 × patch² × h + h), a learned position embedding of (image_size /
-// patch_size)² rows, num_hidden_layers ViT blocks, the post LayerNorm
-// (2h; vision_use_head false in Gemma 3), and the projector's
-// mm_input_projection_weight (h × text hidden_size, a plain parameter)
-// and mm_soft_emb_norm (h). The ViT blocks' linear layers are vLLM's
-// QKVParallelLinear, RowParallelLinear and ColumnParallelLinear.
+// (vllm/model_executor/models/gemma3_mm.py read at commit e5fa945:
+// Gemma3ForConditionalGeneration.__init__ builds SiglipVisionModel and
+// Gemma3MultiModalProjector unconditionally; siglip.py read at commit
+// 0c028ba): a Conv2d patch embedding (3 × patch² × h + h), a learned
+// position embedding (nn.Embedding) of (image_size / patch_size)² rows,
+// num_hidden_layers ViT blocks, the post LayerNorm (2h; vision_use_head
+// false in Gemma 3), and the projector's mm_input_projection_weight (h ×
+// text hidden_size, a plain parameter) and mm_soft_emb_norm (h). The ViT
+// blocks' linear layers are QKVParallelLinear, RowParallelLinear and
+// ColumnParallelLinear, with disable_tp only when mm_encoder_tp_mode is
+// "data" (vllm/config/multimodal.py: default "weights"). siglip.py of
+// 2024 (commit 0531c22) sharded attention only with xformers and heads
+// divisible by TP; vlaunch follows the newer file.
 func siglipEncoder(v map[string]json.RawMessage, textHidden int) *Encoder {
 	s, ok := sizes(v, map[string]int{"hidden_size": 0, "intermediate_size": 0, "num_hidden_layers": 0,
 		"patch_size": 0, "image_size": 0, "num_channels": 3})
@@ -131,8 +136,12 @@ func siglipEncoder(v map[string]json.RawMessage, textHidden int) *Encoder {
 // gemma4Encoder is Gemma 4's vision tower as vLLM builds it
 // (vllm/model_executor/models/gemma4_mm.py, read at commit 01bae21:
 // AutoModel.from_config(vision_config), transformers' Gemma4VisionModel,
-// with its nn.Linear layers replaced by recursive_replace_linear, then
-// Gemma4MultimodalEmbedder's embedding_projection, a ReplicatedLinear):
+// its nn.Linear layers then replaced by recursive_replace_linear, whose
+// replace_linear_class defaults to ReplicatedLinear in vLLM's
+// transformers/utils.py; then Gemma4MultimodalEmbedder's
+// embedding_projection, a ReplicatedLinear; the tower is left unquantized,
+// tower_quant None, unless hidden and intermediate sizes are multiples of
+// 64, and 4304 is not):
 // the patch embedder's input_proj (3 × patch² × h, no bias) and its 2-D
 // position_embedding_table (2 × position_embedding_size × h);
 // num_hidden_layers Gemma-style layers, each q/k/v/o without bias
@@ -178,7 +187,10 @@ func gemma4Encoder(v map[string]json.RawMessage, textHidden int) *Encoder {
 // to out_hidden_size, both with bias) and one DeepStack merger per
 // deepstack_visual_indexes entry (the same, its LayerNorm over h × merge²).
 // The blocks' and mergers' linear layers are ColumnParallelLinear /
-// RowParallelLinear (disable_tp only in mm_encoder_tp_mode "data").
+// RowParallelLinear (disable_tp only in mm_encoder_tp_mode "data"). The
+// wrapper passes the checkpoint's quant_config to the tower (GPTQ's
+// excepted, _maybe_ignore_quant_config); vlaunch counts the tower in the
+// activation dtype, as a checkpoint's exclusion list usually keeps it.
 func qwen3VLEncoder(v map[string]json.RawMessage) *Encoder {
 	s, ok := sizes(v, map[string]int{"depth": 0, "hidden_size": 0, "intermediate_size": 0, "patch_size": 0,
 		"temporal_patch_size": 0, "in_channels": 3, "num_position_embeddings": 0, "out_hidden_size": 0, "spatial_merge_size": 0})

@@ -104,6 +104,28 @@ func TestEncoderCounts(t *testing.T) {
 	}
 }
 
+// TestAudioTowerNotCounted: a Gemma 4 with an audio_config (E2B/E4B)
+// counts its vision encoder and says the audio tower is left out; a null
+// audio_config says nothing.
+func TestAudioTowerNotCounted(t *testing.T) {
+	data, err := os.ReadFile("models/google__gemma-4-26B-A4B.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ParseHFConfig(data)
+	if err != nil || m.Encoder == nil || strings.Contains(m.Notes[0], "audio") {
+		t.Fatalf("%v; notes %q", err, m.Notes)
+	}
+	withAudio := strings.Replace(string(data), `"audio_config": null`, `"audio_config": {"hidden_size": 1024}`, 1)
+	if withAudio == string(data) {
+		t.Fatal("audio_config not found in the config")
+	}
+	m, err = ParseHFConfig([]byte(withAudio))
+	if err != nil || m.Encoder == nil || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "audio tower (audio_config) is not counted") {
+		t.Errorf("%v; notes %q", err, m.Notes)
+	}
+}
+
 // TestEncoderNeedsItsSizes: a vision_config without a size the count
 // needs, or with a nonsensical one, counts nothing and says so.
 func TestEncoderNeedsItsSizes(t *testing.T) {
