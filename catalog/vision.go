@@ -12,7 +12,7 @@ import (
 // "Model loading took" counts it.
 type Encoder struct {
 	// Kind names the encoder: "siglip" (Gemma 3), "gemma4_vision"
-	// (Gemma 4), "qwen3_vl" (Qwen3-VL, Qwen3-VL-MoE).
+	// (Gemma 4), "qwen3_vl" (Qwen3-VL, Qwen3-VL-MoE, Qwen3.5, Qwen3.5-MoE).
 	Kind string `json:"kind"`
 	// Params is the encoder's whole parameter count.
 	Params float64 `json:"params"`
@@ -75,7 +75,14 @@ func readEncoder(w wrapper, textHidden int) *Encoder {
 	case "gemma4":
 		return gemma4Encoder(w.vision, textHidden)
 	case "qwen3_vl", "qwen3_vl_moe":
-		return qwen3VLEncoder(w.vision)
+		return qwen3VLEncoder(w.vision, true)
+	case "qwen3_5", "qwen3_5_moe":
+		// Qwen3.5's wrappers build the same Qwen3_VisionTransformer
+		// (vllm/model_executor/models/qwen3_5.py read at commit 36c110b,
+		// Qwen3_5ForConditionalGeneration and its MoE sibling) and
+		// allocate no DeepStack buffers (their deepstack_visual_indexes
+		// are empty).
+		return qwen3VLEncoder(w.vision, false)
 	}
 	return nil
 }
@@ -191,7 +198,7 @@ func gemma4Encoder(v map[string]json.RawMessage, textHidden int) *Encoder {
 // wrapper passes the checkpoint's quant_config to the tower (GPTQ's
 // excepted, _maybe_ignore_quant_config); vlaunch counts the tower in the
 // activation dtype, as a checkpoint's exclusion list usually keeps it.
-func qwen3VLEncoder(v map[string]json.RawMessage) *Encoder {
+func qwen3VLEncoder(v map[string]json.RawMessage, deepStackBuffers bool) *Encoder {
 	s, ok := sizes(v, map[string]int{"depth": 0, "hidden_size": 0, "intermediate_size": 0, "patch_size": 0,
 		"temporal_patch_size": 0, "in_channels": 3, "num_position_embeddings": 0, "out_hidden_size": 0, "spatial_merge_size": 0})
 	if !ok {
@@ -211,10 +218,13 @@ func qwen3VLEncoder(v map[string]json.RawMessage) *Encoder {
 	deepMerger := 2*merged + mergerShard + out
 	nd := float64(len(deep))
 	e := &Encoder{Kind: "qwen3_vl", Params: patch + pos + n*block + merger + nd*deepMerger,
-		ShardedParams: n*shard + (1+nd)*mergerShard, DeepStackLevels: len(deep),
+		ShardedParams: n*shard + (1+nd)*mergerShard,
 		Rule: "Qwen3-VL's ViT blocks and mergers split over TP (ColumnParallelLinear / RowParallelLinear in vLLM's qwen3_vl.py, " +
 			"mm_encoder_tp_mode \"weights\"); patch and position embeddings, norms and row-parallel biases whole on every GPU"}
 	e.Derivation = fmt.Sprintf("patch embedding %.0f + position embedding %.0f + %.0f blocks × %.0f + merger %.0f + %d DeepStack mergers × %.0f",
 		patch, pos, n, block, merger, len(deep), deepMerger)
+	if deepStackBuffers {
+		e.DeepStackLevels = len(deep)
+	}
 	return e
 }

@@ -26,6 +26,7 @@ func TestEncoderCounts(t *testing.T) {
 		name, file, config string
 		params, sharded    float64
 		kind               string
+		deepStack          int
 	}{
 		{name: "Gemma-3-27B (SigLIP)", file: "testdata/hf/gemma-3-27b-it.reconstructed.json", kind: "siglip",
 			// Conv2d 3×14×14×1152 + bias; 64² positions; 27 blocks; post
@@ -42,11 +43,13 @@ func TestEncoderCounts(t *testing.T) {
 			// Conv3d 3×2×16×16×1152 + bias; 2,304 positions; 27 blocks;
 			// merger; three DeepStack mergers.
 			params:  (3*2*16*16*h + h) + 2304*h + 27*block + (2*h + mergerShard + 4096) + 3*(2*m4+mergerShard+4096),
-			sharded: 27*blockShard + 4*mergerShard},
-		// Not counted: Qwen3.5's wrapper (its vLLM module not read here),
-		// Kimi-K2.5's MoonViT (not read; testdata keeps three sizes), and
-		// the reduced Qwen3-VL-235B testdata (no patch sizes).
-		{name: "Qwen3.5-27B", file: "testdata/hf/qwen3.5-27b.verbatim.json"},
+			sharded: 27*blockShard + 4*mergerShard, deepStack: 3},
+		{name: "Qwen3.5-27B", file: "testdata/hf/qwen3.5-27b.verbatim.json", kind: "qwen3_vl",
+			// Qwen3-VL's tower without DeepStack, its merger out to 5120.
+			params:  (3*2*16*16*h + h) + 2304*h + 27*block + (2*h + m4*m4 + m4 + m4*5120 + 5120),
+			sharded: 27*blockShard + m4*m4 + m4 + m4*5120},
+		// Not counted: Kimi-K2.5's MoonViT (not read; testdata keeps three
+		// sizes) and the reduced Qwen3-VL-235B testdata (no patch sizes).
 		{name: "Kimi-K2.5", file: "testdata/hf/kimi-k2.5.json"},
 		{name: "Qwen3-VL-235B reduced", file: "testdata/hf/qwen3-vl-235b-a22b-instruct.json"},
 	}
@@ -79,6 +82,9 @@ func TestEncoderCounts(t *testing.T) {
 			if e.Kind != tt.kind || e.Params != tt.params || e.ShardedParams != tt.sharded {
 				t.Errorf("%s: %.0f params (%.0f sharded), want %s %.0f (%.0f)", e.Kind, e.Params, e.ShardedParams, tt.kind, tt.params, tt.sharded)
 			}
+			if e.DeepStackLevels != tt.deepStack {
+				t.Errorf("%d DeepStack buffer levels, want %d", e.DeepStackLevels, tt.deepStack)
+			}
 			if got, want := e.PerGPU(4), tt.params-tt.sharded*3/4; got != want {
 				t.Errorf("TP4: %.0f per GPU, want %.0f", got, want)
 			}
@@ -97,6 +103,7 @@ func TestEncoderCounts(t *testing.T) {
 		{"Gemma 4 31B", 3*16*16*h + 2*10240*h + 27*g4layer + 2*h + h*5376, 575743536},
 		{"Gemma 4 26B", 3*16*16*h + 2*10240*h + 27*g4layer + 2*h + h*2816, 572794416},
 		{"Qwen3-VL-8B", (3*2*16*16*h + h) + 2304*h + 27*block + (2*h + mergerShard + 4096) + 3*(2*m4+mergerShard+4096), 576388336},
+		{"Qwen3.5-27B", (3*2*16*16*h + h) + 2304*h + 27*block + (2*h + m4*m4 + m4 + m4*5120 + 5120), 460730096},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %.0f, want %.0f", c.name, c.got, c.want)
