@@ -38,11 +38,11 @@ func TestGemma3(t *testing.T) {
 	if sliding != 52 || m.IsSlidingLayer(5) || !m.IsSlidingLayer(0) {
 		t.Errorf("%d sliding layers (want 52: all but every 6th)", sliding)
 	}
-	if len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "0.41 B") {
-		t.Errorf("notes %q", m.Notes)
+	if len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "0.423 B") || m.Encoder == nil {
+		t.Fatalf("notes %q", m.Notes)
 	}
-	t.Logf("Gemma-3-27B text %.2fB + vision ≈0.41B (card 27B; 27.4B on Hugging Face)", pc.Total/1e9)
-	if math.Abs((pc.Total+0.41e9)/27.4e9-1) > 0.01 {
+	t.Logf("Gemma-3-27B text %.2fB + vision %.3fB (card 27B; 27.4B on Hugging Face)", pc.Total/1e9, m.Encoder.Params/1e9)
+	if math.Abs((pc.Total+m.Encoder.Params)/27.4e9-1) > 0.002 {
 		t.Errorf("%.2fB + vision off 27.4B", pc.Total/1e9)
 	}
 }

@@ -261,6 +261,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	}
 	m.Unmodelled = unmodelledFeatures(w.text, m)
 	if w.vision != nil && len(m.Unmodelled) == 0 {
+		m.Encoder = readEncoder(w, m.HiddenSize)
 		m.Notes = append(m.Notes, visionNote(m, w))
 	}
 	return m, nil

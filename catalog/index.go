@@ -50,7 +50,7 @@ var modelIndex = []modelEntry{
 	{"minimax-m2.5", "MiniMaxAI__MiniMax-M2.5.json", "MiniMaxAI/MiniMax-M2.5", 230e9, "model card (MiniMax-M2): 230B total, 10B active"},
 	// DeepSeek-V4, Gemma 4 and MiMo-V2-Flash (#23): catalog/models/README.md says from where.
 	{"deepseek-v4-flash", "deepseek-ai__DeepSeek-V4-Flash.json", "deepseek-ai/DeepSeek-V4-Flash", 284e9, "model card (as quoted by deepseekv4flash.com/models): 284B total, 13B active"},
-	{"gemma-4-26b-a4b", "google__gemma-4-26B-A4B.json", "google/gemma-4-26B-A4B", 25.2e9, "model card (as quoted by featherless.ai): 25.2B total, 3.8B active; the vision encoder not counted"},
+	{"gemma-4-26b-a4b", "google__gemma-4-26B-A4B.json", "google/gemma-4-26B-A4B", 25.2e9, "model card (as quoted by featherless.ai): 25.2B total, 3.8B active; the vision encoder (catalog.Encoder) counted apart"},
 	{"mimo-v2-flash", "XiaomiMiMo__MiMo-V2-Flash.json", "XiaomiMiMo/MiMo-V2-Flash", 309e9, "vLLM recipe and model card: 309B total, 15B active"},
 }
 

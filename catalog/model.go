@@ -131,10 +131,14 @@ type Model struct {
 	// Unmodelled lists what the config has that vlaunch does not model
 	// (Modelled turns it into an error); empty for every catalog model.
 	Unmodelled []string `json:"unmodelled,omitempty"`
-	// Notes are what a user should know of how the config was read (a
-	// multimodal wrapper's vision encoder is not counted); empty for every
-	// catalog model.
+	// Notes are what a user should know of how the config was read (how a
+	// multimodal wrapper's vision encoder is counted, or that it is not);
+	// empty for every catalog model.
 	Notes []string `json:"notes,omitempty"`
+	// Encoder is a multimodal wrapper's vision encoder, counted where its
+	// vLLM module was read (catalog/vision.go); nil for text models and for
+	// wrappers whose encoder is not counted (Notes says so).
+	Encoder *Encoder `json:"encoder,omitempty"`
 	// TrustRemoteCode is true when vLLM needs --trust-remote-code to load it.
 	TrustRemoteCode bool `json:"trust_remote_code"`
 	// PublishedParams is the total parameter count its publisher states (0 = unknown).

@@ -30,6 +30,9 @@ type wrapper struct {
 	text map[string]json.RawMessage
 	// vision is the vision_config (nil without one).
 	vision map[string]json.RawMessage
+	// audio: the config has a non-null audio_config (Gemma 4's E2B/E4B,
+	// Qwen-Omni …), whose tower vlaunch does not count.
+	audio bool
 }
 
 // describe names the wrapper for a message.
@@ -55,6 +58,7 @@ func readWrapper(top *hfConfig, data []byte) (*hfConfig, wrapper, error) {
 	var w wrapper
 	var raw map[string]json.RawMessage
 	_ = json.Unmarshal(data, &raw)
+	w.audio = present(raw["audio_config"])
 	if present(top.VisionConfig) {
 		w.vision = map[string]json.RawMessage{}
 		_ = json.Unmarshal(top.VisionConfig, &w.vision)
@@ -95,10 +99,12 @@ func present(raw json.RawMessage) bool {
 	return len(t) > 0 && string(t) != "null"
 }
 
-// visionNote says that the vision encoder's weights are not counted, with
-// its approximate size where the vision_config gives its blocks: a ViT
-// block is attention (q, k, v, o: 4 h²) and a two-matrix MLP (2 h i);
-// patch embedding, position embeddings and the projector are left out.
+// visionNote says how the vision encoder's weights are counted: with
+// their parameter count where vLLM's module was read (m.Encoder), or as
+// not counted, with their approximate size where the vision_config gives
+// its blocks (a ViT block is attention, q, k, v, o: 4 h², and a
+// two-matrix MLP, 2 h i; patch embedding, position embeddings and the
+// projector left out).
 func visionNote(m *Model, w wrapper) string {
 	var what string
 	switch {
@@ -109,6 +115,15 @@ func visionNote(m *Model, w wrapper) string {
 		what = fmt.Sprintf("multimodal wrapper (%s): sized as its language model (text_config model_type %q)", w.describe(), m.ModelType)
 	default:
 		what = "config.json has a vision_config: sized as its language model"
+	}
+	if e := m.Encoder; e != nil {
+		note := fmt.Sprintf("%s plus its vision encoder (%s, %.3f B parameters in the activation dtype, counted in weights per GPU: %s; "+
+			"not modelled: --mm-encoder-tp-mode data, and releases that skip the tower when --limit-mm-per-prompt sets all its modalities to 0)",
+			what, e.Kind, e.Params/1e9, e.Rule)
+		if w.audio {
+			note += "; its audio tower (audio_config) is not counted"
+		}
+		return note
 	}
 	note := what + "; the vision encoder's weights (vision_config) are not counted in weights per GPU"
 	depth := firstPositive(intKey(w.vision, "depth"), intKey(w.vision, "num_hidden_layers"), intKey(w.vision, "vt_num_hidden_layers"))

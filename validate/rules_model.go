@@ -22,7 +22,7 @@ func checkModelRef(c *checker) {
 			c.model = model // only trusted when the schema found nothing wrong
 			for _, n := range model.Notes {
 				// How the config was read (a multimodal wrapper sized as its
-				// language model, its vision encoder not counted).
+				// language model, and how its vision encoder is counted).
 				c.add(diag.Info, CodeModel, p("model", "config"), "", "%s", n)
 			}
 		}

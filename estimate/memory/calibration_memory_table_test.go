@@ -107,8 +107,11 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   (` + "`TestQwen3VLLogsFromLoggedMemory`" + `): Qwen3-VL-8B-Instruct on one unnamed GPU (a vLLM source build
   v0.1.dev15312+g690e127b1, utilization 0.85, max_model_len 4,096, eager; a public GitHub file the search index holds
   as id 56336202239 without its repository's name): from the logged 22.46 GiB, 163,536 tokens against 163,568
-  (−0.02%) and 39.93x, as logged, while its 16.78 GiB of weights are 1.51 GiB more than the text model vlaunch
-  counts (15.27 GiB): the vision encoder, not yet counted (its 27 ViT blocks alone are 0.77 GiB in BF16);
+  (−0.02%) and 39.93x, as logged; its 16.78 GiB of weights are 1.51 GiB more than the text model (15.27 GiB):
+  with the vision encoder vlaunch counts for the wrapper (0.576 B parameters, 1.07 GiB in BF16: 27 ViT blocks,
+  patch and position embeddings, the merger and three DeepStack mergers), its longer RoPE cache (+0.05 GiB) and
+  the three DeepStack buffers vLLM's wrapper allocates (3 × max_num_batched_tokens × 4,096 × 2 B, not logged):
+  16.58 GiB (−1.2%) at 8,192 batched tokens, 16.77 GiB (−0.1%) at 16,384;
   baidu/vLLM-Kunlun#330 (Qwen3-VL-32B-Instruct-INT8-Dynamic on one Kunlun XPU, max_model_len 32,768): from the
   logged 41.98 GiB, 262,144 B per token, 171,936 tokens in 16-token blocks (+0.02%; the log's 171,904 is 2,686
   blocks of 64) and 5.25x, as logged; xorbitsai/inference#4926 (Qwen3-VL 8B-shaped, max_model_len 262,144, a
@@ -116,9 +119,9 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   against the logged 50,512 (+0.03%, the memory is rounded in the log).
 - Gemma 4, a complete log (` + "`gemma4-31b-pfeiffer-b300-tp1`" + ` in the table above: Gemma-4-31B-it in BF16, vLLM 0.26.0, one
   B300, max_model_len 16,384; johnpfeiffer/source.johnpfeiffer.github.io content/ai/b300-deepseek-0731.md at
-  4105624): weights 58.99 / 57.51 GiB (−2.5%, the vision encoder not counted) and available memory 182.37 / 183.17
-  GiB (+0.4%) end to end; "GPU KV cache size" 217,116 and 13.25x exactly from the logged memory (about 218,060 and
-  13.31x end to end, +0.4% with the memory). From 0.26.0 a sliding-window group reserves the last window − 1 tokens
+  4105624): weights 58.99 / 58.58 GiB (−0.7%, the vision encoder's 0.576 B parameters counted; 57.51 without
+  them) and available memory 182.37 / 182.10 GiB (−0.1%) end to end; "GPU KV cache size" 217,116 and 13.25x exactly from the logged memory (about 216,800 and
+  13.23x end to end, −0.1% with the memory). From 0.26.0 a sliding-window group reserves the last window − 1 tokens
   plus every batch in flight, two of 8,192 with async scheduling (vllm/v1/kv_cache_interface.py
   SlidingWindowSpec.max_admission_blocks_per_request with vllm/config/vllm.py VllmConfig.max_in_flight_tokens;
   ` + "`vllm.Release.SlidingWindowInFlight`" + `), which at max_model_len 16,384 is the whole request, 5 × 1,025 + 512 pages

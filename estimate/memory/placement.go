@@ -28,7 +28,13 @@ const (
 	CompLatentProj = "moe_latent_projections"
 	// CompRoPECache is RoPE's cos/sin cache: no parameter, but a buffer
 	// vLLM builds with the model (ropeCacheElems).
-	CompRoPECache   = "rope_cache"
+	CompRoPECache = "rope_cache"
+	// CompEncoder is a multimodal wrapper's vision encoder and projector
+	// (catalog.Encoder), which vLLM loads with the language model.
+	CompEncoder = "vision_encoder"
+	// CompDeepStack is Qwen3-VL's DeepStack buffers: no parameter, but
+	// tensors its wrapper allocates with the model (deepStackElems).
+	CompDeepStack   = "deepstack_buffers"
 	vocabPadPerRank = vllm.VocabPaddingSize // vLLM pads the vocabulary to this multiple
 )
 
@@ -186,6 +192,15 @@ func Placement(in *input.Input, s Stage) []Share {
 			hc += head
 		}
 		out = append(out, share(CompHyperConn, pc.HyperConnections, hc, "hc_attn/hc_ffn mixers of every layer (and the hc_head on the last stage): replicated on every GPU"))
+	}
+	if e := m.Encoder; e != nil {
+		out = append(out, share(CompEncoder, e.Params, e.PerGPU(l.TP), encoderRule(e, l.TP)))
+		if n := deepStackElems(in); n > 0 {
+			// A buffer, not parameters: stored elements only.
+			out = append(out, Share{Component: CompDeepStack, StoredPerGPU: n,
+				Placement: fmt.Sprintf("%d DeepStack buffers of max_num_batched_tokens %d × hidden_size %d, whole on every GPU",
+					e.DeepStackLevels, in.MaxNumBatchedTokens, m.HiddenSize)})
+		}
 	}
 	if n, pos, dim := ropeCacheElems(m); n > 0 && attnN > 0 {
 		out = append(out, share(CompRoPECache, 0, n,
@@ -353,4 +368,34 @@ func boolF(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// deepStackElems is the DeepStack buffers Qwen3-VL's wrapper allocates
+// in its __init__ (Qwen3VLForConditionalGeneration.deepstack_input_embeds,
+// vllm/model_executor/models/qwen3_vl.py read at commit 002d7b9: one
+// torch.zeros(max_num_batched_tokens, text hidden_size) per DeepStack
+// level, in the model dtype, on every rank), which "Model loading took"
+// counts: 3 × 16,384 × 4,096 × 2 B = 0.375 GiB for Qwen3-VL-8B at 16,384
+// batched tokens.
+func deepStackElems(in *input.Input) float64 {
+	e := in.Model.Encoder
+	if e == nil || e.DeepStackLevels <= 0 || in.MaxNumBatchedTokens <= 0 {
+		return 0
+	}
+	return float64(e.DeepStackLevels) * float64(in.MaxNumBatchedTokens) * float64(in.Model.HiddenSize)
+}
+
+// encoderRule says where a vision encoder's parameters sit. The wrappers
+// read (gemma3_mm.py, gemma4_mm.py, qwen3_vl.py) build the tower in their
+// __init__ with no pipeline-stage condition, so every stage holds it; the
+// part vLLM shards (catalog.Encoder.ShardedParams) is split over TP. Not
+// modelled: --mm-encoder-tp-mode data (the encoder whole on every GPU)
+// and a start-up that skips the tower (every modality it serves limited to
+// 0 with --limit-mm-per-prompt, or --language-model-only, in the releases
+// that skip it).
+func encoderRule(e *catalog.Encoder, tp int) string {
+	if e.ShardedParams == 0 || tp == 1 {
+		return fmt.Sprintf("%s; %s", e.Rule, e.Derivation)
+	}
+	return fmt.Sprintf("%s: %.0f of %.0f parameters split over TP=%d; %s", e.Rule, e.ShardedParams, e.Params, tp, e.Derivation)
 }

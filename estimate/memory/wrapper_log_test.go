@@ -66,9 +66,9 @@ func qwen3VLInput(t *testing.T, g *catalog.GPU, layers, kvHeads, maxLen int) *in
 // 39.93x". The GPU is not named, so the available memory is not predicted.
 // From the logged 22.46 GiB: 10,221 blocks of 16 × 147,456 B = 163,536
 // tokens (−0.02%) and 39.93x. Its weights are 1.51 GiB more than Qwen3-8B's
-// text model (15.27 GiB, the same shape): the vision encoder, which vlaunch
-// does not count (catalog.visionNote; its 27 ViT blocks alone are 0.41 B
-// parameters, 0.77 GiB in BF16).
+// text model (15.27 GiB, the same shape): the vision encoder, which
+// vlaunch counts for the wrapper (catalog.Encoder: 0.576 B parameters,
+// 1.07 GiB in BF16), a longer RoPE cache and the DeepStack buffers.
 func TestQwen3VLLogsFromLoggedMemory(t *testing.T) {
 	kunlun := &catalog.GPU{ID: "custom", Name: "Kunlun XPU", MemoryMiB: 96 * 1024, IntraNodeKind: "pcie"}
 	in := qwen3VLInput(t, kunlun, 64, 8, 32768)
@@ -119,10 +119,64 @@ func TestQwen3VLLogsFromLoggedMemory(t *testing.T) {
 	if ds := in8.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 4096, MaxNumSeqs: &seqs, EnforceEager: true}); ds.HasErrors() {
 		t.Fatal(ds)
 	}
-	if w := Estimate(in8).PerGPU.WeightsGiB; math.Abs(16.78-w-1.51) > 0.01 {
-		t.Errorf("text model %.2f GiB, 16.78 logged with the vision encoder: gap %.2f, want 1.51", w, 16.78-w)
+	text := Estimate(in8).PerGPU.WeightsGiB
+	if math.Abs(16.78-text-1.51) > 0.01 {
+		t.Errorf("text model %.2f GiB, 16.78 logged with the vision encoder: gap %.2f, want 1.51", text, 16.78-text)
+	}
+	// The same start-up with the wrapper: Qwen3-VL-8B's config as two
+	// public copies quote it (text model Qwen3-8B's shape with 262,144
+	// positions; vision depth 27, width 1152, MLP 4304, patch 16,
+	// temporal patch 2, 2,304 position embeddings, merge 2, out 4096,
+	// DeepStack at layers 8, 16, 24). Its encoder is 576,388,336
+	// parameters (catalog TestEncoderCounts), 1.07 GiB in BF16; the longer
+	// RoPE cache adds (262,144 − 40,960) × 128 × 2 B = 0.05 GiB; the three
+	// DeepStack buffers 3 × max_num_batched_tokens × 4,096 × 2 B. The log
+	// does not say max_num_batched_tokens: at the 8,192 vlaunch resolves
+	// for the API server the prediction is 16.58 GiB (−1.2%); at 16,384
+	// (0.375 GiB of buffers) it is 16.77 GiB, the logged 16.78 within
+	// 0.1%.
+	vl, err := catalog.ParseHFConfig([]byte(qwen3VL8BConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		batched int
+		want    float64
+	}{{0, 16.58}, {16384, 16.77}} {
+		inVL := &input.Input{Model: vl, GPU: g, VLLMVersion: "0.19.0", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+		es := resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 4096, MaxNumSeqs: &seqs, EnforceEager: true}
+		if tc.batched > 0 {
+			es.MaxNumBatchedTokens = &tc.batched
+		}
+		if ds := inVL.Resolve(es); ds.HasErrors() {
+			t.Fatal(ds)
+		}
+		w := Estimate(inVL).PerGPU.WeightsGiB
+		enc := 576388336 * 2 / GiB
+		rope := (262144 - 40960) * 128 * 2 / GiB
+		deep := float64(3*inVL.MaxNumBatchedTokens*4096*2) / GiB
+		if math.Abs(w-text-enc-rope-deep) > 0.001 {
+			t.Errorf("Qwen3-VL-8B %.3f GiB: text %.3f + encoder %.3f + RoPE %.3f + DeepStack %.3f", w, text, enc, rope, deep)
+		}
+		t.Logf("Qwen3-VL-8B, %d batched tokens: %.2f GiB (text %.2f), logged 16.78 (%+.1f%%)", inVL.MaxNumBatchedTokens, w, text, (w/16.78-1)*100)
+		if math.Abs(w-tc.want) > 0.005 {
+			t.Errorf("%d batched tokens: %.3f GiB, want %.2f", inVL.MaxNumBatchedTokens, w, tc.want)
+		}
 	}
 }
+
+// qwen3VL8BConfig is Qwen/Qwen3-VL-8B-Instruct's config.json reduced to
+// what vlaunch reads, its values as public copies quote them (not a
+// verbatim copy).
+const qwen3VL8BConfig = `{"architectures": ["Qwen3VLForConditionalGeneration"], "model_type": "qwen3_vl",
+ "tie_word_embeddings": false, "torch_dtype": "bfloat16",
+ "text_config": {"model_type": "qwen3_vl_text", "hidden_size": 4096, "intermediate_size": 12288, "num_hidden_layers": 36,
+  "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 151936, "max_position_embeddings": 262144,
+  "rms_norm_eps": 1e-6, "rope_theta": 5000000, "rope_scaling": {"mrope_interleaved": true, "mrope_section": [24, 20, 20], "rope_type": "default"},
+  "tie_word_embeddings": false, "torch_dtype": "bfloat16"},
+ "vision_config": {"model_type": "qwen3_vl", "depth": 27, "hidden_size": 1152, "intermediate_size": 4304, "num_heads": 16,
+  "in_channels": 3, "patch_size": 16, "temporal_patch_size": 2, "spatial_merge_size": 2, "num_position_embeddings": 2304,
+  "out_hidden_size": 4096, "deepstack_visual_indexes": [8, 16, 24], "hidden_act": "gelu_pytorch_tanh"}}`
 
 // TestKimiK2ThinkingLogFromLoggedMemory: the TP8 start-up of
 // Kimi-K2-Thinking in vLLM's recipe (moonshotai/Kimi-K2-Think.md, 8×H200,

@@ -1,0 +1,230 @@
+package catalog
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Encoder is a multimodal wrapper's vision encoder (tower and projector
+// into the language model) as vLLM builds it: its parameters, split into
+// those vLLM shards over tensor parallelism and those every GPU holds
+// whole. vLLM loads it with the language model, and the start-up log's
+// "Model loading took" counts it.
+type Encoder struct {
+	// Kind names the encoder: "siglip" (Gemma 3), "gemma4_vision"
+	// (Gemma 4), "qwen3_vl" (Qwen3-VL, Qwen3-VL-MoE, Qwen3.5, Qwen3.5-MoE).
+	Kind string `json:"kind"`
+	// Params is the encoder's whole parameter count.
+	Params float64 `json:"params"`
+	// ShardedParams is the part vLLM splits over TP ranks (the weights of
+	// its ColumnParallelLinear / QKVParallelLinear / RowParallelLinear
+	// layers and the biases of the column-parallel ones); the rest
+	// (patch and position embeddings, norms, row-parallel biases,
+	// projectors built as plain parameters) is whole on every GPU.
+	ShardedParams float64 `json:"sharded_params"`
+	// Rule says how vLLM places it, with the source read.
+	Rule string `json:"rule"`
+	// Derivation is the count term by term, for the report.
+	Derivation string `json:"derivation"`
+	// DeepStackLevels is Qwen3-VL's number of DeepStack feature levels
+	// (len(deepstack_visual_indexes)): vLLM's wrapper allocates one
+	// buffer of max_num_batched_tokens × the text hidden_size per level
+	// when it builds the model; 0 for the other encoders.
+	DeepStackLevels int `json:"deepstack_levels,omitempty"`
+}
+
+// PerGPU is the encoder's parameters on one GPU of a TP group of tp ranks.
+func (e *Encoder) PerGPU(tp int) float64 {
+	if e == nil {
+		return 0
+	}
+	if tp < 1 {
+		tp = 1
+	}
+	return e.Params - e.ShardedParams + e.ShardedParams/float64(tp)
+}
+
+// vitBlock is one pre-norm ViT block with LayerNorms (weight and bias),
+// a fused q/k/v projection and an output projection with biases, and a
+// two-matrix MLP with biases: SigLIP's SiglipEncoderLayer and Qwen3-VL's
+// Qwen3_VisionBlock have this shape. sharded is what vLLM splits over TP:
+// qkv (QKVParallelLinear / ColumnParallelLinear) weight and bias, the
+// output projection's weight (RowParallelLinear, its bias whole), fc1
+// (column) weight and bias, fc2 (row) weight.
+func vitBlock(h, i float64) (total, sharded float64) {
+	norms := 2 * 2 * h
+	qkv := 3*h*h + 3*h
+	proj := h*h + h
+	fc1 := h*i + i
+	fc2 := i*h + h
+	return norms + qkv + proj + fc1 + fc2, qkv + h*h + fc1 + i*h
+}
+
+// readEncoder counts the vision encoder the wrapper's vision_config
+// describes, for the wrappers whose vLLM module was read; nil when the
+// wrapper is another, or the vision_config lacks a size it needs (the
+// note then says the encoder is not counted). textHidden is the language
+// model's hidden_size (the projector's output).
+func readEncoder(w wrapper, textHidden int) *Encoder {
+	if w.vision == nil || textHidden <= 0 {
+		return nil
+	}
+	switch w.modelType {
+	case "gemma3":
+		return siglipEncoder(w.vision, textHidden)
+	case "gemma4":
+		return gemma4Encoder(w.vision, textHidden)
+	case "qwen3_vl", "qwen3_vl_moe":
+		return qwen3VLEncoder(w.vision, true)
+	case "qwen3_5", "qwen3_5_moe":
+		// Qwen3.5's wrappers build the same Qwen3_VisionTransformer
+		// (vllm/model_executor/models/qwen3_5.py read at commit 36c110b,
+		// Qwen3_5ForConditionalGeneration and its MoE sibling) and
+		// allocate no DeepStack buffers (their deepstack_visual_indexes
+		// are empty).
+		return qwen3VLEncoder(w.vision, false)
+	}
+	return nil
+}
+
+// sizes reads the named positive integers of a vision_config, with
+// defaults for those absent (a default of 0 makes the key required);
+// ok is false when a required one is missing.
+func sizes(v map[string]json.RawMessage, keys map[string]int) (map[string]float64, bool) {
+	out := map[string]float64{}
+	for k, def := range keys {
+		n := intKey(v, k)
+		if n == 0 {
+			n = def
+		}
+		if n <= 0 || n > 1<<20 {
+			return nil, false
+		}
+		out[k] = float64(n)
+	}
+	return out, true
+}
+
+// siglipEncoder is Gemma 3's vision tower as vLLM builds it
+// (vllm/model_executor/models/gemma3_mm.py read at commit e5fa945:
+// Gemma3ForConditionalGeneration.__init__ builds SiglipVisionModel and
+// Gemma3MultiModalProjector unconditionally; siglip.py read at commit
+// 0c028ba): a Conv2d patch embedding (3 × patch² × h + h), a learned
+// position embedding (nn.Embedding) of (image_size / patch_size)² rows,
+// num_hidden_layers ViT blocks, the post LayerNorm (2h; vision_use_head
+// false in Gemma 3), and the projector's mm_input_projection_weight (h ×
+// text hidden_size, a plain parameter) and mm_soft_emb_norm (h). The ViT
+// blocks' linear layers are QKVParallelLinear, RowParallelLinear and
+// ColumnParallelLinear, with disable_tp only when mm_encoder_tp_mode is
+// "data" (vllm/config/multimodal.py: default "weights"). siglip.py of
+// 2024 (commit 0531c22) sharded attention only with xformers and heads
+// divisible by TP; vlaunch follows the newer file.
+func siglipEncoder(v map[string]json.RawMessage, textHidden int) *Encoder {
+	s, ok := sizes(v, map[string]int{"hidden_size": 0, "intermediate_size": 0, "num_hidden_layers": 0,
+		"patch_size": 0, "image_size": 0, "num_channels": 3})
+	if !ok || int(s["image_size"])%int(s["patch_size"]) != 0 {
+		return nil
+	}
+	h, i, n := s["hidden_size"], s["intermediate_size"], s["num_hidden_layers"]
+	side := s["image_size"] / s["patch_size"]
+	patch := s["num_channels"]*s["patch_size"]*s["patch_size"]*h + h
+	pos := side * side * h
+	block, shard := vitBlock(h, i)
+	post := 2 * h
+	proj := h*float64(textHidden) + h
+	e := &Encoder{Kind: "siglip", Params: patch + pos + n*block + post + proj, ShardedParams: n * shard,
+		Rule: "SigLIP's ViT blocks split over TP (QKVParallelLinear, ColumnParallelLinear, RowParallelLinear in vLLM's siglip.py); " +
+			"embeddings, norms and Gemma3MultiModalProjector whole on every GPU"}
+	e.Derivation = fmt.Sprintf("patch embedding %.0f + position embedding %.0f×%.0f + %.0f blocks × %.0f + post norm %.0f + projector %.0f×%d + norm %.0f",
+		patch, side*side, h, n, block, post, h, textHidden, h)
+	return e
+}
+
+// gemma4Encoder is Gemma 4's vision tower as vLLM builds it
+// (vllm/model_executor/models/gemma4_mm.py, read at commit 01bae21:
+// AutoModel.from_config(vision_config), transformers' Gemma4VisionModel,
+// its nn.Linear layers then replaced by recursive_replace_linear, whose
+// replace_linear_class defaults to ReplicatedLinear in vLLM's
+// transformers/utils.py; then Gemma4MultimodalEmbedder's
+// embedding_projection, a ReplicatedLinear; the tower is left unquantized,
+// tower_quant None, unless hidden and intermediate sizes are multiples of
+// 64, and 4304 is not):
+// the patch embedder's input_proj (3 × patch² × h, no bias) and its 2-D
+// position_embedding_table (2 × position_embedding_size × h);
+// num_hidden_layers Gemma-style layers, each q/k/v/o without bias
+// (heads × head_dim), q_norm and k_norm (head_dim each; v_norm has no
+// weight), four RMSNorms (h each) and a gated MLP (gate, up, down: 3 h i);
+// the standardize bias and scale (2h) when standardize is set; and the
+// embedder's projection (h × text hidden_size; its pre-projection norm has
+// no weight). Every module is replicated: nothing is split over TP.
+func gemma4Encoder(v map[string]json.RawMessage, textHidden int) *Encoder {
+	s, ok := sizes(v, map[string]int{"hidden_size": 0, "intermediate_size": 0, "num_hidden_layers": 0,
+		"num_attention_heads": 0, "patch_size": 0, "position_embedding_size": 0})
+	if !ok {
+		return nil
+	}
+	h, i, n := s["hidden_size"], s["intermediate_size"], s["num_hidden_layers"]
+	heads := s["num_attention_heads"]
+	kv := float64(firstPositive(intKey(v, "num_key_value_heads"), int(heads)))
+	hd := float64(firstPositive(intKey(v, "head_dim"), int(h/heads)))
+	patch := 3 * s["patch_size"] * s["patch_size"] * h
+	pos := 2 * s["position_embedding_size"] * h
+	attn := h*heads*hd + 2*h*kv*hd + heads*hd*h
+	layer := attn + 2*hd + 4*h + 3*h*i
+	var std float64
+	var standardize bool
+	if json.Unmarshal(v["standardize"], &standardize) == nil && standardize {
+		std = 2 * h
+	}
+	proj := h * float64(textHidden)
+	e := &Encoder{Kind: "gemma4_vision", Params: patch + pos + n*layer + std + proj,
+		Rule: "Gemma 4's vision tower (transformers' Gemma4VisionModel, its linear layers replaced by vLLM's recursive_replace_linear) " +
+			"and embed_vision (ReplicatedLinear): whole on every GPU (vLLM's gemma4_mm.py)"}
+	e.Derivation = fmt.Sprintf("input_proj %.0f + position table 2×%.0f×%.0f + %.0f layers × %.0f + standardize %.0f + embed_vision %.0f×%d",
+		patch, s["position_embedding_size"], h, n, layer, std, h, textHidden)
+	return e
+}
+
+// qwen3VLEncoder is Qwen3-VL's vision transformer as vLLM builds it
+// (vllm/model_executor/models/qwen3_vl.py, Qwen3_VisionTransformer, read
+// at commit 002d7b9; Qwen3-VL-MoE's qwen3_vl_moe.py reuses it): a Conv3d
+// patch embedding (in_channels × temporal_patch_size × patch² × h + h), a
+// learned position embedding (num_position_embeddings × h), depth ViT
+// blocks, the merger (LayerNorm over h, then fc1 of (h × merge²)² and fc2
+// to out_hidden_size, both with bias) and one DeepStack merger per
+// deepstack_visual_indexes entry (the same, its LayerNorm over h × merge²).
+// The blocks' and mergers' linear layers are ColumnParallelLinear /
+// RowParallelLinear (disable_tp only in mm_encoder_tp_mode "data"). The
+// wrapper passes the checkpoint's quant_config to the tower (GPTQ's
+// excepted, _maybe_ignore_quant_config); vlaunch counts the tower in the
+// activation dtype, as a checkpoint's exclusion list usually keeps it.
+func qwen3VLEncoder(v map[string]json.RawMessage, deepStackBuffers bool) *Encoder {
+	s, ok := sizes(v, map[string]int{"depth": 0, "hidden_size": 0, "intermediate_size": 0, "patch_size": 0,
+		"temporal_patch_size": 0, "in_channels": 3, "num_position_embeddings": 0, "out_hidden_size": 0, "spatial_merge_size": 0})
+	if !ok {
+		return nil
+	}
+	var deep []int
+	if raw, present := v["deepstack_visual_indexes"]; present && json.Unmarshal(raw, &deep) != nil {
+		return nil
+	}
+	h, i, n, out := s["hidden_size"], s["intermediate_size"], s["depth"], s["out_hidden_size"]
+	merged := h * s["spatial_merge_size"] * s["spatial_merge_size"]
+	patch := s["in_channels"]*s["temporal_patch_size"]*s["patch_size"]*s["patch_size"]*h + h
+	pos := s["num_position_embeddings"] * h
+	block, shard := vitBlock(h, i)
+	mergerShard := merged*merged + merged + merged*out
+	merger := 2*h + mergerShard + out
+	deepMerger := 2*merged + mergerShard + out
+	nd := float64(len(deep))
+	e := &Encoder{Kind: "qwen3_vl", Params: patch + pos + n*block + merger + nd*deepMerger,
+		ShardedParams: n*shard + (1+nd)*mergerShard,
+		Rule: "Qwen3-VL's ViT blocks and mergers split over TP (ColumnParallelLinear / RowParallelLinear in vLLM's qwen3_vl.py, " +
+			"mm_encoder_tp_mode \"weights\"); patch and position embeddings, norms and row-parallel biases whole on every GPU"}
+	e.Derivation = fmt.Sprintf("patch embedding %.0f + position embedding %.0f + %.0f blocks × %.0f + merger %.0f + %d DeepStack mergers × %.0f",
+		patch, pos, n, block, merger, len(deep), deepMerger)
+	if deepStackBuffers {
+		e.DeepStackLevels = len(deep)
+	}
+	return e
+}

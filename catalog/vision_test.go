@@ -1,0 +1,165 @@
+package catalog
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestEncoderCounts counts each wrapper's vision encoder by hand from its
+// config.json, module by module as vLLM builds it (catalog/vision.go
+// cites the files), and checks what vLLM splits over TP.
+func TestEncoderCounts(t *testing.T) {
+	const h, i = 1152.0, 4304.0
+	// A SigLIP / Qwen3-VL ViT block: two LayerNorms (weight, bias), qkv
+	// and proj with biases, fc1 and fc2 with biases.
+	block := 2*2*h + (3*h*h + 3*h) + (h*h + h) + (h*i + i) + (i*h + h) // 15,239,504
+	blockShard := 3*h*h + 3*h + h*h + h*i + i + i*h                    // 15,232,592
+	// Gemma 4's layer: q, k, v, o (16 heads of 72 = 1152) without bias,
+	// q_norm and k_norm (72 each), four RMSNorms, gate/up/down.
+	g4layer := 4*h*h + 2*72 + 4*h + 3*h*i // 20,187,792
+	// Qwen3-VL's merger: LayerNorm over 1152 (or 4608 after the shuffle),
+	// fc1 4608→4608 and fc2 4608→4096 with biases.
+	const m4 = 4 * h
+	mergerShard := m4*m4 + m4 + m4*4096
+	tests := []struct {
+		name, file, config string
+		params, sharded    float64
+		kind               string
+		deepStack          int
+	}{
+		{name: "Gemma-3-27B (SigLIP)", file: "testdata/hf/gemma-3-27b-it.reconstructed.json", kind: "siglip",
+			// Conv2d 3×14×14×1152 + bias; 64² positions; 27 blocks; post
+			// LayerNorm; projector 1152×5376 and its RMSNorm.
+			params:  (3*14*14*h + h) + 4096*h + 27*block + 2*h + h*5376 + h,
+			sharded: 27 * blockShard},
+		{name: "Gemma-4-31B-it", file: "testdata/hf/gemma-4-31b-it-nvfp4.verbatim.json", kind: "gemma4_vision",
+			// input_proj 768×1152; position table 2×10,240×1152; 27
+			// layers; standardize bias and scale; embed_vision 1152×5376.
+			params: 3*16*16*h + 2*10240*h + 27*g4layer + 2*h + h*5376},
+		{name: "Gemma-4-26B-A4B", file: "models/google__gemma-4-26B-A4B.json", kind: "gemma4_vision",
+			params: 3*16*16*h + 2*10240*h + 27*g4layer + 2*h + h*2816},
+		{name: "Qwen3-VL-8B", config: qwen3VL8B, kind: "qwen3_vl",
+			// Conv3d 3×2×16×16×1152 + bias; 2,304 positions; 27 blocks;
+			// merger; three DeepStack mergers.
+			params:  (3*2*16*16*h + h) + 2304*h + 27*block + (2*h + mergerShard + 4096) + 3*(2*m4+mergerShard+4096),
+			sharded: 27*blockShard + 4*mergerShard, deepStack: 3},
+		{name: "Qwen3.5-27B", file: "testdata/hf/qwen3.5-27b.verbatim.json", kind: "qwen3_vl",
+			// Qwen3-VL's tower without DeepStack, its merger out to 5120.
+			params:  (3*2*16*16*h + h) + 2304*h + 27*block + (2*h + m4*m4 + m4 + m4*5120 + 5120),
+			sharded: 27*blockShard + m4*m4 + m4 + m4*5120},
+		// Not counted: Kimi-K2.5's MoonViT (not read; testdata keeps three
+		// sizes) and the reduced Qwen3-VL-235B testdata (no patch sizes).
+		{name: "Kimi-K2.5", file: "testdata/hf/kimi-k2.5.json"},
+		{name: "Qwen3-VL-235B reduced", file: "testdata/hf/qwen3-vl-235b-a22b-instruct.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := []byte(tt.config)
+			if tt.file != "" {
+				var err error
+				if data, err = os.ReadFile(tt.file); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m, err := ParseHFConfig(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := m.Encoder
+			if tt.kind == "" {
+				if e != nil {
+					t.Fatalf("encoder counted: %+v", e)
+				}
+				if len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "are not counted") {
+					t.Errorf("notes %q", m.Notes)
+				}
+				return
+			}
+			if e == nil {
+				t.Fatalf("no encoder; notes %q", m.Notes)
+			}
+			if e.Kind != tt.kind || e.Params != tt.params || e.ShardedParams != tt.sharded {
+				t.Errorf("%s: %.0f params (%.0f sharded), want %s %.0f (%.0f)", e.Kind, e.Params, e.ShardedParams, tt.kind, tt.params, tt.sharded)
+			}
+			if e.DeepStackLevels != tt.deepStack {
+				t.Errorf("%d DeepStack buffer levels, want %d", e.DeepStackLevels, tt.deepStack)
+			}
+			if got, want := e.PerGPU(4), tt.params-tt.sharded*3/4; got != want {
+				t.Errorf("TP4: %.0f per GPU, want %.0f", got, want)
+			}
+			if len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "counted in weights per GPU") {
+				t.Errorf("notes %q", m.Notes)
+			}
+			t.Logf("%s: %.0f parameters (%.3f GiB in BF16), %.0f split over TP", tt.name, e.Params, e.Params*2/(1<<30), e.ShardedParams)
+		})
+	}
+	// The sums, written out: they are what the report quotes.
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"Gemma 3", (3*14*14*h + h) + 4096*h + 27*block + 2*h + h*5376 + h, 423060336},
+		{"Gemma 4 31B", 3*16*16*h + 2*10240*h + 27*g4layer + 2*h + h*5376, 575743536},
+		{"Gemma 4 26B", 3*16*16*h + 2*10240*h + 27*g4layer + 2*h + h*2816, 572794416},
+		{"Qwen3-VL-8B", (3*2*16*16*h + h) + 2304*h + 27*block + (2*h + mergerShard + 4096) + 3*(2*m4+mergerShard+4096), 576388336},
+		{"Qwen3.5-27B", (3*2*16*16*h + h) + 2304*h + 27*block + (2*h + m4*m4 + m4 + m4*5120 + 5120), 460730096},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %.0f, want %.0f", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestAudioTowerNotCounted: a Gemma 4 with an audio_config (E2B/E4B)
+// counts its vision encoder and says the audio tower is left out; a null
+// audio_config says nothing.
+func TestAudioTowerNotCounted(t *testing.T) {
+	data, err := os.ReadFile("models/google__gemma-4-26B-A4B.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ParseHFConfig(data)
+	if err != nil || m.Encoder == nil || strings.Contains(m.Notes[0], "audio") {
+		t.Fatalf("%v; notes %q", err, m.Notes)
+	}
+	withAudio := strings.Replace(string(data), `"audio_config": null`, `"audio_config": {"hidden_size": 1024}`, 1)
+	if withAudio == string(data) {
+		t.Fatal("audio_config not found in the config")
+	}
+	m, err = ParseHFConfig([]byte(withAudio))
+	if err != nil || m.Encoder == nil || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "audio tower (audio_config) is not counted") {
+		t.Errorf("%v; notes %q", err, m.Notes)
+	}
+}
+
+// TestEncoderNeedsItsSizes: a vision_config without a size the count
+// needs, or with a nonsensical one, counts nothing and says so.
+func TestEncoderNeedsItsSizes(t *testing.T) {
+	for _, v := range []string{
+		`{"depth": 27, "hidden_size": 1152}`,
+		`{"depth": 27, "hidden_size": 1152, "intermediate_size": 4304, "patch_size": 16, "temporal_patch_size": 2, "num_position_embeddings": 2304, "out_hidden_size": 4096, "spatial_merge_size": 2, "deepstack_visual_indexes": "x"}`,
+		`{"depth": -1, "hidden_size": 1152, "intermediate_size": 4304, "patch_size": 16, "temporal_patch_size": 2, "num_position_embeddings": 2304, "out_hidden_size": 4096, "spatial_merge_size": 2}`,
+	} {
+		cfg := strings.Replace(qwen3VL8B, qwen3VL8BVision, v, 1)
+		m, err := ParseHFConfig([]byte(cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Encoder != nil || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "not counted") {
+			t.Errorf("%s: encoder %+v, notes %q", v, m.Encoder, m.Notes)
+		}
+	}
+}
+
+const qwen3VL8BVision = `{"model_type": "qwen3_vl", "depth": 27, "hidden_size": 1152, "intermediate_size": 4304, "num_heads": 16,
+  "in_channels": 3, "patch_size": 16, "temporal_patch_size": 2, "spatial_merge_size": 2, "num_position_embeddings": 2304,
+  "out_hidden_size": 4096, "deepstack_visual_indexes": [8, 16, 24]}`
+
+// qwen3VL8B is Qwen3-VL-8B-Instruct's config.json reduced to what vlaunch
+// reads, its values as public copies quote them (not a verbatim copy).
+const qwen3VL8B = `{"architectures": ["Qwen3VLForConditionalGeneration"], "model_type": "qwen3_vl", "tie_word_embeddings": false,
+ "text_config": {"model_type": "qwen3_vl_text", "hidden_size": 4096, "intermediate_size": 12288, "num_hidden_layers": 36,
+  "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 151936, "max_position_embeddings": 262144,
+  "rope_theta": 5000000, "torch_dtype": "bfloat16"},
+ "vision_config": ` + qwen3VL8BVision + `}`
