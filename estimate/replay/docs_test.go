@@ -102,6 +102,7 @@ func summary(b *strings.Builder, ts []Target) {
 	type agg struct{ n, in int }
 	by := map[string]*agg{}
 	srcIn := map[string]map[string]bool{}
+	srcAll := map[string]map[string]bool{}
 	var worst float64
 	var worstID string
 	for _, t := range ts {
@@ -112,8 +113,10 @@ func summary(b *strings.Builder, ts []Target) {
 		if by[k] == nil {
 			by[k] = &agg{}
 			srcIn[k] = map[string]bool{}
+			srcAll[k] = map[string]bool{}
 		}
 		by[k].n++
+		srcAll[k][t.Source] = true
 		if within(t) {
 			by[k].in++
 			srcIn[k][t.Source] = true
@@ -125,7 +128,7 @@ func summary(b *strings.Builder, ts []Target) {
 	b.WriteString("\n## Summary\n\n")
 	for _, k := range []string{"calibration", "holdout"} {
 		if a := by[k]; a != nil {
-			fmt.Fprintf(b, "- %s split: %d targeted figures, %d within ±30%%, from %d sources.\n", k, a.n, a.in, len(srcIn[k]))
+			fmt.Fprintf(b, "- %s split: %d targeted figures from %d sources; %d within ±30%%, from %d of them.\n", k, a.n, len(srcAll[k]), a.in, len(srcIn[k]))
 		}
 	}
 	fmt.Fprintf(b, "- worst fitted error: %+.0f%% (%s).\n", 100*worst, worstID)
@@ -137,7 +140,7 @@ func summary(b *strings.Builder, ts []Target) {
 		}
 		n += by[k].in
 	}
-	fmt.Fprintf(b, "- in all: %d figures within ±30%% from %d sources.\n", n, len(all))
+	fmt.Fprintf(b, "- in all: %d figures within ±30%%, from %d sources.\n", n, len(all))
 }
 
 // bandTable renders the bands.
