@@ -137,3 +137,71 @@ func envTrue(env map[string]string, key string) bool {
 	v = strings.ToLower(strings.TrimSpace(v))
 	return v != "" && v != "0" && v != "false"
 }
+
+// Which kernel runs an MXFP4 checkpoint's routed experts on an AMD Instinct
+// GPU (issue #28; read 2026-12-06). Both selection codes read give ROCm
+// one MXFP4 MoE kernel on CDNA3 (gfx942: MI300X, MI325X), OpenAI's
+// triton_kernels matmul_ogs (OAITritonExperts; the oracle's monolithic
+// OAITritonMxfp4ExpertsMonolithic):
+//
+//   - get_mxfp4_backend (vllm/model_executor/layers/quantization/mxfp4.py,
+//     stored vllm-project/vllm file @007d5005, late 2025: it cites issue
+//     #29317): "elif current_platform.is_rocm() and has_triton_kernels():
+//     TRITON", else NONE, which Mxfp4MoEMethod asserts against — no other
+//     ROCm kernel, no gfx distinction.
+//   - select_mxfp4_moe_backend (vllm/model_executor/layers/fused_moe/
+//     oracle/mxfp4.py @001eda31) tries FLASHINFER_TRTLLM_MXFP4_BF16 (CUDA),
+//     CK (AITER's AiterExperts), TRITON, …, MARLIN in that order; AiterExperts.
+//     _supports_quant_scheme refuses kMxfp4Static unless on_gfx950() ("CK
+//     MXFP4 MoE kernels are only supported on gfx950": two stored copies of
+//     rocm_aiter_fused_moe.py in the code index, and the diff context of
+//     vllm PR #51274, 2026-09-09), and Marlin is CUDA's, so on gfx942 the
+//     first supported backend is TRITON. PR #37826 (2026-03-22) widened the
+//     Triton experts' device range in this oracle, so it was on main then.
+//   - vllm PR #42578 (2026-05-13): "Stage-1 of the gpt-oss-20b MoE forward
+//     on MI300X currently goes through the generic matmul_ogs (MXFP4 matmul
+//     with fused_activation=swiglu)".
+//
+// gfx942 has no FP4 (or MX-scaled) MFMA: matmul_ogs upcasts the MXFP4
+// weights in the kernel and multiplies in BF16 (the w4a16 path; triton PR
+// #6534 benchmarks "bf16 x mx4" on MI300 for that reason). Release 0.17.0
+// lies between the two readings, which agree, and InferenceX ran gpt-oss-
+// 120b on its ROCm image (vllm/vllm-openai-rocm:v0.17.0, PR #1053, with
+// VLLM_ROCM_USE_AITER=1, which cannot select CK there): pinned by that
+// inference. Other releases are not pinned (the release trees were not
+// read; vllm PR #55934, 2026-09-08, benchmarks an AITER Triton W4A16
+// backend, aiter_triton_mxfp4_bf16, beside triton on gfx942 — ~1.8× its
+// output throughput at TP8 on a triton 3.8 nightly — whose default status
+// was not read). gfx950 (MI350X, MI355X) has FP4 MFMA and AITER's CK MXFP4
+// MoE in the oracle era; its release split was not read: unknown.
+//
+// No measured kernel table covers any AMD GPU (estimate/perf KernelFigures),
+// so the step model keeps the fitted expert constants there; this records
+// which kernel they stand for.
+const srcMXFP4MoEROCm = "vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend @007d5005 (ROCm: TRITON when triton_kernels imports, else NONE); " +
+	"vllm/model_executor/layers/fused_moe/oracle/mxfp4.py select_mxfp4_moe_backend @001eda31 (CK before TRITON); " +
+	"rocm_aiter_fused_moe.py AiterExperts._supports_quant_scheme (MXFP4 on gfx950 only; also vllm PR #51274 diff context); " +
+	"vllm PR #37826 (oracle on main 2026-03-22), PR #42578 (MI300X gpt-oss MoE through matmul_ogs, 2026-05-13), PR #55934 (aiter_triton_mxfp4_bf16 beside triton on gfx942); " +
+	"SemiAnalysisAI/InferenceX PR #1053 (gpt-oss-120b on MI300X, vllm/vllm-openai-rocm:v0.17.0)"
+
+// MXFP4MoEAITERCK is AITER's Composable-Kernel MXFP4 MoE (vLLM's
+// AiterExperts; gfx950 only).
+const MXFP4MoEAITERCK MXFP4MoEKernel = "aiter_ck"
+
+// mxfp4ROCmTritonPinned: the releases whose gfx942 choice (Triton) a cited
+// source pins; outside them the same choice is read on main but not tied
+// to a release.
+var mxfp4ROCmTritonPinned = Span{Since: v0170, Removed: mustVersion("0.18.0")}
+
+// MXFP4MoEBackendROCm reports the MXFP4 MoE kernel release r selects on an
+// AMD GPU of LLVM target gfx ("gfx942": MI300X, MI325X; "gfx950": MI350X,
+// MI355X). Unknown targets and unpinned releases come back as
+// MXFP4MoEUnknown. The override variables of the NVIDIA side do not apply:
+// VLLM_MXFP4_USE_MARLIN asks for a CUDA-only kernel.
+func (r Release) MXFP4MoEBackendROCm(gfx string) MXFP4MoEBackend {
+	b := MXFP4MoEBackend{Source: srcMXFP4MoEROCm}
+	if gfx == "gfx942" && mxfp4ROCmTritonPinned.Contains(r.Version) {
+		b.Kernel, b.Verified = MXFP4MoETriton, true
+	}
+	return b
+}

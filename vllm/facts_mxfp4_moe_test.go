@@ -51,3 +51,31 @@ func TestMXFP4MoEBackend(t *testing.T) {
 		}
 	}
 }
+
+// On ROCm: OpenAI's Triton kernels on gfx942 at 0.17.x, the one release a
+// source pins; other releases and gfx950 unknown.
+func TestMXFP4MoEBackendROCm(t *testing.T) {
+	for _, tc := range []struct {
+		version, gfx string
+		kernel       MXFP4MoEKernel
+	}{
+		{"0.17.0", "gfx942", MXFP4MoETriton},
+		{"0.17.1", "gfx942", MXFP4MoETriton},
+		{"0.15.1", "gfx942", MXFP4MoEUnknown},
+		{"0.19.1", "gfx942", MXFP4MoEUnknown},
+		{"0.17.0", "gfx950", MXFP4MoEUnknown},
+		{"0.17.0", "", MXFP4MoEUnknown},
+	} {
+		r, _, err := ResolveString(tc.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := r.MXFP4MoEBackendROCm(tc.gfx)
+		if b.Kernel != tc.kernel || b.Verified != (tc.kernel != MXFP4MoEUnknown) {
+			t.Errorf("%s %s: %q (verified %v), want %q", tc.version, tc.gfx, b.Kernel, b.Verified, tc.kernel)
+		}
+		if !strings.Contains(b.Source, "oracle/mxfp4.py") || !strings.Contains(b.Source, "InferenceX") {
+			t.Errorf("%s: source %q does not cite the selection and the run", tc.version, b.Source)
+		}
+	}
+}
