@@ -1,6 +1,10 @@
 package vllm
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // The profile run's sampler. vLLM sizes the KV cache from the peak of a
 // profiling pass that ends with a dummy sampler run over max_num_seqs rows
@@ -120,11 +124,26 @@ func flashInferSamplerDefault(v Version) Presence {
 	}
 }
 
+// FlashInferSamplerVariable switches TopKTopPSampler's FlashInfer path.
+// vLLM reads it as bool(int(value)) and unset as None, which 0.9.x–0.11.0
+// took as "use FlashInfer if installed" and later releases as "default".
+const FlashInferSamplerVariable = "VLLM_USE_FLASHINFER_SAMPLER"
+
 // ProfileSampler returns how the release's profile run samples rows dummy
 // requests (min(max_num_seqs, max_num_batched_tokens) on the last pipeline
-// stage).
-func (r Release) ProfileSampler(rows int) ProfileSampler {
+// stage), given VLLM_USE_FLASHINFER_SAMPLER's value (set false: unset). An
+// integer value decides FlashInfer from 0.9.0 on ("0" off, any other on; a
+// GPU FlashInfer does not support raises or falls back, which this does not
+// model); before 0.9.0 the gate was not read; a value that is not an
+// integer (vLLM fails on it) counts as unset.
+func (r Release) ProfileSampler(rows int, flashInferEnv string, set bool) ProfileSampler {
 	p := ProfileSampler{Triton: tritonTopKTopP.In(r.Version), FlashInfer: flashInferSamplerDefault(r.Version), Source: srcProfileSampler + "; " + srcSortBytes}
+	if n, err := strconv.Atoi(strings.TrimSpace(flashInferEnv)); set && err == nil && r.Version.AtLeast(v090) {
+		p.FlashInfer = Absent
+		if n != 0 {
+			p.FlashInfer = Present
+		}
+	}
 	triton := p.Triton
 	if rows < tritonMinRows && triton != Absent {
 		triton = Maybe // the 8-row gate, in force until PR #54651 (release unpinned)

@@ -39,7 +39,7 @@ func TestProfileSamplerByRelease(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := r.ProfileSampler(tt.rows)
+		p := r.ProfileSampler(tt.rows, "", false)
 		if p.Triton != tt.triton || p.FlashInfer != tt.flashInfer || p.Sorts != tt.sort || p.BytesPerLogit != tt.bytes {
 			t.Errorf("%s × %d rows: triton %v flashinfer %v sorts %v %d B, want %v %v %v %d B",
 				tt.version, tt.rows, p.Triton, p.FlashInfer, p.Sorts, p.BytesPerLogit, tt.triton, tt.flashInfer, tt.sort, tt.bytes)
@@ -70,5 +70,31 @@ func TestSortSamplerExcessMatchesMiniMaxLog(t *testing.T) {
 	}
 	if SortSamplerBytesPerLogit != 38 || KernelSamplerBytesPerLogit != 14 {
 		t.Errorf("bytes per logit: sort %d, kernel %d; want 38 and 14", SortSamplerBytesPerLogit, KernelSamplerBytesPerLogit)
+	}
+}
+
+// TestProfileSamplerFlashInferVariable: VLLM_USE_FLASHINFER_SAMPLER decides
+// FlashInfer from 0.9.0 on; a non-integer counts as unset.
+func TestProfileSamplerFlashInferVariable(t *testing.T) {
+	for _, tt := range []struct {
+		version, value string
+		set            bool
+		sort           Presence
+	}{
+		{"0.15.0", "1", true, Absent},    // opted in: FlashInfer samples
+		{"0.15.0", "0", true, Present},   // the default anyway
+		{"0.15.0", "yes", true, Present}, // not an integer: unset
+		{"0.10.1", "0", true, Present},   // opted out of the default
+		{"0.16.0", "1", true, Absent},
+		{"0.19.0", "0", true, Absent}, // the Triton kernel still masks
+		{"0.8.5", "1", true, Maybe},   // 0.8.x's gate not read
+	} {
+		r, _, err := ResolveString(tt.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := r.ProfileSampler(1024, tt.value, tt.set); p.Sorts != tt.sort {
+			t.Errorf("%s with %s=%q: sorts %v, want %v", tt.version, FlashInferSamplerVariable, tt.value, p.Sorts, tt.sort)
+		}
 	}
 }

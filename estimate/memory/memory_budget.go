@@ -119,12 +119,13 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 // the release and the sampled rows: SamplerBytesPerLogit where a kernel
 // masks top-k/top-p, plus the PyTorch sort's extra working set
 // (vllm.SortSamplerBytesPerLogit − vllm.KernelSamplerBytesPerLogit, derived
-// from the code) where the profile sorts or may sort — releases before the
-// Triton kernel, and the unpinned ones around it, are charged the larger
-// working set so the KV pool is not over-promised. The second value names
+// from the code) where the profile sorts or may sort — 0.11.1 to 0.17.x
+// unless VLLM_USE_FLASHINFER_SAMPLER=1, and the unpinned releases, are
+// charged the larger working set so the KV pool is not over-promised. The second value names
 // the sort path for the formula ("" for the kernel path).
 func samplerBytesPerLogit(in *input.Input, rows int) (int, string) {
-	ps := in.Release().ProfileSampler(rows)
+	v, set := in.Env[vllm.FlashInferSamplerVariable]
+	ps := in.Release().ProfileSampler(rows, v, set)
 	if ps.Sorts == vllm.Absent {
 		return SamplerBytesPerLogit, ""
 	}

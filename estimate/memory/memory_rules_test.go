@@ -13,6 +13,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 func weightOf(r Report, comp string) WeightTerm {
@@ -93,17 +94,21 @@ func TestActivationTerms(t *testing.T) {
 // formula names the sort.
 func TestSamplerTermByRelease(t *testing.T) {
 	for _, tt := range []struct {
-		version string
-		bytes   float64
-		sorts   bool
+		version, flashInfer string
+		bytes               float64
+		sorts               bool
 	}{
-		{"0.10.1", 15, false}, // FlashInfer samples (the official image ships it)
-		{"0.15.0", 39, true},  // no Triton kernel, FlashInfer opt-in
-		{"0.17.1", 39, true},  // not read: the larger charge
-		{"0.18.0", 15, false},
-		{"0.26.0", 15, false},
+		{"0.10.1", "", 15, false}, // FlashInfer samples (the official image ships it)
+		{"0.15.0", "", 39, true},  // no Triton kernel, FlashInfer opt-in
+		{"0.15.0", "1", 15, false},
+		{"0.17.1", "", 39, true}, // not read: the larger charge
+		{"0.18.0", "", 15, false},
+		{"0.26.0", "", 15, false},
 	} {
 		in := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100", MaxModelLen: 8192, VLLMVersion: tt.version})
+		if tt.flashInfer != "" {
+			in.Env = map[string]string{vllm.FlashInferSamplerVariable: tt.flashInfer}
+		}
 		a := PeakActivation(in, PPStages(32, 1)[0])
 		rows := float64(min(in.MaxNumSeqs, in.MaxNumBatchedTokens))
 		if want := rows * 128256 * tt.bytes / GiB; math.Abs(a.SamplerGiB-want) > 1e-9 {
