@@ -22,19 +22,26 @@ import (
 //     Triton kernel unless FlashInfer samples (below).
 //   - Triton (vllm/v1/sample/ops/topk_topp_triton.py, PR #33538, "Qrita"
 //     pivot search): masks the FP32 logits in place with fixed
-//     [programs, vocab] buffers (~80 MiB, PR #33538's description). forward_native's
-//     apply_top_k_top_p takes it for batches of at least 8 rows
-//     ("if HAS_TRITON and logits.shape[0] >= 8"), the PyTorch sort below that;
-//     PR #54651 (2026-09) later removed the 8-row gate (release not pinned).
+//     [programs, vocab] buffers (~80 MiB, PR #33538's description).
+//     forward_native's apply_top_k_top_p takes it for batches of at least
+//     8 rows ("if HAS_TRITON and logits.shape[0] >= 8"), the PyTorch sort
+//     below that; PR #54651 (2026-09) later removed the 8-row gate (release
+//     not pinned).
 //   - FlashInfer (forward_cuda → flashinfer_sample → FlashInfer's
 //     top_k_top_p_sampling_from_logits: top_k_mask_logits then softmax, one
-//     FP32 copy each). Default when installed (the official image ships
-//     it: PR #21389) in 0.9.0.1 and 0.10.2
-//     (VLLM_USE_FLASHINFER_SAMPLER unset counts as "not False"); opt-in from
-//     PR #26859 (2025-10-15; docs v0.11.1: "Users must opt in explicitly via
+//     FP32 copy each). Default when installed in 0.9.0.1 and 0.10.2
+//     (VLLM_USE_FLASHINFER_SAMPLER unset counts as "not False"), and the
+//     official image ships it (PR #21389); opt-in from PR #26859
+//     (2025-10-15; docs v0.11.1: "Users must opt in explicitly via
 //     VLLM_USE_FLASHINFER_SAMPLER=1"); on by default again from PR #40376
 //     (opened 2026-04-20; PR #54651, 2026-09-01: "on CUDA the default sampler
 //     is FlashInfer"), first release not pinned.
+//
+// Not modelled: Model Runner V2 (vllm/v1/worker/gpu/model_runner.py, the
+// default for dense models from 0.25), whose _dummy_sampler_run notes that
+// "the sampler may skip top_k, top_p, and logprobs" during profiling, so it
+// charges at most the kernel path's bytes; and the V0 engine opted into on
+// 0.9.x–0.10.x, whose sampler sorts unless VLLM_USE_FLASHINFER_SAMPLER=1.
 const srcProfileSampler = "vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run (dummy SamplingMetadata: temperature 0.5, top_p 0.9, " +
 	"top_k vocab-1, generators {}); vllm/v1/sample/ops/topk_topp_sampler.py (forward_native → apply_top_k_top_p; " +
 	"\"if HAS_TRITON and logits.shape[0] >= 8: return apply_top_k_top_p_triton\"); " +
@@ -42,7 +49,8 @@ const srcProfileSampler = "vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run
 	"docs.vllm.ai/en/v0.18.0/api/vllm/v1/sample/ops/topk_topp_triton (apply_top_k_top_p_triton); PR #33538 (opened 2026-02-02, merged: " +
 	"the Triton kernel); 0.15.1, 0.16.0 and 0.17.x not read (unverified); PR #54651 (2026-09-01: the 8-row gate removed, release unverified); " +
 	"docs.vllm.ai/en/v0.9.0.1 and v0.10.2 api/vllm/v1/sample/ops/topk_topp_sampler (FlashInfer sampler used when installed unless " +
-	"VLLM_USE_FLASHINFER_SAMPLER=0; PR #21389: FlashInfer installed in the docker image \"for a long time\"); PR #26859 (2025-10-15, opt-in) and docs.vllm.ai/en/v0.11.1 (\"Users must opt in explicitly\"); " +
+	"VLLM_USE_FLASHINFER_SAMPLER=0; PR #21389: FlashInfer installed in the docker image \"for a long time\"); " +
+	"PR #26859 (2025-10-15, opt-in) and docs.vllm.ai/en/v0.11.1 (\"Users must opt in explicitly\"); " +
 	"docs.vllm.ai/en/v0.18.2 (opt-in, unsupported GPU raises); PR #40376 (opened 2026-04-20: FlashInfer on by default, first release unverified)"
 
 // srcSortBytes is where each term of the PyTorch sort path's working set
