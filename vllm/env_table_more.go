@@ -44,7 +44,7 @@ var moreEnv = []EnvVar{
 	{Name: "VLLM_ALLOW_RUNTIME_LORA_UPDATING", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "0",
 		Doc: "allow loading/unloading LoRA adapters through the API ('true'/'1')", Source: srcEnvPages + " (0.9.0.1 to 0.16.0); earlier releases not read"},
 	{Name: "VLLM_USE_FLASHINFER_SAMPLER", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Choices: zeroOne,
-		Doc: "FlashInfer top-p/top-k sampler (unset = auto)", Source: srcEnvMain},
+		Doc: "FlashInfer top-p/top-k sampler; unset = used when installed through 0.11.0, opt-in from 0.11.1 (see Release.ProfileSampler)", Source: srcEnvMain},
 	{Name: "VLLM_ENABLE_V1_MULTIPROCESSING", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Choices: zeroOne, Default: "1",
 		Doc: "engine core in its own process", Source: srcEnvMain},
 

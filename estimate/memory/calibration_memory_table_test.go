@@ -167,21 +167,21 @@ vLLM tree and an NVFP4 build outside the catalog, so its KV lines only): from th
 and for the same tree's run at utilization 0.82 and max_model_len 65,536 (glm51-sglang-vllm-cc32-state-2026-05-03.md)
 from 19.12 GiB 329,728 tokens (logged 329,792) and 5.03x, exactly (` + "`TestGLM51FP8KVWithMTPLog`" + `).
 
-Partly reproduced: MiniMax-M2 (` + "`minimax_m2`" + `): voipmonitor/rtx6kpro models/minimax-m25.md at 07e8898
+Reproduced: MiniMax-M2 (` + "`minimax_m2`" + `): voipmonitor/rtx6kpro models/minimax-m25.md at 07e8898
 (MiniMax-M2.5 FP8, TP 4 on RTX PRO 6000, the page's command, release not quoted; row
 ` + "`minimax-m25-fp8-rtx6kpro-tp4`" + ` above): weights 53.75 / 53.74 GiB, and from the logged 23.62 GiB the KV
-tokens (399,472; logged 399,424) and the concurrency (2.03x) exactly; the available memory is not reproduced
-(predicted 27.95 GiB, +18%): the log leaves 8.10 GiB beside weights and KV on this SM120 PCIe GPU, vlaunch's
-activation and non-torch terms 3.78 GiB, and the lines quoted do not split it. A probable cause, not adopted
-into the model: the 4.33 GiB is 22.7 B per logit of the profile's 1,024 sampled rows × 200,064 vocabulary, which
-matches the extra working set of vLLM's sort-based top-k/top-p (fp32 sort values, int64 indices, the scatter
-copy; vllm-project/vllm#32558 measures 1.25 GB for PyTorch against 384 MB for a Triton kernel at 256 × 131,072);
-the Triton kernel (#33538) is in the 0.18.0 API docs and not in 0.15.0's, and this log predates 0.18.0 (its page
-was added on 2026-03-09). ` + "`SamplerBytesPerLogit`" + ` (15 B) was read off 0.19 logs; two older V1 logs above show
-a like excess per logit, each with its own confounder (` + "`qwen3-235b-fp8-21348-h100x4`" + `, 0.10: 3.09 GiB, 21.3 B,
-beside LMCache's buffers; ` + "`gptoss-120b-23278-h100-fail`" + `, ≈0.10.1: about 4 GiB, EST108's MXFP4 band).
-Making the sampler term release-dependent needs the first release with the Triton path (0.16.x or 0.17.x,
-unverified) and changes other rows; it is left to a follow-up.
+tokens (399,472; logged 399,424) and the concurrency (2.03x) exactly; the available memory within 1.1% once
+the profile's sampler is charged by release (` + "`vllm.Release.ProfileSampler`" + `): this log predates 0.18.0,
+the first release whose API docs show the Triton top-k/top-p kernel (PR #33538; 0.15.0's do not, 0.16.x and
+0.17.x were not read, and an unpinned release is charged the larger working set), so the dummy sampler's
+top-k/top-p over 1,024 rows × 200,064 vocabulary is charged PyTorch's sort: BF16 logits 2 + FP32 copy 4 +
+sorted values 4 + int64 indices 8 + PyTorch's int64 index input 8 + CUB's third key and value buffers 4 + 8
+= 38 B per logit against 14 B for the kernel path, 24 B more than the 15 B read off 0.19 logs, 4.58 GiB here (the log's excess over the 15 B was 4.33 GiB, 22.7 B per logit). Before the
+change vlaunch predicted 27.95 GiB (+18%). The older V1 rows are not charged the sort: through 0.11.0 vLLM
+samples with FlashInfer whenever it is installed, as it is in the official image; a pip install without FlashInfer
+sorts, which would fit the excess two of them show (` + "`qwen3-235b-fp8-21348-h100x4`" + `, 0.10: 3.09 GiB against the
+sort's 3.48; ` + "`gptoss-120b-23278-h100-fail`" + `, ≈0.10.1: about 3.7 GiB against 4.60, EST108's band), but neither log
+says how vLLM was installed.
 
 No public start-up log with the model, the release, the layout, the utilization, max_model_len and the
 three lines was found for Nemotron-3 Super/Ultra (the latent MoE; its
@@ -367,7 +367,9 @@ Per GPU (vLLM V1, ` + "`gpu_worker.determine_available_memory`" + `):
   with one group both are the formula above.
 - **Peak activation** = max(forward, sampler) + fused-MoE workspace:
   forward = max_num_batched_tokens × (3 × hidden + widest per-GPU intermediate) × 2 B;
-  sampler = min(max_num_seqs, max_num_batched_tokens) × vocab × 15 B (+ the hidden states);
+  sampler = min(max_num_seqs, max_num_batched_tokens) × vocab × 15 B (+ the hidden states), 39 B where the
+  release's profile sorts for top-k/top-p (0.11.1 to 0.17.x, between FlashInfer by default and the Triton
+  kernel; ` + "`vllm.Release.ProfileSampler`" + `);
   MoE workspace = tokens × top-k × (3 × per-GPU expert width + hidden) × 2 B, kept allocated across
   layers. V0 releases (< 0.8) use V0 scheduler defaults and no shared MoE workspace.
 - **Non-torch**: 0.26 GiB per GPU (cuBLAS/CUDA runtime) + 1.8 GiB once the GPU is in NCCL groups

@@ -89,11 +89,6 @@ var calExclusions = map[string]calExclusion{
 		available: "incomplete: LMCacheConnectorV1 (kv_both) allocates GPU buffers vlaunch does not model; H100 total and utilization not logged"},
 	"gptoss-120b-23278-h100-fail": {
 		available: "incomplete: GPU total, gpu_memory_utilization, max_model_len and version not logged (defaults assumed); start-up failed"},
-	"minimax-m25-fp8-rtx6kpro-tp4": {
-		available: "incomplete: release, GPU edition and the profile's breakdown not quoted; the log leaves 8.10 GiB " +
-			"beside weights and KV on an SM120 PCIe GPU where vlaunch's activation and non-torch terms make 3.78 GiB " +
-			"(predicted 27.95 GiB, +18%): not reproduced, and not attributable from the lines quoted (a probable cause, " +
-			"not adopted: the sort-based top-k/top-p sampler of releases before vLLM's Triton kernel, see docs/calibration-memory.md)"},
 	"dsv4flash0731-tant2-h100-tp8ep": {
 		tokens: "within 10% but not held to 1%: with the in-flight reserve vLLM has charged sliding-window caches since 0.26.0 " +
 			"(two 8,192-token batches under async scheduling, vllm.Release.SlidingWindowInFlight) vlaunch gives 6.28x and " +

@@ -16,9 +16,12 @@ const GiB = float64(1 << 30)
 const (
 	// SamplerBytesPerLogit is the sampler's working set per vocabulary entry
 	// of each sampled row during vLLM's profile run (_dummy_sampler_run with
-	// top-k/top-p/temperature set): BF16 logits 2 + their FP32 copy 4 +
-	// probabilities 4 + one FP32 working buffer (sorted/noise values) 4 + a
-	// boolean mask 1 = 15 bytes.
+	// top-k/top-p/temperature set) where a kernel (Triton or FlashInfer)
+	// masks top-k/top-p: BF16 logits 2 + their FP32 copy 4 + probabilities
+	// 4 + one FP32 working buffer (noise values) 4 + a boolean mask 1 = 15
+	// bytes, read off 0.19 logs (vllm.KernelSamplerBytesPerLogit counts 14
+	// from the code). Releases whose profile sorts instead add the sort's
+	// extra working set (samplerBytesPerLogit).
 	SamplerBytesPerLogit = 15
 	// NonTorchBaseGiB is the memory outside PyTorch's allocator a single-GPU
 	// engine shows after profiling (cuBLAS/cuBLASLt workspaces, CUDA runtime
@@ -95,9 +98,10 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 	hiddenGiB := t * h * actBytes / GiB
 	if s.Index == in.Layout.PP-1 {
 		rows := min(in.MaxNumSeqs, in.MaxNumBatchedTokens)
-		a.SamplerGiB = float64(rows) * float64(m.VocabSize) * SamplerBytesPerLogit / GiB
+		perLogit, path := samplerBytesPerLogit(in, rows)
+		a.SamplerGiB = float64(rows) * float64(m.VocabSize) * float64(perLogit) / GiB
 		a.Terms = append(a.Terms, Term{"sampler", a.SamplerGiB + hiddenGiB,
-			fmt.Sprintf("%d rows × vocab %d × %d B + hidden states %d × %d × 2 B", rows, m.VocabSize, SamplerBytesPerLogit, in.MaxNumBatchedTokens, m.HiddenSize)})
+			fmt.Sprintf("%d rows × vocab %d × %d B%s + hidden states %d × %d × 2 B", rows, m.VocabSize, perLogit, path, in.MaxNumBatchedTokens, m.HiddenSize)})
 	}
 	if m.IsMoE() && !in.Release().EngineEra().V0Default() {
 		mt, why := moeTokens(in)
@@ -109,6 +113,23 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 	}
 	a.PeakGiB = max(a.ForwardGiB, a.SamplerGiB+hiddenGiB*boolF(a.SamplerGiB > 0)) + a.MoEWorkspaceGiB
 	return a
+}
+
+// samplerBytesPerLogit is the profile sampler's working set per logit for
+// the release and the sampled rows: SamplerBytesPerLogit where a kernel
+// masks top-k/top-p, plus the PyTorch sort's extra working set
+// (vllm.SortSamplerBytesPerLogit − vllm.KernelSamplerBytesPerLogit, derived
+// from the code) where the profile sorts or may sort — 0.11.1 to 0.17.x
+// unless VLLM_USE_FLASHINFER_SAMPLER=1, and the unpinned releases, are
+// charged the larger working set so the KV pool is not over-promised. The second value names
+// the sort path for the formula ("" for the kernel path).
+func samplerBytesPerLogit(in *input.Input, rows int) (int, string) {
+	v, set := in.Env[vllm.FlashInferSamplerVariable]
+	ps := in.Release().ProfileSampler(rows, v, set)
+	if ps.Sorts == vllm.Absent {
+		return SamplerBytesPerLogit, ""
+	}
+	return SamplerBytesPerLogit + vllm.SortSamplerBytesPerLogit - vllm.KernelSamplerBytesPerLogit, " (" + ps.Path + ")"
 }
 
 // widestIntermediate is the largest per-token tensor width inside a layer on

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -12,6 +13,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 func weightOf(r Report, comp string) WeightTerm {
@@ -82,6 +84,45 @@ func TestActivationTerms(t *testing.T) {
 	in.Layout.PP = 2
 	if a := PeakActivation(in, PPStages(32, 2)[0]); a.SamplerGiB != 0 {
 		t.Errorf("first of two stages runs no sampler, got %.2f GiB", a.SamplerGiB)
+	}
+}
+
+// TestSamplerTermByRelease: the profile sampler's bytes per logit follow
+// the release (vllm.Release.ProfileSampler): 15 B where a kernel (FlashInfer
+// through 0.11.0, Triton from 0.18.0) masks top-k/top-p, 15 + (38 − 14) =
+// 39 B where the profile sorts or may sort (0.11.1 to 0.17.x), and the
+// formula names the sort.
+func TestSamplerTermByRelease(t *testing.T) {
+	for _, tt := range []struct {
+		version, flashInfer string
+		bytes               float64
+		sorts               bool
+	}{
+		{"0.10.1", "", 15, false}, // FlashInfer samples (the official image ships it)
+		{"0.15.0", "", 39, true},  // no Triton kernel, FlashInfer opt-in
+		{"0.15.0", "1", 15, false},
+		{"0.17.1", "", 39, true}, // not read: the larger charge
+		{"0.18.0", "", 15, false},
+		{"0.26.0", "", 15, false},
+	} {
+		in := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100", MaxModelLen: 8192, VLLMVersion: tt.version})
+		if tt.flashInfer != "" {
+			in.Env = map[string]string{vllm.FlashInferSamplerVariable: tt.flashInfer}
+		}
+		a := PeakActivation(in, PPStages(32, 1)[0])
+		rows := float64(min(in.MaxNumSeqs, in.MaxNumBatchedTokens))
+		if want := rows * 128256 * tt.bytes / GiB; math.Abs(a.SamplerGiB-want) > 1e-9 {
+			t.Errorf("%s: sampler %.4f GiB, want %.0f rows × 128256 × %.0f B = %.4f", tt.version, a.SamplerGiB, rows, tt.bytes, want)
+		}
+		var formula string
+		for _, term := range a.Terms {
+			if term.Name == "sampler" {
+				formula = term.Formula
+			}
+		}
+		if strings.Contains(formula, "PyTorch sort") != tt.sorts {
+			t.Errorf("%s: formula %q", tt.version, formula)
+		}
 	}
 }
 
