@@ -151,6 +151,34 @@ func TestUnsupportedArchitecturesSayWhatIsMissing(t *testing.T) {
 	}
 }
 
+// TestIncompleteModelledConfigSaysSo: a config of a type vlaunch models,
+// refused only for fields it lacks (aiconfigurator's trimmed Qwen3-Next
+// copy has no linear_conv_kernel_dim), names those fields and the cure,
+// not "a reading of vLLM's model file" for qwen3_next (which the hint
+// lists as modelled) nor another family as the nearest.
+func TestIncompleteModelledConfigSaysSo(t *testing.T) {
+	m, err := LoadHFConfig("testdata/hf/qwen3-next-80b-a3b-thinking.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = m.Modelled()
+	var ue *UnmodelledError
+	if !errors.As(err, &ue) {
+		t.Fatalf("trimmed Qwen3-Next: %v, want a refusal", err)
+	}
+	msg := err.Error()
+	for _, w := range []string{"linear_conv_kernel_dim: Gated DeltaNet", `model_type "qwen3_next" reads`, "config.json as published, whole"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("%q lacks %q", msg, w)
+		}
+	}
+	for _, bad := range []string{"a reading of vLLM's model file", "nearest family", "linear_num_key_heads"} {
+		if strings.Contains(msg, bad) {
+			t.Errorf("%q says %q", msg, bad)
+		}
+	}
+}
+
 // TestPythonNonFiniteLiterals: NaN, Infinity and -Infinity outside strings
 // are read as Python's json reads them (as null here), never inside a
 // string, and nothing else Python refuses is accepted.

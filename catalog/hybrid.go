@@ -126,6 +126,28 @@ func (c *hfConfig) fillHybrid(m *Model) {
 	}
 }
 
+// badFields names the Gated DeltaNet fields complete finds missing, not
+// positive or out of range ("linear_num_value_heads" also when not a
+// multiple of the key heads), so that a refusal says which.
+func (g GatedDeltaNet) badFields() []string {
+	var out []string
+	for _, f := range []struct {
+		name string
+		v    int
+		lim  int
+	}{{"linear_num_key_heads", g.NumKeyHeads, 1 << 14}, {"linear_num_value_heads", g.NumValueHeads, 1 << 14},
+		{"linear_key_head_dim", g.KeyHeadDim, 1 << 14}, {"linear_value_head_dim", g.ValueHeadDim, 1 << 14}, {"linear_conv_kernel_dim", g.ConvKernel, 64}} {
+		bad := f.v <= 0 || f.v >= f.lim
+		if f.name == "linear_num_value_heads" && g.NumKeyHeads > 0 && f.v > 0 && f.v%g.NumKeyHeads != 0 {
+			bad = true
+		}
+		if bad {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
 // complete reports whether a hybrid's linear-attention fields are all
 // positive and divide as vLLM needs (key heads into value heads).
 func (g GatedDeltaNet) complete() bool {

@@ -117,7 +117,7 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, p)
 	}
 	if m.GDN != nil && !m.GDN.complete() {
-		out = append(out, "linear_num_key_heads, linear_num_value_heads, linear_key_head_dim, linear_value_head_dim, linear_conv_kernel_dim: Gated DeltaNet fields missing or not positive (value heads a multiple of key heads)")
+		out = append(out, strings.Join(m.GDN.badFields(), ", ")+": Gated DeltaNet fields missing, not positive or out of range (value heads a multiple of key heads)")
 	}
 	seen := map[string]bool{}
 	for _, lt := range m.LayerTypes {

@@ -58,6 +58,13 @@ func gapOf(m *Model) gap {
 	}
 	if len(lacks) > 0 {
 		g.lacks = strings.Join(lacks, ", ")
+	} else if t, ok := modelledType(m); ok {
+		// A type vlaunch models, refused for fields its config lacks (a
+		// trimmed Qwen3-Next config without linear_conv_kernel_dim): the
+		// refusal is about this file, not the architecture, and neither
+		// "a reading of vLLM's model file" nor another family is the cure.
+		return gap{lacks: "the fields named above, which vLLM's model for model_type " + quoteType(t) +
+			" reads: point model.config at the checkpoint's config.json as published, whole"}
 	}
 	switch {
 	case m.IsMLA() && m.IsSparseAttention():
@@ -72,6 +79,17 @@ func gapOf(m *Model) gap {
 		g.nearest = "dense GQA (llama)"
 	}
 	return g
+}
+
+// modelledType is m's modelled model_type (its own, or a wrapper's
+// text_config's), if it has one.
+func modelledType(m *Model) (string, bool) {
+	for _, t := range []string{m.ModelType, m.TextModelType} {
+		if _, ok := modelledTypes[t]; ok && t != "" {
+			return t, true
+		}
+	}
+	return "", false
 }
 
 func quoteType(t string) string {

@@ -34,6 +34,11 @@ func planAll2All(r *resolve.Deployment, p *Plan) diag.Diagnostics {
 	case a.From != resolve.SourceAuto:
 	case p.DeepEP:
 		return roceNote(d)
+	case p.multiNode() && p.AMD:
+		// IBGDA would not bring DeepEP to AMD GPUs (vllm.Backend.CUDAOnly).
+		return diag.Diagnostics{gdiag(d, CodeAll2All, diag.Warning, "vllm.all2all_backend",
+			a.Why+"; expect slower MoE layers across nodes than with EP kernels over RDMA",
+			"set vllm.all2all_backend to a MoRI backend (ROCm's EP kernels) if vLLM "+r.Release.Version.String()+" has one")}
 	case p.multiNode():
 		return diag.Diagnostics{gdiag(d, CodeAll2All, diag.Warning, "vllm.all2all_backend",
 			a.Why+"; expect much slower MoE layers than DeepEP over RDMA",

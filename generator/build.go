@@ -63,6 +63,7 @@ func makePlan(r *resolve.Deployment, runtime string, keep func(resolve.Placement
 	ds = append(ds, checkSpeculativeSupport(d, r.Release, r.Engine.Speculative)...)
 	ds = append(ds, dboCheck(d, p)...)
 	ds = append(ds, imageKernelCheck(d, p)...)
+	ds = append(ds, imageVendorCheck(d, p)...)
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -97,6 +98,7 @@ func newPlan(r *resolve.Deployment, runtime string, pl resolve.Placement, nodes 
 	p.setReplicas()
 	p.Via = r.Release.All2AllVia().String()
 	p.RDMA = p.Fabric == "infiniband" || p.Fabric == "roce"
+	p.AMD = r.GPU != nil && r.GPU.Vendor == "amd"
 	if p.Binary == "" {
 		p.Binary = "vllm"
 	}

@@ -30,7 +30,10 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 	}
 	hostIP.Name, hostIP.Why = "VLLM_HOST_IP", "the address this node advertises to the other ranks"
 	env = append(env, hostIP)
-	if n.Devices != nil && p.Runtime == "bare" { // docker's --gpus and Kubernetes' device plugin choose them there
+	// docker's --gpus and Kubernetes' device plugin choose them there; a
+	// ROCm container gets every GPU of the host (/dev/kfd, /dev/dri), so
+	// the variable picks the replica's inside it.
+	if n.Devices != nil && (p.Runtime == "bare" || p.Runtime == "docker" && p.AMD) {
 		add("CUDA_VISIBLE_DEVICES", n.DeviceList(), fmt.Sprintf("this replica's GPUs: %d replicas share the node, each on GPUs of its own", p.placement.Nodes[n.Index].Replicas))
 	}
 	if sh := p.Release.SharedHost(); n.Devices != nil && p.Runtime != "kubernetes" && sh.RPCPortEnv != "" {

@@ -54,6 +54,20 @@ func imageRelease(image string) string {
 	return tag
 }
 
+// imageVendorCheck warns when a container bundle for AMD GPUs runs the
+// official vllm/vllm-openai image, which is vLLM's CUDA build (the spec's
+// default image is that one whatever the GPU): vLLM's ROCm installation
+// docs name vllm/vllm-openai-rocm as its ROCm image instead. Which of its
+// tags exist is not established here, so vlaunch names no tag.
+func imageVendorCheck(d *spec.Deployment, p *Plan) diag.Diagnostics {
+	if !p.AMD || p.Runtime == "bare" || imageRelease(p.Image) == "" {
+		return nil
+	}
+	return diag.Diagnostics{gdiag(d, CodeRuntime, diag.Warning, "runtime.image",
+		fmt.Sprintf("%s is vLLM's CUDA image: on AMD GPUs it finds no GPU (the spec's image defaults to it whatever the GPU)", p.Image),
+		"set runtime.image to a ROCm build of vLLM "+p.Release.Version.String()+" (vLLM's ROCm docs name vllm/vllm-openai-rocm; AMD publishes rocm/vllm)")}
+}
+
 // imageKernelCheck: official images ship DeepEP (and NVSHMEM) only from
 // vllm.Release.ImageKernels' first release; a DeepEP backend in an older
 // official image fails at start-up with vllm.DeepEPMissingMessage. Bare

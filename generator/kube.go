@@ -17,6 +17,9 @@ type KubePlan struct {
 	Replicas   int
 	Size       int
 	GPUsPerPod int
+	// GPUResource is the device plugin's resource the pods request:
+	// nvidia.com/gpu, or amd.com/gpu on AMD GPUs (Plan.AMD).
+	GPUResource string
 	// ComputeDomain gives the pods IMEX channels (multi-node NVLink); nil: none.
 	ComputeDomain *ComputeDomainPlan
 	Env           []EnvVar
@@ -66,7 +69,7 @@ func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
 	if mds.HasErrors() {
 		return nil, ds
 	}
-	kp := &KubePlan{Replicas: max(1, p.Replicas), Size: p.ReplicaNodes, GPUsPerPod: n0.GPUs, RDMAResource: d.Runtime.Kubernetes.RDMAResource, Model: mount}
+	kp := &KubePlan{Replicas: max(1, p.Replicas), Size: p.ReplicaNodes, GPUsPerPod: n0.GPUs, GPUResource: gpuResource(p), RDMAResource: d.Runtime.Kubernetes.RDMAResource, Model: mount}
 	if p.RDMA && kp.RDMAResource == "" {
 		kp.RDMAResource = "rdma/ib"
 	}
@@ -191,4 +194,13 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
+}
+
+// gpuResource is the device plugin's resource for the plan's GPUs: AMD's
+// k8s-device-plugin advertises amd.com/gpu, NVIDIA's nvidia.com/gpu.
+func gpuResource(p *Plan) string {
+	if p.AMD {
+		return "amd.com/gpu"
+	}
+	return "nvidia.com/gpu"
 }

@@ -141,6 +141,12 @@ type Plan struct {
 	Fabric  string
 	RDMA    bool
 	DeepEP  bool
+	// AMD: the GPUs are AMD's (catalog vendor "amd"). ROCm containers reach
+	// them through /dev/kfd and /dev/dri, not NVIDIA's --gpus (which needs
+	// NVIDIA's container toolkit and fails on an AMD host), and AMD's device
+	// plugin offers amd.com/gpu, not nvidia.com/gpu (pods asking for that
+	// stay Pending on an AMD cluster).
+	AMD     bool
 	Image   string
 	Binary  string
 	Docker  spec.Docker

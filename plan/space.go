@@ -37,7 +37,8 @@ var generatorBackends = []string{vllm.BackendDeepEPLowLatency, vllm.BackendDeepE
 // backendsFor lists the backends worth trying for a layout: the release
 // has them for certain and runs them (no silent fallback), they suit the
 // layout (one node, or multi-node capable, and DeepEP only with GPU-
-// initiated RDMA across nodes), one per kernel family (backends whose
+// initiated RDMA across nodes), run on the GPU (no NVSHMEM backend on AMD
+// GPUs: vllm.Backend.CUDAOnly), one per kernel family (backends whose
 // kernels cost the same in vlaunch's model are one choice).
 func backendsFor(d *resolve.Deployment, multiNode bool) []string {
 	r := d.Release
@@ -55,6 +56,9 @@ func backendsFor(d *resolve.Deployment, multiNode bool) []string {
 			continue
 		}
 		if multiNode && (!b.MultiNodeOK || (b.DeepEP && !d.Network.GPUDirectRDMA)) {
+			continue
+		}
+		if b.CUDAOnly() && d.GPU != nil && d.GPU.Vendor == "amd" {
 			continue
 		}
 		k, ok := vllm.BackendKernels(name)

@@ -164,26 +164,39 @@ func colocatedLines(g *pd.Report) []string {
 	for _, r := range append([][3]string{{"", "disaggregated", "colocated"}}, colocatedRows(g)...) {
 		out = append(out, fmt.Sprintf("%-18s %16s %16s", r[0], r[1], r[2]))
 	}
-	if len(g.Scenarios) == 0 {
-		return out[:2]
+	if len(out) == 2 {
+		return out[:1]
 	}
 	return append(out, colocatedVerdicts(c)...)
 }
 
 // colocatedRows are the comparison's figures (name, disaggregated,
-// colocated) for the workload's scenario: none without a scenario.
+// colocated) for the workload's scenario. When a pool holds no KV block
+// (no scenario) the colocated figures still stand beside a dash: on the
+// same GPUs colocated may serve where the split does not start, which is
+// what the user can act on (the rows were dropped, leaving a bare header).
+// None when neither side has figures.
 func colocatedRows(g *pd.Report) [][3]string {
 	c := g.Colocated
-	if len(g.Scenarios) == 0 {
-		return nil
-	}
-	s := g.Scenarios[0]
 	ttft := func(x float64, unbounded bool) string {
 		if unbounded {
 			return "unbounded"
 		}
 		return textfmt.Seconds(x)
 	}
+	if len(g.Scenarios) == 0 {
+		if c.OutputTokPerS <= 0 {
+			return nil
+		}
+		const none = "-"
+		return [][3]string{
+			{"output tokens/s", none, fmt.Sprintf("%.0f", c.OutputTokPerS)},
+			{"TTFT p50", none, ttft(c.TTFTP50S, c.Unbounded)},
+			{"TTFT p99", none, ttft(c.TTFTP99S, c.Unbounded)},
+			{"TPOT mean", none, textfmt.Seconds(c.TPOTMeanS)},
+		}
+	}
+	s := g.Scenarios[0]
 	return [][3]string{
 		{"output tokens/s", fmt.Sprintf("%.0f", s.OutputTokPerS), fmt.Sprintf("%.0f", c.OutputTokPerS)},
 		{"TTFT p50", ttft(s.TTFT.P50, s.Unbounded), ttft(c.TTFTP50S, c.Unbounded)},

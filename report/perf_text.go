@@ -155,7 +155,11 @@ func sloHeadline(v slo.Verdict) string {
 func wouldTake(x string) string { return "what it would take: " + x }
 
 func stepTerms(st perf.StepTime) string {
-	terms := fmt.Sprintf("GPU: dense %.1f ms · experts %.1f ms · attention %.1f ms (compute %.1f / memory %.1f ms) · kernel gaps %.1f ms (%.0f kernels)"+
+	// The compute / memory pair is the three classes' together (StepTime:
+	// summed over dense, experts and attention); right after "attention"
+	// it read as attention's ("attention 0.9 ms (compute 0.5 / memory
+	// 12.3 ms)" on GLM-5), so it says whose it is.
+	terms := fmt.Sprintf("GPU: dense %.1f ms · experts %.1f ms · attention %.1f ms (the three: compute %.1f / memory %.1f ms alone) · kernel gaps %.1f ms (%.0f kernels)"+
 		" · network: all-to-all %.1f ms · TP %.1f ms · PP %.1f ms (exposed %.1f ms) · host: between steps %.1f ms, launches %.1f ms (on the critical path %.1f ms)",
 		st.DenseS*1e3, st.ExpertS*1e3, st.AttentionS*1e3, st.ComputeS*1e3, st.MemoryS*1e3, st.KernelGapsS*1e3, st.Kernels,
 		st.A2AS*1e3, st.TPS*1e3, st.PPS*1e3, st.ExposedNetworkS*1e3, st.HostS*1e3, st.LaunchS*1e3, st.OverheadS*1e3)

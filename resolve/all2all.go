@@ -57,6 +57,7 @@ func (d *Deployment) autoContext() vllm.AutoContext {
 		DP: d.Layout.DP, EP: d.Layout.EP, MultiNode: d.MultiNode(),
 		GPUDirectRDMA: d.Network.GPUDirectRDMA, FabricKind: d.Network.InterKind,
 		InputTokens: d.Workload.InputTokens, OutputTokens: d.Workload.OutputTokens,
+		AMD: d.GPU != nil && d.GPU.Vendor == "amd",
 	}
 }
 

@@ -56,7 +56,7 @@ var rules = []rule{
 	checkModelRef, checkGPURef, checkVersion, checkCalibration,
 	checkNodes, checkNodeNetwork, checkNVLinkDomain,
 	engineRule(checkLayout), engineRule(checkTensorHeads), engineRule(checkBlockSplit), engineRule(checkExpert),
-	checkContext, checkTTFT, checkFP8, checkSparseAttention,
+	checkContext, checkTTFT, checkFP8, checkSparseAttention, checkArchitectureRelease,
 	checkPorts, engineRule(checkBackend), engineRule(checkBackendEnv), checkEnv, checkSecrets, engineRule(checkSpeculative),
 	checkNames, checkRuntimeNames,
 	checkDisaggregation,

@@ -17,6 +17,16 @@ type Backend struct {
 	Source      string
 }
 
+// CUDAOnly reports whether the backend's kernels run on NVIDIA GPUs only:
+// DeepEP's and pplx-kernels' all-to-all are built on NVSHMEM, NVIDIA's
+// GPU-initiated communication library (srcImageKernels: the image installs
+// NVSHMEM with DeepEP), which has no ROCm build; AMD GPUs run the NCCL
+// (RCCL) based backends or MoRI. Neither `all2all_backend: auto` nor plan
+// picks such a backend on AMD GPUs.
+func (b Backend) CUDAOnly() bool {
+	return b.DeepEP || b.Name == BackendPPLX
+}
+
 // Backend names the generator picks between.
 const (
 	BackendAllgatherReducescatter = "allgather_reducescatter"

@@ -24,6 +24,9 @@ type AutoContext struct {
 	// FabricKind is the inter-node fabric (infiniband | roce | ethernet).
 	FabricKind                string
 	InputTokens, OutputTokens int
+	// AMD: the GPUs are AMD's, where the NVSHMEM-based backends do not run
+	// (Backend.CUDAOnly).
+	AMD bool
 }
 
 // AutoAll2All resolves `all2all_backend: auto` for the release: nothing when
@@ -36,7 +39,7 @@ func (r Release) AutoAll2All(c AutoContext) (backend, why string) {
 	if c.DP <= 1 || !c.EP {
 		return "", "no all-to-all: the kernels only run with DP > 1 and expert parallelism"
 	}
-	if c.MultiNode && c.GPUDirectRDMA && r.hasBackend(BackendDeepEPLowLatency) && r.hasBackend(BackendDeepEPHighThroughput) {
+	if c.MultiNode && c.GPUDirectRDMA && !c.AMD && r.hasBackend(BackendDeepEPLowLatency) && r.hasBackend(BackendDeepEPHighThroughput) {
 		if c.OutputTokens > 0 && c.InputTokens >= PrefillHeavyRatio*c.OutputTokens {
 			return BackendDeepEPHighThroughput, fmt.Sprintf(
 				"auto: multi-node with GPU-initiated RDMA, prefill-dominated (input %d >= %d x output %d)", c.InputTokens, PrefillHeavyRatio, c.OutputTokens)
@@ -51,6 +54,9 @@ func (r Release) AutoAll2All(c AutoContext) (backend, why string) {
 	if _, ok := r.All2AllBackend(fallback); !ok {
 		// Before the backends existed there is nothing to select.
 		return "", fmt.Sprintf("vLLM %s predates the selectable all-to-all backends; nothing to select", r.Version)
+	}
+	if c.AMD && c.MultiNode {
+		return fallback, fmt.Sprintf("auto: AMD GPUs, where DeepEP (built on NVIDIA's NVSHMEM) does not run: %s; a MoRI backend (ROCm's EP kernels) is chosen only when the spec names it", fallback)
 	}
 	if c.MultiNode && c.GPUDirectRDMA {
 		return fallback, fmt.Sprintf("auto: vLLM %s has no confirmed DeepEP backend; %s", r.Version, fallback)

@@ -1,6 +1,9 @@
 package vllm
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestAutoAll2All(t *testing.T) {
 	r011, _, _ := ResolveString("0.11.0")
@@ -28,5 +31,29 @@ func TestAutoAll2All(t *testing.T) {
 				t.Errorf("AutoAll2All = %q (%s), want %q", got, why, tt.want)
 			}
 		})
+	}
+}
+
+// TestAutoAll2AllAMD: on AMD GPUs auto never picks an NVSHMEM backend
+// (Backend.CUDAOnly), even across nodes with GPU-initiated RDMA, where it
+// picks DeepEP on NVIDIA's; it says why.
+func TestAutoAll2AllAMD(t *testing.T) {
+	r, _, err := ResolveString("0.29.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := AutoContext{DP: 16, EP: true, MultiNode: true, GPUDirectRDMA: true, FabricKind: "roce", InputTokens: 4096, OutputTokens: 1024}
+	if b, _ := r.AutoAll2All(c); b != BackendDeepEPLowLatency {
+		t.Fatalf("NVIDIA: %s, want %s", b, BackendDeepEPLowLatency)
+	}
+	c.AMD = true
+	b, why := r.AutoAll2All(c)
+	if k, ok := r.All2AllBackend(b); !ok || k.CUDAOnly() || b != BackendAllgatherReducescatter || !strings.Contains(why, "AMD GPUs") {
+		t.Errorf("AMD: %s (%s), want %s", b, why, BackendAllgatherReducescatter)
+	}
+	for _, name := range []string{BackendDeepEPLowLatency, BackendDeepEPHighThroughput, BackendPPLX} {
+		if k, ok := KnownBackendEver(name); !ok || !k.CUDAOnly() {
+			t.Errorf("%s: CUDAOnly false", name)
+		}
 	}
 }

@@ -33,6 +33,9 @@ var archSince = map[string]struct {
 	"deepseek_v4":   {v0200, "DeepSeek-V4-Flash (recipe models/deepseek-ai/DeepSeek-V4-Flash.yaml; its 0731 release 0.25.0); --kv-cache-dtype fp8 required where auto trips DeepseekV4MLAAttention's assert (seen at 0.21)"},
 	"gemma4_text":   {mustVersion("0.19.1"), "Gemma 4 (recipes models/Google/gemma-4-26B-A4B-it.yaml, gemma-4-31B-it.yaml)"},
 	"mimo_v2_flash": {v0110, "MiMo-V2-Flash (recipe models/XiaomiMiMo/MiMo-V2-Flash.yaml, with --trust-remote-code)"},
+	// Read at later recipe commits than srcArchRecipes's, named here.
+	"glm_moe_dsa":      {mustVersion("0.16.0"), "GLM-5 (recipe models/zai-org/GLM-5.yaml at 03927c932dcd5257ee902711c29a847053e92234: min_vllm_version 0.16.0; its guide pins 0.19.0 and transformers >= 5.4.0)"},
+	"qwen3_5_moe_text": {mustVersion("0.17.0"), "Qwen3.5 MoE (recipe models/Qwen/Qwen3.5-397B-A17B.yaml at 015a26cb06e8cd628a4b56433e05c34a1782b920: min_vllm_version 0.17.0)"},
 	// Nemotron-H itself is older; these are the latent-MoE releases.
 	"nemotron_h": {v0171, "Nemotron-3 Super (recipe models/nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16.yaml: 0.17.1; Ultra's NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.yaml: 0.22.0)"},
 }

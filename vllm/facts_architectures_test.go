@@ -17,6 +17,10 @@ func TestArchitectureSupport(t *testing.T) {
 		{"0.18.0", "gemma4_text", Maybe},
 		{"0.11.0", "mimo_v2_flash", Present},
 		{"0.17.1", "nemotron_h", Present},
+		{"0.16.0", "glm_moe_dsa", Present},
+		{"0.15.1", "glm_moe_dsa", Maybe},
+		{"0.17.0", "qwen3_5_moe_text", Present},
+		{"0.16.0", "qwen3_5_moe_text", Maybe},
 	} {
 		r, _, err := ResolveString(tt.release)
 		if err != nil {

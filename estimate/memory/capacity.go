@@ -85,6 +85,22 @@ func CapacityFor(in *input.Input, b StageMemory) Capacity {
 	return c
 }
 
+// SequencesFit is how many sequences of n tokens one rank's KV pool holds,
+// counted as vLLM allocates them (KVLayout.SequenceBytes: whole blocks, a
+// hybrid's per-sequence state, a sliding window's resident blocks). The
+// pool's tokens ÷ n would overcount every layout with a per-sequence
+// state or packed caches (a Qwen3.5 or Nemotron-H hybrid, DeepSeek-V4):
+// the performance half's decode curve reads this figure so that it marks
+// KV capacity where the capacity section does.
+func (r *Report) SequencesFit(n int) int {
+	seq := r.KV.SequenceBytes(max(n, 1), r.BlockSize)
+	if seq <= 0 || r.NumBlocks <= 0 {
+		return 0
+	}
+	pool := float64(r.NumBlocks) * float64(r.BlockSize) * float64(r.KVBytesPerToken)
+	return int(math.Floor(pool / float64(seq)))
+}
+
 // AtMaxModelLen is how many max_model_len sequences fit in one rank's KV
 // pool: vLLM's "Maximum concurrency for N tokens per request" line.
 func AtMaxModelLen(in *input.Input, b StageMemory) float64 {

@@ -28,7 +28,8 @@ type DecodeInfo struct {
 	Floors      Floors        `json:"floors"`
 	Curve       []DecodePoint `json:"curve"`
 	Saturation  DecodePoint   `json:"saturation"`
-	// KVSeqsPerRank is how many sequences of mean length fit one rank's KV.
+	// KVSeqsPerRank is how many sequences of input + output tokens fit one
+	// rank's KV, as the memory model counts them (its caller's figure).
 	KVSeqsPerRank int `json:"kv_seqs_per_rank"`
 	// MaxOutputTokPerS is the best point of the curve within KV capacity.
 	MaxOutputTokPerS float64 `json:"max_output_tokens_per_s"`
@@ -72,19 +73,28 @@ func (sm *StepModel) FLOPsInfo(in *input.Input) FLOPsInfo {
 
 // DecodeInfo is steady decoding at the workload's concurrency and mean
 // context, its floors and the curve over concurrency up to max_num_seqs,
-// marked where a rank's KV (kvTokensPerRank) no longer holds the sessions.
-func (sm *StepModel) DecodeInfo(in *input.Input, kvTokensPerRank int64) DecodeInfo {
+// marked where a rank's KV no longer holds the sessions: kvSeqsPerRank is
+// how many sequences of input + output tokens fit one rank's KV as the
+// memory model counts them (whole blocks, a hybrid's per-sequence state:
+// memory.Report.SequencesFit), 0 when unknown. Dividing the pool's tokens
+// by a sequence's here instead overcounted hybrid and DeepSeek-V4 layouts
+// up to 4.5-fold against the capacity section of the same report.
+func (sm *StepModel) DecodeInfo(in *input.Input, kvSeqsPerRank int) DecodeInfo {
 	ctx := in.MeanContext()
 	c := max(1, in.Workload.Concurrency)
 	d := DecodeInfo{Concurrency: c}
 	d.Point, d.Step = sm.DecodeAt(c, ctx)
 	d.Floors = sm.FloorsAt(c, ctx)
-	full := float64(in.Workload.InputTokens + in.Workload.OutputTokens)
-	if kvTokensPerRank > 0 {
-		d.KVSeqsPerRank = int(float64(kvTokensPerRank) / full)
-	}
+	d.KVSeqsPerRank = max(kvSeqsPerRank, 0)
 	d.Curve = sm.DecodeCurve(ctx, max(1, in.MaxNumSeqs), d.KVSeqsPerRank)
-	d.Saturation = Saturation(d.Curve)
+	// Saturation within KV capacity: the curve's last point may lie past
+	// it (KVCapped), and "saturates near 1024 sessions" beside "KV fits
+	// 824" named a load the deployment cannot hold.
+	within := d.Curve
+	for len(within) > 1 && within[len(within)-1].KVCapped {
+		within = within[:len(within)-1]
+	}
+	d.Saturation = Saturation(within)
 	for _, p := range d.Curve {
 		if !p.KVCapped {
 			d.MaxOutputTokPerS = math.Max(d.MaxOutputTokPerS, p.OutputTokPerS)

@@ -46,7 +46,7 @@ func verifyVariant(in *input.Input, p *Performance, alt input.Input, opt Options
 	kv := kvOf(&m)
 	at := alt // steady decode at the concurrency the verdict's used (open loops: the simulated mean)
 	at.Workload.Concurrency = max(1, p.Decode.Concurrency)
-	d := sm.DecodeInfo(&at, kv)
+	d := sm.DecodeInfo(&at, kvSeqsOf(&alt, &m))
 	if d.Point.OutputTokPerS < (1+MaterialGain)*p.Decode.Point.OutputTokPerS {
 		return "", false
 	}

@@ -32,7 +32,7 @@ func Evaluate(in *input.Input, m *memory.Report, opt Options) Result {
 	if !modelled(in) {
 		return Result{Performance: &Performance{Notes: []string{"the GPU has no BF16 TFLOPS or HBM bandwidth figure: no performance estimate"}}, Feasible: true}
 	}
-	pr := Predict(in, kvOf(m), opt)
+	pr := Predict(in, kvOf(m), kvSeqsOf(in, m), opt)
 	return Result{Performance: &pr.Performance, SLO: pr.SLO, Notes: perfNotesFor(in, &pr),
 		Findings: pr.advice, Feasible: pr.Feasible}
 }
@@ -49,6 +49,16 @@ func kvOf(m *memory.Report) int64 {
 		return 0
 	}
 	return m.KVTokensPerRank
+}
+
+// kvSeqsOf is how many sequences of the workload's input + output tokens
+// one rank's KV holds (0 with kvOf's 0): the decode curve's KV limit, as
+// the capacity section counts sequences.
+func kvSeqsOf(in *input.Input, m *memory.Report) int {
+	if kvOf(m) <= 0 {
+		return 0
+	}
+	return m.SequencesFit(in.Workload.InputTokens + in.Workload.OutputTokens)
 }
 
 // perfNotesFor derives the figures a hand calculation usually gets wrong:

@@ -15,9 +15,10 @@ func TestPerfNoAdvice(t *testing.T) {
 	in.SLO.ThroughputTokensPerS = 2000
 	p50 := 0.001
 	in.SLO.TTFT = append(in.SLO.TTFT, spec.TTFTTarget{InputTokens: 1024, P50S: &p50})
-	kv := memory.Estimate(&in).KVTokensPerRank
-	full := Predict(&in, kv, Options{Seed: 1, Requests: 1000})
-	bare := Predict(&in, kv, Options{Seed: 1, Requests: 1000, NoAdvice: true})
+	m := memory.Estimate(&in)
+	kv, seqs := m.KVTokensPerRank, kvSeqsOf(&in, &m)
+	full := Predict(&in, kv, seqs, Options{Seed: 1, Requests: 1000})
+	bare := Predict(&in, kv, seqs, Options{Seed: 1, Requests: 1000, NoAdvice: true})
 	if len(full.SLO) != 2 || len(bare.SLO) != len(full.SLO) {
 		t.Fatalf("verdicts: %d with advice, %d without", len(full.SLO), len(bare.SLO))
 	}

@@ -32,8 +32,11 @@ type Prediction struct {
 
 // Predict says how fast the deployment serves its workload and judges
 // every SLO. kvTokensPerRank is the KV capacity of one DP rank in tokens
-// (from the memory model); 0 means not even one block fits.
-func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
+// (from the memory model); 0 means not even one block fits. kvSeqsPerRank
+// is how many sequences of input + output tokens that KV holds as the
+// memory model counts them (memory.Report.SequencesFit): the decode
+// curve's KV limit.
+func Predict(in *input.Input, kvTokensPerRank int64, kvSeqsPerRank int, opt Options) Prediction {
 	s := perf.SetupFromInput(in)
 	sm := perf.NewStepModel(s)
 	p := Performance{All2All: s.A2A.String(), CUDAGraphs: s.CUDAGraphs,
@@ -68,7 +71,7 @@ func Predict(in *input.Input, kvTokensPerRank int64, opt Options) Prediction {
 		p.Notes = append(p.Notes, note)
 	}
 	in = openLoopConcurrency(in, &p)
-	p.Decode = sm.DecodeInfo(in, kvTokensPerRank)
+	p.Decode = sm.DecodeInfo(in, kvSeqsPerRank)
 	p.Network = sm.NetInfo(p.Decode)
 	if !opt.NoAdvice {
 		p.Alternatives = Alternatives(in)

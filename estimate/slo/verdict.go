@@ -165,13 +165,14 @@ func (p *Performance) sim(inputTokens int) *SimScenario {
 	return nil
 }
 
-// stepBinding maps a step's dominant term onto the SLO binding names
-// (host overhead counts as compute: it is work on the critical path).
+// stepBinding is a step's dominant term as the SLO's binding: the step's
+// own name (perf.StepTime.Binding), host overhead included. It used to
+// call host overhead "compute" — a decode step of 12.7 ms with 4.6 ms of
+// host time and 0.3 ms of compute had its throughput and TPOT verdicts
+// "[compute]" beside "decode bound by overhead", while TTFT verdicts and
+// the decode line already said "overhead".
 func stepBinding(st perf.StepTime) string {
-	if b := st.Binding(); b != "overhead" {
-		return b
-	}
-	return BindCompute
+	return st.Binding()
 }
 
 // throughputVerdict judges the throughput target; wp (nil: no advice)

@@ -27,7 +27,8 @@ func sloInput(t *testing.T, dp int) input.Input {
 
 func runPerf(t *testing.T, in input.Input) Prediction {
 	t.Helper()
-	return Predict(&in, memory.Estimate(&in).KVTokensPerRank, Options{Seed: 1, Requests: 1000})
+	m := memory.Estimate(&in)
+	return Predict(&in, m.KVTokensPerRank, kvSeqsOf(&in, &m), Options{Seed: 1, Requests: 1000})
 }
 
 // The same deployment passes a throughput target below what it can do and
