@@ -136,6 +136,10 @@ func kvSection(r *estimate.Report) detailSection {
 		{"over every DP rank", fmt.Sprintf("%s over %d DP rank%s", textfmt.Thousands(m.KVTokensTotal), in.DP, plural(in.DP)), ""},
 		{fmt.Sprintf("max concurrency at max_model_len %d", in.MaxModelLen), fmt.Sprintf("%.2f sequences per rank", m.MaxConcurrencyAtMaxModelLen), ""},
 	}}
+	if m.KVTokensLogged > 0 && m.KVTokensLogged != m.KVTokensPerRank {
+		t.Rows = append(t.Rows, []string{"GPU KV cache size, as vLLM logs it", textfmt.Thousands(m.KVTokensLogged) + " tokens per rank",
+			"its layer groups and pages; blocks × block size counts the pool as if every layer were full attention"})
+	}
 	return detailSection{Title: fmt.Sprintf("KV cache (per GPU%s)", stageSuffix(r)), Tables: []detailTable{t}}
 }
 

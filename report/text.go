@@ -27,6 +27,13 @@ func WriteText(w io.Writer, r *estimate.Report) {
 	fmt.Fprintf(w, "  bytes per token      %s   %s\n", textfmt.Thousands(m.KVBytesPerToken), m.KV.Formula)
 	fmt.Fprintf(w, "  blocks × block size  %s × %d = %s tokens per rank; %s over %d DP rank%s\n",
 		textfmt.Thousands(m.NumBlocks), m.BlockSize, textfmt.Thousands(m.KVTokensPerRank), textfmt.Thousands(m.KVTokensTotal), in.DP, plural(in.DP))
+	if m.KVTokensLogged > 0 && m.KVTokensLogged != m.KVTokensPerRank {
+		// A packed layout's pool is not blocks of block_size tokens of
+		// every layer: the line above is its bytes in those units, and vLLM
+		// prints another count.
+		fmt.Fprintf(w, "  GPU KV cache size    %s tokens per rank as vLLM logs it (its layer groups and pages; the line above counts the pool as if every layer were full attention)\n",
+			textfmt.Thousands(m.KVTokensLogged))
+	}
 	fmt.Fprintf(w, "  max concurrency at max_model_len %d: %.2f sequences per rank\n", in.MaxModelLen, m.MaxConcurrencyAtMaxModelLen)
 	writeCapacityText(w, r)
 	writeAlternativesText(w, r)
