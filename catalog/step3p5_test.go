@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 )
@@ -109,5 +110,27 @@ func TestStep3p5Refusals(t *testing.T) {
 	}
 	if err := m.Modelled(); err != nil || m.IsMoELayer(0) || m.MoELayerCount() != 2 {
 		t.Errorf("default MoE layers: %v, %d", err, m.MoELayerCount())
+	}
+}
+
+// TestStep3p5FP8Split: vLLM's recipe (vllm-project/recipes models/stepfun-ai/
+// Step-3.5-Flash.yaml at 109af2d) says the FP8 checkpoint (128 × 128 weight
+// blocks) runs at TP 1 or 2 only: "TP=4 fails (1280/4=320, 320%128≠0)".
+// The experts' and shared expert's 1,280 split over TP must stay whole blocks.
+func TestStep3p5FP8Split(t *testing.T) {
+	data, err := os.ReadFile("testdata/hf/step-3.5-flash.reconstructed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = []byte(strings.Replace(string(data), `"model_type": "step3p5",`,
+		`"model_type": "step3p5", "quantization_config": {"quant_method": "fp8", "activation_scheme": "dynamic", "weight_block_size": [128, 128]},`, 1))
+	m, err := ParseHFConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tp, ok := range map[int]bool{1: true, 2: true, 4: false, 8: false} {
+		if p := m.BlockSplitProblem(tp, tp); (p == "") != ok {
+			t.Errorf("TP %d: %q", tp, p)
+		}
 	}
 }
