@@ -33,11 +33,10 @@ var archSince = map[string]struct {
 	"deepseek_v4":   {v0200, "DeepSeek-V4-Flash (recipe models/deepseek-ai/DeepSeek-V4-Flash.yaml; its 0731 release 0.25.0); --kv-cache-dtype fp8 required where auto trips DeepseekV4MLAAttention's assert (seen at 0.21)"},
 	"gemma4_text":   {mustVersion("0.19.1"), "Gemma 4 (recipes models/Google/gemma-4-26B-A4B-it.yaml, gemma-4-31B-it.yaml)"},
 	"mimo_v2_flash": {v0110, "MiMo-V2-Flash (recipe models/XiaomiMiMo/MiMo-V2-Flash.yaml, with --trust-remote-code)"},
-	// Read at vllm-project/recipes 109af2d (a later commit than the others'):
-	// min_vllm_version 0.11.0, base_args --trust-remote-code.
-	"step3p5": {v0110, "Step-3.5-Flash (recipe models/stepfun-ai/Step-3.5-Flash.yaml at 109af2d, with --trust-remote-code; its FP8 checkpoint runs TP 1 or 2 only: 1,280 / TP must stay a multiple of the 128-wide weight blocks)"},
 	// Nemotron-H itself is older; these are the latent-MoE releases.
 	"nemotron_h": {v0171, "Nemotron-3 Super (recipe models/nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16.yaml: 0.17.1; Ultra's NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.yaml: 0.22.0)"},
+	// Read at a later recipe commit than srcArchRecipes's, named here.
+	"step3p5": {v0110, "Step-3.5-Flash (recipe models/stepfun-ai/Step-3.5-Flash.yaml at 109af2d30f7c21d7f071a9266ae76e0d8518a25d: min_vllm_version 0.11.0, base_args --trust-remote-code; its FP8 checkpoint runs TP 1 or 2 only: 1,280 / TP must stay a multiple of the 128-wide weight blocks)"},
 }
 
 // Architecture returns what the sources say of the release serving
