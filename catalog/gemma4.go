@@ -84,8 +84,9 @@ func (m *Model) gemma4Problem() string {
 }
 
 // HasLayerAttention reports whether the model's layers differ in their
-// attention shapes (Gemma 4, MiMo-V2-Flash): LayerKV then says each layer's.
-func (m *Model) HasLayerAttention() bool { return m.Gemma4 != nil || m.MiMo != nil }
+// attention shapes (Gemma 4, MiMo-V2-Flash, Step-3.x): LayerKV (and
+// LayerHeads) then say each layer's.
+func (m *Model) HasLayerAttention() bool { return m.Gemma4 != nil || m.MiMo != nil || m.Step3p5 != nil }
 
 // LayerKV is layer i's KV heads and key and value head sizes: Gemma 4's
 // global layers and MiMo-V2-Flash's sliding-window and full layers have
@@ -99,6 +100,8 @@ func (m *Model) LayerKV(i int) (kvHeads, kDim, vDim int) {
 		return m.NumKVHeads, m.HeadDim, m.MiMo.VHeadDim
 	case m.MiMo != nil:
 		return m.MiMo.SWAKVHeads, m.MiMo.SWAHeadDim, m.MiMo.SWAVHeadDim
+	case m.isStepOtherLayer(i):
+		return m.Step3p5.SWAKVHeads, m.Step3p5.SWAHeadDim, m.Step3p5.SWAHeadDim
 	}
 	return m.NumKVHeads, m.HeadDim, m.HeadDim
 }
@@ -108,7 +111,10 @@ func (m *Model) LayerKV(i int) (kvHeads, kDim, vDim int) {
 // share: KV heads split, or replicated where TP exceeds them, as vLLM's
 // QKVParallelLinear does): q and k of the key size, v of the value size
 // (Gemma 4 allocates it even for k_eq_v layers), o_proj from the value
-// size, Gemma 4's q and k norms, MiMo-V2-Flash's sliding layers' sinks.
+// size, Gemma 4's and Step-3.x's q and k norms, MiMo-V2-Flash's sliding
+// layers' sinks, Step-3.x's g_proj (one gate per query head). Step-3.x's
+// sliding layers have their own query heads (LayerHeads), split over the
+// same TP ranks.
 func (m *Model) layeredAttentionParams(heads float64) float64 {
 	h := float64(m.HiddenSize)
 	tp := 1
@@ -120,9 +126,16 @@ func (m *Model) layeredAttentionParams(heads float64) float64 {
 		kv, kd, vd := m.LayerKV(i)
 		kvr := float64(max(1, ceilDivInt(kv, tp)))
 		k, v := float64(kd), float64(vd)
-		sum += h*heads*k + h*kvr*(k+v) + heads*v*h
-		if m.Gemma4 != nil {
+		lh := heads
+		if n := m.LayerHeads(i); n != m.NumHeads && m.NumHeads > 0 {
+			lh = heads * float64(n) / float64(m.NumHeads)
+		}
+		sum += h*lh*k + h*kvr*(k+v) + lh*v*h
+		if m.Gemma4 != nil || m.Step3p5 != nil {
 			sum += 2 * k
+		}
+		if m.Step3p5 != nil && m.Step3p5.HeadGate {
+			sum += h * lh
 		}
 		if m.MiMo != nil && m.MiMo.SWASinks && m.IsSlidingLayer(i) {
 			sum += heads

@@ -238,6 +238,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillDeepseekV4(m)
 	c.fillGemma4(m)
 	c.fillMiMo(m)
+	c.fillStep3p5(m, w.text)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"

@@ -103,6 +103,9 @@ type Model struct {
 	// MiMo is MiMo-V2-Flash's per-layer attention (catalog/mimo.go); nil
 	// for every other model.
 	MiMo *MiMoV2 `json:"mimo_v2,omitempty"`
+	// Step3p5 is Step-3.x's per-layer attention (catalog/step3p5.go); nil
+	// for every other model.
+	Step3p5 *Step3p5 `json:"step3p5,omitempty"`
 	// DSV4 is DeepSeek-V4's compressed sparse attention, hyper-connections
 	// and hash routing (catalog/deepseekv4.go); nil for every other model.
 	DSV4 *DeepseekV4 `json:"deepseek_v4,omitempty"`

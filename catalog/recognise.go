@@ -38,6 +38,10 @@ var modelledTypes = map[string]string{
 	// their own KV heads, K and V of different sizes.
 	"mimo_v2_flash": "GQA MoE with sliding-window and full layers of their own KV heads, sinks, K/V of different sizes (MiMo-V2-Flash)",
 	"deepseek_v4":   "MoE with compressed sparse attention (C4A/C128A + sliding window, DeepSeek-V4)",
+	// Step-3.x (catalog/step3p5.go): sliding-window layers with their own
+	// query heads, a head-wise attention gate, experts where
+	// moe_layers_enum says, one shared expert.
+	"step3p5": "GQA MoE with sliding-window layers of their own query heads, head-wise attention gate, shared expert (Step-3.x)",
 	// Gated DeltaNet hybrids (catalog/hybrid.go): linear-attention state per
 	// sequence beside the full-attention layers' paged KV cache.
 	"qwen3_next":       "GQA MoE hybrid with Gated DeltaNet linear attention",
@@ -108,6 +112,9 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, p)
 	}
 	if p := m.mimoProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.step3p5Problem(); p != "" {
 		out = append(out, p)
 	}
 	if p := m.gemma4Problem(); p != "" {

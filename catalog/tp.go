@@ -24,6 +24,11 @@ func (m *Model) TPSplitProblem(tp int) string {
 	if m.NumHeads > 0 && m.NumHeads%tp != 0 {
 		return fmt.Sprintf("Total number of attention heads (%d) must be divisible by tensor parallel size (%d)", m.NumHeads, tp)
 	}
+	if s := m.Step3p5; s != nil && s.SWAHeads > 0 && s.SWAHeads%tp != 0 {
+		// Step3p5Attention asserts total_num_heads % tp_size == 0 for the
+		// sliding layers' own heads (vllm/model_executor/models/step3p5.py).
+		return fmt.Sprintf("Step-3.x's sliding-window layers' %d attention heads (attention_other_setting) must be divisible by tensor parallel size (%d)", s.SWAHeads, tp)
+	}
 	if d := m.DSV4; d != nil {
 		// DeepSeek-V4's wo_a runs per group of heads: n_local_groups =
 		// o_groups // tp (vllm/model_executor/models/deepseek_v4.py), so tp

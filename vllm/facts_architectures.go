@@ -38,6 +38,8 @@ var archSince = map[string]struct {
 	"qwen3_5_moe_text": {mustVersion("0.17.0"), "Qwen3.5 MoE (recipe models/Qwen/Qwen3.5-397B-A17B.yaml at 015a26cb06e8cd628a4b56433e05c34a1782b920: min_vllm_version 0.17.0)"},
 	// Nemotron-H itself is older; these are the latent-MoE releases.
 	"nemotron_h": {v0171, "Nemotron-3 Super (recipe models/nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16.yaml: 0.17.1; Ultra's NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.yaml: 0.22.0)"},
+	// Read at a later recipe commit than srcArchRecipes's, named here.
+	"step3p5": {v0110, "Step-3.5-Flash (recipe models/stepfun-ai/Step-3.5-Flash.yaml at 109af2d30f7c21d7f071a9266ae76e0d8518a25d: min_vllm_version 0.11.0, base_args --trust-remote-code; its FP8 checkpoint runs TP 1 or 2 only: 1,280 / TP must stay a multiple of the 128-wide weight blocks)"},
 }
 
 // Architecture returns what the sources say of the release serving

@@ -224,6 +224,11 @@ lines (GLM-5.3-Flash, Mamba layers: another architecture); the Vultr GLM-5 cookb
 MiniMax-M2.x left out: MiniMax-AI/MiniMax-M2.5#30 (a 16-GPU Ray start-up; 13.2 GiB weights, the KV lines
 not in the text read); an RTX PRO 6000 REAP/NVFP4/AWQ page section (pruned or 4-bit builds outside the
 catalog, no memory lines).
+Searched for Step-3.5-Flash / Step-3.7 (step3p5, 2026-12-06; issues, pages and code corpora, and the strings
+"Step3p5ForCausalLM", "Resolved architecture: Step3p5ForCausalLM", "model='stepfun-ai/Step-3.5-Flash",
+"GPU KV cache size" with Step-3.5): no vLLM start-up log found. Read and left out: the vLLM recipe
+(vllm-project/recipes StepFun/Step-3.5-Flash.md: commands for 4 × H200/H20/B200, no log); the SGLang cookbook
+(SGLang); smileformylove/MemScreen docs/history/STEP35FLASH.md (benchmark figures, no memory lines).
 `
 
 func calRowMarkdown(r calRow) string {

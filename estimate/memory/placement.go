@@ -336,6 +336,9 @@ func attentionRule(m *catalog.Model, tp, layers int) string {
 	}
 	kv := KVHeadsPerRank(m, tp)
 	rule := fmt.Sprintf("%d layers: %g query heads and %g KV heads per GPU (TP=%d)", layers, headsPerRank(m.NumHeads, tp), kv, tp)
+	if s := m.Step3p5; s != nil && s.SWAHeads != m.NumHeads {
+		rule += fmt.Sprintf(" (Step-3.x's sliding-window layers: %g query heads per GPU)", headsPerRank(s.SWAHeads, tp))
+	}
 	if tp > m.NumKVHeads {
 		rule += "; KV heads replicated because TP > KV heads"
 	}
