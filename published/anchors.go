@@ -53,7 +53,9 @@ type Anchor struct {
 	// PromptTokens is the prompt length of a prefill anchor.
 	PromptTokens Num `yaml:"prompt_tokens"`
 	// Row is the id of the row (this file's or throughput.yaml's) whose
-	// figure this is; Figure names it (tpot_ms.median, ttft_ms.mean, ...).
+	// figure this is; Figure names it (tpot_ms.median, ttft_ms.mean, ...;
+	// e2e_s.mean for a prefill anchor on a one-token request, see
+	// anchorFigures).
 	// An anchor on a published regression instead (Fit) names the row that
 	// describes the deployment and load the source swept.
 	Row    string     `yaml:"row"`
@@ -89,13 +91,17 @@ const (
 	FitITLSlope     = "itl_slope_ms_per_token"
 )
 
-// Published is the anchor's published value: the row's figure, or the
-// regression parameter.
+// Published is the anchor's published value in the anchor's unit: the
+// row's figure in ms (an e2e_s figure, published in seconds, converted), or
+// the regression parameter.
 func (a Anchor) Published(r Row) Num {
 	if a.Fit != nil {
 		return a.Fit.Value
 	}
 	v, _ := r.Figure(a.Figure)
+	if metric, _, _ := strings.Cut(a.Figure, "."); metric == "e2e_s" && v.Known {
+		v.V *= 1e3
+	}
 	return v
 }
 
@@ -106,10 +112,21 @@ type AnchorGap struct {
 }
 
 // anchorFigures are the figures an anchor may name, by regime: decode
-// anchors are per-token times, prefill anchors first-token times.
+// anchors are per-token times, prefill anchors first-token times — a TTFT,
+// or the end-to-end latency of a request that generates one token (vLLM's
+// offline latency benchmark with --output-len 1 publishes only that: the
+// request ends at its first token, so the figure is its prefill and that
+// token's sampling; e2eOneToken checks the row).
 var anchorFigures = map[string]map[string]bool{
 	RegimeDecode:  {"tpot_ms.mean": true, "tpot_ms.median": true, "itl_ms.mean": true, "itl_ms.median": true},
-	RegimePrefill: {"ttft_ms.mean": true, "ttft_ms.median": true},
+	RegimePrefill: {"ttft_ms.mean": true, "ttft_ms.median": true, "e2e_s.mean": true, "e2e_s.median": true},
+}
+
+// e2eOneToken reports whether an e2e_s figure of row r is a time to the
+// first token: every request of the run generated exactly one token.
+func e2eOneToken(r Row) bool {
+	w := r.Workload
+	return w.OutputTokens.Known && w.OutputTokens.V == 1 && !w.OutputTokensMean.Known
 }
 
 // Figure returns the row's published figure named key (metric.statistic,
@@ -128,6 +145,8 @@ func (r Row) Figure(key string) (Num, bool) {
 		s = r.Figures.TPOTMs
 	case "itl_ms":
 		s = r.Figures.ITLMs
+	case "e2e_s":
+		s = r.Figures.E2ES
 	default:
 		return Num{}, false
 	}
@@ -312,6 +331,9 @@ func (s *AnchorSet) anchorProblems(a Anchor, t *Set) []string {
 	}
 	if v, ok := r.Figure(a.Figure); a.Fit == nil && ok && !v.Positive() {
 		p = append(p, fmt.Sprintf("row %s does not publish %s", r.ID, a.Figure))
+	}
+	if metric, _, _ := strings.Cut(a.Figure, "."); a.Fit == nil && metric == "e2e_s" && !e2eOneToken(r) {
+		p = append(p, fmt.Sprintf("an e2e_s figure stands for a prefill only when every request generates one token; row %s has output_tokens %s", r.ID, r.Workload.OutputTokens))
 	}
 	if a.Fit != nil && (r.Load.Kind != LoadClosedLoop || r.Load.Concurrency.Int() != 1) {
 		p = append(p, fmt.Sprintf("a fitted sweep is of single requests; row %s is not a closed loop of one", r.ID))

@@ -83,6 +83,14 @@ func TestAnchorProblems(t *testing.T) {
 		}, "id also used in throughput.yaml"},
 		{"own row without figures", func(a *AnchorSet, s *Set) { ownRow(a, s, false) }, "row row-b: no figures"},
 		{"own row without figures, carried by a fit", func(a *AnchorSet, s *Set) { ownRow(a, s, true) }, ""},
+		{"e2e figure of a multi-token request", func(a *AnchorSet, s *Set) {
+			oneTokenRow(a, s, 2)
+		}, "one token; row row-b has output_tokens 2"},
+		{"e2e figure of a one-token request", func(a *AnchorSet, s *Set) { oneTokenRow(a, s, 1) }, ""},
+		{"e2e figure on a decode anchor", func(a *AnchorSet, s *Set) {
+			oneTokenRow(a, s, 1)
+			a.Anchors[0].Regime = RegimeDecode
+		}, `figure "e2e_s.mean" is not one a decode anchor names`},
 		{"own source fitted", func(a *AnchorSet, s *Set) {
 			src := s.Sources[0]
 			src.ID, src.Split = "src-b", SplitCalibration
@@ -127,6 +135,44 @@ func ownRow(a *AnchorSet, s *Set, withFit bool) {
 	}
 }
 
+// oneTokenRow gives the anchors file an offline-batch row of its own in
+// the shape of vLLM's latency benchmark (one request of 2,048 prompt
+// tokens generating out tokens, its end-to-end latency published) and
+// points the anchor at it as a prefill anchor.
+func oneTokenRow(a *AnchorSet, s *Set, out float64) {
+	src := s.Sources[0]
+	src.ID = "src-b"
+	r := s.Rows[0]
+	r.ID, r.Source, r.Speculative = "row-b", "src-b", nil
+	r.Workload.InputTokens, r.Workload.OutputTokens = N(2048), N(out)
+	r.Load = Load{Kind: LoadOfflineBatch, BurstRequests: N(1)}
+	r.Figures = Figures{E2ES: Stat{Mean: N(0.38), Median: N(0.37)}}
+	a.Sources, a.Rows = []Source{src}, []Row{r}
+	x := &a.Anchors[0]
+	x.Row, x.Regime, x.Figure, x.PromptTokens, x.Batch = "row-b", RegimePrefill, "e2e_s.mean", N(2048), N(1)
+}
+
+func TestPublishedE2EInMs(t *testing.T) {
+	th := parseMinimal(t)
+	a, err := ParseAnchors([]byte(anchorMinimal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oneTokenRow(a, th, 1)
+	r, _ := a.Row("row-b", th)
+	if v := a.Anchors[0].Published(r); !v.Known || v.V != 380 {
+		t.Errorf("e2e_s.mean 0.38 s published as %v, want 380 ms", v)
+	}
+	a.Anchors[0].Figure = "e2e_s.median"
+	if v := a.Anchors[0].Published(r); v.V != 370 {
+		t.Errorf("e2e_s.median 0.37 s published as %v, want 370 ms", v)
+	}
+	a.Anchors[0].Figure = "e2e_s.p99" // not published: stays unknown
+	if v := a.Anchors[0].Published(r); v.Known {
+		t.Errorf("unpublished e2e_s.p99 read as %v", v)
+	}
+}
+
 func TestParseAnchorsIsStrict(t *testing.T) {
 	for name, doc := range map[string]string{
 		"unknown key":     anchorMinimal + "extra: 1\n",
@@ -145,7 +191,10 @@ func TestRowFigure(t *testing.T) {
 	if v, ok := r.Figure("tpot_ms.p99"); !ok || v.V != 14.3 {
 		t.Errorf("tpot_ms.p99 = %v, %v", v, ok)
 	}
-	for _, k := range []string{"tpot_ms", "e2e_s.mean", "tpot_ms.p42"} {
+	if v, ok := r.Figure("e2e_s.mean"); !ok || v.Known {
+		t.Errorf("e2e_s.mean (not published by row-a) = %v, %v; want a readable, unknown figure", v, ok)
+	}
+	for _, k := range []string{"tpot_ms", "request_per_s.mean", "tpot_ms.p42"} {
 		if _, ok := r.Figure(k); ok {
 			t.Errorf("%s read as a figure", k)
 		}

@@ -80,8 +80,9 @@ func ReproduceAnchors(set *published.AnchorSet, th *published.Set, eff perf.Effi
 
 // anchorPrediction reads the anchor's figure from a simulated run: TPOT
 // for a TPOT or ITL figure (the simulator streams every token, so the mean
-// gap between tokens is the TPOT), TTFT for a TTFT figure; mean or median
-// as the figure names.
+// gap between tokens is the TPOT), TTFT for a TTFT figure, the requests'
+// end-to-end latency for an e2e_s figure (published only for one-token
+// requests, published.Anchor); mean or median as the figure names, in ms.
 func anchorPrediction(a published.Anchor, o Outcome) (float64, error) {
 	metric, stat, _ := strings.Cut(a.Figure, ".")
 	var p sim.Percentiles
@@ -93,6 +94,11 @@ func anchorPrediction(a published.Anchor, o Outcome) (float64, error) {
 			return 0, fmt.Errorf("anchor %s: a steady-state row has no TTFT", a.ID)
 		}
 		p = o.TTFT
+	case "e2e_s":
+		if o.Steady || o.Sim == nil {
+			return 0, fmt.Errorf("anchor %s: a steady-state row has no request latency", a.ID)
+		}
+		p = o.Sim.E2E
 	default:
 		return 0, fmt.Errorf("anchor %s: figure %s is not predicted", a.ID, a.Figure)
 	}

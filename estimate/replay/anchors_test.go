@@ -11,6 +11,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/internal/golden"
 	"github.com/vlaunch/vlaunch/published"
 )
@@ -139,5 +140,26 @@ func TestAnchorsDocShowsTerms(t *testing.T) {
 		if !strings.Contains(doc, w) {
 			t.Errorf("the anchors doc does not show %q", w)
 		}
+	}
+}
+
+// TestAnchorPredictionE2E checks that an e2e_s anchor (vLLM's offline
+// latency benchmark with one output token) is read from the simulated
+// requests' end-to-end latency, not their TTFT, in ms; and that a
+// steady-state outcome, which has no requests, is an error.
+func TestAnchorPredictionE2E(t *testing.T) {
+	res := &sim.Result{TTFT: sim.Percentiles{Mean: 0.1, P50: 0.1}, E2E: sim.Percentiles{Mean: 0.38, P50: 0.37}}
+	o := Outcome{TTFT: res.TTFT, Sim: res}
+	for fig, want := range map[string]float64{"e2e_s.mean": 380, "e2e_s.median": 370, "ttft_ms.mean": 100} {
+		got, err := anchorPrediction(published.Anchor{ID: "a", Figure: fig}, o)
+		if err != nil || math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s: predicted %v, %v; want %v ms", fig, got, err, want)
+		}
+	}
+	if _, err := anchorPrediction(published.Anchor{ID: "a", Figure: "e2e_s.mean"}, Outcome{Steady: true}); err == nil {
+		t.Error("a steady-state outcome predicted an e2e_s figure")
+	}
+	if _, err := anchorPrediction(published.Anchor{ID: "a", Figure: "e2e_s.p99"}, o); err == nil {
+		t.Error("an unpredicted statistic (p99) gave a prediction")
 	}
 }
