@@ -70,6 +70,12 @@ func TestCurrentReleaseLineForms(t *testing.T) {
 			"(APIServer pid=256268) INFO 10-08 00:01:55 [model.py:730] Resolved architecture: Glm5NextForConditionalGeneration\n" +
 				"(Worker pid=257357) INFO 10-08 00:04:08 [gpu_worker.py:501] Using V2 Model Runner\n",
 			map[string]any{"architecture": "Glm5NextForConditionalGeneration", "model_runner": "V2"}, nil},
+		{"a speculative draft's architecture and length do not replace the target's (0.26, DSpark)",
+			"(APIServer pid=57071) INFO 08-06 20:48:31 [model.py:623] Resolved architecture: DeepseekV4ForCausalLM\n" +
+				"(APIServer pid=57071) INFO 08-06 20:48:31 [model.py:1788] Using max model len 65536\n" +
+				"(APIServer pid=57071) INFO 08-06 20:48:32 [model.py:623] Resolved architecture: DeepSeekV4MTPModel\n" +
+				"(APIServer pid=57071) INFO 08-06 20:48:32 [model.py:1788] Using max model len 1048576\n",
+			map[string]any{"architecture": "DeepseekV4ForCausalLM", "max_model_len": 65536.0}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
