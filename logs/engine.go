@@ -60,6 +60,9 @@ func (g *group) pick(k field) (picked, bool) {
 		if k == fActivationGiB && !v.set {
 			v = derivedActivation(p)
 		}
+		if k == fNonTorchGiB && !v.set {
+			v = derivedNonTorch(p)
+		}
 		if v.set {
 			return picked{v, p}, true
 		}
@@ -75,6 +78,17 @@ func derivedActivation(p *proc) val {
 		return val{}
 	}
 	return val{num: round2(p.peakTorch.num - w.num), set: true, line: p.peakTorch.line, derived: true}
+}
+
+// derivedNonTorch: vLLM 0.26+ logs weights and non-torch memory as one
+// "consumed memory (weights + non-torch)" figure; non-torch is the
+// difference from the weights the same worker logged.
+func derivedNonTorch(p *proc) val {
+	w := p.facts[fWeightsGiB]
+	if !p.consumed.set || !w.set || p.consumed.num < w.num {
+		return val{}
+	}
+	return val{num: round2(p.consumed.num - w.num), set: true, line: p.consumed.line, derived: true}
 }
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
@@ -95,11 +109,14 @@ func (a *analyzer) engine(g *group) Engine {
 	e.MaxModelLen = b.int(fMaxModelLen)
 	e.TP, e.PP, e.DP, e.DPLocal = b.int(fTP), b.int(fPP), b.int(fDP), b.int(fDPLocal)
 	e.ExpertParallel = b.boolean(fEP)
+	e.Architecture, e.ModelRunner = b.str(fArchitecture), b.str(fModelRunner)
 	e.GPUTotalGiB, e.GPUMemoryUtilization = b.num(fGPUTotalGiB), b.num(fUtil)
+	e.UtilizationWithoutGraphProfiling = b.num(fUtilNoGraphProfiling)
 	e.WeightsGiB, e.WeightsSeconds = b.num(fWeightsGiB), b.num(fWeightsSec)
 	e.ActivationPeakGiB, e.NonTorchGiB = b.num(fActivationGiB), b.num(fNonTorchGiB)
 	e.CUDAGraphGiB, e.AvailableKVGiB = b.num(fCUDAGraphGiB), b.num(fAvailableKVGiB)
 	e.NumGPUBlocks, e.BlockSize = b.int64(fGPUBlocks), b.int(fBlockSize)
+	e.MambaPagePaddingPct = b.num(fMambaPadPct)
 	e.KVCacheTokens = b.int64(fKVTokens)
 	if e.KVCacheTokens == nil && e.NumGPUBlocks != nil && e.BlockSize != nil {
 		t := *e.NumGPUBlocks * int64(*e.BlockSize)

@@ -50,6 +50,10 @@ const (
 	fSideChannel
 	fNixlBlocks
 	fNixlMLA
+	fArchitecture
+	fModelRunner
+	fUtilNoGraphProfiling
+	fMambaPadPct
 	numFields
 )
 
@@ -119,6 +123,12 @@ var fieldInfos = [numFields]fieldInfo{
 	fSideChannel:     {"nixl_side_channel", scopeWorker},
 	fNixlBlocks:      {"nixl_registered_blocks", scopeWorker},
 	fNixlMLA:         {"nixl_use_mla", scopeWorker},
+	fArchitecture:    {"architecture", scopeAny},
+	fModelRunner:     {"model_runner", scopeWorker},
+	// The utilization without CUDA graph memory profiling that vLLM says
+	// the requested one is equivalent to (0.21+, profiling on by default).
+	fUtilNoGraphProfiling: {"gpu_memory_utilization_without_cudagraph_profiling", scopeWorker},
+	fMambaPadPct:          {"mamba_page_padding_pct", scopeWorker},
 }
 
 // val is one logged value: a number or a string, and where it was read.

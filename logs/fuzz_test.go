@@ -35,7 +35,14 @@ func FuzzAnalyze(f *testing.F) {
 		"non-default args: {'kv_transfer_config': KVTransferConfig(kv_connector='\\', kv_role=\"\")}", "Backend  was instantiated\nBackend x was instantiated",
 		"p_remote_rank = self.tp_rank // tp_ratio\nZeroDivisionError", "Exception in thread nixl_handshake_listener:\nZMQError: Address already in use (addr='tcp://x:5557')",
 		"UCX  ERROR ibv_create_ah(sgid_index=) on  failed: ", "UCX transports  are not available, please use one or more of: ", "NIXL_ERR_",
-		"a-0 c (EngineCore_DP0 pid=1) INFO 01-01 00:00:00 [a] x\nb-0 c INFO 01-01 00:00:00 [a] y\nc d 2025-01-01T00:00:00Z z"} {
+		"a-0 c (EngineCore_DP0 pid=1) INFO 01-01 00:00:00 [a] x\nb-0 c INFO 01-01 00:00:00 [a] y\nc d 2025-01-01T00:00:00Z z",
+		// The 0.26–0.31 line forms (v031_test.go), with extreme numbers.
+		"(EngineCore pid=1) INFO 01-01 00:00:00 [a] GPU KV cache size: 99,999,999,999,999,999,999 tokens, Maximum concurrency for 0 tokens per request: 1e999x",
+		"(Worker_TP0_EP0 pid=1) INFO 01-01 00:00:00 [a] Setting kv cache block size to 99999999999999999999 for x backend(s).\nSetting attention block size to 0 tokens\nPadding mamba page size by 1e400% to",
+		"(Worker_TP0_EP0 pid=1) INFO 01-01 00:00:00 [a] Model loading took 1e308 GiB memory and 1 seconds\n(Worker_TP0_EP0 pid=1) INFO 01-01 00:00:00 [a] Actual usage is 0 GiB for consumed memory (weights + non-torch), 9 GiB for peak activation, and 9 GiB for CUDAGraph memory",
+		"The current --gpu-memory-utilization=9e999 is equivalent to --gpu-memory-utilization=. without CUDA graph memory profiling",
+		"Resolved architecture: \x1b[31mX\nUsing V99999999999999999999 Model Runner\ninit engine (profile, create kv cache, warmup model) took 1e9 s",
+		"rank 1 in world size 8 is assigned as DP rank 0, PP rank 0, PCP rank 0, TP rank 1, ETP rank 1, EP rank 99999999999999999999, EPLB rank N/A"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

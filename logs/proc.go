@@ -39,8 +39,11 @@ type proc struct {
 	args                         map[string]string
 	config                       map[string]string
 	peakTorch                    val // V0 0.6.4 peak_torch_memory (includes weights)
-	lines                        int
-	exc, wrapper, errLine        *excNote
+	// consumed is 0.26+'s "consumed memory (weights + non-torch)" of the
+	// Free-memory summary: non-torch memory is it less the weights.
+	consumed              val
+	lines                 int
+	exc, wrapper, errLine *excNote
 	// dpFrames is set when the process's traceback runs through vLLM's
 	// data-parallel code: a Gloo or ZMQ failure there is a DP one.
 	dpFrames bool

@@ -64,18 +64,33 @@ type Engine struct {
 	Args   map[string]string `json:"args,omitempty"`
 	Config map[string]string `json:"config,omitempty"`
 
+	// Architecture is the model class vLLM resolved ("Resolved
+	// architecture: …", 0.26+); ModelRunner "V2" when a worker says it uses
+	// the V2 model runner.
+	Architecture string `json:"architecture,omitempty"`
+	ModelRunner  string `json:"model_runner,omitempty"`
+
 	GPUTotalGiB          *float64 `json:"gpu_total_gib"`
 	GPUMemoryUtilization *float64 `json:"gpu_memory_utilization"`
-	WeightsGiB           *float64 `json:"weights_gib"`
-	WeightsSeconds       *float64 `json:"weights_seconds"`
-	ActivationPeakGiB    *float64 `json:"activation_peak_gib"`
-	NonTorchGiB          *float64 `json:"non_torch_gib"`
-	CUDAGraphGiB         *float64 `json:"cuda_graph_gib"`
-	AvailableKVGiB       *float64 `json:"available_kv_gib"`
-	KVCacheTokens        *int64   `json:"kv_cache_tokens"`
-	NumGPUBlocks         *int64   `json:"num_gpu_blocks,omitempty"`
-	BlockSize            *int     `json:"block_size,omitempty"`
-	MaxConcurrency       *float64 `json:"max_concurrency"`
+	// UtilizationWithoutGraphProfiling is the utilization vLLM says the
+	// requested one is equivalent to without CUDA graph memory profiling
+	// (on by default since 0.21: the graphs' estimate is taken out of the
+	// budget before the KV cache).
+	UtilizationWithoutGraphProfiling *float64 `json:"gpu_memory_utilization_without_cudagraph_profiling,omitempty"`
+	WeightsGiB                       *float64 `json:"weights_gib"`
+	WeightsSeconds                   *float64 `json:"weights_seconds"`
+	ActivationPeakGiB                *float64 `json:"activation_peak_gib"`
+	NonTorchGiB                      *float64 `json:"non_torch_gib"`
+	CUDAGraphGiB                     *float64 `json:"cuda_graph_gib"`
+	AvailableKVGiB                   *float64 `json:"available_kv_gib"`
+	KVCacheTokens                    *int64   `json:"kv_cache_tokens"`
+	NumGPUBlocks                     *int64   `json:"num_gpu_blocks,omitempty"`
+	BlockSize                        *int     `json:"block_size,omitempty"`
+	// MambaPagePaddingPct is how much a hybrid model's mamba page was
+	// padded to equal the attention page ("Padding mamba page size by
+	// 20.75%"), when logged.
+	MambaPagePaddingPct *float64 `json:"mamba_page_padding_pct,omitempty"`
+	MaxConcurrency      *float64 `json:"max_concurrency"`
 	// ConcurrencyTokens is the request length vLLM's concurrency line is for.
 	ConcurrencyTokens *int `json:"max_concurrency_tokens,omitempty"`
 	// Derived lists figures computed from logged ones rather than logged:

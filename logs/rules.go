@@ -138,7 +138,11 @@ func versionRules() []rule {
 	})
 	banner.start = true
 	model := r(one("█  model "), `model\s+(\S+)\s*$`, func(c *ctx, m [][]byte) { c.str(fModel, m[1]) })
-	return []rule{api, engine, banner, model}
+	// 0.11+ (config/model.py): "Resolved architecture: Glm5NextForConditionalGeneration".
+	arch := r(one("Resolved architecture: "), `Resolved architecture: ([A-Za-z_]\w*)\s*$`, func(c *ctx, m [][]byte) { c.str(fArchitecture, m[1]) })
+	// 0.31 (gpu_worker.py): "Using V2 Model Runner".
+	runner := r(one(" Model Runner"), `^Using (V\d+) Model Runner\s*$`, func(c *ctx, m [][]byte) { c.str(fModelRunner, m[1]) })
+	return []rule{api, engine, banner, model, arch, runner}
 }
 
 func argRules() []rule {
@@ -227,6 +231,22 @@ func budgetRules() []rule {
 			c.num(fNonTorchGiB, m[3])
 			c.num(fCUDAGraphGiB, m[4])
 		}),
+		// 0.26+ (gpu_worker.py): "... Actual usage is 39.26 GiB for consumed memory
+		// (weights + non-torch), 3.28 GiB for peak activation, and 0.47 GiB for CUDAGraph memory."
+		r(one("for consumed memory (weights + non-torch)"), `Actual usage is ([\d.]+) GiB for consumed memory \(weights \+ non-torch\), ([\d.]+) GiB for peak activation, and ([\d.]+) GiB for CUDAGraph memory`, func(c *ctx, m [][]byte) {
+			if v, ok := parseNum(m[1]); ok && !c.p.consumed.set {
+				c.p.consumed = val{num: v, set: true, line: c.l.no}
+			}
+			c.num(fActivationGiB, m[2])
+			c.num(fCUDAGraphGiB, m[3])
+		}),
+		// 0.21+ (gpu_worker.py, profiling on by default): "CUDA graph memory profiling is
+		// enabled (default since v0.21.0). The current --gpu-memory-utilization=0.9000 is
+		// equivalent to --gpu-memory-utilization=0.8842 without CUDA graph memory profiling. ..."
+		r(one("without CUDA graph memory profiling"), `current --gpu-memory-utilization=([\d.]+) is equivalent to --gpu-memory-utilization=([\d.]+) without CUDA graph memory profiling`, func(c *ctx, m [][]byte) {
+			c.num(fUtil, m[1])
+			c.num(fUtilNoGraphProfiling, m[2])
+		}),
 		r(one("x gpu_memory_utilization ("), `total_gpu_memory \(([\d.]+)\s?GiB\) x gpu_memory_utilization \(([\d.]+)\)`, func(c *ctx, m [][]byte) {
 			c.num(fGPUTotalGiB, m[1])
 			c.num(fUtil, m[2])
@@ -260,6 +280,16 @@ func kvRules() []rule {
 			c.num(fGPUBlocks, m[1])
 			c.phase(phKVCache)
 		}),
+		// Hybrid attention/mamba models (0.31, interface.py): "Setting kv cache block size
+		// to 64 for DEEPSEEK_V32_INDEXER/... backend(s).", then "Setting attention block size
+		// to 640 tokens to ensure that attention page size is >= mamba page size." — the
+		// latter is the block size the cache is built with, so it overrides.
+		r(one("Setting kv cache block size to "), `Setting kv cache block size to (\d+) for`, func(c *ctx, m [][]byte) { c.num(fBlockSize, m[1]) }),
+		r(one("Setting attention block size to "), `Setting attention block size to (\d+) tokens`, func(c *ctx, m [][]byte) { c.numForce(fBlockSize, m[1]) }),
+		r(one("Padding mamba page size by "), `Padding mamba page size by ([\d.]+)%`, func(c *ctx, m [][]byte) { c.num(fMambaPadPct, m[1]) }),
+		// "Maximum concurrency for 8,192 tokens per request: 20.54x" on its own line
+		// (≤0.19), or after "GPU KV cache size: 2,618,281 tokens, " on the same line (0.31):
+		// both rules fire on that line.
 		r(one("Maximum concurrency for "), `Maximum concurrency for ([\d,]+) tokens per request: ([\d.]+)x`, func(c *ctx, m [][]byte) {
 			c.num(fConcurrencyLen, m[1])
 			c.num(fConcurrency, m[2])
@@ -323,8 +353,9 @@ func all2allName(s string) string {
 
 func rankRules() []rule {
 	return []rule{
-		// 0.8+: "rank 0 in world size 2 is assigned as DP rank 0, PP rank 0, [PCP rank 0, ]TP rank 0, EP rank 0".
-		r(one("is assigned as DP rank "), `rank (\d+) in world size (\d+) is assigned as DP rank (\d+), PP rank (\d+),(?: PCP rank \d+,)? TP rank (\d+)(?:, EP rank (\d+))?`, func(c *ctx, m [][]byte) {
+		// 0.8+: "rank 0 in world size 2 is assigned as DP rank 0, PP rank 0, [PCP rank 0, ]TP rank 0, EP rank 0";
+		// 0.31 adds "ETP rank 0, " before the EP rank.
+		r(one("is assigned as DP rank "), `rank (\d+) in world size (\d+) is assigned as DP rank (\d+), PP rank (\d+),(?: PCP rank \d+,)? TP rank (\d+)(?:, ETP rank \d+)?(?:, EP rank (\d+))?`, func(c *ctx, m [][]byte) {
 			p := c.p
 			setRank(&p.grank, string(m[1]))
 			setRank(&p.world, string(m[2]))
@@ -380,7 +411,8 @@ func phaseRules() []rule {
 			c.p.nixlFrames, c.p.tpRatioFrame = false, false
 		}),
 		phaseRule(phCUDAGraphs, "Capturing cudagraphs", "Capturing the model for CUDA graphs", "Capturing CUDA graph"),
-		r(one("init engine (profile, create kv cache, warmup model) took "), `took ([\d.]+) seconds`, func(c *ctx, m [][]byte) {
+		// "took 35.84 seconds" (0.10–0.19), "took 29.10 s" (0.31).
+		r(one("init engine (profile, create kv cache, warmup model) took "), `took ([\d.]+) s(?:econds)?\b`, func(c *ctx, m [][]byte) {
 			c.num(fInitSec, m[1])
 			c.phase(phEngineReady)
 		}),

@@ -67,8 +67,8 @@ func (t *textWriter) engine(e *Engine) {
 	}
 	t.p("\nengine %s: vLLM %s%s, %s, %s — %s\n", e.ID, orDefault(Safe(e.Version), "?"), gen(e.EngineGeneration),
 		orDefault(Safe(e.Model), "model ?"), layout(e), state)
-	t.p("  max_model_len %s · attention %s · all-to-all %s\n", intStr(e.MaxModelLen),
-		orDefault(Safe(e.AttentionBackend), "-"), orDefault(Safe(e.All2AllBackend), "-"))
+	t.p("  max_model_len %s · attention %s · all-to-all %s%s\n", intStr(e.MaxModelLen),
+		orDefault(Safe(e.AttentionBackend), "-"), orDefault(Safe(e.All2AllBackend), "-"), modelExtras(e))
 	t.p("  per GPU (GiB): %s\n", memoryLine(e))
 	t.p("  KV cache: %s tokens%s, max concurrency %s at %s tokens\n", int64Str(e.KVCacheTokens), derivedMark(e, "kv_cache_tokens"),
 		floatStr(e.MaxConcurrency, "x"), intStr(e.ConcurrencyTokens))
@@ -103,14 +103,43 @@ func layout(e *Engine) string {
 
 func memoryLine(e *Engine) string {
 	parts := []string{
-		"total " + floatStr(e.GPUTotalGiB, "") + " × " + floatStr(e.GPUMemoryUtilization, ""),
+		"total " + floatStr(e.GPUTotalGiB, "") + " × " + floatStr(e.GPUMemoryUtilization, "") + profiledUtil(e),
 		"weights " + floatStr(e.WeightsGiB, "") + secs(e.WeightsSeconds),
 		"activation " + floatStr(e.ActivationPeakGiB, "") + derivedMark(e, "activation_peak_gib"),
-		"non-torch " + floatStr(e.NonTorchGiB, ""),
+		"non-torch " + floatStr(e.NonTorchGiB, "") + derivedMark(e, "non_torch_gib"),
 		"KV " + floatStr(e.AvailableKVGiB, ""),
 		"CUDA graphs " + floatStr(e.CUDAGraphGiB, ""),
 	}
 	return strings.Join(parts, " | ")
+}
+
+// profiledUtil is the utilization vLLM 0.21+ says the requested one is
+// equivalent to without CUDA graph memory profiling, when logged.
+func profiledUtil(e *Engine) string {
+	if e.UtilizationWithoutGraphProfiling == nil {
+		return ""
+	}
+	return " (≙ " + floatStr(e.UtilizationWithoutGraphProfiling, "") + " without CUDA graph profiling)"
+}
+
+// modelExtras are the second line's optional figures: the block size, a
+// hybrid model's mamba page padding, the resolved architecture and the
+// model runner, each only when logged (older releases log none of them).
+func modelExtras(e *Engine) string {
+	var b strings.Builder
+	if e.BlockSize != nil {
+		b.WriteString(" · block " + intStr(e.BlockSize))
+		if e.MambaPagePaddingPct != nil {
+			b.WriteString(" (mamba page padded " + floatStr(e.MambaPagePaddingPct, "%") + ")")
+		}
+	}
+	if e.Architecture != "" {
+		b.WriteString(" · " + Safe(e.Architecture))
+	}
+	if e.ModelRunner != "" {
+		b.WriteString(" · model runner " + Safe(e.ModelRunner))
+	}
+	return b.String()
 }
 
 func derivedMark(e *Engine, name string) string {
