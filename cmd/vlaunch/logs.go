@@ -24,8 +24,9 @@ func newLogsCmd(s *streams) *cobra.Command {
 			"file per node, or all nodes interleaved in one; servers interleaved in one capture (kubectl logs\n" +
 			"--prefix, stern, compose) are told apart by pod or service. For every engine (DP rank) and rank\n" +
 			"the report shows the release, model, arguments, the memory budget vLLM logged (weights,\n" +
-			"activation peak, non-torch memory, CUDA graphs, KV memory and tokens, maximum concurrency), the\n" +
-			"backends and addresses; it recognises failures (each with a code, a kind and a fix) and a start-up that stops\n" +
+			"activation peak, non-torch memory, CUDA graphs, KV memory and tokens, maximum concurrency, block\n" +
+			"size; from 0.21 the utilization CUDA graph memory profiling is equivalent to), the resolved\n" +
+			"architecture and model runner, backends and addresses; it recognises failures (each with a code, a kind and a fix) and a start-up that stops\n" +
 			"(the last rank waits for another one); a log that merely ends, as an excerpt does, is info.\n" +
 			"With --spec it puts the logged figures next to vlaunch's prediction for the spec, term by term,\n" +
 			"and explains each difference above the calibration targets (docs/calibration-memory.md).\n" +
