@@ -32,6 +32,7 @@ func Evaluate(in *input.Input, m *memory.Report, opt Options) Result {
 	if !modelled(in) {
 		return Result{Performance: &Performance{Notes: []string{"the GPU has no BF16 TFLOPS or HBM bandwidth figure: no performance estimate"}}, Feasible: true}
 	}
+	opt.kv = m.SeqCost()
 	pr := Predict(in, kvOf(m), kvSeqsOf(in, m), opt)
 	return Result{Performance: &pr.Performance, SLO: pr.SLO, Notes: perfNotesFor(in, &pr),
 		Findings: pr.advice, Feasible: pr.Feasible}

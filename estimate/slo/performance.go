@@ -1,6 +1,7 @@
 package slo
 
 import (
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
 )
@@ -42,6 +43,10 @@ type Options struct {
 	// workBudget is a scenario's share of the check's simulation work
 	// (simulateScenarios; 0: sim.StepBudget).
 	workBudget int64
+	// kv is what a sequence costs of the KV pool at each length
+	// (memory.Report.SeqCost; sim.Config.KV), set from the memory report
+	// the capacity comes from (zero: the pool's tokens, full attention).
+	kv memory.SeqCost
 	// fullWarmup keeps a scenario's whole warm-up (warmupFor) under a
 	// reduced workBudget: a "what it would take" line's verification run
 	// (wouldPassCheck) measures fewer requests, not less settled ones.

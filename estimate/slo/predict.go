@@ -240,7 +240,7 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 		sessions = max(1, w.Concurrency)
 	}
 	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
-		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: scenarioOutput(in, inputTokens),
+		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, KV: opt.kv, InputTokens: inputTokens, OutputTokens: scenarioOutput(in, inputTokens),
 		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: opt.Requests,
 		Warmup: warmupFor(sessions, opt), Seed: opt.Seed, WorkBudget: opt.workBudget}
 	// Stagger closed-loop sessions over one request's duration at the load
