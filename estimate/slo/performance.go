@@ -45,8 +45,9 @@ type Options struct {
 	workBudget int64
 	// kv is what a sequence costs of the KV pool at each length
 	// (memory.Report.SeqCost; sim.Config.KV), set from the memory report
-	// the capacity comes from (zero: the pool's tokens, full attention).
-	kv memory.SeqCost
+	// the capacity comes from (nil: the pool's tokens, full attention); a
+	// pointer keeps Options comparable.
+	kv *memory.SeqCost
 	// fullWarmup keeps a scenario's whole warm-up (warmupFor) under a
 	// reduced workBudget: a "what it would take" line's verification run
 	// (wouldPassCheck) measures fewer requests, not less settled ones.

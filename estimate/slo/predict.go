@@ -240,7 +240,7 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 		sessions = max(1, w.Concurrency)
 	}
 	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
-		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, KV: opt.kv, InputTokens: inputTokens, OutputTokens: scenarioOutput(in, inputTokens),
+		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: scenarioOutput(in, inputTokens),
 		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: opt.Requests,
 		Warmup: warmupFor(sessions, opt), Seed: opt.Seed, WorkBudget: opt.workBudget}
 	// Stagger closed-loop sessions over one request's duration at the load
@@ -250,6 +250,9 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 	running := min(max(1, sessions), sm.S.DP*sim.RunSlots(cfg))
 	dp, _ := sm.DecodeAt(running, float64(inputTokens)+float64(w.OutputTokens)/2)
 	cfg.StaggerS = pf + float64(w.OutputTokens)*dp.TPOTS
+	if opt.kv != nil {
+		cfg.KV = *opt.kv
+	}
 	cfg.Spread, _ = lengthSpread(w, inputTokens, cfg.OutputTokens)
 	ApplyEngine(in, sm.S.Eff, &cfg)
 	burstLoad(in, &cfg)

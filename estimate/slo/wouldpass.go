@@ -166,7 +166,7 @@ type loadSearch struct {
 	in       *input.Input
 	sm       *perf.StepModel
 	kv       int64
-	cost     memory.SeqCost // Options.kv
+	cost     *memory.SeqCost // Options.kv
 	requests int
 	memo     map[[2]float64]sim.Percentiles
 	// spent counts the work the searches simulated (sim.Result.Work;
@@ -195,7 +195,7 @@ const loadSearchRunBudget = sim.StepBudget / 16
 const loadSearchRequests = 1000
 
 // newLoadSearch is the load search of a check whose scenarios are lengths.
-func newLoadSearch(in *input.Input, sm *perf.StepModel, kv int64, cost memory.SeqCost, lengths int, wp *wouldPassCheck) *loadSearch {
+func newLoadSearch(in *input.Input, sm *perf.StepModel, kv int64, cost *memory.SeqCost, lengths int, wp *wouldPassCheck) *loadSearch {
 	return &loadSearch{in: in, sm: sm, kv: kv, cost: cost, memo: map[[2]float64]sim.Percentiles{}, wp: wp,
 		requests: max(sim.MinMeasured, loadSearchRequests*fullScenarios/max(fullScenarios, lengths))}
 }
