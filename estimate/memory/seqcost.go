@@ -7,27 +7,28 @@ package memory
 // ceil(min(n, Cap) / Block) — growing with the context for full attention
 // (Cap 0), bounded by the window and the tokens in flight for a sliding
 // window. KVLayout.Cost builds it and KVLayout.SequenceBytes evaluates it,
-// so the capacity section and the simulation (sim.Config.KV) count a
-// sequence alike at every length.
+// so the capacity section and the simulation count a sequence alike at
+// every length: sim.KVCost has the same shape, and the callers that run
+// the simulation convert one to the other (sim.KVCost(r.SeqCost())), as
+// package sim may not import memory (estimate/layers_test.go).
 type SeqCost struct {
-	Fixed int64    `json:"fixed_bytes,omitempty"`
-	Terms []KVTerm `json:"terms,omitempty"`
+	Fixed int64
+	Terms []KVTerm
 	// TokenBytes is what one token of the pool (Report.KVTokensPerRank =
 	// NumBlocks × block size) is worth in these bytes: the pool holds
 	// KVTokensPerRank × TokenBytes (KVLayout.BytesPerToken).
-	TokenBytes int64 `json:"token_bytes,omitempty"`
+	TokenBytes int64
 }
 
 // KVTerm is one cache group's part of SeqCost: Bytes per page of Block
-// tokens, for at most Cap tokens (0: the whole sequence).
-type KVTerm struct {
-	Bytes int64 `json:"bytes"`
-	Block int   `json:"block"`
-	Cap   int   `json:"cap,omitempty"`
+// tokens, for at most Cap tokens (0: the whole sequence). It is an alias of
+// the struct sim.KVTerm aliases too, which makes SeqCost convertible to
+// sim.KVCost.
+type KVTerm = struct {
+	Bytes int64
+	Block int
+	Cap   int
 }
-
-// Active says the cost describes a layout (the zero SeqCost does not).
-func (c SeqCost) Active() bool { return c.TokenBytes > 0 && (c.Fixed > 0 || len(c.Terms) > 0) }
 
 // Bytes is a sequence of n tokens.
 func (c SeqCost) Bytes(n int) int64 {

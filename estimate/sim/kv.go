@@ -2,6 +2,29 @@ package sim
 
 import "math"
 
+// KVCost is what a sequence costs of one rank's KV pool at each length n:
+// Fixed + Σ Terms[i].Bytes × ceil(min(n, Cap) / Block) bytes (Cap 0: no
+// cap), of a pool of KVTokensPerRank × TokenBytes bytes. It has the shape
+// of memory.SeqCost, which derives it from the KV layout (state pages,
+// sliding windows, packed caches) and which callers convert to it:
+// sim.KVCost(report.SeqCost()).
+type KVCost struct {
+	Fixed      int64
+	Terms      []KVTerm
+	TokenBytes int64
+}
+
+// KVTerm is one cache group's part of KVCost (memory.KVTerm: both alias
+// the same struct).
+type KVTerm = struct {
+	Bytes int64
+	Block int
+	Cap   int
+}
+
+// active says the cost describes a layout (the zero KVCost does not).
+func (c KVCost) active() bool { return c.TokenBytes > 0 && (c.Fixed > 0 || len(c.Terms) > 0) }
+
 // kvModel is what a running sequence holds of a rank's KV pool, in the
 // pool's units (bytes with Config.KV, else blocks): a fixed part plus,
 // per cache group, a page for every block of tokens up to the group's
@@ -22,7 +45,7 @@ type kvTerm struct{ bytes, block, cap int }
 func newKVModel(cfg Config) kvModel {
 	bs := max(1, cfg.BlockSize)
 	m := kvModel{capacity: math.MaxInt}
-	if !cfg.KV.Active() {
+	if !cfg.KV.active() {
 		m.terms = []kvTerm{{bytes: 1, block: bs}}
 		if cfg.KVTokensPerRank > 0 {
 			m.capacity = cfg.KVTokensPerRank / bs
@@ -71,7 +94,7 @@ func (m *kvModel) upto(n int) int {
 
 // MaxRunning is how many sequences of n tokens one rank's KV pool holds
 // as the simulation counts them (0 without a KV limit): with Config.KV,
-// memory.Report.SequencesFit's figure.
+// memory.Report.SequencesFit's figure (with the report's SeqCost).
 func MaxRunning(cfg Config, n int) int {
 	m := newKVModel(cfg)
 	if m.capacity == math.MaxInt {

@@ -46,7 +46,7 @@ func TestAdmitsWhatFits(t *testing.T) {
 			}
 			cfg := Config{Step: constStep(0.01), DP: 1, MaxNumSeqs: 4 * want,
 				MaxNumBatchedTokens: math.MaxInt32, KVTokensPerRank: int(m.KVTokensPerRank), BlockSize: in.BlockSize,
-				KV: m.SeqCost(), InputTokens: c.n, OutputTokens: 2, Sessions: want + 20, Requests: 10, Seed: 1}
+				KV: KVCost(m.SeqCost()), InputTokens: c.n, OutputTokens: 2, Sessions: want + 20, Requests: 10, Seed: 1}
 			if got := MaxRunning(cfg, c.n); got != want {
 				t.Errorf("MaxRunning = %d, want SequencesFit %d", got, want)
 			}
@@ -69,7 +69,7 @@ func TestAdmitsWhatFits(t *testing.T) {
 // TestKVModelUpto: a sequence's cost changes only past upto, at every
 // length, for a layout with a growing, a windowed and a fixed part.
 func TestKVModelUpto(t *testing.T) {
-	cfg := Config{KVTokensPerRank: 1 << 20, KV: memory.SeqCost{Fixed: 7, TokenBytes: 3, Terms: []memory.KVTerm{
+	cfg := Config{KVTokensPerRank: 1 << 20, KV: KVCost{Fixed: 7, TokenBytes: 3, Terms: []KVTerm{
 		{Bytes: 5, Block: 16}, {Bytes: 11, Block: 64, Cap: 150}, {Bytes: 2, Block: 544}}}}
 	m := newKVModel(cfg)
 	for n := 1; n < 3000; n++ {
@@ -85,8 +85,8 @@ func TestKVModelUpto(t *testing.T) {
 		if up < 3000 && m.units(up+1) == u {
 			t.Fatalf("units does not grow past upto(%d) = %d", n, up)
 		}
-		if want := cfg.KV.Bytes(n); int64(u) != want {
-			t.Fatalf("units(%d) = %d, SeqCost.Bytes %d", n, u, want)
+		if want := memory.SeqCost(cfg.KV).Bytes(n); int64(u) != want {
+			t.Fatalf("units(%d) = %d, memory.SeqCost.Bytes %d", n, u, want)
 		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
@@ -33,13 +32,13 @@ type Config struct {
 	// BlockSize rounds every request's allocation up (0 = 1).
 	KVTokensPerRank int
 	BlockSize       int
-	// KV, when set (memory.Report.SeqCost), is what a sequence costs of
-	// the pool of KVTokensPerRank × KV.TokenBytes bytes at each length, as
-	// vLLM's KV cache manager allocates it: whole pages of every group,
-	// a hybrid's state pages, a sliding window's bounded blocks. Without
-	// it every token of a sequence costs one token of KVTokensPerRank, in
-	// whole blocks (every layer full attention).
-	KV           memory.SeqCost
+	// KV, when set (sim.KVCost(memory.Report.SeqCost())), is what a
+	// sequence costs of the pool of KVTokensPerRank × KV.TokenBytes bytes
+	// at each length, as vLLM's KV cache manager allocates it: whole pages
+	// of every group, a hybrid's state pages, a sliding window's bounded
+	// blocks. Without it every token of a sequence costs one token of
+	// KVTokensPerRank, in whole blocks (every layer full attention).
+	KV           KVCost
 	InputTokens  int
 	OutputTokens int
 	// Sessions > 0 runs closed-loop: each session sends its next request as

@@ -7,6 +7,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -53,8 +54,8 @@ func kvOf(m *memory.Report) int64 {
 }
 
 // seqCostOf is what a sequence costs of m's KV pool (Options.kv).
-func seqCostOf(m *memory.Report) *memory.SeqCost {
-	c := m.SeqCost()
+func seqCostOf(m *memory.Report) *sim.KVCost {
+	c := sim.KVCost(m.SeqCost())
 	return &c
 }
 

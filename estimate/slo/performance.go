@@ -1,7 +1,6 @@
 package slo
 
 import (
-	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
 )
@@ -44,10 +43,10 @@ type Options struct {
 	// (simulateScenarios; 0: sim.StepBudget).
 	workBudget int64
 	// kv is what a sequence costs of the KV pool at each length
-	// (memory.Report.SeqCost; sim.Config.KV), set from the memory report
+	// (sim.Config.KV, from memory.Report.SeqCost), set from the memory report
 	// the capacity comes from (nil: the pool's tokens, full attention); a
 	// pointer keeps Options comparable.
-	kv *memory.SeqCost
+	kv *sim.KVCost
 	// fullWarmup keeps a scenario's whole warm-up (warmupFor) under a
 	// reduced workBudget: a "what it would take" line's verification run
 	// (wouldPassCheck) measures fewer requests, not less settled ones.

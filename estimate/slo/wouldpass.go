@@ -7,7 +7,6 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
-	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
@@ -166,7 +165,7 @@ type loadSearch struct {
 	in       *input.Input
 	sm       *perf.StepModel
 	kv       int64
-	cost     *memory.SeqCost // Options.kv
+	cost     *sim.KVCost // Options.kv
 	requests int
 	memo     map[[2]float64]sim.Percentiles
 	// spent counts the work the searches simulated (sim.Result.Work;
@@ -195,7 +194,7 @@ const loadSearchRunBudget = sim.StepBudget / 16
 const loadSearchRequests = 1000
 
 // newLoadSearch is the load search of a check whose scenarios are lengths.
-func newLoadSearch(in *input.Input, sm *perf.StepModel, kv int64, cost *memory.SeqCost, lengths int, wp *wouldPassCheck) *loadSearch {
+func newLoadSearch(in *input.Input, sm *perf.StepModel, kv int64, cost *sim.KVCost, lengths int, wp *wouldPassCheck) *loadSearch {
 	return &loadSearch{in: in, sm: sm, kv: kv, cost: cost, memo: map[[2]float64]sim.Percentiles{}, wp: wp,
 		requests: max(sim.MinMeasured, loadSearchRequests*fullScenarios/max(fullScenarios, lengths))}
 }
