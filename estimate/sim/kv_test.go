@@ -26,6 +26,8 @@ func TestAdmitsWhatFits(t *testing.T) {
 	}{
 		{"hybrid qwen3-next", resolve.QuickOptions{Model: "qwen3-next-80b-a3b", GPU: "h100", TP: 4, VLLMVersion: "0.12.0", MaxModelLen: 32768}, 5120, false},
 		{"sliding window gpt-oss", resolve.QuickOptions{Model: "gpt-oss-120b", GPU: "h100", TP: 2, MaxModelLen: 65536}, 60000, false},
+		{"packed deepseek-v4-flash", resolve.QuickOptions{Model: "deepseek-v4-flash", GPU: "h200", TP: 8, EP: true, MaxModelLen: 65536}, 16384, false},
+		{"sliding window gemma-4", resolve.QuickOptions{Model: "gemma-4-26b-a4b", GPU: "h100", TP: 1, MaxModelLen: 65536}, 60000, false},
 		{"plain GQA llama", resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100", TP: 1, MaxModelLen: 32768}, 5000, true},
 	}
 	for _, c := range cases {
