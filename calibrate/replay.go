@@ -63,7 +63,7 @@ func newReplay(in input.Input, r *bench.Result) (*replay, error) {
 	}
 	n := min(r.Load.Prompts, maxSimRequests(r.Load))
 	cfg := sim.Config{DP: in.Layout.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
-		KVTokensPerRank: int(mem.KVTokensPerRank), BlockSize: in.BlockSize, InputTokens: inTok, OutputTokens: outTok,
+		KVTokensPerRank: int(mem.KVTokensPerRank), BlockSize: in.BlockSize, KV: sim.KVCost(mem.SeqCost()), InputTokens: inTok, OutputTokens: outTok,
 		Requests: n, Seed: replaySeed, Spread: lengthSpread(r.Shape)}
 	switch r.Load.Kind {
 	case bench.LoadClosedLoop:

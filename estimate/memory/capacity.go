@@ -101,6 +101,12 @@ func (r *Report) SequencesFit(n int) int {
 	return int(math.Floor(pool / float64(seq)))
 }
 
+// SeqCost is what a sequence costs of one rank's KV pool at each length
+// (the binding stage's KVLayout.Cost): the simulation's admission
+// (sim.Config.KV) counts with it, so that it runs as many sequences as
+// SequencesFit says fit.
+func (r *Report) SeqCost() SeqCost { return r.KV.Cost(r.BlockSize) }
+
 // AtMaxModelLen is how many max_model_len sequences fit in one rank's KV
 // pool: vLLM's "Maximum concurrency for N tokens per request" line.
 func AtMaxModelLen(in *input.Input, b StageMemory) float64 {

@@ -209,24 +209,7 @@ func ssmStateBytes(in *input.Input) int {
 // whole blocks plus one; linear-attention layers their fixed state
 // (StateBytesPerSeq, 0 for other models).
 func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
-	blockSize = max(blockSize, 1)
-	switch kv.Packing {
-	case packingDSV4:
-		return kv.cachesBytes(n) + kv.DraftBytesPerToken*int64(roundUp(n, blockSize))
-	case packingUniformPage:
-		return packUniformPage(kv.Caches).bytes(n, kv.chunk, kv.StatePages) + kv.DraftBytesPerToken*int64(roundUp(n, blockSize))
-	}
-	// The full-attention layers' bytes per token: BytesPerToken less the
-	// sliding layers' (with IndexCache the layers' shares differ, so it is
-	// not a multiple of BytesPerTokenPerLayer).
-	full := kv.BytesPerToken - int64(kv.SlidingLayers)*kv.BytesPerTokenPerLayer
-	bytes := (full+kv.DraftBytesPerToken)*int64(roundUp(n, blockSize)) + kv.StateBytesPerSeq
-	if kv.SlidingLayers > 0 {
-		resident := min(kv.SlidingWindow-1+max(kv.chunk, 1), n)
-		win := int64(roundUp(resident, blockSize) + blockSize)
-		bytes += int64(kv.SlidingLayers) * kv.BytesPerTokenPerLayer * win
-	}
-	return bytes
+	return kv.Cost(blockSize).Bytes(n)
 }
 
 // withDraft adds the proposer's layers (speculative decoding) to the

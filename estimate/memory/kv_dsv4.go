@@ -30,7 +30,9 @@ func deepseekV4KV(in *input.Input, s Stage) KVLayout {
 	}
 	p := dsv4Pack(caches)
 	if l := max(in.MaxModelLen, 1); p.tupleBytes > 0 {
-		kv.BytesPerToken = (kv.cachesBytes(l) + int64(l) - 1) / int64(l)
+		var c SeqCost
+		kv.dsv4Cost(&c)
+		kv.BytesPerToken = (c.Bytes(l) + int64(l) - 1) / int64(l)
 	}
 	if kv.Layers > 0 {
 		kv.BytesPerTokenPerLayer = kv.BytesPerToken / int64(kv.Layers)
@@ -141,28 +143,32 @@ func approximateGCD(values []int, lower int) int {
 	return best
 }
 
-// cachesBytes is what one sequence of n tokens takes in DeepSeek-V4's
+// dsv4Cost adds to c what one sequence of n tokens takes in DeepSeek-V4's
 // caches as vLLM counts it (max_memory_usage_pages of each group, whole-
 // sequence groups ceil(n / block) pages, windowed ones the window minus one
 // plus the tokens in flight (inFlightTokens), at most n, in pages plus one), every page a layer
 // tuple's bytes times the tuple count. Without whole-sequence caches (a
 // pipeline stage of window-only layers) it is the caches' own pages.
-func (kv KVLayout) cachesBytes(n int) int64 {
+func (kv KVLayout) dsv4Cost(c *SeqCost) {
 	chunk := max(kv.chunk, 1)
-	windowPages := func(window, block int) int64 {
-		return int64(ceilDiv(min(window-1+chunk, n), max(block, 1)) + 1)
+	// window adds a windowed cache's pages: the window minus one plus the
+	// tokens in flight, at most n, in pages, plus one.
+	window := func(bytes int64, window, block int) {
+		c.Fixed += bytes
+		if cp := window - 1 + chunk; cp > 0 {
+			c.Terms = append(c.Terms, KVTerm{Bytes: bytes, Block: max(block, 1), Cap: cp})
+		}
 	}
 	p := dsv4Pack(kv.Caches)
 	if p.tupleBytes == 0 {
-		var total int64
-		for _, c := range kv.Caches {
-			total += int64(c.Layers) * windowPages(c.Window, c.BlockTokens) * c.PageBytes
+		for _, pc := range kv.Caches {
+			window(int64(pc.Layers)*pc.PageBytes, pc.Window, pc.BlockTokens)
 		}
-		return total
+		return
 	}
-	pages := int64(ceilDiv(n, max(p.full, 1)))
+	unit := int64(p.tuples) * p.tupleBytes
+	c.Terms = append(c.Terms, KVTerm{Bytes: unit, Block: max(p.full, 1)})
 	for _, g := range p.windowed {
-		pages += int64(g.subgroups) * windowPages(g.window, g.block)
+		window(int64(g.subgroups)*unit, g.window, g.block)
 	}
-	return pages * int64(p.tuples) * p.tupleBytes
 }

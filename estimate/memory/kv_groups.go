@@ -71,22 +71,24 @@ func packUniformPage(caches []catalog.PagedCache) uniformPage {
 	return p
 }
 
-// bytes is one request of n tokens: every group's pages (whole-sequence
+// cost adds one request's pages to c: every group's pages (whole-sequence
 // kinds ceil(n / block), windowed ones the window minus one plus the
-// tokens in flight (inFlightTokens), at most n, in pages plus one, state kinds statePages) × group_size
-// × the page.
-func (p uniformPage) bytes(n, chunk, statePages int) int64 {
-	var pages int64
+// tokens in flight (inFlightTokens), at most n, in pages plus one, state
+// kinds statePages) × group_size × the page.
+func (p uniformPage) cost(c *SeqCost, chunk, statePages int) {
+	unit := int64(p.groupSize) * p.page
 	for _, k := range p.kinds {
-		per := ceilDiv(n, max(k.blockTokens, 1))
-		if k.state {
-			per = max(statePages, 1) // MambaSpec: 1 (none) or 2 (align)
-		} else if k.window > 0 {
-			per = ceilDiv(min(k.window-1+max(chunk, 1), n), max(k.blockTokens, 1)) + 1
+		bytes := int64(k.groups) * unit
+		switch {
+		case k.state:
+			c.Fixed += bytes * int64(max(statePages, 1)) // MambaSpec: 1 (none) or 2 (align)
+		case k.window > 0:
+			c.Fixed += bytes
+			c.Terms = append(c.Terms, KVTerm{Bytes: bytes, Block: max(k.blockTokens, 1), Cap: k.window - 1 + max(chunk, 1)})
+		default:
+			c.Terms = append(c.Terms, KVTerm{Bytes: bytes, Block: max(k.blockTokens, 1)})
 		}
-		pages += int64(k.groups * per)
 	}
-	return pages * int64(p.groupSize) * p.page
 }
 
 func (p uniformPage) describe() string {

@@ -117,7 +117,7 @@ func (p *Pool) prefillCapacity(n int) float64 {
 // requests (n + output tokens) its KV cache holds if fewer (sim.RunSlots).
 func (p *Pool) decodeBatch(n, out int) int {
 	return sim.RunSlots(sim.Config{MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)),
-		BlockSize: p.in.BlockSize, InputTokens: n, OutputTokens: out})
+		BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()), InputTokens: n, OutputTokens: out})
 }
 
 // decodeCapacity is the decode pool's requests per second at prompts of n

@@ -36,7 +36,7 @@ type load struct {
 // router sends them).
 func simPrefill(p *Pool, n int, l load, seed uint64) sim.Result {
 	cfg := sim.Config{DP: p.sm.S.DP, MaxNumSeqs: p.in.MaxNumSeqs, MaxNumBatchedTokens: p.in.MaxNumBatchedTokens,
-		KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, InputTokens: n, OutputTokens: 1,
+		KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()), InputTokens: n, OutputTokens: 1,
 		Sessions: l.sessions, ArrivalRatePerS: l.rate, ThinkS: l.thinkS, Requests: simRequests, Warmup: warmup(l.sessions), Seed: seed,
 		WorkBudget: sim.StepBudget / simBudgetShare}
 	if l.sessions > 0 {
@@ -54,7 +54,7 @@ func simPrefill(p *Pool, n int, l load, seed uint64) sim.Result {
 // holds, analytically (as always queued, which sessions away on the decode
 // pool are not): at most that many per instance.
 func prefillRunsAll(p *Pool, n, sessions int) bool {
-	cfg := sim.Config{MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize,
+	cfg := sim.Config{MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()),
 		InputTokens: n, OutputTokens: 1}
 	perInstance := (sessions + p.Instances - 1) / max(1, p.Instances)
 	return perInstance <= min(sim.MaxSimSessions, 2*sim.RunSlots(cfg)*max(1, p.DP))
@@ -108,7 +108,7 @@ func simDecode(p *Pool, n, out int, l load, seed uint64) (res sim.Result, extraW
 	if !ok || p.KVTokensPerRank <= 0 {
 		return sim.Result{}, 0, false
 	}
-	cfg := sim.Config{DP: u.dp, MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize,
+	cfg := sim.Config{DP: u.dp, MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()),
 		InputTokens: n, OutputTokens: out, Requests: simRequests, Seed: seed, WorkBudget: sim.StepBudget / simBudgetShare,
 		StepPasses: u.sm.Passes()}
 	// Every admitted prompt fits the token budget whole, so no prompt is

@@ -103,7 +103,9 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 	in, out := lengths(r.Workload)
 	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: e.maxSeqs, MaxNumBatchedTokens: e.batchTok,
 		InputTokens: in, OutputTokens: out, Seed: max(1, opt.Seed), Policy: e.policy, BlockSize: 16, Spread: spread(r),
-		KVTokensPerRank: kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType), ScheduleAhead: e.scheduleAhead}
+		ScheduleAhead: e.scheduleAhead}
+	kvTokens, cost := kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType)
+	cfg.KVTokensPerRank, cfg.KV = kvTokens, sim.KVCost(cost)
 	if e.apiServer {
 		eff := sm.S.Eff
 		cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS, TokenS: eff.FrontendTokenS / float64(max(1, e.streamEvery))}
@@ -128,7 +130,7 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		if cfg.Sessions == 0 {
 			cfg.Requests, cfg.Warmup = max(200, cfg.Pool), 100
 		}
-		cfg.Pool, cfg.Policy, cfg.Frontend, cfg.KVTokensPerRank = 0, sim.DecodeFirst, sim.Frontend{}, 0
+		cfg.Pool, cfg.Policy, cfg.Frontend, cfg.KVTokensPerRank, cfg.KV = 0, sim.DecodeFirst, sim.Frontend{}, 0, sim.KVCost{}
 		cfg.MaxNumSeqs, cfg.MaxNumBatchedTokens = 1024, 8192
 	}
 	res := sim.Run(cfg)

@@ -9,10 +9,11 @@ import (
 
 // kvTokensPerRank is the KV capacity of one rank of the row's deployment as
 // vLLM would budget it (the memory model of `vlaunch check`), with the
-// engine's limits; 0 when it cannot be resolved (no limit then). SGLang's
+// engine's limits, and what a sequence costs of it (memory.Report.SeqCost;
+// sim.Config.KV); 0 when it cannot be resolved (no limit then). SGLang's
 // mem_fraction_static budget is modelled by vLLM's rule with the row's
 // fraction (or vLLM's default), an approximation.
-func kvTokensPerRank(r published.Row, e engine, weights, kv string) int {
+func kvTokensPerRank(r published.Row, e engine, weights, kv string) (int, memory.SeqCost) {
 	l, h := r.Layout, r.Hardware
 	o := resolve.QuickOptions{Model: r.Model.Catalog, GPU: r.Hardware.GPU, TP: l.TP.Int(), PP: max(1, l.PP.Int()), DP: l.DP.Int(),
 		EP: l.EP.Int() > 1, Weights: weights, VLLMVersion: e.release.Version.String(), GPUsPerNode: h.GPUsPerNode.Int()}
@@ -27,14 +28,14 @@ func kvTokensPerRank(r published.Row, e engine, weights, kv string) int {
 	}
 	in, ds := input.Quick(o)
 	if ds.HasErrors() {
-		return 0
+		return 0, memory.SeqCost{}
 	}
 	in.MaxNumSeqs, in.MaxNumBatchedTokens = min(e.maxSeqs, profileMaxSeqs), min(e.batchTok, profileMaxTokens)
 	m := memory.Estimate(&in)
 	if m.KVTokensPerRank <= 0 {
-		return 0
+		return 0, memory.SeqCost{}
 	}
-	return int(m.KVTokensPerRank)
+	return int(m.KVTokensPerRank), m.SeqCost()
 }
 
 // maxModelLen is the row's max_model_len, else the model's own.

@@ -266,9 +266,7 @@ func shift(res *Result, d float64) {
 func RunSlots(cfg Config) int {
 	slots := max(1, cfg.MaxNumSeqs)
 	if cfg.KVTokensPerRank > 0 {
-		bs := max(1, cfg.BlockSize)
-		per := (cfg.InputTokens + cfg.OutputTokens + bs - 1) / bs
-		slots = min(slots, max(1, cfg.KVTokensPerRank/bs/max(1, per)))
+		slots = min(slots, max(1, MaxRunning(cfg, cfg.InputTokens+cfg.OutputTokens)))
 	}
 	return slots
 }

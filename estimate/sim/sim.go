@@ -32,8 +32,15 @@ type Config struct {
 	// BlockSize rounds every request's allocation up (0 = 1).
 	KVTokensPerRank int
 	BlockSize       int
-	InputTokens     int
-	OutputTokens    int
+	// KV, when set (sim.KVCost(memory.Report.SeqCost())), is what a
+	// sequence costs of the pool of KVTokensPerRank × KV.TokenBytes bytes
+	// at each length, as vLLM's KV cache manager allocates it: whole pages
+	// of every group, a hybrid's state pages, a sliding window's bounded
+	// blocks. Without it every token of a sequence costs one token of
+	// KVTokensPerRank, in whole blocks (every layer full attention).
+	KV           KVCost
+	InputTokens  int
+	OutputTokens int
 	// Sessions > 0 runs closed-loop: each session sends its next request as
 	// soon as the previous one finishes. Otherwise ArrivalRatePerS (over the
 	// whole deployment) drives open-loop Poisson arrivals.
@@ -191,7 +198,8 @@ type simReq struct {
 	out      int // output tokens produced
 	output   int // this request's output length
 	ctxExtra int // output tokens in the KV cache since the last (re)prefill
-	blocks   int // KV blocks held
+	blocks   int // KV held, in the pool's units (kvModel)
+	upto     int // tokens the KV held covers (kvModel.upto)
 
 	arrival, firstTok float64
 	ready             float64 // when the front end has handed it to the engine
@@ -208,7 +216,7 @@ type simReq struct {
 type simRank struct {
 	running []simReq
 	waiting []simReq // FIFO; preempted requests re-enter at the front
-	kvUsed  int      // blocks
+	kvUsed  int      // in the pool's units (kvModel)
 }
 
 // simulator is the whole run's state.
@@ -220,8 +228,7 @@ type simulator struct {
 	loads    []perf.RankLoad
 	now      float64
 	nextArr  float64
-	capBlk   int
-	bs       int
+	kv       kvModel
 	measured []simRecord
 	done     int
 	res      Result
@@ -317,7 +324,7 @@ func newSimulator(cfg Config) *simulator {
 		cfg.Sessions = min(cfg.Sessions, cfg.Pool)
 	}
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), bs: max(1, cfg.BlockSize)}
+		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP)}
 	s.emitMean, s.emitVar = cfg.Spec.emittedMoments()
 	if cfg.Spread.Log.active() {
 		d := newLengthDraw(cfg.Spread.Log, cfg.InputTokens, max(1, cfg.OutputTokens))
@@ -326,10 +333,7 @@ func newSimulator(cfg Config) *simulator {
 	// Room for the measured records up front (growing the slice was a
 	// tenth of a check's allocations); a run cut short leaves some unused.
 	s.measured = make([]simRecord, 0, min(max(1, cfg.Requests), maxRecordsUpFront))
-	s.capBlk = math.MaxInt
-	if cfg.KVTokensPerRank > 0 {
-		s.capBlk = cfg.KVTokensPerRank / s.bs
-	}
+	s.kv = newKVModel(cfg)
 	for i := 0; i < cfg.Sessions; i++ {
 		s.pending = append(s.pending, s.newReq(s.rng.Float64()*cfg.StaggerS, i))
 		s.sent++

@@ -122,22 +122,23 @@ func (s *simulator) idle() bool {
 	return true
 }
 
-// blocksFor is the KV blocks a request needs to hold n tokens.
-func (s *simulator) blocksFor(n int) int { return (n + s.bs - 1) / s.bs }
-
-// moreBlocks is how many blocks beyond those it holds r needs to hold n
-// tokens, 0 when it needs none (callers only act on a positive need):
-// blocksFor(n) − r.blocks, told without blocksFor's division (a fifth of
-// the scheduler's time) when the blocks held suffice or one more does,
-// as they do for a decode step's few tokens.
+// moreBlocks is how much of the pool beyond what it holds r needs to hold
+// n tokens, 0 when it needs none (callers only act on a positive need):
+// told by one comparison while n is within the blocks r holds (r.upto),
+// as it is for most of a decode's steps.
 func (s *simulator) moreBlocks(r *simReq, n int) int {
-	switch over := n - r.blocks*s.bs; {
-	case over <= 0:
+	if n <= r.upto {
 		return 0
-	case over <= s.bs:
-		return 1
 	}
-	return s.blocksFor(n) - r.blocks
+	return s.kv.units(n) - r.blocks
+}
+
+// hold gives r need more of its rank's pool (moreBlocks' answer for n
+// tokens, positive).
+func (s *simulator) hold(rk *simRank, r *simReq, need, n int) {
+	rk.kvUsed += need
+	r.blocks += need
+	r.upto = s.kv.upto(n)
 }
 
 // schedule builds every rank's batch for the next step: decodes first (one
@@ -188,11 +189,12 @@ func (s *simulator) scheduleRunning(rk *simRank, l *perf.RankLoad, budget int, d
 		}
 		n := min(r.prompt-r.done, budget)
 		need := s.moreBlocks(r, r.done+n)
-		if need > 0 && rk.kvUsed+need > s.capBlk {
-			continue
+		if need > 0 {
+			if rk.kvUsed+need > s.kv.capacity {
+				continue
+			}
+			s.hold(rk, r, need, r.done+n)
 		}
-		rk.kvUsed += need
-		r.blocks += need
 		s.addToLoad(l, r, n)
 		budget -= n
 	}
@@ -213,15 +215,15 @@ func (s *simulator) scheduleDecodes(rk *simRank, l *perf.RankLoad, budget int) i
 		if r.done < r.prompt {
 			continue
 		}
-		need := s.moreBlocks(r, r.done+r.ctxExtra+width)
-		for need > 0 && rk.kvUsed+need > s.capBlk && len(rk.running)-1 > j {
-			s.preempt(rk)
+		if need := s.moreBlocks(r, r.done+r.ctxExtra+width); need > 0 {
+			for rk.kvUsed+need > s.kv.capacity && len(rk.running)-1 > j {
+				s.preempt(rk)
+			}
+			if rk.kvUsed+need > s.kv.capacity {
+				break
+			}
+			s.hold(rk, r, need, r.done+r.ctxExtra+width)
 		}
-		if need > 0 && rk.kvUsed+need > s.capBlk {
-			break
-		}
-		rk.kvUsed += need
-		r.blocks += need
 		r.sched = width
 		s.outputs++
 		seqs++
@@ -275,13 +277,13 @@ func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 		if s.cfg.Policy == PrefillFirstWhole {
 			n = r.prompt
 		}
-		need := s.blocksFor(n)
-		if rk.kvUsed+need > s.capBlk {
+		need := s.kv.units(n)
+		if rk.kvUsed+need > s.kv.capacity {
 			return
 		}
 		admitted++
-		rk.kvUsed += need
-		r.blocks = need
+		r.blocks, r.upto = 0, 0
+		s.hold(rk, &r, need, n)
 		if !r.begun {
 			r.begun, r.started = true, s.now
 		}
@@ -318,7 +320,7 @@ func (s *simulator) preempt(rk *simRank) {
 	if last.sched > 0 && last.done+last.sched >= last.prompt {
 		s.outputs-- // scheduled in this step, it gives no token now
 	}
-	last.blocks, last.sched = 0, 0
+	last.blocks, last.upto, last.sched = 0, 0, 0
 	if last.done >= last.prompt { // recompute everything cached so far
 		last.prompt += last.ctxExtra
 		last.ctxExtra = 0

@@ -90,7 +90,7 @@ func (s *simulator) kvFit(m int) int {
 					used += s.moreBlocks(r, r.done+r.genCtx()+r.sched*k)
 				}
 			}
-			if used > s.capBlk {
+			if used > s.kv.capacity {
 				return false
 			}
 		}
@@ -278,10 +278,8 @@ func (s *simulator) advanceSteady(m int) {
 			if r.done >= r.prompt { // a decode holds slots for its next verify width
 				held += s.cfg.Spec.width() - 1
 			}
-			need := s.moreBlocks(r, held)
-			if need > 0 {
-				r.blocks += need
-				rk.kvUsed += need
+			if need := s.moreBlocks(r, held); need > 0 {
+				s.hold(rk, r, need, held)
 			}
 		}
 	}

@@ -52,6 +52,11 @@ func TestSteadySegmentsMatchStepping(t *testing.T) {
 		"open loop":             {Config{Step: ctxStep, DP: 4, MaxNumSeqs: 32, MaxNumBatchedTokens: 2048, InputTokens: 3000, OutputTokens: 800, ArrivalRatePerS: 2, Requests: 1500, Warmup: 100, Seed: 5}, 3},
 		"long prompt, chunked":  {Config{Step: ctxStep, DP: 2, MaxNumSeqs: 8, MaxNumBatchedTokens: 512, InputTokens: 40000, OutputTokens: 300, Sessions: 6, Requests: 300, Warmup: 20, Seed: 2, StaggerS: 1}, 10},
 		"preempting":            {Config{Step: ctxStep, DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 8192, KVTokensPerRank: 3000, BlockSize: 16, InputTokens: 100, OutputTokens: 900, Sessions: 8, Requests: 300, Warmup: 20, Seed: 1}, 5},
+		// A hybrid's cost (state pages, a window, 544-token blocks): the
+		// segments' KV fit reads the same cost the steps do.
+		"preempting, per-sequence cost": {Config{Step: ctxStep, DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 8192, KVTokensPerRank: 3000, BlockSize: 16,
+			KV:          KVCost{Fixed: 40, TokenBytes: 1, Terms: []KVTerm{{Bytes: 16, Block: 16}, {Bytes: 100, Block: 544}, {Bytes: 8, Block: 16, Cap: 200}}},
+			InputTokens: 100, OutputTokens: 900, Sessions: 8, Requests: 300, Warmup: 20, Seed: 1}, 3},
 	}
 	// Speculative decoding draws each step's accepted drafts: segments
 	// draw them in another order (and long ones as one normal draw), so

@@ -41,7 +41,7 @@ func verifyVariant(in *input.Input, p *Performance, alt input.Input, opt Options
 	if !m.Capacity.Fits && memory.Estimate(in).Capacity.Fits {
 		return "", false
 	}
-	opt.NoAdvice = true
+	opt.NoAdvice, opt.kv = true, seqCostOf(&m)
 	sm := perf.NewStepModel(perf.SetupFromInput(&alt))
 	kv := kvOf(&m)
 	at := alt // steady decode at the concurrency the verdict's used (open loops: the simulated mean)

@@ -7,6 +7,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -32,6 +33,7 @@ func Evaluate(in *input.Input, m *memory.Report, opt Options) Result {
 	if !modelled(in) {
 		return Result{Performance: &Performance{Notes: []string{"the GPU has no BF16 TFLOPS or HBM bandwidth figure: no performance estimate"}}, Feasible: true}
 	}
+	opt.kv = seqCostOf(m)
 	pr := Predict(in, kvOf(m), kvSeqsOf(in, m), opt)
 	return Result{Performance: &pr.Performance, SLO: pr.SLO, Notes: perfNotesFor(in, &pr),
 		Findings: pr.advice, Feasible: pr.Feasible}
@@ -49,6 +51,12 @@ func kvOf(m *memory.Report) int64 {
 		return 0
 	}
 	return m.KVTokensPerRank
+}
+
+// seqCostOf is what a sequence costs of m's KV pool (Options.kv).
+func seqCostOf(m *memory.Report) *sim.KVCost {
+	c := sim.KVCost(m.SeqCost())
+	return &c
 }
 
 // kvSeqsOf is how many sequences of the workload's input + output tokens

@@ -18,7 +18,7 @@ func TestLoadSearch(t *testing.T) {
 	in := perfRefInput(t, "fp8")
 	in.Workload.Concurrency = 400
 	sm := perf.NewStepModel(perf.SetupFromInput(&in))
-	ls := newLoadSearch(&in, sm, 500000, 3, nil) // a hand-built input: no re-resolved verification
+	ls := newLoadSearch(&in, sm, 500000, nil, 3, nil) // a hand-built input: no re-resolved verification
 	idle := sm.PrefillIdle(512, in.MaxNumBatchedTokens).TTFTS
 	got := ls.loadFor(512, "p99", 3*idle)
 	m := regexp.MustCompile(`^the load search's short runs put it at (\d+) concurrent sessions \(now 400\), where they predicted (.+); not re-simulated$`).FindStringSubmatch(got)

@@ -42,6 +42,11 @@ type Options struct {
 	// workBudget is a scenario's share of the check's simulation work
 	// (simulateScenarios; 0: sim.StepBudget).
 	workBudget int64
+	// kv is what a sequence costs of the KV pool at each length
+	// (sim.Config.KV, from memory.Report.SeqCost), set from the memory report
+	// the capacity comes from (nil: the pool's tokens, full attention); a
+	// pointer keeps Options comparable.
+	kv *sim.KVCost
 	// fullWarmup keeps a scenario's whole warm-up (warmupFor) under a
 	// reduced workBudget: a "what it would take" line's verification run
 	// (wouldPassCheck) measures fewer requests, not less settled ones.

@@ -250,6 +250,9 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 	running := min(max(1, sessions), sm.S.DP*sim.RunSlots(cfg))
 	dp, _ := sm.DecodeAt(running, float64(inputTokens)+float64(w.OutputTokens)/2)
 	cfg.StaggerS = pf + float64(w.OutputTokens)*dp.TPOTS
+	if opt.kv != nil {
+		cfg.KV = *opt.kv
+	}
 	cfg.Spread, _ = lengthSpread(w, inputTokens, cfg.OutputTokens)
 	ApplyEngine(in, sm.S.Eff, &cfg)
 	burstLoad(in, &cfg)

@@ -56,7 +56,7 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 	var wp *wouldPassCheck
 	if !opt.NoAdvice {
 		wp = newWouldPassCheck(in, opt, len(perfInputLengths(in)))
-		ls = newLoadSearch(in, sm, kv, len(perfInputLengths(in)), wp)
+		ls = newLoadSearch(in, sm, kv, opt.kv, len(perfInputLengths(in)), wp)
 	}
 	settle := func(v Verdict, n int, b bound) Verdict {
 		if opt.ranking() {

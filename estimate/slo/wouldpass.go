@@ -165,6 +165,7 @@ type loadSearch struct {
 	in       *input.Input
 	sm       *perf.StepModel
 	kv       int64
+	cost     *sim.KVCost // Options.kv
 	requests int
 	memo     map[[2]float64]sim.Percentiles
 	// spent counts the work the searches simulated (sim.Result.Work;
@@ -193,8 +194,8 @@ const loadSearchRunBudget = sim.StepBudget / 16
 const loadSearchRequests = 1000
 
 // newLoadSearch is the load search of a check whose scenarios are lengths.
-func newLoadSearch(in *input.Input, sm *perf.StepModel, kv int64, lengths int, wp *wouldPassCheck) *loadSearch {
-	return &loadSearch{in: in, sm: sm, kv: kv, memo: map[[2]float64]sim.Percentiles{}, wp: wp,
+func newLoadSearch(in *input.Input, sm *perf.StepModel, kv int64, cost *sim.KVCost, lengths int, wp *wouldPassCheck) *loadSearch {
+	return &loadSearch{in: in, sm: sm, kv: kv, cost: cost, memo: map[[2]float64]sim.Percentiles{}, wp: wp,
 		requests: max(sim.MinMeasured, loadSearchRequests*fullScenarios/max(fullScenarios, lengths))}
 }
 
@@ -211,7 +212,7 @@ func (ls *loadSearch) ttftAt(n int, load float64) sim.Percentiles {
 	} else {
 		v.Workload.Concurrency = max(1, int(load))
 	}
-	out := simulateScenario(&v, ls.sm, ls.kv, n, Options{Seed: 1, Requests: ls.requests, Replications: 1, workBudget: loadSearchRunBudget}).Result
+	out := simulateScenario(&v, ls.sm, ls.kv, n, Options{Seed: 1, Requests: ls.requests, Replications: 1, workBudget: loadSearchRunBudget, kv: ls.cost}).Result
 	ls.spent += max(1, out.Work)
 	ls.memo[key] = out.TTFT
 	return out.TTFT

@@ -107,7 +107,7 @@ func (w *wouldPassCheck) run(e specEdit, n int) *SimScenario {
 	}
 	w.runs++
 	opt := w.opt
-	opt.NoAdvice = true
+	opt.NoAdvice, opt.kv = true, seqCostOf(&m)
 	opt.workBudget = sim.StepBudget * fullScenarios / int64(max(fullScenarios, w.scens)) / verifyBudgetDivisor
 	// One run as long as one of the check's own (its warm-up, and
 	// max(1000, two per session) requests measured) at a third of its
