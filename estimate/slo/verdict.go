@@ -203,7 +203,7 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 				"the searches below aim at the steady-decode equivalent of the target, %.0f tokens/s.", 100/f, steady)
 		}
 		v.WouldPass = append(v.WouldPass, throughputBound(in, sm, c, steady))
-		v.WouldPass = append(v.WouldPass, sessionsForThroughput(in, sm, kv, steady, f, total, &v, wp))
+		v.WouldPass = append(v.WouldPass, sessionsForThroughput(in, sm, d.KVSeqsPerRank, steady, f, total, &v, wp))
 		if v.Binding == BindNetwork {
 			v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *perf.StepModel) bool {
 				pt, _ := s.DecodeAt(c, in.MeanContext())

@@ -18,10 +18,13 @@ import (
 type Alternative struct {
 	Name string `json:"name"`
 	// Fits is false when the weights or one max-length sequence do not fit.
-	Fits            bool    `json:"fits"`
-	KVTokensPerRank int64   `json:"kv_tokens_per_rank"`
-	OutputTokPerS   float64 `json:"output_tokens_per_s"`
-	TPOTS           float64 `json:"tpot_s"`
+	Fits            bool  `json:"fits"`
+	KVTokensPerRank int64 `json:"kv_tokens_per_rank"`
+	// KVSeqsPerRank is how many sequences of the workload's input + output
+	// tokens one rank's KV pool holds (memory.Report.SequencesFit).
+	KVSeqsPerRank int     `json:"-"`
+	OutputTokPerS float64 `json:"output_tokens_per_s"`
+	TPOTS         float64 `json:"tpot_s"`
 	// IdleTTFTS is the idle-system TTFT per SLO input length.
 	IdleTTFTS map[int]float64 `json:"idle_ttft_s"`
 	Binding   string          `json:"binding"`
@@ -126,6 +129,7 @@ func Alternatives(in *input.Input) []Alternative {
 		a := &alts[i]
 		mem := memory.Estimate(&a.in)
 		a.KVTokensPerRank = mem.KVTokensPerRank
+		a.KVSeqsPerRank = kvSeqsOf(&a.in, &mem)
 		a.Fits = mem.Capacity.OneSequenceFits && mem.KVTokensPerRank > 0
 		sm := perf.NewStepModel(perf.SetupFromInput(&a.in))
 		pt, st := sm.DecodeAt(max(1, in.Workload.Concurrency), in.MeanContext())
@@ -213,10 +217,10 @@ func sessionsWithAlternatives(in *input.Input, alts []Alternative, v *Verdict, t
 			continue
 		}
 		sm := perf.NewStepModel(perf.SetupFromInput(&a.in))
-		c, tp, ok := minSessionsFor(&a.in, sm, a.KVTokensPerRank, target, total)
+		c, tp, ok := minSessionsFor(&a.in, sm, a.KVSeqsPerRank, target, total)
 		if ok && (reach.c == 0 || c < reach.c) {
 			reach.c, reach.tp, reach.name, reach.edit = c, tp, a.Name, a.edit
-			reach.dp, reach.limit = sm.S.DP, sessionsLimit(&a.in, a.KVTokensPerRank)*sm.S.DP
+			reach.dp, reach.limit = sm.S.DP, sessionsLimit(&a.in, a.KVSeqsPerRank)*sm.S.DP
 		}
 		if tp > top.tp {
 			top.c, top.tp, top.name = c, tp, a.Name

@@ -19,8 +19,8 @@ import (
 // only when a simulation does. f is the prefill interference (see
 // prefillInterference): steady-decode figures are divided by it to state
 // what the workload would see.
-func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kv int64, target, f float64, total bool, v *Verdict, wp *wouldPassCheck) string {
-	c, tp, ok := minSessionsFor(in, sm, kv, target, total)
+func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kvSeqs int, target, f float64, total bool, v *Verdict, wp *wouldPassCheck) string {
+	c, tp, ok := minSessionsFor(in, sm, kvSeqs, target, total)
 	if !ok {
 		return fmt.Sprintf("no concurrency reaches it on this layout: at most ≈%.0f tokens/s (steady decode %.0f at %d sessions, limited by max_num_seqs %d and KV capacity)", tp/f, tp, c, in.MaxNumSeqs)
 	}
@@ -29,7 +29,7 @@ func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kv int64, target
 	if !closedLoop(in) {
 		return estimate + "; an estimate, not simulated (the workload's load is not a number of sessions)"
 	}
-	n, got, tried := sessionsReaching(v, func(c int) specEdit { return concurrencyEdit(c) }, c, sm.S.DP, sessionsLimit(in, kv)*sm.S.DP, wp)
+	n, got, tried := sessionsReaching(v, func(c int) specEdit { return concurrencyEdit(c) }, c, sm.S.DP, sessionsLimit(in, kvSeqs)*sm.S.DP, wp)
 	if n > 0 {
 		return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s (re-simulated; steady decode %.0f at %d, TPOT %.0f ms)",
 			n, n/sm.S.DP, got, tp, c, pt.TPOTS*1e3)
@@ -71,21 +71,24 @@ func sessionsReaching(v *Verdict, edit func(int) specEdit, from, dp, limit int, 
 	return 0, 0, tried
 }
 
-// sessionsLimit is the most sessions per DP rank minSessionsFor tries:
-// max_num_seqs, and what the KV capacity holds at the workload's lengths.
-func sessionsLimit(in *input.Input, kv int64) int {
+// sessionsLimit is the most sessions per DP rank a search may try:
+// max_num_seqs, and the sequences of the workload's input + output tokens
+// one rank's KV pool holds as the capacity section counts them (kvSeqs,
+// memory.Report.SequencesFit: a hybrid's state and a window's blocks
+// included; 0: no KV limit known).
+func sessionsLimit(in *input.Input, kvSeqs int) int {
 	limit := max(1, in.MaxNumSeqs)
-	if kv > 0 {
-		limit = min(limit, int(float64(kv)/float64(in.Workload.InputTokens+in.Workload.OutputTokens)))
+	if kvSeqs > 0 {
+		limit = min(limit, kvSeqs)
 	}
 	return limit
 }
 
 // minSessionsFor returns the smallest concurrency reaching the target
 // (ok), or the best throughput found and its concurrency.
-func minSessionsFor(in *input.Input, sm *perf.StepModel, kv int64, target float64, total bool) (int, float64, bool) {
+func minSessionsFor(in *input.Input, sm *perf.StepModel, kvSeqs int, target float64, total bool) (int, float64, bool) {
 	ctx := in.MeanContext()
-	limit := sessionsLimit(in, kv)
+	limit := sessionsLimit(in, kvSeqs)
 	best, bestC := 0.0, 0
 	for per := 1; per <= limit; per = nextSessions(per, limit) {
 		pt, _ := sm.DecodeAt(per*sm.S.DP, ctx)
