@@ -138,6 +138,28 @@ type Efficiency struct {
 // held-out 32K burst at 32.6% where the refitted global ones reach 17.2%.
 // Not adopted; the bands' leave-one-source-out figures therefore come from
 // constants fitted under the earlier MoE term.
+//
+// A trial of issue #28 (2026-12-06, branch moeperm-term, not merged) priced
+// the fused-MoE path's kernels other than the grouped GEMMs — silu_and_mul
+// (6·I bytes a token-expert pair), FP8 requantization (3·I), the
+// finalize's moe_sum (2·H a pair, 2·H a token) and the prepare's FP8 input
+// quantization (3·H a token), vLLM fused_moe.py TritonExperts.apply and
+// prepare_finalize.py MoEPrepareAndFinalizeNoEP — as serial HBM time added
+// to the experts' roofline where no measured curve times them (the curves'
+// tables run the whole FusedMoE op). Without a refit: calibration 133 of
+// 155 and the holdout split 75 of 187 unchanged, but the PD calibration's
+// TTFT mean fell from 4 to 3 of 10 within ±30% (gpt-oss-120b on Marlin,
+// whose ExpertGEMM share already absorbs these kernels). Refitted:
+// measured_compute 0.4696, expert_gemm 0.2216, expert_hbm 0.8869, gemm_fp8
+// 0.8214, attention 0.7975, measured_hbm 0.9544, the rest within 15%;
+// calibration 139 of 155, the dense prefill anchors +83% (8K, vllm#20155)
+// and +86% (NIM 5K) against +101% and +107%, but the holdout split 74 of
+// 187, dense throughput against aiconfigurator 4 of 6 won (6), MoE
+// throughput 24 of 35 (25), and calibrate's acceptance test failed again
+// (held-out 32K burst 32.7% calibrated, 17.4% global). Its measured_compute
+// is the first refit's (0.4706) within 0.001: the unpriced MoE kernels do
+// not explain the low measured_compute; the curves' arrival moved it. Not
+// adopted.
 var DefaultEfficiency = Efficiency{
 	GEMM:                 0.6154,
 	GEMMFP8:              0.7894,
