@@ -82,6 +82,17 @@ func trimInferred(s string) string {
 	return s
 }
 
+// srcNixlPushPull pins the first release of NixlPullConnector and
+// NixlPushConnector, both added by #35264 (merged 2026-06-12T10:38Z as
+// 88ed6362). v0.23.0 was tagged after the merge (2026-06-15) but cut from a
+// branch taken before it: its release notes do not list #35264, while
+// v0.24.0's (tagged 2026-06-29), which list the changes since v0.23.0, do
+// ("KV push from prefill to decode via NIXL (#35264)"), as they do the PRs
+// merged beside it that day (#42206, #45322, #39457, #45103). No 0.23.x
+// patch release came between. A merge-date inference said 0.23.0.
+const srcNixlPushPull = "#35264 (merged 2026-06-12); present at 0.24.0: vllm-project/vllm releases/tag/v0.24.0 notes list #35264; " +
+	"absent at 0.23.0: releases/tag/v0.23.0 notes (2026-06-15) omit it; present in v0.26.0 per ai-dynamo/dynamo#13311"
+
 // connectorTable are the registered names. V0 names were unregistered by
 // #21785 (2025-08-04, ≈0.10.1, consistent with connectorRegistryCheck).
 var connectorTable = []Connector{
@@ -102,8 +113,8 @@ var connectorTable = []Connector{
 	{Name: "FlexKVConnectorV1", Spans: []ConnectorSpan{connSpan("0.18.0?", "")}, Offload: true, Source: "#34328 (2026-03-12)"},
 	{Name: "SimpleCPUOffloadConnector", Spans: []ConnectorSpan{connSpan("0.19.0?", "")}, Offload: true, Source: "#37160 (2026-03-31)"},
 	{Name: "HF3FSKVConnector", Spans: []ConnectorSpan{connSpan("0.19.0?", "")}, Offload: true, Source: "#37636 (2026-04-07)"},
-	{Name: "NixlPullConnector", Spans: []ConnectorSpan{connSpan("0.23.0?", "")}, Source: "#35264 (present in v0.26.0 per ai-dynamo/dynamo#13311)"},
-	{Name: "NixlPushConnector", Spans: []ConnectorSpan{connSpan("0.23.0?", "")}, Source: "#35264 (present in v0.26.0 per ai-dynamo/dynamo#13311)"},
+	{Name: "NixlPullConnector", Spans: []ConnectorSpan{connSpan("0.24.0", "")}, Source: srcNixlPushPull},
+	{Name: "NixlPushConnector", Spans: []ConnectorSpan{connSpan("0.24.0", "")}, Source: srcNixlPushPull},
 	{Name: "ExampleHiddenStatesConnector", Spans: []ConnectorSpan{connSpan("0.23.0?", "")}, Offload: true, Source: "newest factory.py registry (release unknown)"},
 }
 

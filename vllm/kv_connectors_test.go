@@ -21,6 +21,12 @@ func TestKVConnectorIn(t *testing.T) {
 		{"MooncakeConnector", "0.12.0", Maybe},
 		{"MooncakeConnector", "0.13.0", Present},
 		{"P2pNcclConnector", "0.31.0", Maybe},
+		// #35264: v0.24.0's release notes list it, v0.23.0's do not.
+		{"NixlPushConnector", "0.23.0", Absent},
+		{"NixlPushConnector", "0.24.0", Present},
+		{"NixlPushConnector", "0.26.0", Present},
+		{"NixlPullConnector", "0.23.0", Absent},
+		{"NixlPullConnector", "0.24.0", Present},
 		{"NoSuchConnector", "0.13.0", Absent},
 	} {
 		if got := rel(t, c.rel).KVConnectorIn(c.name); got != c.want {
