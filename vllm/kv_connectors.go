@@ -105,7 +105,7 @@ var connectorTable = []Connector{
 	{Name: "LMCacheConnectorV1", Spans: []ConnectorSpan{connSpan("0.8.5?", "")}, Source: "#16625 (2025-04-25)"},
 	{Name: "NixlConnector", Spans: []ConnectorSpan{connSpan("0.9.0", "")}, Source: "#17751 (v0.9.0)"},
 	{Name: "MultiConnector", Spans: []ConnectorSpan{connSpan("0.9.0", "")}, Source: "#17564 (v0.9.0)"},
-	{Name: "P2pNcclConnector", Spans: []ConnectorSpan{connSpan("0.9.2?", "0.23.0?")}, Source: "#18242 (2025-06-18); removed #44854 (2026-06-08)"},
+	{Name: "P2pNcclConnector", Spans: []ConnectorSpan{connSpan("0.9.2?", "0.24.0")}, Source: "#18242 (2025-06-18); removed by #44854 (2026-06-08): v0.24.0's GitHub release notes list the removal, v0.23.0's (cut before 2026-06-12, see srcNixlPushPull) do not"},
 	{Name: "OffloadingConnector", Spans: []ConnectorSpan{connSpan("0.11.0?", "")}, Offload: true, Source: "#22595 (2025-09-19)"},
 	{Name: "DecodeBenchConnector", Spans: []ConnectorSpan{connSpan("0.11.1?", "")}, Offload: true, Source: "#25986 (2025-10-21)"},
 	{Name: "LMCacheMPConnector", Spans: []ConnectorSpan{connSpan("0.12.0?", "")}, Source: "#27902 (2025-11-12)"},

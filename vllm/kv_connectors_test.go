@@ -20,7 +20,10 @@ func TestKVConnectorIn(t *testing.T) {
 		{"PyNcclConnector", "0.11.0", Absent},
 		{"MooncakeConnector", "0.12.0", Maybe},
 		{"MooncakeConnector", "0.13.0", Present},
-		{"P2pNcclConnector", "0.31.0", Maybe},
+		// #44854: v0.24.0's release notes list the removal, v0.23.0's do not.
+		{"P2pNcclConnector", "0.23.0", Present},
+		{"P2pNcclConnector", "0.24.0", Absent},
+		{"P2pNcclConnector", "0.31.0", Absent},
 		// #35264: v0.24.0's release notes list it, v0.23.0's do not.
 		{"NixlPushConnector", "0.23.0", Absent},
 		{"NixlPushConnector", "0.24.0", Present},
