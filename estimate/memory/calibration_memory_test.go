@@ -57,6 +57,11 @@ type calCase struct {
 	// MaxNumBatchedTokens is set only where the log names it.
 	MaxNumBatchedTokens string `yaml:"max_num_batched_tokens"`
 	Eager               string `yaml:"enforce_eager"`
+	// FlashInferInstalled is "false ..." where the log says FlashInfer is
+	// not installed ("FlashInfer is not available. Falling back to the
+	// PyTorch-native implementation of top-p & top-k sampling"): the
+	// profile's sampler then sorts on releases that would otherwise use it.
+	FlashInferInstalled string `yaml:"flashinfer_installed"`
 	Measured            struct {
 		Weights     string `yaml:"weights_gib_per_gpu"`
 		Available   string `yaml:"available_kv_gib_per_gpu"`
@@ -118,6 +123,9 @@ var calModels = []struct{ match, id, quant, config string }{
 	// google/gemma-4-31B-it in BF16: NVIDIA's NVFP4 build of it without its
 	// quantization_config (quant "original").
 	{match: "gemma-4-31b-it", config: "../../catalog/testdata/hf/gemma-4-31b-it-nvfp4.verbatim.json", quant: "original"},
+	// Qwen3-Next-80B-A3B-Instruct has the Thinking model's config.json
+	// shapes (the catalog holds the Thinking one).
+	{match: "qwen3-next-80b-a3b", id: "qwen3-next-80b-a3b"},
 	{"deepseek-r1", "deepseek-r1", "", ""},
 	{"deepseek-v4-flash", "deepseek-v4-flash", "", ""},
 	// MiMo-V2.6-Flash-MOPD's text decoder is MiMo-V2-Flash's (its
@@ -319,6 +327,18 @@ func calBuild(c calCase, m *catalog.Model, weights string, g *catalog.GPU, gnote
 	if ds.HasErrors() {
 		return nil, nil, fmt.Errorf("%v", ds)
 	}
+	if strings.HasPrefix(c.FlashInferInstalled, "false") {
+		// vLLM samples with FlashInfer only when it is installed and
+		// VLLM_USE_FLASHINFER_SAMPLER is not 0; without it, as with the
+		// variable at 0, TopKTopPSampler takes the PyTorch sort
+		// (vllm.Release.ProfileSampler), so the variable stands in for the
+		// missing package.
+		if in.Env == nil {
+			in.Env = map[string]string{}
+		}
+		in.Env[vllm.FlashInferSamplerVariable] = "0"
+		assumed = append(assumed, "FlashInfer not installed (logged): the profile's sampler sorts")
+	}
 	return in, assumed, nil
 }
 
@@ -440,6 +460,7 @@ var newArchitectures = map[string]string{
 	"kimi-k2-thinking-recipe-h200-tp8":       "Kimi-K2-Thinking / Kimi-K2.5's text model (Kimi-K2's MLA MoE, INT4 compressed-tensors experts)",
 	"glm51-fp8-bisect43163-h200-tp8":         "GLM-5.1 (glm_moe_dsa: MLA + DeepSeek sparse attention, an indexer in every layer)",
 	"glm52-dummy-pocketinfer-h800nvl32g-tp1": "GLM-5.2 layout (glm_moe_dsa with IndexShare: 5 of 11 layers keep an indexer; a scaled config)",
+	"qwen3next-80b-instruct-h200-tp2-v0102":  "Qwen3-Next (qwen3_next: 36 Gated DeltaNet and 12 full-attention layers, 512 experts and a shared expert)",
 }
 
 // newArchMisses lists a new-architecture case's figures outside

@@ -154,3 +154,97 @@ func TestNemotronHLogV0191(t *testing.T) {
 		t.Errorf("concurrency %.3f, the log says 86.16x", c)
 	}
 }
+
+// TestQwen3NextLogV0102EndToEnd reproduces a complete public vLLM 0.10.2
+// start-up of Qwen3-Next-80B-A3B-Instruct in BF16 (TP 2 on H200, every
+// setting at its default: utilization 0.9, max_model_len 262,144, 8,192
+// batched tokens, 1,024 sequences; published/vllm-memory-logs.yaml,
+// qwen3next-80b-instruct-h200-tp2-v0102) end to end, the way
+// TestMemoryCalibration replays it, and derives each logged figure by hand.
+//
+// KV, per TP rank: 12 full-attention layers of 1 of 2 KV heads of 256
+// (2 × 256 × 2 B = 1,024 B per token and layer) and 36 Gated DeltaNet
+// layers whose state is conv (2 × 16 × 128 + 32 × 128) / 2 × 3 × 2 B =
+// 24,576 B plus temporal 16 × 128 × 128 × 2 B = 524,288 B = 548,864 B.
+// "Setting attention block size to 544 tokens" = 16 × ceil(548,864 /
+// (16 × 1,024)); the page is 557,056 B ("Padding mamba page size by
+// 1.49%"); layers grouped 12 at a time (1 attention + 3 state groups), a
+// block of 12 pages = 6,684,672 B; the logged 44.59 GiB holds 7,162 blocks
+// ("num_gpu_blocks is: 7162") and 0.10.2 prints 7,162 // 4 × 544 = 973,760
+// tokens; a 262,144-token request takes ceil(262,144 / 544) = 482 attention
+// pages and, prefix caching being off for hybrids ("Hybrid or mamba-based
+// model detected: disabling prefix caching"), one page per state group:
+// 7,162 / 485 = 14.77x.
+//
+// Available memory: 0.9 × 139.81 GiB = 125.83 GiB ("Desired GPU memory
+// utilization is (0.9, 125.83 GiB)") − 74.28 GiB of weights − the peak
+// activation − non-torch memory. The log says FlashInfer is not installed,
+// so the dummy sampler's top-k/top-p over 1,024 rows × 151,936 logits is
+// PyTorch's sort (vllm.Release.ProfileSampler): 39 B per logit, 5.65 GiB,
+// + 8,192 × 2,048 × 2 B of hidden states + the fused-MoE workspace 8,192 ×
+// top-k 10 × (3 × 256 + 2,048) × 2 B = 0.43 GiB: 6.11 GiB against the
+// logged 5.58 (15 B per logit, the FlashInfer path vlaunch assumes for
+// 0.10.2 when it is installed, would give 2.63); non-torch 0.26 + 1.8 GiB
+// against the logged 1.38. Available 43.38 GiB against 44.59 (−2.7%).
+func TestQwen3NextLogV0102EndToEnd(t *testing.T) {
+	m, err := catalog.LookupModel("qwen3-next-80b-a3b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := catalog.LookupGPU("h200")
+	gpu := *g
+	gpu.MemoryMiB = 139.81 * 1024 // "Free memory on device (139.21/139.81 GiB)"
+	in := &input.Input{Model: m, GPU: &gpu, VLLMVersion: "0.10.2", Layout: input.Layout{TP: 2, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 8}}
+	util := 0.9
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 262144}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	if in.MaxNumSeqs != 1024 || in.MaxNumBatchedTokens != 8192 {
+		// 8,192 is logged ("max_num_batched_tokens=8192"); 1,024 is
+		// 0.10.2's API-server default on a GPU of 70 GiB or more.
+		t.Fatalf("defaults %d sequences, %d batched tokens; want 1,024 and 8,192", in.MaxNumSeqs, in.MaxNumBatchedTokens)
+	}
+	kv := KVBytes(in, Stage{First: 0, End: m.NumLayers})
+	if kv.HybridBlock != 544 || kv.StatePages != 1 || kv.Layers != 12 || kv.LinearLayers != 36 {
+		t.Fatalf("block %d, state pages %d, %d attention and %d linear layers", kv.HybridBlock, kv.StatePages, kv.Layers, kv.LinearLayers)
+	}
+	const state = (2*16*128+32*128)/2*3*2 + 16*128*128*2
+	if kv.StateBytesPerSeq != 36*state {
+		t.Errorf("state %d B per sequence, want 36 × %d", kv.StateBytesPerSeq, state)
+	}
+	const block = 12 * 544 * 1024 // 12 pages of 557,056 B
+	logged := 44.59 * GiB
+	if b := math.Floor(logged / block); b != 7162 {
+		t.Errorf("%v blocks from the logged memory, the log says 7,162", b)
+	}
+	if tokens, ok := kv.ReportedTokens(logged, 262144, false); !ok || tokens != 973760 {
+		t.Errorf("GPU KV cache size %d from the logged memory, the log says 973,760", tokens)
+	}
+	if got := kv.SequenceBytes(262144, 544); got != 485*block {
+		t.Errorf("one 262,144-token request %d B, want 485 blocks", got)
+	}
+
+	// End to end, FlashInfer absent as logged.
+	in.Env = map[string]string{vllm.FlashInferSamplerVariable: "0"}
+	rep := Estimate(in)
+	s := rep.Stages[0]
+	if math.Abs(s.WeightsGiB-74.2812) > 0.01 {
+		t.Errorf("weights %.4f GiB, the log says 74.2812", s.WeightsGiB)
+	}
+	sort := 1024 * 151936 * float64(SamplerBytesPerLogit+vllm.SortSamplerBytesPerLogit-vllm.KernelSamplerBytesPerLogit)
+	moe := 8192 * 10 * (3*256 + 2048) * 2.0
+	if want := (sort + 8192*2048*2 + moe) / GiB; math.Abs(s.Activation.PeakGiB-want) > 1e-9 {
+		t.Errorf("peak activation %.3f GiB, want sampler sort + hidden states + MoE workspace %.3f", s.Activation.PeakGiB, want)
+	}
+	avail := 0.9*139.81 - s.WeightsGiB - s.Activation.PeakGiB - (NonTorchBaseGiB + CollectivesGiB)
+	if math.Abs(s.AvailableKVGiB-avail) > 1e-9 || math.Abs(s.AvailableKVGiB-44.59)/44.59 > 0.10 {
+		t.Errorf("available %.2f GiB (by hand %.2f), the log says 44.59", s.AvailableKVGiB, avail)
+	}
+	blocks := math.Floor(s.AvailableKVGiB * GiB / block)
+	if want := int64(blocks) / 4 * 544; rep.KVTokensLogged != want || math.Abs(float64(want)-973760)/973760 > 0.10 {
+		t.Errorf("GPU KV cache size %d predicted (by hand %d), the log says 973,760", rep.KVTokensLogged, want)
+	}
+	if c := rep.MaxConcurrencyAtMaxModelLen; math.Abs(c-blocks/485) > 0.005 || math.Abs(c-14.77)/14.77 > 0.10 {
+		t.Errorf("maximum concurrency %.2f predicted (by hand %.2f), the log says 14.77x", c, blocks/485)
+	}
+}
