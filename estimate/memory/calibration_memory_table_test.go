@@ -87,7 +87,17 @@ Reproduced by a dedicated test (the log lacks what a row needs):
 - DeepSeek-V4 (` + "`deepseek_v4`" + `): vllm-project/vllm#44376 (DeepSeek-V4-Flash, TP 2 on GH200, max_model_len 30,000):
   the 6.66 GiB one request needs and the estimated maximum length 13,528 at 5.44 GiB, exactly
   (` + "`TestDeepseekV4KVAsVLLMPacksIt`" + `; the log is a start-up failure without weights).
-- Gated DeltaNet hybrids (` + "`qwen3_next`" + `, ` + "`qwen3_5_text`" + `, ` + "`qwen3_5_moe_text`" + `): a vLLM 0.17.0 log of a
+- Gated DeltaNet hybrids (` + "`qwen3_next`" + `, ` + "`qwen3_5_text`" + `, ` + "`qwen3_5_moe_text`" + `), end to end in the table above
+  (` + "`qwen3next-80b-instruct-h200-tp2-v0102`" + `): a vLLM 0.10.2 start-up of Qwen3-Next-80B-A3B-Instruct in BF16, TP 2 on
+  H200, every setting at its default (a terminal transcript the search index holds as id 7292846353 without its
+  repository's name; the shell prompt names the project LegalAI-DataPipeline): weights 74.28 GiB, exactly; block
+  544 ("Setting attention block size to 544 tokens"), 7,162 blocks, 973,760 tokens and 14.77x exactly from the
+  logged 44.59 GiB, one state page per group (prefix caching off for hybrids in 0.10.2); available memory 43.38 GiB
+  (−2.7%) once the profile's sampler is charged PyTorch's sort, as the log says FlashInfer is not installed
+  (39 B per logit over 1,024 × 151,936 logits; the log's peak activation is 5.58 GiB, vlaunch's 6.11, and its
+  non-torch memory 1.38 GiB against vlaunch's 2.06); with the FlashInfer path vlaunch assumes for an official
+  0.10.2 image it would be 46.85 GiB (+5.1%) (` + "`TestQwen3NextLogV0102EndToEnd`" + `). Before it, from logged KV memory
+  only: a vLLM 0.17.0 log of a
   40-layer hybrid on one GPU (block 2,096, 159,296 tokens, 8.00x) from the logged 6.08 GiB
   (` + "`TestHybridLogV017`" + `; the walk-through names neither model nor weights); and a vLLM 0.24.0 log of
   Qwen3.6-35B-A3B (an NVFP4 build on one RTX 5090, fp8 KV cache, max_model_len 131,072; noonghunna/club-3090#612):
@@ -101,7 +111,13 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   5,772 blocks, 4,819,104 tokens and 86.16x, with one state page per group, as vLLM runs a Mamba-2 hybrid
   without prefix caching by default up to 0.19.1 (` + "`vllm.Release.StatePagesPerRequestFor`" + `, a fix this log
   prompted: vlaunch had assumed align mode's two pages, 81.30x) (` + "`TestNemotronHLogV0191`" + `; the NVFP4
-  checkpoint is not in the catalog, so its available memory is not predicted).
+  checkpoint is not in the catalog, so its available memory is not predicted). Not end to end: the same study's
+  slurm_logs (dt-lindberg/asp-arc at 148fe79, vLLM 0.19.1, max_model_len 220,000, "Model loading took 18.03 GiB",
+  62.4 GiB / 4,359,744 tokens / 91.61x at 16,384 batched tokens and 65.03 GiB / 4,543,488 / 95.47x at 2,048) ran on
+  a 94 GB-class H100 (utilization 0.9 and 18.03 + 62.4 GiB exceed an 80 GB H100's 71.3 GiB budget; the logged
+  hint "increase --gpu-memory-utilization from 0.9000 to 0.9069" for a 0.64 GiB graph estimate puts the device at
+  91–94 GiB), which the catalog lacks and the log does not name, and chankhavu's NVFP4 checkpoint's
+  quantization config (its layers kept in BF16) was not found to read.
 - Qwen3-VL (` + "`Qwen3VLForConditionalGeneration`" + `, ` + "`Qwen3VLMoeForConditionalGeneration`" + `, read through text_config): three logs
   whose checkpoints, devices or GPUs are outside the catalog or unnamed, from their logged KV memory
   (` + "`TestQwen3VLLogsFromLoggedMemory`" + `): Qwen3-VL-8B-Instruct on one unnamed GPU (a vLLM source build
@@ -196,6 +212,21 @@ noonghunna/club-3090 bench reports (Qwen3.6 and a Nemotron-3 Puzzle derivative i
 outside the catalog, patched images; #612's KV lines are reproduced above); the vLLM recipes (Qwen3.8-27B's KV token table lacks available
 memory); a robotmunki.com annotated log of Gemma-4-31B-IT-NVFP4 (1,563,739 tokens, 5.97x at 262,144; GPU
 and available memory not in the text read).
+Searched for Gated DeltaNet and Nemotron-H start-ups on GPUs of the catalog (2026-12-06; issues, pages and code
+corpora; the strings "Qwen3NextForCausalLM", "model='Qwen/Qwen3-Next-80B-A3B-Instruct", "Qwen3-Next-80B-A3B-Instruct',
+speculative_config", "Resolved architecture: NemotronHForCausalLM", "Resolved architecture:
+Qwen3_5MoeForConditionalGen", "Nemotron-Cascade-2-30B-A3B-NVFP4", "model='nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B",
+"Nemotron-3-Nano-30B-A3B-BF16/-FP8', speculative_config"): adopted the Qwen3-Next 0.10.2 transcript above. Read and
+left out: Qwen3-Next-80B-A3B-Instruct start-ups of vllm-ascend builds (0.11.0rc3 with CustomQwen3NextForCausalLM,
+0.13.0 with the netloader load format: Ascend NPUs), an engine-failure dump of a 0.9.1 build (the index's id
+55931772473) and vllm-project/vllm#25030 (MI210 on ROCm, a Triton error before the KV lines); vllm-project/vllm#26646 (Qwen3-Next with an FP8 KV cache,
+90,048 tokens and 1.66x at 215,040; GPU and available memory not in the text read); noonghunna/club-3090#594 and
+#295 (Qwen3.6-27B FP8 and INT4 AutoRound on two RTX 3090 with MTP drafting; the GPU is not in the catalog);
+mitchross/talos-argocd-proxmox#1995 and wtdcode/vllm-backport#36 (Qwen3.8 builds on RTX 3090/4090, patched images);
+the jishuzhan.net and xhuaustc.github.io Qwen3-Next deployment guides on 4 × A100 (no log lines in the excerpts read);
+a Nemotron-3-Nano-4B-FP8 start-up on DGX Spark (GB10 unified memory, vLLM 0.13.0 NGC build); a Nemotron-Nano-9B-v2 0.11.0 walk-through on an RTX 4090 (memory lines snipped); vllm-project/vllm#34399 (Nemotron 3
+load times; no memory lines in the text read); the Vultr Nemotron 3 Nano cookbook and the vLLM recipe (commands, no
+log).
 Also read and left out (2026-12-06, issue #23's Qwen3-VL, Kimi, Nemotron-3 Super/Ultra and Gemma 4 search):
 vllm-project/vllm#26612 (Qwen3-VL-30B-A3B on an A800: 13.69 GiB, then a start-up failure whose message and
 settings were not in the text read); QwenLM/Qwen3-VL#1684, #1489, #1493 (Qwen3-VL-235B on 8 A100/H800/H20:
