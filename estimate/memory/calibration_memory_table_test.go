@@ -94,8 +94,9 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   544 ("Setting attention block size to 544 tokens"), 7,162 blocks, 973,760 tokens and 14.77x exactly from the
   logged 44.59 GiB, one state page per group (prefix caching off for hybrids in 0.10.2); available memory 43.38 GiB
   (−2.7%) once the profile's sampler is charged PyTorch's sort, as the log says FlashInfer is not installed
-  (39 B per logit over 1,024 × 151,936 logits; the log's peak activation is 5.58 GiB, vlaunch's 6.11, and its
-  non-torch memory 1.38 GiB against vlaunch's 2.06); with the FlashInfer path vlaunch assumes for an official
+  (39 B per logit over 1,024 × 151,936 logits; the log's peak activation is 5.58 GiB, vlaunch's 6.11 — the sort
+  and hidden states alone are 5.68, so 0.10.2 may not keep the 0.43 GiB fused-MoE workspace through the sampler run
+  as vlaunch assumes, not read — and its non-torch memory 1.38 GiB against vlaunch's 2.06); with the FlashInfer path vlaunch assumes for an official
   0.10.2 image it would be 46.85 GiB (+5.1%) (` + "`TestQwen3NextLogV0102EndToEnd`" + `). Before it, from logged KV memory
   only: a vLLM 0.17.0 log of a
   40-layer hybrid on one GPU (block 2,096, 159,296 tokens, 8.00x) from the logged 6.08 GiB

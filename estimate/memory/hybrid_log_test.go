@@ -184,8 +184,10 @@ func TestNemotronHLogV0191(t *testing.T) {
 // + 8,192 × 2,048 × 2 B of hidden states + the fused-MoE workspace 8,192 ×
 // top-k 10 × (3 × 256 + 2,048) × 2 B = 0.43 GiB: 6.11 GiB against the
 // logged 5.58 (15 B per logit, the FlashInfer path vlaunch assumes for
-// 0.10.2 when it is installed, would give 2.63); non-torch 0.26 + 1.8 GiB
-// against the logged 1.38. Available 43.38 GiB against 44.59 (−2.7%).
+// 0.10.2 when it is installed, would give 2.63; the sort and hidden states
+// alone are 5.68, so 0.10.2 may free the MoE workspace before sampling, not
+// read); non-torch 0.26 + 1.8 GiB against the logged 1.38. Available 43.38
+// GiB against 44.59 (−2.7%).
 func TestQwen3NextLogV0102EndToEnd(t *testing.T) {
 	m, err := catalog.LookupModel("qwen3-next-80b-a3b")
 	if err != nil {
