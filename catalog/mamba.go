@@ -231,3 +231,56 @@ func (m *Model) mambaProblem() string {
 func (m *Model) HasDenseMLP(i int) bool {
 	return m.HasFFN(i) && (!m.IsMoELayer(i) || m.Gemma4 != nil)
 }
+
+// nemotronPrefix is where a Nemotron-H checkpoint keeps layer %d: its
+// modules are backbone.layers.N.mixer.* (vLLM's NemotronHForCausalLM maps
+// "backbone" to "model" on load; ModelOpt's exclude_modules name the
+// checkpoint's own paths, e.g. nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4's
+// "backbone.layers.4.mixer.in_proj").
+const nemotronPrefix = "backbone.layers.%d."
+
+// nemotronModules lists Nemotron-H layer i's quantizable linear modules
+// under its one mixer, as vLLM builds them with the checkpoint's
+// quant_config (vllm/model_executor/models/nemotron_h.py and
+// layers/mamba/mamba_mixer2.py, read at commit 00b08dc, release not
+// pinned): attention's q/k/v/o; Mamba-2's in_proj (z, x, B, C, dt) and
+// out_proj (conv1d is built with quant_config None and the router gate
+// is a float32 GateLinear: neither is listed); an MLP's or a shared
+// expert's up_proj and down_proj (relu², no gate); one representative
+// routed expert. Mamba-2 projections belong to the "attention" part: the
+// memory model counts a Mamba layer's mixer where attention would be
+// (estimate/memory Placement), so one share covers both.
+func (m *Model) nemotronModules(i int) []quantModule {
+	h := float64(m.HiddenSize)
+	mod := func(name string, p float64, part string) quantModule {
+		return quantModule{[]string{"mixer." + name}, p, part}
+	}
+	switch m.layerKind(i) {
+	case '*':
+		nh, nkv, hd := float64(m.NumHeads), float64(m.NumKVHeads), float64(m.HeadDim)
+		return []quantModule{mod("q_proj", h*nh*hd, "attention"), mod("k_proj", h*nkv*hd, "attention"),
+			mod("v_proj", h*nkv*hd, "attention"), mod("o_proj", nh*hd*h, "attention")}
+	case 'M':
+		if m.Mamba == nil {
+			return nil
+		}
+		g := *m.Mamba
+		inner := float64(g.NumHeads * g.HeadDim)
+		in := h * (2*inner + float64(2*g.NGroups*g.StateSize) + float64(g.NumHeads))
+		return []quantModule{mod("in_proj", in, "attention"), mod("out_proj", inner*h, "attention")}
+	case '-':
+		p := h * float64(m.IntermediateSize)
+		return []quantModule{mod("up_proj", p, "dense_mlp"), mod("down_proj", p, "dense_mlp")}
+	case 'E':
+		e := float64(m.ExpertHidden()) * float64(m.MoEIntermediateSize)
+		out := []quantModule{
+			{[]string{"mixer.experts.0.up_proj", "mixer.experts"}, e, "routed"},
+			{[]string{"mixer.experts.0.down_proj", "mixer.experts"}, e, "routed"},
+		}
+		if sh := m.sharedExpertParams(); sh > 0 {
+			out = append(out, mod("shared_experts.up_proj", sh/2, "shared"), mod("shared_experts.down_proj", sh/2, "shared"))
+		}
+		return out
+	}
+	return nil
+}

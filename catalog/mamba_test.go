@@ -127,3 +127,64 @@ func TestNemotron3Super(t *testing.T) {
 		}
 	}
 }
+
+// TestNemotronHQuantShares matches a ModelOpt checkpoint's exclude_modules
+// against Nemotron-H's own module paths (backbone.layers.N.mixer.*), with
+// Mamba-2's in_proj/out_proj in the attention component as the memory model
+// places them. Nemotron-3 Nano by hand: an attention layer's q/k/v/o are
+// 2688·4096 + 2·2688·256 + 4096·2688 = 23,396,352 parameters, a Mamba-2
+// layer's in_proj + out_proj 2688·(2·4096 + 2·8·128 + 64) + 4096·2688 =
+// 38,707,200; six attention and 23 Mamba layers make 1,030,643,712.
+// NVIDIA's NVFP4 checkpoint (testdata/ckpt, verbatim) keeps the six
+// attention layers and the Mamba layers 4, 11, 18, 25, 32, 41 in BF16:
+// 17 × 38,707,200 = 658,022,400 quantized, a share of 0.63846. Before
+// Nemotron-H's names were matched every exclusion was missed (share 1):
+// 0.50 GiB too few weights against the 18.03 GiB a vLLM 0.19.1 start-up of
+// a checkpoint of the same recipe logged (estimate/memory).
+func TestNemotronHQuantShares(t *testing.T) {
+	const attn, mamba = 23396352.0, 38707200.0
+	const part = 6*attn + 23*mamba
+	cfg := readFile(t, "testdata/ckpt/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4/config.json")
+	quant := func(exclude string) []byte {
+		return []byte(`{"producer": {"name": "modelopt"}, "quantization": {"quant_algo": "NVFP4", "group_size": 16, "exclude_modules": [` + exclude + `]}}`)
+	}
+	tests := []struct {
+		name                  string
+		quant                 []byte // nil: the verbatim hf_quant_config.json next to config.json
+		attention, rout, shar float64
+	}{
+		{"NVIDIA NVFP4 (verbatim)", nil, 17 * mamba / part, 1, 1},
+		{"lm_head only", quant(`"lm_head"`), 1, 1, 1},
+		{"every in_proj (glob)", quant(`"backbone.layers.*.mixer.in_proj"`), (6*attn + 23*4096*2688) / part, 1, 1},
+		{"one attention layer", quant(`"backbone.layers.5.mixer.q_proj", "backbone.layers.5.mixer.k_proj", "backbone.layers.5.mixer.v_proj", "backbone.layers.5.mixer.o_proj"`), (5*attn + 23*mamba) / part, 1, 1},
+		{"one layer's experts and shared expert", quant(`"backbone.layers.1.mixer.experts", "backbone.layers.1.mixer.shared_experts"`), 1, 22.0 / 23, 22.0 / 23},
+		{"router and conv1d (not quantized by vLLM anyway)", quant(`"backbone.layers.1.mixer.gate", "backbone.layers.0.mixer.conv1d"`), 1, 1, 1},
+		{"the HF-style name of another family matches nothing", quant(`"model.layers.5.self_attn.q_proj"`), 1, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var m *Model
+			var err error
+			if tt.quant == nil {
+				m, err = LoadHFConfig("testdata/ckpt/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4/config.json")
+			} else {
+				m, err = ParseHFConfigWithQuant([]byte(cfg), tt.quant)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := m.Quant.Shares
+			if m.Quant.Format != FormatNVFP4 || s == nil {
+				t.Fatalf("quantization %+v", m.Quant)
+			}
+			if math.Abs(s.Attention-tt.attention) > 1e-12 || math.Abs(s.Routed-tt.rout) > 1e-12 || math.Abs(s.Shared-tt.shar) > 1e-12 {
+				t.Errorf("shares attention %.6f routed %.6f shared %.6f, want %.6f %.6f %.6f", s.Attention, s.Routed, s.Shared, tt.attention, tt.rout, tt.shar)
+			}
+			// One share for the whole component: per-projection layer
+			// shares would count attention over all 52 layers.
+			if len(s.AttnModules) != 0 || m.AttentionQuantShare(32, 2) != s.Attention {
+				t.Errorf("attention modules %v, AttentionQuantShare %v", s.AttnModules, m.AttentionQuantShare(32, 2))
+			}
+		})
+	}
+}

@@ -28,9 +28,9 @@ type QuantShares struct {
 
 // layerPrefixes are the module paths of decoder layer %d in the checkpoints'
 // own naming: plain causal LMs, Kimi-K2.x's wrapper (language_model.model.…)
-// and Qwen3.5 / Qwen3-VL's (model.language_model.…). An exclusion pattern
-// written for any of them applies.
-var layerPrefixes = []string{"model.layers.%d.", "language_model.model.layers.%d.", "model.language_model.layers.%d."}
+// Qwen3.5 / Qwen3-VL's (model.language_model.…) and Nemotron-H's
+// (backbone.layers.…). An exclusion pattern written for any of them applies.
+var layerPrefixes = []string{"model.layers.%d.", "language_model.model.layers.%d.", "model.language_model.layers.%d.", nemotronPrefix}
 
 // quantModule is one linear module of a decoder layer: its path below the
 // layer, parameters, and the component it belongs to.
@@ -63,6 +63,12 @@ func (m *Model) computeQuantShares() *QuantShares {
 	}
 	for k := range attnLayers {
 		attnLayers[k] /= float64(max(m.NumLayers, 1))
+	}
+	if m.Mamba != nil {
+		// Nemotron-H: attention sits in a few layers and shares its
+		// component with the Mamba-2 mixers (nemotronModules), so the
+		// component's one share, not per-projection layer shares, applies.
+		attnLayers = nil
 	}
 	share := func(p string) float64 {
 		if total[p] == 0 {
@@ -102,6 +108,9 @@ func (m *Model) AttentionQuantShare(heads, kvHeads float64) float64 {
 // layerModules lists layer i's linear modules (one representative routed
 // expert: exclusions name experts by layer, not one by one).
 func (m *Model) layerModules(i int) []quantModule {
+	if m.Mamba != nil {
+		return m.nemotronModules(i)
+	}
 	h := float64(m.HiddenSize)
 	out := m.attentionModules(float64(m.NumHeads), float64(m.NumKVHeads))
 	if m.IsMLA() {
