@@ -106,19 +106,28 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   0.21+ rule (max_concurrency × max_model_len) and two state pages per group (` + "`TestHybridLogV024`" + `; the
   checkpoint's NVFP4 layers and vision tower are not in the catalog, so its available memory is not
   predicted).
-- Nemotron-H (` + "`nemotron_h`" + `): a vLLM 0.19.1 log of Nemotron-Cascade-2-30B-A3B-NVFP4 (Nemotron-3 Nano 30B-A3B's
-  architecture, one H100, fp8 KV cache, float32 SSM state, max_model_len 262,144; dt-lindberg/asp-arc
-  docs/docs.improving_prompt_with_syntax_guide.md at fb58db2): from the logged 68.97 GiB, 4,176-token blocks,
-  5,772 blocks, 4,819,104 tokens and 86.16x, with one state page per group, as vLLM runs a Mamba-2 hybrid
-  without prefix caching by default up to 0.19.1 (` + "`vllm.Release.StatePagesPerRequestFor`" + `, a fix this log
-  prompted: vlaunch had assumed align mode's two pages, 81.30x) (` + "`TestNemotronHLogV0191`" + `; the NVFP4
-  checkpoint is not in the catalog, so its available memory is not predicted). Not end to end: the same study's
-  slurm_logs (dt-lindberg/asp-arc at 148fe79, vLLM 0.19.1, max_model_len 220,000, "Model loading took 18.03 GiB",
-  62.4 GiB / 4,359,744 tokens / 91.61x at 16,384 batched tokens and 65.03 GiB / 4,543,488 / 95.47x at 2,048) ran on
-  a 94 GB-class H100 (utilization 0.9 and 18.03 + 62.4 GiB exceed an 80 GB H100's 71.3 GiB budget; the logged
-  hint "increase --gpu-memory-utilization from 0.9000 to 0.9069" for a 0.64 GiB graph estimate puts the device at
-  91–94 GiB), which the catalog lacks and the log does not name, and chankhavu's NVFP4 checkpoint's
-  quantization config (its layers kept in BF16) was not found to read.
+- Nemotron-H (` + "`nemotron_h`" + `), end to end in the table above (` + "`nemotron-cascade2-nvfp4-h100-94g-tp1-v0191`" + `): a
+  vLLM 0.19.1 start-up of Nemotron-Cascade-2-30B-A3B-NVFP4 (Nemotron-3 Nano 30B-A3B's architecture in a ModelOpt
+  NVFP4 build, run weight-only through Marlin on one 94 GB-class H100 of SURF Snellius, fp8 KV cache, float32 SSM
+  state, max_model_len 220,000, 16,384 batched tokens, utilization 0.9; dt-lindberg/asp-arc
+  slurm_logs/seed_11_22313965.out at 148fe79): weights 18.07 GiB against the logged 18.03 (+0.2%), available 61.99
+  GiB against 62.4 (−0.7%), 4,330,512 tokens against 4,359,744 and 91.02x against 91.61x (−0.7%, −0.6%); from the
+  logged memory, 5,222 blocks of 4,176-token pages give 4,359,744 tokens and 91.61x exactly
+  (` + "`TestNemotronHLogV0191EndToEnd`" + `). Two inputs are inferred (the case's notes): the device total, 93.10 GiB,
+  which the log does not print but its two graph-profiling hints ("0.9000 to 0.9069" for 0.64 GiB, "0.9000 to
+  0.9047" for 0.44 GiB) bound to 91.6–94.2 GiB and which PyTorch reports for 94 GB H100 parts (whether an H100 NVL or
+  an SXM5 94GB is not said); and the checkpoint's exclusion list, NVIDIA's own Nano NVFP4 recipe
+  (catalog/testdata/ckpt, verbatim: lm_head, attention, conv1d and the six Mamba-2 layers before the attention
+  layers in BF16). Sizing it needed a fix this log prompted: vlaunch matched ModelOpt's exclude_modules only
+  against model.layers.N.self_attn/mlp paths, so Nemotron-H's backbone.layers.N.mixer.* exclusions were all missed
+  and the attention and Mamba-2 projections all counted NVFP4 (17.57 GiB, −2.5%); they are now matched on
+  Nemotron-H's own module paths, Mamba-2's in_proj/out_proj with attention (` + "`TestNemotronHQuantShares`" + `).
+  Before it, from logged KV memory only: a vLLM 0.19.1 log of the same checkpoint on one H100 (utilization 0.95,
+  max_model_len 262,144, a 94 GB-class part by the same arithmetic; docs/docs.improving_prompt_with_syntax_guide.md
+  of the same repository at fb58db2): from the logged 68.97 GiB, 5,772 blocks, 4,819,104 tokens and 86.16x, with
+  one state page per group, as vLLM runs a Mamba-2 hybrid without prefix caching by default up to 0.19.1
+  (` + "`vllm.Release.StatePagesPerRequestFor`" + `; that log prompted it: vlaunch had assumed align mode's two pages,
+  81.30x) (` + "`TestNemotronHLogV0191`" + `).
 - Qwen3-VL (` + "`Qwen3VLForConditionalGeneration`" + `, ` + "`Qwen3VLMoeForConditionalGeneration`" + `, read through text_config): three logs
   whose checkpoints, devices or GPUs are outside the catalog or unnamed, from their logged KV memory
   (` + "`TestQwen3VLLogsFromLoggedMemory`" + `): Qwen3-VL-8B-Instruct on one unnamed GPU (a vLLM source build
@@ -228,6 +237,21 @@ the jishuzhan.net and xhuaustc.github.io Qwen3-Next deployment guides on 4 × A1
 a Nemotron-3-Nano-4B-FP8 start-up on DGX Spark (GB10 unified memory, vLLM 0.13.0 NGC build); a Nemotron-Nano-9B-v2 0.11.0 walk-through on an RTX 4090 (memory lines snipped); vllm-project/vllm#34399 (Nemotron 3
 load times; no memory lines in the text read); the Vultr Nemotron 3 Nano cookbook and the vLLM recipe (commands, no
 log).
+Searched again for a Nemotron-H start-up with weights, available memory, tokens and concurrency on a GPU of the
+catalog (2026-12-06, the dense Nemotron-Nano-9B-v2/12B-v2 and Nemotron-H-8B/56B first; issues, pages and code corpora;
+the strings "Nano-9B-v2', speculative_config", "model='nvidia/NVIDIA-Nemotron-Nano-12B-v2", "model='nvidia/Nemotron-H-",
+"'model': 'nvidia/NVIDIA-Nemotron-Nano-9B-v2'", "Setting attention block size to 672 / 1312 / 1040 tokens" (the
+9B/12B-v2 blocks with a bfloat16 and a float32 SSM state, and Nemotron-H-8B's), "to 'float32' for NemotronH model",
+"to 'float16' for NemotronH model", "Model loading took 16.5557 GiB"): none found; adopted the asp-arc slurm log above
+(its device total and checkpoint recipe inferred). Read and left out: vllm-project/vllm#23230 (Nemotron-Nano-9B-v2 on
+an L40S with vLLM 0.10.1's V0 engine: "Model loading took 16.5557 GiB", then out of memory before any KV line); the
+RTX 4090 walk-through above (its only KV line is "num_gpu_blocks is: 286"; the GPU is not in the catalog);
+vllm-project/vllm#44022 (Nemotron-3-Nano-30B-A3B-NVFP4 on an RTX 5090 under WSL, 0.22.0, a failed start-up);
+vllm-project/vllm#24280 (names the 9B-v2's 672-token block, no log); NVIDIA-AI-Blueprints/video-search-and-summarization#1649
+(NIM sizing of the 9B-v2, estimates only); ai-dynamo/aisimulate#176 (a Nemotron-H KV model; its measurements not in the
+text read); eugr/spark-vllm-docker#123 (a Cascade-2 recipe on DGX Spark GB10); a NIM and vLLM 0.27.1/0.30.0 harness
+for Nemotron Nano 9B v2 and Nemotron 3 Nano on an SM120 card (the index's id 71076390472: it writes the start logs to
+files the index does not hold); the Nemotron-3-Nano-4B-FP8 DGX Spark log above (GB10 again).
 Also read and left out (2026-12-06, issue #23's Qwen3-VL, Kimi, Nemotron-3 Super/Ultra and Gemma 4 search):
 vllm-project/vllm#26612 (Qwen3-VL-30B-A3B on an A800: 13.69 GiB, then a start-up failure whose message and
 settings were not in the text read); QwenLM/Qwen3-VL#1684, #1489, #1493 (Qwen3-VL-235B on 8 A100/H800/H20:

@@ -126,6 +126,10 @@ var calModels = []struct{ match, id, quant, config string }{
 	// Qwen3-Next-80B-A3B-Instruct has the Thinking model's config.json
 	// shapes (the catalog holds the Thinking one).
 	{match: "qwen3-next-80b-a3b", id: "qwen3-next-80b-a3b"},
+	// Nemotron-Cascade-2-30B-A3B is Nemotron-3 Nano's architecture; its
+	// NVFP4 build is sized with NVIDIA's Nano NVFP4 recipe (verbatim
+	// config.json and hf_quant_config.json; the case's notes say why).
+	{match: "nemotron-cascade-2-30b-a3b-nvfp4", config: "../../catalog/testdata/ckpt/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4/config.json"},
 	{"deepseek-r1", "deepseek-r1", "", ""},
 	{"deepseek-v4-flash", "deepseek-v4-flash", "", ""},
 	// MiMo-V2.6-Flash-MOPD's text decoder is MiMo-V2-Flash's (its
@@ -454,13 +458,14 @@ const targetNewArch = 0.10
 // newArchitectures are the cases that reproduce an architecture of issue
 // #23, with the family they stand for.
 var newArchitectures = map[string]string{
-	"gemma3-27b-llmd-h100-tp1":               "Gemma 3 (gemma3_text: 52 sliding-window and 10 global layers)",
-	"llama4-scout-llmd-h100-tp4":             "Llama 4 (llama4_text: chunked attention, MoE with a shared expert)",
-	"gemma4-26b-a4b-myoceane-a100-tp1":       "Gemma 4 (gemma4_text: 25 sliding-window and 5 wider global layers, MoE beside the MLP)",
-	"kimi-k2-thinking-recipe-h200-tp8":       "Kimi-K2-Thinking / Kimi-K2.5's text model (Kimi-K2's MLA MoE, INT4 compressed-tensors experts)",
-	"glm51-fp8-bisect43163-h200-tp8":         "GLM-5.1 (glm_moe_dsa: MLA + DeepSeek sparse attention, an indexer in every layer)",
-	"glm52-dummy-pocketinfer-h800nvl32g-tp1": "GLM-5.2 layout (glm_moe_dsa with IndexShare: 5 of 11 layers keep an indexer; a scaled config)",
-	"qwen3next-80b-instruct-h200-tp2-v0102":  "Qwen3-Next (qwen3_next: 36 Gated DeltaNet and 12 full-attention layers, 512 experts and a shared expert)",
+	"gemma3-27b-llmd-h100-tp1":                   "Gemma 3 (gemma3_text: 52 sliding-window and 10 global layers)",
+	"llama4-scout-llmd-h100-tp4":                 "Llama 4 (llama4_text: chunked attention, MoE with a shared expert)",
+	"gemma4-26b-a4b-myoceane-a100-tp1":           "Gemma 4 (gemma4_text: 25 sliding-window and 5 wider global layers, MoE beside the MLP)",
+	"kimi-k2-thinking-recipe-h200-tp8":           "Kimi-K2-Thinking / Kimi-K2.5's text model (Kimi-K2's MLA MoE, INT4 compressed-tensors experts)",
+	"glm51-fp8-bisect43163-h200-tp8":             "GLM-5.1 (glm_moe_dsa: MLA + DeepSeek sparse attention, an indexer in every layer)",
+	"glm52-dummy-pocketinfer-h800nvl32g-tp1":     "GLM-5.2 layout (glm_moe_dsa with IndexShare: 5 of 11 layers keep an indexer; a scaled config)",
+	"qwen3next-80b-instruct-h200-tp2-v0102":      "Qwen3-Next (qwen3_next: 36 Gated DeltaNet and 12 full-attention layers, 512 experts and a shared expert)",
+	"nemotron-cascade2-nvfp4-h100-94g-tp1-v0191": "Nemotron-H (nemotron_h: Nemotron-3 Nano's 23 Mamba-2, 23 MoE and 6 attention layers; ModelOpt NVFP4)",
 }
 
 // newArchMisses lists a new-architecture case's figures outside
