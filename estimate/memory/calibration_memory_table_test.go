@@ -110,8 +110,8 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   vLLM 0.19.1 start-up of Nemotron-Cascade-2-30B-A3B-NVFP4 (Nemotron-3 Nano 30B-A3B's architecture in a ModelOpt
   NVFP4 build, run weight-only through Marlin on one 94 GB-class H100 of SURF Snellius, fp8 KV cache, float32 SSM
   state, max_model_len 220,000, 16,384 batched tokens, utilization 0.9; dt-lindberg/asp-arc
-  slurm_logs/seed_11_22313965.out at 148fe79): weights 18.07 GiB against the logged 18.03 (+0.2%), available 61.99
-  GiB against 62.4 (−0.7%), 4,330,512 tokens against 4,359,744 and 91.02x against 91.61x (−0.7%, −0.6%); from the
+  slurm_logs/seed_11_22313965.out at 148fe79): weights 18.01 GiB against the logged 18.03 (−0.1%), available 62.05
+  GiB against 62.4 (−0.6%), 4,334,688 tokens against 4,359,744 and 91.11x against 91.61x (−0.6%, −0.5%); from the
   logged memory, 5,222 blocks of 4,176-token pages give 4,359,744 tokens and 91.61x exactly
   (` + "`TestNemotronHLogV0191EndToEnd`" + `). Two inputs are inferred (the case's notes): the device total, 93.10 GiB,
   which the log does not print but its two graph-profiling hints ("0.9000 to 0.9069" for 0.64 GiB, "0.9000 to
@@ -121,7 +121,12 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   layers in BF16). Sizing it needed a fix this log prompted: vlaunch matched ModelOpt's exclude_modules only
   against model.layers.N.self_attn/mlp paths, so Nemotron-H's backbone.layers.N.mixer.* exclusions were all missed
   and the attention and Mamba-2 projections all counted NVFP4 (17.57 GiB, −2.5%); they are now matched on
-  Nemotron-H's own module paths, Mamba-2's in_proj/out_proj with attention (` + "`TestNemotronHQuantShares`" + `).
+  Nemotron-H's own module paths, Mamba-2's in_proj/out_proj with attention (` + "`TestNemotronHQuantShares`" + `); and
+  vlaunch no longer loads a RoPE cos/sin cache for Nemotron-H, whose attention vLLM builds without a rotary
+  embedding (0.06 GiB here). The dense Nemotron-H shape (Mamba-2, MLP and attention layers) sizes
+  NVIDIA-Nemotron-Nano-9B-v2 at 16.5556 GiB against the 16.5557 GiB a vLLM 0.10.1 start-up on an L40S logged
+  before running out of memory (vllm-project/vllm#23230; a config reconstructed from public copies of its shapes,
+  no verbatim copy being reachable: ` + "`TestNemotronNano9Bv2Weights`" + `).
   Before it, from logged KV memory only: a vLLM 0.19.1 log of the same checkpoint on one H100 (utilization 0.95,
   max_model_len 262,144, a 94 GB-class part by the same arithmetic; docs/docs.improving_prompt_with_syntax_guide.md
   of the same repository at fb58db2): from the logged 68.97 GiB, 5,772 blocks, 4,819,104 tokens and 86.16x, with

@@ -267,13 +267,14 @@ func TestQwen3NextLogV0102EndToEnd(t *testing.T) {
 // parameters with conv1d, dt_bias, A, D and the gated norm) at 0.5625 B for
 // the 658,022,400 NVFP4 ones and 2 B for the rest; 23 × 128 routed experts
 // and 23 shared experts (up + down, relu²) at 0.5625 B; the float32 router
-// and its bias; 53 norms; RoPE's 262,144 × 128 cache: 18.073 GiB against the
-// logged 18.03 (+0.2%).
+// and its bias; 53 norms; no RoPE cache (Nemotron-H's attention has no
+// positional encoding): 18.011 GiB against the logged 18.03 (−0.1%; the same
+// checkpoint's safetensors are "Checkpoint size: 18.01 GiB" in a 0.20.1rc1 log).
 //
 // Available: 0.9 × 93.10 GiB − weights − the profile's peak (the sampler's
 // 1,024 rows × 131,072 logits × 15 B and 16,384 × 2,688 × 2 B of hidden
 // states, with the fused-MoE workspace 16,384 × top-k 6 × (3 × 1,856 +
-// 2,688) × 2 B) − 0.26 GiB outside PyTorch: 61.99 GiB against 62.4 (−0.7%;
+// 2,688) × 2 B) − 0.26 GiB outside PyTorch: 62.05 GiB against 62.4 (−0.6%;
 // 0.19.1 does not yet subtract the 0.64 GiB graph estimate, as its log says).
 // KV (TestNemotronHLogV0191): 4,176-token blocks of 6 pages of 2,138,112 B;
 // "GPU KV cache size" = blocks // 5 × 4,176; a 220,000-token request takes 53
@@ -309,7 +310,7 @@ func TestNemotronHLogV0191EndToEnd(t *testing.T) {
 	weights := 2*131072*2688*2.0 + // embeddings, lm_head
 		1031448896*(share*nvfp4+(1-share)*2) + // attention + Mamba-2 mixers
 		(23*128*2*2688*1856+23*2*2688*3712)*nvfp4 + // routed and shared experts
-		23*(2688*128+128)*4.0 + 53*2688*2.0 + 262144*128*2.0 // router, norms, RoPE cache
+		23*(2688*128+128)*4.0 + 53*2688*2.0 // router, norms
 	if math.Abs(s.WeightsGiB*GiB-weights) > 1 || math.Abs(s.WeightsGiB-18.03)/18.03 > 0.03 {
 		t.Errorf("weights %.4f GiB (by hand %.4f), the log says 18.03", s.WeightsGiB, weights/GiB)
 	}
@@ -332,12 +333,51 @@ func TestNemotronHLogV0191EndToEnd(t *testing.T) {
 	if want := int64(blocks) / 5 * 4176; rep.KVTokensLogged != want || math.Abs(float64(want)-4359744)/4359744 > 0.10 {
 		t.Errorf("GPU KV cache size %d predicted (by hand %d), the log says 4,359,744", rep.KVTokensLogged, want)
 	}
-	// vlaunch divides its pool in 16-token units (91.0228; whole 4,176-token
-	// blocks would give 91.018); vLLM whole blocks (the logged 5,222 / 57 =
-	// 91.61).
+	// vlaunch divides its pool in 16-token units (91.11; whole 4,176-token
+	// blocks give 91.11 too, 5,193 / 57); vLLM whole blocks (the logged
+	// 5,222 / 57 = 91.61).
 	if c := rep.MaxConcurrencyAtMaxModelLen; math.Abs(c-avail*GiB/block/57) > 1e-3 || math.Abs(c-91.61)/91.61 > 0.10 {
 		t.Errorf("maximum concurrency %.2f predicted (by hand %.2f), the log says 91.61x", c, avail*GiB/block/57)
 	}
 	t.Logf("weights %.2f / 18.03, available %.2f / 62.4, tokens %d / 4,359,744, concurrency %.2f / 91.61",
 		s.WeightsGiB, s.AvailableKVGiB, rep.KVTokensLogged, rep.MaxConcurrencyAtMaxModelLen)
+}
+
+// TestNemotronNano9Bv2Weights sizes NVIDIA-Nemotron-Nano-9B-v2 (nemotron_h
+// with dense MLP layers: 27 Mamba-2 ('M'), 25 MLP ('-') and 4 attention ('*')
+// layers; catalog/testdata/hf/nemotron-nano-9b-v2.reconstructed.json) as a
+// public vLLM 0.10.1 start-up on an L40S loaded it ("Model loading took
+// 16.5557 GiB", vllm-project/vllm#23230, before it ran out of memory). By
+// hand, BF16: embeddings and lm_head 2 × 131,072 × 4,480; per Mamba-2 layer
+// in_proj 4,480 × (2 × 10,240 + 2 × 8 × 128 + 128), conv1d (10,240 + 2,048)
+// × 4 with its bias, dt_bias/A/D 3 × 128, the gated norm 10,240, out_proj
+// 10,240 × 4,480; per MLP layer up + down 2 × 4,480 × 15,680 (relu², no
+// gate); per attention layer q/o 2 × 4,480 × 5,120 and k/v 2 × 4,480 × 1,024;
+// 57 norms of 4,480; no RoPE cache: 8,888,227,328 parameters, 16.5556 GiB.
+func TestNemotronNano9Bv2Weights(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/nemotron-nano-9b-v2.reconstructed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Modelled(); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := catalog.LookupGPU("l40s")
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.10.1", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+	util := 0.9
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	const h = 4480.0
+	mamba := h*(2*10240+2*8*128+128) + (10240+2048)*4 + (10240 + 2048) + 3*128 + 10240 + 10240*h
+	mlp := 2 * h * 15680
+	attn := 2*h*5120 + 2*h*1024
+	params := 2*131072*h + 27*mamba + 25*mlp + 4*attn + 57*h
+	if params != 8888227328 {
+		t.Fatalf("by hand %.0f parameters", params)
+	}
+	w := Estimate(in).Stages[0].WeightsGiB
+	if math.Abs(w*GiB-2*params) > 1 || math.Abs(w-16.5557)/16.5557 > 0.03 {
+		t.Errorf("weights %.4f GiB (by hand %.4f), the log says 16.5557", w, 2*params/GiB)
+	}
 }

@@ -222,6 +222,13 @@ func Placement(in *input.Input, s Stage) []Share {
 // llama4-scout-llmd-h100-tp4). Models with a second RoPE for their local
 // layers (Gemma 3 and 4) build a second cache, not counted (≤ 128 MiB).
 func ropeCacheElems(m *catalog.Model) (elems float64, positions, dim int) {
+	if m.Mamba != nil {
+		// Nemotron-H's attention has no positional encoding: vLLM's
+		// NemotronHAttention builds qkv_proj, o_proj and Attention, no
+		// rotary embedding (vllm/model_executor/models/nemotron_h.py, read
+		// at commit 00b08dc), so no cos/sin cache is loaded.
+		return 0, 0, 0
+	}
 	positions = m.MaxPositionEmbeddings
 	if r := m.RopeScaling; r != nil && r.Type == "yarn" && r.OriginalMax > 0 && r.Factor > 0 {
 		positions = int(float64(r.OriginalMax) * r.Factor)
