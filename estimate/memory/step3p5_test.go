@@ -6,7 +6,7 @@ import (
 )
 
 // TestStep3p5KVAsVLLMGroupsIt: Step-3.5-Flash (catalog/testdata/hf/
-// step-3.5-flash.reconstructed.json) at TP 4, vLLM 0.20.0, BF16, block 16,
+// step-3.5-flash.verbatim.json) at TP 4, vLLM 0.20.0, BF16, block 16,
 // by hand. Every layer caches 8 KV heads of 128 (sliding-window ones too:
 // attention_other_setting's num_attention_groups 8, head_dim 128), so at
 // TP 4 a layer holds 2 heads × (K 128 + V 128) × 2 B = 1,024 B per token,
@@ -17,7 +17,7 @@ import (
 // pages and 3 × (ceil((512 − 1 + 8,192) / 16) + 1) = 3 × 545 sliding pages:
 // 5,731 pages × 12 layers × 16,384 B.
 func TestStep3p5KVAsVLLMGroupsIt(t *testing.T) {
-	in := gemma4Input(t, "step-3.5-flash.reconstructed.json", "h200", 4, 65536, 8192)
+	in := gemma4Input(t, "step-3.5-flash.verbatim.json", "h200", 4, 65536, 8192)
 	kv := KVBytes(in, Stage{First: 0, End: 45})
 	if kv.BytesPerToken != 45*1024 || kv.SlidingLayers != 33 || kv.SlidingWindow != 512 {
 		t.Errorf("bytes per token %d (want 46,080), sliding layers %d, window %d", kv.BytesPerToken, kv.SlidingLayers, kv.SlidingWindow)
@@ -43,7 +43,7 @@ func TestStep3p5KVAsVLLMGroupsIt(t *testing.T) {
 // full layers' second rope, 64 dimensions with llama3 scaling, is the
 // 32 MiB ropeCacheElems leaves out).
 func TestStep3p5WeightsPerGPU(t *testing.T) {
-	in := gemma4Input(t, "step-3.5-flash.reconstructed.json", "h200", 4, 65536, 8192)
+	in := gemma4Input(t, "step-3.5-flash.verbatim.json", "h200", 4, 65536, 8192)
 	const h = 4096.0
 	emb := 2 * 32256 * h
 	full := h*16*128 + 2*h*2*128 + 16*128*h + 2*128 + h*16
@@ -64,5 +64,18 @@ func TestStep3p5WeightsPerGPU(t *testing.T) {
 	t.Logf("Step-3.5-Flash TP4 weights per GPU: %.2f GiB (hand %.2f GiB)", r.PerGPU.WeightsGiB, bytes/(1<<30))
 	if math.Abs(got-bytes)/bytes > 1e-6 {
 		t.Errorf("weights per GPU %.0f B, hand %.0f B", got, bytes)
+	}
+	// The BF16 checkpoint: 199.4B parameters as Hugging Face's safetensors
+	// metadata counts them (llmrun.dev/model/stepfun-ai-step-3-5-flash:
+	// "Parameters 199.4B"; onlylabs.fyi's capture of the model page: "params
+	// 199B"), × 2 B = 398.8 GB, the "~372 GB (BF16)" (GiB) of
+	// tacos4me/Step-3.5-Flash-NVFP4's card and the "~400 GB (BF16)" of
+	// nameistoken/Step-3.5-Flash-Quark-W8A8-INT8's. It holds the 3 MTP layers
+	// (45-47) vLLM's main model skips, so the 4 ranks hold a little less.
+	const ckpt = 199.4e9 * 2
+	total := got * 4
+	t.Logf("over 4 GPUs %.1f GB, the checkpoint %.1f GB (%+.2f%%)", total/1e9, ckpt/1e9, 100*(total/ckpt-1))
+	if d := total/ckpt - 1; d > 0 || d < -0.03 {
+		t.Errorf("%.1f GB over 4 GPUs, not within 3%% below the %.1f GB checkpoint", total/1e9, ckpt/1e9)
 	}
 }
