@@ -65,16 +65,33 @@ func TestStep3p5WeightsPerGPU(t *testing.T) {
 	if math.Abs(got-bytes)/bytes > 1e-6 {
 		t.Errorf("weights per GPU %.0f B, hand %.0f B", got, bytes)
 	}
-	// The BF16 checkpoint: 199.4B parameters as Hugging Face's safetensors
-	// metadata counts them (llmrun.dev/model/stepfun-ai-step-3-5-flash:
-	// "Parameters 199.4B"; onlylabs.fyi's capture of the model page: "params
-	// 199B"), × 2 B = 398.8 GB, the "~372 GB (BF16)" (GiB) of
-	// tacos4me/Step-3.5-Flash-NVFP4's card and the "~400 GB (BF16)" of
-	// nameistoken/Step-3.5-Flash-Quark-W8A8-INT8's. It holds the 3 MTP layers
-	// (45-47) vLLM's main model skips, so the 4 ranks hold a little less.
-	const ckpt = 199.4e9 * 2
+	// The BF16 checkpoint holds the main model and its 3 MTP layers (45-47),
+	// which vLLM's main model skips. Each MTP layer, as an ATOM port of
+	// Step-3.5-Flash's MTP lists the checkpoint's tensors (atom/models/
+	// step3p5_mtp.py: enorm, hnorm, eh_proj, a decoder layer with a dense MLP
+	// and 96-head sliding attention, shared_head.norm and .output):
+	// eh_proj 2h × h, attention h × 96 × 128 × 2 + 2 × h × 8 × 128 + g_proj
+	// h × 96 + q/k norms 2 × 128, MLP 3 × h × 11,264, five norms of h and an
+	// output head of 128,896 × h: 809,390,336 parameters. With the main
+	// model's 196,956,130,368 (catalog's hand count) that is 199,384,301,376,
+	// the 199.4B Hugging Face's safetensors metadata counts
+	// (llmrun.dev/model/stepfun-ai-step-3-5-flash: "Parameters 199.4B";
+	// onlylabs.fyi's capture of the model page: "params 199B"), × 2 B =
+	// 398.8 GB: the "~372 GB (BF16)" (GiB) of tacos4me/Step-3.5-Flash-NVFP4's
+	// card and the "~400 GB (BF16)" of nameistoken/Step-3.5-Flash-Quark-
+	// W8A8-INT8's. The 4 ranks hold it less the MTP layers.
+	const mtp = 2*h*h + (h*96*128*2 + 2*h*8*128 + h*96 + 2*128) + 3*h*11264 + 5*h + 128896*h
+	if mtp != 809390336 {
+		t.Fatalf("MTP layer %.0f by hand", mtp)
+	}
+	ckptParams := 196956130368 + 3*mtp
+	if math.Abs(ckptParams-199.4e9) > 0.05e9 {
+		t.Errorf("checkpoint %.0f parameters by hand, published 199.4B", ckptParams)
+	}
+	ckpt := 2 * ckptParams
 	total := got * 4
-	t.Logf("over 4 GPUs %.1f GB, the checkpoint %.1f GB (%+.2f%%)", total/1e9, ckpt/1e9, 100*(total/ckpt-1))
+	t.Logf("over 4 GPUs %.1f GB, the checkpoint %.1f GB (%+.2f%%; %+.2f%% against it without the MTP layers)",
+		total/1e9, ckpt/1e9, 100*(total/ckpt-1), 100*(total/(ckpt-2*3*mtp)-1))
 	if d := total/ckpt - 1; d > 0 || d < -0.03 {
 		t.Errorf("%.1f GB over 4 GPUs, not within 3%% below the %.1f GB checkpoint", total/1e9, ckpt/1e9)
 	}
