@@ -242,7 +242,7 @@ per node" by du, no log); lambda.ai's Step-3.7-Flash page (Step-3.7, throughput 
 counts, × 2 B = 398.8 GB) hold the weights per GPU within 3% (estimate/memory/step3p5_test.go: 4 × 91.94 GiB at
 TP 4, −0.98%). The FP8 build is not held to its ≈195 GiB on disk: vlaunch's TP 2 weights with 128 × 128 block FP8
 everywhere but the embeddings and router come to 2 × 92.45 GiB; with one copy of what every rank replicates and the
-MTP layers, which the FP8 checkpoint keeps in BF16 (ATOM's atom/models/step3p5_mtp.py: "MTP weights in
+MTP layers, which the FP8 checkpoint keeps in BF16 (jamesETsmith/ATOM@887c3404 atom/models/step3p5_mtp.py: "MTP weights in
 Step-3.5-Flash-FP8 are stored as BF16"), that is ≈189.2 GiB, −3.0% of the du figure, at the edge; which other
 modules it keeps in BF16 is unknown until its quantization_config is read.
 `
