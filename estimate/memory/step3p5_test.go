@@ -67,8 +67,8 @@ func TestStep3p5WeightsPerGPU(t *testing.T) {
 	}
 	// The BF16 checkpoint holds the main model and its 3 MTP layers (45-47),
 	// which vLLM's main model skips. Each MTP layer, as an ATOM port of
-	// Step-3.5-Flash's MTP lists the checkpoint's tensors (atom/models/
-	// step3p5_mtp.py: enorm, hnorm, eh_proj, a decoder layer with a dense MLP
+	// Step-3.5-Flash's MTP lists the checkpoint's tensors (jamesETsmith/ATOM
+	// at 887c3404 atom/models/step3p5_mtp.py: enorm, hnorm, eh_proj, a decoder layer with a dense MLP
 	// and 96-head sliding attention, shared_head.norm and .output):
 	// eh_proj 2h × h, attention h × 96 × 128 × 2 + 2 × h × 8 × 128 + g_proj
 	// h × 96 + q/k norms 2 × 128, MLP 3 × h × 11,264, five norms of h and an
