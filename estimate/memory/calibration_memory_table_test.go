@@ -261,6 +261,22 @@ Searched for Step-3.5-Flash / Step-3.7 (step3p5, 2026-12-06; issues, pages and c
 "GPU KV cache size" with Step-3.5): no vLLM start-up log found. Read and left out: the vLLM recipe
 (vllm-project/recipes StepFun/Step-3.5-Flash.md: commands for 4 × H200/H20/B200, no log); the SGLang cookbook
 (SGLang); smileformylove/MemScreen docs/history/STEP35FLASH.md (benchmark figures, no memory lines).
+A second search (2026-12-06, with the verbatim config.json found: Megatron-Bridge's vendored
+tests/unit_tests/models/step3p5/_reference/config.json) for a log: the strings
+"model='stepfun-ai/Step-3.5-Flash-FP8'", "Step-3.5-Flash', speculative_config", "Step-3.5-Flash-FP8,
+speculative_config" (none) and the issues and pages corpora for Step-3.5-Flash start-up, KV cache and
+"Model loading took" lines: no vLLM start-up log. Read and left out: vllm-project/vllm#40000 as a public issue digest
+quotes it (Step-3.5-Flash-FP8 with MTP on v0.19.0: a start-up failure, no memory lines; its config excerpt lists the
+MTP layers' projections among the modules not converted to FP8); an ATOM (AMD) port's status notes (FP8 checkpoint
+"208 GiB, 44 shards"; ATOM, not vLLM); a cluster's model-evaluation notes (the FP8 checkpoint "195 GiB / ~97.5 GiB
+per node" by du, no log); lambda.ai's Step-3.7-Flash page (Step-3.7, throughput only). The BF16 checkpoint's bytes
+(199,384,301,376 parameters by hand, the main model and 3 MTP layers of 809,390,336 each, the 199.4B Hugging Face
+counts, × 2 B = 398.8 GB) hold the weights per GPU within 3% (estimate/memory/step3p5_test.go: 4 × 91.94 GiB at
+TP 4, −0.98%). The FP8 build is not held to its ≈195 GiB on disk: vlaunch's TP 2 weights with 128 × 128 block FP8
+everywhere but the embeddings and router come to 2 × 92.45 GiB; with one copy of what every rank replicates and the
+MTP layers, which the FP8 checkpoint keeps in BF16 (jamesETsmith/ATOM@887c3404 atom/models/step3p5_mtp.py: "MTP weights in
+Step-3.5-Flash-FP8 are stored as BF16"), that is ≈189.2 GiB, −3.0% of the du figure, at the edge; which other
+modules it keeps in BF16 is unknown until its quantization_config is read.
 `
 
 func calRowMarkdown(r calRow) string {
