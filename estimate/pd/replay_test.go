@@ -588,14 +588,16 @@ const pdReading = `
   simulation reaches a mean of 160 running sequences over its two TP4 instances, 80 per instance — Little's law at 22.5 req/s per
   instance × 249 steps × 14.5 ms — where the measured step (6.45 ms) holds 36. The step at 80 sequences of ~5,125 tokens is
   14.65 ms: routed experts 4.35 (MXFP4 at 4.25 bits: 13.2 MB per expert per layer, 32 expert-widths per TP4 GPU, 92% of them
-  touched by 80 × top-4 of 128; 14.3 GB per GPU per step at 0.838 × 0.820 of 4.8 TB/s; the triton_kernels curve is held at its
-  ridge, 1.1 tokens per expert, so compute is 0.57 ms and memory binds), attention 1.66 (3.87 GB of BF16 KV: the 18 full layers
+  touched by 80 × top-4 of 128; 14.3 GB per GPU per step at 0.838 × 0.820 of 4.8 TB/s; at 2.5 tokens per expert the
+  triton_kernels curve is held at its ridge, so compute is 0.57 ms and memory binds), attention 1.66 (3.87 GB of BF16 KV: the 18 full layers
   at 512 B per token per GPU, the 18 sliding layers at their 128-token window, plus 0.70 ms of measured per-call floor), dense
   0.23, TP all-reduces 0.28, kernel gaps 1.55 (652 kernels × 2.37 µs, CUDA graphs), and host 6.52 (step 2.26 + multiprocess
   executor 1.84 + 80 × 29.5 µs per sequence) charged in series. At the measured 36 sequences the same model gives GPU 6.05 ms
   (experts 3.19, 68% touched, 10.5 GB; attention 0.89; dense 0.21; TP 0.22; gaps 1.55) — within 6% of the 6.45 ms measured
   — and host 5.16 ms. So the GPU terms are physical and the whole excess is the host's time, which vLLM 0.24 overlaps with the
-  GPU's (asynchronous scheduling, on by default since 0.14: vllm.Release.AsyncSchedulingFor); the serial host doubles the step,
+  GPU's (asynchronous scheduling, on by default since 0.14, vllm.Release.AsyncSchedulingFor: the engine core schedules and
+  launches the next batch before it waits on the last one's output, vllm/v1/engine/core.py step_with_batch_queue as read at main;
+  the v0.24.0 file itself was not read); the serial host doubles the step,
   and the closed feedback of an open loop (a slower step holds more sequences, which slows the step) takes it from 11.2 to 14.5
   ms. Hiding the host is a step-model change (estimate/perf/perf_input.go, OverlapHost): trialled and not adopted on the colocated
   evidence (trial 5 there: this row's TPOT +1% with it); the Dynamo rows below (vLLM 0.20.1, asynchronous too) pull the other
