@@ -604,11 +604,12 @@ const pdReading = `
   way, their decode measured slower than the model's serial-host step. E2E (+46%, +72%) inherits it.
 - **Held out (Dynamo 1.2.1 on one B200 node, vLLM 0.20.1, Llama-3.1-70B FP8, closed loops of 3,000/150 under genai-perf).**
   Throughput is −2% and E2E +2% on the 8-GPU run (4 × TP1 : 1 × TP4): both the source and the model are bound by the prefill
-  pool (7.90 and 7.74 req/s; 99% loaded in the model). Its TPOT is −34% (decode step 11.3 ms, host 4.5 of it, against 17.1 ms
+  pool (7.90 and 7.74 req/s; 99% loaded in the model). Its TPOT is −34% (decode step 11.3 ms, host 4.5–4.7 of it, against 17.1 ms
   measured) and its TTFT +64% in mirror: in a closed loop held by prefill, TTFT is sessions / rate less the time decoding
   (32 / 7.90 − 149 × 17.1 ms = 1.49 s measured, 32 / 7.74 − 149 × 11.3 ms = 2.45 s in the model), so the time the model's
   sessions do not spend decoding they spend queued for prefill. On the 4-GPU runs (3 × TP1 : 1 × TP1) the model's decode
-  GPU steps in 17.5–18.0 ms (weights 11.2 ms: 70 GB of FP8 at 0.838 × 8 TB/s; attention 1.5–2.2; gaps 2.2; host 2.6–2.8)
+  GPU steps in 17.5–18.0 ms (dense 11.2 ms, mostly 70 GB of FP8 weights at 0.838 of B200's HBM rate; attention 1.5–2.2; gaps
+  2.2; host 2.6–2.8)
   where the source's measures 29.2 and 39.7 ms, so its closed loops turn 52% and 70% faster than the source's. The same
   client's colocated runs on the same GPUs are predicted nearer (throughput −8%, +19%, +29%; TPOT +48%, +14%, −6%), so the
   miss is in the P/D decode worker, which here runs slower than a colocated engine doing prefills as well (29.2 against 23.1 ms
