@@ -224,7 +224,8 @@ device total not logged; search index id 67592774702): "Available KV cache memor
 25.87x at max_model_len 8,192, which 98,304 B per token reproduces from the logged memory (211,888, −0.02%), profiled
 with "1 image items" of 16,384 tokens; a vLLM-Ascend 0.18.0 start-up of Qwen3-VL-8B-Instruct on an Ascend NPU
 (34.65 GiB, 252,288 tokens, 15.40x; not a GPU; index id 55448493821); two Qwen3-VL-235B-A22B-FP8 launch scripts (no
-log). MiMo-V2.6's checkpoint was read from public copies of its config.json fields (lvyufeng/RelicLLM's test of
+log); blog.bitipcman.com's two posts on Qwen3-VL with vLLM on an L4 (a catalog GPU; only the opening sections,
+without the start-up logs, were in the text read). MiMo-V2.6's checkpoint was read from public copies of its config.json fields (lvyufeng/RelicLLM's test of
 src/models/mimo_v2/config.py, index id 68774810672), a per-dtype sum of the Flash-RL release's safetensors headers
 (index id 71038017334: U8 160,859,947,008 B = the MXFP4 experts exactly, F8_E4M3 3,859,808,256, BF16
 8,202,616,064), colibri's reader notes (index id 70384380042: "FP8 e4m3 with a scale per 128x128 block for qkv and
