@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -91,6 +92,10 @@ func TestMiMoV26Checkpoint(t *testing.T) {
 		if got := s.AttnModules[name]; got != want {
 			t.Errorf("%s quantized in %.2f of the layers, want %.0f", name, got, want)
 		}
+	}
+	if n := strings.Join(m.Notes, " "); !strings.Contains(n, "vision encoder's weights (vision_config) are not counted") ||
+		!strings.Contains(n, "audio tower's (audio_config)") {
+		t.Errorf("notes %q do not say that neither tower is counted", n)
 	}
 	if s.Routed != 1 || s.DenseMLP != 1 {
 		t.Errorf("routed %.2f, dense MLP %.2f quantized: the list names o_proj only", s.Routed, s.DenseMLP)
