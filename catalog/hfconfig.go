@@ -107,6 +107,14 @@ type hfConfig struct {
 	SWAHeadDim              int   `json:"swa_head_dim"`
 	SWAVHeadDim             int   `json:"swa_v_head_dim"`
 	AddSWAAttentionSinkBias *bool `json:"add_swa_attention_sink_bias"`
+	// MoERouterDType is the gate's dtype vLLM's MiMoV2MoE builds
+	// (moe_router_dtype, float32 when absent).
+	MoERouterDType string `json:"moe_router_dtype"`
+	// RopeTheta and SWARopeTheta: MiMo-V2's two RoPE bases (full and
+	// sliding-window layers), each its own cos/sin cache in vLLM.
+	// Step-3.x writes rope_theta as a list per layer: not a number, 0.
+	RopeTheta    looseFloat `json:"rope_theta"`
+	SWARopeTheta looseFloat `json:"swa_rope_theta"`
 
 	// DeepSeek-V4 (catalog/deepseekv4.go).
 	CompressRatios []int  `json:"compress_ratios"`
@@ -250,7 +258,10 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 		m.Quant = parseQuant(q)
 		m.Quant.Source = HFQuantConfigFile
 	}
-	if m.Quant.Format != "" {
+	if m.Quant.Format != "" || (m.Quant.Method == "fp8" && len(m.Quant.ModulesNotConverted) > 0) {
+		// Block FP8 with ignored_layers: vLLM's Fp8Config keeps each
+		// listed module unquantized (is_layer_skipped), module by module
+		// (MiMo-V2.6 lists only o_proj: q/k/v FP8, o_proj BF16).
 		m.Quant.Shares = m.computeQuantShares()
 	}
 	m.RopeScaling = parseRope(c.RopeScaling, c.RopeParameters)
@@ -397,6 +408,7 @@ func parseQuant(q map[string]interface{}) Quantization {
 		out.ModulesNotConverted = append(out.ModulesNotConverted, stringList(q[key])...)
 	}
 	readQuantFormat(q, &out)
+	readStoreDType(q, &out)
 	return out
 }
 

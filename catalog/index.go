@@ -52,6 +52,8 @@ var modelIndex = []modelEntry{
 	{"deepseek-v4-flash", "deepseek-ai__DeepSeek-V4-Flash.json", "deepseek-ai/DeepSeek-V4-Flash", 284e9, "model card (as quoted by deepseekv4flash.com/models): 284B total, 13B active"},
 	{"gemma-4-26b-a4b", "google__gemma-4-26B-A4B.json", "google/gemma-4-26B-A4B", 25.2e9, "model card (as quoted by featherless.ai): 25.2B total, 3.8B active; the vision encoder (catalog.Encoder) counted apart"},
 	{"mimo-v2-flash", "XiaomiMiMo__MiMo-V2-Flash.json", "XiaomiMiMo/MiMo-V2-Flash", 309e9, "vLLM recipe and model card: 309B total, 15B active"},
+	// Step-3.5-Flash (step3p5, catalog/step3p5.go): the config.json as Megatron-Bridge's tests vendor it (catalog/models/README.md).
+	{"step-3.5-flash", "stepfun-ai__Step-3.5-Flash.json", "stepfun-ai/Step-3.5-Flash", 196e9, "model card and vLLM recipe: 196B total, 11B active"},
 }
 
 // LookupModel returns the catalog model with the given id (case-insensitive,

@@ -180,8 +180,20 @@ type Quantization struct {
 	// HFQuantConfigFile.
 	Source string `json:"source,omitempty"`
 	// Shares are the quantized shares of each component after the
-	// exclusions, for the 4-bit and ModelOpt formats (nil otherwise).
+	// exclusions, for the 4-bit and ModelOpt formats and for block-FP8
+	// checkpoints with an ignored_layers list (nil otherwise).
 	Shares *QuantShares `json:"shares,omitempty"`
+	// ExpertFormat is the routed experts' storage where it differs from
+	// Method's: "mxfp4" for an FP8 config with store_dtype "mxfp4"
+	// (MiMo-V2.6), whose experts vLLM's Fp8Config loads with
+	// Mxfp4MoEMethod.
+	ExpertFormat string `json:"expert_format,omitempty"`
+	// StoreDType is quantization_config.store_dtype as written ("" when
+	// absent), kept for the refusal of values vLLM's Fp8Config does not
+	// route.
+	StoreDType string `json:"store_dtype,omitempty"`
+	// MXFP4Block is mxfp4_block_size (values per E8M0 scale; 0 absent).
+	MXFP4Block int `json:"mxfp4_block_size,omitempty"`
 }
 
 // IsMoE reports whether the model has routed experts.

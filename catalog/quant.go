@@ -45,6 +45,9 @@ func weightBits(q map[string]interface{}) []int {
 // a mix of 4- and 8-bit groups would be sized wrongly either way.
 func unmodelledQuant(q Quantization) string {
 	switch {
+	case q.StoreDType != "" && q.StoreDType != "fp8" && (q.ExpertFormat != "mxfp4" || (q.MXFP4Block != 0 && q.MXFP4Block != mxfp4BlockValues)):
+		return fmt.Sprintf("quantization_config store_dtype %q (mxfp4_block_size %d): vlaunch sizes store_dtype mxfp4 (blocks of %d) under quant_method fp8 only",
+			q.StoreDType, q.MXFP4Block, mxfp4BlockValues)
 	case q.Method == "modelopt" && q.Format == "":
 		return fmt.Sprintf("quantization_config modelopt quant_algo %q: vlaunch sizes ModelOpt NVFP4 and FP8 checkpoints only (a MIXED_PRECISION checkpoint's per-layer formats are not read)", q.Algo)
 	case q.Format != "":

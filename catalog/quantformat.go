@@ -182,6 +182,27 @@ func (q Quantization) BytesPerParam(hidden int) float64 {
 	return 0
 }
 
+// mxfp4BlockValues is the values per E8M0 scale of OCP MXFP4, the only
+// block size vLLM's Mxfp4MoEMethod loads.
+const mxfp4BlockValues = 32
+
+// readStoreDType reads an FP8 config's store_dtype: "mxfp4" stores the
+// routed experts in MXFP4 (4-bit E2M1 values, one E8M0 scale per
+// mxfp4_block_size values), which vLLM's Fp8Config.get_quant_method routes
+// to Mxfp4MoEMethod ("if self.store_dtype == \"mxfp4\": return
+// Mxfp4MoEMethod(layer.moe_config)" in vllm/model_executor/layers/
+// quantization/fp8.py, RoutedExperts branch; first release not pinned, in
+// force in the 0.31.1rc1.dev50 build of published/vllm-memory-logs.yaml's
+// mimo-v26-flash-tant2-h100-tp8ep, whose log says "Using 'HUMMING' Mxfp4
+// MoE backend" under quantization=fp8). Other linear layers stay block FP8.
+func readStoreDType(q map[string]interface{}, out *Quantization) {
+	out.StoreDType, _ = q["store_dtype"].(string)
+	out.MXFP4Block = positiveInt(q["mxfp4_block_size"], 0)
+	if strings.EqualFold(out.Method, "fp8") && out.StoreDType == "mxfp4" {
+		out.ExpertFormat = "mxfp4"
+	}
+}
+
 func positiveInt(v interface{}, def int) int {
 	if f, ok := v.(float64); ok && f > 0 && f < 1<<30 && f == float64(int(f)) {
 		return int(f)

@@ -166,11 +166,14 @@ func (m *Model) attentionModules(nh, nkv float64) []quantModule {
 		attn("o_proj", nh*float64(m.VHeadDim)*h)
 		return out
 	}
-	hd := float64(m.HeadDim)
+	hd, vd := float64(m.HeadDim), float64(m.HeadDim)
+	if g := m.MiMo; g != nil {
+		vd = float64(g.VHeadDim) // MiMo-V2: V (and o_proj's input) narrower than K
+	}
 	attn("q_proj", h*nh*hd)
 	attn("k_proj", h*nkv*hd)
-	attn("v_proj", h*nkv*hd)
-	attn("o_proj", nh*hd*h)
+	attn("v_proj", h*nkv*vd)
+	attn("o_proj", nh*vd*h)
 	return out
 }
 

@@ -37,7 +37,9 @@ var modelledTypes = map[string]string{
 	// MiMo-V2-Flash (catalog/mimo.go): sliding-window and full layers with
 	// their own KV heads, K and V of different sizes.
 	"mimo_v2_flash": "GQA MoE with sliding-window and full layers of their own KV heads, sinks, K/V of different sizes (MiMo-V2-Flash)",
-	"deepseek_v4":   "MoE with compressed sparse attention (C4A/C128A + sliding window, DeepSeek-V4)",
+	// MiMo-V2.6's config.json: the same decoder (catalog/mimo.go).
+	"mimo_v2":     "GQA MoE with sliding-window and full layers of their own KV heads, sinks, K/V of different sizes (MiMo-V2.6)",
+	"deepseek_v4": "MoE with compressed sparse attention (C4A/C128A + sliding window, DeepSeek-V4)",
 	// Step-3.x (catalog/step3p5.go): sliding-window layers with their own
 	// query heads, a head-wise attention gate, experts where
 	// moe_layers_enum says, one shared expert.

@@ -8,18 +8,20 @@ import (
 )
 
 // TestStep3p5Flash reads Step-3.5-Flash (testdata/hf/step-3.5-flash.
-// reconstructed.json: the published config's values as public sources state
-// them, see its _source) as vLLM's step3p5.py builds it and counts it by
-// hand: 12 full-attention layers (layer_types[i], i % 4 == 0) of 64 query
-// heads and 33 sliding-window layers of 96 (attention_other_setting), all
-// with 8 KV heads of 128, q/k norms of 128 and a head-wise gate (g_proj,
-// hidden × heads); layers 0-2 a dense MLP of 11,264, layers 3-44 288
-// experts of 1,280 (top 8) with one shared expert of 1,280, a float32 gate
-// and router bias; two norms per layer; untied embeddings of 128,896 ×
-// 4,096. The 48-entry layer_types' last 3 are the MTP layers vLLM's main
-// model skips. The card and vLLM's recipe say 196B total, 11B active.
+// verbatim.json: stepfun-ai/Step-3.5-Flash's config.json as NVIDIA
+// Megatron-Bridge's Step-3.5 tests vendor it: yevvonlim/Megatron-Bridge at
+// 202306025842 tests/unit_tests/models/step3p5/_reference/config.json, whole) as
+// vLLM's step3p5.py builds it and counts it by hand: 12 full-attention
+// layers (layer_types[i], i % 4 == 0) of 64 query heads and 33
+// sliding-window layers of 96 (attention_other_setting), all with 8 KV heads
+// of 128, q/k norms of 128 and a head-wise gate (g_proj, hidden × heads);
+// layers 0-2 a dense MLP of 11,264, layers 3-44 288 experts of 1,280 (top 8)
+// with one shared expert of 1,280, a float32 gate and router bias; two
+// norms per layer; untied embeddings of 128,896 × 4,096. The 48-entry
+// layer_types' last 3 are the MTP layers vLLM's main model skips. The card
+// and vLLM's recipe say 196B total, 11B active.
 func TestStep3p5Flash(t *testing.T) {
-	m, err := LoadHFConfig("testdata/hf/step-3.5-flash.reconstructed.json")
+	m, err := LoadHFConfig("testdata/hf/step-3.5-flash.verbatim.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +120,7 @@ func TestStep3p5Refusals(t *testing.T) {
 // blocks) runs at TP 1 or 2 only: "TP=4 fails (1280/4=320, 320%128≠0)".
 // The experts' and shared expert's 1,280 split over TP must stay whole blocks.
 func TestStep3p5FP8Split(t *testing.T) {
-	data, err := os.ReadFile("testdata/hf/step-3.5-flash.reconstructed.json")
+	data, err := os.ReadFile("testdata/hf/step-3.5-flash.verbatim.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,5 +134,34 @@ func TestStep3p5FP8Split(t *testing.T) {
 		if p := m.BlockSplitProblem(tp, tp); (p == "") != ok {
 			t.Errorf("TP %d: %q", tp, p)
 		}
+	}
+}
+
+// TestStep3p5CatalogIsVerbatim: the catalog's stepfun-ai/Step-3.5-Flash is
+// the vendored config.json byte for byte (the fixture the hand counts read),
+// and the keys the reconstruction it replaced lacked (moe_layer_offset,
+// moe_every_n_layer, sink, use_rope_layers, zero_centered) change nothing
+// vLLM's step3p5.py sizes: the counts match the fixture's.
+func TestStep3p5CatalogIsVerbatim(t *testing.T) {
+	fixture, err := os.ReadFile("testdata/hf/step-3.5-flash.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	embedded, err := modelFiles.ReadFile("models/stepfun-ai__Step-3.5-Flash.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(fixture) != string(embedded) {
+		t.Error("catalog/models/stepfun-ai__Step-3.5-Flash.json differs from the vendored fixture")
+	}
+	m, err := LookupModel("stepfun-ai/Step-3.5-Flash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Modelled(); err != nil {
+		t.Fatal(err)
+	}
+	if pc := m.ParamCounts(); math.Abs(pc.Total-196956130368) > 1 {
+		t.Errorf("catalog step-3.5-flash counts %.0f, the hand count 196,956,130,368", pc.Total)
 	}
 }

@@ -21,6 +21,7 @@ var knownGaps = map[string]gap{
 	"minimax_text_01": {lightning, "GQA MoE (mixtral)"},
 	// Only MiMo-V2-Flash configs refused for what mimoProblem names reach here.
 	"mimo_v2_flash":  {"a hybrid_layer_pattern for every layer and sliding-window layers with as many query heads as the full ones", "MiMo-V2-Flash as published (mimo_v2_flash)"},
+	"mimo_v2":        {"a hybrid_layer_pattern for every layer and sliding-window layers with as many query heads as the full ones", "MiMo-V2.6 as published (mimo_v2)"},
 	"qwen3_vl_moe":   {"the language model's fields: its text_config has none vlaunch can read", "GQA MoE (qwen3_moe)"},
 	"kimi_k25":       {"the language model's fields: its text_config has none vlaunch can read", "MLA MoE (kimi_k2)"},
 	"deepseek_vl_v2": {"DeepSeek-VL2's language model as vLLM builds it, not yet checked", "MLA MoE (deepseek_v2)"},

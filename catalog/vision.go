@@ -31,7 +31,30 @@ type Encoder struct {
 	// buffer of max_num_batched_tokens × the text hidden_size per level
 	// when it builds the model; 0 for the other encoders.
 	DeepStackLevels int `json:"deepstack_levels,omitempty"`
+	// EmbedWidth is the width of one multimodal embedding the encoder
+	// returns: Qwen3-VL's out_hidden_size × (1 + DeepStack levels), its
+	// merger output concatenated with one DeepStack feature per level
+	// (Qwen3_VisionTransformer.forward: "torch.cat([hidden_states] +
+	// deepstack_feature_lists, dim=1)  # [seq_len, hidden_size * (1 +
+	// depth_of_deepstack)]"); 0 where not read.
+	EmbedWidth int `json:"embed_width,omitempty"`
+	// MaxVideoEmbeds is the largest video item's embeddings, Qwen3-VL's:
+	// the video processor's pixel budget over all frames
+	// (Qwen3VLVideoPixelBudget) per patch_size² × temporal_patch_size ×
+	// spatial_merge_size² pixels; 0 where not read.
+	MaxVideoEmbeds int `json:"max_video_embeds,omitempty"`
 }
+
+// Qwen3VLVideoPixelBudget is size["longest_edge"] of the Qwen3-VL
+// releases' video processor (video_preprocessor_config.json, a file
+// beside config.json that vlaunch does not read): 25,165,824 pixels over
+// all frames of a video, as llm-d/llm-d-router#1408's benchmark reads it
+// for Qwen/Qwen3-VL-30B-A3B-Instruct ("VP_MAX_PIXELS = 25_165_824 #
+// video_processor.size[\"longest_edge\"]"). vLLM's smart_resize caps a
+// video at it (qwen3_vl.py _get_vision_info), so the largest video is
+// 25,165,824 / (16² × 2 × 2²) = 12,288 embeddings, the 153,600 / 12.5 of
+// the sipeed 0.11.0 log's encoder budget.
+const Qwen3VLVideoPixelBudget = 25165824
 
 // PerGPU is the encoder's parameters on one GPU of a TP group of tp ranks.
 func (e *Encoder) PerGPU(tp int) float64 {
@@ -226,5 +249,8 @@ func qwen3VLEncoder(v map[string]json.RawMessage, deepStackBuffers bool) *Encode
 	if deepStackBuffers {
 		e.DeepStackLevels = len(deep)
 	}
+	e.EmbedWidth = int(out) * (1 + len(deep))
+	e.MaxVideoEmbeds = int(Qwen3VLVideoPixelBudget / (s["patch_size"] * s["patch_size"] * s["temporal_patch_size"] *
+		s["spatial_merge_size"] * s["spatial_merge_size"]))
 	return e
 }

@@ -126,6 +126,11 @@ func visionNote(m *Model, w wrapper) string {
 		return note
 	}
 	note := what + "; the vision encoder's weights (vision_config) are not counted in weights per GPU"
+	if w.audio {
+		// MiMo-V2.6 ships an audio tower beside its vision tower; vLLM
+		// builds neither under --language-model-only.
+		note += ", nor its audio tower's (audio_config)"
+	}
 	depth := firstPositive(intKey(w.vision, "depth"), intKey(w.vision, "num_hidden_layers"), intKey(w.vision, "vt_num_hidden_layers"))
 	h := firstPositive(intKey(w.vision, "hidden_size"), intKey(w.vision, "vt_hidden_size"))
 	i := firstPositive(intKey(w.vision, "intermediate_size"), intKey(w.vision, "vt_intermediate_size"))

@@ -133,7 +133,21 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   one state page per group, as vLLM runs a Mamba-2 hybrid without prefix caching by default up to 0.19.1
   (` + "`vllm.Release.StatePagesPerRequestFor`" + `; that log prompted it: vlaunch had assumed align mode's two pages,
   81.30x) (` + "`TestNemotronHLogV0191`" + `).
-- Qwen3-VL (` + "`Qwen3VLForConditionalGeneration`" + `, ` + "`Qwen3VLMoeForConditionalGeneration`" + `, read through text_config): three logs
+- Qwen3-VL (` + "`Qwen3VLForConditionalGeneration`" + `, ` + "`Qwen3VLMoeForConditionalGeneration`" + `, read through text_config): end to
+  end, Qwen3-VL-30B-A3B-Instruct in BF16 on four RTX 3090 (row ` + "`qwen3vl-30b-a3b-sipeed-rtx3090-tp4`" + ` above: vLLM 0.11.0,
+  TP 4 over PCIe, utilization 0.90, max_model_len 65,536, 2,048 batched tokens, images and video enabled;
+  sipeed/sipeed_wiki docs/hardware/en/kvm/NanoKVM_Pro/cua.md at db46b93; the RTX 3090 is not in the GPU catalog, so the
+  replay takes the 23.58 GiB device total vLLM logged for one in vllm-project/vllm#10517): weights 14.77 / 14.58 GiB
+  (−1.3%, the vision encoder's 0.539 B parameters and the DeepStack buffers counted), "GPU KV cache size" 100,912 from
+  the logged (rounded) 2.31 GiB against 100,752 (+0.16%) and 1.54x as logged, and the available memory 2.31 / 2.44 GiB (+5.6%; 1.63x end to end)
+  once three causes are modelled: the profile's dummy video outputs, which vLLM 0.11.0 keeps through the language
+  model's dummy run padded to the item's placeholder length (12,288 embeddings × 12.5 prompt tokens = the logged
+  "budget of 153600 tokens" × 2,048 × (1 + 3 DeepStack levels) × 2 B = 2.34 GiB;
+  ` + "`vllm.Release.EncoderProfilePlaceholders`" + `, confirmed at 0.11.0 only: PR #30475 later holds embeddings only, first
+  release not pinned, and there it is charged so the KV pool is not over-promised); the PyTorch sort of the dummy sampler ("FlashInfer is not
+  available. Falling back to the PyTorch-native implementation of top-p & top-k sampling", +0.87 GiB); and NCCL's
+  PCIe buffers in place of NVLink's (custom all-reduce "not supported on more than two PCIe-only GPUs", −1.70 GiB).
+  Before them vlaunch predicted 3.95 GiB (+71%) (` + "`TestQwen3VLEncoderProfileOutputs`" + `). Three more logs
   whose checkpoints, devices or GPUs are outside the catalog or unnamed, from their logged KV memory
   (` + "`TestQwen3VLLogsFromLoggedMemory`" + `): Qwen3-VL-8B-Instruct on one unnamed GPU (a vLLM source build
   v0.1.dev15312+g690e127b1, utilization 0.85, max_model_len 4,096, eager; a public GitHub file the search index holds
@@ -166,13 +180,25 @@ Reproduced by a dedicated test (the log lacks what a row needs):
 - Kimi-K2-Thinking (the row above): the logged 715,072 tokens from the logged 46.80 GiB exactly, in FlashMLA's
   64-token blocks (0.11.0's MLA default on Hopper; 16-token blocks would give 715,088)
   (` + "`TestKimiK2ThinkingLogFromLoggedMemory`" + `).
-- MiMo-V2 (` + "`mimo_v2_flash`" + `): a vLLM 0.31.1rc1.dev50 log of MiMo-V2.6-Flash-MOPD (TP8 + EP on H100, max_model_len
+- MiMo-V2 (` + "`mimo_v2_flash`" + `, and MiMo-V2.6's ` + "`mimo_v2`" + `): a vLLM 0.31.1rc1.dev50 log of MiMo-V2.6-Flash-MOPD (TP8 + EP on H100, max_model_len
   262,144, 8,192-token chunks; tant2tls/Deepseek-serving): 26.60x and 6,972,745 tokens, exactly from the 573,180
   block ids the logged (rounded) 49.2 GiB holds, +0.01% from 49.2 GiB itself, each sliding-window group
   reserving two batches in flight beyond its window under async scheduling
   (` + "`vllm.Release.SlidingWindowInFlight`" + `, the 0.26.0 rule below, which this log confirms on a 0.31 build: one chunk gives 30.19x)
-  (` + "`TestWindowReserveAsVLLMCountsIt`" + `, case ` + "`mimo-v26-flash-tant2-h100-tp8ep`" + `; its MXFP4 experts and vision
-  and audio towers are not in the catalog, so its weights and available memory are not predicted). The same study's
+  (` + "`TestWindowReserveAsVLLMCountsIt`" + `, case ` + "`mimo-v26-flash-tant2-h100-tp8ep`" + `). Its weights, 20.10 / 20.10 GiB, and
+  available memory, 49.20 / 46.08 GiB (−6.3%; 24.9x end to end against 26.60x), are predicted from the checkpoint's
+  own config.json (model_type mimo_v2; the Flash-RL release's fields, the same geometry and 161.06 GiB of safetensors):
+  an FP8 config whose store_dtype mxfp4 routes the routed experts to Mxfp4MoEMethod (vllm/model_executor/layers/
+  quantization/fp8.py Fp8Config.get_quant_method; the log's "Using 'HUMMING' Mxfp4 MoE backend"), 47 × 32 local
+  experts × 3 × 4,096 × 2,048 × (½ + 1/32) B = 18.73 GiB (the safetensors' 160,859,947,008 U8 bytes over 8);
+  q/k/v in block FP8 and o_proj in BF16 (ignored_layers, now read module by module for FP8 configs); a bfloat16 router
+  (moe_router_dtype); two RoPE caches of 1,048,576 positions × 64 (rope_theta 1e7, swa_rope_theta 1e4: two
+  get_rope instances), 0.25 GiB; the vision and audio towers not built under --language-model-only (the wrapper's
+  _mark_tower_model puts them on the meta device) (` + "`TestMiMoV26WeightsByHand`" + `). Before, vlaunch sized the
+  MiMo-V2-Flash FP8 checkpoint: 36.32 GiB (+80.7%) and 29.86 GiB available (−39.3%). Of the −3.1 GiB left, the CUDA-graph
+  estimate is 1.24 GiB of it (vlaunch's typical 1.5 GiB against the log's "equivalent to 0.8967", 0.26 GiB); the
+  rest (the 1.25 GiB fused-MoE workspace vlaunch sizes for the Triton kernels, which the HUMMING backend may not
+  allocate) is not pinned. The same study's
   DeepSeek-V4-Flash-0731 log (` + "`dsv4flash0731-tant2-h100-tp8ep`" + `) has its weights (+0.7%) and available memory
   (−1.9%) predicted, and its pool to 4.7% (6.28x against 6.59x with the in-flight reserve; 11.06x without it), not
   exactly: the 0.31 DeepSeek-V4 packing was not read.
@@ -217,8 +243,27 @@ says how vLLM was installed.
 No public start-up log with the model, the release, the layout, the utilization, max_model_len and the
 three lines was found for Nemotron-3 Super/Ultra (the latent MoE; its
 KV layout is Nemotron-H's above), a Qwen3-VL start-up on a GPU of
-the catalog and a Kimi-K2.5/K2.6 (vision wrapper) start-up; nor a complete Gemma 4 log before 0.26; MiMo-V2-Flash
-itself has none (MiMo-V2.6-Flash above shares its text decoder).
+the catalog (the one reproduced end to end above ran on RTX 3090s) and a Kimi-K2.5/K2.6 (vision wrapper) start-up;
+nor a complete Gemma 4 log before 0.26; MiMo-V2-Flash itself has none (MiMo-V2.6-Flash above shares its text decoder).
+Searched for Qwen3-VL on a catalog GPU and for MiMo-V2 (2026-12-06; issues, pages and code corpora; the strings
+"architecture: Qwen3VLMoeForConditionalGeneration", "architecture: Qwen3VLForConditionalGeneration",
+"MiMoV2OmniForCausalLM", "MiMo-V2.6-Flash-MOPD", "Model loading took 20.1", "store_dtype"). Read and left out:
+vllm-project/vllm#27466 (Qwen3-VL-32B-Instruct, 0.11.0, utilization 0.98, max_model_len 16,384: a runtime
+out-of-memory on an unnamed 79.14 GiB GPU; the KV lines were not in the text read); a vLLM 0.13.0 start-up of a
+Qwen3-VL-MoE checkpoint ("qwen-custom", 58.23 GiB of weights, a 30B-A3B's) on one H100 NVL (not in the catalog,
+device total not logged; search index id 67592774702): "Available KV cache memory: 19.40 GiB", 211,936 tokens and
+25.87x at max_model_len 8,192, which 98,304 B per token reproduces from the logged memory (211,888, −0.02%), profiled
+with "1 image items" of 16,384 tokens; a vLLM-Ascend 0.18.0 start-up of Qwen3-VL-8B-Instruct on an Ascend NPU
+(34.65 GiB, 252,288 tokens, 15.40x; not a GPU; index id 55448493821); two Qwen3-VL-235B-A22B-FP8 launch scripts (no
+log); blog.bitipcman.com's two posts on Qwen3-VL with vLLM on an L4 (a catalog GPU; only the opening sections,
+without the start-up logs, were in the text read). MiMo-V2.6's checkpoint was read from public copies of its config.json fields (lvyufeng/RelicLLM's test of
+src/models/mimo_v2/config.py, index id 68774810672), a per-dtype sum of the Flash-RL release's safetensors headers
+(index id 71038017334: U8 160,859,947,008 B = the MXFP4 experts exactly, F8_E4M3 3,859,808,256, BF16
+8,202,616,064), colibri's reader notes (index id 70384380042: "FP8 e4m3 with a scale per 128x128 block for qkv and
+the layer-0 MLP, BF16 for o_proj, router, norms, embeddings and head") and the tant2 study's plan (index id 70880801277:
+"vision tower built, audio tokenizer not found so audio is disabled", which under --language-model-only vLLM
+builds on the meta device); vLLM's mimo_v2.py and mimo_v2_omni.py were read at the search index's
+vllm-project/vllm copies (commits 055e47c and 005a51a, releases not pinned).
 Read and left out (2026-12-06): vllm-project/vllm#39734 (Gemma-4-31B-it, 0.19.1rc1: 37,392 tokens and 1.53x
 at 262,144, but neither GPU nor available memory in the text read); #43308 (Gemma 4 31B AWQ on A100,
 tokens rounded to ~55k/~525k); #49878 (Gemma 4 with kv_cache_memory_bytes, a failed start-up);
@@ -290,6 +335,22 @@ Searched for Step-3.5-Flash / Step-3.7 (step3p5, 2026-12-06; issues, pages and c
 "GPU KV cache size" with Step-3.5): no vLLM start-up log found. Read and left out: the vLLM recipe
 (vllm-project/recipes StepFun/Step-3.5-Flash.md: commands for 4 × H200/H20/B200, no log); the SGLang cookbook
 (SGLang); smileformylove/MemScreen docs/history/STEP35FLASH.md (benchmark figures, no memory lines).
+A second search (2026-12-06, with the verbatim config.json found: Megatron-Bridge's vendored
+tests/unit_tests/models/step3p5/_reference/config.json) for a log: the strings
+"model='stepfun-ai/Step-3.5-Flash-FP8'", "Step-3.5-Flash', speculative_config", "Step-3.5-Flash-FP8,
+speculative_config" (none) and the issues and pages corpora for Step-3.5-Flash start-up, KV cache and
+"Model loading took" lines: no vLLM start-up log. Read and left out: vllm-project/vllm#40000 as a public issue digest
+quotes it (Step-3.5-Flash-FP8 with MTP on v0.19.0: a start-up failure, no memory lines; its config excerpt lists the
+MTP layers' projections among the modules not converted to FP8); an ATOM (AMD) port's status notes (FP8 checkpoint
+"208 GiB, 44 shards"; ATOM, not vLLM); a cluster's model-evaluation notes (the FP8 checkpoint "195 GiB / ~97.5 GiB
+per node" by du, no log); lambda.ai's Step-3.7-Flash page (Step-3.7, throughput only). The BF16 checkpoint's bytes
+(199,384,301,376 parameters by hand, the main model and 3 MTP layers of 809,390,336 each, the 199.4B Hugging Face
+counts, × 2 B = 398.8 GB) hold the weights per GPU within 3% (estimate/memory/step3p5_test.go: 4 × 91.94 GiB at
+TP 4, −0.98%). The FP8 build is not held to its ≈195 GiB on disk: vlaunch's TP 2 weights with 128 × 128 block FP8
+everywhere but the embeddings and router come to 2 × 92.45 GiB; with one copy of what every rank replicates and the
+MTP layers, which the FP8 checkpoint keeps in BF16 (jamesETsmith/ATOM@887c3404 atom/models/step3p5_mtp.py: "MTP weights in
+Step-3.5-Flash-FP8 are stored as BF16"), that is ≈189.2 GiB, −3.0% of the du figure, at the edge; which other
+modules it keeps in BF16 is unknown until its quantization_config is read.
 `
 
 func calRowMarkdown(r calRow) string {

@@ -57,12 +57,12 @@ type calCase struct {
 	// MaxNumBatchedTokens is set only where the log names it.
 	MaxNumBatchedTokens string `yaml:"max_num_batched_tokens"`
 	Eager               string `yaml:"enforce_eager"`
-	// FlashInferInstalled is "false ..." where the log says FlashInfer is
-	// not installed ("FlashInfer is not available. Falling back to the
-	// PyTorch-native implementation of top-p & top-k sampling"): the
-	// profile's sampler then sorts on releases that would otherwise use it.
-	FlashInferInstalled string `yaml:"flashinfer_installed"`
-	Measured            struct {
+	// FlashInfer is "not installed" where the log says so ("FlashInfer is
+	// not available. Falling back to the PyTorch-native implementation of
+	// top-p & top-k sampling"): the profile then sorts, as with
+	// VLLM_USE_FLASHINFER_SAMPLER=0 (vllm.Release.ProfileSampler).
+	FlashInfer string `yaml:"flashinfer"`
+	Measured   struct {
 		Weights     string `yaml:"weights_gib_per_gpu"`
 		Available   string `yaml:"available_kv_gib_per_gpu"`
 		Tokens      string `yaml:"kv_cache_tokens"`
@@ -99,10 +99,6 @@ var calExclusions = map[string]calExclusion{
 			"(two 8,192-token batches under async scheduling, vllm.Release.SlidingWindowInFlight) vlaunch gives 6.28x and " +
 			"1,647,159 tokens against the logged 6.59x and 1,728,531 (-4.7%); the 0.31 build's exact packing of DeepSeek-V4's " +
 			"caches (its kv_cache_utils.py) was not read, and the 0.26.0 log of the same model comes out 8.5% low the same way"},
-	"mimo-v26-flash-tant2-h100-tp8ep": {
-		weights: "MiMo-V2.6-Flash-MOPD stores its routed experts in MXFP4 under an FP8 config and ships vision and audio towers; " +
-			"the catalog's mimo-v2-flash (FP8 experts) is its text decoder only, so vlaunch predicts the FP8 checkpoint's weights",
-		available: "follows the weights (above); the KV pool is tested from the logged available memory"},
 }
 
 // calModel maps the logged model names onto catalog entries and the
@@ -130,11 +126,15 @@ var calModels = []struct{ match, id, quant, config string }{
 	// NVFP4 build is sized with NVIDIA's Nano NVFP4 recipe (verbatim
 	// config.json and hf_quant_config.json; the case's notes say why).
 	{match: "nemotron-cascade-2-30b-a3b-nvfp4", config: "../../catalog/testdata/ckpt/nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4/config.json"},
+	// Qwen3-VL-30B-A3B-Instruct in BF16: the wrapper's text_config and
+	// vision_config as published (vision encoder counted with the weights).
+	{match: "qwen3-vl-30b-a3b", config: "../../catalog/testdata/hf/qwen3-vl-30b-a3b-instruct.json"},
 	{"deepseek-r1", "deepseek-r1", "", ""},
 	{"deepseek-v4-flash", "deepseek-v4-flash", "", ""},
-	// MiMo-V2.6-Flash-MOPD's text decoder is MiMo-V2-Flash's (its
-	// checkpoint format is not: calExclusions).
-	{"mimo-v2.6-flash", "mimo-v2-flash", "", ""},
+	// MiMo-V2.6-Flash-MOPD: MiMo-V2-Flash's text decoder in its own
+	// checkpoint format (MXFP4 experts, FP8 q/k/v, BF16 o_proj), from the
+	// Flash-RL release's config.json (the same geometry and bytes).
+	{match: "mimo-v2.6-flash", config: "../../catalog/testdata/hf/mimo-v2.6-flash.reconstructed.json"},
 	{"deepseek-v2-lite", "deepseek-v2-lite", "", ""},
 	{"qwen3-235b-a22b-fp8", "qwen3-235b-a22b-fp8", "", ""},
 	{"qwen3-30b-a3b", "qwen3-30b-a3b", "", ""},
@@ -331,7 +331,7 @@ func calBuild(c calCase, m *catalog.Model, weights string, g *catalog.GPU, gnote
 	if ds.HasErrors() {
 		return nil, nil, fmt.Errorf("%v", ds)
 	}
-	if strings.HasPrefix(c.FlashInferInstalled, "false") {
+	if strings.HasPrefix(c.FlashInfer, "not installed") {
 		// vLLM samples with FlashInfer only when it is installed and
 		// VLLM_USE_FLASHINFER_SAMPLER is not 0; without it, as with the
 		// variable at 0, TopKTopPSampler takes the PyTorch sort
@@ -358,7 +358,11 @@ func calGPU(c calCase) (*catalog.GPU, string) {
 	total, ok := num(c.GPUMemGiB)
 	switch {
 	case g == nil && ok:
-		return &catalog.GPU{ID: "custom", Name: c.GPU, MemoryMiB: total * 1024}, ""
+		cg := &catalog.GPU{ID: "custom", Name: c.GPU, MemoryMiB: total * 1024}
+		if strings.Contains(c.GPU, "PCIe") {
+			cg.IntraNodeKind = "pcie" // no NVLink: NCCL's ring buffers only
+		}
+		return cg, ""
 	case g == nil:
 		return nil, "GPU unknown"
 	case ok:

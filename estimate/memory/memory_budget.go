@@ -65,8 +65,11 @@ type Term struct {
 // max_num_batched_tokens and the dummy sampler run over max_num_seqs rows.
 type Activation struct {
 	ForwardGiB, SamplerGiB, MoEWorkspaceGiB float64
-	PeakGiB                                 float64
-	Terms                                   []Term
+	// EncoderOutputsGiB is the multimodal encoder's dummy outputs the
+	// profile holds through the language model's run (encoderProfileGiB).
+	EncoderOutputsGiB float64
+	PeakGiB           float64
+	Terms             []Term
 }
 
 // PeakActivation derives the activation peak of a GPU of stage s.
@@ -85,7 +88,11 @@ type Activation struct {
 // allocated through the sampler run: M × top_k × (3·N + hidden) × 2 B with N
 // the per-GPU expert width and M the tokens the experts see (see moeTokens).
 //
-// Peak = max(forward, sampler + hidden states) + MoE workspace.
+// Multimodal encoder outputs: the dummy encoder outputs the profile holds
+// through both runs, where the release pads them (encoderProfileGiB).
+//
+// Peak = max(forward, sampler + hidden states) + MoE workspace + encoder
+// outputs.
 func PeakActivation(in *input.Input, s Stage) Activation {
 	m := in.Model
 	t := float64(in.MaxNumBatchedTokens)
@@ -111,8 +118,49 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 		a.Terms = append(a.Terms, Term{"fused-MoE workspace", a.MoEWorkspaceGiB,
 			fmt.Sprintf("%.0f tokens (%s) × top-k %d × (3 × expert width %.0f + hidden %d) × 2 B", mt, why, m.ExpertsPerToken, n, m.HiddenSize)})
 	}
-	a.PeakGiB = max(a.ForwardGiB, a.SamplerGiB+hiddenGiB*boolF(a.SamplerGiB > 0)) + a.MoEWorkspaceGiB
+	if gib, formula := encoderProfileGiB(in); gib > 0 {
+		a.EncoderOutputsGiB = gib
+		a.Terms = append(a.Terms, Term{"multimodal encoder profile outputs", gib, formula})
+	}
+	a.PeakGiB = max(a.ForwardGiB, a.SamplerGiB+hiddenGiB*boolF(a.SamplerGiB > 0)) + a.MoEWorkspaceGiB + a.EncoderOutputsGiB
 	return a
+}
+
+// encoderProfileGiB is the dummy multimodal encoder outputs vLLM's profile
+// run keeps through the language model's dummy run and the sampler run
+// (vllm.Release.EncoderProfilePlaceholders), where the release holds them
+// at the item's placeholder length: items × the largest item's prompt
+// tokens × the encoder's embedding width × 2 B. Modelled for Qwen3-VL's
+// video, its largest item (12,288 embeddings × 12.5 prompt tokens each =
+// 153,600 against 16,384 for the largest image), with one item unless
+// max_num_batched_tokens holds more (the encoder budget is the larger of
+// the two; items = budget // tokens per item). Releases where the padding
+// is not pinned (after 0.11.0 PR #30475 held embeddings only; before it the
+// padding's first release) are charged too, as the unpinned profile sampler
+// is, so the KV pool is not over-promised. Not modelled: other encoders,
+// --limit-mm-per-prompt (video taken as enabled, vLLM's default), and a
+// max_model_len below the largest video (vLLM then profiles fewer frames).
+func encoderProfileGiB(in *input.Input) (float64, string) {
+	e := in.Model.Encoder
+	if e == nil || e.Kind != "qwen3_vl" || e.DeepStackLevels == 0 || e.EmbedWidth <= 0 || e.MaxVideoEmbeds <= 0 ||
+		in.MaxModelLen < e.MaxVideoEmbeds {
+		return 0, ""
+	}
+	p, _ := in.Release().EncoderProfilePlaceholders()
+	if p == vllm.Absent {
+		return 0, ""
+	}
+	tokens := int(float64(e.MaxVideoEmbeds) * vllm.Qwen3VLVideoTokensPerEmbed)
+	items := max(1, in.MaxNumBatchedTokens/tokens)
+	gib := float64(items) * float64(tokens) * float64(e.EmbedWidth) * actBytes / GiB
+	unpinned := ""
+	if p != vllm.Present {
+		// As for the profile sampler: where the release is not pinned,
+		// the larger charge, so the KV pool is not over-promised.
+		unpinned = "; whether this release pads is not pinned (PR #30475 stores embeddings only), charged so the KV pool is not over-promised"
+	}
+	return gib, fmt.Sprintf("%d video item × (%d embeddings × %.1f prompt tokens = %d, the item's placeholder length) × embedding width %d "+
+		"(out_hidden_size × (1 + DeepStack levels)) × 2 B, held through the dummy run%s", items, e.MaxVideoEmbeds, vllm.Qwen3VLVideoTokensPerEmbed, tokens, e.EmbedWidth, unpinned)
 }
 
 // samplerBytesPerLogit is the profile sampler's working set per logit for

@@ -54,11 +54,12 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 	if component == CompHyperConn {
 		return DTypeRule{"fp32", bytesFP32, "vLLM builds DeepSeek-V4's hyper-connection parameters in float32"}
 	}
-	if d := in.Model.DSV4; d != nil && d.ExpertDType == "fp4" && (component == CompRouted || component == CompRedundant) &&
+	if why := mxfp4Experts(in.Model); why != "" && (component == CompRouted || component == CompRedundant) &&
 		in.WeightsFromCheckpoint && in.WeightsDType == in.Model.CheckpointDType() {
-		// expert_dtype fp4: vLLM's DeepseekV4FP8Config loads the experts
-		// with Mxfp4MoEMethod, the other linear layers as block FP8.
-		return DTypeRule{"mxfp4", bytesMXFP4, "DeepSeek-V4's FP4 experts (expert_dtype fp4): 4-bit values + one 8-bit scale per 32"}
+		// The other linear layers stay block FP8. The experts' shapes are
+		// not padded here: MiMo-V2.6's (hidden 4,096, width 2,048) and
+		// DeepSeek-V4's are multiples of the MXFP4 kernels' 256/128.
+		return DTypeRule{"mxfp4", bytesMXFP4, why + ": 4-bit values + one 8-bit scale per 32"}
 	}
 	if component == CompRouter && in.Model.RouterFP32 {
 		return DTypeRule{"fp32", bytesFP32, "vLLM builds this router (gate and its correction bias) in float32"}
@@ -85,6 +86,21 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 	return DTypeRule{in.WeightsDType, bytesBF16, in.WeightsDType}
 }
 
+// mxfp4Experts says why an FP8 checkpoint's routed experts are MXFP4, or
+// "" when they are not: DeepSeek-V4's expert_dtype fp4 (vLLM's
+// DeepseekV4FP8Config loads them with Mxfp4MoEMethod) and an FP8 config's
+// store_dtype mxfp4 (Fp8Config.get_quant_method routes the experts to
+// Mxfp4MoEMethod: catalog.Quantization.ExpertFormat).
+func mxfp4Experts(m *catalog.Model) string {
+	switch {
+	case m.DSV4 != nil && m.DSV4.ExpertDType == "fp4":
+		return "DeepSeek-V4's FP4 experts (expert_dtype fp4)"
+	case m.Quant.ExpertFormat == "mxfp4":
+		return "MXFP4 experts under an FP8 config (store_dtype mxfp4, Mxfp4MoEMethod)"
+	}
+	return ""
+}
+
 // fp8Rule distinguishes block-scaled FP8 checkpoints (128×128 blocks, one
 // fp32 scale each), per-channel FP8 (compressed-tensors FP8-dynamic) and
 // vLLM's online FP8 quantization of a 16-bit checkpoint (one scale per tensor).
@@ -96,7 +112,10 @@ func fp8Rule(in *input.Input, component string) DTypeRule {
 		if len(q.WeightBlockSize) == 2 {
 			b0, b1 = q.WeightBlockSize[0], q.WeightBlockSize[1]
 		}
-		return DTypeRule{"fp8", bytesFP8 + fp32ScaleBytes/float64(b0*b1), fmt.Sprintf("block FP8: 1 byte + one fp32 scale per %d×%d block", b0, b1)}
+		r := DTypeRule{"fp8", bytesFP8 + fp32ScaleBytes/float64(b0*b1), fmt.Sprintf("block FP8: 1 byte + one fp32 scale per %d×%d block", b0, b1)}
+		// ignored_layers: Fp8Config leaves each listed module unquantized
+		// (MiMo-V2.6: o_proj BF16 beside FP8 q/k/v).
+		return blended(r, shareOf(in, component), in.ActDType())
 	case q.Method == "modelopt" && in.WeightsFromCheckpoint:
 		// ModelOpt FP8: one byte and one fp32 scale per tensor, with the
 		// checkpoint's exclude_modules kept 16-bit.

@@ -203,8 +203,16 @@ func Placement(in *input.Input, s Stage) []Share {
 		}
 	}
 	if n, pos, dim := ropeCacheElems(m); n > 0 && attnN > 0 {
-		out = append(out, share(CompRoPECache, 0, n,
-			fmt.Sprintf("RoPE's cos/sin cache, %d positions × %d rotary dimensions, whole on every GPU", pos, dim)))
+		caches, what := 1.0, ""
+		if g := m.MiMo; g != nil && g.SeparateSWARope {
+			// MiMoV2Attention calls get_rope with rope_theta in the full
+			// layers and swa_rope_theta in the sliding-window ones
+			// (vllm/model_executor/models/mimo_v2.py): two bases, two
+			// rotary embeddings, two caches of the same size.
+			caches, what = 2, " × 2 (full and sliding-window layers' RoPE bases)"
+		}
+		out = append(out, share(CompRoPECache, 0, caches*n,
+			fmt.Sprintf("RoPE's cos/sin cache, %d positions × %d rotary dimensions%s, whole on every GPU", pos, dim, what)))
 	}
 	return out
 }

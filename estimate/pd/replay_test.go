@@ -36,11 +36,13 @@ func nodeLines(b *strings.Builder, prefix string, instances, gpus int, ip *int) 
 	return names
 }
 
-// header is a row's spec up to its nodes: the catalog model, the GPU.
+// header is a row's spec up to its nodes: the catalog model in the
+// weights the source served (FP8 where it served an FP8 checkpoint of a
+// BF16 catalog model; otherwise what the checkpoint ships), the GPU.
 func header(r published.PDRow, name string) *strings.Builder {
 	var b strings.Builder
 	fmt.Fprintf(&b, "apiVersion: vlaunch/v1\nkind: Deployment\nmetadata: {name: %s}\n", name)
-	fmt.Fprintf(&b, "model: {name: %s, weights: auto, path: /models/x}\n", r.Model.Catalog)
+	fmt.Fprintf(&b, "model: {name: %s, weights: %s, path: /models/x}\n", r.Model.Catalog, replayWeights(r))
 	fmt.Fprintf(&b, "hardware:\n  gpu: %s\n  nodes:\n", r.Hardware.GPU)
 	return &b
 }
@@ -77,7 +79,37 @@ func footer(b *strings.Builder, r published.PDRow, gpusPerInstance int) {
 	if bs := r.Decode.BlockSize; bs.Positive() {
 		fmt.Fprintf(b, ", block_size: %d", bs.Int())
 	}
+	if r.Model.KVCacheDType == "fp8" {
+		b.WriteString(", kv_cache_dtype: fp8")
+	}
 	b.WriteString("}\nruntime: {kind: bare}\n")
+}
+
+// replayWeights is the spec's model.weights for a row: fp8 where the
+// source served FP8 weights, else auto (the checkpoint's own: gpt-oss's
+// MXFP4).
+func replayWeights(r published.PDRow) string {
+	if r.Model.Weights == "fp8" {
+		return "fp8"
+	}
+	return "auto"
+}
+
+// poolEngine is a pool's engine settings the source set apart from the
+// release's defaults (gpu_memory_utilization, max_num_batched_tokens), as
+// the pool's vllm block; "" when it set none.
+func poolEngine(f published.Features) string {
+	var kv []string
+	if u := f.GPUMemoryUtilization; u.Positive() {
+		kv = append(kv, fmt.Sprintf("gpu_memory_utilization: %g", u.V))
+	}
+	if t := f.MaxNumBatchedTokens; t.Positive() {
+		kv = append(kv, fmt.Sprintf("max_num_batched_tokens: %d", t.Int()))
+	}
+	if len(kv) == 0 {
+		return ""
+	}
+	return "{" + strings.Join(kv, ", ") + "}"
 }
 
 // rateLoad reports whether the row's client sent requests at a rate
@@ -106,6 +138,9 @@ func pdSpec(r published.PDRow) (y string, sameNode bool) {
 		p := pools[role]
 		fmt.Fprintf(b, "  %s:\n    instances: %d\n    nodes: [%s]\n    parallelism: {tensor: %d, pipeline: %d, data: %d, expert: %t}\n",
 			role, p.Instances.Int(), strings.Join(names[role], ", "), p.TP.Int(), p.PP.Int(), p.DP.Int(), p.EP.Int() > 1)
+		if e := poolEngine(p.Features); e != "" {
+			fmt.Fprintf(b, "    vllm: %s\n", e)
+		}
 	}
 	return b.String(), r.Hardware.SameNode.V
 }
@@ -188,7 +223,27 @@ func replayPD(t *testing.T, r published.PDRow) (predicted, pd.Scenario) {
 		p.ttftMean, p.ttftP50 = math.Inf(1), math.Inf(1)
 	}
 	p.e2eMean = p.ttftMean + float64(s.OutputTokens-1)*p.tpotMean
+	p = clientCounted(p, r, s.OutputTokens)
 	return p, *s
+}
+
+// clientCounted puts a prediction in the client's output tokens where the
+// client counted more tokens per request than the engine generated (the
+// row's output_tokens_mean above the out the engine produced at most):
+// inference-perf counts by re-tokenizing the streamed text, so its output
+// tok/s is requests/s × its count and its TPOT divides the same time
+// between the first and last chunk by its count less one. TTFT, request
+// rate and request latency do not depend on the count.
+func clientCounted(p predicted, r published.PDRow, out int) predicted {
+	m := r.Workload.OutputTokensMean
+	if !m.Positive() || m.V <= float64(out) || out < 2 {
+		return p
+	}
+	p.tpotMean *= float64(out-1) / (m.V - 1)
+	if !p.unbounded {
+		p.outTokPerS = p.requestsPerS * m.V
+	}
+	return p
 }
 
 // replayColocated predicts the row's colocated baseline through check's
@@ -266,12 +321,19 @@ var pdAchieved = map[string]map[string]struct {
 		"requests/s":   {within: 10, worst: 0.28},
 	},
 	published.SplitHoldout: {
-		"TTFT mean (ms)":   {within: 1, worst: 0.63},
+		// dynamo-gke-b200-llama70b (added 2026-12-06, held out): TTFT
+		// +64% on its 8-GPU run (prefill pool 99% loaded in the model).
+		"TTFT mean (ms)":   {within: 3, worst: 0.65},
 		"TTFT median (ms)": {within: 0, worst: 0.70},
-		"TPOT mean (ms)":   {within: 0, worst: 1.56},
-		"output tok/s":     {within: 1, worst: 0.08},
-		"requests/s":       {within: 2, worst: 0.07},
-		"E2E mean (s)":     {within: 0, worst: 0.73},
+		// llm-d GKE's TPOT in inference-perf's re-tokenized count
+		// (clientCounted): +155% -> +125%.
+		"TPOT mean (ms)": {within: 0, worst: 1.26},
+		// The Dynamo 3 × TP1 : 1 × TP1 runs: the model decodes 1.7-2.2×
+		// faster than the source's decode GPU, so the closed loop turns
+		// faster (+52%, +70%).
+		"output tok/s": {within: 2, worst: 0.71},
+		"requests/s":   {within: 3, worst: 0.71},
+		"E2E mean (s)": {within: 1, worst: 0.73},
 	},
 }
 
@@ -516,11 +578,45 @@ const pdReading = `
   mean TTFT is 437 ms (API servers 80, prefill queue 115, prefill 191, hand-off 2, decode admission 36, first decode step 15) against
   1,157 ms on GKE (−62%) and 518 ms on CoreWeave (−16%): the two fleets ran the same workload and topology 2.2× apart. The GKE
   row's colocated baseline (16 × TP1, published 532 ms) is 236 ms in the model (−56%), so most of GKE's miss is shared with the
-  colocated model (per-request front-end and queueing costs the model does not see), not the P/D composition. TPOT is +155% against inference-perf's figure, which divides by re-tokenised output tokens
-  (283 per request against the 250 generated: its output tok/s is inflated by the same 13%); from the source's own means,
-  (2.775 − 1.157) s / 249 tokens = 6.5 ms, the model's 14.5 ms is still +123%: ~37 sequences per TP4 H200 decode under vLLM 0.24
-  step in 6.5 ms where the model, which charges vLLM 0.11's host time for every step (asynchronous scheduling is not assumed
-  unless explicit), needs twice that and so holds twice the sequences; E2E (+46%, +72%) inherits it (249 tokens × 14.5 ms).
+  colocated model (per-request front-end and queueing costs the model does not see), not the P/D composition.
+- **The llm-d GKE row's TPOT, term by term.** inference-perf's TPOT is (last − first chunk time) / (output tokens − 1) with the
+  output tokens counted by re-tokenising the streamed text (inference_perf/apis/completion.py at 11db4a8f6a18): 282.66 per
+  request against the 250 generated (output_tok_per_s / requests_per_sec of the same report), so its 5.70 ms is 6.45 ms per
+  engine step, and its output tok/s is 13% above the engine's. The replay now puts the prediction in the client's count
+  (clientCounted: the model's TPOT × 249 / 281.66, tok/s = requests/s × 282.66): +155% became +125% (12.8 ms against 5.70),
+  output tok/s −7% became +6%; nothing else moves. What is left is the decode step, not the composition: the decode pool's
+  simulation reaches a mean of 160 running sequences over its two TP4 instances, 80 per instance — Little's law at 22.5 req/s per
+  instance × 249 steps × 14.5 ms — where the measured step (6.45 ms) holds 36. The step at 80 sequences of ~5,125 tokens is
+  14.65 ms: routed experts 4.35 (MXFP4 at 4.25 bits: 13.2 MB per expert per layer, 32 expert-widths per TP4 GPU, 92% of them
+  touched by 80 × top-4 of 128; 14.3 GB per GPU per step at 0.838 × 0.820 of 4.8 TB/s; at 2.5 tokens per expert the
+  triton_kernels curve is held at its ridge, so compute is 0.57 ms and memory binds), attention 1.66 (3.87 GB of BF16 KV: the 18 full layers
+  at 512 B per token per GPU, the 18 sliding layers at their 128-token window, plus 0.70 ms of measured per-call floor), dense
+  0.23, TP all-reduces 0.28, kernel gaps 1.55 (652 kernels × 2.37 µs, CUDA graphs), and host 6.52 (step 2.26 + multiprocess
+  executor 1.84 + 80 × 29.5 µs per sequence) charged in series. At the measured 36 sequences the same model gives GPU 6.05 ms
+  (experts 3.19, 68% touched, 10.5 GB; attention 0.89; dense 0.21; TP 0.22; gaps 1.55) — within 6% of the 6.45 ms measured
+  — and host 5.16 ms. So the GPU terms are physical and the whole excess is the host's time, which vLLM 0.24 overlaps with the
+  GPU's (asynchronous scheduling, on by default since 0.14, vllm.Release.AsyncSchedulingFor: the engine core schedules and
+  launches the next batch before it waits on the last one's output, vllm/v1/engine/core.py step_with_batch_queue as read at main;
+  the v0.24.0 file itself was not read); the serial host doubles the step,
+  and the closed feedback of an open loop (a slower step holds more sequences, which slows the step) takes it from 11.2 to 14.5
+  ms. Hiding the host is a step-model change (estimate/perf/perf_input.go, OverlapHost): trialled and not adopted on the colocated
+  evidence (trial 5 there: this row's TPOT +1% with it); the Dynamo rows below (vLLM 0.20.1, asynchronous too) pull the other
+  way, their decode measured slower than the model's serial-host step. E2E (+46%, +72%) inherits it.
+- **Held out (Dynamo 1.2.1 on one B200 node, vLLM 0.20.1, Llama-3.1-70B FP8, closed loops of 3,000/150 under genai-perf).**
+  Throughput is −2% and E2E +2% on the 8-GPU run (4 × TP1 : 1 × TP4): both the source and the model are bound by the prefill
+  pool (7.90 and 7.74 req/s; 99% loaded in the model). Its TPOT is −34% (decode step 11.3 ms, host 4.5–4.7 of it, against 17.1 ms
+  measured) and its TTFT +64% in mirror: in a closed loop held by prefill, TTFT is sessions / rate less the time decoding
+  (32 / 7.90 − 149 × 17.1 ms = 1.49 s measured, 32 / 7.74 − 149 × 11.3 ms = 2.45 s in the model), so the time the model's
+  sessions do not spend decoding they spend queued for prefill. On the 4-GPU runs (3 × TP1 : 1 × TP1) the model's decode
+  GPU steps in 17.5–18.0 ms (dense 11.2 ms, mostly 70 GB of FP8 weights at 0.838 of B200's HBM rate; attention 1.5–2.2; gaps
+  2.2; host 2.6–2.8)
+  where the source's measures 29.2 and 39.7 ms, so its closed loops turn 52% and 70% faster than the source's. The same
+  client's colocated runs on the same GPUs are predicted nearer (throughput −8%, +19%, +29%; TPOT +48%, +14%, −6%), so the
+  miss is in the P/D decode worker, which here runs slower than a colocated engine doing prefills as well (29.2 against 23.1 ms
+  at 16 sessions). The source's time to second token (107–404 ms mean, against 17–40 ms per later token) says the hand-off
+  sits between the first two tokens as the client sees them; the model puts it before the first (TTFT), which moves ~65 ms
+  between the two figures here, not the 12–22 ms per step that is missing. Not modelled, not fitted: Dynamo's decode-worker
+  path is not read.
 - **Calibration source (Anyscale, vLLM 0.11, Ray Serve).** Its engines ran gpt-oss's experts on Marlin (vLLM 0.11.0 shipped no
   triton_kernels), which the fitted expert constant still prices; the measured Triton curve does not apply. Throughput is within ±30% on every row (median −4%) and TPOT on all
   but one (+21%), as the colocated model is on the same source's colocated runs (+27%): the decode step of gpt-oss-120b on Hopper,
@@ -590,4 +686,36 @@ func worstOf(xs []float64) float64 {
 		}
 	}
 	return w
+}
+
+// TestClientCounted: a client that counts more output tokens than the
+// engine generated (inference-perf re-tokenizing 250 generated tokens as
+// 283) sees the same time between its first and last chunk divided by 282,
+// and 283 tokens per request; a count at or below the engine's, or none,
+// leaves the prediction as it is.
+func TestClientCounted(t *testing.T) {
+	p := predicted{ttftMean: 0.4, tpotMean: 0.0145, outTokPerS: 11250, requestsPerS: 45, e2eMean: 4}
+	row := func(mean published.Num) published.PDRow {
+		var r published.PDRow
+		r.Workload.OutputTokensMean = mean
+		return r
+	}
+	for _, c := range []struct {
+		name          string
+		mean          published.Num
+		tpot, outTokS float64
+	}{
+		{"re-tokenized 283", published.N(283), 0.0145 * 249 / 282, 45 * 283},
+		{"unknown", published.Num{}, 0.0145, 11250},
+		{"fewer (EOS)", published.N(200), 0.0145, 11250},
+		{"equal", published.N(250), 0.0145, 11250},
+	} {
+		got := clientCounted(p, row(c.mean), 250)
+		if math.Abs(got.tpotMean-c.tpot) > 1e-12 || math.Abs(got.outTokPerS-c.outTokS) > 1e-9 {
+			t.Errorf("%s: TPOT %.6f, tok/s %.1f; want %.6f, %.1f", c.name, got.tpotMean, got.outTokPerS, c.tpot, c.outTokS)
+		}
+		if got.ttftMean != p.ttftMean || got.requestsPerS != p.requestsPerS || got.e2eMean != p.e2eMean {
+			t.Errorf("%s: TTFT, request rate or E2E changed: %+v", c.name, got)
+		}
+	}
 }

@@ -92,9 +92,14 @@ func NewStepModel(s StepSetup) *StepModel {
 	// fc1/fc2_latent_proj (vLLM's NemotronHMoE: ReplicatedLinear, run by
 	// every GPU on every token before and after the routed experts).
 	sm.denseParamsGPU = replicated/tp/pp + (p.Indexer+p.LatentProj)/pp
-	if m.DSV4 != nil {
+	if m.DSV4 != nil || m.IsMLA() {
 		// DeepSeek-V4 splits only wq_b, wo_a, wo_b and the sinks by head;
-		// wq_a/wkv, the compressors and the C4A indexers are replicated
+		// wq_a/wkv, the compressors and the C4A indexers are replicated.
+		// MLA likewise splits q_b, kv_b and o by head and replicates the
+		// latent down-projections: vLLM's DeepseekV2MLAAttention builds
+		// q_a_proj and kv_a_proj_with_mqa as ReplicatedLinear (later fused
+		// as fused_qkv_a_proj, a MergedColumnParallelLinear with
+		// disable_tp=True), so every TP rank runs them on every token
 		// (catalog.Model.AttentionParams with one rank's heads, as the
 		// memory model places them).
 		rank := m.AttentionParams(float64(m.NumHeads)/tp, 1) * float64(m.NumLayers)
