@@ -434,13 +434,13 @@ func TestMeasuredComputeSensitivity(t *testing.T) {
 	}
 	measured := func(f mcFigure) bool { return f.Measured }
 	cal := sensReport(sc, figs, 0, measured, []sensGroup{
-		{"source", func(f mcFigure) string { return f.Source }},
-		{"GPU", func(f mcFigure) string { return f.GPU }},
-		{"engine", func(f mcFigure) string { return f.Engine }},
-		{"model class", func(f mcFigure) string { return f.Arch }},
-		{"figure kind", func(f mcFigure) string { return kindOf(f.Regime) }},
-		{"prompt", func(f mcFigure) string { return f.Prompt }},
-		{"class × figure kind", func(f mcFigure) string { return f.Arch + " " + kindOf(f.Regime) }},
+		{"source (measured GPUs only)", func(f mcFigure) string { return f.Source }},
+		{"GPU (measured GPUs only)", func(f mcFigure) string { return f.GPU }},
+		{"engine (measured GPUs only)", func(f mcFigure) string { return f.Engine }},
+		{"model class (measured GPUs only)", func(f mcFigure) string { return f.Arch }},
+		{"figure kind (measured GPUs only)", func(f mcFigure) string { return kindOf(f.Regime) }},
+		{"prompt (measured GPUs only)", func(f mcFigure) string { return f.Prompt }},
+		{"class × figure kind (measured GPUs only)", func(f mcFigure) string { return f.Arch + " " + kindOf(f.Regime) }},
 	})
 	byID := map[string]published.Row{}
 	for _, r := range rows {
