@@ -23,6 +23,8 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"check_gated_deltanet.txtar", "next.json", "catalog/models/Qwen__Qwen3-Next-80B-A3B-Thinking.json"},
 	{"check_gated_deltanet.txtar", "q397.json", "catalog/testdata/hf/qwen3.5-397b-a17b.verbatim.json"},
 	{"check_gated_deltanet.txtar", "q27.json", "catalog/testdata/hf/qwen3.5-27b.verbatim.json"},
+	{"check_gated_deltanet.txtar", "q36nv/config.json", "catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json"},
+	{"check_gated_deltanet.txtar", "q36nv/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/hf_quant_config.json"},
 	{"check_kimi_k2x.txtar", "k25.json", "catalog/testdata/hf/kimi-k2.5.verbatim.json"},
 	{"check_kimi_k2x.txtar", "k26/config.json", "catalog/testdata/ckpt/nvidia--Kimi-K2.6-NVFP4/config.json"},
 	{"check_kimi_k2x.txtar", "k26/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--Kimi-K2.6-NVFP4/hf_quant_config.json"},

@@ -16,12 +16,8 @@ import (
 // to a checkpoint's. layerBytes is the mean decoder layer (everything but
 // embeddings, the LM head, norms and that cache over the layers), the
 // stand-in for an MTP layer vLLM's main model skips.
-func wholeModelWeights(t *testing.T, path string) (total, layerBytes float64) {
+func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float64) {
 	t.Helper()
-	m, err := catalog.LoadHFConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := m.Modelled(); err != nil {
 		t.Fatal(err)
 	}
@@ -71,20 +67,44 @@ func wholeModelWeights(t *testing.T, path string) (total, layerBytes float64) {
 //     catalog TestKimiINT4CheckpointBytes holds the catalog's byte count to
 //     it). K2.5 adds a 0.41 B-parameter vision tower vlaunch does not count
 //     (SPEC105 info), ≈0.8 GB.
+//   - Qwen/Qwen3.6-35B-A3B (BF16, vision encoder counted, one MTP layer):
+//     its model.safetensors.index.json's "total_size": 71903645408, as a
+//     public repository's documentation quotes it with the 26 shards and the
+//     architecture (40 layers, 30 linear, hidden 2,048, 256 experts; search
+//     index id 56114180122, the index does not name the repository). The
+//     architecture is nvidia/Qwen3.6-35B-A3B-NVFP4's config.json
+//     (catalog/testdata/ckpt, aiconfigurator @095f58a5) without its
+//     quantization_config (ModelOpt MIXED_PRECISION, which vlaunch refuses),
+//     i.e. the BF16 model NVIDIA quantized. Its MTP layer by hand as
+//     Qwen3.5's at hidden 2,048: fc, gated q_proj 2,048 × 8,192, k/v
+//     2,048 × 512, o 4,096 × 2,048, q/k norms, 256 experts of 3 × 2,048 ×
+//     512, the shared expert and its gate, the router, five norms:
+//     844,640,768 parameters.
 func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
+	hf := func(file string) func() (*catalog.Model, error) {
+		return func() (*catalog.Model, error) { return catalog.LoadHFConfig("../../catalog/testdata/hf/" + file) }
+	}
 	for _, tc := range []struct {
-		name, config string
-		ckptGB       float64
-		mtpBytes     func(layer float64) float64
+		name     string
+		load     func() (*catalog.Model, error)
+		ckptGB   float64
+		mtpBytes func(layer float64) float64
 	}{
-		{"DeepSeek-V4-Pro", "deepseek-v4-pro.verbatim.json", 865, func(layer float64) float64 { return layer }},
-		{"Qwen3.5-397B-A17B", "qwen3.5-397b-a17b.verbatim.json", 807, func(float64) float64 { return 2 * 6595568128 }},
-		{"Kimi-K2.5 (as Kimi-K2-Thinking)", "kimi-k2.5.verbatim.json", 594, func(float64) float64 { return 0 }},
+		{"DeepSeek-V4-Pro", hf("deepseek-v4-pro.verbatim.json"), 865, func(layer float64) float64 { return layer }},
+		{"Qwen3.5-397B-A17B", hf("qwen3.5-397b-a17b.verbatim.json"), 807, func(float64) float64 { return 2 * 6595568128 }},
+		{"Kimi-K2.5 (as Kimi-K2-Thinking)", hf("kimi-k2.5.verbatim.json"), 594, func(float64) float64 { return 0 }},
+		{"Qwen3.6-35B-A3B", func() (*catalog.Model, error) {
+			return calConfig("../../catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json", true)
+		}, 71.903645408, func(float64) float64 { return 2 * 844640768 }},
 	} {
-		served, layer := wholeModelWeights(t, "../../catalog/testdata/hf/"+tc.config)
+		m, err := tc.load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		served, layer := wholeModelWeights(t, m)
 		ckpt := tc.ckptGB * 1e9
 		withMTP := served + tc.mtpBytes(layer)
-		t.Logf("%s: served %.1f GB (%+.2f%%), with its MTP layers %.1f GB (%+.2f%%), checkpoint %.0f GB",
+		t.Logf("%s: served %.2f GB (%+.2f%%), with its MTP layers %.2f GB (%+.2f%%), checkpoint %.3f GB",
 			tc.name, served/1e9, 100*(served/ckpt-1), withMTP/1e9, 100*(withMTP/ckpt-1), tc.ckptGB)
 		if d := served/ckpt - 1; d < -0.03 || d > 0.01 {
 			t.Errorf("%s: served model %.1f GB, not within 3%% below the %.0f GB checkpoint", tc.name, served/1e9, tc.ckptGB)
