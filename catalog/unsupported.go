@@ -31,6 +31,11 @@ var knownGaps = map[string]gap{
 	"bailing_moe_v2":   {"Ling/Ring-2's attention and MoE as vLLM builds them, not yet checked", "GQA MoE (qwen3_moe)"},
 	"bailing_hybrid":   {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
 	"granitemoehybrid": {"Mamba-2 state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
+	// Step-3.7 has Step-3.5-Flash's shape (45 layers, window 512, 288
+	// experts of 1,280 and a shared one) under a model_type of its own,
+	// whose vLLM model file vlaunch has not read: the nearest family is
+	// Step-3.5, not the sliding-window MoE its fields alone suggest (gpt_oss).
+	"step3p7": {"a reading of vLLM's model file for model_type \"step3p7\" (Step-3.7's attention and MoE as vLLM builds them, not yet checked)", "Step-3.x (step3p5: Step-3.5-Flash)"},
 }
 
 const (

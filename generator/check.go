@@ -21,6 +21,9 @@ const (
 	CodeTemplate = codes.GenTemplate // template parse/execute error
 	CodeIdleGPUs = codes.GenIdleGPUs // GPUs left unused by the layout
 	CodeRuntime  = codes.GenRuntime  // runtime-specific restriction
+	// CodeModelPath: the model comes from model.config alone, so the
+	// bundle would have no checkpoint for vllm serve to load.
+	CodeModelPath = codes.GenModelPath
 )
 
 // checkSecrets refuses credentials in vllm.env and vllm.extra_args (the

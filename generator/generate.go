@@ -43,6 +43,9 @@ func Generate(r *resolve.Deployment, opt Options) (*Bundle, diag.Diagnostics) {
 		return nil, diag.Diagnostics{gdiag(r.Spec, CodeRuntime, diag.Error, "runtime.kind",
 			fmt.Sprintf("unknown runtime %q", runtime), "use bare, docker or kubernetes")}
 	}
+	if d, ok := modelPathProblem(r); !ok {
+		return nil, diag.Diagnostics{d}
+	}
 	if r.PD != nil {
 		return generatePD(r, runtime, opt)
 	}
@@ -56,6 +59,21 @@ func Generate(r *resolve.Deployment, opt Options) (*Bundle, diag.Diagnostics) {
 		return nil, append(ds, diag.Diagnostic{Code: CodeTemplate, Severity: diag.Error, Message: err.Error()})
 	}
 	return &Bundle{Plan: p, Files: files}, ds
+}
+
+// modelPathProblem refuses a spec whose model comes from model.config alone
+// (no catalog name, no model.path): vlaunch sizes it from the config, but
+// the bundle would run `vllm serve` with an empty model argument.
+// Only Generate asks it: check and plan need no checkpoint (plan's
+// Refusal runs for every candidate, and the path does not change which
+// layouts work).
+func modelPathProblem(r *resolve.Deployment) (diag.Diagnostic, bool) {
+	if modelArg(r) != "" {
+		return diag.Diagnostic{}, true
+	}
+	return gdiag(r.Spec, CodeModelPath, diag.Error, "model.config",
+		"the model comes from model.config alone: the bundle would have no checkpoint for `vllm serve` to load",
+		"set model.path to the checkpoint's directory on every host, or to its Hugging Face repo id"), false
 }
 
 func validRuntime(r string) bool {

@@ -15,6 +15,7 @@ const (
 	GenRuntime     diag.Code = "GEN009"
 	GenNoInterface diag.Code = "GEN010"
 	GenUnsupported diag.Code = "GEN011"
+	GenModelPath   diag.Code = "GEN012"
 )
 
 // generatorEntries are the GEN codes in code order.
@@ -30,4 +31,5 @@ var generatorEntries = []Entry{
 	{GenRuntime, "runtime", diag.Error, "A restriction of the chosen runtime (docker, kubernetes)"},
 	{GenNoInterface, "gen-no-interface", diag.Warning, "Multi-node bundle without a socket interface"},
 	{GenUnsupported, "unsupported-setting", diag.Error, "A spec setting the vLLM release cannot express"},
+	{GenModelPath, "gen-model-path", diag.Error, "Nothing for vllm serve to load: model.config without model.path"},
 }
