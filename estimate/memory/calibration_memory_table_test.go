@@ -351,6 +351,23 @@ everywhere but the embeddings and router come to 2 × 92.45 GiB; with one copy o
 MTP layers, which the FP8 checkpoint keeps in BF16 (jamesETsmith/ATOM@887c3404 atom/models/step3p5_mtp.py: "MTP weights in
 Step-3.5-Flash-FP8 are stored as BF16"), that is ≈189.2 GiB, −3.0% of the du figure, at the edge; which other
 modules it keeps in BF16 is unknown until its quantization_config is read.
+A third search (2026-12-06) found the one public Step-3.5 start-up log with KV lines those missed:
+vllm-project/vllm#33685, turn 1 (gregporter, 2026-02-04; image vllm/vllm-openai:nightly-d88a1df6, a main build of
+early February 2026, release unknown; FLASH_ATTN; VLLM_PP_LAYER_PARTITION=13,8,8,8,8; the command, as a public issue
+digest quotes the reporter's #33823: stepfun-ai/Step-3.5-Flash, TP 1, PP 5, --quantization fp8,
+--gpu-memory-utilization 0.94, Ray, --enforce-eager): "[kv_cache_utils.py:1047] Add 3 padding layers, may waste at
+most 9.09% KV cache memory", "[kv_cache_utils.py:1307] GPU KV cache size: 692,656 tokens", "[kv_cache_utils.py:1312]
+Maximum concurrency for 262,144 tokens per request: 9.61x", then the engine fails in the PP forward. Turn 0 (another
+reporter, 7 GPUs, 0.16.0rc1.dev136, -pp 7 with an MTP drafter) shows no KV lines in the excerpts read. Reproduced
+(estimate/memory/step3p5_log_test.go): the padding line is the whole model's (33 sliding layers in groups of the 12 full
+ones, 3 / 33), which vLLM groups over all stages and projects onto each (kv_cache_utils.py get_kv_cache_configs, PR
+#23974; vllm.Release.KVGroupsFromWholeModel); vlaunch grouped each stage by its own counts and now groups as vLLM does
+(at vLLM's own PP 5 split a stage of 2 full and 7 sliding layers was sized with 2-layer blocks and 5 groups, vLLM's
+3-layer blocks and 4). The log's 692,656 tokens are num_blocks // 4 groups × 16 (the pre-0.20.1 rule), 173,164 to
+173,167 blocks; a 262,144-token request takes 16,384 + 3 × 545 = 18,019 pages (8,192 batched tokens): 9.61x, exact.
+Not reproduced: available KV memory — the lines read hold no "Available KV cache memory", no GPU, no version line —
+so no calibration row; 173,164 blocks are 42.28 GiB of BF16 pages if stage 0 (4-layer blocks) bound, 21.14 GiB if
+another stage did. The done-when's "available KV within 10%" for Step-3.5 still needs a log with that line.
 `
 
 func calRowMarkdown(r calRow) string {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // KVLayout is the KV-cache cost of one token on one GPU of a pipeline stage.
@@ -52,6 +53,10 @@ type KVLayout struct {
 	// mamba_cache_mode none, 2 in align: vllm.Release.StatePagesPerRequestFor);
 	// 0 without state groups.
 	StatePages int `json:"state_pages,omitempty"`
+	// modelLayers, set on a pipeline stage of a hybrid, are the whole
+	// model's layers of each of Caches' kinds, which vLLM groups
+	// (KVLayout.pack); nil where Caches are the whole model.
+	modelLayers []int
 	// chunk is the tokens scheduled but not yet processed that a
 	// sliding-window layer holds beside its window (inFlightTokens): one
 	// prefill chunk of max_num_batched_tokens up to 0.25.1, every batch in
@@ -75,7 +80,27 @@ func inFlightTokens(in *input.Input) int {
 //	GQA/MHA: 2 (K and V) × max(1, kv_heads/TP) × head_dim × layers × dtype bytes
 //	MLA:     (kv_lora_rank + qk_rope_head_dim) × layers × dtype bytes, the same
 //	         on every TP rank (the latent is replicated, not split)
+//
+// On a pipeline stage of a hybrid whose caches vLLM packs in uniform pages,
+// the groups are the whole model's, projected onto the stage
+// (vllm.Release.KVGroupsFromWholeModel).
 func KVBytes(in *input.Input, s Stage) KVLayout {
+	kv := stageKV(in, s)
+	m := in.Model
+	if m.DSV4 != nil || (s.First <= 0 && s.End >= m.NumLayers) {
+		return kv
+	}
+	if p, _ := in.Release().KVGroupsFromWholeModel(); p == vllm.Absent {
+		return kv
+	}
+	if whole := stageKV(in, Stage{First: 0, End: m.NumLayers}); whole.Packing == packingUniformPage {
+		return kv.groupedWith(whole)
+	}
+	return kv
+}
+
+// stageKV is KVBytes with the stage's own layers grouped.
+func stageKV(in *input.Input, s Stage) KVLayout {
 	m := in.Model
 	if m.DSV4 != nil {
 		return deepseekV4KV(in, s)

@@ -26,9 +26,14 @@ const (
 
 // uniformPage is a uniform-page packing worked out.
 type uniformPage struct {
-	page      int64
-	groupSize int
-	kinds     []uniformKind
+	page int64
+	// groupSize is the layers vLLM puts in a group, from the whole model's
+	// layer counts; unitLayers the layers of this stage's busiest group
+	// (groupSize but on a pipeline stage), whose pages make one block.
+	groupSize, unitLayers int
+	kinds                 []uniformKind
+	// stage marks a pipeline stage's share of the whole model's groups.
+	stage bool
 }
 
 type uniformKind struct {
@@ -37,26 +42,46 @@ type uniformKind struct {
 }
 
 func packUniformPage(caches []catalog.PagedCache) uniformPage {
-	var p uniformPage
+	return packUniformPageIn(caches, nil)
+}
+
+// packUniformPageIn packs a pipeline stage's caches whose kinds hold
+// model[i] layers of caches[i]'s kind in the whole model (nil: the caches
+// are the whole model). vLLM forms the groups from the whole model's
+// counts and deals a kind's layers to its groups round-robin
+// (vllm.Release.KVGroupsFromWholeModel), so a stage holding a contiguous
+// run of c.Layers of a kind's layers has at most ceil(c.Layers / groups)
+// of them in one group; its block is that many layers' pages, and every
+// group, even one with no layer on the stage, counts in its token count
+// and concurrency. On the whole model the busiest group is groupSize.
+func packUniformPageIn(caches []catalog.PagedCache, model []int) uniformPage {
+	p := uniformPage{stage: model != nil}
 	for _, c := range caches {
 		p.page = max(p.page, c.PageBytes)
 	}
+	count := func(i int) int {
+		if model != nil {
+			return model[i]
+		}
+		return caches[i].Layers
+	}
 	lo, hi := 0, 0
-	for _, c := range caches {
-		if c.Layers <= 0 {
+	for i := range caches {
+		n := count(i)
+		if n <= 0 {
 			continue
 		}
-		if lo == 0 || c.Layers < lo {
-			lo = c.Layers
+		if lo == 0 || n < lo {
+			lo = n
 		}
-		hi = max(hi, c.Layers)
+		hi = max(hi, n)
 	}
 	p.groupSize = lo
 	if float64(hi) < 1.5*float64(lo) {
 		p.groupSize = hi
 	}
-	for _, c := range caches {
-		if c.Layers <= 0 || c.PageBytes <= 0 {
+	for i, c := range caches {
+		if count(i) <= 0 || c.PageBytes <= 0 {
 			continue
 		}
 		// vLLM raises a block whose page divides the largest; a page that
@@ -66,7 +91,9 @@ func packUniformPage(caches []catalog.PagedCache) uniformPage {
 		if p.page%c.PageBytes == 0 {
 			block *= int(p.page / c.PageBytes)
 		}
-		p.kinds = append(p.kinds, uniformKind{blockTokens: block, window: c.Window, groups: ceilDiv(c.Layers, max(p.groupSize, 1)), state: c.State})
+		groups := ceilDiv(count(i), max(p.groupSize, 1))
+		p.unitLayers = max(p.unitLayers, ceilDiv(max(c.Layers, 0), groups))
+		p.kinds = append(p.kinds, uniformKind{blockTokens: block, window: c.Window, groups: groups, state: c.State})
 	}
 	return p
 }
@@ -76,7 +103,7 @@ func packUniformPage(caches []catalog.PagedCache) uniformPage {
 // tokens in flight (inFlightTokens), at most n, in pages plus one, state
 // kinds statePages) × group_size × the page.
 func (p uniformPage) cost(c *SeqCost, chunk, statePages int) {
-	unit := int64(p.groupSize) * p.page
+	unit := int64(p.unitLayers) * p.page
 	for _, k := range p.kinds {
 		bytes := int64(k.groups) * unit
 		switch {
@@ -103,6 +130,9 @@ func (p uniformPage) describe() string {
 			w = fmt.Sprintf("window %d", k.window)
 		}
 		parts = append(parts, fmt.Sprintf("%d group(s) of %d-token blocks (%s)", k.groups, k.blockTokens, w))
+	}
+	if p.stage {
+		return fmt.Sprintf("vLLM's hybrid layout, grouped over the whole model: %s of %d layers each, at most %d of them on this stage, every page %d B", strings.Join(parts, ", "), p.groupSize, p.unitLayers, p.page)
 	}
 	return fmt.Sprintf("vLLM's hybrid layout: %s of %d layers each, every page %d B", strings.Join(parts, ", "), p.groupSize, p.page)
 }
@@ -199,8 +229,8 @@ func (kv KVLayout) ReportedTokens(avail float64, maxModelLen int, asConcurrency 
 	var groups, minBlock int
 	switch kv.Packing {
 	case packingUniformPage:
-		p := packUniformPage(kv.Caches)
-		blockBytes = p.page * int64(p.groupSize)
+		p := kv.pack()
+		blockBytes = p.page * int64(p.unitLayers)
 		for _, k := range p.kinds {
 			groups += k.groups
 			if minBlock == 0 || k.blockTokens < minBlock {
@@ -231,4 +261,52 @@ func (kv KVLayout) ReportedTokens(avail float64, maxModelLen int, asConcurrency 
 		return 0, true
 	}
 	return int64(float64(blocks) / float64(perRequest) * float64(maxModelLen)), true
+}
+
+// pack is the layout's uniform-page packing: over the stage's own caches,
+// or, on a pipeline stage of a hybrid, over the whole model's groups
+// (modelLayers set by KVBytes).
+func (kv KVLayout) pack() uniformPage {
+	return packUniformPageIn(kv.Caches, kv.modelLayers)
+}
+
+// groupedWith lays a pipeline stage out in the whole model's groups
+// (vllm.Release.KVGroupsFromWholeModel): whole's cache kinds, each with the
+// stage's layers of that kind (0 where the stage has none: the group still
+// holds blocks for every request).
+func (kv KVLayout) groupedWith(whole KVLayout) KVLayout {
+	sliding := false
+	for _, c := range whole.Caches {
+		sliding = sliding || c.Window > 0
+	}
+	caches := make([]catalog.PagedCache, len(whole.Caches))
+	model := make([]int, len(whole.Caches))
+	for i, c := range whole.Caches {
+		model[i] = c.Layers
+		switch {
+		case c.State:
+			c.Layers = kv.LinearLayers + kv.MambaLayers
+		case c.Window > 0:
+			c.Layers = kv.SlidingLayers
+		case sliding:
+			c.Layers = kv.Layers - kv.SlidingLayers
+		default:
+			c.Layers = kv.Layers
+		}
+		caches[i] = c
+	}
+	var stageOnly string
+	if kv.Packing == packingUniformPage {
+		stageOnly = kv.pack().describe()
+	}
+	kv.Caches, kv.modelLayers, kv.Packing = caches, model, packingUniformPage
+	if kv.HybridBlock == 0 {
+		kv.HybridBlock, kv.StatePages = whole.HybridBlock, whole.StatePages
+	}
+	if stageOnly != "" && strings.Contains(kv.Formula, stageOnly) {
+		kv.Formula = strings.Replace(kv.Formula, stageOnly, kv.pack().describe(), 1)
+	} else {
+		kv.Formula += "; " + kv.pack().describe()
+	}
+	return kv
 }

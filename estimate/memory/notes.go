@@ -116,7 +116,7 @@ func stateText(kv KVLayout) string {
 		float64(kv.StateBytesPerSeq)/(1<<20), kv.LinearLayers+kv.MambaLayers)
 	if kv.HybridBlock > 0 {
 		text += fmt.Sprintf(" vLLM raises the attention block to %d tokens so that one attention page holds one layer's state, pads each state to that page and groups the layers (%s), %d state page(s) per sequence and group; the capacity counts those pages.",
-			kv.HybridBlock, packUniformPage(kv.Caches).describe(), kv.StatePages)
+			kv.HybridBlock, kv.pack().describe(), kv.StatePages)
 	}
 	return text
 }

@@ -59,7 +59,7 @@ func (kv KVLayout) Cost(blockSize int) SeqCost {
 		draft()
 		return c
 	case packingUniformPage:
-		packUniformPage(kv.Caches).cost(&c, kv.chunk, kv.StatePages)
+		kv.pack().cost(&c, kv.chunk, kv.StatePages)
 		draft()
 		return c
 	}
