@@ -310,9 +310,15 @@ var pdAchieved = map[string]map[string]struct {
 	worst  float64
 }{
 	published.SplitCalibration: {
-		"TTFT mean (ms)":   {within: 4, worst: 1.09},
-		"TTFT median (ms)": {within: 4, worst: 1.89},
-		"TPOT mean (ms)":   {within: 9, worst: 0.64},
+		// 1.09 -> 1.02, 1.89 -> 1.79, 0.64 -> 0.65: FlashAttention 3's
+		// windowed decode past the window (perf/swafloor.go) adds 18 ×
+		// ≈ 5 µs to every gpt-oss-120b decode step on Hopper: the decode
+		// pool's TPOT, already slow under the fitted host lump, +1 point;
+		// the closed loops' sessions then spend longer decoding, so the
+		// prefill pool queues less and the worst TTFT (too slow) falls.
+		"TTFT mean (ms)":   {within: 4, worst: 1.02},
+		"TTFT median (ms)": {within: 4, worst: 1.79},
+		"TPOT mean (ms)":   {within: 9, worst: 0.65},
 		// 0.28: the measured NIXL posting (transfer.go's postCosts) keeps a
 		// session of anyscale-h100-pack-p2tp2-d1tp2-c32 away from the
 		// prefill pool 92 ms longer, so its throughput, already low (−25%)
@@ -326,14 +332,17 @@ var pdAchieved = map[string]map[string]struct {
 		"TTFT mean (ms)":   {within: 3, worst: 0.65},
 		"TTFT median (ms)": {within: 0, worst: 0.70},
 		// llm-d GKE's TPOT in inference-perf's re-tokenized count
-		// (clientCounted): +155% -> +125%.
-		"TPOT mean (ms)": {within: 0, worst: 1.26},
+		// (clientCounted): +155% -> +125%; +128% with FA3's windowed
+		// decode past the window (perf/swafloor.go, gpt-oss-120b on H200).
+		"TPOT mean (ms)": {within: 0, worst: 1.29},
 		// The Dynamo 3 × TP1 : 1 × TP1 runs: the model decodes 1.7-2.2×
 		// faster than the source's decode GPU, so the closed loop turns
 		// faster (+52%, +70%).
 		"output tok/s": {within: 2, worst: 0.71},
 		"requests/s":   {within: 3, worst: 0.71},
-		"E2E mean (s)": {within: 1, worst: 0.73},
+		// 0.73 -> 0.75: the same windowed-decode term (llm-d CoreWeave,
+		// gpt-oss-120b on H200, +72% -> +74%).
+		"E2E mean (s)": {within: 1, worst: 0.75},
 	},
 }
 

@@ -52,6 +52,11 @@ type KernelFigures struct {
 	// MoE is the fused-MoE layer's curves by dtype (nil where the tables
 	// have none): left out of reports, which name the table by Source.
 	MoE *MoECurves `json:"-"`
+	// Windowed is FlashAttention 3's extra cost of a windowed decode call
+	// past its window, by KV element type (swafloor.go; nil where the GPU
+	// has no figure or the release does not run FA3 for sink models):
+	// left out of reports like MoE.
+	Windowed *WindowedAttnFloors `json:"-"`
 }
 
 // MoECurve is a fused-MoE layer's achieved fraction of the dense tensor
@@ -220,6 +225,7 @@ func ForGPU(e Efficiency, g *catalog.GPU) Efficiency {
 // curve timed (vllm.Release.MXFP4MoEBackend; MoECurves.MXFP4Kernel).
 func ForRelease(e Efficiency, g *catalog.GPU, rel vllm.Release, isVLLM bool, env map[string]string) Efficiency {
 	e = ForGPU(e, g)
+	e.Kernels.Windowed = windowedFloorsFor(e.Kernels.System, g, rel, isVLLM)
 	c := moeCurves[e.Kernels.System]
 	if !isVLLM || g == nil || c == nil || c.MXFP4[0] <= 0 || e.Kernels.MoE == nil {
 		return e

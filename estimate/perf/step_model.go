@@ -47,6 +47,9 @@ type StepModel struct {
 	// mhc is DeepSeek-V4's hyper-connections (mhc.go); nil for every
 	// other model.
 	mhc *mhcShape
+	// swa is FlashAttention 3's extra cost of a windowed layer's decode
+	// call past its window (swafloor.go); nil where it does not apply.
+	swa *WindowedAttnFloor
 
 	route     Routing
 	bytesCopy float64 // dispatch + combine bytes per token copy
@@ -86,6 +89,7 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.stateBytesSeq = stateBytesPerSeq(m, s.TP) / pp
 	sm.tpReduces = tpReducesPerStage(m, pp)
 	sm.window = float64(m.BoundedWindow()) // sliding window, or DSA's top-k
+	sm.swa = newWindowedFloor(m, &s)
 
 	replicated := p.Attention + p.DenseMLP + p.SharedExperts + p.Router + p.Norms
 	// DSA's indexer is replicated, not TP-split; so are a latent MoE's
