@@ -31,11 +31,13 @@ var knownGaps = map[string]gap{
 	"bailing_moe_v2":   {"Ling/Ring-2's attention and MoE as vLLM builds them, not yet checked", "GQA MoE (qwen3_moe)"},
 	"bailing_hybrid":   {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
 	"granitemoehybrid": {"Mamba-2 state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
-	// Step-3.7 has Step-3.5-Flash's shape (45 layers, window 512, 288
-	// experts of 1,280 and a shared one) under a model_type of its own,
-	// whose vLLM model file vlaunch has not read: the nearest family is
-	// Step-3.5, not the sliding-window MoE its fields alone suggest (gpt_oss).
-	"step3p7": {"a reading of vLLM's model file for model_type \"step3p7\" (Step-3.7's attention and MoE as vLLM builds them, not yet checked)", "Step-3.x (step3p5: Step-3.5-Flash)"},
+	// Step-3.7's config.json is a wrapper: vLLM's Step3p7ForConditionalGeneration
+	// (vllm/model_executor/models/step3p7.py) builds the language model from
+	// text_config (step3p5, read as Step-3.5) and the PerceptionEncoder from
+	// vision_config (catalog/step3p7.go). Only a step3p7 file without a
+	// text_config reaches here, e.g. aiconfigurator's flattened copy, which
+	// also drops the sliding layers' 96 query heads (attention_other_setting).
+	"step3p7": {"the checkpoint's text_config and vision_config: vLLM's Step3p7ForConditionalGeneration reads the language model from text_config (Step-3.5's step3p5 fields) and the vision tower from vision_config, which this file lacks", "Step-3.x (step3p5: Step-3.5-Flash)"},
 }
 
 const (
