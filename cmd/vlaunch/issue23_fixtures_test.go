@@ -48,6 +48,7 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"generate_model_config_path.txtar", "mm.json", "catalog/models/MiniMaxAI__MiniMax-M2.5.json"},
 	{"validate_issue23_refused.txtar", "k3.json", "catalog/testdata/hf/kimi-k3.verbatim.json"},
 	{"validate_issue23_refused.txtar", "s37.json", "catalog/testdata/hf/step-3.7-flash.aiconfigurator.json"},
+	{"check_step3p7.txtar", "s37.json", "catalog/testdata/hf/step-3.7-flash.reconstructed.json"},
 }
 
 // TestIssue23FixturesVerbatim: every published config a #23 script
