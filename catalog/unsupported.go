@@ -15,8 +15,10 @@ var knownGaps = map[string]gap{
 	// Only Gemma 4 configs refused for what gemma4Problem names reach here.
 	"gemma4_text": {"per-layer embeddings (hidden_size_per_layer_input) and KV shared across layers (num_kv_shared_layers), which Gemma 4 E2B/E4B use",
 		"Gemma 4 without them (gemma4_text: 26B-A4B, 31B)"},
-	"kimi_linear": {"linear-attention (Kimi Delta Attention) state per sequence beside the MLA cache",
-		"MLA MoE (deepseek_v3)"},
+	// Only kimi_linear configs refused for what kimiLinearProblem names
+	// reach here (Kimi-Linear-48B's low-rank-gate KDA among them).
+	"kimi_linear": {"Kimi-K3's KDA layer as vLLM's KimiK3DeltaAttention builds it (use_full_rank_gate, NoPE MLA, kda_layers within the model)",
+		"Kimi-K3 as published (kimi_linear)"},
 	"minimax_m1":      {lightning, "GQA MoE (mixtral)"},
 	"minimax_text_01": {lightning, "GQA MoE (mixtral)"},
 	// Only MiMo-V2-Flash configs refused for what mimoProblem names reach here.

@@ -153,7 +153,7 @@ func Placement(in *input.Input, s Stage) []Share {
 	linN, mamN := linearLayers(m, s), mambaLayers(m, s)
 	rule := attentionRule(m, l.TP, attnN)
 	if linN > 0 {
-		rule += fmt.Sprintf("; %d Gated DeltaNet layers (in_proj, conv1d, out_proj split by head over TP=%d)", linN, l.TP)
+		rule += fmt.Sprintf("; %d %s layers (in_proj, conv1d, out_proj split by head over TP=%d)", linN, m.LinearAttentionName(), l.TP)
 	}
 	if mamN > 0 {
 		rule += fmt.Sprintf("; %d Mamba-2 layers (in_proj, conv1d, out_proj split by head over TP=%d)", mamN, l.TP)
@@ -230,6 +230,12 @@ func Placement(in *input.Input, s Stage) []Share {
 // llama4-scout-llmd-h100-tp4). Models with a second RoPE for their local
 // layers (Gemma 3 and 4) build a second cache, not counted (≤ 128 MiB).
 func ropeCacheElems(m *catalog.Model) (elems float64, positions, dim int) {
+	if m.KimiLinear != nil {
+		// Kimi-K3's MLA layers are NoPE: vLLM's MultiHeadLatentAttention
+		// builds no rotary embedding unless use_rope (the DSpark draft's),
+		// and KDA has none (vllm/models/kimi_k3/nvidia/mla.py).
+		return 0, 0, 0
+	}
 	if m.Mamba != nil {
 		// Nemotron-H's attention has no positional encoding: vLLM's
 		// NemotronHAttention builds qkv_proj, o_proj and Attention, no
@@ -308,7 +314,7 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 	out = append(out, share(CompRouter, pc.Router, mf*pc.RouterPerLayer, "replicated on every GPU"))
 	if pc.LatentPerLayer > 0 {
 		out = append(out, share(CompLatentProj, pc.LatentProj, mf*pc.LatentPerLayer,
-			fmt.Sprintf("fc1/fc2_latent_proj (hidden %d ↔ latent %d) of %d MoE layers: ReplicatedLinear, whole on every GPU", m.HiddenSize, m.MoELatentSize, moeN)))
+			fmt.Sprintf("latent projections (hidden %d ↔ latent %d: fc1/fc2_latent_proj, Kimi-K3's routed_expert_down/up_proj) of %d MoE layers: ReplicatedLinear, whole on every GPU", m.HiddenSize, m.MoELatentSize, moeN)))
 	}
 	return out
 }
