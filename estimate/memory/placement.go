@@ -313,8 +313,12 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 	}
 	out = append(out, share(CompRouter, pc.Router, mf*pc.RouterPerLayer, "replicated on every GPU"))
 	if pc.LatentPerLayer > 0 {
+		names := "fc1/fc2_latent_proj"
+		if m.KimiLinear != nil {
+			names = "routed_expert_down_proj/up_proj"
+		}
 		out = append(out, share(CompLatentProj, pc.LatentProj, mf*pc.LatentPerLayer,
-			fmt.Sprintf("latent projections (hidden %d ↔ latent %d: fc1/fc2_latent_proj, Kimi-K3's routed_expert_down/up_proj) of %d MoE layers: ReplicatedLinear, whole on every GPU", m.HiddenSize, m.MoELatentSize, moeN)))
+			fmt.Sprintf("%s (hidden %d ↔ latent %d) of %d MoE layers: ReplicatedLinear, whole on every GPU", names, m.HiddenSize, m.MoELatentSize, moeN)))
 	}
 	return out
 }
