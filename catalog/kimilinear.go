@@ -193,6 +193,25 @@ func (m *Model) kimiExtraNorms() float64 {
 	return n
 }
 
+// kimiMinIntermediatePerRank is KimiMoE's min_moe_intermediate_per_partition
+// default (getattr(config, "min_moe_intermediate_per_partition", 256)).
+const kimiMinIntermediatePerRank = 256
+
+// KimiPaddedMoEIntermediate is the routed experts' width vLLM's KimiMoE
+// builds at tensor parallelism tp: moe_intermediate_size, unless a TP
+// rank's share would be under 256, then 256 × tp (the padding is zeroed;
+// it follows the TP size whether or not experts are spread by EP). Kimi-K3
+// only (0 for every other model): 3,072 is padded from TP 13 on.
+func (m *Model) KimiPaddedMoEIntermediate(tp int) int {
+	if m.KimiLinear == nil || !m.IsMoE() {
+		return 0
+	}
+	if tp > 1 && m.MoEIntermediateSize/tp < kimiMinIntermediatePerRank {
+		return kimiMinIntermediatePerRank * tp
+	}
+	return m.MoEIntermediateSize
+}
+
 // mlaOutputGate is Kimi-K3's MLA g_proj for nh query heads (0 elsewhere).
 func (m *Model) mlaOutputGate(nh float64) float64 {
 	if k := m.KimiLinear; k != nil && k.OutputGate {

@@ -36,3 +36,29 @@ func TestKimiK3KVAndState(t *testing.T) {
 		t.Errorf("one 65,536-token sequence %d B, want %d", kv.SequenceBytes(65536, in.BlockSize), want)
 	}
 }
+
+// TestKimiK3ExpertPadding: at TP 16 a rank's share of the experts' 3,072
+// would be 192, under KimiMoE's 256, so vLLM builds them 256 × 16 = 4,096
+// wide (zero-padded): each of 896 experts in 92 layers stores 3 × 3,584 ×
+// 4,096 / 16 values per GPU, 4/3 of its 3 × 3,584 × 3,072 / 16 parameters.
+// At TP 8 (384 a rank) nothing is padded.
+func TestKimiK3ExpertPadding(t *testing.T) {
+	for _, tt := range []struct {
+		tp    int
+		width float64
+	}{{16, 4096}, {8, 3072}} {
+		in := gemma4Input(t, "kimi-k3.verbatim.json", "b200", tt.tp, 8192, 8192)
+		r := Estimate(in)
+		var got WeightTerm
+		for _, w := range r.Weights {
+			if w.Component == CompRouted {
+				got = w
+			}
+		}
+		params := 92 * 896 * 3 * 3584 * 3072 / float64(tt.tp)
+		stored := 92 * 896 * 3 * 3584 * tt.width / float64(tt.tp)
+		if got.ParamsPerGPU != params || got.Stored() != stored {
+			t.Errorf("TP %d: routed experts %.0f parameters, %.0f stored; want %.0f and %.0f", tt.tp, got.ParamsPerGPU, got.Stored(), params, stored)
+		}
+	}
+}

@@ -292,7 +292,7 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 			rule = fmt.Sprintf("%d of %d logical experts per GPU (EP = %d), %d MoE layers", perRank, m.NumExperts, ep, moeN)
 		}
 		p, st := expertParamsPerRank(in, 1)
-		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(perRank) * p, rule, mf * float64(perRank) * st})
+		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(perRank) * p, rule + kimiPadText(in), mf * float64(perRank) * st})
 		if in.EnableEPLB && in.NumRedundantExperts > 0 {
 			phys := (m.NumExperts + in.NumRedundantExperts) / ep
 			red := phys - perRank
@@ -305,7 +305,7 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 		if ep > 1 {
 			rule = fmt.Sprintf("all %d experts on every GPU, each split over TP×DP = %d ranks (no expert parallel: flattened TP), %d MoE layers", m.NumExperts, ep, moeN)
 		}
-		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(m.NumExperts) * p, rule, mf * float64(m.NumExperts) * st})
+		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(m.NumExperts) * p, rule + kimiPadText(in), mf * float64(m.NumExperts) * st})
 	}
 	if pc.SharedPerLayer > 0 {
 		out = append(out, share(CompShared, pc.SharedExperts, mf*pc.SharedPerLayer/float64(l.TP),
@@ -329,6 +329,10 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 func expertParamsPerRank(in *input.Input, shards int) (params, stored float64) {
 	m := in.Model
 	params = expertElems(m, float64(m.ExpertHidden()), float64(m.MoEIntermediateSize)/float64(shards))
+	if pi := m.KimiPaddedMoEIntermediate(in.Layout.TP); pi > m.MoEIntermediateSize {
+		// Kimi-K3's experts are built (and stored) at the padded width.
+		return params, expertElems(m, float64(m.ExpertHidden()), float64(pi)/float64(shards))
+	}
 	if in.WeightsDType != "mxfp4" {
 		return params, params
 	}
@@ -336,6 +340,15 @@ func expertParamsPerRank(in *input.Input, shards int) (params, stored float64) {
 	h := float64(roundUp(m.ExpertHidden(), hp))
 	im := float64(roundUp(ceilDiv(m.MoEIntermediateSize, shards), ip))
 	return params, expertElems(m, h, im)
+}
+
+// kimiPadText says that Kimi-K3's experts are stored at a padded width ("" when not).
+func kimiPadText(in *input.Input) string {
+	m := in.Model
+	if pi := m.KimiPaddedMoEIntermediate(in.Layout.TP); pi > m.MoEIntermediateSize {
+		return fmt.Sprintf("; stored %d wide, not %d: vLLM's KimiMoE pads a TP rank's share to at least 256 (256 × TP %d)", pi, m.MoEIntermediateSize, in.Layout.TP)
+	}
+	return ""
 }
 
 // expertElems is one expert of width im over hidden h: gate, up and down
