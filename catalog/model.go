@@ -2,7 +2,7 @@
 // and reads any Hugging Face config.json of the supported architecture
 // families offline: dense GQA, MoE, DeepSeek MLA (with sparse attention),
 // sliding-window models, and the hybrids whose layers keep a fixed state per
-// sequence (Gated DeltaNet, Mamba-2); with the checkpoint's quantization,
+// sequence (Gated DeltaNet, Kimi Delta Attention, Mamba-2); with the checkpoint's quantization,
 // config.json's own or ModelOpt's hf_quant_config.json beside it.
 package catalog
 
