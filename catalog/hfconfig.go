@@ -247,6 +247,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillGemma4(m)
 	c.fillMiMo(m)
 	c.fillStep3p5(m, w.text)
+	c.fillKimiLinear(m, w.text)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"

@@ -114,10 +114,10 @@ func TestWrapperErrorsNameTheWrapper(t *testing.T) {
 // (public configs, testdata/hf/README.md).
 func TestUnsupportedArchitecturesSayWhatIsMissing(t *testing.T) {
 	for _, tt := range []struct{ file, modelType, lacks, nearest string }{
-		// DeepSeek-V4, Gemma 4 and MiMo-V2-Flash are modelled now (#23);
-		// Kimi Linear stays refused.
-		{`{"model_type": "kimi_linear", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100, "kv_lora_rank": 16, "linear_attn_config": {}}`,
-			"kimi_linear", "linear-attention (Kimi Delta Attention) state per sequence", "deepseek_v3"},
+		// DeepSeek-V4, Gemma 4, MiMo-V2-Flash and Kimi-K3 are modelled now
+		// (#23); Kimi-Linear-48B's KDA (no full-rank gate) stays refused.
+		{`{"model_type": "kimi_linear", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100, "kv_lora_rank": 16, "linear_attn_config": {"kda_layers": [1], "num_heads": 4, "head_dim": 16, "short_conv_kernel_size": 4}}`,
+			"kimi_linear", "only Kimi-K3's KDA layer (KimiK3DeltaAttention) is sized", "Kimi-K3 as published (kimi_linear)"},
 	} {
 		m, err := ParseHFConfig([]byte(tt.file))
 		if err != nil {
@@ -131,7 +131,7 @@ func TestUnsupportedArchitecturesSayWhatIsMissing(t *testing.T) {
 			continue
 		}
 		msg := err.Error()
-		for _, w := range []string{`model_type "` + tt.modelType + `"`, "vlaunch lacks " + ue.Lacks, tt.lacks, "the nearest family it models is " + ue.Nearest, tt.nearest} {
+		for _, w := range []string{"cannot model this architecture " + tt.modelType, "vlaunch lacks " + ue.Lacks, tt.lacks, "the nearest family it models is " + ue.Nearest, tt.nearest} {
 			if !strings.Contains(msg, w) {
 				t.Errorf("%s: %q lacks %q", tt.file, msg, w)
 			}

@@ -84,6 +84,9 @@ func (m *Model) LinearAttentionParams(tp int) float64 {
 	if m.GDN == nil {
 		return 0
 	}
+	if m.KimiLinear != nil {
+		return m.kdaParams(tp) // Kimi-K3's KDA layer (catalog/kimilinear.go)
+	}
 	g := *m.GDN
 	t := float64(max(tp, 1))
 	h := float64(m.HiddenSize)

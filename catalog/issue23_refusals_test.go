@@ -6,19 +6,19 @@ import (
 	"testing"
 )
 
-// TestIssue23RefusedFamilies: the #23 families vlaunch does not model are
-// refused from their published configs with the model_type, what vlaunch
-// lacks and the nearest family it models (issue #23, "What to build" 5):
-// Kimi-K3 (moonshotai/Kimi-K3, aiconfigurator's verbatim copy: a kimi_k3
-// wrapper around a kimi_linear language model) and Step-3.7-Flash
-// (aiconfigurator's own step3p7 config). Step-3.7's nearest family is
+// TestIssue23RefusedFamilies: the #23 configs vlaunch does not model are
+// refused with the model_type, what vlaunch lacks and the nearest family it
+// models (issue #23, "What to build" 5): Step-3.7-Flash in aiconfigurator's
+// own flattened step3p7 layout, which lacks the
+// text_config and vision_config vLLM's Step3p7ForConditionalGeneration
+// reads (the wrapper itself is read: TestStep3p7Wrapper). Kimi-K3 is
+// modelled since (TestKimiK3). Step-3.7's nearest family is
 // Step-3.5 (the same 45 layers, 512-token window and 288 + 1 experts of
 // 1,280), not gpt_oss, which its fields alone would suggest and which the
 // refusal named before.
 func TestIssue23RefusedFamilies(t *testing.T) {
 	for _, tt := range []struct{ file, modelType, lacks, nearest string }{
-		{"testdata/hf/kimi-k3.verbatim.json", "kimi_linear", "linear-attention (Kimi Delta Attention) state per sequence", "MLA MoE (deepseek_v3)"},
-		{"testdata/hf/step-3.7-flash.aiconfigurator.json", "step3p7", `a reading of vLLM's model file for model_type "step3p7"`, "Step-3.x (step3p5: Step-3.5-Flash)"},
+		{"testdata/hf/step-3.7-flash.aiconfigurator.json", "step3p7", "the checkpoint's text_config and vision_config", "Step-3.x (step3p5: Step-3.5-Flash)"},
 	} {
 		m, err := LoadHFConfig(tt.file)
 		if err != nil {

@@ -2,7 +2,7 @@
 // and reads any Hugging Face config.json of the supported architecture
 // families offline: dense GQA, MoE, DeepSeek MLA (with sparse attention),
 // sliding-window models, and the hybrids whose layers keep a fixed state per
-// sequence (Gated DeltaNet, Mamba-2); with the checkpoint's quantization,
+// sequence (Gated DeltaNet, Kimi Delta Attention, Mamba-2); with the checkpoint's quantization,
 // config.json's own or ModelOpt's hf_quant_config.json beside it.
 package catalog
 
@@ -106,6 +106,9 @@ type Model struct {
 	// Step3p5 is Step-3.x's per-layer attention (catalog/step3p5.go); nil
 	// for every other model.
 	Step3p5 *Step3p5 `json:"step3p5,omitempty"`
+	// KimiLinear is Kimi-K3's KDA layer and the extras of its MLA and MoE
+	// layers (catalog/kimilinear.go); nil for every other model.
+	KimiLinear *KimiLinear `json:"kimi_linear,omitempty"`
 	// DSV4 is DeepSeek-V4's compressed sparse attention, hyper-connections
 	// and hash routing (catalog/deepseekv4.go); nil for every other model.
 	DSV4 *DeepseekV4 `json:"deepseek_v4,omitempty"`

@@ -76,7 +76,7 @@ func (m *Model) ParamCounts() ParamCounts {
 	p.RoutedExperts = moe * float64(m.NumExperts) * p.ExpertPerLayerEach
 	p.SharedExperts = moe * p.SharedPerLayer
 	p.Router = moe * p.RouterPerLayer
-	p.Norms = layers*float64(m.NormsPerLayer())*h + h
+	p.Norms = layers*float64(m.NormsPerLayer())*h + h + m.kimiExtraNorms()
 	// Layers that share another's indices (IndexCache) have no indexer.
 	p.Indexer = float64(m.IndexerLayers(0, m.NumLayers)) * p.IndexerPerLayer
 	if m.DSV4 != nil {
@@ -152,7 +152,7 @@ func (m *Model) mlaParams(nh float64) float64 {
 	}
 	kv := h*(kvl+rope) + kvl + kvl*nh*float64(m.QKNopeHeadDim+m.VHeadDim)
 	o := nh * float64(m.VHeadDim) * h
-	return q + kv + o
+	return q + kv + o + m.mlaOutputGate(nh)
 }
 
 func (m *Model) expertParams() float64 {

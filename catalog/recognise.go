@@ -44,6 +44,9 @@ var modelledTypes = map[string]string{
 	// query heads, a head-wise attention gate, experts where
 	// moe_layers_enum says, one shared expert.
 	"step3p5": "GQA MoE with sliding-window layers of their own query heads, head-wise attention gate, shared expert (Step-3.x)",
+	// Kimi-K3's language model (catalog/kimilinear.go): Kimi Delta
+	// Attention state per sequence beside the MLA layers' cache, latent MoE.
+	"kimi_linear": "MLA MoE hybrid with Kimi Delta Attention linear attention and a latent MoE (Kimi-K3)",
 	// Gated DeltaNet hybrids (catalog/hybrid.go): linear-attention state per
 	// sequence beside the full-attention layers' paged KV cache.
 	"qwen3_next":       "GQA MoE hybrid with Gated DeltaNet linear attention",
@@ -106,7 +109,7 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, fmt.Sprintf("model_type %q", t))
 	}
 	for _, k := range unmodelledKeys {
-		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) && !(m.DSV4 != nil && k.key == "compress_ratios") && !(m.MiMo != nil && k.key == "attention_chunk_size") {
+		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.KimiLinear != nil && k.key == "linear_attn_config") && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) && !(m.DSV4 != nil && k.key == "compress_ratios") && !(m.MiMo != nil && k.key == "attention_chunk_size") {
 			out = append(out, k.key+": "+k.what)
 		}
 	}
@@ -114,6 +117,9 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, p)
 	}
 	if p := m.mimoProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.kimiLinearProblem(); p != "" {
 		out = append(out, p)
 	}
 	if p := m.step3p5Problem(); p != "" {

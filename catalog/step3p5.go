@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// Step-3.x (step3p5: Step-3.5-Flash, and the language model of Step-3.7's
-// step3p7 wrapper) as vLLM's vllm/model_executor/models/step3p5.py builds
-// it (read at vllm-project/vllm 01b50b9e; Step3p5DecoderLayer,
+// Step-3.x (step3p5: Step-3.5-Flash, and the text_config of Step-3.7's
+// step3p7 wrapper, whose vision tower catalog/step3p7.go counts) as vLLM's
+// vllm/model_executor/models/step3p5.py builds it (read at vllm-project/vllm 01b50b9e; Step3p5DecoderLayer,
 // Step3p5Attention, FusedMoEBlock, Step3p5Model.load_weights):
 //
 //   - Attention (att_impl_type GQA, the only one vLLM builds): a layer

@@ -15,8 +15,10 @@ var knownGaps = map[string]gap{
 	// Only Gemma 4 configs refused for what gemma4Problem names reach here.
 	"gemma4_text": {"per-layer embeddings (hidden_size_per_layer_input) and KV shared across layers (num_kv_shared_layers), which Gemma 4 E2B/E4B use",
 		"Gemma 4 without them (gemma4_text: 26B-A4B, 31B)"},
-	"kimi_linear": {"linear-attention (Kimi Delta Attention) state per sequence beside the MLA cache",
-		"MLA MoE (deepseek_v3)"},
+	// Only kimi_linear configs refused for what kimiLinearProblem names
+	// reach here (Kimi-Linear-48B's low-rank-gate KDA among them).
+	"kimi_linear": {"Kimi-K3's KDA layer as vLLM's KimiK3DeltaAttention builds it (use_full_rank_gate, NoPE MLA, kda_layers within the model)",
+		"Kimi-K3 as published (kimi_linear)"},
 	"minimax_m1":      {lightning, "GQA MoE (mixtral)"},
 	"minimax_text_01": {lightning, "GQA MoE (mixtral)"},
 	// Only MiMo-V2-Flash configs refused for what mimoProblem names reach here.
@@ -31,11 +33,13 @@ var knownGaps = map[string]gap{
 	"bailing_moe_v2":   {"Ling/Ring-2's attention and MoE as vLLM builds them, not yet checked", "GQA MoE (qwen3_moe)"},
 	"bailing_hybrid":   {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
 	"granitemoehybrid": {"Mamba-2 state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
-	// Step-3.7 has Step-3.5-Flash's shape (45 layers, window 512, 288
-	// experts of 1,280 and a shared one) under a model_type of its own,
-	// whose vLLM model file vlaunch has not read: the nearest family is
-	// Step-3.5, not the sliding-window MoE its fields alone suggest (gpt_oss).
-	"step3p7": {"a reading of vLLM's model file for model_type \"step3p7\" (Step-3.7's attention and MoE as vLLM builds them, not yet checked)", "Step-3.x (step3p5: Step-3.5-Flash)"},
+	// Step-3.7's config.json is a wrapper: vLLM's Step3p7ForConditionalGeneration
+	// (vllm/model_executor/models/step3p7.py) builds the language model from
+	// text_config (step3p5, read as Step-3.5) and the PerceptionEncoder from
+	// vision_config (catalog/step3p7.go). Only a step3p7 file without a
+	// text_config reaches here, e.g. aiconfigurator's flattened copy, which
+	// also drops the sliding layers' 96 query heads (attention_other_setting).
+	"step3p7": {"the checkpoint's text_config and vision_config: vLLM's Step3p7ForConditionalGeneration reads the language model from text_config (Step-3.5's step3p5 fields) and the vision tower from vision_config, which this file lacks", "Step-3.x (step3p5: Step-3.5-Flash)"},
 }
 
 const (

@@ -12,7 +12,8 @@ import (
 // "Model loading took" counts it.
 type Encoder struct {
 	// Kind names the encoder: "siglip" (Gemma 3), "gemma4_vision"
-	// (Gemma 4), "qwen3_vl" (Qwen3-VL, Qwen3-VL-MoE, Qwen3.5, Qwen3.5-MoE).
+	// (Gemma 4), "qwen3_vl" (Qwen3-VL, Qwen3-VL-MoE, Qwen3.5, Qwen3.5-MoE),
+	// "perception_encoder" (Step-3.7).
 	Kind string `json:"kind"`
 	// Params is the encoder's whole parameter count.
 	Params float64 `json:"params"`
@@ -106,6 +107,8 @@ func readEncoder(w wrapper, textHidden int) *Encoder {
 		// allocate no DeepStack buffers (their deepstack_visual_indexes
 		// are empty).
 		return qwen3VLEncoder(w.vision, false)
+	case "step3p7":
+		return perceptionEncoder(w.vision, w.top, textHidden)
 	}
 	return nil
 }

@@ -33,6 +33,9 @@ type wrapper struct {
 	// audio: the config has a non-null audio_config (Gemma 4's E2B/E4B,
 	// Qwen-Omni …), whose tower vlaunch does not count.
 	audio bool
+	// top holds the wrapper's own keys (Step-3.7's projector_bias sits
+	// beside its text_config and vision_config).
+	top map[string]json.RawMessage
 }
 
 // describe names the wrapper for a message.
@@ -58,6 +61,7 @@ func readWrapper(top *hfConfig, data []byte) (*hfConfig, wrapper, error) {
 	var w wrapper
 	var raw map[string]json.RawMessage
 	_ = json.Unmarshal(data, &raw)
+	w.top = raw
 	w.audio = present(raw["audio_config"])
 	if present(top.VisionConfig) {
 		w.vision = map[string]json.RawMessage{}

@@ -46,8 +46,9 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"check_checkpoint_formats.txtar", "glm/config.json", "catalog/testdata/ckpt/nvidia--GLM-5-NVFP4/config.json"},
 	{"check_checkpoint_formats.txtar", "glm/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--GLM-5-NVFP4/hf_quant_config.json"},
 	{"generate_model_config_path.txtar", "mm.json", "catalog/models/MiniMaxAI__MiniMax-M2.5.json"},
-	{"validate_issue23_refused.txtar", "k3.json", "catalog/testdata/hf/kimi-k3.verbatim.json"},
+	{"check_kimi_k3.txtar", "k3.json", "catalog/testdata/hf/kimi-k3.verbatim.json"},
 	{"validate_issue23_refused.txtar", "s37.json", "catalog/testdata/hf/step-3.7-flash.aiconfigurator.json"},
+	{"check_step3p7.txtar", "s37.json", "catalog/testdata/hf/step-3.7-flash.reconstructed.json"},
 }
 
 // TestIssue23FixturesVerbatim: every published config a #23 script

@@ -168,8 +168,8 @@ func stageKV(in *input.Input, s Stage) KVLayout {
 	}
 	if kv.LinearLayers > 0 {
 		conv, tmp := m.GDNStateElems(in.Layout.TP)
-		kv.Formula += fmt.Sprintf(" (full-attention layers only); + %d Gated DeltaNet layers' state per sequence, %d B each: conv %d × %d B + recurrent %d × %d B",
-			kv.LinearLayers, gdnStateBytes(in), conv, dtypeBytes(in.ActDType()), tmp, ssmStateBytes(in))
+		kv.Formula += fmt.Sprintf(" (full-attention layers only); + %d %s layers' state per sequence, %d B each: conv %d × %d B + recurrent %d × %d B",
+			kv.LinearLayers, m.LinearAttentionName(), gdnStateBytes(in), conv, dtypeBytes(in.ActDType()), tmp, ssmStateBytes(in))
 	}
 	if kv.MambaLayers > 0 {
 		conv, tmp := m.MambaStateElems(in.Layout.TP)

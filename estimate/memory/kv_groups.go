@@ -188,8 +188,10 @@ func layeredKV(in *input.Input, s Stage) KVLayout {
 // (vllm/model_executor/models/config.py; later releases do the same in
 // Platform.update_block_size_for_backend, vllm/platforms/interface.py):
 // the attention block grows to the smallest multiple of the kernel's
-// alignment (16 tokens; 32 for head size 256 on Blackwell, FlashInfer)
-// whose page (block × one token's K and V in one layer) holds one layer's
+// alignment (16 tokens; 32 for head size 256 on Blackwell, FlashInfer; 64
+// for MLA — "Other MLA backends: kernel_block_size 64 alignment", 128
+// under CUTLASS_MLA, which vlaunch does not model — Kimi-K3's MLA beside
+// its KDA state) whose page (block × one token's cache in one layer) holds one layer's
 // state, a larger --block-size is kept, and each layer's state page is
 // padded to the attention page. The attention layers and the state layers
 // are then grouped as any hybrid (packingUniformPage); without prefix
@@ -204,7 +206,10 @@ func hybridStatePacking(in *input.Input, kv KVLayout, stateLayerBytes int64) (in
 		return 0, nil
 	}
 	align := int64(16)
-	if in.GPU.Blackwell() && in.Model.HeadDim == 256 {
+	switch {
+	case in.Model.IsMLA():
+		align = 64
+	case in.GPU.Blackwell() && in.Model.HeadDim == 256:
 		align = 32
 	}
 	one := kv.BytesPerTokenPerLayer

@@ -61,6 +61,11 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 		// DeepSeek-V4's are multiples of the MXFP4 kernels' 256/128.
 		return DTypeRule{"mxfp4", bytesMXFP4, why + ": 4-bit values + one 8-bit scale per 32"}
 	}
+	if component == CompLatentProj && in.Model.KimiLinear != nil {
+		// Kimi-K3's routed_expert_down_proj / up_proj are ReplicatedLinear
+		// with quant_config None (vllm/models/kimi_k3/nvidia/model.py).
+		return DTypeRule{act, bytesBF16, "vLLM builds Kimi-K3's latent projections unquantized"}
+	}
 	if component == CompRouter && in.Model.RouterFP32 {
 		return DTypeRule{"fp32", bytesFP32, "vLLM builds this router (gate and its correction bias) in float32"}
 	}

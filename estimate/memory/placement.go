@@ -153,7 +153,7 @@ func Placement(in *input.Input, s Stage) []Share {
 	linN, mamN := linearLayers(m, s), mambaLayers(m, s)
 	rule := attentionRule(m, l.TP, attnN)
 	if linN > 0 {
-		rule += fmt.Sprintf("; %d Gated DeltaNet layers (in_proj, conv1d, out_proj split by head over TP=%d)", linN, l.TP)
+		rule += fmt.Sprintf("; %d %s layers (in_proj, conv1d, out_proj split by head over TP=%d)", linN, m.LinearAttentionName(), l.TP)
 	}
 	if mamN > 0 {
 		rule += fmt.Sprintf("; %d Mamba-2 layers (in_proj, conv1d, out_proj split by head over TP=%d)", mamN, l.TP)
@@ -230,6 +230,12 @@ func Placement(in *input.Input, s Stage) []Share {
 // llama4-scout-llmd-h100-tp4). Models with a second RoPE for their local
 // layers (Gemma 3 and 4) build a second cache, not counted (≤ 128 MiB).
 func ropeCacheElems(m *catalog.Model) (elems float64, positions, dim int) {
+	if m.KimiLinear != nil {
+		// Kimi-K3's MLA layers are NoPE: vLLM's MultiHeadLatentAttention
+		// builds no rotary embedding unless use_rope (the DSpark draft's),
+		// and KDA has none (vllm/models/kimi_k3/nvidia/mla.py).
+		return 0, 0, 0
+	}
 	if m.Mamba != nil {
 		// Nemotron-H's attention has no positional encoding: vLLM's
 		// NemotronHAttention builds qkv_proj, o_proj and Attention, no
@@ -286,7 +292,7 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 			rule = fmt.Sprintf("%d of %d logical experts per GPU (EP = %d), %d MoE layers", perRank, m.NumExperts, ep, moeN)
 		}
 		p, st := expertParamsPerRank(in, 1)
-		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(perRank) * p, rule, mf * float64(perRank) * st})
+		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(perRank) * p, rule + kimiPadText(in), mf * float64(perRank) * st})
 		if in.EnableEPLB && in.NumRedundantExperts > 0 {
 			phys := (m.NumExperts + in.NumRedundantExperts) / ep
 			red := phys - perRank
@@ -299,7 +305,7 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 		if ep > 1 {
 			rule = fmt.Sprintf("all %d experts on every GPU, each split over TP×DP = %d ranks (no expert parallel: flattened TP), %d MoE layers", m.NumExperts, ep, moeN)
 		}
-		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(m.NumExperts) * p, rule, mf * float64(m.NumExperts) * st})
+		out = append(out, Share{CompRouted, pc.RoutedExperts, mf * float64(m.NumExperts) * p, rule + kimiPadText(in), mf * float64(m.NumExperts) * st})
 	}
 	if pc.SharedPerLayer > 0 {
 		out = append(out, share(CompShared, pc.SharedExperts, mf*pc.SharedPerLayer/float64(l.TP),
@@ -307,8 +313,12 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 	}
 	out = append(out, share(CompRouter, pc.Router, mf*pc.RouterPerLayer, "replicated on every GPU"))
 	if pc.LatentPerLayer > 0 {
+		names := "fc1/fc2_latent_proj"
+		if m.KimiLinear != nil {
+			names = "routed_expert_down_proj/up_proj"
+		}
 		out = append(out, share(CompLatentProj, pc.LatentProj, mf*pc.LatentPerLayer,
-			fmt.Sprintf("fc1/fc2_latent_proj (hidden %d ↔ latent %d) of %d MoE layers: ReplicatedLinear, whole on every GPU", m.HiddenSize, m.MoELatentSize, moeN)))
+			fmt.Sprintf("%s (hidden %d ↔ latent %d) of %d MoE layers: ReplicatedLinear, whole on every GPU", names, m.HiddenSize, m.MoELatentSize, moeN)))
 	}
 	return out
 }
@@ -319,6 +329,10 @@ func expertShares(in *input.Input, pc catalog.ParamCounts, moeN int) []Share {
 func expertParamsPerRank(in *input.Input, shards int) (params, stored float64) {
 	m := in.Model
 	params = expertElems(m, float64(m.ExpertHidden()), float64(m.MoEIntermediateSize)/float64(shards))
+	if pi := m.KimiPaddedMoEIntermediate(in.Layout.TP); pi > m.MoEIntermediateSize {
+		// Kimi-K3's experts are built (and stored) at the padded width.
+		return params, expertElems(m, float64(m.ExpertHidden()), float64(pi)/float64(shards))
+	}
 	if in.WeightsDType != "mxfp4" {
 		return params, params
 	}
@@ -326,6 +340,15 @@ func expertParamsPerRank(in *input.Input, shards int) (params, stored float64) {
 	h := float64(roundUp(m.ExpertHidden(), hp))
 	im := float64(roundUp(ceilDiv(m.MoEIntermediateSize, shards), ip))
 	return params, expertElems(m, h, im)
+}
+
+// kimiPadText says that Kimi-K3's experts are stored at a padded width ("" when not).
+func kimiPadText(in *input.Input) string {
+	m := in.Model
+	if pi := m.KimiPaddedMoEIntermediate(in.Layout.TP); pi > m.MoEIntermediateSize {
+		return fmt.Sprintf("; stored %d wide, not %d: vLLM's KimiMoE pads a TP rank's share to at least 256 (256 × TP %d)", pi, m.MoEIntermediateSize, in.Layout.TP)
+	}
+	return ""
 }
 
 // expertElems is one expert of width im over hidden h: gate, up and down
