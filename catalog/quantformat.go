@@ -93,10 +93,14 @@ func readQuantFormat(q map[string]interface{}, out *Quantization) {
 			out.Format, out.GroupSize = FormatNVFP4, positiveInt(q["group_size"], nvfp4Group)
 		case "FP8":
 			out.Format = FormatModelOptFP8
+		case "MIXED_PRECISION":
+			readMixedPrecision(q, out)
 		}
 		out.ModulesNotConverted = append(out.ModulesNotConverted, stringList(q["exclude_modules"])...)
 	case "compressed-tensors":
 		readCompressedTensors(q, out)
+	case "fp8":
+		readMoEQuantAlgo(q, out)
 	case "gptq", "awq", "gptq_marlin", "awq_marlin":
 		bits := positiveInt(q["bits"], positiveInt(q["w_bit"], 0))
 		if bits != 4 {
