@@ -69,6 +69,7 @@ func readMixedPrecision(q map[string]interface{}, out *Quantization) {
 	}
 	sort.Strings(keys) // a stable first entry for messages and group sizes
 	out.mixedLayers = make(map[string]mixedLayer, len(keys))
+	out.mixedBelow = map[string]mixedLayer{}
 	var unknown []string
 	group, fp4, fp8 := 0, false, false
 	for _, k := range keys {
@@ -95,6 +96,13 @@ func readMixedPrecision(q map[string]interface{}, out *Quantization) {
 			fp8 = true
 		}
 		out.mixedLayers[k] = l
+		for i := strings.LastIndexByte(k, '.'); i > 0; i = strings.LastIndexByte(k[:i], '.') {
+			// Every module above k, mapped to the first key below it in
+			// order, as vLLM returns the first it meets.
+			if _, seen := out.mixedBelow[k[:i]]; !seen {
+				out.mixedBelow[k[:i]] = l
+			}
+		}
 	}
 	if len(unknown) > 0 {
 		out.MixedProblem = fmt.Sprintf("quantization_config modelopt MIXED_PRECISION quantized_layers with quant_algo vLLM's ModelOptMixedPrecisionConfig does not load (%s): vlaunch sizes FP8, NVFP4 and W4A16_NVFP4 entries", strings.Join(unknown, ", "))
@@ -126,16 +134,9 @@ func (q Quantization) mixedLookup(path string) (mixedLayer, bool) {
 		}
 	}
 	for _, p := range mixedSpellings(path) {
-		// Keys below the module (experts listed one by one): the first in
-		// order, as vLLM returns the first it meets.
-		best := ""
-		for k := range q.mixedLayers {
-			if strings.HasPrefix(k, p+".") && (best == "" || k < best) {
-				best = k
-			}
-		}
-		if best != "" {
-			return q.mixedLayers[best], true
+		// Keys below the module (experts listed one by one).
+		if l, ok := q.mixedBelow[p]; ok {
+			return l, true
 		}
 	}
 	return mixedLayer{}, false

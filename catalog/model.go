@@ -205,6 +205,9 @@ type Quantization struct {
 	// mixedLayers are a MIXED_PRECISION checkpoint's quantized_layers:
 	// module path -> format (mixedprec.go).
 	mixedLayers map[string]mixedLayer
+	// mixedBelow maps every module above a quantized_layers key to the
+	// first such key's format (a parent resolves to its children's).
+	mixedBelow map[string]mixedLayer
 }
 
 // IsMoE reports whether the model has routed experts.

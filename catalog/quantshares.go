@@ -172,6 +172,11 @@ func (m *Model) layerModules(i int) []quantModule {
 		out = append(out, quantModule{[]string{"mlp.experts.0." + n, "block_sparse_moe.experts.0." + w, "mlp.experts"}, e, "routed"})
 	}
 	if sh := m.sharedExpertParams(); sh > 0 {
+		if m.SharedExpertIntermediateSize > 0 && !m.NonGatedFFN {
+			// Qwen2-MoE style: the sigmoid gate (hidden → 1) is its own module.
+			sh -= h
+			out = append(out, quantModule{[]string{"mlp.shared_expert_gate"}, h, "shared"})
+		}
 		for _, n := range []string{"gate_proj", "up_proj", "down_proj"} {
 			out = append(out, quantModule{[]string{"mlp.shared_experts." + n, "mlp.shared_expert." + n}, sh / 3, "shared"})
 		}
