@@ -74,7 +74,7 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     index id 56114180122, the index does not name the repository). The
 //     architecture is nvidia/Qwen3.6-35B-A3B-NVFP4's config.json
 //     (catalog/testdata/ckpt, aiconfigurator @095f58a5) without its
-//     quantization_config (ModelOpt MIXED_PRECISION, which vlaunch refuses),
+//     quantization_config (ModelOpt MIXED_PRECISION, sized in the NVFP4 row),
 //     i.e. the BF16 model NVIDIA quantized. Its MTP layer by hand as
 //     Qwen3.5's at hidden 2,048: fc, gated q_proj 2,048 × 8,192, k/v
 //     2,048 × 512, o 4,096 × 2,048, q/k norms, 256 experts of 3 × 2,048 ×
