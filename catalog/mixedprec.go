@@ -2,8 +2,10 @@ package catalog
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // ModelOpt MIXED_PRECISION checkpoints (nvidia/Qwen3.6-35B-A3B-NVFP4: FP8
@@ -33,8 +35,15 @@ type MixedPart struct {
 
 // mixedLayer is one quantized_layers entry: its weight format and group.
 type mixedLayer struct {
-	format string // FormatNVFP4 or FormatModelOptFP8
+	format string // FormatNVFP4, FormatModelOptFP8 (compressed-tensors also FormatINT4, "int8")
 	group  int
+	// zero marks asymmetric INT4 (a 4-bit zero point per group).
+	zero bool
+	// bytes is an 8-bit group's storage per weight with its scales (0:
+	// from format and group); perChannel adds one FP32 scale per output
+	// channel (per hidden_size weights).
+	bytes      float64
+	perChannel bool
 }
 
 // mixedAlgoFormats are the quant_algo values of a quantized_layers entry
@@ -159,9 +168,14 @@ func mixedSpellings(path string) []string {
 // format with its scales: NVFP4 ½ byte + one FP8 (E4M3) scale per group
 // (the FP32 global scale per tensor left out, as BytesPerParam does);
 // ModelOpt FP8 one byte (one FP32 scale per tensor).
-func (l mixedLayer) formatBytes() float64 {
-	if l.format == FormatNVFP4 {
-		return Quantization{Format: FormatNVFP4, GroupSize: l.group}.BytesPerParam(0)
+func (l mixedLayer) formatBytes(hidden int) float64 {
+	switch {
+	case l.format == FormatNVFP4 || l.format == FormatINT4:
+		return Quantization{Format: l.format, GroupSize: l.group, ZeroPoint: l.zero}.BytesPerParam(hidden)
+	case l.perChannel:
+		return max(l.bytes, 1) + 4/float64(max(hidden, 1))
+	case l.bytes > 0:
+		return l.bytes
 	}
 	return 1
 }
@@ -240,7 +254,9 @@ func (m *Model) MixedWeightBytes() float64 {
 
 // IsMixedPrecision reports whether the checkpoint names a format per module
 // (ModelOpt MIXED_PRECISION) and vlaunch read it.
-func (q Quantization) IsMixedPrecision() bool { return q.mixedLayers != nil && q.MixedProblem == "" }
+func (q Quantization) IsMixedPrecision() bool {
+	return (q.mixedLayers != nil || q.ctGroups != nil) && q.MixedProblem == ""
+}
 
 // readMoEQuantAlgo reads an FP8 config's moe_quant_algo. vLLM's
 // DeepseekV4FP8Config (vllm/models/deepseek_v4/quant_config.py, read at
@@ -262,13 +278,38 @@ func readMoEQuantAlgo(q map[string]interface{}, out *Quantization) {
 }
 
 // add counts p parameters of a module in format l.
-func (a *mixedAccum) add(l mixedLayer, p float64) *mixedAccum {
+func (a *mixedAccum) add(l mixedLayer, p float64, hidden int) *mixedAccum {
 	if a == nil {
 		a = &mixedAccum{params: map[string]float64{}}
 	}
 	a.params[l.format] += p
-	a.bytes += p * l.formatBytes()
+	a.bytes += p * l.formatBytes(hidden)
 	return a
+}
+
+// mixedFor resolves layer i's module in either kind of mixed checkpoint.
+func (q Quantization) mixedFor(layer int, names []string) (mixedLayer, bool) {
+	if q.ctGroups != nil {
+		return q.ctModule(layer, names)
+	}
+	return q.mixedModule(layer, names)
+}
+
+// mixedLMHead resolves the LM head: quantized_layers' "lm_head", or a
+// compressed-tensors target naming it (vLLM's ParallelLMHead is no Linear
+// class, so class-name targets leave it unquantized).
+func (q Quantization) mixedLMHead() (mixedLayer, bool) {
+	if q.ctGroups != nil {
+		for _, g := range q.ctGroups {
+			for _, t := range g.targets {
+				if ctMatch("lm_head", t) {
+					return g.layer, true
+				}
+			}
+		}
+		return mixedLayer{}, false
+	}
+	return q.mixedLookup("lm_head")
 }
 
 // mixedModule resolves the format of layer i's module under any of its
@@ -283,4 +324,191 @@ func (q Quantization) mixedModule(layer int, names []string) (mixedLayer, bool) 
 		}
 	}
 	return mixedLayer{}, false
+}
+
+// Compressed-tensors checkpoints with config groups of different formats
+// (llm-compressor's mixed recipes: FP8 attention, NVFP4 or INT4 experts;
+// RedHatAI/DeepSeek-V4-Flash-NVFP4-FP8 is one) pick each module's group
+// as vLLM's CompressedTensorsConfig does (vllm/model_executor/layers/
+// quantization/compressed_tensors/utils.py, read at vllm-project/vllm
+// commit 008014e8; first release not pinned): a module in the ignore list
+// (its name, or a "re:" regex matched from the start) is unquantized;
+// otherwise find_matched_target takes the first target, over the groups in
+// order, equal to the module's name or a "re:" regex matching it, then the
+// first a class-name target contained in the module's class (every linear
+// layer's class contains "Linear"). A module no target matches is
+// unquantized.
+
+// anyFourBitGroup reports whether some config group stores 4-bit weights.
+func anyFourBitGroup(groups map[string]interface{}) bool {
+	for _, g := range groups {
+		gm, _ := g.(map[string]interface{})
+		w, _ := gm["weights"].(map[string]interface{})
+		if positiveInt(w["num_bits"], 0) == 4 {
+			return true
+		}
+	}
+	return false
+}
+
+// ctGroup is one compressed-tensors config group: its targets and storage.
+type ctGroup struct {
+	name    string
+	targets []string
+	layer   mixedLayer
+}
+
+// maxCTGroups bounds the config groups read.
+const maxCTGroups = 10000
+
+// readCompressedTensorsMixed reads config groups of different formats into
+// out's per-group targets, or says in MixedProblem why they cannot be
+// sized (a group without targets, weights of another width or type).
+func readCompressedTensorsMixed(groups map[string]interface{}, out *Quantization) {
+	names := make([]string, 0, len(groups))
+	for k := range groups {
+		names = append(names, k)
+	}
+	if len(names) > maxCTGroups {
+		out.MixedProblem = fmt.Sprintf("quantization_config compressed-tensors with %d config_groups (more than %d): not a checkpoint's", len(names), maxCTGroups)
+		return
+	}
+	// Python keeps the file's order; a sorted order is the file's for
+	// llm-compressor's group_0, group_1 … (fewer than 10).
+	sort.Strings(names)
+	out.ctGroups = []ctGroup{}
+	for _, n := range names {
+		gm, _ := groups[n].(map[string]interface{})
+		w, _ := gm["weights"].(map[string]interface{})
+		targets := stringList(gm["targets"])
+		if w == nil || len(targets) == 0 {
+			out.MixedProblem = fmt.Sprintf("quantization_config compressed-tensors%s config group %q without weights or targets among groups of different formats: vlaunch cannot tell which modules it quantizes", bitsText(out.WeightBits), n)
+			return
+		}
+		l, ok := ctGroupStorage(w)
+		if !ok {
+			t, _ := w["type"].(string)
+			out.MixedProblem = fmt.Sprintf("quantization_config compressed-tensors%s config group %q: %d-bit %s weights (strategy %v) among groups of different formats: vlaunch sizes 8-bit (tensor, channel, block), NVFP4 and INT4 groups",
+				bitsText(out.WeightBits), n, positiveInt(w["num_bits"], 0), t, w["strategy"])
+			return
+		}
+		for _, t := range targets {
+			if strings.HasPrefix(t, "re:") && ctRegexp(t[3:]) == nil {
+				out.MixedProblem = fmt.Sprintf("quantization_config compressed-tensors%s config group %q target %q: a regex vlaunch cannot read (Go's RE2 lacks Python's lookarounds and backreferences)", bitsText(out.WeightBits), n, t)
+				return
+			}
+		}
+		out.ctGroups = append(out.ctGroups, ctGroup{name: n, targets: targets, layer: l})
+	}
+	// The step model runs the 4-bit format (the experts' in these recipes).
+	out.Format, out.GroupSize, out.ZeroPoint = "", 0, false
+	for _, g := range out.ctGroups {
+		if g.layer.format == FormatNVFP4 || g.layer.format == FormatINT4 {
+			out.Format, out.GroupSize = g.layer.format, g.layer.group
+			out.ZeroPoint = out.ZeroPoint || g.layer.zero
+			break
+		}
+	}
+}
+
+// ctGroupStorage is a config group's weight storage: 4-bit float NVFP4
+// (one FP8 scale per 16, the FP32 global scale left out), 4-bit integer
+// INT4 (one 16-bit scale per group, a 4-bit zero point when asymmetric),
+// 8-bit one byte plus one FP32 scale per output channel ("channel"), per
+// 128 × 128 block ("block") or per tensor.
+func ctGroupStorage(w map[string]interface{}) (mixedLayer, bool) {
+	bits := positiveInt(w["num_bits"], 0)
+	typ, _ := w["type"].(string)
+	strategy, _ := w["strategy"].(string)
+	switch {
+	case bits == 4 && typ == "float":
+		g := positiveInt(w["group_size"], nvfp4Group)
+		return mixedLayer{format: FormatNVFP4, group: g}, true
+	case bits == 4 && typ == "int":
+		g := positiveInt(w["group_size"], 0)
+		sym, ok := w["symmetric"].(bool)
+		return mixedLayer{format: FormatINT4, group: g, zero: ok && !sym}, true
+	case bits == 8 && (typ == "float" || typ == "int"):
+		f := FormatModelOptFP8
+		if typ == "int" {
+			f = "int8"
+		}
+		l := mixedLayer{format: f, bytes: 1}
+		switch strategy {
+		case "channel":
+			l.perChannel = true
+		case "block":
+			b := 128 * 128
+			if bs, ok := w["block_structure"].([]interface{}); ok && len(bs) == 2 {
+				b = positiveInt(bs[0], 128) * positiveInt(bs[1], 128)
+			}
+			l.bytes += 4.0 / float64(b)
+		case "tensor", "":
+		default:
+			return mixedLayer{}, false
+		}
+		return l, true
+	}
+	return mixedLayer{}, false
+}
+
+// ctModule resolves layer i's module's storage in a compressed-tensors
+// mixed checkpoint: the first group with a target naming one of its paths
+// (exactly or by "re:" regex), then the first with a class-name target
+// ("Linear"); false when none.
+func (q Quantization) ctModule(layer int, names []string) (mixedLayer, bool) {
+	var paths []string
+	for _, pre := range layerPrefixes {
+		for _, n := range names {
+			paths = append(paths, fmt.Sprintf(pre, layer)+n)
+		}
+	}
+	return q.ctLookup(paths)
+}
+
+// ctLookup is ctModule over given module paths.
+func (q Quantization) ctLookup(paths []string) (mixedLayer, bool) {
+	for _, g := range q.ctGroups {
+		for _, t := range g.targets {
+			for _, p := range paths {
+				if ctMatch(p, t) {
+					return g.layer, true
+				}
+			}
+		}
+	}
+	for _, g := range q.ctGroups {
+		for _, t := range g.targets {
+			if !strings.HasPrefix(t, "re:") && t != "" && strings.Contains("linear", strings.ToLower(t)) {
+				return g.layer, true
+			}
+		}
+	}
+	return mixedLayer{}, false
+}
+
+// ctMatch is vLLM's _is_equal_or_regex_match on a module path: equal, or
+// a "re:" regex matching from its start (an invalid regex matches nothing).
+func ctMatch(path, target string) bool {
+	if strings.HasPrefix(target, "re:") {
+		re := ctRegexp(target[3:])
+		return re != nil && re.MatchString(path)
+	}
+	return path == target
+}
+
+// ctRegexps caches compiled targets (nil: not RE2 syntax); regexes are
+// matched from the start, as Python's re.match.
+var ctRegexps sync.Map
+
+func ctRegexp(pattern string) *regexp.Regexp {
+	if v, ok := ctRegexps.Load(pattern); ok {
+		return v.(*regexp.Regexp)
+	}
+	var re *regexp.Regexp
+	if len(pattern) <= 4096 {
+		re, _ = regexp.Compile("^(?:" + pattern + ")")
+	}
+	ctRegexps.Store(pattern, re)
+	return re
 }

@@ -207,3 +207,103 @@ func readTestFile(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// ctMixed is a Qwen3-MoE-shaped config (hidden 1,024, 2 layers, 8 query
+// heads and 2 KV heads of 128, 8 experts of width 256, vocabulary 1,000)
+// with the compressed-tensors quantization_config given.
+func ctMixed(quant string) string {
+	return `{"model_type": "qwen3_moe", "hidden_size": 1024, "num_hidden_layers": 2, "num_attention_heads": 8, "num_key_value_heads": 2,
+		"head_dim": 128, "vocab_size": 1000, "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 256, "intermediate_size": 2048,
+		"torch_dtype": "bfloat16", "quantization_config": {"quant_method": "compressed-tensors", "format": "mixed-precision", ` + quant + `}}`
+}
+
+// TestCompressedTensorsMixedGroups: config groups of different formats
+// (llm-compressor's FP8 attention + NVFP4 experts recipe, as
+// RedHatAI/DeepSeek-V4-Flash-NVFP4-FP8 and Infatoshi/Qwen3.6-35B-A3B-NVFP4-
+// FP8 describe theirs) are sized module by module by their targets, as
+// vLLM's find_matched_target picks a module's group; by hand on ctMixed's
+// shape: attention per layer q 1,024 × 1,024, k and v 1,024 × 256, o
+// 1,024 × 1,024 = 2,621,440 weights, FP8 per channel 1 + 4 / 1,024 B; the
+// experts 2 × 8 × 3 × 1,024 × 256 = 12,582,912 weights NVFP4 0.5625 B; the
+// LM head (ignored, or no Linear class) BF16.
+func TestCompressedTensorsMixedGroups(t *testing.T) {
+	const attn, experts = 2 * 2621440.0, 12582912.0
+	fp8 := 1 + 4/1024.0
+	for _, tt := range []struct {
+		name, quant         string
+		attnB, routedB, lmB float64 // bytes per parameter of the module weights
+	}{
+		{"named targets", `"config_groups": {
+			"group_0": {"targets": ["re:.*self_attn\\.(q|k|v|o)_proj$"], "weights": {"num_bits": 8, "type": "float", "strategy": "channel", "symmetric": true}},
+			"group_1": {"targets": ["re:.*mlp\\.experts\\..*"], "weights": {"num_bits": 4, "type": "float", "strategy": "tensor_group", "group_size": 16}}},
+			"ignore": ["lm_head", "re:.*mlp\\.gate$"]`, fp8, 0.5625, 2},
+		{"class target for the rest", `"config_groups": {
+			"group_0": {"targets": ["re:.*self_attn\\..*"], "weights": {"num_bits": 8, "type": "float", "strategy": "tensor"}},
+			"group_1": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "float", "group_size": 16}}},
+			"ignore": []`, 1, 0.5625, 2},
+		{"INT4 experts, attention ignored", `"config_groups": {
+			"group_0": {"targets": ["re:.*mlp\\.experts.*"], "weights": {"num_bits": 4, "type": "int", "group_size": 128, "symmetric": false}},
+			"group_1": {"targets": ["re:.*o_proj$"], "weights": {"num_bits": 8, "type": "float", "strategy": "block", "block_structure": [128, 128]}}},
+			"ignore": ["re:.*self_attn.*"]`, 2, 0.5 + 2.5/128, 2},
+	} {
+		m, err := ParseHFConfig([]byte(ctMixed(tt.quant)))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if err := m.Modelled(); err != nil {
+			t.Errorf("%s: refused: %v", tt.name, err)
+			continue
+		}
+		pc := m.ParamCounts()
+		mix := m.Quant.Shares.Mixed
+		// Attention's norms (q/k norms) stay BF16 around the projections.
+		wantAttn := attn*tt.attnB + (pc.Attention-attn)*2
+		if got := pc.Attention * mix["attention"].BytesPerParam; tt.attnB != 2 && math.Abs(got/wantAttn-1) > 1e-9 {
+			t.Errorf("%s: attention %.0f B, by hand %.0f B", tt.name, got, wantAttn)
+		}
+		if _, ok := mix["attention"]; tt.attnB == 2 && ok {
+			t.Errorf("%s: attention quantized: %+v", tt.name, mix["attention"])
+		}
+		if got := pc.RoutedExperts * mix["routed"].BytesPerParam; math.Abs(got/(experts*tt.routedB)-1) > 1e-9 || pc.RoutedExperts != experts {
+			t.Errorf("%s: experts %.0f B, by hand %.0f B", tt.name, got, experts*tt.routedB)
+		}
+		if _, ok := mix["lm_head"]; ok {
+			t.Errorf("%s: lm_head quantized", tt.name)
+		}
+	}
+	// The INT4-experts case: o_proj block FP8, q/k/v ignored.
+	m, _ := ParseHFConfig([]byte(ctMixed(`"config_groups": {
+		"group_0": {"targets": ["re:.*mlp\\.experts.*"], "weights": {"num_bits": 4, "type": "int", "group_size": 128, "symmetric": false}},
+		"group_1": {"targets": ["re:.*o_proj$"], "weights": {"num_bits": 8, "type": "float", "strategy": "block"}}}, "ignore": ["re:.*(q|k|v)_proj$"]`)))
+	if err := m.Modelled(); err != nil {
+		t.Fatal(err)
+	}
+	pc := m.ParamCounts()
+	want := 2*1048576*(1+4/16384.0) + (pc.Attention-2*1048576)*2
+	if got := pc.Attention * m.Quant.Shares.Mixed["attention"].BytesPerParam; math.Abs(got/want-1) > 1e-9 {
+		t.Errorf("o_proj block FP8: attention %.0f B, by hand %.0f B", got, want)
+	}
+	if m.CheckpointDType() != FormatINT4 {
+		t.Errorf("dtype %s", m.CheckpointDType())
+	}
+}
+
+// TestCompressedTensorsMixedRefusals: groups of different formats that
+// cannot be sized module by module are refused, saying which group.
+func TestCompressedTensorsMixedRefusals(t *testing.T) {
+	nv := `{"targets": ["re:.*experts.*"], "weights": {"num_bits": 4, "type": "float", "group_size": 16}}`
+	for _, tt := range []struct{ quant, want string }{
+		{`"config_groups": {"group_0": {"weights": {"num_bits": 8, "type": "float"}}, "group_1": ` + nv + `}`, `group "group_0" without weights or targets`},
+		{`"config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 2, "type": "int"}}, "group_1": ` + nv + `}`, "(2/4-bit weights)"},
+		{`"config_groups": {"group_0": {"targets": ["re:(?!.*experts).*"], "weights": {"num_bits": 8, "type": "float"}}, "group_1": ` + nv + `}`, "a regex vlaunch cannot read"},
+		{`"config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 8, "type": "float", "strategy": "token"}}, "group_1": ` + nv + `}`, "strategy token"},
+	} {
+		m, err := ParseHFConfig([]byte(ctMixed(tt.quant)))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.quant, err)
+		}
+		if err := m.Modelled(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want a refusal naming %q", tt.quant, err, tt.want)
+		}
+	}
+}

@@ -208,6 +208,9 @@ type Quantization struct {
 	// mixedBelow maps every module above a quantized_layers key to the
 	// first such key's format (a parent resolves to its children's).
 	mixedBelow map[string]mixedLayer
+	// ctGroups are a compressed-tensors checkpoint's config groups of
+	// different formats, in order (mixedprec.go); nil otherwise.
+	ctGroups []ctGroup
 }
 
 // IsMoE reports whether the model has routed experts.

@@ -213,6 +213,8 @@ func FuzzHFQuantConfig(f *testing.F) {
 	f.Add(small, []byte(`{"quantization": {"quant_algo": "MIXED_PRECISION", "quantized_layers": {"model.layers.0": {"quant_algo": "NVFP4", "group_size": 0},
 		"model.layers.1.self_attn": {"quant_algo": "fp8"}, "lm_head": {"quant_algo": "W4A16_NVFP4"}, "": null}, "exclude_modules": ["lm_head"]}}`))
 	f.Add(small, []byte(`{"quantization": {"quant_algo": "MIXED_PRECISION", "quantized_layers": [1, 2]}}`))
+	f.Add([]byte(ctMixed(`"config_groups": {"group_0": {"targets": ["re:.*self_attn.*", "lm_head"], "weights": {"num_bits": 8, "type": "float", "strategy": "channel"}},
+		"group_1": {"targets": ["Linear", "re:("], "weights": {"num_bits": 4, "type": "int", "group_size": 0, "symmetric": false}}}, "ignore": ["re:.*gate$"]`)), []byte{})
 	f.Fuzz(func(t *testing.T, cfg, hq []byte) {
 		m, err := ParseHFConfigWithQuant(cfg, hq)
 		if err != nil {

@@ -63,13 +63,13 @@ func (m *Model) computeQuantShares() *QuantShares {
 			if q && mixed {
 				// Not excluded: quantized only when quantized_layers names it.
 				var l mixedLayer
-				l, q = m.Quant.mixedModule(i, mod.names)
+				l, q = m.Quant.mixedFor(i, mod.names)
 				if q {
 					p := mod.params
 					if mod.part == "routed" {
 						p *= float64(m.NumExperts) // one representative expert listed
 					}
-					acc[mod.part] = acc[mod.part].add(l, p)
+					acc[mod.part] = acc[mod.part].add(l, p, m.HiddenSize)
 				}
 			}
 			if q {
@@ -96,8 +96,8 @@ func (m *Model) computeQuantShares() *QuantShares {
 	}
 	var mixedParts map[string]MixedPart
 	if mixed {
-		if l, ok := m.Quant.mixedLookup("lm_head"); ok && !mt.excluded("lm_head") {
-			acc["lm_head"] = acc["lm_head"].add(l, float64(m.VocabSize)*float64(m.HiddenSize))
+		if l, ok := m.Quant.mixedLMHead(); ok && !mt.excluded("lm_head") {
+			acc["lm_head"] = acc["lm_head"].add(l, float64(m.VocabSize)*float64(m.HiddenSize), m.HiddenSize)
 		}
 		mixedParts = m.mixedParts(acc)
 	}

@@ -121,7 +121,7 @@ func mixedRule(in *input.Input, component string) (DTypeRule, bool) {
 	}
 	dtype, best := act, 0.0
 	var parts []string
-	for _, f := range []string{catalog.FormatNVFP4, catalog.FormatModelOptFP8} {
+	for _, f := range []string{catalog.FormatNVFP4, catalog.FormatINT4, catalog.FormatModelOptFP8, "int8"} {
 		if sh := mp.Formats[f]; sh > 0 {
 			parts = append(parts, fmt.Sprintf("%s %.1f%%", strings.ToUpper(f), 100*sh))
 			if sh > best {
@@ -129,8 +129,8 @@ func mixedRule(in *input.Input, component string) (DTypeRule, bool) {
 			}
 		}
 	}
-	return DTypeRule{dtype, mp.BytesPerParam, fmt.Sprintf("ModelOpt MIXED_PRECISION: %s of the parameters (NVFP4 4 bits + one FP8 scale per %d values, FP8 1 byte), the rest in %s",
-		strings.Join(parts, ", "), max(in.Model.Quant.GroupSize, 1), act)}, true
+	return DTypeRule{dtype, mp.BytesPerParam, fmt.Sprintf("mixed precision (%s): %s of the parameters, each at its format's bytes with its scales (NVFP4 4 bits + one FP8 scale per 16 values, FP8 1 byte); the rest in %s",
+		in.Model.Quant.Method, strings.Join(parts, ", "), act)}, true
 }
 
 // mxfp4Experts says why an FP8 checkpoint's routed experts are MXFP4, or
