@@ -12,9 +12,9 @@ import (
 // attention and Gated DeltaNet projections, NVFP4 experts, shared experts
 // and LM head) name each quantized module's format in a quantized_layers
 // map. vLLM's ModelOptMixedPrecisionConfig (vllm/model_executor/layers/
-// quantization/modelopt.py, read at vllm-project/vllm commit 00155cde, main
-// branch; first release not pinned) resolves a module's format from it:
-// the exact name, then a fused module's shards (packed_modules_mapping),
+// quantization/modelopt.py, read at vllm-project/vllm commit 00155cde, the
+// search index's copy; first release not pinned) resolves a module's format
+// from it: the exact name, then a fused module's shards (packed_modules_mapping),
 // then any key below the module (RoutedExperts "mlp.experts"), trying both
 // "model.language_model." and "language_model.model." spellings and
 // "lm_head" for the LM head. A module excluded (exclude_modules / ignore)
@@ -228,7 +228,8 @@ func (m *Model) mixedParts(acc map[string]*mixedAccum) map[string]MixedPart {
 }
 
 // MixedWeightBytes is what the served layers of a mixed-precision
-// checkpoint store: each component at its MixedPart's bytes per parameter,
+// checkpoint (ModelOpt MIXED_PRECISION or compressed-tensors groups of
+// different formats) store: each component at its MixedPart's bytes per parameter,
 // the components without one (embeddings, routers, norms, unquantized
 // components) in the torch dtype. 0 when the checkpoint is not mixed.
 func (m *Model) MixedWeightBytes() float64 {
@@ -253,7 +254,8 @@ func (m *Model) MixedWeightBytes() float64 {
 }
 
 // IsMixedPrecision reports whether the checkpoint names a format per module
-// (ModelOpt MIXED_PRECISION) and vlaunch read it.
+// (ModelOpt MIXED_PRECISION's quantized_layers, compressed-tensors groups of
+// different formats) and vlaunch read it.
 func (q Quantization) IsMixedPrecision() bool {
 	return (q.mixedLayers != nil || q.ctGroups != nil) && q.MixedProblem == ""
 }

@@ -24,10 +24,12 @@ type QuantShares struct {
 	Routed      float64            `json:"routed_experts"`
 	Shared      float64            `json:"shared_experts"`
 	Indexer     float64            `json:"indexer"`
-	// Mixed is, for a ModelOpt MIXED_PRECISION checkpoint, each
-	// component's storage ("attention", "dense_mlp", "routed", "shared",
-	// "indexer", "lm_head"; absent: unquantized), its modules matched
-	// against quantized_layers (mixedprec.go).
+	// Mixed is, for a mixed-precision checkpoint (ModelOpt
+	// MIXED_PRECISION, compressed-tensors groups of different formats),
+	// each component's storage ("attention", "dense_mlp", "routed",
+	// "shared", "indexer", "lm_head"; absent: unquantized), its modules
+	// matched against quantized_layers or the groups' targets
+	// (mixedprec.go).
 	Mixed map[string]MixedPart `json:"mixed,omitempty"`
 }
 
@@ -358,7 +360,7 @@ func b2f(b bool) float64 {
 // layer.
 func (m *Model) FourBitWeightBytes() float64 {
 	if b := m.MixedWeightBytes(); b > 0 {
-		return b // ModelOpt MIXED_PRECISION: each component at its modules' formats
+		return b // mixed precision: each component at its modules' formats
 	}
 	q := m.Quant
 	b := q.BytesPerParam(m.HiddenSize)
