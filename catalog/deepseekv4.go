@@ -1,6 +1,9 @@
 package catalog
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // DeepSeek-V4 (deepseek_v4: DeepSeek-V4-Flash, DeepSeek-V4-Pro) as vLLM's
 // vllm/model_executor/models/deepseek_v4.py and
@@ -55,6 +58,15 @@ type DeepseekV4 struct {
 // config (block FP8 with UE8M0 scales).
 var dsv4QuantKeys = map[string]bool{"activation_scheme": true, "fmt": true, "quant_method": true, "scale_fmt": true, "weight_block_size": true}
 
+// dsv4NVFP4Keys are the keys nvidia's DeepSeek-V4-Flash-NVFP4 and
+// -Pro-NVFP4 add to DeepSeek's FP8 config beside moe_quant_algo "NVFP4".
+// vLLM's DeepseekV4FP8Config (an Fp8Config: it reads ignored_layers, not
+// ignore) reads only moe_quant_algo of them (catalog/mixedprec.go,
+// readMoEQuantAlgo); the others restate that the routed experts, and only
+// they, are NVFP4 in groups of 16, with no KV-cache quantization (null).
+var dsv4NVFP4Keys = map[string]bool{"moe_quant_algo": true, "config_groups": true, "group_size": true, "ignore": true,
+	"kv_cache_quant_algo": true, "producer": true, "quant_algo": true, "quantized_layers": true}
+
 // Ratio is layer i's compression ratio as vLLM applies it: max(1, entry).
 func (d *DeepseekV4) Ratio(i int) int {
 	if d == nil || i < 0 || i >= len(d.CompressRatios) {
@@ -77,7 +89,12 @@ func (c *hfConfig) fillDeepseekV4(m *Model) {
 		d.Window = *c.SlidingWindow
 	}
 	var other []string
-	for k := range c.QuantizationConfig {
+	algo, _ := c.QuantizationConfig["moe_quant_algo"].(string)
+	nvfp4 := strings.EqualFold(algo, "NVFP4")
+	for k, v := range c.QuantizationConfig {
+		if nvfp4 && dsv4NVFP4Keys[k] && (k != "kv_cache_quant_algo" || v == nil) {
+			continue // nvidia's NVFP4-expert export: vLLM reads moe_quant_algo alone of these
+		}
 		if !dsv4QuantKeys[k] {
 			other = append(other, k)
 		}
@@ -126,6 +143,8 @@ func (m *Model) deepseekV4Problem() string {
 		return fmt.Sprintf("expert_dtype %q: vLLM loads fp4 or fp8 experts", d.ExpertDType)
 	case !m.IsMoE():
 		return "n_routed_experts: DeepSeek-V4 routes every layer to experts"
+	case m.Quant.MoEQuantAlgo == "NVFP4" && d.ExpertDType != "fp4":
+		return fmt.Sprintf("moe_quant_algo NVFP4 with expert_dtype %q: vLLM's DeepseekV4FP8Config loads NVFP4 experts only when expert_dtype is fp4", d.ExpertDType)
 	case d.OtherQuant != "" || (m.Quant.Method != "" && (m.Quant.Method != "fp8" || m.Quant.Format != "" || m.Quant.Algo != "")):
 		// vLLM turns DeepSeek's own fp8 config into deepseek_v4_fp8 (FP8
 		// linear layers, expert_dtype experts); other formats' module

@@ -197,6 +197,23 @@ type Quantization struct {
 	StoreDType string `json:"store_dtype,omitempty"`
 	// MXFP4Block is mxfp4_block_size (values per E8M0 scale; 0 absent).
 	MXFP4Block int `json:"mxfp4_block_size,omitempty"`
+	// MoEQuantAlgo is an FP8 config's moe_quant_algo, upper-cased:
+	// "NVFP4" stores DeepSeek-V4's fp4 experts in NVFP4 rather than MXFP4
+	// (nvidia/DeepSeek-V4-Flash-NVFP4, -Pro-NVFP4).
+	MoEQuantAlgo string `json:"moe_quant_algo,omitempty"`
+	// MixedProblem says why a ModelOpt MIXED_PRECISION checkpoint's
+	// quantized_layers cannot be sized ("" when they can, or the
+	// checkpoint is not mixed); unmodelledQuant refuses it.
+	MixedProblem string `json:"mixed_problem,omitempty"`
+	// mixedLayers are a MIXED_PRECISION checkpoint's quantized_layers:
+	// module path -> format (mixedprec.go).
+	mixedLayers map[string]mixedLayer
+	// mixedBelow maps every module above a quantized_layers key to the
+	// first such key's format (a parent resolves to its children's).
+	mixedBelow map[string]mixedLayer
+	// ctGroups are a compressed-tensors checkpoint's config groups of
+	// different formats, in order (mixedprec.go); nil otherwise.
+	ctGroups []ctGroup
 }
 
 // IsMoE reports whether the model has routed experts.

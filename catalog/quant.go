@@ -48,8 +48,12 @@ func unmodelledQuant(q Quantization) string {
 	case q.StoreDType != "" && q.StoreDType != "fp8" && (q.ExpertFormat != "mxfp4" || (q.MXFP4Block != 0 && q.MXFP4Block != mxfp4BlockValues)):
 		return fmt.Sprintf("quantization_config store_dtype %q (mxfp4_block_size %d): vlaunch sizes store_dtype mxfp4 (blocks of %d) under quant_method fp8 only",
 			q.StoreDType, q.MXFP4Block, mxfp4BlockValues)
+	case q.MixedProblem != "":
+		return q.MixedProblem
 	case q.Method == "modelopt" && q.Format == "":
-		return fmt.Sprintf("quantization_config modelopt quant_algo %q: vlaunch sizes ModelOpt NVFP4 and FP8 checkpoints only (a MIXED_PRECISION checkpoint's per-layer formats are not read)", q.Algo)
+		return fmt.Sprintf("quantization_config modelopt quant_algo %q: vlaunch sizes ModelOpt NVFP4, FP8 and MIXED_PRECISION (FP8 / NVFP4 per module) checkpoints only", q.Algo)
+	case q.MoEQuantAlgo != "" && q.MoEQuantAlgo != "NVFP4":
+		return fmt.Sprintf("quantization_config moe_quant_algo %q: vlaunch sizes NVFP4 experts under DeepSeek-V4's FP8 config only (vLLM's DeepseekV4FP8Config routes NVFP4 to ModelOptNvFp4FusedMoE, anything else to MXFP4)", q.MoEQuantAlgo)
 	case q.Format != "":
 		return "" // NVFP4, INT4 or ModelOpt FP8: sized with the exclusions
 	}

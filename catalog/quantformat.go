@@ -93,10 +93,14 @@ func readQuantFormat(q map[string]interface{}, out *Quantization) {
 			out.Format, out.GroupSize = FormatNVFP4, positiveInt(q["group_size"], nvfp4Group)
 		case "FP8":
 			out.Format = FormatModelOptFP8
+		case "MIXED_PRECISION":
+			readMixedPrecision(q, out)
 		}
 		out.ModulesNotConverted = append(out.ModulesNotConverted, stringList(q["exclude_modules"])...)
 	case "compressed-tensors":
 		readCompressedTensors(q, out)
+	case "fp8":
+		readMoEQuantAlgo(q, out)
 	case "gptq", "awq", "gptq_marlin", "awq_marlin":
 		bits := positiveInt(q["bits"], positiveInt(q["w_bit"], 0))
 		if bits != 4 {
@@ -135,6 +139,11 @@ func readCompressedTensors(q map[string]interface{}, out *Quantization) {
 		case bits == 4:
 			f = FormatINT4
 		default:
+			if bits == 8 && anyFourBitGroup(groups) {
+				// An 8-bit group beside 4-bit ones (FP8 attention, NVFP4
+				// experts): module by module.
+				readCompressedTensorsMixed(groups, out)
+			}
 			return
 		}
 		gs := positiveInt(w["group_size"], 0)
@@ -142,7 +151,11 @@ func readCompressedTensors(q map[string]interface{}, out *Quantization) {
 			gs = nvfp4Group
 		}
 		if format != "" && (format != f || gs != group) {
-			return // groups disagree: unmodelledQuant refuses mixed widths
+			// Groups disagree: sized module by module by their targets
+			// when each can be (readCompressedTensorsMixed), else
+			// unmodelledQuant refuses the mixed widths.
+			readCompressedTensorsMixed(groups, out)
+			return
 		}
 		format, group = f, gs
 		if sym, ok := w["symmetric"].(bool); ok && !sym {

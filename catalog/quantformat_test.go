@@ -201,7 +201,8 @@ func TestModuleMatcher(t *testing.T) {
 // read or refused without panicking, and what is read sizes to finite
 // non-negative bytes with shares in [0, 1].
 func FuzzHFQuantConfig(f *testing.F) {
-	for _, dir := range []string{"nvidia--DeepSeek-V3.1-NVFP4", "nvidia--GLM-5-NVFP4", "nvidia--Qwen3-235B-A22B-NVFP4"} {
+	for _, dir := range []string{"nvidia--DeepSeek-V3.1-NVFP4", "nvidia--GLM-5-NVFP4", "nvidia--Qwen3-235B-A22B-NVFP4",
+		"nvidia--Qwen3.6-35B-A3B-NVFP4", "nvidia--DeepSeek-V4-Flash-NVFP4"} {
 		cfg, _ := os.ReadFile(filepath.Join("testdata/ckpt", dir, "config.json"))
 		hq, _ := os.ReadFile(filepath.Join("testdata/ckpt", dir, "hf_quant_config.json"))
 		f.Add(cfg, hq)
@@ -209,6 +210,11 @@ func FuzzHFQuantConfig(f *testing.F) {
 	small := []byte(`{"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100}`)
 	f.Add(small, []byte(`{"quantization": {"quant_algo": "NVFP4", "exclude_modules": ["re:(", "*", "[", "model.layers.*.self_attn?"]}}`))
 	f.Add(small, []byte(`{"quantization": {"quant_algo": "FP8", "group_size": -3, "exclude_modules": "x"}}`))
+	f.Add(small, []byte(`{"quantization": {"quant_algo": "MIXED_PRECISION", "quantized_layers": {"model.layers.0": {"quant_algo": "NVFP4", "group_size": 0},
+		"model.layers.1.self_attn": {"quant_algo": "fp8"}, "lm_head": {"quant_algo": "W4A16_NVFP4"}, "": null}, "exclude_modules": ["lm_head"]}}`))
+	f.Add(small, []byte(`{"quantization": {"quant_algo": "MIXED_PRECISION", "quantized_layers": [1, 2]}}`))
+	f.Add([]byte(ctMixed(`"config_groups": {"group_0": {"targets": ["re:.*self_attn.*", "lm_head"], "weights": {"num_bits": 8, "type": "float", "strategy": "channel"}},
+		"group_1": {"targets": ["Linear", "re:("], "weights": {"num_bits": 4, "type": "int", "group_size": 0, "symmetric": false}}}, "ignore": ["re:.*gate$"]`)), []byte{})
 	f.Fuzz(func(t *testing.T, cfg, hq []byte) {
 		m, err := ParseHFConfigWithQuant(cfg, hq)
 		if err != nil {
@@ -225,6 +231,13 @@ func FuzzHFQuantConfig(f *testing.F) {
 			for _, v := range []float64{s.Attention, s.KVB, s.DenseMLP, s.Routed, s.Shared, s.Indexer, m.AttentionQuantShare(1, 1)} {
 				if !(v >= 0 && v <= 1) {
 					t.Fatalf("share %v in %+v", v, s)
+				}
+			}
+			for part, mp := range s.Mixed {
+				// At most 16-bit (4-byte float32) and at least NVFP4's
+				// smallest: never more than the unquantized storage.
+				if !(mp.BytesPerParam > 0 && mp.BytesPerParam <= 4) {
+					t.Fatalf("mixed %s: %v bytes per parameter", part, mp.BytesPerParam)
 				}
 			}
 		}

@@ -24,6 +24,13 @@ type QuantShares struct {
 	Routed      float64            `json:"routed_experts"`
 	Shared      float64            `json:"shared_experts"`
 	Indexer     float64            `json:"indexer"`
+	// Mixed is, for a mixed-precision checkpoint (ModelOpt
+	// MIXED_PRECISION, compressed-tensors groups of different formats),
+	// each component's storage ("attention", "dense_mlp", "routed",
+	// "shared", "indexer", "lm_head"; absent: unquantized), its modules
+	// matched against quantized_layers or the groups' targets
+	// (mixedprec.go).
+	Mixed map[string]MixedPart `json:"mixed,omitempty"`
 }
 
 // layerPrefixes are the module paths of decoder layer %d in the checkpoints'
@@ -49,10 +56,24 @@ func (m *Model) computeQuantShares() *QuantShares {
 	mt := newModuleMatcher(m.Quant.ModulesNotConverted)
 	total, kept := map[string]float64{}, map[string]float64{}
 	attnLayers := map[string]float64{}
+	mixed := m.Quant.IsMixedPrecision()
+	acc := map[string]*mixedAccum{}
 	for i := 0; i < m.NumLayers; i++ {
 		for _, mod := range m.layerModules(i) {
 			total[mod.part] += mod.params
 			q := !mt.any(i, mod.names)
+			if q && mixed {
+				// Not excluded: quantized only when quantized_layers names it.
+				var l mixedLayer
+				l, q = m.Quant.mixedFor(i, mod.names)
+				if q {
+					p := mod.params
+					if mod.part == "routed" {
+						p *= float64(m.NumExperts) // one representative expert listed
+					}
+					acc[mod.part] = acc[mod.part].add(l, p, m.HiddenSize)
+				}
+			}
 			if q {
 				kept[mod.part] += mod.params
 			}
@@ -70,6 +91,18 @@ func (m *Model) computeQuantShares() *QuantShares {
 		// component's one share, not per-projection layer shares, applies.
 		attnLayers = nil
 	}
+	if m.GDN != nil {
+		// Qwen3-Next / Qwen3.5: the Gated DeltaNet projections share the
+		// attention component with the full-attention layers' q/k/v/o.
+		attnLayers = nil
+	}
+	var mixedParts map[string]MixedPart
+	if mixed {
+		if l, ok := m.Quant.mixedLMHead(); ok && !mt.excluded("lm_head") {
+			acc["lm_head"] = acc["lm_head"].add(l, float64(m.VocabSize)*float64(m.HiddenSize), m.HiddenSize)
+		}
+		mixedParts = m.mixedParts(acc)
+	}
 	share := func(p string) float64 {
 		if total[p] == 0 {
 			return 1
@@ -77,7 +110,7 @@ func (m *Model) computeQuantShares() *QuantShares {
 		return kept[p] / total[p]
 	}
 	return &QuantShares{Attention: share("attention"), KVB: share("kv_b"), DenseMLP: share("dense_mlp"),
-		Routed: share("routed"), Shared: share("shared"), Indexer: share("indexer"), AttnModules: attnLayers}
+		Routed: share("routed"), Shared: share("shared"), Indexer: share("indexer"), AttnModules: attnLayers, Mixed: mixedParts}
 }
 
 // AttentionQuantShare is the quantized share of the attention parameters
@@ -112,7 +145,12 @@ func (m *Model) layerModules(i int) []quantModule {
 		return m.nemotronModules(i)
 	}
 	h := float64(m.HiddenSize)
-	out := m.attentionModules(float64(m.NumHeads), float64(m.NumKVHeads))
+	var out []quantModule
+	if m.IsLinearLayer(i) {
+		out = m.linearAttentionModules()
+	} else {
+		out = m.attentionModules(float64(m.NumHeads), float64(m.NumKVHeads))
+	}
 	if m.IsMLA() {
 		kvb := float64(m.KVLoraRank*m.NumHeads) * float64(m.QKNopeHeadDim+m.VHeadDim)
 		out = append(out, quantModule{[]string{"self_attn.kv_b_proj"}, kvb, "kv_b"})
@@ -136,6 +174,11 @@ func (m *Model) layerModules(i int) []quantModule {
 		out = append(out, quantModule{[]string{"mlp.experts.0." + n, "block_sparse_moe.experts.0." + w, "mlp.experts"}, e, "routed"})
 	}
 	if sh := m.sharedExpertParams(); sh > 0 {
+		if m.SharedExpertIntermediateSize > 0 && !m.NonGatedFFN {
+			// Qwen2-MoE style: the sigmoid gate (hidden → 1) is its own module.
+			sh -= h
+			out = append(out, quantModule{[]string{"mlp.shared_expert_gate"}, h, "shared"})
+		}
 		for _, n := range []string{"gate_proj", "up_proj", "down_proj"} {
 			out = append(out, quantModule{[]string{"mlp.shared_experts." + n, "mlp.shared_expert." + n}, sh / 3, "shared"})
 		}
@@ -170,11 +213,41 @@ func (m *Model) attentionModules(nh, nkv float64) []quantModule {
 	if g := m.MiMo; g != nil {
 		vd = float64(g.VHeadDim) // MiMo-V2: V (and o_proj's input) narrower than K
 	}
-	attn("q_proj", h*nh*hd)
+	q := h * nh * hd
+	if m.AttnOutputGate {
+		q *= 2 // Qwen3-Next / Qwen3.5: q_proj also produces the output gate
+	}
+	attn("q_proj", q)
 	attn("k_proj", h*nkv*hd)
 	attn("v_proj", h*nkv*vd)
 	attn("o_proj", nh*vd*h)
 	return out
+}
+
+// linearAttentionModules lists a Gated DeltaNet layer's projections as
+// Qwen3.5 checkpoints name them (in_proj_qkv, in_proj_z, in_proj_b,
+// in_proj_a, out_proj; Qwen3-Next's fused in_proj_qkvz / in_proj_ba as the
+// other names) and its depthwise conv1d, at LinearAttentionParams' sizes.
+func (m *Model) linearAttentionModules() []quantModule {
+	g := *m.GDN
+	h := float64(m.HiddenSize)
+	qk := float64(g.NumKeyHeads * g.KeyHeadDim)
+	v := float64(g.NumValueHeads * g.ValueHeadDim)
+	nv := float64(g.NumValueHeads)
+	mod := func(p float64, names ...string) quantModule {
+		for i := range names {
+			names[i] = "linear_attn." + names[i]
+		}
+		return quantModule{names, p, "attention"}
+	}
+	return []quantModule{
+		mod(h*(2*qk+v), "in_proj_qkv", "in_proj_qkvz"),
+		mod(h*v, "in_proj_z", "in_proj_qkvz"),
+		mod(h*nv, "in_proj_b", "in_proj_ba"),
+		mod(h*nv, "in_proj_a", "in_proj_ba"),
+		mod(float64(g.convDim()*g.ConvKernel), "conv1d"),
+		mod(v*h, "out_proj"),
+	}
 }
 
 // moduleMatcher answers whether a module path is excluded: a pattern is a
@@ -286,6 +359,9 @@ func b2f(b bool) float64 {
 // over the GPUs, and what the checkpoint's safetensors hold less any MTP
 // layer.
 func (m *Model) FourBitWeightBytes() float64 {
+	if b := m.MixedWeightBytes(); b > 0 {
+		return b // mixed precision: each component at its modules' formats
+	}
 	q := m.Quant
 	b := q.BytesPerParam(m.HiddenSize)
 	if q.Format == FormatModelOptFP8 && q.Method == "modelopt" {

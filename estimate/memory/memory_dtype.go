@@ -54,6 +54,19 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 	if component == CompHyperConn {
 		return DTypeRule{"fp32", bytesFP32, "vLLM builds DeepSeek-V4's hyper-connection parameters in float32"}
 	}
+	fromCkpt := in.WeightsFromCheckpoint && in.WeightsDType == in.Model.CheckpointDType()
+	if r, ok := mixedRule(in, component); ok && fromCkpt {
+		return r
+	}
+	if m := in.Model; m.Quant.ExpertFormat == catalog.FormatNVFP4 && m.DSV4 != nil && m.DSV4.ExpertDType == "fp4" &&
+		(component == CompRouted || component == CompRedundant) && fromCkpt {
+		// nvidia's DeepSeek-V4-*-NVFP4: moe_quant_algo NVFP4 routes the
+		// fp4 experts to ModelOptNvFp4FusedMoE (catalog.readMoEQuantAlgo);
+		// the other linear layers stay block FP8.
+		q := catalog.Quantization{Format: catalog.FormatNVFP4, GroupSize: m.Quant.GroupSize}
+		return DTypeRule{catalog.FormatNVFP4, q.BytesPerParam(m.HiddenSize),
+			fmt.Sprintf("NVFP4 experts under DeepSeek-V4's FP8 config (moe_quant_algo NVFP4): 4 bits + one FP8 scale per %d values", max(q.GroupSize, 1))}
+	}
 	if why := mxfp4Experts(in.Model); why != "" && (component == CompRouted || component == CompRedundant) &&
 		in.WeightsFromCheckpoint && in.WeightsDType == in.Model.CheckpointDType() {
 		// The other linear layers stay block FP8. The experts' shapes are
@@ -89,6 +102,40 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 		return DTypeRule{"int8", bytesFP8 + fp32ScaleBytes/float64(in.Model.HiddenSize), "W8A8: 1 byte + one fp32 scale per output channel"}
 	}
 	return DTypeRule{in.WeightsDType, bytesBF16, in.WeightsDType}
+}
+
+// mixedParts maps memory components to catalog.QuantShares.Mixed's parts.
+var mixedParts = map[string]string{CompAttention: "attention", CompDenseMLP: "dense_mlp", CompRouted: "routed",
+	CompRedundant: "routed", CompShared: "shared", CompIndexer: "indexer", CompLMHead: "lm_head"}
+
+// mixedRule sizes a component of a ModelOpt MIXED_PRECISION checkpoint
+// (nvidia/Qwen3.6-35B-A3B-NVFP4) at the mean bytes per parameter of its
+// modules' formats (catalog.MixedPart), the LM head included when the
+// checkpoint quantizes it; false when the checkpoint is not mixed or the
+// component is not a linear one.
+func mixedRule(in *input.Input, component string) (DTypeRule, bool) {
+	s := in.Model.Quant.Shares
+	part, ok := mixedParts[component]
+	if s == nil || len(s.Mixed) == 0 || !ok {
+		return DTypeRule{}, false
+	}
+	act := in.ActDType()
+	mp, ok := s.Mixed[part]
+	if !ok {
+		return DTypeRule{act, bytesBF16, "kept in " + act + " (not in the checkpoint's quantized_layers)"}, true
+	}
+	dtype, best := act, 0.0
+	var parts []string
+	for _, f := range []string{catalog.FormatNVFP4, catalog.FormatINT4, catalog.FormatModelOptFP8, "int8"} {
+		if sh := mp.Formats[f]; sh > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.1f%%", strings.ToUpper(f), 100*sh))
+			if sh > best {
+				dtype, best = f, sh
+			}
+		}
+	}
+	return DTypeRule{dtype, mp.BytesPerParam, fmt.Sprintf("mixed precision (%s): %s of the parameters, each at its format's bytes with its scales (NVFP4 4 bits + one FP8 scale per 16 values, FP8 1 byte); the rest in %s",
+		in.Model.Quant.Method, strings.Join(parts, ", "), act)}, true
 }
 
 // mxfp4Experts says why an FP8 checkpoint's routed experts are MXFP4, or
