@@ -1,0 +1,102 @@
+package memory
+
+import (
+	"math"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
+)
+
+// weightsPerGPU is vlaunch's weights on one GPU of a TP group of tp ranks
+// (one node, a GPU large enough), less RoPE's cos/sin cache, which no
+// checkpoint stores.
+func weightsPerGPU(t *testing.T, m *catalog.Model, tp int) float64 {
+	t.Helper()
+	if err := m.Modelled(); err != nil {
+		t.Fatal(err)
+	}
+	g := &catalog.GPU{ID: "custom", Name: "a GPU large enough", MemoryMiB: 4 << 20, ComputeMajor: 9, IntraNodeKind: "nvlink"}
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.20.0", Layout: input.Layout{TP: tp, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: tp}}
+	util := 0.9
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 8192}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	r := Estimate(in)
+	total := r.PerGPU.WeightsGiB * GiB
+	for _, w := range r.Weights {
+		if w.Component == CompRoPECache {
+			total -= w.GiB * GiB
+		}
+	}
+	return total
+}
+
+// TestAWQGPTQWeightsPerGPUByHand holds vlaunch's weights per GPU for the
+// published AWQ and GPTQ configs (catalog/testdata/hf, cited in its
+// README) to a derivation by hand, tensor by tensor as the checkpoints
+// store them and vLLM loads them:
+//
+//   - every linear layer of the decoder (q, k, v, o, gate, up, down) is
+//     quantized (modules_to_not_convert null; GPTQ's config names no
+//     exclusions): qweight int32 [K/8, N] (AWQ: [K, N/8]), ½ byte per
+//     weight; scales fp16 [K/128, N], 2 bytes per group of 128 inputs;
+//     qzeros int32 [K/128, N/8], ½ byte per group (AWQ with zero_point,
+//     and GPTQ whatever sym says: AutoGPTQ stores them and vLLM's
+//     GPTQ linear method allocates them): 0.5 + 2.5/128 bytes per weight;
+//   - the q/k/v biases (Qwen2), the RMSNorms, the embedding and the LM
+//     head stay 16-bit; embedding, LM head, q/k/v biases and the linear
+//     layers split over TP, norms whole on every GPU.
+//
+// Left out by both: GPTQ's g_idx (int32 per input row of each linear,
+// 233,472 B per Qwen2.5-32B layer, 0.08% of the checkpoint; vLLM's
+// gptq_marlin drops it after loading when desc_act is false, as here).
+// vlaunch sizes the q/k/v biases as 4-bit weights (they are counted with
+// the attention parameters): (64 + 16) × 128 biases × (2 − b4) = 15,160 B
+// per Qwen2.5-72B layer, 1.2 MB in 41.6 GB (7,168 × (2 − b4) = 10,612 B
+// per Qwen2.5-32B layer). The test asserts that gap to the byte, so that
+// any other difference fails it.
+func TestAWQGPTQWeightsPerGPUByHand(t *testing.T) {
+	const b4 = 0.5 + 2.5/128 // bytes per quantized weight, group 128
+	type qwen2 struct{ h, inter, layers, heads, kv, vocab float64 }
+	byHand := func(c qwen2, tp float64) float64 {
+		const hd = 128.0
+		linear := c.h*c.heads*hd + 2*c.h*c.kv*hd + c.heads*hd*c.h + 3*c.h*c.inter
+		bias := (c.heads + 2*c.kv) * hd * 2
+		norms := c.layers*2*c.h*2 + c.h*2
+		return c.layers*(linear*b4+bias)/tp + norms + 2*c.vocab*c.h*2/tp
+	}
+	// Qwen2.5-72B-Instruct-AWQ pads intermediate_size to 29,696 (the BF16
+	// model's is 29,568) so that it splits into whole groups of 128 at TP 8.
+	awq72 := qwen2{8192, 29696, 80, 64, 8, 152064}
+	gptq32 := qwen2{5120, 27648, 64, 40, 8, 152064}
+	for _, tc := range []struct {
+		file string
+		c    qwen2
+		tp   int
+		want float64 // bytes per GPU, written out from byHand
+	}{
+		{"qwen2.5-72b-instruct-awq.json", awq72, 1, 41595518976},
+		{"qwen2.5-72b-instruct-awq.json", awq72, 2, 20799078400},
+		{"qwen2.5-72b-instruct-awq.json", awq72, 4, 10400858112},
+		{"qwen2.5-72b-instruct-awq.json", awq72, 8, 5201747968},
+		{"qwen2.5-32b-instruct-gptq-int4.json", gptq32, 1, 19328804864},
+		{"qwen2.5-32b-instruct-gptq-int4.json", gptq32, 2, 9665062912},
+		{"qwen2.5-32b-instruct-gptq-int4.json", gptq32, 4, 4833191936},
+	} {
+		if got := byHand(tc.c, float64(tc.tp)); got != tc.want {
+			t.Errorf("%s TP%d: the derivation gives %.0f B, the table %.0f", tc.file, tc.tp, got, tc.want)
+		}
+		m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/" + tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := weightsPerGPU(t, m, tc.tp)
+		biasGap := tc.c.layers * (tc.c.heads + 2*tc.c.kv) * 128 * (2 - b4) / float64(tc.tp)
+		t.Logf("%s TP%d: vlaunch %.0f B, by hand %.0f B (%+.4f%%; the biases' %.0f B)", tc.file, tc.tp, got, tc.want, 100*(got/tc.want-1), biasGap)
+		if math.Abs(got-(tc.want-biasGap)) > 1024 {
+			t.Errorf("%s TP%d: %.0f B per GPU, by hand %.0f less the biases' %.0f (%+.0f B)", tc.file, tc.tp, got, tc.want, biasGap, got-(tc.want-biasGap))
+		}
+	}
+}
