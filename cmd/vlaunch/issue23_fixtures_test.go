@@ -47,6 +47,8 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"check_checkpoint_formats.txtar", "glm/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--GLM-5-NVFP4/hf_quant_config.json"},
 	{"generate_model_config_path.txtar", "mm.json", "catalog/models/MiniMaxAI__MiniMax-M2.5.json"},
 	{"validate_issue23_refused.txtar", "k3.json", "catalog/testdata/hf/kimi-k3.verbatim.json"},
+	{"check_awq.txtar", "awq.json", "catalog/testdata/hf/qwen2.5-72b-instruct-awq.json"},
+	{"check_gptq.txtar", "gptq.json", "catalog/testdata/hf/qwen2.5-32b-instruct-gptq-int4.json"},
 	{"validate_issue23_refused.txtar", "s37.json", "catalog/testdata/hf/step-3.7-flash.aiconfigurator.json"},
 }
 
