@@ -194,6 +194,12 @@ type Quantization struct {
 	StoreDType string `json:"store_dtype,omitempty"`
 	// MXFP4Block is mxfp4_block_size (values per E8M0 scale; 0 absent).
 	MXFP4Block int `json:"mxfp4_block_size,omitempty"`
+	// WeightStrategy is a compressed-tensors checkpoint's weight scale
+	// granularity (config_groups.*.weights.strategy: "tensor", "channel",
+	// "group", "block") when every group states the same one, "" otherwise:
+	// an 8-bit checkpoint stores one scale per tensor or one per output
+	// channel accordingly.
+	WeightStrategy string `json:"weight_strategy,omitempty"`
 }
 
 // IsMoE reports whether the model has routed experts.

@@ -97,6 +97,7 @@ func readQuantFormat(q map[string]interface{}, out *Quantization) {
 		out.ModulesNotConverted = append(out.ModulesNotConverted, stringList(q["exclude_modules"])...)
 	case "compressed-tensors":
 		readCompressedTensors(q, out)
+		out.WeightStrategy = ctWeightStrategy(q)
 	case "gptq", "awq", "gptq_marlin", "awq_marlin":
 		bits := positiveInt(q["bits"], positiveInt(q["w_bit"], 0))
 		if bits != 4 {
@@ -152,6 +153,25 @@ func readCompressedTensors(q map[string]interface{}, out *Quantization) {
 	if n > 0 {
 		out.Format, out.GroupSize, out.ZeroPoint = format, group, zero
 	}
+}
+
+// ctWeightStrategy is the weights.strategy every compressed-tensors
+// config group states ("tensor" for nm-testing's naive-quantized FP8,
+// "channel" for RedHatAI's FP8-dynamic and W8A8), "" when the groups
+// disagree or one states none.
+func ctWeightStrategy(q map[string]interface{}) string {
+	groups, _ := q["config_groups"].(map[string]interface{})
+	strategy := ""
+	for _, g := range groups {
+		gm, _ := g.(map[string]interface{})
+		w, _ := gm["weights"].(map[string]interface{})
+		s, _ := w["strategy"].(string)
+		if s == "" || (strategy != "" && s != strategy) {
+			return ""
+		}
+		strategy = s
+	}
+	return strategy
 }
 
 // BytesPerParam is the storage of one weight of a quantized module of a

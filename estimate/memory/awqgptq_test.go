@@ -2,6 +2,8 @@ package memory
 
 import (
 	"math"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -98,5 +100,65 @@ func TestAWQGPTQWeightsPerGPUByHand(t *testing.T) {
 		if math.Abs(got-(tc.want-biasGap)) > 1024 {
 			t.Errorf("%s TP%d: %.0f B per GPU, by hand %.0f less the biases' %.0f (%+.0f B)", tc.file, tc.tp, got, tc.want, biasGap, got-(tc.want-biasGap))
 		}
+	}
+}
+
+// TestCompressedTensorsFP8WeightsByHand holds vlaunch's weights for a
+// compressed-tensors FP8 checkpoint (catalog/testdata/hf/
+// llama-3.1-8b-instruct-fp8-ct.reconstructed.json: nm-testing/Meta-Llama-3.1-
+// 8B-Instruct-FP8-hf, strategy tensor, lm_head ignored) to a derivation by
+// hand and to the footprint huggingface/transformers' documentation
+// measures for that checkpoint ("mem_params/2**30 ... # 8.4575 GB": the sum
+// of its parameters' bytes as transformers loads them; search index id
+// 1495961898). By hand: 32 layers of q/o 4096 × 4096, k/v 1024 × 4096 and
+// three MLP matrices 4096 × 14,336 at 1 byte (6,979,321,856 B); the
+// embedding and the untied LM head 128,256 × 4096 in BF16 (2,101,346,304
+// B); 65 RMSNorms of 4096 in BF16 (532,480 B); one BF16 weight_scale and
+// input_scale per linear (896 B, which vlaunch leaves out): 9,081,201,536
+// B = 8.4575 GiB. With strategy channel (RedHatAI's FP8-dynamic) the scales
+// are one fp32 per output channel, which vlaunch counts as 4 B per
+// hidden_size weights (6,815,744 B here; exactly, 43,008 output channels ×
+// 32 layers × 4 B = 5,505,024 B: down_proj's inputs are 14,336, not 4096).
+func TestCompressedTensorsFP8WeightsByHand(t *testing.T) {
+	const linear, wide, norms, scales = 6979321856.0, 2101346304.0, 532480.0, 896.0
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/llama-3.1-8b-instruct-fp8-ct.reconstructed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Quant.WeightStrategy != "tensor" {
+		t.Fatalf("strategy %q", m.Quant.WeightStrategy)
+	}
+	for _, tp := range []int{1, 2, 4} {
+		want := (linear+wide)/float64(tp) + norms
+		got := weightsPerGPU(t, m, tp)
+		t.Logf("TP%d: vlaunch %.0f B, by hand %.0f B", tp, got, want)
+		if math.Abs(got-want) > 1024 {
+			t.Errorf("TP%d: %.0f B per GPU, by hand %.0f (%+.0f B)", tp, got, want, got-want)
+		}
+	}
+	if whole := weightsPerGPU(t, m, 1) + scales; math.Abs(whole/GiB-8.4575) > 0.00005 {
+		t.Errorf("%.5f GiB with the per-tensor scales, transformers measures 8.4575", whole/GiB)
+	}
+	// The same checkpoint with per-channel weight scales.
+	data, err := os.ReadFile("../../catalog/testdata/hf/llama-3.1-8b-instruct-fp8-ct.reconstructed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	channel := strings.Replace(string(data), `"strategy": "tensor",
+     "type": "float"
+    }
+   }`, `"strategy": "channel",
+     "type": "float"
+    }
+   }`, 1)
+	if channel == string(data) {
+		t.Fatal("the weights' strategy not found in the fixture")
+	}
+	mc, err := catalog.ParseHFConfig([]byte(channel))
+	if err != nil || mc.Quant.WeightStrategy != "channel" {
+		t.Fatalf("%v; strategy %q", err, mc.Quant.WeightStrategy)
+	}
+	if got, want := weightsPerGPU(t, mc, 1), linear*(1+4.0/4096)+wide+norms; math.Abs(got-want) > 1024 {
+		t.Errorf("per-channel scales: %.0f B, want %.0f", got, want)
 	}
 }

@@ -79,6 +79,11 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     15,242,807,035, 11.6 MB over its safetensors' total_size with the
 //     tokenizer files. By hand (TestAWQGPTQWeightsPerGPUByHand) the AWQ
 //     safetensors are 41,595,518,976 B: −0.03% of Kaggle's figure.
+//   - nm-testing/Meta-Llama-3.1-8B-Instruct-FP8-hf (compressed-tensors FP8,
+//     per-tensor scales, lm_head BF16; catalog/testdata/hf/
+//     llama-3.1-8b-instruct-fp8-ct.reconstructed.json): 8.4575 GiB, the sum
+//     of its parameters' bytes as huggingface/transformers' documentation
+//     measures it (TestCompressedTensorsFP8WeightsByHand derives it).
 //   - Qwen/Qwen2.5-72B-Instruct (BF16, vlaunch's catalog model): Kaggle's
 //     145,424,099,850 bytes, above: the cross-check that Kaggle's figures
 //     are the checkpoint's bytes.
@@ -109,6 +114,7 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 		{"Qwen3.5-397B-A17B", hf("qwen3.5-397b-a17b.verbatim.json"), 807, func(float64) float64 { return 2 * 6595568128 }},
 		{"Kimi-K2.5 (as Kimi-K2-Thinking)", hf("kimi-k2.5.verbatim.json"), 594, func(float64) float64 { return 0 }},
 		{"Qwen2.5-72B-Instruct-AWQ", hf("qwen2.5-72b-instruct-awq.json"), 41.607438677, func(float64) float64 { return 0 }},
+		{"Llama-3.1-8B-Instruct-FP8 (compressed-tensors)", hf("llama-3.1-8b-instruct-fp8-ct.reconstructed.json"), 8.4575 * GiB / 1e9, func(float64) float64 { return 0 }},
 		{"Qwen2.5-72B-Instruct (BF16)", func() (*catalog.Model, error) { return catalog.LookupModel("qwen2.5-72b") }, 145.424099850, func(float64) float64 { return 0 }},
 		{"Qwen3.6-35B-A3B", func() (*catalog.Model, error) {
 			return calConfig("../../catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json", true)
