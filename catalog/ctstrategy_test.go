@@ -32,8 +32,13 @@ func TestCompressedTensorsWeightStrategy(t *testing.T) {
 		if c.groups != nil {
 			q["config_groups"] = c.groups
 		}
-		if got := parseQuant(q).WeightStrategy; got != c.want {
-			t.Errorf("%s: strategy %q, want %q", c.name, got, c.want)
+		got := parseQuant(q)
+		if got.WeightStrategy != c.want {
+			t.Errorf("%s: strategy %q, want %q", c.name, got.WeightStrategy, c.want)
+		}
+		// Every group above states type "float".
+		if wantType := map[bool]string{true: "float", false: ""}[c.groups != nil]; got.WeightType != wantType {
+			t.Errorf("%s: type %q, want %q", c.name, got.WeightType, wantType)
 		}
 	}
 }

@@ -97,7 +97,8 @@ func readQuantFormat(q map[string]interface{}, out *Quantization) {
 		out.ModulesNotConverted = append(out.ModulesNotConverted, stringList(q["exclude_modules"])...)
 	case "compressed-tensors":
 		readCompressedTensors(q, out)
-		out.WeightStrategy = ctWeightStrategy(q)
+		out.WeightStrategy = ctWeightsField(q, "strategy")
+		out.WeightType = ctWeightsField(q, "type")
 	case "gptq", "awq", "gptq_marlin", "awq_marlin":
 		bits := positiveInt(q["bits"], positiveInt(q["w_bit"], 0))
 		if bits != 4 {
@@ -155,23 +156,23 @@ func readCompressedTensors(q map[string]interface{}, out *Quantization) {
 	}
 }
 
-// ctWeightStrategy is the weights.strategy every compressed-tensors
-// config group states ("tensor" for nm-testing's naive-quantized FP8,
-// "channel" for RedHatAI's FP8-dynamic and W8A8), "" when the groups
-// disagree or one states none.
-func ctWeightStrategy(q map[string]interface{}) string {
+// ctWeightsField is the weights.<key> string every compressed-tensors
+// config group states (strategy "tensor" for nm-testing's naive-quantized
+// FP8, "channel" for RedHatAI's FP8-dynamic and W8A8; type "float" or
+// "int"), "" when the groups disagree or one states none.
+func ctWeightsField(q map[string]interface{}, key string) string {
 	groups, _ := q["config_groups"].(map[string]interface{})
-	strategy := ""
+	value := ""
 	for _, g := range groups {
 		gm, _ := g.(map[string]interface{})
 		w, _ := gm["weights"].(map[string]interface{})
-		s, _ := w["strategy"].(string)
-		if s == "" || (strategy != "" && s != strategy) {
+		s, _ := w[key].(string)
+		if s == "" || (value != "" && s != value) {
 			return ""
 		}
-		strategy = s
+		value = s
 	}
-	return strategy
+	return value
 }
 
 // BytesPerParam is the storage of one weight of a quantized module of a
