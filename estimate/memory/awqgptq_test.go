@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -160,5 +161,58 @@ func TestCompressedTensorsFP8WeightsByHand(t *testing.T) {
 	}
 	if got, want := weightsPerGPU(t, mc, 1), linear*(1+4.0/4096)+wide+norms; math.Abs(got-want) > 1024 {
 		t.Errorf("per-channel scales: %.0f B, want %.0f", got, want)
+	}
+}
+
+// TestGPTQGroupSizesAgainstTheBloke holds vlaunch's GPTQ sizing, group
+// scales and zero points included, to the three branch sizes
+// TheBloke/Llama-2-7b-Chat-GPTQ's model card lists (its Provided Files
+// table, code search index id 1467458793: main 4-bit group 128 3.90 GB;
+// gptq-4bit-64g-actorder_True 4.02 GB; gptq-4bit-32g-actorder_True 4.28 GB;
+// rounded to 0.01 GB, ±0.13%). The config is catalog/testdata/hf/
+// llama-2-7b-chat-gptq.reconstructed.json (Llama-2-7b-chat-hf's published
+// architecture with the card's GPTQ settings); the other branches change
+// group_size and desc_act. By hand: 32 layers of 4 × 4096² + 3 × 4096 ×
+// 11,008 = 6,476,005,376 linear weights at ½ byte + 2.5 bytes per group
+// (fp16 scale, packed 4-bit zero); the embedding and LM head 32,000 × 4096
+// and 65 RMSNorms in fp16 (524,820,480 B). Llama has no biases, so the
+// derivation is vlaunch's to the byte. The checkpoints also store g_idx,
+// int32 per input row of each linear (32 × (6 × 4096 + 11,008) × 4 B =
+// 4,554,752 B), which vlaunch leaves out (vLLM's gptq_marlin keeps it, with
+// its sort indices, only when desc_act is true): the by-hand bytes
+// without it sit 0.10–0.27% below the card, with it within 0.16%.
+func TestGPTQGroupSizesAgainstTheBloke(t *testing.T) {
+	const linear, wide = 6476005376.0, 524820480.0
+	data, err := os.ReadFile("../../catalog/testdata/hf/llama-2-7b-chat-gptq.reconstructed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		branch      string
+		group       int
+		actOrder    bool
+		publishedGB float64
+	}{
+		{"main", 128, false, 3.90},
+		{"gptq-4bit-64g-actorder_True", 64, true, 4.02},
+		{"gptq-4bit-32g-actorder_True", 32, true, 4.28},
+	} {
+		cfg := strings.Replace(string(data), `"group_size": 128`, fmt.Sprintf(`"group_size": %d`, c.group), 1)
+		if c.actOrder {
+			cfg = strings.Replace(cfg, `"desc_act": false`, `"desc_act": true`, 1)
+		}
+		m, err := catalog.ParseHFConfig([]byte(cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := linear*(0.5+2.5/float64(c.group)) + wide
+		got := weightsPerGPU(t, m, 1)
+		t.Logf("%s: vlaunch %.0f B, by hand %.0f B, the card %.2f GB (%+.2f%%)", c.branch, got, want, c.publishedGB, 100*(got/(c.publishedGB*1e9)-1))
+		if math.Abs(got-want) > 1024 {
+			t.Errorf("%s: %.0f B, by hand %.0f (%+.0f B)", c.branch, got, want, got-want)
+		}
+		if d := got/(c.publishedGB*1e9) - 1; d < -0.005 || d > 0.0013 {
+			t.Errorf("%s: %.4f GB, the card's %.2f GB (%+.2f%%)", c.branch, got/1e9, c.publishedGB, 100*d)
+		}
 	}
 }

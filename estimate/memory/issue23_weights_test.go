@@ -84,6 +84,10 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     llama-3.1-8b-instruct-fp8-ct.reconstructed.json): 8.4575 GiB, the sum
 //     of its parameters' bytes as huggingface/transformers' documentation
 //     measures it (TestCompressedTensorsFP8WeightsByHand derives it).
+//   - TheBloke/Llama-2-7b-Chat-GPTQ, branch main (GPTQ 4-bit, group 128;
+//     catalog/testdata/hf/llama-2-7b-chat-gptq.reconstructed.json): 3.90 GB
+//     on its model card (TestGPTQGroupSizesAgainstTheBloke holds the 64 and
+//     32 groups too); vlaunch leaves out g_idx, 4.6 MB.
 //   - Qwen/Qwen2.5-72B-Instruct (BF16, vlaunch's catalog model): Kaggle's
 //     145,424,099,850 bytes, above: the cross-check that Kaggle's figures
 //     are the checkpoint's bytes.
@@ -115,6 +119,7 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 		{"Kimi-K2.5 (as Kimi-K2-Thinking)", hf("kimi-k2.5.verbatim.json"), 594, func(float64) float64 { return 0 }},
 		{"Qwen2.5-72B-Instruct-AWQ", hf("qwen2.5-72b-instruct-awq.json"), 41.607438677, func(float64) float64 { return 0 }},
 		{"Llama-3.1-8B-Instruct-FP8 (compressed-tensors)", hf("llama-3.1-8b-instruct-fp8-ct.reconstructed.json"), 8.4575 * GiB / 1e9, func(float64) float64 { return 0 }},
+		{"Llama-2-7b-Chat-GPTQ (main)", hf("llama-2-7b-chat-gptq.reconstructed.json"), 3.90, func(float64) float64 { return 0 }},
 		{"Qwen2.5-72B-Instruct (BF16)", func() (*catalog.Model, error) { return catalog.LookupModel("qwen2.5-72b") }, 145.424099850, func(float64) float64 { return 0 }},
 		{"Qwen3.6-35B-A3B", func() (*catalog.Model, error) {
 			return calConfig("../../catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json", true)
