@@ -214,6 +214,16 @@ type Quantization struct {
 	// ctGroups are a compressed-tensors checkpoint's config groups of
 	// different formats, in order (mixedprec.go); nil otherwise.
 	ctGroups []ctGroup
+	// WeightStrategy is a compressed-tensors checkpoint's weight scale
+	// granularity (config_groups.*.weights.strategy: "tensor", "channel",
+	// "group", "block") when every group states the same one, "" otherwise:
+	// an 8-bit checkpoint stores one scale per tensor or one per output
+	// channel accordingly.
+	WeightStrategy string `json:"weight_strategy,omitempty"`
+	// WeightType is a compressed-tensors checkpoint's weight number type
+	// (config_groups.*.weights.type: "int" for W8A8 / W4A16, "float" for
+	// FP8 and NVFP4) when every group states the same one, "" otherwise.
+	WeightType string `json:"weight_type,omitempty"`
 }
 
 // IsMoE reports whether the model has routed experts.

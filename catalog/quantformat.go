@@ -99,6 +99,8 @@ func readQuantFormat(q map[string]interface{}, out *Quantization) {
 		out.ModulesNotConverted = append(out.ModulesNotConverted, stringList(q["exclude_modules"])...)
 	case "compressed-tensors":
 		readCompressedTensors(q, out)
+		out.WeightStrategy = ctWeightsField(q, "strategy")
+		out.WeightType = ctWeightsField(q, "type")
 	case "fp8":
 		readMoEQuantAlgo(q, out)
 	case "gptq", "awq", "gptq_marlin", "awq_marlin":
@@ -165,6 +167,25 @@ func readCompressedTensors(q map[string]interface{}, out *Quantization) {
 	if n > 0 {
 		out.Format, out.GroupSize, out.ZeroPoint = format, group, zero
 	}
+}
+
+// ctWeightsField is the weights.<key> string every compressed-tensors
+// config group states (strategy "tensor" for nm-testing's naive-quantized
+// FP8, "channel" for RedHatAI's FP8-dynamic and W8A8; type "float" or
+// "int"), "" when the groups disagree or one states none.
+func ctWeightsField(q map[string]interface{}, key string) string {
+	groups, _ := q["config_groups"].(map[string]interface{})
+	value := ""
+	for _, g := range groups {
+		gm, _ := g.(map[string]interface{})
+		w, _ := gm["weights"].(map[string]interface{})
+		s, _ := w[key].(string)
+		if s == "" || (value != "" && s != value) {
+			return ""
+		}
+		value = s
+	}
+	return value
 }
 
 // BytesPerParam is the storage of one weight of a quantized module of a

@@ -14,6 +14,7 @@ type Encoder struct {
 	// Kind names the encoder: "siglip" (Gemma 3), "gemma4_vision"
 	// (Gemma 4), "qwen3_vl" (Qwen3-VL, Qwen3-VL-MoE, Qwen3.5, Qwen3.5-MoE),
 	// "perception_encoder" (Step-3.7).
+	// "moonvit" (Kimi-K2.5).
 	Kind string `json:"kind"`
 	// Params is the encoder's whole parameter count.
 	Params float64 `json:"params"`
@@ -109,6 +110,8 @@ func readEncoder(w wrapper, textHidden int) *Encoder {
 		return qwen3VLEncoder(w.vision, false)
 	case "step3p7":
 		return perceptionEncoder(w.vision, w.top, textHidden)
+	case "kimi_k25":
+		return moonViTEncoder(w.vision, textHidden)
 	}
 	return nil
 }
@@ -255,5 +258,70 @@ func qwen3VLEncoder(v map[string]json.RawMessage, deepStackBuffers bool) *Encode
 	e.EmbedWidth = int(out) * (1 + len(deep))
 	e.MaxVideoEmbeds = int(Qwen3VLVideoPixelBudget / (s["patch_size"] * s["patch_size"] * s["temporal_patch_size"] *
 		s["spatial_merge_size"] * s["spatial_merge_size"]))
+	return e
+}
+
+// moonViTEncoder is Kimi-K2.5's vision tower and projector as vLLM builds
+// them (vllm/model_executor/models/kimi_k25_vit.py read at commit 055e47c2,
+// MoonViT3dPretrainedModel and KimiK25MultiModalProjector; the wrapper in
+// kimi_k25.py read at commit 009dff45 builds both in the model dtype with
+// no quant_config, and a later kimi_k25.py drops a compressed-tensors
+// quant_config for them in _maybe_ignore_quant_config, so the INT4
+// checkpoint's towers stay BF16). The vision_config uses the remote code's
+// vt_* names, which vLLM's KimiK25VisionConfig reads as the plain ones:
+// a Conv2d patch embedding (3 × patch² × h + h), the learned 2-D position
+// table init_pos_emb_height × init_pos_emb_width × h (its temporal sin-cos
+// table is a non-persistent buffer), vt_num_hidden_layers MoonViT blocks
+// (two LayerNorms, wqkv and wo with biases, an fc0/fc1 MLP with biases:
+// the ViT block vitBlock counts; wqkv QKVParallelLinear, fc0
+// ColumnParallelLinear, wo and fc1 RowParallelLinear, split over TP unless
+// the encoder runs data parallel), the final LayerNorm, and the
+// "patchmerger" projector, all ReplicatedLinear: a LayerNorm over h, then
+// linear_1 (h × merge²)² and linear_2 (h × merge²) × mm_hidden_size, both
+// with bias. KimiK25Config sets mm_hidden_size to the text hidden_size
+// when the file's equals the tower's (Kimi-K2.5 writes 1152 for both).
+// Other projector or norm types are not read (nil: not counted).
+func moonViTEncoder(v map[string]json.RawMessage, textHidden int) *Encoder {
+	alias := func(plain, vt string) int { return firstPositive(intKey(v, plain), intKey(v, vt)) }
+	h := float64(alias("hidden_size", "vt_hidden_size"))
+	i := float64(alias("intermediate_size", "vt_intermediate_size"))
+	n := float64(alias("num_hidden_layers", "vt_num_hidden_layers"))
+	s, ok := sizes(v, map[string]int{"patch_size": 0, "init_pos_emb_height": 0, "init_pos_emb_width": 0})
+	if !ok || h <= 0 || i <= 0 || n <= 0 || h > 1<<16 || i > 1<<18 || n > 1000 {
+		return nil
+	}
+	for key, want := range map[string]string{"mm_projector_type": "patchmerger", "norm_type": "layernorm", "pos_emb_type": "divided_fixed"} {
+		var got string
+		if raw, present := v[key]; present && (json.Unmarshal(raw, &got) != nil || got != want) {
+			return nil
+		}
+	}
+	for _, key := range []string{"qkv_hidden_size", "attn_bias", "linear_bias", "patch_embed_proj_bias"} {
+		if _, present := v[key]; present {
+			return nil // a layout other than Kimi-K2.5's: not read
+		}
+	}
+	merge := [2]int{2, 2}
+	if raw, present := v["merge_kernel_size"]; present {
+		var mk []int
+		if json.Unmarshal(raw, &mk) != nil || len(mk) != 2 || mk[0] <= 0 || mk[1] <= 0 || mk[0] > 64 || mk[1] > 64 {
+			return nil
+		}
+		merge = [2]int{mk[0], mk[1]}
+	}
+	out := float64(textHidden)
+	if mm := intKey(v, "mm_hidden_size"); mm > 0 && float64(mm) != h {
+		out = float64(mm)
+	}
+	patch := 3*s["patch_size"]*s["patch_size"]*h + h
+	pos := s["init_pos_emb_height"] * s["init_pos_emb_width"] * h
+	block, shard := vitBlock(h, i)
+	merged := h * float64(merge[0]*merge[1])
+	proj := 2*h + merged*merged + merged + merged*out + out
+	e := &Encoder{Kind: "moonvit", Params: patch + pos + n*block + 2*h + proj, ShardedParams: n * shard,
+		Rule: "MoonViT's blocks split over TP (QKVParallelLinear, ColumnParallelLinear, RowParallelLinear in vLLM's kimi_k25_vit.py); " +
+			"patch embedding, position table, norms and the patchmerger projector (ReplicatedLinear) whole on every GPU, in BF16"}
+	e.Derivation = fmt.Sprintf("patch embedding %.0f + position table %.0f×%.0f×%.0f + %.0f blocks × %.0f + final norm %.0f + projector %.0f (norm, %.0f², %.0f×%.0f)",
+		patch, s["init_pos_emb_height"], s["init_pos_emb_width"], h, n, block, 2*h, proj, merged, merged, out)
 	return e
 }

@@ -48,9 +48,17 @@ func TestEncoderCounts(t *testing.T) {
 			// Qwen3-VL's tower without DeepStack, its merger out to 5120.
 			params:  (3*2*16*16*h + h) + 2304*h + 27*block + (2*h + m4*m4 + m4 + m4*5120 + 5120),
 			sharded: 27*blockShard + m4*m4 + m4 + m4*5120},
-		// Not counted: Kimi-K2.5's MoonViT (not read; testdata keeps three
-		// sizes) and the reduced Qwen3-VL-235B testdata (no patch sizes).
-		{name: "Kimi-K2.5", file: "testdata/hf/kimi-k2.5.json"},
+		{name: "Kimi-K2.5 (MoonViT)", file: "testdata/hf/kimi-k2.5.verbatim.json", kind: "moonvit",
+			// Conv2d 3×14×14×1152 + bias; the 64×64 position table; 27
+			// blocks; final LayerNorm; patchmerger: LayerNorm over 1152,
+			// linear_1 4608→4608 and linear_2 4608→7168 (mm_hidden_size
+			// 1152 = the tower's, so the text hidden_size), with biases.
+			params:  (3*14*14*h + h) + 64*64*h + 27*block + 2*h + (2*h + m4*m4 + m4 + m4*7168 + 7168),
+			sharded: 27 * blockShard},
+		// Not counted: the trimmed Kimi-K2.5 testdata (three sizes, no
+		// patch or position sizes) and the reduced Qwen3-VL-235B testdata
+		// (no patch sizes).
+		{name: "Kimi-K2.5 trimmed", file: "testdata/hf/kimi-k2.5.json"},
 		{name: "Qwen3-VL-235B reduced", file: "testdata/hf/qwen3-vl-235b-a22b-instruct.json"},
 	}
 	for _, tt := range tests {
@@ -104,6 +112,7 @@ func TestEncoderCounts(t *testing.T) {
 		{"Gemma 4 26B", 3*16*16*h + 2*10240*h + 27*g4layer + 2*h + h*2816, 572794416},
 		{"Qwen3-VL-8B", (3*2*16*16*h + h) + 2304*h + 27*block + (2*h + mergerShard + 4096) + 3*(2*m4+mergerShard+4096), 576388336},
 		{"Qwen3.5-27B", (3*2*16*16*h + h) + 2304*h + 27*block + (2*h + m4*m4 + m4 + m4*5120 + 5120), 460730096},
+		{"Kimi-K2.5", (3*14*14*h + h) + 64*64*h + 27*block + 2*h + (2*h + m4*m4 + m4 + m4*7168 + 7168), 471143920},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %.0f, want %.0f", c.name, c.got, c.want)
@@ -163,3 +172,34 @@ const qwen3VL8B = `{"architectures": ["Qwen3VLForConditionalGeneration"], "model
   "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 151936, "max_position_embeddings": 262144,
   "rope_theta": 5000000, "torch_dtype": "bfloat16"},
  "vision_config": ` + qwen3VL8BVision + `}`
+
+// TestMoonViTNeedsKimiK25Layout: a Kimi-K2.5 vision_config whose projector,
+// norms or sizes are not the layout vLLM's kimi_k25_vit.py builds for it
+// (patchmerger, LayerNorm, biases everywhere) or that lacks a size counts
+// nothing and says so, rather than a wrong tower.
+func TestMoonViTNeedsKimiK25Layout(t *testing.T) {
+	data, err := os.ReadFile("testdata/hf/kimi-k2.5.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ old, new string }{
+		{`"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmergerv2"`},
+		{`"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "norm_type": "rmsnorm"`},
+		{`"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "attn_bias": false`},
+		{`"init_pos_emb_height": 64`, `"init_pos_emb_height": 0`},
+		{`"vt_num_hidden_layers": 27`, `"vt_num_hidden_layers": "27"`},
+		{`"merge_kernel_size": [`, `"merge_kernel_size": [3, `},
+	} {
+		cfg := strings.Replace(string(data), c.old, c.new, 1)
+		if cfg == string(data) {
+			t.Fatalf("%s not found", c.old)
+		}
+		m, err := ParseHFConfig([]byte(cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Encoder != nil || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "not counted") {
+			t.Errorf("%s: encoder %+v, notes %q", c.new, m.Encoder, m.Notes)
+		}
+	}
+}

@@ -65,8 +65,32 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     elsewhere; no MTP layer): Kimi-K2-Thinking, the same language model
 //     and quantization, "weighs in at 594GB" (banandre.com, 2025-11-07;
 //     catalog TestKimiINT4CheckpointBytes holds the catalog's byte count to
-//     it). K2.5 adds a 0.41 B-parameter vision tower vlaunch does not count
-//     (SPEC105 info), ≈0.8 GB.
+//     it). K2.5 adds its MoonViT vision tower and projector, 471,143,920
+//     BF16 parameters (catalog TestEncoderCounts), 0.94 GB, which vlaunch
+//     counts: the served K2.5 is 595.1 GB against K2-Thinking's 594 GB.
+//   - Qwen/Qwen2.5-72B-Instruct-AWQ (AWQ INT4, group 128, zero points, no
+//     exclusions; catalog/testdata/hf/qwen2.5-72b-instruct-awq.json):
+//     Kaggle's qwen-lm/qwen2.5/Transformers/72b-instruct-awq, 41,607,438,677
+//     bytes, as a public Kaggle model resolver's test quotes it with the
+//     Hugging Face repo id (search index id 60413565848). Kaggle's figure is
+//     the whole model directory: the same resolver lists the BF16
+//     Qwen2.5-72B-Instruct at 145,424,099,850 (id 60442020680; the next row
+//     holds vlaunch's catalog model to it) and Qwen2.5-7B-Instruct at
+//     15,242,807,035, 11.6 MB over its safetensors' total_size with the
+//     tokenizer files. By hand (TestAWQGPTQWeightsPerGPUByHand) the AWQ
+//     safetensors are 41,595,518,976 B: −0.03% of Kaggle's figure.
+//   - nm-testing/Meta-Llama-3.1-8B-Instruct-FP8-hf (compressed-tensors FP8,
+//     per-tensor scales, lm_head BF16; catalog/testdata/hf/
+//     llama-3.1-8b-instruct-fp8-ct.reconstructed.json): 8.4575 GiB, the sum
+//     of its parameters' bytes as huggingface/transformers' documentation
+//     measures it (TestCompressedTensorsFP8WeightsByHand derives it).
+//   - TheBloke/Llama-2-7b-Chat-GPTQ, branch main (GPTQ 4-bit, group 128;
+//     catalog/testdata/hf/llama-2-7b-chat-gptq.reconstructed.json): 3.90 GB
+//     on its model card (TestGPTQGroupSizesAgainstTheBloke holds the 64 and
+//     32 groups too); vlaunch leaves out g_idx, 4.6 MB.
+//   - Qwen/Qwen2.5-72B-Instruct (BF16, vlaunch's catalog model): Kaggle's
+//     145,424,099,850 bytes, above: the cross-check that Kaggle's figures
+//     are the checkpoint's bytes.
 //   - Qwen/Qwen3.6-35B-A3B (BF16, vision encoder counted, one MTP layer):
 //     its model.safetensors.index.json's "total_size": 71903645408, as a
 //     public repository's documentation quotes it with the 26 shards and the
@@ -120,6 +144,10 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 		{"DeepSeek-V4-Pro", hf("deepseek-v4-pro.verbatim.json"), 865, func(layer float64) float64 { return layer }, 0},
 		{"Qwen3.5-397B-A17B", hf("qwen3.5-397b-a17b.verbatim.json"), 807, func(float64) float64 { return 2 * 6595568128 }, 0},
 		{"Kimi-K2.5 (as Kimi-K2-Thinking)", hf("kimi-k2.5.verbatim.json"), 594, func(float64) float64 { return 0 }, 0},
+		{"Qwen2.5-72B-Instruct-AWQ", hf("qwen2.5-72b-instruct-awq.json"), 41.607438677, func(float64) float64 { return 0 }, 0},
+		{"Llama-3.1-8B-Instruct-FP8 (compressed-tensors)", hf("llama-3.1-8b-instruct-fp8-ct.reconstructed.json"), 8.4575 * GiB / 1e9, func(float64) float64 { return 0 }, 0},
+		{"Llama-2-7b-Chat-GPTQ (main)", hf("llama-2-7b-chat-gptq.reconstructed.json"), 3.90, func(float64) float64 { return 0 }, 0},
+		{"Qwen2.5-72B-Instruct (BF16)", func() (*catalog.Model, error) { return catalog.LookupModel("qwen2.5-72b") }, 145.424099850, func(float64) float64 { return 0 }, 0},
 		{"Qwen3.6-35B-A3B", func() (*catalog.Model, error) {
 			return calConfig("../../catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json", true)
 		}, 71.903645408, func(float64) float64 { return 2 * 844640768 }, 0},

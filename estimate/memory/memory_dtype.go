@@ -99,6 +99,9 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 	case "fp8":
 		return fp8Rule(in, component)
 	case "int8":
+		if q := in.Model.Quant; q.Method == "compressed-tensors" && q.WeightStrategy == "tensor" && in.WeightsFromCheckpoint {
+			return DTypeRule{"int8", bytesFP8, "INT8 (compressed-tensors, strategy tensor): 1 byte, one scale per tensor"}
+		}
 		return DTypeRule{"int8", bytesFP8 + fp32ScaleBytes/float64(in.Model.HiddenSize), "W8A8: 1 byte + one fp32 scale per output channel"}
 	}
 	return DTypeRule{in.WeightsDType, bytesBF16, in.WeightsDType}
@@ -172,6 +175,10 @@ func fp8Rule(in *input.Input, component string) DTypeRule {
 		// ModelOpt FP8: one byte and one fp32 scale per tensor, with the
 		// checkpoint's exclude_modules kept 16-bit.
 		return blended(DTypeRule{"fp8", bytesFP8, "ModelOpt FP8: 1 byte, one scale per tensor"}, shareOf(in, component), in.ActDType())
+	case q.Method == "compressed-tensors" && q.WeightStrategy == "tensor" && in.WeightsFromCheckpoint:
+		// strategy tensor (nm-testing/Meta-Llama-3.1-8B-Instruct-FP8-hf's
+		// naive-quantized FP8): one weight_scale [1] per tensor.
+		return DTypeRule{"fp8", bytesFP8, "FP8 (compressed-tensors, strategy tensor): 1 byte, one scale per tensor"}
 	case (q.Method == "compressed-tensors" || q.Method == "fbgemm_fp8") && in.WeightsFromCheckpoint:
 		// fbgemm_fp8 (Meta's Llama 3.1 FP8 releases) also stores one fp32
 		// scale per output channel (vLLM fbgemm_fp8.py weight_scale [N, 1]).
