@@ -229,6 +229,13 @@ func (m *Model) attentionModules(nh, nkv float64) []quantModule {
 // in_proj_a, out_proj; Qwen3-Next's fused in_proj_qkvz / in_proj_ba as the
 // other names) and its depthwise conv1d, at LinearAttentionParams' sizes.
 func (m *Model) linearAttentionModules() []quantModule {
+	if m.KimiLinear != nil {
+		// Kimi-K3's KDA layer lives under self_attn like its MLA layers
+		// (vLLM's kimi_linear decoder layer: self.self_attn for both), so a
+		// checkpoint's self_attn exclusions reach it; one module at the
+		// layer's size, as only the share matters.
+		return []quantModule{{[]string{"self_attn.in_proj_qkvgfab", "self_attn"}, m.kdaParams(1), "attention"}}
+	}
 	g := *m.GDN
 	h := float64(m.HiddenSize)
 	qk := float64(g.NumKeyHeads * g.KeyHeadDim)
