@@ -101,7 +101,7 @@ func gpustackCluster(t *testing.T) *resolve.Deployment {
 // published figures: GPUStack's DeepSeek-R1 runs on one vLLM 0.11.0 node
 // of 8 H200 — two bursts (4,000 and 2,000-token prompts, 500 each) and a
 // closed loop of 4 ShareGPT sessions — written as `vllm bench serve`
-// results. The global constants miss some of them by 50% or more; the
+// results. The global constants miss some of them by more than 35%; the
 // calibration must bring every fitted value within 30% (the global
 // calibration's target: the closed loop of 4 sessions and the bursts pull
 // the constants apart — docs/calibration-throughput.md excludes that
@@ -128,8 +128,10 @@ func TestCalibratePublishedCluster(t *testing.T) {
 	}
 	// Since the measured fused-MoE curves (2026-12-06) the global constants
 	// miss these runs by about 42% at worst (they missed by 50% and more
-	// before): still far outside the ±30% the fit must reach.
-	if rep.WorstBeforePct < 40 {
+	// before), since MLA's replicated latent projections (2026-12-06) by
+	// 39.7%: the test shows something as long as the global constants miss
+	// by clearly more than the ±30% the fit must reach, so 35% at least.
+	if rep.WorstBeforePct < 35 {
 		t.Errorf("the global constants already fit (worst %.1f%%): the test shows nothing", rep.WorstBeforePct)
 	}
 	// The fit is checked on the published vLLM runs of H200 it was not
