@@ -47,7 +47,11 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 // published, from their verbatim config.json: the served model's bytes
 // (wholeModelWeights) sit at most 3% below the checkpoint, which also holds
 // the MTP layers vLLM's main model skips; with those layers added back
-// (by hand, or as one mean decoder layer) within 1%.
+// (by hand, or as one mean decoder layer) within 1%, or within a rounded
+// figure's rounding. Where a checkpoint stores a module differently from
+// how vLLM holds it (float32 weights vLLM casts to the model dtype; a V
+// projection vLLM allocates that the checkpoint leaves out), the row's
+// notServed accounts for it by hand, so the row is exact.
 //
 //   - deepseek-ai/DeepSeek-V4-Pro (FP8 linear layers, MXFP4 experts, one MTP
 //     layer, mtp.0): "865 GB of weights", vllm-project/recipes PR #779
@@ -123,6 +127,77 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     (id 54512711480); a third script says "V4-Pro (851 GB …)" (id
 //     56426651162), 913 GB in GiB. Against deepseek-ai's 865 GB the NVFP4
 //     experts add 1,547,396,186,112 × (0.5625 − 0.53125) = 48.4 GB.
+//
+// Issue #23's remaining families (branch bytes23, searched 2026-12-06):
+//
+//   - nvidia/Kimi-K2.6-NVFP4 (ModelOpt NVFP4 experts; attention, shared
+//     experts, layer 0, vision tower and LM head BF16; no MTP layer): "the
+//     Kimi-K2.6 NVFP4 checkpoint (~554 GiB)", a public Modal download
+//     script for the repository (search index id 57013442873). A rounded
+//     figure: held to ±0.5 GiB (±0.09%); vlaunch serves 554.27 GiB.
+//     wafer-ai's own Kimi-K2.6-NVFP4 ("~590 GB (550 GiB)", all attention
+//     BF16) is a different checkpoint.
+//   - nvidia/Qwen3-235B-A22B-NVFP4 (everything but the routers NVFP4; no
+//     MTP layer): "The complete 134 GB model", a public design note pinning
+//     revision 21cfa2c9 (search index id 57945649011); held to ±0.5 GB.
+//   - nvidia/MiniMax-M2.5-NVFP4 at revision b6220d65: a public planner's
+//     exact per-dtype element counts from the Hugging Face safetensors
+//     metadata (search index id 60891276154): BF16 1,278,796,288, F32
+//     2,730,491,904, F8_E4M3 14,042,529,792, U8 112,340,238,336, i.e.
+//     139,862,328,320 B (a public `du` listing of the cache agrees: "131 G",
+//     id 53176720053). The F32 elements are exactly the attention
+//     projections, 62 × (3,072 × 6,144 × 2 + 3,072 × 1,024 × 2) =
+//     2,730,491,904: ModelOpt exported the excluded self_attn in float32,
+//     and vLLM loads them into the model's bfloat16 parameters (config
+//     dtype bfloat16), so the checkpoint holds 2 B per element more than
+//     the GPU; the BF16 count is embeddings, LM head, routers, norms and
+//     routing biases to the element, U8 and F8 the 256 experts' NVFP4
+//     weights and scales of 62 layers, so no MTP module is stored. Not a
+//     vlaunch defect.
+//   - nvidia/GLM-5-NVFP4 at revision dc54ff55 (same source): BF16
+//     25,577,755,904, U8 364,143,181,824, F8_E4M3 45,517,897,728, F32
+//     19,456 elements, 460,816,669,184 B. Its MTP layer (model.layers.78,
+//     excluded from quantization, so BF16) by hand: MLA + indexer attention
+//     174,394,112 (q_a 6,144 × 2,048, q_a norm, q_b 2,048 × 64 × 256, kv_a
+//     6,144 × 576, kv_a norm, kv_b 512 × 64 × 448, o 16,384 × 6,144, wq_b
+//     2,048 × 4,096, wk 6,144 × 128, k_norm weight and bias, weights_proj
+//     6,144 × 32), two norms, the router 256 × 6,144, 256 experts of 3 ×
+//     6,144 × 2,048, the shared expert, eh_proj 12,288 × 6,144, enorm,
+//     hnorm and shared_head.norm: 9,952,920,320 parameters, exactly the BF16
+//     count less the main model's (embeddings, LM head, 78 layers' attention
+//     and norms, 75 routers, the final norm: 15,624,835,584), and 256 F32
+//     routing biases. A local copy's 410.66 GiB (a public device profile,
+//     id 51822972641) is the checkpoint without that layer to 0.03 GiB.
+//   - nvidia/Gemma-4-31B-IT-NVFP4 at revision e5ef03af (same source): BF16
+//     10,464,098,156, U8 10,404,495,360, F8_E4M3 1,300,561,920, F32 360
+//     elements, 32,633,255,032 B. vlaunch serves 0.67% more: the 10
+//     full-attention layers are attention_k_eq_v and the checkpoint stores
+//     no v_proj for them (10 × 5,376 × 4 × 512 BF16 parameters, 220.2 MB),
+//     while vLLM's QKVParallelLinear allocates the V slot and loads K into
+//     it (catalog/gemma4.go), which vlaunch counts; less that, exact.
+//   - moonshotai/Kimi-K3 at revision 9f62e4e9 (MXFP4 experts, BF16
+//     elsewhere; no MTP layer): 1,560,860,324,864 B, "Exact aggregate from
+//     the release's 96-shard safetensors index" (same source). vlaunch's
+//     text model is 0.06% under it; its MoonViT tower (about 0.34 B BF16
+//     parameters, 0.04%) is not counted.
+//   - Qwen/Qwen3.5-27B (BF16, vision encoder counted, one MTP layer): 51.75
+//     GiB, the model directory in the public device profile above, which
+//     lists MiniMax-M2.5 (FP8) at 214.33 GiB and gemma-4-26B-A4B-it at
+//     48.07 GiB: vlaunch's catalog models come within 0.01% and 0.05% of
+//     those (rows below), so its figures are the checkpoints' bytes (plus
+//     tokenizer files, tens of MB). Its MTP layer by hand as the 397B's,
+//     dense: fc 10,240 × 5,120, gated q_proj 5,120 × 12,288, k/v 5,120 ×
+//     1,024, o 6,144 × 5,120, q/k norms, MLP 3 × 5,120 × 17,408, five norms:
+//     424,699,392 parameters. Held to 0.2% for the non-weight files.
+//   - nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16: "reducing model size
+//     from 1,121 GB to 352.3 GB" (NVIDIA's Model Optimizer blog on the NVFP4
+//     checkpoint, as wpnews.pro and hyper.ai quote it); held to ±0.5 GB. Its
+//     MTP block (mtp_layers_block_type attention, moe) by hand: attention
+//     8,192 × 8,192 × 2 + 8,192 × 256 × 2 and a norm (138,420,224), a
+//     latent MoE layer (512 experts of 2 × 2,048 × 5,120, the latent
+//     projections 2 × 8,192 × 2,048, the shared expert 2 × 8,192 × 10,240,
+//     the router and its bias, a norm: 10,942,947,840), eh_proj 16,384 ×
+//     8,192 and three norms: 11,215,610,368 parameters.
 func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 	hf := func(file string) func() (*catalog.Model, error) {
 		return func() (*catalog.Model, error) { return catalog.LoadHFConfig("../../catalog/testdata/hf/" + file) }
@@ -133,27 +208,51 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		name     string
-		load     func() (*catalog.Model, error)
-		ckptGB   float64
-		mtpBytes func(layer float64) float64
+		name   string
+		load   func() (*catalog.Model, error)
+		ckptGB float64
+		// notServed is what the checkpoint stores beyond the served model:
+		// the MTP layers vLLM's main model skips (by hand, or as one mean
+		// decoder layer), or the extra bytes of tensors stored wider than
+		// vLLM holds them (MiniMax-M2.5-NVFP4's float32 attention).
+		notServed func(layer float64) float64
 		// below is how far under the checkpoint the served model may sit
-		// (0: 3%): the MTP layers' share of the checkpoint.
+		// (0: 3%): the share of the checkpoint that notServed counts.
 		below float64
+		// within is how close the served model plus notServed must come
+		// (0: 1%); a rounded published figure is evidence only to its
+		// rounding, and such rows assert within it.
+		within float64
 	}{
-		{"DeepSeek-V4-Pro", hf("deepseek-v4-pro.verbatim.json"), 865, func(layer float64) float64 { return layer }, 0},
-		{"Qwen3.5-397B-A17B", hf("qwen3.5-397b-a17b.verbatim.json"), 807, func(float64) float64 { return 2 * 6595568128 }, 0},
-		{"Kimi-K2.5 (as Kimi-K2-Thinking)", hf("kimi-k2.5.verbatim.json"), 594, func(float64) float64 { return 0 }, 0},
-		{"Qwen2.5-72B-Instruct-AWQ", hf("qwen2.5-72b-instruct-awq.json"), 41.607438677, func(float64) float64 { return 0 }, 0},
-		{"Llama-3.1-8B-Instruct-FP8 (compressed-tensors)", hf("llama-3.1-8b-instruct-fp8-ct.reconstructed.json"), 8.4575 * GiB / 1e9, func(float64) float64 { return 0 }, 0},
-		{"Llama-2-7b-Chat-GPTQ (main)", hf("llama-2-7b-chat-gptq.reconstructed.json"), 3.90, func(float64) float64 { return 0 }, 0},
-		{"Qwen2.5-72B-Instruct (BF16)", func() (*catalog.Model, error) { return catalog.LookupModel("qwen2.5-72b") }, 145.424099850, func(float64) float64 { return 0 }, 0},
+		{"DeepSeek-V4-Pro", hf("deepseek-v4-pro.verbatim.json"), 865, func(layer float64) float64 { return layer }, 0, 0},
+		{"Qwen3.5-397B-A17B", hf("qwen3.5-397b-a17b.verbatim.json"), 807, func(float64) float64 { return 2 * 6595568128 }, 0, 0},
+		{"Kimi-K2.5 (as Kimi-K2-Thinking)", hf("kimi-k2.5.verbatim.json"), 594, func(float64) float64 { return 0 }, 0, 0},
+		{"Qwen2.5-72B-Instruct-AWQ", hf("qwen2.5-72b-instruct-awq.json"), 41.607438677, func(float64) float64 { return 0 }, 0, 0},
+		{"Llama-3.1-8B-Instruct-FP8 (compressed-tensors)", hf("llama-3.1-8b-instruct-fp8-ct.reconstructed.json"), 8.4575 * GiB / 1e9, func(float64) float64 { return 0 }, 0, 0},
+		{"Llama-2-7b-Chat-GPTQ (main)", hf("llama-2-7b-chat-gptq.reconstructed.json"), 3.90, func(float64) float64 { return 0 }, 0, 0},
+		{"Qwen2.5-72B-Instruct (BF16)", func() (*catalog.Model, error) { return catalog.LookupModel("qwen2.5-72b") }, 145.424099850, func(float64) float64 { return 0 }, 0, 0},
 		{"Qwen3.6-35B-A3B", func() (*catalog.Model, error) {
 			return calConfig("../../catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json", true)
-		}, 71.903645408, func(float64) float64 { return 2 * 844640768 }, 0},
-		{"Qwen3.6-35B-A3B-NVFP4 (ModelOpt MIXED_PRECISION)", ckpt("nvidia--Qwen3.6-35B-A3B-NVFP4"), 71.903645408 / 3.06, func(float64) float64 { return 2 * 844640768 }, 0.08},
-		{"DeepSeek-V4-Flash-NVFP4", ckpt("nvidia--DeepSeek-V4-Flash-NVFP4"), 168, func(layer float64) float64 { return layer }, 0},
-		{"DeepSeek-V4-Pro-NVFP4", ckpt("nvidia--DeepSeek-V4-Pro-NVFP4"), 913, func(layer float64) float64 { return layer }, 0},
+		}, 71.903645408, func(float64) float64 { return 2 * 844640768 }, 0, 0},
+		{"Qwen3.6-35B-A3B-NVFP4 (ModelOpt MIXED_PRECISION)", ckpt("nvidia--Qwen3.6-35B-A3B-NVFP4"), 71.903645408 / 3.06, func(float64) float64 { return 2 * 844640768 }, 0.08, 0},
+		{"DeepSeek-V4-Flash-NVFP4", ckpt("nvidia--DeepSeek-V4-Flash-NVFP4"), 168, func(layer float64) float64 { return layer }, 0, 0},
+		{"DeepSeek-V4-Pro-NVFP4", ckpt("nvidia--DeepSeek-V4-Pro-NVFP4"), 913, func(layer float64) float64 { return layer }, 0, 0},
+		{"Kimi-K2.6-NVFP4 (\"~554 GiB\")", ckpt("nvidia--Kimi-K2.6-NVFP4"), 554 * GiB / 1e9, func(float64) float64 { return 0 }, 0, 0.5 / 554},
+		{"Qwen3-235B-A22B-NVFP4 (\"134 GB\")", ckpt("nvidia--Qwen3-235B-A22B-NVFP4"), 134, func(float64) float64 { return 0 }, 0, 0.5 / 134},
+		{"MiniMax-M2.5-NVFP4", ckpt("nvidia--MiniMax-M2.5-NVFP4"), (2*1278796288 + 4*2730491904 + 14042529792 + 112340238336) / 1e9,
+			func(float64) float64 { return 2 * 2730491904 }, 0.05, 0.002},
+		{"GLM-5-NVFP4", ckpt("nvidia--GLM-5-NVFP4"), (2*25577755904 + 364143181824 + 45517897728 + 4*19456) / 1e9,
+			func(float64) float64 { return 2*9952920320 + 4*256 }, 0.05, 0.002},
+		{"Gemma-4-31B-IT-NVFP4", hf("gemma-4-31b-it-nvfp4.verbatim.json"), (2*10464098156 + 10404495360 + 1300561920 + 4*360) / 1e9,
+			func(float64) float64 { return -2 * 10 * 5376 * 4 * 512 }, 0, 0.001},
+		{"Nemotron-3-Ultra-550B-A55B-BF16 (\"1,121 GB\")", hf("nemotron-3-ultra-550b-a55b.verbatim.json"), 1121,
+			func(float64) float64 { return 2 * 11215610368 }, 0, 0.5 / 1121},
+		{"Kimi-K3 (MXFP4)", hf("kimi-k3.verbatim.json"), 1560.860324864, func(float64) float64 { return 0 }, 0, 0.002},
+		{"Qwen3.5-27B (51.75 GiB directory)", hf("qwen3.5-27b.verbatim.json"), 51.75 * GiB / 1e9, func(float64) float64 { return 2 * 424699392 }, 0, 0.002},
+		{"MiniMax-M2.5 (FP8; 214.33 GiB directory)", func() (*catalog.Model, error) { return catalog.LookupModel("minimax-m2.5") }, 214.33 * GiB / 1e9,
+			func(float64) float64 { return 0 }, 0, 0.002},
+		{"gemma-4-26B-A4B-it (48.07 GiB directory)", func() (*catalog.Model, error) { return catalog.LookupModel("gemma-4-26b-a4b") }, 48.07 * GiB / 1e9,
+			func(float64) float64 { return 0 }, 0, 0.002},
 	} {
 		m, err := tc.load()
 		if err != nil {
@@ -161,8 +260,8 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 		}
 		served, layer := wholeModelWeights(t, m)
 		ckpt := tc.ckptGB * 1e9
-		withMTP := served + tc.mtpBytes(layer)
-		t.Logf("%s: served %.2f GB (%+.2f%%), with its MTP layers %.2f GB (%+.2f%%), checkpoint %.3f GB",
+		withMTP := served + tc.notServed(layer)
+		t.Logf("%s: served %.3f GB (%+.2f%%), with what vLLM does not serve %.3f GB (%+.3f%%), checkpoint %.3f GB",
 			tc.name, served/1e9, 100*(served/ckpt-1), withMTP/1e9, 100*(withMTP/ckpt-1), tc.ckptGB)
 		below := tc.below
 		if below == 0 {
@@ -171,8 +270,12 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 		if d := served/ckpt - 1; d < -below || d > 0.01 {
 			t.Errorf("%s: served model %.1f GB, not within %.0f%% below the %.0f GB checkpoint", tc.name, served/1e9, 100*below, tc.ckptGB)
 		}
-		if d := withMTP/ckpt - 1; math.Abs(d) > 0.01 {
-			t.Errorf("%s: %.1f GB with the MTP layers, the checkpoint %.0f GB (%+.2f%%)", tc.name, withMTP/1e9, tc.ckptGB, 100*d)
+		within := tc.within
+		if within == 0 {
+			within = 0.01
+		}
+		if d := withMTP/ckpt - 1; math.Abs(d) > within {
+			t.Errorf("%s: %.3f GB with the MTP layers, the checkpoint %.3f GB (%+.3f%%, allowed ±%.3f%%)", tc.name, withMTP/1e9, tc.ckptGB, 100*d, 100*within)
 		}
 	}
 }
