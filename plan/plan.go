@@ -11,7 +11,9 @@ import (
 
 // Options tune one plan.
 type Options struct {
-	// Top is how many candidates to rank and print (0: DefaultTop).
+	// Top is how many candidates to print (0: DefaultTop). The first
+	// settledTop places do not depend on it: a shorter list is the head of
+	// a longer one.
 	Top int
 	// Seed is the simulation seed (the one `vlaunch check` uses by default
 	// gives the same verdicts check prints after --apply).
