@@ -11,7 +11,9 @@ import (
 
 // Options tune one plan.
 type Options struct {
-	// Top is how many candidates to rank and print (0: DefaultTop).
+	// Top is how many candidates to print (0: DefaultTop). The first
+	// settledTop places do not depend on it: a shorter list is the head of
+	// a longer one.
 	Top int
 	// Seed is the simulation seed (the one `vlaunch check` uses by default
 	// gives the same verdicts check prints after --apply).
@@ -213,15 +215,24 @@ func keyOf(d *resolve.Deployment) engineKey {
 }
 
 // simulateFrontRunners simulates what can still reach the top list, in
-// two passes. Groups first: each group's best-bound candidate, in bound
-// order, until the next one's optimistic bound is below the N-th best
-// group's actual score (no later group can enter the top then). A P/D
-// group (its two pools' simulations per scenario) is simulated only while
-// its bound could rank first, after the colocated groups, at most
-// PDSimBudget of them (simulatePDLeaders). Then the
-// tuning of the top groups: up to tuneBudget more variants of each, in
-// bound order, skipping those whose bound cannot beat the group's best.
-// Simulated candidates' figures and scores replace their bounds.
+// three passes. Groups first: each group's best-bound candidate, in bound
+// order, until the next one's optimistic bound is below the settledTop-th
+// best group's actual score (no later group can enter those places then).
+// A P/D group (its two pools' simulations per scenario) is simulated only
+// while its bound could rank first, after the colocated groups, at most
+// PDSimBudget of them (simulatePDLeaders). Then the tuning of the first
+// settledTop groups: up to tuneBudget more variants of each, in bound
+// order, skipping those whose bound cannot beat the group's best. Last,
+// for a top list longer than settledTop, the group pass goes on to its
+// length (those groups' leaders only, untuned). Simulated candidates'
+// figures and scores replace their bounds.
+//
+// The first two passes do not depend on opt.Top, so neither do the first
+// settledTop places: a tuned variant of the 2nd group can beat the 1st
+// group's best, and when only the first opt.Top groups were tuned, #1
+// changed with --top (deepseek-v3-fp8-mtp-2x8h200: --top 1 against 2).
+// The third pass cannot move them: a group it simulates has a bound below
+// the settledTop-th score, and it tunes nothing.
 func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *Stats) {
 	var done []*evaluated
 	run := func(batch []*evaluated) {
@@ -249,8 +260,40 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 			queue = append(queue, e)
 		}
 	}
+	queue = simulateGroups(queue, settledTop, &done, run, st)
+	simulatePDLeaders(pdLeaders, &done, run, st)
+	for _, top := range topGroups(rankActual(done), settledTop) {
+		if !st.budgetLeft() {
+			break
+		}
+		var batch []*evaluated
+		for _, e := range fit {
+			if len(batch) < tuneBudget && e.group() == top.group() && !e.Simulated && e.bound.AtLeast(top.Score) && (e.pd == nil || st.pdBudgetLeft(pdIn(batch))) {
+				batch = append(batch, e)
+			}
+		}
+		run(batch)
+	}
+	if opt.Top > settledTop {
+		simulateGroups(queue, opt.Top, &done, run, st)
+	}
+}
+
+// settledTop is how many places of the ranking plan settles (simulates
+// every group that could reach them, tunes their groups) whatever --top
+// is: DefaultTop, so the default list costs what it did, and a shorter
+// list is a prefix of it (--top 1 costs as much as --top 5: #1 must be
+// the same). A longer list extends the ranking past it.
+const settledTop = DefaultTop
+
+// simulateGroups simulates the colocated group leaders of queue (in bound
+// order) in batches until the next one's bound is below the n-th best
+// group's actual score among done, or the work budget is spent (the
+// leaders whose bound could still enter the first n places are counted
+// in Stats.Unsettled then); it returns the leaders left.
+func simulateGroups(queue []*evaluated, n int, done *[]*evaluated, run func([]*evaluated), st *Stats) []*evaluated {
 	for len(queue) > 0 {
-		nth := nthGroup(done, opt.Top)
+		nth := nthGroup(*done, n)
 		if nth != nil && !queue[0].bound.AtLeast(*nth) {
 			break
 		}
@@ -265,19 +308,7 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 		}
 		run(batch)
 	}
-	simulatePDLeaders(pdLeaders, &done, run, st)
-	for _, top := range topGroups(rankActual(done), opt.Top) {
-		if !st.budgetLeft() {
-			break
-		}
-		var batch []*evaluated
-		for _, e := range fit {
-			if len(batch) < tuneBudget && e.group() == top.group() && !e.Simulated && e.bound.AtLeast(top.Score) && (e.pd == nil || st.pdBudgetLeft(pdIn(batch))) {
-				batch = append(batch, e)
-			}
-		}
-		run(batch)
-	}
+	return queue
 }
 
 // planWorkBudget bounds the ranking simulations of simulateFrontRunners

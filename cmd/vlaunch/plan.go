@@ -57,7 +57,7 @@ FILE without --force).`,
 	}
 	f := cmd.Flags()
 	addOutputFlag(f, &o.output, planFormats, "")
-	f.IntVar(&o.top, "top", plan.DefaultTop, "how many candidates to list")
+	f.IntVar(&o.top, "top", plan.DefaultTop, "how many candidates to list (the ranking does not depend on it: a shorter list is the head of a longer one)")
 	f.Uint64Var(&o.seed, "seed", simSeed, "seed of the serving simulation (check's default gives check's verdicts)")
 	f.IntVar(&o.apply, "apply", 0, "write the spec with candidate N of the list (needs --out-file FILE)")
 	f.StringVar(&o.outFile, "out-file", "", "where --apply writes the spec")
