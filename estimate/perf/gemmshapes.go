@@ -101,7 +101,7 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 	h := float64(m.HiddenSize)
 	d := &denseGEMMs{t: t}
 	per := 1 / pp // each layer's share of a stage
-	add := func(n, k float64, flat []float64, kernels float64) {
+	add := func(n, k float64, flat []float64, dt GEMMDType, kernels float64) {
 		if n <= 0 || k <= 0 {
 			return
 		}
@@ -123,14 +123,14 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 				nope, rope, v := float64(m.QKNopeHeadDim), float64(m.QKRopeHeadDim), float64(m.VHeadDim)
 				kvl, ql := float64(m.KVLoraRank), float64(m.QLoraRank)
 				if ql > 0 {
-					add(ql+kvl+rope, h, w, 1+quant)
-					add(heads*(nope+rope), ql, w, 1+quant)
+					add(ql+kvl+rope, h, w, dt, 1+quant)
+					add(heads*(nope+rope), ql, w, dt, 1+quant)
 				} else {
-					add(kvl+rope, h, w, 1+quant)
-					add(heads*(nope+rope), h, w, 1+quant)
+					add(kvl+rope, h, w, dt, 1+quant)
+					add(heads*(nope+rope), h, w, dt, 1+quant)
 				}
-				add(heads*(nope+v), kvl, w, 1+quant)
-				add(h, heads*v, w, 1+quant)
+				add(heads*(nope+v), kvl, w, dt, 1+quant)
+				add(h, heads*v, w, dt, 1+quant)
 			} else {
 				hd := float64(m.HeadDim)
 				q := heads * hd
@@ -138,21 +138,21 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 					q *= 2
 				}
 				kv := math.Max(1, math.Ceil(float64(m.NumKVHeads)/tp))
-				add(q+2*kv*hd, h, w, 1+quant)
-				add(h, heads*hd, w, 1+quant)
+				add(q+2*kv*hd, h, w, dt, 1+quant)
+				add(h, heads*hd, w, dt, 1+quant)
 			}
 		}
 		if m.HasDenseMLP(i) {
 			inter := float64(m.IntermediateSize) / tp
-			add((f-1)*inter, h, w, 1+quant)
-			add(h, inter, w, 1+quant)
+			add((f-1)*inter, h, w, dt, 1+quant)
+			add(h, inter, w, dt, 1+quant)
 		}
 		if m.IsMoELayer(i) {
-			add(float64(m.NumExperts), h, bf, 1)
+			add(float64(m.NumExperts), h, bf, GEMMTableBF16, 1)
 			if p.SharedPerLayer > 0 {
 				inter := p.SharedPerLayer / (f * h) / tp
-				add((f-1)*inter, h, w, 1+quant)
-				add(h, inter, w, 1+quant)
+				add((f-1)*inter, h, w, dt, 1+quant)
+				add(h, inter, w, dt, 1+quant)
 			}
 		}
 	}

@@ -29,9 +29,9 @@ func TestGEMMTimeTableRows(t *testing.T) {
 		{"fp8 cell M=4096 8192²", GEMMTableFP8, 4096, 8192, 8192, 496 * us},
 		{"fp8 K=12288 between 8192 and 16384", GEMMTableFP8, 4096, 8192, 12288,
 			math.Exp(math.Log(496)+math.Log(1.5)/math.Log(2)*(math.Log(968)-math.Log(496))) * us},
-		{"fp8_block host-bound cell holds fp8's", GEMMTableFP8Block, 1, 4096, 4096, 13.8 * us},
-		{"fp8_block GPU-bound cell", GEMMTableFP8Block, 16384, 8192, 8192, 1770 * us},
-		{"fp8_block past M=16384: held flat", GEMMTableFP8Block, 65536, 8192, 8192, 1770 * us},
+		{"fp8_block host-bound cell holds fp8's least at M ≥ 1", GEMMTableFP8Block, 1, 4096, 4096, 11.7 * us},
+		{"fp8_block cell below fp8's (DeepGEMM)", GEMMTableFP8Block, 4096, 8192, 8192, 456 * us},
+		{"fp8_block past M=16384: held flat at fp8's", GEMMTableFP8Block, 65536, 8192, 8192, 1690 * us},
 	} {
 		got, ok := GEMMTime(h100, c.dt, c.m, c.n, c.k)
 		if !ok || math.Abs(got/c.want-1) > 1e-9 {

@@ -18,12 +18,19 @@ package main
 // accuracy is checked on (-heldout).
 //
 // fp8_block is timed eagerly with one weight copy (collect_gemm.py:
-// use_cuda_graph=gemm_type != "fp8_block"), so its small cells are host
-// launch time, not GPU time: a cell below gemmBlockHostShare × that
-// table's smallest latency is replaced by the per-tensor fp8 cell of the
-// same shape (CUDA-graph GPU time of the nearest kernel; marked in
-// host_bound). Above it the eager loop is GPU-bound and the row stands.
-//
+// use_cuda_graph=gemm_type != "fp8_block"): each row is the larger of the
+// host's launch time and the GPU's, an upper bound on the GPU time. On
+// H200, DeepGEMM's N = 4096, K = 512 (DeepSeek's kv_b at TP8) reads
+// 83–101 µs at every M from 64 to 16,384 — launch, not GEMM. So a
+// fp8_block cell is the smaller of its row and the per-tensor fp8 time of
+// the same N, K at that M (CUDA-graph GPU time of the nearest kernel),
+// taken as the smallest fp8 row at any M' ≥ M: Blackwell's per-tensor
+// CUTLASS path is slower at M = 1 than at M = 2 (B200: 335 of 483 shapes
+// over 1.5×, 22 µs against 5.9 µs at N = 4096, K = 512), a dispatch of
+// that kernel the block kernels do not share. host_bound counts the cells
+// where the fp8 figure is the smaller. The bfloat16 and fp8 cells are
+// their rows as measured.
+
 // A grid point the table lacks is -1 (the lookup leaves that corner out
 // and renormalises the other corners' weights).
 
@@ -44,17 +51,14 @@ var (
 	gemmGridNK = []float64{64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 65536}
 )
 
-// gemmBlockHostShare: fp8_block cells below this multiple of the table's
-// floor are host-bound (see the file comment).
-const gemmBlockHostShare = 2.0
-
 // GemmTable is one system's compact tables.
 type GemmTable struct {
 	Version string `json:"vllm"`
 	// Lat[dtype][i][j][k] is the latency in µs at M = M[i], N = NK[j],
 	// K = NK[k] (-1: no row).
 	Lat map[string][][][]float64 `json:"lat_us"`
-	// HostBound counts the fp8_block cells replaced by fp8 ones.
+	// HostBound counts the fp8_block cells that hold the fp8 row (the
+	// smaller of the two).
 	HostBound int `json:"host_bound,omitempty"`
 	// BlockFloorUs is the fp8_block table's smallest latency.
 	BlockFloorUs float64 `json:"fp8_block_floor_us,omitempty"`
@@ -126,18 +130,36 @@ func compactGemm(rows map[string]map[gemmKey]float64) *GemmTable {
 			floor = min(floor, v)
 		}
 		g.BlockFloorUs = r(floor, 3)
+		env := monotoneInM(rows["fp8"])
 		g.Lat["fp8_block"] = grid(src, func(key gemmKey, v float64) float64 {
-			if v >= gemmBlockHostShare*floor {
-				return v
-			}
-			g.HostBound++
-			if f, ok := rows["fp8"][key]; ok {
+			if f, ok := env[key]; ok && f < v {
+				g.HostBound++
 				return f
 			}
 			return v
 		})
 	}
 	return g
+}
+
+// monotoneInM maps each shape to the smallest latency of the rows with the
+// same N, K and at least its M.
+func monotoneInM(rows map[gemmKey]float64) map[gemmKey]float64 {
+	type nk struct{ n, k float64 }
+	byNK := map[nk][]gemmKey{}
+	for key := range rows {
+		byNK[nk{key.n, key.k}] = append(byNK[nk{key.n, key.k}], key)
+	}
+	out := make(map[gemmKey]float64, len(rows))
+	for _, keys := range byNK {
+		sort.Slice(keys, func(i, j int) bool { return keys[i].m > keys[j].m })
+		best := math.Inf(1)
+		for _, key := range keys {
+			best = min(best, rows[key])
+			out[key] = best
+		}
+	}
+	return out
 }
 
 // gemmTableCmd prints the tables (JSON) of every system; -heldout prints
@@ -159,7 +181,7 @@ func gemmTableCmd(args []string) {
 			"repo":   "ai-dynamo/aiconfigurator (Apache-2.0)",
 			"commit": *commit,
 			"path":   "aic-core/src/aiconfigurator_core/systems/data/<system>/gemm/vllm/<newest>/gemm_perf.parquet",
-			"rule":   "latency µs on the grid m × nk × nk (rows on the grid only); fp8_block cells below 2× its floor (eager host launch) take the fp8 cell",
+			"rule":   "latency µs on the grid m × nk × nk (rows on the grid only); fp8_block cells (eager: host launch bounds them) are min(fp8_block row, smallest fp8 row at the same N, K and M or more)",
 		},
 		M: gemmGridM, NK: gemmGridNK, Systems: map[string]*GemmTable{},
 	}
@@ -191,9 +213,10 @@ func gemmTableCmd(args []string) {
 }
 
 // printHeldout prints |interpolated/measured − 1| (median, p90) over the
-// rows inside the grid's span but not on it, by dtype (fp8_block: only its
-// GPU-bound rows).
+// rows inside the grid's span but not on it, by dtype (fp8_block: against
+// the smaller of its row and fp8's, the cells' rule).
 func printHeldout(sys string, g *GemmTable, rows map[string]map[gemmKey]float64) {
+	env := monotoneInM(rows["fp8"])
 	for _, dt := range []string{"bfloat16", "fp8", "fp8_block"} {
 		c := g.Lat[dt]
 		if c == nil {
@@ -205,8 +228,8 @@ func printHeldout(sys string, g *GemmTable, rows map[string]map[gemmKey]float64)
 				key.n > gemmGridNK[len(gemmGridNK)-1] || key.k > gemmGridNK[len(gemmGridNK)-1] {
 				continue
 			}
-			if dt == "fp8_block" && v < gemmBlockHostShare*g.BlockFloorUs {
-				continue
+			if f, ok := env[key]; ok && dt == "fp8_block" {
+				v = min(v, f) // the cells' rule
 			}
 			if onGrid(key) {
 				continue
