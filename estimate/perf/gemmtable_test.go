@@ -139,3 +139,29 @@ func TestGEMMTablesAreTheDerivedOnes(t *testing.T) {
 		t.Fatal("embedded GEMM tables do not parse into 8 systems")
 	}
 }
+
+// TestDenseGEMMsOutOfScope: the switch leaves the scalar model in place for
+// models whose layers the shape list does not describe (a hybrid, DeepSeek-
+// V4) and for dense 4-bit linears, which the tables do not time.
+func TestDenseGEMMsOutOfScope(t *testing.T) {
+	defer func() { UseGEMMTables = false }()
+	UseGEMMTables = true
+	h100 := perfGPU(t, "h100-sxm")
+	for _, c := range []struct{ model, dtype string }{
+		{"qwen3-next-80b-a3b", "bf16"},
+		{"deepseek-v4-flash", "fp8"},
+		{"llama-3.1-8b", "int4"},
+		{"llama-3.1-8b", "nvfp4"},
+	} {
+		s := StepSetup{Model: perfModel(t, c.model), TP: 1, WeightDType: c.dtype,
+			HW: NewHardware(h100, 8, 0, 2, 0, 0, 0), Eff: ForGPU(DefaultEfficiency, h100)}
+		if got := gemmShapesOf(&s); got != nil {
+			t.Errorf("%s %s: %d table shapes, want the scalar model", c.model, c.dtype, len(got))
+		}
+	}
+	s := StepSetup{Model: perfModel(t, "llama-3.1-8b"), TP: 1, WeightDType: "bf16",
+		HW: NewHardware(h100, 8, 0, 2, 0, 0, 0), Eff: ForGPU(DefaultEfficiency, h100)}
+	if got := gemmShapesOf(&s); len(got) != 5 { // qkv, o, gate_up, down, LM head
+		t.Errorf("llama-3.1-8b bf16: %d shapes, want 5: %+v", len(got), got)
+	}
+}
