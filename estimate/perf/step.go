@@ -315,7 +315,15 @@ func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
 	sampled := l.DecodeSeqs*float64(1+s.SpecTokens) + l.PrefillSeqs
 	denseF := 2*tok*sm.denseParamsGPU + 2*sampled*sm.lmHeadParamsGPU
 	act := tok * sm.hidden * 2 * activationPassesPerLayer * sm.layers
-	dense := roof(st, denseF/gemm, (sm.denseBytesGPU+act)/hbm)
+	var dense float64
+	if sm.gemms != nil {
+		// Measured per-shape GEMM latencies (weights streamed, launch
+		// included) in the compute column; the activation passes outside
+		// the GEMMs stay the memory column.
+		dense = roof(st, sm.gemms.time(tok, sampled), act/hbm)
+	} else {
+		dense = roof(st, denseF/gemm, (sm.denseBytesGPU+act)/hbm)
+	}
 	dense += sm.mhcTime(tok, st) // DeepSeek-V4's hyper-connections (mhc.go), in the dense term
 	idxF, idxB := sm.indexerCost(l)
 	attn := roof(st, sm.attnFLOPs(l, true)/(s.attnFLOPS(true)*s.Eff.Attention)+

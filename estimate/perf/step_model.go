@@ -69,6 +69,10 @@ type StepModel struct {
 	nodes           int // nodes spanned by one stage's EP group
 
 	draft *draftModels // speculative decoding's draft passes (nil: none)
+
+	// gemms prices the dense projections from the measured GEMM tables
+	// (UseGEMMTables; nil: the scalar roofline).
+	gemms *denseGEMMs
 }
 
 // NewStepModel precomputes the constants of s.
@@ -143,6 +147,10 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.kernels = stageKernels(sm.eagerLayers)
 	if sm.mhc != nil {
 		sm.kernels += mhcStageKernels
+	}
+	if sm.gemms = newDenseGEMMs(&s); sm.gemms != nil {
+		// The tables' latencies include each GEMM's launch: no gap on top.
+		sm.kernels = max(0, sm.kernels-sm.gemms.kernels)
 	}
 	sm.kvBytesTokLayer = kvBytesPerTokenLayerGPU(&s)
 	sm.attnDecCoef = attnDecodeCoef(m) / tp

@@ -4,7 +4,8 @@
 # of that repository (a clone or bare mirror), then derives the tables.
 #   usage: extract.sh GIT_DIR OUT_DIR
 # Leaves OUT_DIR/aic-core/src/aiconfigurator_core/systems (about 140 MB) and
-# writes derived.json, tables.md and moe_curves.json beside this script.
+# writes derived.json, tables.md, moe_curves.json and gemm_tables.json beside this
+# script (gemm_tables.json also into estimate/perf, which embeds it).
 set -euo pipefail
 COMMIT=095f58a51c4ca8e61b66ec108d86f223f8d559ce
 git_dir=$1
@@ -23,3 +24,5 @@ cd "$here"
 go run . derive -commit "$COMMIT" "$out/$P" >derived.json
 go run . derive -format md -commit "$COMMIT" "$out/$P" >tables.md
 go run . moecurve -maxgpus 8 -floor 1 -format json "$out/$P" >moe_curves.json
+go run . gemmtable -commit "$COMMIT" "$out/$P" >gemm_tables.json
+cp gemm_tables.json ../../estimate/perf/gemm_tables.json

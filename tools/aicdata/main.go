@@ -32,6 +32,10 @@ func main() {
 		moeCurveCmd(os.Args[2:])
 		return
 	}
+	if len(os.Args) >= 3 && os.Args[1] == "gemmtable" {
+		gemmTableCmd(os.Args[2:])
+		return
+	}
 	if len(os.Args) == 4 && os.Args[1] == "csv" {
 		if err := toCSV(os.Args[2], os.Args[3]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -43,7 +47,7 @@ func main() {
 		distinct(os.Args[2], strings.Split(os.Args[3], ","))
 		return
 	}
-	fmt.Fprintln(os.Stderr, "usage: aicdata derive [-commit SHA] [-systems a,b] SYSTEMS_DIR | aicdata schema FILE... | aicdata distinct FILE col,col | aicdata csv IN.parquet OUT.csv | aicdata moecurve [-format md|json|go] SYSTEMS_DIR")
+	fmt.Fprintln(os.Stderr, "usage: aicdata derive [-commit SHA] [-systems a,b] SYSTEMS_DIR | aicdata schema FILE... | aicdata distinct FILE col,col | aicdata csv IN.parquet OUT.csv | aicdata moecurve [-format md|json|go] SYSTEMS_DIR | aicdata gemmtable [-heldout] SYSTEMS_DIR")
 	os.Exit(2)
 }
 

@@ -1,0 +1,170 @@
+package perf
+
+import "math"
+
+// gemmShape is one dense projection of a pipeline stage: an N×K weight on
+// one GPU (after vLLM's TP split) run count times per step (layers of the
+// stage; the LM head 1/PP), on the step's tokens or, for the LM head, on
+// the sampled positions.
+type gemmShape struct {
+	n, k, count float64
+	dt          GEMMDType
+	lmHead      bool
+	flat        []float64 // the table
+}
+
+// denseGEMMs is a stage's dense projections priced by the measured tables
+// (UseGEMMTables), nil where they do not apply (scalar model).
+type denseGEMMs struct {
+	t      *gemmTables
+	shapes []gemmShape
+	// kernels is the stage's kernels the shapes stand for (with FP8 the
+	// activation quantization too): the table's latency includes their
+	// launch, so the step charges them no kernel gap.
+	kernels float64
+}
+
+// time is the stage's dense GEMM time for tok tokens of which sampled are
+// sampled (LM head rows).
+func (d *denseGEMMs) time(tok, sampled float64) float64 {
+	var sum float64
+	for i := range d.shapes {
+		g := &d.shapes[i]
+		m := tok
+		if g.lmHead {
+			m = sampled
+		}
+		if m <= 0 {
+			continue
+		}
+		sum += g.count * d.t.at(g.flat, m, g.n, g.k)
+	}
+	return sum
+}
+
+// newDenseGEMMs lists the dense projections of s's model per stage, or nil
+// where the tables do not apply: switch off, a GPU or dtype without a
+// table, a 4-bit dense model, or a model whose layers the list does not
+// describe (hybrids, DeepSeek-V4, sparse-attention indexers, per-layer
+// attention, latent MoE).
+//
+// Shapes as vLLM shards them over TP (its QKVParallelLinear,
+// MergedColumnParallelLinear and RowParallelLinear):
+//   - GQA: qkv N = (heads/TP·(1 + output gate) + 2·max(1, ⌈kv/TP⌉))·d,
+//     K = hidden; o N = hidden, K = heads/TP·d.
+//   - MLA (DeepseekV2MLAAttention): fused q_a + kv_a (replicated) N =
+//     q_lora + kv_lora + rope, K = hidden; q_b N = heads/TP·(nope + rope),
+//     K = q_lora (q_proj from hidden without q_lora, kv_a alone then);
+//     kv_b N = heads/TP·(nope + v), K = kv_lora; o N = hidden,
+//     K = heads/TP·v. Decode runs kv_b absorbed into attention as BMMs of
+//     the same FLOPs; it is priced here as the GEMM.
+//   - dense MLP and shared experts: gate_up N = (matrices − 1)·I/TP,
+//     K = hidden; down N = hidden, K = I/TP.
+//   - router N = experts, K = hidden, BF16 (vLLM leaves the gate
+//     unquantized); LM head N = vocab/TP, K = hidden, BF16.
+func newDenseGEMMs(s *StepSetup) *denseGEMMs {
+	if !UseGEMMTables {
+		return nil
+	}
+	m := s.Model
+	t := loadGEMMTables()
+	sys := s.Eff.Kernels.System
+	if t == nil || sys == "" || m == nil {
+		return nil
+	}
+	if m.DSV4 != nil || m.HasLayerAttention() || m.IndexTopK > 0 || m.MoELatentSize > 0 ||
+		m.LinearLayerCount() > 0 || m.MambaLayerCount() > 0 {
+		return nil
+	}
+	dt := GEMMTableBF16
+	quant := 0.0 // extra kernels per quantized linear
+	switch s.WeightDType {
+	case "", "bf16", "fp16", "bfloat16", "float16":
+	case "fp8":
+		if s.HW.FP8FLOPS <= 0 {
+			return nil
+		}
+		dt, quant = GEMMTableFP8, 1
+		if len(m.Quant.WeightBlockSize) == 2 {
+			dt = GEMMTableFP8Block
+		}
+	default:
+		if !(fourBit(s.WeightDType) && m.IsMoE()) {
+			return nil // dense 4-bit linears: no table
+		}
+	}
+	w, bf := t.table(sys, dt), t.table(sys, GEMMTableBF16)
+	if w == nil || bf == nil {
+		return nil
+	}
+	tp, pp := float64(max(1, s.TP)), float64(max(1, s.PP))
+	h := float64(m.HiddenSize)
+	d := &denseGEMMs{t: t}
+	per := 1 / pp // each layer's share of a stage
+	add := func(n, k float64, flat []float64, dt GEMMDType, kernels float64) {
+		if n <= 0 || k <= 0 {
+			return
+		}
+		d.kernels += per * kernels
+		for j := range d.shapes { // layers repeat their shapes: one lookup each
+			if g := &d.shapes[j]; g.n == n && g.k == k && &g.flat[0] == &flat[0] {
+				g.count += per
+				return
+			}
+		}
+		d.shapes = append(d.shapes, gemmShape{n: n, k: k, count: per, dt: dt, flat: flat})
+	}
+	p := m.ParamCounts()
+	f := m.FFNMatrices()
+	for i := 0; i < m.NumLayers; i++ {
+		if m.HasAttention(i) {
+			heads := float64(m.NumHeads) / tp
+			if m.IsMLA() {
+				nope, rope, v := float64(m.QKNopeHeadDim), float64(m.QKRopeHeadDim), float64(m.VHeadDim)
+				kvl, ql := float64(m.KVLoraRank), float64(m.QLoraRank)
+				if ql > 0 {
+					add(ql+kvl+rope, h, w, dt, 1+quant)
+					add(heads*(nope+rope), ql, w, dt, 1+quant)
+				} else {
+					add(kvl+rope, h, w, dt, 1+quant)
+					add(heads*(nope+rope), h, w, dt, 1+quant)
+				}
+				add(heads*(nope+v), kvl, w, dt, 1+quant)
+				add(h, heads*v, w, dt, 1+quant)
+			} else {
+				hd := float64(m.HeadDim)
+				q := heads * hd
+				if m.AttnOutputGate {
+					q *= 2
+				}
+				kv := math.Max(1, math.Ceil(float64(m.NumKVHeads)/tp))
+				add(q+2*kv*hd, h, w, dt, 1+quant)
+				add(h, heads*hd, w, dt, 1+quant)
+			}
+		}
+		if m.HasDenseMLP(i) {
+			inter := float64(m.IntermediateSize) / tp
+			add((f-1)*inter, h, w, dt, 1+quant)
+			add(h, inter, w, dt, 1+quant)
+		}
+		if m.IsMoELayer(i) {
+			add(float64(m.NumExperts), h, bf, GEMMTableBF16, 1)
+			if p.SharedPerLayer > 0 {
+				inter := p.SharedPerLayer / (f * h) / tp
+				add((f-1)*inter, h, w, dt, 1+quant)
+				add(h, inter, w, dt, 1+quant)
+			}
+		}
+	}
+	d.shapes = append(d.shapes, gemmShape{n: lmHeadParams(p) / h / tp, k: h, count: per, dt: GEMMTableBF16, lmHead: true, flat: bf})
+	d.kernels += per
+	return d
+}
+
+// gemmShapesOf is newDenseGEMMs's list for tests and reports.
+func gemmShapesOf(s *StepSetup) []gemmShape {
+	if d := newDenseGEMMs(s); d != nil {
+		return d.shapes
+	}
+	return nil
+}

@@ -1,0 +1,195 @@
+package perf
+
+import (
+	_ "embed"
+	"encoding/json"
+	"math"
+	"sort"
+	"sync"
+
+	"github.com/vlaunch/vlaunch/catalog"
+)
+
+// UseGEMMTables switches the dense projections of every step (attention's
+// q/k/v/o or MLA's q_a/q_b/kv_a/kv_b/o, dense MLP, shared experts, router,
+// LM head) from the scalar GEMM × MeasuredCompute roofline to the sum of
+// each GEMM's measured latency at its shape (GEMMTime), on GPUs with
+// tables. Off by default: a trial for the next refit (issue #28); the
+// fitted constants were fitted with the scalar model. Read when a
+// StepModel is built.
+var UseGEMMTables = false
+
+// GEMMDType names a table: the linear kernel vLLM runs for the weights.
+type GEMMDType string
+
+// The tables' dtypes (tools/aicdata gemmtable).
+const (
+	// GEMMTableBF16 is torch.nn.functional.linear on BF16 weights.
+	GEMMTableBF16 GEMMDType = "bfloat16"
+	// GEMMTableFP8 is the per-tensor CUTLASS scaled-mm with its dynamic
+	// activation quantization.
+	GEMMTableFP8 GEMMDType = "fp8"
+	// GEMMTableFP8Block is the block-scaled FP8 kernel vLLM picked
+	// (DeepGEMM, CUTLASS or FlashInfer); its host-bound small cells hold
+	// the per-tensor figure (tools/aicdata README, "GEMM latency tables").
+	GEMMTableFP8Block GEMMDType = "fp8_block"
+)
+
+// gemmTablesJSON is tools/aicdata gemmtable's output (aiconfigurator's
+// measured vLLM GEMM tables at commit 095f58a51c4c: per system the newest
+// vLLM release directory, 0.24.0, a100_sxm 0.14.0): latency in µs on the
+// grid M × NK × NK, -1 where the table has no row.
+//
+//go:embed gemm_tables.json
+var gemmTablesJSON []byte
+
+// gemmTables is the parsed table, log latencies (NaN: no row).
+type gemmTables struct {
+	logM, logNK []float64
+	sys         map[string]map[GEMMDType][]float64 // flat [m][n][k]
+}
+
+var (
+	gemmTablesOnce sync.Once
+	gemmTablesData *gemmTables
+)
+
+// loadGEMMTables parses the embedded tables once (a malformed file, which
+// a test rules out, leaves none: every GPU then keeps the scalar model).
+func loadGEMMTables() *gemmTables {
+	gemmTablesOnce.Do(func() {
+		var doc struct {
+			M       []float64 `json:"m"`
+			NK      []float64 `json:"nk"`
+			Systems map[string]struct {
+				Lat map[string][][][]float64 `json:"lat_us"`
+			} `json:"systems"`
+		}
+		if err := json.Unmarshal(gemmTablesJSON, &doc); err != nil {
+			return
+		}
+		t := &gemmTables{sys: map[string]map[GEMMDType][]float64{}}
+		for _, m := range doc.M {
+			t.logM = append(t.logM, math.Log(m))
+		}
+		for _, n := range doc.NK {
+			t.logNK = append(t.logNK, math.Log(n))
+		}
+		for name, s := range doc.Systems {
+			t.sys[name] = map[GEMMDType][]float64{}
+			for dt, c := range s.Lat {
+				flat := make([]float64, 0, len(doc.M)*len(doc.NK)*len(doc.NK))
+				for _, plane := range c {
+					for _, row := range plane {
+						for _, v := range row {
+							lv := math.NaN()
+							if v > 0 {
+								lv = math.Log(v * 1e-6)
+							}
+							flat = append(flat, lv)
+						}
+					}
+				}
+				if len(flat) == cap(flat) {
+					t.sys[name][GEMMDType(dt)] = flat
+				}
+			}
+		}
+		gemmTablesData = t
+	})
+	return gemmTablesData
+}
+
+// table is a system's flat table of dtype, nil without one.
+func (t *gemmTables) table(system string, dt GEMMDType) []float64 {
+	if t == nil {
+		return nil
+	}
+	return t.sys[system][dt]
+}
+
+// at is the latency (s) of an M×K by K×N GEMM in flat: log latency
+// interpolated trilinearly in log M, log N, log K and held flat outside
+// the grid; corners without a row are left out and the others' weights
+// renormalised; 0 when no corner has one.
+func (t *gemmTables) at(flat []float64, m, n, k float64) float64 {
+	im, fm := logGridPos(t.logM, m)
+	in, fn := logGridPos(t.logNK, n)
+	ik, fk := logGridPos(t.logNK, k)
+	nm, nn := len(t.logM), len(t.logNK)
+	var sum, wsum float64
+	for a := 0; a < 2; a++ {
+		wa := corner(fm, a)
+		if wa == 0 {
+			continue
+		}
+		for b := 0; b < 2; b++ {
+			wb := wa * corner(fn, b)
+			if wb == 0 {
+				continue
+			}
+			for d := 0; d < 2; d++ {
+				w := wb * corner(fk, d)
+				if w == 0 {
+					continue
+				}
+				v := flat[(min(im+a, nm-1)*nn+min(in+b, nn-1))*nn+min(ik+d, nn-1)]
+				if math.IsNaN(v) {
+					continue
+				}
+				sum += w * v
+				wsum += w
+			}
+		}
+	}
+	if wsum == 0 {
+		return 0
+	}
+	return math.Exp(sum / wsum)
+}
+
+// corner is the weight of the lower (a = 0) or upper cell at fraction f.
+func corner(f float64, a int) float64 {
+	if a == 0 {
+		return 1 - f
+	}
+	return f
+}
+
+// logGridPos is x's cell in the ascending log grid: index and fraction,
+// clamped to the ends.
+func logGridPos(logs []float64, x float64) (int, float64) {
+	lx := math.Log(max(x, 1e-9))
+	if lx <= logs[0] {
+		return 0, 0
+	}
+	last := len(logs) - 1
+	if lx >= logs[last] {
+		return last, 0
+	}
+	i := sort.SearchFloat64s(logs, lx) - 1
+	return i, (lx - logs[i]) / (logs[i+1] - logs[i])
+}
+
+// GEMMTime is the measured GPU time (s) of one GEMM of M tokens by an
+// N×K weight in dtype on g, launch and activation quantization included
+// (aiconfigurator's CUDA-graph replays; fp8_block's large cells eager):
+// false for a GPU or dtype without a table, which keeps the scalar model.
+func GEMMTime(g *catalog.GPU, dt GEMMDType, m, n, k float64) (float64, bool) {
+	kf, ok := MeasuredKernels(g)
+	if !ok {
+		return 0, false
+	}
+	return gemmTimeOn(kf.System, dt, m, n, k)
+}
+
+// gemmTimeOn is GEMMTime by aiconfigurator system name.
+func gemmTimeOn(system string, dt GEMMDType, m, n, k float64) (float64, bool) {
+	t := loadGEMMTables()
+	flat := t.table(system, dt)
+	if flat == nil {
+		return 0, false
+	}
+	v := t.at(flat, m, n, k)
+	return v, v > 0
+}
