@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Calibration targets of docs/calibration-memory.md: a logged-vs-predicted
@@ -43,6 +45,20 @@ type Prediction struct {
 	// OneSequenceFits is false when vlaunch predicts that one sequence of
 	// max_model_len does not fit the KV cache (vLLM then refuses to start).
 	OneSequenceFits bool
+	// SortingSampler is the prediction for the same spec with
+	// VLLM_USE_FLASHINFER_SAMPLER=0, which stands in for a FlashInfer that
+	// is not installed (vLLM's TopKTopPSampler then takes the PyTorch sort,
+	// vllm.Release.ProfileSampler), as the calibration replay does
+	// (estimate/memory calBuild). Compare uses it for an engine whose log
+	// says FlashInfer is not available; nil when the caller did not
+	// compute it.
+	SortingSampler *Prediction
+	// EncoderBudgetTokens and EncoderItems are the multimodal encoder
+	// profile vlaunch sizes for the spec's model (the largest item's
+	// tokens, or max_num_batched_tokens when larger, and how many such
+	// items the profile runs); 0 when it sizes none.
+	EncoderBudgetTokens int64
+	EncoderItems        int
 }
 
 // Compare puts each engine's logged figures next to the prediction, term
@@ -55,7 +71,18 @@ func Compare(r *Report, p Prediction) {
 		if e.WeightsGiB == nil && e.AvailableKVGiB == nil && e.KVCacheTokens == nil {
 			continue
 		}
-		c := comparer{e: e, p: p, inputs: inputDiffs(e, p), failedKV: failedForKV(r, e.ID)}
+		ep, sorts := p, false
+		if e.FlashInfer == FlashInferNotInstalled && p.SortingSampler != nil {
+			// What that engine ran: the profile's sampler sorted.
+			ep, sorts = *p.SortingSampler, true
+			ep.ModelNames, ep.SortingSampler = p.ModelNames, nil
+			ep.EncoderBudgetTokens, ep.EncoderItems = p.EncoderBudgetTokens, p.EncoderItems
+		}
+		c := comparer{e: e, p: ep, inputs: inputDiffs(e, ep), failedKV: failedForKV(r, e.ID)}
+		if sorts {
+			r.Comparison = append(r.Comparison, Comparison{Engine: e.ID, Term: "profile_sampler", Unit: "note",
+				Explanation: FlashInferSorts + "; predicted as with " + vllm.FlashInferSamplerVariable + "=0, which stands in for the missing package"})
+		}
 		r.Comparison = append(r.Comparison, c.rows()...)
 	}
 }
@@ -97,6 +124,7 @@ func (c comparer) rows() []Comparison {
 	add(c.concurrency())
 	add(c.concurrencyFromLoggedMemory())
 	add(c.startUp())
+	add(c.encoderBudget())
 	return out
 }
 
@@ -115,6 +143,30 @@ func (c comparer) startUp() (Comparison, bool) {
 	row := Comparison{Term: "max_model_len_fits", Unit: "bool", Logged: floatPtr(0), Predicted: &pred, Explanation: expl}
 	within := pred == 0
 	row.Within = &within
+	return row, true
+}
+
+// encoderBudget puts the logged multimodal encoder cache budget beside the
+// one vlaunch sizes for the spec's model, with the items each profiles.
+func (c comparer) encoderBudget() (Comparison, bool) {
+	if c.e.EncoderCacheBudget == nil {
+		return Comparison{}, false
+	}
+	row := Comparison{Term: "encoder_cache_budget_tokens", Unit: "tokens", Logged: floatPtr(float64(*c.e.EncoderCacheBudget))}
+	logged := "the log does not say what the profile ran the encoder on"
+	if c.e.EncoderProfileItems != nil {
+		logged = fmt.Sprintf("profiled with %d %s item(s) (logged)", *c.e.EncoderProfileItems, orDefault(c.e.EncoderProfileModality, "?"))
+	}
+	if c.p.EncoderBudgetTokens <= 0 {
+		row.Explanation = logged + "; vlaunch sizes no encoder profile for the spec's model"
+		return row, true
+	}
+	row.Predicted = floatPtr(float64(c.p.EncoderBudgetTokens))
+	if *c.e.EncoderCacheBudget != 0 {
+		err := (float64(c.p.EncoderBudgetTokens) - float64(*c.e.EncoderCacheBudget)) / float64(*c.e.EncoderCacheBudget)
+		row.Error = &err
+	}
+	row.Explanation = fmt.Sprintf("%s, %d item(s) predicted", logged, c.p.EncoderItems)
 	return row, true
 }
 

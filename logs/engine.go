@@ -128,6 +128,9 @@ func (a *analyzer) engine(g *group) Engine {
 		e.MaxModelLen = intPtr(*e.ConcurrencyTokens)
 		e.Evidence["max_model_len"] = e.Evidence["max_concurrency_tokens"]
 	}
+	e.FlashInfer = b.str(fFlashInfer)
+	e.EncoderCacheBudget, e.EncoderProfileItems = b.int64(fEncoderBudget), b.int(fEncoderItems)
+	e.EncoderProfileModality = b.str(fEncoderModality)
 	e.AttentionBackend, e.All2AllBackend = b.str(fAttention), b.str(fAll2All)
 	e.KVCacheDType, e.Quantization = b.str(fKVCacheDType), b.str(fQuantization)
 	e.Addresses = b.addresses()

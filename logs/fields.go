@@ -54,6 +54,10 @@ const (
 	fModelRunner
 	fUtilNoGraphProfiling
 	fMambaPadPct
+	fFlashInfer
+	fEncoderBudget
+	fEncoderItems
+	fEncoderModality
 	numFields
 )
 
@@ -129,6 +133,12 @@ var fieldInfos = [numFields]fieldInfo{
 	// the requested one is equivalent to (0.21+, profiling on by default).
 	fUtilNoGraphProfiling: {"gpu_memory_utilization_without_cudagraph_profiling", scopeWorker},
 	fMambaPadPct:          {"mamba_page_padding_pct", scopeWorker},
+	// Every worker says it; 0.10–0.11 print it before the worker's prefix
+	// is set (an unprefixed line), so anyone's counts.
+	fFlashInfer:      {"flashinfer", scopeAny},
+	fEncoderBudget:   {"encoder_cache_budget_tokens", scopeWorker},
+	fEncoderItems:    {"encoder_profile_items", scopeWorker},
+	fEncoderModality: {"encoder_profile_modality", scopeWorker},
 }
 
 // val is one logged value: a number or a string, and where it was read.

@@ -42,7 +42,12 @@ func FuzzAnalyze(f *testing.F) {
 		"(Worker_TP0_EP0 pid=1) INFO 01-01 00:00:00 [a] Model loading took 1e308 GiB memory and 1 seconds\n(Worker_TP0_EP0 pid=1) INFO 01-01 00:00:00 [a] Actual usage is 0 GiB for consumed memory (weights + non-torch), 9 GiB for peak activation, and 9 GiB for CUDAGraph memory",
 		"The current --gpu-memory-utilization=9e999 is equivalent to --gpu-memory-utilization=. without CUDA graph memory profiling",
 		"Resolved architecture: \x1b[31mX\nUsing V99999999999999999999 Model Runner\ninit engine (profile, create kv cache, warmup model) took 1e9 s",
-		"rank 1 in world size 8 is assigned as DP rank 0, PP rank 0, PCP rank 0, TP rank 1, ETP rank 1, EP rank 99999999999999999999, EPLB rank N/A"} {
+		"rank 1 in world size 8 is assigned as DP rank 0, PP rank 0, PCP rank 0, TP rank 1, ETP rank 1, EP rank 99999999999999999999, EPLB rank N/A",
+		// The profile lines (profile_lines_test.go): exact, then with extreme numbers and control characters.
+		"WARNING 10-06 15:56:47 [topk_topp_sampler.py:66] " + flashInfer011,
+		"(Worker_TP0 pid=41699) INFO 10-06 15:57:18 [gpu_model_runner.py:3344] " + encoderBudget,
+		"Encoder cache will be initialized with a budget of 99999999999999999999999 tokens, and profiled with 99999999999999999999 \x1b[31mvideo items of the maximum feature size",
+		"Encoder cache will be initialized with a budget of 0 tokens, and profiled with 0 x items of the maximum feature size\nFlashInfer is not available. Falling back to the PyTorch-native implementation of top-p & top-k sampling\r"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

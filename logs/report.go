@@ -91,6 +91,17 @@ type Engine struct {
 	// 20.75%"), when logged.
 	MambaPagePaddingPct *float64 `json:"mamba_page_padding_pct,omitempty"`
 	MaxConcurrency      *float64 `json:"max_concurrency"`
+	// FlashInfer is "not installed" when a worker logged that FlashInfer is
+	// not available (the profile's sampler then sorts with PyTorch); ""
+	// when the log does not say.
+	FlashInfer string `json:"flashinfer,omitempty"`
+	// EncoderCacheBudget is the multimodal encoder cache's budget in tokens
+	// and EncoderProfileItems / EncoderProfileModality what the profile ran
+	// the encoder on ("1 video items of the maximum feature size"), when
+	// logged.
+	EncoderCacheBudget     *int64 `json:"encoder_cache_budget_tokens,omitempty"`
+	EncoderProfileItems    *int   `json:"encoder_profile_items,omitempty"`
+	EncoderProfileModality string `json:"encoder_profile_modality,omitempty"`
 	// ConcurrencyTokens is the request length vLLM's concurrency line is for.
 	ConcurrencyTokens *int `json:"max_concurrency_tokens,omitempty"`
 	// Derived lists figures computed from logged ones rather than logged:

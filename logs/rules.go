@@ -110,6 +110,7 @@ func ruleTable() []rule {
 	rs = append(rs, rankRules()...)
 	rs = append(rs, phaseRules()...)
 	rs = append(rs, kvConnectorRules()...)
+	rs = append(rs, profileRules()...)
 	return rs
 }
 
@@ -423,3 +424,37 @@ func phaseRules() []rule {
 		}),
 	}
 }
+
+// profileRules read two lines that change what vLLM's memory profile
+// measures (docs/calibration-memory.md):
+//
+//   - "FlashInfer is not available. Falling back to the PyTorch-native
+//     implementation of top-p & top-k sampling." (0.10–0.11, printed by
+//     each worker from vllm/v1/sample/ops/topk_topp_sampler.py; 0.11.0's
+//     goes on " For the best performance, please install FlashInfer."): FlashInfer
+//     is not installed, so the profile's sampler sorts
+//     (vllm.Release.ProfileSampler), a larger activation peak on releases
+//     whose default would sample with FlashInfer;
+//   - "Encoder cache will be initialized with a budget of 153600 tokens,
+//     and profiled with 1 video items of the maximum feature size." (0.11.0,
+//     vllm/v1/worker/gpu_model_runner.py profile_run): the multimodal
+//     encoder's profile (vllm.Release.EncoderProfilePlaceholders).
+//
+// Both are quoted by published/vllm-memory-logs.yaml
+// (qwen3vl-30b-a3b-sipeed-rtx3090-tp4, qwen3next-80b-instruct-h200-tp2-v0102).
+func profileRules() []rule {
+	return []rule{
+		r(one("FlashInfer is not available"), `^FlashInfer is not available\. Falling back to the PyTorch-native implementation of top-p & top-k sampling`, func(c *ctx, _ [][]byte) {
+			c.str(fFlashInfer, []byte(FlashInferNotInstalled))
+		}),
+		r(one("Encoder cache will be initialized with a budget of "), `Encoder cache will be initialized with a budget of (\d+) tokens, and profiled with (\d+) (\w+) items? of the maximum feature size`, func(c *ctx, m [][]byte) {
+			c.num(fEncoderBudget, m[1])
+			c.num(fEncoderItems, m[2])
+			c.str(fEncoderModality, m[3])
+		}),
+	}
+}
+
+// FlashInferNotInstalled is Engine.FlashInfer when a worker logged that
+// FlashInfer is not available.
+const FlashInferNotInstalled = "not installed"

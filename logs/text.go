@@ -72,6 +72,9 @@ func (t *textWriter) engine(e *Engine) {
 	t.p("  per GPU (GiB): %s\n", memoryLine(e))
 	t.p("  KV cache: %s tokens%s, max concurrency %s at %s tokens\n", int64Str(e.KVCacheTokens), derivedMark(e, "kv_cache_tokens"),
 		floatStr(e.MaxConcurrency, "x"), intStr(e.ConcurrencyTokens))
+	if pl := profileLine(e); pl != "" {
+		t.p("  profile: %s\n", pl)
+	}
 	if len(e.Addresses) > 0 {
 		t.p("  addresses: %s\n", mapLine(e.Addresses))
 	}
@@ -84,6 +87,28 @@ func (t *textWriter) engine(e *Engine) {
 	for _, rk := range e.Ranks {
 		t.p("  rank %s [%s]: %s, last line %s:%d\n", Safe(rk.Label), rk.Role, orDefault(rk.Phase, "-"), Safe(rk.Last.File), rk.Last.Line)
 	}
+}
+
+// FlashInferSorts is what the report says of an engine whose workers
+// logged that FlashInfer is not installed.
+const FlashInferSorts = "FlashInfer not installed (logged): the profile's sampler sorts"
+
+// profileLine is what the log says changes vLLM's memory profile: no
+// FlashInfer (the sampler sorts) and the multimodal encoder's profile;
+// "" when it says neither.
+func profileLine(e *Engine) string {
+	var parts []string
+	if e.FlashInfer == FlashInferNotInstalled {
+		parts = append(parts, FlashInferSorts)
+	}
+	if e.EncoderCacheBudget != nil {
+		s := "encoder cache budget " + int64Str(e.EncoderCacheBudget) + " tokens"
+		if e.EncoderProfileItems != nil {
+			s += fmt.Sprintf(", profiled with %d %s item(s) of the maximum feature size", *e.EncoderProfileItems, orDefault(Safe(e.EncoderProfileModality), "?"))
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " · ")
 }
 
 func gen(g string) string {
@@ -229,6 +254,11 @@ func (t *textWriter) comparison(r *Report) {
 			if !*c.Within {
 				mark = fmt.Sprintf("above the %.0f%% target", *c.Target*100)
 			}
+		}
+		if c.Logged == nil && c.Predicted == nil {
+			// A note on how the engine's figures were predicted.
+			t.p("  %-6s %-36s %s\n", Safe(c.Engine), c.Term, Safe(c.Explanation))
+			continue
 		}
 		t.p("  %-6s %-36s %14s %14s %9s  %s\n", Safe(c.Engine), c.Term, figure(c.Logged, c.Unit), figure(c.Predicted, c.Unit), pct(c.Error), mark)
 		if c.Explanation != "" {

@@ -4,6 +4,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/logs"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // compareWithSpec fills the report's logged-vs-predicted comparison with
@@ -18,8 +19,35 @@ func compareWithSpec(s *streams, rep *logs.Report, path string) error {
 	in := estimate.FromResolved(r)
 	pred := predictionOf(&in, estimate.Memory(&in))
 	pred.ModelNames = r.Model.Names(r.Spec.Model.Path, r.Spec.Model.ServedName)
+	// An engine that logged "FlashInfer is not available" ran the profile
+	// with the PyTorch sort: VLLM_USE_FLASHINFER_SAMPLER=0 stands in for the
+	// missing package, as in the calibration replay (calBuild).
+	sorting := in
+	sorting.Env = map[string]string{}
+	for k, v := range in.Env {
+		sorting.Env[k] = v
+	}
+	sorting.Env[vllm.FlashInferSamplerVariable] = "0"
+	sp := predictionOf(&sorting, estimate.Memory(&sorting))
+	pred.SortingSampler = &sp
+	pred.EncoderBudgetTokens, pred.EncoderItems = encoderProfile(&in)
 	logs.Compare(rep, pred)
 	return nil
+}
+
+// encoderProfile is the multimodal encoder profile vlaunch sizes, as
+// estimate/memory's encoderProfileGiB does (Qwen3-VL's largest video item,
+// vllm.Qwen3VLVideoTokensPerEmbed prompt tokens per embedding): the
+// budget is the larger of max_num_batched_tokens and the item's tokens,
+// the items budget // item tokens (at least one). 0, 0 for a model whose
+// encoder profile vlaunch does not size.
+func encoderProfile(in *estimate.Input) (int64, int) {
+	e := in.Model.Encoder
+	if e == nil || e.Kind != "qwen3_vl" || e.MaxVideoEmbeds <= 0 {
+		return 0, 0
+	}
+	tokens := int(float64(e.MaxVideoEmbeds) * vllm.Qwen3VLVideoTokensPerEmbed)
+	return int64(max(in.MaxNumBatchedTokens, tokens)), max(1, in.MaxNumBatchedTokens/tokens)
 }
 
 // predictionOf reads the figures of the first pipeline stage (rank 0, whose
