@@ -18,7 +18,7 @@ const (
 	encoderBudget = "Encoder cache will be initialized with a budget of 153600 tokens, and profiled with 1 video items of the maximum feature size."
 )
 
-// TestProfileLines reads both lines under the log prefixes of the 0.10–0.31
+// TestProfileLines reads both lines under the log prefixes of the 0.7–0.31
 // formats the fixtures show (unprefixed as 0.11.0's workers print the
 // FlashInfer line before their prefix is set, "(Worker_TP0 pid=…)",
 // "(EngineCore_DP0 pid=…)", "(Worker_TP0_EP0 pid=…)", V0's old header, and
@@ -37,8 +37,8 @@ func TestProfileLines(t *testing.T) {
 		{"0.10.2 FlashInfer line of a worker",
 			"(VllmWorker TP0 pid=2403) WARNING 10-23 15:11:02 [topk_topp_sampler.py:69] " + flashInfer010 + "\n",
 			map[string]any{"flashinfer": "not installed"}, nil},
-		{"0.10 old header (no brackets)",
-			"WARNING 08-02 08:50:03 topk_topp_sampler.py:69] " + flashInfer010 + "\n",
+		{"0.7.2 V1 old header, no brackets (fixture v0.7.2-12917-v1-load)",
+			"WARNING 02-07 19:23:56 topk_topp_sampler.py:46] " + flashInfer011 + "\n",
 			map[string]any{"flashinfer": "not installed"}, nil},
 		{"0.19 engine core",
 			"(EngineCore pid=243) WARNING 04-22 01:06:21 [v1/sample/ops/topk_topp_sampler.py:70] " + flashInfer011 + "\n",
