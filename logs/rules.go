@@ -431,7 +431,7 @@ func phaseRules() []rule {
 //   - "FlashInfer is not available. Falling back to the PyTorch-native
 //     implementation of top-p & top-k sampling." (V1 0.7–0.11 in the
 //     fixtures and published logs, printed by
-//     each worker from vllm/v1/sample/ops/topk_topp_sampler.py; 0.11.0's
+//     each worker from vllm/v1/sample/ops/topk_topp_sampler.py; 0.7.2's and 0.11.0's
 //     goes on " For the best performance, please install FlashInfer."): FlashInfer
 //     is not installed, so the profile's sampler sorts
 //     (vllm.Release.ProfileSampler), a larger activation peak on releases
