@@ -30,24 +30,10 @@ func compareWithSpec(s *streams, rep *logs.Report, path string) error {
 	sorting.Env[vllm.FlashInferSamplerVariable] = "0"
 	sp := predictionOf(&sorting, estimate.Memory(&sorting))
 	pred.SortingSampler = &sp
-	pred.EncoderBudgetTokens, pred.EncoderItems = encoderProfile(&in)
+	budget, items, _ := memory.EncoderProfile(&in)
+	pred.EncoderBudgetTokens, pred.EncoderItems = int64(budget), items
 	logs.Compare(rep, pred)
 	return nil
-}
-
-// encoderProfile is the multimodal encoder profile vlaunch sizes, as
-// estimate/memory's encoderProfileGiB does (Qwen3-VL's largest video item,
-// vllm.Qwen3VLVideoTokensPerEmbed prompt tokens per embedding): the
-// budget is the larger of max_num_batched_tokens and the item's tokens,
-// the items budget // item tokens (at least one). 0, 0 for a model whose
-// encoder profile vlaunch does not size.
-func encoderProfile(in *estimate.Input) (int64, int) {
-	e := in.Model.Encoder
-	if e == nil || e.Kind != "qwen3_vl" || e.MaxVideoEmbeds <= 0 {
-		return 0, 0
-	}
-	tokens := int(float64(e.MaxVideoEmbeds) * vllm.Qwen3VLVideoTokensPerEmbed)
-	return int64(max(in.MaxNumBatchedTokens, tokens)), max(1, in.MaxNumBatchedTokens/tokens)
 }
 
 // predictionOf reads the figures of the first pipeline stage (rank 0, whose

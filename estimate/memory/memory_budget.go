@@ -150,8 +150,7 @@ func encoderProfileGiB(in *input.Input) (float64, string) {
 	if p == vllm.Absent {
 		return 0, ""
 	}
-	tokens := int(float64(e.MaxVideoEmbeds) * vllm.Qwen3VLVideoTokensPerEmbed)
-	items := max(1, in.MaxNumBatchedTokens/tokens)
+	_, items, tokens := EncoderProfile(in)
 	gib := float64(items) * float64(tokens) * float64(e.EmbedWidth) * actBytes / GiB
 	unpinned := ""
 	if p != vllm.Present {
@@ -161,6 +160,23 @@ func encoderProfileGiB(in *input.Input) (float64, string) {
 	}
 	return gib, fmt.Sprintf("%d video item × (%d embeddings × %.1f prompt tokens = %d, the item's placeholder length) × embedding width %d "+
 		"(out_hidden_size × (1 + DeepStack levels)) × 2 B, held through the dummy run%s", items, e.MaxVideoEmbeds, vllm.Qwen3VLVideoTokensPerEmbed, tokens, e.EmbedWidth, unpinned)
+}
+
+// EncoderProfile is the multimodal encoder profile vLLM runs for a model
+// whose encoder vlaunch sizes (Qwen3-VL's largest item, its video:
+// vllm.Qwen3VLVideoTokensPerEmbed prompt tokens per embedding): the
+// encoder cache budget (the larger of max_num_batched_tokens and the
+// item's tokens), the items profiled (budget // item tokens, at least one)
+// and the item's tokens, as vLLM logs "Encoder cache will be initialized
+// with a budget of … tokens, and profiled with … items". Zeros for a model
+// whose encoder profile vlaunch does not size.
+func EncoderProfile(in *input.Input) (budget, items, itemTokens int) {
+	e := in.Model.Encoder
+	if e == nil || e.Kind != "qwen3_vl" || e.MaxVideoEmbeds <= 0 {
+		return 0, 0, 0
+	}
+	itemTokens = int(float64(e.MaxVideoEmbeds) * vllm.Qwen3VLVideoTokensPerEmbed)
+	return max(in.MaxNumBatchedTokens, itemTokens), max(1, in.MaxNumBatchedTokens/itemTokens), itemTokens
 }
 
 // samplerBytesPerLogit is the profile sampler's working set per logit for
