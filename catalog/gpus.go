@@ -26,6 +26,13 @@ type GPU struct {
 	// figure was found. Recorded for the FP4 GEMM and MoE rates issue #23
 	// asks for; the estimator does not read it yet.
 	FP4TFLOPS float64 `json:"fp4_tflops,omitempty"`
+	// INT8TOPS is the dense INT8 tensor-core peak (tera-operations per
+	// second), what an INT8 W8A8 checkpoint's GEMMs run at (vLLM's
+	// CompressedTensorsW8A8Int8, cutlass_scaled_mm on int8); 0 where no
+	// datasheet figure was read: the step model then prices INT8 GEMMs at
+	// BF16TFLOPS and check says so. Sources: the int8Sources comment in
+	// the parts table.
+	INT8TOPS float64 `json:"int8_tops,omitempty"`
 	// IntraNodeGBytesPerS is the GPU-to-GPU link, per GPU and per direction.
 	IntraNodeGBytesPerS float64 `json:"intra_node_gbytes_per_s"`
 	IntraNodeKind       string  `json:"intra_node_kind"`
@@ -63,18 +70,35 @@ func amdTorchMiB(gib float64) float64 { return gib*1024 - amdTorchBelowNominalMi
 func amdSMIMiB(gib float64) float64   { return gib*1024 - amdSMIBelowNominalMiB }
 
 var gpuTable = []GPU{
-	{ID: "h20-96g", Name: "NVIDIA H20", Vendor: "nvidia", MemoryMiB: 97285, SMIMemoryMiB: 97871, HBMBandwidthGBytesPerS: 4000, BF16TFLOPS: 148, FP8TFLOPS: 296, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 78},
-	{ID: "h20-141g", Name: "NVIDIA H20-3e", Vendor: "nvidia", MemoryMiB: derivedCUDA(143771), SMIMemoryMiB: 143771, HBMBandwidthGBytesPerS: 4800, BF16TFLOPS: 148, FP8TFLOPS: 296, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", Notes: "CUDA total derived (nvidia-smi - 568 MiB); bandwidth from a third-party table"},
-	{ID: "h100-sxm", Name: "NVIDIA H100 80GB HBM3", Vendor: "nvidia", MemoryMiB: 81085, SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 3350, BF16TFLOPS: 989, FP8TFLOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132},
+	{ID: "h20-96g", Name: "NVIDIA H20", Vendor: "nvidia", MemoryMiB: 97285, SMIMemoryMiB: 97871, HBMBandwidthGBytesPerS: 4000, BF16TFLOPS: 148, FP8TFLOPS: 296, INT8TOPS: 296, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 78},
+	{ID: "h20-141g", Name: "NVIDIA H20-3e", Vendor: "nvidia", MemoryMiB: derivedCUDA(143771), SMIMemoryMiB: 143771, HBMBandwidthGBytesPerS: 4800, BF16TFLOPS: 148, FP8TFLOPS: 296, INT8TOPS: 296, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", Notes: "CUDA total derived (nvidia-smi - 568 MiB); bandwidth from a third-party table"},
+	{ID: "h100-sxm", Name: "NVIDIA H100 80GB HBM3", Vendor: "nvidia", MemoryMiB: 81085, SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 3350, BF16TFLOPS: 989, FP8TFLOPS: 1979, INT8TOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132},
 	{ID: "h100-pcie", Name: "NVIDIA H100 PCIe", Vendor: "nvidia", MemoryMiB: 81008, SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 2000, BF16TFLOPS: 756.5, FP8TFLOPS: 1513, IntraNodeGBytesPerS: 64, ComputeMajor: 9, IntraNodeKind: "pcie", SMs: 114},
-	{ID: "h200", Name: "NVIDIA H200", Vendor: "nvidia", MemoryMiB: 143156, SMIMemoryMiB: 143771, HBMBandwidthGBytesPerS: 4800, BF16TFLOPS: 989, FP8TFLOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132},
+	{ID: "h200", Name: "NVIDIA H200", Vendor: "nvidia", MemoryMiB: 143156, SMIMemoryMiB: 143771, HBMBandwidthGBytesPerS: 4800, BF16TFLOPS: 989, FP8TFLOPS: 1979, INT8TOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132},
 	{ID: "h800", Name: "NVIDIA H800", Vendor: "nvidia", MemoryMiB: derivedCUDA(81559), SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 3350, BF16TFLOPS: 989, FP8TFLOPS: 1979, IntraNodeGBytesPerS: 200, ComputeMajor: 9, IntraNodeKind: "nvlink", Notes: "NVLink cut to 400 GB/s bidirectional; CUDA total derived"},
-	{ID: "a100-80g", Name: "NVIDIA A100-SXM4-80GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(81920), SMIMemoryMiB: 81920, HBMBandwidthGBytesPerS: 2039, BF16TFLOPS: 312, IntraNodeGBytesPerS: 300, ComputeMajor: 8, IntraNodeKind: "nvlink", SMs: 108, Notes: "no FP8 tensor cores; CUDA total derived"},
-	{ID: "a800", Name: "NVIDIA A800-SXM4-80GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(81920), SMIMemoryMiB: 81920, HBMBandwidthGBytesPerS: 2039, BF16TFLOPS: 312, IntraNodeGBytesPerS: 200, ComputeMajor: 8, IntraNodeKind: "nvlink", Notes: "NVLink cut to 400 GB/s bidirectional; no FP8; CUDA total derived"},
-	{ID: "b200", Name: "NVIDIA B200", Vendor: "nvidia", MemoryMiB: 182636, SMIMemoryMiB: 183359, HBMBandwidthGBytesPerS: 7700, BF16TFLOPS: 2250, FP8TFLOPS: 4500, FP4TFLOPS: 9000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", SMs: 148, Notes: "bandwidth: NVIDIA HGX table 7.7 TB/s (others say 8); FP4 dense: HGX B200 NVFP4 72 PF / 8 (NVIDIA Blackwell datasheet)"},
+	{ID: "a100-80g", Name: "NVIDIA A100-SXM4-80GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(81920), SMIMemoryMiB: 81920, HBMBandwidthGBytesPerS: 2039, BF16TFLOPS: 312, INT8TOPS: 624, IntraNodeGBytesPerS: 300, ComputeMajor: 8, IntraNodeKind: "nvlink", SMs: 108, Notes: "no FP8 tensor cores; CUDA total derived"},
+	{ID: "a800", Name: "NVIDIA A800-SXM4-80GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(81920), SMIMemoryMiB: 81920, HBMBandwidthGBytesPerS: 2039, BF16TFLOPS: 312, INT8TOPS: 624, IntraNodeGBytesPerS: 200, ComputeMajor: 8, IntraNodeKind: "nvlink", Notes: "NVLink cut to 400 GB/s bidirectional; no FP8; CUDA total derived"},
+	{ID: "b200", Name: "NVIDIA B200", Vendor: "nvidia", MemoryMiB: 182636, SMIMemoryMiB: 183359, HBMBandwidthGBytesPerS: 7700, BF16TFLOPS: 2250, FP8TFLOPS: 4500, FP4TFLOPS: 9000, INT8TOPS: 4500, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", SMs: 148, Notes: "bandwidth: NVIDIA HGX table 7.7 TB/s (others say 8); FP4 dense: HGX B200 NVFP4 72 PF / 8 (NVIDIA Blackwell datasheet)"},
 	{ID: "l40s", Name: "NVIDIA L40S", Vendor: "nvidia", MemoryMiB: 45589, SMIMemoryMiB: 46068, HBMBandwidthGBytesPerS: 864, BF16TFLOPS: 362.05, FP8TFLOPS: 733, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", SMs: 142},
 	{ID: "l4", Name: "NVIDIA L4", Vendor: "nvidia", MemoryMiB: derivedCUDA(23034), SMIMemoryMiB: 23034, HBMBandwidthGBytesPerS: 300, BF16TFLOPS: 121, FP8TFLOPS: 242, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", Notes: "CUDA total derived"},
 	{ID: "mi300x", Name: "AMD Instinct MI300X", Vendor: "amd", MemoryMiB: 196592, SMIMemoryMiB: 196288, HBMBandwidthGBytesPerS: 5300, BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, IntraNodeGBytesPerS: 448, IntraNodeKind: "xgmi", SMs: 304, Notes: "xGMI aggregate unresolved between sources (448 vs 896 GB/s); 448 used"},
+
+	// int8Sources: the dense INT8 tensor-core peaks (INT8TOPS), sparse
+	// figures halved. [A100] NVIDIA A100 datasheet (nvidia-a100-datasheet-
+	// us-nvidia-1758950-r4-web.pdf) as tabulated at glennklockwood.com/
+	// garden/processors/A100: INT8 624 | 1,248 sparse, BF16 312. [A800]
+	// hmc-tech.com/gpu/nvidia-a800-vs-nvidia-t40 (GA100 spec table): INT8
+	// 623.74 TOPS tensor | 1.25 POPS sparse, BF16 311.87. [H100] NVIDIA H100
+	// datasheet / Hopper whitepaper as tabulated at glennklockwood.com/
+	// garden/processors/h100: INT8 1,978.9 | 3,957.8 sparse, equal to FP8;
+	// the same page: "H200 GPUs are the same as H100 GPUs ..., just with 144
+	// GB of HBM3e". [H20] the H20 rows' sources (willitrunai, a Chinese press
+	// summary, citsjtu2020/LLM-Prof's hardware_specs): INT8 296, equal to
+	// FP8. [B200/GB200] NVIDIA Blackwell datasheet as tabulated at
+	// glennklockwood.com/garden/processors/B200: HGX B200 INT8 4,500 | 9,000
+	// sparse, GB200 5,000 | 10,000, equal to FP8. Not read, so 0 (unknown,
+	// INT8 GEMMs priced at BF16): H100 PCIe, H800, GH200, L40S, L4, B300,
+	// GB300, RTX PRO 6000 and the AMD parts.
 
 	// Parts added for issue #23. Figures are per GPU; TFLOPS dense (the
 	// sparse datasheet figure halved where only that is printed); links per
@@ -100,7 +124,7 @@ var gpuTable = []GPU{
 	//        docs.vultr.com/inference-cookbook/rocm/getting-started/hardware-requirements), MI355X 8 TB/s.
 	{ID: "b300", Name: "NVIDIA B300 SXM6 AC", Vendor: "nvidia", MemoryMiB: derivedCUDA(275040), SMIMemoryMiB: 275040, HBMBandwidthGBytesPerS: 7750, BF16TFLOPS: 2250, FP8TFLOPS: 4500, FP4TFLOPS: 14000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink",
 		Notes: "HGX B300, 288 GB HBM3e; figures from the NVIDIA Blackwell Ultra datasheet as NVIDIA's aiconfigurator reads it; CUDA total derived (nvidia-smi - 568 MiB); bandwidth 7.75 TB/s there (other pages: up to 8); FP4 dense 14 PF there (13.1-13.5 from HGX 8-GPU totals elsewhere); compute capability 10.3"},
-	{ID: "gb200", Name: "NVIDIA GB200", Vendor: "nvidia", MemoryMiB: derivedCUDA(189471), SMIMemoryMiB: 189471, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 10000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", NVLinkDomainGPUs: nvl72GPUs,
+	{ID: "gb200", Name: "NVIDIA GB200", Vendor: "nvidia", MemoryMiB: derivedCUDA(189471), SMIMemoryMiB: 189471, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 10000, INT8TOPS: 5000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", NVLinkDomainGPUs: nvl72GPUs,
 		Notes: "Blackwell GPU of a GB200 NVL72 tray, 186 GB HBM3E; figures from the NVIDIA Blackwell datasheet; CUDA total derived (nvidia-smi - 568 MiB); GB200 NVL72: 72 GPUs in one NVLink domain across 18 compute trays of 4 GPUs (a tray is a node; hardware.network.nvlink_domain joins trays into the rack's NVLink domain)"},
 	{ID: "gb300", Name: "NVIDIA GB300", Vendor: "nvidia", MemoryMiB: derivedCUDA(284208), SMIMemoryMiB: 284208, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 15000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", NVLinkDomainGPUs: nvl72GPUs,
 		Notes: "Blackwell Ultra GPU of a GB300 NVL72 tray, 288 GB HBM3e; figures from the NVIDIA Blackwell Ultra datasheet as aiconfigurator reads it (rack: 1,080 PF dense FP4, 576 TB/s, 130 TB/s NVLink / 72); CUDA total derived (nvidia-smi - 568 MiB); compute capability 10.3; GB300 NVL72: 72 GPUs in one NVLink domain across 18 compute trays of 4 GPUs (a tray is a node; hardware.network.nvlink_domain joins trays into the rack's NVLink domain)"},

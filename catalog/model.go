@@ -306,8 +306,11 @@ func (m *Model) QKHeadDim() int {
 }
 
 // CheckpointDType is the storage dtype of the quantized linear weights of the
-// checkpoint as shipped: "nvfp4", "int4", "fp8", "mxfp4", or the torch
-// dtype ("bf16"/"fp16").
+// checkpoint as shipped: "nvfp4", "int4", "fp8", "int8", "mxfp4", or the
+// torch dtype ("bf16"/"fp16"). A compressed-tensors checkpoint whose weight
+// groups are all 8-bit integers (INT8 W8A8, RedHatAI's quantized.w8a8) is
+// "int8": vLLM runs it with CompressedTensorsW8A8Int8 on INT8 tensor cores,
+// not FP8 ones.
 func (m *Model) CheckpointDType() string {
 	if f := m.Quant.Format; f != "" {
 		return f
@@ -315,11 +318,26 @@ func (m *Model) CheckpointDType() string {
 	switch m.Quant.Method {
 	case "fp8", "mxfp4":
 		return m.Quant.Method
-	case "compressed-tensors", "fbgemm_fp8":
+	case "compressed-tensors":
+		if m.Quant.WeightType == "int" && allEight(m.Quant.WeightBits) {
+			return "int8"
+		}
+		return "fp8"
+	case "fbgemm_fp8":
 		return "fp8"
 	}
 	if m.TorchDType == "float16" {
 		return "fp16"
 	}
 	return "bf16"
+}
+
+// allEight reports whether bits states 8-bit weights only.
+func allEight(bits []int) bool {
+	for _, b := range bits {
+		if b != 8 {
+			return false
+		}
+	}
+	return len(bits) > 0
 }

@@ -39,7 +39,7 @@ func fallbackCheckpointBytes(m *catalog.Model) float64 {
 	linear := pc.Attention + pc.DenseMLP + pc.SharedExperts + pc.RoutedExperts + mtp
 	other := pc.Embedding + pc.LMHead + pc.Norms + pc.Router
 	switch m.CheckpointDType() {
-	case "fp8":
+	case "fp8", "int8":
 		return linear*1 + other*wide
 	case "mxfp4":
 		return pc.RoutedExperts*mxfp4BytesPerParam + (linear-pc.RoutedExperts+other)*wide

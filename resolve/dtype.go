@@ -34,6 +34,12 @@ func ResolveDTypes(m *catalog.Model, weights, kv string) (DTypes, error) {
 		if out.Weights.Value == "mxfp4" && ckpt != "mxfp4" {
 			return out, fieldErr("model.weights", "mxfp4 weights exist only for checkpoints shipped in MXFP4 (gpt-oss)", "use auto, bf16 or fp8")
 		}
+		if out.Weights.Value == "int8" && ckpt != "int8" {
+			// The only online quantization vlaunch writes is --quantization
+			// fp8 (generator.weightArgs); INT8 W8A8 weights are modelled
+			// only as an INT8 checkpoint ships them.
+			return out, fieldErr("model.weights", "int8 weights exist only for INT8 W8A8 checkpoints (compressed-tensors, 8-bit integer weights); this checkpoint ships "+ckpt, "use auto, bf16 or fp8")
+		}
 	default:
 		return out, fieldErr("model.weights", fmt.Sprintf("unknown weights dtype %q", weights), "use auto, bf16, fp16, fp8, int8 or mxfp4")
 	}

@@ -51,7 +51,8 @@ type Model struct {
 	Name string `yaml:"name,omitempty" json:"name,omitempty"`
 	// Config is a path to a Hugging Face config.json, relative to the spec file.
 	Config string `yaml:"config,omitempty" json:"config,omitempty"`
-	// Weights is auto | bf16 | fp16 | fp8; auto means what the checkpoint ships.
+	// Weights is auto | bf16 | fp16 | fp8 | int8; auto means what the
+	// checkpoint ships; int8 only where it ships INT8 W8A8.
 	Weights string `yaml:"weights,omitempty" json:"weights,omitempty"`
 	// Path is where the weights live on every host (or a Hugging Face repo id).
 	Path string `yaml:"path,omitempty" json:"path,omitempty"`

@@ -83,14 +83,11 @@ func checkFP8(c *checker) {
 	}
 	w := c.d.Model.Weights
 	if w == "auto" && c.model != nil {
-		if q := c.model.Quant; q.Method == "compressed-tensors" && q.WeightType == "int" {
-			// An INT8 W8A8 checkpoint (sized as one byte per weight, as
-			// FP8): vLLM's CompressedTensorsW8A8Int8 runs INT8 GEMMs from
-			// compute capability 7.5 ("turing and up", get_min_capability
-			// 75; compressed_tensors_w8a8_int8.py read at commit 00ba7ff1),
-			// not the FP8 Marlin fallback this warns of.
-			return
-		}
+		// An INT8 W8A8 checkpoint resolves to "int8", not "fp8": vLLM's
+		// CompressedTensorsW8A8Int8 runs INT8 GEMMs from compute
+		// capability 7.5 ("turing and up", get_min_capability 75;
+		// compressed_tensors_w8a8_int8.py read at commit 00ba7ff1), not
+		// the FP8 Marlin fallback this warns of.
 		w = c.model.CheckpointDType()
 	}
 	if w != "fp8" || c.gpu.FP8TFLOPS > 0 {

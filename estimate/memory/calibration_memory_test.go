@@ -257,7 +257,11 @@ func calModel(c calCase) (*catalog.Model, string, error) {
 		case "compressed-tensors":
 			m.Quant.Method = "compressed-tensors"
 		case "w8a8":
-			weights = "int8"
+			// RedHatAI's quantized.w8a8: compressed-tensors INT8 weights,
+			// one scale per output channel; its weights resolve to int8
+			// as the checkpoint ships them (model.weights int8 is refused
+			// of a 16-bit checkpoint).
+			m.Quant.Method, m.Quant.WeightType, m.Quant.WeightStrategy, m.Quant.WeightBits = "compressed-tensors", "int", "channel", []int{8}
 		}
 		return m, weights, nil
 	}

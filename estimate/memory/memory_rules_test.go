@@ -45,7 +45,6 @@ func TestStorageRules(t *testing.T) {
 		{resolve.QuickOptions{Model: "gpt-oss-120b", GPU: "h100"}, CompAttention, "bf16", 2, ""},
 		// Online FP8 of a BF16 checkpoint: one scale per tensor.
 		{resolve.QuickOptions{Model: "llama-3.1-70b", GPU: "h100", TP: 2, Weights: "fp8"}, CompDenseMLP, "fp8", 1, ""},
-		{resolve.QuickOptions{Model: "llama-3.1-70b", GPU: "h100", TP: 2, Weights: "int8"}, CompDenseMLP, "int8", 1 + 4.0/8192, ""},
 	}
 	for _, c := range cases {
 		w := weightOf(Estimate(testinput.Quick(t, c.o)), c.comp)
@@ -233,5 +232,27 @@ func TestFBGEMMFP8Checkpoint(t *testing.T) {
 	}
 	if w := weightOf(r, CompAttention); w.DType != "bf16" {
 		t.Errorf("attention stored as %s, want bf16 (modules_to_not_convert)", w.DType)
+	}
+}
+
+// An INT8 W8A8 checkpoint (the retyped compressed-tensors config, strategy
+// channel) stores its linear layers at 1 B + one fp32 scale per output
+// channel (4 B per hidden_size 4096 weights), as int8, and keeps the LM
+// head (ignored) 16-bit.
+func TestINT8W8A8StorageRule(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/llama-3.1-8b-instruct-w8a8-ct.written.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "a100-80gb"})
+	in.Model, in.WeightsDType, in.WeightsFromCheckpoint = m, m.CheckpointDType(), true
+	for comp, want := range map[string]DTypeRule{
+		CompDenseMLP:  {DType: "int8", BytesPerParam: 1 + 4.0/4096},
+		CompAttention: {DType: "int8", BytesPerParam: 1 + 4.0/4096},
+		CompLMHead:    {DType: "bf16", BytesPerParam: 2},
+	} {
+		if r := StorageRule(in, comp); r.DType != want.DType || math.Abs(r.BytesPerParam-want.BytesPerParam) > 1e-12 {
+			t.Errorf("%s: %s at %.6f B, want %s at %.6f B", comp, r.DType, r.BytesPerParam, want.DType, want.BytesPerParam)
+		}
 	}
 }

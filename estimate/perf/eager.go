@@ -25,7 +25,8 @@ const eagerOpsRef = 11
 
 // eagerLayers is Σ over decoder layers of ops(layer) / eagerOpsRef.
 func eagerLayers(m *catalog.Model, weights string) float64 {
-	fp8 := weights == "fp8"
+	// W8A8 (FP8 or INT8) adds one activation-quantization kernel per linear.
+	fp8 := weights == "fp8" || weights == "int8"
 	var sum float64
 	for i := 0; i < m.NumLayers; i++ {
 		ops, linears := 2.0, 0.0

@@ -88,6 +88,11 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 		if len(m.Quant.WeightBlockSize) == 2 {
 			dt = GEMMTableFP8Block
 		}
+	case "int8":
+		if !s.int8AsFP8() {
+			return nil // the scalar GEMM efficiency at the INT8 (or BF16) peak
+		}
+		dt, quant = GEMMTableFP8, 1 // per-token activation quantization, as FP8's
 	default:
 		if !(fourBit(s.WeightDType) && m.IsMoE()) {
 			return nil // dense 4-bit linears: no table

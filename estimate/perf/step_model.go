@@ -231,8 +231,8 @@ func moeActBytesPerPair(m *catalog.Model, s *StepSetup) float64 {
 		inter /= float64(max(1, s.TP*s.DP))
 	}
 	in := 2.0
-	if s.WeightDType == "fp8" {
-		in = 1
+	if s.WeightDType == "fp8" || s.WeightDType == "int8" {
+		in = 1 // W8A8: the activations are quantized to 8 bits too
 	}
 	out := 2 * h // written once
 	if !s.EP {

@@ -14,9 +14,12 @@ import (
 // Hardware is what the step-time model needs about the GPUs and links,
 // in SI units (FLOP/s, byte/s, seconds).
 type Hardware struct {
-	BF16FLOPS    float64
-	FP8FLOPS     float64 // 0 = no FP8 tensor cores
-	FP4FLOPS     float64 // 0 = no FP4 tensor cores (catalog.GPU.FP4TFLOPS)
+	BF16FLOPS float64
+	FP8FLOPS  float64 // 0 = no FP8 tensor cores
+	FP4FLOPS  float64 // 0 = no FP4 tensor cores (catalog.GPU.FP4TFLOPS)
+	// INT8OPS is the dense INT8 tensor-core peak (catalog.GPU.INT8TOPS);
+	// 0 = no datasheet figure read: INT8 GEMMs are priced at BF16FLOPS.
+	INT8OPS      float64
 	HBMBytesPerS float64
 	// GPUsPerNode is the GPUs that reach each other over the intra-node
 	// link: one host's, or a multi-node NVLink domain's (InNVLinkDomain).
@@ -94,7 +97,8 @@ type StepSetup struct {
 	// Replicas are independent copies of the TP × PP × DP engine, each with
 	// its share of the sessions (0 or 1: one); a step is one replica's.
 	Replicas int
-	// WeightDType is bf16 | fp16 | fp8 | mxfp4 (the linear/expert weights).
+	// WeightDType is bf16 | fp16 | fp8 | int8 | mxfp4 | nvfp4 | int4 (the
+	// linear/expert weights).
 	WeightDType string
 	// KVDType is the KV-cache element type: bf16 | fp16 | fp8.
 	KVDType string
@@ -167,13 +171,19 @@ func (s *StepSetup) TokensPerStep() float64 {
 func (s *StepSetup) EPSize() int { return s.TP * s.DP }
 
 // gemmFLOPS is the tensor peak the linear layers run at: FP8 when the
-// weights are FP8 and the GPU has FP8 tensor cores, FP4 for NVFP4 weights
-// on a GPU with FP4 tensor cores (Blackwell), BF16 otherwise (MXFP4 and
-// NVFP4 without FP4 tensor cores are dequantised to BF16 in the kernels).
+// weights are FP8 and the GPU has FP8 tensor cores, INT8 for INT8 W8A8
+// weights where the GPU's INT8 peak is known (vLLM's
+// CompressedTensorsW8A8Int8 quantizes the activations per token and runs
+// cutlass_scaled_mm on int8), FP4 for NVFP4 weights on a GPU with FP4
+// tensor cores (Blackwell), BF16 otherwise (MXFP4 and NVFP4 without FP4
+// tensor cores are dequantised to BF16 in the kernels; an INT8 GEMM on a
+// GPU whose INT8 peak was not read is priced at BF16, never guessed).
 func (s *StepSetup) gemmFLOPS() float64 {
 	switch {
 	case s.WeightDType == "fp8" && s.HW.FP8FLOPS > 0:
 		return s.HW.FP8FLOPS
+	case s.WeightDType == "int8" && s.HW.INT8OPS > 0:
+		return s.HW.INT8OPS
 	case s.WeightDType == "nvfp4" && s.HW.FP4FLOPS > 0:
 		return s.HW.FP4FLOPS
 	}
@@ -181,12 +191,24 @@ func (s *StepSetup) gemmFLOPS() float64 {
 }
 
 // gemmEff is the efficiency of the linear layers at gemmFLOPS: the FP8
-// constant for FP8 weights on FP8 tensor cores, the BF16 one otherwise.
+// constant for FP8 weights on FP8 tensor cores, and for INT8 weights where
+// int8AsFP8; the BF16 one otherwise.
 func (s *StepSetup) gemmEff() float64 {
-	if s.WeightDType == "fp8" && s.HW.FP8FLOPS > 0 && s.Eff.GEMMFP8 > 0 {
+	if (s.WeightDType == "fp8" && s.HW.FP8FLOPS > 0 || s.int8AsFP8()) && s.Eff.GEMMFP8 > 0 {
 		return s.Eff.GEMMFP8
 	}
 	return s.Eff.GEMM
+}
+
+// int8AsFP8 reports whether INT8 weights' GEMMs take the GPU's measured FP8
+// GEMM figures (the efficiency and aiconfigurator's per-tensor fp8 tables):
+// only where the GPU has them and its datasheet INT8 and FP8 peaks are
+// equal (H100, H200, B200, GB200). No INT8 GEMM was measured; vLLM's INT8
+// W8A8 path (per-token activation quantization, then cutlass_scaled_mm on
+// int8) is the same CUTLASS scaled-mm family the fp8 tables time. Elsewhere
+// INT8 takes the scalar GEMM efficiency.
+func (s *StepSetup) int8AsFP8() bool {
+	return s.WeightDType == "int8" && s.HW.INT8OPS > 0 && s.HW.INT8OPS == s.HW.FP8FLOPS && s.Eff.Kernels.GEMMFP8 > 0
 }
 
 // attnFLOPS is the attention peak: MLA decode with an FP8 KV cache runs
@@ -209,6 +231,10 @@ func perfBytesPerParam(dtype string) float64 {
 	switch dtype {
 	case "fp8":
 		return 1 + 4.0/(128*128)
+	case "int8":
+		// One byte; the per-channel fp32 scales (4 B per input row of
+		// hidden_size weights) are under 0.1% and left out.
+		return 1
 	case "mxfp4":
 		return 4.25 / 8
 	case "nvfp4":
@@ -260,6 +286,7 @@ func NewHardware(g *catalog.GPU, gpusPerNode int, intraGBps, intraLatUs, interGb
 		BF16FLOPS:             g.BF16TFLOPS * 1e12,
 		FP8FLOPS:              g.FP8TFLOPS * 1e12,
 		FP4FLOPS:              g.FP4TFLOPS * 1e12,
+		INT8OPS:               g.INT8TOPS * 1e12,
 		HBMBytesPerS:          g.HBMBandwidthGBytesPerS * 1e9,
 		GPUsPerNode:           max(1, gpusPerNode),
 		IntraBytesPerS:        intraGBps * 1e9,

@@ -120,8 +120,15 @@ func (sm *StepModel) NetInfo(d DecodeInfo) NetInfo {
 // Precisions names the precision the GEMMs and the attention run in.
 func (s *StepSetup) Precisions() (gemm, attn string) {
 	gemm = "bf16"
-	if s.gemmFLOPS() == s.HW.FP8FLOPS && s.HW.FP8FLOPS > 0 && s.WeightDType == "fp8" {
+	switch {
+	case s.gemmFLOPS() == s.HW.FP8FLOPS && s.HW.FP8FLOPS > 0 && s.WeightDType == "fp8":
 		gemm = "fp8"
+	case s.int8AsFP8():
+		gemm = "int8 (at FP8's measured GEMM efficiency: equal INT8 and FP8 peaks)"
+	case s.WeightDType == "int8" && s.HW.INT8OPS > 0:
+		gemm = "int8"
+	case s.WeightDType == "int8":
+		gemm = "int8 at the bf16 rate (no INT8 peak known for this GPU)"
 	}
 	attn = "bf16"
 	if s.attnFLOPS(true) == s.HW.FP8FLOPS && s.KVDType == "fp8" && s.Model.IsMLA() {

@@ -52,7 +52,9 @@ func alternativeInputs(in *input.Input) []Alternative {
 		out = append(out, Alternative{Name: name, in: v, edit: specEdit{"alt " + name, e, func(d *input.Input) { *d = v }}})
 		return &out[len(out)-1]
 	}
-	fp8 := in.WeightsDType != "fp8" && in.GPU.FP8TFLOPS > 0 && !catalog.NarrowerThanFP8(in.WeightsDType)
+	// INT8 W8A8 weights take FP8's bytes already; FP8 would need another
+	// checkpoint, not a flag.
+	fp8 := in.WeightsDType != "fp8" && in.WeightsDType != "int8" && in.GPU.FP8TFLOPS > 0 && !catalog.NarrowerThanFP8(in.WeightsDType)
 	if fp8 {
 		add("FP8 weights", func(v *input.Input) {
 			v.WeightsDType, v.WeightsFromCheckpoint = "fp8", in.Model.CheckpointDType() == "fp8"

@@ -146,7 +146,7 @@ func bandwidthFor(in *input.Input, ok func(*perf.StepModel) bool, v *Verdict, wp
 func throughputBound(in *input.Input, sm *perf.StepModel, c int, target float64) string {
 	floor := sm.FloorsAt(c, in.MeanContext()).WeightReadS
 	format := in.WeightsDType
-	if in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "fp8" && !catalog.NarrowerThanFP8(in.WeightsDType) {
+	if in.GPU.FP8TFLOPS > 0 && in.WeightsDType != "fp8" && in.WeightsDType != "int8" && !catalog.NarrowerThanFP8(in.WeightsDType) {
 		v := *in
 		v.WeightsDType = "fp8"
 		floor, format = perf.NewStepModel(perf.SetupFromInput(&v)).FloorsAt(c, in.MeanContext()).WeightReadS, "fp8"
