@@ -3,7 +3,6 @@ package logs
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -61,23 +60,7 @@ func TestProfileLines(t *testing.T) {
 			nil, []string{"encoder_cache_budget_tokens", "encoder_profile_items"}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			rep := analyzeStrings(t, map[string]string{"a.log": c.log}, "a.log")
-			if len(rep.Engines) != 1 {
-				t.Fatalf("want one engine, got %d", len(rep.Engines))
-			}
-			got := engineFields(t, rep.Engines[0])
-			for k, v := range c.want {
-				if fmt.Sprint(got[k]) != fmt.Sprint(v) {
-					t.Errorf("%s = %v, want %v", k, got[k], v)
-				}
-			}
-			for _, k := range c.absent {
-				if got[k] != nil {
-					t.Errorf("%s = %v, want it absent", k, got[k])
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkOneEngine(t, c.log, c.want, c.absent) })
 	}
 }
 

@@ -7,6 +7,27 @@ import (
 	"testing"
 )
 
+// checkOneEngine analyzes log as one file holding one engine and checks
+// the engine's JSON fields: each of want equal, each of absent missing.
+func checkOneEngine(t *testing.T, log string, want map[string]any, absent []string) {
+	t.Helper()
+	rep := analyzeStrings(t, map[string]string{"a.log": log}, "a.log")
+	if len(rep.Engines) != 1 {
+		t.Fatalf("want one engine, got %d", len(rep.Engines))
+	}
+	got := engineFields(t, rep.Engines[0])
+	for k, v := range want {
+		if fmt.Sprint(got[k]) != fmt.Sprint(v) {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	for _, k := range absent {
+		if got[k] != nil {
+			t.Errorf("%s = %v, want it absent", k, got[k])
+		}
+	}
+}
+
 // engineFields is an engine's JSON object, for checking figures by name.
 func engineFields(t *testing.T, e Engine) map[string]any {
 	t.Helper()
@@ -78,23 +99,7 @@ func TestCurrentReleaseLineForms(t *testing.T) {
 			map[string]any{"architecture": "DeepseekV4ForCausalLM", "max_model_len": 65536.0}, nil},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			rep := analyzeStrings(t, map[string]string{"a.log": c.log}, "a.log")
-			if len(rep.Engines) != 1 {
-				t.Fatalf("want one engine, got %d", len(rep.Engines))
-			}
-			got := engineFields(t, rep.Engines[0])
-			for k, v := range c.want {
-				if fmt.Sprint(got[k]) != fmt.Sprint(v) {
-					t.Errorf("%s = %v, want %v", k, got[k], v)
-				}
-			}
-			for _, k := range c.absent {
-				if got[k] != nil {
-					t.Errorf("%s = %v, want it absent", k, got[k])
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkOneEngine(t, c.log, c.want, c.absent) })
 	}
 }
 
