@@ -177,7 +177,8 @@ func blend(a, b sim.Result, f float64) sim.Result {
 	r.TTFT, r.E2E, r.TPOT = pc(a.TTFT, b.TTFT), pc(a.E2E, b.E2E), pc(a.TPOT, b.TPOT)
 	r.OutputTokPerS, r.TotalTokPerS = lerp(a.OutputTokPerS, b.OutputTokPerS), lerp(a.TotalTokPerS, b.TotalTokPerS)
 	r.TTFTParts = sim.TTFTParts{FrontendS: lerp(a.TTFTParts.FrontendS, b.TTFTParts.FrontendS),
-		QueueS: lerp(a.TTFTParts.QueueS, b.TTFTParts.QueueS), PrefillS: lerp(a.TTFTParts.PrefillS, b.TTFTParts.PrefillS)}
+		QueueS: lerp(a.TTFTParts.QueueS, b.TTFTParts.QueueS), PrefillS: lerp(a.TTFTParts.PrefillS, b.TTFTParts.PrefillS),
+		PromptS: lerp(a.TTFTParts.PromptS, b.TTFTParts.PromptS)}
 	for i := range r.TTFTQuantiles {
 		r.TTFTQuantiles[i] = lerp(a.TTFTQuantiles[i], b.TTFTQuantiles[i])
 	}

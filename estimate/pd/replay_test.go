@@ -316,8 +316,10 @@ var pdAchieved = map[string]map[string]struct {
 		// pool's TPOT, already slow under the fitted host lump, +1 point;
 		// the closed loops' sessions then spend longer decoding, so the
 		// prefill pool queues less and the worst TTFT (too slow) falls.
-		"TTFT mean (ms)":   {within: 4, worst: 1.02},
-		"TTFT median (ms)": {within: 4, worst: 1.79},
+		"TTFT mean (ms)": {within: 4, worst: 1.02},
+		// 4 -> 5 within: tokenizing the prompt (FrontendPromptTokenS) adds
+		// ≈5.5 ms a pool to Anyscale's 5,000-token prompts.
+		"TTFT median (ms)": {within: 5, worst: 1.79},
 		"TPOT mean (ms)":   {within: 9, worst: 0.65},
 		// 0.28: the measured NIXL posting (transfer.go's postCosts) keeps a
 		// session of anyscale-h100-pack-p2tp2-d1tp2-c32 away from the
@@ -635,9 +637,13 @@ const pdReading = `
   TP4 and 179.7 ms on TP2 H100 (bm_results/gptoss_itl5000_otl1_2xtp4/conc32_rr1.json and gptoss_itl5000_otl1_4xtp2/
   conc64_rr2.json at 3e729c54, 1–2 req/s), where check's colocated model gives 71 and 123 ms: a gap of 57–59 ms whatever the
   TP (so not the prompt's compute, which halves from TP2 to TP4), and ~100 ms at 10,000 tokens (gptoss_itl10000_otl1_1xtp2).
-  That is the serving front end's work per request and per prompt token (Ray Serve's ingress and proxy, tokenising the prompt),
-  which the model prices at a fixed 4.5 ms per request (perf's FrontendRequestS, no cost per prompt token); in P/D it is paid
-  twice, the decode instance receiving the prompt again. The same source's P/D run of TP4 : TP4 at 4 sessions
+  That is the serving front end's work per request and per prompt token (Ray Serve's ingress and proxy, tokenising the prompt).
+  The model priced it at a fixed 4.5 ms per request (perf's FrontendRequestS) and now adds tokenization per prompt token
+  (FrontendPromptTokenS, 1.1 µs measured for HuggingFace tokenizers, not fitted): ≈5.5 ms of the 57–59 ms at 5,000 tokens,
+  paid in both pools in P/D (the decode instance receives and tokenizes the prompt again). Ray Serve LLM's own hop is not
+  charged (a spec has no Ray Serve front end): ray-project/ray#59681 measured +20 ms mean TTFT over bare vLLM at 4,096-token
+  prompts and 10 sessions. The rest, ≈30 ms at 5,000 tokens and growing ≈8 µs a token to 10,000, is not explained (gpt-oss's
+  o200k tokenizer on random-token text may encode slower than the 1.1 µs measured; not measured). The same source's P/D run of TP4 : TP4 at 4 sessions
   (gptoss_itl5000_otl250_mixed_1xtp4-1xtp4-pack-wo-verbosity/conc4.json at c909c073) has a median TTFT of 208.6 ms, 79 ms above
   the lone colocated prefill; the model's P/D parts beyond the prefill added ~25 ms before the posting was priced and ~117 ms
   since (its row at 8 sessions: router, transfer with 92 ms of posting, decode admission, first step and the decode API server's
