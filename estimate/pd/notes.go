@@ -29,7 +29,12 @@ func (e *evaluator) notes(r *Report) []string {
 		return out
 	}
 	s := r.Scenarios[0]
-	out = append(out, s.Transfer.describe())
+	if e.recompute {
+		out = append(out, "the decode engines have no KV connector (launched without --kv-transfer-config): vLLM never acts on the prefill's kv_transfer_params, so each decode engine computes every prompt again beside its decodes (simulated on the colocated path) and no KV moves; the first decode step is that prompt's own steps, the TPOT carries their interference, and the prefill pool's work is spent for nothing",
+			"the prefill pool's finished blocks are never read: each prefill rank holds them until vLLM's abort timeout (or lease) frees them; the KV that holds, and any prefill stall it causes, is not modelled")
+	} else {
+		out = append(out, s.Transfer.describe())
+	}
 	if !s.DecodeSimulated {
 		out = append(out, fmt.Sprintf("the decode pool's %d lock-step ranks per instance are more than the simulator runs one by one: its figures are steady decoding's (perf.DecodeAt), not simulated percentiles", e.dec.DP))
 	}

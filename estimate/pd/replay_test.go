@@ -204,7 +204,11 @@ func replayPD(t *testing.T, r published.PDRow) (predicted, pd.Scenario) {
 	y, same := pdSpec(r)
 	in := resolveSpec(t, r.ID, y)
 	pre, dec := testinput.Pools(t, in.Resolved())
-	rep, _ := pd.Evaluate(&pre, &dec, same, replayRouter(r), slo.Options{Seed: replaySeed})
+	evaluate := pd.Evaluate
+	if r.Decode.NoConnector() { // the source's decode engines ran without one
+		evaluate = pd.EvaluateDecodeRecomputes
+	}
+	rep, _ := evaluate(&pre, &dec, same, replayRouter(r), slo.Options{Seed: replaySeed})
 	s := rep.Scenario(r.Workload.InputTokens.Int())
 	if s == nil {
 		t.Fatalf("%s: no scenario (KV per rank: prefill %d, decode %d)", r.ID, rep.Prefill.KVTokensPerRank, rep.Decode.KVTokensPerRank)
