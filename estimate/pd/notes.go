@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // notes are the composition's assumptions, each as the report prints it.
@@ -30,7 +31,7 @@ func (e *evaluator) notes(r *Report) []string {
 	}
 	s := r.Scenarios[0]
 	if e.recompute {
-		out = append(out, "the decode engines have no KV connector (launched without --kv-transfer-config): vLLM never acts on the prefill's kv_transfer_params, so each decode engine computes every prompt again beside its decodes (simulated on the colocated path) and no KV moves; the first decode step is that prompt's own steps, the TPOT carries their interference, and the prefill pool's work is spent for nothing",
+		out = append(out, "the decode engines have no KV connector (launched without --kv-transfer-config): vLLM never acts on the prefill's kv_transfer_params ("+vllm.NoConnectorSource()+"), so each decode engine computes every prompt again beside its decodes (simulated on the colocated path) and no KV moves; the first decode step is that prompt's own steps, the TPOT carries their interference, and the prefill pool's work is spent for nothing",
 			"the prefill pool's finished blocks are never read: each prefill rank holds them until vLLM's abort timeout (or lease) frees them; the KV that holds, and any prefill stall it causes, is not modelled")
 	} else {
 		out = append(out, s.Transfer.describe())

@@ -93,8 +93,9 @@ func Evaluate(pre, dec *input.Input, sameNode bool, router string, opt slo.Optio
 // Dynamo decode worker started without one: Dynamo adds no connector of
 // its own since 1.0, and its decode handler passes the prefill's
 // kv_transfer_params to an engine that has none to act on them). vLLM
-// creates a scheduler's KV connector only from a kv_transfer_config, so
-// such an engine computes each prompt again, beside its decodes, as a
+// creates a scheduler's KV connector only from a kv_transfer_config
+// (vllm.Release.NoConnectorRecomputes), so such an engine computes each
+// prompt again, beside its decodes, as a
 // colocated engine does (simRecompute); the prefill pool's work is spent
 // and its blocks are never read. vlaunch never writes such a deployment
 // (every pool gets the connector); this models one found in the wild.
