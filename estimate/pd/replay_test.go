@@ -647,7 +647,12 @@ const pdReading = `
   time 424 TFLOP of a 3,000-token prompt take at ~2 PFLOP/s, under half of B200's 4.5 PFLOP/s dense FP8. The mean time to second
   token (229 and 404 ms; 107 ms on TP4) is such a prompt and its queue, and the 8-GPU run's fastest whole request reached its
   first token in 381 ms. (That the client stamped a first token before the decode engine's prompt ran says its first chunk
-  came ahead of the decode engine's first token; which chunk that was is not read.) The replay now runs these rows as launched
+  came ahead of the decode engine's first token; which chunk that was is not read.) One thing sits uneasily with it: no decoder
+  reads the prefill workers' blocks, so each holds them until vLLM's abort timeout (VLLM_NIXL_ABORT_REQUEST_TIMEOUT, 480 s
+  before its removal in vLLM #41383 of 2026-05-11, which 0.20.1 likely predates), and a prefill worker here holds ~212 prompts
+  (652,160 KV tokens in the model); one 630-request run of the 4-GPU layout needs 210 of them per worker, so a second run
+  within ~8 minutes would have stalled the prefill pool, and the published rates show no stall: the runs were apart, or the
+  release frees the blocks sooner. The replay now runs these rows as launched
   (published/pd.yaml decode.kv_connector none; pd.EvaluateDecodeRecomputes: the decode pool on the colocated path, prompt and
   output on one engine, no KV moved). It makes them worse, because it exposes what had hidden it: the step model prices that
   prompt at 516 ms on one B200 (FP8 GEMMs at ~0.82 PFLOP/s under measured_compute 0.42), 2.5× the ~0.2 s the source's own
