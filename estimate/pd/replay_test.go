@@ -347,8 +347,10 @@ var pdAchieved = map[string]map[string]struct {
 		// llm-d GKE's TPOT in inference-perf's re-tokenized count
 		// (clientCounted): +155% -> +125%; +128% with FA3's windowed
 		// decode past the window (perf/swafloor.go, gpt-oss-120b on H200).
-		// The Dynamo runs' decode engines recompute each prompt: +174%.
-		"TPOT mean (ms)": {within: 0, worst: 1.74},
+		// The Dynamo runs' decode engines recompute each prompt: +174%
+		// (+174.0x% once the front end charges the prompt's tokenization,
+		// FrontendPromptTokenS, merged the same day).
+		"TPOT mean (ms)": {within: 0, worst: 1.75},
 		"output tok/s":   {within: 1, worst: 0.52},
 		"requests/s":     {within: 2, worst: 0.52},
 		"E2E mean (s)":   {within: 0, worst: 1.14},
