@@ -44,15 +44,29 @@ func checkKVTransferConfig(p *pass) {
 	}
 }
 
-// checkDynamoConnector notes a Dynamo prefill/decode worker that passes no
-// --kv-transfer-config: required from vllm-runtime 1.0.0rc5 on (F13);
-// older Dynamo defaulted the connector, so only a note.
+// checkDynamoConnector reports a Dynamo prefill/decode worker that passes
+// no --kv-transfer-config. Dynamo's vllm-runtime >= 1.0.0rc5 no longer
+// defaults the connector (F13): a prefill worker then fails with a
+// ValueError, a note since older Dynamo chose NIXL itself and a script does
+// not show which runtime runs it. A decode worker is not refused
+// (components/src/dynamo/vllm/args.py, update_dynamo_config_with_engine,
+// checks the prefill role only) and its engine, with no connector, computes
+// every prompt again while the prefill pool's KV is never read
+// (vllm.Release.NoConnectorRecomputes): a published GKE B200 run did
+// exactly that (published/pd.yaml, dynamo-gke-b200-llama70b), a warning.
 func checkDynamoConnector(p *pass, s *server) {
-	if s.Inv.Frontend != "dynamo.vllm" || wrapperRole(s) == "" || s.Flag("connector") != nil {
+	role := wrapperRole(s)
+	if s.Inv.Frontend != "dynamo.vllm" || role == "" || s.Flag("connector") != nil {
 		return
 	}
-	p.ReportAtSeverity(s.Inv, s.Inv.Pos, diag.Info, `add --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}' (ai-dynamo/aiconfigurator#519)`,
-		"Dynamo %s worker without --kv-transfer-config: from vllm-runtime 1.0.0rc5 on Dynamo no longer defaults the connector and the worker fails with a ValueError", wrapperRole(s))
+	fix := `add --kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}' (ai-dynamo/aiconfigurator#519)`
+	if role == "decode" {
+		p.ReportAtSeverity(s.Inv, s.Inv.Pos, diag.Warning, fix,
+			"Dynamo decode worker without --kv-transfer-config: from vllm-runtime 1.0.0rc5 on Dynamo adds no connector and starts it anyway; its engine then reads no KV from the prefill workers and computes every prompt again (%s)", vllm.NoConnectorSource())
+		return
+	}
+	p.ReportAtSeverity(s.Inv, s.Inv.Pos, diag.Info, fix,
+		"Dynamo %s worker without --kv-transfer-config: from vllm-runtime 1.0.0rc5 on Dynamo no longer defaults the connector and the worker fails with a ValueError", role)
 }
 
 // oneOf reports whether s is in list.
