@@ -39,13 +39,16 @@ var ttftLoad = flag.Bool("ttftload", false, "print the colocated baselines' TTFT
 //     staircase of max_num_batched_tokens-sized prefill steps (32 prompts
 //     of 5,000 tokens per TP4 engine: 20 steps of ~107 ms, first tokens
 //     from 0.14 to 2.1 s), and each later round arrives at the pace the
-//     last one's prompts were prefilled, queueing about one step each.
-//     With five requests per session and no warm-up the first round is a
-//     fifth of the mean. The simulator has this already (a finite run,
+//     last one's prompts were prefilled, each request landing just after
+//     a step began and waiting it out (and, with async scheduling, the
+//     step already scheduled behind it). With five requests per session
+//     and no warm-up the first round is a fifth of the requests and most
+//     of the mean (64 sessions: 1,135 ms in round one, 228–259 ms in
+//     rounds two to five, read from the simulator's records). The simulator has this already (a finite run,
 //     sim.Config.Pool, with its sessions at t=0); the replay asked for
 //     the steady state. Replayed as the client ran it (burst_requests =
-//     num_prompts) the Anyscale means rise to 140–421 ms (−39% to −17%
-//     against −67% to −82%) and Dynamo's to 881–2,127 ms (−17% to −33%
+//     num_prompts) the Anyscale means rise to 140–421 ms (−39% to +3%
+//     against −46% to −82%) and Dynamo's to 881–2,127 ms (−17% to −33%
 //     against −58% to −67%).
 //   - What is left: the predicted medians sit below the published and the
 //     p99s above (64 sessions: p50 277 against 505 ms, p99 2,102 against
