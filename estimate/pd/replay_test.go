@@ -709,14 +709,15 @@ const pdReading = `
   unbounded rate, genai-perf --concurrency) and, with fixed lengths and ignore_eos, the sessions stay in cohorts: the first
   round is a staircase of max_num_batched_tokens-sized prefill steps (vLLM V1 schedules the running requests first, then admits
   waiting prompts into what is left of the budget, chunking the last one: vllm/v1/core/sched/scheduler.py, schedule(); 8,192
-  tokens for vLLM 0.11's API-server context on an H100, which Ray Serve LLM passes since ray-project/ray PR #55159), and every
+  tokens for vLLM 0.11's API-server context on an H100, which Ray Serve LLM passes to vLLM since ray-project/ray PR #55159,
+  opened 2025-08-01 and merged: that the source's Ray 2.51 carries it is inferred from the dates), and every
   later round arrives at the pace the last one's prompts finished, each request landing just after a step began and waiting
   it out. The simulator has both (a finite run's sessions start at t=0); replayed as the clients ran (burst_requests =
   num_prompts) the colocated median TTFT error is −28% (was −68%) on the calibration source and −32% (was −60%) held out.
   TPOT and throughput move little on the calibration source (TPOT +29% → +25%, throughput −10% → −11%); held out, the
   Dynamo runs' TPOT falls with the run's ramp-down, which the finite run now includes as the client measured it (+48% → +32%,
   +14% → −6%, −6% → −24%: median +14% → −6%; throughput +19% → +18%). What is left: the model's later rounds re-form a conveyor that
-  queues about one step, where the measured runs keep queueing more (64 sessions: predicted median 277 ms against 505), its
+  queues one to three steps, where the measured runs keep queueing more (64 sessions: predicted median 277 ms against 505), its
   first round's staircase runs longer than measured (p99 2,102 against 1,637), and the per-prompt front-end cost measured on
   lone prompts (above) is not priced yet. The P/D rows themselves are still replayed as steady closed loops (pd.Evaluate has no
   finite run).
