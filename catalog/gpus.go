@@ -73,15 +73,15 @@ var gpuTable = []GPU{
 	{ID: "h20-96g", Name: "NVIDIA H20", Vendor: "nvidia", MemoryMiB: 97285, SMIMemoryMiB: 97871, HBMBandwidthGBytesPerS: 4000, BF16TFLOPS: 148, FP8TFLOPS: 296, INT8TOPS: 296, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 78},
 	{ID: "h20-141g", Name: "NVIDIA H20-3e", Vendor: "nvidia", MemoryMiB: derivedCUDA(143771), SMIMemoryMiB: 143771, HBMBandwidthGBytesPerS: 4800, BF16TFLOPS: 148, FP8TFLOPS: 296, INT8TOPS: 296, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", Notes: "CUDA total derived (nvidia-smi - 568 MiB); bandwidth from a third-party table"},
 	{ID: "h100-sxm", Name: "NVIDIA H100 80GB HBM3", Vendor: "nvidia", MemoryMiB: 81085, SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 3350, BF16TFLOPS: 989, FP8TFLOPS: 1979, INT8TOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132},
-	{ID: "h100-pcie", Name: "NVIDIA H100 PCIe", Vendor: "nvidia", MemoryMiB: 81008, SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 2000, BF16TFLOPS: 756.5, FP8TFLOPS: 1513, IntraNodeGBytesPerS: 64, ComputeMajor: 9, IntraNodeKind: "pcie", SMs: 114},
+	{ID: "h100-pcie", Name: "NVIDIA H100 PCIe", Vendor: "nvidia", MemoryMiB: 81008, SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 2000, BF16TFLOPS: 756.5, FP8TFLOPS: 1513, INT8TOPS: 1513, IntraNodeGBytesPerS: 64, ComputeMajor: 9, IntraNodeKind: "pcie", SMs: 114},
 	{ID: "h200", Name: "NVIDIA H200", Vendor: "nvidia", MemoryMiB: 143156, SMIMemoryMiB: 143771, HBMBandwidthGBytesPerS: 4800, BF16TFLOPS: 989, FP8TFLOPS: 1979, INT8TOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132},
 	{ID: "h800", Name: "NVIDIA H800", Vendor: "nvidia", MemoryMiB: derivedCUDA(81559), SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 3350, BF16TFLOPS: 989, FP8TFLOPS: 1979, IntraNodeGBytesPerS: 200, ComputeMajor: 9, IntraNodeKind: "nvlink", Notes: "NVLink cut to 400 GB/s bidirectional; CUDA total derived"},
 	{ID: "a100-80g", Name: "NVIDIA A100-SXM4-80GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(81920), SMIMemoryMiB: 81920, HBMBandwidthGBytesPerS: 2039, BF16TFLOPS: 312, INT8TOPS: 624, IntraNodeGBytesPerS: 300, ComputeMajor: 8, IntraNodeKind: "nvlink", SMs: 108, Notes: "no FP8 tensor cores; CUDA total derived"},
 	{ID: "a800", Name: "NVIDIA A800-SXM4-80GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(81920), SMIMemoryMiB: 81920, HBMBandwidthGBytesPerS: 2039, BF16TFLOPS: 312, INT8TOPS: 624, IntraNodeGBytesPerS: 200, ComputeMajor: 8, IntraNodeKind: "nvlink", Notes: "NVLink cut to 400 GB/s bidirectional; no FP8; CUDA total derived"},
 	{ID: "b200", Name: "NVIDIA B200", Vendor: "nvidia", MemoryMiB: 182636, SMIMemoryMiB: 183359, HBMBandwidthGBytesPerS: 7700, BF16TFLOPS: 2250, FP8TFLOPS: 4500, FP4TFLOPS: 9000, INT8TOPS: 4500, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", SMs: 148, Notes: "bandwidth: NVIDIA HGX table 7.7 TB/s (others say 8); FP4 dense: HGX B200 NVFP4 72 PF / 8 (NVIDIA Blackwell datasheet)"},
-	{ID: "l40s", Name: "NVIDIA L40S", Vendor: "nvidia", MemoryMiB: 45589, SMIMemoryMiB: 46068, HBMBandwidthGBytesPerS: 864, BF16TFLOPS: 362.05, FP8TFLOPS: 733, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", SMs: 142},
-	{ID: "l4", Name: "NVIDIA L4", Vendor: "nvidia", MemoryMiB: derivedCUDA(23034), SMIMemoryMiB: 23034, HBMBandwidthGBytesPerS: 300, BF16TFLOPS: 121, FP8TFLOPS: 242, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", Notes: "CUDA total derived"},
-	{ID: "mi300x", Name: "AMD Instinct MI300X", Vendor: "amd", MemoryMiB: 196592, SMIMemoryMiB: 196288, HBMBandwidthGBytesPerS: 5300, BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, IntraNodeGBytesPerS: 448, IntraNodeKind: "xgmi", SMs: 304, Notes: "xGMI aggregate unresolved between sources (448 vs 896 GB/s); 448 used"},
+	{ID: "l40s", Name: "NVIDIA L40S", Vendor: "nvidia", MemoryMiB: 45589, SMIMemoryMiB: 46068, HBMBandwidthGBytesPerS: 864, BF16TFLOPS: 362.05, FP8TFLOPS: 733, INT8TOPS: 733, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", SMs: 142},
+	{ID: "l4", Name: "NVIDIA L4", Vendor: "nvidia", MemoryMiB: derivedCUDA(23034), SMIMemoryMiB: 23034, HBMBandwidthGBytesPerS: 300, BF16TFLOPS: 121, FP8TFLOPS: 242, INT8TOPS: 242.5, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", Notes: "CUDA total derived"},
+	{ID: "mi300x", Name: "AMD Instinct MI300X", Vendor: "amd", MemoryMiB: 196592, SMIMemoryMiB: 196288, HBMBandwidthGBytesPerS: 5300, BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, INT8TOPS: 2614.9, IntraNodeGBytesPerS: 448, IntraNodeKind: "xgmi", SMs: 304, Notes: "xGMI aggregate unresolved between sources (448 vs 896 GB/s); 448 used"},
 
 	// int8Sources: the dense INT8 tensor-core peaks (INT8TOPS), sparse
 	// figures halved. [A100] NVIDIA A100 datasheet (nvidia-a100-datasheet-
@@ -96,9 +96,39 @@ var gpuTable = []GPU{
 	// summary, citsjtu2020/LLM-Prof's hardware_specs): INT8 296, equal to
 	// FP8. [B200/GB200] NVIDIA Blackwell datasheet as tabulated at
 	// glennklockwood.com/garden/processors/B200: HGX B200 INT8 4,500 | 9,000
-	// sparse, GB200 5,000 | 10,000, equal to FP8. Not read, so 0 (unknown,
-	// INT8 GEMMs priced at BF16): H100 PCIe, H800, GH200, L40S, L4, B300,
-	// GB300, RTX PRO 6000 and the AMD parts.
+	// sparse, GB200 5,000 | 10,000, equal to FP8.
+	// Added for issue #23 (data23), vendor documents only, dense as printed
+	// unless the document itself says dense is half the sparse figure:
+	// [H100 PCIe] NVIDIA H100 Tensor Core GPU Architecture whitepaper v1.04,
+	// Table 3 (pp. 39-40): INT8 Tensor 1,513 | 3,026 TOPS dense | sparse, at
+	// 1,620 MHz (as cited page by page in a public H100 PCIe spec card that
+	// reads the whitepaper and the product brief PB-11133-001_v02). [GH200] NVIDIA
+	// GH200 datasheet (nvdam.widen.net/s/rrgqqnpbz8, reproduced in
+	// atineoSE/coding-model-seeks-gpu pipeline/pipeline/sources/
+	// gh200_specs.md @ff05294): INT8 Tensor Core 3,958 TOPS* | 1,979 TOPS.
+	// [L40S] NVIDIA L40S datasheet (Chinese edition 2023-09-25, and
+	// nvidia.com/en-us/data-center/l40s as quoted in public catalogs): INT8
+	// 733 | 1,466* (* with sparsity), equal to FP8. [L4] NVIDIA L4 datasheet:
+	// INT8 485 TOPS*, "* Shown with sparsity. Specifications are one-half
+	// lower without sparsity" (the sheet prints sparse first), so 242.5 dense,
+	// equal to its FP8. [B300/GB300] NVIDIA Blackwell Ultra datasheet
+	// (resources.nvidia.com/en-us-blackwell-architecture/blackwell-ultra-
+	// datasheet) as NVIDIA's aiconfigurator reads it (systems/b300_sxm.yaml
+	// @84ba899: "153.5 TFLOPS (307 TOPS sparse / 2)"; systems/gb300.yaml
+	// @865aa0e: 165), the same reading the entries' other figures come from;
+	// the Blackwell datasheet states dense = half of sparse for its Tensor
+	// Core rows. Blackwell Ultra cut INT8 to about 1/15 of B200's: an INT8
+	// W8A8 checkpoint on B300 runs far below its BF16 rate. (verda.com's
+	// GB300 article gives the same 0.15 / 0.165 POPS dense.) [MI300X/MI325X]
+	// AMD CDNA 3 architecture white paper, Table 2: INT8 2,614.9 | 5,229.8
+	// TOPs dense | sparsity, equal to FP8. [MI355X] AMD CDNA 4 architecture
+	// white paper, Table 1: INT8 8,192 ops per clock per CU dense, the same as
+	// FP8 (256 CUs x 2.4 GHz = 5,033 TOPS); recorded as the FP8 entry's 5,000.
+	// Still unknown, so 0 (INT8 GEMMs priced at BF16, check says so): H800
+	// (no NVIDIA H800 datasheet found; H100 SXM's silicon, but third-party
+	// pages only) and RTX PRO 6000 Blackwell (its datasheets print only
+	// "4000 AI TOPS", FP4 with sparsity; aiconfigurator's 935.6 is a clock
+	// scaling, not a datasheet figure).
 
 	// Parts added for issue #23. Figures are per GPU; TFLOPS dense (the
 	// sparse datasheet figure halved where only that is printed); links per
@@ -122,17 +152,17 @@ var gpuTable = []GPU{
 	//        MI325X same compute as MI300X (BF16 1307.4, FP8 2614.9); MI355X BF16 2500 (clock formula 2516.6),
 	//        FP8 5000, MXFP4 10100, all dense. Bandwidth: MI325X 6.0 TB/s (AMD MI325X page via
 	//        docs.vultr.com/inference-cookbook/rocm/getting-started/hardware-requirements), MI355X 8 TB/s.
-	{ID: "b300", Name: "NVIDIA B300 SXM6 AC", Vendor: "nvidia", MemoryMiB: derivedCUDA(275040), SMIMemoryMiB: 275040, HBMBandwidthGBytesPerS: 7750, BF16TFLOPS: 2250, FP8TFLOPS: 4500, FP4TFLOPS: 14000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink",
+	{ID: "b300", Name: "NVIDIA B300 SXM6 AC", Vendor: "nvidia", MemoryMiB: derivedCUDA(275040), SMIMemoryMiB: 275040, HBMBandwidthGBytesPerS: 7750, BF16TFLOPS: 2250, FP8TFLOPS: 4500, FP4TFLOPS: 14000, INT8TOPS: 153.5, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink",
 		Notes: "HGX B300, 288 GB HBM3e; figures from the NVIDIA Blackwell Ultra datasheet as NVIDIA's aiconfigurator reads it; CUDA total derived (nvidia-smi - 568 MiB); bandwidth 7.75 TB/s there (other pages: up to 8); FP4 dense 14 PF there (13.1-13.5 from HGX 8-GPU totals elsewhere); compute capability 10.3"},
 	{ID: "gb200", Name: "NVIDIA GB200", Vendor: "nvidia", MemoryMiB: derivedCUDA(189471), SMIMemoryMiB: 189471, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 10000, INT8TOPS: 5000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", NVLinkDomainGPUs: nvl72GPUs,
 		Notes: "Blackwell GPU of a GB200 NVL72 tray, 186 GB HBM3E; figures from the NVIDIA Blackwell datasheet; CUDA total derived (nvidia-smi - 568 MiB); GB200 NVL72: 72 GPUs in one NVLink domain across 18 compute trays of 4 GPUs (a tray is a node; hardware.network.nvlink_domain joins trays into the rack's NVLink domain)"},
-	{ID: "gb300", Name: "NVIDIA GB300", Vendor: "nvidia", MemoryMiB: derivedCUDA(284208), SMIMemoryMiB: 284208, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 15000, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", NVLinkDomainGPUs: nvl72GPUs,
+	{ID: "gb300", Name: "NVIDIA GB300", Vendor: "nvidia", MemoryMiB: derivedCUDA(284208), SMIMemoryMiB: 284208, HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 15000, INT8TOPS: 165, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", NVLinkDomainGPUs: nvl72GPUs,
 		Notes: "Blackwell Ultra GPU of a GB300 NVL72 tray, 288 GB HBM3e; figures from the NVIDIA Blackwell Ultra datasheet as aiconfigurator reads it (rack: 1,080 PF dense FP4, 576 TB/s, 130 TB/s NVLink / 72); CUDA total derived (nvidia-smi - 568 MiB); compute capability 10.3; GB300 NVL72: 72 GPUs in one NVLink domain across 18 compute trays of 4 GPUs (a tray is a node; hardware.network.nvlink_domain joins trays into the rack's NVLink domain)"},
-	{ID: "gh200", Name: "NVIDIA GH200 480GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(97871), SMIMemoryMiB: 97871, HBMBandwidthGBytesPerS: 4000, BF16TFLOPS: 989, FP8TFLOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132,
+	{ID: "gh200", Name: "NVIDIA GH200 480GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(97871), SMIMemoryMiB: 97871, HBMBandwidthGBytesPerS: 4000, BF16TFLOPS: 989, FP8TFLOPS: 1979, INT8TOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132,
 		Notes: "Hopper GPU of a GH200 superchip with 96 GB HBM3 (the 144 GB HBM3e part, nvidia-smi 146831 MiB, 4.9 TB/s, is not this entry); figures from the NVIDIA GH200 datasheet; CUDA total derived (nvidia-smi - 568 MiB); 132 SMs from an OpenCL device query (mredenti/PowerCapping); GPU-to-GPU link taken as H100's 18 NVLink4 links (450 GB/s per direction, multi-GH200 nodes), not read from a GH200 datasheet; NVLink-C2C's 900 GB/s is CPU-to-GPU and not counted"},
-	{ID: "mi325x", Name: "AMD Instinct MI325X", Vendor: "amd", MemoryMiB: amdTorchMiB(256), SMIMemoryMiB: amdSMIMiB(256), HBMBandwidthGBytesPerS: 6000, BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, IntraNodeGBytesPerS: 448, IntraNodeKind: "xgmi", SMs: 304,
+	{ID: "mi325x", Name: "AMD Instinct MI325X", Vendor: "amd", MemoryMiB: amdTorchMiB(256), SMIMemoryMiB: amdSMIMiB(256), HBMBandwidthGBytesPerS: 6000, BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, INT8TOPS: 2614.9, IntraNodeGBytesPerS: 448, IntraNodeKind: "xgmi", SMs: 304,
 		Notes: "256 GB HBM3E, CDNA3 gfx942, 304 CUs (ROCm GPU specs); compute as MI300X (AMD product page); memory totals derived from 256 GiB by MI300X's observed offsets; xGMI 7 links x 128 GB/s bidirectional = 448 per direction, as MI300X (AMD primary not read)"},
-	{ID: "mi355x", Name: "AMD Instinct MI355X", Vendor: "amd", MemoryMiB: amdTorchMiB(288), SMIMemoryMiB: amdSMIMiB(288), HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 10100, IntraNodeGBytesPerS: 537.6, IntraNodeKind: "xgmi", SMs: 256,
+	{ID: "mi355x", Name: "AMD Instinct MI355X", Vendor: "amd", MemoryMiB: amdTorchMiB(288), SMIMemoryMiB: amdSMIMiB(288), HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 10100, INT8TOPS: 5000, IntraNodeGBytesPerS: 537.6, IntraNodeKind: "xgmi", SMs: 256,
 		Notes: "288 GB HBM3E, CDNA4 gfx950, 256 CUs (ROCm GPU specs); TFLOPS from the AMD product page (dense; FP4 = MXFP4); memory totals derived from 288 GiB by MI300X's observed offsets; xGMI 7 links x 153.6 GB/s bidirectional = 537.6 per direction (third-party figure, AMD primary not read)"},
 	// RTX PRO 6000 Blackwell Server Edition: PCIe card, no NVLink. CUDA total
 	// and SM count from torch (_CudaDeviceProperties(... Server Edition',

@@ -69,3 +69,45 @@ func TestFP4OnlyWhereTheHardwareHasIt(t *testing.T) {
 		}
 	}
 }
+
+// TestINT8PeaksFromVendorDocuments pins the dense INT8 tensor-core peaks
+// read from vendor datasheets and white papers (the int8Sources comment in
+// gpus.go), and the parts whose figure was not found (0: INT8 GEMMs are
+// priced at BF16 and check says so). Where the document gives INT8 and FP8
+// the same dense rate (Hopper, Ada, CDNA 3/4) the two fields must agree;
+// Blackwell Ultra is the exception: its datasheet cuts INT8 to 307 TOPS
+// sparse (153.5 dense) on B300, far below its 2,250 TFLOPS BF16, so an
+// INT8 checkpoint there must not be priced as if INT8 were FP8's twin.
+func TestINT8PeaksFromVendorDocuments(t *testing.T) {
+	for _, tt := range []struct {
+		id        string
+		int8      float64
+		equalsFP8 bool
+	}{
+		{"h100-pcie", 1513, true},  // Hopper whitepaper Table 3: 1,513 | 3,026
+		{"gh200", 1979, true},      // GH200 datasheet: 3,958* | 1,979
+		{"l40s", 733, true},        // L40S datasheet: 733 | 1,466*
+		{"l4", 242.5, false},       // L4 datasheet: 485*, one-half without sparsity (FP8 recorded as 242)
+		{"b300", 153.5, false},     // Blackwell Ultra: 307 sparse / 2
+		{"gb300", 165, false},      // Blackwell Ultra: 165 dense
+		{"mi300x", 2614.9, true},   // CDNA 3 white paper Table 2
+		{"mi325x", 2614.9, true},   // CDNA 3 white paper Table 2
+		{"mi355x", 5000, true},     // CDNA 4 white paper Table 1: 8,192 ops/clk/CU, as FP8
+		{"h800", 0, false},         // no vendor document found
+		{"rtx-pro-6000", 0, false}, // datasheets print FP4 sparse only
+	} {
+		g, err := LookupGPU(tt.id)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.id, err)
+		}
+		if g.INT8TOPS != tt.int8 {
+			t.Errorf("%s: INT8 %g TOPS, want %g", tt.id, g.INT8TOPS, tt.int8)
+		}
+		if tt.equalsFP8 && g.INT8TOPS != g.FP8TFLOPS {
+			t.Errorf("%s: INT8 %g and FP8 %g, the document gives them one dense rate", tt.id, g.INT8TOPS, g.FP8TFLOPS)
+		}
+	}
+	if b, _ := LookupGPU("b300"); b.INT8TOPS >= b.BF16TFLOPS/10 {
+		t.Errorf("B300 INT8 %g TOPS is not the datasheet's cut rate (BF16 %g)", b.INT8TOPS, b.BF16TFLOPS)
+	}
+}

@@ -125,9 +125,22 @@ type PDPool struct {
 	EP Num `yaml:"ep"`
 	// BlockSize is the pool's --block-size when the source sets it (the
 	// KV block NIXL moves; unknown: the release's default).
-	BlockSize Num      `yaml:"block_size"`
-	Features  Features `yaml:"features"`
+	BlockSize Num `yaml:"block_size"`
+	// KVConnector is "none" when the source launched the pool's engines
+	// without --kv-transfer-config though the row's connector joins the
+	// pools (a decode engine then computes every prompt itself); empty:
+	// the pool runs the row's connector.
+	KVConnector string   `yaml:"kv_connector"`
+	Features    Features `yaml:"features"`
 }
+
+// KVConnectorNone is PDPool.KVConnector's value for a pool launched
+// without a KV connector.
+const KVConnectorNone = "none"
+
+// NoConnector reports whether the pool's engines ran without a KV
+// connector (KVConnectorNone).
+func (p PDPool) NoConnector() bool { return p.KVConnector == KVConnectorNone }
 
 // PDColocated is a colocated run beside a P/D run: Instances independent
 // engines of TP × PP × DP on the same GPUs.
@@ -230,6 +243,14 @@ func pdRowProblems(r PDRow, srcSplit map[string]string) []string {
 	}
 	if r.Targetable() {
 		p = append(p, pdNeeds(r)...)
+	}
+	for role, pool := range map[string]PDPool{"prefill": r.Prefill, "decode": r.Decode} {
+		if c := pool.KVConnector; c != "" && c != KVConnectorNone {
+			p = append(p, fmt.Sprintf("%s.kv_connector %q: only %q is written (empty: the row's connector)", role, c, KVConnectorNone))
+		}
+	}
+	if r.Prefill.NoConnector() {
+		p = append(p, "prefill.kv_connector none: a prefill pool without a connector hands nothing off (not a P/D run)")
 	}
 	return p
 }

@@ -57,6 +57,8 @@ func TestPDProblems(t *testing.T) {
 		"ep":                       {func(r *PDRow) { r.Prefill.EP = N(3) }, "prefill.ep 3 is neither 1 nor"},
 		"no connector":             {func(r *PDRow) { r.Connector = "" }, "no connector"},
 		"colocated GPUs":           {func(r *PDRow) { c := *r.Colocated; c.Instances = N(3); r.Colocated = &c }, "colocated runs 12 GPUs"},
+		"pool connector spelling":  {func(r *PDRow) { r.Decode.KVConnector = "NixlConnector" }, `decode.kv_connector "NixlConnector": only "none"`},
+		"prefill without one":      {func(r *PDRow) { r.Prefill.KVConnector = KVConnectorNone }, "a prefill pool without a connector"},
 	} {
 		r := base
 		c.edit(&r)
@@ -70,6 +72,12 @@ func TestPDProblems(t *testing.T) {
 	r.Decode.TP, r.Incomplete = Num{}, "layout not stated"
 	if err := (&PDSet{Schema: PDSchema, Sources: srcs, Rows: []PDRow{r}}).Validate(); err != nil {
 		t.Errorf("incomplete row: %v", err)
+	}
+	// A decode pool launched without a connector is a valid row.
+	r = base
+	r.Decode.KVConnector = KVConnectorNone
+	if err := (&PDSet{Schema: PDSchema, Sources: srcs, Rows: []PDRow{r}}).Validate(); err != nil || !r.Decode.NoConnector() {
+		t.Errorf("decode without a connector: %v", err)
 	}
 	// A constant rate with its parameters, and pools on different nodes
 	// whose NICs the source does not state (check's default fabric), are

@@ -76,7 +76,7 @@ func stepTermTables(r *estimate.Report) []termsTable {
 		out = append(out, pre)
 	}
 	sims := termsTable{Caption: "Simulated mean TTFT, by where requests spent it",
-		Head: []string{"scenario", "mean TTFT", "front end (ingest, first token out)", "engine queue", "prefill steps"}}
+		Head: []string{"scenario", "mean TTFT", "front end (ingest, first token out)", "of which tokenizing the prompt", "engine queue", "prefill steps"}}
 	for _, s := range p.Simulations {
 		res := s.Result
 		if res.Requests == 0 {
@@ -84,7 +84,7 @@ func stepTermTables(r *estimate.Report) []termsTable {
 		}
 		tp := res.TTFTParts
 		sims.Rows = append(sims.Rows, []string{scenarioLabel(s),
-			textfmt.Seconds(res.TTFT.Mean), textfmt.Seconds(tp.FrontendS), textfmt.Seconds(tp.QueueS), textfmt.Seconds(tp.PrefillS)})
+			textfmt.Seconds(res.TTFT.Mean), textfmt.Seconds(tp.FrontendS), textfmt.Seconds(tp.PromptS), textfmt.Seconds(tp.QueueS), textfmt.Seconds(tp.PrefillS)})
 	}
 	if len(sims.Rows) > 0 {
 		out = append(out, sims)

@@ -64,7 +64,7 @@ func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 			fmt.Fprintf(w, "| %s | %s | %.1f | %.0f | %s |\n", a.Name, yesNo(a.Fits), a.TPOTS*1e3, a.OutputTokPerS, a.Binding)
 		}
 	}
-	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | mean TTFT: front end / queue / prefill | TTFT p99 run-to-run spread | TPOT mean | output tok/s | total tok/s |\n|---|---|---|---|---:|---:|---:|\n")
+	fmt.Fprintf(w, "\n| simulation | TTFT p50 / p95 / p99 | mean TTFT: front end (of which the prompt's tokens) / queue / prefill | TTFT p99 run-to-run spread | TPOT mean | output tok/s | total tok/s |\n|---|---|---|---|---:|---:|---:|\n")
 	for _, s := range p.Simulations {
 		res := s.Result
 		ttft, ci := fmt.Sprintf("%s / %s / %s", textfmt.Seconds(res.TTFT.P50), textfmt.Seconds(res.TTFT.P95), textfmt.Seconds(res.TTFT.P99)), "-"
@@ -87,7 +87,7 @@ func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 		parts := "-"
 		if res.Requests > 0 {
 			tp := res.TTFTParts
-			parts = fmt.Sprintf("%s / %s / %s", textfmt.Seconds(tp.FrontendS), textfmt.Seconds(tp.QueueS), textfmt.Seconds(tp.PrefillS))
+			parts = fmt.Sprintf("%s (%s) / %s / %s", textfmt.Seconds(tp.FrontendS), textfmt.Seconds(tp.PromptS), textfmt.Seconds(tp.QueueS), textfmt.Seconds(tp.PrefillS))
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.0f | %.0f |\n", scenarioLabel(s),
 			ttft, parts, ci, tpot, res.OutputTokPerS, res.TotalTokPerS)

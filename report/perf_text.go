@@ -175,10 +175,12 @@ func prefillTerms(pf perf.PrefillPoint) string {
 		textfmt.Seconds(pf.GPUS), textfmt.Seconds(pf.KernelGapsS), textfmt.Seconds(pf.NetworkS), textfmt.Seconds(pf.HostS))
 }
 
-// ttftPartsText splits a simulated mean TTFT by where requests spent it.
+// ttftPartsText splits a simulated mean TTFT by where requests spent it;
+// the front end's work on the request's own prompt tokens is named inside
+// the front end's share, which it is part of.
 func ttftPartsText(p sim.TTFTParts) string {
-	return fmt.Sprintf("front end (ingest, first token out) %s · engine queue %s · prefill steps %s",
-		textfmt.Seconds(p.FrontendS), textfmt.Seconds(p.QueueS), textfmt.Seconds(p.PrefillS))
+	return fmt.Sprintf("front end (ingest, first token out) %s, of which tokenizing the prompt %s · engine queue %s · prefill steps %s",
+		textfmt.Seconds(p.FrontendS), textfmt.Seconds(p.PromptS), textfmt.Seconds(p.QueueS), textfmt.Seconds(p.PrefillS))
 }
 
 func simLoad(s slo.SimScenario) string {

@@ -64,37 +64,7 @@ func TestPlaceReplicasOnTheirNodes(t *testing.T) {
 // placeReplicasOnEveryNode is placeReplicas as it was: each replica
 // placed on every node the ones before it left.
 func placeReplicasOnEveryNode(l Layout, nodeGPUs []int) (Placement, error) {
-	one := l
-	one.Replicas = 1
-	out := Placement{Nodes: make([]NodeSlot, len(nodeGPUs))}
-	var first Placement
-	start := 0
-	for r := range l.ReplicaCount() {
-		if start >= len(nodeGPUs) {
-			return Placement{}, tooFewNodes(l, first.ReplicaNodes, len(nodeGPUs))
-		}
-		p, err := placeReplica(one, nodeGPUs[start:])
-		if err != nil && r == 0 {
-			return Placement{}, err
-		}
-		if err != nil {
-			return Placement{}, tooFewNodes(l, first.ReplicaNodes, len(nodeGPUs))
-		}
-		span := p.ReplicaNodes
-		if r == 0 {
-			first = p
-		} else if !sameShape(first, nodeGPUs[:span], p, nodeGPUs[start:start+span]) {
-			return Placement{}, fieldErr("parallelism.replicas",
-				fmt.Sprintf("replica %d would run on nodes %d-%d, whose GPU counts differ from replica 0's (nodes 0-%d): replicas must be alike",
-					r, start, start+span-1, span-1), "give every group of nodes the same GPU counts, or change the layout")
-		}
-		for i, s := range p.Nodes[:span] {
-			s.Replica, s.Rank = r, i
-			out.Nodes[start+i] = s
-		}
-		out.ReplicaStart = append(out.ReplicaStart, start)
-		start += span
-	}
-	out.Spanning, out.ReplicaNodes = first.Spanning, first.ReplicaNodes
-	return out, nil
+	return placeReplicasWith(l, nodeGPUs, func(one Layout, nodeGPUs []int, start int, _ Placement) (Placement, error) {
+		return placeReplica(one, nodeGPUs[start:])
+	})
 }

@@ -12,6 +12,17 @@ import (
 // each on the nodes the replicas before it left (placeReplica), spanning
 // as many nodes as the first and with the same shape (GPU counts and slots).
 func placeReplicas(l Layout, nodeGPUs []int) (Placement, error) {
+	return placeReplicasWith(l, nodeGPUs, nextReplica)
+}
+
+// replicaPlacer places replica one on nodeGPUs from start, given replica
+// 0's placement (zero while placing replica 0).
+type replicaPlacer func(one Layout, nodeGPUs []int, start int, first Placement) (Placement, error)
+
+// placeReplicasWith is placeReplicas with the way each next replica is
+// placed as a parameter, so that a test can hold the fast placer equal to
+// the plain one through the same checks.
+func placeReplicasWith(l Layout, nodeGPUs []int, next replicaPlacer) (Placement, error) {
 	one := l
 	one.Replicas = 1
 	out := Placement{Nodes: make([]NodeSlot, len(nodeGPUs))}
@@ -21,7 +32,7 @@ func placeReplicas(l Layout, nodeGPUs []int) (Placement, error) {
 		if start >= len(nodeGPUs) {
 			return Placement{}, tooFewNodes(l, first.ReplicaNodes, len(nodeGPUs))
 		}
-		p, err := nextReplica(one, nodeGPUs, start, first)
+		p, err := next(one, nodeGPUs, start, first)
 		if err != nil && r == 0 {
 			return Placement{}, err
 		}

@@ -82,3 +82,22 @@ func MaxCompletionTokens(maxModelLen, promptTokens, wanted int) int {
 	}
 	return max(1, wanted)
 }
+
+// PromptTokenizationSource is where vLLM's OpenAI server turns a text
+// prompt into token ids: in the API-server process, before the request is
+// handed to the engine, on one tokenizer thread shared by every request of
+// that process, so long prompts queue behind each other there (perf's
+// FrontendPromptTokenS prices it). A client that sends token ids skips it;
+// `vllm bench serve`'s random and prefix_repetition datasets send text
+// (they decode random ids to a string).
+const PromptTokenizationSource = "vllm/entrypoints/renderer.py at commit 09b5e071 (the 0.10.2–0.11 line, " +
+	"`from vllm.utils import AsyncMicrobatchTokenizer`): CompletionRenderer._create_prompt_from_text awaits " +
+	"AsyncMicrobatchTokenizer(text), one per tokenizer (async_tokenizer_pool); vllm/utils (docs.vllm.ai v0.11.0 " +
+	"api/vllm/utils) and vllm/utils/async_utils.py (docs.vllm.ai v0.15.0, v0.22.1): AsyncMicrobatchTokenizer " +
+	"runs every encode on `ThreadPoolExecutor(max_workers=1)` \"so the event loop stays responsive\", a lone " +
+	"prompt as `self.tokenizer(p)`, prompts arriving within batch_wait_timeout_s = 2 ms (up to 32) as one " +
+	"batched call; vllm/renderers/base.py (docs.vllm.ai v0.20.0; main at 03499b26): " +
+	"BaseRenderer._tokenize_prompt_async → get_async_tokenizer() → the same AsyncMicrobatchTokenizer. " +
+	"Earlier: PR #10635 (Nov 2024) moved tokenization off the event loop onto a one-thread executor " +
+	"(\"with long sequence lengths (256K), tokenization can take a few hundred milliseconds\"); issue #25301 " +
+	"(Sep 2025, open) asks for a process pool because long prompts wait in that serial queue"

@@ -30,3 +30,25 @@ func (r Release) KVLoadNoticedAtStepEnd() bool { return !r.Version.Less(v090) }
 
 // KVLoadNoticedSource cites KVLoadNoticedAtStepEnd.
 func KVLoadNoticedSource() string { return srcKVLoadNoticed }
+
+// Without --kv-transfer-config an engine has no KV connector, and a request
+// that arrives with the prefill's kv_transfer_params (as a router or
+// Dynamo's decode handler sends it) is prefilled from its first token like
+// any other: the scheduler creates its connector only from the config
+// (Scheduler.__init__: "self.connector = None" unless
+// "self.vllm_config.kv_transfer_config is not None"), and every remote-KV
+// path (get_num_new_matched_tokens, WAITING_FOR_REMOTE_KVS) sits behind
+// "if self.connector is not None". Read in copies of
+// vllm/v1/core/sched/scheduler.py from v0.9-era to 2026 main held by the
+// search index (the same in all); no release's own file was pinned.
+const srcNoConnector = "vllm/v1/core/sched/scheduler.py (Scheduler.__init__: the KV connector is created only when " +
+	"kv_transfer_config is set), copies from v0.9-era to 2026 main; no release's own file pinned"
+
+// NoConnectorRecomputes reports whether an engine of the release launched
+// without a KV connector computes a request's whole prompt whatever
+// kv_transfer_params the request carries (srcNoConnector): every release
+// with the V1 KV connector API.
+func (r Release) NoConnectorRecomputes() bool { return !r.Version.Less(v090) }
+
+// NoConnectorSource cites NoConnectorRecomputes.
+func NoConnectorSource() string { return srcNoConnector }

@@ -103,9 +103,11 @@ Reproduced by a dedicated test (the log lacks what a row needs):
   (` + "`TestHybridLogV017`" + `; the walk-through names neither model nor weights); and a vLLM 0.24.0 log of
   Qwen3.6-35B-A3B (an NVFP4 build on one RTX 5090, fp8 KV cache, max_model_len 131,072; noonghunna/club-3090#612):
   from the logged 5.98 GiB, 299 blocks of 2,096-token pages, 567,978 tokens and 4.33x, exactly, with the
-  0.21+ rule (max_concurrency × max_model_len) and two state pages per group (` + "`TestHybridLogV024`" + `; the
-  checkpoint's NVFP4 layers and vision tower are not in the catalog, so its available memory is not
-  predicted).
+  0.21+ rule (max_concurrency × max_model_len) and two state pages per group (` + "`TestHybridLogV024`" + `);
+  since NVIDIA's MIXED_PRECISION checkpoint is sized module by module (catalog/testdata/ckpt), that start-up is
+  also a case of the table above (` + "`qwen36-35b-a3b-nvfp4-club3090-rtx5090-tp1-v0240`" + `, RTX 5090 total 31.36
+  GiB from another public 5090 log, utilization the 0.24.0 default 0.92): its available memory predicted end to end
+  (weights are not quoted in the issue).
 - Nemotron-H (` + "`nemotron_h`" + `), end to end in the table above (` + "`nemotron-cascade2-nvfp4-h100-94g-tp1-v0191`" + `): a
   vLLM 0.19.1 start-up of Nemotron-Cascade-2-30B-A3B-NVFP4 (Nemotron-3 Nano 30B-A3B's architecture in a ModelOpt
   NVFP4 build, run weight-only through Marlin on one 94 GB-class H100 of SURF Snellius, fp8 KV cache, float32 SSM

@@ -129,6 +129,9 @@ var calModels = []struct{ match, id, quant, config string }{
 	// Qwen3-VL-30B-A3B-Instruct in BF16: the wrapper's text_config and
 	// vision_config as published (vision encoder counted with the weights).
 	{match: "qwen3-vl-30b-a3b", config: "../../catalog/testdata/hf/qwen3-vl-30b-a3b-instruct.json"},
+	// nvidia/Qwen3.6-35B-A3B-NVFP4 (ModelOpt MIXED_PRECISION): its
+	// verbatim config.json and hf_quant_config.json (catalog/testdata/ckpt).
+	{match: "qwen3.6-35b-a3b-nvfp4", config: "../../catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json"},
 	{"deepseek-r1", "deepseek-r1", "", ""},
 	{"deepseek-v4-flash", "deepseek-v4-flash", "", ""},
 	// MiMo-V2.6-Flash-MOPD: MiMo-V2-Flash's text decoder in its own
@@ -466,14 +469,15 @@ const targetNewArch = 0.10
 // newArchitectures are the cases that reproduce an architecture of issue
 // #23, with the family they stand for.
 var newArchitectures = map[string]string{
-	"gemma3-27b-llmd-h100-tp1":                   "Gemma 3 (gemma3_text: 52 sliding-window and 10 global layers)",
-	"llama4-scout-llmd-h100-tp4":                 "Llama 4 (llama4_text: chunked attention, MoE with a shared expert)",
-	"gemma4-26b-a4b-myoceane-a100-tp1":           "Gemma 4 (gemma4_text: 25 sliding-window and 5 wider global layers, MoE beside the MLP)",
-	"kimi-k2-thinking-recipe-h200-tp8":           "Kimi-K2-Thinking / Kimi-K2.5's text model (Kimi-K2's MLA MoE, INT4 compressed-tensors experts)",
-	"glm51-fp8-bisect43163-h200-tp8":             "GLM-5.1 (glm_moe_dsa: MLA + DeepSeek sparse attention, an indexer in every layer)",
-	"glm52-dummy-pocketinfer-h800nvl32g-tp1":     "GLM-5.2 layout (glm_moe_dsa with IndexShare: 5 of 11 layers keep an indexer; a scaled config)",
-	"qwen3next-80b-instruct-h200-tp2-v0102":      "Qwen3-Next (qwen3_next: 36 Gated DeltaNet and 12 full-attention layers, 512 experts and a shared expert)",
-	"nemotron-cascade2-nvfp4-h100-94g-tp1-v0191": "Nemotron-H (nemotron_h: Nemotron-3 Nano's 23 Mamba-2, 23 MoE and 6 attention layers; ModelOpt NVFP4)",
+	"gemma3-27b-llmd-h100-tp1":                        "Gemma 3 (gemma3_text: 52 sliding-window and 10 global layers)",
+	"llama4-scout-llmd-h100-tp4":                      "Llama 4 (llama4_text: chunked attention, MoE with a shared expert)",
+	"gemma4-26b-a4b-myoceane-a100-tp1":                "Gemma 4 (gemma4_text: 25 sliding-window and 5 wider global layers, MoE beside the MLP)",
+	"kimi-k2-thinking-recipe-h200-tp8":                "Kimi-K2-Thinking / Kimi-K2.5's text model (Kimi-K2's MLA MoE, INT4 compressed-tensors experts)",
+	"glm51-fp8-bisect43163-h200-tp8":                  "GLM-5.1 (glm_moe_dsa: MLA + DeepSeek sparse attention, an indexer in every layer)",
+	"glm52-dummy-pocketinfer-h800nvl32g-tp1":          "GLM-5.2 layout (glm_moe_dsa with IndexShare: 5 of 11 layers keep an indexer; a scaled config)",
+	"qwen3next-80b-instruct-h200-tp2-v0102":           "Qwen3-Next (qwen3_next: 36 Gated DeltaNet and 12 full-attention layers, 512 experts and a shared expert)",
+	"nemotron-cascade2-nvfp4-h100-94g-tp1-v0191":      "Nemotron-H (nemotron_h: Nemotron-3 Nano's 23 Mamba-2, 23 MoE and 6 attention layers; ModelOpt NVFP4)",
+	"qwen36-35b-a3b-nvfp4-club3090-rtx5090-tp1-v0240": "Qwen3.6 (qwen3_5_moe: 30 Gated DeltaNet and 10 full-attention layers, 256 experts; ModelOpt MIXED_PRECISION, vision tower, fp8 KV, prefix caching on)",
 }
 
 // newArchMisses lists a new-architecture case's figures outside

@@ -2,6 +2,8 @@ package memory
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -198,6 +200,40 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     projections 2 × 8,192 × 2,048, the shared expert 2 × 8,192 × 10,240,
 //     the router and its bias, a norm: 10,942,947,840), eh_proj 16,384 ×
 //     8,192 and three norms: 11,215,610,368 parameters.
+//
+// From a public AWS instance matrix (search index id 60391495993, "All sizes
+// below are GiB, measured from the HuggingFace file tree", observed August
+// 2026; branch data23). Its figures agree with the rows above where they
+// overlap: Qwen3.5-397B-A17B 751.41 GiB (806.8 GB, "807GB"), DeepSeek-V4-Pro
+// 805.35 GiB (864.7 GB, "865 GB"), DeepSeek-V4-Pro-NVFP4 850.42 GiB (913.1
+// GB), DeepSeek-V4-Flash-NVFP4 156.75 GiB (168.3 GB), Kimi-K2.6-NVFP4
+// 554.34 GiB, Kimi-K3 1,454 GiB (1,561 GB), Nemotron-3-Ultra-BF16 1,044 GiB
+// (1,121 GB), Qwen3.5-27B 51.77 GiB (51.75 in the device profile). A file
+// tree holds tokenizer and config files too (tens of MB) and the figures are
+// rounded to 0.01 GiB: held to 0.2%.
+//
+//   - nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16: 230.27 GiB. The
+//     architecture is the FP8 checkpoint's config.json (catalog/testdata/ckpt,
+//     aiconfigurator @095f58a5) without its hf_quant_config.json. Its MTP
+//     block (mtp_hybrid_override_pattern "*E": one attention and one latent
+//     MoE layer) by hand as Ultra's at Super's sizes: attention 4,096 × 4,096
+//     × 2 + 4,096 × 256 × 2 and a norm (35,655,680), a latent MoE layer (512
+//     experts of 2 × 1,024 × 2,688, the latent projections 2 × 4,096 × 1,024,
+//     the shared expert 2 × 4,096 × 5,376, the router and its bias, a norm:
+//     2,873,102,848), eh_proj 8,192 × 4,096 and three norms: 2,942,325,248
+//     parameters.
+//   - nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-FP8 (ModelOpt FP8, the
+//     fixture's hf_quant_config.json lists no exclusions): 119.56 GiB. Its
+//     MTP block is taken as BF16, as NVIDIA's other ModelOpt exports keep it
+//     (GLM-5-NVFP4's MTP layer is stored BF16, above; Qwen3.6-NVFP4 excludes
+//     "mtp*"; DeepSeek-V4-NVFP4 ignores "mtp.*"): 5.9 GB, 4.6% of the
+//     checkpoint, so the served model may sit 5% below it. Not verified for
+//     this checkpoint (its safetensors index was not read); as FP8 the block
+//     would leave the row 2.7% short.
+//   - deepseek-ai/DeepSeek-V4-Flash (FP8 linear layers, MXFP4 experts, one
+//     MTP layer): 148.67 GiB; the MTP layer as one mean decoder layer, as
+//     DeepSeek-V4-Pro's row does, and like it held to 1% (a stand-in, not a
+//     count: 159.26 against 159.63 GB, −0.23%).
 func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 	hf := func(file string) func() (*catalog.Model, error) {
 		return func() (*catalog.Model, error) { return catalog.LoadHFConfig("../../catalog/testdata/hf/" + file) }
@@ -253,6 +289,12 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 			func(float64) float64 { return 0 }, 0, 0.002},
 		{"gemma-4-26B-A4B-it (48.07 GiB directory)", func() (*catalog.Model, error) { return catalog.LookupModel("gemma-4-26b-a4b") }, 48.07 * GiB / 1e9,
 			func(float64) float64 { return 0 }, 0, 0.002},
+		{"Nemotron-3-Super-120B-A12B-BF16 (230.27 GiB tree)", nemotronSuperBF16(t), 230.27 * GiB / 1e9,
+			func(float64) float64 { return 2 * 2942325248 }, 0, 0.002},
+		{"Nemotron-3-Super-120B-A12B-FP8 (119.56 GiB tree; MTP block BF16)", ckpt("nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8"), 119.56 * GiB / 1e9,
+			func(float64) float64 { return 2 * 2942325248 }, 0.05, 0.01},
+		{"DeepSeek-V4-Flash (148.67 GiB tree)", hf("deepseek-v4-flash.verbatim.json"), 148.67 * GiB / 1e9,
+			func(layer float64) float64 { return layer }, 0, 0},
 	} {
 		m, err := tc.load()
 		if err != nil {
@@ -314,5 +356,24 @@ func TestStep3p7NVFP4CheckpointBytes(t *testing.T) {
 	}
 	if d := params/totalParams - 1; math.Abs(d) > 0.001 {
 		t.Errorf("BF16 + packed U8 elements = %.3f B, total_parameters %.3f B (%+.3f%%)", params/1e9, totalParams/1e9, 100*d)
+	}
+}
+
+// nemotronSuperBF16 loads Nemotron-3-Super's FP8 config.json alone (without
+// the hf_quant_config.json beside it, which makes it the FP8 checkpoint):
+// nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16's architecture. The file is
+// copied, not re-encoded, because it holds the non-JSON Infinity that
+// vLLM's loader accepts and encoding/json does not.
+func nemotronSuperBF16(t *testing.T) func() (*catalog.Model, error) {
+	return func() (*catalog.Model, error) {
+		data, err := os.ReadFile("../../catalog/testdata/ckpt/nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8/config.json")
+		if err != nil {
+			return nil, err
+		}
+		path := filepath.Join(t.TempDir(), "config.json")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return nil, err
+		}
+		return catalog.LoadHFConfig(path)
 	}
 }

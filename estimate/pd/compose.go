@@ -28,11 +28,18 @@ func (e *evaluator) scenario(n int) Scenario {
 	out := outputTokens(dec.in, n)
 	sc := Scenario{InputTokens: n, OutputTokens: out, RatePerS: e.rate, DecodeSimulated: true}
 	base := newTransfer(pre.in, dec.in, n, e.sameNode, pre.Nodes, dec.Nodes)
-	muP, muD := pre.prefillCapacity(n), dec.decodeCapacity(n, out)
+	if e.recompute {
+		base = Transfer{Link: "none"} // no decode engine reads the KV
+	}
+	muP, muD := pre.prefillCapacity(n), e.decodeCapacity(n, out)
 	hop := float64(e.path.Hops) * e.hopS
 	var pr, dr sim.Result
 	var extra, lambda float64
 	decode := func(l load) sim.Result {
+		if e.recompute {
+			extra = 0
+			return simRecompute(dec, n, out, l, e.seed)
+		}
 		r, x, ok := simDecode(dec, n, out, l, e.seed)
 		if !ok {
 			sc.DecodeSimulated = false
@@ -109,7 +116,10 @@ func (e *evaluator) scenario(n int) Scenario {
 	sc.Truncated = pr.Truncated || dr.Truncated
 	// The decode engine notices the finished read at a step's end, not
 	// when it ends (noticedRead): that wait is part of its admission.
-	notice := noticedRead(dec, dr, x.TimeS, e.sessions) - x.TimeS
+	notice := 0.0
+	if !e.recompute { // no read to notice
+		notice = noticedRead(dec, dr, x.TimeS, e.sessions) - x.TimeS
+	}
 	sc.TTFTParts = TTFTParts{FrontendS: pr.TTFTParts.FrontendS + dr.TTFTParts.FrontendS, PrefillQueueS: pr.TTFTParts.QueueS,
 		PrefillS: pr.TTFTParts.PrefillS, RouterS: hop, TransferS: x.TimeS, DecodeAdmitS: dr.TTFTParts.QueueS + extra + notice,
 		FirstDecodeS: dr.TTFTParts.PrefillS, ReadNoticeS: notice}
@@ -118,6 +128,23 @@ func (e *evaluator) scenario(n int) Scenario {
 	}
 	sc.Lease = e.lease(n, lambda, hop+x.TimeS+dr.TTFTParts.QueueS+extra)
 	return sc
+}
+
+// decodeCapacity is the decode pool's requests per second at prompts of n
+// and out output tokens; a pool that computes every prompt itself
+// (recompute) spends each request's prompt time and decode time one after
+// the other, 1 / (1/prefill capacity + 1/decode capacity), a lower bound
+// (vLLM runs a prompt's chunk in the same step as the decodes).
+func (e *evaluator) decodeCapacity(n, out int) float64 {
+	d := e.dec.decodeCapacity(n, out)
+	if !e.recompute {
+		return d
+	}
+	p := e.dec.prefillCapacity(n)
+	if p <= 0 || d <= 0 {
+		return 0
+	}
+	return 1 / (1/p + 1/d)
 }
 
 // noticedRead is how long a request waits on the decode engine from the
@@ -177,7 +204,8 @@ func blend(a, b sim.Result, f float64) sim.Result {
 	r.TTFT, r.E2E, r.TPOT = pc(a.TTFT, b.TTFT), pc(a.E2E, b.E2E), pc(a.TPOT, b.TPOT)
 	r.OutputTokPerS, r.TotalTokPerS = lerp(a.OutputTokPerS, b.OutputTokPerS), lerp(a.TotalTokPerS, b.TotalTokPerS)
 	r.TTFTParts = sim.TTFTParts{FrontendS: lerp(a.TTFTParts.FrontendS, b.TTFTParts.FrontendS),
-		QueueS: lerp(a.TTFTParts.QueueS, b.TTFTParts.QueueS), PrefillS: lerp(a.TTFTParts.PrefillS, b.TTFTParts.PrefillS)}
+		QueueS: lerp(a.TTFTParts.QueueS, b.TTFTParts.QueueS), PrefillS: lerp(a.TTFTParts.PrefillS, b.TTFTParts.PrefillS),
+		PromptS: lerp(a.TTFTParts.PromptS, b.TTFTParts.PromptS)}
 	for i := range r.TTFTQuantiles {
 		r.TTFTQuantiles[i] = lerp(a.TTFTQuantiles[i], b.TTFTQuantiles[i])
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // notes are the composition's assumptions, each as the report prints it.
@@ -15,7 +16,7 @@ func (e *evaluator) notes(r *Report) []string {
 		fmt.Sprintf("TTFT = prefill queue + prefill + router hops (%d × the inter-node latency; the router's own processing is not modelled) + KV transfer + decode admission + the first decode step, and both pools' API servers; its percentiles assume the two pools' waits independent (their distributions convolved)", e.path.Hops),
 		"KV transfer: NIXL moves a request's whole KV after its prefill (not layer by layer), over the inter-node NICs of the pools' nodes (NVLink when they share one), fairly shared between the transfers in flight (mean time = alone ÷ (1 − NIC utilisation)); every attention layer is counted full (no sliding-window clipping) and a draft model's KV is not moved",
 		"NIXL transfers share the NICs with DeepEP's all-to-all traffic of both pools: that contention is not modelled (the transfer time is a lower bound on NICs busy with all-to-all)",
-		"the P/D composition has no fitted constant and is not calibrated against any published P/D run: against published/pd.yaml's runs (gpt-oss-120b on H100 and H200, Llama-3.1-70B FP8 on B200; docs/calibration-pd.md) its throughput is within ±30% on the gpt-oss runs and up to 70% high on a B200 TP1 decode pool, and its TPOT and TTFT miss by up to 2.3×, as the colocated model misses the same sources' colocated runs or more; SLO bands are those of the decode pool's colocated class",
+		"the P/D composition has no fitted constant and is not calibrated against any published P/D run: against published/pd.yaml's runs (gpt-oss-120b on H100 and H200, Llama-3.1-70B FP8 on B200; docs/calibration-pd.md) its throughput is within ±30% on the gpt-oss runs and up to 51% low on B200 runs whose decode engines had no KV connector (the step model's B200 FP8 prompt is 2.5× slower than those runs imply), and its TPOT and TTFT miss by up to 2.8×, as the colocated model misses the same sources' colocated runs or more; SLO bands are those of the decode pool's colocated class",
 	}
 	if e.path.Kind != spec.RouterKindVLLM {
 		out = append(out, e.path.note())
@@ -29,7 +30,12 @@ func (e *evaluator) notes(r *Report) []string {
 		return out
 	}
 	s := r.Scenarios[0]
-	out = append(out, s.Transfer.describe())
+	if e.recompute {
+		out = append(out, "the decode engines have no KV connector (launched without --kv-transfer-config): vLLM never acts on the prefill's kv_transfer_params ("+vllm.NoConnectorSource()+"), so each decode engine computes every prompt again beside its decodes (simulated on the colocated path) and no KV moves; the first decode step is that prompt's own steps, the TPOT carries their interference, and the prefill pool's work is spent for nothing",
+			"the prefill pool's finished blocks are never read: each prefill rank holds them until vLLM's abort timeout (or lease) frees them; the KV that holds, and any prefill stall it causes, is not modelled")
+	} else {
+		out = append(out, s.Transfer.describe())
+	}
 	if !s.DecodeSimulated {
 		out = append(out, fmt.Sprintf("the decode pool's %d lock-step ranks per instance are more than the simulator runs one by one: its figures are steady decoding's (perf.DecodeAt), not simulated percentiles", e.dec.DP))
 	}

@@ -28,6 +28,10 @@ type Report struct {
 	Scenarios []Scenario `json:"scenarios"`
 	// Colocated is the same GPUs run colocated (set by the caller).
 	Colocated *Colocated `json:"colocated,omitempty"`
+	// DecodeRecomputes marks a decode pool whose engines run without a KV
+	// connector (EvaluateDecodeRecomputes): each computes every prompt
+	// itself, and no KV moves.
+	DecodeRecomputes bool `json:"decode_recomputes,omitempty"`
 	// Notes are the composition's assumptions, in words.
 	Notes []string `json:"notes"`
 }
@@ -68,6 +72,8 @@ type evaluator struct {
 	sessions int
 	rate     float64
 	seed     uint64
+	// recompute: the decode engines have no KV connector (Report.DecodeRecomputes).
+	recompute bool
 }
 
 // Evaluate models the deployment whose prefill pool's input is pre and
@@ -78,11 +84,31 @@ type evaluator struct {
 // section and the SLO verdicts, judged as colocated check judges them with
 // the decode pool's band class.
 func Evaluate(pre, dec *input.Input, sameNode bool, router string, opt slo.Options) (Report, []slo.Verdict) {
+	return evaluatePD(pre, dec, sameNode, router, false, opt)
+}
+
+// EvaluateDecodeRecomputes is Evaluate for a deployment whose decode
+// engines were launched without --kv-transfer-config while the router
+// still sends every request through a prefill instance first (as a
+// Dynamo decode worker started without one: Dynamo adds no connector of
+// its own since 1.0, and its decode handler passes the prefill's
+// kv_transfer_params to an engine that has none to act on them). vLLM
+// creates a scheduler's KV connector only from a kv_transfer_config
+// (vllm.Release.NoConnectorRecomputes), so such an engine computes each
+// prompt again, beside its decodes, as a
+// colocated engine does (simRecompute); the prefill pool's work is spent
+// and its blocks are never read. vlaunch never writes such a deployment
+// (every pool gets the connector); this models one found in the wild.
+func EvaluateDecodeRecomputes(pre, dec *input.Input, sameNode bool, router string, opt slo.Options) (Report, []slo.Verdict) {
+	return evaluatePD(pre, dec, sameNode, router, true, opt)
+}
+
+func evaluatePD(pre, dec *input.Input, sameNode bool, router string, recompute bool, opt slo.Options) (Report, []slo.Verdict) {
 	pIn := *pre
 	pIn.Workload.OutputTokens = 1 // the router sends max_tokens 1 to prefill
-	r := Report{Prefill: newPool(spec.RolePrefill, &pIn), Decode: newPool(spec.RoleDecode, dec)}
+	r := Report{Prefill: newPool(spec.RolePrefill, &pIn), Decode: newPool(spec.RoleDecode, dec), DecodeRecomputes: recompute}
 	_, _, lat := interNode(dec)
-	e := &evaluator{pre: &r.Prefill, dec: &r.Decode, sameNode: sameNode, hopS: lat, path: PathOf(router), seed: opt.Seed}
+	e := &evaluator{pre: &r.Prefill, dec: &r.Decode, sameNode: sameNode, hopS: lat, path: PathOf(router), seed: opt.Seed, recompute: recompute}
 	w := dec.Workload
 	switch {
 	case w.ArrivalRatePerS > 0:
@@ -108,8 +134,11 @@ func Evaluate(pre, dec *input.Input, sameNode bool, router string, opt slo.Optio
 		n, out := r.Scenarios[0].InputTokens, r.Scenarios[0].OutputTokens
 		r.Prefill.CapacityPerS = r.Prefill.prefillCapacity(n)
 		r.Prefill.CapacityBasis = "every rank's steps full of max_num_batched_tokens prompt tokens"
-		r.Decode.CapacityPerS = r.Decode.decodeCapacity(n, out)
+		r.Decode.CapacityPerS = e.decodeCapacity(n, out)
 		r.Decode.CapacityBasis = "every rank's batch full (max_num_seqs or what its KV cache holds), decoding at the mean context"
+		if recompute {
+			r.Decode.CapacityBasis = "each request's prompt (steps full of max_num_batched_tokens prompt tokens) and its decoding (every rank's batch full, at the mean context) one after the other"
+		}
 	}
 	r.Notes = e.notes(&r)
 	return r, verdicts(dec, &r)

@@ -67,7 +67,9 @@ type TTFTParts struct {
 	// boundary, and for the step at whose end the engine notices that the
 	// KV read finished (noticedRead).
 	DecodeAdmitS float64 `json:"decode_admit_s"`
-	// FirstDecodeS is the decode step that emits the first token.
+	// FirstDecodeS is the decode step that emits the first token (a decode
+	// pool that computes every prompt itself, Report.DecodeRecomputes: the
+	// prompt's own steps on it).
 	FirstDecodeS float64 `json:"first_decode_step_s"`
 	// ReadNoticeS is the part of DecodeAdmitS spent waiting for the step
 	// at whose end the decode engine notices the finished read (counted

@@ -35,14 +35,36 @@ type load struct {
 // requests of n prompt tokens that produce one token (max_tokens 1, as the
 // router sends them).
 func simPrefill(p *Pool, n int, l load, seed uint64) sim.Result {
+	return simColocated(p, n, 1, func() float64 { return p.sm.PrefillIdle(n, max(1, p.in.MaxNumBatchedTokens)).TTFTS }, l, seed)
+}
+
+// simRecompute runs a decode pool whose engine has no KV connector
+// (Evaluate's DecodeRecomputes): vLLM creates no connector without
+// --kv-transfer-config, so the request's kv_transfer_params are never
+// acted on and the engine computes the whole prompt itself, beside the
+// other requests' decodes, before decoding out tokens: the colocated path
+// (sim.RunModel), prompt and output on one engine, at the pool's own
+// max_num_batched_tokens.
+func simRecompute(p *Pool, n, out int, l load, seed uint64) sim.Result {
+	busy := func() float64 {
+		dpt, _ := p.sm.DecodeAt(l.sessions, float64(n)+float64(out)/2)
+		return p.sm.PrefillIdle(n, max(1, p.in.MaxNumBatchedTokens)).TTFTS + float64(out)*dpt.TPOTS
+	}
+	return simColocated(p, n, out, busy, l, seed)
+}
+
+// simColocated runs a pool on the colocated path (sim.RunModel): requests
+// of n prompt tokens that produce out tokens; busyS is how long a session
+// spends on the pool per request (evaluated for closed loops only), over
+// which (with its time away) the sessions' first requests are spread so
+// they do not move in lock-step.
+func simColocated(p *Pool, n, out int, busyS func() float64, l load, seed uint64) sim.Result {
 	cfg := sim.Config{DP: p.sm.S.DP, MaxNumSeqs: p.in.MaxNumSeqs, MaxNumBatchedTokens: p.in.MaxNumBatchedTokens,
-		KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()), InputTokens: n, OutputTokens: 1,
+		KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()), InputTokens: n, OutputTokens: out,
 		Sessions: l.sessions, ArrivalRatePerS: l.rate, ThinkS: l.thinkS, Requests: simRequests, Warmup: warmup(l.sessions), Seed: seed,
 		WorkBudget: sim.StepBudget / simBudgetShare}
 	if l.sessions > 0 {
-		// Spread the sessions' first requests over one cycle (prompt and
-		// time away) so they do not move in lock-step.
-		cfg.StaggerS = p.sm.PrefillIdle(n, max(1, p.in.MaxNumBatchedTokens)).TTFTS + l.thinkS
+		cfg.StaggerS = busyS() + l.thinkS
 	}
 	slo.ApplyEngine(p.in, p.sm.S.Eff, &cfg)
 	return sim.RunModelReplicated(p.sm, cfg, simReplications)

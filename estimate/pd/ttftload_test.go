@@ -31,9 +31,9 @@ var ttftLoad = flag.Bool("ttftload", false, "print the colocated baselines' TTFT
 //   - The replay had run these baselines as check's steady state, where
 //     a closed loop's staggered sessions reach the engine one at a time:
 //     each prompt is prefilled nearly alone (Anyscale 2 × TP4 at 64
-//     sessions: 0.5 steps queued, 1.6 steps of prefill), so TTFT hardly
-//     grows with the sessions (75 → 107 ms from 8 to 64 against 228 →
-//     586 published).
+//     sessions: one 29 ms step queued, one 69 ms step of prefill), so
+//     TTFT hardly grows with the sessions (83 → 109 ms from 8 to 64
+//     against 228 → 586 published).
 //   - The clients start every session at once and, with fixed lengths
 //     and ignore_eos, the sessions stay in cohorts: the first round is a
 //     staircase of max_num_batched_tokens-sized prefill steps (32 prompts
@@ -47,16 +47,17 @@ var ttftLoad = flag.Bool("ttftload", false, "print the colocated baselines' TTFT
 //     rounds two to five, read from the simulator's records). The simulator has this already (a finite run,
 //     sim.Config.Pool, with its sessions at t=0); the replay asked for
 //     the steady state. Replayed as the client ran it (burst_requests =
-//     num_prompts) the Anyscale means rise to 140–421 ms (−39% to +3%
-//     against −46% to −82%) and Dynamo's to 881–2,127 ms (−17% to −33%
-//     against −58% to −67%).
-//   - What is left: the predicted medians sit below the published and the
-//     p99s above (64 sessions: p50 277 against 505 ms, p99 2,102 against
-//     1,637): the model's rounds after the first re-form a conveyor that
-//     queues one step, where the measured runs keep queueing more, and its
-//     first round's staircase is longer than measured. The per-prompt
-//     front-end cost (~62 ms per 5,000-token prompt through Ray Serve,
-//     measured on lone prompts) is a separate term.
+//     num_prompts) the Anyscale means rise to 195–424 ms (−32% to +45%
+//     against −43% to −81%) and Dynamo's to 877–2,109 ms (−18% to −34%
+//     against −58% to −67%), the front end's prompt tokenization
+//     (sim.Frontend.PromptTokenS) included.
+//   - What is left: at 48 and 64 sessions the predicted medians sit
+//     below the published and the p99s above (64 sessions: p50 290
+//     against 505 ms, p99 2,107 against 1,637): the model's rounds after
+//     the first re-form a conveyor that queues one to three steps, where
+//     the measured runs keep queueing more, and its first round's
+//     staircase is longer than measured (a prefill step of 8,192 tokens
+//     priced at ~100 ms); 4 × TP2 at 16 sessions overshoots (+45%).
 func TestTTFTLoad(t *testing.T) {
 	if !*ttftLoad {
 		t.Skip("analysis: run with -ttftload")

@@ -71,7 +71,9 @@ func TestINT8GEMMsOnA100(t *testing.T) {
 // 1,979 both) INT8 takes FP8's measured efficiency and per-tensor fp8 GEMM
 // table, and says so; where the peaks differ or nothing was measured (H20:
 // equal peaks, no tables) the scalar GEMM efficiency. A GPU whose INT8
-// peak was not read (L40S) prices INT8 GEMMs at BF16 and says so.
+// peak was not read (H800) prices INT8 GEMMs at BF16 and says so. B300's
+// datasheet INT8 (153.5 TOPS dense) is far below its BF16 (2,250): INT8
+// GEMMs run at that cut rate with the scalar GEMM efficiency, not at FP8's.
 func TestINT8PeakAndFallback(t *testing.T) {
 	defer func() { UseGEMMTables = false }()
 	m := perfModel(t, "llama-3.1-8b")
@@ -100,12 +102,17 @@ func TestINT8PeakAndFallback(t *testing.T) {
 	if a100.gemmFLOPS() != 624e12 || a100.gemmEff() != a100.Eff.GEMM {
 		t.Errorf("A100 INT8: peak %g eff %g, want 624e12 at the GEMM efficiency %g", a100.gemmFLOPS(), a100.gemmEff(), a100.Eff.GEMM)
 	}
-	l := setup("l40s")
+	l := setup("h800")
 	if l.gemmFLOPS() != l.HW.BF16FLOPS || l.gemmEff() != l.Eff.GEMM {
-		t.Errorf("L40S INT8: peak %g, want the BF16 %g (no INT8 figure read)", l.gemmFLOPS(), l.HW.BF16FLOPS)
+		t.Errorf("H800 INT8: peak %g, want the BF16 %g (no INT8 figure read)", l.gemmFLOPS(), l.HW.BF16FLOPS)
 	}
 	if gemm, _ := l.Precisions(); gemm != "int8 at the bf16 rate (no INT8 peak known for this GPU)" {
-		t.Errorf("L40S INT8 precision %q", gemm)
+		t.Errorf("H800 INT8 precision %q", gemm)
+	}
+	b := setup("b300")
+	if b.gemmFLOPS() != 153.5e12 || b.gemmEff() != b.Eff.GEMM || b.gemmFLOPS() >= b.HW.BF16FLOPS {
+		t.Errorf("B300 INT8: peak %g eff %g, want the datasheet's 153.5e12 (below BF16 %g) at the scalar GEMM %g",
+			b.gemmFLOPS(), b.gemmEff(), b.HW.BF16FLOPS, b.Eff.GEMM)
 	}
 	if b := perfBytesPerParam("int8"); b != 1 {
 		t.Errorf("INT8 bytes per weight %g, want 1", b)

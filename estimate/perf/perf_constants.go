@@ -102,6 +102,17 @@ type Efficiency struct {
 	// (detokenization, one server-sent event); it delays delivery, not
 	// the engine.
 	FrontendTokenS float64
+	// FrontendPromptTokenS is tokenization and input processing per prompt
+	// token in the API-server process: a text prompt is encoded on the
+	// server's one tokenizer thread before the engine sees the request
+	// (vllm.PromptTokenizationSource: AsyncMicrobatchTokenizer's
+	// single-thread executor, 0.11 and 0.20+), so it queues like
+	// FrontendRequestS. Measured, not fitted: HuggingFace tokenizers encode
+	// a 4 MB document (≈1M tokens) in 1.1 s as one sequence
+	// (charlesxu.io/parallel-tokenizer, 2025): ≈1.1 µs a token; vLLM PR
+	// #10635's "a few hundred milliseconds" for 256K-token prompts is the
+	// same order. The global fit does not vary it (not in replay.Params).
+	FrontendPromptTokenS float64
 
 	// MeasuredCompute and MeasuredHBM are the shares of their isolated,
 	// CUDA-graph-replayed rates that a real serving step's kernels reach on
@@ -178,6 +189,7 @@ var DefaultEfficiency = Efficiency{
 	StepPerSeqS:          29.51e-6,
 	FrontendRequestS:     4.468e-3,
 	FrontendTokenS:       2.225e-6,
+	FrontendPromptTokenS: 1.1e-6,
 	MeasuredCompute:      0.4213,
 	MeasuredHBM:          0.9978,
 }

@@ -108,7 +108,8 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 	cfg.KVTokensPerRank, cfg.KV = kvTokens, sim.KVCost(cost)
 	if e.apiServer {
 		eff := sm.S.Eff
-		cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS, TokenS: eff.FrontendTokenS / float64(max(1, e.streamEvery))}
+		cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS, PromptTokenS: eff.FrontendPromptTokenS,
+			TokenS: eff.FrontendTokenS / float64(max(1, e.streamEvery))}
 	}
 	ld := r.Load
 	switch ld.Kind {

@@ -140,3 +140,32 @@ func TestSteadySegmentsWithEngineFeatures(t *testing.T) {
 		})
 	}
 }
+
+// TestFrontendPromptTokens: tokenizing prompts is the front end's serial
+// work per prompt token, so a lone request's TTFT grows by PromptTokenS ×
+// its prompt, reported as TTFTParts.PromptS inside FrontendS, and a burst
+// of long prompts queues behind it (the last request waits for every
+// prompt before it), where the same prompts with no per-token cost do not.
+func TestFrontendPromptTokens(t *testing.T) {
+	const in, perTok = 5000, 2e-6
+	cfg := Config{Step: constStep(0.001), DP: 1, MaxNumSeqs: 1024, MaxNumBatchedTokens: 1 << 20, InputTokens: in, OutputTokens: 2,
+		Sessions: 1, Pool: 1, Seed: 1}
+	bare := Run(cfg)
+	cfg.Frontend = Frontend{PromptTokenS: perTok}
+	lone := Run(cfg)
+	if d := lone.TTFT.Mean - bare.TTFT.Mean; math.Abs(d-in*perTok) > 1e-9 {
+		t.Fatalf("a lone %d-token prompt's TTFT grew by %.6f s, want %.6f s", in, d, in*perTok)
+	}
+	if p := lone.TTFTParts; math.Abs(p.PromptS-in*perTok) > 1e-12 || p.FrontendS < p.PromptS {
+		t.Fatalf("TTFT parts %+v: want PromptS %.6f s inside FrontendS", p, in*perTok)
+	}
+	const n = 40
+	cfg.Sessions, cfg.Pool = n, n
+	burst := Run(cfg)
+	if want := n * in * perTok; burst.TTFT.P99 < 0.95*want {
+		t.Fatalf("burst of %d prompts: P99 TTFT %.4f s, want at least the whole burst's tokenization %.4f s", n, burst.TTFT.P99, want)
+	}
+	if burst.TTFTParts.FrontendS < 2*burst.TTFTParts.PromptS {
+		t.Fatalf("burst parts %+v: the wait behind other prompts should exceed a request's own", burst.TTFTParts)
+	}
+}

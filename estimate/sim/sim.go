@@ -196,6 +196,11 @@ type TTFTParts struct {
 	// FrontendS is the API server's share: ingesting the request behind
 	// those before it, and streaming the first token out.
 	FrontendS float64 `json:"frontend_s"`
+	// PromptS is the part of FrontendS spent tokenizing the request's own
+	// prompt (Frontend.PromptTokenS per prompt token); the wait behind
+	// other requests' prompts is in the rest of FrontendS. Not a part of its
+	// own: FrontendS, QueueS and PrefillS add up to the mean TTFT.
+	PromptS float64 `json:"prompt_s"`
 	// QueueS is the wait in the engine's queue before its first tokens
 	// were scheduled (KV space, max_num_seqs, the token budget, the
 	// scheduling policy).
@@ -331,8 +336,9 @@ const maxRecordsUpFront = 4096
 type simRecord struct {
 	ttft, tpot, e2e float64
 	// parts splits ttft: the front end (ingest, then the first token's
-	// delivery), the engine's queue, and the prefill steps.
-	frontend, queue, prefill float64
+	// delivery), the engine's queue, and the prefill steps; prompt is the
+	// front end's work on the request's own prompt tokens (in frontend).
+	frontend, queue, prefill, prompt float64
 	// steps are the engine steps the queue and prefill parts span
 	// (TTFTSteps).
 	queueSteps, prefillSteps, chunks, rideDecodes int32
@@ -441,8 +447,8 @@ func (s *simulator) arrive(r simReq) {
 		s.enqueue(r)
 		return
 	}
-	if s.cfg.Frontend.RequestS > 0 {
-		s.feFree = max(s.feFree, r.arrival) + s.cfg.Frontend.RequestS
+	if w := s.cfg.Frontend.ingestS(r.input); w > 0 {
+		s.feFree = max(s.feFree, r.arrival) + w
 		r.ready = s.feFree
 	}
 	i, _ := slices.BinarySearchFunc(s.ingest, r.ready, func(q simReq, t float64) int { return cmp.Compare(q.ready, t+1e-300) })

@@ -124,6 +124,7 @@ func (s *simulator) finish(r simReq, t float64) {
 	if s.done >= s.cfg.Warmup {
 		rec := simRecord{ttft: r.firstTok - r.arrival, e2e: t - r.arrival,
 			frontend: (r.ready - r.arrival) + (r.firstTok - r.engineTok), queue: r.started - r.ready, prefill: r.engineTok - r.started,
+			prompt:     s.cfg.Frontend.PromptTokenS * float64(r.input),
 			queueSteps: int32(r.startStep - r.readyStep), prefillSteps: int32(r.tokStep - r.startStep), chunks: r.chunks, rideDecodes: r.rideDecodes}
 		if r.output > 1 {
 			rec.tpot = (t - r.firstTok) / float64(r.output-1)
@@ -244,9 +245,10 @@ func ttftParts(recs []simRecord) TTFTParts {
 		p.FrontendS += r.frontend
 		p.QueueS += r.queue
 		p.PrefillS += r.prefill
+		p.PromptS += r.prompt
 	}
 	n := float64(len(recs))
-	p.FrontendS, p.QueueS, p.PrefillS = p.FrontendS/n, p.QueueS/n, p.PrefillS/n
+	p.FrontendS, p.QueueS, p.PrefillS, p.PromptS = p.FrontendS/n, p.QueueS/n, p.PrefillS/n, p.PromptS/n
 	return p
 }
 

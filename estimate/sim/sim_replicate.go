@@ -159,9 +159,10 @@ func meanParts(reps []Result) TTFTParts {
 		p.FrontendS += r.TTFTParts.FrontendS
 		p.QueueS += r.TTFTParts.QueueS
 		p.PrefillS += r.TTFTParts.PrefillS
+		p.PromptS += r.TTFTParts.PromptS
 	}
 	n := float64(len(reps))
-	return TTFTParts{p.FrontendS / n, p.QueueS / n, p.PrefillS / n}
+	return TTFTParts{FrontendS: p.FrontendS / n, PromptS: p.PromptS / n, QueueS: p.QueueS / n, PrefillS: p.PrefillS / n}
 }
 
 // across estimates each percentile as the mean of the replications' own

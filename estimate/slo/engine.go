@@ -19,7 +19,7 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	}
 	cfg.ScheduleAhead = perf.AsyncScheduling(in)
 	n := float64(apiServers(in))
-	cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, TokenS: eff.FrontendTokenS / n}
+	cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, PromptTokenS: eff.FrontendPromptTokenS / n, TokenS: eff.FrontendTokenS / n}
 }
 
 // apiServers is the number of API-server processes: the spec's
