@@ -167,6 +167,27 @@ type Result struct {
 	TTFTQuantiles [CDFPoints]float64 `json:"-"`
 	// TTFTParts splits the mean TTFT by where a request spent it.
 	TTFTParts TTFTParts `json:"ttft_parts"`
+	// TTFTSteps counts, on average, the engine steps the TTFT parts span
+	// (an analysis of TTFT under load: estimate/pd's -ttftload).
+	TTFTSteps TTFTSteps `json:"-"`
+}
+
+// TTFTSteps is the mean, over the measured requests, of the engine steps
+// their time to first token spans: QueueS over QueueSteps and PrefillS
+// over PrefillSteps are the mean durations of the steps a request waited
+// through and rode.
+type TTFTSteps struct {
+	// QueueSteps are the steps that ran while the request waited in the
+	// engine's queue (handed over, not yet scheduled), the one running
+	// when it was handed over included.
+	QueueSteps float64
+	// PrefillSteps are the steps from the one that scheduled its first
+	// chunk to the one that sampled its first token, both included.
+	PrefillSteps float64
+	// ChunkSteps are those of PrefillSteps that ran a chunk of its prompt
+	// (the others left it without budget), and ChunkDecodes the mean
+	// number of decodes batched with each of them.
+	ChunkSteps, ChunkDecodes float64
 }
 
 // TTFTParts is the mean TTFT split by where the requests spent it; the
@@ -215,6 +236,13 @@ type simReq struct {
 	begun              bool
 	session            int
 	input              int // this request's input length
+	// readyStep, startStep and tokStep are the engine's step count
+	// (simulator.stepN) when the request was handed over, first scheduled
+	// and given its first token; chunks counts the steps that ran a chunk
+	// of its prompt and rideDecodes the decodes batched with them
+	// (Result.TTFTSteps).
+	readyStep, startStep, tokStep int
+	chunks, rideDecodes           int32
 }
 
 // simRank is one DP rank's scheduler state.
@@ -275,6 +303,8 @@ type simulator struct {
 	// token (its decodes, and the prefills it completes): schedule sets
 	// it, deliveryTime reads it (a pass over every request less).
 	outputs int
+	// stepN counts the engine steps run (a steady segment's m included).
+	stepN int
 	// emitMean and emitVar are cfg.Spec.emittedMoments(), worked out once:
 	// the speculation does not change during a run, and steady segments
 	// read them for every decoding request.
@@ -309,6 +339,9 @@ type simRecord struct {
 	// delivery), the engine's queue, and the prefill steps; prompt is the
 	// front end's work on the request's own prompt tokens (in frontend).
 	frontend, queue, prefill, prompt float64
+	// steps are the engine steps the queue and prefill parts span
+	// (TTFTSteps).
+	queueSteps, prefillSteps, chunks, rideDecodes int32
 }
 
 // Run runs the simulation; it is deterministic for a given Seed.
@@ -461,6 +494,10 @@ func (s *simulator) enqueue(r simReq) {
 		if n := len(s.ranks[i].running) + len(s.ranks[i].waiting); n < bestN {
 			best, bestN = i, n
 		}
+	}
+	r.readyStep = s.stepN
+	if r.ready < s.now && s.stepN > 0 {
+		r.readyStep-- // handed over while a step ran: it waited through that one too
 	}
 	s.ranks[best].waiting = append(s.ranks[best].waiting, r)
 }

@@ -43,6 +43,8 @@ func (s *simulator) advance() {
 			if n := r.sched; n > 0 {
 				r.sched = 0
 				if r.done < r.prompt {
+					r.chunks++
+					r.rideDecodes += int32(s.loads[i].DecodeSeqs)
 					r.done += n
 					if r.done >= r.prompt {
 						s.emit(r, out)
@@ -108,7 +110,7 @@ func (s *simulator) deliveryTime() float64 {
 // emit records one output token of r, delivered to the client at t.
 func (s *simulator) emit(r *simReq, t float64) {
 	if r.out == 0 {
-		r.firstTok, r.engineTok = t, s.now
+		r.firstTok, r.engineTok, r.tokStep = t, s.now, s.stepN
 	}
 	r.out++
 	if s.done >= s.cfg.Warmup {
@@ -122,7 +124,8 @@ func (s *simulator) finish(r simReq, t float64) {
 	if s.done >= s.cfg.Warmup {
 		rec := simRecord{ttft: r.firstTok - r.arrival, e2e: t - r.arrival,
 			frontend: (r.ready - r.arrival) + (r.firstTok - r.engineTok), queue: r.started - r.ready, prefill: r.engineTok - r.started,
-			prompt: s.cfg.Frontend.PromptTokenS * float64(r.input)}
+			prompt:     s.cfg.Frontend.PromptTokenS * float64(r.input),
+			queueSteps: int32(r.startStep - r.readyStep), prefillSteps: int32(r.tokStep - r.startStep), chunks: r.chunks, rideDecodes: r.rideDecodes}
 		if r.output > 1 {
 			rec.tpot = (t - r.firstTok) / float64(r.output-1)
 		}
@@ -220,6 +223,7 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 		slices.Sort(v)
 		return v
 	}
+	res.TTFTSteps = ttftSteps(recs)
 	ttft := sorted(func(r simRecord) float64 { return r.ttft })
 	res.TTFTQuantiles = quantiles(ttft)
 	if latencies {
@@ -246,6 +250,27 @@ func ttftParts(recs []simRecord) TTFTParts {
 	n := float64(len(recs))
 	p.FrontendS, p.QueueS, p.PrefillS, p.PromptS = p.FrontendS/n, p.QueueS/n, p.PrefillS/n, p.PromptS/n
 	return p
+}
+
+// ttftSteps is the mean of each step count of the records.
+func ttftSteps(recs []simRecord) TTFTSteps {
+	var st TTFTSteps
+	if len(recs) == 0 {
+		return st
+	}
+	var chunks, decodes float64
+	for _, r := range recs {
+		st.QueueSteps += float64(r.queueSteps)
+		st.PrefillSteps += float64(r.prefillSteps)
+		chunks += float64(r.chunks)
+		decodes += float64(r.rideDecodes)
+	}
+	n := float64(len(recs))
+	st.QueueSteps, st.PrefillSteps, st.ChunkSteps = st.QueueSteps/n, st.PrefillSteps/n, chunks/n
+	if chunks > 0 {
+		st.ChunkDecodes = decodes / chunks
+	}
+	return st
 }
 
 // quantiles are the nearest-rank k/CDFPoints quantiles of the sorted

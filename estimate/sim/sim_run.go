@@ -70,6 +70,7 @@ func (s *simulator) run() {
 		s.stepStart = s.now
 		s.now += dt
 		s.stepEnd = s.now
+		s.stepN++
 		s.advance()
 	}
 }
@@ -285,7 +286,7 @@ func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 		r.blocks, r.upto = 0, 0
 		s.hold(rk, &r, need, n)
 		if !r.begun {
-			r.begun, r.started = true, s.now
+			r.begun, r.started, r.startStep = true, s.now, s.stepN
 		}
 		s.addToLoad(l, &r, n)
 		rk.running = append(rk.running, r)

@@ -254,6 +254,7 @@ func (s *simulator) advanceSteady(m int) {
 	}
 	s.now += dt
 	s.stepEnd = s.now
+	s.stepN += m
 	for i := range s.ranks {
 		rk := &s.ranks[i]
 		s.seqWork += int64(len(rk.running))
@@ -266,6 +267,8 @@ func (s *simulator) advanceSteady(m int) {
 			r.sched = 0
 			if r.done < r.prompt {
 				r.done += n * m
+				r.chunks += int32(m)
+				r.rideDecodes += int32(m) * int32(s.loads[i].DecodeSeqs)
 			} else {
 				k := s.emittedOver(m)
 				r.ctxExtra += k

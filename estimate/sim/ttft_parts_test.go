@@ -30,3 +30,33 @@ func TestTTFTPartsAddUp(t *testing.T) {
 		t.Errorf("burst of 200 on 32 sequence slots: queue %.4f s, want the wait for slots", q)
 	}
 }
+
+// The steps a TTFT spans are counted: a lone 1,000-token prompt under a
+// 512-token budget takes two steps, both running its chunks, with no
+// queue and no decodes beside them; four such prompts sent together form
+// a staircase (each step runs 512 prompt tokens, so the k-th prompt's
+// first token comes at step ⌈1000k / 512⌉ − the steps it waited), and
+// every prompt's queue and prefill steps add up to the step that gave it
+// its first token.
+func TestTTFTStepsCounted(t *testing.T) {
+	lone := Run(Config{Step: constStep(0.01), DP: 1, MaxNumSeqs: 8, MaxNumBatchedTokens: 512, InputTokens: 1000, OutputTokens: 2,
+		Sessions: 1, Pool: 3})
+	if st := lone.TTFTSteps; st.QueueSteps != 0 || st.PrefillSteps != 2 || st.ChunkSteps != 2 || st.ChunkDecodes != 0 {
+		t.Errorf("lone prompt: %+v, want no queue, 2 prefill steps, 2 chunks, no decodes", st)
+	}
+	burst := Run(Config{Step: constStep(0.01), DP: 1, MaxNumSeqs: 8, MaxNumBatchedTokens: 512, InputTokens: 1000, OutputTokens: 50,
+		Sessions: 4, Pool: 4})
+	// First tokens at steps 2, 4, 6, 8 (1,000 tokens each at 512 a step,
+	// less the decodes' tokens once some decode): mean 5 steps from t=0,
+	// queue + prefill.
+	st := burst.TTFTSteps
+	if got := st.QueueSteps + st.PrefillSteps; got < 5 || got > 5.5 {
+		t.Errorf("burst of 4: queue %.2f + prefill %.2f steps = %.2f, want the staircase's mean of about 5", st.QueueSteps, st.PrefillSteps, got)
+	}
+	if st.ChunkDecodes <= 0 {
+		t.Errorf("burst of 4: %.2f decodes beside the chunks, want the earlier prompts' decodes", st.ChunkDecodes)
+	}
+	if mean := burst.TTFT.Mean / 0.01; math.Abs(mean-(st.QueueSteps+st.PrefillSteps)) > 1e-6 {
+		t.Errorf("burst of 4: mean TTFT %.2f steps, queue + prefill %.2f steps", mean, st.QueueSteps+st.PrefillSteps)
+	}
+}
