@@ -71,7 +71,9 @@ func writePrefillText(w io.Writer, p *slo.Performance, chunk int) {
 }
 
 func writeSimText(w io.Writer, p *slo.Performance) {
+	steady := false
 	for _, s := range p.Simulations {
+		steady = steady || (s.Sessions > 0 && s.Burst == 0)
 		res := s.Result
 		fmt.Fprintf(w, "  simulation: %s, %d in / %d out, %s, seed %d\n", simLoad(s), s.InputTokens, s.OutputTokens, runsText(res), s.Seed)
 		if s.Lengths != "" {
@@ -101,7 +103,19 @@ func writeSimText(w io.Writer, p *slo.Performance) {
 		fmt.Fprintf(w, "    %.0f output tokens/s, %.0f total tokens/s; %.1f running, %.1f waiting on average; %d preemptions\n",
 			res.OutputTokPerS, res.TotalTokPerS, res.MeanRunning, res.MeanWaiting, res.Preemptions)
 	}
+	if steady {
+		fmt.Fprintln(w, "  "+steadyClosedLoopNote)
+	}
 }
+
+// steadyClosedLoopNote says what a closed loop's simulation measures and
+// what it does not: benchmark clients start every session at once and count
+// every request, so their mean TTFT includes the start-up staircase of
+// prompts queued behind each other (2-4x the steady state on the colocated
+// runs of docs/calibration-pd.md; estimate/pd's -ttftload analysis).
+const steadyClosedLoopNote = "closed loops above are steady states (sessions start at random times, warm-up not counted); " +
+	"a benchmark that starts every session at once and counts every request (vllm bench serve --max-concurrency C --num-prompts N, " +
+	"genai-perf --concurrency C) also measures the start-up queue of prompts: set workload.burst_requests: N to predict that run"
 
 func altText(a slo.Alternative) string {
 	if !a.Fits {
