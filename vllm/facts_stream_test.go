@@ -44,3 +44,26 @@ func TestReasoningStreamsFirst(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReasoningStreamsFirst: any vllm.extra_args (user input, split at a
+// NUL here) gives an answer without panicking, and a yes always names what
+// streams first and its source.
+func FuzzReasoningStreamsFirst(f *testing.F) {
+	for _, s := range []string{"", "--reasoning-parser\x00qwen3", "--reasoning-parser=deepseek_r1", "--reasoning-parser", "--reasoning-parser\x00--x", "--reasoning-parser= "} {
+		f.Add("qwen3", s)
+		f.Add("gpt_oss", s)
+	}
+	f.Fuzz(func(t *testing.T, modelType, joined string) {
+		var args []string
+		if joined != "" {
+			args = strings.Split(joined, "\x00")
+		}
+		first, what, src := ReasoningStreamsFirst(modelType, args)
+		if first && (what == "" || src == "") {
+			t.Fatalf("yes without what (%q) or source (%q)", what, src)
+		}
+		if !first && (what != "" || src != "") {
+			t.Fatalf("no with what %q, source %q", what, src)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/perf"
@@ -72,5 +73,30 @@ func TestTTFTAfterReasoning(t *testing.T) {
 		if ttft == 0 || other == 0 {
 			t.Fatalf("%s: %d TTFT and %d other targets", c.name, ttft, other)
 		}
+	}
+}
+
+// The published gpt-oss rows timed by vllm bench serve on vLLM's chat
+// endpoint keep their TTFT: gpt-oss's reasoning streams first, but that
+// client stops at the role chunk vLLM sends with the first token.
+func TestFirstChunkClientKeepsReasoningModelsTTFT(t *testing.T) {
+	set, err := published.Throughput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range set.Rows {
+		if r.Workload.Client != "vllm-bench-serve" || r.Model.Catalog == "" || r.Engine.Name != "vllm" {
+			continue
+		}
+		if strings.HasPrefix(r.Model.Catalog, "gpt-oss") && r.Workload.API == published.APIChat {
+			n++
+		}
+		if ttftAfterReasoning(r) {
+			t.Errorf("row %s: a first-chunk client's TTFT marked as timed after reasoning", r.ID)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no gpt-oss row on vLLM's chat endpoint timed by vllm bench serve: the case this test is for is gone")
 	}
 }
