@@ -142,6 +142,12 @@ type Workload struct {
 	IgnoreEOS          Flag   `yaml:"ignore_eos"`
 	ContextTokens      Num    `yaml:"context_tokens"`
 	PrefixCacheHitRate Num    `yaml:"prefix_cache_hit_rate"`
+	// Client is the benchmark tool that measured the run (one of Clients;
+	// "": not recorded) and API the endpoint it called (APIChat,
+	// APICompletions, APINative): together they say which streamed chunk
+	// the published TTFT stops at (clients.go).
+	Client string `yaml:"client"`
+	API    string `yaml:"api"`
 }
 
 // Load kinds: how requests arrived.

@@ -112,6 +112,7 @@ func rowProblems(r Row, srcSplit map[string]string) []string {
 		p = append(p, "no figures")
 	}
 	p = append(p, speculativeProblems(r.Speculative)...)
+	p = append(p, clientProblems(r.Workload)...)
 	if r.Targetable() {
 		p = append(p, needs(r)...)
 	}

@@ -85,6 +85,8 @@ func TestProblemsCatchBadRows(t *testing.T) {
 		}, "hardware.nodes"},
 		{"drafts count verified positions", func(s *Set) { s.Rows[0].Speculative.NumSpeculativeTokens = N(2) }, "want 3"},
 		{"accept length above verified positions", func(s *Set) { s.Rows[0].Speculative.AcceptanceLength.Mean = N(2.5) }, "acceptance length"},
+		{"unknown client", func(s *Set) { s.Rows[0].Workload.Client = "my-script" }, "workload.client"},
+		{"unknown api", func(s *Set) { s.Rows[0].Workload.API = "grpc" }, "workload.api"},
 		{"speculative without drafts", func(s *Set) {
 			s.Rows[0].Speculative.NumSpeculativeTokens = Num{}
 			s.Rows[0].Speculative.VerifyPositions = Num{}
@@ -165,4 +167,21 @@ func FuzzParse(f *testing.F) {
 			_ = s.Problems() // must not panic on any parsed input
 		}
 	})
+}
+
+// A row naming a known client and endpoint is clean, and every client has
+// its rule and a citation.
+func TestKnownClientsParse(t *testing.T) {
+	s, err := Parse([]byte(strings.Replace(minimal, "workload: {dataset: random,", "workload: {client: genai-perf, api: chat, dataset: random,", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := s.Problems(); len(p) != 0 || s.Rows[0].Workload.Client != "genai-perf" || s.Rows[0].Workload.API != APIChat {
+		t.Fatalf("problems %v, workload %+v", p, s.Rows[0].Workload)
+	}
+	for _, c := range Clients {
+		if c.Stop == StopUnknown || !strings.Contains(c.Source, "@") {
+			t.Errorf("client %s: stop %v, source %q (want a rule and a repository@commit citation)", c.Name, c.Stop, c.Source)
+		}
+	}
 }

@@ -83,6 +83,9 @@ func CalibrationDoc(rows []published.Row, ts []Target, bands []band.Band) string
 		if x.RowPrefix != "" {
 			scope += ", rows " + x.RowPrefix + "*"
 		}
+		if x.AfterReasoning {
+			scope = strings.TrimPrefix(scope+", any row timed after the model's reasoning", ", ")
+		}
 		if len(x.Regimes) > 0 {
 			var rs []string
 			for _, r := range x.Regimes {

@@ -13,12 +13,16 @@ type Exclusion struct {
 	// load kind; Regimes selects figures (empty: all).
 	Source, Engine, RowPrefix string
 	Dataset, Load             string
-	Regimes                   []Regime
-	Reason                    string
+	// AfterReasoning narrows to rows whose TTFT is timed after the model's
+	// reasoning (Target.TTFTAfterReasoning).
+	AfterReasoning bool
+	Regimes        []Regime
+	Reason         string
 }
 
 // Exclusions are the figures outside the model, by mechanism.
 var Exclusions = []Exclusion{
+	{AfterReasoning: true, Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: afterReasoning},
 	{Engine: "nim", Reason: otherEngine},
 	{Engine: "tensorrt-llm", Reason: otherEngine},
 	{Source: "vllm-recipes-pr127-rocm-llama", RowPrefix: "vllmrecipes127-llama33-70b-mxfp4", Reason: denseMXFP4},
@@ -119,13 +123,20 @@ const frontendSpread = "every request of a 1,000-prompt burst gets its first tok
 	"the ingest costs ≈18–19 ms per request for DeepSeek-R1 on vLLM 0.11 but 4.6 ms for gpt-oss on vLLM 0.10.2 and 8.7 ms for Qwen3-235B on vLLM 0.11 in the same source, " +
 	"with similar prompts; one global front-end cost cannot carry a per-model, per-release spread of 4×."
 
+// afterReasoning is why a content-timed TTFT of a model whose chat reasoning
+// streams first is outside the model (docs/ttft-client-timing.md).
+const afterReasoning = "the client stops TTFT at the first chunk with non-empty content, and vLLM's chat endpoint streams this model's reasoning " +
+	"before it as reasoning_content (gpt-oss's harmony analysis channel, or the server's --reasoning-parser): the figure is the prefill plus one " +
+	"decode step per reasoning token, as many as the model wrote for each prompt, which the row does not publish."
+
 // Excluded returns the exclusion that covers target t of a row served by
 // engine, if any.
 func Excluded(t Target, engine string) (Exclusion, bool) {
 	for _, x := range Exclusions {
 		if (x.Source != "" && x.Source != t.Source) || (x.Engine != "" && x.Engine != engine) ||
 			(x.RowPrefix != "" && !strings.HasPrefix(t.Row, x.RowPrefix)) ||
-			(x.Dataset != "" && x.Dataset != t.Dataset) || (x.Load != "" && x.Load != t.Load) {
+			(x.Dataset != "" && x.Dataset != t.Dataset) || (x.Load != "" && x.Load != t.Load) ||
+			(x.AfterReasoning && !t.TTFTAfterReasoning) {
 			continue
 		}
 		if len(x.Regimes) == 0 {

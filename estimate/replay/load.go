@@ -2,10 +2,13 @@ package replay
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/published"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // defaultPrefillBatch is the tokens per rank of a steady-prefill row that
@@ -169,4 +172,25 @@ func ratioSpread(r float64) sim.Spread {
 		return sim.Spread{}
 	}
 	return sim.Spread{Lo: max(0, r), Hi: 1}
+}
+
+// ttftAfterReasoning reports whether row r's TTFT was timed after the
+// model's reasoning: its client (workload.client) stops at the first
+// non-empty content (published.StopFirstContent), it called vLLM's chat
+// endpoint (workload.api), and that endpoint streams this model's first
+// tokens outside `content` (vllm.ReasoningStreamsFirst: gpt-oss, or a
+// --reasoning-parser among the row's engine flags). A client that stops at
+// the first chunk (vllm bench serve) times the first token whatever the
+// model, and the completions endpoint streams the raw text.
+func ttftAfterReasoning(r published.Row) bool {
+	c, ok := published.ClientNamed(r.Workload.Client)
+	if !ok || c.Stop != published.StopFirstContent || r.Workload.API != published.APIChat || r.Engine.Name != "vllm" {
+		return false
+	}
+	m, err := catalog.LookupModel(r.Model.Catalog)
+	if err != nil {
+		return false
+	}
+	first, _, _ := vllm.ReasoningStreamsFirst(m.ModelType, strings.Fields(r.Engine.Flags))
+	return first
 }

@@ -19,7 +19,7 @@ func Reproduce(r published.Row, eff perf.Efficiency, opt Options) ([]Target, err
 		}
 		out = append(out, Target{Row: r.ID, Source: r.Source, Split: r.Split, Engine: r.Engine.Name,
 			Dataset: r.Workload.Dataset, Load: r.Load.Kind, Class: ClassOf(r), Metric: f.metric, Regime: f.regime,
-			Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r)})
+			Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r), TTFTAfterReasoning: ttftAfterReasoning(r)})
 	}
 	return out, nil
 }

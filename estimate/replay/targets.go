@@ -32,6 +32,11 @@ type Target struct {
 	Unit      string
 	Published float64
 	Predicted float64
+	// TTFTAfterReasoning is true when the row's client stops TTFT at the
+	// first non-empty content and the row's chat endpoint streams the
+	// model's reasoning before it (ttftAfterReasoning): its TTFT figures
+	// then hold the reasoning's decode steps.
+	TTFTAfterReasoning bool
 }
 
 // figure is one published figure and how to read its prediction.

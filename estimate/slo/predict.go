@@ -55,6 +55,9 @@ func Predict(in *input.Input, kvTokensPerRank int64, kvSeqsPerRank int, opt Opti
 		p.Notes = append(p.Notes, "vLLM "+in.VLLMVersion+" schedules asynchronously by default (from 0.14.0), hiding part of the host's work between steps behind the GPU; "+
 			"the prediction charges all of it (hiding all of it made the calibration's vLLM 0.17 and 0.19 runs 16–57% too fast), so decode at small batches may run faster than predicted")
 	}
+	if note := reasoningTTFTNote(in); note != "" {
+		p.Notes = append(p.Notes, note)
+	}
 	if perf.AsyncScheduling(in) {
 		p.Notes = append(p.Notes, "with async scheduling vLLM schedules each step while the one before it runs, so a request that arrives while steps run "+
 			"waits for the step already scheduled: the simulation counts that step in the engine queue of TTFT")
