@@ -82,6 +82,14 @@ var Constants = []Constant{
 	{Name: "frontend_token_s", Lower: 1e-7, Upper: 1e-2,
 		Doc:     "API server's work per streamed output token; delays delivery, not the engine",
 		MovedBy: "many concurrent streams (TPOT)"},
+	// Its range is physical, not the format's usual wide one: the global
+	// fit does not vary it (it is set from a tokenizer measurement,
+	// perf.Efficiency.FrontendPromptTokenS), so no fitted bound narrows it
+	// for calibrate; 0.1-20 us a token spans fast tokenizers on fast hosts
+	// to slow ones on random-token text.
+	{Name: "frontend_prompt_token_s", Lower: 1e-7, Upper: 2e-5,
+		Doc:     "API server's work per prompt token (tokenization and input processing on its one tokenizer thread), before the engine sees the request",
+		MovedBy: "long prompts (TTFT), bursts of long prompts"},
 }
 
 // Lookup returns the constant of that name.

@@ -236,6 +236,8 @@ func (e *Efficiency) Field(name string) *float64 {
 		return &e.FrontendRequestS
 	case "frontend_token_s":
 		return &e.FrontendTokenS
+	case "frontend_prompt_token_s":
+		return &e.FrontendPromptTokenS
 	}
 	return nil
 }
