@@ -22,8 +22,8 @@ func (e *evaluator) notes(r *Report) []string {
 		out = append(out, e.path.note())
 	}
 	w := e.dec.in.Workload
-	if w.BurstRequests > 0 {
-		out = append(out, fmt.Sprintf("a finite burst (burst_requests %d) is not modelled for P/D: the scenario is the steady state of its load (%s)", w.BurstRequests, e.loadText()))
+	if e.pool > 0 {
+		out = append(out, fmt.Sprintf("finite run (burst_requests %d, %s): as a benchmark client runs it, every session starting at t=0 and every request counted; the prefill pool runs it from t=0 (its first round a staircase of prompts queued in the token budget), the decode pool the same run with its first requests spread over the time the prefill pool takes to prefill the first round (sessions ÷ its capacity), each later one back after the steady loop's prefill and hand-off; TTFT and TPOT are every request's, throughput is over the whole run (ramp-up and ramp-down included)", w.BurstRequests, e.loadText()))
 	}
 	if len(r.Scenarios) == 0 {
 		out = append(out, "no simulation: a pool's KV cache holds no block")
@@ -53,6 +53,9 @@ func (e *evaluator) notes(r *Report) []string {
 func (e *evaluator) loadText() string {
 	if e.rate > 0 {
 		return fmt.Sprintf("Poisson arrivals at %.2f requests/s", e.rate)
+	}
+	if e.pool > 0 {
+		return fmt.Sprintf("at most %d in flight", e.sessions)
 	}
 	return fmt.Sprintf("%d closed-loop sessions", e.sessions)
 }
