@@ -7,6 +7,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/pd"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
@@ -32,14 +33,20 @@ func writePDText(w io.Writer, r *estimate.Report) {
 	if len(g.Scenarios) == 0 {
 		fmt.Fprintf(w, "  none: a pool's KV cache holds no block (see the findings)\n")
 	}
+	steady := false
 	for i := range g.Scenarios {
-		for j, l := range scenarioLines(&g.Scenarios[i]) {
+		s := &g.Scenarios[i]
+		steady = steady || (s.Sessions > 0 && s.Burst == 0)
+		for j, l := range scenarioLines(s) {
 			if j == 0 {
 				fmt.Fprintf(w, "  %s\n", l)
 				continue
 			}
 			fmt.Fprintf(w, "%s\n", hanging(l, handoffLabel, "    "))
 		}
+	}
+	if steady {
+		fmt.Fprintf(w, "%s\n", wrap(steadyClosedLoopNote, 96, "  "))
 	}
 	if c := g.Colocated; c != nil {
 		fmt.Fprintf(w, "\nSame GPUs colocated\n")
@@ -135,7 +142,10 @@ func handoffLines(g *pd.Report) []string {
 // handoffLabel-wide labels.
 func scenarioLines(s *pd.Scenario) []string {
 	load := fmt.Sprintf("%d sessions", s.Sessions)
-	if s.RatePerS > 0 {
+	switch {
+	case s.Burst > 0: // a finite run, named as the colocated simulation names it
+		load = simLoad(slo.SimScenario{Sessions: s.Sessions, RatePerS: s.RatePerS, Burst: s.Burst})
+	case s.RatePerS > 0:
 		load = fmt.Sprintf("Poisson %.2f requests/s", s.RatePerS)
 	}
 	out := []string{fmt.Sprintf("input %s tokens, output %s, %s", textfmt.Thousands(int64(s.InputTokens)), textfmt.Thousands(int64(s.OutputTokens)), load),

@@ -150,7 +150,9 @@ type Workload struct {
 	// BurstRequests makes the simulated load a finite benchmark run of this
 	// many requests (a client's --num-prompts): sent at t=0 — at most
 	// Concurrency in flight when Concurrency is set (--max-concurrency) —
-	// or at ArrivalRatePerS when that is set. 0: the steady state.
+	// or at ArrivalRatePerS when that is set. 0: the steady state. A
+	// disaggregated deployment runs it through both pools (estimate/pd's
+	// finite mode).
 	BurstRequests int `yaml:"burst_requests,omitempty" json:"burst_requests,omitempty"`
 	// PrefixCacheHitRate is the fraction of input tokens served from prefix cache.
 	PrefixCacheHitRate float64 `yaml:"prefix_cache_hit_rate,omitempty" json:"prefix_cache_hit_rate,omitempty"`

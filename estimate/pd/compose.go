@@ -22,7 +22,9 @@ import (
 // its prefill and the hand-off (Poisson arrivals at the rate prefill
 // delivers when they are more than the decode simulation runs), then
 // prefill once more with the sessions that decode run leaves it.
-// An open loop runs both pools at the arrival rate.
+// An open loop runs both pools at the arrival rate. A finite run
+// (workload.burst_requests) is then replayed as the client runs it, from
+// t=0 (evaluator.finite).
 func (e *evaluator) scenario(n int) Scenario {
 	pre, dec := e.pre, e.dec
 	out := outputTokens(dec.in, n)
@@ -99,6 +101,16 @@ func (e *evaluator) scenario(n int) Scenario {
 				pr = prefill()
 				lambda = pr.OutputTokPerS
 			}
+		}
+	}
+	if e.pool > 0 {
+		// A finite run (workload.burst_requests): the client's run, on
+		// top of the steady figures (finite.go).
+		pr, dr, lambda = e.finite(n, out, muP, hop, base, pr, lambda, decode)
+		sc.Burst, sc.Unbounded = e.pool, false
+		if lambda <= 0 {
+			sc.Binding, sc.Unbounded, sc.Transfer = BindDecode, true, base
+			return sc
 		}
 	}
 	x := base.at(lambda)

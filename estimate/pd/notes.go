@@ -16,14 +16,14 @@ func (e *evaluator) notes(r *Report) []string {
 		fmt.Sprintf("TTFT = prefill queue + prefill + router hops (%d × the inter-node latency; the router's own processing is not modelled) + KV transfer + decode admission + the first decode step, and both pools' API servers; its percentiles assume the two pools' waits independent (their distributions convolved)", e.path.Hops),
 		"KV transfer: NIXL moves a request's whole KV after its prefill (not layer by layer), over the inter-node NICs of the pools' nodes (NVLink when they share one), fairly shared between the transfers in flight (mean time = alone ÷ (1 − NIC utilisation)); every attention layer is counted full (no sliding-window clipping) and a draft model's KV is not moved",
 		"NIXL transfers share the NICs with DeepEP's all-to-all traffic of both pools: that contention is not modelled (the transfer time is a lower bound on NICs busy with all-to-all)",
-		"the P/D composition has no fitted constant and is not calibrated against any published P/D run: against published/pd.yaml's runs (gpt-oss-120b on H100 and H200, Llama-3.1-70B FP8 on B200; docs/calibration-pd.md) its throughput is within ±30% on the gpt-oss runs and up to 51% low on B200 runs whose decode engines had no KV connector (the step model's B200 FP8 prompt is 2.5× slower than those runs imply), and its TPOT and TTFT miss by up to 2.8×, as the colocated model misses the same sources' colocated runs or more; SLO bands are those of the decode pool's colocated class",
+		"the P/D composition has no fitted constant and is not calibrated against any published P/D run: against published/pd.yaml's runs (gpt-oss-120b on H100 and H200, Llama-3.1-70B FP8 on B200; docs/calibration-pd.md) its throughput is within ±30% on all but one of the gpt-oss runs (−32%) and up to 52% low on B200 runs whose decode engines had no KV connector (the step model's B200 FP8 prompt is 2.5× slower than those runs imply), and its TPOT and TTFT miss by up to 4× (replayed as the clients ran them: finite runs, burst_requests), as the colocated model misses the same sources' colocated runs or more; SLO bands are those of the decode pool's colocated class",
 	}
 	if e.path.Kind != spec.RouterKindVLLM {
 		out = append(out, e.path.note())
 	}
 	w := e.dec.in.Workload
-	if w.BurstRequests > 0 {
-		out = append(out, fmt.Sprintf("a finite burst (burst_requests %d) is not modelled for P/D: the scenario is the steady state of its load (%s)", w.BurstRequests, e.loadText()))
+	if e.pool > 0 {
+		out = append(out, fmt.Sprintf("finite run (burst_requests %d, %s): as a benchmark client runs it, every session starting at t=0 and every request counted; the prefill pool runs it from t=0 (its first round a staircase of prompts queued in the token budget), the decode pool the same run with its first requests spread over the time the prefill pool takes to prefill the first round (sessions ÷ its capacity), each later one back after the steady loop's prefill and hand-off; TTFT and TPOT are every request's, throughput is over the whole run (ramp-up and ramp-down included)", w.BurstRequests, e.loadText()))
 	}
 	if len(r.Scenarios) == 0 {
 		out = append(out, "no simulation: a pool's KV cache holds no block")
@@ -53,6 +53,9 @@ func (e *evaluator) notes(r *Report) []string {
 func (e *evaluator) loadText() string {
 	if e.rate > 0 {
 		return fmt.Sprintf("Poisson arrivals at %.2f requests/s", e.rate)
+	}
+	if e.pool > 0 {
+		return fmt.Sprintf("at most %d in flight", e.sessions)
 	}
 	return fmt.Sprintf("%d closed-loop sessions", e.sessions)
 }

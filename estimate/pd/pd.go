@@ -71,7 +71,11 @@ type evaluator struct {
 	path     RouterPath
 	sessions int
 	rate     float64
-	seed     uint64
+	// pool > 0 is a finite run of that many requests
+	// (workload.burst_requests): the sessions start at t=0 and every
+	// request counts (evaluator.finite).
+	pool int
+	seed uint64
 	// recompute: the decode engines have no KV connector (Report.DecodeRecomputes).
 	recompute bool
 }
@@ -115,9 +119,12 @@ func evaluatePD(pre, dec *input.Input, sameNode bool, router string, recompute b
 		e.rate = w.ArrivalRatePerS
 	case w.BurstRequests > 0 && w.Concurrency <= 0:
 		e.sessions = w.BurstRequests
+	case w.BurstRequests > 0:
+		e.sessions = min(w.Concurrency, w.BurstRequests)
 	default:
 		e.sessions = max(1, w.Concurrency)
 	}
+	e.pool = max(0, w.BurstRequests)
 	lengths := spec.ScenarioInputLengths(w, dec.SLO)
 	r.Scenarios = make([]Scenario, len(lengths))
 	if r.Prefill.KVTokensPerRank > 0 && r.Decode.KVTokensPerRank > 0 {

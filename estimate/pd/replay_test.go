@@ -124,7 +124,13 @@ func rateLoad(r published.PDRow) bool {
 // release, the closed loop. sameNode is the row's pools sharing one node
 // (the KV then moves within it; spec validation refuses one node name in
 // both pools, so the nodes stay apart and Evaluate is told).
-func pdSpec(r published.PDRow) (y string, sameNode bool) {
+func pdSpec(r published.PDRow) (y string, sameNode bool) { return pdSpecLoad(r, true) }
+
+// pdSpecLoad is pdSpec with the client's closed loop as the finite run of
+// its requests it was (finite, where the row states them: clientRun; the
+// P/D model's finite mode, pd.Evaluate with workload.burst_requests) or as
+// check's steady state (what the replay ran before December 2026).
+func pdSpecLoad(r published.PDRow, finite bool) (y string, sameNode bool) {
 	b := header(r, r.ID)
 	ip := 10
 	names := map[string][]string{}
@@ -143,7 +149,11 @@ func pdSpec(r published.PDRow) (y string, sameNode bool) {
 			fmt.Fprintf(b, "    vllm: %s\n", e)
 		}
 	}
-	return b.String(), r.Hardware.SameNode.V
+	y = b.String()
+	if n, ok := clientRun(r); finite && ok {
+		y = strings.Replace(y, "workload: {", fmt.Sprintf("workload: {burst_requests: %d, ", n), 1)
+	}
+	return y, r.Hardware.SameNode.V
 }
 
 // colocatedSpec is the row's colocated baseline as a spec: its instances
@@ -219,13 +229,21 @@ func replayRouter(r published.PDRow) string {
 	return ""
 }
 
-// replayPD predicts a row's P/D run through pd.Evaluate, check's model.
+// replayPD predicts a row's P/D run through pd.Evaluate, check's model,
+// under the client's run as it went (pdSpec).
 func replayPD(t *testing.T, r published.PDRow) (predicted, pd.Scenario) {
+	t.Helper()
+	return replayPDLoad(t, r, true)
+}
+
+// replayPDLoad is replayPD with the closed loop as the client's finite run
+// (finite) or as check's steady state (pdSpecLoad).
+func replayPDLoad(t *testing.T, r published.PDRow, finite bool) (predicted, pd.Scenario) {
 	t.Helper()
 	if a, b := r.Prefill.BlockSize, r.Decode.BlockSize; a.Known != b.Known || a.V != b.V {
 		t.Fatalf("%s: the pools' block sizes differ (%s, %s): the replay writes one for both", r.ID, a, b)
 	}
-	y, same := pdSpec(r)
+	y, same := pdSpecLoad(r, finite)
 	in := resolveSpec(t, r.ID, y)
 	pre, dec := testinput.Pools(t, in.Resolved())
 	evaluate := pd.Evaluate
@@ -352,17 +370,35 @@ var pdAchieved = map[string]map[string]struct {
 		// pool's TPOT, already slow under the fitted host lump, +1 point;
 		// the closed loops' sessions then spend longer decoding, so the
 		// prefill pool queues less and the worst TTFT (too slow) falls.
-		"TTFT mean (ms)": {within: 4, worst: 1.02},
+		//
+		// The client's finite run (workload.burst_requests = num_prompts,
+		// pd.Evaluate's finite mode, December 2026): 4 -> 6 within, median
+		// error −31% -> +17%; the worst 1.02 -> 1.96 and the median's 1.79
+		// -> 2.40 are anyscale-h200-pack-p1tp4-d1tp4-c64, whose prefill pool
+		// the step model already runs at 103% of its capacity where the
+		// source served 17.6 requests/s through it: the first round's
+		// staircase of 64 prompts at that too-low capacity (docs'
+		// reading). TPOT 0.65 -> 0.63: the finite run's ramp-down.
+		"TTFT mean (ms)": {within: 6, worst: 1.96},
 		// 4 -> 5 within: tokenizing the prompt (FrontendPromptTokenS) adds
 		// ≈5.5 ms a pool to Anyscale's 5,000-token prompts.
-		"TTFT median (ms)": {within: 5, worst: 1.79},
-		"TPOT mean (ms)":   {within: 9, worst: 0.65},
+		"TTFT median (ms)": {within: 5, worst: 2.40},
+		"TPOT mean (ms)":   {within: 9, worst: 0.63},
 		// 0.28: the measured NIXL posting (transfer.go's postCosts) keeps a
 		// session of anyscale-h100-pack-p2tp2-d1tp2-c32 away from the
 		// prefill pool 92 ms longer, so its throughput, already low (−25%)
 		// from its decode step, is −27%.
-		"output tok/s": {within: 10, worst: 0.28},
-		"requests/s":   {within: 10, worst: 0.28},
+		//
+		// The client's finite run: 10 -> 9 within, worst 0.28 -> 0.32 (the
+		// same row, −32%): the steady composition's rate had run up to 9%
+		// above its own sessions / (TTFT + decoding) (a closed loop of C
+		// sessions kept all C decoding while 0.7 of them were in prefill
+		// and hand-off: its correction runs only from 1.5 away); the finite
+		// run's rate is 0.95–1.04 of it, as the published runs' are
+		// 0.91–0.99 (ramp-up and ramp-down), so the throughput's error is
+		// now the TPOT's (+62% on this row's TP2 decode pool).
+		"output tok/s": {within: 9, worst: 0.32},
+		"requests/s":   {within: 9, worst: 0.32},
 	},
 	published.SplitHoldout: {
 		// dynamo-gke-b200-llama70b (added 2026-12-06, held out): its decode
@@ -374,7 +410,17 @@ var pdAchieved = map[string]map[string]struct {
 		// one figure fewer within ±30% each (2 -> 1, 3 -> 2), E2E 1 -> 0
 		// and 0.75 -> 1.14. The earlier figures were right for the wrong
 		// reason (a decode pool that computed no prompt).
-		"TTFT mean (ms)":   {within: 3, worst: 1.16},
+		//
+		// The client's finite run (genai-perf --concurrency C
+		// --request-count N): TTFT 3 -> 1 within, worst 1.16 -> 2.98: the
+		// first round's staircase lands on the decode engines, which
+		// compute every prompt at the step model's 2.5× too slow B200 FP8
+		// prompt (the steady loop's +10%/+8% were that error cancelled by
+		// the missing staircase); TPOT 1.75 -> 1.29 (the Dynamo rows +54,
+		// +38, +72%, were +98, +95, +174%: the run's ramp-down, as
+		// genai-perf measures it; the worst is llm-d GKE's, unchanged);
+		// E2E 1.14 -> 1.12.
+		"TTFT mean (ms)":   {within: 1, worst: 2.98},
 		"TTFT median (ms)": {within: 0, worst: 0.70},
 		// llm-d GKE's TPOT in inference-perf's re-tokenized count
 		// (clientCounted): +155% -> +125%; +128% with FA3's windowed
@@ -382,10 +428,10 @@ var pdAchieved = map[string]map[string]struct {
 		// The Dynamo runs' decode engines recompute each prompt: +174%
 		// (+174.0x% once the front end charges the prompt's tokenization,
 		// FrontendPromptTokenS, merged the same day).
-		"TPOT mean (ms)": {within: 0, worst: 1.75},
+		"TPOT mean (ms)": {within: 0, worst: 1.29},
 		"output tok/s":   {within: 1, worst: 0.52},
 		"requests/s":     {within: 2, worst: 0.52},
-		"E2E mean (s)":   {within: 0, worst: 1.14},
+		"E2E mean (s)":   {within: 0, worst: 1.12},
 	},
 }
 
@@ -405,12 +451,17 @@ func TestCalibrationPD(t *testing.T) {
 	}
 	var figs []pdFigure
 	parts := map[string]pd.Scenario{}
+	loads := map[string][2]predicted{}
 	for _, r := range set.Rows {
 		if !r.Targetable() {
 			continue
 		}
 		p, s := replayPD(t, r)
 		parts[r.ID] = s
+		if _, ok := clientRun(r); ok {
+			steady, _ := replayPDLoad(t, r, false)
+			loads[r.ID] = [2]predicted{steady, p}
+		}
 		var c predicted
 		if r.Colocated != nil {
 			c = replayColocated(t, r)
@@ -440,7 +491,7 @@ func TestCalibrationPD(t *testing.T) {
 			}
 		}
 	}
-	golden.Check(t, "../../docs/calibration-pd.md", []byte(pdDoc(set, figs, parts)))
+	golden.Check(t, "../../docs/calibration-pd.md", []byte(pdDoc(set, figs, parts, loads)))
 }
 
 // pdStats summarise one metric's figures of one split.
@@ -518,6 +569,9 @@ func layoutOf(r published.PDRow) string {
 		where = "both pools on one node"
 	}
 	load := fmt.Sprintf("%s sessions", r.Load.Concurrency)
+	if n, ok := clientRun(r); ok {
+		load = fmt.Sprintf("%s sessions, %d requests from t=0", r.Load.Concurrency, n)
+	}
 	if rateLoad(r) {
 		load = fmt.Sprintf("%s req/s (%s)", r.Load.RequestRatePerS, r.Load.Kind)
 	}
@@ -526,7 +580,9 @@ func layoutOf(r published.PDRow) string {
 }
 
 // pdDoc renders docs/calibration-pd.md.
-func pdDoc(set *published.PDSet, figs []pdFigure, parts map[string]pd.Scenario) string {
+// loads holds, per closed-loop row whose client's run is known, its
+// prediction as check's steady state and as the client's finite run.
+func pdDoc(set *published.PDSet, figs []pdFigure, parts map[string]pd.Scenario, loads map[string][2]predicted) string {
 	var b strings.Builder
 	b.WriteString("# Prefill/decode calibration\n\n")
 	b.WriteString("Generated by `go test ./estimate/pd -run TestCalibrationPD -update`; do not edit. Data: [published/pd.yaml](../published/pd.yaml)\n")
@@ -569,8 +625,9 @@ func pdDoc(set *published.PDSet, figs []pdFigure, parts map[string]pd.Scenario) 
 	}
 	b.WriteString("\n## Every figure\n\n")
 	b.WriteString("Error is predicted / published − 1. *Colocated* columns are the source's colocated run of the same GPUs (instances × TP as\n")
-	b.WriteString("listed in the data file) at the same load, published and predicted by check's colocated model; a closed-loop client's run is\n")
-	b.WriteString("replayed as it went, a finite run of its requests with every session starting at t=0 (`workload.burst_requests`).\n\n")
+	b.WriteString("listed in the data file) at the same load, published and predicted by check's colocated model. A closed-loop client's run, P/D\n")
+	b.WriteString("and colocated alike, is replayed as it went where the row states its requests: a finite run of them with every session starting\n")
+	b.WriteString("at t=0 (`workload.burst_requests`; P/D: `pd.Evaluate`'s finite mode, estimate/pd/finite.go).\n\n")
 	b.WriteString("| row | split | what ran | figure | published | predicted | error | colocated published | colocated predicted | colocated error |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, split := range pdSplits {
 		for _, f := range figs {
@@ -607,11 +664,41 @@ func pdDoc(set *published.PDSet, figs []pdFigure, parts map[string]pd.Scenario) 
 		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.1f | %.2f | %.2f | %.1f | %.1f | %.1f | %s (prefill %.0f%%, decode %.0f%% of capacity) |\n", id, 1e3*p.FrontendS, 1e3*p.PrefillQueueS, 1e3*p.PrefillS,
 			1e3*p.RouterS, 1e3*p.TransferS, 1e3*p.DecodeAdmitS, 1e3*p.ReadNoticeS, 1e3*p.FirstDecodeS, sc.Binding, 100*sc.PrefillUtilization, 100*sc.DecodeUtilization)
 	}
+	b.WriteString(loadTable(set, loads))
 	b.WriteString("\n## Sources\n\n")
 	for _, s := range set.Sources {
 		fmt.Fprintf(&b, "- **%s** (%s): %s, %s. %s\n", s.ID, s.Split, s.Title, s.URL, s.Notes)
 	}
 	b.WriteString(pdReading)
+	return b.String()
+}
+
+// loadTable compares, for every closed-loop P/D row whose client's run is
+// known, check's steady state with the client's finite run (both through
+// pd.Evaluate) against the published figures.
+func loadTable(set *published.PDSet, loads map[string][2]predicted) string {
+	var b strings.Builder
+	b.WriteString("\n## Steady state against the client's run\n\n")
+	b.WriteString("Each closed-loop row whose client's request count is known, predicted as check's steady closed loop (sessions staggered, warm-up\n")
+	b.WriteString("discarded: the replay before December 2026) and as the client ran it (`workload.burst_requests`: every session at t=0, every\n")
+	b.WriteString("request counted, throughput over the whole run); errors against the published figure.\n\n")
+	b.WriteString("| row | split | TTFT mean: published | steady | finite run | TTFT median: published | steady | finite run | TPOT mean: published | steady | finite run | output tok/s: published | steady | finite run |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range set.Rows {
+		l, ok := loads[r.ID]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s", r.ID, r.Split)
+		for _, m := range []int{0, 1, 2, 3} {
+			pub := pdMetrics[m].pub(r.Figures)
+			if !pub.Positive() {
+				b.WriteString(" | – | – | –")
+				continue
+			}
+			fmt.Fprintf(&b, " | %s | %s | %s", num(pub.V), pct(pdMetrics[m].pred(l[0])/pub.V-1), pct(pdMetrics[m].pred(l[1])/pub.V-1))
+		}
+		b.WriteString(" |\n")
+	}
 	return b.String()
 }
 
@@ -765,8 +852,39 @@ const pdReading = `
   as the client measured it (+47% → +32%, +13% → −6%, −6% → −24%: median +13% → −6%; throughput +19% → +18%). What is left: the model's later rounds re-form a conveyor that
   queues one to three steps, where the measured runs keep queueing more (64 sessions: predicted median 290 ms against 505), and
   its first round's staircase runs longer than measured (p99 2,107 against 1,637); the TP2 rows overshoot (4 × TP2 at 16
-  sessions: +45%). The P/D rows themselves are still replayed as steady closed loops (pd.Evaluate has no
-  finite run).
+  sessions: +45%). The P/D rows are now replayed the same way (next).
+- **The P/D rows as their clients ran them** (December 2026; the table *Steady state against the client's run* above). pd.Evaluate
+  now has a finite mode for workload.burst_requests (estimate/pd/finite.go), and the replay states every closed-loop row's request
+  count (burst_requests = num_prompts: vllm bench serve's --num-prompts, genai-perf's --request-count; genai-perf's warm-up
+  requests are not replayed and the measured run is taken to start idle, as for the colocated baselines: that genai-perf lets the
+  warm-up drain first is not read). On top of the steady composition: the decode pool runs the finite run of the C sessions and
+  N requests, its first round spread uniformly over the time the prefill pool takes to prefill C prompts at its capacity (the
+  staircase), each later request back after the steady loop's prefill and hand-off; then the prefill pool runs it from t=0, each
+  session's next prompt after the hand-off and that decode run's mean time. Both runs' think times are fixed
+  (sim.Config.ThinkFixed), not exponential: with fixed lengths and ignore_eos the sessions keep the phase the first round gave
+  them (a conveyor, as the colocated cohorts above), where exponential think times bunched them again and stretched the run's tail
+  (H100 TP4 : TP4 at 8 sessions: 11.8 s for the 40 requests against 11.1 s from the cycles and the staircase). TTFT is composed
+  as in the steady mode (the pools' distributions convolved as independent, plus the hand-off); the request rate is the run's N
+  requests over its length (the decode run's, plus an idle prompt and the hand-off before its first arrival). Calibration
+  source: TTFT mean 4 → 6 of 10 within ±30% (median error −31% → +16%), median 5 → 5 (−21% → −7%), TPOT 9 → 9 (+22% → +20%,
+  the ramp-down), throughput 10 → 9 (−6% → −16%). The rows the steady loop had too low rise into the band (TP4 : TP4 at 32
+  sessions −39% → +17%, spread at 16 and 48 sessions −55% → −20% and −43% → +16%, 2 × TP2 : TP2 −38% → −1%, H200 at 16 +13%);
+  2 × TP2 : TP4 at 16 sessions stays low (−55% → −42%; median −60%: its published median, 651 ms, is above its mean, 628 ms, where
+  the model's queue is right-skewed, a few late prompts of the staircase over many short waits). Worse: the two rows of 64 sessions on one TP4 prefill instance
+  (H100 +19% → +102%, H200 +102% → +195%). The model's prefill pool serves 14.96 and 14.92 prompts/s there, below the 16.9 and
+  17.6 requests/s the source's runs served through it, so the steady loop already ran it at 99–103% of capacity, and the
+  finite run adds the first round's staircase at that capacity (64 prompts over 4.3 s, ~0.4 s of the mean); the colocated
+  reading above measured the same step on the same source (a TP4 engine's first-round staircase: 32 prompts in 1.64 s measured,
+  ~2.1 s predicted, ~20 against ~15 prompts/s), a prefill step-model error (estimate/perf), not the composition's. Throughput
+  moves because the steady composition's rate ran up to 9% above its own sessions / (TTFT + 249 × TPOT) — a closed loop kept all
+  its sessions decoding while 0.7 of them were in prefill and hand-off (the correction by Little's law runs only from 1.5 away) —
+  where the published runs' rate is 0.91–0.99 of that figure (their ramp-up and ramp-down) and the finite run's 0.95–1.04: the
+  throughput error is now the TPOT's (+62% → −32% on 2 × TP2 : TP2, the one row out of ±30%). Held out (read to test the
+  mechanism only, nothing tuned to it: the Dynamo rows' TTFT, TPOT, throughput and E2E): TPOT +98/+95/+174% → +54/+38/+72% (the
+  ramp-down of runs of 10–19 rounds), throughput −40/−46/−51% → −44/−49/−52%, and TTFT +10/+116/+8% → +119/+298/+179%: their
+  decode engines compute every prompt at the step model's 2.5× too slow B200 FP8 prompt (above), and the first round's
+  staircase now lands on them; the steady loop's right TTFT on two rows was that error cancelled by the missing staircase.
+  The llm-d rows (constant-rate, 5,400 requests over 120 s) stay the steady open loop they approach.
 - No fudge constant is added: a TTFT or TPOT correction fitted here would be a colocated step-model or front-end constant in
   disguise and belongs to the colocated calibration (throughput.yaml's gpt-oss rows show the same per-release prefill-step and
   host misses: docs/calibration-throughput.md, inferencex-828).

@@ -22,6 +22,10 @@ type Scenario struct {
 	OutputTokens int     `json:"output_tokens"`
 	Sessions     int     `json:"sessions,omitempty"`
 	RatePerS     float64 `json:"arrival_rate_per_s,omitempty"`
+	// Burst is the finite run's requests (workload.burst_requests: the
+	// sessions, or the arrivals, start at t=0 and every request counts;
+	// throughput is over the whole run); 0 for the steady state.
+	Burst int `json:"burst_requests,omitempty"`
 	// RequestsPerS is the rate the system serves; OutputTokPerS and
 	// TotalTokPerS its throughput (the decode pool's).
 	RequestsPerS  float64 `json:"requests_per_s"`

@@ -25,10 +25,19 @@ const (
 // behind themselves as Poisson arrivals at their rate would; rate is then
 // their rate, the stream simDecode falls back to when the sessions are
 // more than it simulates.
+//
+// pool > 0 makes the load a finite run of pool requests (sim.Config.Pool:
+// workload.burst_requests, a benchmark's --num-prompts), every request
+// measured from an idle start and throughput over the whole run; its
+// sessions' first requests leave uniformly over [0, staggerS) (0: all at
+// t=0) instead of being spread over a request's duration as a steady loop's
+// are (finite.go).
 type load struct {
 	sessions int
 	rate     float64
 	thinkS   float64
+	pool     int
+	staggerS float64
 }
 
 // simPrefill runs the prefill pool on the colocated path (sim.RunModel):
@@ -65,6 +74,9 @@ func simColocated(p *Pool, n, out int, busyS func() float64, l load, seed uint64
 		WorkBudget: sim.StepBudget / simBudgetShare}
 	if l.sessions > 0 {
 		cfg.StaggerS = busyS() + l.thinkS
+	}
+	if l.pool > 0 {
+		cfg.Pool, cfg.StaggerS, cfg.ThinkFixed = l.pool, l.staggerS, true
 	}
 	slo.ApplyEngine(p.in, p.sm.S.Eff, &cfg)
 	return sim.RunModelReplicated(p.sm, cfg, simReplications)
@@ -143,7 +155,14 @@ func simDecode(p *Pool, n, out int, l load, seed uint64) (res sim.Result, extraW
 	cfg.MaxNumBatchedTokens = max(cfg.MaxNumBatchedTokens, max(1, p.in.MaxNumSeqs)*(n+1))
 	sessions := 0
 	cap := min(sim.MaxSimSessions, 2*sim.RunSlots(cfg)*u.dp)
-	if l.thinkS > 0 && (l.sessions+u.copies-1)/u.copies > cap {
+	if l.pool > 0 {
+		// A finite run is run through whole, every session simulated (as
+		// the colocated path runs a pool: sim.planSim), so none waits
+		// analytically; each copy of the unit takes its share.
+		cap = sim.MaxSessions
+		cfg.Pool = (l.pool + u.copies - 1) / u.copies
+	}
+	if l.pool <= 0 && l.thinkS > 0 && (l.sessions+u.copies-1)/u.copies > cap {
 		// More sessions than the unit simulates: so many finite sources
 		// are the Poisson stream at their rate.
 		l = load{rate: l.rate}
@@ -156,6 +175,9 @@ func simDecode(p *Pool, n, out int, l load, seed uint64) (res sim.Result, extraW
 	} else {
 		cfg.ArrivalRatePerS = l.rate / float64(u.copies)
 		cfg.MaxWaiting = max(1000, 50*sim.RunSlots(cfg)*u.dp)
+	}
+	if l.pool > 0 {
+		cfg.StaggerS, cfg.MaxWaiting, cfg.ThinkFixed = l.staggerS, 0, true // a finite run's queue drains
 	}
 	cfg.Warmup = warmup(cfg.Sessions)
 	runs := []perf.RankRun{{N: 1}}

@@ -70,6 +70,12 @@ type Config struct {
 	// decode pool). With it, a few sessions never queue behind themselves
 	// as Poisson arrivals at their rate would.
 	ThinkS float64
+	// ThinkFixed makes every think time exactly ThinkS instead of
+	// exponential: sessions a lock-step engine finished together come back
+	// together, wave after wave, as the cohorts of a benchmark's finite run
+	// of fixed lengths do (a P/D pool's finite run: estimate/pd's finite.go,
+	// the other pool's time standing for the think time).
+	ThinkFixed bool
 	// Spec is speculative decoding (zero: off); RunModel takes it from the
 	// step model when it is not set.
 	Spec Speculation

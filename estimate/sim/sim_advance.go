@@ -138,8 +138,13 @@ func (s *simulator) finish(r simReq, t float64) {
 		if s.cfg.ThinkS > 0 {
 			// Exponential think times (a finite-source Poisson stream): a
 			// constant one would send the sessions a lock-step engine
-			// finished together back together, wave after wave.
-			s.pend(s.newReq(t+s.rng.ExpFloat64()*s.cfg.ThinkS, r.session))
+			// finished together back together, wave after wave (what
+			// ThinkFixed asks for).
+			think := s.cfg.ThinkS
+			if !s.cfg.ThinkFixed {
+				think *= s.rng.ExpFloat64()
+			}
+			s.pend(s.newReq(t+think, r.session))
 			return
 		}
 		s.arrive(s.newReq(t, r.session))

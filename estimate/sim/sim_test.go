@@ -179,3 +179,40 @@ func TestSimClosedLoopThinkTime(t *testing.T) {
 		t.Errorf("think time: queue %g s (without %g), %g tok/s (without %g)", idle.TTFTParts.QueueS, busy.TTFTParts.QueueS, idle.OutputTokPerS, busy.OutputTokPerS)
 	}
 }
+
+// ThinkFixed: every think time is exactly ThinkS, so a lone session's
+// finite run is deterministic — its length is its requests' cycles (one
+// step to the first token, nine more, then the think time) less the last
+// think, whatever the seed — while exponential think times make it vary
+// with the seed. Sessions keep the phase the first round gave them: with
+// one slot, four sessions of a finite run from t=0 queue behind each other
+// in the first round (a staircase: 0, 1, 2, 3 requests' service) and come
+// back one service apart, a conveyor that queues no more, as a benchmark's
+// cohorts of fixed lengths do; exponential think times bunch them again.
+func TestSimThinkFixed(t *testing.T) {
+	const S, think = 0.01, 0.5
+	run := func(fixed bool, seed uint64) Result {
+		return Run(Config{Step: constStep(S), DP: 1, MaxNumSeqs: 8, MaxNumBatchedTokens: 8192,
+			InputTokens: 100, OutputTokens: 10, Sessions: 1, Pool: 5, Seed: seed, ThinkS: think, ThinkFixed: fixed})
+	}
+	want := 5*10*S + 4*think
+	for _, seed := range []uint64{1, 2, 3} {
+		if got := run(true, seed).SimulatedS; math.Abs(got-want) > 1e-9 {
+			t.Errorf("seed %d: fixed think: the run lasts %.6f s, want %.6f", seed, got, want)
+		}
+	}
+	if a, b := run(false, 1).SimulatedS, run(false, 2).SimulatedS; a == b {
+		t.Errorf("exponential think: the run lasts %.6f s for both seeds", a)
+	}
+	waves := func(fixed bool) Result {
+		return Run(Config{Step: constStep(S), DP: 1, MaxNumSeqs: 1, MaxNumBatchedTokens: 8192,
+			InputTokens: 100, OutputTokens: 10, Sessions: 4, Pool: 40, Seed: 1, ThinkS: 1, ThinkFixed: fixed})
+	}
+	// The first round's four wait 0, 10, 20 and 30 steps; the other 36 none.
+	if got, want := waves(true).TTFTParts.QueueS, (0+10+20+30)*S/40; math.Abs(got-want) > 1e-9 {
+		t.Errorf("fixed think: mean queue %.6f s, want %.6f (the first round's staircase only)", got, want)
+	}
+	if fixed, exp := waves(true).TTFTParts.QueueS, waves(false).TTFTParts.QueueS; exp <= fixed {
+		t.Errorf("exponential think: mean queue %.6f s, not above the fixed think's %.6f", exp, fixed)
+	}
+}
