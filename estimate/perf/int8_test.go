@@ -73,7 +73,7 @@ func TestINT8GEMMsOnA100(t *testing.T) {
 // equal peaks, no tables) the scalar GEMM efficiency. A GPU whose INT8
 // peak was not read (L40S) prices INT8 GEMMs at BF16 and says so.
 func TestINT8PeakAndFallback(t *testing.T) {
-	defer func() { UseGEMMTables = false }()
+	defer func(was bool) { UseGEMMTables = was }(UseGEMMTables)
 	m := perfModel(t, "llama-3.1-8b")
 	setup := func(gpu string) StepSetup {
 		g := perfGPU(t, gpu)
