@@ -249,6 +249,20 @@ func typicalObjective(targets []Target, keep []bool) func(pred []float64) float6
 	}
 }
 
+// TypicalCriterion is Options.Typical's criterion (the global
+// calibration's: the mean |log error| plus typicalWorstWeight × the worst)
+// of predictions pred against measured, every target kept. A search that
+// moves one constant by other means (replay.Fit1D's grid and golden
+// section) scores with it, so it minimises what the global fit minimises.
+func TypicalCriterion(measured, pred []float64) float64 {
+	targets := make([]Target, len(measured))
+	keep := make([]bool, len(measured))
+	for i, m := range measured {
+		targets[i], keep[i] = Target{Measured: m}, true
+	}
+	return typicalObjective(targets, keep)(pred)
+}
+
 // meanErr is the mean |log error| over the kept targets.
 func meanErr(targets []Target, keep []bool, pred []float64) float64 {
 	sum, n := 0.0, 0

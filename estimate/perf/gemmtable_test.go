@@ -55,6 +55,7 @@ func TestGEMMTimeTableRows(t *testing.T) {
 // DeepSeek-V3 at TP8 (hand-derived from their configs as vLLM shards
 // them), and checks the switch gates them.
 func TestDenseGEMMShapes(t *testing.T) {
+	defer func(was bool) { UseGEMMTables = was }(UseGEMMTables)
 	type shape struct{ n, k, layers float64 }
 	h100 := perfGPU(t, "h100-sxm")
 	for _, c := range []struct {
@@ -76,12 +77,12 @@ func TestDenseGEMMShapes(t *testing.T) {
 	} {
 		s := StepSetup{Model: perfModel(t, c.model), TP: 8, PP: 1, DP: 1, WeightDType: c.dtype,
 			HW: NewHardware(h100, 8, 0, 2, 0, 0, 0), Eff: ForGPU(DefaultEfficiency, h100)}
+		UseGEMMTables = false
 		if gemmShapesOf(&s) != nil {
 			t.Fatalf("%s: shapes with UseGEMMTables off", c.model)
 		}
 		UseGEMMTables = true
 		got := gemmShapesOf(&s)
-		UseGEMMTables = false
 		if len(got) != len(c.want)+1 {
 			t.Fatalf("%s: %d shapes, want %d: %+v", c.model, len(got), len(c.want)+1, got)
 		}
@@ -102,7 +103,7 @@ func TestDenseGEMMShapes(t *testing.T) {
 // at TP8 on H100 charges their sum, no gap for them), and a GPU without
 // tables builds the same model either way.
 func TestGEMMTablesSwitch(t *testing.T) {
-	defer func() { UseGEMMTables = false }()
+	defer func(was bool) { UseGEMMTables = was }(UseGEMMTables)
 	build := func(gpu string, on bool) *StepModel {
 		UseGEMMTables = on
 		g := perfGPU(t, gpu)
@@ -144,7 +145,7 @@ func TestGEMMTablesAreTheDerivedOnes(t *testing.T) {
 // models whose layers the shape list does not describe (a hybrid, DeepSeek-
 // V4) and for dense 4-bit linears, which the tables do not time.
 func TestDenseGEMMsOutOfScope(t *testing.T) {
-	defer func() { UseGEMMTables = false }()
+	defer func(was bool) { UseGEMMTables = was }(UseGEMMTables)
 	UseGEMMTables = true
 	h100 := perfGPU(t, "h100-sxm")
 	for _, c := range []struct{ model, dtype string }{

@@ -75,7 +75,7 @@ func TestINT8GEMMsOnA100(t *testing.T) {
 // datasheet INT8 (153.5 TOPS dense) is far below its BF16 (2,250): INT8
 // GEMMs run at that cut rate with the scalar GEMM efficiency, not at FP8's.
 func TestINT8PeakAndFallback(t *testing.T) {
-	defer func() { UseGEMMTables = false }()
+	defer func(was bool) { UseGEMMTables = was }(UseGEMMTables)
 	m := perfModel(t, "llama-3.1-8b")
 	setup := func(gpu string) StepSetup {
 		g := perfGPU(t, gpu)

@@ -78,7 +78,9 @@ type KernelFigures struct {
 // built from to a median 9–16% of its latency (p90 35–55%; tools/aicdata/
 // README.md, "Fused-MoE curves"). Below the ridge point (StepSetup.
 // moeRidge) the op streams its experts' weights and the curve measures
-// that, not a GEMM rate: expertTime reads it from the ridge up.
+// that, not a GEMM rate: expertTime reads it from the ridge up. The curve
+// pools expert widths; where the experts are TP-sharded expertTime scales
+// it by the width factor of the slice (MoEWidths, moewidth.go).
 type MoECurve [16]float64
 
 // MoECurves are one GPU's fused-MoE curves by the experts' dtype; a zero

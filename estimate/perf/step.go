@@ -417,7 +417,7 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 		// rate (read as a rate it would charge decode's streaming twice,
 		// once more for the MeasuredCompute share that applies to compute).
 		x := max(total*sm.topK/sm.experts, s.moeRidge())
-		compute = flops / s.moeCurveFLOPS(c, x)
+		compute = flops / (s.moeCurveFLOPS(c, x) * s.moeWidthFactor(c, sm.moeSliceWidth))
 	}
 	st.ExpertS = roof(st, compute, memory)
 }

@@ -34,6 +34,11 @@ type StepModel struct {
 	expertBytes     float64
 	expertsPerGPU   float64 // (E + redundant) / shard (a fraction of width without EP)
 	experts, topK   float64
+	// moeSliceWidth is the expert's intermediate width on one GPU where the
+	// experts are TP-sharded over more than one GPU (moe_intermediate_size
+	// / (TP × DP) without EP), zero otherwise: the width moeWidthFactor
+	// reads.
+	moeSliceWidth float64
 
 	kvBytesTokLayer float64 // KV bytes per token per layer on one GPU
 	stateBytesSeq   float64 // a hybrid's recurrent state per sequence per stage on one GPU
@@ -137,6 +142,9 @@ func NewStepModel(s StepSetup) *StepModel {
 			phys += float64(s.RedundantExperts)
 		}
 		sm.expertsPerGPU = phys / float64(s.EPSize())
+		if !s.EP && s.EPSize() > 1 {
+			sm.moeSliceWidth = float64(m.MoEIntermediateSize) / float64(s.EPSize())
+		}
 		sm.actPairShare = 1
 		if s.EP {
 			sm.actPairShare = 1 / float64(s.EPSize())

@@ -1,13 +1,13 @@
 package replay
 
 import (
+	"fmt"
 	"math"
-
-	"github.com/vlaunch/vlaunch/fitter"
 	"runtime"
 	"sync"
 
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/fitter"
 	"github.com/vlaunch/vlaunch/published"
 )
 
@@ -159,4 +159,102 @@ func Fit(rows []published.Row, start perf.Efficiency, keep func(Target) bool, ev
 		return start, o, err
 	}
 	return with(o.X), o, nil
+}
+
+// Fit1D moves the one constant name (a Params name) within its Params box,
+// every other constant held at start, to minimise the global fit's
+// criterion (fitter.TypicalCriterion: mean |log error| + a tenth of the
+// worst) over the targets keep selects from rows. One constant needs no
+// Nelder–Mead: a grid of fit1DGrid points across the box finds the best
+// basin (the criterion is not convex: figures cross ±0 error at different
+// values), and a golden-section search in the grid cells either side of
+// the best point refines it to four significant digits, as fitter.Fit
+// rounds. Unlike fitter.Fit it applies no reachability screen: every
+// selected target counts, as every one counts in the global fit's box
+// (a screen over one constant's reach would drop figures only the others
+// move). It returns the value and the criterion there.
+func Fit1D(rows []published.Row, start perf.Efficiency, keep func(Target) bool, name string) (float64, float64, error) {
+	var box *Param
+	for i := range Params {
+		if Params[i].Name == name {
+			box = &Params[i]
+		}
+	}
+	if box == nil {
+		return 0, 0, fmt.Errorf("no fitted constant %q (replay.Params)", name)
+	}
+	ref := ReproduceAll(rows, start, keep)
+	if len(ref) == 0 {
+		return 0, 0, fmt.Errorf("no targets to fit %s to", name)
+	}
+	ids := make([]string, len(ref))
+	measured := make([]float64, len(ref))
+	for i, t := range ref {
+		ids[i], measured[i] = t.Row+" "+t.Metric, t.Published
+	}
+	score := func(v float64) float64 {
+		e := start
+		*box.get(&e) = v
+		got := map[string]float64{}
+		for _, t := range ReproduceAll(rows, e, keep) {
+			got[t.Row+" "+t.Metric] = t.Predicted
+		}
+		pred := make([]float64, len(ids))
+		for i, id := range ids {
+			pred[i] = got[id] // a figure that failed to reproduce counts as infinitely wrong
+		}
+		return fitter.TypicalCriterion(measured, pred)
+	}
+	v, f := minimise1D(score, box.Lower, box.Upper, fit1DGrid)
+	return v, f, nil
+}
+
+// fit1DGrid is how many evenly spaced values Fit1D scores across a
+// constant's box before refining (31: steps of 0.02 on measured_compute's
+// [0.4, 1]); each reproduces every row once.
+const fit1DGrid = 31
+
+// minimise1D returns the minimiser of f on [lo, hi] and its value: the
+// best of n evenly spaced points, then a golden-section search between its
+// neighbours, stopped at four significant digits (the value returned is
+// rounded so, and scored as rounded).
+func minimise1D(f func(float64) float64, lo, hi float64, n int) (float64, float64) {
+	n = max(n, 3)
+	step := (hi - lo) / float64(n-1)
+	best, bestF := lo, math.Inf(1)
+	for i := range n {
+		x := lo + float64(i)*step
+		if fx := f(x); fx < bestF {
+			best, bestF = x, fx
+		}
+	}
+	a, b := max(lo, best-step), min(hi, best+step)
+	invPhi := (math.Sqrt(5) - 1) / 2
+	c, d := b-invPhi*(b-a), a+invPhi*(b-a)
+	fc, fd := f(c), f(d)
+	for b-a > 5e-5*math.Abs(best) {
+		if fc <= fd {
+			b, d, fd = d, c, fc
+			c = b - invPhi*(b-a)
+			fc = f(c)
+		} else {
+			a, c, fc = c, d, fd
+			d = a + invPhi*(b-a)
+			fd = f(d)
+		}
+	}
+	x := round4(min(hi, max(lo, (a+b)/2)))
+	if fx := f(x); fx < bestF {
+		return x, fx
+	}
+	return best, bestF
+}
+
+// round4 keeps four significant digits.
+func round4(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	p := math.Pow(10, 3-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*p) / p
 }

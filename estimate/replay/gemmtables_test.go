@@ -8,14 +8,20 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
-// gemmTables turns perf.UseGEMMTables on for a trial replay (issue #28:
-// dense GEMMs priced per shape from the measured tables, no refit). The
-// goldens hold the switch off: with -gemmtables the golden checks report
-// differences, which is the trial's output, never an -update.
-var gemmTables = flag.Bool("gemmtables", false, "price dense GEMMs from the measured per-shape tables (perf.UseGEMMTables; trial, do not -update)")
+// gemmTables and moeWidth switch issue #28's two measured pricing trials
+// for a replay: dense GEMMs priced per shape from the measured tables
+// (perf.UseGEMMTables) and the fused-MoE width factor (perf.UseMoEWidth).
+// The goldens hold the packages' defaults: a flag that differs from them
+// makes the golden checks report differences, which is the trial's output,
+// never an -update.
+var (
+	gemmTables = flag.Bool("gemmtables", perf.UseGEMMTables, "price dense GEMMs from the measured per-shape tables (perf.UseGEMMTables; a trial when it differs from the default: do not -update)")
+	moeWidth   = flag.Bool("moewidth", perf.UseMoEWidth, "scale TP-sharded fused-MoE curves by the slice's width factor (perf.UseMoEWidth; a trial when it differs from the default: do not -update)")
+)
 
 func TestMain(m *testing.M) {
 	flag.Parse()
 	perf.UseGEMMTables = *gemmTables
+	perf.UseMoEWidth = *moeWidth
 	os.Exit(m.Run())
 }

@@ -155,3 +155,77 @@ func TestCurveAt(t *testing.T) {
 		t.Error("an empty curve reads non-zero")
 	}
 }
+
+type moeRow struct {
+	Dtype        string  `parquet:"moe_dtype"`
+	Distribution string  `parquet:"distribution"`
+	Kernel       string  `parquet:"kernel_source"`
+	Tokens       int64   `parquet:"num_tokens"`
+	Hidden       int64   `parquet:"hidden_size"`
+	Inter        int64   `parquet:"inter_size"`
+	TopK         int64   `parquet:"topk"`
+	Experts      int64   `parquet:"num_experts"`
+	TP           int64   `parquet:"moe_tp_size"`
+	EP           int64   `parquet:"moe_ep_size"`
+	Latency      float64 `parquet:"latency"`
+}
+
+// A small moe_perf table through Load, moeRows and moeWidthPoints: two
+// shapes (I = 1,024 and 4,096; 8 experts, top-2, H = 1,024) at 64 tokens
+// per expert, each layout running at e0 × g(I/TP) with g = 0.5 at w = 256,
+// 1 at 1,024, 1.5 at 4,096. The pooled curve at 64 is the median of
+// {0.5, 1, 1, 1.5, 3}·e0 = e0 (the EP 2 row at ×3 counts in the curve, not
+// in the factors), so each bin's factor is g. Left out of the factors: the
+// EP row, a TP 16 row (beyond one node; not in the curve either), a row at
+// 8 tokens per expert (below 32), a power-law row; a 1-token row sets the
+// floor (1 ns, negligible). With -minshapes 2 only w = 1,024 (both shapes)
+// stays.
+func TestMoEWidthPoints(t *testing.T) {
+	const peak, e0 = 1e15, 0.5
+	row := func(I, tp, ep, T int64, g float64, dist string) moeRow {
+		flops := 6 * float64(T) * 2 * 1024 * float64(I/tp) / float64(ep)
+		return moeRow{"fp8_block", dist, "vllm_fp8moe_triton_tritonexperts", T, 1024, I, 2, 8, tp, ep, 1e3 * flops / (e0 * g * peak)}
+	}
+	rows := []moeRow{
+		row(1024, 1, 1, 256, 1, "balanced"), row(1024, 4, 1, 256, 0.5, "balanced"),
+		row(4096, 1, 1, 256, 1.5, "balanced"), row(4096, 4, 1, 256, 1, "balanced"),
+		row(1024, 1, 2, 256, 3, "balanced"),  // EP: in the curve only
+		row(4096, 16, 1, 256, 9, "balanced"), // TP 16: beyond -maxgpus 8
+		row(4096, 4, 1, 32, 7, "balanced"),   // 8 tokens per expert
+		row(4096, 4, 1, 256, 9, "power_law_1.01"),
+	}
+	floor := row(1024, 1, 1, 1, 1, "balanced")
+	floor.Latency = 1e-6 // ms
+	rows = append(rows, floor)
+	p := filepath.Join(t.TempDir(), "moe_perf.parquet")
+	if err := parquet.WriteFile(p, rows); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moeMaxGPUs, moeFloorShare = 8, 1
+	defer func() { moeMaxGPUs, moeFloorShare = 1e9, 0 }()
+	obs := moeRows(tab, "fp8_block")
+	if len(obs) != 7 {
+		t.Fatalf("moeRows kept %d rows, want 7 (not the TP 16 or power-law rows)", len(obs))
+	}
+	pts := moeWidthPoints(obs, peak, 1, 1)
+	want := []MoEWidthPoint{{W: 256, Factor: 0.5, Rows: 1, Shapes: 1}, {W: 1024, Factor: 1, Rows: 2, Shapes: 2}, {W: 4096, Factor: 1.5, Rows: 1, Shapes: 1}}
+	if len(pts) != len(want) {
+		t.Fatalf("points %+v, want %+v", pts, want)
+	}
+	for i, w := range want {
+		g := pts[i]
+		if g.W != w.W || math.Abs(g.Factor-w.Factor) > 0.005 || g.Rows != w.Rows || g.Shapes != w.Shapes {
+			t.Errorf("point %d: %+v, want %+v", i, g, w)
+		}
+	}
+	if pts := moeWidthPoints(obs, peak, 1, 2); len(pts) != 1 || pts[0].W != 1024 {
+		t.Errorf("-minshapes 2: %+v, want the w = 1024 point alone", pts)
+	}
+	if pts := moeWidthPoints(obs, peak, 2, 1); len(pts) != 1 || pts[0].W != 1024 {
+		t.Errorf("-minrows 2: %+v, want the w = 1024 point alone", pts)
+	}
+}

@@ -26,3 +26,4 @@ go run . derive -format md -commit "$COMMIT" "$out/$P" >tables.md
 go run . moecurve -maxgpus 8 -floor 1 -format json "$out/$P" >moe_curves.json
 go run . gemmtable -commit "$COMMIT" "$out/$P" >gemm_tables.json
 cp gemm_tables.json ../../estimate/perf/gemm_tables.json
+go run . moewidth -format json "$out/$P" >moe_width.json

@@ -45,6 +45,10 @@ type moeObs struct {
 	flops  float64 // 6·T·k·H·(I/TP)/EP on the rank
 	latS   float64
 	kernel string
+	// width is the expert's intermediate width on the rank, I/TP (the N
+	// of the down projection's input, half the gate/up GEMM's N), and
+	// ep the layout's expert-parallel size (moewidth reads EP 1 only).
+	width, tp, ep float64
 }
 
 // MoECurve is one (system, dtype) curve and its checks.
@@ -168,6 +172,9 @@ func moeRows(t *Table, dtype string) []moeObs {
 			flops:  6 * T * topk * H * (I / tp) / ep,
 			latS:   l,
 			kernel: strings.TrimPrefix(k, "vllm_"),
+			width:  I / tp,
+			tp:     tp,
+			ep:     ep,
 		})
 	}
 	return out
