@@ -90,6 +90,13 @@ var Constants = []Constant{
 	{Name: "frontend_prompt_token_s", Lower: 1e-7, Upper: 2e-5,
 		Doc:     "API server's work per prompt token (tokenization and input processing on its one tokenizer thread), before the engine sees the request",
 		MovedBy: "long prompts (TTFT), bursts of long prompts"},
+	// Set from a measurement (perf.Efficiency.FrontendChatTemplateS), not
+	// by the global fit; a cluster's fit may vary it: up to 100 ms for a
+	// large template on a slow host, down to 0.1 ms where a cluster's runs
+	// show no parse (a faster host, a release patched with the cache).
+	{Name: "frontend_chat_template_s", Lower: 1e-4, Upper: 0.1,
+		Doc:     "API server's parse of the chat template on every chat request, where the release does not cache it (vLLM 0.11.0), before the engine sees the request; it holds the other requests' streamed tokens too",
+		MovedBy: "chat-endpoint runs on vLLM 0.11.0 (TTFT, the inter-token tail)"},
 }
 
 // Lookup returns the constant of that name.

@@ -143,6 +143,7 @@ func TestEnumsAreTheGoSets(t *testing.T) {
 		{"vllm.speculative.method", "resolve.SpecMethods", resolve.SpecMethods},
 		{"disaggregation.prefill.vllm.speculative.method", "resolve.SpecMethods", resolve.SpecMethods},
 		{"disaggregation.router.kind", "spec.RouterKinds", spec.RouterKinds},
+		{"workload.api", "spec.APIs", spec.APIs},
 	} {
 		if got := enumOf(t, c.path); !sameSet(got, c.want) {
 			t.Errorf("%s: schema enum %v, %s %v", c.path, got, c.source, c.want)

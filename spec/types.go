@@ -166,7 +166,25 @@ type Workload struct {
 	// which stay their means; nil: every request at exactly those lengths,
 	// which collapses the latency tails (TTFT p50 = p99).
 	Lengths *Lengths `yaml:"lengths,omitempty" json:"lengths,omitempty"`
+	// API is the OpenAI endpoint the clients call: APIChat
+	// (/v1/chat/completions) or APICompletions (/v1/completions, a text
+	// prompt without a chat template). Empty: chat, what most deployments
+	// serve. It decides whether a request pays the release's per-request
+	// chat-template work in the API server (vllm.Release.ChatTemplateParse).
+	API string `yaml:"api,omitempty" json:"api,omitempty"`
 }
+
+// The endpoints workload.api names.
+const (
+	APIChat        = "chat"
+	APICompletions = "completions"
+)
+
+// APIs are the values workload.api takes.
+var APIs = []string{APIChat, APICompletions}
+
+// Chat reports whether the clients call the chat endpoint (the default).
+func (w Workload) Chat() bool { return w.API != APICompletions }
 
 // Lengths is a distribution of request lengths: a benchmark dataset
 // vlaunch knows, or a shape with a coefficient of variation.

@@ -76,6 +76,10 @@ func footer(b *strings.Builder, r published.PDRow, gpusPerInstance int) {
 	if f := r.Decode.Features.MaxModelLen; f.Positive() {
 		fmt.Fprintf(b, ", max_model_len: %d", f.Int())
 	}
+	if r.Workload.API == published.APICompletions {
+		// check assumes the chat endpoint (its 0.11.0 template parse).
+		b.WriteString(", api: completions")
+	}
 	fmt.Fprintf(b, "}\nvllm: {version: %q", r.Engine.Version)
 	if bs := r.Decode.BlockSize; bs.Positive() {
 		fmt.Fprintf(b, ", block_size: %d", bs.Int())

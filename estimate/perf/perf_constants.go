@@ -1,6 +1,9 @@
 package perf
 
-import "github.com/vlaunch/vlaunch/estimate/input"
+import (
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/vllm"
+)
 
 // Efficiency holds the few global constants that turn peak hardware figures
 // into achievable ones and price the host's and the API server's work. They
@@ -113,6 +116,21 @@ type Efficiency struct {
 	// #10635's "a few hundred milliseconds" for 256K-token prompts is the
 	// same order. The global fit does not vary it (not in replay.Params).
 	FrontendPromptTokenS float64
+	// FrontendChatTemplateS is the API server's parse of the chat template
+	// on a chat request of a release that does not cache it
+	// (vllm.Release.ChatTemplateParse: 0.11.0 builds a Jinja environment,
+	// parses the template and walks it for its variables on every request,
+	// on the event loop), queued like FrontendRequestS and charged only to
+	// chat requests (ChatTemplateS). Measured, not fitted: that call
+	// (ImmutableSandboxedEnvironment(...).parse + jinja2.meta.
+	// find_undeclared_variables, jinja2 3.1.6, CPython 3.11) on Qwen3's
+	// 4,169-character template takes 14.1-14.8 ms on one core of the
+	// project's build host, of which the parse 5.0-5.1 ms; PR #20065's
+	// author measured 6-8 ms a request for a parse plus a lighter walk of a
+	// Llama template ("1000 requests ... 6-8 seconds"), so that host is no
+	// slower than theirs. A larger template (gpt-oss's) costs more; one
+	// figure stands for all. The global fit does not vary it.
+	FrontendChatTemplateS float64
 
 	// MeasuredCompute and MeasuredHBM are the shares of their isolated,
 	// CUDA-graph-replayed rates that a real serving step's kernels reach on
@@ -192,6 +210,21 @@ var DefaultEfficiency = Efficiency{
 	FrontendPromptTokenS: 1.1e-6,
 	MeasuredCompute:      0.4213,
 	MeasuredHBM:          0.9978,
+
+	// Measured, not fitted (see the field).
+	FrontendChatTemplateS: 14e-3,
+}
+
+// ChatTemplateS is the API server's per-request parse of the chat template
+// for a request to the chat endpoint of release rel serving a model of type
+// modelType: FrontendChatTemplateS where a source shows the release parsing
+// it on every request (vllm.ChatTemplateParse.PerRequest), else 0 (a release
+// that caches it, one not shown either way, gpt-oss's harmony prompts).
+func (e Efficiency) ChatTemplateS(rel vllm.Release, modelType string) float64 {
+	if rel.ChatTemplateParse(modelType).PerRequest() {
+		return e.FrontendChatTemplateS
+	}
+	return 0
 }
 
 // Field is the constant a calibration file names (calibrate.Constants);
@@ -238,6 +271,8 @@ func (e *Efficiency) Field(name string) *float64 {
 		return &e.FrontendTokenS
 	case "frontend_prompt_token_s":
 		return &e.FrontendPromptTokenS
+	case "frontend_chat_template_s":
+		return &e.FrontendChatTemplateS
 	}
 	return nil
 }

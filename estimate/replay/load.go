@@ -113,6 +113,12 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		eff := sm.S.Eff
 		cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS, PromptTokenS: eff.FrontendPromptTokenS,
 			TokenS: eff.FrontendTokenS / float64(max(1, e.streamEvery))}
+		// The chat-template parse only where the row's clients called the
+		// chat endpoint of a vLLM release that parses per request (a row
+		// that does not say which endpoint keeps the fitted front end).
+		if m, err := catalog.LookupModel(r.Model.Catalog); err == nil && e.versioned && r.Workload.API == published.APIChat {
+			cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(e.release, m.ModelType)
+		}
 	}
 	ld := r.Load
 	switch ld.Kind {

@@ -40,22 +40,34 @@ func (p Policy) String() string { return policyNames[p] }
 // Frontend is the work of the serving front end (API server, tokenizer,
 // detokenizer) that is not part of an engine step: one process serving
 // requests in the order work arrives. Ingesting a request (HTTP, chat
-// template, hand-off to the engine) costs RequestS, and tokenizing its
-// prompt PromptTokenS per prompt token, before the engine sees it;
-// delivering a step's outputs (detokenization and one streamed chunk per
-// token) costs TokenS per token and holds the tokens until it is done. All
-// three delay what a benchmark client measures (TTFT, TPOT, the next
-// closed-loop request) without slowing the engine, which keeps stepping; a
-// burst's ingest work is queued ahead of the outputs of its first steps.
+// template, hand-off to the engine) costs RequestS, plus ChatTemplateS where
+// the release parses the chat template on every chat request, and
+// tokenizing its prompt PromptTokenS per prompt token, before the engine
+// sees it; delivering a step's outputs (detokenization and one streamed
+// chunk per token) costs TokenS per token and holds the tokens until it is
+// done. All of it delays what a benchmark client measures (TTFT, TPOT, the
+// next closed-loop request) without slowing the engine, which keeps
+// stepping; a burst's ingest work is queued ahead of the outputs of its
+// first steps, and a request arriving mid-run holds the running streams'
+// next tokens for its ingest work (vLLM's API server does both on one
+// event loop: the inter-token tail a chat-template parse leaves).
 type Frontend struct {
 	RequestS     float64
 	PromptTokenS float64
 	TokenS       float64
+	// ChatTemplateS is the release's per-request parse of the chat template
+	// (vllm.Release.ChatTemplateParse; 0 on the completions endpoint and on
+	// releases that cache it).
+	ChatTemplateS float64
 }
 
 // active reports whether the front end costs anything.
-func (f Frontend) active() bool { return f.RequestS > 0 || f.PromptTokenS > 0 || f.TokenS > 0 }
+func (f Frontend) active() bool {
+	return f.RequestS > 0 || f.PromptTokenS > 0 || f.TokenS > 0 || f.ChatTemplateS > 0
+}
 
 // ingestS is the front end's own work on a request with input prompt
 // tokens before the engine may see it.
-func (f Frontend) ingestS(input int) float64 { return f.RequestS + f.PromptTokenS*float64(input) }
+func (f Frontend) ingestS(input int) float64 {
+	return f.RequestS + f.ChatTemplateS + f.PromptTokenS*float64(input)
+}

@@ -169,3 +169,56 @@ func TestFrontendPromptTokens(t *testing.T) {
 		t.Fatalf("burst parts %+v: the wait behind other prompts should exceed a request's own", burst.TTFTParts)
 	}
 }
+
+// TestFrontendChatTemplate: the chat-template parse is ingest work on the
+// front end's one queue. A lone request's TTFT grows by exactly
+// ChatTemplateS (inside FrontendS); a request arriving while others stream
+// holds their next tokens until its parse is done (the event loop's stall:
+// the inter-token tail), after which they catch up, so the engine's rate and
+// the streams' mean TPOT barely move while every TTFT pays the parses queued
+// ahead of it.
+func TestFrontendChatTemplate(t *testing.T) {
+	const parse = 0.03
+	cfg := Config{Step: constStep(0.01), DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 1 << 20, InputTokens: 100, OutputTokens: 2,
+		Sessions: 1, Pool: 1, Seed: 1, Frontend: Frontend{RequestS: 1e-3}}
+	bare := Run(cfg)
+	cfg.Frontend.ChatTemplateS = parse
+	lone := Run(cfg)
+	if d := lone.TTFT.Mean - bare.TTFT.Mean; math.Abs(d-parse) > 1e-9 {
+		t.Fatalf("a lone request's TTFT grew by %.6f s, want the parse's %.3f s", d, parse)
+	}
+	if p := lone.TTFTParts; p.FrontendS < parse {
+		t.Fatalf("TTFT parts %+v: the parse belongs to the front end's share", p)
+	}
+
+	// The stall itself: a step ending 10 ms into an arrival's 31 ms of
+	// ingest work delivers its tokens when that work is done.
+	s := &simulator{cfg: Config{Frontend: Frontend{RequestS: 1e-3, ChatTemplateS: parse}}}
+	s.arrive(simReq{arrival: 1, input: 100})
+	s.now, s.outputs = 1.01, 3
+	if got, want := s.deliveryTime(), 1+1e-3+parse; math.Abs(got-want) > 1e-12 {
+		t.Fatalf("tokens of a step ending at 1.010 s delivered at %.4f s, want %.4f s (behind the arrival's parse)", got, want)
+	}
+	// Behind a backlog they wait for the parse in progress, not for the
+	// parses queued after it (the rest of the queued work still counts).
+	s = &simulator{cfg: Config{Frontend: Frontend{RequestS: 1e-3, ChatTemplateS: parse}}}
+	s.arrive(simReq{arrival: 1, input: 100})
+	s.arrive(simReq{arrival: 1, input: 100})
+	s.arrive(simReq{arrival: 1, input: 100})
+	s.now, s.outputs = 1.01, 3
+	if got, want := s.deliveryTime(), 1+3*(1e-3+parse)-2*parse; math.Abs(got-want) > 1e-12 {
+		t.Fatalf("behind three arrivals' ingest, tokens delivered at %.4f s, want %.4f s (the first parse, not the two queued)", got, want)
+	}
+
+	loop := Config{Step: constStep(0.01), DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 1 << 20, InputTokens: 100, OutputTokens: 100,
+		Sessions: 4, Pool: 200, Seed: 1, Frontend: Frontend{RequestS: 1e-3}}
+	calm := Run(loop)
+	loop.Frontend.ChatTemplateS = parse
+	parsed := Run(loop)
+	if d := parsed.TTFT.Mean - calm.TTFT.Mean; d < parse {
+		t.Fatalf("4 closed-loop sessions: TTFT %.4f -> %.4f s, want at least the parse's %.3f s more", calm.TTFT.Mean, parsed.TTFT.Mean, parse)
+	}
+	if r := parsed.TPOT.Mean / calm.TPOT.Mean; math.Abs(r-1) > 0.03 {
+		t.Fatalf("4 closed-loop sessions: TPOT %.5f -> %.5f s; held tokens catch up, the mean should stay within 3%%", calm.TPOT.Mean, parsed.TPOT.Mean)
+	}
+}

@@ -91,7 +91,11 @@ func unfinished(q []simReq) []simReq {
 
 // deliveryTime is when the front end has delivered the outputs of the
 // step that just ended: now without a front end, else after the work
-// queued before them and TokenS per token they carry.
+// queued before them and TokenS per token they carry — except the
+// chat-template parses of requests whose ingest has not begun
+// (parseAhead): each parse is one synchronous run of the API server's
+// event loop, between which the loop runs the output handler, so streamed
+// tokens wait for the parse in progress, not for the ones queued behind it.
 func (s *simulator) deliveryTime() float64 {
 	fe := s.cfg.Frontend
 	if !fe.active() {
@@ -102,9 +106,29 @@ func (s *simulator) deliveryTime() float64 {
 	if n == 0 {
 		return s.now
 	}
-	s.feFree = max(s.feFree, s.now) + float64(n)*fe.TokenS
-	s.lastOut = s.feFree
-	return s.feFree
+	work := float64(n) * fe.TokenS
+	out := max(s.feFree-s.parseAhead(), s.now) + work
+	s.feFree = max(s.feFree, s.now) + work
+	s.lastOut = out
+	return out
+}
+
+// parseAhead is the chat-template parse work queued in the front end for
+// requests whose ingest starts after now (Frontend.ChatTemplateS each).
+func (s *simulator) parseAhead() float64 {
+	fe := s.cfg.Frontend
+	if fe.ChatTemplateS <= 0 {
+		return 0
+	}
+	n := 0
+	for i := len(s.ingest) - 1; i >= 0; i-- {
+		q := &s.ingest[i]
+		if q.ready-fe.ingestS(q.input) <= s.now {
+			break // ready times increase, and so, near enough, do starts
+		}
+		n++
+	}
+	return float64(n) * fe.ChatTemplateS
 }
 
 // emit records one output token of r, delivered to the client at t.

@@ -11,7 +11,10 @@ import (
 // runs: the release's scheduling policy (vllm.Release.Scheduler: V1 decodes
 // first and chunks prompts; V0 prefills whole prompts first), whether it
 // schedules a step ahead (async scheduling: perf.AsyncScheduling), and the
-// serving front end's costs, spread over the API-server processes.
+// serving front end's costs, spread over the API-server processes: with the
+// release's per-request chat-template parse (perf.Efficiency.ChatTemplateS)
+// unless the workload calls the completions endpoint — check assumes the
+// chat endpoint, what most deployments serve (spec.Workload.API).
 func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		cfg.Policy = sim.PrefillFirstWhole
@@ -20,6 +23,9 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	cfg.ScheduleAhead = perf.AsyncScheduling(in)
 	n := float64(apiServers(in))
 	cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, PromptTokenS: eff.FrontendPromptTokenS / n, TokenS: eff.FrontendTokenS / n}
+	if in.Workload.Chat() {
+		cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(in.Release(), in.Model.ModelType) / n
+	}
 }
 
 // apiServers is the number of API-server processes: the spec's
