@@ -166,3 +166,37 @@ func TestDenseGEMMsOutOfScope(t *testing.T) {
 		t.Errorf("llama-3.1-8b bf16: %d shapes, want 5: %+v", len(got), got)
 	}
 }
+
+// TestGEMMTablesNameTheBinding: the tables time a GEMM's weights and FLOPs
+// at once, so the step still names what binds it by the shapes' floors: a
+// dense 8B model's batch-1 decode streams its weights (memory bandwidth),
+// an 8,192-token prefill step computes (compute). The time charged is the
+// tables' either way.
+func TestGEMMTablesNameTheBinding(t *testing.T) {
+	defer func(was bool) { UseGEMMTables = was }(UseGEMMTables)
+	UseGEMMTables = true
+	g := perfGPU(t, "h100-sxm")
+	sm := NewStepModel(StepSetup{Model: perfModel(t, "llama-3.1-8b"), TP: 1, PP: 1, DP: 1, WeightDType: "bf16", KVDType: "bf16",
+		HW: NewHardware(g, 8, 0, 2, 0, 0, 0), Eff: ForGPU(DefaultEfficiency, g), CUDAGraphs: true})
+	if sm.gemms == nil {
+		t.Fatal("H100 BF16 Llama-3.1-8B: no table")
+	}
+	for _, c := range []struct {
+		l    RankLoad
+		tok  float64
+		want string
+	}{
+		{RankLoad{DecodeSeqs: 1, DecodeCtx: 1024}, 1, "memory_bandwidth"},
+		{RankLoad{PrefillTokens: 8192, PrefillPairs: 8192 * 8193 / 2, PrefillSeqs: 1}, 8192, "compute"},
+	} {
+		var st StepTime
+		sm.rankTime(c.l, &st)
+		if got := st.Binding(); got != c.want {
+			t.Errorf("%v tokens: bound by %s (compute %.3g / memory %.3g s bound), want %s", c.tok, got, st.ComputeBoundS, st.MemoryBoundS, c.want)
+		}
+		// The activation passes outside the GEMMs are a few percent.
+		if want := sm.gemms.time(c.tok, 1); st.DenseS < want || st.DenseS > 1.05*want {
+			t.Errorf("%v tokens: dense %.4g s, want the tables' %.4g s", c.tok, st.DenseS, want)
+		}
+	}
+}
