@@ -202,6 +202,20 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 	return d
 }
 
+// DenseGEMMTable names the measured table s's dense projections are
+// priced from — the GPU's system and the table's dtype ("h200_sxm
+// fp8_block") — or "" where the scalar roofline prices them (UseGEMMTables
+// off, no table for the GPU or dtype, a model the shape list does not
+// describe). Reports say which it is: the GEMM efficiencies they print do
+// not price what a table does.
+func (s *StepSetup) DenseGEMMTable() string {
+	d := newDenseGEMMs(s)
+	if d == nil || len(d.shapes) == 0 {
+		return ""
+	}
+	return s.Eff.Kernels.System + " " + string(d.shapes[0].dt)
+}
+
 // gemmShapesOf is newDenseGEMMs's list for tests and reports.
 func gemmShapesOf(s *StepSetup) []gemmShape {
 	if d := newDenseGEMMs(s); d != nil {

@@ -124,6 +124,19 @@ func TestGEMMTablesSwitch(t *testing.T) {
 	if h20on.gemms != nil || h20off.StepUniform(l) != h20on.StepUniform(l) {
 		t.Error("H20 (no table) must keep the scalar model with the switch on")
 	}
+	// What the reports name: the table with the switch on, none without
+	// one (gpt-oss's dense projections are BF16).
+	UseGEMMTables = true
+	if got := on.S.DenseGEMMTable(); got != "h100_sxm bfloat16" {
+		t.Errorf("H100 with the switch on: table %q, want h100_sxm bfloat16", got)
+	}
+	if got := h20on.S.DenseGEMMTable(); got != "" {
+		t.Errorf("H20: table %q, want none", got)
+	}
+	UseGEMMTables = false
+	if got := on.S.DenseGEMMTable(); got != "" {
+		t.Errorf("H100 with the switch off: table %q, want none", got)
+	}
 }
 
 // TestGEMMTablesAreTheDerivedOnes: the embedded table is tools/aicdata's
