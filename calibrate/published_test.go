@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -101,79 +102,105 @@ func gpustackCluster(t *testing.T) *resolve.Deployment {
 // published figures: GPUStack's DeepSeek-R1 runs on one vLLM 0.11.0 node
 // of 8 H200 — two bursts (4,000 and 2,000-token prompts, 500 each) and a
 // closed loop of 4 ShareGPT sessions — written as `vllm bench serve`
-// results. The global constants miss some of them by more than 35%; the
-// calibration must bring every fitted value within 30% (the global
-// calibration's target: the closed loop of 4 sessions and the bursts pull
-// the constants apart — docs/calibration-throughput.md excludes that
-// closed loop from the global fit for the reason it gives), and predict a
-// run it did not see on the same cluster (a burst of 100 prompts of 32,000
-// tokens: far longer prompts) no worse than the global constants do.
+// results. The calibration must bring every fitted value within 30% (the
+// global calibration's target: the closed loop of 4 sessions and the
+// bursts pull the constants apart — docs/calibration-throughput.md
+// excludes that closed loop from the global fit for the reason it gives),
+// and predict a run it did not see on the same cluster (a burst of 100
+// prompts of 32,000 tokens: far longer prompts) no worse than the global
+// constants do.
+//
+// It does so from two starts. How far the global constants miss these runs
+// is a property of the global model, not of calibrate (50% and more before
+// the measured fused-MoE curves, 39.7% with MLA's replicated latent
+// projections, 33.0% with the measured GEMM tables of 2026-12-06: little
+// more than the 30% the fit must reach), so the fit also starts from a
+// calibration file that is wrong on purpose — expert reads at the full
+// measured bandwidth and a 1 ms host step, a file from a faster host — and
+// must recover from it: that start misses by 35% or more whatever the
+// global model becomes.
 func TestCalibratePublishedCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits against simulated replays (seconds)")
 	}
 	dep := gpustackCluster(t)
 	train := publishedResults(t, "gpustack-dsr1-h200-vllm-tp8-random-4k", "gpustack-dsr1-h200-vllm-tp8-random-2k", "gpustack-dsr1-h200-vllm-tp8-sharegpt-c4")
-	rep, err := Calibrate(dep, train, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Targets) != 9 {
-		t.Fatalf("%d fitted values, want throughput, TPOT and TTFT of 3 results", len(rep.Targets))
-	}
-	for _, v := range rep.Targets {
-		if e := math.Abs(v.After/v.Measured - 1); !v.Fitted || e > 0.30 {
-			t.Errorf("%s %s: %.4g measured, %.4g after the fit (%+.1f%%, fitted %v)", v.Result, v.Metric, v.Measured, v.After, 100*(v.After/v.Measured-1), v.Fitted)
-		}
-	}
-	// Since the measured fused-MoE curves (2026-12-06) the global constants
-	// miss these runs by about 42% at worst (they missed by 50% and more
-	// before), since MLA's replicated latent projections (2026-12-06) by
-	// 39.7%: the test shows something as long as the global constants miss
-	// by clearly more than the ±30% the fit must reach, so 35% at least.
-	if rep.WorstBeforePct < 35 {
-		t.Errorf("the global constants already fit (worst %.1f%%): the test shows nothing", rep.WorstBeforePct)
-	}
-	// The fit is checked on the published vLLM runs of H200 it was not
-	// given: the three results are published rows, recognised as the
-	// user's own and left out, and the rest (the 32K and 128-token bursts,
-	// vLLM #28887's closed loops, ...) are compared.
-	pc := rep.Published
-	if pc == nil || strings.Join(pc.OwnRows, " ") != "gpustack-dsr1-h200-vllm-tp8-random-4k gpustack-dsr1-h200-vllm-tp8-random-2k gpustack-dsr1-h200-vllm-tp8-sharegpt-c4" ||
-		pc.Figures < 5 || pc.None != "" {
-		t.Fatalf("published check %+v", pc)
-	}
-	t.Logf("published vLLM runs on h200: %d runs, %d figures, median |error| %.1f%% global, %.1f%% fitted (warning: %q)", pc.Rows, pc.Figures, pc.MedianBeforePct, pc.MedianAfterPct, pc.Warning)
-
-	file := rep.File(calfile.Provenance{Created: "2026-12-02T00:00:00Z", Spec: "testdata/gpustack-h200.yaml"})
-	data, err := file.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	parsed, err := calfile.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
 	held := publishedResults(t, "gpustack-dsr1-h200-vllm-tp8-random-32k")
-	before, err := Compare(dep, held, Options{})
+	global, err := Compare(dep, held, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	calibrated := *dep
-	calibrated.Calibration = resolve.Calibration{File: parsed, Source: "calibration.yaml"}
-	after, err := Compare(&calibrated, held, Options{})
+	wrong, err := calfile.Parse([]byte("schema: vlaunch/calibration/v1\nconstants:\n  expert_hbm: 1.0\n  step_overhead_s: 0.001\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("held-out 32K burst: worst error %.1f%% with the global constants, %.1f%% calibrated", before.WorstBeforePct, after.WorstBeforePct)
-	// The global constants fit this burst within ±30% since the refit of
-	// 2026-12-03 (24.5%; 29.2% since the measured fused-MoE curves of
-	// 2026-12-06, when the cluster's constants reach 30.1%): three runs do
-	// not teach the cluster's constants anything the global ones miss on a
-	// burst of far longer prompts. What calibration must not do is make a
-	// result it was not fitted to worse by more than noise: at most 2
-	// points above the global constants' error, and within 35%.
-	if after.WorstBeforePct > before.WorstBeforePct+2 || after.WorstBeforePct > 35 {
-		t.Errorf("held-out result: worst error %.1f%% calibrated vs %.1f%% global; want it within 2 points of the global constants' and within 35%%", after.WorstBeforePct, before.WorstBeforePct)
+	perturbed := *dep
+	perturbed.Calibration = resolve.Calibration{File: wrong, Source: "wrong.yaml"}
+	for _, start := range []struct {
+		name string
+		dep  *resolve.Deployment
+	}{{"the global constants", dep}, {"a wrong calibration file", &perturbed}} {
+		rep, err := Calibrate(start.dep, train, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Targets) != 9 {
+			t.Fatalf("%s: %d fitted values, want throughput, TPOT and TTFT of 3 results", start.name, len(rep.Targets))
+		}
+		for _, v := range rep.Targets {
+			if e := math.Abs(v.After/v.Measured - 1); !v.Fitted || e > 0.30 {
+				t.Errorf("from %s: %s %s: %.4g measured, %.4g after the fit (%+.1f%%, fitted %v)", start.name, v.Result, v.Metric, v.Measured, v.After, 100*(v.After/v.Measured-1), v.Fitted)
+			}
+		}
+		var moved []string
+		for _, c := range rep.Constants {
+			if c.Fitted {
+				moved = append(moved, fmt.Sprintf("%s %.4g -> %.4g", c.Name, c.Before, c.After))
+			}
+		}
+		t.Logf("from %s: worst %.1f%% -> %.1f%%; fitted %s", start.name, rep.WorstBeforePct, rep.WorstAfterPct, strings.Join(moved, ", "))
+		if start.dep == &perturbed && rep.WorstBeforePct < 35 {
+			t.Errorf("the wrong calibration file misses by %.1f%% only: the recovery shows nothing", rep.WorstBeforePct)
+		}
+		// The fit is checked on the published vLLM runs of H200 it was not
+		// given: the three results are published rows, recognised as the
+		// user's own and left out, and the rest (the 32K and 128-token
+		// bursts, vLLM #28887's closed loops, ...) are compared.
+		pc := rep.Published
+		if pc == nil || strings.Join(pc.OwnRows, " ") != "gpustack-dsr1-h200-vllm-tp8-random-4k gpustack-dsr1-h200-vllm-tp8-random-2k gpustack-dsr1-h200-vllm-tp8-sharegpt-c4" ||
+			pc.Figures < 5 || pc.None != "" {
+			t.Fatalf("published check %+v", pc)
+		}
+		t.Logf("published vLLM runs on h200: %d runs, %d figures, median |error| %.1f%% global, %.1f%% fitted (warning: %q)", pc.Rows, pc.Figures, pc.MedianBeforePct, pc.MedianAfterPct, pc.Warning)
+
+		file := rep.File(calfile.Provenance{Created: "2026-12-02T00:00:00Z", Spec: "testdata/gpustack-h200.yaml"})
+		data, err := file.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := calfile.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calibrated := *dep
+		calibrated.Calibration = resolve.Calibration{File: parsed, Source: "calibration.yaml"}
+		after, err := Compare(&calibrated, held, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("held-out 32K burst: worst error %.1f%% with the global constants, %.1f%% calibrated from %s", global.WorstBeforePct, after.WorstBeforePct, start.name)
+		// The global constants fit this burst within ±30% since the refit
+		// of 2026-12-03 (24.5%; 29.6% with the GEMM tables): three runs do
+		// not teach the cluster's constants anything the global ones miss
+		// on a burst of far longer prompts. What calibration must not do
+		// is make a result it was not fitted to worse by more than noise:
+		// at most 2 points above the global constants' error, and within
+		// 35%. (With the GEMM tables the fit from the global constants
+		// moved six constants, measured_hbm and step_overhead_s along
+		// slivers of their effect the chosen ones did not have, and reached
+		// 34.3%: fitter's identifiableShare now refuses such near twins.)
+		if after.WorstBeforePct > global.WorstBeforePct+2 || after.WorstBeforePct > 35 {
+			t.Errorf("held-out result, calibrated from %s: worst error %.1f%% vs %.1f%% global; want it within 2 points of the global constants' and within 35%%", start.name, after.WorstBeforePct, global.WorstBeforePct)
+		}
 	}
 }

@@ -109,7 +109,11 @@ func Fit(params []Param, targets []Target, m Model, o Options) (Outcome, error) 
 	lo, hi := reach(params, sens, out.Before, c)
 	keep, excl := reachable(targets, lo, hi)
 	out.Excluded = excl
-	out.Fitted, out.Refused = chooseParams(params, sens, jacobian(params, out.Before, c), o.Sensitivity, maxFitted(keep))
+	share := identifiableShare
+	if o.Typical {
+		share = 0 // the global fit's hundreds of values: the 1% threshold alone, as it was fitted
+	}
+	out.Fitted, out.Refused = chooseParams(params, sens, jacobian(params, out.Before, c), o.Sensitivity, share, maxFitted(keep))
 	obj := objective(targets, keep)
 	if o.Typical {
 		obj = typicalObjective(targets, keep)

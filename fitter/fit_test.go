@@ -161,3 +161,29 @@ func TestAtBoundAfterRounding(t *testing.T) {
 		t.Errorf("atBound = %v, want [eager]", got)
 	}
 }
+
+// TestNearTwinsAreNotFitted: a constant whose local effect the one chosen
+// before it already has, all but a few per cent, is refused for a
+// cluster's fit (identifiableShare: moving it along that sliver is how
+// three runs overfitted calibrate's constants) and fitted by the global
+// fit (share 0), where only the 1% threshold applies.
+func TestNearTwinsAreNotFitted(t *testing.T) {
+	params := []Param{{Name: "hbm", Start: 0.5, Lower: 0.1, Upper: 1}, {Name: "overhead", Start: 2e-3, Lower: 1e-4, Upper: 3e-3}}
+	sens := []sensitivity{{effect: 0.5}, {effect: 0.4}}
+	// The overhead moves the three predictions as hbm does, and the third
+	// 10% more: about 6% of its effect is its own.
+	jac := [][]float64{{1, 1, 1}, {1, 1, 1.1}}
+	fitted, refused := chooseParams(params, sens, jac, 0.01, identifiableShare, 2)
+	if !fitted[0] || fitted[1] || len(refused) != 1 || !strings.Contains(refused[0].Reason, "cannot tell it apart") {
+		t.Errorf("cluster fit: fitted %v, refused %+v; want hbm alone", fitted, refused)
+	}
+	fitted, _ = chooseParams(params, sens, jac, 0.01, 0, 2)
+	if !fitted[0] || !fitted[1] {
+		t.Errorf("global fit (share 0): fitted %v, want both", fitted)
+	}
+	// A constant with a third of its effect its own is fitted either way.
+	jac[1] = []float64{1, 1, 2}
+	if fitted, _ = chooseParams(params, sens, jac, 0.01, identifiableShare, 2); !fitted[1] {
+		t.Errorf("a third of its own: fitted %v, want both", fitted)
+	}
+}

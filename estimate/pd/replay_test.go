@@ -383,11 +383,22 @@ var pdAchieved = map[string]map[string]struct {
 		// source served 17.6 requests/s through it: the first round's
 		// staircase of 64 prompts at that too-low capacity (docs'
 		// reading). TPOT 0.65 -> 0.63: the finite run's ramp-down.
-		"TTFT mean (ms)": {within: 6, worst: 1.96},
+		//
+		// The measured per-shape GEMM tables switched on without a refit
+		// (perf.UseGEMMTables, 2026-12-06): TTFT mean 6 -> 7 within, worst
+		// 1.96 -> 1.31 and median 5 -> 6, 2.40 -> 1.35: the 5,000-token
+		// prompt's dense projections are priced as measured, so the
+		// prefill pools' capacity rises and the 64-session staircases
+		// shorten (anyscale H100 c64 +102% -> +66%, H200 c64 +195% ->
+		// +130%); TPOT 0.63 -> 0.65 (worst still the TP2 decode pool of
+		// anyscale-h100-pack-p2tp2-d1tp2-c32, +62% -> +64%: the batch-32
+		// decode's GEMMs a little slower as measured than at the fitted
+		// rate).
+		"TTFT mean (ms)": {within: 7, worst: 1.31},
 		// 4 -> 5 within: tokenizing the prompt (FrontendPromptTokenS) adds
 		// ≈5.5 ms a pool to Anyscale's 5,000-token prompts.
-		"TTFT median (ms)": {within: 5, worst: 2.40},
-		"TPOT mean (ms)":   {within: 9, worst: 0.63},
+		"TTFT median (ms)": {within: 6, worst: 1.35},
+		"TPOT mean (ms)":   {within: 9, worst: 0.65},
 		// 0.28: the measured NIXL posting (transfer.go's postCosts) keeps a
 		// session of anyscale-h100-pack-p2tp2-d1tp2-c32 away from the
 		// prefill pool 92 ms longer, so its throughput, already low (−25%)
@@ -424,18 +435,33 @@ var pdAchieved = map[string]map[string]struct {
 		// +38, +72%, were +98, +95, +174%: the run's ramp-down, as
 		// genai-perf measures it; the worst is llm-d GKE's, unchanged);
 		// E2E 1.14 -> 1.12.
-		"TTFT mean (ms)":   {within: 1, worst: 2.98},
-		"TTFT median (ms)": {within: 0, worst: 0.70},
+		//
+		// The GEMM tables switched on without a refit (2026-12-06): the
+		// B200 FP8 prompt the decode engines recompute is priced as the
+		// tables measure it (a 3,000-token prompt on one B200: 196 ms,
+		// ≈0.2 s in the source's own figures, 516 ms at the fitted rate),
+		// so the Dynamo rows' TTFT goes +119/+298/+179% -> +6/+60/+13%: TTFT 1 -> 2 within, worst 2.98
+		// -> 0.71 (now llm-d GKE's −70%, its TP1 prefill pools faster
+		// still); TPOT 0 -> 3 of 4, worst 1.29 -> 1.35 (llm-d GKE, +128%
+		// -> +134%); throughput 1 -> 4 of 4 and request rate 2 -> 5 of 5,
+		// worst 0.52 -> 0.16; E2E 0 -> 3 of 5, worst 1.12 -> 0.75. The
+		// one median (llm-d GKE) −67% -> −73%. The Dynamo rows' colocated
+		// baselines (not asserted here) go the other way: TTFT −34/−31/−18%
+		// -> −65/−72/−67%, throughput −8/+18/+29% -> +8/+45/+85%
+		// (docs/calibration-pd.md): on one B200 the colocated engines now
+		// prefill faster than their published runs did.
+		"TTFT mean (ms)":   {within: 2, worst: 0.71},
+		"TTFT median (ms)": {within: 0, worst: 0.74},
 		// llm-d GKE's TPOT in inference-perf's re-tokenized count
 		// (clientCounted): +155% -> +125%; +128% with FA3's windowed
 		// decode past the window (perf/swafloor.go, gpt-oss-120b on H200).
 		// The Dynamo runs' decode engines recompute each prompt: +174%
 		// (+174.0x% once the front end charges the prompt's tokenization,
 		// FrontendPromptTokenS, merged the same day).
-		"TPOT mean (ms)": {within: 0, worst: 1.29},
-		"output tok/s":   {within: 1, worst: 0.52},
-		"requests/s":     {within: 2, worst: 0.52},
-		"E2E mean (s)":   {within: 0, worst: 1.12},
+		"TPOT mean (ms)": {within: 3, worst: 1.35},
+		"output tok/s":   {within: 4, worst: 0.16},
+		"requests/s":     {within: 5, worst: 0.16},
+		"E2E mean (s)":   {within: 3, worst: 0.75},
 	},
 }
 
@@ -791,7 +817,11 @@ const pdReading = `
   (perf.UseGEMMTables; the prompt then takes 196 ms) the three rows' throughput is −12/−8/−1% and TPOT +58/+33/+43%; with the host
   overlapped as well (--async-scheduling, OverlapHost) throughput +6/−2/+4% and TPOT +25/+23/+34%, TTFT then −57/−42/−59% (a
   closed loop's TTFT is sessions / rate less the time decoding, which is still too long). Read to test the mechanism: these rows'
-  TPOT, throughput, TTFT and time to second token; nothing was fitted to them.
+  TPOT, throughput, TTFT and time to second token; nothing was fitted to them. The tables were switched on 2026-12-06 without a
+  refit (with the finite runs below in place): TTFT +6/+60/+13%, TPOT +27/+5/+6%, throughput −15/−15/−6%. Their colocated
+  baselines, which the tables make fast on one B200, went the other way: TTFT −34/−31/−18% → −65/−72/−67%, throughput
+  −8/+18/+29% → +8/+45/+85% (the colocated engines' prompts, and the decodes running beside them, cheaper than the published
+  runs show; not read further).
 - **Calibration source (Anyscale, vLLM 0.11, Ray Serve).** Its engines ran gpt-oss's experts on Marlin (vLLM 0.11.0 shipped no
   triton_kernels), which the fitted expert constant still prices; the measured Triton curve does not apply. Throughput is within ±30% on every row (median −4%) and TPOT on all
   but one (+21%), as the colocated model is on the same source's colocated runs (+27%): the decode step of gpt-oss-120b on Hopper,

@@ -30,7 +30,7 @@ func TestTTFTTermsGEMMTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { perf.UseGEMMTables = false }()
+	defer func(was bool) { perf.UseGEMMTables = was }(perf.UseGEMMTables)
 	var parts, steps strings.Builder
 	parts.WriteString("| row | tables | published | predicted | err | API servers | prefill queue | prefill | transfer | decode admission | first decode | prefill util | req/s pub | req/s pred | colocated TTFT pub | colocated TTFT pred |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	steps.WriteString("| row | tables | budget | chunks | idle prompt | dense | attention | experts | TP | kernel gaps | host (overhead) | GPU sum |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
@@ -106,7 +106,7 @@ func TestTTFTTermsIdleLLMD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { perf.UseGEMMTables = false }()
+	defer func(was bool) { perf.UseGEMMTables = was }(perf.UseGEMMTables)
 	for _, r := range set.Rows {
 		if r.ID != "llmd-gke-h200-p8tp1-d2tp4-r45" {
 			continue

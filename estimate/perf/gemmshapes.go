@@ -27,7 +27,23 @@ type denseGEMMs struct {
 // time is the stage's dense GEMM time for tok tokens of which sampled are
 // sampled (LM head rows).
 func (d *denseGEMMs) time(tok, sampled float64) float64 {
-	var sum float64
+	c, m := d.timeSplit(tok, sampled, nil)
+	return c + m
+}
+
+// gemmPeaks is what timeSplit weighs a shape's floors with: the tensor
+// peaks of the tables' dtypes and the HBM bandwidth.
+type gemmPeaks struct{ bf16, fp8, hbm float64 }
+
+// timeSplit is time split by the physical floor each shape's measured
+// latency sits on: compute where its FLOPs at the tensor peak outlast its
+// weights and activations at the HBM peak (prompt-sized M), memory
+// otherwise (a decode step streaming the weights). The tables time both
+// sides at once; the split only names what binds a step (StepTime.Binding:
+// an 8B model's batch-1 decode reads its weights, as the scalar roofline
+// said; with the whole latency in the compute column it read "compute").
+// With pk nil the whole latency is returned as compute.
+func (d *denseGEMMs) timeSplit(tok, sampled float64, pk *gemmPeaks) (compute, memory float64) {
 	for i := range d.shapes {
 		g := &d.shapes[i]
 		m := tok
@@ -37,9 +53,29 @@ func (d *denseGEMMs) time(tok, sampled float64) float64 {
 		if m <= 0 {
 			continue
 		}
-		sum += g.count * d.t.at(g.flat, m, g.n, g.k)
+		t := g.count * d.t.at(g.flat, m, g.n, g.k)
+		if pk == nil || !g.memoryBound(m, pk) {
+			compute += t
+		} else {
+			memory += t
+		}
 	}
-	return sum
+	return compute, memory
+}
+
+// memoryBound says an m-row GEMM of g reads its operands (weights at the
+// table dtype's width, BF16 activations in and out) at the HBM peak for
+// longer than its FLOPs take at the dtype's tensor peak.
+func (g *gemmShape) memoryBound(m float64, pk *gemmPeaks) bool {
+	peak, wb := pk.bf16, 2.0
+	if g.dt == GEMMTableFP8 || g.dt == GEMMTableFP8Block {
+		peak, wb = pk.fp8, 1
+	}
+	if peak <= 0 || pk.hbm <= 0 {
+		return false
+	}
+	bytes := g.n*g.k*wb + 2*m*(g.n+g.k)
+	return bytes/pk.hbm > 2*m*g.n*g.k/peak
 }
 
 // newDenseGEMMs lists the dense projections of s's model per stage, or nil
@@ -164,6 +200,20 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 	d.shapes = append(d.shapes, gemmShape{n: lmHeadParams(p) / h / tp, k: h, count: per, dt: GEMMTableBF16, lmHead: true, flat: bf})
 	d.kernels += per
 	return d
+}
+
+// DenseGEMMTable names the measured table s's dense projections are
+// priced from — the GPU's system and the table's dtype ("h200_sxm
+// fp8_block") — or "" where the scalar roofline prices them (UseGEMMTables
+// off, no table for the GPU or dtype, a model the shape list does not
+// describe). Reports say which it is: the GEMM efficiencies they print do
+// not price what a table does.
+func (s *StepSetup) DenseGEMMTable() string {
+	d := newDenseGEMMs(s)
+	if d == nil || len(d.shapes) == 0 {
+		return ""
+	}
+	return s.Eff.Kernels.System + " " + string(d.shapes[0].dt)
 }
 
 // gemmShapesOf is newDenseGEMMs's list for tests and reports.

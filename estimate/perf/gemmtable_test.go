@@ -124,6 +124,19 @@ func TestGEMMTablesSwitch(t *testing.T) {
 	if h20on.gemms != nil || h20off.StepUniform(l) != h20on.StepUniform(l) {
 		t.Error("H20 (no table) must keep the scalar model with the switch on")
 	}
+	// What the reports name: the table with the switch on, none without
+	// one (gpt-oss's dense projections are BF16).
+	UseGEMMTables = true
+	if got := on.S.DenseGEMMTable(); got != "h100_sxm bfloat16" {
+		t.Errorf("H100 with the switch on: table %q, want h100_sxm bfloat16", got)
+	}
+	if got := h20on.S.DenseGEMMTable(); got != "" {
+		t.Errorf("H20: table %q, want none", got)
+	}
+	UseGEMMTables = false
+	if got := on.S.DenseGEMMTable(); got != "" {
+		t.Errorf("H100 with the switch off: table %q, want none", got)
+	}
 }
 
 // TestGEMMTablesAreTheDerivedOnes: the embedded table is tools/aicdata's
@@ -164,5 +177,39 @@ func TestDenseGEMMsOutOfScope(t *testing.T) {
 		HW: NewHardware(h100, 8, 0, 2, 0, 0, 0), Eff: ForGPU(DefaultEfficiency, h100)}
 	if got := gemmShapesOf(&s); len(got) != 5 { // qkv, o, gate_up, down, LM head
 		t.Errorf("llama-3.1-8b bf16: %d shapes, want 5: %+v", len(got), got)
+	}
+}
+
+// TestGEMMTablesNameTheBinding: the tables time a GEMM's weights and FLOPs
+// at once, so the step still names what binds it by the shapes' floors: a
+// dense 8B model's batch-1 decode streams its weights (memory bandwidth),
+// an 8,192-token prefill step computes (compute). The time charged is the
+// tables' either way.
+func TestGEMMTablesNameTheBinding(t *testing.T) {
+	defer func(was bool) { UseGEMMTables = was }(UseGEMMTables)
+	UseGEMMTables = true
+	g := perfGPU(t, "h100-sxm")
+	sm := NewStepModel(StepSetup{Model: perfModel(t, "llama-3.1-8b"), TP: 1, PP: 1, DP: 1, WeightDType: "bf16", KVDType: "bf16",
+		HW: NewHardware(g, 8, 0, 2, 0, 0, 0), Eff: ForGPU(DefaultEfficiency, g), CUDAGraphs: true})
+	if sm.gemms == nil {
+		t.Fatal("H100 BF16 Llama-3.1-8B: no table")
+	}
+	for _, c := range []struct {
+		l    RankLoad
+		tok  float64
+		want string
+	}{
+		{RankLoad{DecodeSeqs: 1, DecodeCtx: 1024}, 1, "memory_bandwidth"},
+		{RankLoad{PrefillTokens: 8192, PrefillPairs: 8192 * 8193 / 2, PrefillSeqs: 1}, 8192, "compute"},
+	} {
+		var st StepTime
+		sm.rankTime(c.l, &st)
+		if got := st.Binding(); got != c.want {
+			t.Errorf("%v tokens: bound by %s (compute %.3g / memory %.3g s bound), want %s", c.tok, got, st.ComputeBoundS, st.MemoryBoundS, c.want)
+		}
+		// The activation passes outside the GEMMs are a few percent.
+		if want := sm.gemms.time(c.tok, 1); st.DenseS < want || st.DenseS > 1.05*want {
+			t.Errorf("%v tokens: dense %.4g s, want the tables' %.4g s", c.tok, st.DenseS, want)
+		}
 	}
 }

@@ -154,9 +154,17 @@ type Efficiency struct {
 // -run TestCalibrationFit -fit (docs/calibration-throughput.md: the fit,
 // its bounds and its error per row).
 //
-// These values and estimate/replay/testdata/loso.json are the fit of
-// 2026-12-05, made before the measured fused-MoE curves (kernels.go) took
-// the fused-MoE GEMM's place on the GPUs the tables cover. A refit with the
+// These values and estimate/replay/testdata/loso.json were fitted with the
+// measured per-shape GEMM tables off (UseGEMMTables): the tables were
+// switched on 2026-12-06 without a refit (the held-out evidence favoured
+// them; UseGEMMTables says by how much), so where the tables cover the GPU
+// and dtype the fitted GEMM efficiencies no longer price the dense
+// projections and MeasuredCompute scales only attention and the experts.
+// Next: refit with the tables on (docs/calibration-analysis.md).
+//
+// They are the fit of 2026-12-05, made before the measured fused-MoE
+// curves (kernels.go) took the fused-MoE GEMM's place on the GPUs the
+// tables cover. A refit with the
 // curves in place (2026-12-06: measured_compute 0.4706, step_overhead_s
 // 2.385 ms, multiproc_step_s 1.73 ms, attention 0.826, the rest within 5%)
 // brought the calibration to 139 of 155 within ±30% and the left-out

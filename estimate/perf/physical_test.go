@@ -34,20 +34,34 @@ func TestKernelGapsScaleWithTheModel(t *testing.T) {
 }
 
 // Batch-1 decode of a dense 8B model on H100 with the measured kernels:
-// the weights at the measured 89% of HBM, the kernels' gaps and the host's
-// step; no constant fitted on another regime adds whole milliseconds (the
-// 4.1 ms lump of before made it ≈11.5 ms, 1.7× the public runs).
+// the dense GEMMs as the measured per-shape tables time them (UseGEMMTables;
+// at M = 1 they stream the weights), the kernels' gaps and the host's step;
+// no constant fitted on another regime adds whole milliseconds (the 4.1 ms
+// lump of before made it ≈11.5 ms, 1.7× the public runs). The tables' sum
+// itself must be a weight read: no faster than the datasheet HBM allows,
+// no slower than 70% of it, and the step bound by memory bandwidth.
 func TestDenseBatchOneDecodeIsWeightsGapsAndHost(t *testing.T) {
 	g := perfGPU(t, "h100-sxm")
 	eff := ForGPU(DefaultEfficiency, g)
 	s := StepSetup{Model: perfModel(t, "llama-3.1-8b"), HW: NewHardware(g, 8, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
 		WeightDType: "bf16", KVDType: "bf16", CUDAGraphs: true, Eff: eff}
 	sm := NewStepModel(s)
+	if !UseGEMMTables || sm.gemms == nil {
+		t.Fatalf("H100 BF16 Llama-3.1-8B: no measured GEMM tables (UseGEMMTables %v)", UseGEMMTables)
+	}
 	_, st := sm.DecodeAt(1, 1024)
-	weights := sm.denseBytesGPU / (g.HBMBandwidthGBytesPerS * 1e9 * eff.HBM)
-	if st.TotalS > weights+st.KernelGapsS+st.HostS+st.AttentionS+0.2e-3 {
-		t.Errorf("batch-1 step %.2f ms: more than weights %.2f + gaps %.2f + host %.2f + attention %.2f ms", st.TotalS*1e3, weights*1e3,
+	gemms := sm.gemms.time(1, 1)
+	if st.TotalS > gemms+st.KernelGapsS+st.HostS+st.AttentionS+0.2e-3 {
+		t.Errorf("batch-1 step %.2f ms: more than the tables' GEMMs %.2f + gaps %.2f + host %.2f + attention %.2f ms", st.TotalS*1e3, gemms*1e3,
 			st.KernelGapsS*1e3, st.HostS*1e3, st.AttentionS*1e3)
+	}
+	peakRead := sm.denseBytesGPU / (g.HBMBandwidthGBytesPerS * 1e9)
+	if gemms < peakRead || gemms > peakRead/0.7 {
+		t.Errorf("batch-1 GEMMs %.2f ms from the tables, want a weight read: %.2f ms at the datasheet HBM to %.2f ms at 70%% of it",
+			gemms*1e3, peakRead*1e3, peakRead/0.7*1e3)
+	}
+	if b := st.Binding(); b != "memory_bandwidth" {
+		t.Errorf("batch-1 decode bound by %s, want memory_bandwidth (the GEMMs stream the weights)", b)
 	}
 }
 

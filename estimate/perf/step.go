@@ -318,9 +318,31 @@ func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
 	var dense float64
 	if sm.gemms != nil {
 		// Measured per-shape GEMM latencies (weights streamed, launch
-		// included) in the compute column; the activation passes outside
-		// the GEMMs stay the memory column.
-		dense = roof(st, sm.gemms.time(tok, sampled), act/hbm)
+		// included), against the activation passes outside the GEMMs at
+		// the HBM rate. The report's compute / memory "alone" columns keep
+		// the scalar roofline's two sides (the FLOPs at the fitted rate,
+		// weights and activations at the HBM rate); the bound time goes to
+		// the side each shape's floors say binds it (timeSplit).
+		var pk *gemmPeaks
+		if st != nil {
+			fp8 := s.HW.FP8FLOPS
+			if s.int8AsFP8() {
+				fp8 = s.HW.INT8OPS
+			}
+			pk = &gemmPeaks{bf16: s.HW.BF16FLOPS, fp8: fp8, hbm: s.HW.HBMBytesPerS}
+		}
+		tc, tm := sm.gemms.timeSplit(tok, sampled, pk)
+		dense = max(tc+tm, act/hbm)
+		if st != nil {
+			st.ComputeS += denseF / gemm
+			st.MemoryS += (sm.denseBytesGPU + act) / hbm
+			if tc+tm >= act/hbm {
+				st.ComputeBoundS += tc
+				st.MemoryBoundS += tm
+			} else {
+				st.MemoryBoundS += act / hbm
+			}
+		}
 	} else {
 		dense = roof(st, denseF/gemm, (sm.denseBytesGPU+act)/hbm)
 	}

@@ -197,26 +197,35 @@ func statOf(fs []aicFigure) aicStat {
 // dense TTFT mean 426.4% -> 427.4% when the front end began charging the
 // prompt's tokenization (perf.FrontendPromptTokenS, ≈5.5 ms on these
 // 5,000-token prompts), a measured cost added to rows whose prefill GPU time
-// is already priced at about twice the published TTFT.
+// is already priced at about twice the published TTFT. Reset 2026-12-06 to
+// the standing with the measured per-shape GEMM tables switched on
+// (perf.UseGEMMTables, without a refit; the lead's decision on issue #28's
+// held-out evidence: P/D, dense anchors, band coverage). Two groups
+// regressed and were lowered by that decision: MoE throughput 25 -> 24 of
+// 35 won (its median error fell, 18.9% -> 15.2%), dense TTFT mean 61.1% ->
+// 68.3% (aiconfigurator 68.3%; still 3 of 4 won). The others rose (MoE
+// TPOT 22 -> 24 won, NIM's dense TTFT 427% -> 144%, where aiconfigurator
+// cannot follow 21.6% -> 17.9%) or moved within aicSlack (excluded SGLang
+// MoE TTFT 26.5% -> 27.4%, dense TPOT 19.4% -> 19.5%).
 var aicStanding = map[string]aicStat{
-	"MoE TPOT":                         {N: 38, Wins: 22, WinsLOSO: 20, VLaunch: 0.1968, LOSO: 0.2228, AIC: 0.3487},
-	"MoE TTFT mean":                    {N: 35, Wins: 29, WinsLOSO: 29, VLaunch: 0.3604, LOSO: 0.3604, AIC: 0.5698},
-	"MoE throughput":                   {N: 35, Wins: 25, WinsLOSO: 23, VLaunch: 0.1885, LOSO: 0.2028, AIC: 0.2297},
-	"dense TPOT":                       {N: 4, Wins: 0, WinsLOSO: 0, VLaunch: 0.1938, LOSO: 0.1938, AIC: 0.1064},
-	"dense TTFT mean":                  {N: 4, Wins: 3, WinsLOSO: 3, VLaunch: 0.6114, LOSO: 0.6114, AIC: 0.6826},
-	"dense throughput":                 {N: 6, Wins: 6, WinsLOSO: 6, VLaunch: 0.1273, LOSO: 0.1273, AIC: 0.1769},
-	"excluded (nim): dense TTFT mean":  {N: 5, Wins: 0, WinsLOSO: 0, VLaunch: 4.2745, LOSO: 4.2745, AIC: 0.9235},
-	"excluded (nim): dense throughput": {N: 5, Wins: 2, WinsLOSO: 2, VLaunch: 0.1901, LOSO: 0.1901, AIC: 0.0763},
-	"excluded (sglang): MoE TTFT mean": {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.2650, LOSO: 0.2650, AIC: 0.4601},
-	"excluded (vllm): MoE TPOT":        {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.3291, LOSO: 0.3291, AIC: 0.2043},
-	"excluded (vllm): MoE TTFT mean":   {N: 1, Wins: 0, WinsLOSO: 0, VLaunch: 0.5106, LOSO: 0.5106, AIC: 0.2722},
-	"excluded (vllm): MoE throughput":  {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.3330, LOSO: 0.3330, AIC: 0.2908},
+	"MoE TPOT":                         {N: 38, Wins: 24, WinsLOSO: 22, VLaunch: 0.1907, LOSO: 0.2192, AIC: 0.3487},
+	"MoE TTFT mean":                    {N: 35, Wins: 29, WinsLOSO: 29, VLaunch: 0.3544, LOSO: 0.3544, AIC: 0.5698},
+	"MoE throughput":                   {N: 35, Wins: 24, WinsLOSO: 24, VLaunch: 0.1519, LOSO: 0.1742, AIC: 0.2297},
+	"dense TPOT":                       {N: 4, Wins: 0, WinsLOSO: 0, VLaunch: 0.1945, LOSO: 0.1945, AIC: 0.1064},
+	"dense TTFT mean":                  {N: 4, Wins: 3, WinsLOSO: 3, VLaunch: 0.6825, LOSO: 0.6825, AIC: 0.6826},
+	"dense throughput":                 {N: 6, Wins: 6, WinsLOSO: 6, VLaunch: 0.1219, LOSO: 0.1219, AIC: 0.1769},
+	"excluded (nim): dense TTFT mean":  {N: 5, Wins: 1, WinsLOSO: 1, VLaunch: 1.4426, LOSO: 1.4426, AIC: 0.9235},
+	"excluded (nim): dense throughput": {N: 5, Wins: 3, WinsLOSO: 3, VLaunch: 0.0950, LOSO: 0.0950, AIC: 0.0763},
+	"excluded (sglang): MoE TTFT mean": {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.2736, LOSO: 0.2736, AIC: 0.4601},
+	"excluded (vllm): MoE TPOT":        {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.3085, LOSO: 0.3085, AIC: 0.2043},
+	"excluded (vllm): MoE TTFT mean":   {N: 1, Wins: 0, WinsLOSO: 0, VLaunch: 0.4873, LOSO: 0.4873, AIC: 0.2722},
+	"excluded (vllm): MoE throughput":  {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.2912, LOSO: 0.2912, AIC: 0.2908},
 }
 
 // aicCannotFollowMedian is vlaunch's median |error| today over the figures
 // aiconfigurator cannot express (other GPUs, engines, loads, P99 TTFT,
 // models its tables lack); it must not grow by more than aicSlack.
-const aicCannotFollowMedian = 0.2163
+const aicCannotFollowMedian = 0.1793
 
 // aicSlack is the growth of a median |error| tolerated before the test calls
 // it a regression (the model is deterministic; this leaves room for a

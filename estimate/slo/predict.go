@@ -267,6 +267,10 @@ func perfNotes(s *perf.StepSetup) []string {
 	notes := []string{
 		"step time per DP rank = overhead + Σ over operation classes (dense projections, routed experts, attention) of max(compute, memory) + communication; compute and memory are a roofline per class, not a sum",
 	}
+	if t := s.DenseGEMMTable(); t != "" {
+		notes = append(notes, "dense projections (attention's and the MLP's, an MoE's shared experts and router, the LM head) at the measured latency of each GEMM shape "+
+			"(aiconfigurator's vLLM table "+t+": weight streaming and launch included), not a roofline; the GEMM efficiencies above do not price them")
+	}
 	if s.Model.IsMoE() {
 		notes = append(notes, "MoE routing assumed uniform over experts (group-limited where the model has n_group/topk_group); EPLB replicas and routing skew are not modelled")
 	}
