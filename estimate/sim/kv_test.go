@@ -54,7 +54,7 @@ func TestAdmitsWhatFits(t *testing.T) {
 			}
 			t.Logf("SequencesFit(%d) = %d; pool tokens ÷ n = %d", c.n, want, byTokens)
 			s := newSimulator(cfg)
-			s.admitArrivals()
+			s.admitArrivals(s.now)
 			s.handOver()
 			s.schedule()
 			if got := len(s.ranks[0].running); got != want {

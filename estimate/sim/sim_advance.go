@@ -107,15 +107,15 @@ func (s *simulator) deliveryTime() float64 {
 		return s.now
 	}
 	work := float64(n) * fe.TokenS
-	out := max(s.feFree-s.parseAhead(), s.now) + work
+	out := max(s.feFree-s.parseAhead(s.now), s.now) + work
 	s.feFree = max(s.feFree, s.now) + work
 	s.lastOut = out
 	return out
 }
 
 // parseAhead is the chat-template parse work queued in the front end for
-// requests whose ingest starts after now (Frontend.ChatTemplateS each).
-func (s *simulator) parseAhead() float64 {
+// requests whose ingest starts after t (Frontend.ChatTemplateS each).
+func (s *simulator) parseAhead(t float64) float64 {
 	fe := s.cfg.Frontend
 	if fe.ChatTemplateS <= 0 {
 		return 0
@@ -123,7 +123,7 @@ func (s *simulator) parseAhead() float64 {
 	n := 0
 	for i := len(s.ingest) - 1; i >= 0; i-- {
 		q := &s.ingest[i]
-		if q.ready-fe.ingestS(q.input) <= s.now {
+		if q.ready-fe.ingestS(q.input) <= t {
 			break // ready times increase, and so, near enough, do starts
 		}
 		n++

@@ -294,6 +294,9 @@ func (s *simulator) advanceSteady(m int) {
 // when that work outlasts the steps, else it delivers each step's tokens
 // TokenS × n after the step (with near-equal steps, the extremes of the
 // segment bound the recurrence feFree_k = max(feFree_k−1, t_k) + n·TokenS).
+// Requests arriving during the segment arrive in its last step
+// (beforeArrival): the front end ingests them after the outputs of the
+// steps before it and ahead of that step's own (ingestArrivals).
 func (s *simulator) deliverSegment(m int, dt float64) {
 	fe := s.cfg.Frontend
 	if !fe.active() {
@@ -308,11 +311,27 @@ func (s *simulator) deliverSegment(m int, dt float64) {
 			}
 		}
 	}
+	end := s.now + dt
 	if n == 0 {
+		s.ingestArrivals(end)
 		return
 	}
 	work := float64(n) * fe.TokenS
 	first := s.now + s.segmentTime(1)
-	s.feFree = max(s.feFree+float64(m)*work, first+float64(m)*work, s.now+dt+work)
-	s.lastOut = s.feFree
+	if !s.arrivesBy(end) {
+		s.feFree = max(s.feFree+float64(m)*work, first+float64(m)*work, end+work)
+		s.lastOut = s.feFree
+		return
+	}
+	lastStart := end - s.stepAt(float64(m-1)) // when the first m−1 steps have ended (m ≥ 2)
+	s.feFree = max(s.feFree+float64(m-1)*work, first+float64(m-1)*work, lastStart+work)
+	s.ingestArrivals(end)
+	s.lastOut = max(s.feFree-s.parseAhead(end), end) + work // as deliveryTime
+	s.feFree = max(s.feFree, end) + work
+}
+
+// arrivesBy reports a request (closed-loop pending or open-loop) arriving
+// by t.
+func (s *simulator) arrivesBy(t float64) bool {
+	return s.nextArr <= t || (len(s.pending) > 0 && s.pending[0].arrival <= t)
 }

@@ -39,3 +39,18 @@ func TestApplyEngineChatTemplate(t *testing.T) {
 		}
 	}
 }
+
+// The parse runs in the API server that took the request, like the rest of
+// its ingest: the reference's api_server_count 8 divides it as it divides
+// RequestS (the simulation's front end is one queue doing their work in
+// parallel), 14 ms -> 1.75 ms.
+func TestApplyEngineChatTemplateAPIServers(t *testing.T) {
+	in := perfRefInput(t, "bf16")
+	eff := perf.DefaultEfficiency
+	var cfg sim.Config
+	ApplyEngine(&in, eff, &cfg)
+	const n = 8 // examples/deepseek-v3-32xh20.yaml: vllm.api_server_count
+	if fe := cfg.Frontend; fe.ChatTemplateS != eff.FrontendChatTemplateS/n || fe.RequestS != eff.FrontendRequestS/n {
+		t.Errorf("front end %+v, want ChatTemplateS %g and RequestS %g (each over %d API servers)", fe, eff.FrontendChatTemplateS/n, eff.FrontendRequestS/n, n)
+	}
+}
