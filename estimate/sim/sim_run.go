@@ -103,9 +103,10 @@ func (s *simulator) admitArrivals(t float64) {
 // step's end plus the ingest of every request that came during the step.
 // Charged after the step's outputs instead, the arrivals of a long step
 // came out as one burst of ingest work after it, which the short decode
-// steps that followed cut into several prefill steps (issue: vLLM 0.11.0's
-// 14 ms chat-template parse moved the reference check's 4096-token TPOT by
-// 5%). The engine still sees them only at the next schedule (handOver).
+// steps that followed cut into several prefill steps: vLLM 0.11.0's chat-
+// template parse (14 ms over 8 API servers) moved the reference check's
+// 4096-token TPOT by 5%, and the API servers' share of P/D TTFTs was up to
+// 200 ms. The engine still sees them only at the next schedule (handOver).
 // Without a front end requests go straight to the engine's queue, which
 // run does at the top of its loop, as before.
 func (s *simulator) ingestArrivals(t float64) {
