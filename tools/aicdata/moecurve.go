@@ -107,13 +107,34 @@ func moeCurveCmd(args []string) {
 		os.Exit(2)
 	}
 	var curves []MoECurve
-	for _, s := range strings.Split(*systems, ",") {
-		y, err := readYAML(filepath.Join(fs.Arg(0), s+".yaml"))
+	eachMoETable(fs.Arg(0), *systems, func(system, ver, dtype, peakName string, peak float64, obs []moeObs) {
+		c := fitMoECurve(obs, peak)
+		c.System, c.Dtype, c.Version, c.Peak = system, dtype, ver, peakName
+		curves = append(curves, c)
+	})
+	switch *format {
+	case "json":
+		e := json.NewEncoder(os.Stdout)
+		e.SetIndent("", " ")
+		_ = e.Encode(curves)
+	case "go":
+		writeMoEGo(os.Stdout, curves)
+	default:
+		writeMoEMD(os.Stdout, curves)
+	}
+}
+
+// eachMoETable calls fn with each system's newest vLLM fused-MoE table,
+// dtype by dtype (moeDtypes), where the table has rows of that dtype and
+// the system a peak for it: the loop moecurve and moewidth both read.
+func eachMoETable(dir, systems string, fn func(system, ver, dtype, peakName string, peak float64, obs []moeObs)) {
+	for _, s := range strings.Split(systems, ",") {
+		y, err := readYAML(filepath.Join(dir, s+".yaml"))
 		if err != nil {
 			warn(err)
 			continue
 		}
-		p, ver := latestFile(filepath.Join(fs.Arg(0), "data", s, "moe", "vllm"), "moe_perf.parquet")
+		p, ver := latestFile(filepath.Join(dir, "data", s, "moe", "vllm"), "moe_perf.parquet")
 		if p == "" {
 			continue
 		}
@@ -128,20 +149,8 @@ func moeCurveCmd(args []string) {
 			if len(obs) == 0 || peak <= 0 {
 				continue
 			}
-			c := fitMoECurve(obs, peak)
-			c.System, c.Dtype, c.Version, c.Peak = s, d.dtype, ver, d.peak
-			curves = append(curves, c)
+			fn(s, ver, d.dtype, d.peak, peak, obs)
 		}
-	}
-	switch *format {
-	case "json":
-		e := json.NewEncoder(os.Stdout)
-		e.SetIndent("", " ")
-		_ = e.Encode(curves)
-	case "go":
-		writeMoEGo(os.Stdout, curves)
-	default:
-		writeMoEMD(os.Stdout, curves)
 	}
 }
 

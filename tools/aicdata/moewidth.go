@@ -41,7 +41,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -89,34 +88,11 @@ func moeWidthCmd(args []string) {
 	// The pooled curve's reading (README: moecurve -maxgpus 8 -floor 1).
 	moeMaxGPUs, moeFloorShare = 8, 1
 	var out []MoEWidth
-	for _, s := range strings.Split(*systems, ",") {
-		y, err := readYAML(filepath.Join(fs.Arg(0), s+".yaml"))
-		if err != nil {
-			warn(err)
-			continue
+	eachMoETable(fs.Arg(0), *systems, func(system, ver, dtype, _ string, peak float64, obs []moeObs) {
+		if pts := moeWidthPoints(obs, peak, *minRows, *minShapes); len(pts) > 0 {
+			out = append(out, MoEWidth{System: system, Dtype: dtype, Version: ver, Points: pts})
 		}
-		p, ver := latestFile(filepath.Join(fs.Arg(0), "data", s, "moe", "vllm"), "moe_perf.parquet")
-		if p == "" {
-			continue
-		}
-		t, err := Load(p)
-		if err != nil {
-			warn(err)
-			continue
-		}
-		for _, d := range moeDtypes {
-			peak := map[string]float64{"bf16": y.BF16FLOPS, "fp8": y.FP8FLOPS, "fp4": y.FP4FLOPS}[d.peak]
-			obs := moeRows(t, d.dtype)
-			if len(obs) == 0 || peak <= 0 {
-				continue
-			}
-			pts := moeWidthPoints(obs, peak, *minRows, *minShapes)
-			if len(pts) == 0 {
-				continue
-			}
-			out = append(out, MoEWidth{System: s, Dtype: d.dtype, Version: ver, Points: pts})
-		}
-	}
+	})
 	switch *format {
 	case "json":
 		e := json.NewEncoder(os.Stdout)
