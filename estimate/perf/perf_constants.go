@@ -160,7 +160,12 @@ type Efficiency struct {
 // them; UseGEMMTables says by how much), so where the tables cover the GPU
 // and dtype the fitted GEMM efficiencies no longer price the dense
 // projections and MeasuredCompute scales only attention and the experts.
-// Next: refit with the tables on (docs/calibration-analysis.md).
+// A refit with the tables on (2026-12-06, docs/calibration-analysis.md
+// "refitted with the GEMM tables on (not adopted)": measured_compute 0.53,
+// step_overhead_s 2.57 ms) fitted its split better (138/155) and lost on
+// every held-out check but the anchors and P/D: holdout 78 -> 75/187,
+// left-out sources 134 -> 127/155, band coverage 91% -> 90%, dense
+// throughput vs aiconfigurator 6 -> 4 of 6. These values stay.
 //
 // They are the fit of 2026-12-05, made before the measured fused-MoE
 // curves (kernels.go) took the fused-MoE GEMM's place on the GPUs the
