@@ -34,17 +34,7 @@ func TestCalibrationFit1D(t *testing.T) {
 		t.Skip("run with -fit1d NAME")
 	}
 	name := *fit1DName
-	set, err := published.Throughput()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cal []published.Row
-	for _, r := range set.Split(published.SplitCalibration) {
-		if r.Targetable() {
-			cal = append(cal, r)
-		}
-	}
-	keep := func(x Target) bool { _, ex := Excluded(x, x.Engine); return !ex }
+	set, cal, keep := calibrationSplit(t)
 	t0 := time.Now()
 	e := perf.DefaultEfficiency
 	v, f, err := Fit1D(cal, e, keep, name)

@@ -31,17 +31,7 @@ func TestCalibrationFit(t *testing.T) {
 	if !*runFit {
 		t.Skip("run with -fit")
 	}
-	set, err := published.Throughput()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cal []published.Row
-	for _, r := range set.Split(published.SplitCalibration) {
-		if r.Targetable() {
-			cal = append(cal, r)
-		}
-	}
-	keep := func(x Target) bool { _, ex := Excluded(x, x.Engine); return !ex }
+	set, cal, keep := calibrationSplit(t)
 	e := perf.DefaultEfficiency
 	if *runGlobal {
 		fitted, o, err := Fit(cal, perf.DefaultEfficiency, keep, fitEvals)
@@ -88,3 +78,21 @@ func TestCalibrationFit(t *testing.T) {
 // losoEvals bounds each leave-one-source-out refit (it starts from the
 // global fit of the same run, so it converges sooner).
 const losoEvals = 300
+
+// calibrationSplit is what the global fit and the one-constant fit fit to:
+// the published throughput set, its calibration split's targetable rows,
+// and the targets the calibration does not exclude.
+func calibrationSplit(t *testing.T) (*published.Set, []published.Row, func(Target) bool) {
+	t.Helper()
+	set, err := published.Throughput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cal []published.Row
+	for _, r := range set.Split(published.SplitCalibration) {
+		if r.Targetable() {
+			cal = append(cal, r)
+		}
+	}
+	return set, cal, func(x Target) bool { _, ex := Excluded(x, x.Engine); return !ex }
+}

@@ -112,15 +112,21 @@ func moeCurveCmd(args []string) {
 		c.System, c.Dtype, c.Version, c.Peak = system, dtype, ver, peakName
 		curves = append(curves, c)
 	})
-	switch *format {
+	writeAs(*format, curves, writeMoEGo, writeMoEMD)
+}
+
+// writeAs prints v to stdout in format: JSON, Go source (goW) or
+// markdown (mdW, the default).
+func writeAs[T any](format string, v T, goW, mdW func(io.Writer, T)) {
+	switch format {
 	case "json":
 		e := json.NewEncoder(os.Stdout)
 		e.SetIndent("", " ")
-		_ = e.Encode(curves)
+		_ = e.Encode(v)
 	case "go":
-		writeMoEGo(os.Stdout, curves)
+		goW(os.Stdout, v)
 	default:
-		writeMoEMD(os.Stdout, curves)
+		mdW(os.Stdout, v)
 	}
 }
 

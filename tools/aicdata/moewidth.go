@@ -35,7 +35,6 @@ package main
 //     from at least -minshapes model shapes.
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -93,16 +92,7 @@ func moeWidthCmd(args []string) {
 			out = append(out, MoEWidth{System: system, Dtype: dtype, Version: ver, Points: pts})
 		}
 	})
-	switch *format {
-	case "json":
-		e := json.NewEncoder(os.Stdout)
-		e.SetIndent("", " ")
-		_ = e.Encode(out)
-	case "go":
-		writeMoEWidthGo(os.Stdout, out)
-	default:
-		writeMoEWidthMD(os.Stdout, out)
-	}
+	writeAs(*format, out, writeMoEWidthGo, writeMoEWidthMD)
 }
 
 // moeWidthPoints applies the selection rule to one dtype's rows (moeRows
