@@ -116,9 +116,11 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		// The chat-template parse only where the row's clients called the
 		// chat endpoint of a vLLM release that parses per request (a row
 		// that does not say which endpoint keeps the fitted front end).
-		if m, err := catalog.LookupModel(r.Model.Catalog); err == nil && e.versioned && r.Workload.API == published.APIChat {
+		m, err := catalog.LookupModel(r.Model.Catalog)
+		if err == nil && e.versioned && r.Workload.API == published.APIChat {
 			cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(e.release, m.ModelType)
 		}
+		cfg.Frontend.Rounds = err == nil && e.versioned && perf.IngestRounds(m.ModelType)
 	}
 	ld := r.Load
 	switch ld.Kind {

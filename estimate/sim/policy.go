@@ -59,6 +59,13 @@ type Frontend struct {
 	// (vllm.Release.ChatTemplateParse; 0 on the completions endpoint and on
 	// releases that cache it).
 	ChatTemplateS float64
+	// Rounds: a request's handler suspends after its synchronous ingest
+	// (awaiting the tokenizer thread) and hands the request to the engine
+	// only in a later pass of the event loop, so requests that arrive
+	// together reach the engine together, when the whole pass has run
+	// (vllm.IngestAwaitsTokenizer; joinRound). Without it each request
+	// reaches the engine as soon as its own ingest is done.
+	Rounds bool
 }
 
 // active reports whether the front end costs anything.

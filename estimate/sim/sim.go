@@ -281,11 +281,16 @@ type simulator struct {
 	lengths  *lengthDraw // the log-normal spread's sampler (nil: none)
 	// ingest holds requests the front end has not yet handed to the
 	// engine, in order (their ready times do not decrease); feFree is when
-	// the front end finishes the work queued so far; lastOut the delivery
-	// time of the latest output.
-	ingest  []simReq
-	feFree  float64
-	lastOut float64
+	// the front end finishes the work queued so far; roundStart and
+	// roundEnd bound its latest round of ingests (joinRound), whose
+	// requests are the last openN of ingest, their ready times due to be
+	// set to its end (settleRound); lastOut the delivery time of the
+	// latest output.
+	ingest               []simReq
+	feFree               float64
+	roundStart, roundEnd float64
+	openN                int
+	lastOut              float64
 	// deltas (per rank, how a steady step's load grows per step) and
 	// scratch (the loads of one step of a segment) serve steady segments.
 	deltas  []perf.RankLoad
@@ -369,7 +374,7 @@ func newSimulator(cfg Config) *simulator {
 		cfg.Sessions = min(cfg.Sessions, cfg.Pool)
 	}
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP)}
+		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), roundStart: math.Inf(-1)}
 	s.emitMean, s.emitVar = cfg.Spec.emittedMoments()
 	if cfg.Spread.Log.active() {
 		d := newLengthDraw(cfg.Spread.Log, cfg.InputTokens, max(1, cfg.OutputTokens))
@@ -453,23 +458,73 @@ func (s *simulator) arrive(r simReq) {
 		s.enqueue(r)
 		return
 	}
-	if w := s.cfg.Frontend.ingestS(r.input); w > 0 {
+	w := s.cfg.Frontend.ingestS(r.input)
+	if !s.cfg.Frontend.Rounds {
 		s.feFree = max(s.feFree, r.arrival) + w
 		r.ready = s.feFree
+		s.ingest = append(s.ingest, r) // the front end's queue runs in order
+		return
 	}
-	i, _ := slices.BinarySearchFunc(s.ingest, r.ready, func(q simReq, t float64) int { return cmp.Compare(q.ready, t+1e-300) })
-	s.ingest = slices.Insert(s.ingest, i, r)
+	r.ready = s.joinRound(r.arrival, w)
+	s.ingest = append(s.ingest, r) // a round ends no earlier than the ones before it
+	s.openN++
+}
+
+// joinRound queues the ingest of a request that arrived at t, w seconds
+// of front-end work, on the API server's event loop and returns when the
+// request reaches the engine: when the round it runs in ends. The loop
+// (CPython's asyncio BaseEventLoop._run_once) runs, in each pass, every
+// callback that was ready when the pass began; what becomes ready
+// meanwhile waits for the next pass. A request's handler parses its chat
+// template and renders its prompt synchronously, then awaits the
+// tokenizer, so it goes on to the engine only after every handler of its
+// pass has run: a request that arrived by the start of the latest round
+// joins it, a later one starts a new round once the work queued before it
+// is done (at once on an idle loop). So the handlers of a burst's
+// requests, ready together, all parse before any of them reaches the
+// engine, and the median TTFT of a 1,000-prompt burst is its mean.
+// Outputs are not rounds' members: they queue in order (deliveryTime).
+func (s *simulator) joinRound(t, w float64) float64 {
+	if s.openN == 0 || t > s.roundStart {
+		s.closeRound()
+		s.roundStart = max(t, s.feFree)
+		s.roundEnd = s.roundStart
+	}
+	s.roundEnd += w
+	s.feFree = max(s.feFree, s.roundStart) + w
+	return s.roundEnd
+}
+
+// settleRound gives the latest round's requests its end, as it stands, as
+// their ready time.
+func (s *simulator) settleRound() {
+	for i := len(s.ingest) - s.openN; i < len(s.ingest); i++ {
+		s.ingest[i].ready = s.roundEnd
+	}
+}
+
+// closeRound settles the latest round for good: no more requests join it.
+func (s *simulator) closeRound() {
+	s.settleRound()
+	s.openN = 0
 }
 
 // handOver moves every ingested request whose front-end work is done by
 // now to the engine.
 func (s *simulator) handOver() {
+	if s.openN > 0 {
+		s.settleRound()
+		if s.now > s.roundStart { // what is ready from now on starts a later round
+			s.openN = 0
+		}
+	}
 	n := 0
 	for n < len(s.ingest) && s.ingest[n].ready <= s.now {
 		s.enqueue(s.ingest[n])
 		n++
 	}
 	s.ingest = popFront(s.ingest, n)
+	s.openN = min(s.openN, len(s.ingest)) // a round without work hands its requests over as it starts
 }
 
 // shiftBelow is the queue length up to which popFront moves what is left

@@ -91,11 +91,13 @@ func unfinished(q []simReq) []simReq {
 
 // deliveryTime is when the front end has delivered the outputs of the
 // step that just ended: now without a front end, else after the work
-// queued before them and TokenS per token they carry — except the
-// chat-template parses of requests whose ingest has not begun
-// (parseAhead): each parse is one synchronous run of the API server's
-// event loop, between which the loop runs the output handler, so streamed
-// tokens wait for the parse in progress, not for the ones queued behind it.
+// queued before them and TokenS per token they carry. With rounds
+// (Frontend.Rounds) that is the whole round of ingests in progress or due
+// (joinRound): the output handler the step's results wake runs in the
+// loop's next pass, so a burst's parses hold the streamed tokens of the
+// requests already running until they have all run. Without, the tokens
+// skip the chat-template parses of requests whose ingest has not begun
+// (parseAhead): the model that treats each parse as one pass of its own.
 func (s *simulator) deliveryTime() float64 {
 	fe := s.cfg.Frontend
 	if !fe.active() {
@@ -114,10 +116,11 @@ func (s *simulator) deliveryTime() float64 {
 }
 
 // parseAhead is the chat-template parse work queued in the front end for
-// requests whose ingest starts after t (Frontend.ChatTemplateS each).
+// requests whose ingest starts after t (Frontend.ChatTemplateS each); none
+// with rounds, where every queued parse is in the pass the outputs wait for.
 func (s *simulator) parseAhead(t float64) float64 {
 	fe := s.cfg.Frontend
-	if fe.ChatTemplateS <= 0 {
+	if fe.ChatTemplateS <= 0 || fe.Rounds {
 		return 0
 	}
 	n := 0
@@ -169,6 +172,10 @@ func (s *simulator) finish(r simReq, t float64) {
 				think *= s.rng.ExpFloat64()
 			}
 			s.pend(s.newReq(t+think, r.session))
+			return
+		}
+		if t > s.now { // delivered later than the step ended: sent then, in time order with the rest
+			s.pend(s.newReq(t, r.session))
 			return
 		}
 		s.arrive(s.newReq(t, r.session))

@@ -26,6 +26,7 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	if in.Workload.Chat() {
 		cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(in.Release(), in.Model.ModelType) / n
 	}
+	cfg.Frontend.Rounds = perf.IngestRounds(in.Model.ModelType)
 }
 
 // apiServers is the number of API-server processes: the spec's
