@@ -244,9 +244,10 @@ func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
 
 // withProposer adds the proposer's KV layout d (speculative decoding) to
 // the last stage's kv as vLLM lays it out: the proposer's attention layers
-// are registered in the same forward context as the target's (the model
-// runner's get_kv_cache_spec collects every attention layer of the
-// vllm_config, the drafter's too), so where both are laid out in uniform
+// are registered in the same forward context as the target's
+// (vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec collects them with
+// get_layers_from_vllm_config over the one vllm_config, the drafter's
+// too), so where both are laid out in uniform
 // pages (sliding-window beside full attention) and each of the proposer's
 // caches has the spec of one of the target's (window, block, page), its
 // layers join that kind and vLLM groups the union — Step-3.x's three MTP
