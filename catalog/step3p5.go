@@ -31,6 +31,15 @@ import (
 //   - layer_types lists num_hidden_layers + num_nextn_predict_layers
 //     entries (the MTP layers'); load_weights skips layers at or beyond
 //     num_hidden_layers, so only the first num_hidden_layers count.
+//   - The MTP proposer (vllm/model_executor/models/step3p5_mtp.py, read at
+//     vllm-project/vllm 12c9ac28: Step3p5AMultiTokenPredictor) builds one
+//     Step3p5DecoderLayer per num_nextn_predict_layers at prefix
+//     model.layers.{num_hidden_layers + j}.mtp_block, so each takes its
+//     attention from layer_types at that index and experts only when
+//     moe_layers_enum lists that index (Step3p5DecoderLayer decides by
+//     extract_layer_index(prefix) in moe_layers_enum): the published
+//     enum lists 3–44, so the MTP layers 45–47 are dense MLPs of
+//     intermediate_size (Model.MTPLayersModel).
 //   - The per-layer swiglu limits change the activation only (no weights).
 
 // Step3p5 is Step-3.x's per-layer attention; nil for every other model.
@@ -48,6 +57,14 @@ type Step3p5 struct {
 	// MoELayersErr says why moe_layers_enum could not be read ("" when it
 	// could or is absent).
 	MoELayersErr string `json:"moe_layers_error,omitempty"`
+	// MTPLayerTypes are layer_types' entries past num_hidden_layers: the
+	// MTP layers' attention (step3p5_mtp.py builds layer
+	// num_hidden_layers + j).
+	MTPLayerTypes []string `json:"mtp_layer_types,omitempty"`
+	// MTPMoELayers are moe_layers_enum's indices at or past
+	// num_hidden_layers: the MTP layers that take experts (none in the
+	// published config).
+	MTPMoELayers []int `json:"mtp_moe_layers,omitempty"`
 }
 
 // step3p5Fields are the config.json keys of Step-3.x vLLM reads.
@@ -84,6 +101,9 @@ func (c *hfConfig) fillStep3p5(m *Model, text map[string]json.RawMessage) {
 	// The heads follow layer_types with or without a sliding window; it
 	// also lists the MTP layers, which vLLM's main model skips.
 	m.LayerTypes = append([]string(nil), c.LayerTypes[:min(len(c.LayerTypes), m.NumLayers)]...)
+	if len(c.LayerTypes) > m.NumLayers {
+		s.MTPLayerTypes = append([]string(nil), c.LayerTypes[m.NumLayers:]...)
+	}
 	m.QKNorm, m.QKNormAllHeads = true, false
 	m.NumExperts = max(f.MoENumExperts, 0)
 	if m.NumExperts == 0 {
@@ -108,6 +128,8 @@ func (c *hfConfig) fillStep3p5(m *Model, text map[string]json.RawMessage) {
 		for _, i := range idx {
 			if i < m.NumLayers {
 				perLayer[i] = 1
+			} else {
+				s.MTPMoELayers = append(s.MTPMoELayers, i)
 			}
 		}
 	} else {

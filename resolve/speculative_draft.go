@@ -48,14 +48,14 @@ func layersOnly(m *catalog.Model, n int) *catalog.Model {
 	return &c
 }
 
-// mtpDrafter: DeepSeek's MTP module per layer is one MoE decoder layer of
-// the target's shape, enorm and hnorm (2 × hidden), eh_proj (2·hidden →
+// mtpDrafter: DeepSeek's MTP module per layer is one decoder layer of
+// the target's shape (catalog.Model.MTPLayersModel: MoE for DeepSeek,
+// dense for Step-3.x), enorm and hnorm (2 × hidden), eh_proj (2·hidden →
 // hidden, a plain nn.Linear in vLLM's deepseek_mtp.py, so 16-bit and
 // replicated) and shared_head (a norm and an LM head).
 func mtpDrafter(t *catalog.Model, weights string) *Drafter {
 	n := t.NumNextNPredictLayers
-	l := layersOnly(t, n)
-	l.FirstKDenseReplace, l.MoELayerFreq = 0, 1
+	l := t.MTPLayersModel(n)
 	h := float64(t.HiddenSize)
 	return &Drafter{Layers: l, FuseParams: float64(n) * (2*h*h + 3*h), HeadVocab: t.VocabSize, HeadCopies: n, EmbedVocab: t.VocabSize,
 		SharesEmbedding: true, WeightsDType: weights,

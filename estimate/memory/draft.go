@@ -72,15 +72,15 @@ func draftTerms(in *input.Input) []WeightTerm {
 	return out
 }
 
-// draftKV is what one token costs in the proposer's KV cache on a GPU of
-// the last stage: its attention layers share the target's block pool.
-func draftKV(in *input.Input) (int64, string) {
+// draftKV is the proposer's KV layout on a GPU of the last stage (and a
+// formula for it): its attention layers share the target's block pool.
+func draftKV(in *input.Input) (KVLayout, string) {
 	din, st, ok := draftInput(in)
 	if !ok {
-		return 0, ""
+		return KVLayout{}, ""
 	}
 	kv := KVBytes(din, st)
-	return kv.BytesPerToken, fmt.Sprintf("%d proposer layer(s): %s", st.Layers(), kv.Formula)
+	return kv, fmt.Sprintf("%d proposer layer(s): %s", st.Layers(), kv.Formula)
 }
 
 // draftNote says what speculative decoding adds to a GPU's memory.
@@ -102,5 +102,5 @@ func draftNote(in *input.Input, m *Report) (Note, bool) {
 	return Note{"Speculative decoding", fmt.Sprintf("%s drafts %d token(s) per step with %s: %.2f GiB of weights on a GPU of the last pipeline stage "+
 		"(its layers placed like the target's, the fuse projections replicated, LM head and embedding where vLLM does not share the target's), "+
 		"and its attention layers add %d B per token to the KV cache (%d B in all). Each decoding sequence takes %d positions of the step's token budget and KV slots.",
-		s.Method, s.NumTokens, s.Draft.Why, gib, m.KV.DraftBytesPerToken, m.KVBytesPerToken, s.NumTokens+1)}, true
+		s.Method, s.NumTokens, s.Draft.Why, gib, m.KV.DraftBytesPerToken+m.KV.JoinedDraftBytesPerToken, m.KVBytesPerToken, s.NumTokens+1)}, true
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -30,6 +31,10 @@ type KVLayout struct {
 	// DraftBytesPerToken is the speculative-decoding proposer's layers'
 	// share of BytesPerToken (last pipeline stage; full attention).
 	DraftBytesPerToken int64 `json:"draft_bytes_per_token,omitempty"`
+	// JoinedDraftBytesPerToken is the proposer's share of BytesPerToken
+	// when its layers joined the target's cache groups (withProposer):
+	// already in Caches, so no term of its own (DraftBytesPerToken 0).
+	JoinedDraftBytesPerToken int64 `json:"joined_draft_bytes_per_token,omitempty"`
 	// LinearLayers are the stage's Gated DeltaNet layers and MambaLayers
 	// its Mamba-2 layers: not in Layers, they cache no tokens but a fixed
 	// state per sequence.
@@ -235,6 +240,49 @@ func ssmStateBytes(in *input.Input) int {
 // (StateBytesPerSeq, 0 for other models).
 func (kv KVLayout) SequenceBytes(n, blockSize int) int64 {
 	return kv.Cost(blockSize).Bytes(n)
+}
+
+// withProposer adds the proposer's KV layout d (speculative decoding) to
+// the last stage's kv as vLLM lays it out: the proposer's attention layers
+// are registered in the same forward context as the target's
+// (vllm/v1/worker/gpu_model_runner.py get_kv_cache_spec collects them with
+// get_layers_from_vllm_config over the one vllm_config, the drafter's
+// too), so where both are laid out in uniform
+// pages (sliding-window beside full attention) and each of the proposer's
+// caches has the spec of one of the target's (window, block, page), its
+// layers join that kind and vLLM groups the union — Step-3.x's three MTP
+// layers are sliding and fill the target's 33 sliding layers' padding to
+// 36. Otherwise (no such match, a pipeline stage grouped from the whole
+// model, state layers) its bytes are one more full-attention term
+// (withDraft), as before.
+func (kv KVLayout) withProposer(d KVLayout, formula string) KVLayout {
+	if d.BytesPerToken <= 0 {
+		return kv
+	}
+	if kv.Packing != packingUniformPage || d.Packing != packingUniformPage || kv.modelLayers != nil ||
+		kv.LinearLayers+kv.MambaLayers+d.LinearLayers+d.MambaLayers > 0 || len(d.Caches) == 0 {
+		return kv.withDraft(d.BytesPerToken, formula)
+	}
+	caches := append([]catalog.PagedCache(nil), kv.Caches...)
+	for _, dc := range d.Caches {
+		j := slices.IndexFunc(caches, func(c catalog.PagedCache) bool {
+			return !c.State && !dc.State && c.Window == dc.Window && c.BlockTokens == dc.BlockTokens && c.PageBytes == dc.PageBytes
+		})
+		if j < 0 {
+			return kv.withDraft(d.BytesPerToken, formula)
+		}
+		caches[j].Layers += dc.Layers
+	}
+	kv.Caches = caches
+	kv.Layers += d.Layers
+	kv.SlidingLayers += d.SlidingLayers
+	kv.BytesPerToken += d.BytesPerToken
+	kv.JoinedDraftBytesPerToken = d.BytesPerToken
+	if kv.Layers > 0 {
+		kv.BytesPerTokenPerLayer = kv.BytesPerToken / int64(kv.Layers)
+	}
+	kv.Formula += "; + " + formula + ", grouped with the target's layers: " + packUniformPage(kv.Caches).describe()
+	return kv
 }
 
 // withDraft adds the proposer's layers (speculative decoding) to the

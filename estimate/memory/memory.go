@@ -186,7 +186,7 @@ func stageMemory(in *input.Input, s Stage) StageMemory {
 	}
 	sm.KV = KVBytes(in, s)
 	if last {
-		sm.KV = sm.KV.withDraft(draftKV(in))
+		sm.KV = sm.KV.withProposer(draftKV(in))
 	}
 	usable := deviceGiB(in.GPU) * in.GPUMemoryUtilization
 	sm.AvailableKVGiB = usable - sm.WeightsGiB - sm.Activation.PeakGiB - sm.NonTorchGiB

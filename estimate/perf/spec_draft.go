@@ -22,17 +22,15 @@ type Drafter struct {
 	CPU bool
 }
 
-// mtpDrafter is the target's own multi-token-prediction layer(s), one MoE
-// decoder layer of the target's shape each, with eh_proj (2·hidden ×
+// mtpDrafter is the target's own multi-token-prediction layer(s), one
+// decoder layer of the target's shape each (catalog.Model.MTPLayersModel), with eh_proj (2·hidden ×
 // hidden) and the target-sized LM head: what a StepSetup with SpecTokens
 // and no SpecDraft (the calibration rows that ran MTP) drafts with.
 func mtpDrafter(m *catalog.Model) *Drafter {
 	n := max(m.NumNextNPredictLayers, 1)
-	l := *m
-	l.NumLayers, l.VocabSize, l.NumNextNPredictLayers, l.LayerTypes = n, 0, 0, nil
-	l.FirstKDenseReplace, l.MoELayerFreq = 0, 1
+	l := m.MTPLayersModel(n)
 	h := float64(m.HiddenSize)
-	return &Drafter{Layers: &l, FuseParams: float64(n) * (2*h*h + 3*h), HeadVocab: m.VocabSize}
+	return &Drafter{Layers: l, FuseParams: float64(n) * (2*h*h + 3*h), HeadVocab: m.VocabSize}
 }
 
 // draftModels are the step models of the draft passes: the first sees
