@@ -56,6 +56,27 @@ func TestMTPLayersModel(t *testing.T) {
 		t.Errorf("enum with 45: MTP layers MoE %v %v", l.IsMoELayer(0), l.IsMoELayer(1))
 	}
 
+	// Qwen3-Next's MTP layer is full attention with the target's experts
+	// (its first layer is Gated DeltaNet); MiMo-V2-Flash's is a dense
+	// sliding-window layer.
+	q, err := LookupModel("Qwen/Qwen3-Next-80B-A3B-Thinking")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.LayerTypes[0] != "linear_attention" {
+		t.Fatalf("Qwen3-Next's first layer %q", q.LayerTypes[0])
+	}
+	if l := q.MTPLayersModel(1); !slices.Equal(l.LayerTypes, []string{"full_attention"}) || !l.IsMoELayer(0) {
+		t.Errorf("Qwen3-Next's MTP layer: types %q, MoE %v; want full attention with experts", l.LayerTypes, l.IsMoELayer(0))
+	}
+	mi, err := LookupModel("XiaomiMiMo/MiMo-V2-Flash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := mi.MTPLayersModel(1); !l.IsSlidingLayer(0) || l.IsMoELayer(0) {
+		t.Errorf("MiMo-V2-Flash's MTP layer: sliding %v, MoE %v; want a dense sliding-window layer", l.IsSlidingLayer(0), l.IsMoELayer(0))
+	}
+
 	d, err := LookupModel("deepseek-ai/DeepSeek-V3")
 	if err != nil {
 		t.Fatal(err)
