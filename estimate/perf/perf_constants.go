@@ -95,7 +95,17 @@ type Efficiency struct {
 	CollectiveS float64
 	// StepPerSeqS is host time per running sequence per step: the
 	// engine's scheduling, input preparation, sampling and output
-	// processing are loops over its requests.
+	// processing are loops over its requests. The fit holds it at its
+	// 30 µs bound (replay.Params). Freed to 150 µs (2026-12-06, session
+	// 29, one constant at a time) it settles near 58 µs with
+	// step_overhead_s 2.26 -> 1.77 ms (criterion 0.2732 -> 0.2633,
+	// calibration 135 -> 136, anchors 9 -> 10 of 17, dense TPOT median
+	// 19% -> 14%), but the held-out SGLang B200 DP-attention row falls
+	// out (−26% -> −45%) and the vLLM source's own timings are smaller:
+	// update_from_output about 1.1 µs a request at batch 256 (vllm PR
+	// #46112), the scheduler 12.7 µs a request at the cap (a 0.27.1
+	// profile, openfabric-systems/simllm PR #204). 58 µs would stand for
+	// more than the loops it names: not adopted.
 	StepPerSeqS float64
 	// FrontendRequestS is the serving front end's work to ingest one
 	// request (HTTP, chat template, tokenization, hand-off to the engine),
