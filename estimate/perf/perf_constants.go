@@ -139,7 +139,11 @@ type Efficiency struct {
 	// author measured 6-8 ms a request for a parse plus a lighter walk of a
 	// Llama template ("1000 requests ... 6-8 seconds"), so that host is no
 	// slower than theirs. A larger template (gpt-oss's) costs more; one
-	// figure stands for all. The global fit does not vary it.
+	// figure stands for all: the Qwen3, GLM-4.5 and DeepSeek-V3.1 family
+	// templates cost 12.5-14.0 ms a request each (tools/chattemplate), so
+	// per-model figures would not explain why the public bursts imply
+	// 5.5 ms for Qwen3-2507 and 13-15 ms for GLM-4.5-Air and DeepSeek-R1
+	// (docs/calibration-analysis.md). The global fit does not vary it.
 	FrontendChatTemplateS float64
 
 	// MeasuredCompute and MeasuredHBM are the shares of their isolated,
