@@ -124,8 +124,7 @@ const shareGPTTail = "a ShareGPT burst's mean TPOT is set by the long tail of co
 // held to either of the two figures their page gives.
 const glmTwoBaselines = "the page publishes two vLLM 0.11 baselines of the same case 2.6–3.2× apart: its summary table's total throughput " +
 	"(Medium 2K 22,583, Long 4K 21,706, Very Long 32K 20,733 tok/s) against the detailed baseline blocks these rows quote (8,644, 6,975 and " +
-	"6,436 tok/s; ShareGPT agrees in both, 7,909.53), with nothing said about what differed, where the lab's gpt-oss-20b page repeats its " +
-	"detailed blocks exactly in its summary (33,236.17 tok/s for Long 4K in both). The model predicts about 25,800, 20,000 and " +
+	"6,436 tok/s; ShareGPT agrees in both, 7,909.53), with nothing said about what differed. The model predicts about 25,800, 20,000 and " +
 	"15,600 tok/s, near the summary; which run represents the setup is not decidable from the source, so neither is a target " +
 	"(docs/performance-lab/glm-4.5-air/h100.md, gpustack@48d8b104)."
 
