@@ -30,9 +30,6 @@ var Exclusions = []Exclusion{
 	{Source: "vllm-pr-25135", Reason: denseMXFP4},
 	{Source: "gpustack-gptoss20b-h100", RowPrefix: "gs-oss20b-h100-vllm-tp1-random-128",
 		Reason: frontendSpread + " This run's 4-token outputs make the whole run that ingest."},
-	{Source: "gpustack-glm45air-h100", Engine: "vllm", RowPrefix: "gs-glm45air-h100-vllm-tp4-random-2k", Reason: glmTwoBaselines},
-	{Source: "gpustack-glm45air-h100", Engine: "vllm", RowPrefix: "gs-glm45air-h100-vllm-tp4-random-4k", Reason: glmTwoBaselines},
-	{Source: "gpustack-glm45air-h100", Engine: "vllm", RowPrefix: "gs-glm45air-h100-vllm-tp4-random-32k", Reason: glmTwoBaselines},
 	{Source: "gpustack-gptoss20b-h100", Engine: "sglang",
 		Reason: "SGLang 0.5.4.post2 serves gpt-oss-20b on one H100 at a third of vLLM 0.11's output throughput on the same GPU, lab and ShareGPT burst " +
 			"(2,679 vs 7,817 tok/s, TPOT 315 vs 91 ms); the model has no mechanism that tells the two engines' gpt-oss kernels apart (attention sinks, " +
@@ -119,14 +116,6 @@ const kvH20 = "the run held far fewer sequences than the memory model admits: ou
 const shareGPTTail = "a ShareGPT burst's mean TPOT is set by the long tail of conversation lengths (SGLang's: mean 420 ms, median 217, P99 2.5 s): requests admitted early " +
 	"share every later step with the burst's prefills, the longest for longest; the model runs the published mean lengths spread uniformly over [0, 2] × the mean, " +
 	"which keeps the mean but not that tail."
-
-// glmTwoBaselines is why GLM-4.5-Air's long-prompt vLLM bursts are not
-// held to either of the two figures their page gives.
-const glmTwoBaselines = "the page publishes two vLLM 0.11 baselines of the same case 2.6–3.2× apart: its summary table's total throughput " +
-	"(Medium 2K 22,583, Long 4K 21,706, Very Long 32K 20,733 tok/s) against the detailed baseline blocks these rows quote (8,644, 6,975 and " +
-	"6,436 tok/s; ShareGPT agrees in both, 7,909.53), with nothing said about what differed. The model predicts about 25,800, 20,000 and " +
-	"15,600 tok/s, near the summary; which run represents the setup is not decidable from the source, so neither is a target " +
-	"(docs/performance-lab/glm-4.5-air/h100.md, gpustack@48d8b104)."
 
 // frontendSpread is why the 1,000-request DeepSeek bursts on vLLM 0.11 are
 // outside one global front-end cost.
