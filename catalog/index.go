@@ -30,6 +30,7 @@ var modelIndex = []modelEntry{
 	{"qwen3-30b-a3b", "Qwen__Qwen3-30B-A3B.json", "Qwen/Qwen3-30B-A3B", 30.5e9, "model card: 30.5B"},
 	{"qwen3-30b-a3b-fp8", "Qwen__Qwen3-30B-A3B-FP8.json", "Qwen/Qwen3-30B-A3B-FP8", 30.5e9, "model card: 30.5B"},
 	{"qwen3-8b", "Qwen__Qwen3-8B.json", "Qwen/Qwen3-8B", 8.2e9, "model card: 8.2B"},
+	{"qwen3-14b", "Qwen__Qwen3-14B.json", "Qwen/Qwen3-14B", 14.8e9, "model card (as OpenPipe/Qwen3-14B-Instruct's README quotes its overview): 14.8B"},
 	{"qwen2.5-72b", "Qwen__Qwen2.5-72B-Instruct.json", "Qwen/Qwen2.5-72B-Instruct", 72.7e9, "model card: 72.7B"},
 	{"llama-3.1-8b", "meta-llama__Llama-3.1-8B-Instruct.json", "meta-llama/Llama-3.1-8B-Instruct", 8.03e9, "Hugging Face safetensors: 8.03B"},
 	{"llama-3.1-70b", "meta-llama__Llama-3.1-70B-Instruct.json", "meta-llama/Llama-3.1-70B-Instruct", 70.6e9, "Hugging Face safetensors: 70.6B"},

@@ -224,8 +224,12 @@ var aicStanding = map[string]aicStat{
 
 // aicCannotFollowMedian is vlaunch's median |error| today over the figures
 // aiconfigurator cannot express (other GPUs, engines, loads, P99 TTFT,
-// models its tables lack); it must not grow by more than aicSlack.
-const aicCannotFollowMedian = 0.1793
+// models its tables lack); it must not grow by more than aicSlack. Raised
+// 2026-12-06 from 0.1793 by a data change, not a model change: the 22
+// held-out figures of gpustack-qwen3-14b-h100 (dense Qwen3-14B bursts on one
+// H100, a model aiconfigurator's tables lack) joined the 220 earlier ones,
+// whose predictions did not move (median 17.9% over those alone).
+const aicCannotFollowMedian = 0.2049
 
 // aicSlack is the growth of a median |error| tolerated before the test calls
 // it a regression (the model is deterministic; this leaves room for a
