@@ -401,8 +401,8 @@ func moonViTEncoder(v map[string]json.RawMessage, textHidden int, k3 bool) *Enco
 		Rule: "MoonViT's blocks split over TP (QKVParallelLinear, ColumnParallelLinear, RowParallelLinear in vLLM's kimi_k25_vit.py); " +
 			"patch embedding, position table, norms and the patchmerger projector (ReplicatedLinear) whole on every GPU, in BF16"}
 	if k3 {
-		e.Rule = "Kimi-K3's MoonViT (vLLM's kimi_k3 wrapper builds kimi_k25_vit.py's tower and projector in BF16): its blocks split over TP " +
-			"(QKVParallelLinear, ColumnParallelLinear, RowParallelLinear) when TP divides its heads, else run data parallel, whole on every GPU; " +
+		e.Rule = "Kimi-K3's MoonViT (vLLM's kimi_k3 wrapper builds kimi_k25_vit.py's tower and projector, in BF16): its blocks split over TP " +
+			"(QKVParallelLinear, ColumnParallelLinear, RowParallelLinear) where TP divides its heads; " +
 			"patch embedding, position table, norms and the patchmergerv2 projector (ReplicatedLinear) whole on every GPU"
 	}
 	e.Derivation = fmt.Sprintf("patch embedding %.0f + position table %.0f×%.0f×%.0f + %.0f blocks × %.0f + final norm %.0f + %s",

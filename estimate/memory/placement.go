@@ -445,7 +445,7 @@ func encoderRule(e *catalog.Encoder, tp int) string {
 		return fmt.Sprintf("%s; %s", e.Rule, e.Derivation)
 	}
 	if !e.SplitOverTP(tp) {
-		return fmt.Sprintf("%s: whole on every GPU at TP=%d, which does not divide its %d heads (vLLM falls back to data parallelism for the encoder); %s",
+		return fmt.Sprintf("%s; TP=%d does not divide its %d heads, so vLLM runs the encoder data parallel, whole on every GPU; %s",
 			e.Rule, tp, e.Heads, e.Derivation)
 	}
 	return fmt.Sprintf("%s: %.0f of %.0f parameters split over TP=%d; %s", e.Rule, e.ShardedParams, e.Params, tp, e.Derivation)
