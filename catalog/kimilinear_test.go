@@ -50,6 +50,14 @@ func TestKimiK3(t *testing.T) {
 	if m.ModelType != "kimi_linear" || m.Wrapper != "kimi_k3" || m.KimiLinear == nil {
 		t.Fatalf("read as %s in %q, KimiLinear %v", m.ModelType, m.Wrapper, m.KimiLinear)
 	}
+	// The routed experts are compressed-tensors mxfp4-pack-quantized (group
+	// 32, strategy group, scale_dtype uint8), the rest ignored: MXFP4, not
+	// NVFP4, at 4.25 bits, only the routed experts quantized.
+	if q := m.Quant; m.CheckpointDType() != FormatMXFP4 || q.Format != FormatMXFP4 || q.GroupSize != 32 ||
+		q.BytesPerParam(m.HiddenSize) != 0.53125 || q.Shares == nil || q.Shares.Routed != 1 || q.Shares.Attention != 0 || q.Shares.Shared != 0 {
+		t.Errorf("quantization read as %s (%+v), bytes %.5f per weight; want mxfp4 group 32, 0.53125, routed experts only",
+			m.CheckpointDType(), q, q.BytesPerParam(m.HiddenSize))
+	}
 	attn := 0
 	for i := 0; i < m.NumLayers; i++ {
 		attn += boolInt(m.HasAttention(i))

@@ -170,7 +170,7 @@ func mixedSpellings(path string) []string {
 // ModelOpt FP8 one byte (one FP32 scale per tensor).
 func (l mixedLayer) formatBytes(hidden int) float64 {
 	switch {
-	case l.format == FormatNVFP4 || l.format == FormatINT4:
+	case fourBitFormat(l.format):
 		return Quantization{Format: l.format, GroupSize: l.group, ZeroPoint: l.zero}.BytesPerParam(hidden)
 	case l.perChannel:
 		return max(l.bytes, 1) + 4/float64(max(hidden, 1))
@@ -387,7 +387,7 @@ func readCompressedTensorsMixed(groups map[string]interface{}, out *Quantization
 			out.MixedProblem = fmt.Sprintf("quantization_config compressed-tensors%s config group %q without weights or targets among groups of different formats: vlaunch cannot tell which modules it quantizes", bitsText(out.WeightBits), n)
 			return
 		}
-		l, ok := ctGroupStorage(w)
+		l, ok := ctGroupStorage(w, gm["format"])
 		if !ok {
 			t, _ := w["type"].(string)
 			out.MixedProblem = fmt.Sprintf("quantization_config compressed-tensors%s config group %q: %d-bit %s weights (strategy %v) among groups of different formats: vlaunch sizes 8-bit (tensor, channel, block), NVFP4 and INT4 groups",
@@ -405,7 +405,7 @@ func readCompressedTensorsMixed(groups map[string]interface{}, out *Quantization
 	// The step model runs the 4-bit format (the experts' in these recipes).
 	out.Format, out.GroupSize, out.ZeroPoint = "", 0, false
 	for _, g := range out.ctGroups {
-		if g.layer.format == FormatNVFP4 || g.layer.format == FormatINT4 {
+		if fourBitFormat(g.layer.format) {
 			out.Format, out.GroupSize = g.layer.format, g.layer.group
 			out.ZeroPoint = out.ZeroPoint || g.layer.zero
 			break
@@ -413,19 +413,20 @@ func readCompressedTensorsMixed(groups map[string]interface{}, out *Quantization
 	}
 }
 
-// ctGroupStorage is a config group's weight storage: 4-bit float NVFP4
-// (one FP8 scale per 16, the FP32 global scale left out), 4-bit integer
+// ctGroupStorage is a config group's weight storage (format: the group's
+// format name, nil when absent): 4-bit float MXFP4 or NVFP4 (fourBitFloat;
+// NVFP4's FP32 global scale left out), 4-bit integer
 // INT4 (one 16-bit scale per group, a 4-bit zero point when asymmetric),
 // 8-bit one byte plus one FP32 scale per output channel ("channel"), per
 // 128 × 128 block ("block") or per tensor.
-func ctGroupStorage(w map[string]interface{}) (mixedLayer, bool) {
+func ctGroupStorage(w map[string]interface{}, format interface{}) (mixedLayer, bool) {
 	bits := positiveInt(w["num_bits"], 0)
 	typ, _ := w["type"].(string)
 	strategy, _ := w["strategy"].(string)
 	switch {
 	case bits == 4 && typ == "float":
-		g := positiveInt(w["group_size"], nvfp4Group)
-		return mixedLayer{format: FormatNVFP4, group: g}, true
+		f, g := fourBitFloat(w, format, nil)
+		return mixedLayer{format: f, group: g}, true
 	case bits == 4 && typ == "int":
 		g := positiveInt(w["group_size"], 0)
 		sym, ok := w["symmetric"].(bool)

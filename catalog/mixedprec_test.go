@@ -241,6 +241,10 @@ func TestCompressedTensorsMixedGroups(t *testing.T) {
 			"group_0": {"targets": ["re:.*self_attn\\..*"], "weights": {"num_bits": 8, "type": "float", "strategy": "tensor"}},
 			"group_1": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "float", "group_size": 16}}},
 			"ignore": []`, 1, 0.5625, 2},
+		{"MXFP4 experts beside FP8 attention", `"config_groups": {
+			"group_0": {"targets": ["re:.*self_attn\\.(q|k|v|o)_proj$"], "weights": {"num_bits": 8, "type": "float", "strategy": "channel", "symmetric": true}},
+			"group_1": {"format": "mxfp4-pack-quantized", "targets": ["re:.*mlp\\.experts\\..*"], "weights": {"num_bits": 4, "type": "float", "strategy": "group", "group_size": 32, "symmetric": true}}},
+			"ignore": ["lm_head", "re:.*mlp\\.gate$"]`, fp8, 0.5 + 1.0/32, 2},
 		{"INT4 experts, attention ignored", `"config_groups": {
 			"group_0": {"targets": ["re:.*mlp\\.experts.*"], "weights": {"num_bits": 4, "type": "int", "group_size": 128, "symmetric": false}},
 			"group_1": {"targets": ["re:.*o_proj$"], "weights": {"num_bits": 8, "type": "float", "strategy": "block", "block_structure": [128, 128]}}},

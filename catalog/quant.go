@@ -39,7 +39,7 @@ func weightBits(q map[string]interface{}) []int {
 
 // unmodelledQuant says what of the checkpoint's quantization vlaunch does
 // not size, or "" when it sizes all of it. A 4-bit format readQuantFormat
-// recognised (NVFP4, INT4) and ModelOpt FP8 are sized; other compressed-
+// recognised (NVFP4, MXFP4, INT4) and ModelOpt FP8 are sized; other compressed-
 // tensors checkpoints are sized as one byte per weight (FP8 or INT8,
 // W8A8/W8A16), so they are modelled only when every weight group is 8-bit:
 // a mix of 4- and 8-bit groups would be sized wrongly either way.
@@ -55,7 +55,7 @@ func unmodelledQuant(q Quantization) string {
 	case q.MoEQuantAlgo != "" && q.MoEQuantAlgo != "NVFP4":
 		return fmt.Sprintf("quantization_config moe_quant_algo %q: vlaunch sizes NVFP4 experts under DeepSeek-V4's FP8 config only (vLLM's DeepseekV4FP8Config routes NVFP4 to ModelOptNvFp4FusedMoE, anything else to MXFP4)", q.MoEQuantAlgo)
 	case q.Format != "":
-		return "" // NVFP4, INT4 or ModelOpt FP8: sized with the exclusions
+		return "" // NVFP4, MXFP4, INT4 or ModelOpt FP8: sized with the exclusions
 	}
 	if !modelledQuantMethods[q.Method] {
 		return fmt.Sprintf("quantization_config quant_method %q%s: vlaunch sizes 16-bit, FP8/INT8, MXFP4, NVFP4 and 4-bit INT4 (GPTQ, AWQ, compressed-tensors) weights only", q.Method, bitsText(q.WeightBits))

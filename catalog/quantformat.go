@@ -29,7 +29,21 @@ const (
 	// FormatModelOptFP8 is ModelOpt's FP8: one byte per weight and one FP32
 	// scale per tensor.
 	FormatModelOptFP8 = "fp8"
+	// FormatMXFP4 is OCP MXFP4 as compressed-tensors stores it
+	// (mxfp4-pack-quantized: two E2M1 values per byte, one E8M0 scale byte
+	// per 32 values, no per-tensor scale). The name is the dtype gpt-oss's
+	// quant_method "mxfp4" already has, so the memory and step models
+	// treat both alike where the kernels are the same (vLLM's
+	// CompressedTensorsW4A4Mxfp4MoEMethod selects its backend through the
+	// MXFP4 MoE oracle gpt-oss's Mxfp4MoEMethod uses).
+	FormatMXFP4 = "mxfp4"
 )
+
+// fourBitFormat reports whether f is one of the 4-bit formats sized with
+// group scales (BytesPerParam non-zero).
+func fourBitFormat(f string) bool {
+	return f == FormatNVFP4 || f == FormatINT4 || f == FormatMXFP4
+}
 
 // nvfp4Group is the number of values sharing one FP8 scale in NVFP4
 // (ModelOpt writes group_size 16 in every hf_quant_config.json seen).
@@ -79,7 +93,7 @@ func LoadHFQuantConfigNextTo(configPath string) ([]byte, error) {
 
 // readQuantFormat fills the format fields of out from a quantization_config
 // (or a ModelOpt quantization object): ModelOpt NVFP4 / FP8, compressed-
-// tensors 4-bit groups (INT4 or NVFP4), GPTQ / AWQ 4-bit. Anything else
+// tensors 4-bit groups (INT4, NVFP4 or MXFP4), GPTQ / AWQ 4-bit. Anything else
 // leaves Format empty; unmodelledQuant then decides.
 func readQuantFormat(q map[string]interface{}, out *Quantization) {
 	switch strings.ToLower(out.Method) {
@@ -119,9 +133,9 @@ func readQuantFormat(q map[string]interface{}, out *Quantization) {
 
 // readCompressedTensors reads compressed-tensors' config_groups: every
 // weight group 4-bit integer is INT4 W4A16 with its group size, every
-// weight group 4-bit float is NVFP4 (llm-compressor's NVFP4 scheme:
-// group 16, FP8 scales). 8-bit groups keep the FP8/INT8 sizing (Format
-// empty); mixed widths are left unmodelled.
+// weight group 4-bit float is MXFP4 or NVFP4 (fourBitFloat). 8-bit groups
+// keep the FP8/INT8 sizing (Format empty); mixed widths are left
+// unmodelled.
 func readCompressedTensors(q map[string]interface{}, out *Quantization) {
 	groups, _ := q["config_groups"].(map[string]interface{})
 	format, group, zero, n := "", 0, false, 0
@@ -135,9 +149,10 @@ func readCompressedTensors(q map[string]interface{}, out *Quantization) {
 		bits := positiveInt(w["num_bits"], 0)
 		typ, _ := w["type"].(string)
 		f := ""
+		gs := positiveInt(w["group_size"], 0)
 		switch {
 		case bits == 4 && typ == "float":
-			f = FormatNVFP4
+			f, gs = fourBitFloat(w, gm["format"], q["format"])
 		case bits == 4:
 			f = FormatINT4
 		default:
@@ -147,10 +162,6 @@ func readCompressedTensors(q map[string]interface{}, out *Quantization) {
 				readCompressedTensorsMixed(groups, out)
 			}
 			return
-		}
-		gs := positiveInt(w["group_size"], 0)
-		if f == FormatNVFP4 && gs == 0 {
-			gs = nvfp4Group
 		}
 		if format != "" && (format != f || gs != group) {
 			// Groups disagree: sized module by module by their targets
@@ -167,6 +178,39 @@ func readCompressedTensors(q map[string]interface{}, out *Quantization) {
 	if n > 0 {
 		out.Format, out.GroupSize, out.ZeroPoint = format, group, zero
 	}
+}
+
+// ctMXFP4Format is compressed-tensors' name of its MXFP4 storage
+// (CompressionFormat.mxfp4_pack_quantized, src/compressed_tensors/config/
+// base.py of vllm-project/compressed-tensors read at 5eb8169f; beside
+// nvfp4_pack_quantized "nvfp4-pack-quantized").
+const ctMXFP4Format = "mxfp4-pack-quantized"
+
+// fourBitFloat is the storage of a compressed-tensors 4-bit float weight
+// group: MXFP4 (group 32, an E8M0 scale per group) or NVFP4 (an FP8 scale
+// per group, 16 unless stated). vLLM decides by the weight arguments, not
+// the format name: CompressedTensorsConfig._is_mxfp4 is strategy "group",
+// type float, 4 bits, group_size 32, symmetric, and
+// CompressedTensorsMoEMethod.get_moe_method routes such experts to
+// CompressedTensorsW4A4Mxfp4MoEMethod (compressed_tensors_moe.py read at
+// 0043d6b5), while _is_nvfp4_format wants strategy "tensor_group" and group
+// 16. compressed-tensors' own inference agrees (format.py at 3e9f0ea3,
+// _get_quant_compression_format: 4-bit float of group 32 is
+// mxfp4_pack_quantized, any other nvfp4_pack_quantized). The group's (or
+// the config's) format naming mxfp4-pack-quantized settles a group whose
+// arguments leave symmetric or strategy unstated.
+func fourBitFloat(w map[string]interface{}, groupFormat, topFormat interface{}) (string, int) {
+	gs := positiveInt(w["group_size"], 0)
+	strategy, _ := w["strategy"].(string)
+	sym, symSet := w["symmetric"].(bool)
+	named := groupFormat == ctMXFP4Format || (groupFormat == nil && topFormat == ctMXFP4Format)
+	if gs == mxfp4BlockValues && (named || (strategy == "group" && (!symSet || sym))) {
+		return FormatMXFP4, mxfp4BlockValues
+	}
+	if gs == 0 {
+		gs = nvfp4Group
+	}
+	return FormatNVFP4, gs
 }
 
 // ctWeightsField is the weights.<key> string every compressed-tensors
@@ -191,7 +235,8 @@ func ctWeightsField(q map[string]interface{}, key string) string {
 // BytesPerParam is the storage of one weight of a quantized module of a
 // 4-bit format, scales included (0 for other formats): NVFP4 ½ byte + one
 // FP8 scale per 16 values (the per-tensor FP32 scales are a few bytes per
-// tensor and left out); INT4 ½ byte + one 16-bit scale per group (+ a
+// tensor and left out: 4.5 bits); MXFP4 ½ byte + one E8M0 scale byte per 32
+// values and no per-tensor scale (4.25 bits); INT4 ½ byte + one 16-bit scale per group (+ a
 // packed 4-bit zero point when asymmetric); a group size of 0 (per output
 // channel) counts one scale per hidden_size values.
 func (q Quantization) BytesPerParam(hidden int) float64 {
@@ -202,6 +247,8 @@ func (q Quantization) BytesPerParam(hidden int) float64 {
 			g = nvfp4Group
 		}
 		return 0.5 + 1.0/float64(g)
+	case FormatMXFP4:
+		return 0.5 + 1.0/mxfp4BlockValues
 	case FormatINT4:
 		g := q.GroupSize
 		if g <= 0 {
@@ -260,6 +307,8 @@ func (q Quantization) formatText() string {
 	switch q.Format {
 	case FormatNVFP4:
 		return fmt.Sprintf("NVFP4 (FP8 scale per %d)", max(q.GroupSize, 1))
+	case FormatMXFP4:
+		return fmt.Sprintf("MXFP4 (E8M0 scale per %d)", mxfp4BlockValues)
 	case FormatINT4:
 		if q.GroupSize <= 0 {
 			return "INT4 (scale per channel)"

@@ -164,6 +164,16 @@ func TestQuantFormats(t *testing.T) {
 		{"ct w4a16 group 128 asym", `{"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {"num_bits": 4, "type": "int", "group_size": 128, "symmetric": false}}}}`, FormatINT4, 128, true, 0.5 + 2.5/128},
 		{"awq", `{"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": true}`, FormatINT4, 128, true, 0.5 + 2.5/128},
 		{"gptq per channel", `{"quant_method": "gptq", "bits": 4, "group_size": -1}`, FormatINT4, 0, true, 0.5 + 2.5/64},
+		// Kimi-K3's group (mxfp4-pack-quantized): an E8M0 byte per 32
+		// values, no per-tensor scale; vLLM's _is_mxfp4 reads the
+		// arguments (strategy group, group 32, symmetric), so the name
+		// need not be there, and NVFP4's tensor_group at 32 stays NVFP4.
+		{"ct mxfp4 (Kimi-K3)", `{"quant_method": "compressed-tensors", "format": "mxfp4-pack-quantized", "config_groups": {"group_0": {"format": "mxfp4-pack-quantized", "targets": ["Linear"],
+			"weights": {"num_bits": 4, "type": "float", "group_size": 32, "strategy": "group", "symmetric": true, "scale_dtype": "torch.uint8"}}}}`, FormatMXFP4, 32, false, 0.5 + 1.0/32},
+		{"ct mxfp4 by its arguments", `{"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {"num_bits": 4, "type": "float", "group_size": 32, "strategy": "group"}}}}`, FormatMXFP4, 32, false, 0.53125},
+		{"ct mxfp4 named at the top", `{"quant_method": "compressed-tensors", "format": "mxfp4-pack-quantized", "config_groups": {"g": {"weights": {"num_bits": 4, "type": "float", "group_size": 32}}}}`, FormatMXFP4, 32, false, 0.53125},
+		{"ct nvfp4 of 32", `{"quant_method": "compressed-tensors", "config_groups": {"g": {"format": "nvfp4-pack-quantized", "weights": {"num_bits": 4, "type": "float", "group_size": 32, "strategy": "tensor_group"}}}}`, FormatNVFP4, 32, false, 0.53125},
+		{"ct nvfp4 tensor_group", `{"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {"num_bits": 4, "type": "float", "group_size": 16, "strategy": "tensor_group", "symmetric": true}}}}`, FormatNVFP4, 16, false, 0.5625},
 		{"ct int8", `{"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {"num_bits": 8, "type": "int"}}}}`, "", 0, false, 0},
 		{"ct 4-bit groups disagree", `{"quant_method": "compressed-tensors", "config_groups": {"a": {"weights": {"num_bits": 4, "type": "int", "group_size": 32}}, "b": {"weights": {"num_bits": 4, "type": "int", "group_size": 128}}}}`, "", 0, false, 0},
 	} {

@@ -207,7 +207,7 @@ func (e *UnmodelledError) quantOnly() bool {
 // checkpoint, the weight formats it sizes).
 func (e *UnmodelledError) Hint() string {
 	if e.quantOnly() {
-		return "vlaunch sizes unquantized (bf16/fp16), fp8 (fp8, fbgemm_fp8, ModelOpt FP8, 8-bit compressed-tensors), mxfp4, " +
+		return "vlaunch sizes unquantized (bf16/fp16), fp8 (fp8, fbgemm_fp8, ModelOpt FP8, 8-bit compressed-tensors), mxfp4 (gpt-oss, compressed-tensors), " +
 			"NVFP4 (ModelOpt, compressed-tensors), ModelOpt MIXED_PRECISION (FP8 / NVFP4 per module) and 4-bit INT4 (GPTQ, AWQ, compressed-tensors) checkpoints; " +
 			"point model.config at the unquantized model's config.json for an upper bound, or use an FP8 checkpoint"
 	}

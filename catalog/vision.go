@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Encoder is a multimodal wrapper's vision encoder (tower and projector
@@ -14,7 +15,7 @@ type Encoder struct {
 	// Kind names the encoder: "siglip" (Gemma 3), "gemma4_vision"
 	// (Gemma 4), "qwen3_vl" (Qwen3-VL, Qwen3-VL-MoE, Qwen3.5, Qwen3.5-MoE),
 	// "perception_encoder" (Step-3.7).
-	// "moonvit" (Kimi-K2.5).
+	// "moonvit" (Kimi-K2.5, Kimi-K3).
 	Kind string `json:"kind"`
 	// Params is the encoder's whole parameter count.
 	Params float64 `json:"params"`
@@ -26,6 +27,11 @@ type Encoder struct {
 	ShardedParams float64 `json:"sharded_params"`
 	// Rule says how vLLM places it, with the source read.
 	Rule string `json:"rule"`
+	// Heads are the tower's attention heads where vLLM runs it data
+	// parallel, whole on every GPU, when TP does not divide them
+	// (MoonViT: is_vit_use_data_parallel(num_heads)); 0 where not read:
+	// the sharded part always splits.
+	Heads int `json:"heads,omitempty"`
 	// Derivation is the count term by term, for the report.
 	Derivation string `json:"derivation"`
 	// DeepStackLevels is Qwen3-VL's number of DeepStack feature levels
@@ -63,10 +69,18 @@ func (e *Encoder) PerGPU(tp int) float64 {
 	if e == nil {
 		return 0
 	}
-	if tp < 1 {
+	if tp < 1 || !e.SplitOverTP(tp) {
 		tp = 1
 	}
 	return e.Params - e.ShardedParams + e.ShardedParams/float64(tp)
+}
+
+// SplitOverTP reports whether vLLM splits the encoder's sharded part over
+// tp ranks: always, unless its Heads are known and tp does not divide them
+// (vLLM then falls back to data parallelism: "The number of vision
+// attention heads is not divisible by the tensor parallel size").
+func (e *Encoder) SplitOverTP(tp int) bool {
+	return e != nil && (e.Heads <= 0 || tp <= 1 || e.Heads%tp == 0)
 }
 
 // vitBlock is one pre-norm ViT block with LayerNorms (weight and bias),
@@ -111,7 +125,9 @@ func readEncoder(w wrapper, textHidden int) *Encoder {
 	case "step3p7":
 		return perceptionEncoder(w.vision, w.top, textHidden)
 	case "kimi_k25":
-		return moonViTEncoder(w.vision, textHidden)
+		return moonViTEncoder(w.vision, textHidden, false)
+	case "kimi_k3":
+		return moonViTEncoder(w.vision, textHidden, true)
 	}
 	return nil
 }
@@ -261,45 +277,79 @@ func qwen3VLEncoder(v map[string]json.RawMessage, deepStackBuffers bool) *Encode
 	return e
 }
 
-// moonViTEncoder is Kimi-K2.5's vision tower and projector as vLLM builds
-// them (vllm/model_executor/models/kimi_k25_vit.py read at commit 055e47c2,
-// MoonViT3dPretrainedModel and KimiK25MultiModalProjector; the wrapper in
-// kimi_k25.py read at commit 009dff45 builds both in the model dtype with
-// no quant_config, and a later kimi_k25.py drops a compressed-tensors
-// quant_config for them in _maybe_ignore_quant_config, so the INT4
-// checkpoint's towers stay BF16). The vision_config uses the remote code's
-// vt_* names, which vLLM's KimiK25VisionConfig reads as the plain ones:
-// a Conv2d patch embedding (3 × patch² × h + h), the learned 2-D position
-// table init_pos_emb_height × init_pos_emb_width × h (its temporal sin-cos
-// table is a non-persistent buffer), vt_num_hidden_layers MoonViT blocks
-// (two LayerNorms, wqkv and wo with biases, an fc0/fc1 MLP with biases:
-// the ViT block vitBlock counts; wqkv QKVParallelLinear, fc0
-// ColumnParallelLinear, wo and fc1 RowParallelLinear, split over TP unless
-// the encoder runs data parallel), the final LayerNorm, and the
-// "patchmerger" projector, all ReplicatedLinear: a LayerNorm over h, then
-// linear_1 (h × merge²)² and linear_2 (h × merge²) × mm_hidden_size, both
-// with bias. KimiK25Config sets mm_hidden_size to the text hidden_size
-// when the file's equals the tower's (Kimi-K2.5 writes 1152 for both).
-// Other projector or norm types are not read (nil: not counted).
-func moonViTEncoder(v map[string]json.RawMessage, textHidden int) *Encoder {
+// moonViTEncoder is Kimi-K2.5's and Kimi-K3's vision tower and projector
+// as vLLM builds them (vllm/model_executor/models/kimi_k25_vit.py read at
+// commit 055e47c2, MoonViT3dPretrainedModel and KimiK25MultiModalProjector;
+// Kimi-K2.5's wrapper in kimi_k25.py read at commit 009dff45 builds both in
+// the model dtype with no quant_config, and a later kimi_k25.py drops a
+// compressed-tensors quant_config for them in _maybe_ignore_quant_config, so
+// the INT4 checkpoint's towers stay BF16; Kimi-K3's wrapper,
+// KimiK3ForConditionalGeneration in vllm/models/kimi_k3/nvidia/model.py
+// read at 006193b5, builds the same two classes from kimi_k25_vit with the
+// same _maybe_ignore_quant_config, so its MXFP4 checkpoint's tower is BF16
+// too). The vision_config uses the remote code's vt_* names, which vLLM's
+// KimiK25VisionConfig and KimiK3VisionConfig read as the plain ones:
+//
+//   - a Conv2d patch embedding (3 × patch² × h, + h with
+//     patch_embed_proj_bias), the learned 2-D position table
+//     init_pos_emb_height × init_pos_emb_width × h (its temporal sin-cos
+//     table is a non-persistent buffer);
+//   - vt_num_hidden_layers MoonViTEncoderLayer blocks: norm0 and norm1
+//     (norm_type layernorm: weight and bias; rmsnorm: weight), wqkv
+//     (QKVParallelLinear h → 3 × qkv_hidden_size, qkv_hidden_size the
+//     tower's width when absent) and wo (RowParallelLinear back to h), with
+//     biases when attn_bias, and the mlp2 MLP fc0 (ColumnParallelLinear h →
+//     i) and fc1 (RowParallelLinear i → h), with biases when linear_bias;
+//     split over TP unless the encoder runs data parallel, which vLLM does
+//     when TP does not divide the tower's heads (vision.py
+//     is_vit_use_data_parallel(num_heads), read at b3bbd948, called with
+//     the heads by both kimi_k25_vit.py at 055e47c2 and Kimi-K3's wrapper):
+//     Encoder.Heads;
+//   - the final norm (norm_type);
+//   - the projector, ReplicatedLinear, over the merged width m = h × merge²:
+//     "patchmerger" a LayerNorm over h, then linear_1 m × m and linear_2
+//     m × mm_hidden_size, both with bias; "patchmergerv2" linear_1 m × m and
+//     linear_2 m × text_hidden_size without bias, then a post RMSNorm over
+//     text_hidden_size.
+//
+// The defaults are the wrappers' configs': Kimi-K2.5's MoonViT3dPretrained-
+// Model getattr defaults (attn_bias, linear_bias and patch_embed_proj_bias
+// true, layernorm, patchmerger); Kimi-K3's KimiK3VisionConfig (vllm/
+// foundation/integrations/transformers_utils/configs/kimi_k3.py read at
+// 055e47c2: qkv_hidden_size 1536, rmsnorm, no biases, patchmergerv2).
+// KimiK25Config sets mm_hidden_size to the text hidden_size when the file's
+// equals the tower's (Kimi-K2.5 writes 1152 for both); KimiK3Config
+// overrides text_hidden_size with the text model's hidden_size. Other
+// projector, norm, MLP or position-embedding types are not read (nil: not
+// counted).
+func moonViTEncoder(v map[string]json.RawMessage, textHidden int, k3 bool) *Encoder {
 	alias := func(plain, vt string) int { return firstPositive(intKey(v, plain), intKey(v, vt)) }
 	h := float64(alias("hidden_size", "vt_hidden_size"))
 	i := float64(alias("intermediate_size", "vt_intermediate_size"))
 	n := float64(alias("num_hidden_layers", "vt_num_hidden_layers"))
+	heads := alias("num_attention_heads", "vt_num_attention_heads")
 	s, ok := sizes(v, map[string]int{"patch_size": 0, "init_pos_emb_height": 0, "init_pos_emb_width": 0})
-	if !ok || h <= 0 || i <= 0 || n <= 0 || h > 1<<16 || i > 1<<18 || n > 1000 {
+	if !ok || h <= 0 || i <= 0 || n <= 0 || h > 1<<16 || i > 1<<18 || n > 1000 || heads > 1<<10 {
 		return nil
 	}
-	for key, want := range map[string]string{"mm_projector_type": "patchmerger", "norm_type": "layernorm", "pos_emb_type": "divided_fixed"} {
-		var got string
-		if raw, present := v[key]; present && (json.Unmarshal(raw, &got) != nil || got != want) {
-			return nil
+	l := moonViTLayout{norm: "layernorm", projector: "patchmerger", attnBias: true, linearBias: true, patchBias: true}
+	if k3 {
+		l = moonViTLayout{qkv: 1536, norm: "rmsnorm", projector: "patchmergerv2"}
+		if heads <= 0 {
+			return nil // the heads decide whether vLLM splits the tower
 		}
 	}
-	for _, key := range []string{"qkv_hidden_size", "attn_bias", "linear_bias", "patch_embed_proj_bias"} {
-		if _, present := v[key]; present {
-			return nil // a layout other than Kimi-K2.5's: not read
-		}
+	if !l.read(v) {
+		return nil
+	}
+	q := h
+	if raw, present := v["qkv_hidden_size"]; present && string(raw) != "null" {
+		q = float64(intKey(v, "qkv_hidden_size"))
+	} else if l.qkv > 0 {
+		q = float64(l.qkv)
+	}
+	if q <= 0 || q > 1<<16 || (heads > 0 && int(q)%heads != 0) {
+		return nil
 	}
 	merge := [2]int{2, 2}
 	if raw, present := v["merge_kernel_size"]; present {
@@ -309,19 +359,91 @@ func moonViTEncoder(v map[string]json.RawMessage, textHidden int) *Encoder {
 		}
 		merge = [2]int{mk[0], mk[1]}
 	}
-	out := float64(textHidden)
-	if mm := intKey(v, "mm_hidden_size"); mm > 0 && float64(mm) != h {
-		out = float64(mm)
+	norm := 2 * h // LayerNorm: weight and bias
+	if l.norm == "rmsnorm" {
+		norm = h
 	}
-	patch := 3*s["patch_size"]*s["patch_size"]*h + h
+	patch := 3 * s["patch_size"] * s["patch_size"] * h
+	if l.patchBias {
+		patch += h
+	}
 	pos := s["init_pos_emb_height"] * s["init_pos_emb_width"] * h
-	block, shard := vitBlock(h, i)
+	qkv, wo, fc0, fc1 := 3*q*h, q*h, h*i, i*h
+	if l.attnBias {
+		qkv, wo = qkv+3*q, wo+h
+	}
+	if l.linearBias {
+		fc0, fc1 = fc0+i, fc1+h
+	}
+	block := 2*norm + qkv + wo + fc0 + fc1
+	// Column-parallel weights and biases, row-parallel weights.
+	shard := qkv + q*h + fc0 + i*h
 	merged := h * float64(merge[0]*merge[1])
-	proj := 2*h + merged*merged + merged + merged*out + out
-	e := &Encoder{Kind: "moonvit", Params: patch + pos + n*block + 2*h + proj, ShardedParams: n * shard,
+	var out, proj float64
+	var projText string
+	switch l.projector {
+	case "patchmergerv2":
+		out = float64(textHidden)
+		if th := intKey(v, "text_hidden_size"); th > 0 && !k3 {
+			out = float64(th)
+		}
+		proj = merged*merged + merged*out + out
+		projText = fmt.Sprintf("patchmergerv2 %.0f (%.0f², %.0f×%.0f, post norm %.0f)", proj, merged, merged, out, out)
+	default:
+		out = float64(textHidden)
+		if mm := intKey(v, "mm_hidden_size"); mm > 0 && float64(mm) != h {
+			out = float64(mm)
+		}
+		proj = 2*h + merged*merged + merged + merged*out + out
+		projText = fmt.Sprintf("projector %.0f (norm, %.0f², %.0f×%.0f)", proj, merged, merged, out)
+	}
+	e := &Encoder{Kind: "moonvit", Params: patch + pos + n*block + norm + proj, ShardedParams: n * shard, Heads: heads,
 		Rule: "MoonViT's blocks split over TP (QKVParallelLinear, ColumnParallelLinear, RowParallelLinear in vLLM's kimi_k25_vit.py); " +
 			"patch embedding, position table, norms and the patchmerger projector (ReplicatedLinear) whole on every GPU, in BF16"}
-	e.Derivation = fmt.Sprintf("patch embedding %.0f + position table %.0f×%.0f×%.0f + %.0f blocks × %.0f + final norm %.0f + projector %.0f (norm, %.0f², %.0f×%.0f)",
-		patch, s["init_pos_emb_height"], s["init_pos_emb_width"], h, n, block, 2*h, proj, merged, merged, out)
+	if k3 {
+		e.Rule = "Kimi-K3's MoonViT (vLLM's kimi_k3 wrapper builds kimi_k25_vit.py's tower and projector, in BF16): its blocks split over TP " +
+			"(QKVParallelLinear, ColumnParallelLinear, RowParallelLinear) where TP divides its heads; " +
+			"patch embedding, position table, norms and the patchmergerv2 projector (ReplicatedLinear) whole on every GPU"
+	}
+	e.Derivation = fmt.Sprintf("patch embedding %.0f + position table %.0f×%.0f×%.0f + %.0f blocks × %.0f + final norm %.0f + %s",
+		patch, s["init_pos_emb_height"], s["init_pos_emb_width"], h, n, block, norm, projText)
 	return e
+}
+
+// moonViTLayout is what of MoonViT's shape its vision_config may change
+// beyond the sizes, starting from the wrapper's defaults.
+type moonViTLayout struct {
+	qkv                             int // qkv_hidden_size default (0: the tower's width)
+	norm, projector                 string
+	attnBias, linearBias, patchBias bool
+}
+
+// read overrides l with the vision_config's keys; false when one names a
+// layout vLLM's MoonViT does not build (or vlaunch does not count).
+func (l *moonViTLayout) read(v map[string]json.RawMessage) bool {
+	for key, ptr := range map[string]*bool{"attn_bias": &l.attnBias, "linear_bias": &l.linearBias, "patch_embed_proj_bias": &l.patchBias} {
+		if raw, present := v[key]; present && json.Unmarshal(raw, ptr) != nil {
+			return false
+		}
+	}
+	for key, allowed := range map[string][]string{
+		"norm_type": {"layernorm", "rmsnorm"}, "mm_projector_type": {"patchmerger", "patchmergerv2"},
+		"pos_emb_type": {"divided_fixed"}, "mlp_type": {"mlp2"},
+	} {
+		raw, present := v[key]
+		if !present {
+			continue
+		}
+		var got string
+		if json.Unmarshal(raw, &got) != nil || !slices.Contains(allowed, got) {
+			return false
+		}
+		switch key {
+		case "norm_type":
+			l.norm = got
+		case "mm_projector_type":
+			l.projector = got
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -174,18 +175,22 @@ const qwen3VL8B = `{"architectures": ["Qwen3VLForConditionalGeneration"], "model
  "vision_config": ` + qwen3VL8BVision + `}`
 
 // TestMoonViTNeedsKimiK25Layout: a Kimi-K2.5 vision_config whose projector,
-// norms or sizes are not the layout vLLM's kimi_k25_vit.py builds for it
-// (patchmerger, LayerNorm, biases everywhere) or that lacks a size counts
-// nothing and says so, rather than a wrong tower.
+// norms, MLP or sizes are not a layout vLLM's kimi_k25_vit.py (read at
+// 055e47c2) builds, or that lacks a size, counts nothing and says so,
+// rather than a wrong tower. The layouts it does build (rmsnorm, no biases,
+// a narrower qkv, patchmergerv2) are counted: TestMoonViTLayouts.
 func TestMoonViTNeedsKimiK25Layout(t *testing.T) {
 	data, err := os.ReadFile("testdata/hf/kimi-k2.5.verbatim.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ old, new string }{
-		{`"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmergerv2"`},
-		{`"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "norm_type": "rmsnorm"`},
-		{`"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "attn_bias": false`},
+		{`"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmergerv3"`},
+		{`"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "norm_type": "groupnorm"`},
+		{`"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "mlp_type": "swiglu"`},
+		{`"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "attn_bias": "no"`},
+		{`"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "qkv_hidden_size": 1000`},
+		{`"pos_emb_type": "divided_fixed"`, `"pos_emb_type": "rope"`},
 		{`"init_pos_emb_height": 64`, `"init_pos_emb_height": 0`},
 		{`"vt_num_hidden_layers": 27`, `"vt_num_hidden_layers": "27"`},
 		{`"merge_kernel_size": [`, `"merge_kernel_size": [3, `},
@@ -201,5 +206,163 @@ func TestMoonViTNeedsKimiK25Layout(t *testing.T) {
 		if m.Encoder != nil || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "not counted") {
 			t.Errorf("%s: encoder %+v, notes %q", c.new, m.Encoder, m.Notes)
 		}
+	}
+}
+
+// TestKimiK3VisionTower: Kimi-K3's MoonViT (catalog/testdata/hf/
+// kimi-k3.verbatim.json), derived by hand from its vision_config as vLLM's
+// kimi_k25_vit.py (055e47c2) builds it for KimiK3ForConditionalGeneration
+// (vllm/models/kimi_k3/nvidia/model.py, 006193b5), all in BF16 (the wrapper
+// drops the compressed-tensors quant_config for the tower and projector):
+//
+//	patch embedding  Conv2d 3 × 14² × 1,024, no bias (patch_embed_proj_bias false)      602,112
+//	position table   64 × 64 × 1,024                                                 4,194,304
+//	27 blocks        two RMSNorms 2 × 1,024; wqkv 1,024 × 3 × 1,536 and wo 1,536 ×
+//	                 1,024 (qkv_hidden_size 1,536 = 12 heads × 128, attn_bias false);
+//	                 fc0 1,024 × 4,096 and fc1 4,096 × 1,024 (linear_bias false):
+//	                 14,682,112 each                                               396,417,024
+//	final RMSNorm    1,024                                                               1,024
+//	patchmergerv2    linear_1 4,096 × 4,096, linear_2 4,096 × 7,168 (text_hidden_size,
+//	                 the text model's), post RMSNorm 7,168                          46,144,512
+//	total                                                                          447,358,976
+//
+// That is 0.895 GB in BF16, the share of the release index (1,560.86 GB)
+// the text model left uncounted (TestIssue23WeightsMatchCheckpointBytes).
+// Its 12 heads do not divide over TP 8, so vLLM runs the tower data
+// parallel there, whole on every GPU; over TP 4 the blocks split.
+func TestKimiK3VisionTower(t *testing.T) {
+	data, err := os.ReadFile("testdata/hf/kimi-k3.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Vision struct {
+			Patch      float64    `json:"patch_size"`
+			PosH       float64    `json:"init_pos_emb_height"`
+			PosW       float64    `json:"init_pos_emb_width"`
+			Hidden     float64    `json:"vt_hidden_size"`
+			Inter      float64    `json:"vt_intermediate_size"`
+			Layers     float64    `json:"vt_num_hidden_layers"`
+			Heads      int        `json:"vt_num_attention_heads"`
+			QKV        float64    `json:"qkv_hidden_size"`
+			Merge      [2]float64 `json:"merge_kernel_size"`
+			Norm       string     `json:"norm_type"`
+			Projector  string     `json:"mm_projector_type"`
+			AttnBias   bool       `json:"attn_bias"`
+			LinearBias bool       `json:"linear_bias"`
+			PatchBias  bool       `json:"patch_embed_proj_bias"`
+		} `json:"vision_config"`
+		Text struct {
+			Hidden float64 `json:"hidden_size"`
+		} `json:"text_config"`
+	}
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	v := cfg.Vision
+	if v.Norm != "rmsnorm" || v.Projector != "patchmergerv2" || v.AttnBias || v.LinearBias || v.PatchBias {
+		t.Fatalf("the fixture's layout changed: %+v", v)
+	}
+	h, i, q := v.Hidden, v.Inter, v.QKV
+	patch := 3 * v.Patch * v.Patch * h
+	pos := v.PosH * v.PosW * h
+	blockShard := h*3*q + q*h + h*i + i*h
+	block := 2*h + blockShard
+	m := h * v.Merge[0] * v.Merge[1]
+	proj := m*m + m*cfg.Text.Hidden + cfg.Text.Hidden
+	want := patch + pos + v.Layers*block + h + proj
+	if want != 447358976 || blockShard*v.Layers != 396361728 {
+		t.Fatalf("hand count %.0f (%.0f sharded), the comment says 447,358,976 (396,361,728)", want, blockShard*v.Layers)
+	}
+	mdl, err := ParseHFConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := mdl.Encoder
+	if e == nil {
+		t.Fatalf("no encoder; notes %q", mdl.Notes)
+	}
+	if e.Kind != "moonvit" || e.Params != want || e.ShardedParams != v.Layers*blockShard || e.Heads != v.Heads {
+		t.Errorf("%s: %.0f params (%.0f sharded, %d heads), want moonvit %.0f (%.0f, %d)", e.Kind, e.Params, e.ShardedParams, e.Heads, want, v.Layers*blockShard, v.Heads)
+	}
+	for _, c := range []struct {
+		tp   int
+		want float64
+	}{{1, want}, {2, want - v.Layers*blockShard/2}, {4, want - v.Layers*blockShard*3/4}, {8, want}, {16, want}} {
+		if got := e.PerGPU(c.tp); got != c.want {
+			t.Errorf("TP %d: %.0f per GPU, want %.0f (12 heads: split only where TP divides them)", c.tp, got, c.want)
+		}
+	}
+	if len(mdl.Notes) != 1 || !strings.Contains(mdl.Notes[0], "counted in weights per GPU") {
+		t.Errorf("notes %q", mdl.Notes)
+	}
+}
+
+// TestMoonViTLayouts: the layout keys kimi_k25_vit.py reads (norm_type,
+// qkv_hidden_size, attn_bias, linear_bias, patch_embed_proj_bias,
+// mm_projector_type) change Kimi-K2.5's count as the module builds it, and
+// Kimi-K3's defaults (KimiK3VisionConfig) apply where its file omits them.
+func TestMoonViTLayouts(t *testing.T) {
+	k25, err := os.ReadFile("testdata/hf/kimi-k2.5.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const h, i, m4, out = 1152.0, 4304.0, 4 * 1152.0, 7168.0
+	base := (3*14*14*h + h) + 64*64*h + 27*(4*h+3*h*h+3*h+h*h+h+h*i+i+i*h+h) + 2*h + (2*h + m4*m4 + m4 + m4*out + out)
+	for _, c := range []struct {
+		name, old, new string
+		delta          float64
+	}{
+		{"rmsnorm: weights only", `"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "norm_type": "rmsnorm"`, -(27*2 + 1) * h},
+		{"no attention biases", `"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "attn_bias": false`, -27 * 4 * h},
+		{"no MLP biases", `"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "linear_bias": false`, -27 * (i + h)},
+		{"no patch bias", `"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "patch_embed_proj_bias": false`, -h},
+		{"qkv 1,536 wide", `"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmerger", "qkv_hidden_size": 1536`, 27 * (4*384*h + 3*384)},
+		{"patchmergerv2", `"mm_projector_type": "patchmerger"`, `"mm_projector_type": "patchmergerv2"`, -(2*h + m4 + out) + out},
+	} {
+		cfg := strings.Replace(string(k25), c.old, c.new, 1)
+		if cfg == string(k25) {
+			t.Fatalf("%s not found", c.old)
+		}
+		mdl, err := ParseHFConfig([]byte(cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mdl.Encoder == nil || mdl.Encoder.Params != base+c.delta {
+			t.Errorf("%s: encoder %+v, want %.0f parameters", c.name, mdl.Encoder, base+c.delta)
+		}
+	}
+	// Kimi-K3 without its layout keys: KimiK3VisionConfig's defaults are
+	// the file's values, so the count stands.
+	k3, err := os.ReadFile("testdata/hf/kimi-k3.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(k3, &top); err != nil {
+		t.Fatal(err)
+	}
+	var vision map[string]json.RawMessage
+	if err := json.Unmarshal(top["vision_config"], &vision); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"qkv_hidden_size", "norm_type", "attn_bias", "linear_bias", "patch_embed_proj_bias", "mm_projector_type"} {
+		delete(vision, k)
+	}
+	top["vision_config"], _ = json.Marshal(vision)
+	trimmed, _ := json.Marshal(top)
+	mdl, err := ParseHFConfig(trimmed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mdl.Encoder == nil || mdl.Encoder.Params != 447358976 {
+		t.Errorf("Kimi-K3 on KimiK3VisionConfig's defaults: encoder %+v, want 447,358,976 parameters", mdl.Encoder)
+	}
+	// Without its heads vLLM's split cannot be told: not counted.
+	delete(vision, "vt_num_attention_heads")
+	top["vision_config"], _ = json.Marshal(vision)
+	trimmed, _ = json.Marshal(top)
+	if mdl, err = ParseHFConfig(trimmed); err != nil || mdl.Encoder != nil {
+		t.Errorf("Kimi-K3 without vt_num_attention_heads: %v, encoder %+v", err, mdl.Encoder)
 	}
 }

@@ -42,6 +42,10 @@ func fallbackCheckpointBytes(m *catalog.Model) float64 {
 	case "fp8", "int8":
 		return linear*1 + other*wide
 	case "mxfp4":
+		if m.Quant.Format == catalog.FormatMXFP4 {
+			// compressed-tensors MXFP4: its config groups and ignore list.
+			return m.FourBitWeightBytes() + mtp*wide
+		}
 		return pc.RoutedExperts*mxfp4BytesPerParam + (linear-pc.RoutedExperts+other)*wide
 	case catalog.FormatNVFP4, catalog.FormatINT4:
 		// The served layers as the exclusion list leaves them; MTP layers

@@ -32,7 +32,7 @@ func ResolveDTypes(m *catalog.Model, weights, kv string) (DTypes, error) {
 		out.Weights = set(canonicalDType(w), SourceSpec, "")
 		out.FromCheckpoint = out.Weights.Value == ckpt
 		if out.Weights.Value == "mxfp4" && ckpt != "mxfp4" {
-			return out, fieldErr("model.weights", "mxfp4 weights exist only for checkpoints shipped in MXFP4 (gpt-oss)", "use auto, bf16 or fp8")
+			return out, fieldErr("model.weights", "mxfp4 weights exist only for checkpoints shipped in MXFP4 (gpt-oss, compressed-tensors mxfp4-pack-quantized)", "use auto, bf16 or fp8")
 		}
 		if out.Weights.Value == "int8" && ckpt != "int8" {
 			// The only online quantization vlaunch writes is --quantization

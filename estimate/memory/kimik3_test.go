@@ -62,3 +62,37 @@ func TestKimiK3ExpertPadding(t *testing.T) {
 		}
 	}
 }
+
+// TestKimiK3Storage: on B200 at TP 8 and TP 4 the routed experts are MXFP4
+// (compressed-tensors mxfp4-pack-quantized: 4 bits + one E8M0 byte per 32 =
+// 0.53125 B, not NVFP4's FP8 scale per 16), unpadded (vLLM's
+// CompressedTensorsW4A4Mxfp4MoEMethod allocates the shapes as given, where
+// gpt-oss's Mxfp4MoEMethod would round a rank's 384 up to 512 on
+// Blackwell); the MLA attention the ignore list names stays BF16; the
+// MoonViT tower (447,358,976 BF16 parameters, 396,361,728 of them in its
+// blocks) is whole on every GPU at TP 8, which does not divide its 12
+// heads (vLLM runs it data parallel), and its blocks split over TP 4.
+func TestKimiK3Storage(t *testing.T) {
+	const tower, blocks = 447358976.0, 396361728.0
+	for _, tt := range []struct {
+		tp      int
+		encoder float64
+	}{{8, tower}, {4, tower - blocks*3/4}} {
+		in := gemma4Input(t, "kimi-k3.verbatim.json", "b200", tt.tp, 8192, 8192)
+		r := Estimate(in)
+		seen := map[string]WeightTerm{}
+		for _, w := range r.Weights {
+			seen[w.Component] = w
+		}
+		routed, attn, enc := seen[CompRouted], seen[CompAttention], seen[CompEncoder]
+		if routed.DType != "mxfp4" || routed.BytesPerParam != 0.53125 || routed.Stored() != routed.ParamsPerGPU {
+			t.Errorf("TP %d: routed experts %s at %.5f B, %.0f stored of %.0f", tt.tp, routed.DType, routed.BytesPerParam, routed.Stored(), routed.ParamsPerGPU)
+		}
+		if attn.DType != "bf16" || attn.BytesPerParam != 2 {
+			t.Errorf("TP %d: attention %s at %.3f B, want bf16", tt.tp, attn.DType, attn.BytesPerParam)
+		}
+		if enc.ParamsPerGPU != tt.encoder || enc.DType != "bf16" {
+			t.Errorf("TP %d: vision encoder %.0f %s parameters per GPU, want %.0f bf16 (%s)", tt.tp, enc.ParamsPerGPU, enc.DType, tt.encoder, enc.Placement)
+		}
+	}
+}

@@ -92,6 +92,11 @@ func StorageRule(in *input.Input, component string) DTypeRule {
 	case catalog.FormatNVFP4, catalog.FormatINT4:
 		return fourBitRule(in, component, bf)
 	case "mxfp4":
+		if in.Model.Quant.Format == catalog.FormatMXFP4 {
+			// compressed-tensors mxfp4-pack-quantized (Kimi-K3): what its
+			// config groups and ignore list quantize, as NVFP4 and INT4.
+			return fourBitRule(in, component, bf)
+		}
 		if component == CompRouted || component == CompRedundant {
 			return DTypeRule{"mxfp4", bytesMXFP4, "4-bit values + one 8-bit scale per 32 (experts padded as vLLM's MXFP4 MoE kernels require)"}
 		}
@@ -129,7 +134,7 @@ func mixedRule(in *input.Input, component string) (DTypeRule, bool) {
 	}
 	dtype, best := act, 0.0
 	var parts []string
-	for _, f := range []string{catalog.FormatNVFP4, catalog.FormatINT4, catalog.FormatModelOptFP8, "int8"} {
+	for _, f := range []string{catalog.FormatNVFP4, catalog.FormatMXFP4, catalog.FormatINT4, catalog.FormatModelOptFP8, "int8"} {
 		if sh := mp.Formats[f]; sh > 0 {
 			parts = append(parts, fmt.Sprintf("%s %.1f%%", strings.ToUpper(f), 100*sh))
 			if sh > best {
@@ -215,7 +220,7 @@ func mxfp4Padding(g *catalog.GPU) (hidden, inter int) {
 	return 256, 128
 }
 
-// fourBitRule sizes an NVFP4 or INT4 checkpoint's component: the 4-bit
+// fourBitRule sizes an NVFP4, INT4 or compressed-tensors MXFP4 checkpoint's component: the 4-bit
 // format with its scales (catalog.Quantization.BytesPerParam) for the share
 // the checkpoint quantizes, the activation dtype for what its exclusion
 // list keeps (DeepSeek-V3.1-NVFP4: q_a/q_b/kv_a/kv_b in BF16, o_proj
@@ -230,6 +235,8 @@ func fourBitRule(in *input.Input, component string, bf DTypeRule) DTypeRule {
 	why := fmt.Sprintf("%s: %.4g bytes per weight with its scales", strings.ToUpper(q.Format), b)
 	if q.Format == catalog.FormatNVFP4 {
 		why = fmt.Sprintf("NVFP4: 4 bits + one FP8 scale per %d values", max(q.GroupSize, 1))
+	} else if q.Format == catalog.FormatMXFP4 {
+		why = fmt.Sprintf("MXFP4 (compressed-tensors): 4 bits + one E8M0 scale per %d values", max(q.GroupSize, 1))
 	} else if q.GroupSize > 0 {
 		zp := ""
 		if q.ZeroPoint {

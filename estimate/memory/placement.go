@@ -333,7 +333,12 @@ func expertParamsPerRank(in *input.Input, shards int) (params, stored float64) {
 		// Kimi-K3's experts are built (and stored) at the padded width.
 		return params, expertElems(m, float64(m.ExpertHidden()), float64(pi)/float64(shards))
 	}
-	if in.WeightsDType != "mxfp4" {
+	if in.WeightsDType != "mxfp4" || in.Model.Quant.Format == catalog.FormatMXFP4 {
+		// compressed-tensors MXFP4 experts are not padded: vLLM's
+		// CompressedTensorsW4A4Mxfp4MoEMethod.create_weights allocates
+		// intermediate_size_per_partition and hidden_size as given
+		// (compressed_tensors_moe_w4a4_mxfp4.py read at 00882314), where
+		// gpt-oss's Mxfp4MoEMethod rounds them up first.
 		return params, params
 	}
 	hp, ip := mxfp4Padding(in.GPU)
@@ -429,14 +434,19 @@ func deepStackElems(in *input.Input) float64 {
 // encoderRule says where a vision encoder's parameters sit. The wrappers
 // read (gemma3_mm.py, gemma4_mm.py, qwen3_vl.py) build the tower in their
 // __init__ with no pipeline-stage condition, so every stage holds it; the
-// part vLLM shards (catalog.Encoder.ShardedParams) is split over TP. Not
-// modelled: --mm-encoder-tp-mode data (the encoder whole on every GPU)
-// and a start-up that skips the tower (every modality it serves limited to
+// part vLLM shards (catalog.Encoder.ShardedParams) is split over TP, unless
+// TP does not divide the encoder's heads where vLLM checks them
+// (catalog.Encoder.SplitOverTP). Not modelled: --mm-encoder-tp-mode data
+// (the encoder whole on every GPU) and a start-up that skips the tower (every modality it serves limited to
 // 0 with --limit-mm-per-prompt, or --language-model-only, in the releases
 // that skip it).
 func encoderRule(e *catalog.Encoder, tp int) string {
 	if e.ShardedParams == 0 || tp == 1 {
 		return fmt.Sprintf("%s; %s", e.Rule, e.Derivation)
+	}
+	if !e.SplitOverTP(tp) {
+		return fmt.Sprintf("%s; TP=%d does not divide its %d heads, so vLLM runs the encoder data parallel, whole on every GPU; %s",
+			e.Rule, tp, e.Heads, e.Derivation)
 	}
 	return fmt.Sprintf("%s: %.0f of %.0f parameters split over TP=%d; %s", e.Rule, e.ShardedParams, e.Params, tp, e.Derivation)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -223,5 +224,58 @@ func TestMXFP4CurveFollowsTheRelease(t *testing.T) {
 	// constant's time on H200, as llm-d's measured prefill rate requires.
 	if tri, mar := expertS(setup("h200", "0.24.0", true, nil)), expertS(setup("h200", "0.11.0", true, nil)); tri > 0.6*mar {
 		t.Errorf("H200 experts: Triton %.3g s, Marlin-era constant %.3g s", tri, mar)
+	}
+}
+
+// TestKimiK3MXFP4Experts: Kimi-K3's routed experts are compressed-tensors
+// MXFP4 (catalog.FormatMXFP4), which the step model runs as gpt-oss's MXFP4
+// experts — one path, not a second: 4.25 bits a weight streamed (not
+// NVFP4's 4.5), the BF16 peak (the MXFP4 × BF16 kernels; the "nvfp4" label
+// priced every GEMM, K3's BF16 attention and shared experts included, at
+// B200's FP4 peak), and the measured MXFP4 curve only where the release
+// runs the kernel it timed (vllm.Release.MXFP4MoEBackend: FlashInfer
+// TRT-LLM on Blackwell, pinned from 0.24.0; before it, or with
+// VLLM_MXFP4_USE_MARLIN=1, the fitted constant). vLLM's
+// CompressedTensorsW4A4Mxfp4MoEMethod picks its kernel through the same
+// MXFP4 MoE oracle (select_mxfp4_moe_backend) as gpt-oss's method
+// (compressed_tensors_moe_w4a4_mxfp4.py read at 00882314); it passes
+// activation_key=kMxfp4Dynamic, whose effect on the choice was not traced.
+func TestKimiK3MXFP4Experts(t *testing.T) {
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/kimi-k3.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.CheckpointDType() != "mxfp4" {
+		t.Fatalf("Kimi-K3 ships %s", m.CheckpointDType())
+	}
+	g := perfGPU(t, "b200")
+	setup := func(version string, env map[string]string) *StepModel {
+		rel, _, err := vllm.ResolveString(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := StepSetup{Model: m, HW: NewHardware(g, 8, 0, 2, 0, 0, 0), TP: 8, PP: 1, DP: 1,
+			WeightDType: m.CheckpointDType(), KVDType: "bf16", CUDAGraphs: true, Eff: ForRelease(DefaultEfficiency, g, rel, true, env)}
+		return NewStepModel(s)
+	}
+	for _, tc := range []struct {
+		version string
+		env     map[string]string
+		curve   bool
+	}{{"0.24.0", nil, true}, {"0.26.0", nil, true}, {"0.20.0", nil, false}, {"0.26.0", map[string]string{"VLLM_MXFP4_USE_MARLIN": "1"}, false}} {
+		sm := setup(tc.version, tc.env)
+		if sm.S.gemmFLOPS() != sm.S.HW.BF16FLOPS || sm.S.gemmFLOPS() == sm.S.HW.FP4FLOPS {
+			t.Errorf("%s: GEMMs at %.3g FLOP/s, want the BF16 peak %.3g", tc.version, sm.S.gemmFLOPS(), sm.S.HW.BF16FLOPS)
+		}
+		// One expert at its latent width: 3 × 3,584 × 3,072 weights.
+		if want := 3 * 3584 * 3072 * 4.25 / 8; !perfNear(sm.expertBytes, want, 1e-12) {
+			t.Errorf("%s: one expert streams %.0f B, want %.0f (4.25 bits)", tc.version, sm.expertBytes, want)
+		}
+		if sm.S.denseBytesPerParam() != 2 {
+			t.Errorf("%s: dense weights at %.3f B, want BF16 (the ignore list keeps them)", tc.version, sm.S.denseBytesPerParam())
+		}
+		if got := sm.S.moeCurve(); (got != nil) != tc.curve || (got != nil && *got != moeCurves["b200_sxm"].MXFP4) {
+			t.Errorf("%s %v: MXFP4 curve %v, want B200's: %v", tc.version, tc.env, got, tc.curve)
+		}
 	}
 }
