@@ -13,13 +13,14 @@ func Reproduce(r published.Row, eff perf.Efficiency, opt Options) ([]Target, err
 		return nil, err
 	}
 	var out []Target
+	_, outTok := lengths(r.Workload)
 	for _, f := range figures(r) {
 		if o.Steady && (f.regime == RegimeTTFTMean || f.regime == RegimeTTFTP99) {
 			continue
 		}
 		out = append(out, Target{Row: r.ID, Source: r.Source, Split: r.Split, Engine: r.Engine.Name,
 			Dataset: r.Workload.Dataset, Load: r.Load.Kind, Class: ClassOf(r), Metric: f.metric, Regime: f.regime,
-			Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r), TTFTAfterReasoning: ttftAfterReasoning(r)})
+			Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r), TTFTAfterReasoning: ttftAfterReasoning(r), OutputTokens: outTok})
 	}
 	return out, nil
 }

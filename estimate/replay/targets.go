@@ -37,6 +37,9 @@ type Target struct {
 	// model's reasoning before it (ttftAfterReasoning): its TTFT figures
 	// then hold the reasoning's decode steps.
 	TTFTAfterReasoning bool
+	// OutputTokens is the row's output length per request (its mean where
+	// it publishes one: lengths).
+	OutputTokens int
 }
 
 // figure is one published figure and how to read its prediction.
