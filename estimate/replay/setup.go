@@ -116,8 +116,14 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 		s.IdleRanksSlow, _ = e.release.IdleDPRanksSlow()
 	} else {
 		s.SGLang = true
-		// SGLang's overlap scheduler is on unless disabled.
-		s.OverlapHost = !strings.Contains(r.Engine.Flags, "--disable-overlap-schedule")
+		// SGLang's overlap scheduler is on unless disabled, and off under
+		// pipeline parallelism: ServerArgs._handle_pipeline_parallelism
+		// sets disable_overlap_schedule when pp_size > 1 ("Pipeline
+		// parallelism is incompatible with overlap schedule.",
+		// python/sglang/srt/server_args.py in the stored copies of the
+		// 0.5.x line; sgl-project/sglang@001067ff keeps it as the
+		// _pipeline_parallel_overlap_disable post-process).
+		s.OverlapHost = !strings.Contains(r.Engine.Flags, "--disable-overlap-schedule") && s.PP <= 1
 	}
 	if f := r.Features.MaxCUDAGraphCaptureSize; f.Positive() {
 		s.MaxCaptureTokens = f.Int()
