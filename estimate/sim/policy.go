@@ -7,14 +7,24 @@ type Policy int
 // Scheduling policies of the engines the simulator reproduces.
 const (
 	// DecodeFirst is vLLM V1 (and V0 with chunked prefill): every step
-	// first gives each running request its next token(s) — decodes and
-	// partially prefilled prompts, in admission order — then admits
-	// waiting requests while the max_num_batched_tokens budget and
-	// max_num_seqs allow, chunking the last prompt to the budget. No new
-	// request is admitted in a step that preempted one.
-	// (vllm/v1/core/sched/scheduler.py: "First, schedule the RUNNING
-	// requests" / "Next, schedule the WAITING requests" under
-	// `if not preempted_reqs`.)
+	// first gives each running request its next token(s) — decodes, then
+	// partially prefilled prompts — then admits waiting requests while the
+	// max_num_batched_tokens budget and max_num_seqs allow, chunking the
+	// last prompt to the budget. (vllm/v1/core/sched/scheduler.py: "First,
+	// schedule the RUNNING requests" / "Next, schedule the WAITING
+	// requests".) Two of vLLM's rules are not reproduced: it admits no
+	// waiting request in a step that preempted one (`if not
+	// preempted_reqs`), and a running request whose next chunk finds no
+	// room preempts the newest running request, itself when it is the
+	// newest, where the simulation lets a chunk without room wait with
+	// what it has computed. Tried 2026-12-06 (session 29): the first
+	// moved no published figure and made KV-limited runs step ~2× more
+	// often; the second recomputes the whole preempted prompt, which
+	// prefix caching (on by default in V1) mostly saves, since the freed
+	// blocks keep their hashes at the free queue's tail until reused —
+	// charged in full it made the 32K-prompt bursts 1.4–2× slower
+	// (DeepSeek-R1 on H200 from −22% to −32% in output tok/s), so waiting
+	// is the nearer of the two without a model of that cache.
 	DecodeFirst Policy = iota
 	// PrefillFirst is SGLang's scheduler: when prompts wait (or one is
 	// being chunked) a step runs only prefill work — the chunked request
