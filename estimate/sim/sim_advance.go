@@ -174,10 +174,6 @@ func (s *simulator) finish(r simReq, t float64) {
 			s.pend(s.newReq(t+think, r.session))
 			return
 		}
-		if t > s.now { // delivered later than the step ended: sent then, in time order with the rest
-			s.pend(s.newReq(t, r.session))
-			return
-		}
 		s.arrive(s.newReq(t, r.session))
 	}
 }
