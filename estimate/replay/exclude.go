@@ -125,8 +125,10 @@ const kvH20 = "the run held far fewer sequences than the memory model admits: ou
 
 // shareGPTTail is why ShareGPT bursts' TPOT is outside the model.
 const shareGPTTail = "a ShareGPT burst's mean TPOT is set by the long tail of conversation lengths (SGLang's: mean 420 ms, median 217, P99 2.5 s): requests admitted early " +
-	"share every later step with the burst's prefills, the longest for longest; the model runs the published mean lengths spread uniformly over [0, 2] × the mean, " +
-	"which keeps the mean but not that tail."
+	"share every later step with the burst's prefills, the longest for longest. The model draws the lengths from a log-normal around the published means " +
+	"(sim.ConversationSpread, sigma an assumption) and still predicts this TPOT 2–6× low on every ShareGPT burst of the lab (the held-out GLM-4.5-Air and " +
+	"Qwen3-14B pages too, counted there): the rest is the API server's passes holding the early requests' tokens while it ingests the burst " +
+	"(built, off: perf.UseIngestRounds) and the tail the assumed spread lacks."
 
 // frontendSpread is why the 1,000-request DeepSeek bursts on vLLM 0.11 are
 // outside one global front-end cost.
