@@ -74,7 +74,7 @@ func boundPD(e *evaluated, slots []sloSlot) {
 			}
 			v.Binding = b.Binding
 		case kindTPOT:
-			v.Predicted, regime, v.Binding = b.TPOTS, band.TPOT, pd.BindDecode
+			v.Predicted, regime, v.Binding = b.TPOTS, slo.TPOTRegime(dec), pd.BindDecode
 		case kindTTFT:
 			v.Predicted, regime, v.Binding = b.TTFTS[s.inputTokens], slo.TTFTRegime(s.quantile), "prefill"
 		}
@@ -103,7 +103,7 @@ func boundPD(e *evaluated, slots []sloSlot) {
 		switch {
 		case s.kind == kindTPOT && !slo.OneOutputToken(dec):
 			v.Predicted = tpot
-			slo.Judge(&v, dec, band.TPOT, false, b.RequestsPerS > 0)
+			slo.Judge(&v, dec, slo.TPOTRegime(dec), false, b.RequestsPerS > 0)
 		case s.kind == kindTTFT && wait > g.SLO[i].Predicted:
 			v.Predicted = wait
 			slo.Judge(&v, dec, slo.TTFTRegime(s.quantile), false, true)

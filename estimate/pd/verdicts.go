@@ -33,7 +33,7 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 			v.Predicted = first.TPOT.Mean
 			v.Explanation = "simulated mean time per output token on the decode pool, with no prefill beside its decodes"
 		}
-		slo.Judge(&v, dec, band.TPOT, false, first != nil)
+		slo.Judge(&v, dec, slo.TPOTRegime(dec), false, first != nil)
 		out = append(out, noKV(v, first == nil))
 	}
 	for _, t := range dec.SLO.TTFT {

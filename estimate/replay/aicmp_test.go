@@ -120,7 +120,7 @@ func kindOf(r Regime) string {
 	switch r {
 	case RegimeThroughput:
 		return "throughput"
-	case RegimeTPOT:
+	case RegimeTPOT, RegimeTPOTBurst:
 		return "TPOT"
 	case RegimeTTFTMean:
 		return "TTFT mean"

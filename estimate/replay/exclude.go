@@ -26,7 +26,7 @@ type Exclusion struct {
 // Exclusions are the figures outside the model, by mechanism.
 var Exclusions = []Exclusion{
 	{AfterReasoning: true, Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: afterReasoning},
-	{Load: "burst", MaxOutput: 4, Regimes: []Regime{RegimeTPOT}, Reason: shortBurstTPOT},
+	{Load: "burst", MaxOutput: 4, Regimes: []Regime{RegimeTPOTBurst}, Reason: shortBurstTPOT},
 	{Engine: "nim", Reason: otherEngine},
 	{Engine: "tensorrt-llm", Reason: otherEngine},
 	{Source: "vllm-recipes-pr127-rocm-llama", RowPrefix: "vllmrecipes127-llama33-70b-mxfp4", Reason: denseMXFP4},
@@ -64,7 +64,7 @@ var Exclusions = []Exclusion{
 		Reason: frontendSpread},
 	{Source: "gpustack-perflab", Engine: "sglang", RowPrefix: "gpustack-dsr1-h200-sglang-tp8-sharegpt", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99},
 		Reason: shareGPTTail + " In SGLang's prefill-first burst the same tail sets when the last prompts are prefilled."},
-	{Source: "gpustack-perflab", RowPrefix: "gpustack-", Dataset: "sharegpt", Load: "burst", Regimes: []Regime{RegimeTPOT},
+	{Source: "gpustack-perflab", RowPrefix: "gpustack-", Dataset: "sharegpt", Load: "burst", Regimes: []Regime{RegimeTPOTBurst},
 		Reason: shareGPTTail},
 	{Dataset: "sharegpt", Regimes: []Regime{RegimeTTFTP99},
 		Reason: "a ShareGPT run's P99 TTFT is set by its longest prompts, which the uniform spread of lengths over [0, 2] × the published mean does not have."},

@@ -19,10 +19,20 @@ func Reproduce(r published.Row, eff perf.Efficiency, opt Options) ([]Target, err
 			continue
 		}
 		out = append(out, Target{Row: r.ID, Source: r.Source, Split: r.Split, Engine: r.Engine.Name,
-			Dataset: r.Workload.Dataset, Load: r.Load.Kind, Class: ClassOf(r), Metric: f.metric, Regime: f.regime,
+			Dataset: r.Workload.Dataset, Load: r.Load.Kind, Class: ClassOf(r), Metric: f.metric, Regime: regimeOf(f.regime, r),
 			Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r), TTFTAfterReasoning: ttftAfterReasoning(r), OutputTokens: outTok})
 	}
 	return out, nil
+}
+
+// regimeOf is the band regime of a figure of regime r of row row: a
+// burst's TPOT (a finite burst, or an offline batch: every request sent at
+// once) is band.TPOTBurst.
+func regimeOf(r Regime, row published.Row) Regime {
+	if r == RegimeTPOT && (row.Load.Kind == published.LoadBurst || row.Load.Kind == published.LoadOfflineBatch) {
+		return RegimeTPOTBurst
+	}
+	return r
 }
 
 // runRow reproduces row r with the constants eff: what the run predicts,

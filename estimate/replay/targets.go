@@ -14,6 +14,7 @@ type Regime = band.Regime
 const (
 	RegimeThroughput = band.Throughput
 	RegimeTPOT       = band.TPOT
+	RegimeTPOTBurst  = band.TPOTBurst
 	RegimeTTFTMean   = band.TTFTMean
 	RegimeTTFTP99    = band.TTFTP99
 )

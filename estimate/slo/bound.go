@@ -58,7 +58,7 @@ func Optimistic(in *input.Input, m *memory.Report) Bound {
 		b.Total++
 		b.Passing++ // met trivially, as check judges it (oneTokenTPOT)
 	case in.SLO.TPOTMs > 0:
-		b.count(in, Verdict{Target: in.SLO.TPOTMs / 1e3, Predicted: bestTPOT(in, sm)}, band.TPOT, false, ok)
+		b.count(in, Verdict{Target: in.SLO.TPOTMs / 1e3, Predicted: bestTPOT(in, sm)}, TPOTRegime(in), false, ok)
 	}
 	idle := map[int]float64{}
 	for _, t := range in.SLO.TTFT {

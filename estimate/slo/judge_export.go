@@ -13,3 +13,13 @@ func Judge(v *Verdict, in *input.Input, r band.Regime, higher, ok bool) { judge(
 
 // TTFTRegime is the band regime of a TTFT percentile ("p50", "p95", "p99").
 func TTFTRegime(q string) band.Regime { return ttftRegime(q) }
+
+// TPOTRegime is the band regime of the deployment's mean TPOT: a finite
+// burst's (workload.burst_requests) is band.TPOTBurst, every other load's
+// band.TPOT.
+func TPOTRegime(in *input.Input) band.Regime {
+	if in.Workload.BurstRequests > 0 {
+		return band.TPOTBurst
+	}
+	return band.TPOT
+}

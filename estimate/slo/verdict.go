@@ -72,7 +72,7 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 	case in.SLO.TPOTMs > 0 && OneOutputToken(in) && kv > 0:
 		out = append(out, oneTokenTPOT(in))
 	case in.SLO.TPOTMs > 0:
-		best := bound{bestTPOT(in, sm), band.TPOT, false}
+		best := bound{bestTPOT(in, sm), TPOTRegime(in), false}
 		out = append(out, settle(tpotVerdict(in, p, kv), in.Workload.InputTokens, best))
 	}
 	for _, t := range in.SLO.TTFT {
@@ -260,7 +260,7 @@ func tpotVerdict(in *input.Input, p *Performance, kv int64) Verdict {
 	if s := p.sim(in.Workload.InputTokens); s != nil {
 		v.Predicted = s.Result.TPOT.Mean
 	}
-	judge(&v, in, band.TPOT, false, kv > 0)
+	judge(&v, in, TPOTRegime(in), false, kv > 0)
 	if kv <= 0 {
 		v.Binding = BindKV
 	}
