@@ -32,14 +32,10 @@ func TestPPStepTerms(t *testing.T) {
 	if !*ppSteps {
 		t.Skip("analysis: run with -ppsteps")
 	}
-	set, err := published.Throughput()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var b strings.Builder
 	var pp published.Row
-	for _, r := range set.Rows {
-		if !r.Targetable() || r.Layout.PP.Int() <= 1 {
+	for _, r := range targetableRows(t) {
+		if r.Layout.PP.Int() <= 1 {
 			continue
 		}
 		pp = r
