@@ -40,6 +40,20 @@ func fabric(h published.Hardware) (gbit float64, nics int, latUs float64, assume
 	return assumedNICGbit, max(1, h.GPUsPerNode.Int()), lat, true
 }
 
+// nvlinkDomain is the multi-node NVLink domain a row's nodes share, in
+// GPUs: the GPU's rack domain (catalog.GPU.NVLinkDomainGPUs, the GB200 and
+// GB300 NVL72) when the row says its nodes reach each other over NVLink
+// (inter_node "NVLink ..."), capped at the row's GPUs, as check widens a
+// spec's nodes (perf.SetupFromInput, Hardware.InNVLinkDomain); 0 when the
+// nodes talk over NICs. Without it a rack's trays would be priced as hosts
+// joined by the assumed NICs.
+func nvlinkDomain(h published.Hardware, g *catalog.GPU) int {
+	if g.NVLinkDomainGPUs <= h.GPUsPerNode.Int() || !strings.HasPrefix(strings.ToLower(strings.TrimSpace(h.InterNode)), "nvlink") {
+		return 0
+	}
+	return min(g.NVLinkDomainGPUs, max(h.GPUs.Int(), h.GPUsPerNode.Int()))
+}
+
 // dtypeOf reads the first word of a dtype field ("fp8 (fbgemm_fp8, ...)").
 func dtypeOf(s, def string) string {
 	f := strings.Fields(strings.ToLower(s))
@@ -100,6 +114,8 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 	multi := h.Nodes.Int() > 1
 	if !multi {
 		hw.InterBytesPerSPerNode, hw.InterLatencyS = 0, 0
+	} else if d := nvlinkDomain(h, g); d > 0 {
+		hw = hw.InNVLinkDomain(d)
 	}
 	s := perf.StepSetup{Model: m, HW: hw, TP: l.TP.Int(), PP: max(1, l.PP.Int()), DP: l.DP.Int(), EP: l.EP.Int() > 1,
 		WeightDType: dtypeOf(r.Model.Weights, "bf16"), KVDType: dtypeOf(r.Model.KVCacheDType, "bf16"),
@@ -111,7 +127,13 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 		s.RedundantExperts = r.Features.EPLBRedundantExperts.Int()
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
-	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, multi, s.EPSize()).FixedS
+	a2aMulti := multi
+	if hw.MNNVL() {
+		// Every EP peer inside the NVLink domain: the intranode kernels
+		// run, as in check's perf.SetupFromInput.
+		a2aMulti = s.EPSize() > hw.GPUsPerNode
+	}
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, a2aMulti, s.EPSize()).FixedS
 	if e.name == "vllm" {
 		s.IdleRanksSlow, _ = e.release.IdleDPRanksSlow()
 	} else {
