@@ -40,15 +40,8 @@ func SetupFromInput(in *input.Input) StepSetup {
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
 	setSpeculative(&s, in)
-	multiNode := l.Nodes > 1
-	if hw.MNNVL() {
-		over, _ := vllm.A2AOverMNNVL(in.All2AllBackend)
-		s.A2AHostNodes = !over
-		// Kernels that reach every EP peer over NVLink run their
-		// intranode form (DeepEP's low-latency kernels with MNNVL).
-		multiNode = s.EPSize() > s.a2aGroupGPUs()
-	}
-	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, multiNode, s.EPSize()).FixedS
+	over, _ := vllm.A2AOverMNNVL(in.All2AllBackend)
+	s.SetA2AFixed(l.Nodes > 1, over)
 	s.IdleRanksSlow, _ = in.Release().IdleDPRanksSlow()
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		s.PrefillEager = true // V0 captures decode only

@@ -54,6 +54,21 @@ func (h Hardware) InNVLinkDomain(domainGPUs int) Hardware {
 	return h
 }
 
+// SetA2AFixed sets the all-to-all's fixed latency per layer
+// (vllm.A2AFixedLatency) for a deployment spanning several hosts or not
+// (multiNode), and, inside a multi-node NVLink domain, whether its
+// backend's kernels run over the domain (overMNNVL,
+// vllm.A2AOverMNNVL) or between hosts (A2AHostNodes): kernels that reach
+// every EP peer over NVLink run their intranode form (DeepEP's low-latency
+// kernels with MNNVL). check and the calibration replay both set it here.
+func (s *StepSetup) SetA2AFixed(multiNode, overMNNVL bool) {
+	if s.HW.MNNVL() {
+		s.A2AHostNodes = !overMNNVL
+		multiNode = s.EPSize() > s.a2aGroupGPUs()
+	}
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, multiNode, s.EPSize()).FixedS
+}
+
 // a2aGroupGPUs is the GPUs an all-to-all reaches over NVLink: the
 // NVLink domain's, or one host's with A2AHostNodes.
 func (s *StepSetup) a2aGroupGPUs() int {

@@ -127,13 +127,9 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 		s.RedundantExperts = r.Features.EPLBRedundantExperts.Int()
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
-	a2aMulti := multi
-	if hw.MNNVL() {
-		// Every EP peer inside the NVLink domain: the intranode kernels
-		// run, as in check's perf.SetupFromInput.
-		a2aMulti = s.EPSize() > hw.GPUsPerNode
-	}
-	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, a2aMulti, s.EPSize()).FixedS
+	// Inside a multi-node NVLink domain the row's all-to-all runs over it
+	// (the only such row runs DeepEP, whose kernels use MNNVL).
+	s.SetA2AFixed(multi, true)
 	if e.name == "vllm" {
 		s.IdleRanksSlow, _ = e.release.IdleDPRanksSlow()
 	} else {
