@@ -156,8 +156,16 @@ func SetupFromInput(in *input.Input) StepSetup {
 	if f := in.AsyncSchedulingFlag(); f != nil {
 		s.OverlapHost = *f
 	}
+	if UseAsyncOverlap && in.AsyncScheduling() {
+		s.OverlapHost = true
+	}
 	return s
 }
+
+// UseAsyncOverlap: the release's async-scheduling default overlaps the
+// host's work with the GPU's as an explicit --async-scheduling does (trial
+// switch; see the trials above).
+var UseAsyncOverlap = false
 
 // AsyncScheduling reports whether the deployment's engine schedules the
 // next step while the GPU runs this one (input.Input.AsyncScheduling). The

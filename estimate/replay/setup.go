@@ -149,6 +149,9 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 	if f := r.Features.AsyncScheduling; f.Known && f.V {
 		s.OverlapHost = true
 	}
+	if perf.UseAsyncOverlap && e.name == "vllm" && e.scheduleAhead {
+		s.OverlapHost = true
+	}
 	if sp := r.Speculative; sp != nil && sp.NumSpeculativeTokens.Positive() {
 		s.SpecTokens = sp.NumSpeculativeTokens.Int()
 		s.SpecAccepted = acceptance(sp)
