@@ -175,6 +175,27 @@ func envTrue(env map[string]string, key string) bool {
 // was not read). gfx950 (MI350X, MI355X) has FP4 MFMA and AITER's CK MXFP4
 // MoE in the oracle era; its release split was not read: unknown.
 //
+// How that kernel tiles on gfx942 (read 2026-12-06, for issue #28's MI300X
+// rows): vLLM leaves the weights and scales in StridedLayout off gfx950 and
+// sets no opt-flag constraints on ROCm (_swizzle_mxfp4 in vllm/
+// model_executor/layers/quantization/utils/mxfp4_utils.py, main @01b817db;
+// the 0.17.0 tree was not read), and triton_kernels' make_default_opt_flags_amd
+// (python/triton_kernels/triton_kernels/matmul_ogs_details/opt_flags.py,
+// triton-lang/triton@009e8ede and an older stored copy alike; which
+// triton_kernels commit the v0.17.0 ROCm image carries was not read) picks
+// block_m = max(32, min(next_pow2(tokens per expert), 64)) off CDNA4
+// (128 only from 512 tokens per expert). So from 2 to 32 tokens per expert
+// — gpt-oss-120b's 128 experts, top-4, at 64 to 1024 tokens a step — an
+// expert hit runs mostly one 32- or 64-row tile (more only where routing
+// crowds it): the grouped GEMM's padded work per step is near flat in the
+// batch there, which is not what makes InferenceX PR #1053's steps grow
+// ~146 µs a session. vllm PR #55934's MI300X TP8 figures
+// (nightly image, triton 3.8) grow ~92 µs a session from 64 to 128
+// sessions with the triton backend (its "gfx950 pin" row; the gfx942
+// autotune row was not read) and ~55 µs with aiter_triton_mxfp4_bf16,
+// with every GPU holding an eighth of each expert: no kernel-level timing
+// says which term that growth is.
+//
 // No measured kernel table covers any AMD GPU (estimate/perf KernelFigures),
 // so the step model keeps the fitted expert constants there; this records
 // which kernel they stand for.
