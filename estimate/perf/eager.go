@@ -4,8 +4,9 @@ import "github.com/vlaunch/vlaunch/catalog"
 
 // Without CUDA graphs every operation of a layer is dispatched from Python
 // and launched one by one, so the host cost of a step grows with the
-// operations per layer. The counts are a named, rough census of vLLM's
-// forward pass (not measured per release):
+// operations per layer; with them every kernel still costs the GPU its
+// fixed gap (Efficiency.KernelGapS). The counts are a named, rough census
+// of vLLM's forward pass (not measured per release):
 //   - two RMSNorms per layer;
 //   - GQA attention: QKV projection, rotary embedding, attention, output
 //     projection, TP all-reduce (5);
@@ -16,12 +17,33 @@ import "github.com/vlaunch/vlaunch/catalog"
 //     GEMMs with the activation between, weighted sum, all-reduce, plus a
 //     shared expert's three when the model has one (11 + 3);
 //   - FP8 weights: one activation quantization per linear input;
-//   - DeepSeek-V4's hyper-connections: two mHC blocks of two kernels each
-//     (mhcKernelsPerLayer, mhc.go).
+//   - DeepSeek sparse attention (DeepSeek-V3.2, GLM-5): a layer that runs
+//     its own lightning indexer (catalog.Model.HasIndexer; an IndexCache
+//     layer reuses the indices and runs none) adds dsaIndexerKernels, its
+//     wq_b a quantized linear;
+//   - DeepSeek-V4: its own census, dsv4LayerKernels (below), in place of
+//     every row above (its hyper-connections' mHC blocks,
+//     mhcKernelsPerLayer, included). Before it V4 went through the GQA row
+//     (it has no kv_lora_rank): 31 kernels a layer, 47.2 now.
 //
 // eagerOpsRef is the dense GQA layer (2 + 5 + 4 + 0) the constant
 // EagerPerLayerS is stated for.
 const eagerOpsRef = 11
+
+// dsaIndexerKernels is one DSA indexer's decode kernels besides its wq_b's
+// activation quantization, read in Indexer.forward (vllm/model_executor/
+// models/deepseek_v2.py at vllm-project/vllm 002d6073, the CUDA path with
+// BF16 q: use_fused_indexer_q) and sparse_attn_indexer (vllm/
+// model_executor/layers/sparse_attn_indexer.py at 006475fe, decode branch):
+// wq_b's GEMM, the BF16 wk_weights_proj GEMM, k_norm (LayerNorm), the
+// fused q RoPE + FP8 quant + weight scaling (fused_indexer_q_rope_quant),
+// K's RoPE and the concat of its halves (Inductor may fuse these three into
+// fewer kernels; counted as written), then inside the op: K's FP8 quant +
+// cache insert (indexer_k_quant_and_cache), the fill of the top-k buffer
+// with -1, DeepGEMM's fp8_paged_mqa_logits and the top-k (cooperative_topk
+// at ≤ 32 rows on SM90+, else persistent_topk / top_k_per_row_decode): 10.
+// The scheduling metadata of the logits kernel is built once per step.
+const dsaIndexerKernels = 10
 
 // eagerLayers is Σ over decoder layers of ops(layer) / eagerOpsRef.
 func eagerLayers(m *catalog.Model, weights string) float64 {
@@ -29,11 +51,18 @@ func eagerLayers(m *catalog.Model, weights string) float64 {
 	fp8 := weights == "fp8" || weights == "int8"
 	var sum float64
 	for i := 0; i < m.NumLayers; i++ {
+		if m.DSV4 != nil {
+			sum += dsv4LayerKernels(m, i) / eagerOpsRef
+			continue
+		}
 		ops, linears := 2.0, 0.0
 		if m.IsMLA() {
 			ops, linears = ops+12, linears+5
 		} else {
 			ops, linears = ops+5, linears+2
+		}
+		if m.HasIndexer(i) {
+			ops, linears = ops+dsaIndexerKernels, linears+1
 		}
 		if m.IsMoELayer(i) {
 			ops, linears = ops+11, linears+2
@@ -46,10 +75,94 @@ func eagerLayers(m *catalog.Model, weights string) float64 {
 		if fp8 {
 			ops += linears
 		}
-		ops += mhcKernelsPerLayer(m)
 		sum += ops / eagerOpsRef
 	}
 	return sum
+}
+
+// DeepSeek-V4's decoder layer at decode on CUDA under CUDA graphs (≤ 16
+// tokens), kernel by kernel, as vLLM builds it (read at vllm-project/vllm:
+// vllm/model_executor/models/deepseek_v4.py 023da1fc, DeepseekV4DecoderLayer.
+// _forward_cuda, DeepseekV4MoE, DeepseekV4MLP; vllm/model_executor/layers/
+// deepseek_v4_attention.py 0a291a2e, DeepseekV4MultiHeadLatentAttention-
+// Wrapper.forward / attention_impl / attn_gemm_parallel_execute /
+// _fused_qnorm_rope_kv_insert, DeepseekV4MLAAttention._forward_decode,
+// DeepseekV4Indexer.forward; vllm/model_executor/layers/
+// deepseek_compressor.py 0de10a27, DeepseekCompressor.forward;
+// vllm/model_executor/layers/sparse_attn_indexer.py 006475fe; vllm/
+// model_executor/layers/fused_moe/router/norm_gate_linear.py 80413b1c and
+// fused_topk_bias_router.py 0263839f; the OpenAI-Triton MXFP4 experts,
+// OAITritonExperts.apply and make_routing_data in vllm/model_executor/
+// layers/fused_moe/gpt_oss_triton_kernels_moe.py, read in a stored copy
+// the index names no repository or commit for; deepseek-ai/FlashMLA csrc/api/sparse_decode.h 4855c772,
+// sparse_attn_decode_interface). Which vLLM release each commit is in was
+// not read: the census stands for the line the published V4 runs use, not
+// for one release. Every linear but the compressors' and the indexer's
+// weights_proj is block FP8 (DeepseekV4FP8Config), so each FP8 linear is an
+// activation quantization plus a GEMM. The census counts the kernels
+// launched, not the critical path: at ≤ VLLM_MULTI_STREAM_GEMM_TOKEN_
+// THRESHOLD tokens the compressor's and the indexer's input GEMMs run on aux
+// streams beside fused_wqa_wkv, and a C4A layer's indexer beside wq_b, the
+// cache insert and the compressor, so some of their fixed costs overlap.
+const (
+	// dsv4AttnKernels is every layer's attention: attn_norm (1); inside the
+	// deepseek_v4_attention op fused_wqa_wkv (quant + GEMM: 2),
+	// fused_q_kv_rmsnorm (1), wq_b (2), the fused q head norm + RoPE and
+	// K RoPE + FP8 quant + sliding-window cache insert (1), the pad of the
+	// local heads to FlashMLA's 64 or 128 (1: every TP > 1 deployment of
+	// Flash and Pro), FlashMLA's sparse decode — its split-KV kernel and
+	// its combine (2); then fused_inv_rope_fp8_quant (1), the grouped
+	// wo_a projection (DeepGEMM fp8_einsum; its kernel count not readable,
+	// counted 1) and wo_b (quant + GEMM + TP all-reduce: 3). 15 in all.
+	dsv4AttnKernels = 15
+	// dsv4CompressorKernels is a compressed layer's (ratio 4 or 128) KV
+	// compressor: its fused_wkv_wgate GEMM (torch.mm to float32, on an aux
+	// stream), _save_partial_states_kernel and the fused compress + RMSNorm
+	// + RoPE + FP8 quant + cache write (3).
+	dsv4CompressorKernels = 3
+	// dsv4C4AKernels is what a C4A layer (ratio 4) adds beyond its
+	// compressor: the translation of the indexer's local top-k into cache
+	// slots (compute_global_topk_indices_and_lens: 1; C128A layers take
+	// theirs from the step's metadata), and the indexer — weights_proj
+	// (BF16 GEMM, aux stream: 1), its compressor's GEMM (aux stream: 1),
+	// wq_b (quant + GEMM: 2), its compressor's two kernels (2),
+	// fused_indexer_q_rope_quant (1) and sparse_attn_indexer's decode
+	// branch with the K insert skipped: the top-k buffer's fill,
+	// fp8_fp4_paged_mqa_logits, the top-k (3). 11 in all.
+	dsv4C4AKernels = 11
+	// dsv4MoEKernels is every layer's MoE bar the router GEMM: the top-k
+	// (topk_softplus_sqrt_fast or topk_hash_softplus_sqrt: one kernel for
+	// the bias and the hash-routed layers alike: 1); the routed experts as
+	// Hopper runs MXFP4 (vllm.MXFP4MoEBackend: OpenAI's triton_kernels) —
+	// the EP expert map's gather, the int16 / BF16 casts of the ids and
+	// weights, the bitmatrix's zero fill and pack_bitmatrix, the -1 mask
+	// (compare, where), routing_from_bitmatrix (triton_kernels; count not
+	// read, 1) and the two matmul_ogs (each counted 1): 10 (the modular
+	// OAITritonExperts path; aiconfigurator's 0.24.0 tables name a
+	// monolithic variant, whose launches were not read); the shared
+	// expert (gate_up quant + GEMM, SiluAndMulWithClamp, down quant + GEMM:
+	// 5); the shared + routed sum and the TP all-reduce (2). 18 in all.
+	// Blackwell's FlashInfer MoE launches fewer; not counted separately.
+	dsv4MoEKernels = 18
+)
+
+// dsv4LayerKernels is DeepSeek-V4's decoder layer i's kernels (above): the
+// attention, a compressor in compressed layers, the C4A indexer, the MoE
+// with its ffn_norm + router (NormGateLinear: one fused
+// dsv4_norm_router_gemm at ≤ 16 tokens for V4-Pro's 7,168 × 384 shape, an
+// RMSNorm and a GEMM otherwise) and the mHC blocks.
+func dsv4LayerKernels(m *catalog.Model, i int) float64 {
+	k := dsv4AttnKernels + dsv4MoEKernels + 2 + mhcKernelsPerLayer(m)
+	if m.HiddenSize == 7168 && m.NumExperts == 384 {
+		k-- // DSV4_PRO_HIDDEN_SIZE, DSV4_PRO_NUM_EXPERTS
+	}
+	switch m.DSV4.Ratio(i) {
+	case 4:
+		k += dsv4CompressorKernels + dsv4C4AKernels
+	case 128:
+		k += dsv4CompressorKernels
+	}
+	return k
 }
 
 // kernelsOutsideLayers is the kernels a forward pass runs outside its

@@ -72,8 +72,9 @@ func TestDeepseekV4HyperConnectionsInTheStep(t *testing.T) {
 	hw := NewHardware(perfGPU(t, "h100-sxm"), 8, 0, 2, 0, 0, 0)
 	s := StepSetup{Model: m, HW: hw, TP: 8, PP: 1, DP: 1, EP: true, WeightDType: "fp8", KVDType: "fp8", CUDAGraphs: true, Eff: idealEff}
 	sm := NewStepModel(s)
-	bare := *m
-	bare.DSV4 = nil
+	bare, d := *m, *m.DSV4
+	d.HCMult = 0
+	bare.DSV4 = &d
 	mhcKernels := (eagerLayers(m, "fp8") - eagerLayers(&bare, "fp8")) * eagerOpsRef
 	if math.Abs(mhcKernels-43*4) > 1e-9 || sm.kernels != stageKernels(sm.eagerLayers)+mhcStageKernels {
 		t.Errorf("mHC kernels per step: %v in the layers (want 172), census %v, stage %v", mhcKernels, sm.kernels, stageKernels(sm.eagerLayers))

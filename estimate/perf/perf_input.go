@@ -153,6 +153,18 @@ func SetupFromInput(in *input.Input) StepSetup {
 	//      experts on Hopper, sparse attention) batch 1 −6% -> +72% (8.5 ms
 	//      a token measured, 4.9 modelled GPU). gpt-oss on H100 (inferencex-
 	//      828, MXFP4 with a measured table) stays within ±30%. Not adopted.
+	//   7. (2026-12-06, session 30, branch v4census: DeepSeek-V4's decode
+	//      layer and the DSA indexer counted kernel by kernel in
+	//      eagerLayers, no refit) V4-Flash goes from 31 kernels a layer (it
+	//      went through the GQA row) to 47.2 (39 / 42 / 53 in its
+	//      sliding-window, C128A and C4A layers): 1,341 -> 2,039 a step,
+	//      kernel gaps 3.3 -> 5.0 ms on H100, GPU time at batch 1 and 1K
+	//      context 4.7 -> 6.4 ms (7.68 ms TPOT measured). With the overlap
+	//      the six held-out V4-Flash figures go +72/+64/+57/+42/+49/+42% ->
+	//      +26/+33/+25/+31/+32/+37%, calibration 133 -> 133 of 157, holdout
+	//      79 -> 81 of 208; without it (the default, committed) -6/+6/-2/
+	//      +17/+14/+31% -> -22/-8/-16/+9/+4/+27%, calibration 137 -> 137,
+	//      holdout 84 -> 85.
 	if f := in.AsyncSchedulingFlag(); f != nil {
 		s.OverlapHost = *f
 	}
