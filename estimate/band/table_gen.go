@@ -6,10 +6,10 @@ package band
 // interval of a new source's figure under a two-level model of the held-out
 // errors (docs/calibration-throughput-holdout.md).
 var Table = []Band{
-	{Class: "dense", Regime: "throughput", Low: 0.5192, High: 1.6217, OpenLow: false, OpenHigh: false,
-		Center: -0.0026, Between: 0.2799, Within: 0.2258, Disagree: 3.44, N: 115, Pooled: true, Own: 3, Beyond: "gpustack-qwen3-14b-h100", Sources: []string{"deepseek-day6", "gpustack-glm45air-h100", "gpustack-gptoss20b-h100", "gpustack-perflab", "gpustack-qwen3-14b-h100", "gpustack-qwen3-8b-h100", "inferencex-828", "inferencex-870", "inferencex-pr-3183", "inferencex-pr-3363", "lmsys-ant-h20", "lmsys-gb200-part2", "lmsys-large-ep", "sglang-pr-3602", "sglang-pr-9359", "tanjunchen-h20-1node", "tant2tls-blog-arch-h100", "vllm-blog-fp8-kvcache", "vllm-pr-25398"},
-		Dominant:   "sglang-pr-3602",
-		Assumption: "Poisson overload on H200 with an early-2025 SGLang build"},
+	{Class: "dense", Regime: "throughput", Low: 0.5192, High: 1.6335, OpenLow: false, OpenHigh: false,
+		Center: 0.0056, Between: 0.2791, Within: 0.2259, Disagree: 3.44, N: 115, Pooled: true, Own: 3, Beyond: "gpustack-qwen3-14b-h100", Sources: []string{"deepseek-day6", "gpustack-glm45air-h100", "gpustack-gptoss20b-h100", "gpustack-perflab", "gpustack-qwen3-14b-h100", "gpustack-qwen3-8b-h100", "inferencex-828", "inferencex-870", "inferencex-pr-3183", "inferencex-pr-3363", "lmsys-ant-h20", "lmsys-gb200-part2", "lmsys-large-ep", "sglang-pr-3602", "sglang-pr-9359", "tanjunchen-h20-1node", "tant2tls-blog-arch-h100", "vllm-blog-fp8-kvcache", "vllm-pr-25398"},
+		Dominant:   "vllm-pr-25398",
+		Assumption: "TP2 + EP2 over PCIe (Qwen3-30B-A3B-FP8 on H100 PCIe): PCIe collectives and long contexts"},
 	{Class: "dense", Regime: "tpot", Low: 0.5233, High: 1.9784, OpenLow: false, OpenHigh: false,
 		Center: 0.0174, Between: 0.4027, Within: 0.1959, Disagree: 3.70, N: 38, Pooled: true, Own: 2, Beyond: "", Sources: []string{"gpustack-perflab", "gpustack-qwen3-8b-h100", "inferencex-870", "inferencex-pr-3183", "inferencex-pr-3363", "vllm-issue-23752", "vllm-pr-20759", "vllm-pr-25398"},
 		Dominant:   "vllm-issue-23752",
