@@ -29,20 +29,28 @@ type Client struct {
 	// Name is the value of a row's workload.client.
 	Name string
 	Stop TTFTStop
-	// Source is where the rule is read (repository, commit, file, function).
+	// RangeAround says how the client's random dataset reads a range ratio
+	// r: true, lengths uniform in [L·(1−r), L·(1+r)] around the nominal L
+	// (the mean is L); false, in [L·r, L] (SGLang's bench_serving, and
+	// every row that does not name its client: the mean is L·(1+r)/2).
+	RangeAround bool
+	// Source is where the rules are read (repository, commit, file, function).
 	Source string
 }
 
 // Clients are the clients rows may name.
 var Clients = []Client{
-	{Name: "vllm-bench-serve", Stop: StopFirstChunk,
+	{Name: "vllm-bench-serve", Stop: StopFirstChunk, RangeAround: true,
 		Source: "vllm-project/vllm@02cfb534 vllm/benchmarks/lib/endpoint_request_func.py async_request_openai_completions and " +
 			"async_request_openai_chat_completions (first_chunk_received on the first event with choices: \"Note that text could be empty " +
 			"here e.g. for special tokens\"); the same functions' earlier `if ttft == 0.0` form in benchmarks/backend_request_func.py " +
-			"(benchmark_serving.py) likewise"},
+			"(benchmark_serving.py) likewise; range ratio: vllm-project/vllm@0056b87f vllm/benchmarks/datasets.py " +
+			"RandomDataset.get_sampling_params (input_low = floor(L × (1 − range_ratio)), input_high = ceil(L × (1 + range_ratio)), " +
+			"the same for the output; range_ratio in [0, 1))"},
 	{Name: "sglang-bench-serving", Stop: StopFirstContent,
 		Source: "sgl-project/sglang@0033168f python/sglang/bench_serving.py async_request_openai_completions " +
-			"(`if data[\"choices\"][0][\"text\"]:`) and async_request_openai_chat_completions (`if content:` on delta.content)"},
+			"(`if data[\"choices\"][0][\"text\"]:`) and async_request_openai_chat_completions (`if content:` on delta.content); " +
+			"range ratio: the same file's random dataset, randint(L × range_ratio, L)"},
 	{Name: "genai-perf", Stop: StopFirstContent,
 		Source: "triton-inference-server/perf_analyzer@00168fe7 genai-perf/genai_perf/profile_data_parser/llm_profile_data_parser.py " +
 			"_preprocess_response (\"Remove responses without any content\") before _parse_requests' ttft = res_timestamps[0] - req_timestamp"},

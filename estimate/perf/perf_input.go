@@ -165,6 +165,27 @@ func SetupFromInput(in *input.Input) StepSetup {
 	//      79 -> 81 of 208; without it (the default, committed) -6/+6/-2/
 	//      +17/+14/+31% -> -22/-8/-16/+9/+4/+27%, calibration 137 -> 137,
 	//      holdout 84 -> 85.
+	//   8. (2026-12-06, issue #28, the 20K/2K rows term by term) Most of
+	//      their "missing time" was the replay's lengths: it read range
+	//      ratio 0.15 as SGLang's [r, 1] (11.5K/1.15K tokens a request), the
+	//      rows' own rate × duration say 2,019 output tokens a request
+	//      (vLLM's bench serve: [1 − r, 1 + r]; estimate/replay spread). At
+	//      the published lengths, overlap on: +32% -> +5% (BF16 KV), +36% ->
+	//      +17% (FP8 KV); off: -8%, -2%. Decode step at 8 × 21K, overlap on:
+	//      BF16 dense 5.60 + attention 7.67 + gaps 0.56 = 13.83 ms against
+	//      ITL median 15.18 (aiconfigurator's vLLM 0.19.0 FA3 table, commit
+	//      f93be4ae: 238 µs a layer, 7.61 ms: attention is right); FP8 KV
+	//      10.13 against 12.93, of which FA3's FP8-KV decode explains ~0.5–
+	//      0.7 ms (the same table: ~146 µs a layer against the model's 124;
+	//      fit over KV ≥ 128 MiB 20.9 µs + 0.164 µs/seq at 0.90 of HBM, BF16
+	//      10.3 µs + 0.149 at 0.97; the post's batch-1 anchors: intercept
+	//      +0.14 ms, slope 54% of BF16's where the bytes give 50%), not
+	//      built (no FP8-KV rows in tools/aicdata's pinned tables). ~1.35 ms
+	//      (BF16) and ~1.5–2 ms (FP8) a step stay unattributed: between the
+	//      hidden host (2.49 ms) and none of it. Prefill (8,192-token chunks,
+	//      vllm.Release.BatchDefaults) 217 + 337 + 187 ms with 7 decodes
+	//      beside: TTFT p50 816 ms against 763.6; stalls ~4.7 s a request
+	//      against ~4.5 s measured.
 	if f := in.AsyncSchedulingFlag(); f != nil {
 		s.OverlapHost = *f
 	}

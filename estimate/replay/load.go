@@ -151,7 +151,9 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 }
 
 // spread is the spread of the run's request lengths: a random dataset's
-// range ratio r as [r, 1] of the nominal lengths — the row's, or, for a
+// range ratio r as its client reads it (published.Client.RangeAround:
+// [1 − r, 1 + r] of the nominal lengths for vLLM's bench serve, [r, 1]
+// for SGLang's and for a row that does not name its client) — the row's, or, for a
 // closed loop that does not state it but publishes mean E2E, TTFT and TPOT,
 // the ratio whose mean output length (1 + r)/2 × L those imply:
 // (E2E − TTFT) / TPOT + 1. ShareGPT-like datasets run at their published
@@ -165,6 +167,9 @@ func spread(r published.Row) sim.Spread {
 	case w.Dataset != "random" || w.OutputTokensMean.Positive() || w.InputTokensMean.Positive():
 		return sim.Spread{}
 	case w.RangeRatio.Known:
+		if c, ok := published.ClientNamed(w.Client); ok && c.RangeAround {
+			return aroundSpread(w.RangeRatio.V)
+		}
 		return ratioSpread(w.RangeRatio.V)
 	case r.Load.Kind != published.LoadClosedLoop || !f.E2ES.Mean.Positive() || !f.TPOTMs.Mean.Positive() || !w.OutputTokens.Positive():
 		return sim.Spread{}
@@ -180,6 +185,17 @@ func ratioSpread(r float64) sim.Spread {
 		return sim.Spread{}
 	}
 	return sim.Spread{Lo: max(0, r), Hi: 1}
+}
+
+// aroundSpread is a range ratio read around the nominal length
+// ([1 − r, 1 + r]; none at r ≤ 0, and r is capped below 1 as the client
+// requires).
+func aroundSpread(r float64) sim.Spread {
+	if !(r > 0) {
+		return sim.Spread{}
+	}
+	r = min(r, 1)
+	return sim.Spread{Lo: 1 - r, Hi: 1 + r}
 }
 
 // ttftAfterReasoning reports whether row r's TTFT was timed after the

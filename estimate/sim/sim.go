@@ -108,7 +108,8 @@ type Config struct {
 	// Spread draws each request's input and output lengths uniformly from
 	// [Lo × length, Hi × length] (zero: every request at the given lengths).
 	// A benchmark's random dataset with range ratio r is {r, 1} (SGLang's
-	// bench_serving: randint(length × r, length)).
+	// bench_serving: randint(length × r, length)), or {1 − r, 1 + r} for
+	// vLLM's bench serve (published.Client.RangeAround).
 	Spread Spread
 }
 
