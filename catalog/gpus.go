@@ -176,6 +176,22 @@ var gpuTable = []GPU{
 	// 64 GB/s per direction.
 	{ID: "rtx-pro-6000", Name: "NVIDIA RTX PRO 6000 Blackwell Server Edition", Vendor: "nvidia", MemoryMiB: 97250, SMIMemoryMiB: 97887, HBMBandwidthGBytesPerS: 1792, BF16TFLOPS: 467.8, FP8TFLOPS: 935.6, FP4TFLOPS: 1871.2, IntraNodeGBytesPerS: 64, ComputeMajor: 12, IntraNodeKind: "pcie", SMs: 188,
 		Notes: "96 GB GDDR7 with ECC, PCIe Gen5 x16 only (no NVLink); TFLOPS at the 2430 MHz clock observed by NVIDIA's aiconfigurator; compute capability 12.0 (not datacenter Blackwell: vLLM's SM100 kernels do not run)"},
+	// GeForce RTX 3090 (GA102, Ampere, compute capability 8.6): a consumer
+	// PCIe card (issue #23's Kimi-Linear log, vllm-project/vllm#28228, ran
+	// two). 82 SMs, 24 GB GDDR6X at 936 GB/s, FP16 tensor 142 TFLOPS dense
+	// with FP16 accumulate: a public copy of NVIDIA's GA102 specification
+	// table (holynerdvana.blogspot.com, 2022-11-01; NVIDIA Ampere GA102 GPU
+	// Architecture whitepaper V2.0, Appendix A "GeForce RTX 3090", in its
+	// docslib.org copy, whose table was not read). BF16/FP16 with FP32
+	// accumulate, what vLLM's GEMMs run, is half of that on GeForce parts:
+	// 71 (derived, as is INT8 284 = 2 × 142). CUDA total 24259 MiB from torch
+	// (_CudaDeviceProperties(name='NVIDIA GeForce RTX 3090', major=8, minor=6,
+	// total_memory=24259MB, multi_processor_count=82), code search id
+	// 31224020222; older drivers 24268); nvidia-smi 24576 MiB (24 GiB). No
+	// FP8. PCIe Gen4 x16, 32 GB/s per direction; the optional NVLink bridge
+	// is not assumed.
+	{ID: "rtx-3090", Name: "NVIDIA GeForce RTX 3090", Vendor: "nvidia", MemoryMiB: 24259, SMIMemoryMiB: 24576, HBMBandwidthGBytesPerS: 936, BF16TFLOPS: 71, INT8TOPS: 284, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", SMs: 82,
+		Notes: "24 GB GDDR6X, PCIe Gen4 x16 (the NVLink bridge some rigs add is not assumed); no FP8 tensor cores; BF16 71 TFLOPS dense with FP32 accumulate (half the FP16-accumulate 142 on GeForce, derived); compute capability 8.6"},
 	// DGX Spark's GB10: one GPU per system, 128 GB LPDDR5X shared with the
 	// CPU at 273 GB/s (NVIDIA DGX Spark product page and hardware guide, via
 	// aiconfigurator systems/gb10.yaml @f0f1266). CUDA total 128538451968 B
@@ -258,6 +274,8 @@ var computeMajorByName = []struct {
 	{"RTX PRO", 12}, {"GB10", 12},
 	{"GH200", 9}, {"H200", 9}, {"H100", 9}, {"H800", 9}, {"H20", 9},
 	{"A100", 8}, {"A800", 8}, {"L40", 8}, {"L4", 8},
+	// GeForce RTX 30 (Ampere, 8.6) and 40 (Ada, 8.9) series.
+	{"RTX 30", 8}, {"RTX 40", 8},
 }
 
 // GuessComputeMajor is the compute capability major of an NVIDIA part
