@@ -118,3 +118,41 @@ func TestKimiLinearLogKVFromLoggedMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestKimiLinearLogEndToEnd holds the end-to-end prediction of the same
+// start-up where it stands, and says so: issue #23's "available KV within
+// 10%" is NOT met for kimi_linear. vlaunch predicts 3.55 GiB available
+// (+54%), so 118,080 tokens (+56%) and 3.85x (+55%); the weights (14.25
+// GiB) and the KV arithmetic (TestKimiLinearLogKVFromLoggedMemory) hold, so
+// the whole miss is the profiled non-KV memory: the log implies 22.51 −
+// 14.25 − 2.30 = 5.96 GiB of activation peak and memory outside PyTorch at
+// 64,000 batched tokens, vlaunch counts 4.71 (forward 2.47 + fused-MoE
+// workspace 1.88 + outside PyTorch 0.36). Found but not modelled (docs/
+// models-issue23.md, Kimi-K3 row): the INT4 experts run vLLM's Marlin MoE
+// (CompressedTensorsWNA16MarlinMoEMethod), whose fused_marlin_moe sizes its
+// caches for the whole batch — M × top-k × (max(2N, K) + N), no
+// VLLM_FUSED_MOE_CHUNK_SIZE chunking (fused_marlin_moe.py read at
+// vllm-project/vllm 00a130a0; the 0.10-era copies, code search ids
+// 52520279798 and 11956066781, allocate the same) — 2.69 GiB here instead
+// of the Triton path's 1.88 (available 2.74 GiB, +19%); the last ≈0.45 GiB
+// is not explained by the sources read. The test fails when the gap moves,
+// so the doc is updated with it.
+func TestKimiLinearLogEndToEnd(t *testing.T) {
+	in := kimiLinearLogInput(t)
+	r := Estimate(in)
+	s := r.Stages[0]
+	t.Logf("weights %.3f GiB (logged 14.2491); available %.3f GiB (logged 2.30, %+.0f%%); %d tokens (logged 75,840); %.2fx (logged 2.48x)",
+		s.WeightsGiB, s.AvailableKVGiB, 100*(s.AvailableKVGiB/kimiLinearLogAvailGiB-1), r.KVTokensLogged, r.MaxConcurrencyAtMaxModelLen)
+	within(t, "weights GiB", s.WeightsGiB, kimiLinearLogWeightsGiB, 0.001)
+	// Its own tokens and concurrency follow from its own available memory
+	// by the same rule as the log's.
+	blocks := math.Floor(s.AvailableKVGiB * GiB / kimiLinearBlock)
+	if want := int64(blocks) / 4 * 960; r.KVTokensLogged != want {
+		t.Errorf("tokens %d, want %d from %.0f blocks", r.KVTokensLogged, want, blocks)
+	}
+	within(t, "concurrency from its blocks", r.MaxConcurrencyAtMaxModelLen, blocks/kimiLinearBlocksPerRequest, 0.01)
+	if off := s.AvailableKVGiB/kimiLinearLogAvailGiB - 1; off < 0.45 || off > 0.65 {
+		t.Errorf("available %.3f GiB is %+.0f%% from the logged 2.30 GiB: the known +54%% gap moved; update docs/models-issue23.md (Kimi-K3 row) and this test",
+			s.AvailableKVGiB, 100*off)
+	}
+}
