@@ -49,6 +49,18 @@ import (
 //     ReplicatedLinear (self_attention_res_proj, mlp_res_proj); after the
 //     last layer output_attn_res_norm and output_attn_res_proj.
 
+// Kimi-Linear-48B (model_type kimi_linear at the top, KimiLinearForCausalLM)
+// is the same hybrid with another KDA layer and plainer MLA and MoE layers,
+// as vLLM's vllm/model_executor/models/kimi_linear.py (read at vllm-project/
+// vllm 01d99586) and vllm/model_executor/layers/kda.py (at 01a7e5d9) build
+// it: KimiDeltaAttention without use_full_rank_gate (kdaParams lists its
+// modules; its state is Kimi-K3's: MambaStateShapeCalculator.kda_state_shape,
+// three conv states and a float32 recurrent one), KimiMLAAttention (q_proj
+// without q-LoRA, kv_a_proj_with_mqa, kv_a_layernorm, kv_b_proj, o_proj;
+// NoPE, asserted; no output gate), KimiMoE (an unquantized gate with its
+// e_score_correction_bias, experts of moe_intermediate_size, a shared
+// KimiMLP; silu only), a dense KimiMLP below first_k_dense_replace.
+
 // KimiLinear is a kimi_linear language model's KDA layer and the extras of
 // its MLA and MoE layers; nil for every other model.
 type KimiLinear struct {
