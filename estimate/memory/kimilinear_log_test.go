@@ -96,7 +96,7 @@ func TestKimiLinearLogKVFromLoggedMemory(t *testing.T) {
 			stateGroups += k.groups
 		}
 	}
-	padding := stateGroups*p.groupSize - kv.LinearLayers
+	padding := p.paddingLayers()
 	if kv.HybridBlock != 960 || p.groupSize != 7 || groups != 4 || padding != 1 || p.page*int64(p.unitLayers) != kimiLinearBlock {
 		t.Fatalf("layout: block %d tokens, groups of %d, %d groups (%d state), %d padding layer(s), block %d B; want 960, 7, 4 (3), 1 (the log's \"Add 1 padding layers\"), %d",
 			kv.HybridBlock, p.groupSize, groups, stateGroups, padding, p.page*int64(p.unitLayers), kimiLinearBlock)
