@@ -178,13 +178,14 @@ var gpuTable = []GPU{
 		Notes: "96 GB GDDR7 with ECC, PCIe Gen5 x16 only (no NVLink); TFLOPS at the 2430 MHz clock observed by NVIDIA's aiconfigurator; compute capability 12.0 (not datacenter Blackwell: vLLM's SM100 kernels do not run)"},
 	// GeForce RTX 3090 (GA102, Ampere, compute capability 8.6): a consumer
 	// PCIe card (issue #23's Kimi-Linear log, vllm-project/vllm#28228, ran
-	// two). 82 SMs, 24 GB GDDR6X at 936 GB/s, FP16 tensor 142 TFLOPS dense
-	// with FP16 accumulate: a public copy of NVIDIA's GA102 specification
-	// table (holynerdvana.blogspot.com, 2022-11-01; NVIDIA Ampere GA102 GPU
-	// Architecture whitepaper V2.0, Appendix A "GeForce RTX 3090", in its
-	// docslib.org copy, whose table was not read). BF16/FP16 with FP32
-	// accumulate, what vLLM's GEMMs run, is half of that on GeForce parts:
-	// 71 (derived, as is INT8 284 = 2 × 142). CUDA total 24259 MiB from torch
+	// two). 82 SMs, 24 GB GDDR6X at 936 GB/s, "FP16 TFLOPS (Sparsity) 142
+	// (285)": a public copy of the card's specification table
+	// (holynerdvana.blogspot.com, 2022-11-01). NVIDIA's Ampere GA102 GPU
+	// Architecture whitepaper V2.0 has the card in Appendix A (its
+	// docslib.org copy's contents list; the table itself was not read here).
+	// On GeForce parts the FP32-accumulate tensor rate, what vLLM's BF16/FP16
+	// GEMMs run, is half the FP16-accumulate one: 71 (derived, as is INT8 284
+	// = 2 × 142; not read from NVIDIA). CUDA total 24259 MiB from torch
 	// (_CudaDeviceProperties(name='NVIDIA GeForce RTX 3090', major=8, minor=6,
 	// total_memory=24259MB, multi_processor_count=82), code search id
 	// 31224020222; older drivers 24268); nvidia-smi 24576 MiB (24 GiB). No
