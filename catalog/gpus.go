@@ -185,13 +185,17 @@ var gpuTable = []GPU{
 	// docslib.org copy's contents list; the table itself was not read here).
 	// On GeForce parts the FP32-accumulate tensor rate, what vLLM's BF16/FP16
 	// GEMMs run, is half the FP16-accumulate one: 71 (derived, as is INT8 284
-	// = 2 × 142; not read from NVIDIA). CUDA total 24259 MiB from torch
-	// (_CudaDeviceProperties(name='NVIDIA GeForce RTX 3090', major=8, minor=6,
-	// total_memory=24259MB, multi_processor_count=82), code search id
-	// 31224020222; older drivers 24268); nvidia-smi 24576 MiB (24 GiB). No
-	// FP8. PCIe Gen4 x16, 32 GB/s per direction; the optional NVLink bridge
-	// is not assumed.
-	{ID: "rtx-3090", Name: "NVIDIA GeForce RTX 3090", Vendor: "nvidia", MemoryMiB: 24259, SMIMemoryMiB: 24576, HBMBandwidthGBytesPerS: 936, BF16TFLOPS: 71, INT8TOPS: 284, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", SMs: 82,
+	// = 2 × 142; not read from NVIDIA). CUDA total 24146 MiB: the
+	// "total_gpu_memory=23.58GiB" two vLLM logs of RTX 3090s print
+	// (vllm-project/vllm#10517, a 2024-12-02 comment; PR #14447, a
+	// 2025-04-12 comment), the figure vlaunch's replay already took for one
+	// (published/vllm-memory-logs.yaml, qwen3vl-30b-a3b-sipeed-rtx3090-tp4);
+	// torch's device properties print 24259 or 24268 MiB on other machines
+	// (total_memory=24259MB, code search id 31224020222), 0.5% more, so the
+	// total varies with the driver. nvidia-smi 24576 MiB (24 GiB). No FP8.
+	// PCIe Gen4 x16, 32 GB/s per direction; the optional NVLink bridge is
+	// not assumed.
+	{ID: "rtx-3090", Name: "NVIDIA GeForce RTX 3090", Vendor: "nvidia", MemoryMiB: 24146, SMIMemoryMiB: 24576, HBMBandwidthGBytesPerS: 936, BF16TFLOPS: 71, INT8TOPS: 284, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", SMs: 82,
 		Notes: "24 GB GDDR6X, PCIe Gen4 x16 (the NVLink bridge some rigs add is not assumed); no FP8 tensor cores; BF16 71 TFLOPS dense with FP32 accumulate (half the FP16-accumulate 142 on GeForce, derived); compute capability 8.6"},
 	// DGX Spark's GB10: one GPU per system, 128 GB LPDDR5X shared with the
 	// CPU at 273 GB/s (NVIDIA DGX Spark product page and hardware guide, via
