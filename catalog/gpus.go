@@ -176,6 +176,27 @@ var gpuTable = []GPU{
 	// 64 GB/s per direction.
 	{ID: "rtx-pro-6000", Name: "NVIDIA RTX PRO 6000 Blackwell Server Edition", Vendor: "nvidia", MemoryMiB: 97250, SMIMemoryMiB: 97887, HBMBandwidthGBytesPerS: 1792, BF16TFLOPS: 467.8, FP8TFLOPS: 935.6, FP4TFLOPS: 1871.2, IntraNodeGBytesPerS: 64, ComputeMajor: 12, IntraNodeKind: "pcie", SMs: 188,
 		Notes: "96 GB GDDR7 with ECC, PCIe Gen5 x16 only (no NVLink); TFLOPS at the 2430 MHz clock observed by NVIDIA's aiconfigurator; compute capability 12.0 (not datacenter Blackwell: vLLM's SM100 kernels do not run)"},
+	// GeForce RTX 3090 (GA102, Ampere, compute capability 8.6): a consumer
+	// PCIe card (issue #23's Kimi-Linear log, vllm-project/vllm#28228, ran
+	// two). 82 SMs, 24 GB GDDR6X at 936 GB/s, "FP16 TFLOPS (Sparsity) 142
+	// (285)": a public copy of the card's specification table
+	// (holynerdvana.blogspot.com, 2022-11-01). NVIDIA's Ampere GA102 GPU
+	// Architecture whitepaper V2.0 has the card in Appendix A (its
+	// docslib.org copy's contents list; the table itself was not read here).
+	// On GeForce parts the FP32-accumulate tensor rate, what vLLM's BF16/FP16
+	// GEMMs run, is half the FP16-accumulate one: 71 (derived, as is INT8 284
+	// = 2 × 142; not read from NVIDIA). CUDA total 24146 MiB: the
+	// "total_gpu_memory=23.58GiB" two vLLM logs of RTX 3090s print
+	// (vllm-project/vllm#10517, a 2024-12-02 comment; PR #14447, a
+	// 2025-04-12 comment), the figure vlaunch's replay already took for one
+	// (published/vllm-memory-logs.yaml, qwen3vl-30b-a3b-sipeed-rtx3090-tp4);
+	// torch's device properties print 24259 or 24268 MiB on other machines
+	// (total_memory=24259MB, code search id 31224020222), 0.5% more, so the
+	// total varies with the driver. nvidia-smi 24576 MiB (24 GiB). No FP8.
+	// PCIe Gen4 x16, 32 GB/s per direction; the optional NVLink bridge is
+	// not assumed.
+	{ID: "rtx-3090", Name: "NVIDIA GeForce RTX 3090", Vendor: "nvidia", MemoryMiB: 24146, SMIMemoryMiB: 24576, HBMBandwidthGBytesPerS: 936, BF16TFLOPS: 71, INT8TOPS: 284, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", SMs: 82,
+		Notes: "24 GB GDDR6X, PCIe Gen4 x16 (the NVLink bridge some rigs add is not assumed); no FP8 tensor cores; BF16 71 TFLOPS dense with FP32 accumulate (half the FP16-accumulate 142 on GeForce, derived); compute capability 8.6"},
 	// DGX Spark's GB10: one GPU per system, 128 GB LPDDR5X shared with the
 	// CPU at 273 GB/s (NVIDIA DGX Spark product page and hardware guide, via
 	// aiconfigurator systems/gb10.yaml @f0f1266). CUDA total 128538451968 B
@@ -258,6 +279,8 @@ var computeMajorByName = []struct {
 	{"RTX PRO", 12}, {"GB10", 12},
 	{"GH200", 9}, {"H200", 9}, {"H100", 9}, {"H800", 9}, {"H20", 9},
 	{"A100", 8}, {"A800", 8}, {"L40", 8}, {"L4", 8},
+	// GeForce RTX 30 (Ampere, 8.6) and 40 (Ada, 8.9) series.
+	{"RTX 30", 8}, {"RTX 40", 8},
 }
 
 // GuessComputeMajor is the compute capability major of an NVIDIA part

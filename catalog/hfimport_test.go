@@ -114,10 +114,11 @@ func TestWrapperErrorsNameTheWrapper(t *testing.T) {
 // (public configs, testdata/hf/README.md).
 func TestUnsupportedArchitecturesSayWhatIsMissing(t *testing.T) {
 	for _, tt := range []struct{ file, modelType, lacks, nearest string }{
-		// DeepSeek-V4, Gemma 4, MiMo-V2-Flash and Kimi-K3 are modelled now
-		// (#23); Kimi-Linear-48B's KDA (no full-rank gate) stays refused.
-		{`{"model_type": "kimi_linear", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100, "kv_lora_rank": 16, "linear_attn_config": {"kda_layers": [1], "num_heads": 4, "head_dim": 16, "short_conv_kernel_size": 4}}`,
-			"kimi_linear", "only Kimi-K3's KDA layer (KimiK3DeltaAttention) is sized", "Kimi-K3 as published (kimi_linear)"},
+		// DeepSeek-V4, Gemma 4, MiMo-V2-Flash, Kimi-K3 and Kimi-Linear-48B
+		// are modelled now (#23); a kimi_linear MLA with RoPE stays refused
+		// (vLLM's KimiMLAAttention asserts use_nope).
+		{`{"model_type": "kimi_linear", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100, "kv_lora_rank": 16, "hidden_act": "silu", "linear_attn_config": {"kda_layers": [1], "num_heads": 4, "head_dim": 16, "short_conv_kernel_size": 4}}`,
+			"kimi_linear", "mla_use_nope false", "Kimi-K3 or Kimi-Linear-48B as published (kimi_linear)"},
 	} {
 		m, err := ParseHFConfig([]byte(tt.file))
 		if err != nil {

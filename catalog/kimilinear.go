@@ -49,6 +49,18 @@ import (
 //     ReplicatedLinear (self_attention_res_proj, mlp_res_proj); after the
 //     last layer output_attn_res_norm and output_attn_res_proj.
 
+// Kimi-Linear-48B (model_type kimi_linear at the top, KimiLinearForCausalLM)
+// is the same hybrid with another KDA layer and plainer MLA and MoE layers,
+// as vLLM's vllm/model_executor/models/kimi_linear.py (read at vllm-project/
+// vllm 01d99586) and vllm/model_executor/layers/kda.py (at 01a7e5d9) build
+// it: KimiDeltaAttention without use_full_rank_gate (kdaParams lists its
+// modules; its state is Kimi-K3's: MambaStateShapeCalculator.kda_state_shape,
+// three conv states and a float32 recurrent one), KimiMLAAttention (q_proj
+// without q-LoRA, kv_a_proj_with_mqa, kv_a_layernorm, kv_b_proj, o_proj;
+// NoPE, asserted; no output gate), KimiMoE (an unquantized gate with its
+// e_score_correction_bias, experts of moe_intermediate_size, a shared
+// KimiMLP; silu only), a dense KimiMLP below first_k_dense_replace.
+
 // KimiLinear is a kimi_linear language model's KDA layer and the extras of
 // its MLA and MoE layers; nil for every other model.
 type KimiLinear struct {
@@ -58,7 +70,8 @@ type KimiLinear struct {
 	// KDALayers counts the layers kda_layers names within the model.
 	KDALayers int `json:"kda_layers"`
 	// FullRankGate: use_full_rank_gate (Kimi-K3's g projection in
-	// in_proj_qkvgfab; the only KDA layer vlaunch sizes).
+	// in_proj_qkvgfab); false (absent) is Kimi-Linear's low-rank gate
+	// (g_a_proj / g_b_proj beside separate q/k/v projections).
 	FullRankGate bool `json:"use_full_rank_gate"`
 	// OutputGate: mla_use_output_gate (the MLA layers' g_proj).
 	OutputGate bool `json:"mla_use_output_gate,omitempty"`
@@ -112,14 +125,10 @@ func (c *hfConfig) fillKimiLinear(m *Model, text map[string]json.RawMessage) {
 	k.AttnRes = f.AttnResBlockSize != nil && *f.AttnResBlockSize > 0
 	k.LatentNorm = f.LatentMoEUseNorm != nil && *f.LatentMoEUseNorm
 	switch {
-	case !k.FullRankGate:
-		// Kimi-Linear-48B's KDA (KimiGatedDeltaNetAttention: low-rank
-		// gate, separate projections) is another layer, not read.
-		k.Problem = "linear_attn_config.use_full_rank_gate false: only Kimi-K3's KDA layer (KimiK3DeltaAttention) is sized, not Kimi-Linear's"
 	case k.NumHeads <= 0 || k.HeadDim <= 0 || k.ConvKernel <= 0 || k.NumHeads >= 1<<14 || k.HeadDim >= 1<<14 || k.ConvKernel >= 64:
 		k.Problem = "linear_attn_config: num_heads, head_dim and short_conv_kernel_size must be positive"
 	case f.MLAUseNope == nil || !*f.MLAUseNope:
-		k.Problem = "mla_use_nope false: Kimi-K3's MLA layers are NoPE-only in vLLM (MultiHeadLatentAttention asserts it)"
+		k.Problem = "mla_use_nope false: Kimi's MLA layers are NoPE-only in vLLM (Kimi-K3's MultiHeadLatentAttention and Kimi-Linear's KimiMLAAttention assert it)"
 	case f.HiddenAct != "silu" && f.HiddenAct != "situ":
 		k.Problem = fmt.Sprintf("hidden_act %q: vLLM's KimiMLP runs silu or situ only", f.HiddenAct)
 	}
@@ -145,6 +154,9 @@ func (c *hfConfig) fillKimiLinear(m *Model, text map[string]json.RawMessage) {
 	m.GDN = &GatedDeltaNet{NumKeyHeads: k.NumHeads, NumValueHeads: k.NumHeads, KeyHeadDim: k.HeadDim,
 		ValueHeadDim: k.HeadDim, ConvKernel: k.ConvKernel, SSMDType: "fp32"}
 	if m.IsMoE() {
+		// KimiMoE always builds gate.e_score_correction_bias (num_experts),
+		// topk_method or not: Kimi-Linear's config names none.
+		m.ScoreCorrectionBias = true
 		m.ExpertsPerToken = firstPositive(m.ExpertsPerToken, f.NumExpertsPerToken)
 		m.NumSharedExperts = max(f.NumSharedExperts, 0)
 		if f.RoutedExpertHiddenSize > 0 && f.RoutedExpertHiddenSize <= m.HiddenSize {
@@ -163,14 +175,28 @@ func (m *Model) LinearAttentionName() string {
 }
 
 // kdaParams counts one KDA layer on one of tp ranks (tp 1: the whole
-// layer), module by module as KimiK3DeltaAttention builds it (the float32
-// dt_bias, A_log and conv1d counted as parameters like the rest).
+// layer), module by module as vLLM builds it (the float32 dt_bias, A_log
+// and conv1d counted as parameters like the rest): Kimi-K3's
+// KimiK3DeltaAttention (use_full_rank_gate: g is a full projection inside
+// in_proj_qkvgfab) or Kimi-Linear's KimiDeltaAttention (the low-rank gate:
+// g_a_proj and f_a_proj hidden → head_dim, ReplicatedLinear, whole on every
+// rank; g_b_proj and f_b_proj head_dim → P, ColumnParallelLinear; q_proj,
+// k_proj, v_proj hidden → P, b_proj hidden → num_heads, each column-split;
+// q_conv1d, k_conv1d, v_conv1d P × kernel in float32; dt_bias P and A_log
+// num_heads in float32, split; o_norm head_dim whole; o_proj P → hidden,
+// row-split — vllm/model_executor/layers/kda.py read at vllm-project/vllm
+// 01a7e5d9, whose shapes Kimi-Linear-48B's checkpoint tensors repeat).
 func (m *Model) kdaParams(tp int) float64 {
 	k := m.KimiLinear
 	t := float64(max(tp, 1))
 	h, d, nh := float64(m.HiddenSize), float64(k.HeadDim), float64(k.NumHeads)
 	p := nh * d
-	split := h*(4*p+nh) + d*p + p + 3*p*float64(k.ConvKernel) + nh + p*h
+	conv := 3 * p * float64(k.ConvKernel)
+	if !k.FullRankGate {
+		split := 3*h*p + 2*d*p + p + h*nh + conv + nh + p*h
+		return split/t + 2*h*d + d // f_a, g_a (replicated) and o_norm whole
+	}
+	split := h*(4*p+nh) + d*p + p + conv + nh + p*h
 	return split/t + h*d + d // f_a (replicated shard) and o_norm whole
 }
 

@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -110,9 +111,9 @@ func TestKimiK3(t *testing.T) {
 	}
 }
 
-// TestKimiLinearRefusals: what vLLM's Kimi-K3 model does not build, or a
-// config that does not say enough, is refused with the reason — among them
-// Kimi-Linear-48B's KDA (low-rank gate), another layer.
+// TestKimiLinearRefusals: what vLLM's Kimi models do not build, or a
+// config that does not say enough, is refused with the reason (Kimi-Linear's
+// low-rank-gate KDA is sized now: TestKimiLinear48B).
 func TestKimiLinearRefusals(t *testing.T) {
 	raw, err := os.ReadFile("testdata/hf/kimi-k3.verbatim.json")
 	if err != nil {
@@ -122,7 +123,6 @@ func TestKimiLinearRefusals(t *testing.T) {
 		name, want string
 		edit       func(text map[string]any)
 	}{
-		{"low-rank gate", "use_full_rank_gate false", func(x map[string]any) { x["linear_attn_config"].(map[string]any)["use_full_rank_gate"] = false }},
 		{"RoPE MLA", "mla_use_nope false", func(x map[string]any) { x["mla_use_nope"] = false }},
 		{"layer past the model", "kda_layers names layer 94 of 93", func(x map[string]any) {
 			x["linear_attn_config"].(map[string]any)["kda_layers"] = []int{1, 94}
@@ -152,5 +152,127 @@ func TestKimiLinearRefusals(t *testing.T) {
 			}
 			_ = m.ParamCounts() // a refused config still counts without panicking
 		})
+	}
+}
+
+// TestKimiLinear48B: moonshotai/Kimi-Linear-48B-A3B-Instruct's published
+// config.json (a public model report's verbatim copy, testdata/hf/README.md)
+// read as vLLM's kimi_linear.py (read at vllm-project/vllm 01d99586) and
+// kda.py (at 01a7e5d9) build it, counted by hand (h = 2,304):
+//
+//	layers: kda_layers 1-based: 20 KDA layers, 7 MLA (1-based 4, 8, …, 24,
+//	  27); layer 0 dense (first_k_dense_replace 1), 26 MoE layers
+//	KDA layer (KimiDeltaAttention, low-rank gate; 32 heads of 128, P = 4,096,
+//	  kernel 4): q/k/v_proj 3 × h × P + f_a/g_a 2 × h × 128 + f_b/g_b
+//	  2 × 128 × P + b_proj h × 32 + q/k/v_conv1d 3 × P × 4 + dt_bias P
+//	  + A_log 32 + o_norm 128 + o_proj P × h                  =    39,514,272
+//	MLA layer (KimiMLAAttention: q_lora_rank null, NoPE, 32 heads):
+//	  q_proj h × 32 × 192 + kv_a_proj_with_mqa h × 576 + kv_a_layernorm 512
+//	  + kv_b_proj 512 × 32 × 256 + o_proj 32 × 128 × h         =    29,114,880
+//	dense layer 0: 3 × h × 9,216                              =    63,700,992
+//	routed: 26 × 256 experts × 3 × h × 1,024                  = 47,110,422,528
+//	shared: 26 × 3 × h × 1,024                                =   184,025,088
+//	router: 26 × (h × 256 + 256 e_score_correction_bias)      =    15,342,080
+//	norms: 27 × 2h + h                                        =       126,720
+//	embedding and lm_head: 2 × 163,840 × h                    =   754,974,720
+//	total                                                     = 49,122,681,728
+//
+// exactly the parameter total of the checkpoint's 20 safetensors files in the
+// same report (49,122,681,728; 91.50 GB in BF16 with float32 A_log and
+// dt_bias). The model card says 48B total, 3B activated: active per token is
+// the total less the routed experts plus 26 × 8 of them = 3,484,459,904
+// (2.73 B without the embedding and LM head). State per sequence and KDA
+// layer at TP 2: conv 3 × 4,096 / 2 × 3 = 18,432 values in the activation
+// dtype, recurrent 16 × 128 × 128 = 262,144 float32 — Kimi-K3's shapes
+// (MambaStateShapeCalculator.kda_state_shape, kda_state_dtype).
+func TestKimiLinear48B(t *testing.T) {
+	m, err := LoadHFConfig("testdata/hf/kimi-linear-48b-a3b-instruct.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Modelled(); err != nil {
+		t.Fatalf("Kimi-Linear-48B refused: %v", err)
+	}
+	k := m.KimiLinear
+	if m.ModelType != "kimi_linear" || k == nil || k.FullRankGate || k.OutputGate || k.AttnRes || k.LatentNorm || m.Wrapper != "" {
+		t.Fatalf("read as %s, KimiLinear %+v, wrapper %q", m.ModelType, k, m.Wrapper)
+	}
+	attn := 0
+	for i := 0; i < m.NumLayers; i++ {
+		attn += boolInt(m.HasAttention(i))
+	}
+	if m.LinearLayerCount() != 20 || attn != 7 || !m.IsLinearLayer(0) || m.IsLinearLayer(3) || m.IsLinearLayer(26) || m.MoELayerCount() != 26 || m.IsMoELayer(0) {
+		t.Errorf("KDA layers %d, MLA layers %d, MoE layers %d", m.LinearLayerCount(), attn, m.MoELayerCount())
+	}
+	if !m.IsMLA() || m.QLoraRank != 0 || m.MoELatentSize != 0 || m.ExpertsPerToken != 8 || m.NumSharedExperts != 1 {
+		t.Errorf("MLA %v, q_lora %d, latent %d, top-k %d, shared %d", m.IsMLA(), m.QLoraRank, m.MoELatentSize, m.ExpertsPerToken, m.NumSharedExperts)
+	}
+	const h = 2304.0
+	const P = 32 * 128.0
+	kda := 3*h*P + 2*h*128 + 2*128*P + h*32 + 3*P*4 + P + 32 + 128 + P*h
+	mla := h*32*192 + h*576 + 512 + 512*32*256 + 32*128*h
+	if kda != 39514272 || mla != 29114880 {
+		t.Fatalf("hand count drifted: KDA %.0f, MLA %.0f", kda, mla)
+	}
+	pc := m.ParamCounts()
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"KDA layer", pc.LinearAttentionPerLayer, kda},
+		{"MLA layer", pc.AttentionPerLayer, mla},
+		{"attention", pc.Attention, 20*kda + 7*mla},
+		{"dense MLP", pc.DenseMLP, 3 * h * 9216},
+		{"routed experts", pc.RoutedExperts, 26 * 256 * 3 * h * 1024},
+		{"shared experts", pc.SharedExperts, 26 * 3 * h * 1024},
+		{"router", pc.Router, 26 * (h*256 + 256)},
+		{"norms", pc.Norms, 27*2*h + h},
+		{"total (the checkpoint's tensors)", pc.Total, 49122681728},
+		{"active", pc.Active(m), 3484459904},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %.0f, want %.0f", c.name, c.got, c.want)
+		}
+	}
+	// The model card's "48B" total and "3B" activated (without the
+	// vocabulary matrices), to the card's rounding.
+	if tot, act := pc.Total/1e9, (pc.Active(m)-pc.Embedding-pc.LMHead)/1e9; math.Abs(tot-48) > 1.5 || math.Abs(act-3) > 0.5 {
+		t.Errorf("%.2f B total, %.2f B active: the card says 48B and 3B", tot, act)
+	}
+	// One of 2 TP ranks: f_a, g_a (ReplicatedLinear) and o_norm whole.
+	if got, want := m.LinearAttentionParams(2), (kda-2*h*128-128)/2+2*h*128+128; got != want {
+		t.Errorf("KDA layer per rank at TP 2 %.0f, want %.0f", got, want)
+	}
+	if conv, rec := m.GDNStateElems(2); conv != 18432 || rec != 262144 || m.GDN.SSMDType != "fp32" {
+		t.Errorf("state at TP 2: conv %d, recurrent %d (%s); want 18,432 and 262,144 float32", conv, rec, m.GDN.SSMDType)
+	}
+}
+
+// TestKimiLinearAWQCheckpoint: the AWQ checkpoint vllm-project/vllm#28228
+// served, as vlaunch assumes it (its config.json was not found; a public
+// deployment note says compressed-tensors INT4, group 32, symmetric,
+// weight-only): the routed experts INT4 W4A16 at 4 bits + a 16-bit scale per
+// 32 (0.5625 B), everything else (attention, KDA, shared experts, dense MLP,
+// router, vocabulary) in the activation dtype — the split the log's 14.2491
+// GiB per GPU at TP 2 holds (estimate/memory TestKimiLinearLogKVFromLoggedMemory).
+func TestKimiLinearAWQCheckpoint(t *testing.T) {
+	m, err := LoadHFConfig("testdata/hf/kimi-linear-48b-a3b-instruct-awq-4bit.written.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Modelled(); err != nil {
+		t.Fatal(err)
+	}
+	q := m.Quant
+	if m.CheckpointDType() != FormatINT4 || q.GroupSize != 32 || q.ZeroPoint || q.BytesPerParam(m.HiddenSize) != 0.5625 || q.Shares == nil ||
+		q.Shares.Routed != 1 || q.Shares.Attention != 0 || q.Shares.Shared != 0 || q.Shares.DenseMLP != 0 {
+		t.Errorf("read as %s (%+v), shares %+v", m.CheckpointDType(), q, q.Shares)
+	}
+	// The checkpoint's bytes by that split: 47.11 B routed parameters at
+	// 0.5625 B, 2.01 B in BF16 = 30.52 GB (float32 dt_bias/A_log aside).
+	pc := m.ParamCounts()
+	want := pc.RoutedExperts*0.5625 + (pc.Total-pc.RoutedExperts)*2
+	if math.Abs(want/1e9-30.52) > 0.01 {
+		t.Errorf("checkpoint %.2f GB by hand", want/1e9)
 	}
 }

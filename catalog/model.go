@@ -106,8 +106,9 @@ type Model struct {
 	// Step3p5 is Step-3.x's per-layer attention (catalog/step3p5.go); nil
 	// for every other model.
 	Step3p5 *Step3p5 `json:"step3p5,omitempty"`
-	// KimiLinear is Kimi-K3's KDA layer and the extras of its MLA and MoE
-	// layers (catalog/kimilinear.go); nil for every other model.
+	// KimiLinear is a kimi_linear model's KDA layer (Kimi-K3's full-rank
+	// gate or Kimi-Linear-48B's low-rank one) and the extras of its MLA and
+	// MoE layers (catalog/kimilinear.go); nil for every other model.
 	KimiLinear *KimiLinear `json:"kimi_linear,omitempty"`
 	// DSV4 is DeepSeek-V4's compressed sparse attention, hyper-connections
 	// and hash routing (catalog/deepseekv4.go); nil for every other model.

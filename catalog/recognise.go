@@ -44,9 +44,10 @@ var modelledTypes = map[string]string{
 	// query heads, a head-wise attention gate, experts where
 	// moe_layers_enum says, one shared expert.
 	"step3p5": "GQA MoE with sliding-window layers of their own query heads, head-wise attention gate, shared expert (Step-3.x)",
-	// Kimi-K3's language model (catalog/kimilinear.go): Kimi Delta
-	// Attention state per sequence beside the MLA layers' cache, latent MoE.
-	"kimi_linear": "MLA MoE hybrid with Kimi Delta Attention linear attention and a latent MoE (Kimi-K3)",
+	// Kimi-K3's language model and Kimi-Linear-48B (catalog/kimilinear.go):
+	// Kimi Delta Attention state per sequence beside the MLA layers' cache;
+	// K3's MoE latent, Kimi-Linear's plain.
+	"kimi_linear": "MLA MoE hybrid with Kimi Delta Attention linear attention (Kimi-K3, Kimi-Linear-48B)",
 	// Gated DeltaNet hybrids (catalog/hybrid.go): linear-attention state per
 	// sequence beside the full-attention layers' paged KV cache.
 	"qwen3_next":       "GQA MoE hybrid with Gated DeltaNet linear attention",

@@ -16,9 +16,10 @@ var knownGaps = map[string]gap{
 	"gemma4_text": {"per-layer embeddings (hidden_size_per_layer_input) and KV shared across layers (num_kv_shared_layers), which Gemma 4 E2B/E4B use",
 		"Gemma 4 without them (gemma4_text: 26B-A4B, 31B)"},
 	// Only kimi_linear configs refused for what kimiLinearProblem names
-	// reach here (Kimi-Linear-48B's low-rank-gate KDA among them).
-	"kimi_linear": {"Kimi-K3's KDA layer as vLLM's KimiK3DeltaAttention builds it (use_full_rank_gate, NoPE MLA, kda_layers within the model)",
-		"Kimi-K3 as published (kimi_linear)"},
+	// reach here (both KDA layers are sized: Kimi-K3's full-rank gate and
+	// Kimi-Linear-48B's low-rank one).
+	"kimi_linear": {"Kimi's KDA + MLA hybrid as vLLM builds it (NoPE MLA, kda_layers within the model, silu or situ MLPs)",
+		"Kimi-K3 or Kimi-Linear-48B as published (kimi_linear)"},
 	"minimax_m1":      {lightning, "GQA MoE (mixtral)"},
 	"minimax_text_01": {lightning, "GQA MoE (mixtral)"},
 	// Only MiMo-V2-Flash configs refused for what mimoProblem names reach here.

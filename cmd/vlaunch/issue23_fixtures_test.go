@@ -49,6 +49,7 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"check_checkpoint_formats.txtar", "glm/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--GLM-5-NVFP4/hf_quant_config.json"},
 	{"generate_model_config_path.txtar", "mm.json", "catalog/models/MiniMaxAI__MiniMax-M2.5.json"},
 	{"check_kimi_k3.txtar", "k3.json", "catalog/testdata/hf/kimi-k3.verbatim.json"},
+	{"check_kimi_linear.txtar", "kl.json", "catalog/testdata/hf/kimi-linear-48b-a3b-instruct-awq-4bit.written.json"},
 	{"check_awq.txtar", "awq.json", "catalog/testdata/hf/qwen2.5-72b-instruct-awq.json"},
 	{"check_gptq.txtar", "gptq.json", "catalog/testdata/hf/qwen2.5-32b-instruct-gptq-int4.json"},
 	{"check_ct_fp8.txtar", "ct.json", "catalog/testdata/hf/llama-3.1-8b-instruct-fp8-ct.reconstructed.json"},

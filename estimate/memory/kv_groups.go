@@ -38,7 +38,10 @@ type uniformPage struct {
 
 type uniformKind struct {
 	blockTokens, window, groups int
-	state                       bool
+	// layers is the kind's layer count in the whole model; groups ×
+	// groupSize − layers are the padding layers vLLM warns about.
+	layers int
+	state  bool
 }
 
 func packUniformPage(caches []catalog.PagedCache) uniformPage {
@@ -93,7 +96,7 @@ func packUniformPageIn(caches []catalog.PagedCache, model []int) uniformPage {
 		}
 		groups := ceilDiv(count(i), max(p.groupSize, 1))
 		p.unitLayers = max(p.unitLayers, ceilDiv(max(c.Layers, 0), groups))
-		p.kinds = append(p.kinds, uniformKind{blockTokens: block, window: c.Window, groups: groups, state: c.State})
+		p.kinds = append(p.kinds, uniformKind{blockTokens: block, window: c.Window, groups: groups, layers: count(i), state: c.State})
 	}
 	return p
 }
@@ -131,10 +134,26 @@ func (p uniformPage) describe() string {
 		}
 		parts = append(parts, fmt.Sprintf("%d group(s) of %d-token blocks (%s)", k.groups, k.blockTokens, w))
 	}
-	if p.stage {
-		return fmt.Sprintf("vLLM's hybrid layout, grouped over the whole model: %s of %d layers each, at most %d of them on this stage, every page %d B", strings.Join(parts, ", "), p.groupSize, p.unitLayers, p.page)
+	pad := ""
+	if n := p.paddingLayers(); n > 0 {
+		pad = fmt.Sprintf("; %d padding layer(s), as vLLM's \"Add N padding layers\" warning counts them", n)
 	}
-	return fmt.Sprintf("vLLM's hybrid layout: %s of %d layers each, every page %d B", strings.Join(parts, ", "), p.groupSize, p.page)
+	if p.stage {
+		return fmt.Sprintf("vLLM's hybrid layout, grouped over the whole model: %s of %d layers each, at most %d of them on this stage, every page %d B%s", strings.Join(parts, ", "), p.groupSize, p.unitLayers, p.page, pad)
+	}
+	return fmt.Sprintf("vLLM's hybrid layout: %s of %d layers each, every page %d B%s", strings.Join(parts, ", "), p.groupSize, p.page, pad)
+}
+
+// paddingLayers counts the empty slots of the groups over the whole model:
+// per kind, groups × group size − its layers, the "Add N padding layers"
+// vLLM's _get_kv_cache_groups_uniform_page_size warns about (one warning
+// per kind; here their sum).
+func (p uniformPage) paddingLayers() int {
+	n := 0
+	for _, k := range p.kinds {
+		n += max(k.groups*p.groupSize-k.layers, 0)
+	}
+	return n
 }
 
 // layeredKV is the cache on a GPU of stage s of a model whose layers differ

@@ -1,0 +1,164 @@
+package memory
+
+import (
+	"math"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// Kimi-Linear-48B-A3B-Instruct on 2 × RTX 3090, a public start-up log:
+// vllm-project/vllm#28228 (johnr14, 2025-11-06; the fixture
+// logs/testdata/real/v0.11.x-28228-kimi-linear-tp2-kv.txtar). Command:
+// vllm serve cyankiwi/Kimi-Linear-48B-A3B-Instruct-AWQ-4bit
+// --gpu-memory-utilization 0.95 --max_model_len 120000 --tensor_parallel 2
+// --enable_prefix_caching --max_num_batched_tokens 64000 --max-num-seqs 8
+// --dtype float16, PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True. The
+// issue's environment names PyTorch 2.9.0+cu128 and no vLLM version: a main
+// build between 0.11.0 (torch 2.8, before vLLM's Kimi Linear support) and
+// 0.11.1 (2025-11-18, the first release with both), whose rules vlaunch
+// applies. Logged per GPU: "Model loading took 14.2491 GiB", "Available KV
+// cache memory: 2.30 GiB", "Add 1 padding layers, may waste at most 5.00%
+// KV cache memory", "GPU KV cache size: 75,840 tokens", "Maximum
+// concurrency for 120,000 tokens per request: 2.48x".
+const (
+	kimiLinearLogWeightsGiB = 14.2491
+	kimiLinearLogAvailGiB   = 2.30
+	kimiLinearLogTokens     = 75840
+	kimiLinearLogConc       = 2.48
+	kimiLinearLogMaxLen     = 120000
+)
+
+// kimiLinearBlock is one block of the hybrid layout at TP 2, by hand: the
+// MLA layers' 576 values × 2 B = 1,152 B per token and layer; a KDA layer's
+// state per sequence conv 3 × 4,096 / 2 × 3 = 18,432 values × 2 B + the
+// float32 recurrent 16 × 128 × 128 × 4 B = 1,085,440 B; vLLM raises the MLA
+// block to 64 × ceil(1,085,440 / (64 × 1,152)) = 960 tokens (page 1,105,920
+// B, the state padded to it); 7 MLA and 20 KDA layers make groups of 7: one
+// attention group and ceil(20 / 7) = 3 state groups, 21 slots for 20 layers
+// — the log's "Add 1 padding layers" (1 / 20 = 5%) — so a block is 7 pages.
+const kimiLinearBlock = 7 * 960 * 1152
+
+// kimiLinearBlocksPerRequest: a 120,000-token request takes ceil(120,000 /
+// 960) = 125 attention blocks and one state page in each of the 3 state
+// groups (no mamba prefix caching in that release).
+const kimiLinearBlocksPerRequest = 125 + 3
+
+// kimiLinearLogInput is the AWQ checkpoint at TP 2 on RTX 3090s with the
+// logged settings. The checkpoint's own config.json was not read: the
+// fixture writes the quantization vlaunch assumes (compressed-tensors INT4
+// W4A16, group 32, symmetric, routed experts only; catalog/testdata/hf/
+// README.md), which the logged weights hold to 0.1% below. --dtype float16
+// sizes as BF16 (2 bytes).
+func kimiLinearLogInput(t *testing.T) *input.Input {
+	t.Helper()
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/kimi-linear-48b-a3b-instruct-awq-4bit.written.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := catalog.LookupGPU("rtx-3090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.11.1", Layout: input.Layout{TP: 2, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 2}}
+	seqs, batched := 8, 64000
+	es := resolve.EngineSettings{Util: ptrFloat(0.95), MaxNumSeqs: &seqs, MaxNumBatchedTokens: &batched,
+		Weights: "auto", KVCacheDType: "auto", MaxModelLen: kimiLinearLogMaxLen}
+	if ds := in.Resolve(es); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	return in
+}
+
+// TestKimiLinearLogKVFromLoggedMemory: from the logged weights and
+// available memory, vlaunch's layout of the KDA + MLA hybrid prints what
+// the log prints. Weights: 14.248 GiB against 14.2491 (−0.01%): the routed
+// experts 26 × 256 × 3 × 2,304 × 1,024 / 2 at 0.5625 B (12.340 GiB), the
+// rest BF16 (attention 0.945, vocabulary 0.703, shared experts 0.171, dense
+// MLP 0.059, router 0.029). KV: the logged "2.30 GiB" is 2.295–2.305 GiB,
+// 318–319 blocks of 7,741,440 B; vLLM (0.11) prints blocks // 4 groups ×
+// 960 = 79 × 960 = 75,840 tokens for both, and 318 / 128 = 2.48x (319 would
+// print 2.49x: the logged memory was below 2.2999 GiB).
+func TestKimiLinearLogKVFromLoggedMemory(t *testing.T) {
+	in := kimiLinearLogInput(t)
+	r := Estimate(in)
+	s := r.Stages[0]
+	within(t, "weights GiB", s.WeightsGiB, kimiLinearLogWeightsGiB, 0.001)
+	kv := s.KV
+	p := kv.pack()
+	groups, stateGroups := 0, 0
+	for _, k := range p.kinds {
+		groups += k.groups
+		if k.state {
+			stateGroups += k.groups
+		}
+	}
+	padding := p.paddingLayers()
+	if kv.HybridBlock != 960 || p.groupSize != 7 || groups != 4 || padding != 1 || p.page*int64(p.unitLayers) != kimiLinearBlock {
+		t.Fatalf("layout: block %d tokens, groups of %d, %d groups (%d state), %d padding layer(s), block %d B; want 960, 7, 4 (3), 1 (the log's \"Add 1 padding layers\"), %d",
+			kv.HybridBlock, p.groupSize, groups, stateGroups, padding, p.page*int64(p.unitLayers), kimiLinearBlock)
+	}
+	if got := kv.SequenceBytes(kimiLinearLogMaxLen, in.BlockSize); got != kimiLinearBlocksPerRequest*kimiLinearBlock {
+		t.Errorf("a 120,000-token request: %d B, want %d blocks", got, kimiLinearBlocksPerRequest)
+	}
+	asConc, _ := in.Release().KVTokensAsConcurrency()
+	if asConc == vllm.Present {
+		t.Fatalf("vLLM %s read as printing max_concurrency × max_model_len; 0.11 prints blocks // groups × block", in.VLLMVersion)
+	}
+	for _, gib := range []float64{2.295, 2.2999} {
+		avail := gib * GiB
+		tok, ok := kv.ReportedTokens(avail, kimiLinearLogMaxLen, false)
+		blocks := math.Floor(avail / kimiLinearBlock)
+		conc := blocks / kimiLinearBlocksPerRequest
+		if !ok || tok != kimiLinearLogTokens || math.Round(conc*100)/100 != kimiLinearLogConc {
+			t.Errorf("from %.4f GiB: %d tokens, %.3fx; the log 75,840 and 2.48x", gib, tok, conc)
+		}
+	}
+}
+
+// TestKimiLinearLogEndToEnd holds the end-to-end prediction of the same
+// start-up where it stands, and says so: issue #23's "available KV within
+// 10%" is NOT met for kimi_linear. vlaunch predicts 3.45 GiB available
+// (+50%), so 114,240 tokens (+51%) and 3.73x (+50%); the weights (14.25
+// GiB) and the KV arithmetic (TestKimiLinearLogKVFromLoggedMemory) hold, so
+// the whole miss is the profiled non-KV memory: the log implies 22.40 −
+// 14.25 − 2.30 = 5.85 GiB of activation peak and memory outside PyTorch at
+// 64,000 batched tokens (0.95 × the 23.58 GiB vLLM logs for an RTX 3090),
+// vlaunch counts 4.71 (forward 2.47 + the Triton
+// fused-MoE workspace of one 32,768-token chunk 1.88 + outside PyTorch
+// 0.36). What the sources read say (docs/models-issue23.md, Kimi-K3 row):
+// the INT4 experts run Marlin (CompressedTensorsWNA16MarlinMoEMethod.apply
+// calls fused_marlin_moe), which allocates its caches per call for the
+// whole batch, M × top-k × (max(2N, K) + N) × 2 B = 2.69 GiB, no chunking
+// (fused_marlin_moe.py read at vllm-project/vllm 00a130a0; 0.10-era copies,
+// code search ids 52520279798 and 11956066781, alike). The MoE layer's live
+// set by hand is then 3.51 GiB (three hidden-sized tensors + those caches),
+// 4.86 if the piecewise-compiled graph keeps the MoE piece's inputs (the KDA
+// output and gate, the residual, the attention output) alive through it:
+// with 0.36 outside PyTorch at most 5.22 GiB, still 0.63 short of the log
+// (available 2.93, +27%). Composing Marlin's caches additively, as vlaunch
+// composes the Triton workspace, would give 2.63 GiB (+14%), but adds two
+// layers' peaks that never coexist, so it is not adopted. The test fails
+// when the gap moves, so the doc is updated with it.
+func TestKimiLinearLogEndToEnd(t *testing.T) {
+	in := kimiLinearLogInput(t)
+	r := Estimate(in)
+	s := r.Stages[0]
+	t.Logf("weights %.3f GiB (logged 14.2491); available %.3f GiB (logged 2.30, %+.0f%%); %d tokens (logged 75,840); %.2fx (logged 2.48x)",
+		s.WeightsGiB, s.AvailableKVGiB, 100*(s.AvailableKVGiB/kimiLinearLogAvailGiB-1), r.KVTokensLogged, r.MaxConcurrencyAtMaxModelLen)
+	within(t, "weights GiB", s.WeightsGiB, kimiLinearLogWeightsGiB, 0.001)
+	// Its own tokens and concurrency follow from its own available memory
+	// by the same rule as the log's.
+	blocks := math.Floor(s.AvailableKVGiB * GiB / kimiLinearBlock)
+	if want := int64(blocks) / 4 * 960; r.KVTokensLogged != want {
+		t.Errorf("tokens %d, want %d from %.0f blocks", r.KVTokensLogged, want, blocks)
+	}
+	within(t, "concurrency from its blocks", r.MaxConcurrencyAtMaxModelLen, blocks/kimiLinearBlocksPerRequest, 0.01)
+	if off := s.AvailableKVGiB/kimiLinearLogAvailGiB - 1; off < 0.40 || off > 0.60 {
+		t.Errorf("available %.3f GiB is %+.0f%% from the logged 2.30 GiB: the known +50%% gap moved; update docs/models-issue23.md (Kimi-K3 row) and this test",
+			s.AvailableKVGiB, 100*off)
+	}
+}
