@@ -26,6 +26,7 @@ var HeldOutNotes = map[string]string{
 		"a new attention family, long-context prefill and a current release's step costs",
 	// Calibration sources, held out by refitting without them.
 	"vllm-blog-fp8-kvcache":         "dense Llama-3.1-8B on one H100 (vLLM 0.19), 20K-token prompts: long-context decode and prefill interference",
+	"vllm-eagle-bench-h100":         "dense Llama-3.1-8B on one H100 at batch 1 on synchronous vLLM V1 (0.8.4, 0.9.2), offline and through the API server: the in-process host cost per step",
 	"vllm-recipes-pr127-rocm-llama": "dense Llama 70B and 405B (FP8, MXFP4) on one MI355X (vLLM ROCm, AITER) at 64 sessions",
 	"sglang-pr-11125":               "dense Llama-3.3-70B BF16 TP2 under Poisson load (incomplete rows)",
 	"inferencex-pr-3363":            "DeepSeek-R1 FP8 TP8 closed loops on B200 (SGLang 0.5.12): Blackwell compute and bandwidth at batch 1–64",
