@@ -65,6 +65,11 @@ type Term struct {
 // max_num_batched_tokens and the dummy sampler run over max_num_seqs rows.
 type Activation struct {
 	ForwardGiB, SamplerGiB, MoEWorkspaceGiB float64
+	// MarlinLayerGiB is an MoE layer's live set where the experts run
+	// through Marlin's fused MoE with per-call whole-batch caches
+	// (marlinMoELayer): one layer's transient peak, composed with the
+	// forward pass by max, not added (0 elsewhere).
+	MarlinLayerGiB float64
 	// EncoderOutputsGiB is the multimodal encoder's dummy outputs the
 	// profile holds through the language model's run (encoderProfileGiB).
 	EncoderOutputsGiB float64
@@ -88,11 +93,17 @@ type Activation struct {
 // allocated through the sampler run: M × top_k × (3·N + hidden) × 2 B with N
 // the per-GPU expert width and M the tokens the experts see (see moeTokens).
 //
+// Where the experts run through Marlin's fused MoE with caches allocated per
+// call for the whole batch (marlinMoELayer) there is no shared workspace:
+// the caches live only inside one MoE layer's call, so that layer's live
+// set is one more candidate for the peak, beside the forward pass's widest
+// layer, not a term added to it.
+//
 // Multimodal encoder outputs: the dummy encoder outputs the profile holds
 // through both runs, where the release pads them (encoderProfileGiB).
 //
-// Peak = max(forward, sampler + hidden states) + MoE workspace + encoder
-// outputs.
+// Peak = max(forward, Marlin MoE layer, sampler + hidden states) + MoE
+// workspace + encoder outputs.
 func PeakActivation(in *input.Input, s Stage) Activation {
 	m := in.Model
 	t := float64(in.MaxNumBatchedTokens)
@@ -110,7 +121,12 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 		a.Terms = append(a.Terms, Term{"sampler", a.SamplerGiB + hiddenGiB,
 			fmt.Sprintf("%d rows × vocab %d × %d B%s + hidden states %d × %d × 2 B", rows, m.VocabSize, perLogit, path, in.MaxNumBatchedTokens, m.HiddenSize)})
 	}
-	if m.IsMoE() && !in.Release().EngineEra().V0Default() {
+	marlin, marlinOK := marlinMoELayer(in)
+	switch {
+	case marlinOK && UseMarlinMoELayer:
+		a.MarlinLayerGiB = marlin.GiB
+		a.Terms = append(a.Terms, marlin)
+	case m.IsMoE() && !in.Release().EngineEra().V0Default():
 		mt, why := moeTokens(in)
 		n := moeWidthPerGPU(in)
 		k := float64(m.ExpertsPerToken)
@@ -122,7 +138,7 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 		a.EncoderOutputsGiB = gib
 		a.Terms = append(a.Terms, Term{"multimodal encoder profile outputs", gib, formula})
 	}
-	a.PeakGiB = max(a.ForwardGiB, a.SamplerGiB+hiddenGiB*boolF(a.SamplerGiB > 0)) + a.MoEWorkspaceGiB + a.EncoderOutputsGiB
+	a.PeakGiB = max(a.ForwardGiB, a.MarlinLayerGiB, a.SamplerGiB+hiddenGiB*boolF(a.SamplerGiB > 0)) + a.MoEWorkspaceGiB + a.EncoderOutputsGiB
 	return a
 }
 

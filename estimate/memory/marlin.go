@@ -1,0 +1,112 @@
+package memory
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// marlinMoELayer is the live set of one MoE layer during the profile's
+// dummy forward pass where the release runs the routed experts through
+// Marlin's fused MoE and that call allocates its caches itself, for the
+// whole batch (vllm.Release.MarlinMoE: Runs and WholeBatch both Present).
+//
+// Why a layer's live set and not a workspace added to the forward pass: the
+// Triton path's workspace sits in buffers shared across layers and calls,
+// still allocated while every other layer runs, so vlaunch adds it to the
+// forward pass's widest layer. fused_marlin_moe instead allocates
+// intermediate_cache13 (M × top-k × max(2N, K)) and intermediate_cache2 (M ×
+// top-k × N) with torch.empty inside the call and drops them on return;
+// PyTorch's allocator then hands the same blocks to the next layer, and
+// vLLM's profile reads the allocator's peak of allocated bytes, so the
+// caches count once, at the MoE layer, and never beside another layer's
+// intermediates. The peak is therefore the larger of the forward pass's
+// widest layer and this one, not their sum.
+//
+// The layer's live set at its peak, the down projection's GEMM: the
+// residual, the MoE input (the post-attention norm's output), the
+// shared experts' output where the model has shared experts, and the
+// summed output (M × K, allocated before the down GEMM by MarlinExperts and
+// after it by the direct call, when cache2 is still referenced either way),
+// each M × hidden; plus the two caches, M × top-k × (max(2N, K) + N). M is
+// max_num_batched_tokens: without an all-to-all backend the layer sees the
+// rank's whole batch and nothing chunks it. Router logits and top-k ids
+// (M × experts, M × top-k) are under 3% of the caches and left out.
+func marlinMoELayer(in *input.Input) (Term, bool) {
+	m := in.Model
+	if !m.IsMoE() || in.All2AllBackend != "" {
+		return Term{}, false
+	}
+	format, group := expertFormat(in)
+	q := vllm.MarlinMoEQuery{
+		ExpertFormat: format, GroupSize: group,
+		HiddenSize: m.HiddenSize, IntermediatePerGPU: int(moeWidthPerGPU(in)),
+		Env: in.Env,
+	}
+	if g := in.GPU; g != nil {
+		q.NVIDIA, q.SMMajor = g.Vendor == "nvidia", g.ComputeMajor
+	}
+	p := in.Release().MarlinMoE(q)
+	if p.Runs != vllm.Present || p.WholeBatch != vllm.Present {
+		return Term{}, false
+	}
+	t := float64(in.MaxNumBatchedTokens)
+	h := float64(m.HiddenSize)
+	n := moeWidthPerGPU(in)
+	k := float64(m.ExpertsPerToken)
+	hidden, which := 3.0, "residual, input, output"
+	if m.NumSharedExperts > 0 {
+		hidden, which = 4, "residual, input, shared experts' output, output"
+	}
+	caches := t * k * (max(2*n, h) + n) * actBytes / GiB
+	gib := t*hidden*h*actBytes/GiB + caches
+	return Term{"Marlin MoE layer", gib, fmt.Sprintf(
+		"%d tokens × %.0f × hidden %d × 2 B (%s) + Marlin's caches %d × top-k %d × (max(2 × expert width %.0f, hidden %d) + %.0f) × 2 B = %.2f GiB, "+
+			"allocated per call for the whole batch and freed on return (%s): one layer's peak, compared with the forward pass, not added to it",
+		in.MaxNumBatchedTokens, hidden, m.HiddenSize, which, in.MaxNumBatchedTokens, m.ExpertsPerToken, n, m.HiddenSize, n, caches, p.Why)}, true
+}
+
+// expertFormat is the routed experts' stored format as vllm.MarlinMoEQuery
+// reads it, and their group size: the checkpoint's own format when vLLM
+// loads the checkpoint as shipped and its quantization reaches the routed
+// experts; "" otherwise (unquantized, converted or unknown).
+func expertFormat(in *input.Input) (string, int) {
+	m := in.Model
+	q := m.Quant
+	if mxfp4Experts(m) != "" {
+		return catalog.FormatMXFP4, 32
+	}
+	ckpt := m.CheckpointDType()
+	if !in.WeightsFromCheckpoint || in.WeightsDType != ckpt {
+		return "", 0
+	}
+	if q.Shares != nil && q.Shares.Routed == 0 {
+		return "", 0
+	}
+	switch ckpt {
+	case catalog.FormatINT4:
+		return catalog.FormatINT4, q.GroupSize
+	case catalog.FormatMXFP4, catalog.FormatNVFP4, "fp8":
+		return ckpt, q.GroupSize
+	}
+	return "", 0
+}
+
+// UseMarlinMoELayer switches the Marlin MoE layer's live set
+// (marlinMoELayer) into the activation peak in place of the Triton path's
+// shared workspace, where vLLM runs the experts through fused_marlin_moe
+// with whole-batch caches. Built and off (2026-12-06): it is what vLLM's
+// source says, but against the three public logs on that path it moves
+// every prediction further from the log — Kimi-Linear-48B AWQ on 2 × RTX
+// 3090 (vllm#28228) from +50% to +74% available KV, Kimi-K2-Thinking on
+// 8 × H200 from +5.5% to +7.5%, gpt-oss-120b's failed H100 start-up from
+// 6.07 to 6.16 GiB predicted — so what those logs hold beyond vlaunch's
+// forward pass is presumably another layer's (the KDA layer's chunked
+// kernels at 64,000 tokens, MLA's prefill; neither read nor modelled),
+// which the Triton workspace the default still charges happens to cover in
+// part. Turning it on alone
+// would trade a wrong term that helps for a right one that hurts; it waits
+// for those layers (estimate/memory/kimilinear_log_test.go).
+var UseMarlinMoELayer = false
