@@ -102,11 +102,18 @@ func expertFormat(in *input.Input) (string, int) {
 // every prediction further from the log — Kimi-Linear-48B AWQ on 2 × RTX
 // 3090 (vllm#28228) from +50% to +74% available KV, Kimi-K2-Thinking on
 // 8 × H200 from +5.5% to +7.5%, gpt-oss-120b's failed H100 start-up from
-// 6.07 to 6.16 GiB predicted — so what those logs hold beyond vlaunch's
-// forward pass is presumably another layer's (the KDA layer's chunked
-// kernels at 64,000 tokens, MLA's prefill; neither read nor modelled),
-// which the Triton workspace the default still charges happens to cover in
-// part. Turning it on alone
+// 6.07 to 6.16 GiB predicted — so those logs hold more than either composition
+// counts. Not the KDA layer's chunked kernels: KimiDeltaAttention._forward
+// returns at once in the profile run (attn_metadata None, "V1 profile
+// run": kda.py @01a7e5d9), as vLLM's attention ops do. By hand, what the
+// piecewise-compiled graph keeps alive through the MoE layer's piece — its
+// inputs, referenced by the caller until the piece returns: the previous
+// residual and the attention's output (KDA: core_attn_out and its gate,
+// 2 × 64,000 × 2,048 × 2 B) — adds 0.76 GiB for Kimi-Linear (4.55 GiB,
+// +41% available): still short, and vlaunch's forward pass does not count
+// such held inputs either, so the two would have to change together. The
+// Triton workspace the default still charges happens to cover part of
+// what is missing. Turning it on alone
 // would trade a wrong term that helps for a right one that hurts; it waits
-// for those layers (estimate/memory/kimilinear_log_test.go).
+// for that (estimate/memory/kimilinear_log_test.go).
 var UseMarlinMoELayer = false
