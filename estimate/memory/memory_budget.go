@@ -131,8 +131,14 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 		n := moeWidthPerGPU(in)
 		k := float64(m.ExpertsPerToken)
 		a.MoEWorkspaceGiB = mt * k * (3*n + h) * actBytes / GiB
-		a.Terms = append(a.Terms, Term{"fused-MoE workspace", a.MoEWorkspaceGiB,
-			fmt.Sprintf("%.0f tokens (%s) × top-k %d × (3 × expert width %.0f + hidden %d) × 2 B", mt, why, m.ExpertsPerToken, n, m.HiddenSize)})
+		formula := fmt.Sprintf("%.0f tokens (%s) × top-k %d × (3 × expert width %.0f + hidden %d) × 2 B", mt, why, m.ExpertsPerToken, n, m.HiddenSize)
+		if marlinOK {
+			// Said, not hidden: this release runs the experts through
+			// Marlin, whose caches this term stands in for (UseMarlinMoELayer).
+			formula += fmt.Sprintf("; vLLM runs these experts through Marlin, which allocates its caches per call for the whole batch instead "+
+				"(that MoE layer %.2f GiB, caches included): this workspace is still charged in its place, the layers' peaks not yet modelled", marlin.GiB)
+		}
+		a.Terms = append(a.Terms, Term{"fused-MoE workspace", a.MoEWorkspaceGiB, formula})
 	}
 	if gib, formula := encoderProfileGiB(in); gib > 0 {
 		a.EncoderOutputsGiB = gib
