@@ -19,7 +19,10 @@ package vllm
 //     compressed_tensors_moe.py (@003a1930) reads VLLM_WNA16_MOE_BACKEND
 //     (cutlass on SM90 for group sizes % 64, marlin, triton); its first
 //     release is not pinned, so a spec that sets it is read as unknown.
-//   - MXFP4 experts: where MXFP4MoEBackend picks Marlin (facts_mxfp4_moe.go).
+//   - MXFP4 experts: where MXFP4MoEBackend picks Marlin (facts_mxfp4_moe.go);
+//     Mxfp4MoEMethod.apply then calls fused_marlin_moe without caches too
+//     (mxfp4.py stored copy of the 0.11 era, code search id 33692451; the
+//     width per GPU rounded up to 128 there, which callers may ignore).
 //   - FP8 on GPUs without FP8 tensor cores (SM 8.0/8.6: Marlin; 8.9 native)
 //     and NVFP4 below Blackwell also fall back to Marlin; the catalog has no
 //     minor compute capability and the NVFP4 fallback was not read, so both
@@ -43,6 +46,7 @@ const srcMarlinMoE = "vllm/model_executor/layers/fused_moe/fused_marlin_moe.py f
 	"M×top-k×max(2N,K) and M×top-k×N; MarlinExperts.supports_chunking True, workspace_shapes); docs.vllm.ai v0.9.2 fused_marlin_moe (no cache arguments); " +
 	"compressed_tensors_moe.py get_moe_method (docs.vllm.ai v0.10.1.1: Marlin preferred when supported; @003a1930: VLLM_WNA16_MOE_BACKEND) and " +
 	"CompressedTensorsWNA16MarlinMoEMethod.apply (stored copies, code search ids 156772300, 54644565975: fused_marlin_moe without caches); " +
+	"quantization/mxfp4.py Mxfp4MoEMethod.apply on MARLIN (stored copy, id 33692451: fused_marlin_moe without caches); " +
 	"quantization/utils/marlin_utils.py check_moe_marlin_supports_layer (stored copy, id 153060555)"
 
 // Releases where the INT4 Marlin MoE method is the default when the layer
