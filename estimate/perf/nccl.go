@@ -9,13 +9,26 @@ import "math"
 // custom all-reduce does not serve. Off, or on a GPU without tables, they
 // keep the first-principles link model (LinkTime with per-hop latency and
 // CollectiveS). Read when a step is priced.
-var UseNCCLTables = false
+//
+// On since 2026-12-06, without a refit: the replay rows it reaches (TP 1
+// gathers inside one B200 host: vllm-issue23752 c8/c9, sglang-pr9359)
+// move by under 2% (TPOT 16.9 → 17.2 ms against 41 measured; the 8-GPU
+// all-gather + reduce-scatter floors, 16 + 16 µs, are close to the link
+// model's 7 hops × 2 µs + CollectiveS per phase); calibration 140 / 160,
+// holdout 85 / 208 and the anchors unchanged; a one-dimensional refit of
+// collective_s moves the criterion 0.2713 → 0.2712 (not adopted).
+var UseNCCLTables = true
 
 // UseNaiveA2A prices vLLM's naive all-to-all backend as what it runs
 // (vllm.Kernels.NaiveBroadcast: 2 × DP broadcasts and one all-reduce of the
 // gathered buffer per MoE layer) instead of as allgather_reducescatter.
-// Read when a step is priced.
-var UseNaiveA2A = false
+// Read when a step is priced. On since 2026-12-06: no replay row runs it
+// (rows without a release replay on the newest, whose default is
+// allgather_reducescatter); on vllm-issue23752's DeepSeek-R1 DP 8 + EP 8
+// on B200, replayed as 0.10.1 (naive by default; the row's release and
+// backend are unknown), TPOT c8 / c9 would be 33.1 / 32.8 ms against 41 /
+// 45 measured (−19 / −27%), against 17.2 / 16.8 as allgather_reducescatter.
+var UseNaiveA2A = true
 
 // NCCLPoint is one NCCL collective's measured latency on GPUs GPUs of one
 // node, nccl-tests' out-of-place time of half-precision buffers: MinUs at
