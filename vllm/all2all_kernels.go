@@ -11,10 +11,11 @@ const (
 	// TrafficNone: no all-to-all runs (DP = 1, or a dense model); MoE
 	// layers reach their experts through the TP all-reduce.
 	TrafficNone Traffic = iota
-	// TrafficGather: every EP rank all-gathers every token of the group and
-	// reduce-scatters the outputs over NCCL, BF16 both ways
-	// (allgather_reducescatter; naive broadcasts, which costs the same; and
-	// NaiveDispatch, what MoE layers do with DP > 1 and EP off).
+	// TrafficGather: every EP rank gathers every token of the group and
+	// reduces the outputs back over NCCL, BF16 both ways
+	// (allgather_reducescatter: one all-gather and one reduce-scatter;
+	// naive: the same bytes in other collectives, Kernels.NaiveBroadcast;
+	// and NaiveDispatch, what MoE layers do with DP > 1 and EP off).
 	TrafficGather
 	// TrafficPerNode: one RDMA copy per remote node that holds one of the
 	// token's experts, forwarded over NVLink there (DeepEP's normal, or
@@ -48,7 +49,8 @@ func (t Traffic) PointToPoint() bool { return t == TrafficPerNode || t == Traffi
 // NaiveDispatch names what vLLM's MoE layers do when DP > 1 but expert
 // parallelism is off, so that no all-to-all backend runs: every DP rank's
 // tokens are gathered for the (TP-sharded) experts and the outputs reduced
-// back, which costs what TrafficGather costs.
+// back, which vlaunch costs as TrafficGather (its collectives in that
+// path not read).
 const NaiveDispatch = "naive dispatch"
 
 // Buffers is the communication memory a backend reserves outside PyTorch's
@@ -88,11 +90,33 @@ type Kernels struct {
 	// list it, but a VLLM_ALL2ALL_BACKEND value naming it is still costed
 	// by its pattern.
 	Unreleased bool
-	Verified   bool
-	Source     string
+	// NaiveBroadcast: dispatch is one NCCL broadcast per DP rank (each
+	// rank's slice of the gathered buffer, from that rank), once for the
+	// hidden states and once for the router logits, and combine one NCCL
+	// all-reduce of the whole gathered buffer (DP ranks' tokens × hidden),
+	// of which each rank keeps its slice: per MoE layer 2 × DP broadcasts
+	// and an all-reduce, where allgather_reducescatter runs one all-gather
+	// and one reduce-scatter (srcNaiveA2A).
+	NaiveBroadcast bool
+	Verified       bool
+	Source         string
 }
 
 const (
+	// srcNaiveA2A: NaiveAll2AllManager in vllm/distributed/device_communicators/
+	// all2all.py — naive_multicast loops `self.dp_group.broadcast(buffer[start:end],
+	// idx)` over the DP ranks; dispatch multicasts hidden_states and
+	// router_logits; combine is `self.dp_group.all_reduce(hidden_states)`
+	// then a slice. Read in the 0.9.0.1 source (docs.vllm.ai page) and in
+	// a stored copy of the file of the same era (FlashInfer all2all import,
+	// ≈0.10.x, release not named by the copy); the readthedocs build of PR
+	// #22262 (Aug 2025) keeps the class's "uses all-reduce under the hood"
+	// docstring. Releases 0.11.0–0.15.x (naive no longer the default) not
+	// read: assumed unchanged (unverified). PR #33728 (Feb 2026) made the
+	// name fall back to allgather_reducescatter.
+	srcNaiveA2A = "docs.vllm.ai/en/v0.9.0.1/api/vllm/distributed/device_communicators/all2all (NaiveAll2AllManager: " +
+		"naive_multicast = dp_group.broadcast per DP rank, dispatch multicasts hidden_states and router_logits, " +
+		"combine = dp_group.all_reduce of the gathered buffer); same code in a stored ≈0.10.x copy; 0.11.0–0.15.x unverified"
 	srcKernels = "vllm-facts.md §2.4 (backend table: kernels, intended use) and §4.4 (CUDA graphs); secondary: vLLM's kernel code not read"
 	// srcMoriSplit: the MoRI kernels by name. PR #41751 (merged after
 	// 2026-05-12) still chose MoRI's inter-node kernel with the variable
@@ -120,7 +144,7 @@ const (
 var graphsOffDeepEPNormal = []Span{{}}
 
 var kernelTable = []Kernels{
-	{Name: BackendNaive, Traffic: TrafficGather, Source: srcKernels},
+	{Name: BackendNaive, Traffic: TrafficGather, NaiveBroadcast: true, Source: srcKernels + "; " + srcNaiveA2A},
 	{Name: BackendAllgatherReducescatter, Traffic: TrafficGather, Source: srcKernels},
 	{Name: BackendDeepEPHighThroughput, Traffic: TrafficPerNode, ChunkedDispatch: true, Buffers: BuffersDeepEPNormal,
 		GraphsOffWithDP: graphsOffDeepEPNormal, Source: srcKernels},

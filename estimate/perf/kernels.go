@@ -46,6 +46,10 @@ type KernelFigures struct {
 	// NVLink figure (at most 1); zero on PCIe parts, whose all-reduce the
 	// link model costs.
 	AllReduceS, AllReduceLink float64
+	// NCCL is the GPU's measured NCCL collectives inside one node
+	// (nccl.go; nil on PCIe parts and GPUs without tables): left out of
+	// reports like MoE.
+	NCCL *NCCLFigures `json:"-"`
 	// PrefillAttn is causal prefill attention's achieved fraction of the
 	// BF16 peak at 1, 2, 4, 8 and 16 Ki tokens (batch 1).
 	PrefillAttn [5]float64
@@ -166,17 +170,17 @@ var moeCurves = map[string]*MoECurves{
 // README.md: "Derived tables"; µs and fractions as printed there).
 var measuredKernels = map[string]KernelFigures{
 	"h100-sxm": {System: "h100_sxm", GEMMBF16: 0.84, GEMMFP8: 0.56, HBM: 0.89, KernelS: 2.45e-6, AttnDecodeS: 9.91e-6, AttnPerSeqS: 0.129e-6,
-		AllReduceS: 4.61e-6, AllReduceLink: 1, PrefillAttn: [5]float64{0.24, 0.39, 0.53, 0.61, 0.67}},
+		NCCL: &ncclH100, AllReduceS: 4.61e-6, AllReduceLink: 1, PrefillAttn: [5]float64{0.24, 0.39, 0.53, 0.61, 0.67}},
 	"h200": {System: "h200_sxm", GEMMBF16: 0.83, GEMMFP8: 0.63, HBM: 0.84, KernelS: 2.37e-6, AttnDecodeS: 9.67e-6, AttnPerSeqS: 0.152e-6,
-		AllReduceS: 4.71e-6, AllReduceLink: 1, PrefillAttn: [5]float64{0.25, 0.40, 0.52, 0.59, 0.66}},
+		NCCL: &ncclH200, AllReduceS: 4.71e-6, AllReduceLink: 1, PrefillAttn: [5]float64{0.25, 0.40, 0.52, 0.59, 0.66}},
 	"b200": {System: "b200_sxm", GEMMBF16: 0.69, GEMMFP8: 0.46, HBM: 0.82, KernelS: 1.79e-6, AttnDecodeS: 8.46e-6, AttnPerSeqS: 0.0488e-6,
-		AllReduceS: 7.33e-6, AllReduceLink: 0.80, PrefillAttn: [5]float64{0.13, 0.24, 0.37, 0.48, 0.55}},
+		NCCL: &ncclB200, AllReduceS: 7.33e-6, AllReduceLink: 0.80, PrefillAttn: [5]float64{0.13, 0.24, 0.37, 0.48, 0.55}},
 	"b300": {System: "b300_sxm", GEMMBF16: 0.77, GEMMFP8: 0.50, HBM: 0.82, KernelS: 1.50e-6, AttnDecodeS: 7.29e-6, AttnPerSeqS: 0.0432e-6,
-		AllReduceS: 6.99e-6, AllReduceLink: 0.81, PrefillAttn: [5]float64{0.16, 0.28, 0.44, 0.60, 0.69}},
+		NCCL: &ncclB300, AllReduceS: 6.99e-6, AllReduceLink: 0.81, PrefillAttn: [5]float64{0.16, 0.28, 0.44, 0.60, 0.69}},
 	"gb200": {System: "gb200", GEMMBF16: 0.69, GEMMFP8: 0.43, HBM: 0.82, KernelS: 1.78e-6, AttnDecodeS: 8.70e-6, AttnPerSeqS: 0.0467e-6,
-		AllReduceS: 4.97e-6, AllReduceLink: 0.63, PrefillAttn: [5]float64{0.12, 0.22, 0.34, 0.45, 0.55}},
+		NCCL: &ncclGB200, AllReduceS: 4.97e-6, AllReduceLink: 0.63, PrefillAttn: [5]float64{0.12, 0.22, 0.34, 0.45, 0.55}},
 	"a100-80g": {System: "a100_sxm", GEMMBF16: 0.86, HBM: 0.80, KernelS: 2.45e-6, AttnDecodeS: 10.5e-6, AttnPerSeqS: 0.191e-6,
-		AllReduceS: 5.62e-6, AllReduceLink: 0.76, PrefillAttn: [5]float64{0.28, 0.40, 0.49, 0.56, 0.56}},
+		NCCL: &ncclA100, AllReduceS: 5.62e-6, AllReduceLink: 0.76, PrefillAttn: [5]float64{0.28, 0.40, 0.49, 0.56, 0.56}},
 	"l40s": {System: "l40s", GEMMBF16: 0.67, GEMMFP8: 0.50, HBM: 0.82, KernelS: 1.65e-6, AttnDecodeS: 7.17e-6, AttnPerSeqS: 0.105e-6,
 		PrefillAttn: [5]float64{0.31, 0.32, 0.49, 0.51, 0.51}},
 	"rtx-pro-6000": {System: "rtx_pro_6000_server", GEMMBF16: 0.84, GEMMFP8: 0.76, HBM: 0.84, KernelS: 1.80e-6, AttnDecodeS: 6.76e-6, AttnPerSeqS: 0.0992e-6,

@@ -28,6 +28,14 @@ type derivedKernels struct {
 			MinUs     float64 `json:"min_us"`
 			BusBWFrac float64 `json:"busbw_frac_intra_node_bw"`
 		} `json:"vllm_custom_all_reduce"`
+		NCCL map[string][]struct {
+			GPUs    int     `json:"gpus"`
+			MinUs   float64 `json:"min_us"`
+			At16K   float64 `json:"us_16KiB"`
+			At1M    float64 `json:"us_1MiB"`
+			At16M   float64 `json:"us_16MiB"`
+			BusGBps float64 `json:"busbw_GBps_largest"`
+		} `json:"nccl"`
 	} `json:"systems"`
 }
 
@@ -66,6 +74,21 @@ func TestMeasuredKernelsAreTheDerivedFigures(t *testing.T) {
 		near("decode attention per sequence", id, k.AttnPerSeqS*1e6, s.Attention.DecodeFit.PerSeqUs, 0.0006)
 		for i, v := range k.PrefillAttn {
 			near("prefill attention", id, v, s.Attention.Prefill[isl1k+i], 0.006)
+		}
+		if k.NCCL != nil {
+			for op, pts := range map[string][]NCCLPoint{"all_reduce": k.NCCL.AllReduce, "all_gather": k.NCCL.AllGather, "reduce_scatter": k.NCCL.ReduceScatter} {
+				rows := s.NCCL[op]
+				if len(rows) != len(pts) {
+					t.Errorf("%s NCCL %s: %d rows in the table, %d derived", id, op, len(pts), len(rows))
+					continue
+				}
+				for i, p := range pts {
+					r := rows[i]
+					if p.GPUs != r.GPUs || p.MinUs != r.MinUs || p.At16KUs != r.At16K || p.At1MUs != r.At1M || p.At16MUs != r.At16M || p.BusGBps != r.BusGBps {
+						t.Errorf("%s NCCL %s: table %+v, derived %+v", id, op, p, r)
+					}
+				}
+			}
 		}
 		if k.AllReduceS > 0 {
 			ar := s.CustomAR[len(s.CustomAR)-1] // the most GPUs measured

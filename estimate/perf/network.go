@@ -71,7 +71,12 @@ func (sm *StepModel) tpAllReduce(msg float64) float64 {
 		if k := s.Eff.Kernels; k.AllReduceS > 0 && s.TP <= s.HW.hostGPUs() {
 			return LinkTime(ring, s.HW.IntraBytesPerS, k.AllReduceLink, 1, max(0, k.AllReduceS-s.Eff.KernelGapS))
 		}
-		return LinkTime(ring, s.HW.IntraBytesPerS, s.Eff.Link, 1, 2*s.HW.IntraLatencyS+s.Eff.CollectiveS)
+		// NCCL inside a host, measured where the GPU has tables (less the
+		// kernel gap the step already counts for it, as above).
+		if t, ok := s.ncclTime(ncclAllReduce, s.TP, msg); ok {
+			return max(0, t-s.Eff.KernelGapS)
+		}
+		return s.ncclFirstPrinciples(ring)
 	}
 	nodes := (s.TP + g - 1) / g
 	lat := 2*float64(nodes)*s.HW.InterLatencyS + s.Eff.CollectiveS
@@ -110,6 +115,11 @@ func (sm *StepModel) a2aTime(sp spread, st *StepTime) {
 		inter = maxNode * sm.route.RemoteExpertCopies * sm.bytesCopy
 		intra = maxGPU * sm.route.LocalExpertCopies * sm.bytesCopy
 	default: // all-gather + reduce-scatter of BF16 hidden states
+		if t, ok := sm.gatherInHost(total); ok {
+			st.A2AS = sm.moeLayers * t
+			st.IntraBytesPerGPU = sm.moeLayers * (total - minGPU) * sm.hidden * 2 * 2 * float64(s.PP)
+			return
+		}
 		if sm.nodes > 1 {
 			inter = (total - minNode) * sm.hidden * 2 * 2
 		}
@@ -134,6 +144,47 @@ func (sm *StepModel) a2aTime(sp spread, st *StepTime) {
 	st.A2AS = sm.moeLayers * t
 	st.InterBytesPerNode = sm.moeLayers * inter * float64(s.PP)
 	st.IntraBytesPerGPU = sm.moeLayers * intra * float64(s.PP)
+}
+
+// gatherInHost is one MoE layer's gather exchange inside one host with TP
+// = 1 (the EP group is the DP group, whose collectives vLLM runs), total
+// tokens over the group, priced by the collectives vLLM issues:
+//   - allgather_reducescatter: an all-gather of the group's BF16 hidden
+//     states and a reduce-scatter of the outputs (router logits, a few % of
+//     the bytes, left out as before);
+//   - naive (S.A2ANaive, with UseNaiveA2A): per DP rank one broadcast of its
+//     hidden states and one of its router logits (BF16 gate output, the
+//     experts' count per token; assumed), then an all-reduce of the whole
+//     gathered buffer (vllm.Kernels.NaiveBroadcast).
+//
+// Each collective is NCCL's measured latency where the GPU has tables
+// (UseNCCLTables) and the link model elsewhere. NCCL has no broadcast
+// table: a broadcast of b bytes is priced as the all-gather whose bus bytes
+// are b (size b·n/(n−1)) — both are one ring pass of n−1 NVLink hops
+// (assumed). false: the case is not this one (multi-node, TP > 1, or the
+// plain gather without tables), and a2aTime's link model prices it.
+func (sm *StepModel) gatherInHost(total float64) (float64, bool) {
+	s := &sm.S
+	n := s.DP
+	if sm.nodes > 1 || s.TP != 1 || n < 2 || n > s.HW.hostGPUs() {
+		return 0, false
+	}
+	buf := total * sm.hidden * 2
+	coll := func(o ncclOp, size float64) float64 {
+		if t, ok := s.ncclTime(o, n, size); ok {
+			return t
+		}
+		return s.ncclFirstPrinciples(size * o.busFactor(n))
+	}
+	if s.A2ANaive && UseNaiveA2A {
+		nf := float64(n)
+		bcast := func(b float64) float64 { return coll(ncclAllGather, b*nf/(nf-1)) }
+		logits := total * float64(s.Model.NumExperts) * 2
+		return nf*(bcast(buf/nf)+bcast(logits/nf)) + coll(ncclAllReduce, buf), true
+	}
+	ag, ok1 := s.ncclTime(ncclAllGather, n, buf)
+	rs, ok2 := s.ncclTime(ncclReduceScatter, n, buf)
+	return ag + rs, ok1 && ok2
 }
 
 // tpReducesPerStage is the TP all-reduces of one stage's forward pass: two

@@ -39,6 +39,9 @@ func SetupFromInput(in *input.Input) StepSetup {
 		s.RedundantExperts = in.NumRedundantExperts
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
+	if k, ok := vllm.BackendKernels(in.All2AllBackend); ok && s.A2A == vllm.TrafficGather {
+		s.A2ANaive = k.NaiveBroadcast
+	}
 	setSpeculative(&s, in)
 	over, _ := vllm.A2AOverMNNVL(in.All2AllBackend)
 	s.SetA2AFixed(l.Nodes > 1, over)

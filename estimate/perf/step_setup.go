@@ -120,6 +120,10 @@ type StepSetup struct {
 	// A2A is the traffic pattern of the MoE all-to-all in effect
 	// (vllm.TrafficNone when DP = 1 or the model is dense).
 	A2A vllm.Traffic
+	// A2ANaive: the gather exchange is vLLM's naive backend (vllm.Kernels.
+	// NaiveBroadcast): broadcasts and an all-reduce, not an all-gather and a
+	// reduce-scatter (gatherInHost).
+	A2ANaive bool
 	// FP8Dispatch sends dispatch activations as FP8 with one float32 scale per
 	// 128 values (DeepEP with FP8 block-quantized experts); combine is BF16.
 	FP8Dispatch bool

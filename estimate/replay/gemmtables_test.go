@@ -17,11 +17,15 @@ import (
 var (
 	gemmTables = flag.Bool("gemmtables", perf.UseGEMMTables, "price dense GEMMs from the measured per-shape tables (perf.UseGEMMTables; a trial when it differs from the default: do not -update)")
 	moeWidth   = flag.Bool("moewidth", perf.UseMoEWidth, "scale TP-sharded fused-MoE curves by the slice's width factor (perf.UseMoEWidth; a trial when it differs from the default: do not -update)")
+	ncclTables = flag.Bool("nccltables", perf.UseNCCLTables, "price NCCL collectives inside a host from the measured tables (perf.UseNCCLTables; a trial when it differs from the default: do not -update)")
+	naiveFlag  = flag.Bool("naivea2a", perf.UseNaiveA2A, "price vLLM's naive all-to-all as broadcasts + all-reduce (perf.UseNaiveA2A; a trial when it differs from the default: do not -update)")
 )
 
 func TestMain(m *testing.M) {
 	flag.Parse()
 	perf.UseGEMMTables = *gemmTables
 	perf.UseMoEWidth = *moeWidth
+	perf.UseNCCLTables = *ncclTables
+	perf.UseNaiveA2A = *naiveFlag
 	os.Exit(m.Run())
 }

@@ -87,6 +87,22 @@ func traffic(r published.Row) vllm.Traffic {
 	return vllm.TrafficGather
 }
 
+// naiveA2A reports whether a vLLM row's gather exchange is the naive
+// backend: named so, or unnamed (or "unknown") on a release whose default
+// it is (vllm.Release.Defaults; a row without a release is replayed on the
+// newest, whose default is allgather_reducescatter).
+func naiveA2A(r published.Row, rel vllm.Release) bool {
+	a := strings.ToLower(r.Features.All2All)
+	switch {
+	case strings.Contains(a, vllm.BackendNaive):
+		return true
+	case a != "" && a != "unknown":
+		return false
+	}
+	k, _ := vllm.BackendKernels(rel.Defaults().All2AllBackend)
+	return k.NaiveBroadcast
+}
+
 // dbo reads whether the source ran two overlapped micro-batches.
 func dbo(r published.Row) bool {
 	o := strings.ToLower(r.Features.Overlap)
@@ -127,6 +143,7 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 		s.RedundantExperts = r.Features.EPLBRedundantExperts.Int()
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
+	s.A2ANaive = s.A2A == vllm.TrafficGather && e.name == "vllm" && naiveA2A(r, e.release)
 	// Inside a multi-node NVLink domain the row's all-to-all runs over it
 	// (the only such row runs DeepEP, whose kernels use MNNVL).
 	s.SetA2AFixed(multi, true)

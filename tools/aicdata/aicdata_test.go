@@ -229,3 +229,17 @@ func TestMoEWidthPoints(t *testing.T) {
 		t.Errorf("-minrows 2: %+v, want the w = 1024 point alone", pts)
 	}
 }
+
+// busFactor is nccl-tests' algorithm-to-bus bandwidth factor: all-reduce
+// moves 2(n−1)/n of the buffer per rank, the others (n−1)/n.
+func TestBusFactor(t *testing.T) {
+	for _, c := range []struct {
+		op   string
+		n    int
+		want float64
+	}{{"all_reduce", 8, 1.75}, {"all_reduce", 2, 1}, {"all_gather", 8, 0.875}, {"reduce_scatter", 4, 0.75}, {"alltoall", 2, 0.5}} {
+		if got := busFactor(c.op, c.n); got != c.want {
+			t.Errorf("busFactor(%s, %d) = %g, want %g", c.op, c.n, got, c.want)
+		}
+	}
+}

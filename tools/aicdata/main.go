@@ -121,15 +121,15 @@ func derive(args []string) {
 	}
 	root := fs.Arg(0)
 	type sysOut struct {
-		YAML      SystemYAML        `json:"yaml"`
-		Versions  map[string]string `json:"versions"`
-		Files     []string          `json:"files"`
-		Gemm      any               `json:"gemm,omitempty"`
-		Attention any               `json:"attention,omitempty"`
-		MLA       any               `json:"mla,omitempty"`
-		MoE       any               `json:"moe,omitempty"`
-		NCCL      any               `json:"nccl_all_reduce_half,omitempty"`
-		CustomAR  any               `json:"vllm_custom_all_reduce_graph_bf16,omitempty"`
+		YAML      SystemYAML           `json:"yaml"`
+		Versions  map[string]string    `json:"versions"`
+		Files     []string             `json:"files"`
+		Gemm      any                  `json:"gemm,omitempty"`
+		Attention any                  `json:"attention,omitempty"`
+		MLA       any                  `json:"mla,omitempty"`
+		MoE       any                  `json:"moe,omitempty"`
+		NCCL      map[string][]CommRow `json:"nccl_half,omitempty"`
+		CustomAR  any                  `json:"vllm_custom_all_reduce_graph_bf16,omitempty"`
 	}
 	res := map[string]any{
 		"source": map[string]string{
@@ -157,10 +157,11 @@ func derive(args []string) {
 		}
 		so := sysOut{YAML: y, Versions: map[string]string{}}
 		var (
-			gemm      map[string]GemmDtype
-			attn      map[string]*AttnKernel
-			moe, mla  map[string]any
-			nccl, car []CommRow
+			gemm     map[string]GemmDtype
+			attn     map[string]*AttnKernel
+			moe, mla map[string]any
+			car      []CommRow
+			nccl     map[string][]CommRow
 		)
 		data := filepath.Join(root, "data", name)
 		rel := func(p string) string { r, _ := filepath.Rel(root, p); return r }
@@ -191,7 +192,12 @@ func derive(args []string) {
 		if p, v := latestFile(filepath.Join(data, "comm", "nccl"), "nccl_perf.parquet"); p != "" {
 			so.Versions["nccl"] = v
 			so.Files = append(so.Files, rel(p))
-			nccl = deriveComm(p, "all_reduce", "nccl_dtype", "half", "", y)
+			nccl = map[string][]CommRow{}
+			for _, op := range ncclOps {
+				if rows := deriveComm(p, op, "nccl_dtype", "half", "", y); len(rows) > 0 {
+					nccl[op] = rows
+				}
+			}
 			so.NCCL = nccl
 		}
 		if p, v := latestFile(filepath.Join(data, "comm", "vllm"), "custom_allreduce_perf.parquet"); p != "" {

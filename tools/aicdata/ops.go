@@ -488,7 +488,26 @@ func sizeName(b float64) string {
 	return fmt.Sprintf("%gKiB", b/(1<<10))
 }
 
-// deriveComm summarises all-reduce latency by message size. message_size in
+// ncclOps are the collectives aiconfigurator's NCCL collector measures
+// (collector/network/collect_nccl.py: nccl-tests all_gather_perf,
+// alltoall_perf, reduce_scatter_perf, all_reduce_perf); there is no
+// broadcast table.
+var ncclOps = []string{"all_reduce", "all_gather", "reduce_scatter", "alltoall"}
+
+// busFactor converts nccl-tests' algorithm bandwidth (the -b/-e size over
+// the time: the whole output buffer for all_gather, the whole input for
+// reduce_scatter, one rank's buffer for alltoall) into its bus bandwidth,
+// as nccl-tests prints it (doc/PERFORMANCE.md): 2(n−1)/n for all-reduce,
+// (n−1)/n for the others.
+func busFactor(op string, n int) float64 {
+	f := float64(n-1) / float64(n)
+	if op == "all_reduce" {
+		return 2 * f
+	}
+	return f
+}
+
+// deriveComm summarises a collective's latency by message size. message_size in
 // these tables is in elements (the NCCL collector divides bytes by the
 // element size; the custom all-reduce collector sizes tensors by it), so
 // bytes = elements × 2 for half/bfloat16.
@@ -533,7 +552,7 @@ func deriveComm(p, op, dtypeCol, dtype, kernel string, y SystemYAML) []CommRow {
 			}
 		}
 		row.FloorUs = r(minf(lats), 3)
-		bus := largest / (largestLat * 1e-6) * 2 * float64(g-1) / float64(g)
+		bus := largest / (largestLat * 1e-6) * busFactor(op, g)
 		row.BusBWGBps = r(bus/1e9, 3)
 		row.LargestMB = largest / (1 << 20)
 		if y.IntraNodeBW > 0 {

@@ -25,8 +25,10 @@ type SysSumm struct {
 	MoE           map[string]MoESumm  `json:"moe,omitempty"`
 	MoEFloorUs    float64             `json:"moe_min_latency_us,omitempty"`
 	MLAGenFloorUs float64             `json:"mla_generation_module_min_latency_us,omitempty"`
-	NCCL          []CommSumm          `json:"nccl_all_reduce,omitempty"`
-	CAR           []CommSumm          `json:"vllm_custom_all_reduce,omitempty"`
+	// NCCL[op] (all_reduce, all_gather, reduce_scatter, alltoall): nccl-tests
+	// out-of-place latency by GPU count, half precision.
+	NCCL map[string][]CommSumm `json:"nccl,omitempty"`
+	CAR  []CommSumm            `json:"vllm_custom_all_reduce,omitempty"`
 }
 
 type GemmSumm struct {
@@ -81,7 +83,7 @@ func defaultAttn(sm float64) (string, string) {
 }
 
 func summarize(y SystemYAML, versions map[string]string, gemm map[string]GemmDtype, attn map[string]*AttnKernel,
-	moe, mla map[string]any, nccl, car []CommRow) *SysSumm {
+	moe, mla map[string]any, nccl map[string][]CommRow, car []CommRow) *SysSumm {
 	s := &SysSumm{
 		Peaks: map[string]float64{
 			"mem_bw_TBps": y.MemBW / 1e12, "bf16_TFLOPS": y.BF16FLOPS / 1e12, "fp8_TFLOPS": y.FP8FLOPS / 1e12,
@@ -166,7 +168,13 @@ func summarize(y SystemYAML, versions map[string]string, gemm map[string]GemmDty
 		}
 		return out
 	}
-	s.NCCL, s.CAR = conv(nccl), conv(car)
+	s.CAR = conv(car)
+	if len(nccl) > 0 {
+		s.NCCL = map[string][]CommSumm{}
+		for op, rows := range nccl {
+			s.NCCL[op] = conv(rows)
+		}
+	}
 	return s
 }
 
@@ -355,9 +363,17 @@ func writeMarkdown(w io.Writer, sum *Summary) {
 		for _, x := range []struct {
 			name string
 			rows []CommSumm
-		}{{"NCCL " + sum.Sys[n].Versions["nccl"], sum.Sys[n].NCCL}, {"vLLM custom (graph)", sum.Sys[n].CAR}} {
+		}{{"NCCL " + sum.Sys[n].Versions["nccl"], sum.Sys[n].NCCL["all_reduce"]}, {"vLLM custom (graph)", sum.Sys[n].CAR}} {
 			for _, r := range x.rows {
 				p("| %s | %s | %d | %s | %s | %s | %s | %.0f | %s |\n", n, x.name, r.GPUs, fmtF(r.FloorUs, false), fmtF(r.At16K, false), fmtF(r.At1M, false), fmtF(r.At16M, false), r.BusBW, fmtF(r.Frac, true))
+			}
+		}
+	}
+	p("\n### Other NCCL collectives (nccl-tests out-of-place, half; bytes = the -b/-e size: all_gather's whole output, reduce_scatter's whole input, alltoall's per-rank buffer; bus BW = size / time × (n−1)/n)\n\n| system | NCCL | op | GPUs | min µs | 16 KiB µs | 1 MiB µs | 16 MiB µs | bus BW GB/s (largest) | / YAML intra_node_bw |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, n := range names {
+		for _, op := range ncclOps[1:] {
+			for _, r := range sum.Sys[n].NCCL[op] {
+				p("| %s | %s | %s | %d | %s | %s | %s | %s | %.0f | %s |\n", n, sum.Sys[n].Versions["nccl"], op, r.GPUs, fmtF(r.FloorUs, false), fmtF(r.At16K, false), fmtF(r.At1M, false), fmtF(r.At16M, false), r.BusBW, fmtF(r.Frac, true))
 			}
 		}
 	}
@@ -378,8 +394,8 @@ func writeMarkdown(w io.Writer, sum *Summary) {
 		if len(s.CAR) > 0 {
 			car = fmtF(s.CAR[0].FloorUs, false)
 		}
-		if len(s.NCCL) > 0 {
-			nc = fmtF(s.NCCL[0].FloorUs, false)
+		if ar := s.NCCL["all_reduce"]; len(ar) > 0 {
+			nc = fmtF(ar[0].FloorUs, false)
 		}
 		mla := "–"
 		if s.MLAGenFloorUs > 0 {
