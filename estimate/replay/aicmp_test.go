@@ -228,8 +228,12 @@ var aicStanding = map[string]aicStat{
 // 2026-12-06 from 0.1793 by a data change, not a model change: the 22
 // held-out figures of gpustack-qwen3-14b-h100 (dense Qwen3-14B bursts on one
 // H100, a model aiconfigurator's tables lack) joined the 220 earlier ones,
-// whose predictions did not move (median 17.9% over those alone).
-const aicCannotFollowMedian = 0.2049
+// whose predictions did not move (median 17.9% over those alone). Raised
+// again 2026-12-06 from 0.2049, also a data change: the 21 held-out figures
+// of gpustack-qwen3-14b-a100 (the same bursts on one A100, a GPU
+// aiconfigurator has no tables for; 12 of 21 within ±30%) joined the 246
+// earlier ones, whose predictions did not move.
+const aicCannotFollowMedian = 0.2188
 
 // aicSlack is the growth of a median |error| tolerated before the test calls
 // it a regression (the model is deterministic; this leaves room for a
