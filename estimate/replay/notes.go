@@ -25,6 +25,8 @@ var HeldOutNotes = map[string]string{
 	"lmsys-gb200-part2":       "DP48 + EP48 decode on one GB200 NVL72 (SGLang, FP8 KV, NVFP4 experts, 1,408 sequences per GPU): all-to-all over a rack's NVLink domain",
 	"tant2tls-blog-arch-h100": "DeepSeek-V4-Flash (sparse MLA, FP4 experts) TP8 + EP8 on H100 under a vLLM 0.31 dev build, closed loops of 1 and 8 at 1K–64K prompts: " +
 		"a new attention family, long-context prefill and a current release's step costs",
+	"vllm-pr-29284": "vLLM wide-EP decode across four H200 nodes (DP32 + EP32 over InfiniBand, DeepEP low-latency, DBO, EPLB, 512 sequences per rank): " +
+		"inter-node all-to-all and dual-batch overlap on vLLM 0.11.1, and 32 API servers streaming one deployment's output",
 	// Calibration sources, held out by refitting without them.
 	"vllm-blog-fp8-kvcache":         "dense Llama-3.1-8B on one H100 (vLLM 0.19), 20K-token prompts: long-context decode and prefill interference",
 	"vllm-eagle-bench-h100":         "dense Llama-3.1-8B on one H100 at batch 1 on synchronous vLLM V1 (0.8.4, 0.9.2), offline and through the API server: the in-process host cost per step",
