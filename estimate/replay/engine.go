@@ -27,6 +27,9 @@ type engine struct {
 	// prefillEager: prompt steps eager, decode captured (SGLang, vLLM V0).
 	eager, prefillEager bool
 	apiServer           bool // served over HTTP (the front end's costs apply)
+	// apiServers is the API-server processes the front end's costs spread
+	// over, as check spreads them (slo.ApplyEngine): apiServersOf.
+	apiServers int
 	// streamEvery is how many tokens one streamed chunk carries (SGLang's
 	// --stream-interval; 1 elsewhere).
 	streamEvery int
@@ -77,6 +80,7 @@ func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
 	if r.Engine.Name == "vllm" {
 		e.scheduleAhead = asyncScheduling(r, e)
 	}
+	e.apiServers = apiServersOf(r, e)
 	if f.MaxNumSeqs.Positive() {
 		e.maxSeqs = f.MaxNumSeqs.Int()
 	}
@@ -87,6 +91,40 @@ func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
 		e.graphs = f.CUDAGraphs.V
 	}
 	return e
+}
+
+// apiServersOf is how many API-server processes served a row: one for
+// SGLang (one tokenizer manager) and for a vLLM row whose release is not
+// known; else the row's --api-server-count — on every node that runs its
+// own DP ranks under hybrid load balancing (--data-parallel-hybrid-lb, or
+// an explicit start rank: vllm.Release.DefaultAPIServers' rule), on the
+// head node otherwise — or, not given, the release's default for the
+// row's DP size (vllm.Release.DefaultAPIServers). Before it every row ran
+// one, whatever it said: the wide-EP benchmark's 32 API servers (vllm PR
+// #29284) came out as one, and its front end capped the run.
+func apiServersOf(r published.Row, e engine) int {
+	if e.name != "vllm" || !e.versioned {
+		return 1
+	}
+	flags := r.Engine.Flags
+	nodes := max(1, r.Hardware.Nodes.Int())
+	dp := max(1, r.Layout.DP.Int())
+	hybrid := strings.Contains(flags, "--data-parallel-hybrid-lb") || strings.Contains(flags, "--data-parallel-start-rank")
+	if n := flagInt(flags, "--api-server-count"); n > 0 {
+		if hybrid {
+			return n * nodes
+		}
+		return n
+	}
+	node := vllm.DPNode{Size: dp, HybridFlag: hybrid}
+	if hybrid {
+		node.LocalSize, node.LocalSizeSet = max(1, dp/nodes), true
+	}
+	n, _ := e.release.DefaultAPIServers(node)
+	if hybrid {
+		n *= nodes
+	}
+	return max(1, n)
 }
 
 // firstVersion is the leading x.y.z of a published version string

@@ -111,14 +111,15 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 	cfg.KVTokensPerRank, cfg.KV = kvTokens, sim.KVCost(cost)
 	if e.apiServer {
 		eff := sm.S.Eff
-		cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS, PromptTokenS: eff.FrontendPromptTokenS,
-			TokenS: eff.FrontendTokenS / float64(max(1, e.streamEvery))}
+		n := float64(max(1, e.apiServers)) // spread over the processes, as slo.ApplyEngine does
+		cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, PromptTokenS: eff.FrontendPromptTokenS / n,
+			TokenS: eff.FrontendTokenS / float64(max(1, e.streamEvery)) / n}
 		// The chat-template parse only where the row's clients called the
 		// chat endpoint of a vLLM release that parses per request (a row
 		// that does not say which endpoint keeps the fitted front end).
 		m, err := catalog.LookupModel(r.Model.Catalog)
 		if err == nil && e.versioned && r.Workload.API == published.APIChat {
-			cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(e.release, m.ModelType)
+			cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(e.release, m.ModelType) / n
 		}
 		cfg.Frontend.Rounds = err == nil && e.versioned && perf.IngestRounds(m.ModelType)
 	}
