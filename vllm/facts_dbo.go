@@ -12,6 +12,22 @@ const srcDBO = "vllm/config/vllm.py VllmConfig.__post_init__ assertion (stored c
 	"PR #31423 (deepep_high_throughput allowed, per vllm-facts.md); third-party note: 0.17.1 vllm/config/vllm.py:1128-1134 (first release seen accepting deepep_high_throughput); " +
 	"the release that began to accept it (0.11.1-0.17.1) is unverified"
 
+// srcDBOSchedule: vLLM's DBO design doc, docs/design/dbo.md (stored copies
+// at commits 0621454 and 07eff72; the release each shipped in is not
+// pinned): the UBatchWrapper runs the model once per micro-batch, each in
+// its own CPU thread, and the two threads ping-pong at yield points in
+// FusedMoEModularKernel.forward; the later copy draws the schedule per MoE
+// layer as D₁, D₀, C₁, C₀ on the communication side.
+const srcDBOSchedule = "vllm docs/design/dbo.md (stored copies at 0621454 and 07eff72; release not pinned): UBatchWrapper runs the model once per micro-batch thread; schedule D1, D0, C1, C0 per MoE layer"
+
+// DBOMicroBatches is the number of micro-batches DBO splits a step into;
+// each runs its own all-to-all dispatch and combine in every MoE layer
+// (srcDBOSchedule), so a layer makes DBOMicroBatches calls of each.
+const DBOMicroBatches = 2
+
+// DBOScheduleSource cites DBOMicroBatches.
+const DBOScheduleSource = srcDBOSchedule
+
 // DBOMessage starts the assertion vLLM raises for --enable-dbo with another
 // backend.
 const DBOMessage = "Microbatching currently only supports the deepep_low_latency"

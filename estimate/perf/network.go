@@ -31,11 +31,12 @@ func RingAllReduceBytes(bytes float64, n int) float64 {
 
 // networkTime fills the communication terms of one step: MoE all-to-all
 // per MoE layer, TP all-reduces (tpReducesPerStage) and PP hand-offs. frac is
-// the micro-batch fraction (1/PP) of each rank's load.
-func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, st *StepTime) {
+// the micro-batch fraction (1/PP) of each rank's load; dbo is whether the
+// step runs as two overlapped micro-batches (dboActive).
+func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, dbo bool, st *StepTime) {
 	s := &sm.S
 	maxRank := maxRankTokens(runs, s.SpecTokens) * frac
-	sm.a2aTime(sp, st)
+	sm.a2aTime(sp, dbo, st)
 	if s.TP > 1 {
 		st.TPS = sm.tpReduces * sm.tpAllReduce(maxRank*sm.hidden*2)
 	}
@@ -96,7 +97,19 @@ func (sm *StepModel) tpAllReduce(msg float64) float64 {
 //
 // Nodes run in lock-step, so the busiest node's NICs and the busiest GPU's
 // NVLink set the pace; the two kinds of links work concurrently (max).
-func (sm *StepModel) a2aTime(sp spread, st *StepTime) {
+//
+// The fixed part of a phase (link latency, collective cost, A2AFixedS) is
+// paid per kernel call, and with dbo each micro-batch calls its own
+// dispatch and combine (vllm.DBOMicroBatches: D₁, D₀, C₁, C₀ per MoE
+// layer; SGLang's two-batch overlap alike, assumed), so a layer pays it
+// four times while its bytes are the step's either way. Against DeepEP's
+// table (docs/legacy.md at 0297fc8, EP 32, 128 tokens per rank: dispatch
+// 155 µs, combine 273 µs), a step of 512 tokens per rank split in two is
+// 2 × (dispatch + combine) at 256 tokens, ≈2 × (269 + 493) µs per layer by
+// the table's latencies plus the added tokens' bytes
+// (TestA2ADBOPaysFixedPerMicroBatch); counting the fixed part once per
+// phase left ≈100 µs per layer out (issue #28).
+func (sm *StepModel) a2aTime(sp spread, dbo bool, st *StepTime) {
 	s := &sm.S
 	if sm.moeLayers == 0 || s.A2A == vllm.TrafficNone || s.DP <= 1 {
 		return
@@ -140,7 +153,11 @@ func (sm *StepModel) a2aTime(sp spread, st *StepTime) {
 	}
 	t := max(LinkTime(inter, interBW, s.Eff.Link, 0, 0),
 		LinkTime(intra, s.HW.IntraBytesPerS, s.Eff.Link, 0, 0))
-	t += float64(phases) * (lat + s.Eff.CollectiveS + s.A2AFixedS)
+	calls := 1.0
+	if dbo && s.A2A.PointToPoint() {
+		calls = vllm.DBOMicroBatches
+	}
+	t += calls * float64(phases) * (lat + s.Eff.CollectiveS + s.A2AFixedS)
 	st.A2AS = sm.moeLayers * t
 	st.InterBytesPerNode = sm.moeLayers * inter * float64(s.PP)
 	st.IntraBytesPerGPU = sm.moeLayers * intra * float64(s.PP)

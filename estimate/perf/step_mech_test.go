@@ -72,6 +72,40 @@ func TestA2AFixedLatencyPerPhase(t *testing.T) {
 	}
 }
 
+// With DBO each micro-batch calls its own dispatch and combine, so a MoE
+// layer pays DeepEP's fixed part four times, not twice. Hand count, against
+// DeepEP's low-latency table (docs/legacy.md at deepseek-ai/DeepEP 0297fc8:
+// H800, one CX7 400 Gb/s NIC per GPU, EP 32, 128 tokens per rank: dispatch
+// 155 µs, combine 273 µs): DeepSeek-V3 on 4 × 8 GPUs at 512 tokens per
+// rank, split by DBO into two micro-batches of 256. Each token sends 6 of
+// its 8 expert copies to other nodes (group-limited routing: 2 of its 8
+// experts on its own node); a copy is 7168 × (1 + 4/128) B of FP8 + scales
+// out and 7168 × 2 B of BF16 back. The table's phases at 256 tokens are its
+// 128-token latencies plus 128 more tokens' NIC bytes at 50 GB/s
+// (dispatch 155 + 128·6·7408 B / 50 GB/s = 268.8 µs, combine 273 +
+// 128·6·14336 B / 50 GB/s = 493.2 µs), twice per layer (one per
+// micro-batch) over 58 MoE layers: 88.4 ms. The model at ideal link
+// efficiency: 534 MB per node per layer over 400 GB/s (1.335 ms) + 4 ×
+// 46.1 µs fixed = 1.519 ms, 88.1 ms a step; counting the fixed part once per
+// phase gave 82.8 ms (−6%).
+func TestA2ADBOPaysFixedPerMicroBatch(t *testing.T) {
+	s := StepSetup{Model: perfModel(t, "deepseek-v3"), HW: NewHardware(perfGPU(t, "h200"), 8, 160, 0, 400, 8, 0), TP: 1, PP: 1, DP: 32, EP: true,
+		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficPerExpert, FP8Dispatch: true, CUDAGraphs: true, DBO: true, Eff: idealEff}
+	s.A2AFixedS = vllm.A2AFixedLatency(s.A2A, true, s.EPSize()).FixedS
+	l := RankLoad{DecodeSeqs: 512, DecodeCtx: 512 * 257}
+	on := NewStepModel(s).StepUniform(l).A2AS
+	s.DBO = false
+	off := NewStepModel(s).StepUniform(l).A2AS
+	if want := 2 * 58 * s.A2AFixedS; !perfNear(on-off, want, 1e-9) {
+		t.Fatalf("DBO adds %.2f ms of all-to-all, want the two extra calls' fixed part %.2f ms", (on-off)*1e3, want*1e3)
+	}
+	phase := func(table, perCopy float64) float64 { return table + 128*6*perCopy/50e9 }
+	deepEP := 58 * 2 * (phase(155e-6, 7408) + phase(273e-6, 14336))
+	if !perfNear(on, deepEP, 0.02) {
+		t.Fatalf("DBO step's all-to-all %.2f ms, DeepEP's table gives %.2f ms", on*1e3, deepEP*1e3)
+	}
+}
+
 // An idle DP rank makes a lock-step MoE step run without graphs where the
 // release does so (vLLM #23752); a step with every rank busy does not.
 func TestIdleRankRunsWithoutGraphs(t *testing.T) {

@@ -17,8 +17,8 @@ func (sm *StepModel) tokenTermsOf(runs []RankRun) tokenTerms {
 	sp := sm.spreadOf(runs, frac)
 	var t tokenTerms
 	sm.expertTime(sp.total, &t.expert)
-	sm.networkTime(runs, sp, frac, &t.net)
 	t.dbo = sm.dboActive(runs)
+	sm.networkTime(runs, sp, frac, t.dbo, &t.net)
 	t.serial, t.launch = sm.overhead(runs)
 	return t
 }
