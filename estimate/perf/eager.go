@@ -103,7 +103,8 @@ func eagerLayers(m *catalog.Model, weights string) float64 {
 // launched, not the critical path: at ≤ VLLM_MULTI_STREAM_GEMM_TOKEN_
 // THRESHOLD tokens the compressor's and the indexer's input GEMMs run on aux
 // streams beside fused_wqa_wkv, and a C4A layer's indexer beside wq_b, the
-// cache insert and the compressor, so some of their fixed costs overlap.
+// cache insert and the compressor, so some of their fixed costs overlap
+// (dsv4HiddenKernels, below).
 const (
 	// dsv4AttnKernels is every layer's attention: attn_norm (1); inside the
 	// deepseek_v4_attention op fused_wqa_wkv (quant + GEMM: 2),
@@ -163,6 +164,79 @@ func dsv4LayerKernels(m *catalog.Model, i int) float64 {
 		k += dsv4CompressorKernels
 	}
 	return k
+}
+
+// DeepSeek-V4's kernels off the critical path. vLLM on CUDA forks two
+// groups of the attention's kernels onto aux streams (vllm/
+// facts_dsv4_streams.go, read at vllm-project/vllm 0a291a2e deepseek_v4_
+// attention.py attn_gemm_parallel_execute and attention_impl), each fork
+// joined by an event wait before the main stream goes on. Between a fork
+// and its join the critical path runs the longer of the main stream's
+// kernels and the longest aux stream's (each kernel one gap), so of the
+// kernels the census above counts, main + Σ aux − max(main, longest aux)
+// cost the step no gap (forkHidden):
+//   - the input-GEMM fork (≤ vllm.DSV4MultiStreamGEMMTokenThreshold
+//     tokens): main fused_wqa_wkv (quant + GEMM: 2) beside one GEMM per aux
+//     stream — the compressor's (C128A, C4A), the indexer's weights_proj
+//     and its compressor's (C4A): every aux kernel hidden, 1 and 3;
+//   - the post-GEMM fork (maybe_execute_in_parallel, no threshold): C128A:
+//     main wq_b (2) + the fused q norm / RoPE / cache insert (1) beside the
+//     compressor's remaining two kernels: 2 hidden; C4A: main wq_b, the
+//     insert and the compressor's two (5) beside the whole indexer bar its
+//     input GEMMs (DeepseekV4Indexer.forward: wq_b 2, its compressor's 2,
+//     fused_indexer_q_rope_quant 1, sparse_attn_indexer's 3: 8), which
+//     outlasts the main stream by 3: 5 hidden.
+//
+// Critical path per layer, under the threshold: SWA 39, C128A 39 (42 − 3),
+// C4A 45 (53 − 8); above it 39, 40, 48. The host launches all of them
+// (eagerLayers is unchanged).
+const (
+	dsv4WqaWkvKernels  = 2                         // fused_wqa_wkv: quant + GEMM
+	dsv4WqbKVInsert    = 3                         // wq_b (quant + GEMM) + fused q norm/RoPE/KV insert
+	dsv4CompressorTail = dsv4CompressorKernels - 1 // a compressor after its GEMM
+	// dsv4IndexerTail is the C4A indexer's kernels after its two input
+	// GEMMs and before compute_global_topk_indices_and_lens (dsv4C4AKernels
+	// less those three).
+	dsv4IndexerTail = dsv4C4AKernels - 3
+)
+
+// forkHidden is the kernels of a fork that cost the critical path no gap:
+// main kernels on the main stream, aux[j] on aux stream j, all joined
+// before the main stream goes on.
+func forkHidden(main float64, aux ...float64) float64 {
+	sum, longest := main, main
+	for _, a := range aux {
+		sum += a
+		longest = max(longest, a)
+	}
+	return sum - longest
+}
+
+// dsv4HiddenKernels is DeepSeek-V4 layer i's kernels the aux streams take
+// off the critical path (above): gemmFork in the input-GEMM fork, postFork
+// in the post-GEMM one. An SWA-only layer forks nothing.
+func dsv4HiddenKernels(m *catalog.Model, i int) (gemmFork, postFork float64) {
+	switch m.DSV4.Ratio(i) {
+	case 4:
+		return forkHidden(dsv4WqaWkvKernels, 1, 1, 1),
+			forkHidden(dsv4WqbKVInsert+dsv4CompressorTail, dsv4IndexerTail)
+	case 128:
+		return forkHidden(dsv4WqaWkvKernels, 1), forkHidden(dsv4WqbKVInsert, dsv4CompressorTail)
+	}
+	return 0, 0
+}
+
+// dsv4StageHiddenKernels is dsv4HiddenKernels summed over the model's
+// decoder layers (zero for a model other than DeepSeek-V4).
+func dsv4StageHiddenKernels(m *catalog.Model) (gemmFork, postFork float64) {
+	if m.DSV4 == nil {
+		return 0, 0
+	}
+	for i := 0; i < m.NumLayers; i++ {
+		g, p := dsv4HiddenKernels(m, i)
+		gemmFork, postFork = gemmFork+g, postFork+p
+	}
+	return gemmFork, postFork
 }
 
 // kernelsOutsideLayers is the kernels a forward pass runs outside its

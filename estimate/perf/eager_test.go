@@ -55,6 +55,76 @@ func TestEagerCensusDeepseekV4(t *testing.T) {
 	}
 }
 
+// TestDSV4CriticalPathKernels pins, by hand, the kernels DeepSeek-V4-
+// Flash's aux streams take off the critical path (eager.go, vllm/
+// facts_dsv4_streams.go). Input-GEMM fork (≤ 1,024 tokens): the main
+// stream's fused_wqa_wkv is 2 kernels (quant + GEMM), each aux stream runs
+// one GEMM, so every aux kernel hides: 1 in a C128A layer (its
+// compressor's), 3 in a C4A layer (compressor, indexer weights_proj,
+// indexer compressor). Post-GEMM fork (any size): C128A main wq_b quant +
+// GEMM + the fused insert (3) beside the compressor's partial-state save
+// and fused compress (2): both hide; C4A main wq_b, insert and compressor
+// (3 + 2 = 5) beside the indexer's wq_b quant + GEMM, its compressor's two,
+// the fused q RoPE/quant and the top-k fill, logits, top-k (8): the aux
+// stream outlasts main by 3, so 5 hide. Per layer on the critical path,
+// under the threshold: SWA 39, C128A 42 − 3 = 39, C4A 53 − 8 = 45; above
+// it 39, 40, 48. Over Flash's 2 / 20 / 21 layers: 20·1 + 21·3 = 83
+// hidden by the GEMM fork, 20·2 + 21·5 = 145 by the post-GEMM one.
+func TestDSV4CriticalPathKernels(t *testing.T) {
+	m := perfModel(t, "deepseek-v4-flash")
+	for i, want := range map[int][2]float64{0: {39, 39}, 1: {39, 39}, 2: {45, 48}, 3: {39, 40}, 42: {45, 48}} {
+		g, p := dsv4HiddenKernels(m, i)
+		all := dsv4LayerKernels(m, i)
+		if got := [2]float64{all - g - p, all - p}; got != want {
+			t.Errorf("layer %d (ratio %d): critical path %v (≤ threshold, above), want %v", i, m.DSV4.Ratio(i), got, want)
+		}
+	}
+	if g, p := dsv4StageHiddenKernels(m); g != 83 || p != 145 {
+		t.Errorf("V4-Flash hidden kernels: GEMM fork %v, post-GEMM fork %v; want 83, 145", g, p)
+	}
+	if g, p := dsv4StageHiddenKernels(perfModel(t, "deepseek-v3")); g != 0 || p != 0 {
+		t.Errorf("a model without V4's streams hides %v + %v kernels", g, p)
+	}
+	if got := forkHidden(2, 4, 1); got != 3 {
+		t.Errorf("forkHidden(2, 4, 1) = %v, want 3 (the critical path runs 4 of 7)", got)
+	}
+}
+
+// TestDSV4CriticalKernelsStep checks the step model applies the counts:
+// the kernel-gap term counts the critical path (all of the GEMM fork's
+// hidden kernels at ≤ 1,024 tokens a rank, only the post-GEMM fork's above
+// it, none without aux streams), while the eager launch term still counts
+// every kernel.
+func TestDSV4CriticalKernelsStep(t *testing.T) {
+	m := perfModel(t, "deepseek-v4-flash")
+	s := StepSetup{Model: m, HW: Hardware{BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytesPerS: 3.35e12, GPUsPerNode: 8,
+		IntraBytesPerS: 450e9}, TP: 8, PP: 1, DP: 1, WeightDType: "fp8", KVDType: "fp8", CUDAGraphs: true, Eff: DefaultEfficiency}
+	plain := NewStepModel(s)
+	s.DSV4Streams = true
+	streams := NewStepModel(s)
+	small := []RankRun{{Loads: []RankLoad{{DecodeSeqs: 64, DecodeCtx: 64 * 2048}}, N: 1}}
+	large := []RankRun{{Loads: []RankLoad{{DecodeSeqs: 2048, DecodeCtx: 2048 * 2048}}, N: 1}}
+	for _, c := range []struct {
+		name string
+		sm   *StepModel
+		runs []RankRun
+		less float64
+	}{
+		{"no streams, small", plain, small, 0},
+		{"no streams, large", plain, large, 0},
+		{"streams, 64 tokens", streams, small, 83 + 145},
+		{"streams, 2,048 tokens", streams, large, 145},
+	} {
+		st := c.sm.StepRuns(c.runs)
+		if want := plain.kernels - c.less; math.Abs(st.Kernels-want) > 1e-9 {
+			t.Errorf("%s: %v kernels on the critical path, want %v", c.name, st.Kernels, want)
+		}
+	}
+	if plain.eagerLayers != streams.eagerLayers {
+		t.Errorf("aux streams changed the launch census: %v → %v", plain.eagerLayers, streams.eagerLayers)
+	}
+}
+
 // TestEagerCensusDSAIndexer pins the DSA indexer's term on GLM-5-FP8 (78
 // MLA layers, the first 3 dense, every layer with its own indexer): the
 // plain census is 2 norms + 12 MLA + dense MLP 4 or MoE 11 + shared 3, with

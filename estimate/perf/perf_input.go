@@ -46,6 +46,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 	over, _ := vllm.A2AOverMNNVL(in.All2AllBackend)
 	s.SetA2AFixed(l.Nodes > 1, over)
 	s.IdleRanksSlow, _ = in.Release().IdleDPRanksSlow()
+	s.DSV4Streams = vllm.DSV4AuxStreams(in.GPU.Vendor)
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		s.PrefillEager = true // V0 captures decode only
 	}

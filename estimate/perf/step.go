@@ -168,9 +168,10 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	st.ExpertS = e.ExpertS
 	n := &tt.net
 	st.A2AS, st.TPS, st.PPS, st.InterBytesPerNode, st.IntraBytesPerGPU = n.A2AS, n.TPS, n.PPS, n.InterBytesPerNode, n.IntraBytesPerGPU
-	// Every kernel costs its gap on top of its roofline (two micro-batches
-	// run every kernel twice).
-	kernels := sm.kernels
+	// Every kernel on the critical path costs its gap on top of its
+	// roofline (two micro-batches run every kernel twice); kernels on an aux
+	// stream in the shadow of the main stream's cost none (criticalKernels).
+	kernels := sm.criticalKernels(runs)
 	if tt.dbo {
 		kernels *= 2
 	}
@@ -198,6 +199,24 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	st.OverheadS = st.TotalS - gpu
 	st.ExposedNetworkS = gpu - pp*roof - st.SpecDraftS
 	return st
+}
+
+// criticalKernels is the kernels one stage's forward pass runs on its
+// critical path: all of them (sm.kernels) less those DeepSeek-V4's aux
+// streams hide — the post-GEMM fork's always, the input-GEMM fork's when
+// no rank's forward exceeds vLLM's multi-stream token threshold. The
+// host still launches every kernel (the eager launch term counts
+// eagerLayers, not this).
+func (sm *StepModel) criticalKernels(runs []RankRun) float64 {
+	k := sm.kernels - sm.hiddenPostFork
+	if sm.hiddenGEMMFork > 0 {
+		var tok float64
+		eachLoad(runs, func(l RankLoad) { tok = max(tok, l.tokens(sm.S.SpecTokens)) })
+		if tok <= vllm.DSV4MultiStreamGEMMTokenThreshold {
+			k -= sm.hiddenGEMMFork
+		}
+	}
+	return k
 }
 
 // vLLM's default DBO thresholds (--dbo-decode-token-threshold and

@@ -64,6 +64,12 @@ type StepModel struct {
 	// kernels is the number of kernels one stage's forward pass runs
 	// (stageKernels).
 	kernels float64
+	// hiddenGEMMFork and hiddenPostFork are the stage's kernels that
+	// DeepSeek-V4's aux streams take off the critical path (dsv4Hidden-
+	// Kernels): the input-GEMM fork's, at a forward of at most vllm.
+	// DSV4MultiStreamGEMMTokenThreshold tokens, and the post-GEMM fork's,
+	// at any size. Zero for every other model or engine.
+	hiddenGEMMFork, hiddenPostFork float64
 	// actPairsPerGPU is the share of a step's token-expert pairs whose
 	// activations one GPU reads and writes: 1/EP with whole experts, all of
 	// them with TP-sharded experts (every GPU runs its slice of each pair).
@@ -153,6 +159,11 @@ func NewStepModel(s StepSetup) *StepModel {
 	}
 	sm.eagerLayers = eagerLayers(m, s.WeightDType) / pp
 	sm.kernels = stageKernels(sm.eagerLayers)
+	if s.DSV4Streams {
+		sm.hiddenGEMMFork, sm.hiddenPostFork = dsv4StageHiddenKernels(m)
+		sm.hiddenGEMMFork /= pp
+		sm.hiddenPostFork /= pp
+	}
 	if sm.mhc != nil {
 		sm.kernels += mhcStageKernels
 	}

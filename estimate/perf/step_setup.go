@@ -171,7 +171,12 @@ type StepSetup struct {
 	// IdleRanksSlow: a lock-step step in which some DP rank has nothing to
 	// do runs as a step without CUDA graphs (vllm.Release.IdleDPRanksSlow).
 	IdleRanksSlow bool
-	Eff           Efficiency
+	// DSV4Streams: the engine runs DeepSeek-V4's attention with aux CUDA
+	// streams beside the main one (vLLM on CUDA: vllm.DSV4AuxStreams), so
+	// the kernels it forks off cost the step's critical path only what
+	// outlasts the main stream's (dsv4HiddenKernels).
+	DSV4Streams bool
+	Eff         Efficiency
 }
 
 // replicas is the number of independent replicas (at least 1).

@@ -143,6 +143,7 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 		s.RedundantExperts = r.Features.EPLBRedundantExperts.Int()
 	}
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
+	s.DSV4Streams = e.name == "vllm" && vllm.DSV4AuxStreams(g.Vendor)
 	s.A2ANaive = s.A2A == vllm.TrafficGather && e.name == "vllm" && naiveA2A(r, e.release)
 	// Inside a multi-node NVLink domain the row's all-to-all runs over it
 	// (the only such row runs DeepEP, whose kernels use MNNVL).
