@@ -190,6 +190,14 @@ func SetupFromInput(in *input.Input) StepSetup {
 	//      vllm.Release.BatchDefaults) 217 + 337 + 187 ms with 7 decodes
 	//      beside: TTFT p50 816 ms against 763.6; stalls ~4.7 s a request
 	//      against ~4.5 s measured.
+	//   9. (2026-12-06, branch v4aux: V4's kernel gaps count the critical
+	//      path, the aux streams' kernels in the main stream's shadow free —
+	//      eager.go dsv4HiddenKernels; 39 / 39 / 45 a layer at ≤ 1,024
+	//      tokens, no refit) the six held-out V4-Flash figures, overlap on:
+	//      +26/+33/+25/+31/+32/+37% -> +37/+42/+34/+34/+37/+39%,
+	//      calibration 137 -> 137 of 160, holdout 93 -> 91 of 230; off
+	//      (committed): -22/-8/-16/+9/+4/+27% -> -18/-4/-12/+12/+7/+28%,
+	//      calibration 139 -> 139, holdout 97 -> 97.
 	if f := in.AsyncSchedulingFlag(); f != nil {
 		s.OverlapHost = *f
 	}

@@ -68,7 +68,9 @@ type StepTime struct {
 	// (kernels × Efficiency.KernelGapS, all stages): what a batch-1 decode
 	// of a small model spends beyond reading its weights.
 	KernelGapsS float64 `json:"kernel_gaps_s"`
-	// Kernels is the number of kernels the step runs (all stages).
+	// Kernels is the number of kernels the step runs on its critical
+	// path (all stages): every kernel but those DeepSeek-V4's aux streams
+	// hide (StepModel.criticalKernels).
 	Kernels float64 `json:"kernels"`
 	// ExposedNetworkS is the communication time not hidden behind compute.
 	ExposedNetworkS float64 `json:"exposed_network_s"`
