@@ -226,7 +226,7 @@ func (s *StepSetup) expertFLOPS() float64 {
 // gpt-oss's Mxfp4MoEMethod: their kernels are not the ones gpt-oss's
 // measured MXFP4 curve timed.
 func (s *StepSetup) packedMXFP4() bool {
-	return s.WeightDType == "mxfp4" && s.Model != nil &&
+	return s.WeightDType == "mxfp4" && s.Model != nil && s.Model.Quant.Format == catalog.FormatMXFP4 &&
 		vllm.MXFP4MethodFor(s.Model.Architecture, s.Model.Quant.Method) == vllm.MXFP4MethodPacked
 }
 
