@@ -33,9 +33,11 @@ const (
 	// (mxfp4-pack-quantized: two E2M1 values per byte, one E8M0 scale byte
 	// per 32 values, no per-tensor scale). The name is the dtype gpt-oss's
 	// quant_method "mxfp4" already has, so the memory and step models
-	// treat both alike where the kernels are the same (vLLM's
-	// CompressedTensorsW4A4Mxfp4MoEMethod selects its backend through the
-	// MXFP4 MoE oracle gpt-oss's Mxfp4MoEMethod uses).
+	// treat both alike where the kernels are the same. They are not
+	// always: vLLM serves such experts with CompressedTensorsW4A4Mxfp4MoEMethod
+	// (CUTLASS MXFP4 × MXFP4 on SM100–SM110, Marlin on Hopper), except for
+	// the architectures it rewrites to gpt-oss's Mxfp4MoEMethod (Kimi-K3):
+	// vllm.MXFP4MethodFor, vllm.Release.PackedMXFP4MoEBackend.
 	FormatMXFP4 = "mxfp4"
 )
 

@@ -231,6 +231,13 @@ func ForGPU(e Efficiency, g *catalog.GPU) Efficiency {
 // curve timed (vllm.Release.MXFP4MoEBackend; MoECurves.MXFP4Kernel).
 func ForRelease(e Efficiency, g *catalog.GPU, rel vllm.Release, isVLLM bool, env map[string]string) Efficiency {
 	e = ForGPU(e, g)
+	e.PackedMXFP4 = vllm.MXFP4MoEBackend{}
+	if isVLLM && g != nil {
+		// SiLU-family experts: every compressed-tensors MXFP4 MoE the
+		// catalog sizes takes one, Kimi-K3's SiTU experts excepted, and
+		// vLLM moves those to gpt-oss's method (vllm.MXFP4MethodFor).
+		e.PackedMXFP4 = rel.PackedMXFP4MoEBackend(g.ComputeMajor, "silu")
+	}
 	e.Kernels.Windowed = windowedFloorsFor(e.Kernels.System, g, rel, isVLLM)
 	c := moeCurves[e.Kernels.System]
 	if !isVLLM || g == nil || c == nil || c.MXFP4[0] <= 0 || e.Kernels.MoE == nil {

@@ -235,11 +235,13 @@ func TestMXFP4CurveFollowsTheRelease(t *testing.T) {
 // B200's FP4 peak), and the measured MXFP4 curve only where the release
 // runs the kernel it timed (vllm.Release.MXFP4MoEBackend: FlashInfer
 // TRT-LLM on Blackwell, pinned from 0.24.0; before it, or with
-// VLLM_MXFP4_USE_MARLIN=1, the fitted constant). vLLM's
-// CompressedTensorsW4A4Mxfp4MoEMethod picks its kernel through the same
-// MXFP4 MoE oracle (select_mxfp4_moe_backend) as gpt-oss's method
-// (compressed_tensors_moe_w4a4_mxfp4.py read at 00882314); it passes
-// activation_key=kMxfp4Dynamic, whose effect on the choice was not traced.
+// VLLM_MXFP4_USE_MARLIN=1, the fitted constant). Kimi-K3's experts do
+// take gpt-oss's method: vLLM rewrites its compressed-tensors config to
+// quant_method "mxfp4" (vllm.MXFP4MethodFor), so they never reach
+// CompressedTensorsW4A4Mxfp4MoEMethod's CUTLASS W4A4 kernel (which has no
+// SiTU either); other compressed-tensors MXFP4 experts do
+// (TestPackedMXFP4Experts). Whether the oracle's FlashInfer TRT-LLM kernel
+// takes K3's SiTU on Blackwell was not traced.
 func TestKimiK3MXFP4Experts(t *testing.T) {
 	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/kimi-k3.verbatim.json")
 	if err != nil {

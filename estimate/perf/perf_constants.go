@@ -166,6 +166,12 @@ type Efficiency struct {
 	// sets, but measurements whose decode-attention, all-reduce and
 	// prefill-attention figures the step model reads directly.
 	Kernels KernelFigures `json:"measured_kernels,omitzero"`
+	// PackedMXFP4 is the kernel the release runs compressed-tensors MXFP4
+	// experts with on this GPU (ForRelease; vllm.Release.
+	// PackedMXFP4MoEBackend for SiLU-family experts): where it verifiably
+	// quantises the activations to MXFP4 (CUTLASS W4A4) the expert GEMMs
+	// run at the FP4 peak (StepSetup.expertFLOPS). Not a constant.
+	PackedMXFP4 vllm.MXFP4MoEBackend `json:"-"`
 }
 
 // DefaultEfficiency is the calibrated set used everywhere, fitted on the

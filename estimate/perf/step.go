@@ -452,7 +452,7 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 		return
 	}
 	flops, bytes := sm.expertWork(total)
-	compute, memory := flops/(s.gemmFLOPS()*s.expertGEMMEff()), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM*scale(s.Eff.ExpertHBM))
+	compute, memory := flops/(s.expertFLOPS()*s.expertGEMMEff()), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM*scale(s.Eff.ExpertHBM))
 	if c := s.moeCurve(); c != nil {
 		// The measured curve at the experts' M (tokens per expert), held
 		// at its ridge-point value below the ridge: there the table times
@@ -470,7 +470,7 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 // per weight over the weight's bytes): below it a fused MoE streams
 // weights.
 func (s *StepSetup) moeRidge() float64 {
-	return s.gemmFLOPS() * perfBytesPerParam(s.WeightDType) / (2 * s.HW.HBMBytesPerS)
+	return s.expertFLOPS() * perfBytesPerParam(s.WeightDType) / (2 * s.HW.HBMBytesPerS)
 }
 
 // moeCurve is the measured fused-MoE curve for the experts' dtype on
@@ -492,7 +492,12 @@ func (s *StepSetup) moeCurve() *MoECurve {
 			c = &m.NVFP4
 		}
 	case "mxfp4":
-		c = &m.MXFP4 // zero unless the release runs the kernel it timed (ForRelease)
+		// Zero unless the release runs the kernel it timed (ForRelease);
+		// never for compressed-tensors MXFP4, whose method picks other
+		// kernels (CUTLASS W4A4, Marlin).
+		if !s.packedMXFP4() {
+			c = &m.MXFP4
+		}
 	}
 	if c == nil || c[0] <= 0 {
 		return nil

@@ -214,6 +214,35 @@ func (s *StepSetup) gemmFLOPS() float64 {
 	return s.HW.BF16FLOPS
 }
 
+// expertFLOPS is the tensor peak the routed experts' GEMMs run at:
+// gemmFLOPS, except for a compressed-tensors MXFP4 checkpoint whose
+// release runs CUTLASS's MXFP4 × MXFP4 experts on this GPU (packedMXFP4W4A4):
+// the FP4 peak, as NVFP4's experts, while the checkpoint's unquantized
+// layers stay at gemmFLOPS.
+func (s *StepSetup) expertFLOPS() float64 {
+	if s.packedMXFP4W4A4() {
+		return s.HW.FP4FLOPS
+	}
+	return s.gemmFLOPS()
+}
+
+// packedMXFP4 reports MXFP4 experts that vLLM serves through
+// CompressedTensorsW4A4Mxfp4MoEMethod (vllm.MXFP4MethodFor), not
+// gpt-oss's Mxfp4MoEMethod: their kernels are not the ones gpt-oss's
+// measured MXFP4 curve timed.
+func (s *StepSetup) packedMXFP4() bool {
+	return s.WeightDType == "mxfp4" && s.Model != nil && s.Model.Quant.Format == catalog.FormatMXFP4 &&
+		vllm.MXFP4MethodFor(s.Model.Architecture, s.Model.Quant.Method) == vllm.MXFP4MethodPacked
+}
+
+// packedMXFP4W4A4 reports packed MXFP4 experts on a GPU with FP4 tensor
+// cores whose release verifiably runs them W4A4 (Efficiency.PackedMXFP4:
+// CUTLASS, activations quantised to MXFP4 per 32).
+func (s *StepSetup) packedMXFP4W4A4() bool {
+	return s.packedMXFP4() && s.HW.FP4FLOPS > 0 && s.Eff.PackedMXFP4.Verified &&
+		s.Eff.PackedMXFP4.Kernel.MXFP4Activations() == "mxfp4"
+}
+
 // gemmEff is the efficiency of the linear layers at gemmFLOPS: the FP8
 // constant for FP8 weights on FP8 tensor cores, and for INT8 weights where
 // int8AsFP8; the BF16 one otherwise.
