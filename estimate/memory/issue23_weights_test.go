@@ -239,6 +239,51 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     MTP layer): 148.67 GiB; the MTP layer as one mean decoder layer, as
 //     DeepSeek-V4-Pro's row does, and like it held to 1% (a stand-in, not a
 //     count: 159.26 against 159.63 GB, −0.23%).
+//
+// Branch bytes31 (searched 2026-12-06):
+//
+//   - meta-llama/Llama-4-Scout-17B-16E-Instruct (BF16): its
+//     model.safetensors.index.json's "total_size": 217283587072, asserted
+//     by a public Go test that vendors an excerpt of the index (search
+//     index id 56253591890: "TotalSize != 217_283_587_072", 1,133 source
+//     weights, 50 shards). vlaunch's text model is 107,769,861,120
+//     parameters, 215,539,722,240 B (48 layers of attention 62,914,560 and
+//     two norms, 16 experts of 3 × 5,120 × 8,192, the shared expert and the
+//     router; embeddings and LM head 2 × 202,048 × 5,120; the final norm).
+//     The rest is the vision tower and projector, which vlaunch does not
+//     count (aiconfigurator's config copies hold no vision_config, and
+//     catalog has no Llama 4 encoder): llama4Vision below, 871,932,416
+//     parameters by hand. With it the count is exact to the byte.
+//   - meta-llama/Llama-4-Maverick-17B-128E-Instruct (BF16): "402B" on the
+//     Hugging Face hub's model listings (huggingface.co/necmibora/activity/all
+//     and huggingface.co/namvari/activity/likes: "meta-llama/Llama-4-Maverick-
+//     17B-128E-Instruct Image-Text-to-Text • 402B"), the parameter total of
+//     its safetensors metadata rounded to three figures, so 803–805 GB of
+//     BF16. vlaunch's text model is 400,711,848,960 parameters (24 dense
+//     layers of 3 × 5,120 × 16,384 and 24 MoE layers of 128 experts of 3 ×
+//     5,120 × 8,192 with a shared expert and router; Scout's attention,
+//     norms, embeddings and head); with Scout's vision tower (the same
+//     vision_config: ollama's GGUF metadata of the Maverick mmproj lists 34
+//     blocks of 1,408, ffn 5,632, image 336, patch 14, mlp.1 [5632, 4096],
+//     mlp.2 [4096, 4096], fc [4096, 5120]) 401,583,781,376, 803.17 GB:
+//     −0.10% of 804 GB, inside the rounding (±0.125%). Held to it. The FP8
+//     checkpoint (also "402B" on those listings: FP8 elements count one
+//     each) is not compared: its quantization_config was not found.
+//   - zai-org/GLM-5 (BF16; vlaunch's catalog glm-5, one MTP layer):
+//     "Parameters 753.9B" (llmrun.dev/model/zai-org-glm-5, read from the
+//     hub's safetensors metadata: the model card says 744B without the MTP
+//     layer), so 1,507.8 GB of BF16 (its 19,456 float32 routing biases add
+//     39 KB). nvidia/GLM-5-NVFP4's exact per-dtype counts (the row above)
+//     give the same: BF16 25,577,755,904 + 2 × U8 364,143,181,824 + F32
+//     19,456 = 753,864,139,008 elements. vlaunch serves 1,487.822 GB; with
+//     the MTP layer by hand (9,952,920,320 parameters, the NVFP4 row's)
+//     1,507.728 GB, 39 KB under that exact count and −0.005% of the rounded
+//     753.9B. Held to the rounding.
+//
+// Not compared (branch bytes31's searches found no byte figure):
+// nvidia/DeepSeek-V3.1-NVFP4, meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8,
+// zai-org/GLM-5-FP8 (its "753.9B" on llmrun.dev counts FP8 and BF16
+// elements alike, which does not give bytes), XiaomiMiMo/MiMo-V2-Flash.
 func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 	hf := func(file string) func() (*catalog.Model, error) {
 		return func() (*catalog.Model, error) { return catalog.LoadHFConfig("../../catalog/testdata/hf/" + file) }
@@ -255,7 +300,9 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 		// notServed is what the checkpoint stores beyond the served model:
 		// the MTP layers vLLM's main model skips (by hand, or as one mean
 		// decoder layer), or the extra bytes of tensors stored wider than
-		// vLLM holds them (MiniMax-M2.5-NVFP4's float32 attention).
+		// vLLM holds them (MiniMax-M2.5-NVFP4's float32 attention), or
+		// what vLLM serves and vlaunch does not count (Llama 4's vision
+		// tower: the fixtures hold no vision_config).
 		notServed func(layer float64) float64
 		// below is how far under the checkpoint the served model may sit
 		// (0: 3%): the share of the checkpoint that notServed counts.
@@ -300,6 +347,12 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 			func(float64) float64 { return 2 * 2942325248 }, 0.05, 0.01},
 		{"DeepSeek-V4-Flash (148.67 GiB tree)", hf("deepseek-v4-flash.verbatim.json"), 148.67 * GiB / 1e9,
 			func(layer float64) float64 { return layer }, 0, 0},
+		{"Llama-4-Scout-17B-16E-Instruct (total_size; vision tower by hand)", hf("llama-4-scout-17b-16e-instruct.verbatim.json"), 217.283587072,
+			func(float64) float64 { return 2 * llama4Vision }, 0, 0.000001},
+		{"Llama-4-Maverick-17B-128E-Instruct (\"402B\"; vision tower by hand)", hf("llama-4-maverick-17b-128e-instruct.verbatim.json"), 2 * 402,
+			func(float64) float64 { return 2 * llama4Vision }, 0, 0.5 / 402},
+		{"GLM-5 (BF16, \"753.9B\")", func() (*catalog.Model, error) { return catalog.LookupModel("glm-5") }, 2 * 753.9,
+			func(float64) float64 { return 2 * 9952920320 }, 0, 0.05 / 753.9},
 	} {
 		m, err := tc.load()
 		if err != nil {
@@ -326,6 +379,21 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 		}
 	}
 }
+
+// llama4Vision is Llama 4's vision tower and projector as vLLM's
+// mllama4.py builds them (Llama4VisionModel, Llama4MultiModalProjector;
+// transformers' modeling_llama4.py has the same parameters), counted by
+// hand for vision_config hidden 1,408, 34 layers, intermediate 5,632,
+// image 336, patch 14, projector 4,096 → 4,096, text hidden 5,120:
+// Llama4UnfoldConvolution's linear 3 × 14² × 1,408 (no bias) 827,904;
+// class_embedding 1,408; positional_embedding_vlm (24² + 1) × 1,408 =
+// 812,416; layernorm_pre and _post 4 × 1,408; 34 encoder layers of q, k,
+// v, o 1,408² with biases, fc1 and fc2 1,408 × 5,632 with biases and two
+// LayerNorms (23,807,872 each: 809,467,648); the pixel-shuffle adapter
+// 5,632 × 4,096 + 4,096 × 4,096 (no biases) 39,845,888; the projector
+// 4,096 × 5,120 (no bias) 20,971,520. Scout's index total_size is its
+// text model plus exactly this (TestIssue23WeightsMatchCheckpointBytes).
+const llama4Vision = 827904 + 1408 + 812416 + 4*1408 + 34*(4*(1408*1408+1408)+1408*5632+5632+5632*1408+1408+4*1408) + 5632*4096 + 4096*4096 + 4096*5120
 
 // TestStep3p7NVFP4CheckpointBytes explains stepfun-ai/Step-3.7-Flash-NVFP4's
 // index metadata, which an earlier audit could not match (docs/models-
