@@ -15,7 +15,8 @@ type Encoder struct {
 	// Kind names the encoder: "siglip" (Gemma 3), "gemma4_vision"
 	// (Gemma 4), "qwen3_vl" (Qwen3-VL, Qwen3-VL-MoE, Qwen3.5, Qwen3.5-MoE),
 	// "perception_encoder" (Step-3.7).
-	// "moonvit" (Kimi-K2.5, Kimi-K3).
+	// "moonvit" (Kimi-K2.5, Kimi-K3), "llama4_vision" (Llama 4 Scout and
+	// Maverick).
 	Kind string `json:"kind"`
 	// Params is the encoder's whole parameter count.
 	Params float64 `json:"params"`
@@ -128,8 +129,60 @@ func readEncoder(w wrapper, textHidden int) *Encoder {
 		return moonViTEncoder(w.vision, textHidden, false)
 	case "kimi_k3":
 		return moonViTEncoder(w.vision, textHidden, true)
+	case "llama4":
+		return llama4Encoder(w.vision, textHidden)
 	}
 	return nil
+}
+
+// llama4Encoder is Llama 4's vision tower and projector as vLLM builds
+// them (vllm/model_executor/models/mllama4.py read at commit 60d375c:
+// Llama4ForConditionalGeneration.__init__ builds Llama4VisionModel and
+// Llama4MultiModalProjector with quant_config None, so they stay in the
+// model dtype whatever the checkpoint's quantization):
+// Llama4UnfoldConvolution's linear (num_channels × patch² × h, no bias,
+// ColumnParallelLinear); class_embedding (h) and positional_embedding_vlm
+// ((image_size / patch_size)² + 1 rows of h), plain parameters;
+// layernorm_pre and layernorm_post (LayerNorms, 2h each); num_hidden_layers
+// Llama4VisionEncoderLayers, each a ViT block (vitBlock: qkv_proj
+// QKVParallelLinear with bias, o_proj RowParallelLinear with bias,
+// Llama4VisionMLP fc1 ColumnParallelLinear and fc2 RowParallelLinear with
+// biases, two LayerNorms); the vision_adapter's Llama4VisionMLP
+// (intermediate_size → projector_input_dim → projector_output_dim, biases
+// only when multi_modal_projector_bias); and the projector's linear_1
+// (vision_output_dim × text hidden_size, no bias, ColumnParallelLinear).
+// Llama4VisionAttention asserts that TP divides the heads (no data-parallel
+// fallback), so Heads is left 0: the sharded part always splits.
+func llama4Encoder(v map[string]json.RawMessage, textHidden int) *Encoder {
+	s, ok := sizes(v, map[string]int{"hidden_size": 0, "intermediate_size": 0, "num_hidden_layers": 0,
+		"patch_size": 0, "image_size": 0, "num_channels": 3, "projector_input_dim": 0, "projector_output_dim": 0,
+		"vision_output_dim": 0})
+	if !ok || int(s["image_size"])%int(s["patch_size"]) != 0 {
+		return nil
+	}
+	h, i, n := s["hidden_size"], s["intermediate_size"], s["num_hidden_layers"]
+	side := s["image_size"] / s["patch_size"]
+	patch := s["num_channels"] * s["patch_size"] * s["patch_size"] * h
+	cls, pos, norms := h, (side*side+1)*h, 4*h
+	block, shard := vitBlock(h, i)
+	pin, pout := s["projector_input_dim"], s["projector_output_dim"]
+	adapter, adapterShard := i*pin+pin*pout, i*pin+pin*pout
+	var bias bool
+	if json.Unmarshal(v["multi_modal_projector_bias"], &bias) == nil && bias {
+		adapter += pin + pout
+		adapterShard += pin
+	}
+	proj := s["vision_output_dim"] * float64(textHidden)
+	e := &Encoder{Kind: "llama4_vision",
+		Params:        patch + cls + pos + norms + n*block + adapter + proj,
+		ShardedParams: patch + n*shard + adapterShard + proj,
+		Rule: "Llama 4's vision tower (Llama4VisionModel) and projector split over TP (QKVParallelLinear, ColumnParallelLinear, " +
+			"RowParallelLinear in vLLM's mllama4.py), in the model dtype (quant_config None); class and position embeddings, " +
+			"LayerNorms and row-parallel biases whole on every GPU"}
+	e.Derivation = fmt.Sprintf("patch linear %.0f + class embedding %.0f + position embedding %.0f×%.0f + pre/post norms %.0f + "+
+		"%.0f blocks × %.0f + adapter %.0f×%.0f + %.0f×%.0f + projector %.0f×%d",
+		patch, cls, side*side+1, h, norms, n, block, i, pin, pin, pout, s["vision_output_dim"], textHidden)
+	return e
 }
 
 // sizes reads the named positive integers of a vision_config, with

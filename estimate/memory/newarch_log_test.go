@@ -79,4 +79,25 @@ func TestLlama4ScoutRoPECache(t *testing.T) {
 	if math.Abs(r.PerGPU.WeightsGiB/53.12-1) > 0.01 {
 		t.Errorf("weights %.2f GiB per GPU, the log says 53.12", r.PerGPU.WeightsGiB)
 	}
+	// With the vision_config the published config.json holds (the
+	// reconstructed fixture), vlaunch counts the vision tower vLLM loads
+	// with the language model (catalog llama4Encoder): 871,932,416
+	// parameters, all but 1,106,688 split over the 4 ranks, 0.406 GiB per
+	// GPU in BF16, which the aiconfigurator copy of config.json above
+	// leaves out: the 0.8% the log was under-predicted by.
+	vin := logInput(t, "llama-4-scout-17b-16e-instruct.reconstructed.json", 4)
+	vr := Estimate(vin)
+	var enc float64
+	for _, w := range vr.Weights {
+		if w.Component == CompEncoder {
+			enc = w.GiB * GiB
+		}
+	}
+	if want := 2 * (1106688 + (llama4Vision-1106688)/4.0); math.Abs(enc-want) > 1 {
+		t.Errorf("vision encoder %.0f B per GPU, want %.0f", enc, want)
+	}
+	t.Logf("Scout TP4: %.3f GiB without the vision tower, %.3f GiB with it; the log says 53.12", r.PerGPU.WeightsGiB, vr.PerGPU.WeightsGiB)
+	if math.Abs(vr.PerGPU.WeightsGiB/53.12-1) > 0.002 {
+		t.Errorf("weights with the vision tower %.2f GiB per GPU, the log says 53.12", vr.PerGPU.WeightsGiB)
+	}
 }
