@@ -275,10 +275,10 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     checkpoint (also "402B" on those listings: FP8 elements count one
 //     each) is not compared: its quantization_config was not found.
 //   - zai-org/GLM-5 (BF16; vlaunch's catalog glm-5, one MTP layer):
-//     "Parameters 753.9B" (llmrun.dev/model/zai-org-glm-5, read from the
-//     hub's safetensors metadata: the model card says 744B without the MTP
-//     layer), so 1,507.8 GB of BF16 (its 19,456 float32 routing biases add
-//     39 KB). nvidia/GLM-5-NVFP4's exact per-dtype counts (the row above)
+//     "Parameters 753.9B" (llmrun.dev/model/zai-org-glm-5; more than the
+//     model card's 744B, which leaves out the MTP layer, so a count of the
+//     checkpoint's tensors, not of the card), so 1,507.8 GB of BF16 (its
+//     19,456 float32 routing biases add 39 KB). nvidia/GLM-5-NVFP4's exact per-dtype counts (the row above)
 //     give the same: BF16 25,577,755,904 + 2 × U8 364,143,181,824 + F32
 //     19,456 = 753,864,139,008 elements. vlaunch serves 1,487.822 GB; with
 //     the MTP layer by hand (9,952,920,320 parameters, the NVFP4 row's)
