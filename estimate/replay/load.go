@@ -99,12 +99,23 @@ type Options struct {
 	// estimator could express before bursts existed (for the before/after
 	// analysis only).
 	SteadyProxy bool
+	// stepHook, when set, sees every simulated step's loads and duration
+	// (analysis tests only).
+	stepHook func(loads []perf.RankLoad, s float64)
 }
 
 // simulate runs the benchmark's load through the simulator.
 func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcome {
 	in, out := lengths(r.Workload)
-	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: e.maxSeqs, MaxNumBatchedTokens: e.batchTok,
+	step := sm.StepSeconds
+	if opt.stepHook != nil {
+		step = func(l []perf.RankLoad) float64 {
+			d := sm.StepSeconds(l)
+			opt.stepHook(l, d)
+			return d
+		}
+	}
+	cfg := sim.Config{Step: step, DP: sm.S.DP, MaxNumSeqs: e.maxSeqs, MaxNumBatchedTokens: e.batchTok,
 		InputTokens: in, OutputTokens: out, Seed: max(1, opt.Seed), Policy: e.policy, BlockSize: 16, Spread: spread(r),
 		ScheduleAhead: e.scheduleAhead}
 	kvTokens, cost := kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType)

@@ -1,0 +1,211 @@
+package replay
+
+import (
+	"cmp"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/published"
+)
+
+// denseBursts runs TestDenseBursts, an analysis (issue #28, dense models
+// under bursts on one GPU) that prints and asserts nothing, skipped by
+// default: go test ./estimate/replay -run TestDenseBursts -densebursts -v
+var denseBursts = flag.Bool("densebursts", false, "print the dense-burst rows' engine limits, KV capacity, simulated phases and step times (analysis)")
+
+// TestDenseBursts prints, for the gpustack Qwen3-14B and gpt-oss-20b burst
+// rows, what the replay assumes (max_num_seqs, max_num_batched_tokens,
+// CUDA graphs and their ceiling, async scheduling, KV tokens, the front
+// end's costs) and what the simulation did (steps, mean step, running
+// sequences, preemptions, duration), with the step model's time for the
+// loads that dominate a burst: a full mixed step of max_num_batched_tokens
+// prompt tokens beside decodes, and decode steps of n sequences.
+func TestDenseBursts(t *testing.T) {
+	if !*denseBursts {
+		t.Skip("analysis: run with -densebursts")
+	}
+	var b strings.Builder
+	for _, r := range targetableRows(t) {
+		if !strings.HasPrefix(r.ID, "gs-qwen3-14b-") && !strings.HasPrefix(r.ID, "gs-oss20b-h100-vllm") && !strings.HasPrefix(r.ID, "gs-qwen3-8b") {
+			continue
+		}
+		var steps []stepRec
+		hook := func(l []perf.RankLoad, d float64) {
+			steps = append(steps, stepRec{d: d, dec: l[0].DecodeSeqs, pre: l[0].PrefillTokens})
+		}
+		o, sm, e, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1, stepHook: hook})
+		if err != nil || o.Sim == nil {
+			continue
+		}
+		s := o.Sim
+		in, out := lengths(r.Workload)
+		kv, _ := kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType)
+		fmt.Fprintf(&b, "%s (%s %s): in/out %d/%d max_num_seqs %d batched %d graphs %v ceiling %.0f async %v KV %d tok (%.0f seqs of in+out)\n",
+			r.ID, e.name, e.release.Version, in, out, e.maxSeqs, e.batchTok, sm.S.CUDAGraphs, float64(sm.S.MaxCaptureTokens), e.scheduleAhead, kv, float64(kv)/float64(in+out))
+		fmt.Fprintf(&b, "  front end: request %.2f ms, prompt token %.2f us, output token %.2f us, chat template %.2f ms (api servers %d)\n",
+			1e3*sm.S.Eff.FrontendRequestS, 1e6*sm.S.Eff.FrontendPromptTokenS, 1e6*sm.S.Eff.FrontendTokenS, 0.0, e.apiServers)
+		fmt.Fprintf(&b, "  sim: %.1f s simulated, %d steps × %.1f ms, mean running %.0f, waiting %.0f, preemptions %d; out %.0f tok/s, total %.0f tok/s; TTFT %.1f s (front end %.1f, queue %.1f, prefill %.1f); TPOT %.1f ms\n",
+			s.SimulatedS, s.Steps, 1e3*s.MeanStepS, s.MeanRunning, s.MeanWaiting, s.Preemptions, s.OutputTokPerS, s.TotalTokPerS,
+			s.TTFT.Mean, s.TTFTParts.FrontendS, s.TTFTParts.QueueS, s.TTFTParts.PrefillS, 1e3*s.TPOT.Mean)
+		fmt.Fprintf(&b, "  steps evaluated %d; %s\n", len(steps), itlLike(steps))
+		p := float64(e.batchTok)
+		for _, dec := range []float64{0, 64, 256} {
+			ctx := float64(in + out/2)
+			pt := p - dec
+			var ld perf.RankLoad
+			if float64(in) < pt {
+				n := float64(int(pt) / in)
+				ld = perf.RankLoad{DecodeSeqs: dec, DecodeCtx: dec * ctx, PrefillTokens: n * float64(in), PrefillPairs: n * float64(in) * float64(in+1) / 2, PrefillSeqs: n}
+			} else {
+				pre := float64(in)/2 - pt/2 // a chunk in the middle of the prompt
+				ld = perf.RankLoad{DecodeSeqs: dec, DecodeCtx: dec * ctx, PrefillTokens: pt, PrefillPairs: pt * (pre + (pt+1)/2), PrefillPrefix: pre, PrefillSeqs: 1}
+			}
+			st := sm.StepUniform(ld)
+			fmt.Fprintf(&b, "  mixed step %0.f prompt + %.0f decodes: %.1f ms (dense %.1f attn %.1f gaps %.1f host %.1f launch %.1f) = %.0f tok/s\n",
+				ld.PrefillTokens, dec, 1e3*st.TotalS, 1e3*st.DenseS, 1e3*st.AttentionS, 1e3*st.KernelGapsS, 1e3*st.HostS, 1e3*st.LaunchS, (ld.PrefillTokens+dec)/st.TotalS)
+		}
+		for _, n := range []int{1, 64, 256, 512, 513, 1000} {
+			ctx := float64(in + out/2)
+			st := sm.StepUniform(perf.RankLoad{DecodeSeqs: float64(n), DecodeCtx: float64(n) * ctx})
+			fmt.Fprintf(&b, "  decode %d seqs at ctx %.0f: %.1f ms (dense %.1f attn %.1f gaps %.1f host %.1f launch %.1f)\n",
+				n, ctx, 1e3*st.TotalS, 1e3*st.DenseS, 1e3*st.AttentionS, 1e3*st.KernelGapsS, 1e3*st.HostS, 1e3*st.LaunchS)
+		}
+	}
+	t.Logf("dense bursts:\n%s", b.String())
+}
+
+type stepRec struct{ d, dec, pre float64 }
+
+// itlLike summarises the simulated steps as a client's inter-token
+// latencies see them: every decode of a step waits the step's duration,
+// so the decode-weighted median and P99 of step durations stand for the
+// ITL median and P99; with the share of steps that ran prompt tokens and
+// the mean of those and of the others.
+func itlLike(steps []stepRec) string {
+	type w struct{ d, n float64 }
+	var ws []w
+	var tot, nPre, sPre, nDec, sDec float64
+	for _, s := range steps {
+		if s.dec > 0 {
+			ws = append(ws, w{s.d, s.dec})
+			tot += s.dec
+		}
+		if s.pre > 0 {
+			nPre++
+			sPre += s.d
+		} else {
+			nDec++
+			sDec += s.d
+		}
+	}
+	slices.SortFunc(ws, func(a, b w) int { return cmp.Compare(a.d, b.d) })
+	q := func(f float64) float64 {
+		var c float64
+		for _, x := range ws {
+			c += x.n
+			if c >= f*tot {
+				return x.d
+			}
+		}
+		return 0
+	}
+	return fmt.Sprintf("decode-weighted step median %.1f ms, p99 %.1f ms; prompt steps %.0f (mean %.1f ms), decode-only %.0f (mean %.1f ms)",
+		1e3*q(0.5), 1e3*q(0.99), nPre, 1e3*sPre/max(1, nPre), nDec, 1e3*sDec/max(1, nDec))
+}
+
+// denseSummary runs TestDenseBurstsSummary: the calibration and holdout
+// splits' counts within ±30% and the Qwen3-14B sources' figures, with the
+// model as it stands (flip a switch in a test run to compare).
+var denseSummary = flag.Bool("densesummary", false, "print the splits' counts within ±30% and the dense-burst sources' figures (analysis)")
+
+var denseShare = flag.Bool("denseshare", false, "with -densesummary: perf.UseServingGEMMShare on (analysis)")
+
+var denseRounds = flag.Bool("denserounds", false, "with -densesummary: perf.UseIngestRounds on (analysis)")
+
+var denseNoTables = flag.Bool("densenotables", false, "with -densesummary: the GEMM tables off (analysis)")
+
+func TestDenseBurstsSummary(t *testing.T) {
+	if !*denseSummary {
+		t.Skip("analysis: run with -densesummary")
+	}
+	if *denseNoTables {
+		defer func(v bool) { perf.UseGEMMTables = v }(perf.UseGEMMTables)
+		perf.UseGEMMTables = false
+	}
+	if *denseShare {
+		defer func(v bool) { perf.UseServingGEMMShare = v }(perf.UseServingGEMMShare)
+		perf.UseServingGEMMShare = true
+	}
+	if *denseRounds {
+		defer func(v bool) { perf.UseIngestRounds = v }(perf.UseIngestRounds)
+		perf.UseIngestRounds = true
+	}
+	_, ts := all(t)
+	t.Log(summarise(ts))
+}
+
+// summarise counts the figures within ±30% per split (calibration without
+// its excluded figures, as TestCalibrationThroughput counts) and lists the
+// Qwen3-14B sources' figures.
+func summarise(ts []Target) string {
+	var b strings.Builder
+	var cn, ci, hn, hi int
+	src := map[string][2]int{}
+	for _, x := range ts {
+		if x.Split == published.SplitCalibration {
+			if _, ex := Excluded(x, x.Engine); ex {
+				continue
+			}
+			cn++
+			if within(x) {
+				ci++
+			}
+			continue
+		}
+		hn++
+		c := src[x.Source]
+		c[0]++
+		if within(x) {
+			hi++
+			c[1]++
+		}
+		src[x.Source] = c
+	}
+	fmt.Fprintf(&b, "calibration %d of %d within ±30%%; holdout %d of %d\n", ci, cn, hi, hn)
+	for _, s := range []string{"gpustack-qwen3-14b-h100", "gpustack-qwen3-14b-a100", "gpustack-qwen3-8b-h100", "gpustack-glm45air-h100"} {
+		fmt.Fprintf(&b, "  %s: %d of %d\n", s, src[s][1], src[s][0])
+	}
+	for _, x := range ts {
+		if strings.HasPrefix(x.Row, "gs-qwen3-14b-") {
+			fmt.Fprintf(&b, "  %s %s: %.4g -> %.4g (%+.0f%%)\n", x.Row, x.Metric, x.Published, x.Predicted, 100*(x.Predicted/x.Published-1))
+		}
+	}
+	return b.String()
+}
+
+// TestDenseBurstsFlips lists the figures whose within-±30% verdict
+// perf.UseServingGEMMShare flips (analysis, -densesummary).
+func TestDenseBurstsFlips(t *testing.T) {
+	if !*denseSummary {
+		t.Skip("analysis: run with -densesummary")
+	}
+	_, off := all(t)
+	defer func(v bool) { perf.UseServingGEMMShare = v }(perf.UseServingGEMMShare)
+	perf.UseServingGEMMShare = true
+	_, on := all(t)
+	var b strings.Builder
+	for i := range off {
+		a, c := off[i], on[i]
+		if _, ex := Excluded(a, a.Engine); ex && a.Split == published.SplitCalibration {
+			continue
+		}
+		if within(a) != within(c) {
+			fmt.Fprintf(&b, "%s %s %s: %.4g pub, %+.0f%% -> %+.0f%%\n", a.Split, a.Row, a.Metric, a.Published, 100*(a.Predicted/a.Published-1), 100*(c.Predicted/c.Published-1))
+		}
+	}
+	t.Log("\n" + b.String())
+}
