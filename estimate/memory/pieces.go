@@ -31,9 +31,11 @@ var UseCompiledPieceInputs = false
 // Python keeps each value until the call that uses it last returns; a
 // tensor that crosses the split is an input of the next piece and so lives
 // through all of it, the MoE call included. And under Inductor vLLM's
-// custom ops are off by default, so RMSNorm's fused residual add is the
-// native, functional one: it writes a new residual and leaves the old one,
-// a piece input, alive.
+// custom ops are off by default (custom_ops "none" when the backend is
+// inductor: vllm/config/vllm.py, stored copy id 107303291 of the
+// 0.10–0.11 series), so RMSNorm's fused residual add is the native,
+// functional one: it writes a new residual and leaves the old one, a piece
+// input, alive.
 //
 // What crosses, per model:
 //
