@@ -62,10 +62,15 @@ func marlinMoELayer(in *input.Input) (Term, bool) {
 	}
 	caches := t * k * (max(2*n, h) + n) * actBytes / GiB
 	gib := t*hidden*h*actBytes/GiB + caches
+	heldText := ""
+	if held, what := pieceInputs(in); held > 0 {
+		gib += t * held * actBytes / GiB
+		heldText = fmt.Sprintf(" + %d tokens × %.0f held by the compiled graph across the attention op (%s) × 2 B", in.MaxNumBatchedTokens, held, what)
+	}
 	return Term{"Marlin MoE layer", gib, fmt.Sprintf(
-		"%d tokens × %.0f × hidden %d × 2 B (%s) + Marlin's caches %d × top-k %d × (max(2 × expert width %.0f, hidden %d) + %.0f) × 2 B = %.2f GiB, "+
+		"%d tokens × %.0f × hidden %d × 2 B (%s) + Marlin's caches %d × top-k %d × (max(2 × expert width %.0f, hidden %d) + %.0f) × 2 B = %.2f GiB%s, "+
 			"allocated per call for the whole batch and freed on return (%s): one layer's peak, compared with the forward pass, not added to it",
-		in.MaxNumBatchedTokens, hidden, m.HiddenSize, which, in.MaxNumBatchedTokens, m.ExpertsPerToken, n, m.HiddenSize, n, caches, p.Why)}, true
+		in.MaxNumBatchedTokens, hidden, m.HiddenSize, which, in.MaxNumBatchedTokens, m.ExpertsPerToken, n, m.HiddenSize, n, caches, heldText, p.Why)}, true
 }
 
 // expertFormat is the routed experts' stored format as vllm.MarlinMoEQuery
@@ -105,15 +110,15 @@ func expertFormat(in *input.Input) (string, int) {
 // 6.07 to 6.16 GiB predicted — so those logs hold more than either composition
 // counts. Not the KDA layer's chunked kernels: KimiDeltaAttention._forward
 // returns at once in the profile run (attn_metadata None, "V1 profile
-// run": kda.py @01a7e5d9), as vLLM's attention ops do. By hand, what the
+// run": kda.py @01a7e5d9), as vLLM's attention ops do. What the
 // piecewise-compiled graph keeps alive through the MoE layer's piece — its
-// inputs, referenced by the caller until the piece returns: the previous
-// residual and the attention's output (KDA: core_attn_out and its gate,
-// 2 × 64,000 × 2,048 × 2 B) — adds 0.76 GiB for Kimi-Linear (4.55 GiB,
-// +41% available): still short, and vlaunch's forward pass does not count
-// such held inputs either, so the two would have to change together. The
-// Triton workspace the default still charges happens to cover part of
-// what is missing. Turning it on alone
-// would trade a wrong term that helps for a right one that hurts; it waits
-// for that (estimate/memory/kimilinear_log_test.go).
+// inputs, referenced by the caller until the piece returns: the old
+// residual, the layer's output buffer and KDA's core_attn_out and gate
+// (pieceInputs, 1.04 GiB for Kimi-Linear) — is its own switch,
+// UseCompiledPieceInputs (off), which adds it to this layer and, where it
+// exceeds the residual and output slots, to the forward pass: with both on
+// the log is +29% (2.97 GiB), with it alone +29% (2.96). The Triton
+// workspace the default still charges happens to cover part of what is
+// missing, so turning this one on alone would trade a wrong term that helps
+// for a right one that hurts (estimate/memory/kimilinear_log_test.go).
 var UseMarlinMoELayer = false

@@ -111,8 +111,16 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 	widest, what := widestIntermediate(in)
 	a := Activation{}
 	a.ForwardGiB = t * (3*h + widest) * actBytes / GiB
-	a.Terms = append(a.Terms, Term{"forward pass", a.ForwardGiB,
-		fmt.Sprintf("%d tokens × (3 × hidden %d + %s %.0f) × 2 B", in.MaxNumBatchedTokens, m.HiddenSize, what, widest)})
+	formula := fmt.Sprintf("%d tokens × (3 × hidden %d + %s %.0f) × 2 B", in.MaxNumBatchedTokens, m.HiddenSize, what, widest)
+	// Under piecewise compilation the split graph holds the old residual
+	// and what crosses the attention op through the MLP's piece; beside
+	// the new residual, that exceeds the residual and output slots
+	// counted here by held − 2 × hidden where positive (pieceInputs).
+	if held, heldWhat := pieceInputs(in); held > 2*h {
+		a.ForwardGiB += t * (held - 2*h) * actBytes / GiB
+		formula += fmt.Sprintf(" + %d tokens × (held across the attention op: %s = %.0f, − 2 × hidden) × 2 B", in.MaxNumBatchedTokens, heldWhat, held)
+	}
+	a.Terms = append(a.Terms, Term{"forward pass", a.ForwardGiB, formula})
 	hiddenGiB := t * h * actBytes / GiB
 	if s.Index == in.Layout.PP-1 {
 		rows := min(in.MaxNumSeqs, in.MaxNumBatchedTokens)
