@@ -170,36 +170,37 @@ func TestKimiLinearLogEndToEnd(t *testing.T) {
 		t.Errorf("tokens %d, want %d from %.0f blocks", r.KVTokensLogged, want, blocks)
 	}
 	within(t, "concurrency from its blocks", r.MaxConcurrencyAtMaxModelLen, blocks/kimiLinearBlocksPerRequest, 0.01)
-	if off := s.AvailableKVGiB/kimiLinearLogAvailGiB - 1; off < 0.40 || off > 0.60 {
-		t.Errorf("available %.3f GiB is %+.0f%% from the logged 2.30 GiB: the known +50%% gap moved; update docs/models-issue23.md (Kimi-K3 row) and this test",
-			s.AvailableKVGiB, 100*off)
+	if !UseCompiledPieceInputs || UseMarlinMoELayer {
+		t.Errorf("the default is the compiled graph's held inputs on, Marlin's layer off; UseCompiledPieceInputs %v, UseMarlinMoELayer %v",
+			UseCompiledPieceInputs, UseMarlinMoELayer)
 	}
-	withPieceInputs(t, true, func() {
-		r := Estimate(in)
-		s := r.Stages[0]
-		t.Logf("with the compiled graph's held inputs: available %.3f GiB (%+.0f%%); %d tokens (%+.0f%%); %.2fx (%+.0f%%)",
-			s.AvailableKVGiB, 100*(s.AvailableKVGiB/kimiLinearLogAvailGiB-1), r.KVTokensLogged, 100*(float64(r.KVTokensLogged)/kimiLinearLogTokens-1),
-			r.MaxConcurrencyAtMaxModelLen, 100*(r.MaxConcurrencyAtMaxModelLen/kimiLinearLogConc-1))
-		if off := s.AvailableKVGiB/kimiLinearLogAvailGiB - 1; off < 0.25 || off > 0.33 {
-			t.Errorf("with UseCompiledPieceInputs: available %.3f GiB is %+.0f%% from the logged 2.30 GiB, known +29%%: update docs/models-issue23.md (Kimi-K3 row), UseCompiledPieceInputs' comment and this test",
-				s.AvailableKVGiB, 100*off)
-		}
-		withMarlinLayer(t, true, func() {
-			s := Estimate(in).Stages[0]
-			if off := s.AvailableKVGiB/kimiLinearLogAvailGiB - 1; off < 0.25 || off > 0.33 {
-				t.Errorf("with both switches: available %.3f GiB is %+.0f%% from the logged 2.30 GiB, known +29%%", s.AvailableKVGiB, 100*off)
-			}
+	// Each combination of the two switches, and how far it leaves the log:
+	// the default (held inputs beside the Triton workspace, which stands in
+	// for a Marlin-path peak that vLLM's source does not account for) +29%
+	// (2.958 GiB); both +29% (2.971); neither +50%; Marlin's layer alone +74%.
+	for _, c := range []struct {
+		pieces, marlin bool
+		lo, hi         float64
+		known          string
+	}{
+		{true, false, 0.25, 0.33, "+29%"},
+		{true, true, 0.25, 0.33, "+29%"},
+		{false, false, 0.40, 0.60, "+50%"},
+		{false, true, 0.65, 0.85, "+74%"},
+	} {
+		withPieceInputs(t, c.pieces, func() {
+			withMarlinLayer(t, c.marlin, func() {
+				r := Estimate(in)
+				s := r.Stages[0]
+				off := s.AvailableKVGiB/kimiLinearLogAvailGiB - 1
+				t.Logf("held inputs %v, Marlin layer %v: available %.3f GiB (%+.0f%%); %d tokens (%+.0f%%); %.2fx (%+.0f%%)",
+					c.pieces, c.marlin, s.AvailableKVGiB, 100*off, r.KVTokensLogged, 100*(float64(r.KVTokensLogged)/kimiLinearLogTokens-1),
+					r.MaxConcurrencyAtMaxModelLen, 100*(r.MaxConcurrencyAtMaxModelLen/kimiLinearLogConc-1))
+				if off < c.lo || off > c.hi {
+					t.Errorf("held inputs %v, Marlin layer %v: available %.3f GiB is %+.0f%% from the logged 2.30 GiB, known %s: update docs/models-issue23.md (Kimi-K3 row), the switches' comments and this test",
+						c.pieces, c.marlin, s.AvailableKVGiB, 100*off, c.known)
+				}
+			})
 		})
-	})
-	withMarlinLayer(t, true, func() {
-		r := Estimate(in)
-		s := r.Stages[0]
-		t.Logf("with the Marlin MoE layer: available %.3f GiB (%+.0f%%); %d tokens (%+.0f%%); %.2fx (%+.0f%%)",
-			s.AvailableKVGiB, 100*(s.AvailableKVGiB/kimiLinearLogAvailGiB-1), r.KVTokensLogged, 100*(float64(r.KVTokensLogged)/kimiLinearLogTokens-1),
-			r.MaxConcurrencyAtMaxModelLen, 100*(r.MaxConcurrencyAtMaxModelLen/kimiLinearLogConc-1))
-		if off := s.AvailableKVGiB/kimiLinearLogAvailGiB - 1; off < 0.65 || off > 0.85 {
-			t.Errorf("with the Marlin MoE layer: available %.3f GiB is %+.0f%% from the logged 2.30 GiB, known +74%%: update docs/models-issue23.md (Kimi-K3 row), UseMarlinMoELayer's comment and this test",
-				s.AvailableKVGiB, 100*off)
-		}
-	})
+	}
 }

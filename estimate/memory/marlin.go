@@ -115,7 +115,7 @@ func expertFormat(in *input.Input) (string, int) {
 // inputs, referenced by the caller until the piece returns: the old
 // residual, the layer's output buffer and KDA's core_attn_out and gate
 // (pieceInputs, 1.04 GiB for Kimi-Linear) — is its own switch,
-// UseCompiledPieceInputs (off), which adds it to this layer and, where it
+// UseCompiledPieceInputs (on since session 31), which adds it to this layer and, where it
 // exceeds the residual and output slots, to the forward pass: with both on
 // the log is +29% (2.97 GiB), with it alone +29% (2.96). The Triton
 // workspace the default still charges happens to cover part of what is

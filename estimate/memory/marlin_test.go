@@ -29,6 +29,12 @@ func withMarlinLayer(t *testing.T, on bool, f func()) {
 // path's workspace: 32,768 × 8 × (3 × 512 + 2,304) × 2 B = 1.875 GiB added
 // to the forward pass, 4.347 GiB.
 func TestMarlinMoELayerKimiLinear(t *testing.T) {
+	// The hand count above is the layer without the compiled graph's held
+	// inputs (pieces_test.go adds those).
+	withPieceInputs(t, false, func() { marlinMoELayerKimiLinear(t) })
+}
+
+func marlinMoELayerKimiLinear(t *testing.T) {
 	in := kimiLinearLogInput(t)
 	const (
 		caches  = 64000.0 * 8 * (2304 + 512) * 2 / GiB

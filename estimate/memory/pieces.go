@@ -10,13 +10,15 @@ import (
 // graph keeps alive across an attention op (pieceInputs) to the layer live
 // sets of the profile's dummy forward pass: the forward term where they
 // exceed its hidden-sized "output" slot, and the Marlin MoE layer
-// (marlinMoELayer) in full. Built and off (branch kdamem, 2026-12-06): the
-// mechanism is vLLM's and PyTorch's (pieceInputs), but it is measured on
-// one public log only — Kimi-Linear-48B AWQ on 2 × RTX 3090 (vllm#28228) —
-// where it narrows the miss without closing it (kimilinear_log_test.go:
-// +50% → +28% with this switch alone, +29% with UseMarlinMoELayer too,
-// against the 10% target), so the integrator decides.
-var UseCompiledPieceInputs = false
+// (marlinMoELayer) in full. On since session 31 (built on branch kdamem,
+// 2026-12-06): the mechanism is vLLM's and PyTorch's (pieceInputs). On the
+// one public log it changes, Kimi-Linear-48B AWQ on 2 × RTX 3090
+// (vllm#28228), it narrows the miss without closing it
+// (kimilinear_log_test.go: available KV +50% → +29%, against the 10%
+// target); Qwen3.6's log moves +3.0% → +2.5%, and every other start-up log
+// of the memory calibration and holdout stays where it was (a plain
+// decoder holds nothing beyond the forward term's residual and output).
+var UseCompiledPieceInputs = true
 
 // pieceInputs is what the split graph of vLLM's piecewise compilation
 // holds, per token, while the piece after a layer's attention op runs that
