@@ -63,7 +63,11 @@ func dtypeOf(s, def string) string {
 	switch w := strings.TrimSuffix(f[0], ","); {
 	case strings.HasPrefix(w, "fp8"):
 		return "fp8"
-	case w == "bf16" || w == "fp16" || w == "mxfp4" || w == "nvfp4":
+	case w == "bf16" || w == "fp16" || w == "mxfp4" || w == "nvfp4" || w == "int4":
+		// int4: GPTQ / AWQ / compressed-tensors W4A16 experts (Kimi's
+		// checkpoints), which the step model prices as 4-bit weights
+		// (perf.perfBytesPerParam); before it was read here such a row
+		// would have been replayed with BF16 weights.
 		return w
 	}
 	return def
