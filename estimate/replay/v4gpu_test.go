@@ -101,3 +101,29 @@ func TestV4GPUSummary(t *testing.T) {
 	}
 	t.Log("\n" + b.String())
 }
+
+// TestV4GPUFlips lists the figures whose within-±30% verdict perf.
+// UseEPStraggler flips, with the overlap as -v4overlap says (analysis,
+// -v4gpusummary).
+func TestV4GPUFlips(t *testing.T) {
+	if !*v4GPUSummary {
+		t.Skip("analysis: run with -v4gpusummary")
+	}
+	defer func(o, s bool) { perf.UseAsyncOverlap, perf.UseEPStraggler = o, s }(perf.UseAsyncOverlap, perf.UseEPStraggler)
+	perf.UseAsyncOverlap = *v4Overlap
+	perf.UseEPStraggler = false
+	_, off := all(t)
+	perf.UseEPStraggler = true
+	_, on := all(t)
+	var b strings.Builder
+	for i := range off {
+		a, c := off[i], on[i]
+		if _, ex := Excluded(a, a.Engine); ex && a.Split == published.SplitCalibration {
+			continue
+		}
+		if within(a) != within(c) {
+			fmt.Fprintf(&b, "%s %s %s: %.4g pub, %+.0f%% -> %+.0f%%\n", a.Split, a.Row, a.Metric, a.Published, 100*(a.Predicted/a.Published-1), 100*(c.Predicted/c.Published-1))
+		}
+	}
+	t.Logf("overlap %v, straggler flips:\n%s", perf.UseAsyncOverlap, b.String())
+}
