@@ -228,7 +228,16 @@ func SetupFromInput(in *input.Input) StepSetup {
 	//      kernels (RoPE / KV insert / compressor 0.22, quantization 0.16,
 	//      routing 0.88) priced above it (0.67, 0.58, 1.16). No source
 	//      independent of the held-out one times FlashMLA's sparse decode
-	//      or HUMMING at M ≤ 8 on Hopper, so none was built.
+	//      or HUMMING at M ≤ 8 on Hopper, so none was built. The step
+	//      model also prices V4's routed experts as the dense dtype (block
+	//      FP8: 1.0 byte a weight, the FP8 curve) where vLLM loads FP4
+	//      (catalog.DeepseekV4.ExpertDType, Mxfp4MoEMethod; the memory model
+	//      knows it, estimate/memory memory_dtype.go): 0.53 byte would take
+	//      the batch-8 expert term 2.46 -> ~1.3 ms, while the trace's HUMMING
+	//      experts take 3.67 ms on the mean rank (~0.87 TB/s of the FP4
+	//      weights hit) and 155 ms for an 8,192-token chunk (~86 TFLOPS, 9%
+	//      of the BF16 peak; the model 74 ms). Correcting the bytes without
+	//      HUMMING's cost would make every V4 row faster still.
 	if f := in.AsyncSchedulingFlag(); f != nil {
 		s.OverlapHost = *f
 	}

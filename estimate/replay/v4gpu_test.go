@@ -57,6 +57,25 @@ func TestV4GPUTerms(t *testing.T) {
 			100*(tps/r.Figures.OutputTokPerS.V-1), ms(p.TotalS), ms(p.GPUS), ms(p.DenseS), ms(p.MHCS), ms(p.AttentionS), ms(p.IndexerS),
 			ms(p.ExpertS), ms(p.KernelGapsS), p.Kernels, ms(p.TPS), ms(p.HostExposedS))
 	}
+	// The last full 8,192-token chunk of a 16K and a 64K prompt (the
+	// source's trace: prefix 8,192 and ~57K tokens), alone in its step.
+	if rows := targetableRows(t); len(rows) > 0 {
+		for _, r := range rows {
+			if r.ID != "tant2-blogarch-h100-dsv4flash0731-tp8ep-1k-c1" {
+				continue
+			}
+			_, sm, _, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, prefix := range []float64{8192, 57344} {
+				c := 8192.0
+				st := sm.Step([]perf.RankLoad{{PrefillTokens: c, PrefillPairs: c * (prefix + (c+1)/2), PrefillPrefix: prefix, PrefillSeqs: 1}})
+				fmt.Fprintf(&b, "prefill chunk 8192 after %.0f: step %.1f ms = dense %.1f + attention %.1f + experts %.1f + gaps %.1f + TP %.1f + host %.1f\n",
+					prefix, 1e3*st.TotalS, 1e3*st.DenseS, 1e3*st.AttentionS, 1e3*st.ExpertS, 1e3*st.KernelGapsS, 1e3*st.TPS, 1e3*st.OverheadS)
+			}
+		}
+	}
 	t.Logf("DeepSeek-V4-Flash decode steps:\n%s", b.String())
 }
 
