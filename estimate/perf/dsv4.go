@@ -1,6 +1,10 @@
 package perf
 
-import "github.com/vlaunch/vlaunch/catalog"
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/catalog"
+)
 
 // DeepSeek-V4's attention as vLLM's kernels run it (vLLM
 // vllm/model_executor/layers/deepseek_v4_attention.py at 0a291a2e,
@@ -111,4 +115,34 @@ func dsv4HeadsPerRank(m *catalog.Model, tp int) float64 {
 // heads, 4 × heads × head_dim.
 func dsv4AttnCoef(m *catalog.Model, tp int) float64 {
 	return 4 * dsv4HeadsPerRank(m, tp) * float64(m.HeadDim)
+}
+
+// DecodeParts is a decode step's GPU terms split the way a kernel trace
+// classifies them (an analysis view of StepRuns for one rank load; the
+// step's own terms are unchanged): the dense GEMMs without the mHC, the
+// mHC, the attention core without the indexer, the indexer alone, the
+// routed experts, the kernel gaps and their kernels, the TP all-reduces
+// and the host's exposed time.
+type DecodeParts struct {
+	DenseS, MHCS, AttentionS, IndexerS, ExpertS float64
+	KernelGapsS, Kernels                        float64
+	TPS, HostExposedS, GPUS, TotalS             float64
+}
+
+// DecodePartsAt is DecodeParts for conc sequences at context ctx (as
+// DecodeAt spreads them).
+func (sm *StepModel) DecodePartsAt(conc int, ctx float64) DecodeParts {
+	_, st := sm.DecodeAt(conc, ctx)
+	per := float64((conc + sm.S.replicas() - 1) / sm.S.replicas())
+	per = float64(int(math.Ceil(per / float64(sm.S.DP))))
+	l := RankLoad{DecodeSeqs: per, DecodeCtx: per * ctx}
+	s := &sm.S
+	mhc := sm.mhcTime(l.tokens(s.SpecTokens), nil)
+	idxF, idxB := sm.indexerCost(l)
+	idx := max(idxF/(s.indexerFLOPS()*s.Eff.Attention), idxB/(s.HW.HBMBytesPerS*s.Eff.HBM))
+	gpu := st.TotalS - st.OverheadS
+	return DecodeParts{
+		DenseS: st.DenseS - mhc, MHCS: mhc, AttentionS: st.AttentionS - idx, IndexerS: idx, ExpertS: st.ExpertS,
+		KernelGapsS: st.KernelGapsS, Kernels: st.Kernels, TPS: st.TPS, HostExposedS: st.OverheadS, GPUS: gpu, TotalS: st.TotalS,
+	}
 }

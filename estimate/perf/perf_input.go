@@ -198,6 +198,46 @@ func SetupFromInput(in *input.Input) StepSetup {
 	//      calibration 137 -> 137 of 160, holdout 93 -> 91 of 230; off
 	//      (committed): -22/-8/-16/+9/+4/+27% -> -18/-4/-12/+12/+7/+28%,
 	//      calibration 139 -> 139, holdout 97 -> 97.
+	//  10. (2026-12-06, branch v4gpu: the six V4-Flash rows' decode steps
+	//      term by term against the source's own kernel trace, tant2tls/
+	//      Deepseek-serving reports/blog-architecture-h100-v1/components.csv
+	//      at 84d04315, replay -run TestV4GPUTerms -v4gpu) batch 1, 1K:
+	//      modelled GPU 5.87 ms (dense 0.58, attention 0.33, experts 0.33,
+	//      TP 0.19, 1,811 critical kernels × 2.45 µs = 4.44) against a
+	//      profiled step span of 8.01 ms (client 8.19; 7.68 unprofiled),
+	//      1,963 kernels and 10.35 ms of kernel time a rank. The one
+	//      mechanism found and cited, the EP straggler (UseEPStraggler,
+	//      epstraggler.go: the busiest rank's experts, 2.10 against 0.75 a
+	//      layer at batch 1), adds 0.60 / 1.40 ms at batch 1 / 8; overlap
+	//      on: +37/+42/+34/+34/+37/+39% -> +25/+23/+25/+27/+32/+36%,
+	//      calibration 137 -> 137 of 160, holdout 110 -> 113 of 298; off:
+	//      -18/-4/-12/+12/+7/+28% -> -22/-13/-16/+6/+4/+26%, calibration
+	//      139 -> 139, holdout 116 -> 115 (one flip elsewhere, InferenceX
+	//      DeepSeek-R1 FP4 B300 TP4EP4 c32 -30% -> -33%). Left off. V4's
+	//      dense projections priced from the GEMM tables (fp8_block, M = 1:
+	//      5.1–9.1 µs a GEMM with its quantization) moved the batch-1 step
+	//      only +0.05 ms — the tables agree with bytes + two gaps — and
+	//      made the prefill-heavy rows faster (64K c8 +36% -> +46%):
+	//      dropped. What stays unpriced at batch 1 (~1.2 ms with both on),
+	//      by the trace's kernel sums against roofline + census × 2.45 µs:
+	//      FlashMLA sparse decode 0.97 ms (22.5 µs a layer, flat with
+	//      context and batch) against 0.54; the MoE expert GEMMs 1.29 on
+	//      the mean rank (HUMMING, 15 µs a call at 0.75 experts) against
+	//      0.54; mHC / norms 1.54 against 0.75; dense GEMMs 3.53 (+ 0.16
+	//      quantization) against 1.57 + 0.58; the small element-wise
+	//      kernels (RoPE / KV insert / compressor 0.22, quantization 0.16,
+	//      routing 0.88) priced above it (0.67, 0.58, 1.16). No source
+	//      independent of the held-out one times FlashMLA's sparse decode
+	//      or HUMMING at M ≤ 8 on Hopper, so none was built. The step
+	//      model also prices V4's routed experts as the dense dtype (block
+	//      FP8: 1.0 byte a weight, the FP8 curve) where vLLM loads FP4
+	//      (catalog.DeepseekV4.ExpertDType, Mxfp4MoEMethod; the memory model
+	//      knows it, estimate/memory memory_dtype.go): 0.53 byte would take
+	//      the batch-8 expert term 2.46 -> ~1.3 ms, while the trace's HUMMING
+	//      experts take 3.67 ms on the mean rank (~0.87 TB/s of the FP4
+	//      weights hit) and 155 ms for an 8,192-token chunk (~86 TFLOPS, 9%
+	//      of the BF16 peak; the model 74 ms). Correcting the bytes without
+	//      HUMMING's cost would make every V4 row faster still.
 	if f := in.AsyncSchedulingFlag(); f != nil {
 		s.OverlapHost = *f
 	}

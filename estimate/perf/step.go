@@ -515,7 +515,7 @@ func (sm *StepModel) expertWork(total float64) (flops, bytes float64) {
 	hit := 1 - math.Pow(1-sm.topK/sm.experts, total)
 	flops = 2 * pairs * sm.expertParams * sm.moeLayers
 	act := total * sm.topK * sm.actPairShare * sm.actBytesPerPair
-	bytes = (sm.expertsPerGPU*hit*sm.expertBytes + act) * sm.moeLayers
+	bytes = (sm.expertsRead(hit)*sm.expertBytes + act) * sm.moeLayers
 	return flops, bytes
 }
 
