@@ -112,18 +112,63 @@ func A2AFixedLatency(t Traffic, multiNode bool, ep int) A2ALatency {
 	return A2ALatency{}
 }
 
-// srcIdleDP: vLLM issue #23752 (DeepSeek-R1, DP8 + EP on 8 × B200,
-// 2025-08): TPOT ≈120 ms for 1–7 concurrent sequences, 41 ms at 8 and 45 at
-// 9. The issue reports the effect; that idle ranks' dummy steps run without
-// CUDA graphs is our reading (unverified), as is the release range.
-const srcIdleDP = "vllm issue #23752 (DP8+EP, 8 × B200: TPOT ≈120 ms at 1–7 sequences vs 41 ms at 8); mechanism (idle ranks' dummy batches without CUDA graphs) and release range unverified"
+// srcIdleDP: the releases whose idle DP ranks run their dummy batch without
+// CUDA graphs, read in vLLM's history (a full clone of vllm-project/vllm's
+// main up to the v0.11.0 tag, b8b302cde434df8c9289a2b465406b47ebab1c2d):
+//   - where it starts: PR #20059 (74f441f4b, main 2025-08-15) gave
+//     GPUModelRunner._dummy_run a cudagraph_runtime_mode defaulting to
+//     CUDAGraphMode.NONE (then batch_descriptor = None, and the CUDA graph
+//     wrappers pass through to the eager runnable), and
+//     Worker.execute_dummy_batch — what an idle rank runs to join the
+//     lock-step all-to-all — called _dummy_run(1) without a mode. Before
+//     it (74f441f4b^) the dummy batch ran under set_forward_context without
+//     skip_cuda_graphs, so the piecewise backend replayed the graph captured
+//     for the DP-padded size (cuda_piecewise_backend.py): no slowdown (the
+//     0.8.0–0.10.0 tags were not read; this is main just before #20059). The
+//     dispatcher module #20059 added (vllm/v1/cudagraph_dispatcher.py) is in
+//     the v0.10.1.1 documentation (docs.vllm.ai/en/v0.10.1.1; 0.10.1 stands
+//     for it, as elsewhere in this package); the 0.10.0 and 0.10.1 tags were
+//     not read (#20059 merged after 0.10.0 shipped, 2025-07-24).
+//   - where it ends: PR #25407 (ac0048c0a, 2025-09-22) made
+//     execute_dummy_batch call _dummy_run(1, uniform_decode=True), PR
+//     #25505 (dc464a3d3, 2025-09-23) made _dummy_run's mode Optional and
+//     dispatch it through the cudagraph dispatcher when not given, and PR
+//     #25906 (03df0fb5d, 2025-09-30) dispatches on the DP-padded token count;
+//     all three are ancestors of the v0.11.0 tag, whose _dummy_run dispatches
+//     the idle rank's batch to a FULL or PIECEWISE graph. The 0.10.2 tag was
+//     not read: the three commits came after it shipped (2025-09-13; release
+//     dates from twitu.github.io/indiana-codes vLLM chapter 060).
+//   - the effect: issue #23752 (DeepSeek-R1, DP8 + EP on 8 × B200,
+//     2025-08-27, PyTorch 2.7.1, release not stated): TPOT ≈120 ms at 1–7
+//     sequences, 41 ms at 8; PR #25407: BS1 DP8 mean ITL 137.62 → 31.70 ms.
+//   - speculative decoding (MTP/EAGLE) in the V1 runner from 0.11.0: the
+//     idle rank's main model dispatches as above, on the DP-padded token
+//     count and uniform_decode=True like a busy rank's decode step (a
+//     uniform key it lacks falls back to the non-uniform FULL or PIECEWISE
+//     key: CudagraphDispatcher.dispatch at b8b302cd); its drafter's dummy_run
+//     (EagleProposer.dummy_run, vllm/v1/spec_decode/eagle.py at b8b302cd)
+//     still runs without graphs — the draft layers only, not modelled. PR
+//     #35376 (2026-03) fixed the same idle-rank miss in Model Runner V2
+//     (vllm/v1/worker/gpu/model_runner.py), which MoE deployments do not
+//     run by default (V2 is the default for dense models from 0.25.1:
+//     srcGraphMemory), so it changes no release here.
+const srcIdleDP = "vllm: PR #20059 (74f441f4b: _dummy_run mode defaults to NONE; in 0.10.1.1 per docs.vllm.ai) to PRs #25407/#25505/#25906 " +
+	"(ac0048c0a, dc464a3d3, 03df0fb5d: the idle rank's dummy batch dispatched to a CUDA graph; all in the v0.11.0 tag b8b302cde434); " +
+	"effect: issue #23752 (DP8+EP, 8 × B200: TPOT ≈120 ms at 1–7 sequences vs 41 ms at 8), PR #25407 (BS1 DP8 ITL 137.62 → 31.70 ms)"
+
+// idleDPSlow: the releases whose idle DP ranks run their dummy batch
+// eagerly (srcIdleDP): from 0.10.1 (PR #20059) until 0.11.0 (PRs #25407,
+// #25505, #25906).
+var idleDPSlow = Span{Since: v0101, Removed: v0110}
 
 // IdleDPRanksSlow reports whether a lock-step DP + EP step in which some
 // rank has no sequence runs as slowly as a step without CUDA graphs: the
-// idle ranks execute dummy batches to join the all-to-all. Applied to every
-// V1 release with DP (0.8.0 on) until a fix is cited.
+// idle ranks execute dummy batches to join the all-to-all, and in 0.10.1
+// and 0.10.2 those ran without CUDA graphs (srcIdleDP). Releases before
+// 0.10.1 replayed the piecewise graph for the dummy batch; 0.11.0 and later
+// dispatch it to a captured graph.
 func (r Release) IdleDPRanksSlow() (bool, string) {
-	return r.Version.AtLeast(v080), srcIdleDP
+	return idleDPSlow.In(r.Version) != Absent, srcIdleDP
 }
 
 // srcScheduler: the V1 scheduler and V0's default one.

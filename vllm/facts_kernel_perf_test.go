@@ -23,8 +23,40 @@ func TestKernelPerfFacts(t *testing.T) {
 		if k, src := r.Scheduler(); k != tt.sched || !strings.Contains(src, "scheduler.py") {
 			t.Errorf("%s: scheduler %v (%s), want %v", tt.version, k, src, tt.sched)
 		}
-		if slow, src := r.IdleDPRanksSlow(); slow != r.Version.AtLeast(v080) || !strings.Contains(src, "#23752") {
-			t.Errorf("%s: idle DP ranks slow %v (%s)", tt.version, slow, src)
+	}
+}
+
+// Idle DP ranks run their dummy batch without CUDA graphs from PR #20059
+// (0.10.1) until PRs #25407/#25505/#25906 (all in the v0.11.0 tag): both
+// sides of each boundary, a patch release inside the window (0.10.1.1, whose
+// documentation shows the dispatcher), and 0.19.0 (the PegaInfer H20
+// baseline, whose 1-session TPOT is below its 8-session one).
+func TestIdleDPRanksSlowByRelease(t *testing.T) {
+	for _, tt := range []struct {
+		version string
+		slow    bool
+	}{
+		{"0.8.0", false},
+		{"0.10.0", false},
+		{"0.10.1", true},
+		{"0.10.1.1", true},
+		{"0.10.2", true},
+		{"0.11.0", false},
+		{"0.11.1", false},
+		{"0.19.0", false},
+	} {
+		r, _, err := ResolveString(tt.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, src := r.IdleDPRanksSlow()
+		if slow != tt.slow {
+			t.Errorf("%s: idle DP ranks slow %v, want %v", tt.version, slow, tt.slow)
+		}
+		for _, cite := range []string{"#20059", "#25407", "#25505", "#25906", "b8b302cde434", "#23752"} {
+			if !strings.Contains(src, cite) {
+				t.Errorf("%s: source %q does not cite %s", tt.version, src, cite)
+			}
 		}
 	}
 }

@@ -154,6 +154,9 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 	s.SetA2AFixed(multi, true)
 	if e.name == "vllm" {
 		s.IdleRanksSlow, _ = e.release.IdleDPRanksSlow()
+		if !e.versioned && IdleDPSlowWhenReleaseUnknown {
+			s.IdleRanksSlow = true
+		}
 	} else {
 		s.SGLang = true
 		// SGLang's overlap scheduler is on unless disabled, and off under
@@ -180,6 +183,17 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 	}
 	return s, e, nil
 }
+
+// IdleDPSlowWhenReleaseUnknown: a vLLM row whose release cannot be read
+// (version unknown) steps as the releases with the idle-rank slowdown do
+// (vllm.Release.IdleDPRanksSlow: 0.10.1 and 0.10.2), where otherwise the
+// newest release's rules stand in for it and would rule the slowdown out.
+// The row's release cannot rule it in or out; the only such rows with
+// DP + EP are vllm-issue-23752's, whose source (2025-08-27, before 0.11.0
+// shipped; PyTorch 2.7.1 in its posted environment, as vLLM pinned until PR
+// #20358 of 2025-08-29) reports the slowdown itself. Off: those rows take
+// the newest release's rule (no slowdown).
+var IdleDPSlowWhenReleaseUnknown = true
 
 // acceptance is the published mean acceptance length (tokens per verify
 // step, bonus included), the middle of a published range, or — when the
