@@ -113,8 +113,9 @@ func A2AFixedLatency(t Traffic, multiNode bool, ep int) A2ALatency {
 }
 
 // srcIdleDP: the releases whose idle DP ranks run their dummy batch without
-// CUDA graphs, read in vLLM's history (a full clone of vllm-project/vllm's
-// main up to the v0.11.0 tag, b8b302cde434df8c9289a2b465406b47ebab1c2d):
+// CUDA graphs, read in vLLM's history (upstream main up to the v0.11.0 tag,
+// b8b302cde434df8c9289a2b465406b47ebab1c2d, as carried by the fork snapshot
+// github.com/Yuran-7/vllm-0.11; the commit ids below are upstream's):
 //   - where it starts: PR #20059 (74f441f4b, main 2025-08-15) gave
 //     GPUModelRunner._dummy_run a cudagraph_runtime_mode defaulting to
 //     CUDAGraphMode.NONE (then batch_descriptor = None, and the CUDA graph
