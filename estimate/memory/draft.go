@@ -35,6 +35,14 @@ func draftInput(in *input.Input) (*input.Input, Stage, bool) {
 	return &d, Stage{First: 0, End: s.Draft.Layers.NumLayers}, true
 }
 
+// DraftInput is in as the proposer's layers see it (draftInput), for the
+// step model to stream the proposer's weights as they are stored here;
+// false without a proposer with layers of its own.
+func DraftInput(in *input.Input) (*input.Input, bool) {
+	d, _, ok := draftInput(in)
+	return d, ok
+}
+
 // draftTerms are the proposer's weights on a GPU of the last stage: its
 // decoder layers placed and stored by the target's rules (heads over TP,
 // experts over EP), the fuse projections (replicated, 16-bit), its own LM

@@ -20,6 +20,10 @@ type Drafter struct {
 	WeightDType string
 	// CPU marks a proposer without GPU work (n-gram prompt lookup).
 	CPU bool
+	// Storage is how Layers are stored, as the memory model sizes the
+	// proposer's weights (StorageBytesOf of its input); zero: the coarse
+	// rules by its weights dtype.
+	Storage StorageBytes
 }
 
 // mtpDrafter is the target's own multi-token-prediction layer(s), one
@@ -63,7 +67,7 @@ func newDraftModels(s StepSetup) *draftModels {
 		return nil
 	}
 	ds := s
-	ds.Model, ds.PP, ds.SpecDraft = d.Layers, 1, cpuDrafter
+	ds.Model, ds.PP, ds.SpecDraft, ds.Storage = d.Layers, 1, cpuDrafter, d.Storage
 	if d.WeightDType != "" {
 		ds.WeightDType = d.WeightDType
 	}

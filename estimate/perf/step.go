@@ -468,7 +468,8 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 // moeRidge is the tokens per expert at which an expert GEMM's FLOPs per
 // weight byte reach the GPU's peak over its memory bandwidth (2·M FLOPs
 // per weight over the weight's bytes): below it a fused MoE streams
-// weights.
+// weights. It reads the weights dtype's bytes, not Storage's: it places the
+// measured curve, which was timed with that dtype's kernels.
 func (s *StepSetup) moeRidge() float64 {
 	return s.expertFLOPS() * perfBytesPerParam(s.WeightDType) / (2 * s.HW.HBMBytesPerS)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -106,28 +107,13 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.window = float64(m.BoundedWindow()) // sliding window, or DSA's top-k
 	sm.swa = newWindowedFloor(m, &s)
 
-	replicated := p.Attention + p.DenseMLP + p.SharedExperts + p.Router + p.Norms
-	// DSA's indexer is replicated, not TP-split; so are a latent MoE's
-	// fc1/fc2_latent_proj (vLLM's NemotronHMoE: ReplicatedLinear, run by
-	// every GPU on every token before and after the routed experts).
-	sm.denseParamsGPU = replicated/tp/pp + (p.Indexer+p.LatentProj)/pp
-	if m.DSV4 != nil || m.IsMLA() {
-		// DeepSeek-V4 splits only wq_b, wo_a, wo_b and the sinks by head;
-		// wq_a/wkv, the compressors and the C4A indexers are replicated.
-		// MLA likewise splits q_b, kv_b and o by head and replicates the
-		// latent down-projections: vLLM's DeepseekV2MLAAttention builds
-		// q_a_proj and kv_a_proj_with_mqa as ReplicatedLinear (later fused
-		// as fused_qkv_a_proj, a MergedColumnParallelLinear with
-		// disable_tp=True), so every TP rank runs them on every token
-		// (catalog.Model.AttentionParams with one rank's heads, as the
-		// memory model places them).
-		rank := m.AttentionParams(float64(m.NumHeads)/tp, 1) * float64(m.NumLayers)
-		sm.denseParamsGPU += (rank - p.Attention/tp) / pp
+	for _, d := range denseParts(m, tp) {
+		sm.denseParamsGPU += d.params / pp
 	}
 	// The LM head lives on the last stage only; a step runs PP stages, so
 	// each stage carries 1/PP of it on average.
 	sm.lmHeadParamsGPU = lmHeadParams(p) / tp / pp
-	sm.denseBytesGPU = sm.denseParamsGPU*s.denseBytesPerParam() + sm.lmHeadParamsGPU*2
+	sm.denseBytesGPU = sm.denseParamsGPU*s.denseBytes() + sm.lmHeadParamsGPU*s.lmHeadBytes()
 	// DeepSeek-V4's hyper-connections: every layer mixes its hc_mult
 	// residual streams with float32 hc_attn_fn and hc_ffn_fn (mixes =
 	// F.linear(x_flat, hc_fn) over hc_mult × hidden inputs, DeepSeek's
@@ -141,7 +127,7 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.mhc = newMHCShape(m, pp)
 	if m.IsMoE() {
 		sm.expertParams = p.ExpertPerLayerEach
-		sm.expertBytes = p.ExpertPerLayerEach * perfBytesPerParam(s.WeightDType)
+		sm.expertBytes = p.ExpertPerLayerEach * s.expertBytesPerParam()
 		sm.experts, sm.topK = float64(m.NumExperts), float64(m.ExpertsPerToken)
 		phys := sm.experts
 		if s.EP {
@@ -185,6 +171,45 @@ func NewStepModel(s StepSetup) *StepModel {
 	sm.initNetwork()
 	sm.draft = newDraftModels(s)
 	return sm
+}
+
+// densePart is one memory component's parameters (memory.Comp*) that a
+// step streams as dense weights on one GPU, over all layers.
+type densePart struct {
+	comp   string
+	params float64
+}
+
+// denseParts splits the dense weights one GPU reads each step by the
+// memory model's components, so the step model's parameter count and the
+// storage it weighs them by (StorageBytesOf) come from one partition:
+// attention, dense MLP, shared experts, router and norms are TP-split;
+// DSA's indexer is replicated, not TP-split; so are a latent MoE's
+// fc1/fc2_latent_proj (vLLM's NemotronHMoE: ReplicatedLinear, run by
+// every GPU on every token before and after the routed experts).
+// DeepSeek-V4 splits only wq_b, wo_a, wo_b and the sinks by head;
+// wq_a/wkv, the compressors and the C4A indexers are replicated. MLA
+// likewise splits q_b, kv_b and o by head and replicates the latent
+// down-projections: vLLM's DeepseekV2MLAAttention builds q_a_proj and
+// kv_a_proj_with_mqa as ReplicatedLinear (later fused as
+// fused_qkv_a_proj, a MergedColumnParallelLinear with disable_tp=True), so
+// every TP rank runs them on every token (catalog.Model.AttentionParams
+// with one rank's heads, as the memory model places them).
+func denseParts(m *catalog.Model, tp float64) []densePart {
+	p := m.ParamCounts()
+	attn := p.Attention / tp
+	if m.DSV4 != nil || m.IsMLA() {
+		attn = m.AttentionParams(float64(m.NumHeads)/tp, 1) * float64(m.NumLayers)
+	}
+	return []densePart{
+		{memory.CompAttention, attn},
+		{memory.CompDenseMLP, p.DenseMLP / tp},
+		{memory.CompShared, p.SharedExperts / tp},
+		{memory.CompRouter, p.Router / tp},
+		{memory.CompNorms, p.Norms / tp},
+		{memory.CompIndexer, p.Indexer},
+		{memory.CompLatentProj, p.LatentProj},
+	}
 }
 
 // lmHeadParams is the LM head matrix (tied embeddings still multiply it).

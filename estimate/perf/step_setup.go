@@ -176,7 +176,11 @@ type StepSetup struct {
 	// the kernels it forks off cost the step's critical path only what
 	// outlasts the main stream's (dsv4HiddenKernels).
 	DSV4Streams bool
-	Eff         Efficiency
+	// Storage is how the checkpoint stores the weights a step streams, as
+	// the memory model sizes them (StorageBytesOf); zero where the setup
+	// was not built from an input (the coarse rules by WeightDType).
+	Storage StorageBytes
+	Eff     Efficiency
 }
 
 // replicas is the number of independent replicas (at least 1).
@@ -273,13 +277,14 @@ func (s *StepSetup) attnFLOPS(decode bool) float64 {
 	return s.HW.BF16FLOPS
 }
 
-// perfBytesPerParam is the storage of one quantized linear weight.
-// FP8 block scales add one float32 per 128×128 block; MXFP4 stores 4 bits
-// plus one 8-bit scale per 32 values, NVFP4 4 bits plus one FP8 scale per
-// 16 values, INT4 (GPTQ, AWQ, compressed-tensors W4A16) 4 bits plus one
-// 16-bit scale per group — 128 assumed here, the step model does not see
-// the checkpoint's group size (the memory model does: Kimi's 32 streams
-// 3% more than this).
+// perfBytesPerParam is the storage of one quantized linear weight by the
+// weights dtype alone: the fallback of a setup without Storage (and the
+// measured MoE curve's ridge, which is the curve's dtype's). FP8 block
+// scales add one float32 per 128×128 block; MXFP4 stores 4 bits plus one
+// 8-bit scale per 32 values, NVFP4 4 bits plus one FP8 scale per 16
+// values, INT4 (GPTQ, AWQ, compressed-tensors W4A16) 4 bits plus one
+// 16-bit scale per group — 128 assumed here; the checkpoint's own group
+// size is read by StorageBytesOf (Kimi's 32 streams 9% more than this).
 func perfBytesPerParam(dtype string) float64 {
 	switch dtype {
 	case "fp8":
@@ -307,16 +312,46 @@ func kvElemBytes(dtype string) float64 {
 	return 2
 }
 
-// denseBytesPerParam is the storage of attention/dense/shared weights:
-// 4-bit checkpoints of MoE models quantize the experts (gpt-oss's MXFP4,
-// Kimi's INT4; NVFP4 ones are taken to do the same — an assumption:
-// ModelOpt's exclusion lists vary by checkpoint and only the memory model
-// reads them); a dense model's 4-bit checkpoint quantizes its linears.
+// denseBytesPerParam is the coarse storage of attention/dense/shared
+// weights, for a setup without Storage: 4-bit checkpoints of MoE models
+// quantize the experts (gpt-oss's MXFP4, Kimi's INT4; NVFP4 ones are taken
+// to do the same — an assumption: ModelOpt's exclusion lists vary by
+// checkpoint and only StorageBytesOf reads them); a dense model's 4-bit
+// checkpoint quantizes its linears.
 func (s *StepSetup) denseBytesPerParam() float64 {
 	if fourBit(s.WeightDType) && s.Model.IsMoE() {
 		return 2
 	}
 	return perfBytesPerParam(s.WeightDType)
+}
+
+// denseBytes is the bytes per dense weight a step streams: the
+// checkpoint's (Storage.Dense), else the coarse rule.
+func (s *StepSetup) denseBytes() float64 {
+	if s.Storage.Dense > 0 {
+		return s.Storage.Dense
+	}
+	return s.denseBytesPerParam()
+}
+
+// expertBytesPerParam is the bytes per routed-expert weight a step
+// streams: the checkpoint's (Storage.Expert: DeepSeek-V4's FP4 experts
+// under its FP8 config, the INT4 group size), else the weights dtype's.
+func (s *StepSetup) expertBytesPerParam() float64 {
+	if s.Storage.Expert > 0 {
+		return s.Storage.Expert
+	}
+	return perfBytesPerParam(s.WeightDType)
+}
+
+// lmHeadBytes is the bytes per LM-head weight: the checkpoint's
+// (Storage.LMHead: a mixed-precision checkpoint may quantize it), else 16
+// bits (every other checkpoint vlaunch reads keeps it so).
+func (s *StepSetup) lmHeadBytes() float64 {
+	if s.Storage.LMHead > 0 {
+		return s.Storage.LMHead
+	}
+	return 2
 }
 
 // fourBit: the 4-bit weight formats.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/published"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -146,6 +147,7 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 	if s.EP && r.Features.EPLBRedundantExperts.Positive() {
 		s.RedundantExperts = r.Features.EPLBRedundantExperts.Int()
 	}
+	s.Storage = storage(m, g, s)
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
 	s.DSV4Streams = e.name == "vllm" && vllm.DSV4AuxStreams(g.Vendor)
 	s.A2ANaive = s.A2A == vllm.TrafficGather && e.name == "vllm" && naiveA2A(r, e.release)
@@ -194,6 +196,21 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 // #20358 of 2025-08-29) reports the slowdown itself. Off: those rows take
 // the newest release's rule (no slowdown).
 var IdleDPSlowWhenReleaseUnknown = true
+
+// storage is how the row's checkpoint stores the weights its steps stream
+// (perf.StorageBytesOf), where the row's weights are the catalog
+// checkpoint's own dtype: the memory model then reads that checkpoint. A
+// row whose catalog entry stands in for another checkpoint's architecture
+// (inferencex-pr-3183: DeepSeek-R1 NVFP4 on the FP8 entry) says only the
+// dtype, and keeps the coarse rules by it.
+func storage(m *catalog.Model, g *catalog.GPU, s perf.StepSetup) perf.StorageBytes {
+	if s.WeightDType != m.CheckpointDType() {
+		return perf.StorageBytes{}
+	}
+	in := &input.Input{Model: m, GPU: g, WeightsDType: s.WeightDType, WeightsFromCheckpoint: true,
+		Layout: input.Layout{TP: s.TP, PP: s.PP, DP: s.DP, EP: s.EP}}
+	return perf.StorageBytesOf(in)
+}
 
 // acceptance is the published mean acceptance length (tokens per verify
 // step, bonus included), the middle of a published range, or — when the

@@ -1,0 +1,48 @@
+package perf
+
+import (
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
+)
+
+// UseStorageRuleBytes: the step model streams each component's weights at
+// the bytes per parameter the memory model stores them in
+// (memory.StorageRule: ModelOpt exclusion lists, mixed-precision maps,
+// compressed-tensors groups, DeepSeek-V4's FP4 experts under its FP8
+// config, MXFP4 experts, float32 routers), not at the coarse bytes of the
+// whole model's weights dtype (perfBytesPerParam, denseBytesPerParam), so
+// that check sizes and streams a checkpoint's weights alike (issues
+// #23/#28). Only the bytes move: the GEMMs' peaks and the measured
+// tables' dtype stay the weights dtype's.
+var UseStorageRuleBytes = true
+
+// StorageBytes are the bytes per parameter a step streams, by what it
+// reads: the routed experts, the dense weights (the parameter-weighted
+// mean over denseParts at one GPU's share) and the LM head. Zero fields
+// take the coarse rules by the weights dtype.
+type StorageBytes struct {
+	Expert, Dense, LMHead float64
+}
+
+// StorageBytesOf reads in's storage from memory.StorageRule, the one
+// place that decides how a checkpoint stores each component; zero with
+// UseStorageRuleBytes off.
+func StorageBytesOf(in *input.Input) StorageBytes {
+	if !UseStorageRuleBytes || in == nil || in.Model == nil {
+		return StorageBytes{}
+	}
+	var b StorageBytes
+	if in.Model.IsMoE() {
+		b.Expert = memory.StorageRule(in, memory.CompRouted).BytesPerParam
+	}
+	var params, bytes float64
+	for _, d := range denseParts(in.Model, float64(max(1, in.Layout.TP))) {
+		params += d.params
+		bytes += d.params * memory.StorageRule(in, d.comp).BytesPerParam
+	}
+	if params > 0 {
+		b.Dense = bytes / params
+	}
+	b.LMHead = memory.StorageRule(in, memory.CompLMHead).BytesPerParam
+	return b
+}
