@@ -37,7 +37,8 @@ const srcDCPGQA = "vllm PR #24864 (merged 2025-10-14; v0.11.0 released 2025-10-0
 // "only support flashmla backend now"), FlashAttention for GQA from PR
 // #24864; which other MLA backends (FlashAttention-MLA, CUTLASS MLA,
 // FlashInfer MLA, Triton MLA) return it in which release is not pinned here
-// (stored copies of later main show TritonMLAImpl and others with
+// (stored copies show FlashAttnMLAImpl, already in a copy of the
+// 0.10.x-0.11.0 form, and later TritonMLAImpl with
 // can_return_lse_for_decode = True).
 const srcDCPBackend = "vllm/v1/worker/gpu_model_runner.py DCP assertion (need_to_return_lse_for_decode; stored copies); issue #28407 (FlashInferImpl refused); " +
 	"PR #23734 (FlashMLA only at first); PR #24864 (FlashAttention for GQA); other MLA backends by release unverified"
@@ -91,8 +92,10 @@ type DCPSupport struct {
 	Flag Presence
 	// GQA is whether it runs DCP on a model without MLA (FlashAttention).
 	GQA Presence
-	// MLABackends are the MLA backends known to return the LSE DCP needs
-	// in this release (others may; see Source).
+	// MLABackends are the MLA backends stored copies of vLLM show
+	// returning the LSE DCP needs (FlashMLA from PR #23734; FlashAttention
+	// MLA and Triton MLA with can_return_lse_for_decode in later copies,
+	// release unverified; others may; see Source).
 	MLABackends []string
 	Source      string
 }
@@ -101,7 +104,7 @@ type DCPSupport struct {
 func (r Release) DCP() DCPSupport {
 	return DCPSupport{
 		Flag: dcpSpan.In(r.Version), GQA: dcpGQASpan.In(r.Version),
-		MLABackends: []string{MLAFlashMLA},
+		MLABackends: []string{MLAFlashMLA, MLAFlashAttn, MLATriton},
 		Source:      srcDCP + "; " + srcDCPGQA + "; " + srcDCPBackend,
 	}
 }
@@ -123,6 +126,17 @@ func DCPLimit(tp, kvHeads int, mla bool) int {
 		return 0
 	}
 	return tp / kvHeads
+}
+
+// DCPFits reports whether vLLM starts decode context parallel size dcp at
+// tensor size tp for a model of kvHeads KV heads (MLA: mla true): tp a
+// multiple of dcp, and for GQA dcp within DCPLimit. The release's own
+// condition (the flag, GQA support) is Release.DCP's.
+func DCPFits(tp, dcp, kvHeads int, mla bool) bool {
+	if dcp <= 1 {
+		return true
+	}
+	return tp%dcp == 0 && dcp <= DCPLimit(tp, kvHeads, mla)
 }
 
 // DCPLogSource cites the log's token multiplier and the per-request need.
