@@ -1,6 +1,9 @@
 package validate
 
-import "github.com/vlaunch/vlaunch/vllm"
+import (
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
+)
 
 // checkDCP: vllm.decode_context_parallel_size as vLLM takes it
 // (vllm.Release.DCP): the flag exists in the release, the tensor size is a
@@ -28,7 +31,14 @@ func checkDCP(c *checker) {
 			"decode_context_parallel_size %d does not divide tensor %d: DCP splits each tensor-parallel group and adds no GPUs, so vLLM needs tensor %% dcp == 0", dcp, tp)
 		return
 	}
-	if c.model == nil || c.model.IsMLA() {
+	if c.model == nil {
+		return
+	}
+	if packedKV(c.model) {
+		c.warnf(CodeDCPPacked, path, "check vLLM's \"GPU KV cache size\" line against check's; vlaunch counts this model's KV cache as if decode_context_parallel_size were 1",
+			"%s keeps sliding-window, linear-attention or compressed caches that vLLM packs in shared pages: vlaunch sizes its KV cache without decode context parallelism (its memory model splits only plain attention pages by token)", modelLabel(c))
+	}
+	if c.model.IsMLA() {
 		return
 	}
 	if c.relOK && c.rel.DCP().GQA == vllm.Absent {
@@ -52,4 +62,20 @@ func divisors(n int) []int {
 		}
 	}
 	return out
+}
+
+// packedKV reports a model whose KV cache vLLM lays out in packed pages
+// (estimate/memory's packed layouts: DeepSeek-V4's compressed caches,
+// Gated DeltaNet and Mamba-2 states, sliding-window beside full attention,
+// per-layer attention kinds), which the memory model sizes without DCP.
+func packedKV(m *catalog.Model) bool {
+	if m.DSV4 != nil || m.GDN != nil || m.Mamba != nil || m.HasLayerAttention() {
+		return true
+	}
+	for i := 0; i < m.NumLayers; i++ {
+		if m.IsSlidingLayer(i) {
+			return true
+		}
+	}
+	return false
 }

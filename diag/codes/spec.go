@@ -46,6 +46,7 @@ const (
 	SpecNVLinkSplit  diag.Code = "SPEC133"
 	SpecNVLinkCuMem  diag.Code = "SPEC134"
 	SpecDCP          diag.Code = "SPEC135"
+	SpecDCPPacked    diag.Code = "SPEC136"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -91,4 +92,5 @@ var specEntries = []Entry{
 	{SpecNVLinkSplit, "nvlink-domain-split", diag.Warning, "A replica's nodes straddle two NVLink domains"},
 	{SpecNVLinkCuMem, "nvlink-domain-release", diag.Warning, "A vLLM release that turns NCCL's multi-node NVLink off"},
 	{SpecDCP, "decode-context-parallel", diag.Error, "Decode context parallelism the release, the tensor size or the model's attention cannot run"},
+	{SpecDCPPacked, "decode-context-parallel-packed", diag.Warning, "Decode context parallelism on a model whose KV cache vlaunch sizes without it"},
 }

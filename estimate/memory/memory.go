@@ -126,10 +126,12 @@ func Estimate(in *input.Input) Report {
 			r.KVTokensLogged = t
 		}
 	}
-	if d := int64(in.DCPSize()); d > 1 {
+	if d := int64(in.DCPSize()); d > 1 && b.KV.Packing == "" {
 		// "Multiplying the GPU KV cache size by the dcp_world_size"
 		// (vllm.DCPLogSource): the log prints the rank's tokens × DCP, the
-		// tokens its DCP group holds together.
+		// tokens its DCP group holds together. Packed layouts (hybrids,
+		// DeepSeek-V4) are sized without DCP (KVLayout.DCP), and their
+		// line is left as it is (validate's SPEC136 says so).
 		if r.KVTokensLogged == 0 {
 			r.KVTokensLogged = r.KVTokensPerRank
 		}
