@@ -13,7 +13,7 @@ package vllm
 // (docs/serving/context_parallel_deployment.md, PR #26877) bound dcp by
 // tp_size / H for a model of H KV heads (MLA: H = 1).
 const srcDCP = "vllm PR #23734 (Support Decode Context Parallel (DCP) for MLA; description: TP divisible by DCP, DCP reuses the TP group's GPUs, interleaved KV, only FlashMLA at first); " +
-	"vLLM v0.10.2 release notes (Distributed: Support Decode Context Parallel (DCP) for MLA (#23734)), absent from v0.10.1's; " +
+	"vLLM v0.10.2 release notes (Distributed: Support Decode Context Parallel (DCP) for MLA (#23734)): new in 0.10.2, the notes listing the changes since 0.10.1 (the PR's description is of 2025-08-27); " +
 	"docs/serving/context_parallel_deployment.md (PR #26877: dcp in [1, tp_size/H]); 0.10.2's own arg_utils.py not read, so 0.10.2 unverified"
 
 // srcDCPGQA: GQA models gained DCP through FlashAttention in PR #24864
@@ -72,9 +72,10 @@ const srcDCPLog = "vllm/v1/core/kv_cache_utils.py (stored copy: num_tokens *= de
 const srcDCPComm = "vllm/v1/attention/backends/mla/common.py decode path (PR #23734: all_gather of q over the DCP group); vllm/attention/ops/common.py cp_lse_ag_out_rs (all_gather LSE, correct_attn_out, reduce_scatter out; stored copies); PR #24864 (GQA alike)"
 
 // dcpSpan: releases with --decode-context-parallel-size. Since: 0.10.2's
-// release notes list PR #23734; 0.10.1's do not (its flag is unknown before
-// 0.10.2). Confirmed: the Kimi-K2-Thinking recipe's logs (a nightly between
-// 0.11.0 and 0.11.1) and the 0.11.x arg_utils copies.
+// release notes list PR #23734 among the changes since 0.10.1, so no
+// earlier release has the flag; 0.10.2's own arg_utils.py was not read
+// (Maybe). Confirmed: the Kimi-K2-Thinking recipe's logs (a nightly
+// between 0.11.0 and 0.11.1, logging the DCP multiplier line).
 var dcpSpan = Span{Since: v0102, Confirmed: v0110}
 
 // dcpGQASpan: releases that run DCP on a GQA/MQA model (FlashAttention).
