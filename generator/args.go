@@ -44,6 +44,12 @@ func commonArgs(p *Plan, d *spec.Deployment) ([]Arg, error) {
 	}
 	a.flag("tensor-parallel-size", itoa(p.TP))
 	a.flag("pipeline-parallel-size", itoa(p.PP))
+	if dcp := p.Deployment.Engine.DCP.Value; dcp > 1 {
+		// Decode context parallelism: the TP group's GPUs, no more
+		// (vllm.Release.DCP; validate's SPEC135 held the release and
+		// the tensor size to it).
+		a.flag(vllm.DCPFlag, itoa(dcp))
+	}
 	if p.EP {
 		a.flag("enable-expert-parallel")
 	}

@@ -35,8 +35,14 @@ type Prediction struct {
 	KVCacheDType                                string
 	WeightsGiB, ActivationGiB, NonTorchGiB      float64
 	AvailableKVGiB                              float64
-	KVTokens                                    int64
-	MaxConcurrency                              float64
+	// KVTokens is "GPU KV cache size" as the release logs it (with
+	// decode context parallelism the rank's tokens × DCP).
+	KVTokens       int64
+	MaxConcurrency float64
+	// DCP is the decode context parallel size (0 or 1: off): vLLM's log
+	// multiplies the rank's tokens by it ("Multiplying the GPU KV cache size
+	// by the dcp_world_size", vllm.DCPLogSource).
+	DCP int
 	// KVBytesPerToken is the KV one token costs on the GPU.
 	KVBytesPerToken int64
 	// SequenceBytes is the KV one sequence of n tokens holds, blocks and
@@ -249,7 +255,7 @@ func (c comparer) bytesPerToken() (Comparison, bool) {
 	}
 	row := Comparison{Term: "kv_bytes_per_token", Unit: "bytes", Predicted: floatPtr(float64(c.p.KVBytesPerToken))}
 	if logged, _, ok := c.loggedTokens(); ok && logged > 0 && c.e.AvailableKVGiB != nil && *c.e.AvailableKVGiB > 0 {
-		implied := math.Round(*c.e.AvailableKVGiB * gib / float64(logged))
+		implied := math.Round(*c.e.AvailableKVGiB * gib / (float64(logged) / float64(c.p.dcp())))
 		row.Logged = &implied
 		err := (float64(c.p.KVBytesPerToken) - implied) / implied
 		row.Error = &err
@@ -292,8 +298,12 @@ func (c comparer) loggedTokens() (int64, string, bool) {
 	return 0, "", false
 }
 
+// dcp is the decode context parallel size, at least 1.
+func (p Prediction) dcp() int { return max(1, p.DCP) }
+
 // loggedPoolTokens is how many tokens vlaunch's bytes per token fit in the
-// logged available memory, block-rounded as vLLM rounds them.
+// logged available memory, block-rounded as vLLM rounds them (one GPU's;
+// the log multiplies them by the DCP size).
 func (c comparer) loggedPoolTokens() (int64, bool) {
 	if c.e.AvailableKVGiB == nil || c.p.KVBytesPerToken <= 0 || c.p.BlockSize <= 0 || *c.e.AvailableKVGiB <= 0 {
 		return 0, false
@@ -308,8 +318,9 @@ func (c comparer) tokensFromLoggedMemory() (Comparison, bool) {
 	if !ok || !okLog || logged <= 0 {
 		return Comparison{}, false
 	}
-	row := newRow("kv_cache_tokens_from_logged_memory", "tokens", float64(logged), float64(pool), TargetKVTokens)
-	implied := *c.e.AvailableKVGiB * gib / float64(logged)
+	dcp := c.p.dcp()
+	row := newRow("kv_cache_tokens_from_logged_memory", "tokens", float64(logged), float64(pool*int64(dcp)), TargetKVTokens)
+	implied := *c.e.AvailableKVGiB * gib / (float64(logged) / float64(dcp))
 	row.Explanation = joinNonEmpty(how, fmt.Sprintf("KV bytes per token: %d predicted, %.0f implied by the log", c.p.KVBytesPerToken, implied))
 	if !*row.Within {
 		row.Explanation = c.explain([]string{row.Explanation}, c.kvCause(), c.minOverWorkers(implied))

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Enumerate lists every candidate of the space for the spec's deployment
@@ -16,6 +17,9 @@ func (s Space) Enumerate(d *resolve.Deployment) []Settings {
 	var out []Settings
 	specs := specChoices(d)
 	for _, l := range s.Layouts {
+		if !vllm.DCPFits(l.TP, d.Engine.DCP.Value, d.Model.NumKVHeads, d.Model.IsMLA()) {
+			continue // the spec's decode_context_parallel_size cannot split this TP group (SPEC135)
+		}
 		a2a := s.backendChoices(d, l)
 		for _, w := range s.Weights {
 			if l.BlockSplitProblem(d.Model, fromCheckpoint(d, w)) != "" {

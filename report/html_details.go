@@ -138,7 +138,7 @@ func kvSection(r *estimate.Report) detailSection {
 	}}
 	if m.KVTokensLogged > 0 && m.KVTokensLogged != m.KVTokensPerRank {
 		t.Rows = append(t.Rows, []string{"GPU KV cache size, as vLLM logs it", textfmt.Thousands(m.KVTokensLogged) + " tokens per rank",
-			"its layer groups and pages; blocks × block size counts the pool as if every layer were full attention"})
+			loggedTokensWhy(m)})
 	}
 	return detailSection{Title: fmt.Sprintf("KV cache (per GPU%s)", stageSuffix(r)), Tables: []detailTable{t}}
 }

@@ -57,6 +57,9 @@ func stepTermTables(r *estimate.Report) []termsTable {
 		{"host: work between steps", st.HostS}, {"host: kernel launches (overlap the GPU)", st.LaunchS}, {"host: on the critical path", st.OverheadS}} {
 		step.Rows = append(step.Rows, []string{t.n, ms(t.v)})
 	}
+	if st.DCPS > 0 {
+		step.Rows = append(step.Rows, []string{"network: decode context parallel gathers (in the exposed time)", ms(st.DCPS)})
+	}
 	f := p.Decode.Floors
 	step.Rows = append(step.Rows, []string{fmt.Sprintf("floor: weight read (%.1f GB per GPU)", f.WeightBytesPerGPU/1e9), ms(f.WeightReadS)},
 		[]string{"floor: compute", ms(f.ComputeS)}, []string{"floor: network", ms(f.NetworkS)})

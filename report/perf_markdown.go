@@ -46,6 +46,9 @@ func writeDecodeMarkdown(w io.Writer, p *slo.Performance) {
 		{"floor: weight read", d.Floors.WeightReadS}, {"floor: compute", d.Floors.ComputeS}, {"floor: network", d.Floors.NetworkS}} {
 		fmt.Fprintf(w, "| %s | %.2f |\n", t.n, t.v*1e3)
 	}
+	if st.DCPS > 0 {
+		fmt.Fprintf(w, "| network: decode context parallel gathers (in exposed) | %.2f |\n", st.DCPS*1e3)
+	}
 	fmt.Fprintf(w, "\n| sessions | TPOT ms | output tok/s | binding |\n|---:|---:|---:|---|\n")
 	for _, c := range d.Curve {
 		fmt.Fprintf(w, "| %d | %.1f | %.0f | %s%s |\n", c.Concurrency, c.TPOTS*1e3, c.OutputTokPerS, c.Binding, map[bool]string{true: " (beyond KV)"}[c.KVCapped])

@@ -180,6 +180,9 @@ func stepTerms(st perf.StepTime) string {
 	if st.SpecDraftS > 0 {
 		terms += fmt.Sprintf(" · draft passes %.1f ms", st.SpecDraftS*1e3)
 	}
+	if st.DCPS > 0 {
+		terms += fmt.Sprintf(" · decode context parallel gathers %.1f ms (network, in the exposed time)", st.DCPS*1e3)
+	}
 	return terms
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
@@ -31,8 +32,8 @@ func WriteText(w io.Writer, r *estimate.Report) {
 		// A packed layout's pool is not blocks of block_size tokens of
 		// every layer: the line above is its bytes in those units, and vLLM
 		// prints another count.
-		fmt.Fprintf(w, "  GPU KV cache size    %s tokens per rank as vLLM logs it (its layer groups and pages; the line above counts the pool as if every layer were full attention)\n",
-			textfmt.Thousands(m.KVTokensLogged))
+		fmt.Fprintf(w, "  GPU KV cache size    %s tokens per rank as vLLM logs it (%s)\n",
+			textfmt.Thousands(m.KVTokensLogged), loggedTokensWhy(m))
 	}
 	fmt.Fprintf(w, "  max concurrency at max_model_len %d: %.2f sequences per rank\n", in.MaxModelLen, m.MaxConcurrencyAtMaxModelLen)
 	writeCapacityText(w, r)
@@ -133,4 +134,15 @@ func replicaRanks(replicas, ranks int) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%d replicas × DP %d)", replicas, ranks/replicas)
+}
+
+// loggedTokensWhy says why vLLM's "GPU KV cache size" differs from blocks ×
+// block size: decode context parallelism (the DCP group's GPUs each hold
+// every DCP-th token, and the log multiplies by the group) or a packed
+// layout's groups and pages.
+func loggedTokensWhy(m memory.Report) string {
+	if m.KV.DCP > 1 && m.KV.Packing == "" {
+		return fmt.Sprintf("the tokens per rank above × decode_context_parallel_size %d: each GPU of a DCP group holds every %dth token of a sequence", m.KV.DCP, m.KV.DCP)
+	}
+	return "its layer groups and pages; the line above counts the pool as if every layer were full attention"
 }

@@ -82,7 +82,7 @@ func Assemble(d *spec.Deployment, p Parts) (*Deployment, error) {
 		MaxModelLen: d.Workload.MaxModelLen, MaxNumSeqs: v.MaxNumSeqs, MaxNumBatchedTokens: v.MaxNumBatchedTokens,
 		BlockSize: v.BlockSize, All2All: v.All2AllBackend, EnforceEager: v.EnforceEager,
 		EnableDBO: v.EnableDBO, EnableEPLB: v.EnableEPLB, Redundant: v.NumRedundantExperts, Env: v.Env,
-		Speculative: v.Speculative, Draft: p.Draft, APIServerCount: v.APIServerCount,
+		Speculative: v.Speculative, Draft: p.Draft, APIServerCount: v.APIServerCount, DCP: v.DecodeContextParallelSize,
 	})
 	if err != nil {
 		return nil, err

@@ -182,7 +182,11 @@ type Engine struct {
 	APIServers Setting[int]
 	// APIServersAsked is vllm.api_server_count as written (0: unset), kept
 	// so WithLayout can resolve it again.
-	APIServersAsked     int
+	APIServersAsked int
+	// DCP is the decode context parallel size (--decode-context-parallel-size):
+	// each TP group's KV cache split by token over DCP of its GPUs
+	// (vllm.Release.DCP); 1 is off.
+	DCP                 Setting[int]
 	EnforceEager        bool
 	EnableDBO           bool
 	EnableEPLB          bool

@@ -20,6 +20,8 @@ type EngineSettings struct {
 	Env                                        map[string]string
 	// APIServerCount is vllm.api_server_count (nil: unset).
 	APIServerCount *int
+	// DCP is vllm.decode_context_parallel_size (nil: unset, vLLM's 1).
+	DCP *int
 	// Speculative is vllm.speculative (nil: off); Draft its draft model's
 	// architecture when one is named.
 	Speculative *spec.Speculative
@@ -52,6 +54,10 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 		eng.APIServersAsked = *e.APIServerCount
 	}
 	eng.EnableDBO, eng.EnableEPLB, eng.NumRedundantExperts, eng.EnforceEager = e.EnableDBO, e.EnableEPLB, e.Redundant, e.EnforceEager
+	eng.DCP = set(1, SourceRelease, "vLLM's default: decode context parallelism off")
+	if e.DCP != nil && *e.DCP > 0 {
+		eng.DCP = set(*e.DCP, SourceSpec, "")
+	}
 	if l := d.Layout; l.TP <= 0 || l.PP <= 0 || l.DP <= 0 {
 		return fieldErr("parallelism", "tensor, pipeline and data parallel sizes must be positive", "")
 	}

@@ -36,6 +36,11 @@ func (d *Deployment) Settings() []NamedSetting {
 	if s := e.Speculative; s != nil {
 		out = append(out, named("mean_acceptance_length", s.Acceptance))
 	}
+	if e.DCP.Value > 1 {
+		// Listed only when on, as the acceptance length only with
+		// speculation: reports of every other deployment stay as they were.
+		out = append(out, named("decode_context_parallel_size", e.DCP))
+	}
 	for i := range out {
 		if out[i].From == SourceRelease && out[i].Why == "" {
 			out[i].Why = "vLLM " + d.Version.Value + " default"

@@ -14,14 +14,15 @@ import (
 // parallelism objects must appear here, so a new one is checked too.
 var rangedKeys = map[string]map[string]string{
 	"vllm": {
-		"gpu_memory_utilization": "gpu-memory-utilization",
-		"max_num_seqs":           "max-num-seqs",
-		"max_num_batched_tokens": "max-num-batched-tokens",
-		"block_size":             "block-size",
-		"port":                   "port",
-		"rpc_port":               "data-parallel-rpc-port",
-		"api_server_count":       "api-server-count",
-		"num_redundant_experts":  "num-redundant-experts",
+		"gpu_memory_utilization":       "gpu-memory-utilization",
+		"max_num_seqs":                 "max-num-seqs",
+		"max_num_batched_tokens":       "max-num-batched-tokens",
+		"block_size":                   "block-size",
+		"decode_context_parallel_size": "decode-context-parallel-size",
+		"port":                         "port",
+		"rpc_port":                     "data-parallel-rpc-port",
+		"api_server_count":             "api-server-count",
+		"num_redundant_experts":        "num-redundant-experts",
 	},
 	"parallelism": {
 		"tensor":   "tensor-parallel-size",

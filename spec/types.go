@@ -250,14 +250,17 @@ type VLLM struct {
 	MaxNumSeqs           *int     `yaml:"max_num_seqs,omitempty" json:"max_num_seqs,omitempty"`
 	MaxNumBatchedTokens  *int     `yaml:"max_num_batched_tokens,omitempty" json:"max_num_batched_tokens,omitempty"`
 	BlockSize            *int     `yaml:"block_size,omitempty" json:"block_size,omitempty"`
-	Port                 int      `yaml:"port,omitempty" json:"port,omitempty"`
-	RPCPort              int      `yaml:"rpc_port,omitempty" json:"rpc_port,omitempty"`
-	APIServerCount       *int     `yaml:"api_server_count,omitempty" json:"api_server_count,omitempty"`
-	EnforceEager         bool     `yaml:"enforce_eager,omitempty" json:"enforce_eager,omitempty"`
-	EnableDBO            bool     `yaml:"enable_dbo,omitempty" json:"enable_dbo,omitempty"`
-	EnableEPLB           bool     `yaml:"enable_eplb,omitempty" json:"enable_eplb,omitempty"`
-	NumRedundantExperts  int      `yaml:"num_redundant_experts,omitempty" json:"num_redundant_experts,omitempty"`
-	ExtraArgs            []string `yaml:"extra_args,omitempty" json:"extra_args,omitempty"`
+	// DecodeContextParallelSize is --decode-context-parallel-size (nil:
+	// vLLM's default, 1): the TP group's KV cache split by token.
+	DecodeContextParallelSize *int     `yaml:"decode_context_parallel_size,omitempty" json:"decode_context_parallel_size,omitempty"`
+	Port                      int      `yaml:"port,omitempty" json:"port,omitempty"`
+	RPCPort                   int      `yaml:"rpc_port,omitempty" json:"rpc_port,omitempty"`
+	APIServerCount            *int     `yaml:"api_server_count,omitempty" json:"api_server_count,omitempty"`
+	EnforceEager              bool     `yaml:"enforce_eager,omitempty" json:"enforce_eager,omitempty"`
+	EnableDBO                 bool     `yaml:"enable_dbo,omitempty" json:"enable_dbo,omitempty"`
+	EnableEPLB                bool     `yaml:"enable_eplb,omitempty" json:"enable_eplb,omitempty"`
+	NumRedundantExperts       int      `yaml:"num_redundant_experts,omitempty" json:"num_redundant_experts,omitempty"`
+	ExtraArgs                 []string `yaml:"extra_args,omitempty" json:"extra_args,omitempty"`
 	// Env is applied last, after everything vlaunch sets; never put secrets here.
 	Env map[string]string `yaml:"env,omitempty" json:"env,omitempty"`
 	// Speculative turns on speculative decoding (nil: off).

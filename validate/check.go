@@ -58,6 +58,7 @@ var rules = []rule{
 	engineRule(checkLayout), engineRule(checkTensorHeads), engineRule(checkBlockSplit), engineRule(checkExpert),
 	checkContext, checkTTFT, checkFP8, checkSparseAttention, checkArchitectureRelease,
 	checkPorts, engineRule(checkBackend), engineRule(checkBackendEnv), checkEnv, checkSecrets, engineRule(checkSpeculative),
+	engineRule(checkDCP),
 	checkNames, checkRuntimeNames,
 	checkDisaggregation,
 	engineRule(assembleDeployment),
@@ -67,7 +68,7 @@ var rules = []rule{
 // engine rules, and the settings rules a pool's vllm block can touch.
 var poolRules = []rule{
 	checkLayout, checkTensorHeads, checkBlockSplit, checkExpert,
-	checkBackend, checkBackendEnv, checkEnv, checkSecrets, checkSpeculative,
+	checkBackend, checkBackendEnv, checkEnv, checkSecrets, checkSpeculative, checkDCP,
 	assembleDeployment,
 }
 

@@ -41,6 +41,7 @@ var rangeTable = []Range{
 	{Flag: "pipeline-parallel-size", Min: 1, Max: inf, What: "a count", Source: srcCount},
 	{Flag: "data-parallel-size", Min: 1, Max: inf, What: "a count", Source: srcCount},
 	{Flag: "api-server-count", Min: 1, Max: inf, What: "a count", Source: srcCount},
+	{Flag: "decode-context-parallel-size", Min: 1, Max: inf, What: "a count", Source: srcCount},
 	{Flag: "port", Min: 1, Max: 65535, What: "a TCP port", Source: srcTCPPort},
 	{Flag: "data-parallel-rpc-port", Min: 1, Max: 65535, What: "a TCP port", Source: srcTCPPort},
 }

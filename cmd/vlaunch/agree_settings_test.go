@@ -101,6 +101,9 @@ var settingRules = map[string]func(b *bundleCommand) stated{
 	// it), not a setting a bundle can state: the bundle writes the method
 	// and the draft count, checked by the generator's tests.
 	"mean_acceptance_length": nil,
+	"decode_context_parallel_size": func(b *bundleCommand) stated {
+		return flagOr(b, vllm.DCPFlag, "1")
+	},
 }
 
 // weightsStated: a flag makes vLLM quantize or cast the checkpoint;
@@ -277,6 +280,7 @@ var simulatedRules = map[string]func(s *estimate.InputSummary, in *estimate.Inpu
 		slo.ApplyEngine(in, perf.Efficiency{FrontendRequestS: 1}, &cfg)
 		return strconv.Itoa(int(math.Round(1 / cfg.Frontend.RequestS)))
 	},
+	"decode_context_parallel_size": func(_ *estimate.InputSummary, in *estimate.Input) string { return strconv.Itoa(in.DCPSize()) },
 	"mean_acceptance_length": func(s *estimate.InputSummary, _ *estimate.Input) string {
 		if s.Speculative == nil {
 			return "none"

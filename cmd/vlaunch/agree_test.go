@@ -58,6 +58,17 @@ var agreementVariants = []variant{
 		d.Hardware.Network.IntraNode = spec.IntraNode{Kind: "pcie", BandwidthGBytesPerS: 64}
 	}},
 	{"a replica per node", replicaPerNode},
+	{"decode context parallel", decodeContextParallel},
+}
+
+// decodeContextParallel splits the TP group's KV cache over all its GPUs
+// (vllm.decode_context_parallel_size = tensor): validate takes it for the
+// MLA examples and refuses it for GQA ones whose KV heads TP does not
+// replicate (SPEC135), which are then skipped.
+func decodeContextParallel(d *spec.Deployment) {
+	if tp := d.Parallelism.Tensor; tp > 1 && !d.Parallelism.Auto {
+		d.VLLM.DecodeContextParallelSize = &tp
+	}
 }
 
 // replicaPerNode makes every node an independent replica of the example's

@@ -40,13 +40,17 @@ func compareWithSpec(s *streams, rep *logs.Report, path string) error {
 // lines vLLM's driver prints) and the settings the estimate assumed.
 func predictionOf(in *estimate.Input, m memory.Report) logs.Prediction {
 	s := m.Stages[0]
+	tokens := m.KVTokensPerRank
+	if m.KV.DCP > 1 && m.KVTokensLogged > 0 {
+		tokens = m.KVTokensLogged // the rank's tokens × DCP, as the log prints them
+	}
 	return logs.Prediction{
 		Version: in.VLLMVersion, TP: in.Layout.TP, PP: in.Layout.PP, DP: in.Layout.DP,
 		DeviceGiB: m.PerGPU.DeviceGiB, Utilization: in.GPUMemoryUtilization,
 		MaxModelLen: in.MaxModelLen, MaxNumBatchedTokens: in.MaxNumBatchedTokens, BlockSize: in.BlockSize,
 		KVCacheDType: in.KVCacheDType,
 		WeightsGiB:   s.WeightsGiB, ActivationGiB: s.Activation.PeakGiB, NonTorchGiB: s.NonTorchGiB,
-		AvailableKVGiB: s.AvailableKVGiB, KVTokens: m.KVTokensPerRank, MaxConcurrency: m.MaxConcurrencyAtMaxModelLen,
+		AvailableKVGiB: s.AvailableKVGiB, KVTokens: tokens, MaxConcurrency: m.MaxConcurrencyAtMaxModelLen, DCP: in.DCPSize(),
 		KVBytesPerToken: s.KV.BytesPerToken,
 		SequenceBytes:   func(n int) int64 { return s.KV.SequenceBytes(n, in.BlockSize) },
 		OneSequenceFits: m.Capacity.OneSequenceFits,

@@ -53,10 +53,13 @@ type Input struct {
 	EnableDBO           bool
 	EnableEPLB          bool
 	NumRedundantExperts int
-	Network             Network
-	Workload            spec.Workload
-	SLO                 spec.SLO
-	VLLMVersion         string
+	// DCP is the decode context parallel size (0 or 1: off): each TP
+	// group's KV cache split by token over DCP of its GPUs (vllm.Release.DCP).
+	DCP         int
+	Network     Network
+	Workload    spec.Workload
+	SLO         spec.SLO
+	VLLMVersion string
 	// Env is the spec's vllm.env (read for VLLM_DEEPEP_BUFFER_SIZE_MB,
 	// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, ...).
 	Env map[string]string
@@ -82,9 +85,12 @@ func FromResolved(d *resolve.Deployment) Input {
 		MaxNumBatchedTokens: e.MaxNumBatchedTokens.Value, BlockSize: e.BlockSize.Value,
 		All2AllBackend: e.All2All.Value, All2AllExplicit: e.All2AllExplicit(), EnforceEager: e.EnforceEager,
 		CUDAGraphs: e.CUDAGraphs.Value, EnableDBO: e.EnableDBO, EnableEPLB: e.EnableEPLB, NumRedundantExperts: e.NumRedundantExperts,
-		Network: d.Network, Workload: d.Workload, SLO: d.SLO, VLLMVersion: d.Version.Value, Env: e.Env,
+		DCP: e.DCP.Value, Network: d.Network, Workload: d.Workload, SLO: d.SLO, VLLMVersion: d.Version.Value, Env: e.Env,
 		Settings: d.Settings(), Calibration: d.Calibration, Speculative: e.Speculative, resolved: d}
 }
+
+// DCPSize is the decode context parallel size, at least 1.
+func (in *Input) DCPSize() int { return max(1, in.DCP) }
 
 // Resolved is the deployment the input was made from (nil when built by hand).
 func (in *Input) Resolved() *resolve.Deployment { return in.resolved }

@@ -208,8 +208,8 @@ Reproduced by a dedicated test (the log lacks what a row needs):
 "not read": the Gemma 4 post's log goes on past the part of the page that could be read, so only its
 weights and available memory are compared (the KV layout itself is pinned by ` + "`TestGemma4KVAsVLLMGroupsIt`" + `);
 the Kimi-K2-Thinking recipe quotes only the available-memory and token lines of its log (vllm-project/recipes
-moonshotai/Kimi-K2-Think.md at 0d218d1; its TP8+DCP8 run is left out, decode context parallelism not being an
-input), and the replay stands Kimi-K2.5's text_config (the same language model and INT4 experts) in for
+moonshotai/Kimi-K2-Think.md at 0d218d1; its TP8+DCP8 run is the row after it: the same 46.80 GiB, 8 × the tokens,
+"Multiplying the GPU KV cache size by the dcp_world_size 8"), and the replay stands Kimi-K2.5's text_config (the same language model and INT4 experts) in for
 Kimi-K2-Thinking's config.json, which was not read;
 the GLM-5.2 README quotes "GPU KV cache size" but not the concurrency line (its KV layout, IndexShare's
 5 indexer caches of 11 layers, is pinned by ` + "`TestGLM52IndexShareKV`" + `).
@@ -327,7 +327,8 @@ wtdcode/vllm-backport#98 (MiMo-V2.6-Flash on a patched fork, "331K ctx available
 spheron.network and deepwiki deployment guides (no log; SGLang). GLM-5.x left out: the bisect's other
 commits (the same run, 32.11 GiB / 344,192 tokens and 34.86 GiB / 373,696); voipmonitor/rtx6kpro
 models/glm5.md (SGLang only on SM120); GLM-5.1 logs of the same B12X fork with decode context parallel
-("878,335 tokens" at DCP 4; DCP is not an input); MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#94 and the LMCache GLM-5.3-Flash
+("878,335 tokens" at DCP 4: no available-memory line; lukealonso/GLM-5.1-NVFP4-MTP on RTX PRO 6000 with MTP and a
+B12X arena vlaunch does not size); MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#94 and the LMCache GLM-5.3-Flash
 lines (GLM-5.3-Flash, Mamba layers: another architecture); the Vultr GLM-5 cookbook (estimates, no log).
 MiniMax-M2.x left out: MiniMax-AI/MiniMax-M2.5#30 (a 16-GPU Ray start-up; 13.2 GiB weights, the KV lines
 not in the text read); an RTX PRO 6000 REAP/NVFP4/AWQ page section (pruned or 4-bit builds outside the

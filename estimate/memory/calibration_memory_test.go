@@ -39,17 +39,19 @@ const (
 const sharedCalibration = "../../../shared/calibration/vllm-memory-logs.yaml"
 
 type calCase struct {
-	ID          string `yaml:"id"`
-	Version     string `yaml:"vllm_version"`
-	Model       string `yaml:"model"`
-	Weights     string `yaml:"weights_dtype"`
-	KVDType     string `yaml:"kv_cache_dtype"`
-	GPU         string `yaml:"gpu"`
-	GPUMemGiB   string `yaml:"gpu_mem_gib"`
-	TP          int    `yaml:"tp"`
-	PP          int    `yaml:"pp"`
-	DP          int    `yaml:"dp"`
-	EP          string `yaml:"ep"`
+	ID        string `yaml:"id"`
+	Version   string `yaml:"vllm_version"`
+	Model     string `yaml:"model"`
+	Weights   string `yaml:"weights_dtype"`
+	KVDType   string `yaml:"kv_cache_dtype"`
+	GPU       string `yaml:"gpu"`
+	GPUMemGiB string `yaml:"gpu_mem_gib"`
+	TP        int    `yaml:"tp"`
+	PP        int    `yaml:"pp"`
+	DP        int    `yaml:"dp"`
+	EP        string `yaml:"ep"`
+	// DCP is --decode-context-parallel-size where the run set it.
+	DCP         int    `yaml:"dcp"`
 	Util        string `yaml:"gpu_memory_utilization"`
 	UtilNote    string `yaml:"gpu_memory_utilization_note"`
 	MaxModelLen string `yaml:"max_model_len"`
@@ -333,8 +335,12 @@ func calBuild(c calCase, m *catalog.Model, weights string, g *catalog.GPU, gnote
 	if c.UtilNote != "" {
 		assumed = append(assumed, "utilization default")
 	}
+	var dcp *int
+	if c.DCP > 1 {
+		dcp = &c.DCP
+	}
 	ds := in.Resolve(resolve.EngineSettings{Weights: weights, KVCacheDType: kv, Util: &util, MaxModelLen: int(mml),
-		MaxNumSeqs: seqs, MaxNumBatchedTokens: mnbt, EnforceEager: strings.HasPrefix(c.Eager, "true")})
+		MaxNumSeqs: seqs, MaxNumBatchedTokens: mnbt, EnforceEager: strings.HasPrefix(c.Eager, "true"), DCP: dcp})
 	if ds.HasErrors() {
 		return nil, nil, fmt.Errorf("%v", ds)
 	}
@@ -404,11 +410,14 @@ func (r *calRow) fromLoggedPool(loggedTokens float64, kv KVLayout, in *input.Inp
 	blk := float64(r.bpt) * float64(in.BlockSize)
 	r.tokFromLog = int64(math.Floor(r.availLog*GiB/blk)) * int64(in.BlockSize)
 	pool := float64(r.tokFromLog) * float64(r.bpt)
+	// With decode context parallelism the log multiplies the rank's tokens
+	// by the DCP size (vllm.DCPLogSource); the pool is the rank's.
+	r.tokFromLog *= int64(in.DCPSize())
 	if t, ok := kv.ReportedTokens(r.availLog*GiB, in.MaxModelLen, reportsAsConcurrency(in)); ok {
 		// Several KV-cache groups: the log prints the release's rule.
 		r.tokFromLog = t
 	}
-	r.impliedBPT = r.availLog * GiB / loggedTokens
+	r.impliedBPT = r.availLog * GiB / (loggedTokens / float64(in.DCPSize()))
 	r.concLog, r.hasConc = num(r.c.Measured.Concurrency)
 	r.concFromLog = pool / float64(kv.SequenceBytes(in.MaxModelLen, in.BlockSize))
 }
@@ -473,6 +482,7 @@ var newArchitectures = map[string]string{
 	"llama4-scout-llmd-h100-tp4":                      "Llama 4 (llama4_text: chunked attention, MoE with a shared expert)",
 	"gemma4-26b-a4b-myoceane-a100-tp1":                "Gemma 4 (gemma4_text: 25 sliding-window and 5 wider global layers, MoE beside the MLP)",
 	"kimi-k2-thinking-recipe-h200-tp8":                "Kimi-K2-Thinking / Kimi-K2.5's text model (Kimi-K2's MLA MoE, INT4 compressed-tensors experts)",
+	"kimi-k2-thinking-recipe-h200-tp8-dcp8":           "Kimi-K2-Thinking at TP8 + DCP8 (decode context parallelism: the KV cache split by token over the TP group)",
 	"glm51-fp8-bisect43163-h200-tp8":                  "GLM-5.1 (glm_moe_dsa: MLA + DeepSeek sparse attention, an indexer in every layer)",
 	"glm52-dummy-pocketinfer-h800nvl32g-tp1":          "GLM-5.2 layout (glm_moe_dsa with IndexShare: 5 of 11 layers keep an indexer; a scaled config)",
 	"qwen3next-80b-instruct-h200-tp2-v0102":           "Qwen3-Next (qwen3_next: 36 Gated DeltaNet and 12 full-attention layers, 512 experts and a shared expert)",

@@ -58,6 +58,13 @@ type KVLayout struct {
 	// mamba_cache_mode none, 2 in align: vllm.Release.StatePagesPerRequestFor);
 	// 0 without state groups.
 	StatePages int `json:"state_pages,omitempty"`
+	// DCP is the decode context parallel size (0 or 1: off): each GPU of
+	// a DCP group stores every DCP-th token of a sequence (vLLM PR #23734's
+	// interleaving), so a sequence of n tokens holds ceil(n / DCP) of them
+	// here (vllm.DCPLogSource: max_memory_usage_bytes counts
+	// cdiv(max_model_len, dcp) per rank). Applied to the unpacked layouts'
+	// attention (Cost); packed layouts (hybrids, DeepSeek-V4) ignore it.
+	DCP int `json:"dcp,omitempty"`
 	// modelLayers, set on a pipeline stage of a hybrid, are the whole
 	// model's layers of each of Caches' kinds, which vLLM groups
 	// (KVLayout.pack); nil where Caches are the whole model.
@@ -90,6 +97,15 @@ func inFlightTokens(in *input.Input) int {
 // the groups are the whole model's, projected onto the stage
 // (vllm.Release.KVGroupsFromWholeModel).
 func KVBytes(in *input.Input, s Stage) KVLayout {
+	kv := kvBytes(in, s)
+	if d := in.DCPSize(); d > 1 {
+		kv.DCP = d
+	}
+	return kv
+}
+
+// kvBytes is KVBytes without decode context parallelism.
+func kvBytes(in *input.Input, s Stage) KVLayout {
 	kv := stageKV(in, s)
 	m := in.Model
 	if m.DSV4 != nil || (s.First <= 0 && s.End >= m.NumLayers) {

@@ -71,12 +71,15 @@ type Report struct {
 	KVBytesPerToken int64 `json:"kv_bytes_per_token"`
 	BlockSize       int   `json:"block_size"`
 	NumBlocks       int64 `json:"num_gpu_blocks"`
-	// KVTokensPerRank is what vLLM logs as "GPU KV cache size" per engine.
+	// KVTokensPerRank is the tokens one GPU's KV pool holds (NumBlocks ×
+	// block): what vLLM logs as "GPU KV cache size" per engine without
+	// decode context parallelism.
 	KVTokensPerRank int64 `json:"kv_tokens_per_rank"`
 	// KVTokensLogged is what vLLM's "GPU KV cache size" line prints for a
 	// packed layout (hybrids, Gemma 4, MiMo-V2-Flash, DeepSeek-V4:
-	// KVLayout.ReportedTokens, by the release's rule); 0 where it is
-	// KVTokensPerRank.
+	// KVLayout.ReportedTokens, by the release's rule), times the DCP size
+	// with decode context parallelism (the tokens a DCP group holds
+	// together); 0 where it is KVTokensPerRank.
 	KVTokensLogged int64 `json:"kv_tokens_logged,omitempty"`
 	// KVTokensTotal sums the DP ranks (each holds its own sequences).
 	KVTokensTotal               int64         `json:"kv_tokens_total"`
@@ -122,6 +125,17 @@ func Estimate(in *input.Input) Report {
 		if t, ok := b.KV.ReportedTokens(b.AvailableKVGiB*GiB, in.MaxModelLen, asConc == vllm.Present); ok {
 			r.KVTokensLogged = t
 		}
+	}
+	if d := int64(in.DCPSize()); d > 1 && b.KV.Packing == "" {
+		// "Multiplying the GPU KV cache size by the dcp_world_size"
+		// (vllm.DCPLogSource): the log prints the rank's tokens × DCP, the
+		// tokens its DCP group holds together. Packed layouts (hybrids,
+		// DeepSeek-V4) are sized without DCP (KVLayout.DCP), and their
+		// line is left as it is (validate's SPEC136 says so).
+		if r.KVTokensLogged == 0 {
+			r.KVTokensLogged = r.KVTokensPerRank
+		}
+		r.KVTokensLogged *= d
 	}
 	r.KVTokensTotal = r.KVTokensPerRank * int64(in.Layout.DP)
 	r.PerGPU = perGPU(in, b)

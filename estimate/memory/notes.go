@@ -144,9 +144,13 @@ func kvPerRankNote(in *input.Input, m *Report) Note {
 	c := m.Capacity
 	seqGB := float64(c.SeqBytes) / 1e9
 	if c.DPRanks <= 1 {
+		dcp := ""
+		if d := m.KV.DCP; d > 1 && m.KV.Packing == "" {
+			dcp = fmt.Sprintf(" ÷ %d (decode context parallelism: a GPU holds every %dth token, in whole blocks)", d, d)
+		}
 		return Note{"Where the KV cache lives", fmt.Sprintf(
-			"One engine holds all %d sequences: %d × %s tokens × %s B = %.1f GB (%.2f GiB) per GPU; it has room for %d (%.2f GiB of KV).",
-			c.Concurrency, c.Concurrency, textfmt.Thousands(int64(c.SessionTokens)), textfmt.Thousands(m.KVBytesPerToken), float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank,
+			"One engine holds all %d sequences: %d × %s tokens%s × %s B = %.1f GB (%.2f GiB) per GPU; it has room for %d (%.2f GiB of KV).",
+			c.Concurrency, c.Concurrency, textfmt.Thousands(int64(c.SessionTokens)), dcp, textfmt.Thousands(m.KVBytesPerToken), float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank,
 			c.MaxSeqsPerRank, c.AvailableGiB)}
 	}
 	text := kvSpreadText(c, seqGB)

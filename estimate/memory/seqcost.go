@@ -69,7 +69,10 @@ func (kv KVLayout) Cost(blockSize int) SeqCost {
 	full := kv.BytesPerToken - int64(kv.SlidingLayers)*kv.BytesPerTokenPerLayer
 	c.Fixed = kv.StateBytesPerSeq
 	if b := (full + kv.DraftBytesPerToken) * int64(blockSize); b != 0 {
-		c.Terms = append(c.Terms, KVTerm{Bytes: b, Block: blockSize})
+		// With DCP a GPU holds ceil(n / DCP) of a sequence's n tokens in
+		// ceil(ceil(n / DCP) / block) = ceil(n / (block × DCP)) blocks: one
+		// page here per block × DCP tokens of the sequence.
+		c.Terms = append(c.Terms, KVTerm{Bytes: b, Block: blockSize * max(kv.DCP, 1)})
 	}
 	if kv.SlidingLayers > 0 {
 		page := int64(kv.SlidingLayers) * kv.BytesPerTokenPerLayer * int64(blockSize)

@@ -40,6 +40,7 @@ func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, dbo bo
 	if s.TP > 1 {
 		st.TPS = sm.tpReduces * sm.tpAllReduce(maxRank*sm.hidden*2)
 	}
+	st.DCPS = sm.dcpTime(runs, frac)
 	if s.PP > 1 {
 		// DeepSeek-V4 hands on its hc_mult residual streams (mhc.go).
 		msg := maxRank * sm.hidden * 2 * sm.mhc.streams()

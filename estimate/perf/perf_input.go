@@ -49,6 +49,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 	s.SetA2AFixed(l.Nodes > 1, over)
 	s.IdleRanksSlow, _ = in.Release().IdleDPRanksSlow()
 	s.DSV4Streams = vllm.DSV4AuxStreams(in.GPU.Vendor)
+	s.DCP = in.DCPSize()
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		s.PrefillEager = true // V0 captures decode only
 	}

@@ -59,6 +59,10 @@ type StepTime struct {
 	// the pipeline hand-offs.
 	A2AS float64 `json:"all2all_s"`
 	TPS  float64 `json:"tp_allreduce_s"`
+	// DCPS is decode context parallelism's collectives (dcp.go): per
+	// attention layer the queries' and the LSE's all-gathers and the
+	// outputs' reduce-scatter over the DCP group.
+	DCPS float64 `json:"dcp_s,omitempty"`
 	PPS  float64 `json:"pp_handoff_s"`
 	// InterBytesPerNode and IntraBytesPerGPU are the all-to-all bytes of the
 	// busiest node's NICs and the busiest GPU's NVLink in this step.
@@ -170,6 +174,7 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	st.ExpertS = e.ExpertS
 	n := &tt.net
 	st.A2AS, st.TPS, st.PPS, st.InterBytesPerNode, st.IntraBytesPerGPU = n.A2AS, n.TPS, n.PPS, n.InterBytesPerNode, n.IntraBytesPerGPU
+	st.DCPS = n.DCPS
 	// Every kernel on the critical path costs its gap on top of its
 	// roofline (two micro-batches run every kernel twice); kernels on an aux
 	// stream in the shadow of the main stream's cost none (criticalKernels).
@@ -185,7 +190,7 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 		// pipeline fill/drain leaves half of the shorter side exposed.
 		stage = max(roof, st.A2AS) + min(roof, st.A2AS)/2
 	}
-	stage += st.TPS
+	stage += st.TPS + st.DCPS
 	st.KernelGapsS, st.Kernels = pp*gaps, pp*kernels
 	st.HostS, st.LaunchS = tt.serial, tt.launch
 
@@ -435,7 +440,10 @@ func (sm *StepModel) kvBytes(l RankLoad) float64 {
 	if a := sm.dsv4; a != nil {
 		return a.entryBytes * (sm.layerCtx(l) + a.prefixEntries(l.PrefillPrefix, l.PrefillSeqs) + a.writtenEntries(l.tokens(sm.S.SpecTokens)))
 	}
-	read := sm.layerCtx(l) + sm.attnLayers*l.PrefillPrefix
+	// With DCP a GPU holds, and its decode attention reads, every DCP-th
+	// token of a sequence (dcp.go); prefill's prefix reads are left as
+	// they are.
+	read := sm.layerCtx(l)/float64(max(1, sm.S.DCP)) + sm.attnLayers*l.PrefillPrefix
 	write := sm.attnLayers * l.tokens(sm.S.SpecTokens)
 	// A hybrid's state layers read and write each sequence's state once.
 	state := 2 * sm.stateBytesSeq * (l.DecodeSeqs + l.PrefillSeqs)

@@ -180,7 +180,12 @@ type StepSetup struct {
 	// the memory model sizes them (StorageBytesOf); zero where the setup
 	// was not built from an input (the coarse rules by WeightDType).
 	Storage StorageBytes
-	Eff     Efficiency
+	// DCP is the decode context parallel size (0 or 1: off): each GPU of a
+	// DCP group reads 1/DCP of every decode sequence's cached context, and
+	// every attention layer gathers the queries and the partial softmax LSE
+	// and reduce-scatters the outputs over the group (dcp.go).
+	DCP int
+	Eff Efficiency
 }
 
 // replicas is the number of independent replicas (at least 1).

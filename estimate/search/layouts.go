@@ -118,7 +118,22 @@ func Servable(ls []input.Layout, m *catalog.Model, fromCheckpoint bool) []input.
 func candidateLayouts(in *input.Input) []input.Layout {
 	l := in.Layout
 	ls := Layouts(l.Nodes, l.GPUsPerNode, in.Model)
-	return Placeable(Servable(ls, in.Model, in.WeightsFromCheckpoint), in.HostGPUs(), in.Release())
+	return Placeable(DCPFit(Servable(ls, in.Model, in.WeightsFromCheckpoint), in.Model, in.DCPSize()), in.HostGPUs(), in.Release())
+}
+
+// DCPFit keeps the layouts whose tensor size vLLM splits into decode
+// context parallel groups of dcp (vllm.DCPFits: TP a multiple of dcp;
+// for GQA, dcp within TP / KV heads; validate's SPEC135), so that
+// `parallelism: auto` never picks a layout the spec's
+// decode_context_parallel_size cannot run on.
+func DCPFit(ls []input.Layout, m *catalog.Model, dcp int) []input.Layout {
+	out := ls[:0]
+	for _, c := range ls {
+		if vllm.DCPFits(c.TP, dcp, m.NumKVHeads, m.IsMLA()) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // oneIsZero is a replica count as Candidate stores it: 0 for one.

@@ -1,0 +1,81 @@
+package validate
+
+import (
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
+// checkDCP: vllm.decode_context_parallel_size as vLLM takes it
+// (vllm.Release.DCP): the flag exists in the release, the tensor size is a
+// multiple of it (DCP splits each TP group, it adds no GPUs), and the
+// model's attention can be split by token: MLA up to the tensor size; GQA
+// only from the release that runs it (FlashAttention), with more TP ranks
+// than KV heads and at most tensor / KV heads.
+func checkDCP(c *checker) {
+	v := c.d.VLLM.DecodeContextParallelSize
+	if v == nil || *v <= 1 || !c.ok(p("vllm", "decode_context_parallel_size")) {
+		return
+	}
+	dcp, path := *v, p("vllm", "decode_context_parallel_size")
+	if c.relOK && c.rel.DCP().Flag == vllm.Absent {
+		c.errorf(CodeDCP, path, "use vLLM "+vllm.DCPSince().String()+" or later, or leave decode_context_parallel_size out",
+			"vLLM %s has no --decode-context-parallel-size (first release %s): it refuses the flag", c.rel, vllm.DCPSince())
+		return
+	}
+	par := c.d.Parallelism
+	if par.Auto || !c.ok(p("parallelism")) {
+		return
+	}
+	if tp := par.Tensor; tp%dcp != 0 {
+		c.errorf(CodeDCP, path, "use a size that divides tensor ("+joinInts(divisors(tp))+")",
+			"decode_context_parallel_size %d does not divide tensor %d: DCP splits each tensor-parallel group and adds no GPUs, so vLLM needs tensor %% dcp == 0", dcp, tp)
+		return
+	}
+	if c.model == nil {
+		return
+	}
+	if packedKV(c.model) {
+		c.warnf(CodeDCPPacked, path, "check vLLM's \"GPU KV cache size\" line against check's; vlaunch counts this model's KV cache as if decode_context_parallel_size were 1",
+			"%s keeps sliding-window, linear-attention or compressed caches that vLLM packs in shared pages: vlaunch sizes its KV cache without decode context parallelism (its memory model splits only plain attention pages by token)", modelLabel(c))
+	}
+	if c.model.IsMLA() {
+		return
+	}
+	if c.relOK && c.rel.DCP().GQA == vllm.Absent {
+		c.errorf(CodeDCP, path, "use vLLM "+vllm.DCPGQASince().String()+" or later (FlashAttention), or leave decode_context_parallel_size out",
+			"vLLM %s runs decode context parallelism only for MLA models; %s has %d KV heads (GQA from %s, PR #24864)", c.rel, modelLabel(c), c.model.NumKVHeads, vllm.DCPGQASince())
+		return
+	}
+	if limit := vllm.DCPLimit(par.Tensor, c.model.NumKVHeads, false); dcp > limit {
+		c.errorf(CodeDCP, path, "DCP only removes the KV heads' replication: raise tensor above the KV heads first, then dcp up to tensor / KV heads",
+			"decode_context_parallel_size %d at tensor %d with %s's %d KV heads: vLLM needs tensor > KV heads and dcp <= tensor / KV heads (%d)",
+			dcp, par.Tensor, modelLabel(c), c.model.NumKVHeads, limit)
+	}
+}
+
+// divisors are n's divisors above 1.
+func divisors(n int) []int {
+	var out []int
+	for d := 2; d <= n; d++ {
+		if n%d == 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// packedKV reports a model whose KV cache vLLM lays out in packed pages
+// (estimate/memory's packed layouts: DeepSeek-V4's compressed caches,
+// Gated DeltaNet and Mamba-2 states, sliding-window beside full attention,
+// per-layer attention kinds), which the memory model sizes without DCP.
+func packedKV(m *catalog.Model) bool {
+	if m.DSV4 != nil || m.GDN != nil || m.Mamba != nil || m.HasLayerAttention() {
+		return true
+	}
+	for i := 0; i < m.NumLayers; i++ {
+		if m.IsSlidingLayer(i) {
+			return true
+		}
+	}
+	return false
+}
