@@ -167,14 +167,16 @@ func TestGLM51DCP4LoggedPool(t *testing.T) {
 		t.Errorf("tokens %d vs logged 523,008: %+.2f%%", tokens, 100*e)
 	}
 	// Per GPU a request holds cdiv(cdiv(L, dcp), 64) blocks: the DCP
-	// term of KVLayout.Cost (one page per 64 × dcp tokens). Counted by hand
-	// from the term's block, as TestGLM51FP8KVWithMTPLog counts it: Cost
-	// adds DraftBytesPerToken to a BytesPerToken that already holds it
-	// (withDraft), so SequenceBytes is 788 B per token too high for an
-	// MTP model (2.546x here), a defect of its own, left to its owner.
+	// term of KVLayout.Cost (one page per 64 × dcp tokens), each page the
+	// 64 tokens' bytes, the MTP layer's included once (Cost added
+	// DraftBytesPerToken to a BytesPerToken that already held it, 788 B a
+	// token too many, until session 31).
 	c := r.KV.Cost(64)
 	if len(c.Terms) != 1 || c.Terms[0].Block != 64*dcp {
 		t.Fatalf("cost terms %+v, want one of 256-token pages", c.Terms)
+	}
+	if c.Terms[0].Bytes != 64*r.KVBytesPerToken {
+		t.Errorf("a page costs %d B, want 64 × %d (the MTP layer counted once)", c.Terms[0].Bytes, r.KVBytesPerToken)
 	}
 	if conc := float64(blocks) / math.Ceil(202752/float64(c.Terms[0].Block)); math.Abs(conc-2.58) > 0.005 {
 		t.Errorf("max concurrency %.3f, logged 2.58x", conc)

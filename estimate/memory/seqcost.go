@@ -66,9 +66,12 @@ func (kv KVLayout) Cost(blockSize int) SeqCost {
 	// The full-attention layers' bytes per token: BytesPerToken less the
 	// sliding layers' (with IndexCache the layers' shares differ, so it is
 	// not a multiple of BytesPerTokenPerLayer).
+	// BytesPerToken holds the proposer's full-attention bytes already
+	// (withDraft adds DraftBytesPerToken to it), so they are not added
+	// again here.
 	full := kv.BytesPerToken - int64(kv.SlidingLayers)*kv.BytesPerTokenPerLayer
 	c.Fixed = kv.StateBytesPerSeq
-	if b := (full + kv.DraftBytesPerToken) * int64(blockSize); b != 0 {
+	if b := full * int64(blockSize); b != 0 {
 		// With DCP a GPU holds ceil(n / DCP) of a sequence's n tokens in
 		// ceil(ceil(n / DCP) / block) = ceil(n / (block × DCP)) blocks: one
 		// page here per block × DCP tokens of the sequence.
