@@ -21,26 +21,14 @@ const (
 // isDraft reports a proposer component.
 func isDraft(component string) bool { return strings.HasPrefix(component, draftPrefix) }
 
-// draftInput is in with the proposer's layers as the model, stored as the
-// proposer stores them, on one pipeline stage (vLLM runs the proposer on the
-// last PP rank, whole).
+// draftInput is in with the proposer's layers as the model
+// (input.DraftInput), on one pipeline stage holding all its layers.
 func draftInput(in *input.Input) (*input.Input, Stage, bool) {
-	s := in.Speculative
-	if s == nil || s.Draft == nil || s.Draft.Layers.NumLayers < 1 {
+	d, ok := input.DraftInput(in)
+	if !ok {
 		return nil, Stage{}, false
 	}
-	d := *in
-	d.Model, d.WeightsDType = s.Draft.Layers, s.Draft.WeightsDType
-	d.Layout.PP = 1
-	return &d, Stage{First: 0, End: s.Draft.Layers.NumLayers}, true
-}
-
-// DraftInput is in as the proposer's layers see it (draftInput), for the
-// step model to stream the proposer's weights as they are stored here;
-// false without a proposer with layers of its own.
-func DraftInput(in *input.Input) (*input.Input, bool) {
-	d, _, ok := draftInput(in)
-	return d, ok
+	return d, Stage{First: 0, End: d.Model.NumLayers}, true
 }
 
 // draftTerms are the proposer's weights on a GPU of the last stage: its
@@ -63,7 +51,7 @@ func draftTerms(in *input.Input) []WeightTerm {
 		sh.ParamsTotal, sh.Placement = 0, "proposer: "+sh.Placement
 		out = append(out, WeightTerm{Share: sh, DTypeRule: rule, GiB: sh.Stored() * rule.BytesPerParam / GiB})
 	}
-	bf := DTypeRule{in.ActDType(), bytesBF16, "16-bit"}
+	bf := DTypeRule{DType: in.ActDType(), BytesPerParam: bytesBF16, Why: "16-bit"}
 	add := func(comp string, params float64, placement string) {
 		if params > 0 {
 			out = append(out, WeightTerm{Share: share(comp, 0, params, placement), DTypeRule: bf, GiB: params * bytesBF16 / GiB})

@@ -80,7 +80,7 @@ func marlinMoELayer(in *input.Input) (Term, bool) {
 func expertFormat(in *input.Input) (string, int) {
 	m := in.Model
 	q := m.Quant
-	if mxfp4Experts(m) != "" {
+	if input.MXFP4Experts(m) != "" {
 		return catalog.FormatMXFP4, 32
 	}
 	ckpt := m.CheckpointDType()

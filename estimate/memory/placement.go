@@ -8,33 +8,25 @@ import (
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// Component names, in the order the report lists them.
+// Component names, in the order the report lists them (input.Comp*: the
+// storage rule and the step model use the same names).
 const (
-	CompEmbedding = "embedding"
-	CompLMHead    = "lm_head"
-	CompAttention = "attention"
-	CompMLACopies = "mla_absorbed_copies"
-	CompIndexer   = "sparse_attention_indexer"
-	CompDenseMLP  = "dense_mlp"
-	CompRouted    = "routed_experts"
-	CompRedundant = "redundant_experts"
-	CompShared    = "shared_experts"
-	CompRouter    = "router"
-	CompNorms     = "norms"
-	// CompHyperConn is DeepSeek-V4's hyper-connection mixers (float32).
-	CompHyperConn = "hyper_connections"
-	// CompLatentProj is a latent MoE's fc1/fc2_latent_proj (Nemotron-3
-	// Super/Ultra).
-	CompLatentProj = "moe_latent_projections"
-	// CompRoPECache is RoPE's cos/sin cache: no parameter, but a buffer
-	// vLLM builds with the model (ropeCacheElems).
-	CompRoPECache = "rope_cache"
-	// CompEncoder is a multimodal wrapper's vision encoder and projector
-	// (catalog.Encoder), which vLLM loads with the language model.
-	CompEncoder = "vision_encoder"
-	// CompDeepStack is Qwen3-VL's DeepStack buffers: no parameter, but
-	// tensors its wrapper allocates with the model (deepStackElems).
-	CompDeepStack   = "deepstack_buffers"
+	CompEmbedding   = input.CompEmbedding
+	CompLMHead      = input.CompLMHead
+	CompAttention   = input.CompAttention
+	CompMLACopies   = input.CompMLACopies
+	CompIndexer     = input.CompIndexer
+	CompDenseMLP    = input.CompDenseMLP
+	CompRouted      = input.CompRouted
+	CompRedundant   = input.CompRedundant
+	CompShared      = input.CompShared
+	CompRouter      = input.CompRouter
+	CompNorms       = input.CompNorms
+	CompHyperConn   = input.CompHyperConn
+	CompLatentProj  = input.CompLatentProj
+	CompRoPECache   = input.CompRoPECache
+	CompEncoder     = input.CompEncoder
+	CompDeepStack   = input.CompDeepStack
 	vocabPadPerRank = vllm.VocabPaddingSize // vLLM pads the vocabulary to this multiple
 )
 
@@ -389,12 +381,10 @@ func attentionRule(m *catalog.Model, tp, layers int) string {
 }
 
 // KVHeadsPerRank is max(1, kv_heads / TP): vLLM replicates KV heads when TP
-// exceeds their number.
-func KVHeadsPerRank(m *catalog.Model, tp int) float64 {
-	return float64(max(1, ceilDiv(m.NumKVHeads, tp)))
-}
+// exceeds their number (input.KVHeadsPerRank).
+func KVHeadsPerRank(m *catalog.Model, tp int) float64 { return input.KVHeadsPerRank(m, tp) }
 
-func headsPerRank(heads, tp int) float64 { return float64(ceilDiv(heads, tp)) }
+func headsPerRank(heads, tp int) float64 { return input.HeadsPerRank(heads, tp) }
 
 func vocabPerRank(vocab, tp int) float64 {
 	return float64(roundUp(ceilDiv(vocab, tp), vocabPadPerRank))

@@ -2,7 +2,6 @@ package perf
 
 import (
 	"github.com/vlaunch/vlaunch/estimate/input"
-	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -242,7 +241,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 	//      of the BF16 peak; the model 74 ms). Correcting the bytes without
 	//      HUMMING's cost would make every V4 row faster still.
 	//  11. (2026-12-06, branch onefact: the step model streams each
-	//      component at memory.StorageRule's bytes, UseStorageRuleBytes,
+	//      component at input.StorageRule's bytes, UseStorageRuleBytes,
 	//      storage.go; V4-Flash's experts 1.0 -> 0.53 B a weight) overlap
 	//      off: the six V4-Flash figures -18/-4/-12/+12/+7/+28% ->
 	//      -16/+5/-11/+16/+8/+30%; calibration 139 -> 139 of 160, holdout
@@ -284,7 +283,7 @@ func setSpeculative(s *StepSetup, in *input.Input) {
 		return
 	}
 	s.SpecDraft = &Drafter{Layers: d.Layers, FuseParams: d.FuseParams, HeadVocab: d.HeadVocab, WeightDType: d.WeightsDType}
-	if din, ok := memory.DraftInput(in); ok {
+	if din, ok := input.DraftInput(in); ok {
 		s.SpecDraft.Storage = StorageBytesOf(din)
 	}
 }

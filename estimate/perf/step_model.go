@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/vlaunch/vlaunch/catalog"
-	"github.com/vlaunch/vlaunch/estimate/memory"
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -173,7 +173,7 @@ func NewStepModel(s StepSetup) *StepModel {
 	return sm
 }
 
-// densePart is one memory component's parameters (memory.Comp*) that a
+// densePart is one memory component's parameters (input.Comp*) that a
 // step streams as dense weights on one GPU, over all layers.
 type densePart struct {
 	comp   string
@@ -202,13 +202,13 @@ func denseParts(m *catalog.Model, tp float64) []densePart {
 		attn = m.AttentionParams(float64(m.NumHeads)/tp, 1) * float64(m.NumLayers)
 	}
 	return []densePart{
-		{memory.CompAttention, attn},
-		{memory.CompDenseMLP, p.DenseMLP / tp},
-		{memory.CompShared, p.SharedExperts / tp},
-		{memory.CompRouter, p.Router / tp},
-		{memory.CompNorms, p.Norms / tp},
-		{memory.CompIndexer, p.Indexer},
-		{memory.CompLatentProj, p.LatentProj},
+		{input.CompAttention, attn},
+		{input.CompDenseMLP, p.DenseMLP / tp},
+		{input.CompShared, p.SharedExperts / tp},
+		{input.CompRouter, p.Router / tp},
+		{input.CompNorms, p.Norms / tp},
+		{input.CompIndexer, p.Indexer},
+		{input.CompLatentProj, p.LatentProj},
 	}
 }
 

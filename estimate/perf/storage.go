@@ -2,12 +2,11 @@ package perf
 
 import (
 	"github.com/vlaunch/vlaunch/estimate/input"
-	"github.com/vlaunch/vlaunch/estimate/memory"
 )
 
 // UseStorageRuleBytes: the step model streams each component's weights at
 // the bytes per parameter the memory model stores them in
-// (memory.StorageRule: ModelOpt exclusion lists, mixed-precision maps,
+// (input.StorageRule: ModelOpt exclusion lists, mixed-precision maps,
 // compressed-tensors groups, DeepSeek-V4's FP4 experts under its FP8
 // config, MXFP4 experts, float32 routers), not at the coarse bytes of the
 // whole model's weights dtype (perfBytesPerParam, denseBytesPerParam), so
@@ -24,7 +23,7 @@ type StorageBytes struct {
 	Expert, Dense, LMHead float64
 }
 
-// StorageBytesOf reads in's storage from memory.StorageRule, the one
+// StorageBytesOf reads in's storage from input.StorageRule, the one
 // place that decides how a checkpoint stores each component; zero with
 // UseStorageRuleBytes off.
 func StorageBytesOf(in *input.Input) StorageBytes {
@@ -33,16 +32,16 @@ func StorageBytesOf(in *input.Input) StorageBytes {
 	}
 	var b StorageBytes
 	if in.Model.IsMoE() {
-		b.Expert = memory.StorageRule(in, memory.CompRouted).BytesPerParam
+		b.Expert = input.StorageRule(in, input.CompRouted).BytesPerParam
 	}
 	var params, bytes float64
 	for _, d := range denseParts(in.Model, float64(max(1, in.Layout.TP))) {
 		params += d.params
-		bytes += d.params * memory.StorageRule(in, d.comp).BytesPerParam
+		bytes += d.params * input.StorageRule(in, d.comp).BytesPerParam
 	}
 	if params > 0 {
 		b.Dense = bytes / params
 	}
-	b.LMHead = memory.StorageRule(in, memory.CompLMHead).BytesPerParam
+	b.LMHead = input.StorageRule(in, input.CompLMHead).BytesPerParam
 	return b
 }
