@@ -36,7 +36,7 @@ func Calibrate(dep *resolve.Deployment, results []bench.Result, o Options) (*Rep
 	}
 	params := paramsFrom(c.start)
 	model := predictor(c.start, params, c.replays, c.targets)
-	out, err := fitter.Fit(params, fitTargets(c.rep, c.targets), model, fitter.Options{MaxEvals: o.MaxEvals})
+	out, err := fitter.Fit(params, fitTargets(c.rep, c.targets), model, fitter.Options{MaxEvals: o.MaxEvals, Tolerance: fitTolerance})
 	if err != nil {
 		return c.rep, err
 	}
@@ -48,6 +48,23 @@ func Calibrate(dep *resolve.Deployment, results []bench.Result, o Options) (*Rep
 	c.rep.Published = checkPublished(dep, c.results, fitted, out.WorstBefore, out.WorstAfter)
 	return c.rep, nil
 }
+
+// fitTolerance is the |log error| a cluster's fit stops at (fitter.Options.
+// Tolerance: 0.15, +16% / −14%): the model's typical error on runs no
+// constant was fitted to (docs/calibration-throughput-holdout.md: held-out
+// median |error| 13% for MoE throughput, 15% for MoE TPOT, 23% for MoE
+// TTFT, 18–39% for dense), so an error below it is one the constants
+// cannot be shown to cause. Fitting a cluster's few results further fits
+// their noise and the mechanisms the model lacks, and moves constants a
+// run of another shape then pays for: on GPUStack's three DeepSeek-R1
+// runs (TestCalibratePublishedCluster) a fit to the last point moved the
+// measured tokenization cost 5–7× (a burst of 4K prompts' queue standing
+// in for a closed loop's slow small-batch steps), and its held-out burst
+// of 32K prompts went from 29.6% off to 35.5–35.8% with a tolerance of 0
+// to 0.10, to 30.0% with 0.15 (from the global constants and from a wrong
+// file alike; the fit then moves expert_hbm and the chat template's parse
+// only).
+const fitTolerance = 0.15
 
 // Compare predicts the results with dep's constants, fitting nothing: how
 // well a calibration (or the global constants) predicts other runs.

@@ -201,16 +201,16 @@ func TestCalibratePublishedCluster(t *testing.T) {
 		// 34.3%: fitter's identifiableShare now refuses such near twins.)
 		// Since the measured front-end constants (the prompt's
 		// tokenization, vLLM 0.11.0's chat-template parse) became
-		// calibration constants on 2026-12-06, the fit from the global
-		// constants moves five, two of them those (tokenization 1.1 ->
-		// 6.45 us a token, the parse 14 -> 26 ms), and reaches 32.0%: 2.4
-		// points worse on a burst of 8x longer prompts. Leaving them out
-		// of a cluster's fit (34.8%) or holding them within 3x of their
-		// measurement (34.6%) was worse still: the host constants then
-		// absorb the TTFT. The bound is 3 points, not 2, with this
-		// recorded, so that a further loss still fails.
-		if after.WorstBeforePct > global.WorstBeforePct+3 || after.WorstBeforePct > 35 {
-			t.Errorf("held-out result, calibrated from %s: worst error %.1f%% vs %.1f%% global; want it within 3 points of the global constants' and within 35%%", start.name, after.WorstBeforePct, global.WorstBeforePct)
+		// calibration constants on 2026-12-06, a fit to the last point
+		// moved five, two of them those (tokenization 1.1 -> 6.45-7.7 us a
+		// token, the parse 14 -> 25 ms), and reached 32.0% (35.6% with the
+		// host split of session 31): worse on a burst of 8x longer prompts.
+		// The fit now stops at its tolerance (fitTolerance, 0.15): it moves
+		// expert_hbm and the parse, leaves the tokenization at its
+		// measurement, and the burst is 30.0% off from either start, 0.4
+		// points above the global constants. The bound is back to 2 points.
+		if after.WorstBeforePct > global.WorstBeforePct+2 || after.WorstBeforePct > 35 {
+			t.Errorf("held-out result, calibrated from %s: worst error %.1f%% vs %.1f%% global; want it within 2 points of the global constants' and within 35%%", start.name, after.WorstBeforePct, global.WorstBeforePct)
 		}
 	}
 }

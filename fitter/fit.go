@@ -36,6 +36,12 @@ type Options struct {
 	MaxEvals int
 	// Typical fits the typical error instead of the worst (Criterion).
 	Typical bool
+	// Tolerance is the |log error| below which a target costs nothing
+	// (the worst criterion only): a fit moves constants to bring every
+	// target within it and no further, and the movement term then keeps
+	// the constants it need not move where they started. Zero fits every
+	// error down as far as it goes.
+	Tolerance float64
 }
 
 // The fit's criterion. A cluster's own benchmarks (vlaunch calibrate) are
@@ -114,7 +120,7 @@ func Fit(params []Param, targets []Target, m Model, o Options) (Outcome, error) 
 		share = 0 // the global fit's hundreds of values: the 1% threshold alone, as it was fitted
 	}
 	out.Fitted, out.Refused = chooseParams(params, sens, jacobian(params, out.Before, c), o.Sensitivity, share, maxFitted(keep))
-	obj := objective(targets, keep)
+	obj := objective(targets, keep, o.Tolerance)
 	if o.Typical {
 		obj = typicalObjective(targets, keep)
 	}
@@ -124,9 +130,9 @@ func Fit(params []Param, targets []Target, m Model, o Options) (Outcome, error) 
 		sm := func(x []float64, beta float64) float64 {
 			pred := c.eval(x)
 			if o.Typical {
-				return meanErr(targets, keep, pred) + typicalWorstWeight*softWorst(targets, keep, pred, beta) + movement(params, out.Fitted, x)
+				return meanErr(targets, keep, pred) + typicalWorstWeight*softWorst(targets, keep, pred, beta, 0) + movement(params, out.Fitted, x)
 			}
-			return softWorst(targets, keep, pred, beta) + movement(params, out.Fitted, x)
+			return softWorst(targets, keep, pred, beta, o.Tolerance) + movement(params, out.Fitted, x)
 		}
 		x = minimise(params, out.Fitted, start, f, sm, o.MaxEvals-c.n)
 	}
@@ -227,18 +233,18 @@ func worst(targets []Target, keep []bool, pred []float64) float64 {
 	return w
 }
 
-// objective is the global calibration's criterion: the worst |log error|
-// plus a hundredth of the sum of squares, which breaks ties between
-// constant sets with the same worst error in favour of the one that fits
-// the other targets better.
-func objective(targets []Target, keep []bool) func(pred []float64) float64 {
+// objective is the worst-error criterion: the worst |log error| beyond
+// the tolerance tol plus a hundredth of the sum of their squares, which
+// breaks ties between constant sets with the same worst error in favour
+// of the one that fits the other targets better.
+func objective(targets []Target, keep []bool, tol float64) func(pred []float64) float64 {
 	return func(pred []float64) float64 {
 		w, sq := 0.0, 0.0
 		for i, t := range targets {
 			if !keep[i] {
 				continue
 			}
-			d := logErr(pred[i], t.Measured)
+			d := beyond(logErr(pred[i], t.Measured), tol)
 			w, sq = max(w, d), sq+d*d
 		}
 		return w + sq/100
@@ -299,9 +305,15 @@ func movement(params []Param, fitted []bool, x []float64) float64 {
 	return movementWeight * d
 }
 
-// softWorst is the log-sum-exp of the |log errors| at sharpness beta: a
-// smooth stand-in for the worst error, within log(n)/beta above it.
-func softWorst(targets []Target, keep []bool, pred []float64, beta float64) float64 {
+// beyond is how far an error e exceeds the tolerance tol (0 within it).
+func beyond(e, tol float64) float64 {
+	return max(0, e-tol)
+}
+
+// softWorst is the log-sum-exp of the |log errors| beyond the tolerance
+// tol at sharpness beta: a smooth stand-in for the worst of them, within
+// log(n)/beta above it.
+func softWorst(targets []Target, keep []bool, pred []float64, beta, tol float64) float64 {
 	var es []float64
 	top := 0.0
 	for i, t := range targets {
@@ -310,6 +322,7 @@ func softWorst(targets []Target, keep []bool, pred []float64, beta float64) floa
 			if math.IsInf(e, 1) {
 				return e
 			}
+			e = beyond(e, tol)
 			es = append(es, e)
 			top = max(top, e)
 		}

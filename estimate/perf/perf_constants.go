@@ -53,9 +53,10 @@ type Efficiency struct {
 	// own per-kernel cost is KernelGapS, counted per kernel, not here.
 	// The calibration rows that measure the in-process (TP 1) cost alone,
 	// vllm-eagle-bench-h100 (Llama-3.1-8B at batch 1 on one H100, vLLM 0.8.4
-	// and 0.9.2), replay at −12%, +14% and +21% with 2.257 ms: they want
-	// ≈1.2 ms, which the fit accepts at the same criterion only with
-	// MultiprocStepS ≈2.9 ms (published/README.md, tp1host: not adopted).
+	// and 0.9.2), replayed at −12%, +14% and +21% with the earlier 2.257 ms:
+	// they want ≈1.2 ms, which the fit accepts at the same criterion with
+	// MultiprocStepS ≈2.9 ms (the host split's ridge; DefaultEfficiency
+	// says where on it these values sit and why).
 	StepOverheadS float64
 	// MultiprocStepS is the host's extra work per step when vLLM's engine
 	// drives its GPUs through worker processes — TP × PP > 1, where
@@ -227,6 +228,27 @@ type Efficiency struct {
 // is the first refit's (0.4706) within 0.001: the unpriced MoE kernels do
 // not explain the low measured_compute; the curves' arrival moved it. Not
 // adopted.
+//
+// The host split (2026-12-06, session 31): the calibration criterion is
+// flat along a ridge of StepOverheadS and MultiprocStepS (every point
+// charges a TP > 1 step ≈4.07 ms; only TP 1 rows tell the two apart).
+// The fit's point, 2.257 / 1.844 ms (criterion 0.2713), put 2.26 ms of
+// host on every TP 1 step; the other end, 1.179 / 2.891 ms (0.2702, a
+// refit of the two with the rest fixed, branch tp2b1), is what the batch-1
+// TP 1 runs show — vllm-eagle-bench-h100's three calibration rows, the
+// held-out GPUStack Qwen3-8B closed loops, the vLLM 0.19.1 anchors'
+// intercepts — and is adopted: calibration 139 -> 140 of 160 within ±30%,
+// holdout 97 of 230 unchanged, dense anchors 9 -> 12 of 17 (1 -> 3 of the
+// 6 that count), aiconfigurator 97 -> 101 of 141 compared figures at least
+// as close (dense TPOT 0 -> 4 of 4). It had waited on calibrate's held-out
+// acceptance test, which a cluster fit to the last point failed at this
+// end (35.6%, bound 32.6%); the fit now stops at its tolerance
+// (calibrate's fitTolerance) and the test holds at 30.0%. MultiprocStepS
+// then carries 2.9 ms a step for the workers' shared-memory hand-off and
+// whatever else a TP > 1 small-batch step costs that nothing prices: it
+// stands for more than its mechanism until a TP 2/4/8 batch-1 run on a
+// synchronous release says how much (none found: published/README.md).
+// estimate/replay/testdata/loso.json was refitted from these values.
 var DefaultEfficiency = Efficiency{
 	GEMM:                 0.6154,
 	GEMMFP8:              0.7894,
@@ -236,8 +258,8 @@ var DefaultEfficiency = Efficiency{
 	HBM:                  0.6005,
 	Link:                 0.9468,
 	KernelGapS:           5.529e-6,
-	StepOverheadS:        2.257e-3,
-	MultiprocStepS:       1.844e-3,
+	StepOverheadS:        1.179e-3,
+	MultiprocStepS:       2.891e-3,
 	EagerPerLayerS:       542.2e-6,
 	SGLangEagerPerLayerS: 896.4e-6,
 	LargeStepPerLayerS:   398.0e-6,
