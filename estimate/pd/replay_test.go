@@ -396,8 +396,11 @@ var pdAchieved = map[string]map[string]struct {
 		// rate).
 		"TTFT mean (ms)": {within: 7, worst: 1.31},
 		// 4 -> 5 within: tokenizing the prompt (FrontendPromptTokenS) adds
-		// ≈5.5 ms a pool to Anyscale's 5,000-token prompts.
-		"TTFT median (ms)": {within: 6, worst: 1.35},
+		// ≈5.5 ms a pool to Anyscale's 5,000-token prompts. 6 -> 7 within
+		// with the host split of session 31 (1.179 / 2.891 ms): the TP 1
+		// pools' steps 1.1 ms shorter; worst 1.35 -> 1.37 (within the 0.05
+		// slack, the TP > 1 pools' host 4.10 -> 4.07 ms does not move it).
+		"TTFT median (ms)": {within: 7, worst: 1.37},
 		"TPOT mean (ms)":   {within: 9, worst: 0.65},
 		// 0.28: the measured NIXL posting (transfer.go's postCosts) keeps a
 		// session of anyscale-h100-pack-p2tp2-d1tp2-c32 away from the
@@ -450,8 +453,11 @@ var pdAchieved = map[string]map[string]struct {
 		// -> −65/−72/−67%, throughput −8/+18/+29% -> +8/+45/+85%
 		// (docs/calibration-pd.md): on one B200 the colocated engines now
 		// prefill faster than their published runs did.
-		"TTFT mean (ms)":   {within: 2, worst: 0.71},
-		"TTFT median (ms)": {within: 0, worst: 0.74},
+		// The host split of session 31 (TP 1 steps 2.26 -> 1.18 ms of host)
+		// makes llm-d GKE's TP1 prefill pools faster still: TTFT mean
+		// worst 0.71 -> 0.72, median 0.74 -> 0.75 (−71%, −74%).
+		"TTFT mean (ms)":   {within: 2, worst: 0.72},
+		"TTFT median (ms)": {within: 0, worst: 0.75},
 		// llm-d GKE's TPOT in inference-perf's re-tokenized count
 		// (clientCounted): +155% -> +125%; +128% with FA3's windowed
 		// decode past the window (perf/swafloor.go, gpt-oss-120b on H200).

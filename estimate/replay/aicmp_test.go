@@ -207,19 +207,24 @@ func statOf(fs []aicFigure) aicStat {
 // TPOT 22 -> 24 won, NIM's dense TTFT 427% -> 144%, where aiconfigurator
 // cannot follow 21.6% -> 17.9%) or moved within aicSlack (excluded SGLang
 // MoE TTFT 26.5% -> 27.4%, dense TPOT 19.4% -> 19.5%).
+//
+// Session 31 (the host split 1.179 / 2.891 ms and the leave-one-source-out
+// refit from it): dense TPOT 0 -> 4 of 4 won (19.5% -> 4.7%), dense TTFT
+// mean 3 -> 4 of 4 (68.3% -> 45.9%), dense throughput 12.2% -> 2.6%; the
+// MoE groups within aicSlack (LOSO wins 22 -> 24 on MoE TPOT).
 var aicStanding = map[string]aicStat{
-	"MoE TPOT":                         {N: 38, Wins: 24, WinsLOSO: 22, VLaunch: 0.1907, LOSO: 0.2192, AIC: 0.3487},
-	"MoE TTFT mean":                    {N: 35, Wins: 29, WinsLOSO: 29, VLaunch: 0.3544, LOSO: 0.3544, AIC: 0.5698},
-	"MoE throughput":                   {N: 35, Wins: 24, WinsLOSO: 24, VLaunch: 0.1519, LOSO: 0.1742, AIC: 0.2297},
-	"dense TPOT":                       {N: 4, Wins: 0, WinsLOSO: 0, VLaunch: 0.1945, LOSO: 0.1945, AIC: 0.1064},
-	"dense TTFT mean":                  {N: 4, Wins: 3, WinsLOSO: 3, VLaunch: 0.6825, LOSO: 0.6825, AIC: 0.6826},
-	"dense throughput":                 {N: 6, Wins: 6, WinsLOSO: 6, VLaunch: 0.1219, LOSO: 0.1219, AIC: 0.1769},
+	"MoE TPOT":                         {N: 38, Wins: 24, WinsLOSO: 24, VLaunch: 0.1899, LOSO: 0.1898, AIC: 0.3487},
+	"MoE TTFT mean":                    {N: 35, Wins: 29, WinsLOSO: 29, VLaunch: 0.3573, LOSO: 0.3530, AIC: 0.5698},
+	"MoE throughput":                   {N: 35, Wins: 24, WinsLOSO: 24, VLaunch: 0.1512, LOSO: 0.1512, AIC: 0.2297},
+	"dense TPOT":                       {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.0471, LOSO: 0.0471, AIC: 0.1064},
+	"dense TTFT mean":                  {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.4586, LOSO: 0.4586, AIC: 0.6826},
+	"dense throughput":                 {N: 6, Wins: 6, WinsLOSO: 6, VLaunch: 0.0256, LOSO: 0.0217, AIC: 0.1769},
 	"excluded (nim): dense TTFT mean":  {N: 5, Wins: 1, WinsLOSO: 1, VLaunch: 1.4426, LOSO: 1.4426, AIC: 0.9235},
-	"excluded (nim): dense throughput": {N: 5, Wins: 3, WinsLOSO: 3, VLaunch: 0.0950, LOSO: 0.0950, AIC: 0.0763},
-	"excluded (sglang): MoE TTFT mean": {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.2736, LOSO: 0.2736, AIC: 0.4601},
-	"excluded (vllm): MoE TPOT":        {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.3085, LOSO: 0.3085, AIC: 0.2043},
-	"excluded (vllm): MoE TTFT mean":   {N: 1, Wins: 0, WinsLOSO: 0, VLaunch: 0.4873, LOSO: 0.4873, AIC: 0.2722},
-	"excluded (vllm): MoE throughput":  {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.2912, LOSO: 0.2912, AIC: 0.2908},
+	"excluded (nim): dense throughput": {N: 5, Wins: 3, WinsLOSO: 3, VLaunch: 0.0951, LOSO: 0.0951, AIC: 0.0763},
+	"excluded (sglang): MoE TTFT mean": {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.2765, LOSO: 0.2765, AIC: 0.4601},
+	"excluded (vllm): MoE TPOT":        {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.2682, LOSO: 0.2682, AIC: 0.2043},
+	"excluded (vllm): MoE TTFT mean":   {N: 1, Wins: 0, WinsLOSO: 0, VLaunch: 0.3613, LOSO: 0.3613, AIC: 0.2722},
+	"excluded (vllm): MoE throughput":  {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.2677, LOSO: 0.2677, AIC: 0.2908},
 }
 
 // aicCannotFollowMedian is vlaunch's median |error| today over the figures
@@ -232,8 +237,14 @@ var aicStanding = map[string]aicStat{
 // again 2026-12-06 from 0.2049, also a data change: the 21 held-out figures
 // of gpustack-qwen3-14b-a100 (the same bursts on one A100, a GPU
 // aiconfigurator has no tables for; 12 of 21 within ±30%) joined the 246
-// earlier ones, whose predictions did not move.
-const aicCannotFollowMedian = 0.2188
+// earlier ones, whose predictions did not move. Raised again in session 31
+// from 0.2188 to 0.2296, a data change again: the 18 held-out figures of
+// pegainfer-vllm-h20-baseline (Kimi-K2.5 DP8 + EP8 on 8 × H20-3e, vLLM
+// 0.19; a model and GPU aiconfigurator lacks; 6 of 18 within ±30%) joined
+// the 268 earlier ones, whose median is 21.99% with the session's model
+// changes (host split, leave-one-source-out refit, idle-DP scope, storage
+// bytes, held inputs), within aicSlack of 21.88%.
+const aicCannotFollowMedian = 0.2296
 
 // aicSlack is the growth of a median |error| tolerated before the test calls
 // it a regression (the model is deterministic; this leaves room for a
