@@ -3,6 +3,7 @@ package lint
 import (
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/lint/launch"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Codes reported outside a rule's Check.
@@ -64,6 +65,7 @@ var Rules = []*Rule{
 	{Code: codes.VLNCCLTransport, check: checkNCCLTransports},
 	{Code: codes.VLKVTransferConfig, check: checkKVTransferConfig, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLKVConnector, check: checkKVConnector, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLDCP, check: checkDCP, needs: []string{vllm.DCPFlag}},
 
 	{Code: codes.VLSameFlags, check: checkSameFlags, needs: []string{"data-parallel-size-local"}},
 	{Code: codes.VLDPSize, check: checkDPSize, needs: []string{"data-parallel-size-local"}},
