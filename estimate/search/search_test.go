@@ -140,8 +140,9 @@ func TestBetterOrdersByTheDocumentedKeys(t *testing.T) {
 // step (multiproc_step_s, fitted for issue #28 in December 2026: vLLM runs
 // TP 1 in the engine's own process), and one TP 8 engine steps all 256
 // sequences, its host looping over them every step (256 × step_per_seq_s)
-// where eight engines split that work. So TP 1 and TP 2 lead, within 10% of
-// each other, and TP 8 trails.
+// where eight engines split that work. So TP 1 and TP 2 lead, within 15% of
+// each other, and TP 8 trails. (Within 10% until session 31's host split put
+// 1.18 ms of host on a TP 1 step and 4.07 ms on a TP > 1 step: TP 2 at 87%.)
 func TestRankDense8BByThroughput(t *testing.T) {
 	in, ds := input.Quick(resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100-sxm", TP: 8, GPUsPerNode: 8, Concurrency: 256, MaxModelLen: 4096})
 	if ds.HasErrors() {
@@ -161,8 +162,8 @@ func TestRankDense8BByThroughput(t *testing.T) {
 	if len(got) != 7 || !lead(got[0]) || !lead(got[2]) || got[6] != 8 {
 		t.Fatalf("TP order %v, want TP 1 and TP 2 first, TP 8 last: %+v", got, cands)
 	}
-	if r := cands[2].DecodeTokPerS / cands[0].DecodeTokPerS; r < 0.9 {
-		t.Fatalf("TP %d at %.0f%% of TP %d: want the two within 10%%", cands[2].TP, 100*r, cands[0].TP)
+	if r := cands[2].DecodeTokPerS / cands[0].DecodeTokPerS; r < 0.85 {
+		t.Fatalf("TP %d at %.0f%% of TP %d: want the two within 15%%", cands[2].TP, 100*r, cands[0].TP)
 	}
 	for i := 1; i < len(cands); i++ {
 		a, b := cands[i-1], cands[i]

@@ -67,7 +67,9 @@ func TestCutShort(t *testing.T) {
 		{"nothing measured: the bound", tpot(0, 0.02, VerdictFail), trunc(0), bound{7, band.TPOT, false}, VerdictFail, 7},
 		{"nothing measured, bound passes", tpot(0, 0.02, VerdictFail), trunc(0), bound{0.005, band.TPOT, false}, VerdictUncertain, 0.005},
 		{"open loop: no throughput bound", tput, trunc(0), bound{math.Inf(1), band.Throughput, true}, VerdictUncertain, 800},
-		{"closed loop: bound below target", tput, trunc(10), bound{50, band.Throughput, true}, VerdictFail, 800},
+		// 30 tokens/s: below the target of 100 even at the moe-ep
+		// throughput band's high side (×2.22 since session 31).
+		{"closed loop: bound below target", tput, trunc(10), bound{30, band.Throughput, true}, VerdictFail, 800},
 	} {
 		got := cutShort(&in, c.v, c.s, c.b, 500000)
 		if got.Verdict != c.want || got.Predicted != c.predicted {
