@@ -153,29 +153,9 @@ func TestDenseBurstsSummary(t *testing.T) {
 // Qwen3-14B sources' figures.
 func summarise(ts []Target) string {
 	var b strings.Builder
-	var cn, ci, hn, hi int
-	src := map[string][2]int{}
-	for _, x := range ts {
-		if x.Split == published.SplitCalibration {
-			if _, ex := Excluded(x, x.Engine); ex {
-				continue
-			}
-			cn++
-			if within(x) {
-				ci++
-			}
-			continue
-		}
-		hn++
-		c := src[x.Source]
-		c[0]++
-		if within(x) {
-			hi++
-			c[1]++
-		}
-		src[x.Source] = c
-	}
-	fmt.Fprintf(&b, "calibration %d of %d within ±30%%; holdout %d of %d\n", ci, cn, hi, hn)
+	n := countSplits(ts)
+	fmt.Fprintf(&b, "calibration %d of %d within ±30%%; holdout %d of %d\n", n.calWithin, n.cal, n.heldWithin, n.held)
+	src := n.bySource
 	for _, s := range []string{"gpustack-qwen3-14b-h100", "gpustack-qwen3-14b-a100", "gpustack-qwen3-8b-h100", "gpustack-glm45air-h100"} {
 		fmt.Fprintf(&b, "  %s: %d of %d\n", s, src[s][1], src[s][0])
 	}
@@ -208,4 +188,37 @@ func TestDenseBurstsFlips(t *testing.T) {
 		}
 	}
 	t.Log("\n" + b.String())
+}
+
+// splitCounts are the figures within ±30% per split, as
+// TestCalibrationThroughput counts them (the calibration split without its
+// excluded figures), and the holdout split's per source ([figures, within]).
+type splitCounts struct {
+	cal, calWithin, held, heldWithin int
+	bySource                         map[string][2]int
+}
+
+// countSplits counts ts by split for the analysis tests.
+func countSplits(ts []Target) splitCounts {
+	n := splitCounts{bySource: map[string][2]int{}}
+	for _, x := range ts {
+		if x.Split == published.SplitCalibration {
+			if _, ex := Excluded(x, x.Engine); !ex {
+				n.cal++
+				if within(x) {
+					n.calWithin++
+				}
+			}
+			continue
+		}
+		c := n.bySource[x.Source]
+		n.held++
+		c[0]++
+		if within(x) {
+			n.heldWithin++
+			c[1]++
+		}
+		n.bySource[x.Source] = c
+	}
+	return n
 }

@@ -94,29 +94,15 @@ func TestV4GPUSummary(t *testing.T) {
 	for _, c := range []struct{ overlap, straggler bool }{{false, false}, {false, true}, {true, false}, {true, true}} {
 		perf.UseAsyncOverlap, perf.UseEPStraggler = c.overlap, c.straggler
 		_, ts := all(t)
-		var cn, ci, hn, hi int
 		var v4 []string
 		for _, x := range ts {
 			if strings.HasPrefix(x.Row, "tant2-blogarch-h100-dsv4flash0731-tp8ep-") && x.Metric == "output_tok_per_s" {
 				v4 = append(v4, fmt.Sprintf("%s %+.0f%%", strings.TrimPrefix(x.Row, "tant2-blogarch-h100-dsv4flash0731-tp8ep-"), 100*(x.Predicted/x.Published-1)))
 			}
-			if x.Split == published.SplitCalibration {
-				if _, ex := Excluded(x, x.Engine); ex {
-					continue
-				}
-				cn++
-				if within(x) {
-					ci++
-				}
-				continue
-			}
-			hn++
-			if within(x) {
-				hi++
-			}
 		}
+		n := countSplits(ts)
 		fmt.Fprintf(&b, "overlap %v straggler %v: calibration %d of %d, holdout %d of %d; V4-Flash tok/s: %s\n",
-			c.overlap, c.straggler, ci, cn, hi, hn, strings.Join(v4, ", "))
+			c.overlap, c.straggler, n.calWithin, n.cal, n.heldWithin, n.held, strings.Join(v4, ", "))
 	}
 	t.Log("\n" + b.String())
 }
