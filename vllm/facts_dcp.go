@@ -202,7 +202,9 @@ type DCPBackendFact struct {
 	// Confirmed is the first release a cited source shows accepting it;
 	// zero when none is pinned (unknown from Since on).
 	Confirmed Version
-	Source    string
+	// Cite is the short citation a diagnostic quotes; Source the full one.
+	Cite   string
+	Source string
 }
 
 // In is the fact for release v: Absent before Since (or before the flag),
@@ -240,14 +242,14 @@ const (
 // Release.GQABackend) and the forced ones it knows. A backend not listed is
 // unknown (Maybe) in every release with the flag.
 var dcpBackendTable = []DCPBackendFact{
-	{Backend: MLAFlashMLA, MLA: true, Since: dcpSpan.Since, Confirmed: dcpSpan.FirstConfirmed(), Source: srcDCPFlashMLA},
-	{Backend: AttnFlashAttn, Since: dcpGQASpan.Since, Confirmed: dcpGQASpan.FirstConfirmed(), Source: srcDCPFlashAttn},
-	{Backend: AttnFlashInfer, Since: v0111, Confirmed: v0120, Source: srcDCPFlashInfer},
-	{Backend: MLAFlashAttn, MLA: true, Since: dcpSpan.Since, Source: srcDCPMLAUnpinned},
-	{Backend: MLATriton, MLA: true, Since: dcpSpan.Since, Source: srcDCPMLAUnpinned},
-	{Backend: MLACutlass, MLA: true, Since: dcpSpan.Since, Source: srcDCPMLAUnpinned},
-	{Backend: MLAFlashInfer, MLA: true, Since: v0220, Source: srcDCPFlashInferMLA},
-	{Backend: MLAFlashMLASparse, MLA: true, Since: v0220, Source: srcDCPFlashMLASparse},
+	{Backend: MLAFlashMLA, MLA: true, Since: dcpSpan.Since, Confirmed: dcpSpan.FirstConfirmed(), Cite: "PR #23734", Source: srcDCPFlashMLA},
+	{Backend: AttnFlashAttn, Since: dcpGQASpan.Since, Confirmed: dcpGQASpan.FirstConfirmed(), Cite: "PR #24864", Source: srcDCPFlashAttn},
+	{Backend: AttnFlashInfer, Since: v0111, Confirmed: v0120, Cite: "PR #25438, merged 2025-11-14..21; issue #28407", Source: srcDCPFlashInfer},
+	{Backend: MLAFlashAttn, MLA: true, Since: dcpSpan.Since, Cite: "stored copies, PR #43919's audit; release not pinned", Source: srcDCPMLAUnpinned},
+	{Backend: MLATriton, MLA: true, Since: dcpSpan.Since, Cite: "stored copies, PR #43919's audit; release not pinned", Source: srcDCPMLAUnpinned},
+	{Backend: MLACutlass, MLA: true, Since: dcpSpan.Since, Cite: "PR #43919's audit; release not pinned", Source: srcDCPMLAUnpinned},
+	{Backend: MLAFlashInfer, MLA: true, Since: v0220, Cite: "PR #43729, opened 2026-05-27, after 0.21.0", Source: srcDCPFlashInferMLA},
+	{Backend: MLAFlashMLASparse, MLA: true, Since: v0220, Cite: "PR #45426 of 2026-06-12, after 0.21.0; PR #46514", Source: srcDCPFlashMLASparse},
 }
 
 // DCPBackendFacts lists the table (a copy).
@@ -267,7 +269,7 @@ func (r Release) DCPBackend(backend string) (p Presence, f DCPBackendFact, known
 			return row.In(r.Version), row, true
 		}
 	}
-	f = DCPBackendFact{Backend: name, Since: dcpSpan.Since, Source: srcDCPBackend + "; " + name + " not in vlaunch's table"}
+	f = DCPBackendFact{Backend: name, Since: dcpSpan.Since, Cite: "not in vlaunch's table", Source: srcDCPBackend + "; " + name + " not in vlaunch's table"}
 	return f.In(r.Version), f, false
 }
 
@@ -280,4 +282,16 @@ func upperASCII(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// DCPBackendsAccepted lists the table's backends of the kind (MLA or not)
+// a cited source shows accepting dcp > 1 in the release (Present).
+func (r Release) DCPBackendsAccepted(mla bool) []string {
+	var out []string
+	for _, row := range dcpBackendTable {
+		if row.MLA == mla && row.In(r.Version) == Present {
+			out = append(out, row.Backend)
+		}
+	}
+	return out
 }
