@@ -1,7 +1,10 @@
 package validate
 
 import (
+	"strings"
+
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -39,6 +42,7 @@ func checkDCP(c *checker) {
 			"%s keeps sliding-window, linear-attention or compressed caches that vLLM packs in shared pages: vlaunch sizes its KV cache without decode context parallelism (its memory model splits only plain attention pages by token)", modelLabel(c))
 	}
 	if c.model.IsMLA() {
+		checkDCPBackend(c, path)
 		return
 	}
 	if c.relOK && c.rel.DCP().GQA == vllm.Absent {
@@ -50,7 +54,79 @@ func checkDCP(c *checker) {
 		c.errorf(CodeDCP, path, "DCP only removes the KV heads' replication: raise tensor above the KV heads first, then dcp up to tensor / KV heads",
 			"decode_context_parallel_size %d at tensor %d with %s's %d KV heads: vLLM needs tensor > KV heads and dcp <= tensor / KV heads (%d)",
 			dcp, par.Tensor, modelLabel(c), c.model.NumKVHeads, limit)
+		return
 	}
+	checkDCPBackend(c, path)
+}
+
+// checkDCPBackend applies vllm.Release.DCPBackend to the attention backend
+// the engine runs: the one the spec forces (--attention-backend in
+// vllm.extra_args where the release has the flag, else VLLM_ATTENTION_BACKEND
+// in vllm.env where the release reads it), else the release's default for
+// the GPU (Release.MLABackend, Release.GQABackend; vLLM's selector does not
+// weigh DCP, so the default is what starts). A backend that refuses DCP in
+// the release is an error (vLLM's start-up assertion); an unknown one an
+// info.
+func checkDCPBackend(c *checker, path []string) {
+	if !c.relOK || c.model == nil {
+		return
+	}
+	backend, how := forcedAttentionBackend(c)
+	if backend == "" {
+		sm := 0
+		if c.gpu != nil {
+			sm = c.gpu.ComputeMajor
+		}
+		if sm == 0 {
+			return
+		}
+		if c.model.IsMLA() {
+			backend, _ = c.rel.MLABackend(sm, strings.HasPrefix(c.d.VLLM.KVCacheDType, "fp8"), c.model.IsSparseAttention())
+		} else {
+			backend, _ = c.rel.GQABackend(sm)
+		}
+		if backend == "" {
+			return
+		}
+		how = "vLLM's default for this GPU"
+	}
+	pr, f, _ := c.rel.DCPBackend(backend)
+	switch pr {
+	case vllm.Absent:
+		hint := "force an attention backend that returns it"
+		if ok := c.rel.DCPBackendsAccepted(c.model.IsMLA()); len(ok) > 0 {
+			hint += " (in vLLM " + c.rel.Version.String() + ": " + strings.Join(ok, ", ") + ", where it runs on the GPU)"
+		}
+		hint += ", use a release where " + backend + " does, or leave decode_context_parallel_size out"
+		c.errorf(CodeDCP, path, hint,
+			"vLLM %s refuses decode context parallelism on the %s attention backend (%s): vLLM asserts at start-up that every attention implementation returns the softmax LSE for decode, and %s does not in this release (%s)",
+			c.rel, backend, how, backend, f.Cite)
+	case vllm.Maybe:
+		c.add(diag.Info, CodeDCP, path, "",
+			"whether vLLM %s runs decode context parallelism on the %s attention backend (%s) is not pinned: vLLM refuses at start-up a backend whose implementation returns no softmax LSE for decode (%s)",
+			c.rel, backend, how, f.Cite)
+	}
+}
+
+// forcedAttentionBackend is the attention backend the spec forces and how:
+// --attention-backend in vllm.extra_args (where the release has the flag),
+// else VLLM_ATTENTION_BACKEND in vllm.env (where the release reads it).
+func forcedAttentionBackend(c *checker) (backend, how string) {
+	if _, ok := c.rel.Flag("attention-backend"); ok {
+		args := c.d.VLLM.ExtraArgs
+		for i, a := range args {
+			if v, ok := strings.CutPrefix(a, "--attention-backend="); ok && v != "" {
+				return strings.ToUpper(v), "--attention-backend in vllm.extra_args"
+			}
+			if a == "--attention-backend" && i+1 < len(args) {
+				return strings.ToUpper(args[i+1]), "--attention-backend in vllm.extra_args"
+			}
+		}
+	}
+	if v := c.d.VLLM.Env[vllm.AttentionBackendEnv]; v != "" && c.rel.ReadsAttentionBackendEnv() {
+		return strings.ToUpper(v), vllm.AttentionBackendEnv + " in vllm.env"
+	}
+	return "", ""
 }
 
 // divisors are n's divisors above 1.

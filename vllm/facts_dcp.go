@@ -29,19 +29,15 @@ const srcDCPGQA = "vllm PR #24864 (merged 2025-10-14; v0.11.0 released 2025-10-0
 	"vllm/config/model.py checks: tensor parallel size must be greater than total num kv heads, dcp <= tp // kv heads"
 
 // srcDCPBackend: the worker asserts at start-up that every attention layer's
-// implementation returns the softmax LSE for decode
-// (vllm/v1/worker/gpu_model_runner.py, stored copies: "DCP requires
-// attention impls to return the softmax lse for decode, but the impl
-// {impl} does not return the softmax lse for decode."; issue #28407 quotes it
-// for FlashInferImpl). FlashMLA is the first backend with it (PR #23734:
-// "only support flashmla backend now"), FlashAttention for GQA from PR
-// #24864; which other MLA backends (FlashAttention-MLA, CUTLASS MLA,
-// FlashInfer MLA, Triton MLA) return it in which release is not pinned here
-// (stored copies show FlashAttnMLAImpl, already in a copy of the
-// 0.10.x-0.11.0 form, and later TritonMLAImpl with
-// can_return_lse_for_decode = True).
-const srcDCPBackend = "vllm/v1/worker/gpu_model_runner.py DCP assertion (need_to_return_lse_for_decode; stored copies); issue #28407 (FlashInferImpl refused); " +
-	"PR #23734 (FlashMLA only at first); PR #24864 (FlashAttention for GQA); other MLA backends by release unverified"
+// implementation returns the softmax LSE for decode (vllm/v1/worker/
+// gpu_model_runner.py, later vllm/v1/worker/cp_utils.py
+// check_attention_cp_compatibility, stored copies: "DCP requires attention
+// impls to return the softmax lse for decode, but the impl {impl} does not
+// return the softmax lse for decode."; issue #28407 quotes it for
+// FlashInferImpl). Which backend passes it in which release is
+// dcpBackendTable's, per backend.
+const srcDCPBackend = "vllm/v1/worker/gpu_model_runner.py (later cp_utils.py) DCP assertion on need_to_return_lse_for_decode (stored copies); issue #28407 (FlashInferImpl refused); " +
+	"per backend: dcpBackendTable (Release.DCPBackend)"
 
 // srcDCPLog: vllm/v1/core/kv_cache_utils.py (stored copy of
 // get_kv_cache_config_from_groups' report): num_tokens = num_blocks //
@@ -93,20 +89,16 @@ type DCPSupport struct {
 	Flag Presence
 	// GQA is whether it runs DCP on a model without MLA (FlashAttention).
 	GQA Presence
-	// MLABackends are the MLA backends stored copies of vLLM show
-	// returning the LSE DCP needs (FlashMLA from PR #23734; FlashAttention
-	// MLA and Triton MLA with can_return_lse_for_decode in later copies,
-	// release unverified; others may; see Source).
-	MLABackends []string
-	Source      string
+	// Source cites the flag and GQA facts; which attention backend accepts
+	// DCP is Release.DCPBackend's.
+	Source string
 }
 
 // DCP is the release's decode context parallelism.
 func (r Release) DCP() DCPSupport {
 	return DCPSupport{
 		Flag: dcpSpan.In(r.Version), GQA: dcpGQASpan.In(r.Version),
-		MLABackends: []string{MLAFlashMLA, MLAFlashAttn, MLATriton},
-		Source:      srcDCP + "; " + srcDCPGQA + "; " + srcDCPBackend,
+		Source: srcDCP + "; " + srcDCPGQA + "; " + srcDCPBackend,
 	}
 }
 
@@ -148,3 +140,158 @@ const DCPCommSource = srcDCPComm
 
 // DCPLSEBytes is the LSE element vLLM gathers (float32).
 const DCPLSEBytes = 4
+
+// Which attention backends accept decode context parallelism (dcp > 1), per
+// release: the one place vlaunch keeps it (validate's SPEC135 and lint's
+// VL134 only apply it).
+//
+// The mechanism: under DCP every rank attends over its 1/dcp of each
+// sequence's tokens and the partial outputs are merged with the softmax LSE
+// (cp_lse_ag_out_rs), so vLLM asserts at start-up that every attention
+// implementation returns it ("DCP requires attention impls to return the
+// softmax lse for decode, but the impl {impl} does not return the softmax
+// lse for decode.", srcDCPBackend). An implementation opts in with the class
+// attribute can_return_lse_for_decode = True. The automatic backend choice
+// does not look at DCP: the selector filters backends by
+// validate_configuration over the AttentionSelectorConfig (head size, dtype,
+// KV dtype, block size, MLA, sinks, sparse), which carries no DCP size
+// (stored vllm/platforms/cuda.py get_attn_backend_cls / get_valid_backends),
+// and issue #28407 asks vLLM to suggest another backend "using
+// VLLM_ATTENTION_BACKEND" after the default FlashInferImpl was refused. So a
+// default backend that lacks the LSE stops the server just as a forced one
+// does.
+//
+// A release where a source first shows the attribute is not its first
+// release: each row keeps the first release that may accept DCP (Since:
+// earlier releases refuse it, from a dated source) apart from the first a
+// source shows accepting it (Confirmed; zero: none pinned, so every release
+// from Since is unknown).
+
+// Non-MLA attention backends as vLLM names them (AttentionBackendEnum).
+const (
+	AttnFlashAttn  = "FLASH_ATTN"
+	AttnFlashInfer = "FLASHINFER"
+)
+
+// srcGQABackend: the non-MLA backend vLLM picks when none is forced.
+const srcGQABackend = "vllm/platforms/cuda.py _get_backend_priorities, two stored forms: the dict form ({FLASHINFER: 0, FLASH_ATTN: 1, …} for compute capability 10.x, {FLASH_ATTN: 0, FLASHINFER: 1, …} otherwise) " +
+	"and the list form beside AttentionConfig ([FLASHINFER, FLASH_ATTN, TRITON_ATTN, FLEX_ATTENTION] when device_capability.major == 10, else [FLASH_ATTN, FLASHINFER, …]); releases not read one by one"
+
+// GQABackend is the attention backend the release picks for a model without
+// MLA when none is forced, on a GPU of compute capability major smMajor:
+// FlashInfer on Blackwell (10.x), FlashAttention on Ampere and Hopper (8.x,
+// 9.x); "" when the GPU is unknown or another kind (the list differs).
+func (r Release) GQABackend(smMajor int) (backend, source string) {
+	switch smMajor {
+	case 10:
+		return AttnFlashInfer, srcGQABackend
+	case 8, 9:
+		return AttnFlashAttn, srcGQABackend
+	}
+	return "", srcGQABackend
+}
+
+// DCPBackendFact is one attention backend's decode context parallelism.
+type DCPBackendFact struct {
+	Backend string
+	MLA     bool
+	// Since is the first release that may accept dcp > 1 with the backend;
+	// the releases before it refuse it at start-up (a dated source shows
+	// the backend without the decode LSE after them).
+	Since Version
+	// Confirmed is the first release a cited source shows accepting it;
+	// zero when none is pinned (unknown from Since on).
+	Confirmed Version
+	// Cite is the short citation a diagnostic quotes; Source the full one.
+	Cite   string
+	Source string
+}
+
+// In is the fact for release v: Absent before Since (or before the flag),
+// Present from Confirmed, Maybe between (and throughout when Confirmed is
+// zero).
+func (f DCPBackendFact) In(v Version) Presence {
+	switch {
+	case !dcpSpan.Contains(v) || v.Less(f.Since):
+		return Absent
+	case f.Confirmed.IsZero() || v.Less(f.Confirmed):
+		return Maybe
+	}
+	return Present
+}
+
+const (
+	srcDCPFlashMLA = "PR #23734 (DCP for MLA: \"only support flashmla backend now\"; in the v0.10.2 release notes); stored flashmla.py FlashMLAImpl.can_return_lse_for_decode = True; " +
+		"PR #43919's audit (2026-05-28: flashmla returns a natural-log LSE under DCP)"
+	srcDCPFlashAttn = "PR #24864 (DCP for GQA with FlashAttention, merged 2025-10-14, after v0.11.0 of 2025-10-02: first in 0.11.1); " +
+		"before it the GQA path has no DCP (the assertion was reported for FlashAttentionImpl on an H200)"
+	srcDCPFlashInfer = "PR #25438 (\"[DCP] Support Decode Context Parallel (DCP) for GQA with Flashinfer\", opened 2025-09-23) is listed in vLLM's weekly summary of 2025-11-21, so merged 2025-11-14..21, after v0.11.0: " +
+		"0.11.0 and earlier refuse FlashInferImpl (issue #28407, the assertion for FlashInferImpl); whether 0.11.1 and 0.11.2 carry it is not read; " +
+		"v0.12.0 carries PR #29559 (multi-step CUDA graph, opened after 2025-11-21; listed in 0.12.0's notes), so its branch point is after #25438: first confirmed in 0.12.0; " +
+		"stored flashinfer.py FlashInferImpl.can_return_lse_for_decode = True"
+	srcDCPMLAUnpinned = "stored mla/*.py copies with can_return_lse_for_decode = True (FlashAttnMLAImpl in a 0.10.x-0.11.0-form copy, TritonMLAImpl in a later one); " +
+		"PR #43919's audit (2026-05-28) lists triton_mla, flashattn_mla, flashmla and cutlass_mla as DCP-capable, and PR #47079 (2026-06-29) says TRITON_MLA, FlashAttention MLA, FlashMLA and Cutlass MLA run DCP; " +
+		"the PRs that gave FlashAttention MLA, Triton MLA and CUTLASS MLA the LSE are not found: first release unknown"
+	srcDCPFlashInferMLA = "PR #43729 (\"Support DCP with FlashInfer MLA\", opened 2026-05-27, rebased and approved 2026-06-29; PR #47079 fixes its log2 LSE) and PR #45189 (2026-06-10: \"Enable the FLASHINFER_MLA backend to be used with DCP by returning the decode softmax LSE\"): " +
+		"FlashInferMLAImpl returned no LSE before; v0.21.0 was out by 2026-05-04 (issue #41623), so 0.21.0 and earlier refuse it; the first release with #43729 is not pinned"
+	srcDCPFlashMLASparse = "PR #45426 (2026-06-12: \"Today the FlashMLA sparse backend cannot run under DCP at all: the impl never returns the softmax LSE\"), so 0.21.0 (out by 2026-05-04) and earlier refuse it; " +
+		"PR #46514 (merged; opened 2026-06-23) gives FLASHMLA_SPARSE the LSE on the fp8_ds_mla path; issue #53134 reports DCP unavailable for GLM-5.2 FP8 on H200 with 0.26.0: first release not pinned"
+)
+
+// dcpBackendTable: the backends vlaunch resolves (Release.MLABackend,
+// Release.GQABackend) and the forced ones it knows. A backend not listed is
+// unknown (Maybe) in every release with the flag.
+var dcpBackendTable = []DCPBackendFact{
+	{Backend: MLAFlashMLA, MLA: true, Since: dcpSpan.Since, Confirmed: dcpSpan.FirstConfirmed(), Cite: "PR #23734", Source: srcDCPFlashMLA},
+	{Backend: AttnFlashAttn, Since: dcpGQASpan.Since, Confirmed: dcpGQASpan.FirstConfirmed(), Cite: "PR #24864", Source: srcDCPFlashAttn},
+	{Backend: AttnFlashInfer, Since: v0111, Confirmed: v0120, Cite: "PR #25438, merged 2025-11-14..21; issue #28407", Source: srcDCPFlashInfer},
+	{Backend: MLAFlashAttn, MLA: true, Since: dcpSpan.Since, Cite: "stored copies, PR #43919's audit; release not pinned", Source: srcDCPMLAUnpinned},
+	{Backend: MLATriton, MLA: true, Since: dcpSpan.Since, Cite: "stored copies, PR #43919's audit; release not pinned", Source: srcDCPMLAUnpinned},
+	{Backend: MLACutlass, MLA: true, Since: dcpSpan.Since, Cite: "PR #43919's audit; release not pinned", Source: srcDCPMLAUnpinned},
+	{Backend: MLAFlashInfer, MLA: true, Since: v0220, Cite: "PR #43729, opened 2026-05-27, after 0.21.0", Source: srcDCPFlashInferMLA},
+	{Backend: MLAFlashMLASparse, MLA: true, Since: v0220, Cite: "PR #45426 of 2026-06-12, after 0.21.0; PR #46514", Source: srcDCPFlashMLASparse},
+}
+
+// DCPBackendFacts lists the table (a copy).
+func DCPBackendFacts() []DCPBackendFact {
+	return append([]DCPBackendFact(nil), dcpBackendTable...)
+}
+
+// DCPBackend is what the release does with dcp > 1 on the attention backend
+// (vLLM's name, any case): Absent when it refuses at start-up (or has no
+// flag), Present when a source shows it accepting, Maybe when unknown
+// (including a backend the table does not list). known is false for such a
+// backend.
+func (r Release) DCPBackend(backend string) (p Presence, f DCPBackendFact, known bool) {
+	name := upperASCII(backend)
+	for _, row := range dcpBackendTable {
+		if row.Backend == name {
+			return row.In(r.Version), row, true
+		}
+	}
+	f = DCPBackendFact{Backend: name, Since: dcpSpan.Since, Cite: "not in vlaunch's table", Source: srcDCPBackend + "; " + name + " not in vlaunch's table"}
+	return f.In(r.Version), f, false
+}
+
+// upperASCII upper-cases an ASCII backend name.
+func upperASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// DCPBackendsAccepted lists the table's backends of the kind (MLA or not)
+// a cited source shows accepting dcp > 1 in the release (Present).
+func (r Release) DCPBackendsAccepted(mla bool) []string {
+	var out []string
+	for _, row := range dcpBackendTable {
+		if row.MLA == mla && row.In(r.Version) == Present {
+			out = append(out, row.Backend)
+		}
+	}
+	return out
+}

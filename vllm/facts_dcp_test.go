@@ -34,3 +34,63 @@ func TestDCPFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestDCPBackends: which attention backend accepts dcp > 1, per release
+// (dcpBackendTable's citations): FlashMLA with the flag (PR #23734);
+// FlashAttention with GQA support (PR #24864, 0.11.1); FlashInfer (GQA)
+// refused up to 0.11.0 (issue #28407), unknown in 0.11.1-0.11.2, accepted
+// from 0.12.0 (PR #25438); FlashInfer MLA and FlashMLA sparse refused up to
+// 0.21.0 (PRs #43729, #45426), unknown after; FlashAttention MLA, Triton MLA
+// and CUTLASS MLA unknown throughout; an unlisted backend unknown; nothing
+// before the flag's 0.10.2.
+func TestDCPBackends(t *testing.T) {
+	const A, M, P = Absent, Maybe, Present
+	for _, c := range []struct {
+		backend string
+		want    map[string]Presence
+	}{
+		{MLAFlashMLA, map[string]Presence{"0.10.1": A, "0.10.2": M, "0.11.0": P, "0.14.0": P, "0.26.0": P}},
+		{AttnFlashAttn, map[string]Presence{"0.10.2": A, "0.11.0": A, "0.11.1": P, "0.20.0": P}},
+		{AttnFlashInfer, map[string]Presence{"0.10.2": A, "0.11.0": A, "0.11.1": M, "0.11.2": M, "0.12.0": P, "0.20.0": P}},
+		{"flashinfer", map[string]Presence{"0.11.0": A, "0.12.0": P}},
+		{MLAFlashAttn, map[string]Presence{"0.10.1": A, "0.10.2": M, "0.11.1": M, "0.26.0": M}},
+		{MLATriton, map[string]Presence{"0.10.2": M, "0.20.0": M}},
+		{MLACutlass, map[string]Presence{"0.10.2": M, "0.13.0": M}},
+		{MLAFlashInfer, map[string]Presence{"0.10.2": A, "0.14.0": A, "0.21.0": A, "0.22.0": M, "0.26.0": M}},
+		{MLAFlashMLASparse, map[string]Presence{"0.11.0": A, "0.21.0": A, "0.22.0": M}},
+		{"TRITON_ATTN", map[string]Presence{"0.10.1": A, "0.10.2": M, "0.20.0": M}},
+	} {
+		for v, want := range c.want {
+			r, _, err := ResolveString(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, f, known := r.DCPBackend(c.backend)
+			if got != want {
+				t.Errorf("%s on %s: %v, want %v (%s)", c.backend, v, got, want, f.Source)
+			}
+			if known != (c.backend != "TRITON_ATTN") {
+				t.Errorf("%s: known %t", c.backend, known)
+			}
+		}
+	}
+	for _, f := range DCPBackendFacts() {
+		if f.Source == "" || f.Since.IsZero() {
+			t.Errorf("%s: no source or no first release", f.Backend)
+		}
+		if !f.Confirmed.IsZero() && f.Confirmed.Less(f.Since) {
+			t.Errorf("%s: confirmed %s before since %s", f.Backend, f.Confirmed, f.Since)
+		}
+	}
+}
+
+// TestGQABackend: FlashInfer first on compute capability 10.x, FlashAttention
+// on 8.x and 9.x (cuda.py _get_backend_priorities), unknown elsewhere.
+func TestGQABackend(t *testing.T) {
+	r, _, _ := ResolveString("0.12.0")
+	for sm, want := range map[int]string{10: AttnFlashInfer, 9: AttnFlashAttn, 8: AttnFlashAttn, 0: "", 12: ""} {
+		if got, _ := r.GQABackend(sm); got != want {
+			t.Errorf("sm %d: %q, want %q", sm, got, want)
+		}
+	}
+}

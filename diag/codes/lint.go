@@ -138,7 +138,7 @@ var lintEntries = []Entry{
 	{VLNCCLTransport, "nccl-transport-disabled", diag.Warning, "NCCL peer-to-peer or InfiniBand switched off where the server needs it"},
 	{VLKVTransferConfig, "kv-transfer-config", diag.Error, "--kv-transfer-config names a connector without kv_role, or a kv_role vLLM refuses"},
 	{VLKVConnector, "kv-connector-version", diag.Error, "KV connector not registered in the release (not yet, or no longer)"},
-	{VLDCP, "decode-context-parallel-size", diag.Error, "A --decode-context-parallel-size the tensor size, the release or the model's attention cannot run"},
+	{VLDCP, "decode-context-parallel-size", diag.Error, "A --decode-context-parallel-size the tensor size, the release, the model's attention or the forced attention backend cannot run"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
 	{VLDPSize, "dp-size", diag.Error, "Global DP size differs between nodes"},
 	{VLLocalSum, "local-sum", diag.Error, "Local DP sizes do not add up to the global DP size"},

@@ -91,6 +91,6 @@ var specEntries = []Entry{
 	{SpecNVLinkDomain, "nvlink-domain", diag.Error, "A multi-node NVLink domain the GPU or the nodes cannot form"},
 	{SpecNVLinkSplit, "nvlink-domain-split", diag.Warning, "A replica's nodes straddle two NVLink domains"},
 	{SpecNVLinkCuMem, "nvlink-domain-release", diag.Warning, "A vLLM release that turns NCCL's multi-node NVLink off"},
-	{SpecDCP, "decode-context-parallel", diag.Error, "Decode context parallelism the release, the tensor size or the model's attention cannot run"},
+	{SpecDCP, "decode-context-parallel", diag.Error, "Decode context parallelism the release, the tensor size, the model's attention or the attention backend cannot run"},
 	{SpecDCPPacked, "decode-context-parallel-packed", diag.Warning, "Decode context parallelism on a model whose KV cache vlaunch sizes without it"},
 }
