@@ -64,9 +64,10 @@ func checkDCP(c *checker) {
 // vllm.extra_args where the release has the flag, else VLLM_ATTENTION_BACKEND
 // in vllm.env where the release reads it), else the release's default for
 // the GPU (Release.MLABackend, Release.GQABackend; vLLM's selector does not
-// weigh DCP, so the default is what starts). A backend that refuses DCP in
-// the release is an error (vLLM's start-up assertion); an unknown one an
-// info.
+// weigh DCP, so the default is what starts). A forced backend that refuses
+// DCP in the release is an error (vLLM's start-up assertion), a default one
+// a warning (the defaults are not read release by release); an unknown one
+// an info.
 func checkDCPBackend(c *checker, path []string) {
 	if !c.relOK || c.model == nil {
 		return
@@ -98,7 +99,15 @@ func checkDCPBackend(c *checker, path []string) {
 			hint += " (in vLLM " + c.rel.Version.String() + ": " + strings.Join(ok, ", ") + ", where it runs on the GPU)"
 		}
 		hint += ", use a release where " + backend + " does, or leave decode_context_parallel_size out"
-		c.errorf(CodeDCP, path, hint,
+		report := c.errorf
+		if forced, _ := forcedAttentionBackend(c); forced == "" {
+			// The backend is vLLM's default as vlaunch reads it
+			// (Release.MLABackend / GQABackend), not read release by
+			// release: the refusal is as certain as that reading, a
+			// warning; a backend the spec forces is an error.
+			report = c.warnf
+		}
+		report(CodeDCP, path, hint,
 			"vLLM %s refuses decode context parallelism on the %s attention backend (%s): vLLM asserts at start-up that every attention implementation returns the softmax LSE for decode, and %s does not in this release (%s)",
 			c.rel, backend, how, backend, f.Cite)
 	case vllm.Maybe:
