@@ -15,7 +15,9 @@ import (
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-var examples = []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-2x8h200", "deepseek-v3-fp8-mtp-2x8h200", "llama-3.1-70b-8xa100", "qwen3-30b-a3b-1xh100"}
+var examples = []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-2x8h200", "deepseek-v3-fp8-mtp-2x8h200", "llama-3.1-70b-8xa100", "qwen3-30b-a3b-1xh100",
+	// issue #23's hybrid, NVFP4 (config.json beside the spec) and DCP examples
+	"qwen3-next-80b-a3b-2xh200", "deepseek-v3.1-nvfp4-4xb200", "kimi-k2.5-dcp8-8xh200"}
 
 func example(t testing.TB, name string) (*resolve.Deployment, string, []byte) {
 	t.Helper()

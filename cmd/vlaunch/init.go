@@ -30,6 +30,11 @@ func newInitCmd(s *streams) *cobra.Command {
 			"editors with a YAML language server (VS Code, Neovim, Helix, ...) complete and check\n" +
 			"the spec: the schema's address in the repository, or --schema REF (a URL, or a path\n" +
 			"relative to the spec, such as a file 'vlaunch schema --out-file' wrote).\n" +
+			"An example whose model.config names a checkpoint's config.json (an NVFP4 checkpoint, a\n" +
+			"model outside the catalog) carries those files: --out-file writes them beside the spec,\n" +
+			"at the path model.config names, each through a temporary file, after checking that none\n" +
+			"exists (--force replaces them). To standard output only the spec is written, and a note\n" +
+			"on standard error names the files left out.\n" +
 			"Examples: " + strings.Join(examples.Names(), ", ") + ".",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runInit(s, o) },
@@ -66,14 +71,33 @@ func runInit(s *streams, o *initOptions) error {
 		return usageErr("no example %q; examples: %s", o.example, strings.Join(examples.Names(), ", "))
 	}
 	data = withModeline(data, o.schema)
+	name := strings.TrimSuffix(o.example, ".yaml")
+	companions := examples.Companions(name)
 	if o.outFile == "" || o.outFile == "-" {
-		_, err := s.out.Write(data)
-		return err
+		if _, err := s.out.Write(data); err != nil {
+			return err
+		}
+		if len(companions) > 0 {
+			var paths []string
+			for _, f := range companions {
+				paths = append(paths, f.Path)
+			}
+			fmt.Fprintf(s.err, "note: example %s reads %s beside the spec; not written to standard output: use --out-file FILE to write them beside FILE\n", name, strings.Join(paths, ", "))
+		}
+		return nil
 	}
-	if err := writeNewFile(o.outFile, data, o.force); err != nil {
-		return err
+	if len(companions) == 0 {
+		if err := writeNewFile(o.outFile, data, o.force); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "wrote %s (example %s); next: vlaunch validate %s\n", o.outFile, name, o.outFile)
+		return nil
 	}
-	fmt.Fprintf(s.out, "wrote %s (example %s); next: vlaunch validate %s\n", o.outFile, strings.TrimSuffix(o.example, ".yaml"), o.outFile)
+	written, err := examples.WriteFiles(o.outFile, data, name, o.force)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	fmt.Fprintf(s.out, "wrote %s (example %s); next: vlaunch validate %s\n", strings.Join(written, ", "), name, o.outFile)
 	return nil
 }
 

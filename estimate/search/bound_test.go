@@ -29,8 +29,10 @@ func autoExample(t testing.TB, name string) input.Input {
 
 // boundExamples cover closed loops with throughput and TTFT SLOs (the
 // reference), TPOT with speculative decoding (MTP), an open-loop burst
-// (R1) and a dense model with TPOT (Llama 70B).
-var boundExamples = []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-mtp-2x8h200", "deepseek-r1-8xh200-burst", "llama-3.1-70b-8xa100"}
+// (R1), a dense model with TPOT (Llama 70B), and issue #23's hybrid
+// (Qwen3-Next, Gated DeltaNet state per sequence), decode context
+// parallelism (Kimi-K2.5 DCP 8) and NVFP4 (DeepSeek-V3.1 on B200) examples.
+var boundExamples = []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-mtp-2x8h200", "deepseek-r1-8xh200-burst", "llama-3.1-70b-8xa100", "qwen3-next-80b-a3b-2xh200", "kimi-k2.5-dcp8-8xh200", "deepseek-v3.1-nvfp4-4xb200"}
 
 // TestBoundNeverBelowCheck: for every layout of the examples, the bound
 // Rank prunes with ranks no lower than the figures the search's simulation

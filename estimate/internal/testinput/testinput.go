@@ -4,6 +4,8 @@
 package testinput
 
 import (
+	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -49,8 +51,18 @@ func ExampleSpec(tb testing.TB, name string) *spec.Deployment {
 	if ds.HasErrors() {
 		tb.Fatalf("decode %s: %v", name, ds)
 	}
+	// The spec's relative paths (model.config) resolve against the
+	// example's directory, where its companion files are.
+	d.File = filepath.Join(examplesDir(), name+".yaml")
 	spec.ApplyDefaults(d)
 	return d
+}
+
+// examplesDir is the repository's examples directory, found from this
+// file's path.
+func examplesDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "examples")
 }
 
 // Pools are the prefill and decode pools' inputs of a resolved
