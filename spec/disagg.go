@@ -86,7 +86,7 @@ type PoolVLLM struct {
 	APIServerCount       *int     `yaml:"api_server_count,omitempty" json:"api_server_count,omitempty"`
 	// DecodeContextParallelSize is the pool's --decode-context-parallel-size
 	// (DCP is a decode-side technique: a decode pool may run it while the
-	// prefill pool does not; vllm.KVTransferDCP says what the connector
+	// prefill pool does not; vllm.NixlDCPIn says what the connector
 	// pairs).
 	DecodeContextParallelSize *int              `yaml:"decode_context_parallel_size,omitempty" json:"decode_context_parallel_size,omitempty"`
 	EnforceEager              *bool             `yaml:"enforce_eager,omitempty" json:"enforce_eager,omitempty"`

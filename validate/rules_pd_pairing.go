@@ -79,16 +79,17 @@ func checkPDDCP(c *checker) {
 				"%s pool: decode_context_parallel_size %d under %s: whether the connector moves a DCP-sharded KV cache is not known to vlaunch (only NIXL's handling is, %s)", role, dcp, conn.Name, vllm.KVTransferDCPFix)
 			continue
 		}
-		problem := vllm.NixlDCPProblem(conn.Name, tp, dcp, c.model.IsMLA())
+		m := c.model
+		problem := vllm.NixlDCPProblem(conn.Name, tp, dcp, m.IsMLA(), m.Mamba != nil || m.GDN != nil || m.KimiLinear != nil)
 		switch {
 		case aware == vllm.Absent:
 			c.warnf(CodePDPairing, path, "use a release with "+vllm.KVTransferDCPFix+", or leave decode_context_parallel_size out of this pool",
 				"%s pool: decode_context_parallel_size %d: vLLM %s's NIXL connector predates PR #50611 and reads an MLA rank's KV as if every TP rank held all of it; DCP shards it by token, so the hand-off is not one this release supports", role, dcp, c.rel)
 		case problem != "" && aware == vllm.Present:
-			c.errorf(CodePDPairing, path, "use decode_context_parallel_size 1 or the pool's tensor size ("+itoa(tp)+"), on an MLA model, with NixlConnector",
+			c.errorf(CodePDPairing, path, "use decode_context_parallel_size 1 or the pool's tensor size ("+itoa(tp)+"), on an MLA model without Mamba/linear-attention layers, with NixlConnector",
 				"%s pool: tensor %d, decode_context_parallel_size %d: vLLM %s refuses it at start-up (%q, PR #50611)", role, tp, dcp, c.rel, problem)
 		case problem != "":
-			c.warnf(CodePDPairing, path, "use decode_context_parallel_size 1 or the pool's tensor size ("+itoa(tp)+"), on an MLA model, with NixlConnector",
+			c.warnf(CodePDPairing, path, "use decode_context_parallel_size 1 or the pool's tensor size ("+itoa(tp)+"), on an MLA model without Mamba/linear-attention layers, with NixlConnector",
 				"%s pool: tensor %d, decode_context_parallel_size %d: vLLM refuses it from %s (%q); whether %s has it is not known", role, tp, dcp, vllm.KVTransferDCPFix, problem, c.rel)
 		case aware == vllm.Maybe:
 			c.add(diag.Info, CodePDPairing, path, "",

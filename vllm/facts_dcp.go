@@ -368,9 +368,10 @@ func NixlDCPIn(v Version) NixlDCP {
 
 // NixlDCPProblem is what PR #50611's checks say of one NIXL instance at
 // tensor size tp and decode context parallel size dcp ("" when it passes):
-// dcp must be 1 or tp, and above 1 the model must use MLA; push refuses
-// dcp > 1 whatever the model.
-func NixlDCPProblem(connector string, tp, dcp int, mla bool) string {
+// dcp must be 1 or tp, and above 1 the model must use MLA and not be a
+// hybrid (vLLM's is_hybrid: Mamba, Gated DeltaNet or KDA layers beside
+// attention); push refuses dcp > 1 whatever the model.
+func NixlDCPProblem(connector string, tp, dcp int, mla, hybrid bool) string {
 	if dcp <= 1 {
 		return ""
 	}
@@ -381,6 +382,8 @@ func NixlDCPProblem(connector string, tp, dcp int, mla bool) string {
 		return "decode_context_parallel_size must be 1 or equal to tensor_parallel_size when using NixlConnector"
 	case !mla:
 		return "PD with decode_context_parallel_size > 1 is only supported for MLA models"
+	case hybrid:
+		return "PD with decode_context_parallel_size > 1 is not supported for hybrid Mamba/SSM models"
 	}
 	return ""
 }

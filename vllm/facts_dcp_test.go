@@ -109,17 +109,20 @@ func TestNixlDCP(t *testing.T) {
 		conn    string
 		tp, dcp int
 		mla     bool
+		hybrid  bool
 		refused bool
 	}{
-		{"NixlConnector", 8, 1, false, false},
-		{"NixlConnector", 8, 8, true, false},
-		{"NixlConnector", 8, 4, true, true},
-		{"NixlConnector", 8, 8, false, true},
-		{"NixlPullConnector", 4, 4, true, false},
-		{"NixlPushConnector", 8, 8, true, true},
-		{"NixlPushConnector", 8, 1, true, false},
+		{"NixlConnector", 8, 1, false, false, false},
+		{"NixlConnector", 8, 8, true, false, false},
+		{"NixlConnector", 8, 4, true, false, true},
+		{"NixlConnector", 8, 8, false, false, true},
+		{"NixlConnector", 8, 8, true, true, true},
+		{"NixlConnector", 8, 1, true, true, false},
+		{"NixlPullConnector", 4, 4, true, false, false},
+		{"NixlPushConnector", 8, 8, true, false, true},
+		{"NixlPushConnector", 8, 1, true, false, false},
 	} {
-		if got := NixlDCPProblem(c.conn, c.tp, c.dcp, c.mla) != ""; got != c.refused {
+		if got := NixlDCPProblem(c.conn, c.tp, c.dcp, c.mla, c.hybrid) != ""; got != c.refused {
 			t.Errorf("%s tp %d dcp %d mla %v: refused %v, want %v", c.conn, c.tp, c.dcp, c.mla, got, c.refused)
 		}
 	}
