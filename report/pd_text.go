@@ -104,6 +104,11 @@ func poolLines(p *pd.Pool) []string {
 		fmt.Sprintf("memory       weights %.2f GiB · KV cache %.2f GiB per GPU · %s tokens per rank", p.WeightsGiB, p.KVCacheGiB, textfmt.Thousands(p.KVTokensPerRank)),
 		"constants    " + p.Constants,
 	}
+	if m := p.Memory; m.KV.DCP > 1 && m.KVTokensLogged > 0 {
+		// The pool's own DCP (vllm.DCPLogSource): vLLM logs the rank's
+		// tokens × dcp, the tokens its DCP group holds together.
+		out[2] += fmt.Sprintf(" (vLLM logs %s: × decode_context_parallel_size %d)", textfmt.Thousands(m.KVTokensLogged), m.KV.DCP)
+	}
 	if p.CapacityPerS > 0 {
 		out = append(out, fmt.Sprintf("capacity     %.2f requests/s (%s)", p.CapacityPerS, p.CapacityBasis),
 			fmt.Sprintf("utilisation  %.0f%% at the workload's rate", 100*p.Utilization))

@@ -128,3 +128,41 @@ func TestPortProblemsByRuntime(t *testing.T) {
 		})
 	}
 }
+
+// TestPoolDCPOverride: a pool's vllm.decode_context_parallel_size overrides
+// the top-level one for that pool only (spec.PoolVLLM), and the pool's value
+// says where it was written; without either, vLLM's default 1.
+func TestPoolDCPOverride(t *testing.T) {
+	ip := func(n int) *int { return &n }
+	for _, tc := range []struct {
+		name           string
+		top, pre, dec  *int
+		wantPre, wantD int
+		fromPre, fromD Source
+		poolWhyD       bool
+	}{
+		{"unset", nil, nil, nil, 1, 1, SourceRelease, SourceRelease, false},
+		{"decode pool only", nil, nil, ip(8), 1, 8, SourceRelease, SourceSpec, true},
+		{"top level applies to both", ip(2), nil, nil, 2, 2, SourceSpec, SourceSpec, false},
+		{"decode overrides the top level", ip(2), nil, ip(8), 2, 8, SourceSpec, SourceSpec, true},
+		{"prefill back to 1", ip(8), ip(1), nil, 1, 8, SourceSpec, SourceSpec, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := example(t, pdExample)
+			d.VLLM.DecodeContextParallelSize = tc.top
+			d.Disaggregation.Prefill.VLLM.DecodeContextParallelSize = tc.pre
+			d.Disaggregation.Decode.VLLM.DecodeContextParallelSize = tc.dec
+			r := mustResolve(t, d)
+			pre, dec := r.PD.Roles[0].Deployment.Engine.DCP, r.PD.Roles[1].Deployment.Engine.DCP
+			if pre.Value != tc.wantPre || pre.From != tc.fromPre || dec.Value != tc.wantD || dec.From != tc.fromD {
+				t.Errorf("prefill %+v, decode %+v; want %d (%v), %d (%v)", pre, dec, tc.wantPre, tc.fromPre, tc.wantD, tc.fromD)
+			}
+			if want := PoolOverrideWhy(spec.RoleDecode, "decode_context_parallel_size"); (dec.Why == want) != tc.poolWhyD {
+				t.Errorf("decode Why %q, pool override %v", dec.Why, tc.poolWhyD)
+			}
+			if tc.pre != nil && pre.Why != PoolOverrideWhy(spec.RolePrefill, "decode_context_parallel_size") {
+				t.Errorf("prefill Why %q", pre.Why)
+			}
+		})
+	}
+}

@@ -77,20 +77,25 @@ type PoolParallelism struct {
 // keeps the top-level value. Env is merged key by key over vllm.env;
 // ExtraArgs are appended after vllm.extra_args.
 type PoolVLLM struct {
-	GPUMemoryUtilization *float64          `yaml:"gpu_memory_utilization,omitempty" json:"gpu_memory_utilization,omitempty"`
-	KVCacheDType         *string           `yaml:"kv_cache_dtype,omitempty" json:"kv_cache_dtype,omitempty"`
-	All2AllBackend       *string           `yaml:"all2all_backend,omitempty" json:"all2all_backend,omitempty"`
-	MaxNumSeqs           *int              `yaml:"max_num_seqs,omitempty" json:"max_num_seqs,omitempty"`
-	MaxNumBatchedTokens  *int              `yaml:"max_num_batched_tokens,omitempty" json:"max_num_batched_tokens,omitempty"`
-	BlockSize            *int              `yaml:"block_size,omitempty" json:"block_size,omitempty"`
-	APIServerCount       *int              `yaml:"api_server_count,omitempty" json:"api_server_count,omitempty"`
-	EnforceEager         *bool             `yaml:"enforce_eager,omitempty" json:"enforce_eager,omitempty"`
-	EnableDBO            *bool             `yaml:"enable_dbo,omitempty" json:"enable_dbo,omitempty"`
-	EnableEPLB           *bool             `yaml:"enable_eplb,omitempty" json:"enable_eplb,omitempty"`
-	NumRedundantExperts  *int              `yaml:"num_redundant_experts,omitempty" json:"num_redundant_experts,omitempty"`
-	Speculative          *Speculative      `yaml:"speculative,omitempty" json:"speculative,omitempty"`
-	ExtraArgs            []string          `yaml:"extra_args,omitempty" json:"extra_args,omitempty"`
-	Env                  map[string]string `yaml:"env,omitempty" json:"env,omitempty"`
+	GPUMemoryUtilization *float64 `yaml:"gpu_memory_utilization,omitempty" json:"gpu_memory_utilization,omitempty"`
+	KVCacheDType         *string  `yaml:"kv_cache_dtype,omitempty" json:"kv_cache_dtype,omitempty"`
+	All2AllBackend       *string  `yaml:"all2all_backend,omitempty" json:"all2all_backend,omitempty"`
+	MaxNumSeqs           *int     `yaml:"max_num_seqs,omitempty" json:"max_num_seqs,omitempty"`
+	MaxNumBatchedTokens  *int     `yaml:"max_num_batched_tokens,omitempty" json:"max_num_batched_tokens,omitempty"`
+	BlockSize            *int     `yaml:"block_size,omitempty" json:"block_size,omitempty"`
+	APIServerCount       *int     `yaml:"api_server_count,omitempty" json:"api_server_count,omitempty"`
+	// DecodeContextParallelSize is the pool's --decode-context-parallel-size
+	// (DCP is a decode-side technique: a decode pool may run it while the
+	// prefill pool does not; vllm.NixlDCPIn says what the connector
+	// pairs).
+	DecodeContextParallelSize *int              `yaml:"decode_context_parallel_size,omitempty" json:"decode_context_parallel_size,omitempty"`
+	EnforceEager              *bool             `yaml:"enforce_eager,omitempty" json:"enforce_eager,omitempty"`
+	EnableDBO                 *bool             `yaml:"enable_dbo,omitempty" json:"enable_dbo,omitempty"`
+	EnableEPLB                *bool             `yaml:"enable_eplb,omitempty" json:"enable_eplb,omitempty"`
+	NumRedundantExperts       *int              `yaml:"num_redundant_experts,omitempty" json:"num_redundant_experts,omitempty"`
+	Speculative               *Speculative      `yaml:"speculative,omitempty" json:"speculative,omitempty"`
+	ExtraArgs                 []string          `yaml:"extra_args,omitempty" json:"extra_args,omitempty"`
+	Env                       map[string]string `yaml:"env,omitempty" json:"env,omitempty"`
 }
 
 // Pool roles, in the order bundles and findings list them.
@@ -125,6 +130,7 @@ func (o PoolVLLM) merged(v VLLM) VLLM {
 	setP(&v.MaxNumBatchedTokens, o.MaxNumBatchedTokens)
 	setP(&v.BlockSize, o.BlockSize)
 	setP(&v.APIServerCount, o.APIServerCount)
+	setP(&v.DecodeContextParallelSize, o.DecodeContextParallelSize)
 	setV(&v.EnforceEager, o.EnforceEager)
 	setV(&v.EnableDBO, o.EnableDBO)
 	setV(&v.EnableEPLB, o.EnableEPLB)

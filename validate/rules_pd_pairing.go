@@ -47,6 +47,61 @@ func checkPDPairing(c *checker) {
 		c.errorf(CodePDPairing, c.pdPath("vllm", "speculative"), "give both pools the same vllm.speculative",
 			"the pools' speculative decoding differs: prefill and decode must use the same speculation configuration (NIXL compatibility matrix)")
 	}
+	checkPDDCP(c)
+}
+
+// checkPDDCP: how the connector hands the KV over when a pool runs decode
+// context parallelism (vllm.NixlDCPIn, vllm.KVTransferDCPSource). With a
+// release that has PR #50611 NIXL refuses at start-up a pool whose dcp is
+// neither 1 nor its tensor size, dcp > 1 on a model without MLA, and dcp >
+// 1 under NixlPushConnector (errors); a release before it reads an MLA
+// rank's KV as if every TP rank held all of it, which DCP's sharding breaks
+// (a warning: vLLM starts, the pairing is not one it supports); between
+// them, or with a connector other than NIXL, what happens is not known.
+func checkPDDCP(c *checker) {
+	conn, ok := vllm.KVConnectorNamed(c.d.Disaggregation.Connector)
+	if !ok {
+		return
+	}
+	aware := vllm.NixlDCPIn(c.rel.Version).Aware
+	for i, role := range spec.Roles {
+		dep := c.roles[i]
+		tp, dcp := dep.Layout.TP, dep.Engine.DCP.Value
+		if dcp <= 1 {
+			continue
+		}
+		path := p("vllm", "decode_context_parallel_size")
+		if own := p("disaggregation", role, "vllm", "decode_context_parallel_size"); c.written(own) {
+			path = own
+		}
+		if !vllm.IsNixl(conn.Name) {
+			c.add(diag.Info, CodePDPairing, path, "",
+				"%s pool: decode_context_parallel_size %d under %s: whether the connector moves a DCP-sharded KV cache is not known to vlaunch (only NIXL's handling is, %s)", role, dcp, conn.Name, vllm.KVTransferDCPFix)
+			continue
+		}
+		m := c.model
+		problem := vllm.NixlDCPProblem(conn.Name, tp, dcp, m.IsMLA(), m.Mamba != nil || m.GDN != nil || m.KimiLinear != nil)
+		switch {
+		case aware == vllm.Absent:
+			c.warnf(CodePDPairing, path, "use a release with "+vllm.KVTransferDCPFix+", or leave decode_context_parallel_size out of this pool",
+				"%s pool: decode_context_parallel_size %d: vLLM %s's NIXL connector predates PR #50611 and reads an MLA rank's KV as if every TP rank held all of it; DCP shards it by token, so the hand-off is not one this release supports", role, dcp, c.rel)
+		case problem != "" && aware == vllm.Present:
+			c.errorf(CodePDPairing, path, "use decode_context_parallel_size 1 or the pool's tensor size ("+itoa(tp)+"), on an MLA model without Mamba/linear-attention layers, with NixlConnector",
+				"%s pool: tensor %d, decode_context_parallel_size %d: vLLM %s refuses it at start-up (%q, PR #50611)", role, tp, dcp, c.rel, problem)
+		case problem != "":
+			c.warnf(CodePDPairing, path, "use decode_context_parallel_size 1 or the pool's tensor size ("+itoa(tp)+"), on an MLA model without Mamba/linear-attention layers, with NixlConnector",
+				"%s pool: tensor %d, decode_context_parallel_size %d: vLLM refuses it from %s (%q); whether %s has it is not known", role, tp, dcp, vllm.KVTransferDCPFix, problem, c.rel)
+		case aware == vllm.Maybe:
+			c.add(diag.Info, CodePDPairing, path, "",
+				"%s pool: decode_context_parallel_size %d: NIXL pairs a DCP-sharded pool from %s; whether vLLM %s has it is not known", role, dcp, vllm.KVTransferDCPFix, c.rel)
+		}
+	}
+}
+
+// written reports a field the document writes.
+func (c *checker) written(path []string) bool {
+	_, ok := spec.NodeAt(c.d.Root, path, false)
+	return ok
 }
 
 // checkPDHybridKV: a model with sliding-window layers loses the hybrid KV

@@ -295,3 +295,95 @@ func (r Release) DCPBackendsAccepted(mla bool) []string {
 	}
 	return out
 }
+
+// The KV hand-off between P/D pools when a pool runs decode context
+// parallelism, as the NIXL connector does it (issue #23).
+//
+// Before PR #50611 ("[Nixl][PD] DCP support for MLA models", NickLucche,
+// opened 2026-07-31) "NIXL P/D disaggregation assumed MLA's KV cache is
+// fully duplicated across TP, so a remote rank only needs to be read once.
+// Decode Context Parallel (DCP) breaks that: it shards KV by block across
+// ranks" (its description). It makes each side either fully replicated
+// (dcp 1) or fully sharded (dcp = tp), a decode rank reading the remote
+// ranks that hold its dcp_rank's blocks (remote_rank % local_dcp_size ==
+// local_dcp_rank), so a prefill pool at dcp 1 pairs with a decode pool at
+// dcp = tp. It adds to VllmConfig.__post_init__ (vllm/config/vllm.py) with
+// a NixlConnector, as assertions at start-up:
+//
+//	assert dcp_size in (1, tp_size), "decode_context_parallel_size={dcp} must be 1 or equal to tensor_parallel_size={tp} when using NixlConnector."
+//	assert use_mla or dcp_size == 1, "PD with decode_context_parallel_size > 1 is only supported for MLA models."
+//	assert not (is_hybrid and dcp_size > 1), "... not supported for hybrid Mamba/SSM models."
+//
+// (PR #58071, 2026-09-22, quotes the second as "added in #50611"; a stored
+// copy of vllm/config/vllm.py carries all three), and NixlPushConnector
+// refuses dcp > 1 ("NixlPushConnector does not support
+// decode_context_parallel_size > 1.", quoted by PR #56186 of 2026-09-10,
+// still open, as #50611's guard).
+//
+// Release: PR #52779 (2026-08-18) still calls #50611 the pending owner of
+// NIXL DCP support; PR #56186 (2026-09-10) says #50611 "added DCP to the
+// NIXL pull path". vLLM 0.28.0 was out by 2026-08-26
+// (coreweave/ml-containers#218), so it and 0.29/0.30 may or may not have
+// it (their dates were not read); 0.27.x and earlier predate it. 0.31.0
+// (2026-10-02, release_exists.go) is three weeks after the latest merge
+// date and counts as having it: an inference from the dates, no 0.31.0
+// source was read.
+const srcKVTransferDCP = "vllm PR #50611 ([Nixl][PD] DCP support for MLA models; description: NIXL assumed MLA KV replicated across TP, DCP breaks that; each side dcp 1 or dcp = tp); " +
+	"vllm/config/vllm.py NixlConnector checks (dcp in (1, tp); dcp > 1 only for MLA, quoted in PR #58071; not hybrid); NixlPushConnector refuses dcp > 1 (quoted in PR #56186); " +
+	"merged between 2026-08-18 (PR #52779: pending) and 2026-09-10 (PR #56186: merged); v0.28.0 out by 2026-08-26 (coreweave/ml-containers#218), v0.31.0 2026-10-02"
+
+// kvTransferDCPSince and kvTransferDCPFrom: releases before the first
+// certainly lack PR #50611; from the second they have it (by the dates).
+var (
+	kvTransferDCPSince = v0280
+	kvTransferDCPFrom  = mustVersion("0.31.0")
+)
+
+// KVTransferDCPFix names the change that taught NIXL to pair DCP pools.
+const KVTransferDCPFix = "vLLM PR #50611 (first release between 0.28.0 and 0.31.0)"
+
+// KVTransferDCPSource cites the facts of NIXL's DCP pairing.
+const KVTransferDCPSource = srcKVTransferDCP
+
+// NixlDCP is what a release's NIXL connector does with a pool's
+// decode context parallel size.
+type NixlDCP struct {
+	// Aware: Present the connector knows DCP's sharding (PR #50611) and
+	// checks the rules below at start-up; Absent it reads an MLA rank's KV
+	// as if every TP rank held all of it (no check: a pool with dcp > 1 is
+	// not a pairing it supports); Maybe unknown.
+	Aware Presence
+}
+
+// NixlDCPIn is the release's NIXL handling of DCP.
+func NixlDCPIn(v Version) NixlDCP {
+	switch {
+	case v.Less(kvTransferDCPSince):
+		return NixlDCP{Aware: Absent}
+	case v.Less(kvTransferDCPFrom):
+		return NixlDCP{Aware: Maybe}
+	}
+	return NixlDCP{Aware: Present}
+}
+
+// NixlDCPProblem is what PR #50611's checks say of one NIXL instance at
+// tensor size tp and decode context parallel size dcp ("" when it passes):
+// dcp must be 1 or tp, and above 1 the model must use MLA and not be a
+// hybrid (vLLM's is_hybrid: Mamba, Gated DeltaNet or KDA layers beside
+// attention); push refuses dcp > 1 whatever the model.
+func NixlDCPProblem(connector string, tp, dcp int, mla, hybrid bool) string {
+	if dcp <= 1 {
+		return ""
+	}
+	switch {
+	case connector == "NixlPushConnector":
+		return "NixlPushConnector does not support decode_context_parallel_size > 1"
+	case dcp != tp:
+		return "decode_context_parallel_size must be 1 or equal to tensor_parallel_size when using NixlConnector"
+	case !mla:
+		return "PD with decode_context_parallel_size > 1 is only supported for MLA models"
+	case hybrid:
+		return "PD with decode_context_parallel_size > 1 is not supported for hybrid Mamba/SSM models"
+	}
+	return ""
+}

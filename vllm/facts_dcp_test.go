@@ -94,3 +94,36 @@ func TestGQABackend(t *testing.T) {
 		}
 	}
 }
+
+// TestNixlDCP: NIXL knows DCP's sharding from PR #50611 (merged between
+// 2026-08-18 and 2026-09-10: 0.27.1 predates it, 0.28.0 to 0.30.0 are
+// unknown, 0.31.0 of 2026-10-02 has it), and its checks: dcp 1 or tp on each
+// side, above 1 only for MLA, never under NixlPushConnector.
+func TestNixlDCP(t *testing.T) {
+	for v, want := range map[string]Presence{"0.11.0": Absent, "0.27.1": Absent, "0.28.0": Maybe, "0.30.0": Maybe, "0.31.0": Present} {
+		if got := NixlDCPIn(mustVersion(v)).Aware; got != want {
+			t.Errorf("%s: %v, want %v", v, got, want)
+		}
+	}
+	for _, c := range []struct {
+		conn    string
+		tp, dcp int
+		mla     bool
+		hybrid  bool
+		refused bool
+	}{
+		{"NixlConnector", 8, 1, false, false, false},
+		{"NixlConnector", 8, 8, true, false, false},
+		{"NixlConnector", 8, 4, true, false, true},
+		{"NixlConnector", 8, 8, false, false, true},
+		{"NixlConnector", 8, 8, true, true, true},
+		{"NixlConnector", 8, 1, true, true, false},
+		{"NixlPullConnector", 4, 4, true, false, false},
+		{"NixlPushConnector", 8, 8, true, false, true},
+		{"NixlPushConnector", 8, 1, true, false, false},
+	} {
+		if got := NixlDCPProblem(c.conn, c.tp, c.dcp, c.mla, c.hybrid) != ""; got != c.refused {
+			t.Errorf("%s tp %d dcp %d mla %v: refused %v, want %v", c.conn, c.tp, c.dcp, c.mla, got, c.refused)
+		}
+	}
+}

@@ -119,6 +119,31 @@ func perRankKV(pool *input.Input, dtype string) float64 {
 	return float64(kv.BytesPerToken) / float64(max(1, pool.Layout.PP))
 }
 
+// TransferSplitsByDCP: with decode context parallelism a rank holds and
+// moves only its DCP rank's share of the prompt's tokens. BytesPerRequest,
+// the prompt's KV, is unchanged by DCP on either side; what DCP changes is
+// the per-rank share: vllm.KVTransferDCPSource (PR #50611's design: a side
+// is fully replicated, dcp 1, or fully sharded, dcp = tp; a decode rank
+// reads the remote ranks holding the blocks its dcp_rank owns, so with
+// dcp = tp on an MLA model the decode instance pulls one copy of the
+// prompt where without DCP each TP rank pulls a whole one). Switch for the
+// integrator: false keeps every rank pulling the whole per-TP share.
+var TransferSplitsByDCP = true
+
+// dcpSplit is the share of a prompt's tokens one rank of the pool moves
+// (1/dcpSplit): the pool's DCP size for a plain KV layout, 1 otherwise
+// (packed layouts are sized without DCP, memory.KVLayout.DCP).
+func dcpSplit(pool *input.Input) int {
+	if !TransferSplitsByDCP {
+		return 1
+	}
+	kv := memory.KVBytes(pool, memory.Stage{First: 0, End: pool.Model.NumLayers})
+	if kv.Packing != "" {
+		return 1
+	}
+	return max(1, kv.DCP)
+}
+
 // interNode is the inter-node network of a pool's nodes: one node's NICs
 // together in GB/s, and the latency, with check's default when the spec
 // gives none (perf.DefaultInterGbitPerGPU per GPU).
@@ -141,8 +166,8 @@ func newTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int
 	t := Transfer{BytesPerToken: kv.BytesPerToken, Formula: kv.Formula, Tokens: (max(0, n) + bs - 1) / bs * bs}
 	tok := float64(t.Tokens)
 	t.BytesPerRequest = float64(kv.BytesPerToken) * tok
-	t.PerPrefillRankBytes = perRankKV(pre, dec.KVCacheDType) * tok
-	t.PerDecodeRankBytes = perRankKV(dec, dec.KVCacheDType) * tok
+	t.PerPrefillRankBytes = perRankKV(pre, dec.KVCacheDType) * tok / float64(dcpSplit(pre))
+	t.PerDecodeRankBytes = perRankKV(dec, dec.KVCacheDType) * tok / float64(dcpSplit(dec))
 	t.WireBytes = t.PerDecodeRankBytes * float64(max(1, dec.Layout.TP)*max(1, dec.Layout.PP))
 	if sameNode {
 		t.Link, t.LatencyS = "NVLink", dec.Network.IntraLatencyUs*1e-6

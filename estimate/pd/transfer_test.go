@@ -2,12 +2,14 @@ package pd
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
 )
 
 const pdExample = "deepseek-v3-pd-32xh20"
@@ -152,4 +154,56 @@ func TestTransferPath(t *testing.T) {
 	if nv.Link != "inter-node NICs" || nv.AloneS != ib.AloneS || !strings.Contains(strings.Join(nv.Why, " "), "fabric handle") {
 		t.Errorf("MNNVL: over %s in %.4f s (NICs %.4f s), why %q", nv.Link, nv.AloneS, ib.AloneS, nv.Why)
 	}
+}
+
+// TestTransferSplitByDecodeDCP: the prompt's KV is the same with a decode
+// pool at DCP 8 (BytesPerRequest), but each decode rank pulls the 1/8 of
+// the tokens its DCP rank holds (vllm.KVTransferDCPSource), so an MLA
+// decode instance at TP8 + DCP8 pulls one copy instead of eight.
+func TestTransferSplitByDecodeDCP(t *testing.T) {
+	pre, dec := dcpPair(t, 1), dcpPair(t, 1)
+	base := newTransfer(pre, dec, 8000, false, 1, 1)
+	dec8 := dcpPair(t, 8)
+	got := newTransfer(pre, dec8, 8000, false, 1, 1)
+	if got.BytesPerRequest != base.BytesPerRequest {
+		t.Errorf("bytes per request %v, want %v (DCP does not change the prompt's KV)", got.BytesPerRequest, base.BytesPerRequest)
+	}
+	if got.PerDecodeRankBytes*8 != base.PerDecodeRankBytes {
+		t.Errorf("per decode rank %v, want %v / 8", got.PerDecodeRankBytes, base.PerDecodeRankBytes)
+	}
+	if got.WireBytes != got.BytesPerRequest || base.WireBytes != 8*base.BytesPerRequest {
+		t.Errorf("wire %v / %v, want one copy with DCP8 (%v) and eight without", got.WireBytes, base.WireBytes, got.BytesPerRequest)
+	}
+}
+
+// dcpPair is DeepSeek-V3 (MLA) at TP8 on H200 with decode context parallel
+// size dcp, as one pool's input.
+func dcpPair(t *testing.T, dcp int) *input.Input {
+	t.Helper()
+	y := `apiVersion: vlaunch/v1
+kind: Deployment
+model: {name: deepseek-v3}
+hardware:
+  gpu: h200
+  nodes:
+    - {name: n0, address: 10.0.0.1, gpus: 8}
+parallelism: {tensor: 8}
+workload: {concurrency: 64, max_model_len: 32768, input_tokens: 8000, output_tokens: 2000}
+vllm:
+  version: "0.31.0"
+  decode_context_parallel_size: ` + strconv.Itoa(dcp) + "\n"
+	root, ds := spec.ParseNode("dcp.yaml", []byte(y))
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	d, ds := spec.Decode("dcp.yaml", root)
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	spec.ApplyDefaults(d)
+	in, ds := input.FromSpec(d)
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	return &in
 }
