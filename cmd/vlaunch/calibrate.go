@@ -35,7 +35,9 @@ of requests; with vLLM's --save-detailed or SGLang's --output-details, the
 spread of its request lengths too) through vlaunch's step-time model and
 simulator, and fit the
 efficiency constants so the predictions match: bounded to documented ranges,
-minimising the worst error. The report shows every result, every constant's
+minimising the worst error down to a tolerance of about ±15% (the model's own
+error on runs it was not fitted to: a closer fit would fit the runs' noise and
+move constants the next run pays for). The report shows every result, every constant's
 movement (or why the results cannot move it) and every value before and after.
 
 With --out-file FILE the fitted constants are written to a calibration file
