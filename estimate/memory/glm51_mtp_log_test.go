@@ -4,8 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/vlaunch/vlaunch/estimate/input"
-	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 )
 
 // glm51MTPSpec is the layout of the GLM-5.1 start-up that
@@ -44,19 +43,7 @@ vllm:
 // did not reduce the indexer caches in that tree (all 78 are in the
 // logged figure), so the catalog's GLM-5 (no pattern) is the right input.
 func TestGLM51FP8KVWithMTPLog(t *testing.T) {
-	root, ds := spec.ParseNode("glm51.yaml", []byte(glm51MTPSpec))
-	if ds.HasErrors() {
-		t.Fatal(ds)
-	}
-	d, ds := spec.Decode("glm51.yaml", root)
-	if ds.HasErrors() {
-		t.Fatal(ds)
-	}
-	spec.ApplyDefaults(d)
-	in, ds := input.FromSpec(d)
-	if ds.HasErrors() {
-		t.Fatal(ds)
-	}
+	in := testinput.FromYAML(t, "glm51.yaml", glm51MTPSpec)
 	r := Estimate(&in)
 	kv := r.Stages[0].KV
 	if kv.BytesPerToken-kv.DraftBytesPerToken != 78*788 || kv.DraftBytesPerToken != 788 {

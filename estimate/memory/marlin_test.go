@@ -74,19 +74,7 @@ func marlinMoELayerKimiLinear(t *testing.T) {
 // (MarlinExperts through the modular kernel, whose workspaces are the
 // shared, chunked ones vlaunch already charges).
 func TestMarlinMoELayerLeavesTritonAlone(t *testing.T) {
-	m, err := catalog.LookupModel("qwen3-30b-a3b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := catalog.LookupGPU("h100-sxm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	qwen := &input.Input{Model: m, GPU: g, VLLMVersion: "0.11.1", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
-	batched := 16384
-	if ds := qwen.Resolve(resolve.EngineSettings{MaxNumBatchedTokens: &batched, Weights: "auto", KVCacheDType: "auto", MaxModelLen: 32768}); ds.HasErrors() {
-		t.Fatal(ds)
-	}
+	qwen := oneH100(t, "qwen3-30b-a3b")
 	kimiEP := kimiLinearLogInput(t)
 	kimiEP.All2AllBackend = "allgather_reducescatter"
 	for name, in := range map[string]*input.Input{"qwen3-30b-a3b bf16": qwen, "kimi-linear with an all-to-all backend": kimiEP} {
@@ -100,4 +88,24 @@ func TestMarlinMoELayerLeavesTritonAlone(t *testing.T) {
 			t.Errorf("%s: peak %.3f / %.3f GiB, workspace %.3f / %.3f (on / off); want equal and a Triton workspace", name, on.PeakGiB, off.PeakGiB, on.MoEWorkspaceGiB, off.MoEWorkspaceGiB)
 		}
 	}
+}
+
+// oneH100 is catalog model name on one H100 at vLLM 0.11.1, 16,384 batched
+// tokens and 32,768-token requests, as the profile-peak tests compare it.
+func oneH100(t *testing.T, name string) *input.Input {
+	t.Helper()
+	m, err := catalog.LookupModel(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := catalog.LookupGPU("h100-sxm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.11.1", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+	batched := 16384
+	if ds := in.Resolve(resolve.EngineSettings{MaxNumBatchedTokens: &batched, Weights: "auto", KVCacheDType: "auto", MaxModelLen: 32768}); ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	return in
 }

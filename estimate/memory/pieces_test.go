@@ -3,10 +3,6 @@ package memory
 import (
 	"strings"
 	"testing"
-
-	"github.com/vlaunch/vlaunch/catalog"
-	"github.com/vlaunch/vlaunch/estimate/input"
-	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // withPieceInputs runs f with UseCompiledPieceInputs set to on, restoring it.
@@ -146,19 +142,7 @@ func TestPieceInputsKimiLinear(t *testing.T) {
 // and the 32 × 128 = 4,096-wide attention output, 2 × hidden, exactly the
 // residual and output slots the forward term already counts.
 func TestPieceInputsLeavePlainDecoderAlone(t *testing.T) {
-	m, err := catalog.LookupModel("llama-3.1-8b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := catalog.LookupGPU("h100-sxm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.11.1", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
-	batched := 16384
-	if ds := in.Resolve(resolve.EngineSettings{MaxNumBatchedTokens: &batched, Weights: "auto", KVCacheDType: "auto", MaxModelLen: 32768}); ds.HasErrors() {
-		t.Fatal(ds)
-	}
+	in := oneH100(t, "llama-3.1-8b")
 	var off, on float64
 	withPieceInputs(t, false, func() { off = PeakActivation(in, Estimate(in).Stages[0].Stage).ForwardGiB })
 	withPieceInputs(t, true, func() {

@@ -104,18 +104,6 @@ func (c pdCase) pool(role string) poolCase {
 func (c pdCase) inputs(t testing.TB) (pre, dec input.Input) {
 	t.Helper()
 	y := c.yaml()
-	root, ds := spec.ParseNode(c.name, []byte(y))
-	if ds.HasErrors() {
-		t.Fatalf("%s: %v\n%s", c.name, ds, y)
-	}
-	d, ds := spec.Decode(c.name, root)
-	if ds.HasErrors() {
-		t.Fatalf("%s: %v\n%s", c.name, ds, y)
-	}
-	spec.ApplyDefaults(d)
-	in, ds := input.FromSpec(d)
-	if ds.HasErrors() {
-		t.Fatalf("%s: %v\n%s", c.name, ds, y)
-	}
+	in := testinput.FromYAML(t, c.name, y)
 	return testinput.Pools(t, in.Resolved())
 }

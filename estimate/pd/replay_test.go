@@ -199,20 +199,7 @@ func clientRun(r published.PDRow) (int, bool) {
 // resolveSpec parses, defaults and resolves a spec.
 func resolveSpec(t *testing.T, name, y string) input.Input {
 	t.Helper()
-	root, ds := spec.ParseNode(name, []byte(y))
-	if ds.HasErrors() {
-		t.Fatalf("%s: %v\n%s", name, ds, y)
-	}
-	d, ds := spec.Decode(name, root)
-	if ds.HasErrors() {
-		t.Fatalf("%s: %v\n%s", name, ds, y)
-	}
-	spec.ApplyDefaults(d)
-	in, ds := input.FromSpec(d)
-	if ds.HasErrors() {
-		t.Fatalf("%s: %v\n%s", name, ds, y)
-	}
-	return in
+	return testinput.FromYAML(t, name, y)
 }
 
 // predicted is what the model gives for one run. unbounded marks an open

@@ -9,7 +9,6 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/resolve"
-	"github.com/vlaunch/vlaunch/spec"
 )
 
 const pdExample = "deepseek-v3-pd-32xh20"
@@ -192,18 +191,6 @@ workload: {concurrency: 64, max_model_len: 32768, input_tokens: 8000, output_tok
 vllm:
   version: "0.31.0"
   decode_context_parallel_size: ` + strconv.Itoa(dcp) + "\n"
-	root, ds := spec.ParseNode("dcp.yaml", []byte(y))
-	if ds.HasErrors() {
-		t.Fatal(ds)
-	}
-	d, ds := spec.Decode("dcp.yaml", root)
-	if ds.HasErrors() {
-		t.Fatal(ds)
-	}
-	spec.ApplyDefaults(d)
-	in, ds := input.FromSpec(d)
-	if ds.HasErrors() {
-		t.Fatal(ds)
-	}
+	in := testinput.FromYAML(t, "dcp.yaml", y)
 	return &in
 }

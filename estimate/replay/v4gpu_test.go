@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/perf"
-	"github.com/vlaunch/vlaunch/published"
 )
 
 // v4GPU runs TestV4GPUTerms, an analysis (issue #28, DeepSeek-V4-Flash
@@ -120,15 +119,5 @@ func TestV4GPUFlips(t *testing.T) {
 	_, off := all(t)
 	perf.UseEPStraggler = true
 	_, on := all(t)
-	var b strings.Builder
-	for i := range off {
-		a, c := off[i], on[i]
-		if _, ex := Excluded(a, a.Engine); ex && a.Split == published.SplitCalibration {
-			continue
-		}
-		if within(a) != within(c) {
-			fmt.Fprintf(&b, "%s %s %s: %.4g pub, %+.0f%% -> %+.0f%%\n", a.Split, a.Row, a.Metric, a.Published, 100*(a.Predicted/a.Published-1), 100*(c.Predicted/c.Published-1))
-		}
-	}
-	t.Logf("overlap %v, straggler flips:\n%s", perf.UseAsyncOverlap, b.String())
+	t.Logf("overlap %v, straggler flips:\n%s", perf.UseAsyncOverlap, flips(off, on))
 }

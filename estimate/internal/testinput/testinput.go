@@ -43,18 +43,38 @@ func ExampleSpec(tb testing.TB, name string) *spec.Deployment {
 	if !ok {
 		tb.Fatalf("no example %s", name)
 	}
-	root, ds := spec.ParseNode(name, data)
-	if ds.HasErrors() {
-		tb.Fatalf("parse %s: %v", name, ds)
-	}
-	d, ds := spec.Decode(name, root)
-	if ds.HasErrors() {
-		tb.Fatalf("decode %s: %v", name, ds)
-	}
+	d := decode(tb, name, data)
 	// The spec's relative paths (model.config) resolve against the
 	// example's directory, where its companion files are.
 	d.File = filepath.Join(examplesDir(), name+".yaml")
 	spec.ApplyDefaults(d)
+	return d
+}
+
+// FromYAML resolves a spec a test writes as YAML text (name: its file name
+// in messages), parsed, decoded and defaulted as `vlaunch check` does.
+func FromYAML(tb testing.TB, name, y string) input.Input {
+	tb.Helper()
+	d := decode(tb, name, []byte(y))
+	spec.ApplyDefaults(d)
+	in, ds := input.FromSpec(d)
+	if ds.HasErrors() {
+		tb.Fatalf("resolve %s: %v\n%s", name, ds, y)
+	}
+	return in
+}
+
+// decode parses and decodes a spec, failing the test on an error.
+func decode(tb testing.TB, name string, data []byte) *spec.Deployment {
+	tb.Helper()
+	root, ds := spec.ParseNode(name, data)
+	if ds.HasErrors() {
+		tb.Fatalf("parse %s: %v\n%s", name, ds, data)
+	}
+	d, ds := spec.Decode(name, root)
+	if ds.HasErrors() {
+		tb.Fatalf("decode %s: %v\n%s", name, ds, data)
+	}
 	return d
 }
 
