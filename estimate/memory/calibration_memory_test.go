@@ -61,8 +61,11 @@ type calCase struct {
 	Eager               string `yaml:"enforce_eager"`
 	// FlashInfer is "not installed" where the log says so ("FlashInfer is
 	// not available. Falling back to the PyTorch-native implementation of
-	// top-p & top-k sampling"): the profile then sorts, as with
-	// VLLM_USE_FLASHINFER_SAMPLER=0 (vllm.Release.ProfileSampler).
+	// top-p & top-k sampling"), or "installed, its sampler opt-in" where
+	// the run is a main build after PR #26859 that vlaunch reads with an
+	// earlier release's rules (the case's note cites the build's date):
+	// either way the profile sorts, as with VLLM_USE_FLASHINFER_SAMPLER=0
+	// (vllm.Release.ProfileSampler).
 	FlashInfer string `yaml:"flashinfer"`
 	Measured   struct {
 		Weights     string `yaml:"weights_gib_per_gpu"`
@@ -344,20 +347,31 @@ func calBuild(c calCase, m *catalog.Model, weights string, g *catalog.GPU, gnote
 	if ds.HasErrors() {
 		return nil, nil, fmt.Errorf("%v", ds)
 	}
-	if strings.HasPrefix(c.FlashInfer, "not installed") {
+	switch {
+	case strings.HasPrefix(c.FlashInfer, "not installed"), strings.HasPrefix(c.FlashInfer, sortingBuild):
 		// vLLM samples with FlashInfer only when it is installed and
-		// VLLM_USE_FLASHINFER_SAMPLER is not 0; without it, as with the
-		// variable at 0, TopKTopPSampler takes the PyTorch sort
-		// (vllm.Release.ProfileSampler), so the variable stands in for the
-		// missing package.
+		// VLLM_USE_FLASHINFER_SAMPLER is not 0 (from PR #26859 only when
+		// it is 1); without it, as with the variable at 0, TopKTopPSampler
+		// takes the PyTorch sort (vllm.Release.ProfileSampler), so the
+		// variable stands in for the missing package or the build's
+		// opt-in default.
 		if in.Env == nil {
 			in.Env = map[string]string{}
 		}
 		in.Env[vllm.FlashInferSamplerVariable] = "0"
-		assumed = append(assumed, "FlashInfer not installed (logged): the profile's sampler sorts")
+		why := "FlashInfer not installed (logged): the profile's sampler sorts"
+		if strings.HasPrefix(c.FlashInfer, sortingBuild) {
+			why = "a main build after PR #26859 (FlashInfer's sampler opt-in): the profile's sampler sorts"
+		}
+		assumed = append(assumed, why)
 	}
 	return in, assumed, nil
 }
+
+// sortingBuild begins the flashinfer field of a case whose build postdates
+// vLLM PR #26859 ("Disable FlashInfer sampler by default") while vlaunch
+// applies an earlier release's rules to it.
+const sortingBuild = "installed, its sampler opt-in"
 
 // calGPU uses the logged device total when there is one (it is what vLLM
 // multiplied), the catalog figure otherwise.

@@ -102,23 +102,41 @@ func expertFormat(in *input.Input) (string, int) {
 // UseMarlinMoELayer switches the Marlin MoE layer's live set
 // (marlinMoELayer) into the activation peak in place of the Triton path's
 // shared workspace, where vLLM runs the experts through fused_marlin_moe
-// with whole-batch caches. Built and off (2026-12-06): it is what vLLM's
-// source says, but against the three public logs on that path it moves
-// every prediction further from the log — Kimi-Linear-48B AWQ on 2 × RTX
-// 3090 (vllm#28228) from +50% to +74% available KV, Kimi-K2-Thinking on
-// 8 × H200 from +5.5% to +7.5%, gpt-oss-120b's failed H100 start-up from
-// 6.07 to 6.16 GiB predicted — so those logs hold more than either composition
-// counts. Not the KDA layer's chunked kernels: KimiDeltaAttention._forward
-// returns at once in the profile run (attn_metadata None, "V1 profile
-// run": kda.py @01a7e5d9), as vLLM's attention ops do. What the
-// piecewise-compiled graph keeps alive through the MoE layer's piece — its
-// inputs, referenced by the caller until the piece returns: the old
-// residual, the layer's output buffer and KDA's core_attn_out and gate
-// (pieceInputs, 1.04 GiB for Kimi-Linear) — is its own switch,
-// UseCompiledPieceInputs (on since session 31), which adds it to this layer and, where it
-// exceeds the residual and output slots, to the forward pass: with both on
-// the log is +29% (2.97 GiB), with it alone +29% (2.96). The Triton
-// workspace the default still charges happens to cover part of what is
-// missing, so turning this one on alone would trade a wrong term that helps
-// for a right one that hurts (estimate/memory/kimilinear_log_test.go).
+// with whole-batch caches. Built and off (2026-12-06), recommended on
+// (branch marlinmem, 2026-12-06; not flipped there because
+// cmd/vlaunch/testdata/script/check_kimi_linear.txtar pins the off state).
+//
+// What Marlin's path holds at the profile peak, read from vLLM's source
+// for the two public logs on it (marlin_test.go, pieces_test.go): the two
+// caches and the summed output, nothing else — c_tmp (≤ 35 MB, inside each
+// GEMM) is below the summed output it never coexists with, a_tmp exists
+// only with act-order g_idx (reset to (E, 0) otherwise), the workspace is
+// SMs × 4 int32 made with the weights, and the repack keeps one layout
+// (replace_parameter; Kimi-Linear's logged weights match to −0.01%).
+//
+//   - Kimi-K2-Thinking on 8 × H200 (the recipe's TP8 and TP8 + DCP8 logs,
+//     46.80 GiB): Marlin's layer (1.47 GiB at 8,192 tokens) cannot set
+//     the peak, the sampler of 1,024 rows does. The run is a main build
+//     after PR #26859, whose profile sorts (the cases' flashinfer note):
+//     off −2.5% (45.61 GiB), on −0.5% (46.58). Read with FlashInfer's
+//     sampler, as 0.11.0 sampled, it was +5.5% off and +7.5% on — the
+//     reason this switch was left off.
+//   - Kimi-Linear-48B AWQ on 2 × RTX 3090 (vllm#28228): +29% either way
+//     (2.958 off, 2.971 on, against 2.30); ≈0.63 GiB of the logged non-KV
+//     memory is in no tensor of the source, Marlin's included
+//     (kimilinear_log_test.go).
+//   - gpt-oss-120b's failed H100 start-up (holdout
+//     gptoss120b-27508-h100-u095-mnbt1024): 6.07 → 6.16 GiB predicted
+//     against 1.71 logged, a known gap either way.
+//
+// Every other row of both memory docs is unchanged by it. Not the KDA
+// layer's chunked kernels: KimiDeltaAttention._forward returns at once in
+// the profile run (attn_metadata None, "V1 profile run": kda.py
+// @01a7e5d9), as vLLM's attention ops do. What the piecewise-compiled
+// graph keeps alive through the MoE layer's piece — its inputs, referenced
+// by the caller until the piece returns: the old residual, the layer's
+// output buffer and KDA's core_attn_out and gate (pieceInputs, 1.04 GiB for
+// Kimi-Linear) — is its own switch, UseCompiledPieceInputs (on since
+// session 31), which adds it to this layer and, where it exceeds the
+// residual and output slots, to the forward pass.
 var UseMarlinMoELayer = false

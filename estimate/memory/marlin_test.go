@@ -109,3 +109,107 @@ func oneH100(t *testing.T, name string) *input.Input {
 	}
 	return in
 }
+
+// TestKimiK2ThinkingMarlinPeakByHand: what Marlin's MoE path holds at the
+// profile peak of the Kimi-K2-Thinking recipe's TP8 start-up on 8 × H200
+// (calibration case kimi-k2-thinking-recipe-h200-tp8; logged "Available KV
+// cache memory: 46.80 GiB"), by hand. The profile runs
+// max_num_batched_tokens = 8,192 tokens (0.11's API-server default on a
+// GPU of 70 GiB or more) and samples max_num_seqs = 1,024 rows. Per rank:
+// hidden 7,168, 384 experts of 2,048 → N = 256 at TP 8, top-k 8.
+//
+// Marlin's MoE call (fused_marlin_moe, whole batch, freed on return):
+//   - intermediate_cache13: 8,192 × 8 × max(2 × 256, 7,168) × 2 B = 0.875 GiB;
+//   - intermediate_cache2: 8,192 × 8 × 256 × 2 B = 0.03125 GiB;
+//   - the summed output: 8,192 × 7,168 × 2 B = 0.109 GiB, allocated after
+//     the second GEMM, so the call's peak is its end;
+//   - c_tmp (use_fp32_reduce; csrc/moe/marlin_moe_wna16/ops.cu, stored copy
+//     id 56003361962: min(size_n × sorted ids, SMs × 4 × moe_block × 256)
+//     FP32, allocated and freed inside each GEMM): block_size_m 64 (8,192 ×
+//     8 / 384 / 64 = 2.7 ≥ 0.9), 132 × 4 × 64 × 256 × 4 B = 34.6 MB, below
+//     the summed output it never coexists with; a_tmp only with act-order
+//     g_idx, which this checkpoint lacks (the method resets g_idx and the
+//     sort indices to (E, 0) when actorder is not "group": compressed_tensors
+//     _moe.py, stored copy id 191730746); the workspace, SMs × 4 int32 per
+//     layer, is made in process_weights_after_loading, with the weights;
+//   - the repack (gptq_marlin_moe_repack, marlin_moe_permute_scales) goes
+//     through replace_parameter: one layout kept, nothing at the peak.
+//
+// The layer's live set (marlinMoELayer): residual, MoE input, shared
+// expert output, summed output 4 × 8,192 × 7,168 × 2 B = 0.4375 GiB +
+// the two caches 8,192 × 8 × (7,168 + 256) × 2 B = 0.90625 GiB + what the
+// compiled graph holds across the MLA op, 8,192 × (7,168 + 8 × 128) × 2 B
+// = 0.125 GiB: 1.46875 GiB. The sampler: 1,024 rows × vocab 163,840 ×
+// 39 B (the PyTorch sort: the run is a main build after PR #26859, the
+// case's note) + the 8,192 × 7,168 hidden states = 6.203 GiB (with
+// FlashInfer's 15 B, as 0.11.0 sampled, 2.453). So Marlin's caches cannot
+// set this log's peak: the sampler does. What Marlin changes is the Triton
+// workspace vlaunch adds to every peak (8,192 × 8 × (3 × 256 + 7,168) × 2 B
+// = 0.969 GiB): vLLM does not allocate it on this path. Available KV,
+// usable 0.9 × 139.80 − weights 70.98 − non-torch 2.06 − peak: off (the
+// default) 45.61 GiB (−2.5%), on 46.58 GiB (−0.5%); with FlashInfer's
+// sampler (0.11.0's rule, before the case said how the build samples)
+// 49.36 (+5.5%) and 50.33 (+7.5%).
+func TestKimiK2ThinkingMarlinPeakByHand(t *testing.T) {
+	cases, _ := loadCalibration(t)
+	var c calCase
+	for _, x := range cases {
+		if x.ID == "kimi-k2-thinking-recipe-h200-tp8" {
+			c = x
+		}
+	}
+	if c.ID == "" {
+		t.Fatal("case kimi-k2-thinking-recipe-h200-tp8 missing")
+	}
+	in, _, err := calInput(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.MaxNumBatchedTokens != 8192 || in.MaxNumSeqs != 1024 {
+		t.Fatalf("profile of %d tokens and %d rows, want 0.11's API-server defaults 8,192 and 1,024", in.MaxNumBatchedTokens, in.MaxNumSeqs)
+	}
+	const (
+		m         = 8192.0
+		cache13   = m * 8 * 7168 * 2
+		cache2    = m * 8 * 256 * 2
+		summed    = m * 7168 * 2
+		cTmp      = 132.0 * 4 * 64 * 256 * 4
+		layer     = (4*m*7168*2 + cache13 + cache2 + m*(7168+8*128)*2) / GiB
+		hidden    = m * 7168 * 2 / GiB
+		sortPeak  = 1024.0*163840*39/GiB + hidden
+		fiPeak    = 1024.0*163840*15/GiB + hidden
+		workspace = m * 8 * (3*256 + 7168) * 2 / GiB
+	)
+	if cTmp >= summed {
+		t.Fatalf("c_tmp %.0f B is not below the summed output %.0f B", cTmp, summed)
+	}
+	within(t, "hand layer GiB", layer, 1.46875, 1e-12)
+	term, ok := marlinMoELayer(in)
+	if !ok {
+		t.Fatal("Kimi-K2's INT4 experts at 0.11.0 on Hopper not read as Marlin with whole-batch caches")
+	}
+	within(t, "Marlin MoE layer GiB", term.GiB, layer, 1e-9)
+	if layer >= fiPeak {
+		t.Errorf("the Marlin layer %.3f GiB would set the peak over the sampler's %.3f", layer, fiPeak)
+	}
+	noSort := *in
+	noSort.Env = nil
+	for _, x := range []struct {
+		name       string
+		in         *input.Input
+		marlin     bool
+		peak, want float64
+	}{
+		{"sorting sampler, Triton workspace (default)", in, false, sortPeak + workspace, 45.607},
+		{"sorting sampler, Marlin layer", in, true, sortPeak, 46.576},
+		{"FlashInfer sampler, Triton workspace", &noSort, false, fiPeak + workspace, 49.357},
+		{"FlashInfer sampler, Marlin layer", &noSort, true, fiPeak, 50.326},
+	} {
+		withMarlinLayer(t, x.marlin, func() {
+			s := Estimate(x.in).Stages[0]
+			within(t, x.name+": peak GiB", s.Activation.PeakGiB, x.peak, 1e-9)
+			within(t, x.name+": available GiB", s.AvailableKVGiB, x.want, 1e-4)
+			t.Logf("%s: peak %.3f GiB, available %.2f GiB (logged 46.80, %+.1f%%)", x.name, s.Activation.PeakGiB, s.AvailableKVGiB, 100*(s.AvailableKVGiB/46.80-1))
+		})
+	}
+}
