@@ -113,7 +113,7 @@ func memorySection(r *estimate.Report) detailSection {
 	for _, w := range m.Weights {
 		row(nbsp+w.Component, w.GiB, fmt.Sprintf("%.3fB", w.ParamsPerGPU/1e9), w.DType, w.Placement)
 	}
-	row("− activation peak", p.ActivationGiB, "", "", "max(forward, sampler) + fused-MoE workspace")
+	row("− activation peak", p.ActivationGiB, "", "", r.Memory.ActivationRule())
 	for _, a := range m.Activation {
 		row(nbsp+a.Name, a.GiB, "", "", a.Formula)
 	}

@@ -29,7 +29,7 @@ func WriteMarkdown(w io.Writer, r *estimate.Report) {
 	for _, t := range m.Weights {
 		mdRow(w, "&nbsp;&nbsp;"+t.Component, t.GiB, fmt.Sprintf("%.3fB × %.4g B (%s): %s", t.ParamsPerGPU/1e9, t.BytesPerParam, t.DType, t.Placement))
 	}
-	mdRow(w, "− activation peak", p.ActivationGiB, "max(forward, sampler) + fused-MoE workspace")
+	mdRow(w, "− activation peak", p.ActivationGiB, r.Memory.ActivationRule())
 	for _, t := range m.Activation {
 		mdRow(w, "&nbsp;&nbsp;"+t.Name, t.GiB, t.Formula)
 	}

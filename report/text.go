@@ -77,7 +77,7 @@ func writeBudgetText(w io.Writer, r *estimate.Report) {
 	for _, t := range m.Weights {
 		fmt.Fprintf(w, "      %-22s %7.3fB %-5s %7.2f  %s\n", t.Component, t.ParamsPerGPU/1e9, t.DType, t.GiB, t.Placement)
 	}
-	row("− activation peak", p.ActivationGiB, "max(forward, sampler) + fused-MoE workspace")
+	row("− activation peak", p.ActivationGiB, m.ActivationRule())
 	for _, t := range m.Activation {
 		fmt.Fprintf(w, "      %-28s %10.2f  %s\n", truncate(t.Name, 28), t.GiB, t.Formula)
 	}

@@ -518,7 +518,11 @@ Per GPU (vLLM V1, ` + "`gpu_worker.determine_available_memory`" + `):
   release's profile sorts for top-k/top-p (0.11.1 to 0.17.x, between FlashInfer by default and the Triton
   kernel; ` + "`vllm.Release.ProfileSampler`" + `);
   MoE workspace = tokens × top-k × (3 × per-GPU expert width + hidden) × 2 B, kept allocated across
-  layers. V0 releases (< 0.8) use V0 scheduler defaults and no shared MoE workspace.
+  layers. V0 releases (< 0.8) use V0 scheduler defaults and no shared MoE workspace. Where the release
+  runs the experts through Marlin (INT4 weight-only, ` + "`vllm.Release.MarlinMoE`" + `), no shared workspace:
+  fused_marlin_moe allocates its two caches for the whole batch per call and frees them on return, so the
+  MoE layer's live set (4 hidden-wide tensors + the caches + what the compiled graph holds) joins the max
+  instead (` + "`memory.UseMarlinMoELayer`" + `, on since session 32).
 - **Non-torch**: 0.26 GiB per GPU (cuBLAS/CUDA runtime) + 1.8 GiB once the GPU is in NCCL groups
   (TP/PP > 1 or DP+EP) on NVLink systems (NVLS + custom all-reduce), 0.1 GiB of NCCL ring buffers on
   PCIe-only GPUs (L4, L40S, H100 PCIe; found by the held-out set) + DeepEP/pplx buffers

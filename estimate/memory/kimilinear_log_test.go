@@ -137,14 +137,15 @@ func TestKimiLinearLogKVFromLoggedMemory(t *testing.T) {
 // (marlinMoELayer: the MoE layer's live set, 3.78 GiB, compared with the
 // forward pass, not added to it), the peak is 3.78 and the prediction moves
 // AWAY from the log: 4.01 GiB available (+74%), 133,440 tokens (+76%),
-// 4.34x (+75%) — so UseMarlinMoELayer stays off and the default keeps the
-// Triton workspace vLLM does not allocate on this path. Adding Marlin's
+// 4.34x (+75%) without the held inputs below — so UseMarlinMoELayer was
+// left off then (on since session 32, once the held inputs are counted it
+// moves this log by 0.01 GiB and brings Kimi-K2-Thinking's closer). Adding Marlin's
 // caches to the forward pass instead (2.63 GiB, +14%) would stack the dense
 // layer's intermediates and the MoE layer's caches, which never coexist.
 // The ≈1.7 GiB the log holds beyond the Marlin layer is not the KDA
 // layer's chunked kernels (KimiDeltaAttention._forward returns at once in
 // the profile run: kda.py @01a7e5d9). The tensors the piecewise-compiled
-// graph holds across the KDA op (UseCompiledPieceInputs, off: the old
+// graph holds across the KDA op (UseCompiledPieceInputs, on: the old
 // residual, the layer's output buffer, core_attn_out and the gate g2, 8,704
 // values a token, 1.04 GiB) bring the profile's peak to vLLM's source
 // tensor by tensor (kimiLinearProfilePeak, 4.86 GiB;
@@ -170,14 +171,14 @@ func TestKimiLinearLogEndToEnd(t *testing.T) {
 		t.Errorf("tokens %d, want %d from %.0f blocks", r.KVTokensLogged, want, blocks)
 	}
 	within(t, "concurrency from its blocks", r.MaxConcurrencyAtMaxModelLen, blocks/kimiLinearBlocksPerRequest, 0.01)
-	if !UseCompiledPieceInputs || UseMarlinMoELayer {
-		t.Errorf("the default is the compiled graph's held inputs on, Marlin's layer off; UseCompiledPieceInputs %v, UseMarlinMoELayer %v",
+	if !UseCompiledPieceInputs || !UseMarlinMoELayer {
+		t.Errorf("the default is the compiled graph's held inputs and Marlin's layer on; UseCompiledPieceInputs %v, UseMarlinMoELayer %v",
 			UseCompiledPieceInputs, UseMarlinMoELayer)
 	}
 	// Each combination of the two switches, and how far it leaves the log:
-	// the default (held inputs beside the Triton workspace, which stands in
-	// for a Marlin-path peak that vLLM's source does not account for) +29%
-	// (2.958 GiB); both +29% (2.971); neither +50%; Marlin's layer alone +74%.
+	// held inputs beside the Triton workspace (which vLLM does not allocate
+	// on this path) +29% (2.958 GiB); both, the default since session 32,
+	// +29% (2.971); neither +50%; Marlin's layer alone +74%.
 	for _, c := range []struct {
 		pieces, marlin bool
 		lo, hi         float64

@@ -102,9 +102,10 @@ func expertFormat(in *input.Input) (string, int) {
 // UseMarlinMoELayer switches the Marlin MoE layer's live set
 // (marlinMoELayer) into the activation peak in place of the Triton path's
 // shared workspace, where vLLM runs the experts through fused_marlin_moe
-// with whole-batch caches. Built and off (2026-12-06), recommended on
-// (branch marlinmem, 2026-12-06; not flipped there because
-// cmd/vlaunch/testdata/script/check_kimi_linear.txtar pins the off state).
+// with whole-batch caches. Built and off (2026-12-06); on since session 32
+// (branch marlinon), once the Kimi-K2-Thinking logs were read as the
+// sorting-sampler build they are (below): with that, it brings the one log
+// it decides closer and moves no other row of either memory doc.
 //
 // What Marlin's path holds at the profile peak, read from vLLM's source
 // for the two public logs on it (marlin_test.go, pieces_test.go): the two
@@ -139,4 +140,4 @@ func expertFormat(in *input.Input) (string, int) {
 // Kimi-Linear) — is its own switch, UseCompiledPieceInputs (on since
 // session 31), which adds it to this layer and, where it exceeds the
 // residual and output slots, to the forward pass.
-var UseMarlinMoELayer = false
+var UseMarlinMoELayer = true

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -343,3 +344,34 @@ func all2allBuffers(in *input.Input) (Term, bool) {
 
 // deviceGiB is the CUDA-runtime total vLLM multiplies by the utilization.
 func deviceGiB(g *catalog.GPU) float64 { return g.MemoryMiB / 1024 }
+
+// ActivationRule says how the activation peak's terms combine, as
+// PeakActivation combines them: the largest of the forward pass, the
+// sampler and (where Marlin runs the experts) the Marlin MoE layer, plus the
+// fused-MoE workspace and the encoder outputs where they are charged. The
+// renderers print it beside the peak so the label never names a term the
+// peak does not hold.
+func (r *Report) ActivationRule() string {
+	inMax := []string{"forward"}
+	var added []string
+	for _, t := range r.Activation {
+		switch t.Name {
+		case "sampler":
+			inMax = append(inMax, "sampler")
+		case "Marlin MoE layer":
+			inMax = append(inMax, "Marlin MoE layer")
+		case "fused-MoE workspace":
+			added = append(added, "fused-MoE workspace")
+		case "multimodal encoder profile outputs":
+			added = append(added, "encoder outputs")
+		}
+	}
+	rule := "max(" + strings.Join(inMax, ", ") + ")"
+	if len(inMax) == 1 {
+		rule = inMax[0]
+	}
+	for _, a := range added {
+		rule += " + " + a
+	}
+	return rule
+}
