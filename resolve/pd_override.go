@@ -61,7 +61,9 @@ func markPoolOverrides(role string, pool spec.PoolVLLM, e *Engine) {
 }
 
 // PoolOverrideWhy is the Why of a setting a pool's vllm block overrides:
-// where the value was written.
+// where the value was written ("disaggregation.decode.vllm.max_num_seqs,
+// the decode pool's override"). No parentheses: reports and the bundle's
+// README put a Why in parentheses of their own.
 func PoolOverrideWhy(role, key string) string {
-	return "disaggregation." + role + ".vllm." + key + " (the " + role + " pool's override)"
+	return "disaggregation." + role + ".vllm." + key + ", the " + role + " pool's override"
 }

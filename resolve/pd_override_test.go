@@ -82,7 +82,7 @@ func TestPoolOverridesNameThePoolsField(t *testing.T) {
 		t.Run(tc.key, func(t *testing.T) {
 			r := resolvePoolCase(t, tc.example, tc.set)
 			want := PoolOverrideWhy(spec.RoleDecode, tc.key)
-			if !strings.HasPrefix(want, "disaggregation.decode.vllm."+tc.key+" ") {
+			if !strings.HasPrefix(want, "disaggregation.decode.vllm."+tc.key+", ") {
 				t.Fatalf("PoolOverrideWhy %q does not start with the field's path", want)
 			}
 			for _, d := range []*Deployment{r.PD.Roles[1].Deployment, r} {
