@@ -125,10 +125,7 @@ func AssembleDisaggregated(d *spec.Deployment, roles []*Deployment) (*Deployment
 	}
 	for i, name := range spec.Roles {
 		r := Role{Name: name, Deployment: roles[i], KVRole: kvRoles[name]}
-		if pool := g.Pool(name); pool.VLLM.DecodeContextParallelSize != nil && roles[i].Engine.DCP.From == SourceSpec {
-			// The pool's own value (spec.PoolVLLM), not the top level's.
-			roles[i].Engine.DCP.Why = PoolOverrideWhy(name, "decode_context_parallel_size")
-		}
+		markPoolOverrides(name, g.Pool(name).VLLM, &roles[i].Engine)
 		r.KVTransferConfig = kvTransferConfig(c.Name, r.KVRole)
 		r.SideChannels = sideChannels(roles[i])
 		if pd.Router.LLMD() && name == spec.RoleDecode {
@@ -296,10 +293,4 @@ func firstSlotPorts(all []SideChannel, sc SideChannel) []int {
 		}
 	}
 	return sc.Ports
-}
-
-// PoolOverrideWhy is the Why of a setting a pool's vllm block overrides:
-// where the value was written.
-func PoolOverrideWhy(role, key string) string {
-	return "disaggregation." + role + ".vllm." + key + " (the " + role + " pool's override)"
 }

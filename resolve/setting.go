@@ -32,3 +32,7 @@ type Setting[T any] struct {
 func set[T any](v T, from Source, why string) Setting[T] {
 	return Setting[T]{Value: v, From: from, Why: why}
 }
+
+// origin returns where the setting's From and Why are stored, whatever
+// its value's type, for code that rewrites provenance (markPoolOverrides).
+func (s *Setting[T]) origin() (*Source, *string) { return &s.From, &s.Why }

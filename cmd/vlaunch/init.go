@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,9 +31,10 @@ func newInitCmd(s *streams) *cobra.Command {
 			"relative to the spec, such as a file 'vlaunch schema --out-file' wrote).\n" +
 			"An example whose model.config names a checkpoint's config.json (an NVFP4 checkpoint, a\n" +
 			"model outside the catalog) carries those files: --out-file writes them beside the spec,\n" +
-			"at the path model.config names, each through a temporary file, after checking that none\n" +
-			"exists (--force replaces them). To standard output only the spec is written, and a note\n" +
-			"on standard error names the files left out.\n" +
+			"at the path model.config names. --out-file writes the spec and its files each through a\n" +
+			"temporary file (missing directories are created), after checking that none exists: an\n" +
+			"existing one refuses the whole write (--force replaces them). To standard output only the\n" +
+			"spec is written, and a note on standard error names the files left out.\n" +
 			"Examples: " + strings.Join(examples.Names(), ", ") + ".",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runInit(s, o) },
@@ -86,13 +86,8 @@ func runInit(s *streams, o *initOptions) error {
 		}
 		return nil
 	}
-	if len(companions) == 0 {
-		if err := writeNewFile(o.outFile, data, o.force); err != nil {
-			return err
-		}
-		fmt.Fprintf(s.out, "wrote %s (example %s); next: vlaunch validate %s\n", o.outFile, name, o.outFile)
-		return nil
-	}
+	// One path with or without companion files: all or nothing, no
+	// clobbering without --force, one wording when it refuses.
 	written, err := examples.WriteFiles(o.outFile, data, name, o.force)
 	if err != nil {
 		return usageErr("%v", err)
@@ -112,23 +107,4 @@ func withModeline(spec []byte, schema string) []byte {
 		}
 	}
 	return append([]byte(modelinePrefix+schema+"\n"), spec...)
-}
-
-// writeNewFile writes a file a command was asked for with --out-file: it
-// refuses to replace an existing one unless force, and writes through a
-// temporary file (writeFileAtomic), so an interrupted write never leaves
-// half a file behind.
-func writeNewFile(path string, data []byte, force bool) error {
-	if !force {
-		if _, err := os.Lstat(path); err == nil {
-			return usageErr("%s exists (use --force to overwrite)", path)
-		}
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return usageErr("%s is a directory", path)
-	}
-	if err := writeFileAtomic(path, data); err != nil {
-		return usageErr("%v", err)
-	}
-	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/schemas"
@@ -53,5 +54,24 @@ func runSchema(s *streams, o *schemaOptions) error {
 		return err
 	}
 	fmt.Fprintf(s.out, "wrote %s; a spec names it on its first line, as a path relative to the spec: %s%s\n", o.outFile, modelinePrefix, o.outFile)
+	return nil
+}
+
+// writeNewFile writes a file a command was asked for with --out-file: it
+// refuses to replace an existing one unless force, and writes through a
+// temporary file (writeFileAtomic), so an interrupted write never leaves
+// half a file behind.
+func writeNewFile(path string, data []byte, force bool) error {
+	if !force {
+		if _, err := os.Lstat(path); err == nil {
+			return usageErr("%s exists (use --force to overwrite)", path)
+		}
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usageErr("%s is a directory", path)
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return usageErr("%v", err)
+	}
 	return nil
 }
