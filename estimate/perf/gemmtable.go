@@ -48,7 +48,36 @@ const (
 	// (DeepGEMM, CUTLASS or FlashInfer); its host-bound small cells hold
 	// the per-tensor figure (tools/aicdata README, "GEMM latency tables").
 	GEMMTableFP8Block GEMMDType = "fp8_block"
+	// GEMMTableNVFP4 is W4A4 NVFP4 (group 16) as vLLM 0.24.0's
+	// init_nvfp4_linear_kernel picks it — FlashInfer's CuTe-DSL mm_fp4 on
+	// B200, B300 and GB200, FlashInfer's CUTLASS one on the RTX PRO 6000 —
+	// with its dynamic activation quantization to NVFP4 (aiconfigurator's
+	// collect_gemm.py builds a compressed-tensors W4A4 layer;
+	// vLLM's ModelOptNvFp4LinearMethod takes its kernel from the same
+	// init_nvfp4_linear_kernel). Timed in a CUDA graph with one weight
+	// copy (tools/aicdata gemmtable.go).
+	GEMMTableNVFP4 GEMMDType = "nvfp4"
 )
+
+// UseNVFP4DenseGEMM prices the dense projections an NVFP4 checkpoint
+// stores in NVFP4 (input.StorageRule: ModelOpt's exclude_modules kept
+// BF16; nvidia/DeepSeek-V3.1-NVFP4 quantizes o_proj, the dense MLPs and
+// the shared experts, not q_a/q_b/kv_a/kv_b) at the measured NVFP4 GEMM
+// table (GEMMTableNVFP4) where the GPU has one (b200_sxm, b300_sxm,
+// gb200, rtx_pro_6000_server), the other projections at the BF16 table
+// as before. Off, an NVFP4 MoE checkpoint's dense projections all take the
+// BF16 table (2 B a weight streamed, BF16 tensor cores) and a dense NVFP4
+// model keeps the scalar roofline. GPUs without tables keep the scalar
+// roofline at the FP4 peak (Hardware.FP4FLOPS) and the storage rule's
+// bytes either way.
+//
+// What the table says (B200, µs, NVFP4 against BF16): batch-1 decode
+// shapes small enough to be launch-bound are slower in NVFP4 (N = 7168,
+// K = 2048: 9.2 against 7.2; the NVFP4 floor is 6.1 µs, two kernels),
+// weight-streaming shapes faster (N = 7168, K = 16384: 21 against 40),
+// compute-bound ones 2.2–2.8× faster (M = 4096, N = K = 8192: 130 against
+// 322, 4.2 PFLOPS, 47% of the 9 PFLOPS dense FP4 peak).
+var UseNVFP4DenseGEMM = true
 
 // gemmTablesJSON is tools/aicdata gemmtable's output (aiconfigurator's
 // measured vLLM GEMM tables at commit 095f58a51c4c: per system the newest

@@ -355,7 +355,7 @@ func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
 			if s.int8AsFP8() {
 				fp8 = s.HW.INT8OPS
 			}
-			pk = &gemmPeaks{bf16: s.HW.BF16FLOPS, fp8: fp8, hbm: s.HW.HBMBytesPerS}
+			pk = &gemmPeaks{bf16: s.HW.BF16FLOPS, fp8: fp8, fp4: s.HW.FP4FLOPS, hbm: s.HW.HBMBytesPerS}
 		}
 		tc, tm := sm.gemms.timeSplit(tok, sampled, pk)
 		dense = max(tc+tm, act/hbm)
