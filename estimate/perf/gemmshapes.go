@@ -332,10 +332,18 @@ func gemmShapesOf(s *StepSetup) []gemmShape {
 
 // nvfp4Dense reports whether s's dense projections take the NVFP4 GEMM
 // table (UseNVFP4DenseGEMM): the storage rule stores some dense component
-// in NVFP4, the GPU has FP4 tensor cores and its system an NVFP4 table.
+// in NVFP4, the checkpoint is ModelOpt W4A4 NVFP4 (quant_algo NVFP4:
+// ModelOptNvFp4LinearMethod quantizes the activations to NVFP4 and takes
+// its kernel from init_nvfp4_linear_kernel, the table's), the GPU has FP4
+// tensor cores and its system an NVFP4 table. Not the others: ModelOpt's
+// W4A16_NVFP4 (alone or inside MIXED_PRECISION, which the catalog files
+// under the same format) runs Marlin's weight-only kernel, and the
+// catalog does not record whether a compressed-tensors NVFP4 group
+// quantizes its activations.
 func (s *StepSetup) nvfp4Dense(t *gemmTables) bool {
-	return UseNVFP4DenseGEMM && s.Storage.NVFP4.any() && s.HW.FP4FLOPS > 0 &&
-		t.table(s.Eff.Kernels.System, GEMMTableNVFP4) != nil
+	q := s.Model.Quant
+	return UseNVFP4DenseGEMM && s.Storage.NVFP4.any() && q.Method == "modelopt" && q.Algo == "NVFP4" &&
+		s.HW.FP4FLOPS > 0 && t.table(s.Eff.Kernels.System, GEMMTableNVFP4) != nil
 }
 
 // nvfp4Share is the share of m's layers whose projection mod of component
@@ -343,8 +351,7 @@ func (s *StepSetup) nvfp4Dense(t *gemmTables) bool {
 // in another dtype; else the checkpoint's quantized share
 // (catalog.QuantShares, what input.StorageRule blends the bytes with): per
 // attention projection where the shares say (ModelOpt exclusion lists name
-// q_a_proj, kv_b_proj …), the component's NVFP4 share for a
-// mixed-precision checkpoint, 1 without shares (every linear layer
+// q_a_proj, kv_b_proj …), 1 without shares (every linear layer
 // quantized).
 func nvfp4Share(m *catalog.Model, parts *NVFP4Parts, comp, mod string) float64 {
 	on := map[string]bool{input.CompAttention: parts.Attention, input.CompDenseMLP: parts.DenseMLP, input.CompShared: parts.Shared}
@@ -354,10 +361,6 @@ func nvfp4Share(m *catalog.Model, parts *NVFP4Parts, comp, mod string) float64 {
 	sh := m.Quant.Shares
 	if sh == nil {
 		return 1
-	}
-	if len(sh.Mixed) > 0 {
-		part := map[string]string{input.CompAttention: "attention", input.CompDenseMLP: "dense_mlp", input.CompShared: "shared"}[comp]
-		return sh.Mixed[part].Formats[catalog.FormatNVFP4]
 	}
 	switch comp {
 	case input.CompAttention:

@@ -59,13 +59,14 @@ const (
 	GEMMTableNVFP4 GEMMDType = "nvfp4"
 )
 
-// UseNVFP4DenseGEMM prices the dense projections an NVFP4 checkpoint
-// stores in NVFP4 (input.StorageRule: ModelOpt's exclude_modules kept
-// BF16; nvidia/DeepSeek-V3.1-NVFP4 quantizes o_proj, the dense MLPs and
-// the shared experts, not q_a/q_b/kv_a/kv_b) at the measured NVFP4 GEMM
-// table (GEMMTableNVFP4) where the GPU has one (b200_sxm, b300_sxm,
-// gb200, rtx_pro_6000_server), the other projections at the BF16 table
-// as before. Off, an NVFP4 MoE checkpoint's dense projections all take the
+// UseNVFP4DenseGEMM prices the dense projections a ModelOpt NVFP4 (W4A4,
+// quant_algo NVFP4) checkpoint stores in NVFP4 (input.StorageRule:
+// ModelOpt's exclude_modules kept BF16; nvidia/DeepSeek-V3.1-NVFP4
+// quantizes o_proj, the dense MLPs and the shared experts, not
+// q_a/q_b/kv_a/kv_b) at the measured NVFP4 GEMM table (GEMMTableNVFP4)
+// where the GPU has one (b200_sxm, b300_sxm, gb200, rtx_pro_6000_server),
+// the other projections at the BF16 table as before (StepSetup.nvfp4Dense
+// says which checkpoints). Off, an NVFP4 MoE checkpoint's dense projections all take the
 // BF16 table (2 B a weight streamed, BF16 tensor cores) and a dense NVFP4
 // model keeps the scalar roofline. GPUs without tables keep the scalar
 // roofline at the FP4 peak (Hardware.FP4FLOPS) and the storage rule's

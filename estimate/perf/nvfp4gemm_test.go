@@ -144,10 +144,11 @@ func TestNVFP4DenseProjections(t *testing.T) {
 	}
 }
 
-// TestNVFP4SwitchLeavesOthers: checkpoints the storage rule does not read
-// as NVFP4 — BF16 Llama-3.1-8B and FP8 DeepSeek-V3 on B200, and an NVFP4
-// checkpoint on H100 (no FP4 tensor cores, no table) — price their steps
-// identically with the switch on and off.
+// TestNVFP4SwitchLeavesOthers: checkpoints whose dense projections the
+// storage rule does not read as NVFP4 — BF16 Llama-3.1-8B and FP8
+// DeepSeek-V3 on B200, Kimi-K2.6-NVFP4 (NVFP4 experts only) on B200 — and
+// an NVFP4 checkpoint on H100 (no FP4 tensor cores, no table) price their
+// steps identically with the switch on and off.
 func TestNVFP4SwitchLeavesOthers(t *testing.T) {
 	defer func(a, b bool) { UseGEMMTables, UseNVFP4DenseGEMM = a, b }(UseGEMMTables, UseNVFP4DenseGEMM)
 	UseGEMMTables = true
@@ -156,6 +157,8 @@ func TestNVFP4SwitchLeavesOthers(t *testing.T) {
 		"deepseek-v3 fp8 b200":   testinput.Quick(t, resolve.QuickOptions{Model: "deepseek-v3", GPU: "b200", TP: 8, MaxModelLen: 8192}),
 		"deepseek-v3.1-nvfp4 h100": hfInput(t, "../../catalog/testdata/ckpt/nvidia--DeepSeek-V3.1-NVFP4/config.json",
 			"h100-sxm", 8, true),
+		// NVFP4 routed experts only: every dense projection excluded.
+		"kimi-k2.6-nvfp4 b200": hfInput(t, "../../catalog/testdata/ckpt/nvidia--Kimi-K2.6-NVFP4/config.json", "b200", 8, true),
 	}
 	for name, in := range cases {
 		for _, l := range []RankLoad{{DecodeSeqs: 8, DecodeCtx: 8 * 2048}, {PrefillSeqs: 1, PrefillTokens: 4096}} {
