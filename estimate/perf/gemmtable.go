@@ -78,6 +78,22 @@ const (
 // weight-streaming shapes faster (N = 7168, K = 16384: 21 against 40),
 // compute-bound ones 2.2–2.8× faster (M = 4096, N = K = 8192: 130 against
 // 322, 4.2 PFLOPS, 47% of the 9 PFLOPS dense FP4 peak).
+//
+// Trialled 2026-12-06 (branch nvfp4gemm, no refit) and left on: it prices
+// the kernel vLLM runs for those layers, and no calibration or holdout
+// figure moves (the only NVFP4 rows, inferencex-pr-3183's SGLang
+// DeepSeek-R1-0528-FP4-V2 on B300, stand on the FP8 catalog entry, whose
+// storage rule has no NVFP4 dense part). The deepseek-v3.1-nvfp4-4xb200
+// example: prefill of 4,096 tokens 132 -> 126 ms, decode step at batch 1
+// 11.1 -> 11.3 ms and at 64 31.7 -> 31.9 ms (TP4's o_proj and shared-
+// expert shapes are launch-bound), simulated TPOT 38.2 -> 37.9 ms. Against
+// it: those SGLang rows given DeepSeek-V3.1-NVFP4's exclusion list (a
+// what-if: V2's own list is not in the repository) predict every TPOT
+// 1–12 points slower (TP8 batch 1 -1% -> +11%), and the table's separate
+// activation-quantization kernel is fused into SiLU-and-mul ahead of
+// down_proj by vLLM's default compile passes since PR #34718 (2026-02-17),
+// which no table here times on its own (aiconfigurator's quantize tables
+// are FP8 only).
 var UseNVFP4DenseGEMM = true
 
 // gemmTablesJSON is tools/aicdata gemmtable's output (aiconfigurator's
