@@ -373,3 +373,38 @@ func nvfp4Share(m *catalog.Model, parts *NVFP4Parts, comp, mod string) float64 {
 	}
 	return sh.Shared
 }
+
+// nvfp4Roofline reports whether a scalar step splits s's dense FLOPs
+// between the FP4 and BF16 peaks (UseNVFP4DenseGEMM where no NVFP4 table
+// applies): NVFP4 weights as ModelOpt W4A4 stores them (nvfp4Dense's
+// rule) on a GPU with FP4 tensor cores. Elsewhere every dense FLOP runs at
+// gemmFLOPS (the FP4 peak for NVFP4 weights).
+func (s *StepSetup) nvfp4Roofline() bool {
+	q := s.Model.Quant
+	return UseNVFP4DenseGEMM && s.WeightDType == catalog.FormatNVFP4 && s.Storage.NVFP4.any() &&
+		q.Method == "modelopt" && q.Algo == "NVFP4" && s.HW.FP4FLOPS > 0 && s.HW.BF16FLOPS > 0
+}
+
+// nvfp4DenseParams is one GPU's dense parameters (all its layers) stored
+// in NVFP4: each component's at the quantized share input.StorageRule
+// blends its bytes with (attention at one TP rank's heads).
+func nvfp4DenseParams(s *StepSetup, tp float64) float64 {
+	m := s.Model
+	var sum float64
+	for _, d := range denseParts(m, tp) {
+		switch {
+		case d.comp == input.CompAttention && s.Storage.NVFP4.Attention:
+			share := 1.0
+			if m.Quant.Shares != nil {
+				t := max(1, s.TP)
+				share = m.AttentionQuantShare(input.HeadsPerRank(m.NumHeads, t), input.KVHeadsPerRank(m, t))
+			}
+			sum += d.params * share
+		case d.comp == input.CompDenseMLP && s.Storage.NVFP4.DenseMLP:
+			sum += d.params * nvfp4Share(m, &s.Storage.NVFP4, d.comp, "")
+		case d.comp == input.CompShared && s.Storage.NVFP4.Shared:
+			sum += d.params * nvfp4Share(m, &s.Storage.NVFP4, d.comp, "")
+		}
+	}
+	return sum
+}

@@ -66,11 +66,16 @@ const (
 // q_a/q_b/kv_a/kv_b) at the measured NVFP4 GEMM table (GEMMTableNVFP4)
 // where the GPU has one (b200_sxm, b300_sxm, gb200, rtx_pro_6000_server),
 // the other projections at the BF16 table as before (StepSetup.nvfp4Dense
-// says which checkpoints). Off, an NVFP4 MoE checkpoint's dense projections all take the
-// BF16 table (2 B a weight streamed, BF16 tensor cores) and a dense NVFP4
-// model keeps the scalar roofline. GPUs without tables keep the scalar
-// roofline at the FP4 peak (Hardware.FP4FLOPS) and the storage rule's
-// bytes either way.
+// says which checkpoints). On a GPU with FP4 tensor cores but no NVFP4
+// table (GB300, GB10: no measured tables at all) the scalar roofline
+// computes those projections' FLOPs at the FP4 peak (Hardware.FP4FLOPS,
+// the catalog's datasheet figure) and the others' (excluded projections,
+// router, LM head) at the BF16 peak, both at the GEMM efficiency, the
+// bytes the storage rule's (StepModel.fp4Split). Off, an NVFP4 MoE
+// checkpoint's dense projections all take the BF16 table where there is
+// one (2 B a weight streamed, BF16 tensor cores), a dense NVFP4 model
+// keeps the scalar roofline, and the scalar roofline runs every dense
+// FLOP at the FP4 peak.
 //
 // What the table says (B200, µs, NVFP4 against BF16): batch-1 decode
 // shapes small enough to be launch-bound are slower in NVFP4 (N = 7168,

@@ -176,3 +176,48 @@ func TestNVFP4SwitchLeavesOthers(t *testing.T) {
 		}
 	}
 }
+
+// TestNVFP4RooflineSplit: on a GPU with FP4 tensor cores but no measured
+// tables (GB300), the scalar roofline computes the projections
+// DeepSeek-V3.1-NVFP4 stores in NVFP4 at the FP4 peak and the rest at the
+// BF16 one (with the switch; off, every dense FLOP at the FP4 peak). Per
+// GPU at TP4, by hand: the attention's NVFP4 share is o_proj's among the
+// rank's projections (o 32·128·7168 = 29,360,128 of q_a 7168·1536 + kv_a
+// 7168·576 + q_b 1536·32·192 + kv_b 512·32·256 + o = 58,130,432), applied
+// to the attention component (its q_a/kv_a norms, 2,048 a layer,
+// included), as the storage rule blends the bytes: 61 layers ×
+// 29,360,128 × (1 + 2,048/58,130,432); dense MLP 3 × 7168 × 18432/4 × 3
+// layers = 297,271,296; shared expert 3 × 7168 × 2048/4 × 58 layers
+// = 638,582,784; in all 2,726,884,988 NVFP4 weights. An 8,192-token
+// prefill's dense term is then compute-bound at their FLOPs over the FP4
+// peak plus the other FLOPs (the LM head's for its one sampled row) over
+// the BF16 one, both at the GEMM efficiency.
+func TestNVFP4RooflineSplit(t *testing.T) {
+	defer func(a, b bool) { UseGEMMTables, UseNVFP4DenseGEMM = a, b }(UseGEMMTables, UseNVFP4DenseGEMM)
+	UseGEMMTables = true
+	in := hfInput(t, "../../catalog/testdata/ckpt/nvidia--DeepSeek-V3.1-NVFP4/config.json", "gb300", 4, true)
+	s := SetupFromInput(in)
+	if _, ok := MeasuredKernels(in.GPU); ok {
+		t.Fatal("GB300 has measured tables now: pick another GPU without them")
+	}
+	UseNVFP4DenseGEMM = true
+	on := NewStepModel(s)
+	UseNVFP4DenseGEMM = false
+	off := NewStepModel(s)
+	fp4Params := 61*29360128*(1+2048.0/58130432) + 297271296 + 638582784
+	if !on.fp4Split || off.fp4Split || math.Abs(on.denseFP4ParamsGPU-fp4Params) > 1 {
+		t.Fatalf("split %v/%v, NVFP4 params %.0f, want %.0f", on.fp4Split, off.fp4Split, on.denseFP4ParamsGPU, fp4Params)
+	}
+	l := RankLoad{PrefillSeqs: 1, PrefillTokens: 8192}
+	a, b := off.StepUniform(l).DenseS, on.StepUniform(l).DenseS
+	tok := 8192.0
+	other := 2*tok*(on.denseParamsGPU-fp4Params) + 2*1*on.lmHeadParamsGPU
+	eff := s.gemmEff()
+	want := 2*tok*fp4Params/(s.HW.FP4FLOPS*eff) + other/(s.HW.BF16FLOPS*eff)
+	if math.Abs(b/want-1) > 1e-6 || a >= b {
+		t.Errorf("dense term %.4g ms with the switch, want the split compute %.4g ms (off: %.4g ms)", b*1e3, want*1e3, a*1e3)
+	}
+	if gemm, _ := s.Precisions(); gemm != "fp4 roofline" {
+		t.Errorf("GB300 label %q, want fp4 roofline", gemm)
+	}
+}
