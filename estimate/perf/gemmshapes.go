@@ -1,6 +1,11 @@
 package perf
 
-import "math"
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+)
 
 // gemmShape is one dense projection of a pipeline stage: an N×K weight on
 // one GPU (after vLLM's TP split) run count times per step (layers of the
@@ -62,10 +67,7 @@ func (d *denseGEMMs) servingFactor(g *gemmShape, m float64) float64 {
 	if d.share >= 1 || d.share <= 0 {
 		return 1
 	}
-	peak, wb := d.peaks.bf16, 2.0
-	if g.dt == GEMMTableFP8 || g.dt == GEMMTableFP8Block {
-		peak, wb = d.peaks.fp8, 1
-	}
+	peak, wb := d.peaks.of(g.dt)
 	if peak <= 0 || d.peaks.hbm <= 0 {
 		return 1
 	}
@@ -83,7 +85,19 @@ func (d *denseGEMMs) time(tok, sampled float64) float64 {
 
 // gemmPeaks is what timeSplit weighs a shape's floors with: the tensor
 // peaks of the tables' dtypes and the HBM bandwidth.
-type gemmPeaks struct{ bf16, fp8, hbm float64 }
+type gemmPeaks struct{ bf16, fp8, fp4, hbm float64 }
+
+// of is a table dtype's tensor peak and bytes per weight (NVFP4: 4 bits +
+// one FP8 scale per 16, perfBytesPerParam).
+func (pk *gemmPeaks) of(dt GEMMDType) (peak, weightBytes float64) {
+	switch dt {
+	case GEMMTableFP8, GEMMTableFP8Block:
+		return pk.fp8, 1
+	case GEMMTableNVFP4:
+		return pk.fp4, perfBytesPerParam("nvfp4")
+	}
+	return pk.bf16, 2
+}
 
 // timeSplit is time split by the physical floor each shape's measured
 // latency sits on: compute where its FLOPs at the tensor peak outlast its
@@ -117,10 +131,7 @@ func (d *denseGEMMs) timeSplit(tok, sampled float64, pk *gemmPeaks) (compute, me
 // table dtype's width, BF16 activations in and out) at the HBM peak for
 // longer than its FLOPs take at the dtype's tensor peak.
 func (g *gemmShape) memoryBound(m float64, pk *gemmPeaks) bool {
-	peak, wb := pk.bf16, 2.0
-	if g.dt == GEMMTableFP8 || g.dt == GEMMTableFP8Block {
-		peak, wb = pk.fp8, 1
-	}
+	peak, wb := pk.of(g.dt)
 	if peak <= 0 || pk.hbm <= 0 {
 		return false
 	}
@@ -180,13 +191,19 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 		}
 		dt, quant = GEMMTableFP8, 1 // per-token activation quantization, as FP8's
 	default:
-		if !(fourBit(s.WeightDType) && m.IsMoE()) {
+		if !(fourBit(s.WeightDType) && m.IsMoE()) && !s.nvfp4Dense(t) {
 			return nil // dense 4-bit linears: no table
 		}
 	}
 	w, bf := t.table(sys, dt), t.table(sys, GEMMTableBF16)
 	if w == nil || bf == nil {
 		return nil
+	}
+	// fp4 is the NVFP4 table where the checkpoint stores dense projections
+	// in NVFP4 (UseNVFP4DenseGEMM), nil otherwise.
+	var fp4 []float64
+	if s.nvfp4Dense(t) {
+		fp4 = t.table(sys, GEMMTableNVFP4)
 	}
 	tp, pp := float64(max(1, s.TP)), float64(max(1, s.PP))
 	h := float64(m.HiddenSize)
@@ -196,21 +213,38 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 		if s.int8AsFP8() {
 			fp8 = s.HW.INT8OPS
 		}
-		d.share, d.peaks = scale(s.Eff.MeasuredCompute), gemmPeaks{bf16: s.HW.BF16FLOPS, fp8: fp8, hbm: s.HW.HBMBytesPerS}
+		d.share, d.peaks = scale(s.Eff.MeasuredCompute), gemmPeaks{bf16: s.HW.BF16FLOPS, fp8: fp8, fp4: s.HW.FP4FLOPS, hbm: s.HW.HBMBytesPerS}
 	}
 	per := 1 / pp // each layer's share of a stage
-	add := func(n, k float64, flat []float64, dt GEMMDType, kernels float64) {
-		if n <= 0 || k <= 0 {
+	addAt := func(n, k float64, flat []float64, dt GEMMDType, kernels, share float64) {
+		if n <= 0 || k <= 0 || share <= 0 {
 			return
 		}
-		d.kernels += per * kernels
+		d.kernels += per * share * kernels
 		for j := range d.shapes { // layers repeat their shapes: one lookup each
 			if g := &d.shapes[j]; g.n == n && g.k == k && &g.flat[0] == &flat[0] {
-				g.count += per
+				g.count += per * share
 				return
 			}
 		}
-		d.shapes = append(d.shapes, gemmShape{n: n, k: k, count: per, dt: dt, flat: flat})
+		d.shapes = append(d.shapes, gemmShape{n: n, k: k, count: per * share, dt: dt, flat: flat})
+	}
+	add := func(n, k float64, flat []float64, dt GEMMDType, kernels float64) {
+		addAt(n, k, flat, dt, kernels, 1)
+	}
+	// proj adds a quantized projection of component comp (attention
+	// projection mod): the NVFP4 table for the share of layers the
+	// checkpoint stores in NVFP4, the table of the weights dtype for the
+	// rest. An NVFP4 linear runs two kernels (the activation quantization
+	// and the GEMM), both in the table's latency; the kernel census
+	// (eagerLayers) counts one for it, the one taken off here.
+	proj := func(n, k float64, comp, mod string) {
+		q := 0.0
+		if fp4 != nil {
+			q = nvfp4Share(m, &s.Storage.NVFP4, comp, mod)
+		}
+		addAt(n, k, fp4, GEMMTableNVFP4, 1, q)
+		addAt(n, k, w, dt, 1+quant, 1-q)
 	}
 	p := m.ParamCounts()
 	f := m.FFNMatrices()
@@ -221,14 +255,14 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 				nope, rope, v := float64(m.QKNopeHeadDim), float64(m.QKRopeHeadDim), float64(m.VHeadDim)
 				kvl, ql := float64(m.KVLoraRank), float64(m.QLoraRank)
 				if ql > 0 {
-					add(ql+kvl+rope, h, w, dt, 1+quant)
-					add(heads*(nope+rope), ql, w, dt, 1+quant)
+					proj(ql+kvl+rope, h, input.CompAttention, "q_a_proj") // fused with kv_a_proj_with_mqa
+					proj(heads*(nope+rope), ql, input.CompAttention, "q_b_proj")
 				} else {
-					add(kvl+rope, h, w, dt, 1+quant)
-					add(heads*(nope+rope), h, w, dt, 1+quant)
+					proj(kvl+rope, h, input.CompAttention, "kv_a_proj_with_mqa")
+					proj(heads*(nope+rope), h, input.CompAttention, "q_proj")
 				}
-				add(heads*(nope+v), kvl, w, dt, 1+quant)
-				add(h, heads*v, w, dt, 1+quant)
+				proj(heads*(nope+v), kvl, input.CompAttention, "kv_b_proj")
+				proj(h, heads*v, input.CompAttention, "o_proj")
 			} else {
 				hd := float64(m.HeadDim)
 				q := heads * hd
@@ -236,21 +270,21 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 					q *= 2
 				}
 				kv := math.Max(1, math.Ceil(float64(m.NumKVHeads)/tp))
-				add(q+2*kv*hd, h, w, dt, 1+quant)
-				add(h, heads*hd, w, dt, 1+quant)
+				proj(q+2*kv*hd, h, input.CompAttention, "q_proj") // fused qkv
+				proj(h, heads*hd, input.CompAttention, "o_proj")
 			}
 		}
 		if m.HasDenseMLP(i) {
 			inter := float64(m.IntermediateSize) / tp
-			add((f-1)*inter, h, w, dt, 1+quant)
-			add(h, inter, w, dt, 1+quant)
+			proj((f-1)*inter, h, input.CompDenseMLP, "")
+			proj(h, inter, input.CompDenseMLP, "")
 		}
 		if m.IsMoELayer(i) {
 			add(float64(m.NumExperts), h, bf, GEMMTableBF16, 1)
 			if p.SharedPerLayer > 0 {
 				inter := p.SharedPerLayer / (f * h) / tp
-				add((f-1)*inter, h, w, dt, 1+quant)
-				add(h, inter, w, dt, 1+quant)
+				proj((f-1)*inter, h, input.CompShared, "")
+				proj(h, inter, input.CompShared, "")
 			}
 		}
 	}
@@ -270,7 +304,22 @@ func (s *StepSetup) DenseGEMMTable() string {
 	if d == nil || len(d.shapes) == 0 {
 		return ""
 	}
+	if d.has(GEMMTableNVFP4) {
+		// The NVFP4-stored projections and the rest (BF16: the excluded
+		// projections, router and LM head).
+		return s.Eff.Kernels.System + " nvfp4 for the projections stored in NVFP4, " + string(GEMMTableBF16) + " for the others"
+	}
 	return s.Eff.Kernels.System + " " + string(d.shapes[0].dt)
+}
+
+// has reports whether some shape takes dt's table.
+func (d *denseGEMMs) has(dt GEMMDType) bool {
+	for i := range d.shapes {
+		if d.shapes[i].dt == dt {
+			return true
+		}
+	}
+	return false
 }
 
 // gemmShapesOf is newDenseGEMMs's list for tests and reports.
@@ -279,4 +328,83 @@ func gemmShapesOf(s *StepSetup) []gemmShape {
 		return d.shapes
 	}
 	return nil
+}
+
+// nvfp4Dense reports whether s's dense projections take the NVFP4 GEMM
+// table (UseNVFP4DenseGEMM): the storage rule stores some dense component
+// in NVFP4, the checkpoint is ModelOpt W4A4 NVFP4 (quant_algo NVFP4:
+// ModelOptNvFp4LinearMethod quantizes the activations to NVFP4 and takes
+// its kernel from init_nvfp4_linear_kernel, the table's), the GPU has FP4
+// tensor cores and its system an NVFP4 table. Not the others: ModelOpt's
+// W4A16_NVFP4 (alone or inside MIXED_PRECISION, which the catalog files
+// under the same format) runs Marlin's weight-only kernel, and the
+// catalog does not record whether a compressed-tensors NVFP4 group
+// quantizes its activations.
+func (s *StepSetup) nvfp4Dense(t *gemmTables) bool {
+	q := s.Model.Quant
+	return UseNVFP4DenseGEMM && s.Storage.NVFP4.any() && q.Method == "modelopt" && q.Algo == "NVFP4" &&
+		s.HW.FP4FLOPS > 0 && t.table(s.Eff.Kernels.System, GEMMTableNVFP4) != nil
+}
+
+// nvfp4Share is the share of m's layers whose projection mod of component
+// comp is stored in NVFP4: 0 where the storage rule keeps the component
+// in another dtype; else the checkpoint's quantized share
+// (catalog.QuantShares, what input.StorageRule blends the bytes with): per
+// attention projection where the shares say (ModelOpt exclusion lists name
+// q_a_proj, kv_b_proj …), 1 without shares (every linear layer
+// quantized).
+func nvfp4Share(m *catalog.Model, parts *NVFP4Parts, comp, mod string) float64 {
+	on := map[string]bool{input.CompAttention: parts.Attention, input.CompDenseMLP: parts.DenseMLP, input.CompShared: parts.Shared}
+	if !on[comp] {
+		return 0
+	}
+	sh := m.Quant.Shares
+	if sh == nil {
+		return 1
+	}
+	switch comp {
+	case input.CompAttention:
+		if v, ok := sh.AttnModules["self_attn."+mod]; ok {
+			return v
+		}
+		return sh.Attention
+	case input.CompDenseMLP:
+		return sh.DenseMLP
+	}
+	return sh.Shared
+}
+
+// nvfp4Roofline reports whether a scalar step splits s's dense FLOPs
+// between the FP4 and BF16 peaks (UseNVFP4DenseGEMM where no NVFP4 table
+// applies): NVFP4 weights as ModelOpt W4A4 stores them (nvfp4Dense's
+// rule) on a GPU with FP4 tensor cores. Elsewhere every dense FLOP runs at
+// gemmFLOPS (the FP4 peak for NVFP4 weights).
+func (s *StepSetup) nvfp4Roofline() bool {
+	q := s.Model.Quant
+	return UseNVFP4DenseGEMM && s.WeightDType == catalog.FormatNVFP4 && s.Storage.NVFP4.any() &&
+		q.Method == "modelopt" && q.Algo == "NVFP4" && s.HW.FP4FLOPS > 0 && s.HW.BF16FLOPS > 0
+}
+
+// nvfp4DenseParams is one GPU's dense parameters (all its layers) stored
+// in NVFP4: each component's at the quantized share input.StorageRule
+// blends its bytes with (attention at one TP rank's heads).
+func nvfp4DenseParams(s *StepSetup, tp float64) float64 {
+	m := s.Model
+	var sum float64
+	for _, d := range denseParts(m, tp) {
+		switch {
+		case d.comp == input.CompAttention && s.Storage.NVFP4.Attention:
+			share := 1.0
+			if m.Quant.Shares != nil {
+				t := max(1, s.TP)
+				share = m.AttentionQuantShare(input.HeadsPerRank(m.NumHeads, t), input.KVHeadsPerRank(m, t))
+			}
+			sum += d.params * share
+		case d.comp == input.CompDenseMLP && s.Storage.NVFP4.DenseMLP:
+			sum += d.params * nvfp4Share(m, &s.Storage.NVFP4, d.comp, "")
+		case d.comp == input.CompShared && s.Storage.NVFP4.Shared:
+			sum += d.params * nvfp4Share(m, &s.Storage.NVFP4, d.comp, "")
+		}
+	}
+	return sum
 }

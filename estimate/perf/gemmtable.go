@@ -48,7 +48,58 @@ const (
 	// (DeepGEMM, CUTLASS or FlashInfer); its host-bound small cells hold
 	// the per-tensor figure (tools/aicdata README, "GEMM latency tables").
 	GEMMTableFP8Block GEMMDType = "fp8_block"
+	// GEMMTableNVFP4 is W4A4 NVFP4 (group 16) as vLLM 0.24.0's
+	// init_nvfp4_linear_kernel picks it — FlashInfer's CuTe-DSL mm_fp4 on
+	// B200, B300 and GB200, FlashInfer's CUTLASS one on the RTX PRO 6000 —
+	// with its dynamic activation quantization to NVFP4 (aiconfigurator's
+	// collect_gemm.py builds a compressed-tensors W4A4 layer;
+	// vLLM's ModelOptNvFp4LinearMethod takes its kernel from the same
+	// init_nvfp4_linear_kernel). Timed in a CUDA graph with one weight
+	// copy (tools/aicdata gemmtable.go).
+	GEMMTableNVFP4 GEMMDType = "nvfp4"
 )
+
+// UseNVFP4DenseGEMM prices the dense projections a ModelOpt NVFP4 (W4A4,
+// quant_algo NVFP4) checkpoint stores in NVFP4 (input.StorageRule:
+// ModelOpt's exclude_modules kept BF16; nvidia/DeepSeek-V3.1-NVFP4
+// quantizes o_proj, the dense MLPs and the shared experts, not
+// q_a/q_b/kv_a/kv_b) at the measured NVFP4 GEMM table (GEMMTableNVFP4)
+// where the GPU has one (b200_sxm, b300_sxm, gb200, rtx_pro_6000_server),
+// the other projections at the BF16 table as before (StepSetup.nvfp4Dense
+// says which checkpoints). On a GPU with FP4 tensor cores but no NVFP4
+// table (GB300, GB10: no measured tables at all) the scalar roofline
+// computes those projections' FLOPs at the FP4 peak (Hardware.FP4FLOPS,
+// the catalog's datasheet figure) and the others' (excluded projections,
+// router, LM head) at the BF16 peak, both at the GEMM efficiency, the
+// bytes the storage rule's (StepModel.fp4Split). Off, an NVFP4 MoE
+// checkpoint's dense projections all take the BF16 table where there is
+// one (2 B a weight streamed, BF16 tensor cores), a dense NVFP4 model
+// keeps the scalar roofline, and the scalar roofline runs every dense
+// FLOP at the FP4 peak.
+//
+// What the table says (B200, µs, NVFP4 against BF16): batch-1 decode
+// shapes small enough to be launch-bound are slower in NVFP4 (N = 7168,
+// K = 2048: 9.2 against 7.2; the NVFP4 floor is 6.1 µs, two kernels),
+// weight-streaming shapes faster (N = 7168, K = 16384: 21 against 40),
+// compute-bound ones 2.2–2.8× faster (M = 4096, N = K = 8192: 130 against
+// 322, 4.2 PFLOPS, 47% of the 9 PFLOPS dense FP4 peak).
+//
+// Trialled 2026-12-06 (branch nvfp4gemm, no refit) and left on: it prices
+// the kernel vLLM runs for those layers, and no calibration or holdout
+// figure moves (the only NVFP4 rows, inferencex-pr-3183's SGLang
+// DeepSeek-R1-0528-FP4-V2 on B300, stand on the FP8 catalog entry, whose
+// storage rule has no NVFP4 dense part). The deepseek-v3.1-nvfp4-4xb200
+// example: prefill of 4,096 tokens 132 -> 126 ms, decode step at batch 1
+// 11.1 -> 11.3 ms and at 64 31.7 -> 31.9 ms (TP4's o_proj and shared-
+// expert shapes are launch-bound), simulated TPOT 38.2 -> 37.9 ms. Against
+// it: those SGLang rows given DeepSeek-V3.1-NVFP4's exclusion list (a
+// what-if: V2's own list is not in the repository) predict every TPOT
+// 1–12 points slower (TP8 batch 1 -1% -> +11%), and the table's separate
+// activation-quantization kernel is fused into SiLU-and-mul ahead of
+// down_proj by vLLM's default compile passes since PR #34718 (2026-02-17),
+// which no table here times on its own (aiconfigurator's quantize tables
+// are FP8 only).
+var UseNVFP4DenseGEMM = true
 
 // gemmTablesJSON is tools/aicdata gemmtable's output (aiconfigurator's
 // measured vLLM GEMM tables at commit 095f58a51c4c: per system the newest

@@ -355,7 +355,7 @@ func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
 			if s.int8AsFP8() {
 				fp8 = s.HW.INT8OPS
 			}
-			pk = &gemmPeaks{bf16: s.HW.BF16FLOPS, fp8: fp8, hbm: s.HW.HBMBytesPerS}
+			pk = &gemmPeaks{bf16: s.HW.BF16FLOPS, fp8: fp8, fp4: s.HW.FP4FLOPS, hbm: s.HW.HBMBytesPerS}
 		}
 		tc, tm := sm.gemms.timeSplit(tok, sampled, pk)
 		dense = max(tc+tm, act/hbm)
@@ -370,7 +370,12 @@ func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
 			}
 		}
 	} else {
-		dense = roof(st, denseF/gemm, (sm.denseBytesGPU+act)/hbm)
+		compute := denseF / gemm
+		if sm.fp4Split {
+			fp4F := 2 * tok * sm.denseFP4ParamsGPU
+			compute = fp4F/(s.HW.FP4FLOPS*s.gemmEff()) + (denseF-fp4F)/(s.HW.BF16FLOPS*s.gemmEff())
+		}
+		dense = roof(st, compute, (sm.denseBytesGPU+act)/hbm)
 	}
 	dense += sm.mhcTime(tok, st) // DeepSeek-V4's hyper-connections (mhc.go), in the dense term
 	idxF, idxB := sm.indexerCost(l)

@@ -85,6 +85,13 @@ type StepModel struct {
 	// gemms prices the dense projections from the measured GEMM tables
 	// (UseGEMMTables; nil: the scalar roofline).
 	gemms *denseGEMMs
+	// fp4Split: the scalar roofline computes the dense FLOPs of
+	// denseFP4ParamsGPU (the projections a ModelOpt NVFP4 checkpoint
+	// stores in NVFP4, one GPU's, per stage) at the FP4 peak and the rest
+	// (excluded projections, router, LM head) at the BF16 one
+	// (UseNVFP4DenseGEMM on a GPU without an NVFP4 table).
+	fp4Split          bool
+	denseFP4ParamsGPU float64
 }
 
 // NewStepModel precomputes the constants of s.
@@ -156,6 +163,9 @@ func NewStepModel(s StepSetup) *StepModel {
 	if sm.gemms = newDenseGEMMs(&s); sm.gemms != nil {
 		// The tables' latencies include each GEMM's launch: no gap on top.
 		sm.kernels = max(0, sm.kernels-sm.gemms.kernels)
+	} else if s.nvfp4Roofline() {
+		sm.denseFP4ParamsGPU = nvfp4DenseParams(&s, tp) / pp
+		sm.fp4Split = true
 	}
 	sm.kvBytesTokLayer = kvBytesPerTokenLayerGPU(&s)
 	sm.attnDecCoef = attnDecodeCoef(m) / tp

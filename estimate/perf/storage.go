@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 )
 
@@ -21,7 +22,21 @@ var UseStorageRuleBytes = true
 // take the coarse rules by the weights dtype.
 type StorageBytes struct {
 	Expert, Dense, LMHead float64
+	// NVFP4 marks the dense components the storage rule stores as NVFP4
+	// (input.StorageRule's dtype: a ModelOpt or compressed-tensors NVFP4
+	// checkpoint as shipped): with UseNVFP4DenseGEMM their projections
+	// take the measured NVFP4 GEMM table, each at the share of layers the
+	// checkpoint quantizes (catalog.QuantShares).
+	NVFP4 NVFP4Parts
 }
+
+// NVFP4Parts are the dense components stored as NVFP4.
+type NVFP4Parts struct {
+	Attention, DenseMLP, Shared bool
+}
+
+// any reports whether some dense component is NVFP4.
+func (p NVFP4Parts) any() bool { return p.Attention || p.DenseMLP || p.Shared }
 
 // StorageBytesOf reads in's storage from input.StorageRule, the one
 // place that decides how a checkpoint stores each component; zero with
@@ -43,5 +58,7 @@ func StorageBytesOf(in *input.Input) StorageBytes {
 		b.Dense = bytes / params
 	}
 	b.LMHead = input.StorageRule(in, input.CompLMHead).BytesPerParam
+	fp4 := func(comp string) bool { return input.StorageRule(in, comp).DType == catalog.FormatNVFP4 }
+	b.NVFP4 = NVFP4Parts{Attention: fp4(input.CompAttention), DenseMLP: fp4(input.CompDenseMLP), Shared: fp4(input.CompShared)}
 	return b
 }

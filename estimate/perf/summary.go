@@ -129,6 +129,16 @@ func (s *StepSetup) Precisions() (gemm, attn string) {
 		gemm = "int8"
 	case s.WeightDType == "int8":
 		gemm = "int8 at the bf16 rate (no INT8 peak known for this GPU)"
+	case s.WeightDType == "nvfp4" && s.HW.FP4FLOPS > 0:
+		// What prices the dense projections: the measured NVFP4 table
+		// (UseNVFP4DenseGEMM), the BF16 table (an NVFP4 MoE checkpoint
+		// without it), or the scalar roofline at the FP4 peak (gemmFLOPS).
+		switch d := newDenseGEMMs(s); {
+		case d != nil && d.has(GEMMTableNVFP4):
+			gemm = "nvfp4"
+		case d == nil:
+			gemm = "fp4 roofline"
+		}
 	}
 	attn = "bf16"
 	if s.attnFLOPS(true) == s.HW.FP8FLOPS && s.KVDType == "fp8" && s.Model.IsMLA() {

@@ -7,8 +7,13 @@ package main
 // Selection: for each system, the newest vLLM release directory holding
 // gemm/vllm/<v>/gemm_perf.parquet (latestFile); the dtypes bfloat16
 // (torch.nn.functional.linear), fp8 (per-tensor CutlassFP8ScaledMM, its
-// activation quantization included) and fp8_block (the block-scaled kernel
-// vLLM picked: DeepGEMM, CUTLASS or FlashInfer).
+// activation quantization included), fp8_block (the block-scaled kernel
+// vLLM picked: DeepGEMM, CUTLASS or FlashInfer) and nvfp4 (W4A4 NVFP4,
+// group 16: the kernel vLLM 0.24.0's init_nvfp4_linear_kernel picked,
+// FlashInferCuteDslNvFp4LinearKernel on b200_sxm, b300_sxm and gb200,
+// FlashInferCutlassNvFp4LinearKernel on rtx_pro_6000_server, its dynamic
+// activation quantization to NVFP4 included; collect_gemm.py builds it as
+// a compressed-tensors nvfp4-pack-quantized RowParallelLinear).
 //
 // Compaction: the latency (µs, 3 significant digits) at every grid point
 // M ∈ gemmGridM (powers of four, 1 … 16,384) × N, K ∈ gemmGridNK (powers
@@ -28,8 +33,17 @@ package main
 // CUTLASS path is slower at M = 1 than at M = 2 (B200: 335 of 483 shapes
 // over 1.5×, 22 µs against 5.9 µs at N = 4096, K = 512), a dispatch of
 // that kernel the block kernels do not share. host_bound counts the cells
-// where the fp8 figure is the smaller. The bfloat16 and fp8 cells are
-// their rows as measured.
+// where the fp8 figure is the smaller. The bfloat16, fp8 and nvfp4 cells
+// are their rows as measured.
+//
+// nvfp4 is timed in a CUDA graph (collect_gemm.py: use_cuda_graph is
+// false for fp8_block only) but with one weight copy
+// (outside_loop_count = 1 for fp8_block and nvfp4; 6 for bfloat16 and
+// fp8): a weight that fits in L2 may be read from it on the replays after
+// the first. On B200 no nvfp4 row reads its weights (0.5625 B a weight)
+// faster than 4.6 TB/s, below the HBM's 7.7, and its floor is 6.1 µs
+// (two kernels: the activation quantization and the GEMM) against
+// bfloat16's 1.8 µs.
 
 // A grid point the table lacks is -1 (the lookup leaves that corner out
 // and renormalises the other corners' weights).
@@ -119,7 +133,7 @@ func compactGemm(rows map[string]map[gemmKey]float64) *GemmTable {
 		return c
 	}
 	keep := func(_ gemmKey, v float64) float64 { return v }
-	for _, dt := range []string{"bfloat16", "fp8"} {
+	for _, dt := range []string{"bfloat16", "fp8", "nvfp4"} {
 		if src := rows[dt]; len(src) > 0 {
 			g.Lat[dt] = grid(src, keep)
 		}
@@ -181,7 +195,7 @@ func gemmTableCmd(args []string) {
 			"repo":   "ai-dynamo/aiconfigurator (Apache-2.0)",
 			"commit": *commit,
 			"path":   "aic-core/src/aiconfigurator_core/systems/data/<system>/gemm/vllm/<newest>/gemm_perf.parquet",
-			"rule":   "latency µs on the grid m × nk × nk (rows on the grid only); fp8_block cells (eager: host launch bounds them) are min(fp8_block row, smallest fp8 row at the same N, K and M or more)",
+			"rule":   "latency µs on the grid m × nk × nk (rows on the grid only); fp8_block cells (eager: host launch bounds them) are min(fp8_block row, smallest fp8 row at the same N, K and M or more); bfloat16, fp8 and nvfp4 cells as measured (CUDA graph; nvfp4 with one weight copy)",
 		},
 		M: gemmGridM, NK: gemmGridNK, Systems: map[string]*GemmTable{},
 	}
@@ -217,7 +231,7 @@ func gemmTableCmd(args []string) {
 // the smaller of its row and fp8's, the cells' rule).
 func printHeldout(sys string, g *GemmTable, rows map[string]map[gemmKey]float64) {
 	env := monotoneInM(rows["fp8"])
-	for _, dt := range []string{"bfloat16", "fp8", "fp8_block"} {
+	for _, dt := range []string{"bfloat16", "fp8", "fp8_block", "nvfp4"} {
 		c := g.Lat[dt]
 		if c == nil {
 			continue

@@ -26,6 +26,9 @@ func TestGemmTable(t *testing.T) {
 		{"fp8_block", 1, 4096, 4096, 0.060},  // host-bound: fp8's 6 µs stands
 		{"fp8_block", 4, 4096, 4096, 0.260},  // above fp8's 250 µs at M = 16: 250
 		{"fp8_block", 16, 4096, 4096, 0.100}, // no fp8 row: kept as measured
+		{"nvfp4", 1, 4096, 4096, 0.009},      // 9 µs, as measured …
+		{"nvfp4", 4, 4096, 4096, 0.500},      // … even above fp8's 250 µs at M = 16 (no fp8 rule)
+		{"nvfp4", 8, 4096, 4096, 0.011},      // off the grid: left out
 	}
 	p := filepath.Join(t.TempDir(), "gemm_perf.parquet")
 	if err := parquet.WriteFile(p, rows); err != nil {
@@ -47,6 +50,9 @@ func TestGemmTable(t *testing.T) {
 	blk := g.Lat["fp8_block"]
 	if g.BlockFloorUs != 55 || blk[0][n][n] != 6 || blk[1][n][n] != 250 || blk[2][n][n] != 100 || blk[0][0][0] != 5 || g.HostBound != 3 {
 		t.Fatalf("fp8_block: floor %v cells %v %v %v %v host-bound %d", g.BlockFloorUs, blk[0][n][n], blk[1][n][n], blk[2][n][n], blk[0][0][0], g.HostBound)
+	}
+	if nv := g.Lat["nvfp4"]; nv == nil || nv[0][n][n] != 9 || nv[1][n][n] != 500 || nv[2][n][n] != -1 {
+		t.Errorf("nvfp4 cells (as measured, grid rows only): %v", nv)
 	}
 	if fp := g.Lat["fp8"]; fp[0][0][0] != 30 {
 		t.Errorf("fp8 cells stay as measured: %v", fp[0][0][0])
