@@ -243,8 +243,13 @@ var aicStanding = map[string]aicStat{
 // 0.19; a model and GPU aiconfigurator lacks; 6 of 18 within ±30%) joined
 // the 268 earlier ones, whose median is 21.99% with the session's model
 // changes (host split, leave-one-source-out refit, idle-DP scope, storage
-// bytes, held inputs), within aicSlack of 21.88%.
-const aicCannotFollowMedian = 0.2296
+// bytes, held inputs), within aicSlack of 21.88%. Lowered in session 32
+// from 0.2296 to 0.2062, a data change: the replay now scores a row's median
+// TPOT where it publishes no mean (targets.go, medianTPOT), and 39 of those
+// figures are ones aiconfigurator cannot follow (gpt-oss on H100 and MI300X
+// at releases it lacks, Kimi-K2.5 on H20, DeepSeek-V4-Flash); 33 are within
+// ±30%. The 286 earlier figures did not move.
+const aicCannotFollowMedian = 0.2062
 
 // aicSlack is the growth of a median |error| tolerated before the test calls
 // it a regression (the model is deterministic; this leaves room for a
