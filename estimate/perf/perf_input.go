@@ -258,12 +258,16 @@ func SetupFromInput(in *input.Input) StepSetup {
 	//      a step, stay at the kernel gap); mHC 0.43 / 0.46 against 1.54 /
 	//      2.19; the HUMMING experts 0.39 / 1.52 against 1.29 / 3.67;
 	//      modelled GPU 5.93 / 7.11 against a profiled span of 8.01 /
-	//      11.13 ms. Overlap off: the six V4-Flash figures -16/+5/-10/+16/
-	//      +8/+30% -> -18/+4/-12/+15/+7/+30%, calibration 140 -> 140 of
-	//      160, holdout 102 -> 102 of 248, anchors 12 -> 12 of 17. Overlap
-	//      on (not committed): +41/+61/+37/+40/+38/+40% -> +36/+58/+33/+39/
-	//      +37/+40%, calibration 138 -> 138, holdout 96 -> 96, anchors 15
-	//      -> 15 of 17 (6 of 6 that count). mHC (vLLM's TileLang kernels:
+	//      11.13 ms. Overlap off: the six V4-Flash tok/s figures -16/+5/
+	//      -10/+16/+8/+30% -> -18/+4/-12/+15/+7/+30%, their median TPOTs
+	//      +28/+4/+27/+5/+26/-25% -> +31/+6/+29/+6/+29/-25% (1k-c1 leaves
+	//      ±30%: with the host serial the batch-1 rows are already slow);
+	//      calibration 164 -> 164 of 184, holdout 113 -> 112 of 263,
+	//      anchors 12 -> 12 of 17. Overlap on (not committed): tok/s +41/
+	//      +61/+37/+40/+38/+40% -> +36/+58/+33/+39/+37/+40%, median TPOT
+	//      -26/-36/-26/-14/-27/-31% -> -23/-34/-24/-14/-24/-31%;
+	//      calibration 161 -> 161, holdout 105 -> 105, anchors 15 -> 15 of
+	//      17 (6 of 6 that count). mHC (vLLM's TileLang kernels:
 	//      mhc_fused 12.9 / 20.0 µs and pre_big_fuse 5.0 / 5.4 µs a call,
 	//      4 a layer, latency-bound — big_fuse is one 96-thread CTA a
 	//      token) and HUMMING (16.7 + 13.4 µs a layer at 0.75 experts) stay
