@@ -61,6 +61,10 @@ type KernelFigures struct {
 	// has no figure or the release does not run FA3 for sink models):
 	// left out of reports like MoE.
 	Windowed *WindowedAttnFloors `json:"-"`
+	// SparseMLA is FlashMLA's sparse FP8 decode on this GPU (v4floors.go;
+	// nil where vLLM does not run its sm90 kernel on the benchmarked SM):
+	// left out of reports like MoE.
+	SparseMLA *SparseMLADecode `json:"-"`
 }
 
 // MoECurve is a fused-MoE layer's achieved fraction of the dense tensor
@@ -239,6 +243,7 @@ func ForRelease(e Efficiency, g *catalog.GPU, rel vllm.Release, isVLLM bool, env
 		e.PackedMXFP4 = rel.PackedMXFP4MoEBackend(g.ComputeMajor, "silu")
 	}
 	e.Kernels.Windowed = windowedFloorsFor(e.Kernels.System, g, rel, isVLLM)
+	e.Kernels.SparseMLA = sparseMLADecodeFor(g, isVLLM)
 	c := moeCurves[e.Kernels.System]
 	if !isVLLM || g == nil || c == nil || c.MXFP4[0] <= 0 || e.Kernels.MoE == nil {
 		return e

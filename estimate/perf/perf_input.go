@@ -247,6 +247,35 @@ func SetupFromInput(in *input.Input) StepSetup {
 	//      -16/+5/-11/+16/+8/+30%; calibration 139 -> 139 of 160, holdout
 	//      unchanged. As foreseen, the FP4 bytes make V4 faster, most at
 	//      batch 8 (1K +9%); HUMMING's cost stays unpriced.
+	//  12. (2026-12-06, branch v4time: UseV4KernelFloors, v4floors.go —
+	//      FlashMLA's sparse decode priced by its own split-KV scheduler,
+	//      6 block-times of 2.526 µs a call at batch ≤ 8 on H100/H200, from
+	//      the deep dive's published 460 TFLOPS; committed on) per kernel
+	//      class against the trace (TestV4GPUTerms), batch 1 / 8 at 1K:
+	//      FlashMLA decode 0.54 -> 0.76 ms against 0.97 / 1.01 (the
+	//      split-KV kernel 15.2 µs a call against 16.7 / 17.0 traced; its
+	//      combine, 5.9 / 6.6 µs, and get_mla_metadata, 4 calls of ~26 µs
+	//      a step, stay at the kernel gap); mHC 0.43 / 0.46 against 1.54 /
+	//      2.19; the HUMMING experts 0.39 / 1.52 against 1.29 / 3.67;
+	//      modelled GPU 5.93 / 7.11 against a profiled span of 8.01 /
+	//      11.13 ms. Overlap off: the six V4-Flash tok/s figures -16/+5/
+	//      -10/+16/+8/+30% -> -18/+4/-12/+15/+7/+30%, their median TPOTs
+	//      +28/+4/+27/+5/+26/-25% -> +31/+6/+29/+6/+29/-25% (1k-c1 leaves
+	//      ±30%: with the host serial the batch-1 rows are already slow);
+	//      calibration 164 -> 164 of 184, holdout 113 -> 112 of 263,
+	//      anchors 12 -> 12 of 17. Overlap on (not committed): tok/s +41/
+	//      +61/+37/+40/+38/+40% -> +36/+58/+33/+39/+37/+40%, median TPOT
+	//      -26/-36/-26/-14/-27/-31% -> -23/-34/-24/-14/-24/-31%;
+	//      calibration 161 -> 161, holdout 105 -> 105, anchors 15 -> 15 of
+	//      17 (6 of 6 that count). mHC (vLLM's TileLang kernels:
+	//      mhc_fused 12.9 / 20.0 µs and pre_big_fuse 5.0 / 5.4 µs a call,
+	//      4 a layer, latency-bound — big_fuse is one 96-thread CTA a
+	//      token) and HUMMING (16.7 + 13.4 µs a layer at 0.75 experts) stay
+	//      unpriced beyond the gap: the one public timing of vLLM's mHC
+	//      kernels at V4-Flash's shape (mirage-project/mirage PR #677: 20.2
+	//      µs a post -> pre boundary, flat from 1 to 16 tokens) does not
+	//      name its GPU, and no timing of HUMMING's MoE GEMM at M ≤ 8 on
+	//      Hopper independent of the held-out trace was found.
 	if f := in.AsyncSchedulingFlag(); f != nil {
 		s.OverlapHost = *f
 	}

@@ -381,7 +381,13 @@ func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
 	idxF, idxB := sm.indexerCost(l)
 	attn := roof(st, sm.attnFLOPs(l, true)/(s.attnFLOPS(true)*s.Eff.Attention)+
 		sm.attnFLOPs(l, false)/(s.attnFLOPS(false)*s.Eff.prefillAttnEff(prefillSpan(l)))+idxF/(s.indexerFLOPS()*s.Eff.Attention), (sm.kvBytes(l)+idxB)/hbm)
-	attn += sm.attnFixed(l) + sm.windowedExtra(l) // windowed layers past their window: swafloor.go
+	decodeRoof := max(sm.attnFLOPs(l, true)/(s.attnFLOPS(true)*s.Eff.Attention), sm.kvBytesTokLayer*sm.layerCtx(l)/hbm)
+	if x, ok := sm.v4AttnFloor(l, decodeRoof); ok {
+		attn += x // DeepSeek-V4's FlashMLA sparse decode calls: v4floors.go
+	} else {
+		attn += sm.attnFixed(l)
+	}
+	attn += sm.windowedExtra(l) // windowed layers past their window: swafloor.go
 	if st != nil {
 		st.DenseS, st.AttentionS = dense, attn
 	}

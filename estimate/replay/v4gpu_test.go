@@ -56,6 +56,41 @@ func TestV4GPUTerms(t *testing.T) {
 			100*(tps/r.Figures.OutputTokPerS.V-1), ms(p.TotalS), ms(p.GPUS), ms(p.DenseS), ms(p.MHCS), ms(p.AttentionS), ms(p.IndexerS),
 			ms(p.ExpertS), ms(p.KernelGapsS), p.Kernels, ms(p.TPS), ms(p.HostExposedS))
 	}
+	// Per kernel class against the source's own trace (tant2tls/Deepseek-
+	// serving reports/blog-architecture-h100-v1/components.csv at
+	// 84d04315: GPU kernel time a step on one rank, the mean of its 8
+	// ranks, 47-48 profiled decode steps each, vLLM 0.31.1rc1.dev50). The
+	// model's side is its term plus one kernel gap for each kernel the
+	// census puts in that class: FlashMLA's split-KV kernel and combine (2
+	// a layer), the mHC blocks (mhcKernelsPerLayer), the two expert GEMMs.
+	traces := []struct {
+		row                  string
+		conc                 int
+		ctx                  float64
+		span, attn, mhc, exp float64
+	}{
+		{"1k-c1", 1, 1024 + 128, 8.01, 0.97, 1.54, 1.29},
+		{"1k-c8", 8, 1024 + 128, 11.13, 1.01, 2.19, 3.67},
+		{"64k-c1", 1, 65536 + 128, 8.06, 0.98, 1.53, 1.29},
+		{"64k-c8", 8, 65536 + 128, 11.61, 1.11, 2.18, 3.73},
+	}
+	b.WriteString("\nper kernel class, model (term + census gaps) against the trace's kernel sums (ms a step, one rank)\n| row | GPU vs profiled span | FlashMLA decode | mHC | routed experts (HUMMING) |\n|---|---|---|---|---|\n")
+	for _, tr := range traces {
+		for _, r := range targetableRows(t) {
+			if r.ID != "tant2-blogarch-h100-dsv4flash0731-tp8ep-"+tr.row {
+				continue
+			}
+			_, sm, _, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := sm.DecodePartsAt(tr.conc, tr.ctx)
+			gap, layers := sm.S.Eff.KernelGapS, float64(sm.S.Model.NumLayers)
+			fmt.Fprintf(&b, "| %s | %.2f vs %.2f | %.2f vs %.2f | %.2f vs %.2f | %.2f vs %.2f |\n", tr.row,
+				1e3*p.GPUS, tr.span, 1e3*(p.AttentionS+2*layers*gap), tr.attn,
+				1e3*(p.MHCS+(4*layers+4)*gap), tr.mhc, 1e3*(p.ExpertS+2*layers*gap), tr.exp)
+		}
+	}
 	// The last full 8,192-token chunk of a 16K and a 64K prompt (the
 	// source's trace: prefix 8,192 and ~57K tokens), alone in its step.
 	if rows := targetableRows(t); len(rows) > 0 {
