@@ -470,6 +470,10 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 		x := max(total*sm.topK/sm.experts, s.moeRidge())
 		compute = flops / (s.moeCurveFLOPS(c, x) * s.moeWidthFactor(c, sm.moeSliceWidth))
 	}
+	if s.marlinApplies() {
+		// Marlin's tiles multiply whole blocks of rows (marlinblocks.go).
+		compute = max(compute, sm.marlinFLOPs(total)/(s.gemmFLOPS()*s.gemmEff()))
+	}
 	st.ExpertS = roof(st, compute, memory)
 }
 
