@@ -63,6 +63,13 @@ import "math"
 // rank, 53.1 and 103.8 ms, is within 10% of the source's pinned controls
 // (48.4 and 96.0 ms, above). What is left at 32–128 sessions is the DP load
 // balancer's imbalance padded to the next CUDA-graph size (not modelled).
+// With UseDPGraphPadding and sim.UseDPLB as well (the three together,
+// no refit): calibration 140 of 160 unchanged, holdout 102 -> 109 of 248;
+// the source 5 -> 12 of its 18 figures within ±30%, output tok/s at 16 / 32
+// / 64 / 128 / 256 sessions +19 / +66 / +165 / +250 / +244% -> +5 / +34 /
+// +27 / +14 / +13%, p99 TTFT -32 / -54 / -58 / -63 / -57% -> -23 / -46 /
+// -24 / -28 / -22%; elsewhere only vllm-pr-29284's DP32 row moves (+63% ->
+// +60%, the balancer's skew on its slowest rank).
 // Off until the integrator adopts it: calibration does not exercise it.
 var UseMarlinBlocks = false
 
@@ -109,9 +116,13 @@ func expectedBlocks(lambda, b float64) float64 {
 }
 
 // marlinRows is the rows Marlin's tiles multiply on one GPU in one MoE
-// layer for m tokens in the call (every DP rank's with a gathering
-// all-to-all), and the block size it picked.
-func (sm *StepModel) marlinRows(m float64) (rows, block float64) {
+// layer for total tokens routed (every DP rank's with a gathering
+// all-to-all) in a call of m tokens, and the block size it picked.
+//
+// The block is picked for the call's tokens, m (DP padding included); the
+// tokens per expert are the real ones, total (the padding's dummy rows are
+// left out of the routing, as if they reached no expert).
+func (sm *StepModel) marlinRows(total, m float64) (rows, block float64) {
 	s := &sm.S
 	local := sm.experts // TP-sharded experts: every GPU holds all of them (a slice each)
 	if s.EP {
@@ -121,16 +132,17 @@ func (sm *StepModel) marlinRows(m float64) (rows, block float64) {
 		return 0, 0
 	}
 	block = marlinBlockM(m, sm.topK, local)
-	lambda := m * sm.topK / sm.experts
+	lambda := total * sm.topK / sm.experts
 	return local * expectedBlocks(lambda, block) * block, block
 }
 
 // marlinFLOPs is one GPU's Marlin tile FLOPs for a step of total tokens
-// over all DP ranks: the padded rows through each expert's (slice of the)
-// weights, in every MoE layer.
-func (sm *StepModel) marlinFLOPs(total float64) float64 {
+// over all DP ranks in a call of call tokens (total with the DP padding of
+// a graphed step, dpGraphTokens): the padded rows through each expert's
+// (slice of the) weights, in every MoE layer.
+func (sm *StepModel) marlinFLOPs(total, call float64) float64 {
 	s := &sm.S
-	rows, _ := sm.marlinRows(total)
+	rows, _ := sm.marlinRows(total, call)
 	params := sm.expertParams
 	if !s.EP && s.EPSize() > 1 {
 		params /= float64(s.EPSize())
@@ -143,4 +155,64 @@ func (sm *StepModel) marlinFLOPs(total float64) float64 {
 // all-to-all hands them per-expert batches.
 func (s *StepSetup) marlinApplies() bool {
 	return UseMarlinBlocks && s.MarlinMoE && !s.A2A.PointToPoint()
+}
+
+// UseDPGraphPadding counts, in the tokens a gathered fused-MoE call holds
+// (what Marlin's block heuristic reads, UseMarlinBlocks), the padding a
+// CUDA-graphed lock-step step gives every DP rank (trial switch, issue #28
+// "largebatch"; off).
+//
+// vLLM pads a rank's batch to the next captured size (the default sizes
+// [1, 2, 4] + range(8, 256, 8) + range(256, max + 1, 16), vllm/config/
+// vllm.py _set_cudagraph_sizes: the source's H20 log shows the 51 PIECEWISE
+// sizes of max 512), and with DP and CUDA graphs on pads every rank to the
+// largest rank's padded count (vllm/v1/worker/dp_utils.py
+// _synchronize_dp_ranks: should_dp_pad = synced_cudagraph_mode != 0, then
+// _post_process_dp_padding's max over ranks; stored vllm-project/vllm
+// @00746147, and read by the source in 0.19.0's installed copy). The
+// gathering all-to-all then hands the experts DP × that many rows. One rank
+// at 9 while the others hold 8 makes the call 8 × 16 = 128 rows, not 72.
+// Only Marlin's block choice reads it (the padding's dummy rows are not
+// priced through the dense layers or the all-to-all). It matters only
+// with ranks out of balance, which vLLM's DP load balancer makes
+// (sim.UseDPLB); the trial of the three switches is at UseMarlinBlocks.
+var UseDPGraphPadding = false
+
+// captureSize is the smallest of vLLM's default CUDA-graph sizes (up to
+// ceiling) that holds n tokens; 0 past the ceiling (the step runs
+// without a graph, unpadded).
+func captureSize(n, ceiling float64) float64 {
+	var c float64
+	switch {
+	case n <= 0:
+		return 0
+	case n <= 2:
+		c = math.Ceil(n)
+	case n <= 4:
+		c = 4
+	case n < 256:
+		c = 8 * math.Ceil(n/8)
+	default:
+		c = 256 + 16*math.Ceil((n-256)/16)
+	}
+	if c > ceiling {
+		return 0
+	}
+	return c
+}
+
+// dpGraphTokens is the tokens the step's gathered fused-MoE call holds:
+// sp.total, or with UseDPGraphPadding on a CUDA-graphed lock-step step of
+// DP > 1 ranks, DP × the busiest rank's captured size.
+func (sm *StepModel) dpGraphTokens(runs []RankRun, sp spread) float64 {
+	s := &sm.S
+	if !UseDPGraphPadding || s.DP <= 1 || !s.CUDAGraphs || s.EnforceEager || sm.experts == 0 || s.A2A.PointToPoint() {
+		return sp.total
+	}
+	busiest := maxRankTokens(runs, s.SpecTokens) / float64(s.PP)
+	c := captureSize(busiest, s.captureCeiling())
+	if c == 0 {
+		return sp.total
+	}
+	return max(sp.total, float64(s.DP)*c)
 }

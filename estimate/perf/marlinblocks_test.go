@@ -96,3 +96,51 @@ func TestMarlinBlocksExpertTime(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureSize: vLLM's default capture sizes [1, 2, 4] + range(8, 256,
+// 8) + range(256, max + 1, 16), the smallest holding n: 1 → 1, 3 → 4, 5
+// → 8, 9 → 16, 255 → 256, 257 → 272; past the ceiling (513 of 512) no
+// graph (0).
+func TestCaptureSize(t *testing.T) {
+	for _, tt := range []struct{ n, want float64 }{{1, 1}, {2, 2}, {3, 4}, {5, 8}, {8, 8}, {9, 16}, {255, 256}, {256, 256}, {257, 272}, {512, 512}, {513, 0}} {
+		if got := captureSize(tt.n, 512); got != tt.want {
+			t.Errorf("n %v: %v, hand %v", tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestDPGraphPadding: the source's pinned control, one rank of eight at 9
+// decodes and the others at 8, 8, 8, 8, 8, 8, 7 (64 in all). With
+// UseDPGraphPadding every rank runs captured size 16, so the gathered call
+// holds 8 × 16 = 128 rows: Marlin picks block 32 (TestMarlinBlockM) for
+// 64 real tokens, λ = 64 · 8 / 384 = 4/3, rows 48 × (1 − e^(−4/3)) × 32 =
+// 1,131.1 a layer, 2 × 1,131.1 × 44,040,192 × 60 / 148 TFLOPS = 40.39 ms at
+// efficiency 1 — where 64 tokens unpadded pick block 16 (20.19 ms).
+// Eager (no graphs) pads nothing.
+func TestDPGraphPadding(t *testing.T) {
+	defer func(a, b bool) { UseMarlinBlocks, UseDPGraphPadding = a, b }(UseMarlinBlocks, UseDPGraphPadding)
+	UseMarlinBlocks = true
+	m := perfModel(t, "kimi-k2")
+	hw := NewHardware(perfGPU(t, "h20-141g"), 8, 0, 2, 0, 0, 0)
+	var loads []RankLoad
+	for _, n := range []float64{9, 8, 8, 8, 8, 8, 8, 7} {
+		loads = append(loads, RankLoad{DecodeSeqs: n, DecodeCtx: n * 64})
+	}
+	expert := func(pad, graphs bool) float64 {
+		UseDPGraphPadding = pad
+		sm := NewStepModel(StepSetup{Model: m, HW: hw, TP: 1, PP: 1, DP: 8, EP: true, WeightDType: "int4", KVDType: "bf16",
+			A2A: vllm.TrafficGather, CUDAGraphs: graphs, EnforceEager: !graphs, MarlinMoE: true, Eff: idealEff})
+		return sm.Step(loads).ExpertS
+	}
+	const e43 = 0.263597 // e^(−4/3)
+	padded, unpadded := 2*48*(1-e43)*32*44040192*60/148e12, 2*48*(1-e43)*16*44040192*60/148e12
+	if got := expert(true, true); math.Abs(got/padded-1) > 1e-3 {
+		t.Errorf("padded: expert time %.2f ms, hand %.2f ms", 1e3*got, 1e3*padded)
+	}
+	if got := expert(false, true); math.Abs(got/unpadded-1) > 1e-3 {
+		t.Errorf("switch off: expert time %.2f ms, hand %.2f ms", 1e3*got, 1e3*unpadded)
+	}
+	if got := expert(true, false); math.Abs(got/unpadded-1) > 1e-3 {
+		t.Errorf("eager: expert time %.2f ms, hand %.2f ms (no padding)", 1e3*got, 1e3*unpadded)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 )
 
 // largeBatch runs TestLargeBatchTerms, an analysis (issue #28,
@@ -15,6 +16,8 @@ import (
 var (
 	largeBatch  = flag.Bool("largebatch", false, "print the pegainfer H20 rows' step terms per rank batch (analysis)")
 	largeMarlin = flag.Bool("largemarlin", false, "with -largebatch: perf.UseMarlinBlocks on (analysis)")
+	largePad    = flag.Bool("largepad", false, "with -largebatch: perf.UseDPGraphPadding on (analysis)")
+	largeLB     = flag.Bool("largelb", false, "with -largebatch: sim.UseDPLB on (analysis)")
 )
 
 // TestLargeBatchTerms prints the replay of the pegainfer-vllm-h20-baseline
@@ -25,10 +28,10 @@ func TestLargeBatchTerms(t *testing.T) {
 	if !*largeBatch {
 		t.Skip("analysis: run with -largebatch")
 	}
-	defer func(o bool) { perf.UseMarlinBlocks = o }(perf.UseMarlinBlocks)
-	perf.UseMarlinBlocks = *largeMarlin
+	defer func(o, p, l bool) { perf.UseMarlinBlocks, perf.UseDPGraphPadding, sim.UseDPLB = o, p, l }(perf.UseMarlinBlocks, perf.UseDPGraphPadding, sim.UseDPLB)
+	perf.UseMarlinBlocks, perf.UseDPGraphPadding, sim.UseDPLB = *largeMarlin, *largePad, *largeLB
 	var b strings.Builder
-	fmt.Fprintf(&b, "UseMarlinBlocks %v\n", perf.UseMarlinBlocks)
+	fmt.Fprintf(&b, "UseMarlinBlocks %v UseDPGraphPadding %v UseDPLB %v\n", perf.UseMarlinBlocks, perf.UseDPGraphPadding, sim.UseDPLB)
 	for _, r := range targetableRows(t) {
 		if !strings.HasPrefix(r.ID, "pegainfer-vllm019-h20-kimik25-dp8ep8-1in128out-c") {
 			continue
