@@ -42,6 +42,8 @@ func TestLargeBatchTerms(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%s: tok/s %.0f (pub %.1f) TPOT p50 %.1f ms (pub %.1f) TTFT p99 %.1f (pub %.1f) marlin %v api servers %d\n", r.ID, o.Sim.OutputTokPerS, r.Figures.OutputTokPerS.V,
 			1e3*o.TPOT.P50, r.Figures.TPOTMs.Median.V, 1e3*o.TTFT.P99, r.Figures.TTFTMs.P99.V, sm.S.MarlinMoE, e.apiServers)
+		p := o.Sim.TTFTParts
+		fmt.Fprintf(&b, "  TTFT mean %.1f ms = front end %.1f + queue %.1f + prefill %.1f (pub median %.1f)\n", 1e3*o.TTFT.Mean, 1e3*p.FrontendS, 1e3*p.QueueS, 1e3*p.PrefillS, r.Figures.TTFTMs.Median.V)
 		if r.ID != "pegainfer-vllm019-h20-kimik25-dp8ep8-1in128out-c64" {
 			continue
 		}
