@@ -3,7 +3,6 @@ package memory
 import (
 	"fmt"
 
-	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -39,16 +38,7 @@ func marlinMoELayer(in *input.Input) (Term, bool) {
 	if !m.IsMoE() || in.All2AllBackend != "" {
 		return Term{}, false
 	}
-	format, group := expertFormat(in)
-	q := vllm.MarlinMoEQuery{
-		ExpertFormat: format, GroupSize: group,
-		HiddenSize: m.HiddenSize, IntermediatePerGPU: int(moeWidthPerGPU(in)),
-		Env: in.Env,
-	}
-	if g := in.GPU; g != nil {
-		q.NVIDIA, q.SMMajor = g.Vendor == "nvidia", g.ComputeMajor
-	}
-	p := in.Release().MarlinMoE(q)
+	p := input.MarlinMoE(in)
 	if p.Runs != vllm.Present || p.WholeBatch != vllm.Present {
 		return Term{}, false
 	}
@@ -71,32 +61,6 @@ func marlinMoELayer(in *input.Input) (Term, bool) {
 		"%d tokens × %.0f × hidden %d × 2 B (%s) + Marlin's caches %d × top-k %d × (max(2 × expert width %.0f, hidden %d) + %.0f) × 2 B = %.2f GiB%s, "+
 			"allocated per call for the whole batch and freed on return (%s): one layer's peak, compared with the forward pass, not added to it",
 		in.MaxNumBatchedTokens, hidden, m.HiddenSize, which, in.MaxNumBatchedTokens, m.ExpertsPerToken, n, m.HiddenSize, n, caches, heldText, p.Why)}, true
-}
-
-// expertFormat is the routed experts' stored format as vllm.MarlinMoEQuery
-// reads it, and their group size: the checkpoint's own format when vLLM
-// loads the checkpoint as shipped and its quantization reaches the routed
-// experts; "" otherwise (unquantized, converted or unknown).
-func expertFormat(in *input.Input) (string, int) {
-	m := in.Model
-	q := m.Quant
-	if input.MXFP4Experts(m) != "" {
-		return catalog.FormatMXFP4, 32
-	}
-	ckpt := m.CheckpointDType()
-	if !in.WeightsFromCheckpoint || in.WeightsDType != ckpt {
-		return "", 0
-	}
-	if q.Shares != nil && q.Shares.Routed == 0 {
-		return "", 0
-	}
-	switch ckpt {
-	case catalog.FormatINT4:
-		return catalog.FormatINT4, q.GroupSize
-	case catalog.FormatMXFP4, catalog.FormatNVFP4, "fp8":
-		return ckpt, q.GroupSize
-	}
-	return "", 0
 }
 
 // UseMarlinMoELayer switches the Marlin MoE layer's live set

@@ -49,6 +49,9 @@ func SetupFromInput(in *input.Input) StepSetup {
 	s.IdleRanksSlow, _ = in.Release().IdleDPRanksSlow()
 	s.DSV4Streams = vllm.DSV4AuxStreams(in.GPU.Vendor)
 	s.DCP = in.DCPSize()
+	if in.Model != nil && in.Model.IsMoE() {
+		s.MarlinMoE = input.MarlinMoE(in).Runs == vllm.Present
+	}
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		s.PrefillEager = true // V0 captures decode only
 	}

@@ -465,7 +465,12 @@ func (sm *StepModel) kvBytes(l RankLoad) float64 {
 // Each GPU computes its share of the token-expert pairs (T·k/EP) and reads
 // the experts hit at least once: E_local × (1 − (1 − k/E)^T) under uniform
 // routing.
-func (sm *StepModel) expertTime(total float64, st *StepTime) {
+func (sm *StepModel) expertTime(total float64, st *StepTime) { sm.expertTimeCall(total, total, st) }
+
+// expertTimeCall is expertTime where the fused-MoE call holds call tokens
+// (total and the DP padding of a graphed step: dpGraphTokens), which is
+// what Marlin's block heuristic reads (marlinblocks.go).
+func (sm *StepModel) expertTimeCall(total, call float64, st *StepTime) {
 	s := &sm.S
 	if sm.experts == 0 || total <= 0 {
 		return
@@ -480,6 +485,10 @@ func (sm *StepModel) expertTime(total float64, st *StepTime) {
 		// once more for the MeasuredCompute share that applies to compute).
 		x := max(total*sm.topK/sm.experts, s.moeRidge())
 		compute = flops / (s.moeCurveFLOPS(c, x) * s.moeWidthFactor(c, sm.moeSliceWidth))
+	}
+	if s.marlinApplies() {
+		// Marlin's tiles multiply whole blocks of rows (marlinblocks.go).
+		compute = max(compute, sm.marlinFLOPs(total, call)/(s.gemmFLOPS()*s.gemmEff()))
 	}
 	st.ExpertS = roof(st, compute, memory)
 }

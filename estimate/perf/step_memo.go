@@ -16,7 +16,7 @@ func (sm *StepModel) tokenTermsOf(runs []RankRun) tokenTerms {
 	frac := 1 / float64(sm.S.PP)
 	sp := sm.spreadOf(runs, frac)
 	var t tokenTerms
-	sm.expertTime(sp.total, &t.expert)
+	sm.expertTimeCall(sp.total, sm.dpGraphTokens(runs, sp), &t.expert)
 	t.dbo = sm.dboActive(runs)
 	sm.networkTime(runs, sp, frac, t.dbo, &t.net)
 	t.serial, t.launch = sm.overhead(runs)

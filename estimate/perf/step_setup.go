@@ -180,6 +180,11 @@ type StepSetup struct {
 	// the memory model sizes them (StorageBytesOf); zero where the setup
 	// was not built from an input (the coarse rules by WeightDType).
 	Storage StorageBytes
+	// MarlinMoE: the engine runs the routed experts through Marlin's fused
+	// MoE (vllm.Release.MarlinMoE: INT4 weight-only experts, MXFP4 where
+	// the release picks Marlin), whose block heuristic UseMarlinBlocks
+	// prices (marlinblocks.go).
+	MarlinMoE bool
 	// DCP is the decode context parallel size (0 or 1: off): each GPU of a
 	// DCP group reads 1/DCP of every decode sequence's cached context, and
 	// every attention layer gathers the queries and the partial softmax LSE

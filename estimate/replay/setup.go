@@ -150,6 +150,7 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 	s.Storage = storage(m, g, s)
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
 	s.DSV4Streams = e.name == "vllm" && vllm.DSV4AuxStreams(g.Vendor)
+	s.MarlinMoE = e.name == "vllm" && marlinMoE(r, m, g, s, e.release)
 	s.A2ANaive = s.A2A == vllm.TrafficGather && e.name == "vllm" && naiveA2A(r, e.release)
 	// Inside a multi-node NVLink domain the row's all-to-all runs over it
 	// (the only such row runs DeepEP, whose kernels use MNNVL).
@@ -232,4 +233,26 @@ func acceptance(sp *published.Speculative) float64 {
 		acc += p
 	}
 	return acc
+}
+
+// marlinMoE says whether the row's vLLM ran the routed experts through
+// Marlin's fused MoE: the row says so (features.moe_backend names Marlin),
+// or the release's rule does for the row's expert dtype
+// (vllm.Release.MarlinMoE: MXFP4 where the release picks Marlin; INT4 only
+// where the catalog checkpoint is the INT4 one, whose group size the rule
+// reads).
+func marlinMoE(r published.Row, m *catalog.Model, g *catalog.GPU, s perf.StepSetup, rel vllm.Release) bool {
+	if !m.IsMoE() {
+		return false
+	}
+	if b := strings.ToLower(r.Features.MoEBackend); b != "" {
+		return strings.Contains(b, "marlin")
+	}
+	in := &input.Input{Model: m, GPU: g, WeightsDType: s.WeightDType, WeightsFromCheckpoint: s.WeightDType == m.CheckpointDType(),
+		Layout: input.Layout{TP: s.TP, DP: s.DP, EP: s.EP}, Env: envOf(r.Engine.Flags)}
+	if s.A2A != vllm.TrafficNone {
+		in.All2AllBackend = "unknown"
+	}
+	in.VLLMVersion = rel.Version.String()
+	return input.MarlinMoE(in).Runs == vllm.Present
 }

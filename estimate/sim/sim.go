@@ -105,6 +105,10 @@ type Config struct {
 	// Frontend is the serving front end's work per request and token
 	// (zero: none, the engine's own timing).
 	Frontend Frontend
+	// DPLB, when DPLB.Clients > 0, hands requests to DP ranks as vLLM's
+	// DP load balancer does (dplb.go) instead of to the rank with the
+	// fewest requests at that instant.
+	DPLB DPLB
 	// Spread draws each request's input and output lengths uniformly from
 	// [Lo × length, Hi × length] (zero: every request at the given lengths).
 	// A benchmark's random dataset with range ratio r is {r, 1} (SGLang's
@@ -292,6 +296,8 @@ type simulator struct {
 	roundStart, roundEnd float64
 	openN                int
 	lastOut              float64
+	// lb is the DP load balancer's state (dplb.go; nil: exact balance).
+	lb *dplbState
 	// deltas (per rank, how a steady step's load grows per step) and
 	// scratch (the loads of one step of a segment) serve steady segments.
 	deltas  []perf.RankLoad
@@ -377,6 +383,9 @@ func newSimulator(cfg Config) *simulator {
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), roundStart: math.Inf(-1)}
 	s.emitMean, s.emitVar = cfg.Spec.emittedMoments()
+	if cfg.DPLB.Clients > 0 && cfg.DP > 1 {
+		s.lb = newDPLB(cfg.DPLB, cfg.DP, cfg.Seed)
+	}
 	if cfg.Spread.Log.active() {
 		d := newLengthDraw(cfg.Spread.Log, cfg.InputTokens, max(1, cfg.OutputTokens))
 		s.lengths = &d
@@ -552,9 +561,13 @@ func popFront(q []simReq, n int) []simReq {
 // DP coordinator balances by queue lengths), the lowest index on ties.
 func (s *simulator) enqueue(r simReq) {
 	best, bestN := 0, math.MaxInt
-	for i := range s.ranks {
-		if n := len(s.ranks[i].running) + len(s.ranks[i].waiting); n < bestN {
-			best, bestN = i, n
+	if s.lb != nil {
+		best = s.lb.pick()
+	} else {
+		for i := range s.ranks {
+			if n := len(s.ranks[i].running) + len(s.ranks[i].waiting); n < bestN {
+				best, bestN = i, n
+			}
 		}
 	}
 	r.readyStep = s.stepN

@@ -34,6 +34,9 @@ func (s *simulator) accountSegment(dt float64, steps int) {
 // requests leave and, in closed loop, their session sends the next one.
 func (s *simulator) advance() {
 	out := s.deliveryTime()
+	if s.lb != nil {
+		s.lb.publish(s.ranks, s.now) // the engines' counts as of the step before this one's finishes
+	}
 	for i := range s.ranks {
 		rk := &s.ranks[i]
 		s.seqWork += int64(len(rk.running))
