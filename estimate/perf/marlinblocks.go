@@ -70,8 +70,13 @@ import "math"
 // +27 / +14 / +13%, p99 TTFT -32 / -54 / -58 / -63 / -57% -> -23 / -46 /
 // -24 / -28 / -22%; elsewhere only vllm-pr-29284's DP32 row moves (+63% ->
 // +60%, the balancer's skew on its slowest rank).
-// Off until the integrator adopts it: calibration does not exercise it.
-var UseMarlinBlocks = false
+// Adopted with the other two in session 32 (branch adopt, measured after
+// the median-TPOT figures joined): calibration 164 of 184 unchanged,
+// holdout 112 -> 123 of 263; moe-ep throughput 17 -> 20 of 23 within ±30%
+// (median 14% -> 13%, LOSO coverage 83% -> 96%), moe-ep TPOT 6 -> 10 of 12
+// (median 40% -> 12%). Every term is a cited mechanism of vLLM and the
+// kernel, with no constant fitted to the source.
+var UseMarlinBlocks = true
 
 // marlinBlockSizes are fused_marlin_moe's candidate block_size_m values.
 var marlinBlockSizes = [...]float64{8, 16, 32, 48, 64}
@@ -175,8 +180,9 @@ func (s *StepSetup) marlinApplies() bool {
 // Only Marlin's block choice reads it (the padding's dummy rows are not
 // priced through the dense layers or the all-to-all). It matters only
 // with ranks out of balance, which vLLM's DP load balancer makes
-// (sim.UseDPLB); the trial of the three switches is at UseMarlinBlocks.
-var UseDPGraphPadding = false
+// (sim.UseDPLB); the trial and adoption of the three switches are at
+// UseMarlinBlocks.
+var UseDPGraphPadding = true
 
 // captureSize is the smallest of vLLM's default CUDA-graph sizes (up to
 // ceiling) that holds n tokens; 0 past the ceiling (the step runs

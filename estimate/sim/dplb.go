@@ -38,12 +38,13 @@ type DPLB struct {
 
 // UseDPLB routes the requests of a vLLM deployment with internal DP load
 // balancing through DPLB in the callers that build the simulator's Config
-// (trial switch, issue #28 "largebatch"; off). Wired in estimate/replay
+// (issue #28 "largebatch"; on since session 32, see perf.UseMarlinBlocks).
+// Wired in estimate/replay
 // only (every vLLM row with an API server and DP > 1, at its API-server
 // count); check's simulation (slo.ApplyEngine) does not read it yet, and
 // would need the deployment's LB mode (external and hybrid LB route
 // otherwise) and its representative-rank tiling. Trial: perf.UseMarlinBlocks.
-var UseDPLB = false
+var UseDPLB = true
 
 // DPLBPublishIntervalS is the coordinator's publication interval (100 ms,
 // above).
