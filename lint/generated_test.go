@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,7 +41,10 @@ func TestGeneratedBundlesLintClean(t *testing.T) {
 	}
 }
 
-func lintBundle(t *testing.T, d *spec.Deployment, b *generator.Bundle) {
+// lintBundle lints a generated bundle and fails on any warning or error,
+// except the codes in told: findings the generator already reported to the
+// user as warnings of its own (see TestGeneratedBundlesAcrossReleasesLintClean).
+func lintBundle(t *testing.T, d *spec.Deployment, b *generator.Bundle, told ...diag.Code) {
 	var inputs []Input
 	launches, readme := 0, false
 	for _, f := range b.Files {
@@ -71,6 +75,9 @@ func lintBundle(t *testing.T, d *spec.Deployment, b *generator.Bundle) {
 		t.Fatal(err)
 	}
 	for _, dg := range ds {
+		if slices.Contains(told, dg.Code) {
+			continue
+		}
 		if dg.Severity >= diag.Warning || dg.Code == codes.VLNoLaunch {
 			t.Errorf("%s", dg)
 		}
@@ -109,7 +116,19 @@ func TestGeneratedBundlesAcrossReleasesLintClean(t *testing.T) {
 						t.Skipf("not generated: %v", gds)
 					}
 					generated++
-					lintBundle(t, r.Spec, b)
+					// vLLM 0.9.0-0.9.1 have no confirmed multi-node
+					// all-to-all backend: `all2all_backend: auto` across
+					// nodes takes naive and the generator says so (GEN004,
+					// a warning), so lint's VL110 on the bundle repeats a
+					// warning the user already had. Only then is VL110
+					// tolerated here.
+					var told []diag.Code
+					for _, g := range gds {
+						if g.Code == codes.GenAll2All && g.Severity == diag.Warning {
+							told = append(told, codes.VLBackendSingleNode)
+						}
+					}
+					lintBundle(t, r.Spec, b, told...)
 				})
 			}
 		}

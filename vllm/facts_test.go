@@ -16,7 +16,9 @@ func TestResolveMatch(t *testing.T) {
 		{"0.19.3", MatchApprox, false},
 		{"0.4.3", MatchOlder, true},
 		{"0.31.0", MatchExact, false},
-		{"0.31.1", MatchNewer, true},
+		{"0.31.1", MatchApprox, false}, // 0.32.0 is in the table now
+		{"0.34.0", MatchExact, false},
+		{"0.34.1", MatchNewer, true},
 		{"0.27.1", MatchExact, false},
 	} {
 		r, w, err := ResolveString(tt.in)

@@ -17,23 +17,33 @@ const (
 	relExists025_1 = "exists: vllm/vllm-openai:v0.25.1 pinned by public deployments with its digest (sha256:e4f88a83…, amd64 sha256:f0b9a0dc…)"
 	relExists027_1 = "exists: vllm/vllm-openai:v0.27.1 pinned by public deployments with its digest (sha256:2c211a12…, vllm/vllm-openai@sha256:0a51ea5b…; " +
 		"multi-arch, an -aarch64-cu129-ubuntu2404 variant \"verified published as linux/arm64 on Docker Hub\")"
-	// Searched 2026-12-06 for a release after 0.31.0 (exact search of public
-	// repositories, issue threads, pages and docs: "v0.31.1", "vllm==0.31.1",
-	// "vllm-openai:v0.31.1", "vllm-openai:v0.31.2", "0.31.1rc2", "0.31.2rc",
-	// "v0.32.0", "vllm==0.32", "vllm>=0.32", "vllm-openai:v0.32", "0.32.0rc",
-	// "0.32.0.dev", "vllm/releases/tag/v0.31.1", "vllm/releases/tag/v0.32",
-	// "min_version: 0.31.1" / "0.32"; release-note searches): none found. What
-	// was seen: the v0.31.1rc0 tag (2026-10-06; a vLLM notes file written on
-	// main of 2026-10-07 calls it the newest tag and v0.31.0, 2026-10-02, the
-	// newest release) and nightlies up to 0.31.1rc1.dev261 (resolved
-	// 2026-10-10), the newest vLLM build any indexed file names; 0.32 only as
-	// a target ("Model Runner V1 ... removal targeted for vLLM v0.32"), as an
-	// example base image in a build script's usage line, as a test fixture
-	// that rewrites a recipe's image to v0.31.1, and as a requirement an
-	// offline mirror defers "since that upstream release is not published"
-	// (xinference pypiserver README: EmbeddingGemma 2's vllm>=0.32.0). So 0.31.0
-	// stays the newest row; the searchable material ends in mid-October 2026,
-	// which is why a later release cannot be ruled out either.
+	// A first search on 2026-12-06 (exact search of public repositories and
+	// issue threads: "vllm==0.32", "vllm-openai:v0.32", "v0.32.0",
+	// "0.31.1rc2", "docs.vllm.ai/en/v0.32", ...) found no release after
+	// 0.31.0 in repository files, which end in mid-October 2026 (nightlies up
+	// to 0.31.1rc1.dev261, resolved 2026-10-10). The documentation corpus
+	// (release pages of projects that ship vLLM, PyPI pages) reaches later
+	// and shows 0.32.0, 0.33.0 and 0.34.0 published (relExists032_0 ...
+	// relExists034_0). No 0.31.x, 0.32.x or 0.33.x patch release was seen
+	// there either ("v0.31.1", "0.32.1", "0.33.1", "patch release on top of
+	// v0.32.0"): the v0.31.1rc0 tag (2026-10-06) had no image and no 0.31.1
+	// final was found, so none is listed.
 	relExists031_0 = "exists: vllm/vllm-openai:v0.31.0 pinned by public deployments with its digest (\"vLLM 0.31.0 (vllm/vllm-openai:v0.31.0@sha256:c1c9f6fd…, CUDA 13.0)\"; " +
-		"a -cu129 variant; recipes requiring min_version 0.31.0). Newest release seen: a 0.31.1rc0 tag had no image (\"Docker Hub returns 404 for vllm/vllm-openai:v0.31.1rc0\")"
+		"a -cu129 variant; recipes requiring min_version 0.31.0). After it: a 0.31.1rc0 tag had no image and no 0.31.1 final was seen (\"Docker Hub returns 404 for vllm/vllm-openai:v0.31.1rc0\")"
+	// Releases after 0.31.0. Only that each was published is shown: the
+	// dates below are the dates of the third-party releases that ship it
+	// (an upper bound on the vLLM release date, not the date itself), and no
+	// file of these releases was read, so their CLI and defaults come from
+	// the spans around them (Release.Verified is false).
+	relExists032_0 = "exists: out by 2026-10-20 (release date not read): gpustack/runner v0.1.31.post4, released 2026-10-20, " +
+		"\"vLLM 0.32.0 ... published on CUDA 13.0/12.9 and ROCm 7.2 images\" (github.com/gpustack/runner/releases/tag/v0.1.31.post4); " +
+		"SystemPanic/vllm-windows v0.32.0 (2026-10-22) \"Windows build of release v0.32.0\"; syv-ai/qwen38-27b-rtx3090 docs/vllm-0.32.md pins vllm==0.32.0 " +
+		"(transformers >=5.16.1,<5.20.0, torch 2.13.0 as 0.31.0; FlashInfer kernels via `vllm download-kernels`, PR #58765)"
+	relExists033_0 = "exists: out by 2026-11-05 (release date not read): gpustack/runner v0.1.32.post4, released 2026-11-05, " +
+		"\"Upgrade vLLM to 0.33.0 for CUDA 13.0 and ROCm 7.2\"; vllm-project/vllm-torchtpu v0.33.0 (2026-11-17) \"vLLM: v0.33.0 (was v0.32.0 at v0.32.0)\" " +
+		"(its notes: ray always uses RayDistributedExecutorV2, KV cache planning moved to vllm.v1.core.kv_cache_planning); " +
+		"syv-ai/qwen38-27b-rtx3090 docs/vllm-0.33.md pins vllm==0.33.0 (torch 2.14.0, flashinfer-python 0.7.2.post1, Triton 3.8.0)"
+	relExists034_0 = "exists: date unknown (after 0.33.0): pypi.org/project/gpustack-runner/0.1.33.post1 lists vLLM 0.34.0 as the newest supported engine " +
+		"for NVIDIA CUDA 13.0 and AMD ROCm 10.0 (its catalog is of published images; gpustack/runner v0.1.33.post1: \"Bump fastokens to 0.3.6 for vLLM 0.34.0. #440\"); " +
+		"a single third-party source, first seen there, no vLLM file of the release read"
 )

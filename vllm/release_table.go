@@ -14,9 +14,12 @@ type releaseRow struct {
 // they resolve exactly instead of falling back to x.y.0 with a warning.
 // A row with a source is Verified: part of that release's own CLI or docs
 // was read; a row whose note only shows that the release exists is not, and
-// its entries come from the spans around it like any unread release. No
-// 0.31.x patch or 0.32 release is listed: only a 0.31.1rc0 tag without an
-// image and a 0.32.0 named as an example were seen (release_exists.go cites what was seen).
+// its entries come from the spans around it like any unread release.
+// 0.32.0, 0.33.0 and 0.34.0 are such rows: third-party releases that ship
+// them show they were published (release_exists.go cites them, with what is
+// known of their dates); none of their files was read. No 0.31.x, 0.32.x or
+// 0.33.x patch release is listed: none was seen (only a 0.31.1rc0 tag
+// without an image).
 var releaseRows = []releaseRow{
 	{"0.5.3", "", ""},
 	{"0.5.4", "first release with the multiprocessing OpenAI frontend (PR #6883): it talks to the engine over ZMQ on a fixed TCP port, so two servers on one host collide (see RPCPortFacts)",
@@ -78,6 +81,9 @@ var releaseRows = []releaseRow{
 	{"0.29.0", "", ""},
 	{"0.30.0", "", ""},
 	{"0.31.0", relExists031_0, ""},
+	{"0.32.0", relExists032_0, ""},
+	{"0.33.0", relExists033_0, ""},
+	{"0.34.0", relExists034_0, ""},
 }
 
 // knownReleases is releaseRows parsed once.

@@ -68,13 +68,13 @@ func TestResolve(t *testing.T) {
 		{"0.10.1.1", "0.10.1.1", ""},
 		{"0.11.1rc2", "0.11.1rc2", ""},
 		{"0.19.3", "0.19.1", "not in vlaunch's release table"},
-		{"0.31.1", "0.31.0", "newer than the newest"},
+		{"0.31.1", "0.31.0", "not in vlaunch's release table"},
 		{"0.8.5", "0.8.5", ""},
 		{"0.6.3.post1", "0.6.3.post1", ""},
 		{"0.5.3", "0.5.3", ""},
 		{"0.5.2", "0.5.3", "older than the oldest"},
 		{"0.4.3", "0.5.3", "older than the oldest"},
-		{"1.0.0", "0.31.0", "newer than the newest"},
+		{"1.0.0", "0.34.0", "newer than the newest"},
 		// Patch releases and 0.31.0 resolve exactly (issue #23: they fell
 		// back to x.y.0 with a warning).
 		{"0.15.1", "0.15.1", ""},
@@ -84,6 +84,15 @@ func TestResolve(t *testing.T) {
 		{"0.25.1", "0.25.1", ""},
 		{"0.27.1", "0.27.1", ""},
 		{"0.31.0", "0.31.0", ""},
+		// The releases after 0.31.0 (release_exists.go cites them): they
+		// resolve to themselves, not to 0.31.0 with "newer than the newest".
+		{"0.32.0", "0.32.0", ""},
+		{"0.33.0", "0.33.0", ""},
+		{"0.34.0", "0.34.0", ""},
+		{"0.33.0rc1", "0.33.0rc1", ""},
+		{"0.32.1", "0.32.0", "not in vlaunch's release table"},
+		{"0.34.1", "0.34.0", "newer than the newest"},
+		{"0.35.0", "0.34.0", "newer than the newest"},
 	}
 	for _, tt := range tests {
 		r, w, err := ResolveString(tt.in)
@@ -97,6 +106,37 @@ func TestResolve(t *testing.T) {
 		if (tt.warn == "") != (got == "") || !strings.Contains(got, tt.warn) {
 			t.Errorf("Resolve(%s) warnings = %q, want containing %q", tt.in, got, tt.warn)
 		}
+	}
+}
+
+// TestReleasesAfter031 pins the releases published after 0.31.0 (issue #23,
+// "the release table reaches the newest release"): each resolves exactly,
+// with Match exact and its own version, not to x.y.0 or 0.31.0; none is
+// Verified, because no file of the release was read (its note says only
+// that it exists, and how that is known); 0.34.0 is the newest.
+func TestReleasesAfter031(t *testing.T) {
+	for _, v := range []string{"0.32.0", "0.33.0", "0.34.0"} {
+		r, w, err := ResolveString(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Exact() || r.Version.String() != v || len(w) != 0 {
+			t.Errorf("Resolve(%s) = %s (%s), warnings %q; want itself, exact, no warning", v, r, r.Match, w)
+		}
+		if r.Verified || r.Source != "" {
+			t.Errorf("%s: Verified %v, Source %q; no file of it was read", v, r.Verified, r.Source)
+		}
+		if !strings.HasPrefix(r.Note, "exists: ") {
+			t.Errorf("%s: note %q does not cite what shows the release exists", v, r.Note)
+		}
+	}
+	if got := Newest().Version.String(); got != "0.34.0" {
+		t.Errorf("Newest() = %s, want 0.34.0", got)
+	}
+	// The 0.31.0 row keeps its own evidence, and 0.31.1 (an rc0 tag without
+	// an image, no final seen) stays unlisted: it falls back to 0.31.0.
+	if r, w, _ := ResolveString("0.31.1"); r.Version.String() != "0.31.0" || r.Match != MatchApprox || len(w) != 1 {
+		t.Errorf("Resolve(0.31.1) = %s (%s), %q; want 0.31.0 approximated with a warning", r, r.Match, w)
 	}
 }
 
