@@ -248,8 +248,11 @@ var aicStanding = map[string]aicStat{
 // TPOT where it publishes no mean (targets.go, medianTPOT), and 39 of those
 // figures are ones aiconfigurator cannot follow (gpt-oss on H100 and MI300X
 // at releases it lacks, Kimi-K2.5 on H20, DeepSeek-V4-Flash); 33 are within
-// ±30%. The 286 earlier figures did not move.
-const aicCannotFollowMedian = 0.2062
+// ±30%. The 286 earlier figures did not move. Lowered again in session 32
+// to 0.1901 by a model change: Marlin's padded tiles, the DP graph padding
+// and vLLM's DP load balancer (perf.UseMarlinBlocks, UseDPGraphPadding,
+// sim.UseDPLB) bring the Kimi-K2.5 H20 rows in (204 -> 214 within ±30%).
+const aicCannotFollowMedian = 0.1901
 
 // aicSlack is the growth of a median |error| tolerated before the test calls
 // it a regression (the model is deterministic; this leaves room for a
