@@ -80,7 +80,8 @@ type Frontend struct {
 	// spread over (each cost is already its share: the whole cost over
 	// Servers; 0 or 1: one process). With UseAPIServerLatency a request
 	// still reaches the engine only after its whole ingest on the one
-	// process that serves it (apiServerLatency).
+	// process that serves it (apiServerLatency; not with Rounds, whose
+	// passes model one process's event loop).
 	Servers int
 }
 
