@@ -124,7 +124,7 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		eff := sm.S.Eff
 		n := float64(max(1, e.apiServers)) // spread over the processes, as slo.ApplyEngine does
 		cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, PromptTokenS: eff.FrontendPromptTokenS / n,
-			TokenS: eff.FrontendTokenS / float64(max(1, e.streamEvery)) / n}
+			TokenS: eff.FrontendTokenS / float64(max(1, e.streamEvery)) / n, Servers: max(1, e.apiServers)}
 		// The chat-template parse only where the row's clients called the
 		// chat endpoint of a vLLM release that parses per request (a row
 		// that does not say which endpoint keeps the fitted front end).

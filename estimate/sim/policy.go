@@ -76,6 +76,50 @@ type Frontend struct {
 	// (vllm.IngestAwaitsTokenizer; joinRound). Without it each request
 	// reaches the engine as soon as its own ingest is done.
 	Rounds bool
+	// Servers is how many API-server processes the costs above were
+	// spread over (each cost is already its share: the whole cost over
+	// Servers; 0 or 1: one process). With UseAPIServerLatency a request
+	// still reaches the engine only after its whole ingest on the one
+	// process that serves it (apiServerLatency; not with Rounds, whose
+	// passes model one process's event loop).
+	Servers int
+}
+
+// UseAPIServerLatency makes a request's own ingest take its whole cost,
+// not its share, where the front end is several API-server processes
+// (Frontend.Servers > 1). vLLM's --api-server-count N starts N processes
+// that share one listening socket, each a whole OpenAI server with its own
+// engine client (vllm-project/vllm@78265ccd vllm/entrypoints/cli/serve.py
+// run_multi_api_server: setup_server's one socket handed to every
+// APIServerProcessManager worker): the kernel gives a connection to one
+// process, which parses, renders and tokenizes that request alone. So N
+// processes ingest N times as many requests a second — the shared queue
+// with each cost over N models that — but one request on an idle front end
+// still waits for its whole ingest, N times its share. Off, the
+// simulation delays it by its share only (the cost over N), as if the N
+// processes split one request between them.
+var UseAPIServerLatency = true
+
+// apiServerLatency is how much later than its share of the shared queue a
+// request reaches the engine when w, its share, is one of n processes'
+// ingest: the rest of its own process's work, (n − 1) × w. A lone request
+// then takes its whole cost n × w; under load the wait in the shared queue
+// (drained n times as fast) comes on top, as it does for n servers in
+// heavy traffic; between the two limits this over-states by at most the
+// other requests' shares that an idle process would not have waited for.
+func (f Frontend) apiServerLatency(w float64) float64 {
+	if !UseAPIServerLatency || f.Servers <= 1 {
+		return 0
+	}
+	return float64(f.Servers-1) * w
+}
+
+// servers is the factor from a cost's share to its whole on one process.
+func (f Frontend) servers() float64 {
+	if !UseAPIServerLatency || f.Servers <= 1 {
+		return 1
+	}
+	return float64(f.Servers)
 }
 
 // active reports whether the front end costs anything.

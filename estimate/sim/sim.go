@@ -296,6 +296,9 @@ type simulator struct {
 	roundStart, roundEnd float64
 	openN                int
 	lastOut              float64
+	// lastReady is the latest ready time the front end has given a
+	// request (Frontend.apiServerLatency keeps them in order).
+	lastReady float64
 	// lb is the DP load balancer's state (dplb.go; nil: exact balance).
 	lb *dplbState
 	// deltas (per rank, how a steady step's load grows per step) and
@@ -471,7 +474,10 @@ func (s *simulator) arrive(r simReq) {
 	w := s.cfg.Frontend.ingestS(r.input)
 	if !s.cfg.Frontend.Rounds {
 		s.feFree = max(s.feFree, r.arrival) + w
-		r.ready = s.feFree
+		// its own process's whole ingest; never before the requests ahead
+		// of it (handOver takes them in order)
+		r.ready = max(s.feFree+s.cfg.Frontend.apiServerLatency(w), s.lastReady)
+		s.lastReady = r.ready
 		s.ingest = append(s.ingest, r) // the front end's queue runs in order
 		return
 	}

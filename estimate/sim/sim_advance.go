@@ -129,7 +129,7 @@ func (s *simulator) parseAhead(t float64) float64 {
 	n := 0
 	for i := len(s.ingest) - 1; i >= 0; i-- {
 		q := &s.ingest[i]
-		if q.ready-fe.ingestS(q.input) <= t {
+		if q.ready-fe.servers()*fe.ingestS(q.input) <= t { // its ingest's start
 			break // ready times increase, and so, near enough, do starts
 		}
 		n++
@@ -154,7 +154,7 @@ func (s *simulator) finish(r simReq, t float64) {
 	if s.done >= s.cfg.Warmup {
 		rec := simRecord{ttft: r.firstTok - r.arrival, e2e: t - r.arrival,
 			frontend: (r.ready - r.arrival) + (r.firstTok - r.engineTok), queue: r.started - r.ready, prefill: r.engineTok - r.started,
-			prompt:     s.cfg.Frontend.PromptTokenS * float64(r.input),
+			prompt:     s.cfg.Frontend.servers() * s.cfg.Frontend.PromptTokenS * float64(r.input),
 			queueSteps: int32(r.startStep - r.readyStep), prefillSteps: int32(r.tokStep - r.startStep), chunks: r.chunks, rideDecodes: r.rideDecodes}
 		if r.output > 1 {
 			rec.tpot = (t - r.firstTok) / float64(r.output-1)

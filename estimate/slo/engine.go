@@ -22,7 +22,8 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	}
 	cfg.ScheduleAhead = perf.AsyncScheduling(in)
 	n := float64(apiServers(in))
-	cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, PromptTokenS: eff.FrontendPromptTokenS / n, TokenS: eff.FrontendTokenS / n}
+	cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, PromptTokenS: eff.FrontendPromptTokenS / n, TokenS: eff.FrontendTokenS / n,
+		Servers: apiServers(in)}
 	if in.Workload.Chat() {
 		cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(in.Release(), in.Model.ModelType) / n
 	}
