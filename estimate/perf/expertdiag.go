@@ -21,6 +21,9 @@ func (sm *StepModel) ExpertDiagAt(total float64) ExpertDiag {
 	d.FLOPs, d.Bytes = sm.expertWork(total)
 	d.ComputeS = d.FLOPs / (s.expertFLOPS() * s.expertGEMMEff())
 	d.MemoryS = d.Bytes / (s.HW.HBMBytesPerS * s.Eff.HBM * scale(s.Eff.ExpertHBM))
+	if r := s.expertStreamRate(); r > 0 {
+		d.MemoryS = d.Bytes / r
+	}
 	if c := s.moeCurve(); c != nil {
 		d.Curve = s.WeightDType
 		d.CurveX = max(total*sm.topK/sm.experts, s.moeRidge())
