@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -33,6 +35,10 @@ type engine struct {
 	// streamEvery is how many tokens one streamed chunk carries (SGLang's
 	// --stream-interval; 1 elsewhere).
 	streamEvery int
+	// recvInterval is SGLang's --scheduler-recv-interval for the row
+	// (sglangRecvInterval; 0 elsewhere, and with UseSGLangRecvInterval
+	// off): sim.Config.RecvInterval.
+	recvInterval int
 	// scheduleAhead: vLLM schedules the next step while the GPU runs this
 	// one (async scheduling: the row's feature, else its own release's
 	// default; sim.Config.ScheduleAhead).
@@ -76,6 +82,9 @@ func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
 		if n := flagInt(r.Engine.Flags, "--stream-interval"); n > 0 {
 			e.streamEvery = n
 		}
+		if UseSGLangRecvInterval {
+			e.recvInterval = sglangRecvInterval(r.Engine.Flags, r.Load.Concurrency.Int(), r.Layout.TP.Int())
+		}
 	}
 	if r.Engine.Name == "vllm" {
 		e.scheduleAhead = asyncScheduling(r, e)
@@ -91,6 +100,45 @@ func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
 		e.graphs = f.CUDAGraphs.V
 	}
 	return e
+}
+
+// UseSGLangRecvInterval makes an SGLang row's --scheduler-recv-interval
+// (sglangRecvInterval) gate when its scheduler takes new requests
+// (sim.Config.RecvInterval: after a decode step, only every N-th
+// schedule polls). Off, requests reach the scheduler at the next
+// schedule, as before (issue #28, the held-out SGLang DeepSeek-R1 NVFP4
+// B300 rows).
+var UseSGLangRecvInterval = true
+
+// recvRule is how the InferenceX sources restate a per-point
+// --scheduler-recv-interval: "(10 below concurrency 16, else 30)",
+// optionally "… else 30 at TP8" (then 10 at every other TP). The rule is
+// the benchmark scripts' (SemiAnalysisAI/InferenceX at 843c6254,
+// benchmarks/single_node/fixed_seq_len/dsr1_fp4_b300.sh: "if [[ $CONC
+// -ge 16 ]]; then SCHEDULER_RECV_INTERVAL=30 else … 10"; dsr1_fp8_b200.sh
+// the same inside "if [[ $TP -eq 8 ]]", 10 at TP4).
+var recvRule = regexp.MustCompile(`--scheduler-recv-interval\s+\(\s*(\d+)\s+below\s+concurrency\s+(\d+),\s*else\s+(\d+)(?:\s+at\s+TP(\d+))?\s*\)`)
+
+// sglangRecvInterval is the --scheduler-recv-interval of an SGLang
+// command line at concurrency conc and tensor parallelism tp: the number
+// given, or the per-point rule the sources restate (recvRule); 0 when
+// the flag is absent (SGLang's default, 1: every schedule polls).
+func sglangRecvInterval(flags string, conc, tp int) int {
+	if m := recvRule.FindStringSubmatch(strings.Join(strings.Fields(flags), " ")); m != nil {
+		lo, _ := strconv.Atoi(m[1])
+		at, _ := strconv.Atoi(m[2])
+		hi, _ := strconv.Atoi(m[3])
+		if conc < at {
+			return lo
+		}
+		if m[4] != "" {
+			if t, _ := strconv.Atoi(m[4]); t != tp {
+				return lo
+			}
+		}
+		return hi
+	}
+	return flagInt(flags, "--scheduler-recv-interval")
 }
 
 // apiServersOf is how many API-server processes served a row: one for

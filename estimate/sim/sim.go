@@ -115,6 +115,17 @@ type Config struct {
 	// bench_serving: randint(length × r, length)), or {1 − r, 1 + r} for
 	// vLLM's bench serve (published.Client.RangeAround).
 	Spread Spread
+	// RecvInterval is SGLang's --scheduler-recv-interval (0 or 1: the
+	// engine takes new requests at every schedule). Above 1 the scheduler
+	// polls its request socket only when a counter reaches it: each decode
+	// step adds 1, a step with prefill work adds 1,000 (SGLang's
+	// SchedulerRecvSkipper, python/sglang/srt/managers/
+	// scheduler_recv_skipper.py, and the weights' defaults in
+	// python/sglang/srt/environ.py), so after a decode step requests
+	// handed over since the last poll wait up to RecvInterval decode
+	// steps, and arrive together. With nothing running the loop spins and
+	// polls at once.
+	RecvInterval int
 }
 
 // MaxSessions bounds Config.Sessions: the simulator keeps every session's
@@ -330,6 +341,12 @@ type simulator struct {
 	// the speculation does not change during a run, and steady segments
 	// read them for every decoding request.
 	emitMean, emitVar float64
+	// recvCount is the recv skipper's counter (Config.RecvInterval),
+	// recvAt the time of its last poll (requests ready after it stay
+	// unseen), lastPrefill whether the last step ran prefill work.
+	recvCount   int
+	recvAt      float64
+	lastPrefill bool
 }
 
 // MinMeasured is the fewest requests a run measures after its warm-up

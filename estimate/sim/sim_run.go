@@ -67,6 +67,7 @@ func (s *simulator) run() {
 			return
 		}
 		s.account(dt)
+		s.lastPrefill = s.loadsPrefill()
 		s.stepStart = s.now
 		s.now += dt
 		s.stepEnd = s.now
@@ -178,6 +179,7 @@ func (s *simulator) hold(rk *simRank, r *simReq, need, n int) {
 func (s *simulator) schedule() {
 	s.lagged = false
 	s.outputs = 0
+	s.pollRequests()
 	for i := range s.ranks {
 		rk := &s.ranks[i]
 		s.seqWork += int64(len(rk.running))
@@ -197,6 +199,56 @@ func (s *simulator) schedule() {
 		s.admitWaiting(rk, &l, budget)
 		s.loads[i] = l
 	}
+}
+
+// pollRequests is SGLang's SchedulerRecvSkipper.handle at the top of an
+// event-loop iteration (Config.RecvInterval): the counter grows by the
+// weight of the last step — 1 for a decode step, 1,000 for one with
+// prefill work — and the scheduler takes the requests handed over so far
+// when it reaches the interval. With nothing running the engine's loop
+// spins (last batch None, weight 1 an iteration of microseconds), so it
+// polls at once.
+func (s *simulator) pollRequests() {
+	n := s.cfg.RecvInterval
+	if n <= 1 {
+		return
+	}
+	running := false
+	for i := range s.ranks {
+		running = running || len(s.ranks[i].running) > 0
+	}
+	w := 1
+	if !running || s.lastPrefill {
+		w = max(n, 1000)
+	}
+	s.recvCount += w
+	if s.recvCount >= n {
+		s.recvCount, s.recvAt = 0, s.now
+	}
+}
+
+// stepsToPoll is the most decode steps a steady segment may span before
+// the schedule that polls for requests (Config.RecvInterval): the
+// segment's first step was scheduled already, each further one adds 1 to
+// the counter, and the poll must run as a schedule of its own.
+func (s *simulator) stepsToPoll() int {
+	if s.cfg.RecvInterval <= 1 {
+		return math.MaxInt
+	}
+	if s.loadsPrefill() {
+		return 1 // each step of prefill work polls after it
+	}
+	return max(1, s.cfg.RecvInterval-s.recvCount)
+}
+
+// loadsPrefill reports prefill work in the step scheduled (s.loads).
+func (s *simulator) loadsPrefill() bool {
+	for _, l := range s.loads {
+		if l.PrefillTokens > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // scheduleRunning gives the running requests of one kind (decodes, or
@@ -289,6 +341,9 @@ func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 	defer func() { rk.waiting = popFront(rk.waiting, admitted) }()
 	for budget > 0 && admitted < len(rk.waiting) && len(rk.running) < s.cfg.MaxNumSeqs {
 		r := rk.waiting[admitted]
+		if s.cfg.RecvInterval > 1 && r.ready > s.recvAt {
+			return // handed over after the scheduler's last poll (pollRequests)
+		}
 		if r.ready > by {
 			s.lagged = true // handed over after this step was scheduled: the next one takes it
 			return

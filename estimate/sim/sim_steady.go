@@ -67,6 +67,7 @@ func (s *simulator) steadyLen() int {
 	if m == math.MaxInt {
 		return 1
 	}
+	m = min(m, s.stepsToPoll())
 	m = s.kvFit(m)
 	s.stepDeltas()
 	s.prefix = s.prefix[:0]
@@ -246,6 +247,10 @@ func (s *simulator) stepDeltas() {
 // advanceSteady applies m steady steps at once (m ≥ 2): time, queue
 // areas, every running request's progress and KV blocks, output tokens.
 func (s *simulator) advanceSteady(m int) {
+	if s.cfg.RecvInterval > 1 { // the segment's later steps' schedules (pollRequests)
+		s.recvCount += m - 1
+		s.lastPrefill = s.loadsPrefill()
+	}
 	dt := s.segmentTime(m)
 	s.deliverSegment(m, dt)
 	s.accountSegment(dt, m)
