@@ -44,6 +44,12 @@ func (d *Deployment) resolveAPIServers() {
 	eng.APIServers = set(local, SourceDerived, fmt.Sprintf("one per DP rank on the API-server node (%d), written as --api-server-count", local))
 }
 
+// FirstNodeDPLocal is firstNodeDPLocal: the engines (DP ranks) on a
+// replica's first node, the node that serves the API — what the bundle
+// writes as its --data-parallel-size-local — and whether one engine spans
+// nodes instead.
+func (d *Deployment) FirstNodeDPLocal() (local int, spanning bool) { return d.firstNodeDPLocal() }
+
 // firstNodeDPLocal is the number of engines on a replica's first node, as
 // Place puts them (whole TP × PP engines, node after node, every replica
 // alike), and whether one engine spans nodes instead. Only node 0's

@@ -131,30 +131,67 @@ func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
 
 // slowestRank is the rank load whose dense and attention time sets the
 // lock-step pace, and that time. A rank that carries no more of anything
-// than the slowest so far is skipped (rankTime grows with every field):
+// than one already priced is skipped (rankTime grows with every field):
 // most ranks of a large step.
+//
+// The busiest rank (the most tokens, then the most context) is priced
+// first, then the others in rank order, each skipped when within any of
+// the first maxFrontier loads priced: with ranks out of balance (vLLM's DP
+// load balancer, sim.UseDPLB) the loads differ rank by rank and the
+// busiest does not carry the most of everything, so a single running
+// maximum left half of the ranks to be priced. The result is the same
+// (the largest rankTime over the ranks); which of two different loads of
+// exactly equal time is returned may differ.
 func (sm *StepModel) slowestRank(runs []RankRun) (RankLoad, float64) {
 	pp := float64(sm.S.PP)
-	var worst float64
-	var worstLoad, prev RankLoad
-	prevT := -1.0
+	var busiest RankLoad
+	found := false
 	eachLoad(runs, func(l RankLoad) {
+		if !found || busier(l, busiest) {
+			busiest, found = l, true
+		}
+	})
+	if !found {
+		return RankLoad{}, 0
+	}
+	var front [maxFrontier]RankLoad
+	nf := 0
+	var worst float64
+	var worstLoad RankLoad
+	price := func(l RankLoad) {
 		if pp > 1 {
 			l = l.scaled(1 / pp) // one of PP micro-batches
 		}
-		if worst > 0 && l.within(worstLoad) {
-			return
+		for _, f := range front[:nf] {
+			if l.within(f) {
+				return
+			}
 		}
-		t := prevT
-		if l != prev || prevT < 0 { // ranks often carry identical loads
-			t = sm.rankTime(l, nil)
-			prev, prevT = l, t
-		}
-		if t > worst || worst == 0 {
+		t := sm.rankTime(l, nil)
+		if nf == 0 || t > worst {
 			worst, worstLoad = t, l
 		}
-	})
+		if nf < maxFrontier {
+			front[nf] = l
+			nf++
+		}
+	}
+	price(busiest)
+	eachLoad(runs, price)
 	return worstLoad, worst
+}
+
+// maxFrontier bounds the priced loads slowestRank compares each rank with.
+const maxFrontier = 8
+
+// busier orders rank loads busiest first: the most tokens, then the most
+// context read.
+func busier(a, b RankLoad) bool {
+	ta, tb := a.PrefillTokens+a.DecodeSeqs, b.PrefillTokens+b.DecodeSeqs
+	if ta != tb {
+		return ta > tb
+	}
+	return a.DecodeCtx+a.PrefillPairs > b.DecodeCtx+b.PrefillPairs
 }
 
 // stepWith is StepRuns given the step's token terms; m (nil: none) is

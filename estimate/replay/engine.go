@@ -175,6 +175,42 @@ func apiServersOf(r published.Row, e engine) int {
 	return max(1, n)
 }
 
+// dplbOf is what decides the DP load balancer of a row's vLLM server with
+// dp ranks (sim.DPLBFor, which check's deployments go through too): the
+// API server's node as its flags state it, for vllm.Release.DPLoadBalancing
+// (--data-parallel-size-local, else the row's DP over its nodes), and the
+// API servers of one group (apiServersOf counts every node's under hybrid
+// LB; a group is one node's).
+func dplbOf(r published.Row, e engine, dp int) sim.DPLBDeployment {
+	flags := r.Engine.Flags
+	nodes := max(1, r.Hardware.Nodes.Int())
+	local := flagInt(flags, "--data-parallel-size-local")
+	localSet := local > 0
+	if !localSet {
+		local = max(1, dp/nodes)
+	}
+	has := func(f string) bool { return hasFlag(flags, f) }
+	n := vllm.DPNode{Size: dp, Headless: has("--headless"), HybridFlag: has("--data-parallel-hybrid-lb"), ExternalFlag: has("--data-parallel-external-lb"),
+		RankSet: has("--data-parallel-rank"), StartRankSet: has("--data-parallel-start-rank"), StartRank: flagInt(flags, "--data-parallel-start-rank"),
+		LocalSize: local, LocalSizeSet: localSet || has("--data-parallel-hybrid-lb") || has("--data-parallel-start-rank")} // as apiServersOf reads a hybrid row
+	d := sim.DPLBDeployment{VLLM: e.name == "vllm", Served: e.apiServer, Release: e.release, Node: n, APIServers: max(1, e.apiServers)}
+	if sim.DPLBMode(d) == vllm.LBHybrid {
+		d.APIServers = max(1, d.APIServers/nodes)
+	}
+	return d
+}
+
+// hasFlag reports whether a command line holds the flag name (alone or as
+// name=value).
+func hasFlag(flags, name string) bool {
+	for _, f := range strings.Fields(flags) {
+		if f == name || strings.HasPrefix(f, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
 // firstVersion is the leading x.y.z of a published version string
 // ("0.7.4.dev181+gf35f8e22", "0.5.2 (+ Ant Group PRs)").
 func firstVersion(v string) string {

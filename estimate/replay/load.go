@@ -134,9 +134,7 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		}
 		cfg.Frontend.Rounds = err == nil && e.versioned && perf.IngestRounds(m.ModelType)
 	}
-	if sim.UseDPLB && e.name == "vllm" && e.apiServer && sm.S.DP > 1 {
-		cfg.DPLB = sim.DPLB{Clients: max(1, e.apiServers), IntervalS: sim.DPLBPublishIntervalS}
-	}
+	cfg.DPLB = sim.DPLBFor(dplbOf(r, e, sm.S.DP)) // as check decides it (slo.ApplyEngine)
 	ld := r.Load
 	switch ld.Kind {
 	case published.LoadClosedLoop:

@@ -72,3 +72,34 @@ func TestDPLBImbalance(t *testing.T) {
 		t.Errorf("busiest rank above the mean: exact %.2f (want < 1.5), vLLM's balancer %.2f (want ≥ exact + 1)", exact, lb)
 	}
 }
+
+// TestDPLBGroups: hybrid LB's groups by hand. Two groups (GroupRanks 2) of
+// two API servers over four empty ranks: group 0's clients (views 0, 1)
+// see ranks 0–1, group 1's (views 2, 3) ranks 2–3; each client starts at
+// 2 × client_index / 2 within its group and adds client_count (2) to its
+// own view. Client 1 of group 1 picks rank 3 then rank 2; client 0 of
+// group 0 rank 0 then rank 1. Reduced to two simulated ranks of four, a
+// group as wide as the simulated ranks becomes one group of them.
+func TestDPLBGroups(t *testing.T) {
+	st := newDPLB(DPLB{Clients: 2, IntervalS: 0.1, GroupRanks: 2}, 4, 1)
+	st.publish(make([]simRank, 4), 0)
+	if len(st.views) != 4 {
+		t.Fatalf("%d views, want 4 (2 groups × 2 clients)", len(st.views))
+	}
+	if a, b, c, d := st.pickFor(3), st.pickFor(3), st.pickFor(0), st.pickFor(0); a != 3 || b != 2 || c != 0 || d != 1 {
+		t.Errorf("group 1 client 1 picks %d, %d (hand 3, 2); group 0 client 0 %d, %d (hand 0, 1)", a, b, c, d)
+	}
+	if got := st.views[3][1][0]; got != 2 {
+		t.Errorf("group 1 client 1's view of rank 3: waiting %d, want 2 (client_count)", got)
+	}
+	lb := DPLB{Clients: 8, IntervalS: 0.1, GroupRanks: 8}
+	if r := lb.Reduced(32, 32); r != lb {
+		t.Errorf("every rank simulated: %+v, want %+v", r, lb)
+	}
+	if r := lb.Reduced(16, 64); r != lb {
+		t.Errorf("16 of 64 ranks: %+v, want the groups of 8 kept", r)
+	}
+	if r := lb.Reduced(8, 64); r.GroupRanks != 0 || r.Clients != 8 {
+		t.Errorf("8 of 64 ranks: %+v, want one group of 8 clients", r)
+	}
+}

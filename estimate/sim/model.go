@@ -142,7 +142,7 @@ func planSim(sm *perf.StepModel, cfg Config) simPlan {
 		k = repRanks(dp, tp, g, limit)
 	}
 	p := simPlan{cfg: cfg, copies: dp / k}
-	p.cfg.DP = k
+	p.cfg.DP, p.cfg.DPLB = k, cfg.DPLB.Reduced(k, dp)
 	switch {
 	case cfg.Sessions > 0:
 		p.planSessions(dp, k, slots)
@@ -175,7 +175,7 @@ func SimulatedRanks(sm *perf.StepModel, cfg Config) (ranks int, fewSessions bool
 // ranks as there are sessions; the other ranks idle.
 func planFewSessions(sm *perf.StepModel, cfg Config, k int) simPlan {
 	p := simPlan{cfg: cfg, copies: max(1, int(math.Round(float64(cfg.Sessions)/float64(k))))}
-	p.cfg.DP, p.cfg.Sessions = k, k
+	p.cfg.DP, p.cfg.Sessions, p.cfg.DPLB = k, k, cfg.DPLB.Reduced(k, cfg.DP)
 	p.cfg.Warmup = min(p.cfg.Warmup, max(100, 2*k))
 	p.cfg.Step, p.cfg.StepPasses = tiledStep(sm, k, p.copies, true), sm.Passes()
 	return p

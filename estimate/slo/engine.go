@@ -1,6 +1,9 @@
 package slo
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
@@ -14,7 +17,9 @@ import (
 // serving front end's costs, spread over the API-server processes: with the
 // release's per-request chat-template parse (perf.Efficiency.ChatTemplateS)
 // unless the workload calls the completions endpoint — check assumes the
-// chat endpoint, what most deployments serve (spec.Workload.API).
+// chat endpoint, what most deployments serve (spec.Workload.API) — and
+// vLLM's DP load balancer over cfg.DP ranks (sim.DPLBFor, as the
+// calibration replay decides it; the caller sets cfg.DP first).
 func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		cfg.Policy = sim.PrefillFirstWhole
@@ -28,6 +33,63 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 		cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(in.Release(), in.Model.ModelType) / n
 	}
 	cfg.Frontend.Rounds = perf.IngestRounds(in.Model.ModelType)
+	cfg.DPLB = sim.DPLBFor(DPLBDeployment(in, cfg.DP))
+}
+
+// DPLBDeployment is the DP load balancing of the deployment vlaunch
+// launches, with dp ranks a replica (cfg.DP: the caller's simulated
+// instance), for sim.DPLBFor — the function the calibration replay decides
+// a row's with. vLLM, served over its API server; the node that serves the
+// API is the replica's first, whose command the bundle writes with
+// --data-parallel-size-local (its engines) and apiServers(in) API
+// servers, the other nodes --headless (generator/args.go nodeArgs: no
+// --data-parallel-hybrid-lb, --data-parallel-external-lb or
+// --data-parallel-rank, and no start rank on the primary):
+// vllm.Release.DPLoadBalancing reads that as internal LB. The LB flags of
+// vllm.extra_args (argparse keeps the last word of each) are read as
+// well, so a spec that asks for hybrid or external LB is simulated in it
+// (across nodes vLLM then refuses the headless nodes: lint's
+// VLLBModeHeadless).
+func DPLBDeployment(in *input.Input, dp int) sim.DPLBDeployment {
+	n := vllm.DPNode{Size: dp, LocalSize: dp}
+	var extra []string
+	if d := in.Resolved(); d != nil {
+		if local, spanning := d.FirstNodeDPLocal(); !spanning && local < dp {
+			n.LocalSize, n.LocalSizeSet = local, true
+		}
+		if d.Spec != nil {
+			extra = d.Spec.VLLM.ExtraArgs
+		}
+	}
+	readLBFlags(extra, &n)
+	return sim.DPLBDeployment{VLLM: true, Served: true, Release: in.Release(), Node: n, APIServers: apiServers(in)}
+}
+
+// readLBFlags sets what words (vllm.extra_args) say of the DP LB mode.
+func readLBFlags(words []string, n *vllm.DPNode) {
+	for i, w := range words {
+		name, val, inline := strings.Cut(w, "=")
+		if !inline && i+1 < len(words) {
+			val = words[i+1]
+		}
+		num, err := strconv.Atoi(val)
+		switch name {
+		case "--data-parallel-hybrid-lb":
+			n.HybridFlag = true
+		case "--data-parallel-external-lb":
+			n.ExternalFlag = true
+		case "--data-parallel-rank":
+			n.RankSet = true
+		case "--data-parallel-start-rank":
+			if err == nil {
+				n.StartRankSet, n.StartRank = true, num
+			}
+		case "--data-parallel-size-local":
+			if err == nil {
+				n.LocalSizeSet, n.LocalSize = true, num
+			}
+		}
+	}
 }
 
 // apiServers is the number of API-server processes: the spec's
