@@ -308,6 +308,9 @@ func checkPDConnector(p *pass) {
 		return
 	}
 	for _, s := range p.Servers {
+		if p.poolOf(s) != nil {
+			continue // a disaggregated --spec's pool: VL407 names the spec's connector
+		}
 		if s.KV().Given || s.Inv.Frontend != "" || s.Headless() || !sameModelAsAny(s, pd) {
 			continue
 		}

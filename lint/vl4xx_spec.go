@@ -55,7 +55,7 @@ func checkSpecAddress(p *pass) {
 		if !ok || !a.Known || isHead(a.Text) {
 			continue
 		}
-		p.ReportAt(s.Inv, a.Pos, "the spec's first node ("+head.Name+", "+head.Address+") is the primary", "--data-parallel-address %s is not the primary node of the spec", a.Text)
+		p.ReportAt(s.Inv, a.Pos, p.specWhat()+"'s first node ("+head.Name+", "+head.Address+") is the primary", "--data-parallel-address %s is not the primary node of %s", a.Text, p.specWhat())
 	}
 }
 
@@ -75,7 +75,7 @@ func checkSpecNodeCount(p *pass) {
 		if p.Spec.Parallelism.ReplicaCount() > 1 {
 			each = " per replica"
 		}
-		p.ReportAt(nodes[0].Inv, nodes[0].Inv.Pos, "lint every node's script together, or update the spec", "the scripts start %d nodes but the spec describes %d%s", len(nodes), want, each)
+		p.ReportAt(nodes[0].Inv, nodes[0].Inv.Pos, "lint every node's script together, or update the spec", "the scripts start %d nodes but %s describes %d%s", len(nodes), p.specWhat(), want, each)
 	}
 }
 
@@ -91,7 +91,7 @@ func checkSpecHostIP(p *pass) {
 	for _, s := range p.Servers {
 		e, ok := s.Inv.LookupEnv("VLLM_HOST_IP")
 		if ok && e.Value.Known && !addrs[e.Value.Text] {
-			p.ReportAt(s.Inv, e.Value.Pos, "use the node's address from the spec", "VLLM_HOST_IP=%s is not the address of any node in the spec", e.Value.Text)
+			p.ReportAt(s.Inv, e.Value.Pos, "use the node's address from the spec", "VLLM_HOST_IP=%s is not the address of any node in %s", e.Value.Text, p.specWhat())
 		}
 	}
 }
@@ -110,7 +110,7 @@ func checkSpecInterface(p *pass) {
 		for _, name := range socketVars {
 			e, ok := s.Inv.LookupEnv(name)
 			if ok && e.Value.Known && e.Value.Text != want && !strings.HasPrefix(e.Value.Text, "^") {
-				p.ReportAt(s.Inv, e.Value.Pos, "the spec says the node-to-node interface is "+want, "%s=%s but the spec's interface is %s", name, e.Value.Text, want)
+				p.ReportAt(s.Inv, e.Value.Pos, p.specWhat()+" says the node-to-node interface is "+want, "%s=%s but %s's interface is %s", name, e.Value.Text, p.specWhat(), want)
 			}
 		}
 	}

@@ -92,6 +92,10 @@ const (
 	VLSpecNodeCount       diag.Code = "VL402"
 	VLSpecHostIP          diag.Code = "VL403"
 	VLSpecInterface       diag.Code = "VL404"
+	VLSpecLayout          diag.Code = "VL405"
+	VLSpecPDRole          diag.Code = "VL406"
+	VLSpecPDConnector     diag.Code = "VL407"
+	VLSpecPDPools         diag.Code = "VL408"
 )
 
 // lintEntries are the VL codes in code order.
@@ -183,4 +187,8 @@ var lintEntries = []Entry{
 	{VLSpecNodeCount, "spec-node-count", diag.Warning, "The scripts start a different number of nodes than the spec"},
 	{VLSpecHostIP, "spec-host-ip", diag.Warning, "VLLM_HOST_IP is not a spec node's address"},
 	{VLSpecInterface, "spec-interface", diag.Warning, "Socket interface differs from the spec's node interface"},
+	{VLSpecLayout, "spec-layout", diag.Error, "Tensor, pipeline or data-parallel size or expert parallel differs from the spec's layout (a P/D spec: the pool's)"},
+	{VLSpecPDRole, "spec-pd-role", diag.Error, "A P/D pool's engine has another kv_role than the spec's pool (NixlConnector: a warning; kv_both accepted)"},
+	{VLSpecPDConnector, "spec-pd-connector", diag.Error, "A P/D pool's engine has no --kv-transfer-config or another connector than the spec's"},
+	{VLSpecPDPools, "spec-pd-pools", diag.Warning, "A P/D spec's pool has no engine in the files, another number of instances, or an engine belongs to no pool"},
 }
