@@ -60,7 +60,6 @@ func lintBundle(t *testing.T, d *spec.Deployment, b *Bundle) diag.Diagnostics {
 	return got
 }
 
-
 // TestExtraArgsAgreeWithLint: the generator refuses exactly the extra_args
 // its own linter would report as errors in the bundle (and warns where it
 // cannot tell), so `generate` never writes a bundle `lint` rejects.

@@ -322,8 +322,8 @@ func checkPDConnector(p *pass) {
 	for _, s := range pd {
 		roles[s.KV().Role]++
 	}
-	if roles["kv_both"] > 0 {
-		return
+	if roles["kv_both"] > 0 || p.pools != nil {
+		return // with a disaggregated --spec, VL408 names the missing pool
 	}
 	for _, pair := range [][2]string{{"kv_producer", "kv_consumer"}, {"kv_consumer", "kv_producer"}} {
 		if roles[pair[0]] > 0 && roles[pair[1]] == 0 {
