@@ -117,4 +117,5 @@ var Rules = []*Rule{
 	{Code: codes.VLSpecPDRole, since: nixlSince, check: checkSpecPDRole, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLSpecPDConnector, since: nixlSince, check: checkSpecPDConnector, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLSpecPDPools, since: nixlSince, check: checkSpecPDPools},
+	{Code: codes.VLSpecPDRouter, since: nixlSince, check: checkSpecPDRouter},
 }

@@ -96,6 +96,7 @@ const (
 	VLSpecPDRole          diag.Code = "VL406"
 	VLSpecPDConnector     diag.Code = "VL407"
 	VLSpecPDPools         diag.Code = "VL408"
+	VLSpecPDRouter        diag.Code = "VL409"
 )
 
 // lintEntries are the VL codes in code order.
@@ -191,4 +192,5 @@ var lintEntries = []Entry{
 	{VLSpecPDRole, "spec-pd-role", diag.Error, "A P/D pool's engine has another kv_role than the spec's pool (NixlConnector: a warning; kv_both accepted)"},
 	{VLSpecPDConnector, "spec-pd-connector", diag.Error, "A P/D pool's engine has no --kv-transfer-config or another connector than the spec's"},
 	{VLSpecPDPools, "spec-pd-pools", diag.Warning, "A P/D spec's pool has no engine in the files, another number of instances, or an engine belongs to no pool"},
+	{VLSpecPDRouter, "spec-pd-router", diag.Error, "The vLLM router's --prefill or --decode URL names no engine of that pool, or an instance gets no URL (a warning)"},
 }
