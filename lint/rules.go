@@ -114,6 +114,7 @@ var Rules = []*Rule{
 	{Code: codes.VLSpecHostIP, check: checkSpecHostIP, perPool: true},
 	{Code: codes.VLSpecInterface, check: checkSpecInterface, perPool: true},
 	{Code: codes.VLSpecLayout, check: checkSpecLayout, perPool: true},
+	{Code: codes.VLSpecSettings, check: checkSpecSettings, perPool: true},
 	{Code: codes.VLSpecPDRole, since: nixlSince, check: checkSpecPDRole, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLSpecPDConnector, since: nixlSince, check: checkSpecPDConnector, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLSpecPDPools, since: nixlSince, check: checkSpecPDPools},

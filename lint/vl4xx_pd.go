@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"math"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -175,8 +177,8 @@ func (p *pass) poolOf(s *server) *specPool {
 	return nil
 }
 
-// UseSpecLayoutColocated makes VL405 compare a colocated --spec's layout
-// too. Off: lint's rule fixtures and users' colocated runs lint scripts
+// UseSpecLayoutColocated makes VL405 and VL410 compare a colocated
+// --spec's layout and engine settings too. Off: lint's rule fixtures and users' colocated runs lint scripts
 // against specs whose layout they do not follow (the spec gives the
 // hardware), so turning it on is a behaviour change to decide on, with
 // those fixtures updated.
@@ -369,4 +371,60 @@ func oneRole(ss []*server) bool {
 		}
 	}
 	return true
+}
+
+// checkSpecSettings reports a server whose engine settings differ from
+// those its pool's spec sets (VL410): disaggregation.<pool>.vllm over the
+// top-level vllm block (spec.Deployment.RoleView), as the generator writes
+// them. Only settings the spec writes are compared; a flag the server does
+// not give runs vLLM's default, which is reported when the spec sets
+// another value. Run per pool of a disaggregated spec; a colocated spec's
+// settings only with UseSpecLayoutColocated.
+func checkSpecSettings(p *pass) {
+	if p.Spec == nil || (p.pool == nil && !UseSpecLayoutColocated) {
+		return
+	}
+	v := p.Spec.VLLM
+	type want struct {
+		flag, text string
+		same       func(string) bool
+	}
+	var ws []want
+	intWant := func(flag string, n *int) {
+		if n != nil {
+			ws = append(ws, want{flag, strconv.Itoa(*n), func(t string) bool { got, ok := parseHumanInt(t); return !ok || got == *n }})
+		}
+	}
+	intWant("max-num-seqs", v.MaxNumSeqs)
+	intWant("max-num-batched-tokens", v.MaxNumBatchedTokens)
+	intWant("block-size", v.BlockSize)
+	if g := v.GPUMemoryUtilization; g != nil {
+		ws = append(ws, want{"gpu-memory-utilization", strconv.FormatFloat(*g, 'f', -1, 64), func(t string) bool {
+			got, err := strconv.ParseFloat(t, 64)
+			return err != nil || math.Abs(got-*g) < 1e-9
+		}})
+	}
+	if k := v.KVCacheDType; k != "" && k != "auto" {
+		ws = append(ws, want{"kv-cache-dtype", k, func(t string) bool { return strings.EqualFold(t, k) }})
+	}
+	hint := "give the value " + p.specWhat() + " sets, or update the spec"
+	for _, s := range p.Servers {
+		if s.Inv.Frontend != "" {
+			continue
+		}
+		for _, w := range ws {
+			val, ok := s.Str(w.flag)
+			switch {
+			case !ok && !s.FromConfig(w.flag):
+				p.ReportAt(s.Inv, s.Inv.Pos, hint, "no --%s (vLLM's default) but %s sets %s", w.flag, p.specWhat(), w.text)
+			case ok && val.Known && !w.same(val.Text):
+				p.ReportAt(s.Inv, val.Pos, hint, "--%s %s but %s sets %s", w.flag, val.Text, p.specWhat(), w.text)
+			}
+		}
+		if b := v.All2AllBackend; b != "" && b != "auto" && p.Spec.Parallelism.Expert {
+			if name, at, set := s.Backend(); set && name != b {
+				p.ReportAt(s.Inv, at, hint, "all-to-all backend %s but %s sets %s", name, p.specWhat(), b)
+			}
+		}
+	}
 }

@@ -97,6 +97,7 @@ const (
 	VLSpecPDConnector     diag.Code = "VL407"
 	VLSpecPDPools         diag.Code = "VL408"
 	VLSpecPDRouter        diag.Code = "VL409"
+	VLSpecSettings        diag.Code = "VL410"
 )
 
 // lintEntries are the VL codes in code order.
@@ -193,4 +194,5 @@ var lintEntries = []Entry{
 	{VLSpecPDConnector, "spec-pd-connector", diag.Error, "A P/D pool's engine has no --kv-transfer-config or another connector than the spec's"},
 	{VLSpecPDPools, "spec-pd-pools", diag.Warning, "A P/D spec's pool has no engine in the files, another number of instances, or an engine belongs to no pool"},
 	{VLSpecPDRouter, "spec-pd-router", diag.Error, "The vLLM router's --prefill or --decode URL names no engine of that pool, or an instance gets no URL (a warning)"},
+	{VLSpecSettings, "spec-settings", diag.Error, "An engine setting (max-num-seqs, max-num-batched-tokens, block size, GPU memory, KV dtype, all-to-all backend) differs from what the spec sets (a P/D spec: the pool's)"},
 }
