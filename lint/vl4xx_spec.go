@@ -79,7 +79,9 @@ func checkSpecNodeCount(p *pass) {
 	}
 }
 
-// checkSpecHostIP reports a VLLM_HOST_IP that is no spec node's address (VL403).
+// checkSpecHostIP reports a VLLM_HOST_IP that is no spec node's address
+// (VL403); in a pool of a disaggregated spec, no node of the pool's, and
+// VLLM_NIXL_SIDE_CHANNEL_HOST likewise.
 func checkSpecHostIP(p *pass) {
 	if p.Spec == nil || len(p.Spec.Hardware.Nodes) == 0 {
 		return
@@ -88,10 +90,18 @@ func checkSpecHostIP(p *pass) {
 	for _, n := range p.Spec.Hardware.Nodes {
 		addrs[n.Address] = true
 	}
+	vars := []string{"VLLM_HOST_IP"}
+	if p.pool != nil {
+		// A pool's engines advertise their node to the other pool for
+		// the NIXL handshake (a loopback value is VL222's).
+		vars = append(vars, nixlHostEnv)
+	}
 	for _, s := range p.Servers {
-		e, ok := s.Inv.LookupEnv("VLLM_HOST_IP")
-		if ok && e.Value.Known && !addrs[e.Value.Text] {
-			p.ReportAt(s.Inv, e.Value.Pos, "use the node's address from the spec", "VLLM_HOST_IP=%s is not the address of any node in %s", e.Value.Text, p.specWhat())
+		for _, name := range vars {
+			e, ok := s.Inv.LookupEnv(name)
+			if ok && e.Value.Known && !addrs[e.Value.Text] && !(name == nixlHostEnv && isLoopback(strings.TrimSpace(e.Value.Text))) {
+				p.ReportAt(s.Inv, e.Value.Pos, "use the node's address from the spec", "%s=%s is not the address of any node in %s", name, e.Value.Text, p.specWhat())
+			}
 		}
 	}
 }

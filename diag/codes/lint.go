@@ -187,7 +187,7 @@ var lintEntries = []Entry{
 	{VLExportCommand, "export-command", diag.Error, "export followed by a command, which export does not run"},
 	{VLSpecAddress, "spec-address", diag.Error, "DP address is not the spec's primary node"},
 	{VLSpecNodeCount, "spec-node-count", diag.Warning, "The scripts start a different number of nodes than the spec"},
-	{VLSpecHostIP, "spec-host-ip", diag.Warning, "VLLM_HOST_IP is not a spec node's address"},
+	{VLSpecHostIP, "spec-host-ip", diag.Warning, "VLLM_HOST_IP (in a P/D pool, also VLLM_NIXL_SIDE_CHANNEL_HOST) is not a spec node's address (the pool's)"},
 	{VLSpecInterface, "spec-interface", diag.Warning, "Socket interface differs from the spec's node interface"},
 	{VLSpecLayout, "spec-layout", diag.Error, "Tensor, pipeline or data-parallel size or expert parallel differs from the spec's layout (a P/D spec: the pool's)"},
 	{VLSpecPDRole, "spec-pd-role", diag.Error, "A P/D pool's engine has another kv_role than the spec's pool (NixlConnector: a warning; kv_both accepted)"},
