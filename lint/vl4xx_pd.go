@@ -95,11 +95,12 @@ func assignPools(ps *pass) []*specPool {
 	d := ps.Spec
 	var pools []*specPool
 	nodePool := map[string]int{} // a node's address and name -> pool index
-	for i, role := range spec.Roles {
+	for _, role := range spec.Roles {
 		pl := d.Disaggregation.Pool(role)
 		if pl == nil {
 			continue
 		}
+		i := len(pools)
 		pools = append(pools, &specPool{Role: role, View: d.RoleView(role), KVRole: resolve.PoolKVRole(role), Instances: pl.InstanceCount()})
 		for _, k := range d.PoolNodeIndexes(role) {
 			n := d.Hardware.Nodes[k]
