@@ -28,7 +28,7 @@ func TestBundlesPassLint(t *testing.T) {
 					in = append(in, lint.Input{Name: f.Path, Data: f.Data})
 				}
 			}
-			got, err := lint.Lint(in, lint.Options{Spec: lintSpec(d)})
+			got, err := lint.Lint(in, lint.Options{Spec: d})
 			if err != nil {
 				t.Fatalf("%s/%s: %v", tc.name, rt, err)
 			}
@@ -53,21 +53,11 @@ func lintBundle(t *testing.T, d *spec.Deployment, b *Bundle) diag.Diagnostics {
 			in = append(in, lint.Input{Name: f.Path, Data: f.Data})
 		}
 	}
-	got, err := lint.Lint(in, lint.Options{Spec: lintSpec(d)})
+	got, err := lint.Lint(in, lint.Options{Spec: d})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return got
-}
-
-// lintSpec is the spec lint compares a bundle with: none for a
-// disaggregated one, whose pools each have their own layout (`vlaunch lint
-// --spec` refuses it, SPEC130).
-func lintSpec(d *spec.Deployment) *spec.Deployment {
-	if d.Disaggregation != nil {
-		return nil
-	}
-	return d
 }
 
 // TestExtraArgsAgreeWithLint: the generator refuses exactly the extra_args

@@ -64,12 +64,8 @@ func lintBundle(t *testing.T, d *spec.Deployment, b *generator.Bundle, told ...d
 	if launches == 0 || !readme {
 		t.Fatalf("bundle has %d scripts or manifests, README %v", launches, readme)
 	}
-	if d != nil && d.Disaggregation != nil {
-		// The spec rules (VL4xx) compare one engine's layout; `vlaunch lint
-		// --spec` refuses a disaggregated spec (SPEC130), so its bundle is
-		// linted on its own, as `vlaunch lint bundle/` does.
-		d = nil
-	}
+	// A disaggregated spec is compared pool by pool (assignPools), as
+	// `vlaunch lint --spec` does.
 	ds, err := Lint(inputs, Options{Spec: d, Capacity: testCapacity})
 	if err != nil {
 		t.Fatal(err)

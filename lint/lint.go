@@ -72,12 +72,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	}
 	ps.Groups = groupServers(ps.Servers)
 	ps.out = &ds
-	for _, r := range Rules {
-		if r.check != nil {
-			ps.rule = r
-			r.check(ps)
-		}
-	}
+	runRules(ps)
 	ds = applySuppressions(inputs, dedupe(ds))
 	ds = append(ds, warn...)
 	ds.Sort()

@@ -24,6 +24,11 @@ type Rule struct {
 	// since is the first release of what the rule is about when no flag
 	// says it (NixlConnector: 0.9.0); zero for none.
 	since vllm.Version
+	// perPool runs the rule once per pool of a disaggregated --spec, on
+	// the pool's servers against the pool's colocated view
+	// (spec.Deployment.RoleView): the 4xx rules that compare one engine's
+	// layout with the spec (see runRules).
+	perPool bool
 }
 
 // pass is what a rule sees: every input, parsed, and a way to report.
@@ -45,6 +50,11 @@ type pass struct {
 
 	// hosts are the files' host directives (hostDirective), by file name.
 	hosts map[string]string
+	// pools are a disaggregated --spec's pools with the servers lint
+	// assigned them (assignPools); pool is the one a per-pool pass checks
+	// (nil: a colocated spec, or the pass over all servers).
+	pools []*specPool
+	pool  *specPool
 
 	rule *Rule
 	out  *diag.Diagnostics

@@ -109,8 +109,14 @@ var Rules = []*Rule{
 	{Code: codes.VLCRLF, check: checkCRLF},
 	{Code: codes.VLExportCommand, check: checkExportCommand},
 
-	{Code: codes.VLSpecAddress, check: checkSpecAddress},
-	{Code: codes.VLSpecNodeCount, check: checkSpecNodeCount},
-	{Code: codes.VLSpecHostIP, check: checkSpecHostIP},
-	{Code: codes.VLSpecInterface, check: checkSpecInterface},
+	{Code: codes.VLSpecAddress, check: checkSpecAddress, perPool: true},
+	{Code: codes.VLSpecNodeCount, check: checkSpecNodeCount, perPool: true},
+	{Code: codes.VLSpecHostIP, check: checkSpecHostIP, perPool: true},
+	{Code: codes.VLSpecInterface, check: checkSpecInterface, perPool: true},
+	{Code: codes.VLSpecLayout, check: checkSpecLayout, perPool: true},
+	{Code: codes.VLSpecSettings, check: checkSpecSettings, perPool: true},
+	{Code: codes.VLSpecPDRole, since: nixlSince, check: checkSpecPDRole, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLSpecPDConnector, since: nixlSince, check: checkSpecPDConnector, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLSpecPDPools, since: nixlSince, check: checkSpecPDPools},
+	{Code: codes.VLSpecPDRouter, since: nixlSince, check: checkSpecPDRouter},
 }

@@ -308,6 +308,9 @@ func checkPDConnector(p *pass) {
 		return
 	}
 	for _, s := range p.Servers {
+		if p.poolOf(s) != nil {
+			continue // a disaggregated --spec's pool: VL407 names the spec's connector
+		}
 		if s.KV().Given || s.Inv.Frontend != "" || s.Headless() || !sameModelAsAny(s, pd) {
 			continue
 		}
@@ -319,8 +322,8 @@ func checkPDConnector(p *pass) {
 	for _, s := range pd {
 		roles[s.KV().Role]++
 	}
-	if roles["kv_both"] > 0 {
-		return
+	if roles["kv_both"] > 0 || p.pools != nil {
+		return // with a disaggregated --spec, VL408 names the missing pool
 	}
 	for _, pair := range [][2]string{{"kv_producer", "kv_consumer"}, {"kv_consumer", "kv_producer"}} {
 		if roles[pair[0]] > 0 && roles[pair[1]] == 0 {

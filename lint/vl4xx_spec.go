@@ -55,7 +55,7 @@ func checkSpecAddress(p *pass) {
 		if !ok || !a.Known || isHead(a.Text) {
 			continue
 		}
-		p.ReportAt(s.Inv, a.Pos, "the spec's first node ("+head.Name+", "+head.Address+") is the primary", "--data-parallel-address %s is not the primary node of the spec", a.Text)
+		p.ReportAt(s.Inv, a.Pos, p.specWhat()+"'s first node ("+head.Name+", "+head.Address+") is the primary", "--data-parallel-address %s is not the primary node of %s", a.Text, p.specWhat())
 	}
 }
 
@@ -75,11 +75,13 @@ func checkSpecNodeCount(p *pass) {
 		if p.Spec.Parallelism.ReplicaCount() > 1 {
 			each = " per replica"
 		}
-		p.ReportAt(nodes[0].Inv, nodes[0].Inv.Pos, "lint every node's script together, or update the spec", "the scripts start %d nodes but the spec describes %d%s", len(nodes), want, each)
+		p.ReportAt(nodes[0].Inv, nodes[0].Inv.Pos, "lint every node's script together, or update the spec", "the scripts start %d nodes but %s describes %d%s", len(nodes), p.specWhat(), want, each)
 	}
 }
 
-// checkSpecHostIP reports a VLLM_HOST_IP that is no spec node's address (VL403).
+// checkSpecHostIP reports a VLLM_HOST_IP that is no spec node's address
+// (VL403); in a pool of a disaggregated spec, no node of the pool's, and
+// VLLM_NIXL_SIDE_CHANNEL_HOST likewise.
 func checkSpecHostIP(p *pass) {
 	if p.Spec == nil || len(p.Spec.Hardware.Nodes) == 0 {
 		return
@@ -88,10 +90,18 @@ func checkSpecHostIP(p *pass) {
 	for _, n := range p.Spec.Hardware.Nodes {
 		addrs[n.Address] = true
 	}
+	vars := []string{"VLLM_HOST_IP"}
+	if p.pool != nil {
+		// A pool's engines advertise their node to the other pool for
+		// the NIXL handshake (a loopback value is VL222's).
+		vars = append(vars, nixlHostEnv)
+	}
 	for _, s := range p.Servers {
-		e, ok := s.Inv.LookupEnv("VLLM_HOST_IP")
-		if ok && e.Value.Known && !addrs[e.Value.Text] {
-			p.ReportAt(s.Inv, e.Value.Pos, "use the node's address from the spec", "VLLM_HOST_IP=%s is not the address of any node in the spec", e.Value.Text)
+		for _, name := range vars {
+			e, ok := s.Inv.LookupEnv(name)
+			if ok && e.Value.Known && !addrs[e.Value.Text] && !(name == nixlHostEnv && isLoopback(strings.TrimSpace(e.Value.Text))) {
+				p.ReportAt(s.Inv, e.Value.Pos, "use the node's address from the spec", "%s=%s is not the address of any node in %s", name, e.Value.Text, p.specWhat())
+			}
 		}
 	}
 }
@@ -110,7 +120,7 @@ func checkSpecInterface(p *pass) {
 		for _, name := range socketVars {
 			e, ok := s.Inv.LookupEnv(name)
 			if ok && e.Value.Known && e.Value.Text != want && !strings.HasPrefix(e.Value.Text, "^") {
-				p.ReportAt(s.Inv, e.Value.Pos, "the spec says the node-to-node interface is "+want, "%s=%s but the spec's interface is %s", name, e.Value.Text, want)
+				p.ReportAt(s.Inv, e.Value.Pos, p.specWhat()+" says the node-to-node interface is "+want, "%s=%s but %s's interface is %s", name, e.Value.Text, p.specWhat(), want)
 			}
 		}
 	}

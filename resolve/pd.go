@@ -98,6 +98,10 @@ type SideChannel struct {
 // kvRoles maps a pool to its kv_role (see Role.KVRole).
 var kvRoles = map[string]string{spec.RolePrefill: "kv_producer", spec.RoleDecode: "kv_consumer"}
 
+// PoolKVRole is the kv_role a pool's engines are given (see Role.KVRole);
+// "" for an unknown pool.
+func PoolKVRole(role string) string { return kvRoles[role] }
+
 // AssembleDisaggregated resolves a spec with a disaggregation block from
 // the parts validate resolved and the pools' deployments (Assemble of each
 // RoleView, in spec.Roles order). The result is a copy of the decode

@@ -44,7 +44,7 @@ func newLintCmd(s *streams) *cobra.Command {
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, sarif or github")
 	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning or info (info also fails on a file nothing was checked in, VL008)")
 	f.StringVar(&o.version, "vllm-version", "", "vLLM version to lint for (default: each file's vlaunch:vllm-version comment, the spec's, an image tag's, or the newest known)")
-	f.StringVar(&o.specPath, "spec", "", "deployment spec whose hardware the scripts must match")
+	f.StringVar(&o.specPath, "spec", "", "deployment spec whose hardware and layout the scripts must match (a prefill/decode spec: each pool's)")
 	f.BoolVar(&o.asDirectory, "as-directory", false, "take the files named as a directory's files (for pre-commit and CI passing every file of a type): only launch files are read, an empty or binary one is skipped, a file that starts nothing is noted only when no file does")
 	return c
 }
@@ -65,14 +65,9 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 			_ = diag.Print(s.err, diag.FormatText, ds, nil, nil)
 			return usageErr("cannot use --spec %s", o.specPath)
 		}
-		if r.Spec != nil && r.Spec.Disaggregation != nil {
-			// lint's spec rules (VL4xx) compare one engine's layout.
-			pd := diag.Diagnostics{{Code: validate.CodePDNotModelled, Severity: diag.Error, Path: "disaggregation",
-				Message: "lint --spec of a disaggregated deployment is not modelled yet", Hint: "lint the bundle without --spec"}}
-			r.Spec.Locate(pd)
-			_ = diag.Print(s.err, diag.FormatText, pd, nil, nil)
-			return usageErr("%s", pd[0].Message)
-		}
+		// A disaggregated spec is compared pool by pool (lint's
+		// assignPools: each pool's colocated view, its kv_role and the
+		// connector).
 		opts.Spec = r.Spec
 		if !ds.HasErrors() {
 			opts.Capacity = specCapacity(r) // the spec's resolved GPU and network

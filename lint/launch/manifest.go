@@ -170,6 +170,15 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 			roles = genericRoles(doc)
 		}
 	}
+	obj0 := len(fe.invs)
+	defer func() {
+		if kind == "LeaderWorkerSet" || kind == "Deployment" || kind == "ReplicaSet" {
+			n := objectReplicas(doc)
+			for _, inv := range fe.invs[obj0:] {
+				inv.Copies = n
+			}
+		}
+	}()
 	for _, r := range roles {
 		if r.spec == nil {
 			continue
@@ -190,6 +199,20 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 		}
 	}
 	fe.rayObject(src, doc, kind, tag)
+}
+
+// objectReplicas is an object's spec.replicas: 1 when absent (the
+// Kubernetes default), 0 when not a literal count.
+func objectReplicas(doc *yaml.Node) int {
+	v := scalar(doc, "spec", "replicas")
+	if v == "" {
+		return 1
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }
 
 // lwsRoles expands a LeaderWorkerSet into leader (index 0) and workers (1..size-1).

@@ -127,6 +127,11 @@ type Invocation struct {
 	// OperatorArgs are the last args of Args when an operator appended
 	// them to the command the file shows (Dynamo's multinode launch).
 	OperatorArgs []Value
+	// Copies is how many identical copies of the invocation's group its
+	// manifest object runs, each an engine of its own: a LeaderWorkerSet's,
+	// Deployment's or ReplicaSet's spec.replicas (1 when absent, 0 when not
+	// known or not a manifest).
+	Copies int
 }
 
 // Container describes how a docker run or a Kubernetes container starts vLLM.
