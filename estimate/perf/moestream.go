@@ -33,11 +33,13 @@ var UseMeasuredMoEStreamUnpinned = false
 
 // moeStreamJSON is tools/aicdata/moe_stream.json (aicdata moestream:
 // aiconfigurator 095f58a51c4c's balanced moe_perf rows, per system,
-// engine, MoE dtype and kernel_source, the median over model shapes and
-// layouts with moe_tp × moe_ep ≤ 8 of the slope (Δ local experts hit ×
+// engine, MoE dtype and kernel_source, one point per model shape and
+// layout with moe_tp × moe_ep ≤ 8: the slope (Δ local experts hit ×
 // expert bytes at the dtype's stored bits) / Δ latency between the two
-// largest token counts with T·k ≤ E; the rule is moestream.go's doc
-// comment there). TestMoEStreamFileCopy keeps the copy equal.
+// largest token counts with T·k ≤ E, and the entry's median; the rule is
+// moestream.go's doc comment there). perf reads the points near the
+// deployment's expert slice (rateFor). TestMoEStreamFileCopy keeps the
+// copy equal.
 //
 //go:embed moe_stream.json
 var moeStreamJSON []byte
@@ -102,19 +104,30 @@ func moeStreamMajority(system, engine, dtype string) *moeStreamEntry {
 // experts is read from: FlashInfer's TRT-LLM NVFP4 MoE, which the
 // aiconfigurator SGLang 0.5.14 tables time for every NVFP4 shape on the
 // SM100 parts (b200_sxm, b300_sxm, gb200: kernel_source
-// sglang_flashinfer_trtllm_moe; the collector's sglang_moe_backends pick
-// flashinfer_trtllm on SM 100/103) and which the rate perf carried before
-// this file read the tables (B300 only) assumed. On SM120 the table
-// times flashinfer_cutlass instead; no rate is applied there.
+// sglang_flashinfer_trtllm_moe). The collector sets the runner itself
+// (collector/cases/base_ops/moe.yaml sglang_moe_backends, nvfp4: {100:
+// flashinfer_trtllm, 103: flashinfer_trtllm, 120: flashinfer_cutlass}), so
+// the table does not say what SGLang's auto choice is; that SGLang NVFP4
+// deployments on SM100 run flashinfer_trtllm is the assumption the hand
+// rate this file replaces (B300 only) made, kept and not re-verified
+// here. On SM120 the table times flashinfer_cutlass; no rate there.
 const sglangNVFP4Kernel = "sglang_flashinfer_trtllm_moe"
 
 // vllmMXFP4Kernels are the vLLM 0.24.0 kernel_source names of gpt-oss's
 // MXFP4 kernels, by the kernel vlaunch's release facts name
-// (vllm.Release.MXFP4MoEBackend): the collector records
-// vllm_<method>_<backend>_<experts> (collector/vllm/collect_moe.py), here
+// (vllm.Release.MXFP4MoEBackend). aiconfigurator's vLLM collector
+// (collector/vllm/collect_moe.py @095f58a5) builds every quantization
+// mode through FusedMoE "so vLLM owns routing, TP/EP sharding, weight
+// post-processing, and backend selection exactly as it does for model
+// execution" and records vllm_<method>_<backend>_<experts>: here
 // GptOssMxfp4MoE with the TRITON backend (OAITritonMxfp4Experts-
 // Monolithic) on H100/H200 and FLASHINFER_TRTLLM_MXFP4_BF16 on B200/
-// B300/GB200.
+// B300/GB200. So the vLLM tables time vLLM 0.24.0's own choice per dtype
+// and GPU (fp8_block: Triton or FlashInfer-CUTLASS on Hopper, TRT-LLM on
+// Blackwell; bf16: Triton on Hopper, TRT-LLM on Blackwell; nvfp4: TRT-LLM
+// on Blackwell; the table's kernel_source per row), but vlaunch knows
+// which kernel another release picks only for MXFP4; the other dtypes
+// wait behind UseMeasuredMoEStreamUnpinned.
 var vllmMXFP4Kernels = map[vllm.MXFP4MoEKernel]string{
 	vllm.MXFP4MoETriton:           "vllm_gptossmxfp4moe_triton_oaitritonmxfp4expertsmonolithic",
 	vllm.MXFP4MoEFlashInferTRTLLM: "vllm_gptossmxfp4moe_flashinfer_trtllm_mxfp4_bf16_trtllmmxfp4expertsmonolithic",

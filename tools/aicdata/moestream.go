@@ -342,12 +342,25 @@ func localHits(T, E, k, ep int) int {
 }
 
 func writeMoEStreamMD(w io.Writer, f MoEStreamFile) {
-	fmt.Fprintln(w, "| system | engine | dtype | kernel | rate TB/s (frac HBM) | min–max (p25–p75) | points / shapes |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| system | engine | dtype | kernel | rate TB/s (frac HBM) | min–max (p25–p75) | points / shapes (above HBM) | median by moe_ep |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	for _, m := range f.Entries {
-		fmt.Fprintf(w, "| %s | %s %s | %s | %s | **%.2f** (%.2f) | %.2f–%.2f (%.2f–%.2f) | %d / %d |\n",
+		byEP := map[int][]float64{}
+		for _, p := range m.Points {
+			byEP[p.EP] = append(byEP[p.EP], p.BytesPerS)
+		}
+		var eps []int
+		for ep := range byEP {
+			eps = append(eps, ep)
+		}
+		sort.Ints(eps)
+		var cells []string
+		for _, ep := range eps {
+			cells = append(cells, fmt.Sprintf("%d: %.2f", ep, median(byEP[ep])/1e12))
+		}
+		fmt.Fprintf(w, "| %s | %s %s | %s | %s | **%.2f** (%.2f) | %.2f–%.2f (%.2f–%.2f) | %d / %d (%d) | %s |\n",
 			m.System, m.Engine, m.Version, m.Dtype, m.Kernel, m.BytesPerS/1e12, m.FracHBM,
-			m.Min/1e12, m.Max/1e12, m.P25/1e12, m.P75/1e12, m.Used, m.Shapes)
+			m.Min/1e12, m.Max/1e12, m.P25/1e12, m.P75/1e12, m.Used, m.Shapes, m.AboveHBM, strings.Join(cells, ", "))
 	}
 }
 
