@@ -21,7 +21,7 @@ func (sm *StepModel) ExpertDiagAt(total float64) ExpertDiag {
 	d.FLOPs, d.Bytes = sm.expertWork(total)
 	d.ComputeS = d.FLOPs / (s.expertFLOPS() * s.expertGEMMEff())
 	d.MemoryS = d.Bytes / (s.HW.HBMBytesPerS * s.Eff.HBM * scale(s.Eff.ExpertHBM))
-	if r := s.expertStreamRate(); r > 0 {
+	if r := sm.expertStreamRate(); r > 0 {
 		d.MemoryS = d.Bytes / r
 	}
 	if c := s.moeCurve(); c != nil {

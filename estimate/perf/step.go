@@ -514,7 +514,7 @@ func (sm *StepModel) expertTimeCall(total, call float64, st *StepTime) {
 	}
 	flops, bytes := sm.expertWork(total)
 	compute, memory := flops/(s.expertFLOPS()*s.expertGEMMEff()), bytes/(s.HW.HBMBytesPerS*s.Eff.HBM*scale(s.Eff.ExpertHBM))
-	if r := s.expertStreamRate(); r > 0 {
+	if r := sm.expertStreamRate(); r > 0 {
 		memory = bytes / r // the measured kernel's streaming rate (moestream.go)
 	}
 	if c := s.moeCurve(); c != nil {

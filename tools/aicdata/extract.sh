@@ -4,8 +4,9 @@
 # of that repository (a clone or bare mirror), then derives the tables.
 #   usage: extract.sh GIT_DIR OUT_DIR
 # Leaves OUT_DIR/aic-core/src/aiconfigurator_core/systems (about 140 MB) and
-# writes derived.json, tables.md, moe_curves.json and gemm_tables.json beside this
-# script (gemm_tables.json also into estimate/perf, which embeds it).
+# writes derived.json, tables.md, moe_curves.json, gemm_tables.json, moe_width.json and
+# moe_stream.json beside this script (gemm_tables.json and moe_stream.json also into
+# estimate/perf, which embeds them).
 set -euo pipefail
 COMMIT=095f58a51c4ca8e61b66ec108d86f223f8d559ce
 git_dir=$1
@@ -27,3 +28,5 @@ go run . moecurve -maxgpus 8 -floor 1 -format json "$out/$P" >moe_curves.json
 go run . gemmtable -commit "$COMMIT" "$out/$P" >gemm_tables.json
 cp gemm_tables.json ../../estimate/perf/gemm_tables.json
 go run . moewidth -format json "$out/$P" >moe_width.json
+go run . moestream -format json -commit "$COMMIT" "$out/$P" >moe_stream.json
+cp moe_stream.json ../../estimate/perf/moe_stream.json

@@ -36,6 +36,10 @@ func main() {
 		gemmTableCmd(os.Args[2:])
 		return
 	}
+	if len(os.Args) >= 3 && os.Args[1] == "moestream" {
+		moeStreamCmd(os.Args[2:])
+		return
+	}
 	if len(os.Args) >= 3 && os.Args[1] == "moewidth" {
 		moeWidthCmd(os.Args[2:])
 		return
@@ -51,7 +55,7 @@ func main() {
 		distinct(os.Args[2], strings.Split(os.Args[3], ","))
 		return
 	}
-	fmt.Fprintln(os.Stderr, "usage: aicdata derive [-commit SHA] [-systems a,b] SYSTEMS_DIR | aicdata schema FILE... | aicdata distinct FILE col,col | aicdata csv IN.parquet OUT.csv | aicdata moecurve [-format md|json|go] SYSTEMS_DIR | aicdata gemmtable [-heldout] SYSTEMS_DIR | aicdata moewidth [-format md|json|go] SYSTEMS_DIR")
+	fmt.Fprintln(os.Stderr, "usage: aicdata derive [-commit SHA] [-systems a,b] SYSTEMS_DIR | aicdata schema FILE... | aicdata distinct FILE col,col | aicdata csv IN.parquet OUT.csv | aicdata moecurve [-format md|json|go] SYSTEMS_DIR | aicdata gemmtable [-heldout] SYSTEMS_DIR | aicdata moewidth [-format md|json|go] SYSTEMS_DIR | aicdata moestream [-format md|json] SYSTEMS_DIR")
 	os.Exit(2)
 }
 
