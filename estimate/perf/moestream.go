@@ -31,6 +31,17 @@ var UseMeasuredMoEStream = true
 // kernel is unknown.
 var UseMeasuredMoEStreamUnpinned = false
 
+// UseMeasuredMoEStreamVLLMMXFP4 extends UseMeasuredMoEStream to vLLM's
+// MXFP4 (gpt-oss) experts where the release's own kernel choice is the one
+// the table timed (0.55–0.57 of the HBM peak on H200 and Blackwell, below
+// the fitted 0.67). Off (session 32): the one published figure it reaches,
+// the held-out llm-d GKE P/D run's decode TPOT (gpt-oss-120b, decode TP 4
+// on H200, vLLM 0.24.0), is already predicted 2.3× slow and moves further
+// away (+133% → +161%), and no colocated calibration row exercises it: the
+// kernel table alone does not tell whether the slow slices it times are
+// what a TP-sharded serving step streams.
+var UseMeasuredMoEStreamVLLMMXFP4 = false
+
 // moeStreamJSON is tools/aicdata/moe_stream.json (aicdata moestream:
 // aiconfigurator 095f58a51c4c's balanced moe_perf rows, per system,
 // engine, MoE dtype and kernel_source, one point per model shape and
@@ -189,7 +200,8 @@ func (sm *StepModel) expertSlice() float64 {
 // timed the kernel the deployment runs:
 //   - SGLang, NVFP4 experts: the SGLang table's flashinfer_trtllm rate
 //     (sglangNVFP4Kernel) where the system's table has it;
-//   - vLLM, MXFP4 (gpt-oss) experts: the rate of the kernel
+//   - vLLM, MXFP4 (gpt-oss) experts, only with
+//     UseMeasuredMoEStreamVLLMMXFP4: the rate of the kernel
 //     MoECurves.MXFP4Kernel names, which ForRelease keeps only where the
 //     release's own choice on this GPU (vllm.Release.MXFP4MoEBackend) is
 //     that kernel (moeCurve is nil otherwise);
@@ -217,7 +229,7 @@ func (s *StepSetup) expertStream() *moeStreamEntry {
 		if s.WeightDType == "nvfp4" {
 			return moeStreamFor(sys, "sglang", "nvfp4", sglangNVFP4Kernel)
 		}
-	case s.WeightDType == "mxfp4":
+	case s.WeightDType == "mxfp4" && UseMeasuredMoEStreamVLLMMXFP4:
 		if k, ok := vllmMXFP4Kernels[s.Eff.Kernels.MoE.MXFP4Kernel]; ok {
 			return moeStreamFor(sys, "vllm", "w4a16_mxfp4", k)
 		}

@@ -145,7 +145,11 @@ func TestExpertStreamRateApplies(t *testing.T) {
 // ForRelease kept the MXFP4 curve (the release's MXFP4MoEBackend is the
 // kernel the table timed): 0.24.0 on H200 runs Triton (the table's
 // OAITritonMxfp4Experts rate), 0.10.2 runs Marlin (no rate).
+// (With UseMeasuredMoEStreamVLLMMXFP4 on: off by default, see its comment;
+// TestExpertStreamRateVLLMMXFP4Off holds the default.)
 func TestExpertStreamRateMXFP4(t *testing.T) {
+	defer func(v bool) { UseMeasuredMoEStreamVLLMMXFP4 = v }(UseMeasuredMoEStreamVLLMMXFP4)
+	UseMeasuredMoEStreamVLLMMXFP4 = true
 	g := perfGPU(t, "h200")
 	at := func(ver string) float64 {
 		rel, _, err := vllm.ResolveString(ver)
@@ -165,5 +169,24 @@ func TestExpertStreamRateMXFP4(t *testing.T) {
 	}
 	if got := at("0.10.2"); got != 0 {
 		t.Errorf("0.10.2 on H200 (Marlin): %.3g B/s, want none", got)
+	}
+}
+
+// TestExpertStreamRateVLLMMXFP4Off: by default vLLM's MXFP4 experts keep the
+// fitted streaming rate (UseMeasuredMoEStreamVLLMMXFP4 off), where the
+// release runs the kernel the table timed as well.
+func TestExpertStreamRateVLLMMXFP4Off(t *testing.T) {
+	if UseMeasuredMoEStreamVLLMMXFP4 {
+		t.Skip("switch on")
+	}
+	g := perfGPU(t, "h200")
+	rel, _, err := vllm.ResolveString("0.24.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := StepSetup{Model: perfModel(t, "gpt-oss-120b"), HW: NewHardware(g, 1, 0, 1, 0, 0, 0), TP: 1, PP: 1, DP: 1,
+		WeightDType: "mxfp4", CUDAGraphs: true, Eff: ForRelease(DefaultEfficiency, g, rel, true, nil)}
+	if r := NewStepModel(s).expertStreamRate(); r != 0 {
+		t.Errorf("vLLM 0.24.0 gpt-oss on H200 streams at a measured %.3g B/s; want the fitted rate (0) with the switch off", r)
 	}
 }
