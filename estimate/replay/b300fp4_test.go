@@ -20,14 +20,8 @@ func TestB300FP4Terms(t *testing.T) {
 	}
 	var b strings.Builder
 	b.WriteString("| row | TPOT pub / replay | step | GPU | dense | attention | experts (c / m) | curve x, TFLOPS | gaps (kernels) | TP AR | host exposed |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, r := range targetableRows(t) {
-		if !strings.HasPrefix(r.ID, "ixpr3183-dsr1fp4-b300-sglang-") {
-			continue
-		}
-		o, sm, _, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, x := range replayRows(t, "ixpr3183-dsr1fp4-b300-sglang-") {
+		r, o, sm := x.Row, x.Out, x.Step
 		in, out := lengths(r.Workload)
 		conc := r.Load.Concurrency.Int()
 		p := sm.DecodePartsAt(conc, float64(in)+float64(out)/2)
@@ -65,14 +59,8 @@ func TestB300FP4DenseExperiment(t *testing.T) {
 	}
 	const nvfp4, bf16 = 4.5 / 8, 2.0
 	var b strings.Builder
-	for _, r := range targetableRows(t) {
-		if !strings.HasPrefix(r.ID, "ixpr3183-dsr1fp4-b300-sglang-") {
-			continue
-		}
-		_, sm, e, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, x := range replayRows(t, "ixpr3183-dsr1fp4-b300-sglang-") {
+		r, sm, e := x.Row, x.Step, x.Eng
 		s := sm.S
 		m := s.Model
 		tp := float64(s.TP)

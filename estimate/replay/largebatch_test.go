@@ -12,12 +12,13 @@ import (
 
 // largeBatch runs TestLargeBatchTerms, an analysis (issue #28,
 // "largebatch") that prints and asserts nothing, skipped by default:
-// go test ./estimate/replay -run TestLargeBatchTerms -largebatch [-largemarlin] -v
+// go test ./estimate/replay -run TestLargeBatchTerms -largebatch [-largemarlin=false] -v
+// (the three switches default to their package values: on since session 32)
 var (
 	largeBatch  = flag.Bool("largebatch", false, "print the pegainfer H20 rows' step terms per rank batch (analysis)")
-	largeMarlin = flag.Bool("largemarlin", false, "with -largebatch: perf.UseMarlinBlocks on (analysis)")
-	largePad    = flag.Bool("largepad", false, "with -largebatch: perf.UseDPGraphPadding on (analysis)")
-	largeLB     = flag.Bool("largelb", false, "with -largebatch: sim.UseDPLB on (analysis)")
+	largeMarlin = flag.Bool("largemarlin", perf.UseMarlinBlocks, "with -largebatch: perf.UseMarlinBlocks (analysis)")
+	largePad    = flag.Bool("largepad", perf.UseDPGraphPadding, "with -largebatch: perf.UseDPGraphPadding (analysis)")
+	largeLB     = flag.Bool("largelb", sim.UseDPLB, "with -largebatch: sim.UseDPLB (analysis)")
 )
 
 // TestLargeBatchTerms prints the replay of the pegainfer-vllm-h20-baseline
@@ -32,14 +33,8 @@ func TestLargeBatchTerms(t *testing.T) {
 	perf.UseMarlinBlocks, perf.UseDPGraphPadding, sim.UseDPLB = *largeMarlin, *largePad, *largeLB
 	var b strings.Builder
 	fmt.Fprintf(&b, "UseMarlinBlocks %v UseDPGraphPadding %v UseDPLB %v\n", perf.UseMarlinBlocks, perf.UseDPGraphPadding, sim.UseDPLB)
-	for _, r := range targetableRows(t) {
-		if !strings.HasPrefix(r.ID, "pegainfer-vllm019-h20-kimik25-dp8ep8-1in128out-c") {
-			continue
-		}
-		o, sm, e, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, x := range replayRows(t, "pegainfer-vllm019-h20-kimik25-dp8ep8-1in128out-c") {
+		r, o, sm, e := x.Row, x.Out, x.Step, x.Eng
 		fmt.Fprintf(&b, "%s: tok/s %.0f (pub %.1f) TPOT p50 %.1f ms (pub %.1f) TTFT p99 %.1f (pub %.1f) marlin %v api servers %d\n", r.ID, o.Sim.OutputTokPerS, r.Figures.OutputTokPerS.V,
 			1e3*o.TPOT.P50, r.Figures.TPOTMs.Median.V, 1e3*o.TTFT.P99, r.Figures.TTFTMs.P99.V, sm.S.MarlinMoE, e.apiServers)
 		p := o.Sim.TTFTParts

@@ -35,14 +35,8 @@ func TestV4GPUTerms(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "overlap %v, EP straggler %v (ms)\n", perf.UseAsyncOverlap, perf.UseEPStraggler)
 	b.WriteString("| row | TPOT p50 pub / replay | tok/s err | step | GPU | dense GEMM | mHC | attention | indexer | experts | gaps (kernels) | TP AR | host exposed |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, r := range targetableRows(t) {
-		if !strings.HasPrefix(r.ID, "tant2-blogarch-h100-dsv4flash0731-tp8ep-") {
-			continue
-		}
-		o, sm, _, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, x := range replayRows(t, "tant2-blogarch-h100-dsv4flash0731-tp8ep-") {
+		r, o, sm := x.Row, x.Out, x.Step
 		in, out := lengths(r.Workload)
 		conc := r.Load.Concurrency.Int()
 		p := sm.DecodePartsAt(conc, float64(in)+float64(out)/2)
