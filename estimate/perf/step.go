@@ -325,6 +325,9 @@ func (sm *StepModel) overhead(runs []RankRun) (serial, launch float64) {
 	}
 	slowIdle := s.IdleRanksSlow && idle && s.DP > 1 && sm.experts > 0
 	switch {
+	case s.PrefillEager && prefill && !s.EnforceEager && tok <= float64(s.PrefillGraphTokens):
+		// piecewise graphs replayed (StepSetup.PrefillGraphTokens): no
+		// eager launches
 	case s.EnforceEager || (s.PrefillEager && prefill):
 		per := s.Eff.EagerPerLayerS
 		if s.SGLang {

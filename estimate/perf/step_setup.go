@@ -140,6 +140,12 @@ type StepSetup struct {
 	// PrefillEager runs steps that carry prompt tokens in eager mode:
 	// engines that capture CUDA graphs for decode only (SGLang, vLLM V0).
 	PrefillEager bool
+	// PrefillGraphTokens: with PrefillEager, a step of prompt tokens of at
+	// most this many tokens on its busiest rank replays captured graphs
+	// instead (SGLang's piecewise CUDA graph for prefill/extend, which picks
+	// the smallest captured size at or above the step's tokens and runs
+	// eagerly above the largest, --piecewise-cuda-graph-max-tokens); 0: none.
+	PrefillGraphTokens int
 	// SGLang selects SGLang's eager cost (calibration rows only).
 	SGLang bool
 	// OverlapHost: the engine prepares the next step while the GPU runs

@@ -39,6 +39,10 @@ type engine struct {
 	// (sglangRecvInterval; 0 elsewhere, and with UseSGLangRecvInterval
 	// off): sim.Config.RecvInterval.
 	recvInterval int
+	// piecewise: SGLang captures piecewise CUDA graphs for prefill steps
+	// (sglangPiecewise; UseSGLangPiecewiseGraphs), up to the token ceiling
+	// sglangPiecewiseTokens gives.
+	piecewise bool
 	// scheduleAhead: vLLM schedules the next step while the GPU runs this
 	// one (async scheduling: the row's feature, else its own release's
 	// default; sim.Config.ScheduleAhead).
@@ -82,6 +86,7 @@ func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
 		if n := flagInt(r.Engine.Flags, "--stream-interval"); n > 0 {
 			e.streamEvery = n
 		}
+		e.piecewise = UseSGLangPiecewiseGraphs && sglangPiecewise(r)
 		if UseSGLangRecvInterval {
 			e.recvInterval = sglangRecvInterval(r.Engine.Flags, r.Load.Concurrency.Int(), r.Layout.TP.Int())
 		}
@@ -109,6 +114,87 @@ func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
 // schedule, as before (issue #28, the held-out SGLang DeepSeek-R1 NVFP4
 // B300 rows).
 var UseSGLangRecvInterval = true
+
+// UseSGLangPiecewiseGraphs lets an SGLang row of a release that enables
+// piecewise CUDA graphs by default (sglangPiecewise) replay graphs for its
+// prefill steps up to the ceiling (sglangPiecewiseTokens) instead of
+// paying the eager launch cost (perf.StepSetup.PrefillGraphTokens). Off:
+// every SGLang prefill step runs eagerly, as before. Off by default: the
+// calibration's SGLang rows do not bear it out (issue #28, docs in the
+// commit that added it): with it the 1,024-token DeepSeek-R1 rows' c1
+// TTFT falls far below what InferenceX measured on both B200 and B300.
+var UseSGLangPiecewiseGraphs = false
+
+// sglangPiecewiseSince is the first SGLang release whose server enables
+// piecewise CUDA graphs unless --disable-piecewise-cuda-graph is given
+// (sgl-project/sglang PR #16331 "Piecewise Cuda Graph set default", merged
+// early 2026; the flag's negative form exists from 0.5.10 on, as
+// ai-dynamo/aiconfigurator's SGLang collector notes in
+// collector/sglang/collect_attn.py: "enable_piecewise_cuda_graph … sglang
+// <=0.5.9", "disable_piecewise_cuda_graph … sglang >=0.5.10").
+var sglangPiecewiseSince = [3]int{0, 5, 10}
+
+// sglangPiecewise reports whether an SGLang row's server captured piecewise
+// CUDA graphs for prefill: a release from sglangPiecewiseSince on, without
+// --disable-piecewise-cuda-graph, and none of the conditions its server
+// arguments disable them under that a row's flags state (DP attention,
+// torch.compile, pipeline parallelism, an MoE all-to-all backend, PD
+// disaggregation: ServerArgs._handle_piecewise_cuda_graph).
+func sglangPiecewise(r published.Row) bool {
+	if r.Engine.Name != "sglang" {
+		return false
+	}
+	v := strings.SplitN(strings.TrimPrefix(firstVersion(r.Engine.Version), "v"), ".", 4)
+	if len(v) < 3 {
+		return false
+	}
+	var n [3]int
+	for i := range n {
+		d := strings.TrimFunc(v[i], func(c rune) bool { return c < '0' || c > '9' })
+		x, err := strconv.Atoi(d)
+		if err != nil {
+			return false
+		}
+		n[i] = x
+	}
+	for i := range n {
+		if n[i] != sglangPiecewiseSince[i] {
+			if n[i] < sglangPiecewiseSince[i] {
+				return false
+			}
+			break
+		}
+	}
+	f := r.Engine.Flags
+	if hasFlag(f, "--disable-piecewise-cuda-graph") || hasFlag(f, "--enable-dp-attention") || hasFlag(f, "--enable-torch-compile") ||
+		hasFlag(f, "--disaggregation-mode") || r.Layout.PP.Int() > 1 || r.Layout.DPAttention.V {
+		return false
+	}
+	if i := strings.Index(f, "--moe-a2a-backend"); i >= 0 {
+		if fs := strings.Fields(strings.ReplaceAll(f[i:], "=", " ")); len(fs) > 1 && fs[1] != "none" {
+			return false
+		}
+	}
+	return true
+}
+
+// sglangPiecewiseTokens is the largest prefill step, in tokens, an SGLang
+// row with piecewise graphs (engine.piecewise) replays: its
+// --piecewise-cuda-graph-max-tokens, else SGLang's default — 2,048 for an
+// MLA model ("For MLA backend … we set the max tokens to 2048 by default",
+// server_args.py), the chunked-prefill size otherwise. 0 without them.
+func sglangPiecewiseTokens(r published.Row, e engine, mla bool) int {
+	if !e.piecewise {
+		return 0
+	}
+	if n := flagInt(r.Engine.Flags, "--piecewise-cuda-graph-max-tokens"); n > 0 {
+		return n
+	}
+	if mla {
+		return 2048
+	}
+	return e.batchTok
+}
 
 // recvRule is how the InferenceX sources restate a per-point
 // --scheduler-recv-interval: "(10 below concurrency 16, else 30)",

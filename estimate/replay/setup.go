@@ -141,6 +141,7 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 	s := perf.StepSetup{Model: m, HW: hw, TP: l.TP.Int(), PP: max(1, l.PP.Int()), DP: l.DP.Int(), EP: l.EP.Int() > 1,
 		WeightDType: dtypeOf(r.Model.Weights, "bf16"), KVDType: dtypeOf(r.Model.KVCacheDType, "bf16"),
 		A2A: traffic(r), CUDAGraphs: e.graphs, EnforceEager: e.eager, PrefillEager: e.prefillEager, DBO: dbo(r), Eff: perf.ForRelease(eff, g, e.release, e.name == "vllm", envOf(r.Engine.Flags))}
+	s.PrefillGraphTokens = sglangPiecewiseTokens(r, e, m.IsMLA())
 	if s.A2A == vllm.TrafficPerNode && !r.Features.CUDAGraphs.Known {
 		s.CUDAGraphs = false // DeepEP normal kernels are not graph-capturable
 	}
