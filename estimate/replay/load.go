@@ -135,6 +135,7 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		cfg.Frontend.Rounds = err == nil && e.versioned && perf.IngestRounds(m.ModelType)
 	}
 	cfg.DPLB = sim.DPLBFor(dplbOf(r, e, sm.S.DP)) // as check decides it (slo.ApplyEngine)
+	cfg.DPWave = sim.DPWaveFor(e.name == "vllm", sm.S.Model != nil && sm.S.Model.IsMoE(), sm.S.DP)
 	ld := r.Load
 	switch ld.Kind {
 	case published.LoadClosedLoop:

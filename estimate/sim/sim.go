@@ -126,6 +126,13 @@ type Config struct {
 	// steps, and arrive together. With nothing running the loop spins and
 	// polls at once.
 	RecvInterval int
+	// DPWave makes the ranks vLLM's data-parallel MoE engines
+	// (DPEngineCoreProc), which step in waves (dpwave.go): once the group
+	// has gone idle they keep running dummy steps until their step count
+	// reaches a multiple of 32, and a request handed over meanwhile is
+	// taken at the end of the dummy step in flight. Set it through
+	// DPWaveFor.
+	DPWave bool
 }
 
 // MaxSessions bounds Config.Sessions: the simulator keeps every session's
@@ -347,6 +354,8 @@ type simulator struct {
 	recvCount   int
 	recvAt      float64
 	lastPrefill bool
+	// wave is vLLM's DP wave state (Config.DPWave, dpwave.go).
+	wave dpWave
 }
 
 // MinMeasured is the fewest requests a run measures after its warm-up

@@ -33,7 +33,11 @@ func (s *simulator) run() {
 			s.res.Overloaded = true
 			return
 		}
+		if s.cfg.DPWave && s.waveAlign() {
+			continue
+		}
 		if s.idle() {
+			s.waveIdle()
 			next := math.Inf(1)
 			if len(s.pending) > 0 {
 				next = s.pending[0].arrival

@@ -19,7 +19,8 @@ import (
 // unless the workload calls the completions endpoint — check assumes the
 // chat endpoint, what most deployments serve (spec.Workload.API) — and
 // vLLM's DP load balancer over cfg.DP ranks (sim.DPLBFor, as the
-// calibration replay decides it; the caller sets cfg.DP first).
+// calibration replay decides it; the caller sets cfg.DP first), and whether
+// its MoE DP engines step in waves (sim.DPWaveFor).
 func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		cfg.Policy = sim.PrefillFirstWhole
@@ -34,6 +35,7 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	}
 	cfg.Frontend.Rounds = perf.IngestRounds(in.Model.ModelType)
 	cfg.DPLB = sim.DPLBFor(DPLBDeployment(in, cfg.DP))
+	cfg.DPWave = sim.DPWaveFor(true, in.Model != nil && in.Model.IsMoE(), cfg.DP) // vLLM's DP waves (sim.UseDPWave)
 }
 
 // DPLBDeployment is the DP load balancing of the deployment vlaunch

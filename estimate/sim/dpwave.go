@@ -1,0 +1,139 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
+)
+
+// UseDPWave simulates vLLM's DP waves (Config.DPWave) for the deployments
+// DPWaveFor picks: vLLM serving a MoE model with DP > 1 (issue #28
+// "dpwave"). See dpwave.go for the mechanism and its sources.
+var UseDPWave = false
+
+// DPWaveWidth is how many steps apart vLLM's DP engines test whether any
+// rank still has work: DPEngineCoreProc._has_global_unfinished_reqs
+// (vllm/v1/engine/core.py) returns True without the all-reduce unless
+// step_counter % 32 == 0.
+const DPWaveWidth = 32
+
+// DPWaveFor reports whether a deployment's ranks step in vLLM's DP waves:
+// vLLM runs DPEngineCoreProc (the wave loop) only when data_parallel and
+// model_config.is_moe; a dense model's DP ranks are independent
+// EngineCoreProcs ("Non-MoE DP ranks are completely independent, so treat
+// like DP=1", vllm/v1/engine/core.py EngineCoreProc.run_engine_core).
+func DPWaveFor(vllmEngine, moe bool, dp int) bool {
+	return UseDPWave && vllmEngine && moe && dp > 1
+}
+
+// dpWave is the DP wave of the simulated group.
+//
+// vLLM's DPEngineCoreProc.run_busy_loop (vllm/v1/engine/core.py, the same
+// in the 0.10/0.11 stored copy and in vllm-project/vllm @00080ee1): while
+// engines_running, an engine that executed nothing this pass runs
+// execute_dummy_batch() (a one-token forward, so the EP collectives of the
+// ranks with work find every rank), then sets engines_running =
+// _has_global_unfinished_reqs(local_unfinished), which increments
+// step_counter and answers True without asking the other ranks unless
+// step_counter % 32 == 0; at a multiple of 32 an all-reduce over the DP
+// group ends the wave when no rank has work (current_wave += 1,
+// step_counter = 0). A request that reaches an engine while it runs a
+// dummy step is read by _process_input_queue at the top of the next pass,
+// so it waits for the dummy step in flight. When the wave has ended, the
+// receiving engine sets engines_running itself (add_request: a request
+// of a completed wave makes it notify the coordinator, which sends
+// START_DP_WAVE to the others) and steps at once; the other engines join
+// within a ZMQ hop through the coordinator, not modelled (no measurement
+// of it found).
+type dpWave struct {
+	running bool    // a wave is running (engines_running)
+	base    int     // stepN at the wave's start, less the dummy steps run
+	idle    bool    // the group has no work but the wave runs on: dummy steps
+	t0      float64 // when the dummy steps began
+	left    int     // dummy steps until the wave's end
+	dummyS  float64 // one dummy step (0: not yet evaluated)
+}
+
+// waveIdle is called when no rank has work: a running wave either ends at
+// this step's check (a multiple of DPWaveWidth) or runs on in dummy steps.
+//
+// Synchronously (EngineCore.step) the pass that runs a step also applies
+// its output, so the check after the group's last step sees no work: at a
+// multiple of DPWaveWidth the wave ends there. Under async scheduling
+// (EngineCore.step_with_batch_queue, Config.ScheduleAhead) step k's output
+// is applied in the pass that schedules step k+1, so the last step's is
+// applied by one more pass, which schedules nothing (model_executed
+// False) and therefore runs a dummy batch before its check: the group's
+// first check without work comes one dummy step after its last step, and
+// the wave ends at the first multiple of DPWaveWidth after it.
+func (s *simulator) waveIdle() {
+	w := &s.wave
+	if !s.cfg.DPWave || !w.running || w.idle {
+		return
+	}
+	c := s.stepN - w.base
+	left := DPWaveWidth - c%DPWaveWidth
+	if left == DPWaveWidth && !s.cfg.ScheduleAhead {
+		w.running = false
+		return
+	}
+	w.idle, w.t0, w.left = true, s.now, left
+}
+
+// waveAlign is called at the top of the loop once requests were handed
+// over: work on some rank starts (or continues) a wave. If the group was
+// running dummy steps, the engines take the work at the end of the dummy
+// step in flight: waveAlign moves the clock there and reports true (the
+// loop starts over at the new time). A wave already ended costs nothing.
+func (s *simulator) waveAlign() bool {
+	w := &s.wave
+	if s.idle() {
+		return false
+	}
+	if !w.running {
+		w.running, w.base, w.idle = true, s.stepN, false
+		return false
+	}
+	if !w.idle {
+		return false
+	}
+	w.idle = false
+	d := s.dummyStep()
+	i := int(math.Ceil((s.now - w.t0) / d))
+	if i >= w.left { // the wave ended at t0 + left·d, before or as this came
+		end := w.t0 + float64(w.left)*d
+		w.running = true
+		w.base = s.stepN
+		if end > s.now {
+			s.now = end
+			return true
+		}
+		return false
+	}
+	i = max(i, 0)
+	w.base -= i // the dummy steps count toward the wave's step counter
+	if t := w.t0 + float64(i)*d; t > s.now {
+		s.now = t
+		return true
+	}
+	return false
+}
+
+// dummyStep is the duration of one lock-step dummy step: vLLM's
+// execute_dummy_batch runs the model on one token on every rank
+// (gpu_model_runner._dummy_run(1)), priced as a one-sequence decode step.
+func (s *simulator) dummyStep() float64 {
+	if s.wave.dummyS > 0 {
+		return s.wave.dummyS
+	}
+	loads := make([]perf.RankLoad, len(s.ranks))
+	for i := range loads {
+		loads[i] = perf.RankLoad{DecodeSeqs: 1, DecodeCtx: 1}
+	}
+	d := s.cfg.Step(loads)
+	if !(d > 0) || math.IsInf(d, 1) {
+		d = math.SmallestNonzeroFloat64
+	}
+	s.wave.dummyS = d
+	return d
+}

@@ -1,0 +1,71 @@
+package sim
+
+import (
+	"math"
+	"testing"
+)
+
+// TestDPWave, by hand: DP 2, every step (dummy steps too) 10 ms, one
+// closed-loop session whose requests take two steps (a one-token prompt's
+// prefill gives the first token, one decode ends it) and come back 25 ms
+// after the last token.
+//
+// Request 1 arrives at t = 0 to an idle group: the wave starts, TTFT 10 ms
+// (the prefill step), and it finishes at 20 ms with the step counter at 2.
+// The ranks then run dummy steps (20, 30, 40, 50 ms …). Request 2 arrives
+// at 45 ms, during the third dummy step, and is taken at its end, 50 ms:
+// TTFT 5 + 10 = 15 ms; the counter is 2 + 3 + 2 = 7 when it finishes.
+// Each further request adds 5 steps: after request k the counter is
+// 5k − 3, 32 for k = 7, a multiple of 32 with no rank holding work, so the
+// wave ends there and request 8 finds an idle group again (TTFT 10 ms),
+// and so on: per cycle of 7 requests one of 10 ms and six of 15 ms.
+//
+// With a think time of 1 s the 30 dummy steps (300 ms) end the wave
+// before each request comes: every TTFT is 10 ms, as without waves.
+func TestDPWave(t *testing.T) {
+	const step = 0.01
+	cfg := Config{Step: constStep(step), DP: 2, MaxNumSeqs: 16, MaxNumBatchedTokens: 4096, InputTokens: 1, OutputTokens: 2,
+		Sessions: 1, ThinkS: 0.025, ThinkFixed: true, Requests: 8, Warmup: 0, Seed: 1, DPWave: true}
+	r := Run(cfg)
+	if want := (2*0.010 + 6*0.015) / 8; r.Requests != 8 || math.Abs(r.TTFT.Mean-want) > 1e-9 {
+		t.Errorf("think 25 ms: %d requests, mean TTFT %.6f s; want 8 and %.6f s (requests 1 and 8 of 10 ms, six of 15 ms)", r.Requests, r.TTFT.Mean, want)
+	}
+	if r.TTFT.P50 < 0.015-1e-9 || r.TTFTQuantiles[0] > 0.010+1e-9 {
+		t.Errorf("think 25 ms: median TTFT %.6f s, fastest %.6f s; want 15 ms and 10 ms", r.TTFT.P50, r.TTFTQuantiles[0])
+	}
+	// Under async scheduling the check after request 7's last step is
+	// one dummy step later, at 33: the wave runs 31 more dummy steps and
+	// request 8 waits as the others did.
+	cfg.ScheduleAhead = true
+	if a := Run(cfg); math.Abs(a.TTFT.Mean-(0.010+7*0.015)/8) > 1e-9 {
+		t.Errorf("async, think 25 ms: mean TTFT %.6f s; want %.6f s (only request 1 of 10 ms)", a.TTFT.Mean, (0.010+7*0.015)/8)
+	}
+	cfg.ScheduleAhead = false
+	cfg.DPWave = false
+	if off := Run(cfg); math.Abs(off.TTFT.Mean-step) > 1e-9 {
+		t.Errorf("without waves: mean TTFT %.6f s; want one 10 ms step", off.TTFT.Mean)
+	}
+	cfg.DPWave, cfg.ThinkS = true, 1
+	if long := Run(cfg); math.Abs(long.TTFT.Mean-step) > 1e-9 {
+		t.Errorf("think 1 s: mean TTFT %.6f s; want 10 ms (the wave ends 300 ms after each request)", long.TTFT.Mean)
+	}
+}
+
+// TestDPWaveFor: only vLLM's MoE DP engines step in waves.
+func TestDPWaveFor(t *testing.T) {
+	defer func(v bool) { UseDPWave = v }(UseDPWave)
+	UseDPWave = true
+	for _, c := range []struct {
+		vllm, moe bool
+		dp        int
+		want      bool
+	}{{true, true, 8, true}, {true, false, 8, false}, {true, true, 1, false}, {false, true, 8, false}} {
+		if got := DPWaveFor(c.vllm, c.moe, c.dp); got != c.want {
+			t.Errorf("DPWaveFor(vllm %v, moe %v, dp %d) = %v; want %v", c.vllm, c.moe, c.dp, got, c.want)
+		}
+	}
+	UseDPWave = false
+	if DPWaveFor(true, true, 8) {
+		t.Error("DPWaveFor with UseDPWave off = true")
+	}
+}
