@@ -57,7 +57,7 @@ func marlinMoELayer(in *input.Input) (Term, bool) {
 		gib += t * held * actBytes / GiB
 		heldText = fmt.Sprintf(" + %d tokens × %.0f held by the compiled graph across the attention op (%s) × 2 B", in.MaxNumBatchedTokens, held, what)
 	}
-	return Term{"Marlin MoE layer", gib, fmt.Sprintf(
+	return Term{termMarlinLayer, gib, fmt.Sprintf(
 		"%d tokens × %.0f × hidden %d × 2 B (%s) + Marlin's caches %d × top-k %d × (max(2 × expert width %.0f, hidden %d) + %.0f) × 2 B = %.2f GiB%s, "+
 			"allocated per call for the whole batch and freed on return (%s): one layer's peak, compared with the forward pass, not added to it",
 		in.MaxNumBatchedTokens, hidden, m.HiddenSize, which, in.MaxNumBatchedTokens, m.ExpertsPerToken, n, m.HiddenSize, n, caches, heldText, p.Why)}, true

@@ -121,13 +121,13 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 		a.ForwardGiB += t * (held - 2*h) * actBytes / GiB
 		formula += fmt.Sprintf(" + %d tokens × (held across the attention op: %s = %.0f, − 2 × hidden) × 2 B", in.MaxNumBatchedTokens, heldWhat, held)
 	}
-	a.Terms = append(a.Terms, Term{"forward pass", a.ForwardGiB, formula})
+	a.Terms = append(a.Terms, Term{termForward, a.ForwardGiB, formula})
 	hiddenGiB := t * h * actBytes / GiB
 	if s.Index == in.Layout.PP-1 {
 		rows := min(in.MaxNumSeqs, in.MaxNumBatchedTokens)
 		perLogit, path := samplerBytesPerLogit(in, rows)
 		a.SamplerGiB = float64(rows) * float64(m.VocabSize) * float64(perLogit) / GiB
-		a.Terms = append(a.Terms, Term{"sampler", a.SamplerGiB + hiddenGiB,
+		a.Terms = append(a.Terms, Term{termSampler, a.SamplerGiB + hiddenGiB,
 			fmt.Sprintf("%d rows × vocab %d × %d B%s + hidden states %d × %d × 2 B", rows, m.VocabSize, perLogit, path, in.MaxNumBatchedTokens, m.HiddenSize)})
 	}
 	marlin, marlinOK := marlinMoELayer(in)
@@ -147,11 +147,11 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 			formula += fmt.Sprintf("; vLLM runs these experts through Marlin, which allocates its caches per call for the whole batch instead "+
 				"(that MoE layer %.2f GiB, caches included): this workspace is still charged in its place, the layers' peaks not yet modelled", marlin.GiB)
 		}
-		a.Terms = append(a.Terms, Term{"fused-MoE workspace", a.MoEWorkspaceGiB, formula})
+		a.Terms = append(a.Terms, Term{termMoEWorkspace, a.MoEWorkspaceGiB, formula})
 	}
 	if gib, formula := encoderProfileGiB(in); gib > 0 {
 		a.EncoderOutputsGiB = gib
-		a.Terms = append(a.Terms, Term{"multimodal encoder profile outputs", gib, formula})
+		a.Terms = append(a.Terms, Term{termEncoderOutputs, gib, formula})
 	}
 	a.PeakGiB = max(a.ForwardGiB, a.MarlinLayerGiB, a.SamplerGiB+hiddenGiB*boolF(a.SamplerGiB > 0)) + a.MoEWorkspaceGiB + a.EncoderOutputsGiB
 	return a
@@ -345,6 +345,16 @@ func all2allBuffers(in *input.Input) (Term, bool) {
 // deviceGiB is the CUDA-runtime total vLLM multiplies by the utilization.
 func deviceGiB(g *catalog.GPU) float64 { return g.MemoryMiB / 1024 }
 
+// The activation terms' names: PeakActivation writes them, ActivationRule
+// reads them back.
+const (
+	termForward        = "forward pass"
+	termSampler        = "sampler"
+	termMarlinLayer    = "Marlin MoE layer"
+	termMoEWorkspace   = "fused-MoE workspace"
+	termEncoderOutputs = "multimodal encoder profile outputs"
+)
+
 // ActivationRule says how the activation peak's terms combine, as
 // PeakActivation combines them: the largest of the forward pass, the
 // sampler and (where Marlin runs the experts) the Marlin MoE layer, plus the
@@ -356,13 +366,13 @@ func (r *Report) ActivationRule() string {
 	var added []string
 	for _, t := range r.Activation {
 		switch t.Name {
-		case "sampler":
+		case termSampler:
 			inMax = append(inMax, "sampler")
-		case "Marlin MoE layer":
+		case termMarlinLayer:
 			inMax = append(inMax, "Marlin MoE layer")
-		case "fused-MoE workspace":
+		case termMoEWorkspace:
 			added = append(added, "fused-MoE workspace")
-		case "multimodal encoder profile outputs":
+		case termEncoderOutputs:
 			added = append(added, "encoder outputs")
 		}
 	}
