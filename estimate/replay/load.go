@@ -107,17 +107,25 @@ type Options struct {
 // simulate runs the benchmark's load through the simulator.
 func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcome {
 	in, out := lengths(r.Workload)
-	step := sm.StepSeconds
+	// A dense model's DP ranks are independent engines, each stepping on
+	// its own clock at one rank's step (sim.IndependentRanks, as check's
+	// sim.RunModel decides it); a MoE model's step together.
+	independent := sim.IndependentRanks(sm.S.Model != nil && sm.S.Model.IsMoE(), sm.S.DP)
+	rankSM := sm
+	if independent {
+		rankSM = sim.RankStep(sm)
+	}
+	step := rankSM.StepSeconds
 	if opt.stepHook != nil {
 		step = func(l []perf.RankLoad) float64 {
-			d := sm.StepSeconds(l)
+			d := rankSM.StepSeconds(l)
 			opt.stepHook(l, d)
 			return d
 		}
 	}
 	cfg := sim.Config{Step: step, DP: sm.S.DP, MaxNumSeqs: e.maxSeqs, MaxNumBatchedTokens: e.batchTok,
 		InputTokens: in, OutputTokens: out, Seed: max(1, opt.Seed), Policy: e.policy, BlockSize: 16, Spread: spread(r),
-		ScheduleAhead: e.scheduleAhead, RecvInterval: e.recvInterval}
+		ScheduleAhead: e.scheduleAhead, RecvInterval: e.recvInterval, Independent: independent}
 	kvTokens, cost := kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType)
 	cfg.KVTokensPerRank, cfg.KV = kvTokens, sim.KVCost(cost)
 	if e.apiServer {

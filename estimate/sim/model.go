@@ -114,8 +114,11 @@ type simPlan struct {
 }
 
 // planSim reduces cfg:
-//   - dense models run independent engines per DP rank: one rank with its
-//     share (the fullest rank's ceil share of sessions, 1/DP of the rate);
+//   - dense models run independent engines per DP rank (IndependentRanks):
+//     up to MaxRepRanks of them, each on its own clock (Config.Independent)
+//     behind the deployment's front end and DP load balancer, with their
+//     share; with UseIndependentDP off, one rank with its share (the
+//     fullest rank's ceil share of sessions, 1/DP of the rate);
 //   - MoE ranks step in lock-step: up to MaxRepRanks representative ranks
 //     with their share, tiled over the cluster by the step model;
 //   - closed-loop sessions beyond queueSlots per sequence that can run at
@@ -124,7 +127,8 @@ type simPlan struct {
 //     sequence that can run (Result.Overloaded).
 func planSim(sm *perf.StepModel, cfg Config) simPlan {
 	dp := max(1, cfg.DP)
-	lockstep := sm.S.Model.IsMoE() && dp > 1
+	lockstep := LockStep(sm.S.Model.IsMoE(), dp)
+	independent := IndependentRanks(sm.S.Model.IsMoE(), dp)
 	slots := RunSlots(cfg) // per rank
 	limit := MaxRepRanks
 	if cfg.Sessions > 0 { // keep the simulated sessions within MaxSimSessions
@@ -138,10 +142,11 @@ func planSim(sm *perf.StepModel, cfg Config) simPlan {
 		// (Sessions with think time do not keep a rank each busy: the
 		// general plan stands for them.)
 		return planFewSessions(sm, cfg, busyRanks(min(cfg.Sessions, limit, MaxRepRanks), cfg.Sessions, tp, g))
-	case lockstep:
+	case lockstep, independent:
 		k = repRanks(dp, tp, g, limit)
 	}
 	p := simPlan{cfg: cfg, copies: dp / k}
+	p.cfg.Independent = independent && k > 1
 	p.cfg.DP, p.cfg.DPLB = k, cfg.DPLB.Reduced(k, dp)
 	switch {
 	case cfg.Sessions > 0:
@@ -159,14 +164,15 @@ func planSim(sm *perf.StepModel, cfg Config) simPlan {
 	return p
 }
 
-// SimulatedRanks is how many lock-step DP ranks RunModel simulates for cfg
+// SimulatedRanks is how many DP ranks (lock-step, or independent engines)
+// RunModel simulates for cfg
 // on sm (of one replica), and whether they are the busy ranks of a closed
 // loop with fewer sessions than ranks (one session each, the other ranks
 // idle) rather than representatives tiled over all of them.
 func SimulatedRanks(sm *perf.StepModel, cfg Config) (ranks int, fewSessions bool) {
 	cfg, _ = perReplica(cfg, sm.S.Replicas)
 	dp := max(1, cfg.DP)
-	return planSim(sm, cfg).cfg.DP, sm.S.Model.IsMoE() && dp > 1 && cfg.Sessions > 0 && cfg.Sessions < dp
+	return planSim(sm, cfg).cfg.DP, LockStep(sm.S.Model.IsMoE(), dp) && cfg.Sessions > 0 && cfg.Sessions < dp
 }
 
 // planFewSessions plans a lock-step closed loop with fewer sessions than
@@ -292,11 +298,11 @@ func repRanks(dp, tp, g, limit int) int {
 // tiledStep is the step function for k simulated ranks, each standing for
 // copies ranks: lock-step ranks are tiled over the cluster (perf.RankRun,
 // the rest idle); independent (dense) engines are one rank of a DP-1
-// deployment.
+// deployment (RankStep), called with one rank's load.
 func tiledStep(sm *perf.StepModel, k, copies int, lockstep bool) func([]perf.RankLoad) float64 {
 	switch {
 	case !lockstep && sm.S.DP > 1:
-		sm, copies = perf.NewStepModel(*sm.S.WithDP(1)), 1
+		sm, copies = RankStep(sm), 1
 	case !lockstep || (k == sm.S.DP && copies == 1):
 		copies = 1
 	}

@@ -133,6 +133,13 @@ type Config struct {
 	// taken at the end of the dummy step in flight. Set it through
 	// DPWaveFor.
 	DPWave bool
+	// Independent makes the DP ranks independent engines, each stepping on
+	// its own clock (a dense model's DP ranks: IndependentRanks): a rank
+	// schedules its next step when its own step ends, whatever the others
+	// run, and Step is called with that rank's load alone (a step model of
+	// one rank, DP 1). Requests still reach the ranks through the one
+	// front end and DPLB. Without it every rank steps in lock-step.
+	Independent bool
 }
 
 // MaxSessions bounds Config.Sessions: the simulator keeps every session's
@@ -324,12 +331,14 @@ type simulator struct {
 	deltas  []perf.RankLoad
 	scratch []perf.RankLoad
 	prefix  []float64 // prefix sums of a segment's first step durations
-	// stepStart and stepEnd bound the last step run (the last one of a
-	// steady segment); lagged says the last schedule left a request waiting
-	// only because the step was scheduled before it arrived
-	// (Config.ScheduleAhead).
-	stepStart, stepEnd float64
-	lagged             bool
+	// engineClock is the engine's own stepping: of the lock-step group,
+	// or, with independent ranks (Config.Independent), of the rank being
+	// scheduled or advanced (clocks holds every rank's; enterRank).
+	engineClock
+	// clocks is every independent rank's engineClock (nil: lock-step),
+	// cur the rank whose clock engineClock holds (-1: none).
+	clocks []engineClock
+	cur    int
 	// enough, when set, says the run has spent the given fraction of its
 	// work share (Replicate): at half of it a warm-up still running ends
 	// (measuring starts), at all of it the run ends once MinMeasured
@@ -338,24 +347,36 @@ type simulator struct {
 	// seqWork counts the simulator's own work: running sequences updated,
 	// per step or steady segment.
 	seqWork int64
+	// emitMean and emitVar are cfg.Spec.emittedMoments(), worked out once:
+	// the speculation does not change during a run, and steady segments
+	// read them for every decoding request.
+	emitMean, emitVar float64
+	// wave is vLLM's DP wave state (Config.DPWave, dpwave.go).
+	wave dpWave
+}
+
+// engineClock is what an engine keeps of its own stepping.
+type engineClock struct {
+	// stepStart and stepEnd bound the last step run (the last one of a
+	// steady segment); lagged says the last schedule left a request waiting
+	// only because the step was scheduled before it arrived
+	// (Config.ScheduleAhead).
+	stepStart, stepEnd float64
+	lagged             bool
 	// outputs counts the requests the step being scheduled gives an output
 	// token (its decodes, and the prefills it completes): schedule sets
 	// it, deliveryTime reads it (a pass over every request less).
 	outputs int
 	// stepN counts the engine steps run (a steady segment's m included).
 	stepN int
-	// emitMean and emitVar are cfg.Spec.emittedMoments(), worked out once:
-	// the speculation does not change during a run, and steady segments
-	// read them for every decoding request.
-	emitMean, emitVar float64
 	// recvCount is the recv skipper's counter (Config.RecvInterval),
 	// recvAt the time of its last poll (requests ready after it stay
 	// unseen), lastPrefill whether the last step ran prefill work.
 	recvCount   int
 	recvAt      float64
 	lastPrefill bool
-	// wave is vLLM's DP wave state (Config.DPWave, dpwave.go).
-	wave dpWave
+	// inStep says an independent rank's step is running (until stepEnd).
+	inStep bool
 }
 
 // MinMeasured is the fewest requests a run measures after its warm-up
@@ -410,7 +431,10 @@ func newSimulator(cfg Config) *simulator {
 		cfg.Sessions = min(cfg.Sessions, cfg.Pool)
 	}
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), roundStart: math.Inf(-1)}
+		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), roundStart: math.Inf(-1), cur: -1}
+	if cfg.Independent && cfg.DP > 1 {
+		s.clocks = make([]engineClock, cfg.DP)
+	}
 	s.emitMean, s.emitVar = cfg.Spec.emittedMoments()
 	if cfg.DPLB.Clients > 0 && cfg.DP > 1 {
 		s.lb = newDPLB(cfg.DPLB, cfg.DP, cfg.Seed)
@@ -602,9 +626,20 @@ func (s *simulator) enqueue(r simReq) {
 			}
 		}
 	}
-	r.readyStep = s.stepN
-	if r.ready < s.now && s.stepN > 0 {
-		r.readyStep-- // handed over while a step ran: it waited through that one too
+	if s.clocks != nil {
+		// An independent rank is handed the request when it is ready: it
+		// waits through the rank's step in flight, if one is (counted in
+		// stepN from its start).
+		c := s.clockOf(best)
+		r.readyStep = c.stepN
+		if c.inStep {
+			r.readyStep--
+		}
+	} else {
+		r.readyStep = s.stepN
+		if r.ready < s.now && s.stepN > 0 {
+			r.readyStep-- // handed over while a step ran: it waited through that one too
+		}
 	}
 	s.ranks[best].waiting = append(s.ranks[best].waiting, r)
 }

@@ -38,33 +38,39 @@ func (s *simulator) advance() {
 		s.lb.publish(s.ranks, s.now) // the engines' counts as of the step before this one's finishes
 	}
 	for i := range s.ranks {
-		rk := &s.ranks[i]
-		s.seqWork += int64(len(rk.running))
-		finished := false
-		for j := range rk.running {
-			r := &rk.running[j]
-			if n := r.sched; n > 0 {
-				r.sched = 0
-				if r.done < r.prompt {
-					r.chunks++
-					r.rideDecodes += int32(s.loads[i].DecodeSeqs)
-					r.done += n
-					if r.done >= r.prompt {
-						s.emit(r, out)
-					}
-				} else {
-					s.emitDecode(r, out)
+		s.advanceRank(i, out)
+	}
+}
+
+// advanceRank applies rank i's part of the step that just ended, its
+// outputs delivered at out (advance).
+func (s *simulator) advanceRank(i int, out float64) {
+	rk := &s.ranks[i]
+	s.seqWork += int64(len(rk.running))
+	finished := false
+	for j := range rk.running {
+		r := &rk.running[j]
+		if n := r.sched; n > 0 {
+			r.sched = 0
+			if r.done < r.prompt {
+				r.chunks++
+				r.rideDecodes += int32(s.loads[i].DecodeSeqs)
+				r.done += n
+				if r.done >= r.prompt {
+					s.emit(r, out)
 				}
-			}
-			if r.out >= r.output {
-				rk.kvUsed -= r.blocks
-				s.finish(*r, out)
-				finished = true
+			} else {
+				s.emitDecode(r, out)
 			}
 		}
-		if finished {
-			rk.running = unfinished(rk.running)
+		if r.out >= r.output {
+			rk.kvUsed -= r.blocks
+			s.finish(*r, out)
+			finished = true
 		}
+	}
+	if finished {
+		rk.running = unfinished(rk.running)
 	}
 }
 

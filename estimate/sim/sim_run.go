@@ -12,20 +12,14 @@ import (
 // warm-up that reaches half the share ends there; at WorkCeiling shares
 // the run ends whatever it measured, Result.Truncated).
 func (s *simulator) run() {
+	if s.clocks != nil {
+		s.runIndependent()
+		return
+	}
 	want := s.cfg.Warmup + max(1, s.cfg.Requests)
 	for s.done < want {
-		if s.enough != nil {
-			if s.done < s.cfg.Warmup && s.enough(0.5) {
-				s.cfg.Warmup = s.done // a warm-up that would eat the share ends here
-				want = s.done + max(1, s.cfg.Requests)
-			}
-			if s.cfg.Pool == 0 && s.done >= s.cfg.Warmup+MinMeasured && s.enough(1) {
-				return
-			}
-			if s.enough(WorkCeiling) {
-				s.res.Truncated = true
-				return
-			}
+		if s.spent(&want) {
+			return
 		}
 		s.admitArrivals(s.now)
 		s.handOver()
@@ -79,6 +73,28 @@ func (s *simulator) run() {
 		s.ingestArrivals(s.now)
 		s.advance()
 	}
+}
+
+// spent applies the work share (Replicate's enough) before an iteration
+// of the run: a warm-up that reaches half of it ends there (want moves
+// with it), and the run ends (true) once the share is spent and
+// MinMeasured were measured, or at WorkCeiling shares (Result.Truncated).
+func (s *simulator) spent(want *int) bool {
+	if s.enough == nil {
+		return false
+	}
+	if s.done < s.cfg.Warmup && s.enough(0.5) {
+		s.cfg.Warmup = s.done // a warm-up that would eat the share ends here
+		*want = s.done + max(1, s.cfg.Requests)
+	}
+	if s.cfg.Pool == 0 && s.done >= s.cfg.Warmup+MinMeasured && s.enough(1) {
+		return true
+	}
+	if s.enough(WorkCeiling) {
+		s.res.Truncated = true
+		return true
+	}
+	return false
 }
 
 // admitArrivals moves every request that has arrived by t into a queue
@@ -185,24 +201,46 @@ func (s *simulator) schedule() {
 	s.outputs = 0
 	s.pollRequests()
 	for i := range s.ranks {
-		rk := &s.ranks[i]
-		s.seqWork += int64(len(rk.running))
-		var l perf.RankLoad
-		budget := s.cfg.MaxNumBatchedTokens
-		if s.cfg.Policy != DecodeFirst {
-			budget = s.scheduleRunning(rk, &l, budget, false)
-			s.admitWaiting(rk, &l, budget)
-			if l.PrefillTokens > 0 {
-				s.loads[i] = l
-				continue
-			}
-			budget = s.cfg.MaxNumBatchedTokens
-		}
-		budget = s.scheduleRunning(rk, &l, budget, true)
+		s.scheduleRank(i)
+	}
+}
+
+// scheduleRank builds rank i's batch for the next step (schedule).
+func (s *simulator) scheduleRank(i int) {
+	rk := &s.ranks[i]
+	s.seqWork += int64(len(rk.running))
+	var l perf.RankLoad
+	budget := s.cfg.MaxNumBatchedTokens
+	if s.cfg.Policy != DecodeFirst {
 		budget = s.scheduleRunning(rk, &l, budget, false)
 		s.admitWaiting(rk, &l, budget)
-		s.loads[i] = l
+		if l.PrefillTokens > 0 {
+			s.loads[i] = l
+			return
+		}
+		budget = s.cfg.MaxNumBatchedTokens
 	}
+	budget = s.scheduleRunning(rk, &l, budget, true)
+	budget = s.scheduleRunning(rk, &l, budget, false)
+	s.admitWaiting(rk, &l, budget)
+	s.loads[i] = l
+}
+
+// engineRanks is the ranks of the engine being scheduled: every rank of
+// a lock-step group, or the independent rank entered (enterRank).
+func (s *simulator) engineRanks() []simRank {
+	if s.cur >= 0 {
+		return s.ranks[s.cur : s.cur+1]
+	}
+	return s.ranks
+}
+
+// engineLoads is engineRanks' loads.
+func (s *simulator) engineLoads() []perf.RankLoad {
+	if s.cur >= 0 {
+		return s.loads[s.cur : s.cur+1]
+	}
+	return s.loads
 }
 
 // pollRequests is SGLang's SchedulerRecvSkipper.handle at the top of an
@@ -218,8 +256,8 @@ func (s *simulator) pollRequests() {
 		return
 	}
 	running := false
-	for i := range s.ranks {
-		running = running || len(s.ranks[i].running) > 0
+	for _, rk := range s.engineRanks() {
+		running = running || len(rk.running) > 0
 	}
 	w := 1
 	if !running || s.lastPrefill {
@@ -247,7 +285,7 @@ func (s *simulator) stepsToPoll() int {
 
 // loadsPrefill reports prefill work in the step scheduled (s.loads).
 func (s *simulator) loadsPrefill() bool {
-	for _, l := range s.loads {
+	for _, l := range s.engineLoads() {
 		if l.PrefillTokens > 0 {
 			return true
 		}
@@ -330,8 +368,8 @@ func (s *simulator) scheduledBy() float64 {
 	if !s.cfg.ScheduleAhead || s.stepEnd != s.now || !(s.stepEnd > s.stepStart) {
 		return s.now
 	}
-	for i := range s.ranks {
-		if len(s.ranks[i].running) > 0 {
+	for _, rk := range s.engineRanks() {
+		if len(rk.running) > 0 {
 			return s.stepStart
 		}
 	}
