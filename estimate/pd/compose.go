@@ -181,7 +181,7 @@ func noticedRead(dec *Pool, dr sim.Result, readS float64, sessions int) float64 
 		return readS
 	}
 	u, _ := unitOf(dec)
-	others := dr.MeanRunning / float64(max(1, u.copies))
+	others := dr.MeanRunning / float64(max(1, u.engines()))
 	if sessions > 0 {
 		others *= float64(sessions-1) / float64(sessions)
 	}

@@ -113,27 +113,45 @@ func admitted(l perf.RankLoad) perf.RankLoad {
 }
 
 // decodeUnit is how the decode pool is simulated: one instance (instances
-// are independent) and, for a dense model, one DP rank of it (dense DP
-// ranks are independent engines), copies of it making up the pool.
+// are independent), copies of it making up the pool. A dense model's DP
+// ranks are independent engines (sim.IndependentRanks, the decision check
+// and the replay take): every rank of the instance, each on its own clock
+// (independent; sm is one rank's step, sim.RankStep) behind the
+// instance's DP balancer; with sim.UseIndependentDP off, one rank of it,
+// copies of it making up the pool.
 type decodeUnit struct {
-	sm     *perf.StepModel
-	dp     int
-	copies int
+	sm          *perf.StepModel
+	dp          int
+	copies      int
+	independent bool
 }
 
 func unitOf(p *Pool) (decodeUnit, bool) {
 	u := decodeUnit{sm: p.sm, dp: max(1, p.sm.S.DP), copies: max(1, p.Instances)}
-	if !p.sm.S.Model.IsMoE() && u.dp > 1 {
-		u.sm, u.copies, u.dp = perf.NewStepModel(*p.sm.S.WithDP(1)), u.copies*u.dp, 1
+	moe := p.sm.S.Model.IsMoE()
+	switch {
+	case sim.IndependentRanks(moe, u.dp):
+		u.sm, u.independent = sim.RankStep(p.sm), true
+	case !sim.LockStep(moe, u.dp) && u.dp > 1:
+		u.sm, u.copies, u.dp = sim.RankStep(p.sm), u.copies*u.dp, 1
 	}
 	return u, u.dp <= sim.MaxRepRanks
+}
+
+// engines is how many engines the pool's copies of the unit are: one an
+// instance of lock-step ranks, one a rank of independent ones.
+func (u decodeUnit) engines() int {
+	if u.independent {
+		return u.copies * u.dp
+	}
+	return u.copies
 }
 
 // simDecode runs the decode pool: requests of n prompt tokens arrive with
 // their KV, are admitted at a step boundary (costing one token each,
 // admitted), and decode out tokens with no prefill beside them. It uses
 // the simulator itself with that step (the colocated path, sim.RunModel,
-// would charge the prompt's compute), so it simulates every lock-step rank
+// would charge the prompt's compute), so it simulates every rank (lock-step, or independent: decodeUnit)
 // of one instance; ok is false when that is more than sim.MaxRepRanks.
 // Closed-loop sessions beyond two per sequence that can run only queue:
 // they are accounted for by Little's law (extra wait per request).
@@ -144,7 +162,7 @@ func simDecode(p *Pool, n, out int, l load, seed uint64) (res sim.Result, extraW
 	}
 	cfg := sim.Config{DP: u.dp, MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()),
 		InputTokens: n, OutputTokens: out, Requests: simRequests, Seed: seed, WorkBudget: sim.StepBudget / simBudgetShare,
-		StepPasses: u.sm.Passes()}
+		StepPasses: u.sm.Passes(), Independent: u.independent}
 	// Every admitted prompt fits the token budget whole, so no prompt is
 	// chunked (its compute is one token, admitted).
 	cfg.MaxNumBatchedTokens = max(p.in.MaxNumBatchedTokens, max(1, p.in.MaxNumSeqs)*(n+1))
