@@ -1,5 +1,6 @@
 // Package sim is a discrete-event simulation of vLLM's continuous batching
-// over DP ranks stepping in lock-step: per-rank scheduling under
+// over DP ranks stepping in lock-step (a MoE model's; a dense model's ranks
+// step independently, Config.Independent): per-rank scheduling under
 // max_num_seqs, max_num_batched_tokens and the KV capacity, chunked
 // prefill, recompute preemption, closed-loop sessions or Poisson arrivals.
 // The step time comes from a function (perf.StepModel.StepSeconds).
