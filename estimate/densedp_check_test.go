@@ -37,10 +37,15 @@ func denseDPInput(tb testing.TB, concurrency string) input.Input {
 // vLLM's balancer; before (sim.UseIndependentDP off) it simulated one rank
 // with a quarter of the sessions and no balancer. Both keep 64 sessions a
 // rank on average and the same per-rank step model, so throughput and
-// TPOT stay within 3% (measured at 256 sessions: 16,480 → 16,518 tok/s,
+// TPOT stay within 3% (measured at 256 sessions: 16,480 → 16,516 tok/s,
 // TPOT 15.4 ms both; at 1,024: 25,729 → 25,593 tok/s, 39.8 ms both); the
 // balancer's stale views leave requests waiting on ranks that look free
-// (mean waiting 0.0 → 0.3 and 0.0 → 1.1) and move the TTFT tail.
+// (mean waiting 0.0 → 0.3 and 0.0 → 1.1) and move the TTFT tail (p99
+// 126 → 103 ms and 188 → 165 ms). Four ranks cost four times the
+// rank-steps of one for the same requests, and independent ranks' steps
+// are not coalesced (sim_steady.go), so the same work budget
+// (sim.StepBudget) measures fewer: 25 → 10 replications at 256 sessions,
+// 11 → 4 at 1,024 (25,002 → 10,001 and 11,003 → 7,897 requests).
 func TestDenseDPCheck(t *testing.T) {
 	defer func(v bool) { sim.UseIndependentDP = v }(sim.UseIndependentDP)
 	for _, conc := range []string{"256", "1024"} {
@@ -60,8 +65,8 @@ func TestDenseDPCheck(t *testing.T) {
 				t.Errorf("balancer %+v, want internal LB over 4 API servers", cfg.DPLB)
 			}
 			s := res[i]
-			t.Logf("%s sessions, independent ranks %v: %.0f tok/s, TPOT %.1f ms, TTFT mean %.1f p50 %.1f p99 %.1f ms, waiting %.1f",
-				conc, on, s.OutputTokPerS, s.TPOT.Mean*1e3, s.TTFT.Mean*1e3, s.TTFT.P50*1e3, s.TTFT.P99*1e3, s.MeanWaiting)
+			t.Logf("%s sessions, independent ranks %v: %.0f tok/s, TPOT %.1f ms, TTFT mean %.1f p50 %.1f p99 %.1f ms, waiting %.1f; %d replications, %d requests, work %d",
+				conc, on, s.OutputTokPerS, s.TPOT.Mean*1e3, s.TTFT.Mean*1e3, s.TTFT.P50*1e3, s.TTFT.P99*1e3, s.MeanWaiting, s.Replications, s.Requests, s.Work)
 		}
 		before, after := res[0], res[1]
 		if d := after.OutputTokPerS/before.OutputTokPerS - 1; d < -0.03 || d > 0.03 {

@@ -158,3 +158,36 @@ func TestDenseDPCheckIsReplay(t *testing.T) {
 		t.Errorf("internal LB: rank batches %.2f off 32 on average (external %.2f), %.1f%% of the time more than 4: want them out of balance", ldev, edev, 100*lfar)
 	}
 }
+
+// TestIndependentRanksAreDP1Engines: two independent ranks with a session
+// each (no balancer, no front end) are two DP-1 engines: each session
+// starts on a rank of its own (the fewest requests) and its next request
+// returns to that rank, which its finished one has left, so every request
+// runs as the one session of a DP-1 engine does — the same TTFT and TPOT
+// distributions, twice the throughput — with async scheduling's step
+// scheduled ahead kept per rank. (Before an independent rank's finished
+// requests left it ahead of their sessions' next ones, two ranks ending
+// a step together sent both next requests to rank 0.)
+func TestIndependentRanksAreDP1Engines(t *testing.T) {
+	sm := denseModel(t, 1)
+	base := Config{Step: sm.StepSeconds, MaxNumSeqs: 64, MaxNumBatchedTokens: 2048, InputTokens: 3000, OutputTokens: 64,
+		Requests: 200, Warmup: 10, Seed: 1, ScheduleAhead: true}
+	one, two := base, base
+	one.DP, one.Sessions = 1, 1
+	two.DP, two.Sessions, two.Requests, two.Warmup, two.Independent = 2, 2, 400, 20, true
+	a, b := Run(one), Run(two)
+	// (The DP-1 engine coalesces steady steps, sim_steady.go, summing the
+	// same durations in another order: equal to rounding.)
+	same := func(x, y Percentiles) bool {
+		for _, p := range [][2]float64{{x.Mean, y.Mean}, {x.P50, y.P50}, {x.P90, y.P90}, {x.P99, y.P99}} {
+			if math.Abs(p[0]-p[1]) > 1e-9*math.Abs(p[0]) {
+				return false
+			}
+		}
+		return true
+	}
+	if a.Requests == 0 || !same(a.TTFT, b.TTFT) || !same(a.TPOT, b.TPOT) || !same(a.E2E, b.E2E) || math.Abs(b.OutputTokPerS/a.OutputTokPerS-2) > 1e-9 {
+		t.Errorf("DP-1 engine: TTFT %+v TPOT %+v, %.1f tok/s\ntwo independent ranks: TTFT %+v TPOT %+v, %.1f tok/s (want the same latencies, twice the throughput)",
+			a.TTFT, a.TPOT, a.OutputTokPerS, b.TTFT, b.TPOT, b.OutputTokPerS)
+	}
+}

@@ -340,6 +340,9 @@ type simulator struct {
 	// cur the rank whose clock engineClock holds (-1: none).
 	clocks []engineClock
 	cur    int
+	// finished holds an independent rank's finished requests while its
+	// step is applied (advanceRank).
+	finished []simReq
 	// enough, when set, says the run has spent the given fraction of its
 	// work share (Replicate): at half of it a warm-up still running ends
 	// (measuring starts), at all of it the run ends once MinMeasured

@@ -65,13 +65,26 @@ func (s *simulator) advanceRank(i int, out float64) {
 		}
 		if r.out >= r.output {
 			rk.kvUsed -= r.blocks
-			s.finish(*r, out)
+			if s.clocks != nil {
+				s.finished = append(s.finished, *r)
+			} else {
+				s.finish(*r, out)
+			}
 			finished = true
 		}
 	}
 	if finished {
 		rk.running = unfinished(rk.running)
 	}
+	// An independent rank's finished requests have left it before their
+	// sessions send the next ones (vLLM's scheduler frees a request before
+	// its output reaches the client), so the next request is routed by
+	// counts without them. (Lock-step ranks still route them with the
+	// finished requests counted, as they always did.)
+	for _, r := range s.finished {
+		s.finish(r, out)
+	}
+	s.finished = s.finished[:0]
 }
 
 // unfinished drops the finished requests of q, keeping the others in
