@@ -59,6 +59,9 @@ func TestDenseDPCheck(t *testing.T) {
 				t.Fatal("no simulation")
 			}
 			res[i] = r.Performance.Simulations[0].Result
+			if r.Performance.IndependentRanks != on {
+				t.Errorf("performance section: independent ranks %v, want %v (the report's heading and note)", r.Performance.IndependentRanks, on)
+			}
 			cfg := sim.Config{DP: in.Layout.DP}
 			slo.ApplyEngine(&in, r.Performance.Constants, &cfg)
 			if cfg.DPLB != (sim.DPLB{Clients: 4, IntervalS: sim.DPLBPublishIntervalS}) {

@@ -189,7 +189,7 @@ func perfSections(r *estimate.Report) []detailSection {
 		return out
 	}
 	e := p.Constants
-	s := detailSection{Title: "Performance (per DP rank, ranks in lock-step)", Lines: []string{
+	s := detailSection{Title: "Performance (" + rankHeading(p) + ")", Lines: []string{
 		fmt.Sprintf("%s: GEMM bf16 %.2f / fp8 %.2f · fused-MoE GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · kernel gap %.1f µs · host per step %.2f ms",
 			constantsSource(p), e.GEMM, e.GEMMFP8, e.ExpertGEMM, e.Attention, e.HBM, e.Link, e.KernelGapS*1e6, e.StepOverheadS*1e3),
 		fmt.Sprintf("GEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s", p.GEMMPrecision, p.AttentionPrecision, p.All2All, textfmt.OnOff(p.CUDAGraphs), textfmt.OnOff(p.DBO)),

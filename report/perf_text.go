@@ -13,6 +13,15 @@ import (
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
+// rankHeading is what the performance section's figures are per: a DP
+// rank, the ranks in lock-step or (a dense model's) independent engines.
+func rankHeading(p *slo.Performance) string {
+	if p.IndependentRanks {
+		return "per DP rank, each rank an independent engine"
+	}
+	return "per DP rank, ranks in lock-step"
+}
+
 // writePerfText renders the performance section and the SLO verdicts.
 func writePerfText(w io.Writer, r *estimate.Report) {
 	p := r.Performance
@@ -26,8 +35,8 @@ func writePerfText(w io.Writer, r *estimate.Report) {
 		return
 	}
 	e := p.Constants
-	fmt.Fprintf(w, "\nPerformance (per DP rank, ranks in lock-step; %s: GEMM bf16 %.2f / fp8 %.2f · fused-MoE GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · kernel gap %.1f µs · host per step %.2f ms)\n",
-		constantsSource(p), e.GEMM, e.GEMMFP8, e.ExpertGEMM, e.Attention, e.HBM, e.Link, e.KernelGapS*1e6, e.StepOverheadS*1e3)
+	fmt.Fprintf(w, "\nPerformance (%s; %s: GEMM bf16 %.2f / fp8 %.2f · fused-MoE GEMM %.2f · attention %.2f · HBM %.2f · links %.2f · kernel gap %.1f µs · host per step %.2f ms)\n",
+		rankHeading(p), constantsSource(p), e.GEMM, e.GEMMFP8, e.ExpertGEMM, e.Attention, e.HBM, e.Link, e.KernelGapS*1e6, e.StepOverheadS*1e3)
 	fmt.Fprintf(w, "  GEMMs %s · attention %s · all2all %s · CUDA graphs %s · DBO %s\n", p.GEMMPrecision, p.AttentionPrecision, p.All2All, textfmt.OnOff(p.CUDAGraphs), textfmt.OnOff(p.DBO))
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "%s\n", wrap("model: "+n, 96, "  "))

@@ -59,12 +59,16 @@ func (o Options) ranking() bool { return o.WorkShare > 0 && o.WorkShare < 1 }
 
 // Performance is the `performance` section of the check report.
 type Performance struct {
-	GEMMPrecision      string          `json:"gemm_precision"`
-	AttentionPrecision string          `json:"attention_precision"`
-	All2All            string          `json:"all2all"`
-	CUDAGraphs         bool            `json:"cuda_graphs"`
-	DBO                bool            `json:"dbo"`
-	Constants          perf.Efficiency `json:"constants"`
+	GEMMPrecision      string `json:"gemm_precision"`
+	AttentionPrecision string `json:"attention_precision"`
+	All2All            string `json:"all2all"`
+	CUDAGraphs         bool   `json:"cuda_graphs"`
+	DBO                bool   `json:"dbo"`
+	// IndependentRanks: the DP ranks are independent engines, each stepping
+	// at its own batch (a dense model with DP > 1: sim.IndependentRanks),
+	// not in lock-step.
+	IndependentRanks bool            `json:"independent_dp_ranks,omitempty"`
+	Constants        perf.Efficiency `json:"constants"`
 	// Calibration names the calibration file the constants come from
 	// (empty: the global constants).
 	Calibration string          `json:"calibration,omitempty"`

@@ -44,6 +44,11 @@ func Predict(in *input.Input, kvTokensPerRank int64, kvSeqsPerRank int, opt Opti
 	if in.Calibration.File != nil {
 		p.Calibration = in.Calibration.Describe()
 	}
+	if sim.IndependentRanks(in.Model.IsMoE(), in.Layout.DP) {
+		p.IndependentRanks = true
+		p.Notes = append(p.Notes, fmt.Sprintf("the %d DP ranks of a dense model are independent engines (vLLM steps DP engines together only for a MoE model): "+
+			"the simulation runs every rank at its own batch and pace, the requests reaching them through vLLM's DP load balancer", in.Layout.DP))
+	}
 	if in.Layout.Nodes > 1 && in.Network.InterGbitPerSPerNIC <= 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("no inter-node network given: assumed one %d Gbit/s NIC per GPU (%d per node), %d µs latency",
 			perf.DefaultInterGbitPerGPU, in.Layout.GPUsPerNode, perf.DefaultInterLatencyUs))
