@@ -68,7 +68,7 @@ func TestSGLangTTFTParts(t *testing.T) {
 			r.ID, e.recvInterval, e.streamEvery, e.policy, 1e3*o.Sim.TTFT.Mean, r.Figures.TTFTMs.Mean.V, 1e3*p.FrontendS, 1e3*p.PromptS, 1e3*p.QueueS, 1e3*p.PrefillS, 1e3*o.Sim.TPOT.Mean)
 		t.Logf("  TTFT p50 %.1f p99 %.1f ms; prefill steps carry %.0f tokens on average", 1e3*o.Sim.TTFT.P50, 1e3*o.Sim.TTFT.P99, preTok/float64(max(1, nPre)))
 		var q []string
-		for k := len(o.Sim.TTFTQuantiles) / 10; k <= len(o.Sim.TTFTQuantiles); k += len(o.Sim.TTFTQuantiles) / 10 {
+		for k := max(1, len(o.Sim.TTFTQuantiles)/10); k <= len(o.Sim.TTFTQuantiles); k += max(1, len(o.Sim.TTFTQuantiles)/10) { // fewer than ten: every one
 			q = append(q, strconv.FormatFloat(1e3*o.Sim.TTFTQuantiles[k-1], 'f', 0, 64))
 		}
 		t.Logf("  TTFT deciles (ms): %s", strings.Join(q, " "))
