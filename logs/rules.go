@@ -53,6 +53,12 @@ func (c *ctx) str(k field, b []byte) { c.p.facts.setStr(k, string(b), c.l.no) }
 
 func (c *ctx) phase(ph phase) {
 	c.p.advance(ph, c.l.no)
+	switch ph {
+	case phProfiling:
+		c.r.profiled = true
+	case phKVCache:
+		c.r.kvSized = true
+	}
 	if ph > c.r.maxPhase {
 		c.r.maxPhase = ph
 	}
@@ -305,6 +311,16 @@ func graphRules() []rule {
 		r(one("Graph capturing finished in "), `Graph capturing finished in (\d+) secs?(?:, took (-?[\d.]+) GiB)?`, func(c *ctx, m [][]byte) {
 			c.num(fGraphSec, m[1])
 			c.num(fCUDAGraphGiB, m[2])
+			if c.r.profiled && !c.r.kvSized {
+				// From 0.21 (CUDA graph memory profiling on by default) the
+				// memory profile captures the graphs once before the KV cache
+				// is sized ("Graph capturing finished ..." then "Available KV
+				// cache memory", aivrar/vllm-windows-build#17), and again after
+				// it: a capture between the profile's start and any KV line is
+				// the profile's, not the end of the start-up.
+				c.phase(phProfiling)
+				return
+			}
 			c.phase(phEngineReady)
 		}),
 		r(one("CUDA graph pool memory: "), `CUDA graph pool memory: ([\d.]+) GiB \(actual\)(?:, ([\d.]+) GiB \(estimated\))?`, func(c *ctx, m [][]byte) {

@@ -1,0 +1,102 @@
+package logs
+
+import (
+	"strings"
+	"testing"
+)
+
+// The line shapes of the logs collected for the logsreal task (releases
+// 0.11–0.3x): each case is a line as the fixture's source posted it
+// (testdata/real names the source), or the same line in the other form
+// the message takes; the failure vlaunch must give it, and the words its
+// message must carry. Each case failed before the rule it pins.
+func TestLogsRealFailureShapes(t *testing.T) {
+	cases := []struct{ name, log, want, msg string }{
+		// noonghunna/club-3090#60: the driver API's out-of-memory while
+		// Marlin repacks the weights (was LOG191 other).
+		{"driver oom", "(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136] RuntimeError: CUDA driver error: out of memory\n",
+			"LOG101:oom_loading", "CUDA out of memory"},
+		// vllm#49064 (0.28.0) and vllm#38632: the hybrid model's state
+		// blocks, raised directly and repeated by the engine (was LOG191).
+		{"mamba blocks", "ValueError: max_num_seqs (1024) exceeds available Mamba cache blocks (969).\n",
+			"LOG113:kv_cache_insufficient", "max_num_seqs 1024 exceeds the 969 Mamba cache blocks"},
+		{"mamba blocks via worker", "(EngineCore_DP0 pid=10078) RuntimeError: Worker failed with error 'max_num_seqs (1024) exceeds available Mamba cache blocks (600). Each decode sequence requires one Mamba cache block, so CUDA graph capture cannot proceed. Please lower max_num_seqs to at most 600 or increase gpu_memory_utilization.', please check the stack trace above for the root cause\n",
+			"LOG113:kv_cache_insufficient", "the 600 Mamba cache blocks"},
+		// vllm-project/recipes#551: a CUDA error glued to the capture's
+		// progress bar (was LOG002, an excerpt's end).
+		{"capture cuda error", "Capturing CUDA graphs (mixed prefill-decode, PIECEWISE):  88%|████████▊ | 45/51 [00:04<00:00,  9.30it/s]CUDA error: device kernel image is invalid\n",
+			"LOG171:cuda_graph", "device kernel image is invalid"},
+		// vllm#41863 and volcano-sh/kthena#503: the background NIXL
+		// handshake failing (were LOG211 with UCX's fix, and LOG193).
+		{"nixl handshake setup", "(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263] NIXL transfer failure: handshake_setup_failed | Context: {'failure_type': 'handshake_setup_failed', 'request_id': None, 'engine_id': 'c9', 'remote_engine_id': 'b6'}\n",
+			"LOG213:kv_transfer", "handshake_setup_failed"},
+		{"nixl handshake with", "ERROR 11-22 06:57:51 [nixl_connector.py:548] Handshake with c00824be-282f-4719-9aeb-120dcb516863 failed\n",
+			"LOG213:kv_transfer", "NIXL handshake"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fs := failuresOf(t, c.log)
+			if got := codesOf(fs); got != c.want {
+				t.Fatalf("failures %q, want %s: %+v", got, c.want, fs)
+			}
+			if !strings.Contains(fs[0].Message, c.msg) {
+				t.Errorf("message %q lacks %q", fs[0].Message, c.msg)
+			}
+		})
+	}
+}
+
+// TestLogsRealNotFailures: lines that look like failures and are not.
+func TestLogsRealNotFailures(t *testing.T) {
+	cases := []struct{ name, log string }{
+		// A CUDA error outside the capture is not the capture's: the
+		// generic exception rule reports it (LOG191), not LOG171.
+		{"cuda error while loading", "(EngineCore pid=1) INFO 05-07 00:36:00 [gpu_model_runner.py:1] Starting to load model m...\n(EngineCore pid=1) ERROR 05-07 00:37:03 [core.py:1136] RuntimeError: CUDA error: an illegal memory access was encountered\n"},
+		// The NIXL side-channel's own log of a successful handshake.
+		{"handshake with ok", "(Worker_TP0 pid=1) INFO 05-01 15:00:23 [nixl_connector.py:1] Handshake with remote engine done\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, f := range failuresOf(t, c.log) {
+				if f.Code == CodeCUDAGraph || f.Code == CodeNixlHandshake {
+					t.Errorf("unexpected %s: %s", f.Code, f.Message)
+				}
+			}
+		})
+	}
+}
+
+// TestProfileCaptureIsNotReady: from 0.21 the memory profile captures the
+// CUDA graphs before the KV cache is sized (aivrar/vllm-windows-build#17:
+// "Initial profiling/warmup run", "Graph capturing finished", then
+// "Available KV cache memory"). An excerpt that ends there has not
+// started: the phase is the KV cache's, not engine-ready. A capture after
+// the KV cache line still ends the start-up, and a capture alone (V0's
+// excerpt in testdata/real/v0.6.5dev-pr11349-graph-memory) still counts.
+func TestProfileCaptureIsNotReady(t *testing.T) {
+	profile := "(EngineCore pid=9) INFO 09-22 01:00:59 [monitor.py:81] Initial profiling/warmup run took 0.05 s\n" +
+		"(EngineCore pid=9) INFO 09-22 01:01:06 [model_runner.py:960] Graph capturing finished in 5 secs, took 0.11 GiB\n"
+	kv := "(EngineCore pid=9) INFO 09-22 01:01:06 [gpu_worker.py:625] Available KV cache memory: 6.13 GiB\n"
+	capture := "(EngineCore pid=9) INFO 09-22 01:01:20 [model_runner.py:960] Graph capturing finished in 3 secs, took 0.10 GiB\n"
+	cases := []struct {
+		name, log, phase string
+		ready            bool
+	}{
+		{"profile capture then kv", profile + kv, "kv-cache", false},
+		{"profile capture alone", profile, "profiling", false},
+		{"profile, kv, real capture", profile + kv + capture, "engine-ready", true},
+		{"capture alone", "INFO 12-19 22:58:41 model_runner.py:1535] Graph capturing finished in 14 secs, took 0.21 GiB\n", "engine-ready", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rep := analyzeStrings(t, map[string]string{"n.log": c.log}, "n.log")
+			if len(rep.Engines) != 1 {
+				t.Fatalf("%d engines", len(rep.Engines))
+			}
+			e := rep.Engines[0]
+			if e.Phase != c.phase || e.Ready != c.ready {
+				t.Errorf("phase %q ready %v, want %q %v", e.Phase, e.Ready, c.phase, c.ready)
+			}
+		})
+	}
+}
