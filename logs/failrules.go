@@ -22,6 +22,10 @@ func failureRules() []rule {
 	return rs
 }
 
+// wrappedNeed is the KV a V1 max-len message needs when the line ends
+// there ("…, 9.29 GiB KV cache is needed,"): the rest was wrapped.
+var wrappedNeed = regexp.MustCompile(`\(?([\d.]+) GiB KV cache is needed,?\s*$`)
+
 var oomDetail = regexp.MustCompile(`Tried to allocate ([\d.]+ [KMG]iB)\.? ?GPU ?(\d+)? has a total capacity of ([\d.]+ [KMG]iB) of which ([\d.]+ [KMG]iB) is free`)
 
 func memoryFailureRules() []rule {
@@ -76,7 +80,24 @@ func memoryFailureRules() []rule {
 	})
 	serve := r(one("To serve at least one request with the model"), `max seq len \((\d+)\)`, func(c *ctx, m [][]byte) {
 		c.num(fMaxModelLen, m[1])
+		if n := wrappedNeed.FindSubmatch(c.l.msg); n != nil {
+			c.p.kvNeed = string(n[1])
+		}
 		c.fail(CodeMaxLenTooLong, fmt.Sprintf("one sequence of max_model_len %s does not fit the KV cache", m[1]), "")
+	})
+	// The same message wrapped after "… KV cache is needed,": the next
+	// line begins "which is larger than the available KV cache memory
+	// (9.28 GiB)" (vllm#46778).
+	wrapped := r(one("which is larger than the available KV cache memory ("), `^which is larger than the available KV cache memory \(([\d.]+) GiB\)`, func(c *ctx, m [][]byte) {
+		if c.p.kvNeed == "" {
+			return
+		}
+		need := "max_model_len"
+		if v := c.p.facts[fMaxModelLen]; v.set {
+			need += fmt.Sprintf(" %.0f", v.num)
+		}
+		c.fail(CodeMaxLenTooLong, fmt.Sprintf("%s needs %s GiB of KV cache; %s GiB is available", need, c.p.kvNeed, m[1]), "")
+		c.p.kvNeed = ""
 	})
 	// Without "the ": a pasted message wrapped before "estimated" (vllm#46778).
 	estimate := r(one("estimated maximum model length is "), `estimated maximum model length is (\d+)`, func(c *ctx, m [][]byte) {
@@ -117,7 +138,7 @@ func memoryFailureRules() []rule {
 		c.fail(CodeMambaBlocks, fmt.Sprintf("max_num_seqs %s exceeds the %s Mamba cache blocks (one per decode sequence)", m[1], m[2]),
 			fmt.Sprintf("--max-num-seqs %s or less fits.", m[2]))
 	})
-	return []rule{graphFrames(), oom, free, noKV, negKV, v0Len, serve, v1Len, estimate, graph, graphErr, mamba}
+	return []rule{graphFrames(), oom, free, noKV, negKV, v0Len, serve, wrapped, v1Len, estimate, graph, graphErr, mamba}
 }
 
 // graphFrame is a traceback frame or source line of vLLM's CUDA-graph

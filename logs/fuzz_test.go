@@ -43,6 +43,18 @@ func FuzzAnalyze(f *testing.F) {
 		"The current --gpu-memory-utilization=9e999 is equivalent to --gpu-memory-utilization=. without CUDA graph memory profiling",
 		"Resolved architecture: \x1b[31mX\nUsing V99999999999999999999 Model Runner\ninit engine (profile, create kv cache, warmup model) took 1e9 s",
 		"rank 1 in world size 8 is assigned as DP rank 0, PP rank 0, PCP rank 0, TP rank 1, ETP rank 1, EP rank 99999999999999999999, EPLB rank N/A",
+		// The logsreal shapes (logsreal_test.go), with extreme numbers and cut lines.
+		"(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136] RuntimeError: CUDA driver error: out of memory",
+		"ValueError: max_num_seqs (99999999999999999999) exceeds available Mamba cache blocks (-1).",
+		"RuntimeError: Worker failed with error 'max_num_seqs (1024) exceeds available Mamba cache blocks (",
+		"Capturing CUDA graphs (mixed prefill-decode, PIECEWISE):  88%|\u2588 | 45/51 [00:04<00:00,  9.30it/s]CUDA error: \x1b[31m",
+		"Capturing CUDA graphs (FULL): 100%\nCUDA error: device kernel image is invalid\nCUDA error: out of memory",
+		"NIXL transfer failure: handshake_setup_failed | Context: {'failure_type': '",
+		"ERROR 11-22 06:57:51 [nixl_connector.py:548] Handshake with  failed\nHandshake with x",
+		"To serve at least one request with the model's max seq len (262144), 1e999 GiB KV cache is needed,\nwhich is larger than the available KV cache memory (. GiB). Based on the available memory, the\nestimated maximum model length is 99999999999999999999.",
+		"which is larger than the available KV cache memory (1 GiB)",
+		"(EngineCore pid=1) INFO 09-22 01:00:59 [monitor.py:81] Initial profiling/warmup run took 0.05 s\n(EngineCore pid=1) INFO 09-22 01:01:06 [model_runner.py:960] Graph capturing finished in 99999999999999999999 secs, took -1e400 GiB",
+		"(EngineCore pid=1) 2026-07-25 13:42:38,525 - INFO - autotuner.py:824 - flashinfer.jit: [Autotuner]: Autotuning process starts ...",
 		// The profile lines (profile_lines_test.go): exact, then with extreme numbers and control characters.
 		"WARNING 10-06 15:56:47 [topk_topp_sampler.py:66] " + flashInfer011,
 		"(Worker_TP0 pid=41699) INFO 10-06 15:57:18 [gpu_model_runner.py:3344] " + encoderBudget,

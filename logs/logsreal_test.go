@@ -30,6 +30,10 @@ func TestLogsRealFailureShapes(t *testing.T) {
 		// handshake failing (were LOG211 with UCX's fix, and LOG193).
 		{"nixl handshake setup", "(Worker_TP0_EP0 pid=865) ERROR 05-01 15:00:23 [nixl_connector.py:1263] NIXL transfer failure: handshake_setup_failed | Context: {'failure_type': 'handshake_setup_failed', 'request_id': None, 'engine_id': 'c9', 'remote_engine_id': 'b6'}\n",
 			"LOG213:kv_transfer", "handshake_setup_failed"},
+		// vllm#46778: the V1 max-len message wrapped after "is needed,"
+		// and before "estimated" (the figures were lost, the estimate too).
+		{"wrapped max len", "To serve at least one request with the model's max seq len (262144), 9.29 GiB KV cache is needed,\nwhich is larger than the available KV cache memory (9.28 GiB). Based on the available memory, the\nestimated maximum model length is 260800.\n",
+			"LOG112:kv_cache_insufficient", "max_model_len 262144 needs 9.29 GiB of KV cache; 9.28 GiB is available"},
 		{"nixl handshake with", "ERROR 11-22 06:57:51 [nixl_connector.py:548] Handshake with c00824be-282f-4719-9aeb-120dcb516863 failed\n",
 			"LOG213:kv_transfer", "NIXL handshake"},
 	}
@@ -81,11 +85,12 @@ func TestProfileCaptureIsNotReady(t *testing.T) {
 	cases := []struct {
 		name, log, phase string
 		ready            bool
+		graphGiB         float64 // 0: none; the profile capture's memory is not the graphs'
 	}{
-		{"profile capture then kv", profile + kv, "kv-cache", false},
-		{"profile capture alone", profile, "profiling", false},
-		{"profile, kv, real capture", profile + kv + capture, "engine-ready", true},
-		{"capture alone", "INFO 12-19 22:58:41 model_runner.py:1535] Graph capturing finished in 14 secs, took 0.21 GiB\n", "engine-ready", true},
+		{"profile capture then kv", profile + kv, "kv-cache", false, 0},
+		{"profile capture alone", profile, "profiling", false, 0},
+		{"profile, kv, real capture", profile + kv + capture, "engine-ready", true, 0.10},
+		{"capture alone", "INFO 12-19 22:58:41 model_runner.py:1535] Graph capturing finished in 14 secs, took 0.21 GiB\n", "engine-ready", true, 0.21},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -96,6 +101,12 @@ func TestProfileCaptureIsNotReady(t *testing.T) {
 			e := rep.Engines[0]
 			if e.Phase != c.phase || e.Ready != c.ready {
 				t.Errorf("phase %q ready %v, want %q %v", e.Phase, e.Ready, c.phase, c.ready)
+			}
+			switch g := e.CUDAGraphGiB; {
+			case c.graphGiB == 0 && g != nil:
+				t.Errorf("cuda_graph_gib %v from the profile's capture, want none", *g)
+			case c.graphGiB != 0 && (g == nil || *g != c.graphGiB):
+				t.Errorf("cuda_graph_gib %v, want %v", g, c.graphGiB)
 			}
 		})
 	}

@@ -309,18 +309,20 @@ func graphRules() []rule {
 	return []rule{
 		// "Graph capturing finished in 5 secs." (0.5) and "..., took 1.41 GiB" (0.6.5+).
 		r(one("Graph capturing finished in "), `Graph capturing finished in (\d+) secs?(?:, took (-?[\d.]+) GiB)?`, func(c *ctx, m [][]byte) {
-			c.num(fGraphSec, m[1])
-			c.num(fCUDAGraphGiB, m[2])
 			if c.r.profiled && !c.r.kvSized {
 				// From 0.21 (CUDA graph memory profiling on by default) the
 				// memory profile captures the graphs once before the KV cache
 				// is sized ("Graph capturing finished ..." then "Available KV
 				// cache memory", aivrar/vllm-windows-build#17), and again after
 				// it: a capture between the profile's start and any KV line is
-				// the profile's, not the end of the start-up.
+				// the profile's, not the end of the start-up; the memory it
+				// took is the profile capture's (the GLM-5.3 fixture: 0.99
+				// GiB there, 0.47 GiB for the graphs kept), not the graphs'.
 				c.phase(phProfiling)
 				return
 			}
+			c.num(fGraphSec, m[1])
+			c.num(fCUDAGraphGiB, m[2])
 			c.phase(phEngineReady)
 		}),
 		r(one("CUDA graph pool memory: "), `CUDA graph pool memory: ([\d.]+) GiB \(actual\)(?:, ([\d.]+) GiB \(estimated\))?`, func(c *ctx, m [][]byte) {
