@@ -210,7 +210,7 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bo
 		}
 	}
 	if last == nil {
-		return Failure{}, false
+		return a.cutTraceback(engineOf)
 	}
 	at, ph := last, last.phase
 	code := CodeStopped
@@ -230,6 +230,29 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bo
 	d := defOf(code)
 	return Failure{Code: code, Kind: hangKind(ph), Severity: d.Severity, Engine: engineName(at, engineOf),
 		Rank: at.label, File: a.files[at.file].name, Line: at.last.no, Message: msg, Fix: d.Fix,
+		Text: string(at.lastText), Count: 1}, true
+}
+
+// cutTraceback reports a log that shows no start-up phase at all but a
+// traceback no exception line ends (an excerpt of an error cut on both
+// sides, vllm#55914): a failure whose cause the log does not show, not a
+// log without failures.
+func (a *analyzer) cutTraceback(engineOf map[*proc]*group) (Failure, bool) {
+	var at *proc
+	for _, p := range a.order {
+		if p.tracebacks > 0 && p.exc == nil && (at == nil || a.later(p, at)) {
+			at = p
+		}
+	}
+	if at == nil {
+		return Failure{}, false
+	}
+	d := defOf(CodeStopped)
+	msg := fmt.Sprintf("the log stops inside a traceback that no exception line ends (cut): the last line is %s's, %s:%d; the error itself is not in the log",
+		at.label, a.files[at.file].name, at.last.no)
+	return Failure{Code: CodeStopped, Kind: KindOther, Severity: d.Severity, Engine: engineName(at, engineOf),
+		Rank: at.label, File: a.files[at.file].name, Line: at.last.no, Message: msg,
+		Fix:  "Capture the whole traceback: its last line names the error. " + d.Fix,
 		Text: string(at.lastText), Count: 1}, true
 }
 

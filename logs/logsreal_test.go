@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -109,5 +110,25 @@ func TestProfileCaptureIsNotReady(t *testing.T) {
 				t.Errorf("cuda_graph_gib %v, want %v", g, c.graphGiB)
 			}
 		})
+	}
+}
+
+// TestCutTracebackAlone: an excerpt that is only the middle of a worker's
+// traceback at ERROR level (vllm#55914: no "Traceback" line, no exception
+// line, no start-up line) is a failure whose cause is cut (LOG001), not
+// "no failures"; the same frames at INFO are not a traceback.
+func TestCutTracebackAlone(t *testing.T) {
+	frames := `(Worker_TP1_EP1 pid=2) %s 09-08 13:02:44 [multiproc_executor.py:944]   File "/v/vllm/model_executor/model_loader/base_loader.py", line 55, in load_model
+(Worker_TP1_EP1 pid=2) %s 09-08 13:02:44 [multiproc_executor.py:944]     model = initialize_model(
+`
+	fs := failuresOf(t, fmt.Sprintf(frames, "ERROR", "ERROR"))
+	if got := codesOf(fs); got != "LOG001:other" {
+		t.Fatalf("failures %q, want LOG001:other", got)
+	}
+	if !strings.Contains(fs[0].Message, "traceback that no exception line ends") || fs[0].Rank != "Worker_TP1_EP1 pid=2" {
+		t.Errorf("got %+v", fs[0])
+	}
+	if fs := failuresOf(t, fmt.Sprintf(frames, "INFO", "INFO")); len(fs) != 0 {
+		t.Errorf("INFO frames: %s, want none", codesOf(fs))
 	}
 }

@@ -429,6 +429,15 @@ func phaseRules() []rule {
 			c.p.graphFrames = false
 			c.p.nixlFrames, c.p.tpRatioFrame = false, false
 		}),
+		// A traceback frame logged at ERROR (logger.exception's lines, as
+		// multiproc_executor.py and core.py print them) when the excerpt
+		// starts after "Traceback (most recent call last)" (vllm#55914):
+		// the traceback began all the same.
+		r(one(`File "`), `^File ".*", line \d+, in \S+`, func(c *ctx, _ [][]byte) {
+			if (c.l.level == 'E' || c.l.level == 'C') && c.p.tracebacks == 0 {
+				c.p.tracebacks++
+			}
+		}),
 		phaseRule(phCUDAGraphs, "Capturing cudagraphs", "Capturing the model for CUDA graphs", "Capturing CUDA graph"),
 		// "took 35.84 seconds" (0.10–0.19), "took 29.10 s" (0.31).
 		r(one("init engine (profile, create kv cache, warmup model) took "), `took ([\d.]+) s(?:econds)?\b`, func(c *ctx, m [][]byte) {
