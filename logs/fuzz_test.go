@@ -55,6 +55,8 @@ func FuzzAnalyze(f *testing.F) {
 		"which is larger than the available KV cache memory (1 GiB)",
 		"(EngineCore pid=1) INFO 09-22 01:00:59 [monitor.py:81] Initial profiling/warmup run took 0.05 s\n(EngineCore pid=1) INFO 09-22 01:01:06 [model_runner.py:960] Graph capturing finished in 99999999999999999999 secs, took -1e400 GiB",
 		"(EngineCore pid=1) 2026-07-25 13:42:38,525 - INFO - autotuner.py:824 - flashinfer.jit: [Autotuner]: Autotuning process starts ...",
+		"(vLLMHttpServer pid=62552, ip=172.17.207.216) (EngineCore_DP1 pid=62912) ERROR 01-14 03:48:38 [core.py:843]   File \"x\", line 1, in f",
+		"(a pid=1, ip=) (b pid=2, ip=) (c pid=3) (d pid=) ERROR 01-01 00:00:00 [a]   File \"",
 		// The profile lines (profile_lines_test.go): exact, then with extreme numbers and control characters.
 		"WARNING 10-06 15:56:47 [topk_topp_sampler.py:66] " + flashInfer011,
 		"(Worker_TP0 pid=41699) INFO 10-06 15:57:18 [gpu_model_runner.py:3344] " + encoderBudget,

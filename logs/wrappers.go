@@ -300,6 +300,17 @@ func peelProcess(b []byte, l *line) []byte {
 	if len(rest) > 0 && rest[0] == ' ' {
 		rest = rest[1:]
 	}
+	// A Ray actor that hosts vLLM prefixes vLLM's own prefixed lines
+	// (verl-project/verl#4926: "(vLLMHttpServer pid=62552,
+	// ip=172.17.207.216) (EngineCore_DP1 pid=62912) ERROR …"): the inner
+	// process is the one that logged, the actor's IP stays its host.
+	if len(rest) > 3 && rest[0] == '(' {
+		outer := *l
+		if inner := peelProcess(rest, l); len(inner) != len(rest) {
+			return inner
+		}
+		*l = outer
+	}
 	if len(rest) > 0 && rest[0] == '[' {
 		rest = peelBracket(rest, l)
 	}
