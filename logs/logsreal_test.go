@@ -132,3 +132,17 @@ func TestCutTracebackAlone(t *testing.T) {
 		t.Errorf("INFO frames: %s, want none", codesOf(fs))
 	}
 }
+
+// TestV2RunnerLoadingPhase: the V2 model runner's first loading line is
+// "Loading model from scratch..." (vllm#43375, the GLM-5.3 fixture): a
+// log that ends there is loading the weights, not in the process-group
+// set-up, whose stop would read as an NCCL problem.
+func TestV2RunnerLoadingPhase(t *testing.T) {
+	log := "[2026-08-21T19:42:37Z] (EngineCore pid=522) INFO 08-21 19:42:37 [parallel_state.py:1982] rank 0 in world size 1 is assigned as DP rank 0, PP rank 0, PCP rank 0, TP rank 0, EP rank 0, EPLB rank N/A\n" +
+		"[2026-08-21T19:42:37Z] (EngineCore pid=522) INFO 08-21 19:42:37 [gpu_worker.py:396] Using V2 Model Runner\n" +
+		"[2026-08-21T19:42:38Z] (EngineCore pid=522) INFO 08-21 19:42:38 [model_runner.py:368] Loading model from scratch...\n"
+	rep := analyzeStrings(t, map[string]string{"n.log": log}, "n.log")
+	if e := rep.Engines[0]; e.Phase != "loading-weights" {
+		t.Errorf("phase %q, want loading-weights", e.Phase)
+	}
+}

@@ -407,7 +407,10 @@ func phaseRules() []rule {
 			c.str(fModel, m[1])
 			c.phase(phLoading)
 		}),
-		phaseRule(phLoading, "Loading safetensors checkpoint shards", "Using model weights format"),
+		// The V2 model runner (0.2x–0.3x, model_runner.py) logs no "Starting
+		// to load model": "Loading model from scratch..." is its first
+		// loading line (the GLM-5.3 fixture, vllm#43375).
+		phaseRule(phLoading, "Loading safetensors checkpoint shards", "Using model weights format", "Loading model from scratch"),
 		phaseRule(phProfiling, "torch.compile take", "Dynamo bytecode transform", "Memory profiling takes",
 			"Initial profiling/warmup", "Profiling CUDA graph memory", "Starting profile run"),
 		waitRule(phRayPlacement, "Waiting for creating a placement group"),
