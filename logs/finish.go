@@ -216,6 +216,9 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bo
 	code := CodeStopped
 	msg := fmt.Sprintf("the start-up stops: the last line is %s's (%s), %s:%d, %s (phase %s)",
 		last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no, phaseDoing[last.phase], last.phase)
+	if w := a.waitingLast(); w != nil && w != last {
+		msg += fmt.Sprintf("; then %s waits, %s:%d: %s", w.label, a.files[w.file].name, w.last.no, clip(string(w.lastText), 160))
+	}
 	if !a.stuck(last) {
 		code = CodeEnds
 		msg = fmt.Sprintf("the log ends in phase %s (%s) with no error and no wait as its last line, as an excerpt or an early capture ends: the last line is %s's (%s), %s:%d",
@@ -256,6 +259,23 @@ func (a *analyzer) cutTraceback(engineOf map[*proc]*group) (Failure, bool) {
 		Text: string(at.lastText), Count: 1}, true
 }
 
+// waitingLast is the process that logged last, when that line says it
+// waits: it can be one that logged no phase (an engine core's message
+// queue waiting on its workers, shm_broadcast.py), whom hang's last rank
+// (the last with a phase) is not.
+func (a *analyzer) waitingLast() *proc {
+	var latest *proc
+	for _, p := range a.order {
+		if latest == nil || a.later(p, latest) {
+			latest = p
+		}
+	}
+	if latest != nil && latest.waiting {
+		return latest
+	}
+	return nil
+}
+
 // stuck reports whether the log shows the start-up stuck rather than
 // merely ending: the rank that logged last is waiting for another one
 // (the front-end for its engines, Ray for its placement group), or a
@@ -263,6 +283,9 @@ func (a *analyzer) cutTraceback(engineOf map[*proc]*group) (Failure, bool) {
 // with its exception is reported as a failure before a hang is looked for).
 func (a *analyzer) stuck(last *proc) bool {
 	if last.waiting {
+		return true
+	}
+	if a.waitingLast() != nil {
 		return true
 	}
 	for _, p := range a.order {

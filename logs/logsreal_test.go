@@ -146,3 +146,17 @@ func TestV2RunnerLoadingPhase(t *testing.T) {
 		t.Errorf("phase %q, want loading-weights", e.Phase)
 	}
 }
+
+// TestShmBroadcastWaitEndsStuck: a log whose last line is vLLM's message
+// queue waiting on its peers (shm_broadcast.py, as vllm#32116 and
+// vllm#32105 show it) ends waiting: LOG001, not an excerpt's end.
+func TestShmBroadcastWaitEndsStuck(t *testing.T) {
+	log := "(Worker_PP0 pid=3258192) INFO 01-11 03:46:46 [gpu_worker.py:358] Available KV cache memory: 9.05 GiB\n" +
+		"(EngineCore_DP0 pid=3258054) INFO 01-11 03:47:46 [shm_broadcast.py:542] No available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging or doing some time-consuming work (e.g. compilation, weight/kv cache quantization).\n"
+	if got := codesOf(failuresOf(t, log)); !strings.HasPrefix(got, "LOG001:") {
+		t.Errorf("failures %q, want LOG001", got)
+	}
+	if got := codesOf(failuresOf(t, log+"(Worker_PP0 pid=3258192) INFO 01-11 03:48:00 [gpu_model_runner.py:1] Graph capturing finished in 5 secs, took 0.40 GiB\n")); strings.HasPrefix(got, "LOG001:") {
+		t.Errorf("failures %q after the wait ended, want no LOG001", got)
+	}
+}

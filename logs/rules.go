@@ -425,6 +425,14 @@ func phaseRules() []rule {
 		phaseRule(phHandshake, "Started DP Coordinator process"),
 		waitRule(phStart, "Waiting for init message from front-end"),
 		waitRule(phNone, "Waiting for output from MQLLMEngine"),
+		// vLLM's shared-memory message queue (shm_broadcast.py), every 60 s
+		// a reader or writer waits on its peers: "No available shared
+		// memory broadcast block found in 60 seconds. This typically
+		// happens when some processes are hanging or doing some
+		// time-consuming work" (vllm#32116 during DeepGEMM's warm-up,
+		// vllm#32105, vllm#54794 during FlashInfer's autotuning). A log
+		// that ends on it ends waiting.
+		waitRule(phNone, "No available shared memory broadcast block found"),
 		// A traceback's first line: a log cut before its exception still
 		// shows a failure (LOG001), never an excerpt's end (LOG002).
 		r(one("Traceback (most recent call last)"), "", func(c *ctx, _ [][]byte) {
