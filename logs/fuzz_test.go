@@ -57,6 +57,10 @@ func FuzzAnalyze(f *testing.F) {
 		"(EngineCore pid=1) 2026-07-25 13:42:38,525 - INFO - autotuner.py:824 - flashinfer.jit: [Autotuner]: Autotuning process starts ...",
 		"(vLLMHttpServer pid=62552, ip=172.17.207.216) (EngineCore_DP1 pid=62912) ERROR 01-14 03:48:38 [core.py:843]   File \"x\", line 1, in f",
 		"(a pid=1, ip=) (b pid=2, ip=) (c pid=3) (d pid=) ERROR 01-01 00:00:00 [a]   File \"",
+		"2026-05-29 09:14:45,594 - INFO - [container] (APIServer pid=557)   File \"x\", line 1, in f",
+		"2026-05-29 09:14:45, - a - b - c - INFO - [] - ",
+		"9999-99-99 99:99:99 - CRITICAL - [",
+		"2025-06-27 12:57:51,690 - __main__ - INFO -   File \"/x.py\", line 716, in __init__",
 		// The profile lines (profile_lines_test.go): exact, then with extreme numbers and control characters.
 		"WARNING 10-06 15:56:47 [topk_topp_sampler.py:66] " + flashInfer011,
 		"(Worker_TP0 pid=41699) INFO 10-06 15:57:18 [gpu_model_runner.py:3344] " + encoderBudget,

@@ -27,6 +27,10 @@ func TestParseLineFormats(t *testing.T) {
 		// A Ray actor hosting vLLM (verl-project/verl#4926): its prefix
 		// wraps vLLM's; the inner process logged, on the actor's node.
 		{"ray actor around vllm", "(vLLMHttpServer pid=62552, ip=172.17.207.216) " + vllm, "172.17.207.216", "", fmtRay},
+		// A Python harness relaying vLLM's output through its own logger
+		// (vllm#43410's launcher, allenai/olmocr#260).
+		{"python logging harness", "2026-05-29 09:14:45,594 - INFO - [container] " + vllm, "", "2026-05-29 09:14:45,594", fmtTimestamps},
+		{"python logging named", "2025-06-27 12:57:51,690 - __main__ - INFO - " + vllm, "", "2025-06-27 12:57:51,690", fmtTimestamps},
 		{"carriage returns", "Capturing CUDA graph shapes:  50%|█████     | 1/2\rCapturing CUDA graph shapes: 100%|██████████| 2/2\r" + vllm, "", "", fmtProgress},
 	}
 	var p parser

@@ -128,6 +128,10 @@ func TestCutTracebackAlone(t *testing.T) {
 	if !strings.Contains(fs[0].Message, "traceback that no exception line ends") || fs[0].Rank != "Worker_TP1_EP1 pid=2" {
 		t.Errorf("got %+v", fs[0])
 	}
+	// Python's own traceback on stderr has no level: the same (vllm#43410).
+	if got := codesOf(failuresOf(t, "(APIServer pid=557)   File \"/v/vllm/v1/engine/async_llm.py\", line 217, in from_vllm_config\n(APIServer pid=557)     return cls(\n")); got != "LOG001:other" {
+		t.Errorf("level-less frames: %q, want LOG001:other", got)
+	}
 	if fs := failuresOf(t, fmt.Sprintf(frames, "INFO", "INFO")); len(fs) != 0 {
 		t.Errorf("INFO frames: %s, want none", codesOf(fs))
 	}

@@ -440,12 +440,14 @@ func phaseRules() []rule {
 			c.p.graphFrames = false
 			c.p.nixlFrames, c.p.tpRatioFrame = false, false
 		}),
-		// A traceback frame logged at ERROR (logger.exception's lines, as
-		// multiproc_executor.py and core.py print them) when the excerpt
-		// starts after "Traceback (most recent call last)" (vllm#55914):
-		// the traceback began all the same.
+		// A traceback frame when the excerpt starts after "Traceback (most
+		// recent call last)": logged at ERROR (logger.exception's lines, as
+		// multiproc_executor.py and core.py print them, vllm#55914) or
+		// without a level (Python's own traceback on stderr, vllm#43410):
+		// the traceback began all the same. A frame at INFO or WARNING is
+		// not one (a stack a message quotes).
 		r(one(`File "`), `^File ".*", line \d+, in \S+`, func(c *ctx, _ [][]byte) {
-			if (c.l.level == 'E' || c.l.level == 'C') && c.p.tracebacks == 0 {
+			if (c.l.level == 'E' || c.l.level == 'C' || c.l.level == 0) && c.p.tracebacks == 0 {
 				c.p.tracebacks++
 			}
 		}),
