@@ -278,6 +278,9 @@ func kvRules() []rule {
 			c.num(fAvailableKVGiB, m[1])
 			c.phase(phKVCache)
 		}),
+		// kv_cache_utils.py (0.11+, vllm.DCPLogSource): "Multiplying the GPU
+		// KV cache size by the dcp_world_size 8." before the size line.
+		r(one("Multiplying the GPU KV cache size by the dcp_world_size "), `dcp_world_size (\d+)`, func(c *ctx, m [][]byte) { c.num(fDCP, m[1]) }),
 		r(one("GPU KV cache size: "), `GPU KV cache size: ([\d,]+) tokens`, func(c *ctx, m [][]byte) {
 			c.num(fKVTokens, m[1])
 			c.phase(phKVCache)
@@ -328,6 +331,12 @@ func graphRules() []rule {
 		r(one("CUDA graph pool memory: "), `CUDA graph pool memory: ([\d.]+) GiB \(actual\)(?:, ([\d.]+) GiB \(estimated\))?`, func(c *ctx, m [][]byte) {
 			c.numForce(fCUDAGraphGiB, m[1])
 			c.num(fCUDAGraphEstGiB, m[2])
+			// gpu_worker.py logs it once the graphs are captured: a worker
+			// that does not log "Graph capturing finished" (only TP0 does
+			// in the GLM-5.1 DCP fixture) is as far.
+			if c.r.kvSized {
+				c.phase(phEngineReady)
+			}
 		}),
 		r(one("Estimated CUDA graph memory: "), `Estimated CUDA graph memory: ([\d.]+) GiB total`, func(c *ctx, m [][]byte) {
 			c.num(fCUDAGraphEstGiB, m[1])
@@ -341,6 +350,11 @@ var attentionSources = [][]byte{[]byte("selector"), []byte("cuda.py"), []byte("r
 
 func backendRules() []rule {
 	v0 := r(one(" backend."), `^Using ([A-Za-z][\w -]*?) [Bb]ackend\.$`, func(c *ctx, m [][]byte) {
+		// "Using FLASH_ATTN MLA prefill backend." (selector.py, 0.2x) names
+		// the MLA prefill's kernel, not the attention backend.
+		if bytes.HasSuffix(m[1], []byte(" prefill")) {
+			return
+		}
 		for _, s := range attentionSources {
 			if bytes.Contains(c.l.src, s) {
 				c.str(fAttention, m[1])
@@ -351,6 +365,10 @@ func backendRules() []rule {
 	return []rule{
 		v0,
 		r(one("attention backend out of potential backends"), `Using (\S+) attention backend out of`, func(c *ctx, m [][]byte) { c.str(fAttention, m[1]) }),
+		// A backend the user chose (--attention-backend), as 0.20's cuda.py
+		// logs it: "Using AttentionBackendEnum.B12X_MLA_SPARSE backend."
+		// (local-inference-lab/rtx6kpro's GLM-5.1 DCP start-up logs).
+		r(one("Using AttentionBackendEnum."), `^Using AttentionBackendEnum\.(\w+) backend\.?$`, func(c *ctx, m [][]byte) { c.str(fAttention, m[1]) }),
 		r(one("backend on V1 engine"), `Using (.+?) backend on V1 engine`, func(c *ctx, m [][]byte) { c.str(fAttention, m[1]) }),
 		r(one("all2all"), `Using (.+?) all2allv? manager`, func(c *ctx, m [][]byte) {
 			c.str(fAll2All, []byte(all2allName(string(m[1]))))
