@@ -164,3 +164,34 @@ func TestShmBroadcastWaitEndsStuck(t *testing.T) {
 		t.Errorf("failures %q after the wait ended, want no LOG001", got)
 	}
 }
+
+// TestRtx6kproLineShapes: the GLM-5.1 DCP start-up logs
+// (local-inference-lab/rtx6kpro, 0.20.2rc1): a chosen attention backend
+// logged as "Using AttentionBackendEnum.X backend.", the MLA prefill's
+// backend that is not the attention backend, and the DCP size from the
+// engine config or vLLM's KV multiplier line.
+func TestRtx6kproLineShapes(t *testing.T) {
+	log := "(Worker_TP5_DCP1 pid=355) INFO 05-15 04:46:54 [cuda.py:313] Using AttentionBackendEnum.B12X_MLA_SPARSE backend.\n" +
+		"(Worker_TP0_DCP0 pid=350) INFO 05-15 04:46:55 [selector.py:163] Using FLASH_ATTN MLA prefill backend.\n" +
+		"(EngineCore_DP0 pid=666657) INFO 11-06 15:34:59 [kv_cache_utils.py:1224] Multiplying the GPU KV cache size by the dcp_world_size 8.\n" +
+		"(EngineCore_DP0 pid=666657) INFO 11-06 15:34:59 [kv_cache_utils.py:1229] GPU KV cache size: 5,721,088 tokens\n"
+	rep := analyzeStrings(t, map[string]string{"n.log": log}, "n.log")
+	e := rep.Engines[0]
+	if e.AttentionBackend != "B12X_MLA_SPARSE" {
+		t.Errorf("attention %q, want B12X_MLA_SPARSE", e.AttentionBackend)
+	}
+	if e.DCP == nil || *e.DCP != 8 {
+		t.Errorf("dcp %v, want 8", e.DCP)
+	}
+	only := analyzeStrings(t, map[string]string{"n.log": "(Worker_TP0_DCP0 pid=350) INFO 05-15 04:46:55 [selector.py:163] Using FLASH_ATTN MLA prefill backend.\n"}, "n.log")
+	if a := only.Engines[0].AttentionBackend; a != "" {
+		t.Errorf("attention %q from the MLA prefill line, want none", a)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "DCP8") || !strings.Contains(b.String(), "a rank's tokens × DCP 8") {
+		t.Errorf("text lacks the DCP:\n%s", b.String())
+	}
+}
