@@ -226,7 +226,10 @@ var exceptionLine = regexp.MustCompile(`^(?:\[rank\d+\]: ?)?([A-Za-z_][\w.]*(?:E
 // is another process's exception.
 var wrapperMessages = []string{"Engine core initialization failed", "WorkerProc initialization failed",
 	"EngineCore failed to start", "WorkerProc failed to start", "Error executing method",
-	"EngineCore hit an exception", "Got fatal signal from worker processes", "EngineCore encountered a fatal error"}
+	"EngineCore hit an exception", "Got fatal signal from worker processes", "EngineCore encountered a fatal error",
+	// vllm/v1/engine/exceptions.py EngineDeadError, as the API server
+	// logs it (noonghunna/club-3090#58): the engine's own traceback is the cause.
+	"EngineCore encountered an issue. See stack trace"}
 
 func genericFailureRules() []rule {
 	exc := r([]string{"Error", "Exception", "Exit"}, "", func(c *ctx, _ [][]byte) {

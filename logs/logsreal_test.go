@@ -195,3 +195,18 @@ func TestRtx6kproLineShapes(t *testing.T) {
 		t.Errorf("text lacks the DCP:\n%s", b.String())
 	}
 }
+
+// TestEngineDeadErrorIsAWrapper: the API server's EngineDeadError
+// ("EngineCore encountered an issue. See stack trace (above) for the root
+// cause.", noonghunna/club-3090#58) is not the root cause: the engine's
+// own exception is, even when logged after it.
+func TestEngineDeadErrorIsAWrapper(t *testing.T) {
+	log := "(APIServer pid=1) ERROR 05-05 12:36:59 [serving.py:1173] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.\n" +
+		"(EngineCore pid=104) Traceback (most recent call last):\n" +
+		"(EngineCore pid=104)   File \"/x/core.py\", line 1170, in run_busy_loop\n" +
+		"(EngineCore pid=104) KeyError: 7\n"
+	fs := failuresOf(t, log)
+	if codesOf(fs) != "LOG191:other" || fs[0].Message != "KeyError: 7" {
+		t.Errorf("got %+v, want the engine's KeyError", fs)
+	}
+}
