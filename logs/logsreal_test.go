@@ -149,6 +149,11 @@ func TestV2RunnerLoadingPhase(t *testing.T) {
 	if e := rep.Engines[0]; e.Phase != "loading-weights" {
 		t.Errorf("phase %q, want loading-weights", e.Phase)
 	}
+	// 0.2x's page-cache prefetch (vllm-project/vllm-ascend#12891).
+	rep = analyzeStrings(t, map[string]string{"n.log": "(Worker_DP1_TP6_EP14 pid=51857) INFO 07-23 02:43:59 [weight_utils.py:856] Prefetching checkpoint files: 80% (9/11)\n"}, "n.log")
+	if e := rep.Engines[0]; e.Phase != "loading-weights" || e.DPRank == nil || *e.DPRank != 1 {
+		t.Errorf("phase %q dp %v, want loading-weights on dp1", e.Phase, e.DPRank)
+	}
 }
 
 // TestShmBroadcastWaitEndsStuck: a log whose last line is vLLM's message

@@ -428,7 +428,11 @@ func phaseRules() []rule {
 		// The V2 model runner (0.2x–0.3x, model_runner.py) logs no "Starting
 		// to load model": "Loading model from scratch..." is its first
 		// loading line (the GLM-5.3 fixture, vllm#43375).
-		phaseRule(phLoading, "Loading safetensors checkpoint shards", "Using model weights format", "Loading model from scratch"),
+		// 0.2x's weight_utils.py prefetches the checkpoint into the page
+		// cache first ("Prefetching checkpoint files: 80% (9/11)",
+		// vllm-project/vllm-ascend#12891 on 0.23.0rc1).
+		phaseRule(phLoading, "Loading safetensors checkpoint shards", "Using model weights format", "Loading model from scratch",
+			"Prefetching checkpoint files"),
 		phaseRule(phProfiling, "torch.compile take", "Dynamo bytecode transform", "Memory profiling takes",
 			"Initial profiling/warmup", "Profiling CUDA graph memory", "Starting profile run"),
 		waitRule(phRayPlacement, "Waiting for creating a placement group"),
