@@ -46,6 +46,8 @@ type frontEnd struct {
 	sourced bool
 	// steps counts statements walked; unrolled loops and functions stop at maxSteps.
 	steps int
+	// clauses numbers the walks of if and case statements (Arm.Clause).
+	clauses int
 	// services and pods are a manifest's Services and its pods' metadata.
 	services []kubeService
 	pods     map[*Invocation]podMeta
@@ -97,6 +99,8 @@ type walkCtx struct {
 	// launch inserts them after the dynamo.vllm command, before any shell
 	// operator).
 	operatorArgs []Value
+	// arms are the branches being walked (Invocation.Arms).
+	arms []Arm
 }
 
 // parseAndWalk parses src as bash and walks it with scope sc.

@@ -59,7 +59,7 @@ func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string,
 	inv := &Invocation{
 		Kind: kind, File: w.fe.file, Pos: at.Pos, Launcher: launcher, Args: args,
 		Host: w.ctx.host, Role: w.ctx.role, Background: cc.stmt.Background || w.ctx.background,
-		OperatorArgs: opArgs,
+		OperatorArgs: opArgs, Arms: w.ctx.arms,
 	}
 	if c := w.ctx.container; c != nil {
 		inv.Env = append(append(append([]EnvVar{}, c.env...), w.scriptExports()...), cc.env...)

@@ -41,6 +41,7 @@ func (ev *evaluator) lookup(name string, index syntax.ArithmExpr, at Pos) (Value
 		ev.sc.noteUndefined(name, at)
 		return unknownValue(ref, at, name), false
 	}
+	ev.defaults = appendUnique(ev.defaults, sv.defaults...)
 	if index == nil {
 		if sv.isArr && len(sv.arr) > 0 {
 			return sv.arr[0], true
@@ -85,8 +86,13 @@ func (ev *evaluator) paramOp(p *syntax.ParamExp, name string, v Value, defined b
 			if !defined && d.Known && d.Text == "" && ev.sc.inheritsEnv(name) {
 				d = unknownValue(txt, at, name)
 			}
+			var from []string
+			if !defined && ev.sc.inheritsEnv(name) {
+				from = []string{name}
+				ev.defaults = appendUnique(ev.defaults, name)
+			}
 			if p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull {
-				ev.sc.vars[name] = &shVar{val: d, setAt: at}
+				ev.sc.vars[name] = &shVar{val: d, setAt: at, defaults: from}
 			}
 			return d
 		}
