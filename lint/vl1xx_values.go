@@ -24,6 +24,9 @@ func checkValues(p *pass) {
 			if f.Value == nil || !f.Value.Known || isDotted(f) {
 				continue
 			}
+			if none, _ := s.Rel.EmptyValueIsNone(f.Spec); none == vllm.Present && strings.TrimSpace(f.Value.Text) == "" {
+				continue // `--kv-cache-memory-bytes=${X-}` with X unset: vLLM reads None
+			}
 			if msg := badValue(f.Spec, f.Value.Text); msg != "" {
 				p.ReportAt(s.Inv, f.Value.Pos, "", "%s: %s", f.Spelling(), msg)
 			}
