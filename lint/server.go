@@ -89,6 +89,14 @@ func (s *server) DP() intArg { return s.Int("data-parallel-size", 1) }
 // DPL is the local data-parallel size; unset means all of DP (mp backend).
 func (s *server) DPL() intArg {
 	a := s.Int("data-parallel-size-local", 0)
+	if !a.Set && s.Flag("data-parallel-rank") != nil {
+		// external LB: the process is one rank. vllm/engine/arg_utils.py
+		// create_engine_config: "data_parallel_external_lb =
+		// self.data_parallel_rank is not None ... data_parallel_size_local
+		// = 1" (0.11 tree Yuran-7/vllm-0.11@2665d4910 lines 1232-1238; the
+		// same in a later tree, search index file 7464787).
+		return intArg{N: 1, Known: true}
+	}
 	if !a.Set {
 		dp := s.DP()
 		return intArg{N: dp.N, Known: dp.Known}
