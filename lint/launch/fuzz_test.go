@@ -22,6 +22,11 @@ func FuzzParseShell(f *testing.F) {
 	f.Add([]byte("for i in {0..3}; do vllm serve m --data-parallel-start-rank $((i*8)) & done"))
 	f.Add([]byte("ssh h <<EOF\nvllm serve ${M:-x} \\ \n--tp 8\nEOF\n"))
 	f.Add([]byte("g=()\nif [ -e /dev/gdrdrv ]; then g=(--device /dev/gdrdrv); fi\ndocker run ${g[@]+\"${g[@]}\"} ${h[*]:+${h[*]}} ${!g[@]} vllm/vllm-openai m\n"))
+	// a caller default deciding if/elif and case (their other arms walked
+	// as alternatives), ${X-} in a flag, a Python here-document with a
+	// format field
+	f.Add([]byte("R=${NODE_RANK:-0}\nS=$((R*8))\nif [ \"$R\" -eq 0 ]; then vllm serve a & elif [ $R -eq $((${XP:-1}+1)) ]; then vllm serve b --r $S & fi\ncase \"${ROLE:-h}\" in h) A+=(--port 1);; *) A+=(--headless);; esac\nvllm serve m \"${A[@]}\" --kv-cache-memory-bytes=${KV-}\n"))
+	f.Add([]byte("IF=$(python3 - <<'PY'\nprint(f\"{src}\")\nPY\n)\necho \"Usage: $0 <role>\"\nvllm serve m\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ParseShell("fuzz.sh", data)
 	})
