@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -49,10 +50,26 @@ type intArg struct {
 }
 
 // FromConfig reports a flag that is absent from the command line while a
-// --config file (not linted) may set it.
+// --config file (not linted), or an array the linter could not resolve
+// (`"${COMMON_ARGS[@]}"` from a sourced file: any number of flags), may
+// set it.
 func (s *server) FromConfig(name string) bool {
-	return s.Flag(name) == nil && s.Flag("config") != nil
+	return s.Flag(name) == nil && (s.Flag("config") != nil || s.unresolvedArray())
 }
+
+// unresolvedArray reports an argument that is the expansion of an array
+// the linter could not resolve.
+func (s *server) unresolvedArray() bool {
+	for _, a := range s.p.opaque {
+		if arrayExpansion.MatchString(a.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// arrayExpansion matches ${NAME[@]} and ${NAME[*]}.
+var arrayExpansion = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}$`)
 
 // Int reads an integer flag, with def when it is absent (unknown when a
 // --config file may set it).

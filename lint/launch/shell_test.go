@@ -41,6 +41,11 @@ func TestShellFrontEnd(t *testing.T) {
 		{name: "if caller default false", script: "if [ \"${NODE_RANK:-0}\" -gt 0 ]; then vllm serve w --r ${NODE_RANK:-0} --headless; fi\nvllm serve h\n", want: []string{"w --r ${NODE_RANK:-0} --headless", "h"}},
 		{name: "if caller default else", script: "if [[ ${ROLE:-p} == d ]]; then vllm serve d; else vllm serve p; fi\n", want: []string{"p", "d"}},
 		{name: "case caller default", script: "case \"${ROLE:-head}\" in head) vllm serve h;; worker) vllm serve w --headless;; esac\n", want: []string{"h", "w --headless"}},
+		// sbatch --wrap runs its string as the batch script, with the
+		// submitting environment and the command's prefix assignments.
+		{name: "sbatch wrap", script: "sbatch -N 2 --wrap 'srun vllm serve m --tp 2'\n", want: []string{"m --tp 2"}},
+		{name: "sbatch wrap= through env", script: "W=$(cat <<EOF\nvllm serve m --p \\$P\nEOF\n)\nP=7 W=\"$W\" sbatch --wrap='exec bash -lc \"$W\"'\n", want: []string{"m --p 7"}},
+		{name: "sbatch script", script: "sbatch job.sh\nvllm serve m\n", want: []string{"job.sh", "m"}}, // a script run, joined when linted too
 		{name: "if script default", script: "R=0\nif [ \"$R\" -eq 0 ]; then vllm serve a; else vllm serve b; fi\n", want: []string{"a"}},
 		{name: "if default of a set variable", script: "R=1\nif [ \"${R:-0}\" -eq 0 ]; then vllm serve a; else vllm serve b; fi\n", want: []string{"b"}},
 		{name: "case", script: "R=w\ncase $R in h) vllm serve a;; w|x) vllm serve b;; esac\n", want: []string{"b"}},
