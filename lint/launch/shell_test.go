@@ -52,6 +52,7 @@ func TestShellFrontEnd(t *testing.T) {
 		{name: "function", script: "run() { vllm serve m --r \"$1\"; }\nrun 0\nrun 8\n", want: []string{"m --r 0", "m --r 8"}},
 		{name: "bash -c", script: "M=m\nbash -c \"vllm serve $M --a 1\"\n", want: []string{"m --a 1"}},
 		{name: "heredoc ssh", script: "ssh h <<EOF\nvllm serve m --b 2\nEOF\n", want: []string{"m --b 2"}},
+		{name: "dynamo unified entry point", script: "python3 -m dynamo.vllm.unified_main --model m --data-parallel-size 2 &\n", want: []string{"--model m --data-parallel-size 2"}},
 		{name: "python module", script: "python3 -u -m vllm.entrypoints.openai.api_server --model m\n", want: []string{"--model m"}},
 		{name: "wrappers", script: "nohup numactl --cpunodebind=0 env A=1 vllm serve m > log 2>&1 &\n", want: []string{"m"}},
 		{name: "docker image", script: "docker run --gpus all -e A=1 --ipc=host vllm/vllm-openai:v0.10.1 m --tp 2\n", want: []string{"m --tp 2"}},
