@@ -25,6 +25,7 @@ type containerCtx struct {
 // serve records a vLLM server invocation.
 func (w *walker) serve(cc *cmdCtx, at Value, launcher string, args []Value) {
 	inv := w.newInvocation(cc, KindServe, at, launcher, args)
+	w.noteConfigFile(inv)
 	w.fe.invs = append(w.fe.invs, inv)
 }
 

@@ -127,6 +127,11 @@ type Invocation struct {
 	// OperatorArgs are the last args of Args when an operator appended
 	// them to the command the file shows (Dynamo's multinode launch).
 	OperatorArgs []Value
+	// ConfigFile is the `--config` file of a server as the host names it
+	// (a container path translated through its mounts); "" when there is
+	// none or no host file can be it. Package lint splices the file's
+	// arguments in when it is among the inputs (ConfigArgs, WithConfig).
+	ConfigFile string
 	// Arms are the branches of the script's if and case statements the
 	// invocation sits in; two invocations of one file in different arms of
 	// one statement never run together (Exclusive). Nil outside branches.
