@@ -103,3 +103,16 @@ var operatorSeeds = []string{
 	"apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nspec: {services: {W: {componentType: worker, envs: [{name: A, value: b}], multinode: {nodeCount: 3}, resources: {limits: {gpu: \"2\"}}, extraPodSpec: {mainContainer: {command: [sh, -c], args: [\"python3 -m dynamo.vllm --model m --tensor-parallel-size 1 --data-parallel-size 8\"]}}}}}\n",
 	"apiVersion: workload.serving.volcano.sh/v1alpha1\nkind: ModelServing\nspec: {template: {roles: [{name: p, workerReplicas: 2, entryTemplate: {spec: {containers: [{name: e, command: [vllm, serve, m, --data-parallel-address, $(ENTRY_ADDRESS)]}]}}, workerTemplate: {spec: {containers: [{name: w, args: [$(WORKER_INDEX)]}]}}}]}}\n",
 }
+
+// FuzzConfigArgs: reading a --config file must not panic, and every
+// argument it yields is a flag or follows one.
+func FuzzConfigArgs(f *testing.F) {
+	addSeeds(f, ".yaml")
+	f.Add([]byte("model: m\ntensor-parallel-size: 2\nenforce-eager: true\nx: [1, 2]\ny: {a: 1}\nz: false\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		args, ok := ConfigArgs("c.yaml", data)
+		if ok && len(args) > 0 && !strings.HasPrefix(args[0].Text, "--") {
+			t.Errorf("first argument %q is no flag", args[0].Text)
+		}
+	})
+}
