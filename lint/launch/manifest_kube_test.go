@@ -29,3 +29,43 @@ func TestExpandKubeRefs(t *testing.T) {
 		}
 	}
 }
+
+// TestContainerEnvFromConfigMap: envFrom reads a ConfigMap of the file
+// (with its prefix) before env, whose entries win; configMapKeyRef takes
+// one key; a Secret or a ConfigMap defined elsewhere leaves the
+// environment open and its references unresolved.
+func TestContainerEnvFromConfigMap(t *testing.T) {
+	doc := `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+    - name: vllm
+      image: vllm/vllm-openai:v0.22.1
+      args: ["$(M)", "--tensor-parallel-size", "$(X_TP)", "--port", "$(PORT)", "--seed", "$(S)"]
+      envFrom:
+        - configMapRef: {name: cm}
+          prefix: X_
+        - secretRef: {name: creds}
+      env:
+        - {name: X_TP, value: "2"}
+        - name: M
+          valueFrom: {configMapKeyRef: {name: cm, key: MODEL}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm}
+data: {TP: "8", MODEL: m1}
+`
+	invs, _, _ := ParseManifest("p.yaml", []byte(doc))
+	if len(invs) != 1 {
+		t.Fatalf("want 1 invocation, got %d", len(invs))
+	}
+	got := argv(invs)[0]
+	if got != "m1 --tensor-parallel-size 2 --port $(PORT) --seed $(S)" {
+		t.Errorf("argv = %q", got)
+	}
+	if a := invs[0].Args[4]; a.Known || len(invs[0].UndefinedRefs) != 0 {
+		t.Errorf("$(PORT) with a Secret in envFrom must be unresolved, not undefined: %+v %v", a, invs[0].UndefinedRefs)
+	}
+}

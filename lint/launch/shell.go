@@ -3,6 +3,7 @@ package launch
 import (
 	"bytes"
 	"fmt"
+	"gopkg.in/yaml.v3"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"mvdan.cc/sh/v3/syntax"
@@ -48,6 +49,9 @@ type frontEnd struct {
 	steps int
 	// clauses numbers the walks of if and case statements (Arm.Clause).
 	clauses int
+	// configMaps are the data of the ConfigMaps a manifest file defines, by
+	// name (nil for a name defined twice).
+	configMaps map[string]*yaml.Node
 	// services and pods are a manifest's Services and its pods' metadata.
 	services []kubeService
 	pods     map[*Invocation]podMeta
