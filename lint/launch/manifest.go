@@ -157,6 +157,10 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 		fe.composeServices(src, doc)
 		return
 	}
+	if skypilotTask(doc) {
+		fe.skypilot(src, doc)
+		return
+	}
 	if kind == "Service" {
 		fe.service(src, doc)
 		return
