@@ -48,6 +48,11 @@ type run struct {
 	// hmaOff when vLLM turned the hybrid KV cache manager off because a KV
 	// connector is configured (vllm#41830).
 	nixlListener, hmaOff bool
+	// profiled is set once a process of the server began the memory
+	// profile (phase profiling), kvSized once one logged its KV cache
+	// (phase kv-cache): a CUDA graph capture that finishes in between is
+	// the memory profile's (0.21+), not the start-up's last step.
+	profiled, kvSized bool
 }
 
 // maxOrigins bounds the servers told apart in one file; lines of further
@@ -211,6 +216,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 		rn.attempt++
 		rn.maxPhase = phNone
 		rn.serving = false
+		rn.profiled, rn.kvSized = false, false
 	}
 	// A pasted excerpt often has no header ("Available KV cache memory:
 	// 8.11 GiB" alone), so a recognised message counts as much as one.

@@ -16,11 +16,12 @@ var argFields = map[string]field{
 	"kv_cache_dtype": fKVCacheDType, "dtype": fDType, "quantization": fQuantization,
 	"enforce_eager": fEnforceEager, "data_parallel_address": fDPAddress,
 	"data_parallel_rpc_port": fDPRPCPort, "all2all_backend": fAll2All,
+	"decode_context_parallel_size": fDCP,
 }
 
 // numericFields are read as numbers; the rest as text.
 var numericFields = map[field]bool{fMaxModelLen: true, fTP: true, fPP: true, fDP: true, fDPLocal: true,
-	fUtil: true, fBlockSize: true, fMaxBatched: true, fDPRPCPort: true}
+	fUtil: true, fBlockSize: true, fMaxBatched: true, fDPRPCPort: true, fDCP: true}
 
 // applyArgs records the command-line arguments a process printed.
 func applyArgs(c *ctx, m map[string]string) {

@@ -36,6 +36,7 @@ const (
 	CodeFreeMemory       = codes.LogFreeMemory
 	CodeNoKVMemory       = codes.LogNoKVMemory
 	CodeMaxLenTooLong    = codes.LogMaxLenTooLong
+	CodeMambaBlocks      = codes.LogMambaBlocks
 	CodeNCCL             = codes.LogNCCL
 	CodeGlooInterface    = codes.LogGlooInterface
 	CodeGlooConnect      = codes.LogGlooConnect
@@ -74,6 +75,7 @@ const (
 var kindOf = map[diag.Code]string{
 	CodeOOMLoading: KindOOMLoading, CodeFreeMemory: KindOOMLoading,
 	CodeNoKVMemory: KindKVCacheInsufficient, CodeMaxLenTooLong: KindKVCacheInsufficient, CodeHMAOff: KindKVCacheInsufficient,
+	CodeMambaBlocks:   KindKVCacheInsufficient,
 	CodeNCCL:          KindNCCL,
 	CodeGlooInterface: KindGlooInterface, CodeGlooConnect: KindGlooInterface, CodeGlooLoopback: KindGlooInterface,
 	CodeGlooTimeout: KindGlooInterface,

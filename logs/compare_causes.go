@@ -24,6 +24,10 @@ func inputDiffs(e *Engine, p Prediction) []string {
 	if e.GPUMemoryUtilization != nil && math.Abs(*e.GPUMemoryUtilization-p.Utilization) > 1e-9 {
 		out = append(out, fmt.Sprintf("gpu_memory_utilization %.2f logged, %.2f in the spec", *e.GPUMemoryUtilization, p.Utilization))
 	}
+	if e.DCP != nil && max(1, *e.DCP) != p.dcp() {
+		out = append(out, fmt.Sprintf("the log ran decode context parallel %d, the spec %d: vLLM logs a rank's KV tokens × that size, so the token figures differ by ×%.3g before anything else",
+			max(1, *e.DCP), p.dcp(), float64(max(1, *e.DCP))/float64(p.dcp())))
+	}
 	return out
 }
 

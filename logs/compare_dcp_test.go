@@ -1,6 +1,9 @@
 package logs
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func i64(v int64) *int64 { return &v }
 
@@ -24,5 +27,32 @@ func TestCompareDCPLog(t *testing.T) {
 	}
 	if c, ok := rows["kv_bytes_per_token"]; !ok || c.Logged == nil || *c.Logged != 70268 {
 		t.Errorf("bytes per token implied by the log: %+v, want 70,268", c)
+	}
+}
+
+// TestCompareDCPMismatch: a log that ran DCP 8 against a spec without it
+// (or the other way round) says so among the inputs that differ, with the
+// factor the token figures move by; the same DCP says nothing.
+func TestCompareDCPMismatch(t *testing.T) {
+	eight, one := 8, 1
+	for _, c := range []struct {
+		logged *int
+		spec   int
+		want   string
+	}{
+		{&eight, 0, "the log ran decode context parallel 8, the spec 1: vLLM logs a rank's KV tokens × that size, so the token figures differ by ×8"},
+		{&one, 8, "the log ran decode context parallel 1, the spec 8: vLLM logs a rank's KV tokens × that size, so the token figures differ by ×0.125"},
+		{&eight, 8, ""},
+		{nil, 8, ""},
+	} {
+		got := ""
+		for _, d := range inputDiffs(&Engine{DCP: c.logged}, Prediction{DCP: c.spec}) {
+			if strings.Contains(d, "decode context parallel") {
+				got = d
+			}
+		}
+		if !strings.HasPrefix(got, c.want) || (c.want == "" && got != "") {
+			t.Errorf("logged %v, spec %d: %q, want %q", c.logged, c.spec, got, c.want)
+		}
 	}
 }

@@ -108,6 +108,7 @@ func (a *analyzer) engine(g *group) Engine {
 	e.Model = b.str(fModel)
 	e.MaxModelLen = b.int(fMaxModelLen)
 	e.TP, e.PP, e.DP, e.DPLocal = b.int(fTP), b.int(fPP), b.int(fDP), b.int(fDPLocal)
+	e.DCP = b.int(fDCP)
 	e.ExpertParallel = b.boolean(fEP)
 	e.Architecture, e.ModelRunner = b.str(fArchitecture), b.str(fModelRunner)
 	e.GPUTotalGiB, e.GPUMemoryUtilization = b.num(fGPUTotalGiB), b.num(fUtil)

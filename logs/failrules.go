@@ -22,10 +22,18 @@ func failureRules() []rule {
 	return rs
 }
 
+// wrappedNeed is the KV a V1 max-len message needs when the line ends
+// there ("…, 9.29 GiB KV cache is needed,"): the rest was wrapped.
+var wrappedNeed = regexp.MustCompile(`\(?([\d.]+) GiB KV cache is needed,?\s*$`)
+
 var oomDetail = regexp.MustCompile(`Tried to allocate ([\d.]+ [KMG]iB)\.? ?GPU ?(\d+)? has a total capacity of ([\d.]+ [KMG]iB) of which ([\d.]+ [KMG]iB) is free`)
 
 func memoryFailureRules() []rule {
-	oom := r([]string{"CUDA out of memory", "OutOfMemoryError", "CUDA error: out of memory", "HIP out of memory"}, "", func(c *ctx, _ [][]byte) {
+	// "CUDA driver error: out of memory" is the driver API's form (torch's
+	// C10_CUDA_DRIVER_CHECK, cuGetErrorString of CUDA_ERROR_OUT_OF_MEMORY),
+	// as vLLM's Marlin repack raises it while processing the weights
+	// (noonghunna/club-3090#60).
+	oom := r([]string{"CUDA out of memory", "OutOfMemoryError", "CUDA error: out of memory", "HIP out of memory", "CUDA driver error: out of memory"}, "", func(c *ctx, _ [][]byte) {
 		msg := "CUDA out of memory"
 		if m := oomDetail.FindSubmatch(c.l.msg); m != nil {
 			msg = fmt.Sprintf("CUDA out of memory: tried to allocate %s with %s of %s free", m[1], m[4], m[3])
@@ -72,15 +80,65 @@ func memoryFailureRules() []rule {
 	})
 	serve := r(one("To serve at least one request with the model"), `max seq len \((\d+)\)`, func(c *ctx, m [][]byte) {
 		c.num(fMaxModelLen, m[1])
+		if n := wrappedNeed.FindSubmatch(c.l.msg); n != nil {
+			c.p.kvNeed = string(n[1])
+		}
 		c.fail(CodeMaxLenTooLong, fmt.Sprintf("one sequence of max_model_len %s does not fit the KV cache", m[1]), "")
 	})
-	estimate := r(one("the estimated maximum model length is "), `the estimated maximum model length is (\d+)`, func(c *ctx, m [][]byte) {
+	// The same message wrapped after "… KV cache is needed,": the next
+	// line begins "which is larger than the available KV cache memory
+	// (9.28 GiB)" (vllm#46778).
+	wrapped := r(one("which is larger than the available KV cache memory ("), `^which is larger than the available KV cache memory \(([\d.]+) GiB\)`, func(c *ctx, m [][]byte) {
+		if c.p.kvNeed == "" {
+			return
+		}
+		need := "max_model_len"
+		if v := c.p.facts[fMaxModelLen]; v.set {
+			need += fmt.Sprintf(" %.0f", v.num)
+		}
+		c.fail(CodeMaxLenTooLong, fmt.Sprintf("%s needs %s GiB of KV cache; %s GiB is available", need, c.p.kvNeed, m[1]), "")
+		c.p.kvNeed = ""
+	})
+	// Without "the ": a pasted message wrapped before "estimated" (vllm#46778).
+	estimate := r(one("estimated maximum model length is "), `estimated maximum model length is (\d+)`, func(c *ctx, m [][]byte) {
 		c.fail(CodeMaxLenTooLong, "", fmt.Sprintf("vLLM estimates that --max-model-len %s fits.", m[1]))
 	})
 	graph := r([]string{"operation not permitted when stream is capturing", "cudaErrorStreamCapture"}, "", func(c *ctx, _ [][]byte) {
 		c.fail(CodeCUDAGraph, "", "")
 	})
-	return []rule{graphFrames(), oom, free, noKV, negKV, v0Len, serve, v1Len, estimate, graph}
+	// Any other CUDA error while the graphs are captured: "Capturing CUDA
+	// graphs (mixed prefill-decode, PIECEWISE):  88%|…| 45/51 […]CUDA
+	// error: device kernel image is invalid" (vllm-project/recipes#551,
+	// 0.17–0.19 on Qwen3.6-27B-FP8). Out of memory is the rule above's.
+	graphErr := r(one("CUDA error: "), `CUDA error: ([^\r\n]+)`, func(c *ctx, m [][]byte) {
+		if c.l.indent || bytes.Contains(m[1], []byte("out of memory")) {
+			return
+		}
+		if c.effectivePhase() != phCUDAGraphs && !c.p.graphFrames {
+			return
+		}
+		extra := ""
+		if bytes.Contains(m[1], []byte("kernel image")) {
+			extra = "A kernel image that is invalid or missing means the installed kernels were not built for this GPU (another CUDA architecture or toolkit): use a wheel or image built for it."
+		}
+		c.fail(CodeCUDAGraph, "CUDA error while capturing CUDA graphs: "+clip(strings.TrimSpace(string(m[1])), 160), extra)
+	})
+	// vLLM's check before the capture of hybrid models (vllm#38270, ≈0.19;
+	// the text as vllm#38632 and vllm#49064 show it): "max_num_seqs (1024)
+	// exceeds available Mamba cache blocks (600). Each decode sequence
+	// requires one Mamba cache block, so CUDA graph capture cannot
+	// proceed. Please lower max_num_seqs to at most 600 or increase
+	// gpu_memory_utilization." A worker's RuntimeError repeats it
+	// ("Worker failed with error '…'"): the same failure.
+	mamba := r(one("exceeds available Mamba cache blocks"), `max_num_seqs \((\d+)\) exceeds available Mamba cache blocks \((\d+)\)`, func(c *ctx, m [][]byte) {
+		if c.l.indent {
+			return
+		}
+		c.noted = true
+		c.fail(CodeMambaBlocks, fmt.Sprintf("max_num_seqs %s exceeds the %s Mamba cache blocks (one per decode sequence)", m[1], m[2]),
+			fmt.Sprintf("--max-num-seqs %s or less fits.", m[2]))
+	})
+	return []rule{graphFrames(), oom, free, noKV, negKV, v0Len, serve, wrapped, v1Len, estimate, graph, graphErr, mamba}
 }
 
 // graphFrame is a traceback frame or source line of vLLM's CUDA-graph
@@ -168,7 +226,10 @@ var exceptionLine = regexp.MustCompile(`^(?:\[rank\d+\]: ?)?([A-Za-z_][\w.]*(?:E
 // is another process's exception.
 var wrapperMessages = []string{"Engine core initialization failed", "WorkerProc initialization failed",
 	"EngineCore failed to start", "WorkerProc failed to start", "Error executing method",
-	"EngineCore hit an exception", "Got fatal signal from worker processes", "EngineCore encountered a fatal error"}
+	"EngineCore hit an exception", "Got fatal signal from worker processes", "EngineCore encountered a fatal error",
+	// vllm/v1/engine/exceptions.py EngineDeadError, as the API server
+	// logs it (noonghunna/club-3090#58): the engine's own traceback is the cause.
+	"EngineCore encountered an issue. See stack trace"}
 
 func genericFailureRules() []rule {
 	exc := r([]string{"Error", "Exception", "Exit"}, "", func(c *ctx, _ [][]byte) {

@@ -169,7 +169,15 @@ func pdFailureRules() []rule {
 	// otherwise, e.g. after ZMQ's timeout (vllm#26171: "zmq.error.Again:
 	// Resource temporarily unavailable" then "Handshake failed for request
 	// cmpl-…, marking blocks as invalid").
-	handshake := r(one("Handshake failed for request"), "", func(c *ctx, _ [][]byte) {
+	//
+	// "Handshake with <engine> failed" is the decoder's background
+	// handshake failing before any request is named (nixl_connector.py's
+	// done_callback, logger.exception("Handshake with %s failed", eid),
+	// vllm#20068; volcano-sh/kthena#503 on ≈0.11).
+	handshake := r([]string{"Handshake failed for request", "Handshake with "}, "", func(c *ctx, _ [][]byte) {
+		if hasPrefix(c.l.msg, "Handshake with ") && !bytes.HasSuffix(bytes.TrimSpace(c.l.msg), []byte(" failed")) {
+			return
+		}
 		if f := c.a.fails.byKey[string(CodeNixlEngineID)+"|"+strconv.Itoa(c.p.seq)]; f != nil {
 			f.count++
 			c.noted = true
@@ -275,9 +283,12 @@ func pdFailureRules() []rule {
 	xfer := r(one("NIXL transfer failure: "), `NIXL transfer failure: (\w+)`, func(c *ctx, m [][]byte) {
 		c.noted = true
 		kind := string(m[1])
-		if kind == "handshake_failed" {
+		// "handshake_setup_failed" is the background handshake's future
+		// failing (nixl_connector.py done_callback, _log_failure; vllm#41863:
+		// decoders after a prefill worker crashed).
+		if kind == "handshake_failed" || kind == "handshake_setup_failed" {
 			if c.a.fails.byKey[string(CodeNixlEngineID)+"|"+strconv.Itoa(c.p.seq)] == nil {
-				c.fail(CodeNixlHandshake, "a decoder's NIXL handshake with a prefill engine failed (NIXL transfer failure: handshake_failed): the request's KV was not pulled", "")
+				c.fail(CodeNixlHandshake, "a decoder's NIXL handshake with a prefill engine failed (NIXL transfer failure: "+kind+"): the request's KV was not pulled", "")
 			}
 			return
 		}

@@ -58,6 +58,7 @@ const (
 	fEncoderBudget
 	fEncoderItems
 	fEncoderModality
+	fDCP
 	numFields
 )
 
@@ -139,6 +140,7 @@ var fieldInfos = [numFields]fieldInfo{
 	fEncoderBudget:   {"encoder_cache_budget_tokens", scopeWorker},
 	fEncoderItems:    {"encoder_profile_items", scopeWorker},
 	fEncoderModality: {"encoder_profile_modality", scopeWorker},
+	fDCP:             {"decode_context_parallel_size", scopeAny},
 }
 
 // val is one logged value: a number or a string, and where it was read.

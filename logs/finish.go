@@ -210,12 +210,15 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bo
 		}
 	}
 	if last == nil {
-		return Failure{}, false
+		return a.cutTraceback(engineOf)
 	}
 	at, ph := last, last.phase
 	code := CodeStopped
 	msg := fmt.Sprintf("the start-up stops: the last line is %s's (%s), %s:%d, %s (phase %s)",
 		last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no, phaseDoing[last.phase], last.phase)
+	if w := a.waitingLast(); w != nil && w != last {
+		msg += fmt.Sprintf("; then %s waits, %s:%d: %s", w.label, a.files[w.file].name, w.last.no, clip(string(w.lastText), 160))
+	}
 	if !a.stuck(last) {
 		code = CodeEnds
 		msg = fmt.Sprintf("the log ends in phase %s (%s) with no error and no wait as its last line, as an excerpt or an early capture ends: the last line is %s's (%s), %s:%d",
@@ -233,6 +236,46 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bo
 		Text: string(at.lastText), Count: 1}, true
 }
 
+// cutTraceback reports a log that shows no start-up phase at all but a
+// traceback no exception line ends (an excerpt of an error cut on both
+// sides, vllm#55914): a failure whose cause the log does not show, not a
+// log without failures.
+func (a *analyzer) cutTraceback(engineOf map[*proc]*group) (Failure, bool) {
+	var at *proc
+	for _, p := range a.order {
+		if p.tracebacks > 0 && p.exc == nil && (at == nil || a.later(p, at)) {
+			at = p
+		}
+	}
+	if at == nil {
+		return Failure{}, false
+	}
+	d := defOf(CodeStopped)
+	msg := fmt.Sprintf("the log stops inside a traceback that no exception line ends (cut): the last line is %s's, %s:%d; the error itself is not in the log",
+		at.label, a.files[at.file].name, at.last.no)
+	return Failure{Code: CodeStopped, Kind: KindOther, Severity: d.Severity, Engine: engineName(at, engineOf),
+		Rank: at.label, File: a.files[at.file].name, Line: at.last.no, Message: msg,
+		Fix:  "Capture the whole traceback: its last line names the error. " + d.Fix,
+		Text: string(at.lastText), Count: 1}, true
+}
+
+// waitingLast is the process that logged last, when that line says it
+// waits: it can be one that logged no phase (an engine core's message
+// queue waiting on its workers, shm_broadcast.py), whom hang's last rank
+// (the last with a phase) is not.
+func (a *analyzer) waitingLast() *proc {
+	var latest *proc
+	for _, p := range a.order {
+		if latest == nil || a.later(p, latest) {
+			latest = p
+		}
+	}
+	if latest != nil && latest.waiting {
+		return latest
+	}
+	return nil
+}
+
 // stuck reports whether the log shows the start-up stuck rather than
 // merely ending: the rank that logged last is waiting for another one
 // (the front-end for its engines, Ray for its placement group), or a
@@ -240,6 +283,9 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bo
 // with its exception is reported as a failure before a hang is looked for).
 func (a *analyzer) stuck(last *proc) bool {
 	if last.waiting {
+		return true
+	}
+	if a.waitingLast() != nil {
 		return true
 	}
 	for _, p := range a.order {

@@ -135,6 +135,9 @@ func peelOneWrapper(b []byte, l *line) []byte {
 	case c == '[':
 		return peelBracket(b, l)
 	case c >= '0' && c <= '9':
+		if r := peelPyLogging(b, l); len(r) != len(b) {
+			return r
+		}
 		return peelTimestamp(b, l)
 	case c >= 'A' && c <= 'Z':
 		if r := peelJournald(b, l); len(r) != len(b) {

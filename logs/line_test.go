@@ -24,6 +24,13 @@ func TestParseLineFormats(t *testing.T) {
 		{"ansi", "\x1b[0;36m(EngineCore_DP3 pid=245)\x1b[0;0m INFO 04-22 01:04:01 [v1/worker/gpu_worker.py:436] Available KV cache memory: 3.04 GiB", "", "", fmtANSI},
 		{"caret ansi", "^[[0;36m(EngineCore_DP3 pid=245)^[[0;0m INFO 04-22 01:04:01 [v1/worker/gpu_worker.py:436] Available KV cache memory: 3.04 GiB", "", "", fmtANSI},
 		{"progress bar glued", "Loading safetensors checkpoint shards: 100% 4/4 [00:01<00:00,  2.51it/s]" + vllm, "", "", 0},
+		// A Ray actor hosting vLLM (verl-project/verl#4926): its prefix
+		// wraps vLLM's; the inner process logged, on the actor's node.
+		{"ray actor around vllm", "(vLLMHttpServer pid=62552, ip=172.17.207.216) " + vllm, "172.17.207.216", "", fmtRay},
+		// A Python harness relaying vLLM's output through its own logger
+		// (vllm#43410's launcher, allenai/olmocr#260).
+		{"python logging harness", "2026-05-29 09:14:45,594 - INFO - [container] " + vllm, "", "2026-05-29 09:14:45,594", fmtTimestamps},
+		{"python logging named", "2025-06-27 12:57:51,690 - __main__ - INFO - " + vllm, "", "2025-06-27 12:57:51,690", fmtTimestamps},
 		{"carriage returns", "Capturing CUDA graph shapes:  50%|█████     | 1/2\rCapturing CUDA graph shapes: 100%|██████████| 2/2\r" + vllm, "", "", fmtProgress},
 	}
 	var p parser

@@ -56,6 +56,10 @@ type proc struct {
 	// Resource temporarily unavailable"): a handshake failure after it is
 	// a prefill side channel that did not answer.
 	zmqAgain bool
+	// kvNeed is the KV memory a V1 "To serve at least one request …"
+	// line said one sequence needs when the message was wrapped before
+	// "which is larger than the available KV cache memory (…)" (vllm#46778).
+	kvNeed string
 	// kvMetrics are NIXL's periodic "KV Transfer metrics" lines.
 	kvMetrics *KVTransferMetrics
 	// ucxError is the process's last "UCX  ERROR" line: what NIXL's

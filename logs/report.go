@@ -58,7 +58,11 @@ type Engine struct {
 	PP               *int   `json:"pipeline_parallel_size"`
 	DP               *int   `json:"data_parallel_size"`
 	DPLocal          *int   `json:"data_parallel_size_local,omitempty"`
-	ExpertParallel   *bool  `json:"expert_parallel"`
+	// DCP is the decode context parallel size (engine config or
+	// arguments): with DCP > 1 vLLM logs the KV tokens of a rank times
+	// DCP (vllm.DCPLogSource).
+	DCP            *int  `json:"decode_context_parallel_size,omitempty"`
+	ExpertParallel *bool `json:"expert_parallel"`
 	// Args are the arguments the server printed ("non-default args", or
 	// argparse's Namespace without its unset entries); Config the engine-config line.
 	Args   map[string]string `json:"args,omitempty"`

@@ -53,6 +53,12 @@ func (c *ctx) str(k field, b []byte) { c.p.facts.setStr(k, string(b), c.l.no) }
 
 func (c *ctx) phase(ph phase) {
 	c.p.advance(ph, c.l.no)
+	switch ph {
+	case phProfiling:
+		c.r.profiled = true
+	case phKVCache:
+		c.r.kvSized = true
+	}
 	if ph > c.r.maxPhase {
 		c.r.maxPhase = ph
 	}
@@ -272,6 +278,9 @@ func kvRules() []rule {
 			c.num(fAvailableKVGiB, m[1])
 			c.phase(phKVCache)
 		}),
+		// kv_cache_utils.py (0.11+, vllm.DCPLogSource): "Multiplying the GPU
+		// KV cache size by the dcp_world_size 8." before the size line.
+		r(one("Multiplying the GPU KV cache size by the dcp_world_size "), `dcp_world_size (\d+)`, func(c *ctx, m [][]byte) { c.num(fDCP, m[1]) }),
 		r(one("GPU KV cache size: "), `GPU KV cache size: ([\d,]+) tokens`, func(c *ctx, m [][]byte) {
 			c.num(fKVTokens, m[1])
 			c.phase(phKVCache)
@@ -303,6 +312,18 @@ func graphRules() []rule {
 	return []rule{
 		// "Graph capturing finished in 5 secs." (0.5) and "..., took 1.41 GiB" (0.6.5+).
 		r(one("Graph capturing finished in "), `Graph capturing finished in (\d+) secs?(?:, took (-?[\d.]+) GiB)?`, func(c *ctx, m [][]byte) {
+			if c.r.profiled && !c.r.kvSized {
+				// From 0.21 (CUDA graph memory profiling on by default) the
+				// memory profile captures the graphs once before the KV cache
+				// is sized ("Graph capturing finished ..." then "Available KV
+				// cache memory", aivrar/vllm-windows-build#17), and again after
+				// it: a capture between the profile's start and any KV line is
+				// the profile's, not the end of the start-up; the memory it
+				// took is the profile capture's (the GLM-5.3 fixture: 0.99
+				// GiB there, 0.47 GiB for the graphs kept), not the graphs'.
+				c.phase(phProfiling)
+				return
+			}
 			c.num(fGraphSec, m[1])
 			c.num(fCUDAGraphGiB, m[2])
 			c.phase(phEngineReady)
@@ -310,6 +331,12 @@ func graphRules() []rule {
 		r(one("CUDA graph pool memory: "), `CUDA graph pool memory: ([\d.]+) GiB \(actual\)(?:, ([\d.]+) GiB \(estimated\))?`, func(c *ctx, m [][]byte) {
 			c.numForce(fCUDAGraphGiB, m[1])
 			c.num(fCUDAGraphEstGiB, m[2])
+			// gpu_worker.py logs it once the graphs are captured: a worker
+			// that does not log "Graph capturing finished" (only TP0 does
+			// in the GLM-5.1 DCP fixture) is as far.
+			if c.r.kvSized {
+				c.phase(phEngineReady)
+			}
 		}),
 		r(one("Estimated CUDA graph memory: "), `Estimated CUDA graph memory: ([\d.]+) GiB total`, func(c *ctx, m [][]byte) {
 			c.num(fCUDAGraphEstGiB, m[1])
@@ -323,6 +350,11 @@ var attentionSources = [][]byte{[]byte("selector"), []byte("cuda.py"), []byte("r
 
 func backendRules() []rule {
 	v0 := r(one(" backend."), `^Using ([A-Za-z][\w -]*?) [Bb]ackend\.$`, func(c *ctx, m [][]byte) {
+		// "Using FLASH_ATTN MLA prefill backend." (selector.py, 0.2x) names
+		// the MLA prefill's kernel, not the attention backend.
+		if bytes.HasSuffix(m[1], []byte(" prefill")) {
+			return
+		}
 		for _, s := range attentionSources {
 			if bytes.Contains(c.l.src, s) {
 				c.str(fAttention, m[1])
@@ -333,6 +365,10 @@ func backendRules() []rule {
 	return []rule{
 		v0,
 		r(one("attention backend out of potential backends"), `Using (\S+) attention backend out of`, func(c *ctx, m [][]byte) { c.str(fAttention, m[1]) }),
+		// A backend the user chose (--attention-backend), as 0.20's cuda.py
+		// logs it: "Using AttentionBackendEnum.B12X_MLA_SPARSE backend."
+		// (local-inference-lab/rtx6kpro's GLM-5.1 DCP start-up logs).
+		r(one("Using AttentionBackendEnum."), `^Using AttentionBackendEnum\.(\w+) backend\.?$`, func(c *ctx, m [][]byte) { c.str(fAttention, m[1]) }),
 		r(one("backend on V1 engine"), `Using (.+?) backend on V1 engine`, func(c *ctx, m [][]byte) { c.str(fAttention, m[1]) }),
 		r(one("all2all"), `Using (.+?) all2allv? manager`, func(c *ctx, m [][]byte) {
 			c.str(fAll2All, []byte(all2allName(string(m[1]))))
@@ -389,7 +425,14 @@ func phaseRules() []rule {
 			c.str(fModel, m[1])
 			c.phase(phLoading)
 		}),
-		phaseRule(phLoading, "Loading safetensors checkpoint shards", "Using model weights format"),
+		// The V2 model runner (0.2x–0.3x, model_runner.py) logs no "Starting
+		// to load model": "Loading model from scratch..." is its first
+		// loading line (the GLM-5.3 fixture, vllm#43375).
+		// 0.2x's weight_utils.py prefetches the checkpoint into the page
+		// cache first ("Prefetching checkpoint files: 80% (9/11)",
+		// vllm-project/vllm-ascend#12891 on 0.23.0rc1).
+		phaseRule(phLoading, "Loading safetensors checkpoint shards", "Using model weights format", "Loading model from scratch",
+			"Prefetching checkpoint files"),
 		phaseRule(phProfiling, "torch.compile take", "Dynamo bytecode transform", "Memory profiling takes",
 			"Initial profiling/warmup", "Profiling CUDA graph memory", "Starting profile run"),
 		waitRule(phRayPlacement, "Waiting for creating a placement group"),
@@ -404,12 +447,31 @@ func phaseRules() []rule {
 		phaseRule(phHandshake, "Started DP Coordinator process"),
 		waitRule(phStart, "Waiting for init message from front-end"),
 		waitRule(phNone, "Waiting for output from MQLLMEngine"),
+		// vLLM's shared-memory message queue (shm_broadcast.py), every 60 s
+		// a reader or writer waits on its peers: "No available shared
+		// memory broadcast block found in 60 seconds. This typically
+		// happens when some processes are hanging or doing some
+		// time-consuming work" (vllm#32116 during DeepGEMM's warm-up,
+		// vllm#32105, vllm#54794 during FlashInfer's autotuning). A log
+		// that ends on it ends waiting.
+		waitRule(phNone, "No available shared memory broadcast block found"),
 		// A traceback's first line: a log cut before its exception still
 		// shows a failure (LOG001), never an excerpt's end (LOG002).
 		r(one("Traceback (most recent call last)"), "", func(c *ctx, _ [][]byte) {
 			c.p.tracebacks++
 			c.p.graphFrames = false
 			c.p.nixlFrames, c.p.tpRatioFrame = false, false
+		}),
+		// A traceback frame when the excerpt starts after "Traceback (most
+		// recent call last)": logged at ERROR (logger.exception's lines, as
+		// multiproc_executor.py and core.py print them, vllm#55914) or
+		// without a level (Python's own traceback on stderr, vllm#43410):
+		// the traceback began all the same. A frame at INFO or WARNING is
+		// not one (a stack a message quotes).
+		r(one(`File "`), `^File ".*", line \d+, in \S+`, func(c *ctx, _ [][]byte) {
+			if (c.l.level == 'E' || c.l.level == 'C' || c.l.level == 0) && c.p.tracebacks == 0 {
+				c.p.tracebacks++
+			}
 		}),
 		phaseRule(phCUDAGraphs, "Capturing cudagraphs", "Capturing the model for CUDA graphs", "Capturing CUDA graph"),
 		// "took 35.84 seconds" (0.10–0.19), "took 29.10 s" (0.31).

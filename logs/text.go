@@ -70,8 +70,8 @@ func (t *textWriter) engine(e *Engine) {
 	t.p("  max_model_len %s · attention %s · all-to-all %s%s\n", intStr(e.MaxModelLen),
 		orDefault(Safe(e.AttentionBackend), "-"), orDefault(Safe(e.All2AllBackend), "-"), modelExtras(e))
 	t.p("  per GPU (GiB): %s\n", memoryLine(e))
-	t.p("  KV cache: %s tokens%s, max concurrency %s at %s tokens\n", int64Str(e.KVCacheTokens), derivedMark(e, "kv_cache_tokens"),
-		floatStr(e.MaxConcurrency, "x"), intStr(e.ConcurrencyTokens))
+	t.p("  KV cache: %s tokens%s%s, max concurrency %s at %s tokens\n", int64Str(e.KVCacheTokens), derivedMark(e, "kv_cache_tokens"),
+		dcpMark(e), floatStr(e.MaxConcurrency, "x"), intStr(e.ConcurrencyTokens))
 	if pl := profileLine(e); pl != "" {
 		t.p("  profile: %s\n", pl)
 	}
@@ -120,6 +120,9 @@ func gen(g string) string {
 
 func layout(e *Engine) string {
 	s := fmt.Sprintf("TP%s PP%s DP%s", intStr(e.TP), intStr(e.PP), intStr(e.DP))
+	if e.DCP != nil && *e.DCP > 1 {
+		s += fmt.Sprintf(" DCP%d", *e.DCP)
+	}
 	if e.ExpertParallel != nil && *e.ExpertParallel {
 		s += " EP"
 	}
@@ -326,4 +329,13 @@ func kvLine(kv *KVTransfer) string {
 		s += fmt.Sprintf(" · %d transfers, avg %.3g ms (p90 up to %.3g), %.3g MB each, %.4g MB/s", m.Transfers, m.AvgXferMs, m.MaxP90XferMs, m.AvgMBPerXfer, m.ThroughputMBps)
 	}
 	return s
+}
+
+// dcpMark says that the logged KV tokens are a rank's times the decode
+// context parallel size (vLLM multiplies them, vllm.DCPLogSource).
+func dcpMark(e *Engine) string {
+	if e.DCP == nil || *e.DCP <= 1 || e.KVCacheTokens == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (a rank's tokens × DCP %d, as vLLM logs them)", *e.DCP)
 }

@@ -300,6 +300,17 @@ func peelProcess(b []byte, l *line) []byte {
 	if len(rest) > 0 && rest[0] == ' ' {
 		rest = rest[1:]
 	}
+	// A Ray actor that hosts vLLM prefixes vLLM's own prefixed lines
+	// (verl-project/verl#4926: "(vLLMHttpServer pid=62552,
+	// ip=172.17.207.216) (EngineCore_DP1 pid=62912) ERROR …"): the inner
+	// process is the one that logged, the actor's IP stays its host.
+	if len(rest) > 3 && rest[0] == '(' {
+		outer := *l
+		if inner := peelProcess(rest, l); len(inner) != len(rest) {
+			return inner
+		}
+		*l = outer
+	}
 	if len(rest) > 0 && rest[0] == '[' {
 		rest = peelBracket(rest, l)
 	}
@@ -534,4 +545,77 @@ func peelCutLevel(b []byte, l *line) ([]byte, bool) {
 		}
 	}
 	return b, false
+}
+
+// peelPyLogging removes the prefix of a Python harness that relays vLLM's
+// output through its own logger, Python's "%(asctime)s - [%(name)s - ]
+// %(levelname)s - " format: "2026-05-29 09:14:45,594 - INFO - [container] "
+// (vllm#43410, a launcher tagging the container's lines) or
+// "2025-06-27 12:57:51,690 - __main__ - INFO - " (allenai/olmocr#260). The
+// harness's level is not vLLM's: vLLM's own header, when the line has one,
+// follows.
+func peelPyLogging(b []byte, l *line) []byte {
+	const layout = "dddd-dd-dd dd:dd:dd"
+	if len(b) < len(layout)+4 {
+		return b
+	}
+	for i := 0; i < len(layout); i++ {
+		if layout[i] == 'd' && !isDigit(b[i]) || layout[i] != 'd' && b[i] != layout[i] {
+			return b
+		}
+	}
+	i := len(layout)
+	if b[i] == ',' || b[i] == '.' {
+		i++
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+	}
+	if !bytes.HasPrefix(b[i:], []byte(" - ")) {
+		return b
+	}
+	stamp, rest := b[:i], b[i+3:]
+	for k := 0; k < 2; k++ { // an optional logger name, then the level
+		j := bytes.Index(rest, []byte(" - "))
+		if j <= 0 || j > 64 {
+			return b
+		}
+		word := rest[:j]
+		if !pyLevel(word) {
+			if !pyName(word) {
+				return b
+			}
+			rest = rest[j+3:]
+			continue
+		}
+		rest = rest[j+3:]
+		if len(rest) > 2 && rest[0] == '[' {
+			if e := bytes.IndexByte(rest, ']'); e > 1 && e < 40 && e+1 < len(rest) && rest[e+1] == ' ' && pyName(rest[1:e]) {
+				rest = rest[e+2:]
+			}
+		}
+		l.stamp = stamp
+		l.formats |= fmtTimestamps
+		return rest
+	}
+	return b
+}
+
+func pyLevel(w []byte) bool {
+	switch string(w) {
+	case "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL":
+		return true
+	}
+	return false
+}
+
+// pyName is a Python logger's name ("__main__", "app.pipelines.llm") or a
+// harness's tag ("container").
+func pyName(w []byte) bool {
+	for _, c := range w {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return len(w) > 0
 }

@@ -91,19 +91,26 @@ func checkOf(in *estimate.Input, seed uint64, requests int) *estimate.Report {
 	return &r
 }
 
-// resultsOf reads check's verdicts as plan's SLO results. When the
-// estimator gives prediction bands (#10), this is where they are copied
-// into SLOResult.Band.
+// resultsOf reads check's verdicts as plan's SLO results, with their
+// prediction bands (SLOResult.Band: what the verdict was judged on).
 func resultsOf(r *estimate.Report, slots []sloSlot) []SLOResult {
 	var out []SLOResult
 	for i, v := range r.SLO {
-		res := SLOResult{Name: v.Name, Unit: v.Unit, Target: v.Target, Predicted: v.Predicted, Verdict: v.Verdict, Binding: v.Binding}
-		if i < len(slots) {
-			res.HigherIsBetter = slots[i].kind == kindThroughput
-		}
-		out = append(out, res)
+		out = append(out, sloResultOf(v, i < len(slots) && slots[i].kind == kindThroughput))
 	}
 	return out
+}
+
+// sloResultOf is one of check's verdicts as plan's SLO result, its band
+// copied (an open side stays open: Low 0, High +Inf); higher says the
+// figure must reach its target (throughput).
+func sloResultOf(v slo.Verdict, higher bool) SLOResult {
+	res := SLOResult{Name: v.Name, Unit: v.Unit, Target: v.Target, Predicted: v.Predicted, Verdict: v.Verdict, Binding: v.Binding, HigherIsBetter: higher}
+	if v.Band != nil {
+		b := *v.Band
+		res.Band = &b
+	}
+	return res
 }
 
 // simulatedLoad is the simulated throughput and TPOT at the workload's

@@ -82,8 +82,7 @@ func boundPD(e *evaluated, slots []sloSlot) {
 		if s.kind == kindTPOT && slo.OneOutputToken(dec) {
 			v.Verdict = verdictPass // nothing between output tokens: the bound passes it
 		}
-		e.SLO = append(e.SLO, SLOResult{Name: v.Name, Unit: v.Unit, Target: v.Target, Predicted: v.Predicted, Verdict: v.Verdict,
-			Binding: v.Binding, HigherIsBetter: s.kind == kindThroughput})
+		e.SLO = append(e.SLO, sloResultOf(v, s.kind == kindThroughput))
 	}
 	e.PerGPU = e.OutputTokPerS / float64(max(1, e.GPUs))
 	e.SteadyPerGPU, e.SteadyTPOTS = e.PerGPU, e.TPOTS
@@ -178,11 +177,7 @@ func simulatePD(e *evaluated, seed uint64, slots []sloSlot) {
 	e.work = 0 // PDSimBudget bounds the P/D simulations, not planWorkBudget (pd.Report does not say what its runs spent)
 	e.SLO = nil
 	for i, v := range verdicts {
-		r := SLOResult{Name: v.Name, Unit: v.Unit, Target: v.Target, Predicted: v.Predicted, Verdict: v.Verdict, Binding: v.Binding}
-		if i < len(slots) {
-			r.HigherIsBetter = slots[i].kind == kindThroughput
-		}
-		e.SLO = append(e.SLO, r)
+		e.SLO = append(e.SLO, sloResultOf(v, i < len(slots) && slots[i].kind == kindThroughput))
 	}
 	e.OutputTokPerS, e.TPOTS = 0, 0
 	if len(rep.Scenarios) > 0 {

@@ -23,11 +23,9 @@ type SLOResult struct {
 	Band *Band `json:"band,omitempty"`
 }
 
-// Band is a prediction interval, in the SLO's unit.
-type Band struct {
-	Low  float64 `json:"low"`
-	High float64 `json:"high"`
-}
+// Band is a prediction interval, in the SLO's unit: check's own type, so
+// an open side (Low 0, High +Inf) is written null in JSON as check writes it.
+type Band = slo.BandRange
 
 // Margin is how far the prediction is from the target on a log scale:
 // positive when the SLO holds with room to spare, negative when it misses

@@ -92,8 +92,8 @@ type Result struct {
 	// Points are the best candidate of every group that fits, for the chart.
 	Pareto []ParetoPoint `json:"pareto"`
 	Points []Candidate   `json:"-"`
-	// Unmet are the SLOs no candidate meets, with the smallest hardware
-	// change that would.
+	// Unmet are the SLOs no candidate passes — failed, or uncertain within
+	// the model's accuracy band — with the smallest change that would.
 	Unmet []Unmet `json:"unmet,omitempty"`
 	// Sensitivity is, for the top candidate, the smallest change of each
 	// workload or hardware parameter that flips each SLO verdict.
@@ -105,10 +105,13 @@ type Result struct {
 	PD PDSummary `json:"disaggregation"`
 }
 
-// Unmet is an SLO no candidate meets on this hardware.
+// Unmet is an SLO no candidate passes on this hardware.
 type Unmet struct {
 	SLO  string `json:"slo"`
 	Best string `json:"best"`
+	// Verdict is the closest candidate's verdict on it: fail, or uncertain
+	// (its prediction band straddles the target: neither met nor failed).
+	Verdict string `json:"verdict"`
 	// Change is the smallest hardware change that would meet it with the
 	// best candidate, or why none within the range tried does.
 	Change string `json:"change"`

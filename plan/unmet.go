@@ -2,7 +2,10 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"sort"
+
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
 // unmetBudget is how many more candidates whose step-model bound allows
@@ -26,11 +29,20 @@ func unmetSLOs(p *probe, first *evaluated, fit []*evaluated, opt Options, slots 
 		if met {
 			continue
 		}
-		u := Unmet{SLO: fmt.Sprintf("%s (target %s)", slot.name, quantity(slot.target, slot.unit)), Unsearched: unsearched}
-		if best := bestFor(fit, j); best != nil {
+		u := Unmet{SLO: fmt.Sprintf("%s (target %s)", slot.name, quantity(slot.target, slot.unit)), Unsearched: unsearched, Verdict: verdictFail}
+		best := bestFor(fit, j)
+		if best != nil {
 			u.Best = fmt.Sprintf("%s, predicted %s", best.Settings, quantity(best.SLO[j].Predicted, slot.unit))
+			u.Verdict = best.SLO[j].Verdict
 		}
-		u.Change = hardwareChange(p, first, bw, j)
+		change, met := hardwareChange(p, first, bw, j)
+		if !met && u.Verdict == verdictUncertain {
+			// The advice for a failed SLO ("it takes faster GPUs") would
+			// call an uncertain one failed: say how far the closest
+			// candidate's prediction must move for its band to clear it.
+			change = uncertainChange(best.SLO[j])
+		}
+		u.Change = change
 		out = append(out, u)
 	}
 	return out
@@ -82,10 +94,10 @@ func bestFor(fit []*evaluated, j int) *evaluated {
 }
 
 // hardwareChange moves the inter-node bandwidth up the knob's grid until
-// SLO j passes on candidate e.
-func hardwareChange(p *probe, e *evaluated, k knob, j int) string {
+// SLO j passes on candidate e; met says a grid value passes.
+func hardwareChange(p *probe, e *evaluated, k knob, j int) (change string, met bool) {
 	if e == nil {
-		return "no candidate fits in memory"
+		return "no candidate fits in memory", false
 	}
 	binding := ""
 	if j < len(e.SLO) {
@@ -94,7 +106,7 @@ func hardwareChange(p *probe, e *evaluated, k knob, j int) string {
 	dep := e.in.Resolved()
 	now := k.now(dep)
 	if now <= 0 {
-		return fmt.Sprintf("#1 runs on one node, bound by %s: it takes faster GPUs or more of them", binding)
+		return fmt.Sprintf("#1 runs on one node, bound by %s: it takes faster GPUs or more of them", binding), false
 	}
 	var last *probeResult
 	top := now
@@ -104,7 +116,7 @@ func hardwareChange(p *probe, e *evaluated, k knob, j int) string {
 		}
 		r := p.at(e, k, v)
 		if p.verdict(r, j) == verdictPass {
-			return fmt.Sprintf("#1 meets it at %s (now %s): predicted %s", k.describe(v), k.describe(now), quantity(r.e.SLO[j].Predicted, r.e.SLO[j].Unit))
+			return fmt.Sprintf("#1 meets it at %s (now %s): predicted %s", k.describe(v), k.describe(now), quantity(r.e.SLO[j].Predicted, r.e.SLO[j].Unit)), true
 		}
 		last, top = r, v
 	}
@@ -115,7 +127,37 @@ func hardwareChange(p *probe, e *evaluated, k knob, j int) string {
 			how = "simulated"
 		}
 		return fmt.Sprintf("#1 is bound by %s; even at %s it predicts %s (%s, bound by %s): it takes faster GPUs, more of them, or another workload",
-			binding, k.describe(top), quantity(at.Predicted, at.Unit), how, at.Binding)
+			binding, k.describe(top), quantity(at.Predicted, at.Unit), how, at.Binding), false
 	}
-	return fmt.Sprintf("#1 is bound by %s; no inter-node bandwidth up to %s meets it", binding, k.describe(top))
+	return fmt.Sprintf("#1 is bound by %s; no inter-node bandwidth up to %s meets it", binding, k.describe(top)), false
+}
+
+// uncertainChange words an SLO whose closest candidate is uncertain: its
+// prediction band straddles the target, so it is neither met nor failed.
+// A pass needs a prediction whose band's pessimistic edge reaches the
+// target (the band scales with the prediction: estimate/slo judge), or a
+// measurement; an open edge (too few or disagreeing sources) leaves only
+// the measurement.
+func uncertainChange(s SLOResult) string {
+	side, edge := "misses", 0.0
+	if s.Margin() >= 0 {
+		side = "meets"
+	}
+	if s.Band != nil {
+		edge = s.Band.Low
+		if !s.HigherIsBetter {
+			edge = s.Band.High
+		}
+	}
+	head := fmt.Sprintf("uncertain, not failed: the closest candidate's prediction %s the target", side)
+	if s.Band == nil || edge <= 0 || math.IsInf(edge, 0) || s.Predicted <= 0 {
+		return head + ", and the model's accuracy band has no bound on the side that decides it here: only a measurement of that layout settles it"
+	}
+	need := s.Target * s.Predicted / edge
+	better := need / s.Predicted
+	if !s.HigherIsBetter {
+		better = 1 / better
+	}
+	return fmt.Sprintf("%s, but the model's accuracy band (%s) straddles it; a pass needs a prediction of %s (the band's edge at the target), %.2f× better: faster GPUs or more of them — or a measurement of that layout, which settles it",
+		head, textfmt.Range(s.Band.Low, s.Band.High, s.Unit), quantity(need, s.Unit), better)
 }

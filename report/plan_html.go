@@ -53,7 +53,7 @@ var planTmpl = template.Must(template.New("plan").Parse(`
 {{if .Own}}<h2>The spec&#39;s own settings: {{.Own.Name}}</h2>
 {{range .Own.Lines}}<p class="settings">{{.}}</p>
 {{end}}{{end}}
-{{if .Unmet}}<h2>SLOs no candidate meets on this hardware</h2>
+{{if .Unmet}}<h2>SLOs no candidate passes on this hardware</h2>
 <ul>{{range .Unmet}}<li>{{.}}</li>
 {{end}}</ul>{{end}}
 {{if .Front}}<h2>Pareto front: output tokens/s per GPU against TPOT (steady decode, step model; a candidate at a concurrency)</h2>

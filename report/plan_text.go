@@ -128,7 +128,7 @@ func planSLOHeadline(v plan.SLOResult) string {
 	}
 	target, pred := textfmt.Versus(v.Target, v.Predicted, v.Unit)
 	if v.Band != nil {
-		pred += " (" + textfmt.Range(v.Band.Low, v.Band.High, v.Unit) + ")"
+		pred += " (" + bandText(Band{Low: v.Band.Low, High: v.Band.High}, v.Unit) + ")"
 	}
 	return fmt.Sprintf("%s: target %s, predicted %s%s", v.Name, target, pred, b)
 }
@@ -159,13 +159,13 @@ func writeUnmetText(w io.Writer, un []plan.Unmet) {
 	if len(un) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nSLOs no candidate meets on this hardware\n")
+	fmt.Fprintf(w, "\nSLOs no candidate passes on this hardware (failed, or uncertain within the model's accuracy band)\n")
 	for _, u := range un {
 		fmt.Fprintf(w, "%s\n", wrap(unmetText(u), 96, "  "))
 	}
 }
 
-// unmetText is one SLO no candidate meets, in words (text and HTML).
+// unmetText is one SLO no candidate passes, in words (text and HTML).
 func unmetText(u plan.Unmet) string {
 	txt := fmt.Sprintf("%s — closest: %s; %s", u.SLO, u.Best, u.Change)
 	if u.Unsearched {

@@ -38,8 +38,9 @@ bound the rest with the step-time model, simulate the front-runners as
 
 The report lists the best candidates with a verdict per SLO and the binding
 resource, marks the spec's own settings, gives the Pareto front of throughput
-per GPU against TPOT, the SLOs no candidate meets on this hardware with the
-smallest hardware change that would, and how far the workload, the network and
+per GPU against TPOT, the SLOs no candidate passes on this hardware (failed,
+or uncertain within the model's accuracy band) with the smallest change that
+would, and how far the workload, the network and
 gpu_memory_utilization may move before a verdict of the best candidate flips.
 Every prediction uses the calibration --calibration FILE names (else the
 spec's calibration:, else the global constants); the report names it.

@@ -16,6 +16,7 @@ const (
 	LogFreeMemory       diag.Code = "LOG102"
 	LogNoKVMemory       diag.Code = "LOG111"
 	LogMaxLenTooLong    diag.Code = "LOG112"
+	LogMambaBlocks      diag.Code = "LOG113"
 	LogNCCL             diag.Code = "LOG121"
 	LogGlooInterface    diag.Code = "LOG131"
 	LogGlooConnect      diag.Code = "LOG132"
@@ -58,6 +59,7 @@ var logEntries = []Entry{
 	{LogFreeMemory, "log-free-memory", diag.Error, "Less free GPU memory at start-up than gpu_memory_utilization asks for"},
 	{LogNoKVMemory, "log-no-kv-memory", diag.Error, "No memory left for the KV cache after weights, activations and non-torch memory"},
 	{LogMaxLenTooLong, "log-max-model-len", diag.Error, "One sequence of max_model_len does not fit the KV cache"},
+	{LogMambaBlocks, "log-mamba-blocks", diag.Error, "max_num_seqs exceeds the Mamba cache blocks a hybrid model's state cache holds (one per decode sequence)"},
 	{LogNCCL, "log-nccl", diag.Error, "NCCL failed"},
 	{LogGlooInterface, "log-gloo-interface", diag.Error, "Gloo cannot find the network interface or address it was told to use"},
 	{LogGlooConnect, "log-gloo-connect", diag.Error, "Gloo could not connect the ranks (connectFullMesh)"},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -78,8 +79,8 @@ func sloBand(in *input.Input, r band.Regime) (band.Band, string) {
 		basis += fmt.Sprintf("; the wider side is set by %s: %s", b.Dominant, b.Assumption)
 	}
 	if b.Beyond != "" {
-		basis += fmt.Sprintf("; stretched to ×%.2f–×%.2f to hold every figure of the %d %s sources, since the pool does not know this class's offset (%s lies outside the pool's interval): few sources of its own",
-			b.Low, b.High, b.Own, c, b.Beyond)
+		basis += fmt.Sprintf("; stretched to ×%.2f–×%.2f to hold every figure of the %d %s source%s, since the pool does not know this class's offset (%s lies outside the pool's interval): few sources of its own",
+			b.Low, b.High, b.Own, c, textfmt.PluralS(b.Own), b.Beyond)
 	}
 	if rel := in.Release(); rel.Outside() {
 		b = b.Widen(outsideReleaseWiden)
