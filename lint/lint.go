@@ -182,6 +182,9 @@ func parseInputs(inputs []Input, ps *pass) ([]*launch.Invocation, diag.Diagnosti
 	for _, inv := range all {
 		checked[inv.File] = true
 	}
+	for _, f := range expandConfigs(inputs, names, invs) {
+		checked[f] = true
+	}
 	for f, scripts := range lost {
 		if runs(all, f) == len(scripts) && !launchesOwn(all, f) {
 			checked[f] = false
@@ -248,6 +251,32 @@ func runScripts(inputs []Input, names []string, all []*launch.Invocation) ([]*la
 		}
 	}
 	return out, lost
+}
+
+// expandConfigs splices into each server the arguments of its --config
+// file when the file is among the inputs (launch.ConfigArgs: vLLM reads
+// the file's keys as flags, placed before the rest of the command line)
+// and returns the config files used.
+func expandConfigs(inputs []Input, names []string, invs []*launch.Invocation) []string {
+	data := map[string][]byte{}
+	for _, in := range inputs {
+		data[in.Name] = in.Data
+	}
+	var used []string
+	for _, inv := range invs {
+		if inv.Kind != launch.KindServe {
+			continue
+		}
+		f := launch.ConfigInput(names, inv)
+		if f == "" {
+			continue
+		}
+		if cfg, ok := launch.ConfigArgs(f, data[f]); ok {
+			inv.Args = launch.WithConfig(inv, cfg)
+			used = append(used, f)
+		}
+	}
+	return used
 }
 
 // maxRunByBytes bounds the script text parsed again for its runners: one

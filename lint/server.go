@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -49,10 +50,26 @@ type intArg struct {
 }
 
 // FromConfig reports a flag that is absent from the command line while a
-// --config file (not linted) may set it.
+// --config file (not linted), or an array the linter could not resolve
+// (`"${COMMON_ARGS[@]}"` from a sourced file: any number of flags), may
+// set it.
 func (s *server) FromConfig(name string) bool {
-	return s.Flag(name) == nil && s.Flag("config") != nil
+	return s.Flag(name) == nil && (s.Flag("config") != nil || s.unresolvedArray())
 }
+
+// unresolvedArray reports an argument that is the expansion of an array
+// the linter could not resolve.
+func (s *server) unresolvedArray() bool {
+	for _, a := range s.p.opaque {
+		if arrayExpansion.MatchString(a.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// arrayExpansion matches ${NAME[@]} and ${NAME[*]}.
+var arrayExpansion = regexp.MustCompile(`^\$\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}$`)
 
 // Int reads an integer flag, with def when it is absent (unknown when a
 // --config file may set it).
@@ -89,6 +106,14 @@ func (s *server) DP() intArg { return s.Int("data-parallel-size", 1) }
 // DPL is the local data-parallel size; unset means all of DP (mp backend).
 func (s *server) DPL() intArg {
 	a := s.Int("data-parallel-size-local", 0)
+	if !a.Set && s.Flag("data-parallel-rank") != nil {
+		// external LB: the process is one rank. vllm/engine/arg_utils.py
+		// create_engine_config: "data_parallel_external_lb =
+		// self.data_parallel_rank is not None ... data_parallel_size_local
+		// = 1" (0.11 tree Yuran-7/vllm-0.11@2665d4910 lines 1232-1238; the
+		// same in a later tree, search index file 7464787).
+		return intArg{N: 1, Known: true}
+	}
 	if !a.Set {
 		dp := s.DP()
 		return intArg{N: dp.N, Known: dp.Known}

@@ -24,6 +24,9 @@ func checkValues(p *pass) {
 			if f.Value == nil || !f.Value.Known || isDotted(f) {
 				continue
 			}
+			if none, _ := s.Rel.EmptyValueIsNone(f.Spec); none == vllm.Present && strings.TrimSpace(f.Value.Text) == "" {
+				continue // `--kv-cache-memory-bytes=${X-}` with X unset: vLLM reads None
+			}
 			if msg := badValue(f.Spec, f.Value.Text); msg != "" {
 				p.ReportAt(s.Inv, f.Value.Pos, "", "%s: %s", f.Spelling(), msg)
 			}
@@ -197,12 +200,21 @@ func checkDuplicates(p *pass) {
 			}
 			prev, ok := seen[f.Name]
 			seen[f.Name] = f
+			if ok && fromConfigFile(s, prev) && !fromConfigFile(s, f) {
+				continue // the command line overrides the --config file, as vLLM means it to
+			}
 			if ok && !reported[f.Name] && flagText(prev) != flagText(f) {
 				reported[f.Name] = true
 				p.ReportAt(s.Inv, f.At.Pos, "remove one; vLLM uses the last", "%s given twice with different values (%s, then %s)", f.Spelling(), flagText(prev), flagText(f))
 			}
 		}
 	}
+}
+
+// fromConfigFile reports a flag read from the server's --config file
+// (launch.ConfigArgs): its position is in another input.
+func fromConfigFile(s *server, f *cliFlag) bool {
+	return f.At.Pos.File != "" && f.At.Pos.File != s.Inv.File
 }
 
 func flagText(f *cliFlag) string {

@@ -102,9 +102,10 @@ func (p *pass) hostScope(s *server) string {
 
 // runsAlongside reports whether prev still runs when s starts: prev was
 // started in the background, or by another file on the same host (each
-// file a server of its own).
+// file a server of its own); never when one run of the script starts only
+// one of them (launch.Exclusive: different branches of an if or case).
 func runsAlongside(prev, s *server) bool {
-	return prev.Inv.Background || prev.Inv.File != s.Inv.File
+	return (prev.Inv.Background || prev.Inv.File != s.Inv.File) && !launch.Exclusive(prev.Inv, s.Inv)
 }
 
 // startedAt locates prev for a finding on s: "line N" in s's file, else

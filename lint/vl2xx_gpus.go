@@ -3,6 +3,8 @@ package lint
 import (
 	"strconv"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/lint/launch"
 )
 
 // checkSharedGPUs reports two engines that run at once on one host with
@@ -51,7 +53,7 @@ func checkSharedGPUs(p *pass) {
 // host directives naming one host); unlike sameHost, overlapping lists do
 // not make two files different hosts when their directives say otherwise.
 func (p *pass) gpuHostShared(a, b *server) bool {
-	if kube(a) || kube(b) || a.Inv.Host != b.Inv.Host {
+	if kube(a) || kube(b) || a.Inv.Host != b.Inv.Host || launch.Exclusive(a.Inv, b.Inv) {
 		return false
 	}
 	if a.Inv.File == b.Inv.File {

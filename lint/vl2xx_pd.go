@@ -116,13 +116,14 @@ func spansNodes(p *pass, s *server, ns []*server) bool {
 }
 
 // sameHost reports whether two servers are shown to run on one host with
-// one network namespace: same file and ssh host, not two Kubernetes pods;
+// one network namespace: same file and ssh host, not two Kubernetes pods
+// nor two branches of one if or case (launch.Exclusive);
 // two files whose host directives name one host (hostDirective); or,
 // without directives, two files whose GPU lists are explicit and disjoint
 // (one host split between engines, as vLLM's and the router's single-host
 // recipes do).
 func (p *pass) sameHost(a, b *server) bool {
-	if kube(a) || kube(b) || a.Inv.Host != b.Inv.Host {
+	if kube(a) || kube(b) || a.Inv.Host != b.Inv.Host || launch.Exclusive(a.Inv, b.Inv) {
 		return false
 	}
 	ha, oka := p.hosts[a.Inv.File]
@@ -240,7 +241,7 @@ func checkNixlPorts(p *pass) {
 // concurrent reports two servers that run at the same time: in different
 // files, or the earlier one started in the background.
 func concurrent(earlier, later *server) bool {
-	return earlier.Inv.File != later.Inv.File || earlier.Inv.Background
+	return (earlier.Inv.File != later.Inv.File || earlier.Inv.Background) && !launch.Exclusive(earlier.Inv, later.Inv)
 }
 
 // firstShared returns the smallest port in both sets (0 when none).

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -34,11 +35,21 @@ func checkPDProxy(p *pass) {
 	if nixl == nil {
 		return
 	}
+	var mooncake *server
+	for _, s := range p.Servers {
+		if s.KV().Connector == "MooncakeConnector" {
+			mooncake = s
+			break
+		}
+	}
 	for _, sc := range p.Scripts {
 		syntax.Walk(sc.File, func(n syntax.Node) bool {
 			call, ok := n.(*syntax.CallExpr)
 			if !ok {
 				return true
+			}
+			if mooncake != nil && checkRouterConnector(p, sc, call, mooncake) {
+				return false
 			}
 			for _, w := range call.Args {
 				if path.Base(w.Lit()) == demoProxy || strings.HasSuffix(w.Lit(), "/"+demoProxy) {
@@ -96,6 +107,52 @@ func onlyIntraNode(tls string) bool {
 		if !intraNodeUCX[strings.TrimSpace(x)] {
 			return false
 		}
+	}
+	return true
+}
+
+// srcRouterKVConnector: vllm-router's --kv-connector says which connector's
+// kv_transfer_params it writes, NIXL's unless told otherwise
+// (vllm-project/router@03e9af5c src/main.rs: `#[arg(long, value_enum,
+// default_value_t = KvConnector::Nixl)] kv_connector`, "nixl or mooncake").
+// vLLM's MooncakeConnector needs the router's transfer_id: without it the
+// prefiller logs "Missing transfer_id in kv_transfer_params from router!"
+// and sends nothing (vllm/distributed/kv_transfer/kv_connector/v1/
+// mooncake_connector.py, the do_remote_decode branch), and the decoder
+// recomputes the prompt.
+
+// checkRouterConnector reports a `vllm-router --vllm-pd-disaggregation`
+// that writes NIXL's kv_transfer_params (no --kv-connector, or nixl) in
+// front of MooncakeConnector engines (VL226). It reports whether call is
+// a vllm-router command.
+func checkRouterConnector(p *pass, sc *launch.Script, call *syntax.CallExpr, mc *server) bool {
+	start := -1
+	for i, w := range call.Args {
+		if path.Base(w.Lit()) == "vllm-router" {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return false
+	}
+	args := call.Args[start+1:]
+	pd, conn, at := false, "nixl", call.Args[start]
+	for i, w := range args {
+		lit := w.Lit()
+		switch {
+		case lit == "--vllm-pd-disaggregation":
+			pd = true
+		case lit == "--kv-connector" && i+1 < len(args):
+			conn, at = args[i+1].Lit(), args[i+1]
+		case strings.HasPrefix(lit, "--kv-connector="):
+			conn, at = strings.TrimPrefix(lit, "--kv-connector="), w
+		}
+	}
+	if pd && conn == "nixl" {
+		p.Report(sc.Name(), sc.Pos(at.Pos()), "pass --kv-connector mooncake to vllm-router",
+			"vllm-router writes NIXL's kv_transfer_params (--kv-connector defaults to nixl), but the engines use MooncakeConnector (%s:%d): the prefiller logs \"Missing transfer_id in kv_transfer_params from router!\" and sends no KV, and the decoder recomputes every prompt",
+			mc.Inv.File, mc.Inv.Pos.Line)
 	}
 	return true
 }

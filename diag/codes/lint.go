@@ -170,7 +170,7 @@ var lintEntries = []Entry{
 	{VLNixlPorts, "nixl-side-channel-ports", diag.Error, "NIXL side-channel ports or engine_id shared by two engines on one host"},
 	{VLPDConnector, "pd-connector", diag.Warning, "An engine of a P/D deployment has no KV connector, or only one side has producers/consumers"},
 	{VLPDTPRatio, "pd-tp-ratio", diag.Error, "Prefill and decode tensor-parallel sizes the release cannot pair"},
-	{VLPDProxy, "pd-proxy", diag.Warning, "A P/D proxy that does not forward kv_transfer_params in front of NIXL engines"},
+	{VLPDProxy, "pd-proxy", diag.Warning, "A P/D proxy or router whose kv_transfer_params do not fit the engines' connector"},
 	{VLNixlUCX, "nixl-ucx-env", diag.Warning, "UCX settings that keep NIXL transfers from reaching other nodes"},
 	{VLSharedGPUs, "gpus-shared", diag.Error, "Two engines on one host given the same GPU, whose memory budgets together exceed it"},
 	{VLNixlTCP, "nixl-ucx-tcp", diag.Warning, "UCX_TLS without an RDMA transport: NIXL moves the KV between nodes over TCP"},

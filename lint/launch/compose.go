@@ -36,6 +36,7 @@ func (fe *frontEnd) composeService(src *source, svc *yaml.Node) {
 		// gives no count: NVIDIA_VISIBLE_DEVICES is then not read)
 		c.gpus, c.gpuSrc = composeGPUs(svc), "deploy.resources devices"
 	}
+	c.mounts = composeMounts(get(svc, "volumes"))
 	cmd := fe.composeWords(src, get(svc, "command"))
 	entry := fe.composeWords(src, get(svc, "entrypoint"))
 	w := &walker{fe: fe, src: src, sc: containerScope(c.env), ctx: walkCtx{container: c}}
@@ -128,4 +129,26 @@ func composeGPUs(svc *yaml.Node) int {
 		}
 	}
 	return 0
+}
+
+// composeMounts reads a service's bind mounts: `HOST:CTR[:opts]` strings
+// and long-syntax entries (type: bind, source, target).
+func composeMounts(n *yaml.Node) []mount {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	var out []mount
+	for _, it := range n.Content {
+		switch it.Kind {
+		case yaml.ScalarNode:
+			if m, ok := parseVolume(it.Value); ok {
+				out = append(out, m)
+			}
+		case yaml.MappingNode:
+			if scalar(it, "type") == "bind" && scalar(it, "source") != "" && scalar(it, "target") != "" {
+				out = append(out, mount{host: scalar(it, "source"), ctr: scalar(it, "target")})
+			}
+		}
+	}
+	return out
 }

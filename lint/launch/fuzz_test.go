@@ -22,6 +22,11 @@ func FuzzParseShell(f *testing.F) {
 	f.Add([]byte("for i in {0..3}; do vllm serve m --data-parallel-start-rank $((i*8)) & done"))
 	f.Add([]byte("ssh h <<EOF\nvllm serve ${M:-x} \\ \n--tp 8\nEOF\n"))
 	f.Add([]byte("g=()\nif [ -e /dev/gdrdrv ]; then g=(--device /dev/gdrdrv); fi\ndocker run ${g[@]+\"${g[@]}\"} ${h[*]:+${h[*]}} ${!g[@]} vllm/vllm-openai m\n"))
+	// a caller default deciding if/elif and case (their other arms walked
+	// as alternatives), ${X-} in a flag, a Python here-document with a
+	// format field
+	f.Add([]byte("R=${NODE_RANK:-0}\nS=$((R*8))\nif [ \"$R\" -eq 0 ]; then vllm serve a & elif [ $R -eq $((${XP:-1}+1)) ]; then vllm serve b --r $S & fi\ncase \"${ROLE:-h}\" in h) A+=(--port 1);; *) A+=(--headless);; esac\nvllm serve m \"${A[@]}\" --kv-cache-memory-bytes=${KV-}\n"))
+	f.Add([]byte("IF=$(python3 - <<'PY'\nprint(f\"{src}\")\nPY\n)\necho \"Usage: $0 <role>\"\nvllm serve m\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ParseShell("fuzz.sh", data)
 	})
@@ -97,4 +102,17 @@ var operatorSeeds = []string{
 	"apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\nspec: {model: {name: a/b}, parallelism: {tensor: 2, data: 4, dataLocal: 2, expert: true}, template: {containers: [{name: main, env: [{name: VLLM_ADDITIONAL_ARGS, value: \"--kv_transfer_config '{\\\"kv_connector\\\":\\\"NixlConnector\\\"}'\"}]}]}, worker: {containers: [{name: main}]}, prefill: {parallelism: {tensor: 1}, template: {containers: [{name: main, args: [--enforce-eager]}]}}}\n",
 	"apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nspec: {services: {W: {componentType: worker, envs: [{name: A, value: b}], multinode: {nodeCount: 3}, resources: {limits: {gpu: \"2\"}}, extraPodSpec: {mainContainer: {command: [sh, -c], args: [\"python3 -m dynamo.vllm --model m --tensor-parallel-size 1 --data-parallel-size 8\"]}}}}}\n",
 	"apiVersion: workload.serving.volcano.sh/v1alpha1\nkind: ModelServing\nspec: {template: {roles: [{name: p, workerReplicas: 2, entryTemplate: {spec: {containers: [{name: e, command: [vllm, serve, m, --data-parallel-address, $(ENTRY_ADDRESS)]}]}}, workerTemplate: {spec: {containers: [{name: w, args: [$(WORKER_INDEX)]}]}}}]}}\n",
+}
+
+// FuzzConfigArgs: reading a --config file must not panic, and every
+// argument it yields is a flag or follows one.
+func FuzzConfigArgs(f *testing.F) {
+	addSeeds(f, ".yaml")
+	f.Add([]byte("model: m\ntensor-parallel-size: 2\nenforce-eager: true\nx: [1, 2]\ny: {a: 1}\nz: false\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		args, ok := ConfigArgs("c.yaml", data)
+		if ok && len(args) > 0 && !strings.HasPrefix(args[0].Text, "--") {
+			t.Errorf("first argument %q is no flag", args[0].Text)
+		}
+	})
 }

@@ -27,7 +27,8 @@ func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 	data = validUTF8(data)
 	src := newFileSource(file, data, true)
 	dec := yaml.NewDecoder(bytes.NewReader(src.data))
-	for i := 0; ; i++ {
+	var docs []*yaml.Node
+	for {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
 		if errors.Is(err, io.EOF) {
@@ -37,8 +38,16 @@ func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 			fe.diags = append(fe.diags, yamlError(file, data, err))
 			break
 		}
+		var top *yaml.Node
 		if len(doc.Content) == 1 {
-			fe.object(src, doc.Content[0], i)
+			top = doc.Content[0]
+		}
+		docs = append(docs, top)
+	}
+	fe.configMaps = configMaps(docs) // a ConfigMap may follow the workload using it
+	for i, doc := range docs {
+		if doc != nil {
+			fe.object(src, doc, i)
 		}
 	}
 	fe.serviceLinks()
@@ -146,6 +155,10 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 	kind := scalar(doc, "kind")
 	if kind == "" && get(doc, "services") != nil {
 		fe.composeServices(src, doc)
+		return
+	}
+	if skypilotTask(doc) {
+		fe.skypilot(src, doc)
 		return
 	}
 	if kind == "Service" {

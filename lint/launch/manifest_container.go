@@ -67,7 +67,7 @@ func (fe *frontEnd) containerAt(src *source, r podRole, c *yaml.Node, i int) {
 // containerWalker sets up the walk of one container: its environment (with
 // what the workload kind injects), image, GPUs and kubelet-expanded argv.
 func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int) (*walker, *cmdCtx, []Value) {
-	env := containerEnv(src, c)
+	env, open := containerEnvFrom(src, c, fe.configMaps)
 	if r.op != nil {
 		env = append(append([]EnvVar{}, r.op.env...), env...)
 	}
@@ -90,12 +90,12 @@ func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int)
 		cc.gpus, cc.gpuSrc = r.op.gpus, r.op.gpuSrc
 	}
 	argv, refs := fe.kubeArgv(src, c, env)
-	if !r.strict { // the operator may define what the file does not show
+	if !r.strict || open { // the operator, or an envFrom source not in the file, may define what the file does not show
 		argv = openRefs(argv, refs)
 		refs = nil
 	}
 	sc := containerScope(env)
-	sc.strict, sc.undef = r.strict, &sc.undefined
+	sc.strict, sc.undef = r.strict && !open, &sc.undefined
 	w := &walker{fe: fe, src: src, sc: sc, ctx: walkCtx{container: cc, role: r.role}}
 	if r.op != nil && c == r.op.extraOn {
 		w.ctx.operatorArgs = r.op.extra
@@ -143,12 +143,42 @@ func lwsValues(r podRole, i int) []EnvVar {
 // kubelet does, against the variables defined above them), valueFrom is
 // defined but unknown.
 func containerEnv(src *source, c *yaml.Node) []EnvVar {
-	var out []EnvVar
+	env, _ := containerEnvFrom(src, c, nil)
+	return env
+}
+
+// containerEnvFrom reads a container's environment as the kubelet builds
+// it: the envFrom sources first (a ConfigMap of the file, cms, gives its
+// data keys, with the entry's prefix), then env, whose entries win and may
+// reference earlier ones; `valueFrom.configMapKeyRef` takes the key of a
+// ConfigMap of the file. open reports an envFrom source the file does not
+// define (a Secret, a ConfigMap elsewhere): it may set more variables.
+func containerEnvFrom(src *source, c *yaml.Node, cms map[string]*yaml.Node) (out []EnvVar, open bool) {
+	defined := map[string]Value{}
+	if l := get(c, "envFrom"); l != nil && l.Kind == yaml.SequenceNode {
+		for _, ef := range l.Content {
+			data := cms[scalar(ef, "configMapRef", "name")]
+			if data == nil {
+				open = true
+				continue
+			}
+			prefix := scalar(ef, "prefix")
+			source := "configMap " + scalar(ef, "configMapRef", "name")
+			for i := 0; i+1 < len(data.Content); i += 2 {
+				k, v := data.Content[i], data.Content[i+1]
+				if !isName(prefix+k.Value) || v.Kind != yaml.ScalarNode {
+					continue
+				}
+				val := scalarValue(src, v)
+				defined[prefix+k.Value] = val
+				out = append(out, EnvVar{Name: prefix + k.Value, Value: val, Pos: Pos{Line: k.Line, Col: k.Column}, Source: source})
+			}
+		}
+	}
 	l := get(c, "env")
 	if l == nil || l.Kind != yaml.SequenceNode {
-		return nil
+		return out, open
 	}
-	defined := map[string]Value{}
 	for _, e := range l.Content {
 		name := scalar(e, "name")
 		if name == "" {
@@ -161,9 +191,37 @@ func containerEnv(src *source, c *yaml.Node) []EnvVar {
 		v := unknownValue("$"+name, at, name)
 		if vn := get(e, "value"); vn != nil && vn.Kind == yaml.ScalarNode {
 			v, _ = expandKubeRefs(scalarValue(src, vn), defined)
+		} else if ref := get(e, "valueFrom", "configMapKeyRef"); ref != nil {
+			if data := cms[scalar(ref, "name")]; data != nil {
+				if vn := get(data, scalar(ref, "key")); vn != nil && vn.Kind == yaml.ScalarNode {
+					v = scalarValue(src, vn)
+				}
+			}
 		}
 		defined[name] = v
 		out = append(out, EnvVar{Name: name, Value: v, Pos: at, Source: "manifest"})
+	}
+	return out, open
+}
+
+// configMaps collects the data of the ConfigMaps among a file's documents,
+// by name; a name defined twice (two namespaces) is left out.
+func configMaps(docs []*yaml.Node) map[string]*yaml.Node {
+	out := map[string]*yaml.Node{}
+	seen := map[string]bool{}
+	for _, d := range docs {
+		if d == nil || scalar(d, "kind") != "ConfigMap" {
+			continue
+		}
+		name, data := scalar(d, "metadata", "name"), get(d, "data")
+		if name == "" || data == nil || data.Kind != yaml.MappingNode {
+			continue
+		}
+		if seen[name] {
+			out[name] = nil
+			continue
+		}
+		seen[name], out[name] = true, data
 	}
 	return out
 }

@@ -225,9 +225,12 @@ func IsPlaceholder(name string) bool {
 	return len(findPlaceholders([]byte(name), false)) > 0 && !strings.HasPrefix(name, "$")
 }
 
-// notePlaceholders adds the file's one note listing its placeholders.
+// notePlaceholders adds the file's one note listing its placeholders that
+// reach a launch (fe.placeholdersUsed): one in a usage message (`echo
+// "Usage: $0 <role>"`) or in a here-document another program reads
+// (`python3 - <<'PY' ... f"{ip}"`) stands for nothing the checks need.
 func (fe *frontEnd) notePlaceholders(src *source) {
-	names, at := src.placeholderNames()
+	names, at := src.placeholderNames(fe.placeholdersUsed())
 	if len(names) == 0 {
 		return
 	}
@@ -249,4 +252,38 @@ func (fe *frontEnd) notePlaceholders(src *source) {
 // diagAt makes an info note of the front end.
 func diagAt(file string, at Pos, code diag.Code, msg, hint string) diag.Diagnostic {
 	return diag.Diagnostic{Code: code, Severity: diag.Info, File: file, Line: at.Line, Col: at.Col, Message: msg, Hint: hint}
+}
+
+// placeholdersUsed is the set of placeholders in the values of the
+// invocations found so far (their arguments, environment, host and image),
+// and every template directive.
+func (fe *frontEnd) placeholdersUsed() func(string) bool {
+	used := map[string]bool{}
+	var texts []string
+	add := func(vs ...Value) {
+		for _, v := range vs {
+			for _, u := range v.Unresolved {
+				used[u] = true
+			}
+		}
+	}
+	for _, inv := range fe.invs {
+		add(inv.Args...)
+		add(inv.OperatorArgs...)
+		for _, e := range inv.Env {
+			add(e.Value)
+		}
+		texts = append(texts, inv.Host, inv.Image)
+	}
+	return func(name string) bool {
+		if used[name] || strings.HasPrefix(name, "{{") {
+			return true // a template's directives make the whole file a template
+		}
+		for _, t := range texts {
+			if t != "" && strings.Contains(t, name) {
+				return true
+			}
+		}
+		return false
+	}
 }

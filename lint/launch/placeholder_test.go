@@ -2,6 +2,7 @@ package launch
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -81,5 +82,36 @@ func TestPlaceholderKeepsNextWord(t *testing.T) {
 	}
 	if invs[0].Args[0].Known || invs[0].Args[0].Unresolved[0] != "<model>" {
 		t.Errorf("placeholder must be unresolved: %+v", invs[0].Args[0])
+	}
+}
+
+// TestPlaceholderNoteListsLaunchValues: the note lists the placeholders a
+// launch reads, not those of a usage message or of a here-document another
+// program runs; a template's directives are always listed.
+func TestPlaceholderNoteListsLaunchValues(t *testing.T) {
+	tests := []struct {
+		name, script, want string
+	}{
+		{"usage echo", "echo \"Usage: $0 <role> <HEAD_IP>\"\nvllm serve m --data-parallel-address \"$2\"\n", ""},
+		{"python heredoc", "IF=$(python3 - <<'PY'\nprint(f\"{source_ip}\")\nPY\n)\nvllm serve m\n", ""},
+		{"launch value", "echo \"Usage: $0 <role>\"\nHEAD=<HEAD_IP>\nvllm serve m --data-parallel-address $HEAD\n", "<HEAD_IP>"},
+		{"ray address", "ray start --address=<head ip>:6379\n", "<head ip>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, ds := ParseShell("p.sh", []byte(tt.script))
+			got := ""
+			for _, d := range ds {
+				if d.Code == CodePlaceholder {
+					got = d.Message
+				}
+			}
+			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+				t.Errorf("note = %q, want one listing %q", got, tt.want)
+			}
+			if tt.want != "" && strings.Contains(got, "<role>") {
+				t.Errorf("note lists the usage message's <role>: %q", got)
+			}
+		})
 	}
 }

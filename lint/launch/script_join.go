@@ -1,9 +1,6 @@
 package launch
 
 import (
-	"path"
-	"strings"
-
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -11,29 +8,7 @@ import (
 // from the runner's directory (or as given), else the one input with the
 // script's base name. "" when none is, or when it would be the runner.
 func ScriptFile(files []string, run *Invocation) string {
-	p := run.Args[0].Text
-	for _, pre := range []string{"$PWD/", "${PWD}/", "$(pwd)/", "./"} {
-		p = strings.TrimPrefix(p, pre)
-	}
-	want := []string{path.Clean(p), path.Join(path.Dir(run.File), p)}
-	var byBase []string
-	for _, f := range files {
-		if f == run.File {
-			continue
-		}
-		for _, w := range want {
-			if path.Clean(f) == w {
-				return f
-			}
-		}
-		if path.Base(f) == path.Base(p) {
-			byBase = append(byBase, f)
-		}
-	}
-	if len(byBase) == 1 {
-		return byBase[0]
-	}
-	return ""
+	return matchInput(files, run.File, run.Args[0].Text)
 }
 
 // ParseRunBy parses a shell script as the run record run starts it: with

@@ -3,6 +3,7 @@ package launch
 import (
 	"bytes"
 	"fmt"
+	"gopkg.in/yaml.v3"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"mvdan.cc/sh/v3/syntax"
@@ -46,6 +47,11 @@ type frontEnd struct {
 	sourced bool
 	// steps counts statements walked; unrolled loops and functions stop at maxSteps.
 	steps int
+	// clauses numbers the walks of if and case statements (Arm.Clause).
+	clauses int
+	// configMaps are the data of the ConfigMaps a manifest file defines, by
+	// name (nil for a name defined twice).
+	configMaps map[string]*yaml.Node
 	// services and pods are a manifest's Services and its pods' metadata.
 	services []kubeService
 	pods     map[*Invocation]podMeta
@@ -97,6 +103,8 @@ type walkCtx struct {
 	// launch inserts them after the dynamo.vllm command, before any shell
 	// operator).
 	operatorArgs []Value
+	// arms are the branches being walked (Invocation.Arms).
+	arms []Arm
 }
 
 // parseAndWalk parses src as bash and walks it with scope sc.

@@ -141,6 +141,10 @@ func (w *walker) command(cc *cmdCtx, i int) {
 		case name == "ssh":
 			w.ssh(cc, i+1)
 			return
+		case name == "sbatch":
+			if w.sbatchWrap(cc, i+1) {
+				return
+			}
 		case looksLikeScript(f[i]) && i > 0:
 			w.subScript(f[i], w.sc.clone(), w.ctx)
 			return
@@ -345,6 +349,26 @@ func (w *walker) ssh(cc *cmdCtx, i int) {
 		return
 	}
 	w.heredocs(cc, host)
+}
+
+// sbatchWrap follows `sbatch --wrap CMD` (or --wrap=CMD): Slurm runs CMD
+// as the job's batch script (`#!/bin/sh` around it) with the submitting
+// environment, which sbatch exports by default (--export=ALL), and the
+// command's own prefix assignments. It reports whether the command had one.
+func (w *walker) sbatchWrap(cc *cmdCtx, i int) bool {
+	f := cc.fields
+	for ; i < len(f); i++ {
+		t := f[i].Text
+		switch {
+		case t == "--wrap" && i+1 < len(f):
+			w.subScript(f[i+1], w.childScope(cc), w.ctx)
+			return true
+		case strings.HasPrefix(t, "--wrap="):
+			w.subScript(f[i].Slice(len("--wrap="), len(t)), w.childScope(cc), w.ctx)
+			return true
+		}
+	}
+	return false
 }
 
 // joinValues joins words with spaces, as ssh does with its command words.

@@ -23,31 +23,41 @@ func condOf(b bool) cond {
 }
 
 // condition decides `[ a = b ]`, `[[ a -eq b ]]`, `test ...` and `(( ... ))`
-// when every operand is known.
-func (w *walker) condition(stmts []*syntax.Stmt) cond {
+// when every operand is known. It also returns the caller's variables
+// whose defaults decided it (evaluator.defaults): a script that tests
+// `${NODE_RANK:-0}` runs on nodes that set NODE_RANK, so the branch the
+// default selects is only one of the branches that run.
+func (w *walker) condition(stmts []*syntax.Stmt) (cond, []string) {
 	if len(stmts) != 1 || stmts[0].Negated {
-		return condUnknown
+		return condUnknown, nil
 	}
-	switch c := stmts[0].Cmd.(type) {
+	ev := w.ev()
+	var c cond
+	switch x := stmts[0].Cmd.(type) {
 	case *syntax.TestClause:
-		return w.testExpr(c.X)
+		c = testExpr(ev, x.X)
 	case *syntax.ArithmCmd:
-		n, known, _ := w.ev().arith(c.X)
-		if !known {
-			return condUnknown
+		n, known, _ := ev.arith(x.X)
+		c = condUnknown
+		if known {
+			c = condOf(n != 0)
 		}
-		return condOf(n != 0)
 	case *syntax.CallExpr:
-		return w.testCall(c)
+		c = testCall(ev, x)
+	default:
+		return condUnknown, nil
 	}
-	return condUnknown
+	if c == condUnknown {
+		return c, nil
+	}
+	return c, ev.defaults
 }
 
 // testCall evaluates `[ x OP y ]` and `test x OP y`.
-func (w *walker) testCall(c *syntax.CallExpr) cond {
+func testCall(ev *evaluator, c *syntax.CallExpr) cond {
 	var args []Value
 	for _, a := range c.Args {
-		args = append(args, w.ev().fields(a)...)
+		args = append(args, ev.fields(a)...)
 	}
 	if len(args) == 0 {
 		return condUnknown
@@ -72,18 +82,18 @@ func (w *walker) testCall(c *syntax.CallExpr) cond {
 	return condUnknown
 }
 
-func (w *walker) testExpr(x syntax.TestExpr) cond {
+func testExpr(ev *evaluator, x syntax.TestExpr) cond {
 	switch x := x.(type) {
 	case *syntax.BinaryTest:
-		a, b := w.testWord(x.X), w.testWord(x.Y)
+		a, b := testWord(ev, x.X), testWord(ev, x.Y)
 		if a == nil || b == nil {
 			return condUnknown
 		}
 		return compareValues(*a, testOp(x.Op), *b)
 	case *syntax.ParenTest:
-		return w.testExpr(x.X)
+		return testExpr(ev, x.X)
 	case *syntax.UnaryTest:
-		v := w.testWord(x.X)
+		v := testWord(ev, x.X)
 		if v == nil || !v.Known || (x.Op != syntax.TsEmpStr && x.Op != syntax.TsNempStr) {
 			return condUnknown
 		}
@@ -92,12 +102,12 @@ func (w *walker) testExpr(x syntax.TestExpr) cond {
 	return condUnknown
 }
 
-func (w *walker) testWord(x syntax.TestExpr) *Value {
+func testWord(ev *evaluator, x syntax.TestExpr) *Value {
 	wd, ok := x.(*syntax.Word)
 	if !ok {
 		return nil
 	}
-	v := w.ev().str(wd)
+	v := ev.str(wd)
 	return &v
 }
 

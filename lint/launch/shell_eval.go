@@ -26,6 +26,10 @@ type shVar struct {
 	inherited bool
 	// setAt is where the script assigned it; zero when inherited.
 	setAt Pos
+	// defaults names the caller's variables whose default (${X:-d}, X
+	// unset) the value was computed from: the script reads them from its
+	// environment, so each node or run may set them otherwise.
+	defaults []string
 }
 
 // scope is the shell state while walking a script.
@@ -57,6 +61,9 @@ func (sc *scope) clone() *scope {
 type evaluator struct {
 	src *source
 	sc  *scope
+	// defaults collects the caller's variables whose default the
+	// expansions so far used, directly or through a variable (shVar.defaults).
+	defaults []string
 }
 
 // str expands w without word splitting (assignment values, case words).

@@ -3,6 +3,7 @@ package launch
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,23 +11,43 @@ import (
 )
 
 // ifClause walks the branch the condition selects when it can be decided
-// statically, otherwise every branch, merging what they assign.
+// statically, otherwise every branch, merging what they assign. A branch
+// skipped only because of the default of a variable the caller may set
+// (`[ "${NODE_RANK:-0}" -eq 0 ]`) still runs where the caller sets it: it is
+// walked too, as an alternative (alternatives).
 func (w *walker) ifClause(c *syntax.IfClause) {
-	var branches [][]*syntax.Stmt
+	var branches, alts [][]*syntax.Stmt
+	var soft []string
 	for cl := c; cl != nil; cl = cl.Else {
 		if len(cl.Cond) == 0 { // else
 			branches = append(branches, cl.Then)
 			break
 		}
-		switch w.condition(cl.Cond) {
+		res, defaults := w.condition(cl.Cond)
+		switch res {
 		case condTrue:
-			if len(branches) == 0 {
-				w.stmts(cl.Then)
-				return
+			if len(defaults) > 0 {
+				soft = appendUnique(soft, defaults...)
+				for rest := cl.Else; rest != nil; rest = rest.Else {
+					alts = append(alts, rest.Then)
+				}
 			}
-			branches = append(branches, cl.Then)
-			w.walkBranches(branches, true)
+			before := w.snapshot(soft)
+			var id int
+			if len(branches) == 0 {
+				id = w.fe.nextClause()
+				w.inArm(id, 0, len(alts) > 0, func() { w.stmts(cl.Then) })
+			} else {
+				branches = append(branches, cl.Then)
+				id = w.walkBranches(branches, true, len(alts) > 0)
+			}
+			w.alternatives(before, alts, soft, id)
 			return
+		case condFalse:
+			if len(defaults) > 0 {
+				soft = appendUnique(soft, defaults...)
+				alts = append(alts, cl.Then)
+			}
 		case condUnknown:
 			branches = append(branches, cl.Then)
 		}
@@ -35,18 +56,73 @@ func (w *walker) ifClause(c *syntax.IfClause) {
 	for cl := c; cl != nil; cl = cl.Else {
 		hasElse = len(cl.Cond) == 0
 	}
-	w.walkBranches(branches, hasElse)
+	before := w.snapshot(soft)
+	id := w.walkBranches(branches, hasElse, len(alts) > 0)
+	w.alternatives(before, alts, soft, id)
 }
 
-// walkBranches walks alternatives each in its own scope, then merges.
-func (w *walker) walkBranches(branches [][]*syntax.Stmt, exhaustive bool) {
-	if len(branches) == 1 && exhaustive {
-		w.stmts(branches[0])
+// snapshot copies the scope before a branch is walked when alternatives
+// will need it (soft names variables whose defaults decided a condition).
+func (w *walker) snapshot(soft []string) *scope {
+	if len(soft) == 0 {
+		return nil
+	}
+	return w.sc.clone()
+}
+
+// alternatives walks branches a default skipped, each in a copy of the
+// scope before the if or case in which the deciding variables, and every
+// variable computed from their defaults, are unknown: on the nodes that
+// take such a branch they hold other values (a rank, a role). The
+// branches' launches are kept; their assignments are dropped, as the walk
+// goes on with the branch the defaults selected.
+// They are arms of statement id after the branches already walked.
+func (w *walker) alternatives(before *scope, alts [][]*syntax.Stmt, soft []string, id int) {
+	if before == nil || len(alts) == 0 {
 		return
 	}
+	before.forgetDefaults(soft)
+	for i, b := range alts {
+		nw := w.nested(before.clone())
+		nw.ctx.arms = withArm(w.ctx.arms, Arm{id, 1000 + i})
+		nw.stmts(b)
+	}
+}
+
+// forgetDefaults makes the named caller variables, and the variables
+// computed from their defaults, unknown (still inherited from the caller,
+// so that ${X:-d} no longer falls back to d).
+func (sc *scope) forgetDefaults(names []string) {
+	for n, v := range sc.vars {
+		if !slices.Contains(names, n) && !slices.ContainsFunc(v.defaults, func(d string) bool { return slices.Contains(names, d) }) {
+			continue
+		}
+		if v.isArr {
+			continue // an array keeps its elements: their count is the argv's shape
+		}
+		v.val = unknownValue("$"+n, v.setAt, n)
+		v.defaults = nil
+	}
+	for _, n := range names {
+		if _, ok := sc.vars[n]; !ok && !isPositional(n) {
+			sc.vars[n] = &shVar{val: unknownValue("$"+n, Pos{}, n), inherited: true}
+		}
+	}
+}
+
+// walkBranches walks alternatives each in its own scope, then merges. It
+// returns the number it gave the statement's walk (Arm.Clause); others
+// says the statement has arms walked apart (alternatives).
+func (w *walker) walkBranches(branches [][]*syntax.Stmt, exhaustive, others bool) int {
+	id := w.fe.nextClause()
+	if len(branches) == 1 && exhaustive {
+		w.inArm(id, 0, others, func() { w.stmts(branches[0]) })
+		return id
+	}
 	var scopes []*scope
-	for _, b := range branches {
+	for i, b := range branches {
 		nw := w.nested(w.sc.clone())
+		nw.ctx.arms = withArm(w.ctx.arms, Arm{id, i})
 		nw.stmts(b)
 		scopes = append(scopes, nw.sc)
 	}
@@ -54,6 +130,31 @@ func (w *walker) walkBranches(branches [][]*syntax.Stmt, exhaustive bool) {
 		scopes = append(scopes, w.sc.clone())
 	}
 	w.merge(scopes)
+	return id
+}
+
+// nextClause numbers a walk of an if or case statement.
+func (fe *frontEnd) nextClause() int {
+	fe.clauses++
+	return fe.clauses
+}
+
+// withArm returns arms extended by a, without sharing arms' array.
+func withArm(arms []Arm, a Arm) []Arm {
+	return append(append(make([]Arm, 0, len(arms)+1), arms...), a)
+}
+
+// inArm runs f with the walker in arm index of statement id, when the
+// statement has other arms (some) that are walked too.
+func (w *walker) inArm(id, index int, some bool, f func()) {
+	if !some {
+		f()
+		return
+	}
+	saved := w.ctx.arms
+	w.ctx.arms = withArm(saved, Arm{id, index})
+	defer func() { w.ctx.arms = saved }()
+	f()
 }
 
 // merge keeps variables all alternatives agree on and marks the rest unknown.
@@ -87,22 +188,33 @@ func (w *walker) merge(scopes []*scope) {
 	}
 }
 
+// caseClause walks the item the word selects when it is known, otherwise
+// every item. An item skipped only because the word is a caller
+// variable's default (`case "${ROLE:-head}"`) is walked as an alternative.
 func (w *walker) caseClause(c *syntax.CaseClause) {
-	word := w.ev().str(c.Word)
-	var branches [][]*syntax.Stmt
+	ev := w.ev()
+	word := ev.str(c.Word)
+	if !word.Known {
+		var branches [][]*syntax.Stmt
+		for _, item := range c.Items {
+			branches = append(branches, item.Stmts)
+		}
+		w.walkBranches(branches, false, false)
+		return
+	}
+	before := w.snapshot(ev.defaults)
+	id := w.fe.nextClause()
+	var alts [][]*syntax.Stmt
+	matched := false
 	for _, item := range c.Items {
-		if word.Known {
-			if w.caseMatch(word.Text, item.Patterns) {
-				w.stmts(item.Stmts)
-				return
-			}
+		if !matched && w.caseMatch(word.Text, item.Patterns) {
+			matched = true
+			w.inArm(id, 0, before != nil, func() { w.stmts(item.Stmts) })
 			continue
 		}
-		branches = append(branches, item.Stmts)
+		alts = append(alts, item.Stmts)
 	}
-	if !word.Known {
-		w.walkBranches(branches, false)
-	}
+	w.alternatives(before, alts, ev.defaults, id)
 }
 
 func (w *walker) caseMatch(s string, pats []*syntax.Word) bool {

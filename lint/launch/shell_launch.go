@@ -25,6 +25,7 @@ type containerCtx struct {
 // serve records a vLLM server invocation.
 func (w *walker) serve(cc *cmdCtx, at Value, launcher string, args []Value) {
 	inv := w.newInvocation(cc, KindServe, at, launcher, args)
+	w.noteConfigFile(inv)
 	w.fe.invs = append(w.fe.invs, inv)
 }
 
@@ -59,7 +60,7 @@ func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string,
 	inv := &Invocation{
 		Kind: kind, File: w.fe.file, Pos: at.Pos, Launcher: launcher, Args: args,
 		Host: w.ctx.host, Role: w.ctx.role, Background: cc.stmt.Background || w.ctx.background,
-		OperatorArgs: opArgs,
+		OperatorArgs: opArgs, Arms: w.ctx.arms,
 	}
 	if c := w.ctx.container; c != nil {
 		inv.Env = append(append(append([]EnvVar{}, c.env...), w.scriptExports()...), cc.env...)

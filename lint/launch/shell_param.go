@@ -16,7 +16,7 @@ func (ev *evaluator) param(p *syntax.ParamExp) Value {
 		return unknownValue(txt, at, txt)
 	}
 	name := p.Param.Value
-	v, defined := ev.lookup(name, p.Index, at)
+	v, defined := ev.lookupAs(name, p.Index, at, !guardsUnset(p.Exp))
 	if p.Length {
 		if !v.Known {
 			return unknownValue(txt, at, name)
@@ -32,15 +32,25 @@ func (ev *evaluator) param(p *syntax.ParamExp) Value {
 // lookup returns the value of a variable (or array element) and whether the
 // script defines it. Undefined names come back unresolved, named by name.
 func (ev *evaluator) lookup(name string, index syntax.ArithmExpr, at Pos) (Value, bool) {
+	return ev.lookupAs(name, index, at, true)
+}
+
+// lookupAs is lookup; note says whether a reference to an undefined name
+// is recorded (scope.noteUndefined): not when the expansion itself
+// provides for the unset case (guardsUnset).
+func (ev *evaluator) lookupAs(name string, index syntax.ArithmExpr, at Pos, note bool) (Value, bool) {
 	if n, err := strconv.Atoi(name); err == nil {
 		return ev.positional(n, at)
 	}
 	ref := "$" + name
 	sv, ok := ev.sc.vars[name]
 	if !ok {
-		ev.sc.noteUndefined(name, at)
+		if note {
+			ev.sc.noteUndefined(name, at)
+		}
 		return unknownValue(ref, at, name), false
 	}
+	ev.defaults = appendUnique(ev.defaults, sv.defaults...)
 	if index == nil {
 		if sv.isArr && len(sv.arr) > 0 {
 			return sv.arr[0], true
@@ -85,8 +95,13 @@ func (ev *evaluator) paramOp(p *syntax.ParamExp, name string, v Value, defined b
 			if !defined && d.Known && d.Text == "" && ev.sc.inheritsEnv(name) {
 				d = unknownValue(txt, at, name)
 			}
+			var from []string
+			if !defined && ev.sc.inheritsEnv(name) {
+				from = []string{name}
+				ev.defaults = appendUnique(ev.defaults, name)
+			}
 			if p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull {
-				ev.sc.vars[name] = &shVar{val: d, setAt: at}
+				ev.sc.vars[name] = &shVar{val: d, setAt: at, defaults: from}
 			}
 			return d
 		}
@@ -343,4 +358,19 @@ func (sc *scope) inheritsEnv(name string) bool {
 func isPositional(name string) bool {
 	n, err := strconv.Atoi(name)
 	return err == nil && n > 0
+}
+
+// guardsUnset reports an expansion that says what an unset variable gives
+// (${X-w}, ${X:-w}, ${X=w}, ${X:=w}, ${X+w}, ${X:+w}): the author expects
+// the variable may be unset, so it is no undefined reference.
+func guardsUnset(e *syntax.Expansion) bool {
+	if e == nil {
+		return false
+	}
+	switch e.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull,
+		syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		return true
+	}
+	return false
 }

@@ -34,10 +34,25 @@ func TestShellFrontEnd(t *testing.T) {
 		{name: "array", script: "H=(a b)\nfor i in 0 1; do ssh ${H[$i]} vllm serve m --h ${H[$i]}; done\n", want: []string{"m --h a", "m --h b"}},
 		{name: "if known", script: "R=1\nif [ \"$R\" -eq 0 ]; then vllm serve a; else vllm serve b; fi\n", want: []string{"b"}},
 		{name: "if unknown", script: "if [ \"$1\" = 0 ]; then vllm serve a; else vllm serve b; fi\n", want: []string{"a", "b"}},
+		// A caller's variable with a default selects one branch, but the
+		// other branches run where the caller sets it (a node's rank): they
+		// are walked too, with the variable and what derives from it unknown.
+		{name: "if caller default", script: "R=${NODE_RANK:-0}\nS=$((R*8))\nif [ \"$R\" -eq 0 ]; then vllm serve a --s $S; elif [ \"$R\" -eq 1 ]; then vllm serve b --s $S; fi\n", want: []string{"a --s 0", "b --s $S"}},
+		{name: "if caller default false", script: "if [ \"${NODE_RANK:-0}\" -gt 0 ]; then vllm serve w --r ${NODE_RANK:-0} --headless; fi\nvllm serve h\n", want: []string{"w --r ${NODE_RANK:-0} --headless", "h"}},
+		{name: "if caller default else", script: "if [[ ${ROLE:-p} == d ]]; then vllm serve d; else vllm serve p; fi\n", want: []string{"p", "d"}},
+		{name: "case caller default", script: "case \"${ROLE:-head}\" in head) vllm serve h;; worker) vllm serve w --headless;; esac\n", want: []string{"h", "w --headless"}},
+		// sbatch --wrap runs its string as the batch script, with the
+		// submitting environment and the command's prefix assignments.
+		{name: "sbatch wrap", script: "sbatch -N 2 --wrap 'srun vllm serve m --tp 2'\n", want: []string{"m --tp 2"}},
+		{name: "sbatch wrap= through env", script: "W=$(cat <<EOF\nvllm serve m --p \\$P\nEOF\n)\nP=7 W=\"$W\" sbatch --wrap='exec bash -lc \"$W\"'\n", want: []string{"m --p 7"}},
+		{name: "sbatch script", script: "sbatch job.sh\nvllm serve m\n", want: []string{"job.sh", "m"}}, // a script run, joined when linted too
+		{name: "if script default", script: "R=0\nif [ \"$R\" -eq 0 ]; then vllm serve a; else vllm serve b; fi\n", want: []string{"a"}},
+		{name: "if default of a set variable", script: "R=1\nif [ \"${R:-0}\" -eq 0 ]; then vllm serve a; else vllm serve b; fi\n", want: []string{"b"}},
 		{name: "case", script: "R=w\ncase $R in h) vllm serve a;; w|x) vllm serve b;; esac\n", want: []string{"b"}},
 		{name: "function", script: "run() { vllm serve m --r \"$1\"; }\nrun 0\nrun 8\n", want: []string{"m --r 0", "m --r 8"}},
 		{name: "bash -c", script: "M=m\nbash -c \"vllm serve $M --a 1\"\n", want: []string{"m --a 1"}},
 		{name: "heredoc ssh", script: "ssh h <<EOF\nvllm serve m --b 2\nEOF\n", want: []string{"m --b 2"}},
+		{name: "dynamo unified entry point", script: "python3 -m dynamo.vllm.unified_main --model m --data-parallel-size 2 &\n", want: []string{"--model m --data-parallel-size 2"}},
 		{name: "python module", script: "python3 -u -m vllm.entrypoints.openai.api_server --model m\n", want: []string{"--model m"}},
 		{name: "wrappers", script: "nohup numactl --cpunodebind=0 env A=1 vllm serve m > log 2>&1 &\n", want: []string{"m"}},
 		{name: "docker image", script: "docker run --gpus all -e A=1 --ipc=host vllm/vllm-openai:v0.10.1 m --tp 2\n", want: []string{"m --tp 2"}},
@@ -217,5 +232,32 @@ func TestImageVersion(t *testing.T) {
 		if got := imageVersion(image); got != want {
 			t.Errorf("imageVersion(%q) = %q, want %q", image, got, want)
 		}
+	}
+}
+
+// TestExclusiveBranches: servers in different arms of one if or case never
+// run together; servers of one arm, or one before and one after, do.
+func TestExclusiveBranches(t *testing.T) {
+	tests := []struct {
+		name, script string
+		want         bool
+	}{
+		{"if arms", "if [ \"$1\" = 0 ]; then vllm serve a & else vllm serve b & fi\n", true},
+		{"caller default arms", "if [ \"${RANK:-0}\" = 0 ]; then vllm serve a & else vllm serve b & fi\n", true},
+		{"case arms", "case $ROLE in p) vllm serve a &;; d) vllm serve b &;; esac\n", true},
+		{"one arm", "if [ \"$1\" = 0 ]; then vllm serve a & vllm serve b & fi\n", false},
+		{"after the if", "if [ \"$1\" = 0 ]; then vllm serve a & fi\nvllm serve b &\n", false},
+		{"two ifs", "if [ \"$1\" = 0 ]; then vllm serve a & fi\nif [ \"$2\" = 0 ]; then vllm serve b & fi\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			invs, _, _ := ParseShell("x.sh", []byte(tt.script))
+			if len(invs) != 2 {
+				t.Fatalf("want 2 invocations, got %q", argv(invs))
+			}
+			if got := Exclusive(invs[0], invs[1]); got != tt.want {
+				t.Errorf("Exclusive = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -91,11 +91,13 @@ func (w *walker) assign(a *syntax.Assign, export bool) {
 				v.arr = append(v.arr, old.val)
 			}
 		}
+		ev := w.ev()
 		for _, el := range a.Array.Elems {
 			if el.Value != nil && len(v.arr) < maxArrayElems {
-				v.arr = append(v.arr, w.ev().fields(el.Value)...)
+				v.arr = append(v.arr, ev.fields(el.Value)...)
 			}
 		}
+		v.defaults = ev.defaults
 	case a.Naked:
 		if had {
 			old.exported = old.exported || export
@@ -104,9 +106,12 @@ func (w *walker) assign(a *syntax.Assign, export bool) {
 		v.val = unknownValue("$"+name, v.setAt, name)
 		v.inherited = true
 	default:
-		v.val = w.ev().str(a.Value)
+		ev := w.ev()
+		v.val = ev.str(a.Value)
+		v.defaults = ev.defaults
 		if a.Append && had {
 			v.val = concatValues(old.val, v.val)
+			v.defaults = appendUnique(v.defaults, old.defaults...)
 		}
 	}
 	w.sc.vars[name] = v

@@ -12,6 +12,11 @@ var wrappers = map[string]string{
 	// components/src/dynamo/vllm: backend_args.py adds --is-prefill-worker,
 	// --is-decode-worker and others to vLLM's AsyncEngineArgs).
 	"dynamo.vllm": "dynamo.vllm",
+	// Dynamo's unified vLLM backend entry point (2026): the same argument
+	// parser (components/src/dynamo/vllm/unified_main.py at 0b03b655:
+	// "python -m dynamo.vllm.unified_main <vllm args>", config =
+	// dynamo.vllm.args.parse_args(...)), so the same front end.
+	"dynamo.vllm.unified_main": "dynamo.vllm",
 }
 
 // wrapped records a server started by a wrapper front end.

@@ -59,17 +59,22 @@ func (s *source) addByte(b *builder, off int, c byte, p Pos) {
 	b.addByte(c, p)
 }
 
-// placeholderNames lists the distinct placeholders of the source, in order,
-// with the position of the first.
-func (s *source) placeholderNames() ([]string, Pos) {
+// placeholderNames lists the distinct placeholders of the source that keep
+// accepts, in order, with the position of the first.
+func (s *source) placeholderNames(keep func(string) bool) ([]string, Pos) {
 	var names []string
+	var at Pos
 	for _, sp := range s.ph {
-		names = appendUnique(names, strings.TrimSpace(string(s.orig[sp.start:sp.end])))
+		text := string(s.orig[sp.start:sp.end])
+		if !keep(text) {
+			continue
+		}
+		if len(names) == 0 {
+			at = s.at(sp.start)
+		}
+		names = appendUnique(names, strings.TrimSpace(text))
 	}
-	if len(s.ph) == 0 {
-		return nil, Pos{}
-	}
-	return names, s.at(s.ph[0].start)
+	return names, at
 }
 
 // offsetOf returns the byte offset of a line/column position in a whole

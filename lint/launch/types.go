@@ -127,11 +127,43 @@ type Invocation struct {
 	// OperatorArgs are the last args of Args when an operator appended
 	// them to the command the file shows (Dynamo's multinode launch).
 	OperatorArgs []Value
+	// ConfigFile is the `--config` file of a server as the host names it
+	// (a container path translated through its mounts); "" when there is
+	// none or no host file can be it. Package lint splices the file's
+	// arguments in when it is among the inputs (ConfigArgs, WithConfig).
+	ConfigFile string
+	// Arms are the branches of the script's if and case statements the
+	// invocation sits in; two invocations of one file in different arms of
+	// one statement never run together (Exclusive). Nil outside branches.
+	Arms []Arm
 	// Copies is how many identical copies of the invocation's group its
 	// manifest object runs, each an engine of its own: a LeaderWorkerSet's,
 	// Deployment's or ReplicaSet's spec.replicas (1 when absent, 0 when not
 	// known or not a manifest).
 	Copies int
+}
+
+// Arm is one branch of an if or case statement as the front end walked
+// it: Clause numbers the walk of the statement (each walk of a function
+// body or loop iteration gets its own), Index the branch.
+type Arm struct{ Clause, Index int }
+
+// Exclusive reports whether a and b are in different branches of one if
+// or case statement of one file: one run of the script starts only one of
+// them (a rank- or role-selected launch), so they are not two servers
+// running side by side.
+func Exclusive(a, b *Invocation) bool {
+	if a.File != b.File {
+		return false
+	}
+	for _, x := range a.Arms {
+		for _, y := range b.Arms {
+			if x.Clause == y.Clause && x.Index != y.Index {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Container describes how a docker run or a Kubernetes container starts vLLM.
