@@ -309,9 +309,16 @@ func (sm *StepModel) dboActive(runs []RankRun) bool {
 // MaxCaptureTokens, by default vllm.MaxCUDAGraphCaptureSize), or a lock-step step with an idle DP rank where
 // the release runs those slowly.
 func (sm *StepModel) overhead(runs []RankRun) (serial, launch float64) {
+	return sm.overheadOf(runs, false)
+}
+
+// overheadOf is overhead; dummy says the ranks run vLLM's dummy batch
+// (DummyStepRuns), which a release with IdleRanksSlow runs without graphs
+// on every rank, as it does an idle rank's.
+func (sm *StepModel) overheadOf(runs []RankRun, dummy bool) (serial, launch float64) {
 	s := &sm.S
 	var tok, seqs float64
-	idle := rankCount(runs) < s.DP
+	idle := dummy || rankCount(runs) < s.DP
 	var prefill bool
 	eachLoad(runs, func(l RankLoad) {
 		tok = max(tok, l.tokens(s.SpecTokens))
@@ -599,6 +606,32 @@ func (s *StepSetup) expertGEMMEff() float64 {
 		return s.gemmEff()
 	}
 	return s.Eff.ExpertGEMM
+}
+
+// DummyStepRuns is the step in which every rank of runs executes vLLM's
+// dummy batch (DPEngineCoreProc.run_busy_loop's execute_dummy_batch while
+// a DP wave runs on with no work anywhere): Worker.execute_dummy_batch →
+// GPUModelRunner._dummy_run(1, uniform_decode=True), a one-token uniform
+// decode forward through every layer, MoE experts and all-to-all included
+// (no LM head, no sampler). Where the release dispatches it through the
+// CUDA-graph dispatcher (vLLM 0.11.0 on: _dummy_run leaves
+// cudagraph_runtime_mode to CudagraphDispatcher.dispatch, which returns FULL
+// for the one-token uniform-decode key every decode capture holds, after
+// coordinate_batch_across_dp — get_dp_padding in 0.11 — pads every rank to
+// the most tokens of any, one) it replays the graph a one-sequence decode
+// step does, and is priced as that step: StepRuns. Where the release runs
+// it eagerly (IdleRanksSlow: 0.10.1 and 0.10.2, _dummy_run's mode
+// defaulting to NONE), the launches of a step without graphs are added, as
+// for a step with an idle rank. Sources: vllm/v1/worker/gpu_worker.py,
+// gpu_model_runner.py _dummy_run and _determine_batch_execution_and_padding,
+// vllm/v1/worker/dp_utils.py, vllm/v1/cudagraph_dispatcher.py at the v0.11.0
+// tag b8b302cde434 and at upstream main 08ed2b968 (2026-04-02, the Gemma 4
+// commit 0.19.0 ships; the files' lines match those the pegainfer source
+// cites from its 0.19.0 install).
+func (sm *StepModel) DummyStepRuns(runs []RankRun) StepTime {
+	tt := sm.tokenTermsOf(runs)
+	tt.serial, tt.launch = sm.overheadOf(runs, true)
+	return sm.stepWith(runs, tt, nil)
 }
 
 // StepSeconds is Step(loads).TotalS, the form the simulator calls.

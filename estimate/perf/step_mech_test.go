@@ -224,3 +224,43 @@ func TestAsyncDefaultKeepsHostSerial(t *testing.T) {
 		t.Fatal("--no-async-scheduling last: neither overlap nor scheduling ahead")
 	}
 }
+
+// A DP wave's dummy step (every rank runs vLLM's execute_dummy_batch, a
+// one-token uniform-decode forward) is the one-sequence decode step under
+// the rank's graph mode: from 0.11.0 _dummy_run dispatches it through the
+// CUDA-graph dispatcher to the FULL graph captured for one uniform-decode
+// token (every rank padded to the most tokens of any: one), so it costs what
+// a graphed one-sequence decode step costs, no launches; in 0.10.1–0.10.2
+// (IdleRanksSlow) its mode defaulted to NONE and it ran eagerly: the step
+// plus the host's launches of every layer (EagerPerLayerS × eagerLayers,
+// the host overhead StepOverheadS + one sequence's StepPerSeqS before it;
+// hostEff's GPU time is below the launches). With enforce_eager both are
+// the eager step.
+func TestDummyStepGraphMode(t *testing.T) {
+	s := StepSetup{Model: perfModel(t, "deepseek-v3"), HW: NewHardware(perfGPU(t, "b200"), 8, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 8, EP: true,
+		WeightDType: "fp8", KVDType: "bf16", A2A: vllm.TrafficGather, CUDAGraphs: true, Eff: hostEff}
+	ones := make([]RankLoad, 8)
+	for i := range ones {
+		ones[i] = RankLoad{DecodeSeqs: 1, DecodeCtx: 1}
+	}
+	runs := []RankRun{{Loads: ones, N: 1}}
+	sm := NewStepModel(s)
+	graphed, dummy := sm.Step(ones), sm.DummyStepRuns(runs)
+	if dummy.TotalS != graphed.TotalS || dummy.LaunchS != 0 {
+		t.Fatalf("0.11.0 on: dummy step %.3f ms (launches %.3f ms), want the graphed one-sequence step %.3f ms without launches",
+			dummy.TotalS*1e3, dummy.LaunchS*1e3, graphed.TotalS*1e3)
+	}
+	s.IdleRanksSlow = true
+	sm = NewStepModel(s)
+	launch := hostEff.EagerPerLayerS * sm.eagerLayers
+	busy, eager := sm.Step(ones).TotalS, sm.DummyStepRuns(runs)
+	if busy != graphed.TotalS || eager.LaunchS != launch || !perfNear(eager.TotalS, hostEff.StepOverheadS+hostEff.StepPerSeqS+launch, 1e-9) {
+		t.Fatalf("0.10.1–0.10.2: busy step %.3f ms (want the graphed %.3f ms), dummy step %.3f ms with launches %.3f ms; want %.3f ms of launches, %.3f ms in all",
+			busy*1e3, graphed.TotalS*1e3, eager.TotalS*1e3, eager.LaunchS*1e3, launch*1e3, (hostEff.StepOverheadS+hostEff.StepPerSeqS+launch)*1e3)
+	}
+	s.IdleRanksSlow, s.CUDAGraphs, s.EnforceEager = false, false, true
+	sm = NewStepModel(s)
+	if a, b := sm.Step(ones).TotalS, sm.DummyStepRuns(runs).TotalS; a != b || sm.Step(ones).LaunchS == 0 {
+		t.Fatalf("enforce_eager: dummy step %.3f ms, one-sequence step %.3f ms; want the same eager step", b*1e3, a*1e3)
+	}
+}

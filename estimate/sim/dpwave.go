@@ -126,9 +126,24 @@ func (s *simulator) waveAlign() bool {
 	return false
 }
 
+// UseEagerDummyStep prices a wave's dummy step with the step model's
+// DummyStepRuns (Config.DummyStep): the one-sequence decode step it is in
+// releases that dispatch the dummy batch to a CUDA graph (vLLM 0.11.0 on,
+// and before 0.10.1), and that step plus the launches of a step without
+// graphs in the releases that run it eagerly (0.10.1 and 0.10.2,
+// vllm.Release.IdleDPRanksSlow, and rows of unknown release under
+// replay.IdleDPSlowWhenReleaseUnknown). Off: the one-sequence decode step
+// whatever the release (the pricing before issue #28 "dummywave").
+var UseEagerDummyStep = true
+
 // dummyStep is the duration of one lock-step dummy step: vLLM's
 // execute_dummy_batch runs the model on one token on every rank
-// (gpu_model_runner._dummy_run(1)), priced as a one-sequence decode step.
+// (gpu_model_runner._dummy_run(1, uniform_decode=True)), priced as a
+// one-sequence decode step (Config.DummyStep when set: the step model's
+// DummyStepRuns, which runs it without graphs where the release does).
+// Neither its skipped LM head and sampler nor its DP all-reduce of the
+// token counts (coordinate_batch_across_dp, as a real step's) are
+// priced apart.
 func (s *simulator) dummyStep() float64 {
 	if s.wave.dummyS > 0 {
 		return s.wave.dummyS
@@ -137,7 +152,11 @@ func (s *simulator) dummyStep() float64 {
 	for i := range loads {
 		loads[i] = perf.RankLoad{DecodeSeqs: 1, DecodeCtx: 1}
 	}
-	d := s.cfg.Step(loads)
+	step := s.cfg.Step
+	if s.cfg.DummyStep != nil {
+		step = s.cfg.DummyStep
+	}
+	d := step(loads)
 	if !(d > 0) || math.IsInf(d, 1) {
 		d = math.SmallestNonzeroFloat64
 	}

@@ -69,3 +69,39 @@ func TestDPWaveFor(t *testing.T) {
 		t.Error("DPWaveFor with UseDPWave off = true")
 	}
 }
+
+// TestDPWaveDummyStep, by hand: TestDPWave's group with its dummy steps
+// priced apart (Config.DummyStep, 20 ms; a real step 10 ms), as a release
+// that runs the dummy batch without CUDA graphs does. Request 1 finishes
+// at 20 ms (counter 2); dummy steps run 20–40 and 40–60 ms; request 2
+// arrives at 45 ms and is taken at 60 ms: TTFT 15 + 10 = 25 ms. Each
+// request then adds two dummy steps and two real ones (counter 4k − 2
+// after request k, at most 28 during request 8's wait: the wave runs on).
+// So request 1 takes 10 ms and the other seven 25 ms; with DummyStep nil
+// the dummy steps cost a real step's 10 ms (TestDPWave).
+func TestDPWaveDummyStep(t *testing.T) {
+	cfg := Config{Step: constStep(0.01), DummyStep: constStep(0.02), DP: 2, MaxNumSeqs: 16, MaxNumBatchedTokens: 4096, InputTokens: 1, OutputTokens: 2,
+		Sessions: 1, ThinkS: 0.025, ThinkFixed: true, Requests: 8, Warmup: 0, Seed: 1, DPWave: true}
+	if r, want := Run(cfg), (0.010+7*0.025)/8; r.Requests != 8 || math.Abs(r.TTFT.Mean-want) > 1e-9 {
+		t.Errorf("dummy step 20 ms: %d requests, mean TTFT %.6f s; want 8 and %.6f s", r.Requests, r.TTFT.Mean, want)
+	}
+	cfg.DummyStep = nil
+	if r, want := Run(cfg), (2*0.010+6*0.015)/8; math.Abs(r.TTFT.Mean-want) > 1e-9 {
+		t.Errorf("dummy step priced by Step: mean TTFT %.6f s; want %.6f s", r.TTFT.Mean, want)
+	}
+}
+
+// TestDummyStepFor: RunModel's simulations and the replay's price a wave's
+// dummy step with the step model's DummyStepRuns only with
+// UseEagerDummyStep on.
+func TestDummyStepFor(t *testing.T) {
+	defer func(v bool) { UseEagerDummyStep = v }(UseEagerDummyStep)
+	UseEagerDummyStep = false
+	if DummyStepFor(nil) != nil || tiledDummyStep(nil, 1, 1, true) != nil {
+		t.Fatal("UseEagerDummyStep off: want no Config.DummyStep")
+	}
+	UseEagerDummyStep = true
+	if DummyStepFor(nil) == nil || tiledDummyStep(nil, 1, 1, true) == nil || tiledDummyStep(nil, 1, 1, false) != nil {
+		t.Fatal("UseEagerDummyStep on: want Config.DummyStep for lock-step ranks only")
+	}
+}

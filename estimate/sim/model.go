@@ -161,6 +161,7 @@ func planSim(sm *perf.StepModel, cfg Config) simPlan {
 		p.cfg.MaxWaiting = 0 // a finite run's queue drains, whatever the rate
 	}
 	p.cfg.Step, p.cfg.StepPasses = tiledStep(sm, k, p.copies, lockstep), sm.Passes()
+	p.cfg.DummyStep = tiledDummyStep(sm, k, p.copies, lockstep)
 	return p
 }
 
@@ -184,6 +185,7 @@ func planFewSessions(sm *perf.StepModel, cfg Config, k int) simPlan {
 	p.cfg.DP, p.cfg.Sessions, p.cfg.DPLB = k, k, cfg.DPLB.Reduced(k, cfg.DP)
 	p.cfg.Warmup = min(p.cfg.Warmup, max(100, 2*k))
 	p.cfg.Step, p.cfg.StepPasses = tiledStep(sm, k, p.copies, true), sm.Passes()
+	p.cfg.DummyStep = tiledDummyStep(sm, k, p.copies, true)
 	return p
 }
 
@@ -313,6 +315,32 @@ func tiledStep(sm *perf.StepModel, k, copies int, lockstep bool) func([]perf.Ran
 	return func(loads []perf.RankLoad) float64 {
 		runs[0].Loads = loads
 		return sm.StepRunsMemo(runs, &memo).TotalS
+	}
+}
+
+// tiledDummyStep is tiledStep for a DP wave's dummy step (the step
+// model's DummyStepRuns), for lock-step ranks with UseEagerDummyStep on;
+// nil otherwise (the simulator then prices it with Step).
+func tiledDummyStep(sm *perf.StepModel, k, copies int, lockstep bool) func([]perf.RankLoad) float64 {
+	if !UseEagerDummyStep || !lockstep {
+		return nil
+	}
+	runs := []perf.RankRun{{N: copies}}
+	return func(loads []perf.RankLoad) float64 {
+		runs[0].Loads = loads
+		return sm.DummyStepRuns(runs).TotalS
+	}
+}
+
+// DummyStepFor is Config.DummyStep for a step model whose Step is
+// sm.StepSeconds (every DP rank given its own load): the step model's
+// DummyStepRuns with UseEagerDummyStep on, nil otherwise.
+func DummyStepFor(sm *perf.StepModel) func([]perf.RankLoad) float64 {
+	if !UseEagerDummyStep {
+		return nil
+	}
+	return func(loads []perf.RankLoad) float64 {
+		return sm.DummyStepRuns([]perf.RankRun{{Loads: loads, N: 1}}).TotalS
 	}
 }
 

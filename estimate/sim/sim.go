@@ -134,6 +134,10 @@ type Config struct {
 	// taken at the end of the dummy step in flight. Set it through
 	// DPWaveFor.
 	DPWave bool
+	// DummyStep returns the duration of one wave dummy step for the
+	// per-rank loads (one token each; nil: Step). RunModel sets it to the
+	// step model's DummyStepRuns when UseEagerDummyStep is on.
+	DummyStep func(loads []perf.RankLoad) float64
 	// Independent makes the DP ranks independent engines, each stepping on
 	// its own clock (a dense model's DP ranks: IndependentRanks): a rank
 	// schedules its next step when its own step ends, whatever the others
