@@ -209,6 +209,9 @@ func simDecode(p *Pool, n, out int, l load, seed uint64) (res sim.Result, extraW
 		runs[0].Loads = buf
 		return u.sm.StepRunsMemo(runs, &memo).TotalS
 	}
+	if cfg.DPWave {
+		cfg.DummyStep = sim.DummyStepFor(u.sm) // a wave's dummy batch, graphed or eager as the release runs it
+	}
 	res = sim.Replicate(cfg, simReplications)
 	if extra := sessions - cfg.Sessions; extra > 0 {
 		if r := res.OutputTokPerS / float64(max(1, out)); r > 0 {
