@@ -3,6 +3,8 @@ package sim
 import (
 	"math"
 	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
 // TestDPWave, by hand: DP 2, every step (dummy steps too) 10 ms, one
@@ -103,5 +105,43 @@ func TestDummyStepFor(t *testing.T) {
 	UseEagerDummyStep = true
 	if DummyStepFor(nil) == nil || tiledDummyStep(nil, 1, 1, true) == nil || tiledDummyStep(nil, 1, 1, false) != nil {
 		t.Fatal("UseEagerDummyStep on: want Config.DummyStep for lock-step ranks only")
+	}
+}
+
+// TestRunModelDummyStep: the plans RunModel simulates price a wave's dummy
+// step (one token on every simulated rank) as the step model's
+// DummyStepRuns: in a release that graphs the dummy batch (0.11.0 on) it is
+// the one-sequence decode step Step prices; in one that runs it eagerly
+// (IdleRanksSlow, 0.10.1–0.10.2) it costs more than that graphed step
+// (the launches of a step without graphs), and as much as Step prices one
+// token beside idle ranks (the few-sessions plan: other ranks idle), which
+// such a release runs without graphs too.
+func TestRunModelDummyStep(t *testing.T) {
+	sm := moeModel(t, 8)
+	cfg := Config{DP: 8, MaxNumSeqs: 64, MaxNumBatchedTokens: 4096, InputTokens: 64, OutputTokens: 64, Sessions: 32, DPWave: true}
+	ones := func(k int) []perf.RankLoad {
+		l := make([]perf.RankLoad, k)
+		for i := range l {
+			l[i] = perf.RankLoad{DecodeSeqs: 1, DecodeCtx: 1}
+		}
+		return l
+	}
+	p := planSim(sm, cfg)
+	if p.cfg.DummyStep == nil || p.cfg.DummyStep(ones(p.cfg.DP)) != p.cfg.Step(ones(p.cfg.DP)) {
+		t.Fatalf("graphed release: dummy step not the one-sequence decode step")
+	}
+	s := sm.S
+	s.IdleRanksSlow = true
+	slow := perf.NewStepModel(s)
+	p = planSim(slow, cfg)
+	l := ones(p.cfg.DP)
+	if d, g := p.cfg.DummyStep(l), p.cfg.Step(l); !(d > g) {
+		t.Fatalf("eager release: dummy step %.2f ms, graphed one-sequence step %.2f ms; want the launches on top", d*1e3, g*1e3)
+	}
+	cfg.Sessions = 2 // fewer than the ranks: the others idle
+	p = planSim(slow, cfg)
+	l = ones(p.cfg.DP)
+	if d, g := p.cfg.DummyStep(l), p.cfg.Step(l); d != g {
+		t.Fatalf("eager release, few sessions: dummy step %.2f ms, step beside idle ranks %.2f ms; want the same", d*1e3, g*1e3)
 	}
 }
