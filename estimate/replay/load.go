@@ -146,6 +146,9 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 	cfg.DPWave = sim.DPWaveFor(e.name == "vllm", sm.S.Model != nil && sm.S.Model.IsMoE(), sm.S.DP)
 	if cfg.DPWave {
 		cfg.DummyStep = sim.DummyStepFor(rankSM) // the release's dummy batch: graphed or eager
+		if e.versioned {
+			cfg.WaveRunAhead = sim.WaveRunAheadFor(e.release, e.scheduleAhead)
+		}
 	}
 	ld := r.Load
 	switch ld.Kind {

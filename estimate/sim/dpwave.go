@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // UseDPWave simulates vLLM's DP waves (Config.DPWave) for the deployments
@@ -107,6 +108,12 @@ func (s *simulator) waveAlign() bool {
 	w.idle = false
 	d := s.dummyStep()
 	i := int(math.Ceil((s.now - w.t0) / d))
+	if i > 0 && i <= w.left {
+		// The hosts launched WaveRunAhead more dummy steps before they
+		// read the request (vllm.Release.DPDummyRunAhead), the wave's
+		// last at most: the GPU runs them first.
+		i = min(i+s.cfg.WaveRunAhead, w.left)
+	}
 	if i >= w.left { // the wave ended at t0 + left·d, before or as this came
 		end := w.t0 + float64(w.left)*d
 		w.running = true
@@ -124,6 +131,24 @@ func (s *simulator) waveAlign() bool {
 		return true
 	}
 	return false
+}
+
+// UseDummyRunAhead makes a request that reaches a DP wave's idle group
+// wait for the dummy steps the engines' hosts launched ahead of their GPUs
+// (Config.WaveRunAhead from vllm.Release.DPDummyRunAhead: two under async
+// scheduling, one without, from vLLM 0.19.0; none in 0.11.0, whose dummy
+// pass waits for its own graph). Off: the dummy step in flight only.
+var UseDummyRunAhead = true
+
+// WaveRunAheadFor is Config.WaveRunAhead for vLLM release r, with or
+// without async scheduling: r.DPDummyRunAhead with UseDummyRunAhead on, 0
+// otherwise.
+func WaveRunAheadFor(r vllm.Release, async bool) int {
+	if !UseDummyRunAhead {
+		return 0
+	}
+	n, _ := r.DPDummyRunAhead(async)
+	return n
 }
 
 // UseEagerDummyStep prices a wave's dummy step with the step model's

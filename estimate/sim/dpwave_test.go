@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // TestDPWave, by hand: DP 2, every step (dummy steps too) 10 ms, one
@@ -143,5 +144,59 @@ func TestRunModelDummyStep(t *testing.T) {
 	l = ones(p.cfg.DP)
 	if d, g := p.cfg.DummyStep(l), p.cfg.Step(l); d != g {
 		t.Fatalf("eager release, few sessions: dummy step %.2f ms, step beside idle ranks %.2f ms; want the same", d*1e3, g*1e3)
+	}
+}
+
+// TestDPWaveRunAhead, by hand: TestDPWave's group (every step 10 ms, one
+// session of two-step requests coming back 25 ms after their last token)
+// whose hosts run dummy steps ahead of the GPU (Config.WaveRunAhead).
+//
+// One ahead (vLLM 0.19.0 without async scheduling): request 2 arrives at
+// 45 ms, during the third dummy step; the hosts launched the fourth before
+// reading it, so it is taken at 60 ms: TTFT 15 + 10 = 25 ms, and each
+// request adds 4 dummy and 2 real steps to the counter (6k − 4 after
+// request k). After request 6 it is 32 with no work: the wave ends, and
+// request 7 finds the group idle (10 ms); request 8 waits again (25 ms).
+// Mean (10 + 5·25 + 10 + 25) / 8 ms.
+//
+// Two ahead under async scheduling (0.19.0's default): taken at 70 ms,
+// TTFT 35 ms, 7 steps a request (7k − 5). After request 5 (30) the first
+// check without work is one dummy step later (31), the wave ends after
+// the second dummy step, at 40 ms, before request 6 comes (45 ms): 10 ms;
+// requests 7 and 8 wait 35 ms. Mean (10 + 4·35 + 10 + 2·35) / 8 ms.
+func TestDPWaveRunAhead(t *testing.T) {
+	cfg := Config{Step: constStep(0.01), DP: 2, MaxNumSeqs: 16, MaxNumBatchedTokens: 4096, InputTokens: 1, OutputTokens: 2,
+		Sessions: 1, ThinkS: 0.025, ThinkFixed: true, Requests: 8, Warmup: 0, Seed: 1, DPWave: true, WaveRunAhead: 1}
+	if r, want := Run(cfg), (0.010+5*0.025+0.010+0.025)/8; r.Requests != 8 || math.Abs(r.TTFT.Mean-want) > 1e-9 {
+		t.Errorf("one ahead: %d requests, mean TTFT %.6f s; want 8 and %.6f s", r.Requests, r.TTFT.Mean, want)
+	}
+	cfg.WaveRunAhead, cfg.ScheduleAhead = 2, true
+	if r, want := Run(cfg), (0.010+4*0.035+0.010+2*0.035)/8; math.Abs(r.TTFT.Mean-want) > 1e-9 {
+		t.Errorf("two ahead, async: mean TTFT %.6f s; want %.6f s", r.TTFT.Mean, want)
+	}
+}
+
+// TestWaveRunAheadFor: the run-ahead comes from the release only with
+// UseDummyRunAhead on; 0.11.0's dummy pass waits for its own graph.
+func TestWaveRunAheadFor(t *testing.T) {
+	defer func(v bool) { UseDummyRunAhead = v }(UseDummyRunAhead)
+	r019, _, err := vllm.ResolveString("0.19.0")
+	r011, _, err2 := vllm.ResolveString("0.11.0")
+	if err != nil || err2 != nil {
+		t.Fatal(err, err2)
+	}
+	UseDummyRunAhead = false
+	if WaveRunAheadFor(r019, true) != 0 {
+		t.Fatal("UseDummyRunAhead off: want no run-ahead")
+	}
+	UseDummyRunAhead = true
+	for _, c := range []struct {
+		r     vllm.Release
+		async bool
+		want  int
+	}{{r019, true, 2}, {r019, false, 1}, {r011, true, 0}, {r011, false, 0}} {
+		if got := WaveRunAheadFor(c.r, c.async); got != c.want {
+			t.Errorf("%s async %v: run-ahead %d, want %d", c.r.Version, c.async, got, c.want)
+		}
 	}
 }

@@ -138,6 +138,11 @@ type Config struct {
 	// per-rank loads (one token each; nil: Step). RunModel sets it to the
 	// step model's DummyStepRuns when UseEagerDummyStep is on.
 	DummyStep func(loads []perf.RankLoad) float64
+	// WaveRunAhead is how many dummy steps more than the one in flight a
+	// request reaching a DP wave's idle group waits for: the dummy passes
+	// the engines' hosts launch ahead of their GPUs before they read the
+	// request (vllm.Release.DPDummyRunAhead; set through WaveRunAheadFor).
+	WaveRunAhead int
 	// Independent makes the DP ranks independent engines, each stepping on
 	// its own clock (a dense model's DP ranks: IndependentRanks): a rank
 	// schedules its next step when its own step ends, whatever the others

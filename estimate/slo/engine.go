@@ -36,6 +36,9 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	cfg.Frontend.Rounds = perf.IngestRounds(in.Model.ModelType)
 	cfg.DPLB = sim.DPLBFor(DPLBDeployment(in, cfg.DP))
 	cfg.DPWave = sim.DPWaveFor(true, in.Model != nil && in.Model.IsMoE(), cfg.DP) // vLLM's DP waves (sim.UseDPWave)
+	if cfg.DPWave {
+		cfg.WaveRunAhead = sim.WaveRunAheadFor(in.Release(), cfg.ScheduleAhead)
+	}
 }
 
 // DPLBDeployment is the DP load balancing of the deployment vlaunch
