@@ -200,3 +200,29 @@ func TestWaveRunAheadFor(t *testing.T) {
 		}
 	}
 }
+
+// TestRunAheadIdleRank, by hand: two lock-step ranks stepping without a
+// pause, steps of 10 ms starting at 0, 10 and 20 ms (now: 30 ms, the last
+// ended), rank 0 running a request, rank 1 none (it runs dummy batches).
+// A request handed to the busy rank after the cut-off waits for the next
+// step: synchronously the cut-off is now (30 ms), under async scheduling
+// the last step's start (20 ms, the step about to run was scheduled then).
+// With the hosts running dummy steps ahead (WaveRunAhead) the idle rank's
+// cut-off is one step earlier: 20 ms synchronously, 10 ms under async
+// scheduling; the busy rank's is unchanged, and with no run-ahead both
+// ranks take the busy rank's.
+func TestRunAheadIdleRank(t *testing.T) {
+	for _, c := range []struct {
+		async          bool
+		ahead          int
+		busy, idleRank float64
+	}{{false, 0, 0.030, 0.030}, {true, 0, 0.020, 0.020}, {false, 1, 0.030, 0.020}, {true, 2, 0.020, 0.010}} {
+		s := newSimulator(Config{Step: constStep(0.01), DP: 2, MaxNumSeqs: 4, MaxNumBatchedTokens: 64, DPWave: true,
+			ScheduleAhead: c.async, WaveRunAhead: c.ahead})
+		s.ranks[0].running = []simReq{{}}
+		s.prevStart, s.stepStart, s.stepEnd, s.now = 0.010, 0.020, 0.030, 0.030
+		if b, i := s.runAheadBy(&s.ranks[0]), s.runAheadBy(&s.ranks[1]); b != c.busy || i != c.idleRank {
+			t.Errorf("async %v, run-ahead %d: cut-off %.3f s busy, %.3f s idle; want %.3f and %.3f", c.async, c.ahead, b, i, c.busy, c.idleRank)
+		}
+	}
+}

@@ -375,7 +375,11 @@ type engineClock struct {
 	// only because the step was scheduled before it arrived
 	// (Config.ScheduleAhead).
 	stepStart, stepEnd float64
-	lagged             bool
+	// prevStart is when the step before the last began (stepStart when
+	// the last one followed a pause): the cut-off for a request handed to
+	// a rank that runs dummy batches beside busy ones (runAheadBy).
+	prevStart float64
+	lagged    bool
 	// outputs counts the requests the step being scheduled gives an output
 	// token (its decodes, and the prefills it completes): schedule sets
 	// it, deliveryTime reads it (a pass over every request less).

@@ -66,6 +66,10 @@ func (s *simulator) run() {
 		}
 		s.account(dt)
 		s.lastPrefill = s.loadsPrefill()
+		s.prevStart = s.now // after a pause, no step before this one
+		if s.stepEnd == s.now {
+			s.prevStart = s.stepStart
+		}
 		s.stepStart = s.now
 		s.now += dt
 		s.stepEnd = s.now
@@ -376,9 +380,37 @@ func (s *simulator) scheduledBy() float64 {
 	return s.now
 }
 
+// runAheadBy is scheduledBy for a request handed to rank rk: a rank with
+// nothing running while other ranks of its lock-step group run requests
+// executes dummy batches, and where its host runs those ahead of the GPU
+// (Config.WaveRunAhead > 0, vllm.Release.DPDummyRunAhead) it has launched
+// one dummy step more than a busy rank's schedule holds before it reads
+// the request: under async scheduling it waits on the gloo all-reduce of
+// step k+2 (which the busy ranks reach when step k ends) and launches that
+// dummy step before its next read, so a request handed over during step k
+// runs in step k+3, not k+2; without async scheduling the NCCL
+// all-reduce's .item() plays that part (k+2, not k+1). So the cut-off
+// moves one step back: to the start of the step before the last (async),
+// or of the last.
+func (s *simulator) runAheadBy(rk *simRank) float64 {
+	by := s.scheduledBy()
+	if !s.cfg.DPWave || s.cfg.WaveRunAhead <= 0 || len(rk.running) > 0 || s.stepEnd != s.now || !(s.stepEnd > s.stepStart) {
+		return by
+	}
+	for _, o := range s.engineRanks() {
+		if len(o.running) > 0 {
+			if s.cfg.ScheduleAhead {
+				return s.prevStart
+			}
+			return s.stepStart
+		}
+	}
+	return by
+}
+
 // admitWaiting starts queued requests within the remaining budget.
 func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
-	by := s.scheduledBy()
+	by := s.runAheadBy(rk)
 	admitted := 0 // taken from the front of the queue, dropped on return
 	defer func() { rk.waiting = popFront(rk.waiting, admitted) }()
 	for budget > 0 && admitted < len(rk.waiting) && len(rk.running) < s.cfg.MaxNumSeqs {

@@ -254,8 +254,12 @@ func (s *simulator) advanceSteady(m int) {
 	dt := s.segmentTime(m)
 	s.deliverSegment(m, dt)
 	s.accountSegment(dt, m)
-	if s.cfg.ScheduleAhead { // when the segment's last step began (an extra step evaluation)
-		s.stepStart = s.now + dt - s.stepAt(float64(m-1))
+	if s.cfg.ScheduleAhead || (s.cfg.DPWave && s.cfg.WaveRunAhead > 0) { // when the segment's last step began (an extra step evaluation)
+		last := s.stepAt(float64(m - 1))
+		s.stepStart = s.now + dt - last
+		// The one before: a steady segment's steps differ only by their
+		// contexts' growth, so the last step's length stands for it.
+		s.prevStart = s.stepStart - last
 	}
 	s.now += dt
 	s.stepEnd = s.now
