@@ -47,7 +47,10 @@ func DPWaveFor(vllmEngine, moe bool, dp int) bool {
 // group ends the wave when no rank has work (current_wave += 1,
 // step_counter = 0). A request that reaches an engine while it runs a
 // dummy step is read by _process_input_queue at the top of the next pass,
-// so it waits for the dummy step in flight. When the wave has ended, the
+// so it waits for the dummy step in flight, and for those the host
+// launched ahead of the GPU before that pass (Config.WaveRunAhead: none in
+// 0.11.0, two under 0.19.0's async scheduling; vllm.Release.
+// DPDummyRunAhead). When the wave has ended, the
 // receiving engine sets engines_running itself (add_request: a request
 // of a completed wave makes it notify the coordinator, which sends
 // START_DP_WAVE to the others) and steps at once; the other engines join
