@@ -212,6 +212,8 @@ func TestWaveRunAheadFor(t *testing.T) {
 // scheduling; the busy rank's is unchanged, and with no run-ahead both
 // ranks take the busy rank's.
 func TestRunAheadIdleRank(t *testing.T) {
+	defer func(v bool) { UseIdleRankRunAhead = v }(UseIdleRankRunAhead)
+	UseIdleRankRunAhead = true
 	for _, c := range []struct {
 		async          bool
 		ahead          int
@@ -224,5 +226,10 @@ func TestRunAheadIdleRank(t *testing.T) {
 		if b, i := s.runAheadBy(&s.ranks[0]), s.runAheadBy(&s.ranks[1]); b != c.busy || i != c.idleRank {
 			t.Errorf("async %v, run-ahead %d: cut-off %.3f s busy, %.3f s idle; want %.3f and %.3f", c.async, c.ahead, b, i, c.busy, c.idleRank)
 		}
+		UseIdleRankRunAhead = false
+		if i := s.runAheadBy(&s.ranks[1]); i != c.busy {
+			t.Errorf("UseIdleRankRunAhead off, async %v: idle rank's cut-off %.3f s, want the busy rank's %.3f", c.async, i, c.busy)
+		}
+		UseIdleRankRunAhead = true
 	}
 }
