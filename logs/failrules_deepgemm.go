@@ -115,7 +115,7 @@ func dgMissing(frames uint8) (string, string) {
 			"The FP8 block-scaled checkpoint selected a DeepGEMM kernel: install DeepGEMM, or set VLLM_USE_DEEP_GEMM=0 so that vLLM picks another block-scaled FP8 kernel."
 	case frames&dgWarmup != 0:
 		return what + ", and the kernel warm-up (kernel_warmup → deep_gemm_warmup) called it",
-			"The warm-up asks DeepGEMM for its layout before it checks for FP8 layers, so even a BF16 model fails without deep_gemm (vllm#41849 on 0.20.1; the fix, vllm#41851, was still open): when the model has no FP8 block-quantized layers set VLLM_DEEP_GEMM_WARMUP=skip (or VLLM_USE_DEEP_GEMM=0); otherwise install DeepGEMM."
+			"The warm-up asks DeepGEMM for its layout before it checks for FP8 layers, so even a BF16 model fails without deep_gemm (vllm#41849 on 0.20.1; the fix, vllm#41851, was still open): when the model has no FP8 block-quantized layers set VLLM_DEEP_GEMM_WARMUP=skip (0.11.2 on; before PR #25619, VLLM_SKIP_DEEP_GEMM_WARMUP=1) or VLLM_USE_DEEP_GEMM=0; otherwise install DeepGEMM."
 	}
 	return what, ""
 }
@@ -138,5 +138,7 @@ func dgUnsupported(frames uint8, assertion string) (string, string) {
 // dgWarmupOOMFix is the fix an out-of-memory error gets when its
 // traceback runs through DeepGEMM's warm-up (vllm#29360,
 // Qwen3-Coder-480B-FP8 on 8×H20): the warm-up runs its GEMMs up to
-// max_num_batched_tokens rows (vllm#24693) in the memory the KV cache left.
+// max_num_batched_tokens rows (vllm#24693) in the memory the KV cache left
+// ("DeepGEMM warmup currently runs after KV-cache allocation", vllm#57258,
+// open, which would move it before the memory profile).
 const dgWarmupOOMFix = "DeepGEMM's warm-up runs its FP8 GEMMs for up to --max-num-batched-tokens tokens in the memory the KV cache left (vllm#24693): lower --max-num-batched-tokens or --gpu-memory-utilization."
