@@ -147,7 +147,3 @@ func keyPos(v launch.Value, name string) launch.Pos {
 	}
 	return v.Pos
 }
-
-// kvRoles are the values KVTransferConfig accepts for kv_role
-// (vllm@9dc49464:vllm/config/kv_transfer.py, KVRole).
-var kvRoles = []string{"kv_producer", "kv_consumer", "kv_both"}

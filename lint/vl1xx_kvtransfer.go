@@ -31,7 +31,7 @@ func checkKVTransferConfig(p *pass) {
 			p.ReportAt(s.Inv, k.pos("kv_connector"), `add "kv_role": "kv_producer" on prefill, "kv_consumer" on decode ("kv_both" when the proxy decides, as NixlConnector does)`,
 				"--kv-transfer-config names kv_connector %s without kv_role: vLLM refuses to start (\"Please specify kv_role when kv_connector is set\")", k.Connector)
 		}
-		if hasRole && k.Role != "" && !strings.Contains(k.Role, "$") && !oneOf(k.Role, kvRoles) {
+		if hasRole && k.Role != "" && !strings.Contains(k.Role, "$") && !oneOf(k.Role, vllm.KVRoles) {
 			p.ReportAt(s.Inv, k.pos("kv_role"), "kv_role is one of kv_producer, kv_consumer or kv_both",
 				"kv_role %q is not a role vLLM accepts (\"Unsupported kv_role\")", k.Role)
 		}

@@ -95,11 +95,11 @@ func checkNixlPullSameNode(p *pass) {
 			return
 		}
 		switch s.KV().Role {
-		case "kv_producer":
+		case vllm.KVRoleProducer:
 			pre = true
-		case "kv_consumer":
+		case vllm.KVRoleConsumer:
 			dec = true
-		case "kv_both":
+		case vllm.KVRoleBoth:
 			pre, dec = true, true
 		}
 	}
@@ -117,7 +117,7 @@ func checkNixlPullSameNode(p *pass) {
 	}
 	for _, s := range ns {
 		k := s.KV()
-		if k.Role == "kv_producer" || !pullConnector(k.Connector) || s.Rel.KVConnectorIn("NixlPushConnector") != vllm.Present {
+		if k.Role == vllm.KVRoleProducer || !pullConnector(k.Connector) || s.Rel.KVConnectorIn("NixlPushConnector") != vllm.Present {
 			continue
 		}
 		p.ReportAtSeverity(s.Inv, k.pos("kv_connector"), sev, "use \"kv_connector\":\"NixlPushConnector\" on both pools (with a router that sends the prefill and decode legs concurrently)",

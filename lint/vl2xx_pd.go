@@ -40,7 +40,7 @@ func isNixl(k kvTransfer) bool {
 // transfer connector, a producer/consumer role or a wrapper's P/D flag.
 func pdServer(s *server) bool {
 	k := s.KV()
-	if k.Role == "kv_producer" || k.Role == "kv_consumer" || wrapperRole(s) != "" {
+	if k.Role == vllm.KVRoleProducer || k.Role == vllm.KVRoleConsumer || wrapperRole(s) != "" {
 		return true
 	}
 	if k.Connector == "" {
@@ -92,7 +92,7 @@ func checkNixlHost(p *pass) {
 		// A pure consumer of the pull connector only dials out: its own
 		// advertised host matters for push, bidirectional or role-switching
 		// setups, so a warning there.
-		if len(*p.out) > n && s.KV().Role == "kv_consumer" && s.KV().Connector == "NixlConnector" {
+		if len(*p.out) > n && s.KV().Role == vllm.KVRoleConsumer && s.KV().Connector == "NixlConnector" {
 			(*p.out)[n].Severity = diag.Warning
 			(*p.out)[n].Message += " (this engine is a consumer: its own host matters once it is dialled, in push, bidirectional or role-switching setups)"
 		}
@@ -323,10 +323,10 @@ func checkPDConnector(p *pass) {
 	for _, s := range pd {
 		roles[s.KV().Role]++
 	}
-	if roles["kv_both"] > 0 || p.pools != nil {
+	if roles[vllm.KVRoleBoth] > 0 || p.pools != nil {
 		return // with a disaggregated --spec, VL408 names the missing pool
 	}
-	for _, pair := range [][2]string{{"kv_producer", "kv_consumer"}, {"kv_consumer", "kv_producer"}} {
+	for _, pair := range [][2]string{{vllm.KVRoleProducer, vllm.KVRoleConsumer}, {vllm.KVRoleConsumer, vllm.KVRoleProducer}} {
 		if roles[pair[0]] > 0 && roles[pair[1]] == 0 {
 			s := firstWithRole(pd, pair[0])
 			p.ReportAtSeverity(s.Inv, s.KV().pos("kv_role"), diag.Info, "lint the prefill and decode launches together",
@@ -364,9 +364,9 @@ func checkPDTPRatio(p *pass) {
 	var prods, cons []*server
 	for _, s := range nixlServers(p) {
 		switch s.KV().Role {
-		case "kv_producer":
+		case vllm.KVRoleProducer:
 			prods = append(prods, s)
-		case "kv_consumer":
+		case vllm.KVRoleConsumer:
 			cons = append(cons, s)
 		}
 	}

@@ -126,18 +126,11 @@ func onlyIntraNode(tls string) bool {
 // front of MooncakeConnector engines (VL226). It reports whether call is
 // a vllm-router command.
 func checkRouterConnector(p *pass, sc *launch.Script, call *syntax.CallExpr, mc *server) bool {
-	start := -1
-	for i, w := range call.Args {
-		if path.Base(w.Lit()) == "vllm-router" {
-			start = i
-			break
-		}
-	}
-	if start < 0 {
+	at, args, ok := routerCall(call)
+	if !ok {
 		return false
 	}
-	args := call.Args[start+1:]
-	pd, conn, at := false, "nixl", call.Args[start]
+	pd, conn := false, "nixl"
 	for i, w := range args {
 		lit := w.Lit()
 		switch {

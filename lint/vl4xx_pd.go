@@ -236,7 +236,7 @@ func checkSpecPDRole(p *pass) {
 				continue
 			}
 			nixl := isNixl(k)
-			if nixl && k.Role == "kv_both" {
+			if nixl && k.Role == vllm.KVRoleBoth {
 				continue
 			}
 			n := len(*p.out)

@@ -127,6 +127,18 @@ func apiEndpoint(p *pass, s *server) (string, bool) {
 	return net.JoinHostPort(addr, port), true
 }
 
+// routerCall finds a `vllm-router` command among call's words (the
+// program itself, or after a wrapper such as env or exec): the word naming
+// it and its arguments.
+func routerCall(call *syntax.CallExpr) (*syntax.Word, []*syntax.Word, bool) {
+	for i, w := range call.Args {
+		if path.Base(w.Lit()) == "vllm-router" {
+			return w, call.Args[i+1:], true
+		}
+	}
+	return nil, nil, false
+}
+
 // routerURLs reads the --prefill and --decode URLs of every `vllm-router`
 // command in the files (--flag URL or --flag=URL).
 func routerURLs(p *pass) []routerURL {
@@ -137,17 +149,10 @@ func routerURLs(p *pass) []routerURL {
 			if !ok {
 				return true
 			}
-			start := -1
-			for i, w := range call.Args {
-				if path.Base(w.Lit()) == "vllm-router" {
-					start = i
-					break
-				}
-			}
-			if start < 0 {
+			_, args, ok := routerCall(call)
+			if !ok {
 				return true
 			}
-			args := call.Args[start+1:]
 			for i, w := range args {
 				lit := w.Lit()
 				for _, role := range []string{spec.RolePrefill, spec.RoleDecode} {

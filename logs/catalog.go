@@ -58,6 +58,7 @@ const (
 	CodeErrorLine        = codes.LogErrorLine
 	CodeWorkerDied       = codes.LogWorkerDied
 	CodeIterTimeout      = codes.LogIterationTimeout
+	CodeDeepGEMM         = codes.LogDeepGEMM
 	CodeNixlEngineID     = codes.LogNixlEngineID
 	CodeKVLeaseExpired   = codes.LogKVLeaseExpired
 	CodeNixlSideChannel  = codes.LogNixlSideChannel
@@ -86,7 +87,7 @@ var kindOf = map[diag.Code]string{
 	CodeCUDAGraph:   KindCUDAGraph,
 	CodeUnknownFlag: KindVersionFlag, CodeDeprecated: KindVersionFlag,
 	CodeOther: KindOther, CodeEngineDiedSilent: KindOther, CodeErrorLine: KindOther,
-	CodeWorkerDied: KindOther, CodeIterTimeout: KindOther,
+	CodeWorkerDied: KindOther, CodeIterTimeout: KindOther, CodeDeepGEMM: KindOther,
 	CodeNixlEngineID: KindKVTransfer, CodeKVLeaseExpired: KindKVTransfer, CodeNixlSideChannel: KindKVTransfer,
 	CodeNixlMissing: KindKVTransfer, CodeUCXTransports: KindKVTransfer, CodeUCXGID: KindKVTransfer,
 	CodeNixlTPRatio: KindKVTransfer, CodeNixlBackend: KindKVTransfer, CodeNixlHandshake: KindKVTransfer,

@@ -18,6 +18,7 @@ func failureRules() []rule {
 	rs = append(rs, processFailureRules()...)
 	rs = append(rs, dpBindRules()...)
 	rs = append(rs, pdFailureRules()...)
+	rs = append(rs, deepGEMMRules()...)
 	rs = append(rs, genericFailureRules()...)
 	return rs
 }
@@ -47,6 +48,10 @@ func memoryFailureRules() []rule {
 			c.fail(CodeCUDAGraph, msg+" while capturing CUDA graphs (the traceback runs through the capture)", "")
 		case ph >= phEngineReady:
 			c.fail(CodeOther, msg+" after start-up (while serving)", "")
+		case c.p.dgFrames&dgWarmup != 0:
+			// vllm#29360: the warm-up's traceback, with no phase line
+			// after the KV cache's.
+			c.fail(CodeOOMLoading, msg+" during the kernel warm-up (kernel_warmup → deep_gemm_warmup), after the KV cache was sized", dgWarmupOOMFix)
 		default:
 			c.fail(CodeOOMLoading, msg+" during "+orDefault(ph.String(), "start-up"), "")
 		}

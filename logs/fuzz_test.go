@@ -61,6 +61,11 @@ func FuzzAnalyze(f *testing.F) {
 		"2026-05-29 09:14:45, - a - b - c - INFO - [] - ",
 		"9999-99-99 99:99:99 - CRITICAL - [",
 		"2025-06-27 12:57:51,690 - __main__ - INFO -   File \"/x.py\", line 716, in __init__",
+		// The DeepGEMM shapes (deepgemm_test.go): frames, cut and extreme assertions.
+		"  File \".../vllm/model_executor/warmup/kernel_warmup.py\", line 37, in kernel_warmup\nRuntimeError: DeepGEMM backend is not available or outdated.",
+		"    fp8_paged_mqa_logits(\n    def deep_gemm_warmup(\nRuntimeError: Worker failed with error 'DeepGEMM backend is not available",
+		"RuntimeError: Assertion error (/x/../../utils/layout.hpp:99999999999999999999): Unknown recipe\nRuntimeError: Assertion error (: Unknown SF transformation",
+		"Failed: Assertion error csrc/utils/layout.hpp: 'Unknown recipe\nAssertion error ()Unknown recipe\x1b[31m",
 		// The profile lines (profile_lines_test.go): exact, then with extreme numbers and control characters.
 		"WARNING 10-06 15:56:47 [topk_topp_sampler.py:66] " + flashInfer011,
 		"(Worker_TP0 pid=41699) INFO 10-06 15:57:18 [gpu_model_runner.py:3344] " + encoderBudget,

@@ -70,6 +70,10 @@ type proc struct {
 	// is set when its current traceback runs through CUDA-graph capture.
 	waiting, graphFrames bool
 	tracebacks           int
+	// dgFrames says what the current traceback was doing when it reached
+	// DeepGEMM (warm-up, sparse attention, weight post-processing): the
+	// bits of dgWarmup, dgSparse and dgWeights (failrules_deepgemm.go).
+	dgFrames uint8
 }
 
 // lineRef points at a line of a file.

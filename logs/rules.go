@@ -461,6 +461,7 @@ func phaseRules() []rule {
 			c.p.tracebacks++
 			c.p.graphFrames = false
 			c.p.nixlFrames, c.p.tpRatioFrame = false, false
+			c.p.dgFrames = 0
 		}),
 		// A traceback frame when the excerpt starts after "Traceback (most
 		// recent call last)": logged at ERROR (logger.exception's lines, as

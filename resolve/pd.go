@@ -96,7 +96,7 @@ type SideChannel struct {
 }
 
 // kvRoles maps a pool to its kv_role (see Role.KVRole).
-var kvRoles = map[string]string{spec.RolePrefill: "kv_producer", spec.RoleDecode: "kv_consumer"}
+var kvRoles = map[string]string{spec.RolePrefill: vllm.KVRoleProducer, spec.RoleDecode: vllm.KVRoleConsumer}
 
 // PoolKVRole is the kv_role a pool's engines are given (see Role.KVRole);
 // "" for an unknown pool.

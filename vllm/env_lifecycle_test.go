@@ -31,6 +31,10 @@ func TestEnvLifecycles(t *testing.T) {
 		{"0.9.0", "NCCL_IB_DISABLE", true},
 		{"0.30.0", "NCCL_CUMEM_ENABLE", true},
 		{"0.30.0", "CUDA_DEVICE_MAX_CONNECTIONS", true},
+		// PR #25619: 0.10.2's warm-up has no modes, 0.11.2's reads it.
+		{"0.10.2", "VLLM_DEEP_GEMM_WARMUP", false},
+		{"0.11.2", "VLLM_DEEP_GEMM_WARMUP", true},
+		{"0.20.1", "VLLM_DEEP_GEMM_WARMUP", true},
 	} {
 		if got := has(tt.version, tt.name); got != tt.want {
 			t.Errorf("%s: Env(%s) = %v, want %v", tt.version, tt.name, got, tt.want)
@@ -42,6 +46,11 @@ func TestEnvLifecycles(t *testing.T) {
 	e, _ := Newest().Env("NCCL_P2P_DISABLE")
 	if e == nil || !contains(e.Choices, "1") || contains(e.Choices, "true") {
 		t.Errorf("NCCL_P2P_DISABLE choices = %v", e)
+	}
+	// "skip" is LOG196's warm-up workaround; only 0.11.2 is confirmed.
+	if e, _ := rel(t, "0.11.2").Env("VLLM_DEEP_GEMM_WARMUP"); e == nil || !contains(e.Choices, "skip") || e.Default != "relax" ||
+		e.Span.Certain(mustVersion("0.11.1")) || !e.Span.Certain(mustVersion("0.11.2")) {
+		t.Errorf("VLLM_DEEP_GEMM_WARMUP = %+v", e)
 	}
 	// NCCL_DEBUG is parsed case-insensitively by NCCL; exact choices would
 	// flag "info" falsely.

@@ -37,6 +37,17 @@ var envTable = []EnvVar{
 		Doc: "DeepGEMM FP8 kernels", Source: srcEnvs + "; first release unverified (0.8.0 assumed)"},
 	{Name: "VLLM_MOE_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v0110}, Default: "1",
 		Doc: "MoE-specific DeepGEMM switch", Source: srcEnvs + "; first release unverified"},
+	// VLLM_DEEP_GEMM_WARMUP replaced the boolean VLLM_SKIP_DEEP_GEMM_WARMUP
+	// (PR #25619, approved 2025-09-30). 0.10.2's deep_gemm_warmup.py has no
+	// warm-up modes; 0.11.2's reads envs.VLLM_DEEP_GEMM_WARMUP == "relax".
+	// 0.11.0 and 0.11.1 are not read: Since is the first release it may be
+	// in, Confirmed the first one a source shows. "skip" is the public
+	// workaround when the warm-up fails for want of deep_gemm (vllm#41849,
+	// NVIDIA/NeMo-Retriever#2292; logs LOG196).
+	{Name: "VLLM_DEEP_GEMM_WARMUP", Owner: "vllm", Span: Span{Since: v0110, Confirmed: v0112},
+		Choices: []string{"skip", "full", "relax"}, Default: "relax",
+		Doc:    "DeepGEMM kernel warm-up after the KV cache is sized: relax (heuristic GEMM shapes), full (every shape) or skip",
+		Source: "PR #25619 (vllm/envs.py: env_with_choices(\"VLLM_DEEP_GEMM_WARMUP\", \"relax\", [\"skip\", \"full\", \"relax\"]), replacing VLLM_SKIP_DEEP_GEMM_WARMUP); docs.vllm.ai/en/v0.10.2 and v0.11.2 api/vllm/model_executor/warmup/deep_gemm_warmup (absent, read); 0.11.0 and 0.11.1 unverified"},
 	{Name: "VLLM_HOST_IP", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090},
 		Doc: "IP this node advertises to the distributed runtime", Source: srcEnvs + "; " + srcUnknown},
 	{Name: "VLLM_PORT", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090},

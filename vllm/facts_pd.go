@@ -16,6 +16,20 @@ const (
 	NixlSideChannelPortEnv = "VLLM_NIXL_SIDE_CHANNEL_PORT"
 )
 
+// The kv_role values KVTransferConfig accepts
+// (vllm@9dc49464:vllm/config/kv_transfer.py, KVRole): a prefill engine
+// produces KV, a decode engine consumes it, kv_both does either (NIXL's
+// proxies decide per request, so its role is "effectively a placeholder",
+// docs/features/nixl_connector_usage.md @026c83f9).
+const (
+	KVRoleProducer = "kv_producer"
+	KVRoleConsumer = "kv_consumer"
+	KVRoleBoth     = "kv_both"
+)
+
+// KVRoles lists the kv_role values in the order vLLM's KVRole names them.
+var KVRoles = []string{KVRoleProducer, KVRoleConsumer, KVRoleBoth}
+
 // NixlConnectorName is the NIXL connector's registry name.
 const NixlConnectorName = "NixlConnector"
 

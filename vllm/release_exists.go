@@ -28,18 +28,30 @@ const (
 	// there either ("v0.31.1", "0.32.1", "0.33.1", "patch release on top of
 	// v0.32.0"): the v0.31.1rc0 tag (2026-10-06) had no image and no 0.31.1
 	// final was found, so none is listed.
+	// A second search on 2026-12-06 (issue #23, rel35) looked for vLLM's own
+	// release notes, tags and files of 0.32.0 onwards ("vllm v0.34.0 release
+	// notes", "vllm==0.35.0", "vllm/vllm-openai:v0.35.0", "Bump version
+	// v0.34", "v0.33.1", "0.34.1", "vLLM 0.35", dependabot bumps that quote
+	// vLLM's release notes, versioned docs, mirrors of the release assets,
+	// vllm-project/vllm files at the tags): none was found, and no release
+	// after 0.34.0 either. The one first-party datum it added is the vllm
+	// package's own entry in the Python package index (uploaded by the vLLM
+	// project): 0.33.0 was its newest version in a listing of the index made
+	// in November 2026, uploaded that month, and 0.34.0 was not yet there.
 	relExists031_0 = "exists: vllm/vllm-openai:v0.31.0 pinned by public deployments with its digest (\"vLLM 0.31.0 (vllm/vllm-openai:v0.31.0@sha256:c1c9f6fd…, CUDA 13.0)\"; " +
 		"a -cu129 variant; recipes requiring min_version 0.31.0). After it: a 0.31.1rc0 tag had no image and no 0.31.1 final was seen (\"Docker Hub returns 404 for vllm/vllm-openai:v0.31.1rc0\")"
 	// Releases after 0.31.0. Only that each was published is shown: the
 	// dates below are the dates of the third-party releases that ship it
-	// (an upper bound on the vLLM release date, not the date itself), and no
+	// (an upper bound on the vLLM release date, not the date itself; for
+	// 0.33.0 the package index's upload month adds the lower bound), and no
 	// file of these releases was read, so their CLI and defaults come from
 	// the spans around them (Release.Verified is false).
 	relExists032_0 = "exists: out by 2026-10-20 (release date not read): gpustack/runner v0.1.31.post4, released 2026-10-20, " +
 		"\"vLLM 0.32.0 ... published on CUDA 13.0/12.9 and ROCm 7.2 images\" (github.com/gpustack/runner/releases/tag/v0.1.31.post4); " +
 		"SystemPanic/vllm-windows v0.32.0 (2026-10-22) \"Windows build of release v0.32.0\"; syv-ai/qwen38-27b-rtx3090 docs/vllm-0.32.md pins vllm==0.32.0 " +
 		"(transformers >=5.16.1,<5.20.0, torch 2.13.0 as 0.31.0; FlashInfer kernels via `vllm download-kernels`, PR #58765)"
-	relExists033_0 = "exists: out by 2026-11-05 (release date not read): gpustack/runner v0.1.32.post4, released 2026-11-05, " +
+	relExists033_0 = "exists: published 2026-11-01..05 (day not read): the vllm package's Python package index entry lists 0.33.0, uploaded in November 2026; " +
+		"gpustack/runner v0.1.32.post4, released 2026-11-05, " +
 		"\"Upgrade vLLM to 0.33.0 for CUDA 13.0 and ROCm 7.2\"; vllm-project/vllm-torchtpu v0.33.0 (2026-11-17) \"vLLM: v0.33.0 (was v0.32.0 at v0.32.0)\" " +
 		"(its notes: ray always uses RayDistributedExecutorV2, KV cache planning moved to vllm.v1.core.kv_cache_planning); " +
 		"syv-ai/qwen38-27b-rtx3090 docs/vllm-0.33.md pins vllm==0.33.0 (torch 2.14.0, flashinfer-python 0.7.2.post1, Triton 3.8.0)"

@@ -38,6 +38,7 @@ const (
 	LogErrorLine        diag.Code = "LOG193"
 	LogWorkerDied       diag.Code = "LOG194"
 	LogIterationTimeout diag.Code = "LOG195"
+	LogDeepGEMM         diag.Code = "LOG196"
 	LogNixlEngineID     diag.Code = "LOG201"
 	LogKVLeaseExpired   diag.Code = "LOG203"
 	LogNixlSideChannel  diag.Code = "LOG204"
@@ -81,6 +82,7 @@ var logEntries = []Entry{
 	{LogErrorLine, "log-error-line", diag.Error, "An ERROR line vlaunch does not recognise"},
 	{LogWorkerDied, "log-worker-died", diag.Error, "A worker process died"},
 	{LogIterationTimeout, "log-iteration-timeout", diag.Error, "An engine step ran longer than VLLM_ENGINE_ITERATION_TIMEOUT_S and the engine gave up"},
+	{LogDeepGEMM, "log-deepgemm", diag.Error, "DeepGEMM (FP8 kernels) is missing, outdated or unsupported on this GPU"},
 	{LogNixlEngineID, "log-nixl-engine-id", diag.Error, "The NIXL handshake reached another engine than the one it asked for (engine ID mismatch): the decoder pulls no KV and recomputes the prompt"},
 	{LogKVLeaseExpired, "log-kv-lease-expired", diag.Warning, "A prefill engine freed KV blocks before the decoder read them (lease or abort timeout expired)"},
 	{LogNixlSideChannel, "log-nixl-side-channel", diag.Error, "The NIXL side-channel (handshake) listener cannot bind its address or port"},

@@ -260,7 +260,12 @@ var aicStanding = map[string]aicStat{
 // to 0.1901 by a model change: Marlin's padded tiles, the DP graph padding
 // and vLLM's DP load balancer (perf.UseMarlinBlocks, UseDPGraphPadding,
 // sim.UseDPLB) bring the Kimi-K2.5 H20 rows in (204 -> 214 within ±30%).
-const aicCannotFollowMedian = 0.1901
+// Raised in session densesrc from 0.1901 to 0.2109, a data change: the 24
+// held-out figures of sglang-cookbook-llama31-a100 (dense Llama-3.1-70B TP8
+// on 8 × A100 under SGLang 0.5.6, a GPU aiconfigurator has no tables for;
+// 6 of 24 within ±30%) joined the 325 earlier ones, whose predictions did
+// not move (no model code or constant changed).
+const aicCannotFollowMedian = 0.2109
 
 // aicSlack is the growth of a median |error| tolerated before the test calls
 // it a regression (the model is deterministic; this leaves room for a

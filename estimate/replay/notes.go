@@ -22,7 +22,9 @@ var HeldOutNotes = map[string]string{
 	"vllm-pr-25135":           "dense Llama-3.1-405B MXFP4 on one MI355X (vLLM ROCm): a dense model on CDNA4 with MXFP4 weights",
 	"vllm-pr-20759":           "dense Llama-3.1-70B BF16 TP4 on B200 under Poisson load (vLLM 0.9.2): Blackwell dense decode and TTFT at light load",
 	"vllm-issue-20710":        "dense Llama-3.3-70B FP8 on 2 × B200 (incomplete rows)",
-	"lmsys-gb200-part2":       "DP48 + EP48 decode on one GB200 NVL72 (SGLang, FP8 KV, NVFP4 experts, 1,408 sequences per GPU): all-to-all over a rack's NVLink domain",
+	"sglang-cookbook-llama31-a100": "dense Llama-3.1-70B BF16 TP8 on 8 × A100 under SGLang 0.5.6 closed loops of 1–100 sessions at ~1K and ~8K prompts: " +
+		"dense TP8 all-reduce and Ampere decode, from a publisher outside GPUStack",
+	"lmsys-gb200-part2": "DP48 + EP48 decode on one GB200 NVL72 (SGLang, FP8 KV, NVFP4 experts, 1,408 sequences per GPU): all-to-all over a rack's NVLink domain",
 	"tant2tls-blog-arch-h100": "DeepSeek-V4-Flash (sparse MLA, FP4 experts) TP8 + EP8 on H100 under a vLLM 0.31 dev build, closed loops of 1 and 8 at 1K–64K prompts: " +
 		"a new attention family, long-context prefill and a current release's step costs",
 	"vllm-pr-29284": "vLLM wide-EP decode across four H200 nodes (DP32 + EP32 over InfiniBand, DeepEP low-latency, DBO, EPLB, 512 sequences per rank): " +

@@ -84,10 +84,7 @@ func (s *simulator) runIndependent() {
 		if s.spent(&want) {
 			return
 		}
-		s.admitArrivals(s.now)
-		s.handOver()
-		if s.cfg.MaxWaiting > 0 && s.waiting()+len(s.ingest) > s.cfg.MaxWaiting {
-			s.res.Overloaded = true
+		if s.admit() {
 			return
 		}
 		next := math.Inf(1)

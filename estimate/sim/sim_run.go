@@ -21,10 +21,7 @@ func (s *simulator) run() {
 		if s.spent(&want) {
 			return
 		}
-		s.admitArrivals(s.now)
-		s.handOver()
-		if s.cfg.MaxWaiting > 0 && s.waiting()+len(s.ingest) > s.cfg.MaxWaiting {
-			s.res.Overloaded = true
+		if s.admit() {
 			return
 		}
 		if s.cfg.DPWave && s.waveAlign() {
@@ -32,14 +29,7 @@ func (s *simulator) run() {
 		}
 		if s.idle() {
 			s.waveIdle()
-			next := math.Inf(1)
-			if len(s.pending) > 0 {
-				next = s.pending[0].arrival
-			}
-			if len(s.ingest) > 0 {
-				next = math.Min(next, s.ingest[0].ready)
-			}
-			next = math.Min(next, s.nextArr)
+			next := s.nextArrival()
 			if math.IsInf(next, 1) {
 				return // nothing will ever arrive
 			}
@@ -77,6 +67,19 @@ func (s *simulator) run() {
 		s.ingestArrivals(s.now)
 		s.advance()
 	}
+}
+
+// admit brings the arrivals due by now into the front end and hands the
+// ingested ones to the ranks; true when the waiting requests exceed
+// MaxWaiting (Result.Overloaded), which ends the run.
+func (s *simulator) admit() bool {
+	s.admitArrivals(s.now)
+	s.handOver()
+	if s.cfg.MaxWaiting > 0 && s.waiting()+len(s.ingest) > s.cfg.MaxWaiting {
+		s.res.Overloaded = true
+		return true
+	}
+	return false
 }
 
 // spent applies the work share (Replicate's enough) before an iteration
