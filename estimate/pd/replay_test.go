@@ -443,7 +443,16 @@ var pdAchieved = map[string]map[string]struct {
 		// The host split of session 31 (TP 1 steps 2.26 -> 1.18 ms of host)
 		// makes llm-d GKE's TP1 prefill pools faster still: TTFT mean
 		// worst 0.71 -> 0.72, median 0.74 -> 0.75 (−71%, −74%).
-		"TTFT mean (ms)":   {within: 2, worst: 0.72},
+		//
+		// pegaflow-h20-qwen3-8b and spark-gb10-llama8b (added 2026-12-06,
+		// branch pdsrc, held out, no model change): counts raised to what
+		// the seven new rows add (TTFT mean 2 -> 5 within, throughput
+		// 4 -> 5, request rate 5 -> 6, E2E 3 -> 4). The worst errors are
+		// NOT raised: the GB10 row's output tok/s (−23%) and request rate
+		// (−18%) exceed the floors of 0.16 set on the earlier rows, so
+		// TestCalibrationPD fails on those two lines until the integrator
+		// decides (see the branch's report).
+		"TTFT mean (ms)":   {within: 5, worst: 0.72},
 		"TTFT median (ms)": {within: 0, worst: 0.75},
 		// llm-d GKE's TPOT in inference-perf's re-tokenized count
 		// (clientCounted): +155% -> +125%; +128% with FA3's windowed
@@ -452,9 +461,9 @@ var pdAchieved = map[string]map[string]struct {
 		// (+174.0x% once the front end charges the prompt's tokenization,
 		// FrontendPromptTokenS, merged the same day).
 		"TPOT mean (ms)": {within: 3, worst: 1.35},
-		"output tok/s":   {within: 4, worst: 0.16},
-		"requests/s":     {within: 5, worst: 0.16},
-		"E2E mean (s)":   {within: 3, worst: 0.75},
+		"output tok/s":   {within: 5, worst: 0.16},
+		"requests/s":     {within: 6, worst: 0.16},
+		"E2E mean (s)":   {within: 4, worst: 0.75},
 	},
 }
 
