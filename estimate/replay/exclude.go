@@ -1,6 +1,9 @@
 package replay
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Exclusion is a published figure the estimator does not claim to
 // reproduce, with the mechanism that is missing. Excluded figures are shown
@@ -19,12 +22,17 @@ type Exclusion struct {
 	// MaxOutput narrows to rows whose requests generate at most this many
 	// tokens (Target.OutputTokens; 0: any).
 	MaxOutput int
-	Regimes   []Regime
-	Reason    string
+	// BelowFloor narrows to figures below their floor under the row's
+	// stated protocol (Target.FloorMs, FloorOf); the reason returned
+	// states the figure, the floor and its terms.
+	BelowFloor bool
+	Regimes    []Regime
+	Reason     string
 }
 
 // Exclusions are the figures outside the model, by mechanism.
 var Exclusions = []Exclusion{
+	{BelowFloor: true, Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: belowFloor},
 	{AfterReasoning: true, Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: afterReasoning},
 	{Load: "burst", MaxOutput: 4, Regimes: []Regime{RegimeTPOTBurst}, Reason: shortBurstTPOT},
 	{Engine: "nim", Reason: otherEngine},
@@ -99,6 +107,13 @@ var Exclusions = []Exclusion{
 		Reason: frontendSpread + " This run's 4-token outputs make the whole run that ingest."},
 }
 
+// belowFloor is why a TTFT figure below its first-wave floor (FloorOf) is
+// outside every model of the stated protocol.
+const belowFloor = "the figure is below what the GPUs' datasheet peak allows under the row's stated protocol: its first wave of prompts, sent at once, " +
+	"needs every prompt prefilled before its first token, and no schedule prefills them faster than the dense peak (the floor's derivation: " +
+	"estimate/replay/floor.go). The run's prompts were served from a prefix cache (an earlier run of the same seeded prompts on the same server, " +
+	"or repeated prompts) or its requests did not start together; either way the protocol the replay runs is not the one measured."
+
 // shortBurstTPOT is why the TPOT of a burst of requests that generate a
 // handful of tokens is outside the model.
 const shortBurstTPOT = "the TPOT of a burst whose requests generate at most 4 tokens is the time between 2 or 3 tokens delivered while the API " +
@@ -149,8 +164,12 @@ func Excluded(t Target, engine string) (Exclusion, bool) {
 		if (x.Source != "" && x.Source != t.Source) || (x.Engine != "" && x.Engine != engine) ||
 			(x.RowPrefix != "" && !strings.HasPrefix(t.Row, x.RowPrefix)) ||
 			(x.Dataset != "" && x.Dataset != t.Dataset) || (x.Load != "" && x.Load != t.Load) ||
-			(x.AfterReasoning && !t.TTFTAfterReasoning) || (x.MaxOutput > 0 && t.OutputTokens > x.MaxOutput) {
+			(x.AfterReasoning && !t.TTFTAfterReasoning) || (x.MaxOutput > 0 && t.OutputTokens > x.MaxOutput) ||
+			(x.BelowFloor && !(t.FloorMs > 0 && t.Published < t.FloorMs)) {
 			continue
+		}
+		if x.BelowFloor {
+			x.Reason = fmt.Sprintf("%s Published %.0f ms, floor %.0f ms: %s.", x.Reason, t.Published, t.FloorMs, t.Floor)
 		}
 		if len(x.Regimes) == 0 {
 			return x, true
