@@ -86,6 +86,9 @@ func CalibrationDoc(rows []published.Row, ts []Target, bands []band.Band) string
 		if x.AfterReasoning {
 			scope = strings.TrimPrefix(scope+", any row timed after the model's reasoning", ", ")
 		}
+		if x.BelowFloor {
+			scope = strings.TrimPrefix(scope+", any figure below its first-wave floor", ", ")
+		}
 		if len(x.Regimes) > 0 {
 			var rs []string
 			for _, r := range x.Regimes {
@@ -94,6 +97,13 @@ func CalibrationDoc(rows []published.Row, ts []Target, bands []band.Band) string
 			scope += " (" + strings.Join(rs, ", ") + ")"
 		}
 		fmt.Fprintf(&b, "- **%s**: %s\n", scope, x.Reason)
+		if x.BelowFloor {
+			for _, t := range ts {
+				if ex, ok := Excluded(t, t.Engine); ok && ex.BelowFloor {
+					fmt.Fprintf(&b, "  - %s %s: published %s ms, floor %s ms (%s)\n", t.Row, t.Metric, num(t.Published), num(t.FloorMs), t.Floor)
+				}
+			}
+		}
 	}
 	b.WriteString("\nRows the data file marks incomplete (a layout, a batch or the GPU variant not published) are not reproduced; see published/README.md.\n")
 	bandTable(&b, bands)

@@ -1,6 +1,9 @@
 package replay
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Exclusion is a published figure the estimator does not claim to
 // reproduce, with the mechanism that is missing. Excluded figures are shown
@@ -19,12 +22,21 @@ type Exclusion struct {
 	// MaxOutput narrows to rows whose requests generate at most this many
 	// tokens (Target.OutputTokens; 0: any).
 	MaxOutput int
-	Regimes   []Regime
-	Reason    string
+	// BelowFloor narrows to figures below their floor under the row's
+	// stated protocol (Target.FloorMs, FloorOf); the reason returned
+	// states the figure, the floor and its terms.
+	BelowFloor bool
+	Regimes    []Regime
+	Reason     string
 }
 
 // Exclusions are the figures outside the model, by mechanism.
 var Exclusions = []Exclusion{
+	{BelowFloor: true, Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: belowFloor},
+	{Source: "sglang-cookbook-llama31-a100", RowPrefix: "sglcb-llama31-70b-a100-sglang-tp8-1k1k-c16", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: crossRunCache},
+	{Source: "sglang-cookbook-llama31-a100", RowPrefix: "sglcb-llama31-70b-a100-sglang-tp8-1k1k-c100", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: crossRunCache},
+	{Source: "sglang-cookbook-llama31-a100", RowPrefix: "sglcb-llama31-70b-a100-sglang-tp8-8k1k-c16", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: crossRunCache},
+	{Source: "sglang-cookbook-llama31-a100", RowPrefix: "sglcb-llama31-70b-a100-sglang-tp8-8k1k-c64", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: crossRunCache},
 	{AfterReasoning: true, Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: afterReasoning},
 	{Load: "burst", MaxOutput: 4, Regimes: []Regime{RegimeTPOTBurst}, Reason: shortBurstTPOT},
 	{Engine: "nim", Reason: otherEngine},
@@ -99,8 +111,23 @@ var Exclusions = []Exclusion{
 		Reason: frontendSpread + " This run's 4-token outputs make the whole run that ingest."},
 }
 
+// belowFloor is why a TTFT figure below its first-wave floor (FloorOf) is
+// outside every model of the stated protocol.
+const belowFloor = "the figure is below what the GPUs' datasheet peak allows under the row's stated protocol: its first wave of prompts, sent at once, " +
+	"needs every prompt prefilled before its first token, and no schedule prefills them faster than the dense peak (the floor's derivation: " +
+	"estimate/replay/floor.go). The run's prompts were served from a prefix cache (an earlier run of the same seeded prompts on the same server, " +
+	"or repeated prompts) or its requests did not start together; either way the protocol the replay runs is not the one measured."
+
 // shortBurstTPOT is why the TPOT of a burst of requests that generate a
 // handful of tokens is outside the model.
+// crossRunCache: SGLang's bench_serving regenerates the same prompts at
+// its default --seed 1 (numpy's RandomState(1) draws reproduce the page's
+// input totals) and the server's radix cache is never flushed between runs.
+const crossRunCache = "the page's runs reuse one prompt sequence: SGLang's bench_serving draws the random dataset's prompts with its default --seed 1 " +
+	"(numpy's RandomState(1).randint(1, L+1, n) gives the published input totals) and the server keeps its radix cache between runs, so the first " +
+	"prompts of a loaded run (its whole first wave: the earlier, smaller run's prompts) are served from cache, not prefilled; sglang@0033168f " +
+	"python/sglang/bench_serving.py. The one-session runs, first at each length, are scored."
+
 const shortBurstTPOT = "the TPOT of a burst whose requests generate at most 4 tokens is the time between 2 or 3 tokens delivered while the API " +
 	"server is still ingesting the burst: it is set by the event loop's passes (a step's outputs wait for every request handler ready before " +
 	"them), which the simulation has built but switched off (perf.UseIngestRounds; docs/calibration-analysis.md, \"Event-loop passes\"), " +
@@ -149,8 +176,12 @@ func Excluded(t Target, engine string) (Exclusion, bool) {
 		if (x.Source != "" && x.Source != t.Source) || (x.Engine != "" && x.Engine != engine) ||
 			(x.RowPrefix != "" && !strings.HasPrefix(t.Row, x.RowPrefix)) ||
 			(x.Dataset != "" && x.Dataset != t.Dataset) || (x.Load != "" && x.Load != t.Load) ||
-			(x.AfterReasoning && !t.TTFTAfterReasoning) || (x.MaxOutput > 0 && t.OutputTokens > x.MaxOutput) {
+			(x.AfterReasoning && !t.TTFTAfterReasoning) || (x.MaxOutput > 0 && t.OutputTokens > x.MaxOutput) ||
+			(x.BelowFloor && !(t.FloorMs > 0 && t.Published < t.FloorMs)) {
 			continue
+		}
+		if x.BelowFloor {
+			x.Reason = fmt.Sprintf("%s Published %.0f ms, floor %.0f ms: %s.", x.Reason, t.Published, t.FloorMs, t.Floor)
 		}
 		if len(x.Regimes) == 0 {
 			return x, true

@@ -14,13 +14,18 @@ func Reproduce(r published.Row, eff perf.Efficiency, opt Options) ([]Target, err
 	}
 	var out []Target
 	_, outTok := lengths(r.Workload)
+	floor, hasFloor := FloorOf(r)
 	for _, f := range figures(r) {
 		if o.Steady && (f.regime == RegimeTTFTMean || f.regime == RegimeTTFTP99) {
 			continue
 		}
-		out = append(out, Target{Row: r.ID, Source: r.Source, Split: r.Split, Engine: r.Engine.Name,
+		t := Target{Row: r.ID, Source: r.Source, Split: r.Split, Engine: r.Engine.Name,
 			Dataset: r.Workload.Dataset, Load: r.Load.Kind, Class: ClassOf(r), Metric: f.metric, Regime: regimeOf(f.regime, r),
-			Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r), TTFTAfterReasoning: ttftAfterReasoning(r), OutputTokens: outTok})
+			Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r), TTFTAfterReasoning: ttftAfterReasoning(r), OutputTokens: outTok}
+		if hasFloor {
+			t.FloorMs, t.Floor = floor.floorMs(t.Regime), floor.String()
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }

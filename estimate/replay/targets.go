@@ -41,6 +41,11 @@ type Target struct {
 	// OutputTokens is the row's output length per request (its mean where
 	// it publishes one: lengths).
 	OutputTokens int
+	// FloorMs is the least value a TTFT figure can take under the row's
+	// stated protocol with every prompt prefilled (FloorOf: its first
+	// wave at the GPUs' dense peak; 0: no floor), Floor its terms.
+	FloorMs float64
+	Floor   string
 }
 
 // medianTPOT scores a row's median TPOT where it publishes no mean (41 rows
