@@ -167,15 +167,7 @@ func TestTTFTPattern(t *testing.T) {
 	}
 	var g strings.Builder
 	for _, gr := range groups {
-		by := map[string][]ttftFig{}
-		for _, f := range kept {
-			by[gr.key(f)] = append(by[gr.key(f)], f)
-		}
-		keys := make([]string, 0, len(by))
-		for k := range by {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		by, keys := groupBy(kept, gr.key)
 		fmt.Fprintf(&g, "\nby %s:\n| group | n | within ±30%% | median err | median pred−pub ms | under-predicted |\n|---|---|---|---|---|---|\n", gr.name)
 		for _, k := range keys {
 			fs := by[k]
@@ -216,4 +208,18 @@ func medianOf(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// groupBy groups xs by key, with the keys in order.
+func groupBy[T any](xs []T, key func(T) string) (map[string][]T, []string) {
+	by := map[string][]T{}
+	for _, x := range xs {
+		by[key(x)] = append(by[key(x)], x)
+	}
+	keys := make([]string, 0, len(by))
+	for k := range by {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return by, keys
 }

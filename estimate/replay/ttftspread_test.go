@@ -3,7 +3,6 @@ package replay
 import (
 	"flag"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -98,15 +97,7 @@ func TestTTFTSpread(t *testing.T) {
 	}
 	var g strings.Builder
 	for _, gr := range groups {
-		by := map[string][]spreadFig{}
-		for _, f := range figs {
-			by[gr.key(f)] = append(by[gr.key(f)], f)
-		}
-		keys := make([]string, 0, len(by))
-		for k := range by {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		by, keys := groupBy(figs, gr.key)
 		fmt.Fprintf(&g, "\nby %s:\n| group | rows | median pub P99/centre | median sim P99/centre | median sim/pub ratio | P99 within ±30%% | … were the centre right | … were the shape right | not excluded: P99 within / centre right / shape right | median P99 err | median centre err |\n|---|---|---|---|---|---|---|---|---|---|---|\n", gr.name)
 		for _, k := range keys {
 			fs := by[k]
