@@ -359,3 +359,34 @@ func TestMarkupLines(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPasteForms reads a real start-up excerpt, repeated to 4 MiB,
+// plain and in the paste forms that need decoding:
+//
+//	go test ./logs -run XXX -bench PasteForms
+func BenchmarkPasteForms(b *testing.B) {
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "real", "v0.19.0-llmd-llama31-8b-tp1.txtar"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(ar.Files[0].Data), "\n"), "\n")
+	for _, name := range []string{"plain", "quoted", "md escapes", "html entities", "wrapped 120"} {
+		out := lines
+		for i := range pasteForms {
+			if pasteForms[i].name == name {
+				out, _ = pasteForms[i].f(lines)
+			}
+		}
+		text := strings.Join(out, "\n") + "\n"
+		data := strings.Repeat(text, (4<<20)/len(text)+1)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for i := 0; i < b.N; i++ {
+				src, _ := NewSource("x.log", strings.NewReader(data))
+				if _, err := Analyze(src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
