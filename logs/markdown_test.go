@@ -111,9 +111,14 @@ var pasteForms = []pasteForm{
 }
 
 // pasteFixtures are the real excerpts the forms are applied to: a healthy
-// start-up with every figure, a KV cache failure in a traceback, and an
-// out-of-memory traceback with unprefixed multiprocessing lines.
-var pasteFixtures = []string{"v0.19.0-llmd-llama31-8b-tp1", "v0.11.0-27508-no-kv-cache-blocks", "v0.2x-club3090-60-marlin-driver-oom"}
+// start-up with every figure, a KV cache failure in a traceback, an
+// out-of-memory traceback with unprefixed multiprocessing lines, and two
+// V0 logs without process prefixes.
+var pasteFixtures = []string{"v0.19.0-llmd-llama31-8b-tp1", "v0.11.0-27508-no-kv-cache-blocks", "v0.2x-club3090-60-marlin-driver-oom",
+	// V0 logs without process prefixes: a failed start-up and an
+	// engine-iteration timeout, whose unprefixed lines only the
+	// logger header marks.
+	"v0.6.4-10517-llama8b-29k-fail", "v0.6.3-9839-engine-iteration-timeout"}
 
 // readForm analyses one fixture's first file in a paste form and returns
 // the report flattened, with every position mapped back to the line of
@@ -203,6 +208,19 @@ func diffFlat(want, got map[string]string) []string {
 	return d
 }
 
+// knownPasteGaps are the form×excerpt pairs the reader still reads
+// differently, with the reason; TestPasteForms fails when one closes, so
+// the list stays true.
+var knownPasteGaps = map[string]string{
+	// A hard wrap is recognised from at least three full-width lines each
+	// continued by the next (paste.go); these short V0 excerpts have one
+	// or two lines longer than the width, and a line that long cannot be
+	// told from a wrapped one.
+	"v0.6.4-10517-llama8b-29k-fail/wrapped 120":        "2 full-width lines",
+	"v0.6.4-10517-llama8b-29k-fail/wrapped 200":        "1 full-width line",
+	"v0.6.3-9839-engine-iteration-timeout/wrapped 120": "1 full-width line",
+}
+
 // TestPasteForms reads real excerpts as they reach us through Markdown and
 // holds every figure, failure and position to the one read from the
 // untransformed excerpt. A difference is a gap in the line reader.
@@ -213,7 +231,15 @@ func TestPasteForms(t *testing.T) {
 			form := &pasteForms[i]
 			t.Run(name+"/"+form.name, func(t *testing.T) {
 				got := readForm(t, name, form)
-				if d := diffFlat(want, got); len(d) > 0 {
+				d := diffFlat(want, got)
+				if why, ok := knownPasteGaps[name+"/"+form.name]; ok {
+					if len(d) == 0 {
+						t.Errorf("known gap (%s) closed: remove it from knownPasteGaps", why)
+					}
+					t.Logf("known gap (%s): %d differences", why, len(d))
+					return
+				}
+				if len(d) > 0 {
 					n := len(d)
 					if n > 12 {
 						d = append(d[:12], fmt.Sprintf("… %d more", n-12))
@@ -315,7 +341,10 @@ func TestPasteEvidence(t *testing.T) {
 		{`raise ValueError(&quot;No available memory`, true},
 		{`prompt: 'Tom &amp; Jerry &lt;b&gt;'`, false},
 		{`"GET /v1/models?a=1&b=2 HTTP/1.1"`, false},
-		{`x = &#39; `, false},
+		{`x = &#39; `, true}, // vLLM never writes a character reference
+		{`Received request x: prompt: '&#39;&lt;b&gt;'`, false},
+		{`INFO:     10.0.0.2:4480 - "GET /x?a=&lt; HTTP/1.1" 200 OK`, false},
+		{`The model&#39;s max seq len (29000) is larger`, true},
 	}
 	for _, c := range html {
 		if got := htmlEvidence([]byte(c.l)); got != c.want {

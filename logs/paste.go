@@ -35,6 +35,10 @@ type pasteReader struct {
 	// characters, 0 when the head shows none.
 	md, html bool
 	width    int
+	// strip is the prefix every line of the head has when the whole paste
+	// is a Markdown list item ("- ") or an indented code block (four
+	// spaces): it is removed from every line that has it.
+	strip []byte
 	// pending is a physical line read ahead of its turn (the line after a
 	// full-width one that did not continue it), pno its number.
 	pending []byte
@@ -62,6 +66,7 @@ func newPasteReader(lr *lineReader, head []byte) *pasteReader {
 func (pr *pasteReader) sniff(head []byte) {
 	var widths map[int]int
 	maxw, lines, all := 0, 0, head
+	prefixed := map[string]int{}
 	for len(head) > 0 {
 		i := bytes.IndexByte(head, '\n')
 		if i < 0 {
@@ -73,7 +78,14 @@ func (pr *pasteReader) sniff(head []byte) {
 		l := trimEOL(head[:i])
 		head = head[i+1:]
 		pr.evidence(l)
-		lines++
+		if len(bytes.TrimSpace(l)) > 0 {
+			lines++
+			for _, p := range pastePrefixes {
+				if bytes.HasPrefix(l, []byte(p)) {
+					prefixed[p]++
+				}
+			}
+		}
 		w := visibleWidth(l)
 		if w > maxw {
 			maxw = w
@@ -83,6 +95,12 @@ func (pr *pasteReader) sniff(head []byte) {
 				widths = map[int]int{}
 			}
 			widths[w]++
+		}
+	}
+	for _, p := range pastePrefixes {
+		if lines >= 3 && prefixed[p] == lines {
+			pr.strip = []byte(p)
+			break
 		}
 	}
 	// A terminal or page cut every line longer than its width: the longest
@@ -116,6 +134,11 @@ func continuedLines(head []byte, width int) int {
 	}
 	return n
 }
+
+// pastePrefixes are the Markdown block prefixes removed when every line
+// of the head has one: a list item's marker, a heading's "# " (a page
+// converted line by line) and an indented code block.
+var pastePrefixes = []string{"- ", "* ", "+ ", "# ", "    ", "\t"}
 
 // minWrapWidth is the narrowest hard wrap recognised: terminals are 80
 // columns wide or more, and a head whose longest line is shorter has
@@ -174,6 +197,27 @@ func mdEvidence(l []byte) bool {
 		}
 		off = at + 3
 	}
+	// Two escaped underscores inside one word ("total\_gpu\_memory=",
+	// "gpu\_memory\_utilization"): a Windows path has "\_" only where a
+	// directory or file name starts with an underscore, never twice in
+	// one name.
+	for off := 0; ; {
+		i := bytes.Index(l[off:], []byte(`\_`))
+		if i < 0 {
+			break
+		}
+		at := off + i
+		if at > 0 && isAlnum(l[at-1]) {
+			j := at + 2
+			for j < len(l) && isAlnum(l[j]) {
+				j++
+			}
+			if j > at+2 && bytes.HasPrefix(l[j:], []byte(`\_`)) && j+2 < len(l) && isAlnum(l[j+2]) {
+				return true
+			}
+		}
+		off = at + 2
+	}
 	if i := bytes.Index(l, []byte(` pid=`)); i > 0 {
 		if j := bytes.LastIndexByte(l[:i], '('); j >= 0 && bytes.Contains(l[j:i], []byte(`\_`)) {
 			return true
@@ -206,17 +250,16 @@ func htmlEvidence(l []byte) bool {
 	if bytes.HasPrefix(t, []byte("&gt;")) {
 		return true
 	}
-	for _, q := range [][]byte{[]byte("&#39;"), []byte("&#x27;"), []byte("&quot;"), []byte("&lt;")} {
-		for off := 0; ; {
-			i := bytes.Index(l[off:], q)
-			if i < 0 {
-				break
-			}
-			at := off + i
-			if at > 0 && bytes.IndexByte([]byte("{[(=,"), l[at-1]) >= 0 && at+len(q) < len(l) && l[at+len(q)] != ' ' {
-				return true
-			}
-			off = at + len(q)
+	// vLLM's own messages never hold a character reference; a request's
+	// logged prompt or output may (the user's text), and so may an HTTP
+	// access line's path: those lines are no evidence.
+	if bytes.Contains(l, []byte("request")) || bytes.Contains(l, []byte("prompt")) || bytes.Contains(l, []byte("output")) ||
+		bytes.Contains(l, []byte(" HTTP/")) {
+		return false
+	}
+	for _, q := range [][]byte{[]byte("&#39;"), []byte("&#x27;"), []byte("&quot;"), []byte("&lt;"), []byte("&gt;")} {
+		if bytes.Contains(l, q) {
+			return true
 		}
 	}
 	return false
@@ -236,6 +279,9 @@ func (pr *pasteReader) next() ([]byte, int, bool) {
 			return nil, 0, false
 		}
 		raw, no = r, pr.lr.no
+	}
+	if len(pr.strip) > 0 && bytes.HasPrefix(raw, pr.strip) {
+		raw = raw[len(pr.strip):]
 	}
 	if pr.width > 0 && visibleWidth(raw) == pr.width {
 		raw = pr.join(raw)
@@ -258,6 +304,9 @@ func (pr *pasteReader) join(first []byte) []byte {
 			break
 		}
 		pr.joins++
+		if len(pr.strip) > 0 && bytes.HasPrefix(r, pr.strip) {
+			r = r[len(pr.strip):]
+		}
 		pr.joined = append(pr.joined, r...)
 		if visibleWidth(r) != pr.width || len(pr.joined) > MaxLineBytes {
 			break
@@ -387,16 +436,25 @@ func (pr *pasteReader) formats() formatSet {
 	if pr.joins > 0 {
 		f |= fmtWrapped
 	}
+	if len(pr.strip) > 0 {
+		f |= fmtQuote
+	}
 	return f
 }
 
 // markupLine reports whether a line is the page's markup around a pasted
-// log rather than a line of it: a code fence ("```", "```log", "~~~")
-// or a <details>/<summary> tag. vLLM never logs one alone on a line, so
-// it belongs to no process (it would otherwise be the unprefixed main
-// process's last line).
+// log rather than a line of it: a code fence ("```", "```log", "~~~"), a
+// <details>, <summary>, <pre> or <code> tag, or an empty line. vLLM never
+// logs one alone on a line, so it belongs to no process (it would
+// otherwise be the unprefixed main process's last line).
 func markupLine(l *line) bool {
-	if l.level != 0 || len(l.proc) > 0 || len(l.msg) < 3 {
+	if l.level != 0 || len(l.proc) > 0 {
+		return false
+	}
+	if len(l.msg) == 0 {
+		return l.pid == 0 && len(l.host) == 0 && l.grank < 0 // an empty line
+	}
+	if len(l.msg) < 3 {
 		return false
 	}
 	m := bytes.TrimRight(l.msg, " \t")
@@ -404,7 +462,7 @@ func markupLine(l *line) bool {
 		info := bytes.TrimLeft(m, "`~")
 		return bytes.IndexAny(info, "` ") < 0 // "```log", not "```x``` text"
 	}
-	for _, tag := range []string{"<details>", "</details>", "<summary>", "</summary>"} {
+	for _, tag := range []string{"<details>", "</details>", "<summary>", "</summary>", "<pre>", "</pre>", "<code>", "</code>", "<pre><code>", "</code></pre>"} {
 		if bytes.HasPrefix(m, []byte(tag)) && (tag[1] == '/' || bytes.HasSuffix(m, []byte(">"))) {
 			return true
 		}
