@@ -79,6 +79,7 @@ func FuzzAnalyze(f *testing.F) {
 		strings.Repeat(strings.Repeat("█", 80)+"\n", 5) + "\x1b[31m" + strings.Repeat("a", 80) + "\n",
 		"VLLM_CPU_KVCACHE_SPACE not set. Using 1e999 GiB for KV cache.\nExplicitly set (-1/0) GiB for KV cache on node 99999999999\nAuto set (./.) GiB for KV cache on node 0",
 		"Environment variable VLLM_CPU_KVCACHE_SPACE (GiB) for CPU backend is not set, using 99999999999999999999 by default.",
+		"ESC[ESC[0;ESC[1mESC[99999999999999999999999999m(a pid=1)ESC[0;0m ERROR 01-01 00:00:00 [a] ESC[",
 		"Encoder cache will be initialized with a budget of 0 tokens, and profiled with 0 x items of the maximum feature size\nFlashInfer is not available. Falling back to the PyTorch-native implementation of top-p & top-k sampling\r"} {
 		f.Add([]byte(s))
 	}
