@@ -323,6 +323,10 @@ func TestPasteEvidence(t *testing.T) {
 		{`(EngineCore\_DP0 pid=7) INFO 01-01 00:00:00 [core.py:1] x`, true},               // process prefix
 		{`File "/x/\_\_init\_\_.py", line 3`, true},                                       // dunder
 		{`INFO 05-20 10:00:00 [platforms\__init__.py:216] x`, false},                      // a Windows path
+		{`Memory profiling results: total\_gpu\_memory=23.58GiB`, true},                   // two in one word
+		{`cd D:\a\_temp\_runner_file_commands`, false},                                    // a Windows runner's path
+		{`/x/a\_b\_c`, false},
+		{`C:\actions-runner\_work\_temp\_x`, false},
 		{`echo a \[b\]`, false},
 		{`2025 \[x`, false},
 	}

@@ -197,17 +197,23 @@ func mdEvidence(l []byte) bool {
 		}
 		off = at + 3
 	}
-	// Two escaped underscores inside one word ("total\_gpu\_memory=",
-	// "gpu\_memory\_utilization"): a Windows path has "\_" only where a
-	// directory or file name starts with an underscore, never twice in
-	// one name.
+	// Two escaped underscores inside one word that is no path component
+	// ("total\_gpu\_memory=", "gpu\_memory\_utilization"): a Windows path
+	// has "\_" only where a directory or file name starts with an
+	// underscore.
 	for off := 0; ; {
 		i := bytes.Index(l[off:], []byte(`\_`))
 		if i < 0 {
 			break
 		}
 		at := off + i
-		if at > 0 && isAlnum(l[at-1]) {
+		w := at
+		for w > 0 && (isAlnum(l[w-1]) || l[w-1] == '-' || l[w-1] == '.') {
+			w--
+		}
+		// The word must not be a path component ("D:\a\_temp\_runner",
+		// "C:\actions-runner\_work\_temp": a Windows runner's directories).
+		if w < at && isAlnum(l[at-1]) && (w == 0 || l[w-1] != '\\' && l[w-1] != '/' && l[w-1] != '_') {
 			j := at + 2
 			for j < len(l) && isAlnum(l[j]) {
 				j++
