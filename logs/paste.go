@@ -47,7 +47,6 @@ type pasteReader struct {
 	joined  []byte
 	dec     []byte
 	dec2    []byte
-	no      int
 	// joins counts physical lines joined to the one before.
 	joins int
 }
@@ -430,7 +429,9 @@ end:
 	return rune(r), i + 1
 }
 
-// formats are the paste forms the reader decoded so far.
+// formats are the paste forms the reader decoded so far; a list marker or
+// an indentation removed from every line counts as a quote (the format
+// "quoted", as "> " does).
 func (pr *pasteReader) formats() formatSet {
 	var f formatSet
 	if pr.md {
