@@ -9,6 +9,8 @@ import (
 // "Available KV cache memory", each line built from the format string of
 // the vLLM source that logs it:
 //
+//   - vllm/executor/cpu_executor.py at 4c537ad27d7ecf7af21cd3c7f9dbcbb6cd291a0b:
+//     the same line with "(GB)", and "# CPU blocks: %d" (the KV blocks);
 //   - vllm/platforms/cpu.py at 0031bf29e940804ee8235f2b2da9536556f231e6:
 //     "Environment variable VLLM_CPU_KVCACHE_SPACE (GiB) for CPU backend is
 //     not set, using 4 by default." (cpu_kvcache_space_bytes = 4 GiB);
@@ -30,6 +32,7 @@ func TestCPUKVSpace(t *testing.T) {
 		kv        float64
 		phase     string
 	}{
+		{"0.6 default (GB)", "WARNING 12-12 22:52:57 cpu.py:68] Environment variable VLLM_CPU_KVCACHE_SPACE (GB) for CPU backend is not set, using 4 by default.", 4, ""},
 		{"0.8 default", "WARNING 03-01 10:00:00 [cpu.py:120] Environment variable VLLM_CPU_KVCACHE_SPACE (GiB) for CPU backend is not set, using 4 by default.", 4, ""},
 		{"platform unset", "WARNING 03-30 22:28:09 [cpu.py:136] VLLM_CPU_KVCACHE_SPACE not set. Using 62.64 GiB for KV cache.", 62.64, ""},
 		{"mps", "WARNING 03-30 22:28:09 [mps.py:90] VLLM_CPU_KVCACHE_SPACE not set. Using 8.00 GiB for KV cache on MPS. Set VLLM_CPU_KVCACHE_SPACE (in GiB) to override.", 8, ""},
@@ -58,5 +61,28 @@ func TestCPUKVSpace(t *testing.T) {
 				t.Errorf("phase %q, want %q", e.Phase, c.phase)
 			}
 		})
+	}
+}
+
+// TestCPUBlocks: the V0 CPU executor logs its KV cache's blocks as
+// "# CPU blocks: %d" alone (cpu_executor.py initialize_cache at 4c537ad2);
+// with the engine's block_size the tokens follow. A GPU engine's
+// "# GPU blocks: N, # CPU blocks: M" keeps N (M is swap space).
+func TestCPUBlocks(t *testing.T) {
+	for _, c := range []struct {
+		log    string
+		blocks int64
+	}{
+		{"INFO 12-12 22:53:01 cpu_executor.py:186] # CPU blocks: 21845", 21845},
+		{"INFO 08-02 08:50:03 gpu_executor.py:83] # GPU blocks: 27895, # CPU blocks: 2048", 27895},
+	} {
+		src, _ := NewSource("x.log", strings.NewReader(c.log+"\n"))
+		rep, err := Analyze(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Engines) != 1 || rep.Engines[0].NumGPUBlocks == nil || *rep.Engines[0].NumGPUBlocks != c.blocks {
+			t.Errorf("%q: blocks %+v, want %d", c.log, rep.Engines, c.blocks)
+		}
 	}
 }
