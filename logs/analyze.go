@@ -178,16 +178,22 @@ func (a *analyzer) read(src *Source) error {
 	fi := len(a.files)
 	a.files = append(a.files, f)
 	lr := newLineReader(src.r)
+	head, _ := src.r.Peek(pasteHeadBytes)
+	pr := newPasteReader(lr, head)
 	var p parser
 	var l line
 	for {
-		raw, ok := lr.next()
+		raw, no, ok := pr.next()
 		if !ok {
 			break
 		}
-		l.no = lr.no
+		l.no = no
 		p.parse(raw, &l)
+		l.formats |= pr.formats()
 		f.formats |= l.formats
+		if markupLine(&l) {
+			continue // a code fence or a <details> tag around the paste
+		}
 		a.line(fi, f, &l)
 	}
 	f.lines, f.cutLines, f.cut = lr.no, lr.cut, src.Cut()

@@ -6,7 +6,11 @@
 // journald, with or without ANSI colours, with the process prefixes vLLM and
 // Ray add — "(EngineCore_DP3 pid=…)", "(VllmWorker rank=1 pid=…)",
 // "(RayWorkerWrapper pid=…, ip=…)" — one file per node or every node
-// interleaved in one file, plain or gzip-compressed.
+// interleaved in one file, plain or gzip-compressed — and as they are
+// pasted through Markdown and HTML pages: quoted ("> ", ">> "), in code
+// fences or <details> blocks, with Markdown escapes ("\[gpu\_worker.py"),
+// HTML entities ("&gt;", "&#39;") or hard-wrapped at the page's width,
+// decoded only once the paste shows the form (paste.go).
 //
 // From the lines it extracts, per engine (DP rank) and per worker rank, the
 // release, the model, the effective engine arguments, the memory figures of

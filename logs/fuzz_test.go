@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -70,6 +71,15 @@ func FuzzAnalyze(f *testing.F) {
 		"WARNING 10-06 15:56:47 [topk_topp_sampler.py:66] " + flashInfer011,
 		"(Worker_TP0 pid=41699) INFO 10-06 15:57:18 [gpu_model_runner.py:3344] " + encoderBudget,
 		"Encoder cache will be initialized with a budget of 99999999999999999999999 tokens, and profiled with 99999999999999999999 \x1b[31mvideo items of the maximum feature size",
+		// The paste forms (paste.go): escapes, entities, wraps, fences, CPU KV lines.
+		"INFO 01-01 00:00:00 \\[gpu\\_worker.py:1] Available KV cache memory: 1 GiB\n\\\n\\_\\_\\",
+		"(EngineCore\\_DP0 pid=1) x\n&gt; &gt; &#39;&#x27;&#1114111;&#99999999;&#xD800;&amp;&",
+		"{&#39;model&#39;: &#39;m&#39;}\n&gt;\n&\n&#\n&#x\n```\n<details>\n</details>\n# \n## INFO 01-01 00:00:00 [a.py:1] x\n>>>>>> y",
+		strings.Repeat(strings.Repeat("x", 79)+"y\n", 8) + "(A pid=1) INFO 01-01 00:00:00 [a] z\n",
+		strings.Repeat(strings.Repeat("█", 80)+"\n", 5) + "\x1b[31m" + strings.Repeat("a", 80) + "\n",
+		"VLLM_CPU_KVCACHE_SPACE not set. Using 1e999 GiB for KV cache.\nExplicitly set (-1/0) GiB for KV cache on node 99999999999\nAuto set (./.) GiB for KV cache on node 0",
+		"Environment variable VLLM_CPU_KVCACHE_SPACE (GiB) for CPU backend is not set, using 99999999999999999999 by default.",
+		"ESC[ESC[0;ESC[1mESC[99999999999999999999999999m(a pid=1)ESC[0;0m ERROR 01-01 00:00:00 [a] ESC[",
 		"Encoder cache will be initialized with a budget of 0 tokens, and profiled with 0 x items of the maximum feature size\nFlashInfer is not available. Falling back to the PyTorch-native implementation of top-p & top-k sampling\r"} {
 		f.Add([]byte(s))
 	}

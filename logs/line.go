@@ -51,9 +51,12 @@ const (
 	fmtQuote
 	fmtProgress
 	fmtStern
+	fmtMarkdown
+	fmtHTML
+	fmtWrapped
 )
 
-var formatNames = []string{"ansi", "timestamps", "kubectl-prefix", "journald", "compose", "ray", "ci", "quoted", "progress-bars", "stern"}
+var formatNames = []string{"ansi", "timestamps", "kubectl-prefix", "journald", "compose", "ray", "ci", "quoted", "progress-bars", "stern", "markdown-escaped", "html-entities", "wrapped"}
 
 // names lists the formats in a stable order.
 func (f formatSet) names() []string {
@@ -79,7 +82,7 @@ func (p *parser) parse(raw []byte, l *line) {
 	if len(b) != len(raw) {
 		l.formats |= fmtProgress
 	}
-	if bytes.IndexByte(b, 0x1b) >= 0 || bytes.Contains(b, caretESC) {
+	if bytes.IndexByte(b, 0x1b) >= 0 || bytes.Contains(b, caretESC) || hasWordSGR(b) {
 		p.scratch = stripANSI(p.scratch[:0], b)
 		b = p.scratch
 		l.formats |= fmtANSI
@@ -134,6 +137,8 @@ func peelOneWrapper(b []byte, l *line) []byte {
 		}
 	case c == '[':
 		return peelBracket(b, l)
+	case c == '#':
+		return peelHeading(b, l)
 	case c >= '0' && c <= '9':
 		if r := peelPyLogging(b, l); len(r) != len(b) {
 			return r
@@ -167,11 +172,38 @@ func peelPaste(b []byte, l *line) []byte {
 	case bytes.HasPrefix(t, []byte("| ")), bytes.Equal(t, []byte("|")):
 		l.formats |= fmtCI
 		return trimSpaceLeft(t[1:])
-	case bytes.HasPrefix(t, []byte("> ")), bytes.Equal(t, []byte(">")):
-		l.formats |= fmtQuote
-		return t[1:]
+	case len(t) > 0 && t[0] == '>':
+		// "> ", and a quote in a quote: ">> " (and "> > ", whose second
+		// bar the next round peels).
+		j := 0
+		for j < len(t) && t[j] == '>' {
+			j++
+		}
+		if j == len(t) || t[j] == ' ' {
+			l.formats |= fmtQuote
+			return t[j:]
+		}
 	}
 	return b
+}
+
+// peelHeading removes a Markdown heading's "# " (up to six '#') that a
+// converted page put before each line of a pasted log, only before what
+// starts a vLLM line: a shell comment or a note stays as it is.
+func peelHeading(b []byte, l *line) []byte {
+	j := 0
+	for j < len(b) && j < 6 && b[j] == '#' {
+		j++
+	}
+	if j == 0 || j >= len(b) || b[j] != ' ' {
+		return b
+	}
+	rest := trimSpaceLeft(b[j:])
+	if !vllmLineStart(rest) {
+		return b
+	}
+	l.formats |= fmtQuote
+	return rest
 }
 
 func trimSpaceLeft(b []byte) []byte {

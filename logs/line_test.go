@@ -67,6 +67,11 @@ func TestParseLineVariants(t *testing.T) {
 		{raw: "  | [2025-03-10T15:07:20Z] ERROR 03-10 08:07:20 [core.py:302] ci", level: "E", msg: "ci", grank: -1},
 		{raw: "> INFO 02-26 11:14:53 llm_engine.py:234] quoted", level: "I", msg: "quoted", grank: -1},
 		{raw: "▎ Available KV cache memory: 22.5 GiB", msg: "Available KV cache memory: 22.5 GiB", grank: -1},
+		// vllm-project/vllm#25043 as posted (a quoted paste from a viewer that
+		// shows ESC as the word): the colour reset is no text of the line.
+		{raw: "> (EngineCore_DP0 pid=35109)ESC[0;0m ERROR 09-17 05:40:55 [v1/engine/core.py:712] EngineCore failed to start.",
+			proc: "EngineCore_DP0", pid: 35109, level: "E", msg: "EngineCore failed to start.", grank: -1},
+		{raw: "INFO 01-01 00:00:00 [a.py:1] ESCAPE ESC[ key ESC[1;2", level: "I", msg: "ESCAPE ESC[ key ESC[1;2", grank: -1},
 	}
 	var p parser
 	for _, c := range cases {

@@ -30,7 +30,8 @@ type File struct {
 	Lines int    `json:"lines"`
 	Gzip  bool   `json:"gzip,omitempty"`
 	// Formats are the capture formats seen: ansi, timestamps, kubectl-prefix,
-	// journald, compose, ray, ci, quoted, progress-bars, stern.
+	// journald, compose, ray, ci, quoted, progress-bars, stern, and the paste
+	// forms decoded (paste.go): markdown-escaped, html-entities, wrapped.
 	Formats []string `json:"formats,omitempty"`
 	// LongLines counts lines cut at MaxLineBytes; Truncated is true when
 	// MaxFileBytes stopped the read.

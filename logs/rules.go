@@ -278,6 +278,41 @@ func kvRules() []rule {
 			c.num(fAvailableKVGiB, m[1])
 			c.phase(phKVCache)
 		}),
+		// The CPU backend sizes its KV cache from host memory and never logs
+		// "Available KV cache memory". What it logs instead, by release:
+		//   - vllm/executor/cpu_executor.py at 4c537ad27d7ecf7af21cd3c7f9dbcbb6cd291a0b
+		//     (V0, ≈0.5–0.6): "Environment variable VLLM_CPU_KVCACHE_SPACE (GB)
+		//     for CPU backend is not set, using 4 by default.", and at the KV
+		//     step "# CPU blocks: %d" — the KV cache's blocks, which the CPU
+		//     backend calls CPU blocks (a GPU engine's line has "# GPU blocks"
+		//     first, its CPU blocks being swap space);
+		//   - vllm/platforms/cpu.py at 0031bf29e940804ee8235f2b2da9536556f231e6
+		//     (V0/early V1): the same line with "(GiB)" (4 GiB; nothing is
+		//     logged when the variable is set);
+		//   - vllm/platforms/cpu.py at f6ff3f0f903ec4dc46b3fae16e830715f52b9223:
+		//     "VLLM_CPU_KVCACHE_SPACE not set. Using {:.2f} GiB for KV cache."
+		//     (half of a NUMA node's memory; the MPS platform says "... GiB for
+		//     KV cache on MPS."), logged while the config is checked, before
+		//     the model loads — so it sets the figure but no phase;
+		//   - vllm/v1/worker/cpu_worker.py at 00efcc3be11c84005fbe701003c513f8f503d57f
+		//     determine_available_memory: "Explicitly set (X/T) GiB for KV cache
+		//     on node N." or "Auto set (X/T) GiB for KV cache on node N, with
+		//     R GiB requested memory for the worker. ...", X the KV cache, T the
+		//     node's memory — the KV sizing step itself.
+		r(one(" for CPU backend is not set, using "), `VLLM_CPU_KVCACHE_SPACE \((?:GiB|GB)\) for CPU backend is not set, using (\d+) by default`, func(c *ctx, m [][]byte) {
+			c.num(fAvailableKVGiB, m[1])
+		}),
+		r(one("# CPU blocks: "), `^# CPU blocks: (\d+)\s*$`, func(c *ctx, m [][]byte) {
+			c.num(fGPUBlocks, m[1])
+			c.phase(phKVCache)
+		}),
+		r(one("VLLM_CPU_KVCACHE_SPACE not set. Using "), `VLLM_CPU_KVCACHE_SPACE not set\. Using ([\d.]+) GiB for KV cache`, func(c *ctx, m [][]byte) {
+			c.num(fAvailableKVGiB, m[1])
+		}),
+		r(one(" GiB for KV cache on node "), `(?:Explicitly|Auto) set \(([\d.]+)/[\d.]+\) GiB for KV cache on node \d+`, func(c *ctx, m [][]byte) {
+			c.numForce(fAvailableKVGiB, m[1])
+			c.phase(phKVCache)
+		}),
 		// kv_cache_utils.py (0.11+, vllm.DCPLogSource): "Multiplying the GPU
 		// KV cache size by the dcp_world_size 8." before the size line.
 		r(one("Multiplying the GPU KV cache size by the dcp_world_size "), `dcp_world_size (\d+)`, func(c *ctx, m [][]byte) { c.num(fDCP, m[1]) }),

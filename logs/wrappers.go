@@ -8,8 +8,31 @@ import (
 // caretESC is how `cat -v` and some pastes show ESC: "^[[0;36m".
 var caretESC = []byte("^[[")
 
+// wordESC is how `less` (without -R) and some viewers show ESC, copied
+// into an issue as text: "(EngineCore_DP0 pid=35109)ESC[0;0m ERROR ..."
+// (vllm-project/vllm#25043). Only a colour sequence ("ESC[" digits and
+// ';' then 'm') is taken for one: the word alone stays text.
+var wordESC = []byte("ESC[")
+
+// wordSGR returns the length of a colour sequence written with wordESC at
+// the start of b, 0 if there is none.
+func wordSGR(b []byte) int {
+	if !bytes.HasPrefix(b, wordESC) {
+		return 0
+	}
+	i := len(wordESC)
+	for i < len(b) && i < 24 && (isDigit(b[i]) || b[i] == ';') {
+		i++
+	}
+	if i < len(b) && b[i] == 'm' {
+		return i + 1
+	}
+	return 0
+}
+
 // stripANSI appends b to dst without terminal escape sequences: CSI
-// ("\x1b[...m"), OSC ("\x1b]...\a") and their caret-notation copies.
+// ("\x1b[...m"), OSC ("\x1b]...\a"), their caret-notation copies and
+// colour sequences written as the word "ESC[".
 func stripANSI(dst, b []byte) []byte {
 	for i := 0; i < len(b); {
 		switch {
@@ -21,6 +44,8 @@ func stripANSI(dst, b []byte) []byte {
 			i++
 		case b[i] == '^' && bytes.HasPrefix(b[i:], caretESC):
 			i = skipCSI(b, i+3)
+		case b[i] == 'E' && wordSGR(b[i:]) > 0:
+			i += wordSGR(b[i:])
 		default:
 			dst = append(dst, b[i])
 			i++
@@ -618,4 +643,18 @@ func pyName(w []byte) bool {
 		}
 	}
 	return len(w) > 0
+}
+
+// hasWordSGR reports whether b holds a colour sequence written as "ESC[".
+func hasWordSGR(b []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(b[off:], wordESC)
+		if i < 0 {
+			return false
+		}
+		if wordSGR(b[off+i:]) > 0 {
+			return true
+		}
+		off += i + len(wordESC)
+	}
 }

@@ -1,0 +1,478 @@
+package logs
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// A log pasted through Markdown or HTML (a GitHub issue typed outside a
+// code block, a forum page, a chat export) can carry the page's own
+// encoding on top of the capture tool's wrappers:
+//
+//   - Markdown backslash escapes (CommonMark §2.4): "\[gpu\_worker.py:436]",
+//     "(EngineCore\_DP0 pid=7)", "\_\_init\_\_";
+//   - HTML character references: "&gt; INFO", "{&#39;model&#39;: ...}";
+//   - a hard wrap at the terminal's or page's width, one logical line cut
+//     into several physical ones.
+//
+// pasteReader undoes these before the line parser sees the line, as one
+// step for every rule. It decodes only once the capture shows the form in
+// a way a plain vLLM log never does (an escaped bracket right after
+// vLLM's timestamp, an escaped underscore in a process prefix, an
+// entity-encoded quote in Python's repr syntax): a real log line may hold
+// '\_' (a Windows path) or '&' (a URL) and is then left as it is. The
+// evidence is looked for in the head of the file before the first line
+// is read, so that a paste is decoded from its first line, and in every
+// later line, so that a paste further down a capture is decoded from
+// where it shows. A hard wrap is recognised from the head alone (many
+// lines exactly as long as the longest): a line of that width is joined
+// with the next when the next does not start a log line, and the joined
+// line keeps the number of its first physical line.
+type pasteReader struct {
+	lr *lineReader
+	// md and html are set once the capture showed Markdown escapes or
+	// HTML character references; width is the hard wrap's width in
+	// characters, 0 when the head shows none.
+	md, html bool
+	width    int
+	// strip is the prefix every line of the head has when the whole paste
+	// is a Markdown list item ("- ") or an indented code block (four
+	// spaces): it is removed from every line that has it.
+	strip []byte
+	// pending is a physical line read ahead of its turn (the line after a
+	// full-width one that did not continue it), pno its number.
+	pending []byte
+	pno     int
+	held    bool
+	joined  []byte
+	dec     []byte
+	dec2    []byte
+	// joins counts physical lines joined to the one before.
+	joins int
+}
+
+// pasteHeadBytes is how much of a file is looked at for the paste's form
+// before its first line is read.
+const pasteHeadBytes = 64 << 10
+
+func newPasteReader(lr *lineReader, head []byte) *pasteReader {
+	pr := &pasteReader{lr: lr}
+	pr.sniff(head)
+	return pr
+}
+
+// sniff looks for the forms in the head of the file.
+func (pr *pasteReader) sniff(head []byte) {
+	var widths map[int]int
+	maxw, lines, all := 0, 0, head
+	prefixed := map[string]int{}
+	for len(head) > 0 {
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			// The head's last line may be cut by the head's end: only
+			// its escapes count.
+			pr.evidence(head)
+			break
+		}
+		l := trimEOL(head[:i])
+		head = head[i+1:]
+		pr.evidence(l)
+		if len(bytes.TrimSpace(l)) > 0 {
+			lines++
+			for _, p := range pastePrefixes {
+				if bytes.HasPrefix(l, []byte(p)) {
+					prefixed[p]++
+				}
+			}
+		}
+		w := visibleWidth(l)
+		if w > maxw {
+			maxw = w
+		}
+		if w >= minWrapWidth {
+			if widths == nil {
+				widths = map[int]int{}
+			}
+			widths[w]++
+		}
+	}
+	for _, p := range pastePrefixes {
+		if lines >= 3 && prefixed[p] == lines {
+			pr.strip = []byte(p)
+			break
+		}
+	}
+	// A terminal or page cut every line longer than its width: the longest
+	// lines are all exactly that wide, there are several of them, and
+	// (nearly) each is followed by a line that starts no log line of its
+	// own. Equal lines of several ranks are as long as one another but
+	// each is followed by the next rank's prefixed line.
+	if n := widths[maxw]; maxw >= minWrapWidth && n >= 3 && n*50 >= lines {
+		if c := continuedLines(all, maxw); c >= 3 && c*5 >= n*4 {
+			pr.width = maxw
+		}
+	}
+}
+
+// continuedLines counts the lines of the given width in head that the
+// next line continues.
+func continuedLines(head []byte, width int) int {
+	n := 0
+	var prev []byte
+	for len(head) > 0 {
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			break
+		}
+		l := trimEOL(head[:i])
+		head = head[i+1:]
+		if prev != nil && visibleWidth(prev) == width && continuesWrap(l) {
+			n++
+		}
+		prev = l
+	}
+	return n
+}
+
+// pastePrefixes are the Markdown block prefixes removed when every line
+// of the head has one: a list item's marker, a heading's "# " (a page
+// converted line by line) and an indented code block.
+var pastePrefixes = []string{"- ", "* ", "+ ", "# ", "    ", "\t"}
+
+// minWrapWidth is the narrowest hard wrap recognised: terminals are 80
+// columns wide or more, and a head whose longest line is shorter has
+// nothing to join.
+const minWrapWidth = 60
+
+// visibleWidth is the number of characters a terminal shows of b: its
+// runes, without ANSI escape sequences.
+func visibleWidth(b []byte) int {
+	if bytes.IndexByte(b, 0x1b) < 0 {
+		return utf8.RuneCount(b)
+	}
+	n := 0
+	for i := 0; i < len(b); {
+		if b[i] == 0x1b && i+1 < len(b) && b[i+1] == '[' {
+			i = skipCSI(b, i+2)
+			continue
+		}
+		_, sz := utf8.DecodeRune(b[i:])
+		i += sz
+		n++
+	}
+	return n
+}
+
+// evidence switches decoding on when l shows a form a plain vLLM log
+// never has.
+func (pr *pasteReader) evidence(l []byte) {
+	if !pr.md && bytes.IndexByte(l, '\\') >= 0 && mdEvidence(l) {
+		pr.md = true
+	}
+	if !pr.html && bytes.IndexByte(l, '&') >= 0 && htmlEvidence(l) {
+		pr.html = true
+	}
+}
+
+// mdEvidence: a Markdown escape inside vLLM's own syntax — the source
+// location's bracket right after the logger's timestamp ("01:06:06
+// \[core.py:1]"), an escaped underscore in a process prefix
+// ("(EngineCore\_DP0 pid="), or an escaped Python dunder ("\_\_init\_\_").
+func mdEvidence(l []byte) bool {
+	if bytes.Contains(l, []byte(`\_\_`)) {
+		return true
+	}
+	for off := 0; ; {
+		i := bytes.Index(l[off:], []byte(` \[`))
+		if i < 0 {
+			break
+		}
+		at := off + i
+		if at >= 8 && isClock(l[at-8:at]) {
+			return true
+		}
+		if at >= 12 && isClockMillis(l[:at]) {
+			return true
+		}
+		off = at + 3
+	}
+	// Two escaped underscores inside one word that is no path component
+	// ("total\_gpu\_memory=", "gpu\_memory\_utilization"): a Windows path
+	// has "\_" only where a directory or file name starts with an
+	// underscore.
+	for off := 0; ; {
+		i := bytes.Index(l[off:], []byte(`\_`))
+		if i < 0 {
+			break
+		}
+		at := off + i
+		w := at
+		for w > 0 && (isAlnum(l[w-1]) || l[w-1] == '-' || l[w-1] == '.') {
+			w--
+		}
+		// The word must not be a path component ("D:\a\_temp\_runner",
+		// "C:\actions-runner\_work\_temp": a Windows runner's directories).
+		if w < at && isAlnum(l[at-1]) && (w == 0 || l[w-1] != '\\' && l[w-1] != '/' && l[w-1] != '_') {
+			j := at + 2
+			for j < len(l) && isAlnum(l[j]) {
+				j++
+			}
+			if j > at+2 && bytes.HasPrefix(l[j:], []byte(`\_`)) && j+2 < len(l) && isAlnum(l[j+2]) {
+				return true
+			}
+		}
+		off = at + 2
+	}
+	if i := bytes.Index(l, []byte(` pid=`)); i > 0 {
+		if j := bytes.LastIndexByte(l[:i], '('); j >= 0 && bytes.Contains(l[j:i], []byte(`\_`)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isClock reports whether b is "HH:MM:SS".
+func isClock(b []byte) bool {
+	return len(b) == 8 && isDigit(b[0]) && isDigit(b[1]) && b[2] == ':' && isDigit(b[3]) && isDigit(b[4]) &&
+		b[5] == ':' && isDigit(b[6]) && isDigit(b[7])
+}
+
+// isClockMillis reports whether b ends in "HH:MM:SS.fff" or "HH:MM:SS,fff".
+func isClockMillis(b []byte) bool {
+	i := len(b)
+	for i > 0 && isDigit(b[i-1]) {
+		i--
+	}
+	return i < len(b) && i >= 9 && (b[i-1] == '.' || b[i-1] == ',') && isClock(b[i-9:i-1])
+}
+
+// htmlEvidence: an entity where vLLM writes the character itself — a
+// line quoted in HTML ("&gt; INFO", "&gt; (EngineCore pid=1)") or a quote
+// of Python's repr syntax ("{&#39;model&#39;: ", "model=&#39;",
+// "ValueError(&quot;").
+func htmlEvidence(l []byte) bool {
+	t := trimSpaceLeft(l)
+	if bytes.HasPrefix(t, []byte("&gt;")) {
+		return true
+	}
+	// vLLM's own messages never hold a character reference; a request's
+	// logged prompt or output may (the user's text), and so may an HTTP
+	// access line's path: those lines are no evidence.
+	if bytes.Contains(l, []byte("request")) || bytes.Contains(l, []byte("prompt")) || bytes.Contains(l, []byte("output")) ||
+		bytes.Contains(l, []byte(" HTTP/")) {
+		return false
+	}
+	for _, q := range [][]byte{[]byte("&#39;"), []byte("&#x27;"), []byte("&quot;"), []byte("&lt;"), []byte("&gt;")} {
+		if bytes.Contains(l, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// next returns the next logical line and the number of its first
+// physical line.
+func (pr *pasteReader) next() ([]byte, int, bool) {
+	var raw []byte
+	var no int
+	if pr.held {
+		pr.held = false
+		raw, no = pr.pending, pr.pno
+	} else {
+		r, ok := pr.lr.next()
+		if !ok {
+			return nil, 0, false
+		}
+		raw, no = r, pr.lr.no
+	}
+	if len(pr.strip) > 0 && bytes.HasPrefix(raw, pr.strip) {
+		raw = raw[len(pr.strip):]
+	}
+	if pr.width > 0 && visibleWidth(raw) == pr.width {
+		raw = pr.join(raw)
+	}
+	pr.evidence(raw)
+	return pr.decode(raw), no, true
+}
+
+// join appends to a full-width line the physical lines that continue it.
+func (pr *pasteReader) join(first []byte) []byte {
+	pr.joined = append(pr.joined[:0], first...)
+	for i := 0; i < 64; i++ {
+		r, ok := pr.lr.next()
+		if !ok {
+			break
+		}
+		if !continuesWrap(r) {
+			pr.pending = append(pr.pending[:0], r...)
+			pr.pno, pr.held = pr.lr.no, true
+			break
+		}
+		pr.joins++
+		if len(pr.strip) > 0 && bytes.HasPrefix(r, pr.strip) {
+			r = r[len(pr.strip):]
+		}
+		pr.joined = append(pr.joined, r...)
+		if visibleWidth(r) != pr.width || len(pr.joined) > MaxLineBytes {
+			break
+		}
+	}
+	return pr.joined
+}
+
+// continuesWrap reports whether a physical line after a full-width one
+// is its continuation: it starts no log line of its own (no capture
+// wrapper, process prefix or logger header) and no traceback line.
+func continuesWrap(r []byte) bool {
+	if len(r) == 0 {
+		return false
+	}
+	var probe line
+	var p parser
+	p.parse(r, &probe)
+	if probe.level != 0 || len(probe.proc) > 0 || len(probe.stamp) > 0 || len(probe.host) > 0 || probe.grank >= 0 || probe.formats&^fmtANSI != 0 {
+		return false
+	}
+	t := trimSpaceLeft(r)
+	return !(bytes.HasPrefix(t, []byte(`File "`)) || bytes.HasPrefix(t, []byte("Traceback (most recent call last)")))
+}
+
+// decode undoes the HTML character references and then the Markdown
+// escapes the capture showed.
+func (pr *pasteReader) decode(b []byte) []byte {
+	if pr.html && bytes.IndexByte(b, '&') >= 0 {
+		pr.dec = decodeEntities(pr.dec[:0], b)
+		b = pr.dec
+	}
+	if pr.md && bytes.IndexByte(b, '\\') >= 0 {
+		pr.dec2 = unescapeMarkdown(pr.dec2[:0], b)
+		b = pr.dec2
+	}
+	return b
+}
+
+// unescapeMarkdown removes CommonMark's backslash escapes: a backslash
+// before an ASCII punctuation character stands for that character; any
+// other backslash is itself.
+func unescapeMarkdown(dst, b []byte) []byte {
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\\' && i+1 < len(b) && isASCIIPunct(b[i+1]) {
+			i++
+		}
+		dst = append(dst, b[i])
+	}
+	return dst
+}
+
+func isASCIIPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+}
+
+var entities = []struct {
+	name string
+	c    string
+}{{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", `"`}, {"&apos;", "'"}, {"&nbsp;", " "}}
+
+// decodeEntities decodes the named references a page escapes text with
+// and the decimal and hexadecimal ones ("&#39;", "&#x27;"); anything else
+// stays as it is.
+func decodeEntities(dst, b []byte) []byte {
+	for i := 0; i < len(b); {
+		if b[i] != '&' {
+			dst = append(dst, b[i])
+			i++
+			continue
+		}
+		if r, n := entityAt(b[i:]); n > 0 {
+			dst = utf8.AppendRune(dst, r)
+			i += n
+			continue
+		}
+		dst = append(dst, '&')
+		i++
+	}
+	return dst
+}
+
+// entityAt reads a character reference at the start of b.
+func entityAt(b []byte) (rune, int) {
+	for _, e := range entities {
+		if bytes.HasPrefix(b, []byte(e.name)) {
+			r, _ := utf8.DecodeRuneInString(e.c)
+			return r, len(e.name)
+		}
+	}
+	if len(b) < 4 || b[1] != '#' {
+		return 0, 0
+	}
+	i, base := 2, 10
+	if b[2] == 'x' || b[2] == 'X' {
+		i, base = 3, 16
+	}
+	r, start := 0, i
+	for i < len(b) && i-start < 6 {
+		c := b[i]
+		switch {
+		case isDigit(c):
+			r = r*base + int(c-'0')
+		case base == 16 && (c|0x20) >= 'a' && (c|0x20) <= 'f':
+			r = r*base + int(c|0x20-'a'+10)
+		default:
+			goto end
+		}
+		i++
+	}
+end:
+	if i == start || i >= len(b) || b[i] != ';' || r == 0 || r > utf8.MaxRune || r >= 0xD800 && r <= 0xDFFF {
+		return 0, 0
+	}
+	return rune(r), i + 1
+}
+
+// formats are the paste forms the reader decoded so far; a list marker or
+// an indentation removed from every line counts as a quote (the format
+// "quoted", as "> " does).
+func (pr *pasteReader) formats() formatSet {
+	var f formatSet
+	if pr.md {
+		f |= fmtMarkdown
+	}
+	if pr.html {
+		f |= fmtHTML
+	}
+	if pr.joins > 0 {
+		f |= fmtWrapped
+	}
+	if len(pr.strip) > 0 {
+		f |= fmtQuote
+	}
+	return f
+}
+
+// markupLine reports whether a line is the page's markup around a pasted
+// log rather than a line of it: a code fence ("```", "```log", "~~~"), a
+// <details>, <summary>, <pre> or <code> tag, or an empty line. vLLM never
+// logs one alone on a line, so it belongs to no process (it would
+// otherwise be the unprefixed main process's last line).
+func markupLine(l *line) bool {
+	if l.level != 0 || len(l.proc) > 0 {
+		return false
+	}
+	if len(l.msg) == 0 {
+		return l.pid == 0 && len(l.host) == 0 && l.grank < 0 // an empty line
+	}
+	if len(l.msg) < 3 {
+		return false
+	}
+	m := bytes.TrimRight(l.msg, " \t")
+	if bytes.HasPrefix(m, []byte("```")) || bytes.HasPrefix(m, []byte("~~~")) {
+		info := bytes.TrimLeft(m, "`~")
+		return bytes.IndexAny(info, "` ") < 0 // "```log", not "```x``` text"
+	}
+	for _, tag := range []string{"<details>", "</details>", "<summary>", "</summary>", "<pre>", "</pre>", "<code>", "</code>", "<pre><code>", "</code></pre>"} {
+		if bytes.HasPrefix(m, []byte(tag)) && (tag[1] == '/' || bytes.HasSuffix(m, []byte(">"))) {
+			return true
+		}
+	}
+	return false
+}
