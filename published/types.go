@@ -172,6 +172,17 @@ type Load struct {
 	BatchPerGPU        Num    `yaml:"batch_per_gpu"`
 	BatchTokensPerGPU  Num    `yaml:"batch_tokens_per_gpu"`
 	WarmupRequests     Num    `yaml:"warmup_requests"`
+	// PromptsSeenBefore is true when the run's prompts (at least its
+	// first ones) had already been sent to the same server by an earlier
+	// run of the source, with the server's prefix cache on and not
+	// flushed between the runs: the client regenerated one prompt
+	// sequence (SGLang bench_serving's default --seed 1 draws every run's
+	// random prompts from numpy's RandomState(1)), so those prompts were
+	// served from cache rather than prefilled and the run's TTFT is not
+	// its protocol's cold one (estimate/replay excludes it: exclude.go
+	// promptsSeenBefore). Unknown (the default) and false: no such reuse
+	// is known.
+	PromptsSeenBefore Flag `yaml:"prompts_seen_before"`
 }
 
 // Figures are the published results. Throughput without a suffix is for the

@@ -111,6 +111,7 @@ func rowProblems(r Row, srcSplit map[string]string) []string {
 	if !r.Figures.any() {
 		p = append(p, "no figures")
 	}
+	p = append(p, promptsSeenBeforeProblems(r)...)
 	p = append(p, speculativeProblems(r.Speculative)...)
 	p = append(p, clientProblems(r.Workload)...)
 	if r.Targetable() {
@@ -156,4 +157,27 @@ func rowSourceProblems(source, split string, srcSplit map[string]string) []strin
 		return []string{fmt.Sprintf("split %q differs from its source's %q (splits are chosen per source)", split, want)}
 	}
 	return nil
+}
+
+// promptsSeenBeforeProblems checks load.prompts_seen_before: prompts can
+// be seen before only by a server that keeps a prefix cache, under a
+// client-driven load (closed loop, burst or Poisson arrivals through the
+// server), and the notes must say from what the reuse was established.
+func promptsSeenBeforeProblems(r Row) []string {
+	if !r.Load.PromptsSeenBefore.V {
+		return nil
+	}
+	var p []string
+	if f := r.Features.PrefixCaching; f.Known && !f.V {
+		p = append(p, "load.prompts_seen_before is true but features.prefix_caching is false: no cache can serve a prompt seen before")
+	}
+	switch r.Load.Kind {
+	case LoadClosedLoop, LoadBurst, LoadPoisson:
+	default:
+		p = append(p, fmt.Sprintf("load.prompts_seen_before is true under load.kind %q: only a client-driven run (closed-loop, burst, poisson) sends prompts a server can have seen", r.Load.Kind))
+	}
+	if !strings.Contains(strings.ToLower(r.Notes), "seen before") {
+		p = append(p, "load.prompts_seen_before is true but the notes do not say (with the words 'seen before') which earlier run sent the prompts")
+	}
+	return p
 }

@@ -87,6 +87,18 @@ func TestProblemsCatchBadRows(t *testing.T) {
 		{"accept length above verified positions", func(s *Set) { s.Rows[0].Speculative.AcceptanceLength.Mean = N(2.5) }, "acceptance length"},
 		{"unknown client", func(s *Set) { s.Rows[0].Workload.Client = "my-script" }, "workload.client"},
 		{"unknown api", func(s *Set) { s.Rows[0].Workload.API = "grpc" }, "workload.api"},
+		{"prompts seen before without a cache", func(s *Set) {
+			s.Rows[0].Load.PromptsSeenBefore = Flag{V: true, Known: true}
+			s.Rows[0].Features.PrefixCaching = Flag{V: false, Known: true}
+			s.Rows[0].Notes = "its prompts were seen before by run x"
+		}, "features.prefix_caching is false"},
+		{"prompts seen before offline", func(s *Set) {
+			s.Rows[0].Load.PromptsSeenBefore = Flag{V: true, Known: true}
+			s.Rows[0].Load.Kind = LoadOfflineBatch
+			s.Rows[0].Load.BurstRequests = N(8)
+			s.Rows[0].Notes = "its prompts were seen before by run x"
+		}, "client-driven run"},
+		{"prompts seen before without a note", func(s *Set) { s.Rows[0].Load.PromptsSeenBefore = Flag{V: true, Known: true} }, "'seen before'"},
 		{"speculative without drafts", func(s *Set) {
 			s.Rows[0].Speculative.NumSpeculativeTokens = Num{}
 			s.Rows[0].Speculative.VerifyPositions = Num{}
@@ -116,6 +128,25 @@ func TestIncompleteRowsSkipOnlyReproductionChecks(t *testing.T) {
 	s.Rows[0].Source = ""
 	if p := s.Problems(); len(p) == 0 {
 		t.Error("incomplete row without a source not reported")
+	}
+}
+
+// A row whose prompts were seen before, with a cache that may be on, a
+// client-driven load and a note saying so, is valid.
+func TestPromptsSeenBeforeValid(t *testing.T) {
+	s := parseMinimal(t)
+	s.Rows[0].Load.PromptsSeenBefore = Flag{V: true, Known: true}
+	s.Rows[0].Notes = "The first 10 prompts were seen before (the one-session run's)."
+	if p := s.Problems(); len(p) != 0 {
+		t.Errorf("valid prompts_seen_before row reported: %v", p)
+	}
+	in := strings.Replace(minimal, "load: {kind: closed-loop, concurrency: 8}", "load: {kind: closed-loop, concurrency: 8, prompts_seen_before: true}", 1)
+	got, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := got.Rows[0].Load.PromptsSeenBefore; !f.V || !f.Known {
+		t.Errorf("prompts_seen_before parsed as %+v, want known true", f)
 	}
 }
 

@@ -89,6 +89,9 @@ func CalibrationDoc(rows []published.Row, ts []Target, bands []band.Band) string
 		if x.BelowFloor {
 			scope = strings.TrimPrefix(scope+", any figure below its first-wave floor", ", ")
 		}
+		if x.PromptsSeenBefore {
+			scope = strings.TrimPrefix(scope+", any row whose prompts an earlier run sent to the same server (load.prompts_seen_before)", ", ")
+		}
 		if len(x.Regimes) > 0 {
 			var rs []string
 			for _, r := range x.Regimes {
@@ -101,6 +104,13 @@ func CalibrationDoc(rows []published.Row, ts []Target, bands []band.Band) string
 			for _, t := range ts {
 				if ex, ok := Excluded(t, t.Engine); ok && ex.BelowFloor {
 					fmt.Fprintf(&b, "  - %s %s: published %s ms, floor %s ms (%s)\n", t.Row, t.Metric, num(t.Published), num(t.FloorMs), t.Floor)
+				}
+			}
+		}
+		if x.PromptsSeenBefore {
+			for _, t := range ts {
+				if ex, ok := Excluded(t, t.Engine); ok && ex.PromptsSeenBefore {
+					fmt.Fprintf(&b, "  - %s %s: published %s ms\n", t.Row, t.Metric, num(t.Published))
 				}
 			}
 		}

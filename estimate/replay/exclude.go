@@ -19,6 +19,10 @@ type Exclusion struct {
 	// AfterReasoning narrows to rows whose TTFT is timed after the model's
 	// reasoning (Target.TTFTAfterReasoning).
 	AfterReasoning bool
+	// PromptsSeenBefore narrows to rows whose prompts an earlier run of
+	// the source had sent to the same server (Target.PromptsSeenBefore,
+	// published Load.PromptsSeenBefore).
+	PromptsSeenBefore bool
 	// MaxOutput narrows to rows whose requests generate at most this many
 	// tokens (Target.OutputTokens; 0: any).
 	MaxOutput int
@@ -33,10 +37,7 @@ type Exclusion struct {
 // Exclusions are the figures outside the model, by mechanism.
 var Exclusions = []Exclusion{
 	{BelowFloor: true, Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: belowFloor},
-	{Source: "sglang-cookbook-llama31-a100", RowPrefix: "sglcb-llama31-70b-a100-sglang-tp8-1k1k-c16", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: crossRunCache},
-	{Source: "sglang-cookbook-llama31-a100", RowPrefix: "sglcb-llama31-70b-a100-sglang-tp8-1k1k-c100", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: crossRunCache},
-	{Source: "sglang-cookbook-llama31-a100", RowPrefix: "sglcb-llama31-70b-a100-sglang-tp8-8k1k-c16", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: crossRunCache},
-	{Source: "sglang-cookbook-llama31-a100", RowPrefix: "sglcb-llama31-70b-a100-sglang-tp8-8k1k-c64", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: crossRunCache},
+	{PromptsSeenBefore: true, Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: crossRunCache},
 	{AfterReasoning: true, Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99}, Reason: afterReasoning},
 	{Load: "burst", MaxOutput: 4, Regimes: []Regime{RegimeTPOTBurst}, Reason: shortBurstTPOT},
 	{Engine: "nim", Reason: otherEngine},
@@ -120,13 +121,16 @@ const belowFloor = "the figure is below what the GPUs' datasheet peak allows und
 
 // shortBurstTPOT is why the TPOT of a burst of requests that generate a
 // handful of tokens is outside the model.
-// crossRunCache: SGLang's bench_serving regenerates the same prompts at
-// its default --seed 1 (numpy's RandomState(1) draws reproduce the page's
-// input totals) and the server's radix cache is never flushed between runs.
+// crossRunCache is why the TTFT of a run whose prompts an earlier run of
+// the same source had already sent to the server (published
+// Load.PromptsSeenBefore) is outside the model: SGLang's bench_serving
+// regenerates the same prompts at its default --seed 1 (numpy's
+// RandomState(1) draws reproduce the pages' token totals) and the server's
+// radix cache is never flushed between runs.
 const crossRunCache = "the page's runs reuse one prompt sequence: SGLang's bench_serving draws the random dataset's prompts with its default --seed 1 " +
-	"(numpy's RandomState(1).randint(1, L+1, n) gives the published input totals) and the server keeps its radix cache between runs, so the first " +
-	"prompts of a loaded run (its whole first wave: the earlier, smaller run's prompts) are served from cache, not prefilled; sglang@0033168f " +
-	"python/sglang/bench_serving.py. The one-session runs, first at each length, are scored."
+	"(numpy's RandomState(1).randint(1, L+1, n) gives the published token totals) and the server keeps its radix cache between runs, so the first " +
+	"prompts of a loaded run (the earlier, smaller run's prompts: most or all of its first wave) are served from cache, not prefilled " +
+	"(load.prompts_seen_before); sglang@0033168f python/sglang/bench_serving.py. The one-session runs, first at each length, are scored."
 
 const shortBurstTPOT = "the TPOT of a burst whose requests generate at most 4 tokens is the time between 2 or 3 tokens delivered while the API " +
 	"server is still ingesting the burst: it is set by the event loop's passes (a step's outputs wait for every request handler ready before " +
@@ -176,7 +180,7 @@ func Excluded(t Target, engine string) (Exclusion, bool) {
 		if (x.Source != "" && x.Source != t.Source) || (x.Engine != "" && x.Engine != engine) ||
 			(x.RowPrefix != "" && !strings.HasPrefix(t.Row, x.RowPrefix)) ||
 			(x.Dataset != "" && x.Dataset != t.Dataset) || (x.Load != "" && x.Load != t.Load) ||
-			(x.AfterReasoning && !t.TTFTAfterReasoning) || (x.MaxOutput > 0 && t.OutputTokens > x.MaxOutput) ||
+			(x.AfterReasoning && !t.TTFTAfterReasoning) || (x.PromptsSeenBefore && !t.PromptsSeenBefore) || (x.MaxOutput > 0 && t.OutputTokens > x.MaxOutput) ||
 			(x.BelowFloor && !(t.FloorMs > 0 && t.Published < t.FloorMs)) {
 			continue
 		}

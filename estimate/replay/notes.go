@@ -31,6 +31,8 @@ var HeldOutNotes = map[string]string{
 		"inter-node all-to-all and dual-batch overlap on vLLM 0.11.1, and 32 API servers streaming one deployment's output",
 	"pegainfer-vllm-h20-baseline": "vLLM 0.19 serving Kimi-K2.5 (INT4 experts) with DP8 + EP8 on 8 × H20-3e, closed loops of 1–256 sessions: " +
 		"idle DP ranks on a release after the fix, INT4 Marlin experts on low-compute Hopper, and DP load balance at large batch",
+	"sglang-cookbook-step35-h200": "Step-3.5-Flash BF16 TP4 + EP4 on 4 × H200 under SGLang 0.5.8 closed loops of 1–100 sessions at ~1K prompts: " +
+		"a hybrid sliding-window / full-attention MoE of 288 small experts (top 8) no calibration row has, and SGLang's TP + EP path on Hopper",
 	// Calibration sources, held out by refitting without them.
 	"vllm-blog-fp8-kvcache":         "dense Llama-3.1-8B on one H100 (vLLM 0.19), 20K-token prompts: long-context decode and prefill interference",
 	"vllm-eagle-bench-h100":         "dense Llama-3.1-8B on one H100 at batch 1 on synchronous vLLM V1 (0.8.4, 0.9.2), offline and through the API server: the in-process host cost per step",

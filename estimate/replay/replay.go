@@ -21,7 +21,7 @@ func Reproduce(r published.Row, eff perf.Efficiency, opt Options) ([]Target, err
 		}
 		t := Target{Row: r.ID, Source: r.Source, Split: r.Split, Engine: r.Engine.Name,
 			Dataset: r.Workload.Dataset, Load: r.Load.Kind, Class: ClassOf(r), Metric: f.metric, Regime: regimeOf(f.regime, r),
-			Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r), TTFTAfterReasoning: ttftAfterReasoning(r), OutputTokens: outTok}
+			Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r), TTFTAfterReasoning: ttftAfterReasoning(r), PromptsSeenBefore: r.Load.PromptsSeenBefore.V, OutputTokens: outTok}
 		if hasFloor {
 			t.FloorMs, t.Floor = floor.floorMs(t.Regime), floor.String()
 		}

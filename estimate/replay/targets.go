@@ -38,6 +38,10 @@ type Target struct {
 	// model's reasoning before it (ttftAfterReasoning): its TTFT figures
 	// then hold the reasoning's decode steps.
 	TTFTAfterReasoning bool
+	// PromptsSeenBefore is the row's load.prompts_seen_before: an earlier
+	// run of its source sent the same prompts to the same server, whose
+	// prefix cache kept them (exclude.go crossRunCache).
+	PromptsSeenBefore bool
 	// OutputTokens is the row's output length per request (its mean where
 	// it publishes one: lengths).
 	OutputTokens int

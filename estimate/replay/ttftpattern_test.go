@@ -57,7 +57,7 @@ func TestTTFTPattern(t *testing.T) {
 			}
 			x := Target{Row: r.ID, Source: r.Source, Split: r.Split, Engine: r.Engine.Name, Dataset: r.Workload.Dataset, Load: r.Load.Kind,
 				Class: ClassOf(r), Metric: f.metric, Regime: f.regime, Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r),
-				TTFTAfterReasoning: ttftAfterReasoning(r), OutputTokens: outTok}
+				TTFTAfterReasoning: ttftAfterReasoning(r), PromptsSeenBefore: r.Load.PromptsSeenBefore.V, OutputTokens: outTok}
 			_, ex := Excluded(x, r.Engine.Name)
 			rel := r.Engine.Name + " " + firstVersion(r.Engine.Version)
 			if e.versioned {
