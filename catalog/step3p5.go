@@ -54,6 +54,13 @@ type Step3p5 struct {
 	HeadGate bool `json:"head_wise_attn_gate,omitempty"`
 	// ShareExpertDim is share_expert_dim (the shared expert's width).
 	ShareExpertDim int `json:"share_expert_dim"`
+	// FP32Gate is need_fp32_gate: the router runs in float32 (vLLM's
+	// FP32ReplicatedLinear; SGLang's step3p5.py casts the hidden states
+	// and the gate weight to float32 and multiplies them every forward).
+	FP32Gate bool `json:"need_fp32_gate,omitempty"`
+	// RouterScale is moe_router_scaling_factor, the factor the routed
+	// experts' top-k weights are multiplied by (0: not given).
+	RouterScale float64 `json:"moe_router_scaling_factor,omitempty"`
 	// MoELayersErr says why moe_layers_enum could not be read ("" when it
 	// could or is absent).
 	MoELayersErr string `json:"moe_layers_error,omitempty"`
@@ -76,6 +83,8 @@ type step3p5Fields struct {
 	MoETopK               int                    `json:"moe_top_k"`
 	ShareExpertDim        int                    `json:"share_expert_dim"`
 	UseHeadWiseAttnGate   *bool                  `json:"use_head_wise_attn_gate"`
+	NeedFP32Gate          *bool                  `json:"need_fp32_gate"`
+	MoERouterScaling      float64                `json:"moe_router_scaling_factor"`
 }
 
 // fillStep3p5 reads Step-3.x's fields (text holds the language model's
@@ -88,7 +97,8 @@ func (c *hfConfig) fillStep3p5(m *Model, text map[string]json.RawMessage) {
 	if b, err := json.Marshal(text); err == nil {
 		_ = json.Unmarshal(b, &f)
 	}
-	s := &Step3p5{ShareExpertDim: f.ShareExpertDim, HeadGate: f.UseHeadWiseAttnGate != nil && *f.UseHeadWiseAttnGate}
+	s := &Step3p5{ShareExpertDim: f.ShareExpertDim, HeadGate: f.UseHeadWiseAttnGate != nil && *f.UseHeadWiseAttnGate,
+		FP32Gate: f.NeedFP32Gate != nil && *f.NeedFP32Gate, RouterScale: max(f.MoERouterScaling, 0)}
 	m.NumKVHeads = firstPositive(f.NumAttentionGroups, m.NumKVHeads)
 	s.SWAHeads, s.SWAKVHeads, s.SWAHeadDim = m.NumHeads, m.NumKVHeads, m.HeadDim
 	if o := f.AttentionOtherSetting; o != nil {

@@ -60,6 +60,10 @@ func TestStep3p5Flash(t *testing.T) {
 	if len(m.LayerTypes) != 45 || sliding != 33 || m.SlidingWindow != 512 || m.MoELayerCount() != 42 || m.IsMoELayer(2) || !m.IsMoELayer(3) {
 		t.Errorf("%d layer types, %d sliding layers, window %d, %d MoE layers", len(m.LayerTypes), sliding, m.SlidingWindow, m.MoELayerCount())
 	}
+	// need_fp32_gate: true and moe_router_scaling_factor: 3.0 in the config.
+	if s := m.Step3p5; !s.FP32Gate || s.RouterScale != 3 || !s.HeadGate {
+		t.Errorf("fp32 gate %v, router scaling %v, head gate %v", s.FP32Gate, s.RouterScale, s.HeadGate)
+	}
 	if m.LayerHeads(0) != 64 || m.LayerHeads(1) != 96 {
 		t.Errorf("heads: layer 0 %d, layer 1 %d", m.LayerHeads(0), m.LayerHeads(1))
 	}

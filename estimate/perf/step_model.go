@@ -151,6 +151,11 @@ func NewStepModel(s StepSetup) *StepModel {
 		sm.actBytesPerPair = moeActBytesPerPair(m, &s)
 	}
 	sm.eagerLayers = eagerLayers(m, s.WeightDType) / pp
+	if s.SGLang && UseSGLangStep3p5Ops {
+		k, r := sglangStep3p5Extra(m, s.TP)
+		sm.eagerLayers += k / eagerOpsRef / pp
+		sm.tpReduces += r / pp
+	}
 	sm.kernels = stageKernels(sm.eagerLayers)
 	if s.DSV4Streams {
 		sm.hiddenGEMMFork, sm.hiddenPostFork = dsv4StageHiddenKernels(m)
