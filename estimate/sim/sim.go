@@ -364,6 +364,10 @@ type simulator struct {
 	// the speculation does not change during a run, and steady segments
 	// read them for every decoding request.
 	emitMean, emitVar float64
+	// keepTTFT asks result to keep the run's TTFTs, sorted, in ttftSorted
+	// (Replicate, whose pooled result merges them).
+	keepTTFT   bool
+	ttftSorted []float64
 	// wave is vLLM's DP wave state (Config.DPWave, dpwave.go).
 	wave dpWave
 }

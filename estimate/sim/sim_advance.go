@@ -278,7 +278,15 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 		return v
 	}
 	res.TTFTSteps = ttftSteps(recs)
-	ttft := sorted(func(r simRecord) float64 { return r.ttft })
+	var ttft []float64
+	if len(ss) > 1 && mergeSorted(v, ss) {
+		ttft = v // the runs' own sorted TTFTs, merged
+	} else {
+		ttft = sorted(func(r simRecord) float64 { return r.ttft })
+	}
+	if len(ss) == 1 && ss[0].keepTTFT {
+		ss[0].ttftSorted = slices.Clone(ttft)
+	}
 	res.TTFTQuantiles = quantiles(ttft)
 	if latencies {
 		res.TTFT = percentilesOf(ttft)
@@ -287,6 +295,47 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 		res.TTFTParts = ttftParts(recs)
 	}
 	return res
+}
+
+// mergeSorted fills v with the TTFTs of every run of ss in increasing
+// order by merging the runs' own sorted TTFTs (simulator.ttftSorted),
+// where each run kept them and none holds a NaN or a negative zero: the
+// values are then in a strict total order in which equal values have
+// equal bits, so the merge is the very slice slices.Sort gives. False
+// (v untouched) otherwise.
+func mergeSorted(v []float64, ss []*simulator) bool {
+	runs := make([][]float64, 0, len(ss))
+	n := 0
+	for _, s := range ss {
+		if len(s.ttftSorted) != len(s.measured) {
+			return false
+		}
+		for _, x := range s.ttftSorted {
+			if x != x || (x == 0 && math.Signbit(x)) {
+				return false
+			}
+		}
+		n += len(s.ttftSorted)
+		if len(s.ttftSorted) > 0 {
+			runs = append(runs, s.ttftSorted)
+		}
+	}
+	if n != len(v) {
+		return false
+	}
+	for i := range v {
+		best := 0
+		for k := 1; k < len(runs); k++ {
+			if runs[k][0] < runs[best][0] {
+				best = k
+			}
+		}
+		v[i] = runs[best][0]
+		if runs[best] = runs[best][1:]; len(runs[best]) == 0 {
+			runs = slices.Delete(runs, best, best+1)
+		}
+	}
+	return true
 }
 
 // ttftParts is the mean of each TTFT part over the records.

@@ -122,6 +122,7 @@ func Replicate(cfg Config, r int) Result {
 			}
 		}
 		s.run()
+		s.keepTTFT = true // pooledWith merges the runs' sorted TTFTs
 		seqWork += s.seqWork
 		ss, reps = append(ss, s), append(reps, s.result())
 		s.shed()
