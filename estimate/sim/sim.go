@@ -295,7 +295,9 @@ type simReq struct {
 type simRank struct {
 	running []simReq
 	waiting []simReq // FIFO; preempted requests re-enter at the front
-	kvUsed  int      // in the pool's units (kvModel)
+	// waitBase is the start of waiting's backing array (pushBack).
+	waitBase []simReq
+	kvUsed   int // in the pool's units (kvModel)
 }
 
 // simulator is the whole run's state.
@@ -368,6 +370,8 @@ type simulator struct {
 	// (Replicate, whose pooled result merges them).
 	keepTTFT   bool
 	ttftSorted []float64
+	// ingestBase is the start of ingest's backing array (pushBack).
+	ingestBase []simReq
 	// wave is vLLM's DP wave state (Config.DPWave, dpwave.go).
 	wave dpWave
 }
@@ -468,6 +472,7 @@ func newSimulator(cfg Config) *simulator {
 	// tenth of a check's allocations); a run cut short leaves some unused.
 	s.measured = make([]simRecord, 0, min(max(1, cfg.Requests), maxRecordsUpFront))
 	s.kv = newKVModel(cfg)
+	s.pending = make([]simReq, 0, max(0, cfg.Sessions))
 	for i := 0; i < cfg.Sessions; i++ {
 		s.pending = append(s.pending, s.newReq(s.rng.Float64()*cfg.StaggerS, i))
 		s.sent++
@@ -549,11 +554,11 @@ func (s *simulator) arrive(r simReq) {
 		// of it (handOver takes them in order)
 		r.ready = max(s.feFree+s.cfg.Frontend.apiServerLatency(w), s.lastReady)
 		s.lastReady = r.ready
-		s.ingest = append(s.ingest, r) // the front end's queue runs in order
+		s.ingest = pushBack(&s.ingestBase, s.ingest, r) // the front end's queue runs in order
 		return
 	}
 	r.ready = s.joinRound(r.arrival, w)
-	s.ingest = append(s.ingest, r) // a round ends no earlier than the ones before it
+	s.ingest = pushBack(&s.ingestBase, s.ingest, r) // a round ends no earlier than the ones before it
 	s.openN++
 }
 
@@ -634,6 +639,31 @@ func popFront(q []simReq, n int) []simReq {
 	return q[n:]
 }
 
+// pushBack appends r to q, a queue popFront takes from, whose backing
+// array starts at *base: a full q with at least as much room before it as
+// it holds moves to the start of the array instead of growing into a new
+// one (popFront leaves the front of a long queue behind; appending to
+// its shrinking tail reallocated the queue over and over). *base follows
+// q to a new array when append makes one. Only where the requests sit in
+// memory changes.
+func pushBack(base *[]simReq, q []simReq, r simReq) []simReq {
+	if n := len(q); n > 0 && n == cap(q) {
+		if b := *base; cap(b) >= 2*n && sameEnd(b, q) {
+			q = b[:copy(b[:n], q)]
+		}
+	}
+	q = append(q, r)
+	if !sameEnd(*base, q) {
+		*base = q[:0]
+	}
+	return q
+}
+
+// sameEnd says a and b end at the same element of one backing array.
+func sameEnd(a, b []simReq) bool {
+	return cap(a) > 0 && cap(b) > 0 && &a[:cap(a)][cap(a)-1] == &b[:cap(b)][cap(b)-1]
+}
+
 // enqueue hands a request to the DP rank with the fewest requests (vLLM's
 // DP coordinator balances by queue lengths), the lowest index on ties.
 func (s *simulator) enqueue(r simReq) {
@@ -662,5 +692,6 @@ func (s *simulator) enqueue(r simReq) {
 			r.readyStep-- // handed over while a step ran: it waited through that one too
 		}
 	}
-	s.ranks[best].waiting = append(s.ranks[best].waiting, r)
+	rk := &s.ranks[best]
+	rk.waiting = pushBack(&rk.waitBase, rk.waiting, r)
 }

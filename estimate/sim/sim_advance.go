@@ -214,7 +214,7 @@ func (s *simulator) result() Result { return pooled([]*simulator{s}) }
 // scratch), keeping what pooled reads: Replicate holds every replication
 // until it pools them, and a finite run's queues hold the whole run.
 func (s *simulator) shed() {
-	s.ranks, s.loads, s.pending, s.ingest = nil, nil, nil, nil
+	s.ranks, s.loads, s.pending, s.ingest, s.ingestBase = nil, nil, nil, nil, nil
 	s.deltas, s.scratch, s.prefix, s.enough = nil, nil, nil, nil
 }
 
@@ -304,7 +304,6 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 // equal bits, so the merge is the very slice slices.Sort gives. False
 // (v untouched) otherwise.
 func mergeSorted(v []float64, ss []*simulator) bool {
-	runs := make([][]float64, 0, len(ss))
 	n := 0
 	for _, s := range ss {
 		if len(s.ttftSorted) != len(s.measured) {
@@ -316,26 +315,58 @@ func mergeSorted(v []float64, ss []*simulator) bool {
 			}
 		}
 		n += len(s.ttftSorted)
-		if len(s.ttftSorted) > 0 {
-			runs = append(runs, s.ttftSorted)
-		}
 	}
 	if n != len(v) {
 		return false
 	}
-	for i := range v {
-		best := 0
-		for k := 1; k < len(runs); k++ {
-			if runs[k][0] < runs[best][0] {
-				best = k
+	if n == 0 {
+		return true
+	}
+	// The runs side by side in v, then adjacent sorted segments merged
+	// pairwise, back and forth between v and a scratch slice.
+	bounds := make([]int, 0, len(ss)+1)
+	at := 0
+	for _, s := range ss {
+		bounds = append(bounds, at)
+		at += copy(v[at:], s.ttftSorted)
+	}
+	bounds = append(bounds, at)
+	src, dst := v, make([]float64, len(v))
+	for len(bounds) > 2 {
+		next := bounds[:0:0]
+		for i := 0; i+1 < len(bounds); i += 2 {
+			lo := bounds[i]
+			next = append(next, lo)
+			if i+2 >= len(bounds) {
+				copy(dst[lo:bounds[i+1]], src[lo:bounds[i+1]]) // the odd one out
+				continue
 			}
+			mergeTwo(dst[lo:bounds[i+2]], src[lo:bounds[i+1]], src[bounds[i+1]:bounds[i+2]])
 		}
-		v[i] = runs[best][0]
-		if runs[best] = runs[best][1:]; len(runs[best]) == 0 {
-			runs = slices.Delete(runs, best, best+1)
-		}
+		next = append(next, bounds[len(bounds)-1])
+		bounds, src, dst = next, dst, src
+	}
+	if &src[0] != &v[0] {
+		copy(v, src)
 	}
 	return true
+}
+
+// mergeTwo merges the sorted a and b into dst (len(a)+len(b) long).
+func mergeTwo(dst, a, b []float64) {
+	i, j, k := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if b[j] < a[i] {
+			dst[k] = b[j]
+			j++
+		} else {
+			dst[k] = a[i]
+			i++
+		}
+		k++
+	}
+	k += copy(dst[k:], a[i:])
+	copy(dst[k:], b[j:])
 }
 
 // ttftParts is the mean of each TTFT part over the records.
