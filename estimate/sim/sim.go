@@ -370,8 +370,9 @@ type simulator struct {
 	// (Replicate, whose pooled result merges them).
 	keepTTFT   bool
 	ttftSorted []float64
-	// ingestBase is the start of ingest's backing array (pushBack).
-	ingestBase []simReq
+	// ingestBase is the start of ingest's backing array (pushBack), and
+	// pendingBase the array pending was made with (simBuffers).
+	ingestBase, pendingBase []simReq
 	// wave is vLLM's DP wave state (Config.DPWave, dpwave.go).
 	wave dpWave
 }
@@ -444,7 +445,24 @@ func Run(cfg Config) Result {
 	return s.result()
 }
 
-func newSimulator(cfg Config) *simulator {
+func newSimulator(cfg Config) *simulator { return newSimulatorIn(cfg, nil) }
+
+// simBuffers are a finished run's queues (its ranks' running and waiting
+// requests, its pending and ingest queues), which the next replication
+// (Replicate) fills again instead of growing new ones: they held most of
+// a check's allocations. Their old contents are never read.
+type simBuffers struct {
+	ranks           []simRank
+	pending, ingest []simReq
+}
+
+// buffers hands over s's queues; s must not run again.
+func (s *simulator) buffers() *simBuffers {
+	return &simBuffers{ranks: s.ranks, pending: s.pendingBase, ingest: s.ingestBase}
+}
+
+// newSimulatorIn is newSimulator reusing b's queues (nil: none).
+func newSimulatorIn(cfg Config, b *simBuffers) *simulator {
 	cfg.Sessions = min(cfg.Sessions, MaxSessions)
 	cfg.DP = max(1, cfg.DP)
 	cfg.MaxNumSeqs = max(1, cfg.MaxNumSeqs)
@@ -456,7 +474,17 @@ func newSimulator(cfg Config) *simulator {
 		cfg.Sessions = min(cfg.Sessions, cfg.Pool)
 	}
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), roundStart: math.Inf(-1), cur: -1}
+		loads: make([]perf.RankLoad, cfg.DP), roundStart: math.Inf(-1), cur: -1}
+	if b != nil && cap(b.ranks) >= cfg.DP {
+		s.ranks = b.ranks[:cfg.DP]
+		for i := range s.ranks {
+			rk := &s.ranks[i]
+			*rk = simRank{running: rk.running[:0], waiting: rk.waitBase[:0], waitBase: rk.waitBase[:0]}
+		}
+		s.ingest, s.ingestBase = b.ingest[:0], b.ingest[:0]
+	} else {
+		s.ranks = make([]simRank, cfg.DP)
+	}
 	if cfg.Independent && cfg.DP > 1 {
 		s.clocks = make([]engineClock, cfg.DP)
 	}
@@ -472,7 +500,12 @@ func newSimulator(cfg Config) *simulator {
 	// tenth of a check's allocations); a run cut short leaves some unused.
 	s.measured = make([]simRecord, 0, min(max(1, cfg.Requests), maxRecordsUpFront))
 	s.kv = newKVModel(cfg)
-	s.pending = make([]simReq, 0, max(0, cfg.Sessions))
+	if b != nil && cap(b.pending) >= cfg.Sessions {
+		s.pending = b.pending[:0]
+	} else {
+		s.pending = make([]simReq, 0, max(0, cfg.Sessions))
+	}
+	s.pendingBase = s.pending
 	for i := 0; i < cfg.Sessions; i++ {
 		s.pending = append(s.pending, s.newReq(s.rng.Float64()*cfg.StaggerS, i))
 		s.sent++

@@ -214,7 +214,7 @@ func (s *simulator) result() Result { return pooled([]*simulator{s}) }
 // scratch), keeping what pooled reads: Replicate holds every replication
 // until it pools them, and a finite run's queues hold the whole run.
 func (s *simulator) shed() {
-	s.ranks, s.loads, s.pending, s.ingest, s.ingestBase = nil, nil, nil, nil, nil
+	s.ranks, s.loads, s.pending, s.ingest, s.ingestBase, s.pendingBase = nil, nil, nil, nil, nil, nil
 	s.deltas, s.scratch, s.prefix, s.enough = nil, nil, nil, nil
 }
 
