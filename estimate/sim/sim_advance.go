@@ -59,6 +59,12 @@ func (s *simulator) advanceRank(i int, out float64) {
 				if r.done >= r.prompt {
 					s.emit(r, out)
 				}
+			} else if s.cfg.Spec.Drafts <= 0 {
+				// emitDecode without drafts, inlined (one token, no draw)
+				if r.out < r.output {
+					r.ctxExtra++
+					s.emit(r, out)
+				}
 			} else {
 				s.emitDecode(r, out)
 			}

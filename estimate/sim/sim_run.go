@@ -342,8 +342,9 @@ func (s *simulator) scheduleDecodes(rk *simRank, l *perf.RankLoad, budget int) (
 	seqs, ctx := l.DecodeSeqs, l.DecodeCtx
 	outputs, prefills := 0, false
 	j := 0
-	for ; j < len(rk.running) && budget > 0; j++ {
-		r := &rk.running[j]
+	run := rk.running // rk.running, read again after a preemption shortens it
+	for ; j < len(run) && budget > 0; j++ {
+		r := &run[j]
 		if r.done < r.prompt {
 			prefills = true
 			continue
@@ -352,6 +353,7 @@ func (s *simulator) scheduleDecodes(rk *simRank, l *perf.RankLoad, budget int) (
 			for rk.kvUsed+need > s.kv.capacity && len(rk.running)-1 > j {
 				s.preempt(rk)
 			}
+			run = rk.running
 			if rk.kvUsed+need > s.kv.capacity {
 				break
 			}
