@@ -165,6 +165,10 @@ func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache) (RankLoad, f
 			continue
 		}
 		for i := range r.Loads {
+			// price's first test, without the call, for most ranks
+			if l := &r.Loads[i]; p.pp <= 1 && p.nf > 0 && l.within(p.front[p.hit]) {
+				continue
+			}
 			p.price(r.Loads[i])
 		}
 	}

@@ -214,13 +214,13 @@ func (st *dplbState) pickFor(c int) int {
 	best, min := 0, -1
 	// Ranks start, start+1, ..., n-1, 0, ..., start-1 (start < n): the
 	// scan from start modulo n, without a division per rank.
-	for idx := start; idx < n; idx++ {
-		if score := v[idx][0]*4 + v[idx][1]; min < 0 || score < min {
-			best, min = idx, score
+	for i, e := range v[start:] {
+		if score := e[0]*4 + e[1]; min < 0 || score < min {
+			best, min = start+i, score
 		}
 	}
-	for idx := 0; idx < start; idx++ {
-		if score := v[idx][0]*4 + v[idx][1]; min < 0 || score < min {
+	for idx, e := range v[:start] {
+		if score := e[0]*4 + e[1]; min < 0 || score < min {
 			best, min = idx, score
 		}
 	}
