@@ -16,6 +16,9 @@ type gemmShape struct {
 	dt          GEMMDType
 	lmHead      bool
 	flat        []float64 // the table
+	// nk is the shape's fixed place in the table's N and K axes
+	// (gridNK; newDenseGEMMs sets it once the shape is final).
+	nk gridNK
 }
 
 // denseGEMMs is a stage's dense projections priced by the measured tables
@@ -108,6 +111,9 @@ func (pk *gemmPeaks) of(dt GEMMDType) (peak, weightBytes float64) {
 // said; with the whole latency in the compute column it read "compute").
 // With pk nil the whole latency is returned as compute.
 func (d *denseGEMMs) timeSplit(tok, sampled float64, pk *gemmPeaks) (compute, memory float64) {
+	var pm gridPos
+	var lastM float64
+	haveM := false
 	for i := range d.shapes {
 		g := &d.shapes[i]
 		m := tok
@@ -117,7 +123,12 @@ func (d *denseGEMMs) timeSplit(tok, sampled float64, pk *gemmPeaks) (compute, me
 		if m <= 0 {
 			continue
 		}
-		t := g.count * d.t.at(g.flat, m, g.n, g.k) * d.servingFactor(g, m)
+		// d.t.at(g.flat, m, g.n, g.k), with the N and K positions the
+		// shape's own and M's worked out once per distinct M.
+		if m != lastM || !haveM {
+			pm, lastM, haveM = d.t.gridM(m), m, true
+		}
+		t := g.count * d.t.atGrid(g.flat, pm, g.nk) * d.servingFactor(g, m)
 		if pk == nil || !g.memoryBound(m, pk) {
 			compute += t
 		} else {
@@ -290,6 +301,10 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 	}
 	d.shapes = append(d.shapes, gemmShape{n: lmHeadParams(p) / h / tp, k: h, count: per, dt: GEMMTableBF16, lmHead: true, flat: bf})
 	d.kernels += per
+	for j := range d.shapes {
+		g := &d.shapes[j]
+		g.nk = t.gridNK(g.n, g.k)
+	}
 	return d
 }
 
@@ -407,4 +422,51 @@ func nvfp4DenseParams(s *StepSetup, tp float64) float64 {
 		}
 	}
 	return sum
+}
+
+// gemmSplitCache remembers timeSplit's results by their arguments (a
+// direct-mapped table; a slot holds the last arguments that hashed to
+// it): an engine's steps come back to the same token counts over and
+// over, and each lookup of the tables costs three logarithms and an
+// exponential per shape. timeSplit is a pure function of its arguments
+// and of the tables, so a hit returns the very bits a call would.
+type gemmSplitCache struct {
+	d     *denseGEMMs // whose times the slots hold
+	slots [gemmSplitSlots]gemmSplitSlot
+}
+
+const gemmSplitSlots = 256 // a power of two
+
+type gemmSplitSlot struct {
+	used            bool
+	hasPK           bool
+	tok, sampled    uint64 // the arguments' bits
+	pk              gemmPeaks
+	compute, memory float64
+}
+
+// timeSplit is d.timeSplit(tok, sampled, pk), from c when it holds it (c
+// nil: always computed).
+func (c *gemmSplitCache) timeSplit(d *denseGEMMs, tok, sampled float64, pk *gemmPeaks) (compute, memory float64) {
+	if c == nil {
+		return d.timeSplit(tok, sampled, pk)
+	}
+	if c.d != d {
+		*c = gemmSplitCache{d: d}
+	}
+	tb, sb := math.Float64bits(tok), math.Float64bits(sampled)
+	h := (tb*0x9e3779b97f4a7c15 ^ sb*0xc2b2ae3d27d4eb4f) >> 32
+	if pk != nil {
+		h ^= 0x5bd1e995
+	}
+	e := &c.slots[h&(gemmSplitSlots-1)]
+	if e.used && e.tok == tb && e.sampled == sb && e.hasPK == (pk != nil) && (pk == nil || e.pk == *pk) {
+		return e.compute, e.memory
+	}
+	compute, memory = d.timeSplit(tok, sampled, pk)
+	*e = gemmSplitSlot{used: true, hasPK: pk != nil, tok: tb, sampled: sb, compute: compute, memory: memory}
+	if pk != nil {
+		e.pk = *pk
+	}
+	return compute, memory
 }

@@ -179,9 +179,37 @@ func (t *gemmTables) table(system string, dt GEMMDType) []float64 {
 // the grid; corners without a row are left out and the others' weights
 // renormalised; 0 when no corner has one.
 func (t *gemmTables) at(flat []float64, m, n, k float64) float64 {
-	im, fm := logGridPos(t.logM, m)
+	return t.atGrid(flat, t.gridM(m), t.gridNK(n, k))
+}
+
+// gridPos is a value's place on one axis of the tables (logGridPos): the
+// cell and the fraction of the way to the next.
+type gridPos struct {
+	i int
+	f float64
+}
+
+// gridNK is a GEMM's places on the N and K axes.
+type gridNK struct{ n, k gridPos }
+
+// gridM is m's place on the M axis.
+func (t *gemmTables) gridM(m float64) gridPos {
+	i, f := logGridPos(t.logM, m)
+	return gridPos{i, f}
+}
+
+// gridNK is n's and k's places on the N and K axes.
+func (t *gemmTables) gridNK(n, k float64) gridNK {
 	in, fn := logGridPos(t.logNK, n)
 	ik, fk := logGridPos(t.logNK, k)
+	return gridNK{gridPos{in, fn}, gridPos{ik, fk}}
+}
+
+// atGrid is at given the places of M, N and K on the axes.
+func (t *gemmTables) atGrid(flat []float64, pm gridPos, pnk gridNK) float64 {
+	im, fm := pm.i, pm.f
+	in, fn := pnk.n.i, pnk.n.f
+	ik, fk := pnk.k.i, pnk.k.f
 	nm, nn := len(t.logM), len(t.logNK)
 	var sum, wsum float64
 	for a := 0; a < 2; a++ {

@@ -142,43 +142,76 @@ func (sm *StepModel) StepRuns(runs []RankRun) StepTime {
 // maximum left half of the ranks to be priced. The result is the same
 // (the largest rankTime over the ranks); which of two different loads of
 // exactly equal time is returned may differ.
-func (sm *StepModel) slowestRank(runs []RankRun) (RankLoad, float64) {
-	pp := float64(sm.S.PP)
+func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache) (RankLoad, float64) {
 	var busiest RankLoad
 	found := false
-	eachLoad(runs, func(l RankLoad) {
-		if !found || busier(l, busiest) {
-			busiest, found = l, true
+	for _, r := range runs {
+		if r.N <= 0 {
+			continue
 		}
-	})
+		for i := range r.Loads {
+			if l := &r.Loads[i]; !found || busier(l, &busiest) {
+				busiest, found = *l, true
+			}
+		}
+	}
 	if !found {
 		return RankLoad{}, 0
 	}
-	var front [maxFrontier]RankLoad
-	nf := 0
-	var worst float64
-	var worstLoad RankLoad
-	price := func(l RankLoad) {
-		if pp > 1 {
-			l = l.scaled(1 / pp) // one of PP micro-batches
+	p := frontier{sm: sm, c: c, pp: float64(sm.S.PP)}
+	p.price(busiest)
+	for _, r := range runs {
+		if r.N <= 0 {
+			continue
 		}
-		for _, f := range front[:nf] {
-			if l.within(f) {
-				return
+		for i := range r.Loads {
+			// price's first test, without the call, for most ranks
+			if l := &r.Loads[i]; p.pp <= 1 && p.nf > 0 && l.within(p.front[p.hit]) {
+				continue
 			}
-		}
-		t := sm.rankTime(l, nil)
-		if nf == 0 || t > worst {
-			worst, worstLoad = t, l
-		}
-		if nf < maxFrontier {
-			front[nf] = l
-			nf++
+			p.price(r.Loads[i])
 		}
 	}
-	price(busiest)
-	eachLoad(runs, price)
-	return worstLoad, worst
+	return p.worstLoad, p.worst
+}
+
+// frontier is slowestRank's pricing: the first maxFrontier loads priced
+// (front), the slowest so far, and hit, the entry that last covered a
+// load, tried first (the order the entries are tried in does not change
+// whether one covers a load).
+type frontier struct {
+	sm        *StepModel
+	c         *gemmSplitCache // nil: none
+	pp        float64
+	front     [maxFrontier]RankLoad
+	nf, hit   int
+	worst     float64
+	worstLoad RankLoad
+}
+
+// price prices l unless a load of the front carries at least as much of
+// everything.
+func (p *frontier) price(l RankLoad) {
+	if p.pp > 1 {
+		l = l.scaled(1 / p.pp) // one of PP micro-batches
+	}
+	if p.nf > 0 && l.within(p.front[p.hit]) {
+		return
+	}
+	for i := 0; i < p.nf; i++ {
+		if i != p.hit && l.within(p.front[i]) {
+			p.hit = i
+			return
+		}
+	}
+	t := p.sm.rankTimeC(l, nil, p.c)
+	if p.nf == 0 || t > p.worst {
+		p.worst, p.worstLoad = t, l
+	}
+	if p.nf < maxFrontier {
+		p.front[p.nf] = l
+		p.nf++
+	}
 }
 
 // maxFrontier bounds the priced loads slowestRank compares each rank with.
@@ -186,7 +219,7 @@ const maxFrontier = 8
 
 // busier orders rank loads busiest first: the most tokens, then the most
 // context read.
-func busier(a, b RankLoad) bool {
+func busier(a, b *RankLoad) bool {
 	ta, tb := a.PrefillTokens+a.DecodeSeqs, b.PrefillTokens+b.DecodeSeqs
 	if ta != tb {
 		return ta > tb
@@ -200,8 +233,9 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	s := &sm.S
 	pp := float64(s.PP)
 	var st StepTime
-	worstLoad, _ := sm.slowestRank(runs)
-	sm.rankTime(worstLoad, &st)
+	c := m.gemmCache(sm)
+	worstLoad, _ := sm.slowestRank(runs, c)
+	sm.rankTimeC(worstLoad, &st, c)
 	// The experts' roof adds to the slowest rank's, in that order.
 	e := &tt.expert
 	st.ComputeS += e.ComputeS
@@ -377,7 +411,11 @@ func roof(st *StepTime, computeS, memoryS float64) float64 {
 }
 
 // rankTime is the dense + attention time of one rank (per GPU, one stage).
-func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
+func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 { return sm.rankTimeC(l, st, nil) }
+
+// rankTimeC is rankTime, the measured GEMMs' times looked up in c first
+// (nil: none).
+func (sm *StepModel) rankTimeC(l RankLoad, st *StepTime, c *gemmSplitCache) float64 {
 	s := &sm.S
 	tok := l.tokens(s.SpecTokens)
 	if tok <= 0 {
@@ -404,7 +442,7 @@ func (sm *StepModel) rankTime(l RankLoad, st *StepTime) float64 {
 			}
 			pk = &gemmPeaks{bf16: s.HW.BF16FLOPS, fp8: fp8, fp4: s.HW.FP4FLOPS, hbm: s.HW.HBMBytesPerS}
 		}
-		tc, tm := sm.gemms.timeSplit(tok, sampled, pk)
+		tc, tm := c.timeSplit(sm.gemms, tok, sampled, pk)
 		dense = max(tc+tm, act/hbm)
 		if st != nil {
 			st.ComputeS += denseF / gemm

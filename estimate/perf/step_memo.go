@@ -34,6 +34,21 @@ type StepMemo struct {
 	// is scratch for the next passes' loads.
 	drafts [2]*StepMemo
 	runs   []RankRun
+	// gemms remembers the measured dense GEMMs' times of the ranks priced
+	// (nil until a step model with tables needs it).
+	gemms *gemmSplitCache
+}
+
+// gemmCache is m's cache of sm's measured GEMM times (nil for a nil memo
+// or a step model without tables).
+func (m *StepMemo) gemmCache(sm *StepModel) *gemmSplitCache {
+	if m == nil || sm.gemms == nil {
+		return nil
+	}
+	if m.gemms == nil {
+		m.gemms = &gemmSplitCache{}
+	}
+	return m.gemms
 }
 
 // StepRunsMemo is StepRuns, reusing m's token terms when the step's

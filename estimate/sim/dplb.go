@@ -191,6 +191,10 @@ func (st *dplbState) publish(ranks []simRank, now float64) {
 	st.at = now
 	for c, v := range st.views {
 		lo := st.first[c]
+		if c > 0 && st.first[c-1] == lo && len(st.views[c-1]) == len(v) {
+			copy(v, st.views[c-1]) // the group's view, just published
+			continue
+		}
 		for i := range v {
 			v[i] = [2]int{len(ranks[lo+i].waiting), len(ranks[lo+i].running)}
 		}
@@ -208,9 +212,15 @@ func (st *dplbState) pickFor(c int) int {
 	n, clients := len(v), st.cfg.Clients
 	start := n * (c % clients) / clients
 	best, min := 0, -1
-	for i := 0; i < n; i++ {
-		idx := (start + i) % n
-		if score := v[idx][0]*4 + v[idx][1]; min < 0 || score < min {
+	// Ranks start, start+1, ..., n-1, 0, ..., start-1 (start < n): the
+	// scan from start modulo n, without a division per rank.
+	for i, e := range v[start:] {
+		if score := e[0]*4 + e[1]; min < 0 || score < min {
+			best, min = start+i, score
+		}
+	}
+	for idx, e := range v[:start] {
+		if score := e[0]*4 + e[1]; min < 0 || score < min {
 			best, min = idx, score
 		}
 	}

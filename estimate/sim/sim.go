@@ -295,7 +295,9 @@ type simReq struct {
 type simRank struct {
 	running []simReq
 	waiting []simReq // FIFO; preempted requests re-enter at the front
-	kvUsed  int      // in the pool's units (kvModel)
+	// waitBase is the start of waiting's backing array (pushBack).
+	waitBase []simReq
+	kvUsed   int // in the pool's units (kvModel)
 }
 
 // simulator is the whole run's state.
@@ -364,6 +366,13 @@ type simulator struct {
 	// the speculation does not change during a run, and steady segments
 	// read them for every decoding request.
 	emitMean, emitVar float64
+	// keepTTFT asks result to keep the run's TTFTs, sorted, in ttftSorted
+	// (Replicate, whose pooled result merges them).
+	keepTTFT   bool
+	ttftSorted []float64
+	// ingestBase is the start of ingest's backing array (pushBack), and
+	// pendingBase the array pending was made with (simBuffers).
+	ingestBase, pendingBase []simReq
 	// wave is vLLM's DP wave state (Config.DPWave, dpwave.go).
 	wave dpWave
 }
@@ -436,7 +445,24 @@ func Run(cfg Config) Result {
 	return s.result()
 }
 
-func newSimulator(cfg Config) *simulator {
+func newSimulator(cfg Config) *simulator { return newSimulatorIn(cfg, nil) }
+
+// simBuffers are a finished run's queues (its ranks' running and waiting
+// requests, its pending and ingest queues), which the next replication
+// (Replicate) fills again instead of growing new ones: they held most of
+// a check's allocations. Their old contents are never read.
+type simBuffers struct {
+	ranks           []simRank
+	pending, ingest []simReq
+}
+
+// buffers hands over s's queues; s must not run again.
+func (s *simulator) buffers() *simBuffers {
+	return &simBuffers{ranks: s.ranks, pending: s.pendingBase, ingest: s.ingestBase}
+}
+
+// newSimulatorIn is newSimulator reusing b's queues (nil: none).
+func newSimulatorIn(cfg Config, b *simBuffers) *simulator {
 	cfg.Sessions = min(cfg.Sessions, MaxSessions)
 	cfg.DP = max(1, cfg.DP)
 	cfg.MaxNumSeqs = max(1, cfg.MaxNumSeqs)
@@ -448,7 +474,17 @@ func newSimulator(cfg Config) *simulator {
 		cfg.Sessions = min(cfg.Sessions, cfg.Pool)
 	}
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		ranks: make([]simRank, cfg.DP), loads: make([]perf.RankLoad, cfg.DP), roundStart: math.Inf(-1), cur: -1}
+		loads: make([]perf.RankLoad, cfg.DP), roundStart: math.Inf(-1), cur: -1}
+	if b != nil && cap(b.ranks) >= cfg.DP {
+		s.ranks = b.ranks[:cfg.DP]
+		for i := range s.ranks {
+			rk := &s.ranks[i]
+			*rk = simRank{running: rk.running[:0], waiting: rk.waitBase[:0], waitBase: rk.waitBase[:0]}
+		}
+		s.ingest, s.ingestBase = b.ingest[:0], b.ingest[:0]
+	} else {
+		s.ranks = make([]simRank, cfg.DP)
+	}
 	if cfg.Independent && cfg.DP > 1 {
 		s.clocks = make([]engineClock, cfg.DP)
 	}
@@ -464,6 +500,12 @@ func newSimulator(cfg Config) *simulator {
 	// tenth of a check's allocations); a run cut short leaves some unused.
 	s.measured = make([]simRecord, 0, min(max(1, cfg.Requests), maxRecordsUpFront))
 	s.kv = newKVModel(cfg)
+	if b != nil && cap(b.pending) >= cfg.Sessions {
+		s.pending = b.pending[:0]
+	} else {
+		s.pending = make([]simReq, 0, max(0, cfg.Sessions))
+	}
+	s.pendingBase = s.pending
 	for i := 0; i < cfg.Sessions; i++ {
 		s.pending = append(s.pending, s.newReq(s.rng.Float64()*cfg.StaggerS, i))
 		s.sent++
@@ -545,11 +587,11 @@ func (s *simulator) arrive(r simReq) {
 		// of it (handOver takes them in order)
 		r.ready = max(s.feFree+s.cfg.Frontend.apiServerLatency(w), s.lastReady)
 		s.lastReady = r.ready
-		s.ingest = append(s.ingest, r) // the front end's queue runs in order
+		s.ingest = pushBack(&s.ingestBase, s.ingest, r) // the front end's queue runs in order
 		return
 	}
 	r.ready = s.joinRound(r.arrival, w)
-	s.ingest = append(s.ingest, r) // a round ends no earlier than the ones before it
+	s.ingest = pushBack(&s.ingestBase, s.ingest, r) // a round ends no earlier than the ones before it
 	s.openN++
 }
 
@@ -630,6 +672,31 @@ func popFront(q []simReq, n int) []simReq {
 	return q[n:]
 }
 
+// pushBack appends r to q, a queue popFront takes from, whose backing
+// array starts at *base: a full q with at least as much room before it as
+// it holds moves to the start of the array instead of growing into a new
+// one (popFront leaves the front of a long queue behind; appending to
+// its shrinking tail reallocated the queue over and over). *base follows
+// q to a new array when append makes one. Only where the requests sit in
+// memory changes.
+func pushBack(base *[]simReq, q []simReq, r simReq) []simReq {
+	if n := len(q); n > 0 && n == cap(q) {
+		if b := *base; cap(b) >= 2*n && sameEnd(b, q) {
+			q = b[:copy(b[:n], q)]
+		}
+	}
+	q = append(q, r)
+	if !sameEnd(*base, q) {
+		*base = q[:0]
+	}
+	return q
+}
+
+// sameEnd says a and b end at the same element of one backing array.
+func sameEnd(a, b []simReq) bool {
+	return cap(a) > 0 && cap(b) > 0 && &a[:cap(a)][cap(a)-1] == &b[:cap(b)][cap(b)-1]
+}
+
 // enqueue hands a request to the DP rank with the fewest requests (vLLM's
 // DP coordinator balances by queue lengths), the lowest index on ties.
 func (s *simulator) enqueue(r simReq) {
@@ -658,5 +725,6 @@ func (s *simulator) enqueue(r simReq) {
 			r.readyStep-- // handed over while a step ran: it waited through that one too
 		}
 	}
-	s.ranks[best].waiting = append(s.ranks[best].waiting, r)
+	rk := &s.ranks[best]
+	rk.waiting = pushBack(&rk.waitBase, rk.waiting, r)
 }

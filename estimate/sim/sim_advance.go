@@ -59,6 +59,12 @@ func (s *simulator) advanceRank(i int, out float64) {
 				if r.done >= r.prompt {
 					s.emit(r, out)
 				}
+			} else if s.cfg.Spec.Drafts <= 0 {
+				// emitDecode without drafts, inlined (one token, no draw)
+				if r.out < r.output {
+					r.ctxExtra++
+					s.emit(r, out)
+				}
 			} else {
 				s.emitDecode(r, out)
 			}
@@ -214,7 +220,7 @@ func (s *simulator) result() Result { return pooled([]*simulator{s}) }
 // scratch), keeping what pooled reads: Replicate holds every replication
 // until it pools them, and a finite run's queues hold the whole run.
 func (s *simulator) shed() {
-	s.ranks, s.loads, s.pending, s.ingest = nil, nil, nil, nil
+	s.ranks, s.loads, s.pending, s.ingest, s.ingestBase, s.pendingBase = nil, nil, nil, nil, nil, nil
 	s.deltas, s.scratch, s.prefix, s.enough = nil, nil, nil, nil
 }
 
@@ -278,7 +284,15 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 		return v
 	}
 	res.TTFTSteps = ttftSteps(recs)
-	ttft := sorted(func(r simRecord) float64 { return r.ttft })
+	var ttft []float64
+	if len(ss) > 1 && mergeSorted(v, ss) {
+		ttft = v // the runs' own sorted TTFTs, merged
+	} else {
+		ttft = sorted(func(r simRecord) float64 { return r.ttft })
+	}
+	if len(ss) == 1 && ss[0].keepTTFT {
+		ss[0].ttftSorted = slices.Clone(ttft)
+	}
 	res.TTFTQuantiles = quantiles(ttft)
 	if latencies {
 		res.TTFT = percentilesOf(ttft)
@@ -287,6 +301,78 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 		res.TTFTParts = ttftParts(recs)
 	}
 	return res
+}
+
+// mergeSorted fills v with the TTFTs of every run of ss in increasing
+// order by merging the runs' own sorted TTFTs (simulator.ttftSorted),
+// where each run kept them and none holds a NaN or a negative zero: the
+// values are then in a strict total order in which equal values have
+// equal bits, so the merge is the very slice slices.Sort gives. False
+// (v untouched) otherwise.
+func mergeSorted(v []float64, ss []*simulator) bool {
+	n := 0
+	for _, s := range ss {
+		if len(s.ttftSorted) != len(s.measured) {
+			return false
+		}
+		for _, x := range s.ttftSorted {
+			if x != x || (x == 0 && math.Signbit(x)) {
+				return false
+			}
+		}
+		n += len(s.ttftSorted)
+	}
+	if n != len(v) {
+		return false
+	}
+	if n == 0 {
+		return true
+	}
+	// The runs side by side in v, then adjacent sorted segments merged
+	// pairwise, back and forth between v and a scratch slice.
+	bounds := make([]int, 0, len(ss)+1)
+	at := 0
+	for _, s := range ss {
+		bounds = append(bounds, at)
+		at += copy(v[at:], s.ttftSorted)
+	}
+	bounds = append(bounds, at)
+	src, dst := v, make([]float64, len(v))
+	for len(bounds) > 2 {
+		next := bounds[:0:0]
+		for i := 0; i+1 < len(bounds); i += 2 {
+			lo := bounds[i]
+			next = append(next, lo)
+			if i+2 >= len(bounds) {
+				copy(dst[lo:bounds[i+1]], src[lo:bounds[i+1]]) // the odd one out
+				continue
+			}
+			mergeTwo(dst[lo:bounds[i+2]], src[lo:bounds[i+1]], src[bounds[i+1]:bounds[i+2]])
+		}
+		next = append(next, bounds[len(bounds)-1])
+		bounds, src, dst = next, dst, src
+	}
+	if &src[0] != &v[0] {
+		copy(v, src)
+	}
+	return true
+}
+
+// mergeTwo merges the sorted a and b into dst (len(a)+len(b) long).
+func mergeTwo(dst, a, b []float64) {
+	i, j, k := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if b[j] < a[i] {
+			dst[k] = b[j]
+			j++
+		} else {
+			dst[k] = a[i]
+			i++
+		}
+		k++
+	}
+	k += copy(dst[k:], a[i:])
+	copy(dst[k:], b[j:])
 }
 
 // ttftParts is the mean of each TTFT part over the records.

@@ -111,9 +111,10 @@ func Replicate(cfg Config, r int) Result {
 	}
 	minReps := minReplications(cfg.WorkBudget)
 	share := cfg.WorkBudget / int64(min(minReps, r))
+	var buf *simBuffers // the last replication's queues
 	for i := 0; i < r && (i < minReps || cfg.WorkBudget <= 0 || within()); i++ {
 		per.Seed = cfg.Seed + uint64(i)*replicaSeedStep
-		s := newSimulator(per)
+		s := newSimulatorIn(per, buf)
 		if cfg.WorkBudget > 0 {
 			start := work
 			s.enough = func(frac float64) bool {
@@ -122,8 +123,10 @@ func Replicate(cfg Config, r int) Result {
 			}
 		}
 		s.run()
+		s.keepTTFT = true // pooledWith merges the runs' sorted TTFTs
 		seqWork += s.seqWork
 		ss, reps = append(ss, s), append(reps, s.result())
+		buf = s.buffers()
 		s.shed()
 		if i == 0 && cfg.Pool > 0 && cfg.WorkBudget > 0 && (work >= share || seqWork >= share*seqUpdatesPerRankStep) {
 			minReps = 1 // a finite run is measured whole; one that alone spends a share is the only one

@@ -227,8 +227,10 @@ func (s *simulator) scheduleRank(i int) {
 		}
 		budget = s.cfg.MaxNumBatchedTokens
 	}
-	budget = s.scheduleRunning(rk, &l, budget, true)
-	budget = s.scheduleRunning(rk, &l, budget, false)
+	budget, none := s.scheduleDecodes(rk, &l, budget)
+	if !none { // else no running request is a partial prefill
+		budget = s.scheduleRunning(rk, &l, budget, false)
+	}
 	s.admitWaiting(rk, &l, budget)
 	s.loads[i] = l
 }
@@ -304,7 +306,8 @@ func (s *simulator) loadsPrefill() bool {
 // partial prefills) their tokens for the step and returns the budget left.
 func (s *simulator) scheduleRunning(rk *simRank, l *perf.RankLoad, budget int, decodes bool) int {
 	if decodes {
-		return s.scheduleDecodes(rk, l, budget)
+		budget, _ = s.scheduleDecodes(rk, l, budget)
+		return budget
 	}
 	for j := 0; j < len(rk.running) && budget > 0; j++ {
 		r := &rk.running[j]
@@ -330,32 +333,41 @@ func (s *simulator) scheduleRunning(rk *simRank, l *perf.RankLoad, budget int, d
 // block does not fit preempts requests from the end of the batch, or
 // ends the decodes when none is left. It is addToLoad's decode branch
 // with the load's decode sums kept in locals, added to in the same order
-// and written back once (the hottest loop of the simulator).
-func (s *simulator) scheduleDecodes(rk *simRank, l *perf.RankLoad, budget int) int {
+// and written back once (the hottest loop of the simulator), and the
+// outputs counted the same way. It also says whether it looked at every
+// running request and found no partial prefill among them (the prefill
+// pass that follows then has nothing to do).
+func (s *simulator) scheduleDecodes(rk *simRank, l *perf.RankLoad, budget int) (left int, noPrefill bool) {
 	width := s.cfg.Spec.width()
 	seqs, ctx := l.DecodeSeqs, l.DecodeCtx
-	for j := 0; j < len(rk.running) && budget > 0; j++ {
-		r := &rk.running[j]
+	outputs, prefills := 0, false
+	j := 0
+	run := rk.running // rk.running, read again after a preemption shortens it
+	for ; j < len(run) && budget > 0; j++ {
+		r := &run[j]
 		if r.done < r.prompt {
+			prefills = true
 			continue
 		}
 		if need := s.moreBlocks(r, r.done+r.ctxExtra+width); need > 0 {
 			for rk.kvUsed+need > s.kv.capacity && len(rk.running)-1 > j {
 				s.preempt(rk)
 			}
+			run = rk.running
 			if rk.kvUsed+need > s.kv.capacity {
 				break
 			}
 			s.hold(rk, r, need, r.done+r.ctxExtra+width)
 		}
 		r.sched = width
-		s.outputs++
+		outputs++
 		seqs++
 		ctx += float64(r.prompt + r.ctxExtra)
 		budget -= width
 	}
+	s.outputs += outputs // preempt's decrements, if any, commute with these
 	l.DecodeSeqs, l.DecodeCtx = seqs, ctx
-	return budget
+	return budget, !prefills && j >= len(rk.running)
 }
 
 // genCtx is the KV a decoding request already holds beyond its prompt.
