@@ -57,18 +57,7 @@ func TestDeepGEMMFailures(t *testing.T) {
 			"LOG101:oom_loading", "during the kernel warm-up", "--max-num-batched-tokens"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			fs := failuresOf(t, c.log)
-			if got := codesOf(fs); got != c.want {
-				t.Fatalf("failures %q, want %s: %+v", got, c.want, fs)
-			}
-			if !strings.Contains(fs[0].Message, c.msg) {
-				t.Errorf("message %q lacks %q", fs[0].Message, c.msg)
-			}
-			if !strings.Contains(fs[0].Fix, c.fix) {
-				t.Errorf("fix %q lacks %q", fs[0].Fix, c.fix)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantFailure(t, c.log, c.want, c.msg, c.fix) })
 	}
 }
 

@@ -39,15 +39,24 @@ func TestLogsRealFailureShapes(t *testing.T) {
 			"LOG213:kv_transfer", "NIXL handshake"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			fs := failuresOf(t, c.log)
-			if got := codesOf(fs); got != c.want {
-				t.Fatalf("failures %q, want %s: %+v", got, c.want, fs)
-			}
-			if !strings.Contains(fs[0].Message, c.msg) {
-				t.Errorf("message %q lacks %q", fs[0].Message, c.msg)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantFailure(t, c.log, c.want, c.msg, "") })
+	}
+}
+
+// wantFailure asserts that log gives exactly the failures want (codesOf's
+// form), the first with msg in its message and fix in its fix ("" skips
+// the fix).
+func wantFailure(t *testing.T, log, want, msg, fix string) {
+	t.Helper()
+	fs := failuresOf(t, log)
+	if got := codesOf(fs); got != want {
+		t.Fatalf("failures %q, want %s: %+v", got, want, fs)
+	}
+	if !strings.Contains(fs[0].Message, msg) {
+		t.Errorf("message %q lacks %q", fs[0].Message, msg)
+	}
+	if !strings.Contains(fs[0].Fix, fix) {
+		t.Errorf("fix %q lacks %q", fs[0].Fix, fix)
 	}
 }
 
