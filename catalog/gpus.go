@@ -77,6 +77,17 @@ var gpuTable = []GPU{
 	{ID: "h200", Name: "NVIDIA H200", Vendor: "nvidia", MemoryMiB: 143156, SMIMemoryMiB: 143771, HBMBandwidthGBytesPerS: 4800, BF16TFLOPS: 989, FP8TFLOPS: 1979, INT8TOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132},
 	{ID: "h800", Name: "NVIDIA H800", Vendor: "nvidia", MemoryMiB: derivedCUDA(81559), SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 3350, BF16TFLOPS: 989, FP8TFLOPS: 1979, IntraNodeGBytesPerS: 200, ComputeMajor: 9, IntraNodeKind: "nvlink", Notes: "NVLink cut to 400 GB/s bidirectional; CUDA total derived"},
 	{ID: "a100-80g", Name: "NVIDIA A100-SXM4-80GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(81920), SMIMemoryMiB: 81920, HBMBandwidthGBytesPerS: 2039, BF16TFLOPS: 312, INT8TOPS: 624, IntraNodeGBytesPerS: 300, ComputeMajor: 8, IntraNodeKind: "nvlink", SMs: 108, Notes: "no FP8 tensor cores; CUDA total derived"},
+	// a100-40g: NVIDIA A100 datasheet (nvidia-a100-datasheet-us-nvidia-
+	// 1758950-r4-web.pdf, the document cited for a100-80g in int8Sources
+	// below), column 'A100 40GB SXM': GPU memory 40 GB HBM2, memory
+	// bandwidth 1,555 GB/s, BF16 Tensor Core 312 TFLOPS (624 with
+	// sparsity), INT8 624 TOPS (1,248 with sparsity), NVLink 600 GB/s
+	// (bidirectional: 300 per direction), the same GA100 (108 SMs, compute
+	// 8.0) as the 80 GB part. nvidia-smi prints 40960 MiB for an
+	// 'NVIDIA A100-SXM4-40GB' (public nvidia-smi captures); the CUDA total
+	// is derived (derivedCUDA), torch's out-of-memory messages on 40 GB
+	// parts say 'total capacity of 39.39 GiB' (≈40,335 MiB, 57 MiB below).
+	{ID: "a100-40g", Name: "NVIDIA A100-SXM4-40GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(40960), SMIMemoryMiB: 40960, HBMBandwidthGBytesPerS: 1555, BF16TFLOPS: 312, INT8TOPS: 624, IntraNodeGBytesPerS: 300, ComputeMajor: 8, IntraNodeKind: "nvlink", SMs: 108, Notes: "40 GB HBM2 (1,555 GB/s); no FP8 tensor cores; CUDA total derived"},
 	{ID: "a800", Name: "NVIDIA A800-SXM4-80GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(81920), SMIMemoryMiB: 81920, HBMBandwidthGBytesPerS: 2039, BF16TFLOPS: 312, INT8TOPS: 624, IntraNodeGBytesPerS: 200, ComputeMajor: 8, IntraNodeKind: "nvlink", Notes: "NVLink cut to 400 GB/s bidirectional; no FP8; CUDA total derived"},
 	{ID: "b200", Name: "NVIDIA B200", Vendor: "nvidia", MemoryMiB: 182636, SMIMemoryMiB: 183359, HBMBandwidthGBytesPerS: 7700, BF16TFLOPS: 2250, FP8TFLOPS: 4500, FP4TFLOPS: 9000, INT8TOPS: 4500, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", SMs: 148, Notes: "bandwidth: NVIDIA HGX table 7.7 TB/s (others say 8); FP4 dense: HGX B200 NVFP4 72 PF / 8 (NVIDIA Blackwell datasheet)"},
 	{ID: "l40s", Name: "NVIDIA L40S", Vendor: "nvidia", MemoryMiB: 45589, SMIMemoryMiB: 46068, HBMBandwidthGBytesPerS: 864, BF16TFLOPS: 362.05, FP8TFLOPS: 733, INT8TOPS: 733, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", SMs: 142},
@@ -234,6 +245,7 @@ var gpuAliases = map[string]string{
 	"h20": "h20-96g", "h20-96gb": "h20-96g", "h20-3e": "h20-141g", "h20-141gb": "h20-141g",
 	"h100": "h100-sxm", "h100-80g": "h100-sxm", "h200-141g": "h200", "h200-sxm": "h200",
 	"a100": "a100-80g", "a100-80gb": "a100-80g", "a800-80g": "a800",
+	"a100-40gb": "a100-40g", "a100-sxm4-40gb": "a100-40g",
 }
 
 // LookupGPU returns the GPU with the given id or alias (case-insensitive).
