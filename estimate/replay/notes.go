@@ -33,6 +33,8 @@ var HeldOutNotes = map[string]string{
 		"idle DP ranks on a release after the fix, INT4 Marlin experts on low-compute Hopper, and DP load balance at large batch",
 	"sglang-cookbook-step35-h200": "Step-3.5-Flash BF16 TP4 + EP4 on 4 × H200 under SGLang 0.5.8 closed loops of 1–100 sessions at ~1K prompts: " +
 		"a hybrid sliding-window / full-attention MoE of 288 small experts (top 8) no calibration row has, and SGLang's TP + EP path on Hopper",
+	"jingchaozhang-qwen25-72b-h100-ib": "dense Qwen2.5-72B FP16 on H100 under vLLM 0.17, one request at a time: TP4 and TP8 on one node, TP8 × PP2 and TP16 " +
+		"across two nodes over InfiniBand on the Ray executor: batch-1 host and all-reduce cost at TP > 1 and the cross-node step",
 	// Calibration sources, held out by refitting without them.
 	"vllm-blog-fp8-kvcache":         "dense Llama-3.1-8B on one H100 (vLLM 0.19), 20K-token prompts: long-context decode and prefill interference",
 	"vllm-eagle-bench-h100":         "dense Llama-3.1-8B on one H100 at batch 1 on synchronous vLLM V1 (0.8.4, 0.9.2), offline and through the API server: the in-process host cost per step",
