@@ -86,7 +86,7 @@ func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
 		if n := flagInt(r.Engine.Flags, "--stream-interval"); n > 0 {
 			e.streamEvery = n
 		}
-		e.piecewise = UseSGLangPiecewiseGraphs && sglangPiecewise(r)
+		e.piecewise = UseSGLangPiecewiseGraphs && sglangPiecewise(r, g)
 		if UseSGLangRecvInterval {
 			e.recvInterval = sglangRecvInterval(r.Engine.Flags, r.Load.Concurrency.Int(), r.Layout.TP.Int())
 		}
@@ -115,67 +115,181 @@ func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
 // B300 rows).
 var UseSGLangRecvInterval = true
 
-// UseSGLangPiecewiseGraphs lets an SGLang row of a release that enables
-// piecewise CUDA graphs by default (sglangPiecewise) replay graphs for its
+// UseSGLangPiecewiseGraphs lets an SGLang row whose server captured
+// piecewise CUDA graphs for prefill (sglangPiecewise) replay graphs for its
 // prefill steps up to the ceiling (sglangPiecewiseTokens) instead of
 // paying the eager launch cost (perf.StepSetup.PrefillGraphTokens). Off:
-// every SGLang prefill step runs eagerly, as before. Off by default: the
-// calibration's SGLang rows do not bear it out (issue #28, docs in the
-// commit that added it): with it the 1,024-token DeepSeek-R1 rows' c1
-// TTFT falls far below what InferenceX measured on both B200 and B300.
+// every SGLang prefill step runs eagerly, as before.
+//
+// Off, and moot on the rows the replay has (issue #28): the only SGLang
+// rows of a release with piecewise graphs by default (0.5.10–0.5.12) are
+// InferenceX's DeepSeek-R1 rows on v0.5.12 (inferencex-pr-3363, B200 FP8;
+// inferencex-pr-3183, B300 NVFP4), and both launch with --moe-runner-backend
+// flashinfer_trtllm, under which v0.5.12's server disables the graphs
+// (sglangPiecewise); the B300 rows' --enable-symm-mem disables them too.
+// So neither run had them, and on or off the replay is the same. (An
+// earlier reading without those two conditions gave both runs the graphs:
+// c1 TTFT −54…−74%, calibration 168 → 164, the aiconfigurator guard
+// failed.) What separates the B200 rows' 160 ms c1 TTFT from the B300
+// rows' 77 ms is therefore not piecewise graphs.
 var UseSGLangPiecewiseGraphs = false
 
-// sglangPiecewiseSince is the first SGLang release whose server enables
-// piecewise CUDA graphs unless --disable-piecewise-cuda-graph is given
-// (sgl-project/sglang PR #16331 "Piecewise Cuda Graph set default", merged
-// early 2026; the flag's negative form exists from 0.5.10 on, as
-// ai-dynamo/aiconfigurator's SGLang collector notes in
-// collector/sglang/collect_attn.py: "enable_piecewise_cuda_graph … sglang
-// <=0.5.9", "disable_piecewise_cuda_graph … sglang >=0.5.10").
-var sglangPiecewiseSince = [3]int{0, 5, 10}
+// sglangPiecewiseSince and sglangPiecewiseUntil bound the SGLang releases
+// whose prefill-graph rules sglangPiecewise reproduces. Since: piecewise
+// CUDA graphs on unless --disable-piecewise-cuda-graph from sgl-project/
+// sglang PR #16331 "Piecewise Cuda Graph set default" (main commit
+// c64274c74, 2026-03-02), after v0.5.9 was tagged (the docs cloned
+// v0.5.9 by 2026-02-27) — so 0.5.10 is the first release with it, as
+// ai-dynamo/aiconfigurator's SGLang collector also notes
+// (collector/sglang/collect_attn.py: "enable_piecewise_cuda_graph … sglang
+// <=0.5.9", "disable_piecewise_cuda_graph … sglang >=0.5.10"). Until:
+// v0.5.12 (InferenceX's first v0.5.12 image, 2026-05-17; its nightly
+// 0.5.12.dev20260509 is main of 2026-05-09). After it main replaced these
+// rules with per-phase prefill graph backends (PR #23906, 2026-06-09) and
+// dropped the MoE-runner guard (PR #27841, 2026-06-11); later releases are
+// not modelled (no piecewise graphs replayed).
+var (
+	sglangPiecewiseSince = [3]int{0, 5, 10}
+	sglangPiecewiseUntil = [3]int{0, 5, 12}
+)
+
+// sglangPiecewiseOffArchs are the architectures v0.5.12's server never
+// captures piecewise graphs for (python/sglang/srt/configs/model_config.py
+// piecewise_cuda_graph_disabled_model_archs, main at 6c0633b0, 2026-05-13).
+var sglangPiecewiseOffArchs = map[string]bool{
+	"DeepseekV32ForCausalLM": true, "DeepseekV4ForCausalLM": true, "DeepseekV4ForCausalLMNextN": true,
+	"Qwen3NextForCausalLM": true, "GlmMoeDsaForCausalLM": true, "BailingMoeV2_5ForCausalLM": true, "LLaDAModelLM": true,
+}
+
+// sglangPiecewiseOffFlags are the server flags that, given, disable
+// piecewise CUDA graphs in v0.5.10–v0.5.12
+// (ServerArgs._handle_piecewise_cuda_graph, python/sglang/srt/
+// server_args.py, main at 6c0633b0 of 2026-05-13, the stored main commit
+// nearest before the v0.5.12 image; the list as of PR #16331 plus
+// context parallel (#21907) and the CUDA-graph debug mode (#19102)):
+// DP attention, torch.compile, LoRA, CPU offload / hierarchical cache,
+// deterministic inference, symmetric memory ("torch.cuda.use_mem_pool is
+// untraceable by dynamo"), the expert distribution recorder / EPLB, the
+// debug mode, diffusion LLMs, multi-item scoring (_handle_multi_item_scoring).
+var sglangPiecewiseOffFlags = []string{
+	"--disable-piecewise-cuda-graph", "--enable-dp-attention", "--enable-torch-compile",
+	"--enable-lora", "--lora-paths", "--enable-hierarchical-cache", "--enable-deterministic-inference",
+	"--enable-symm-mem", "--enable-eplb", "--expert-distribution-recorder-mode", "--debug-cuda-graph",
+	"--dllm-algorithm", "--enable-mis",
+}
 
 // sglangPiecewise reports whether an SGLang row's server captured piecewise
-// CUDA graphs for prefill: a release from sglangPiecewiseSince on, without
-// --disable-piecewise-cuda-graph, and none of the conditions its server
-// arguments disable them under that a row's flags state (DP attention,
-// torch.compile, pipeline parallelism, an MoE all-to-all backend, PD
-// disaggregation: ServerArgs._handle_piecewise_cuda_graph).
-func sglangPiecewise(r published.Row) bool {
+// CUDA graphs for prefill: a release from sglangPiecewiseSince to
+// sglangPiecewiseUntil, on NVIDIA hardware, unless a condition its server
+// disables them under holds (server_args.py at main 6c0633b0, 2026-05-13):
+//   - --enforce-piecewise-cuda-graph skips every condition below;
+//   - a flag of sglangPiecewiseOffFlags, DP attention in the layout,
+//     pipeline parallelism, --attn-cp-size above 1, --cpu-offload-gb above
+//     0, an MoE all-to-all backend (--moe-a2a-backend other than none), PD
+//     disaggregation (--disaggregation-mode other than null), GGUF weights, a multimodal
+//     model (the catalog's Wrapper) or an architecture of
+//     sglangPiecewiseOffArchs (_handle_piecewise_cuda_graph);
+//   - non-CUDA hardware (is_hip and the other platforms: condition 5);
+//   - the MoE runner backend flashinfer_trtllm or flashinfer_mxfp4 for any
+//     architecture but GptOssForCausalLM ("bypassed topk is incompatible
+//     with torch.compile": _handle_moe_kernel_config), given by
+//     --moe-runner-backend or chosen by the server: for
+//     DeepseekV3ForCausalLM on an SM100 GPU (compute major 10) with no
+//     all-to-all backend, the runner left at auto and a quantization of
+//     fp8, modelopt_fp8, modelopt_fp4, modelopt_mixed or none
+//     (_handle_model_specific_adjustments, "Use flashinfer_trtllm as MoE
+//     runner backend on sm100 for DeepseekV3ForCausalLM").
+//
+// g may be nil (the hardware conditions then do not apply).
+func sglangPiecewise(r published.Row, g *catalog.GPU) bool {
 	if r.Engine.Name != "sglang" {
 		return false
 	}
-	v := strings.SplitN(strings.TrimPrefix(firstVersion(r.Engine.Version), "v"), ".", 4)
-	if len(v) < 3 {
+	n, ok := sglangVersion(r.Engine.Version)
+	if !ok || versionLess(n, sglangPiecewiseSince) || versionLess(sglangPiecewiseUntil, n) {
 		return false
 	}
+	f := r.Engine.Flags
+	if hasFlag(f, "--enforce-piecewise-cuda-graph") {
+		return true
+	}
+	for _, name := range sglangPiecewiseOffFlags {
+		if hasFlag(f, name) {
+			return false
+		}
+	}
+	if r.Layout.PP.Int() > 1 || r.Layout.DPAttention.V || flagInt(f, "--attn-cp-size") > 1 || flagInt(f, "--cpu-offload-gb") > 0 ||
+		(flagWord(f, "--disaggregation-mode") != "" && flagWord(f, "--disaggregation-mode") != "null") || flagWord(f, "--load-format") == "gguf" || flagWord(f, "--quantization") == "gguf" {
+		return false
+	}
+	if a2a := flagWord(f, "--moe-a2a-backend"); a2a != "" && a2a != "none" {
+		return false
+	}
+	if g != nil && g.Vendor != "nvidia" {
+		return false
+	}
+	var arch string
+	if m, err := catalog.LookupModel(r.Model.Catalog); err == nil {
+		arch = m.Architecture
+		if sglangPiecewiseOffArchs[arch] || m.Wrapper != "" {
+			return false
+		}
+	}
+	runner := flagWord(f, "--moe-runner-backend")
+	if (runner == "" || runner == "auto") && arch == "DeepseekV3ForCausalLM" && g != nil && g.ComputeMajor == 10 {
+		switch flagWord(f, "--quantization") {
+		case "", "fp8", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed":
+			runner = "flashinfer_trtllm"
+		}
+	}
+	if (runner == "flashinfer_trtllm" || runner == "flashinfer_mxfp4") && arch != "GptOssForCausalLM" {
+		return false
+	}
+	return true
+}
+
+// sglangVersion reads the leading x.y.z of an SGLang version string
+// ("0.5.12", "v0.5.12.post1", "0.5.2 (+ Ant Group PRs)").
+func sglangVersion(s string) ([3]int, bool) {
 	var n [3]int
+	v := strings.SplitN(strings.TrimPrefix(firstVersion(s), "v"), ".", 4)
+	if len(v) < 3 {
+		return n, false
+	}
 	for i := range n {
 		d := strings.TrimFunc(v[i], func(c rune) bool { return c < '0' || c > '9' })
 		x, err := strconv.Atoi(d)
 		if err != nil {
-			return false
+			return n, false
 		}
 		n[i] = x
 	}
-	for i := range n {
-		if n[i] != sglangPiecewiseSince[i] {
-			if n[i] < sglangPiecewiseSince[i] {
-				return false
-			}
-			break
+	return n, true
+}
+
+// versionLess reports a < b.
+func versionLess(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
 		}
 	}
-	f := r.Engine.Flags
-	if hasFlag(f, "--disable-piecewise-cuda-graph") || hasFlag(f, "--enable-dp-attention") || hasFlag(f, "--enable-torch-compile") ||
-		hasFlag(f, "--disaggregation-mode") || r.Layout.PP.Int() > 1 || r.Layout.DPAttention.V {
-		return false
-	}
-	if i := strings.Index(f, "--moe-a2a-backend"); i >= 0 {
-		if fs := strings.Fields(strings.ReplaceAll(f[i:], "=", " ")); len(fs) > 1 && fs[1] != "none" {
-			return false
+	return false
+}
+
+// flagWord is the word after "--name" or "--name=" in a command line, ""
+// when the flag is absent or last.
+func flagWord(flags, name string) string {
+	f := strings.Fields(flags)
+	for i, w := range f {
+		if v, ok := strings.CutPrefix(w, name+"="); ok {
+			return v
+		}
+		if w == name && i+1 < len(f) {
+			return f[i+1]
 		}
 	}
-	return true
+	return ""
 }
 
 // sglangPiecewiseTokens is the largest prefill step, in tokens, an SGLang

@@ -17,7 +17,10 @@ import (
 //
 //	go test ./estimate/replay -run TestSGLangTTFTParts -sglangttft -v
 //
-// with PCG=1 in the environment for UseSGLangPiecewiseGraphs, NORECV=1 to
+// with PCG=1 in the environment for UseSGLangPiecewiseGraphs (which moves
+// none of these rows: v0.5.12 disables piecewise graphs under their
+// --moe-runner-backend flashinfer_trtllm, and under the B300 rows'
+// --enable-symm-mem; sglangPiecewise), NORECV=1 to
 // turn UseSGLangRecvInterval off, ROWS=<regexp> for other rows (e.g. the
 // MI325X 8k/1k rows: ROWS='^ixpr3318-'), LONE=<tokens> for the lone
 // prompt's length (1,024 otherwise).
