@@ -28,7 +28,8 @@ type Transfer struct {
 	PerPrefillRankBytes float64 `json:"per_prefill_rank_bytes"`
 	PerDecodeRankBytes  float64 `json:"per_decode_rank_bytes"`
 	WireBytes           float64 `json:"wire_bytes"`
-	// Link is "inter-node NICs" or "NVLink" (the pools share a node);
+	// Link is "inter-node NICs", "NVLink" (the pools share a node) or the
+	// node's NICs (they share it in containers of their own);
 	// LinkGBytesPerS is the bandwidth one request's transfer can use
 	// alone, NodeGBytesPerS one node's NICs together.
 	Link           string  `json:"link"`
@@ -49,7 +50,8 @@ type Transfer struct {
 	MaxRatePerS float64 `json:"max_rate_per_s"`
 	// Transport is the UCX transport the hand-off takes (postCosts' keys:
 	// cuda_ipc within a node, rc_x over InfiniBand or RoCE, tcp when UCX_TLS
-	// leaves no RDMA transport; "" when vlaunch cannot tell, e.g. EFA or an
+	// leaves no RDMA transport or pools sharing a node in containers of their
+	// own see no RDMA NIC; "" when vlaunch cannot tell, e.g. EFA or an
 	// unstated fabric).
 	Transport string `json:"transport,omitempty"`
 	// Descriptors is what one decode rank posts for the request (vLLM's
@@ -100,6 +102,66 @@ const (
 // TCP, against 49 GB/s over cuda_ipc on the same pods
 // (vllm-project/vllm#52607, 2026-08-17).
 const tcpGBytesPerS = 0.5
+
+// UseContainerSameNode: pools that share a node but run, as vlaunch
+// deploys them on the docker and kubernetes runtimes, in a container or pod
+// of their own do not reach each other over cuda_ipc: UCX moves the KV
+// through the node's RDMA NICs where the container sees them, else over TCP
+// (Transfer.path). false keeps every same-node hand-off on NVLink.
+//
+// What decides it is the process isolation, not CUDA_VISIBLE_DEVICES. UCX
+// checks a peer's GPU by opening its CUDA IPC handle, "necessary when the
+// device is not visible through CUDA_VISIBLE_DEVICES" (openucx/ucx@v1.20.0
+// src/uct/cuda/cuda_ipc/cuda_ipc_md.c, uct_cuda_ipc_is_peer_accessible, since
+// openucx/ucx#4137), and counts any peer of the same host reachable
+// (cuda_ipc_iface.c, uct_cuda_ipc_iface_is_reachable_v2: same system id), so
+// two bare processes pinned to different GPUs by CUDA_VISIBLE_DEVICES use
+// cuda_ipc (on NVLink GPUs: UCX disables cuda_ipc's GET, which NIXL's pull
+// issues, where NVML shows no NVLink, uct_cuda_ipc_iface_get_max_get_zcopy).
+// Handles do not open across containers: "Legacy CUDA IPC handles cannot be
+// exchanged across different PID namespaces" (openucx/ucx#11513, 2026-06-02;
+// fabric handles could, which vLLM's KV cache lacks, vllm.KVCacheFabricMemory);
+// prefill and decode in separate Docker containers on 2 × H100 with vLLM
+// 0.28.0: "CUDA IPC failed" ("invalid device context") and the KV moved by
+// "TCP software emulation", CUDA IPC zero-copy only with a shared PID
+// namespace and mutual GPU visibility (vllm-project/vllm#55906, 2026-09-08);
+// in separate Docker containers on an H100 node with Mellanox NICs, vLLM
+// 0.11.0/0.13.0, NIXL 0.6/0.8, UCX 1.19/1.20, "rc_mlx5 being utilized because
+// cuda_ipc fails to activate" (ai-dynamo/nixl#1195, 2026-01-12). vlaunch's
+// docker bundle runs each instance as `docker run --gpus device=…` without
+// --pid host (templates/docker/node.sh.tmpl), its kubernetes bundle each
+// instance smaller than a node as a pod of its own with the device plugin's
+// GPUs and no hostPID (templates/kubernetes/lws.yaml.tmpl); the RDMA devices
+// reach the container only on an InfiniBand or RoCE fabric (docker:
+// --device /dev/infiniband; kubernetes: runtime.kubernetes.rdma_resource).
+var UseContainerSameNode = true
+
+// separateContainers reports that in's instances run each in a container or
+// pod of its own (runtime docker or kubernetes) and whether UCX in it sees
+// the node's RDMA NICs; false for bare metal or an input built by hand.
+func separateContainers(in *input.Input) (separate, rdma bool) {
+	d := in.Resolved()
+	if d == nil {
+		return false, false
+	}
+	ib := in.Network.InterKind == "infiniband" || in.Network.InterKind == "roce"
+	switch d.Runtime.Kind {
+	case "docker":
+		return true, ib
+	case "kubernetes":
+		return true, ib && d.Runtime.Kubernetes.RDMAResource != ""
+	}
+	return false, false
+}
+
+// isolated reports that the pools share a node without cuda_ipc between
+// them (UseContainerSameNode), and whether the container sees RDMA NICs.
+func isolated(dec *input.Input, sameNode bool) (iso, rdma bool) {
+	if !sameNode || !UseContainerSameNode || vllm.KVCacheFabricMemory(dec.Release().Version) {
+		return false, false
+	}
+	return separateContainers(dec)
+}
 
 // wholeModelKV is one copy of the whole model's KV per token in the decode
 // pool's cache dtype: memory's KV layout over every layer with the heads
@@ -169,13 +231,17 @@ func newTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int
 	t.PerPrefillRankBytes = perRankKV(pre, dec.KVCacheDType) * tok / float64(dcpSplit(pre))
 	t.PerDecodeRankBytes = perRankKV(dec, dec.KVCacheDType) * tok / float64(dcpSplit(dec))
 	t.WireBytes = t.PerDecodeRankBytes * float64(max(1, dec.Layout.TP)*max(1, dec.Layout.PP))
-	if sameNode {
+	iso, _ := isolated(dec, sameNode)
+	if sameNode && !iso {
 		t.Link, t.LatencyS = "NVLink", dec.Network.IntraLatencyUs*1e-6
 		t.LinkGBytesPerS = dec.Network.IntraGBytesPerS * float64(max(1, dec.Layout.TP*dec.Layout.PP))
 		t.NodeGBytesPerS = t.LinkGBytesPerS
 	} else {
 		node, nics, lat := interNode(dec)
 		t.Link, t.LatencyS, t.NodeGBytesPerS = "inter-node NICs", lat, node
+		if iso {
+			t.Link = "the node's NICs (pools in separate containers)"
+		}
 		// A transfer runs over the NICs its decode rank's GPUs sit on:
 		// with fewer NICs than GPUs, GPUs share one (a lone transfer still
 		// gets a whole NIC).
@@ -195,7 +261,9 @@ func newTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int
 // path works out the UCX transport the hand-off takes and prices its
 // descriptors where a cost is measured (postCosts).
 //
-// Within a node UCX moves GPU memory over cuda_ipc. Between nodes it takes
+// Within a node UCX moves GPU memory over cuda_ipc, unless the pools run in
+// containers of their own (UseContainerSameNode): then it takes the node's
+// RDMA NICs, or TCP where the containers see none. Between nodes it takes
 // the NICs, also between the trays of one multi-node NVLink domain: vLLM
 // allocates the KV cache without a CUDA fabric handle, which cuda_ipc needs
 // to reach across trays (vllm.KVCacheFabricMemory). There a UCX_TLS that
@@ -203,10 +271,19 @@ func newTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int
 // set for NVLink) sends the KV over TCP at tcpGBytesPerS.
 func (t *Transfer) path(pre, dec *input.Input, sameNode bool) {
 	rel := dec.Release()
-	if sameNode {
+	iso, rdma := isolated(dec, sameNode)
+	switch {
+	case iso && !rdma:
+		t.Transport = transportTCP
+		t.LinkGBytesPerS = min(t.LinkGBytesPerS, tcpGBytesPerS)
+		t.Why = append(t.Why, fmt.Sprintf("the pools share a node but run in containers of their own (runtime %s): UCX cannot open the other's CUDA IPC handles across PID namespaces (vllm-project/vllm#55906, openucx/ucx#11513) and the containers see no RDMA NIC, so the KV moves over TCP, %.1f GB/s per transfer as measured (vllm-project/vllm#52607)", dec.Resolved().Runtime.Kind, tcpGBytesPerS))
+	case sameNode && !iso:
 		t.Transport = transportCUDAIPC
-	} else {
-		if dec.Network.MNNVL(dec.Layout.GPUsPerNode) && !vllm.KVCacheFabricMemory(rel.Version) {
+	default:
+		if iso {
+			t.Why = append(t.Why, fmt.Sprintf("the pools share a node but run in containers of their own (runtime %s): UCX cannot open the other's CUDA IPC handles across PID namespaces (vllm-project/vllm#55906, openucx/ucx#11513) and reads the KV through the node's RDMA NICs (ai-dynamo/nixl#1195: rc_mlx5), priced at their line rate", dec.Resolved().Runtime.Kind))
+		}
+		if !sameNode && dec.Network.MNNVL(dec.Layout.GPUsPerNode) && !vllm.KVCacheFabricMemory(rel.Version) {
 			t.Why = append(t.Why, "the nodes share an NVLink domain, but vLLM allocates the KV cache without a CUDA fabric handle, so UCX's cuda_ipc cannot reach across nodes and NIXL moves it over the NICs (vllm-project/vllm#51377)")
 		}
 		switch dec.Network.InterKind {
@@ -219,7 +296,7 @@ func (t *Transfer) path(pre, dec *input.Input, sameNode bool) {
 			if tls, ok := in.Env[vllm.UCXTLSEnv]; ok && vllm.UCXTLSRDMA(tls) == vllm.Absent {
 				t.Transport = transportTCP
 				t.LinkGBytesPerS = min(t.LinkGBytesPerS, tcpGBytesPerS)
-				t.Why = append(t.Why, fmt.Sprintf("UCX_TLS=%s leaves UCX no RDMA transport: the KV crosses nodes over TCP, %.1f GB/s per transfer as measured (vllm-project/vllm#52607)", tls, tcpGBytesPerS))
+				t.Why = append(t.Why, fmt.Sprintf("UCX_TLS=%s leaves UCX no RDMA transport: the KV moves over TCP, %.1f GB/s per transfer as measured (vllm-project/vllm#52607)", tls, tcpGBytesPerS))
 				break
 			}
 		}
