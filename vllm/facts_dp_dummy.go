@@ -65,8 +65,9 @@ const srcDPDummyRunAhead = "vllm: 0.11.0 tag b8b302cde434 gpu_model_runner.py _d
 
 // srcDPDummyChanges: the first release of each change, from vLLM's weekly
 // merge summaries ("Weekly Summary for vllm-project/vllm", which list the
-// PRs merged in the week ending that day) and release contents read
-// elsewhere in this package:
+// PRs merged in the week ending that day; copies found by exact search
+// of public repository files, whose repository the search does not name)
+// and release contents read elsewhere in this package:
 //   - (a) #27455: merged in the week ending 2025-10-31, after 0.11.0
 //     (tag read without it). 0.12.0's branch point is after PR #29559
 //     ("Implement multi-step Eagle with CUDA graph", merged in the week
