@@ -49,8 +49,9 @@ func DPWaveFor(vllmEngine, moe bool, dp int) bool {
 // dummy step is read by _process_input_queue at the top of the next pass,
 // so it waits for the dummy step in flight, and for those the host
 // launched ahead of the GPU before that pass (Config.WaveRunAhead: none in
-// 0.11.0, two under 0.19.0's async scheduling; vllm.Release.
-// DPDummyRunAhead). When the wave has ended, the
+// 0.11.0, one without async scheduling from 0.12.0, two under async
+// scheduling from 0.17.1; unknown releases between count none:
+// vllm.Release.DPDummyRunAheadKnown). When the wave has ended, the
 // receiving engine sets engines_running itself (add_request: a request
 // of a completed wave makes it notify the coordinator, which sends
 // START_DP_WAVE to the others) and steps at once; the other engines join
@@ -139,8 +140,11 @@ func (s *simulator) waveAlign() bool {
 // UseDummyRunAhead makes a request that reaches a DP wave's idle group
 // wait for the dummy steps the engines' hosts launched ahead of their GPUs
 // (Config.WaveRunAhead from vllm.Release.DPDummyRunAhead: two under async
-// scheduling, one without, from vLLM 0.19.0; none in 0.11.0, whose dummy
-// pass waits for its own graph). Off: the dummy step in flight only.
+// scheduling from vLLM 0.17.1, one without from 0.12.0; none in 0.11.0,
+// whose dummy pass waits for its own graph; none where the release's
+// value is unknown, 0.11.1-0.11.2 and async 0.12.0-0.17.0, as
+// vllm.Release.DPDummyRunAheadKnown reports). Off: the dummy step in
+// flight only.
 var UseDummyRunAhead = true
 
 // WaveRunAheadFor is Config.WaveRunAhead for vLLM release r, with or
