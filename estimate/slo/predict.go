@@ -60,6 +60,9 @@ func Predict(in *input.Input, kvTokensPerRank int64, kvSeqsPerRank int, opt Opti
 		p.Notes = append(p.Notes, "vLLM "+in.VLLMVersion+" schedules asynchronously by default (from 0.14.0), hiding part of the host's work between steps behind the GPU; "+
 			"the prediction charges all of it (hiding all of it made the calibration's vLLM 0.17 and 0.19 runs 16–57% too fast), so decode at small batches may run faster than predicted")
 	}
+	if note := dpWaveNote(in); note != "" {
+		p.Notes = append(p.Notes, note)
+	}
 	if note := reasoningTTFTNote(in); note != "" {
 		p.Notes = append(p.Notes, note)
 	}
@@ -345,4 +348,22 @@ func loadText(in *input.Input) string {
 		return fmt.Sprintf("Poisson arrivals at %.2f requests/s (≈%d in flight)", in.Workload.ArrivalRatePerS, in.Workload.Concurrency)
 	}
 	return fmt.Sprintf("%d sessions", max(1, in.Workload.Concurrency))
+}
+
+// dpWaveNote says when the release's DP-wave run-ahead is not known: a
+// MoE deployment with DP > 1 steps its idle ranks through dummy batches,
+// and a request reaching an idle group waits for those the hosts launched
+// ahead of their GPUs (vllm.Release.DPDummyRunAheadKnown). Where the
+// release was not read the simulation counts none, which can only make
+// the predicted TTFT shorter than the engine's.
+func dpWaveNote(in *input.Input) string {
+	if !sim.DPWaveFor(true, in.Model != nil && in.Model.IsMoE(), in.Layout.DP) || !sim.UseDummyRunAhead {
+		return ""
+	}
+	if _, known, _ := in.Release().DPDummyRunAheadKnown(perf.AsyncScheduling(in)); known == vllm.Present {
+		return ""
+	}
+	return "vLLM " + in.VLLMVersion + ": how many dummy steps an idle DP group's hosts launch ahead of their GPUs is not known for this release " +
+		"(read for 0.11.0, 0.12.0 without async scheduling and 0.17.1 on: vllm.Release.DPDummyRunAheadKnown); the simulation counts none, " +
+		"so a request reaching an idle group may wait one or two dummy steps longer than its TTFT shows"
 }
