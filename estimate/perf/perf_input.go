@@ -312,7 +312,10 @@ func SetupFromInput(in *input.Input) StepSetup {
 	//      gpustack-qwen3-14b-a100 12 -> 11, dstack-llama405 4 -> 3;
 	//      inferencex-pr-3183 26 -> 29, dstack-dsr1 2 -> 3,
 	//      sglang-cookbook-step35-h200 3 -> 4) and aiconfigurator's dense
-	//      throughput won 6 -> 5 of 6 (its guard fails). Not adopted (the
+	//      throughput won 6 -> 5 of 6 (its guard fails); the same
+	//      constants with the switch off: calibration 172, holdout split
+	//      135, anchors 12 of 17 (the switch itself costs the split 7, all
+	//      V4-Flash). Not adopted (the
 	//      rule: anchors up, holdout split not below 137, calibration ≥ 166,
 	//      the four regimes kept): the V4-Flash rows lack ~2.1 ms of GPU
 	//      time at batch 1 (modelled 5.93 against the trace's 8.01 ms span:
