@@ -81,9 +81,15 @@ func (sm *StepModel) tpAllReduce(msg float64) float64 {
 		return s.ncclFirstPrinciples(ring)
 	}
 	nodes := (s.TP + g - 1) / g
-	lat := 2*float64(nodes)*s.HW.InterLatencyS + s.Eff.CollectiveS
 	inter := LinkTime(ring, s.HW.InterBytesPerSPerNode, s.Eff.Link, 0, 0)
 	intra := LinkTime(ring, s.HW.IntraBytesPerS, s.Eff.Link, 0, 0)
+	if UseNCCLCrossNodeLatency && (s.HW.IntraLink == "nvlink" || s.HW.IntraLink == "pcie") {
+		// NCCL's tuner: latency by algorithm and protocol, its pick by size
+		// (nccl_xnode.go); RCCL (xgmi) and unknown links keep the link model.
+		t, _, _ := ncclXNodeAllReduce(s.TP, nodes, s.HW.IntraLink == "pcie", s.HW.InterBytesPerSPerNode, msg, max(inter, intra))
+		return t
+	}
+	lat := 2*float64(nodes)*s.HW.InterLatencyS + s.Eff.CollectiveS
 	return max(inter, intra) + lat
 }
 

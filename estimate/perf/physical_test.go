@@ -71,6 +71,8 @@ func TestDenseBatchOneDecodeIsWeightsGapsAndHost(t *testing.T) {
 // 8 × 400G InfiniBand spent 1.2 s of a 2K-token prefill in all-reduces,
 // eight times a hand count.
 func TestCrossNodeAllReduceCountsNodeBytesOnce(t *testing.T) {
+	defer func(v bool) { UseNCCLCrossNodeLatency = v }(UseNCCLCrossNodeLatency)
+	UseNCCLCrossNodeLatency = false // the link model's bytes (TestNCCLCrossNodeInTPAllReduce: the switch on)
 	eff := DefaultEfficiency
 	hw := NewHardware(perfGPU(t, "h100-sxm"), 8, 0, 2, 400, 8, 5)
 	s := StepSetup{Model: perfModel(t, "llama-3.1-405b"), HW: hw, TP: 16, PP: 1, DP: 1, WeightDType: "fp8", KVDType: "bf16", CUDAGraphs: true, Eff: eff}

@@ -37,6 +37,11 @@ type Hardware struct {
 	// domain, all its hosts' NICs: what traffic leaving the domain takes.
 	InterBytesPerSPerNode float64
 	InterLatencyS         float64
+	// IntraLink is the intra-node link's kind as the catalog names it
+	// (catalog.GPU.IntraNodeKind: nvlink | pcie | xgmi; "" unknown): which
+	// row of NCCL's hardware latencies a collective across nodes takes
+	// (nccl_xnode.go).
+	IntraLink string
 }
 
 // InNVLinkDomain is h with its "node" widened to a multi-node NVLink
@@ -397,6 +402,7 @@ func NewHardware(g *catalog.GPU, gpusPerNode int, intraGBps, intraLatUs, interGb
 		IntraLatencyS:         intraLatUs * 1e-6,
 		InterBytesPerSPerNode: interGbitPerNIC * 1e9 / 8 * float64(max(1, nics)),
 		InterLatencyS:         interLatUs * 1e-6,
+		IntraLink:             g.IntraNodeKind,
 	}
 }
 
