@@ -6,8 +6,8 @@ package band
 // interval of a new source's figure under a two-level model of the held-out
 // errors (docs/calibration-throughput-holdout.md).
 var Table = []Band{
-	{Class: "dense", Regime: "throughput", Low: 0.5159, High: 1.4170, OpenLow: false, OpenHigh: false,
-		Center: -0.1567, Between: 0.2137, Within: 0.2663, Disagree: 1.64, N: 29, Pooled: false, Own: 0, Beyond: "", Sources: []string{"gpustack-qwen3-14b-a100", "gpustack-qwen3-14b-h100", "gpustack-qwen3-8b-h100", "jingchaozhang-qwen25-72b-h100-ib", "sglang-cookbook-llama31-a100", "vllm-blog-fp8-kvcache", "vllm-eagle-bench-h100"},
+	{Class: "dense", Regime: "throughput", Low: 0.5324, High: 1.3731, OpenLow: false, OpenHigh: false,
+		Center: -0.1567, Between: 0.2137, Within: 0.2368, Disagree: 1.64, N: 29, Pooled: false, Own: 0, Beyond: "", Sources: []string{"gpustack-qwen3-14b-a100", "gpustack-qwen3-14b-h100", "gpustack-qwen3-8b-h100", "jingchaozhang-qwen25-72b-h100-ib", "sglang-cookbook-llama31-a100", "vllm-blog-fp8-kvcache", "vllm-eagle-bench-h100"},
 		Dominant:   "gpustack-qwen3-14b-h100",
 		Assumption: "dense Qwen3-14B bursts of 100–1,000 prompts on one H100 (vLLM 0.11, SGLang 0.5.5): a dense model's prefill queue, KV capacity and mixed steps under load"},
 	{Class: "dense", Regime: "tpot", Low: 0.6483, High: 1.8469, OpenLow: false, OpenHigh: false,
@@ -18,8 +18,8 @@ var Table = []Band{
 		Center: 0.3324, Between: 0.3712, Within: 0.4286, Disagree: 2.54, N: 37, Pooled: true, Own: 2, Beyond: "gpustack-qwen3-14b-h100", Sources: []string{"gpustack-glm45air-h100", "gpustack-gptoss20b-h100", "gpustack-perflab", "gpustack-qwen3-14b-a100", "gpustack-qwen3-14b-h100", "tanjunchen-h20-1node"},
 		Dominant:   "gpustack-glm45air-h100",
 		Assumption: "GLM-4.5-Air bursts on H100 with TP, EP and PP4 (vLLM 0.11, SGLang): a GQA MoE other than DeepSeek's, pipeline stages"},
-	{Class: "dense", Regime: "ttft_mean", Low: 0.7303, High: 2.7080, OpenLow: false, OpenHigh: false,
-		Center: 0.3410, Between: 0.2448, Within: 0.3566, Disagree: 1.90, N: 25, Pooled: false, Own: 0, Beyond: "", Sources: []string{"gpustack-qwen3-14b-a100", "gpustack-qwen3-14b-h100", "gpustack-qwen3-8b-h100", "jingchaozhang-qwen25-72b-h100-ib", "sglang-cookbook-llama31-a100", "vllm-pr-20759"},
+	{Class: "dense", Regime: "ttft_mean", Low: 0.7684, High: 2.5736, OpenLow: false, OpenHigh: false,
+		Center: 0.3410, Between: 0.2448, Within: 0.3127, Disagree: 1.90, N: 25, Pooled: false, Own: 0, Beyond: "", Sources: []string{"gpustack-qwen3-14b-a100", "gpustack-qwen3-14b-h100", "gpustack-qwen3-8b-h100", "jingchaozhang-qwen25-72b-h100-ib", "sglang-cookbook-llama31-a100", "vllm-pr-20759"},
 		Dominant:   "gpustack-qwen3-8b-h100",
 		Assumption: "dense Qwen3-8B on one H100 under vLLM 0.11 closed loops of 1–8 ShareGPT sessions: a dense model's decode and prefill on a measured GPU"},
 	{Class: "dense", Regime: "ttft_p99", Low: 0.7571, High: 2.8561, OpenLow: false, OpenHigh: false,
@@ -58,8 +58,8 @@ var Table = []Band{
 		Center: 0.3324, Between: 0.3712, Within: 0.4286, Disagree: 2.54, N: 37, Pooled: true, Own: 0, Beyond: "", Sources: []string{"gpustack-glm45air-h100", "gpustack-gptoss20b-h100", "gpustack-perflab", "gpustack-qwen3-14b-a100", "gpustack-qwen3-14b-h100", "tanjunchen-h20-1node"},
 		Dominant:   "gpustack-glm45air-h100",
 		Assumption: "GLM-4.5-Air bursts on H100 with TP, EP and PP4 (vLLM 0.11, SGLang): a GQA MoE other than DeepSeek's, pipeline stages"},
-	{Class: "moe-ep", Regime: "ttft_mean", Low: 0.5932, High: 2.1410, OpenLow: false, OpenHigh: false,
-		Center: 0.1196, Between: 0.3001, Within: 0.3628, Disagree: 2.81, N: 83, Pooled: true, Own: 0, Beyond: "", Sources: []string{"gpustack-glm45air-h100", "gpustack-gptoss20b-h100", "gpustack-perflab", "gpustack-qwen3-14b-a100", "gpustack-qwen3-14b-h100", "gpustack-qwen3-8b-h100", "inferencex-pr-3183", "inferencex-pr-3363", "jingchaozhang-qwen25-72b-h100-ib", "sglang-cookbook-llama31-a100", "sglang-cookbook-step35-h200", "tanjunchen-h20-1node", "vllm-issue-28887", "vllm-pr-20759", "vllm-pr-23151"},
+	{Class: "moe-ep", Regime: "ttft_mean", Low: 0.6002, High: 2.1161, OpenLow: false, OpenHigh: false,
+		Center: 0.1196, Between: 0.3001, Within: 0.3512, Disagree: 2.81, N: 83, Pooled: true, Own: 0, Beyond: "", Sources: []string{"gpustack-glm45air-h100", "gpustack-gptoss20b-h100", "gpustack-perflab", "gpustack-qwen3-14b-a100", "gpustack-qwen3-14b-h100", "gpustack-qwen3-8b-h100", "inferencex-pr-3183", "inferencex-pr-3363", "jingchaozhang-qwen25-72b-h100-ib", "sglang-cookbook-llama31-a100", "sglang-cookbook-step35-h200", "tanjunchen-h20-1node", "vllm-issue-28887", "vllm-pr-20759", "vllm-pr-23151"},
 		Dominant:   "gpustack-qwen3-8b-h100",
 		Assumption: "dense Qwen3-8B on one H100 under vLLM 0.11 closed loops of 1–8 ShareGPT sessions: a dense model's decode and prefill on a measured GPU"},
 	{Class: "moe-ep", Regime: "ttft_p99", Low: 0.7571, High: 2.8561, OpenLow: false, OpenHigh: false,
