@@ -72,6 +72,12 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 			return nil, ds
 		}
 	}
+	if shared := resolve.SharedNodes(r.Spec); runtime == "kubernetes" && len(shared) > 0 {
+		// validate refuses it for runtime.kind kubernetes (SPEC126); --runtime too.
+		return nil, append(ds, gdiag(r.Spec, CodeRuntime, diag.Error, "disaggregation.decode.nodes",
+			fmt.Sprintf("node %q is in both pools, which vlaunch does not deploy on Kubernetes: the pools' pods would need hostPID to reach each other's GPU memory over CUDA IPC (openucx/ucx#11513, vllm-project/vllm#55906), and the device plugin, not vlaunch, picks each pod's GPUs", shared[0]),
+			"generate for bare or docker, or give each pool nodes of its own"))
+	}
 	if ds = append(ds, pdPortsOn(r, runtime)...); ds.HasErrors() {
 		return nil, ds
 	}
