@@ -41,6 +41,9 @@ type PDPlan struct {
 	LLMD *LLMDPlan
 	// LLMDReadme is the README's llm-d section (pd/llmd-readme.md.tmpl).
 	LLMDReadme string
+	// SharedNodes are the nodes both pools run on (resolve.SharedNodes:
+	// their GPUs split, prefill's instances first, resolve.NodeShare).
+	SharedNodes []string
 }
 
 // PDRolePlan is one pool's part of the bundle, in the directory Name/.
@@ -64,7 +67,7 @@ type PDRolePlan struct {
 func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, diag.Diagnostics) {
 	pp := &PDPlan{Name: r.Spec.Metadata.Name, Runtime: runtime, Release: r.Release, Connector: r.PD.Connector.Name,
 		Transport: r.PD.Transport, Router: r.PD.Router, SpecFile: specFileName(r), PortRule: vllm.NixlSidePortRule(r.Release.Version),
-		K8sName: k8sName(r.Spec.Metadata.Name + "-router")}
+		K8sName: k8sName(r.Spec.Metadata.Name + "-router"), SharedNodes: resolve.SharedNodes(r.Spec)}
 	var ds diag.Diagnostics
 	var files []File
 	if pp.Router.LLMD() {

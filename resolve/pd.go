@@ -216,9 +216,10 @@ type PortProblem struct {
 	Port int
 	// What and Other name the two uses ("the router", "the vLLM API port", "the NIXL side channel of prefill").
 	What, Other string
-	// SideChannelOf names the pool when both uses are its NIXL side
-	// channels (two of its instances on one node given one base in its
-	// vllm.env), "" otherwise.
+	// SideChannelOf names the pool when both uses are NIXL side channels
+	// (two of its instances on one node given one base in its vllm.env, or
+	// its and the other pool's on a node they share: the pool whose ports
+	// meet the ones claimed before), "" otherwise.
 	SideChannelOf string
 	// Pod marks a clash inside each pod of a pool's instances smaller than
 	// a node on Kubernetes (their own port space, reported once per node).
@@ -252,7 +253,9 @@ func (pd *Disaggregated) PortProblems(runtime string) []PortProblem {
 		if prev, ok := hosts[space][port]; ok {
 			q := PortProblem{Node: node, Port: port, What: what, Other: prev, Pod: space != node}
 			for _, r := range pd.Roles {
-				if side := r.Name + "'s NIXL side channel"; strings.HasPrefix(what, side) && strings.HasPrefix(prev, side) {
+				// Both side channels: of one pool's instances, or of the two
+				// pools sharing the node (named after the later one).
+				if side := r.Name + "'s NIXL side channel"; strings.HasPrefix(what, side) && strings.Contains(prev, "'s NIXL side channel") {
 					q.SideChannelOf = r.Name
 				}
 			}
