@@ -210,8 +210,29 @@ func assemblePD(c *checker) {
 		}
 		c.errorf(CodePDPorts, path, hint, "port %d on node %q is both %s and %s", q.Port, q.Node, q.Other, q.What)
 	}
+	warnSharedIdle(c, dep)
 	if !c.ds.HasErrors() {
 		c.dep = dep
+	}
+}
+
+// warnSharedIdle warns about GPUs of a node both pools name that neither
+// pool's instances take (SPEC126): the layout rule (SPEC102) does not hold
+// a pool sharing a node to all of its GPUs.
+func warnSharedIdle(c *checker, dep *resolve.Deployment) {
+	used := map[string]int{}
+	for _, r := range dep.PD.Roles {
+		for i, sh := range r.Deployment.Shares {
+			if sh.Shared {
+				used[r.Deployment.Nodes[i].Name] += sh.GPUs
+			}
+		}
+	}
+	for i, n := range c.d.Hardware.Nodes {
+		if u, ok := used[n.Name]; ok && u < n.GPUs {
+			c.warnf(CodePDNodes, p("hardware", "nodes", i, "gpus"), "give a pool more instances or a larger layout, or list fewer GPUs",
+				"node %q is in both pools, whose instances take %d of its %d GPUs: %d stay idle", n.Name, u, n.GPUs, n.GPUs-u)
+		}
 	}
 }
 
