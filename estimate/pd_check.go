@@ -27,7 +27,7 @@ func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
 	r.Input.GPUs += pre.Layout.TotalGPUs() // the whole deployment's GPUs and nodes; the rest is the decode engine's
 	r.Input.Nodes = len(d.Nodes)
 	r.Findings = poolFindings("decode", r.Findings)
-	rep, verdicts := pd.Evaluate(&pre, &dec, sharesNode(d), d.PD.Router.Kind, opt)
+	rep, verdicts := pd.Evaluate(&pre, &dec, d.PD.SameNode(), d.PD.Router.Kind, opt)
 	pf := poolFindings("prefill", pd.PrefillMemoryFindings(&pre, &rep))
 	r.Findings = append(pf, r.Findings...)
 	r.Feasible = !r.Findings.HasErrors()
@@ -47,21 +47,6 @@ func poolFindings(pool string, ds diag.Diagnostics) diag.Diagnostics {
 		ds[i].Message = pool + " pool: " + ds[i].Message
 	}
 	return ds
-}
-
-// sharesNode reports whether a node serves both pools (the KV then moves
-// over NVLink).
-func sharesNode(d *resolve.Deployment) bool {
-	seen := map[string]bool{}
-	for _, n := range d.PD.Roles[0].Deployment.Nodes {
-		seen[n.Name] = true
-	}
-	for _, n := range d.PD.Roles[1].Deployment.Nodes {
-		if seen[n.Name] {
-			return true
-		}
-	}
-	return false
 }
 
 // colocated checks the same nodes run colocated (resolve's Colocated:

@@ -102,3 +102,43 @@ func TestPoolNodesCountSharedNodesOnce(t *testing.T) {
 		}
 	}
 }
+
+// The spec's pools sharing a node reach pd.Evaluate as the same-node flag
+// (resolve's Disaggregated.SameNode): examples/gpt-oss-120b-pd-1node-8xh100
+// (1 P × TP 4 + 1 D × TP 4 on one node) hands the KV over cuda_ipc
+// (NVLink) on bare metal and on docker (whose bundle runs both pools with
+// --pid host and every GPU visible); decode spread over a second node
+// (the router then pairs across nodes) is priced over the NICs.
+func TestSameNodeReachesEvaluate(t *testing.T) {
+	base, err := os.ReadFile(filepath.Join("..", "examples", "gpt-oss-120b-pd-1node-8xh100.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spread := strings.Replace(string(base), "    - {name: node0, address: 192.168.2.10, gpus: 8, interface: eth0}\n",
+		"    - {name: node0, address: 192.168.2.10, gpus: 8, interface: eth0}\n    - {name: node1, address: 192.168.2.11, gpus: 8, interface: eth0}\n", 1)
+	spread = strings.Replace(spread, "  decode:\n    instances: 1\n    nodes: [node0]", "  decode:\n    instances: 3\n    nodes: [node0, node1]", 1)
+	for _, tc := range []struct {
+		name, yaml, link, transport string
+	}{
+		{"bare", string(base), "NVLink", "cuda_ipc"},
+		{"docker", strings.Replace(string(base), "kind: bare", "kind: docker", 1), "NVLink", "cuda_ipc"},
+		{"decode over two nodes", spread, "inter-node NICs", ""},
+	} {
+		path := filepath.Join(t.TempDir(), "s.yaml")
+		if err := os.WriteFile(path, []byte(tc.yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d, ds, err := validate.File(path)
+		if err != nil || ds.HasErrors() {
+			t.Fatalf("%s: %v %v", tc.name, err, ds)
+		}
+		r := CheckPD(d, PerfOptions{Seed: 1})
+		if r.Disaggregated == nil || len(r.Disaggregated.Scenarios) == 0 {
+			t.Fatalf("%s: no P/D scenario", tc.name)
+		}
+		tr := r.Disaggregated.Scenarios[0].Transfer
+		if tr.Link != tc.link || !strings.HasPrefix(tr.Transport, tc.transport) {
+			t.Errorf("%s: hand-off over %q (%q), want %q (%q)", tc.name, tr.Link, tr.Transport, tc.link, tc.transport)
+		}
+	}
+}

@@ -95,6 +95,7 @@ func newPlan(r *resolve.Deployment, runtime string, pl resolve.Placement, nodes 
 	}
 	p.Primary = &p.Nodes[0]
 	p.SubNode = pl.SubNode
+	p.HostPID = r.HostPID(runtime)
 	p.setReplicas()
 	p.Via = r.Release.All2AllVia().String()
 	p.RDMA = p.Fabric == "infiniband" || p.Fabric == "roce"

@@ -31,10 +31,15 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 	hostIP.Name, hostIP.Why = "VLLM_HOST_IP", "the address this node advertises to the other ranks"
 	env = append(env, hostIP)
 	// docker's --gpus and Kubernetes' device plugin choose them there; a
-	// ROCm container gets every GPU of the host (/dev/kfd, /dev/dri), so
-	// the variable picks the replica's inside it.
-	if n.Devices != nil && (p.Runtime == "bare" || p.Runtime == "docker" && p.AMD) {
-		add("CUDA_VISIBLE_DEVICES", n.DeviceList(), fmt.Sprintf("this replica's GPUs: %d replicas share the node, each on GPUs of its own", p.placement.Nodes[n.Index].Replicas))
+	// ROCm container gets every GPU of the host (/dev/kfd, /dev/dri), and a
+	// P/D pool sharing its node sees every GPU (Plan.HostPID), so the
+	// variable picks the replica's inside it.
+	if n.Devices != nil && (p.Runtime == "bare" || p.Runtime == "docker" && (p.AMD || p.HostPID)) {
+		why := fmt.Sprintf("this replica's GPUs: %d replicas share the node, each on GPUs of its own", p.placement.Nodes[n.Index].Replicas)
+		if sh := p.Deployment.Shares; n.Index < len(sh) && sh[n.Index].Shared {
+			why = "this instance's GPUs: the node's GPUs are split between the prefill and the decode pool (prefill's first), each instance on GPUs of its own"
+		}
+		add("CUDA_VISIBLE_DEVICES", n.DeviceList(), why)
 	}
 	if sh := p.Release.SharedHost(); n.Devices != nil && p.Runtime != "kubernetes" && sh.RPCPortEnv != "" {
 		add(sh.RPCPortEnv, strconv.Itoa(sh.RPCPortBase+n.Slot), fmt.Sprintf("vLLM %s's frontend reaches its engine on a fixed TCP port: each replica on the node needs its own", p.Release.Version))

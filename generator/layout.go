@@ -15,7 +15,7 @@ import (
 // of each role only, whatever the cluster's size).
 func layoutFor(r *resolve.Deployment, keep func(resolve.Placement) []int) (resolve.Placement, []NodePlan, diag.Diagnostics) {
 	d := r.Spec
-	pl, err := resolve.Place(r.Layout, r.NodeGPUs(), r.Release)
+	pl, err := r.Place() // a P/D pool sharing a node: within its share (resolve.NodeShare)
 	if err != nil {
 		code, path, msg, hint := CodeLayout, "parallelism", err.Error(), ""
 		if fe, ok := err.(*resolve.FieldError); ok {

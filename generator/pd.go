@@ -41,6 +41,9 @@ type PDPlan struct {
 	LLMD *LLMDPlan
 	// LLMDReadme is the README's llm-d section (pd/llmd-readme.md.tmpl).
 	LLMDReadme string
+	// SharedNodes are the nodes both pools run on (resolve.SharedNodes:
+	// their GPUs split, prefill's instances first, resolve.NodeShare).
+	SharedNodes []string
 }
 
 // PDRolePlan is one pool's part of the bundle, in the directory Name/.
@@ -64,13 +67,19 @@ type PDRolePlan struct {
 func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, diag.Diagnostics) {
 	pp := &PDPlan{Name: r.Spec.Metadata.Name, Runtime: runtime, Release: r.Release, Connector: r.PD.Connector.Name,
 		Transport: r.PD.Transport, Router: r.PD.Router, SpecFile: specFileName(r), PortRule: vllm.NixlSidePortRule(r.Release.Version),
-		K8sName: k8sName(r.Spec.Metadata.Name + "-router")}
+		K8sName: k8sName(r.Spec.Metadata.Name + "-router"), SharedNodes: resolve.SharedNodes(r.Spec)}
 	var ds diag.Diagnostics
 	var files []File
 	if pp.Router.LLMD() {
 		if ds = llmdRuntime(r, runtime); ds.HasErrors() {
 			return nil, ds
 		}
+	}
+	if shared := resolve.SharedNodes(r.Spec); runtime == "kubernetes" && len(shared) > 0 {
+		// validate refuses it for runtime.kind kubernetes (SPEC126); --runtime too.
+		return nil, append(ds, gdiag(r.Spec, CodeRuntime, diag.Error, "disaggregation.decode.nodes",
+			fmt.Sprintf("node %q is in both pools, which vlaunch does not deploy on Kubernetes: the pools' pods would need hostPID to reach each other's GPU memory over CUDA IPC (openucx/ucx#11513, vllm-project/vllm#55906), and the device plugin, not vlaunch, picks each pod's GPUs", shared[0]),
+			"generate for bare or docker, or give each pool nodes of its own"))
 	}
 	if ds = append(ds, pdPortsOn(r, runtime)...); ds.HasErrors() {
 		return nil, ds

@@ -138,6 +138,14 @@ type Plan struct {
 	// SubNode: the replicas are smaller than a node and share nodes, each
 	// node plan one replica on its own GPUs (NodePlan.Devices).
 	SubNode bool
+	// HostPID: a P/D pool sharing its node with the other pool on docker
+	// (resolve.Deployment.HostPID): its containers run with --pid host and
+	// see every GPU of the node (--gpus all), their own picked by
+	// CUDA_VISIBLE_DEVICES, so UCX opens the other pool's CUDA IPC handles:
+	// "a shared PID namespace and mutual GPU visibility"
+	// (vllm-project/vllm#55906); with --gpus device= a container cannot
+	// map another GPU's memory (NVIDIA/nccl#324).
+	HostPID bool
 	Fabric  string
 	RDMA    bool
 	DeepEP  bool

@@ -65,21 +65,35 @@ func (p *pass) gpuHostShared(a, b *server) bool {
 }
 
 // hostDevices is the explicit list of host GPUs a server runs on: docker's
-// --gpus device list for a container, CUDA_VISIBLE_DEVICES (or another
-// platform's) for a process on the host; ok is false when nothing lists
-// them.
+// --gpus device list for a container, narrowed by a CUDA_VISIBLE_DEVICES
+// of indices inside it (the container's GPU k is the list's k-th; with
+// --gpus all the host's GPU k, as vlaunch's docker bundle of P/D pools
+// sharing a node writes it), CUDA_VISIBLE_DEVICES (or another platform's)
+// for a process on the host; ok is false when nothing lists them.
 func hostDevices(s *server) (map[string]bool, bool) {
-	if c := s.Inv.Container; c != nil {
-		if c.Runtime != "docker" || c.HostDevices == nil {
-			return nil, false
+	c := s.Inv.Container
+	if c == nil {
+		return visibleDevices(s)
+	}
+	if c.Runtime != "docker" || (c.HostDevices == nil && !c.AllGPUs) {
+		return nil, false
+	}
+	vis, ok := visibleDevices(s)
+	if c.AllGPUs {
+		return vis, ok
+	}
+	for d := range vis {
+		if _, err := strconv.Atoi(d); err != nil {
+			ok = false // UUIDs: which of the list's GPUs is not worked out
 		}
-		set := map[string]bool{}
-		for _, d := range c.HostDevices {
+	}
+	set := map[string]bool{}
+	for k, d := range c.HostDevices {
+		if !ok || vis[strconv.Itoa(k)] {
 			set[d] = true
 		}
-		return set, true
 	}
-	return visibleDevices(s)
+	return set, true
 }
 
 func firstSharedDevice(a, b map[string]bool) string {

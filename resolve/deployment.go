@@ -42,6 +42,10 @@ type Deployment struct {
 	// PD is the prefill/decode split of a spec with a disaggregation block
 	// (nil: colocated). Layout and Engine are then the decode pool's.
 	PD *Disaggregated
+	// Shares, set on a pool of a P/D deployment whose nodes the other pool
+	// also names, is the pool's part of each node (aligned with Nodes; an
+	// entry without Shared is a node of the pool's own); nil otherwise.
+	Shares []NodeShare
 	// draft is vllm.speculative.draft_model's architecture as resolved
 	// (Parts.Draft), kept so Parts can assemble variants of the spec.
 	draft *catalog.Model

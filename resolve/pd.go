@@ -127,6 +127,10 @@ func AssembleDisaggregated(d *spec.Deployment, roles []*Deployment) (*Deployment
 			pd.Router.Node = n
 		}
 	}
+	roles, err := shareNodes(d, roles)
+	if err != nil {
+		return nil, err
+	}
 	for i, name := range spec.Roles {
 		r := Role{Name: name, Deployment: roles[i], KVRole: kvRoles[name]}
 		markPoolOverrides(name, g.Pool(name).VLLM, &roles[i].Engine)
@@ -157,13 +161,14 @@ func kvTransferConfig(connector, role string) string {
 // sideChannels places the pool's layout (Place, the generator's rule) and
 // lists each used node's side-channel ports from the release's default
 // base, or the pool's own VLLM_NIXL_SIDE_CHANNEL_PORT. An instance larger
-// than a node takes whole nodes and no node is in two pools, so one base
-// gives disjoint ranges on every host; instances sharing a node each start
-// past the ports of the ones before them (the generator writes that base),
+// than a node takes whole nodes of its pool alone, so one base gives
+// disjoint ranges on every host; instances sharing a node (of one pool, or
+// of both pools: the prefill pool's first, NodeShare) each start past the
+// ports of the ones before them (the generator writes that base),
 // unless the pool's vllm.env sets one base for all, which PortProblems
 // then reports with the other ports a host would serve twice.
 func sideChannels(r *Deployment) []SideChannel {
-	pl, err := Place(r.Layout, r.NodeGPUs(), r.Release)
+	pl, err := r.Place()
 	if err != nil {
 		return nil
 	}
@@ -179,12 +184,16 @@ func sideChannels(r *Deployment) []SideChannel {
 		}
 		n := r.Nodes[i]
 		if pl.SubNode {
+			var off int
+			if i < len(r.Shares) && r.Shares[i].Shared {
+				off = r.Shares[i].SidePortOffset // past the other pool's instances on the node
+			}
 			for k := range s.Replicas {
 				b := base
 				if !fixed {
-					b += k * per
+					b += off + k*per
 				}
-				out = append(out, SideChannel{Node: n, Host: n.Address, BasePort: b, Primary: true, Slot: k, SubNode: true,
+				out = append(out, SideChannel{Node: n, Host: n.Address, BasePort: b, Primary: true, Slot: pl.Sites[s.Replica+k].Slot, SubNode: true,
 					Ports: vllm.NixlSidePorts(r.Release.Version, b, 0, r.Layout.DP, r.Layout.TP)})
 			}
 			continue
@@ -207,9 +216,10 @@ type PortProblem struct {
 	Port int
 	// What and Other name the two uses ("the router", "the vLLM API port", "the NIXL side channel of prefill").
 	What, Other string
-	// SideChannelOf names the pool when both uses are its NIXL side
-	// channels (two of its instances on one node given one base in its
-	// vllm.env), "" otherwise.
+	// SideChannelOf names the pool when both uses are NIXL side channels
+	// (two of its instances on one node given one base in its vllm.env, or
+	// its and the other pool's on a node they share: the pool whose ports
+	// meet the ones claimed before), "" otherwise.
 	SideChannelOf string
 	// Pod marks a clash inside each pod of a pool's instances smaller than
 	// a node on Kubernetes (their own port space, reported once per node).
@@ -243,7 +253,9 @@ func (pd *Disaggregated) PortProblems(runtime string) []PortProblem {
 		if prev, ok := hosts[space][port]; ok {
 			q := PortProblem{Node: node, Port: port, What: what, Other: prev, Pod: space != node}
 			for _, r := range pd.Roles {
-				if side := r.Name + "'s NIXL side channel"; strings.HasPrefix(what, side) && strings.HasPrefix(prev, side) {
+				// Both side channels: of one pool's instances, or of the two
+				// pools sharing the node (named after the later one).
+				if side := r.Name + "'s NIXL side channel"; strings.HasPrefix(what, side) && strings.Contains(prev, "'s NIXL side channel") {
 					q.SideChannelOf = r.Name
 				}
 			}

@@ -219,12 +219,19 @@ const RouterKindVLLM = "vllm-router"
 const DefaultRouterPort = 8000
 
 // applyPoolDefaults fills each pool's instances and layout (TP and PP 1,
-// DP what the pool's GPUs allow per instance) and the router (kind
+// DP what the pool's GPUs allow per instance, a node both pools name
+// counting half its GPUs to each) and the router (kind
 // vllm-router on the first prefill node; llm-d's pinned images and decode
 // port). The top-level parallelism keeps
 // its zero value: no engine runs it.
 func applyPoolDefaults(d *Deployment) {
 	g := d.Disaggregation
+	both := map[string]bool{}
+	for _, a := range g.Prefill.Nodes {
+		for _, b := range g.Decode.Nodes {
+			both[a] = both[a] || a == b
+		}
+	}
 	for _, role := range Roles {
 		pool := g.Pool(role)
 		setInt(&pool.Instances, 1)
@@ -235,7 +242,11 @@ func applyPoolDefaults(d *Deployment) {
 			p.Data = 1
 			gpus := 0
 			for _, i := range d.PoolNodeIndexes(role) {
-				gpus += d.Hardware.Nodes[i].GPUs
+				n := d.Hardware.Nodes[i].GPUs
+				if both[d.Hardware.Nodes[i].Name] {
+					n /= len(Roles) // a node both pools name: half of it each, unless their data says otherwise
+				}
+				gpus += n
 			}
 			if per := p.Tensor * p.Pipeline * pool.Instances; per > 0 && gpus >= per {
 				p.Data = gpus / per

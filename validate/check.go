@@ -40,6 +40,10 @@ type checker struct {
 	mapPath func([]string) []string
 	// roleName prefixes a pool checker's messages ("" for the spec's own).
 	roleName string
+	// sharesNode: the pool names a node the other pool names too; its
+	// layout then takes part of that node (resolve.NodeShare), which
+	// assemblePD checks once both pools are known.
+	sharesNode bool
 	// roles are the pools' assembled deployments (rules_pd.go).
 	roles []*resolve.Deployment
 }

@@ -21,6 +21,9 @@ func checkLayout(c *checker) {
 		return
 	}
 	switch {
+	case c.sharesNode && tp*pp*dp*r <= total:
+		// Part of a shared node is the other pool's: resolve's NodeShare
+		// checks that the pools' GPUs fit it (SPEC126).
 	case r > 1 && tp*pp*dp*r != total:
 		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, r, total),
 			"replicas x tensor x pipeline x data = %d x %d x %d x %d = %d GPUs, but the nodes have %d GPUs", r, tp, pp, dp, r*tp*pp*dp, total)
@@ -30,7 +33,7 @@ func checkLayout(c *checker) {
 	}
 	before := len(c.ds)
 	checkNodeFit(c, tp*pp)
-	if len(c.ds) == before && tp*pp*dp*r == total {
+	if len(c.ds) == before && tp*pp*dp*r == total && !c.sharesNode {
 		checkPlacement(c)
 	}
 }

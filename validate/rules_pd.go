@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -43,9 +44,10 @@ func checkPDParallelism(c *checker) {
 	}
 }
 
-// checkPDNodes: pool and router nodes name hardware.nodes, each node is
-// in one pool at most once; a node in neither pool is a warning (SPEC126).
-// False when a pool's nodes cannot be trusted.
+// checkPDNodes: pool and router nodes name hardware.nodes, each node at
+// most once in a pool (a node may be in both pools: the pools then split
+// its GPUs, resolve.NodeShare, which assemblePD checks); a node in neither
+// pool is a warning (SPEC126). False when a pool's nodes cannot be trusted.
 func checkPDNodes(c *checker) bool {
 	g := c.d.Disaggregation
 	known := map[string]bool{}
@@ -57,16 +59,19 @@ func checkPDNodes(c *checker) bool {
 	ok := true
 	owner := map[string]string{}
 	for _, role := range spec.Roles {
+		seen := map[string]bool{}
 		for i, name := range g.Pool(role).Nodes {
 			path := p("disaggregation", role, "nodes", i)
 			switch {
 			case !known[name]:
 				c.errorf(CodePDNodes, path, suggest(name, names), "%s node %q is not in hardware.nodes", role, name)
 				ok = false
-			case owner[name] != "":
-				c.errorf(CodePDNodes, path, "give each node to one pool, once", "node %q is already a %s node", name, owner[name])
+			case seen[name]:
+				c.errorf(CodePDNodes, path, "name each node once in a pool: instances smaller than a node share it by themselves (disaggregation."+role+".instances)",
+					"node %q is already a %s node", name, role)
 				ok = false
 			}
+			seen[name] = true
 			owner[name] = role
 		}
 	}
@@ -123,10 +128,17 @@ func checkPDConnector(c *checker) {
 // name the pool; a finding the spec's own rules or the other pool already
 // made (a shared vllm setting) is kept once.
 func checkPools(c *checker) {
+	shared := map[string]bool{}
+	for _, n := range resolve.SharedNodes(c.d) {
+		shared[n] = true
+	}
 	for _, role := range spec.Roles {
 		view := c.d.RoleView(role)
 		rc := &checker{d: view, tainted: c.tainted, schemaErrors: c.schemaErrors, model: c.model, gpu: c.gpu,
 			rel: c.rel, ver: c.ver, notes: c.notes, relOK: c.relOK, cal: c.cal, mapPath: poolPaths(c.d, role), roleName: role}
+		for _, n := range c.d.Disaggregation.Pool(role).Nodes {
+			rc.sharesNode = rc.sharesNode || shared[n]
+		}
 		for _, r := range poolRules {
 			r(rc)
 		}
@@ -167,7 +179,17 @@ func assemblePD(c *checker) {
 		return
 	}
 	dep, err := resolve.AssembleDisaggregated(c.d, c.roles)
-	if err != nil {
+	var fe *resolve.FieldError
+	switch {
+	case errors.As(err, &fe) && strings.HasPrefix(fe.Path, "disaggregation."):
+		// A node both pools name that they cannot split (resolve.NodeShare).
+		code := CodePDNodes
+		if fe.Unsupported {
+			code = CodeLayout
+		}
+		c.errorf(code, fieldPath(fe.Path), fe.Hint, "%s", fe.Msg)
+		return
+	case err != nil:
 		c.errorf(CodeValue, p("disaggregation"), "", "%v", err)
 		return
 	}
@@ -188,8 +210,29 @@ func assemblePD(c *checker) {
 		}
 		c.errorf(CodePDPorts, path, hint, "port %d on node %q is both %s and %s", q.Port, q.Node, q.Other, q.What)
 	}
+	warnSharedIdle(c, dep)
 	if !c.ds.HasErrors() {
 		c.dep = dep
+	}
+}
+
+// warnSharedIdle warns about GPUs of a node both pools name that neither
+// pool's instances take (SPEC126): the layout rule (SPEC102) does not hold
+// a pool sharing a node to all of its GPUs.
+func warnSharedIdle(c *checker, dep *resolve.Deployment) {
+	used := map[string]int{}
+	for _, r := range dep.PD.Roles {
+		for i, sh := range r.Deployment.Shares {
+			if sh.Shared {
+				used[r.Deployment.Nodes[i].Name] += sh.GPUs
+			}
+		}
+	}
+	for i, n := range c.d.Hardware.Nodes {
+		if u, ok := used[n.Name]; ok && u < n.GPUs {
+			c.warnf(CodePDNodes, p("hardware", "nodes", i, "gpus"), "give a pool more instances or a larger layout, or list fewer GPUs",
+				"node %q is in both pools, whose instances take %d of its %d GPUs: %d stay idle", n.Name, u, n.GPUs, n.GPUs-u)
+		}
 	}
 }
 

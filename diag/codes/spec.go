@@ -82,7 +82,7 @@ var specEntries = []Entry{
 	{SpecTPHeads, "tensor-heads", diag.Error, "The tensor-parallel size cannot split the model's query or KV heads"},
 	{SpecBlockSplit, "block-quant-split", diag.Error, "The layout splits block-quantized weights into shards that are not whole blocks"},
 	{SpecPDLayout, "pd-spec-parallelism", diag.Error, "A disaggregated spec with a top-level parallelism"},
-	{SpecPDNodes, "pd-spec-nodes", diag.Error, "A pool or router node unknown, in both pools, or left out"},
+	{SpecPDNodes, "pd-spec-nodes", diag.Error, "A pool or router node unknown, named twice, left out, or a node both pools cannot split"},
 	{SpecPDConnector, "pd-spec-connector", diag.Error, "A KV connector unknown, not for P/D, or not in the release"},
 	{SpecPDPairing, "pd-spec-pairing", diag.Error, "Prefill and decode pools the KV connector cannot pair"},
 	{SpecPDPorts, "pd-spec-ports", diag.Error, "A port a host of the disaggregated deployment would open twice"},

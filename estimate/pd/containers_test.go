@@ -8,6 +8,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // h20Pool is Qwen3-8B at TP 1 on one 8 × H20 node under vLLM 0.19.1 (the
@@ -78,6 +79,14 @@ func TestTransferContainersSameNode(t *testing.T) {
 	// resource.
 	check("kubernetes, no RDMA resource", transfer(h20Pool(t, "{kind: kubernetes}", roce)), transportTCP, 5e-6+wire/0.5e9, "TCP")
 	check("kubernetes, RDMA resource", transfer(h20Pool(t, "{kind: kubernetes, kubernetes: {rdma_resource: rdma/ib}}", roce)), transportRoCE, 5e-6+wire/50e9, "PID namespaces")
+
+	// Docker with the pool sharing its node (resolve.NodeShare): the bundle
+	// runs it with --pid host and every GPU visible (resolve's HostPID, what
+	// the generator writes), so cuda_ipc as on bare metal (vllm#55906: with
+	// a shared PID namespace UCX selected CUDA IPC zero-copy).
+	shared := h20Pool(t, "{kind: docker}", "")
+	shared.Resolved().Shares = []resolve.NodeShare{{Shared: true, GPUs: 1, With: "decode"}}
+	check("docker, --pid host", transfer(shared), transportCUDAIPC, 2e-6+wire/450e9, "not known to post")
 
 	// Across nodes nothing changes, and the switch off restores NVLink.
 	if a, b := newTransfer(docker, docker, 16384, false, 1, 1), newTransfer(bare, bare, 16384, false, 1, 1); a.AloneS != b.AloneS || a.Transport != b.Transport {

@@ -129,11 +129,16 @@ const tcpGBytesPerS = 0.5
 // 0.11.0/0.13.0, NIXL 0.6/0.8, UCX 1.19/1.20, "rc_mlx5 being utilized because
 // cuda_ipc fails to activate" (ai-dynamo/nixl#1195, 2026-01-12). vlaunch's
 // docker bundle runs each instance as `docker run --gpus device=…` without
-// --pid host (templates/docker/node.sh.tmpl), its kubernetes bundle each
-// instance smaller than a node as a pod of its own with the device plugin's
-// GPUs and no hostPID (templates/kubernetes/lws.yaml.tmpl); the RDMA devices
-// reach the container only on an InfiniBand or RoCE fabric (docker:
-// --device /dev/infiniband; kubernetes: runtime.kubernetes.rdma_resource).
+// --pid host (templates/docker/node.sh.tmpl), except a P/D pool sharing its
+// node with the other pool: that one runs with --pid host and --gpus all,
+// its GPUs picked by CUDA_VISIBLE_DEVICES (resolve.Deployment.HostPID, the
+// one fact the generator writes it from and separateContainers reads), so
+// it is not separate; its kubernetes bundle each instance smaller than a
+// node as a pod of its own with the device plugin's GPUs and no hostPID
+// (templates/kubernetes/lws.yaml.tmpl; a node both pools name is refused
+// there); the RDMA devices reach the container only on an InfiniBand or
+// RoCE fabric (docker: --device /dev/infiniband; kubernetes:
+// runtime.kubernetes.rdma_resource).
 var UseContainerSameNode = true
 
 // separateContainers reports that in's instances run each in a container or
@@ -147,7 +152,7 @@ func separateContainers(in *input.Input) (separate, rdma bool) {
 	ib := in.Network.InterKind == "infiniband" || in.Network.InterKind == "roce"
 	switch d.Runtime.Kind {
 	case "docker":
-		return true, ib
+		return !d.HostPID(d.Runtime.Kind), ib
 	case "kubernetes":
 		return true, ib && d.Runtime.Kubernetes.RDMAResource != ""
 	}
@@ -279,6 +284,9 @@ func (t *Transfer) path(pre, dec *input.Input, sameNode bool) {
 		t.Why = append(t.Why, fmt.Sprintf("the pools share a node but run in containers of their own (runtime %s): UCX cannot open the other's CUDA IPC handles across PID namespaces (vllm-project/vllm#55906, openucx/ucx#11513) and the containers see no RDMA NIC, so the KV moves over TCP, %.1f GB/s per transfer as measured (vllm-project/vllm#52607)", dec.Resolved().Runtime.Kind, tcpGBytesPerS))
 	case sameNode && !iso:
 		t.Transport = transportCUDAIPC
+		if d := dec.Resolved(); UseContainerSameNode && d != nil && d.HostPID(d.Runtime.Kind) {
+			t.Why = append(t.Why, "the pools share a node in containers run with --pid host and every GPU visible (each picking its own with CUDA_VISIBLE_DEVICES), so UCX opens the other pool's CUDA IPC handles (vllm-project/vllm#55906: with a shared PID namespace, CUDA IPC zero-copy)")
+		}
 	default:
 		if iso {
 			t.Why = append(t.Why, fmt.Sprintf("the pools share a node but run in containers of their own (runtime %s): UCX cannot open the other's CUDA IPC handles across PID namespaces (vllm-project/vllm#55906, openucx/ucx#11513) and reads the KV through the node's RDMA NICs (ai-dynamo/nixl#1195: rc_mlx5), priced at their line rate", dec.Resolved().Runtime.Kind))

@@ -162,6 +162,7 @@ func (w *walker) dockerOptions(c *containerCtx, opts []dockerOpt) (entrypoint *V
 		case "gpus":
 			c.gpus, c.gpuSrc = dockerGPUs(v.Text), "--gpus"
 			c.info.HostDevices = dockerDevices(v.Text)
+			c.info.AllGPUs = strings.Trim(v.Text, `"'`) == "all"
 		case "device":
 			c.marks = append(c.marks, v.Text)
 		case "network", "net":

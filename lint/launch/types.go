@@ -189,6 +189,9 @@ type Container struct {
 	// names them ('"device=0,1"': indices or UUIDs), nil otherwise; two
 	// containers on one host given the same GPU share it.
 	HostDevices []string
+	// AllGPUs: --gpus all, every GPU of the host, in the host's order (a
+	// CUDA_VISIBLE_DEVICES inside then picks host GPUs by index).
+	AllGPUs bool
 }
 
 // LookupEnv returns the last value set for name.
