@@ -10,7 +10,7 @@ import (
 // Source names the table the figures come from, for reports.
 func (k KernelFigures) Source() string {
 	if k.System == "" {
-		return ""
+		return k.Cited
 	}
 	return "aiconfigurator " + k.System + " (vLLM kernels, commit 095f58a5)"
 }
@@ -22,10 +22,15 @@ func (k KernelFigures) Source() string {
 // tools/aicdata (its README holds every table and how each figure is read).
 // The tables are GPU time of CUDA-graph replays: they say nothing of the
 // host, which the fitted constants keep. GPUs the tables do not cover
-// (H20, H800, AMD …) keep the fitted global efficiencies.
+// (H20, H800, AMD …) keep the fitted global efficiencies, but for the
+// figures cited benchmarks give (h20kernels.go, UseH20KernelFigures).
 type KernelFigures struct {
 	// System is the aiconfigurator system the figures were read from.
 	System string
+	// Cited names the public benchmarks of a GPU no table covers whose
+	// figures these are (h20kernels.go; System then empty, and with it the
+	// per-shape GEMM tables, NCCL tables and fused-MoE curves).
+	Cited string `json:",omitempty"`
 	// GEMMBF16 and GEMMFP8 are a large GEMM's achieved fraction of the
 	// dense BF16 / FP8 peak (M = 2048, median over N, K in 4096…16384;
 	// FP8 is vLLM's per-tensor CUTLASS kernel with its activation
@@ -53,6 +58,14 @@ type KernelFigures struct {
 	// PrefillAttn is causal prefill attention's achieved fraction of the
 	// BF16 peak at 1, 2, 4, 8 and 16 Ki tokens (batch 1).
 	PrefillAttn [5]float64
+	// DecodeAttn is compute-bound decode attention's achieved fraction of
+	// its peak, where a benchmark gives it (cited figures only: the
+	// tables' GPUs keep the fitted Attention).
+	DecodeAttn float64 `json:",omitempty"`
+	// fittedGEMM is the fitted BF16 GEMM efficiency a cited GEMMBF16
+	// replaced (forCited), for the kernels the citation does not cover
+	// (StepSetup.marlinGEMMEff).
+	fittedGEMM float64
 	// MoE is the fused-MoE layer's curves by dtype (nil where the tables
 	// have none): left out of reports, which name the table by Source.
 	MoE *MoECurves `json:"-"`
@@ -211,7 +224,7 @@ func MeasuredKernels(g *catalog.GPU) (KernelFigures, bool) {
 func ForGPU(e Efficiency, g *catalog.GPU) Efficiency {
 	k, ok := MeasuredKernels(g)
 	if !ok {
-		return e
+		return forCited(e, g)
 	}
 	c, m := scale(e.MeasuredCompute), scale(e.MeasuredHBM)
 	e.GEMM, e.HBM, e.KernelGapS = k.GEMMBF16*c, k.HBM*m, k.KernelS
@@ -284,8 +297,9 @@ func scale(x float64) float64 {
 }
 
 // prefillAttnEff is prefill attention's efficiency for a chunk that attends
-// to n tokens: the measured curve, log-interpolated between 1 Ki and 16 Ki
-// tokens and held flat outside, or the fitted constant without a curve.
+// to n tokens: the measured (or cited) curve, log-interpolated between 1 Ki
+// and 16 Ki tokens and held flat outside, times kernelShare, or the fitted
+// constant without a curve.
 func (e *Efficiency) prefillAttnEff(n float64) float64 {
 	c := e.Kernels.PrefillAttn
 	if c[0] <= 0 {
@@ -294,11 +308,11 @@ func (e *Efficiency) prefillAttnEff(n float64) float64 {
 	x := math.Log2(max(n, 1) / 1024)
 	switch {
 	case x <= 0:
-		return c[0] * scale(e.MeasuredCompute)
+		return c[0] * e.kernelShare()
 	case x >= 4:
-		return c[4] * scale(e.MeasuredCompute)
+		return c[4] * e.kernelShare()
 	}
 	i := int(x)
 	f := x - float64(i)
-	return (c[i]*(1-f) + c[i+1]*f) * scale(e.MeasuredCompute)
+	return (c[i]*(1-f) + c[i+1]*f) * e.kernelShare()
 }

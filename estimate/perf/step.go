@@ -576,7 +576,7 @@ func (sm *StepModel) expertTimeCall(total, call float64, st *StepTime) {
 	}
 	if s.marlinApplies() {
 		// Marlin's tiles multiply whole blocks of rows (marlinblocks.go).
-		compute = max(compute, sm.marlinFLOPs(total, call)/(s.gemmFLOPS()*s.gemmEff()))
+		compute = max(compute, sm.marlinFLOPs(total, call)/(s.gemmFLOPS()*s.marlinGEMMEff()))
 	}
 	st.ExpertS = roof(st, compute, memory)
 }
