@@ -88,6 +88,9 @@ var h20Figures = KernelFigures{
 // citedKernels are the GPUs without aiconfigurator tables that cited
 // benchmarks cover (by catalog id), behind their switches.
 func citedKernels(g *catalog.GPU) (KernelFigures, bool) {
+	if k, ok := amdKernels(g); ok {
+		return k, true
+	}
 	if g == nil || !UseH20KernelFigures {
 		return KernelFigures{}, false
 	}
