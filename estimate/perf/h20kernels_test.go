@@ -76,6 +76,9 @@ func TestH20CitedFigures(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"h800", "a800"} { // AMD: amdkernels_test.go
+		if _, shared := sharedDieKernels(perfGPU(t, id)); shared {
+			continue // the H100's tables: TestH800SharesH100Tables
+		}
 		if got := ForGPU(DefaultEfficiency, perfGPU(t, id)); got != DefaultEfficiency {
 			t.Errorf("%s has no cited figures: the fitted constants", id)
 		}

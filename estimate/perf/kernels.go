@@ -12,6 +12,10 @@ func (k KernelFigures) Source() string {
 	if k.System == "" {
 		return k.Cited
 	}
+	if k.DieOf != "" {
+		return "aiconfigurator " + k.System + " (vLLM kernels, commit 095f58a5) for the " + k.DieOf +
+			", the same die; collectives by the link model"
+	}
 	return "aiconfigurator " + k.System + " (vLLM kernels, commit 095f58a5)"
 }
 
@@ -23,10 +27,17 @@ func (k KernelFigures) Source() string {
 // The tables are GPU time of CUDA-graph replays: they say nothing of the
 // host, which the fitted constants keep. GPUs the tables do not cover
 // (H20, H800, AMD …) keep the fitted global efficiencies, but for the
-// figures cited benchmarks give (h20kernels.go, UseH20KernelFigures).
+// figures cited benchmarks give (h20kernels.go, UseH20KernelFigures) and
+// for a GPU that shares a covered GPU's die (h800kernels.go,
+// UseH800FromH100Tables: the H800 takes the H100 SXM's tables, its
+// collectives excepted).
 type KernelFigures struct {
 	// System is the aiconfigurator system the figures were read from.
 	System string
+	// DieOf names the GPU the figures are given to where System timed
+	// another GPU of the same die (h800kernels.go; empty otherwise): its
+	// NCCL and custom all-reduce figures are then unset.
+	DieOf string `json:",omitempty"`
 	// Cited names the public benchmarks of a GPU no table covers whose
 	// figures these are (h20kernels.go; System then empty, and with it the
 	// per-shape GEMM tables, NCCL tables and fused-MoE curves).
@@ -205,13 +216,16 @@ var measuredKernels = map[string]KernelFigures{
 }
 
 // MeasuredKernels returns the measured figures of a GPU, if the tables
-// cover it (by catalog id: a custom GPU has none).
+// cover it or its die (by catalog id: a custom GPU has none; the H800
+// through the H100 SXM's, its collectives excepted: sharedDieKernels).
 func MeasuredKernels(g *catalog.GPU) (KernelFigures, bool) {
 	if g == nil {
 		return KernelFigures{}, false
 	}
-	k, ok := measuredKernels[g.ID]
-	return k, ok
+	if k, ok := measuredKernels[g.ID]; ok {
+		return k, true
+	}
+	return sharedDieKernels(g)
 }
 
 // ForGPU is e with a GPU's measured kernel figures in place of the fitted
@@ -256,7 +270,7 @@ func ForRelease(e Efficiency, g *catalog.GPU, rel vllm.Release, isVLLM bool, env
 		e.PackedMXFP4 = rel.PackedMXFP4MoEBackend(g.ComputeMajor, "silu")
 	}
 	e.Kernels.Windowed = windowedFloorsFor(e.Kernels.System, g, rel, isVLLM)
-	e.Kernels.SparseMLA = sparseMLADecodeFor(g, isVLLM)
+	e.Kernels.SparseMLA = sparseMLADecodeFor(sharedDieGPU(g), isVLLM)
 	c := moeCurves[e.Kernels.System]
 	if !isVLLM || g == nil || c == nil || c.MXFP4[0] <= 0 || e.Kernels.MoE == nil {
 		return e
