@@ -75,7 +75,9 @@ var gpuTable = []GPU{
 	{ID: "h100-sxm", Name: "NVIDIA H100 80GB HBM3", Vendor: "nvidia", MemoryMiB: 81085, SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 3350, BF16TFLOPS: 989, FP8TFLOPS: 1979, INT8TOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132},
 	{ID: "h100-pcie", Name: "NVIDIA H100 PCIe", Vendor: "nvidia", MemoryMiB: 81008, SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 2000, BF16TFLOPS: 756.5, FP8TFLOPS: 1513, INT8TOPS: 1513, IntraNodeGBytesPerS: 64, ComputeMajor: 9, IntraNodeKind: "pcie", SMs: 114},
 	{ID: "h200", Name: "NVIDIA H200", Vendor: "nvidia", MemoryMiB: 143156, SMIMemoryMiB: 143771, HBMBandwidthGBytesPerS: 4800, BF16TFLOPS: 989, FP8TFLOPS: 1979, INT8TOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132},
-	{ID: "h800", Name: "NVIDIA H800", Vendor: "nvidia", MemoryMiB: derivedCUDA(81559), SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 3350, BF16TFLOPS: 989, FP8TFLOPS: 1979, IntraNodeGBytesPerS: 200, ComputeMajor: 9, IntraNodeKind: "nvlink", Notes: "NVLink cut to 400 GB/s bidirectional; CUDA total derived"},
+	// h800 SMs: "20 out of the 132 SMs available in the H800 GPU"
+	// (DeepSeek-V3 technical report, arXiv 2412.19437, §3.5.1).
+	{ID: "h800", Name: "NVIDIA H800", Vendor: "nvidia", MemoryMiB: derivedCUDA(81559), SMIMemoryMiB: 81559, HBMBandwidthGBytesPerS: 3350, BF16TFLOPS: 989, FP8TFLOPS: 1979, IntraNodeGBytesPerS: 200, SMs: 132, ComputeMajor: 9, IntraNodeKind: "nvlink", Notes: "NVLink cut to 400 GB/s bidirectional; CUDA total derived"},
 	{ID: "a100-80g", Name: "NVIDIA A100-SXM4-80GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(81920), SMIMemoryMiB: 81920, HBMBandwidthGBytesPerS: 2039, BF16TFLOPS: 312, INT8TOPS: 624, IntraNodeGBytesPerS: 300, ComputeMajor: 8, IntraNodeKind: "nvlink", SMs: 108, Notes: "no FP8 tensor cores; CUDA total derived"},
 	// a100-40g: NVIDIA A100 datasheet (nvidia-a100-datasheet-us-nvidia-
 	// 1758950-r4-web.pdf, the document cited for a100-80g in int8Sources

@@ -44,7 +44,8 @@ type MoEWidthPoint struct{ W, Factor float64 }
 // GB200 — every curve estimate/perf uses except MXFP4. MXFP4 keeps factor 1:
 // its curve is read unscaled from two gpt-oss shapes of one width
 // (I = 2880) and adopted against one P/D bound (mxfp4Unscaled). Every GPU
-// without curves (H20, H800, AMD, A100, L40S, RTX Pro 6000) prices experts
+// without curves (H20, AMD, A100, L40S, RTX Pro 6000; the H800 reads the
+// H100's curves, UseH800FromH100Tables) prices experts
 // with ExpertGEMM and has no factor, and so do EP'd experts (whole experts,
 // width I; and DeepGEMM with DeepEP) and experts on one GPU (TP × DP = 1):
 // moeWidthFactor is 1 there.

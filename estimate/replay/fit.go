@@ -24,9 +24,11 @@ type Param struct {
 // and kernel-gap figures, scaled by measured_compute and measured_hbm
 // (the share of the isolated rates a serving step reaches), replace gemm,
 // gemm_fp8, hbm and kernel_gap_s, so those four are fitted on the other
-// GPUs' rows only (H20, H800, AMD). With perf.UseH20KernelFigures the
-// H20's gemm and attention are its cited figures (unscaled): gemm and
-// attention are then fitted on H800, AMD and the other GPUs' rows only.
+// GPUs' rows only (H20, AMD). With perf.UseH20KernelFigures the H20's gemm
+// and attention are its cited figures (unscaled), with perf.UseAMDKernelFigures
+// the AMD GPUs' GEMM and prefill attention, and with perf.UseH800FromH100Tables
+// the H800 reads the H100's tables: the fitted gemm and attention then
+// serve only what those leave to them.
 // The bounds are physical assumptions, not fitted values: a kernel reaches
 // between half and nine tenths of a datasheet figure (large FP8 GEMMs reach
 // 0.6–0.8 of peak — DeepGEMM 1,550 of 1,979 TFLOPS on H800 —, FlashMLA 0.67,
