@@ -17,6 +17,9 @@ type pdEval struct {
 	report   *pd.Report
 	// router is the spec's router kind: its path's hops are in TTFT.
 	router string
+	// sameNode: both pools on one node, every hand-off inside it
+	// (resolve.Disaggregated.SameNode, as check passes it to pd).
+	sameNode bool
 	// guess is the bound's score with the TPOT of steady decoding at the
 	// bound's rate (pd.Bound.SteadyTPOTS) and a closed loop's TTFT from
 	// Little's law: not a bound, the order in which the P/D groups that
@@ -41,8 +44,8 @@ func (p *pdEval) promises(q *pdEval) bool {
 func (s *pdSearch) evaluated(cands []Settings) []*evaluated {
 	var out []*evaluated
 	for _, c := range cands {
-		pre, dec := s.pool("prefill", c.PD.Prefill), s.pool("decode", c.PD.Decode)
-		e := &evaluated{Candidate: Candidate{Settings: c, GPUs: pre.bound.Pool.GPUs + dec.bound.Pool.GPUs}, pd: &pdEval{pre: pre, dec: dec, router: s.routerKind()}}
+		pre, dec, same := s.pair(c.PD)
+		e := &evaluated{Candidate: Candidate{Settings: c, GPUs: pre.bound.Pool.GPUs + dec.bound.Pool.GPUs}, pd: &pdEval{pre: pre, dec: dec, router: s.routerKind(), sameNode: same}}
 		e.Fits = pre.err == nil && dec.err == nil && pre.fits && dec.fits
 		if e.Fits {
 			e.WeightsGiB, e.KVGiB = dec.bound.Pool.WeightsGiB, dec.bound.Pool.KVCacheGiB
@@ -58,7 +61,7 @@ func (s *pdSearch) evaluated(cands []Settings) []*evaluated {
 // check judges a P/D deployment), so no simulation's verdict is better.
 func boundPD(e *evaluated, slots []sloSlot) {
 	p := e.pd
-	p.bound = pd.Combine(p.pre.bound, p.dec.bound, false, p.router)
+	p.bound = pd.Combine(p.pre.bound, p.dec.bound, p.sameNode, p.router)
 	b := &p.bound
 	dec := &p.dec.in
 	e.OutputTokPerS, e.TPOTS, e.Binding = b.OutputTokPerS, b.TPOTS, b.Binding
@@ -169,7 +172,7 @@ func ratioOf(a, b float64) float64 {
 func simulatePD(e *evaluated, seed uint64, slots []sloSlot) {
 	p := e.pd
 	pre, dec := p.pre.in, p.dec.in
-	rep, verdicts := pd.Evaluate(&pre, &dec, false, p.router, slo.Options{Seed: seed})
+	rep, verdicts := pd.Evaluate(&pre, &dec, p.sameNode, p.router, slo.Options{Seed: seed})
 	p.report = &rep
 	// The prefill pool holds the requests resident there (check's rule):
 	// a candidate whose pool cannot leaves the ranking (rankActual).

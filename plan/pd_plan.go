@@ -62,7 +62,11 @@ func pdCandidates(d, base *resolve.Deployment, own Settings, sum *PDSummary) []*
 	if len(out) == 0 {
 		sum.NotTried = s.noneFits()
 	}
-	sum.Notes = append(sum.Notes, "P/D pools take whole nodes, the first nodes prefill (in the spec's order; every split up to 8 nodes, eighths and thirds of more); both pools keep the spec's weights and KV-cache dtype; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs; a pool choice that another on the same nodes beats on every figure of the bound is dropped",
+	split := "P/D pools take whole nodes, the first nodes prefill (in the spec's order; every split up to 8 nodes, eighths and thirds of more)"
+	if len(d.Spec.Hardware.Nodes) == 1 {
+		split = "P/D pools share the one node, its first GPUs prefill (every count of them; resolve's split, as generate writes it: each instance on consecutive GPUs of the node)"
+	}
+	sum.Notes = append(sum.Notes, split+"; both pools keep the spec's weights and KV-cache dtype; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs; a pool choice that another on the same nodes beats on every figure of the bound is dropped",
 		"P/D figures are `vlaunch check`'s model of a disaggregated deployment (estimate/pd: no constant fitted to P/D runs; its errors on published ones are in docs/calibration-pd.md); the Pareto front and the sensitivity are the colocated candidates'")
 	return out
 }

@@ -34,6 +34,9 @@ type pdSearch struct {
 	// fitting counts, by role, the pool choices that fit in memory (what
 	// the plan says when no pair does).
 	fitting map[string]int
+	// shared are the pools of pairs sharing a node as resolve shares it
+	// (pair), by pool key.
+	shared map[string]*pdPool
 }
 
 // pdPool is one pool choice, resolved and bounded once for every pair it
@@ -46,11 +49,15 @@ type pdPool struct {
 	bound pd.PoolBound
 	fits  bool
 	err   error
+	// sameNode: the pool is one of a pair resolved together on a node
+	// both pools share (pair), every hand-off inside that node.
+	sameNode bool
 }
 
 // pdNotTried says why a deployment gets no P/D candidates ("" when it
 // does): the release must have NIXL (the connector vlaunch models and
-// writes), and the nodes must hold two pools of whole nodes.
+// writes), and the nodes must hold two pools: of whole nodes, or on one
+// node both pools share (not on Kubernetes, which resolve refuses).
 func pdNotTried(d *resolve.Deployment) string {
 	nodes := len(d.NodeGPUs())
 	switch {
@@ -60,8 +67,10 @@ func pdNotTried(d *resolve.Deployment) string {
 		return fmt.Sprintf("P/D not tried: whether vLLM %s has %s (the KV connector vlaunch models and writes) is unverified", d.Release, vllm.NixlConnectorName)
 	case d.Release.KVConnectorIn(vllm.NixlConnectorName) != vllm.Present:
 		return fmt.Sprintf("P/D not tried: vLLM %s has no %s (the KV connector vlaunch models and writes)", d.Release, vllm.NixlConnectorName)
-	case nodes < 2:
-		return "P/D not tried: one node — vlaunch's P/D pools take whole nodes, so two pools need two nodes"
+	case nodes == 1 && d.Runtime.Kind == "kubernetes":
+		return "P/D not tried: one node on Kubernetes — vlaunch puts both pools on one node only with runtime.kind bare or docker (SPEC126)"
+	case nodes == 1 && d.NodeGPUs()[0] < 2:
+		return fmt.Sprintf("P/D not tried: one node of %d GPU — two pools need a GPU each", d.NodeGPUs()[0])
 	case nodes > maxPDNodes:
 		return fmt.Sprintf("P/D not tried: %d nodes — plan splits at most %d nodes into pools", nodes, maxPDNodes)
 	case d.Workload.BurstRequests > 0:
@@ -73,7 +82,7 @@ func pdNotTried(d *resolve.Deployment) string {
 // newPDSearch prepares the P/D side of a plan of d (the spec's deployment,
 // colocated or P/D) whose colocated candidates are enumerated on base.
 func newPDSearch(d, base *resolve.Deployment, own Settings) *pdSearch {
-	s := &pdSearch{d: base, src: d.Spec, parts: d.Parts(), own: own, pools: map[string]*pdPool{}, fitting: map[string]int{}}
+	s := &pdSearch{d: base, src: d.Spec, parts: d.Parts(), own: own, pools: map[string]*pdPool{}, fitting: map[string]int{}, shared: map[string]*pdPool{}}
 	if d.PD == nil {
 		p := d.Spec.VLLM.Port
 		s.routerPort, s.enginePort = p, p+100
@@ -121,17 +130,54 @@ const allSplits = 8
 // group spans nodes (SPEC102) — are costed alike whichever they are. Only
 // nodes of unequal GPU counts under single-node groups differ; there the
 // user's order decides (an assumption the plan's note states).
+//
+// On one node the pools share it (sharedCandidates).
 func (s *pdSearch) candidates() []Settings {
 	var out []Settings
 	nodes := s.src.Hardware.Nodes
+	if len(nodes) == 1 {
+		return s.sharedCandidates(nodes[0])
+	}
 	for _, k := range splits(len(nodes)) {
-		pre := s.poolChoices(spec.RolePrefill, nodes[:k])
-		dec := s.poolChoices(spec.RoleDecode, nodes[k:])
-		for _, p := range pre {
-			for _, q := range dec {
-				c := s.own
-				c.TP, c.PP, c.DP, c.EP, c.Replicas = 0, 0, 0, false, 0
-				c.PD = &PDSettings{Prefill: p.set, Decode: q.set, RouterPort: s.routerPort, EnginePort: s.enginePort}
+		pre := s.poolChoices(spec.RolePrefill, nodes[:k], nil)
+		dec := s.poolChoices(spec.RoleDecode, nodes[k:], nil)
+		out = append(out, s.pairs(pre, dec)...)
+	}
+	return out
+}
+
+// pairs are the candidates of every prefill choice with every decode one.
+func (s *pdSearch) pairs(pre, dec []*pdPool) []Settings {
+	var out []Settings
+	for _, p := range pre {
+		for _, q := range dec {
+			c := s.own
+			c.TP, c.PP, c.DP, c.EP, c.Replicas = 0, 0, 0, false, 0
+			c.PD = &PDSettings{Prefill: p.set, Decode: q.set, RouterPort: s.routerPort, EnginePort: s.enginePort}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// sharedCandidates are the P/D candidates of a one-node spec: both pools
+// on the node, the prefill pool on g of its GPUs (every g from 1 to all
+// but one), the decode pool on the rest, each pool's layouts those
+// search.Layouts gives on that many GPUs (instances inside the node, as a
+// node both pools name requires). Only the pairs resolve places are kept:
+// resolve's NodeShare (through AssembleDisaggregated, pair) decides the
+// split — the prefill pool's instances first, from GPU 0, then the decode
+// pool's — and refuses what does not fit; plan does not re-derive it.
+func (s *pdSearch) sharedCandidates(n spec.Node) []Settings {
+	var out []Settings
+	for g := 1; g < n.GPUs; g++ {
+		pre := s.poolChoices(spec.RolePrefill, []spec.Node{n}, []int{g})
+		if len(pre) == 0 {
+			continue
+		}
+		dec := s.poolChoices(spec.RoleDecode, []spec.Node{n}, []int{n.GPUs - g})
+		for _, c := range s.pairs(pre, dec) {
+			if p, q, _ := s.pair(c.PD); p.err == nil && q.err == nil {
 				out = append(out, c)
 			}
 		}
@@ -139,15 +185,20 @@ func (s *pdSearch) candidates() []Settings {
 	return out
 }
 
-// poolChoices are the pool choices of one role on nodes that fit in memory.
-func (s *pdSearch) poolChoices(role string, nodes []spec.Node) []*pdPool {
+// poolChoices are the pool choices of one role on nodes that fit in memory;
+// gpus, when set, are the GPUs the pool takes on each node (its share of a
+// node both pools use), else every GPU of each node.
+func (s *pdSearch) poolChoices(role string, nodes []spec.Node, gpus []int) []*pdPool {
 	var names []string
 	hosts := make([]int, len(nodes))
 	for i, n := range nodes {
 		names, hosts[i] = append(names, n.Name), n.GPUs
 	}
-	var out []*pdPool
 	gpn := s.d.Layout.GPUsPerNode
+	if gpus != nil {
+		hosts, gpn = gpus, gpus[0]
+	}
+	var out []*pdPool
 	for _, l := range search.Placeable(search.Layouts(len(nodes), gpn, s.d.Model), hosts, s.d.Release) {
 		if l.BlockSplitProblem(s.d.Model, fromCheckpoint(s.d, s.own.Weights)) != "" {
 			continue
@@ -265,6 +316,13 @@ func (s *pdSearch) pool(role string, ps PoolSettings) *pdPool {
 	if p.err != nil {
 		return p
 	}
+	s.assess(p)
+	return p
+}
+
+// assess fills a resolved pool's input, bound and memory verdict.
+func (s *pdSearch) assess(p *pdPool) {
+	role := p.role
 	p.in = input.FromResolved(p.dep)
 	if role == spec.RolePrefill {
 		p.bound = pd.PrefillBound(&p.in)
@@ -278,7 +336,50 @@ func (s *pdSearch) pool(role string, ps PoolSettings) *pdPool {
 		p.fits = !memory.Findings(&p.in, &p.bound.Pool.Memory).HasErrors()
 	}
 	p.fits = p.fits && p.bound.Pool.KVTokensPerRank > 0
-	return p
+}
+
+// pair is a candidate's two pools and whether every hand-off stays inside
+// one node (resolve.Disaggregated.SameNode, which check prices the KV
+// transfer by). Pools of their own nodes are the pools pool resolves
+// alone. Pools naming a common node are resolved together, as check
+// resolves the spec (resolve.AssembleDisaggregated: its NodeShare splits
+// the node — the one rule generate and validate apply — and refuses pools
+// that do not fit there, the pools' err then); the pools' deployments
+// carry their share (what the transfer's same-node pricing reads,
+// Deployment.HostPID).
+func (s *pdSearch) pair(set *PDSettings) (pre, dec *pdPool, sameNode bool) {
+	pre, dec = s.pool(spec.RolePrefill, set.Prefill), s.pool(spec.RoleDecode, set.Decode)
+	if pre.err != nil || dec.err != nil || !shareANode(set) {
+		return pre, dec, false
+	}
+	key := pdKey(set)
+	if p, ok := s.shared[spec.RolePrefill+"|"+key]; ok {
+		return p, s.shared[spec.RoleDecode+"|"+key], p.sameNode
+	}
+	c := *s.src
+	set.withPD(&c)
+	whole, err := resolve.AssembleDisaggregated(&c, []*resolve.Deployment{pre.dep, dec.dep})
+	out := make([]*pdPool, len(spec.Roles))
+	for i, base := range []*pdPool{pre, dec} {
+		p := &pdPool{role: base.role, set: base.set, err: err}
+		if err == nil {
+			p.dep, p.sameNode = whole.PD.Roles[i].Deployment, whole.PD.SameNode()
+			s.assess(p)
+		}
+		out[i] = p
+		s.shared[base.role+"|"+key] = p
+	}
+	return out[0], out[1], out[0].sameNode
+}
+
+// shareANode reports whether the pools name a common node.
+func shareANode(set *PDSettings) bool {
+	for _, n := range set.Prefill.Nodes {
+		if containsName(set.Decode.Nodes, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownPD is the P/D spec's own pools as PoolSettings.

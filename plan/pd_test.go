@@ -144,7 +144,7 @@ func TestApplyPDAgrees(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		pd   bool
-	}{{"pd/pd-wins-h200", true}, {"deepseek-v3-pd-32xh20", false}} {
+	}{{"pd/pd-wins-h200", true}, {"deepseek-v3-pd-32xh20", false}, {"pd/pd-1node-h100", true}} {
 		t.Run(c.name, func(t *testing.T) {
 			d, path, src := pdSpec(t, c.name)
 			r := Plan(d, Options{Seed: 1, File: path, Source: src})

@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // smiMemoryTolerance is how far nvidia-smi's total may sit from the catalog
@@ -59,6 +61,9 @@ func checkGPUCount(ctx context.Context, e *env) Result {
 		return r
 	}
 	want := fmt.Sprintf("%d GPUs (hardware.nodes[%d].gpus)", e.node.GPUs, e.specIdx())
+	if sh := e.share(); sh.Shared {
+		return checkSharedGPUs(ctx, e, sh)
+	}
 	q, err := e.gpus(ctx)
 	if err != nil {
 		return gpuFail(err, want)
@@ -71,6 +76,36 @@ func checkGPUCount(ctx context.Context, e *env) Result {
 		found += fmt.Sprintf(" (the bundle uses %d)", e.node.GPUs)
 	}
 	return pass(found, want)
+}
+
+// checkSharedGPUs is gpu.count for a pool on a node both P/D pools share:
+// the host must have the GPUs the pool's instances are given (its share,
+// resolve.NodeShare: consecutive GPUs, prefill's first), a subset of the
+// node's.
+func checkSharedGPUs(ctx context.Context, e *env, sh resolve.NodeShare) Result {
+	last := sh.FirstGPU + sh.GPUs - 1
+	want := fmt.Sprintf("GPUs %d-%d, the %s pool's share of the node's %d (hardware.nodes[%d].gpus; the %s pool has the others)",
+		sh.FirstGPU, last, e.opts.Role.Name, e.node.GPUs, e.specIdx(), sh.With)
+	q, err := e.gpus(ctx)
+	if err != nil {
+		return gpuFail(err, want)
+	}
+	have := map[int]bool{}
+	for _, g := range q.GPUs {
+		have[g.Index] = true
+	}
+	var missing []string
+	for i := sh.FirstGPU; i <= last; i++ {
+		if !have[i] {
+			missing = append(missing, fmt.Sprint(i))
+		}
+	}
+	found := fmt.Sprintf("%d GPUs", len(q.GPUs))
+	if len(missing) > 0 {
+		return fail(found+"; missing the pool's GPU "+strings.Join(missing, ", "), want,
+			"check `nvidia-smi -L`; a missing GPU usually means a fallen-off-the-bus part (dmesg Xid 79) or a wrong node entry in the spec")
+	}
+	return pass(fmt.Sprintf("%s; the pool's GPUs %d-%d present", found, sh.FirstGPU, last), want)
 }
 
 func checkGPUModel(ctx context.Context, e *env) Result {

@@ -8,39 +8,53 @@ import (
 	"github.com/vlaunch/vlaunch/resolve"
 )
 
-// sideChannel is this node's NIXL side channel in its P/D pool (false: a
-// colocated spec, or the pool's placement gave this node none).
-func (e *env) sideChannel() (resolve.SideChannel, bool) {
+// sideChannels are this node's NIXL side channels in its P/D pool: one,
+// or one per instance when the pool's instances are smaller than a node
+// (resolve.SideChannel.SubNode), each from its own base (nil: a colocated
+// spec, or the pool's placement gave this node none).
+func (e *env) sideChannels() []resolve.SideChannel {
 	if e.opts.Role == nil {
-		return resolve.SideChannel{}, false
+		return nil
 	}
+	var out []resolve.SideChannel
 	for _, sc := range e.opts.Role.SideChannels {
 		if sc.Node.Name == e.node.Name {
-			return sc, true
+			out = append(out, sc)
 		}
 	}
-	return resolve.SideChannel{}, false
+	return out
 }
 
-// checkNixlPorts: every side-channel port this node's engines will listen
-// on is free (the other pool's handshake comes there).
+// checkNixlPorts: every side-channel port this node's engines of the pool
+// will listen on is free (the other pool's handshake comes there).
 func checkNixlPorts(_ context.Context, e *env) Result {
-	sc, ok := e.sideChannel()
-	if !ok {
+	scs := e.sideChannels()
+	if len(scs) == 0 {
 		return skip("not a node of a prefill/decode pool: no NIXL side channel")
 	}
+	var ports, bases []int
+	for _, sc := range scs {
+		ports, bases = append(ports, sc.Ports...), append(bases, sc.BasePort)
+	}
 	var busy []string
-	for _, p := range sc.Ports {
+	for _, p := range ports {
 		if err := e.host.Net.PortFree(p); err != nil {
 			busy = append(busy, fmt.Sprintf("%d %s", p, portProblem(err)))
 		}
 	}
-	expected := fmt.Sprintf("free: %s (NIXL side channel of the %s pool, base %d)", portList(sc.Ports), e.opts.Role.Name, sc.BasePort)
+	base := fmt.Sprintf("base %d", bases[0])
+	if len(bases) > 1 {
+		base = "bases " + portList(bases) + ", one per instance on the node"
+	}
+	expected := fmt.Sprintf("free: %s (NIXL side channel of the %s pool, %s)", portList(ports), e.opts.Role.Name, base)
+	if sh := e.share(); sh.Shared {
+		expected += fmt.Sprintf("; the node is shared with the %s pool, whose side channel listens on other ports", sh.With)
+	}
 	if len(busy) > 0 {
 		return fail(strings.Join(busy, "; "), expected,
 			"stop what listens there (`ss -ltnp 'sport = :PORT'`) or move the pool's VLLM_NIXL_SIDE_CHANNEL_PORT and generate again")
 	}
-	return pass("free: "+portList(sc.Ports), expected)
+	return pass("free: "+portList(ports), expected)
 }
 
 func portList(ps []int) string {

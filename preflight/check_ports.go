@@ -32,7 +32,15 @@ type boundPort struct {
 // routing sidecar on vllm.port in front of the engine, which listens on
 // disaggregation.router.decode_port (the pool's view's vllm.port): both
 // must be free.
+//
+// A pool on a node both P/D pools share (resolve.NodeShare) runs each of
+// its instances there in slot FirstSlot + k: its ports are vllm.port +
+// slot and, with DP, vllm.rpc_port + slot, the other pool's slots below or
+// above (sharedPorts).
 func (e *env) portsFor() []boundPort {
+	if e.share().Shared {
+		return e.sharedPorts()
+	}
 	if !e.isPrimary() {
 		return nil
 	}
@@ -63,6 +71,34 @@ func (e *env) portsFor() []boundPort {
 		ps = append(ps, boundPort{e.d.VLLM.Port + k, fmt.Sprintf("API server of the node's replica %d (vllm.port + %d)", k+1, k)})
 		if e.d.Parallelism.Data > 1 {
 			ps = append(ps, boundPort{e.d.VLLM.RPCPort + k, fmt.Sprintf("DP RPC of the node's replica %d (vllm.rpc_port + %d)", k+1, k)})
+		}
+	}
+	return ps
+}
+
+// sharedPorts are the ports of the pool's instances on a node it shares
+// with the other pool: each instance's site (Deployment.Place, the
+// generator's rule) carries its slot on the node, as resolve.PortProblems
+// and the generator read it.
+func (e *env) sharedPorts() []boundPort {
+	pl, err := e.r.Place()
+	if err != nil {
+		return nil // validate refuses such a spec; nothing to check
+	}
+	pool, v := e.opts.Role.Name, e.d.VLLM
+	sidecar := e.opts.Role.SidecarPort
+	var ps []boundPort
+	for _, s := range pl.Sites {
+		if s.Node != e.idx {
+			continue
+		}
+		gpus := fmt.Sprintf("GPUs %d-%d", s.FirstGPU, s.FirstGPU+s.GPUs-1)
+		if sidecar > 0 {
+			ps = append(ps, boundPort{sidecar + s.Slot, fmt.Sprintf("llm-d's routing sidecar of the %s instance on %s (vllm.port + %d)", pool, gpus, s.Slot)})
+		}
+		ps = append(ps, boundPort{v.Port + s.Slot, fmt.Sprintf("API server of the %s instance on %s (vllm.port + %d)", pool, gpus, s.Slot)})
+		if e.r.Layout.DP > 1 {
+			ps = append(ps, boundPort{v.RPCPort + s.Slot, fmt.Sprintf("DP RPC of the %s instance on %s (vllm.rpc_port + %d)", pool, gpus, s.Slot)})
 		}
 	}
 	return ps

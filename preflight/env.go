@@ -24,14 +24,20 @@ const maxFileBytes = 16 << 20
 // env is what every check sees: the spec, this node, the host and a cache
 // of command output shared between checks (one nvidia-smi call, not five).
 type env struct {
-	d      *spec.Deployment
-	r      *resolve.Deployment
-	node   spec.Node
-	idx    int
-	host   Host
-	opts   Options
-	mu     sync.Mutex
-	cmdOut map[string]cmdResult
+	d    *spec.Deployment
+	r    *resolve.Deployment
+	node spec.Node
+	idx  int
+	host Host
+	opts Options
+	cmds *cmdCache
+}
+
+// cmdCache is the command output the checks of one run share (the envs of
+// both pools on a shared node included).
+type cmdCache struct {
+	mu  sync.Mutex
+	out map[string]cmdResult
 }
 
 type cmdResult struct {
@@ -52,7 +58,46 @@ func newEnv(opts Options) (*env, error) {
 		return nil, err
 	}
 	return &env{d: d, r: opts.Deployment, node: d.Hardware.Nodes[idx], idx: idx, host: opts.Host,
-		opts: opts, cmdOut: map[string]cmdResult{}}, nil
+		opts: opts, cmds: &cmdCache{out: map[string]cmdResult{}}}, nil
+}
+
+// forRole is the env of one pool of the node (Options.Roles): the pool's
+// deployment and view of the spec, this node in that view, the same host
+// and command cache.
+func (e *env) forRole(r *resolve.Role) (*env, error) {
+	if r == nil || r.Deployment == nil || r.Deployment.Spec == nil {
+		return nil, errors.New("a pool without a deployment")
+	}
+	o := e.opts
+	o.Role, o.Deployment = r, r.Deployment
+	d := r.Deployment.Spec
+	idx, err := findNode(d.Hardware.Nodes, o.Node)
+	if err != nil {
+		return nil, fmt.Errorf("the %s pool: %w", r.Name, err)
+	}
+	return &env{d: d, r: r.Deployment, node: d.Hardware.Nodes[idx], idx: idx, host: e.host, opts: o, cmds: e.cmds}, nil
+}
+
+// roles are the pools whose checks run on this node: Options.Roles, else
+// Role alone (nil for a colocated spec).
+func (e *env) roles() []*resolve.Role {
+	if len(e.opts.Roles) > 0 {
+		return e.opts.Roles
+	}
+	if e.opts.Role != nil {
+		return []*resolve.Role{e.opts.Role}
+	}
+	return nil
+}
+
+// share is this node's NodeShare in the pool the env checks: Shared when
+// the node is one both pools name (resolve.NodeShare: the pool runs on
+// GPUs FirstGPU .. FirstGPU+GPUs-1 of it, from slot FirstSlot).
+func (e *env) share() resolve.NodeShare {
+	if e.opts.Role == nil || e.r == nil || e.idx >= len(e.r.Shares) {
+		return resolve.NodeShare{}
+	}
+	return e.r.Shares[e.idx]
 }
 
 // specIdx is the node's index in the spec the user wrote: a P/D pool's
@@ -67,13 +112,13 @@ func (e *env) specIdx() int {
 // run runs a command once per env and caches its output.
 func (e *env) run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	key := strings.Join(append([]string{name}, args...), " ")
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if r, ok := e.cmdOut[key]; ok {
+	e.cmds.mu.Lock()
+	defer e.cmds.mu.Unlock()
+	if r, ok := e.cmds.out[key]; ok {
 		return r.out, r.err
 	}
 	out, err := e.host.Cmd.Run(ctx, name, args...)
-	e.cmdOut[key] = cmdResult{out, err}
+	e.cmds.out[key] = cmdResult{out, err}
 	return out, err
 }
 

@@ -32,7 +32,11 @@ func (r Report) Findings() diag.Diagnostics {
 // spec expects: "node0 gpu.count: 4 GPUs; expected 8 GPUs".
 func findingMessage(node string, res Result) string {
 	var b strings.Builder
-	b.WriteString(node + " " + res.ID + ": " + oneLine(res.Found))
+	b.WriteString(node + " " + res.ID)
+	if res.Pool != "" {
+		b.WriteString(" (" + res.Pool + " pool)")
+	}
+	b.WriteString(": " + oneLine(res.Found))
 	if res.Expected != "" {
 		b.WriteString("; expected " + oneLine(res.Expected))
 	}

@@ -64,9 +64,39 @@ func (e *env) hostMemoryNeed() (float64, string) {
 	m := e.checkpointModel()
 	tensor := float64(m.VocabSize) * float64(m.HiddenSize) * dtypeBytes(m.TorchDType)
 	gpus := float64(e.node.GPUs)
-	need := gpus*(workerHostBytes+tensor) + workerHostBytes
-	return need, fmt.Sprintf("%d GPU workers + the front end at ≈%s each, and per worker the largest tensor copied out of the memory-mapped checkpoint, %s",
-		e.node.GPUs, gib(workerHostBytes), gib(tensor))
+	fronts, front := 1, "the front end"
+	if n := e.sharedInstances(); n > 1 {
+		fronts, front = n, fmt.Sprintf("%d front ends (the instances of both P/D pools on the node)", n)
+	}
+	need := gpus*(workerHostBytes+tensor) + float64(fronts)*workerHostBytes
+	return need, fmt.Sprintf("%d GPU workers + %s at ≈%s each, and per worker the largest tensor copied out of the memory-mapped checkpoint, %s",
+		e.node.GPUs, front, gib(workerHostBytes), gib(tensor))
+}
+
+// sharedInstances is how many instances of both P/D pools start on a node
+// they share (Options.Roles: each pool's sites on it, Deployment.Place);
+// 0 on any other node.
+func (e *env) sharedInstances() int {
+	if len(e.opts.Roles) < 2 {
+		return 0
+	}
+	n := 0
+	for _, r := range e.opts.Roles {
+		pe, err := e.forRole(r)
+		if err != nil {
+			continue
+		}
+		pl, err := pe.r.Place()
+		if err != nil {
+			continue
+		}
+		for _, s := range pl.Sites {
+			if s.Node == pe.idx {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // nodeWeightBytes is what this node's GPUs load: the estimator's figure,
@@ -79,6 +109,10 @@ func (e *env) nodeWeightBytes() (float64, string) {
 		}
 	}
 	total, _ := e.checkpointBytes()
+	if n := e.sharedInstances(); n > 0 {
+		// Each instance of either pool on the node loads a whole copy.
+		return total * float64(n), fmt.Sprintf("checkpoint × the %d instances of both pools on the node", n)
+	}
 	if all := e.d.TotalGPUs(); all > 0 {
 		return total * float64(e.node.GPUs) / float64(all), "checkpoint × this node's GPU share"
 	}

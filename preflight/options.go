@@ -29,6 +29,14 @@ type Options struct {
 	// Deployment is a P/D pool's view (whose own index differs); messages
 	// name that one. Ignored without Role.
 	SpecIndex int
+	// Roles are the pools that run on the node when it is a node both
+	// pools of the P/D spec name (resolve.SharedNodes; in spec.Roles
+	// order, Role being the first): the checks of what each pool runs
+	// there (poolCheck: its GPUs, its API and DP RPC ports, its NIXL side
+	// channel) run once per pool, each result naming its pool
+	// (Result.Pool); the host-wide checks run once, as Role's. Nil or one
+	// pool otherwise.
+	Roles []*resolve.Role
 	// Only and Skip select checks by id or group ("gpu" = every gpu.* check).
 	Only, Skip []string
 	// Timeout bounds each check; 0 means DefaultTimeout.

@@ -16,7 +16,11 @@ func WriteText(w io.Writer, r Report) error {
 	fmt.Fprintf(w, "preflight for node %s\n\n", r.Node)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, res := range r.Results {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", strings.ToUpper(res.Status.String()), res.ID, oneLine(res.Found))
+		id := res.ID
+		if res.Pool != "" {
+			id += " (" + res.Pool + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", strings.ToUpper(res.Status.String()), id, oneLine(res.Found))
 		if res.Status == Warn || res.Status == Fail {
 			if res.Expected != "" {
 				fmt.Fprintf(tw, "\t\texpected: %s\n", oneLine(res.Expected))

@@ -26,11 +26,16 @@ type Check struct {
 	// findings point; "{node}" stands for this node's index.
 	field string
 	run   func(ctx context.Context, e *env) Result
+	// perPool marks a check of what one P/D pool runs on the node (its
+	// GPUs, ports, side channel): on a node both pools share it runs once
+	// per pool (Options.Roles), and on any node of a P/D spec its result
+	// names the pool.
+	perPool bool
 }
 
 // checks is every check in report order.
 var checks = fromCatalog([]Check{
-	{Code: codes.PFGPUCount, field: "hardware.nodes[{node}].gpus", run: checkGPUCount},
+	{Code: codes.PFGPUCount, field: "hardware.nodes[{node}].gpus", run: checkGPUCount, perPool: true},
 	{Code: codes.PFGPUModel, field: "hardware.gpu", run: checkGPUModel},
 	{Code: codes.PFGPUMemory, field: "hardware.gpu", run: checkGPUMemory},
 	{Code: codes.PFGPUDriver, field: "hardware.nodes[{node}]", run: checkGPUDriver},
@@ -41,8 +46,8 @@ var checks = fromCatalog([]Check{
 	{Code: codes.PFNetAddress, field: "hardware.nodes[{node}].address", run: checkNetAddress},
 	{Code: codes.PFNetRoute, field: "hardware.nodes[{node}].interface", run: checkNetRoute},
 	{Code: codes.PFNetPrimaryLoopback, field: "hardware.nodes[0].address", run: checkPrimaryLoopback},
-	{Code: codes.PFPortsFree, field: "vllm.port", run: checkPortsFree},
-	{Code: codes.PFPortsNixl, field: "disaggregation", run: checkNixlPorts},
+	{Code: codes.PFPortsFree, field: "vllm.port", run: checkPortsFree, perPool: true},
+	{Code: codes.PFPortsNixl, field: "disaggregation", run: checkNixlPorts, perPool: true},
 	{Code: codes.PFRDMADevices, field: "hardware.nodes[{node}].rdma_devices", run: checkRDMADevices},
 	{Code: codes.PFRDMAPortState, field: "hardware.network.inter_node.kind", run: checkRDMAPortState},
 	{Code: codes.PFRDMAGID, field: "hardware.network.inter_node.gid_index", run: checkRDMAGID},
@@ -73,6 +78,27 @@ func fromCatalog(cs []Check) []Check {
 // fieldFor is the spec path a check's finding on node idx points at.
 func (c Check) fieldFor(idx int) string {
 	return strings.ReplaceAll(c.field, "{node}", strconv.Itoa(idx))
+}
+
+// pathFor is where c's finding on e's node points: fieldFor, except that
+// a pool check of a P/D pool points into the pool's own block — its GPU
+// share at the node's entry in the pool's nodes when the pool shares the
+// node (where the split is decided), its side channel at the pool.
+// ("{node}" paths stay in the pool's view's numbering: the caller maps
+// them to the whole spec.)
+func (c Check) pathFor(e *env) string {
+	if c.perPool && e.opts.Role != nil {
+		pool := "disaggregation." + e.opts.Role.Name
+		switch c.Code {
+		case codes.PFGPUCount:
+			if e.share().Shared {
+				return fmt.Sprintf("%s.nodes[%d]", pool, e.idx) // the view lists the pool's nodes in its order
+			}
+		case codes.PFPortsNixl:
+			return pool
+		}
+	}
+	return c.fieldFor(e.idx)
 }
 
 // Checks returns every check in report order.

@@ -56,10 +56,14 @@ func (s *Status) UnmarshalText(b []byte) error {
 type Result struct {
 	// ID is the stable check id, e.g. "gpu.count"; Code its diagnostic
 	// code (PF101) and Path the spec field it compared the host with.
-	ID     string    `json:"id"`
-	Code   diag.Code `json:"code"`
-	Path   string    `json:"path,omitempty"`
-	Status Status    `json:"status"`
+	ID   string    `json:"id"`
+	Code diag.Code `json:"code"`
+	Path string    `json:"path,omitempty"`
+	// Pool names the P/D pool a pool check looked at ("prefill",
+	// "decode"; "" for a host-wide check or a colocated spec): on a node
+	// both pools share, such a check has one result per pool.
+	Pool   string `json:"pool,omitempty"`
+	Status Status `json:"status"`
 	// Found describes what is on the host (for a skip: why it was skipped);
 	// Expected is what the spec needs.
 	Found    string `json:"found,omitempty"`

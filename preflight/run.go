@@ -26,6 +26,9 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, &UsageError{err}
 	}
+	if len(opts.Roles) > 0 && opts.Role == nil {
+		opts.Role, opts.Deployment = opts.Roles[0], opts.Roles[0].Deployment
+	}
 	e, err := newEnv(opts)
 	if err != nil {
 		return Report{}, &UsageError{err}
@@ -34,14 +37,34 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
+	pools := []*env{e}
+	if len(opts.Roles) > 1 {
+		pools = nil
+		for _, r := range opts.Roles {
+			pe, err := e.forRole(r)
+			if err != nil {
+				return Report{}, &UsageError{err}
+			}
+			pools = append(pools, pe)
+		}
+	}
 	rep := Report{Node: e.node.Name}
 	for _, c := range selected {
 		if ctx.Err() != nil {
 			break // interrupted: report what ran
 		}
-		res := runOne(ctx, c, e, timeout)
-		res.ID, res.Code, res.Path = c.ID, c.Code, c.fieldFor(e.idx)
-		rep.Results = append(rep.Results, res)
+		envs := []*env{e}
+		if c.perPool {
+			envs = pools
+		}
+		for _, ce := range envs {
+			res := runOne(ctx, c, ce, timeout)
+			res.ID, res.Code, res.Path = c.ID, c.Code, c.pathFor(ce)
+			if c.perPool && ce.opts.Role != nil {
+				res.Pool = ce.opts.Role.Name
+			}
+			rep.Results = append(rep.Results, res)
+		}
 	}
 	return rep, nil
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"net"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,6 +29,7 @@ func TestScript(t *testing.T) {
 		Dir:                 "testdata/script",
 		UpdateScripts:       golden.Update(), // -update rewrites cmp files inside the scripts
 		RequireExplicitExec: true,
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"listen": cmdListen},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", wd+"/../../examples")
 			env.Setenv("DOCS", wd+"/../../docs")
@@ -33,4 +37,22 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// cmdListen is the scripts' `listen PORT`: the test process binds TCP
+// PORT on all addresses until the script ends, so a command the script
+// runs finds the port in use (preflight's port checks).
+func cmdListen(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: listen PORT")
+	}
+	port, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("listen: %v", err)
+	}
+	l, err := net.Listen("tcp", fmt.Sprintf(":%d", port))
+	if err != nil {
+		ts.Fatalf("listen %d: %v", port, err)
+	}
+	ts.Defer(func() { l.Close() })
 }

@@ -73,7 +73,8 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 	} else if err != nil {
 		return err
 	}
-	if err := writePreflight(s, format, rep, d.Spec, nodeIndexMap(d, opts)); err != nil {
+	wholeSpecPaths(&rep, nodeIndexMaps(d, opts))
+	if err := writePreflight(s, format, rep, d.Spec); err != nil {
 		return err
 	}
 	if rep.Failed() {
@@ -97,26 +98,38 @@ func preflightSpec(s *streams, path string) (*resolve.Deployment, error) {
 // poolOptions points preflight at the pool of a disaggregated spec that
 // --node belongs to: the pool's own deployment (its nodes, layout, engine
 // settings), so every colocated check applies to it, and its role for the
-// NIXL checks. Without --node there is no pool to choose: a usage error
-// naming them.
+// NIXL checks. A node both pools name (resolve.SharedNodes) runs both
+// pools' instances: Roles then lists both, so the pool checks (GPUs,
+// ports, side channel) run for each pool and the host-wide ones once, with
+// the weights of both pools' GPUs on the node. Without --node there is no
+// pool to choose: a usage error naming them.
 func poolOptions(d *resolve.Deployment, f *preflightFlags, opts preflight.Options) (preflight.Options, error) {
 	var pools []string
+	var here []*resolve.Role
 	for i := range d.PD.Roles {
 		r := &d.PD.Roles[i]
 		var names []string
 		for _, n := range r.Deployment.Spec.Hardware.Nodes {
 			names = append(names, n.Name)
 			if n.Name == f.node {
-				opts.Deployment, opts.Role, opts.Expect = r.Deployment, r, estimatorHooks(r.Deployment)
-				for j, w := range d.Spec.Hardware.Nodes {
-					if w.Name == n.Name {
-						opts.SpecIndex = j
-					}
-				}
-				return opts, nil
+				here = append(here, r)
 			}
 		}
 		pools = append(pools, r.Name+": "+strings.Join(names, ", "))
+	}
+	if len(here) > 0 {
+		r := here[0]
+		opts.Deployment, opts.Role, opts.Expect = r.Deployment, r, estimatorHooks(r.Deployment)
+		for j, w := range d.Spec.Hardware.Nodes {
+			if w.Name == f.node {
+				opts.SpecIndex = j
+			}
+		}
+		if len(here) > 1 {
+			opts.Roles = here
+			opts.Expect.NodeWeightBytes = sharedWeightBytes(here)
+		}
+		return opts, nil
 	}
 	if f.node == "" {
 		return opts, usageErr("a disaggregated spec: say which node this host is with --node (%s)", strings.Join(pools, "; "))
@@ -124,10 +137,33 @@ func poolOptions(d *resolve.Deployment, f *preflightFlags, opts preflight.Option
 	return opts, usageErr("node %q is in no pool of the disaggregated spec (%s)", f.node, strings.Join(pools, "; "))
 }
 
-// nodeIndexMap maps a P/D pool's node paths (hardware.nodes[i] of the
+// sharedWeightBytes is what the GPUs of a node both pools share load: each
+// pool's heaviest per-GPU weights times the GPUs its share of the node
+// gives it (resolve.NodeShare), summed.
+func sharedWeightBytes(roles []*resolve.Role) func(string) (float64, bool) {
+	return func(node string) (b float64, ok bool) {
+		defer func() {
+			if recover() != nil {
+				b, ok = 0, false // fall back rather than fail the check
+			}
+		}()
+		for _, r := range roles {
+			in := estimate.FromResolved(r.Deployment)
+			per, found := nodeWeightBytes(r.Deployment, &in, node)
+			if !found {
+				return 0, false
+			}
+			b += per
+		}
+		return b, true
+	}
+}
+
+// nodeIndexMaps map each P/D pool's node paths (hardware.nodes[i] of the
 // pool's own view, which preflight's checks name) to the node's place in
-// the whole spec, where the finding must point; nil for a colocated spec.
-func nodeIndexMap(d *resolve.Deployment, opts preflight.Options) map[string]string {
+// the whole spec, where the finding must point, by pool name ("" for the
+// host-wide checks: opts.Role's view); nil for a colocated spec.
+func nodeIndexMaps(d *resolve.Deployment, opts preflight.Options) map[string]map[string]string {
 	if opts.Role == nil || d.Spec == nil {
 		return nil
 	}
@@ -135,28 +171,46 @@ func nodeIndexMap(d *resolve.Deployment, opts preflight.Options) map[string]stri
 	for i, n := range d.Spec.Hardware.Nodes {
 		whole[n.Name] = i
 	}
-	out := map[string]string{}
-	for i, n := range opts.Deployment.Spec.Hardware.Nodes {
-		out[fmt.Sprintf("hardware.nodes[%d]", i)] = fmt.Sprintf("hardware.nodes[%d]", whole[n.Name])
+	view := func(r *resolve.Deployment) map[string]string {
+		out := map[string]string{}
+		for i, n := range r.Spec.Hardware.Nodes {
+			out[fmt.Sprintf("hardware.nodes[%d]", i)] = fmt.Sprintf("hardware.nodes[%d]", whole[n.Name])
+		}
+		return out
+	}
+	out := map[string]map[string]string{"": view(opts.Deployment), opts.Role.Name: view(opts.Deployment)}
+	for _, r := range opts.Roles {
+		out[r.Name] = view(r.Deployment)
 	}
 	return out
 }
 
-// writePreflight prints the readable report, or for machines the warns
-// and fails as diagnostics placed at the spec fields they concern.
-func writePreflight(s *streams, format diag.Format, rep preflight.Report, d *spec.Deployment, nodes map[string]string) error {
-	if format == diag.FormatText {
-		return preflight.WriteText(s.out, rep)
-	}
-	ds := rep.Findings()
-	for i := range ds {
+// wholeSpecPaths rewrites each result's path from its pool's view of the
+// spec to the whole spec (nodeIndexMaps), so the report's paths and the
+// diagnostics point where the user wrote the node.
+func wholeSpecPaths(rep *preflight.Report, maps map[string]map[string]string) {
+	for i := range rep.Results {
+		res := &rep.Results[i]
+		nodes, ok := maps[res.Pool]
+		if !ok {
+			nodes = maps[""]
+		}
 		for from, to := range nodes {
-			if rest, ok := strings.CutPrefix(ds[i].Path, from); ok {
-				ds[i].Path = to + rest
+			if rest, ok := strings.CutPrefix(res.Path, from); ok && (rest == "" || rest[0] == '.') {
+				res.Path = to + rest
 				break
 			}
 		}
 	}
+}
+
+// writePreflight prints the readable report, or for machines the warns
+// and fails as diagnostics placed at the spec fields they concern.
+func writePreflight(s *streams, format diag.Format, rep preflight.Report, d *spec.Deployment) error {
+	if format == diag.FormatText {
+		return preflight.WriteText(s.out, rep)
+	}
+	ds := rep.Findings()
 	d.Locate(ds)
 	if format == diag.FormatJSON {
 		return preflight.WriteJSON(s.out, rep, ds)
@@ -191,15 +245,20 @@ func estimatorHooks(r *resolve.Deployment) preflight.Expectations {
 }
 
 // nodeWeightBytes is the heaviest stage's per-GPU weights times the GPUs of
-// the node: the bytes its GPUs copy in from the checkpoint.
+// the node (the pool's share of a node both P/D pools use): the bytes its
+// GPUs copy in from the checkpoint.
 func nodeWeightBytes(r *resolve.Deployment, in *estimate.Input, node string) (float64, bool) {
 	var perGPU float64
 	for _, st := range estimate.Memory(in).Stages {
 		perGPU = max(perGPU, st.WeightsGiB*estimate.GiB)
 	}
-	for _, n := range r.Nodes {
+	for i, n := range r.Nodes {
 		if n.Name == node && perGPU > 0 {
-			return perGPU * float64(n.GPUs), true
+			gpus := n.GPUs
+			if i < len(r.Shares) && r.Shares[i].Shared {
+				gpus = r.Shares[i].GPUs // the pool's share of a node both pools use
+			}
+			return perGPU * float64(gpus), true
 		}
 	}
 	return 0, false

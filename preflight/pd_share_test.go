@@ -1,0 +1,148 @@
+package preflight
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// sharedPD turns the 4-node H20 spec into a P/D spec whose two pools share
+// node0 (SPEC126's same-node pools): preInst prefill instances of TP
+// preTP, then one decode instance of TP 4, on node0's 8 GPUs. The split is
+// resolve's (NodeShare: prefill first): prefill on GPUs 0 .. preInst×preTP-1,
+// slots 0 .. preInst-1; decode after it.
+func sharedPD(preInst, preTP int) func(*spec.Deployment) {
+	return func(d *spec.Deployment) {
+		d.Parallelism = spec.Parallelism{}
+		d.VLLM.All2AllBackend = ""
+		d.Disaggregation = &spec.Disaggregation{Connector: "nixl", Transport: "ucx",
+			Router:  spec.Router{Kind: spec.RouterKindVLLM, Node: "node0", Port: 9000},
+			Prefill: spec.Pool{Instances: preInst, Nodes: []string{"node0"}, Parallelism: spec.PoolParallelism{Tensor: preTP, Pipeline: 1, Data: 1}},
+			Decode:  spec.Pool{Instances: 1, Nodes: []string{"node0"}, Parallelism: spec.PoolParallelism{Tensor: 4, Pipeline: 1, Data: 1}},
+		}
+	}
+}
+
+// runShared runs preflight on node0 of a sharedPD spec as the command
+// does for a node both pools name: Roles lists both pools, Role and
+// Deployment are the prefill pool's. host edits the fixture host.
+func runShared(t *testing.T, edit func(*spec.Deployment), host func(*Host), only ...string) Report {
+	t.Helper()
+	d := loadSpec(t, "h20-roce")
+	edit(d)
+	r := resolved(t, d)
+	if r.PD == nil || len(r.PD.Roles) != 2 || !r.PD.Roles[0].Deployment.SharesNode() {
+		t.Fatalf("the spec does not share node0 between the pools: %+v", r.PD)
+	}
+	roles := []*resolve.Role{&r.PD.Roles[0], &r.PD.Roles[1]}
+	h := fixtureHost(t, "h20-roce")
+	if host != nil {
+		host(&h)
+	}
+	rep, err := Run(context.Background(), Options{Deployment: roles[0].Deployment, Role: roles[0], Roles: roles, Node: "node0",
+		Only: only, Host: h, WorkDir: "/srv", HFCacheDir: "/root/.cache/huggingface/hub", Timeout: fastTimeout * 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// poolResult is the result of check id for pool; it fails the test unless
+// there is exactly one.
+func poolResult(t *testing.T, rep Report, id, pool string) Result {
+	t.Helper()
+	var out []Result
+	for _, r := range rep.Results {
+		if r.ID == id && r.Pool == pool {
+			out = append(out, r)
+		}
+	}
+	if len(out) != 1 {
+		t.Fatalf("%s (pool %q): %d results, want 1: %+v", id, pool, len(out), rep.Results)
+	}
+	return out[0]
+}
+
+// busyPorts marks ports in use on the fixture host.
+func busyPorts(ports ...int) func(*Host) {
+	return func(h *Host) {
+		n := h.Net.(fakeNetwork)
+		for _, p := range ports {
+			n.inUse[p] = true
+		}
+	}
+}
+
+// TestSharedNodeChecksEachPool: on node0 shared by one TP 4 prefill and one
+// TP 4 decode instance, the pool checks run for each pool against its own
+// GPUs, ports and side channel (vLLM 0.11.0's side-channel base 5557, TP 4
+// ports per instance: prefill 5557-5560, decode 5561-5564; API ports
+// vllm.port 8000 + slot: 8000, 8001), and the host-wide checks once.
+func TestSharedNodeChecksEachPool(t *testing.T) {
+	rep := runShared(t, sharedPD(1, 4), busyPorts(5561))
+	wantResult(t, poolResult(t, rep, "ports.nixl_side_channel", "prefill"), Pass, "5557, 5558, 5559, 5560", "prefill pool, base 5557")
+	dec := poolResult(t, rep, "ports.nixl_side_channel", "decode")
+	wantResult(t, dec, Fail, "5561 in use", "free: 5561, 5562, 5563, 5564", "decode pool, base 5561", "shared with the prefill pool")
+	if dec.Path != "disaggregation.decode" {
+		t.Errorf("decode side channel path %q, want disaggregation.decode", dec.Path)
+	}
+	wantResult(t, poolResult(t, rep, "ports.free", "prefill"), Pass, "free: 8000", "prefill instance on GPUs 0-3 (vllm.port + 0)")
+	wantResult(t, poolResult(t, rep, "ports.free", "decode"), Pass, "free: 8001", "decode instance on GPUs 4-7 (vllm.port + 1)")
+	pre, de := poolResult(t, rep, "gpu.count", "prefill"), poolResult(t, rep, "gpu.count", "decode")
+	wantResult(t, pre, Pass, "GPUs 0-3, the prefill pool's share of the node's 8")
+	wantResult(t, de, Pass, "GPUs 4-7, the decode pool's share of the node's 8")
+	if pre.Path != "disaggregation.prefill.nodes[0]" || de.Path != "disaggregation.decode.nodes[0]" {
+		t.Errorf("gpu.count paths %q, %q: want each pool's node entry", pre.Path, de.Path)
+	}
+	// Host-wide checks: once, naming no pool.
+	for _, id := range []string{"gpu.model", "net.interface", "host.memory", "sw.nixl"} {
+		poolResult(t, rep, id, "")
+	}
+	if got, want := len(rep.Results), len(checks)+3; got != want {
+		t.Errorf("%d results, want %d (every check, the three pool checks twice)", got, want)
+	}
+	// The finding says which pool it concerns.
+	var found bool
+	for _, f := range rep.Findings() {
+		if f.Code == dec.Code {
+			found = strings.Contains(f.Message, "ports.nixl_side_channel (decode pool): 5561 in use")
+		}
+	}
+	if !found {
+		t.Errorf("no side-channel finding naming the decode pool: %v", rep.Findings())
+	}
+}
+
+// TestSharedNodeSeveralInstances: two TP 2 prefill instances (GPUs 0-1 and
+// 2-3, slots 0 and 1) before one TP 4 decode instance (GPUs 4-7, slot 2):
+// each prefill instance's side channel starts past the one before (5557-
+// 5558, 5559-5560), decode's past both (5561-5564), its API port is
+// vllm.port + 2; a busy 8002 and 5560 are the decode's and prefill's.
+func TestSharedNodeSeveralInstances(t *testing.T) {
+	rep := runShared(t, sharedPD(2, 2), busyPorts(8002, 5560), "ports")
+	wantResult(t, poolResult(t, rep, "ports.free", "prefill"), Pass, "free: 8000, 8001", "GPUs 2-3 (vllm.port + 1)")
+	wantResult(t, poolResult(t, rep, "ports.free", "decode"), Fail, "8002 in use", "decode instance on GPUs 4-7 (vllm.port + 2)")
+	wantResult(t, poolResult(t, rep, "ports.nixl_side_channel", "prefill"), Fail, "5560 in use", "5557, 5558, 5559, 5560", "bases 5557, 5559")
+	wantResult(t, poolResult(t, rep, "ports.nixl_side_channel", "decode"), Pass, "5561, 5562, 5563, 5564")
+}
+
+// TestSharedNodeMissingGPUs: a host showing 6 of the node's 8 GPUs holds
+// the prefill pool's GPUs 0-3 but not the decode pool's 6 and 7: the
+// decode pool's gpu.count fails, the prefill pool's passes.
+func TestSharedNodeMissingGPUs(t *testing.T) {
+	six := func(h *Host) {
+		r := h.Cmd.(fakeRunner)
+		key := "nvidia-smi " + strings.Join(smiGPUArgs, " ")
+		lines := nonEmptyLines(r[key])
+		if len(lines) != 8 {
+			t.Fatalf("fixture lists %d GPUs, want 8", len(lines))
+		}
+		r[key] = strings.Join(lines[:6], "\n") + "\n"
+	}
+	rep := runShared(t, sharedPD(1, 4), six, "gpu.count")
+	wantResult(t, poolResult(t, rep, "gpu.count", "prefill"), Pass, "6 GPUs; the pool's GPUs 0-3 present")
+	wantResult(t, poolResult(t, rep, "gpu.count", "decode"), Fail, "missing the pool's GPU 6, 7", "GPUs 4-7")
+}
