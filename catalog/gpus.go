@@ -94,7 +94,7 @@ var gpuTable = []GPU{
 	{ID: "b200", Name: "NVIDIA B200", Vendor: "nvidia", MemoryMiB: 182636, SMIMemoryMiB: 183359, HBMBandwidthGBytesPerS: 7700, BF16TFLOPS: 2250, FP8TFLOPS: 4500, FP4TFLOPS: 9000, INT8TOPS: 4500, IntraNodeGBytesPerS: 900, ComputeMajor: 10, IntraNodeKind: "nvlink", SMs: 148, Notes: "bandwidth: NVIDIA HGX table 7.7 TB/s (others say 8); FP4 dense: HGX B200 NVFP4 72 PF / 8 (NVIDIA Blackwell datasheet)"},
 	{ID: "l40s", Name: "NVIDIA L40S", Vendor: "nvidia", MemoryMiB: 45589, SMIMemoryMiB: 46068, HBMBandwidthGBytesPerS: 864, BF16TFLOPS: 362.05, FP8TFLOPS: 733, INT8TOPS: 733, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", SMs: 142},
 	{ID: "l4", Name: "NVIDIA L4", Vendor: "nvidia", MemoryMiB: derivedCUDA(23034), SMIMemoryMiB: 23034, HBMBandwidthGBytesPerS: 300, BF16TFLOPS: 121, FP8TFLOPS: 242, INT8TOPS: 242.5, IntraNodeGBytesPerS: 32, ComputeMajor: 8, IntraNodeKind: "pcie", Notes: "CUDA total derived"},
-	{ID: "mi300x", Name: "AMD Instinct MI300X", Vendor: "amd", MemoryMiB: 196592, SMIMemoryMiB: 196288, HBMBandwidthGBytesPerS: 5300, BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, INT8TOPS: 2614.9, IntraNodeGBytesPerS: 448, IntraNodeKind: "xgmi", SMs: 304, Notes: "xGMI aggregate unresolved between sources (448 vs 896 GB/s); 448 used"},
+	{ID: "mi300x", Name: "AMD Instinct MI300X", Vendor: "amd", MemoryMiB: 196592, SMIMemoryMiB: 196288, HBMBandwidthGBytesPerS: 5300, BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, INT8TOPS: 2614.9, IntraNodeGBytesPerS: 448, IntraNodeKind: "xgmi", SMs: 304, Notes: "xGMI: 7 x16 Infinity Fabric links to the other 7 GPUs, 896 GB/s peak aggregate P2P (both directions) in an 8-GPU node = 448 per direction (AMD CDNA 3 white paper, Table 2; links at 32 Gbps x 16 lanes = 64 GB/s per direction each)"},
 
 	// int8Sources: the dense INT8 tensor-core peaks (INT8TOPS), sparse
 	// figures halved. [A100] NVIDIA A100 datasheet (nvidia-a100-datasheet-
@@ -134,7 +134,15 @@ var gpuTable = []GPU{
 	// W8A8 checkpoint on B300 runs far below its BF16 rate. (verda.com's
 	// GB300 article gives the same 0.15 / 0.165 POPS dense.) [MI300X/MI325X]
 	// AMD CDNA 3 architecture white paper, Table 2: INT8 2,614.9 | 5,229.8
-	// TOPs dense | sparsity, equal to FP8. [MI355X] AMD CDNA 4 architecture
+	// TOPs dense | sparsity, equal to FP8; its "Scale-up | scale-out" rows
+	// give both "7 x16 AMD Infinity Fabric links, 1x16 PCIe Gen 5 to host
+	// CPU" and "P2P ring peak aggregate I/O bandwidth 896 GB/s (8 GPUs)"
+	// (www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/
+	// white-papers/amd-cdna-3-white-paper.pdf, the 2025 edition with the
+	// MI325X column; its text: links "enhanced to operate at up to 32Gbps",
+	// "16-lane, bi-directional"): 7 x 64 GB/s = 448 GB/s per direction, the
+	// IntraNodeGBytesPerS both carry (896 is the two directions summed, not a
+	// second figure). [MI355X] AMD CDNA 4 architecture
 	// white paper, Table 1: INT8 8,192 ops per clock per CU dense, the same as
 	// FP8 (256 CUs x 2.4 GHz = 5,033 TOPS); recorded as the FP8 entry's 5,000.
 	// Still unknown, so 0 (INT8 GEMMs priced at BF16, check says so): H800
@@ -174,7 +182,7 @@ var gpuTable = []GPU{
 	{ID: "gh200", Name: "NVIDIA GH200 480GB", Vendor: "nvidia", MemoryMiB: derivedCUDA(97871), SMIMemoryMiB: 97871, HBMBandwidthGBytesPerS: 4000, BF16TFLOPS: 989, FP8TFLOPS: 1979, INT8TOPS: 1979, IntraNodeGBytesPerS: 450, ComputeMajor: 9, IntraNodeKind: "nvlink", SMs: 132,
 		Notes: "Hopper GPU of a GH200 superchip with 96 GB HBM3 (the 144 GB HBM3e part, nvidia-smi 146831 MiB, 4.9 TB/s, is not this entry); figures from the NVIDIA GH200 datasheet; CUDA total derived (nvidia-smi - 568 MiB); 132 SMs from an OpenCL device query (mredenti/PowerCapping); GPU-to-GPU link taken as H100's 18 NVLink4 links (450 GB/s per direction, multi-GH200 nodes), not read from a GH200 datasheet; NVLink-C2C's 900 GB/s is CPU-to-GPU and not counted"},
 	{ID: "mi325x", Name: "AMD Instinct MI325X", Vendor: "amd", MemoryMiB: amdTorchMiB(256), SMIMemoryMiB: amdSMIMiB(256), HBMBandwidthGBytesPerS: 6000, BF16TFLOPS: 1307.4, FP8TFLOPS: 2614.9, INT8TOPS: 2614.9, IntraNodeGBytesPerS: 448, IntraNodeKind: "xgmi", SMs: 304,
-		Notes: "256 GB HBM3E, CDNA3 gfx942, 304 CUs (ROCm GPU specs); compute as MI300X (AMD product page); memory totals derived from 256 GiB by MI300X's observed offsets; xGMI 7 links x 128 GB/s bidirectional = 448 per direction, as MI300X (AMD primary not read)"},
+		Notes: "256 GB HBM3E, CDNA3 gfx942, 304 CUs (ROCm GPU specs); compute as MI300X (AMD product page); memory totals derived from 256 GiB by MI300X's observed offsets; xGMI 7 x16 Infinity Fabric links, 896 GB/s peak aggregate P2P (both directions) = 448 per direction, as MI300X (AMD CDNA 3 white paper, Table 2)"},
 	{ID: "mi355x", Name: "AMD Instinct MI355X", Vendor: "amd", MemoryMiB: amdTorchMiB(288), SMIMemoryMiB: amdSMIMiB(288), HBMBandwidthGBytesPerS: 8000, BF16TFLOPS: 2500, FP8TFLOPS: 5000, FP4TFLOPS: 10100, INT8TOPS: 5000, IntraNodeGBytesPerS: 537.6, IntraNodeKind: "xgmi", SMs: 256,
 		Notes: "288 GB HBM3E, CDNA4 gfx950, 256 CUs (ROCm GPU specs); TFLOPS from the AMD product page (dense; FP4 = MXFP4); memory totals derived from 288 GiB by MI300X's observed offsets; xGMI 7 links x 153.6 GB/s bidirectional = 537.6 per direction (third-party figure, AMD primary not read)"},
 	// RTX PRO 6000 Blackwell Server Edition: PCIe card, no NVLink. CUDA total

@@ -27,7 +27,7 @@ func (sm *StepModel) ExpertDiagAt(total float64) ExpertDiag {
 	if c := s.moeCurve(); c != nil {
 		d.Curve = s.WeightDType
 		d.CurveX = max(total*sm.topK/sm.experts, s.moeRidge())
-		d.CurveFLOPS = s.moeCurveFLOPS(c, d.CurveX) * s.moeWidthFactor(c, sm.moeSliceWidth)
+		d.CurveFLOPS = s.citedMoECurveFLOPS(c, d.CurveX) * s.moeWidthFactor(c, sm.moeSliceWidth)
 		d.ComputeS = d.FLOPs / d.CurveFLOPS
 	}
 	return d

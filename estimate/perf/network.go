@@ -78,6 +78,10 @@ func (sm *StepModel) tpAllReduce(msg float64) float64 {
 		if t, ok := s.ncclTime(ncclAllReduce, s.TP, msg); ok {
 			return max(0, t-s.Eff.KernelGapS)
 		}
+		// RCCL's cited bus-bandwidth share (amdkernels.go).
+		if t, ok := s.citedAllReduce(ring); ok {
+			return t
+		}
 		return s.ncclFirstPrinciples(ring)
 	}
 	nodes := (s.TP + g - 1) / g
