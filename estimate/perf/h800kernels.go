@@ -2,7 +2,8 @@ package perf
 
 import "github.com/vlaunch/vlaunch/catalog"
 
-// UseH800FromH100Tables gives the H800 SXM the H100 SXM's aiconfigurator
+// UseSharedDieTables gives the H800 SXM the H100 SXM's (and the A800 the
+// A100's: sharedDie) aiconfigurator
 // tables for every operation that runs inside one GPU — the large GEMM
 // rates, the per-shape GEMM tables, the fused-MoE curves and widths, the
 // MoE weight-streaming table, HBM streaming, the kernel floor, prefill
@@ -33,11 +34,11 @@ import "github.com/vlaunch/vlaunch/catalog"
 // → 12%, its band ×0.64–×1.60 → ×0.66–×1.44), moe-ep TPOT 10 of 12
 // unchanged; the aiconfigurator guard passes; the reports move only by
 // that band. Adopted.
-var UseH800FromH100Tables = true
+var UseSharedDieTables = true
 
 // sharedDie maps a catalog GPU the tables do not cover to the catalog GPU
 // whose tables time the same die at the same clocks and HBM, behind
-// UseH800FromH100Tables:
+// UseSharedDieTables:
 //
 //   - h800 → h100-sxm. DeepSeek's ISCA 2025 paper (Zhao et al., "Insights
 //     into DeepSeek-V3: Scaling Challenges and Reflections on Hardware for
@@ -65,13 +66,20 @@ var UseH800FromH100Tables = true
 //     h100_sxm compute op-data and, after review, drops the collective
 //     tables so that its collectives fall back to the bandwidth model at
 //     intra_node_bw 200 GB/s.
-var sharedDie = map[string]string{"h800": "h100-sxm"}
+//   - a800 → a100-80g: the A800 SXM4 80GB is the A100 SXM4 80GB's GA100 with
+//     NVLink cut to 400 GB/s bidirectional — the same 312 TF BF16 and 624
+//     INT8 tensor peaks, 108 SMs and 2,039 GB/s HBM2e (the GA100 spec table
+//     of hmc-tech.com/gpu/nvidia-a800-vs-nvidia-t40 the catalog's int8Sources
+//     cite: INT8 623.74 TOPS, BF16 311.87; catalog a800 and a100-80g). No
+//     published row runs on an A800; its collectives stay on the link model
+//     at its own 200 GB/s a direction, as the H800's.
+var sharedDie = map[string]string{"h800": "h100-sxm", "a800": "a100-80g"}
 
 // sharedDieKernels are g's figures read from the tables of the GPU whose
 // die it shares (sharedDie), less every figure timed across GPUs; false
 // where g shares no covered die or the switch is off.
 func sharedDieKernels(g *catalog.GPU) (KernelFigures, bool) {
-	if g == nil || !UseH800FromH100Tables {
+	if g == nil || !UseSharedDieTables {
 		return KernelFigures{}, false
 	}
 	src, ok := sharedDie[g.ID]

@@ -7,11 +7,11 @@ import (
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// withH800Tables runs f with UseH800FromH100Tables set to on.
+// withH800Tables runs f with UseSharedDieTables set to on.
 func withH800Tables(on bool, f func()) {
-	saved := UseH800FromH100Tables
-	defer func() { UseH800FromH100Tables = saved }()
-	UseH800FromH100Tables = on
+	saved := UseSharedDieTables
+	defer func() { UseSharedDieTables = saved }()
+	UseSharedDieTables = on
 	f()
 }
 
@@ -105,11 +105,35 @@ func TestH800SharesH100Tables(t *testing.T) {
 		}
 	})
 
-	// No other GPU borrows a table: the A800 (A100's die, NVLink cut too)
-	// is not in sharedDie.
+	// No GPU outside sharedDie borrows a table (the A800's is
+	// TestA800SharesA100Tables).
 	withH800Tables(true, func() {
-		if _, ok := MeasuredKernels(perfGPU(t, "a800")); ok {
-			t.Errorf("a800 has no tables")
+		if _, ok := MeasuredKernels(perfGPU(t, "h20-96g")); ok {
+			t.Errorf("h20-96g borrows a table")
+		}
+	})
+}
+
+// The A800 takes the A100 SXM4 80GB's in-GPU figures (the same GA100 and
+// HBM2e, sharedDie) and none of its collectives, behind the same switch.
+func TestA800SharesA100Tables(t *testing.T) {
+	a800, a100 := perfGPU(t, "a800"), perfGPU(t, "a100-80g")
+	if a800.BF16TFLOPS != a100.BF16TFLOPS || a800.HBMBandwidthGBytesPerS != a100.HBMBandwidthGBytesPerS ||
+		a800.ComputeMajor != a100.ComputeMajor || a800.IntraNodeGBytesPerS != 200 {
+		t.Fatalf("catalog a800 %+v and a100-80g %+v no longer share the die's figures", a800, a100)
+	}
+	withH800Tables(false, func() {
+		if _, ok := MeasuredKernels(a800); ok {
+			t.Errorf("switch off: no tables for the A800")
+		}
+	})
+	withH800Tables(true, func() {
+		e8, e1 := ForGPU(DefaultEfficiency, a800), ForGPU(DefaultEfficiency, a100)
+		if e8.GEMM != e1.GEMM || e8.HBM != e1.HBM || e8.KernelGapS != e1.KernelGapS || e8.Kernels.PrefillAttn != e1.Kernels.PrefillAttn {
+			t.Errorf("A800 GEMM %.3f HBM %.3f gap %.3g; want the A100's %.3f %.3f %.3g", e8.GEMM, e8.HBM, e8.KernelGapS, e1.GEMM, e1.HBM, e1.KernelGapS)
+		}
+		if k := e8.Kernels; k.NCCL != nil || k.AllReduceS != 0 || k.AllReduceLink != 0 {
+			t.Errorf("A800 carries the A100's collectives: NCCL %v, all-reduce %.3g s at %.2f", k.NCCL != nil, k.AllReduceS, k.AllReduceLink)
 		}
 	})
 }

@@ -29,7 +29,7 @@ func (k KernelFigures) Source() string {
 // (H20, H800, AMD …) keep the fitted global efficiencies, but for the
 // figures cited benchmarks give (h20kernels.go, UseH20KernelFigures) and
 // for a GPU that shares a covered GPU's die (h800kernels.go,
-// UseH800FromH100Tables: the H800 takes the H100 SXM's tables, its
+// UseSharedDieTables: the H800 takes the H100 SXM's tables, its
 // collectives excepted).
 type KernelFigures struct {
 	// System is the aiconfigurator system the figures were read from.

@@ -45,7 +45,7 @@ type MoEWidthPoint struct{ W, Factor float64 }
 // its curve is read unscaled from two gpt-oss shapes of one width
 // (I = 2880) and adopted against one P/D bound (mxfp4Unscaled). Every GPU
 // without curves (H20, AMD, A100, L40S, RTX Pro 6000; the H800 reads the
-// H100's curves, UseH800FromH100Tables) prices experts
+// H100's curves, UseSharedDieTables) prices experts
 // with ExpertGEMM and has no factor, and so do EP'd experts (whole experts,
 // width I; and DeepGEMM with DeepEP) and experts on one GPU (TP × DP = 1):
 // moeWidthFactor is 1 there.

@@ -31,7 +31,7 @@ type Efficiency struct {
 	// runs and TensorRT-LLM #5929, a few percent of the FP8 peak). A GPU
 	// with measured fused-MoE curves (KernelFigures.MoE) uses those
 	// instead; this constant serves the others (H20, AMD …; the H800
-	// reads the H100's curves, UseH800FromH100Tables).
+	// reads the H100's curves, UseSharedDieTables).
 	ExpertGEMM float64
 	// ExpertHBM is the share of the weight-streaming rate (HBM in effect)
 	// grouped expert kernels reach reading their experts: the measured

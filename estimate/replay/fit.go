@@ -26,7 +26,7 @@ type Param struct {
 // gemm_fp8, hbm and kernel_gap_s, so those four are fitted on the other
 // GPUs' rows only (H20, AMD). With perf.UseH20KernelFigures the H20's gemm
 // and attention are its cited figures (unscaled), with perf.UseAMDKernelFigures
-// the AMD GPUs' GEMM and prefill attention, and with perf.UseH800FromH100Tables
+// the AMD GPUs' GEMM and prefill attention, and with perf.UseSharedDieTables
 // the H800 reads the H100's tables: the fitted gemm and attention then
 // serve only what those leave to them.
 // The bounds are physical assumptions, not fitted values: a kernel reaches
