@@ -176,14 +176,17 @@ var h20FP8 = map[string]h20FP8Figures{
 // h20StreamingCited: whether UseH20FP8Figures also gives the H20 its cited
 // streaming rate (h20FP8Figures.HBM) in place of the global HBM. It does
 // not: trial of 2026-12-06 (branch h20fp8, no refit), the GEMM and expert
-// figures with HBM 0.46 / 0.42 against without: calibration 174 → 174 of
-// 184, holdout split 142 → 143 of 295, but the held-out moe-ep TPOT falls
-// from 10 to 9 of 12 within ±30% (pegainfer-vllm-h20-baseline, Kimi-K2.5
-// on 8 × H20-3e, batch-1 TPOT median +14% → +33%: 17.9 ms measured, 20.4 →
-// 23.8 modelled), below the bar its regime is held to. The kernels' rate
-// is cited; the end-to-end rows do not confirm it through a model whose
-// other decode terms are fitted with the global HBM. Kept as a constant so
-// the trial can be rerun.
+// figures with HBM 0.45 / 0.42 against without: calibration 174 → 174 of
+// 184, holdout 162 → 163 of 375, holdout split 142 → 143 of 295, the
+// DeepEP decode rows closer (p3-decode-bs48 +18% → +10%, p3-ep32-bs32
+// +26% → +17%, p3-ep16-bs8 −5% → −19%), moe-ep throughput 21 → 22 of 23,
+// but the held-out moe-ep TPOT falls from 10 to 9 of 12 within ±30%
+// (pegainfer-vllm-h20-baseline, Kimi-K2.5 on 8 × H20-3e, batch-1 TPOT
+// median +14% → +33%: 17.9 ms measured, 20.4 → 23.8 modelled), below the
+// bar its regime is held to. The kernels' rate is cited; the end-to-end
+// rows do not confirm it through a model whose other decode terms are
+// fitted with the global HBM. Kept as a constant so the trial can be
+// rerun.
 const h20StreamingCited = false
 
 // h20FP8For is g's cited FP8 and streaming figures behind UseH20FP8Figures.
