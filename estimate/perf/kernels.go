@@ -77,6 +77,9 @@ type KernelFigures struct {
 	// replaced (forCited), for the kernels the citation does not cover
 	// (StepSetup.marlinGEMMEff).
 	fittedGEMM float64
+	// citedExpertFP8 is a cited FP8 grouped-GEMM rate (h20kernels.go) that
+	// FP8 experts take in place of ExpertGEMM (StepSetup.expertGEMMEff).
+	citedExpertFP8 float64
 	// MoE is the fused-MoE layer's curves by dtype (nil where the tables
 	// have none): left out of reports, which name the table by Source.
 	MoE *MoECurves `json:"-"`

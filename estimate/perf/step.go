@@ -643,6 +643,9 @@ func (s *StepSetup) expertGEMMEff() float64 {
 	if s.EP && s.A2A.PointToPoint() {
 		return s.gemmEff()
 	}
+	if x := s.citedExpertEff(); x > 0 {
+		return x
+	}
 	return s.Eff.ExpertGEMM
 }
 
