@@ -39,7 +39,8 @@ type KernelFigures struct {
 	// NCCL and custom all-reduce figures are then unset.
 	DieOf string `json:",omitempty"`
 	// Cited names the public benchmarks of a GPU no table covers whose
-	// figures these are (h20kernels.go; System then empty, and with it the
+	// figures these are (cited.go: the H20's h20kernels.go, AMD's amdkernels.go;
+	// System then empty, and with it the
 	// per-shape GEMM tables, NCCL tables and fused-MoE curves).
 	Cited string `json:",omitempty"`
 	// GEMMBF16 and GEMMFP8 are a large GEMM's achieved fraction of the
