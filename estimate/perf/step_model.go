@@ -173,7 +173,8 @@ func NewStepModel(s StepSetup) *StepModel {
 		sm.fp4Split = true
 	}
 	sm.kvBytesTokLayer = kvBytesPerTokenLayerGPU(&s)
-	sm.attnDecCoef = attnDecodeCoef(m) / tp
+	// FlashMLA computes a rank's query rows in 64-row tiles (mlapad.go).
+	sm.attnDecCoef = attnDecodeCoef(m) / tp * flashMLAPadFactor(&s)
 	sm.attnPreCoef = attnPrefillCoef(m) / tp
 	sm.decompCoef = mlaDecompressCoef(m) / tp
 	if sm.dsv4 = newDSV4Attention(m, pp); sm.dsv4 != nil {
