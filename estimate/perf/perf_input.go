@@ -49,6 +49,11 @@ func SetupFromInput(in *input.Input) StepSetup {
 	s.IdleRanksSlow, _ = in.Release().IdleDPRanksSlow()
 	s.DSV4Streams = vllm.DSV4AuxStreams(in.GPU.Vendor)
 	s.DCP = in.DCPSize()
+	if in.Model != nil && in.Model.IsMLA() && in.GPU != nil {
+		// The release's default for the GPU and KV dtype, as the memory
+		// model resolves it (resolve.Deployment.resolveMLABlockSize).
+		s.MLABackend, _ = in.Release().MLABackend(in.GPU.ComputeMajor, in.KVCacheDType == "fp8", in.Model.IsSparseAttention())
+	}
 	if in.Model != nil && in.Model.IsMoE() {
 		s.MarlinMoE = input.MarlinMoE(in).Runs == vllm.Present
 	}

@@ -517,7 +517,7 @@ func (sm *StepModel) layerCtx(l RankLoad) float64 {
 // attnFLOPs is the attention-core work of the decode (or prefill) part.
 func (sm *StepModel) attnFLOPs(l RankLoad, decode bool) float64 {
 	if decode {
-		return sm.attnDecCoef * sm.layerCtx(l) * float64(1+sm.S.SpecTokens)
+		return sm.attnDecCoef * sm.layerCtx(l) * float64(1+sm.S.SpecTokens) * max(1, sm.attnDecPad)
 	}
 	if sm.dsv4 != nil {
 		return sm.attnPreCoef * sm.dsv4.prefillPairs(l.PrefillPairs, l.PrefillTokens)

@@ -45,6 +45,7 @@ type StepModel struct {
 	stateBytesSeq   float64 // a hybrid's recurrent state per sequence per stage on one GPU
 	tpReduces       float64 // TP all-reduces per stage's forward pass
 	attnDecCoef     float64
+	attnDecPad      float64 // padded over real query rows of the decode kernel (flashMLAPadFactor)
 	attnPreCoef     float64
 	decompCoef      float64
 	// dsv4 is DeepSeek-V4's windowed and compressed attention (dsv4.go);
@@ -174,6 +175,8 @@ func NewStepModel(s StepSetup) *StepModel {
 	}
 	sm.kvBytesTokLayer = kvBytesPerTokenLayerGPU(&s)
 	sm.attnDecCoef = attnDecodeCoef(m) / tp
+	// FlashMLA computes a rank's query rows in 64-row tiles (mlapad.go).
+	sm.attnDecPad = flashMLAPadFactor(&s)
 	sm.attnPreCoef = attnPrefillCoef(m) / tp
 	sm.decompCoef = mlaDecompressCoef(m) / tp
 	if sm.dsv4 = newDSV4Attention(m, pp); sm.dsv4 != nil {

@@ -201,7 +201,12 @@ type StepSetup struct {
 	// every attention layer gathers the queries and the partial softmax LSE
 	// and reduce-scatters the outputs over the group (dcp.go).
 	DCP int
-	Eff Efficiency
+	// MLABackend is the vLLM MLA attention backend the engine runs for an
+	// MLA model (vllm.MLAFlashMLA etc.: the release's default for the GPU
+	// and KV dtype, vllm.Release.MLABackend, or the one the run forces);
+	// empty where unknown or not vLLM. flashMLAPadFactor reads it.
+	MLABackend string
+	Eff        Efficiency
 }
 
 // replicas is the number of independent replicas (at least 1).

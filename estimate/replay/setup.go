@@ -153,6 +153,9 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 	s.DSV4Streams = e.name == "vllm" && vllm.DSV4AuxStreams(g.Vendor)
 	s.MarlinMoE = e.name == "vllm" && marlinMoE(r, m, g, s, e.release)
 	s.A2ANaive = s.A2A == vllm.TrafficGather && e.name == "vllm" && naiveA2A(r, e.release)
+	if e.name == "vllm" && m.IsMLA() {
+		s.MLABackend = mlaBackend(r, g, s, e.release)
+	}
 	// Inside a multi-node NVLink domain the row's all-to-all runs over it
 	// (the only such row runs DeepEP, whose kernels use MNNVL).
 	s.SetA2AFixed(multi, true)
@@ -257,3 +260,35 @@ func marlinMoE(r published.Row, m *catalog.Model, g *catalog.GPU, s perf.StepSet
 	in.VLLMVersion = rel.Version.String()
 	return input.MarlinMoE(in).Runs == vllm.Present
 }
+
+// mlaBackend is the vLLM MLA attention backend a row runs: the one its
+// source names (features.attention_backend, VLLM_ATTENTION_BACKEND in the
+// quoted command, --attention-backend), else the release's default for the
+// GPU and KV dtype (vllm.Release.MLABackend). A FlashMLA FP8 name is
+// FlashMLA's dense kernel for a dense MLA model.
+func mlaBackend(r published.Row, g *catalog.GPU, s perf.StepSetup, rel vllm.Release) string {
+	named := r.Features.AttentionBackend
+	if named == "" {
+		named = envOf(r.Engine.Flags)[vllm.AttentionBackendEnv]
+	}
+	if named == "" {
+		if m := attnBackendFlag.FindStringSubmatch(r.Engine.Flags); m != nil {
+			named = m[1]
+		}
+	}
+	if named != "" {
+		n := strings.ToUpper(strings.ReplaceAll(named, "-", "_"))
+		switch {
+		case strings.Contains(n, "FLASHMLA_SPARSE"):
+			return vllm.MLAFlashMLASparse
+		case strings.HasPrefix(n, "FLASHMLA"):
+			return vllm.MLAFlashMLA
+		}
+		return n
+	}
+	b, _ := rel.MLABackend(g.ComputeMajor, s.KVDType == "fp8", s.Model.IsSparseAttention())
+	return b
+}
+
+// attnBackendFlag is vLLM's --attention-backend in a quoted command.
+var attnBackendFlag = regexp.MustCompile(`--attention[-_]backend[= ]+([A-Za-z0-9_]+)`)
