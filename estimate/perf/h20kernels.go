@@ -56,8 +56,8 @@ var UseH20KernelFigures = true
 //     (deepseek-ai/FlashMLA issue #30, H20, tests/test_flash_mla.py):
 //     127 / 148 = 0.86. At one query token and 16 heads the same issue
 //     reads 30 TFLOPS and 1,012 GB/s: FlashMLA pads the heads to its
-//     64-row tile, a cost the step model does not price (reported, not
-//     modelled here).
+//     64-row tile, which the step model prices where vLLM runs FlashMLA
+//     (mlapad.go, UseFlashMLAHeadPadding), not in this rate.
 //
 // HBM, the kernel gap, decode attention's floors and the all-reduce keep
 // the global constants: no H20 streaming-bandwidth or per-kernel figure was
