@@ -45,7 +45,8 @@ func TestFlashMLAHeadPaddingByHand(t *testing.T) {
 	}{
 		{8, false, vllm.MLAFlashMLA, 16, 0.302},
 		{8, true, vllm.MLAFlashMLA, 64, 0.987},
-		{8, true, vllm.MLAFlashAttn, 16, 0.302}, // another backend: no FlashMLA tile
+		{8, true, vllm.MLAFlashAttn, 64, 0.987}, // FA3's 64-row PackGQA tile: the same padding
+		{8, true, vllm.MLATriton, 16, 0.302},    // a backend whose tile is not modelled
 		{1, false, vllm.MLAFlashMLA, 128, 1.974},
 		{1, true, vllm.MLAFlashMLA, 128, 1.974},
 	} {
@@ -111,5 +112,71 @@ func TestFlashMLAQueryRows(t *testing.T) {
 	s := StepSetup{Model: v3, TP: 8, MLABackend: vllm.MLAFlashMLA, SGLang: true}
 	if got := flashMLAPadFactor(&s); got != 1 {
 		t.Errorf("SGLang: pad %v, want 1", got)
+	}
+}
+
+// TestMLADecodeTileByBackend derives each backend's padding by hand for
+// DeepSeek-V3 (128 heads):
+//
+//	FLASHMLA, FLASH_ATTN_MLA: 64-row tiles over heads × positions
+//	  TP8 16 rows → 64 (×4); MTP 1: 32 → 64 (×2); MTP 3: 64 (×1)
+//	  TP16 8 → 64 (×8); TP1 128 = 2 tiles (×1)
+//	CUTLASS_MLA: each query position's heads padded to 128 (MAX_HEADS)
+//	  TP8 16 → 128 (×8), also with MTP 1 (per position: ×8);
+//	  TP1 128 (×1); TP8 DCP8 16 × 8 = 128 (×1)
+//	FLASHINFER_MLA, TRITON_MLA: not modelled (×1)
+//
+// and each switch turns its own backend off and no other.
+func TestMLADecodeTileByBackend(t *testing.T) {
+	defer func(a, b, c bool) {
+		UseFlashMLAHeadPadding, UseFlashAttnMLAHeadPadding, UseCutlassMLAHeadPadding = a, b, c
+	}(UseFlashMLAHeadPadding, UseFlashAttnMLAHeadPadding, UseCutlassMLAHeadPadding)
+	UseFlashMLAHeadPadding, UseFlashAttnMLAHeadPadding, UseCutlassMLAHeadPadding = true, true, true
+	v3 := perfModel(t, "deepseek-v3")
+	for _, tt := range []struct {
+		backend       string
+		tp, spec, dcp int
+		want          float64
+	}{
+		{vllm.MLAFlashMLA, 8, 0, 1, 4},
+		{vllm.MLAFlashAttn, 8, 0, 1, 4},
+		{vllm.MLAFlashAttn, 8, 1, 1, 2},
+		{vllm.MLAFlashAttn, 8, 3, 1, 1},
+		{vllm.MLAFlashAttn, 16, 0, 1, 8},
+		{vllm.MLAFlashAttn, 1, 0, 1, 1},
+		{vllm.MLACutlass, 8, 0, 1, 8},
+		{vllm.MLACutlass, 8, 1, 1, 8},
+		{vllm.MLACutlass, 16, 0, 1, 16},
+		{vllm.MLACutlass, 1, 0, 1, 1},
+		{vllm.MLACutlass, 8, 0, 8, 1},
+		{vllm.MLAFlashInfer, 8, 0, 1, 1},
+		{vllm.MLATriton, 8, 0, 1, 1},
+		{"", 8, 0, 1, 1},
+	} {
+		s := StepSetup{Model: v3, TP: tt.tp, SpecTokens: tt.spec, DCP: tt.dcp, MLABackend: tt.backend}
+		if got := flashMLAPadFactor(&s); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s TP%d spec %d DCP %d: pad %.4f, want %.4f", tt.backend, tt.tp, tt.spec, tt.dcp, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		off     *bool
+		backend string
+	}{
+		{&UseFlashMLAHeadPadding, vllm.MLAFlashMLA},
+		{&UseFlashAttnMLAHeadPadding, vllm.MLAFlashAttn},
+		{&UseCutlassMLAHeadPadding, vllm.MLACutlass},
+	} {
+		*tt.off = false
+		for _, b := range []string{vllm.MLAFlashMLA, vllm.MLAFlashAttn, vllm.MLACutlass} {
+			s := StepSetup{Model: v3, TP: 8, MLABackend: b}
+			got := flashMLAPadFactor(&s)
+			if b == tt.backend && got != 1 {
+				t.Errorf("%s switched off: pad %v, want 1", b, got)
+			}
+			if b != tt.backend && got == 1 {
+				t.Errorf("%s off turned %s off too", tt.backend, b)
+			}
+		}
+		*tt.off = true
 	}
 }
