@@ -35,6 +35,24 @@ import "github.com/vlaunch/vlaunch/catalog"
 //     every step), and hc_head_fused_kernel (reads the streams, writes one
 //     BF16 hidden state).
 //
+// Independent timings found 2026-12-07 (session 35, research only; none
+// priced yet — the next step for the async overlap, perf.UseAsyncOverlap,
+// which waits on these terms): a post → pre boundary of vLLM's fused mHC
+// at one token 20.2 µs, flat to 16 tokens (mirage-project/mirage PR #677:
+// SM100 task types, so Blackwell); vLLM 0.27.1's fused kernel on an H20 at
+// 64–128 tokens 11.1–13.5 µs (flagos-ai/FlagGems-vllm PR #708; no rows at
+// 16 tokens or fewer); mhc_pre_big_fuse runs one 96-thread block a token,
+// its Sinkhorn serial on one warp (tile-ai/tilelang examples/deepseek_mhc/
+// example_mhc_pre.py), and the unsplit pre-norm GEMM uses 1–2 blocks up
+// to ≈40 tokens (sgl-project/sglang PR #38475: 84–104 µs vs 12 µs
+// split-K, non-Hopper). With ≈86 boundaries a token that is ≈1.7 ms a step
+// where this model's bytes give 0.43 — a per-call floor of ≈20 µs, not a
+// bandwidth term, is what the evidence says; its Hopper figure at ≤ 16
+// tokens is still unmeasured. (The MoE: vLLM's Marlin MXFP4 at M = 1
+// ≈31 µs a layer, flagos-ai/FlagGems PR #4908, GPU not named; FlashMLA's
+// sparse decode ≈22 µs a layer at batch 1, flashinfer-ai/flashinfer PR
+// #5119, GPU not named.)
+//
 // The float32 fn weights are read once per step with the other dense
 // weights (StepModel.denseBytesGPU); the mHC term is the streams' traffic
 // and the mixing GEMM's FLOPs.
