@@ -111,3 +111,28 @@ func TestDeepseekV4PipelineHandsOnStreams(t *testing.T) {
 		t.Errorf("PP hand-offs %.4g s, want %.4g s (4 streams of 4,096 BF16 values per token)", st.PPS, want)
 	}
 }
+
+// TestMHCCallFloor: with the floor on, DeepSeek-V4-Flash's mHC at one token
+// is at least 43 layers × 2 boundaries × (20.2 µs − 2 kernel gaps), by hand
+// 86 × (20.2 − 2 × 2.45) µs = 1.316 ms on an H100's measured gap; off, or
+// above 16 tokens, the roofline alone.
+func TestMHCCallFloor(t *testing.T) {
+	m := perfModel(t, "deepseek-v4-flash")
+	hw := NewHardware(perfGPU(t, "h100-sxm"), 8, 0, 2, 0, 0, 0)
+	eff := idealEff
+	eff.KernelGapS = 2.45e-6
+	sm := NewStepModel(StepSetup{Model: m, HW: hw, TP: 8, PP: 1, DP: 1, EP: true, WeightDType: "fp8", KVDType: "fp8", CUDAGraphs: true, Eff: eff})
+	saved := UseMHCCallFloor
+	defer func() { UseMHCCallFloor = saved }()
+	UseMHCCallFloor = false
+	off1, off64 := sm.mhcTime(1, nil), sm.mhcTime(64, nil)
+	UseMHCCallFloor = true
+	on1, on64 := sm.mhcTime(1, nil), sm.mhcTime(64, nil)
+	want := 86 * (20.2 - 2*2.45) * 1e-6
+	if math.Abs(on1-want) > 1e-9 || off1 >= want {
+		t.Errorf("one token: mHC %.3f ms on (want %.3f), %.3f ms off (the bytes' roofline, below it)", on1*1e3, want*1e3, off1*1e3)
+	}
+	if on64 != off64 {
+		t.Errorf("64 tokens: the floor applies only up to 16 tokens (%.3f vs %.3f ms)", on64*1e3, off64*1e3)
+	}
+}
