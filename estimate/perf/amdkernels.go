@@ -224,6 +224,18 @@ func (t *aiterMoETable) curve(scale float64) MoECurve {
 //     MI355X's peak, a lower bound if it was an MI350X.
 //
 // Only FP8 is cited: BF16 and the FP4 experts keep the fitted ExpertGEMM.
+// MXFP4 on the MI300X (gpt-oss, which vLLM 0.17 runs through triton_kernels'
+// matmul_ogs on gfx942: vllm/facts_mxfp4_moe.go MXFP4MoEBackendROCm) was
+// searched for on 2026-12-07 (branch mi300mx) and no timing of that kernel
+// by token count at gpt-oss-120b's shape (128 experts, top-4, 2880 × 2880)
+// on an MI300X or MI325X was found. The nearest figures are single points:
+// ROCm/triton issue #970 (MI300X, one matmul_ogs call of gpt-oss-20b's
+// padded gate-up shape, 32 experts, K 3072, N 6144, top-4, M = 1: 82.28 µs
+// on triton 3.6.0, 121.23 on 3.7.1, 134.55 on 3.8 @669b31ac; a "prefill"
+// tile variant 577–581 µs at an unstated M) and vLLM PR #42578 (a gfx942
+// stage-1 fast path for gpt-oss-20b, ~1.19× at the decode shape, no table
+// read). Neither is a batch curve, and which triton the v0.17.0 ROCm image
+// carries was not read, so no MXFP4 curve is built.
 // Which MoE kernels a release runs on ROCm was not established here
 // (vLLM 0.7 and SGLang 0.4 ran Triton's fused_moe on ROCm; AITER's where
 // the engine enables it): for the others this is AMD's own tuned kernel.
