@@ -129,12 +129,18 @@ func handoffLines(g *pd.Report) []string {
 			textfmt.Thousands(int64(t.Tokens)), t.BytesPerRequest/1e6, t.PerPrefillRankBytes/1e6, t.PerDecodeRankBytes/1e6, t.WireBytes/1e6),
 		fmt.Sprintf("link          %s: %.2f GB/s for one transfer, %.2f GB/s per node, latency %s", t.Link, t.LinkGBytesPerS, t.NodeGBytesPerS, textfmt.Seconds(t.LatencyS)),
 	}
-	xfer := fmt.Sprintf("transfer      alone %s; at %.2f requests/s the NICs are %.0f%% busy: mean %s", textfmt.Seconds(t.AloneS), s.RequestsPerS, 100*t.Utilization, textfmt.Seconds(t.TimeS))
+	// The link the hand-off takes: the NICs, or NVLink for pools on one
+	// node (pd.Transfer.Link).
+	link, are, carry := "the NICs", "are", "carry"
+	if t.Link == "NVLink" {
+		link, are, carry = "NVLink", "is", "carries"
+	}
+	xfer := fmt.Sprintf("transfer      alone %s; at %.2f requests/s %s %s %.0f%% busy: mean %s", textfmt.Seconds(t.AloneS), s.RequestsPerS, link, are, 100*t.Utilization, textfmt.Seconds(t.TimeS))
 	if t.Saturated {
-		xfer += " — the NICs are saturated: transfers queue"
+		xfer += fmt.Sprintf(" — %s %s saturated: transfers queue", link, are)
 	}
 	if t.MaxRatePerS > 0 {
-		xfer += fmt.Sprintf(" (the NICs carry at most %.1f requests/s)", t.MaxRatePerS)
+		xfer += fmt.Sprintf(" (%s %s at most %.1f requests/s)", link, carry, t.MaxRatePerS)
 	}
 	out = append(out, xfer)
 	l := s.Lease
