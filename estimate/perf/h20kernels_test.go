@@ -95,15 +95,7 @@ func TestH20PrefillMovesByTheRates(t *testing.T) {
 	saved := UseH20KernelFigures
 	defer func() { UseH20KernelFigures = saved }()
 	// BF16 weights: the FP8 figures (UseH20FP8Figures) do not apply.
-	g := perfGPU(t, "h20-96g")
-	const n = 16384.0
-	step := func(on bool) StepTime {
-		UseH20KernelFigures = on
-		s := StepSetup{Model: perfModel(t, "qwen3-8b"), HW: NewHardware(g, 1, 0, 2, 0, 0, 0), TP: 1, PP: 1, DP: 1,
-			WeightDType: "bf16", KVDType: "bf16", CUDAGraphs: true, Eff: ForGPU(DefaultEfficiency, g)}
-		return NewStepModel(s).StepUniform(RankLoad{PrefillTokens: n, PrefillPairs: n * (n + 1) / 2, PrefillSeqs: 1})
-	}
-	off, on := step(false), step(true)
+	off, on := h20Prefill(t, "qwen3-8b", 1, "bf16", &UseH20KernelFigures)
 	if got, want := on.DenseS/off.DenseS, DefaultEfficiency.GEMM/0.90; !perfNear(got, want, 0.02) {
 		t.Errorf("dense term on/off %.3f, want %.3f (GEMM 0.6154 → 0.90): off %.0f ms, on %.0f ms", got, want, off.DenseS*1e3, on.DenseS*1e3)
 	}
@@ -227,15 +219,7 @@ func TestH20FP8PrefillMovesByTheRates(t *testing.T) {
 	savedK, savedF := UseH20KernelFigures, UseH20FP8Figures
 	defer func() { UseH20KernelFigures, UseH20FP8Figures = savedK, savedF }()
 	UseH20KernelFigures = true
-	g := perfGPU(t, "h20-96g")
-	const n = 16384.0
-	step := func(on bool) StepTime {
-		UseH20FP8Figures = on
-		s := StepSetup{Model: perfModel(t, "deepseek-v3"), HW: NewHardware(g, 8, 0, 2, 0, 0, 0), TP: 8, PP: 1, DP: 1,
-			WeightDType: "fp8", KVDType: "bf16", CUDAGraphs: true, Eff: ForGPU(DefaultEfficiency, g)}
-		return NewStepModel(s).StepUniform(RankLoad{PrefillTokens: n, PrefillPairs: n * (n + 1) / 2, PrefillSeqs: 1})
-	}
-	off, on := step(false), step(true)
+	off, on := h20Prefill(t, "deepseek-v3", 8, "fp8", &UseH20FP8Figures)
 	if got, want := on.ExpertS/off.ExpertS, DefaultEfficiency.ExpertGEMM/0.87; !perfNear(got, want, 0.02) {
 		t.Errorf("expert term on/off %.3f, want %.3f: off %.0f ms, on %.0f ms", got, want, off.ExpertS*1e3, on.ExpertS*1e3)
 	}
@@ -251,4 +235,20 @@ func TestH20FP8PrefillMovesByTheRates(t *testing.T) {
 	if on.ExpertS < 0.28 || on.ExpertS > 0.40 {
 		t.Errorf("expert term %.2f s, by hand ≈0.33 s", on.ExpertS)
 	}
+}
+
+// h20Prefill is one 16,384-token prefill step of model on an H20 at TP tp
+// with weights dtype, with the switch *sw off and on (the caller restores
+// it).
+func h20Prefill(t *testing.T, model string, tp int, dtype string, sw *bool) (off, on StepTime) {
+	t.Helper()
+	g := perfGPU(t, "h20-96g")
+	const n = 16384.0
+	step := func(v bool) StepTime {
+		*sw = v
+		s := StepSetup{Model: perfModel(t, model), HW: NewHardware(g, tp, 0, 2, 0, 0, 0), TP: tp, PP: 1, DP: 1,
+			WeightDType: dtype, KVDType: "bf16", CUDAGraphs: true, Eff: ForGPU(DefaultEfficiency, g)}
+		return NewStepModel(s).StepUniform(RankLoad{PrefillTokens: n, PrefillPairs: n * (n + 1) / 2, PrefillSeqs: 1})
+	}
+	return step(false), step(true)
 }
