@@ -208,7 +208,12 @@ func checkGPUProcesses(ctx context.Context, e *env) Result {
 	if r, ok := e.gpuSkip(); ok {
 		return r
 	}
-	const want = "no process holding GPU memory"
+	want := "no process holding GPU memory"
+	sh := e.share()
+	if sh.Shared {
+		want = fmt.Sprintf("no process holding memory on GPUs %d-%d, the %s pool's share of the node's %d (the %s pool has the others)",
+			sh.FirstGPU, sh.FirstGPU+sh.GPUs-1, e.opts.Role.Name, e.node.GPUs, sh.With)
+	}
 	q, err := e.gpus(ctx)
 	if err != nil {
 		return gpuFail(err, want)
@@ -220,19 +225,163 @@ func checkGPUProcesses(ctx context.Context, e *env) Result {
 	if err != nil {
 		return gpuFail(fmt.Errorf("nvidia-smi --query-compute-apps failed: %v", err), want)
 	}
+	apps := parseSMIApps(string(out))
+	if sh.Shared {
+		return checkSharedProcesses(e, sh, q, apps, want)
+	}
 	var held []string
-	for _, a := range parseSMIApps(string(out)) {
+	for _, a := range apps {
 		held = append(held, fmt.Sprintf("pid %s %s (%s MiB)", a.PID, a.Name, a.UsedMiB))
 	}
 	for _, g := range q.GPUs {
-		if g.MemMiB > 0 && g.UsedMiB > idleUsedFraction*g.MemMiB {
+		if gpuInUse(g) {
 			held = append(held, fmt.Sprintf("GPU %d: %.0f MiB in use", g.Index, g.UsedMiB))
 		}
 	}
 	if len(held) > 0 {
-		return fail(strings.Join(held, "; "), want, "stop the processes (`nvidia-smi` lists them; memory used with no process listed belongs to another container) — vLLM sizes its KV cache from total memory and fails or OOMs")
+		return fail(strings.Join(held, "; "), want, processesFix)
 	}
 	return pass(fmt.Sprintf("%d GPUs idle", len(q.GPUs)), want)
+}
+
+const processesFix = "stop the processes (`nvidia-smi` lists them; memory used with no process listed belongs to another container) — vLLM sizes its KV cache from total memory and fails or OOMs"
+
+// gpuInUse: more memory used than an idle GPU shows (idleUsedFraction).
+func gpuInUse(g gpuInfo) bool { return g.MemMiB > 0 && g.UsedMiB > idleUsedFraction*g.MemMiB }
+
+// checkSharedProcesses is gpu.processes for a pool on a node both P/D
+// pools share: only the pool's own GPUs (its share, by nvidia-smi's index:
+// the numbering CUDA_VISIBLE_DEVICES and docker's --gpus device= are given
+// in the bundle) must be free. A process is placed on its GPU by the uuid
+// --query-compute-apps names; one whose uuid matches no listed GPU counts
+// against the pool, as every process does on a node of its own. What the
+// other pool's GPUs hold is reported, never failed: that pool may already
+// be running, and its instances see only their own GPUs.
+func checkSharedProcesses(e *env, sh resolve.NodeShare, q gpuQuery, apps []gpuApp, want string) Result {
+	last := sh.FirstGPU + sh.GPUs - 1
+	own := func(i int) bool { return i >= sh.FirstGPU && i <= last }
+	byUUID := map[string]int{}
+	for _, g := range q.GPUs {
+		if g.UUID != "" {
+			byUUID[g.UUID] = g.Index
+		}
+	}
+	var held []string
+	others := map[int]int{} // another pool's (or no pool's) GPU -> processes on it
+	for _, a := range apps {
+		i, ok := byUUID[a.GPUUUID]
+		switch {
+		case !ok:
+			held = append(held, fmt.Sprintf("pid %s %s (%s MiB) on GPU %s, not in nvidia-smi's list", a.PID, a.Name, a.UsedMiB, a.GPUUUID))
+		case own(i):
+			held = append(held, fmt.Sprintf("pid %s %s (%s MiB) on GPU %d", a.PID, a.Name, a.UsedMiB, i))
+		default:
+			others[i]++
+		}
+	}
+	idle, inUse := 0, map[int]bool{}
+	for _, g := range q.GPUs {
+		switch {
+		case own(g.Index) && gpuInUse(g):
+			held = append(held, fmt.Sprintf("GPU %d: %.0f MiB in use", g.Index, g.UsedMiB))
+		case own(g.Index):
+			idle++
+		case gpuInUse(g):
+			inUse[g.Index] = true
+		}
+	}
+	found := fmt.Sprintf("the pool's GPUs %d-%d idle", sh.FirstGPU, last)
+	if len(held) > 0 {
+		found = strings.Join(held, "; ")
+	}
+	if info := e.otherPoolsGPUs(sh, others, inUse); info != "" {
+		found += "; " + info
+	}
+	if len(held) > 0 {
+		return fail(found, want, processesFix+"; only the "+e.opts.Role.Name+" pool's GPUs must be free")
+	}
+	return pass(found, want)
+}
+
+// otherPoolsGPUs says what the GPUs outside the pool's share hold: the
+// other pool's share (from Options.Roles; the whole rest of the node when
+// it is unknown) as info, since that pool may be running, and GPUs neither
+// pool is given (a split that leaves some idle, or a host with more GPUs
+// than the spec) as unused by the bundle; "" when they are all idle.
+func (e *env) otherPoolsGPUs(sh resolve.NodeShare, procs map[int]int, inUse map[int]bool) string {
+	first, last := -1, -1
+	for _, r := range e.roles() {
+		if r.Name != sh.With {
+			continue
+		}
+		if pe, err := e.forRole(r); err == nil && pe.share().Shared {
+			o := pe.share()
+			first, last = o.FirstGPU, o.FirstGPU+o.GPUs-1
+		}
+	}
+	busy := map[int]bool{}
+	for i := range procs {
+		busy[i] = true
+	}
+	for i := range inUse {
+		busy[i] = true
+	}
+	var theirs, neither []int
+	for i := range busy {
+		if first < 0 || i >= first && i <= last {
+			theirs = append(theirs, i)
+		} else {
+			neither = append(neither, i)
+		}
+	}
+	// holds says what GPUs hold: their processes, and the GPUs with memory
+	// in use but no process listed (another container's).
+	holds := func(gpus []int) string {
+		sort.Ints(gpus)
+		n, silent := 0, []string(nil)
+		for _, i := range gpus {
+			n += procs[i]
+			if procs[i] == 0 {
+				silent = append(silent, fmt.Sprint(i))
+			}
+		}
+		var what []string
+		if n > 0 {
+			what = append(what, plural(n, "process", "processes"))
+		}
+		if len(silent) > 0 {
+			what = append(what, "memory in use with no process listed on GPU "+strings.Join(silent, ", "))
+		}
+		return strings.Join(what, " and ")
+	}
+	var parts []string
+	if len(theirs) > 0 {
+		name := fmt.Sprintf("the %s pool's GPUs %d-%d", sh.With, first, last)
+		if first < 0 {
+			name = fmt.Sprintf("the node's other GPUs (the %s pool's)", sh.With)
+		}
+		parts = append(parts, fmt.Sprintf("%s hold %s: expected if that pool is running", name, holds(theirs)))
+	}
+	if len(neither) > 0 {
+		sort.Ints(neither)
+		ids := make([]string, len(neither))
+		for k, i := range neither {
+			ids[k] = fmt.Sprint(i)
+		}
+		which, verb := "GPU "+strings.Join(ids, ", "), "holds"
+		if len(ids) > 1 {
+			which, verb = "GPUs "+strings.Join(ids, ", "), "hold"
+		}
+		parts = append(parts, fmt.Sprintf("%s, in neither pool's share, %s %s: the bundle does not use them", which, verb, holds(neither)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // sameGPUName compares names ignoring case and spacing.

@@ -9,15 +9,21 @@ import (
 	"strings"
 )
 
-// smiGPUArgs is the one nvidia-smi query every gpu.* check shares.
-var smiGPUArgs = []string{"--query-gpu=index,name,memory.total,memory.used,driver_version", "--format=csv,noheader,nounits"}
+// smiGPUArgs is the one nvidia-smi query every gpu.* check shares. The
+// uuid ties a GPU's index to the processes --query-compute-apps lists,
+// which name their GPU only by uuid (gpu_uuid; nvidia-smi(1), "--query-
+// compute-apps", https://docs.nvidia.com/deploy/nvidia-smi).
+var smiGPUArgs = []string{"--query-gpu=index,uuid,name,memory.total,memory.used,driver_version", "--format=csv,noheader,nounits"}
 
-// smiAppsArgs lists the processes holding GPU memory.
-var smiAppsArgs = []string{"--query-compute-apps=pid,process_name,used_memory", "--format=csv,noheader,nounits"}
+// smiAppsArgs lists the processes holding GPU memory, each with its GPU.
+var smiAppsArgs = []string{"--query-compute-apps=gpu_uuid,pid,process_name,used_memory", "--format=csv,noheader,nounits"}
 
 // gpuInfo is one GPU as nvidia-smi (or the driver's files) describe it.
 type gpuInfo struct {
-	Index           int
+	Index int
+	// UUID is nvidia-smi's GPU-... id ("" when only the driver's files
+	// were read).
+	UUID            string
 	Name            string
 	MemMiB, UsedMiB float64 // 0 when only the driver's files were read
 	Driver          string
@@ -47,21 +53,21 @@ func (e *env) gpus(ctx context.Context) (gpuQuery, error) {
 	return gpuQuery{GPUs: gs}, perr
 }
 
-// parseSMIGPUs reads "0, NVIDIA H20, 97871, 4, 550.54.15" lines.
+// parseSMIGPUs reads "0, GPU-5a4c..., NVIDIA H20, 97871, 4, 550.54.15" lines.
 func parseSMIGPUs(out string) ([]gpuInfo, error) {
 	var gs []gpuInfo
 	for _, line := range nonEmptyLines(out) {
 		f := splitCSV(line)
-		if len(f) != 5 {
+		if len(f) != 6 {
 			return nil, fmt.Errorf("unexpected nvidia-smi line %q", line)
 		}
 		idx, err1 := strconv.Atoi(f[0])
-		mem, err2 := strconv.ParseFloat(f[2], 64)
-		used, err3 := strconv.ParseFloat(f[3], 64)
+		mem, err2 := strconv.ParseFloat(f[3], 64)
+		used, err3 := strconv.ParseFloat(f[4], 64)
 		if err := errors.Join(err1, err2, err3); err != nil {
 			return nil, fmt.Errorf("unexpected nvidia-smi line %q: %v", line, err)
 		}
-		gs = append(gs, gpuInfo{Index: idx, Name: f[1], MemMiB: mem, UsedMiB: used, Driver: f[4]})
+		gs = append(gs, gpuInfo{Index: idx, UUID: f[1], Name: f[2], MemMiB: mem, UsedMiB: used, Driver: f[5]})
 	}
 	return gs, nil
 }
@@ -109,18 +115,20 @@ func procField(s, key string) string {
 
 // gpuApp is one process holding GPU memory.
 type gpuApp struct {
+	GPUUUID string // the GPU it holds memory on (gpuInfo.UUID)
 	PID     string
 	Name    string
 	UsedMiB string
 }
 
-// parseSMIApps reads "1234, python3, 60000" lines.
+// parseSMIApps reads "GPU-5a4c..., 1234, python3, 60000" lines (a process
+// on several GPUs has a line per GPU).
 func parseSMIApps(out string) []gpuApp {
 	var apps []gpuApp
 	for _, line := range nonEmptyLines(out) {
 		f := splitCSV(line)
-		if len(f) == 3 {
-			apps = append(apps, gpuApp{PID: f[0], Name: f[1], UsedMiB: f[2]})
+		if len(f) == 4 {
+			apps = append(apps, gpuApp{GPUUUID: f[0], PID: f[1], Name: f[2], UsedMiB: f[3]})
 		}
 	}
 	return apps

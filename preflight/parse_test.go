@@ -9,14 +9,21 @@ import (
 )
 
 func TestParseSMIGPUs(t *testing.T) {
-	gs, err := parseSMIGPUs("0, NVIDIA H20, 97871, 4, 550.54.15\n\n1, NVIDIA H20, 97871, 60000, 550.54.15\n")
-	if err != nil || len(gs) != 2 || gs[1].UsedMiB != 60000 || gs[0].Name != "NVIDIA H20" || gs[0].Driver != "550.54.15" {
+	gs, err := parseSMIGPUs("0, GPU-a0, NVIDIA H20, 97871, 4, 550.54.15\n\n1, GPU-a1, NVIDIA H20, 97871, 60000, 550.54.15\n")
+	if err != nil || len(gs) != 2 || gs[1].UsedMiB != 60000 || gs[0].Name != "NVIDIA H20" || gs[0].Driver != "550.54.15" || gs[1].UUID != "GPU-a1" {
 		t.Fatalf("got %+v, %v", gs, err)
 	}
-	for _, bad := range []string{"0, NVIDIA H20, 97871", "x, NVIDIA H20, 97871, 4, 550", "0, NVIDIA H20, [N/A], 4, 550"} {
+	for _, bad := range []string{"0, GPU-a0, NVIDIA H20, 97871", "0, NVIDIA H20, 97871, 4, 550.54.15", "x, GPU-a0, NVIDIA H20, 97871, 4, 550", "0, GPU-a0, NVIDIA H20, [N/A], 4, 550"} {
 		if _, err := parseSMIGPUs(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
+	}
+}
+
+func TestParseSMIApps(t *testing.T) {
+	apps := parseSMIApps("GPU-a4, 4242, python3, 60000\n\nGPU-a5, 4242, python3, 512\n")
+	if len(apps) != 2 || apps[0] != (gpuApp{GPUUUID: "GPU-a4", PID: "4242", Name: "python3", UsedMiB: "60000"}) || apps[1].GPUUUID != "GPU-a5" {
+		t.Fatalf("got %+v", apps)
 	}
 }
 

@@ -101,8 +101,8 @@ func TestSharedNodeChecksEachPool(t *testing.T) {
 	for _, id := range []string{"gpu.model", "net.interface", "host.memory", "sw.nixl"} {
 		poolResult(t, rep, id, "")
 	}
-	if got, want := len(rep.Results), len(checks)+3; got != want {
-		t.Errorf("%d results, want %d (every check, the three pool checks twice)", got, want)
+	if got, want := len(rep.Results), len(checks)+4; got != want {
+		t.Errorf("%d results, want %d (every check, the four pool checks twice)", got, want)
 	}
 	// The finding says which pool it concerns.
 	var found bool
@@ -145,4 +145,106 @@ func TestSharedNodeMissingGPUs(t *testing.T) {
 	rep := runShared(t, sharedPD(1, 4), six, "gpu.count")
 	wantResult(t, poolResult(t, rep, "gpu.count", "prefill"), Pass, "6 GPUs; the pool's GPUs 0-3 present")
 	wantResult(t, poolResult(t, rep, "gpu.count", "decode"), Fail, "missing the pool's GPU 6, 7", "GPUs 4-7")
+}
+
+// gpuLoad sets the fixture host's nvidia-smi answers: the GPUs in used
+// with 60003 MiB in use (the h20-broken fixture's busy GPU: 60000 MiB of a
+// process plus the idle few) and one compute app per entry of apps
+// (GPU index -> pid; index -1 names a uuid nvidia-smi's GPU list lacks).
+// Every app holds 60000 MiB.
+func gpuLoad(t *testing.T, used []int, apps map[int]string) func(*Host) {
+	return func(h *Host) {
+		r := h.Cmd.(fakeRunner)
+		key := "nvidia-smi " + strings.Join(smiGPUArgs, " ")
+		lines := nonEmptyLines(r[key])
+		if len(lines) != 8 {
+			t.Fatalf("fixture lists %d GPUs, want 8", len(lines))
+		}
+		uuid := map[int]string{-1: "GPU-ffffffff-0000-4000-8000-000000000000"}
+		for i, l := range lines {
+			f := splitCSV(l)
+			uuid[i] = f[1]
+			for _, u := range used {
+				if u == i {
+					f[4] = "60003"
+				}
+			}
+			lines[i] = strings.Join(f, ", ")
+		}
+		r[key] = strings.Join(lines, "\n") + "\n"
+		var out []string
+		for i := -1; i < 8; i++ {
+			if pid, ok := apps[i]; ok {
+				out = append(out, uuid[i]+", "+pid+", python3, 60000")
+			}
+		}
+		r["nvidia-smi "+strings.Join(smiAppsArgs, " ")] = strings.Join(out, "\n") + "\n"
+	}
+}
+
+// TestSharedNodeGPUProcesses: on node0 shared by one TP 4 prefill
+// instance (GPUs 0-3) and one TP 4 decode instance (GPUs 4-7),
+// gpu.processes checks each pool's own GPUs. vLLM starts one worker per
+// GPU, so a running TP 4 instance shows 4 processes, one on each of its
+// GPUs (pids here are illustrative): the other pool's are reported, never
+// failed; a process or unexplained memory on the pool's own GPU fails.
+func TestSharedNodeGPUProcesses(t *testing.T) {
+	decodeUp := map[int]string{4: "5004", 5: "5005", 6: "5006", 7: "5007"}
+	prefillUp := map[int]string{0: "5000", 1: "5001", 2: "5002", 3: "5003"}
+	with := func(m map[int]string, i int, pid string) map[int]string {
+		out := map[int]string{i: pid}
+		for k, v := range m {
+			out[k] = v
+		}
+		return out
+	}
+	type want struct {
+		status   Status
+		mentions []string
+		absent   []string
+	}
+	for _, c := range []struct {
+		name            string
+		edit            func(*spec.Deployment)
+		used            []int
+		apps            map[int]string
+		prefill, decode want
+	}{
+		{name: "idle", edit: sharedPD(1, 4),
+			prefill: want{Pass, []string{"the pool's GPUs 0-3 idle", "no process holding memory on GPUs 0-3, the prefill pool's share of the node's 8 (the decode pool has the others)"}, []string{"expected if"}},
+			decode:  want{Pass, []string{"the pool's GPUs 4-7 idle", "GPUs 4-7, the decode pool's share"}, []string{"expected if"}}},
+		{name: "decode running", edit: sharedPD(1, 4), used: []int{4, 5, 6, 7}, apps: decodeUp,
+			prefill: want{Pass, []string{"the pool's GPUs 0-3 idle; the decode pool's GPUs 4-7 hold 4 processes: expected if that pool is running"}, []string{"pid"}},
+			decode:  want{Fail, []string{"pid 5004 python3 (60000 MiB) on GPU 4", "pid 5007 python3 (60000 MiB) on GPU 7", "GPU 6: 60003 MiB in use", "only the decode pool's GPUs must be free"}, []string{"GPU 0", "expected if"}}},
+		{name: "prefill running", edit: sharedPD(1, 4), used: []int{0, 1, 2, 3}, apps: prefillUp,
+			prefill: want{Fail, []string{"pid 5000 python3 (60000 MiB) on GPU 0", "GPU 3: 60003 MiB in use"}, []string{"GPU 4"}},
+			decode:  want{Pass, []string{"the pool's GPUs 4-7 idle; the prefill pool's GPUs 0-3 hold 4 processes: expected if that pool is running"}, nil}},
+		{name: "decode running, a stray process on prefill's GPU 2", edit: sharedPD(1, 4), used: []int{2, 4, 5, 6, 7}, apps: with(decodeUp, 2, "999"),
+			prefill: want{Fail, []string{"pid 999 python3 (60000 MiB) on GPU 2; GPU 2: 60003 MiB in use; the decode pool's GPUs 4-7 hold 4 processes: expected if that pool is running"}, nil},
+			decode:  want{Fail, []string{"on GPU 4", "the prefill pool's GPUs 0-3 hold 1 process: expected"}, nil}},
+		{name: "memory in use on prefill's GPU 1, no process listed", edit: sharedPD(1, 4), used: []int{1},
+			prefill: want{Fail, []string{"GPU 1: 60003 MiB in use"}, []string{"pid"}},
+			decode:  want{Pass, []string{"the prefill pool's GPUs 0-3 hold memory in use with no process listed on GPU 1: expected if that pool is running"}, nil}},
+		{name: "a process on a GPU nvidia-smi does not list counts against both", edit: sharedPD(1, 4), apps: map[int]string{-1: "777"},
+			prefill: want{Fail, []string{"pid 777 python3 (60000 MiB) on GPU GPU-ffffffff-0000-4000-8000-000000000000, not in nvidia-smi's list"}, nil},
+			decode:  want{Fail, []string{"pid 777"}, nil}},
+		// One TP 2 prefill instance (GPUs 0-1) and one TP 4 decode
+		// instance (GPUs 2-5) leave GPUs 6 and 7 to neither pool.
+		{name: "GPUs in neither share", edit: sharedPD(1, 2), used: []int{6, 7}, apps: map[int]string{7: "888"},
+			prefill: want{Pass, []string{"the pool's GPUs 0-1 idle; GPUs 6, 7, in neither pool's share, hold 1 process and memory in use with no process listed on GPU 6: the bundle does not use them"}, []string{"expected if"}},
+			decode:  want{Pass, []string{"the pool's GPUs 2-5 idle; GPUs 6, 7, in neither pool's share"}, nil}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := runShared(t, c.edit, gpuLoad(t, c.used, c.apps), "gpu.processes")
+			for pool, w := range map[string]want{"prefill": c.prefill, "decode": c.decode} {
+				r := poolResult(t, rep, "gpu.processes", pool)
+				wantResult(t, r, w.status, w.mentions...)
+				for _, s := range w.absent {
+					if strings.Contains(r.Found, s) {
+						t.Errorf("%s pool: %q mentions %q", pool, r.Found, s)
+					}
+				}
+			}
+		})
+	}
 }

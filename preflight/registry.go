@@ -39,7 +39,7 @@ var checks = fromCatalog([]Check{
 	{Code: codes.PFGPUModel, field: "hardware.gpu", run: checkGPUModel},
 	{Code: codes.PFGPUMemory, field: "hardware.gpu", run: checkGPUMemory},
 	{Code: codes.PFGPUDriver, field: "hardware.nodes[{node}]", run: checkGPUDriver},
-	{Code: codes.PFGPUProcesses, field: "hardware.nodes[{node}]", run: checkGPUProcesses},
+	{Code: codes.PFGPUProcesses, field: "hardware.nodes[{node}]", run: checkGPUProcesses, perPool: true},
 	{Code: codes.PFGPUFabric, field: "hardware.network.nvlink_domain", run: checkGPUFabric},
 	{Code: codes.PFGPUIMEXChannel, field: "hardware.network.nvlink_domain", run: checkIMEXChannel},
 	{Code: codes.PFNetInterface, field: "hardware.nodes[{node}].interface", run: checkNetInterface},
