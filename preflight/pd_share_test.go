@@ -248,3 +248,24 @@ func TestSharedNodeGPUProcesses(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedNodeOtherGPUChecksIgnoreRunningPool: the other gpu.* checks
+// read what a running pool does not change — gpu.memory compares
+// memory.total (not memory.used or free) with hardware.gpu, gpu.model and
+// gpu.driver the names and driver version, gpu.count which GPUs exist — so
+// with the decode pool running on GPUs 4-7 (60003 MiB used on each) they
+// all pass, and the only fail is the decode pool's own gpu.processes.
+func TestSharedNodeOtherGPUChecksIgnoreRunningPool(t *testing.T) {
+	rep := runShared(t, sharedPD(1, 4), gpuLoad(t, []int{4, 5, 6, 7}, map[int]string{4: "5004", 5: "5005", 6: "5006", 7: "5007"}), "gpu")
+	for _, r := range rep.Results {
+		switch {
+		case r.ID == "gpu.processes" && r.Pool == "decode":
+			wantResult(t, r, Fail, "on GPU 4")
+		case r.ID == "gpu.fabric" || r.ID == "gpu.imex_channel":
+			wantResult(t, r, Skip) // no multi-node NVLink domain in the spec
+		default:
+			wantResult(t, r, Pass)
+		}
+	}
+	wantResult(t, poolResult(t, rep, "gpu.memory", ""), Pass, "8 GPUs × 97871 MiB")
+}
