@@ -267,7 +267,7 @@ func checkSharedProcesses(e *env, sh resolve.NodeShare, q gpuQuery, apps []gpuAp
 		}
 	}
 	var held []string
-	others := map[int]int{} // another pool's (or no pool's) GPU -> processes on it
+	others := map[int][]string{} // another pool's (or no pool's) GPU -> pids on it
 	for _, a := range apps {
 		i, ok := byUUID[a.GPUUUID]
 		switch {
@@ -276,7 +276,7 @@ func checkSharedProcesses(e *env, sh resolve.NodeShare, q gpuQuery, apps []gpuAp
 		case own(i):
 			held = append(held, fmt.Sprintf("pid %s %s (%s MiB) on GPU %d", a.PID, a.Name, a.UsedMiB, i))
 		default:
-			others[i]++
+			others[i] = append(others[i], a.PID)
 		}
 	}
 	idle, inUse := 0, map[int]bool{}
@@ -308,7 +308,7 @@ func checkSharedProcesses(e *env, sh resolve.NodeShare, q gpuQuery, apps []gpuAp
 // it is unknown) as info, since that pool may be running, and GPUs neither
 // pool is given (a split that leaves some idle, or a host with more GPUs
 // than the spec) as unused by the bundle; "" when they are all idle.
-func (e *env) otherPoolsGPUs(sh resolve.NodeShare, procs map[int]int, inUse map[int]bool) string {
+func (e *env) otherPoolsGPUs(sh resolve.NodeShare, procs map[int][]string, inUse map[int]bool) string {
 	first, last := -1, -1
 	for _, r := range e.roles() {
 		if r.Name != sh.With {
@@ -334,19 +334,22 @@ func (e *env) otherPoolsGPUs(sh resolve.NodeShare, procs map[int]int, inUse map[
 			neither = append(neither, i)
 		}
 	}
-	// holds says what GPUs hold: their processes, and the GPUs with memory
-	// in use but no process listed (another container's).
+	// holds says what GPUs hold: their processes (a process on several
+	// GPUs counted once), and the GPUs with memory in use but no process
+	// listed (another container's).
 	holds := func(gpus []int) string {
 		sort.Ints(gpus)
-		n, silent := 0, []string(nil)
+		pids, silent := map[string]bool{}, []string(nil)
 		for _, i := range gpus {
-			n += procs[i]
-			if procs[i] == 0 {
+			for _, p := range procs[i] {
+				pids[p] = true
+			}
+			if len(procs[i]) == 0 {
 				silent = append(silent, fmt.Sprint(i))
 			}
 		}
 		var what []string
-		if n > 0 {
+		if n := len(pids); n > 0 {
 			what = append(what, plural(n, "process", "processes"))
 		}
 		if len(silent) > 0 {

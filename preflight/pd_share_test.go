@@ -225,6 +225,10 @@ func TestSharedNodeGPUProcesses(t *testing.T) {
 		{name: "memory in use on prefill's GPU 1, no process listed", edit: sharedPD(1, 4), used: []int{1},
 			prefill: want{Fail, []string{"GPU 1: 60003 MiB in use"}, []string{"pid"}},
 			decode:  want{Pass, []string{"the prefill pool's GPUs 0-3 hold memory in use with no process listed on GPU 1: expected if that pool is running"}, nil}},
+		// One process on two of decode's GPUs (one line per GPU) is one process.
+		{name: "one process on two GPUs", edit: sharedPD(1, 4), used: []int{4, 5}, apps: map[int]string{4: "6000", 5: "6000"},
+			prefill: want{Pass, []string{"the decode pool's GPUs 4-7 hold 1 process: expected if that pool is running"}, nil},
+			decode:  want{Fail, []string{"pid 6000 python3 (60000 MiB) on GPU 4; pid 6000 python3 (60000 MiB) on GPU 5"}, nil}},
 		{name: "a process on a GPU nvidia-smi does not list counts against both", edit: sharedPD(1, 4), apps: map[int]string{-1: "777"},
 			prefill: want{Fail, []string{"pid 777 python3 (60000 MiB) on GPU GPU-ffffffff-0000-4000-8000-000000000000, not in nvidia-smi's list"}, nil},
 			decode:  want{Fail, []string{"pid 777"}, nil}},
