@@ -279,14 +279,13 @@ func checkSharedProcesses(e *env, sh resolve.NodeShare, q gpuQuery, apps []gpuAp
 			others[i] = append(others[i], a.PID)
 		}
 	}
-	idle, inUse := 0, map[int]bool{}
+	inUse := map[int]bool{} // another pool's (or no pool's) GPU with memory in use
 	for _, g := range q.GPUs {
 		switch {
-		case own(g.Index) && gpuInUse(g):
-			held = append(held, fmt.Sprintf("GPU %d: %.0f MiB in use", g.Index, g.UsedMiB))
+		case !gpuInUse(g):
 		case own(g.Index):
-			idle++
-		case gpuInUse(g):
+			held = append(held, fmt.Sprintf("GPU %d: %.0f MiB in use", g.Index, g.UsedMiB))
+		default:
 			inUse[g.Index] = true
 		}
 	}
