@@ -63,25 +63,35 @@ func memoryShort(total, avail, need float64) string {
 func (e *env) hostMemoryNeed() (float64, string) {
 	m := e.checkpointModel()
 	tensor := float64(m.VocabSize) * float64(m.HiddenSize) * dtypeBytes(m.TorchDType)
-	gpus := float64(e.node.GPUs)
+	gpus := e.node.GPUs
 	fronts, front := 1, "the front end"
 	if n := e.sharedInstances(); n > 1 {
 		fronts, front = n, fmt.Sprintf("%d front ends (the instances of both P/D pools on the node)", n)
 	}
-	need := gpus*(workerHostBytes+tensor) + float64(fronts)*workerHostBytes
+	if sh := e.share(); e.opts.Pool != "" && sh.Shared {
+		// --pool: the other pool, if running, already holds its memory.
+		gpus = sh.GPUs
+		if fronts > 1 {
+			front = fmt.Sprintf("%d front ends (the %s pool's instances on the node)", fronts, e.opts.Pool)
+		}
+	}
+	need := float64(gpus)*(workerHostBytes+tensor) + float64(fronts)*workerHostBytes
 	return need, fmt.Sprintf("%d GPU workers + %s at ≈%s each, and per worker the largest tensor copied out of the memory-mapped checkpoint, %s",
-		e.node.GPUs, front, gib(workerHostBytes), gib(tensor))
+		gpus, front, gib(workerHostBytes), gib(tensor))
 }
 
 // sharedInstances is how many instances of both P/D pools start on a node
-// they share (Options.Roles: each pool's sites on it, Deployment.Place);
-// 0 on any other node.
+// they share (Options.Roles: each pool's sites on it, Deployment.Place),
+// only Options.Pool's when one pool is checked; 0 on any other node.
 func (e *env) sharedInstances() int {
 	if len(e.opts.Roles) < 2 {
 		return 0
 	}
 	n := 0
 	for _, r := range e.opts.Roles {
+		if e.opts.Pool != "" && r.Name != e.opts.Pool {
+			continue // --pool: the other pool's workers, if running, are out of MemAvailable already
+		}
 		pe, err := e.forRole(r)
 		if err != nil {
 			continue
@@ -111,7 +121,11 @@ func (e *env) nodeWeightBytes() (float64, string) {
 	total, _ := e.checkpointBytes()
 	if n := e.sharedInstances(); n > 0 {
 		// Each instance of either pool on the node loads a whole copy.
-		return total * float64(n), fmt.Sprintf("checkpoint × the %d instances of both pools on the node", n)
+		who := "both pools"
+		if e.opts.Pool != "" {
+			who = "the " + e.opts.Pool + " pool"
+		}
+		return total * float64(n), fmt.Sprintf("checkpoint × the %d instances of %s on the node", n, who)
 	}
 	if all := e.d.TotalGPUs(); all > 0 {
 		return total * float64(e.node.GPUs) / float64(all), "checkpoint × this node's GPU share"

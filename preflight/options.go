@@ -37,6 +37,11 @@ type Options struct {
 	// (Result.Pool); the host-wide checks run once, as Role's. Nil or one
 	// pool otherwise.
 	Roles []*resolve.Role
+	// Pool, on a node both pools share (len(Roles) > 1), names the one pool
+	// to check (`--pool`): its pool checks run, the host-wide ones run as
+	// its, and the other pool is taken as possibly running already (its
+	// GPUs, ports and host memory are its own business). Empty: both pools.
+	Pool string
 	// Only and Skip select checks by id or group ("gpu" = every gpu.* check).
 	Only, Skip []string
 	// Timeout bounds each check; 0 means DefaultTimeout.

@@ -273,3 +273,40 @@ func TestSharedNodeOtherGPUChecksIgnoreRunningPool(t *testing.T) {
 	}
 	wantResult(t, poolResult(t, rep, "gpu.memory", ""), Pass, "8 GPUs × 97871 MiB")
 }
+
+// TestSharedNodeOnePool: Options.Pool (--pool) checks one pool of a shared
+// node: only its per-pool results, the host-wide ones as its, its own GPU
+// workers and front end in the host memory need (the other pool, if
+// running, already holds its memory); an unknown pool is a usage error.
+func TestSharedNodeOnePool(t *testing.T) {
+	d := loadSpec(t, "h20-roce")
+	sharedPD(1, 4)(d)
+	r := resolved(t, d)
+	roles := []*resolve.Role{&r.PD.Roles[0], &r.PD.Roles[1]}
+	run := func(pool string) (Report, error) {
+		return Run(context.Background(), Options{Deployment: roles[0].Deployment, Role: roles[0], Roles: roles, Node: "node0", Pool: pool,
+			Host: fixtureHost(t, "h20-roce"), WorkDir: "/srv", HFCacheDir: "/root/.cache/huggingface/hub", Timeout: fastTimeout * 10})
+	}
+	rep, err := run("decode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range rep.Results {
+		if res.Pool == "prefill" {
+			t.Errorf("--pool decode ran a prefill check: %+v", res)
+		}
+	}
+	wantResult(t, poolResult(t, rep, "gpu.count", "decode"), Pass, "GPUs 4-7")
+	both, err := run("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, all := resultOf(t, rep, "host.memory"), resultOf(t, both, "host.memory")
+	if !strings.Contains(one.Expected, "4 GPU workers + the front end") || !strings.Contains(all.Expected, "8 GPU workers + 2 front ends") {
+		t.Errorf("host.memory need: --pool decode %q, both pools %q", one.Expected, all.Expected)
+	}
+	if _, err := run("router"); err == nil || !strings.Contains(err.Error(), "no such pool on this node (prefill, decode)") {
+		t.Errorf("--pool router: %v", err)
+	}
+}
+

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // UsageError is input the run cannot start from (exit code 2): no spec, an
@@ -29,6 +31,13 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if len(opts.Roles) > 0 && opts.Role == nil {
 		opts.Role, opts.Deployment = opts.Roles[0], opts.Roles[0].Deployment
 	}
+	if opts.Pool != "" {
+		r, err := poolNamed(opts.Roles, opts.Pool)
+		if err != nil {
+			return Report{}, &UsageError{err}
+		}
+		opts.Role, opts.Deployment = r, r.Deployment
+	}
 	e, err := newEnv(opts)
 	if err != nil {
 		return Report{}, &UsageError{err}
@@ -38,7 +47,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		timeout = DefaultTimeout
 	}
 	pools := []*env{e}
-	if len(opts.Roles) > 1 {
+	if len(opts.Roles) > 1 && opts.Pool == "" {
 		pools = nil
 		for _, r := range opts.Roles {
 			pe, err := e.forRole(r)
@@ -105,4 +114,19 @@ func findNode(nodes []specNode, name string) (int, error) {
 		return 0, fmt.Errorf("--node is required (one of: %s)", strings.Join(names, ", "))
 	}
 	return 0, fmt.Errorf("node %q is not in hardware.nodes (known: %s)", name, strings.Join(names, ", "))
+}
+
+// poolNamed is the pool of the shared node's Roles called name (`--pool`).
+func poolNamed(roles []*resolve.Role, name string) (*resolve.Role, error) {
+	var names []string
+	for _, r := range roles {
+		if r.Name == name {
+			return r, nil
+		}
+		names = append(names, r.Name)
+	}
+	if len(roles) < 2 {
+		return nil, fmt.Errorf("--pool %s: the node is not shared by both pools (only a node both pools name runs two)", name)
+	}
+	return nil, fmt.Errorf("--pool %s: no such pool on this node (%s)", name, strings.Join(names, ", "))
 }

@@ -24,6 +24,7 @@ func init() { subcommands = append(subcommands, newPreflightCmd) }
 // preflightFlags are the command-line options of `vlaunch preflight`.
 type preflightFlags struct {
 	node       string
+	pool       string
 	only, skip []string
 	output     string
 	timeout    preflightTimeout
@@ -42,6 +43,7 @@ func newPreflightCmd(s *streams) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error { return runPreflight(s, f, args[0]) },
 	}
 	c.Flags().StringVar(&f.node, "node", "", "the node this host plays (hardware.nodes[].name)")
+	c.Flags().StringVar(&f.pool, "pool", "", "on a node both P/D pools share: check only this pool (prefill or decode), taking the other as possibly running")
 	c.Flags().StringSliceVar(&f.only, "only", nil, "run only these check ids or groups (comma-separated, e.g. gpu,net.route)")
 	c.Flags().StringSliceVar(&f.skip, "skip", nil, "skip these check ids or groups")
 	c.Flags().StringVarP(&f.output, "output", "o", "text", "output format: text (the report), json (the report and its diagnostics), sarif or github (the warns and fails as diagnostics, for CI)")
@@ -59,6 +61,9 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 		return err
 	}
 	opts := preflightOptions(d, f)
+	if d.PD == nil && f.pool != "" {
+		return usageErr("--pool %s: the spec is not disaggregated (no prefill and decode pools)", f.pool)
+	}
 	if d.PD != nil {
 		if opts, err = poolOptions(d, f, opts); err != nil {
 			return err
@@ -129,12 +134,37 @@ func poolOptions(d *resolve.Deployment, f *preflightFlags, opts preflight.Option
 			opts.Roles = here
 			opts.Expect.NodeWeightBytes = sharedWeightBytes(here)
 		}
-		return opts, nil
+		return withPool(opts, f.pool, here)
 	}
 	if f.node == "" {
 		return opts, usageErr("a disaggregated spec: say which node this host is with --node (%s)", strings.Join(pools, "; "))
 	}
 	return opts, usageErr("node %q is in no pool of the disaggregated spec (%s)", f.node, strings.Join(pools, "; "))
+}
+
+// withPool narrows a shared node's run to the pool --pool names (its
+// checks, its weights; preflight.Options.Pool); on a node of one pool
+// --pool must name that pool.
+func withPool(opts preflight.Options, pool string, here []*resolve.Role) (preflight.Options, error) {
+	if pool == "" {
+		return opts, nil
+	}
+	var names []string
+	for _, r := range here {
+		names = append(names, r.Name)
+		if r.Name != pool {
+			continue
+		}
+		if len(here) > 1 {
+			opts.Pool = pool
+			opts.Expect.NodeWeightBytes = sharedWeightBytes([]*resolve.Role{r})
+		}
+		return opts, nil
+	}
+	if len(here) > 1 {
+		return opts, usageErr("--pool %s: no such pool on this node (%s)", pool, strings.Join(names, ", "))
+	}
+	return opts, usageErr("--pool %s: node %q runs the %s pool only", pool, opts.Node, names[0])
 }
 
 // sharedWeightBytes is what the GPUs of a node both pools share load: each
