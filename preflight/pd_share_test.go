@@ -309,4 +309,3 @@ func TestSharedNodeOnePool(t *testing.T) {
 		t.Errorf("--pool router: %v", err)
 	}
 }
-
