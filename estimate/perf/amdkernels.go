@@ -137,6 +137,37 @@ func amdKernels(g *catalog.GPU) (KernelFigures, bool) {
 // aiconfigurator's) keeps the same counts and takes those TTFTs to
 // −66…−33% and −71…−66%, but reads a cited kernel below what it measured.
 // Adopted.
+//
+// Where the rest of inferencex-pr-3318's TTFT is not (branch amdpre,
+// 2026-12-07, no model change): replay/amdprefill_test.go
+// (TestAMDPrefillProbe, -amdprefill) re-replays the five rows with a
+// fixed X added to every prefill step on the scheduler's critical path —
+// any slower kernel, sync or host work inside the forward pass, or
+// server-side prompt inflation, priced or not here — and compares adding
+// X to each request's TTFT outside the engine's step loop (hand-derived:
+// TPOT unchanged, throughput × cycle / (cycle + X)). Published c4…c64:
+// TTFT 1025/1027/1163/1363/1918 ms, TPOT 18.5/21.6/26.8/39.5/66.5 ms,
+// output 24.9/43.4/69.4/95.6/114.9 tok/s/GPU. Serial X = 0.70 s: TTFT
+// 1036/1120/1253/1458/1824 (within ±10%) but TPOT 20.3/27.1/40.1/61.5/98.7
+// (+10…+56%) and output 23.0/34.7/47.5/62.6/78.4 (−8…−35%); X = 0.35 s
+// already takes c16's TPOT to 35.0 (+31%). Outside X = 0.70 s: TTFT
+// 984/1071/1213/1398/1728 (−10…+4%), TPOT and output within ±16% as now.
+// So the ≈0.7 s a request is not GPU or scheduler time (no kernel rate
+// can close it without breaking TPOT and throughput); it is a latency no
+// engine step waits for. Its source was not found: not the client's
+// tokenizer (InferenceX utils/bench_serving at 843c6254 applies
+// _fix_tokenizer_for_sglang, the fix of InferenceX PR #937 for the
+// transformers-v5 5× prompt inflation; a 5× prompt would also be serial
+// time, ruled out above), not --num-continuous-decode-steps 4 (at most
+// three extra decode steps, ≈55 ms at c4; SGLang PR #2095 removed the
+// loop it drove, later code reads it only for the overlap thread's
+// batch references), not the MLA prefill path (aiter_backend.py on SGLang
+// main, 003c5589: a no-prefix extend runs aiter flash_attn_varlen_func,
+// the FP8 prefill attention only on gfx95). The same client and engine on
+// 8 × H200 (InferenceX PR #3173, SGLang 0.5.12) measure 8K/1K TTFT
+// 373/491/688/979/2246 ms — no such floor — so it is specific to the
+// ROCm deployment; a constant fitted to these held-out rows is not
+// adopted.
 var UseAMDMoEAndRCCL = true
 
 // amdMoECurveScaled: whether the cited AITER curve is multiplied by the
