@@ -41,7 +41,12 @@ package perf
 // +51…+88% to −3…−15%. The B200 runs' c1–c8 go the other way, +1…+28% to
 // −30…−44%: with the same software the two GPUs' nodes differ 2.3-fold at
 // c1, which one host constant cannot hold (a host-speed term the model
-// lacks, or something else of the B200 runs; not established).
+// lacks, or something else of the B200 runs; not established). The Hopper
+// rows side with the fitted value: inferencex-870's H200 TTFTs (SGLang
+// 0.5.7, c8–c64, excluded) −10…−32% at 896.4 µs and −36…−63% at 409.3,
+// tanjunchen's H20 c1 (excluded) +2% and −52%, the held-out Step-3.5-Flash
+// H200 c1 +12% and −46%; the B300 rows and the cited measurement (GPU not
+// stated) side with 409.3.
 //
 // CitedSGLangEagerPerLayerS is that figure (TestCitedSGLangEager).
 const CitedSGLangEagerPerLayerS = 409.3e-6
