@@ -87,6 +87,9 @@ type Efficiency struct {
 	// SGLangEagerPerLayerS is EagerPerLayerS for SGLang, whose prefill
 	// steps run eagerly with fewer, fused operations (sgl-kernel); used for
 	// the calibration rows SGLang served, never for a vLLM deployment.
+	// Measured, not fitted, under UseCitedSGLangEager (sglangeager.go:
+	// SGLang PR #12160's eager DeepSeek-V3 forward, 409.3 µs); else the
+	// global fit's 896.4 µs.
 	SGLangEagerPerLayerS float64
 	// LargeStepPerLayerS is the host cost per (dense-GQA-equivalent) layer
 	// of a vLLM V1 step with more tokens on a rank than the largest
@@ -262,7 +265,7 @@ var DefaultEfficiency = Efficiency{
 	StepOverheadS:        1.179e-3,
 	MultiprocStepS:       2.891e-3,
 	EagerPerLayerS:       542.2e-6,
-	SGLangEagerPerLayerS: 896.4e-6,
+	SGLangEagerPerLayerS: sglangEagerDefault(),
 	LargeStepPerLayerS:   398.0e-6,
 	CollectiveS:          1.641e-6,
 	StepPerSeqS:          29.51e-6,

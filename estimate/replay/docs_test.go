@@ -31,9 +31,17 @@ func status(t Target) string {
 func constantsTable(b *strings.Builder) {
 	e := perf.DefaultEfficiency
 	b.WriteString("| constant | value | bounds of the fit | what it is |\n|---|---|---|---|\n")
+	fitted := map[string]bool{}
 	for _, p := range Params {
+		fitted[p.Name] = true
+	}
+	for _, p := range allParams {
 		v := *p.get(&e)
-		fmt.Fprintf(b, "| %s | %s | %s – %s | %s |\n", p.Name, unitNum(p.Name, v), unitNum(p.Name, p.Lower), unitNum(p.Name, p.Upper), constantDoc(p.Name))
+		box := unitNum(p.Name, p.Lower) + " – " + unitNum(p.Name, p.Upper)
+		if !fitted[p.Name] {
+			box = "not fitted: measured"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", p.Name, unitNum(p.Name, v), box, constantDoc(p.Name))
 	}
 }
 

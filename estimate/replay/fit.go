@@ -42,7 +42,32 @@ type Param struct {
 // step — and a compiled step's launches at most 400 µs per dense-layer
 // equivalent (≈35 µs per operation). A constant that settles on a bound
 // marks a mechanism the model lacks, reported with the fit.
-var Params = []Param{
+//
+// sglang_eager_per_layer_s leaves the list under perf.UseCitedSGLangEager:
+// it is then set from SGLang's own measurement (perf.
+// CitedSGLangEagerPerLayerS), not fitted — it had been pinned by one
+// source (inferencex-pr-3363; LOSOFile) — so neither the global fit nor a
+// leave-one-source-out refit moves it, and LOSO.Efficiency keeps the cited
+// value whatever the file holds for it. The switch is read once, when the
+// package is initialised (flip it in the source, not in a test).
+var Params = globalParams(allParams)
+
+// globalParams is the constants of all the global fit moves: all of them
+// but those set from a cited measurement (perf.UseCitedSGLangEager).
+func globalParams(all []Param) []Param {
+	var out []Param
+	for _, p := range all {
+		if p.Name == "sglang_eager_per_layer_s" && perf.UseCitedSGLangEager {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// allParams is every constant with a physical box (PhysicalBounds), the
+// fitted ones (Params) and those set from a measurement.
+var allParams = []Param{
 	{"measured_compute", 0.4, 1, func(e *perf.Efficiency) *float64 { return &e.MeasuredCompute }},
 	{"measured_hbm", 0.4, 1, func(e *perf.Efficiency) *float64 { return &e.MeasuredHBM }},
 	{"gemm", 0.5, 0.9, func(e *perf.Efficiency) *float64 { return &e.GEMM }},
@@ -64,12 +89,13 @@ var Params = []Param{
 	{"frontend_token_s", 1e-6, 60e-6, func(e *perf.Efficiency) *float64 { return &e.FrontendTokenS }},
 }
 
-// PhysicalBounds is the box of Params by constant name: the physical
-// assumptions a fit of these constants must stay within, the global fit's
-// and a cluster's (vlaunch calibrate) alike.
+// PhysicalBounds is the box of every constant of allParams by name (the
+// fitted ones and those set from a measurement, which a cluster's fit may
+// still move): the physical assumptions a fit of these constants must stay
+// within, the global fit's and a cluster's (vlaunch calibrate) alike.
 func PhysicalBounds() map[string][2]float64 {
-	out := make(map[string][2]float64, len(Params))
-	for _, p := range Params {
+	out := make(map[string][2]float64, len(allParams))
+	for _, p := range allParams {
 		out[p.Name] = [2]float64{p.Lower, p.Upper}
 	}
 	return out
