@@ -26,7 +26,7 @@ type Load struct {
 	// IdleS is the TTFT without waiting: the prompt on an idle system.
 	IdleS float64
 	// Part names the queue's server: "deployment" (the default),
-	// "prefill pool".
+	// "prefill pool", "decode pool".
 	Part string
 }
 
@@ -128,10 +128,10 @@ type LoadWidening struct {
 	// QueueS is the queueing part of the prediction (the prediction less
 	// the idle TTFT, at least 0).
 	QueueS float64
-	// ULow and UHigh are the utilisation at the capacity band's low and
-	// high edges (u/Low, u/High); GrowLow and GrowHigh the factors the
-	// queueing part takes there, queueGrowth(u/High)/queueGrowth(u) and
-	// queueGrowth(u/Low)/queueGrowth(u).
+	// ULow and UHigh are the lowest and highest utilisation the capacity
+	// band allows, u/High (at its high edge) and u/Low (at its low edge);
+	// GrowLow and GrowHigh the factors the queueing part takes there,
+	// queueGrowth(u/High)/queueGrowth(u) and queueGrowth(u/Low)/queueGrowth(u).
 	ULow, UHigh       float64
 	GrowLow, GrowHigh float64
 	// Low and High are the TTFT band: idle + QueueS × GrowLow and
@@ -157,7 +157,11 @@ type LoadWidening struct {
 // the low side; the idle part is held (its own error is the TTFT band's).
 // Only ρ/(1−ρ) is propagated: the residual service time E[S²]/(2E[S]) of
 // Pollaczek–Khinchine is held at the prediction's, which understates the
-// high side by up to a further ×1/Low. There is no threshold: at low
+// high side by up to a further ×1/Low. Continuous batching admits arrivals
+// into the running batch, so below saturation the simulation's own TTFT
+// grows more slowly than ρ/(1−ρ): between u = 0.3 and 0.6 this growth is
+// 1.2–2.5× the simulation's at u/Low (TestLoadBandHoldsSlowerSimulation),
+// a conservative side. There is no threshold: at low
 // utilisation the queueing part and its growth are both small, and the
 // caller keeps the wider of this band and the empirical one on each side.
 func loadBand(p, idle, u float64, capBand band.Band) LoadWidening {
