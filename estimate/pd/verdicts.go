@@ -71,8 +71,31 @@ func ttftVerdict(dec *input.Input, sc *Scenario, n int, q string, target float64
 	v.Binding = largestPart(p)
 	v.Explanation = fmt.Sprintf("mean %.3f s = prefill queue %.3f + prefill %.3f + router %.4f + KV transfer %.4f + decode admission %.3f + first decode step %.3f + API servers %.3f",
 		sc.TTFT.Mean, p.PrefillQueueS, p.PrefillS, p.RouterS, p.TransferS, p.DecodeAdmitS, p.FirstDecodeS, p.FrontendS)
-	slo.Judge(&v, dec, slo.TTFTRegime(q), false, true)
+	slo.JudgeTTFT(&v, dec, q, true, openLoad(sc))
 	return v
+}
+
+// openLoad is the load whose queue an open loop's TTFT waits in
+// (slo.JudgeTTFT widens the band by it): the busier pool's — the prefill
+// pool's queue (TTFTParts.PrefillQueueS) at the arrival rate over the
+// prefill pool's capacity (Scenario.PrefillUtilization, compose.go), or,
+// when the decode pool is the busier, its admission wait
+// (DecodeAdmitS) at DecodeUtilization — the rest of the mean TTFT being
+// the idle part. A closed loop's or a finite burst's queue is finite: the
+// zero Load.
+func openLoad(sc *Scenario) slo.Load {
+	if sc.RatePerS <= 0 || sc.Burst > 0 || sc.Sessions > 0 {
+		return slo.Load{}
+	}
+	u, queue, part := sc.PrefillUtilization, sc.TTFTParts.PrefillQueueS, "prefill pool"
+	if sc.DecodeUtilization > u {
+		u, queue, part = sc.DecodeUtilization, sc.TTFTParts.DecodeAdmitS, "decode pool"
+	}
+	l := slo.Load{Utilization: u, IdleS: max(0, sc.TTFT.Mean-queue), Part: part}
+	if u > 0 {
+		l.SustainableRatePerS = sc.RatePerS / u
+	}
+	return l
 }
 
 // largestPart names the TTFT part that dominates its mean.

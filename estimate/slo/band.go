@@ -126,20 +126,7 @@ func judge(v *Verdict, in *input.Input, r band.Regime, higher, ok bool) {
 	b, basis := sloBand(in, r)
 	lo, hi := b.Range(v.Predicted)
 	v.Band, v.BandBasis = &BandRange{Low: lo, High: hi}, basis
-	meets := func(x float64) bool {
-		if higher {
-			return x >= v.Target
-		}
-		return x <= v.Target
-	}
-	switch {
-	case meets(lo) && meets(hi):
-		v.Verdict = VerdictPass
-	case !meets(lo) && !meets(hi):
-		v.Verdict = VerdictFail
-	default:
-		v.Verdict = VerdictUncertain
-	}
+	rejudge(v, higher)
 }
 
 // ttftRegime maps a TTFT percentile onto the bands: the median with the

@@ -314,7 +314,7 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 	if s != nil && s.Result.Overloaded {
 		return overloadedTTFT(v, s)
 	}
-	judge(&v, in, ttftRegime(q), false, kv > 0)
+	judgeTTFT(&v, in, q, kv > 0, openLoad(s, idle.TTFTS))
 	v.Binding = BindQueueing
 	if idle.TTFTS > target || idle.TTFTS > prefillShareBinding*v.Predicted {
 		v.Binding = idle.Binding
