@@ -132,7 +132,9 @@ const allSplits = 8
 // nodes of unequal GPU counts under single-node groups differ; there the
 // user's order decides (an assumption the plan's note states).
 //
-// On one node the pools share it (sharedCandidates).
+// On one node the pools share it (sharedCandidates); on up to
+// maxBoundaryNodes nodes they may also share one boundary node
+// (boundaryCandidates).
 func (s *pdSearch) candidates() []Settings {
 	var out []Settings
 	nodes := s.src.Hardware.Nodes
