@@ -23,7 +23,8 @@ type PDSettings struct {
 	EnginePort int `json:"engine_port,omitempty"`
 }
 
-// PoolSettings is one pool: instances of one layout on whole nodes, and
+// PoolSettings is one pool: instances of one layout on its nodes (whole
+// nodes, or its share of a node the other pool also names), and
 // the engine settings plan varies per pool ("" and 0: the top-level
 // value).
 type PoolSettings struct {

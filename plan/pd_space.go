@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/pd"
@@ -131,7 +132,9 @@ const allSplits = 8
 // nodes of unequal GPU counts under single-node groups differ; there the
 // user's order decides (an assumption the plan's note states).
 //
-// On one node the pools share it (sharedCandidates).
+// On one node the pools share it (sharedCandidates); on up to
+// maxBoundaryNodes nodes they may also share one boundary node
+// (boundaryCandidates).
 func (s *pdSearch) candidates() []Settings {
 	var out []Settings
 	nodes := s.src.Hardware.Nodes
@@ -142,6 +145,82 @@ func (s *pdSearch) candidates() []Settings {
 		pre := s.poolChoices(spec.RolePrefill, nodes[:k], nil)
 		dec := s.poolChoices(spec.RoleDecode, nodes[k:], nil)
 		out = append(out, s.pairs(pre, dec)...)
+	}
+	return append(out, s.boundaryCandidates(nodes)...)
+}
+
+// UseBoundaryNode: plan also splits a multi-node spec at a boundary node
+// both pools share (boundaryCandidates). false keeps multi-node pools on
+// whole nodes (the search before it).
+var UseBoundaryNode = true
+
+// maxBoundaryNodes is the most nodes on which plan tries boundary splits:
+// n nodes of G GPUs have n·(G−1) of them (each with its own pool layouts,
+// every pair resolved together), against the n−1 whole-node splits; on up
+// to allSplits nodes of 8 GPUs that is at most 56.
+const maxBoundaryNodes = allSplits
+
+// boundary is one boundary split of nodes: the prefill pool takes the
+// nodes before node b whole and the first g GPUs of node b, the decode
+// pool the rest of node b and the nodes after it whole.
+type boundary struct{ b, g int }
+
+// boundaries are the boundary splits of nodes (in the spec's order, as the
+// whole-node splits): every node b, every g from 1 to all but one of its
+// GPUs; none on Kubernetes (a node both pools name is refused there,
+// SPEC126), with one node (sharedCandidates splits it), past
+// maxBoundaryNodes or without UseBoundaryNode.
+func (s *pdSearch) boundaries(nodes []spec.Node) []boundary {
+	if !UseBoundaryNode || len(nodes) < 2 || len(nodes) > maxBoundaryNodes || s.src.Runtime.Kind == "kubernetes" {
+		return nil
+	}
+	var out []boundary
+	for b, n := range nodes {
+		for g := 1; g < n.GPUs; g++ {
+			out = append(out, boundary{b, g})
+		}
+	}
+	return out
+}
+
+// boundaryCandidates are the P/D candidates of a multi-node spec whose
+// pools share one node, the boundary (boundaries): each pool on its whole
+// nodes plus its share of the boundary, every instance inside one node
+// (what a pool sharing a node must be, resolve.NodeShare), each pool
+// taking every GPU of its share. As on one node, only the pairs resolve
+// places together are kept (pair: resolve's NodeShare decides the split,
+// prefill first), and check's rule prices their hand-off: over the NICs,
+// since the router pairs any prefill instance with any decode instance
+// (resolve.Disaggregated.SameNode).
+func (s *pdSearch) boundaryCandidates(nodes []spec.Node) []Settings {
+	var out []Settings
+	for _, sp := range s.boundaries(nodes) {
+		pre := s.poolChoices(spec.RolePrefill, nodes[:sp.b+1], sp.hosts(nodes, spec.RolePrefill))
+		if len(pre) == 0 {
+			continue
+		}
+		dec := s.poolChoices(spec.RoleDecode, nodes[sp.b:], sp.hosts(nodes, spec.RoleDecode))
+		for _, c := range s.pairs(pre, dec) {
+			if p, q, _ := s.pair(c.PD); p.err == nil && q.err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// hosts are the GPUs a pool of the split takes on each of its nodes.
+func (sp boundary) hosts(nodes []spec.Node, role string) []int {
+	var out []int
+	if role == spec.RolePrefill {
+		for _, n := range nodes[:sp.b] {
+			out = append(out, n.GPUs)
+		}
+		return append(out, sp.g)
+	}
+	out = append(out, nodes[sp.b].GPUs-sp.g)
+	for _, n := range nodes[sp.b+1:] {
+		out = append(out, n.GPUs)
 	}
 	return out
 }
@@ -194,12 +273,20 @@ func (s *pdSearch) poolChoices(role string, nodes []spec.Node, gpus []int) []*pd
 	for i, n := range nodes {
 		names, hosts[i] = append(names, n.Name), n.GPUs
 	}
-	gpn := s.d.Layout.GPUsPerNode
-	if gpus != nil {
-		hosts, gpn = gpus, gpus[0]
+	var ls []resolve.Layout
+	switch {
+	case gpus == nil:
+		ls = search.Placeable(search.Layouts(len(nodes), s.d.Layout.GPUsPerNode, s.d.Model), hosts, s.d.Release)
+	case len(gpus) == 1:
+		ls = search.Placeable(search.Layouts(1, gpus[0], s.d.Model), gpus, s.d.Release)
+	default:
+		// Placed by the pair (pair: resolve's NodeShare places a pool
+		// sharing a node, each instance inside one node, what
+		// resolve.Place's colocated rule does not on unequal shares).
+		ls = shareLayouts(gpus, s.d.Model)
 	}
 	var out []*pdPool
-	for _, l := range search.Placeable(search.Layouts(len(nodes), gpn, s.d.Model), hosts, s.d.Release) {
+	for _, l := range ls {
 		if l.BlockSplitProblem(s.d.Model, fromCheckpoint(s.d, s.own.Weights)) != "" {
 			continue
 		}
@@ -216,6 +303,39 @@ func (s *pdSearch) poolChoices(role string, nodes []spec.Node, gpus []int) []*pd
 		}
 	}
 	return undominated(out)
+}
+
+// shareLayouts are the layouts of a pool taking hosts[i] GPUs of its i-th
+// node, one node shared: instances inside one node (a pool sharing a node
+// places each instance on one node, resolve.NodeShare) of a size dividing
+// every host's count, so they take all of them — search.Layouts' sub-node
+// replicas (PP 1, DP inside only with EP) on unequal hosts.
+func shareLayouts(hosts []int, m *catalog.Model) []resolve.Layout {
+	g, total := 0, 0
+	for _, h := range hosts {
+		g, total = gcd(g, h), total+h
+	}
+	var out []resolve.Layout
+	for per := g; per >= 1; per-- {
+		if g%per != 0 {
+			continue
+		}
+		for _, c := range search.Enumerate(1, per, m) {
+			if c.DP > 1 && !c.EP || c.EP && c.EPSize() == 1 || total/per > spec.MaxReplicas {
+				continue
+			}
+			c.Replicas, c.Nodes, c.GPUsPerNode = total/per, len(hosts), per
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // undominated drops the pool choices another choice of the same nodes
