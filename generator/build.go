@@ -131,6 +131,13 @@ func modelArg(r *resolve.Deployment) string {
 	return r.Spec.Model.Name
 }
 
+// sharedNode reports whether node i of the pool is one both P/D pools
+// share (resolve.NodeShare).
+func (p *Plan) sharedNode(i int) bool {
+	sh := p.Deployment.Shares
+	return i < len(sh) && sh[i].Shared
+}
+
 // buildNodes fills the environment and commands of nodes (of p).
 func (p *Plan) buildNodes(d *spec.Deployment, nodes []*NodePlan) error {
 	common, err := commonArgs(p, d)
@@ -139,6 +146,7 @@ func (p *Plan) buildNodes(d *spec.Deployment, nodes []*NodePlan) error {
 	}
 	extra := extraArgs(d)
 	for _, n := range nodes {
+		n.HostPID = p.HostPID && p.sharedNode(n.Index)
 		n.Env = nodeEnv(p, d, n, EnvVar{Value: n.Address})
 		steps, err := p.nodeSteps(n, common, extra)
 		if err != nil {

@@ -32,11 +32,11 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 	env = append(env, hostIP)
 	// docker's --gpus and Kubernetes' device plugin choose them there; a
 	// ROCm container gets every GPU of the host (/dev/kfd, /dev/dri), and a
-	// P/D pool sharing its node sees every GPU (Plan.HostPID), so the
-	// variable picks the replica's inside it.
-	if n.Devices != nil && (p.Runtime == "bare" || p.Runtime == "docker" && (p.AMD || p.HostPID)) {
+	// P/D pool's container on a node it shares sees every GPU
+	// (NodePlan.HostPID), so the variable picks the replica's inside it.
+	if n.Devices != nil && (p.Runtime == "bare" || p.Runtime == "docker" && (p.AMD || n.HostPID)) {
 		why := fmt.Sprintf("this replica's GPUs: %d replicas share the node, each on GPUs of its own", p.placement.Nodes[n.Index].Replicas)
-		if sh := p.Deployment.Shares; n.Index < len(sh) && sh[n.Index].Shared {
+		if p.sharedNode(n.Index) {
 			why = "this instance's GPUs: the node's GPUs are split between the prefill and the decode pool (prefill's first), each instance on GPUs of its own"
 		}
 		add("CUDA_VISIBLE_DEVICES", n.DeviceList(), why)

@@ -97,6 +97,11 @@ type NodePlan struct {
 	// ContainerScript, for docker nodes with several steps (the Ray head),
 	// is a bundle file mounted into the container and run there.
 	ContainerScript string
+	// HostPID: this node is one the pool shares with the other P/D pool
+	// and its containers run with --pid host and every GPU visible
+	// (Plan.HostPID); the pool's other nodes (a boundary node's pool
+	// spans whole nodes too) keep their own PID namespace and GPUs.
+	HostPID bool
 }
 
 // Plan is the complete, runtime-independent description of the bundle.
@@ -138,8 +143,9 @@ type Plan struct {
 	// SubNode: the replicas are smaller than a node and share nodes, each
 	// node plan one replica on its own GPUs (NodePlan.Devices).
 	SubNode bool
-	// HostPID: a P/D pool sharing its node with the other pool on docker
-	// (resolve.Deployment.HostPID): its containers run with --pid host and
+	// HostPID: a P/D pool sharing a node with the other pool on docker
+	// (resolve.Deployment.HostPID): its containers on that node
+	// (NodePlan.HostPID) run with --pid host and
 	// see every GPU of the node (--gpus all), their own picked by
 	// CUDA_VISIBLE_DEVICES, so UCX opens the other pool's CUDA IPC handles:
 	// "a shared PID namespace and mutual GPU visibility"

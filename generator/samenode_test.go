@@ -128,3 +128,43 @@ func TestSameNodePDBundles(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundaryNodeHostPID: a pool sharing one boundary node of a multi-node
+// P/D spec (plan's boundary split of plan/testdata/pd/pd-boundary-3x8h100.yaml:
+// three TP 4 prefill instances on node0 and node1's GPUs 0-3, three TP 4
+// decode instances on node1's GPUs 4-7 and node2) runs with --pid host and
+// every GPU visible only on the shared node1; on node0 and node2 its
+// containers keep their own PID namespace and get their GPUs from docker.
+func TestBoundaryNodeHostPID(t *testing.T) {
+	d, ds := spec.Load(filepath.Join("..", "plan", "testdata", "pd", "pd-boundary-3x8h100.yaml"))
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	d.Disaggregation.Prefill.Instances, d.Disaggregation.Prefill.Nodes = 3, []string{"node0", "node1"}
+	d.Disaggregation.Prefill.Parallelism.Tensor = 4
+	d.Disaggregation.Decode.Instances, d.Disaggregation.Decode.Nodes = 3, []string{"node1", "node2"}
+	spec.ApplyDefaults(d)
+	b, ds := gen(t, d, Options{Runtime: "docker"})
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	shared := 0
+	for _, f := range b.Files {
+		s := string(f.Data)
+		if !strings.HasSuffix(f.Path, ".sh") || f.Path == "router.sh" {
+			continue
+		}
+		pid, all := strings.Contains(s, "  --pid host \\\n"), strings.Contains(s, "--gpus all ")
+		onShared := strings.Contains(f.Path, "node1")
+		if pid != onShared || onShared && !all || onShared && sub(cvdLine, s) == "" {
+			t.Errorf("%s: --pid host %v, --gpus all %v, CUDA_VISIBLE_DEVICES %q; want the host's PID namespace and every GPU only on node1",
+				f.Path, pid, all, sub(cvdLine, s))
+		}
+		if onShared {
+			shared++
+		}
+	}
+	if shared != 2 {
+		t.Errorf("%d scripts on node1, want one per pool", shared)
+	}
+}
