@@ -38,6 +38,12 @@ const (
 	// package's own entry in the Python package index (uploaded by the vLLM
 	// project): 0.33.0 was its newest version in a listing of the index made
 	// in November 2026, uploaded that month, and 0.34.0 was not yet there.
+	// A third search on 2026-12-07 (rel36: renovate/dependabot bumps, llm-d
+	// upstream-update issues, exact pins "vllm==0.34", "vllm-openai:v0.34",
+	// vLLM's own issue tracker's environment dumps, vllm-ascend/-torchtpu/
+	// -omni/-windows releases, Docker Hub, conda-forge, osv.dev, Chinese and
+	// Japanese pages) found no release after 0.34.0 and no file of 0.32.0+;
+	// it added the vLLM-Omni install page's statement for 0.32.0 (below).
 	relExists031_0 = "exists: vllm/vllm-openai:v0.31.0 pinned by public deployments with its digest (\"vLLM 0.31.0 (vllm/vllm-openai:v0.31.0@sha256:c1c9f6fd…, CUDA 13.0)\"; " +
 		"a -cu129 variant; recipes requiring min_version 0.31.0). After it: a 0.31.1rc0 tag had no image and no 0.31.1 final was seen (\"Docker Hub returns 404 for vllm/vllm-openai:v0.31.1rc0\")"
 	// Releases after 0.31.0. Only that each was published is shown: the
@@ -49,7 +55,10 @@ const (
 	relExists032_0 = "exists: out by 2026-10-20 (release date not read): gpustack/runner v0.1.31.post4, released 2026-10-20, " +
 		"\"vLLM 0.32.0 ... published on CUDA 13.0/12.9 and ROCm 7.2 images\" (github.com/gpustack/runner/releases/tag/v0.1.31.post4); " +
 		"SystemPanic/vllm-windows v0.32.0 (2026-10-22) \"Windows build of release v0.32.0\"; syv-ai/qwen38-27b-rtx3090 docs/vllm-0.32.md pins vllm==0.32.0 " +
-		"(transformers >=5.16.1,<5.20.0, torch 2.13.0 as 0.31.0; FlashInfer kernels via `vllm download-kernels`, PR #58765)"
+		"(transformers >=5.16.1,<5.20.0, torch 2.13.0 as 0.31.0; FlashInfer kernels via `vllm download-kernels`, PR #58765); " +
+		"vllm-project's own vLLM-Omni install page (docs.vllm.ai/projects/vllm-omni/en/stable/getting_started/installation/): \"The vLLM 0.32.0 release, " +
+		"PyPI wheels and upstream CUDA/ROCm/XPU images are published\", wheel commit 5df63a7203cdb9328d824a27b682e77c7b9928be (no file at it read); " +
+		"third-party images openeuler/vllm:0.32.0-oe2403sp4 and Chainguard vllm-cuda-13.2 0.32.0-r2 (osv.dev CGA-7x88-v3mr-x5gm, 2026-10-27)"
 	relExists033_0 = "exists: published 2026-11-01..05 (day not read): the vllm package's Python package index entry lists 0.33.0, uploaded in November 2026; " +
 		"gpustack/runner v0.1.32.post4, released 2026-11-05, " +
 		"\"Upgrade vLLM to 0.33.0 for CUDA 13.0 and ROCm 7.2\"; vllm-project/vllm-torchtpu v0.33.0 (2026-11-17) \"vLLM: v0.33.0 (was v0.32.0 at v0.32.0)\" " +
