@@ -53,6 +53,10 @@ type run struct {
 	// (phase kv-cache): a CUDA graph capture that finishes in between is
 	// the memory profile's (0.21+), not the start-up's last step.
 	profiled, kvSized bool
+	// transferPeer is the last peer Mooncake's transfer engine said it
+	// could not reach ("Failed to connect to target: HOST:PORT"), for
+	// LOG214's message.
+	transferPeer string
 }
 
 // maxOrigins bounds the servers told apart in one file; lines of further
