@@ -32,6 +32,11 @@ func TestLogsReal3FailureShapes(t *testing.T) {
 		{"hma off unify with connector", "(APIServer pid=1) INFO 05-18 01:30:00 [config.py:1297] Turning off hybrid kv cache manager because `--kv-transfer-config` is set. This will reduce the performance of vLLM on LLMs with sliding window attention or Mamba attention. If you are a developer of kv connector, please consider supporting hybrid kv cache manager for your connector by making sure your connector is a subclass of `SupportsHMA` defined in kv_connector/v1/base.py and use --no-disable-hybrid-kv-cache-manager to start vLLM.\n" +
 			"(EngineCore pid=120) ERROR 05-18 01:31:14 [core.py:1108] ValueError: Hybrid KV cache manager is disabled but failed to convert the KV cache specs to one unified type.\n",
 			"LOG209:kv_transfer", "because --kv-transfer-config is set"},
+		// vllm#39788: the multiproc worker's logger.exception wrapper; its
+		// traceback follows (cut here), so the cause is not in the log.
+		{"workerproc hit an exception", "(Worker_TP2 pid=99) ERROR 04-09 20:31:10 [multiproc_executor.py:949] WorkerProc hit an exception.\n" +
+			"(Worker_TP2 pid=99) ERROR 04-09 20:31:10 [multiproc_executor.py:949] Traceback (most recent call last):\n",
+			"LOG192:other", "WorkerProc hit an exception."},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantFailure(t, c.log, c.want, c.msg, "") })
