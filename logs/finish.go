@@ -272,7 +272,15 @@ func (a *analyzer) cutTraceback(engineOf map[*proc]*group) (Failure, bool) {
 	d := defOf(CodeStopped)
 	msg := fmt.Sprintf("the log stops inside a traceback that no exception line ends (cut): the last line is %s's, %s:%d; the error itself is not in the log",
 		at.label, a.files[at.file].name, at.last.no)
-	return Failure{Code: CodeStopped, Kind: KindOther, Severity: d.Severity, Engine: engineName(at, engineOf),
+	kind := KindOther
+	if at.graphFrames {
+		// The frames run through the capture (torch.cuda.graph,
+		// capture_end; pytorch/pytorch#170433's vLLM CI log): the start-up
+		// failed while capturing CUDA graphs, as a stop in that phase is.
+		msg += "; its frames run through the CUDA graph capture"
+		kind = KindCUDAGraph
+	}
+	return Failure{Code: CodeStopped, Kind: kind, Severity: d.Severity, Engine: engineName(at, engineOf),
 		Rank: at.label, File: a.files[at.file].name, Line: at.last.no, Message: msg,
 		Fix:  "Capture the whole traceback: its last line names the error. " + d.Fix,
 		Text: string(at.lastText), Count: 1}, true

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -107,6 +108,30 @@ func TestDeadWorkerAfterRelayedError(t *testing.T) {
 				}
 			}
 			t.Fatalf("no LOG194 in %+v", rep.Failures)
+		})
+	}
+}
+
+// TestCutTracebackThroughCapture: a cut traceback whose frames run
+// through the CUDA graph capture (pytorch/pytorch#170433) is a stop of
+// kind cuda_graph; one through the weight loading keeps kind other.
+func TestCutTracebackThroughCapture(t *testing.T) {
+	frame := "(Worker_TP0 pid=9260) ERROR 12-13 11:54:35 [multiproc_executor.py:826]   File \"/t/%s\", line 1, in %s\n" +
+		"(Worker_TP0 pid=9260) ERROR 12-13 11:54:35 [multiproc_executor.py:826]     %s\n"
+	cases := []struct{ name, log, kind string }{
+		{"capture", fmt.Sprintf(frame, "torch/cuda/graphs.py", "capture_end", "super().capture_end()"), KindCUDAGraph},
+		{"torch.cuda.graph", fmt.Sprintf(frame, "vllm/compilation/cuda_graph.py", "__call__", "with torch.cuda.graph(cudagraph, pool=self.graph_pool):"), KindCUDAGraph},
+		{"loading", fmt.Sprintf(frame, "vllm/model_executor/model_loader/base_loader.py", "load_model", "self.load_weights(model, model_config)"), KindOther},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fs := failuresOf(t, c.log)
+			if len(fs) != 1 || fs[0].Code != CodeStopped || fs[0].Kind != c.kind {
+				t.Fatalf("failures %+v, want one %s of kind %s", fs, CodeStopped, c.kind)
+			}
+			if through := strings.Contains(fs[0].Message, "run through the CUDA graph capture"); through != (c.kind == KindCUDAGraph) {
+				t.Errorf("message %q", fs[0].Message)
+			}
 		})
 	}
 }
