@@ -236,6 +236,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 	p := a.procFor(fi, rn, l)
 	p.touch(l)
 	c := ctx{a: a, f: f, r: rn, p: p, l: l}
+	p.noteFrame(l)
 	for _, ri := range a.hits {
 		ru := &compiled.rules[ri]
 		if ru.plain && l.indent {

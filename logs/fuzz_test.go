@@ -74,6 +74,7 @@ func FuzzAnalyze(f *testing.F) {
 		"ValueError: Hybrid KV cache manager is disabled but failed to convert the KV cache specs to one unified type.\n    Hybrid KV cache manager is disabled but failed to convert the KV cache specs",
 		"Free memory on device (1e999/0 GiB) on startup. Desired GPU memory utilization is (9, -1 GiB). Actual usage: 1e400 GiB for weights, . GiB for peak activation, 0 GiB for non-torch memory, 99999999999999999999 GiB for NPU graph memory.",
 		"RuntimeError: Worker failed with error '\nWorker proc VllmWorker-99999999999999999999 died unexpectedly, shutting down executor.",
+		"  File \"/x/\", line 99999999999999999999, in \n    \x1b[31m^^^\nAssertionError\n  File \"\", line 1, in f\n    ~~~~\nAssertionError   ",
 		"(Worker_TP99999999999999999999 pid=1) ERROR 04-09 20:31:10 [multiproc_executor.py:949] WorkerProc hit an exception.\n(Worker_TP0 pid=) WorkerProc hit an exception",
 		// The profile lines (profile_lines_test.go): exact, then with extreme numbers and control characters.
 		"WARNING 10-06 15:56:47 [topk_topp_sampler.py:66] " + flashInfer011,

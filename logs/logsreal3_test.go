@@ -135,3 +135,28 @@ func TestCutTracebackThroughCapture(t *testing.T) {
 		})
 	}
 }
+
+// TestBareExceptionNamesItsFrame: an exception without a message (an
+// assert; eugr/spark-vllm-docker#296) is reported with the frame and
+// source line that raised it; one with a message, or with no frame before
+// it, is quoted as it is.
+func TestBareExceptionNamesItsFrame(t *testing.T) {
+	pre := "(EngineCore pid=114) ERROR 06-23 06:27:21 [core.py:1229] "
+	frames := pre + "  File \"/v/vllm/v1/core/kv_cache_utils.py\", line 1096, in unify_kv_cache_spec_page_size\n" +
+		pre + "    assert new_spec.page_size_bytes == max_page_size\n" +
+		pre + "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+	cases := []struct{ name, log, want string }{
+		{"bare", frames + pre + "AssertionError\n", "AssertionError (raised at kv_cache_utils.py:1096 in unify_kv_cache_spec_page_size: assert new_spec.page_size_bytes == max_page_size)"},
+		{"with message", frames + pre + "AssertionError: page sizes differ\n", "AssertionError: page sizes differ"},
+		{"no frame", pre + "AssertionError\n", "AssertionError"},
+		{"new traceback forgets the frame", frames + pre + "Traceback (most recent call last):\n" + pre + "AssertionError\n", "AssertionError"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fs := failuresOf(t, c.log)
+			if len(fs) == 0 || fs[0].Code != CodeOther || fs[0].Message != c.want {
+				t.Fatalf("failures %+v, want %s %q", fs, CodeOther, c.want)
+			}
+		})
+	}
+}

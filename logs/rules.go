@@ -500,6 +500,7 @@ func phaseRules() []rule {
 			c.p.graphFrames = false
 			c.p.nixlFrames, c.p.tpRatioFrame = false, false
 			c.p.dgFrames = 0
+			c.p.frame, c.p.frameCode, c.p.frameWant = "", "", false
 		}),
 		// A traceback frame when the excerpt starts after "Traceback (most
 		// recent call last)": logged at ERROR (logger.exception's lines, as
