@@ -53,6 +53,10 @@ type run struct {
 	// (phase kv-cache): a CUDA graph capture that finishes in between is
 	// the memory profile's (0.21+), not the start-up's last step.
 	profiled, kvSized bool
+	// transferPeer is the last peer Mooncake's transfer engine said it
+	// could not reach ("Failed to connect to target: HOST:PORT"), for
+	// LOG214's message.
+	transferPeer string
 }
 
 // maxOrigins bounds the servers told apart in one file; lines of further
@@ -232,6 +236,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 	p := a.procFor(fi, rn, l)
 	p.touch(l)
 	c := ctx{a: a, f: f, r: rn, p: p, l: l}
+	p.noteFrame(l)
 	for _, ri := range a.hits {
 		ru := &compiled.rules[ri]
 		if ru.plain && l.indent {

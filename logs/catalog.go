@@ -69,6 +69,8 @@ const (
 	CodeNixlBackend      = codes.LogNixlBackend
 	CodeNixlHandshake    = codes.LogNixlHandshake
 	CodeHMAOff           = codes.LogHMAOffKVTooSmall
+	CodeHMAOffUnify      = codes.LogHMAOffUnify
+	CodeMooncakeTransfer = codes.LogMooncakeTransfer
 )
 
 // kindOf is the failure kind of each code. A stop (LOG001) and an end
@@ -91,6 +93,7 @@ var kindOf = map[diag.Code]string{
 	CodeNixlEngineID: KindKVTransfer, CodeKVLeaseExpired: KindKVTransfer, CodeNixlSideChannel: KindKVTransfer,
 	CodeNixlMissing: KindKVTransfer, CodeUCXTransports: KindKVTransfer, CodeUCXGID: KindKVTransfer,
 	CodeNixlTPRatio: KindKVTransfer, CodeNixlBackend: KindKVTransfer, CodeNixlHandshake: KindKVTransfer,
+	CodeHMAOffUnify: KindKVTransfer, CodeMooncakeTransfer: KindKVTransfer,
 }
 
 // Def is what the report needs of a code: its kind, default severity and fix.

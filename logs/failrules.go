@@ -234,7 +234,11 @@ var wrapperMessages = []string{"Engine core initialization failed", "WorkerProc 
 	"EngineCore hit an exception", "Got fatal signal from worker processes", "EngineCore encountered a fatal error",
 	// vllm/v1/engine/exceptions.py EngineDeadError, as the API server
 	// logs it (noonghunna/club-3090#58): the engine's own traceback is the cause.
-	"EngineCore encountered an issue. See stack trace"}
+	"EngineCore encountered an issue. See stack trace",
+	// vllm/v1/executor/multiproc_executor.py worker_busy_loop:
+	// logger.exception("WorkerProc hit an exception."), the worker's own
+	// traceback and exception follow (vllm#39788).
+	"WorkerProc hit an exception"}
 
 func genericFailureRules() []rule {
 	exc := r([]string{"Error", "Exception", "Exit"}, "", func(c *ctx, _ [][]byte) {

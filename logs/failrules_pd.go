@@ -302,8 +302,58 @@ func pdFailureRules() []rule {
 			c.r.hmaOff = true
 		}
 	})
-	return []rule{engineID, handshake, again, xfer, hmaOff, expired, invalid, missing, transports, createAH, tpRatio, backend, ucxErr}
+	// kv_cache_utils.py unify_hybrid_kv_cache_specs: with the hybrid KV
+	// cache manager off (a KV connector without HMA support, or
+	// --disable-hybrid-kv-cache-manager) a hybrid model's Mamba/linear
+	// attention state cannot become a full-attention spec (vllm#42911:
+	// LMCache on Qwen3.6-27B, 0.19.1).
+	unify := r(one("Hybrid KV cache manager is disabled but failed to convert the KV cache specs"), "", func(c *ctx, _ [][]byte) {
+		if c.l.indent {
+			return
+		}
+		msg := "the hybrid KV cache manager is off and the hybrid model's layer caches (state and attention) cannot be unified into one type"
+		if c.r.hmaOff {
+			msg += ": vLLM turned it off because --kv-transfer-config is set"
+		}
+		c.fail(CodeHMAOffUnify, msg, "")
+	})
+	// Mooncake's transfer engine (glog form: "E1210 03:24:54.778028 2548307
+	// ascend_direct_transport.cpp:820] Failed to connect to target:
+	// 172.16.100.99:25389, status: 103900"), kept for LOG214's message.
+	mcPeer := r(one("Failed to connect to target: "), `Failed to connect to target: (\S+?),? `, func(c *ctx, m [][]byte) {
+		c.r.transferPeer = clip(string(m[1]), 80)
+	})
+	// vllm-ascend mooncake_connector.py (vllm-project/vllm-ascend#4866,
+	// #5635): logger.error("Mooncake transfer failed for request %s", …),
+	// then RuntimeError(f"Mooncake transfer failed, ret: {ret}") when
+	// batch_transfer_sync_read returns < 0, logged again as "Failed to
+	// transfer KV cache for request …: Mooncake transfer failed, ret: -1".
+	mooncake := r(one("Mooncake transfer failed"), "", func(c *ctx, _ [][]byte) {
+		c.noted = true
+		if c.l.indent || c.l.level == 'I' || c.l.level == 'D' {
+			return
+		}
+		msg := "a Mooncake KV transfer failed"
+		if m := mooncakeReq.FindSubmatch(c.l.msg); m != nil {
+			msg += " for request " + clip(strings.TrimRight(string(m[1]), ":"), 80)
+		}
+		if m := mooncakeRet.FindSubmatch(c.l.msg); m != nil {
+			msg += " (transfer engine returned " + string(m[1]) + ")"
+		}
+		if c.r.transferPeer != "" {
+			msg += "; the transfer engine could not connect to " + c.r.transferPeer
+		}
+		c.fail(CodeMooncakeTransfer, msg, "")
+	})
+	return []rule{engineID, handshake, again, xfer, hmaOff, unify, mcPeer, mooncake, expired, invalid, missing, transports, createAH, tpRatio, backend, ucxErr}
 }
+
+// mooncakeReq and mooncakeRet read the request and the transfer engine's
+// return code from either of the connector's two lines.
+var (
+	mooncakeReq = regexp.MustCompile(`for request (\S+)`)
+	mooncakeRet = regexp.MustCompile(`ret: (-?\d+)`)
+)
 
 // nixlBindFix says what a side-channel bind error means; the release's
 // default base port comes from vllm/ when the log names the release.

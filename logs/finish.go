@@ -110,14 +110,17 @@ func (a *analyzer) settle(f *failure) (diag.Code, string, string) {
 	case f.code == CodeDPBind && f.bind != nil && !a.dpEndpoint(f.p, f.bind):
 		return CodeOther, f.text, defOf(CodeOther).Fix
 	case f.code == CodeWorkerDied && f.dead != nil:
-		return f.code, f.message + a.deadCause(f.p, f.dead), f.fix
+		return f.code, f.message + a.deadCause(f.p, f.dead, f.at), f.fix
 	}
 	return f.code, f.message, f.fix
 }
 
 // deadCause says what the dead worker logged before it died, when its
-// output is in the same file.
-func (a *analyzer) deadCause(exec *proc, d *deadWorker) string {
+// output is in the same file. A worker whose error the executor relayed
+// before ("RuntimeError: Worker failed with error '…'", the multiproc
+// executor's get_response; vllm#40778) was shut down after that error:
+// the death is its consequence, not a silent one.
+func (a *analyzer) deadCause(exec *proc, d *deadWorker, at lineRef) string {
 	for _, q := range a.order {
 		if q.file != exec.file || q.attempt != exec.attempt || q == exec || !d.is(q) {
 			continue
@@ -127,9 +130,25 @@ func (a *analyzer) deadCause(exec *proc, d *deadWorker) string {
 				return fmt.Sprintf("; before it died it logged, at %s:%d: %s", a.files[n.at.file].name, n.at.no, n.text)
 			}
 		}
+		if r := a.relayedWorkerError(exec, at); r != "" {
+			return r
+		}
 		return fmt.Sprintf("; its output (%s) shows no error before it died", q.label)
 	}
+	if r := a.relayedWorkerError(exec, at); r != "" {
+		return r
+	}
 	return "; its own output is not in this log"
+}
+
+// relayedWorkerError is the worker error the executor relayed before a
+// worker's death at at, as deadCause words it, or "".
+func (a *analyzer) relayedWorkerError(exec *proc, at lineRef) string {
+	n := exec.exc
+	if n == nil || n.at.file != at.file || n.at.no > at.no || !strings.Contains(n.text, "Worker failed with error") {
+		return ""
+	}
+	return fmt.Sprintf("; the executor shut the workers down after a worker's error it relayed at %s:%d: %s", a.files[n.at.file].name, n.at.no, n.text)
 }
 
 // is reports whether q is the dead worker: by pid (V0), else by rank.
@@ -253,7 +272,15 @@ func (a *analyzer) cutTraceback(engineOf map[*proc]*group) (Failure, bool) {
 	d := defOf(CodeStopped)
 	msg := fmt.Sprintf("the log stops inside a traceback that no exception line ends (cut): the last line is %s's, %s:%d; the error itself is not in the log",
 		at.label, a.files[at.file].name, at.last.no)
-	return Failure{Code: CodeStopped, Kind: KindOther, Severity: d.Severity, Engine: engineName(at, engineOf),
+	kind := KindOther
+	if at.graphFrames {
+		// The frames run through the capture (torch.cuda.graph,
+		// capture_end; pytorch/pytorch#170433's vLLM CI log): the start-up
+		// failed while capturing CUDA graphs, as a stop in that phase is.
+		msg += "; its frames run through the CUDA graph capture"
+		kind = KindCUDAGraph
+	}
+	return Failure{Code: CodeStopped, Kind: kind, Severity: d.Severity, Engine: engineName(at, engineOf),
 		Rank: at.label, File: a.files[at.file].name, Line: at.last.no, Message: msg,
 		Fix:  "Capture the whole traceback: its last line names the error. " + d.Fix,
 		Text: string(at.lastText), Count: 1}, true

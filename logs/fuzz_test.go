@@ -67,6 +67,15 @@ func FuzzAnalyze(f *testing.F) {
 		"    fp8_paged_mqa_logits(\n    def deep_gemm_warmup(\nRuntimeError: Worker failed with error 'DeepGEMM backend is not available",
 		"RuntimeError: Assertion error (/x/../../utils/layout.hpp:99999999999999999999): Unknown recipe\nRuntimeError: Assertion error (: Unknown SF transformation",
 		"Failed: Assertion error csrc/utils/layout.hpp: 'Unknown recipe\nAssertion error ()Unknown recipe\x1b[31m",
+		// The logsreal3 shapes (logsreal3_test.go): Mooncake's glog and connector lines, the unify
+		// error, the NPU worker's memory summary, a relayed worker error, with extreme numbers.
+		"E1210 03:24:54.778028 2548307 ascend_direct_transport.cpp:820] Failed to connect to target: , status: 103900\nFailed to connect to target: \x1b[31m",
+		"(Worker_DP0_TP5 pid=1) ERROR 12-10 03:24:54 [mooncake_connector.py:329] Failed to transfer KV cache for request : Mooncake transfer failed, ret: -99999999999999999999\nMooncake transfer failed for request",
+		"ValueError: Hybrid KV cache manager is disabled but failed to convert the KV cache specs to one unified type.\n    Hybrid KV cache manager is disabled but failed to convert the KV cache specs",
+		"Free memory on device (1e999/0 GiB) on startup. Desired GPU memory utilization is (9, -1 GiB). Actual usage: 1e400 GiB for weights, . GiB for peak activation, 0 GiB for non-torch memory, 99999999999999999999 GiB for NPU graph memory.",
+		"RuntimeError: Worker failed with error '\nWorker proc VllmWorker-99999999999999999999 died unexpectedly, shutting down executor.",
+		"  File \"/x/\", line 99999999999999999999, in \n    \x1b[31m^^^\nAssertionError\n  File \"\", line 1, in f\n    ~~~~\nAssertionError   ",
+		"(Worker_TP99999999999999999999 pid=1) ERROR 04-09 20:31:10 [multiproc_executor.py:949] WorkerProc hit an exception.\n(Worker_TP0 pid=) WorkerProc hit an exception",
 		// The profile lines (profile_lines_test.go): exact, then with extreme numbers and control characters.
 		"WARNING 10-06 15:56:47 [topk_topp_sampler.py:66] " + flashInfer011,
 		"(Worker_TP0 pid=41699) INFO 10-06 15:57:18 [gpu_model_runner.py:3344] " + encoderBudget,

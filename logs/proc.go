@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -74,6 +75,31 @@ type proc struct {
 	// DeepGEMM (warm-up, sparse attention, weight post-processing): the
 	// bits of dgWarmup, dgSparse and dgWeights (failrules_deepgemm.go).
 	dgFrames uint8
+	// frame is the innermost traceback frame seen so far ("kv_cache_utils.py:1096
+	// in unify_kv_cache_spec_page_size") and frameCode its source line: where
+	// an exception without a message (a bare "AssertionError") was raised.
+	frame, frameCode string
+	frameWant        bool
+}
+
+// frameLine is a traceback's frame line, after its indent.
+var frameLine = regexp.MustCompile(`^File "(?:[^"]*/)?([^"/]+)", line (\d+), in (\S+)$`)
+
+// noteFrame follows a traceback's frames: the last frame and the source
+// line that follows it.
+func (p *proc) noteFrame(l *line) {
+	if !l.indent && !hasPrefix(l.msg, `File "`) {
+		return
+	}
+	if m := frameLine.FindSubmatch(l.msg); m != nil {
+		p.frame = string(m[1]) + ":" + string(m[2]) + " in " + string(m[3])
+		p.frameCode, p.frameWant = "", true
+		return
+	}
+	if p.frameWant && l.indent && len(bytes.Trim(l.msg, "^~ ")) > 0 {
+		p.frameCode = clip(string(l.msg), 160)
+		p.frameWant = false
+	}
 }
 
 // lineRef points at a line of a file.
@@ -239,9 +265,23 @@ type excNote struct {
 // wrapper ("Engine core initialization failed"): the root cause.
 func (p *proc) noteException(l *line) {
 	if p.exc == nil {
-		p.exc = &excNote{at: lineRef{p.file, l.no}, text: clip(string(l.msg), 400)}
+		text := clip(string(l.msg), 400)
+		// A bare exception ("AssertionError" alone, an assert without a
+		// message; eugr/spark-vllm-docker#296) says nothing by itself: the
+		// frame that raised it does.
+		if bareException.Match(l.msg) && p.frame != "" {
+			text += " (raised at " + p.frame
+			if p.frameCode != "" {
+				text += ": " + p.frameCode
+			}
+			text += ")"
+		}
+		p.exc = &excNote{at: lineRef{p.file, l.no}, text: text}
 	}
 }
+
+// bareException is an exception line with no message.
+var bareException = regexp.MustCompile(`^(?:\[rank\d+\]: ?)?[A-Za-z_][\w.]*(?:Error|Exception)\s*$`)
 
 // noteError keeps the first ERROR line of a process that no rule
 // recognised and that is neither an exception nor a wrapper.

@@ -232,7 +232,10 @@ func budgetRules() []rule {
 		}),
 		// 0.19 (DEBUG): "Actual usage is 29.43 GiB for weight, 1.93 GiB for peak activation,
 		// 0.26 GiB for non-torch memory, and 1.57 GiB for CUDAGraph memory."
-		r(one("Actual usage is "), `Actual usage is ([\d.]+) GiB for weight, ([\d.]+) GiB for peak activation, ([\d.]+) GiB for non-torch memory, and ([\d.]+) GiB for CUDAGraph memory`, func(c *ctx, m [][]byte) {
+		// vllm-ascend's NPU worker (worker.py, vllm-project/vllm-ascend#8289, Apr 2026)
+		// prints the same four terms as "Actual usage: 1.14 GiB for weights, 0.22 GiB for
+		// peak activation, 0.13 GiB for non-torch memory, 0.04 GiB for NPU graph memory."
+		r([]string{"Actual usage is ", "Actual usage: "}, `Actual usage(?: is|:) ([\d.]+) GiB for weights?, ([\d.]+) GiB for peak activation, ([\d.]+) GiB for non-torch memory,(?: and)? ([\d.]+) GiB for (?:CUDAGraph|NPU graph) memory`, func(c *ctx, m [][]byte) {
 			c.num(fWeightsGiB, m[1])
 			c.num(fActivationGiB, m[2])
 			c.num(fNonTorchGiB, m[3])
@@ -497,6 +500,7 @@ func phaseRules() []rule {
 			c.p.graphFrames = false
 			c.p.nixlFrames, c.p.tpRatioFrame = false, false
 			c.p.dgFrames = 0
+			c.p.frame, c.p.frameCode, c.p.frameWant = "", "", false
 		}),
 		// A traceback frame when the excerpt starts after "Traceback (most
 		// recent call last)": logged at ERROR (logger.exception's lines, as

@@ -46,9 +46,11 @@ const (
 	LogUCXTransports    diag.Code = "LOG206"
 	LogUCXGID           diag.Code = "LOG207"
 	LogHMAOffKVTooSmall diag.Code = "LOG208"
+	LogHMAOffUnify      diag.Code = "LOG209"
 	LogNixlTPRatio      diag.Code = "LOG210"
 	LogNixlBackend      diag.Code = "LOG211"
 	LogNixlHandshake    diag.Code = "LOG213"
+	LogMooncakeTransfer diag.Code = "LOG214"
 )
 
 // logEntries are the LOG codes in code order. A warning is a line that
@@ -90,7 +92,9 @@ var logEntries = []Entry{
 	{LogUCXTransports, "log-ucx-transports", diag.Warning, "UCX cannot use the transports UCX_TLS names on this host"},
 	{LogUCXGID, "log-ucx-gid", diag.Error, "UCX cannot create an address handle on the RDMA device (ibv_create_ah failed): RoCE GID index or device"},
 	{LogHMAOffKVTooSmall, "log-kv-connector-hma-off", diag.Error, "The KV connector turned the hybrid KV cache manager off and the model's max_model_len no longer fits the KV cache"},
+	{LogHMAOffUnify, "log-hma-off-unify", diag.Error, "The hybrid KV cache manager is off (a KV connector or --disable-hybrid-kv-cache-manager) and the hybrid model's layer caches cannot be unified into one type"},
 	{LogNixlTPRatio, "log-nixl-tp-ratio", diag.Error, "NIXL cannot pair the prefill and decode tensor-parallel sizes (division by zero in tp_ratio)"},
 	{LogNixlBackend, "log-nixl-backend", diag.Error, "A NIXL backend (UCX, LIBFABRIC…) failed: NIXL_ERR_BACKEND or another NIXL error status"},
 	{LogNixlHandshake, "log-nixl-handshake", diag.Error, "A decoder's NIXL handshake with a prefill engine failed: the request's KV is not pulled (recomputed, or the request fails)"},
+	{LogMooncakeTransfer, "log-mooncake-transfer", diag.Error, "A Mooncake KV connector's transfer of a request's KV failed (the transfer engine returned an error)"},
 }
