@@ -273,7 +273,10 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     −0.10% of 804 GB, inside the rounding (±0.125%); held to it (without
 //     the tower 801.42 GB, −0.32%). The FP8
 //     checkpoint (also "402B" on those listings: FP8 elements count one
-//     each) is not compared: its quantization_config was not found.
+//     each) has no quantization_config fixture, so it is not a row here:
+//     TestLlama4MaverickFP8Bytes (branch bytes36) re-sizes its routed
+//     experts by hand and meets a vLLM 0.8.3 TP 8 log (48.8682 GiB per
+//     GPU, −0.12%) and a "~389GB" model directory (388.25 GiB).
 //   - zai-org/GLM-5 (BF16; vlaunch's catalog glm-5, one MTP layer):
 //     "Parameters 753.9B" (llmrun.dev/model/zai-org-glm-5; more than the
 //     model card's 744B, which leaves out the MTP layer, so a count of the
@@ -285,10 +288,12 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     1,507.728 GB, 39 KB under that exact count and −0.005% of the rounded
 //     753.9B. Held to the rounding.
 //
-// Not compared (branch bytes31's searches found no byte figure):
-// nvidia/DeepSeek-V3.1-NVFP4, meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8,
-// zai-org/GLM-5-FP8 (its "753.9B" on llmrun.dev counts FP8 and BF16
-// elements alike, which does not give bytes), XiaomiMiMo/MiMo-V2-Flash.
+// Not compared (no byte figure found by branches bytes31 and bytes36):
+// nvidia/DeepSeek-V3.1-NVFP4, zai-org/GLM-5-FP8 (its "753.9B" on
+// llmrun.dev counts FP8 and BF16 elements alike, which does not give
+// bytes), XiaomiMiMo/MiMo-V2-Flash (a "~313GB" cache directory, units
+// unstated). meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8:
+// TestLlama4MaverickFP8Bytes.
 func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 	hf := func(file string) func() (*catalog.Model, error) {
 		return func() (*catalog.Model, error) { return catalog.LoadHFConfig("../../catalog/testdata/hf/" + file) }
