@@ -148,6 +148,10 @@ type podRole struct {
 	// op is what the custom resource's operator adds to the pod (nil for
 	// core kinds and resources vlaunch does not know).
 	op *operatorPod
+	// copies is how many identical copies of the role's group a custom
+	// resource runs (a DisaggregatedSet role's replicas times its slices);
+	// 0 when not known or set by the object's kind instead.
+	copies int
 }
 
 // object finds the pod templates of one document.
@@ -209,6 +213,9 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 		}
 		for _, inv := range fe.invs[n0:] {
 			fe.pods[inv] = podMeta{namespace: ns, linksOff: scalar(r.spec, "enableServiceLinks") == "false"}
+			if r.copies > 0 {
+				inv.Copies = r.copies
+			}
 		}
 	}
 	fe.rayObject(src, doc, kind, tag)
@@ -230,7 +237,13 @@ func objectReplicas(doc *yaml.Node) int {
 
 // lwsRoles expands a LeaderWorkerSet into leader (index 0) and workers (1..size-1).
 func lwsRoles(doc *yaml.Node) []podRole {
-	lwt := get(doc, "spec", "leaderWorkerTemplate")
+	return lwsSpecRoles(get(doc, "spec"))
+}
+
+// lwsSpecRoles expands a LeaderWorkerSet spec (of the object, or of a
+// DisaggregatedSet role) into its leader and worker pods.
+func lwsSpecRoles(spec *yaml.Node) []podRole {
+	lwt := get(spec, "leaderWorkerTemplate")
 	size, err := strconv.Atoi(scalar(lwt, "size"))
 	if err != nil || size < 1 || size > maxGroupSize {
 		size = 0
