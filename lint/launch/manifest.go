@@ -205,7 +205,7 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 		if r.group != "" {
 			rtag += "/" + r.group
 		}
-		for _, c := range containers(r.spec) {
+		for _, c := range operatorContainers(r) {
 			fe.container(src, r, c, rtag)
 		}
 		if fe.pods == nil {
@@ -265,6 +265,27 @@ func lwsSpecRoles(spec *yaml.Node) []podRole {
 	}
 	return []podRole{{spec: leader, role: "leader", indexes: []int{0}, size: size, lws: true, strict: true},
 		{spec: worker, role: "worker", indexes: workers, size: size, lws: true, strict: true}}
+}
+
+// operatorContainers are a pod template's containers, with the one the
+// operator's own template defines when the file's template leaves it out:
+// KServe merges spec.template over its config template, whose container
+// "main" runs vllm serve whether or not the file names it (a template that
+// only adds a sidecar, or names its resources' container otherwise).
+func operatorContainers(r podRole) []*yaml.Node {
+	cs := containers(r.spec)
+	if r.op == nil || r.op.script == nil || r.op.main == "" {
+		return cs
+	}
+	for _, c := range cs {
+		if scalar(c, "name") == r.op.main {
+			return cs
+		}
+	}
+	name := &yaml.Node{Kind: yaml.ScalarNode, Value: r.op.main, Line: r.spec.Line, Column: r.spec.Column}
+	main := &yaml.Node{Kind: yaml.MappingNode, Line: r.spec.Line, Column: r.spec.Column,
+		Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "name", Line: r.spec.Line, Column: r.spec.Column}, name}}
+	return append(cs, main)
 }
 
 func containers(podSpec *yaml.Node) []*yaml.Node {
