@@ -75,3 +75,29 @@ spec:
 		})
 	}
 }
+
+// TestGenericNamedRoles: a custom resource vlaunch does not model whose pod
+// templates sit in a list of named roles (AIBrix StormService) gets one
+// deployment per prefill/decode role, from the entry's name, as keys named
+// prefill and decode already gave.
+func TestGenericNamedRoles(t *testing.T) {
+	invs := servers(t, `apiVersion: orchestration.aibrix.ai/v1alpha1
+kind: StormService
+spec:
+  template:
+    spec:
+      roles:
+        - name: prefill
+          replicas: 4
+          template: {spec: {containers: [{name: p, image: vllm/vllm-openai:v0.11.1, command: [vllm, serve, m, -tp, "1"]}]}}
+        - name: decode
+          replicas: 1
+          template: {spec: {containers: [{name: d, image: vllm/vllm-openai:v0.11.1, command: [vllm, serve, m, -tp, "4"]}]}}
+`)
+	if len(invs) != 2 || invs[0].Deployment == invs[1].Deployment {
+		t.Fatalf("want prefill and decode as two deployments, got %d servers %q", len(invs), []string{invs[0].Deployment, invs[len(invs)-1].Deployment})
+	}
+	if !strings.Contains(invs[0].Node, "prefill/") || !strings.Contains(invs[1].Node, "decode/") {
+		t.Errorf("nodes %q %q: want the role names", invs[0].Node, invs[1].Node)
+	}
+}
