@@ -26,8 +26,14 @@ func (s *server) dpNode() (vllm.DPNode, bool) {
 	}
 	return vllm.DPNode{Headless: s.Headless(), StartRankSet: sr.Set, StartRank: sr.N, LocalSizeSet: dpl.Set, LocalSize: dpl.N,
 		Size: dp.N, HybridFlag: s.Has("data-parallel-hybrid-lb"), ExternalFlag: s.Has("data-parallel-external-lb"),
-		RankSet: s.Flag("data-parallel-rank") != nil}, true
+		RankSet: s.Flag("data-parallel-rank") != nil, MultiPortFlag: s.multiPortLB()}, true
 }
+
+// multiPortLB reports --data-parallel-multi-port-external-lb: a supervisor
+// on this node runs one external-LB API server per local rank, so the node
+// serves the API without being a primary, and a start rank positions its
+// ranks without inferring hybrid LB (vllm.DPLBSource).
+func (s *server) multiPortLB() bool { return s.Has("data-parallel-multi-port-external-lb") }
 
 // checkLBHeadless reports a node that vLLM puts in hybrid or external LB in
 // a deployment whose other nodes are --headless: node 0 then refuses them

@@ -198,14 +198,35 @@ func newServer(inv *launch.Invocation, rel vllm.Release, stated bool) *server {
 		// model, not the stray word after it.
 		// Order by place in the argument list: a value's Pos is where it
 		// was written, which for a variable is its assignment.
-		if o := s.p.opaque; len(o) > 0 && argIndex(inv.Args, o[0]) < argIndex(inv.Args, m) {
-			m = o[0]
+		if o := firstModelLike(s.p.opaque); o != nil && argIndex(inv.Args, *o) < argIndex(inv.Args, m) {
+			m = *o
 		}
 		s.Model = &m
 	} else if v, ok := s.Str("model"); ok {
 		s.Model = &v
 	}
 	return s
+}
+
+// argsBundle matches the names scripts give a variable holding optional
+// flags (SPEC_ARGS, EXTRA_ARGS, VLLM_OPTS, KV_FLAGS): expanded unquoted it
+// is zero or more options, not the model.
+var argsBundle = regexp.MustCompile(`(?i)(^|_)(ARGS?|OPTS|OPTIONS|FLAGS|PARAMS|EXTRA)(_|$)`)
+
+// firstModelLike is the first unresolved word that may be the model: not
+// a variable named as a bundle of flags (`vllm serve $SPEC_ARGS org/model`
+// serves org/model), nil when there is none.
+func firstModelLike(opaque []launch.Value) *launch.Value {
+	for i, o := range opaque {
+		bundle := len(o.Unresolved) > 0
+		for _, n := range o.Unresolved {
+			bundle = bundle && argsBundle.MatchString(n)
+		}
+		if !bundle {
+			return &opaque[i]
+		}
+	}
+	return nil
 }
 
 // argIndex is the place of v in args (len(args) when absent).

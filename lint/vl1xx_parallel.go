@@ -190,7 +190,7 @@ func reportHeadlessCount(p *pass, s *server, asc intArg, refused vllm.Presence) 
 func checkStartRankPrimary(p *pass) {
 	for _, s := range p.Servers {
 		sr := s.StartRank()
-		if s.Headless() || !sr.Set || !sr.Known || sr.N == 0 || s.Has("data-parallel-hybrid-lb") || p.groupHasHeadless(s) {
+		if s.Headless() || !sr.Set || !sr.Known || sr.N == 0 || s.Has("data-parallel-hybrid-lb") || s.multiPortLB() || p.groupHasHeadless(s) {
 			continue // with headless nodes in the deployment, VL217 says what breaks
 		}
 		p.ReportAt(s.Inv, sr.At, "add --headless on secondary nodes; the primary has no start rank", "--data-parallel-start-rank %d without --headless makes vLLM infer hybrid load balancing and start an API server here", sr.N)

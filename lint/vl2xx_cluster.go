@@ -168,7 +168,7 @@ func checkAPIServerCount(p *pass) {
 			continue
 		}
 		for _, s := range dpNodes(g) {
-			if s.Headless() || s.Has("data-parallel-hybrid-lb") || s.Flag("api-server-count") != nil || s.Flag("config") != nil || !s.Rel.Defaults().APIServerCountAuto || s.Inv.Frontend != "" {
+			if s.Headless() || s.Has("data-parallel-hybrid-lb") || s.multiPortLB() || s.Flag("api-server-count") != nil || s.Flag("config") != nil || !s.Rel.Defaults().APIServerCountAuto || s.Inv.Frontend != "" {
 				continue
 			}
 			n, ok := s.dpNode()

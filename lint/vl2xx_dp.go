@@ -92,9 +92,11 @@ func checkLocalSum(p *pass) {
 	}
 }
 
+// hybrid reports a deployment whose nodes each serve their own ranks
+// (hybrid or multi-port external LB): it has no single primary.
 func hybrid(g []*server) bool {
 	for _, s := range g {
-		if s.Has("data-parallel-hybrid-lb") {
+		if s.Has("data-parallel-hybrid-lb") || s.multiPortLB() {
 			return true
 		}
 	}

@@ -37,10 +37,12 @@ func checkSharedGPUs(p *pass) {
 			if dev == "" {
 				continue
 			}
-			u := memoryUtilization(prev.s) + memoryUtilization(c.s)
-			if u <= 1 {
-				continue
+			ua, oka := memoryUtilization(prev.s)
+			ub, okb := memoryUtilization(c.s)
+			if u := ua + ub; !oka || !okb || u <= 1 {
+				continue // a budget the script computes at run time may well fit
 			}
+			u := ua + ub
 			p.ReportAt(c.s.Inv, c.s.Inv.Pos, "give each engine on a host GPUs of its own (or budgets that add up to at most 1 with --gpu-memory-utilization)",
 				"GPU %s is also given to the engine started at %s on the same host: their memory budgets add up to %.2f of the device, and the second fails to allocate its KV cache",
 				dev, startedAt(prev.s, c.s), u)
@@ -107,12 +109,17 @@ func firstSharedDevice(a, b map[string]bool) string {
 }
 
 // memoryUtilization is the server's --gpu-memory-utilization, else its
-// release's default.
-func memoryUtilization(s *server) float64 {
-	if v, ok := s.Str("gpu-memory-utilization"); ok && v.Known {
-		if f, err := strconv.ParseFloat(strings.TrimSpace(v.Text), 64); err == nil {
-			return f
-		}
+// release's default; ok is false when the flag is given a value the linter
+// cannot read (one the script computes at run time, from the free memory
+// say), which is not the default.
+func memoryUtilization(s *server) (u float64, ok bool) {
+	v, set := s.Str("gpu-memory-utilization")
+	if !set {
+		return s.Rel.Defaults().GPUMemoryUtilization, true
 	}
-	return s.Rel.Defaults().GPUMemoryUtilization
+	if !v.Known {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v.Text), 64)
+	return f, err == nil
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -83,7 +84,8 @@ func pullConnector(name string) bool {
 // #52607; ai-dynamo/nixl#2208, merged 2026-09-04, enables the GET, in a NIXL
 // release not verified here). A warning when the spec says the GPUs have no
 // NVLink; else an info (lint cannot see the GPUs' links from a script); none
-// when the spec says NVLink or the host shows RDMA NICs.
+// when the spec says NVLink or the host shows RDMA NICs, and none for a
+// decoder whose KV does not move GPU to GPU through CUDA (cudaIPCPath).
 func checkNixlPullSameNode(p *pass) {
 	ns := nixlServers(p)
 	if len(ns) < 2 {
@@ -117,10 +119,28 @@ func checkNixlPullSameNode(p *pass) {
 	}
 	for _, s := range ns {
 		k := s.KV()
-		if k.Role == vllm.KVRoleProducer || !pullConnector(k.Connector) || s.Rel.KVConnectorIn("NixlPushConnector") != vllm.Present {
+		if k.Role == vllm.KVRoleProducer || !pullConnector(k.Connector) || s.Rel.KVConnectorIn("NixlPushConnector") != vllm.Present || !cudaIPCPath(s) {
 			continue
 		}
 		p.ReportAtSeverity(s.Inv, k.pos("kv_connector"), sev, "use \"kv_connector\":\"NixlPushConnector\" on both pools (with a router that sends the prefill and decode legs concurrently)",
 			"%s pulls the KV (NIXL READ) from a prefill engine on the same host, which shows no RDMA NICs: unless its GPUs are joined by NVLink, UCX's cuda_ipc cannot serve the read and it falls back to TCP, 0.5 GB/s against 49 GB/s with NixlPushConnector on the same hardware (vllm-project/vllm#52607)", k.Connector)
 	}
+}
+
+// cudaIPCPath reports a NIXL server whose KV blocks UCX would move between
+// processes of one host with cuda_ipc: a CUDA GPU (no other platform shown)
+// whose kv_buffer_device is cuda, the default. With "kv_buffer_device":
+// "cpu" NIXL registers host staging buffers (vLLM's nixl utils.py
+// _NIXL_SUPPORTED_DEVICE: cuda takes "cuda" or "cpu"; tpu, xpu and the
+// out-of-tree platforms such as Gaudi stage in "cpu" or their own device
+// memory), so the read is a host-memory one and the cuda_ipc limit does
+// not apply; on another platform neither does CUDA's IPC.
+func cudaIPCPath(s *server) bool {
+	if pl := s.Inv.Platform; pl != "" && pl != launch.PlatformCUDA {
+		return false
+	}
+	if d, ok := s.KV().str("kv_buffer_device"); ok && d != "" && d != "cuda" {
+		return false
+	}
+	return true
 }

@@ -17,6 +17,13 @@ const srcStartRankZero = "gpustack PR #6236 (2026-09-18; a table of vllm/engine/
 	"vllm-ascend PR #16204 (\"On vLLM 0.28, a set start-rank infers hybrid LB\"); a GLM launch script's comment quoting arg_utils.py:2252; " +
 	"third-party sources, the tags themselves were not read"
 
+// srcMultiPort: how serve.py treats --data-parallel-multi-port-external-lb.
+const srcMultiPort = "vllm-project/vllm vllm/entrypoints/cli/serve.py at 00a5fdd20935ba7679750db22997dcf539ca4591 (ServeSubcommand.cmd: " +
+	"with --data-parallel-multi-port-external-lb set, is_hybrid_lb = --data-parallel-hybrid-lb only, so a start rank no longer infers hybrid LB; " +
+	"--api-server-count defaults to 1 (\"supervisor spawns one server per local DP rank\") and run_dp_supervisor(args) starts them); " +
+	"vllm/entrypoints/openai/dp_supervisor.py (build_multi_port_external_lb_child_args: each child is external LB with " +
+	"data_parallel_rank = start rank + local rank on --port + local rank, api_server_count 1)"
+
 // LBMode is a data-parallel load-balancing mode.
 type LBMode string
 
@@ -50,6 +57,9 @@ type DPNode struct {
 	ExternalFlag bool
 	// RankSet is an explicit --data-parallel-rank.
 	RankSet bool
+	// MultiPortFlag is --data-parallel-multi-port-external-lb: a node-local
+	// supervisor runs one external-LB API server per local rank.
+	MultiPortFlag bool
 }
 
 // hybridLBSince: the first release with hybrid LB and its inference.
@@ -72,6 +82,8 @@ func (r Release) DPLoadBalancing(n DPNode) (LBMode, string) {
 	switch {
 	case n.Headless:
 		return LBHeadless, "--headless runs engine cores only"
+	case n.MultiPortFlag:
+		return LBExternal, "--data-parallel-multi-port-external-lb runs one external-LB server per local rank (a start rank does not infer hybrid LB with it)"
 	case n.RankSet || n.ExternalFlag:
 		return LBExternal, "--data-parallel-rank (or --data-parallel-external-lb) selects external LB: one server per rank"
 	case r.Version.Less(hybridLBSince):
@@ -99,7 +111,7 @@ func (r Release) DPLoadBalancing(n DPNode) (LBMode, string) {
 }
 
 // DPLBSource cites the rules DPLoadBalancing follows.
-func DPLBSource() string { return srcDPLB + "; " + srcStartRankZero }
+func DPLBSource() string { return srcDPLB + "; " + srcStartRankZero + "; " + srcMultiPort }
 
 // DefaultAPIServers is how many API servers node's vllm serve starts when
 // --api-server-count is not given. Releases with the old integer default
@@ -111,6 +123,8 @@ func (r Release) DefaultAPIServers(n DPNode) (int, string) {
 	switch {
 	case n.Headless:
 		return 0, "headless: no API server"
+	case n.MultiPortFlag:
+		return 1, "multi-port external LB: the supervisor's child for each local rank runs one API server"
 	case !d.APIServerCountAuto:
 		return d.APIServerCount, "the release's fixed default"
 	case n.RankSet || n.ExternalFlag:

@@ -127,6 +127,9 @@ func TestDPLoadBalancing(t *testing.T) {
 		{"0.28.0", zero, LBHybrid},
 		{"0.30.0", zeroOne, LBExternal},
 		{"0.28.0", primary, LBInternal}, // no start rank at all
+		// Multi-port external LB: the start rank places the supervisor's
+		// external-LB children and infers no hybrid LB (serve.py at 00a5fdd2).
+		{"0.28.0", DPNode{Size: 16, StartRankSet: true, StartRank: 8, LocalSizeSet: true, LocalSize: 8, MultiPortFlag: true}, LBExternal},
 	} {
 		if got, why := rel(t, tt.v).DPLoadBalancing(tt.n); got != tt.want || why == "" {
 			t.Errorf("%s %+v: %s (%s), want %s", tt.v, tt.n, got, why, tt.want)
@@ -142,6 +145,10 @@ func TestDPLoadBalancing(t *testing.T) {
 	}
 	if n, _ := rel(t, "0.11.1").DefaultAPIServers(zero); n != 1 {
 		t.Errorf("0.11.1: %d API servers, want 1", n)
+	}
+	multi := DPNode{Size: 16, StartRankSet: true, StartRank: 8, LocalSizeSet: true, LocalSize: 8, MultiPortFlag: true}
+	if n, _ := rel(t, "0.22.1").DefaultAPIServers(multi); n != 1 {
+		t.Errorf("0.22.1 multi-port: %d API servers, want 1 (each child its own)", n)
 	}
 }
 

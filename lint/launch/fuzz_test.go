@@ -97,11 +97,14 @@ func FuzzParseMarkdown(f *testing.F) {
 }
 
 // operatorSeeds are small resources of the operators the front end expands
-// (KServe pools with workers and prefill, Dynamo multinode, kthena roles).
+// (KServe pools with workers and prefill, Dynamo multinode, kthena roles,
+// DisaggregatedSet roles, named roles of a resource vlaunch does not model).
 var operatorSeeds = []string{
 	"apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\nspec: {model: {name: a/b}, parallelism: {tensor: 2, data: 4, dataLocal: 2, expert: true}, template: {containers: [{name: main, env: [{name: VLLM_ADDITIONAL_ARGS, value: \"--kv_transfer_config '{\\\"kv_connector\\\":\\\"NixlConnector\\\"}'\"}]}]}, worker: {containers: [{name: main}]}, prefill: {parallelism: {tensor: 1}, template: {containers: [{name: main, args: [--enforce-eager]}]}}}\n",
 	"apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\nspec: {services: {W: {componentType: worker, envs: [{name: A, value: b}], multinode: {nodeCount: 3}, resources: {limits: {gpu: \"2\"}}, extraPodSpec: {mainContainer: {command: [sh, -c], args: [\"python3 -m dynamo.vllm --model m --tensor-parallel-size 1 --data-parallel-size 8\"]}}}}}\n",
 	"apiVersion: workload.serving.volcano.sh/v1alpha1\nkind: ModelServing\nspec: {template: {roles: [{name: p, workerReplicas: 2, entryTemplate: {spec: {containers: [{name: e, command: [vllm, serve, m, --data-parallel-address, $(ENTRY_ADDRESS)]}]}}, workerTemplate: {spec: {containers: [{name: w, args: [$(WORKER_INDEX)]}]}}}]}}\n",
+	"apiVersion: disaggregatedset.x-k8s.io/v1\nkind: DisaggregatedSet\nspec: {slices: 2, roles: [{name: prefill, spec: {replicas: 2, leaderWorkerTemplate: {size: 2, workerTemplate: {spec: {containers: [{name: v, command: [vllm, serve, m, --data-parallel-multi-port-external-lb, -dpl, \"8\", --data-parallel-start-rank, $(LWS_WORKER_INDEX)]}]}}}}}, {name: decode, leaderWorkerTemplate: {workerTemplate: {spec: {containers: [{name: v, args: [m]}]}}}}]}\n",
+	"apiVersion: orchestration.aibrix.ai/v1alpha1\nkind: StormService\nspec: {template: {spec: {roles: [{name: prefill, replicas: 2, template: {spec: {containers: [{name: p, command: [sh, -c, \"vllm serve $SPEC_ARGS m -tp 1\"]}]}}}, {name: decode, template: {spec: {containers: [{name: d, args: [m]}]}}}]}}}\n",
 }
 
 // FuzzConfigArgs: reading a --config file must not panic, and every

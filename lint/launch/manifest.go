@@ -148,6 +148,10 @@ type podRole struct {
 	// op is what the custom resource's operator adds to the pod (nil for
 	// core kinds and resources vlaunch does not know).
 	op *operatorPod
+	// copies is how many identical copies of the role's group a custom
+	// resource runs (a DisaggregatedSet role's replicas times its slices);
+	// 0 when not known or set by the object's kind instead.
+	copies int
 }
 
 // object finds the pod templates of one document.
@@ -201,7 +205,7 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 		if r.group != "" {
 			rtag += "/" + r.group
 		}
-		for _, c := range containers(r.spec) {
+		for _, c := range operatorContainers(r) {
 			fe.container(src, r, c, rtag)
 		}
 		if fe.pods == nil {
@@ -209,6 +213,9 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 		}
 		for _, inv := range fe.invs[n0:] {
 			fe.pods[inv] = podMeta{namespace: ns, linksOff: scalar(r.spec, "enableServiceLinks") == "false"}
+			if r.copies > 0 {
+				inv.Copies = r.copies
+			}
 		}
 	}
 	fe.rayObject(src, doc, kind, tag)
@@ -230,7 +237,13 @@ func objectReplicas(doc *yaml.Node) int {
 
 // lwsRoles expands a LeaderWorkerSet into leader (index 0) and workers (1..size-1).
 func lwsRoles(doc *yaml.Node) []podRole {
-	lwt := get(doc, "spec", "leaderWorkerTemplate")
+	return lwsSpecRoles(get(doc, "spec"))
+}
+
+// lwsSpecRoles expands a LeaderWorkerSet spec (of the object, or of a
+// DisaggregatedSet role) into its leader and worker pods.
+func lwsSpecRoles(spec *yaml.Node) []podRole {
+	lwt := get(spec, "leaderWorkerTemplate")
 	size, err := strconv.Atoi(scalar(lwt, "size"))
 	if err != nil || size < 1 || size > maxGroupSize {
 		size = 0
@@ -252,6 +265,27 @@ func lwsRoles(doc *yaml.Node) []podRole {
 	}
 	return []podRole{{spec: leader, role: "leader", indexes: []int{0}, size: size, lws: true, strict: true},
 		{spec: worker, role: "worker", indexes: workers, size: size, lws: true, strict: true}}
+}
+
+// operatorContainers are a pod template's containers, with the one the
+// operator's own template defines when the file's template leaves it out:
+// KServe merges spec.template over its config template, whose container
+// "main" runs vllm serve whether or not the file names it (a template that
+// only adds a sidecar, or names its resources' container otherwise).
+func operatorContainers(r podRole) []*yaml.Node {
+	cs := containers(r.spec)
+	if r.op == nil || r.op.script == nil || r.op.main == "" {
+		return cs
+	}
+	for _, c := range cs {
+		if scalar(c, "name") == r.op.main {
+			return cs
+		}
+	}
+	name := &yaml.Node{Kind: yaml.ScalarNode, Value: r.op.main, Line: r.spec.Line, Column: r.spec.Column}
+	main := &yaml.Node{Kind: yaml.MappingNode, Line: r.spec.Line, Column: r.spec.Column,
+		Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "name", Line: r.spec.Line, Column: r.spec.Column}, name}}
+	return append(cs, main)
 }
 
 func containers(podSpec *yaml.Node) []*yaml.Node {

@@ -307,11 +307,15 @@ func statefulSetValues(r podRole, i int) []EnvVar {
 // custom resource's pod template ("decode/leader/"); LeaderWorkerSet and
 // StatefulSet pods are told apart by their index instead.
 func (r podRole) label() string {
-	if r.lws || r.podName != "" {
+	if r.podName != "" {
 		return ""
 	}
+	parts := []string{r.group, r.role}
+	if r.lws { // the LWS index names the pod; a role group still tells pools apart
+		parts = parts[:1]
+	}
 	out := ""
-	for _, p := range []string{r.group, r.role} {
+	for _, p := range parts {
 		if p != "" {
 			out += p + "/"
 		}

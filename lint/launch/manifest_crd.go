@@ -14,7 +14,8 @@ const maxCRDDepth = 16
 // (LeaderWorkerSet-like leader/worker templates of other operators, KubeRay
 // head and worker groups, Volcano and JobSet roles, llm-d prefill/decode
 // sections): every mapping with a `containers` list of mappings is a pod
-// spec. Its role and deployment group come from the keys on the path to it.
+// spec. Its role and deployment group come from the keys on the path to it
+// and the names of the list entries it sits in (roles: [{name: prefill}]).
 func genericRoles(doc *yaml.Node) []podRole {
 	var out []podRole
 	var walk func(n *yaml.Node, path []string, depth int)
@@ -33,7 +34,13 @@ func genericRoles(doc *yaml.Node) []podRole {
 			}
 		case yaml.SequenceNode:
 			for _, it := range n.Content {
-				walk(it, path, depth+1)
+				p := path
+				if nm := scalar(it, "name"); nm != "" {
+					// a list of named roles (AIBrix StormService, JobSet
+					// replicatedJobs): the name places the pods like a key
+					p = append(append([]string{}, path...), nm)
+				}
+				walk(it, p, depth+1)
 			}
 		}
 	}

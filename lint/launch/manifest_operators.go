@@ -35,7 +35,8 @@ type operatorPod struct {
 
 // operatorRoles expands the pod templates of the operators' resources
 // vlaunch knows (kthena ModelServing, KServe LLMInferenceService, NVIDIA
-// Dynamo DynamoGraphDeployment); ok is false for any other kind.
+// Dynamo DynamoGraphDeployment, LWS DisaggregatedSet); ok is false for any
+// other kind.
 func operatorRoles(src *source, doc *yaml.Node, kind string) ([]podRole, bool) {
 	api := scalar(doc, "apiVersion")
 	switch {
@@ -45,6 +46,8 @@ func operatorRoles(src *source, doc *yaml.Node, kind string) ([]podRole, bool) {
 		return kserveRoles(src, doc), true
 	case kind == "DynamoGraphDeployment" && strings.HasPrefix(api, "nvidia.com/"):
 		return dynamoRoles(src, doc), true
+	case kind == "DisaggregatedSet" && strings.HasPrefix(api, "disaggregatedset.x-k8s.io/"):
+		return disaggregatedSetRoles(doc), true
 	}
 	return nil, false
 }

@@ -199,3 +199,27 @@ spec:
 		t.Fatalf("want the engine container only, with its flags; got %d servers", len(invs))
 	}
 }
+
+// TestKServeMainWithoutContainer: KServe merges spec.template over its
+// config template, whose "main" container runs vllm serve, so a template
+// that lists only other containers (a sidecar, a container named for a DRA
+// claim) still starts the server; a template naming main starts it once.
+func TestKServeMainWithoutContainer(t *testing.T) {
+	for _, tc := range []struct {
+		name, containers string
+		want             int
+	}{
+		{"sidecar and another container", "[{name: sidecar, image: busybox, command: [sh, -c, 'sleep 1']}, {name: vllm, resources: {limits: {cpu: '8'}}}]", 1},
+		{"main named", "[{name: main}, {name: sidecar, image: busybox}]", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			invs := servers(t, "apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\nspec:\n  model: {name: Qwen/Qwen2.5-7B-Instruct}\n  template:\n    containers: "+tc.containers+"\n")
+			if len(invs) != tc.want {
+				t.Fatalf("%d servers, want %d", len(invs), tc.want)
+			}
+			if got := argText(invs[0]); !strings.Contains(got, "/mnt/models") || !strings.Contains(got, "--served-model-name Qwen/Qwen2.5-7B-Instruct") {
+				t.Errorf("args %q: want KServe's vllm serve /mnt/models line", got)
+			}
+		})
+	}
+}
