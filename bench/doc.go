@@ -12,7 +12,9 @@
 //   - SGLang `python -m sglang.bench_serving --output-file` JSONL, one
 //     object per run, appended;
 //   - GuideLLM reports (`guidellm benchmark --output-path x.json`), one
-//     object holding a list of benchmarks.
+//     object holding a list of benchmarks;
+//   - NVIDIA AIPerf's profile_export_aiperf.json and GenAI-Perf's
+//     profile_export_genai_perf.json, one object of metric summaries.
 //
 // Parsing is strict where it matters and bounded: a known key with the
 // wrong type, a non-finite number, a misspelt statistic (mean_ttf_ms) or a

@@ -72,6 +72,9 @@ func parseRecord(raw json.RawMessage) ([]Result, error) {
 	switch {
 	case o.has("benchmarks"):
 		return parseGuideLLM(o)
+	case isNVExport(o):
+		r, err := parseNVExport(o)
+		return []Result{r}, err
 	case o.has("total_output_tokens_retokenized") || o.has("mean_e2e_latency_ms") || o.has("accept_length"):
 		r, err := parseSGLang(o)
 		return []Result{r}, err
@@ -82,7 +85,8 @@ func parseRecord(raw json.RawMessage) ([]Result, error) {
 	return nil, fmt.Errorf("not a result of a client vlaunch reads (%s); it reads %s", keysText(o), strings.Join(formats, ", "))
 }
 
-var formats = []string{string(FormatVLLM), string(FormatVLLMScript), string(FormatSGLang), string(FormatGuideLLM)}
+var formats = []string{string(FormatVLLM), string(FormatVLLMScript), string(FormatSGLang), string(FormatGuideLLM),
+	string(FormatAIPerf), string(FormatGenAIPerf)}
 
 // keysText names a few of an object's keys for messages.
 func keysText(o *object) string {
