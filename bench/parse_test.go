@@ -206,6 +206,22 @@ func TestParseRealFiles(t *testing.T) {
 		{file: "vllm-0.20-closed-loop.json", record: 1, format: FormatVLLM, load: Load{Kind: LoadClosedLoop, Concurrency: 1, Prompts: 4},
 			completed: 4, in: 72, out: 16, ttftMedian: 20.076504559256136, itlMedian: 11.261725099757314,
 			outTokPerS: 84.61927760852454, durationS: 0.7563288391102105},
+		// benchmark_serving.py of 2025-05 with --metadata keys and the
+		// "request_goodput:" key; no "failed" key, so the prompts sent are
+		// num_prompts.
+		{file: "vllm-script-2025-05-metadata.jsonl", record: 1, format: FormatVLLMScript, load: Load{Kind: LoadPoisson, RatePerS: 10, Prompts: 300},
+			completed: 300, in: 299700.0 / 300, out: 81050.0 / 300, ttftMedian: 52.999333499883505, tpotMedian: 13.512526767533997,
+			itlMedian: 12.841573499827064, outTokPerS: 2249.247363167692, durationS: 36.034275877000255},
+		{file: "vllm-script-2025-05-metadata.jsonl", record: 3, format: FormatVLLMScript, load: Load{Kind: LoadBurst, Prompts: 900},
+			completed: 900, in: 999, out: 240163.0 / 900, ttftMedian: 877.0819514993491, tpotMedian: 43.742781012684844,
+			itlMedian: 36.940078000043286, outTokPerS: 11481.016525153933, durationS: 20.918269691000205},
+		// SGLang JSONL: ShareGPT at 5 req/s under a cap of 256 (Poisson
+		// held by a cap: not simulated); random_input_len is not the
+		// request length of a ShareGPT run.
+		{file: "sglang-sharegpt-capped.jsonl", record: 1, format: FormatSGLang,
+			load:      Load{Kind: LoadOther, Prompts: 1000, Unsupported: "Poisson arrivals held to at most 256 requests in flight by the client"},
+			completed: 1000, in: 302.118, out: 195.775, ttftMedian: 76.41966750088613, tpotMedian: 11.829237894316,
+			itlMedian: 10.71716399746947, outTokPerS: 957.162043188693, durationS: 204.53694480800186},
 		{file: "sglang-0.4-poisson.txt", record: 1, format: FormatSGLang, load: Load{Kind: LoadPoisson, RatePerS: 4, Prompts: 300},
 			completed: 300, in: 95293.0 / 300, out: 60411.0 / 300, ttftMedian: 409.48, itlMedian: 42.90, outTokPerS: 528.54, durationS: 114.30},
 		{file: "sglang-printed-capped.txt", record: 1, format: FormatSGLang,
@@ -230,6 +246,19 @@ func TestParseRealFiles(t *testing.T) {
 		if !near(r.OutputTokPerS, w.outTokPerS) || !near(r.DurationS, w.durationS) {
 			t.Errorf("%s: %g tok/s over %g s, want %g over %g", name, r.OutputTokPerS, r.DurationS, w.outTokPerS, w.durationS)
 		}
+	}
+}
+
+// TestParseRealMetadata: --metadata keys survive as metadata, and a
+// ShareGPT run's random_*_len arguments are not taken as its lengths.
+func TestParseRealMetadata(t *testing.T) {
+	v := parseFile(t, "vllm-script-2025-05-metadata.jsonl")[1]
+	if v.Metadata["gpu"] != "4xNVIDIA_L40S" || v.Metadata["output_len"] != "500" || v.Model != "meta-llama/Llama-3.2-3B-Instruct" {
+		t.Errorf("metadata %v model %q", v.Metadata, v.Model)
+	}
+	s := parseFile(t, "sglang-sharegpt-capped.jsonl")[0]
+	if s.Shape.Dataset != "sharegpt" || s.Shape.NominalInput != 0 || s.MeanConcurrent != 11.780263008980727 {
+		t.Errorf("shape %+v mean concurrency %g", s.Shape, s.MeanConcurrent)
 	}
 }
 
