@@ -6,7 +6,8 @@
 // files for the source read):
 //
 //   - `vllm bench serve --save-result` (vllm/benchmarks/serve.py), one JSON
-//     object per file, or one per line with --append-result;
+//     object per file, or one per line with --append-result, or a list of
+//     them (`vllm bench sweep serve`'s summary.json);
 //   - the older `benchmarks/benchmark_serving.py --save-result`, whose keys
 //     changed across releases (request_inthroughput, "request_goodput:");
 //   - SGLang `python -m sglang.bench_serving --output-file` JSONL, one

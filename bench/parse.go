@@ -36,22 +36,39 @@ func Parse(source string, data []byte) ([]Result, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var out []Result
-	for n := 1; ; n++ {
+	n := 0
+	for {
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: record %d: not JSON: %v", source, n, err)
+			return nil, fmt.Errorf("%s: record %d: not JSON: %v", source, n+1, err)
 		}
-		rs, err := parseRecord(raw)
-		if err != nil {
-			return nil, fmt.Errorf("%s: record %d: %w", source, n, err)
+		// A list of results is read element by element: `vllm bench sweep
+		// serve` writes each combination's runs to summary.json as a list
+		// of `vllm bench serve` results (vllm/benchmarks/sweep/serve.py,
+		// run_comb, commit 0031557f).
+		records := []json.RawMessage{raw}
+		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
+			if err := json.Unmarshal(raw, &records); err != nil {
+				return nil, fmt.Errorf("%s: record %d: %v", source, n+1, err)
+			}
+			if len(records) > MaxRecords {
+				return nil, fmt.Errorf("%s: more than %d results", source, MaxRecords)
+			}
 		}
-		out = append(out, rs...)
-		if len(out) > MaxRecords {
-			return nil, fmt.Errorf("%s: more than %d results", source, MaxRecords)
+		for _, rec := range records {
+			n++
+			rs, err := parseRecord(rec)
+			if err != nil {
+				return nil, fmt.Errorf("%s: record %d: %w", source, n, err)
+			}
+			out = append(out, rs...)
+			if len(out) > MaxRecords {
+				return nil, fmt.Errorf("%s: more than %d results", source, MaxRecords)
+			}
 		}
 	}
 	if len(out) == 0 {

@@ -391,3 +391,35 @@ func TestParseGuideLLMConfigLayout(t *testing.T) {
 		t.Errorf("TPOT %v E2E %v out %g", r.TPOT, r.E2E, r.OutputTokPerS)
 	}
 }
+
+// TestParseSweepSummary: `vllm bench sweep serve` saves each combination's
+// runs in summary.json as a list of `vllm bench serve` results, each with
+// run_number and the serve and bench overrides merged in
+// (vllm/benchmarks/sweep/serve.py run_comb and _update_run_data, commit
+// 0031557f). The runs here are the real vllm-0.20-closed-loop.json twice,
+// given the keys sweep adds (no real summary.json was found).
+func TestParseSweepSummary(t *testing.T) {
+	run, err := os.ReadFile("testdata/vllm-0.20-closed-loop.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := strings.TrimSpace(string(run))
+	body = body[:len(body)-1]
+	summary := "[\n" + body + `, "run_number": 0, "max_num_seqs": 64},` + "\n" + body + `, "run_number": 1, "max_num_seqs": 64}` + "\n]\n"
+	rs, err := Parse("summary.json", []byte(summary))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || rs[1].Name() != "summary.json#2" || rs[1].Load != (Load{Kind: LoadClosedLoop, Concurrency: 1, Prompts: 4}) {
+		t.Fatalf("%d results, second %s %+v", len(rs), rs[1].Name(), rs[1].Load)
+	}
+	// The serve override is not a result key: noted, not an error.
+	if notes := strings.Join(rs[0].Notes, "\n"); !strings.Contains(notes, "max_num_seqs") || strings.Contains(notes, "run_number") {
+		t.Errorf("notes %q", rs[0].Notes)
+	}
+	// A bad element is named by its position.
+	_, err = Parse("summary.json", []byte("["+body+"}, {\"duration\": 1}]"))
+	if err == nil || !strings.Contains(err.Error(), "record 2") {
+		t.Errorf("error %v", err)
+	}
+}
