@@ -97,6 +97,14 @@ func parseGuideBenchmark(raw json.RawMessage) (Result, error) {
 		return r, fmt.Errorf("metrics: %w", err)
 	}
 	r.Load = guideLoad(strategy, r.Completed+r.Failed)
+	// A concurrent strategy may stagger its first requests over
+	// rampup_duration seconds (src/guidellm/scheduler/strategies.py,
+	// ConcurrentStrategy, commit 03820eba); the replay starts them at once.
+	if strategy != nil && r.Load.Kind == LoadClosedLoop {
+		if ramp, _ := strategy.num("rampup_duration"); ramp > 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("the client spread its first %d requests over %g s (rampup); replayed as starting at once", r.Load.Concurrency, ramp))
+		}
+	}
 	if strategy != nil && strategy.err != nil {
 		return r, fmt.Errorf("args.strategy: %w", strategy.err)
 	}

@@ -390,6 +390,14 @@ func TestParseGuideLLMConfigLayout(t *testing.T) {
 	if !near(r.TPOT["median"], 6.8) || !near(r.E2E["median"], 2900) || !near(r.OutputTokPerS, 320*250/200.0) {
 		t.Errorf("TPOT %v E2E %v out %g", r.TPOT, r.E2E, r.OutputTokPerS)
 	}
+	ramped := strings.Replace(report, `"max_concurrency":32}`, `"max_concurrency":32,"rampup_duration":10}`, 1)
+	rs, err = Parse("g.json", []byte(ramped))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(rs[0].Notes, "\n"); !strings.Contains(notes, "first 32 requests over 10 s") {
+		t.Errorf("notes %q lack the rampup", rs[0].Notes)
+	}
 }
 
 // TestParseSweepSummary: `vllm bench sweep serve` saves each combination's
