@@ -440,3 +440,18 @@ func multiTurn(cfg *object) bool {
 	}
 	return false
 }
+
+// nvOtherExport explains an AIPerf file that is not a run's client metrics:
+// the multi-run aggregate and collated files (metadata.aggregation_type, as
+// AIPerf's multi-run confidence guide shows them) and the server metrics
+// export (summary, metrics[].series, per AIPerf's "Server Metrics JSON
+// Export Schema" doc); a failed run's export holds only records.
+func nvOtherExport(o *object) error {
+	switch {
+	case o.has("metadata") && o.has("metrics"):
+		return fmt.Errorf("an AIPerf multi-run aggregate (statistics over runs, without the runs' request counts and load): give a run's profile_runs/run_NNNN/profile_export_aiperf.json")
+	case o.has("summary") && o.has("metrics"):
+		return fmt.Errorf("AIPerf's server metrics export (Prometheus series), not a benchmark result: give the run's profile_export_aiperf.json")
+	}
+	return fmt.Errorf("an AIPerf export without the client metrics and input_config vlaunch reads (%s): give the run's profile_export_aiperf.json", keysText(o))
+}

@@ -92,6 +92,8 @@ func parseRecord(raw json.RawMessage) ([]Result, error) {
 	case isNVExport(o):
 		r, err := parseNVExport(o)
 		return []Result{r}, err
+	case o.has("aiperf_version"):
+		return nil, nvOtherExport(o)
 	case o.has("total_output_tokens_retokenized") || o.has("mean_e2e_latency_ms") || o.has("accept_length"):
 		r, err := parseSGLang(o)
 		return []Result{r}, err

@@ -123,6 +123,9 @@ func TestParseRejects(t *testing.T) {
 		{"no output", `{` + strings.Replace(base, `"total_output_tokens":500`, `"total_output_tokens":0`, 1) + `}`, "no output tokens"},
 		{"percentiles out of order", `{` + base + `,"median_tpot_ms":30,"p99_tpot_ms":20}`, "p99 (20 ms) is below median"},
 		{"bad rate", `{` + strings.Replace(base, `"request_rate":"inf"`, `"request_rate":"fast"`, 1) + `}`, "want a rate or inf"},
+		{"aiperf aggregate", `{"schema_version":"1.0.0","aiperf_version":"0.5.0","metadata":{"aggregation_type":"detailed"},"metrics":{}}`, "multi-run aggregate"},
+		{"aiperf server metrics", `{"schema_version":"1.0","aiperf_version":"0.8.0","summary":{},"metrics":{},"input_config":{}}`, "server metrics export"},
+		{"aiperf failed run", `{"records":{"error_request_count":{"avg":5}},"aiperf_version":"0.1.0"}`, "without the client metrics"},
 		{"guidellm other type", `{"benchmarks":[{"type_":"benchmark"}]}`, "generative_benchmark"},
 		{"guidellm without a strategy", `{"benchmarks":[{"type_":"generative_benchmark","duration":5}]}`, "neither args.strategy nor config.strategy"},
 	} {
