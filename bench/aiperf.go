@@ -24,6 +24,9 @@ import (
 //     releases, phases [{name, type, requests, concurrency, rate,
 //     exclude_from_results}] in 0.10 (schema_version 1.3, seen in real
 //     exports);
+//   - AIPerf's RequestCountMetric: request_count is "the total number of
+//     valid requests processed by the benchmark"; errors are counted apart
+//     (error_request_count);
 //   - src/aiperf/metrics/types/inter_token_latency_metric.py (ai-dynamo/aiperf
 //     commit 58dd5dea): inter_token_latency is per request (request latency −
 //     TTFT) / (output tokens − 1), vLLM's TPOT; inter_chunk_latency is the
