@@ -25,6 +25,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"benchmarks":[{"type_":"generative_benchmark","duration":1,"config":{"strategy":{"type_":"concurrent","streams":2}},"metrics":{"request_totals":{"successful":1,"errored":0,"incomplete":0},"output_token_count":{"successful":{"mean":3}}}}]}`))
 	f.Add([]byte("============ Serving Benchmark Result ============\nMax reqeuest concurrency: 0\nSuccessful requests: 1\n=====\n"))
 	f.Add([]byte(`[{"duration":1,"completed":1,"total_input_tokens":1,"total_output_tokens":1,"request_rate":"inf","endpoint_type":"openai","run_number":0},[],{"benchmarks":[]}]`))
+	f.Add([]byte(`{"backend":"sglang","request_rate":"trace","duration":2,"completed":1,"total_input_tokens":1,"total_output_tokens":3,"server_info":{"a":1},"tag":null,"accept_length":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rs, err := Parse("fuzz.json", data)
 		if err != nil {

@@ -122,7 +122,7 @@ func TestParseRejects(t *testing.T) {
 		{"fractional count", `{` + strings.Replace(base, `"completed":10`, `"completed":9.5`, 1) + `}`, "whole number"},
 		{"no output", `{` + strings.Replace(base, `"total_output_tokens":500`, `"total_output_tokens":0`, 1) + `}`, "no output tokens"},
 		{"percentiles out of order", `{` + base + `,"median_tpot_ms":30,"p99_tpot_ms":20}`, "p99 (20 ms) is below median"},
-		{"bad rate", `{` + strings.Replace(base, `"request_rate":"inf"`, `"request_rate":"fast"`, 1) + `}`, "want a rate or inf"},
+		{"bad rate", `{` + strings.Replace(base, `"request_rate":"inf"`, `"request_rate":"fast"`, 1) + `}`, "want a rate, inf or trace"},
 		{"aiperf aggregate", `{"schema_version":"1.0.0","aiperf_version":"0.5.0","metadata":{"aggregation_type":"detailed"},"metrics":{}}`, "multi-run aggregate"},
 		{"aiperf server metrics", `{"schema_version":"1.0","aiperf_version":"0.8.0","summary":{},"metrics":{},"input_config":{}}`, "server metrics export"},
 		{"aiperf failed run", `{"records":{"error_request_count":{"avg":5}},"aiperf_version":"0.1.0"}`, "without the client metrics"},
@@ -262,6 +262,35 @@ func TestParseRealMetadata(t *testing.T) {
 	s := parseFile(t, "sglang-sharegpt-capped.jsonl")[0]
 	if s.Shape.Dataset != "sharegpt" || s.Shape.NominalInput != 0 || s.MeanConcurrent != 11.780263008980727 {
 		t.Errorf("shape %+v mean concurrency %g", s.Shape, s.MeanConcurrent)
+	}
+}
+
+// TestParseTraceRate: SGLang writes the request rate of a trace replay as
+// "trace" (JSONL) and prints it so; such a run is read, its load not
+// simulated.
+func TestParseTraceRate(t *testing.T) {
+	line, err := os.ReadFile("testdata/sglang-sharegpt-capped.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	traced := strings.Replace(string(line), `"request_rate": 5.0, "max_concurrency": 256`, `"request_rate": "trace", "max_concurrency": null`, 1)
+	rs, err := Parse("t.jsonl", []byte(traced))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].Load != (Load{Kind: LoadOther, Prompts: 1000, Unsupported: "requests sent at a trace's timestamps"}) {
+		t.Errorf("load %+v", rs[0].Load)
+	}
+	printed, err := os.ReadFile("testdata/sglang-0.4-poisson.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err = Parse("t.txt", []byte(strings.Replace(string(printed), "Traffic request rate:                    4.0", "Traffic request rate:                    trace", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].Load.Kind != LoadOther || rs[0].Load.Unsupported != "requests sent at a trace's timestamps" {
+		t.Errorf("printed load %+v", rs[0].Load)
 	}
 }
 

@@ -206,7 +206,9 @@ func summaryArrivals(pre, b map[string]string) (arrivals, error) {
 		}
 		return "", false
 	}
-	if s, ok := get("Request rate configured (RPS)", "Traffic request rate"); ok && s != "inf" {
+	if s, ok := get("Request rate configured (RPS)", "Traffic request rate"); ok && s == "trace" {
+		a.trace = true
+	} else if ok && s != "inf" {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || !(v > 0) || math.IsInf(v, 0) {
 			return a, fmt.Errorf("request rate %q is not a positive number or inf", s)

@@ -52,6 +52,7 @@ func parseVLLM(o *object) (Result, error) {
 	o.str("endpoint_type")
 	var a arrivals
 	a.rate, a.unlimited, a.rateKnown = o.rate("request_rate")
+	a.trace = o.traced("request_rate")
 	a.burstiness = o.nonNeg("burstiness")
 	a.maxConc, _ = o.count("max_concurrency")
 	a.rampUp = o.str("ramp_up_strategy")
