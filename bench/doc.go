@@ -6,13 +6,16 @@
 // files for the source read):
 //
 //   - `vllm bench serve --save-result` (vllm/benchmarks/serve.py), one JSON
-//     object per file, or one per line with --append-result;
+//     object per file, or one per line with --append-result, or a list of
+//     them (`vllm bench sweep serve`'s summary.json);
 //   - the older `benchmarks/benchmark_serving.py --save-result`, whose keys
 //     changed across releases (request_inthroughput, "request_goodput:");
 //   - SGLang `python -m sglang.bench_serving --output-file` JSONL, one
 //     object per run, appended;
 //   - GuideLLM reports (`guidellm benchmark --output-path x.json`), one
-//     object holding a list of benchmarks.
+//     object holding a list of benchmarks;
+//   - NVIDIA AIPerf's profile_export_aiperf.json and GenAI-Perf's
+//     profile_export_genai_perf.json, one object of metric summaries.
 //
 // Parsing is strict where it matters and bounded: a known key with the
 // wrong type, a non-finite number, a misspelt statistic (mean_ttf_ms) or a

@@ -17,6 +17,15 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte(`{"duration":1,"completed":1,"total_input_tokens":1,"total_output_tokens":1,"request_rate":Infinity,"total_output_tokens_retokenized":1}`))
 	f.Add([]byte(`{"benchmarks":[{"type_":"generative_benchmark","args":{"strategy":{"type_":"poisson","rate":NaN}}}]}`))
+	// AIPerf / GenAI-Perf shapes: metric objects with units, the three
+	// input_config layouts, a null error count, a non-time unit.
+	f.Add([]byte(`{"request_throughput":{"unit":"requests/sec","avg":2},"request_count":{"unit":"requests","avg":10},"benchmark_duration":{"unit":"sec","avg":5},"total_osl":{"unit":"tokens","avg":100},"error_request_count":null,"time_to_first_token":{"unit":"ns","avg":1e6,"p50":NaN},"input_config":{"phases":[{"name":"profiling","type":"poisson","rate":2,"concurrency":0}]}}`))
+	f.Add([]byte(`{"request_throughput":{"unit":"requests/sec","avg":0},"output_sequence_length":{"unit":"tokens","avg":50,"std":-1},"input_config":{"concurrency":4,"request_count":3,"request_rate":null}}`))
+	f.Add([]byte(`{"request_throughput":{"unit":"x"},"request_count":{"avg":1e300},"input_config":{"loadgen":{"concurrency":2.5,"request_rate_mode":"concurrency_burst"}}}`))
+	f.Add([]byte(`{"benchmarks":[{"type_":"generative_benchmark","duration":1,"config":{"strategy":{"type_":"concurrent","streams":2}},"metrics":{"request_totals":{"successful":1,"errored":0,"incomplete":0},"output_token_count":{"successful":{"mean":3}}}}]}`))
+	f.Add([]byte("============ Serving Benchmark Result ============\nMax reqeuest concurrency: 0\nSuccessful requests: 1\n=====\n"))
+	f.Add([]byte(`[{"duration":1,"completed":1,"total_input_tokens":1,"total_output_tokens":1,"request_rate":"inf","endpoint_type":"openai","run_number":0},[],{"benchmarks":[]}]`))
+	f.Add([]byte(`{"backend":"sglang","request_rate":"trace","duration":2,"completed":1,"total_input_tokens":1,"total_output_tokens":3,"server_info":{"a":1},"tag":null,"accept_length":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rs, err := Parse("fuzz.json", data)
 		if err != nil {

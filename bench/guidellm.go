@@ -52,13 +52,34 @@ func parseGuideBenchmark(raw json.RawMessage) (Result, error) {
 		return Result{}, fmt.Errorf("type %q: vlaunch reads GuideLLM's generative_benchmark entries", t)
 	}
 	r := Result{Format: FormatGuideLLM}
-	args := b.sub("args", true)
+	// The strategy is under args (the layout of 00a210d0) or config
+	// (src/guidellm/benchmark/schemas/base.py BenchmarkConfig.strategy,
+	// commit 14ffe9c6); the counts under total_count or, in the later
+	// layout, metrics.request_totals (schemas/generative/metrics.py,
+	// commit 06cef291).
+	settings := "args"
+	if !b.has("args") && b.has("config") {
+		settings = "config"
+	}
+	args := b.sub(settings, false)
 	if args == nil {
-		return r, fmt.Errorf("no args.strategy: not the GuideLLM report layout vlaunch reads (guidellm benchmark.py at 00a210d0)")
+		if b.err != nil {
+			return r, b.err
+		}
+		return r, fmt.Errorf("neither args.strategy nor config.strategy: not a GuideLLM report layout vlaunch reads (guidellm benchmark.py at 00a210d0, schemas/base.py at 14ffe9c6)")
 	}
 	strategy := args.sub("strategy", true)
-	counts := b.sub("total_count", true)
 	m := b.sub("metrics", true)
+	var counts *object
+	switch {
+	case b.has("total_count"):
+		counts = b.sub("total_count", true)
+	case m != nil:
+		counts = m.sub("request_totals", true)
+		if m.err != nil {
+			return r, fmt.Errorf("metrics: %w", m.err)
+		}
+	}
 	r.DurationS = b.need("duration")
 	if b.err != nil || args.err != nil {
 		return r, firstErr(b.err, args.err)
@@ -69,13 +90,21 @@ func parseGuideBenchmark(raw json.RawMessage) (Result, error) {
 		inc, _ := counts.count("incomplete")
 		r.Completed, r.Failed = ok, bad+inc
 		if counts.err != nil {
-			return r, fmt.Errorf("total_count: %w", counts.err)
+			return r, fmt.Errorf("request counts: %w", counts.err)
 		}
 	}
 	if err := guideMetrics(m, &r); err != nil {
 		return r, fmt.Errorf("metrics: %w", err)
 	}
 	r.Load = guideLoad(strategy, r.Completed+r.Failed)
+	// A concurrent strategy may stagger its first requests over
+	// rampup_duration seconds (src/guidellm/scheduler/strategies.py,
+	// ConcurrentStrategy, commit 03820eba); the replay starts them at once.
+	if strategy != nil && r.Load.Kind == LoadClosedLoop {
+		if ramp, _ := strategy.num("rampup_duration"); ramp > 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("the client spread its first %d requests over %g s (rampup); replayed as starting at once", r.Load.Concurrency, ramp))
+		}
+	}
 	if strategy != nil && strategy.err != nil {
 		return r, fmt.Errorf("args.strategy: %w", strategy.err)
 	}

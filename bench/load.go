@@ -14,6 +14,7 @@ type arrivals struct {
 	maxConc    int     // 0 = no cap
 	prompts    int
 	rampUp     string
+	trace      bool // requests sent at a trace's timestamps
 }
 
 // load maps the vLLM/SGLang client semantics to a load: with an unlimited
@@ -25,6 +26,8 @@ type arrivals struct {
 func (a arrivals) load() Load {
 	l := Load{Prompts: a.prompts}
 	switch {
+	case a.trace:
+		return other(l, "requests sent at a trace's timestamps")
 	case a.rampUp != "":
 		return other(l, "the request rate ramps up ("+a.rampUp+")")
 	case !a.rateKnown:

@@ -119,7 +119,10 @@ func (o *object) rate(key string) (v float64, unlimited, ok bool) {
 		if s == "inf" || s == "Infinity" {
 			return 0, true, true
 		}
-		o.fail(key, "want a rate or inf, got %q", s)
+		if s == "trace" {
+			return 0, false, false // the caller asks traced()
+		}
+		o.fail(key, "want a rate, inf or trace, got %q", s)
 		return 0, false, false
 	}
 	if err := json.Unmarshal(raw, &v); err != nil || !(v > 0) {
@@ -127,6 +130,16 @@ func (o *object) rate(key string) (v float64, unlimited, ok bool) {
 		return 0, false, false
 	}
 	return v, false, true
+}
+
+// traced reports whether key holds the string "trace": SGLang's
+// bench_serving writes it as the request rate of a run that replays a
+// trace's timestamps (--use-trace-timestamps; python/sglang/bench_serving.py
+// result dict, "request_rate": "trace" if use_trace_timestamps).
+func (o *object) traced(key string) bool {
+	var s string
+	raw, ok := o.fields[key]
+	return ok && json.Unmarshal(raw, &s) == nil && s == "trace"
 }
 
 // str reads an optional string.

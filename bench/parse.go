@@ -36,22 +36,39 @@ func Parse(source string, data []byte) ([]Result, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var out []Result
-	for n := 1; ; n++ {
+	n := 0
+	for {
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: record %d: not JSON: %v", source, n, err)
+			return nil, fmt.Errorf("%s: record %d: not JSON: %v", source, n+1, err)
 		}
-		rs, err := parseRecord(raw)
-		if err != nil {
-			return nil, fmt.Errorf("%s: record %d: %w", source, n, err)
+		// A list of results is read element by element: `vllm bench sweep
+		// serve` writes each combination's runs to summary.json as a list
+		// of `vllm bench serve` results (vllm/benchmarks/sweep/serve.py,
+		// run_comb, commit 0031557f).
+		records := []json.RawMessage{raw}
+		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
+			if err := json.Unmarshal(raw, &records); err != nil {
+				return nil, fmt.Errorf("%s: record %d: %v", source, n+1, err)
+			}
+			if len(records) > MaxRecords {
+				return nil, fmt.Errorf("%s: more than %d results", source, MaxRecords)
+			}
 		}
-		out = append(out, rs...)
-		if len(out) > MaxRecords {
-			return nil, fmt.Errorf("%s: more than %d results", source, MaxRecords)
+		for _, rec := range records {
+			n++
+			rs, err := parseRecord(rec)
+			if err != nil {
+				return nil, fmt.Errorf("%s: record %d: %w", source, n, err)
+			}
+			out = append(out, rs...)
+			if len(out) > MaxRecords {
+				return nil, fmt.Errorf("%s: more than %d results", source, MaxRecords)
+			}
 		}
 	}
 	if len(out) == 0 {
@@ -72,6 +89,11 @@ func parseRecord(raw json.RawMessage) ([]Result, error) {
 	switch {
 	case o.has("benchmarks"):
 		return parseGuideLLM(o)
+	case isNVExport(o):
+		r, err := parseNVExport(o)
+		return []Result{r}, err
+	case o.has("aiperf_version"):
+		return nil, nvOtherExport(o)
 	case o.has("total_output_tokens_retokenized") || o.has("mean_e2e_latency_ms") || o.has("accept_length"):
 		r, err := parseSGLang(o)
 		return []Result{r}, err
@@ -82,7 +104,8 @@ func parseRecord(raw json.RawMessage) ([]Result, error) {
 	return nil, fmt.Errorf("not a result of a client vlaunch reads (%s); it reads %s", keysText(o), strings.Join(formats, ", "))
 }
 
-var formats = []string{string(FormatVLLM), string(FormatVLLMScript), string(FormatSGLang), string(FormatGuideLLM)}
+var formats = []string{string(FormatVLLM), string(FormatVLLMScript), string(FormatSGLang), string(FormatGuideLLM),
+	string(FormatAIPerf), string(FormatGenAIPerf)}
 
 // keysText names a few of an object's keys for messages.
 func keysText(o *object) string {

@@ -16,6 +16,8 @@ const (
 	FormatVLLMScript Format = "vllm benchmark_serving.py"
 	FormatSGLang     Format = "sglang bench_serving"
 	FormatGuideLLM   Format = "guidellm"
+	FormatAIPerf     Format = "aiperf"
+	FormatGenAIPerf  Format = "genai-perf"
 )
 
 // Result is one benchmark run, in the client's own units (latencies in

@@ -14,11 +14,16 @@ package bench
 // accept_length (speculative decoding, or null); --output-details adds
 // the per-request lists. Each run appends one line to the --output-file.
 // Other releases write a subset of these keys (an older one adds
-// num_prompts and a "timestampe" key) or fixed_output_len.
+// num_prompts and a "timestampe" key) or fixed_output_len; 0.5.x adds tag,
+// server_info (the server's settings), total_input_text_tokens,
+// total_input_vision_tokens, max_output_tokens_per_s and
+// max_concurrent_requests, and writes "trace" as the request rate of a
+// --use-trace-timestamps run.
 var sglangIgnored = []string{
 	"total_output_tokens_retokenized", "input_throughput", "total_throughput", "random_range_ratio",
 	"ttfts", "itls", "generated_texts", "errors", "timestampe", "fixed_output_len",
-	"sharegpt_output_len",
+	"sharegpt_output_len", "server_info", "total_input_text_tokens", "total_input_vision_tokens",
+	"max_output_tokens_per_s", "max_concurrent_requests",
 }
 
 var sglangMetrics = map[string]bool{"ttft": true, "tpot": true, "itl": true, "e2e_latency": true}
@@ -29,6 +34,7 @@ func parseSGLang(o *object) (Result, error) {
 	r.Shape.Dataset = o.str("dataset_name")
 	var a arrivals
 	a.rate, a.unlimited, a.rateKnown = o.rate("request_rate")
+	a.trace = o.traced("request_rate")
 	a.maxConc, _ = o.count("max_concurrency")
 	numPrompts, hasNum := o.count("num_prompts")
 	readCommon(o, &r)

@@ -186,6 +186,10 @@ func summaryLatencies(b map[string]string, r *Result) error {
 }
 
 // summaryArrivals reads the request rate, burstiness and concurrency cap.
+// SGLang's bench_serving (0.4.x) printed the cap as "Max reqeuest
+// concurrency:" (sic; quoted in sgl-project/sglang issue #2805 and, from
+// SGLang's client run against vLLM, vllm-project/vllm issue #13082, where it
+// reads 1024 over 10000 prompts: a closed loop, not a burst).
 // A summary that states no rate comes from a run at an unlimited rate in
 // the clients that print one only when it is finite; older clients printed
 // it before the run ("Traffic request rate:"), which is read when present.
@@ -202,7 +206,9 @@ func summaryArrivals(pre, b map[string]string) (arrivals, error) {
 		}
 		return "", false
 	}
-	if s, ok := get("Request rate configured (RPS)", "Traffic request rate"); ok && s != "inf" {
+	if s, ok := get("Request rate configured (RPS)", "Traffic request rate"); ok && s == "trace" {
+		a.trace = true
+	} else if ok && s != "inf" {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || !(v > 0) || math.IsInf(v, 0) {
 			return a, fmt.Errorf("request rate %q is not a positive number or inf", s)
@@ -214,7 +220,7 @@ func summaryArrivals(pre, b map[string]string) (arrivals, error) {
 			a.burstiness = v
 		}
 	}
-	if s, ok := get("Maximum request concurrency", "Max request concurrency"); ok && s != "not set" && s != "None" {
+	if s, ok := get("Maximum request concurrency", "Max request concurrency", "Max reqeuest concurrency"); ok && s != "not set" && s != "None" {
 		v, err := strconv.Atoi(strings.Fields(s + " x")[0])
 		if err != nil || v < 1 {
 			return a, fmt.Errorf("request concurrency %q is not a positive whole number", s)

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -85,4 +86,35 @@ func splitLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// TestPrintedConcurrencyLabels: the cap on requests in flight is printed
+// as "Maximum request concurrency:" (vLLM), "Max request concurrency:"
+// (SGLang ≥ 0.4.2) and "Max reqeuest concurrency:" (sic, SGLang 0.4.0–0.4.1,
+// as pasted in sgl-project/sglang#2805 and vllm-project/vllm#13082); each
+// makes the run a closed loop, and "not set" leaves the burst.
+func TestPrintedConcurrencyLabels(t *testing.T) {
+	data, err := os.ReadFile("testdata/vllm-serve-sharegpt.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		line string
+		kind LoadKind
+		conc int
+	}{
+		{"Maximum request concurrency:             64", LoadClosedLoop, 64},
+		{"Max request concurrency:                 64", LoadClosedLoop, 64},
+		{"Max reqeuest concurrency:                64", LoadClosedLoop, 64},
+		{"Max reqeuest concurrency:                not set", LoadBurst, 0},
+	} {
+		in := strings.Replace(string(data), "Successful requests:", c.line+"\nSuccessful requests:", 1)
+		rs, err := Parse("summary.txt", []byte(in))
+		if err != nil {
+			t.Fatalf("%q: %v", c.line, err)
+		}
+		if l := rs[0].Load; l.Kind != c.kind || l.Concurrency != c.conc || l.Prompts != 1000 {
+			t.Errorf("%q: load %+v, want %s of %d", c.line, l, c.kind, c.conc)
+		}
+	}
 }

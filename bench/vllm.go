@@ -29,6 +29,9 @@ var vllmIgnored = []string{
 	"spec_decode_draft_tokens", "spec_decode_accepted_tokens", "spec_decode_per_position_acceptance_rates",
 	"diffusion_committed_throughput", "diffusion_steps_per_canvas", "diffusion_committed_per_step",
 	"diffusion_committed_tokens", "diffusion_denoising_steps", "diffusion_canvas_positions",
+	// `vllm bench sweep serve` adds run_number to each run's result
+	// (vllm/benchmarks/sweep/serve.py _update_run_data, commit 0031557f).
+	"run_number",
 }
 
 // vllmMetrics are the metric parts of vLLM's statistic keys.
@@ -49,6 +52,7 @@ func parseVLLM(o *object) (Result, error) {
 	o.str("endpoint_type")
 	var a arrivals
 	a.rate, a.unlimited, a.rateKnown = o.rate("request_rate")
+	a.trace = o.traced("request_rate")
 	a.burstiness = o.nonNeg("burstiness")
 	a.maxConc, _ = o.count("max_concurrency")
 	a.rampUp = o.str("ramp_up_strategy")
