@@ -30,7 +30,8 @@ func newCalibrateCmd(s *streams) *cobra.Command {
 		Short: "Fit the performance model's efficiency constants to your own benchmark results",
 		Long: `Read benchmark results of the deployment SPEC describes — 'vllm bench serve
 --save-result' JSON (and the older benchmark_serving.py's), SGLang bench_serving
-JSONL, GuideLLM reports — replay each run (its request shape, load and number
+JSONL, GuideLLM reports, NVIDIA AIPerf / GenAI-Perf exports, 'vllm bench
+sweep' summaries — replay each run (its request shape, load and number
 of requests; with vLLM's --save-detailed or SGLang's --output-details, the
 spread of its request lengths too) through vlaunch's step-time model and
 simulator, and fit the
