@@ -70,12 +70,51 @@ const (
 	smallTokensLLM = 8192
 )
 
+// hugeGPUMinGiB is the memory from which vLLM 0.28.0 gives both usage
+// contexts the largest defaults (EngineArgs.get_batch_defaults: "for GPUs
+// like B200/B300 with >= 160GB memory, use the largest defaults",
+// max_num_batched_tokens 16384 for the LLM class and the OpenAI server,
+// max_num_seqs 1024). The test is on total memory alone, so MI300X (192
+// GiB) falls in it too (issue #53961).
+const hugeGPUMinGiB = 160
+
+// srcHugeGPUDefaults: where the ≥160 GiB tier comes from and when.
+// vllm/engine/arg_utils.py get_batch_defaults at the v0.28.0 tag
+// 2cf0a6915ce5 (third-party checkout
+// bb-2020-bb/vllm-v0.28.0-cu130-HyQuant@06e9c24a, base commit named in its
+// HYQUANT_VLLM_IMPLEMENTATION_ZH.md); PR #51726 (opened 2026-08-10)
+// added it; issue #53961 (2026-08-26) shows it in force for MI300X. 0.27.x
+// (0.27.1 published 2026-08-13) is unverified and keeps the 8192 default
+// here; whether a later release keeps ROCm out of the tier (PRs #54043,
+// #54205, proposed 2026-08-27/28) is unverified, so from 0.29.0 AMD GPUs
+// keep the table's earlier defaults (undecided, unchanged) and NVIDIA
+// GPUs follow 0.28.0 (every proposal keeps B200/B300 in the tier).
+const srcHugeGPUDefaults = "vllm/engine/arg_utils.py get_batch_defaults at the v0.28.0 tag 2cf0a6915ce5 (bb-2020-bb/vllm-v0.28.0-cu130-HyQuant@06e9c24a): " +
+	">= 160 GiB -> max_num_batched_tokens 16384 (LLM and OpenAI server), max_num_seqs 1024; PR #51726 (opened 2026-08-10); issue #53961 (MI300X caught); " +
+	"0.27.x unverified; AMD from 0.29.0 unverified (PRs #54043/#54205 keep ROCm out; release not read)"
+
+// hugeGPUDefaultsSince is the first release read with the ≥160 GiB tier.
+var hugeGPUDefaultsSince = v0280
+
 // BatchDefaults returns vLLM's default max_num_seqs and
 // max_num_batched_tokens per DP rank for a GPU with memGiB of total memory.
 // apiServer selects the OpenAI server defaults (vllm serve) rather than the
-// offline LLM class.
+// offline LLM class. From 0.28.0 a GPU of at least 160 GiB gets 16384
+// tokens in both contexts (srcHugeGPUDefaults). Not modelled:
+// --performance-mode throughput, which doubles both defaults (0.28.0's
+// _set_default_max_num_seqs_and_batched_tokens_args).
 func (r Release) BatchDefaults(gpuName string, memGiB float64, apiServer bool) (maxNumSeqs, maxNumBatchedTokens int) {
-	large := memGiB >= largeGPUMinGiB && !strings.Contains(strings.ToUpper(gpuName), "A100")
+	upper := strings.ToUpper(gpuName)
+	if memGiB >= hugeGPUMinGiB && r.Version.AtLeast(hugeGPUDefaultsSince) {
+		amd := strings.Contains(upper, "AMD") || strings.Contains(upper, "INSTINCT")
+		// 0.28.x gates on memory alone (read); later releases are
+		// followed for NVIDIA only, since PRs #54043/#54205 proposed
+		// keeping ROCm out and which release (if any) did is not read.
+		if !amd || r.Version.Less(mustVersion("0.29.0")) {
+			return largeSeqs, largeTokensLLM
+		}
+	}
+	large := memGiB >= largeGPUMinGiB && !strings.Contains(upper, "A100")
 	switch {
 	case large && apiServer:
 		return largeSeqs, largeTokensAPI

@@ -14,7 +14,8 @@ package vllm
 //     configs, "now enabled by default".
 //
 // It stays off where vLLM turns it off: pipeline parallelism before PR
-// #32359 (merged after 0.14.0's branch; not modelled here, PP keeps it off),
+// #32359 (merged after 0.14.0's branch; AsyncSchedulingWithPP, followed by
+// AsyncSchedulingFor only with UseAsyncSchedulingWithPP),
 // speculative methods other than EAGLE/MTP (draft models until PR #48341,
 // n-gram), and --no-async-scheduling.
 const srcAsyncScheduling = "vllm PR #27614; vllm-ascend PR #5495 (off in 0.13.0); djl issue #3833 (on in 0.14.0); vllm-ascend PR #9567 (on in 0.20.2)"
@@ -27,6 +28,53 @@ var asyncSchedulingDefaultOn = Span{Since: v0140}
 // step while the GPU runs this one without being asked, and the source.
 func (r Release) AsyncSchedulingByDefault() (Presence, string) {
 	return asyncSchedulingDefaultOn.In(r.Version), srcAsyncScheduling
+}
+
+// srcAsyncPP: pipeline parallelism no longer turns the default off. PR
+// #32359 ("Support async scheduling + PP with constraints", opened
+// 2026-01-14) was merged by 2026-01-21 (PR #32775's review: "PP has already
+// been supported with #32359"), after 0.14.0 (released 2026-01-17); PR
+// #32618 completed it. vLLM main 000fc94b's vllm/config/vllm.py
+// VllmConfig.__post_init__ enables async scheduling by default unless the
+// model is a pooling model, the speculative method is not EAGLE/MTP,
+// n-gram GPU, draft_model or DSpark, disable_padded_drafter_batch is set,
+// the executor class does not support async scheduling, or ROCm DeepEP
+// high-throughput DBO is used: no pipeline-parallel condition. 0.16.0 was
+// cut after 2026-02-02 (srcAttnEnvGone), so it has PR #32359; 0.15.x is
+// not read. The executor still decides: the Ray executor kept
+// "assert pipeline_parallel_size == 1" for async scheduling (PR #40084,
+// 2026-04, open), so a Ray PP engine may still run synchronously. Issue
+// #23 audit (factaudit).
+const srcAsyncPP = "PR #32359 (async scheduling + PP, merged by 2026-01-21 per PR #32775, after 0.14.0); PR #32618; " +
+	"vllm main 000fc94b vllm/config/vllm.py __post_init__ (no PP condition on the default); 0.16.0 cut after 2026-02-02; 0.15.x unverified; " +
+	"Ray executor with PP still asserted PP == 1 (PR #40084, open 2026-04)"
+
+// asyncPPSince is the first release whose async-scheduling default holds
+// with pipeline parallelism (mp executor); 0.15.x is Maybe.
+var (
+	asyncPPSince   = v0160
+	asyncPPCertain = v0150 // releases before it keep PP synchronous for certain
+)
+
+// UseAsyncSchedulingWithPP makes AsyncSchedulingFor follow
+// AsyncSchedulingWithPP: from 0.16.0 a PP engine (mp executor) schedules
+// asynchronously by default. Off by default: the fact is recorded, but the
+// performance model's PP calibration was fitted with PP synchronous and
+// the executor (Ray keeps PP synchronous) is not known here; the integrator
+// decides.
+var UseAsyncSchedulingWithPP = false
+
+// AsyncSchedulingWithPP reports whether the release's async-scheduling
+// default also holds with pipeline parallelism (mp executor): Absent
+// before 0.15.0, Maybe for 0.15.x, Present from 0.16.0.
+func (r Release) AsyncSchedulingWithPP() (Presence, string) {
+	switch {
+	case r.Version.Less(asyncPPCertain):
+		return Absent, srcAsyncPP
+	case r.Version.Less(asyncPPSince):
+		return Maybe, srcAsyncPP
+	}
+	return Present, srcAsyncPP
 }
 
 // AsyncSchedulingFor reports whether an engine of release r runs with async
@@ -60,5 +108,11 @@ func (r Release) AsyncSchedulingFor(explicit *bool, pp int, specMethod string) b
 	default:
 		return false
 	}
-	return pp <= 1
+	if pp <= 1 {
+		return true
+	}
+	if p, _ := r.AsyncSchedulingWithPP(); UseAsyncSchedulingWithPP && p == Present {
+		return true
+	}
+	return false
 }

@@ -15,7 +15,8 @@ const srcStartRankZero = "gpustack PR #6236 (2026-09-18; a table of vllm/engine/
 	"infers hybrid LB, which with --data-parallel-size-local 1 becomes external LB; the DP handshake then refuses headless engines with " +
 	"\"Remote engine 1 must not use --headless in external or hybrid dp lb mode\"); gpustack issue #6221 (vLLM 0.29, same error); " +
 	"vllm-ascend PR #16204 (\"On vLLM 0.28, a set start-rank infers hybrid LB\"); a GLM launch script's comment quoting arg_utils.py:2252; " +
-	"third-party sources, the tags themselves were not read"
+	"third-party sources for 0.27; the v0.28.0 tag's vllm/engine/arg_utils.py (2cf0a6915ce5, checkout bb-2020-bb/vllm-v0.28.0-cu130-HyQuant@06e9c24a) " +
+	"reads `if self.data_parallel_start_rank is not None and not headless:` (factaudit), the 0.27 tag not read"
 
 // srcMultiPort: how serve.py treats --data-parallel-multi-port-external-lb.
 const srcMultiPort = "vllm-project/vllm vllm/entrypoints/cli/serve.py at 00a5fdd20935ba7679750db22997dcf539ca4591 (ServeSubcommand.cmd: " +

@@ -64,6 +64,21 @@ const srcTurboQuant = "PR #38479 (TurboQuant backend; in the v0.20.0 release not
 	"turboquant_{k8v4,4bit_nc,k3v4_nc,3bit_nc}); issue #50709 (0.26.0 with --kv-cache-dtype turboquant_k8v4); " +
 	"TritonMLATurboQuantBackend.supported_kv_cache_dtypes (main); whether 0.17-0.19 had them is unverified (lenient: accepted)"
 
+// srcKVDTypes028: vLLM 0.28.0's CacheDType Literal (vllm/config/cache.py at
+// the v0.28.0 tag 2cf0a6915ce5, read in the third-party checkout
+// bb-2020-bb/vllm-v0.28.0-cu130-HyQuant@06e9c24a, whose
+// HYQUANT_VLLM_IMPLEMENTATION_ZH.md names that tag commit as its base; its
+// own hyquant_k4v4 is left out) lists int4_per_token_head and
+// nvfp4_4over6 besides the 0.22.1 dump's values. The 0.22.1 dump has
+// neither; nvfp4_4over6 came with PR #45187 (opened 2026-06-10, after
+// 0.22.1); int4_per_token_head is on main by PR #48842 (2026-07-16). So
+// neither is in 0.22.x, and the first release with them lies in
+// 0.23-0.28 (unverified; accepted from 0.23.0, lenient). Issue #23 audit
+// (factaudit): the table refused both at 0.28.0.
+const srcKVDTypes028 = "vllm/config/cache.py CacheDType at the v0.28.0 tag 2cf0a6915ce5 (third-party checkout bb-2020-bb/vllm-v0.28.0-cu130-HyQuant@06e9c24a): " +
+	"int4_per_token_head, nvfp4_4over6 added to the 0.22.1 dump's list; PR #45187 (nvfp4_4over6, opened 2026-06-10); PR #48842 (2026-07-16: int4_per_token_head on main); " +
+	"first release 0.23-0.28 unverified"
+
 // kvDTypes050 etc. are --kv-cache-dtype choices per release span.
 var (
 	kvDTypes050  = []string{"auto", "fp8", "fp8_e4m3", "fp8_e5m2"}
@@ -75,6 +90,9 @@ var (
 	kvDTypes0220 = []string{"auto", "bfloat16", "float16", "fp8", "fp8_ds_mla", "fp8_e4m3", "fp8_e5m2", "fp8_inc",
 		"fp8_per_token_head", "int8_per_token_head", "nvfp4",
 		"turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc"}
+	// kvDTypes0230 adds the two values the 0.22.1 dump lacks and vLLM
+	// 0.28.0's CacheDType has (srcKVDTypes028).
+	kvDTypes0230   = append(append([]string{}, kvDTypes0220...), "int4_per_token_head", "nvfp4_4over6")
 	blockSizes05   = []string{"8", "16", "32"}
 	blockSizes064  = []string{"1", "8", "16", "32", "64", "128"}
 	blockSizes0111 = []string{"1", "8", "16", "32", "64", "128", "256"}
@@ -196,9 +214,12 @@ var flagTable = []Flag{
 	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0111, Default: "auto", Span: Span{Since: v0110, Removed: v0170, Confirmed: v0111},
 		Doc:    "KV cache storage type (bfloat16 and fp8_ds_mla added; fp8_ds_mla is DeepSeek-V3.2's sparse MLA format)",
 		Source: srcCacheLit + " (0.11.1 and 0.16.0: auto, bfloat16, fp8, fp8_e4m3, fp8_e5m2, fp8_inc, fp8_ds_mla); 0.11.0 and 0.17-0.22.0 unverified"},
-	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0220, Default: "auto", Span: Span{Since: v0170, Confirmed: v0220},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0220, Default: "auto", Span: Span{Since: v0170, Removed: v0230, Confirmed: v0220},
 		Doc:    "KV cache storage type (turboquant_* presets: TurboQuant KV-cache quantization, from 0.20.0)",
 		Source: srcDump + "; 0.17-0.22.0 unverified; turboquant presets: " + srcTurboQuant},
+	{Name: "kv-cache-dtype", Kind: String, Choices: kvDTypes0230, Default: "auto", Span: Span{Since: v0230, Confirmed: v0280},
+		Doc:    "KV cache storage type (adds int4_per_token_head and nvfp4_4over6; the first release with them, 0.23-0.28, is unverified)",
+		Source: srcKVDTypes028 + "; turboquant presets: " + srcTurboQuant},
 	{Name: "block-size", Kind: Int, Choices: blockSizes05, Span: Span{Since: vPre, Removed: v064},
 		Doc: "tokens per KV block", Source: srcUsagePre05 + ", " + srcUsage063 + " ({8,16,32}); the release that widened the choices (0.6.4-0.9.0) is unverified, 0.6.4 assumed"},
 	{Name: "block-size", Kind: Int, Choices: blockSizes064, Span: Span{Since: v064, Removed: v0110, Confirmed: v090},
