@@ -6,6 +6,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -66,6 +67,18 @@ type Transfer struct {
 	// Why says which path the hand-off takes and why, and what is not
 	// priced, for the notes.
 	Why []string `json:"why,omitempty"`
+	// SameNodeShare is f, the fraction of the hand-offs whose prefill and
+	// decode instances both sit on a node the pools share, for pools that
+	// share some of their nodes but not all (sharedNodeShare: 0 otherwise,
+	// and for pools on one node, whose every hand-off stays inside it).
+	// Such a hand-off takes the same-node path, SameNode; the rest, 1 − f,
+	// this one's (the NICs: Link, LinkGBytesPerS, Transport, PostS above are
+	// theirs, NICAloneS their lone transfer). AloneS and TimeS are then the
+	// f-weighted means of the two paths, MaxRatePerS the whole rate at which
+	// the NICs, carrying only the 1 − f share, saturate (blend).
+	SameNodeShare float64   `json:"same_node_share,omitempty"`
+	SameNode      *Transfer `json:"same_node,omitempty"`
+	NICAloneS     float64   `json:"nic_alone_s,omitempty"`
 }
 
 // postCosts are the measured submission costs per NIXL descriptor on each
@@ -226,8 +239,24 @@ func interNode(in *input.Input) (nodeGBps float64, nics int, latS float64) {
 
 // newTransfer sizes the hand-off of a prompt of n tokens between the pools.
 // sameNode says the pools share a node (NVLink); pNodes and dNodes are the
-// pools' node counts, over which the transfers spread.
+// pools' node counts, over which the transfers spread. Pools that share
+// some of their nodes but not all (a boundary node, resolve.NodeShare) get
+// the mixture of the two paths (blend): the one decision check (compose.go)
+// and plan's bound (Combine) both take.
 func newTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int) Transfer {
+	t := pathTransfer(pre, dec, n, sameNode, pNodes, dNodes)
+	if sameNode || !UseSharedNodeBlend {
+		return t
+	}
+	if f := sharedNodeShare(pre, dec); f > 0 && f < 1 {
+		return t.blend(pathTransfer(pre, dec, n, true, pNodes, dNodes), f)
+	}
+	return t
+}
+
+// pathTransfer is newTransfer with every hand-off on one path: inside a
+// node the pools share (sameNode), else over the NICs.
+func pathTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int) Transfer {
 	kv := wholeModelKV(dec)
 	bs := max(1, dec.BlockSize)
 	t := Transfer{BytesPerToken: kv.BytesPerToken, Formula: kv.Formula, Tokens: (max(0, n) + bs - 1) / bs * bs}
@@ -342,6 +371,10 @@ func (t *Transfer) path(pre, dec *input.Input, sameNode bool) {
 // between the transfers in flight (processor sharing), so the mean time
 // is the lone transfer's stretched by 1/(1 − utilisation); at or above
 // full utilisation the NICs bind (Saturated, TimeS the lone transfer's).
+// A mixture (SameNodeShare) stretches only its NIC share's time (the
+// same-node share's too where that path also runs over the NICs: pools in
+// containers of their own), the utilisation being that of the NIC share's
+// rate (MaxRatePerS, blend).
 func (t Transfer) at(rate float64) Transfer {
 	if t.MaxRatePerS <= 0 {
 		return t
@@ -351,7 +384,110 @@ func (t Transfer) at(rate float64) Transfer {
 		t.Saturated = true
 		return t
 	}
-	t.TimeS = t.LatencyS + t.PostS + (t.AloneS-t.LatencyS-t.PostS)/(1-t.Utilization)
+	stretch := func(aloneS float64) float64 {
+		return t.LatencyS + t.PostS + (aloneS-t.LatencyS-t.PostS)/(1-t.Utilization)
+	}
+	if s := t.SameNode; t.SameNodeShare > 0 && s != nil {
+		same := s.AloneS
+		if s.MaxRatePerS > 0 {
+			same = s.LatencyS + s.PostS + (s.AloneS-s.LatencyS-s.PostS)/(1-t.Utilization)
+		}
+		t.TimeS = t.SameNodeShare*same + (1-t.SameNodeShare)*stretch(t.NICAloneS)
+		return t
+	}
+	t.TimeS = stretch(t.AloneS)
+	return t
+}
+
+// UseSharedNodeBlend: pools that share a node but not all their nodes (a
+// boundary node both pools split, resolve.NodeShare, which plan proposes:
+// plan/pd_space.go boundaryCandidates) hand a fraction f of the requests
+// off inside that node (sharedNodeShare), over the same-node path (NVLink
+// and cuda_ipc, or what the containers allow, isolated), and load no NIC
+// with them. false prices every such hand-off over the NICs, as before.
+//
+// f follows from where the instances run and how the router pairs them.
+// vlaunch's router.sh runs vllm-project/router (`vllm-router
+// --vllm-pd-disaggregation`, one --prefill and one --decode URL per
+// instance, no --policy: generator/pd.go routerArgs). Its --policy
+// defaults to cache_aware and --prefill-policy / --decode-policy to none
+// (vllm-project/router@03e9af5c src/main.rs), each leg then taking the
+// default policy (src/policies/registry.rs get_prefill_policy,
+// get_decode_policy); with static URLs the router picks the prefill
+// worker with the prefill policy among the prefill workers, then the
+// decode worker with the decode policy among the decode workers, each
+// pick on its own list, neither looking at the other's node
+// (vllm-project/router@079da2e3 src/routers/http/vllm_pd_router.rs,
+// route_chat / route_completion, direct URL mode). cache_aware sends a
+// prompt with no cached prefix to the least loaded worker (the smallest
+// radix tree, or the shortest queue when the loads diverge), so over many
+// requests every instance of a pool (all alike) gets an equal share. With
+// the picks independent and uniform, the pair of a request is on node k
+// with probability (prefill instances on k / prefill instances) × (decode
+// instances on k / decode instances), f the sum over the shared nodes.
+// Not modelled: prompts sharing a prefix, which cache_aware keeps on the
+// worker that cached it (the legs then correlate through the prompt: f
+// may differ either way), and llm-d's router, which vlaunch deploys only
+// on Kubernetes, where resolve refuses a node both pools name.
+var UseSharedNodeBlend = true
+
+// sharedNodeShare is f, the fraction of hand-offs whose prefill and decode
+// instances run on one node (UseSharedNodeBlend): Σ over the nodes of the
+// prefill pool's share of instances there × the decode pool's, from
+// resolve's placement of each pool (Deployment.Place, its share of a
+// shared node from resolve.NodeShare). 0 when the pools share no node or
+// an input was built by hand (no deployment).
+func sharedNodeShare(pre, dec *input.Input) float64 {
+	pd, dd := pre.Resolved(), dec.Resolved()
+	if pd == nil || dd == nil || !pd.SharesNode() || !dd.SharesNode() {
+		return 0
+	}
+	p, np := instancesPerNode(pd)
+	d, nd := instancesPerNode(dd)
+	if np == 0 || nd == 0 {
+		return 0
+	}
+	f := 0.0
+	for name, k := range p {
+		f += float64(k) / float64(np) * float64(d[name]) / float64(nd)
+	}
+	return f
+}
+
+// instancesPerNode counts the deployment's instances (replicas) by the
+// node they run on, an instance spanning nodes counted in the total only
+// (no hand-off to it stays inside one node), and returns the total.
+func instancesPerNode(d *resolve.Deployment) (map[string]int, int) {
+	pl, err := d.Place()
+	if err != nil {
+		return nil, 0
+	}
+	out := map[string]int{}
+	for _, i := range pl.ReplicaStart {
+		if pl.ReplicaNodes == 1 && i >= 0 && i < len(d.Nodes) {
+			out[d.Nodes[i].Name]++
+		}
+	}
+	return out, len(pl.ReplicaStart)
+}
+
+// blend is t, every hand-off over the NICs, mixed with same, every one
+// inside a shared node, at the share f of the latter: the mean lone time
+// f·same + (1 − f)·NICs, and the NICs carrying only the 1 − f share of the
+// rate (MaxRatePerS ÷ (1 − f)) unless the same-node path runs over them
+// too (pools in containers of their own, isolated). t keeps the NIC
+// path's figures (link, transport, descriptors), same's in SameNode.
+func (t Transfer) blend(same Transfer, f float64) Transfer {
+	same.Why = append([]string(nil), same.Why...)
+	t.SameNodeShare, t.NICAloneS = f, t.AloneS
+	t.SameNode = &same
+	t.AloneS = f*same.AloneS + (1-f)*t.AloneS
+	t.TimeS = t.AloneS
+	if same.MaxRatePerS <= 0 && t.MaxRatePerS > 0 {
+		t.MaxRatePerS /= 1 - f
+	}
+	t.Why = append(t.Why, fmt.Sprintf("the pools share a node: %.3g of hand-offs (the router pairs each request's prefill and decode instance independently, cache_aware by default: prefill instances there ÷ prefill instances × decode instances there ÷ decode instances) over %s (%s, %.2f ms alone), the rest over the NICs (%.2f ms alone); the transfer time is their f-weighted mean (%.2f ms alone) and the NICs carry only the rest's rate",
+		f, same.Link, same.Transport, 1e3*same.AloneS, 1e3*t.NICAloneS, 1e3*t.AloneS))
 	return t
 }
 
