@@ -66,7 +66,7 @@ func pdCandidates(d, base *resolve.Deployment, own Settings, sum *PDSummary) []*
 	if len(d.Spec.Hardware.Nodes) == 1 {
 		split = "P/D pools share the one node, its first GPUs prefill (every count of them; resolve's split, as generate writes it: each instance on consecutive GPUs of the node)"
 	} else if len(s.boundaries(d.Spec.Hardware.Nodes)) > 0 {
-		split = "P/D pools take whole nodes, the first nodes prefill (in the spec's order; every split up to 8 nodes, eighths and thirds of more), or share one boundary node (every node, every count of its GPUs to prefill, its first ones; up to 8 nodes, not on Kubernetes): each instance of a pool sharing it inside one node, resolve's split, the hand-off priced over the NICs as check does"
+		split = "P/D pools take whole nodes, the first nodes prefill (in the spec's order; every split up to 8 nodes, eighths and thirds of more), or share one boundary node (every node, every count of its GPUs to prefill, its first ones; up to 8 nodes, not on Kubernetes): each instance of a pool sharing it inside one node, resolve's split, the hand-off priced as check does (over NVLink for the pairs both on the boundary node, over the NICs for the rest)"
 	}
 	sum.Notes = append(sum.Notes, split+"; both pools keep the spec's weights and KV-cache dtype; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs; a pool choice that another on the same nodes beats on every figure of the bound is dropped",
 		"P/D figures are `vlaunch check`'s model of a disaggregated deployment (estimate/pd: no constant fitted to P/D runs; its errors on published ones are in docs/calibration-pd.md); the Pareto front and the sensitivity are the colocated candidates'")

@@ -189,9 +189,10 @@ func (s *pdSearch) boundaries(nodes []spec.Node) []boundary {
 // (what a pool sharing a node must be, resolve.NodeShare), each pool
 // taking every GPU of its share. As on one node, only the pairs resolve
 // places together are kept (pair: resolve's NodeShare decides the split,
-// prefill first), and check's rule prices their hand-off: over the NICs,
-// since the router pairs any prefill instance with any decode instance
-// (resolve.Disaggregated.SameNode).
+// prefill first), and check's rule prices their hand-off: the router pairs
+// any prefill instance with any decode instance, so the share of pairs both
+// on the boundary node over NVLink, the rest over the NICs (estimate/pd's
+// sharedNodeShare; resolve.Disaggregated.SameNode is false).
 func (s *pdSearch) boundaryCandidates(nodes []spec.Node) []Settings {
 	var out []Settings
 	for _, sp := range s.boundaries(nodes) {

@@ -224,7 +224,9 @@ func poolNodePath(d *spec.Deployment, role, name string) string {
 // SameNode reports whether every hand-off stays inside one node: both
 // pools run on one node, the same one. Pools sharing some of their nodes
 // are not (the router pairs any prefill instance with any decode instance,
-// so hand-offs also cross nodes: check prices them over the NICs).
+// so hand-offs also cross nodes: check prices the share whose pair sits on
+// the shared node over NVLink and the rest over the NICs, estimate/pd's
+// sharedNodeShare).
 func (pd *Disaggregated) SameNode() bool {
 	if pd == nil || len(pd.Roles) != len(spec.Roles) {
 		return false
