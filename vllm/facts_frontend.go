@@ -122,3 +122,33 @@ const PromptTokenizationSource = "vllm/entrypoints/renderer.py at commit 09b5e07
 // burst's ingest), gpt-oss's 1.39 × (published/throughput.yaml, gpustack
 // rows), where requests released one by one would give about 2 ×.
 func IngestAwaitsTokenizer(modelType string) bool { return modelType != "gpt_oss" }
+
+// TokenizerBatchWaitS is AsyncMicrobatchTokenizer's batch_wait_timeout_s
+// default (0.002 s, the same in the 0.11.0 and 0.22.1 copies): the wait
+// before a prompt that reaches the tokenizer alone is encoded
+// (TokenizerBatchWaits).
+const TokenizerBatchWaitS = 2e-3
+
+// tokenizerBatchWaitSpan: the releases whose OpenAI server tokenizes text
+// prompts through AsyncMicrobatchTokenizer, whose _batch_encode_loop takes
+// the first queued prompt, sets `deadline = self._loop.time() +
+// self.batch_wait_timeout_s` and waits on the queue until the deadline or
+// 32 prompts (vllm/utils/async_utils.py, stored version 007e04ac; the 0.11.0
+// copy in vllm/utils). PR #19334 ("[Feature] microbatch tokenization") was
+// opened on 2025-06-08 and in review on 2025-06-22: its first release was
+// not read, so 0.9.1 is the earliest that may carry it; 0.11.0 is the first
+// a source shows it in (docs.vllm.ai v0.11.0 api/vllm/utils,
+// PromptTokenizationSource); docs.vllm.ai v0.22.1's async_utils has it,
+// v0.24.0's lists no such class (removed by PR #45759, merged 2026-06-16:
+// "a 2ms wait_timeout, which is too large for preprocessing"). vLLM's
+// maintainers measured the wait: PR #44172 ("adds about 2ms of frontend
+// latency for low-concurrency ... workloads"), PR #39763 ("the 2ms latency
+// regression introduced by the asynchronous tokenizer", found in PR #27407's
+// per-request trace).
+var tokenizerBatchWaitSpan = Span{Since: mustVersion("0.9.1"), Confirmed: mustVersion("0.11.0"), Removed: mustVersion("0.24.0")}
+
+// TokenizerBatchWaits reports whether release v's OpenAI server makes a
+// text prompt that reaches its tokenizer alone wait TokenizerBatchWaitS
+// (tokenizerBatchWaitSpan): Present, Absent, or Maybe where the release
+// was not read.
+func TokenizerBatchWaits(v Version) Presence { return tokenizerBatchWaitSpan.In(v) }

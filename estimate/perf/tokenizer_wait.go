@@ -6,7 +6,8 @@ import "github.com/vlaunch/vlaunch/vllm"
 // before a text prompt is tokenized: a latency of TokenizerBatchWaitS that
 // each request of a lightly loaded server pays between its synchronous
 // ingest and its hand-off to the engine, on releases whose OpenAI server
-// tokenizes through AsyncMicrobatchTokenizer (TokenizerBatchWait). It is a
+// tokenizes through AsyncMicrobatchTokenizer (vllm.TokenizerBatchWaits, where
+// the release facts and their sources live). It is a
 // wait, not work: the event loop runs other requests and streams meanwhile,
 // so it delays the request's own TTFT and nothing else.
 //
@@ -32,53 +33,30 @@ import "github.com/vlaunch/vlaunch/vllm"
 // large for preprocessing, as the normal time for most tokenizer.encode
 // calls is ~0.1ms").
 //
-// Off, for want of a hook: the simulator has no latency that does not
-// occupy the front end. sim.Frontend would need a ready-delay added to a
-// request's hand-off time (arrive, joinRound) but not to the front end's
-// busy time (feFree), set in replay's simulate for vLLM rows (the patch is
-// in the commit message of branch apisrv). Measured with that hook on
-// 2026-12-07 (issue #28 "apisrv"): calibration 206 of 220 either way;
-// holdout split 142 -> 143 (jingchaozhang Qwen2.5-72B TP8×PP2 c1 TTFT -31%
-// -> -23%); GPUStack's Qwen3-8B c1 TTFT 28.3 -> 30.3 ms of 59.0 published,
-// c2–c8 +0.04–0.37 ms (a closed loop's arrivals lock to step boundaries in
-// the simulation, and 2 ms rarely crosses one); the four regimes at bar and
-// the guards unchanged. It is 2 ms of the 30–38 ms per-arrival stall those
-// runs show (chatttft_test.go) and a latency, not the serialized work the
-// stall is: it does not close issue #28's low-load gap.
-var UseTokenizerBatchWait = false
-
-// TokenizerBatchWaitS is AsyncMicrobatchTokenizer's batch_wait_timeout_s
-// default (0.002 s, unchanged from the 0.11.0 copy to the 0.22.1 one).
-const TokenizerBatchWaitS = 2e-3
-
-// tokenizerBatchWaitSpan: the releases whose OpenAI server tokenizes text
-// prompts through AsyncMicrobatchTokenizer. PR #19334 ("[Feature]
-// microbatch tokenization") was opened on 2025-06-08 and still in review on
-// 2025-06-22; which release first carried it was not read, so 0.9.1 is
-// taken as the earliest that may; 0.11.0 is the first a source shows it in
-// (docs.vllm.ai v0.11.0 api/vllm/utils, vllm.PromptTokenizationSource);
-// docs.vllm.ai v0.24.0 api/vllm/utils/async_utils lists no such class
-// (removed by PR #45759, merged to main 2026-06-16), v0.22.1's does.
-var tokenizerBatchWaitSpan = vllm.Span{Since: mustRelease("0.9.1"), Confirmed: mustRelease("0.11.0"), Removed: mustRelease("0.24.0")}
-
-func mustRelease(s string) vllm.Version {
-	v, err := vllm.ParseVersion(s)
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
+// On (adopted 2026-12-07, session 36): the simulator adds it to a
+// request's hand-off time but not to the front end's busy time
+// (sim.Frontend.ReadyDelayS), for check (slo.ApplyEngine) and the
+// calibration replay alike. Measured (issue #28 "apisrv"): calibration 206
+// of 220 either way; holdout split 142 -> 143 (jingchaozhang Qwen2.5-72B
+// TP8×PP2 c1 TTFT -31% -> -23%); GPUStack's Qwen3-8B c1 TTFT 28.3 -> 30.3
+// ms of 59.0 published, c2–c8 +0.04–0.37 ms (a closed loop's arrivals lock
+// to step boundaries in the simulation, and 2 ms rarely crosses one); the
+// four regimes at bar and the guards unchanged. It is 2 ms of the 30–38 ms
+// per-arrival stall those runs show (chatttft_test.go) and a latency, not
+// the serialized work the stall is: it does not close issue #28's low-load
+// gap.
+var UseTokenizerBatchWait = true
 
 // TokenizerBatchWait is how long a text prompt that reaches release rel's
 // tokenizer alone waits for company before it is tokenized:
 // TokenizerBatchWaitS where a source shows the release batching (Present
-// in tokenizerBatchWaitSpan) and the prompt is text, else 0 — also with
+// in vllm.TokenizerBatchWaits) and the prompt is text, else 0 — also with
 // UseTokenizerBatchWait off. tokenIDs: the prompt reaches the engine as
 // token ids without the tokenizer (gpt-oss on the chat endpoint, whose
 // harmony renderer builds ids; vllm.IngestAwaitsTokenizer).
 func TokenizerBatchWait(rel vllm.Release, tokenIDs bool) float64 {
-	if !UseTokenizerBatchWait || tokenIDs || tokenizerBatchWaitSpan.In(rel.Version) != vllm.Present {
+	if !UseTokenizerBatchWait || tokenIDs || vllm.TokenizerBatchWaits(rel.Version) != vllm.Present {
 		return 0
 	}
-	return TokenizerBatchWaitS
+	return vllm.TokenizerBatchWaitS
 }

@@ -141,6 +141,10 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 			cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(e.release, m.ModelType) / n
 		}
 		cfg.Frontend.Rounds = err == nil && e.versioned && perf.IngestRounds(m.ModelType)
+		if e.name == "vllm" && e.versioned {
+			harmonyChat := err == nil && m.ModelType == "gpt_oss" && r.Workload.API == published.APIChat
+			cfg.Frontend.ReadyDelayS = perf.TokenizerBatchWait(e.release, harmonyChat)
+		}
 	}
 	cfg.DPLB = sim.DPLBFor(dplbOf(r, e, sm.S.DP)) // as check decides it (slo.ApplyEngine)
 	cfg.DPWave = sim.DPWaveFor(e.name == "vllm", sm.S.Model != nil && sm.S.Model.IsMoE(), sm.S.DP)

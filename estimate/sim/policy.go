@@ -83,6 +83,10 @@ type Frontend struct {
 	// process that serves it (apiServerLatency; not with Rounds, whose
 	// passes model one process's event loop).
 	Servers int
+	// ReadyDelayS is a latency between a request's ingest and its
+	// hand-off to the engine that does not occupy the front end: the
+	// tokenizer's micro-batching wait (perf.TokenizerBatchWait).
+	ReadyDelayS float64
 }
 
 // UseAPIServerLatency makes a request's own ingest take its whole cost,
@@ -124,7 +128,7 @@ func (f Frontend) servers() float64 {
 
 // active reports whether the front end costs anything.
 func (f Frontend) active() bool {
-	return f.RequestS > 0 || f.PromptTokenS > 0 || f.TokenS > 0 || f.ChatTemplateS > 0
+	return f.RequestS > 0 || f.PromptTokenS > 0 || f.TokenS > 0 || f.ChatTemplateS > 0 || f.ReadyDelayS > 0
 }
 
 // ingestS is the front end's own work on a request with input prompt

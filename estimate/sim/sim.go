@@ -585,12 +585,12 @@ func (s *simulator) arrive(r simReq) {
 		s.feFree = max(s.feFree, r.arrival) + w
 		// its own process's whole ingest; never before the requests ahead
 		// of it (handOver takes them in order)
-		r.ready = max(s.feFree+s.cfg.Frontend.apiServerLatency(w), s.lastReady)
+		r.ready = max(s.feFree+s.cfg.Frontend.apiServerLatency(w)+s.cfg.Frontend.ReadyDelayS, s.lastReady)
 		s.lastReady = r.ready
 		s.ingest = pushBack(&s.ingestBase, s.ingest, r) // the front end's queue runs in order
 		return
 	}
-	r.ready = s.joinRound(r.arrival, w)
+	r.ready = s.joinRound(r.arrival, w) + s.cfg.Frontend.ReadyDelayS
 	s.ingest = pushBack(&s.ingestBase, s.ingest, r) // a round ends no earlier than the ones before it
 	s.openN++
 }

@@ -154,7 +154,7 @@ func (s *simulator) parseAhead(t float64) float64 {
 	n := 0
 	for i := len(s.ingest) - 1; i >= 0; i-- {
 		q := &s.ingest[i]
-		if q.ready-fe.servers()*fe.ingestS(q.input) <= t { // its ingest's start
+		if q.ready-fe.ReadyDelayS-fe.servers()*fe.ingestS(q.input) <= t { // its ingest's start
 			break // ready times increase, and so, near enough, do starts
 		}
 		n++

@@ -19,8 +19,9 @@ import (
 // unless the workload calls the completions endpoint — check assumes the
 // chat endpoint, what most deployments serve (spec.Workload.API) — and
 // vLLM's DP load balancer over cfg.DP ranks (sim.DPLBFor, as the
-// calibration replay decides it; the caller sets cfg.DP first), and whether
-// its MoE DP engines step in waves (sim.DPWaveFor).
+// calibration replay decides it; the caller sets cfg.DP first), whether
+// its MoE DP engines step in waves (sim.DPWaveFor), and the tokenizer's
+// micro-batching wait before a lone prompt (perf.TokenizerBatchWait).
 func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		cfg.Policy = sim.PrefillFirstWhole
@@ -34,6 +35,9 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 		cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(in.Release(), in.Model.ModelType) / n
 	}
 	cfg.Frontend.Rounds = perf.IngestRounds(in.Model.ModelType)
+	// the tokenizer's micro-batching wait (perf.TokenizerBatchWait): none
+	// for gpt-oss's chat prompts, built as token ids
+	cfg.Frontend.ReadyDelayS = perf.TokenizerBatchWait(in.Release(), in.Model.ModelType == "gpt_oss" && in.Workload.Chat())
 	cfg.DPLB = sim.DPLBFor(DPLBDeployment(in, cfg.DP))
 	cfg.DPWave = sim.DPWaveFor(true, in.Model != nil && in.Model.IsMoE(), cfg.DP) // vLLM's DP waves (sim.UseDPWave)
 	if cfg.DPWave {
