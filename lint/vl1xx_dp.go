@@ -101,21 +101,37 @@ func checkEPLB(p *pass) {
 	}
 }
 
-// checkLBModes reports more than one DP load-balancing mode (VL122).
+// checkLBModes reports more than one DP load-balancing mode (VL122). Hybrid
+// with external LB alone is an error only where the release refuses the
+// pair (vllm.Release.LBConflict: serve.py from 0.16.0, EngineArgs from
+// 0.28.0); older releases start and silently drop one mode, a warning.
 func checkLBModes(p *pass) {
 	for _, s := range p.Servers {
 		var modes []string
-		if s.Has("data-parallel-hybrid-lb") {
+		hybrid := s.Has("data-parallel-hybrid-lb")
+		external := s.Has("data-parallel-external-lb") || s.Flag("data-parallel-rank") != nil
+		multi := s.Has("data-parallel-multi-port-external-lb")
+		if hybrid {
 			modes = append(modes, "--data-parallel-hybrid-lb")
 		}
-		if s.Has("data-parallel-external-lb") || s.Flag("data-parallel-rank") != nil {
+		if external {
 			modes = append(modes, "external LB (--data-parallel-rank/--data-parallel-external-lb)")
 		}
-		if s.Has("data-parallel-multi-port-external-lb") {
+		if multi {
 			modes = append(modes, "--data-parallel-multi-port-external-lb")
 		}
-		if len(modes) > 1 {
-			p.ReportAt(s.Inv, s.Inv.Pos, "choose one load-balancing mode", "more than one data-parallel load-balancing mode: %v", modes)
+		if len(modes) < 2 {
+			continue
 		}
+		if multi {
+			p.ReportAt(s.Inv, s.Inv.Pos, "choose one load-balancing mode", "more than one data-parallel load-balancing mode: %v", modes)
+			continue
+		}
+		refused, why := s.Rel.LBConflict()
+		if refused == vllm.Present {
+			p.ReportVersioned(s, s.Inv.Pos, "choose one load-balancing mode", "more than one data-parallel load-balancing mode: %v; vLLM %s refuses it: %s", modes, s.Rel, why)
+			continue
+		}
+		p.ReportAtSeverity(s.Inv, s.Inv.Pos, diag.Warning, "choose one load-balancing mode", "more than one data-parallel load-balancing mode: %v; in vLLM %s %s", modes, s.Rel, why)
 	}
 }

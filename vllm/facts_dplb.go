@@ -140,3 +140,63 @@ func (r Release) DefaultAPIServers(n DPNode) (int, string) {
 		return max(n.Size, 1), "internal LB: API servers = --data-parallel-size"
 	}
 }
+
+// srcLBConflict: what vLLM does when a node asks for hybrid LB and
+// external LB at once.
+//   - 0.28.0 (read): EngineArgs.create_engine_config at the v0.28.0 tag
+//     raises ValueError("Invalid data-parallel launch options:
+//     `--data-parallel-hybrid-lb` and `--data-parallel-external-lb` cannot
+//     be enabled together. Enable only one load-balancing mode."); the check
+//     came with PR #49124 ([UX] Improve data-parallel launch validation,
+//     opened 2026-07-19, whose reproducer's first case is
+//     hybrid_and_external).
+//   - 0.16.0 on: serve.py detects the LB mode to default --api-server-count
+//     (is_external_lb = --data-parallel-external-lb or --data-parallel-rank,
+//     is_hybrid_lb = --data-parallel-hybrid-lb or --data-parallel-start-rank)
+//     and refuses both (srcServe016, as the table already reads it for
+//     DefaultAPIServers).
+//   - before: a stored serve.py of the 0.11.1-0.15 period (78265ccd, integer
+//     --api-server-count default) has no such check, and EngineArgs keeps
+//     one mode silently: main of the 0.10.2/0.11.0 period (99d7eb5d) sets
+//     external LB from --data-parallel-rank alone and then
+//     data_parallel_hybrid_lb = False; main of 2026-02 (quoted in
+//     pytorch/pytorch issue #175435) does the same with the external flag.
+//     Where the LB detection entered serve.py (0.13-0.16, with the unset
+//     --api-server-count default, 0.15.0 assumed there) is unverified.
+const srcLBConflict = "vllm/engine/arg_utils.py at the v0.28.0 tag 2cf0a6915ce5 (checkout bb-2020-bb/vllm-v0.28.0-cu130-HyQuant@06e9c24a): " +
+	"ValueError \"`--data-parallel-hybrid-lb` and `--data-parallel-external-lb` cannot be enabled together\" (PR #49124, opened 2026-07-19); " +
+	srcServe016 + " (serve.py: is_external_lb and is_hybrid_lb refused); " +
+	"vllm-project/vllm vllm/entrypoints/cli/serve.py@78265ccd8aad (0.11.1-0.15 period: no check) and vllm/engine/arg_utils.py@99d7eb5d6a51 " +
+	"(external LB from --data-parallel-rank, then data_parallel_hybrid_lb = False); pytorch/pytorch issue #175435 (2026-02 main: the same); " +
+	"first release of the serve.py check (0.13-0.16) unverified"
+
+// lbConflictRefused: releases that refuse hybrid and external LB together
+// (Maybe from 0.13.0, where the serve.py check may have entered; certain
+// from 0.16.0, the first serve.py read with it).
+var lbConflictRefused = Span{Since: v0130, Confirmed: v0160}
+
+// engineArgsLBCheck: the first release whose EngineArgs itself refuses the
+// pair (read at the v0.28.0 tag; PR #49124 opened after 0.24.0, 0.25-0.27
+// not read, so the check is cited there only through serve.py).
+var engineArgsLBCheck = v0280
+
+// LBConflict is what this release does with --data-parallel-hybrid-lb
+// given together with external LB (--data-parallel-external-lb or
+// --data-parallel-rank): Present, it refuses to start; Maybe, it may
+// refuse (the check's first release is not pinned); Absent, it starts and
+// keeps one mode. why says which check or behaviour, for messages.
+func (r Release) LBConflict() (refused Presence, why string) {
+	switch p := lbConflictRefused.In(r.Version); {
+	case p == Present && r.Version.AtLeast(engineArgsLBCheck):
+		return p, "EngineArgs raises \"--data-parallel-hybrid-lb and --data-parallel-external-lb cannot be enabled together\" (and vllm serve refuses external with hybrid LB)"
+	case p == Present:
+		return p, "vllm serve refuses an external LB (--data-parallel-external-lb/--data-parallel-rank) together with hybrid LB"
+	case p == Maybe:
+		return p, "vllm serve may refuse it (its check is first read in 0.16.0); otherwise one mode is silently dropped"
+	default:
+		return p, "vLLM does not refuse it: it keeps one mode and silently drops the other (a --data-parallel-rank turns hybrid LB off)"
+	}
+}
+
+// LBConflictSource cites LBConflict.
+func LBConflictSource() string { return srcLBConflict }

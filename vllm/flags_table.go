@@ -50,6 +50,19 @@ const (
 		"confirmed from 0.9.0 only, the release vllm-facts.md (secondary) places it in"
 )
 
+// srcServedModelName: --served-model-name predates the table's first
+// release (0.5.3). PR #2894 (merged April 2024) changed the existing
+// option of vllm/entrypoints/openai/cli_args.py to take several names (its
+// review thread edits the option's help at cli_args.py:65); a comment there
+// (2024-06-01) reports vLLM 0.4.1 taking only one name, so 0.4.1 had the
+// option. Issue #23: the table said "first seen 0.9.0", and lint called it
+// unverifiable on 0.5.3-0.8.5.
+const srcServedModelName = "PR #2894 (Allow model to be served under multiple names, April 2024: edits the existing --served-model-name of " +
+	"vllm/entrypoints/openai/cli_args.py; a comment there: vLLM 0.4.1 takes one name only); " +
+	"vllm-project/vllm vllm/engine/arg_utils.py@001999d2f360 (EngineArgs.served_model_name, main of the 0.7.0 period); " +
+	"issue #13150 (vLLM 0.7.2 started with --served-model-name); " + srcTag028 + "; " + srcFacts +
+	"; its first release (0.4.1 or earlier, before 0.5.3, the table's first) not read"
+
 // srcTurboQuant: the TurboQuant --kv-cache-dtype presets. PR #38479
 // (TurboQuant attention backend) is in the v0.20.0 release notes (as quoted
 // by defilantech/LLMKube #354); a v0.20.0 server log in that PR's thread
@@ -252,7 +265,7 @@ var flagTable = []Flag{
 	{Name: "dtype", Kind: String, Choices: dtypes, Default: "auto", Span: Span{Since: vPre}, Doc: "model dtype", Verified: true, Source: srcOld},
 	{Name: "trust-remote-code", Kind: Bool, Default: "False", Span: Span{Since: vPre},
 		Doc: "trust model code from the hub (store_true in the old synopses; --no- form only once BooleanOptionalAction)", Source: srcOld + "; kind change release unverified"},
-	{Name: "served-model-name", Kind: StringList, Span: Span{Since: vPre, Confirmed: v090}, Doc: "names exposed by the API", Source: srcFacts + "; " + srcUnknown},
+	{Name: "served-model-name", Kind: StringList, Span: Span{Since: vPre}, Doc: "names exposed by the API", Source: srcServedModelName},
 	{Name: "hf-overrides", Kind: JSON, Span: Span{Since: vPre, Confirmed: v090}, Doc: "overrides for the HF config", Source: srcFacts + "; " + srcUnknown},
 	{Name: "enforce-eager", Kind: Bool, Default: "False", Span: Span{Since: vPre}, Doc: "disable CUDA graphs (store_true in the old synopses)",
 		Source: srcUsagePre05 + "; " + srcDump + "; kind change release unverified"},

@@ -1,0 +1,138 @@
+package vllm
+
+// Flags real 2026 launch configurations use (lint/testdata/corpus/real) that
+// the tables lacked, so lint said VL005 ("not in vlaunch's table") for them
+// (issue #23). Each entry's Since is the earliest release the evidence
+// allows: a release cut before the PR that added the flag was even opened
+// cannot have it; where no such bound was found Since is vPre ("unknown
+// before Confirmed", which lint reports as an info, never an error).
+// Confirmed is the first release a cited source shows the flag in.
+
+// srcTag028 is the v0.28.0 tag's EngineArgs, read in a third-party checkout
+// of the tag (the same checkout srcKVDTypes028 reads).
+const srcTag028 = "vllm/engine/arg_utils.py EngineArgs.add_cli_args at the v0.28.0 tag 2cf0a6915ce5 (third-party checkout bb-2020-bb/vllm-v0.28.0-cu130-HyQuant@06e9c24a)"
+
+// srcMain1011 is a stored main-branch EngineArgs of the 0.10.2/0.11.0
+// period (V0 fallback still present; --disable-log-requests "will be
+// removed in v0.12.0"): a flag in it predates 0.12.0, but the commit is no
+// release, so it pins no first release.
+const srcMain1011 = "vllm-project/vllm vllm/engine/arg_utils.py@99d7eb5d6a51 (main, 0.10.2/0.11.0 period, not a release)"
+
+// Release dates the lower bounds below rest on, each cited where the table
+// already uses it: 0.11.0 released 2025-10-02 (srcDCPGQA); 0.11.1 out by
+// 2025-11-19 (IBM/ado PR #223, facts_dcp.go); 0.11.2 cut before 2025-12-11
+// (facts_dp_dummy.go: PR #30515); 0.16.0 released by 2026-02-26
+// (ai-dynamo/dynamo PR #6614, facts_dp_dummy.go).
+const (
+	// srcAccessLogEndpoints: PR #30011 added the option (opened
+	// 2025-12-04, after 0.11.1 was out); kserve PR #5507 (2026-05-07, a
+	// third-party runtime check) reads "vLLM 0.16 introduced
+	// --disable-access-log-for-endpoints" and selects it for vLLM >= 0.16.
+	srcAccessLogEndpoints = "PR #30011 ([feat][log] add --disable-access-log-for-endpoints, opened 2025-12-04; 0.11.1 out by 2025-11-19, so not before 0.11.2); " +
+		"kserve/kserve PR #5507 (third-party: \"vLLM 0.16 introduced --disable-access-log-for-endpoints\", used for vLLM >= 0.16); " +
+		"docs.vllm.ai/en/v0.23.0/api/vllm/logging_utils/access_log_filter (UvicornAccessLogFilter); 0.11.2-0.15.x unverified"
+	// srcKVEvents: KVEventsConfig came with PR #16750 (KV cache events over
+	// ZMQ; ai-dynamo/dynamo PR #1181, 2025-05-23, builds on it). The first
+	// release with the --kv-events-config flag was not read.
+	srcKVEvents = "PR #16750 (KV cache events, KVEventsConfig; ai-dynamo/dynamo PR #1181 of 2025-05-23 builds on it); " + srcMain1011 + " (EngineArgs.kv_events_config); " +
+		srcTag028 + " (--kv-events-config); kaito-project/kaito PR #1890 (2026-03, injects --kv-events-config); first release unverified, unknown before 0.28.0"
+	// srcDistTimeout: PR #36047 (opened 2026-03-04, after 0.16.0 was out)
+	// added --distributed-timeout-seconds; issue #45078 runs it on 0.20.2.
+	srcDistTimeout = "PR #36047 ([Feature] Add --distributed-timeout-seconds, opened 2026-03-04; 0.16.0 released by 2026-02-26, so not before 0.17.0); " +
+		"issue #45078 (vLLM 0.20.2: --distributed-timeout-seconds parsed, not propagated to the NCCL TP group); " + srcFacts + " (v0.22.1 dump section); " +
+		srcTag028 + "; 0.17.0-0.20.1 unverified"
+	// srcChatTemplateKwargs: PR #31343 (opened 2025-12-25, after 0.11.2
+	// was cut) added --default-chat-template-kwargs; a stored main
+	// FrontendArgs of the 0.11/0.12 period lacks it. No release's parser
+	// was read with it: 0.17.1's versioned API docs show its consumer,
+	// ChatParams.with_defaults(default_chat_template_kwargs), the value the
+	// flag feeds, so 0.17.1 is where it is first seen (indirectly).
+	srcChatTemplateKwargs = "PR #31343 (feat(frontend): add --default-chat-template-kwargs, opened 2025-12-25; 0.11.2 cut before 2025-12-11, so not before 0.12.0); " +
+		"vllm-project/vllm vllm/entrypoints/openai/cli_args.py@789340fbad95 (FrontendArgs of the 0.11/0.12 period, without it); " +
+		"docs.vllm.ai/en/v0.17.1/api/vllm/renderers/params (ChatParams.with_defaults(default_chat_template_kwargs); also v0.22.1: the flag's consumer, the flag itself not read); " +
+		"waybarrios/vllm-mlx issue #394 (2026-04-22: \"vllm has --default-chat-template-kwargs\"); 0.12.0-0.17.0 unverified"
+	// srcEnableLogOutputs: PR #20707 added --enable-log-outputs; issue
+	// #24578 starts vllm/vllm-openai:v0.10.1 with it (parsed; the bug is that
+	// nothing was logged, fixed by PR #23634).
+	srcEnableLogOutputs = "PR #20707 (add --enable-log-outputs, opened 2025-07-09); issue #24578 (vllm/vllm-openai:v0.10.1 started with --enable-log-outputs: parsed, outputs not logged, PR #23634); " +
+		"vllm-project/vllm vllm/entrypoints/openai/cli_args.py@789340fbad95 (FrontendArgs.enable_log_outputs: bool, needs --enable-log-requests); earlier releases unverified"
+	// srcStreamInterval: PR #27869 (opened 2025-10-31, after 0.11.0).
+	srcStreamInterval = "PR #27869 ([Perf] Support stream interval, --stream-interval <tokens>, opened 2025-10-31; 0.11.0 released 2025-10-02, so not before 0.11.1); " +
+		srcTag028 + " (SchedulerConfig.stream_interval); " + srcLlmdV4 + "; 0.11.1-0.22.0 unverified"
+	// srcMambaCacheMode: PR #30877 (opened 2025-12-17) brought
+	// --mamba-cache-mode align; vllm-ascend PR #7796 (2026-03-28) was
+	// tested against vLLM v0.18.0 with --mamba-cache-mode align.
+	srcMambaCacheMode = "PR #30877 ([V1][Hybrid] Mamba prefix caching with align mode: --mamba-cache-mode align, opened 2025-12-17; 0.11.2 cut before 2025-12-11, so not before 0.12.0); " +
+		"vllm-project/vllm-ascend PR #7796 (2026-03-28, \"vLLM version: v0.18.0\", --enable-prefix-caching --mamba-cache-mode align; third-party); " + srcTag028 + "; 0.12.0-0.17.x unverified"
+	// srcSafetensorsStrategy: PR #24469 (opened 2025-09-08).
+	srcSafetensorsStrategy = "PR #24469 ([Core] add --safetensors-load-strategy, opened 2025-09-08); " + srcTag028 + " (LoadConfig.safetensors_load_strategy); first release unverified, unknown before 0.28.0"
+	// srcAdditionalConfig: a VllmConfig field platform plugins read
+	// (vllm-ascend); present on main before 0.12.0 and at the 0.28.0 tag.
+	srcAdditionalConfig = srcMain1011 + " (EngineArgs.additional_config); " + srcTag028 + " (--additional-config); " +
+		"a vllm-ascend issue's launch on vLLM 0.11.0rc3 (lint corpus case ascend-dsv3-4node-oneline; third-party, a release candidate); first release unverified, unknown before 0.28.0"
+	// srcHybridKVFlag: the switch existed on main before 0.12.0; its
+	// --no- form is what PD configs use since connectors stopped forcing it
+	// off (facts_pd.go hybridKVKept).
+	srcHybridKVFlag = srcMain1011 + " (EngineArgs.disable_hybrid_kv_cache_manager, SchedulerConfig); " + srcTag028 + " (bool | None: --x / --no-x); " + srcLlmdV4 + " (--no-disable-hybrid-kv-cache-manager); first release unverified, unknown before 0.22.1"
+	// srcLlmdV4: a published llm-d guide pinned to the vLLM 0.22.1 image
+	// starts vllm serve with these flags (lint corpus case
+	// llmd-wide-ep-deepseek-v4-pd, known-good): third-party evidence that
+	// 0.22.1's parser accepts them.
+	srcLlmdV4 = "llm-d/llm-d guides/wide-ep-lws/modelserver/gpu/vllm-deepseek-v4/base/{decode,prefill}.yaml@034b87dc5be6 (vLLM 0.22.1 image; third-party guide, lint corpus case llmd-wide-ep-deepseek-v4-pd)"
+	// srcReasoningConfig: issue #42399 (2026-05-12) runs
+	// vllm/vllm-openai:v0.20.1 with --reasoning-config on the docker line
+	// and gets "vllm: error: unrecognized arguments: --reasoning-config":
+	// 0.20.1 does not have it.
+	srcReasoningConfig = "issue #42399 (vllm/vllm-openai:v0.20.1: \"unrecognized arguments: --reasoning-config\", so not before 0.20.2); " + srcTag028 +
+		" (--reasoning-config, ReasoningConfig); 0.20.2-0.27.x unverified"
+	// srcTag028Only: flags read only in the 0.28.0 tag's EngineArgs.
+	srcTag028Only = srcTag028 + "; first release unverified, unknown before 0.28.0"
+	// srcConfigFormat: a stored main of the 0.7.0 period already parses
+	// --config-format (ConfigFormat choices).
+	srcConfigFormat = "vllm-project/vllm vllm/engine/arg_utils.py@001999d2f360 (main of the 0.7.0 period, --config-format with ConfigFormat choices, not a release); " +
+		srcTag028 + "; first release unverified, unknown before 0.28.0"
+)
+
+// v0202 is 0.20.2, the first release issue #45078 shows
+// --distributed-timeout-seconds parsed in.
+var v0202 = mustVersion("0.20.2")
+
+// recentFlags are the flags of issue #23's VL005 list.
+var recentFlags = []Flag{
+	{Name: "disable-access-log-for-endpoints", Kind: String, Span: Span{Since: v0112, Confirmed: v0160},
+		Doc: "comma-separated endpoint paths whose uvicorn access-log lines are dropped (e.g. /health,/metrics)", Source: srcAccessLogEndpoints},
+	{Name: "kv-events-config", Kind: JSON, Span: Span{Since: vPre, Confirmed: v0280},
+		Doc: "KV cache event publisher (ZMQ endpoint, topic, enable_kv_cache_events) for KV-aware routers", Source: srcKVEvents},
+	{Name: "distributed-timeout-seconds", Kind: Int, Span: Span{Since: v0170, Confirmed: v0202},
+		Doc: "torch.distributed init_process_group timeout in seconds (unset = PyTorch's default)", Source: srcDistTimeout},
+	{Name: "default-chat-template-kwargs", Kind: JSON, Span: Span{Since: v0120, Confirmed: v0171},
+		Doc: "server-wide default chat_template_kwargs (e.g. {\"enable_thinking\": false}); request kwargs override them", Source: srcChatTemplateKwargs},
+	{Name: "enable-log-outputs", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v0101},
+		Doc: "log generated outputs; requires --enable-log-requests", Source: srcEnableLogOutputs},
+	{Name: "stream-interval", Kind: Int, Default: "1", Span: Span{Since: v0111, Confirmed: v0221},
+		Doc: "tokens buffered per request before a streamed response is sent", Source: srcStreamInterval},
+	{Name: "mamba-cache-mode", Kind: String, Span: Span{Since: v0120, Confirmed: v0180},
+		Doc: "Mamba state caching for prefix caching (align, all, none; values not checked)", Source: srcMambaCacheMode},
+	{Name: "safetensors-load-strategy", Kind: String, Span: Span{Since: vPre, Confirmed: v0280},
+		Doc: "how safetensors files are read (lazy mmap or eager; values not checked)", Source: srcSafetensorsStrategy},
+	{Name: "additional-config", Kind: JSON, Span: Span{Since: vPre, Confirmed: v0280},
+		Doc: "free-form JSON for platform plugins (vllm-ascend reads it)", Source: srcAdditionalConfig},
+	{Name: "disable-hybrid-kv-cache-manager", Kind: Bool, Span: Span{Since: vPre, Confirmed: v0221},
+		Doc: "turn the hybrid KV cache manager off (--no- form keeps it on)", Source: srcHybridKVFlag},
+	{Name: "config-format", Kind: String, Default: "auto", Span: Span{Since: vPre, Confirmed: v0280},
+		Doc: "format of the model config (auto, hf, mistral, ...; values not checked)", Source: srcConfigFormat},
+	{Name: "enable-mm-embeds", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v0280},
+		Doc: "accept precomputed multimodal embeddings as input", Source: srcTag028Only},
+	{Name: "enable-cumem-allocator", Kind: Bool, Span: Span{Since: vPre, Confirmed: v0221},
+		Doc: "use the cumem allocator for model memory", Source: srcTag028 + "; " + srcLlmdV4 + "; first release unverified, unknown before 0.22.1"},
+	{Name: "numa-bind", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v0221},
+		Doc: "bind workers to the GPU's NUMA node", Source: srcTag028 + " (ParallelConfig.numa_bind); " + srcLlmdV4 + "; first release unverified, unknown before 0.22.1"},
+	{Name: "mm-encoder-tp-mode", Kind: String, Span: Span{Since: vPre, Confirmed: v0280},
+		Doc: "how the multimodal encoder uses TP (weights or data; values not checked)", Source: srcTag028Only},
+	{Name: "dcp-comm-backend", Kind: String, Span: Span{Since: vPre, Confirmed: v0280},
+		Doc: "communication backend of decode context parallel (values not checked)", Source: srcTag028Only},
+	{Name: "reasoning-config", Kind: JSON, Span: Span{Since: v0202, Confirmed: v0280},
+		Doc: "ReasoningConfig JSON (reasoning parser settings)", Source: srcReasoningConfig},
+}
+
+func init() { flagTable = append(flagTable, recentFlags...) }
