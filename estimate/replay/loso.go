@@ -17,17 +17,19 @@ import (
 // (bursts, TTFT) as well as the holdout split's. Written by the -fit run,
 // read by the calibration test.
 //
-// The committed file was fitted before session 35's kernel figures (the
-// H20's and AMD's cited rates, the H800's shared-die tables, NCCL's
-// cross-node latency, MLA head tiles), which moved a few calibration
-// predictions by a few percent. Refitted on that model (2026-12-07, -fit
-// -global=false, 1,550 s alone), the moe TTFT-mean coverage falls to 77.6%
-// of 58 — under TestCalibrationThroughput's 78% floor — because
-// inferencex-pr-3363 is the only source that pins SGLang's eager prefill
-// constant: without it the refit takes sglang_eager_per_layer_s 0.896 →
-// 0.130 ms and that source's c1–c8 TTFTs +0…+28% → −54…−73%. The refit
-// is due with a second source for that constant (or bands that say one
-// source pins it), not with a lower floor.
+// The committed file was refitted on 2026-12-07 (session 36; -fit
+// -global=false, 3,062 s on a shared machine) on the model of that day,
+// with inferencex-pr-3175 (SGLang 0.5.12 on B300, the same recipe and
+// harness as inferencex-pr-3363 on B200) as the second source of SGLang's
+// eager prefill constant: without inferencex-pr-3363 the refit now takes
+// sglang_eager_per_layer_s 0.896 → 0.461 ms (0.130 with that source alone
+// pinning it, session 35), near SGLang's own measurement (perf.
+// CitedSGLangEagerPerLayerS, 0.409 ms); the two sources disagree 2.3-fold
+// at c1 with the same software, which the held-out view now shows instead
+// of hiding. One change came after the refit: the tokenizer's 2 ms
+// micro-batching wait (perf.UseTokenizerBatchWait), a latency of 2 ms on
+// a request's TTFT that moves no fitted constant's evidence by more than
+// that.
 const LOSOFile = "testdata/loso.json"
 
 // LOSO maps a left-out source to the constants (by Params name) fitted
