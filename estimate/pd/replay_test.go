@@ -384,7 +384,10 @@ var pdAchieved = map[string]map[string]struct {
 		// anyscale-h100-pack-p2tp2-d1tp2-c32, +62% -> +64%: the batch-32
 		// decode's GEMMs a little slower as measured than at the fitted
 		// rate).
-		"TTFT mean (ms)": {within: 7, worst: 1.31},
+		// worst 1.31 -> 1.32: the tokenizer's 2 ms micro-batching wait
+		// (perf.UseTokenizerBatchWait, session 36) on the already too
+		// slow anyscale-h200 c64 TTFT.
+		"TTFT mean (ms)": {within: 7, worst: 1.32},
 		// 4 -> 5 within: tokenizing the prompt (FrontendPromptTokenS) adds
 		// ≈5.5 ms a pool to Anyscale's 5,000-token prompts. 6 -> 7 within
 		// with the host split of session 31 (1.179 / 2.891 ms): the TP 1
@@ -460,7 +463,9 @@ var pdAchieved = map[string]map[string]struct {
 		// (+2/+24/+28% -> +13/+32/+32% at 512-2,048 tokens: the prefill on
 		// one H20 is already 24-40% slower than the source's colocated
 		// runs, the hand-off 30-110 ms faster).
-		"TTFT mean (ms)":   {within: 3, worst: 0.72},
+		// 3 -> 8 within (session 35): the H20's cited GEMM and attention
+		// rates (perf.UseH20KernelFigures) on PegaFlow's Qwen3-8B.
+		"TTFT mean (ms)":   {within: 8, worst: 0.72},
 		"TTFT median (ms)": {within: 0, worst: 0.75},
 		// llm-d GKE's TPOT in inference-perf's re-tokenized count
 		// (clientCounted): +155% -> +125%; +128% with FA3's windowed
