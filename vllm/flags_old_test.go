@@ -28,11 +28,13 @@ func TestOldFlagPresence(t *testing.T) {
 		{"0.6.5", "--kv-transfer-config", Maybe},
 		{"0.6.6", "--kv-transfer-config", Present},
 		{"0.8.5", "--kv-transfer-config", Present},
-		// PR #14305 (2025-03-06): not in v0.7.3 (2025-02-20), in v0.8.4;
-		// 0.8.0-0.8.3 were tagged off main.
+		// PR #14305 (2025-03-06): not in v0.7.3 (2025-02-20); the v0.8.3
+		// image's Namespace has it (issue #16177), the v0.8.4 tag too;
+		// 0.8.0-0.8.2 were tagged off main.
 		{"0.7.3", "--enable-expert-parallel", Absent},
 		{"0.8.0", "--enable-expert-parallel", Maybe},
-		{"0.8.3", "--enable-expert-parallel", Maybe},
+		{"0.8.2", "--enable-expert-parallel", Maybe},
+		{"0.8.3", "--enable-expert-parallel", Present},
 		{"0.8.4", "--enable-expert-parallel", Present},
 		{"0.8.5", "--enable-expert-parallel", Present},
 		{"0.8.5", "-ep", Present},
@@ -68,7 +70,7 @@ func TestOldFlagSourcesNameTags(t *testing.T) {
 		"host":                   {"bb2fc0807", "issue #3296"},
 		"enable-chunked-prefill": {"PR #3538", "bb2fc0807"},
 		"kv-transfer-config":     {"PR #10502", "a6221a144", "2339d59f9"},
-		"enable-expert-parallel": {"PR #14305", "ed6e9075d", "dc1b4a6f1", "issue #18888"},
+		"enable-expert-parallel": {"PR #14305", "ed6e9075d", "issue #16177", "dc1b4a6f1", "issue #18888"},
 		"additional-config":      {"PR #12432", "0408efc6d", "ed6e9075d"},
 		"kv-events-config":       {"PR #16750", "dc1b4a6f1", "issue #17410", "587387724"},
 		"config-format":          {"PR #8168", "32e7db253", "3fd2b0d21"},

@@ -157,7 +157,7 @@ var flagTable = []Flag{
 	{Name: "api-server-count", Aliases: []string{"-asc"}, Kind: Int, Span: Span{Since: v0150, Confirmed: v0160},
 		Doc:    "API server processes; unset = auto (DP size for internal LB, local DP for hybrid, 1 for external); forbidden with --headless",
 		Source: srcServe016 + "; 0.13-0.15 unverified"},
-	{Name: "enable-expert-parallel", Aliases: []string{"-ep"}, Kind: Bool, Default: "False", Span: Span{Since: v080, Confirmed: v084},
+	{Name: "enable-expert-parallel", Aliases: []string{"-ep"}, Kind: Bool, Default: "False", Span: Span{Since: v080, Confirmed: v083},
 		Doc: "MoE layers use EP (size TP x DP) instead of TP", Source: srcExpertParallelFlag},
 	{Name: "enable-eplb", Kind: Bool, Default: "False", Span: Span{Since: v092},
 		Doc: "expert-parallel load balancer", Source: srcFacts + " (≈0.9.2/0.10); first release unverified"},

@@ -19,6 +19,7 @@ var (
 	v080  = mustVersion("0.8.0")
 	v081  = mustVersion("0.8.1")
 	v082  = mustVersion("0.8.2")
+	v083  = mustVersion("0.8.3")
 	v084  = mustVersion("0.8.4")
 	v085  = mustVersion("0.8.5")
 	v090  = mustVersion("0.9.0")

@@ -69,9 +69,11 @@ const (
 	// srcExpertParallelFlag: PR #14305 (merged 2025-03-06) replaced
 	// VLLM_TEST_ENABLE_EP with --enable-expert-parallel. The v0.7.3 tag
 	// predates it; the v0.8.4 tag has it; 0.8.0-0.8.3 were tagged off main
-	// (not read). Issue #18888 starts vLLM 0.8.5 with it (parsed; start-up
-	// fails later in FlashMLA's FP8 KV check).
+	// (not read), but issue #16177 runs the vllm/vllm-openai:v0.8.3 image
+	// and its args Namespace carries enable_expert_parallel=False (argparse
+	// puts a dest there only for an added option). Issue #18888 starts vLLM
+	// 0.8.5 with it (parsed; start-up fails later in FlashMLA's FP8 KV check).
 	srcExpertParallelFlag = "PR #14305 ([Distributed] Add enable_expert_parallel arg, merged 2025-03-06 as cc2f9b32c; removes VLLM_TEST_ENABLE_EP); " +
-		"absent at " + srcTag073 + "; present at " + srcTag084 + ", " + srcTag090 + ", " + srcTag0110 + "; " +
-		"issue #18888 (vLLM 0.8.5 with --enable-expert-parallel parsed; fails in FlashMLA FP8 KV); issue #21306 (0.9.2); issue #31480 (0.13.0); " + srcPar0101 + "; 0.8.0-0.8.3 unverified"
+		"absent at " + srcTag073 + "; issue #16177 (vllm/vllm-openai:v0.8.3 image: args Namespace ... data_parallel_size=1, enable_expert_parallel=False); present at " + srcTag084 + ", " + srcTag090 + ", " + srcTag0110 + "; " +
+		"issue #18888 (vLLM 0.8.5 with --enable-expert-parallel parsed; fails in FlashMLA FP8 KV); issue #21306 (0.9.2); issue #31480 (0.13.0); " + srcPar0101 + "; 0.8.0-0.8.2 unverified"
 )
