@@ -8,7 +8,7 @@ import (
 
 // SinceNote says when a flag exists, if it ever did, over all of its
 // table entries (vllm.FlagSpan), in parentheses: " (added in 0.11.0)",
-// " (not before 0.8.0; first seen in 0.9.2)" when its first release is not
+// " (not before 0.8.0; first seen in 0.8.3)" when its first release is not
 // pinned, with "; removed in X" for a flag since removed; "" for a flag no
 // release has.
 func SinceNote(flag string) string {

@@ -31,11 +31,15 @@ const (
 	srcAccessLogEndpoints = "PR #30011 ([feat][log] add --disable-access-log-for-endpoints, opened 2025-12-04; 0.11.1 out by 2025-11-19, so not before 0.11.2); " +
 		"kserve/kserve PR #5507 (third-party: \"vLLM 0.16 introduced --disable-access-log-for-endpoints\", used for vLLM >= 0.16); " +
 		"docs.vllm.ai/en/v0.23.0/api/vllm/logging_utils/access_log_filter (UvicornAccessLogFilter); 0.11.2-0.15.x unverified"
-	// srcKVEvents: KVEventsConfig came with PR #16750 (KV cache events over
-	// ZMQ; ai-dynamo/dynamo PR #1181, 2025-05-23, builds on it). The first
-	// release with the --kv-events-config flag was not read.
-	srcKVEvents = "PR #16750 (KV cache events, KVEventsConfig; ai-dynamo/dynamo PR #1181 of 2025-05-23 builds on it); " + srcMain1011 + " (EngineArgs.kv_events_config); " +
-		srcTag028 + " (--kv-events-config); kaito-project/kaito PR #1890 (2026-03, injects --kv-events-config); first release unverified, unknown before 0.28.0"
+	// srcKVEvents: KVEventsConfig and --kv-events-config came with PR
+	// #16750 (KV cache events over ZMQ; merged 2025-04-30 as 0be6d05b5;
+	// ai-dynamo/dynamo PR #1181, 2025-05-23, builds on it). A v0.8.5 tag
+	// existed by 2025-04-29 (issue #17410: "after upgraded vLLM to v0.8.5",
+	// a build 0.8.6.dev22+gec44935b0 logged that day), so 0.8.5 cannot
+	// have it; the v0.9.0 tag has it.
+	srcKVEvents = "PR #16750 ([V1][Metrics] add support for kv event publishing, merged 2025-04-30 as 0be6d05b5: --kv-events-config); " +
+		"absent at " + srcTag084 + "; issue #17410 (a v0.8.5 tag existed by 2025-04-29: build 0.8.6.dev22+gec44935b0 \"after upgraded vLLM to v0.8.5\"), so not in 0.8.5; " +
+		"present at " + srcTag090 + ", " + srcTag0110 + ", " + srcTag028 + "; ai-dynamo/dynamo PR #1181 (2025-05-23) builds on it; kaito-project/kaito PR #1890 (2026-03, injects --kv-events-config)"
 	// srcDistTimeout: PR #36047 (opened 2026-03-04, after 0.16.0 was out)
 	// added --distributed-timeout-seconds; issue #45078 runs it on 0.20.2.
 	srcDistTimeout = "PR #36047 ([Feature] Add --distributed-timeout-seconds, opened 2026-03-04; 0.16.0 released by 2026-02-26, so not before 0.17.0); " +
@@ -65,11 +69,14 @@ const (
 	srcMambaCacheMode = "PR #30877 ([V1][Hybrid] Mamba prefix caching with align mode: --mamba-cache-mode align, opened 2025-12-17; 0.11.2 cut before 2025-12-11, so not before 0.12.0); " +
 		"vllm-project/vllm-ascend PR #7796 (2026-03-28, \"vLLM version: v0.18.0\", --enable-prefix-caching --mamba-cache-mode align; third-party); " + srcTag028 + "; 0.12.0-0.17.x unverified"
 	// srcSafetensorsStrategy: PR #24469 (opened 2025-09-08).
-	srcSafetensorsStrategy = "PR #24469 ([Core] add --safetensors-load-strategy, opened 2025-09-08); " + srcTag028 + " (LoadConfig.safetensors_load_strategy); first release unverified, unknown before 0.28.0"
+	srcSafetensorsStrategy = "PR #24469 ([Core] add --safetensors-load-strategy, opened 2025-09-08, merged 2025-09-11 as 41329a0ff); present at " + srcTag0110 + " and " + srcTag028 +
+		" (LoadConfig.safetensors_load_strategy); 0.10.2 (tagged off main after its rc tags) unverified, unknown before 0.11.0"
 	// srcAdditionalConfig: a VllmConfig field platform plugins read
-	// (vllm-ascend); present on main before 0.12.0 and at the 0.28.0 tag.
-	srcAdditionalConfig = srcMain1011 + " (EngineArgs.additional_config); " + srcTag028 + " (--additional-config); " +
-		"a vllm-ascend issue's launch on vLLM 0.11.0rc3 (lint corpus case ascend-dsv3-4node-oneline; third-party, a release candidate); first release unverified, unknown before 0.28.0"
+	// (vllm-ascend), added by PR #12432 (merged 2025-02-11 as 2e3b969ec):
+	// not in the v0.7.2 tag, in the v0.7.3 tag.
+	srcAdditionalConfig = "PR #12432 ([Platform] add pre_register_and_update function, merged 2025-02-11 as 2e3b969ec: --additional-config); absent at " + srcTag072 +
+		"; present at " + srcTag073 + ", " + srcTag084 + ", " + srcTag090 + ", " + srcTag0110 + ", " + srcTag028 + "; " + srcMain1011 + " (EngineArgs.additional_config); " +
+		"a vllm-ascend issue's launch on vLLM 0.11.0rc3 (lint corpus case ascend-dsv3-4node-oneline; third-party)"
 	// srcHybridKVFlag: the switch existed on main before 0.12.0; its
 	// --no- form is what PD configs use since connectors stopped forcing it
 	// off (facts_pd.go hybridKVKept).
@@ -85,12 +92,24 @@ const (
 	// 0.20.1 does not have it.
 	srcReasoningConfig = "issue #42399 (vllm/vllm-openai:v0.20.1: \"unrecognized arguments: --reasoning-config\", so not before 0.20.2); " + srcTag028 +
 		" (--reasoning-config, ReasoningConfig); 0.20.2-0.27.x unverified"
+	// srcMMEncoderTPMode: PR #23190 (merged 2025-08-20 as 5efd6905b)
+	// formalized --mm-encoder-tp-mode (it replaces
+	// --enable-multimodal-encoder-data-parallel, which 0.11.0 maps to
+	// "data"). The v0.10.2rc1 tag on main (5438967fb, 2025-09-01; builds
+	// 0.10.2rc2.dev{0,26,75}) has it, but 0.10.2 itself was tagged off main
+	// and not read.
+	srcMMEncoderTPMode = "PR #23190 ([CLI][Doc] Formalize --mm-encoder-tp-mode, merged 2025-08-20 as 5efd6905b); in the v0.10.2rc1 tag 5438967fb (not a release; 0.10.2 not read); present at " +
+		srcTag0110 + ", " + srcTag028 + "; issue QwenLM/Qwen3-VL #1492 (2025-09 README command with --mm-encoder-tp-mode data); unknown before 0.11.0"
 	// srcTag028Only: flags read only in the 0.28.0 tag's EngineArgs.
 	srcTag028Only = srcTag028 + "; first release unverified, unknown before 0.28.0"
-	// srcConfigFormat: a stored main of the 0.7.0 period already parses
-	// --config-format (ConfigFormat choices).
-	srcConfigFormat = "vllm-project/vllm vllm/engine/arg_utils.py@001999d2f360 (main of the 0.7.0 period, --config-format with ConfigFormat choices, not a release); " +
-		srcTag028 + "; first release unverified, unknown before 0.28.0"
+	// srcConfigFormat: PR #8168 (merged 2024-09-07 as 29f49cd6e) added
+	// --config-format. Until 0.6.1 vLLM's version lived in vllm/version.py:
+	// the "Bump version to v0.6.0" commit (2024-09-04) lacks the flag and
+	// "Bump version to v0.6.1" (2024-09-11) has it, so a 0.5.5 source (dated
+	// before 0.6.0's bump) cannot have it, 0.6.0 may, 0.6.1 does.
+	srcConfigFormat = "PR #8168 ([Model] Allow loading from original Mistral format, merged 2024-09-07 as 29f49cd6e: --config-format); " +
+		"vllm/version.py bump commits: v0.6.0 32e7db253 (2024-09-04, without it), v0.6.1 3fd2b0d21 (2024-09-11, with it); present at " + srcTag0661 + ", " + srcTag073 + ", " + srcTag0110 + ", " + srcTag028 +
+		"; vllm-project/vllm vllm/engine/arg_utils.py@001999d2f360 (main of the 0.7.0 period); 0.6.0 (its tag not read) unverified"
 )
 
 // v0202 is 0.20.2, the first release issue #45078 shows
@@ -101,7 +120,7 @@ var v0202 = mustVersion("0.20.2")
 var recentFlags = []Flag{
 	{Name: "disable-access-log-for-endpoints", Kind: String, Span: Span{Since: v0112, Confirmed: v0160},
 		Doc: "comma-separated endpoint paths whose uvicorn access-log lines are dropped (e.g. /health,/metrics)", Source: srcAccessLogEndpoints},
-	{Name: "kv-events-config", Kind: JSON, Span: Span{Since: vPre, Confirmed: v0280},
+	{Name: "kv-events-config", Kind: JSON, Span: Span{Since: v090}, Verified: true,
 		Doc: "KV cache event publisher (ZMQ endpoint, topic, enable_kv_cache_events) for KV-aware routers", Source: srcKVEvents},
 	{Name: "distributed-timeout-seconds", Kind: Int, Span: Span{Since: v0170, Confirmed: v0202},
 		Doc: "torch.distributed init_process_group timeout in seconds (unset = PyTorch's default)", Source: srcDistTimeout},
@@ -113,13 +132,13 @@ var recentFlags = []Flag{
 		Doc: "tokens buffered per request before a streamed response is sent", Source: srcStreamInterval},
 	{Name: "mamba-cache-mode", Kind: String, Span: Span{Since: v0120, Confirmed: v0180},
 		Doc: "Mamba state caching for prefix caching (align, all, none; values not checked)", Source: srcMambaCacheMode},
-	{Name: "safetensors-load-strategy", Kind: String, Span: Span{Since: vPre, Confirmed: v0280},
+	{Name: "safetensors-load-strategy", Kind: String, Span: Span{Since: vPre, Confirmed: v0110},
 		Doc: "how safetensors files are read (lazy mmap or eager; values not checked)", Source: srcSafetensorsStrategy},
-	{Name: "additional-config", Kind: JSON, Span: Span{Since: vPre, Confirmed: v0280},
+	{Name: "additional-config", Kind: JSON, Span: Span{Since: v073}, Verified: true,
 		Doc: "free-form JSON for platform plugins (vllm-ascend reads it)", Source: srcAdditionalConfig},
 	{Name: "disable-hybrid-kv-cache-manager", Kind: Bool, Span: Span{Since: vPre, Confirmed: v0221},
 		Doc: "turn the hybrid KV cache manager off (--no- form keeps it on)", Source: srcHybridKVFlag},
-	{Name: "config-format", Kind: String, Default: "auto", Span: Span{Since: vPre, Confirmed: v0280},
+	{Name: "config-format", Kind: String, Default: "auto", Span: Span{Since: v060, Confirmed: v061},
 		Doc: "format of the model config (auto, hf, mistral, ...; values not checked)", Source: srcConfigFormat},
 	{Name: "enable-mm-embeds", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v0280},
 		Doc: "accept precomputed multimodal embeddings as input", Source: srcTag028Only},
@@ -127,8 +146,8 @@ var recentFlags = []Flag{
 		Doc: "use the cumem allocator for model memory", Source: srcTag028 + "; " + srcLlmdV4 + "; first release unverified, unknown before 0.22.1"},
 	{Name: "numa-bind", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v0221},
 		Doc: "bind workers to the GPU's NUMA node", Source: srcTag028 + " (ParallelConfig.numa_bind); " + srcLlmdV4 + "; first release unverified, unknown before 0.22.1"},
-	{Name: "mm-encoder-tp-mode", Kind: String, Span: Span{Since: vPre, Confirmed: v0280},
-		Doc: "how the multimodal encoder uses TP (weights or data; values not checked)", Source: srcTag028Only},
+	{Name: "mm-encoder-tp-mode", Kind: String, Span: Span{Since: vPre, Confirmed: v0110},
+		Doc: "how the multimodal encoder uses TP (weights or data; values not checked)", Source: srcMMEncoderTPMode},
 	{Name: "dcp-comm-backend", Kind: String, Span: Span{Since: vPre, Confirmed: v0280},
 		Doc: "communication backend of decode context parallel (values not checked)", Source: srcTag028Only},
 	{Name: "reasoning-config", Kind: JSON, Span: Span{Since: v0202, Confirmed: v0280},

@@ -22,9 +22,12 @@ func TestRecentFlagPresence(t *testing.T) {
 		{"0.17.0", "--distributed-timeout-seconds", Maybe},
 		{"0.20.1", "--distributed-timeout-seconds", Maybe},
 		{"0.20.2", "--distributed-timeout-seconds", Present},
-		// First release unknown: Maybe before the 0.28.0 tag read, never Absent.
-		{"0.5.3", "--kv-events-config", Maybe},
-		{"0.27.1", "--kv-events-config", Maybe},
+		// PR #16750 merged 2025-04-30: not in the v0.8.4 tag nor in 0.8.5
+		// (tagged by 2025-04-29, issue #17410); in the v0.9.0 tag.
+		{"0.5.3", "--kv-events-config", Absent},
+		{"0.8.5", "--kv-events-config", Absent},
+		{"0.9.0", "--kv-events-config", Present},
+		{"0.22.1", "--kv-events-config", Present},
 		{"0.28.0", "--kv-events-config", Present},
 		// PR #31343 opened 2025-12-25; 0.17.1 docs show its consumer.
 		{"0.11.2", "--default-chat-template-kwargs", Absent},

@@ -11,4 +11,3 @@ vllm serve deepseek-ai/DeepSeek-V3-0324 --tensor-parallel-size 1 --enable-expert
 # want:6 VL102
 # want:6 VL102
 # want:6 VL102
-# want:4 VL102
