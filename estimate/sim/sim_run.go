@@ -75,7 +75,7 @@ func (s *simulator) run() {
 func (s *simulator) admit() bool {
 	s.admitArrivals(s.now)
 	s.handOver()
-	if s.cfg.MaxWaiting > 0 && s.waiting()+len(s.ingest) > s.cfg.MaxWaiting {
+	if s.cfg.MaxWaiting > 0 && s.waiting()+len(s.ingest)+len(s.clientQ) > s.cfg.MaxWaiting {
 		s.res.Overloaded = true
 		return true
 	}
@@ -114,9 +114,9 @@ func (s *simulator) admitArrivals(t float64) {
 	}
 	s.pending = popFront(s.pending, n)
 	for s.nextArr <= t {
-		s.arrive(s.newReq(s.nextArr, -1))
+		s.send(s.newReq(s.nextArr, -1))
 		s.sent++
-		s.nextArr += s.rng.ExpFloat64() / s.cfg.ArrivalRatePerS
+		s.nextArr += s.interArrival()
 		if !s.more() {
 			s.nextArr = math.Inf(1)
 		}
