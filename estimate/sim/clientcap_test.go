@@ -113,6 +113,7 @@ func TestClientCapOneIsClosedLoopOfOne(t *testing.T) {
 	closed.Sessions = 1
 	capped := base
 	capped.ArrivalRatePerS, capped.ClientCap = 1000, 1
+	capped.MaxWaiting = 5 // the client's queue (up to 49) is not the server's
 	c, o := Run(closed), Run(capped)
 	for _, x := range []struct {
 		name      string
@@ -126,8 +127,8 @@ func TestClientCapOneIsClosedLoopOfOne(t *testing.T) {
 			}
 		}
 	}
-	if o.Requests != 50 || o.MeanRunning > 1+1e-9 {
-		t.Errorf("capped run: %d requests, %.3f running on average; want 50, at most 1", o.Requests, o.MeanRunning)
+	if o.Requests != 50 || o.MeanRunning > 1+1e-9 || o.Overloaded {
+		t.Errorf("capped run: %d requests, %.3f running on average, overloaded %v; want 50, at most 1, not overloaded", o.Requests, o.MeanRunning, o.Overloaded)
 	}
 	// 500 tokens over 50 × 100 ms (and the first arrival's gap, ~1 ms)
 	if math.Abs(o.OutputTokPerS-100)/100 > 0.01 || math.Abs(c.OutputTokPerS-100)/100 > 0.01 {
@@ -135,8 +136,13 @@ func TestClientCapOneIsClosedLoopOfOne(t *testing.T) {
 	}
 	// Uncapped, the 50 arrivals of the first 50 ms share the engine's
 	// batch: far more than one request's 100 tok/s.
+	// (and queue in the server: past MaxWaiting, overloaded).
 	uncapped := capped
 	uncapped.ClientCap = 0
+	if u := Run(uncapped); !u.Overloaded {
+		t.Errorf("uncapped run with 5 waiting at most: not overloaded")
+	}
+	uncapped.MaxWaiting = 0
 	if u := Run(uncapped); !(u.OutputTokPerS > 200) {
 		t.Errorf("uncapped output %.1f tok/s: the arrivals should batch", u.OutputTokPerS)
 	}

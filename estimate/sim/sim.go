@@ -114,9 +114,10 @@ type Config struct {
 	Spec Speculation
 	// MaxWaiting, when positive, stops the run as soon as more requests
 	// wait than this (Result.Overloaded): an open loop above capacity
-	// grows its queue for as long as it runs. Requests held in the
-	// client's queue (ClientCap) count: they wait because arrivals
-	// outpace service too.
+	// grows its queue for as long as it runs. The client's queue under a
+	// ClientCap does not count: its wait is in no measured latency, so a
+	// capped loop above capacity measures what a closed loop of ClientCap
+	// sessions would, however long that queue grows.
 	MaxWaiting int
 	// WorkBudget, when positive, bounds Replicate: each of the first
 	// ReplicationsMin replications stops measuring once it has spent its

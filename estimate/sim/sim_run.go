@@ -75,7 +75,7 @@ func (s *simulator) run() {
 func (s *simulator) admit() bool {
 	s.admitArrivals(s.now)
 	s.handOver()
-	if s.cfg.MaxWaiting > 0 && s.waiting()+len(s.ingest)+len(s.clientQ) > s.cfg.MaxWaiting {
+	if s.cfg.MaxWaiting > 0 && s.waiting()+len(s.ingest) > s.cfg.MaxWaiting {
 		s.res.Overloaded = true
 		return true
 	}
