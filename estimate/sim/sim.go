@@ -55,9 +55,10 @@ type Config struct {
 	// (current_request_rate * burstiness), np.random.gamma(shape=
 	// burstiness, scale=theta)): below 1 burstier than Poisson, above 1
 	// more regular. 0 and 1 are Poisson, drawn exactly as without it
-	// (exponential, bit for bit the same run). (The newer client also
-	// rescales the cumulative delays so that the last request is sent at
-	// num_prompts / rate; that is not simulated.)
+	// (exponential, bit for bit the same run). (get_request at both
+	// commits also rescales the cumulative delays so that the last
+	// request is sent at num_prompts / rate, Poisson or gamma: not
+	// simulated, for this as for Poisson arrivals.)
 	Burstiness float64
 	// ClientCap, when positive, holds an open loop to at most ClientCap
 	// requests in flight, as a benchmark client's --max-concurrency with a
