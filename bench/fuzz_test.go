@@ -36,7 +36,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("unusable result accepted: %+v", r)
 			}
 			switch r.Load.Kind {
-			case LoadClosedLoop, LoadBurst, LoadPoisson, LoadOther:
+			case LoadClosedLoop, LoadBurst, LoadPoisson, LoadCapped, LoadGamma, LoadOther:
 			default:
 				t.Fatalf("unknown load kind %q", r.Load.Kind)
 			}

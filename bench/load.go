@@ -1,10 +1,5 @@
 package bench
 
-import (
-	"fmt"
-	"strconv"
-)
-
 // arrivals is what a client recorded about how it sent requests.
 type arrivals struct {
 	rate       float64 // requests/s; 0 with unlimited
@@ -21,10 +16,15 @@ type arrivals struct {
 // rate every request is released at once and --max-concurrency, when it is
 // below the number of prompts, turns that into a closed loop of that many
 // sessions (a semaphore: the next prompt starts when one finishes); with a
-// finite rate requests arrive as a Poisson process (gamma with burstiness
-// ≠ 1). Patterns vlaunch's simulation has no counterpart for are LoadOther.
+// finite rate requests arrive as a Poisson process, or gamma with
+// burstiness ≠ 1 (LoadGamma), and --max-concurrency below the number of
+// prompts holds them to that many in flight (LoadCapped: a request drawn
+// at its arrival time waits for a semaphore slot, and the client times it
+// from the send). Patterns vlaunch's simulation has no counterpart for
+// (trace timestamps, ramp-ups) are LoadOther.
 func (a arrivals) load() Load {
 	l := Load{Prompts: a.prompts}
+	gamma := a.burstiness != 0 && a.burstiness != 1
 	switch {
 	case a.trace:
 		return other(l, "requests sent at a trace's timestamps")
@@ -36,10 +36,13 @@ func (a arrivals) load() Load {
 		l.Kind = LoadBurst
 	case a.unlimited:
 		l.Kind, l.Concurrency = LoadClosedLoop, a.maxConc
-	case a.burstiness != 0 && a.burstiness != 1:
-		return other(l, "gamma-distributed arrivals (burstiness "+strconv.FormatFloat(a.burstiness, 'g', 4, 64)+"), not Poisson")
 	case a.maxConc > 0 && a.maxConc < a.prompts:
-		return other(l, fmt.Sprintf("Poisson arrivals held to at most %d requests in flight by the client", a.maxConc))
+		l.Kind, l.RatePerS, l.Concurrency = LoadCapped, a.rate, a.maxConc
+		if gamma {
+			l.Burstiness = a.burstiness
+		}
+	case gamma:
+		l.Kind, l.RatePerS, l.Burstiness = LoadGamma, a.rate, a.burstiness
 	default:
 		l.Kind, l.RatePerS = LoadPoisson, a.rate
 	}

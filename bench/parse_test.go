@@ -149,8 +149,19 @@ func TestParseLoads(t *testing.T) {
 		{`,"request_rate":"inf","max_concurrency":100`, Load{Kind: LoadBurst, Prompts: 100}},
 		{`,"request_rate":"inf","max_concurrency":8`, Load{Kind: LoadClosedLoop, Concurrency: 8, Prompts: 100}},
 		{`,"request_rate":5,"burstiness":1.0`, Load{Kind: LoadPoisson, RatePerS: 5, Prompts: 100}},
-		{`,"request_rate":5,"burstiness":0.5`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "gamma-distributed arrivals (burstiness 0.5), not Poisson"}},
-		{`,"request_rate":5,"max_concurrency":8`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "Poisson arrivals held to at most 8 requests in flight by the client"}},
+		// gamma arrivals: vLLM's --burstiness (get_request's gamma shape)
+		{`,"request_rate":5,"burstiness":0.5`, Load{Kind: LoadGamma, RatePerS: 5, Burstiness: 0.5, Prompts: 100}},
+		{`,"request_rate":5,"burstiness":2,"max_concurrency":null`, Load{Kind: LoadGamma, RatePerS: 5, Burstiness: 2, Prompts: 100}},
+		// a finite rate under --max-concurrency below the prompts: capped
+		{`,"request_rate":5,"max_concurrency":8`, Load{Kind: LoadCapped, RatePerS: 5, Concurrency: 8, Prompts: 100}},
+		{`,"request_rate":5,"burstiness":1.0,"max_concurrency":8`, Load{Kind: LoadCapped, RatePerS: 5, Concurrency: 8, Prompts: 100}},
+		{`,"request_rate":5,"burstiness":0.5,"max_concurrency":8`, Load{Kind: LoadCapped, RatePerS: 5, Concurrency: 8, Burstiness: 0.5, Prompts: 100}},
+		{`,"request_rate":5,"burstiness":2,"max_concurrency":99`, Load{Kind: LoadCapped, RatePerS: 5, Concurrency: 99, Burstiness: 2, Prompts: 100}},
+		// a cap of every prompt never holds a request back
+		{`,"request_rate":5,"max_concurrency":100`, Load{Kind: LoadPoisson, RatePerS: 5, Prompts: 100}},
+		{`,"request_rate":5,"burstiness":0.5,"max_concurrency":100`, Load{Kind: LoadGamma, RatePerS: 5, Burstiness: 0.5, Prompts: 100}},
+		// a ramp-up stays unsimulated, cap or not
+		{`,"request_rate":5,"max_concurrency":8,"ramp_up_strategy":"linear","ramp_up_start_rps":1,"ramp_up_end_rps":9`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "the request rate ramps up (linear)"}},
 		{`,"request_rate":"inf","ramp_up_strategy":"linear","ramp_up_start_rps":1,"ramp_up_end_rps":9`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "the request rate ramps up (linear)"}},
 		{``, Load{Kind: LoadOther, Prompts: 100, Unsupported: "the result does not record the request rate"}},
 		{`,"request_rate":"inf","failed":4`, Load{Kind: LoadBurst, Prompts: 104}},
@@ -219,16 +230,16 @@ func TestParseRealFiles(t *testing.T) {
 			completed: 900, in: 999, out: 240163.0 / 900, ttftMedian: 877.0819514993491, tpotMedian: 43.742781012684844,
 			itlMedian: 36.940078000043286, outTokPerS: 11481.016525153933, durationS: 20.918269691000205},
 		// SGLang JSONL: ShareGPT at 5 req/s under a cap of 256 (Poisson
-		// held by a cap: not simulated); random_input_len is not the
-		// request length of a ShareGPT run.
+		// held by the client's cap); random_input_len is not the request
+		// length of a ShareGPT run.
 		{file: "sglang-sharegpt-capped.jsonl", record: 1, format: FormatSGLang,
-			load:      Load{Kind: LoadOther, Prompts: 1000, Unsupported: "Poisson arrivals held to at most 256 requests in flight by the client"},
+			load:      Load{Kind: LoadCapped, RatePerS: 5, Concurrency: 256, Prompts: 1000},
 			completed: 1000, in: 302.118, out: 195.775, ttftMedian: 76.41966750088613, tpotMedian: 11.829237894316,
 			itlMedian: 10.71716399746947, outTokPerS: 957.162043188693, durationS: 204.53694480800186},
 		{file: "sglang-0.4-poisson.txt", record: 1, format: FormatSGLang, load: Load{Kind: LoadPoisson, RatePerS: 4, Prompts: 300},
 			completed: 300, in: 95293.0 / 300, out: 60411.0 / 300, ttftMedian: 409.48, itlMedian: 42.90, outTokPerS: 528.54, durationS: 114.30},
 		{file: "sglang-printed-capped.txt", record: 1, format: FormatSGLang,
-			load:      Load{Kind: LoadOther, Prompts: 100, Unsupported: "Poisson arrivals held to at most 64 requests in flight by the client"},
+			load:      Load{Kind: LoadCapped, RatePerS: 20, Concurrency: 64, Prompts: 100},
 			completed: 100, in: 342, out: 215.13, ttftMedian: 5789.71, tpotMedian: 15.32, itlMedian: 13.82, outTokPerS: 628.38, durationS: 34.24},
 		{file: "sglang-printed-capped.txt", record: 2, format: FormatSGLang, load: Load{Kind: LoadClosedLoop, Concurrency: 64, Prompts: 100},
 			completed: 100, in: 346.84, out: 189.99, ttftMedian: 6101.90, tpotMedian: 15.98, itlMedian: 14.19, outTokPerS: 783.22, durationS: 24.26},

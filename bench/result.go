@@ -84,6 +84,17 @@ const (
 	LoadBurst LoadKind = "burst"
 	// LoadPoisson: Poisson arrivals at RatePerS.
 	LoadPoisson LoadKind = "poisson"
+	// LoadCapped: open-loop arrivals at RatePerS (Poisson, or gamma
+	// with shape Burstiness when it is set) held by the client to at
+	// most Concurrency requests in flight: vLLM's bench serve and
+	// SGLang's bench_serving with a finite --request-rate and
+	// --max-concurrency (a request waits for a semaphore slot, and its
+	// latencies are timed from the send, not the arrival:
+	// sim.Config.ClientCap).
+	LoadCapped LoadKind = "capped-open-loop"
+	// LoadGamma: arrivals at RatePerS whose gaps are gamma-distributed
+	// with shape Burstiness (vLLM's --burstiness ≠ 1; sim.Config.Burstiness).
+	LoadGamma LoadKind = "gamma"
 	// LoadOther is an arrival pattern vlaunch does not simulate
 	// (Unsupported says which).
 	LoadOther LoadKind = "other"
@@ -94,6 +105,9 @@ type Load struct {
 	Kind        LoadKind `json:"kind"`
 	Concurrency int      `json:"concurrency,omitempty"`
 	RatePerS    float64  `json:"rate_per_s,omitempty"`
+	// Burstiness is the gamma shape of the gaps between arrivals
+	// (LoadGamma, and LoadCapped when not Poisson); 0 = Poisson.
+	Burstiness float64 `json:"burstiness,omitempty"`
 	// Prompts is the number of requests the run sent (measured ones).
 	Prompts int `json:"prompts"`
 	// Unsupported says why a LoadOther run cannot be simulated.
@@ -109,6 +123,16 @@ func (l Load) String() string {
 		return fmt.Sprintf("burst of %d prompts at once", l.Prompts)
 	case LoadPoisson:
 		return fmt.Sprintf("Poisson arrivals at %s requests/s, %d prompts", strconv.FormatFloat(l.RatePerS, 'g', 4, 64), l.Prompts)
+	case LoadGamma:
+		return fmt.Sprintf("gamma arrivals (burstiness %s) at %s requests/s, %d prompts", strconv.FormatFloat(l.Burstiness, 'g', 4, 64),
+			strconv.FormatFloat(l.RatePerS, 'g', 4, 64), l.Prompts)
+	case LoadCapped:
+		arr := "Poisson arrivals"
+		if l.Burstiness > 0 {
+			arr = "gamma arrivals (burstiness " + strconv.FormatFloat(l.Burstiness, 'g', 4, 64) + ")"
+		}
+		return fmt.Sprintf("%s at %s requests/s held to %d in flight by the client, %d prompts", arr,
+			strconv.FormatFloat(l.RatePerS, 'g', 4, 64), l.Concurrency, l.Prompts)
 	}
 	return "not simulated: " + l.Unsupported
 }

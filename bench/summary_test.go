@@ -48,6 +48,36 @@ func TestParsePrintedSummary(t *testing.T) {
 	}
 }
 
+// TestPrintedSummaryArrivals: the lines `vllm bench serve` prints before
+// its summary name the burstiness and the cap ("Burstiness factor: 0.5
+// (Gamma distribution)", "Maximum request concurrency: 8": vllm-project/
+// vllm@def9ce85 vllm/benchmarks/serve.py benchmark); with a finite rate
+// they are gamma arrivals, capped ones, or both.
+func TestPrintedSummaryArrivals(t *testing.T) {
+	data, err := os.ReadFile("testdata/vllm-serve-poisson.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pre  string
+		want Load
+	}{
+		{"Burstiness factor: 1.0 (Poisson process)\nMaximum request concurrency: None\n", Load{Kind: LoadPoisson, RatePerS: 4, Prompts: 602}},
+		{"Burstiness factor: 0.5 (Gamma distribution)\nMaximum request concurrency: None\n", Load{Kind: LoadGamma, RatePerS: 4, Burstiness: 0.5, Prompts: 602}},
+		{"Burstiness factor: 2.0 (Gamma distribution)\n", Load{Kind: LoadGamma, RatePerS: 4, Burstiness: 2, Prompts: 602}},
+		{"Burstiness factor: 1.0 (Poisson process)\nMaximum request concurrency: 8\n", Load{Kind: LoadCapped, RatePerS: 4, Concurrency: 8, Prompts: 602}},
+		{"Burstiness factor: 0.5 (Gamma distribution)\nMaximum request concurrency: 16\n", Load{Kind: LoadCapped, RatePerS: 4, Concurrency: 16, Burstiness: 0.5, Prompts: 602}},
+	} {
+		rs, err := Parse("x.txt", []byte(c.pre+string(data)))
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("%q: %v", c.pre, err)
+		}
+		if rs[0].Load != c.want {
+			t.Errorf("%q: load %+v, want %+v", c.pre, rs[0].Load, c.want)
+		}
+	}
+}
+
 // TestPrintedSummaryErrors: a cut-off block, a missing total or a garbled
 // number is an error naming it.
 func TestPrintedSummaryErrors(t *testing.T) {

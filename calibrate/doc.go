@@ -6,7 +6,9 @@
 //
 // Each result is replayed as it ran: the same request shape (the mean
 // tokens sent and received), the same arrival pattern (a closed loop of the
-// client's sessions, a burst, or Poisson arrivals) and the same number of
+// client's sessions, a burst, Poisson or gamma arrivals, or either held
+// by the client's --max-concurrency, whose queue the client does not time:
+// sim.Config.ClientCap) and the same number of
 // requests (capped for speed, see maxSimRequests), from an idle server.
 // The fitted values are the output throughput, the TPOT and the TTFT
 // (median where the client recorded it, else the mean).

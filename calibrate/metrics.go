@@ -88,13 +88,19 @@ func targetsOf(i int, r *bench.Result, metrics []Metric) []target {
 // last requests' drain, so a server that kept up delivers a little less.
 const keptUp = 0.9
 
-// offeredLoadNote says when a Poisson run's throughput is its offered load:
-// a server that keeps up with the arrivals delivers rate × output tokens
-// whatever its speed, so the value bounds capacity from below and says
-// nothing about the constants above that; the fit keeps it (a constant set
-// that cannot keep up would contradict it). "" for other runs.
+// offeredLoadNote says when an open loop's throughput (Poisson, gamma or
+// capped arrivals) is its offered load: a server that keeps up with the
+// arrivals delivers rate × output tokens whatever its speed, so the value
+// bounds capacity from below and says nothing about the constants above
+// that; the fit keeps it (a constant set that cannot keep up would
+// contradict it). "" for other runs.
 func offeredLoadNote(r *bench.Result) string {
-	if r.Load.Kind != bench.LoadPoisson || r.Load.RatePerS <= 0 || r.Shape.OutputTokens <= 0 {
+	switch r.Load.Kind {
+	case bench.LoadPoisson, bench.LoadGamma, bench.LoadCapped:
+	default:
+		return ""
+	}
+	if r.Load.RatePerS <= 0 || r.Shape.OutputTokens <= 0 {
 		return ""
 	}
 	offered := r.Load.RatePerS * r.Shape.OutputTokens

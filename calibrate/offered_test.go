@@ -24,6 +24,14 @@ func TestOfferedLoadNote(t *testing.T) {
 	if got := offeredLoadNote(&slow); got != "" {
 		t.Errorf("fell behind: note %q, want none", got)
 	}
+	for _, l := range []bench.Load{{Kind: bench.LoadGamma, RatePerS: 4, Burstiness: 0.5, Prompts: 602},
+		{Kind: bench.LoadCapped, RatePerS: 4, Concurrency: 32, Prompts: 602}} {
+		open := r
+		open.Load = l
+		if got := offeredLoadNote(&open); !strings.Contains(got, "512 tok/s") {
+			t.Errorf("%s: note %q", l, got)
+		}
+	}
 	closed := r
 	closed.Load = bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 8, Prompts: 600}
 	if got := offeredLoadNote(&closed); got != "" {

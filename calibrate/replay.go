@@ -17,13 +17,13 @@ import (
 // c sessions is replayed with at least 32 waves of c requests (and at
 // least 200), which holds its steady state and start-up; more only costs
 // time, which the fit pays over a thousand times. A burst is replayed
-// whole (its queue is the measurement), and so is a Poisson run of up to
-// 2,000 requests.
+// whole (its queue is the measurement), and so is an open loop (Poisson,
+// gamma, capped) of up to 2,000 requests.
 func maxSimRequests(l bench.Load) int {
 	switch l.Kind {
 	case bench.LoadClosedLoop:
 		return max(200, 32*l.Concurrency)
-	case bench.LoadPoisson:
+	case bench.LoadPoisson, bench.LoadGamma, bench.LoadCapped:
 		return 2000
 	}
 	return math.MaxInt
@@ -72,6 +72,10 @@ func newReplay(in input.Input, r *bench.Result) (*replay, error) {
 		cfg.Sessions, cfg.Pool = n, n
 	case bench.LoadPoisson:
 		cfg.ArrivalRatePerS = r.Load.RatePerS
+	case bench.LoadGamma:
+		cfg.ArrivalRatePerS, cfg.Burstiness = r.Load.RatePerS, r.Load.Burstiness
+	case bench.LoadCapped: // the client's queue is not in its latencies
+		cfg.ArrivalRatePerS, cfg.Burstiness, cfg.ClientCap = r.Load.RatePerS, r.Load.Burstiness, r.Load.Concurrency
 	}
 	return &replay{in: in, kvTokens: mem.KVTokensPerRank, cfg: cfg}, nil
 }

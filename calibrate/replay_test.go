@@ -49,12 +49,17 @@ func TestReplayLoads(t *testing.T) {
 		load                     bench.Load
 		sessions, pool, requests int
 		rate                     float64
+		burstiness               float64
+		clientCap                int
 	}{
-		{bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 4, Prompts: 100}, 4, 100, 100, 0},
-		{bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 4, Prompts: 5000}, 4, 200, 200, 0},
-		{bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 64, Prompts: 5000}, 64, 2048, 2048, 0},
-		{bench.Load{Kind: bench.LoadBurst, Prompts: 500}, 500, 500, 500, 0},
-		{bench.Load{Kind: bench.LoadPoisson, RatePerS: 3, Prompts: 800}, 0, 0, 800, 3},
+		{bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 4, Prompts: 100}, 4, 100, 100, 0, 0, 0},
+		{bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 4, Prompts: 5000}, 4, 200, 200, 0, 0, 0},
+		{bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 64, Prompts: 5000}, 64, 2048, 2048, 0, 0, 0},
+		{bench.Load{Kind: bench.LoadBurst, Prompts: 500}, 500, 500, 500, 0, 0, 0},
+		{bench.Load{Kind: bench.LoadPoisson, RatePerS: 3, Prompts: 800}, 0, 0, 800, 3, 0, 0},
+		{bench.Load{Kind: bench.LoadGamma, RatePerS: 3, Burstiness: 0.5, Prompts: 800}, 0, 0, 800, 3, 0.5, 0},
+		{bench.Load{Kind: bench.LoadCapped, RatePerS: 3, Concurrency: 16, Prompts: 5000}, 0, 0, 2000, 3, 0, 16},
+		{bench.Load{Kind: bench.LoadCapped, RatePerS: 3, Concurrency: 16, Burstiness: 2, Prompts: 800}, 0, 0, 800, 3, 2, 16},
 	} {
 		p, err := newReplay(in, &bench.Result{Load: c.load, Shape: shape})
 		if err != nil {
@@ -63,9 +68,9 @@ func TestReplayLoads(t *testing.T) {
 		}
 		g := p.cfg
 		if g.Sessions != c.sessions || g.Pool != c.pool || g.Requests != c.requests || g.ArrivalRatePerS != c.rate ||
-			g.InputTokens != 1000 || g.OutputTokens != 200 || g.Warmup != 0 || g.KVTokensPerRank <= 0 {
-			t.Errorf("%s: sessions %d pool %d requests %d rate %g shape %d/%d warmup %d kv %d", c.load, g.Sessions, g.Pool, g.Requests,
-				g.ArrivalRatePerS, g.InputTokens, g.OutputTokens, g.Warmup, g.KVTokensPerRank)
+			g.Burstiness != c.burstiness || g.ClientCap != c.clientCap || g.InputTokens != 1000 || g.OutputTokens != 200 || g.Warmup != 0 || g.KVTokensPerRank <= 0 {
+			t.Errorf("%s: sessions %d pool %d requests %d rate %g burstiness %g cap %d shape %d/%d warmup %d kv %d", c.load, g.Sessions, g.Pool, g.Requests,
+				g.ArrivalRatePerS, g.Burstiness, g.ClientCap, g.InputTokens, g.OutputTokens, g.Warmup, g.KVTokensPerRank)
 		}
 	}
 }
@@ -79,7 +84,7 @@ func TestReplayRefuses(t *testing.T) {
 		r    bench.Result
 		want string
 	}{
-		{bench.Result{Load: bench.Load{Kind: bench.LoadOther, Unsupported: "gamma arrivals"}, Shape: bench.Shape{InputTokens: 10, OutputTokens: 10}}, "gamma arrivals"},
+		{bench.Result{Load: bench.Load{Kind: bench.LoadOther, Unsupported: "the request rate ramps up"}, Shape: bench.Shape{InputTokens: 10, OutputTokens: 10}}, "the request rate ramps up"},
 		{bench.Result{Load: ok, Shape: bench.Shape{InputTokens: 200000, OutputTokens: 10}}, "exceed the spec's max_model_len"},
 		{bench.Result{Load: ok, Shape: bench.Shape{InputTokens: 10, OutputTokens: 10}, SpecAcceptance: 1.8}, "speculative decoding"},
 		{bench.Result{Load: ok, Shape: bench.Shape{InputTokens: 10, OutputTokens: 0.2}}, "cannot be simulated"},

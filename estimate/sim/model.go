@@ -124,7 +124,12 @@ type simPlan struct {
 //   - closed-loop sessions beyond queueSlots per sequence that can run at
 //     once, and beyond MaxSimSessions in all, wait analytically;
 //   - an open loop stops once its queue outgrows overloadQueue per
-//     sequence that can run (Result.Overloaded).
+//     sequence that can run (Result.Overloaded);
+//   - a client cap (Config.ClientCap) is shared like a pool: the ceil of
+//     the simulated ranks' share. The client's one semaphore spans every
+//     rank, so a share of it is an approximation, as the share of a
+//     gamma stream (Config.Burstiness) is: only Poisson arrivals split
+//     exactly.
 func planSim(sm *perf.StepModel, cfg Config) simPlan {
 	dp := max(1, cfg.DP)
 	lockstep := LockStep(sm.S.Model.IsMoE(), dp)
@@ -153,6 +158,9 @@ func planSim(sm *perf.StepModel, cfg Config) simPlan {
 		p.planSessions(dp, k, slots)
 	default:
 		p.cfg.ArrivalRatePerS = cfg.ArrivalRatePerS * float64(k) / float64(dp)
+		if cfg.ClientCap > 0 { // the ceil of the simulated ranks' share
+			p.cfg.ClientCap = max(1, int(math.Ceil(float64(cfg.ClientCap)*float64(k)/float64(dp))))
+		}
 		p.cfg.MaxWaiting = max(1000, overloadQueue*slots*k)
 	}
 	if cfg.Pool > 0 {

@@ -6,7 +6,8 @@ package sim
 // deployment's.
 
 // perReplica reduces cfg to the fullest of r replicas: the ceil of its
-// share of the sessions and of a request pool, 1/r of the arrival rate.
+// share of the sessions, of a request pool and of a client cap, 1/r of
+// the arrival rate.
 // scale is how many times over the replica's throughput and queue lengths
 // count for the deployment: r in an open loop (each replica serves 1/r of
 // the arrivals), every session at the fullest replica's pace in a closed
@@ -26,6 +27,9 @@ func perReplica(cfg Config, r int) (out Config, scale float64) {
 		cfg.Requests = min(cfg.Requests, cfg.Pool)
 	}
 	cfg.ArrivalRatePerS /= float64(r)
+	if cfg.ClientCap > 0 {
+		cfg.ClientCap = (cfg.ClientCap + r - 1) / r
+	}
 	return cfg, scale
 }
 

@@ -47,6 +47,39 @@ type Config struct {
 	// whole deployment) drives open-loop Poisson arrivals.
 	Sessions        int
 	ArrivalRatePerS float64
+	// Burstiness, in an open loop, draws the inter-arrival times from a
+	// gamma distribution of shape Burstiness and mean 1/ArrivalRatePerS
+	// (scale 1/(rate × Burstiness)), as vLLM's bench serve --burstiness
+	// does (vllm-project/vllm@def9ce85 and @009e6d4a
+	// vllm/benchmarks/serve.py get_request: theta = 1.0 /
+	// (current_request_rate * burstiness), np.random.gamma(shape=
+	// burstiness, scale=theta)): below 1 burstier than Poisson, above 1
+	// more regular. 0 and 1 are Poisson, drawn exactly as without it
+	// (exponential, bit for bit the same run). (get_request at both
+	// commits also rescales the cumulative delays so that the last
+	// request is sent at num_prompts / rate, Poisson or gamma: not
+	// simulated, for this as for Poisson arrivals.)
+	Burstiness float64
+	// ClientCap, when positive, holds an open loop to at most ClientCap
+	// requests in flight, as a benchmark client's --max-concurrency with a
+	// finite --request-rate does: a request drawn at its arrival time waits
+	// in a FIFO client queue until fewer than ClientCap are in flight, and
+	// it is sent (its TTFT and end-to-end timers start) when it takes the
+	// freed slot, at the delivery of the last token of the request that
+	// freed it. The clients measure from that send, not from the arrival:
+	// vLLM's bench serve wraps each request in limited_request_func, which
+	// awaits an asyncio.Semaphore(max_concurrency) before calling
+	// request_func, and request_func starts its timer (st =
+	// time.perf_counter(); ttft = timestamp - st, latency =
+	// most_recent_timestamp - st) inside (vllm-project/vllm@def9ce85
+	// vllm/benchmarks/serve.py benchmark; @009e6d4a the same, and it
+	// records the semaphore wait apart as client_queue_time; vllm/
+	// benchmarks/lib/endpoint_request_func.py @02cfb534); SGLang's
+	// bench_serving copies it (sgl-project/sglang@0033168f python/sglang/
+	// bench_serving.py benchmark's limited_request_func, st =
+	// time.perf_counter() in each request function). So the client
+	// queue's wait is in no measured latency. Ignored in a closed loop.
+	ClientCap int
 	// Requests is the number of completed requests measured after Warmup
 	// completions are discarded (steady state; ignored when Pool is set).
 	Requests int
@@ -82,7 +115,10 @@ type Config struct {
 	Spec Speculation
 	// MaxWaiting, when positive, stops the run as soon as more requests
 	// wait than this (Result.Overloaded): an open loop above capacity
-	// grows its queue for as long as it runs.
+	// grows its queue for as long as it runs. The client's queue under a
+	// ClientCap does not count: its wait is in no measured latency, so a
+	// capped loop above capacity measures what a closed loop of ClientCap
+	// sessions would, however long that queue grows.
 	MaxWaiting int
 	// WorkBudget, when positive, bounds Replicate: each of the first
 	// ReplicationsMin replications stops measuring once it has spent its
@@ -319,8 +355,14 @@ type simulator struct {
 	startT   float64
 	outTok   int
 	inTok    int
-	sent     int         // requests sent so far (for Pool)
-	lengths  *lengthDraw // the log-normal spread's sampler (nil: none)
+	sent     int // requests sent so far (for Pool)
+	// inFlight counts the open loop's requests sent and not yet finished,
+	// and clientQ (backing array clientBase) holds those that arrived
+	// while ClientCap were in flight, in order (Config.ClientCap).
+	inFlight            int
+	peakInFlight        int // the most inFlight reached (tests)
+	clientQ, clientBase []simReq
+	lengths             *lengthDraw // the log-normal spread's sampler (nil: none)
 	// ingest holds requests the front end has not yet handed to the
 	// engine, in order (their ready times do not decrease); feFree is when
 	// the front end finishes the work queued so far; roundStart and
@@ -513,9 +555,75 @@ func newSimulatorIn(cfg Config, b *simBuffers) *simulator {
 	slices.SortFunc(s.pending, func(a, b simReq) int { return cmp.Compare(a.arrival, b.arrival) })
 	s.nextArr = math.Inf(1)
 	if cfg.Sessions == 0 && cfg.ArrivalRatePerS > 0 {
-		s.nextArr = s.rng.ExpFloat64() / cfg.ArrivalRatePerS
+		s.nextArr = s.interArrival()
 	}
 	return s
+}
+
+// interArrival draws the time to the open loop's next arrival:
+// exponential (Poisson arrivals), or gamma with shape Config.Burstiness
+// and the same mean.
+func (s *simulator) interArrival() float64 {
+	b := s.cfg.Burstiness
+	if b <= 0 || b == 1 {
+		return s.rng.ExpFloat64() / s.cfg.ArrivalRatePerS
+	}
+	return gammaUnit(s.rng, b) / (b * s.cfg.ArrivalRatePerS)
+}
+
+// gammaUnit draws from the gamma distribution of shape a > 0 and scale 1
+// (mean a, variance a): Marsaglia and Tsang's squeeze method ("A simple
+// method for generating gamma variables", ACM TOMS 26(3), 2000) for
+// a ≥ 1, and for a < 1 their boost, gamma(a+1) × U^(1/a).
+func gammaUnit(rng *rand.Rand, a float64) float64 {
+	boost := 1.0
+	if a < 1 {
+		boost = math.Pow(1-rng.Float64(), 1/a) // U in (0, 1]
+		a++
+	}
+	d := a - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := rng.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := rng.Float64()
+		if u < 1-0.0331*x*x*x*x || math.Log(u) < 0.5*x*x+d*(1-v+math.Log(v)) {
+			return d * v * boost
+		}
+	}
+}
+
+// send passes an open-loop request that arrived at r.arrival to the
+// server, or, with ClientCap requests in flight, to the client's queue
+// (Config.ClientCap).
+func (s *simulator) send(r simReq) {
+	if c := s.cfg.ClientCap; c > 0 {
+		if s.inFlight >= c {
+			s.clientQ = pushBack(&s.clientBase, s.clientQ, r)
+			return
+		}
+		s.inFlight++
+		s.peakInFlight = max(s.peakInFlight, s.inFlight)
+	}
+	s.arrive(r)
+}
+
+// freeSlot is an open-loop request finishing at t under a ClientCap: its
+// slot goes to the first request in the client's queue, sent at t.
+func (s *simulator) freeSlot(t float64) {
+	s.inFlight--
+	if len(s.clientQ) == 0 {
+		return
+	}
+	r := s.clientQ[0]
+	s.clientQ = popFront(s.clientQ, 1)
+	r.arrival = t
+	s.inFlight++
+	s.arrive(r)
 }
 
 // newReq is a request sent at t by session (-1: open loop), with its

@@ -188,6 +188,9 @@ func (s *simulator) finish(r simReq, t float64) {
 		s.inTok += r.input
 	}
 	s.done++
+	if r.session < 0 && s.cfg.ClientCap > 0 {
+		s.freeSlot(t)
+	}
 	if r.session >= 0 && s.more() {
 		s.sent++
 		if s.cfg.ThinkS > 0 {

@@ -114,9 +114,9 @@ func (s *simulator) admitArrivals(t float64) {
 	}
 	s.pending = popFront(s.pending, n)
 	for s.nextArr <= t {
-		s.arrive(s.newReq(s.nextArr, -1))
+		s.send(s.newReq(s.nextArr, -1))
 		s.sent++
-		s.nextArr += s.rng.ExpFloat64() / s.cfg.ArrivalRatePerS
+		s.nextArr += s.interArrival()
 		if !s.more() {
 			s.nextArr = math.Inf(1)
 		}
