@@ -129,6 +129,12 @@ func handoffLines(g *pd.Report) []string {
 			textfmt.Thousands(int64(t.Tokens)), t.BytesPerRequest/1e6, t.PerPrefillRankBytes/1e6, t.PerDecodeRankBytes/1e6, t.WireBytes/1e6),
 		fmt.Sprintf("link          %s: %.2f GB/s for one transfer, %.2f GB/s per node, latency %s", t.Link, t.LinkGBytesPerS, t.NodeGBytesPerS, textfmt.Seconds(t.LatencyS)),
 	}
+	// Pools sharing one node of several (pd.Transfer.SameNodeShare): the
+	// share of hand-offs whose pair sits on it takes that node's path.
+	if sn := t.SameNode; t.SameNodeShare > 0 && sn != nil {
+		out = append(out, fmt.Sprintf("              %.0f%% of hand-offs (both instances on the shared node) over %s: %.2f GB/s for one transfer, alone %s; the rest over the link above, alone %s",
+			100*t.SameNodeShare, sn.Link, sn.LinkGBytesPerS, textfmt.Seconds(sn.AloneS), textfmt.Seconds(t.NICAloneS)))
+	}
 	// The link the hand-off takes: the NICs, or NVLink for pools on one
 	// node (pd.Transfer.Link).
 	link, are, carry := "the NICs", "are", "carry"
