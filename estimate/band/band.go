@@ -18,8 +18,18 @@ type Regime string
 
 // Regimes.
 const (
+	// Throughput is the output (or total) throughput of a steady load: a
+	// closed loop's sessions or an open loop's arrivals, set by the step
+	// model's steady decode.
 	Throughput Regime = "throughput"
-	TPOT       Regime = "tpot"
+	// ThroughputBurst is the throughput of a finite burst (every request
+	// sent at once, or an offline batch): the run is bound by the API
+	// server's ingest of the burst, the prefill of the whole burst and the
+	// tail of its last sequences, mechanisms a steady load's throughput
+	// does not have, so its errors get a band of their own (as TPOTBurst's)
+	// instead of widening every steady throughput band.
+	ThroughputBurst Regime = "throughput_burst"
+	TPOT            Regime = "tpot"
 	// TPOTBurst is the mean TPOT of a finite burst (every request sent at
 	// once): its early requests decode beside the burst's prefill chunks
 	// and while the API server still ingests the burst, mechanisms a steady

@@ -3,7 +3,6 @@ package pd
 import (
 	"fmt"
 
-	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 )
@@ -24,7 +23,7 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 			v.Explanation = fmt.Sprintf("%.2f requests/s, bound by the %s (prefill %.0f%%, decode %.0f%% utilised)",
 				first.RequestsPerS, first.Binding, 100*first.PrefillUtilization, 100*first.DecodeUtilization)
 		}
-		slo.Judge(&v, dec, band.Throughput, true, first != nil)
+		slo.Judge(&v, dec, slo.ThroughputRegime(dec), true, first != nil)
 		out = append(out, noKV(v, first == nil))
 	}
 	if t := dec.SLO.TPOTMs; t > 0 {

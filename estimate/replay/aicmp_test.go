@@ -118,7 +118,7 @@ func relErr(pred, pub float64) float64 { return pred/pub - 1 }
 // kindOf names a figure's regime as the comparison groups it.
 func kindOf(r Regime) string {
 	switch r {
-	case RegimeThroughput:
+	case RegimeThroughput, RegimeThroughputBurst:
 		return "throughput"
 	case RegimeTPOT, RegimeTPOTBurst:
 		return "TPOT"

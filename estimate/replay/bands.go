@@ -269,7 +269,7 @@ func find(bands []band.Band, c band.Class, r band.Regime) (band.Band, bool) {
 }
 
 // regimes lists the regimes in the tables' order.
-var regimes = []band.Regime{band.Throughput, band.TPOT, band.TPOTBurst, band.TTFTMean, band.TTFTP99}
+var regimes = []band.Regime{band.Throughput, band.ThroughputBurst, band.TPOT, band.TPOTBurst, band.TTFTMean, band.TTFTP99}
 
 // BandTableGo renders package band's generated table.
 func BandTableGo(bands []band.Band) []byte {

@@ -203,9 +203,13 @@ func bandTable(b *strings.Builder, bands []band.Band) {
 		return fmt.Sprintf("×%.2f", x)
 	}
 	for _, x := range bands {
-		fmt.Fprintf(b, "| %s | %s | %s | %s | ×%.2f | ±%.2f | ±%.2f | %.1f× | %s | %d | %s | %s: %s |\n", x.Class, x.Regime, side(x.Low, x.OpenLow), side(x.High, x.OpenHigh),
+		wider := x.Dominant + ": " + x.Assumption
+		if x.Dominant == "" {
+			wider = "— (no source lies off the centre: one source)"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | ×%.2f | ±%.2f | ±%.2f | %.1f× | %s | %d | %s | %s |\n", x.Class, x.Regime, side(x.Low, x.OpenLow), side(x.High, x.OpenHigh),
 			math.Exp(x.Center), x.Between, x.Within, x.Disagree,
-			pooled(x), x.N, strings.Join(x.Sources, ", "), x.Dominant, x.Assumption)
+			pooled(x), x.N, strings.Join(x.Sources, ", "), wider)
 	}
 }
 

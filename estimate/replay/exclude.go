@@ -73,7 +73,7 @@ var Exclusions = []Exclusion{
 			"(inferencex-870) and the weights and overheads explain ≈15 ms and ≈65 ms; vLLM #28882 traces steps of few tokens falling back from DeepGEMM to " +
 			"Triton fused-MoE kernels, slower at low concurrency, and #24117 calls vLLM's DeepSeek batch-1 traces \"very bad\". A separate efficiency for vLLM's " +
 			"Triton MoE path was tried and fitted to 1.0 (no effect); the gap is not in the experts' bandwidth. The held-out vLLM 0.7 rows (dstack-dsr1) show the same gap."},
-	{Source: "gpustack-perflab", Engine: "vllm", RowPrefix: "gpustack-dsr1-h200-vllm-tp8-sharegpt", Load: "burst", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99, RegimeThroughput},
+	{Source: "gpustack-perflab", Engine: "vllm", RowPrefix: "gpustack-dsr1-h200-vllm-tp8-sharegpt", Load: "burst", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99, RegimeThroughputBurst},
 		Reason: frontendSpread},
 	{Source: "gpustack-perflab", Engine: "sglang", RowPrefix: "gpustack-dsr1-h200-sglang-tp8-sharegpt", Regimes: []Regime{RegimeTTFTMean, RegimeTTFTP99},
 		Reason: shareGPTTail + " In SGLang's prefill-first burst the same tail sets when the last prompts are prefilled."},

@@ -6,8 +6,8 @@ import (
 	"github.com/vlaunch/vlaunch/published"
 )
 
-// A burst's or an offline batch's TPOT figure is in the burst regime;
-// every other figure keeps its own.
+// A burst's or an offline batch's TPOT and throughput figures are in the
+// burst regimes; every other figure keeps its own.
 func TestRegimeOfBurstTPOT(t *testing.T) {
 	for _, c := range []struct {
 		load string
@@ -19,7 +19,10 @@ func TestRegimeOfBurstTPOT(t *testing.T) {
 		{published.LoadClosedLoop, RegimeTPOT, RegimeTPOT},
 		{published.LoadPoisson, RegimeTPOT, RegimeTPOT},
 		{published.LoadBurst, RegimeTTFTMean, RegimeTTFTMean},
-		{published.LoadBurst, RegimeThroughput, RegimeThroughput},
+		{published.LoadBurst, RegimeThroughput, RegimeThroughputBurst},
+		{published.LoadOfflineBatch, RegimeThroughput, RegimeThroughputBurst},
+		{published.LoadClosedLoop, RegimeThroughput, RegimeThroughput},
+		{published.LoadPoisson, RegimeThroughput, RegimeThroughput},
 	} {
 		var r published.Row
 		r.Load.Kind = c.load

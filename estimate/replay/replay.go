@@ -32,10 +32,16 @@ func Reproduce(r published.Row, eff perf.Efficiency, opt Options) ([]Target, err
 
 // regimeOf is the band regime of a figure of regime r of row row: a
 // burst's TPOT (a finite burst, or an offline batch: every request sent at
-// once) is band.TPOTBurst.
+// once) is band.TPOTBurst, and its throughput band.ThroughputBurst.
 func regimeOf(r Regime, row published.Row) Regime {
-	if r == RegimeTPOT && (row.Load.Kind == published.LoadBurst || row.Load.Kind == published.LoadOfflineBatch) {
+	if row.Load.Kind != published.LoadBurst && row.Load.Kind != published.LoadOfflineBatch {
+		return r
+	}
+	switch r {
+	case RegimeTPOT:
 		return RegimeTPOTBurst
+	case RegimeThroughput:
+		return RegimeThroughputBurst
 	}
 	return r
 }

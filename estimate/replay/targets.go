@@ -12,11 +12,12 @@ type Regime = band.Regime
 
 // The regimes of the targets.
 const (
-	RegimeThroughput = band.Throughput
-	RegimeTPOT       = band.TPOT
-	RegimeTPOTBurst  = band.TPOTBurst
-	RegimeTTFTMean   = band.TTFTMean
-	RegimeTTFTP99    = band.TTFTP99
+	RegimeThroughput      = band.Throughput
+	RegimeThroughputBurst = band.ThroughputBurst
+	RegimeTPOT            = band.TPOT
+	RegimeTPOTBurst       = band.TPOTBurst
+	RegimeTTFTMean        = band.TTFTMean
+	RegimeTTFTP99         = band.TTFTP99
 )
 
 // Target is one published figure of a row and its prediction.

@@ -51,7 +51,7 @@ func Optimistic(in *input.Input, m *memory.Report) Bound {
 	}
 	ok := kvOf(m) > 0
 	if t := in.SLO.ThroughputTokensPerS; t > 0 {
-		b.count(in, Verdict{Target: t, Predicted: bestThroughput(in, sm)}, band.Throughput, true, ok)
+		b.count(in, Verdict{Target: t, Predicted: bestThroughput(in, sm)}, ThroughputRegime(in), true, ok)
 	}
 	switch {
 	case in.SLO.TPOTMs > 0 && OneOutputToken(in) && ok:

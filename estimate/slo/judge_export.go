@@ -23,3 +23,15 @@ func TPOTRegime(in *input.Input) band.Regime {
 	}
 	return band.TPOT
 }
+
+// ThroughputRegime is the band regime of the deployment's throughput: a
+// finite burst's (workload.burst_requests) is band.ThroughputBurst — a run
+// bound by the API server's ingest, the burst's prefill and its tail —
+// every other load's (a closed loop's sessions, an open loop's arrivals)
+// band.Throughput, the steady decode's.
+func ThroughputRegime(in *input.Input) band.Regime {
+	if in.Workload.BurstRequests > 0 {
+		return band.ThroughputBurst
+	}
+	return band.Throughput
+}

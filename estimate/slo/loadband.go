@@ -61,6 +61,11 @@ func judgeTTFT(v *Verdict, in *input.Input, q string, ok bool, l Load) {
 	if !UseLoadBand || v.Band == nil || l.Utilization <= 0 || l.Utilization >= 1 {
 		return
 	}
+	// The capacity's band is the steady loads' throughput band
+	// (band.Throughput): since band.ThroughputBurst took the finite bursts'
+	// throughput figures (bound by ingest, the burst's prefill and its
+	// tail, not by the steady decode an open loop's capacity is), it holds
+	// closed and open loops only.
 	capBand, _ := sloBand(in, band.Throughput)
 	widenForLoad(v, l, capBand, classOf(in))
 }
@@ -147,8 +152,10 @@ type LoadWidening struct {
 // queueing part. Under Poisson arrivals the TTFT is mostly that queue's
 // wait when u is high, and the wait grows like an M/G/1 queue's,
 // ρ/(1−ρ) (queueGrowth): a small error in the deployment's capacity
-// moves it without bound. The capacity's band (the throughput regime's
-// held-out errors of the deployment's class, capBand: published capacity
+// moves it without bound. The capacity's band (the steady throughput
+// regime's held-out errors of the deployment's class — band.Throughput,
+// closed and open loops only; a finite burst's throughput is
+// band.ThroughputBurst —, capBand: published capacity
 // within ×Low–×High of the prediction) puts the true utilisation between
 // u/High and u/Low. At the low edge, u/Low ≥ 1 means the arrivals could
 // exceed what the deployment sustains: the band's high side is open.

@@ -65,7 +65,7 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 		return cutShort(in, v, p.sim(n), b, kv)
 	}
 	if in.SLO.ThroughputTokensPerS > 0 {
-		best := bound{bestThroughput(in, sm), band.Throughput, true}
+		best := bound{bestThroughput(in, sm), ThroughputRegime(in), true}
 		out = append(out, settle(throughputVerdict(in, sm, p, kv, wp), in.Workload.InputTokens, best))
 	}
 	switch {
@@ -189,7 +189,7 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 			v.Predicted = s.Result.TotalTokPerS
 		}
 	}
-	judge(&v, in, band.Throughput, true, kv > 0)
+	judge(&v, in, ThroughputRegime(in), true, kv > 0)
 	v.Binding = stepBinding(d.Step)
 	if kv <= 0 || (d.KVSeqsPerRank > 0 && d.KVSeqsPerRank < d.Point.SeqsPerRank) {
 		v.Binding = BindKV
