@@ -71,7 +71,7 @@ func boundPD(e *evaluated, slots []sloSlot) {
 		regime, higher := band.Throughput, false
 		switch s.kind {
 		case kindThroughput:
-			v.Predicted, higher = b.OutputTokPerS, true
+			v.Predicted, higher, regime = b.OutputTokPerS, true, slo.ThroughputRegime(dec)
 			if s.total {
 				v.Predicted = b.TotalTokPerS
 			}
