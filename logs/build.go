@@ -2,6 +2,7 @@ package logs
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,7 +13,10 @@ type group struct {
 	attempt, dp int // dp -1: unknown
 	// origin is the pod, host or service of the engine when one capture
 	// interleaves several servers (instances); "" otherwise.
-	origin    string
+	origin string
+	// file is the input the engine's processes came from when the files
+	// hold different servers (fileServers); -1 otherwise.
+	file      int
 	members   []*proc
 	frontends []*proc
 }
@@ -111,6 +115,17 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		}
 		return p.dp
 	})
+	// Two files that each hold the head of the same DP rank are two
+	// servers — a P/D deployment's prefill and decode engines, one file
+	// each — kept apart by file (fileServers).
+	byFile := !split && a.fileServers(func(p *proc) bool {
+		return p.role == roleEngine || p.role == roleMain && !hasEngine[fa{p.file, p.attempt, p.origin}]
+	}, func(p *proc) int {
+		if p.role == roleMain || p.dp < 0 {
+			return soleDP(dps[fa{p.file, p.attempt, p.origin}])
+		}
+		return p.dp
+	})
 	twins := a.twinCores(func(p *proc) int {
 		if p.dp < 0 {
 			return soleDP(dps[fa{p.file, p.attempt, p.origin}])
@@ -120,16 +135,17 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 	type gk struct {
 		attempt, dp int
 		origin      string
+		file        int
 	}
 	byKey := map[gk]*group{}
 	engineOf := map[*proc]*group{}
 	var out []*group
-	get := func(attempt, dp int, origin string) *group {
-		k := gk{attempt, dp, origin}
+	get := func(attempt, dp int, origin string, file int) *group {
+		k := gk{attempt, dp, origin, file}
 		if g, ok := byKey[k]; ok {
 			return g
 		}
-		g := &group{attempt: attempt, dp: dp, origin: origin}
+		g := &group{attempt: attempt, dp: dp, origin: origin, file: file}
 		byKey[k] = g
 		out = append(out, g)
 		return g
@@ -157,7 +173,14 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 				inst = "pid=" + strconv.Itoa(p.pid)
 			}
 		}
-		g := get(p.attempt, dp, inst)
+		file := -1
+		if byFile {
+			file = p.file
+			if inst == "" {
+				inst = filepath.Base(a.files[p.file].name)
+			}
+		}
+		g := get(p.attempt, dp, inst, file)
 		g.members = append(g.members, p)
 		engineOf[p] = g
 	}
@@ -166,12 +189,12 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		if split {
 			inst = fronts[0].origin
 		}
-		g := get(1, 0, inst)
+		g := get(1, 0, inst, -1)
 		engineOf[fronts[0]] = g
 	}
 	for _, g := range out {
 		for _, p := range fronts {
-			if split && p.origin != g.origin {
+			if split && p.origin != g.origin || g.file >= 0 && p.file != g.file {
 				continue
 			}
 			if p.attempt == g.attempt || len(a.files) > 1 {
@@ -180,6 +203,9 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].file != out[j].file {
+			return out[i].file < out[j].file
+		}
 		if out[i].origin != out[j].origin {
 			return out[i].origin < out[j].origin
 		}
@@ -271,6 +297,33 @@ func (a *analyzer) instances(head func(*proc) bool, dpOf func(*proc) int) bool {
 			return true
 		}
 		seen[s] = p.origin
+	}
+	return false
+}
+
+// fileServers reports whether the input files hold different servers:
+// two files each hold an engine head (an engine core, or the unprefixed
+// process of a log without one) of the same attempt and DP rank. One DP
+// rank of one server has one engine core, and a multi-node server's
+// other nodes hold other DP ranks or only workers, so those are two
+// servers — the prefill and the decode engine of a P/D deployment
+// captured one file each — and each keeps its own figures rather than
+// being merged into one engine.
+func (a *analyzer) fileServers(head func(*proc) bool, dpOf func(*proc) int) bool {
+	type slot struct {
+		attempt, dp int
+		origin      string
+	}
+	seen := map[slot]int{}
+	for _, p := range a.order {
+		if !head(p) {
+			continue
+		}
+		s := slot{p.attempt, dpOf(p), p.origin}
+		if f, ok := seen[s]; ok && f != p.file {
+			return true
+		}
+		seen[s] = p.file
 	}
 	return false
 }

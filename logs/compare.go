@@ -73,24 +73,34 @@ type Prediction struct {
 func Compare(r *Report, p Prediction) {
 	r.Comparison = []Comparison{}
 	for i := range r.Engines {
-		e := &r.Engines[i]
-		if e.WeightsGiB == nil && e.AvailableKVGiB == nil && e.KVCacheTokens == nil {
-			continue
+		if e := &r.Engines[i]; hasFigures(e) {
+			r.Comparison = append(r.Comparison, compareEngine(r, e, p)...)
 		}
-		ep, sorts := p, false
-		if e.FlashInfer == FlashInferNotInstalled && p.SortingSampler != nil {
-			// What that engine ran: the profile's sampler sorted.
-			ep, sorts = *p.SortingSampler, true
-			ep.ModelNames, ep.SortingSampler = p.ModelNames, nil
-			ep.EncoderBudgetTokens, ep.EncoderItems = p.EncoderBudgetTokens, p.EncoderItems
-		}
-		c := comparer{e: e, p: ep, inputs: inputDiffs(e, ep), failedKV: failedForKV(r, e.ID)}
-		if sorts {
-			r.Comparison = append(r.Comparison, Comparison{Engine: e.ID, Term: "profile_sampler", Unit: "note",
-				Explanation: FlashInferSorts + "; predicted as with " + vllm.FlashInferSamplerVariable + "=0, which stands in for the missing package"})
-		}
-		r.Comparison = append(r.Comparison, c.rows()...)
 	}
+}
+
+// hasFigures: the engine logged a figure Compare puts beside a prediction.
+func hasFigures(e *Engine) bool {
+	return e.WeightsGiB != nil || e.AvailableKVGiB != nil || e.KVCacheTokens != nil
+}
+
+// compareEngine is one engine's rows against the prediction: the one
+// comparison Compare and ComparePools (per pool) make.
+func compareEngine(r *Report, e *Engine, p Prediction) []Comparison {
+	var out []Comparison
+	ep, sorts := p, false
+	if e.FlashInfer == FlashInferNotInstalled && p.SortingSampler != nil {
+		// What that engine ran: the profile's sampler sorted.
+		ep, sorts = *p.SortingSampler, true
+		ep.ModelNames, ep.SortingSampler = p.ModelNames, nil
+		ep.EncoderBudgetTokens, ep.EncoderItems = p.EncoderBudgetTokens, p.EncoderItems
+	}
+	c := comparer{e: e, p: ep, inputs: inputDiffs(e, ep), failedKV: failedForKV(r, e.ID)}
+	if sorts {
+		out = append(out, Comparison{Engine: e.ID, Term: "profile_sampler", Unit: "note",
+			Explanation: FlashInferSorts + "; predicted as with " + vllm.FlashInferSamplerVariable + "=0, which stands in for the missing package"})
+	}
+	return append(out, c.rows()...)
 }
 
 // comparer builds one engine's rows.

@@ -122,6 +122,11 @@ type Engine struct {
 	// KVTransfer is the engine's KV connector (prefill/decode
 	// disaggregation, KV offload), when the log names one.
 	KVTransfer *KVTransfer `json:"kv_transfer,omitempty"`
+	// Pool is the pool of a P/D spec the engine was assigned to (logs
+	// --spec of a disaggregated spec, AssignPools); PoolBy how it was told,
+	// or why it could not be (Pool then ""). Both empty without such a spec.
+	Pool   string `json:"pool,omitempty"`
+	PoolBy string `json:"pool_by,omitempty"`
 	// Phase is the furthest any of the engine's processes got.
 	Phase string `json:"phase"`
 	Ready bool   `json:"ready"`
@@ -222,7 +227,10 @@ type Failure struct {
 
 // Comparison is one term of the logged-vs-predicted table (--spec).
 type Comparison struct {
-	Engine    string   `json:"engine"`
+	Engine string `json:"engine"`
+	// Pool is the P/D pool whose prediction the engine was compared with
+	// (ComparePools); "" for a colocated spec.
+	Pool      string   `json:"pool,omitempty"`
 	Term      string   `json:"term"`
 	Unit      string   `json:"unit"`
 	Logged    *float64 `json:"logged"`

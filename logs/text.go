@@ -81,6 +81,12 @@ func (t *textWriter) engine(e *Engine) {
 	if kv := e.KVTransfer; kv != nil {
 		t.p("  KV connector: %s\n", kvLine(kv))
 	}
+	switch {
+	case e.Pool != "":
+		t.p("  pool: %s (%s)\n", Safe(e.Pool), Safe(e.PoolBy))
+	case e.PoolBy != "":
+		t.p("  pool: cannot tell (%s)\n", Safe(e.PoolBy))
+	}
 	if len(e.Args) > 0 {
 		t.p("  args: %s\n", mapLine(e.Args))
 	}
@@ -251,6 +257,9 @@ func (t *textWriter) comparison(r *Report) {
 	t.p("\nlogged vs predicted (per GPU of rank 0; targets: docs/calibration-memory.md):\n")
 	t.p("  %-6s %-36s %14s %14s %9s  %s\n", "engine", "term", "logged", "predicted", "error", "")
 	for _, c := range r.Comparison {
+		if c.Pool != "" {
+			c.Engine += " [" + c.Pool + "]"
+		}
 		mark := ""
 		if c.Within != nil && c.Target != nil {
 			mark = "within target"

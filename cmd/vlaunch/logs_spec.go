@@ -4,18 +4,46 @@ import (
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/logs"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // compareWithSpec fills the report's logged-vs-predicted comparison with
 // the estimate for the spec (validated and with its layout settled as
 // check does). This is the one place `vlaunch logs` reads the estimator.
+// A prefill/decode-disaggregated spec predicts each pool as the colocated
+// deployment it is (resolve.Role.Deployment, as check's estimate.CheckPD
+// does); each engine is assigned to its pool (logs.AssignPools: its logged
+// kv_role, else its file, pod or host) and compared with that pool's
+// prediction — or with neither when its pool cannot be told.
 func compareWithSpec(s *streams, rep *logs.Report, path string) error {
-	st, err := settleSpec(s, path, false, "", "logs --spec")
+	st, err := settleSpec(s, path, false, "", "")
 	if err != nil {
 		return err
 	}
 	r := st.r
+	if r.PD == nil {
+		logs.Compare(rep, prediction(r))
+		return nil
+	}
+	var pools []logs.Pool
+	preds := map[string]logs.Prediction{}
+	for _, role := range r.PD.Roles {
+		p := logs.Pool{Name: role.Name, KVRole: role.KVRole}
+		for _, n := range role.Deployment.Nodes {
+			p.Nodes = append(p.Nodes, n.Name, n.Address)
+		}
+		pools = append(pools, p)
+		preds[role.Name] = prediction(role.Deployment)
+	}
+	logs.AssignPools(rep, pools)
+	logs.ComparePools(rep, preds)
+	return nil
+}
+
+// prediction is the estimate for one colocated deployment (the spec, or
+// one pool of a disaggregated one), as the comparison reads it.
+func prediction(r *resolve.Deployment) logs.Prediction {
 	in := estimate.FromResolved(r)
 	pred := predictionOf(&in, estimate.Memory(&in))
 	pred.ModelNames = r.Model.Names(r.Spec.Model.Path, r.Spec.Model.ServedName)
@@ -32,8 +60,7 @@ func compareWithSpec(s *streams, rep *logs.Report, path string) error {
 	pred.SortingSampler = &sp
 	budget, items, _ := memory.EncoderProfile(&in)
 	pred.EncoderBudgetTokens, pred.EncoderItems = int64(budget), items
-	logs.Compare(rep, pred)
-	return nil
+	return pred
 }
 
 // predictionOf reads the figures of the first pipeline stage (rank 0, whose
