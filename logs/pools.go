@@ -108,39 +108,41 @@ func poolHints(e *Engine, pools []Pool) ([]string, map[string][]string) {
 	return named, out
 }
 
-// namesPool: one of the hint's words is the pool's name (or begins with
-// it: "prefill0", "decoder") or is one of its nodes' names or addresses.
+// namesPool: one of the hint's words is the pool's name or begins with it
+// ("prefill0", "decoder"), or the hint holds one of the pool's nodes'
+// names or addresses as a whole ("node1" in "node1.log", not in
+// "node10.log"; "gpu-a" in "gpu-a.log").
 func namesPool(text string, p Pool) bool {
-	for _, w := range hintWords(text) {
+	lower := strings.ToLower(text)
+	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return !wordRune(r) }) {
 		if p.Name != "" && strings.HasPrefix(w, strings.ToLower(p.Name)) {
 			return true
 		}
-		for _, n := range p.Nodes {
-			if n != "" && w == strings.ToLower(n) {
-				return true
-			}
+	}
+	for _, n := range p.Nodes {
+		if n != "" && holdsWhole(lower, strings.ToLower(n)) {
+			return true
 		}
 	}
 	return false
 }
 
-// hintWords splits a hint into words: letters, digits and dots (an IPv4
-// address is one word), a file's extensions (.log, .txt, .gz) taken off.
-func hintWords(text string) []string {
-	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.')
-	})
-	for i, w := range ws {
-		for {
-			t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(w, ".gz"), ".log"), ".txt")
-			if t == w {
-				break
-			}
-			w = t
+func wordRune(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }
+
+// holdsWhole: s holds sub with no letter or digit right before or after it.
+func holdsWhole(s, sub string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], sub)
+		if i < 0 {
+			return false
 		}
-		ws[i] = strings.Trim(w, ".")
+		i += from
+		j := i + len(sub)
+		if (i == 0 || !wordRune(rune(s[i-1]))) && (j == len(s) || !wordRune(rune(s[j]))) {
+			return true
+		}
+		from = i + 1
 	}
-	return ws
 }
 
 // ComparePools is Compare for a P/D spec: each engine is compared with
