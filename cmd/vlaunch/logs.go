@@ -29,7 +29,11 @@ func newLogsCmd(s *streams) *cobra.Command {
 			"architecture and model runner, backends and addresses; it recognises failures (each with a code, a kind and a fix) and a start-up that stops\n" +
 			"(the last rank waits for another one); a log that merely ends, as an excerpt does, is info.\n" +
 			"With --spec it puts the logged figures next to vlaunch's prediction for the spec, term by term,\n" +
-			"and explains each difference above the calibration targets (docs/calibration-memory.md).\n" +
+			"and explains each difference above the calibration targets (docs/calibration-memory.md). For a\n" +
+			"prefill/decode spec each engine is compared with its pool's prediction: the pool of its logged\n" +
+			"kv_role (kv_producer, kv_consumer), else the one pool its file name, pod or host names (the pool's\n" +
+			"name, a node's name or address); an engine whose pool cannot be told is compared with neither.\n" +
+			"Files that each hold an engine core of the same DP rank are separate servers (one file per pool).\n" +
 			"Exit 0: no failure; 1: a failure or a start-up that stopped; 2: unusable input.",
 		Example: "  vlaunch logs node0.log node1.log\n  kubectl logs pod/vllm-0 --timestamps > n0.log; vlaunch logs -o json n0.log\n" +
 			"  vlaunch logs --spec deployment.yaml node0.log",
