@@ -221,17 +221,27 @@ var aicStanding = map[string]aicStat{
 	// whose TTFT was already over-predicted at concurrency 1 (+85%) and now
 	// also waits for the scheduler's poll (+33 ms from c1 to c2 predicted,
 	// +26 ms published).
-	"MoE TPOT":                         {N: 38, Wins: 29, WinsLOSO: 29, VLaunch: 0.1019, LOSO: 0.1019, AIC: 0.3487},
-	"MoE TTFT mean":                    {N: 35, Wins: 25, WinsLOSO: 25, VLaunch: 0.4645, LOSO: 0.4645, AIC: 0.5698},
-	"MoE throughput":                   {N: 35, Wins: 30, WinsLOSO: 30, VLaunch: 0.0749, LOSO: 0.0749, AIC: 0.2297},
+	//
+	// Session 36 (perf.UseCitedSGLangEager on: SGLang's eager prefill at its
+	// own measurement, 409.3 µs, instead of the fit's 896.4): MoE TTFT mean
+	// 25 → 30 of 35 won (46.5% → 16.3%), MoE TPOT 10.2% → 8.0%, MoE
+	// throughput 30 → 31 won (7.5% → 6.3%); NIM's dense TTFT 1 → 2 won. The
+	// excluded SGLang TTFTs (inferencex-870, H200, excluded for a first-wave
+	// effect outside engine steps that sglhopper_test.go confirms) 4 → 0 of 4
+	// (27.7% → 55.2%, aiconfigurator 46.0%): their closeness rested on the
+	// fitted value compensating for what excludes them; lowered by that
+	// decision.
+	"MoE TPOT":                         {N: 38, Wins: 29, WinsLOSO: 29, VLaunch: 0.0803, LOSO: 0.0873, AIC: 0.3487},
+	"MoE TTFT mean":                    {N: 35, Wins: 30, WinsLOSO: 30, VLaunch: 0.1627, LOSO: 0.2479, AIC: 0.5698},
+	"MoE throughput":                   {N: 35, Wins: 31, WinsLOSO: 29, VLaunch: 0.0629, LOSO: 0.0819, AIC: 0.2297},
 	"dense TPOT":                       {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.0471, LOSO: 0.0471, AIC: 0.1064},
-	"dense TTFT mean":                  {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.4586, LOSO: 0.4586, AIC: 0.6826},
-	"dense throughput":                 {N: 6, Wins: 6, WinsLOSO: 6, VLaunch: 0.0256, LOSO: 0.0217, AIC: 0.1769},
-	"excluded (nim): dense TTFT mean":  {N: 5, Wins: 1, WinsLOSO: 1, VLaunch: 1.4426, LOSO: 1.4426, AIC: 0.9235},
-	"excluded (nim): dense throughput": {N: 5, Wins: 3, WinsLOSO: 3, VLaunch: 0.0951, LOSO: 0.0951, AIC: 0.0763},
-	"excluded (sglang): MoE TTFT mean": {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.2765, LOSO: 0.2765, AIC: 0.4601},
-	"excluded (vllm): MoE TPOT":        {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.2682, LOSO: 0.2682, AIC: 0.2043},
-	"excluded (vllm): MoE TTFT mean":   {N: 1, Wins: 0, WinsLOSO: 0, VLaunch: 0.3613, LOSO: 0.3613, AIC: 0.2722},
+	"dense TTFT mean":                  {N: 4, Wins: 4, WinsLOSO: 4, VLaunch: 0.4554, LOSO: 0.4554, AIC: 0.6826},
+	"dense throughput":                 {N: 6, Wins: 6, WinsLOSO: 6, VLaunch: 0.0261, LOSO: 0.0222, AIC: 0.1769},
+	"excluded (nim): dense TTFT mean":  {N: 5, Wins: 2, WinsLOSO: 2, VLaunch: 1.4426, LOSO: 1.4426, AIC: 0.9235},
+	"excluded (nim): dense throughput": {N: 5, Wins: 3, WinsLOSO: 3, VLaunch: 0.0955, LOSO: 0.0955, AIC: 0.0763},
+	"excluded (sglang): MoE TTFT mean": {N: 4, Wins: 0, WinsLOSO: 0, VLaunch: 0.5523, LOSO: 0.5523, AIC: 0.4601},
+	"excluded (vllm): MoE TPOT":        {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.2681, LOSO: 0.2681, AIC: 0.2043},
+	"excluded (vllm): MoE TTFT mean":   {N: 1, Wins: 0, WinsLOSO: 0, VLaunch: 0.3608, LOSO: 0.3608, AIC: 0.2722},
 	"excluded (vllm): MoE throughput":  {N: 2, Wins: 1, WinsLOSO: 1, VLaunch: 0.2677, LOSO: 0.2677, AIC: 0.2908},
 }
 
