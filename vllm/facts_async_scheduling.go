@@ -68,13 +68,7 @@ var UseAsyncSchedulingWithPP = false
 // default also holds with pipeline parallelism (mp executor): Absent
 // before 0.15.0, Maybe for 0.15.x, Present from 0.16.0.
 func (r Release) AsyncSchedulingWithPP() (Presence, string) {
-	switch {
-	case r.Version.Less(asyncPPCertain):
-		return Absent, srcAsyncPP
-	case r.Version.Less(asyncPPSince):
-		return Maybe, srcAsyncPP
-	}
-	return Present, srcAsyncPP
+	return Span{Since: asyncPPCertain, Confirmed: asyncPPSince}.In(r.Version), srcAsyncPP
 }
 
 // AsyncSchedulingFor reports whether an engine of release r runs with async
