@@ -225,7 +225,11 @@ func argFailureRules() []rule {
 }
 
 // exceptionLine is a Python exception as a traceback ends: "ValueError: ...".
-var exceptionLine = regexp.MustCompile(`^(?:\[rank\d+\]: ?)?([A-Za-z_][\w.]*(?:Error|Exception|Exit))(?:: ?(.*))?$`)
+// Ray re-raises a remote task's exception as a class named after its cause
+// (python/ray/exceptions.py RayTaskError.as_instanceof_cause:
+// "ray.exceptions.RayTaskError(AcceleratorError): ray::RayWorkerWrapper.__ray_call__() (pid=514820, ip=…)",
+// LMCache/LMCache#2236), which ends the engine core's traceback as well.
+var exceptionLine = regexp.MustCompile(`^(?:\[rank\d+\]: ?)?([A-Za-z_][\w.]*(?:Error|Exception|Exit)|(?:[A-Za-z_][\w.]*\.)?RayTaskError\([A-Za-z_]\w*\))(?:: ?(.*))?$`)
 
 // wrapperMessages say that a start-up failed without saying why; the cause
 // is another process's exception.

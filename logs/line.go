@@ -24,6 +24,10 @@ type line struct {
 	pid       int
 	// grank is the global rank of a "[rank3]:" torch prefix, -1 if none.
 	grank int
+	// outerDP is the DP rank of an engine core whose prefix wraps the
+	// process's own ("(EngineCore_DP0 pid=1) (RayWorkerWrapper pid=2) …":
+	// the Ray executor's worker, relayed by its engine core), -1 if none.
+	outerDP int
 	level byte // 'D', 'I', 'W', 'E', 'C' from vLLM's header; 0 without one
 	src   []byte
 	msg   []byte
@@ -77,7 +81,7 @@ type parser struct {
 // parse fills l from raw. It peels the capture tool's wrappers, the process
 // prefix and vLLM's logger header, in whatever order they were stacked.
 func (p *parser) parse(raw []byte, l *line) {
-	*l = line{no: l.no, grank: -1, rankName: l.rankName}
+	*l = line{no: l.no, grank: -1, outerDP: -1, rankName: l.rankName}
 	b := lastSegment(raw)
 	if len(b) != len(raw) {
 		l.formats |= fmtProgress

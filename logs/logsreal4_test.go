@@ -53,3 +53,57 @@ func TestRelayedFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestOuterEnginePrefix: V1's Ray executor relays its workers' lines
+// under the engine core's prefix ("(EngineCore_DP0 pid=…)
+// (RayWorkerWrapper pid=…)", LMCache/LMCache#2236; vllm-ascend#4037 shows
+// the same for "(Worker pid=…)"): the worker serves that engine's DP rank,
+// so its figures are that engine's. A worker that names its own DP rank
+// keeps it, and a Ray actor wrapping an engine core (verl#4926) is not an
+// engine.
+func TestOuterEnginePrefix(t *testing.T) {
+	kv := "INFO 12-11 21:40:01 [gpu_worker.py:298] Available KV cache memory: 10.50 GiB\n"
+	cases := []struct {
+		name, log string
+		want      string // engine id:available KV per engine
+	}{
+		{"ray worker under dp0", "(EngineCore_DP0 pid=527163) (RayWorkerWrapper pid=514818) " + kv, "dp0:10.5"},
+		{"ray worker under dp3", "(EngineCore_DP3 pid=527163) (RayWorkerWrapper pid=514818) " + kv, "dp3:10.5"},
+		{"own dp rank kept", "(EngineCore_DP3 pid=527163) (Worker_DP1_TP0 pid=514818) " + kv, "dp1:10.5"},
+		{"actor wraps engine", "(vLLMHttpServer pid=62552, ip=172.17.207.216) (EngineCore_DP1 pid=62912) " + kv, "dp1:10.5"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rep := analyzeStrings(t, map[string]string{"n.log": c.log}, "n.log")
+			var got []string
+			for _, e := range rep.Engines {
+				v := "nil"
+				if e.AvailableKVGiB != nil {
+					v = fmt.Sprint(*e.AvailableKVGiB)
+				}
+				got = append(got, e.ID+":"+v)
+			}
+			if g := strings.Join(got, " "); g != c.want {
+				t.Errorf("engines %q, want %q", g, c.want)
+			}
+		})
+	}
+}
+
+// TestRayTaskErrorLine: Ray names a remote task's exception after its
+// cause ("ray.exceptions.RayTaskError(AcceleratorError): …",
+// python/ray/exceptions.py): that line ends the traceback, so the log is
+// not cut and the exception is the failure's evidence.
+func TestRayTaskErrorLine(t *testing.T) {
+	log := "(EngineCore_DP0 pid=527163)     raise val.as_instanceof_cause()\n" +
+		"(EngineCore_DP0 pid=527163) ray.exceptions.RayTaskError(AcceleratorError): ray::RayWorkerWrapper.__ray_call__() (pid=514820, ip=192.168.3.2)\n"
+	fs := failuresOf(t, log)
+	if len(fs) != 1 || fs[0].Code == CodeStopped || !strings.Contains(fs[0].Message, "RayTaskError(AcceleratorError)") {
+		t.Fatalf("failures %+v, want the RayTaskError line", fs)
+	}
+	for _, s := range []string{"RuntimeError(x): y", "RayTaskError(Accelerator Error): y"} {
+		if m := exceptionLine.FindSubmatch([]byte(s)); m != nil && strings.Contains(string(m[1]), "(") {
+			t.Errorf("%q read as exception %q", s, m[1])
+		}
+	}
+}
