@@ -28,9 +28,9 @@ type line struct {
 	// process's own ("(EngineCore_DP0 pid=1) (RayWorkerWrapper pid=2) …":
 	// the Ray executor's worker, relayed by its engine core), -1 if none.
 	outerDP int
-	level byte // 'D', 'I', 'W', 'E', 'C' from vLLM's header; 0 without one
-	src   []byte
-	msg   []byte
+	level   byte // 'D', 'I', 'W', 'E', 'C' from vLLM's header; 0 without one
+	src     []byte
+	msg     []byte
 	// repeated is Ray's "[repeated 30x across cluster]" count.
 	repeated int
 	// indent marks a message that starts with white space: a traceback's
