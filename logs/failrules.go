@@ -172,6 +172,16 @@ func networkFailureRules() []rule {
 		c.fail(CodeNCCL, "", "")
 	})
 	ncclWarn := r(one("NCCL WARN "), "", func(c *ctx, _ [][]byte) { c.failSev(CodeNCCL, "warning", "", "") })
+	// torch_npu's ProcessGroupHCCL (HCCL is Ascend's NCCL) stops its
+	// watchdog on a failed collective and aborts the process
+	// (vllm-project/vllm-ascend#16111: "[rank7]:[E907 12:48:03…
+	// ProcessGroupHCCL.cpp:2011] [Rank 3] HCCL watchdog thread terminated
+	// with exception:", then "terminate called after throwing …" and
+	// "what():  [Rank 3] HCCL watchdog …" from the C++ runtime).
+	hccl := r(one("HCCL watchdog thread terminated with exception"), "", func(c *ctx, _ [][]byte) {
+		c.fail(CodeNCCL, "HCCL's watchdog stopped on a failed collective and aborted the process",
+			"On Ascend the collective library is HCCL: the error code on the next line ([ERROR] … ERRnnnnn) names the failure; check HCCL_IF_IP/HCCL_SOCKET_IFNAME, HCCL_CONNECT_TIMEOUT and HCCL_EXEC_TIMEOUT.")
+	})
 	iface := r([]string{"Unable to find address for", "Unable to find interface for"}, `Unable to find (address|interface) for:? ?(\S+)`, func(c *ctx, m [][]byte) {
 		c.fail(CodeGlooInterface, fmt.Sprintf("Gloo cannot find the %s %s on this node", m[1], strings.TrimSuffix(string(m[2]), ".")), "")
 	})
@@ -184,7 +194,7 @@ func networkFailureRules() []rule {
 			c.fail(CodeDeepEP, "", "")
 		}
 	})
-	return []rule{nccl, ncclWarn, iface, mesh, loop, deepep}
+	return []rule{nccl, ncclWarn, hccl, iface, mesh, loop, deepep}
 }
 
 func dpRayFailureRules() []rule {

@@ -107,3 +107,24 @@ func TestRayTaskErrorLine(t *testing.T) {
 		}
 	}
 }
+
+// TestHCCLWatchdog: torch_npu's HCCL watchdog abort (vllm-ascend#16111) is
+// a collective failure, one per rank, with the C++ runtime's "what():"
+// line as its relayed evidence; the torch warning before it is none.
+func TestHCCLWatchdog(t *testing.T) {
+	log := "[rank7]:[W907 12:48:03.164523035 Logger.cpp:75] Warning: Failed to generate log message. (function operator())\n" +
+		"[rank7]:[E907 12:48:03.164651138 ProcessGroupHCCL.cpp:2011] [Rank 3] HCCL watchdog thread terminated with exception:\n" +
+		"[ERROR] 2026-09-07-12:48:03 (PID:2609, Device:7, RankID:-1) ERR02005 DIST internal error\n" +
+		"terminate called after throwing an instance of 'std::runtime_error'\n" +
+		"  what():  [Rank 3] HCCL watchdog thread terminated with exception:\n"
+	fs := failuresOf(t, log)
+	if codesOf(fs) != "LOG121:nccl" || fs[0].Rank != "rank7" || len(fs[0].Relayed) != 1 || fs[0].Relayed[0].Line != 5 {
+		t.Fatalf("failures %+v", fs)
+	}
+	if !strings.Contains(fs[0].Fix, "HCCL_IF_IP") {
+		t.Errorf("fix %q lacks the HCCL settings", fs[0].Fix)
+	}
+	if fs := failuresOf(t, "[rank7]:[W907 12:48:03.164523035 Logger.cpp:75] Warning: Failed to generate log message. (function operator())\n"); len(fs) != 0 {
+		t.Errorf("the torch warning alone read as %+v", fs)
+	}
+}
