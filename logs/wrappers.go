@@ -396,12 +396,15 @@ func parseProcess(in []byte, l *line) bool {
 	return true
 }
 
+// isIdent accepts a process name: a Python identifier with '-', and ':'
+// for Ray Serve's replica actors ("ServeReplica:app:LLMServer:model",
+// ray-project/ray#66230, whose prefix wraps vLLM's own).
 func isIdent(b []byte) bool {
 	if len(b) == 0 || !(b[0] >= 'A' && b[0] <= 'Z' || b[0] >= 'a' && b[0] <= 'z') {
 		return false
 	}
 	for _, c := range b {
-		if !isAlnum(c) && c != '_' && c != '-' {
+		if !isAlnum(c) && c != '_' && c != '-' && c != ':' {
 			return false
 		}
 	}
