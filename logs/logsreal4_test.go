@@ -65,15 +65,15 @@ func TestOuterEnginePrefix(t *testing.T) {
 	kv := "INFO 12-11 21:40:01 [gpu_worker.py:298] Available KV cache memory: 10.50 GiB\n"
 	cases := []struct {
 		name, log string
-		want      string // engine id:available KV per engine
+		want      string // engine id:available KV@rank that logged it, per engine
 	}{
-		{"ray worker under dp0", "(EngineCore_DP0 pid=527163) (RayWorkerWrapper pid=514818) " + kv, "dp0:10.5"},
-		{"ray worker under dp3", "(EngineCore_DP3 pid=527163) (RayWorkerWrapper pid=514818) " + kv, "dp3:10.5"},
-		{"own dp rank kept", "(EngineCore_DP3 pid=527163) (Worker_DP1_TP0 pid=514818) " + kv, "dp1:10.5"},
+		{"ray worker under dp0", "(EngineCore_DP0 pid=527163) (RayWorkerWrapper pid=514818) " + kv, "dp0:10.5@RayWorkerWrapper pid=514818"},
+		{"ray worker under dp3", "(EngineCore_DP3 pid=527163) (RayWorkerWrapper pid=514818) " + kv, "dp3:10.5@RayWorkerWrapper pid=514818"},
+		{"own dp rank kept", "(EngineCore_DP3 pid=527163) (Worker_DP1_TP0 pid=514818) " + kv, "dp1:10.5@Worker_DP1_TP0 pid=514818"},
 		// ray-project/ray#66230: Ray Serve's replica actor (a name with
 		// ':'), the engine core, the Ray executor's actor and the worker.
-		{"ray serve replica", "(ServeReplica:anthropic-direct:LLMServer:claude-sonnet-4-5-20250929 pid=28488) (EngineCore pid=29087) (RayWorkerProc pid=29271) (Worker pid=29271) " + kv, "dp0:10.5"},
-		{"actor wraps engine", "(vLLMHttpServer pid=62552, ip=172.17.207.216) (EngineCore_DP1 pid=62912) " + kv, "dp1:10.5"},
+		{"ray serve replica", "(ServeReplica:anthropic-direct:LLMServer:claude-sonnet-4-5-20250929 pid=28488) (EngineCore pid=29087) (RayWorkerProc pid=29271) (Worker pid=29271) " + kv, "dp0:10.5@Worker pid=29271"},
+		{"actor wraps engine", "(vLLMHttpServer pid=62552, ip=172.17.207.216) (EngineCore_DP1 pid=62912) " + kv, "dp1:10.5@EngineCore_DP1 pid=62912 ip=172.17.207.216"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -83,6 +83,11 @@ func TestOuterEnginePrefix(t *testing.T) {
 				v := "nil"
 				if e.AvailableKVGiB != nil {
 					v = fmt.Sprint(*e.AvailableKVGiB)
+				}
+				for _, r := range e.Ranks {
+					if r.AvailableKVGiB != nil {
+						v += "@" + r.Label
+					}
 				}
 				got = append(got, e.ID+":"+v)
 			}
