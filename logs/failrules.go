@@ -276,7 +276,22 @@ func genericFailureRules() []rule {
 			c.p.noteWrapper(c.l)
 		}
 	})
-	return []rule{exc, wrap}
+	// ROCm's runtime (ROCR, src/core/runtime/runtime.cpp, the default
+	// memory-fault handler) prints "Memory access fault by GPU node-3
+	// (Agent handle: 0x13e852f0) on address 0x77d445e00000. Reason:
+	// Unknown." and calls std::abort(): the process dies with no Python
+	// exception (vllm#43605, MI355X with AITER).
+	rocmFault := r(one("Memory access fault by GPU node-"), "", func(c *ctx, _ [][]byte) {
+		if c.l.indent {
+			return
+		}
+		f := c.fail(CodeOther, "a GPU kernel faulted on a memory access and ROCm's runtime aborted the process (no Python traceback follows)", "")
+		if f == nil {
+			return
+		}
+		f.fix = "The kernel that faulted is the one running at that moment: the lines just before name the phase (weight loading, MoE or attention warm-up, CUDA-graph capture, a request). With AITER on, switch off the AITER kernel of that phase (VLLM_ROCM_USE_AITER_MOE=0, VLLM_ROCM_USE_AITER_MHA=0, … or VLLM_ROCM_USE_AITER=0) to confirm it; run with --enforce-eager to rule out graph capture."
+	})
+	return []rule{exc, wrap, rocmFault}
 }
 
 func isWrapper(msg []byte) bool {

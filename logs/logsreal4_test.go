@@ -136,3 +136,16 @@ func TestHCCLWatchdog(t *testing.T) {
 		t.Errorf("the torch warning alone read as %+v", fs)
 	}
 }
+
+// TestROCmMemoryFault: ROCR's fault line (vllm#43605) is the failure of a
+// process that then aborts; an unprefixed line among the workers' is
+// enough for the file to be read as a vLLM log.
+func TestROCmMemoryFault(t *testing.T) {
+	log := "(Worker_TP3_EP3 pid=891) [aiter] import [module_moe_sorting] under /usr/local/lib/python3.12/dist-packages/aiter/jit/module_moe_sorting.so\n" +
+		"Memory access fault by GPU node-3 (Agent handle: 0x13e852f0) on address 0x77d445e00000. Reason: Unknown.\n"
+	fs := failuresOf(t, log)
+	if codesOf(fs) != "LOG191:other" || fs[0].Line != 2 || !strings.Contains(fs[0].Message, "ROCm's runtime aborted") ||
+		!strings.Contains(fs[0].Fix, "VLLM_ROCM_USE_AITER") || strings.Contains(fs[0].Fix, "does not recognise") {
+		t.Fatalf("failures %+v", fs)
+	}
+}
