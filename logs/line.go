@@ -86,6 +86,12 @@ func (p *parser) parse(raw []byte, l *line) {
 	if len(b) != len(raw) {
 		l.formats |= fmtProgress
 	}
+	if bytes.Contains(b, caretCR) {
+		var redrawn bool
+		if b, redrawn = lastCaretSegment(b); redrawn {
+			l.formats |= fmtProgress
+		}
+	}
 	if bytes.IndexByte(b, 0x1b) >= 0 || bytes.Contains(b, caretESC) || hasWordSGR(b) {
 		p.scratch = stripANSI(p.scratch[:0], b)
 		b = p.scratch

@@ -149,3 +149,27 @@ func TestROCmMemoryFault(t *testing.T) {
 		t.Fatalf("failures %+v", fs)
 	}
 }
+
+// TestCaretCR: a carriage return shown as "^M" (vllm#53743's paste) is
+// not part of the line: a trailing one is dropped, and a redrawn line
+// keeps its last segment, as a real '\r' does.
+func TestCaretCR(t *testing.T) {
+	cases := []struct{ in, msg string }{
+		{"(APIServer pid=133844) INFO 08-29 02:16:04 [api_utils.py:347]  ▄▄ ▄█ █     █     █ ▀▄▀ █  version 0.1.dev20175+g2573878a3.d20260821^M", "▄▄ ▄█ █     █     █ ▀▄▀ █  version 0.1.dev20175+g2573878a3.d20260821"},
+		{"(APIServer pid=133844) INFO 08-29 02:16:04 [api_utils.py:347] ^M", ""},
+		{"Loading weights:  50%|#####     | 1/2^MINFO 08-29 02:16:05 [default_loader.py:1] Loading weights took 1.00 seconds^M", "Loading weights took 1.00 seconds"},
+		{"INFO 08-29 02:16:05 [x.py:1] a caret ^ and an M stay", "a caret ^ and an M stay"},
+	}
+	for _, c := range cases {
+		var p parser
+		l := line{}
+		p.parse([]byte(c.in), &l)
+		if got := strings.TrimSpace(string(l.msg)); got != c.msg {
+			t.Errorf("%q: msg %q, want %q", c.in, got, c.msg)
+		}
+	}
+	rep := analyzeStrings(t, map[string]string{"n.log": "(APIServer pid=1) INFO 08-29 02:16:04 [api_utils.py:347]  ▄▄ ▄█ █     █     █ ▀▄▀ █  version 0.1.dev20175+g2573878a3.d20260821^M\n"}, "n.log")
+	if len(rep.Engines) == 0 || rep.Engines[0].Version != "0.1.dev20175+g2573878a3.d20260821" {
+		t.Errorf("engines %+v", rep.Engines)
+	}
+}
