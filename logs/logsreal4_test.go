@@ -173,3 +173,25 @@ func TestCaretCR(t *testing.T) {
 		t.Errorf("engines %+v", rep.Engines)
 	}
 }
+
+// TestCurrentKVInUse: the free-memory summary's last sentence is the KV
+// cache the worker allocated (gpu_worker.py's available_kv_cache_memory_bytes),
+// in GiB since 0.2x (noonghunna/club-3090#1139) and in bytes before (Sep 2025).
+func TestCurrentKVInUse(t *testing.T) {
+	cases := []struct {
+		name, log string
+		want      map[string]any
+	}{
+		{"GiB (0.2x)", "(Worker_TP0 pid=150) INFO 09-02 13:12:19 [gpu_worker.py:789] Free memory on device (23.15/23.56 GiB) on startup. Desired GPU memory utilization is (0.92, 21.67 GiB). Actual usage is 15.25 GiB for consumed memory (weights + non-torch), 1.66 GiB for peak activation, and 0.14 GiB for CUDAGraph memory. Replace gpu_memory_utilization config with `--kv-cache-memory=4805904446` (4.48 GiB) to fit into requested memory, or `--kv-cache-memory=6390038016` (5.95 GiB) to fully utilize gpu memory. Current kv cache memory in use is 4.76 GiB.\n",
+			map[string]any{"available_kv_gib": 4.76, "gpu_total_gib": 23.56, "cuda_graph_gib": 0.14}},
+		// 59212694937 B / 2^30 = 55.146 GiB.
+		{"bytes (0.10–0.11)", "(EngineCore_DP0 pid=3021) INFO 09-23 18:12:39 [gpu_worker.py:391] Free memory on device (78.66/79.19 GiB) on startup. Desired GPU memory utilization is (0.9, 71.27 GiB). Actual usage is 14.08 GiB for weight, 1.97 GiB for peak activation, 0.07 GiB for non-torch memory, and 0.67 GiB for CUDAGraph memory. Replace gpu_memory_utilization config with `--kv-cache-memory=58333988249` to fit into requested memory, or `--kv-cache-memory=66273897472` to fully utilize gpu memory. Current kv cache memory in use is 59212694937 bytes.\n",
+			map[string]any{"available_kv_gib": 55.15, "weights_gib": 14.08}},
+		// The Available line comes first and is the same figure.
+		{"with the Available line", "(EngineCore pid=1) INFO 08-21 18:21:50 [gpu_worker.py:1] Available KV cache memory: 27.85 GiB\n(Worker_TP1 pid=771) INFO 08-21 18:22:06 [gpu_worker.py:789] Current kv cache memory in use is 27.85 GiB.\n",
+			map[string]any{"available_kv_gib": 27.85}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { checkOneEngine(t, c.log, c.want, nil) })
+	}
+}
