@@ -281,7 +281,7 @@ func (a *analyzer) procFor(fi int, f *run, l *line) *proc {
 	}
 	if len(a.order) >= maxProcs {
 		a.overrun++
-		l2 := line{grank: -1}
+		l2 := line{grank: -1, outerDP: -1}
 		k = a.key(fi, f.attempt, nil, nil, 0, []byte("overflow"))
 		if p, ok := a.procs[string(k)]; ok {
 			return p

@@ -172,6 +172,16 @@ func networkFailureRules() []rule {
 		c.fail(CodeNCCL, "", "")
 	})
 	ncclWarn := r(one("NCCL WARN "), "", func(c *ctx, _ [][]byte) { c.failSev(CodeNCCL, "warning", "", "") })
+	// torch_npu's ProcessGroupHCCL (HCCL is Ascend's NCCL) stops its
+	// watchdog on a failed collective and aborts the process
+	// (vllm-project/vllm-ascend#16111: "[rank7]:[E907 12:48:03…
+	// ProcessGroupHCCL.cpp:2011] [Rank 3] HCCL watchdog thread terminated
+	// with exception:", then "terminate called after throwing …" and
+	// "what():  [Rank 3] HCCL watchdog …" from the C++ runtime).
+	hccl := r(one("HCCL watchdog thread terminated with exception"), "", func(c *ctx, _ [][]byte) {
+		c.fail(CodeNCCL, "HCCL's watchdog stopped on a failed collective and aborted the process",
+			"On Ascend the collective library is HCCL: the error code on the next line ([ERROR] … ERRnnnnn) names the failure; check HCCL_IF_IP/HCCL_SOCKET_IFNAME, HCCL_CONNECT_TIMEOUT and HCCL_EXEC_TIMEOUT.")
+	})
 	iface := r([]string{"Unable to find address for", "Unable to find interface for"}, `Unable to find (address|interface) for:? ?(\S+)`, func(c *ctx, m [][]byte) {
 		c.fail(CodeGlooInterface, fmt.Sprintf("Gloo cannot find the %s %s on this node", m[1], strings.TrimSuffix(string(m[2]), ".")), "")
 	})
@@ -184,7 +194,7 @@ func networkFailureRules() []rule {
 			c.fail(CodeDeepEP, "", "")
 		}
 	})
-	return []rule{nccl, ncclWarn, iface, mesh, loop, deepep}
+	return []rule{nccl, ncclWarn, hccl, iface, mesh, loop, deepep}
 }
 
 func dpRayFailureRules() []rule {
@@ -225,7 +235,11 @@ func argFailureRules() []rule {
 }
 
 // exceptionLine is a Python exception as a traceback ends: "ValueError: ...".
-var exceptionLine = regexp.MustCompile(`^(?:\[rank\d+\]: ?)?([A-Za-z_][\w.]*(?:Error|Exception|Exit))(?:: ?(.*))?$`)
+// Ray re-raises a remote task's exception as a class named after its cause
+// (python/ray/exceptions.py RayTaskError.as_instanceof_cause:
+// "ray.exceptions.RayTaskError(AcceleratorError): ray::RayWorkerWrapper.__ray_call__() (pid=514820, ip=…)",
+// LMCache/LMCache#2236), which ends the engine core's traceback as well.
+var exceptionLine = regexp.MustCompile(`^(?:\[rank\d+\]: ?)?([A-Za-z_][\w.]*(?:Error|Exception|Exit)|(?:[A-Za-z_][\w.]*\.)?RayTaskError\([A-Za-z_]\w*\))(?:: ?(.*))?$`)
 
 // wrapperMessages say that a start-up failed without saying why; the cause
 // is another process's exception.
@@ -262,7 +276,22 @@ func genericFailureRules() []rule {
 			c.p.noteWrapper(c.l)
 		}
 	})
-	return []rule{exc, wrap}
+	// ROCm's runtime (ROCR, src/core/runtime/runtime.cpp, the default
+	// memory-fault handler) prints "Memory access fault by GPU node-3
+	// (Agent handle: 0x13e852f0) on address 0x77d445e00000. Reason:
+	// Unknown." and calls std::abort(): the process dies with no Python
+	// exception (vllm#43605, MI355X with AITER).
+	rocmFault := r(one("Memory access fault by GPU node-"), "", func(c *ctx, _ [][]byte) {
+		if c.l.indent {
+			return
+		}
+		f := c.fail(CodeOther, "a GPU kernel faulted on a memory access and ROCm's runtime aborted the process (no Python traceback follows)", "")
+		if f == nil {
+			return
+		}
+		f.fix = "The kernel that faulted is the one running at that moment: the lines just before name the phase (weight loading, MoE or attention warm-up, CUDA-graph capture, a request). With AITER on, switch off the AITER kernel of that phase (VLLM_ROCM_USE_AITER_MOE=0, VLLM_ROCM_USE_AITER_MHA=0, … or VLLM_ROCM_USE_AITER=0) to confirm it; run with --enforce-eager to rule out graph capture."
+	})
+	return []rule{exc, wrap, rocmFault}
 }
 
 func isWrapper(msg []byte) bool {

@@ -14,8 +14,13 @@ import (
 func (a *analyzer) failures(groups []*group, engineOf map[*proc]*group, serving bool) []Failure {
 	out := []Failure{}
 	anyError := false
-	for _, f := range a.fails.list {
-		out = append(out, a.failureOf(f, engineOf))
+	primary, relays := relayedFailures(a.fails.list, engineOf)
+	for _, f := range primary {
+		r := a.failureOf(f, engineOf)
+		for _, g := range relays[f] {
+			r.Relayed = append(r.Relayed, Relay{Rank: g.p.label, File: a.files[g.at.file].name, Line: g.at.no, Text: g.text, Count: g.count})
+		}
+		out = append(out, r)
 		anyError = anyError || f.severity == "error" && !consequence[f.code]
 	}
 	// One engine's failure usually takes the others down with it (broken
@@ -64,6 +69,61 @@ func (a *analyzer) failures(groups []*group, engineOf map[*proc]*group, serving 
 		return false
 	})
 	return out
+}
+
+// relayWindow is how many lines apart a failure's lines from two layers
+// may be: a native library prints its check before (or while) Python
+// raises, a traceback apart at most.
+const relayWindow = 100
+
+// relayedFailures folds one failure logged by two layers into one. A
+// native library (DeepEP's C++ "DeepEP timeout check failed: rank = 7, …",
+// NCCL's, NIXL's) writes to the process's file descriptor directly, past
+// vLLM's "(Worker_DP7_EP7 pid=…)" prefix, so its line is attributed to the
+// unprefixed main output of the same file, pod or host; the worker's Python
+// exception ("RuntimeError: DeepEP error: timeout (dispatch CPU)", vllm#46509)
+// says the same. A failure of an unprefixed process that has the same code,
+// file, attempt, host and engine as a prefixed process's, within relayWindow
+// lines of it, is that failure's relay: it is listed as its evidence, not
+// as a failure of its own. Two prefixed processes failing alike (two ranks)
+// stay two failures.
+func relayedFailures(list []*failure, engineOf map[*proc]*group) ([]*failure, map[*failure][]*failure) {
+	relays := map[*failure][]*failure{}
+	folded := map[*failure]bool{}
+	for _, g := range list {
+		if g.p.role != roleMain || g.p.label != "main" {
+			continue
+		}
+		var best *failure
+		bestDist := relayWindow + 1
+		for _, f := range list {
+			if f == g || f.p.role == roleMain || f.code != g.code || f.p.file != g.p.file ||
+				f.p.attempt != g.p.attempt || f.p.host != g.p.host || f.p.origin != g.p.origin || engineOf[f.p] != engineOf[g.p] || f.at.file != g.at.file {
+				continue
+			}
+			d := f.at.no - g.at.no
+			if d < 0 {
+				d = -d
+			}
+			if d < bestDist {
+				best, bestDist = f, d
+			}
+		}
+		if best != nil {
+			relays[best] = append(relays[best], g)
+			folded[g] = true
+		}
+	}
+	if len(folded) == 0 {
+		return list, relays
+	}
+	var out []*failure
+	for _, f := range list {
+		if !folded[f] {
+			out = append(out, f)
+		}
+	}
+	return out, relays
 }
 
 // rootCauses keeps the engines' exceptions and drops "failed to start"

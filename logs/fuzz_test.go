@@ -77,6 +77,15 @@ func FuzzAnalyze(f *testing.F) {
 		"  File \"/x/\", line 99999999999999999999, in \n    \x1b[31m^^^\nAssertionError\n  File \"\", line 1, in f\n    ~~~~\nAssertionError   ",
 		"(Worker_TP99999999999999999999 pid=1) ERROR 04-09 20:31:10 [multiproc_executor.py:949] WorkerProc hit an exception.\n(Worker_TP0 pid=) WorkerProc hit an exception",
 		// The profile lines (profile_lines_test.go): exact, then with extreme numbers and control characters.
+		// The logsreal4 shapes (logsreal4_test.go): a failure relayed by two layers, an engine core
+		// wrapping its Ray worker, Ray Serve's replica, RayTaskError, HCCL's watchdog, ROCm's fault, "^M".
+		"[pod/p-0/vllm] (Worker_DP7_EP7 pid=4757) RuntimeError: DeepEP error: timeout (dispatch CPU)\n[pod/p-0/vllm] DeepEP timeout check failed: rank = 99999999999999999999, thread = -1, value = )",
+		"(EngineCore_DP99999999999999999999 pid=1) (RayWorkerWrapper pid=2) INFO 12-11 21:40:01 [a] Available KV cache memory: 1e999 GiB",
+		"(ServeReplica:a:b:c:: pid=1) (EngineCore pid=2) (RayWorkerProc pid=3) (Worker pid=) (:x pid=4) INFO 08-19 18:00:14 [a] x",
+		"ray.exceptions.RayTaskError(AcceleratorError): ray::RayWorkerWrapper.__ray_call__() (pid=, ip=)\nRayTaskError(): x\nx.RayTaskError(Y",
+		"[rank99999999999999999999]:[E907 12:48:03.164651138 ProcessGroupHCCL.cpp:2011] [Rank -1] HCCL watchdog thread terminated with exception:\n  what():  HCCL watchdog thread terminated with exception",
+		"Memory access fault by GPU node-99999999999999999999 (Agent handle: ) on address . Reason: \x1b[31m\n    Memory access fault by GPU node-",
+		"(APIServer pid=1) INFO 08-29 02:16:04 [a] version 0.1.dev1^M^M^M\n^M\n^Mx^M^\n^[[^M",
 		"WARNING 10-06 15:56:47 [topk_topp_sampler.py:66] " + flashInfer011,
 		"(Worker_TP0 pid=41699) INFO 10-06 15:57:18 [gpu_model_runner.py:3344] " + encoderBudget,
 		"Encoder cache will be initialized with a budget of 99999999999999999999999 tokens, and profiled with 99999999999999999999 \x1b[31mvideo items of the maximum feature size",

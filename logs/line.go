@@ -24,9 +24,13 @@ type line struct {
 	pid       int
 	// grank is the global rank of a "[rank3]:" torch prefix, -1 if none.
 	grank int
-	level byte // 'D', 'I', 'W', 'E', 'C' from vLLM's header; 0 without one
-	src   []byte
-	msg   []byte
+	// outerDP is the DP rank of an engine core whose prefix wraps the
+	// process's own ("(EngineCore_DP0 pid=1) (RayWorkerWrapper pid=2) …":
+	// the Ray executor's worker, relayed by its engine core), -1 if none.
+	outerDP int
+	level   byte // 'D', 'I', 'W', 'E', 'C' from vLLM's header; 0 without one
+	src     []byte
+	msg     []byte
 	// repeated is Ray's "[repeated 30x across cluster]" count.
 	repeated int
 	// indent marks a message that starts with white space: a traceback's
@@ -77,10 +81,16 @@ type parser struct {
 // parse fills l from raw. It peels the capture tool's wrappers, the process
 // prefix and vLLM's logger header, in whatever order they were stacked.
 func (p *parser) parse(raw []byte, l *line) {
-	*l = line{no: l.no, grank: -1, rankName: l.rankName}
+	*l = line{no: l.no, grank: -1, outerDP: -1, rankName: l.rankName}
 	b := lastSegment(raw)
 	if len(b) != len(raw) {
 		l.formats |= fmtProgress
+	}
+	if bytes.Contains(b, caretCR) {
+		var redrawn bool
+		if b, redrawn = lastCaretSegment(b); redrawn {
+			l.formats |= fmtProgress
+		}
 	}
 	if bytes.IndexByte(b, 0x1b) >= 0 || bytes.Contains(b, caretESC) || hasWordSGR(b) {
 		p.scratch = stripANSI(p.scratch[:0], b)

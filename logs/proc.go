@@ -133,6 +133,9 @@ func (p *proc) classify(l *line) {
 	}
 	readRankTokens(p, name)
 	readRankTokens(p, tag)
+	if p.role == roleWorker && p.dp < 0 && l.outerDP >= 0 {
+		p.dp = l.outerDP
+	}
 	p.label = labelOf(l)
 }
 

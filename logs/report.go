@@ -223,6 +223,20 @@ type Failure struct {
 	Text string `json:"text"`
 	// Count is how many lines of the same process said the same.
 	Count int `json:"count"`
+	// Relayed are the lines another layer logged about the same failure:
+	// a native library's own stderr line (unprefixed, so attributed to the
+	// container's main output) next to the worker's Python exception
+	// (relayedFailures).
+	Relayed []Relay `json:"relayed,omitempty"`
+}
+
+// Relay is one more line of a failure, written by another layer.
+type Relay struct {
+	Rank  string `json:"rank"`
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	Text  string `json:"text"`
+	Count int    `json:"count"`
 }
 
 // Comparison is one term of the logged-vs-predicted table (--spec).

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -265,6 +266,21 @@ func budgetRules() []rule {
 		r(one("Free memory on device "), `Free memory on device (?:\S+ )?\(([\d.]+)/([\d.]+) GiB\) on startup.*?\(([\d.]+), ([\d.]+) GiB\)`, func(c *ctx, m [][]byte) {
 			c.num(fGPUTotalGiB, m[2])
 			c.num(fUtil, m[3])
+		}),
+		// The same summary ends with the KV cache the worker allocated,
+		// GiB(self.available_kv_cache_memory_bytes) in gpu_worker.py
+		// compile_or_warm_up_model (0.2x: "Current kv cache memory in use is
+		// 4.76 GiB."; 0.10–0.11 printed the bytes: "… is 59212694937 bytes."):
+		// the figure "Available KV cache memory" gives, and the only one when
+		// an excerpt has the summary alone (noonghunna/club-3090#1139).
+		r(one("Current kv cache memory in use is "), `Current kv cache memory in use is (\d+(?:\.\d+)?) (GiB|bytes)\b`, func(c *ctx, m [][]byte) {
+			if string(m[2]) == "GiB" {
+				c.num(fAvailableKVGiB, m[1])
+				return
+			}
+			if v, ok := parseNum(m[1]); ok {
+				c.p.facts.setNum(fAvailableKVGiB, math.Round(v/(1<<30)*100)/100, c.l.no)
+			}
 		}),
 		r(one("worker init memory snapshot"), `total_memory=([\d.]+)GiB`, func(c *ctx, m [][]byte) { c.num(fGPUTotalGiB, m[1]) }),
 	}

@@ -72,3 +72,25 @@ func lastSegment(b []byte) []byte {
 		b = b[:i]
 	}
 }
+
+// caretCR is how `cat -v`, some terminals and some pastes show a carriage
+// return: a CRLF line ends in "^M" (vllm#53743: "… version
+// 0.1.dev20175+g2573878a3.d20260821^M"), a redrawn progress bar has one
+// between its segments.
+var caretCR = []byte("^M")
+
+// lastCaretSegment is lastSegment for a line whose carriage returns are
+// shown as "^M"; redrawn says a segment before the kept one was dropped
+// (a progress bar), not only a trailing "^M".
+func lastCaretSegment(b []byte) (seg []byte, redrawn bool) {
+	for {
+		i := bytes.LastIndex(b, caretCR)
+		if i < 0 {
+			return b, false
+		}
+		if rest := b[i+len(caretCR):]; len(bytes.TrimSpace(rest)) > 0 {
+			return rest, true
+		}
+		b = b[:i]
+	}
+}

@@ -246,6 +246,13 @@ func (t *textWriter) failures(r *Report) {
 		if f.Text != "" && f.Text != f.Message {
 			t.p("  log: %s\n", Safe(f.Text))
 		}
+		for _, r := range f.Relayed {
+			count := ""
+			if r.Count > 1 {
+				count = fmt.Sprintf(" (%d lines)", r.Count)
+			}
+			t.p("  also: %s, %s:%d%s: %s\n", Safe(r.Rank), Safe(r.File), r.Line, count, Safe(r.Text))
+		}
 		t.p("  fix: %s\n", Safe(f.Fix))
 	}
 }

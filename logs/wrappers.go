@@ -329,9 +329,16 @@ func peelProcess(b []byte, l *line) []byte {
 	// (verl-project/verl#4926: "(vLLMHttpServer pid=62552,
 	// ip=172.17.207.216) (EngineCore_DP1 pid=62912) ERROR …"): the inner
 	// process is the one that logged, the actor's IP stays its host.
+	// V1's Ray executor is the other way round: the engine core relays
+	// its Ray workers' output under its own prefix (LMCache/LMCache#2236:
+	// "(EngineCore_DP0 pid=527163) (RayWorkerWrapper pid=514818) …"); the
+	// worker is the one that logged, and it serves that engine's DP rank.
 	if len(rest) > 3 && rest[0] == '(' {
 		outer := *l
 		if inner := peelProcess(rest, l); len(inner) != len(rest) {
+			if bytes.HasPrefix(outer.proc, []byte("EngineCore")) && !bytes.HasPrefix(l.proc, []byte("EngineCore")) {
+				l.outerDP = engineDP(string(outer.proc))
+			}
 			return inner
 		}
 		*l = outer
@@ -389,12 +396,15 @@ func parseProcess(in []byte, l *line) bool {
 	return true
 }
 
+// isIdent accepts a process name: a Python identifier with '-', and ':'
+// for Ray Serve's replica actors ("ServeReplica:app:LLMServer:model",
+// ray-project/ray#66230, whose prefix wraps vLLM's own).
 func isIdent(b []byte) bool {
 	if len(b) == 0 || !(b[0] >= 'A' && b[0] <= 'Z' || b[0] >= 'a' && b[0] <= 'z') {
 		return false
 	}
 	for _, c := range b {
-		if !isAlnum(c) && c != '_' && c != '-' {
+		if !isAlnum(c) && c != '_' && c != '-' && c != ':' {
 			return false
 		}
 	}
