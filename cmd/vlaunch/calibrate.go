@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/sha256"
+	"errors"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -99,11 +100,14 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 		}
 		results = append(results, rs...)
 	}
-	r, _, _, err := specFile(s, o.spec, false, "calibrate")
+	r, _, _, err := specFile(s, o.spec, false, "")
 	if err != nil {
 		return err
 	}
 	rep, err := calibrate.Calibrate(r, results, calibrate.Options{Metrics: metrics})
+	if gpus := (*calibrate.PoolGPUsError)(nil); errors.As(err, &gpus) {
+		return usageErr("%v", gpus)
+	}
 	if rep != nil {
 		if werr := writeCalibrationReport(s, rep, o.output); werr != nil {
 			return werr
