@@ -36,7 +36,7 @@ func Calibrate(dep *resolve.Deployment, results []bench.Result, o Options) (*Rep
 	}
 	params := paramsFrom(c.start)
 	model := predictor(c.start, params, c.replays, c.targets)
-	out, err := fitter.Fit(params, fitTargets(c.rep, c.targets), model, fitter.Options{MaxEvals: o.MaxEvals, Tolerance: fitTolerance})
+	out, err := fitter.Fit(params, fitTargets(c.rep, c.targets), model, fitter.Options{MaxEvals: c.maxEvals(o), Tolerance: fitTolerance})
 	if err != nil {
 		return c.rep, err
 	}
@@ -45,6 +45,7 @@ func Calibrate(dep *resolve.Deployment, results []bench.Result, o Options) (*Rep
 	for i, p := range params {
 		*fitted.Field(p.Name) = out.X[i]
 	}
+	c.addBinds(fitted, "with the fitted constants")
 	c.rep.Published = checkPublished(dep, c.results, fitted, out.WorstBefore, out.WorstAfter)
 	return c.rep, nil
 }
@@ -89,6 +90,7 @@ func Compare(dep *resolve.Deployment, results []bench.Result, o Options) (*Repor
 	}
 	out.WorstAfter = out.WorstBefore
 	c.rep.fill(params, c.targets, out)
+	c.addBinds(c.start, "with these constants")
 	return c.rep, nil
 }
 
@@ -99,12 +101,19 @@ type prepared struct {
 	replays []*replay
 	targets []target
 	results []*bench.Result // the results replayed, as replays
+	pd      bool            // a P/D deployment: the replays run the P/D model
 }
 
 // setup replays what can be replayed and lists the values to compare.
 func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared, error) {
 	c := prepared{rep: &Report{Deployment: Summary(dep), Start: dep.Calibration.Describe(), previous: dep.Calibration.File}}
-	if dep.Layout.Auto {
+	var pre, dec input.Input
+	if dep.PD != nil {
+		var err error
+		if pre, dec, err = checkPDDeployment(dep); err != nil {
+			return c, err
+		}
+	} else if dep.Layout.Auto {
 		return c, errors.New("the spec leaves the layout to `parallelism: auto`: give the layout the benchmarks ran with")
 	}
 	if len(o.Metrics) == 0 {
@@ -118,7 +127,15 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 		rr := ResultReport{Name: r.Name(), Source: r.Source, Record: r.Record, Format: string(r.Format), Load: r.Load.String(), Shape: shapeText(r.Shape)}
 		err := otherModel(names, r)
 		var p *replay
-		if err == nil {
+		switch {
+		case err != nil:
+		case dep.PD != nil:
+			rr.Load, rr.Shape = pdLoadText(r.Load), pdShapeText(r.Shape)
+			var q *pdReplay
+			if q, err = newPDReplay(dep, pre, dec, r); err == nil {
+				p = &replay{pd: q}
+			}
+		default:
 			p, err = newReplay(in, r)
 		}
 		var ts []target
@@ -139,7 +156,42 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 	if len(c.targets) == 0 {
 		return c, errors.New("no result can be replayed on this deployment (see why above)")
 	}
+	c.pd = dep.PD != nil
 	return c, nil
+}
+
+// maxEvals is the fit's bound on evaluations: the caller's, else the P/D
+// model's own (pdMaxEvals), else the fitter's default.
+func (c prepared) maxEvals(o Options) int {
+	if o.MaxEvals <= 0 && c.pd {
+		return pdMaxEvals
+	}
+	return o.MaxEvals
+}
+
+// addBinds notes, on a P/D deployment, what binds each figure in the P/D
+// model with the constants eff (pd.go's binds).
+func (c prepared) addBinds(eff perf.Efficiency, which string) {
+	type prediction struct {
+		s  pdScenario
+		ok bool
+	}
+	scen := map[int]prediction{}
+	for j, t := range c.targets {
+		q := c.replays[t.result].pd
+		if q == nil {
+			continue
+		}
+		x, seen := scen[t.result]
+		if !seen {
+			x.s, x.ok = q.scenario(eff)
+			x.ok = x.ok && !x.s.Unbounded
+			scen[t.result] = x
+		}
+		if x.ok {
+			c.rep.Targets[j].Binds = "P/D model, " + which + ": " + binds(t, x.s)
+		}
+	}
 }
 
 // paramsFrom is every calibration constant, starting at its current value,
@@ -198,6 +250,9 @@ func fitTargets(rep *Report, targets []target) []fitter.Target {
 
 // Summary describes the deployment in one line.
 func Summary(d *resolve.Deployment) string {
+	if d.PD != nil {
+		return pdSummary(d)
+	}
 	l := d.Layout
 	gpu := "?"
 	if d.GPU != nil {

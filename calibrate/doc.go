@@ -13,6 +13,12 @@
 // The fitted values are the output throughput, the TPOT and the TTFT
 // (median where the client recorded it, else the mean).
 //
+// A prefill/decode disaggregated deployment (resolve.Deployment.PD) is
+// replayed through check's P/D model instead, pd.Evaluate on both pools,
+// and fitted the same way (pd.go: the loads it replays, what binds each
+// figure, pools on different GPUs refused, the bound on a fit's
+// evaluations).
+//
 // A fit is then checked on what it was not given (generalise.go): the
 // published runs of vLLM on the same GPU (package published, replayed by
 // estimate/replay as the global calibration replays them) are predicted

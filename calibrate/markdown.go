@@ -42,6 +42,9 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		if t.Note != "" {
 			note = append(note, t.Note)
 		}
+		if t.Binds != "" {
+			note = append(note, t.Binds)
+		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", md(t.Result+" "+t.Metric), num(t.Measured), num(t.Before), errText(t.Before, t.Measured),
 			num(t.After), errText(t.After, t.Measured), md(strings.Join(note, "; ")))
 	}

@@ -34,6 +34,9 @@ type replay struct {
 	in       input.Input // the deployment with the result's workload
 	kvTokens int64
 	cfg      sim.Config // Step filled per evaluation
+	// pd, when set, replays the result on a P/D deployment through the P/D
+	// model (pd.go) instead.
+	pd *pdReplay
 }
 
 // newReplay prepares the simulation of r on the deployment in, or says why
@@ -100,6 +103,9 @@ const replaySeed = 1
 
 // run simulates the result with the given constants.
 func (p *replay) run(eff perf.Efficiency) sim.Result {
+	if p.pd != nil {
+		return p.pd.run(eff)
+	}
 	s := perf.SetupFromInput(&p.in)
 	s.Eff = perf.ForInput(eff, &p.in)
 	cfg := p.cfg

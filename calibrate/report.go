@@ -74,6 +74,9 @@ type TargetReport struct {
 	Why string `json:"why,omitempty"`
 	// Note qualifies what a fitted value shows (an open loop's offered load).
 	Note string `json:"note,omitempty"`
+	// Binds says, on a P/D deployment, what binds the figure in the P/D
+	// model (the pool, or TTFT's parts by pool).
+	Binds string `json:"binds,omitempty"`
 }
 
 // Worsened is one figure whose error the fit made worse.

@@ -47,6 +47,9 @@ func (r *Report) WriteText(w io.Writer) {
 		if t.Note != "" {
 			fmt.Fprintln(w, wrap(t.Note, 92, "    "))
 		}
+		if t.Binds != "" {
+			fmt.Fprintln(w, wrap(t.Binds, 92, "    "))
+		}
 	}
 	// The fit minimises |log(predicted/measured)|, so its worst error is a
 	// ratio: say so, or an under-prediction of -73.8% in the table above

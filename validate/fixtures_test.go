@@ -141,9 +141,7 @@ func TestFixtureSets(t *testing.T) {
 			continue
 		}
 		for _, e := range f.Entries() {
-			// SPEC130 is the commands' refusal of a disaggregated spec
-			// (cmd/vlaunch); its test is a script there, not a fixture.
-			if e.Code == CodeUnreadable || e.Code == CodeSyntax || e.Code == CodePDNotModelled || e.Retired() != "" {
+			if e.Code == CodeUnreadable || e.Code == CodeSyntax || e.Retired() != "" {
 				continue
 			}
 			checkFixtureDir(t, e.Code)

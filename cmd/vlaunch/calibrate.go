@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,6 +42,16 @@ error on runs it was not fitted to: a closer fit would fit the runs' noise and
 move constants the next run pays for). The report shows every result, every constant's
 movement (or why the results cannot move it) and every value before and after.
 
+A prefill/decode disaggregated spec (a disaggregation: block) is replayed
+through the P/D model check uses: both pools, the KV hand-off and the
+router's hops, the figures measured at the router (output throughput,
+TPOT, TTFT), each with what binds it in the model (the pool, or TTFT's
+parts by pool). The P/D model replays a closed loop, a burst or Poisson
+arrivals (a run whose arrivals all came at once under --max-concurrency is
+the closed loop it is); other loads are shown, not used. Both pools must
+run on the same GPU (one calibration file describes one GPU). A P/D fit
+runs at most 300 evaluations of the P/D model.
+
 With --out-file FILE the fitted constants are written to a calibration file
 that check, plan and generate use with --calibration FILE, or with
 'calibration: FILE' in the spec. -o/--output is the report's format, as in
@@ -62,7 +73,8 @@ With --strict that warning too exits 1 and writes nothing.
 
 Exit codes: 0 fitted, 1 nothing could be fitted (no usable result, or no
 constant the results constrain), or --strict and the fit made a figure,
-or the published runs on the same GPU, worse; 2 unusable input.`,
+or the published runs on the same GPU, worse; 2 unusable input (a P/D
+spec whose pools run on different GPUs among it).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCalibrate(s, o, args) },
 	}
@@ -99,11 +111,14 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 		}
 		results = append(results, rs...)
 	}
-	r, _, _, err := specFile(s, o.spec, false, "calibrate")
+	r, _, _, err := specFile(s, o.spec, false)
 	if err != nil {
 		return err
 	}
 	rep, err := calibrate.Calibrate(r, results, calibrate.Options{Metrics: metrics})
+	if gpus := (*calibrate.PoolGPUsError)(nil); errors.As(err, &gpus) {
+		return usageErr("%v", gpus)
+	}
 	if rep != nil {
 		if werr := writeCalibrationReport(s, rep, o.output); werr != nil {
 			return werr

@@ -188,7 +188,7 @@ func quickLayoutRefused(r *resolve.Deployment) error {
 // the report. A disaggregated spec comes back resolved too (its check is
 // estimate.CheckPD).
 func specCheckInput(s *streams, path, calibration string) (*spec.Deployment, *resolve.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
-	st, err := settleSpec(s, path, false, calibration, "")
+	st, err := settleSpec(s, path, false, calibration)
 	if err != nil {
 		return nil, nil, estimate.Input{}, nil, nil, err
 	}

@@ -17,7 +17,7 @@ import (
 // kv_role, else its file, pod or host) and compared with that pool's
 // prediction — or with neither when its pool cannot be told.
 func compareWithSpec(s *streams, rep *logs.Report, path string) error {
-	st, err := settleSpec(s, path, false, "", "")
+	st, err := settleSpec(s, path, false, "")
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 // errors is unusable here: preflight checks a host against the spec, so the
 // spec itself must be right first (`vlaunch validate`).
 func preflightSpec(s *streams, path string) (*resolve.Deployment, error) {
-	st, err := settleSpec(s, path, false, "", "")
+	st, err := settleSpec(s, path, false, "")
 	if err != nil {
 		return nil, usageErr("cannot use spec %s (fix it first: vlaunch validate %s)", path, path)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/resolve"
@@ -19,20 +17,13 @@ const simSeed = 1
 // the resolved deployment, the findings (no errors) and the spec's source
 // for printing. Errors are printed to stderr and come back as the command's
 // error: unusable input exits 2, error findings exit 1. needVersion makes a
-// missing vllm.version an error (requireVersion). A command that does not
-// handle a disaggregated spec names itself in notPD ("check"): such a spec
-// is then refused with SPEC130 (exit 2); "" accepts it.
-func specFile(s *streams, path string, needVersion bool, notPD string) (*resolve.Deployment, diag.Diagnostics, diag.Sources, error) {
+// missing vllm.version an error (requireVersion). Every command that reads
+// a spec handles a disaggregated one (calibrate since December 2026: SPEC130,
+// the refusal of one, is retired).
+func specFile(s *streams, path string, needVersion bool) (*resolve.Deployment, diag.Diagnostics, diag.Sources, error) {
 	r, ds, err := validate.File(path)
 	if needVersion {
 		ds = requireVersion(r, ds)
-	}
-	if err == nil && notPD != "" && r != nil && r.Spec != nil && r.Spec.Disaggregation != nil {
-		ds = append(ds, diag.Diagnostic{Code: validate.CodePDNotModelled, Severity: diag.Error, Path: "disaggregation",
-			Message: notPD + " of a disaggregated deployment is not modelled yet",
-			Hint:    "`vlaunch validate` and `vlaunch generate` take it; to estimate one pool, write it as a colocated spec of its own"})
-		r.Spec.Locate(ds)
-		err = errPD
 	}
 	src := diag.Sources{}
 	if data, rerr := spec.ReadFile(path); rerr == nil {
@@ -40,9 +31,6 @@ func specFile(s *streams, path string, needVersion bool, notPD string) (*resolve
 	}
 	if err != nil || ds.HasErrors() {
 		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
-		if errors.Is(err, errPD) {
-			return nil, nil, src, pdRefusal{usageErr("%s of a disaggregated deployment is not modelled yet", notPD).(*exitError)}
-		}
 		if err != nil {
 			return nil, nil, src, usageErr("cannot use spec %s", path)
 		}
@@ -50,16 +38,6 @@ func specFile(s *streams, path string, needVersion bool, notPD string) (*resolve
 	}
 	return r, ds, src, nil
 }
-
-// errPD marks a disaggregated spec a command refuses (exit 2 after SPEC130).
-var errPD = errors.New("a disaggregated deployment")
-
-// pdRefusal is the command's error for a valid disaggregated spec it does
-// not handle: exit 2, and a caller may tell it from an invalid spec.
-type pdRefusal struct{ *exitError }
-
-// Unwrap lets errors.As find the exit code.
-func (e pdRefusal) Unwrap() error { return e.exitError }
 
 // settleLayout answers `parallelism: auto` once for check, generate and
 // preflight: the layout search (estimate.SearchLayout, which only offers
@@ -97,8 +75,8 @@ type settled struct {
 // read a spec: specFile (errors printed, as the command's error), then
 // --calibration (withCalibration; "" keeps the spec's own), then the
 // layout (settleLayout).
-func settleSpec(s *streams, path string, needVersion bool, calibration, notPD string) (settled, error) {
-	r, ds, src, err := specFile(s, path, needVersion, notPD)
+func settleSpec(s *streams, path string, needVersion bool, calibration string) (settled, error) {
+	r, ds, src, err := specFile(s, path, needVersion)
 	if err == nil {
 		r, err = withCalibration(r, calibration)
 	}

@@ -60,6 +60,7 @@ var retired = map[diag.Code]string{
 	GenUnsafeValue:   "validate reports unsafe names and values once, with their positions: SPEC111-SPEC114",
 	GenVersion:       "validate reports an unparsable or unknown version: SPEC117",
 	GenNoInterface:   "validate reports a multi-node spec without a socket interface: SPEC115",
+	SpecPDNotModel:   "every command that reads a spec models a disaggregated one (calibrate, the last to refuse it, replays and fits through check's P/D model since December 2026)",
 }
 
 // Retired returns what reports the code's cause now, or "" for a code in use.

@@ -1,0 +1,237 @@
+package calibrate
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/bench"
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/pd"
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
+)
+
+// pdExample is the P/D example matching Anyscale's "pack" runs
+// (published/pd.yaml anyscale-h100-pack-p1tp4-d1tp4-*): gpt-oss-120b,
+// one TP 4 prefill and one TP 4 decode instance on one 8 × H100 node,
+// vLLM 0.11.0.
+func pdExample(t *testing.T) *resolve.Deployment {
+	t.Helper()
+	r, ds, err := validate.File("../examples/gpt-oss-120b-pd-1node-8xh100.yaml")
+	if err != nil || ds.HasErrors() {
+		t.Fatalf("%v %v", err, ds)
+	}
+	if r.PD == nil {
+		t.Fatal("the example is not disaggregated")
+	}
+	return r
+}
+
+// anyscaleC8 is the figures of anyscale-h100-pack-p1tp4-d1tp4-c8
+// (published/pd.yaml; bm_results/gptoss_itl5000_otl250_mixed_pack_p1xtp4-
+// d1xtp4/conc8.json at anyscale/ray-serve-llm-perf-examples@04ba8ab40727)
+// under load l: 5,000 input and 250 output tokens.
+func anyscaleC8(name string, l bench.Load) bench.Result {
+	return bench.Result{Source: name, Model: "openai/gpt-oss-120b", Load: l,
+		Shape:         bench.Shape{InputTokens: 5000, OutputTokens: 250},
+		OutputTokPerS: 1059.0,
+		TTFT:          bench.Stat{"mean": 210.3, "median": 187.5},
+		TPOT:          bench.Stat{"mean": 6.515, "median": 6.537}}
+}
+
+// evaluateByHand is what check's P/D model (pd.Evaluate) predicts for the
+// example under workload w, with the constants eff handed to both pools
+// as a calibration file: the test's own reading of the P/D path, from the
+// resolved pools, for calibrate's to match.
+func evaluateByHand(t *testing.T, d *resolve.Deployment, w spec.Workload, eff perf.Efficiency) pd.Scenario {
+	t.Helper()
+	var pre, dec input.Input
+	for _, r := range d.PD.Roles {
+		in := input.FromResolved(r.Deployment)
+		in.Workload.InputTokens, in.Workload.OutputTokens = w.InputTokens, w.OutputTokens
+		in.Workload.Concurrency, in.Workload.ArrivalRatePerS, in.Workload.BurstRequests = w.Concurrency, w.ArrivalRatePerS, w.BurstRequests
+		in.SLO = spec.SLO{}
+		in.Calibration = calibrationOf(eff)
+		if r.Name == spec.RolePrefill {
+			pre = in
+		} else {
+			dec = in
+		}
+	}
+	rep, _ := pd.Evaluate(&pre, &dec, d.PD.SameNode(), d.PD.Router.Kind, slo.Options{Seed: replaySeed})
+	s := rep.Scenario(w.InputTokens)
+	if s == nil {
+		t.Fatalf("no scenario for %+v", w)
+	}
+	return *s
+}
+
+// TestPDReplayIsCheckModel: a result replayed on a P/D spec is predicted
+// exactly as check's P/D model (pd.Evaluate) predicts the same workload —
+// for each load the P/D model replays, under the global constants and
+// under other ones (so the candidate constants reach both pools). A
+// calibrate that used the colocated simulator, or a second P/D model,
+// fails it.
+func TestPDReplayIsCheckModel(t *testing.T) {
+	d := pdExample(t)
+	slow := perf.DefaultEfficiency
+	slow.MultiprocStepS *= 2 // the host's step cost (both pools' engines are TP 4)
+	for _, c := range []struct {
+		name string
+		load bench.Load
+		w    spec.Workload // the workload the P/D model is given
+	}{
+		// vllm bench serve --max-concurrency 8 --num-prompts 40: the
+		// P/D model's finite run of 40 requests at concurrency 8.
+		{"closed loop", bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 8, Prompts: 40}, spec.Workload{Concurrency: 8, BurstRequests: 40}},
+		// Anyscale's own form of it: --request-rate 1e9, every arrival
+		// within 40 ns, so the closed loop of 8 sessions.
+		{"capped at once", bench.Load{Kind: bench.LoadCapped, RatePerS: 1e9, Concurrency: 8, Prompts: 40}, spec.Workload{Concurrency: 8, BurstRequests: 40}},
+		{"burst", bench.Load{Kind: bench.LoadBurst, Prompts: 24}, spec.Workload{BurstRequests: 24}},
+		{"poisson", bench.Load{Kind: bench.LoadPoisson, RatePerS: 2, Prompts: 60}, spec.Workload{ArrivalRatePerS: 2, BurstRequests: 60}},
+	} {
+		r := anyscaleC8(c.name, c.load)
+		rep, err := Compare(d, []bench.Result{r}, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if rep.Results[0].NotUsed != "" {
+			t.Fatalf("%s: not used: %s", c.name, rep.Results[0].NotUsed)
+		}
+		c.w.InputTokens, c.w.OutputTokens = 5000, 250
+		want := evaluateByHand(t, d, c.w, perf.DefaultEfficiency)
+		byMetric := map[string]float64{"output tok/s": want.OutputTokPerS, "TPOT median (ms)": want.TPOT.P50 * 1e3, "TTFT median (ms)": want.TTFT.P50 * 1e3}
+		if len(rep.Targets) != 3 {
+			t.Fatalf("%s: %d targets, want 3", c.name, len(rep.Targets))
+		}
+		for _, tr := range rep.Targets {
+			if w := byMetric[tr.Metric]; !(w > 0) || tr.Before != w {
+				t.Errorf("%s %s: calibrate predicts %.6g, pd.Evaluate %.6g", c.name, tr.Metric, tr.Before, w)
+			}
+			if tr.Binds == "" {
+				t.Errorf("%s %s: no binding reported", c.name, tr.Metric)
+			}
+		}
+		// Other constants, through the replay the fit calls.
+		pre, dec := pools(t, d)
+		p, err := newPDReplay(d, pre, dec, &r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, wantSlow := p.run(slow), evaluateByHand(t, d, c.w, slow)
+		if got.OutputTokPerS != wantSlow.OutputTokPerS || got.TPOT.P50 != wantSlow.TPOT.P50 || got.TTFT.P50 != wantSlow.TTFT.P50 {
+			t.Errorf("%s, step cost doubled: calibrate %.6g tok/s TPOT %.6g TTFT %.6g, pd.Evaluate %.6g / %.6g / %.6g", c.name,
+				got.OutputTokPerS, got.TPOT.P50, got.TTFT.P50, wantSlow.OutputTokPerS, wantSlow.TPOT.P50, wantSlow.TTFT.P50)
+		}
+		if !(wantSlow.TPOT.P50 > want.TPOT.P50) {
+			t.Errorf("%s: doubling multiproc_step_s leaves TPOT at %.4g s (was %.4g): the constants do not reach the pools", c.name, wantSlow.TPOT.P50, want.TPOT.P50)
+		}
+	}
+}
+
+// pools are the example's pools as calibrate reads them.
+func pools(t *testing.T, d *resolve.Deployment) (pre, dec input.Input) {
+	t.Helper()
+	pre, dec, err := checkPDDeployment(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pre, dec
+}
+
+// TestPDPoolsOnDifferentGPUs: a P/D deployment whose pools run on
+// different GPUs is refused, by Calibrate and by Compare, with an error
+// naming both GPUs (cmd/vlaunch: exit 2), and no constant is fitted.
+func TestPDPoolsOnDifferentGPUs(t *testing.T) {
+	d := pdExample(t)
+	h200, err := catalog.LookupGPU("h200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd := *d.PD
+	pd.Roles = append([]resolve.Role(nil), d.PD.Roles...)
+	pre := *pd.Roles[0].Deployment
+	pre.GPU = h200
+	pd.Roles[0].Deployment = &pre
+	mixed := *d
+	mixed.PD = &pd
+	r := anyscaleC8("conc8.json", bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 8, Prompts: 40})
+	for name, f := range map[string]func(*resolve.Deployment, []bench.Result, Options) (*Report, error){"Calibrate": Calibrate, "Compare": Compare} {
+		rep, err := f(&mixed, []bench.Result{r}, Options{})
+		var ge *PoolGPUsError
+		if !errors.As(err, &ge) || ge.Prefill != "h200" || ge.Decode != "h100-sxm" {
+			t.Errorf("%s: error %v, want the pools' GPUs named (h200, h100-sxm)", name, err)
+		}
+		if rep != nil && (len(rep.Constants) > 0 || len(rep.Targets) > 0) {
+			t.Errorf("%s: %d constants and %d values reported after the refusal", name, len(rep.Constants), len(rep.Targets))
+		}
+	}
+	// The same pools on one GPU are taken.
+	if _, _, err := checkPDDeployment(d); err != nil {
+		t.Errorf("the example's pools (both h100-sxm): %v", err)
+	}
+}
+
+// TestPDReplayRefuses: a result the P/D model cannot replay is shown, not
+// used, with the reason; the others are used.
+func TestPDReplayRefuses(t *testing.T) {
+	d := pdExample(t)
+	ok := anyscaleC8("ok.json", bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 8, Prompts: 40})
+	refused := []struct {
+		r    bench.Result
+		want string
+	}{
+		{anyscaleC8("gamma.json", bench.Load{Kind: bench.LoadGamma, RatePerS: 2, Burstiness: 0.5, Prompts: 40}), "not gamma ones"},
+		// 40 arrivals at 2/s take 20 s: the client's cap then holds real
+		// arrivals back, which the P/D model has no counterpart for.
+		{anyscaleC8("capped.json", bench.Load{Kind: bench.LoadCapped, RatePerS: 2, Concurrency: 8, Prompts: 40}), "no client cap"},
+		{anyscaleC8("ramp.json", bench.Load{Kind: bench.LoadOther, Unsupported: "the request rate ramps up (linear)", Prompts: 40}), "the request rate ramps up"},
+		{func() bench.Result {
+			r := ok
+			r.Source, r.Shape.InputTokens = "long.json", 15900 // + 250 > the example's max_model_len 16000
+			return r
+		}(), "exceed the prefill pool's max_model_len 16000"},
+		{func() bench.Result { r := ok; r.Source, r.SpecAcceptance = "mtp.json", 1.8; return r }(), "the spec's prefill pool does not enable it"},
+	}
+	results := []bench.Result{ok}
+	for _, c := range refused {
+		results = append(results, c.r)
+	}
+	rep, err := Compare(d, results, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Results[0].NotUsed != "" || len(rep.used) != 1 {
+		t.Fatalf("ok.json not used (%q), %d used", rep.Results[0].NotUsed, len(rep.used))
+	}
+	for i, c := range refused {
+		if got := rep.Results[i+1].NotUsed; !strings.Contains(got, c.want) {
+			t.Errorf("%s: not used %q, want %q", c.r.Source, got, c.want)
+		}
+	}
+}
+
+// TestPDFitBounded: a P/D fit is bounded to pdMaxEvals evaluations of the
+// P/D model unless the caller asks otherwise, and a colocated one is left
+// to the fitter's default.
+func TestPDFitBounded(t *testing.T) {
+	if got := (prepared{pd: true}).maxEvals(Options{}); got != pdMaxEvals {
+		t.Errorf("P/D default %d, want %d", got, pdMaxEvals)
+	}
+	if got := (prepared{pd: true}).maxEvals(Options{MaxEvals: 40}); got != 40 {
+		t.Errorf("P/D with MaxEvals 40: %d", got)
+	}
+	if got := (prepared{}).maxEvals(Options{}); got != 0 {
+		t.Errorf("colocated default %d, want 0 (the fitter's own)", got)
+	}
+	if math.IsNaN(instantArrivalsS) || instantArrivals(bench.Load{Kind: bench.LoadCapped, RatePerS: 1e9, Concurrency: 32, Prompts: 160}) != true ||
+		instantArrivals(bench.Load{Kind: bench.LoadCapped, RatePerS: 45, Concurrency: 32, Prompts: 160}) {
+		t.Error("instantArrivals: 160 arrivals at 1e9/s (160 ns) are at once, at 45/s (3.6 s) are not")
+	}
+}
