@@ -357,6 +357,13 @@ func TestParseGenAIPerfWindow(t *testing.T) {
 	}
 }
 
+// aiperfCapped is the reason an AIPerf rate under a concurrency cap is
+// not replayed.
+func aiperfCapped(rate string, n int) string {
+	return fmt.Sprintf("arrivals at %s/s under AIPerf's cap of %d in flight: AIPerf does not queue an arrival that finds the cap full "+
+		"(it pauses or skips the schedule), vLLM's client does, and vlaunch replays vLLM's queue", rate, n)
+}
+
 // TestParseNVLoads covers AIPerf's and GenAI-Perf's load settings in their
 // input_config layouts.
 func TestParseNVLoads(t *testing.T) {
@@ -376,7 +383,20 @@ func TestParseNVLoads(t *testing.T) {
 		{`{"loadgen":{"request_rate":5,"request_rate_mode":"poisson"}}`, Load{Kind: LoadPoisson, RatePerS: 5, Prompts: 100}},
 		{`{"loadgen":{"request_rate":5,"request_rate_mode":"constant"}}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "requests at constant intervals, not Poisson"}},
 		{`{"loadgen":{"request_rate":5}}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "a request rate whose arrival pattern the export does not record"}},
-		{`{"loadgen":{"request_rate":5,"request_rate_mode":"poisson","concurrency":8}}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "Poisson arrivals held to at most 8 requests in flight by the client"}},
+		// AIPerf's cap does not queue arrivals (it pauses or skips its
+		// schedule), so a capped rate is not vLLM's capped open loop.
+		{`{"loadgen":{"request_rate":5,"request_rate_mode":"poisson","concurrency":8}}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: aiperfCapped("5", 8)}},
+		{`{"phases":[{"name":"profiling","type":"poisson","rate":2.5,"concurrency":16}]}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: aiperfCapped("2.5", 16)}},
+		{`{"phases":[{"name":"profiling","type":"gamma","rate":2.5,"concurrency":16,"smoothness":0.5}]}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: aiperfCapped("2.5", 16)}},
+		// A cap at or above the requests never binds: Poisson.
+		{`{"phases":[{"name":"profiling","type":"poisson","rate":2.5,"concurrency":100}]}`, Load{Kind: LoadPoisson, RatePerS: 2.5, Prompts: 100}},
+		// Gamma arrivals are vLLM's burstiness (shape = smoothness); 1 is Poisson.
+		{`{"phases":[{"name":"profiling","type":"gamma","rate":4,"smoothness":0.5}]}`, Load{Kind: LoadGamma, RatePerS: 4, Burstiness: 0.5, Prompts: 100}},
+		{`{"phases":[{"name":"profiling","type":"gamma","rate":4,"smoothness":1}]}`, Load{Kind: LoadPoisson, RatePerS: 4, Prompts: 100}},
+		{`{"phases":[{"name":"profiling","type":"gamma","rate":4}]}`, Load{Kind: LoadPoisson, RatePerS: 4, Prompts: 100}},
+		{`{"phases":[{"name":"profiling","type":"gamma","rate":4,"smoothness":0}]}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "gamma arrivals of smoothness 0"}},
+		{`{"loadgen":{"request_rate":3,"arrival_smoothness":2}}`, Load{Kind: LoadGamma, RatePerS: 3, Burstiness: 2, Prompts: 100}},
+		{`{"loadgen":{"request_rate":3,"arrival_pattern":"gamma","arrival_smoothness":2}}`, Load{Kind: LoadGamma, RatePerS: 3, Burstiness: 2, Prompts: 100}},
 		{`{"phases":[{"name":"warmup","type":"concurrency","exclude_from_results":true,"concurrency":4},{"name":"profiling","type":"concurrency","concurrency":4}]}`, Load{Kind: LoadClosedLoop, Concurrency: 4, Prompts: 100}},
 		{`{"phases":[{"name":"profiling","type":"fixed_schedule"}]}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: `AIPerf's "fixed_schedule" timing mode`}},
 		{`{"concurrency":10,"request_rate":null}`, Load{Kind: LoadClosedLoop, Concurrency: 10, Prompts: 100}},
