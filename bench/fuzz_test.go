@@ -32,6 +32,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"load_summary":{},"successes":{"count":5,"rate":1,"queue_len":{"mean":0}},"failures":{}}`))
 	f.Add([]byte(`{"load_summary":{"count":1e300,"concurrency":-1},"successes":{"count":1,"latency":null,"prompt_tokens":{"total":1,"pNaN":1},"output_len":{"mean":Infinity}},"failures":null}`))
 	f.Add([]byte(`{"load_summary":{"count":2,"requested_rate":"inf"},"successes":{"count":2,"throughput":{"requests_per_sec":0},"output_len":{"mean":1}},"failures":{"count":0}}`))
+	// LLMPerf summaries: numbers as strings, a non-numeric string, no
+	// per-minute rate.
+	f.Add([]byte(`{"num_concurrent_requests":"2","results_ttft_s_quantiles_p50":"0.1","results_number_output_tokens_mean":5,"results_num_requests_started":3,"results_num_completed_requests":"3","results_num_completed_requests_per_min":60}`))
+	f.Add([]byte(`{"num_concurrent_requests":1e20,"results_ttft_s_mean":"NaN","results_number_output_tokens_mean":"1e400","results_num_completed_requests":1}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rs, err := Parse("fuzz.json", data)
 		if err != nil {

@@ -21,6 +21,8 @@ const (
 	// FormatInferencePerf: kubernetes-sigs/inference-perf lifecycle
 	// reports (llm-d's published benchmarks).
 	FormatInferencePerf Format = "inference-perf"
+	// FormatLLMPerf: ray-project/llmperf summary files.
+	FormatLLMPerf Format = "llmperf"
 )
 
 // Result is one benchmark run, in the client's own units (latencies in
