@@ -138,8 +138,11 @@ func TestParseRejects(t *testing.T) {
 
 // TestParseLoads covers the client semantics of rate and cap.
 func TestParseLoads(t *testing.T) {
+	defer func(v bool) { CheckArrivalRate = v }(CheckArrivalRate)
+	CheckArrivalRate = true
 	mk := func(extra string) string {
-		return `{"num_prompts":100,"duration":10,"completed":100,"total_input_tokens":1000,"total_output_tokens":500` + extra + `}`
+		// 25 s: 100 requests at 5/s are sent in about 20 s.
+		return `{"num_prompts":100,"duration":25,"completed":100,"total_input_tokens":1000,"total_output_tokens":500` + extra + `}`
 	}
 	for _, c := range []struct {
 		extra string
@@ -165,6 +168,16 @@ func TestParseLoads(t *testing.T) {
 		{`,"request_rate":"inf","ramp_up_strategy":"linear","ramp_up_start_rps":1,"ramp_up_end_rps":9`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "the request rate ramps up (linear)"}},
 		{``, Load{Kind: LoadOther, Prompts: 100, Unsupported: "the result does not record the request rate"}},
 		{`,"request_rate":"inf","failed":4`, Load{Kind: LoadBurst, Prompts: 104}},
+		// 100 Poisson arrivals at 20/s take 5 s ± 0.5 s: done in 25 s is
+		// possible; at 1/s (100 s ± 10 s) it is not: not replayed. Gamma
+		// of shape 4 (gaps less spread) tightens the bound: 100 s ± 5 s.
+		{`,"request_rate":20`, Load{Kind: LoadPoisson, RatePerS: 20, Prompts: 100}},
+		{`,"request_rate":1`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "100 requests in 25 s cannot have been sent at the recorded 1 requests/s " +
+			"(at least 60 s): the client did not send at that rate"}},
+		{`,"request_rate":1,"max_concurrency":8`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "100 requests in 25 s cannot have been sent at the recorded 1 requests/s " +
+			"(at least 60 s): the client did not send at that rate"}},
+		{`,"request_rate":1.25,"burstiness":4`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "100 requests in 25 s cannot have been sent at the recorded 1.25 requests/s " +
+			"(at least 64 s): the client did not send at that rate"}},
 	} {
 		rs, err := Parse("x.json", []byte(mk(c.extra)))
 		if err != nil {

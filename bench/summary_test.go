@@ -148,3 +148,43 @@ func TestPrintedConcurrencyLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryRateMismatch reads SGLang-dLoRA's published summaries (a
+// modified SGLang; provenance in testdata/README.md): six runs recorded at
+// 2 … 64 requests/s that each finished 996 requests in about 263 s, the
+// same ~3.8 requests/s whatever the rate. At 2/s the 996 arrivals alone
+// take 498 s (± 16 s), so with CheckArrivalRate the run is read but not
+// replayed; the "-0.00" median TPOT is zero, not a negative latency.
+func TestSummaryRateMismatch(t *testing.T) {
+	defer func(v bool) { CheckArrivalRate = v }(CheckArrivalRate)
+	data, err := os.ReadFile("testdata/sglang-dlora-rate-mismatch.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{false, true} {
+		CheckArrivalRate = on
+		rs, err := Parse("d.txt", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rs) != 6 {
+			t.Fatalf("%d results", len(rs))
+		}
+		r := rs[0]
+		if r.Completed != 996 || r.DurationS != 264.25 || r.TPOT["median"] != 0 || r.TPOT["p99"] != 28.33 || r.TTFT["median"] != 606.88 {
+			t.Errorf("%+v", r)
+		}
+		want := Load{Kind: LoadPoisson, RatePerS: 2, Prompts: 996}
+		if on {
+			want = Load{Kind: LoadOther, Prompts: 996, Unsupported: "996 requests in 264.2 s cannot have been sent at the recorded 2 requests/s " +
+				"(at least 434.9 s): the client did not send at that rate"}
+		}
+		if r.Load != want {
+			t.Errorf("check %v: load %+v, want %+v", on, r.Load, want)
+		}
+		// 64/s: 996 arrivals take 15.6 s; 262 s is possible.
+		if last := rs[5]; last.Load != (Load{Kind: LoadPoisson, RatePerS: 64, Prompts: 996}) {
+			t.Errorf("check %v: 64/s load %+v", on, last.Load)
+		}
+	}
+}
