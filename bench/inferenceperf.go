@@ -23,8 +23,13 @@ import (
 //     pN} in seconds (null without values: TTFT and TPOT need streaming);
 //     throughput {input_tokens_per_sec, output_tokens_per_sec,
 //     total_tokens_per_sec, requests_per_sec} over the stage's time
-//     (last end − first start); prompt_len (earlier) or prompt_tokens
-//     (later) and output_len distributions of tokens per request;
+//     (last end − first start); output_len, the client's count of each
+//     request's output tokens; prompt_len, the client's count of each
+//     prompt, until a486b01 (2026-08) and prompt_tokens, the server's
+//     (usage.prompt_tokens, chat template included): {total, cached,
+//     uncached} from 803b44a (2026-05), with the per-request distribution
+//     from a486b01, where prompt_len goes; the server's count is read
+//     where present;
 //   - failures: count, …
 //
 // Its *_prometheus_metrics.json reports reuse the three keys for the model
@@ -141,15 +146,30 @@ func parseInferencePerf(o *object) (Result, error) {
 	r.E2E = stat(lat, "request_latency", 1000)
 	r.TTFT = stat(lat, "time_to_first_token", 1000)
 	r.TPOT = stat(lat, "time_per_output_token", 1000)
-	in := stat(succ, "prompt_len", 1)
-	if in == nil {
-		in = stat(succ, "prompt_tokens", 1)
+	// Input: the server's prompt_tokens (its mean, else its total over the
+	// successes, the 2026-05 layout), else the client's prompt_len.
+	var inTotal float64
+	if pt := succ.sub("prompt_tokens", false); pt != nil {
+		inTotal = pt.nonNeg("total")
+		if pt.err != nil {
+			return r, fmt.Errorf("successes.prompt_tokens: %w", pt.err)
+		}
 	}
+	in := stat(succ, "prompt_tokens", 1)
+	client := stat(succ, "prompt_len", 1)
 	out := stat(succ, "output_len", 1)
 	if err != nil {
 		return r, fmt.Errorf("successes: %w", err)
 	}
-	r.Shape.InputTokens, r.Shape.OutputTokens = in["mean"], out["mean"]
+	switch {
+	case in["mean"] > 0:
+		r.Shape.InputTokens = in["mean"]
+	case inTotal > 0 && completed > 0:
+		r.Shape.InputTokens = inTotal / float64(completed)
+	default:
+		r.Shape.InputTokens = client["mean"]
+	}
+	r.Shape.OutputTokens = out["mean"]
 	if tp != nil {
 		r.OutputTokPerS = tp.nonNeg("output_tokens_per_sec")
 		r.TotalTokPerS = tp.nonNeg("total_tokens_per_sec")

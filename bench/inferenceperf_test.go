@@ -130,6 +130,26 @@ func TestParseInferencePerfLoads(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
 	}
+	// The input length: the server's prompt_tokens mean, else its total
+	// over the successes (2026-05 layout, beside the client's prompt_len),
+	// else prompt_len. The llm-d-benchmark fixture's figures: the server
+	// counted 7198 tokens where the client counted 4477.
+	for _, c := range []struct {
+		from, to string
+		want     float64
+	}{
+		{`"prompt_tokens":{"total":9800,"cached":0,"uncached":9800,"mean":100,"min":90,"max":110,"median":100}`,
+			`"prompt_len":{"mean":4476.810126582279},"prompt_tokens":{"mean":7197.974683544304}`, 7197.974683544304},
+		{`"prompt_tokens":{"total":9800,"cached":0,"uncached":9800,"mean":100,"min":90,"max":110,"median":100}`,
+			`"prompt_len":{"mean":80},"prompt_tokens":{"total":11760,"cached":0,"uncached":11760}`, 120},
+		{`"prompt_tokens":{"total":9800,"cached":0,"uncached":9800,"mean":100,"min":90,"max":110,"median":100}`,
+			`"prompt_len":{"mean":80}`, 80},
+	} {
+		rs, err := Parse("x.json", []byte(strings.Replace(mk(`{"count":100}`), c.from, c.to, 1)))
+		if err != nil || !near(rs[0].Shape.InputTokens, c.want) {
+			t.Errorf("%s: %v %+v", c.to, err, rs)
+		}
+	}
 	// The duration falls back to the successes over requests_per_sec.
 	rs, err := Parse("x.json", []byte(strings.Replace(mk(`{"count":100}`), `"benchmark_time_seconds":50,`, "", 1)))
 	if err != nil || !near(rs[0].DurationS, 98/1.96) {
