@@ -35,6 +35,7 @@ func check(r *Result, numPrompts int, hasNum bool) error {
 		r.OutputTokPerS = total / r.DurationS
 		r.Notes = append(r.Notes, "output throughput computed from the totals and the duration")
 	}
+	instantArrivals(r)
 	arrivalsConsistent(r)
 	for name, s := range map[string]Stat{"TTFT": r.TTFT, "TPOT": r.TPOT, "ITL": r.ITL, "E2E": r.E2E} {
 		if err := ascending(s); err != nil {
@@ -42,6 +43,32 @@ func check(r *Result, numPrompts int, hasNum bool) error {
 		}
 	}
 	return nil
+}
+
+// instantArrivals maps an open-loop load whose arrivals all fall within
+// 0.1% of the run (N requests at R/s take N/R seconds on average) to the
+// unlimited rate it amounts to: SGLang users pass --request-rate 1000000
+// with --max-concurrency for a closed loop (sgl-project/sglang PR #14194:
+// "Traffic request rate: 1000000.0", "Max request concurrency: 48", 480
+// requests in 838.86 s), which is then replayed as the closed loop of 48
+// it was, not as 480 Poisson arrivals in half a millisecond.
+func instantArrivals(r *Result) {
+	l := r.Load
+	switch l.Kind {
+	case LoadPoisson, LoadGamma, LoadCapped:
+	default:
+		return
+	}
+	if !(l.RatePerS > 0) || !(r.DurationS > 0) || float64(l.Prompts)/l.RatePerS > 0.001*r.DurationS {
+		return
+	}
+	a := arrivals{unlimited: true, rateKnown: true, prompts: l.Prompts}
+	if l.Kind == LoadCapped {
+		a.maxConc = l.Concurrency
+	}
+	r.Load = a.load()
+	r.Notes = append(r.Notes, fmt.Sprintf("all %d requests arrive within %s s at %s requests/s: replayed as sent at once", l.Prompts,
+		strconv.FormatFloat(float64(l.Prompts)/l.RatePerS, 'g', 3, 64), strconv.FormatFloat(l.RatePerS, 'g', 4, 64)))
 }
 
 // CheckArrivalRate enables arrivalsConsistent. It is off only because

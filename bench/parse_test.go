@@ -176,6 +176,14 @@ func TestParseLoads(t *testing.T) {
 			"(at least 60 s): the client did not send at that rate"}},
 		{`,"request_rate":1,"max_concurrency":8`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "100 requests in 25 s cannot have been sent at the recorded 1 requests/s " +
 			"(at least 60 s): the client did not send at that rate"}},
+		// A rate whose arrivals all fall within 0.1% of the run is
+		// unlimited (sgl-project/sglang PR #14194's --request-rate 1000000
+		// with a cap of 48): a closed loop, or a burst without a cap.
+		{`,"request_rate":1000000,"max_concurrency":48`, Load{Kind: LoadClosedLoop, Concurrency: 48, Prompts: 100}},
+		{`,"request_rate":1000000`, Load{Kind: LoadBurst, Prompts: 100}},
+		{`,"request_rate":1000000,"burstiness":0.5`, Load{Kind: LoadBurst, Prompts: 100}},
+		// 100 at 4000/s: 25 ms, 0.1% of 25 s: still open loop below that.
+		{`,"request_rate":3999,"max_concurrency":48`, Load{Kind: LoadCapped, RatePerS: 3999, Concurrency: 48, Prompts: 100}},
 		{`,"request_rate":1.25,"burstiness":4`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "100 requests in 25 s cannot have been sent at the recorded 1.25 requests/s " +
 			"(at least 64 s): the client did not send at that rate"}},
 	} {
