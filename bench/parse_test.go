@@ -515,3 +515,34 @@ func TestParseSweepSummary(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestParseAnyscaleReal reads two of anyscale/ray-serve-llm-perf-examples'
+// vLLM results (provenance in testdata/README.md): --request-rate 4 under
+// --max-concurrency 128 over 256 prompts is a capped open loop (its 68.3 s
+// fits 256 arrivals at 4/s, 64 s ± 4 s); --request-rate 1e9 under
+// --max-concurrency 16 sends its 160 prompts within 0.16 µs, a closed loop
+// of 16. The second completed 119 of 160 without a "failed" key: the
+// prompts sent are the 160 asked for.
+func TestParseAnyscaleReal(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		load Load
+		done int
+		ttft float64
+	}{
+		{"vllm-0.11-capped-rr4.json", Load{Kind: LoadCapped, RatePerS: 4, Concurrency: 128, Prompts: 256}, 256, 364.64613750285935},
+		{"vllm-0.11-rate1e9-conc16.json", Load{Kind: LoadClosedLoop, Concurrency: 16, Prompts: 160}, 119, 132.99614400602877},
+	} {
+		data, err := os.ReadFile("testdata/" + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := Parse(c.file, data)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if r := rs[0]; r.Load != c.load || r.Completed != c.done || r.TTFT["median"] != c.ttft || r.Format != FormatVLLM {
+			t.Errorf("%s: %+v", c.file, r)
+		}
+	}
+}
