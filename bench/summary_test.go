@@ -188,3 +188,36 @@ func TestSummaryRateMismatch(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarySGLangCookbook reads a whole SGLang cookbook page (2026
+// printed layout; provenance in testdata/README.md): its prose is skipped
+// and its five blocks read, the finite rates under a cap as capped open
+// loops (2048 arrivals at 64/s take 32 s of the 408 s run).
+func TestSummarySGLangCookbook(t *testing.T) {
+	data, err := os.ReadFile("testdata/sglang-cookbook-2026-dsv32.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Parse("c.md", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Load{
+		{Kind: LoadClosedLoop, Concurrency: 1, Prompts: 10},
+		{Kind: LoadClosedLoop, Concurrency: 100, Prompts: 1000},
+		{Kind: LoadCapped, RatePerS: 64, Concurrency: 1, Prompts: 10},
+		{Kind: LoadCapped, RatePerS: 64, Concurrency: 1024, Prompts: 2048},
+		{Kind: LoadCapped, RatePerS: 64, Concurrency: 1024, Prompts: 2048},
+	}
+	if len(rs) != len(want) {
+		t.Fatalf("%d results", len(rs))
+	}
+	for i, r := range rs {
+		if r.Load != want[i] || r.Format != FormatSGLang {
+			t.Errorf("block %d: %s %+v", i+1, r.Format, r.Load)
+		}
+	}
+	if r := rs[3]; r.DurationS != 408.09 || !near(r.Shape.OutputTokens, 1032734.0/2048) {
+		t.Errorf("block 4: %+v", r)
+	}
+}
