@@ -335,6 +335,7 @@ func nvLoad(cfg *object, prompts int) (Load, []string, error) {
 			Exclude     bool     `json:"exclude_from_results"`
 			Concurrency *float64 `json:"concurrency"`
 			Rate        *float64 `json:"rate"`
+			Smoothness  *float64 `json:"smoothness"`
 		}
 		if err := json.Unmarshal(raw, &phases); err != nil {
 			return l, notes, fmt.Errorf("%q: want a list of phases", "phases")
@@ -349,7 +350,7 @@ func nvLoad(cfg *object, prompts int) (Load, []string, error) {
 			return other(l, fmt.Sprintf("%d measured phases", len(measured))), notes, nil
 		}
 		p := phases[measured[0]]
-		return nvShape(l, p.Type, p.Concurrency, p.Rate), notes, nil
+		return nvShape(l, p.Type, p.Concurrency, p.Rate, p.Smoothness), notes, nil
 	}
 	if lg := cfg.sub("loadgen", false); lg != nil {
 		mode := lg.str("request_rate_mode")
@@ -358,23 +359,32 @@ func nvLoad(cfg *object, prompts int) (Load, []string, error) {
 		}
 		c, hasC := lg.num("concurrency")
 		rate, hasRate := lg.num("request_rate")
+		smooth, hasSmooth := lg.num("arrival_smoothness")
 		if lg.err != nil {
 			return l, notes, fmt.Errorf("loadgen: %w", lg.err)
 		}
-		var cp, rp *float64
+		var cp, rp, sp *float64
 		if hasC {
 			cp = &c
 		}
 		if hasRate {
 			rp = &rate
 		}
+		if hasSmooth {
+			sp = &smooth
+		}
 		switch {
 		case mode == "concurrency_burst" || mode == "" && !hasRate:
 			mode = "concurrency"
+		case mode == "" && hasSmooth:
+			// --request-rate with --arrival-smoothness and no pattern is
+			// gamma (AIPerf's config test "v1 parity: … auto-promotes to
+			// gamma").
+			mode = "gamma"
 		case mode == "":
 			return other(l, "a request rate whose arrival pattern the export does not record"), notes, nil
 		}
-		return nvShape(l, mode, cp, rp), notes, nil
+		return nvShape(l, mode, cp, rp, sp), notes, nil
 	}
 	// GenAI-Perf's flat input_config.
 	c, hasC := cfg.num("concurrency")
@@ -386,13 +396,34 @@ func nvLoad(cfg *object, prompts int) (Load, []string, error) {
 	case hasRate:
 		return other(l, fmt.Sprintf("GenAI-Perf's request rate %g/s (perf_analyzer sends at constant intervals by default), not Poisson", rate)), notes, nil
 	case hasC:
-		return nvShape(l, "concurrency", &c, nil), notes, nil
+		return nvShape(l, "concurrency", &c, nil, nil), notes, nil
 	}
 	return other(l, "the export records neither a concurrency nor a request rate"), notes, nil
 }
 
-// nvShape maps one phase (type, concurrency, rate) to a load.
-func nvShape(l Load, kind string, conc, rate *float64) Load {
+// nvShape maps one phase (type, concurrency, rate, gamma smoothness) to a
+// load.
+//
+// AIPerf's gamma arrivals are vLLM's --burstiness: shape = smoothness,
+// scale = 1/(rate·smoothness), "same value = same distribution"
+// (src/aiperf/timing/intervals.py, GammaIntervalGenerator, nvda-ci/aiperf
+// mirror commit 6d826197); a smoothness of 1 or none is Poisson.
+//
+// A rate with a concurrency cap is not vLLM's capped open loop (LoadCapped:
+// an arrival that finds the cap full waits in the client's queue and is
+// sent when a slot frees). AIPerf never queues arrivals: in its 2025
+// releases the issuing loop blocks on the semaphore and sleeps the next gap
+// only after the send, so "hitting the concurrency limit proportionally
+// delays the entire schedule" (src/aiperf/timing/request_rate_strategy.py,
+// nvda-ci/aiperf commit 699a0121; docs/tutorials/request-rate-concurrency.md,
+// commit dbf2f2ab: "No catch-up behavior"); in its 2026 releases an
+// arrival that finds no slot is not sent and the loop waits for the next
+// interval (src/aiperf/timing/strategies/request_rate.py, ai-dynamo/aiperf
+// commit 142cf65b, try_issue_credit returning None; src/aiperf/credit/
+// issuer.py commit 01a4d174). Neither times a wait, but both offer the
+// server fewer requests than vLLM's queue would once the cap binds, so the
+// run is not replayed.
+func nvShape(l Load, kind string, conc, rate, smooth *float64) Load {
 	n := 0
 	if conc != nil {
 		if *conc < 1 || *conc != float64(int(*conc)) || *conc > maxCount {
@@ -401,7 +432,7 @@ func nvShape(l Load, kind string, conc, rate *float64) Load {
 		n = int(*conc)
 	}
 	switch kind {
-	case "concurrency":
+	case "concurrency", "concurrency_burst":
 		switch {
 		case n == 0:
 			return other(l, "a concurrency phase without a concurrency")
@@ -411,14 +442,29 @@ func nvShape(l Load, kind string, conc, rate *float64) Load {
 			l.Kind, l.Concurrency = LoadClosedLoop, n
 		}
 		return l
-	case "poisson":
+	case "poisson", "gamma":
+		shape := 0.0
+		if kind == "gamma" && smooth != nil {
+			if !(*smooth > 0) || *smooth > 1e6 {
+				return other(l, fmt.Sprintf("gamma arrivals of smoothness %g", *smooth))
+			}
+			if *smooth != 1 {
+				shape = *smooth
+			}
+		}
 		switch {
 		case rate == nil || !(*rate > 0):
-			return other(l, "Poisson arrivals without a rate")
+			return other(l, "open-loop arrivals without a rate")
 		case n > 0 && n < l.Prompts:
-			return other(l, fmt.Sprintf("Poisson arrivals held to at most %d requests in flight by the client", n))
+			return other(l, fmt.Sprintf("arrivals at %s/s under AIPerf's cap of %d in flight: AIPerf does not queue an arrival that finds the cap full "+
+				"(it pauses or skips the schedule), vLLM's client does, and vlaunch replays vLLM's queue", strconv.FormatFloat(*rate, 'g', 4, 64), n))
 		}
-		l.Kind, l.RatePerS = LoadPoisson, *rate
+		l.RatePerS = *rate
+		if shape > 0 {
+			l.Kind, l.Burstiness = LoadGamma, shape
+		} else {
+			l.Kind = LoadPoisson
+		}
 		return l
 	case "constant":
 		return other(l, "requests at constant intervals, not Poisson")

@@ -15,7 +15,10 @@
 //   - GuideLLM reports (`guidellm benchmark --output-path x.json`), one
 //     object holding a list of benchmarks;
 //   - NVIDIA AIPerf's profile_export_aiperf.json and GenAI-Perf's
-//     profile_export_genai_perf.json, one object of metric summaries.
+//     profile_export_genai_perf.json, one object of metric summaries;
+//   - kubernetes-sigs/inference-perf's summary_lifecycle_metrics.json and
+//     stage_N_lifecycle_metrics.json (the reports llm-d publishes);
+//   - ray-project/llmperf's {model}_{in}_{out}_summary.json.
 //
 // Parsing is strict where it matters and bounded: a known key with the
 // wrong type, a non-finite number, a misspelt statistic (mean_ttf_ms) or a

@@ -26,6 +26,16 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("============ Serving Benchmark Result ============\nMax reqeuest concurrency: 0\nSuccessful requests: 1\n=====\n"))
 	f.Add([]byte(`[{"duration":1,"completed":1,"total_input_tokens":1,"total_output_tokens":1,"request_rate":"inf","endpoint_type":"openai","run_number":0},[],{"benchmarks":[]}]`))
 	f.Add([]byte(`{"backend":"sglang","request_rate":"trace","duration":2,"completed":1,"total_input_tokens":1,"total_output_tokens":3,"server_info":{"a":1},"tag":null,"accept_length":null}`))
+	// inference-perf shapes: a concurrent stage, a Prometheus report, a
+	// null distribution, a non-numeric percentile, no throughput.
+	f.Add([]byte(`{"benchmark_time_seconds":2,"load_summary":{"count":3,"requested_rate":3,"concurrency":2},"successes":{"count":3,"latency":{"time_to_first_token":{"mean":0.1,"p0.1":0.05,"median":0.1}},"throughput":{"output_tokens_per_sec":15,"requests_per_sec":1.5},"output_len":{"mean":10}},"failures":{"count":0}}`))
+	f.Add([]byte(`{"load_summary":{},"successes":{"count":5,"rate":1,"queue_len":{"mean":0}},"failures":{}}`))
+	f.Add([]byte(`{"load_summary":{"count":1e300,"concurrency":-1},"successes":{"count":1,"latency":null,"prompt_tokens":{"total":1,"pNaN":1},"output_len":{"mean":Infinity}},"failures":null}`))
+	f.Add([]byte(`{"load_summary":{"count":2,"requested_rate":"inf"},"successes":{"count":2,"throughput":{"requests_per_sec":0},"output_len":{"mean":1}},"failures":{"count":0}}`))
+	// LLMPerf summaries: numbers as strings, a non-numeric string, no
+	// per-minute rate.
+	f.Add([]byte(`{"num_concurrent_requests":"2","results_ttft_s_quantiles_p50":"0.1","results_number_output_tokens_mean":5,"results_num_requests_started":3,"results_num_completed_requests":"3","results_num_completed_requests_per_min":60}`))
+	f.Add([]byte(`{"num_concurrent_requests":1e20,"results_ttft_s_mean":"NaN","results_number_output_tokens_mean":"1e400","results_num_completed_requests":1}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rs, err := Parse("fuzz.json", data)
 		if err != nil {

@@ -89,6 +89,12 @@ func parseRecord(raw json.RawMessage) ([]Result, error) {
 	switch {
 	case o.has("benchmarks"):
 		return parseGuideLLM(o)
+	case isInferencePerf(o):
+		r, err := parseInferencePerf(o)
+		return []Result{r}, err
+	case isLLMPerf(o):
+		r, err := parseLLMPerf(o)
+		return []Result{r}, err
 	case isNVExport(o):
 		r, err := parseNVExport(o)
 		return []Result{r}, err
@@ -105,7 +111,8 @@ func parseRecord(raw json.RawMessage) ([]Result, error) {
 }
 
 var formats = []string{string(FormatVLLM), string(FormatVLLMScript), string(FormatSGLang), string(FormatGuideLLM),
-	string(FormatAIPerf), string(FormatGenAIPerf)}
+	string(FormatAIPerf), string(FormatGenAIPerf), string(FormatInferencePerf),
+	string(FormatLLMPerf)}
 
 // keysText names a few of an object's keys for messages.
 func keysText(o *object) string {

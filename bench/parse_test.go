@@ -138,8 +138,11 @@ func TestParseRejects(t *testing.T) {
 
 // TestParseLoads covers the client semantics of rate and cap.
 func TestParseLoads(t *testing.T) {
+	defer func(v bool) { CheckArrivalRate = v }(CheckArrivalRate)
+	CheckArrivalRate = true
 	mk := func(extra string) string {
-		return `{"num_prompts":100,"duration":10,"completed":100,"total_input_tokens":1000,"total_output_tokens":500` + extra + `}`
+		// 25 s: 100 requests at 5/s are sent in about 20 s.
+		return `{"num_prompts":100,"duration":25,"completed":100,"total_input_tokens":1000,"total_output_tokens":500` + extra + `}`
 	}
 	for _, c := range []struct {
 		extra string
@@ -165,6 +168,24 @@ func TestParseLoads(t *testing.T) {
 		{`,"request_rate":"inf","ramp_up_strategy":"linear","ramp_up_start_rps":1,"ramp_up_end_rps":9`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "the request rate ramps up (linear)"}},
 		{``, Load{Kind: LoadOther, Prompts: 100, Unsupported: "the result does not record the request rate"}},
 		{`,"request_rate":"inf","failed":4`, Load{Kind: LoadBurst, Prompts: 104}},
+		// 100 Poisson arrivals at 20/s take 5 s ± 0.5 s: done in 25 s is
+		// possible; at 1/s (100 s ± 10 s) it is not: not replayed. Gamma
+		// of shape 4 (gaps less spread) tightens the bound: 100 s ± 5 s.
+		{`,"request_rate":20`, Load{Kind: LoadPoisson, RatePerS: 20, Prompts: 100}},
+		{`,"request_rate":1`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "100 requests in 25 s cannot have been sent at the recorded 1 requests/s " +
+			"(at least 60 s): the client did not send at that rate"}},
+		{`,"request_rate":1,"max_concurrency":8`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "100 requests in 25 s cannot have been sent at the recorded 1 requests/s " +
+			"(at least 60 s): the client did not send at that rate"}},
+		// A rate whose arrivals all fall within 0.1% of the run is
+		// unlimited (sgl-project/sglang PR #14194's --request-rate 1000000
+		// with a cap of 48): a closed loop, or a burst without a cap.
+		{`,"request_rate":1000000,"max_concurrency":48`, Load{Kind: LoadClosedLoop, Concurrency: 48, Prompts: 100}},
+		{`,"request_rate":1000000`, Load{Kind: LoadBurst, Prompts: 100}},
+		{`,"request_rate":1000000,"burstiness":0.5`, Load{Kind: LoadBurst, Prompts: 100}},
+		// 100 at 4000/s: 25 ms, 0.1% of 25 s: still open loop below that.
+		{`,"request_rate":3999,"max_concurrency":48`, Load{Kind: LoadCapped, RatePerS: 3999, Concurrency: 48, Prompts: 100}},
+		{`,"request_rate":1.25,"burstiness":4`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "100 requests in 25 s cannot have been sent at the recorded 1.25 requests/s " +
+			"(at least 64 s): the client did not send at that rate"}},
 	} {
 		rs, err := Parse("x.json", []byte(mk(c.extra)))
 		if err != nil {
@@ -357,6 +378,13 @@ func TestParseGenAIPerfWindow(t *testing.T) {
 	}
 }
 
+// aiperfCapped is the reason an AIPerf rate under a concurrency cap is
+// not replayed.
+func aiperfCapped(rate string, n int) string {
+	return fmt.Sprintf("arrivals at %s/s under AIPerf's cap of %d in flight: AIPerf does not queue an arrival that finds the cap full "+
+		"(it pauses or skips the schedule), vLLM's client does, and vlaunch replays vLLM's queue", rate, n)
+}
+
 // TestParseNVLoads covers AIPerf's and GenAI-Perf's load settings in their
 // input_config layouts.
 func TestParseNVLoads(t *testing.T) {
@@ -376,7 +404,20 @@ func TestParseNVLoads(t *testing.T) {
 		{`{"loadgen":{"request_rate":5,"request_rate_mode":"poisson"}}`, Load{Kind: LoadPoisson, RatePerS: 5, Prompts: 100}},
 		{`{"loadgen":{"request_rate":5,"request_rate_mode":"constant"}}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "requests at constant intervals, not Poisson"}},
 		{`{"loadgen":{"request_rate":5}}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "a request rate whose arrival pattern the export does not record"}},
-		{`{"loadgen":{"request_rate":5,"request_rate_mode":"poisson","concurrency":8}}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "Poisson arrivals held to at most 8 requests in flight by the client"}},
+		// AIPerf's cap does not queue arrivals (it pauses or skips its
+		// schedule), so a capped rate is not vLLM's capped open loop.
+		{`{"loadgen":{"request_rate":5,"request_rate_mode":"poisson","concurrency":8}}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: aiperfCapped("5", 8)}},
+		{`{"phases":[{"name":"profiling","type":"poisson","rate":2.5,"concurrency":16}]}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: aiperfCapped("2.5", 16)}},
+		{`{"phases":[{"name":"profiling","type":"gamma","rate":2.5,"concurrency":16,"smoothness":0.5}]}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: aiperfCapped("2.5", 16)}},
+		// A cap at or above the requests never binds: Poisson.
+		{`{"phases":[{"name":"profiling","type":"poisson","rate":2.5,"concurrency":100}]}`, Load{Kind: LoadPoisson, RatePerS: 2.5, Prompts: 100}},
+		// Gamma arrivals are vLLM's burstiness (shape = smoothness); 1 is Poisson.
+		{`{"phases":[{"name":"profiling","type":"gamma","rate":4,"smoothness":0.5}]}`, Load{Kind: LoadGamma, RatePerS: 4, Burstiness: 0.5, Prompts: 100}},
+		{`{"phases":[{"name":"profiling","type":"gamma","rate":4,"smoothness":1}]}`, Load{Kind: LoadPoisson, RatePerS: 4, Prompts: 100}},
+		{`{"phases":[{"name":"profiling","type":"gamma","rate":4}]}`, Load{Kind: LoadPoisson, RatePerS: 4, Prompts: 100}},
+		{`{"phases":[{"name":"profiling","type":"gamma","rate":4,"smoothness":0}]}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: "gamma arrivals of smoothness 0"}},
+		{`{"loadgen":{"request_rate":3,"arrival_smoothness":2}}`, Load{Kind: LoadGamma, RatePerS: 3, Burstiness: 2, Prompts: 100}},
+		{`{"loadgen":{"request_rate":3,"arrival_pattern":"gamma","arrival_smoothness":2}}`, Load{Kind: LoadGamma, RatePerS: 3, Burstiness: 2, Prompts: 100}},
 		{`{"phases":[{"name":"warmup","type":"concurrency","exclude_from_results":true,"concurrency":4},{"name":"profiling","type":"concurrency","concurrency":4}]}`, Load{Kind: LoadClosedLoop, Concurrency: 4, Prompts: 100}},
 		{`{"phases":[{"name":"profiling","type":"fixed_schedule"}]}`, Load{Kind: LoadOther, Prompts: 100, Unsupported: `AIPerf's "fixed_schedule" timing mode`}},
 		{`{"concurrency":10,"request_rate":null}`, Load{Kind: LoadClosedLoop, Concurrency: 10, Prompts: 100}},
@@ -472,5 +513,36 @@ func TestParseSweepSummary(t *testing.T) {
 	_, err = Parse("summary.json", []byte("["+body+"}, {\"duration\": 1}]"))
 	if err == nil || !strings.Contains(err.Error(), "record 2") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestParseAnyscaleReal reads two of anyscale/ray-serve-llm-perf-examples'
+// vLLM results (provenance in testdata/README.md): --request-rate 4 under
+// --max-concurrency 128 over 256 prompts is a capped open loop (its 68.3 s
+// fits 256 arrivals at 4/s, 64 s ± 4 s); --request-rate 1e9 under
+// --max-concurrency 16 sends its 160 prompts within 0.16 µs, a closed loop
+// of 16. The second completed 119 of 160 without a "failed" key: the
+// prompts sent are the 160 asked for.
+func TestParseAnyscaleReal(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		load Load
+		done int
+		ttft float64
+	}{
+		{"vllm-0.11-capped-rr4.json", Load{Kind: LoadCapped, RatePerS: 4, Concurrency: 128, Prompts: 256}, 256, 364.64613750285935},
+		{"vllm-0.11-rate1e9-conc16.json", Load{Kind: LoadClosedLoop, Concurrency: 16, Prompts: 160}, 119, 132.99614400602877},
+	} {
+		data, err := os.ReadFile("testdata/" + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := Parse(c.file, data)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if r := rs[0]; r.Load != c.load || r.Completed != c.done || r.TTFT["median"] != c.ttft || r.Format != FormatVLLM {
+			t.Errorf("%s: %+v", c.file, r)
+		}
 	}
 }

@@ -18,6 +18,11 @@ const (
 	FormatGuideLLM   Format = "guidellm"
 	FormatAIPerf     Format = "aiperf"
 	FormatGenAIPerf  Format = "genai-perf"
+	// FormatInferencePerf: kubernetes-sigs/inference-perf lifecycle
+	// reports (llm-d's published benchmarks).
+	FormatInferencePerf Format = "inference-perf"
+	// FormatLLMPerf: ray-project/llmperf summary files.
+	FormatLLMPerf Format = "llmperf"
 )
 
 // Result is one benchmark run, in the client's own units (latencies in

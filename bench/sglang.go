@@ -1,5 +1,10 @@
 package bench
 
+import (
+	"fmt"
+	"math"
+)
+
 // SGLang's bench_serving result keys, as read in
 // python/sglang/bench_serving.py (sgl-project/sglang at commit 0033168f,
 // 2025): the arguments backend, dataset_name, request_rate (Python writes
@@ -20,7 +25,7 @@ package bench
 // max_concurrent_requests, and writes "trace" as the request rate of a
 // --use-trace-timestamps run.
 var sglangIgnored = []string{
-	"total_output_tokens_retokenized", "input_throughput", "total_throughput", "random_range_ratio",
+	"total_output_tokens_retokenized", "input_throughput", "total_throughput",
 	"ttfts", "itls", "generated_texts", "errors", "timestampe", "fixed_output_len",
 	"sharegpt_output_len", "server_info", "total_input_text_tokens", "total_input_vision_tokens",
 	"max_output_tokens_per_s", "max_concurrent_requests",
@@ -45,6 +50,10 @@ func parseSGLang(o *object) (Result, error) {
 	if len(r.Shape.Dataset) >= 6 && r.Shape.Dataset[:6] == "random" {
 		r.Shape.NominalInput, r.Shape.NominalOutput = inLen, outLen
 	}
+	ratio, hasRatio := o.num("random_range_ratio")
+	if r.Shape.NominalInput > 0 && hasRatio && o.err == nil {
+		randomSpread(&r, ratio)
+	}
 	o.stats(map[string]*Stat{"ttft": &r.TTFT, "tpot": &r.TPOT, "itl": &r.ITL, "e2e_latency": &r.E2E}, sglangMetrics)
 	r.SpecAcceptance, _ = o.num("accept_length")
 	readIgnored(o, sglangIgnored)
@@ -58,4 +67,37 @@ func parseSGLang(o *object) (Result, error) {
 	r.Load = a.load()
 	r.Metadata, r.Notes = metadata(o, r.Notes)
 	return r, check(&r, numPrompts, hasNum)
+}
+
+// randomSpread sets the length spread of SGLang's random dataset when the
+// result does not carry the per-request lists: sample_random_requests
+// (python/sglang/bench_serving.py, commit 0033168f) draws each input
+// length uniformly from [max(⌊L_in·r⌋, 1), L_in] and each output length
+// from [⌊L_out·r⌋, L_out] (numpy randint), r = random_range_ratio. The
+// spread is taken only where the measured mean length agrees with that
+// uniform's mean (within four standard errors and 2%): an output cut short
+// by EOS (--disable-ignore-eos), or another release's sampling, leaves it
+// unknown.
+func randomSpread(r *Result, ratio float64) {
+	if !(ratio >= 0 && ratio <= 1) || r.Completed < 2 {
+		return
+	}
+	set := func(nominal int, lo int, measured float64, cv *float64, known *bool) {
+		if *known || nominal <= 0 || lo > nominal {
+			return
+		}
+		n := float64(nominal - lo + 1)
+		mean := float64(lo+nominal) / 2
+		sd := math.Sqrt((n*n - 1) / 12)
+		if !(mean > 0) || math.Abs(measured-mean) > 4*sd/math.Sqrt(float64(r.Completed))+0.02*mean {
+			return
+		}
+		*cv, *known = sd/mean, true
+	}
+	s := &r.Shape
+	set(s.NominalInput, max(int(float64(s.NominalInput)*ratio), 1), s.InputTokens, &s.InputCV, &s.InputCVKnown)
+	set(s.NominalOutput, int(float64(s.NominalOutput)*ratio), s.OutputTokens, &s.OutputCV, &s.OutputCVKnown)
+	if s.InputCVKnown || s.OutputCVKnown {
+		r.Notes = append(r.Notes, fmt.Sprintf("request lengths drawn uniformly by SGLang's random dataset (random_range_ratio %g)", ratio))
+	}
 }

@@ -148,3 +148,76 @@ func TestPrintedConcurrencyLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryRateMismatch reads SGLang-dLoRA's published summaries (a
+// modified SGLang; provenance in testdata/README.md): six runs recorded at
+// 2 … 64 requests/s that each finished 996 requests in about 263 s, the
+// same ~3.8 requests/s whatever the rate. At 2/s the 996 arrivals alone
+// take 498 s (± 16 s), so with CheckArrivalRate the run is read but not
+// replayed; the "-0.00" median TPOT is zero, not a negative latency.
+func TestSummaryRateMismatch(t *testing.T) {
+	defer func(v bool) { CheckArrivalRate = v }(CheckArrivalRate)
+	data, err := os.ReadFile("testdata/sglang-dlora-rate-mismatch.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{false, true} {
+		CheckArrivalRate = on
+		rs, err := Parse("d.txt", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rs) != 6 {
+			t.Fatalf("%d results", len(rs))
+		}
+		r := rs[0]
+		if r.Completed != 996 || r.DurationS != 264.25 || r.TPOT["median"] != 0 || r.TPOT["p99"] != 28.33 || r.TTFT["median"] != 606.88 {
+			t.Errorf("%+v", r)
+		}
+		want := Load{Kind: LoadPoisson, RatePerS: 2, Prompts: 996}
+		if on {
+			want = Load{Kind: LoadOther, Prompts: 996, Unsupported: "996 requests in 264.2 s cannot have been sent at the recorded 2 requests/s " +
+				"(at least 434.9 s): the client did not send at that rate"}
+		}
+		if r.Load != want {
+			t.Errorf("check %v: load %+v, want %+v", on, r.Load, want)
+		}
+		// 64/s: 996 arrivals take 15.6 s; 262 s is possible.
+		if last := rs[5]; last.Load != (Load{Kind: LoadPoisson, RatePerS: 64, Prompts: 996}) {
+			t.Errorf("check %v: 64/s load %+v", on, last.Load)
+		}
+	}
+}
+
+// TestSummarySGLangCookbook reads a whole SGLang cookbook page (2026
+// printed layout; provenance in testdata/README.md): its prose is skipped
+// and its five blocks read, the finite rates under a cap as capped open
+// loops (2048 arrivals at 64/s take 32 s of the 408 s run).
+func TestSummarySGLangCookbook(t *testing.T) {
+	data, err := os.ReadFile("testdata/sglang-cookbook-2026-dsv32.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Parse("c.md", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Load{
+		{Kind: LoadClosedLoop, Concurrency: 1, Prompts: 10},
+		{Kind: LoadClosedLoop, Concurrency: 100, Prompts: 1000},
+		{Kind: LoadCapped, RatePerS: 64, Concurrency: 1, Prompts: 10},
+		{Kind: LoadCapped, RatePerS: 64, Concurrency: 1024, Prompts: 2048},
+		{Kind: LoadCapped, RatePerS: 64, Concurrency: 1024, Prompts: 2048},
+	}
+	if len(rs) != len(want) {
+		t.Fatalf("%d results", len(rs))
+	}
+	for i, r := range rs {
+		if r.Load != want[i] || r.Format != FormatSGLang {
+			t.Errorf("block %d: %s %+v", i+1, r.Format, r.Load)
+		}
+	}
+	if r := rs[3]; r.DurationS != 408.09 || !near(r.Shape.OutputTokens, 1032734.0/2048) {
+		t.Errorf("block 4: %+v", r)
+	}
+}
