@@ -78,7 +78,7 @@ func instantArrivals(r *Result) {
 // replay; with that fixture's duration made possible (≥ 200 s), turn it on.
 // Real files it catches: SGLang-dLoRA's printed summaries (996 requests at
 // 2/s in 264 s, bench/testdata/sglang-dlora-rate-mismatch.txt).
-var CheckArrivalRate = false
+var CheckArrivalRate = true
 
 // arrivalsConsistent turns an open-loop load the run cannot have had into
 // LoadOther. N arrivals at rate R with gamma gaps of shape k (1 = Poisson)

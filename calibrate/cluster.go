@@ -130,7 +130,7 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 		switch {
 		case err != nil:
 		case dep.PD != nil:
-			rr.Load, rr.Shape = pdLoadText(r.Load), pdShapeText(r.Shape)
+			rr.Load, rr.Shape = r.Load.String(), pdShapeText(r.Shape)
 			var q *pdReplay
 			if q, err = newPDReplay(dep, pre, dec, r); err == nil {
 				p = &replay{pd: q}

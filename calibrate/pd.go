@@ -144,10 +144,10 @@ func newPDReplay(dep *resolve.Deployment, pre, dec input.Input, r *bench.Result)
 	case bench.LoadGamma:
 		return nil, fmt.Errorf("%s: the P/D model replays a closed loop, a burst or Poisson arrivals (its pool simulations draw Poisson gaps), not gamma ones", r.Load)
 	case bench.LoadCapped:
-		if !instantArrivals(r.Load) {
-			return nil, fmt.Errorf("%s: the P/D model has no client cap on requests in flight (its open loop queues every arrival at the router), so it cannot replay arrivals the client held back", r.Load)
-		}
-		w.Concurrency = r.Load.Concurrency
+		// A capped rate whose arrivals all come at once is read as the
+		// closed loop it is by package bench (instantArrivals); what stays
+		// capped was held back by the client over the run.
+		return nil, fmt.Errorf("%s: the P/D model has no client cap on requests in flight (its open loop queues every arrival at the router), so it cannot replay arrivals the client held back", r.Load)
 	case bench.LoadClosedLoop:
 		w.Concurrency = r.Load.Concurrency
 	case bench.LoadPoisson:
@@ -189,43 +189,6 @@ func newPDReplay(dep *resolve.Deployment, pre, dec input.Input, r *bench.Result)
 		*pool.dst = in
 	}
 	return p, nil
-}
-
-// instantArrivalsS is the longest span of a capped load's arrivals that
-// is replayed as the closed loop it then is: vllm bench serve draws each
-// request's send time at the rate and makes it wait for a
-// --max-concurrency slot (the client's semaphore), so when every request
-// has arrived within it, all wait at t≈0 and the run is the closed loop of
-// --max-concurrency sessions an unlimited rate makes (bench.LoadClosedLoop).
-// 1 ms is below any engine step a request could otherwise start later at:
-// the published P/D runs' fastest TPOT is 5.7 ms (published/pd.yaml,
-// llmd-gke-h200-p8tp1-d2tp4-r45). Anyscale's runs set --request-rate 1e9
-// with 5C prompts: C = 32 arrive within 160 ns.
-const instantArrivalsS = 1e-3
-
-// instantArrivals reports whether a capped load's arrivals all come within
-// instantArrivalsS: a closed loop in effect.
-func instantArrivals(l bench.Load) bool {
-	return l.Kind == bench.LoadCapped && l.RatePerS > 0 && float64(l.Prompts)/l.RatePerS <= instantArrivalsS
-}
-
-// pdLoadText is the load as the P/D replay runs it.
-func pdLoadText(l bench.Load) string {
-	if instantArrivals(l) {
-		return fmt.Sprintf("%s, replayed as the closed loop of %d sessions it is (every arrival within %s)", l, l.Concurrency, secondsText(float64(l.Prompts)/l.RatePerS))
-	}
-	return l.String()
-}
-
-// secondsText is a short time in its unit.
-func secondsText(s float64) string {
-	switch {
-	case s >= 1e-3:
-		return fmt.Sprintf("%.3g ms", s*1e3)
-	case s >= 1e-6:
-		return fmt.Sprintf("%.3g µs", s*1e6)
-	}
-	return fmt.Sprintf("%.3g ns", s*1e9)
 }
 
 // calibrationOf is a calibration file holding eff's constants: what

@@ -2,7 +2,6 @@ package calibrate
 
 import (
 	"errors"
-	"math"
 	"strings"
 	"testing"
 
@@ -90,9 +89,9 @@ func TestPDReplayIsCheckModel(t *testing.T) {
 		// vllm bench serve --max-concurrency 8 --num-prompts 40: the
 		// P/D model's finite run of 40 requests at concurrency 8.
 		{"closed loop", bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 8, Prompts: 40}, spec.Workload{Concurrency: 8, BurstRequests: 40}},
-		// Anyscale's own form of it: --request-rate 1e9, every arrival
-		// within 40 ns, so the closed loop of 8 sessions.
-		{"capped at once", bench.Load{Kind: bench.LoadCapped, RatePerS: 1e9, Concurrency: 8, Prompts: 40}, spec.Workload{Concurrency: 8, BurstRequests: 40}},
+		// (Anyscale's own form of it, --request-rate 1e9 under
+		// --max-concurrency 8, reaches calibrate as this closed loop:
+		// package bench reads arrivals that all come at once so.)
 		{"burst", bench.Load{Kind: bench.LoadBurst, Prompts: 24}, spec.Workload{BurstRequests: 24}},
 		{"poisson", bench.Load{Kind: bench.LoadPoisson, RatePerS: 2, Prompts: 60}, spec.Workload{ArrivalRatePerS: 2, BurstRequests: 60}},
 	} {
@@ -229,9 +228,5 @@ func TestPDFitBounded(t *testing.T) {
 	}
 	if got := (prepared{}).maxEvals(Options{}); got != 0 {
 		t.Errorf("colocated default %d, want 0 (the fitter's own)", got)
-	}
-	if math.IsNaN(instantArrivalsS) || instantArrivals(bench.Load{Kind: bench.LoadCapped, RatePerS: 1e9, Concurrency: 32, Prompts: 160}) != true ||
-		instantArrivals(bench.Load{Kind: bench.LoadCapped, RatePerS: 45, Concurrency: 32, Prompts: 160}) {
-		t.Error("instantArrivals: 160 arrivals at 1e9/s (160 ns) are at once, at 45/s (3.6 s) are not")
 	}
 }

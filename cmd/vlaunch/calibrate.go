@@ -32,7 +32,8 @@ func newCalibrateCmd(s *streams) *cobra.Command {
 		Long: `Read benchmark results of the deployment SPEC describes — 'vllm bench serve
 --save-result' JSON (and the older benchmark_serving.py's), SGLang bench_serving
 JSONL, GuideLLM reports, NVIDIA AIPerf / GenAI-Perf exports, 'vllm bench
-sweep' summaries — replay each run (its request shape, load and number
+sweep' summaries, kubernetes-sigs inference-perf lifecycle reports, Ray
+LLMPerf summaries — replay each run (its request shape, load and number
 of requests; with vLLM's --save-detailed or SGLang's --output-details, the
 spread of its request lengths too) through vlaunch's step-time model and
 simulator, and fit the
