@@ -71,13 +71,12 @@ func instantArrivals(r *Result) {
 		strconv.FormatFloat(float64(l.Prompts)/l.RatePerS, 'g', 3, 64), strconv.FormatFloat(l.RatePerS, 'g', 4, 64)))
 }
 
-// CheckArrivalRate enables arrivalsConsistent. It is off only because
-// cmd/vlaunch/testdata/script/calibrate_capped.txtar's hand-made
-// gamma.json records 100 requests at 0.5 requests/s finished in 108 s
-// (gamma shape 2: at least 143 s), which the check rightly declines to
-// replay; with that fixture's duration made possible (≥ 200 s), turn it on.
-// Real files it catches: SGLang-dLoRA's printed summaries (996 requests at
-// 2/s in 264 s, bench/testdata/sglang-dlora-rate-mismatch.txt).
+// CheckArrivalRate enables arrivalsConsistent. Built off (benchreal2)
+// while cmd/vlaunch/testdata/script/calibrate_capped.txtar's hand-made
+// gamma.json recorded 100 requests at 0.5 requests/s finished in 108 s
+// (gamma shape 2: at least 143 s); that fixture now lasts 210 s and the
+// check is on. Real files it catches: SGLang-dLoRA's printed summaries
+// (996 requests at 2/s in 264 s, bench/testdata/sglang-dlora-rate-mismatch.txt).
 var CheckArrivalRate = true
 
 // arrivalsConsistent turns an open-loop load the run cannot have had into
