@@ -136,7 +136,9 @@ func (e *evaluator) scenario(n int) Scenario {
 		PrefillS: pr.TTFTParts.PrefillS, RouterS: hop, TransferS: x.TimeS, DecodeAdmitS: dr.TTFTParts.QueueS + extra + notice,
 		FirstDecodeS: dr.TTFTParts.PrefillS, ReadNoticeS: notice}
 	if !sc.Unbounded {
-		sc.TTFT = convolve(pr, dr, hop+x.TimeS+notice+extra)
+		// The hand-off enters as a distribution of its mean x.TimeS
+		// (UseHandoffDistribution); the mean is convolve's.
+		sc.TTFT = convolveHandoff(pr, dr, hop+x.TimeS+notice+extra, x.handoff(), x.TimeS)
 	}
 	sc.Lease = e.lease(n, lambda, hop+x.TimeS+dr.TTFTParts.QueueS+extra)
 	return sc

@@ -35,6 +35,9 @@ func (e *evaluator) notes(r *Report) []string {
 			"the prefill pool's finished blocks are never read: each prefill rank holds them until vLLM's abort timeout (or lease) frees them; the KV that holds, and any prefill stall it causes, is not modelled")
 	} else {
 		out = append(out, s.Transfer.describe())
+		if h := s.Transfer.describeHandoff(); h != "" {
+			out = append(out, h)
+		}
 	}
 	if !s.DecodeSimulated {
 		out = append(out, fmt.Sprintf("the decode pool's %d lock-step ranks per instance are more than the simulator runs one by one: its figures are steady decoding's (perf.DecodeAt), not simulated percentiles", e.dec.DP))
