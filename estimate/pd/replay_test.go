@@ -142,8 +142,9 @@ var clientArrivals = map[string]arrivals{
 	// (kubernetes-sigs/inference-perf inference_perf/loadgen/
 	// load_timer.py: intervals = self._rand.exponential(1 / self._rate,
 	// num_requests), normalized to self._duration; exponential since
-	// 7424b86 of 2025-03-22, rescaled since 603fe14 of 2025-11-18, the
-	// same at 7de5ef2e of 2026-08-19; load_generator.py get_timer gives
+	// 7424b86 of 2025-03-22, which every release tag v0.1.0–v0.6.1
+	// contains, rescaled since 603fe14 of 2025-11-18, the same at
+	// 7de5ef2e of 2026-08-19; load_generator.py get_timer gives
 	// every load type but poisson and trace replay a ConstantLoadTimer,
 	// one for the whole stage): a Poisson process conditioned on its
 	// count, so Poisson gaps, not the fixed interval the class's
