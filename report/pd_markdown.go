@@ -23,7 +23,7 @@ func writePDMarkdown(w io.Writer, r *estimate.Report) {
 	mdList(w, handoffLines(g))
 	fmt.Fprintf(w, "\n## Performance (disaggregated, simulated)\n\n")
 	for i := range g.Scenarios {
-		mdList(w, scenarioLines(&g.Scenarios[i]))
+		mdList(w, scenarioLines(&g.Scenarios[i], arrivalShape(r)))
 	}
 	if g.Colocated != nil {
 		fmt.Fprintf(w, "\n## Same GPUs colocated\n\n```\n")
@@ -72,7 +72,7 @@ func pdPage(r *estimate.Report) *page {
 		perf.Lines = []string{"none: a pool's KV cache holds no block (see the findings)"}
 	}
 	for i := range g.Scenarios {
-		l := scenarioLines(&g.Scenarios[i])
+		l := scenarioLines(&g.Scenarios[i], arrivalShape(r))
 		perf.Tables = append(perf.Tables, labelTable(l[0], l[1:]))
 	}
 	secs = append(secs, perf)

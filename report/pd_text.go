@@ -37,7 +37,7 @@ func writePDText(w io.Writer, r *estimate.Report) {
 	for i := range g.Scenarios {
 		s := &g.Scenarios[i]
 		steady = steady || (s.Sessions > 0 && s.Burst == 0)
-		for j, l := range scenarioLines(s) {
+		for j, l := range scenarioLines(s, arrivalShape(r)) {
 			if j == 0 {
 				fmt.Fprintf(w, "  %s\n", l)
 				continue
@@ -156,12 +156,16 @@ func handoffLines(g *pd.Report) []string {
 }
 
 // scenarioLines are one composed scenario: a heading, then lines of
-// handoffLabel-wide labels.
-func scenarioLines(s *pd.Scenario) []string {
+// handoffLabel-wide labels; burstiness is the client's arrivals' gamma
+// shape (arrivalShape: 1 Poisson), which the prefill pool's simulation
+// takes (estimate/pd sims.go).
+func scenarioLines(s *pd.Scenario, burstiness float64) []string {
 	load := fmt.Sprintf("%d sessions", s.Sessions)
 	switch {
 	case s.Burst > 0: // a finite run, named as the colocated simulation names it
-		load = simLoad(slo.SimScenario{Sessions: s.Sessions, RatePerS: s.RatePerS, Burst: s.Burst})
+		load = simLoad(slo.SimScenario{Sessions: s.Sessions, RatePerS: s.RatePerS, Burstiness: burstiness, Burst: s.Burst})
+	case s.RatePerS > 0 && burstiness != 1:
+		load = slo.ArrivalsText(s.RatePerS, burstiness, " requests/s")
 	case s.RatePerS > 0:
 		load = fmt.Sprintf("Poisson %.2f requests/s", s.RatePerS)
 	}
@@ -239,4 +243,16 @@ func colocatedVerdicts(c *pd.Colocated) []string {
 		out = append(out, fmt.Sprintf("colocated %s: %s", v.Name, v.Verdict))
 	}
 	return out
+}
+
+// arrivalShape is the workload's open-loop gamma shape as the report's
+// settings list it (resolve.Deployment.ArrivalBurstiness: listed when
+// the spec gives one); 1, Poisson, otherwise.
+func arrivalShape(r *estimate.Report) float64 {
+	for _, s := range r.Input.Settings {
+		if b, ok := s.Value.(float64); ok && s.Name == "arrival_burstiness" && b > 0 {
+			return b
+		}
+	}
+	return 1
 }

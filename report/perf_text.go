@@ -212,7 +212,7 @@ func ttftPartsText(p sim.TTFTParts) string {
 func simLoad(s slo.SimScenario) string {
 	switch {
 	case s.Burst > 0 && s.RatePerS > 0:
-		return fmt.Sprintf("%d requests, Poisson arrivals at %.2f/s", s.Burst, s.RatePerS)
+		return fmt.Sprintf("%d requests, %s", s.Burst, slo.ArrivalsText(s.RatePerS, s.Burstiness, "/s"))
 	case s.Burst > 0 && s.Sessions < s.Burst:
 		return fmt.Sprintf("burst of %d requests at t=0, at most %d in flight", s.Burst, s.Sessions)
 	case s.Burst > 0:
@@ -221,7 +221,7 @@ func simLoad(s slo.SimScenario) string {
 	if s.Sessions > 0 {
 		return fmt.Sprintf("closed loop, %d sessions", s.Sessions)
 	}
-	return fmt.Sprintf("Poisson arrivals at %.2f/s", s.RatePerS)
+	return slo.ArrivalsText(s.RatePerS, s.Burstiness, "/s")
 }
 
 // cutBefore is what a run its work ceiling ended had not done yet.

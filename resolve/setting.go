@@ -36,3 +36,21 @@ func set[T any](v T, from Source, why string) Setting[T] {
 // origin returns where the setting's From and Why are stored, whatever
 // its value's type, for code that rewrites provenance (markPoolOverrides).
 func (s *Setting[T]) origin() (*Source, *string) { return &s.From, &s.Why }
+
+// ArrivalBurstiness is the gamma shape of the open loop's inter-arrival
+// gaps (spec.Workload.ArrivalBurstiness, vLLM bench serve's --burstiness)
+// with where it came from: the spec's; 1 (Poisson, the benchmark's
+// default) when the spec gives an arrival rate and no shape; 0 without an
+// arrival rate (a closed loop, or a burst sent at t=0: no gaps to shape;
+// validate refuses a shape there). The simulations take
+// spec.Workload.Burstiness, its value.
+func (d *Deployment) ArrivalBurstiness() Setting[float64] {
+	w := d.Workload
+	switch {
+	case w.ArrivalRatePerS <= 0:
+		return set(0.0, SourceDerived, "no arrival rate: no open-loop arrivals to shape")
+	case w.ArrivalBurstiness > 0:
+		return set(w.ArrivalBurstiness, SourceSpec, "gamma inter-arrival gaps of squared coefficient of variation 1/B, as vLLM bench serve --burstiness B")
+	}
+	return set(1.0, SourceAssumed, "Poisson arrivals (vLLM bench serve's default --burstiness 1)")
+}

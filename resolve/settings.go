@@ -16,7 +16,8 @@ type NamedSetting struct {
 // Settings lists every effective engine value with its provenance, in the
 // order reports show them: the release, the dtypes, the memory and
 // scheduler limits, the KV block, the all-to-all backend, CUDA graphs, the
-// API-server count and, with speculative decoding, the mean acceptance length. A release default
+// API-server count and, with speculative decoding, the mean acceptance length, and
+// the arrivals' burstiness when the spec gives it. A release default
 // without an explanation of its own names the release.
 func (d *Deployment) Settings() []NamedSetting {
 	e := d.Engine
@@ -40,6 +41,11 @@ func (d *Deployment) Settings() []NamedSetting {
 		// Listed only when on, as the acceptance length only with
 		// speculation: reports of every other deployment stay as they were.
 		out = append(out, named("decode_context_parallel_size", e.DCP))
+	}
+	if b := d.ArrivalBurstiness(); b.From == SourceSpec {
+		// Listed only when the spec shapes its arrivals: every other
+		// report stays as it was.
+		out = append(out, named("arrival_burstiness", b))
 	}
 	for i := range out {
 		if out[i].From == SourceRelease && out[i].Why == "" {

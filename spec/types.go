@@ -145,8 +145,20 @@ type Workload struct {
 	MaxModelLen  int `yaml:"max_model_len" json:"max_model_len"`
 	InputTokens  int `yaml:"input_tokens" json:"input_tokens"`
 	OutputTokens int `yaml:"output_tokens" json:"output_tokens"`
-	// ArrivalRatePerS switches the simulation to open-loop Poisson arrivals.
+	// ArrivalRatePerS switches the simulation to open-loop arrivals:
+	// Poisson, or gamma inter-arrival gaps (ArrivalBurstiness).
 	ArrivalRatePerS float64 `yaml:"arrival_rate_per_s,omitempty" json:"arrival_rate_per_s,omitempty"`
+	// ArrivalBurstiness shapes the open loop's inter-arrival gaps as vLLM's
+	// bench serve --burstiness B does: gamma of shape B and mean
+	// 1/ArrivalRatePerS (vllm-project/vllm benchmarks/benchmark_serving.py
+	// get_request at 0049e29c, vllm/benchmarks/serve.py at def9ce85:
+	// np.random.gamma(shape=burstiness, scale=1/(rate × burstiness))), so
+	// the gaps' squared coefficient of variation is 1/B: B = 1 Poisson
+	// (the default, 0 here), below 1 burstier, above 1 smoother (B = 100:
+	// gaps of 1/rate with a standard deviation of 10%: nearly a fixed
+	// interval). Only with
+	// ArrivalRatePerS (validate says so otherwise).
+	ArrivalBurstiness float64 `yaml:"arrival_burstiness,omitempty" json:"arrival_burstiness,omitempty"`
 	// BurstRequests makes the simulated load a finite benchmark run of this
 	// many requests (a client's --num-prompts): sent at t=0 — at most
 	// Concurrency in flight when Concurrency is set (--max-concurrency) —
@@ -182,6 +194,16 @@ const (
 
 // APIs are the values workload.api takes.
 var APIs = []string{APIChat, APICompletions}
+
+// Burstiness is the open loop's gamma shape as the simulator takes it
+// (sim.Config.Burstiness): ArrivalBurstiness, 1 (Poisson) when not
+// given, and 1 without an arrival rate, where it has no meaning.
+func (w Workload) Burstiness() float64 {
+	if w.ArrivalRatePerS <= 0 || w.ArrivalBurstiness <= 0 {
+		return 1
+	}
+	return w.ArrivalBurstiness
+}
 
 // Chat reports whether the clients call the chat endpoint (the default).
 func (w Workload) Chat() bool { return w.API != APICompletions }

@@ -42,6 +42,7 @@ func checkContext(c *checker) {
 	limit := c.maxLen()
 	c.checkSessionTokens(limit)
 	c.checkLengths()
+	c.checkArrivals()
 	if limit <= 0 || !c.ok(p("workload")) || w.InputTokens+w.OutputTokens <= limit {
 		return
 	}
@@ -84,6 +85,19 @@ func (c *checker) checkLengths() {
 		c.errorf(CodeValue, path, "e.g. lengths: {distribution: lognormal, cv: 1}, or lengths: {dataset: sharegpt}",
 			"workload.lengths needs a dataset, or a distribution with its cv")
 	}
+}
+
+// checkArrivals: arrival_burstiness shapes the gaps between open-loop
+// arrivals (spec.Workload.ArrivalBurstiness), so it needs an arrival
+// rate: a closed loop's sessions send when their last request ends, and a
+// burst without a rate is sent at t=0. (B ≤ 0 is the schema's range.)
+func (c *checker) checkArrivals() {
+	w := c.d.Workload
+	if w.ArrivalBurstiness == 0 || w.ArrivalRatePerS > 0 || !c.ok(p("workload", "arrival_burstiness")) {
+		return
+	}
+	c.errorf(CodeValue, p("workload", "arrival_burstiness"), "give workload.arrival_rate_per_s (the open loop it shapes), or drop arrival_burstiness",
+		"arrival_burstiness %g without arrival_rate_per_s: it shapes the gaps between open-loop arrivals, and this workload has none", w.ArrivalBurstiness)
 }
 
 // checkTTFT: percentiles in order (p50 <= p95 <= p99) and each prompt

@@ -32,18 +32,40 @@ const (
 // sessions' first requests leave uniformly over [0, staggerS) (0: all at
 // t=0) instead of being spread over a request's duration as a steady loop's
 // are (finite.go).
+//
+// burstiness is a rate load's gamma shape (sim.Config.Burstiness; 0 or 1:
+// Poisson). Only the prefill pool's arrivals take the client's
+// (workload.arrival_burstiness, simPrefill): they are the client's
+// requests, forwarded by the router as they come. The decode pool's
+// arrivals stay the Poisson stream at the rate they were before the
+// field existed: they are the prefill completions after the hand-off,
+// the client's gaps reshaped by the prefill pool (requests that waited
+// leave together at a step's end, a batch of prompts finishes as one
+// step) and by each request's transfer, a departure process no source
+// here measured and the simulator does not produce from the prefill
+// run; the decode pool admits arrivals at its next step boundary, so
+// their shape moves its queue, not the prefill's, which is TTFT's large
+// term under load.
 type load struct {
-	sessions int
-	rate     float64
-	thinkS   float64
-	pool     int
-	staggerS float64
+	sessions   int
+	rate       float64
+	thinkS     float64
+	pool       int
+	staggerS   float64
+	burstiness float64
 }
 
 // simPrefill runs the prefill pool on the colocated path (sim.RunModel):
 // requests of n prompt tokens that produce one token (max_tokens 1, as the
 // router sends them).
+//
+// A rate load's arrivals are the client's: gamma of the workload's shape
+// (spec.Workload.ArrivalBurstiness; Poisson when not given), as the
+// colocated path simulates them (estimate/slo scenarioConfig).
 func simPrefill(p *Pool, n int, l load, seed uint64) sim.Result {
+	if l.sessions == 0 && l.rate > 0 {
+		l.burstiness = p.in.Workload.ArrivalBurstiness
+	}
 	return simColocated(p, n, 1, func() float64 { return p.sm.PrefillIdle(n, max(1, p.in.MaxNumBatchedTokens)).TTFTS }, l, seed)
 }
 
@@ -70,7 +92,7 @@ func simRecompute(p *Pool, n, out int, l load, seed uint64) sim.Result {
 func simColocated(p *Pool, n, out int, busyS func() float64, l load, seed uint64) sim.Result {
 	cfg := sim.Config{DP: p.sm.S.DP, MaxNumSeqs: p.in.MaxNumSeqs, MaxNumBatchedTokens: p.in.MaxNumBatchedTokens,
 		KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()), InputTokens: n, OutputTokens: out,
-		Sessions: l.sessions, ArrivalRatePerS: l.rate, ThinkS: l.thinkS, Requests: simRequests, Warmup: warmup(l.sessions), Seed: seed,
+		Sessions: l.sessions, ArrivalRatePerS: l.rate, Burstiness: l.burstiness, ThinkS: l.thinkS, Requests: simRequests, Warmup: warmup(l.sessions), Seed: seed,
 		WorkBudget: sim.StepBudget / simBudgetShare}
 	if l.sessions > 0 {
 		cfg.StaggerS = busyS() + l.thinkS

@@ -91,6 +91,10 @@ type SimScenario struct {
 	OutputTokens int     `json:"output_tokens"`
 	Sessions     int     `json:"sessions,omitempty"`
 	RatePerS     float64 `json:"arrival_rate_per_s,omitempty"`
+	// Burstiness is the open loop's gamma shape (workload.arrival_burstiness,
+	// sim.Config.Burstiness) when it is not Poisson; 0: Poisson arrivals, or
+	// no open loop.
+	Burstiness float64 `json:"arrival_burstiness,omitempty"`
 	// SustainableRatePerS (open loop) is the most requests per second the
 	// deployment serves with these requests (a closed loop keeping every
 	// batch full), and Utilization the arrival rate over it: at 1 or more

@@ -8,6 +8,7 @@ package slo
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -187,7 +188,7 @@ func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, input
 	cfg := scenarioConfig(in, sm, kvTokens, inputTokens, opt)
 	_, lengths := lengthSpread(in.Workload, inputTokens, cfg.OutputTokens)
 	sc := SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: cfg.Sessions, Lengths: lengths,
-		RatePerS: w.ArrivalRatePerS, Burst: cfg.Pool, Seed: opt.Seed}
+		RatePerS: w.ArrivalRatePerS, Burstiness: arrivalShape(w), Burst: cfg.Pool, Seed: opt.Seed}
 	if cfg.Sessions > 0 || cfg.Pool > 0 { // a finite run's queue is finite, whatever the rate
 		sc.Result = sim.RunModelReplicated(sm, cfg, opt.Replications)
 		return sc
@@ -252,7 +253,7 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 	}
 	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
 		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: scenarioOutput(in, inputTokens),
-		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Requests: opt.Requests,
+		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Burstiness: w.Burstiness(), Requests: opt.Requests,
 		Warmup: warmupFor(sessions, opt), Seed: opt.Seed, WorkBudget: opt.workBudget}
 	// Stagger closed-loop sessions over one request's duration at the load
 	// that runs (what the batches hold, not the sessions queued behind
@@ -339,13 +340,16 @@ func loadText(in *input.Input) string {
 		switch {
 		case orig.ArrivalRatePerS > 0:
 			cap = fmt.Sprintf("Poisson at %.2f requests/s", orig.ArrivalRatePerS)
+			if b := orig.Burstiness(); b != 1 {
+				cap = ArrivalsText(orig.ArrivalRatePerS, b, " requests/s")
+			}
 		case orig.Concurrency > 0 && orig.Concurrency < orig.BurstRequests:
 			cap = fmt.Sprintf("at most %d in flight", orig.Concurrency)
 		}
 		return fmt.Sprintf("a burst of %d requests, %s, ≈%d running on average", w.BurstRequests, cap, w.Concurrency)
 	}
 	if in.Workload.ArrivalRatePerS > 0 {
-		return fmt.Sprintf("Poisson arrivals at %.2f requests/s (≈%d in flight)", in.Workload.ArrivalRatePerS, in.Workload.Concurrency)
+		return fmt.Sprintf("%s (≈%d in flight)", ArrivalsText(in.Workload.ArrivalRatePerS, in.Workload.Burstiness(), " requests/s"), in.Workload.Concurrency)
 	}
 	return fmt.Sprintf("%d sessions", max(1, in.Workload.Concurrency))
 }
@@ -366,4 +370,28 @@ func dpWaveNote(in *input.Input) string {
 	return "vLLM " + in.VLLMVersion + ": how many dummy steps an idle DP group's hosts launch ahead of their GPUs is not known for this release " +
 		"(read for 0.11.0, 0.12.0 without async scheduling and 0.17.1 on: vllm.Release.DPDummyRunAheadKnown); the simulation counts none, " +
 		"so a request reaching an idle group may wait one or two dummy steps longer than its TTFT shows"
+}
+
+// arrivalShape is SimScenario.Burstiness: the workload's gamma shape
+// under an arrival rate, 0 when that is Poisson (B = 1) or there is no rate.
+func arrivalShape(w spec.Workload) float64 {
+	if b := w.Burstiness(); b != 1 {
+		return b
+	}
+	return 0
+}
+
+// ArrivalsText names an open loop's arrivals at rate (unit follows the
+// number: "/s", " requests/s"): Poisson when b is 0 or 1, else gamma gaps
+// of shape b (workload.arrival_burstiness), whose coefficient of
+// variation 1/√b says how far from a fixed interval they stray.
+func ArrivalsText(rate, b float64, unit string) string {
+	if b <= 0 || b == 1 {
+		return fmt.Sprintf("Poisson arrivals at %.2f%s", rate, unit)
+	}
+	kind := "smoother"
+	if b < 1 {
+		kind = "burstier"
+	}
+	return fmt.Sprintf("gamma arrivals at %.2f%s (burstiness %g: gaps' CV %.2g, %s than Poisson)", rate, unit, b, 1/math.Sqrt(b), kind)
 }
