@@ -3,6 +3,7 @@ package pd
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -55,7 +56,7 @@ func (e *evaluator) notes(r *Report) []string {
 // loadText is the load the scenarios run.
 func (e *evaluator) loadText() string {
 	if e.rate > 0 {
-		return fmt.Sprintf("Poisson arrivals at %.2f requests/s", e.rate)
+		return slo.ArrivalsText(e.rate, e.pre.in.Workload.ArrivalBurstiness, " requests/s")
 	}
 	if e.pool > 0 {
 		return fmt.Sprintf("at most %d in flight", e.sessions)
