@@ -33,9 +33,13 @@ func PD() (*PDSet, error) {
 const PDSchema = "vlaunch/calibration-pd/v1"
 
 // LoadConstantRate is a load kind of P/D rows only: RequestRatePerS
-// requests a second at a fixed interval (not Poisson), NumPrompts in all,
-// as inference-perf's load type constant issues them (llm-d's benchmark
-// harness). Throughput rows have no such run.
+// requests a second, NumPrompts in all, sent at the rate by the client's
+// own arrival process, which the row's source states: inference-perf's
+// load type "constant" (llm-d's benchmark harness) draws exponential gaps
+// rescaled to the stage's duration (ConstantLoadTimer, load_timer.py since
+// 7424b86) — Poisson despite its name —, vLLM's --burstiness B gamma gaps
+// of shape B. The replay's per-source table (estimate/pd/replay_test.go)
+// gives each source's process. Throughput rows have no such run.
 const LoadConstantRate = "constant-rate"
 
 // pdLoadKinds are the load kinds a P/D row may have: throughput.yaml's and
