@@ -34,9 +34,10 @@ import (
 // finite run (workload.burst_requests N at concurrency C: every session
 // starting at t=0 and every request counted, as vllm bench serve runs
 // it), a burst its finite run with no cap, Poisson arrivals its finite run
-// at that rate. Gamma arrivals and arrivals held by the client's
-// --max-concurrency are left out with the reason: the P/D model's pool
-// simulations draw Poisson gaps and have no client cap. The prompts are
+// at that rate, gamma arrivals its finite run at that rate with the
+// client's burstiness (workload.arrival_burstiness). Arrivals held by the
+// client's --max-concurrency are left out with the reason: the P/D model
+// has no client cap. The prompts are
 // capped as the colocated replay caps them (maxSimRequests).
 //
 // Cost: one P/D evaluation simulates both pools (two to four simulations,
@@ -142,7 +143,9 @@ func newPDReplay(dep *resolve.Deployment, pre, dec input.Input, r *bench.Result)
 	case bench.LoadOther:
 		return nil, fmt.Errorf("%s", r.Load)
 	case bench.LoadGamma:
-		return nil, fmt.Errorf("%s: the P/D model replays a closed loop, a burst or Poisson arrivals (its pool simulations draw Poisson gaps), not gamma ones", r.Load)
+		// The prefill pool draws the client's gamma gaps
+		// (workload.arrival_burstiness), as check runs such a spec.
+		w.ArrivalRatePerS, w.ArrivalBurstiness = r.Load.RatePerS, r.Load.Burstiness
 	case bench.LoadCapped:
 		// A capped rate whose arrivals all come at once is read as the
 		// closed loop it is by package bench (instantArrivals); what stays
@@ -180,7 +183,7 @@ func newPDReplay(dep *resolve.Deployment, pre, dec input.Input, r *bench.Result)
 		}
 		wl := in.Workload
 		wl.InputTokens, wl.OutputTokens = w.InputTokens, w.OutputTokens
-		wl.Concurrency, wl.ArrivalRatePerS, wl.BurstRequests = w.Concurrency, w.ArrivalRatePerS, w.BurstRequests
+		wl.Concurrency, wl.ArrivalRatePerS, wl.ArrivalBurstiness, wl.BurstRequests = w.Concurrency, w.ArrivalRatePerS, w.ArrivalBurstiness, w.BurstRequests
 		in.Workload = wl
 		in.SLO = spec.SLO{} // one scenario: the result's input length
 		if estimate.Memory(&in).KVTokensPerRank <= 0 {

@@ -55,6 +55,7 @@ func evaluateByHand(t *testing.T, d *resolve.Deployment, w spec.Workload, eff pe
 		in := input.FromResolved(r.Deployment)
 		in.Workload.InputTokens, in.Workload.OutputTokens = w.InputTokens, w.OutputTokens
 		in.Workload.Concurrency, in.Workload.ArrivalRatePerS, in.Workload.BurstRequests = w.Concurrency, w.ArrivalRatePerS, w.BurstRequests
+		in.Workload.ArrivalBurstiness = w.ArrivalBurstiness
 		in.SLO = spec.SLO{}
 		in.Calibration = calibrationOf(eff)
 		if r.Name == spec.RolePrefill {
@@ -94,6 +95,9 @@ func TestPDReplayIsCheckModel(t *testing.T) {
 		// package bench reads arrivals that all come at once so.)
 		{"burst", bench.Load{Kind: bench.LoadBurst, Prompts: 24}, spec.Workload{BurstRequests: 24}},
 		{"poisson", bench.Load{Kind: bench.LoadPoisson, RatePerS: 2, Prompts: 60}, spec.Workload{ArrivalRatePerS: 2, BurstRequests: 60}},
+		// vllm bench serve --burstiness 0.5: the prefill pool draws the
+		// client's gamma gaps (workload.arrival_burstiness).
+		{"gamma", bench.Load{Kind: bench.LoadGamma, RatePerS: 2, Burstiness: 0.5, Prompts: 60}, spec.Workload{ArrivalRatePerS: 2, ArrivalBurstiness: 0.5, BurstRequests: 60}},
 	} {
 		r := anyscaleC8(c.name, c.load)
 		rep, err := Compare(d, []bench.Result{r}, Options{})
@@ -186,7 +190,6 @@ func TestPDReplayRefuses(t *testing.T) {
 		r    bench.Result
 		want string
 	}{
-		{anyscaleC8("gamma.json", bench.Load{Kind: bench.LoadGamma, RatePerS: 2, Burstiness: 0.5, Prompts: 40}), "not gamma ones"},
 		// 40 arrivals at 2/s take 20 s: the client's cap then holds real
 		// arrivals back, which the P/D model has no counterpart for.
 		{anyscaleC8("capped.json", bench.Load{Kind: bench.LoadCapped, RatePerS: 2, Concurrency: 8, Prompts: 40}), "no client cap"},
