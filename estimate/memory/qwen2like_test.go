@@ -1,0 +1,40 @@
+package memory
+
+import (
+	"testing"
+
+	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/resolve"
+)
+
+// TestQwen2DecoderKV: MiMo-7B and Seed-OSS-36B (catalog/qwen2like.go) cache,
+// per token, K and V of num_key_value_heads × head_dim in every layer, in
+// BF16 with --kv-cache-dtype auto: 36 × 2 × 8 × 128 × 2 = 147,456 B for
+// MiMo-7B and 64 × 2 × 8 × 128 × 2 = 262,144 B for Seed-OSS-36B (head_dim
+// 128 from config.json, not 5,120 / 80 = 64, which would halve it), and no
+// per-sequence state.
+func TestQwen2DecoderKV(t *testing.T) {
+	for _, tt := range []struct {
+		file string
+		want int64
+	}{
+		{"../../catalog/testdata/hf/mimo-7b-base.verbatim.json", 36 * 2 * 8 * 128 * 2},
+		{"../../catalog/testdata/hf/seed-oss-36b-instruct.reconstructed.json", 64 * 2 * 8 * 128 * 2},
+	} {
+		m, err := catalog.LoadHFConfig(tt.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &catalog.GPU{ID: "custom", Name: "one GPU holding the whole model", MemoryMiB: 4 << 20, ComputeMajor: 10, IntraNodeKind: "nvlink"}
+		in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.20.0", Layout: input.Layout{TP: 1, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: 1}}
+		util := 0.9
+		if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 8192}); ds.HasErrors() {
+			t.Fatal(ds)
+		}
+		r := Estimate(in)
+		if r.KV.BytesPerToken != tt.want || r.KV.StateBytesPerSeq != 0 {
+			t.Errorf("%s: %d B per token, %d B state per sequence; want %d and 0", tt.file, r.KV.BytesPerToken, r.KV.StateBytesPerSeq, tt.want)
+		}
+	}
+}
