@@ -103,11 +103,25 @@ var modelledLayerTypes = map[string]bool{"full_attention": true, "sliding_attent
 func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 	var out []string
 	if _, ok := modelledTypes[m.ModelType]; !ok {
-		t := m.ModelType
-		if t == "" {
-			t = "(none)"
+		switch t := m.ModelType; {
+		case t == "" && m.Wrapper != "":
+			// nvidia/MiniMax-M3-NVFP4's text_config states none: the
+			// wrapper's model_type is what names the architecture.
+			out = append(out, fmt.Sprintf("text_config without a model_type (multimodal wrapper model_type %q)", m.Wrapper))
+		case t == "":
+			out = append(out, `model_type "(none)"`)
+		default:
+			out = append(out, fmt.Sprintf("model_type %q", t))
 		}
-		out = append(out, fmt.Sprintf("model_type %q", t))
+		if typeOnlyGaps[m.ModelType] {
+			// The keys of a re-labelled copy of a modelled architecture
+			// (SGLang's deepseek_ref DeepSeek-V4) would name features
+			// vlaunch models; the model_type is what vLLM cannot load.
+			if q := unmodelledQuant(m.Quant); q != "" {
+				out = append(out, q)
+			}
+			return out
+		}
 	}
 	for _, k := range unmodelledKeys {
 		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.KimiLinear != nil && k.key == "linear_attn_config") && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) && !(m.DSV4 != nil && k.key == "compress_ratios") && !(m.MiMo != nil && k.key == "attention_chunk_size") {
@@ -178,7 +192,7 @@ func (e *UnmodelledError) Error() string {
 		of = append(of, e.Architecture)
 	}
 	if len(of) > 0 {
-		arch += " (" + strings.Join(of, ", ") + ")"
+		arch = strings.TrimSpace(arch + " (" + strings.Join(of, ", ") + ")")
 	}
 	if e.quantOnly() {
 		return fmt.Sprintf("vlaunch cannot model this checkpoint %s: %s; its memory and step time would be those of a different model",

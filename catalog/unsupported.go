@@ -6,6 +6,11 @@ import "strings"
 // modelled family nearest to it (what it would wrongly be sized as).
 type gap struct{ lacks, nearest string }
 
+// typeOnlyGaps are the knownGaps whose refusal names the model_type alone,
+// not the features its keys announce: re-labelled copies of an architecture
+// vlaunch models, whose keys would name features it does model.
+var typeOnlyGaps = map[string]bool{"deepseek_ref": true}
+
 // knownGaps are the architectures people serve with vLLM that vlaunch
 // refuses, by model_type (a wrapper's text_config model_type included).
 var knownGaps = map[string]gap{
@@ -30,7 +35,24 @@ var knownGaps = map[string]gap{
 	"deepseek_vl_v2": {"DeepSeek-VL2's language model as vLLM builds it, not yet checked", "MLA MoE (deepseek_v2)"},
 	"mistral3":       {"Mistral-3's vision wrapper as vLLM builds it, not yet checked", "dense GQA (mistral)"},
 	// Only Step-3.x configs refused for what step3p5Problem names reach here.
-	"step3p5":          {"layer_types for every layer, sliding-window heads in attention_other_setting, moe_layers_enum as a string of layer indices and a shared expert as wide as the routed ones", "Step-3.x as published (step3p5)"},
+	"step3p5": {"layer_types for every layer, sliding-window heads in attention_other_setting, moe_layers_enum as a string of layer indices and a shared expert as wide as the routed ones", "Step-3.x as published (step3p5)"},
+	// SGLang's FP8 re-export of DeepSeek-V4 (sgl-project/DeepSeek-V4-Flash-FP8,
+	// -Pro-FP8, aiconfigurator @095f58a5): DeepSeek-V4's keys (compress_ratios,
+	// the indexer, hash layers) under a model_type vLLM does not register
+	// (vllm/transformers_utils/config.py _CONFIG_REGISTRY maps deepseek_v4
+	// to DeepseekV4Config) and transformers lacks, without expert_dtype.
+	"deepseek_ref": {"a model_type vLLM loads: these are DeepSeek-V4's fields (DeepseekV4ForCausalLM) under SGLang's model_type deepseek_ref, which neither vLLM's config registry (deepseek_v4 → DeepseekV4Config) nor transformers knows; vLLM reads DeepSeek-V4 as model_type deepseek_v4, whose expert_dtype (absent here; fp4 when absent) says how the routed experts are stored",
+		"DeepSeek-V4 (deepseek_v4)"},
+	// MiniMax-M3 (MiniMaxAI/MiniMax-M3, nvidia/MiniMax-M3-NVFP4 as the
+	// wrapper minimax_m3_vl whose text_config names no model_type): MiniMax-M2's
+	// GQA MoE plus dense first layers and a block-sparse attention with its own
+	// indexer; vLLM's model file for it was not read.
+	"minimax_m3":    {minimaxM3, "GQA MoE (minimax_m2)"},
+	"minimax_m3_vl": {minimaxM3, "GQA MoE (minimax_m2)"},
+	// Llama-3.3-Nemotron-Super-49B (DeciLMForCausalLM): vLLM's
+	// nemotron_nas.py builds each layer from its block_configs entry.
+	"nemotron-nas": {"per-layer block_configs as vLLM's nemotron_nas.py builds them: layers without attention (attention.no_op) or without an FFN (ffn.no_op), num_attention_heads / n_heads_in_group KV heads per attention layer, and each layer's FFN width from its ffn_mult (_ffn_mult_to_intermediate_size)",
+		"dense GQA (llama)"},
 	"bailing_moe_v2":   {"Ling/Ring-2's attention and MoE as vLLM builds them, not yet checked", "GQA MoE (qwen3_moe)"},
 	"bailing_hybrid":   {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
 	"granitemoehybrid": {"Mamba-2 state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
@@ -45,18 +67,21 @@ var knownGaps = map[string]gap{
 
 const (
 	lightning = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
+	minimaxM3 = "MiniMax-M3's block-sparse attention as vLLM builds it (sparse_attention_config: an indexer of sparse_num_index_heads × sparse_index_dim on the layers sparse_attention_freq marks, attending sparse_topk_blocks blocks of sparse_block_size tokens) and its dense first layers (dense_intermediate_size), not yet read"
 )
 
 // gapOf is what vlaunch lacks for m and the nearest family it models: the
 // known architectures by model_type, otherwise what its fields say (an
 // unmodelled key's feature, an indexer, MLA, experts).
 func gapOf(m *Model) gap {
-	for _, t := range []string{m.ModelType, m.TextModelType, m.Wrapper} {
-		if g, ok := knownGaps[t]; ok {
-			return g
-		}
+	if g, ok := gapFor(m); ok {
+		return g
 	}
-	g := gap{lacks: "a reading of vLLM's model file for model_type " + quoteType(m.ModelType) + ": vlaunch sizes only the families it has checked against vLLM's"}
+	named := quoteType(m.ModelType)
+	if m.ModelType == "" && m.Wrapper != "" {
+		named = quoteType(m.Wrapper) + " (the wrapper's; its text_config names none)"
+	}
+	g := gap{lacks: "a reading of vLLM's model file for model_type " + named + ": vlaunch sizes only the families it has checked against vLLM's"}
 	var lacks []string
 	for _, f := range m.Unmodelled {
 		if k, ok := strings.CutPrefix(f, "layer type "); ok {
@@ -91,6 +116,17 @@ func gapOf(m *Model) gap {
 		g.nearest = "dense GQA (llama)"
 	}
 	return g
+}
+
+// gapFor is the known gap of m's model_type, text_config model_type or
+// wrapper, if one is listed.
+func gapFor(m *Model) (gap, bool) {
+	for _, t := range []string{m.ModelType, m.TextModelType, m.Wrapper} {
+		if g, ok := knownGaps[t]; ok && t != "" {
+			return g, true
+		}
+	}
+	return gap{}, false
 }
 
 // modelledType is m's modelled model_type (its own, or a wrapper's
