@@ -27,6 +27,10 @@ var modelledTypes = map[string]string{
 	"kimi_k2":      "MLA MoE",
 	"deepseek_v32": "MLA MoE with DeepSeek sparse attention (indexer)",
 	"minimax_m2":   "GQA MoE (QK norm over all heads, partial RoPE, fp32 router)",
+	// ERNIE-4.5 MoE (catalog/ernie45.go): experts between
+	// moe_layer_start_index and moe_layer_end_index, shared experts, an fp32
+	// router with a correction bias.
+	"ernie4_5_moe": "GQA MoE with dense leading layers, shared experts, fp32 router (ERNIE-4.5)",
 	// vLLM builds GLM-5 as DeepSeek-V3.2: GlmMoeDsaForCausalLM is an empty
 	// subclass of DeepseekV2ForCausalLM (vllm/model_executor/models/
 	// deepseek_v2.py), MLA with the DSA indexer since index_topk is set.
@@ -135,6 +139,9 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, p)
 	}
 	if p := m.kimiLinearProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.ernie45Problem(); p != "" {
 		out = append(out, p)
 	}
 	if p := m.step3p5Problem(); p != "" {

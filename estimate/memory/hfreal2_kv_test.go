@@ -8,19 +8,22 @@ import (
 	"github.com/vlaunch/vlaunch/resolve"
 )
 
-// TestQwen2DecoderKV: MiMo-7B and Seed-OSS-36B (catalog/qwen2like.go) cache,
-// per token, K and V of num_key_value_heads × head_dim in every layer, in
-// BF16 with --kv-cache-dtype auto: 36 × 2 × 8 × 128 × 2 = 147,456 B for
-// MiMo-7B and 64 × 2 × 8 × 128 × 2 = 262,144 B for Seed-OSS-36B (head_dim
-// 128 from config.json, not 5,120 / 80 = 64, which would halve it), and no
+// TestHFReal2KV: MiMo-7B and Seed-OSS-36B (catalog/qwen2like.go) and
+// ERNIE-4.5-21B-A3B (catalog/ernie45.go) cache, per token, K and V of
+// num_key_value_heads × head_dim in every layer, in BF16 with
+// --kv-cache-dtype auto: 36 × 2 × 8 × 128 × 2 = 147,456 B for MiMo-7B,
+// 64 × 2 × 8 × 128 × 2 = 262,144 B for Seed-OSS-36B (head_dim 128 from
+// config.json, not 5,120 / 80 = 64, which would halve it) and
+// 28 × 2 × 4 × 128 × 2 = 57,344 B for ERNIE-4.5-21B-A3B, and no
 // per-sequence state.
-func TestQwen2DecoderKV(t *testing.T) {
+func TestHFReal2KV(t *testing.T) {
 	for _, tt := range []struct {
 		file string
 		want int64
 	}{
 		{"../../catalog/testdata/hf/mimo-7b-base.verbatim.json", 36 * 2 * 8 * 128 * 2},
 		{"../../catalog/testdata/hf/seed-oss-36b-instruct.reconstructed.json", 64 * 2 * 8 * 128 * 2},
+		{"../../catalog/testdata/hf/ernie-4.5-21b-a3b.reconstructed.json", 28 * 2 * 4 * 128 * 2},
 	} {
 		m, err := catalog.LoadHFConfig(tt.file)
 		if err != nil {
