@@ -158,9 +158,10 @@ var nativeModelTypes = map[string]bool{
 	// vLLM registers its own DeepseekV4Config (_CONFIG_REGISTRY,
 	// vllm/transformers_utils/config.py).
 	"deepseek_v4": true,
-	// transformers' Ernie4_5_MoeConfig (v4.54 and later).
-	"ernie4_5_moe": true,
-	"minimax_m2":   false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
+	// transformers' Ernie4_5_MoeConfig (v4.54 and later), Olmo2Config and
+	// Olmo3Config.
+	"ernie4_5_moe": true, "olmo2": true, "olmo3": true,
+	"minimax_m2": false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
 }
 
 // MaxHFConfigBytes bounds a config.json read from disk. Real ones are a few
@@ -251,6 +252,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillStep3p5(m, w.text)
 	c.fillKimiLinear(m, w.text)
 	c.fillErnie45(m, w.text)
+	c.fillOlmo(m)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"

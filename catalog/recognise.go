@@ -31,6 +31,10 @@ var modelledTypes = map[string]string{
 	// moe_layer_start_index and moe_layer_end_index, shared experts, an fp32
 	// router with a correction bias.
 	"ernie4_5_moe": "GQA MoE with dense leading layers, shared experts, fp32 router (ERNIE-4.5)",
+	// OLMo 2 / Olmo 3 (catalog/olmo.go): dense, QK norm over all heads,
+	// post-norm; Olmo 3's sliding-window layers as layer_types says.
+	"olmo2": "dense GQA with QK norm over all heads (OLMo 2)",
+	"olmo3": "dense GQA with QK norm over all heads and sliding-window layers (Olmo 3)",
 	// vLLM builds GLM-5 as DeepSeek-V3.2: GlmMoeDsaForCausalLM is an empty
 	// subclass of DeepseekV2ForCausalLM (vllm/model_executor/models/
 	// deepseek_v2.py), MLA with the DSA indexer since index_topk is set.

@@ -15,15 +15,19 @@ import (
 // 64 × 2 × 8 × 128 × 2 = 262,144 B for Seed-OSS-36B (head_dim 128 from
 // config.json, not 5,120 / 80 = 64, which would halve it) and
 // 28 × 2 × 4 × 128 × 2 = 57,344 B for ERNIE-4.5-21B-A3B, and no
-// per-sequence state.
+// per-sequence state. Olmo-3-7B (catalog/olmo.go): 32 × 2 × 32 × 128 × 2 =
+// 524,288 B with every layer counted as full (what vLLM divides the pool
+// by), 24 of them sliding over 4,096 tokens.
 func TestHFReal2KV(t *testing.T) {
 	for _, tt := range []struct {
-		file string
-		want int64
+		file            string
+		want            int64
+		sliding, window int
 	}{
-		{"../../catalog/testdata/hf/mimo-7b-base.verbatim.json", 36 * 2 * 8 * 128 * 2},
-		{"../../catalog/testdata/hf/seed-oss-36b-instruct.reconstructed.json", 64 * 2 * 8 * 128 * 2},
-		{"../../catalog/testdata/hf/ernie-4.5-21b-a3b.reconstructed.json", 28 * 2 * 4 * 128 * 2},
+		{"../../catalog/testdata/hf/mimo-7b-base.verbatim.json", 36 * 2 * 8 * 128 * 2, 0, 0},
+		{"../../catalog/testdata/hf/seed-oss-36b-instruct.reconstructed.json", 64 * 2 * 8 * 128 * 2, 0, 0},
+		{"../../catalog/testdata/hf/ernie-4.5-21b-a3b.reconstructed.json", 28 * 2 * 4 * 128 * 2, 0, 0},
+		{"../../catalog/testdata/hf/olmo-3-7b.written.json", 32 * 2 * 32 * 128 * 2, 24, 4096},
 	} {
 		m, err := catalog.LoadHFConfig(tt.file)
 		if err != nil {
@@ -36,8 +40,9 @@ func TestHFReal2KV(t *testing.T) {
 			t.Fatal(ds)
 		}
 		r := Estimate(in)
-		if r.KV.BytesPerToken != tt.want || r.KV.StateBytesPerSeq != 0 {
-			t.Errorf("%s: %d B per token, %d B state per sequence; want %d and 0", tt.file, r.KV.BytesPerToken, r.KV.StateBytesPerSeq, tt.want)
+		if r.KV.BytesPerToken != tt.want || r.KV.StateBytesPerSeq != 0 || r.KV.SlidingLayers != tt.sliding || r.KV.SlidingWindow != tt.window {
+			t.Errorf("%s: %d B per token, %d B state per sequence, %d sliding layers of %d; want %d, 0, %d of %d",
+				tt.file, r.KV.BytesPerToken, r.KV.StateBytesPerSeq, r.KV.SlidingLayers, r.KV.SlidingWindow, tt.want, tt.sliding, tt.window)
 		}
 	}
 }
