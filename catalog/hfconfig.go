@@ -253,6 +253,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillKimiLinear(m, w.text)
 	c.fillErnie45(m, w.text)
 	c.fillOlmo(m)
+	c.fillBailing(m, w.text)
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"

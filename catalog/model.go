@@ -22,6 +22,8 @@ type Model struct {
 	// Ernie45Problem is what of an ernie4_5_moe config vlaunch does not size
 	// (catalog/ernie45.go); "" for every other model.
 	Ernie45Problem string `json:"-"`
+	// BailingProblem: the same for Ling / Ring (catalog/bailing.go).
+	BailingProblem string `json:"-"`
 
 	HiddenSize            int  `json:"hidden_size"`
 	NumLayers             int  `json:"num_layers"`

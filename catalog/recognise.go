@@ -31,6 +31,10 @@ var modelledTypes = map[string]string{
 	// moe_layer_start_index and moe_layer_end_index, shared experts, an fp32
 	// router with a correction bias.
 	"ernie4_5_moe": "GQA MoE with dense leading layers, shared experts, fp32 router (ERNIE-4.5)",
+	// Ling / Ring 2.0 (catalog/bailing.go): DeepSeek-style dense first
+	// layers, shared experts, sigmoid router with an expert bias.
+	"bailing_moe":    "GQA MoE with dense first layers, shared experts, QK norm (Ling / Ring)",
+	"bailing_moe_v2": "GQA MoE with dense first layers, shared experts, QK norm (Ling / Ring 2.0)",
 	// OLMo 2 / Olmo 3 (catalog/olmo.go): dense, QK norm over all heads,
 	// post-norm; Olmo 3's sliding-window layers as layer_types says.
 	"olmo2": "dense GQA with QK norm over all heads (OLMo 2)",
@@ -143,6 +147,9 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, p)
 	}
 	if p := m.kimiLinearProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.bailingProblem(); p != "" {
 		out = append(out, p)
 	}
 	if p := m.ernie45Problem(); p != "" {
