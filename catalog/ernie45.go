@@ -85,12 +85,12 @@ func (c *hfConfig) fillErnie45(m *Model, raw map[string]json.RawMessage) {
 	if e.MoELayerInterval != nil {
 		interval = *e.MoELayerInterval
 	}
-	if interval <= 0 || e.MoEK <= 0 || e.MoEK > e.MoENumExperts || c.MoEIntermediateSize <= 0 || e.MoENumSharedExperts < 0 {
+	if interval <= 0 || e.MoEK <= 0 || e.MoEK > e.MoENumExperts || c.MoEIntermediateSize.n <= 0 || e.MoENumSharedExperts < 0 {
 		m.Ernie45Problem = fmt.Sprintf("moe_layer_interval %d, moe_k %d of %d experts, moe_intermediate_size %d, moe_num_shared_experts %d: vLLM's ernie45_moe.py needs a positive interval, 1 ≤ moe_k ≤ moe_num_experts and a positive expert width",
-			interval, e.MoEK, e.MoENumExperts, c.MoEIntermediateSize, e.MoENumSharedExperts)
+			interval, e.MoEK, e.MoENumExperts, c.MoEIntermediateSize.n, e.MoENumSharedExperts)
 		return
 	}
-	m.NumExperts, m.ExpertsPerToken, m.MoEIntermediateSize = e.MoENumExperts, e.MoEK, c.MoEIntermediateSize
+	m.NumExperts, m.ExpertsPerToken, m.MoEIntermediateSize = e.MoENumExperts, e.MoEK, c.MoEIntermediateSize.n
 	m.NumSharedExperts, m.SharedExpertIntermediateSize = e.MoENumSharedExperts, 0
 	m.FirstKDenseReplace, m.MoELayerFreq = 0, 1
 	m.RouterFP32, m.ScoreCorrectionBias, m.RouterBias, m.ExpertBias = true, true, false, false

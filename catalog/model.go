@@ -24,6 +24,13 @@ type Model struct {
 	Ernie45Problem string `json:"-"`
 	// BailingProblem: the same for Ling / Ring (catalog/bailing.go).
 	BailingProblem string `json:"-"`
+	// HunyuanProblem: the same for Hunyuan (catalog/hunyuan.go); HunyuanFamily
+	// marks a Hunyuan model_type.
+	HunyuanProblem string `json:"-"`
+	HunyuanFamily  bool   `json:"-"`
+	// ListKeys are integer fields config.json writes as per-layer lists
+	// where the family's vLLM model reads one integer (refused).
+	ListKeys []string `json:"-"`
 
 	HiddenSize            int  `json:"hidden_size"`
 	NumLayers             int  `json:"num_layers"`

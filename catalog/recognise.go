@@ -35,6 +35,11 @@ var modelledTypes = map[string]string{
 	// layers, shared experts, sigmoid router with an expert bias.
 	"bailing_moe":    "GQA MoE with dense first layers, shared experts, QK norm (Ling / Ring)",
 	"bailing_moe_v2": "GQA MoE with dense first layers, shared experts, QK norm (Ling / Ring 2.0)",
+	// Hunyuan (catalog/hunyuan.go): GQA with QK norm, MoE in every layer
+	// with a shared MLP, per-layer lists of one value.
+	"hunyuan":          "GQA MoE with QK norm and a shared MLP in every layer (Hunyuan-A13B)",
+	"hunyuan_v1_moe":   "GQA MoE with QK norm and a shared MLP in every layer (Hunyuan-A13B)",
+	"hunyuan_v1_dense": "dense GQA with QK norm (Hunyuan dense)",
 	// OLMo 2 / Olmo 3 (catalog/olmo.go): dense, QK norm over all heads,
 	// post-norm; Olmo 3's sliding-window layers as layer_types says.
 	"olmo2": "dense GQA with QK norm over all heads (OLMo 2)",
@@ -148,6 +153,12 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 	}
 	if p := m.kimiLinearProblem(); p != "" {
 		out = append(out, p)
+	}
+	if p := m.hunyuanProblem(); p != "" {
+		out = append(out, p)
+	}
+	for _, k := range m.ListKeys {
+		out = append(out, k+" as a per-layer list: vLLM's model for this model_type reads one integer")
 	}
 	if p := m.bailingProblem(); p != "" {
 		out = append(out, p)

@@ -18,7 +18,9 @@ import (
 // per-sequence state. Olmo-3-7B (catalog/olmo.go): 32 × 2 × 32 × 128 × 2 =
 // 524,288 B with every layer counted as full (what vLLM divides the pool
 // by), 24 of them sliding over 4,096 tokens. Ling-mini-2.0
-// (catalog/bailing.go): 20 × 2 × 4 × 128 × 2 = 40,960 B.
+// (catalog/bailing.go): 20 × 2 × 4 × 128 × 2 = 40,960 B. Hunyuan-A13B
+// (catalog/hunyuan.go; attention_head_dim 128): 32 × 2 × 8 × 128 × 2 =
+// 131,072 B.
 func TestHFReal2KV(t *testing.T) {
 	for _, tt := range []struct {
 		file            string
@@ -30,6 +32,7 @@ func TestHFReal2KV(t *testing.T) {
 		{"../../catalog/testdata/hf/ernie-4.5-21b-a3b.reconstructed.json", 28 * 2 * 4 * 128 * 2, 0, 0},
 		{"../../catalog/testdata/hf/olmo-3-7b.written.json", 32 * 2 * 32 * 128 * 2, 24, 4096},
 		{"../../catalog/testdata/hf/ling-mini-2.0.reconstructed.json", 20 * 2 * 4 * 128 * 2, 0, 0},
+		{"../../catalog/testdata/hf/hunyuan-a13b-instruct.reconstructed.json", 32 * 2 * 8 * 128 * 2, 0, 0},
 	} {
 		m, err := catalog.LoadHFConfig(tt.file)
 		if err != nil {
