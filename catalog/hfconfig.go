@@ -305,10 +305,10 @@ func (c *hfConfig) check(w wrapper) error {
 	if len(missing) > 0 {
 		sortStrings(missing)
 		if w.wrapped {
-			return fmt.Errorf("config.json is a multimodal wrapper (%s) whose text_config lacks positive %s",
-				w.describe(), strings.Join(missing, ", "))
+			return fmt.Errorf("config.json is a multimodal wrapper (%s) whose text_config lacks positive %s%s",
+				w.describe(), strings.Join(missing, ", "), unknownTypeNote(c.ModelType, w.modelType))
 		}
-		return fmt.Errorf("config.json lacks positive %s", strings.Join(missing, ", "))
+		return fmt.Errorf("config.json lacks positive %s%s", strings.Join(missing, ", "), unknownTypeNote(c.ModelType, ""))
 	}
 	if c.HiddenSize > 1<<20 || c.NumHiddenLayers > 10000 || c.NumAttentionHeads > 1<<14 || c.VocabSize > 1<<24 {
 		return fmt.Errorf("config.json has implausible sizes (hidden %d, layers %d, heads %d, vocab %d)",

@@ -26,6 +26,12 @@ import (
 //     without quant_method (ModelOpt 0.31 fields, quant_algo outside a
 //     "quantization" object), which vLLM resolves to no method; it was
 //     sized as BF16 (61.0 GiB of weights) without a word.
+//   - Granite-4.0-H-Small (granitemoehybrid): its per-layer mixer + MoE +
+//     shared MLP, nearest Nemotron-H. Before, it said vlaunch lacked "Mamba-2
+//     state per sequence", which it sizes for Nemotron-H, and named qwen3_moe.
+//   - LongCat-Flash (longcat_flash, num_layers instead of num_hidden_layers):
+//     ParseHFConfig's "lacks positive num_hidden_layers" now names the
+//     model_type, what vlaunch lacks and the nearest family (TestUnknownTypeMissingFields).
 func TestHFReal2Refusals(t *testing.T) {
 	for _, tt := range []struct {
 		file string
@@ -43,6 +49,9 @@ func TestHFReal2Refusals(t *testing.T) {
 			[]string{"(none)", "qwen3_moe"}},
 		{"testdata/hf/llama-3.3-nemotron-super-49b-v1.verbatim.json",
 			[]string{`model_type "nemotron-nas"`, "vlaunch lacks per-layer block_configs", "n_heads_in_group", "ffn_mult", "the nearest family it models is dense GQA (llama)"}, nil},
+		{"testdata/hf/granite-4.0-h-small.trimmed.json",
+			[]string{`model_type "granitemoehybrid"`, "vlaunch lacks Granite-4.0-H's layers as vLLM's granitemoehybrid.py builds them", "the nearest family it models is Nemotron-H (nemotron_h"},
+			[]string{"vlaunch lacks Mamba-2 state", "qwen3_moe"}},
 		{"testdata/hf/qwen3-32b-fp8-static-pertensor.aiconfigurator.verbatim.json",
 			[]string{"vlaunch cannot model this checkpoint qwen3", "quantization_config without quant_method (8-bit weights)", "builds 16-bit layers"}, nil},
 	} {
@@ -65,6 +74,32 @@ func TestHFReal2Refusals(t *testing.T) {
 			if strings.Contains(msg, w) {
 				t.Errorf("%s: %q names %q", tt.file, msg, w)
 			}
+		}
+	}
+}
+
+// TestUnknownTypeMissingFields: a config whose missing fields come from
+// another architecture (LongCat-Flash's num_layers) says so, naming its
+// model_type, what vlaunch lacks and the nearest family; an unknown type
+// without a known gap lists the modelled ones; a modelled type missing a
+// field keeps the bare message (the file is incomplete).
+func TestUnknownTypeMissingFields(t *testing.T) {
+	_, err := LoadHFConfig("testdata/hf/longcat-flash-shape.swifttest.json")
+	if err == nil {
+		t.Fatal("LongCat-Flash accepted")
+	}
+	for _, w := range []string{"lacks positive num_hidden_layers", `model_type "longcat_flash" is not one vlaunch models`, "zero-computation experts", "the nearest family it models is MLA MoE (deepseek_v3)"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%q lacks %q", err, w)
+		}
+	}
+	for _, tt := range []struct{ config, want, not string }{
+		{`{"model_type": "rwkv7", "hidden_size": 64}`, `model_type "rwkv7" is not one vlaunch models (it sizes only the families it has checked against vLLM's model files: bailing_moe`, ""},
+		{`{"model_type": "llama", "hidden_size": 64}`, "config.json lacks positive num_attention_heads, num_hidden_layers, vocab_size", "is not one vlaunch models"},
+	} {
+		_, err := ParseHFConfig([]byte(tt.config))
+		if err == nil || !strings.Contains(err.Error(), tt.want) || (tt.not != "" && strings.Contains(err.Error(), tt.not)) {
+			t.Errorf("%s: %v, want %q", tt.config, err, tt.want)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package catalog
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // gap is what vlaunch lacks to size an architecture it refuses, and the
 // modelled family nearest to it (what it would wrongly be sized as).
@@ -55,10 +58,20 @@ var knownGaps = map[string]gap{
 		"dense GQA (llama)"},
 	// Only Ling / Ring configs refused for what bailingProblem names reach
 	// here (catalog/bailing.go sizes the published ones).
-	"bailing_moe":      {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring as published (bailing_moe)"},
-	"bailing_moe_v2":   {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring 2.0 as published (bailing_moe_v2)"},
-	"bailing_hybrid":   {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
-	"granitemoehybrid": {"Mamba-2 state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
+	"bailing_moe":    {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring as published (bailing_moe)"},
+	"bailing_moe_v2": {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring 2.0 as published (bailing_moe_v2)"},
+	"bailing_hybrid": {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
+	// IBM Granite 4.0-H (GraniteMoeHybridForCausalLM): every layer a Mamba-2
+	// or attention mixer (layer_types) followed by a MoE and a shared MLP;
+	// vLLM's granitemoehybrid.py was not read for it. vlaunch's Mamba-2
+	// layers are Nemotron-H's, one block per layer.
+	"granitemoehybrid": {"Granite-4.0-H's layers as vLLM's granitemoehybrid.py builds them (a Mamba-2 or attention mixer per layer_types entry, each followed by a MoE of num_local_experts beside a shared MLP of shared_intermediate_size; no positional encoding), not yet read",
+		"Nemotron-H (nemotron_h: Mamba-2 / attention / MoE hybrid, one block per layer)"},
+	// Meituan LongCat-Flash (LongcatFlashForCausalLM): num_layers, each with
+	// two MLA attentions and two dense MLPs beside a shortcut-connected MoE
+	// whose zero_expert_num identity experts compute nothing.
+	"longcat_flash": {"LongCat-Flash's layers as vLLM's longcat_flash.py builds them (num_layers layers of two MLA attentions and two dense MLPs of ffn_hidden_size beside a shortcut-connected MoE of n_routed_experts experts of expert_ffn_hidden_size plus zero_expert_num zero-computation experts), not yet read",
+		"MLA MoE (deepseek_v3)"},
 	// Step-3.7's config.json is a wrapper: vLLM's Step3p7ForConditionalGeneration
 	// (vllm/model_executor/models/step3p7.py) builds the language model from
 	// text_config (step3p5, read as Step-3.5) and the PerceptionEncoder from
@@ -148,4 +161,28 @@ func quoteType(t string) string {
 		return `"(none)"`
 	}
 	return `"` + t + `"`
+}
+
+// unknownTypeNote completes "config.json lacks positive …" for a config
+// whose model_type vlaunch does not model (LongCat-Flash writes num_layers,
+// not num_hidden_layers): the fields are missing because the architecture
+// is another one, so the message names it, what vlaunch lacks for it and
+// the nearest family it models, as a refusal does. "" for a modelled
+// model_type, or none: then the file itself is incomplete.
+func unknownTypeNote(modelType, wrapper string) string {
+	if modelType == "" {
+		return ""
+	}
+	if _, ok := modelledTypes[modelType]; ok {
+		return ""
+	}
+	if _, ok := textModelFamilies[modelType]; ok {
+		return ""
+	}
+	for _, t := range []string{modelType, wrapper} {
+		if g, ok := knownGaps[t]; ok && t != "" {
+			return fmt.Sprintf(": model_type %q is not one vlaunch models; vlaunch lacks %s; the nearest family it models is %s", modelType, g.lacks, g.nearest)
+		}
+	}
+	return fmt.Sprintf(": model_type %q is not one vlaunch models (it sizes only the families it has checked against vLLM's model files: %s)", modelType, strings.Join(ModelledTypes(), ", "))
 }
