@@ -29,3 +29,22 @@ func init() {
 	}
 	nativeModelTypes["seed_oss"] = true
 }
+
+// ministral3 (Ministral-3 3B/8B/14B, Devstral-2, Mistral-Medium-3.5: the
+// text_config of a mistral3 wrapper, or a text-only config of
+// Ministral3ForCausalLM) is Mistral's decoder in vLLM: the registry maps
+// Ministral3ForCausalLM to ("mistral", "MistralForCausalLM") (vllm/
+// model_executor/models/registry.py at local-inference-lab/vllm@
+// 28be48fa944d8c58aeffd1ab1b56e27828c6b268), and Mistral3ForConditionalGeneration
+// builds its language model from text_config with init_vllm_registered_model,
+// which resolves model_type ministral3 to Ministral3ForCausalLM (a public
+// reading of that path: code search index id 57957724402). MistralForCausalLM
+// is LlamaForCausalLM's layers (MistralAttention adds a llama_4_scaling query
+// temperature, no weights; ada_rms_norm_t_cond only for Voxtral's realtime
+// configs): sized as mistral. transformers has Ministral3Config and the
+// wrapper's Mistral3Config (native: no --trust-remote-code).
+func init() {
+	textModelFamilies["ministral3"] = "mistral"
+	nativeModelTypes["ministral3"] = true
+	nativeModelTypes["mistral3"] = true
+}

@@ -68,3 +68,42 @@ func TestQwen2Decoders(t *testing.T) {
 		}
 	}
 }
+
+// TestMinistral3: a ministral3 config (text-only, architectures
+// Ministral3ForCausalLM as Devstral-2 ships, or a mistral3 wrapper's
+// text_config) is sized exactly as the same config under model_type
+// mistral (catalog/qwen2like.go: vLLM's registry maps Ministral3ForCausalLM
+// to MistralForCausalLM). The shape is Ministral-3-8B's as a public
+// architecture note quotes its text_config (hidden 4,096, 34 layers, 32
+// heads, 8 KV heads of 128, YaRN; code search index id 23183103280), with
+// intermediate_size 14,336 and vocab 131,072 written in (not in that note).
+// Before, ministral3 was refused as an unknown model_type.
+func TestMinistral3(t *testing.T) {
+	text := `"hidden_size": 4096, "num_hidden_layers": 34, "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+		"intermediate_size": 14336, "vocab_size": 131072, "tie_word_embeddings": false, "sliding_window": null,
+		"rope_parameters": {"rope_type": "yarn", "factor": 16.0, "mscale": 1.0, "original_max_position_embeddings": 16384, "llama_4_scaling_beta": 0.1, "rope_theta": 1000000.0}`
+	ref, err := ParseHFConfig([]byte(`{"architectures": ["MistralForCausalLM"], "model_type": "mistral", ` + text + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ref.ParamCounts().Total
+	for _, cfg := range []string{
+		`{"architectures": ["Ministral3ForCausalLM"], "model_type": "ministral3", ` + text + `}`,
+		`{"architectures": ["Mistral3ForConditionalGeneration"], "model_type": "mistral3", "text_config": {"model_type": "ministral3", ` + text + `}}`,
+	} {
+		m, err := ParseHFConfig([]byte(cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Modelled(); err != nil {
+			t.Fatalf("%s: %v", cfg, err)
+		}
+		if got := m.ParamCounts().Total; got != want || m.ModelType != "mistral" || m.TextModelType != "ministral3" || m.HeadDim != 128 || m.SlidingWindow != 0 || m.TrustRemoteCode {
+			t.Errorf("%s: %.0f parameters as %q (%q), head %d, window %d, trust_remote_code %v; want %.0f as mistral", cfg[:60], got, m.ModelType, m.TextModelType, m.HeadDim, m.SlidingWindow, m.TrustRemoteCode, want)
+		}
+	}
+	// 34 × (2 × 4,096 × 4,096 + 2 × 4,096 × 1,024 + 3 × 4,096 × 14,336 + 2 × 4,096) + 2 × 131,072 × 4,096 + 4,096
+	if want != 34*(2*4096*4096+2*4096*1024+3*4096*14336+2*4096)+2*131072*4096+4096 {
+		t.Errorf("mistral reference %.0f", want)
+	}
+}
