@@ -36,7 +36,9 @@ var knownGaps = map[string]gap{
 	"qwen3_vl_moe":   {"the language model's fields: its text_config has none vlaunch can read", "GQA MoE (qwen3_moe)"},
 	"kimi_k25":       {"the language model's fields: its text_config has none vlaunch can read", "MLA MoE (kimi_k2)"},
 	"deepseek_vl_v2": {"DeepSeek-VL2's language model as vLLM builds it, not yet checked", "MLA MoE (deepseek_v2)"},
-	"mistral3":       {"Mistral-3's vision wrapper as vLLM builds it, not yet checked", "dense GQA (mistral)"},
+	// A mistral3 wrapper whose text_config is ministral3 or mistral is sized
+	// (catalog/qwen2like.go); only another language model reaches here.
+	"mistral3": {"the language model its text_config names: vLLM's Mistral3ForConditionalGeneration builds it from text_config (init_vllm_registered_model), and vlaunch sizes ministral3 and mistral text configs only", "dense GQA (mistral)"},
 	// Only Step-3.x configs refused for what step3p5Problem names reach here.
 	"step3p5": {"layer_types for every layer, sliding-window heads in attention_other_setting, moe_layers_enum as a string of layer indices and a shared expert as wide as the routed ones", "Step-3.x as published (step3p5)"},
 	// SGLang's FP8 re-export of DeepSeek-V4 (sgl-project/DeepSeek-V4-Flash-FP8,
