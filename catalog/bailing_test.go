@@ -91,7 +91,8 @@ func TestBailingVariants(t *testing.T) {
 		err = m.Modelled()
 		if tt.refuse != "" {
 			var ue *UnmodelledError
-			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.refuse) || !strings.Contains(err.Error(), "bailing_moe") {
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.refuse) || !strings.Contains(err.Error(), "bailing_moe") ||
+				!strings.Contains(err.Error(), "the nearest family it models is Ling / Ring as published") {
 				t.Errorf("%s: %v, want a refusal naming %q and bailing_moe", tt.name, err, tt.refuse)
 			}
 			continue

@@ -91,7 +91,8 @@ func TestErnie45Placement(t *testing.T) {
 		err = m.Modelled()
 		if tt.refuse != "" {
 			var ue *UnmodelledError
-			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.refuse) || !strings.Contains(err.Error(), "ernie4_5_moe") {
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.refuse) || !strings.Contains(err.Error(), "ernie4_5_moe") ||
+				!strings.Contains(err.Error(), "the nearest family it models is ERNIE-4.5-21B-A3B as published") {
 				t.Errorf("%s: %v, want a refusal naming %q and ernie4_5_moe", tt.name, err, tt.refuse)
 			}
 			continue

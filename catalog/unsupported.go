@@ -58,6 +58,12 @@ var knownGaps = map[string]gap{
 	// nemotron_nas.py builds each layer from its block_configs entry.
 	"nemotron-nas": {"per-layer block_configs as vLLM's nemotron_nas.py builds them: layers without attention (attention.no_op) or without an FFN (ffn.no_op), num_attention_heads / n_heads_in_group KV heads per attention layer, and each layer's FFN width from its ffn_mult (_ffn_mult_to_intermediate_size)",
 		"dense GQA (llama)"},
+	// Only Hunyuan / ERNIE-4.5 configs refused for what hunyuanProblem /
+	// ernie45Problem name reach here (catalog/hunyuan.go, ernie45.go).
+	"hunyuan":          {hunyuanLacks, "Hunyuan-A13B as published (hunyuan_v1_moe)"},
+	"hunyuan_v1_moe":   {hunyuanLacks, "Hunyuan-A13B as published (hunyuan_v1_moe)"},
+	"hunyuan_v1_dense": {hunyuanLacks, "Hunyuan dense as published (hunyuan_v1_dense)"},
+	"ernie4_5_moe":     {"ERNIE-4.5 MoE as vLLM's ernie45_moe.py builds it without the feature named above", "ERNIE-4.5-21B-A3B as published (ernie4_5_moe)"},
 	// Only Ling / Ring configs refused for what bailingProblem names reach
 	// here (catalog/bailing.go sizes the published ones).
 	"bailing_moe":    {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring as published (bailing_moe)"},
@@ -84,8 +90,9 @@ var knownGaps = map[string]gap{
 }
 
 const (
-	lightning = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
-	minimaxM3 = "MiniMax-M3's block-sparse attention as vLLM builds it (sparse_attention_config: an indexer of sparse_num_index_heads × sparse_index_dim on the layers sparse_attention_freq marks, attending sparse_topk_blocks blocks of sparse_block_size tokens) and its dense first layers (dense_intermediate_size), not yet read"
+	lightning    = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
+	hunyuanLacks = "Hunyuan as vLLM's hunyuan_v1.py builds it (HunYuanMoEV1ForCausalLM / HunYuanDenseV1ForCausalLM) without the feature named above"
+	minimaxM3    = "MiniMax-M3's block-sparse attention as vLLM builds it (sparse_attention_config: an indexer of sparse_num_index_heads × sparse_index_dim on the layers sparse_attention_freq marks, attending sparse_topk_blocks blocks of sparse_block_size tokens) and its dense first layers (dense_intermediate_size), not yet read"
 )
 
 // gapOf is what vlaunch lacks for m and the nearest family it models: the
