@@ -19,7 +19,7 @@ type hfConfig struct {
 	NumAttentionHeads     int      `json:"num_attention_heads"`
 	NumKeyValueHeads      *int     `json:"num_key_value_heads"`
 	HeadDim               *int     `json:"head_dim"`
-	IntermediateSize      int      `json:"intermediate_size"`
+	IntermediateSize      layerInt `json:"intermediate_size"`
 	VocabSize             int      `json:"vocab_size"`
 	MaxPositionEmbeddings int      `json:"max_position_embeddings"`
 	TieWordEmbeddings     *bool    `json:"tie_word_embeddings"`
@@ -68,11 +68,11 @@ type hfConfig struct {
 	VHeadDim      int  `json:"v_head_dim"`
 
 	NRoutedExperts               int       `json:"n_routed_experts"`
-	NumExperts                   int       `json:"num_experts"`
+	NumExperts                   layerInt  `json:"num_experts"`
 	NumLocalExperts              int       `json:"num_local_experts"`
 	NumExpertsPerTok             int       `json:"num_experts_per_tok"`
 	ExpertsPerToken              int       `json:"experts_per_token"`
-	MoEIntermediateSize          int       `json:"moe_intermediate_size"`
+	MoEIntermediateSize          layerInt  `json:"moe_intermediate_size"`
 	NSharedExperts               int       `json:"n_shared_experts"`
 	SharedExpertIntermediateSize int       `json:"shared_expert_intermediate_size"`
 	FirstKDenseReplace           int       `json:"first_k_dense_replace"`
@@ -158,7 +158,14 @@ var nativeModelTypes = map[string]bool{
 	// vLLM registers its own DeepseekV4Config (_CONFIG_REGISTRY,
 	// vllm/transformers_utils/config.py).
 	"deepseek_v4": true,
-	"minimax_m2":  false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
+	// transformers' Ernie4_5_MoeConfig (v4.54 and later), Olmo2Config and
+	// Olmo3Config.
+	"ernie4_5_moe": true, "olmo2": true, "olmo3": true,
+	// transformers' HunYuanMoEV1Config / HunYuanDenseV1Config (Hunyuan-A13B's
+	// own config.json says hunyuan, with configuration_hunyuan.py in
+	// auto_map: remote code).
+	"hunyuan_v1_moe": true, "hunyuan_v1_dense": true,
+	"minimax_m2": false, // configuration_minimax_m2.py in auto_map: vLLM's recipe passes --trust-remote-code
 }
 
 // MaxHFConfigBytes bounds a config.json read from disk. Real ones are a few
@@ -222,7 +229,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	}
 	m := &Model{
 		ModelType: family, HiddenSize: c.HiddenSize, NumLayers: c.NumHiddenLayers,
-		NumHeads: c.NumAttentionHeads, IntermediateSize: c.IntermediateSize, VocabSize: c.VocabSize,
+		NumHeads: c.NumAttentionHeads, IntermediateSize: c.IntermediateSize.n, VocabSize: c.VocabSize,
 		MaxPositionEmbeddings: c.MaxPositionEmbeddings, TorchDType: firstNonEmpty(c.TorchDType, c.DType, "bfloat16"),
 		NumNextNPredictLayers: c.NumNextNPredictLayers, TrustRemoteCode: !nativeModelTypes[firstNonEmpty(w.modelType, c.ModelType)],
 		DraftVocabSize: max(c.DraftVocabSize, 0),
@@ -248,6 +255,13 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillMiMo(m)
 	c.fillStep3p5(m, w.text)
 	c.fillKimiLinear(m, w.text)
+	c.fillErnie45(m, w.text)
+	c.fillOlmo(m)
+	c.fillBailing(m, w.text)
+	c.fillHunyuan(m, w.text)
+	if !m.HunyuanFamily {
+		m.ListKeys = c.listKeys()
+	}
 	m.Quant = parseQuant(c.QuantizationConfig)
 	if c.QuantizationConfig != nil {
 		m.Quant.Source = "config.json"
@@ -291,10 +305,10 @@ func (c *hfConfig) check(w wrapper) error {
 	if len(missing) > 0 {
 		sortStrings(missing)
 		if w.wrapped {
-			return fmt.Errorf("config.json is a multimodal wrapper (%s) whose text_config lacks positive %s",
-				w.describe(), strings.Join(missing, ", "))
+			return fmt.Errorf("config.json is a multimodal wrapper (%s) whose text_config lacks positive %s%s",
+				w.describe(), strings.Join(missing, ", "), unknownTypeNote(c.ModelType, w.modelType))
 		}
-		return fmt.Errorf("config.json lacks positive %s", strings.Join(missing, ", "))
+		return fmt.Errorf("config.json lacks positive %s%s", strings.Join(missing, ", "), unknownTypeNote(c.ModelType, ""))
 	}
 	if c.HiddenSize > 1<<20 || c.NumHiddenLayers > 10000 || c.NumAttentionHeads > 1<<14 || c.VocabSize > 1<<24 {
 		return fmt.Errorf("config.json has implausible sizes (hidden %d, layers %d, heads %d, vocab %d)",
@@ -343,13 +357,13 @@ func (c *hfConfig) fillAttention(m *Model) {
 var qkvBiasOnly = map[string]bool{"qwen2": true, "qwen2_moe": true, "glm4_moe": true}
 
 func (c *hfConfig) fillMoE(m *Model) {
-	m.NumExperts = firstPositive(c.NRoutedExperts, c.NumExperts, c.NumLocalExperts)
+	m.NumExperts = firstPositive(c.NRoutedExperts, c.NumExperts.n, c.NumLocalExperts)
 	if m.NumExperts == 0 {
 		return
 	}
 	m.ExpertsPerToken = firstPositive(c.NumExpertsPerTok, c.ExpertsPerToken)
 	// Mixtral and gpt-oss give the per-expert width as intermediate_size.
-	m.MoEIntermediateSize = firstPositive(c.MoEIntermediateSize, c.IntermediateSize)
+	m.MoEIntermediateSize = firstPositive(c.MoEIntermediateSize.n, c.IntermediateSize.n)
 	m.NumSharedExperts = c.NSharedExperts
 	m.SharedExpertIntermediateSize = c.SharedExpertIntermediateSize
 	m.FirstKDenseReplace = c.FirstKDenseReplace

@@ -19,6 +19,18 @@ type Model struct {
 	// TextModelType is the text_config's own model_type where it is read as
 	// a modelled family of another name (qwen3_vl_moe_text as qwen3_moe).
 	TextModelType string `json:"text_model_type,omitempty"`
+	// Ernie45Problem is what of an ernie4_5_moe config vlaunch does not size
+	// (catalog/ernie45.go); "" for every other model.
+	Ernie45Problem string `json:"-"`
+	// BailingProblem: the same for Ling / Ring (catalog/bailing.go).
+	BailingProblem string `json:"-"`
+	// HunyuanProblem: the same for Hunyuan (catalog/hunyuan.go); HunyuanFamily
+	// marks a Hunyuan model_type.
+	HunyuanProblem string `json:"-"`
+	HunyuanFamily  bool   `json:"-"`
+	// ListKeys are integer fields config.json writes as per-layer lists
+	// where the family's vLLM model reads one integer (refused).
+	ListKeys []string `json:"-"`
 
 	HiddenSize            int  `json:"hidden_size"`
 	NumLayers             int  `json:"num_layers"`

@@ -57,6 +57,22 @@ func unmodelledQuant(q Quantization) string {
 	case q.Format != "":
 		return "" // NVFP4, MXFP4, INT4 or ModelOpt FP8: sized with the exclusions
 	}
+	if q.Method == "" && q.Source == "config.json" && lowBits(q.WeightBits) {
+		// aiconfigurator's Qwen3-32B-FP8-Static-PerTensor: ModelOpt 0.31's
+		// fields (producer modelopt, quant_algo FP8, config_groups) with no
+		// quant_method and no "quantization" object. vLLM sets quant_method
+		// for a ModelOpt producer only from quantization.quant_algo
+		// (ModelArchConfigConvertor._normalize_quantization_config,
+		// vllm/transformers_utils/model_arch_config_convertor.py) and its
+		// ModelOpt configs claim a checkpoint only when quant_method starts
+		// with "modelopt" (_extract_modelopt_quant_algo): it resolves no
+		// method, builds 16-bit layers, and never reads the
+		// hf_quant_config.json beside it, which counts only without a
+		// quantization_config (vllm/transformers_utils/config.py; both at
+		// local-inference-lab/vllm@28be48fa944d8c58aeffd1ab1b56e27828c6b268).
+		return fmt.Sprintf("quantization_config without quant_method%s: vLLM resolves no quantization method from it (no quant_method, and no ModelOpt \"quantization\" object whose quant_algo it reads) and builds 16-bit layers for these weights; "+
+			"vlaunch will not size it as 16-bit. A ModelOpt checkpoint states quant_method \"modelopt\" or keeps its settings in hf_quant_config.json alone", bitsText(q.WeightBits))
+	}
 	if !modelledQuantMethods[q.Method] {
 		return fmt.Sprintf("quantization_config quant_method %q%s: vlaunch sizes 16-bit, FP8/INT8, MXFP4, NVFP4 and 4-bit INT4 (GPTQ, AWQ, compressed-tensors) weights only", q.Method, bitsText(q.WeightBits))
 	}
@@ -94,3 +110,13 @@ const quantFeaturePrefix = "quantization_config"
 
 // isQuantFeature reports whether an unmodelled feature is about quantization.
 func isQuantFeature(f string) bool { return strings.HasPrefix(f, quantFeaturePrefix) }
+
+// lowBits reports whether any weight group is narrower than 16 bits.
+func lowBits(bits []int) bool {
+	for _, b := range bits {
+		if b > 0 && b < 16 {
+			return true
+		}
+	}
+	return false
+}

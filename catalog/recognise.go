@@ -27,6 +27,23 @@ var modelledTypes = map[string]string{
 	"kimi_k2":      "MLA MoE",
 	"deepseek_v32": "MLA MoE with DeepSeek sparse attention (indexer)",
 	"minimax_m2":   "GQA MoE (QK norm over all heads, partial RoPE, fp32 router)",
+	// ERNIE-4.5 MoE (catalog/ernie45.go): experts between
+	// moe_layer_start_index and moe_layer_end_index, shared experts, an fp32
+	// router with a correction bias.
+	"ernie4_5_moe": "GQA MoE with dense leading layers, shared experts, fp32 router (ERNIE-4.5)",
+	// Ling / Ring 2.0 (catalog/bailing.go): DeepSeek-style dense first
+	// layers, shared experts, sigmoid router with an expert bias.
+	"bailing_moe":    "GQA MoE with dense first layers, shared experts, QK norm (Ling / Ring)",
+	"bailing_moe_v2": "GQA MoE with dense first layers, shared experts, QK norm (Ling / Ring 2.0)",
+	// Hunyuan (catalog/hunyuan.go): GQA with QK norm, MoE in every layer
+	// with a shared MLP, per-layer lists of one value.
+	"hunyuan":          "GQA MoE with QK norm and a shared MLP in every layer (Hunyuan-A13B)",
+	"hunyuan_v1_moe":   "GQA MoE with QK norm and a shared MLP in every layer (Hunyuan-A13B)",
+	"hunyuan_v1_dense": "dense GQA with QK norm (Hunyuan dense)",
+	// OLMo 2 / Olmo 3 (catalog/olmo.go): dense, QK norm over all heads,
+	// post-norm; Olmo 3's sliding-window layers as layer_types says.
+	"olmo2": "dense GQA with QK norm over all heads (OLMo 2)",
+	"olmo3": "dense GQA with QK norm over all heads and sliding-window layers (Olmo 3)",
 	// vLLM builds GLM-5 as DeepSeek-V3.2: GlmMoeDsaForCausalLM is an empty
 	// subclass of DeepseekV2ForCausalLM (vllm/model_executor/models/
 	// deepseek_v2.py), MLA with the DSA indexer since index_topk is set.
@@ -103,11 +120,25 @@ var modelledLayerTypes = map[string]bool{"full_attention": true, "sliding_attent
 func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 	var out []string
 	if _, ok := modelledTypes[m.ModelType]; !ok {
-		t := m.ModelType
-		if t == "" {
-			t = "(none)"
+		switch t := m.ModelType; {
+		case t == "" && m.Wrapper != "":
+			// nvidia/MiniMax-M3-NVFP4's text_config states none: the
+			// wrapper's model_type is what names the architecture.
+			out = append(out, fmt.Sprintf("text_config without a model_type (multimodal wrapper model_type %q)", m.Wrapper))
+		case t == "":
+			out = append(out, `model_type "(none)"`)
+		default:
+			out = append(out, fmt.Sprintf("model_type %q", t))
 		}
-		out = append(out, fmt.Sprintf("model_type %q", t))
+		if typeOnlyGaps[m.ModelType] {
+			// The keys of a re-labelled copy of a modelled architecture
+			// (SGLang's deepseek_ref DeepSeek-V4) would name features
+			// vlaunch models; the model_type is what vLLM cannot load.
+			if q := unmodelledQuant(m.Quant); q != "" {
+				out = append(out, q)
+			}
+			return out
+		}
 	}
 	for _, k := range unmodelledKeys {
 		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.KimiLinear != nil && k.key == "linear_attn_config") && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) && !(m.DSV4 != nil && k.key == "compress_ratios") && !(m.MiMo != nil && k.key == "attention_chunk_size") {
@@ -121,6 +152,18 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, p)
 	}
 	if p := m.kimiLinearProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.hunyuanProblem(); p != "" {
+		out = append(out, p)
+	}
+	for _, k := range m.ListKeys {
+		out = append(out, k+" as a per-layer list: vLLM's model for this model_type reads one integer")
+	}
+	if p := m.bailingProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.ernie45Problem(); p != "" {
 		out = append(out, p)
 	}
 	if p := m.step3p5Problem(); p != "" {
@@ -178,7 +221,7 @@ func (e *UnmodelledError) Error() string {
 		of = append(of, e.Architecture)
 	}
 	if len(of) > 0 {
-		arch += " (" + strings.Join(of, ", ") + ")"
+		arch = strings.TrimSpace(arch + " (" + strings.Join(of, ", ") + ")")
 	}
 	if e.quantOnly() {
 		return fmt.Sprintf("vlaunch cannot model this checkpoint %s: %s; its memory and step time would be those of a different model",

@@ -120,7 +120,7 @@ func (c *hfConfig) fillStep3p5(m *Model, text map[string]json.RawMessage) {
 		return
 	}
 	m.ExpertsPerToken = max(f.MoETopK, 0)
-	m.MoEIntermediateSize = firstPositive(c.MoEIntermediateSize)
+	m.MoEIntermediateSize = firstPositive(c.MoEIntermediateSize.n)
 	m.NumSharedExperts, m.SharedExpertIntermediateSize = 0, 0
 	if f.ShareExpertDim > 0 {
 		// One shared expert of share_expert_dim, counted as one more expert

@@ -1,10 +1,18 @@
 package catalog
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // gap is what vlaunch lacks to size an architecture it refuses, and the
 // modelled family nearest to it (what it would wrongly be sized as).
 type gap struct{ lacks, nearest string }
+
+// typeOnlyGaps are the knownGaps whose refusal names the model_type alone,
+// not the features its keys announce: re-labelled copies of an architecture
+// vlaunch models, whose keys would name features it does model.
+var typeOnlyGaps = map[string]bool{"deepseek_ref": true}
 
 // knownGaps are the architectures people serve with vLLM that vlaunch
 // refuses, by model_type (a wrapper's text_config model_type included).
@@ -28,12 +36,50 @@ var knownGaps = map[string]gap{
 	"qwen3_vl_moe":   {"the language model's fields: its text_config has none vlaunch can read", "GQA MoE (qwen3_moe)"},
 	"kimi_k25":       {"the language model's fields: its text_config has none vlaunch can read", "MLA MoE (kimi_k2)"},
 	"deepseek_vl_v2": {"DeepSeek-VL2's language model as vLLM builds it, not yet checked", "MLA MoE (deepseek_v2)"},
-	"mistral3":       {"Mistral-3's vision wrapper as vLLM builds it, not yet checked", "dense GQA (mistral)"},
+	// A mistral3 wrapper whose text_config is ministral3 or mistral is sized
+	// (catalog/qwen2like.go); only another language model reaches here.
+	"mistral3": {"the language model its text_config names: vLLM's Mistral3ForConditionalGeneration builds it from text_config (init_vllm_registered_model), and vlaunch sizes ministral3 and mistral text configs only", "dense GQA (mistral)"},
 	// Only Step-3.x configs refused for what step3p5Problem names reach here.
-	"step3p5":          {"layer_types for every layer, sliding-window heads in attention_other_setting, moe_layers_enum as a string of layer indices and a shared expert as wide as the routed ones", "Step-3.x as published (step3p5)"},
-	"bailing_moe_v2":   {"Ling/Ring-2's attention and MoE as vLLM builds them, not yet checked", "GQA MoE (qwen3_moe)"},
-	"bailing_hybrid":   {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
-	"granitemoehybrid": {"Mamba-2 state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
+	"step3p5": {"layer_types for every layer, sliding-window heads in attention_other_setting, moe_layers_enum as a string of layer indices and a shared expert as wide as the routed ones", "Step-3.x as published (step3p5)"},
+	// SGLang's FP8 re-export of DeepSeek-V4 (sgl-project/DeepSeek-V4-Flash-FP8,
+	// -Pro-FP8, aiconfigurator @095f58a5): DeepSeek-V4's keys (compress_ratios,
+	// the indexer, hash layers) under a model_type vLLM does not register
+	// (vllm/transformers_utils/config.py _CONFIG_REGISTRY maps deepseek_v4
+	// to DeepseekV4Config) and transformers lacks, without expert_dtype.
+	"deepseek_ref": {"a model_type vLLM loads: these are DeepSeek-V4's fields (DeepseekV4ForCausalLM) under SGLang's model_type deepseek_ref, which neither vLLM's config registry (deepseek_v4 → DeepseekV4Config) nor transformers knows; vLLM reads DeepSeek-V4 as model_type deepseek_v4, whose expert_dtype (absent here; fp4 when absent) says how the routed experts are stored",
+		"DeepSeek-V4 (deepseek_v4)"},
+	// MiniMax-M3 (MiniMaxAI/MiniMax-M3, nvidia/MiniMax-M3-NVFP4 as the
+	// wrapper minimax_m3_vl whose text_config names no model_type): MiniMax-M2's
+	// GQA MoE plus dense first layers and a block-sparse attention with its own
+	// indexer; vLLM's model file for it was not read.
+	"minimax_m3":    {minimaxM3, "GQA MoE (minimax_m2)"},
+	"minimax_m3_vl": {minimaxM3, "GQA MoE (minimax_m2)"},
+	// Llama-3.3-Nemotron-Super-49B (DeciLMForCausalLM): vLLM's
+	// nemotron_nas.py builds each layer from its block_configs entry.
+	"nemotron-nas": {"per-layer block_configs as vLLM's nemotron_nas.py builds them: layers without attention (attention.no_op) or without an FFN (ffn.no_op), num_attention_heads / n_heads_in_group KV heads per attention layer, and each layer's FFN width from its ffn_mult (_ffn_mult_to_intermediate_size)",
+		"dense GQA (llama)"},
+	// Only Hunyuan / ERNIE-4.5 configs refused for what hunyuanProblem /
+	// ernie45Problem name reach here (catalog/hunyuan.go, ernie45.go).
+	"hunyuan":          {hunyuanLacks, "Hunyuan-A13B as published (hunyuan_v1_moe)"},
+	"hunyuan_v1_moe":   {hunyuanLacks, "Hunyuan-A13B as published (hunyuan_v1_moe)"},
+	"hunyuan_v1_dense": {hunyuanLacks, "Hunyuan dense as published (hunyuan_v1_dense)"},
+	"ernie4_5_moe":     {"ERNIE-4.5 MoE as vLLM's ernie45_moe.py builds it without the feature named above", "ERNIE-4.5-21B-A3B as published (ernie4_5_moe)"},
+	// Only Ling / Ring configs refused for what bailingProblem names reach
+	// here (catalog/bailing.go sizes the published ones).
+	"bailing_moe":    {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring as published (bailing_moe)"},
+	"bailing_moe_v2": {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring 2.0 as published (bailing_moe_v2)"},
+	"bailing_hybrid": {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
+	// IBM Granite 4.0-H (GraniteMoeHybridForCausalLM): every layer a Mamba-2
+	// or attention mixer (layer_types) followed by a MoE and a shared MLP;
+	// vLLM's granitemoehybrid.py was not read for it. vlaunch's Mamba-2
+	// layers are Nemotron-H's, one block per layer.
+	"granitemoehybrid": {"Granite-4.0-H's layers as vLLM's granitemoehybrid.py builds them (a Mamba-2 or attention mixer per layer_types entry, each followed by a MoE of num_local_experts beside a shared MLP of shared_intermediate_size; no positional encoding), not yet read",
+		"Nemotron-H (nemotron_h: Mamba-2 / attention / MoE hybrid, one block per layer)"},
+	// Meituan LongCat-Flash (LongcatFlashForCausalLM): num_layers, each with
+	// two MLA attentions and two dense MLPs beside a shortcut-connected MoE
+	// whose zero_expert_num identity experts compute nothing.
+	"longcat_flash": {"LongCat-Flash's layers as vLLM's longcat_flash.py builds them (num_layers layers of two MLA attentions and two dense MLPs of ffn_hidden_size beside a shortcut-connected MoE of n_routed_experts experts of expert_ffn_hidden_size plus zero_expert_num zero-computation experts), not yet read",
+		"MLA MoE (deepseek_v3)"},
 	// Step-3.7's config.json is a wrapper: vLLM's Step3p7ForConditionalGeneration
 	// (vllm/model_executor/models/step3p7.py) builds the language model from
 	// text_config (step3p5, read as Step-3.5) and the PerceptionEncoder from
@@ -44,19 +90,23 @@ var knownGaps = map[string]gap{
 }
 
 const (
-	lightning = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
+	lightning    = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
+	hunyuanLacks = "Hunyuan as vLLM's hunyuan_v1.py builds it (HunYuanMoEV1ForCausalLM / HunYuanDenseV1ForCausalLM) without the feature named above"
+	minimaxM3    = "MiniMax-M3's block-sparse attention as vLLM builds it (sparse_attention_config: an indexer of sparse_num_index_heads × sparse_index_dim on the layers sparse_attention_freq marks, attending sparse_topk_blocks blocks of sparse_block_size tokens) and its dense first layers (dense_intermediate_size), not yet read"
 )
 
 // gapOf is what vlaunch lacks for m and the nearest family it models: the
 // known architectures by model_type, otherwise what its fields say (an
 // unmodelled key's feature, an indexer, MLA, experts).
 func gapOf(m *Model) gap {
-	for _, t := range []string{m.ModelType, m.TextModelType, m.Wrapper} {
-		if g, ok := knownGaps[t]; ok {
-			return g
-		}
+	if g, ok := gapFor(m); ok {
+		return g
 	}
-	g := gap{lacks: "a reading of vLLM's model file for model_type " + quoteType(m.ModelType) + ": vlaunch sizes only the families it has checked against vLLM's"}
+	named := quoteType(m.ModelType)
+	if m.ModelType == "" && m.Wrapper != "" {
+		named = quoteType(m.Wrapper) + " (the wrapper's; its text_config names none)"
+	}
+	g := gap{lacks: "a reading of vLLM's model file for model_type " + named + ": vlaunch sizes only the families it has checked against vLLM's"}
 	var lacks []string
 	for _, f := range m.Unmodelled {
 		if k, ok := strings.CutPrefix(f, "layer type "); ok {
@@ -93,6 +143,17 @@ func gapOf(m *Model) gap {
 	return g
 }
 
+// gapFor is the known gap of m's model_type, text_config model_type or
+// wrapper, if one is listed.
+func gapFor(m *Model) (gap, bool) {
+	for _, t := range []string{m.ModelType, m.TextModelType, m.Wrapper} {
+		if g, ok := knownGaps[t]; ok && t != "" {
+			return g, true
+		}
+	}
+	return gap{}, false
+}
+
 // modelledType is m's modelled model_type (its own, or a wrapper's
 // text_config's), if it has one.
 func modelledType(m *Model) (string, bool) {
@@ -109,4 +170,28 @@ func quoteType(t string) string {
 		return `"(none)"`
 	}
 	return `"` + t + `"`
+}
+
+// unknownTypeNote completes "config.json lacks positive …" for a config
+// whose model_type vlaunch does not model (LongCat-Flash writes num_layers,
+// not num_hidden_layers): the fields are missing because the architecture
+// is another one, so the message names it, what vlaunch lacks for it and
+// the nearest family it models, as a refusal does. "" for a modelled
+// model_type, or none: then the file itself is incomplete.
+func unknownTypeNote(modelType, wrapper string) string {
+	if modelType == "" {
+		return ""
+	}
+	if _, ok := modelledTypes[modelType]; ok {
+		return ""
+	}
+	if _, ok := textModelFamilies[modelType]; ok {
+		return ""
+	}
+	for _, t := range []string{modelType, wrapper} {
+		if g, ok := knownGaps[t]; ok && t != "" {
+			return fmt.Sprintf(": model_type %q is not one vlaunch models; vlaunch lacks %s; the nearest family it models is %s", modelType, g.lacks, g.nearest)
+		}
+	}
+	return fmt.Sprintf(": model_type %q is not one vlaunch models (it sizes only the families it has checked against vLLM's model files: %s)", modelType, strings.Join(ModelledTypes(), ", "))
 }
