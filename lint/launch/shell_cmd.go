@@ -33,10 +33,14 @@ var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true
 
 func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 	var fields []Value
+	var hits []ParentOnlyRef
+	prevHits, prevHidden := w.fe.hits, w.fe.cmdHidden
+	w.fe.hits = &hits
 	for _, a := range c.Args {
 		fields = append(fields, w.ev().fields(a)...)
 	}
 	if len(fields) == 0 {
+		w.fe.hits = prevHits
 		for _, a := range c.Assigns {
 			w.assign(a, false)
 		}
@@ -48,6 +52,8 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 			cc.env = append(cc.env, EnvVar{Name: a.Name.Value, Value: w.ev().str(a.Value), Pos: w.src.pos(a.Pos()), Source: "prefix"})
 		}
 	}
+	w.fe.hits, w.fe.cmdHidden = prevHits, hits
+	defer func() { w.fe.cmdHidden = prevHidden }()
 	if fields[0].Text == "source" || fields[0].Text == "." {
 		w.fe.sourced = true
 		return
@@ -272,7 +278,7 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 			if f[k].Text == "--" && k+1 < len(f) {
 				k++ // `bash -c -- SCRIPT` (Kubernetes command: [bash, -c, --])
 			}
-			w.subScript(f[k], w.childScope(cc), w.ctx)
+			w.subScript(f[k], w.childScope(cc, f[k]), w.ctx)
 			return
 		}
 	}
@@ -280,18 +286,39 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 }
 
 // childScope is what a child shell sees: exported variables plus the
-// command's own environment.
-func (w *walker) childScope(cc *cmdCtx) *scope {
+// command's own environment. The variables the parent (or its own parent)
+// assigned without exporting are kept apart as hidden, so that a
+// reference to one in the child's script is known to expand to nothing
+// (Invocation.ParentOnlyRefs) -- except the names the parent itself left
+// unresolved in the script text (body.Unresolved: `bash -c "... $X ..."`
+// and an unquoted here-document are expanded by the parent first).
+func (w *walker) childScope(cc *cmdCtx, body Value) *scope {
 	sc := newScope()
 	sc.strict, sc.undef = w.sc.strict, w.sc.undef
+	hidden := map[string]hiddenVar{}
+	for name, h := range w.sc.hidden {
+		hidden[name] = h
+	}
 	for name, v := range w.sc.vars {
-		if v.exported {
+		switch {
+		case v.exported:
 			cp := *v
 			sc.vars[name] = &cp
+		case !v.inherited && v.setAt.Line > 0:
+			hidden[name] = hiddenVar{setAt: v.setAt, array: v.isArr}
 		}
 	}
 	for _, e := range cc.env {
 		sc.vars[e.Name] = &shVar{val: e.Value, exported: true, setAt: e.Pos}
+	}
+	for name := range sc.vars {
+		delete(hidden, name)
+	}
+	for _, name := range body.Unresolved {
+		delete(hidden, name)
+	}
+	if len(hidden) > 0 {
+		sc.hidden = hidden
 	}
 	return sc
 }
@@ -309,7 +336,7 @@ func (w *walker) heredocs(cc *cmdCtx, host string) {
 		}
 		body := w.ev().heredocBody(r)
 		ctx := w.ctx
-		sc := w.childScope(cc)
+		sc := w.childScope(cc, body)
 		if host != "" {
 			ctx.host, sc = host, newScope()
 		}
@@ -361,10 +388,11 @@ func (w *walker) sbatchWrap(cc *cmdCtx, i int) bool {
 		t := f[i].Text
 		switch {
 		case t == "--wrap" && i+1 < len(f):
-			w.subScript(f[i+1], w.childScope(cc), w.ctx)
+			w.subScript(f[i+1], w.childScope(cc, f[i+1]), w.ctx)
 			return true
 		case strings.HasPrefix(t, "--wrap="):
-			w.subScript(f[i].Slice(len("--wrap="), len(t)), w.childScope(cc), w.ctx)
+			body := f[i].Slice(len("--wrap="), len(t))
+			w.subScript(body, w.childScope(cc, body), w.ctx)
 			return true
 		}
 	}

@@ -44,12 +44,22 @@ type scope struct {
 	strict    bool
 	undefined []Value
 	undef     *[]Value
+	// hidden are the variables a parent shell assigned without exporting,
+	// which this child shell does not see (childScope); never written
+	// after the scope is made, so clones share it.
+	hidden map[string]hiddenVar
+}
+
+// hiddenVar is a parent shell's unexported variable (scope.hidden).
+type hiddenVar struct {
+	setAt Pos
+	array bool
 }
 
 func newScope() *scope { return &scope{vars: map[string]*shVar{}} }
 
 func (sc *scope) clone() *scope {
-	c := &scope{vars: make(map[string]*shVar, len(sc.vars)), args: sc.args, argsKnown: sc.argsKnown, strict: sc.strict, undef: sc.undef}
+	c := &scope{vars: make(map[string]*shVar, len(sc.vars)), args: sc.args, argsKnown: sc.argsKnown, strict: sc.strict, undef: sc.undef, hidden: sc.hidden}
 	for k, v := range sc.vars {
 		cp := *v
 		c.vars[k] = &cp
@@ -61,6 +71,9 @@ func (sc *scope) clone() *scope {
 type evaluator struct {
 	src *source
 	sc  *scope
+	// hits, when set, collects references to a parent shell's unexported
+	// variables (scope.hidden) for the command being expanded.
+	hits *[]ParentOnlyRef
 	// defaults collects the caller's variables whose default the
 	// expansions so far used, directly or through a variable (shVar.defaults).
 	defaults []string

@@ -117,6 +117,10 @@ type Invocation struct {
 	UndefinedRefs []Value
 	// Unexported lists variables the script assigns without exporting them.
 	Unexported []EnvVar
+	// ParentOnlyRefs are the command's references to variables a parent
+	// shell assigns without exporting: the child shell that runs the
+	// command (`bash -c '...'`, `bash <<'EOF'`) sees them unset.
+	ParentOnlyRefs []ParentOnlyRef
 	// EnvOpen is true when more variables may be set than the linter sees
 	// (a sourced file, --env-file, Kubernetes envFrom).
 	EnvOpen bool
@@ -202,4 +206,16 @@ func (inv *Invocation) LookupEnv(name string) (EnvVar, bool) {
 		}
 	}
 	return EnvVar{}, false
+}
+
+// ParentOnlyRef is a reference, in a child shell's script, to a variable
+// its parent shell assigned without exporting (Invocation.ParentOnlyRefs).
+type ParentOnlyRef struct {
+	// Name is the variable; Ref the argument that expands it.
+	Name string
+	Ref  Value
+	// SetAt is where the parent assigned it.
+	SetAt Pos
+	// Array is true for a bash array, which no shell can export.
+	Array bool
 }
