@@ -66,6 +66,24 @@ func badValue(spec *vllm.Flag, v string) string {
 		if strings.HasPrefix(t, "{") && !json.Valid([]byte(t)) {
 			return "invalid JSON (in a shell script, wrap the JSON in single quotes)"
 		}
+		if q := literalQuotes(t); q != "" {
+			return "the JSON reaches vLLM inside literal " + q + " characters, which its JSON parser refuses (TypeAdapter.validate_json, vllm/engine/arg_utils.py parse_dataclass): quotes stored in a variable are not removed when it is expanded unquoted; store the JSON without them, or pass the flags as an array (\"${ARGS[@]}\")"
+		}
+	}
+	return ""
+}
+
+// literalQuotes names the quote character wrapping a JSON object that is
+// part of the value itself ('{...}' or "{...}"), "" when there is none.
+func literalQuotes(t string) string {
+	if len(t) < 4 || (t[0] != '\'' && t[0] != '"') || t[1] != '{' || t[len(t)-1] != t[0] {
+		return ""
+	}
+	if json.Valid([]byte(t[1 : len(t)-1])) {
+		if t[0] == '"' {
+			return "double-quote"
+		}
+		return "single-quote"
 	}
 	return ""
 }

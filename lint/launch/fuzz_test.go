@@ -30,6 +30,9 @@ func FuzzParseShell(f *testing.F) {
 	// a parent's unexported array read two shell levels down, with JSON
 	// quoted through both ('"'"' nesting), and a quoted here-document child
 	f.Add([]byte("n=($(scontrol show hostnames))\nsrun bash -c 'X=1\nexec bash -lc '\"'\"'vllm serve m --data-parallel-address ${n[0]} --kv-transfer-config '\"'\"'\"'\"'\"'\"'\"'\"'{\"kv_role\":\"kv_both\"}'\"'\"'\"'\"'\"'\"'\"'\"''\"'\"''\nH=h\nbash <<'EOF'\nvllm serve m --x $H ${H:-d}\nEOF\n"))
+	// an unquoted args string partly unresolved (a placeholder, a $(...)
+	// with blanks) holding quoted JSON
+	f.Add([]byte("A=\"\n--model {M}\n--host $(hostname -I | awk '{print $1}')\n--kv-transfer-config '{\\\"kv_role\\\":\\\"kv_both\\\"}'\n\"\nB=\"$A --x ${Y}z\"\nvllm serve {M} $B ${B:-d} $A$B\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ParseShell("fuzz.sh", data)
 	})

@@ -133,7 +133,7 @@ func (ev *evaluator) part(p syntax.WordPart, q quoting, b *builder, split func()
 		}
 	case *syntax.ParamExp:
 		v := ev.param(p)
-		if split == nil || !v.Known {
+		if split == nil || (!v.Known && !v.partial) {
 			b.addValue(v)
 			return
 		}
@@ -148,9 +148,15 @@ func (ev *evaluator) part(p syntax.WordPart, q quoting, b *builder, split func()
 	}
 }
 
-// splitInto appends v split on blanks: the first field joins the current word.
+// splitInto appends v split on blanks: the first field joins the current
+// word. A value partly unresolved (Value.holes) splits on its resolved
+// blanks only: an unresolved part may split further, but a resolved blank
+// always separates two fields.
 func (ev *evaluator) splitInto(v Value, b *builder, split func()) {
 	words := fieldsIndex(v.Text)
+	if !v.Known {
+		words = fieldsOutside(v.Text, v.holes)
+	}
 	if len(words) == 0 {
 		return
 	}
@@ -158,8 +164,32 @@ func (ev *evaluator) splitInto(v Value, b *builder, split func()) {
 		if i > 0 {
 			split()
 		}
-		b.addValue(v.Slice(r[0], r[1]))
+		f := v.Slice(r[0], r[1])
+		if !v.Known && v.knownIn(r[0], r[1]) {
+			f.Known, f.Unresolved, f.holes, f.partial = true, nil, nil, false
+		}
+		b.addValue(f)
 	}
+}
+
+// fieldsOutside is fieldsIndex with the blanks inside holes kept in their field.
+func fieldsOutside(s string, holes [][2]int) [][2]int {
+	var out [][2]int
+	start, h := -1, 0
+	for i := 0; i <= len(s); i++ {
+		for h < len(holes) && holes[h][1] <= i {
+			h++
+		}
+		inHole := h < len(holes) && holes[h][0] <= i && i < holes[h][1]
+		blank := i == len(s) || (!inHole && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n'))
+		if blank && start >= 0 {
+			out = append(out, [2]int{start, i})
+			start = -1
+		} else if !blank && start < 0 {
+			start = i
+		}
+	}
+	return out
 }
 
 // fieldsIndex returns [start,end) of each blank-separated field of s.
