@@ -7,6 +7,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -144,6 +145,11 @@ func checkBackendChoice(p *pass, s *server, f *cliFlag) {
 		p.ReportVersioned(s, f.Value.Pos, hint, msg, f.Spelling(), f.Value.Text, s.Rel)
 	case nearMiss(f.Value.Text, names):
 		p.ReportAt(s.Inv, f.Value.Pos, hint, msg, f.Spelling(), f.Value.Text, s.Rel)
+	case s.Inv.Platform != "" && s.Inv.Platform != launch.PlatformCUDA:
+		// A name vlaunch has never seen, on another platform's build
+		// (ROCm, HCU, Ascend, ...): vendor builds register their own
+		// backends, as their plugins register connectors (VL133).
+		p.ReportAtSeverity(s.Inv, f.Value.Pos, diag.Info, hint, msg+" as far as vlaunch's table knows (a %s build may add its own)", f.Spelling(), f.Value.Text, s.Rel, s.Inv.Platform)
 	default:
 		// A name vlaunch has never seen: newer vLLM builds add backends
 		// before a release table can list them.
