@@ -21,6 +21,7 @@ func TestParentOnlyRefs(t *testing.T) {
 		{"nested bash -lc keeps the parent's hidden names", "nodes=(a b)\nsrun bash -c 'X=1\nexec bash -lc '\"'\"'vllm serve m --data-parallel-address ${nodes[0]}'\"'\"''\n", []string{"nodes@1:true"}},
 		{"quoted here-document", "HEAD=h\nbash <<'EOF'\nvllm serve m --data-parallel-address $HEAD\nEOF\n", []string{"HEAD@1:false"}},
 		{"exported", "export HEAD=h\nbash -c 'vllm serve m --data-parallel-address $HEAD'\n", nil},
+		{"an exported array is not passed on", "export nodes=(a b)\nbash -c 'vllm serve m --data-parallel-address ${nodes[0]}'\n", []string{"nodes@1:true"}},
 		{"allexport", "set -a\nHEAD=h\nbash -c 'vllm serve m --data-parallel-address $HEAD'\n", nil},
 		{"double-quoted -c: the parent expands", "HEAD=$(hostname)\nbash -c \"vllm serve m --data-parallel-address $HEAD\"\n", nil},
 		{"unquoted here-document: the parent expands", "HEAD=$(hostname)\nbash <<EOF\nvllm serve m --data-parallel-address $HEAD\nEOF\n", nil},

@@ -301,10 +301,12 @@ func (w *walker) childScope(cc *cmdCtx, body Value) *scope {
 	}
 	for name, v := range w.sc.vars {
 		switch {
-		case v.exported:
+		case v.exported && !(v.isArr && !v.inherited):
 			cp := *v
 			sc.vars[name] = &cp
 		case !v.inherited && v.setAt.Line > 0:
+			// unexported, or an array `export` cannot pass on ("Array
+			// variables may not (yet) be exported", bash(1))
 			hidden[name] = hiddenVar{setAt: v.setAt, array: v.isArr}
 		}
 	}
