@@ -33,6 +33,8 @@ func FuzzParseShell(f *testing.F) {
 	// an unquoted args string partly unresolved (a placeholder, a $(...)
 	// with blanks) holding quoted JSON
 	f.Add([]byte("A=\"\n--model {M}\n--host $(hostname -I | awk '{print $1}')\n--kv-transfer-config '{\\\"kv_role\\\":\\\"kv_both\\\"}'\n\"\nB=\"$A --x ${Y}z\"\nvllm serve {M} $B ${B:-d} $A$B\n"))
+	// read with a here-document / here-string, an array joined in it
+	f.Add([]byte("A=(--p 1)\nread -r -d '' C << E\nvllm serve m ${A[@]} ${A[*]}\nE\nread X <<< \"--q \\\\\n2\"\nread -a Y Z\nscreen -dm bash -c \"$C $X\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ParseShell("fuzz.sh", data)
 	})

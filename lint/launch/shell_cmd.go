@@ -97,6 +97,10 @@ func (w *walker) callFunc(fn *syntax.FuncDecl, args []Value) {
 // nohup, env, srun, numactl, sudo, timeout, ssh and `bash -c`.
 func (w *walker) command(cc *cmdCtx, i int) {
 	f := cc.fields
+	if i == 0 && f[0].Text == "read" {
+		w.readBuiltin(cc)
+		return
+	}
 	if i == 0 && ignoredCommands[base(f[0].Text)] {
 		return
 	}
@@ -411,4 +415,87 @@ func joinValues(vs []Value) Value {
 		b.addValue(v)
 	}
 	return b.value(vs[0].Pos)
+}
+
+// readBuiltin follows `read [-r] [-d DELIM] NAME <<EOF ... EOF` (or a
+// here-string, <<<): a launch command or an argument string kept in a
+// variable that is run later (`screen -dm bash -c "$CMD"`, `vllm serve m
+// $ARGS`). With -d ” the whole document is read, else its first line;
+// without -r a backslash-newline joins lines, as read does. Surrounding
+// blanks are trimmed (default IFS). Any other shape of read leaves the
+// names it sets unresolved.
+func (w *walker) readBuiltin(cc *cmdCtx) {
+	f := cc.fields
+	raw, whole := false, false
+	var names []string
+	for i := 1; i < len(f); i++ {
+		t := f[i].Text
+		switch {
+		case t == "-r":
+			raw = true
+		case t == "-d" && i+1 < len(f):
+			whole = f[i+1].Text == ""
+			i++
+		case t == "-rd" && i+1 < len(f):
+			raw, whole = true, f[i+1].Text == ""
+			i++
+		case t == "-p" || t == "-t" || t == "-n" || t == "-N" || t == "-u" || t == "-a" || t == "-i":
+			i++ // options with a value; -a reads an array: left unresolved below
+			if t == "-a" && i < len(f) {
+				names = append(names, f[i].Text)
+			}
+		case strings.HasPrefix(t, "-"):
+		default:
+			names = append(names, t)
+		}
+	}
+	var body Value
+	found := false
+	for _, r := range cc.stmt.Redirs {
+		switch {
+		case r.Hdoc != nil && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc):
+			body, found = w.ev().heredocBody(r), true
+		case r.Op == syntax.WordHdoc && r.Word != nil:
+			body, found = w.ev().str(r.Word), true
+		}
+	}
+	for _, name := range names {
+		if !isName(name) {
+			continue
+		}
+		val := unknownValue("$"+name, f[0].Pos, name)
+		if found && len(names) == 1 {
+			val = readValue(body, raw, whole)
+		}
+		w.setVar(name, val)
+	}
+}
+
+// readValue is what read stores from text: the first line unless whole,
+// backslash-newline pairs removed unless raw, blanks trimmed at both ends.
+func readValue(v Value, raw, whole bool) Value {
+	var b builder
+	for i := 0; i < len(v.Text); i++ {
+		c := v.Text[i]
+		if !raw && c == '\\' && i+1 < len(v.Text) && v.Text[i+1] == '\n' {
+			i++
+			continue
+		}
+		if c == '\n' && !whole {
+			break
+		}
+		b.addValue(v.Slice(i, i+1))
+	}
+	out := b.value(v.Pos)
+	start, end := 0, len(out.Text)
+	for start < end && isFieldBlank(out.Text[start]) {
+		start++
+	}
+	for end > start && isFieldBlank(out.Text[end-1]) {
+		end--
+	}
+	if start == 0 && end == len(out.Text) {
+		return out
+	}
+	return out.Slice(start, end)
 }

@@ -132,6 +132,19 @@ func (ev *evaluator) part(p syntax.WordPart, q quoting, b *builder, split func()
 			ev.part(in, dquoted, b, nil)
 		}
 	case *syntax.ParamExp:
+		if arr, ok := ev.arrayAll(p); ok && split == nil {
+			// "${A[@]}" / ${A[*]} where no word splitting happens (a
+			// here-document, an assignment, inside quotes): the
+			// elements joined by blanks
+			for i, v := range arr {
+				if i > 0 {
+					b.addByte(' ', ev.src.pos(p.Pos()))
+				}
+				b.addValue(v)
+			}
+			b.started = true
+			return
+		}
 		v := ev.param(p)
 		if split == nil || (!v.Known && !v.partial) {
 			b.addValue(v)
