@@ -129,6 +129,12 @@ var unresolvedJSON = regexp.MustCompile(`:\s*(?:\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[
 // decodeKVJSON decodes the config's text; false when it is not a JSON
 // object even with unresolved expansions read as null.
 func decodeKVJSON(text string) (map[string]interface{}, bool) {
+	if q := literalQuotes(strings.TrimSpace(text)); q != "" {
+		// '{...}' with the quotes in the value: vLLM refuses it (VL103);
+		// the object is still what the author meant, read for the P/D rules
+		text = strings.TrimSpace(text)
+		text = text[1 : len(text)-1]
+	}
 	for _, t := range []string{text, unresolvedJSON.ReplaceAllString(text, ":null")} {
 		d := json.NewDecoder(strings.NewReader(t))
 		d.UseNumber()

@@ -9,9 +9,10 @@ import (
 )
 
 // checkKVTransferConfig reports a --kv-transfer-config vLLM refuses at
-// start: a connector without kv_role ("Please specify kv_role when
-// kv_connector is set, supported roles are kv_producer, kv_consumer,
-// kv_both", KVTransferConfig.__post_init__; failure report F16) or a role
+// start: a connector without kv_role (in the release's own words,
+// vllm.KVRoleMissingMessage: "Please specify kv_disagg_role when
+// kv_connector is set" through 0.11.0, "kv_role" from 0.11.1;
+// KVTransferConfig.__post_init__; failure report F16) or a role
 // outside those three ("Unsupported kv_role"); and, as a note, a Dynamo
 // prefill/decode worker without one (Dynamo's vllm-runtime >= 1.0.0rc5 no
 // longer defaults the connector: the prefill worker crash-loops with a
@@ -28,8 +29,13 @@ func checkKVTransferConfig(p *pass) {
 		}
 		_, hasRole := k.Keys["kv_role"]
 		if k.Connector != "" && !hasRole {
+			msg, sure := vllm.KVRoleMissingMessage(s.Rel.Version)
+			wording := ""
+			if !sure {
+				wording = ", wording not read at this release's tag"
+			}
 			p.ReportAt(s.Inv, k.pos("kv_connector"), `add "kv_role": "kv_producer" on prefill, "kv_consumer" on decode ("kv_both" when the proxy decides, as NixlConnector does)`,
-				"--kv-transfer-config names kv_connector %s without kv_role: vLLM refuses to start (\"Please specify kv_role when kv_connector is set\")", k.Connector)
+				"--kv-transfer-config names kv_connector %s without kv_role: vLLM %s refuses to start (%q%s)", k.Connector, s.Rel, msg, wording)
 		}
 		if hasRole && k.Role != "" && !strings.Contains(k.Role, "$") && !oneOf(k.Role, vllm.KVRoles) {
 			p.ReportAt(s.Inv, k.pos("kv_role"), "kv_role is one of kv_producer, kv_consumer or kv_both",

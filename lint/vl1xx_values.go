@@ -7,6 +7,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -66,6 +67,24 @@ func badValue(spec *vllm.Flag, v string) string {
 		if strings.HasPrefix(t, "{") && !json.Valid([]byte(t)) {
 			return "invalid JSON (in a shell script, wrap the JSON in single quotes)"
 		}
+		if q := literalQuotes(t); q != "" {
+			return "the JSON reaches vLLM inside literal " + q + " characters, which its JSON parser refuses (TypeAdapter.validate_json, vllm/engine/arg_utils.py parse_dataclass): quotes stored in a variable are not removed when it is expanded unquoted; store the JSON without them, or pass the flags as an array (\"${ARGS[@]}\")"
+		}
+	}
+	return ""
+}
+
+// literalQuotes names the quote character wrapping a JSON object that is
+// part of the value itself ('{...}' or "{...}"), "" when there is none.
+func literalQuotes(t string) string {
+	if len(t) < 4 || (t[0] != '\'' && t[0] != '"') || t[1] != '{' || t[len(t)-1] != t[0] {
+		return ""
+	}
+	if json.Valid([]byte(t[1 : len(t)-1])) {
+		if t[0] == '"' {
+			return "double-quote"
+		}
+		return "single-quote"
 	}
 	return ""
 }
@@ -126,6 +145,11 @@ func checkBackendChoice(p *pass, s *server, f *cliFlag) {
 		p.ReportVersioned(s, f.Value.Pos, hint, msg, f.Spelling(), f.Value.Text, s.Rel)
 	case nearMiss(f.Value.Text, names):
 		p.ReportAt(s.Inv, f.Value.Pos, hint, msg, f.Spelling(), f.Value.Text, s.Rel)
+	case s.Inv.Platform != "" && s.Inv.Platform != launch.PlatformCUDA:
+		// A name vlaunch has never seen, on another platform's build
+		// (ROCm, HCU, Ascend, ...): vendor builds register their own
+		// backends, as their plugins register connectors (VL133).
+		p.ReportAtSeverity(s.Inv, f.Value.Pos, diag.Info, hint, msg+" as far as vlaunch's table knows (a %s build may add its own)", f.Spelling(), f.Value.Text, s.Rel, s.Inv.Platform)
 	default:
 		// A name vlaunch has never seen: newer vLLM builds add backends
 		// before a release table can list them.

@@ -296,7 +296,8 @@ func checkEngineIDs(p *pass) {
 // checkPDConnector reports, in a P/D deployment, an engine of the same
 // model without --kv-transfer-config: the proxy's kv_transfer_params are
 // ignored ("Got kv_transfer_params, but no KVConnector found",
-// kserve/kserve#5987) and the decoder recomputes every prompt; and, as a
+// kserve/kserve#5987) and the decoder recomputes every prompt (not an
+// engine that cannot run alongside them, cannotCoexist); and, as a
 // note, producers with no consumer in the files linted (VL224).
 func checkPDConnector(p *pass) {
 	var pd []*server
@@ -312,7 +313,7 @@ func checkPDConnector(p *pass) {
 		if p.poolOf(s) != nil {
 			continue // a disaggregated --spec's pool: VL407 names the spec's connector
 		}
-		if s.KV().Given || s.Inv.Frontend != "" || s.Headless() || !sameModelAsAny(s, pd) {
+		if s.KV().Given || s.Inv.Frontend != "" || s.Headless() || !sameModelAsAny(s, pd) || cannotCoexist(p, s, pd) {
 			continue
 		}
 		p.ReportAt(s.Inv, s.Inv.Pos, "give every prefill and decode engine the same --kv-transfer-config connector",
@@ -333,6 +334,30 @@ func checkPDConnector(p *pass) {
 				"%s engines but no %s in the files linted: the other side of the P/D deployment was not checked", pair[0], pair[1])
 		}
 	}
+}
+
+// cannotCoexist reports an engine that claims a GPU of a P/D engine on the
+// same host with memory budgets that do not fit together: the two cannot
+// run at once, so the engine is another setup the file shows (a document's
+// baseline before its P/D section), not a member of the P/D deployment.
+// When they do run at once, VL228 reports the GPU.
+func cannotCoexist(p *pass, s *server, pd []*server) bool {
+	devs, ok := hostDevices(s)
+	if !ok {
+		return false
+	}
+	for _, o := range pd {
+		od, ok := hostDevices(o)
+		if !ok || !p.gpuHostShared(o, s) || firstSharedDevice(od, devs) == "" {
+			continue
+		}
+		ua, oka := memoryUtilization(s)
+		ub, okb := memoryUtilization(o)
+		if oka && okb && ua+ub > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // sameModelAsAny reports a server whose model text equals a P/D engine's.

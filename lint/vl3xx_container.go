@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -72,6 +73,31 @@ func checkUndefinedRefs(p *pass) {
 			seen[key] = true
 			p.ReportAt(inv, r.Pos, "define it in the container's env (LeaderWorkerSet provides LWS_LEADER_ADDRESS, LWS_GROUP_SIZE, LWS_WORKER_INDEX)", "%s is not defined in the container's environment", r.Text)
 		}
+		checkParentOnlyRefs(p, inv, seen)
+	}
+}
+
+// checkParentOnlyRefs reports a child shell's reference to a variable its
+// parent assigned without exporting (launch.Invocation.ParentOnlyRefs): a
+// child process inherits only the environment, so `bash -c '... $X ...'`
+// (or `bash <<'EOF'`) expands X to nothing. A bash array
+// cannot be exported at all ("Array variables may not (yet) be exported",
+// bash(1), BUGS), an error; a scalar the caller's environment might already
+// export (an assignment keeps the export attribute), a warning.
+func checkParentOnlyRefs(p *pass, inv *launch.Invocation, seen map[string]bool) {
+	for _, r := range inv.ParentOnlyRefs {
+		key := fmt.Sprintf("%s:%d:%d:parent:%s", inv.File, r.Ref.Pos.Line, r.Ref.Pos.Col, r.Name)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if r.Array {
+			p.ReportAt(inv, r.Ref.Pos, "pass the value into the child shell: export a scalar copy of the element, or expand it in the parent (a double-quoted script)",
+				"%s is a bash array the parent script sets (line %d); arrays cannot be exported, so the child shell running this command sees it unset and expands it to nothing", r.Name, r.SetAt.Line)
+			continue
+		}
+		p.ReportAtSeverity(inv, r.Ref.Pos, diag.Warning, "write `export "+r.Name+"=...` in the parent, or expand it there (a double-quoted script)",
+			"%s is assigned but not exported by the parent script (line %d), so the child shell running this command sees it unset and expands it to nothing (unless the caller's environment already exports it)", r.Name, r.SetAt.Line)
 	}
 }
 

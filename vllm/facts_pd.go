@@ -198,3 +198,41 @@ func HybridKVWithConnector(v Version) Presence {
 
 // HybridKVFix names the change that keeps the manager on, for hints.
 const HybridKVFix = "#41847 (≈0.22)"
+
+// The message KVTransferConfig raises for a kv_connector given without a
+// kv_role. PR #10502 (0590ec3fd, merged 2024-12-01, the first
+// KVTransferConfig) wrote it as "Please specify kv_disagg_role when
+// kv_connector is set, supported roles are `kv_producer`, `kv_consumer`,
+// and `kv_both`" (model_post_init in vllm/config.py), read unchanged at the
+// v0.6.6.post1 (2339d59f9), v0.7.2 (0408efc6d), v0.7.3 (ed6e9075d) and
+// v0.8.4 (dc1b4a6f1) tags (fork snapshot tensorflowt/vllm-0.8.5) and, with
+// the roles as a tuple, at the v0.11.0 tag (b8b302cde434,
+// vllm/config/kv_transfer.py __post_init__). PR #27166 ("Fix typo in
+// ValueError message: use `kv_role` instead of `kv_disagg_role`", commit
+// 8a81d776c, merged 2025-10-19, after v0.11.0) renamed it to "Please specify
+// kv_role when kv_connector is set"; its first release, 0.11.1, is inferred
+// from the merge date, not read at a tag. 0.6.5 has the older wording if it
+// has the flag at all (the flag itself is unverified there).
+const (
+	kvRoleMissingOld = "Please specify kv_disagg_role when kv_connector is set"
+	kvRoleMissingNew = "Please specify kv_role when kv_connector is set"
+	srcKVRoleMissing = "vllm PR #10502 (0590ec3fd) KVTransferConfig: \"" + kvRoleMissingOld + "\" at the v0.6.6.post1, v0.7.2, v0.7.3, v0.8.4 and v0.11.0 tags; " +
+		"PR #27166 (8a81d776c, merged 2025-10-19): \"" + kvRoleMissingNew + "\", first release 0.11.1 inferred from the merge date"
+)
+
+// kvRoleMessageSpan is the span of the renamed message (PR #27166).
+var kvRoleMessageSpan = Span{Since: v0111}
+
+// KVRoleMissingMessage is the start-up error release v raises for a
+// kv_connector without a kv_role, and whether a tag read confirms that
+// wording for v (false for 0.11.1, whose wording follows from the merge
+// date of PR #27166 only, and for 0.6.5, where the flag is unverified).
+func KVRoleMissingMessage(v Version) (msg string, sure bool) {
+	if kvRoleMessageSpan.Contains(v) {
+		return kvRoleMissingNew, v.Major != 0 || v.Minor != 11 || v.Patch != 1
+	}
+	return kvRoleMissingOld, v.AtLeast(v066)
+}
+
+// KVRoleMissingSource cites KVRoleMissingMessage.
+func KVRoleMissingSource() string { return srcKVRoleMissing }

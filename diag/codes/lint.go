@@ -181,7 +181,7 @@ var lintEntries = []Entry{
 	{VLRepeatedEntrypoint, "repeated-entrypoint", diag.Error, "Container command repeats the image's entrypoint"},
 	{VLDockerShm, "docker-shm", diag.Warning, "Container without --ipc=host or --shm-size"},
 	{VLDockerNetwork, "docker-network", diag.Warning, "Multi-node container without host networking"},
-	{VLUndefinedEnvRef, "undefined-env-ref", diag.Error, "Manifest refers to an environment variable nothing defines"},
+	{VLUndefinedEnvRef, "undefined-env-ref", diag.Error, "Manifest or child shell refers to a variable nothing defines there"},
 	{VLHostOnlyEnv, "host-only-env", diag.Warning, "Variable set on the host is not passed into the container"},
 	{VLCRLF, "crlf", diag.Error, "Shell file with Windows artefacts: CRLF line endings, a byte-order mark or PowerShell continuations"},
 	{VLExportCommand, "export-command", diag.Error, "export followed by a command, which export does not run"},

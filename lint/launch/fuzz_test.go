@@ -27,6 +27,14 @@ func FuzzParseShell(f *testing.F) {
 	// format field
 	f.Add([]byte("R=${NODE_RANK:-0}\nS=$((R*8))\nif [ \"$R\" -eq 0 ]; then vllm serve a & elif [ $R -eq $((${XP:-1}+1)) ]; then vllm serve b --r $S & fi\ncase \"${ROLE:-h}\" in h) A+=(--port 1);; *) A+=(--headless);; esac\nvllm serve m \"${A[@]}\" --kv-cache-memory-bytes=${KV-}\n"))
 	f.Add([]byte("IF=$(python3 - <<'PY'\nprint(f\"{src}\")\nPY\n)\necho \"Usage: $0 <role>\"\nvllm serve m\n"))
+	// a parent's unexported array read two shell levels down, with JSON
+	// quoted through both ('"'"' nesting), and a quoted here-document child
+	f.Add([]byte("n=($(scontrol show hostnames))\nsrun bash -c 'X=1\nexec bash -lc '\"'\"'vllm serve m --data-parallel-address ${n[0]} --kv-transfer-config '\"'\"'\"'\"'\"'\"'\"'\"'{\"kv_role\":\"kv_both\"}'\"'\"'\"'\"'\"'\"'\"'\"''\"'\"''\nH=h\nbash <<'EOF'\nvllm serve m --x $H ${H:-d}\nEOF\n"))
+	// an unquoted args string partly unresolved (a placeholder, a $(...)
+	// with blanks) holding quoted JSON
+	f.Add([]byte("A=\"\n--model {M}\n--host $(hostname -I | awk '{print $1}')\n--kv-transfer-config '{\\\"kv_role\\\":\\\"kv_both\\\"}'\n\"\nB=\"$A --x ${Y}z\"\nvllm serve {M} $B ${B:-d} $A$B\n"))
+	// read with a here-document / here-string, an array joined in it
+	f.Add([]byte("A=(--p 1)\nread -r -d '' C << E\nvllm serve m ${A[@]} ${A[*]}\nE\nread X <<< \"--q \\\\\n2\"\nread -a Y Z\nscreen -dm bash -c \"$C $X\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ParseShell("fuzz.sh", data)
 	})

@@ -55,6 +55,11 @@ type frontEnd struct {
 	// services and pods are a manifest's Services and its pods' metadata.
 	services []kubeService
 	pods     map[*Invocation]podMeta
+	// hits collects, while a command's words are expanded, its references
+	// to variables a parent shell did not export (scope.hidden);
+	// cmdHidden holds them while the command is walked (newInvocation).
+	hits      *[]ParentOnlyRef
+	cmdHidden []ParentOnlyRef
 }
 
 // maxSteps bounds the work per input (nested loops unroll multiplicatively).

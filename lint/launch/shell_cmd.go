@@ -33,10 +33,14 @@ var shells = map[string]bool{"bash": true, "sh": true, "zsh": true, "dash": true
 
 func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 	var fields []Value
+	var hits []ParentOnlyRef
+	prevHits, prevHidden := w.fe.hits, w.fe.cmdHidden
+	w.fe.hits = &hits
 	for _, a := range c.Args {
 		fields = append(fields, w.ev().fields(a)...)
 	}
 	if len(fields) == 0 {
+		w.fe.hits = prevHits
 		for _, a := range c.Assigns {
 			w.assign(a, false)
 		}
@@ -48,6 +52,8 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 			cc.env = append(cc.env, EnvVar{Name: a.Name.Value, Value: w.ev().str(a.Value), Pos: w.src.pos(a.Pos()), Source: "prefix"})
 		}
 	}
+	w.fe.hits, w.fe.cmdHidden = prevHits, hits
+	defer func() { w.fe.cmdHidden = prevHidden }()
 	if fields[0].Text == "source" || fields[0].Text == "." {
 		w.fe.sourced = true
 		return
@@ -91,6 +97,10 @@ func (w *walker) callFunc(fn *syntax.FuncDecl, args []Value) {
 // nohup, env, srun, numactl, sudo, timeout, ssh and `bash -c`.
 func (w *walker) command(cc *cmdCtx, i int) {
 	f := cc.fields
+	if i == 0 && f[0].Text == "read" {
+		w.readBuiltin(cc)
+		return
+	}
 	if i == 0 && ignoredCommands[base(f[0].Text)] {
 		return
 	}
@@ -272,7 +282,7 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 			if f[k].Text == "--" && k+1 < len(f) {
 				k++ // `bash -c -- SCRIPT` (Kubernetes command: [bash, -c, --])
 			}
-			w.subScript(f[k], w.childScope(cc), w.ctx)
+			w.subScript(f[k], w.childScope(cc, f[k]), w.ctx)
 			return
 		}
 	}
@@ -280,18 +290,41 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 }
 
 // childScope is what a child shell sees: exported variables plus the
-// command's own environment.
-func (w *walker) childScope(cc *cmdCtx) *scope {
+// command's own environment. The variables the parent (or its own parent)
+// assigned without exporting are kept apart as hidden, so that a
+// reference to one in the child's script is known to expand to nothing
+// (Invocation.ParentOnlyRefs) -- except the names the parent itself left
+// unresolved in the script text (body.Unresolved: `bash -c "... $X ..."`
+// and an unquoted here-document are expanded by the parent first).
+func (w *walker) childScope(cc *cmdCtx, body Value) *scope {
 	sc := newScope()
 	sc.strict, sc.undef = w.sc.strict, w.sc.undef
+	hidden := map[string]hiddenVar{}
+	for name, h := range w.sc.hidden {
+		hidden[name] = h
+	}
 	for name, v := range w.sc.vars {
-		if v.exported {
+		switch {
+		case v.exported && !(v.isArr && !v.inherited):
 			cp := *v
 			sc.vars[name] = &cp
+		case !v.inherited && v.setAt.Line > 0:
+			// unexported, or an array `export` cannot pass on ("Array
+			// variables may not (yet) be exported", bash(1))
+			hidden[name] = hiddenVar{setAt: v.setAt, array: v.isArr}
 		}
 	}
 	for _, e := range cc.env {
 		sc.vars[e.Name] = &shVar{val: e.Value, exported: true, setAt: e.Pos}
+	}
+	for name := range sc.vars {
+		delete(hidden, name)
+	}
+	for _, name := range body.Unresolved {
+		delete(hidden, name)
+	}
+	if len(hidden) > 0 {
+		sc.hidden = hidden
 	}
 	return sc
 }
@@ -309,7 +342,7 @@ func (w *walker) heredocs(cc *cmdCtx, host string) {
 		}
 		body := w.ev().heredocBody(r)
 		ctx := w.ctx
-		sc := w.childScope(cc)
+		sc := w.childScope(cc, body)
 		if host != "" {
 			ctx.host, sc = host, newScope()
 		}
@@ -361,10 +394,11 @@ func (w *walker) sbatchWrap(cc *cmdCtx, i int) bool {
 		t := f[i].Text
 		switch {
 		case t == "--wrap" && i+1 < len(f):
-			w.subScript(f[i+1], w.childScope(cc), w.ctx)
+			w.subScript(f[i+1], w.childScope(cc, f[i+1]), w.ctx)
 			return true
 		case strings.HasPrefix(t, "--wrap="):
-			w.subScript(f[i].Slice(len("--wrap="), len(t)), w.childScope(cc), w.ctx)
+			body := f[i].Slice(len("--wrap="), len(t))
+			w.subScript(body, w.childScope(cc, body), w.ctx)
 			return true
 		}
 	}
@@ -381,4 +415,87 @@ func joinValues(vs []Value) Value {
 		b.addValue(v)
 	}
 	return b.value(vs[0].Pos)
+}
+
+// readBuiltin follows `read [-r] [-d DELIM] NAME <<EOF ... EOF` (or a
+// here-string, <<<): a launch command or an argument string kept in a
+// variable that is run later (`screen -dm bash -c "$CMD"`, `vllm serve m
+// $ARGS`). With -d ” the whole document is read, else its first line;
+// without -r a backslash-newline joins lines, as read does. Surrounding
+// blanks are trimmed (default IFS). Any other shape of read leaves the
+// names it sets unresolved.
+func (w *walker) readBuiltin(cc *cmdCtx) {
+	f := cc.fields
+	raw, whole := false, false
+	var names []string
+	for i := 1; i < len(f); i++ {
+		t := f[i].Text
+		switch {
+		case t == "-r":
+			raw = true
+		case t == "-d" && i+1 < len(f):
+			whole = f[i+1].Text == ""
+			i++
+		case t == "-rd" && i+1 < len(f):
+			raw, whole = true, f[i+1].Text == ""
+			i++
+		case t == "-p" || t == "-t" || t == "-n" || t == "-N" || t == "-u" || t == "-a" || t == "-i":
+			i++ // options with a value; -a reads an array: left unresolved below
+			if t == "-a" && i < len(f) {
+				names = append(names, f[i].Text)
+			}
+		case strings.HasPrefix(t, "-"):
+		default:
+			names = append(names, t)
+		}
+	}
+	var body Value
+	found := false
+	for _, r := range cc.stmt.Redirs {
+		switch {
+		case r.Hdoc != nil && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc):
+			body, found = w.ev().heredocBody(r), true
+		case r.Op == syntax.WordHdoc && r.Word != nil:
+			body, found = w.ev().str(r.Word), true
+		}
+	}
+	for _, name := range names {
+		if !isName(name) {
+			continue
+		}
+		val := unknownValue("$"+name, f[0].Pos, name)
+		if found && len(names) == 1 {
+			val = readValue(body, raw, whole)
+		}
+		w.setVar(name, val)
+	}
+}
+
+// readValue is what read stores from text: the first line unless whole,
+// backslash-newline pairs removed unless raw, blanks trimmed at both ends.
+func readValue(v Value, raw, whole bool) Value {
+	var b builder
+	for i := 0; i < len(v.Text); i++ {
+		c := v.Text[i]
+		if !raw && c == '\\' && i+1 < len(v.Text) && v.Text[i+1] == '\n' {
+			i++
+			continue
+		}
+		if c == '\n' && !whole {
+			break
+		}
+		b.addValue(v.Slice(i, i+1))
+	}
+	out := b.value(v.Pos)
+	start, end := 0, len(out.Text)
+	for start < end && isFieldBlank(out.Text[start]) {
+		start++
+	}
+	for end > start && isFieldBlank(out.Text[end-1]) {
+		end--
+	}
+	if start == 0 && end == len(out.Text) {
+		return out
+	}
+	return out.Slice(start, end)
 }

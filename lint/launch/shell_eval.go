@@ -44,12 +44,22 @@ type scope struct {
 	strict    bool
 	undefined []Value
 	undef     *[]Value
+	// hidden are the variables a parent shell assigned without exporting,
+	// which this child shell does not see (childScope); never written
+	// after the scope is made, so clones share it.
+	hidden map[string]hiddenVar
+}
+
+// hiddenVar is a parent shell's unexported variable (scope.hidden).
+type hiddenVar struct {
+	setAt Pos
+	array bool
 }
 
 func newScope() *scope { return &scope{vars: map[string]*shVar{}} }
 
 func (sc *scope) clone() *scope {
-	c := &scope{vars: make(map[string]*shVar, len(sc.vars)), args: sc.args, argsKnown: sc.argsKnown, strict: sc.strict, undef: sc.undef}
+	c := &scope{vars: make(map[string]*shVar, len(sc.vars)), args: sc.args, argsKnown: sc.argsKnown, strict: sc.strict, undef: sc.undef, hidden: sc.hidden}
 	for k, v := range sc.vars {
 		cp := *v
 		c.vars[k] = &cp
@@ -61,6 +71,9 @@ func (sc *scope) clone() *scope {
 type evaluator struct {
 	src *source
 	sc  *scope
+	// hits, when set, collects references to a parent shell's unexported
+	// variables (scope.hidden) for the command being expanded.
+	hits *[]ParentOnlyRef
 	// defaults collects the caller's variables whose default the
 	// expansions so far used, directly or through a variable (shVar.defaults).
 	defaults []string
@@ -119,8 +132,21 @@ func (ev *evaluator) part(p syntax.WordPart, q quoting, b *builder, split func()
 			ev.part(in, dquoted, b, nil)
 		}
 	case *syntax.ParamExp:
+		if arr, ok := ev.arrayAll(p); ok && split == nil {
+			// "${A[@]}" / ${A[*]} where no word splitting happens (a
+			// here-document, an assignment, inside quotes): the
+			// elements joined by blanks
+			for i, v := range arr {
+				if i > 0 {
+					b.addByte(' ', ev.src.pos(p.Pos()))
+				}
+				b.addValue(v)
+			}
+			b.started = true
+			return
+		}
 		v := ev.param(p)
-		if split == nil || !v.Known {
+		if split == nil || (!v.Known && !v.partial) {
 			b.addValue(v)
 			return
 		}
@@ -135,9 +161,15 @@ func (ev *evaluator) part(p syntax.WordPart, q quoting, b *builder, split func()
 	}
 }
 
-// splitInto appends v split on blanks: the first field joins the current word.
+// splitInto appends v split on blanks: the first field joins the current
+// word. A value partly unresolved (Value.holes) splits on its resolved
+// blanks only: an unresolved part may split further, but a resolved blank
+// always separates two fields.
 func (ev *evaluator) splitInto(v Value, b *builder, split func()) {
 	words := fieldsIndex(v.Text)
+	if !v.Known {
+		words = fieldsOutside(v.Text, v.holes)
+	}
 	if len(words) == 0 {
 		return
 	}
@@ -145,8 +177,32 @@ func (ev *evaluator) splitInto(v Value, b *builder, split func()) {
 		if i > 0 {
 			split()
 		}
-		b.addValue(v.Slice(r[0], r[1]))
+		f := v.Slice(r[0], r[1])
+		if !v.Known && v.knownIn(r[0], r[1]) {
+			f.Known, f.Unresolved, f.holes, f.partial = true, nil, nil, false
+		}
+		b.addValue(f)
 	}
+}
+
+// fieldsOutside is fieldsIndex with the blanks inside holes kept in their field.
+func fieldsOutside(s string, holes [][2]int) [][2]int {
+	var out [][2]int
+	start, h := -1, 0
+	for i := 0; i <= len(s); i++ {
+		for h < len(holes) && holes[h][1] <= i {
+			h++
+		}
+		inHole := h < len(holes) && holes[h][0] <= i && i < holes[h][1]
+		blank := i == len(s) || (!inHole && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n'))
+		if blank && start >= 0 {
+			out = append(out, [2]int{start, i})
+			start = -1
+		} else if !blank && start < 0 {
+			start = i
+		}
+	}
+	return out
 }
 
 // fieldsIndex returns [start,end) of each blank-separated field of s.

@@ -184,9 +184,79 @@ func (w *walker) merge(scopes []*scope) {
 				exp, at = exp || v.exported, v.setAt
 			}
 		}
-		w.sc.vars[n] = &shVar{val: unknownValue("$"+n, at, n), exported: exp, setAt: at}
+		val := unknownValue("$"+n, at, n)
+		if v, ok := sharedWords(n, at, scopes); ok {
+			val = v
+		}
+		w.sc.vars[n] = &shVar{val: val, exported: exp, setAt: at}
 	}
 }
+
+// sharedWords is the merged value of a variable whose alternatives agree
+// on leading words and differ after them -- the arguments string one arm
+// extends (ARGS+=" --data-parallel-start-rank $R" under an if the linter
+// cannot decide): those words, resolved, then one unresolved part for the
+// rest, so that an unquoted $ARGS still yields the flags every arm passes.
+// Unresolved parts the arms share stay unresolved. false when the
+// alternatives share no whole word, or one is an array, unset or
+// unresolved throughout.
+func sharedWords(name string, at Pos, scopes []*scope) (Value, bool) {
+	var first Value
+	n := -1
+	for _, s := range scopes {
+		v, ok := s.vars[name]
+		if !ok || v.isArr {
+			return Value{}, false
+		}
+		if n < 0 {
+			first, n = v.val, len(v.val.Text)
+		}
+		n = min(n, len(v.val.Text))
+		for i := 0; i < n; i++ {
+			if v.val.Text[i] != first.Text[i] {
+				n = i
+				break
+			}
+		}
+		if !v.val.Known && !v.val.partial {
+			return Value{}, false
+		}
+		for i := 0; i < n; i++ { // the same bytes resolved in every arm
+			if v.val.knownIn(i, i+1) != first.knownIn(i, i+1) {
+				n = i
+				break
+			}
+		}
+	}
+	// cut back to the last blank, so that no word is split: the shared
+	// bytes end a word only where every arm's text ends or has a blank
+	whole := true
+	for _, s := range scopes {
+		if t := s.vars[name].val.Text; n < len(t) && !isFieldBlank(t[n]) {
+			whole = false
+		}
+	}
+	for !whole && n > 0 && !isFieldBlank(first.Text[n-1]) {
+		n--
+	}
+	if strings.TrimSpace(first.Text[:n]) == "" {
+		return Value{}, false
+	}
+	var b builder
+	shared := first.Slice(0, n)
+	if first.knownIn(0, n) {
+		shared.Known, shared.Unresolved, shared.holes, shared.partial = true, nil, nil, false
+	}
+	b.addValue(shared)
+	if !isFieldBlank(first.Text[n-1]) {
+		b.addByte(' ', at) // the rest starts a word of its own
+	}
+	b.addValue(unknownValue("$"+name, at, name))
+	return b.value(first.Pos), true
+}
+
+// isFieldBlank is a byte the shell splits unquoted expansions on (IFS).
+func isFieldBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
 
 // caseClause walks the item the word selects when it is known, otherwise
 // every item. An item skipped only because the word is a caller

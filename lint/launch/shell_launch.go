@@ -79,6 +79,7 @@ func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string,
 		inv.Unexported = w.unexported()
 		inv.EnvOpen = w.fe.sourced
 	}
+	inv.ParentOnlyRefs = parentOnlyRefs(w.fe.cmdHidden)
 	inv.devicesFromEnv()
 	var marks []string
 	if c := w.ctx.container; c != nil {
@@ -154,4 +155,22 @@ func countDevices(s string) int {
 		return 0
 	}
 	return len(strings.Split(s, ","))
+}
+
+// parentOnlyRefs lists, once per name, the references the command's words
+// make to variables a parent shell assigned without exporting
+// (scope.hidden, collected while the words were expanded): the child shell
+// running the command sees them unset. A reference through a variable the
+// child itself holds is not one: the parent expanded it (P_HEAD="${nodes[0]}"
+// srun bash -c "$WORKLOAD").
+func parentOnlyRefs(hits []ParentOnlyRef) []ParentOnlyRef {
+	var out []ParentOnlyRef
+	seen := map[string]bool{}
+	for _, h := range hits {
+		if !seen[h.Name] {
+			seen[h.Name] = true
+			out = append(out, h)
+		}
+	}
+	return out
 }

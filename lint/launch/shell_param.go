@@ -48,6 +48,9 @@ func (ev *evaluator) lookupAs(name string, index syntax.ArithmExpr, at Pos, note
 		if note {
 			ev.sc.noteUndefined(name, at)
 		}
+		if h, hidden := ev.sc.hidden[name]; hidden && note && ev.hits != nil {
+			*ev.hits = append(*ev.hits, ParentOnlyRef{Name: name, Ref: unknownValue(ref, at, name), SetAt: h.setAt, Array: h.array})
+		}
 		return unknownValue(ref, at, name), false
 	}
 	ev.defaults = appendUnique(ev.defaults, sv.defaults...)

@@ -16,7 +16,7 @@ type walker struct {
 	allExport bool
 }
 
-func (w *walker) ev() *evaluator { return &evaluator{src: w.src, sc: w.sc} }
+func (w *walker) ev() *evaluator { return &evaluator{src: w.src, sc: w.sc, hits: w.fe.hits} }
 
 func (w *walker) stmts(list []*syntax.Stmt) {
 	for _, s := range list {

@@ -51,7 +51,9 @@ func (s *source) setText(data []byte, yaml bool) {
 // and for a placeholder the mark that the value is unresolved.
 func (s *source) addByte(b *builder, off int, c byte, p Pos) {
 	if sp, ok := placeholderAt(s.ph, off); ok && off < len(s.orig) {
+		n := len(b.b)
 		b.addByte(s.orig[off], p)
+		b.hole(n, len(b.b))
 		b.unknown = true
 		b.unresolved = appendUnique(b.unresolved, string(s.orig[sp.start:sp.end]))
 		return
@@ -141,6 +143,22 @@ type builder struct {
 	unresolved []string
 	unknown    bool
 	started    bool
+	// holes are the byte ranges of b that are unresolved (Value.holes);
+	// opaque says they are not the only ones (a value cut at maxValueBytes).
+	holes  [][2]int
+	opaque bool
+}
+
+// hole marks b[start:end] as unresolved, merging with the previous range.
+func (b *builder) hole(start, end int) {
+	if start >= end {
+		return
+	}
+	if n := len(b.holes); n > 0 && b.holes[n-1][1] >= start {
+		b.holes[n-1][1] = max(b.holes[n-1][1], end)
+		return
+	}
+	b.holes = append(b.holes, [2]int{start, end})
 }
 
 // maxValueBytes caps one resolved value. A hostile script can double a
@@ -153,7 +171,7 @@ const tooLong = "(value longer than 64 KiB)"
 
 func (b *builder) addByte(c byte, p Pos) {
 	if len(b.b) >= maxValueBytes {
-		b.unknown, b.started = true, true
+		b.unknown, b.started, b.opaque = true, true, true
 		b.unresolved = appendUnique(b.unresolved, tooLong)
 		return
 	}
@@ -164,6 +182,7 @@ func (b *builder) addByte(c byte, p Pos) {
 
 // addValue appends v, keeping its positions and what it could not resolve.
 func (b *builder) addValue(v Value) {
+	n := len(b.b)
 	for i := 0; i < len(v.Text) && len(b.b) <= maxValueBytes; i++ {
 		b.addByte(v.Text[i], v.PosAt(i))
 	}
@@ -171,11 +190,22 @@ func (b *builder) addValue(v Value) {
 	if !v.Known {
 		b.unknown = true
 		b.unresolved = appendUnique(b.unresolved, v.Unresolved...)
+		switch {
+		case !v.partial:
+			b.hole(n, max(len(b.b), n+1)) // an empty unknown value still is one
+		default:
+			for _, h := range v.holes {
+				b.hole(n+h[0], n+h[1])
+			}
+		}
 	}
 }
 
 func (b *builder) value(start Pos) Value {
 	v := Value{Text: string(b.b), Known: !b.unknown, Unresolved: b.unresolved, pos: b.pos, Pos: start}
+	if b.unknown && !b.opaque && len(b.holes) > 0 {
+		v.holes, v.partial = b.holes, true
+	}
 	if len(b.pos) > 0 && b.pos[0].Line > 0 {
 		v.Pos = b.pos[0]
 	}

@@ -23,6 +23,12 @@ type Value struct {
 	Unresolved []string
 	// pos holds the input position of each byte of Text when known.
 	pos []Pos
+	// holes are the [start,end) byte ranges of Text that stand for what
+	// could not be resolved, when partial says they are the only ones (a
+	// value built from known and unknown parts); an unknown value that is
+	// not partial is unknown throughout.
+	holes   [][2]int
+	partial bool
 }
 
 // PosAt returns the input position of byte i of Text, falling back to Pos.
@@ -35,11 +41,32 @@ func (v Value) PosAt(i int) Pos {
 
 // Slice returns the part of v from byte i to j with its positions.
 func (v Value) Slice(i, j int) Value {
-	out := Value{Text: v.Text[i:j], Known: v.Known, Unresolved: v.Unresolved, Pos: v.PosAt(i)}
+	out := Value{Text: v.Text[i:j], Known: v.Known, Unresolved: v.Unresolved, Pos: v.PosAt(i), partial: v.partial}
 	if len(v.pos) >= j {
 		out.pos = v.pos[i:j]
 	}
+	for _, h := range v.holes {
+		if s, e := max(h[0], i), min(h[1], j); s < e {
+			out.holes = append(out.holes, [2]int{s - i, e - i})
+		}
+	}
 	return out
+}
+
+// knownIn reports whether bytes [i,j) of v were all resolved.
+func (v Value) knownIn(i, j int) bool {
+	if v.Known {
+		return true
+	}
+	if !v.partial {
+		return false
+	}
+	for _, h := range v.holes {
+		if max(h[0], i) < min(h[1], j) {
+			return false
+		}
+	}
+	return true
 }
 
 // EnvVar is one environment variable in effect for an invocation.
@@ -117,6 +144,10 @@ type Invocation struct {
 	UndefinedRefs []Value
 	// Unexported lists variables the script assigns without exporting them.
 	Unexported []EnvVar
+	// ParentOnlyRefs are the command's references to variables a parent
+	// shell assigns without exporting: the child shell that runs the
+	// command (`bash -c '...'`, `bash <<'EOF'`) sees them unset.
+	ParentOnlyRefs []ParentOnlyRef
 	// EnvOpen is true when more variables may be set than the linter sees
 	// (a sourced file, --env-file, Kubernetes envFrom).
 	EnvOpen bool
@@ -202,4 +233,16 @@ func (inv *Invocation) LookupEnv(name string) (EnvVar, bool) {
 		}
 	}
 	return EnvVar{}, false
+}
+
+// ParentOnlyRef is a reference, in a child shell's script, to a variable
+// its parent shell assigned without exporting (Invocation.ParentOnlyRefs).
+type ParentOnlyRef struct {
+	// Name is the variable; Ref the argument that expands it.
+	Name string
+	Ref  Value
+	// SetAt is where the parent assigned it.
+	SetAt Pos
+	// Array is true for a bash array, which no shell can export.
+	Array bool
 }

@@ -1,0 +1,4 @@
+# A bash array is never exported: the srun'd child shell sees nodes unset and
+# --data-parallel-address takes the next flag as its value (argparse error).
+nodes=($(scontrol show hostnames "$SLURM_JOB_NODELIST"))
+srun --nodes=2 --ntasks=2 bash -c 'vllm serve m --data-parallel-size 2 --data-parallel-size-local 1 --data-parallel-address ${nodes[0]} --data-parallel-rpc-port 13345' # want VL307
