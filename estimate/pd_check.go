@@ -7,6 +7,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // PDReport is the `disaggregated` section of a check report (package pd).
@@ -27,7 +28,12 @@ func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
 	r.Input.GPUs += pre.Layout.TotalGPUs() // the whole deployment's GPUs and nodes; the rest is the decode engine's
 	r.Input.Nodes = len(d.Nodes)
 	r.Findings = poolFindings("decode", r.Findings)
-	rep, verdicts := pd.Evaluate(&pre, &dec, d.PD.SameNode(), d.PD.Router.Kind, opt)
+	// The connector's hand-off (pd.UseConnectorSemantics); vlaunch writes
+	// NixlConnector, whose is Evaluate's. The engine's environment is the
+	// decode pool's (MoRIIO's read mode); no kv_connector_extra_config is
+	// written.
+	h := vllm.KVHandoffOf(d.PD.Connector.Name, dec.Release().Version, nil, dec.Env)
+	rep, verdicts := pd.EvaluateConnector(&pre, &dec, d.PD.SameNode(), d.PD.Router.Kind, h, opt)
 	pf := poolFindings("prefill", pd.PrefillMemoryFindings(&pre, &rep))
 	r.Findings = append(pf, r.Findings...)
 	r.Feasible = !r.Findings.HasErrors()

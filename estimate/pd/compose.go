@@ -29,7 +29,7 @@ func (e *evaluator) scenario(n int) Scenario {
 	pre, dec := e.pre, e.dec
 	out := outputTokens(dec.in, n)
 	sc := Scenario{InputTokens: n, OutputTokens: out, RatePerS: e.rate, DecodeSimulated: true}
-	base := newTransfer(pre.in, dec.in, n, e.sameNode, pre.Nodes, dec.Nodes)
+	base := e.connectorTransfer(newTransfer(pre.in, dec.in, n, e.sameNode, pre.Nodes, dec.Nodes), n)
 	if e.recompute {
 		base = Transfer{Link: "none"} // no decode engine reads the KV
 	}
@@ -67,9 +67,9 @@ func (e *evaluator) scenario(n int) Scenario {
 		if lambda < muP {
 			// The prefill pool sees the N sessions, each back after the
 			// hand-off and its time on the decode pool.
-			away := func() float64 { return hop + base.at(lambda).TimeS + dr.E2E.Mean + extra }
+			away := func() float64 { return hop + handoffAt(base, lambda).TimeS + dr.E2E.Mean + extra }
 			pr = simPrefill(pre, n, load{sessions: N, thinkS: away()}, e.seed)
-			inPrefill := lambda * (pr.TTFT.Mean + base.at(lambda).TimeS + hop)
+			inPrefill := lambda * (pr.TTFT.Mean + handoffAt(base, lambda).TimeS + hop)
 			if nd := N - int(math.Round(inPrefill)); !pr.Overloaded && nd >= 1 && nd < N-1 {
 				dr = decode(load{sessions: nd})
 				lambda = dr.OutputTokPerS / float64(out)
@@ -83,7 +83,7 @@ func (e *evaluator) scenario(n int) Scenario {
 			// no time away, the pool being saturated.
 			finite := prefillRunsAll(pre, n, N)
 			prefill := func() sim.Result {
-				away := hop + base.at(lambda).TimeS + dr.E2E.Mean
+				away := hop + handoffAt(base, lambda).TimeS + dr.E2E.Mean
 				if finite {
 					return simPrefill(pre, n, load{sessions: N, thinkS: away}, e.seed)
 				}
@@ -93,7 +93,7 @@ func (e *evaluator) scenario(n int) Scenario {
 			lambda = pr.OutputTokPerS // one output token per prefill request
 			// The decode pool sees the N sessions, each back after its
 			// prefill (queue included) and the hand-off.
-			if d2 := decode(load{sessions: N, thinkS: pr.TTFT.Mean + hop + base.at(lambda).TimeS, rate: lambda}); !d2.Overloaded && d2.Requests > 0 {
+			if d2 := decode(load{sessions: N, thinkS: pr.TTFT.Mean + hop + handoffAt(base, lambda).TimeS, rate: lambda}); !d2.Overloaded && d2.Requests > 0 {
 				dr = d2
 				// The saturated decode run overstated the time a request
 				// spends decoding: once more with the time the decode pool
@@ -113,7 +113,7 @@ func (e *evaluator) scenario(n int) Scenario {
 			return sc
 		}
 	}
-	x := base.at(lambda)
+	x := handoffAt(base, lambda)
 	if x.Saturated {
 		sc.Unbounded = sc.Unbounded || e.rate > 0
 		lambda = min(lambda, x.MaxRatePerS)
@@ -129,7 +129,7 @@ func (e *evaluator) scenario(n int) Scenario {
 	// The decode engine notices the finished read at a step's end, not
 	// when it ends (noticedRead): that wait is part of its admission.
 	notice := 0.0
-	if !e.recompute { // no read to notice
+	if !e.recompute && !e.syncLoad() { // no read to notice
 		notice = noticedRead(dec, dr, x.TimeS, e.sessions) - x.TimeS
 	}
 	sc.TTFTParts = TTFTParts{FrontendS: pr.TTFTParts.FrontendS + dr.TTFTParts.FrontendS, PrefillQueueS: pr.TTFTParts.QueueS,

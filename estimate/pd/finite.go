@@ -49,7 +49,7 @@ func (e *evaluator) finite(n, out int, muP, hop float64, base Transfer, steadyPr
 	N := e.pool
 	// The first request's way to the decode pool (base moves nothing when
 	// the decode engines recompute the prompt).
-	first := pre.sm.PrefillIdle(n, max(1, pre.in.MaxNumBatchedTokens)).TTFTS + hop + base.AloneS
+	first := pre.sm.PrefillIdle(n, max(1, pre.in.MaxNumBatchedTokens)).TTFTS + hop + firstHandoffS(base)
 	rateOf := func(dr sim.Result) float64 {
 		if dr.OutputTokPerS <= 0 {
 			return 0
@@ -70,9 +70,9 @@ func (e *evaluator) finite(n, out int, muP, hop float64, base Transfer, steadyPr
 	if muP > 0 {
 		span = float64(C) / muP
 	}
-	away := steadyPr.TTFT.Mean + hop + base.at(steadyRate).TimeS
+	away := steadyPr.TTFT.Mean + hop + handoffAt(base, steadyRate).TimeS
 	dr = decode(load{sessions: C, thinkS: away, pool: N, staggerS: span})
 	lambda = rateOf(dr)
-	pr = simPrefill(pre, n, load{sessions: C, thinkS: hop + base.at(lambda).TimeS + dr.E2E.Mean, pool: N}, e.seed)
+	pr = simPrefill(pre, n, load{sessions: C, thinkS: hop + handoffAt(base, lambda).TimeS + dr.E2E.Mean, pool: N}, e.seed)
 	return pr, dr, lambda
 }

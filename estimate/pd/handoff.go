@@ -86,7 +86,8 @@ type handoffPoint struct{ S, P float64 }
 // UseHandoffDistribution is off.
 func (t Transfer) handoff() []handoffPoint {
 	one := []handoffPoint{{t.TimeS, 1}}
-	if !UseHandoffDistribution || t.Saturated {
+	if !UseHandoffDistribution || t.Saturated || t.Overlap != nil { // an overlapped push: its mean only
+
 		return one
 	}
 	u := 0.0

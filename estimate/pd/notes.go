@@ -15,7 +15,7 @@ func (e *evaluator) notes(r *Report) []string {
 		"closed loop: the decode pool is simulated with the sessions that are decoding and the prefill pool as a closed loop of all the sessions, each back after its mean time away (router hops, KV transfer, decode pool); when prefill binds, it runs as a closed loop of the sessions not decoding and decode as a closed loop of all the sessions, each back after its mean prefill and hand-off",
 		"decode admission is the simulator's wait from a request's arrival on the decode pool to its first scheduled step (a free slot, then the next step boundary: up to one decode step when the pool is not full); the pull's handshake on a pair's first request is not modelled",
 		fmt.Sprintf("TTFT = prefill queue + prefill + router hops (%d × the inter-node latency; the router's own processing is not modelled) + KV transfer + decode admission + the first decode step, and both pools' API servers; its percentiles assume the two pools' waits independent (their distributions convolved)", e.path.Hops),
-		"KV transfer: NIXL moves a request's whole KV after its prefill (not layer by layer), over the inter-node NICs of the pools' nodes (NVLink when they share one), fairly shared between the transfers in flight (mean time = alone ÷ (1 − NIC utilisation)); every attention layer is counted full (no sliding-window clipping) and a draft model's KV is not moved",
+		e.transferNote(),
 		"NIXL transfers share the NICs with DeepEP's all-to-all traffic of both pools: that contention is not modelled (the transfer time is a lower bound on NICs busy with all-to-all)",
 		"the P/D composition has no fitted constant and is not calibrated against any published P/D run: against published/pd.yaml's runs (gpt-oss-120b on H100 and H200, Llama-3.1-70B FP8 on B200; docs/calibration-pd.md) its throughput is within ±30% on all but one of the gpt-oss runs (−32%) and up to 52% low on B200 runs whose decode engines had no KV connector (the step model's B200 FP8 prompt is 2.5× slower than those runs imply), and its TPOT and TTFT miss by up to 4× (replayed as the clients ran them: finite runs, burst_requests), as the colocated model misses the same sources' colocated runs or more; SLO bands are those of the decode pool's colocated class",
 	}
@@ -62,4 +62,26 @@ func (e *evaluator) loadText() string {
 		return fmt.Sprintf("at most %d in flight", e.sessions)
 	}
 	return fmt.Sprintf("%d closed-loop sessions", e.sessions)
+}
+
+// nixlTransferNote is how NixlConnector's hand-off is priced.
+const nixlTransferNote = "KV transfer: NIXL moves a request's whole KV after its prefill (not layer by layer), over the inter-node NICs of the pools' nodes (NVLink when they share one), fairly shared between the transfers in flight (mean time = alone ÷ (1 − NIC utilisation)); every attention layer is counted full (no sliding-window clipping) and a draft model's KV is not moved"
+
+// transferNote says which semantics priced the hand-off: NixlConnector's
+// (the note it always had), or the connector's (UseConnectorSemantics,
+// connectorTransfer), whose details the transfer's own line gives.
+func (e *evaluator) transferNote() string {
+	h := e.handoff
+	if e.recompute || h.Connector == "" || h.Connector == vllm.NixlConnectorName {
+		return nixlTransferNote
+	}
+	switch {
+	case !UseConnectorSemantics:
+		return nixlTransferNote + "; the deployment's connector is " + h.Connector + ", priced as NixlConnector (UseConnectorSemantics off)"
+	case !h.Known() || h.UCX:
+		return nixlTransferNote + "; the deployment's connector is " + h.Connector + ", priced as NixlConnector's hand-off (the transfer line says why)"
+	case h.LayerWise == vllm.Present:
+		return fmt.Sprintf("KV transfer: %s sends a request's KV layer by layer during its prefill (%s, %s): TTFT carries only what the sends do not hide behind the forward (the transfer line gives the overlap); every attention layer is counted full (no sliding-window clipping) and a draft model's KV is not moved", h.Connector, h.Direction, h.Transport)
+	}
+	return fmt.Sprintf("KV transfer: %s moves a request's whole KV after its prefill (%s, %s) at the link's line rate, fairly shared between the transfers in flight (mean time = alone ÷ (1 − NIC utilisation)); every attention layer is counted full (no sliding-window clipping) and a draft model's KV is not moved", h.Connector, h.Direction, h.Transport)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // Report is the `disaggregated` section of a check report.
@@ -78,6 +79,15 @@ type evaluator struct {
 	seed uint64
 	// recompute: the decode engines have no KV connector (Report.DecodeRecomputes).
 	recompute bool
+	// handoff is the connector's hand-off (vllm.KVHandoffOf; NixlConnector's
+	// for Evaluate), priced by connectorTransfer.
+	handoff vllm.KVHandoff
+}
+
+// syncLoad reports a connector whose decode engine loads the KV inside the
+// forward that schedules the request (UseConnectorSemantics).
+func (e *evaluator) syncLoad() bool {
+	return UseConnectorSemantics && e.handoff.Known() && e.handoff.SyncLoad
 }
 
 // Evaluate models the deployment whose prefill pool's input is pre and
@@ -88,7 +98,15 @@ type evaluator struct {
 // section and the SLO verdicts, judged as colocated check judges them with
 // the decode pool's band class.
 func Evaluate(pre, dec *input.Input, sameNode bool, router string, opt slo.Options) (Report, []slo.Verdict) {
-	return evaluatePD(pre, dec, sameNode, router, false, opt)
+	return evaluatePD(pre, dec, sameNode, router, false, vllm.NixlHandoff(), opt)
+}
+
+// EvaluateConnector is Evaluate for pools joined by the connector whose
+// hand-off is h (vllm.KVHandoffOf of the spec's disaggregation.connector):
+// priced as UseConnectorSemantics says. Evaluate is EvaluateConnector with
+// NixlConnector's, what vlaunch writes.
+func EvaluateConnector(pre, dec *input.Input, sameNode bool, router string, h vllm.KVHandoff, opt slo.Options) (Report, []slo.Verdict) {
+	return evaluatePD(pre, dec, sameNode, router, false, h, opt)
 }
 
 // EvaluateDecodeRecomputes is Evaluate for a deployment whose decode
@@ -104,15 +122,15 @@ func Evaluate(pre, dec *input.Input, sameNode bool, router string, opt slo.Optio
 // and its blocks are never read. vlaunch never writes such a deployment
 // (every pool gets the connector); this models one found in the wild.
 func EvaluateDecodeRecomputes(pre, dec *input.Input, sameNode bool, router string, opt slo.Options) (Report, []slo.Verdict) {
-	return evaluatePD(pre, dec, sameNode, router, true, opt)
+	return evaluatePD(pre, dec, sameNode, router, true, vllm.KVHandoff{}, opt)
 }
 
-func evaluatePD(pre, dec *input.Input, sameNode bool, router string, recompute bool, opt slo.Options) (Report, []slo.Verdict) {
+func evaluatePD(pre, dec *input.Input, sameNode bool, router string, recompute bool, h vllm.KVHandoff, opt slo.Options) (Report, []slo.Verdict) {
 	pIn := *pre
 	pIn.Workload.OutputTokens = 1 // the router sends max_tokens 1 to prefill
 	r := Report{Prefill: newPool(spec.RolePrefill, &pIn), Decode: newPool(spec.RoleDecode, dec), DecodeRecomputes: recompute}
 	_, _, lat := interNode(dec)
-	e := &evaluator{pre: &r.Prefill, dec: &r.Decode, sameNode: sameNode, hopS: lat, path: PathOf(router), seed: opt.Seed, recompute: recompute}
+	e := &evaluator{pre: &r.Prefill, dec: &r.Decode, sameNode: sameNode, hopS: lat, path: PathOf(router), seed: opt.Seed, recompute: recompute, handoff: h}
 	w := dec.Workload
 	switch {
 	case w.ArrivalRatePerS > 0:

@@ -12,7 +12,9 @@ import (
 
 // Transfer is the KV hand-off of one request: NIXL reads the prompt's KV
 // from the prefill rank that computed it into the decode rank that
-// continues it, whole, after the prefill (not layer by layer).
+// continues it, whole, after the prefill (not layer by layer). Another
+// connector's hand-off is this one adapted to what it does
+// (connectorTransfer, UseConnectorSemantics).
 type Transfer struct {
 	// BytesPerToken is one copy of the whole model's KV per token (every
 	// layer; GQA heads unsplit), Formula how memory's KV layout gives it.
@@ -79,6 +81,13 @@ type Transfer struct {
 	SameNodeShare float64   `json:"same_node_share,omitempty"`
 	SameNode      *Transfer `json:"same_node,omitempty"`
 	NICAloneS     float64   `json:"nic_alone_s,omitempty"`
+	// Connector is the KV connector when it is not NixlConnector, and
+	// Semantics how its hand-off is priced (UseConnectorSemantics);
+	// Overlap is a layer-wise push's overlap with the prefill (TimeS is
+	// then what it exposes).
+	Connector string   `json:"connector,omitempty"`
+	Semantics string   `json:"semantics,omitempty"`
+	Overlap   *Overlap `json:"overlap,omitempty"`
 }
 
 // postCosts are the measured submission costs per NIXL descriptor on each
@@ -497,6 +506,12 @@ func (t Transfer) describe() string {
 		t.Tokens, t.BytesPerToken, t.Formula, t.BytesPerRequest/1e6, t.PerPrefillRankBytes/1e6, t.PerDecodeRankBytes/1e6, t.WireBytes/1e6, t.Link, t.LinkGBytesPerS)
 	for _, w := range t.Why {
 		s += "; " + w
+	}
+	if t.Semantics != "" {
+		s += "; " + t.Semantics
+	}
+	if o := t.Overlap; o != nil {
+		s += fmt.Sprintf("; at the operating rate: %.2f ms on the wire over %d layers, %.2f ms exposed", 1e3*o.WireS, o.Layers, 1e3*o.ExposedS)
 	}
 	return s
 }
