@@ -144,6 +144,9 @@ func (m *Model) layerModules(i int) []quantModule {
 	if m.Mamba != nil {
 		return m.nemotronModules(i)
 	}
+	if m.NAS != nil {
+		return m.nasModules(i)
+	}
 	h := float64(m.HiddenSize)
 	var out []quantModule
 	if m.IsLinearLayer(i) {
