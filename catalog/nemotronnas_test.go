@@ -160,3 +160,31 @@ func TestNemotronNASRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestNemotronNASQuantShares: a ModelOpt FP8 Super-49B (lm_head excluded,
+// the layout of nvidia/Llama-3_3-Nemotron-Super-49B-v1_5-FP8, written here)
+// quantizes every attention and MLP projection it has. The share of each
+// attention module is over the 49 layers that hold one: over all 80 it read
+// 49 / 80 and sized the attention 61% FP8, 39% BF16 (9.56 GiB at TP 1
+// instead of 6.89).
+func TestNemotronNASQuantShares(t *testing.T) {
+	data, err := os.ReadFile(super49B)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := `"quantization_config": {"quant_method": "modelopt", "quant_algo": "FP8", "exclude_modules": ["lm_head"]}, "architectures"`
+	m, err := ParseHFConfig([]byte(strings.Replace(string(data), `"architectures"`, q, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Modelled(); err != nil {
+		t.Fatal(err)
+	}
+	s := m.Quant.Shares
+	if s == nil || s.Attention != 1 || s.DenseMLP != 1 {
+		t.Fatalf("shares %+v, want attention and MLP wholly FP8", s)
+	}
+	if got := m.AttentionQuantShare(64, 8); got != 1 {
+		t.Errorf("attention quantized share %v, want 1", got)
+	}
+}
