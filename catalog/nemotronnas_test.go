@@ -188,3 +188,60 @@ func TestNemotronNASQuantShares(t *testing.T) {
 		t.Errorf("attention quantized share %v, want 1", got)
 	}
 }
+
+// TestNemotronUltra253B sizes nvidia/Llama-3_1-Nemotron-Ultra-253B-v1 from
+// its config.json as NVIDIA's Megatron-Bridge copies it ("Config copy from
+// https://huggingface.co/nvidia/Llama-3_1-Nemotron-Ultra-253B-v1/blob/main/
+// config.json", src/megatron/bridge/models/llama_nemotron/
+// llama_nemotron_config.py at y-okochi/Megatron-Bridge@00341cdb, whose
+// Super-49B copy in the same file is identical to aiconfigurator's), by
+// hand. Hidden 16,384, 128 heads of 128; 162 block_configs: 64 layers with
+// attention (n_heads_in_group 16: 8 KV heads) and an FFN, 17 with an FFN
+// only, 81 with neither (both no-ops: vLLM's layer passes its input on).
+// The 81 FFNs' widths (ffn_mult → _ffn_mult_to_intermediate_size) sum to
+// 4,327,168, among them the four fused FFNs of ffn_mult 27.5625 to 39
+// (301,056 to 425,984 wide).
+//
+//	embed_tokens, lm_head: 2 × 128,256 × 16,384                   =   4,202,692,608
+//	attention: 64 × (2 × 16,384² + 2 × 16,384 × 1,024)             =  36,507,222,016
+//	MLP: 3 × 16,384 × 4,327,168                                    = 212,688,961,536
+//	norms: (64 + 81 + 1) × 16,384                                  =       2,392,064
+//	total                                                          = 253,401,268,224
+//
+// The card's "253B"; llama.cpp's GGUF of the model prints "model params =
+// 253.401 B" and "repeating layers … 249.199 B parameters" (the total less
+// embedding and output, ikawrakow/ik_llama.cpp#377). KV: 64 × 8 × 128 ×
+// (K, V) × 2 B = 262,144 B per token.
+func TestNemotronUltra253B(t *testing.T) {
+	m, err := LoadHFConfig("testdata/hf/llama-3.1-nemotron-ultra-253b-v1.megatron-bridge.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Modelled(); err != nil {
+		t.Fatal(err)
+	}
+	var attn, ffn, empty, widths int
+	for i := 0; i < m.NumLayers; i++ {
+		a, f := m.HasAttention(i), m.HasFFN(i)
+		attn, ffn, empty = attn+boolInt(a), ffn+boolInt(f), empty+boolInt(!a && !f)
+		widths += m.LayerIntermediate(i)
+	}
+	if attn != 64 || ffn != 81 || empty != 81 || widths != 4327168 || m.NumKVHeads != 8 || m.IntermediateSize != 425984 {
+		t.Errorf("%d attention, %d FFN, %d empty layers, widths %d, %d KV heads, widest %d", attn, ffn, empty, widths, m.NumKVHeads, m.IntermediateSize)
+	}
+	p := m.ParamCounts()
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"embedding + lm_head", p.Embedding + p.LMHead, 4202692608},
+		{"attention", p.Attention, 36507222016},
+		{"dense MLP", p.DenseMLP, 212688961536},
+		{"norms", p.Norms, 2392064},
+		{"total", p.Total, 253401268224},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %.0f, want %.0f", c.name, c.got, c.want)
+		}
+	}
+}

@@ -34,6 +34,13 @@ import (
 // 2 B: TP 2 49 × 4 → 100,352 B; TP 8 49 × 1 → 25,088 B; PP 2's first stage
 // 37 × 4 → 75,776 B, its second 12 × 4 → 24,576 B.
 //
+// Llama-3.1-Nemotron-Ultra-253B-v1 (catalog's TestNemotronUltra253B) at TP 8:
+// embed_tokens and lm_head 2 × 16,064 (128,256 / 8 padded to 64) × 16,384 +
+// attention 36,507,222,016 / 8 + MLP 212,688,961,536 / 8 (every width a
+// multiple of 256) + norms 2,392,064 + RoPE cache 16,777,216 =
+// 31,695,077,376 parameters, 59.04 GiB in BF16; KV 64 × 1 × 128 × 2 × 2 =
+// 32,768 B per token.
+//
 // No public vLLM start-up log of this model was found to compare against
 // (searched 2026-12-07: the issues corpus for "Nemotron Super 49B" with
 // "Model loading took", "GPU KV cache size", "DeciLMForCausalLM",
@@ -41,22 +48,29 @@ import (
 // find_string on the model's serve command lines): the weights and KV
 // figures here are checked by hand only.
 func TestNemotronSuper49BPlacement(t *testing.T) {
-	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/llama-3.3-nemotron-super-49b-v1.verbatim.json")
+	super, err := catalog.LoadHFConfig("../../catalog/testdata/hf/llama-3.3-nemotron-super-49b-v1.verbatim.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ultra, err := catalog.LoadHFConfig("../../catalog/testdata/hf/llama-3.1-nemotron-ultra-253b-v1.megatron-bridge.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
+		m           *catalog.Model
 		tp, pp      int
 		weights     []float64 // params per GPU by stage
 		kvPerToken  []int64   // B by stage
 		attnLayers  []int
 		denseParams []float64
 	}{
-		{2, 1, []float64{24950882304}, []int64{100352}, []int{49}, []float64{20182990848}},
-		{8, 1, []float64{2*16064*8192 + 7398752256/8 + 40365981696/8 + 1064960 + 16777216}, []int64{25088}, []int{49}, []float64{40365981696 / 8}},
-		{2, 2, []float64{16768409600, 64128*8192 + 12*75497472 + 3*8192*549376/2 + (12+40+1)*8192 + 16777216}, []int64{75776, 24576}, []int{37, 12}, []float64{13432258560, 3 * 8192 * 549376 / 2}},
+		{super, 2, 1, []float64{24950882304}, []int64{100352}, []int{49}, []float64{20182990848}},
+		{super, 8, 1, []float64{2*16064*8192 + 7398752256/8 + 40365981696/8 + 1064960 + 16777216}, []int64{25088}, []int{49}, []float64{40365981696 / 8}},
+		{super, 2, 2, []float64{16768409600, 64128*8192 + 12*75497472 + 3*8192*549376/2 + (12+40+1)*8192 + 16777216}, []int64{75776, 24576}, []int{37, 12}, []float64{13432258560, 3 * 8192 * 549376 / 2}},
+		{ultra, 8, 1, []float64{31695077376}, []int64{32768}, []int{64}, []float64{212688961536 / 8}},
 	} {
 		g, _ := catalog.LookupGPU("h100")
+		m := c.m
 		in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.19.0", Layout: input.Layout{TP: c.tp, PP: c.pp, DP: 1, Nodes: 1, GPUsPerNode: 8}}
 		util := 0.9
 		if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "auto", Util: &util, MaxModelLen: 8192}); ds.HasErrors() {
