@@ -210,8 +210,12 @@ func TestNemotronNASQuantShares(t *testing.T) {
 //
 // The card's "253B"; llama.cpp's GGUF of the model prints "model params =
 // 253.401 B" and "repeating layers … 249.199 B parameters" (the total less
-// embedding and output, ikawrakow/ik_llama.cpp#377). KV: 64 × 8 × 128 ×
-// (K, V) × 2 B = 262,144 B per token.
+// embedding and output, ikawrakow/ik_llama.cpp#377), and its per-layer
+// table (ggml-org/llama.cpp#12843, ymcki, 2025-04-16) lists layers 1–3's
+// feed-forward as 264,257,536, 528,498,688 and 792,739,840 parameters:
+// 3 × 16,384 × (5,376, 10,752, 16,128) and the 16,384 norm, the widths of
+// ffn_mult 0.4875, 0.975 and 1.4625 here. KV: 64 × 8 × 128 × (K, V) × 2 B
+// = 262,144 B per token.
 func TestNemotronUltra253B(t *testing.T) {
 	m, err := LoadHFConfig("testdata/hf/llama-3.1-nemotron-ultra-253b-v1.megatron-bridge.json")
 	if err != nil {
@@ -225,6 +229,11 @@ func TestNemotronUltra253B(t *testing.T) {
 		a, f := m.HasAttention(i), m.HasFFN(i)
 		attn, ffn, empty = attn+boolInt(a), ffn+boolInt(f), empty+boolInt(!a && !f)
 		widths += m.LayerIntermediate(i)
+	}
+	for i, w := range []int{5376, 10752, 16128} {
+		if got := m.LayerIntermediate(i); got != w {
+			t.Errorf("layer %d FFN %d wide, llama.cpp's table %d", i, got, w)
+		}
 	}
 	if attn != 64 || ffn != 81 || empty != 81 || widths != 4327168 || m.NumKVHeads != 8 || m.IntermediateSize != 425984 {
 		t.Errorf("%d attention, %d FFN, %d empty layers, widths %d, %d KV heads, widest %d", attn, ffn, empty, widths, m.NumKVHeads, m.IntermediateSize)
