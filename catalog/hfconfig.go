@@ -259,6 +259,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillOlmo(m)
 	c.fillBailing(m, w.text)
 	c.fillHunyuan(m, w.text)
+	c.fillNemotronNAS(m, w.text)
 	if !m.HunyuanFamily {
 		m.ListKeys = c.listKeys()
 	}

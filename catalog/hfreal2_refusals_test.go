@@ -20,8 +20,9 @@ import (
 //     text_config without model_type): MiniMax-M3's sparse attention,
 //     nearest minimax_m2. The wrapper was refused as model_type "(none)"
 //     with "a reading of vLLM's model file for model_type \"(none)\"".
-//   - Llama-3.3-Nemotron-Super-49B-v1 (nemotron-nas): its per-layer
-//     block_configs, nearest llama.
+//   - Llama-3.3-Nemotron-Super-49B-v1 (nemotron-nas) was refused here for
+//     its per-layer block_configs; catalog/nemotronnas.go sizes it now
+//     (TestNemotronSuper49B).
 //   - aiconfigurator's Qwen3-32B-FP8-Static-PerTensor: a quantization_config
 //     without quant_method (ModelOpt 0.31 fields, quant_algo outside a
 //     "quantization" object), which vLLM resolves to no method; it was
@@ -47,8 +48,6 @@ func TestHFReal2Refusals(t *testing.T) {
 			[]string{`text_config without a model_type (multimodal wrapper model_type "minimax_m3_vl")`, `MXFP8`, "vlaunch lacks MiniMax-M3's block-sparse attention", "the nearest family it models is GQA MoE (minimax_m2)",
 				`vlaunch cannot model this architecture (language model of the multimodal wrapper "minimax_m3_vl"`},
 			[]string{"(none)", "qwen3_moe"}},
-		{"testdata/hf/llama-3.3-nemotron-super-49b-v1.verbatim.json",
-			[]string{`model_type "nemotron-nas"`, "vlaunch lacks per-layer block_configs", "n_heads_in_group", "ffn_mult", "the nearest family it models is dense GQA (llama)"}, nil},
 		{"testdata/hf/granite-4.0-h-small.trimmed.json",
 			[]string{`model_type "granitemoehybrid"`, "vlaunch lacks Granite-4.0-H's layers as vLLM's granitemoehybrid.py builds them", "the nearest family it models is Nemotron-H (nemotron_h"},
 			[]string{"vlaunch lacks Mamba-2 state", "qwen3_moe"}},

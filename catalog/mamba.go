@@ -49,6 +49,9 @@ func (m *Model) IsMambaLayer(i int) bool { return m.Mamba != nil && m.layerKind(
 // KV cache: not a Gated DeltaNet or Mamba layer, nor a Nemotron-H MLP/MoE
 // layer.
 func (m *Model) HasAttention(i int) bool {
+	if m.NAS != nil {
+		return m.nasLayer(i) && m.NAS.KVHeads[i] > 0
+	}
 	if m.HybridPattern != "" {
 		return m.layerKind(i) == '*'
 	}
@@ -58,6 +61,9 @@ func (m *Model) HasAttention(i int) bool {
 // HasFFN reports whether layer i holds an MLP or experts (every layer of
 // the other families).
 func (m *Model) HasFFN(i int) bool {
+	if m.NAS != nil {
+		return m.nasLayer(i) && m.NAS.FFN[i] > 0
+	}
 	if m.HybridPattern != "" {
 		k := m.layerKind(i)
 		return k == '-' || k == 'E'

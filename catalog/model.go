@@ -122,6 +122,9 @@ type Model struct {
 	// gate or Kimi-Linear-48B's low-rank one) and the extras of its MLA and
 	// MoE layers (catalog/kimilinear.go); nil for every other model.
 	KimiLinear *KimiLinear `json:"kimi_linear,omitempty"`
+	// NAS is a Llama-Nemotron NAS model's per-layer block_configs (catalog/
+	// nemotronnas.go); nil for every other model.
+	NAS *NemotronNAS `json:"nemotron_nas,omitempty"`
 	// DSV4 is DeepSeek-V4's compressed sparse attention, hyper-connections
 	// and hash routing (catalog/deepseekv4.go); nil for every other model.
 	DSV4 *DeepseekV4 `json:"deepseek_v4,omitempty"`

@@ -87,6 +87,13 @@ func (m *Model) ParamCounts() ParamCounts {
 		per, head := m.DSV4HyperConnections()
 		p.HyperConnections = layers*per + head
 	}
+	if m.NAS != nil {
+		// Llama-Nemotron NAS: each layer's FFN width and norms its own
+		// (catalog/nemotronnas.go); the mean per MLP layer keeps the total exact.
+		p.DenseMLP = m.DenseMLPInLayers(0, m.NumLayers)
+		p.DenseMLPPerLayer = p.DenseMLP / max(dense, 1)
+		p.Norms = float64(m.NormsInLayers(0, m.NumLayers))*h + h
+	}
 	p.LatentPerLayer = m.LatentProjParams()
 	p.LatentProj = moe * p.LatentPerLayer
 	p.Total = p.Embedding + p.LMHead + p.Attention + p.DenseMLP + p.RoutedExperts + p.SharedExperts + p.Router + p.Norms + p.Indexer + p.HyperConnections + p.LatentProj

@@ -82,8 +82,17 @@ func (m *Model) computeQuantShares() *QuantShares {
 			}
 		}
 	}
+	layersWithAttention := m.NumLayers
+	if m.NAS != nil {
+		// Llama-Nemotron NAS: a module's share is over the layers that
+		// have it (49 of Super-49B's 80), not every layer.
+		layersWithAttention = 0
+		for i := 0; i < m.NumLayers; i++ {
+			layersWithAttention += boolInt(m.HasAttention(i))
+		}
+	}
 	for k := range attnLayers {
-		attnLayers[k] /= float64(max(m.NumLayers, 1))
+		attnLayers[k] /= float64(max(layersWithAttention, 1))
 	}
 	if m.Mamba != nil {
 		// Nemotron-H: attention sits in a few layers and shares its
@@ -143,6 +152,9 @@ func (m *Model) AttentionQuantShare(heads, kvHeads float64) float64 {
 func (m *Model) layerModules(i int) []quantModule {
 	if m.Mamba != nil {
 		return m.nemotronModules(i)
+	}
+	if m.NAS != nil {
+		return m.nasModules(i)
 	}
 	h := float64(m.HiddenSize)
 	var out []quantModule

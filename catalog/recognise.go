@@ -80,6 +80,9 @@ var modelledTypes = map[string]string{
 	// Gemma 4 (catalog/gemma4.go): global layers with their own head size
 	// and KV heads, a MoE block beside the MLP (26B-A4B).
 	"gemma4_text": "GQA with sliding-window and wider global layers, optional MoE beside the MLP (Gemma 4)",
+	// Llama-Nemotron NAS (catalog/nemotronnas.go): Llama layers whose
+	// attention or FFN may be a no-op, each FFN of its own width.
+	"nemotron-nas": "dense GQA with per-layer no-op attention or FFN and per-layer FFN widths (Llama-Nemotron NAS: block_configs)",
 }
 
 // ModelledTypes lists the model_type values vlaunch models, sorted.
@@ -155,6 +158,9 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, p)
 	}
 	if p := m.hunyuanProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.nasProblem(); p != "" {
 		out = append(out, p)
 	}
 	for _, k := range m.ListKeys {

@@ -54,10 +54,10 @@ var knownGaps = map[string]gap{
 	// indexer; vLLM's model file for it was not read.
 	"minimax_m3":    {minimaxM3, "GQA MoE (minimax_m2)"},
 	"minimax_m3_vl": {minimaxM3, "GQA MoE (minimax_m2)"},
-	// Llama-3.3-Nemotron-Super-49B (DeciLMForCausalLM): vLLM's
-	// nemotron_nas.py builds each layer from its block_configs entry.
-	"nemotron-nas": {"per-layer block_configs as vLLM's nemotron_nas.py builds them: layers without attention (attention.no_op) or without an FFN (ffn.no_op), num_attention_heads / n_heads_in_group KV heads per attention layer, and each layer's FFN width from its ffn_mult (_ffn_mult_to_intermediate_size)",
-		"dense GQA (llama)"},
+	// Only nemotron-nas configs refused for what nasProblem names reach
+	// here (catalog/nemotronnas.go sizes the published block_configs).
+	"nemotron-nas": {"Llama-Nemotron NAS as vLLM's nemotron_nas.py builds it without the feature named above (block_configs of no-op or Llama attention of one KV-head count, no-op or Llama MLPs of ffn_mult widths)",
+		"Llama-Nemotron NAS as published (nemotron-nas: Llama-3.3-Nemotron-Super-49B)"},
 	// Only Hunyuan / ERNIE-4.5 configs refused for what hunyuanProblem /
 	// ernie45Problem name reach here (catalog/hunyuan.go, ernie45.go).
 	"hunyuan":          {hunyuanLacks, "Hunyuan-A13B as published (hunyuan_v1_moe)"},
@@ -70,10 +70,17 @@ var knownGaps = map[string]gap{
 	"bailing_moe_v2": {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring 2.0 as published (bailing_moe_v2)"},
 	"bailing_hybrid": {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
 	// IBM Granite 4.0-H (GraniteMoeHybridForCausalLM): every layer a Mamba-2
-	// or attention mixer (layer_types) followed by a MoE and a shared MLP;
-	// vLLM's granitemoehybrid.py was not read for it. vlaunch's Mamba-2
-	// layers are Nemotron-H's, one block per layer.
-	"granitemoehybrid": {"Granite-4.0-H's layers as vLLM's granitemoehybrid.py builds them (a Mamba-2 or attention mixer per layer_types entry, each followed by a MoE of num_local_experts beside a shared MLP of shared_intermediate_size; no positional encoding), not yet read",
+	// or attention mixer (layer_types) followed by a MoE and a shared MLP,
+	// as vLLM's granitemoehybrid.py builds them (read at
+	// local-inference-lab/vllm@28be48fa: GraniteMoeHybridMambaDecoderLayer's
+	// MambaMixer2 takes mamba_n_heads, mamba_d_head, mamba_n_groups,
+	// mamba_conv_bias and mamba_proj_bias; the attention layers
+	// attention_bias and position_embedding_type). The only config.json
+	// copy found (catalog/testdata/hf/granite-4.0-h-small.trimmed.json)
+	// lacks layer_types and those Mamba fields, so the family is not sized
+	// against a published file. vlaunch's Mamba-2 layers are Nemotron-H's,
+	// one block per layer.
+	"granitemoehybrid": {"Granite-4.0-H's layers as vLLM's granitemoehybrid.py builds them (a Mamba-2 mixer of mamba_n_heads × mamba_d_head in mamba_n_groups groups, or an attention, per layer_types entry, each followed by a MoE of num_local_experts beside a shared MLP of shared_intermediate_size), not yet modelled: no published config.json with layer_types and those Mamba fields was found to check it against",
 		"Nemotron-H (nemotron_h: Mamba-2 / attention / MoE hybrid, one block per layer)"},
 	// Meituan LongCat-Flash (LongcatFlashForCausalLM): num_layers, each with
 	// two MLA attentions and two dense MLPs beside a shortcut-connected MoE

@@ -166,13 +166,18 @@ func Placement(in *input.Input, s Stage) []Share {
 			fmt.Sprintf("%d layers' DSA indexers (wq_b, wk, weights_proj, k_norm): replicated on every GPU", idxN)))
 	}
 	if denseN > 0 && m.IntermediateSize > 0 {
-		out = append(out, share(CompDenseMLP, pc.DenseMLP, float64(denseN)*pc.DenseMLPPerLayer/tp,
-			fmt.Sprintf("%d dense layers, split over TP=%d", denseN, l.TP)))
+		perGPU, rule := float64(denseN)*pc.DenseMLPPerLayer/tp, fmt.Sprintf("%d dense layers, split over TP=%d", denseN, l.TP)
+		if m.NAS != nil {
+			// Llama-Nemotron NAS: each layer's MLP of its own width (ffn_mult).
+			perGPU = m.DenseMLPInLayers(s.First, s.End) / tp
+			rule = fmt.Sprintf("%d dense layers of their own widths (block_configs ffn_mult), split over TP=%d", denseN, l.TP)
+		}
+		out = append(out, share(CompDenseMLP, pc.DenseMLP, perGPU, rule))
 	}
 	if moeN > 0 {
 		out = append(out, expertShares(in, pc, moeN)...)
 	}
-	norms := float64(s.Layers()*m.NormsPerLayer()) * h
+	norms := float64(m.NormsInLayers(s.First, s.End)) * h
 	if s.Index == l.PP-1 {
 		norms += h
 	}

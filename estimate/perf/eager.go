@@ -21,6 +21,9 @@ import "github.com/vlaunch/vlaunch/catalog"
 //     its own lightning indexer (catalog.Model.HasIndexer; an IndexCache
 //     layer reuses the indices and runs none) adds dsaIndexerKernels, its
 //     wq_b a quantized linear;
+//   - Llama-Nemotron NAS: a layer runs the norm and the GQA row only with
+//     attention, the norm and the dense-MLP row only with an FFN
+//     (nasLayerKernels; vLLM's DeciLMDecoderLayer.forward skips a no-op);
 //   - DeepSeek-V4: its own census, dsv4LayerKernels (below), in place of
 //     every row above (its hyper-connections' mHC blocks,
 //     mhcKernelsPerLayer, included). Before it V4 went through the GQA row
@@ -53,6 +56,10 @@ func eagerLayers(m *catalog.Model, weights string) float64 {
 	for i := 0; i < m.NumLayers; i++ {
 		if m.DSV4 != nil {
 			sum += dsv4LayerKernels(m, i) / eagerOpsRef
+			continue
+		}
+		if m.NAS != nil {
+			sum += nasLayerKernels(m, i, fp8) / eagerOpsRef
 			continue
 		}
 		ops, linears := 2.0, 0.0

@@ -286,7 +286,7 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 			}
 		}
 		if m.HasDenseMLP(i) {
-			inter := float64(m.IntermediateSize) / tp
+			inter := float64(m.LayerIntermediate(i)) / tp
 			proj((f-1)*inter, h, input.CompDenseMLP, "")
 			proj(h, inter, input.CompDenseMLP, "")
 		}

@@ -224,5 +224,14 @@ func tpReducesPerStage(m *catalog.Model, pp float64) float64 {
 	if m.HybridPattern != "" {
 		return float64(m.NumLayers) / pp
 	}
+	if m.NAS != nil {
+		// Llama-Nemotron NAS: one all-reduce per attention and per MLP a
+		// layer has (a no-op runs neither its projection nor its reduce).
+		n := 0
+		for i := 0; i < m.NumLayers; i++ {
+			n += boolToInt(m.HasAttention(i)) + boolToInt(m.HasFFN(i))
+		}
+		return float64(n) / pp
+	}
 	return 2 * float64(m.NumLayers) / pp
 }
