@@ -1,9 +1,11 @@
 package preflight
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/vlaunch/vlaunch/spec"
 )
@@ -276,4 +278,56 @@ func FuzzParseAMDSMI(f *testing.F) {
 		}
 		_ = sameAMDModel(s, "AMD Instinct MI300X")
 	})
+}
+
+// TestRealGIDTables: GID tables of real bonded mlx5 NICs, as show_gids
+// prints them from sysfs (ports/1/gids/N and gid_attrs/types/N; show_gids
+// writes "v1"/"v2" for the types file's "IB/RoCE v1"/"RoCE v2").
+func TestRealGIDTables(t *testing.T) {
+	type gid struct{ gid, ver string }
+	table := func(dev string, gids []gid) fstest.MapFS {
+		m := fstest.MapFS{}
+		for i, g := range gids {
+			typ := map[string]string{"v1": "IB/RoCE v1", "v2": "RoCE v2"}[g.ver]
+			dir := fmt.Sprintf("sys/class/infiniband/%s/ports/1/", dev)
+			m[dir+fmt.Sprintf("gids/%d", i)] = &fstest.MapFile{Data: []byte(g.gid + "\n")}
+			m[dir+fmt.Sprintf("gid_attrs/types/%d", i)] = &fstest.MapFile{Data: []byte(typ + "\n")}
+		}
+		return m
+	}
+	for _, c := range []struct {
+		name, dev string
+		gids      []gid
+		want      int // -1: none
+	}{
+		// openucx/ucx#10420: mlx5_bond_0 on bond0, IPv4 10.16.29.13.
+		{"bond0", "mlx5_bond_0", []gid{
+			{"fe80:0000:0000:0000:a288:c2ff:feb4:87d6", "v1"}, {"fe80:0000:0000:0000:a288:c2ff:feb4:87d6", "v2"},
+			{"0000:0000:0000:0000:0000:ffff:0a10:1d0d", "v1"}, {"0000:0000:0000:0000:0000:ffff:0a10:1d0d", "v2"},
+		}, 3},
+		// openucx/ucx#9484: a VXLAN device on the bond carries the same
+		// IPv4 at index 3 before the bond's own at 5; NCCL's automatic
+		// choice (net_ib.cc ncclUpdateGidIndex keeps the first IPv4 RoCE v2
+		// GID) and this check both take 3.
+		{"bond with vxlan", "mlx5_bond_0", []gid{
+			{"fe80:0000:0000:0000:0ac0:ebff:fe79:391a", "v1"}, {"fe80:0000:0000:0000:0ac0:ebff:fe79:391a", "v2"},
+			{"0000:0000:0000:0000:0000:ffff:1e99:0aaf", "v1"}, {"0000:0000:0000:0000:0000:ffff:1e99:0aaf", "v2"},
+			{"0000:0000:0000:0000:0000:ffff:1e99:0aaf", "v1"}, {"0000:0000:0000:0000:0000:ffff:1e99:0aaf", "v2"},
+		}, 3},
+		// kvcache-ai/Mooncake#1617: an MI355X node's RoCE NIC with IPv6
+		// GIDs only: no IPv4 RoCE v2 GID (NCCL/RCCL then need
+		// NCCL_IB_ADDR_FAMILY=AF_INET6).
+		{"ipv6 only", "rocep105s0", []gid{
+			{"fe80:0000:0000:0000:0690:81ff:fe39:e3e8", "v2"}, {"fd93:16d3:59b6:010d:0690:81ff:fe39:e3e8", "v2"},
+		}, -1},
+	} {
+		e := &env{host: Host{FS: table(c.dev, c.gids)}}
+		idx, ok := roceV2IPv4GID(e, rdmaPort{Dev: c.dev, Port: "1"})
+		if !ok {
+			idx = -1
+		}
+		if idx != c.want {
+			t.Errorf("%s: GID index %d, want %d", c.name, idx, c.want)
+		}
+	}
 }
