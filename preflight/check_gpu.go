@@ -57,6 +57,14 @@ func (e *env) amd() bool { return strings.EqualFold(e.expectedGPU().Vendor, "amd
 // gpuFail turns an inventory error into the fail every gpu check reports.
 func gpuFail(err error, expected string) Result {
 	fix := "run on a GPU node with the NVIDIA driver loaded; `nvidia-smi` must work"
+	if msg := err.Error(); strings.Contains(msg, "Unable to determine the device handle") || strings.Contains(msg, "GPU is lost") {
+		// nvidia-smi's answer when one GPU stopped responding, e.g. "Unable
+		// to determine the device handle for GPU 0000:02:00.0: GPU is lost.
+		// Reboot the system to recover this GPU" (JosephKJ/OWOD#81), "...:
+		// Unknown Error" for a GPU that fell off the bus (NVIDIA/open-gpu-
+		// kernel-modules#387): the driver is loaded, one GPU is not usable.
+		fix = "a GPU stopped responding (the named bus id; dmesg shows Xid 79 \"fallen off the bus\" or similar): drain the node, reboot it or reseat the GPU, then run preflight again"
+	}
 	return fail(err.Error(), expected, fix)
 }
 

@@ -40,19 +40,26 @@ func TestRealSMIGPUs(t *testing.T) {
 	// "NVIDIA H20, 97871 MiB" (an 8 x H20 snapshot, find_string id
 	// 65846954299), "NVIDIA GB200, 189471 MiB" (4 x GB200, driver
 	// 580.105.08, id 60167695339), "NVIDIA B200, 183,359 MiB" (a Nebius
-	// B200, id 66855568803).
+	// B200, id 66855568803), "NVIDIA GH200 480GB, 97871 MiB" (a Lambda
+	// GH200, id 63088167599). The names must match the catalog's too.
 	for _, c := range []struct {
 		line, gpu string
 	}{
 		{"0, GPU-x, NVIDIA H20, 97871, 28, 550.54.15", "h20-96g"},
 		{"0, GPU-x, NVIDIA GB200, 189471, 0, 580.105.08", "gb200"},
 		{"0, GPU-x, NVIDIA B200, 183359, 0, 580.126.09", "b200"},
+		{"0, GPU-x, NVIDIA GH200 480GB, 97871, 0, 580.1", "gh200"},
 	} {
 		gs, err := parseSMIGPUs(c.line)
 		if err != nil || len(gs) != 1 {
 			t.Fatalf("%q: %v", c.line, err)
 		}
 		exp := expectedGPU{SMIMiB: catalogSMI(t, c.gpu)}
+		d := loadSpec(t, "h20-roce")
+		d.Hardware.GPU = spec.GPURef{Name: c.gpu}
+		if name := resolved(t, d).GPU.Name; !sameGPUName(gs[0].Name, name) {
+			t.Errorf("%s: nvidia-smi name %q, catalog %q", c.gpu, gs[0].Name, name)
+		}
 		if v := memVerdict(gs[0].MemMiB, exp); v != Pass {
 			t.Errorf("%s: %.0f MiB against the catalog's %.0f: %s", c.gpu, gs[0].MemMiB, exp.SMIMiB, v)
 		}
@@ -329,5 +336,20 @@ func TestRealGIDTables(t *testing.T) {
 		if idx != c.want {
 			t.Errorf("%s: GID index %d, want %d", c.name, idx, c.want)
 		}
+	}
+}
+
+// TestRealLostGPU: nvidia-smi's answer when a GPU is lost fails the gpu.*
+// checks with the lost GPU named and a fix that says so (the exit code of
+// the fixture is arbitrary: the listings show the message only).
+func TestRealLostGPU(t *testing.T) {
+	for _, msg := range []string{
+		"Unable to determine the device handle for GPU 0000:02:00.0: GPU is lost. Reboot the system to recover this GPU", // JosephKJ/OWOD#81
+		"Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error",                                      // NVIDIA/open-gpu-kernel-modules#387
+	} {
+		rep := runFixtureOpts(t, "h20-roce", "h20-roce", "node0", nil, func(o *Options) {
+			o.Host.Cmd = fakeRunner{strings.Join(append([]string{"nvidia-smi"}, smiGPUArgs...), " "): "!exit 15 " + msg}
+		}, "gpu.count")
+		wantResult(t, resultOf(t, rep, "gpu.count"), Fail, msg[len(msg)-20:], "Xid 79", "reboot")
 	}
 }
