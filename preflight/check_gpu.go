@@ -40,20 +40,40 @@ func (e *env) expectedGPU() expectedGPU {
 	return expectedGPU{Name: g.Name, SMIMiB: g.SMIMemoryMiB, CUDAMiB: g.MemoryMiB, Vendor: g.Vendor}
 }
 
-// gpuSkip skips the gpu.* checks for GPUs nvidia-smi cannot describe, so an
-// AMD node is not told to install the NVIDIA driver.
+// gpuSkip skips the gpu.* checks for GPUs neither nvidia-smi nor amd-smi
+// (rocm-smi) describe, so such a node is not told to install the NVIDIA
+// driver.
 func (e *env) gpuSkip() (Result, bool) {
 	exp := e.expectedGPU()
-	if exp.Vendor == "" || strings.EqualFold(exp.Vendor, "nvidia") {
+	if exp.Vendor == "" || strings.EqualFold(exp.Vendor, "nvidia") || e.amd() {
 		return Result{}, false
 	}
-	return skip(fmt.Sprintf("%s GPUs are not checked yet (preflight reads nvidia-smi)", exp.Vendor)), true
+	return skip(fmt.Sprintf("%s GPUs are not checked yet (preflight reads nvidia-smi, amd-smi and rocm-smi)", exp.Vendor)), true
 }
+
+// amd: the spec's GPUs are AMD's, listed by amd-smi (rocm-smi).
+func (e *env) amd() bool { return strings.EqualFold(e.expectedGPU().Vendor, "amd") }
 
 // gpuFail turns an inventory error into the fail every gpu check reports.
 func gpuFail(err error, expected string) Result {
 	fix := "run on a GPU node with the NVIDIA driver loaded; `nvidia-smi` must work"
+	if msg := err.Error(); strings.Contains(msg, "Unable to determine the device handle") || strings.Contains(msg, "GPU is lost") {
+		// nvidia-smi's answer when one GPU stopped responding, e.g. "Unable
+		// to determine the device handle for GPU 0000:02:00.0: GPU is lost.
+		// Reboot the system to recover this GPU" (JosephKJ/OWOD#81), "...:
+		// Unknown Error" for a GPU that fell off the bus (NVIDIA/open-gpu-
+		// kernel-modules#387): the driver is loaded, one GPU is not usable.
+		fix = "a GPU stopped responding (the named bus id; dmesg shows Xid 79 \"fallen off the bus\" or similar): drain the node, reboot it or reseat the GPU, then run preflight again"
+	}
 	return fail(err.Error(), expected, fix)
+}
+
+// gpuFail is the package gpuFail with the fix for the node's GPU vendor.
+func (e *env) gpuFail(err error, expected string) Result {
+	if e.amd() {
+		return fail(err.Error(), expected, amdToolFix)
+	}
+	return gpuFail(err, expected)
 }
 
 func checkGPUCount(ctx context.Context, e *env) Result {
@@ -66,11 +86,11 @@ func checkGPUCount(ctx context.Context, e *env) Result {
 	}
 	q, err := e.gpus(ctx)
 	if err != nil {
-		return gpuFail(err, want)
+		return e.gpuFail(err, want)
 	}
 	found := fmt.Sprintf("%d GPUs", len(q.GPUs))
 	if len(q.GPUs) < e.node.GPUs {
-		return fail(found, want, "check `nvidia-smi -L`; a missing GPU usually means a fallen-off-the-bus part (dmesg Xid 79) or a wrong node entry in the spec")
+		return fail(found, want, e.missingGPUFix())
 	}
 	if len(q.GPUs) > e.node.GPUs {
 		found += fmt.Sprintf(" (the bundle uses %d)", e.node.GPUs)
@@ -88,7 +108,7 @@ func checkSharedGPUs(ctx context.Context, e *env, sh resolve.NodeShare) Result {
 		sh.FirstGPU, last, e.opts.Role.Name, e.node.GPUs, e.specIdx(), sh.With)
 	q, err := e.gpus(ctx)
 	if err != nil {
-		return gpuFail(err, want)
+		return e.gpuFail(err, want)
 	}
 	have := map[int]bool{}
 	for _, g := range q.GPUs {
@@ -102,8 +122,7 @@ func checkSharedGPUs(ctx context.Context, e *env, sh resolve.NodeShare) Result {
 	}
 	found := fmt.Sprintf("%d GPUs", len(q.GPUs))
 	if len(missing) > 0 {
-		return fail(found+"; missing the pool's GPU "+strings.Join(missing, ", "), want,
-			"check `nvidia-smi -L`; a missing GPU usually means a fallen-off-the-bus part (dmesg Xid 79) or a wrong node entry in the spec")
+		return fail(found+"; missing the pool's GPU "+strings.Join(missing, ", "), want, e.missingGPUFix())
 	}
 	return pass(fmt.Sprintf("%s; the pool's GPUs %d-%d present", found, sh.FirstGPU, last), want)
 }
@@ -118,11 +137,15 @@ func checkGPUModel(ctx context.Context, e *env) Result {
 	}
 	q, err := e.gpus(ctx)
 	if err != nil {
-		return gpuFail(err, exp.Name)
+		return e.gpuFail(err, exp.Name)
 	}
 	names := distinctNames(q.GPUs)
 	found := strings.Join(names, ", ")
-	if len(names) == 1 && sameGPUName(names[0], exp.Name) {
+	same := sameGPUName
+	if e.amd() {
+		same = sameAMDModel
+	}
+	if len(names) == 1 && same(names[0], exp.Name) {
 		return pass(found, exp.Name)
 	}
 	return fail(found, exp.Name, "set hardware.gpu to the GPU this node has, or run this node's bundle on the right host")
@@ -135,16 +158,20 @@ func checkGPUMemory(ctx context.Context, e *env) Result {
 	exp := e.expectedGPU()
 	q, err := e.gpus(ctx)
 	if err != nil {
-		return gpuFail(err, memExpectText(exp))
+		return e.gpuFail(err, memExpectText(exp))
 	}
 	if len(q.GPUs) == 0 {
-		return fail("no GPUs listed", memExpectText(exp), "check `nvidia-smi -L`")
+		return fail("no GPUs listed", memExpectText(exp), e.listFix())
 	}
 	if !q.FromSMI {
 		return fail("nvidia-smi is not installed; the driver's files do not report memory", memExpectText(exp), "install nvidia-smi (part of the NVIDIA driver utilities)")
 	}
-	var low, high []string
+	var low, high, unknown []string
 	for _, g := range q.GPUs {
+		if g.MemUnknown {
+			unknown = append(unknown, fmt.Sprint(g.Index))
+			continue
+		}
 		switch memVerdict(g.MemMiB, exp) {
 		case Fail:
 			low = append(low, fmt.Sprintf("GPU %d: %.0f MiB", g.Index, g.MemMiB))
@@ -153,7 +180,15 @@ func checkGPUMemory(ctx context.Context, e *env) Result {
 		}
 	}
 	if len(low) > 0 {
-		return fail(strings.Join(low, "; "), memExpectText(exp), "the spec's memory figure is larger than this host's GPUs: fix hardware.gpu, or check for a MIG partition (`nvidia-smi -L`)")
+		fix := "the spec's memory figure is larger than this host's GPUs: fix hardware.gpu, or check for a MIG partition (`nvidia-smi -L`)"
+		if e.amd() {
+			fix = "the spec's memory figure is larger than this host's GPUs: fix hardware.gpu, or check the memory partition mode (`amd-smi static --partition`: NPS4/CPX splits a GPU's memory)"
+		}
+		return fail(strings.Join(low, "; "), memExpectText(exp), fix)
+	}
+	if len(unknown) > 0 {
+		// Only unified-memory parts print no total (GB10); nothing to compare.
+		return skip(fmt.Sprintf("%s reports no memory total for GPU %s (a unified-memory part: its memory is the host's)", q.Tool, strings.Join(unknown, ", ")))
 	}
 	if len(high) > 0 {
 		return warn(strings.Join(high, "; "), memExpectText(exp), "GPUs have more memory than the spec assumes; estimates are conservative — set hardware.gpu to match")
@@ -183,12 +218,19 @@ func memExpectText(exp expectedGPU) string {
 	if exp.SMIMiB == 0 {
 		return fmt.Sprintf("≥ %.0f MiB per GPU (hardware.gpu.memory_mib)", exp.CUDAMiB)
 	}
-	return fmt.Sprintf("%.0f MiB per GPU as nvidia-smi reports it (±%.0f%%)", exp.SMIMiB, smiMemoryTolerance*100)
+	tool := "nvidia-smi reports"
+	if strings.EqualFold(exp.Vendor, "amd") {
+		tool = "amd-smi and rocm-smi report"
+	}
+	return fmt.Sprintf("%.0f MiB per GPU as %s it (±%.0f%%)", exp.SMIMiB, tool, smiMemoryTolerance*100)
 }
 
 func checkGPUDriver(ctx context.Context, e *env) Result {
 	if r, ok := e.gpuSkip(); ok {
 		return r
+	}
+	if e.amd() {
+		return skip("the amdgpu driver's version is not checked (this check reads NVIDIA's)")
 	}
 	q, err := e.gpus(ctx)
 	if err != nil {
@@ -216,16 +258,23 @@ func checkGPUProcesses(ctx context.Context, e *env) Result {
 	}
 	q, err := e.gpus(ctx)
 	if err != nil {
-		return gpuFail(err, want)
+		return e.gpuFail(err, want)
 	}
 	if !q.FromSMI {
 		return fail("nvidia-smi is not installed; cannot list GPU processes", want, "install nvidia-smi")
 	}
-	out, err := e.run(ctx, "nvidia-smi", smiAppsArgs...)
-	if err != nil {
-		return gpuFail(fmt.Errorf("nvidia-smi --query-compute-apps failed: %v", err), want)
+	var apps []gpuApp
+	if q.Tool == "amd-smi" || q.Tool == "rocm-smi" {
+		if apps, err = e.amdApps(ctx, q); err != nil {
+			return e.gpuFail(err, want)
+		}
+	} else {
+		out, err := e.run(ctx, "nvidia-smi", smiAppsArgs...)
+		if err != nil {
+			return gpuFail(fmt.Errorf("nvidia-smi --query-compute-apps failed: %v", err), want)
+		}
+		apps = parseSMIApps(string(out))
 	}
-	apps := parseSMIApps(string(out))
 	if sh.Shared {
 		return checkSharedProcesses(e, sh, q, apps, want)
 	}
@@ -239,9 +288,17 @@ func checkGPUProcesses(ctx context.Context, e *env) Result {
 		}
 	}
 	if len(held) > 0 {
-		return fail(strings.Join(held, "; "), want, processesFix)
+		return fail(strings.Join(held, "; "), want, e.processesFix())
 	}
 	return pass(fmt.Sprintf("%d GPUs idle", len(q.GPUs)), want)
+}
+
+// processesFix is processesFix with the listing command of the node's GPUs.
+func (e *env) processesFix() string {
+	if e.amd() {
+		return amdProcessesFix
+	}
+	return processesFix
 }
 
 const processesFix = "stop the processes (`nvidia-smi` lists them; memory used with no process listed belongs to another container) — vLLM sizes its KV cache from total memory and fails or OOMs"
@@ -297,7 +354,7 @@ func checkSharedProcesses(e *env, sh resolve.NodeShare, q gpuQuery, apps []gpuAp
 		found += "; " + info
 	}
 	if len(held) > 0 {
-		return fail(found, want, processesFix+"; only the "+e.opts.Role.Name+" pool's GPUs must be free")
+		return fail(found, want, e.processesFix()+"; only the "+e.opts.Role.Name+" pool's GPUs must be free")
 	}
 	return pass(found, want)
 }

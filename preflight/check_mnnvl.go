@@ -38,6 +38,10 @@ func (e *env) mnnvlSkip() (Result, bool) {
 type gpuFabric struct {
 	GPU                              string
 	State, Status, Clique, ClusterID string
+	// Health is the Health block's Summary ("Healthy", "Unhealthy",
+	// "Limited Capacity", "Not Supported": NVML's healthSummary of
+	// nvmlGpuFabricInfo_v3_t); "" where the driver prints none.
+	Health string
 }
 
 // smiGPURE starts a GPU's block of `nvidia-smi -q` ("GPU 00000000:18:00.0").
@@ -89,6 +93,8 @@ func parseFabric(out []byte) []gpuFabric {
 			cur.Clique = v
 		case "ClusterUUID":
 			cur.ClusterID = v
+		case "Summary":
+			cur.Health = v
 		}
 	}
 	return gpus
@@ -133,7 +139,23 @@ func checkGPUFabric(ctx context.Context, e *env) Result {
 		return fail("GPUs in several NVLink partitions: "+strings.Join(sortedSet(cliques), "; "), want,
 			"the node's GPUs must share one partition (ClusterUUID and CliqueId); check the NVLink partition configuration")
 	}
-	return pass(fmt.Sprintf("%d GPUs registered with the fabric, %s", len(gpus), sortedSet(cliques)[0]), want)
+	found := fmt.Sprintf("%d GPUs registered with the fabric, %s", len(gpus), sortedSet(cliques)[0])
+	var sick []string
+	for _, g := range gpus {
+		switch g.Health {
+		case "", "Healthy", "Not Supported", "N/A":
+		default:
+			sick = append(sick, fmt.Sprintf("GPU %s: Health Summary %s", g.GPU, g.Health))
+		}
+	}
+	if len(sick) > 0 {
+		// Registered, so NVLink works, but the fabric reports it degraded
+		// (a real GB200 tray showed Completed/Success with Summary
+		// Unhealthy: kubernetes-sigs/dra-driver-nvidia-gpu#626).
+		return warn(found+"; "+strings.Join(sick, "; "), want,
+			"the NVLink fabric reports the GPU unhealthy: check `nvidia-smi -q` (Fabric > Health: Bandwidth, Route Unhealthy) and the NVLink switch trays before relying on full NVLink bandwidth")
+	}
+	return pass(found, want)
 }
 
 // checkIMEXChannel: an IMEX channel exists for vLLM's processes. CUDA

@@ -69,7 +69,10 @@ func gpuCases() []checkCase {
 		{name: "more memory than spec", host: "h20-roce", spec: "h20-roce", edit: gpu("l40s"), id: "gpu.memory", want: Warn, mentions: []string{"46068"}},
 		{name: "custom gpu fits", host: "h20-roce", spec: "h20-roce", edit: custom(97285), id: "gpu.memory", want: Pass},
 		{name: "custom gpu too big", host: "h20-roce", spec: "h20-roce", edit: custom(100000), id: "gpu.memory", want: Fail, mentions: []string{"≥ 100000 MiB"}},
-		{name: "AMD GPUs are not checked", host: "empty", spec: "h20-roce", edit: gpu("mi300x"), id: "gpu.count", want: Skip, mentions: []string{"amd GPUs"}},
+		{name: "AMD node without amd-smi or rocm-smi", host: "empty", spec: "h20-roce", edit: gpu("mi300x"), id: "gpu.count", want: Fail, mentions: []string{"neither amd-smi nor rocm-smi", "amd-smi list"}},
+		{name: "other vendors are not checked", host: "empty", spec: "h20-roce", edit: func(d *spec.Deployment) {
+			d.Hardware.GPU = spec.GPURef{Custom: &spec.GPUFigures{Name: "Gaudi 3", Vendor: "intel", MemoryMiB: 1}}
+		}, id: "gpu.count", want: Skip, mentions: []string{"intel GPUs are not checked"}},
 		{name: "custom gpu without name", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) {
 			d.Hardware.GPU = spec.GPURef{Custom: &spec.GPUFigures{MemoryMiB: 1}}
 		}, id: "gpu.model", want: Skip},

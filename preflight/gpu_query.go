@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -27,6 +29,11 @@ type gpuInfo struct {
 	Name            string
 	MemMiB, UsedMiB float64 // 0 when only the driver's files were read
 	Driver          string
+	// MemUnknown: the tool printed no memory total ("[N/A]"): nvidia-smi
+	// on a unified-memory part (GB10, whose memory is the host's: NVIDIA's
+	// DGX Spark known issues, "nvidia-smi reports memory usage not
+	// supported").
+	MemUnknown bool
 }
 
 // gpuQuery is the GPU inventory and where it came from.
@@ -34,17 +41,24 @@ type gpuQuery struct {
 	GPUs []gpuInfo
 	// FromSMI is false when nvidia-smi was missing and /proc/driver/nvidia was read.
 	FromSMI bool
+	// Tool is the command that listed the GPUs: "nvidia-smi" (or "" when
+	// the driver's files were read), "amd-smi" or "rocm-smi".
+	Tool string
 }
 
 // errNoGPUTooling is a clear fail, not a crash, on GPU-less hosts.
 var errNoGPUTooling = errors.New("no NVIDIA GPU tooling: nvidia-smi is not on PATH and /proc/driver/nvidia does not exist")
 
-// gpus asks nvidia-smi, falling back to the driver's /proc files.
+// gpus asks nvidia-smi, falling back to the driver's /proc files; on a
+// node of AMD GPUs it asks amd-smi (rocm-smi without it).
 func (e *env) gpus(ctx context.Context) (gpuQuery, error) {
+	if e.amd() {
+		return e.amdGPUs(ctx)
+	}
 	out, err := e.run(ctx, "nvidia-smi", smiGPUArgs...)
 	if err == nil {
 		gs, perr := parseSMIGPUs(string(out))
-		return gpuQuery{GPUs: gs, FromSMI: true}, perr
+		return gpuQuery{GPUs: gs, FromSMI: true, Tool: "nvidia-smi"}, perr
 	}
 	if !errors.Is(err, ErrNotFound) {
 		return gpuQuery{}, fmt.Errorf("nvidia-smi failed: %v", err)
@@ -53,7 +67,10 @@ func (e *env) gpus(ctx context.Context) (gpuQuery, error) {
 	return gpuQuery{GPUs: gs}, perr
 }
 
-// parseSMIGPUs reads "0, GPU-5a4c..., NVIDIA H20, 97871, 4, 550.54.15" lines.
+// parseSMIGPUs reads "0, GPU-5a4c..., NVIDIA H20, 97871, 4, 550.54.15"
+// lines. A memory field nvidia-smi has no value for ("[N/A]", as a GB10
+// prints for memory.total and memory.used; "[Not Supported]") is unknown,
+// not an unreadable line: the GPU is still counted and named.
 func parseSMIGPUs(out string) ([]gpuInfo, error) {
 	var gs []gpuInfo
 	for _, line := range nonEmptyLines(out) {
@@ -62,14 +79,29 @@ func parseSMIGPUs(out string) ([]gpuInfo, error) {
 			return nil, fmt.Errorf("unexpected nvidia-smi line %q", line)
 		}
 		idx, err1 := strconv.Atoi(f[0])
-		mem, err2 := strconv.ParseFloat(f[3], 64)
-		used, err3 := strconv.ParseFloat(f[4], 64)
+		mem, memOK, err2 := smiNumber(f[3])
+		used, _, err3 := smiNumber(f[4])
 		if err := errors.Join(err1, err2, err3); err != nil {
 			return nil, fmt.Errorf("unexpected nvidia-smi line %q: %v", line, err)
 		}
-		gs = append(gs, gpuInfo{Index: idx, UUID: f[1], Name: f[2], MemMiB: mem, UsedMiB: used, Driver: f[5]})
+		gs = append(gs, gpuInfo{Index: idx, UUID: f[1], Name: f[2], MemMiB: mem, UsedMiB: used, Driver: f[5], MemUnknown: !memOK})
 	}
 	return gs, nil
+}
+
+// smiNumber reads a numeric nvidia-smi field; a bracketed placeholder
+// ("[N/A]", "[Not Supported]", "[Unknown Error]": nvidia-smi(1) prints
+// these for values it cannot query) or a bare "N/A" is no value (ok
+// false), anything else must be a non-negative number.
+func smiNumber(s string) (v float64, ok bool, err error) {
+	if s == "N/A" || strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
+		return 0, false, nil
+	}
+	v, err = strconv.ParseFloat(s, 64)
+	if err == nil && (v < 0 || math.IsNaN(v) || math.IsInf(v, 0)) {
+		err = fmt.Errorf("%q is not a memory size", s)
+	}
+	return v, err == nil, err
 }
 
 // procGPUs reads /proc/driver/nvidia/gpus/*/information ("Model: NVIDIA H20")
@@ -89,18 +121,29 @@ func (e *env) procGPUs() ([]gpuInfo, error) {
 	return gs, nil
 }
 
-// driverFromProc finds "550.54.15" in "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue ...".
+// driverFromProc finds "550.54.15" in the first line of
+// /proc/driver/nvidia/version: the proprietary module's "NVRM version:
+// NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue ..." and the open
+// module's "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64
+// 565.57.01  Release Build ..." (its "for <arch>" comes before the
+// version: NVIDIA's README, kernel_open.html; nix-community/nixGL#186).
+// The version is the first dotted number after "Kernel Module".
 func driverFromProc(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	_, rest, ok := strings.Cut(line, "Kernel Module")
 	if !ok {
 		return ""
 	}
-	if f := strings.Fields(rest); len(f) > 0 {
-		return f[0]
+	for _, f := range strings.Fields(rest) {
+		if driverVersionRE.MatchString(f) {
+			return f
+		}
 	}
 	return ""
 }
+
+// driverVersionRE is an NVIDIA driver version: 550.54.15, 550.67, 535.104.05.
+var driverVersionRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)+$`)
 
 // procField returns the value of "Key: value" in a /proc-style file.
 func procField(s, key string) string {

@@ -13,7 +13,7 @@ func TestParseSMIGPUs(t *testing.T) {
 	if err != nil || len(gs) != 2 || gs[1].UsedMiB != 60000 || gs[0].Name != "NVIDIA H20" || gs[0].Driver != "550.54.15" || gs[1].UUID != "GPU-a1" {
 		t.Fatalf("got %+v, %v", gs, err)
 	}
-	for _, bad := range []string{"0, GPU-a0, NVIDIA H20, 97871", "0, NVIDIA H20, 97871, 4, 550.54.15", "x, GPU-a0, NVIDIA H20, 97871, 4, 550", "0, GPU-a0, NVIDIA H20, [N/A], 4, 550"} {
+	for _, bad := range []string{"0, GPU-a0, NVIDIA H20, 97871", "0, NVIDIA H20, 97871, 4, 550.54.15", "x, GPU-a0, NVIDIA H20, 97871, 4, 550", "0, GPU-a0, NVIDIA H20, lots, 4, 550", "0, GPU-a0, NVIDIA H20, -1, 4, 550"} {
 		if _, err := parseSMIGPUs(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
@@ -124,6 +124,8 @@ func FuzzParseSize(f *testing.F) {
 func FuzzParseSMIGPUs(f *testing.F) {
 	f.Add("0, NVIDIA H20, 97871, 4, 550.54.15\n")
 	f.Add("0, NVIDIA H20, [N/A], [N/A], 550\n1,,,,\n")
+	f.Add("0, GPU-5a4c0f1e-0000-4000-8000-000000000000, NVIDIA H20, 97871, 1, 550.54.15\n")
+	f.Add(gb10SMILine + "\n")
 	f.Fuzz(func(t *testing.T, out string) {
 		gs, err := parseSMIGPUs(out)
 		if err == nil && len(gs) > strings.Count(out, "\n")+1 {
