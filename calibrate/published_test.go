@@ -30,8 +30,15 @@ func vllmResult(t *testing.T, dir string, r published.Row) string {
 		}
 		return nominal.V
 	}
+	// The row's endpoint as vllm bench serve's --backend names it
+	// (resultAPI): openai-chat for the chat endpoint, openai for
+	// completions.
+	backend := "openai-chat"
+	if r.Workload.API == published.APICompletions {
+		backend = "openai"
+	}
 	res := map[string]any{
-		"date": "20260106-000000", "endpoint_type": "openai", "backend": "vllm", "label": nil,
+		"date": "20260106-000000", "endpoint_type": backend, "backend": backend, "label": nil,
 		"model_id": r.Model.ID, "tokenizer_id": r.Model.ID, "num_prompts": n,
 		"request_rate": "inf", "burstiness": 1.0, "max_concurrency": nil,
 		"duration": r.Figures.DurationS.V, "completed": n, "failed": 0,
