@@ -20,7 +20,8 @@ import (
 // given (issue #28): the runs of published/throughput.yaml that share the
 // deployment's GPU and engine, replayed once with the global constants and
 // once with the fitted ones (estimate/replay, the global calibration's own
-// reproduction). A cluster's few results can be fitted by constants that
+// reproduction), and for a P/D deployment published/pd.yaml's P/D runs of
+// that GPU too, replayed through the P/D model (pdpublished.go). A cluster's few results can be fitted by constants that
 // only describe that run's noise; on other runs of the same GPU they then
 // predict worse than the global constants (three GPUStack DeepSeek-R1 runs
 // once fitted constants that put the same cluster's 32K burst at 32.6% off

@@ -199,6 +199,11 @@ func TestPublishedPDWorsens(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, text.String())
 		}
 	}
+	var mdText bytes.Buffer
+	pc.writeMarkdown(&mdText)
+	if !strings.Contains(mdText.String(), " (P/D) | tpot_ms.mean | ") || !strings.Contains(mdText.String(), "All together: median |error|") {
+		t.Errorf("the Markdown report does not mark the P/D figures:\n%s", mdText.String())
+	}
 	// The same constants, unchanged: no figure moves, no warning.
 	pc = &PublishedCheck{GPU: "h100-sxm", PDMatch: pdMatchRule}
 	pc.compare(cb, cb, pb, pb)

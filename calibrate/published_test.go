@@ -178,6 +178,11 @@ func TestCalibratePublishedCluster(t *testing.T) {
 			pc.Figures < 5 || pc.None != "" {
 			t.Fatalf("published check %+v", pc)
 		}
+		// A colocated deployment's check leaves published/pd.yaml's H200
+		// runs out (UsePDRowsColocated off).
+		if pc.PDMatch != "" || pc.PDRows != 0 || pc.PDFigures != 0 {
+			t.Errorf("a colocated check compared P/D runs: %q, %d runs, %d figures", pc.PDMatch, pc.PDRows, pc.PDFigures)
+		}
 		t.Logf("published vLLM runs on h200: %d runs, %d figures, median |error| %.1f%% global, %.1f%% fitted (warning: %q)", pc.Rows, pc.Figures, pc.MedianBeforePct, pc.MedianAfterPct, pc.Warning)
 
 		file := rep.File(calfile.Provenance{Created: "2026-12-02T00:00:00Z", Spec: "testdata/gpustack-h200.yaml"})
