@@ -131,11 +131,16 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 		case err != nil:
 		case dep.PD != nil:
 			rr.Load, rr.Shape = r.Load.String(), pdShapeText(r.Shape)
+			pre, dec := pre, dec
+			pre.Workload.API, rr.Endpoint = endpointFor(pre.Workload.API, r)
+			dec.Workload.API, _ = endpointFor(dec.Workload.API, r)
 			var q *pdReplay
 			if q, err = newPDReplay(dep, pre, dec, r); err == nil {
 				p = &replay{pd: q}
 			}
 		default:
+			in := in
+			in.Workload.API, rr.Endpoint = endpointFor(in.Workload.API, r)
 			p, err = newReplay(in, r)
 		}
 		var ts []target

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/bench"
-	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	globalfit "github.com/vlaunch/vlaunch/estimate/replay"
@@ -21,7 +20,8 @@ import (
 // given (issue #28): the runs of published/throughput.yaml that share the
 // deployment's GPU and engine, replayed once with the global constants and
 // once with the fitted ones (estimate/replay, the global calibration's own
-// reproduction). A cluster's few results can be fitted by constants that
+// reproduction), and for a P/D deployment published/pd.yaml's P/D runs of
+// that GPU too, replayed through the P/D model (pdpublished.go). A cluster's few results can be fitted by constants that
 // only describe that run's noise; on other runs of the same GPU they then
 // predict worse than the global constants (three GPUStack DeepSeek-R1 runs
 // once fitted constants that put the same cluster's 32K burst at 32.6% off
@@ -54,6 +54,22 @@ type PublishedCheck struct {
 	Improved int `json:"improved"`
 	// Worsened are the figures the fit predicts worse.
 	Worsened []PublishedFigure `json:"worsened,omitempty"`
+	// PDMatch says, when published/pd.yaml's P/D runs are compared too,
+	// which and why ("" when they are not: UsePDRowsColocated).
+	PDMatch string `json:"pd_match,omitempty"`
+	// PDRows and PDFigures are the P/D runs replayed and their figures
+	// compared (Rows counts throughput.yaml's runs only; Figures, the
+	// medians, Improved and Worsened count the P/D figures with the rest).
+	PDRows    int `json:"pd_rows,omitempty"`
+	PDFigures int `json:"pd_figures,omitempty"`
+	// PDOwnRows are P/D runs left out as one of the results given to the
+	// fit; PDRefused P/D runs the check could not replay, with why.
+	PDOwnRows []string `json:"pd_own_rows,omitempty"`
+	PDRefused []string `json:"pd_refused,omitempty"`
+	// PDMedianBeforePct and PDMedianAfterPct are the median errors over the
+	// P/D figures alone.
+	PDMedianBeforePct float64 `json:"pd_median_error_before_pct,omitempty"`
+	PDMedianAfterPct  float64 `json:"pd_median_error_after_pct,omitempty"`
 	// Warning is the warning's sentence when the fitted constants are
 	// worse than the global ones on these figures (their median error
 	// grew), "" otherwise.
@@ -70,6 +86,8 @@ type PublishedFigure struct {
 	// Metric is the figure's key in published/throughput.yaml (ttft_ms.mean).
 	Metric    string  `json:"metric"`
 	Published float64 `json:"published"`
+	// PD marks a P/D run of published/pd.yaml (Metric then its key there).
+	PD bool `json:"pd,omitempty"`
 	// BeforePct and AfterPct are predicted/measured − 1, in percent.
 	BeforePct float64 `json:"error_before_pct"`
 	AfterPct  float64 `json:"error_after_pct"`
@@ -112,7 +130,9 @@ func comparable(r published.Row, gpu string, legacyDep bool) bool {
 }
 
 // checkPublished replays the published runs matching dep with the global
-// constants and with the fitted ones and compares them. used are the
+// constants and with the fitted ones and compares them: throughput.yaml's
+// colocated runs, and pd.yaml's P/D runs (pdpublished.go) for a P/D
+// deployment (and a colocated one, UsePDRowsColocated). used are the
 // results given to the fit; fitted the constants it found; worstBefore and
 // worstAfter its worst |log error| over them, for the warning.
 func checkPublished(dep *resolve.Deployment, used []*bench.Result, fitted perf.Efficiency, worstBefore, worstAfter float64) *PublishedCheck {
@@ -133,51 +153,96 @@ func checkPublished(dep *resolve.Deployment, used []*bench.Result, fitted perf.E
 		if !comparable(r, pc.GPU, legacyDep) {
 			continue
 		}
-		if ownRun(r, names, used) {
+		if ownRun(r.Model, r.Workload, r.Load, names, used) {
 			pc.OwnRows = append(pc.OwnRows, r.ID)
 			continue
 		}
 		rows = append(rows, r)
 	}
-	if len(rows) == 0 {
+	var pdRows []pdRow
+	if dep.PD != nil || UsePDRowsColocated {
+		pc.PDMatch = pdMatchRule
+		if pdRows, pc.PDOwnRows, pc.PDRefused, err = pdRowsOf(dep, pc.GPU, legacyDep, names, used); err != nil {
+			pc.PDRefused = append(pc.PDRefused, "published/pd.yaml could not be read: "+err.Error())
+		}
+		if dep.PD == nil && len(pdRows)+len(pc.PDOwnRows)+len(pc.PDRefused) == 0 {
+			pc.PDMatch = "" // a colocated deployment on a GPU pd.yaml has no run of: nothing to say
+		}
+	}
+	if len(rows) == 0 && len(pdRows) == 0 {
 		pc.None = fmt.Sprintf("published/throughput.yaml has no vLLM run on %s of your engine's generation that was not given to the fit", pc.GPU)
-		if len(pc.OwnRows) > 0 {
-			pc.None += " (its runs there are your results: " + strings.Join(pc.OwnRows, ", ") + ")"
+		if pc.PDMatch != "" {
+			pc.None = fmt.Sprintf("published/throughput.yaml and published/pd.yaml have no vLLM run on %s of your engine's generation that was not given to the fit", pc.GPU)
+		}
+		if own := append(append([]string(nil), pc.OwnRows...), pc.PDOwnRows...); len(own) > 0 {
+			pc.None += " (its runs there are your results: " + strings.Join(own, ", ") + ")"
 		}
 		pc.None += ": how the fitted constants do beyond your results is unknown"
 		return pc
 	}
 	kept := func(t globalfit.Target) bool { _, out := globalfit.Excluded(t, t.Engine); return !out }
 	replayed := map[string]bool{} // rows with a figure, excluded or not: a row the replay refuses has none
-	before := globalfit.ReproduceAll(rows, perf.DefaultEfficiency, func(t globalfit.Target) bool {
-		replayed[t.Row] = true
-		if !kept(t) {
-			pc.ExcludedFigures++
-			return false
-		}
-		return true
-	})
-	after := globalfit.ReproduceAll(rows, fitted, kept)
+	var before, after []globalfit.Target
+	if len(rows) > 0 {
+		before = globalfit.ReproduceAll(rows, perf.DefaultEfficiency, func(t globalfit.Target) bool {
+			replayed[t.Row] = true
+			if !kept(t) {
+				pc.ExcludedFigures++
+				return false
+			}
+			return true
+		})
+		after = globalfit.ReproduceAll(rows, fitted, kept)
+	}
 	pc.Rows = len(replayed)
-	pc.compare(before, after)
+	var pdBefore, pdAfter []globalfit.Target
+	if len(pdRows) > 0 {
+		pdBefore, pdAfter = predictPDRows(pdRows, nil), predictPDRows(pdRows, &fitted)
+		pdReplayed := map[string]bool{}
+		for _, t := range pdBefore {
+			pdReplayed[t.Row] = true
+		}
+		pc.PDRows = len(pdReplayed)
+	}
+	pc.compare(before, after, pdBefore, pdAfter)
 	if pc.Figures == 0 {
-		pc.None = fmt.Sprintf("the %d vLLM run%s on %s left after your own publish no figure the estimator claims to reproduce (estimate/replay.Exclusions)", len(rows), textfmt.PluralS(len(rows)), pc.GPU)
+		pc.None = fmt.Sprintf("the %d vLLM run%s on %s left after your own publish no figure the estimator claims to reproduce (estimate/replay.Exclusions)", len(rows)+len(pdRows), textfmt.PluralS(len(rows)+len(pdRows)), pc.GPU)
 		return pc
 	}
 	pc.setWarning(len(used), worstBefore, worstAfter)
 	return pc
 }
 
+// pdMatchRule is why published/pd.yaml's runs are compared too.
+const pdMatchRule = "published/pd.yaml's P/D runs of vLLM on the same GPU (both pools' GPU), replayed through the P/D model as docs/calibration-pd.md replays them: " +
+	"check --calibration hands the fitted constants to both pools of a P/D spec"
+
 // compare pairs each figure's prediction under the global constants with
 // its prediction under the fitted ones (by row and metric) and fills the
-// summary and the worsened figures.
-func (pc *PublishedCheck) compare(before, after []globalfit.Target) {
+// summary and the worsened figures: the colocated runs' (before, after)
+// and the P/D runs' (pdBefore, pdAfter), together and the P/D ones apart.
+func (pc *PublishedCheck) compare(before, after, pdBefore, pdAfter []globalfit.Target) {
+	pc.Improved, pc.Worsened = 0, nil
+	eb, ea := pc.pair(before, after, false)
+	pb, pa := pc.pair(pdBefore, pdAfter, true)
+	pc.PDFigures = len(pb)
+	if len(pb) > 0 {
+		pc.PDMedianBeforePct, pc.PDMedianAfterPct = pctOf(median(pb)), pctOf(median(pa))
+	}
+	eb, ea = append(eb, pb...), append(ea, pa...)
+	pc.Figures = len(eb)
+	if pc.Figures > 0 {
+		pc.MedianBeforePct, pc.MedianAfterPct = pctOf(median(eb)), pctOf(median(ea))
+	}
+}
+
+// pair is compare for one kind of run: the |log errors| before and after
+// of each figure paired, the improved and worsened ones counted.
+func (pc *PublishedCheck) pair(before, after []globalfit.Target, isPD bool) (eb, ea []float64) {
 	byID := map[string]globalfit.Target{}
 	for _, t := range after {
 		byID[t.Row+" "+t.Metric] = t
 	}
-	var eb, ea []float64
-	pc.Improved, pc.Worsened = 0, nil
 	for _, b := range before {
 		a, ok := byID[b.Row+" "+b.Metric]
 		if !ok || !(b.Published > 0) {
@@ -187,26 +252,35 @@ func (pc *PublishedCheck) compare(before, after []globalfit.Target) {
 		eb, ea = append(eb, db), append(ea, da)
 		switch {
 		case da > db+publishedTolerance:
-			pc.Worsened = append(pc.Worsened, PublishedFigure{Row: b.Row, Source: b.Source, Metric: b.Metric, Published: b.Published,
+			pc.Worsened = append(pc.Worsened, PublishedFigure{Row: b.Row, Source: b.Source, Metric: b.Metric, Published: b.Published, PD: isPD,
 				BeforePct: pctErr(b.Predicted, b.Published), AfterPct: pctErr(a.Predicted, a.Published)})
 		case da < db-publishedTolerance:
 			pc.Improved++
 		}
 	}
-	pc.Figures = len(eb)
-	if pc.Figures > 0 {
-		pc.MedianBeforePct, pc.MedianAfterPct = pctOf(median(eb)), pctOf(median(ea))
-	}
+	return eb, ea
 }
 
 // Worse reports whether the fitted constants predict the published figures
 // worse than the global ones: their median error grew by more than the
-// tolerance.
+// tolerance, over all the figures compared or over the P/D runs' alone (a
+// GPU's colocated runs outnumber its P/D runs, whose median would
+// otherwise vanish in theirs).
 func (pc *PublishedCheck) Worse() bool {
-	if pc == nil || pc.Figures == 0 {
-		return false
-	}
-	return math.Log1p(pc.MedianAfterPct/100) > math.Log1p(pc.MedianBeforePct/100)+publishedTolerance
+	return pc.worseAll() || pc.worsePD()
+}
+
+func (pc *PublishedCheck) worseAll() bool {
+	return pc != nil && pc.Figures > 0 && grew(pc.MedianBeforePct, pc.MedianAfterPct)
+}
+
+func (pc *PublishedCheck) worsePD() bool {
+	return pc != nil && pc.PDFigures > 0 && grew(pc.PDMedianBeforePct, pc.PDMedianAfterPct)
+}
+
+// grew reports whether an error (percent) grew beyond the tolerance.
+func grew(beforePct, afterPct float64) bool {
+	return math.Log1p(afterPct/100) > math.Log1p(beforePct/100)+publishedTolerance
 }
 
 // setWarning writes the warning when Worse: what the fit did to the user's
@@ -220,31 +294,24 @@ func (pc *PublishedCheck) setWarning(results int, worstBefore, worstAfter float6
 	if worstAfter > worstBefore+worseTolerance {
 		yours = fmt.Sprintf("fits your %d result%s (worst error %.1f%% → %.1f%%)", results, textfmt.PluralS(results), pctOf(worstBefore), pctOf(worstAfter))
 	}
-	pc.Warning = fmt.Sprintf("the fit %s but worsens %d published figure%s of vLLM on the same GPU (%s; median |error| over %d figures %.1f%% → %.1f%%): it may be fitting this run's noise",
-		yours, len(pc.Worsened), textfmt.PluralS(len(pc.Worsened)), pc.GPU, pc.Figures, pc.MedianBeforePct, pc.MedianAfterPct)
-}
-
-// ownRun reports whether published row r is one of the results given to
-// the fit: the same model, the same load (kind and size) and the same mean
-// request lengths (within 2%, the rounding of totals over a few hundred
-// requests). Its figures were fitted, so they are not a test of the fit.
-func ownRun(r published.Row, names []string, used []*bench.Result) bool {
-	if !catalog.MatchesAny(r.Model.ID, names) {
-		return false
-	}
-	in, out := r.Workload.InputTokens.V, r.Workload.OutputTokens.V
-	if r.Workload.InputTokensMean.Positive() {
-		in = r.Workload.InputTokensMean.V
-	}
-	if r.Workload.OutputTokensMean.Positive() {
-		out = r.Workload.OutputTokensMean.V
-	}
-	for _, u := range used {
-		if sameLoad(r.Load, u.Load) && near(in, u.Shape.InputTokens) && near(out, u.Shape.OutputTokens) {
-			return true
+	pdWorse := 0
+	for _, f := range pc.Worsened {
+		if f.PD {
+			pdWorse++
 		}
 	}
-	return false
+	switch {
+	case pc.worseAll():
+		pc.Warning = fmt.Sprintf("the fit %s but worsens %d published figure%s of vLLM on the same GPU (%s; median |error| over %d figures %.1f%% → %.1f%%)",
+			yours, len(pc.Worsened), textfmt.PluralS(len(pc.Worsened)), pc.GPU, pc.Figures, pc.MedianBeforePct, pc.MedianAfterPct)
+		if pc.PDFigures > 0 {
+			pc.Warning += fmt.Sprintf("; %d of them P/D (median over the %d P/D figures %.1f%% → %.1f%%)", pdWorse, pc.PDFigures, pc.PDMedianBeforePct, pc.PDMedianAfterPct)
+		}
+	default:
+		pc.Warning = fmt.Sprintf("the fit %s but worsens %d published figure%s of vLLM's P/D runs on the same GPU (%s; median |error| over their %d figures %.1f%% → %.1f%%, over all %d published figures %.1f%% → %.1f%%)",
+			yours, pdWorse, textfmt.PluralS(pdWorse), pc.GPU, pc.PDFigures, pc.PDMedianBeforePct, pc.PDMedianAfterPct, pc.Figures, pc.MedianBeforePct, pc.MedianAfterPct)
+	}
+	pc.Warning += ": it may be fitting this run's noise"
 }
 
 // sameLoad compares a published load with a benchmark result's.

@@ -51,7 +51,7 @@ func TestPublishedComparison(t *testing.T) {
 				before = append(before, globalfit.Target{Row: "gone", Metric: string(rune('a' + i)), Published: 100, Predicted: 300})
 			}
 			pc := &PublishedCheck{GPU: "h200", Rows: len(tt.figs)}
-			pc.compare(before, after)
+			pc.compare(before, after, nil, nil)
 			pc.setWarning(2, math.Log(1.5), math.Log(1.1))
 			var got []string
 			for _, w := range pc.Worsened {
@@ -149,7 +149,7 @@ func TestOwnRun(t *testing.T) {
 		{"a closed loop of as many", burst, res(bench.LoadClosedLoop, 500, 3995, 200), false},
 		{"another model", other, res(bench.LoadBurst, 500, 3995, 200), false},
 	} {
-		if got := ownRun(c.r, names, []*bench.Result{c.used}); got != c.want {
+		if got := ownRun(c.r.Model, c.r.Workload, c.r.Load, names, []*bench.Result{c.used}); got != c.want {
 			t.Errorf("%s: own %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -17,6 +17,9 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "## Results\n\n| result | load and shape |\n|---|---|\n")
 	for _, res := range r.Results {
 		what := res.Load + ", " + res.Shape
+		if res.Endpoint != "" {
+			what += "; " + res.Endpoint
+		}
 		if res.NotUsed != "" {
 			what = "not used: " + res.NotUsed
 		}
@@ -74,21 +77,43 @@ func (pc *PublishedCheck) writeMarkdown(w io.Writer) {
 	if pc == nil {
 		return
 	}
-	fmt.Fprintf(w, "\n## Published runs the fit was not given\n\nFrom published/throughput.yaml, with the global constants and with the fitted ones. Compared: %s.\n", md(pc.Match))
+	fmt.Fprintf(w, "\n## Published runs the fit was not given\n\nFrom %s, with the global constants and with the fitted ones. Compared: %s.\n", pc.files(), md(pc.Match))
+	if pc.PDMatch != "" {
+		fmt.Fprintf(w, "\nCompared too: %s.\n", md(pc.PDMatch))
+	}
 	if len(pc.OwnRows) > 0 {
 		fmt.Fprintf(w, "\nLeft out as your own results: %s.\n", strings.Join(pc.OwnRows, ", "))
+	}
+	if len(pc.PDOwnRows) > 0 {
+		fmt.Fprintf(w, "\nP/D runs left out as your own results: %s.\n", strings.Join(pc.PDOwnRows, ", "))
+	}
+	if len(pc.PDRefused) > 0 {
+		fmt.Fprintf(w, "\nP/D runs not replayed: %s.\n", md(strings.Join(pc.PDRefused, "; ")))
 	}
 	if pc.None != "" {
 		fmt.Fprintf(w, "\nNone compared: %s.\n", md(pc.None))
 		return
 	}
-	fmt.Fprintf(w, "\n%d run%s on %s, %d figure%s (%d more left out, as the global calibration leaves them out): median |error| %.1f%% with the global constants, %.1f%% with the fitted ones; %d figure%s better, %d worse.\n",
-		pc.Rows, textfmt.PluralS(pc.Rows), pc.GPU, pc.Figures, textfmt.PluralS(pc.Figures), pc.ExcludedFigures,
-		pc.MedianBeforePct, pc.MedianAfterPct, pc.Improved, textfmt.PluralS(pc.Improved), len(pc.Worsened))
+	fmt.Fprintf(w, "\n%d run%s on %s, %d figure%s (%d more left out, as the global calibration leaves them out)",
+		pc.Rows, textfmt.PluralS(pc.Rows), pc.GPU, pc.Figures-pc.PDFigures, textfmt.PluralS(pc.Figures-pc.PDFigures), pc.ExcludedFigures)
+	if pc.PDMatch != "" {
+		fmt.Fprintf(w, "; %d P/D run%s, %d figure%s: median |error| %.1f%% with the global constants, %.1f%% with the fitted ones",
+			pc.PDRows, textfmt.PluralS(pc.PDRows), pc.PDFigures, textfmt.PluralS(pc.PDFigures), pc.PDMedianBeforePct, pc.PDMedianAfterPct)
+	}
+	sep := ". All together: "
+	if pc.PDMatch == "" {
+		sep = ": "
+	}
+	fmt.Fprintf(w, "%smedian |error| %.1f%% with the global constants, %.1f%% with the fitted ones; %d figure%s better, %d worse.\n",
+		sep, pc.MedianBeforePct, pc.MedianAfterPct, pc.Improved, textfmt.PluralS(pc.Improved), len(pc.Worsened))
 	if len(pc.Worsened) > 0 {
 		fmt.Fprintf(w, "\n| worse with the fitted constants | figure | published | global | fitted |\n|---|---|--:|--:|--:|\n")
 		for _, f := range pc.Worsened {
-			fmt.Fprintf(w, "| %s | %s | %s | %+.1f%% | %+.1f%% |\n", f.Row, f.Metric, num(f.Published), f.BeforePct, f.AfterPct)
+			row := f.Row
+			if f.PD {
+				row += " (P/D)"
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %+.1f%% | %+.1f%% |\n", row, f.Metric, num(f.Published), f.BeforePct, f.AfterPct)
 		}
 	}
 	if pc.Warning != "" {

@@ -30,8 +30,15 @@ func vllmResult(t *testing.T, dir string, r published.Row) string {
 		}
 		return nominal.V
 	}
+	// The row's endpoint as vllm bench serve's --backend names it
+	// (resultAPI): openai-chat for the chat endpoint, openai for
+	// completions.
+	backend := "openai-chat"
+	if r.Workload.API == published.APICompletions {
+		backend = "openai"
+	}
 	res := map[string]any{
-		"date": "20260106-000000", "endpoint_type": "openai", "backend": "vllm", "label": nil,
+		"date": "20260106-000000", "endpoint_type": backend, "backend": backend, "label": nil,
 		"model_id": r.Model.ID, "tokenizer_id": r.Model.ID, "num_prompts": n,
 		"request_rate": "inf", "burstiness": 1.0, "max_concurrency": nil,
 		"duration": r.Figures.DurationS.V, "completed": n, "failed": 0,
@@ -170,6 +177,11 @@ func TestCalibratePublishedCluster(t *testing.T) {
 		if pc == nil || strings.Join(pc.OwnRows, " ") != "gpustack-dsr1-h200-vllm-tp8-random-4k gpustack-dsr1-h200-vllm-tp8-random-2k gpustack-dsr1-h200-vllm-tp8-sharegpt-c4" ||
 			pc.Figures < 5 || pc.None != "" {
 			t.Fatalf("published check %+v", pc)
+		}
+		// A colocated deployment's check leaves published/pd.yaml's H200
+		// runs out (UsePDRowsColocated off).
+		if pc.PDMatch != "" || pc.PDRows != 0 || pc.PDFigures != 0 {
+			t.Errorf("a colocated check compared P/D runs: %q, %d runs, %d figures", pc.PDMatch, pc.PDRows, pc.PDFigures)
 		}
 		t.Logf("published vLLM runs on h200: %d runs, %d figures, median |error| %.1f%% global, %.1f%% fitted (warning: %q)", pc.Rows, pc.Figures, pc.MedianBeforePct, pc.MedianAfterPct, pc.Warning)
 

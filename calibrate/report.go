@@ -48,6 +48,10 @@ type ResultReport struct {
 	Format string `json:"format"`
 	Load   string `json:"load"`
 	Shape  string `json:"shape"`
+	// Endpoint says which OpenAI endpoint the replay calls when the result
+	// records it (endpointFor: the result's, over the spec's workload.api);
+	// "" when it records none and the spec's is used.
+	Endpoint string `json:"endpoint,omitempty"`
 	// NotUsed says why the result was left out ("" when used).
 	NotUsed string `json:"not_used,omitempty"`
 }

@@ -13,6 +13,9 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "\nResults\n")
 	for _, res := range r.Results {
 		what := res.Load + ", " + res.Shape
+		if res.Endpoint != "" {
+			what += "; " + res.Endpoint
+		}
 		if res.NotUsed != "" {
 			what = "not used: " + res.NotUsed
 		}
@@ -69,28 +72,65 @@ func (pc *PublishedCheck) writeText(w io.Writer) {
 	if pc == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nPublished runs the fit was not given (published/throughput.yaml, with the global constants and with the fitted ones)\n")
+	fmt.Fprintf(w, "\nPublished runs the fit was not given (%s, with the global constants and with the fitted ones)\n", pc.files())
 	fmt.Fprintln(w, wrap("Compared: "+pc.Match+".", 92, "  "))
+	if pc.PDMatch != "" {
+		fmt.Fprintln(w, wrap("Compared too: "+pc.PDMatch+".", 92, "  "))
+	}
 	if len(pc.OwnRows) > 0 {
 		fmt.Fprintln(w, wrap("Left out as your own results: "+strings.Join(pc.OwnRows, ", ")+".", 92, "  "))
+	}
+	if len(pc.PDOwnRows) > 0 {
+		fmt.Fprintln(w, wrap("P/D runs left out as your own results: "+strings.Join(pc.PDOwnRows, ", ")+".", 92, "  "))
+	}
+	if len(pc.PDRefused) > 0 {
+		fmt.Fprintln(w, wrap("P/D runs not replayed: "+strings.Join(pc.PDRefused, "; ")+".", 92, "  "))
 	}
 	if pc.None != "" {
 		fmt.Fprintln(w, wrap("None compared: "+pc.None+".", 92, "  "))
 		return
 	}
 	fmt.Fprintf(w, "  %d run%s on %s, %d figure%s (%d more left out, as the global calibration leaves them out)\n",
-		pc.Rows, textfmt.PluralS(pc.Rows), pc.GPU, pc.Figures, textfmt.PluralS(pc.Figures), pc.ExcludedFigures)
-	fmt.Fprintf(w, "  median |error| %.1f%% with the global constants, %.1f%% with the fitted ones; %d figure%s better, %d worse\n",
-		pc.MedianBeforePct, pc.MedianAfterPct, pc.Improved, textfmt.PluralS(pc.Improved), len(pc.Worsened))
+		pc.Rows, textfmt.PluralS(pc.Rows), pc.GPU, pc.Figures-pc.PDFigures, textfmt.PluralS(pc.Figures-pc.PDFigures), pc.ExcludedFigures)
+	if pc.PDMatch != "" {
+		fmt.Fprintf(w, "  %d P/D run%s on %s, %d figure%s: median |error| %.1f%% with the global constants, %.1f%% with the fitted ones\n",
+			pc.PDRows, textfmt.PluralS(pc.PDRows), pc.GPU, pc.PDFigures, textfmt.PluralS(pc.PDFigures), pc.PDMedianBeforePct, pc.PDMedianAfterPct)
+	}
+	fmt.Fprintf(w, "  %smedian |error| %.1f%% with the global constants, %.1f%% with the fitted ones; %d figure%s better, %d worse\n",
+		pc.allText(), pc.MedianBeforePct, pc.MedianAfterPct, pc.Improved, textfmt.PluralS(pc.Improved), len(pc.Worsened))
 	if len(pc.Worsened) > 0 {
 		fmt.Fprintf(w, "  Worse with the fitted constants                                  published    global     fitted\n")
 		for _, f := range pc.Worsened {
-			fmt.Fprintf(w, "    %-60s %9s %+8.1f%% %+8.1f%%\n", clip(f.Row+" "+f.Metric, 60), num(f.Published), f.BeforePct, f.AfterPct)
+			fmt.Fprintf(w, "    %-60s %9s %+8.1f%% %+8.1f%%\n", clip(f.label(), 60), num(f.Published), f.BeforePct, f.AfterPct)
 		}
 	}
 	if pc.Warning != "" {
 		fmt.Fprintln(w, wrap("Warning: "+pc.Warning+".", 100, ""))
 	}
+}
+
+// files names the published files compared.
+func (pc *PublishedCheck) files() string {
+	if pc.PDMatch != "" {
+		return "published/throughput.yaml and published/pd.yaml"
+	}
+	return "published/throughput.yaml"
+}
+
+// allText prefixes the overall median when P/D figures are in it.
+func (pc *PublishedCheck) allText() string {
+	if pc.PDMatch != "" {
+		return "all together: "
+	}
+	return ""
+}
+
+// label is the figure's row and metric, a P/D run's marked so.
+func (f PublishedFigure) label() string {
+	if f.PD {
+		return f.Row + " (P/D) " + f.Metric
+	}
+	return f.Row + " " + f.Metric
 }
 
 // writeWorsened names every figure the fit predicts worse, and says when

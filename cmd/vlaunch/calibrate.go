@@ -53,6 +53,12 @@ the closed loop it is); other loads are shown, not used. Both pools must
 run on the same GPU (one calibration file describes one GPU). A P/D fit
 runs at most 300 evaluations of the P/D model.
 
+A result that records the endpoint its client called (vllm bench serve's
+backend: openai-chat is /v1/chat/completions, vllm and openai
+/v1/completions; AIPerf's and GenAI-Perf's endpoint type) is replayed with
+that endpoint, whatever the spec's workload.api says, and the report says
+so; one that records none is replayed with the spec's.
+
 With --out-file FILE the fitted constants are written to a calibration file
 that check, plan and generate use with --calibration FILE, or with
 'calibration: FILE' in the spec. -o/--output is the report's format, as in
@@ -69,8 +75,10 @@ vLLM on the same GPU — any model, the same engine generation, leaving out
 your own results and the figures the global calibration leaves out — with
 the global constants and with the fitted ones, reports the figures the fit
 predicts worse and the median error before and after, and warns (on
-stderr) when the median grew. It says so when no published run matches.
-With --strict that warning too exits 1 and writes nothing.
+stderr) when the median grew. For a P/D spec it also replays the P/D runs
+of published/pd.yaml on that GPU through the P/D model, marks them (P/D)
+and warns too when their own median grew. It says so when no published run
+matches. With --strict that warning too exits 1 and writes nothing.
 
 Exit codes: 0 fitted, 1 nothing could be fitted (no usable result, or no
 constant the results constrain), or --strict and the fit made a figure,

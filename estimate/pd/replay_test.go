@@ -15,8 +15,6 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/internal/golden"
 	"github.com/vlaunch/vlaunch/published"
-	"github.com/vlaunch/vlaunch/spec"
-	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // replaySeed is the simulation seed of every replayed row (check's own).
@@ -25,176 +23,21 @@ const replaySeed = 1
 // pdTolerance is the accepted relative error issue #24 sets (±30%).
 const pdTolerance = 0.30
 
-// nodeLines writes one node per engine instance of gpus GPUs, named
-// prefix0, prefix1, …, and returns their names.
-func nodeLines(b *strings.Builder, prefix string, instances, gpus int, ip *int) []string {
-	var names []string
-	for i := range instances {
-		name := fmt.Sprintf("%s%d", prefix, i)
-		names = append(names, name)
-		fmt.Fprintf(b, "    - {name: %s, address: 10.0.0.%d, gpus: %d}\n", name, *ip, gpus)
-		*ip++
-	}
-	return names
-}
+// The row → spec writer, the row's evaluation and the reading of its
+// figures live in estimate/pd/published.go (RowSpec, EvaluateRow,
+// PredictRow), which vlaunch calibrate's published check shares; the
+// names below are this file's for them.
+var (
+	clientArrivals  = pd.ClientArrivals
+	rateLoad        = pd.RateLoad
+	clientRun       = pd.ClientRun
+	replayRouter    = pd.RowRouter
+	clientCounted   = pd.ClientCounted
+	replayConnector = pd.RowConnector
+)
 
-// header is a row's spec up to its nodes: the catalog model in the
-// weights the source served (FP8 where it served an FP8 checkpoint of a
-// BF16 catalog model; otherwise what the checkpoint ships), the GPU.
-func header(r published.PDRow, name string) *strings.Builder {
-	var b strings.Builder
-	fmt.Fprintf(&b, "apiVersion: vlaunch/v1\nkind: Deployment\nmetadata: {name: %s}\n", name)
-	fmt.Fprintf(&b, "model: {name: %s, weights: %s, path: /models/x}\n", r.Model.Catalog, replayWeights(r))
-	fmt.Fprintf(&b, "hardware:\n  gpu: %s\n  nodes:\n", r.Hardware.GPU)
-	return &b
-}
-
-// footer is a row's spec after its nodes: the NICs of a node of
-// gpusPerInstance GPUs, its share of the whole node's (an instance on half
-// a node's GPUs owns half its NICs), the client's load (a closed loop, or
-// a rate with the arrival process the source's client drew:
-// clientArrivals), the release. Where the source
-// gives no NICs, pools on different nodes get check's default fabric (no
-// network section, as a user's spec without one) and pools sharing a node
-// one 100 Gbit/s NIC, which nothing crosses. The P/D spec passes the
-// decode instance's GPUs: the hand-off runs over the decode rank's NICs
-// (newTransfer), and no pool of these rows spans nodes, so no all-to-all
-// or TP traffic crosses them.
-func footer(b *strings.Builder, r published.PDRow, gpusPerInstance int) {
-	h := r.Hardware
-	switch {
-	case h.NICsPerNode.Positive() && h.InterNodeGbitPerNIC.Positive():
-		nics := max(1, h.NICsPerNode.Int()*gpusPerInstance/h.GPUsPerNode.Int())
-		fmt.Fprintf(b, "  network:\n    inter_node: {kind: %s, bandwidth_gbit_per_s: %g, nics_per_node: %d, latency_us: 2}\n", fabricKind(h), h.InterNodeGbitPerNIC.V, nics)
-	case h.SameNode.V:
-		fmt.Fprintf(b, "  network:\n    inter_node: {kind: %s, bandwidth_gbit_per_s: 100, nics_per_node: 1, latency_us: 2}\n", fabricKind(h))
-	}
-	if rateLoad(r) {
-		fmt.Fprintf(b, "workload: {arrival_rate_per_s: %g, input_tokens: %d, output_tokens: %d", r.Load.RequestRatePerS.V, r.Workload.InputTokens.Int(), r.Workload.OutputTokens.Int())
-		if a := clientArrivals[r.Source]; a.burstiness != 1 {
-			fmt.Fprintf(b, ", arrival_burstiness: %g", a.burstiness)
-		}
-	} else {
-		fmt.Fprintf(b, "workload: {concurrency: %d, input_tokens: %d, output_tokens: %d", r.Load.Concurrency.Int(), r.Workload.InputTokens.Int(), r.Workload.OutputTokens.Int())
-	}
-	if f := r.Decode.Features.MaxModelLen; f.Positive() {
-		fmt.Fprintf(b, ", max_model_len: %d", f.Int())
-	}
-	if r.Workload.API == published.APICompletions {
-		// check assumes the chat endpoint (its 0.11.0 template parse).
-		b.WriteString(", api: completions")
-	}
-	fmt.Fprintf(b, "}\nvllm: {version: %q", r.Engine.Version)
-	if bs := r.Decode.BlockSize; bs.Positive() {
-		fmt.Fprintf(b, ", block_size: %d", bs.Int())
-	}
-	if r.Model.KVCacheDType == "fp8" {
-		b.WriteString(", kv_cache_dtype: fp8")
-	}
-	b.WriteString("}\nruntime: {kind: bare}\n")
-}
-
-// replayWeights is the spec's model.weights for a row: fp8 where the
-// source served FP8 weights, else auto (the checkpoint's own: gpt-oss's
-// MXFP4).
-func replayWeights(r published.PDRow) string {
-	if r.Model.Weights == "fp8" {
-		return "fp8"
-	}
-	return "auto"
-}
-
-// poolEngine is a pool's engine settings the source set apart from the
-// release's defaults (gpu_memory_utilization, max_num_batched_tokens, eager
-// mode), as the pool's vllm block; "" when it set none.
-func poolEngine(f published.Features) string {
-	var kv []string
-	if u := f.GPUMemoryUtilization; u.Positive() {
-		kv = append(kv, fmt.Sprintf("gpu_memory_utilization: %g", u.V))
-	}
-	if t := f.MaxNumBatchedTokens; t.Positive() {
-		kv = append(kv, fmt.Sprintf("max_num_batched_tokens: %d", t.Int()))
-	}
-	if g := f.CUDAGraphs; g.Known && !g.V { // the source ran --enforce-eager
-		kv = append(kv, "enforce_eager: true")
-	}
-	if len(kv) == 0 {
-		return ""
-	}
-	return "{" + strings.Join(kv, ", ") + "}"
-}
-
-// arrivals is the arrival process a source's rate client drew, as
-// workload.arrival_burstiness: the gamma shape of its gaps (1: Poisson),
-// and where the client's code says so.
-type arrivals struct {
-	burstiness float64
-	why        string
-}
-
-// clientArrivals maps every source with rate rows to the process its
-// client really ran, read in the client's code (TestClientArrivalsKnown:
-// no rate row without one). A row's load.kind does not say it:
-// constant-rate stands for both entries below, and they differ.
-var clientArrivals = map[string]arrivals{
-	// llm-d's harness runs inference-perf with load type constant, whose
-	// ConstantLoadTimer draws its gaps from an exponential distribution
-	// of mean 1/rate and rescales them to sum to the stage's duration
-	// (kubernetes-sigs/inference-perf inference_perf/loadgen/
-	// load_timer.py: intervals = self._rand.exponential(1 / self._rate,
-	// num_requests), normalized to self._duration; exponential since
-	// 7424b86 of 2025-03-22, which every release tag v0.1.0–v0.6.1
-	// contains, rescaled since 603fe14 of 2025-11-18, the same at
-	// 7de5ef2e of 2026-08-19; load_generator.py get_timer gives
-	// every load type but poisson and trace replay a ConstantLoadTimer,
-	// one for the whole stage): a Poisson process conditioned on its
-	// count, so Poisson gaps, not the fixed interval the class's
-	// docstring ("a constant rate ... a small amount of random noise")
-	// and pd.yaml's notes describe. B = 1: as replayed before.
-	"llm-d-pd-guide":     {1, "inference-perf load type constant: exponential gaps rescaled to the stage's duration (load_timer.py ConstantLoadTimer)"},
-	"llm-d-pd-multitier": {1, "the llm-d-pd-guide profile (guide_pd-disaggregation_1.yaml): inference-perf load type constant, Poisson gaps"},
-	// The reviewer's client was vLLM's benchmarks/benchmark_serving.py
-	// --request-rate 3.6 --burstiness 100 (pd.yaml, the source's notes),
-	// whose get_request sleeps np.random.gamma(shape=burstiness,
-	// scale=1/(request_rate*burstiness)) between requests
-	// (vllm-project/vllm benchmarks/benchmark_serving.py at 0049e29c, a
-	// stored version: the same draw as vllm/benchmarks/serve.py at
-	// def9ce85 and 009e6d4a, sim.Config.Burstiness): gaps of 278 ms with a
-	// standard deviation of 10%.
-	"vllm-pr-18242-p2pnccl": {100, "vllm benchmark_serving.py --burstiness 100: gamma gaps of shape 100 (get_request)"},
-}
-
-// rateLoad reports whether the row's client sent requests at a rate
-// (Poisson or constant) rather than from a closed loop of sessions.
-func rateLoad(r published.PDRow) bool {
-	return r.Load.Kind == published.LoadPoisson || r.Load.Kind == published.LoadConstantRate
-}
-
-// replayConnector is the KV connector a row's run used, as the spec names
-// it, and its kv_connector_extra_config as far as the row records it
-// (published.PDRow.Connector: the registry name, then the transport and
-// mode in parentheses): "nixl" for NixlConnector and for a name vLLM
-// registers none of. A spec may name any registered connector
-// (resolve.AssembleDisaggregated takes it; validate's SPEC127 refuses to
-// write bundles for any but NixlConnector, a rule of the generator, not of
-// the model): vllm-pr-18242-p2pnccl is replayed with P2pNcclConnector
-// and the send_type its commands set (PUT_ASYNC), priced by its semantics
-// (pd.UseConnectorSemantics).
-func replayConnector(r published.PDRow) (string, map[string]string) {
-	name, _, _ := strings.Cut(strings.TrimSpace(r.Connector), " ")
-	c, ok := vllm.KVConnectorNamed(name)
-	if !ok || c.Name == vllm.NixlConnectorName {
-		return "nixl", nil
-	}
-	extra := map[string]string{}
-	for _, st := range []string{vllm.P2pNcclPutAsync, vllm.P2pNcclGet, vllm.P2pNcclPut} { // PUT_ASYNC before PUT
-		if c.Name == "P2pNcclConnector" && strings.Contains(r.Connector, st) {
-			extra["send_type"] = st
-			break
-		}
-	}
-	return c.Name, extra
-}
+// predicted is what the model gives for one run (pd.RowPrediction).
+type predicted = pd.RowPrediction
 
 // pdSpec is the P/D deployment a row describes, as a user would write it:
 // each pool instance on a node of its own holding the instance's GPUs, the
@@ -204,34 +47,9 @@ func replayConnector(r published.PDRow) (string, map[string]string) {
 func pdSpec(r published.PDRow) (y string, sameNode bool) { return pdSpecLoad(r, true) }
 
 // pdSpecLoad is pdSpec with the client's closed loop as the finite run of
-// its requests it was (finite, where the row states them: clientRun; the
-// P/D model's finite mode, pd.Evaluate with workload.burst_requests) or as
-// check's steady state (what the replay ran before December 2026).
+// its requests it was (finite) or as check's steady state (pd.RowSpec).
 func pdSpecLoad(r published.PDRow, finite bool) (y string, sameNode bool) {
-	b := header(r, r.ID)
-	ip := 10
-	names := map[string][]string{}
-	pools := map[string]published.PDPool{spec.RolePrefill: r.Prefill, spec.RoleDecode: r.Decode}
-	for _, role := range spec.Roles {
-		p := pools[role]
-		names[role] = nodeLines(b, role[:1], p.Instances.Int(), p.GPUs()/p.Instances.Int(), &ip)
-	}
-	footer(b, r, r.Decode.GPUs()/r.Decode.Instances.Int())
-	name, _ := replayConnector(r)
-	fmt.Fprintf(b, "disaggregation:\n  connector: %s\n", name)
-	for _, role := range spec.Roles {
-		p := pools[role]
-		fmt.Fprintf(b, "  %s:\n    instances: %d\n    nodes: [%s]\n    parallelism: {tensor: %d, pipeline: %d, data: %d, expert: %t}\n",
-			role, p.Instances.Int(), strings.Join(names[role], ", "), p.TP.Int(), p.PP.Int(), p.DP.Int(), p.EP.Int() > 1)
-		if e := poolEngine(p.Features); e != "" {
-			fmt.Fprintf(b, "    vllm: %s\n", e)
-		}
-	}
-	y = b.String()
-	if n, ok := clientRun(r); finite && ok {
-		y = strings.Replace(y, "workload: {", fmt.Sprintf("workload: {burst_requests: %d, ", n), 1)
-	}
-	return y, r.Hardware.SameNode.V
+	return pd.RowSpec(r, finite)
 }
 
 // colocatedSpec is the row's colocated baseline as a spec: its instances
@@ -240,58 +58,14 @@ func pdSpecLoad(r published.PDRow, finite bool) (y string, sameNode bool) {
 func colocatedSpec(r published.PDRow) string { return colocatedSpecLoad(r, true) }
 
 // colocatedSpecLoad is colocatedSpec with the client's closed loop as a
-// finite run of its requests (finite: workload.burst_requests, the
-// sessions all starting at t=0 as vllm bench serve's --max-concurrency
-// and genai-perf's --concurrency start them) or as check's steady state
-// (its sessions staggered over a request's duration, the warm-up
-// discarded: what the replay ran before December 2026).
-func colocatedSpecLoad(r published.PDRow, finite bool) string {
-	c := r.Colocated
-	b := header(r, r.ID+"-colocated")
-	ip := 10
-	per := c.TP.Int() * c.PP.Int() * c.DP.Int()
-	nodeLines(b, "n", c.Instances.Int(), per, &ip)
-	footer(b, r, per)
-	fmt.Fprintf(b, "parallelism: {tensor: %d, pipeline: %d, data: %d, expert: %t, replicas: %d}\n", c.TP.Int(), c.PP.Int(), c.DP.Int(), c.EP.Int() > 1, c.Instances.Int())
-	y := b.String()
-	if n, ok := clientRun(r); finite && ok {
-		y = strings.Replace(y, "workload: {", fmt.Sprintf("workload: {burst_requests: %d, ", n), 1)
-	}
-	return y
-}
-
-// clientRun is the number of requests a row's closed-loop client sent in
-// its measured run (load.num_prompts: vllm bench serve's --num-prompts,
-// genai-perf's --request-count), and whether the row states it; rate
-// loads (a constant rate for minutes) are replayed as the steady open
-// loop they approach.
-func clientRun(r published.PDRow) (int, bool) {
-	n := r.Load.NumPrompts
-	return n.Int(), !rateLoad(r) && n.Positive()
-}
+// finite run of its requests (finite) or as check's steady state
+// (pd.RowColocatedSpec).
+func colocatedSpecLoad(r published.PDRow, finite bool) string { return pd.RowColocatedSpec(r, finite) }
 
 // resolveSpec parses, defaults and resolves a spec.
 func resolveSpec(t *testing.T, name, y string) input.Input {
 	t.Helper()
 	return testinput.FromYAML(t, name, y)
-}
-
-// predicted is what the model gives for one run. unbounded marks an open
-// loop above what some part of the model serves: no TTFT, and the rate
-// served is the smallest capacity (requestsPerS).
-type predicted struct {
-	ttftMean, ttftP50, tpotMean, outTokPerS, requestsPerS, e2eMean float64
-	unbounded                                                      bool
-}
-
-// replayRouter is the router kind whose path a row's run took: llm-d's
-// for the llm-d router's runs, else the default, the vLLM router's (the
-// Ray Serve PD proxy's own path is not read: modelled as that default).
-func replayRouter(r published.PDRow) string {
-	if strings.HasPrefix(r.Router, "llm-d router") {
-		return spec.RouterKindLLMD
-	}
-	return ""
 }
 
 // replayPD predicts a row's P/D run through pd.Evaluate, check's model,
@@ -308,59 +82,15 @@ func replayPDLoad(t *testing.T, r published.PDRow, finite bool) (predicted, pd.S
 	if a, b := r.Prefill.BlockSize, r.Decode.BlockSize; a.Known != b.Known || a.V != b.V {
 		t.Fatalf("%s: the pools' block sizes differ (%s, %s): the replay writes one for both", r.ID, a, b)
 	}
-	y, same := pdSpecLoad(r, finite)
+	y, _ := pdSpecLoad(r, finite)
 	in := resolveSpec(t, r.ID, y)
 	pre, dec := testinput.Pools(t, in.Resolved())
-	evaluate := pd.Evaluate
-	if name, extra := replayConnector(r); name != "nixl" {
-		h := vllm.KVHandoffOf(name, dec.Release().Version, extra, dec.Env)
-		evaluate = func(pre, dec *input.Input, same bool, router string, opt slo.Options) (pd.Report, []slo.Verdict) {
-			return pd.EvaluateConnector(pre, dec, same, router, h, opt)
-		}
+	rep, _ := pd.EvaluateRow(r, &pre, &dec, slo.Options{Seed: replaySeed})
+	p, s, err := pd.PredictRow(r, &rep)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if r.Decode.NoConnector() { // the source's decode engines ran without one
-		evaluate = pd.EvaluateDecodeRecomputes
-	}
-	rep, _ := evaluate(&pre, &dec, same, replayRouter(r), slo.Options{Seed: replaySeed})
-	s := rep.Scenario(r.Workload.InputTokens.Int())
-	if s == nil {
-		t.Fatalf("%s: no scenario (KV per rank: prefill %d, decode %d)", r.ID, rep.Prefill.KVTokensPerRank, rep.Decode.KVTokensPerRank)
-	}
-	p := predicted{ttftMean: s.TTFT.Mean, ttftP50: s.TTFT.P50, tpotMean: s.TPOT.Mean, outTokPerS: s.OutputTokPerS, requestsPerS: s.RequestsPerS}
-	if s.Unbounded {
-		if !rateLoad(r) {
-			t.Fatalf("%s: a closed loop came out unbounded", r.ID)
-		}
-		p.unbounded = true
-		p.requestsPerS = min(s.RatePerS, rep.Prefill.CapacityPerS, rep.Decode.CapacityPerS)
-		if s.Transfer.MaxRatePerS > 0 {
-			p.requestsPerS = min(p.requestsPerS, s.Transfer.MaxRatePerS)
-		}
-		p.outTokPerS = p.requestsPerS * float64(s.OutputTokens)
-		p.ttftMean, p.ttftP50 = math.Inf(1), math.Inf(1)
-	}
-	p.e2eMean = p.ttftMean + float64(s.OutputTokens-1)*p.tpotMean
-	p = clientCounted(p, r, s.OutputTokens)
 	return p, *s
-}
-
-// clientCounted puts a prediction in the client's output tokens where the
-// client counted more tokens per request than the engine generated (the
-// row's output_tokens_mean above the out the engine produced at most):
-// inference-perf counts by re-tokenizing the streamed text, so its output
-// tok/s is requests/s × its count and its TPOT divides the same time
-// between the first and last chunk by its count less one. TTFT, request
-// rate and request latency do not depend on the count.
-func clientCounted(p predicted, r published.PDRow, out int) predicted {
-	m := r.Workload.OutputTokensMean
-	if !m.Positive() || m.V <= float64(out) || out < 2 {
-		return p
-	}
-	p.tpotMean *= float64(out-1) / (m.V - 1)
-	if !p.unbounded {
-		p.outTokPerS = p.requestsPerS * m.V
-	}
-	return p
 }
 
 // replayColocated predicts the row's colocated baseline through check's
@@ -368,13 +98,13 @@ func clientCounted(p predicted, r published.PDRow, out int) predicted {
 func replayColocated(t *testing.T, r published.PDRow) predicted {
 	t.Helper()
 	s := simulateColocated(t, r, true)
-	p := predicted{ttftMean: s.TTFT.Mean, ttftP50: s.TTFT.P50, tpotMean: s.TPOT.Mean, outTokPerS: s.OutputTokPerS,
-		requestsPerS: s.OutputTokPerS / float64(max(1, r.Workload.OutputTokens.Int())), e2eMean: s.E2E.Mean}
+	p := predicted{TTFTMean: s.TTFT.Mean, TTFTP50: s.TTFT.P50, TPOTMean: s.TPOT.Mean, OutTokPerS: s.OutputTokPerS,
+		RequestsPerS: s.OutputTokPerS / float64(max(1, r.Workload.OutputTokens.Int())), E2EMean: s.E2E.Mean}
 	if s.Overloaded {
 		// The arrivals outran the engines: the queue, and so TTFT and
 		// end-to-end latency, grow without bound.
-		p.unbounded = true
-		p.ttftMean, p.ttftP50, p.e2eMean = math.Inf(1), math.Inf(1), math.Inf(1)
+		p.Unbounded = true
+		p.TTFTMean, p.TTFTP50, p.E2EMean = math.Inf(1), math.Inf(1), math.Inf(1)
 	}
 	return p
 }
@@ -402,12 +132,12 @@ var pdMetrics = []struct {
 	pub  func(published.Figures) published.Num
 	pred func(predicted) float64
 }{
-	{"TTFT mean (ms)", func(f published.Figures) published.Num { return f.TTFTMs.Mean }, func(p predicted) float64 { return p.ttftMean * 1e3 }},
-	{"TTFT median (ms)", func(f published.Figures) published.Num { return f.TTFTMs.Median }, func(p predicted) float64 { return p.ttftP50 * 1e3 }},
-	{"TPOT mean (ms)", func(f published.Figures) published.Num { return f.TPOTMs.Mean }, func(p predicted) float64 { return p.tpotMean * 1e3 }},
-	{"output tok/s", func(f published.Figures) published.Num { return f.OutputTokPerS }, func(p predicted) float64 { return p.outTokPerS }},
-	{"requests/s", func(f published.Figures) published.Num { return f.RequestPerS }, func(p predicted) float64 { return p.requestsPerS }},
-	{"E2E mean (s)", func(f published.Figures) published.Num { return f.E2ES.Mean }, func(p predicted) float64 { return p.e2eMean }},
+	{"TTFT mean (ms)", func(f published.Figures) published.Num { return f.TTFTMs.Mean }, func(p predicted) float64 { return p.TTFTMean * 1e3 }},
+	{"TTFT median (ms)", func(f published.Figures) published.Num { return f.TTFTMs.Median }, func(p predicted) float64 { return p.TTFTP50 * 1e3 }},
+	{"TPOT mean (ms)", func(f published.Figures) published.Num { return f.TPOTMs.Mean }, func(p predicted) float64 { return p.TPOTMean * 1e3 }},
+	{"output tok/s", func(f published.Figures) published.Num { return f.OutputTokPerS }, func(p predicted) float64 { return p.OutTokPerS }},
+	{"requests/s", func(f published.Figures) published.Num { return f.RequestPerS }, func(p predicted) float64 { return p.RequestsPerS }},
+	{"E2E mean (s)", func(f published.Figures) published.Num { return f.E2ES.Mean }, func(p predicted) float64 { return p.E2EMean }},
 }
 
 // pdFigure is one published figure of a row, its prediction, and the
@@ -686,20 +416,6 @@ func num(v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
-// fabricKind is the spec's inter_node kind for the source's NICs: EFA is
-// neither InfiniBand nor RoCE (UCX reaches it through SRD, for which no
-// cost per NIXL descriptor is measured), so it is written as ethernet;
-// RoCE as roce; anything else as infiniband.
-func fabricKind(h published.PDHardware) string {
-	switch t := strings.ToLower(h.InterNode); {
-	case strings.Contains(t, "efa"):
-		return "ethernet"
-	case strings.Contains(t, "roce"):
-		return "roce"
-	}
-	return "infiniband"
-}
-
 // layoutOf describes a row's pools and load.
 func layoutOf(r published.PDRow) string {
 	where := "one node per pool"
@@ -713,7 +429,7 @@ func layoutOf(r published.PDRow) string {
 	if rateLoad(r) {
 		// the row's load kind, then the process replayed (clientArrivals)
 		process := "Poisson gaps"
-		if b := clientArrivals[r.Source].burstiness; b != 1 {
+		if b := clientArrivals[r.Source].Burstiness; b != 1 {
 			process = fmt.Sprintf("gamma gaps, burstiness %g", b)
 		}
 		load = fmt.Sprintf("%s req/s (%s; %s)", r.Load.RequestRatePerS, r.Load.Kind, process)
@@ -1079,7 +795,7 @@ func worstOf(xs []float64) float64 {
 // and 283 tokens per request; a count at or below the engine's, or none,
 // leaves the prediction as it is.
 func TestClientCounted(t *testing.T) {
-	p := predicted{ttftMean: 0.4, tpotMean: 0.0145, outTokPerS: 11250, requestsPerS: 45, e2eMean: 4}
+	p := predicted{TTFTMean: 0.4, TPOTMean: 0.0145, OutTokPerS: 11250, RequestsPerS: 45, E2EMean: 4}
 	row := func(mean published.Num) published.PDRow {
 		var r published.PDRow
 		r.Workload.OutputTokensMean = mean
@@ -1096,10 +812,10 @@ func TestClientCounted(t *testing.T) {
 		{"equal", published.N(250), 0.0145, 11250},
 	} {
 		got := clientCounted(p, row(c.mean), 250)
-		if math.Abs(got.tpotMean-c.tpot) > 1e-12 || math.Abs(got.outTokPerS-c.outTokS) > 1e-9 {
-			t.Errorf("%s: TPOT %.6f, tok/s %.1f; want %.6f, %.1f", c.name, got.tpotMean, got.outTokPerS, c.tpot, c.outTokS)
+		if math.Abs(got.TPOTMean-c.tpot) > 1e-12 || math.Abs(got.OutTokPerS-c.outTokS) > 1e-9 {
+			t.Errorf("%s: TPOT %.6f, tok/s %.1f; want %.6f, %.1f", c.name, got.TPOTMean, got.OutTokPerS, c.tpot, c.outTokS)
 		}
-		if got.ttftMean != p.ttftMean || got.requestsPerS != p.requestsPerS || got.e2eMean != p.e2eMean {
+		if got.TTFTMean != p.TTFTMean || got.RequestsPerS != p.RequestsPerS || got.E2EMean != p.E2EMean {
 			t.Errorf("%s: TTFT, request rate or E2E changed: %+v", c.name, got)
 		}
 	}
@@ -1122,21 +838,21 @@ func TestClientArrivalsKnown(t *testing.T) {
 		a, ok := clientArrivals[r.Source]
 		used[r.Source] = true
 		switch {
-		case !ok || a.burstiness <= 0 || a.why == "":
+		case !ok || a.Burstiness <= 0 || a.Why == "":
 			t.Errorf("%s (source %s, load %s): no arrival process read for its client", r.ID, r.Source, r.Load.Kind)
 			continue
-		case r.Load.Kind == published.LoadPoisson && a.burstiness != 1:
-			t.Errorf("%s: a Poisson load replayed with burstiness %g", r.ID, a.burstiness)
+		case r.Load.Kind == published.LoadPoisson && a.Burstiness != 1:
+			t.Errorf("%s: a Poisson load replayed with burstiness %g", r.ID, a.Burstiness)
 		}
 		y, _ := pdSpec(r)
-		want := fmt.Sprintf("arrival_burstiness: %g", a.burstiness)
-		if got := strings.Contains(y, want); got != (a.burstiness != 1) {
-			t.Errorf("%s: the replayed spec says %q: %v, want %v:\n%s", r.ID, want, got, a.burstiness != 1, y)
+		want := fmt.Sprintf("arrival_burstiness: %g", a.Burstiness)
+		if got := strings.Contains(y, want); got != (a.Burstiness != 1) {
+			t.Errorf("%s: the replayed spec says %q: %v, want %v:\n%s", r.ID, want, got, a.Burstiness != 1, y)
 		}
 		in := resolveSpec(t, r.ID, y)
 		pre, _ := testinput.Pools(t, in.Resolved())
-		if got, pool := in.Workload.Burstiness(), pre.Workload.Burstiness(); got != a.burstiness || pool != a.burstiness {
-			t.Errorf("%s: resolved burstiness %g, the prefill pool's %g; want %g", r.ID, got, pool, a.burstiness)
+		if got, pool := in.Workload.Burstiness(), pre.Workload.Burstiness(); got != a.Burstiness || pool != a.Burstiness {
+			t.Errorf("%s: resolved burstiness %g, the prefill pool's %g; want %g", r.ID, got, pool, a.Burstiness)
 		}
 	}
 	for src := range clientArrivals {

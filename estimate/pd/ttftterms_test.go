@@ -45,18 +45,18 @@ func TestTTFTTermsGEMMTables(t *testing.T) {
 			pub := r.Figures.TTFTMs.Mean
 			e := "–"
 			if pub.Positive() {
-				e = fmt.Sprintf("%+.0f%%", 100*(p.ttftMean*1e3/pub.V-1))
+				e = fmt.Sprintf("%+.0f%%", 100*(p.TTFTMean*1e3/pub.V-1))
 			}
 			cPub, cPred := "–", "–"
 			if r.Colocated != nil && r.Colocated.Figures.TTFTMs.Mean.Positive() {
 				c := replayColocated(t, r)
-				cPub, cPred = r.Colocated.Figures.TTFTMs.Mean.String(), fmt.Sprintf("%.0f", c.ttftMean*1e3)
+				cPub, cPred = r.Colocated.Figures.TTFTMs.Mean.String(), fmt.Sprintf("%.0f", c.TTFTMean*1e3)
 				t.Logf("%s tables=%t: colocated published req/s %s TPOT %s, predicted req/s %.2f TPOT %.1f ms", r.ID, on,
-					r.Colocated.Figures.RequestPerS, r.Colocated.Figures.TPOTMs.Mean, c.requestsPerS, c.tpotMean*1e3)
+					r.Colocated.Figures.RequestPerS, r.Colocated.Figures.TPOTMs.Mean, c.RequestsPerS, c.TPOTMean*1e3)
 			}
-			fmt.Fprintf(&parts, "| %s | %t | %.0f | %.0f | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f%% | %s | %.2f | %s | %s |\n", r.ID, on, pub.V, p.ttftMean*1e3, e,
+			fmt.Fprintf(&parts, "| %s | %t | %.0f | %.0f | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f%% | %s | %.2f | %s | %s |\n", r.ID, on, pub.V, p.TTFTMean*1e3, e,
 				tp.FrontendS*1e3, tp.PrefillQueueS*1e3, tp.PrefillS*1e3, tp.TransferS*1e3, tp.DecodeAdmitS*1e3, tp.FirstDecodeS*1e3, 100*s.PrefillUtilization,
-				r.Figures.RequestPerS, p.requestsPerS, cPub, cPred)
+				r.Figures.RequestPerS, p.RequestsPerS, cPub, cPred)
 			y, _ := pdSpec(r)
 			in := resolveSpec(t, r.ID, y)
 			pre, _ := testinput.Pools(t, in.Resolved())
