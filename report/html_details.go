@@ -164,7 +164,7 @@ func weightsFormatsSection(r *estimate.Report) *detailSection {
 	if len(r.Alternatives) == 0 {
 		return nil
 	}
-	t := detailTable{Caption: "The checkpoint as shipped and converted", Head: []string{"weights", "source", "weights GiB", "KV GiB", "KV tokens/rank", "max-length seqs/rank", "verdict"},
+	t := detailTable{Caption: "The checkpoint as shipped and converted", Head: []string{"weights", "source", "weights GiB", "KV GiB", "KV tokens/rank", fmt.Sprintf("sessions of %d tokens/rank", r.Memory.Capacity.SessionTokens), "verdict"},
 		Left: []int{1}}
 	for _, a := range r.Alternatives {
 		t.Rows = append(t.Rows, []string{a.WeightsDType, altSource(a), fmt.Sprintf("%.2f", a.WeightsGiB), fmt.Sprintf("%.2f", a.KVCacheGiB),

@@ -45,15 +45,17 @@ func stepTermTables(r *estimate.Report) []termsTable {
 		return nil
 	}
 	ms := func(s float64) string { return fmt.Sprintf("%.2f ms", s*1e3) }
-	st := p.Decode.Step
+	st, pp := p.Decode.Step, r.Input.PP
 	step := termsTable{Caption: fmt.Sprintf("Decode step at %d sessions: %s, bound by %s", p.Decode.Concurrency, ms(st.TotalS), p.Decode.Point.Binding),
 		Head: []string{"term", "time"}}
 	for _, t := range []struct {
 		n string
 		v float64
-	}{{"GPU: dense projections (roofline)", st.DenseS}, {"GPU: routed experts (roofline)", st.ExpertS}, {"GPU: attention (roofline)", st.AttentionS},
-		{fmt.Sprintf("GPU: kernel gaps (%.0f kernels)", st.Kernels), st.KernelGapsS},
-		{"network: all-to-all", st.A2AS}, {"network: TP all-reduce", st.TPS}, {"network: PP hand-off", st.PPS}, {"network: exposed (not hidden by compute)", st.ExposedNetworkS},
+	}{{"GPU: dense projections (roofline" + stageCell(pp) + ")", st.DenseS}, {"GPU: routed experts (roofline" + stageCell(pp) + ")", st.ExpertS},
+		{"GPU: attention (roofline" + stageCell(pp) + ")", st.AttentionS},
+		{fmt.Sprintf("GPU: kernel gaps (%.0f kernels%s)", st.Kernels, allCell(pp)), st.KernelGapsS},
+		{"network: all-to-all" + stageParen(pp), st.A2AS}, {"network: TP all-reduce" + stageParen(pp), st.TPS}, {"network: PP hand-off", st.PPS},
+		{"network: exposed (not hidden by compute" + allCell(pp) + ")", st.ExposedNetworkS},
 		{"host: work between steps", st.HostS}, {"host: kernel launches (overlap the GPU)", st.LaunchS}, {"host: on the critical path", st.OverheadS}} {
 		step.Rows = append(step.Rows, []string{t.n, ms(t.v)})
 	}

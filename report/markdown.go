@@ -86,7 +86,8 @@ func writeCapacityMarkdown(w io.Writer, r *estimate.Report) {
 	if len(r.Alternatives) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n### Weights formats\n\n| weights | source | weights GiB | KV GiB | KV tokens/rank | max-length seqs/rank | verdict |\n|---|---|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(w, "\n### Weights formats\n\n| weights | source | weights GiB | KV GiB | KV tokens/rank | sessions of %d tokens/rank | verdict |\n|---|---|---:|---:|---:|---:|---|\n",
+		r.Memory.Capacity.SessionTokens)
 	for _, a := range r.Alternatives {
 		fmt.Fprintf(w, "| %s | %s | %.2f | %.2f | %s | %d | %s |\n", a.WeightsDType, altSource(a),
 			a.WeightsGiB, a.KVCacheGiB, textfmt.Thousands(a.KVTokensPerRank), a.MaxSeqsPerRank, fitWord(a.Fits))

@@ -26,12 +26,12 @@ func writePerfMarkdown(w io.Writer, r *estimate.Report) {
 	for _, n := range p.Notes {
 		fmt.Fprintf(w, "- %s\n", n)
 	}
-	writeDecodeMarkdown(w, p)
+	writeDecodeMarkdown(w, p, r.Input.PP)
 	writeTablesMarkdown(w, p)
 	writeSLOMarkdown(w, r.SLO)
 }
 
-func writeDecodeMarkdown(w io.Writer, p *slo.Performance) {
+func writeDecodeMarkdown(w io.Writer, p *slo.Performance, pp int) {
 	d := p.Decode
 	fmt.Fprintf(w, "\nDecode at %d sessions (%d per rank): step **%.1f ms**, %.0f output tokens/s, %s-bound.\n\n| term | ms |\n|---|---:|\n",
 		d.Concurrency, d.Point.SeqsPerRank, d.Step.TotalS*1e3, d.Point.OutputTokPerS, d.Point.Binding)
@@ -39,9 +39,9 @@ func writeDecodeMarkdown(w io.Writer, p *slo.Performance) {
 	for _, t := range []struct {
 		n string
 		v float64
-	}{{"GPU: dense (roofline)", st.DenseS}, {"GPU: routed experts (roofline)", st.ExpertS}, {"GPU: attention (roofline)", st.AttentionS},
-		{fmt.Sprintf("GPU: kernel gaps (%.0f kernels)", st.Kernels), st.KernelGapsS},
-		{"network: all-to-all", st.A2AS}, {"network: TP all-reduce", st.TPS}, {"network: PP hand-off", st.PPS}, {"network: exposed", st.ExposedNetworkS},
+	}{{"GPU: dense (roofline" + stageCell(pp) + ")", st.DenseS}, {"GPU: routed experts (roofline" + stageCell(pp) + ")", st.ExpertS}, {"GPU: attention (roofline" + stageCell(pp) + ")", st.AttentionS},
+		{fmt.Sprintf("GPU: kernel gaps (%.0f kernels%s)", st.Kernels, allCell(pp)), st.KernelGapsS},
+		{"network: all-to-all" + stageParen(pp), st.A2AS}, {"network: TP all-reduce" + stageParen(pp), st.TPS}, {"network: PP hand-off", st.PPS}, {"network: exposed" + allParen(pp), st.ExposedNetworkS},
 		{"host: between steps", st.HostS}, {"host: kernel launches (overlap the GPU)", st.LaunchS}, {"host: on the critical path", st.OverheadS},
 		{"floor: weight read", d.Floors.WeightReadS}, {"floor: compute", d.Floors.ComputeS}, {"floor: network", d.Floors.NetworkS}} {
 		fmt.Fprintf(w, "| %s | %.2f |\n", t.n, t.v*1e3)
@@ -136,4 +136,35 @@ func calibrationSuffix(p *slo.Performance) string {
 		return ""
 	}
 	return ", from " + p.Calibration
+}
+
+// stageCell, allCell, stageParen and allParen label the step-term rows of
+// the markdown and HTML tables as stageWords does the text line: one
+// pipeline stage's terms, or the whole step's, when PP > 1.
+func stageCell(pp int) string {
+	if pp <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(", one pipeline stage of %d", pp)
+}
+
+func allCell(pp int) string {
+	if pp <= 1 {
+		return ""
+	}
+	return ", all stages"
+}
+
+func stageParen(pp int) string {
+	if pp <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" (one pipeline stage of %d)", pp)
+}
+
+func allParen(pp int) string {
+	if pp <= 1 {
+		return ""
+	}
+	return " (all stages)"
 }

@@ -21,11 +21,24 @@ func SummaryMarkdown(r *estimate.Report) string {
 	}
 	fmt.Fprintf(&b, "vlaunch check: %s.\n\n", verdict)
 	m := &r.Memory
-	fmt.Fprintf(&b, "- Memory per GPU: %.1f GiB of weights (%s, %.2fB parameters), %.1f GiB of KV cache = %s tokens per DP rank; ",
-		m.PerGPU.WeightsGiB, m.WeightsDType, m.ParamsPerGPU/1e9, m.PerGPU.KVCacheGiB, textfmt.Thousands(m.KVTokensPerRank))
+	// A P/D report's Memory is the decode pool's (estimate.CheckPD): say so,
+	// and give the prefill pool's beside it. The line read "Memory per GPU:
+	// 30.8 GiB of weights, 31.9 GiB of KV cache" for a deployment whose
+	// prefill GPUs hold 34.95 GiB of KV.
+	pool := ""
+	if r.Disaggregated != nil {
+		pool = ", decode pool"
+	}
+	fmt.Fprintf(&b, "- Memory per GPU%s: %.1f GiB of weights (%s, %.2fB parameters), %.1f GiB of KV cache = %s tokens per DP rank; ",
+		pool, m.PerGPU.WeightsGiB, m.WeightsDType, m.ParamsPerGPU/1e9, m.PerGPU.KVCacheGiB, textfmt.Thousands(m.KVTokensPerRank))
 	c := m.Capacity
 	fmt.Fprintf(&b, "%d sessions of %d tokens (%s) put %d on the fullest rank, room for %d.\n",
 		c.Concurrency, c.SessionTokens, c.SessionBasis, c.SeqsPerRank, c.MaxSeqsPerRank)
+	if d := r.Disaggregated; d != nil {
+		p := d.Prefill
+		fmt.Fprintf(&b, "- Memory per GPU, prefill pool: %.1f GiB of weights, %.1f GiB of KV cache = %s tokens per DP rank.\n",
+			p.WeightsGiB, p.KVCacheGiB, textfmt.Thousands(p.KVTokensPerRank))
+	}
 	for _, s := range r.SLO {
 		target, pred := SLOFigures(s)
 		fmt.Fprintf(&b, "- %s %s: target %s, predicted %s (bound by %s).\n", strings.ToUpper(s.Verdict), s.Name, target, pred, s.Binding)

@@ -109,9 +109,13 @@ func writeAlternativesText(w io.Writer, r *estimate.Report) {
 	if len(r.Alternatives) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nWeights formats\n")
+	// The count is the capacity section's "max sessions of N tokens" per
+	// rank (memory.Capacity.MaxSeqsPerRank: sessions of session_tokens), not
+	// sequences of max_model_len: it was labelled "max-length seqs/rank",
+	// 463 beside "max concurrency at max_model_len 32768: 70.91".
+	fmt.Fprintf(w, "\nWeights formats (sessions of %d tokens)\n", r.Memory.Capacity.SessionTokens)
 	for _, a := range r.Alternatives {
-		fmt.Fprintf(w, "  %-5s %-26s weights %6.2f GiB  KV %6.2f GiB  %s tokens/rank  %d max-length seqs/rank  %s\n",
+		fmt.Fprintf(w, "  %-5s %-26s weights %6.2f GiB  KV %6.2f GiB  %s tokens/rank  %d sessions/rank  %s\n",
 			a.WeightsDType, "("+altSource(a)+")", a.WeightsGiB, a.KVCacheGiB, textfmt.Thousands(a.KVTokensPerRank), a.MaxSeqsPerRank, fitWord(a.Fits))
 	}
 }
