@@ -1,0 +1,96 @@
+package vllm
+
+import (
+	"strings"
+	"testing"
+)
+
+// Facts the third audit (issue #23, factaudit2) found false, each against
+// the release files named in sources_factaudit2.go: the v0.9.0 and v0.11.0
+// tag commits, the v0.16.0 release branch, the v0.19.0 commit 2a69949bd,
+// and a third-party checkout of 0.21.0.
+
+// TestEnvSpansFactAudit2: whether a release's vllm/envs.py registers the
+// variable (Present/Absent where a file was read; Maybe between).
+func TestEnvSpansFactAudit2(t *testing.T) {
+	for _, tt := range []struct {
+		name, v string
+		want    Presence
+		cite    string
+	}{
+		// Added after 0.9.0 (PR #19506), removed by PR #39107.
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.9.0", Absent, "587387724"},
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.8.4", Absent, "587387724"},
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.10.1", Maybe, "#19506"},
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.11.0", Present, "b8b302cde434"},
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.19.0", Present, "2a69949bd"},
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.21.0", Absent, "#39107"},
+		{"VLLM_RANDOMIZE_DP_DUMMY_INPUTS", "0.9.0", Absent, "#19298"},
+		{"VLLM_RANDOMIZE_DP_DUMMY_INPUTS", "0.11.0", Present, "b8b302cde434"},
+		// In the v0.11.0 tag already (PR #24845), not only from 0.12.0.
+		{"VLLM_DEEPEP_BUFFER_SIZE_MB", "0.11.0", Present, "#24845"},
+		{"VLLM_DBO_COMM_SMS", "0.11.0", Present, "#24845"},
+		// Not in the v0.11.0 tag.
+		{"VLLM_MOE_USE_DEEP_GEMM", "0.11.0", Absent, "#28422"},
+		{"VLLM_MOE_USE_DEEP_GEMM", "0.12.0", Maybe, "#28422"},
+		{"VLLM_MOE_USE_DEEP_GEMM", "0.16.0", Present, "2d5be1dd5"},
+		{"VLLM_RAY_DP_PACK_STRATEGY", "0.11.0", Absent, "#23849"},
+		{"VLLM_RAY_DP_PACK_STRATEGY", "0.16.0", Present, "2d5be1dd5"},
+		{"VLLM_DEEP_GEMM_WARMUP", "0.11.0", Absent, "b8b302cde434"},
+		{"VLLM_DEEP_GEMM_WARMUP", "0.16.0", Present, "#25619"},
+		// Not in the v0.16.0 release branch.
+		{"VLLM_RAY_EXTRA_ENV_VARS_TO_COPY", "0.16.0", Absent, "#34383"},
+		{"VLLM_RAY_EXTRA_ENV_VAR_PREFIXES_TO_COPY", "0.16.0", Absent, "#34383"},
+		{"VLLM_RAY_EXTRA_ENV_VAR_PREFIXES_TO_COPY", "0.17.1", Maybe, "#34383"},
+		{"VLLM_RAY_EXTRA_ENV_VARS_TO_COPY", "0.19.0", Present, "2a69949bd"},
+		{GraphMemoryVariable, "0.12.0", Absent, "#30515"},
+		{GraphMemoryVariable, "0.16.0", Absent, "2d5be1dd5"},
+		{GraphMemoryVariable, "0.19.0", Present, "2a69949bd"},
+		// Gone: no longer registered (vLLM warns "Unknown vLLM environment variable").
+		{"VLLM_USE_TRITON_FLASH_ATTN", "0.11.0", Present, "b8b302cde434"},
+		{"VLLM_USE_TRITON_FLASH_ATTN", "0.16.0", Absent, "#27611"},
+		{"VLLM_TORCH_PROFILER_DIR", "0.11.0", Present, "b8b302cde434"},
+		{"VLLM_TORCH_PROFILER_DIR", "0.16.0", Absent, "#33722"},
+		{"VLLM_FLASHINFER_FORCE_TENSOR_CORES", "0.9.0", Present, "587387724"},
+		{"VLLM_FLASHINFER_FORCE_TENSOR_CORES", "0.11.0", Absent, "#23214"},
+	} {
+		e, ok := KnownEnvEver(tt.name)
+		if !ok {
+			t.Fatalf("%s unknown", tt.name)
+		}
+		got := Absent
+		for i := range envTable {
+			if envTable[i].Name == tt.name {
+				if p := envTable[i].In(mustVersion(tt.v)); p > got {
+					got = p
+				}
+			}
+		}
+		if got != tt.want {
+			t.Errorf("%s at %s: %s, want %s", tt.name, tt.v, got, tt.want)
+		}
+		if _, in := rel(t, tt.v).Env(tt.name); in != (tt.want != Absent) {
+			t.Errorf("%s at %s: Env found = %v", tt.name, tt.v, in)
+		}
+		if !strings.Contains(e.Source, tt.cite) {
+			t.Errorf("%s: source lacks %s: %q", tt.name, tt.cite, e.Source)
+		}
+	}
+}
+
+// TestFlashInferSamplerDefault: VLLM_USE_FLASHINFER_SAMPLER unset is opt-in
+// at the v0.19.0 commit (envs.py: None; "Users must opt in explicitly") and
+// on at 0.21.0 (envs.py: True; PR #40376); 0.20.x was not read.
+func TestFlashInferSamplerDefault(t *testing.T) {
+	for v, want := range map[string]Presence{"0.11.0": Present, "0.18.1": Absent, "0.19.0": Absent, "0.20.2": Maybe, "0.21.0": Present, "0.28.0": Present} {
+		if got := rel(t, v).ProfileSampler(1024, "", false).FlashInfer; got != want {
+			t.Errorf("%s: FlashInfer default %s, want %s", v, got, want)
+		}
+	}
+	src := rel(t, "0.21.0").ProfileSampler(1024, "", false).Source
+	for _, cite := range []string{"2a69949bd", "535947a1", "ae9bec9f", "#40376"} {
+		if !strings.Contains(src, cite) {
+			t.Errorf("source lacks %s", cite)
+		}
+	}
+}
