@@ -94,3 +94,106 @@ func TestFlashInferSamplerDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagSpansFactAudit2: flags read in vllm/engine/arg_utils.py and
+// FrontendArgs at the v0.11.0 tag, the v0.16.0 release branch and the
+// v0.19.0 commit. Present/Absent where a file was read; Maybe between.
+func TestFlagSpansFactAudit2(t *testing.T) {
+	for _, tt := range []struct {
+		v, flag string
+		want    Presence
+		cite    string
+	}{
+		// False before: -dpe is a flag only from PR #23691; 0.11.0 infers
+		// external LB from --data-parallel-rank.
+		{"0.11.0", "--data-parallel-external-lb", Absent, "#23691"},
+		{"0.10.1", "-dpe", Absent, "#23691"},
+		{"0.12.0", "-dpe", Maybe, "#23691"},
+		{"0.16.0", "--data-parallel-external-lb", Present, "2d5be1dd5"},
+		// Present at 0.11.0 (the table began at 0.11.1).
+		{"0.11.0", "--kv-cache-memory-bytes", Present, "b8b302cde434"},
+		// Removed flags.
+		{"0.11.0", "--rope-scaling", Present, "#28006"},
+		{"0.16.0", "--rope-scaling", Absent, "#28006"},
+		{"0.16.0", "--rope-theta", Absent, "#28006"},
+		{"0.16.0", "--logits-processor-pattern", Present, "#34400"},
+		{"0.19.0", "--logits-processor-pattern", Absent, "#34400"},
+		{"0.11.0", "--preemption-mode", Absent, "#25334"},
+		{"0.16.0", "--disable-frontend-multiprocessing", Present, "#37612"},
+		{"0.19.0", "--disable-frontend-multiprocessing", Absent, "#37612"},
+		// Added: absent where read, present from the first read release.
+		{"0.19.0", "--reasoning-config", Present, "#20859"},
+		{"0.19.0", "-dpm", Absent, "2a69949bd"},
+		{"0.19.0", "--data-parallel-supervisor-port", Absent, "2a69949bd"},
+		{"0.19.0", "--spec-method", Absent, "2a69949bd"},
+		{"0.16.0", "--moe-backend", Absent, "#33807"},
+		{"0.19.0", "--moe-backend", Present, "#33807"},
+		{"0.16.0", "--performance-mode", Absent, "#34936"},
+		{"0.19.0", "--performance-mode", Present, "#34936"},
+		{"0.16.0", "--dcp-comm-backend", Absent, "#34883"},
+		{"0.19.0", "--dcp-comm-backend", Present, "#34883"},
+		{"0.16.0", "--enable-ep-weight-filter", Absent, "#37351"},
+		{"0.19.0", "--enable-ep-weight-filter", Present, "#37351"},
+		{"0.11.0", "--enable-mm-embeds", Absent, "#27204"},
+		{"0.16.0", "--enable-mm-embeds", Present, "#27204"},
+		{"0.11.0", "--disable-nccl-for-dp-synchronization", Absent, "#25768"},
+		{"0.16.0", "--disable-nccl-for-dp-synchronization", Present, "#25768"},
+		// Unknown-before-seen stretches shortened by a read release.
+		{"0.16.0", "--attention-backend", Present, "2d5be1dd5"},
+		{"0.11.0", "--expert-placement-strategy", Present, "b8b302cde434"},
+		{"0.16.0", "--stream-interval", Present, "2d5be1dd5"},
+		{"0.16.0", "--mamba-cache-mode", Present, "2d5be1dd5"},
+		{"0.16.0", "--default-chat-template-kwargs", Present, "2d5be1dd5"},
+		{"0.11.0", "--disable-hybrid-kv-cache-manager", Present, "b8b302cde434"},
+		{"0.11.0", "--data-parallel-hybrid-lb", Present, "b8b302cde434"},
+	} {
+		if got, _ := rel(t, tt.v).FlagIn(tt.flag); got != tt.want {
+			t.Errorf("%s %s: %s, want %s", tt.v, tt.flag, got, tt.want)
+		}
+		f, ok := KnownFlagEver(tt.flag)
+		if !ok || !strings.Contains(f.Source, tt.cite) {
+			t.Errorf("%s: source lacks %s", tt.flag, tt.cite)
+		}
+	}
+}
+
+// TestBackendsAndConnectorsFactAudit2: the All2AllBackend Literal of the
+// v0.16.0 release branch has neither nixl_ep nor the FlashInfer NVLink
+// one-/two-sided kernels (0.19.0 has all three; mori is in both); the
+// KV connector factory of 0.19.0 registers ExampleHiddenStatesConnector
+// (the table had it from 0.23) and not HF3FSKVConnector (the table had it
+// from 0.19).
+func TestBackendsAndConnectorsFactAudit2(t *testing.T) {
+	for _, tt := range []struct {
+		v, name string
+		want    Presence
+	}{
+		{"0.16.0", "nixl_ep", Absent},
+		{"0.16.0", "flashinfer_nvlink_one_sided", Absent},
+		{"0.16.0", "flashinfer_nvlink_two_sided", Absent},
+		{"0.18.1", "nixl_ep", Maybe},
+		{"0.19.0", "nixl_ep", Present},
+		{"0.19.0", "flashinfer_nvlink_two_sided", Present},
+		{"0.16.0", "mori", Present},
+		{"0.16.0", "flashinfer_all2allv", Present},
+	} {
+		if got, _ := rel(t, tt.v).BackendIn(tt.name); got != tt.want {
+			t.Errorf("%s all2all %s: %s, want %s", tt.v, tt.name, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		v, name string
+		want    Presence
+	}{
+		{"0.19.0", "ExampleHiddenStatesConnector", Present},
+		{"0.16.0", "ExampleHiddenStatesConnector", Maybe}, // "unknown before": never an error
+		{"0.19.0", "HF3FSKVConnector", Maybe},
+		{"0.20.0", "HF3FSKVConnector", Present},
+		{"0.16.0", "MoRIIOConnector", Present},
+		{"0.16.0", "DecodeBenchConnector", Present},
+	} {
+		if got := rel(t, tt.v).KVConnectorIn(tt.name); got != tt.want {
+			t.Errorf("%s connector %s: %s, want %s", tt.v, tt.name, got, tt.want)
+		}
+	}
+}

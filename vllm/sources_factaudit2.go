@@ -32,7 +32,7 @@ const (
 const (
 	srcFAMoEDPChunk = "vllm/envs.py: absent at " + srcFA090 + "; added by PR #19506 (merged 2025-06-12); present at " + srcFA0110 + ", " + srcFA016 + ", " + srcFA019 +
 		"; removed by PR #39107 ([MoE Refactor] Remove MoE DP chunking, merged 2026-04-14); absent at " + srcFA021 + "; 0.9.1-0.10.x and 0.20.x unverified"
-	srcFARandomizeDP = "vllm/envs.py: absent at " + srcFA090 + "; added by PR #19298 (merged 2025-06-09); present at " + srcFA0110 + ", " + srcFA016 + ", " + srcFA021 + "; 0.9.1-0.10.x unverified"
+	srcFARandomizeDP  = "vllm/envs.py: absent at " + srcFA090 + "; added by PR #19298 (merged 2025-06-09); present at " + srcFA0110 + ", " + srcFA016 + ", " + srcFA021 + "; 0.9.1-0.10.x unverified"
 	srcFADeepEPBuffer = "vllm/envs.py: added by PR #24845 (DBO DeepEP high throughput, merged 2025-09-23, with VLLM_DBO_COMM_SMS); present at " + srcFA0110 + ", " + srcFA016 + ", " + srcFA021 +
 		"; 0.10.2 (released before the merge) not read"
 	srcFAMoEDeepGEMM = "vllm/envs.py: absent at " + srcFA0110 + "; added by PR #28422 (merged 2025-11-10); present at " + srcFA016 + ", " + srcFA021 + "; 0.11.1-0.15.x unverified"
@@ -47,4 +47,25 @@ const (
 	srcFAProfilerDir     = "vllm/envs.py: present at " + srcFA090 + " and " + srcFA0110 + "; removed by PR #33722 ([Deprecation] Deprecate profiling envs, merged 2026-02-04; the v0.16.0 tree reads it nowhere); absent at " +
 		srcFA016 + "; 0.11.1-0.15.x unverified"
 	srcFAForceTensorCores = "vllm/envs.py: present at " + srcFA090 + "; removed by PR #23214 (Always use tensor cores for FlashInfer decode, merged 2025-08-21); absent at " + srcFA0110 + "; 0.10.1-0.10.2 unverified"
+)
+
+// All-to-all backends, KV connectors and flags read in the third audit.
+const (
+	srcFAA2A016 = "vllm/config/parallel.py All2AllBackend at " + srcFA016 + ": naive, pplx, deepep_high_throughput, deepep_low_latency, mori, allgather_reducescatter, flashinfer_all2allv; at " +
+		srcFA019 + " also nixl_ep (PR #35627, merged 2026-03-13), flashinfer_nvlink_two_sided and flashinfer_nvlink_one_sided (PR #36022, merged 2026-03-15); 0.17.x-0.18.x unverified"
+	srcFAConnectors = "vllm/distributed/kv_transfer/kv_connector/factory.py at " + srcFA016 + " (Example, P2pNccl, LMCacheConnectorV1, LMCacheMP, Nixl, Multi, MoRIIO, Offloading, DecodeBench, Mooncake) and " +
+		srcFA019 + " (also ExampleHiddenStates, FlexKVConnectorV1, SimpleCPUOffload; no HF3FSKVConnector)"
+	srcFAExternalLB = "vllm/engine/arg_utils.py at " + srcFA0110 + " has no --data-parallel-external-lb (external LB is inferred from --data-parallel-rank; ParallelConfig.data_parallel_external_lb is a field, not a flag); " +
+		"PR #23691 (merged 2025-11-16) added the flag (-dpe); present at " + srcFA016 + "; 0.11.1-0.15.x unverified"
+	srcFARope          = "vllm/engine/arg_utils.py: --rope-scaling/--rope-theta at " + srcFA0110 + "; removed by PR #28006 (Remove deprecated --rope-scaling and --rope-theta, merged 2025-11-04); absent at " + srcFA016 + "; 0.11.1-0.15.x unverified"
+	srcFALogitsPattern = "vllm/engine/arg_utils.py: --logits-processor-pattern at " + srcFA016 + "; removed by PR #34400 (merged 2026-02-12); absent at " + srcFA019 + " (only protocol.py's message still names it); 0.17.x-0.18.x unverified"
+	srcFAPreemption    = "vllm/engine/arg_utils.py: --preemption-mode removed by PR #25334 ([V0 Deprecation] Remove async_output_proc, preemption mode, delay factor, merged 2025-09-21); absent at " + srcFA0110 + "; 0.10.2 unverified"
+	srcFAFrontendMP    = "vllm/entrypoints/openai/cli_args.py FrontendArgs.disable_frontend_multiprocessing at " + srcFA016 + "; PR #37612 (merged 2026-03-20) removed it; the " + srcFA019 + " tree names it nowhere"
+	srcFAReasoning     = "vllm/engine/arg_utils.py vllm_group.add_argument(\"--reasoning-config\") at " + srcFA019 + " (PR #20859, merged 2026-03-24; main keeps it through 2026-05-19); " +
+		"issue #42399 reports \"unrecognized arguments: --reasoning-config\" on the vllm/vllm-openai:v0.20.1 image, which the 0.19.0 source and main's history (no removal) contradict: unresolved, the source is kept; 0.18.x unverified"
+	srcFAKVBytes  = "vllm/engine/arg_utils.py cache_group.add_argument(\"--kv-cache-memory-bytes\") at " + srcFA0110 + " (PR #21489, merged 2025-09-11); 0.10.2 unverified"
+	srcFANotIn019 = "absent from vllm/engine/arg_utils.py and vllm/entrypoints at " + srcFA019
+	srcFAIn016    = "present in vllm/engine/arg_utils.py or FrontendArgs at " + srcFA016
+	srcFAIn019    = "present in vllm/engine/arg_utils.py at " + srcFA019
+	srcFAIn0110   = "present in vllm/engine/arg_utils.py at " + srcFA0110
 )
