@@ -197,3 +197,47 @@ func TestBackendsAndConnectorsFactAudit2(t *testing.T) {
 		}
 	}
 }
+
+// TestSparseMLAPriority: at the v0.19.0 commit Blackwell tries FlashInfer's
+// sparse MLA first for an FP8 KV cache or at most 16 heads per rank; the
+// v0.16.0 release branch has no such backend. MLABackend follows only with
+// UseFlashInferSparseMLA on (off: no kernel model for it).
+func TestSparseMLAPriority(t *testing.T) {
+	for _, tt := range []struct {
+		v     string
+		sm    int
+		fp8   bool
+		heads int
+		want  Presence
+	}{
+		{"0.19.0", 10, true, 128, Present},
+		{"0.19.0", 10, false, 16, Present}, // DeepSeek-V3.2's 128 heads at TP 8
+		{"0.19.0", 10, false, 128, Absent},
+		{"0.19.0", 10, false, 0, Maybe},
+		{"0.19.0", 9, true, 16, Absent}, // Hopper: FLASHMLA_SPARSE only
+		{"0.18.1", 10, true, 128, Maybe},
+		{"0.16.0", 10, true, 128, Absent},
+		{"0.28.0", 10, true, 128, Present},
+	} {
+		if got, src := rel(t, tt.v).SparseMLAPrefersFlashInfer(tt.sm, tt.fp8, tt.heads); got != tt.want || !strings.Contains(src, "2a69949bd") {
+			t.Errorf("%s sm%d fp8 %v heads %d: %s, want %s", tt.v, tt.sm, tt.fp8, tt.heads, got, tt.want)
+		}
+	}
+	defer func(old bool) { UseFlashInferSparseMLA = old }(UseFlashInferSparseMLA)
+	for _, on := range []bool{false, true} {
+		UseFlashInferSparseMLA = on
+		want := MLAFlashMLASparse
+		if on {
+			want = MLAFlashInferSparse
+		}
+		if got, _ := rel(t, "0.19.0").MLABackend(10, true, true); got != want {
+			t.Errorf("switch %v: 0.19.0 Blackwell sparse FP8: %s, want %s", on, got, want)
+		}
+		if got, _ := rel(t, "0.16.0").MLABackend(10, true, true); got != MLAFlashMLASparse {
+			t.Errorf("switch %v: 0.16.0: %s", on, got)
+		}
+		if got, _ := rel(t, "0.19.0").MLABackend(9, true, true); got != MLAFlashMLASparse {
+			t.Errorf("switch %v: Hopper: %s", on, got)
+		}
+	}
+}
