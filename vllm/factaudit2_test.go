@@ -241,3 +241,29 @@ func TestSparseMLAPriority(t *testing.T) {
 		}
 	}
 }
+
+// TestAsyncSchedulingExecutor: the Ray executor keeps async scheduling off
+// by default at the v0.16.0 branch and the v0.19.0 commit; mp keeps the
+// release's default.
+func TestAsyncSchedulingExecutor(t *testing.T) {
+	for _, tt := range []struct {
+		v, backend string
+		want       Presence
+	}{
+		{"0.16.0", "ray", Absent},
+		{"0.19.0", "ray", Absent},
+		{"0.16.0", "mp", Present},
+		{"0.19.0", "", Present},
+		{"0.13.0", "mp", Absent}, // default off before 0.14
+	} {
+		got, src := rel(t, tt.v).AsyncSchedulingWithExecutor(tt.backend)
+		if got != tt.want || !strings.Contains(src, "2d5be1dd5") || !strings.Contains(src, "2a69949bd") {
+			t.Errorf("%s %q: %s, want %s", tt.v, tt.backend, got, tt.want)
+		}
+	}
+	if p, _ := rel(t, "0.14.0").AsyncSchedulingByDefault(); p == Present {
+		if got, _ := rel(t, "0.14.0").AsyncSchedulingWithExecutor("ray"); got != Maybe {
+			t.Errorf("0.14.0 ray: %s, want unverified", got)
+		}
+	}
+}
