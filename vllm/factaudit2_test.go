@@ -267,3 +267,39 @@ func TestAsyncSchedulingExecutor(t *testing.T) {
 		}
 	}
 }
+
+// TestSparseMLAHopper: the v0.28.0 tag tries FLASH_ATTN_MLA_SPARSE first on
+// Hopper; the v0.19.0 commit has FLASHMLA_SPARSE alone. MLABackend follows
+// only with UseFlashAttnSparseMLA on.
+func TestSparseMLAHopper(t *testing.T) {
+	for _, tt := range []struct {
+		v    string
+		sm   int
+		fp8  bool
+		want Presence
+	}{
+		{"0.19.0", 9, false, Absent},
+		{"0.22.1", 9, false, Maybe},
+		{"0.28.0", 9, false, Present},
+		{"0.28.0", 9, true, Maybe},
+		{"0.28.0", 10, false, Absent},
+	} {
+		if got, src := rel(t, tt.v).SparseMLAHopperPrefersFlashAttn(tt.sm, tt.fp8); got != tt.want || !strings.Contains(src, "2cf0a6915ce5") {
+			t.Errorf("%s sm%d fp8 %v: %s, want %s", tt.v, tt.sm, tt.fp8, got, tt.want)
+		}
+	}
+	defer func(old bool) { UseFlashAttnSparseMLA = old }(UseFlashAttnSparseMLA)
+	for _, on := range []bool{false, true} {
+		UseFlashAttnSparseMLA = on
+		want := MLAFlashMLASparse
+		if on {
+			want = MLAFlashAttnSparse
+		}
+		if got, _ := rel(t, "0.28.0").MLABackend(9, false, true); got != want {
+			t.Errorf("switch %v: 0.28.0 Hopper sparse BF16: %s, want %s", on, got, want)
+		}
+		if got, _ := rel(t, "0.28.0").MLABackend(9, true, true); got != MLAFlashMLASparse {
+			t.Errorf("switch %v: 0.28.0 Hopper sparse FP8: %s", on, got)
+		}
+	}
+}

@@ -74,6 +74,11 @@ func (r Release) MLABackend(smMajor int, fp8KV, sparse bool) (backend, source st
 			return MLAFlashInferSparse, src
 		}
 		return MLAFlashMLASparse, srcMLADefault
+	case sparse && smMajor == 9 && !fp8KV && UseFlashAttnSparseMLA:
+		if p, src := r.SparseMLAHopperPrefersFlashAttn(smMajor, false); p == Present {
+			return MLAFlashAttnSparse, src
+		}
+		return MLAFlashMLASparse, srcMLADefault
 	case sparse && (smMajor == 9 || smMajor == 10):
 		return MLAFlashMLASparse, srcMLADefault
 	case smMajor == 10 && v.AtLeast(v0140):

@@ -53,3 +53,43 @@ func (r Release) SparseMLAPrefersFlashInfer(smMajor int, fp8KV bool, headsPerRan
 	}
 	return Absent, srcSparseMLAPriority
 }
+
+// MLAFlashAttnSparse is FlashAttention's sparse (DSA) MLA backend for
+// Hopper.
+const MLAFlashAttnSparse = "FLASH_ATTN_MLA_SPARSE"
+
+// srcSparseMLAHopper: at the v0.28.0 tag (vllm/platforms/cuda.py of the
+// third-party checkout bb-2020-bb/vllm-v0.28.0-cu130-HyQuant@06e9c24a, base
+// 2cf0a6915ce5) _get_backend_priorities for MLA on compute capability other
+// than 10 and 12 ends in FLASH_ATTN_MLA_SPARSE, FLASHMLA_SPARSE: a sparse
+// model on Hopper tries FlashAttention's sparse MLA first. The v0.19.0
+// commit's list has FLASHMLA_SPARSE alone, as has main through 2026-05-19
+// (local-inference-lab/vllm snapshot: no FLASH_ATTN_MLA_SPARSE in cuda.py's
+// history). Whether it takes an FP8 KV cache was not read (third-party
+// notes call it BF16-only, leaving FLASHMLA_SPARSE for FP8).
+const srcSparseMLAHopper = "vllm/platforms/cuda.py _get_backend_priorities at the v0.28.0 tag 2cf0a6915ce5 (checkout bb-2020-bb/vllm-v0.28.0-cu130-HyQuant@06e9c24a); " +
+	"FLASHMLA_SPARSE alone at " + srcFA019 + " and on main to 2026-05-19; first release (0.20-0.28) unverified; FP8 KV support of FLASH_ATTN_MLA_SPARSE not read (unverified)"
+
+// UseFlashAttnSparseMLA makes Release.MLABackend answer FLASH_ATTN_MLA_SPARSE
+// for a sparse MLA model with a BF16 KV cache on Hopper where
+// SparseMLAHopperPrefersFlashAttn is Present. Off: no kernel model for it.
+var UseFlashAttnSparseMLA = false
+
+// SparseMLAHopperPrefersFlashAttn says whether the release tries
+// FLASH_ATTN_MLA_SPARSE before FLASHMLA_SPARSE on Hopper (SM 9) for a BF16
+// (fp8KV false) or FP8 KV cache.
+func (r Release) SparseMLAHopperPrefersFlashAttn(smMajor int, fp8KV bool) (Presence, string) {
+	var in Presence
+	switch {
+	case smMajor != 9 || r.Version.Less(v0200):
+		return Absent, srcSparseMLAHopper
+	case r.Version.Less(v0280):
+		in = Maybe
+	default:
+		in = Present
+	}
+	if fp8KV {
+		return min(in, Maybe), srcSparseMLAHopper
+	}
+	return in, srcSparseMLAHopper
+}
