@@ -303,3 +303,31 @@ func TestSparseMLAHopper(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchedDPMoEDefault: from PR #39107 (in 0.21.0, read at the v0.28.0
+// tag) deepep_low_latency or nixl_ep with EP and DP > 1 defaults
+// max_num_batched_tokens to 256.
+func TestBatchedDPMoEDefault(t *testing.T) {
+	for _, tt := range []struct {
+		v, backend string
+		ep         bool
+		dp         int
+		want       Presence
+	}{
+		{"0.28.0", BackendDeepEPLowLatency, true, 8, Present},
+		{"0.21.0", "nixl_ep", true, 2, Present},
+		{"0.20.2", BackendDeepEPLowLatency, true, 8, Maybe},
+		{"0.19.0", BackendDeepEPLowLatency, true, 8, Absent},
+		{"0.28.0", BackendDeepEPHighThroughput, true, 8, Absent},
+		{"0.28.0", BackendDeepEPLowLatency, true, 1, Absent},
+		{"0.28.0", BackendDeepEPLowLatency, false, 8, Absent},
+	} {
+		got, src := rel(t, tt.v).BatchedDPMoEDefault(tt.backend, tt.ep, tt.dp)
+		if got != tt.want || !strings.Contains(src, "2cf0a6915ce5") || !strings.Contains(src, "#39107") {
+			t.Errorf("%s %s ep %v dp %d: %s, want %s", tt.v, tt.backend, tt.ep, tt.dp, got, tt.want)
+		}
+	}
+	if BatchedDPTokens != 256 {
+		t.Error("SchedulerConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS_FOR_BATCHED_DP is 256")
+	}
+}
