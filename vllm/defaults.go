@@ -100,9 +100,12 @@ var hugeGPUDefaultsSince = v0280
 // max_num_batched_tokens per DP rank for a GPU with memGiB of total memory.
 // apiServer selects the OpenAI server defaults (vllm serve) rather than the
 // offline LLM class. From 0.28.0 a GPU of at least 160 GiB gets 16384
-// tokens in both contexts (srcHugeGPUDefaults). Not modelled:
-// --performance-mode throughput, which doubles both defaults (0.28.0's
-// _set_default_max_num_seqs_and_batched_tokens_args).
+// tokens in both contexts (srcHugeGPUDefaults). Not here: the batched-DP
+// MoE cap (BatchedDPMoEDefault) and the max_num_seqs cap
+// (SeqsCappedByBatchedTokens), which depend on the deployment (resolve
+// applies them); --performance-mode throughput, which doubles both
+// defaults (0.28.0's _set_default_max_num_seqs_and_batched_tokens_args),
+// is not modelled.
 func (r Release) BatchDefaults(gpuName string, memGiB float64, apiServer bool) (maxNumSeqs, maxNumBatchedTokens int) {
 	upper := strings.ToUpper(gpuName)
 	if memGiB >= hugeGPUMinGiB && r.Version.AtLeast(hugeGPUDefaultsSince) {
