@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -46,6 +47,7 @@ func TestPDWideEPAcrossReleases(t *testing.T) {
 				d.VLLM.Version = vllm.Newest().Version.String()
 			}
 			name := d.VLLM.Version + "-" + rt
+			dropUnreadEnv(d)
 			b, ds := gen(t, d, Options{Runtime: rt})
 			if ds.HasErrors() || b == nil {
 				t.Errorf("%s: not generated: %v", name, ds)
@@ -67,4 +69,32 @@ func TestPDWideEPAcrossReleases(t *testing.T) {
 		}
 	}
 	checkShell(t, scripts)
+}
+
+// dropUnreadEnv removes from the moved example the vLLM variables its
+// release does not read, as a user moving it would: the example sets
+// llm-d's VLLM_MOE_DP_CHUNK_SIZE, which PR #39107 removed (absent from
+// 0.21.0's envs.py; factaudit2), and lint rightly reports it there.
+func dropUnreadEnv(d *spec.Deployment) {
+	r, _, err := vllm.ResolveString(d.VLLM.Version)
+	if err != nil {
+		return
+	}
+	envs := []map[string]string{d.VLLM.Env}
+	if d.Disaggregation != nil {
+		for _, role := range spec.Roles {
+			if p := d.Disaggregation.Pool(role); p != nil {
+				envs = append(envs, p.VLLM.Env)
+			}
+		}
+	}
+	for _, m := range envs {
+		for k := range m {
+			if e, ok := vllm.KnownEnvEver(k); ok && e.Owner == "vllm" {
+				if _, in := r.Env(k); !in {
+					delete(m, k)
+				}
+			}
+		}
+	}
 }

@@ -29,8 +29,10 @@ func findingsOf(t *testing.T, v, script string, code diag.Code) diag.Diagnostics
 // unknown (only the release a source first shows it in) is an info on an
 // earlier release, "cannot verify ... first seen in X", never an error
 // (issue #23: --enable-elastic-ep was an error on every release before
-// the 0.22.1 dump it was seen in); from the release it was seen in on,
-// nothing; before the earliest release the evidence allows, still an error.
+// the 0.22.1 dump it was seen in; factaudit2 then read it in 0.19.0's
+// arg_utils.py and not in the v0.16.0 release branch); from the release it
+// was seen in on, nothing; before the earliest release the evidence
+// allows, still an error.
 func TestUnverifiedFirstRelease(t *testing.T) {
 	const ep = "vllm serve m -dp 8 --enable-expert-parallel --enable-eplb --enable-elastic-ep\n"
 	for _, tt := range []struct {
@@ -39,9 +41,10 @@ func TestUnverifiedFirstRelease(t *testing.T) {
 		want      diag.Severity
 		text      string
 	}{
-		{"0.21.0", ep, codes.VLFlagVersion, diag.Info, "first seen in 0.22.1"},
-		{"0.12.0", ep, codes.VLFlagVersion, diag.Info, "cannot verify that vLLM 0.12.0 has --enable-elastic-ep"},
-		{"0.22.0", ep, codes.VLFlagVersion, diag.Info, "first seen in 0.22.1"},
+		{"0.18.1", ep, codes.VLFlagVersion, diag.Info, "first seen in 0.19.0"},
+		{"0.17.0", ep, codes.VLFlagVersion, diag.Info, "cannot verify that vLLM 0.17.0 has --enable-elastic-ep"},
+		{"0.16.0", ep, codes.VLFlagVersion, diag.Error, "not before 0.17.0; first seen in 0.19.0"},
+		{"0.19.0", ep, codes.VLFlagVersion, 0, ""},
 		{"0.22.1", ep, codes.VLFlagVersion, 0, ""},
 		{"0.31.0", ep, codes.VLFlagVersion, 0, ""},
 		// --attention-config: 0.12.0 may have it (0.11.2 does not), first
@@ -54,9 +57,9 @@ func TestUnverifiedFirstRelease(t *testing.T) {
 		{"0.25.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend deepep_v2\n", codes.VLBadChoice, diag.Info, "first seen in 0.28.0"},
 		// A variable first seen later: info; before the earliest release
 		// the evidence allows, an error naming both.
-		{"0.15.0", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, diag.Info, "cannot verify that vLLM 0.15.0 reads VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS; first seen in 0.21.0"},
-		{"0.21.0", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, 0, ""},
-		{"0.11.2", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, diag.Warning, "not before 0.12.0; first seen in 0.21.0"},
+		{"0.18.1", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, diag.Info, "cannot verify that vLLM 0.18.1 reads VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS; first seen in 0.19.0"},
+		{"0.19.0", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, 0, ""},
+		{"0.16.0", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, diag.Warning, "not before 0.17.0; first seen in 0.19.0"},
 	} {
 		ds := findingsOf(t, tt.v, tt.script, tt.code)
 		if tt.want == 0 {

@@ -74,6 +74,7 @@ func gpuMemoryUtilizationRange() vllm.Range {
 // resolveForLayout re-derives what depends on the layout.
 func (d *Deployment) resolveForLayout() {
 	d.resolveAll2All()
+	d.applyBatchDefaults()
 	d.Engine.CUDAGraphs = cudaGraphs(d.Release, d.Engine, d.Layout)
 	d.resolveAPIServers()
 }
@@ -98,22 +99,59 @@ func (d *Deployment) resolveLengths(e EngineSettings) {
 	if e.MaxModelLen <= 0 {
 		eng.MaxModelLen = set(d.Model.MaxModelLen(), SourceDerived, "the model's "+d.Model.MaxModelLenSource())
 	}
-	seqs, toks := d.Release.BatchDefaults(d.GPU.Name, d.GPU.MemoryGiB(), true)
-	why := "vLLM " + d.Version.Value + " default for " + d.GPU.Name
-	if d.Release.EngineEra().V0Default() {
-		seqs, toks = legacyV0BatchDefaults(eng.MaxModelLen.Value)
-		why = "vLLM V0 engine default"
-	}
-	eng.MaxNumSeqs = set(seqs, SourceRelease, why)
+	eng.MaxNumSeqs = set(0, SourceRelease, "")
 	if e.MaxNumSeqs != nil && *e.MaxNumSeqs > 0 {
 		eng.MaxNumSeqs = set(*e.MaxNumSeqs, SourceSpec, "")
 	}
+	eng.MaxNumBatchedTokens = set(0, SourceRelease, "")
 	if e.MaxNumBatchedTokens != nil && *e.MaxNumBatchedTokens > 0 {
 		eng.MaxNumBatchedTokens = set(*e.MaxNumBatchedTokens, SourceSpec, "")
-		return
 	}
-	// vLLM clamps the default to max_num_seqs × max_model_len (§4.9).
-	eng.MaxNumBatchedTokens = set(min(toks, eng.MaxNumSeqs.Value*max(eng.MaxModelLen.Value, 1)), SourceRelease, why)
+	d.applyBatchDefaults()
+}
+
+// applyBatchDefaults derives the batch limits the spec leaves to vLLM, in
+// EngineArgs' order: the release's defaults for the GPU; from 0.21.0
+// deepep_low_latency or nixl_ep with EP and DP > 1 caps the token default
+// at 256 (vllm.Release.BatchedDPMoEDefault, PR #39107); the token default
+// is clamped to max_num_seqs × max_model_len (§4.9); then, from 0.11.0, an
+// unset max_num_seqs to max_num_batched_tokens, whoever set that
+// (vllm.Release.SeqsCappedByBatchedTokens). It runs again once the layout
+// and the all-to-all backend are known (resolveForLayout).
+func (d *Deployment) applyBatchDefaults() {
+	eng := &d.Engine
+	seqs, toks, why := d.releaseBatchDefaults()
+	if p, _ := d.Release.BatchedDPMoEDefault(eng.All2All.Value, d.Layout.EP, d.Layout.DP); vllm.UseBatchedDPMoEDefault && p == vllm.Present {
+		toks = vllm.BatchedDPTokens
+		why = "vLLM " + d.Version.Value + " default with " + eng.All2All.Value + ", EP and DP > 1 (batched DP MoE)"
+	}
+	if eng.MaxNumBatchedTokens.From == SourceRelease {
+		s := seqs
+		if eng.MaxNumSeqs.From != SourceRelease {
+			s = eng.MaxNumSeqs.Value
+		}
+		// vLLM clamps the default to max_num_seqs × max_model_len (§4.9).
+		eng.MaxNumBatchedTokens = set(min(toks, s*max(eng.MaxModelLen.Value, 1)), SourceRelease, why)
+	}
+	if eng.MaxNumSeqs.From == SourceRelease {
+		if p, _ := d.Release.SeqsCappedByBatchedTokens(); p == vllm.Present && eng.MaxNumBatchedTokens.Value < seqs {
+			seqs = eng.MaxNumBatchedTokens.Value
+			why += "; capped at max_num_batched_tokens"
+		}
+		eng.MaxNumSeqs = set(seqs, SourceRelease, why)
+	}
+}
+
+// releaseBatchDefaults are the release's default max_num_seqs and
+// max_num_batched_tokens for the GPU, before any cap or clamp.
+func (d *Deployment) releaseBatchDefaults() (seqs, toks int, why string) {
+	seqs, toks = d.Release.BatchDefaults(d.GPU.Name, d.GPU.MemoryGiB(), true)
+	why = "vLLM " + d.Version.Value + " default for " + d.GPU.Name
+	if d.Release.EngineEra().V0Default() {
+		seqs, toks = legacyV0BatchDefaults(d.Engine.MaxModelLen.Value)
+		why = "vLLM V0 engine default"
+	}
+	return seqs, toks, why
 }
 
 func (d *Deployment) resolveBlockSize(b *int) {

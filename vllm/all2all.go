@@ -100,13 +100,13 @@ var backendTable = []Backend{
 	{Name: "flashinfer_all2allv", Span: Span{Since: v0100, Confirmed: v0110}, MultiNodeOK: true,
 		Doc:    "multi-node NVLink (GB200 NVL72)",
 		Source: srcEnvDocs + "; PR #21003 opened 2025-07-15, so 0.10.x may have it (unverified)"},
-	{Name: "flashinfer_nvlink_one_sided", Span: Span{Since: v0150, Confirmed: v0210}, MultiNodeOK: true, Doc: "MNNVL one-sided",
-		Source: srcA2ANew + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
-	{Name: "flashinfer_nvlink_two_sided", Span: Span{Since: v0150, Confirmed: v0210}, MultiNodeOK: true, Doc: "MNNVL two-sided",
-		Source: srcA2ANew + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
-	{Name: "mori", Span: Span{Since: v0150, Confirmed: v0220, Removed: v0260}, MultiNodeOK: true,
+	{Name: "flashinfer_nvlink_one_sided", Span: Span{Since: v0170, Confirmed: v0190}, MultiNodeOK: true, Doc: "MNNVL one-sided",
+		Source: srcFAA2A016 + "; present in " + srcDump + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
+	{Name: "flashinfer_nvlink_two_sided", Span: Span{Since: v0170, Confirmed: v0190}, MultiNodeOK: true, Doc: "MNNVL two-sided",
+		Source: srcFAA2A016 + "; present in " + srcDump + "; also in docs.vllm.ai/en/v0.20.2/api/vllm/model_executor/layers/fused_moe/config"},
+	{Name: "mori", Span: Span{Since: v0150, Confirmed: v0160, Removed: v0260}, MultiNodeOK: true,
 		Doc: "AMD ROCm (MoRI-EP); replaced by mori_high_throughput and mori_low_latency (gone by 0.26.0)",
-		Source: srcA2ANew + "; PR #28664 (MoRI-EP backend, opened 2025-11-13); absent from main's All2AllBackend Literal " +
+		Source: srcA2ANew + "; " + srcFAA2A016 + "; PR #28664 (MoRI-EP backend, opened 2025-11-13, merged 2026-01-22); absent from main's All2AllBackend Literal " +
 			"(vllm/config/parallel.py @00193b82); " + srcMoriSplitRelease},
 	// Since 0.23.0: absent from the 0.22.1 argparse dump. Confirmed 0.26.0:
 	// issue #23's audit of the release sources (not re-read here).
@@ -116,7 +116,7 @@ var backendTable = []Backend{
 	{Name: "mori_low_latency", Span: Span{Since: v0230, Confirmed: v0260}, MultiNodeOK: true,
 		Doc:    "AMD ROCm MoRI-EP, low-latency kernels (InterNodeV1LL across nodes): decode-heavy; replaces mori",
 		Source: srcA2AAfter0221 + "; " + srcMoriSplitRelease},
-	{Name: "nixl_ep", Span: Span{Since: v0150, Confirmed: v0220}, MultiNodeOK: true, Doc: "NIXL-based EP", Source: srcA2ANew},
+	{Name: "nixl_ep", Span: Span{Since: v0170, Confirmed: v0190}, MultiNodeOK: true, Doc: "NIXL-based EP", Source: srcFAA2A016 + "; present in " + srcDump},
 	// DeepEP is false: V2 runs over NCCL symmetric memory, not NVSHMEM, so
 	// the NVSHMEM/IBGDA prerequisites of the deepep_* backends are not its.
 	{Name: "deepep_v2", Span: Span{Since: v0230, Confirmed: v0280}, MultiNodeOK: true,

@@ -89,9 +89,10 @@ func TestSeenIsNotFirst(t *testing.T) {
 		want    Presence
 		seen    string
 	}{
-		{"0.21.0", "--enable-elastic-ep", Maybe, "0.22.1"},
-		{"0.5.3", "--enable-elastic-ep", Maybe, "0.22.1"},
-		{"0.22.1", "--enable-elastic-ep", Present, "0.22.1"},
+		// factaudit2: not in the v0.16.0 release branch, in 0.19.0.
+		{"0.18.1", "--enable-elastic-ep", Maybe, "0.19.0"},
+		{"0.16.0", "--enable-elastic-ep", Absent, "0.0.0"},
+		{"0.21.0", "--enable-elastic-ep", Present, "0.19.0"},
 		{"0.13.0", "--attention-config", Maybe, "0.14.1"},
 		{"0.11.2", "--attention-config", Absent, "0.0.0"},
 		{"0.11.0", "--all2all-backend", Absent, "0.0.0"},

@@ -100,9 +100,12 @@ var hugeGPUDefaultsSince = v0280
 // max_num_batched_tokens per DP rank for a GPU with memGiB of total memory.
 // apiServer selects the OpenAI server defaults (vllm serve) rather than the
 // offline LLM class. From 0.28.0 a GPU of at least 160 GiB gets 16384
-// tokens in both contexts (srcHugeGPUDefaults). Not modelled:
-// --performance-mode throughput, which doubles both defaults (0.28.0's
-// _set_default_max_num_seqs_and_batched_tokens_args).
+// tokens in both contexts (srcHugeGPUDefaults). Not here: the batched-DP
+// MoE cap (BatchedDPMoEDefault) and the max_num_seqs cap
+// (SeqsCappedByBatchedTokens), which depend on the deployment (resolve
+// applies them); --performance-mode throughput, which doubles both
+// defaults (0.28.0's _set_default_max_num_seqs_and_batched_tokens_args),
+// is not modelled.
 func (r Release) BatchDefaults(gpuName string, memGiB float64, apiServer bool) (maxNumSeqs, maxNumBatchedTokens int) {
 	upper := strings.ToUpper(gpuName)
 	if memGiB >= hugeGPUMinGiB && r.Version.AtLeast(hugeGPUDefaultsSince) {
@@ -125,4 +128,66 @@ func (r Release) BatchDefaults(gpuName string, memGiB float64, apiServer bool) (
 	default:
 		return smallSeqs, smallTokensLLM
 	}
+}
+
+// srcBatchedDPMoE: PR #39107 ([MoE Refactor] Remove MoE DP chunking,
+// merged 2026-04-14) replaced the MoE DP chunking (VLLM_MOE_DP_CHUNK_SIZE)
+// with a scheduler cap: ParallelConfig.use_batched_dp_moe (all2all_backend
+// deepep_low_latency or nixl_ep, expert parallelism on, DP > 1) makes
+// EngineArgs default max_num_batched_tokens to
+// SchedulerConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS_FOR_BATCHED_DP = 256, and
+// an unset max_num_seqs is then min(its default, max_num_batched_tokens).
+// Read in _set_default_max_num_seqs_and_batched_tokens_args at the v0.28.0
+// tag; 0.21.0's envs.py no longer has the variable the PR removed, so the
+// PR is in 0.21.0; the v0.19.0 commit predates it; 0.20.x not read.
+const srcBatchedDPMoE = "vllm/engine/arg_utils.py _set_default_max_num_seqs_and_batched_tokens_args (parallel_config.use_batched_dp_moe → " +
+	"SchedulerConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS_FOR_BATCHED_DP; max_num_seqs = min(max_num_seqs, max_num_batched_tokens)) at the v0.28.0 tag 2cf0a6915ce5 " +
+	"(checkout bb-2020-bb/vllm-v0.28.0-cu130-HyQuant@06e9c24a); vllm/config/parallel.py use_batched_dp_moe and vllm/config/scheduler.py (= 256) " +
+	"in PR #39107 (merged 2026-04-14, upstream main e1e318af0); the PR's removal of VLLM_MOE_DP_CHUNK_SIZE is seen at " + srcFA021 + "; absent at " + srcFA019 + "; 0.20.x unverified"
+
+// BatchedDPTokens is SchedulerConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS_FOR_BATCHED_DP.
+const BatchedDPTokens = 256
+
+// UseBatchedDPMoEDefault applies BatchedDPMoEDefault where resolve derives
+// the engine's default batch limits.
+var UseBatchedDPMoEDefault = true
+
+// BatchedDPMoEDefault says whether the release caps the default
+// max_num_batched_tokens at BatchedDPTokens for a deployment with the
+// all-to-all backend, expert parallelism ep and DP size dp (the unset
+// max_num_seqs then follows: min(default, the cap)).
+func (r Release) BatchedDPMoEDefault(all2all string, ep bool, dp int) (Presence, string) {
+	if !ep || dp <= 1 || (all2all != BackendDeepEPLowLatency && all2all != "nixl_ep") {
+		return Absent, srcBatchedDPMoE
+	}
+	switch {
+	case r.Version.Less(v0200):
+		return Absent, srcBatchedDPMoE
+	case r.Version.Less(v0210):
+		return Maybe, srcBatchedDPMoE
+	}
+	return Present, srcBatchedDPMoE
+}
+
+// srcSeqsCap: EngineArgs sets an unset max_num_seqs to
+// min(its default, max_num_batched_tokens), whether the token limit was
+// set or defaulted: "self.max_num_seqs = min(default_max_num_seqs
+// [usage_context], self.max_num_batched_tokens or sys.maxsize)" at the
+// v0.11.0 tag, "self.max_num_seqs = min(self.max_num_seqs,
+// self.max_num_batched_tokens)" at the v0.16.0 branch, 0.19.0 and the
+// v0.28.0 tag; the v0.9.0 tag assigns the default alone. PR #21270 (merged
+// 2025-07-26) brought the min; 0.10.x not read.
+const srcSeqsCap = "vllm/engine/arg_utils.py _set_default_args at " + srcFA090 + " (max_num_seqs = default, no cap) and " + srcFA0110 + ", " + srcFA016 + ", " + srcFA019 +
+	" and the v0.28.0 tag 2cf0a6915ce5 (min with max_num_batched_tokens); PR #21270 (merged 2025-07-26); 0.10.x unverified"
+
+// SeqsCappedByBatchedTokens says whether the release caps an unset
+// max_num_seqs at max_num_batched_tokens.
+func (r Release) SeqsCappedByBatchedTokens() (Presence, string) {
+	switch {
+	case !r.Version.AtLeast(v091):
+		return Absent, srcSeqsCap // the v0.9.0 tag: no cap
+	case r.Version.Less(v0110):
+		return Maybe, srcSeqsCap
+	}
+	return Present, srcSeqsCap
 }

@@ -35,44 +35,44 @@ var envTable = []EnvVar{
 		Source: srcEnv0110 + "; PRs #26732, #30363, #33535; absent from docs.vllm.ai/en/v0.16.0/api/vllm/envs; the first release without it (0.13-0.16) is unverified, 0.16.0 recorded"},
 	{Name: "VLLM_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v080}, Default: "0 (1 from ≈0.11.0, PR #24462)",
 		Doc: "DeepGEMM FP8 kernels", Source: srcEnvs + "; first release unverified (0.8.0 assumed)"},
-	{Name: "VLLM_MOE_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v0110}, Default: "1",
-		Doc: "MoE-specific DeepGEMM switch", Source: srcEnvs + "; first release unverified"},
+	{Name: "VLLM_MOE_USE_DEEP_GEMM", Owner: "vllm", Span: Span{Since: v0111, Confirmed: v0160}, Default: "1",
+		Doc: "MoE-specific DeepGEMM switch", Source: srcEnvs + "; " + srcFAMoEDeepGEMM},
 	// VLLM_DEEP_GEMM_WARMUP replaced the boolean VLLM_SKIP_DEEP_GEMM_WARMUP
-	// (PR #25619, approved 2025-09-30). 0.10.2's deep_gemm_warmup.py has no
-	// warm-up modes; 0.11.2's reads envs.VLLM_DEEP_GEMM_WARMUP == "relax".
-	// 0.11.0 and 0.11.1 are not read: Since is the first release it may be
-	// in, Confirmed the first one a source shows. "skip" is the public
+	// (PR #25619, merged 2025-10-13). 0.10.2's deep_gemm_warmup.py has no
+	// warm-up modes, nor has the v0.11.0 tag's envs.py; 0.11.2's reads
+	// envs.VLLM_DEEP_GEMM_WARMUP == "relax". 0.11.1 is not read: Since is
+	// the first release it may be in, Confirmed the first one a source shows. "skip" is the public
 	// workaround when the warm-up fails for want of deep_gemm (vllm#41849,
 	// NVIDIA/NeMo-Retriever#2292; logs LOG196).
-	{Name: "VLLM_DEEP_GEMM_WARMUP", Owner: "vllm", Span: Span{Since: v0110, Confirmed: v0112},
+	{Name: "VLLM_DEEP_GEMM_WARMUP", Owner: "vllm", Span: Span{Since: v0111, Confirmed: v0112},
 		Choices: []string{"skip", "full", "relax"}, Default: "relax",
 		Doc:    "DeepGEMM kernel warm-up after the KV cache is sized: relax (heuristic GEMM shapes), full (every shape) or skip",
-		Source: "PR #25619 (vllm/envs.py: env_with_choices(\"VLLM_DEEP_GEMM_WARMUP\", \"relax\", [\"skip\", \"full\", \"relax\"]), replacing VLLM_SKIP_DEEP_GEMM_WARMUP); docs.vllm.ai/en/v0.10.2 and v0.11.2 api/vllm/model_executor/warmup/deep_gemm_warmup (absent, read); 0.11.0 and 0.11.1 unverified"},
+		Source: "PR #25619 (vllm/envs.py: env_with_choices(\"VLLM_DEEP_GEMM_WARMUP\", \"relax\", [\"skip\", \"full\", \"relax\"]), replacing VLLM_SKIP_DEEP_GEMM_WARMUP); docs.vllm.ai/en/v0.10.2 and v0.11.2 api/vllm/model_executor/warmup/deep_gemm_warmup (absent, read); 0.11.1 unverified; " + srcFADeepGEMMWarmup},
 	{Name: "VLLM_HOST_IP", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090},
 		Doc: "IP this node advertises to the distributed runtime", Source: srcEnvs + "; " + srcUnknown},
 	{Name: "VLLM_PORT", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090},
 		Doc: "base port for internal communication; must not look like a URI (Kubernetes service injection)", Source: srcEnvs + "; " + srcUnknown},
-	{Name: "VLLM_MOE_DP_CHUNK_SIZE", Owner: "vllm", Span: Span{Since: v084}, Default: "256",
-		Doc: "tokens per MoE DP dispatch chunk", Source: srcEnvs + "; first release unverified (DP-era, 0.8.4 assumed)"},
-	{Name: "VLLM_DEEPEP_BUFFER_SIZE_MB", Owner: "vllm", Span: Span{Since: v0120}, Default: "1024",
-		Doc: "DeepEP buffer size", Source: srcEnvs + "; first release unverified"},
+	{Name: "VLLM_MOE_DP_CHUNK_SIZE", Owner: "vllm", Span: Span{Since: v091, Confirmed: v0110, Removed: v0210}, Default: "256",
+		Doc: "tokens per MoE DP dispatch chunk (the MoE DP chunking itself went with PR #39107)", Source: srcEnvs + "; " + srcFAMoEDPChunk},
+	{Name: "VLLM_DEEPEP_BUFFER_SIZE_MB", Owner: "vllm", Span: Span{Since: v0110}, Default: "1024",
+		Doc: "DeepEP buffer size", Source: srcEnvs + "; " + srcFADeepEPBuffer},
 	{Name: EnvDeepEPLLMNNVL, Owner: "vllm", Span: Span{Since: v0111}, Default: "0",
 		Doc: "1: DeepEP low-latency kernels use multi-node NVLink (GB200/GB300 NVL72)", Source: srcPR27328},
 	{Name: "VLLM_DEEPEP_HIGH_THROUGHPUT_FORCE_INTRA_NODE", Owner: "vllm", Span: Span{Since: v0111}, Default: "0",
 		Doc: "1: DeepEP normal kernels run intranode over multi-node NVLink; needs a DeepEP fork with MNNVL intranode kernels", Source: srcPR27328},
-	{Name: "VLLM_DBO_COMM_SMS", Owner: "vllm", Span: Span{Since: v0110}, Default: "20", Doc: "SMs reserved for DBO communication", Source: srcEnvs + "; first release unverified"},
-	{Name: "VLLM_RANDOMIZE_DP_DUMMY_INPUTS", Owner: "vllm", Span: Span{Since: v084}, Default: "0", Doc: "randomize idle-rank dummy batches", Source: srcEnvs + "; first release unverified"},
-	{Name: "VLLM_RAY_DP_PACK_STRATEGY", Owner: "vllm", Span: Span{Since: v0110}, Choices: []string{"strict", "fill", "span"}, Default: "strict",
-		Doc: "Ray DP placement", Source: srcEnvs + "; first release unverified"},
+	{Name: "VLLM_DBO_COMM_SMS", Owner: "vllm", Span: Span{Since: v0110}, Default: "20", Doc: "SMs reserved for DBO communication (0.21.0: 64 CUs on ROCm)", Source: srcEnvs + "; " + srcFADeepEPBuffer},
+	{Name: "VLLM_RANDOMIZE_DP_DUMMY_INPUTS", Owner: "vllm", Span: Span{Since: v091, Confirmed: v0110}, Default: "0", Doc: "randomize idle-rank dummy batches", Source: srcEnvs + "; " + srcFARandomizeDP},
+	{Name: "VLLM_RAY_DP_PACK_STRATEGY", Owner: "vllm", Span: Span{Since: v0111, Confirmed: v0160}, Choices: []string{"strict", "fill", "span"}, Default: "strict",
+		Doc: "Ray DP placement", Source: srcEnvs + "; " + srcFARayPack},
 	{Name: "VLLM_SKIP_P2P_CHECK", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Doc: "skip the CUDA P2P test", Source: srcEnvs + "; " + srcUnknown},
 	{Name: "VLLM_ALLOW_LONG_MAX_MODEL_LEN", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "0", Doc: "allow max_model_len above the model's",
 		Source: srcEnvPages + " (0.9.0.1 to 0.16.0); earlier releases not read"},
-	// Since 0.12.0: PR #30515 was opened 2025-12-11, after 0.11.2 was cut
-	// (0.11.2 lacks PR #26315, merged 2025-12-05; see srcAttnFlags).
-	// Confirmed 0.21.0: vLLM's own "default since v0.21.0" (srcGraphMemory).
-	{Name: GraphMemoryVariable, Owner: "vllm", Span: Span{Since: v0120, Confirmed: v0210}, Default: "1 from 0.21.0, 0 before",
+	// Since 0.17.0: PR #30515 (opened 2025-12-11) merged 2026-03-07; the
+	// v0.16.0 release branch has no such variable, 0.19.0's envs.py has it
+	// (default "0"), 0.21.0's defaults it to "1" (srcFAGraphMemEnv).
+	{Name: GraphMemoryVariable, Owner: "vllm", Span: Span{Since: v0170, Confirmed: v0190}, Default: "1 from 0.21.0, 0 before",
 		Doc:    "1: subtract vLLM's CUDA-graph memory estimate from the KV-cache budget (see Release.GraphMemoryProfiling); 0: do not",
-		Source: srcGraphMemory + "; its first release (0.12.0-0.21.0) is unverified"},
+		Source: srcGraphMemory + "; " + srcFAGraphMemEnv},
 	{Name: "VLLM_ENGINE_READY_TIMEOUT_S", Owner: "vllm", Span: Span{Since: v0111, Confirmed: v0140}, Default: "600",
 		Doc:    "how long the frontend waits for engines (see EngineStartup)",
 		Source: srcReadyTimeout},

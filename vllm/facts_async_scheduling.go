@@ -110,3 +110,34 @@ func (r Release) AsyncSchedulingFor(explicit *bool, pp int, specMethod string) b
 	}
 	return false
 }
+
+// srcAsyncExecutor: the executor condition of the async-scheduling default.
+// At the v0.16.0 release branch, vllm/config/vllm.py leaves
+// async_scheduling off by default unless distributed_executor_backend is
+// mp, uni or external_launcher ("Async scheduling will be disabled because
+// it is not supported with the `%s` distributed executor backend"), and
+// refuses it when asked for with another one; at the v0.19.0 commit the
+// test is executor_class.supports_async_scheduling(), True only for the
+// multiprocessing and uniprocess executors (abstract.py's default False is
+// not overridden by ray_executor.py). 0.16.0 also keeps it off with Mamba
+// prefix caching (mamba_cache_mode != "none"), a condition 0.19.0 no longer
+// has. 0.14.x-0.15.x not read.
+const srcAsyncExecutor = "vllm/config/vllm.py at " + srcFA016 + " (executor_supports_async_sched = backend in (mp, uni, external_launcher)) and at " + srcFA019 +
+	" (executor_class.supports_async_scheduling(): multiproc_executor.py and uniproc_executor.py True, abstract.py False); 0.14.x-0.15.x unverified"
+
+// AsyncSchedulingWithExecutor says whether the async-scheduling default
+// (AsyncSchedulingByDefault) holds with the distributed executor backend
+// ("" = the default executor, mp or uni): the Ray executor keeps it off.
+// AsyncSchedulingFor does not take the executor (its callers have none);
+// the fact is recorded for them (issue #23, factaudit2).
+func (r Release) AsyncSchedulingWithExecutor(backend string) (Presence, string) {
+	def, _ := r.AsyncSchedulingByDefault()
+	switch backend {
+	case "", "mp", "uni", "external_launcher":
+		return def, srcAsyncExecutor
+	}
+	if def == Absent || r.Version.AtLeast(v0160) {
+		return Absent, srcAsyncExecutor
+	}
+	return Maybe, srcAsyncExecutor
+}

@@ -69,6 +69,16 @@ func (r Release) MLABackend(smMajor int, fp8KV, sparse bool) (backend, source st
 		v = r.Requested
 	}
 	switch {
+	case sparse && smMajor == 10 && fp8KV && UseFlashInferSparseMLA:
+		if p, src := r.SparseMLAPrefersFlashInfer(smMajor, true, 0); p == Present {
+			return MLAFlashInferSparse, src
+		}
+		return MLAFlashMLASparse, srcMLADefault
+	case sparse && smMajor == 9 && !fp8KV && UseFlashAttnSparseMLA:
+		if p, src := r.SparseMLAHopperPrefersFlashAttn(smMajor, false); p == Present {
+			return MLAFlashAttnSparse, src
+		}
+		return MLAFlashMLASparse, srcMLADefault
 	case sparse && (smMajor == 9 || smMajor == 10):
 		return MLAFlashMLASparse, srcMLADefault
 	case smMajor == 10 && v.AtLeast(v0140):

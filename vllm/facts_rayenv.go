@@ -7,14 +7,14 @@ import "strings"
 const srcRayEnv = "PR #13945 (Feb 2025 diff: a fixed carry-over list VLLM_ATTENTION_BACKEND, TPU_CHIPS_PER_HOST_BOUNDS, TPU_HOST_BOUNDS, VLLM_USE_V1, VLLM_TRACE_FUNCTION, plus VLLM_TORCH_PROFILER_DIR, VLLM_TEST_ENABLE_EP); " +
 	"PR #14099 (opened 2025-03-02: every variable registered in vllm.envs except VLLM_HOST_IP, VLLM_HOST_PORT, LOCAL_RANK, CUDA_VISIBLE_DEVICES and ~/.config/vllm/ray_non_carry_over_env_vars.json); " +
 	"issue #15769 (0.8.2 log \"Copying the following environment variables to workers\"); PR #20344 (same list to Ray DP engine actors); PR #21406 (2025-07-22: HF_TOKEN); " +
-	"PR #34383 (2026-02-11: prefixes VLLM_, LMCACHE_, NCCL_, UCX_, HF_, HUGGING_FACE_ and PYTHONHASHSEED, extendable with VLLM_RAY_EXTRA_ENV_VAR_PREFIXES_TO_COPY / VLLM_RAY_EXTRA_ENV_VARS_TO_COPY); " +
-	"release boundaries unverified (0.8.0, 0.10.1 and 0.16.0 recorded as the earliest possible)"
+	"PR #34383 (opened 2026-02-11, merged 2026-02-17: prefixes VLLM_, LMCACHE_, NCCL_, UCX_, HF_, HUGGING_FACE_ and PYTHONHASHSEED, extendable with VLLM_RAY_EXTRA_ENV_VAR_PREFIXES_TO_COPY / VLLM_RAY_EXTRA_ENV_VARS_TO_COPY); " +
+	"release boundaries unverified (0.8.0, 0.10.1 and 0.17.0 recorded as the earliest possible); the prefix copy is absent at " + srcFA016 + " and present at " + srcFA019
 
 // Eras of the Ray environment copy, earliest possible release of each.
 var (
 	rayCopyRegisteredSince = v080  // PR #14099
 	rayCopyHFTokenSince    = v0101 // PR #21406
-	rayCopyPrefixSince     = v0160 // PR #34383
+	rayCopyPrefixSince     = v0170 // PR #34383 (merged 2026-02-17): not in 0.16.0, in 0.19.0
 )
 
 // rayFixedCarryOver is the list the Ray executor copied before PR #14099

@@ -33,7 +33,10 @@ import (
 //     (VLLM_USE_FLASHINFER_SAMPLER unset counts as "not False"), and the
 //     official image ships it (PR #21389); opt-in from PR #26859
 //     (2025-10-15; docs v0.11.1: "Users must opt in explicitly via
-//     VLLM_USE_FLASHINFER_SAMPLER=1"); on by default again from PR #40376
+//     VLLM_USE_FLASHINFER_SAMPLER=1"; still opt-in at the v0.19.0 commit
+//     2a69949bd); on by default again from PR #40376 (merged 2026-04-29;
+//     the 0.21.0 envs.py defaults the variable to True and TopKTopPSampler
+//     falls back quietly where FlashInfer cannot run; 0.20.x not read)
 //     (opened 2026-04-20; PR #54651, 2026-09-01: "on CUDA the default sampler
 //     is FlashInfer"), first release not pinned.
 //
@@ -51,7 +54,8 @@ const srcProfileSampler = "vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run
 	"docs.vllm.ai/en/v0.9.0.1 and v0.10.2 api/vllm/v1/sample/ops/topk_topp_sampler (FlashInfer sampler used when installed unless " +
 	"VLLM_USE_FLASHINFER_SAMPLER=0; PR #21389: FlashInfer installed in the docker image \"for a long time\"); " +
 	"PR #26859 (2025-10-15, opt-in) and docs.vllm.ai/en/v0.11.1 (\"Users must opt in explicitly\"); " +
-	"docs.vllm.ai/en/v0.18.2 (opt-in, unsupported GPU raises); PR #40376 (opened 2026-04-20: FlashInfer on by default, first release unverified)"
+	"docs.vllm.ai/en/v0.18.2 (opt-in, unsupported GPU raises); vllm/envs.py and vllm/v1/sample/ops/topk_topp_sampler.py at " + srcFA019 + " (unset = None, \"Users must opt in explicitly\"); " +
+	"PR #40376 (merged 2026-04-29: FlashInfer on by default); vllm/envs.py (unset = True) and topk_topp_sampler.py (\"Default-on path\") at " + srcFA021 + "; 0.20.x unverified"
 
 // srcSortBytes is where each term of the PyTorch sort path's working set
 // comes from.
@@ -98,8 +102,8 @@ type ProfileSampler struct {
 	// FlashInfer is whether FlashInfer samples by default (VLLM_USE_FLASHINFER_SAMPLER
 	// unset): Present in 0.9.0–0.11.0 with FlashInfer installed (the official
 	// image; a pip install without FlashInfer sorts), Absent where it is
-	// opt-in, Maybe before 0.9.0 and where the first release of PR #40376 is
-	// not pinned (0.19.0 on).
+	// opt-in (0.11.1-0.19.x), Present again from 0.21.0 (PR #40376), Maybe
+	// before 0.9.0 and in 0.20.x (not read).
 	FlashInfer Presence
 	// Sorts is whether the profile's top-k/top-p runs the PyTorch sort for
 	// the given rows: Present when neither kernel applies, Maybe when one may.
@@ -125,10 +129,12 @@ func flashInferSamplerDefault(v Version) Presence {
 		// by default in the docker image for a long time"); a pip install
 		// without it sorts.
 		return Present
-	case v.Less(v0190):
-		return Absent // opt-in (PR #26859; docs v0.11.1, v0.18.2)
+	case v.Less(v0200):
+		return Absent // opt-in (PR #26859; docs v0.11.1, v0.18.2; the 0.19.0 commit)
+	case v.Less(v0210):
+		return Maybe // PR #40376 (merged 2026-04-29): 0.20.x not read
 	default:
-		return Maybe // PR #40376's first release not pinned
+		return Present // 0.21.0's envs.py: unset = True
 	}
 }
 

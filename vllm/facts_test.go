@@ -164,7 +164,10 @@ func TestRayEnvCopy(t *testing.T) {
 		{"0.10.0", "NCCL_SOCKET_IFNAME", false},
 		{"0.10.0", "HF_TOKEN", false},
 		{"0.11.0", "HF_TOKEN", true},
-		{"0.16.0", "NCCL_SOCKET_IFNAME", true},
+		// PR #34383's prefix copy: not in the v0.16.0 release branch, in
+		// 0.19.0 (factaudit2, srcFARayExtra).
+		{"0.16.0", "NCCL_SOCKET_IFNAME", false},
+		{"0.19.0", "NCCL_SOCKET_IFNAME", true},
 		{"0.30.0", "GLOO_SOCKET_IFNAME", false},
 		{"0.30.0", "CUDA_VISIBLE_DEVICES", false},
 	} {

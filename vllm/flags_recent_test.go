@@ -20,7 +20,8 @@ func TestRecentFlagPresence(t *testing.T) {
 		// PR #36047 opened 2026-03-04, after 0.16.0; issue #45078 on 0.20.2.
 		{"0.16.0", "--distributed-timeout-seconds", Absent},
 		{"0.17.0", "--distributed-timeout-seconds", Maybe},
-		{"0.20.1", "--distributed-timeout-seconds", Maybe},
+		{"0.19.0", "--distributed-timeout-seconds", Present}, // the v0.19.0 commit's arg_utils.py (factaudit2)
+		{"0.20.1", "--distributed-timeout-seconds", Present},
 		{"0.20.2", "--distributed-timeout-seconds", Present},
 		// PR #16750 merged 2025-04-30: not in the v0.8.4 tag nor in 0.8.5
 		// (tagged by 2025-04-29, issue #17410); in the v0.9.0 tag.
@@ -44,9 +45,13 @@ func TestRecentFlagPresence(t *testing.T) {
 		{"0.34.0", "--config_format", Present},
 		{"0.22.0", "--numa-bind", Maybe},
 		{"0.22.1", "--numa-bind", Present},
-		// issue #42399: 0.20.1 answers "unrecognized arguments: --reasoning-config".
-		{"0.20.1", "--reasoning-config", Absent},
-		{"0.20.2", "--reasoning-config", Maybe},
+		// The v0.19.0 commit's arg_utils.py adds --reasoning-config
+		// (factaudit2, srcFAReasoning); issue #42399's "unrecognized
+		// arguments" on the v0.20.1 image contradicts it (unresolved).
+		{"0.16.0", "--reasoning-config", Absent},
+		{"0.18.1", "--reasoning-config", Maybe},
+		{"0.19.0", "--reasoning-config", Present},
+		{"0.20.1", "--reasoning-config", Present},
 		{"0.28.0", "--reasoning-config", Present},
 		// issue #23: present before the table's first release (0.5.3).
 		{"0.5.3", "--served-model-name", Present},

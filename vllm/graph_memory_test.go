@@ -15,8 +15,11 @@ func TestGraphMemoryProfiling(t *testing.T) {
 		defaultOn  Presence
 		variableIn Presence
 	}{
-		{"0.20.2", "", false, false, Absent, Maybe},
-		{"0.20.2", "1", true, true, Absent, Maybe},
+		{"0.20.2", "", false, false, Absent, Present},
+		{"0.20.2", "1", true, true, Absent, Present},
+		{"0.18.1", "1", true, true, Absent, Maybe},   // 0.17.x-0.18.x not read
+		{"0.19.0", "1", true, true, Absent, Present}, // 0.19.0's envs.py has it (default "0")
+		{"0.16.0", "1", true, false, Absent, Absent}, // not in the v0.16.0 release branch
 		{"0.21.0", "", false, true, Present, Present},
 		{"0.21.0", "0", true, false, Present, Present},
 		{"0.27.1", "", false, true, Present, Present},

@@ -110,12 +110,12 @@ var connectorTable = []Connector{
 	{Name: "DecodeBenchConnector", Spans: []ConnectorSpan{connSpan("0.11.1?", "")}, Offload: true, Source: "#25986 (2025-10-21)"},
 	{Name: "LMCacheMPConnector", Spans: []ConnectorSpan{connSpan("0.12.0?", "")}, Source: "#27902 (2025-11-12)"},
 	{Name: "MoRIIOConnector", Spans: []ConnectorSpan{connSpan("0.14.0?", "")}, Platform: "rocm", Source: "#29304 (2026-01-09)"},
-	{Name: "FlexKVConnectorV1", Spans: []ConnectorSpan{connSpan("0.18.0?", "")}, Offload: true, Source: "#34328 (2026-03-12)"},
-	{Name: "SimpleCPUOffloadConnector", Spans: []ConnectorSpan{connSpan("0.19.0?", "")}, Offload: true, Source: "#37160 (2026-03-31)"},
-	{Name: "HF3FSKVConnector", Spans: []ConnectorSpan{connSpan("0.19.0?", "")}, Offload: true, Source: "#37636 (2026-04-07)"},
+	{Name: "FlexKVConnectorV1", Spans: []ConnectorSpan{connSpan("0.18.0?", "")}, Offload: true, Source: "#34328 (2026-03-12); registered at " + srcFA019},
+	{Name: "SimpleCPUOffloadConnector", Spans: []ConnectorSpan{connSpan("0.19.0?", "")}, Offload: true, Source: "#37160 (2026-03-31); " + srcFAConnectors},
+	{Name: "HF3FSKVConnector", Spans: []ConnectorSpan{connSpan("0.20.0?", "")}, Offload: true, Source: "#37636 (merged 2026-04-07, after the v0.19.0 commit); not registered in " + srcFAConnectors},
 	{Name: "NixlPullConnector", Spans: []ConnectorSpan{connSpan("0.24.0", "")}, Source: srcNixlPushPull},
 	{Name: "NixlPushConnector", Spans: []ConnectorSpan{connSpan("0.24.0", "")}, Source: srcNixlPushPull},
-	{Name: "ExampleHiddenStatesConnector", Spans: []ConnectorSpan{connSpan("0.23.0?", "")}, Offload: true, Source: "newest factory.py registry (release unknown)"},
+	{Name: "ExampleHiddenStatesConnector", Spans: []ConnectorSpan{connSpan("0.17.0?", "")}, Offload: true, Source: "#33736 (merged 2026-03-02); " + srcFAConnectors},
 }
 
 // KVConnector finds a name the factory registers in some release.

@@ -1,3 +1,3 @@
-# lint-version: 0.15.0
+# lint-version: 0.19.0
 export GLOO_SOCKET_IFNAME=eth0
 ray start --address=10.0.0.1:6379 --num-gpus 8
