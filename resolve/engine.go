@@ -121,24 +121,24 @@ func (d *Deployment) resolveLengths(e EngineSettings) {
 func (d *Deployment) applyBatchDefaults() {
 	eng := &d.Engine
 	seqs, toks, why := d.releaseBatchDefaults()
-	if p, _ := d.Release.BatchedDPMoEDefault(eng.All2All.Value, d.Layout.EP, d.Layout.DP); vllm.UseBatchedDPMoEDefault && p == vllm.Present {
-		toks = vllm.BatchedDPTokens
-		why = "vLLM " + d.Version.Value + " default with " + eng.All2All.Value + ", EP and DP > 1 (batched DP MoE)"
+	seqsSet, toksSet := eng.MaxNumSeqs.From != SourceRelease, eng.MaxNumBatchedTokens.From != SourceRelease
+	// The token cap: the release's (or batched-DP MoE) default, which vLLM
+	// clamps to max_num_seqs × max_model_len (§4.9).
+	lim, tokWhy, _ := d.Release.CappedBatchDefaults(vllm.BatchLimits{Seqs: seqs, Tokens: toks},
+		vllm.BatchLimits{Seqs: eng.MaxNumSeqs.Value, Tokens: eng.MaxNumBatchedTokens.Value}, seqsSet, toksSet, eng.All2All.Value, d.Layout.EP, d.Layout.DP)
+	if tokWhy != "" {
+		why = "vLLM " + d.Version.Value + " " + tokWhy
 	}
-	if eng.MaxNumBatchedTokens.From == SourceRelease {
-		s := seqs
-		if eng.MaxNumSeqs.From != SourceRelease {
-			s = eng.MaxNumSeqs.Value
-		}
-		// vLLM clamps the default to max_num_seqs × max_model_len (§4.9).
-		eng.MaxNumBatchedTokens = set(min(toks, s*max(eng.MaxModelLen.Value, 1)), SourceRelease, why)
+	if !toksSet {
+		eng.MaxNumBatchedTokens = set(min(lim.Tokens, lim.Seqs*max(eng.MaxModelLen.Value, 1)), SourceRelease, why)
 	}
-	if eng.MaxNumSeqs.From == SourceRelease {
-		if p, _ := d.Release.SeqsCappedByBatchedTokens(); p == vllm.Present && eng.MaxNumBatchedTokens.Value < seqs {
-			seqs = eng.MaxNumBatchedTokens.Value
-			why += "; capped at max_num_batched_tokens"
+	if !seqsSet {
+		lim, _, seqsWhy := d.Release.CappedBatchDefaults(vllm.BatchLimits{Seqs: seqs, Tokens: toks},
+			vllm.BatchLimits{Tokens: eng.MaxNumBatchedTokens.Value}, false, true, eng.All2All.Value, d.Layout.EP, d.Layout.DP)
+		if seqsWhy != "" {
+			why += "; " + seqsWhy
 		}
-		eng.MaxNumSeqs = set(seqs, SourceRelease, why)
+		eng.MaxNumSeqs = set(lim.Seqs, SourceRelease, why)
 	}
 }
 

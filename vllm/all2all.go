@@ -34,6 +34,8 @@ const (
 	BackendDeepEPHighThroughput   = "deepep_high_throughput"
 	BackendNaive                  = "naive"
 	BackendPPLX                   = "pplx"
+	// BackendNixlEP is NIXL's EP kernels (from 0.17.0, all2allTable).
+	BackendNixlEP = "nixl_ep"
 )
 
 const (

@@ -157,7 +157,7 @@ var UseBatchedDPMoEDefault = true
 // all-to-all backend, expert parallelism ep and DP size dp (the unset
 // max_num_seqs then follows: min(default, the cap)).
 func (r Release) BatchedDPMoEDefault(all2all string, ep bool, dp int) (Presence, string) {
-	if !ep || dp <= 1 || (all2all != BackendDeepEPLowLatency && all2all != "nixl_ep") {
+	if !ep || dp <= 1 || (all2all != BackendDeepEPLowLatency && all2all != BackendNixlEP) {
 		return Absent, srcBatchedDPMoE
 	}
 	switch {
@@ -190,4 +190,36 @@ func (r Release) SeqsCappedByBatchedTokens() (Presence, string) {
 		return Maybe, srcSeqsCap
 	}
 	return Present, srcSeqsCap
+}
+
+// BatchLimits are an engine's max_num_seqs and max_num_batched_tokens.
+type BatchLimits struct{ Seqs, Tokens int }
+
+// CappedBatchDefaults applies EngineArgs' caps to the release's default
+// batch limits def (BatchDefaults) in its order, for an engine whose
+// all-to-all backend, expert parallelism and DP size are given and where
+// seqsSet / tokensSet say the user set that limit (a set limit is kept):
+// from 0.21.0 the batched-DP MoE token default (BatchedDPMoEDefault, under
+// UseBatchedDPMoEDefault), then, from 0.11.0, an unset max_num_seqs capped
+// at max_num_batched_tokens (SeqsCappedByBatchedTokens). why names each cap
+// applied ("" none). resolve and the published-run replay both derive an
+// engine's limits through it, so they cannot disagree.
+func (r Release) CappedBatchDefaults(def, set BatchLimits, seqsSet, tokensSet bool, all2all string, ep bool, dp int) (out BatchLimits, tokensWhy, seqsWhy string) {
+	out = def
+	if seqsSet {
+		out.Seqs = set.Seqs
+	}
+	if tokensSet {
+		out.Tokens = set.Tokens
+	} else if p, _ := r.BatchedDPMoEDefault(all2all, ep, dp); UseBatchedDPMoEDefault && p == Present {
+		out.Tokens = BatchedDPTokens
+		tokensWhy = "default with " + all2all + ", EP and DP > 1 (batched DP MoE)"
+	}
+	if !seqsSet {
+		if p, _ := r.SeqsCappedByBatchedTokens(); p == Present && out.Tokens < out.Seqs {
+			out.Seqs = out.Tokens
+			seqsWhy = "capped at max_num_batched_tokens"
+		}
+	}
+	return out, tokensWhy, seqsWhy
 }

@@ -95,6 +95,14 @@ func engineOf(r published.Row, g *catalog.GPU, maxModelLen int) engine {
 		e.scheduleAhead = asyncScheduling(r, e)
 	}
 	e.apiServers = apiServersOf(r, e)
+	if r.Engine.Name == "vllm" && e.policy != sim.PrefillFirstWhole {
+		// EngineArgs' caps on its defaults, as resolve applies them to a
+		// spec (vllm.Release.CappedBatchDefaults): one rule for both.
+		lim, _, _ := rel.CappedBatchDefaults(vllm.BatchLimits{Seqs: e.maxSeqs, Tokens: e.batchTok},
+			vllm.BatchLimits{Seqs: f.MaxNumSeqs.Int(), Tokens: f.MaxNumBatchedTokens.Int()},
+			f.MaxNumSeqs.Positive(), f.MaxNumBatchedTokens.Positive(), rowAll2All(r), r.Layout.EP.Int() > 1, r.Layout.DP.Int())
+		e.maxSeqs, e.batchTok = lim.Seqs, lim.Tokens
+	}
 	if f.MaxNumSeqs.Positive() {
 		e.maxSeqs = f.MaxNumSeqs.Int()
 	}
@@ -457,4 +465,18 @@ func asyncScheduling(r published.Row, e engine) bool {
 		method = sp.Method
 	}
 	return e.release.AsyncSchedulingFor(nil, max(1, r.Layout.PP.Int()), method)
+}
+
+// rowAll2All is the vLLM all-to-all backend a row names (its features'
+// description: "DeepEP low-latency" is deepep_low_latency, "NIXL EP"
+// nixl_ep), "" where it names none the batch-default rule keys on.
+func rowAll2All(r published.Row) string {
+	a := strings.ToLower(r.Features.All2All)
+	switch {
+	case strings.Contains(a, "low-latency"), strings.Contains(a, "low_latency"):
+		return vllm.BackendDeepEPLowLatency
+	case strings.Contains(a, vllm.BackendNixlEP), strings.Contains(a, "nixl ep"):
+		return vllm.BackendNixlEP
+	}
+	return ""
 }
