@@ -90,10 +90,11 @@ var pdBundles = []PDBundle{
 
 // pdRefused says, per connector vlaunch does not write, what it lacks.
 var pdRefused = map[string]string{
-	"P2pNcclConnector": "its engines register over ZMQ with a proxy named in kv_connector_extra_config (proxy_ip, proxy_port) and read " +
-		"http_port unconditionally (vllm@b8b302cde434 p2p/p2p_nccl_engine.py __init__), each instance with its own kv_port; the proxy " +
-		"that reads those registrations is an example script (examples/…/disagg_proxy_p2p_nccl_xpyd.py), and vlaunch writes neither the " +
-		"registration nor the per-instance ports; vLLM 0.24.0 removed the connector (#44854)",
+	"P2pNcclConnector": "its engines register over ZMQ with the proxy at kv_connector_extra_config proxy_ip:proxy_port and read http_port " +
+		"unconditionally (vllm@b8b302cde434 p2p/p2p_nccl_engine.py __init__), each instance with its own kv_port; vllm-router's " +
+		"--vllm-discovery-address takes such registrations (vllm-project/router@03e9af5c:src/main.rs), but vlaunch has not read the " +
+		"engine's per-rank ports and GPU buffer (kv_buffer_size, taken from the KV budget) across 0.9.2-0.23 and writes none of them; " +
+		"vLLM 0.24.0 removed the connector (#44854)",
 	"MoRIIOConnector": "ROCm only, and its scheduler reads kv_connector_extra_config[\"handshake_port\"] unconditionally " +
 		"(vllm/distributed/kv_transfer/kv_connector/v1/moriio/moriio_connector.py MoRIIOConnectorScheduler); vllm-router@03e9af5c's " +
 		"--kv-connector takes nixl or mooncake only (its MoRI-IO mode, newer, learns READ/WRITE mode from the instances' service-discovery " +
