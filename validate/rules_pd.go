@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -145,8 +146,11 @@ func checkPDConnectorPairing(c *checker, b vllm.PDBundle) {
 	path := p("disaggregation", "connector")
 	g := c.d.Disaggregation
 	if g.Router.Kind == spec.RouterKindLLMD && !b.LLMD {
-		c.errorf(CodePDConnector, path, "use disaggregation.router.kind: vllm-router, or connector: nixl",
-			"llm-d's routing sidecar speaks NIXL's protocol (--kv-connector=nixlv2), not %s's", b.Connector)
+		why := fmt.Sprintf("llm-d's routing sidecar speaks NIXL's protocol (--kv-connector=nixlv2), not %s's", b.Connector)
+		if b.NIXLSideChannel {
+			why = fmt.Sprintf("vlaunch has not read whether llm-d's routing sidecar (NIXL's protocol, --kv-connector=nixlv2) hands %s's kv_transfer_params (transfer_mode push) to the decode leg unchanged", b.Connector)
+		}
+		c.errorf(CodePDConnector, path, "use disaggregation.router.kind: vllm-router, or connector: nixl", "%s", why)
 	}
 	if b.BootstrapPortEnv == "" {
 		return

@@ -31,7 +31,9 @@ type PDBundle struct {
 	Module, Package string
 	// LLMD: llm-d's routing sidecar pairs with it (its NIXL protocol,
 	// --kv-connector=nixlv2: kv_transfer_params from the prefill response
-	// handed to the decode request).
+	// handed to the decode request). NixlPushConnector answers with the
+	// same keys plus transfer_mode, but whether the sidecar hands them on
+	// unchanged was not read: false.
 	LLMD bool
 	// Source cites what the connector needs to start.
 	Source string
@@ -82,7 +84,7 @@ var pdBundles = []PDBundle{
 	{Connector: "NixlPullConnector", Since: mustVersion("0.24.0"), SinceSource: srcNixlPushPull, NIXLSideChannel: true,
 		Module: "nixl", Package: "nixl", LLMD: true, Source: srcNixlBaseScheduler + "; pull_connector.py: NixlConnector's READ path"},
 	{Connector: "NixlPushConnector", Since: mustVersion("0.24.0"), SinceSource: srcNixlPushPull, NIXLSideChannel: true,
-		Module: "nixl", Package: "nixl", LLMD: true, Source: srcNixlBaseScheduler + "; " + srcNixlPushParams},
+		Module: "nixl", Package: "nixl", Source: srcNixlBaseScheduler + "; " + srcNixlPushParams},
 	{Connector: "MooncakeConnector", Since: v0160, SinceSource: srcMooncakeSince, RouterKVConnector: "mooncake",
 		BootstrapPortEnv: MooncakeBootstrapPortEnv, BootstrapPortDefault: 8998,
 		Module: "mooncake.engine", Package: "mooncake-transfer-engine", Source: srcMooncakeNeeds + "; " + srcMooncakeRouter},
