@@ -63,7 +63,9 @@ const srcMooncakeNeeds = "vllm-project/vllm@00f4240ee645 docs/features/mooncake_
 	"unset = the embedded server); VLLM_MOONCAKE_BOOTSTRAP_PORT default 8998, prefill only, the same on an instance's headless " +
 	"nodes, unique per instance on a host; mooncake_connector.py imports mooncake.engine.TransferEngine " +
 	"(pip mooncake-transfer-engine, -cuda13 on CUDA 13); mooncake_utils.py MooncakeBootstrapServer serves POST /register " +
-	"and GET /query on the prefill instance's global rank 0, the workers' addresses from get_ip() (VLLM_HOST_IP)"
+	"and GET /query on the prefill instance's global rank 0, the workers' addresses from get_ip() (VLLM_HOST_IP); " +
+	"MooncakeConnectorWorker (stored versions) initializes TransferEngine(hostname, \"P2PHANDSHAKE\", protocol, device_name), takes " +
+	"the engine's own rpc_port and binds its ZMQ side channel on port 0 in register_kv_caches: OS-chosen ports, none to configure"
 
 // srcMooncakeRouter: vllm-router's Mooncake mode.
 const srcMooncakeRouter = "vllm-project/router@03e9af5c:src/main.rs (--kv-connector nixl|mooncake; --prefill URL [BOOTSTRAP_PORT]); " +
