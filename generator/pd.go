@@ -24,7 +24,9 @@ type PDPlan struct {
 	Release vllm.Release
 	// Connector is the kv_connector both pools run; Transport its backend.
 	Connector, Transport string
-	Router               resolve.Router
+	// Bundle is what vlaunch writes for the connector (vllm.PDBundleOf).
+	Bundle vllm.PDBundle
+	Router resolve.Router
 	// RouterArgs is the router's command: router.sh on bare metal and
 	// Docker, router.yaml on Kubernetes when the spec names an image (nil
 	// otherwise: the README says how to run it).
@@ -57,6 +59,9 @@ type PDRolePlan struct {
 	// "the host/port of the head instances", vLLM's NIXL guide).
 	Endpoints    []string
 	SideChannels []resolve.SideChannel
+	// BootstrapPorts are the instances' bootstrap server ports, in
+	// Endpoints' order (MooncakeConnector's prefill pool; nil otherwise).
+	BootstrapPorts []int
 }
 
 // generatePD writes the bundle of a disaggregated deployment: each pool's
@@ -70,6 +75,11 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 		K8sName: k8sName(r.Spec.Metadata.Name + "-router"), SharedNodes: resolve.SharedNodes(r.Spec)}
 	var ds diag.Diagnostics
 	var files []File
+	b, bds := pdBundleFor(r, runtime)
+	if bds.HasErrors() {
+		return nil, bds
+	}
+	pp.Bundle = b
 	if pp.Router.LLMD() {
 		if ds = llmdRuntime(r, runtime); ds.HasErrors() {
 			return nil, ds
@@ -85,6 +95,7 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 		return nil, ds
 	}
 	for _, role := range r.PD.Roles {
+		role.KVTransferConfig = connectorKVTransferConfig(b, r, role)
 		p, pds := MakePlan(withKVTransfer(role), runtime)
 		ds = append(ds, rolePrefixed(role.Name, pds)...)
 		if pds.HasErrors() {
@@ -100,7 +111,11 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 			}
 			addLLMDPool(p, role.Name, pp.LLMD)
 		}
-		addPDEnv(p, r, role)
+		if b.NIXLSideChannel {
+			addPDEnv(p, r, role)
+		} else {
+			addBootstrapEnv(p, b, role)
+		}
 		nameScripts(p)
 		rf, err := Render(p, opt.TemplatesDir)
 		if err != nil {
@@ -113,7 +128,7 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 			}
 		}
 		pp.Roles = append(pp.Roles, PDRolePlan{Name: role.Name, Plan: p, KVRole: role.KVRole, KVTransferConfig: role.KVTransferConfig,
-			Endpoints: endpoints(p), SideChannels: role.SideChannels})
+			Endpoints: endpoints(p), SideChannels: role.SideChannels, BootstrapPorts: bootstrapPorts(b, p, role.Name)})
 	}
 	pp.Summary = opt.Summary
 	pp.Namespace = pp.Roles[0].Plan.K8s.Namespace // the pools' (the runtime's defaults applied)
@@ -203,12 +218,21 @@ func urlHost(a string) string {
 // has these flags (--prefill URL takes an optional bootstrap port after it,
 // which a following flag rules out; --kv-connector defaults to nixl), and
 // --host defaults to 127.0.0.1, so 0.0.0.0 is written to be reachable.
+// MooncakeConnector adds --kv-connector mooncake and each prefill URL's
+// bootstrap port after it (the same main.rs; its router queries
+// http://HOST:PORT/query, vllm.PDBundle.RouterKVConnector).
 func routerArgs(pp *PDPlan) []Arg {
 	args := []Arg{{Text: "vllm-router"}, {Text: "--vllm-pd-disaggregation"}}
 	for _, role := range pp.Roles {
-		for _, u := range role.Endpoints {
+		for i, u := range role.Endpoints {
 			args = append(args, Arg{Text: "--" + role.Name}, Arg{Text: u})
+			if i < len(role.BootstrapPorts) {
+				args = append(args, Arg{Text: itoa(role.BootstrapPorts[i])})
+			}
 		}
+	}
+	if k := pp.Bundle.RouterKVConnector; k != "" {
+		args = append(args, Arg{Text: "--kv-connector"}, Arg{Text: k})
 	}
 	return append(args, Arg{Text: "--host"}, Arg{Text: "0.0.0.0"}, Arg{Text: "--port"}, Arg{Text: itoa(pp.Router.Port)})
 }

@@ -2,10 +2,12 @@ package preflight
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // sideChannels are this node's NIXL side channels in its P/D pool: one,
@@ -31,6 +33,9 @@ func checkNixlPorts(_ context.Context, e *env) Result {
 	scs := e.sideChannels()
 	if len(scs) == 0 {
 		return skip("not a node of a prefill/decode pool: no NIXL side channel")
+	}
+	if b, ok, _ := vllm.PDBundleOf(poolConnector(e.opts.Role), vllm.Version{}); ok && !b.NIXLSideChannel {
+		return skip("the pool's KV connector is " + b.Connector + ": no NIXL side channel")
 	}
 	var ports, bases []int
 	for _, sc := range scs {
@@ -65,20 +70,41 @@ func portList(ps []int) string {
 	return strings.Join(s, ", ")
 }
 
-// checkNixlPackage: the nixl Python package imports where vLLM runs (the
-// NixlConnector imports it when the engine starts).
+// poolConnector is the kv_connector of the pool's --kv-transfer-config
+// ("" when it is not JSON or names none).
+func poolConnector(r *resolve.Role) string {
+	var c struct {
+		Connector string `json:"kv_connector"`
+	}
+	if r == nil || json.Unmarshal([]byte(r.KVTransferConfig), &c) != nil {
+		return ""
+	}
+	return c.Connector
+}
+
+// checkNixlPackage: the Python module the pool's KV connector imports when
+// the engine starts loads where vLLM runs: nixl for the NIXL family
+// (NixlConnector, NixlPullConnector, NixlPushConnector), mooncake.engine for
+// MooncakeConnector (vllm.PDBundle.Module, the table the generator writes
+// from); other connectors are skipped.
 func checkNixlPackage(ctx context.Context, e *env) Result {
 	if e.opts.Role == nil {
 		return skip("not a node of a prefill/decode pool: no KV connector")
 	}
-	if !strings.Contains(e.opts.Role.KVTransferConfig, "NixlConnector") {
-		return skip("the pool's KV connector is not NIXL")
+	name := poolConnector(e.opts.Role)
+	b, ok, _ := vllm.PDBundleOf(name, vllm.Version{})
+	if !ok || b.Module == "" {
+		return skip("the pool's KV connector is " + name + ", whose package vlaunch does not check")
 	}
 	if r, ok := e.containerSkip(); ok {
 		return r
 	}
-	if _, err := e.run(ctx, e.python(), "-c", pyImport("nixl")); err != nil {
-		return fail("nixl: "+err.Error(), "nixl imports", "pip install nixl in vLLM's environment (the official vLLM images ship it)")
+	if _, err := e.run(ctx, e.python(), "-c", pyImport(b.Module)); err != nil {
+		hint := "pip install " + b.Package + " in vLLM's environment"
+		if b.Module == "nixl" {
+			hint += " (the official vLLM images ship it)"
+		}
+		return fail(b.Module+": "+err.Error(), b.Module+" imports", hint)
 	}
-	return pass("nixl imports", "nixl imports")
+	return pass(b.Module+" imports", b.Module+" imports")
 }

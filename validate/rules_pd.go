@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -88,23 +89,27 @@ func checkPDNodes(c *checker) bool {
 }
 
 // checkPDConnector: a connector the release registers, for P/D, and one
-// vlaunch writes bundles for (SPEC127).
+// vlaunch writes bundles for in that release (vllm.PDBundleOf: the table
+// the generator writes from), with a router and runtime the bundle pairs
+// with (SPEC127).
 func checkPDConnector(c *checker) {
 	path := p("disaggregation", "connector")
 	name := c.d.Disaggregation.Connector
 	if !c.ok(path) || name == "" {
 		return
 	}
+	written := "vlaunch writes " + strings.Join(vllm.PDBundleConnectors(), ", ")
 	conn, ok := vllm.KVConnectorNamed(name)
 	switch {
 	case !ok:
-		c.errorf(CodePDConnector, path, "vlaunch writes NixlConnector (connector: nixl)", "unknown KV connector %q: vLLM registers no such name", name)
+		c.errorf(CodePDConnector, path, written+" (connector: nixl)", "unknown KV connector %q: vLLM registers no such name", name)
 		return
 	case conn.Offload:
 		c.errorf(CodePDConnector, path, "use connector: nixl", "%s offloads one engine's KV cache (to host memory or storage): it makes no prefill/decode deployment", conn.Name)
 		return
-	case conn.Name != vllm.NixlConnectorName:
-		c.errorf(CodePDConnector, path, "use connector: nixl", "vlaunch writes prefill/decode bundles for %s only, not %s", vllm.NixlConnectorName, conn.Name)
+	}
+	if _, ok, why := vllm.PDBundleOf(conn.Name, vllm.Version{}); !ok {
+		c.errorf(CodePDConnector, path, written, "vlaunch writes no prefill/decode bundle for %s: %s", conn.Name, why)
 		return
 	}
 	if !c.relOK {
@@ -114,12 +119,49 @@ func checkPDConnector(c *checker) {
 	switch conn.In(v) {
 	case vllm.Absent:
 		c.errorf(CodePDConnector, path, "use a vLLM release that registers it", "vLLM %s does not register %s (%s)", c.rel, conn.Name, conn.Citation())
+		return
 	case vllm.Maybe:
 		c.add(diag.Info, CodePDConnector, path, "", "whether vLLM %s registers %s is inferred from a merge date, not confirmed (%s)", c.rel, conn.Name, conn.Citation())
 	default:
 		if conn.V0In(v) {
 			c.errorf(CodePDConnector, path, "use a V1 connector such as NixlConnector", "%s is a V0-engine connector in vLLM %s", conn.Name, c.rel)
+			return
 		}
+	}
+	b, ok, why := vllm.PDBundleOf(conn.Name, v)
+	if !ok {
+		c.errorf(CodePDConnector, path, "use vLLM "+b.Since.String()+" or later, or connector: nixl", "vLLM %s: %s", c.rel, why)
+		return
+	}
+	checkPDConnectorPairing(c, b)
+}
+
+// checkPDConnectorPairing: the router and runtime a connector's bundle
+// pairs with. llm-d's sidecar speaks NIXL's protocol only; vllm-router's
+// Mooncake mode queries each prefill URL's own bootstrap server (a Service
+// in front of several instances would answer for any of them), and pins
+// no prefill DP rank without --intra-node-data-parallel-size, which applies
+// to every URL (vllm-project/router@03e9af5c:src/main.rs).
+func checkPDConnectorPairing(c *checker, b vllm.PDBundle) {
+	path := p("disaggregation", "connector")
+	g := c.d.Disaggregation
+	if g.Router.Kind == spec.RouterKindLLMD && !b.LLMD {
+		why := fmt.Sprintf("llm-d's routing sidecar speaks NIXL's protocol (--kv-connector=nixlv2), not %s's", b.Connector)
+		if b.NIXLSideChannel {
+			why = fmt.Sprintf("vlaunch has not read whether llm-d's routing sidecar (NIXL's protocol, --kv-connector=nixlv2) hands %s's kv_transfer_params (transfer_mode push) to the decode leg unchanged", b.Connector)
+		}
+		c.errorf(CodePDConnector, path, "use disaggregation.router.kind: vllm-router, or connector: nixl", "%s", why)
+	}
+	if b.BootstrapPortEnv == "" {
+		return
+	}
+	if c.d.Runtime.Kind == "kubernetes" {
+		c.errorf(CodePDConnector, path, "use runtime.kind bare or docker, or connector: nixl",
+			"vlaunch writes %s bundles for bare metal and Docker only: vllm-router queries each prefill URL's bootstrap server (%s) for its engine ids, and a pool's Service answers for any of its instances", b.Connector, b.BootstrapPortEnv)
+	}
+	if dp := g.Prefill.Parallelism.Data; dp > 1 {
+		c.errorf(CodePDConnector, p("disaggregation", "prefill", "parallelism", "data"), "use data: 1 with more prefill instances, or connector: nixl",
+			"a prefill instance of %d DP ranks with %s: vllm-router sends the decode leg the engine id of DP rank 0 unless --intra-node-data-parallel-size pins the rank, and that flag applies to the decode URLs too; vlaunch writes %s bundles for prefill DP 1", dp, b.Connector, b.Connector)
 	}
 }
 
