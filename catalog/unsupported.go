@@ -98,7 +98,7 @@ var knownGaps = map[string]gap{
 const (
 	lightning    = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
 	hunyuanLacks = "Hunyuan as vLLM's hunyuan_v1.py builds it (HunYuanMoEV1ForCausalLM / HunYuanDenseV1ForCausalLM) without the feature named above"
-	minimaxM3    = "MiniMax-M3's block-sparse attention as vLLM builds it (sparse_attention_config: an indexer of sparse_num_index_heads × sparse_index_dim on the layers sparse_attention_freq marks, attending sparse_topk_blocks blocks of sparse_block_size tokens) and its dense first layers (dense_intermediate_size), not yet read"
+	minimaxM3    = "MiniMax-M3's block-sparse attention as vLLM builds it (vllm/models/minimax_m3/nvidia/model.py at vllm-project/vllm@0443308a and common/indexer.py at 0484480b, read: on the layers sparse_attention_freq marks, qkv_proj also emits index_q of sparse_num_index_heads (= the KV heads, sharded like them) × sparse_index_dim and one replicated index_k head, with index q/k norms; each such layer keeps, beside its GQA K/V, an indexer side cache of one sparse_index_dim key per token (an MLAAttentionSpec, bf16 or fp8 per indexer_kv_dtype), and attends the sparse_topk_blocks best blocks of sparse_block_size tokens plus init/local blocks) and its dense first layers (dense_intermediate_size), not yet modelled: the side cache's KV group and the per-layer attended window are not sized"
 )
 
 // gapOf is what vlaunch lacks for m and the nearest family it models: the
