@@ -36,9 +36,15 @@ import (
 // No public vLLM start-up log of LongCat-Flash was found to compare against
 // (searched 2026-12-07: the issues corpus for "LongCat" with "Model loading
 // took" / "GPU KV cache size", "LongcatFlashForCausalLM vllm serve
-// LongCat-Flash-Chat-FP8"; find_string "LongCat-Flash-Chat-FP8" — recipes,
-// API model lists and SGLang launch lines, no vLLM log): these figures are
-// checked by hand only.
+// LongCat-Flash-Chat-FP8", "vllm LongCat-Flash tensor-parallel-size 16
+// Available KV cache memory"; find_string "LongCat-Flash-Chat-FP8" and
+// "Resolved architecture: LongcatFlashForCausalLM" — recipes, API model
+// lists and launch lines, no vLLM log): these figures are checked by hand
+// only. Meituan's deployment guide (a public copy, code search index id
+// 27738169823) runs BF16 on 16 × H800 as TP 8 × DP 2 without EP: the TP 8
+// × DP 2 row's 69.2028 GiB, which at gpu_memory_utilization 0.9 (71.18 GiB
+// usable) leaves no KV cache (check_longcat.txtar) — a prediction no log
+// confirms or refutes.
 func TestLongCatFlashPlacement(t *testing.T) {
 	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/longcat-flash-chat.reconstructed.json")
 	if err != nil {
