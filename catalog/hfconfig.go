@@ -12,6 +12,10 @@ import (
 // names differ between families (n_routed_experts vs num_experts vs
 // num_local_experts), so several spellings map to the same fact.
 type hfConfig struct {
+	// longcatTypeFromArch: model_type was absent and read from
+	// LongCat-Flash's architecture (catalog/longcat.go).
+	longcatTypeFromArch bool
+
 	Architectures         []string `json:"architectures"`
 	ModelType             string   `json:"model_type"`
 	HiddenSize            int      `json:"hidden_size"`
@@ -220,6 +224,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	}
 	c.gemma3Defaults()
 	c.nemotronDefaults()
+	c.longcatLayers(w.text)
 	if err := c.check(w); err != nil {
 		return nil, err
 	}
@@ -260,6 +265,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillBailing(m, w.text)
 	c.fillHunyuan(m, w.text)
 	c.fillNemotronNAS(m, w.text)
+	c.fillLongCat(m, w.text)
 	if !m.HunyuanFamily {
 		m.ListKeys = c.listKeys()
 	}

@@ -235,7 +235,7 @@ func (m *Model) mambaProblem() string {
 // without experts, and Gemma 4's layers, whose MoE block runs beside the
 // MLP.
 func (m *Model) HasDenseMLP(i int) bool {
-	return m.HasFFN(i) && (!m.IsMoELayer(i) || m.Gemma4 != nil)
+	return m.HasFFN(i) && (!m.IsMoELayer(i) || m.Gemma4 != nil || m.LongCat != nil)
 }
 
 // nemotronPrefix is where a Nemotron-H checkpoint keeps layer %d: its

@@ -125,6 +125,9 @@ type Model struct {
 	// NAS is a Llama-Nemotron NAS model's per-layer block_configs (catalog/
 	// nemotronnas.go); nil for every other model.
 	NAS *NemotronNAS `json:"nemotron_nas,omitempty"`
+	// LongCat is LongCat-Flash's decoder layers and zero-computation
+	// experts (catalog/longcat.go); nil for every other model.
+	LongCat *LongCatFlash `json:"longcat_flash,omitempty"`
 	// DSV4 is DeepSeek-V4's compressed sparse attention, hyper-connections
 	// and hash routing (catalog/deepseekv4.go); nil for every other model.
 	DSV4 *DeepseekV4 `json:"deepseek_v4,omitempty"`

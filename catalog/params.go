@@ -42,6 +42,11 @@ func (p ParamCounts) Active(m *Model) float64 {
 	if !m.IsMoE() {
 		return p.Total
 	}
+	if m.LongCat != nil {
+		// LongCat-Flash: the expected real experts of its top-k picks
+		// (catalog/longcat.go); the zero experts hold no weights.
+		return p.Total - p.RoutedExperts + float64(m.MoELayerCount())*m.ExpectedFFNExpertsPerToken()*p.ExpertPerLayerEach
+	}
 	return p.Total - p.RoutedExperts + float64(m.MoELayerCount()*m.ExpertsPerToken)*p.ExpertPerLayerEach
 }
 
@@ -191,7 +196,9 @@ func (m *Model) routerParams() float64 {
 	if !m.IsMoE() {
 		return 0
 	}
-	e := float64(m.NumExperts)
+	// LongCat-Flash's classifier and correction bias also score its zero
+	// experts (vLLM's LongcatRouter).
+	e := float64(m.RouterOutputs())
 	n := float64(m.HiddenSize) * e
 	if m.RouterBias {
 		n += e

@@ -83,6 +83,9 @@ var modelledTypes = map[string]string{
 	// Llama-Nemotron NAS (catalog/nemotronnas.go): Llama layers whose
 	// attention or FFN may be a no-op, each FFN of its own width.
 	"nemotron-nas": "dense GQA with per-layer no-op attention or FFN and per-layer FFN widths (Llama-Nemotron NAS: block_configs)",
+	// LongCat-Flash (catalog/longcat.go): two MLA attentions and two dense
+	// MLPs per layer beside a MoE with zero-computation experts.
+	"longcat_flash": "MLA MoE with two attentions and two dense MLPs per layer beside experts and zero-computation experts (LongCat-Flash)",
 }
 
 // ModelledTypes lists the model_type values vlaunch models, sorted.
@@ -161,6 +164,9 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, p)
 	}
 	if p := m.nasProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.longcatProblem(); p != "" {
 		out = append(out, p)
 	}
 	for _, k := range m.ListKeys {

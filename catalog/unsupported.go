@@ -82,11 +82,10 @@ var knownGaps = map[string]gap{
 	// one block per layer.
 	"granitemoehybrid": {"Granite-4.0-H's layers as vLLM's granitemoehybrid.py builds them (a Mamba-2 mixer of mamba_n_heads × mamba_d_head in mamba_n_groups groups, or an attention, per layer_types entry, each followed by a MoE of num_local_experts beside a shared MLP of shared_intermediate_size), not yet modelled: no published config.json with layer_types and those Mamba fields was found to check it against",
 		"Nemotron-H (nemotron_h: Mamba-2 / attention / MoE hybrid, one block per layer)"},
-	// Meituan LongCat-Flash (LongcatFlashForCausalLM): num_layers, each with
-	// two MLA attentions and two dense MLPs beside a shortcut-connected MoE
-	// whose zero_expert_num identity experts compute nothing.
-	"longcat_flash": {"LongCat-Flash's layers as vLLM's longcat_flash.py builds them (num_layers layers of two MLA attentions and two dense MLPs of ffn_hidden_size beside a shortcut-connected MoE of n_routed_experts experts of expert_ffn_hidden_size plus zero_expert_num zero-computation experts), not yet read",
-		"MLA MoE (deepseek_v3)"},
+	// Only LongCat-Flash configs refused for what longcatProblem names
+	// reach here (catalog/longcat.go sizes the published shape).
+	"longcat_flash": {"LongCat-Flash as vLLM's longcat_flash.py builds it without the feature named above (num_layers layers of two MLA attentions and two dense MLPs of ffn_hidden_size beside a MoE of n_routed_experts experts of expert_ffn_hidden_size plus zero_expert_num identity zero-computation experts)",
+		"LongCat-Flash as published (longcat_flash: meituan-longcat/LongCat-Flash-Chat)"},
 	// Step-3.7's config.json is a wrapper: vLLM's Step3p7ForConditionalGeneration
 	// (vllm/model_executor/models/step3p7.py) builds the language model from
 	// text_config (step3p5, read as Step-3.5) and the PerceptionEncoder from
@@ -99,7 +98,7 @@ var knownGaps = map[string]gap{
 const (
 	lightning    = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
 	hunyuanLacks = "Hunyuan as vLLM's hunyuan_v1.py builds it (HunYuanMoEV1ForCausalLM / HunYuanDenseV1ForCausalLM) without the feature named above"
-	minimaxM3    = "MiniMax-M3's block-sparse attention as vLLM builds it (sparse_attention_config: an indexer of sparse_num_index_heads × sparse_index_dim on the layers sparse_attention_freq marks, attending sparse_topk_blocks blocks of sparse_block_size tokens) and its dense first layers (dense_intermediate_size), not yet read"
+	minimaxM3    = "MiniMax-M3's block-sparse attention as vLLM builds it (vllm/models/minimax_m3/nvidia/model.py at vllm-project/vllm@0443308a and common/indexer.py at 0484480b, read: on the layers sparse_attention_freq marks, qkv_proj also emits index_q of sparse_num_index_heads (= the KV heads, sharded like them) × sparse_index_dim and one replicated index_k head, with index q/k norms; each such layer keeps, beside its GQA K/V, an indexer side cache of one sparse_index_dim key per token (an MLAAttentionSpec, bf16 or fp8 per indexer_kv_dtype), and attends the sparse_topk_blocks best blocks of sparse_block_size tokens plus init/local blocks) and its dense first layers (dense_intermediate_size), not yet modelled: the side cache's KV group and the per-layer attended window are not sized"
 )
 
 // gapOf is what vlaunch lacks for m and the nearest family it models: the

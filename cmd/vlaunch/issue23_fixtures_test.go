@@ -30,6 +30,7 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"check_kimi_k2x.txtar", "k25.json", "catalog/testdata/hf/kimi-k2.5.verbatim.json"},
 	{"check_kimi_k2x.txtar", "k26/config.json", "catalog/testdata/ckpt/nvidia--Kimi-K2.6-NVFP4/config.json"},
 	{"check_kimi_k2x.txtar", "k26/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--Kimi-K2.6-NVFP4/hf_quant_config.json"},
+	{"check_longcat.txtar", "lc.json", "catalog/testdata/hf/longcat-flash-chat.reconstructed.json"},
 	{"check_llama4.txtar", "scout.json", "catalog/testdata/hf/llama-4-scout-17b-16e-instruct.verbatim.json"},
 	{"check_llama4.txtar", "maverick.json", "catalog/testdata/hf/llama-4-maverick-17b-128e-instruct.verbatim.json"},
 	{"check_gemma4_31b.txtar", "g31.json", "catalog/testdata/hf/gemma-4-31b-it-nvfp4.verbatim.json"},

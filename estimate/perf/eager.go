@@ -21,6 +21,9 @@ import "github.com/vlaunch/vlaunch/catalog"
 //     its own lightning indexer (catalog.Model.HasIndexer; an IndexCache
 //     layer reuses the indices and runs none) adds dsaIndexerKernels, its
 //     wq_b a quantized linear;
+//   - LongCat-Flash (catalog/longcat.go): each sub-layer an MLA row and a
+//     dense-MLP row, the MoE sub-layers the MoE row too, plus the zero
+//     experts' identity kernel;
 //   - Llama-Nemotron NAS: a layer runs the norm and the GQA row only with
 //     attention, the norm and the dense-MLP row only with an FFN
 //     (nasLayerKernels; vLLM's DeciLMDecoderLayer.forward skips a no-op);
@@ -75,6 +78,12 @@ func eagerLayers(m *catalog.Model, weights string) float64 {
 			ops, linears = ops+11, linears+2
 			if m.NumSharedExperts > 0 {
 				ops, linears = ops+3, linears+2
+			}
+			if m.LongCat != nil {
+				// LongCat-Flash: mlps[0] beside the experts (the dense-MLP
+				// row) and the zero experts' identity kernel
+				// (zero_experts_compute_triton).
+				ops, linears = ops+4+1, linears+2
 			}
 		} else {
 			ops, linears = ops+4, linears+2

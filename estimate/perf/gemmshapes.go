@@ -291,7 +291,7 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 			proj(h, inter, input.CompDenseMLP, "")
 		}
 		if m.IsMoELayer(i) {
-			add(float64(m.NumExperts), h, bf, GEMMTableBF16, 1)
+			add(float64(m.RouterOutputs()), h, bf, GEMMTableBF16, 1) // LongCat-Flash: its zero experts too
 			if p.SharedPerLayer > 0 {
 				inter := p.SharedPerLayer / (f * h) / tp
 				proj((f-1)*inter, h, input.CompShared, "")

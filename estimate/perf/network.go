@@ -233,5 +233,12 @@ func tpReducesPerStage(m *catalog.Model, pp float64) float64 {
 		}
 		return float64(n) / pp
 	}
+	if m.LongCat != nil {
+		// LongCat-Flash's sub-layers (catalog/longcat.go): the attention's
+		// and the dense MLP's all-reduce each, and the TP-sharded experts'
+		// own output reduction on the MoE sub-layers (LongcatMoe's output
+		// is added after mlps[1], not summed into an MLP's reduce).
+		return float64(2*m.NumLayers+m.MoELayerCount()) / pp
+	}
 	return 2 * float64(m.NumLayers) / pp
 }

@@ -630,6 +630,11 @@ func (s *StepSetup) moeCurve() *MoECurve {
 func (sm *StepModel) expertWork(total float64) (flops, bytes float64) {
 	pairs := total * sm.topK / float64(sm.S.EPSize())
 	hit := 1 - math.Pow(1-sm.topK/sm.experts, total)
+	if sm.zeroRemap {
+		// LongCat-Flash: expert 0 (every zero pick lands there) and the
+		// experts of the expected real picks (catalog/longcat.go).
+		hit = sm.S.Model.LongCatExpertHitShare(total)
+	}
 	flops = 2 * pairs * sm.expertParams * sm.moeLayers
 	act := total * sm.topK * sm.actPairShare * sm.actBytesPerPair
 	bytes = (sm.expertsRead(hit)*sm.expertBytes + act) * sm.moeLayers

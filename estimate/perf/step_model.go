@@ -35,6 +35,11 @@ type StepModel struct {
 	expertBytes     float64
 	expertsPerGPU   float64 // (E + redundant) / shard (a fraction of width without EP)
 	experts, topK   float64
+	// zeroRemap marks LongCat-Flash's zero experts, whose picks vLLM runs
+	// as weight-0 pairs on expert 0 (catalog.Model.ZeroExpertPairsRemapped):
+	// topK pairs per token still, but the experts a step reads are
+	// expert 0 and the real picks' (expertWork).
+	zeroRemap bool
 	// moeSliceWidth is the expert's intermediate width on one GPU where the
 	// experts are TP-sharded over more than one GPU (moe_intermediate_size
 	// / (TP × DP) without EP), zero otherwise: the width moeWidthFactor
@@ -137,6 +142,7 @@ func NewStepModel(s StepSetup) *StepModel {
 		sm.expertParams = p.ExpertPerLayerEach
 		sm.expertBytes = p.ExpertPerLayerEach * s.expertBytesPerParam()
 		sm.experts, sm.topK = float64(m.NumExperts), float64(m.ExpertsPerToken)
+		sm.zeroRemap = m.ZeroExpertPairsRemapped()
 		phys := sm.experts
 		if s.EP {
 			phys += float64(s.RedundantExperts)
