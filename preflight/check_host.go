@@ -3,39 +3,43 @@ package preflight
 import (
 	"context"
 	"fmt"
-	"math"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 )
 
-// minShmBytes is the floor below which NCCL's shared-memory transport fails
-// to create its segments (Docker's 64 MiB default is the classic case;
-// segments of 9.6–190 MB per peer appear in NCCL and vLLM issue logs, and
-// 1 GiB is the usual smallest fix).
+// minShmBytes is the /dev/shm a host must have free for NCCL: NCCL creates
+// its shared-memory segments there and fails to initialize when they do not
+// fit ("failed to extend /dev/shm/nccl-… to 4194660 bytes"), and its guide
+// sets --shm-size=1g for containers (NCCL User Guide, Troubleshooting,
+// "Runtime and MPI issues" > "Shared memory",
+// https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting/runtime_and_mpi_issues.html);
+// segments of 9.6–190 MB per peer appear in NCCL and vLLM issue logs.
 const minShmBytes = 1 << 30
 
+// shmSource is where minShmBytes comes from, for the check's expectation.
+const shmSource = "NCCL's shared-memory segments: its troubleshooting guide's --shm-size=1g"
+
+// checkShm: on bare metal vLLM's processes and NCCL use the host's own
+// /dev/shm, which no spec field sizes (runtime.docker.shm_size and
+// runtime.kubernetes.shm_size size the containers vlaunch starts, and
+// /dev/shm is a tmpfs capped at half the RAM by default), so the host must
+// have NCCL's floor free. Docker and Kubernetes give the container its own
+// /dev/shm of shm_size: skipped.
 func checkShm(_ context.Context, e *env) Result {
 	if k := e.d.Runtime.Kind; k == "docker" || k == "kubernetes" {
 		return skip(fmt.Sprintf("runtime %s: the container gets its own /dev/shm (shm_size %s)", k, e.shmSpec()))
 	}
-	wantBytes, err := parseSize(e.shmSpec())
-	if err != nil {
-		wantBytes = minShmBytes
-	}
-	want := fmt.Sprintf("≥ %s free (runtime.docker.shm_size, the size vlaunch gives containers)", gib(wantBytes))
+	want := fmt.Sprintf("≥ %s free (%s)", gib(minShmBytes), shmSource)
 	u, err := e.host.Disk.StatFS("/dev/shm")
 	if err != nil {
 		return fail("cannot stat /dev/shm: "+err.Error(), want, "mount a tmpfs on /dev/shm")
 	}
 	found := fmt.Sprintf("%s free of %s", gib(u.FreeBytes), gib(u.TotalBytes))
-	fix := "enlarge it: `mount -o remount,size=" + e.shmSpec() + " /dev/shm` (and in /etc/fstab), and delete stale files in /dev/shm"
-	switch {
-	case u.FreeBytes < minShmBytes:
-		return fail(found, want, "NCCL cannot create its shared-memory segments: "+fix)
-	case u.FreeBytes < wantBytes:
-		return warn(found, want, fix)
+	if u.FreeBytes < minShmBytes {
+		return fail(found, want, "NCCL cannot create its shared-memory segments: delete stale files in /dev/shm or enlarge it to at least 1 GiB "+
+			"(`mount -o remount,size=1g /dev/shm`, and in /etc/fstab)")
 	}
 	return pass(found, want)
 }
@@ -48,24 +52,6 @@ func (e *env) shmSpec() string {
 		return s
 	}
 	return "64g"
-}
-
-// parseSize reads Docker-style sizes: "64g", "512m", "1073741824" (binary units).
-func parseSize(s string) (float64, error) {
-	s = strings.ToLower(strings.TrimSpace(s))
-	s = strings.TrimSuffix(strings.TrimSuffix(s, "ib"), "b")
-	mult := 1.0
-	if n := len(s); n > 0 {
-		if i := strings.IndexByte("kmgt", s[n-1]); i >= 0 {
-			mult = float64(uint64(1) << (10 * (i + 1)))
-			s = s[:n-1]
-		}
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v*mult, 0) {
-		return 0, fmt.Errorf("bad size %q", s)
-	}
-	return v * mult, nil
 }
 
 // meminfoBytes reads "MemTotal:       2113378304 kB".

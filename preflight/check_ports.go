@@ -117,23 +117,37 @@ func (e *env) replicasHere() int {
 	return max(1, n)
 }
 
+// routerPortWhat names the P/D router's port in the check's messages.
+const routerPortWhat = "the P/D router (disaggregation.router.port)"
+
 func checkPortsFree(_ context.Context, e *env) Result {
 	ps := e.portsFor()
+	if e.opts.RouterPort > 0 {
+		// router.sh runs on disaggregation.router.node and binds its port
+		// there, whether or not the node also serves an API.
+		ps = append([]boundPort{{e.opts.RouterPort, routerPortWhat}}, ps...)
+	}
 	if len(ps) == 0 {
 		return skip(fmt.Sprintf("%s is headless: it binds no fixed port (it connects to the primary)", e.node.Name))
 	}
 	var want, busy, free []string
+	routerOnly := true // every busy port is the router's: the finding points at it
 	for _, p := range ps {
 		want = append(want, fmt.Sprintf("%d (%s)", p.Port, p.What))
 		if err := e.host.Net.PortFree(p.Port); err != nil {
 			busy = append(busy, fmt.Sprintf("%d %s", p.Port, portProblem(err)))
+			routerOnly = routerOnly && p.What == routerPortWhat
 		} else {
 			free = append(free, fmt.Sprint(p.Port))
 		}
 	}
 	expected := "free: " + strings.Join(want, ", ")
 	if len(busy) > 0 {
-		return fail(strings.Join(busy, "; "), expected, "stop what listens there (`ss -ltnp 'sport = :PORT'`) or change the port in the spec")
+		r := fail(strings.Join(busy, "; "), expected, "stop what listens there (`ss -ltnp 'sport = :PORT'`) or change the port in the spec")
+		if routerOnly {
+			r.Path = "disaggregation.router.port"
+		}
+		return r
 	}
 	return pass("free: "+strings.Join(free, ", "), expected)
 }

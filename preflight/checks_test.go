@@ -113,6 +113,10 @@ func netCases() []checkCase {
 			d.Parallelism.Tensor, d.Parallelism.Data, d.Parallelism.Expert, d.Parallelism.Replicas = 2, 1, false, 4
 		}, id: "ports.free", want: Pass, mentions: []string{"free: 8000, 8001, 8002, 8003"}},
 		{name: "a replica's second node is headless", host: "h20-roce", spec: "h20-roce", node: "node3", edit: replicasOfTwo, id: "ports.free", want: Skip, mentions: []string{"headless"}},
+		// The P/D router's node binds its port too (router.sh), headless or not.
+		{name: "router port in use", host: "h20-roce", spec: "h20-roce", opts: routerOn(22), id: "ports.free", want: Fail, mentions: []string{"22 in use", "22 (the P/D router (disaggregation.router.port))", "8000 (API server"}},
+		{name: "router port free", host: "h20-roce", spec: "h20-roce", opts: routerOn(8001), id: "ports.free", want: Pass, mentions: []string{"free: 8001, 8000"}},
+		{name: "router on a headless node", host: "h20-roce", spec: "h20-roce", node: "node1", opts: routerOn(22), id: "ports.free", want: Fail, mentions: []string{"22 in use"}},
 		{name: "one-node replicas need no rpc port", host: "h20-roce", spec: "h20-roce", node: "node1", edit: func(d *spec.Deployment) {
 			d.Parallelism.Data, d.Parallelism.Replicas, d.VLLM.RPCPort = 8, 4, 22
 		}, id: "ports.free", want: Pass, mentions: []string{"free: 8000"}},
@@ -182,7 +186,9 @@ func rdmaCases() []checkCase {
 
 func hostCases() []checkCase {
 	return []checkCase{
-		{name: "shm below spec size", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Runtime.Docker.ShmSize = "2t" }, id: "host.shm", want: Warn, mentions: []string{"remount,size=2t"}},
+		// Bare metal: no container's shm_size applies; NCCL's own floor does (1 GiB, its troubleshooting guide).
+		{name: "shm on bare metal ignores the containers' size", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Runtime.Docker.ShmSize = "2t" }, id: "host.shm", want: Pass, mentions: []string{"≥ 1.0 GiB free", "NCCL"}},
+		{name: "shm on bare metal below NCCL's floor", host: "h20-broken", spec: "broken", id: "host.shm", want: Fail, mentions: []string{"64 MiB free", "≥ 1.0 GiB free", "remount,size=1g"}},
 		{name: "shm in a container", host: "h20-broken", spec: "broken", edit: func(d *spec.Deployment) { d.Runtime.Kind = "docker" }, id: "host.shm", want: Skip, mentions: []string{"64g"}},
 		{name: "shm missing", host: "proc-only", spec: "h20-roce", id: "host.shm", want: Fail, mentions: []string{"cannot stat /dev/shm"}},
 		// 8 GPU workers need ≈41 GiB (8 × (3 GiB + the 1.7 GiB embedding) + 3): the 22.9 GiB host is short.
@@ -261,6 +267,40 @@ func pdPool(connector string, ports ...int) func(*Options) {
 		o.Role = &resolve.Role{Name: "decode", KVRole: "kv_consumer",
 			KVTransferConfig: `{"kv_connector":"` + connector + `","kv_role":"kv_consumer"}`,
 			SideChannels:     []resolve.SideChannel{{Node: spec.Node{Name: "node0"}, BasePort: ports[0], Ports: ports}}}
+	}
+}
+
+// routerOn makes the node the P/D router's, listening on port.
+func routerOn(port int) func(*Options) {
+	return func(o *Options) { o.RouterPort = port }
+}
+
+// TestPortsFreePath: a finding about the router's port alone points at
+// disaggregation.router.port; one about any other port at vllm.port.
+func TestPortsFreePath(t *testing.T) {
+	for _, c := range []struct {
+		router int
+		edit   func(*spec.Deployment)
+		want   string
+	}{
+		{22, nil, "disaggregation.router.port"},
+		{8001, func(d *spec.Deployment) { d.VLLM.RPCPort = 22 }, "vllm.port"},
+		{22, func(d *spec.Deployment) { d.VLLM.RPCPort = 22 }, "vllm.port"},
+	} {
+		rep := runFixtureOpts(t, "h20-roce", "h20-roce", "node0", c.edit, routerOn(c.router), "ports.free")
+		if r := resultOf(t, rep, "ports.free"); r.Status != Fail || r.Path != c.want {
+			t.Errorf("router %d: %s at %q, want fail at %q", c.router, r.Status, r.Path, c.want)
+		}
+	}
+}
+
+// TestShmPath: on bare metal host.shm is about the host, not about a
+// container's runtime.docker.shm_size (QA session 37: its SARIF location
+// was the spec's `kind: bare`).
+func TestShmPath(t *testing.T) {
+	rep := runFixtureOpts(t, "h20-broken", "broken", "node0", nil, nil, "host.shm")
+	if r := resultOf(t, rep, "host.shm"); r.Path != "hardware.nodes[0]" {
+		t.Errorf("host.shm path %q, want hardware.nodes[0]", r.Path)
 	}
 }
 

@@ -42,6 +42,12 @@ type Options struct {
 	// its, and the other pool is taken as possibly running already (its
 	// GPUs, ports and host memory are its own business). Empty: both pools.
 	Pool string
+	// RouterPort is the P/D router's port when this node runs it
+	// (disaggregation.router.node; router.sh binds it on the host): ports.free
+	// checks it with the first pool's ports. 0: the node runs no router (a
+	// colocated spec, another node, or Kubernetes, where the router is a pod
+	// on the pod network).
+	RouterPort int
 	// Only and Skip select checks by id or group ("gpu" = every gpu.* check).
 	Only, Skip []string
 	// Timeout bounds each check; 0 means DefaultTimeout.

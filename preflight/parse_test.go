@@ -55,19 +55,6 @@ func TestProcParsers(t *testing.T) {
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	for in, want := range map[string]float64{"64g": 64 << 30, "512m": 512 << 20, "1T": 1 << 40, "100": 100, "2gb": 2 << 30, "1.5GiB": 1.5 * (1 << 30)} {
-		if got, err := parseSize(in); err != nil || got != want {
-			t.Errorf("parseSize(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "g", "-1g", "lots"} {
-		if _, err := parseSize(bad); err == nil {
-			t.Errorf("parseSize(%q) accepted", bad)
-		}
-	}
-}
-
 func TestVersionMatch(t *testing.T) {
 	for _, c := range []struct {
 		got, want string
@@ -107,18 +94,6 @@ func TestFallbackCheckpointBytes(t *testing.T) {
 	if b := fallbackCheckpointBytes(ll); math.Abs(b-2*8.03e9)/(2*8.03e9) > 0.01 {
 		t.Errorf("Llama-3.1-8B BF16 checkpoint %.4g bytes, want 16.06 GB ±1%%", b)
 	}
-}
-
-func FuzzParseSize(f *testing.F) {
-	for _, s := range []string{"64g", "512m", "1t", "100", "", "-1k", "1e308t", "NaN"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		v, err := parseSize(s)
-		if err == nil && (v < 0 || math.IsNaN(v)) {
-			t.Errorf("parseSize(%q) = %v", s, v)
-		}
-	})
 }
 
 func FuzzParseSMIGPUs(f *testing.F) {

@@ -55,7 +55,7 @@ var checks = fromCatalog([]Check{
 	{Code: codes.PFRDMADriverOptions, field: "vllm.all2all_backend", run: checkDriverOptions},
 	{Code: codes.PFRDMAGDRCopy, field: "vllm.all2all_backend", run: checkGDRCopy},
 	{Code: codes.PFRDMAMemlock, field: "hardware.nodes[{node}]", run: checkMemlock},
-	{Code: codes.PFHostShm, field: "runtime.docker.shm_size", run: checkShm},
+	{Code: codes.PFHostShm, field: "hardware.nodes[{node}]", run: checkShm},
 	{Code: codes.PFHostMemory, field: "hardware.nodes[{node}]", run: checkHostMemory},
 	{Code: codes.PFHostDisk, field: "model.path", run: checkHostDisk},
 	{Code: codes.PFModelPath, field: "model.path", run: checkModelPath},

@@ -92,10 +92,10 @@ func (r Report) Count(s Status) int {
 	return n
 }
 
-// Summary returns "N passed, N warnings, N failed, N skipped".
+// Summary returns "N passed, N warnings, N failed, N skipped" ("1 warning").
 func (r Report) Summary() string {
-	return fmt.Sprintf("%d passed, %d warnings, %d failed, %d skipped",
-		r.Count(Pass), r.Count(Warn), r.Count(Fail), r.Count(Skip))
+	return fmt.Sprintf("%d passed, %s, %d failed, %d skipped",
+		r.Count(Pass), plural(r.Count(Warn), "warning", "warnings"), r.Count(Fail), r.Count(Skip))
 }
 
 // Get returns the result with the given id and whether it ran.

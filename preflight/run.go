@@ -49,10 +49,13 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	pools := []*env{e}
 	if len(opts.Roles) > 1 && opts.Pool == "" {
 		pools = nil
-		for _, r := range opts.Roles {
+		for i, r := range opts.Roles {
 			pe, err := e.forRole(r)
 			if err != nil {
 				return Report{}, &UsageError{err}
+			}
+			if i > 0 {
+				pe.opts.RouterPort = 0 // the node's router is checked once, with the first pool's ports
 			}
 			pools = append(pools, pe)
 		}
@@ -68,7 +71,10 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		}
 		for _, ce := range envs {
 			res := runOne(ctx, c, ce, timeout)
-			res.ID, res.Code, res.Path = c.ID, c.Code, c.pathFor(ce)
+			res.ID, res.Code = c.ID, c.Code
+			if res.Path == "" { // a check may point at a narrower field than its own
+				res.Path = c.pathFor(ce)
+			}
 			if c.perPool && ce.opts.Role != nil {
 				res.Pool = ce.opts.Role.Name
 			}

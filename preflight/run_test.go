@@ -271,3 +271,16 @@ func TestCommandsAreReadOnly(t *testing.T) {
 		t.Errorf("%d commands (nvidia-smi is queried once per kind): %q", len(lines), lines)
 	}
 }
+
+// TestSummaryPlural: "1 warning", as diag's own summary counts
+// (QA session 37 found "1 warnings").
+func TestSummaryPlural(t *testing.T) {
+	one := Report{Results: []Result{{Status: Warn}, {Status: Pass}}}
+	if got, want := one.Summary(), "1 passed, 1 warning, 0 failed, 0 skipped"; got != want {
+		t.Errorf("Summary() = %q, want %q", got, want)
+	}
+	two := Report{Results: []Result{{Status: Warn}, {Status: Warn}}}
+	if got, want := two.Summary(), "0 passed, 2 warnings, 0 failed, 0 skipped"; got != want {
+		t.Errorf("Summary() = %q, want %q", got, want)
+	}
+}

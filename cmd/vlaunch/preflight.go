@@ -68,6 +68,7 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 		if opts, err = poolOptions(d, f, opts); err != nil {
 			return err
 		}
+		opts.RouterPort = routerPortHere(d, f.node)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -86,6 +87,20 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 		return findingsErr()
 	}
 	return nil
+}
+
+// routerPortHere is the P/D router's port when node runs it: router.sh
+// binds disaggregation.router.port on disaggregation.router.node (bare
+// metal and docker alike: the router runs on the host). On Kubernetes the
+// vLLM router is a pod on the pod network, and llm-d's endpoint picker
+// runs on no node of the spec (resolve.Disaggregated.PortProblems claims
+// no node's port for either): 0.
+func routerPortHere(d *resolve.Deployment, node string) int {
+	rt := d.PD.Router
+	if rt.Node.Name != node || rt.LLMD() || d.Spec.Runtime.Kind == "kubernetes" {
+		return 0
+	}
+	return rt.Port
 }
 
 // preflightSpec loads, validates and resolves the spec (settleSpec, with
