@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -23,11 +24,20 @@ type fileVersion struct {
 // has one, by file name. A malformed directive (VL007) is ignored; a version
 // outside the table resolves to the nearest release with a VL006 note, given
 // only when the directive is in force (report is false under --vllm-version).
+// In a Markdown document only its code blocks (fenced or indented) are read:
+// prose and tables that write about the directive hold none.
 func parseVersionDirectives(inputs []Input, report bool) (map[string]fileVersion, diag.Diagnostics) {
 	out := map[string]fileVersion{}
 	var ds diag.Diagnostics
 	for _, in := range inputs {
+		var code map[int]bool // a Markdown document's code-block lines; prose holds no directive
+		if launch.Markdown(in.Name) {
+			code = launch.MarkdownCodeLines(in.Data)
+		}
 		for i, l := range strings.Split(string(in.Data), "\n") {
+			if code != nil && !code[i+1] {
+				continue
+			}
 			hash := strings.Index(l, "#")
 			if hash < 0 {
 				continue

@@ -47,11 +47,8 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	ps.Release = rel
 	tagReplicas(invs, parseReplicaDirectives(inputs))
 	ps.hosts = parseHostDirectives(inputs)
-	for i := range warn {
-		if len(inputs) > 0 {
-			warn[i].File, warn[i].Line, warn[i].Col = inputs[0].Name, 1, 1
-		}
-	}
+	// warn is about the command line's version (--vllm-version or the
+	// spec's): no file of the inputs says it, so it has no file position.
 	for _, inv := range invs {
 		if inv.Kind != launch.KindServe {
 			ps.Rays = append(ps.Rays, inv)
@@ -85,9 +82,9 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 // release. stated is false in that last case: nothing says which release the
 // files target. A directive's own VL006 note is given where it is written.
 func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, invs []*launch.Invocation) (rel vllm.Release, stated bool, ds diag.Diagnostics, err error) {
-	v := opts.Version
+	v, from := opts.Version, "--vllm-version"
 	if v == "" && opts.Spec != nil {
-		v = opts.Spec.VLLM.Version
+		v, from = opts.Spec.VLLM.Version, "the --spec's vllm.version"
 	}
 	if v == "" {
 		for _, in := range inputs {
@@ -113,7 +110,7 @@ func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, 
 		return vllm.Release{}, false, nil, fmt.Errorf("vLLM version %q: %w", v, err)
 	}
 	for _, w := range warns {
-		ds = append(ds, diag.Diagnostic{Code: codeVersion, Severity: diag.Info, Message: w})
+		ds = append(ds, diag.Diagnostic{Code: codeVersion, Severity: diag.Info, Message: w + " (" + from + ")"})
 	}
 	return rel, true, ds, nil
 }

@@ -71,6 +71,48 @@ func fences(data []byte) []fence {
 	return out
 }
 
+// MarkdownCodeLines returns the 1-based numbers of a Markdown document's
+// code-block lines: inside fenced blocks (``` or ~~~, as fences reads them,
+// every block however many) and indented blocks (CommonMark: lines indented
+// by four spaces or a tab, after a blank line or another such line, outside
+// a fence). The fence lines themselves are not code. A list item's indented
+// continuation reads as code here too: erring towards reading a directive.
+func MarkdownCodeLines(data []byte) map[int]bool {
+	code := map[int]bool{}
+	var char byte
+	var size int
+	inFence, prevBlank, inIndented := false, true, false
+	for i, raw := range strings.Split(string(data), "\n") {
+		line := strings.TrimRight(raw, "\r")
+		body := strings.TrimLeft(line, " \t")
+		if inFence {
+			if c, n := fenceRun(body); c == char && n >= size && strings.TrimSpace(body[n:]) == "" {
+				inFence, prevBlank = false, false
+				continue
+			}
+			code[i+1] = true
+			continue
+		}
+		blank := body == ""
+		indented := strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")
+		switch {
+		case blank:
+			// A blank line inside an indented block belongs to it; it ends
+			// nothing until a non-indented line does.
+		case indented && (prevBlank || inIndented):
+			inIndented = true
+			code[i+1] = true
+		default:
+			inIndented = false
+			if c, n := fenceRun(body); n >= 3 && !(c == '`' && strings.ContainsRune(body[n:], '`')) {
+				inFence, char, size = true, c, n
+			}
+		}
+		prevBlank = blank
+	}
+	return code
+}
+
 // fenceRun returns the fence character a line starts with and how many.
 func fenceRun(body string) (byte, int) {
 	if body == "" || (body[0] != '`' && body[0] != '~') {

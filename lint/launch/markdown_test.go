@@ -2,6 +2,7 @@ package launch
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +55,37 @@ func TestMarkdownPositions(t *testing.T) {
 	}
 	if m := invs[0].Args[0].Pos; m != (Pos{Line: 6, Col: 16}) {
 		t.Errorf("model at %v, want 6:16", m)
+	}
+}
+
+// TestMarkdownCodeLines: fenced and indented code blocks are code; prose,
+// a table row and the fence lines are not (QA session 37: a README's table
+// row about `# vlaunch:vllm-version=X` was read as a directive).
+func TestMarkdownCodeLines(t *testing.T) {
+	doc := strings.Join([]string{
+		"# Title", // 1
+		"| flag | `# vlaunch:vllm-version=X` comment |", // 2 table row: prose
+		"",                                    // 3
+		"```bash",                             // 4 fence line
+		"# vlaunch:vllm-version=0.11.0",       // 5 code
+		"```",                                 // 6 fence line
+		"text",                                // 7
+		"    not code: a paragraph continues", // 8 lazy continuation, no blank before
+		"",                                    // 9
+		"    # vlaunch:vllm-version=0.10.1",   // 10 indented block
+		"",                                    // 11 blank inside it
+		"\tvllm serve m",                      // 12 still the block (tab)
+		"after",                               // 13
+		"1. step",                             // 14
+		"   ~~~~sh",                           // 15 fence in a list item
+		"   vllm serve m",                     // 16 code
+		"   ~~~~",                             // 17
+	}, "\n")
+	got := MarkdownCodeLines([]byte(doc))
+	want := map[int]bool{5: true, 10: true, 12: true, 16: true}
+	for n := 1; n <= 17; n++ {
+		if got[n] != want[n] {
+			t.Errorf("line %d: code %v, want %v", n, got[n], want[n])
+		}
 	}
 }
