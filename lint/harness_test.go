@@ -34,6 +34,10 @@ func loadSpec(t *testing.T, path string) (*spec.Deployment, *resolve.Deployment)
 // lines inside a continued command, where a comment would break the command).
 var wantRE = regexp.MustCompile(`#\s*want(?:([+-]\d+)|:(\d+))?((?:\s+VL\d{3})+)`)
 
+// wantCLIRE reads `# want-cli VL006`: a finding about the command line
+// (--vllm-version), with no file position.
+var wantCLIRE = regexp.MustCompile(`#\s*want-cli((?:\s+VL\d{3})+)`)
+
 // specRE reads `# lint-spec: PATH` (relative to the fixture file).
 var specRE = regexp.MustCompile(`#\s*lint-spec:\s*(\S+)`)
 
@@ -91,6 +95,12 @@ func (fx fixture) wants() []want {
 	var out []want
 	for _, in := range fx.inputs {
 		for i, l := range strings.Split(string(in.Data), "\n") {
+			if m := wantCLIRE.FindStringSubmatch(l); m != nil {
+				for _, c := range strings.Fields(m[1]) {
+					out = append(out, want{"", 0, c})
+				}
+				continue
+			}
 			m := wantRE.FindStringSubmatch(l)
 			if m == nil {
 				continue
