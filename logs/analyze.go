@@ -3,6 +3,7 @@ package logs
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Caps on what an analysis keeps, whatever the input.
@@ -106,17 +107,20 @@ func (f *fileState) anyServing() bool {
 
 // analyzer holds the state of one analysis across its files.
 type analyzer struct {
-	files   []*fileState
-	procs   map[string]*proc
-	byPID   map[string]*proc
-	order   []*proc
-	fails   failureSet
-	seen    []uint32
-	gen     uint32
-	hits    []int32
-	keybuf  []byte
-	pidbuf  []byte
-	overrun int
+	files []*fileState
+	procs map[string]*proc
+	byPID map[string]*proc
+	// sharedPID lists the pids (by pidKey) that two processes with
+	// different DP ranks in their prefixes both used (sharedPIDNotes).
+	sharedPID map[string][]*proc
+	order     []*proc
+	fails     failureSet
+	seen      []uint32
+	gen       uint32
+	hits      []int32
+	keybuf    []byte
+	pidbuf    []byte
+	overrun   int
 }
 
 var compiled = compileRules()
@@ -143,7 +147,7 @@ func compileRules() *compiledRules {
 
 func newAnalyzer() *analyzer {
 	return &analyzer{procs: map[string]*proc{}, byPID: map[string]*proc{},
-		seen: make([]uint32, len(compiled.rules))}
+		sharedPID: map[string][]*proc{}, seen: make([]uint32, len(compiled.rules))}
 }
 
 // AnalyzeFiles opens, reads and closes every file, then builds the report.
@@ -267,37 +271,98 @@ func (a *analyzer) procFor(fi int, f *run, l *line) *proc {
 		l.proc = strconv.AppendInt(l.proc, int64(l.grank), 10)
 		l.rankName = l.proc
 	}
-	k := a.key(fi, f.attempt, l.origin, l.host, l.pid, l.proc)
+	dp := prefixDP(l)
+	k := a.key(fi, f.attempt, l.origin, l.host, l.pid, l.proc, dp)
 	if p, ok := a.procs[string(k)]; ok {
 		p.relabel(l)
 		return p
 	}
+	var twin *proc
 	if l.pid > 0 {
 		pk := a.pidKey(fi, f.attempt, l.origin, l.pid)
 		if p, ok := a.byPID[string(pk)]; ok && (len(l.proc) == 0 || len(l.host) == 0 || p.host == "") {
-			p.relabel(l)
-			return p
+			// One pid, two DP ranks in the prefixes ("(EngineCore_DP0
+			// pid=242)" and "(EngineCore_DP1 pid=242)"): two nodes' (or
+			// containers') processes captured together, not one process.
+			if sameDP(p.keyDP, dp) && len(a.sharedPID[string(pk)]) == 0 {
+				if p.keyDP < 0 && dp >= 0 {
+					p.keyDP = dp
+					a.procs[string(k)] = p
+				}
+				p.relabel(l)
+				return p
+			}
+			if len(l.proc) > 0 {
+				twin = p
+			}
 		}
 	}
 	if len(a.order) >= maxProcs {
 		a.overrun++
 		l2 := line{grank: -1, outerDP: -1}
-		k = a.key(fi, f.attempt, nil, nil, 0, []byte("overflow"))
+		k = a.key(fi, f.attempt, nil, nil, 0, []byte("overflow"), -1)
 		if p, ok := a.procs[string(k)]; ok {
 			return p
 		}
 		l = &l2
 	}
 	p := newProc(fi, f.attempt, len(a.order), l)
+	p.keyDP = dp
 	a.procs[string(k)] = p
 	if l.pid > 0 {
-		a.byPID[string(a.pidKey(fi, f.attempt, l.origin, l.pid))] = p
+		pk := string(a.pidKey(fi, f.attempt, l.origin, l.pid))
+		if twin != nil {
+			if len(a.sharedPID[pk]) == 0 {
+				a.sharedPID[pk] = []*proc{twin}
+			}
+			a.sharedPID[pk] = append(a.sharedPID[pk], p)
+		} else if len(l.proc) == 0 && len(a.sharedPID[pk]) > 0 {
+			// A line with the shared pid and no process name: it could be
+			// either process's, so it is kept apart (and said so).
+			p.ambiguous = true
+			p.label += " (unattributed: pid shared)"
+			a.sharedPID[pk] = append(a.sharedPID[pk], p)
+		}
+		if _, ok := a.byPID[pk]; !ok || twin == nil {
+			a.byPID[pk] = p
+		}
 	}
 	a.order = append(a.order, p)
 	return p
 }
 
-func (a *analyzer) key(fi, attempt int, origin, host []byte, pid int, name []byte) []byte {
+// prefixDP is the DP rank a line's process prefix states — "EngineCore_DP1",
+// "Worker_DP1_TP0", or the engine core that relays a Ray worker's line —
+// or -1 when it states none.
+func prefixDP(l *line) int {
+	name := string(l.proc)
+	if strings.HasPrefix(name, "EngineCore") {
+		s := strings.TrimPrefix(name, "EngineCore")
+		s = strings.TrimPrefix(strings.TrimPrefix(s, "_"), "DP")
+		if n, err := strconv.Atoi(s); err == nil && n >= 0 && n < maxDP {
+			return n
+		}
+		return -1
+	}
+	for _, s := range []string{name, string(l.tag)} {
+		for _, tok := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == ' ' }) {
+			if strings.HasPrefix(tok, "DP") {
+				if n, err := strconv.Atoi(tok[2:]); err == nil && n >= 0 && n < maxDP {
+					return n
+				}
+			}
+		}
+	}
+	if l.outerDP >= 0 {
+		return l.outerDP
+	}
+	return -1
+}
+
+// sameDP: two prefixes' DP ranks do not contradict each other.
+func sameDP(a, b int) bool { return a < 0 || b < 0 || a == b }
+
+func (a *analyzer) key(fi, attempt int, origin, host []byte, pid int, name []byte, dp int) []byte {
 	b := a.keybuf[:0]
 	b = strconv.AppendInt(b, int64(fi), 10)
 	b = append(b, '|')
@@ -309,6 +374,10 @@ func (a *analyzer) key(fi, attempt int, origin, host []byte, pid int, name []byt
 	b = append(b, '|')
 	if pid > 0 {
 		b = strconv.AppendInt(b, int64(pid), 10)
+		if dp >= 0 {
+			b = append(b, "|dp"...)
+			b = strconv.AppendInt(b, int64(dp), 10)
+		}
 	} else {
 		b = append(b, name...)
 	}
