@@ -226,7 +226,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 		start = start || compiled.rules[ri].start
 	})
 	rn := f.runOf(l.origin)
-	if start && rn.maxPhase >= phConfig && len(l.proc) == 0 && rn.attempt < maxAttempts {
+	if start && rn.maxPhase >= phConfig && rn.attempt < maxAttempts && (len(l.proc) == 0 || a.startedAgain(fi, rn, l)) {
 		rn.attempt++
 		rn.maxPhase = phNone
 		rn.serving = false
@@ -239,6 +239,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 	}
 	p := a.procFor(fi, rn, l)
 	p.touch(l)
+	p.started = p.started || start
 	c := ctx{a: a, f: f, r: rn, p: p, l: l}
 	p.noteFrame(l)
 	for _, ri := range a.hits {
@@ -329,6 +330,16 @@ func (a *analyzer) procFor(fi int, f *run, l *line) *proc {
 	}
 	a.order = append(a.order, p)
 	return p
+}
+
+// startedAgain: a prefixed process ("(APIServer pid=1)") that already
+// logged its start (the version banner) logs it again. One process starts
+// once, so this is a new server in the same file — a restart in a
+// container that reuses the pid, or two captures concatenated — and its
+// arguments and figures are the new start-up's, not the first one's.
+func (a *analyzer) startedAgain(fi int, rn *run, l *line) bool {
+	p, ok := a.procs[string(a.key(fi, rn.attempt, l.origin, l.host, l.pid, l.proc, prefixDP(l)))]
+	return ok && p.started
 }
 
 // prefixDP is the DP rank a line's process prefix states — "EngineCore_DP1",

@@ -58,6 +58,7 @@ func (a *analyzer) report() *Report {
 	rep.Notes = append(rep.Notes, twinNotes(groups)...)
 	rep.Notes = append(rep.Notes, a.sharedPIDNotes()...)
 	rep.Notes = append(rep.Notes, a.unattributedNotes(groups)...)
+	rep.Notes = append(rep.Notes, a.argsNotes()...)
 	if !rep.Serving {
 		rep.Serving = headlessReady(rep.Engines, a)
 	}
@@ -429,6 +430,20 @@ func (a *analyzer) unattributedNotes(groups []*group) []string {
 			if len(fs) > 0 {
 				out = append(out, "lines with no process prefix logged "+strings.Join(fs, ", ")+": several engines share those lines, so they are attributed to none")
 			}
+		}
+	}
+	return out
+}
+
+// argsNotes names the processes that logged two different argument sets
+// in one start-up: neither is attached to an engine, as neither can be
+// attributed.
+func (a *analyzer) argsNotes() []string {
+	var out []string
+	for _, p := range a.order {
+		if p.argsOther > 0 {
+			f := a.files[p.file].name
+			out = append(out, fmt.Sprintf("%s logged two different argument sets in one start-up (%s:%d and %s:%d): two servers' lines under one prefix; the arguments are ambiguous and attached to no engine", p.label, f, p.argsLine, f, p.argsOther))
 		}
 	}
 	return out

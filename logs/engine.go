@@ -141,7 +141,12 @@ func (a *analyzer) engine(g *group) Engine {
 	e.KVCacheDType, e.Quantization = b.str(fKVCacheDType), b.str(fQuantization)
 	e.Addresses = b.addresses()
 	e.KVTransfer = b.kvTransfer()
-	e.Args, e.Config = g.firstMap(func(p *proc) map[string]string { return p.args }),
+	e.Args, e.Config = g.firstMap(func(p *proc) map[string]string {
+		if p.argsOther > 0 {
+			return nil // two argument sets: attributable to no engine (argsNotes)
+		}
+		return p.args
+	}),
 		g.firstMap(func(p *proc) map[string]string { return p.config })
 	e.Files = g.files(a)
 	for _, p := range g.members {

@@ -35,6 +35,12 @@ type proc struct {
 	// ambiguous marks the lines of a pid two processes shared that carry
 	// no process name: they cannot be attributed to either.
 	ambiguous bool
+	// started is set once the process logged a start line (the version
+	// banner): a second one is a new server's (startedAgain).
+	started bool
+	// argsLine is the line of its first argument set; argsOther that of a
+	// different one it logged later in the same start-up (0: none).
+	argsLine, argsOther int
 	// ranks as logged; -1 when unknown.
 	dp, tp, pp, ep, grank, world int
 	phase                        phase

@@ -69,3 +69,50 @@ func TestSamePidTwoNodesOneCapture(t *testing.T) {
 		t.Errorf("renamed process split: %+v notes %q", rep.Engines, rep.Notes)
 	}
 }
+
+// TestSecondServerArgs (QA session 37 #3): two servers' logs concatenated,
+// both with their API server at pid 1. The API server's second version
+// banner is a new start-up (one process starts once), so each engine has
+// its own server's arguments. Two argument sets under one prefix with no
+// second banner cannot be attributed: no engine gets either, and a note
+// says so. Lines in the 0.19.0 format of the fixtures; servers made up.
+func TestSecondServerArgs(t *testing.T) {
+	server := func(model string, pid int, args bool) []string {
+		var out []string
+		if args {
+			out = append(out, "(APIServer pid=1) INFO 04-22 00:03:35 [entrypoints/utils.py:299]   █▄█▀ █     █     █     █  version 0.19.0")
+		}
+		out = append(out,
+			"(APIServer pid=1) INFO 04-22 00:03:35 [entrypoints/utils.py:233] non-default args: {'model': '"+model+"', 'max_model_len': 8192}",
+			fmt.Sprintf("(EngineCore pid=%d) INFO 04-22 00:03:46 [v1/engine/core.py:105] Initializing a V1 LLM engine (v0.19.0) with config: model='%s', tensor_parallel_size=1", pid, model),
+			fmt.Sprintf("(EngineCore pid=%d) INFO 04-22 00:04:20 [v1/worker/gpu_worker.py:436] Available KV cache memory: 5.00 GiB", pid),
+			"(APIServer pid=1) INFO:     Application startup complete.")
+		return out
+	}
+	argsOf := func(rep *Report) string {
+		var s []string
+		for _, e := range rep.Engines {
+			s = append(s, e.ID+"="+e.Args["model"])
+		}
+		return strings.Join(s, " ")
+	}
+	cat := append(server("a/llama", 242, true), server("b/mixtral", 244, true)...)
+	rep := analyzeStrings(t, map[string]string{"c.log": strings.Join(cat, "\n") + "\n"}, "c.log")
+	if got, want := argsOf(rep), "dp0=a/llama dp0#2=b/mixtral"; got != want {
+		t.Errorf("concatenated: %s, want %s", got, want)
+	}
+	mixed := append(server("a/llama", 242, false), server("b/mixtral", 244, false)...)
+	rep = analyzeStrings(t, map[string]string{"m.log": strings.Join(mixed, "\n") + "\n"}, "m.log")
+	for _, e := range rep.Engines {
+		if len(e.Args) > 0 {
+			t.Errorf("no banner: engine %s got args %v", e.ID, e.Args)
+		}
+	}
+	found := false
+	for _, n := range rep.Notes {
+		found = found || strings.Contains(n, "APIServer pid=1 logged two different argument sets in one start-up (m.log:1 and m.log:5)")
+	}
+	if !found {
+		t.Errorf("no banner: notes %q", rep.Notes)
+	}
+}
