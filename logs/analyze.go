@@ -2,6 +2,7 @@ package logs
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -121,6 +122,8 @@ type analyzer struct {
 	keybuf    []byte
 	pidbuf    []byte
 	overrun   int
+	// warnings are said before the report (a file given twice).
+	warnings []string
 }
 
 var compiled = compileRules()
@@ -155,7 +158,25 @@ func newAnalyzer() *analyzer {
 // wrapping ErrUnusable.
 func AnalyzeFiles(paths []string) (*Report, error) {
 	a := newAnalyzer()
+	var seen []os.FileInfo
+	var seenPath []string
 	for _, path := range paths {
+		// The same file given twice (under one name or two) is one
+		// capture, not two servers: it is read once, with a warning.
+		if fi, err := os.Stat(path); err == nil {
+			dup := ""
+			for i, s := range seen {
+				if os.SameFile(s, fi) {
+					dup = seenPath[i]
+					break
+				}
+			}
+			if dup != "" {
+				a.warnings = append(a.warnings, fmt.Sprintf("%s is the same file as %s: read once", path, dup))
+				continue
+			}
+			seen, seenPath = append(seen, fi), append(seenPath, path)
+		}
 		src, err := Open(path)
 		if err != nil {
 			return nil, err

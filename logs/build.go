@@ -41,7 +41,7 @@ func (g *group) id() string {
 
 // report turns the analysis into a Report.
 func (a *analyzer) report() *Report {
-	rep := &Report{Engines: []Engine{}, Failures: []Failure{}, Comparison: []Comparison{}}
+	rep := &Report{Engines: []Engine{}, Failures: []Failure{}, Comparison: []Comparison{}, Warnings: a.warnings}
 	for _, f := range a.files {
 		rep.Files = append(rep.Files, File{Name: f.name, Lines: f.lines, Gzip: f.gz, Formats: f.formats.names(),
 			LongLines: f.cutLines, Truncated: f.cut, Restarts: f.restarts()})
@@ -187,7 +187,7 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		if byFile {
 			file = p.file
 			if inst == "" {
-				inst = filepath.Base(a.files[p.file].name)
+				inst = a.fileLabel(p.file)
 			}
 		}
 		g := get(p.attempt, dp, inst, file)
@@ -447,4 +447,34 @@ func (a *analyzer) argsNotes() []string {
 		}
 	}
 	return out
+}
+
+// fileLabel names an input file in engine ids: the shortest suffix of its
+// path (whole components) that no other input's path ends with, so
+// A/node0.log and B/node0.log are told apart while lone files keep their
+// base name. Inputs with the same name (two sources named alike) are
+// numbered.
+func (a *analyzer) fileLabel(fi int) string {
+	split := func(name string) []string {
+		return strings.Split(filepath.ToSlash(filepath.Clean(name)), "/")
+	}
+	own := split(a.files[fi].name)
+	for n := 1; n <= len(own); n++ {
+		suffix := strings.Join(own[len(own)-n:], "/")
+		clash := false
+		for j, f := range a.files {
+			if j == fi {
+				continue
+			}
+			other := split(f.name)
+			if len(other) >= n && strings.Join(other[len(other)-n:], "/") == suffix {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			return suffix
+		}
+	}
+	return own[len(own)-1] + "#" + strconv.Itoa(fi+1)
 }

@@ -2,6 +2,8 @@ package logs
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -114,5 +116,81 @@ func TestSecondServerArgs(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no banner: notes %q", rep.Notes)
+	}
+}
+
+// TestFileLabelsAndDuplicates (QA session 37 #4): engines of files with
+// the same base name are labelled by the shortest path suffix that tells
+// them apart; the same file given twice is read once, with a warning; the
+// comparison table's engine column is as wide as its widest label.
+func TestFileLabelsAndDuplicates(t *testing.T) {
+	core := "(EngineCore_DP0 pid=7) INFO 04-22 01:07:43 [v1/worker/gpu_worker.py:436] Available KV cache memory: 15.41 GiB\n"
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"A/node0.log", "B/node0.log"}, "A/node0.log/dp0 B/node0.log/dp0"},
+		{[]string{"x/A/node0.log", "y/A/node0.log", "prefill.log"}, "x/A/node0.log/dp0 y/A/node0.log/dp0 prefill.log/dp0"},
+		{[]string{"prefill.log", "decode.log"}, "prefill.log/dp0 decode.log/dp0"},
+		{[]string{"n.log", "n.log"}, "n.log#1/dp0 n.log#2/dp0"},
+	} {
+		var srcs []*Source
+		for _, n := range c.names {
+			s, err := NewSource(n, strings.NewReader(core))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs = append(srcs, s)
+		}
+		rep, err := Analyze(srcs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, e := range rep.Engines {
+			ids = append(ids, e.ID)
+		}
+		if got := strings.Join(ids, " "); got != c.want {
+			t.Errorf("%v: engines %s, want %s", c.names, got, c.want)
+		}
+	}
+
+	dir := t.TempDir()
+	p := filepath.Join(dir, "node0.log")
+	if err := os.WriteFile(p, []byte(core), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alias := filepath.Join(dir, ".", "..", filepath.Base(dir), "node0.log")
+	rep, err := AnalyzeFiles([]string{p, alias})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Files) != 1 || len(rep.Engines) != 1 || len(rep.Warnings) != 1 ||
+		rep.Warnings[0] != alias+" is the same file as "+p+": read once" {
+		t.Errorf("same file twice: %d files, %d engines, warnings %q", len(rep.Files), len(rep.Engines), rep.Warnings)
+	}
+
+	// Column width: "B/node0.log/dp0 [decode]" is 24 characters, so every
+	// row's term starts at column 2+24+1.
+	lg, pr := 1.0, 2.0
+	r := &Report{Comparison: []Comparison{
+		{Engine: "dp0", Term: "weights_gib", Logged: &lg, Predicted: &pr},
+		{Engine: "B/node0.log/dp0", Pool: "decode", Term: "weights_gib", Logged: &lg, Predicted: &pr},
+	}}
+	var b strings.Builder
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var cols []int
+	for _, l := range strings.Split(b.String(), "\n") {
+		if i := strings.Index(l, "weights_gib"); i >= 0 {
+			cols = append(cols, i)
+		}
+		if i := strings.Index(l, "term"); i >= 0 && strings.HasPrefix(l, "  engine") {
+			cols = append(cols, i)
+		}
+	}
+	if fmt.Sprint(cols) != "[27 27 27]" {
+		t.Errorf("term columns %v, want [27 27 27]:\n%s", cols, b.String())
 	}
 }
