@@ -194,3 +194,45 @@ func TestFileLabelsAndDuplicates(t *testing.T) {
 		t.Errorf("term columns %v, want [27 27 27]:\n%s", cols, b.String())
 	}
 }
+
+// TestCompareUnstatedTP (QA session 37 #2): the decode log of the P/D
+// spec gpt-oss-120b-pd-2x8h100 does not state its TP; its weights 65.97
+// GiB against 17.17 predicted for the spec's TP4. An unstated setting is
+// not a matching one: the explanation says the log does not state it and
+// names the TP the logged figure fits (17.17 × 4 = 68.69 GiB of weights,
+// over TP1 68.69 GiB per GPU, +4.1% of 65.97). A figure that fits no whole
+// TP size names none; a stated TP that matches adds nothing.
+func TestCompareUnstatedTP(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		tp            *int
+		logged        float64
+		want, notWant []string
+	}{
+		{"unstated, fits TP1", nil, 65.97,
+			[]string{"the log does not state its tensor parallel size; the prediction assumes the spec's 4",
+				"the logged 65.97 GiB fits tensor parallel 1: 17.17 GiB predicted per GPU × the spec's TP 4 = 68.68 GiB of weights, 68.68 GiB per GPU over TP 1 (+4.1% of the logged figure)"},
+			[]string{"cannot explain", "settings it states match"}},
+		{"unstated, fits none", nil, 45,
+			[]string{"the log does not state its tensor parallel size"}, []string{"fits tensor parallel", "settings it states match"}},
+		{"stated TP4", intPtr(4), 45,
+			[]string{"cannot explain this difference from the log: the settings it states match the spec"}, []string{"does not state", "fits tensor parallel"}},
+	} {
+		r := &Report{Engines: []Engine{{ID: "dp0", TP: c.tp, WeightsGiB: f64(c.logged)}}}
+		Compare(r, Prediction{WeightsGiB: 17.17, TP: 4, PP: 1})
+		if len(r.Comparison) != 1 {
+			t.Fatalf("%s: rows %+v", c.name, r.Comparison)
+		}
+		x := r.Comparison[0].Explanation
+		for _, w := range c.want {
+			if !strings.Contains(x, w) {
+				t.Errorf("%s: %q lacks %q", c.name, x, w)
+			}
+		}
+		for _, w := range c.notWant {
+			if strings.Contains(x, w) {
+				t.Errorf("%s: %q has %q", c.name, x, w)
+			}
+		}
+	}
+}
