@@ -62,6 +62,19 @@ func TestSamePidTwoNodesOneCapture(t *testing.T) {
 	if len(rep.Notes) != 2 || !strings.Contains(rep.Notes[1], "kv_cache_tokens (n.log:5): several engines share those lines, so they are attributed to none") {
 		t.Errorf("unnamed line: notes %q", rep.Notes)
 	}
+	// NCCL's "host:pid:tid [dev] NCCL …" lines carry the pid and no
+	// process name: with pid 242 shared, either core's.
+	lines = append(append([]string{}, n0...), n1...)
+	lines = append(lines, "node-b:242:300 [0] NCCL INFO cudaDriverVersion 12080")
+	rep = analyzeStrings(t, map[string]string{"n.log": strings.Join(lines, "\n") + "\n"}, "n.log")
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "; 1 line(s) with pid=242 and no process name cannot be attributed to either") {
+		t.Errorf("NCCL line: notes %q", rep.Notes)
+	}
+	for _, e := range rep.Engines {
+		if len(e.Ranks) != 1 {
+			t.Errorf("NCCL line: engine %s has ranks %+v", e.ID, e.Ranks)
+		}
+	}
 	// One process renamed with its rank ("EngineCore pid=5" then
 	// "EngineCore_DP1 pid=5") stays one.
 	one := "(EngineCore pid=5) INFO 04-22 00:04:20 [v1/worker/gpu_model_runner.py:4820] Model loading took 14.99 GiB memory and 14.4 seconds\n" +
