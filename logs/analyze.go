@@ -2,7 +2,9 @@ package logs
 
 import (
 	"fmt"
+	"os"
 	"strconv"
+	"strings"
 )
 
 // Caps on what an analysis keeps, whatever the input.
@@ -106,17 +108,22 @@ func (f *fileState) anyServing() bool {
 
 // analyzer holds the state of one analysis across its files.
 type analyzer struct {
-	files   []*fileState
-	procs   map[string]*proc
-	byPID   map[string]*proc
-	order   []*proc
-	fails   failureSet
-	seen    []uint32
-	gen     uint32
-	hits    []int32
-	keybuf  []byte
-	pidbuf  []byte
-	overrun int
+	files []*fileState
+	procs map[string]*proc
+	byPID map[string]*proc
+	// sharedPID lists the pids (by pidKey) that two processes with
+	// different DP ranks in their prefixes both used (sharedPIDNotes).
+	sharedPID map[string][]*proc
+	order     []*proc
+	fails     failureSet
+	seen      []uint32
+	gen       uint32
+	hits      []int32
+	keybuf    []byte
+	pidbuf    []byte
+	overrun   int
+	// warnings are said before the report (a file given twice).
+	warnings []string
 }
 
 var compiled = compileRules()
@@ -143,7 +150,7 @@ func compileRules() *compiledRules {
 
 func newAnalyzer() *analyzer {
 	return &analyzer{procs: map[string]*proc{}, byPID: map[string]*proc{},
-		seen: make([]uint32, len(compiled.rules))}
+		sharedPID: map[string][]*proc{}, seen: make([]uint32, len(compiled.rules))}
 }
 
 // AnalyzeFiles opens, reads and closes every file, then builds the report.
@@ -151,7 +158,25 @@ func newAnalyzer() *analyzer {
 // wrapping ErrUnusable.
 func AnalyzeFiles(paths []string) (*Report, error) {
 	a := newAnalyzer()
+	var seen []os.FileInfo
+	var seenPath []string
 	for _, path := range paths {
+		// The same file given twice (under one name or two) is one
+		// capture, not two servers: it is read once, with a warning.
+		if fi, err := os.Stat(path); err == nil {
+			dup := ""
+			for i, s := range seen {
+				if os.SameFile(s, fi) {
+					dup = seenPath[i]
+					break
+				}
+			}
+			if dup != "" {
+				a.warnings = append(a.warnings, fmt.Sprintf("%s is the same file as %s: read once", path, dup))
+				continue
+			}
+			seen, seenPath = append(seen, fi), append(seenPath, path)
+		}
 		src, err := Open(path)
 		if err != nil {
 			return nil, err
@@ -222,7 +247,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 		start = start || compiled.rules[ri].start
 	})
 	rn := f.runOf(l.origin)
-	if start && rn.maxPhase >= phConfig && len(l.proc) == 0 && rn.attempt < maxAttempts {
+	if start && rn.maxPhase >= phConfig && rn.attempt < maxAttempts && (len(l.proc) == 0 || a.startedAgain(fi, rn, l)) {
 		rn.attempt++
 		rn.maxPhase = phNone
 		rn.serving = false
@@ -235,6 +260,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 	}
 	p := a.procFor(fi, rn, l)
 	p.touch(l)
+	p.started = p.started || start
 	c := ctx{a: a, f: f, r: rn, p: p, l: l}
 	p.noteFrame(l)
 	for _, ri := range a.hits {
@@ -267,37 +293,108 @@ func (a *analyzer) procFor(fi int, f *run, l *line) *proc {
 		l.proc = strconv.AppendInt(l.proc, int64(l.grank), 10)
 		l.rankName = l.proc
 	}
-	k := a.key(fi, f.attempt, l.origin, l.host, l.pid, l.proc)
+	dp := prefixDP(l)
+	k := a.key(fi, f.attempt, l.origin, l.host, l.pid, l.proc, dp)
 	if p, ok := a.procs[string(k)]; ok {
 		p.relabel(l)
 		return p
 	}
+	var twin *proc
 	if l.pid > 0 {
 		pk := a.pidKey(fi, f.attempt, l.origin, l.pid)
 		if p, ok := a.byPID[string(pk)]; ok && (len(l.proc) == 0 || len(l.host) == 0 || p.host == "") {
-			p.relabel(l)
-			return p
+			// One pid, two DP ranks in the prefixes ("(EngineCore_DP0
+			// pid=242)" and "(EngineCore_DP1 pid=242)"): two nodes' (or
+			// containers') processes captured together, not one process.
+			if sameDP(p.keyDP, dp) && len(a.sharedPID[string(pk)]) == 0 {
+				if p.keyDP < 0 && dp >= 0 {
+					p.keyDP = dp
+					a.procs[string(k)] = p
+				}
+				p.relabel(l)
+				return p
+			}
+			if len(l.proc) > 0 {
+				twin = p
+			}
 		}
 	}
 	if len(a.order) >= maxProcs {
 		a.overrun++
 		l2 := line{grank: -1, outerDP: -1}
-		k = a.key(fi, f.attempt, nil, nil, 0, []byte("overflow"))
+		k = a.key(fi, f.attempt, nil, nil, 0, []byte("overflow"), -1)
 		if p, ok := a.procs[string(k)]; ok {
 			return p
 		}
 		l = &l2
 	}
 	p := newProc(fi, f.attempt, len(a.order), l)
+	p.keyDP = dp
 	a.procs[string(k)] = p
 	if l.pid > 0 {
-		a.byPID[string(a.pidKey(fi, f.attempt, l.origin, l.pid))] = p
+		pk := string(a.pidKey(fi, f.attempt, l.origin, l.pid))
+		if twin != nil {
+			if len(a.sharedPID[pk]) == 0 {
+				a.sharedPID[pk] = []*proc{twin}
+			}
+			a.sharedPID[pk] = append(a.sharedPID[pk], p)
+		} else if len(l.proc) == 0 && len(a.sharedPID[pk]) > 0 {
+			// A line with the shared pid and no process name: it could be
+			// either process's, so it is kept apart (and said so).
+			p.ambiguous = true
+			p.label += " (unattributed: pid shared)"
+			a.sharedPID[pk] = append(a.sharedPID[pk], p)
+		}
+		if _, ok := a.byPID[pk]; !ok || twin == nil {
+			a.byPID[pk] = p
+		}
 	}
 	a.order = append(a.order, p)
 	return p
 }
 
-func (a *analyzer) key(fi, attempt int, origin, host []byte, pid int, name []byte) []byte {
+// startedAgain: a prefixed process ("(APIServer pid=1)") that already
+// logged its start (the version banner) logs it again. One process starts
+// once, so this is a new server in the same file — a restart in a
+// container that reuses the pid, or two captures concatenated — and its
+// arguments and figures are the new start-up's, not the first one's.
+func (a *analyzer) startedAgain(fi int, rn *run, l *line) bool {
+	p, ok := a.procs[string(a.key(fi, rn.attempt, l.origin, l.host, l.pid, l.proc, prefixDP(l)))]
+	return ok && p.started
+}
+
+// prefixDP is the DP rank a line's process prefix states — "EngineCore_DP1",
+// "Worker_DP1_TP0", or the engine core that relays a Ray worker's line —
+// or -1 when it states none.
+func prefixDP(l *line) int {
+	name := string(l.proc)
+	if strings.HasPrefix(name, "EngineCore") {
+		s := strings.TrimPrefix(name, "EngineCore")
+		s = strings.TrimPrefix(strings.TrimPrefix(s, "_"), "DP")
+		if n, err := strconv.Atoi(s); err == nil && n >= 0 && n < maxDP {
+			return n
+		}
+		return -1
+	}
+	for _, s := range []string{name, string(l.tag)} {
+		for _, tok := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == ' ' }) {
+			if strings.HasPrefix(tok, "DP") {
+				if n, err := strconv.Atoi(tok[2:]); err == nil && n >= 0 && n < maxDP {
+					return n
+				}
+			}
+		}
+	}
+	if l.outerDP >= 0 {
+		return l.outerDP
+	}
+	return -1
+}
+
+// sameDP: two prefixes' DP ranks do not contradict each other.
+func sameDP(a, b int) bool { return a < 0 || b < 0 || a == b }
+
+func (a *analyzer) key(fi, attempt int, origin, host []byte, pid int, name []byte, dp int) []byte {
 	b := a.keybuf[:0]
 	b = strconv.AppendInt(b, int64(fi), 10)
 	b = append(b, '|')
@@ -309,6 +406,10 @@ func (a *analyzer) key(fi, attempt int, origin, host []byte, pid int, name []byt
 	b = append(b, '|')
 	if pid > 0 {
 		b = strconv.AppendInt(b, int64(pid), 10)
+		if dp >= 0 {
+			b = append(b, "|dp"...)
+			b = strconv.AppendInt(b, int64(dp), 10)
+		}
 	} else {
 		b = append(b, name...)
 	}

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"maps"
 	"strings"
 )
 
@@ -27,6 +28,12 @@ var numericFields = map[field]bool{fMaxModelLen: true, fTP: true, fPP: true, fDP
 func applyArgs(c *ctx, m map[string]string) {
 	if c.p.args == nil {
 		c.p.args = m
+		c.p.argsLine = c.l.no
+	} else if !maps.Equal(c.p.args, m) && c.p.argsOther == 0 {
+		// One process, two different argument sets in one start-up: two
+		// servers' lines mixed under one prefix. Neither set can be told
+		// to be a given engine's (argsNotes).
+		c.p.argsOther = c.l.no
 	}
 	applyKnown(c, m)
 	checkDPAddress(c, m)

@@ -19,6 +19,10 @@ type group struct {
 	file      int
 	members   []*proc
 	frontends []*proc
+	// sharedFronts: the front-ends are also other engines' (several
+	// engines of one start-up), so they speak for none on engine or
+	// worker figures (candidates).
+	sharedFronts bool
 }
 
 func (g *group) id() string {
@@ -37,7 +41,7 @@ func (g *group) id() string {
 
 // report turns the analysis into a Report.
 func (a *analyzer) report() *Report {
-	rep := &Report{Engines: []Engine{}, Failures: []Failure{}, Comparison: []Comparison{}}
+	rep := &Report{Engines: []Engine{}, Failures: []Failure{}, Comparison: []Comparison{}, Warnings: a.warnings}
 	for _, f := range a.files {
 		rep.Files = append(rep.Files, File{Name: f.name, Lines: f.lines, Gzip: f.gz, Formats: f.formats.names(),
 			LongLines: f.cutLines, Truncated: f.cut, Restarts: f.restarts()})
@@ -52,6 +56,9 @@ func (a *analyzer) report() *Report {
 		rep.Engines = append(rep.Engines, a.engine(g))
 	}
 	rep.Notes = append(rep.Notes, twinNotes(groups)...)
+	rep.Notes = append(rep.Notes, a.sharedPIDNotes()...)
+	rep.Notes = append(rep.Notes, a.unattributedNotes(groups)...)
+	rep.Notes = append(rep.Notes, a.argsNotes()...)
 	if !rep.Serving {
 		rep.Serving = headlessReady(rep.Engines, a)
 	}
@@ -152,6 +159,9 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 	}
 	var fronts []*proc
 	for _, p := range a.order {
+		if p.ambiguous {
+			continue // a shared pid's unnamed lines: either process's (sharedPIDNotes)
+		}
 		k := fa{p.file, p.attempt, p.origin}
 		if p.role == roleAPI || p.role == roleMain && hasEngine[k] {
 			fronts = append(fronts, p)
@@ -177,7 +187,7 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		if byFile {
 			file = p.file
 			if inst == "" {
-				inst = filepath.Base(a.files[p.file].name)
+				inst = a.fileLabel(p.file)
 			}
 		}
 		g := get(p.attempt, dp, inst, file)
@@ -199,6 +209,19 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 			}
 			if p.attempt == g.attempt || len(a.files) > 1 {
 				g.frontends = append(g.frontends, p)
+			}
+		}
+	}
+	frontOf := map[*proc]int{}
+	for _, g := range out {
+		for _, p := range g.frontends {
+			frontOf[p]++
+		}
+	}
+	for _, g := range out {
+		for _, p := range g.frontends {
+			if frontOf[p] > 1 {
+				g.sharedFronts = true
 			}
 		}
 	}
@@ -347,4 +370,111 @@ func soleDP(m map[int]bool) int {
 		}
 	}
 	return -1
+}
+
+// sharedPIDNotes says where two processes whose prefixes state different
+// DP ranks used one pid (two nodes' containers, each with its engine core
+// at the same pid, captured in one file): they are told apart by their
+// prefix, and a line with that pid but no process name is attributed to
+// neither.
+func (a *analyzer) sharedPIDNotes() []string {
+	var keys []string
+	for k := range a.sharedPID {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		var names []string
+		unnamed, pid := 0, 0
+		for _, p := range a.sharedPID[k] {
+			pid = p.pid
+			if p.ambiguous {
+				unnamed += p.lines
+				continue
+			}
+			names = append(names, p.name)
+		}
+		sort.Strings(names)
+		s := fmt.Sprintf("pid %d is used by %d processes (%s): separate nodes or containers captured together, told apart by their prefix's DP rank", pid, len(names), strings.Join(names, ", "))
+		if unnamed > 0 {
+			s += fmt.Sprintf("; %d line(s) with pid=%d and no process name cannot be attributed to either and are left out of the engines", unnamed, pid)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// unattributedNotes names the engine and worker figures that lines with
+// no process prefix logged while several engines share those lines'
+// process as their front-end: they could be any engine's, so no engine
+// reports them (candidates), and the report says so.
+func (a *analyzer) unattributedNotes(groups []*group) []string {
+	seen := map[*proc]bool{}
+	var out []string
+	for _, g := range groups {
+		if !g.sharedFronts {
+			continue
+		}
+		for _, p := range g.frontends {
+			if seen[p] || p.role != roleMain {
+				continue
+			}
+			seen[p] = true
+			var fs []string
+			for k := range numFields {
+				if sc := fieldInfos[k].scope; (sc == scopeEngine || sc == scopeWorker) && p.facts[k].set && !p.facts[k].derived {
+					fs = append(fs, fmt.Sprintf("%s (%s:%d)", fieldInfos[k].name, a.files[p.file].name, p.facts[k].line))
+				}
+			}
+			if len(fs) > 0 {
+				out = append(out, "lines with no process prefix logged "+strings.Join(fs, ", ")+": several engines share those lines, so they are attributed to none")
+			}
+		}
+	}
+	return out
+}
+
+// argsNotes names the processes that logged two different argument sets
+// in one start-up: neither is attached to an engine, as neither can be
+// attributed.
+func (a *analyzer) argsNotes() []string {
+	var out []string
+	for _, p := range a.order {
+		if p.argsOther > 0 {
+			f := a.files[p.file].name
+			out = append(out, fmt.Sprintf("%s logged two different argument sets in one start-up (%s:%d and %s:%d): two servers' lines under one prefix; the arguments are ambiguous and attached to no engine", p.label, f, p.argsLine, f, p.argsOther))
+		}
+	}
+	return out
+}
+
+// fileLabel names an input file in engine ids: the shortest suffix of its
+// path (whole components) that no other input's path ends with, so
+// A/node0.log and B/node0.log are told apart while lone files keep their
+// base name. Inputs with the same name (two sources named alike) are
+// numbered.
+func (a *analyzer) fileLabel(fi int) string {
+	split := func(name string) []string {
+		return strings.Split(filepath.ToSlash(filepath.Clean(name)), "/")
+	}
+	own := split(a.files[fi].name)
+	for n := 1; n <= len(own); n++ {
+		suffix := strings.Join(own[len(own)-n:], "/")
+		clash := false
+		for j, f := range a.files {
+			if j == fi {
+				continue
+			}
+			other := split(f.name)
+			if len(other) >= n && strings.Join(other[len(other)-n:], "/") == suffix {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			return suffix
+		}
+	}
+	return own[len(own)-1] + "#" + strconv.Itoa(fi+1)
 }

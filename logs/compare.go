@@ -192,7 +192,7 @@ func (c comparer) weights() (Comparison, bool) {
 	}
 	row := newRow("weights_gib", "GiB", *c.e.WeightsGiB, c.p.WeightsGiB, TargetWeights)
 	if !*row.Within {
-		row.Explanation = c.explain(c.layoutCause(), c.quantCause())
+		row.Explanation = c.explain(c.layoutCause(), c.weightsFit(), c.quantCause())
 	}
 	return row, true
 }

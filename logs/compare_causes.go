@@ -58,8 +58,36 @@ func (c comparer) layoutCause() []string {
 		if d.logged != nil && d.spec > 0 && *d.logged != d.spec {
 			out = append(out, fmt.Sprintf("the log ran %s parallel %d, the spec %d", d.name, *d.logged, d.spec))
 		}
+		if d.logged == nil && d.spec > 1 {
+			// An unstated setting is not a matching one: the figure
+			// may differ because the log ran another value of it.
+			out = append(out, fmt.Sprintf("the log does not state its %s parallel size; the prediction assumes the spec's %d", d.name, d.spec))
+		}
 	}
 	return append(out, c.inputs...)
+}
+
+// weightsFit: when the log does not state its tensor parallel size, the
+// TP size whose split of the spec's weights the logged per-GPU figure
+// fits. A GPU holds about 1/TP of the layers' weights (vLLM shards the
+// linear and vocabulary-embedding weights over the TP group; only small
+// norms are replicated), so the predicted figure × the spec's TP is the
+// engine's weights in all and that ÷ the logged figure is the TP the log
+// fits. Named only when it is within 10% of a whole size other than the
+// spec's.
+func (c comparer) weightsFit() []string {
+	if c.e.TP != nil || c.e.WeightsGiB == nil || *c.e.WeightsGiB <= 0 || c.p.TP < 1 || c.p.WeightsGiB <= 0 {
+		return nil
+	}
+	total := c.p.WeightsGiB * float64(c.p.TP)
+	ratio := total / *c.e.WeightsGiB
+	k := math.Round(ratio)
+	if k < 1 || int(k) == c.p.TP || math.Abs(ratio-k) > 0.1*k {
+		return nil
+	}
+	per := total / k
+	return []string{fmt.Sprintf("the logged %.2f GiB fits tensor parallel %d: %.2f GiB predicted per GPU × the spec's TP %d = %.2f GiB of weights, %.2f GiB per GPU over TP %d (%+.1f%% of the logged figure)",
+		*c.e.WeightsGiB, int(k), c.p.WeightsGiB, c.p.TP, total, per, int(k), (per-*c.e.WeightsGiB) / *c.e.WeightsGiB * 100)}
 }
 
 // quantCause: the checkpoint format sets the bytes per parameter.

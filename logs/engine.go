@@ -50,6 +50,11 @@ func (g *group) candidates(s scope) []*proc {
 	default:
 		out = append(append(out, cores...), workers...)
 	}
+	if g.sharedFronts && (s == scopeEngine || s == scopeWorker) {
+		// The front-ends are every engine's: an engine's or a worker's
+		// figure they logged cannot be told to be this engine's.
+		return out
+	}
 	return append(out, g.frontends...)
 }
 
@@ -136,7 +141,12 @@ func (a *analyzer) engine(g *group) Engine {
 	e.KVCacheDType, e.Quantization = b.str(fKVCacheDType), b.str(fQuantization)
 	e.Addresses = b.addresses()
 	e.KVTransfer = b.kvTransfer()
-	e.Args, e.Config = g.firstMap(func(p *proc) map[string]string { return p.args }),
+	e.Args, e.Config = g.firstMap(func(p *proc) map[string]string {
+		if p.argsOther > 0 {
+			return nil // two argument sets: attributable to no engine (argsNotes)
+		}
+		return p.args
+	}),
 		g.firstMap(func(p *proc) map[string]string { return p.config })
 	e.Files = g.files(a)
 	for _, p := range g.members {
@@ -243,7 +253,7 @@ func (b evidence) addresses() map[string]string {
 
 // firstMap returns the first non-empty map among engine members, then front-ends.
 func (g *group) firstMap(get func(*proc) map[string]string) map[string]string {
-	for _, p := range g.candidates(scopeEngine) {
+	for _, p := range g.candidates(scopeAny) {
 		if m := get(p); len(m) > 0 {
 			return m
 		}

@@ -29,6 +29,18 @@ type proc struct {
 	host    string
 	origin  string // the capture tool's pod, host or service (line.origin)
 	role    role
+	// keyDP is the DP rank its prefix states (prefixDP), -1 if none: two
+	// prefixes with one pid and different DP ranks are two processes.
+	keyDP int
+	// ambiguous marks the lines of a pid two processes shared that carry
+	// no process name: they cannot be attributed to either.
+	ambiguous bool
+	// started is set once the process logged a start line (the version
+	// banner): a second one is a new server's (startedAgain).
+	started bool
+	// argsLine is the line of its first argument set; argsOther that of a
+	// different one it logged later in the same start-up (0: none).
+	argsLine, argsOther int
 	// ranks as logged; -1 when unknown.
 	dp, tp, pp, ep, grank, world int
 	phase                        phase

@@ -15,6 +15,8 @@ type Report struct {
 	// node) finished starting.
 	Serving bool     `json:"serving"`
 	Notes   []string `json:"notes,omitempty"`
+	// Warnings are problems with the input itself (a file given twice).
+	Warnings []string `json:"warnings,omitempty"`
 	// notVLLM are the files with no vLLM log line (Unrecognised).
 	notVLLM []string
 }

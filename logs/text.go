@@ -18,6 +18,9 @@ func Safe(s string) string { return diag.EscapeLine(s) }
 // WriteText prints the report for people.
 func WriteText(w io.Writer, r *Report) error {
 	tw := &textWriter{w: w}
+	for _, m := range r.Warnings {
+		tw.p("warning: %s\n", Safe(m))
+	}
 	tw.files(r)
 	for i := range r.Engines {
 		tw.engine(&r.Engines[i])
@@ -262,11 +265,15 @@ func (t *textWriter) comparison(r *Report) {
 		return
 	}
 	t.p("\nlogged vs predicted (per GPU of rank 0; targets: docs/calibration-memory.md):\n")
-	t.p("  %-6s %-36s %14s %14s %9s  %s\n", "engine", "term", "logged", "predicted", "error", "")
+	// The engine column is as wide as its widest label (an engine id with
+	// its pool: "B/node0.log/dp0 [decode]"), at least "engine".
+	w := len("engine")
 	for _, c := range r.Comparison {
-		if c.Pool != "" {
-			c.Engine += " [" + c.Pool + "]"
-		}
+		w = max(w, len(Safe(compLabel(c))))
+	}
+	t.p("  %-*s %-36s %14s %14s %9s  %s\n", w, "engine", "term", "logged", "predicted", "error", "")
+	for _, c := range r.Comparison {
+		label := compLabel(c)
 		mark := ""
 		if c.Within != nil && c.Target != nil {
 			mark = "within target"
@@ -276,14 +283,22 @@ func (t *textWriter) comparison(r *Report) {
 		}
 		if c.Logged == nil && c.Predicted == nil {
 			// A note on how the engine's figures were predicted.
-			t.p("  %-6s %-36s %s\n", Safe(c.Engine), c.Term, Safe(c.Explanation))
+			t.p("  %-*s %-36s %s\n", w, Safe(label), c.Term, Safe(c.Explanation))
 			continue
 		}
-		t.p("  %-6s %-36s %14s %14s %9s  %s\n", Safe(c.Engine), c.Term, figure(c.Logged, c.Unit), figure(c.Predicted, c.Unit), pct(c.Error), mark)
+		t.p("  %-*s %-36s %14s %14s %9s  %s\n", w, Safe(label), c.Term, figure(c.Logged, c.Unit), figure(c.Predicted, c.Unit), pct(c.Error), mark)
 		if c.Explanation != "" {
-			t.p("  %-6s   %s\n", "", Safe(c.Explanation))
+			t.p("  %-*s   %s\n", w, "", Safe(c.Explanation))
 		}
 	}
+}
+
+// compLabel is a comparison row's engine as the table shows it.
+func compLabel(c Comparison) string {
+	if c.Pool != "" {
+		return c.Engine + " [" + c.Pool + "]"
+	}
+	return c.Engine
 }
 
 // figure prints a compared value in its unit's precision.
