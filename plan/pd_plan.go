@@ -163,8 +163,15 @@ func noPay(p, c *evaluated) string {
 		return fmt.Sprintf("P/D does not pay — low load: the prefill pool's %d GPUs are %.0f%% busy, so there is little prefill interference to take off the decoders, which keep %d of the %d GPUs (%s)",
 			p.PD.PrefillGPUs, 100*sc.PrefillUtilization, p.PD.DecodeGPUs, p.GPUs, versus)
 	}
-	return fmt.Sprintf("P/D does not pay — the %s binds at %.2f requests/s (prefill %.0f%%, decode %.0f%% busy; %s)",
-		sc.Binding, sc.RequestsPerS, 100*sc.PrefillUtilization, 100*sc.DecodeUtilization, versus)
+	what := "the " + sc.Binding + " binds"
+	switch sc.Binding {
+	case pd.BindSessions:
+		what = fmt.Sprintf("no pool near saturation (%.0f%% busy or more), the %d sessions bind", 100*pd.BindsAt, sc.Sessions)
+	case pd.BindArrivals:
+		what = fmt.Sprintf("no pool near saturation (%.0f%% busy or more), the arrivals set the rate", 100*pd.BindsAt)
+	}
+	return fmt.Sprintf("P/D does not pay — %s at %.2f requests/s (prefill %.0f%%, decode %.0f%% busy; %s)",
+		what, sc.RequestsPerS, 100*sc.PrefillUtilization, 100*sc.DecodeUtilization, versus)
 }
 
 func passed(c *evaluated) int {

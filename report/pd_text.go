@@ -155,6 +155,29 @@ func handoffLines(g *pd.Report) []string {
 	return append(out, lease)
 }
 
+// boundBy names what sets a scenario's rate: a part near saturation, a
+// closed loop's sessions or an open loop's arrivals (pd.BindsAt).
+func boundBy(s *pd.Scenario) string {
+	switch s.Binding {
+	case pd.BindSessions:
+		return fmt.Sprintf("bound by the %d sessions", s.Sessions)
+	case pd.BindArrivals:
+		return "the arrival rate"
+	}
+	if s.DecodeFlat {
+		return "bound by the decode pool, its throughput flat at the requests decoding"
+	}
+	return "bound by the " + s.Binding
+}
+
+// unsaturated is the words before the utilisations when no part binds.
+func unsaturated(s *pd.Scenario) string {
+	if s.Binding == pd.BindSessions || s.Binding == pd.BindArrivals {
+		return fmt.Sprintf("no part near saturation, %.0f%% or more: ", 100*pd.BindsAt)
+	}
+	return ""
+}
+
 // scenarioLines are one composed scenario: a heading, then lines of
 // handoffLabel-wide labels; burstiness is the client's arrivals' gamma
 // shape (arrivalShape: 1 Poisson), which the prefill pool's simulation
@@ -170,8 +193,8 @@ func scenarioLines(s *pd.Scenario, burstiness float64) []string {
 		load = fmt.Sprintf("Poisson %.2f requests/s", s.RatePerS)
 	}
 	out := []string{fmt.Sprintf("input %s tokens, output %s, %s", textfmt.Thousands(int64(s.InputTokens)), textfmt.Thousands(int64(s.OutputTokens)), load),
-		fmt.Sprintf("rate          %.2f requests/s, %.0f output tokens/s, bound by the %s (prefill %.0f%%, decode %.0f%%, NICs %.0f%% utilised)",
-			s.RequestsPerS, s.OutputTokPerS, s.Binding, 100*s.PrefillUtilization, 100*s.DecodeUtilization, 100*s.Transfer.Utilization)}
+		fmt.Sprintf("rate          %.2f requests/s, %.0f output tokens/s, %s (%sprefill %.0f%%, decode %.0f%%, NICs %.0f%% utilised)",
+			s.RequestsPerS, s.OutputTokPerS, boundBy(s), unsaturated(s), 100*s.PrefillUtilization, 100*s.DecodeUtilization, 100*s.Transfer.Utilization)}
 	if s.Unbounded {
 		out = append(out, "TTFT          unbounded (the arrivals exceed what the "+s.Binding+" serves)")
 	} else {

@@ -37,6 +37,10 @@ func (e *evaluator) scenario(n int) Scenario {
 	hop := float64(e.path.Hops) * e.hopS
 	var pr, dr sim.Result
 	var extra, lambda float64
+	// prefillSaturated: the closed loop's decode pool sustains more than
+	// the prefill pool's capacity, which then binds whatever utilisation
+	// its simulation's rate works out to.
+	prefillSaturated := false
 	decode := func(l load) sim.Result {
 		if e.recompute {
 			extra = 0
@@ -76,6 +80,7 @@ func (e *evaluator) scenario(n int) Scenario {
 				pr = simPrefill(pre, n, load{sessions: N, thinkS: away()}, e.seed)
 			}
 		} else {
+			prefillSaturated = true
 			lambda = muP
 			// The prefill pool: the N sessions, each back after the
 			// hand-off and the decode pool, when its simulation runs them
@@ -124,6 +129,20 @@ func (e *evaluator) scenario(n int) Scenario {
 	sc.OutputTokPerS, sc.TotalTokPerS = lambda*float64(out), lambda*float64(n+out)
 	sc.PrefillUtilization, sc.DecodeUtilization = ratio(lambda, muP), ratio(lambda, muD)
 	sc.Binding = binding(sc.PrefillUtilization, sc.DecodeUtilization, x.Utilization)
+	switch {
+	case sc.Unbounded || x.Saturated || max(sc.PrefillUtilization, sc.DecodeUtilization, x.Utilization) >= BindsAt:
+		// the busiest part, near saturation
+	case prefillSaturated:
+		sc.Binding = BindPrefill
+	case e.rate <= 0 && !e.recompute && e.decodeFlat(n, out, lambda*float64(out)*dr.TPOT.Mean):
+		sc.Binding, sc.DecodeFlat = BindDecode, true
+	case e.rate > 0:
+		// No part near saturation: an open loop's rate is its arrivals'.
+		sc.Binding = BindArrivals
+	default:
+		// ... and a closed loop's its sessions' (Little's law).
+		sc.Binding = BindSessions
+	}
 	sc.TPOT = dr.TPOT
 	sc.Truncated = pr.Truncated || dr.Truncated
 	// The decode engine notices the finished read at a step's end, not
@@ -142,6 +161,28 @@ func (e *evaluator) scenario(n int) Scenario {
 	}
 	sc.Lease = e.lease(n, lambda, hop+x.TimeS+dr.TTFTParts.QueueS+extra)
 	return sc
+}
+
+// decodeFlat reports that the closed loop's decode pool, decoding c
+// requests (Little's law: the rate × output tokens × TPOT), is on the flat
+// of its throughput curve: every slot taken (sim.RunSlots: max_num_seqs or
+// what the KV cache holds), or twice the requests (within the slots) add
+// less than saturationGain in steady decode at the mean context
+// (perf.StepModel.DecodeAt) — the colocated decode curve's criterion of
+// saturation (perf.Saturation: "saturates near N sessions"). More sessions
+// would then lengthen TPOT more than they raise the rate, whatever the
+// pool's utilisation against its full-batch capacity.
+func (e *evaluator) decodeFlat(n, out int, c float64) bool {
+	p := e.dec
+	slots := p.decodeBatch(n, out) * p.ranks()
+	k := max(1, int(math.Round(c)))
+	if k >= slots {
+		return true
+	}
+	ctx := float64(n) + float64(out)/2
+	a, _ := p.sm.DecodeAt(k, ctx)
+	b, _ := p.sm.DecodeAt(min(2*k, slots), ctx)
+	return b.OutputTokPerS < (1+saturationGain)*a.OutputTokPerS
 }
 
 // decodeCapacity is the decode pool's requests per second at prompts of n
@@ -245,7 +286,8 @@ func ratio(a, b float64) float64 {
 	return a / b
 }
 
-// binding names the busiest part.
+// binding names the busiest part (the scenario names it only when it is
+// near saturation, BindsAt).
 func binding(p, d, x float64) string {
 	switch {
 	case x > p && x > d:

@@ -92,7 +92,9 @@ func resize(role string) func(*spec.Deployment) {
 	}
 }
 
-// Shrinking a pool makes it the one that binds the request rate.
+// Shrinking a pool makes it the one that binds the request rate once the
+// arrivals bring it near saturation (BindsAt); below that, no pool binds
+// an open loop: its rate is its arrivals'.
 func TestBindingFollowsTheSmallerPool(t *testing.T) {
 	for _, role := range []string{spec.RolePrefill, spec.RoleDecode} {
 		r, _ := evaluateExample(t, resize(role))
@@ -100,10 +102,22 @@ func TestBindingFollowsTheSmallerPool(t *testing.T) {
 			t.Fatalf("%s pool on one node: no scenario (KV tokens per rank: prefill %d, decode %d)", role, r.Prefill.KVTokensPerRank, r.Decode.KVTokensPerRank)
 		}
 		s := r.Scenarios[0]
+		busy := map[string]float64{spec.RolePrefill: s.PrefillUtilization, spec.RoleDecode: s.DecodeUtilization}[role]
+		other := map[string]float64{spec.RolePrefill: s.DecodeUtilization, spec.RoleDecode: s.PrefillUtilization}[role]
+		if s.Binding != BindArrivals || busy <= other || busy >= BindsAt {
+			t.Errorf("%s pool on one node at 10 requests/s: bound by the %s (prefill %.0f%%, decode %.0f%%), want the arrival rate, the %s pool the busier",
+				role, s.Binding, 100*s.PrefillUtilization, 100*s.DecodeUtilization, role)
+		}
+		// The arrivals that bring the shrunk pool to 95% of its capacity
+		// (utilisation is the rate over the capacity).
+		rate := 10 * 0.95 / busy
+		edit := resize(role)
+		r, _ = evaluateExample(t, func(d *spec.Deployment) { edit(d); d.Workload.ArrivalRatePerS = rate })
+		s = r.Scenarios[0]
 		want := map[string]string{spec.RolePrefill: BindPrefill, spec.RoleDecode: BindDecode}[role]
 		if s.Binding != want {
-			t.Errorf("%s pool on one node: bound by the %s (prefill %.0f%%, decode %.0f%%), want the %s",
-				role, s.Binding, 100*s.PrefillUtilization, 100*s.DecodeUtilization, want)
+			t.Errorf("%s pool on one node at %.1f requests/s: bound by the %s (prefill %.0f%%, decode %.0f%%), want the %s",
+				role, rate, s.Binding, 100*s.PrefillUtilization, 100*s.DecodeUtilization, want)
 		}
 	}
 }

@@ -8,12 +8,35 @@ import (
 )
 
 // Bindings of a disaggregated scenario: the part of the system with the
-// highest utilisation at the operating rate.
+// highest utilisation at the operating rate when it is near saturation
+// (BindsAt); else what sets the rate with no part saturated: a closed
+// loop's sessions (BindSessions) or an open loop's arrivals (BindArrivals).
 const (
 	BindPrefill  = "prefill pool"
 	BindDecode   = "decode pool"
 	BindTransfer = "KV transfer (NICs)"
+	// BindSessions: a closed loop of N sessions that no part saturates
+	// serves N ÷ (the time of one request: TTFT + output × TPOT) requests
+	// per second (Little's law); more sessions would serve more.
+	BindSessions = "sessions"
+	// BindArrivals: an open loop below every part's saturation serves its
+	// arrival rate.
+	BindArrivals = "arrival rate"
 )
+
+// saturationGain is the decode curve's criterion of saturation
+// (estimate/perf.saturationGain, perf.Saturation: doubling the concurrency
+// adds less than 10% throughput).
+const saturationGain = 0.10
+
+// BindsAt is the utilisation (rate over capacity) from which a part binds
+// the rate: at utilisation u no number of sessions can raise the rate by
+// more than 1/u − 1 (the capacity being the part's most requests per
+// second), so from u = 1/(1 + saturationGain) ≈ 0.91 the part is saturated
+// by the decode curve's criterion; below it the part leaves more than 10%
+// headroom and is not what holds the rate. (Checks of session 37: a closed
+// loop at prefill 50%, decode 32% was reported "bound by the prefill pool".)
+var BindsAt = 1 / (1 + saturationGain)
 
 // Scenario is the disaggregated system under the workload's load at one
 // input length.
@@ -33,7 +56,11 @@ type Scenario struct {
 	TotalTokPerS  float64 `json:"total_tokens_per_s"`
 	// Binding is what binds the request rate; the utilisations are the
 	// rate over each part's capacity.
-	Binding            string  `json:"binding"`
+	Binding string `json:"binding"`
+	// DecodeFlat marks a closed loop's decode pool that binds below
+	// BindsAt: its throughput curve is flat at the requests decoding
+	// (evaluator.decodeFlat).
+	DecodeFlat         bool    `json:"decode_flat,omitempty"`
 	PrefillUtilization float64 `json:"prefill_utilization"`
 	DecodeUtilization  float64 `json:"decode_utilization"`
 	// TTFT is from the router's receipt to the first token out of the

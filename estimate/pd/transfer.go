@@ -2,6 +2,8 @@ package pd
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
@@ -246,6 +248,57 @@ func interNode(in *input.Input) (nodeGBps float64, nics int, latS float64) {
 	return gbit / 8 * float64(nics), nics, lat * 1e-6
 }
 
+// pageBytes finds a hybrid layout's page in memory's KV formula.
+var pageBytes = regexp.MustCompile(`every page (\d+) B`)
+
+// handoffFormula is the whole model's KV formula (memory's layout at TP 1,
+// wholeModelKV) as the hand-off states it: memory words a GQA formula per
+// GPU ("KV heads per GPU"), which at TP 1 are the model's heads, so the
+// words become the model's; what a GPU of each pool holds follows, as vLLM
+// splits it: ModelConfig.get_num_kv_heads (vllm/config/model.py, e.g.
+// v0.11.0) returns max(1, total_num_kv_heads // tensor_parallel_size) per
+// GPU ("We will replicate the KV heads in the case where the number of KV
+// heads is smaller than the tensor parallel size") and 1 for MLA, whose
+// latent every TP rank holds whole (memory's MLA formulas say "replicated on
+// every TP rank" already, true at any TP). memory.KVHeadsPerRank is that
+// count (its ceiling equals vLLM's floor where TP divides the heads or the
+// heads divide TP, which vLLM requires). The per-rank bytes
+// (PerPrefillRankBytes, PerDecodeRankBytes) are memory's layout at each
+// pool's own TP, the same count.
+func handoffFormula(whole string, pre, dec *input.Input) string {
+	m := dec.Model
+	f := strings.ReplaceAll(whole, " KV heads per GPU", " KV heads")
+	// A hybrid layout's page (memory's "every page N B") is the whole
+	// model's at TP 1; a GPU's is its pool's layout's.
+	if w := pageBytes.FindStringSubmatch(f); w != nil {
+		page := func(pool *input.Input) string {
+			v := *pool
+			v.KVCacheDType = dec.KVCacheDType
+			if g := pageBytes.FindStringSubmatch(memory.KVBytes(&v, memory.Stage{First: 0, End: m.NumLayers}).Formula); g != nil {
+				return g[1]
+			}
+			return "?"
+		}
+		f = strings.Replace(f, w[0], fmt.Sprintf("every page %s B at TP 1 (%s B on a prefill GPU, %s B on a decode GPU)", w[1], page(pre), page(dec)), 1)
+	}
+	if m.IsMLA() || m.DSV4 != nil || m.NumKVHeads <= 0 {
+		return f
+	}
+	if m.HasLayerAttention() {
+		return f + fmt.Sprintf("; on a GPU each layer's KV heads ÷ TP, at least one (prefill TP %d, decode TP %d)", max(1, pre.Layout.TP), max(1, dec.Layout.TP))
+	}
+	side := func(tp int) string {
+		tp = max(1, tp)
+		h := int(memory.KVHeadsPerRank(m, tp))
+		s := fmt.Sprintf("%d at TP %d", h, tp)
+		if tp > m.NumKVHeads {
+			s += fmt.Sprintf(" (each head replicated on %d GPUs)", tp/m.NumKVHeads)
+		}
+		return s
+	}
+	return f + fmt.Sprintf("; KV heads on a GPU: %s on the prefill pool, %s on the decode pool", side(pre.Layout.TP), side(dec.Layout.TP))
+}
+
 // newTransfer sizes the hand-off of a prompt of n tokens between the pools.
 // sameNode says the pools share a node (NVLink); pNodes and dNodes are the
 // pools' node counts, over which the transfers spread. Pools that share
@@ -268,7 +321,7 @@ func newTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int
 func pathTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int) Transfer {
 	kv := wholeModelKV(dec)
 	bs := max(1, dec.BlockSize)
-	t := Transfer{BytesPerToken: kv.BytesPerToken, Formula: kv.Formula, Tokens: (max(0, n) + bs - 1) / bs * bs}
+	t := Transfer{BytesPerToken: kv.BytesPerToken, Formula: handoffFormula(kv.Formula, pre, dec), Tokens: (max(0, n) + bs - 1) / bs * bs}
 	tok := float64(t.Tokens)
 	t.BytesPerRequest = float64(kv.BytesPerToken) * tok
 	t.PerPrefillRankBytes = perRankKV(pre, dec.KVCacheDType) * tok / float64(dcpSplit(pre))

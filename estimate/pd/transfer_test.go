@@ -194,3 +194,62 @@ vllm:
 	in := testinput.FromYAML(t, "dcp.yaml", y)
 	return &in
 }
+
+// QA finding (session 37): the hand-off said "8 KV heads per GPU" of
+// gpt-oss-120b's decode pool at TP 4, where vLLM puts 2 on a GPU
+// (ModelConfig.get_num_kv_heads: max(1, total // TP)). The formula is the
+// whole model's (wholeModelKV, at TP 1), so it counts the model's heads,
+// and says what a GPU of each pool holds; the bytes per rank use the same
+// per-GPU counts. By hand:
+//
+//	Qwen3-235B: 4 KV heads, head_dim 128, 94 layers, bf16 KV:
+//	  2 × 4 × 128 × 2 × 94 = 192,512 B per token; TP 2 on both pools holds
+//	  2 heads a GPU: 96,256 B × 4,000 tokens = 385,024,000 B per rank; the
+//	  decode instance's 2 TP ranks pull 770,048,000 B, the request's KV.
+//	gpt-oss-120b: 8 KV heads, head_dim 64, 36 layers, bf16 KV:
+//	  2 × 8 × 64 × 2 × 36 = 73,728 B per token; prefill TP 2 holds 4 heads
+//	  (36,864 B × 8,000 = 294,912,000 B per rank), decode TP 4 holds 2
+//	  (18,432 B × 8,000 = 147,456,000 B per rank, × 4 ranks = 589,824,000 B
+//	  pulled); a 16-token page of one layer is 16 × 2 × heads × 64 × 2 B:
+//	  32,768 B at TP 1, 16,384 B on a prefill GPU, 8,192 B on a decode GPU.
+func TestHandoffHeadsPerGPUQA37(t *testing.T) {
+	for _, c := range []struct {
+		file                                string
+		perToken                            int64
+		perPrefillRank, perDecodeRank, wire float64
+		text                                []string
+	}{
+		{qa37[0].file, 192512, 385024000, 385024000, 770048000,
+			[]string{"2 (K,V) × 4 KV heads × head_dim 128 × 2 B × 94 layers", "KV heads on a GPU: 2 at TP 2 on the prefill pool, 2 at TP 2 on the decode pool"}},
+		{qa37[1].file, 73728, 294912000, 147456000, 589824000,
+			[]string{"2 (K,V) × 8 KV heads × head_dim 64 × 2 B × 36 layers", "every page 32768 B at TP 1 (16384 B on a prefill GPU, 8192 B on a decode GPU)",
+				"KV heads on a GPU: 4 at TP 2 on the prefill pool, 2 at TP 4 on the decode pool"}},
+	} {
+		r, _ := qa37Eval(t, c.file, nil)
+		x := r.Scenarios[0].Transfer
+		if x.BytesPerToken != c.perToken || x.PerPrefillRankBytes != c.perPrefillRank || x.PerDecodeRankBytes != c.perDecodeRank || x.WireBytes != c.wire {
+			t.Errorf("%s: %d B per token, %.0f per prefill rank, %.0f per decode rank, %.0f pulled; want %d, %.0f, %.0f, %.0f",
+				c.file, x.BytesPerToken, x.PerPrefillRankBytes, x.PerDecodeRankBytes, x.WireBytes, c.perToken, c.perPrefillRank, c.perDecodeRank, c.wire)
+		}
+		if strings.Contains(x.Formula, "per GPU") {
+			t.Errorf("%s: the whole model's formula counts heads per GPU: %s", c.file, x.Formula)
+		}
+		for _, w := range c.text {
+			if !strings.Contains(x.Formula, w) {
+				t.Errorf("%s: formula %q lacks %q", c.file, x.Formula, w)
+			}
+		}
+	}
+	// Heads replicate when TP exceeds them (Qwen3-235B's 4 at TP 8: one a
+	// GPU, each on 2 GPUs); an MLA latent is whole on every TP rank, as
+	// memory's formula already says.
+	q := testinput.Quick(t, resolve.QuickOptions{Model: "qwen3-235b-a22b-fp8", GPU: "h100-sxm", TP: 8, PP: 1, DP: 1, KVCacheDType: "auto", Weights: "auto", Concurrency: 1})
+	if f := newTransfer(q, q, 4096, false, 1, 1).Formula; !strings.Contains(f, "KV heads on a GPU: 1 at TP 8 (each head replicated on 2 GPUs) on the prefill pool") {
+		t.Errorf("qwen3 TP 8: %s", f)
+	}
+	in := testinput.Example(t, pdExample)
+	pre, dec := testinput.Pools(t, in.Resolved())
+	if f := newTransfer(&pre, &dec, 1000, false, 2, 2).Formula; !strings.HasSuffix(f, "replicated on every TP rank") || strings.Contains(f, "KV heads") {
+		t.Errorf("DeepSeek-V3 (MLA): %s", f)
+	}
+}

@@ -20,8 +20,7 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 			if dec.SLO.ThroughputCounts == "total" {
 				v.Predicted = first.TotalTokPerS
 			}
-			v.Explanation = fmt.Sprintf("%.2f requests/s, bound by the %s (prefill %.0f%%, decode %.0f%% utilised)",
-				first.RequestsPerS, first.Binding, 100*first.PrefillUtilization, 100*first.DecodeUtilization)
+			v.Explanation = rateExplanation(first)
 		}
 		slo.Judge(&v, dec, slo.ThroughputRegime(dec), true, first != nil)
 		out = append(out, noKV(v, first == nil))
@@ -51,6 +50,34 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 		}
 	}
 	return out
+}
+
+// rateExplanation says what sets the scenario's request rate: a part near
+// saturation (Scenario.Binding), or, below BindsAt, a closed loop's
+// sessions (Little's law: N over one request's time in the loop, which is
+// about TTFT + output × TPOT) or an open loop's arrivals.
+func rateExplanation(s *Scenario) string {
+	utilised := fmt.Sprintf("prefill %.0f%%, decode %.0f%% utilised", 100*s.PrefillUtilization, 100*s.DecodeUtilization)
+	switch s.Binding {
+	case BindSessions:
+		cycle := float64(s.Sessions) / s.RequestsPerS
+		if s.Burst > 0 { // a finite run: its sessions, with the start-up and drain counted
+			return fmt.Sprintf("%.2f requests/s over the run, bound by the %d sessions: no pool near saturation (%s; a pool binds from %.0f%%)",
+				s.RequestsPerS, s.Sessions, utilised, 100*BindsAt)
+		}
+		return fmt.Sprintf("%.2f requests/s, bound by the %d sessions: no pool near saturation (%s; a pool binds from %.0f%%), "+
+			"so the closed loop's rate is its sessions over one request's time (Little's law): %d ÷ %.2f s, "+
+			"the request's time being about TTFT %.3f s + %d output tokens × TPOT %.1f ms = %.2f s",
+			s.RequestsPerS, s.Sessions, utilised, 100*BindsAt, s.Sessions, cycle,
+			s.TTFT.Mean, s.OutputTokens, 1e3*s.TPOT.Mean, s.TTFT.Mean+float64(s.OutputTokens)*s.TPOT.Mean)
+	case BindArrivals:
+		return fmt.Sprintf("%.2f requests/s, the arrival rate: no pool near saturation (%s; a pool binds from %.0f%%)", s.RequestsPerS, utilised, 100*BindsAt)
+	}
+	if s.DecodeFlat {
+		return fmt.Sprintf("%.2f requests/s, bound by the decode pool: its throughput is flat at the requests decoding "+
+			"(all its slots taken, or twice as many would add less than %.0f%% in steady decode), though %s", s.RequestsPerS, 100*saturationGain, utilised)
+	}
+	return fmt.Sprintf("%.2f requests/s, bound by the %s (%s)", s.RequestsPerS, s.Binding, utilised)
 }
 
 // ttftVerdict judges one TTFT percentile of the scenario of n tokens.
