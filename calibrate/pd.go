@@ -236,7 +236,7 @@ func (p *pdReplay) run(eff perf.Efficiency) sim.Result {
 func binds(t target, s pd.Scenario) string {
 	switch t.metric {
 	case Throughput:
-		return fmt.Sprintf("bound by the %s (prefill pool %.0f%% busy, decode pool %.0f%%)", s.Binding, 100*s.PrefillUtilization, 100*s.DecodeUtilization)
+		return pd.RateExplanation(&s) // check's own wording of what sets the rate
 	case TPOT:
 		return "the decode pool's (no prefill beside its decodes)"
 	}

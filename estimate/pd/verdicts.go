@@ -20,7 +20,7 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 			if dec.SLO.ThroughputCounts == "total" {
 				v.Predicted = first.TotalTokPerS
 			}
-			v.Explanation = rateExplanation(first)
+			v.Explanation = RateExplanation(first)
 		}
 		slo.Judge(&v, dec, slo.ThroughputRegime(dec), true, first != nil)
 		out = append(out, noKV(v, first == nil))
@@ -52,11 +52,11 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 	return out
 }
 
-// rateExplanation says what sets the scenario's request rate: a part near
+// RateExplanation says what sets the scenario's request rate: a part near
 // saturation (Scenario.Binding), or, below BindsAt, a closed loop's
 // sessions (Little's law: N over one request's time in the loop, which is
 // about TTFT + output × TPOT) or an open loop's arrivals.
-func rateExplanation(s *Scenario) string {
+func RateExplanation(s *Scenario) string {
 	utilised := fmt.Sprintf("prefill %.0f%%, decode %.0f%% utilised", 100*s.PrefillUtilization, 100*s.DecodeUtilization)
 	switch s.Binding {
 	case BindSessions:
