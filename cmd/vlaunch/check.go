@@ -64,7 +64,7 @@ model or GPU in the quick form, quick-form flags next to a SPEC).`,
 	f.BoolVar(&q.EP, "ep", false, "quick form: --enable-expert-parallel")
 	f.IntVar(&q.MaxModelLen, "max-model-len", 0, "quick form: max_model_len (default: the model's)")
 	f.Float64Var(&q.GPUMemoryUtilization, "gpu-memory-utilization", 0, "quick form: fraction of GPU memory (default: the vLLM version's)")
-	f.StringVar(&q.KVCacheDType, "kv-cache-dtype", "auto", "quick form: auto, fp8, fp8_e4m3 or fp8_e5m2")
+	f.StringVar(&q.KVCacheDType, "kv-cache-dtype", "auto", "quick form: "+orList(resolve.KVCacheDTypes)+" (the values of the spec's vllm.kv_cache_dtype)")
 	f.StringVar(&q.Weights, "weights", "auto", "quick form: auto (the checkpoint), bf16, fp16, fp8, int8 or mxfp4")
 	f.StringVar(&q.VLLMVersion, "vllm-version", "", "quick form: vLLM release (default: the newest vlaunch knows)")
 	f.IntVar(&q.Concurrency, "concurrency", 1, "quick form: concurrent full-length sequences to fit")
