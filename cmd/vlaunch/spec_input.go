@@ -1,6 +1,11 @@
 package main
 
 import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate"
@@ -41,6 +46,7 @@ func specFile(s *streams, path string, needVersion bool, format diag.Format) (*r
 		}
 		return nil, nil, src, findingsErr()
 	}
+	r.ModelSource = modelLabel(r)
 	return r, ds, src, nil
 }
 
@@ -110,4 +116,58 @@ func settleSpec(s *streams, path string, needVersion bool, calibration string, f
 	}
 	r, search, info := settleLayout(r)
 	return settled{r: r, findings: append(ds, info...), src: src, search: search}, nil
+}
+
+// modelLabel is how the reports' headers name the model (the deployment's
+// ModelSource). A catalog model (model.name) keeps its id. A model read
+// from model.config (exclusive with model.name, SPEC004) is named by the
+// config's own name (`_name_or_path`, which
+// save_pretrained writes) or its directory's, with the architecture the
+// config states: "qwen3-32b (Qwen3ForCausalLM)" rather than the path
+// "qwen3-32b/config.json" (QA #37).
+func modelLabel(r *resolve.Deployment) string {
+	d := r.Spec
+	if d == nil || r.Model == nil {
+		return r.ModelSource
+	}
+	if d.Model.Config == "" {
+		return r.ModelSource
+	}
+	name := configNameOrPath(resolve.ConfigPath(d))
+	if name == "" {
+		name = filepath.Base(filepath.Dir(filepath.Clean(d.Model.Config)))
+		if name == "." || name == string(filepath.Separator) || name == ".." {
+			name = ""
+		}
+	}
+	switch arch := r.Model.Architecture; {
+	case name == "" && arch == "":
+		return r.ModelSource
+	case name == "":
+		return arch + " (" + d.Model.Config + ")"
+	case arch == "":
+		return name
+	}
+	return name + " (" + r.Model.Architecture + ")"
+}
+
+// configNameOrPath is the `_name_or_path` of a config.json ("" when it has
+// none, or cannot be read: validation has read the file already).
+func configNameOrPath(path string) string {
+	data, err := catalog.ReadHFConfigFile(path)
+	if err != nil {
+		return ""
+	}
+	var c struct {
+		NameOrPath string `json:"_name_or_path"`
+	}
+	if json.Unmarshal(data, &c) != nil {
+		return ""
+	}
+	n := strings.TrimRight(strings.TrimSpace(c.NameOrPath), "/")
+	if strings.HasPrefix(n, "/") || strings.HasPrefix(n, ".") {
+		// A local directory the checkpoint was saved from: its name.
+		n = filepath.Base(n)
+	}
+	return n
 }
