@@ -57,6 +57,7 @@ func FuncMap() template.FuncMap {
 	fm["rayPort"] = func() int { return RayPort }
 	fm["masterPort"] = func() int { return MasterPort }
 	fm["k8sQuantity"] = k8sQuantity
+	fm["portRange"] = portRange
 	return fm
 }
 

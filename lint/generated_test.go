@@ -74,7 +74,7 @@ func lintBundle(t *testing.T, d *spec.Deployment, b *generator.Bundle, told ...d
 		if slices.Contains(told, dg.Code) {
 			continue
 		}
-		if dg.Severity >= diag.Warning || dg.Code == codes.VLNoLaunch {
+		if dg.Severity >= diag.Warning || dg.Code == codes.VLNoLaunch || dg.Code == codes.VLUnresolved {
 			t.Errorf("%s", dg)
 		}
 	}

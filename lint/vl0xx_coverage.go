@@ -10,13 +10,22 @@ import (
 
 // checkUnresolved lists what could not be resolved in a server's arguments
 // and environment, so the user knows which checks were skipped (VL004).
+// Values the platform sets when the pod starts are no values left out:
+// LeaderWorkerSet's LWS_* (launch.InjectedEnv), a manifest's downward-API
+// variables (valueFrom.fieldRef: the pod IP vlaunch's LWS leader passes as
+// its DP address) and the address an injected name resolves to (a worker's
+// `getent ahostsv4 "$LWS_LEADER_ADDRESS"`, QA #37).
 func checkUnresolved(p *pass) {
 	seen := map[launch.Pos]bool{}
 	for _, s := range p.Servers {
+		platform := map[string]bool{}
+		for _, e := range s.Inv.Env {
+			platform[e.Name] = e.Source == launch.SourceFieldRef
+		}
 		names := map[string]bool{}
 		for _, a := range s.Inv.Args {
 			for _, n := range a.Unresolved {
-				if !launch.InjectedEnv(n) && !launch.IsPlaceholder(n) {
+				if !launch.InjectedEnv(n) && !launch.IsPlaceholder(n) && !platform[n] {
 					names[n] = true
 				}
 			}

@@ -36,11 +36,8 @@ func unmetSLOs(p *probe, first *evaluated, fit []*evaluated, opt Options, slots 
 			u.Verdict = best.SLO[j].Verdict
 		}
 		change, met := hardwareChange(p, first, bw, j)
-		if !met && u.Verdict == verdictUncertain {
-			// The advice for a failed SLO ("it takes faster GPUs") would
-			// call an uncertain one failed: say how far the closest
-			// candidate's prediction must move for its band to clear it.
-			change = uncertainChange(best.SLO[j])
+		if u.Verdict == verdictUncertain {
+			change = unmetChange(best.SLO[j], change, met)
 		}
 		u.Change = change
 		out = append(out, u)
@@ -132,6 +129,57 @@ func hardwareChange(p *probe, e *evaluated, k knob, j int) (change string, met b
 	return fmt.Sprintf("#1 is bound by %s; no inter-node bandwidth up to %s meets it", binding, k.describe(top)), false
 }
 
+// unmetChange words the advice for an SLO whose closest candidate is
+// uncertain. The advice for a failed SLO ("it takes faster GPUs") would call
+// it failed: uncertainChange says how far the closest candidate's
+// prediction must move for its band to clear the target. When a faster
+// network makes #1 pass (met), that change is the advice, but the line
+// still says first that the closest prediction is uncertain, not failed,
+// and why — a prediction under a latency target with no word of its band
+// read as a pass (QA #37: the TTFT p95/p99 lines).
+func unmetChange(s SLOResult, change string, met bool) string {
+	if !met {
+		return uncertainChange(s)
+	}
+	return uncertainNote(s) + "; " + change
+}
+
+// uncertainNote says an SLO's closest prediction is uncertain: which side
+// of the target it lies on, and the band that straddles the target.
+func uncertainNote(s SLOResult) string {
+	head := uncertainHead(s)
+	if s.Band == nil {
+		return head + ", within the model's accuracy band"
+	}
+	return fmt.Sprintf("%s, but the model's accuracy band (%s) straddles it", head, bandText(*s.Band, s.Unit))
+}
+
+// uncertainHead is the start of every uncertain SLO's line.
+func uncertainHead(s SLOResult) string {
+	side := "misses"
+	if s.Margin() >= 0 {
+		side = "meets"
+	}
+	return fmt.Sprintf("uncertain, not failed: the closest candidate's prediction %s the target", side)
+}
+
+// bandText is a band as check prints it: an open side (no bound from the
+// evidence: zero or infinite here) is written "≥ low", "≤ high" or
+// "unbounded".
+func bandText(b Band, unit string) string {
+	lowOpen := b.Low <= 0 || math.IsInf(b.Low, 0) || math.IsNaN(b.Low)
+	highOpen := b.High <= 0 || math.IsInf(b.High, 0) || math.IsNaN(b.High)
+	switch {
+	case lowOpen && highOpen:
+		return "unbounded"
+	case lowOpen:
+		return "≤ " + quantity(b.High, unit)
+	case highOpen:
+		return "≥ " + quantity(b.Low, unit)
+	}
+	return textfmt.Range(b.Low, b.High, unit)
+}
+
 // uncertainChange words an SLO whose closest candidate is uncertain: its
 // prediction band straddles the target, so it is neither met nor failed.
 // A pass needs a prediction whose band's pessimistic edge reaches the
@@ -139,17 +187,14 @@ func hardwareChange(p *probe, e *evaluated, k knob, j int) (change string, met b
 // measurement; an open edge (too few or disagreeing sources) leaves only
 // the measurement.
 func uncertainChange(s SLOResult) string {
-	side, edge := "misses", 0.0
-	if s.Margin() >= 0 {
-		side = "meets"
-	}
+	edge := 0.0
 	if s.Band != nil {
 		edge = s.Band.Low
 		if !s.HigherIsBetter {
 			edge = s.Band.High
 		}
 	}
-	head := fmt.Sprintf("uncertain, not failed: the closest candidate's prediction %s the target", side)
+	head := uncertainHead(s)
 	if s.Band == nil || edge <= 0 || math.IsInf(edge, 0) || s.Predicted <= 0 {
 		return head + ", and the model's accuracy band has no bound on the side that decides it here: only a measurement of that layout settles it"
 	}
@@ -159,5 +204,5 @@ func uncertainChange(s SLOResult) string {
 		better = 1 / better
 	}
 	return fmt.Sprintf("%s, but the model's accuracy band (%s) straddles it; a pass needs a prediction of %s (the band's edge at the target), %.2f× better: faster GPUs or more of them — or a measurement of that layout, which settles it",
-		head, textfmt.Range(s.Band.Low, s.Band.High, s.Unit), quantity(need, s.Unit), better)
+		head, bandText(*s.Band, s.Unit), quantity(need, s.Unit), better)
 }

@@ -49,3 +49,38 @@ func TestUncertainChange(t *testing.T) {
 		}
 	}
 }
+
+// TestUnmetChangeUncertainMet (QA #37 finding 4): when a faster network
+// makes #1 pass an SLO whose closest candidate is uncertain, the line
+// still says the closest prediction is uncertain, with its band — as the
+// line without a network fix does — rather than give a prediction under the
+// target and no word of the verdict. A failed SLO's advice is unchanged
+// (unmetSLOs calls unmetChange only for uncertain ones).
+func TestUnmetChangeUncertainMet(t *testing.T) {
+	fix := "#1 meets it at 200 Gbit/s per NIC (now 25 Gbit/s per NIC): predicted 175 ms"
+	for _, c := range []struct {
+		name string
+		s    SLOResult
+		want []string
+	}{
+		// The QA's TTFT p95 line: 371 ms against 1.2 s, band reaching past it.
+		{"latency band straddles", SLOResult{Unit: "s", Target: 1.2, Predicted: 0.371, Verdict: verdictUncertain, Band: &Band{Low: 0.15, High: 5.6}},
+			[]string{"uncertain, not failed", "prediction meets the target", "150 ms–5.6 s", "straddles it; " + fix}},
+		{"open high side", SLOResult{Unit: "s", Target: 1.5, Predicted: 0.376, Verdict: verdictUncertain, Band: &Band{Low: 0.2, High: math.Inf(1)}},
+			[]string{"uncertain, not failed", "(≥ 200 ms)", fix}},
+		{"no band", SLOResult{Unit: "s", Target: 1.5, Predicted: 0.376, Verdict: verdictUncertain},
+			[]string{"uncertain, not failed", "within the model's accuracy band; " + fix}},
+	} {
+		got := unmetChange(c.s, fix, true)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", c.name, got, w)
+			}
+		}
+	}
+	// Without a network fix the line is uncertainChange's, as before.
+	s := SLOResult{Unit: "s", Target: 0.060, Predicted: 0.0486, Verdict: verdictUncertain, Band: &Band{Low: 0.0296, High: 0.0839}}
+	if got, want := unmetChange(s, "it takes faster GPUs", false), uncertainChange(s); got != want {
+		t.Errorf("not met: %q, want %q", got, want)
+	}
+}

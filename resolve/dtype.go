@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -17,6 +18,26 @@ type DTypes struct {
 	FromCheckpoint bool
 	// KVCache is bf16 | fp16 | fp8.
 	KVCache Setting[string]
+}
+
+// KVCacheDTypes are the vllm.kv_cache_dtype values vlaunch accepts, in the
+// spec (the enum of schemas/deployment.schema.json, which refuses any other
+// as SPEC005) and in check's quick form (--kv-cache-dtype, whose help lists
+// them): ResolveDTypes refuses any other, so both paths accept one list.
+// They are vLLM's --kv-cache-dtype choices from 0.11.0 to 0.16.0
+// (vllm/flags_table.go kvDTypes0111: vllm/config/cache.py CacheDType at
+// 0.11.1 and 0.16.0); generate refuses one the spec's release lacks
+// (generator/support.go, the release's flag choices). "fp16"/"float16" are
+// no value of this list (vLLM's list gains "float16" only from 0.17-0.22):
+// an fp16 model's KV cache is `auto`.
+var KVCacheDTypes = []string{"auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla"}
+
+// orList is "a, b or c".
+func orList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
 }
 
 // ResolveDTypes maps model.weights and vllm.kv_cache_dtype to storage
@@ -50,14 +71,14 @@ func ResolveDTypes(m *catalog.Model, weights, kv string) (DTypes, error) {
 	out.KVCache = set(act, SourceDerived, "the model's activation dtype (kv_cache_dtype auto)")
 	switch k := strings.ToLower(strings.TrimSpace(kv)); {
 	case k == "" || k == "auto":
+	case !slices.Contains(KVCacheDTypes, k):
+		return out, fieldErr("vllm.kv_cache_dtype", fmt.Sprintf("unknown kv_cache_dtype %q", kv), "use "+orList(KVCacheDTypes))
 	case strings.HasPrefix(k, "fp8"):
 		// fp8, fp8_e4m3, fp8_e5m2, fp8_inc and fp8_ds_mla all store one
 		// byte per cached value.
 		out.KVCache = set("fp8", SourceSpec, "")
-	case k == "bf16" || k == "bfloat16" || k == "fp16" || k == "float16" || k == "half":
+	default: // bfloat16
 		out.KVCache = set(canonicalDType(k), SourceSpec, "")
-	default:
-		return out, fieldErr("vllm.kv_cache_dtype", fmt.Sprintf("unknown kv_cache_dtype %q", kv), "use auto, fp8, fp8_e4m3 or fp8_e5m2")
 	}
 	return out, nil
 }

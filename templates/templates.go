@@ -25,6 +25,7 @@
 //	hfCache PLAN        the -v argument (shell text) mounting the host's
 //	                    Hugging Face cache for a hub model ("" otherwise)
 //	k8sQuantity SIZE    "64g" -> "64Gi"
+//	portRange PORTS     "5600–5607", or "5600" for one port
 //	rayPort, masterPort the Ray head and --master-port ports
 //
 // Missing map keys are errors (missingkey=error).

@@ -120,7 +120,7 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 		}
 		results = append(results, rs...)
 	}
-	r, _, _, err := specFile(s, o.spec, false)
+	r, _, _, err := specFile(s, o.spec, false, diagFormat(o.output))
 	if err != nil {
 		return err
 	}

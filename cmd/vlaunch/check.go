@@ -64,7 +64,7 @@ model or GPU in the quick form, quick-form flags next to a SPEC).`,
 	f.BoolVar(&q.EP, "ep", false, "quick form: --enable-expert-parallel")
 	f.IntVar(&q.MaxModelLen, "max-model-len", 0, "quick form: max_model_len (default: the model's)")
 	f.Float64Var(&q.GPUMemoryUtilization, "gpu-memory-utilization", 0, "quick form: fraction of GPU memory (default: the vLLM version's)")
-	f.StringVar(&q.KVCacheDType, "kv-cache-dtype", "auto", "quick form: auto, fp8, fp8_e4m3 or fp8_e5m2")
+	f.StringVar(&q.KVCacheDType, "kv-cache-dtype", "auto", "quick form: "+orList(resolve.KVCacheDTypes)+" (the values of the spec's vllm.kv_cache_dtype)")
 	f.StringVar(&q.Weights, "weights", "auto", "quick form: auto (the checkpoint), bf16, fp16, fp8, int8 or mxfp4")
 	f.StringVar(&q.VLLMVersion, "vllm-version", "", "quick form: vLLM release (default: the newest vlaunch knows)")
 	f.IntVar(&q.Concurrency, "concurrency", 1, "quick form: concurrent full-length sequences to fit")
@@ -99,7 +99,7 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	if quick {
 		in, err = quickCheckInput(o.quick, o.calibration)
 	} else {
-		d, res, in, pre, search, err = specCheckInput(s, args[0], o.calibration)
+		d, res, in, pre, search, err = specCheckInput(s, args[0], o.calibration, diagFormat(o.output))
 	}
 	if err != nil {
 		return err
@@ -187,8 +187,8 @@ func quickLayoutRefused(r *resolve.Deployment) error {
 // chose (the one `vlaunch generate` writes), and the search comes back for
 // the report. A disaggregated spec comes back resolved too (its check is
 // estimate.CheckPD).
-func specCheckInput(s *streams, path, calibration string) (*spec.Deployment, *resolve.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
-	st, err := settleSpec(s, path, false, calibration)
+func specCheckInput(s *streams, path, calibration string, format diag.Format) (*spec.Deployment, *resolve.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
+	st, err := settleSpec(s, path, false, calibration, format)
 	if err != nil {
 		return nil, nil, estimate.Input{}, nil, nil, err
 	}

@@ -80,7 +80,7 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 			return usageErr("--templates: %v", err)
 		}
 	}
-	st, err := settleSpec(s, path, true, o.calibration)
+	st, err := settleSpec(s, path, true, o.calibration, diagFormat(o.output))
 	if err != nil {
 		return err
 	}
@@ -90,11 +90,14 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	b, gds := generator.Generate(r, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
 	all := append(ds, gds...)
 	r.Spec.Locate(all)
+	if b == nil {
+		// The generator refused (an error finding): its diagnostics are
+		// all there is to print, as JSON on stdout under -o json.
+		printSpecDiags(s, diagFormat(o.output), all, src)
+		return findingsErr()
+	}
 	if len(all) > 0 {
 		_ = diag.Print(s.err, diag.FormatText, all, src, nil)
-	}
-	if b == nil {
-		return findingsErr()
 	}
 	left, err := writeBundle(o, b)
 	if err != nil {

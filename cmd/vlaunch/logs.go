@@ -60,7 +60,7 @@ func runLogs(s *streams, o *logsOptions, files []string) error {
 			strings.Join(none, ", "), pluralFiles(len(none)))
 	}
 	if o.specPath != "" {
-		if err := compareWithSpec(s, rep, o.specPath); err != nil {
+		if err := compareWithSpec(s, rep, o.specPath, o.output); err != nil {
 			return err
 		}
 	}

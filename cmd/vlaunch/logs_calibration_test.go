@@ -125,7 +125,7 @@ func reproduceRow(t *testing.T, ar *txtar.Archive) map[string]string {
 		t.Fatal(err)
 	}
 	var errw bytes.Buffer
-	if err := compareWithSpec(&streams{out: io.Discard, err: &errw}, rep, filepath.Join(dir, "spec.yaml")); err != nil {
+	if err := compareWithSpec(&streams{out: io.Discard, err: &errw}, rep, filepath.Join(dir, "spec.yaml"), "text"); err != nil {
 		t.Fatalf("%v\n%s", err, errw.String())
 	}
 	return docCells(rep)

@@ -16,8 +16,8 @@ import (
 // does); each engine is assigned to its pool (logs.AssignPools: its logged
 // kv_role, else its file, pod or host) and compared with that pool's
 // prediction — or with neither when its pool cannot be told.
-func compareWithSpec(s *streams, rep *logs.Report, path string) error {
-	st, err := settleSpec(s, path, false, "")
+func compareWithSpec(s *streams, rep *logs.Report, path, format string) error {
+	st, err := settleSpec(s, path, false, "", diagFormat(format))
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func runPlan(s *streams, o *planOptions, path string) error {
 			return usageErr("%s exists (use --force to replace it)", o.outFile)
 		}
 	}
-	d, _, src, err := specFile(s, path, false)
+	d, _, src, err := specFile(s, path, false, diagFormat(o.output))
 	if err == nil {
 		d, err = withCalibration(d, o.calibration)
 	}

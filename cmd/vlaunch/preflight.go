@@ -56,7 +56,7 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	d, err := preflightSpec(s, path)
+	d, err := preflightSpec(s, path, format)
 	if err != nil {
 		return err
 	}
@@ -107,8 +107,8 @@ func routerPortHere(d *resolve.Deployment, node string) int {
 // `parallelism: auto` settled as check and generate settle it). A spec with
 // errors is unusable here: preflight checks a host against the spec, so the
 // spec itself must be right first (`vlaunch validate`).
-func preflightSpec(s *streams, path string) (*resolve.Deployment, error) {
-	st, err := settleSpec(s, path, false, "")
+func preflightSpec(s *streams, path string, format diag.Format) (*resolve.Deployment, error) {
+	st, err := settleSpec(s, path, false, "", format)
 	if err != nil {
 		return nil, usageErr("cannot use spec %s (fix it first: vlaunch validate %s)", path, path)
 	}

@@ -1,7 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
@@ -15,12 +21,16 @@ const simSeed = 1
 
 // specFile validates the spec at path for check and generate. It returns
 // the resolved deployment, the findings (no errors) and the spec's source
-// for printing. Errors are printed to stderr and come back as the command's
-// error: unusable input exits 2, error findings exit 1. needVersion makes a
+// for printing. Errors are printed and come back as the command's error:
+// unusable input exits 2, error findings exit 1. They are printed as text on
+// stderr, or — when the command's --output is for machines (format is JSON,
+// or SARIF/GitHub for preflight) — in that format on stdout, as `vlaunch
+// validate -o json` prints them, so `-o json` never leaves stdout empty
+// (diagFormat maps a command's --output to it). needVersion makes a
 // missing vllm.version an error (requireVersion). Every command that reads
 // a spec handles a disaggregated one (calibrate since December 2026: SPEC130,
 // the refusal of one, is retired).
-func specFile(s *streams, path string, needVersion bool) (*resolve.Deployment, diag.Diagnostics, diag.Sources, error) {
+func specFile(s *streams, path string, needVersion bool, format diag.Format) (*resolve.Deployment, diag.Diagnostics, diag.Sources, error) {
 	r, ds, err := validate.File(path)
 	if needVersion {
 		ds = requireVersion(r, ds)
@@ -30,13 +40,34 @@ func specFile(s *streams, path string, needVersion bool) (*resolve.Deployment, d
 		src[path] = data
 	}
 	if err != nil || ds.HasErrors() {
-		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
+		printSpecDiags(s, format, ds, src)
 		if err != nil {
 			return nil, nil, src, usageErr("cannot use spec %s", path)
 		}
 		return nil, nil, src, findingsErr()
 	}
+	r.ModelSource = modelLabel(r)
 	return r, ds, src, nil
+}
+
+// diagFormat is the format a command whose --output is output prints a
+// spec's diagnostics in when it cannot go on: JSON for `-o json`, text
+// (on stderr) for the human formats (text, markdown, html).
+func diagFormat(output string) diag.Format {
+	if output == "json" {
+		return diag.FormatJSON
+	}
+	return diag.FormatText
+}
+
+// printSpecDiags prints a spec's diagnostics: text on stderr, a machine
+// format on stdout (validate's document: version, diagnostics, counts).
+func printSpecDiags(s *streams, format diag.Format, ds diag.Diagnostics, src diag.Sources) {
+	if format == diag.FormatText || format == "" {
+		_ = diag.Print(s.err, diag.FormatText, ds, src, nil)
+		return
+	}
+	_ = diag.Print(s.out, format, ds, src, codes.RuleInfos("SPEC"))
 }
 
 // settleLayout answers `parallelism: auto` once for check, generate and
@@ -75,8 +106,8 @@ type settled struct {
 // read a spec: specFile (errors printed, as the command's error), then
 // --calibration (withCalibration; "" keeps the spec's own), then the
 // layout (settleLayout).
-func settleSpec(s *streams, path string, needVersion bool, calibration string) (settled, error) {
-	r, ds, src, err := specFile(s, path, needVersion)
+func settleSpec(s *streams, path string, needVersion bool, calibration string, format diag.Format) (settled, error) {
+	r, ds, src, err := specFile(s, path, needVersion, format)
 	if err == nil {
 		r, err = withCalibration(r, calibration)
 	}
@@ -85,4 +116,58 @@ func settleSpec(s *streams, path string, needVersion bool, calibration string) (
 	}
 	r, search, info := settleLayout(r)
 	return settled{r: r, findings: append(ds, info...), src: src, search: search}, nil
+}
+
+// modelLabel is how the reports' headers name the model (the deployment's
+// ModelSource). A catalog model (model.name) keeps its id. A model read
+// from model.config (exclusive with model.name, SPEC004) is named by the
+// config's own name (`_name_or_path`, which
+// save_pretrained writes) or its directory's, with the architecture the
+// config states: "qwen3-32b (Qwen3ForCausalLM)" rather than the path
+// "qwen3-32b/config.json" (QA #37).
+func modelLabel(r *resolve.Deployment) string {
+	d := r.Spec
+	if d == nil || r.Model == nil {
+		return r.ModelSource
+	}
+	if d.Model.Config == "" {
+		return r.ModelSource
+	}
+	name := configNameOrPath(resolve.ConfigPath(d))
+	if name == "" {
+		name = filepath.Base(filepath.Dir(filepath.Clean(d.Model.Config)))
+		if name == "." || name == string(filepath.Separator) || name == ".." {
+			name = ""
+		}
+	}
+	switch arch := r.Model.Architecture; {
+	case name == "" && arch == "":
+		return r.ModelSource
+	case name == "":
+		return arch + " (" + d.Model.Config + ")"
+	case arch == "":
+		return name
+	}
+	return name + " (" + r.Model.Architecture + ")"
+}
+
+// configNameOrPath is the `_name_or_path` of a config.json ("" when it has
+// none, or cannot be read: validation has read the file already).
+func configNameOrPath(path string) string {
+	data, err := catalog.ReadHFConfigFile(path)
+	if err != nil {
+		return ""
+	}
+	var c struct {
+		NameOrPath string `json:"_name_or_path"`
+	}
+	if json.Unmarshal(data, &c) != nil {
+		return ""
+	}
+	n := strings.TrimRight(strings.TrimSpace(c.NameOrPath), "/")
+	if strings.HasPrefix(n, "/") || strings.HasPrefix(n, ".") {
+		// A local directory the checkpoint was saved from: its name.
+		n = filepath.Base(n)
+	}
+	return n
 }

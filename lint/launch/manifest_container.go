@@ -139,6 +139,10 @@ func lwsValues(r podRole, i int) []EnvVar {
 		EnvVar{Name: "LWS_WORKER_INDEX", Value: idx, Source: "leaderworkerset"})
 }
 
+// SourceFieldRef is the EnvVar.Source of a variable a manifest sets from
+// the downward API (valueFrom.fieldRef).
+const SourceFieldRef = "fieldRef"
+
 // containerEnv reads env: value literals are known (expanded as the
 // kubelet does, against the variables defined above them), valueFrom is
 // defined but unknown.
@@ -189,6 +193,7 @@ func containerEnvFrom(src *source, c *yaml.Node, cms map[string]*yaml.Node) (out
 			at = Pos{Line: n.Line, Col: n.Column}
 		}
 		v := unknownValue("$"+name, at, name)
+		source := "manifest"
 		if vn := get(e, "value"); vn != nil && vn.Kind == yaml.ScalarNode {
 			v, _ = expandKubeRefs(scalarValue(src, vn), defined)
 		} else if ref := get(e, "valueFrom", "configMapKeyRef"); ref != nil {
@@ -197,9 +202,15 @@ func containerEnvFrom(src *source, c *yaml.Node, cms map[string]*yaml.Node) (out
 					v = scalarValue(src, vn)
 				}
 			}
+		} else if get(e, "valueFrom", "fieldRef") != nil {
+			// The downward API (status.podIP, metadata.name …): the
+			// kubelet sets it when the pod starts, as LeaderWorkerSet
+			// sets LWS_* (InjectedEnv): unknown, but no value the user
+			// left out (VL004 stays quiet on it).
+			source = SourceFieldRef
 		}
 		defined[name] = v
-		out = append(out, EnvVar{Name: name, Value: v, Pos: at, Source: "manifest"})
+		out = append(out, EnvVar{Name: name, Value: v, Pos: at, Source: source})
 	}
 	return out, open
 }

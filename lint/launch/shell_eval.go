@@ -284,7 +284,52 @@ func (ev *evaluator) cmdSubst(c *syntax.CmdSubst) Value {
 	if r := catHeredoc(c); r != nil {
 		return trimFinalNewlines(ev.heredocBody(r))
 	}
+	if name, ok := ev.getentSubst(c); ok && !name.Known && len(name.Unresolved) > 0 && allInjected(name.Unresolved) {
+		// The address a name the platform injects resolves to (an LWS
+		// worker resolving $LWS_LEADER_ADDRESS to the leader's IP, as
+		// vlaunch's own bundles do): it depends on nothing but that
+		// name, whose value no file shows either, so it is unresolved
+		// for the same reason (InjectedEnv) and not for a value the user
+		// left out (VL004, QA #37).
+		return unknownValue(txt, p, name.Unresolved...)
+	}
 	return unknownValue(txt, p, txt)
+}
+
+// getentSubst recognises `$(getent ahosts|ahostsv4|ahostsv6|hosts WORD)`,
+// optionally `|| true`, and returns WORD's value: the substitution prints
+// the address WORD resolves to.
+func (ev *evaluator) getentSubst(c *syntax.CmdSubst) (Value, bool) {
+	if len(c.Stmts) != 1 || len(c.Stmts[0].Redirs) > 0 {
+		return Value{}, false
+	}
+	cmd := c.Stmts[0].Cmd
+	if or, ok := cmd.(*syntax.BinaryCmd); ok && or.Op == syntax.OrStmt {
+		if t, ok := or.Y.Cmd.(*syntax.CallExpr); !ok || len(t.Args) != 1 || t.Args[0].Lit() != "true" || len(or.X.Redirs) > 0 {
+			return Value{}, false
+		}
+		cmd = or.X.Cmd
+	}
+	call, ok := cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 3 || call.Args[0].Lit() != "getent" {
+		return Value{}, false
+	}
+	switch call.Args[1].Lit() {
+	case "ahosts", "ahostsv4", "ahostsv6", "hosts":
+	default:
+		return Value{}, false
+	}
+	return ev.str(call.Args[2]), true
+}
+
+// allInjected reports names that are all variables the platform injects.
+func allInjected(names []string) bool {
+	for _, n := range names {
+		if !InjectedEnv(n) {
+			return false
+		}
+	}
+	return true
 }
 
 // catHeredoc returns the here-document of `$(cat <<EOF ... EOF)` (plain cat

@@ -125,6 +125,12 @@ func (ev *evaluator) paramOp(p *syntax.ParamExp, name string, v Value, defined b
 		if v.Known && pat.Known {
 			return trimPattern(v, pat.Text, p.Exp.Op)
 		}
+		if defined && len(v.Unresolved)+len(pat.Unresolved) > 0 {
+			// What leaves the result unknown is what left the variable
+			// (or the pattern) unknown, not the variable's name: a
+			// script's own `ip=${out%% *}` names what `out` came from.
+			return unknownValue(txt, at, appendUnique(append([]string(nil), v.Unresolved...), pat.Unresolved...)...)
+		}
 	}
 	return unknownValue(txt, at, name)
 }

@@ -75,7 +75,8 @@ type EnvVar struct {
 	Value Value
 	// Pos is where the variable was set (the name).
 	Pos Pos
-	// Source says how it was set: "export", "prefix", "env", "docker -e", "manifest".
+	// Source says how it was set: "export", "prefix", "env", "docker -e",
+	// "manifest", "fieldRef" (SourceFieldRef: the downward API).
 	Source string
 }
 
