@@ -20,8 +20,8 @@ type Alternative struct {
 	// Fits is false when the weights or one max-length sequence do not fit.
 	Fits            bool  `json:"fits"`
 	KVTokensPerRank int64 `json:"kv_tokens_per_rank"`
-	// KVSeqsPerRank is how many sequences of the workload's input + output
-	// tokens one rank's KV pool holds (memory.Report.SequencesFit).
+	// KVSeqsPerRank is how many sessions (kvSessionTokens) one rank's KV
+	// pool holds (memory.Report.SequencesFit).
 	KVSeqsPerRank int     `json:"-"`
 	OutputTokPerS float64 `json:"output_tokens_per_s"`
 	TPOTS         float64 `json:"tpot_s"`

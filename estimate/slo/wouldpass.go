@@ -72,7 +72,8 @@ func sessionsReaching(v *Verdict, edit func(int) specEdit, from, dp, limit int, 
 }
 
 // sessionsLimit is the most sessions per DP rank a search may try:
-// max_num_seqs, and the sequences of the workload's input + output tokens
+// max_num_seqs, and the sessions (kvSessionTokens: session_tokens where
+// stated, else input + output tokens)
 // one rank's KV pool holds as the capacity section counts them (kvSeqs,
 // memory.Report.SequencesFit: a hybrid's state and a window's blocks
 // included; 0: no KV limit known).
