@@ -31,8 +31,11 @@ func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kvSeqs int, targ
 	}
 	n, got, tried := sessionsReaching(v, func(c int) specEdit { return concurrencyEdit(c) }, c, sm.S.DP, sessionsLimit(in, kvSeqs)*sm.S.DP, wp)
 	if n > 0 {
-		return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s (re-simulated; steady decode %.0f at %d, TPOT %.0f ms)",
-			n, n/sm.S.DP, got, tp, c, pt.TPOTS*1e3)
+		// steady decode at the sessions named, not at the search's start
+		// (a line said "656 sessions … steady decode 8557 at 240")
+		pn, _ := sm.DecodeAt(n, in.MeanContext())
+		return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s (re-simulated as check simulates that spec; steady decode %.0f, TPOT %.0f ms)",
+			n, n/sm.S.DP, got, throughputOf(in, pn, total), pn.TPOTS*1e3) + wp.bandCaveat(v, concurrencyEdit(n))
 	}
 	if tried == "" {
 		return estimate + "; an estimate, not simulated"
@@ -124,7 +127,8 @@ func bandwidthFor(in *input.Input, ok func(*perf.StepModel) bool, v *Verdict, wp
 		for try := bw; try <= 6400 && try <= 2*bw; try *= 2 {
 			got, pass := wp.meets(v, bandwidthEdit(try))
 			if pass {
-				return fmt.Sprintf("inter-node bandwidth of about %.0f Gbit/s per node (now %.0f) would meet it, other things equal (re-simulated: %s)", try, cur, textfmt.Quantity(got, v.Unit))
+				return fmt.Sprintf("inter-node bandwidth of about %.0f Gbit/s per node (now %.0f) would meet it, other things equal (re-simulated: %s)", try, cur, textfmt.Quantity(got, v.Unit)) +
+					wp.bandCaveat(v, bandwidthEdit(try))
 			}
 			if got <= 0 {
 				break
@@ -291,7 +295,7 @@ func (ls *loadSearch) confirmLoad(n int, q string, target, lo, full, loGot float
 		}
 		got, pass := ls.wp.meets(&v, edit(load))
 		if pass {
-			return fmt.Sprintf("%s would meet it (re-simulated: %s)", say(load), textfmt.Seconds(got))
+			return fmt.Sprintf("%s would meet it (re-simulated: %s)", say(load), textfmt.Seconds(got)) + ls.wp.bandCaveat(&v, edit(load))
 		}
 		if got <= 0 {
 			break
