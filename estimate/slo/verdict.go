@@ -191,7 +191,15 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 	}
 	judge(&v, in, ThroughputRegime(in), true, kv > 0)
 	v.Binding = stepBinding(d.Step)
-	if kv <= 0 || (d.KVSeqsPerRank > 0 && d.KVSeqsPerRank < d.Point.SeqsPerRank) {
+	// whether the KV holds the simulated requests (p.kvRequestSeqs where
+	// the curve counts sessions of workload.session_tokens: the reference's
+	// 32K sessions do not fit — the capacity section says so — but its
+	// simulated 2K requests do, and its step is the network's)
+	kvSeqs := d.KVSeqsPerRank
+	if p.kvRequestSeqs > 0 {
+		kvSeqs = p.kvRequestSeqs
+	}
+	if kv <= 0 || (kvSeqs > 0 && kvSeqs < d.Point.SeqsPerRank) {
 		v.Binding = BindKV
 	}
 	v.Explanation = throughputExplanation(in, sm, d, v.Binding)

@@ -22,7 +22,11 @@ import (
 func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kvSeqs int, target, f float64, total bool, v *Verdict, wp *wouldPassCheck) string {
 	c, tp, ok := minSessionsFor(in, sm, kvSeqs, target, total)
 	if !ok {
-		return fmt.Sprintf("no concurrency reaches it on this layout: at most ≈%.0f tokens/s (steady decode %.0f at %d sessions, limited by max_num_seqs %d and KV capacity)", tp/f, tp, c, in.MaxNumSeqs)
+		kvText := "KV capacity"
+		if in.Workload.SessionTokens > 0 {
+			kvText = fmt.Sprintf("KV capacity for sessions of %d tokens (workload.session_tokens)", kvSessionTokens(in))
+		}
+		return fmt.Sprintf("no concurrency reaches it on this layout: at most ≈%.0f tokens/s (steady decode %.0f at %d sessions, limited by max_num_seqs %d and %s)", tp/f, tp, c, in.MaxNumSeqs, kvText)
 	}
 	pt, _ := sm.DecodeAt(c, in.MeanContext())
 	estimate := fmt.Sprintf("the steady-decode model puts it at %d concurrent sessions (≈%.0f tokens/s after prefill interference, steady decode %.0f, TPOT %.0f ms)", c, tp/f, tp, pt.TPOTS*1e3)
