@@ -209,8 +209,8 @@ func perfSections(r *estimate.Report) []detailSection {
 
 func decodeCurveTable(p *slo.Performance) detailTable {
 	d := p.Decode
-	t := detailTable{Caption: fmt.Sprintf("Decode curve: KV fits %d sequences of input+output per rank; saturates near %d sessions (%.0f output tokens/s)",
-		d.KVSeqsPerRank, d.Saturation.Concurrency, d.Saturation.OutputTokPerS), Head: []string{"sessions", "TPOT", "output tokens/s", "binding"}, Left: []int{3}}
+	t := detailTable{Caption: fmt.Sprintf("Decode curve: %s; saturates near %d sessions (%.0f output tokens/s)",
+		d.KVFitsText(), d.Saturation.Concurrency, d.Saturation.OutputTokPerS), Head: []string{"sessions", "TPOT", "output tokens/s", "binding"}, Left: []int{3}}
 	for _, c := range d.Curve {
 		t.Rows = append(t.Rows, []string{fmt.Sprint(c.Concurrency), fmt.Sprintf("%.1f ms", c.TPOTS*1e3), fmt.Sprintf("%.0f", c.OutputTokPerS),
 			c.Binding + map[bool]string{true: " (beyond KV capacity)"}[c.KVCapped]})

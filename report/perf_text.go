@@ -60,8 +60,8 @@ func writeDecodeText(w io.Writer, p *slo.Performance, pp int) {
 	fmt.Fprintf(w, "    %s\n", stepTerms(d.Step, pp))
 	fmt.Fprintf(w, "    floors: weight read %.1f ms (%.1f GB per GPU) · compute %.1f ms · network %.1f ms\n",
 		d.Floors.WeightReadS*1e3, d.Floors.WeightBytesPerGPU/1e9, d.Floors.ComputeS*1e3, d.Floors.NetworkS*1e3)
-	fmt.Fprintf(w, "  decode curve (sessions: TPOT, output tokens/s, binding); KV fits %d sequences of input+output per rank; "+
-		"saturates near %d sessions (%.0f output tokens/s)\n", d.KVSeqsPerRank, d.Saturation.Concurrency, d.Saturation.OutputTokPerS)
+	fmt.Fprintf(w, "  decode curve (sessions: TPOT, output tokens/s, binding); %s; "+
+		"saturates near %d sessions (%.0f output tokens/s)\n", d.KVFitsText(), d.Saturation.Concurrency, d.Saturation.OutputTokPerS)
 	for _, c := range d.Curve {
 		fmt.Fprintf(w, "    %7d: %8.1f ms %10.0f  %s%s\n", c.Concurrency, c.TPOTS*1e3, c.OutputTokPerS, c.Binding, map[bool]string{true: "  (beyond KV capacity)"}[c.KVCapped])
 	}

@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -28,9 +29,13 @@ type DecodeInfo struct {
 	Floors      Floors        `json:"floors"`
 	Curve       []DecodePoint `json:"curve"`
 	Saturation  DecodePoint   `json:"saturation"`
-	// KVSeqsPerRank is how many sequences of input + output tokens fit one
-	// rank's KV, as the memory model counts them (its caller's figure).
+	// KVSeqsPerRank is how many sessions (KVSessionTokens) or sequences of
+	// input + output tokens fit one rank's KV, as the memory model counts them (its caller's figure).
 	KVSeqsPerRank int `json:"kv_seqs_per_rank"`
+	// KVSessionTokens is the context KVSeqsPerRank counts a session at
+	// when the workload states session_tokens (the capacity section's
+	// unit); 0: one request's input + output tokens.
+	KVSessionTokens int `json:"kv_session_tokens,omitempty"`
 	// MaxOutputTokPerS is the best point of the curve within KV capacity.
 	MaxOutputTokPerS float64 `json:"max_output_tokens_per_s"`
 }
@@ -74,7 +79,8 @@ func (sm *StepModel) FLOPsInfo(in *input.Input) FLOPsInfo {
 // DecodeInfo is steady decoding at the workload's concurrency and mean
 // context, its floors and the curve over concurrency up to max_num_seqs,
 // marked where a rank's KV no longer holds the sessions: kvSeqsPerRank is
-// how many sequences of input + output tokens fit one rank's KV as the
+// how many sessions (of workload.session_tokens where stated, else
+// sequences of input + output tokens) fit one rank's KV as the
 // memory model counts them (whole blocks, a hybrid's per-sequence state:
 // memory.Report.SequencesFit), 0 when unknown. Dividing the pool's tokens
 // by a sequence's here instead overcounted hybrid and DeepSeek-V4 layouts
@@ -86,6 +92,9 @@ func (sm *StepModel) DecodeInfo(in *input.Input, kvSeqsPerRank int) DecodeInfo {
 	d.Point, d.Step = sm.DecodeAt(c, ctx)
 	d.Floors = sm.FloorsAt(c, ctx)
 	d.KVSeqsPerRank = max(kvSeqsPerRank, 0)
+	if in.Workload.SessionTokens > 0 {
+		d.KVSessionTokens = in.Workload.SessionTokens
+	}
 	d.Curve = sm.DecodeCurve(ctx, max(1, in.MaxNumSeqs), d.KVSeqsPerRank)
 	// Saturation within KV capacity: the curve's last point may lie past
 	// it (KVCapped), and "saturates near 1024 sessions" beside "KV fits
@@ -168,4 +177,14 @@ func ModeBytesPerToken(in *input.Input, r Routing) (ht, ll float64) {
 	}
 	perCopy := (dispatch + 2*h) * float64(in.Model.MoELayerCount())
 	return r.RemoteNodes * perCopy, r.RemoteExpertCopies * perCopy
+}
+
+// KVFitsText says what the curve's KV limit counts: "KV fits 47 sequences
+// of input+output per rank", or with workload.session_tokens "KV fits 2
+// sessions of 32768 tokens (workload.session_tokens) per rank".
+func (d DecodeInfo) KVFitsText() string {
+	if d.KVSessionTokens > 0 {
+		return fmt.Sprintf("KV fits %d sessions of %d tokens (workload.session_tokens) per rank", d.KVSeqsPerRank, d.KVSessionTokens)
+	}
+	return fmt.Sprintf("KV fits %d sequences of input+output per rank", d.KVSeqsPerRank)
 }

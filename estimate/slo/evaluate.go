@@ -34,6 +34,9 @@ func Evaluate(in *input.Input, m *memory.Report, opt Options) Result {
 		return Result{Performance: &Performance{Notes: []string{"the GPU has no BF16 TFLOPS or HBM bandwidth figure: no performance estimate"}}, Feasible: true}
 	}
 	opt.kv = seqCostOf(m)
+	if in.Workload.SessionTokens > 0 && kvOf(m) > 0 {
+		opt.kvRequestSeqs = m.SequencesFit(in.Workload.InputTokens + in.Workload.OutputTokens)
+	}
 	pr := Predict(in, kvOf(m), kvSeqsOf(in, m), opt)
 	return Result{Performance: &pr.Performance, SLO: pr.SLO, Notes: perfNotesFor(in, &pr),
 		Findings: pr.advice, Feasible: pr.Feasible}
@@ -66,7 +69,23 @@ func kvSeqsOf(in *input.Input, m *memory.Report) int {
 	if kvOf(m) <= 0 {
 		return 0
 	}
-	return m.SequencesFit(in.Workload.InputTokens + in.Workload.OutputTokens)
+	return m.SequencesFit(kvSessionTokens(in))
+}
+
+// kvSessionTokens is the context a session holds in the KV cache as the
+// decode curve's KV limit and the sessions searches count it: the
+// workload's session_tokens where it states them — the context the
+// capacity section counts (input.Input.SessionTokens; one fact, one
+// place: the curve of the reference, which sets 32,768, counted 47
+// sequences of input + output per rank where capacity fits 2 sessions,
+// and named 1504 sessions and a saturation near 512) — else one request's
+// input + output tokens.
+func kvSessionTokens(in *input.Input) int {
+	if in.Workload.SessionTokens > 0 {
+		n, _ := in.SessionTokens()
+		return n
+	}
+	return in.Workload.InputTokens + in.Workload.OutputTokens
 }
 
 // perfNotesFor derives the figures a hand calculation usually gets wrong:

@@ -41,7 +41,7 @@ func Predict(in *input.Input, kvTokensPerRank int64, kvSeqsPerRank int, opt Opti
 	s := perf.SetupFromInput(in)
 	sm := perf.NewStepModel(s)
 	p := Performance{All2All: s.A2A.String(), CUDAGraphs: s.CUDAGraphs,
-		DBO: s.DBO, Constants: s.Eff, Notes: perfNotes(&s)}
+		DBO: s.DBO, Constants: s.Eff, Notes: perfNotes(&s), kvRequestSeqs: opt.kvRequestSeqs}
 	if in.Calibration.File != nil {
 		p.Calibration = in.Calibration.Describe()
 	}

@@ -22,7 +22,11 @@ import (
 func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kvSeqs int, target, f float64, total bool, v *Verdict, wp *wouldPassCheck) string {
 	c, tp, ok := minSessionsFor(in, sm, kvSeqs, target, total)
 	if !ok {
-		return fmt.Sprintf("no concurrency reaches it on this layout: at most ≈%.0f tokens/s (steady decode %.0f at %d sessions, limited by max_num_seqs %d and KV capacity)", tp/f, tp, c, in.MaxNumSeqs)
+		kvText := "KV capacity"
+		if in.Workload.SessionTokens > 0 {
+			kvText = fmt.Sprintf("KV capacity for sessions of %d tokens (workload.session_tokens)", kvSessionTokens(in))
+		}
+		return fmt.Sprintf("no concurrency reaches it on this layout: at most ≈%.0f tokens/s (steady decode %.0f at %d sessions, limited by max_num_seqs %d and %s)", tp/f, tp, c, in.MaxNumSeqs, kvText)
 	}
 	pt, _ := sm.DecodeAt(c, in.MeanContext())
 	estimate := fmt.Sprintf("the steady-decode model puts it at %d concurrent sessions (≈%.0f tokens/s after prefill interference, steady decode %.0f, TPOT %.0f ms)", c, tp/f, tp, pt.TPOTS*1e3)
@@ -31,8 +35,11 @@ func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kvSeqs int, targ
 	}
 	n, got, tried := sessionsReaching(v, func(c int) specEdit { return concurrencyEdit(c) }, c, sm.S.DP, sessionsLimit(in, kvSeqs)*sm.S.DP, wp)
 	if n > 0 {
-		return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s (re-simulated; steady decode %.0f at %d, TPOT %.0f ms)",
-			n, n/sm.S.DP, got, tp, c, pt.TPOTS*1e3)
+		// steady decode at the sessions named, not at the search's start
+		// (a line said "656 sessions … steady decode 8557 at 240")
+		pn, _ := sm.DecodeAt(n, in.MeanContext())
+		return fmt.Sprintf("%d concurrent sessions (%d per DP rank) would reach %.0f tokens/s (re-simulated as check simulates that spec; steady decode %.0f, TPOT %.0f ms)",
+			n, n/sm.S.DP, got, throughputOf(in, pn, total), pn.TPOTS*1e3) + wp.bandCaveat(v, concurrencyEdit(n))
 	}
 	if tried == "" {
 		return estimate + "; an estimate, not simulated"
@@ -72,7 +79,8 @@ func sessionsReaching(v *Verdict, edit func(int) specEdit, from, dp, limit int, 
 }
 
 // sessionsLimit is the most sessions per DP rank a search may try:
-// max_num_seqs, and the sequences of the workload's input + output tokens
+// max_num_seqs, and the sessions (kvSessionTokens: session_tokens where
+// stated, else input + output tokens)
 // one rank's KV pool holds as the capacity section counts them (kvSeqs,
 // memory.Report.SequencesFit: a hybrid's state and a window's blocks
 // included; 0: no KV limit known).
@@ -123,7 +131,8 @@ func bandwidthFor(in *input.Input, ok func(*perf.StepModel) bool, v *Verdict, wp
 		for try := bw; try <= 6400 && try <= 2*bw; try *= 2 {
 			got, pass := wp.meets(v, bandwidthEdit(try))
 			if pass {
-				return fmt.Sprintf("inter-node bandwidth of about %.0f Gbit/s per node (now %.0f) would meet it, other things equal (re-simulated: %s)", try, cur, textfmt.Quantity(got, v.Unit))
+				return fmt.Sprintf("inter-node bandwidth of about %.0f Gbit/s per node (now %.0f) would meet it, other things equal (re-simulated: %s)", try, cur, textfmt.Quantity(got, v.Unit)) +
+					wp.bandCaveat(v, bandwidthEdit(try))
 			}
 			if got <= 0 {
 				break
@@ -290,7 +299,7 @@ func (ls *loadSearch) confirmLoad(n int, q string, target, lo, full, loGot float
 		}
 		got, pass := ls.wp.meets(&v, edit(load))
 		if pass {
-			return fmt.Sprintf("%s would meet it (re-simulated: %s)", say(load), textfmt.Seconds(got))
+			return fmt.Sprintf("%s would meet it (re-simulated: %s)", say(load), textfmt.Seconds(got)) + ls.wp.bandCaveat(&v, edit(load))
 		}
 		if got <= 0 {
 			break
