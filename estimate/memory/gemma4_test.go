@@ -22,7 +22,7 @@ func gemma4Input(t *testing.T, file, gpu string, tp, maxLen, batched int) *input
 	g, _ := catalog.LookupGPU(gpu)
 	in := &input.Input{Model: m, GPU: g, VLLMVersion: "0.20.0", Layout: input.Layout{TP: tp, PP: 1, DP: 1, Nodes: 1, GPUsPerNode: tp}}
 	util := 0.9
-	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "bf16", Util: &util, MaxModelLen: maxLen, MaxNumBatchedTokens: &batched}); ds.HasErrors() {
+	if ds := in.Resolve(resolve.EngineSettings{Weights: "auto", KVCacheDType: "bfloat16", Util: &util, MaxModelLen: maxLen, MaxNumBatchedTokens: &batched}); ds.HasErrors() {
 		t.Fatal(ds)
 	}
 	return in

@@ -73,6 +73,25 @@ type wouldPassCheck struct {
 	// ran on; fulls counts them (wouldPassMaxConfirms).
 	full  map[string]*confirmed
 	fulls int
+	// screened holds the screening runs (run) that met their target clear
+	// of it (nearTarget false): bandCaveat judges those.
+	screened map[string]*SimScenario
+}
+
+// confirmMargin is how close to its target a screening run's figure must
+// be for a line to be confirmed by check's own run of the applied spec:
+// a short run and check's pooled runs differ by a few per cent (the QA
+// case: 8,041 against 7,882 tokens/s, 2%), so a figure more than 10% clear
+// of the target meets it in either.
+const confirmMargin = 0.10
+
+// nearTarget reports whether figure got, which meets v's target, is within
+// confirmMargin of it (a throughput above, a latency below).
+func nearTarget(v *Verdict, got float64) bool {
+	if v.Unit == "tokens/s" {
+		return got < v.Target*(1+confirmMargin)
+	}
+	return got > v.Target/(1+confirmMargin)
 }
 
 // confirmed is a confirmation run and the deployment it ran on.
@@ -95,7 +114,8 @@ const wouldPassRuns = 1
 const wouldPassMaxRuns = 8
 
 func newWouldPassCheck(in *input.Input, opt Options, scenarios int) *wouldPassCheck {
-	return &wouldPassCheck{in: in, opt: opt, memo: map[string]*SimScenario{}, scens: scenarios, full: map[string]*confirmed{}}
+	return &wouldPassCheck{in: in, opt: opt, memo: map[string]*SimScenario{}, scens: scenarios, full: map[string]*confirmed{},
+		screened: map[string]*SimScenario{}}
 }
 
 // run simulates the edited deployment's scenario of n input tokens (nil:
@@ -237,6 +257,14 @@ func (w *wouldPassCheck) meets(v *Verdict, e specEdit) (float64, bool) {
 	if !pass {
 		return got, false
 	}
+	if !nearTarget(v, got) {
+		// Clear of the target by more than a short run's spread: check's
+		// own run of the applied spec cannot turn it into a miss, and the
+		// check stays within its time (a confirmation costs one of check's
+		// scenarios: 0.12 s on the reference). Judged on the screening run.
+		w.screened[fmt.Sprintf("%s@%d", e.key, n)] = s
+		return got, true
+	}
 	c := w.confirm(e, n)
 	if c == nil || c.sc.Result.Overloaded || c.sc.Result.Truncated {
 		// not confirmed: the screening figure, not claimed to meet it
@@ -254,9 +282,19 @@ func (w *wouldPassCheck) bandCaveat(v *Verdict, e specEdit) string {
 		return ""
 	}
 	n := verdictInputTokens(w.in, v)
-	c := w.full[fmt.Sprintf("%s@%d", e.key, n)]
+	key := fmt.Sprintf("%s@%d", e.key, n)
+	c := w.full[key]
 	if c == nil {
-		return ""
+		sc := w.screened[key]
+		if sc == nil {
+			return ""
+		}
+		alt, ok := w.edited(e)
+		if !ok {
+			return ""
+		}
+		m := memory.Estimate(&alt)
+		c = &confirmed{sc: *sc, in: alt, kv: kvOf(&m)}
 	}
 	got, pass := w.figure(v, c.sc.Result)
 	if !pass {
