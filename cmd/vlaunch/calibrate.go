@@ -93,7 +93,7 @@ spec whose pools run on different GPUs among it).`,
 	addDeprecatedAlias(f, &o.outFile, "out", "out-file")
 	addOutputFlag(f, &o.output, calibrateFormats, "the report")
 	f.StringVar(&o.metrics, "metrics", "throughput,tpot,ttft", "values to fit: throughput, tpot, ttft")
-	f.BoolVar(&o.force, "force", false, "replace an --out-file that is not a calibration file")
+	f.BoolVar(&o.force, "force", false, "replace an existing --out-file (an earlier calibration or any other file)")
 	f.BoolVar(&o.strict, "strict", false, "exit 1, writing nothing, when the fit makes any figure (or the worst error, or the published runs on the same GPU) worse")
 	return cmd
 }
@@ -202,8 +202,9 @@ func writeCalibrationReport(s *streams, rep *calibrate.Report, format string) er
 	return nil
 }
 
-// checkOutFile refuses, before any work, to replace a file that is not a
-// calibration file (without --force) or a directory.
+// checkOutFile refuses, before any work, to replace an existing file
+// without --force (an earlier calibration, or any other file) and to
+// write over a directory.
 func checkOutFile(path string, force bool) error {
 	if path == "" {
 		return nil
@@ -217,10 +218,29 @@ func checkOutFile(path string, force bool) error {
 	case !st.Mode().IsRegular():
 		return usageErr("--out-file %s: %s, not a file", path, inputfile.Kind(st.Mode()))
 	}
-	if _, err := calfile.Load(path); err != nil && !force {
+	if force {
+		return nil
+	}
+	if _, err := calfile.Load(path); err != nil {
 		return usageErr("--out-file %s exists and is not a calibration file (%v); use --force to replace it", path, err)
 	}
-	return nil
+	// An earlier calibration is output too: never replaced without --force,
+	// as init, docs and generate never replace theirs.
+	return usageErr("--out-file %s holds a calibration already; use --force to replace it, or another file", path)
+}
+
+// outFileDir makes the directory --out-file is written to, so a fit is
+// not computed only to fail on a missing directory; it is made once the
+// fit is known good (nothing is written before that).
+func outFileDir(path string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("%s is not a directory", dir)
+		}
+		return nil
+	}
+	return os.MkdirAll(dir, 0o755)
 }
 
 // writeCalibrationFile writes the file with its provenance: when, which
@@ -239,6 +259,9 @@ func writeCalibrationFile(s *streams, rep *calibrate.Report, o *calibrateOptions
 	data, err := f.Marshal()
 	if err != nil {
 		return usageErr("calibration file: %v", err)
+	}
+	if err := outFileDir(o.outFile); err != nil {
+		return usageErr("--out-file %s: %v", o.outFile, err)
 	}
 	if err := writeFileAtomic(o.outFile, data); err != nil {
 		return usageErr("--out-file %s: %v", o.outFile, err)
