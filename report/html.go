@@ -54,7 +54,9 @@ var pageTmpl = template.Must(template.New("report").Parse(htmlTemplate))
 // WriteHTML writes the check report as one self-contained HTML page: the
 // verdicts with their derivations (the text report's words), per-GPU
 // memory, throughput and TPOT against concurrency and the simulated TTFT
-// distributions as inline SVG, every table of the text report (memory,
+// distributions as inline SVG (for P/D instead the mean TTFT by part and
+// the pools' and NICs' utilisation: pdCharts), every table of the text
+// report (memory,
 // KV cache, capacity, weights formats, performance; for P/D the pools,
 // hand-off, scenarios and comparison: TestHTMLHoldsEveryTextSection), the
 // notes and the findings. It loads

@@ -79,7 +79,7 @@ var (
 // every chart is laid out with a non-empty drawing, the page fetches
 // nothing (the browser's resource timing is empty; name resolution is off
 // anyway), logs nothing to the console, and the screenshot shows the
-// charts' colours.
+// charts' colours; the same for the plan page and the P/D report.
 func TestHTMLInChromium(t *testing.T) {
 	bin := chromium(t)
 	r := checkExample(t, "deepseek-v3-32xh20.yaml")
@@ -101,6 +101,11 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	openInChromium(t, bin, "plan", planPage.Bytes())
+	var pdPage bytes.Buffer // P/D: TTFT by part and utilisation by part
+	if err := WriteHTML(&pdPage, checkPDExample(t)); err != nil {
+		t.Fatal(err)
+	}
+	openInChromium(t, bin, "pd", pdPage.Bytes())
 }
 
 // openInChromium checks one page in the browser and returns the path of

@@ -50,12 +50,13 @@ func mdList(w io.Writer, lines []string) {
 
 // pdPage is the HTML page of a disaggregated deployment: the verdicts, the
 // pools, hand-off, scenarios and comparison as tables of the text report's
-// lines (label, value), the notes and the findings (no charts: they draw
-// colocated figures).
+// lines (label, value) after the P/D charts (pdCharts: TTFT by part,
+// utilisation by part), the notes and the findings.
 func pdPage(r *estimate.Report) *page {
 	g := r.Disaggregated
 	p := &page{Title: "vlaunch check: " + r.Input.Model, Heading: pdLine(r), Feasible: r.Feasible, Lines: []string{settingsLine(r.Input)}}
 	p.Verdicts = verdictViews(r.SLO)
+	p.Charts = pdCharts(g)
 	for _, n := range g.Notes {
 		p.Notes = append(p.Notes, memory.Note{Topic: "P/D", Text: n})
 	}
@@ -92,7 +93,7 @@ func pdPage(r *estimate.Report) *page {
 		}
 		secs = append(secs, co)
 	}
-	p.Extra = renderDetails(secs)
+	p.Details = renderDetails(secs)
 	p.Findings = findingsText(r.Findings)
 	return p
 }
