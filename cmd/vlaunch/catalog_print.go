@@ -16,8 +16,11 @@ func listFormat(s string) (bool, error) {
 	case "json":
 		return true, nil
 	}
-	return false, usageErr("unknown output format %q (want text, json)", s)
+	return false, usageErr("unknown output format %q (want %s)", s, strings.Join(listFormats, ", "))
 }
+
+// listFormats are the catalog listings' formats (gpus, models).
+var listFormats = []string{"text", "json"}
 
 func writeJSON(w io.Writer, v interface{}) error {
 	enc := json.NewEncoder(w)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
@@ -51,7 +52,7 @@ model or GPU in the quick form, quick-form flags next to a SPEC).`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(s, o, cmd, args) },
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, markdown or html (one self-contained page with charts)")
+	addOutputFlag(f, &o.output, checkFormats, "one self-contained page with charts")
 	f.Uint64Var(&o.perf.Seed, "seed", simSeed, "seed of the serving simulation (same seed, same percentiles)")
 	addCalibrationFlag(f, &o.calibration)
 	f.StringVar(&o.failOn, "fail-on", "fail", "lowest SLO verdict that makes the exit code 1: fail, or uncertain (CI that wants certainty)")
@@ -72,8 +73,8 @@ model or GPU in the quick form, quick-form flags next to a SPEC).`,
 }
 
 func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) error {
-	if o.output != "text" && o.output != "json" && o.output != "markdown" && o.output != "html" {
-		return usageErr("--output must be text, json, markdown or html, not %q", o.output)
+	if !slices.Contains(checkFormats, o.output) {
+		return usageErr("--output must be %s, not %q", orList(checkFormats), o.output)
 	}
 	if o.failOn != "fail" && o.failOn != slo.VerdictUncertain {
 		return usageErr("--fail-on must be fail or uncertain, not %q", o.failOn)
@@ -208,3 +209,6 @@ func writeReport(w io.Writer, r *estimate.Report, format string) error {
 	}
 	return nil
 }
+
+// checkFormats are check's report formats.
+var checkFormats = []string{"text", "json", "markdown", "html"}

@@ -34,7 +34,7 @@ the node. A spec may give its own figures.`,
 			return writeTable(s.out, []string{"ID", "NAME", "MEMORY(MiB)", "MEMORY(GiB)", "HBM(TB/s)", "BF16(TFLOPS)", "FP8(TFLOPS)", "FP4(TFLOPS)", "LINK(GB/s)", "NVLINK-DOMAIN"}, gpuRows(gpus))
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(cmd.Flags(), &output, listFormats, "")
 	return cmd
 }
 

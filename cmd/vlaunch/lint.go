@@ -41,7 +41,7 @@ func newLintCmd(s *streams) *cobra.Command {
 		RunE:    func(c *cobra.Command, args []string) error { return runLint(s, o, args) },
 	}
 	f := c.Flags()
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, sarif or github")
+	addOutputFlag(f, &o.output, lintFormats, "")
 	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning or info (info also fails on a file nothing was checked in, VL008)")
 	f.StringVar(&o.version, "vllm-version", "", "vLLM version to lint for (default: each file's vlaunch:vllm-version comment, the spec's, an image tag's, or the newest known)")
 	f.StringVar(&o.specPath, "spec", "", "deployment spec whose hardware (nodes, addresses, interfaces) the scripts must match; a prefill/decode spec: also each pool's layout and engine settings (VL405, VL410: P/D specs only)")
@@ -50,7 +50,7 @@ func newLintCmd(s *streams) *cobra.Command {
 }
 
 func runLint(s *streams, o *lintOptions, files []string) error {
-	format, err := diag.ParseFormat(o.output, diag.FormatText, diag.FormatJSON, diag.FormatSARIF, diag.FormatGitHub)
+	format, err := diag.ParseFormat(o.output, diagFormats(lintFormats)...)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -101,3 +101,6 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 	}
 	return nil
 }
+
+// lintFormats are lint's diagnostic formats.
+var lintFormats = []string{"text", "json", "sarif", "github"}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -41,14 +42,14 @@ func newLogsCmd(s *streams) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error { return runLogs(s, o, args) },
 	}
 	f := c.Flags()
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(f, &o.output, logsFormats, "")
 	f.StringVar(&o.specPath, "spec", "", "deployment spec whose prediction the logged figures are compared with")
 	return c
 }
 
 func runLogs(s *streams, o *logsOptions, files []string) error {
-	if o.output != "text" && o.output != "json" {
-		return usageErr("--output must be text or json, not %q", o.output)
+	if !slices.Contains(logsFormats, o.output) {
+		return usageErr("--output must be %s, not %q", orList(logsFormats), o.output)
 	}
 	rep, err := logs.AnalyzeFiles(files)
 	if err != nil {
@@ -86,3 +87,6 @@ func pluralFiles(n int) string {
 	}
 	return "any of them"
 }
+
+// logsFormats are logs' report formats.
+var logsFormats = []string{"text", "json"}

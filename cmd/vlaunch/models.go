@@ -30,7 +30,7 @@ Other models work too: point 'model.config' at their config.json.`,
 			return writeTable(s.out, []string{"ID", "HF REPO", "ARCH", "PARAMS(B)", "ACTIVE(B)", "LAYERS", "HIDDEN", "ATTENTION", "EXPERTS/TOP-K", "QUANT"}, modelRows(models))
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(cmd.Flags(), &output, listFormats, "")
 	return cmd
 }
 

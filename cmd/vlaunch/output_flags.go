@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/vlaunch/vlaunch/diag"
 )
 
 // One convention for output flags in every command (kubectl's and helm's
@@ -25,6 +26,26 @@ func addOutputFlag(f *pflag.FlagSet, p *string, formats []string, what string) {
 		help += " (" + what + ")"
 	}
 	f.StringVarP(p, "output", "o", formats[0], help)
+	setFormats(f, "output", formats)
+}
+
+// formatsFor annotates a flag with the values it accepts; shell completion
+// offers them (completeAnnotated).
+const formatsFor = "vlaunch-formats"
+
+// setFormats records the formats flag name accepts, so that completion
+// reads the command's own formats variable and no second list.
+func setFormats(f *pflag.FlagSet, name string, formats []string) {
+	_ = f.SetAnnotation(name, formatsFor, formats)
+}
+
+// diagFormats converts a command's formats variable for diag.ParseFormat.
+func diagFormats(formats []string) []diag.Format {
+	out := make([]diag.Format, len(formats))
+	for i, f := range formats {
+		out[i] = diag.Format(f)
+	}
+	return out
 }
 
 // checkFormat refuses a format the command does not support. pathFlag

@@ -46,13 +46,14 @@ func newPreflightCmd(s *streams) *cobra.Command {
 	c.Flags().StringVar(&f.pool, "pool", "", "on a node both P/D pools share: check only this pool (prefill or decode), taking the other as possibly running")
 	c.Flags().StringSliceVar(&f.only, "only", nil, "run only these check ids or groups (comma-separated, e.g. gpu,net.route)")
 	c.Flags().StringSliceVar(&f.skip, "skip", nil, "skip these check ids or groups")
-	c.Flags().StringVarP(&f.output, "output", "o", "text", "output format: text (the report), json (the report and its diagnostics), sarif or github (the warns and fails as diagnostics, for CI)")
+	c.Flags().StringVarP(&f.output, "output", "o", preflightFormats[0], "output format: text (the report), json (the report and its diagnostics), sarif or github (the warns and fails as diagnostics, for CI)")
+	setFormats(c.Flags(), "output", preflightFormats)
 	c.Flags().Var(&f.timeout, "timeout", "time limit for each check")
 	return c
 }
 
 func runPreflight(s *streams, f *preflightFlags, path string) error {
-	format, err := diag.ParseFormat(f.output, diag.FormatText, diag.FormatJSON, diag.FormatSARIF, diag.FormatGitHub)
+	format, err := diag.ParseFormat(f.output, diagFormats(preflightFormats)...)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -357,3 +358,6 @@ func (t *preflightTimeout) Set(s string) error {
 
 // Duration returns the value as a time.Duration.
 func (t preflightTimeout) Duration() time.Duration { return time.Duration(t) }
+
+// preflightFormats are preflight's report formats.
+var preflightFormats = []string{"text", "json", "sarif", "github"}

@@ -60,6 +60,7 @@ func newRoot(s *streams) *cobra.Command {
 	for _, mk := range subcommands {
 		root.AddCommand(mk(s))
 	}
+	registerCompletions(root)
 	return root
 }
 

@@ -44,14 +44,14 @@ input (unreadable, empty, binary or not YAML).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runValidate(s, o, args) },
 	}
-	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(cmd.Flags(), &o.output, validateFormats, "")
 	cmd.Flags().BoolVar(&o.showDefaults, "show-defaults", false, "print each spec with defaults applied (YAML; text output only)")
 	cmd.Flags().BoolVar(&o.onlySpecs, "only-specs", false, "skip the files that are no vlaunch spec: no apiVersion: vlaunch/..., and not a spec missing it (for hooks passing every YAML file)")
 	return cmd
 }
 
 func runValidate(s *streams, o *validateOptions, files []string) error {
-	format, err := diag.ParseFormat(o.output, diag.FormatText, diag.FormatJSON)
+	format, err := diag.ParseFormat(o.output, diagFormats(validateFormats)...)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -159,3 +159,6 @@ func specFiles(files []string) []string {
 	}
 	return out
 }
+
+// validateFormats are validate's diagnostic formats.
+var validateFormats = []string{"text", "json"}
