@@ -6,6 +6,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/pd"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -28,12 +29,7 @@ func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
 	r.Input.GPUs += pre.Layout.TotalGPUs() // the whole deployment's GPUs and nodes; the rest is the decode engine's
 	r.Input.Nodes = len(d.Nodes)
 	r.Findings = poolFindings("decode", r.Findings)
-	// The connector's hand-off (pd.UseConnectorSemantics); vlaunch writes
-	// NixlConnector, whose is Evaluate's. The engine's environment is the
-	// decode pool's (MoRIIO's read mode); no kv_connector_extra_config is
-	// written.
-	h := vllm.KVHandoffOf(d.PD.Connector.Name, dec.Release().Version, nil, dec.Env)
-	rep, verdicts := pd.EvaluateConnector(&pre, &dec, d.PD.SameNode(), d.PD.Router.Kind, h, opt)
+	rep, verdicts := EvaluatePD(&pre, &dec, d.PD.Connector.Name, d.PD.SameNode(), d.PD.Router.Kind, opt)
 	pf := poolFindings("prefill", pd.PrefillMemoryFindings(&pre, &rep))
 	r.Findings = append(pf, r.Findings...)
 	r.Feasible = !r.Findings.HasErrors()
@@ -77,4 +73,17 @@ func colocated(d *resolve.Deployment, opt PerfOptions) *pd.Colocated {
 		out.Error = "the colocated deployment holds no KV block"
 	}
 	return out
+}
+
+// EvaluatePD is the P/D model of a deployment whose pools are pre and dec,
+// joined by the KV connector named connector (the registry's name or its
+// short form): the connector's hand-off (vllm.KVHandoffOf, priced by
+// pd.UseConnectorSemantics; NixlConnector's is pd.Evaluate's) with the
+// decode pool's environment (MoRIIO's read mode) and no
+// kv_connector_extra_config (vlaunch writes none). check and plan both
+// evaluate through it, so plan's figures for a P/D candidate are the ones
+// check prints after --apply.
+func EvaluatePD(pre, dec *input.Input, connector string, sameNode bool, router string, opt slo.Options) (pd.Report, []slo.Verdict) {
+	h := vllm.KVHandoffOf(connector, dec.Release().Version, nil, dec.Env)
+	return pd.EvaluateConnector(pre, dec, sameNode, router, h, opt)
 }

@@ -3,6 +3,7 @@ package plan
 import (
 	"sort"
 
+	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/pd"
@@ -17,6 +18,9 @@ type pdEval struct {
 	report   *pd.Report
 	// router is the spec's router kind: its path's hops are in TTFT.
 	router string
+	// connector is the KV connector the candidate's spec names (the
+	// spec's own, else pdConnector): its hand-off is check's.
+	connector string
 	// sameNode: both pools on one node, every hand-off inside it
 	// (resolve.Disaggregated.SameNode, as check passes it to pd).
 	sameNode bool
@@ -45,7 +49,7 @@ func (s *pdSearch) evaluated(cands []Settings) []*evaluated {
 	var out []*evaluated
 	for _, c := range cands {
 		pre, dec, same := s.pair(c.PD)
-		e := &evaluated{Candidate: Candidate{Settings: c, GPUs: pre.bound.Pool.GPUs + dec.bound.Pool.GPUs}, pd: &pdEval{pre: pre, dec: dec, router: s.routerKind(), sameNode: same}}
+		e := &evaluated{Candidate: Candidate{Settings: c, GPUs: pre.bound.Pool.GPUs + dec.bound.Pool.GPUs}, pd: &pdEval{pre: pre, dec: dec, router: s.routerKind(), connector: s.connector(), sameNode: same}}
 		e.Fits = pre.err == nil && dec.err == nil && pre.fits && dec.fits
 		if e.Fits {
 			e.WeightsGiB, e.KVGiB = dec.bound.Pool.WeightsGiB, dec.bound.Pool.KVCacheGiB
@@ -165,14 +169,15 @@ func ratioOf(a, b float64) float64 {
 }
 
 // simulatePD is simulateWith for a P/D candidate: `vlaunch check`'s model
-// of the deployment (pd.Evaluate on the pools check resolves, the seed
+// of the deployment (estimate.EvaluatePD on the pools check resolves, with
+// the spec's connector, the seed
 // check uses), so check after --apply prints these figures. Its
 // simulation has one size (check's), so the ranking run is the confirmed
 // one.
 func simulatePD(e *evaluated, seed uint64, slots []sloSlot) {
 	p := e.pd
 	pre, dec := p.pre.in, p.dec.in
-	rep, verdicts := pd.Evaluate(&pre, &dec, p.sameNode, p.router, slo.Options{Seed: seed})
+	rep, verdicts := estimate.EvaluatePD(&pre, &dec, p.connector, p.sameNode, p.router, slo.Options{Seed: seed})
 	p.report = &rep
 	// The prefill pool holds the requests resident there (check's rule):
 	// a candidate whose pool cannot leaves the ranking (rankActual).
@@ -224,6 +229,15 @@ func pdIn(batch []*evaluated) int {
 
 // routerKind is the router kind of the spec candidates are written into
 // ("" for a colocated spec: withPD writes the default router).
+// connector is the KV connector a candidate's spec names: the spec's own
+// (withPD keeps it), else pdConnector.
+func (s *pdSearch) connector() string {
+	if s.src == nil || s.src.Disaggregation == nil || s.src.Disaggregation.Connector == "" {
+		return pdConnector
+	}
+	return s.src.Disaggregation.Connector
+}
+
 func (s *pdSearch) routerKind() string {
 	if s.src == nil || s.src.Disaggregation == nil {
 		return ""
