@@ -128,7 +128,7 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 			}
 		}
 		pp.Roles = append(pp.Roles, PDRolePlan{Name: role.Name, Plan: p, KVRole: role.KVRole, KVTransferConfig: role.KVTransferConfig,
-			Endpoints: endpoints(p), SideChannels: role.SideChannels, BootstrapPorts: bootstrapPorts(b, p, role.Name)})
+			Endpoints: endpoints(p), SideChannels: role.SideChannels, BootstrapPorts: bootstrapPorts(b, p, role)})
 	}
 	pp.Summary = opt.Summary
 	pp.Namespace = pp.Roles[0].Plan.K8s.Namespace // the pools' (the runtime's defaults applied)

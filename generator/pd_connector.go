@@ -75,11 +75,14 @@ func connectorKVTransferConfig(b vllm.PDBundle, r *resolve.Deployment, role reso
 	return string(out)
 }
 
-// bootstrapPort is the bootstrap server port of the instance n runs in:
-// the default plus the instance's slot on its node (instances sharing a
-// node each need their own: "Each instance needs a unique port on its
-// host"); an instance's headless nodes take its first node's (slot 0).
-func bootstrapPort(b vllm.PDBundle, n *NodePlan) int { return b.BootstrapPortDefault + n.Slot }
+// bootstrapPort is the bootstrap server port of the instance n runs in
+// (vllm.PDBundle.BootstrapPort, the rule validate and preflight check): the
+// default plus the instance's slot on its node, or the pool's own
+// vllm.env value; an instance's headless nodes take its first node's
+// (slot 0).
+func bootstrapPort(b vllm.PDBundle, role resolve.Role, n *NodePlan) int {
+	return b.BootstrapPort(role.Deployment.Engine.Env, n.Slot)
+}
 
 // addBootstrapEnv gives every node of the prefill pool the bootstrap
 // server port (decode engines run none).
@@ -89,15 +92,15 @@ func addBootstrapEnv(p *Plan, b vllm.PDBundle, role resolve.Role) {
 	}
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
-		n.Env = insertPDEnv(n.Env, []EnvVar{{Name: b.BootstrapPortEnv, Value: strconv.Itoa(bootstrapPort(b, n)),
+		n.Env = insertPDEnv(n.Env, []EnvVar{{Name: b.BootstrapPortEnv, Value: strconv.Itoa(bootstrapPort(b, role, n)),
 			Why: "the Mooncake bootstrap server of this prefill instance (its global rank 0 serves it; headless nodes name the same port); the router queries it"}})
 	}
 }
 
 // bootstrapPorts are the bootstrap ports of the pool's instances, in
 // endpoints' order (nil for a pool without a bootstrap server).
-func bootstrapPorts(b vllm.PDBundle, p *Plan, role string) []int {
-	if b.BootstrapPortEnv == "" || role != spec.RolePrefill {
+func bootstrapPorts(b vllm.PDBundle, p *Plan, role resolve.Role) []int {
+	if b.BootstrapPortEnv == "" || role.Name != spec.RolePrefill {
 		return nil
 	}
 	heads := p.Primaries
@@ -106,7 +109,7 @@ func bootstrapPorts(b vllm.PDBundle, p *Plan, role string) []int {
 	}
 	out := make([]int, len(heads))
 	for i, n := range heads {
-		out[i] = bootstrapPort(b, n)
+		out[i] = bootstrapPort(b, role, n)
 	}
 	return out
 }

@@ -172,3 +172,55 @@ func TestPDConnectorRefusedOnKubernetes(t *testing.T) {
 		t.Errorf("0.15.1: %v", ds)
 	}
 }
+
+// TestBootstrapPortsAreResolves: the bootstrap port each prefill node's
+// script exports and router.sh names is the one validate's port check
+// (resolve.SideChannel.Bootstrap, SPEC129) and preflight's ports.free
+// reserve: both read vllm.PDBundle.BootstrapPort. Eight TP 1 prefill
+// instances share node0 (8998 + slot); a pool vllm.env value is kept for
+// every instance, router arguments included (SPEC129 reports the clash).
+func TestBootstrapPortsAreResolves(t *testing.T) {
+	for _, env := range []string{"", "9100"} {
+		d, ds := spec.Load("../examples/gpt-oss-120b-pd-2x8h100.yaml")
+		if ds.HasErrors() {
+			t.Fatal(ds)
+		}
+		spec.ApplyDefaults(d)
+		d.Disaggregation.Connector = "MooncakeConnector"
+		if env != "" {
+			d.Disaggregation.Prefill.VLLM.Env = map[string]string{"VLLM_MOONCAKE_BOOTSTRAP_PORT": env}
+		}
+		r := resolved(t, d)
+		b, gds := Generate(r, Options{Runtime: "bare"})
+		if gds.HasErrors() {
+			t.Fatalf("env %q: %v", env, gds)
+		}
+		want := map[string]int{} // node/slot → resolve's port
+		var order []int
+		for _, sc := range r.PD.Roles[0].SideChannels {
+			if sc.Bootstrap == 0 {
+				t.Fatalf("env %q: prefill %s slot %d has no bootstrap port", env, sc.Node.Name, sc.Slot)
+			}
+			want[fmt.Sprintf("%s/%d", sc.Node.Name, sc.Slot)] = sc.Bootstrap
+			order = append(order, sc.Bootstrap)
+		}
+		if env == "" && (order[0] != 8998 || order[7] != 9005) {
+			t.Errorf("resolve's ports %v, want 8998-9005", order)
+		}
+		pre := b.PD.Roles[0]
+		for _, n := range pre.Plan.Nodes {
+			got := ""
+			for _, e := range n.Env {
+				if e.Name == "VLLM_MOONCAKE_BOOTSTRAP_PORT" {
+					got = e.Value
+				}
+			}
+			if w := want[fmt.Sprintf("%s/%d", n.Name, n.Slot)]; got != fmt.Sprint(w) {
+				t.Errorf("env %q: %s slot %d exports %q, resolve reserves %d", env, n.Name, n.Slot, got, w)
+			}
+		}
+		if fmt.Sprint(pre.BootstrapPorts) != fmt.Sprint(order) {
+			t.Errorf("env %q: router's bootstrap ports %v, resolve's %v", env, pre.BootstrapPorts, order)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // boundPort is one port the bundle makes this node listen on.
@@ -37,7 +38,31 @@ type boundPort struct {
 // its instances there in slot FirstSlot + k: its ports are vllm.port +
 // slot and, with DP, vllm.rpc_port + slot, the other pool's slots below or
 // above (sharedPorts).
+//
+// A prefill node of a connector with a bootstrap server (MooncakeConnector)
+// also binds each of its instances' bootstrap port (bootstrapPorts).
 func (e *env) portsFor() []boundPort {
+	return append(e.enginePorts(), e.bootstrapPorts()...)
+}
+
+// bootstrapPorts are the bootstrap server ports of the pool's instances
+// that start on this node: resolve.SideChannel.Bootstrap, the port the
+// generator writes (vllm.PDBundle.BootstrapPort) and validate checks
+// (SPEC129). On Kubernetes a pod binds its slot-0 instance's only.
+func (e *env) bootstrapPorts() []boundPort {
+	var ps []boundPort
+	for _, sc := range e.sideChannels() {
+		if sc.Bootstrap == 0 || (e.d.Runtime.Kind == "kubernetes" && sc.SubNode && sc.Slot != 0) {
+			continue
+		}
+		ps = append(ps, boundPort{sc.Bootstrap, fmt.Sprintf("Mooncake bootstrap server of the %s instance in slot %d (%s)", e.opts.Role.Name, sc.Slot, vllm.MooncakeBootstrapPortEnv)})
+	}
+	return ps
+}
+
+// enginePorts are the API servers', routing sidecars' and DP RPC ports
+// this node binds.
+func (e *env) enginePorts() []boundPort {
 	if e.share().Shared {
 		return e.sharedPorts()
 	}

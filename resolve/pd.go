@@ -60,9 +60,9 @@ type Role struct {
 	KVRole string
 	// KVTransferConfig is --kv-transfer-config's JSON for the pool.
 	KVTransferConfig string
-	// SideChannels are the NIXL side-channel listeners of each node the
-	// pool uses (nil when the layout cannot be placed: the generator
-	// reports that).
+	// SideChannels are the connector's listeners on each node the pool
+	// uses: NIXL's side channel, or Mooncake's bootstrap server (nil when
+	// the layout cannot be placed: the generator reports that).
 	SideChannels []SideChannel
 	// SidecarPort is the port llm-d's routing sidecar listens on in front
 	// of each instance of the pool (vllm.port as the prefill pool has it:
@@ -73,7 +73,9 @@ type Role struct {
 	SidecarPort int
 }
 
-// SideChannel is one node's NIXL handshake listeners.
+// SideChannel is one node's (or, sharing a node, one instance's) KV
+// connector listeners: NIXL's handshake ports (Ports, for a connector with
+// a NIXL side channel) and the Mooncake bootstrap server (Bootstrap).
 type SideChannel struct {
 	// Node is the host; Host the address its engines advertise
 	// (VLLM_NIXL_SIDE_CHANNEL_HOST: the node's address, routable from the
@@ -84,6 +86,10 @@ type SideChannel struct {
 	// engines listen on (vllm.NixlSidePorts).
 	BasePort int
 	Ports    []int
+	// Bootstrap is the port of the bootstrap server the instance's first
+	// node runs (a prefill pool whose connector has one, Primary only:
+	// vllm.PDBundle.BootstrapPort, the port the generator writes); 0 none.
+	Bootstrap int
 	// Primary: the node runs its instance's API server and DP coordinator
 	// (it binds vllm.port and vllm.rpc_port; the other nodes do not).
 	Primary bool
@@ -131,11 +137,19 @@ func AssembleDisaggregated(d *spec.Deployment, roles []*Deployment) (*Deployment
 	if err != nil {
 		return nil, err
 	}
+	// The connector's listeners (vllm.PDBundleOf, the generator's table):
+	// a connector vlaunch writes no bundle for is counted as NIXL (validate
+	// refuses it, SPEC127).
+	b, bundled, _ := vllm.PDBundleOf(c.Name, vllm.Version{})
+	nixl := !bundled || b.NIXLSideChannel
 	for i, name := range spec.Roles {
 		r := Role{Name: name, Deployment: roles[i], KVRole: kvRoles[name]}
 		markPoolOverrides(name, g.Pool(name).VLLM, &roles[i].Engine)
 		r.KVTransferConfig = kvTransferConfig(c.Name, r.KVRole)
-		r.SideChannels = sideChannels(roles[i])
+		r.SideChannels = sideChannels(roles[i], nixl)
+		if bundled && name == spec.RolePrefill {
+			addBootstrap(r.SideChannels, b, roles[i].Engine.Env)
+		}
 		if pd.Router.LLMD() && name == spec.RoleDecode {
 			// The InferencePool has one target port: the prefill engines'
 			// vllm.port, which the sidecars take (generator/pd.go, makeLLMDPlan).
@@ -167,7 +181,10 @@ func kvTransferConfig(connector, role string) string {
 // ports of the ones before them (the generator writes that base),
 // unless the pool's vllm.env sets one base for all, which PortProblems
 // then reports with the other ports a host would serve twice.
-func sideChannels(r *Deployment) []SideChannel {
+//
+// A connector without a NIXL side channel (nixl false: MooncakeConnector)
+// opens none of those ports: the sites are listed without Ports.
+func sideChannels(r *Deployment, nixl bool) []SideChannel {
 	pl, err := r.Place()
 	if err != nil {
 		return nil
@@ -207,14 +224,31 @@ func sideChannels(r *Deployment) []SideChannel {
 		ports := vllm.NixlSidePorts(r.Release.Version, base, start, local, r.Layout.TP)
 		out = append(out, SideChannel{Node: n, Host: n.Address, BasePort: base, Ports: ports, Primary: s.Rank == 0})
 	}
+	if !nixl {
+		for i := range out {
+			out[i].Ports = nil
+		}
+	}
 	return out
+}
+
+// addBootstrap gives each prefill instance's first node its bootstrap
+// server port (vllm.PDBundle.BootstrapPort of its slot; none for a
+// connector without one).
+func addBootstrap(scs []SideChannel, b vllm.PDBundle, env map[string]string) {
+	for i := range scs {
+		if scs[i].Primary {
+			scs[i].Bootstrap = b.BootstrapPort(env, scs[i].Slot)
+		}
+	}
 }
 
 // PortProblem is a port a host would serve twice.
 type PortProblem struct {
 	Node string
 	Port int
-	// What and Other name the two uses ("the router", "the vLLM API port", "the NIXL side channel of prefill").
+	// What and Other name the two uses ("the router", "the vLLM API port", "the NIXL side channel of prefill",
+	// "prefill's Mooncake bootstrap server").
 	What, Other string
 	// SideChannelOf names the pool when both uses are NIXL side channels
 	// (two of its instances on one node given one base in its vllm.env, or
@@ -229,7 +263,8 @@ type PortProblem struct {
 // PortProblems lists every port the deployment's hosts would open twice
 // when run by runtime (spec.Runtime.Kind): the router's, each instance's
 // API and DP RPC ports on its first node, and the side-channel ports of
-// every node.
+// every node, and the bootstrap server port of each prefill instance
+// (a connector with one: MooncakeConnector).
 //
 // Bare metal and docker (host networking) share one port space per node:
 // instances sharing a node each take vllm.port, vllm.rpc_port and the
@@ -289,6 +324,13 @@ func (pd *Disaggregated) PortProblems(runtime string) []PortProblem {
 					claim(space, sc.Node.Name, v.RPCPort+slot, r.Name+"'s DP RPC port (vllm.rpc_port)")
 				}
 			}
+			if sc.Bootstrap > 0 {
+				bs := sc.Bootstrap
+				if kube && sc.SubNode {
+					bs = firstSlotBootstrap(r.SideChannels, sc)
+				}
+				claim(space, sc.Node.Name, bs, r.Name+"'s Mooncake bootstrap server ("+vllm.MooncakeBootstrapPortEnv+")")
+			}
 			for _, q := range ports {
 				claim(space, sc.Node.Name, q, r.Name+"'s NIXL side channel ("+vllm.NixlSideChannelPortEnv+" + rank)")
 			}
@@ -309,4 +351,17 @@ func firstSlotPorts(all []SideChannel, sc SideChannel) []int {
 		}
 	}
 	return sc.Ports
+}
+
+// firstSlotBootstrap is the bootstrap port of the slot-0 instance on sc's
+// node: what each pod binds on Kubernetes, as firstSlotPorts (the
+// generator refuses Mooncake bundles for Kubernetes, GEN009; validate
+// SPEC127).
+func firstSlotBootstrap(all []SideChannel, sc SideChannel) int {
+	for _, o := range all {
+		if o.Node.Name == sc.Node.Name && o.Slot == 0 {
+			return o.Bootstrap
+		}
+	}
+	return sc.Bootstrap
 }

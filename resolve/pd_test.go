@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/spec"
@@ -164,5 +165,49 @@ func TestPoolDCPOverride(t *testing.T) {
 				t.Errorf("prefill Why %q", pre.Why)
 			}
 		})
+	}
+}
+
+// TestMooncakeListeners: MooncakeConnector opens no NIXL side channel, and
+// each prefill instance's first node runs its bootstrap server on
+// vllm.PDBundle.BootstrapPort (8998 + its slot on the node, the port the
+// generator writes: generate_pd_mooncake.txtar's 8998 and 9005); decode
+// runs none. vllm.port 8998 then meets the slot-0 instance's server (and
+// each later instance's API port the next one's: 8998+k both), while
+// 0.22.1's NIXL base 5600 is free.
+func TestMooncakeListeners(t *testing.T) {
+	const subnode = "gpt-oss-120b-pd-2x8h100.yaml" // 8 × TP1 prefill on node0, 2 × TP4 decode on node1
+	mc := func(port int) *Deployment {
+		d := example(t, subnode)
+		d.Disaggregation.Connector = "MooncakeConnector"
+		if port > 0 {
+			d.VLLM.Port = port
+		}
+		return mustResolve(t, d)
+	}
+	r := mc(0)
+	pre, dec := r.PD.Roles[0], r.PD.Roles[1]
+	if len(pre.SideChannels) != 8 {
+		t.Fatalf("prefill: %d listeners, want 8", len(pre.SideChannels))
+	}
+	for k, sc := range pre.SideChannels {
+		if sc.Bootstrap != 8998+k || sc.Slot != k || len(sc.Ports) != 0 {
+			t.Errorf("prefill slot %d: bootstrap %d, NIXL ports %v; want %d and none", k, sc.Bootstrap, sc.Ports, 8998+k)
+		}
+	}
+	for _, sc := range dec.SideChannels {
+		if sc.Bootstrap != 0 || len(sc.Ports) != 0 {
+			t.Errorf("decode: bootstrap %d, NIXL ports %v; want none", sc.Bootstrap, sc.Ports)
+		}
+	}
+	if probs := r.PD.PortProblems("bare"); len(probs) != 0 {
+		t.Errorf("as generated: %+v", probs)
+	}
+	probs := mc(8998).PD.PortProblems("bare")
+	if len(probs) != 8 || probs[0].Node != "node0" || probs[0].Port != 8998 || !strings.Contains(probs[0].What, "bootstrap") {
+		t.Errorf("vllm.port 8998: %d problems %+v, want node0's 8998-9005", len(probs), probs)
+	}
+	if probs := mc(5600).PD.PortProblems("bare"); len(probs) != 0 {
+		t.Errorf("vllm.port 5600 (a NIXL base, unused by Mooncake): %+v", probs)
 	}
 }

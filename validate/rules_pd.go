@@ -240,6 +240,12 @@ func assemblePD(c *checker) {
 		if strings.Contains(q.What+q.Other, "router") {
 			path, hint = p("disaggregation", "router", "port"), "give the router a port no engine on its node uses (e.g. keep 8000 for the router and set vllm.port: 8100)"
 		}
+		switch both := q.What + q.Other; {
+		case strings.Count(both, "bootstrap server") == 2: // instances sharing a node, one port for all in vllm.env
+			path, hint = poolEnvPath(c, spec.RolePrefill, vllm.MooncakeBootstrapPortEnv), "leave "+vllm.MooncakeBootstrapPortEnv+" unset: vlaunch gives each prefill instance on a node its own"
+		case strings.Contains(both, "bootstrap server") && !strings.Contains(both, "router"):
+			hint = "move vllm.port or vllm.rpc_port off the prefill instances' Mooncake bootstrap ports (" + vllm.MooncakeBootstrapPortEnv + ": its default plus the instance's slot on its node)"
+		}
 		if strings.Contains(q.What+q.Other, "decode_port") {
 			path, hint = p("disaggregation", "router", "decode_port"), "give the decode engines a port of their own behind llm-d's sidecar (the default is 8200)"
 		}
@@ -281,11 +287,17 @@ func warnSharedIdle(c *checker, dep *resolve.Deployment) {
 // sideChannelPath is where the pool's VLLM_NIXL_SIDE_CHANNEL_PORT is
 // written: its own vllm.env, else the top-level one.
 func sideChannelPath(c *checker, role string) []string {
-	own := p("disaggregation", role, "vllm", "env", vllm.NixlSideChannelPortEnv)
+	return poolEnvPath(c, role, vllm.NixlSideChannelPortEnv)
+}
+
+// poolEnvPath is where the pool's variable name is written: its own
+// vllm.env, else the top-level one.
+func poolEnvPath(c *checker, role, name string) []string {
+	own := p("disaggregation", role, "vllm", "env", name)
 	if _, ok := spec.NodeAt(c.d.Root, own, false); ok {
 		return own
 	}
-	return p("vllm", "env", vllm.NixlSideChannelPortEnv)
+	return p("vllm", "env", name)
 }
 
 // poolPaths maps a path of role's RoleView to where the field is written:

@@ -1,6 +1,10 @@
 package vllm
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // What vlaunch writes for a prefill/decode connector: the connectors whose
 // start-up needs were read in vLLM's source and that a maintained router
@@ -111,6 +115,25 @@ var pdRefused = map[string]string{
 	"MooncakeStoreConnector": "it moves KV through a Mooncake store (a mooncake_master and MOONCAKE_CONFIG_PATH), which vlaunch does not deploy",
 	"ExampleConnector":       "it is vLLM's example connector, saving KV to a local shared_storage_path: no cross-node prefill/decode deployment",
 	"SharedStorageConnector": "it is vLLM's example connector, saving KV to a local shared_storage_path: no cross-node prefill/decode deployment",
+}
+
+// BootstrapPort is the bootstrap server port of the instance in slot on
+// its node (0: the node's first; instances sharing a host each need their
+// own, srcMooncakeNeeds: "unique per instance on a host"): the default
+// plus the slot, or the pool's own value when its vllm.env sets the
+// variable (env; the generator keeps the spec's variable, so every
+// instance then takes that one port). 0 for a connector without a
+// bootstrap server. The generator (env and router arguments), validate's
+// port check (resolve.PortProblems, SPEC129) and preflight's ports.free
+// all read this.
+func (b PDBundle) BootstrapPort(env map[string]string, slot int) int {
+	if b.BootstrapPortEnv == "" {
+		return 0
+	}
+	if v, err := strconv.Atoi(strings.TrimSpace(env[b.BootstrapPortEnv])); err == nil && v > 0 && v < 65536 {
+		return v
+	}
+	return b.BootstrapPortDefault + slot
 }
 
 // PDBundleOf is the bundle vlaunch writes for connector name (a registry
