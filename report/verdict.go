@@ -34,18 +34,7 @@ func verdictClass(v string) string {
 // bandText words a band in the figure's unit: an open side (Low 0 below,
 // High +Inf above; package band) is left out — "≥ 305 tokens/s" is a band
 // with no upper bound, "unbounded" one with neither.
-func bandText(b Band, unit string) string {
-	open := math.IsInf(b.High, 1)
-	switch {
-	case b.Low <= 0 && open:
-		return "unbounded"
-	case open:
-		return "≥ " + textfmt.Quantity(b.Low, unit)
-	case b.Low <= 0:
-		return "≤ " + textfmt.Quantity(b.High, unit)
-	}
-	return textfmt.Range(b.Low, b.High, unit)
-}
+func bandText(b Band, unit string) string { return textfmt.Band(b.Low, b.High, unit) }
 
 // bounded reports whether the band has both sides.
 func (b Band) bounded() bool { return b.Low > 0 && !math.IsInf(b.High, 1) }

@@ -2,7 +2,6 @@ package slo
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -316,21 +315,7 @@ func (w *wouldPassCheck) bandCaveat(v *Verdict, e specEdit) string {
 	if j.Verdict == VerdictPass || j.Band == nil {
 		return ""
 	}
-	return fmt.Sprintf("; check on that spec would still call it uncertain: its band, %s, straddles the target", bandWords(*j.Band, v.Unit))
-}
-
-// bandWords words a band, an open side left out (report.bandText's form).
-func bandWords(b BandRange, unit string) string {
-	open := math.IsInf(b.High, 1)
-	switch {
-	case b.Low <= 0 && open:
-		return "unbounded"
-	case open:
-		return "≥ " + textfmt.Quantity(b.Low, unit)
-	case b.Low <= 0:
-		return "≤ " + textfmt.Quantity(b.High, unit)
-	}
-	return textfmt.Range(b.Low, b.High, unit)
+	return fmt.Sprintf("; check on that spec would still call it uncertain: its band, %s, straddles the target", textfmt.Band(j.Band.Low, j.Band.High, v.Unit))
 }
 
 // figure is the figure v judges in r, and whether it meets v's target.

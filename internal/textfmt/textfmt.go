@@ -6,6 +6,7 @@ package textfmt
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -101,4 +102,21 @@ func PluralS(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// Band words a prediction band [lo, hi] in the figure's unit, an open side
+// left out: lo ≤ 0 is no lower bound, hi = +Inf no upper one ("≥ 305
+// tokens/s" has no upper bound, "unbounded" neither). check's verdicts
+// (report) and the what-it-would-take lines (estimate/slo) word bands so.
+func Band(lo, hi float64, unit string) string {
+	open := math.IsInf(hi, 1)
+	switch {
+	case lo <= 0 && open:
+		return "unbounded"
+	case open:
+		return "≥ " + Quantity(lo, unit)
+	case lo <= 0:
+		return "≤ " + Quantity(hi, unit)
+	}
+	return Range(lo, hi, unit)
 }

@@ -113,3 +113,20 @@ func TestRate(t *testing.T) {
 		}
 	}
 }
+
+// TestBand: an open side is left out, both open is "unbounded".
+func TestBand(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{305, math.Inf(1), "≥ 305 tokens/s"},
+		{0, 1200, "≤ 1,200 tokens/s"},
+		{0, math.Inf(1), "unbounded"},
+		{5314, 12047, "5,314–12,047 tokens/s"},
+	} {
+		if got := Band(c.lo, c.hi, "tokens/s"); got != c.want {
+			t.Errorf("Band(%v, %v) = %q, want %q", c.lo, c.hi, got, c.want)
+		}
+	}
+}
