@@ -8,12 +8,7 @@ import (
 )
 
 func longcatChat(t *testing.T) *catalog.Model {
-	t.Helper()
-	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/longcat-flash-chat.reconstructed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return hfFixture(t, "longcat-flash-chat.reconstructed.json")
 }
 
 // TestLongCatGEMMShapes: the per-GPU projections of LongCat-Flash-Chat at

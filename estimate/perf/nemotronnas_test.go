@@ -8,12 +8,7 @@ import (
 )
 
 func super49B(t *testing.T) *catalog.Model {
-	t.Helper()
-	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/llama-3.3-nemotron-super-49b-v1.verbatim.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return hfFixture(t, "llama-3.3-nemotron-super-49b-v1.verbatim.json")
 }
 
 // TestNemotronSuper49BGEMMShapes: the per-GPU projections of

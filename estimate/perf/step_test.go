@@ -16,6 +16,17 @@ func perfModel(t testing.TB, id string) *catalog.Model {
 	return m
 }
 
+// hfFixture is a Hugging Face config.json of catalog/testdata/hf (name
+// without the directory), loaded as a user's model.config is.
+func hfFixture(t testing.TB, name string) *catalog.Model {
+	t.Helper()
+	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func perfGPU(t testing.TB, id string) *catalog.GPU {
 	t.Helper()
 	g, err := catalog.LookupGPU(id)
