@@ -1,7 +1,9 @@
 package vllm
 
 // Connector is one name vLLM's KVConnectorFactory registers (the
-// kv_connector of --kv-transfer-config), with the releases that have it.
+// kv_connector of --kv-transfer-config): the releases that have it, its
+// hand-off and what vlaunch writes for it. connectorTable
+// (connector_table.go) holds one per name vlaunch knows.
 //
 // Its boundaries differ from a flag's Span: a connector's first or last
 // release is mostly inferred from the merge date of the pull request that
@@ -22,6 +24,13 @@ type Connector struct {
 	// Source cites where the facts come from: the pull requests
 	// (vllm-project/vllm) named in the research note pdResearch.
 	Source string
+	// Handoff is how the connector hands a request's KV from the prefill
+	// engine to the decode engine (KVHandoffOf reads it); a connector whose
+	// hand-off was not read says so (handoffNotRead).
+	Handoff HandoffRule
+	// Bundle is what vlaunch writes for the connector in a prefill/decode
+	// bundle, or why it writes none (PDBundleOf reads it).
+	Bundle ConnectorBundle
 }
 
 // ConnectorSpan is one release range [Since, Removed) of a connector name
@@ -80,42 +89,6 @@ func trimInferred(s string) string {
 		return s[:len(s)-1]
 	}
 	return s
-}
-
-// srcNixlPushPull pins the first release of NixlPullConnector and
-// NixlPushConnector, both added by #35264 (merged 2026-06-12T10:38Z as
-// 88ed6362). v0.23.0 was tagged after the merge (2026-06-15) but cut from a
-// branch taken before it: its release notes do not list #35264, while
-// v0.24.0's (tagged 2026-06-29), which list the changes since v0.23.0, do
-// ("KV push from prefill to decode via NIXL (#35264)"), as they do the PRs
-// merged beside it that day (#42206, #45322, #39457, #45103). No 0.23.x
-// patch release came between. A merge-date inference said 0.23.0.
-const srcNixlPushPull = "#35264 (merged 2026-06-12); present at 0.24.0: vllm-project/vllm releases/tag/v0.24.0 notes list #35264; " +
-	"absent at 0.23.0: releases/tag/v0.23.0 notes (2026-06-15) omit it; present in v0.26.0 per ai-dynamo/dynamo#13311"
-
-// connectorTable are the registered names. V0 names were unregistered by
-// #21785 (2025-08-04, ≈0.10.1, consistent with connectorRegistryCheck).
-var connectorTable = []Connector{
-	{Name: "PyNcclConnector", Spans: []ConnectorSpan{v0Gone(connSpan("0.6.5", "0.10.1?"))}, Source: "#10502 (v0.6.5), #21785"},
-	{Name: "MooncakeConnector", Spans: []ConnectorSpan{v0Gone(connSpan("0.7.0?", "0.10.1?")), connSpan("0.13.0?", "")}, Source: "V0 #10884/#11481, #21785; V1 #24718 (2025-12-04)"},
-	{Name: "LMCacheConnector", Spans: []ConnectorSpan{v0Gone(connSpan("0.8.0?", "0.10.1?"))}, Source: "#12953 (2025-02-25), #21785"},
-	{Name: "MooncakeStoreConnector", Spans: []ConnectorSpan{v0Gone(connSpan("0.8.3?", "0.10.1?")), connSpan("0.22.0?", "")}, Source: "#12957, #21785; V1 store connector #40900 (2026-05-13)"},
-	{Name: "SharedStorageConnector", Spans: []ConnectorSpan{connSpan("0.8.5?", "0.13.0?")}, Source: "#15960 (2025-04-17); renamed ExampleConnector #30201 (2025-12-09)"},
-	{Name: "ExampleConnector", Spans: []ConnectorSpan{connSpan("0.13.0?", "")}, Source: "#30201 (2025-12-09)"},
-	{Name: "LMCacheConnectorV1", Spans: []ConnectorSpan{connSpan("0.8.5?", "")}, Source: "#16625 (2025-04-25)"},
-	{Name: "NixlConnector", Spans: []ConnectorSpan{connSpan("0.9.0", "")}, Source: "#17751 (v0.9.0)"},
-	{Name: "MultiConnector", Spans: []ConnectorSpan{connSpan("0.9.0", "")}, Source: "#17564 (v0.9.0)"},
-	{Name: "P2pNcclConnector", Spans: []ConnectorSpan{connSpan("0.9.2?", "0.24.0")}, Source: "#18242 (2025-06-18); removed by #44854 (2026-06-08): v0.24.0's GitHub release notes list the removal, v0.23.0's (cut before 2026-06-12, see srcNixlPushPull) do not"},
-	{Name: "OffloadingConnector", Spans: []ConnectorSpan{connSpan("0.11.0?", "")}, Offload: true, Source: "#22595 (2025-09-19)"},
-	{Name: "DecodeBenchConnector", Spans: []ConnectorSpan{connSpan("0.11.1?", "")}, Offload: true, Source: "#25986 (2025-10-21)"},
-	{Name: "LMCacheMPConnector", Spans: []ConnectorSpan{connSpan("0.12.0?", "")}, Source: "#27902 (2025-11-12)"},
-	{Name: "MoRIIOConnector", Spans: []ConnectorSpan{connSpan("0.14.0?", "")}, Platform: "rocm", Source: "#29304 (2026-01-09)"},
-	{Name: "FlexKVConnectorV1", Spans: []ConnectorSpan{connSpan("0.18.0?", "")}, Offload: true, Source: "#34328 (2026-03-12); registered at " + srcFA019},
-	{Name: "SimpleCPUOffloadConnector", Spans: []ConnectorSpan{connSpan("0.19.0?", "")}, Offload: true, Source: "#37160 (2026-03-31); " + srcFAConnectors},
-	{Name: "HF3FSKVConnector", Spans: []ConnectorSpan{connSpan("0.20.0?", "")}, Offload: true, Source: "#37636 (merged 2026-04-07, after the v0.19.0 commit); not registered in " + srcFAConnectors},
-	{Name: "NixlPullConnector", Spans: []ConnectorSpan{connSpan("0.24.0", "")}, Source: srcNixlPushPull},
-	{Name: "NixlPushConnector", Spans: []ConnectorSpan{connSpan("0.24.0", "")}, Source: srcNixlPushPull},
-	{Name: "ExampleHiddenStatesConnector", Spans: []ConnectorSpan{connSpan("0.17.0?", "")}, Offload: true, Source: "#33736 (merged 2026-03-02); " + srcFAConnectors},
 }
 
 // KVConnector finds a name the factory registers in some release.

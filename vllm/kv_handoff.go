@@ -59,41 +59,6 @@ type KVHandoff struct {
 // Known reports that the hand-off's timing is established.
 func (h KVHandoff) Known() bool { return h.Direction != "" && h.LayerWise != Maybe }
 
-// srcNixlV0110 is NixlConnector's source at the v0.11.0 tag.
-const srcNixlV0110 = "vllm@b8b302cde434 (v0.11.0 tag) vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py: " +
-	"save_kv_layer and wait_for_layer_load empty (\"NixlConnector does not do layerwise saving\"), request_finished hands the " +
-	"prefill's blocks out as kv_transfer_params, the decode worker's start_load_kv → _read_blocks_for_req issues NIXL READs " +
-	"(get_num_new_matched_tokens returns load_async True)"
-
-// srcP2pNccl is P2pNcclConnector's source: the PR's merge and the v0.11.0 tag.
-const srcP2pNccl = "vllm@b8b302cde434 (v0.11.0 tag) vllm/distributed/kv_transfer/kv_connector/v1/p2p/p2p_nccl_connector.py " +
-	"save_kv_layer (the producer extracts each layer's blocks of every finishing request, layer[:, block_ids], and send_tensor's " +
-	"them to the consumer per layer), wait_for_save → p2p_nccl_engine.wait_for_sent (PUT_ASYNC: blocks the step's end until the " +
-	"send queue is empty), get_num_new_matched_tokens returns (n, False) (the consumer loads synchronously in start_load_kv, " +
-	"recv_tensor per layer); p2p_nccl_engine.py send_tensor (PUT: send_sync in the forward; PUT_ASYNC: queued for the " +
-	"send_async thread; GET: the consumer fetches), send_sync (a ZMQ PUT message and its reply, then ncclSend on send_stream " +
-	"and stream.synchronize); a chunked prompt is sent whole in the step that finishes it (build_connector_meta, chunked_prefill). " +
-	"send_type default \"PUT\" at #18242's merge vllm@eccdc8318 (2025-06-18), \"PUT_ASYNC\" since #20906 (vllm@8a4e5c5f3, " +
-	"2025-07-16, ≈0.10.0, inferred)"
-
-// srcMooncakeV1 is the V1 MooncakeConnector's source.
-const srcMooncakeV1 = "vllm@ea0e501bb (#39832, 2026-05-09) vllm/distributed/kv_transfer/kv_connector/v1/mooncake/mooncake_connector.py: " +
-	"save_kv_layer and wait_for_layer_load empty (\"MooncakeConnector does not do layerwise saving\"); the decode worker asks the " +
-	"prefill worker over ZMQ and the prefill worker writes the finished request's blocks (send_kv_to_decode → _send_blocks → " +
-	"engine.batch_transfer_sync_write; \"Mooncake is P-push\", get_kv_connector_stats)"
-
-// srcMoRIIO is MoRIIOConnector's source.
-const srcMoRIIO = "vllm@ea0e501bb (#39832) vllm/distributed/kv_transfer/kv_connector/v1/moriio/moriio_connector.py: WRITE mode " +
-	"(the default: moriio_common.get_moriio_mode, VLLM_MORIIO_CONNECTOR_READ_MODE default False in vllm/envs.py) writes each " +
-	"layer's blocks from save_kv_layer (_write_blocks_for_req per layer); READ mode: save_kv_layer returns, the decode side reads " +
-	"after the prefill (\"READ (prefill-then-decode, sequential) from WRITE (concurrent)\")"
-
-// srcNixlPush is NixlPushConnector's source.
-const srcNixlPush = "vllm-project/vllm vllm/distributed/kv_transfer/kv_connector/v1/nixl/push_worker.py (stored version 8cc02e7f; " +
-	"#35264): the decode worker registers its blocks with the prefill workers by NIXL notification; a prefill worker matches a " +
-	"registration with the finished request's blocks from its scheduler (build_connector_meta) and issues NIXL WRITEs " +
-	"(start_push_kv → _xfer_blocks_for_req), the whole request after its prefill"
-
 // MoRIIOReadModeEnv selects MoRIIOConnector's READ mode (default WRITE).
 const MoRIIOReadModeEnv = "VLLM_MORIIO_CONNECTOR_READ_MODE"
 
@@ -121,10 +86,7 @@ func P2pNcclSendTypeDefault(v Version) (string, bool) {
 }
 
 // NixlHandoff is NixlConnector's hand-off (what vlaunch writes).
-func NixlHandoff() KVHandoff {
-	return KVHandoff{Connector: NixlConnectorName, Direction: HandoffPull, LayerWise: Absent, Initiator: "decode",
-		Transport: "NIXL (UCX)", UCX: true, Source: srcNixlV0110}
-}
+func NixlHandoff() KVHandoff { return KVHandoffOf(NixlConnectorName, Version{}, nil, nil) }
 
 // KVHandoffOf is connector name's hand-off in release v. extra is the
 // kv_connector_extra_config (P2pNccl's send_type), env the engine's
@@ -136,22 +98,65 @@ func KVHandoffOf(name string, v Version, extra, env map[string]string) KVHandoff
 	if !ok {
 		return KVHandoff{Connector: name, LayerWise: Maybe}
 	}
-	switch c.Name {
-	case NixlConnectorName:
-		return NixlHandoff()
-	case "NixlPullConnector":
-		h := NixlHandoff()
-		h.Connector, h.Source = c.Name, "#35264: NixlConnector's pull under its new name; "+srcNixlV0110
-		return h
-	case "NixlPushConnector":
-		return KVHandoff{Connector: c.Name, Direction: HandoffPush, LayerWise: Absent, Initiator: "prefill",
-			Transport: "NIXL (UCX)", UCX: true, Source: srcNixlPush}
-	case "P2pNcclConnector":
+	return c.Handoff(c, v, extra, env)
+}
+
+// HandoffRule is a connector's hand-off part of the connector table: its
+// hand-off in release v with kv_connector_extra_config extra and the
+// engine's environment env (either may be nil), named c.Name.
+type HandoffRule func(c Connector, v Version, extra, env map[string]string) KVHandoff
+
+// handoffFixed: the same hand-off in every release and configuration.
+func handoffFixed(h KVHandoff) HandoffRule {
+	return func(c Connector, _ Version, _, _ map[string]string) KVHandoff {
+		out := h
+		out.Connector = c.Name
+		return out
+	}
+}
+
+// handoffUnknown: a hand-off not established (LayerWise Maybe, no
+// direction); reason says why (what the connector's source leaves open).
+func handoffUnknown(transport, reason string) HandoffRule {
+	return handoffFixed(KVHandoff{LayerWise: Maybe, Transport: transport, Source: reason})
+}
+
+// handoffNotRead: a connector whose hand-off vlaunch has not read.
+var handoffNotRead = handoffUnknown("", "not read")
+
+// handoffV1: a name that was a V0 connector before it came back for V1
+// (Connector.V0In): v1 in its V1 span, unknown (v0Reason) in its V0 one.
+func handoffV1(v1 KVHandoff, v0Reason string) HandoffRule {
+	return func(c Connector, v Version, extra, env map[string]string) KVHandoff {
+		if c.V0In(v) {
+			return handoffUnknown("", v0Reason)(c, v, extra, env)
+		}
+		return handoffFixed(v1)(c, v, extra, env)
+	}
+}
+
+// handoffEnvMode: a hand-off an environment variable switches: on when
+// env[name] is true ("1", "true", "True", "TRUE"), off otherwise.
+func handoffEnvMode(name string, off, on KVHandoff) HandoffRule {
+	return func(c Connector, v Version, extra, env map[string]string) KVHandoff {
+		if r := env[name]; r == "1" || r == "true" || r == "True" || r == "TRUE" {
+			return handoffFixed(on)(c, v, extra, env)
+		}
+		return handoffFixed(off)(c, v, extra, env)
+	}
+}
+
+// handoffBySendType is P2pNcclConnector's hand-off: base with the
+// direction its send_type gives (kv_connector_extra_config, or the
+// release's default, P2pNcclSendTypeDefault), named in the transport.
+func handoffBySendType(base KVHandoff) HandoffRule {
+	return func(c Connector, v Version, extra, _ map[string]string) KVHandoff {
 		st := extra["send_type"]
 		if st == "" {
 			st, _ = P2pNcclSendTypeDefault(v)
 		}
-		h := KVHandoff{Connector: c.Name, LayerWise: Present, SyncLoad: true, StagingCopies: true, Transport: "NCCL point-to-point (send_type " + st + ")", Source: srcP2pNccl}
+		h := base
+		h.Connector, h.Transport = c.Name, base.Transport+" (send_type "+st+")"
 		switch st {
 		case P2pNcclPutAsync:
 			h.Direction, h.Initiator, h.Overlaps = HandoffPush, "prefill", true
@@ -163,25 +168,11 @@ func KVHandoffOf(name string, v Version, extra, env map[string]string) KVHandoff
 			h.LayerWise = Maybe
 		}
 		return h
-	case "MooncakeConnector":
-		if c.V0In(v) {
-			return KVHandoff{Connector: c.Name, LayerWise: Maybe, Source: "V0 MooncakeConnector: not read"}
-		}
-		return KVHandoff{Connector: c.Name, Direction: HandoffPush, LayerWise: Absent, Initiator: "decode asks, prefill writes",
-			Transport: "Mooncake transfer engine", Source: srcMooncakeV1}
-	case "MoRIIOConnector":
-		if r := env[MoRIIOReadModeEnv]; r == "1" || r == "true" || r == "True" || r == "TRUE" {
-			return KVHandoff{Connector: c.Name, Direction: HandoffPull, LayerWise: Absent, Initiator: "decode",
-				Transport: "MoRI-IO (RDMA)", Source: srcMoRIIO}
-		}
-		return KVHandoff{Connector: c.Name, Direction: HandoffPush, LayerWise: Present, Overlaps: true, Initiator: "prefill",
-			Transport: "MoRI-IO (RDMA)", Source: srcMoRIIO}
-	case "LMCacheConnectorV1":
-		return KVHandoff{Connector: c.Name, LayerWise: Maybe, Transport: "LMCache",
-			Source: "vllm@b8b302cde434 vllm/distributed/kv_transfer/kv_connector/v1/lmcache_connector.py: every hook (save_kv_layer, wait_for_layer_load, start_load_kv) delegates to LMCache's LMCacheConnectorV1Impl; whether it sends layer by layer and which side moves the bytes is LMCache's configuration, not vLLM's"}
-	case "MultiConnector":
-		return KVHandoff{Connector: c.Name, LayerWise: Maybe,
-			Source: "vllm@b8b302cde434 vllm/distributed/kv_transfer/kv_connector/v1/multi_connector.py: each hook is called on every child connector (save_kv_layer loops over self._connectors): the children's semantics, which the spec does not name"}
 	}
-	return KVHandoff{Connector: c.Name, LayerWise: Maybe, Source: "not read"}
+}
+
+// withSource is h citing src instead.
+func withSource(h KVHandoff, src string) KVHandoff {
+	h.Source = src
+	return h
 }

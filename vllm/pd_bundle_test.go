@@ -7,12 +7,17 @@ import (
 
 // TestPDBundleTable: every connector vlaunch writes is registered, not an
 // offloading connector, and registered in the first release it is written
-// for; every refusal names a registered connector.
+// for; the NIXL connectors are listed first.
 func TestPDBundleTable(t *testing.T) {
-	for _, b := range pdBundles {
-		c, ok := KVConnector(b.Connector)
-		if !ok || c.Offload {
-			t.Errorf("%s: not a registered P/D connector", b.Connector)
+	names := PDBundleConnectors()
+	if want := []string{NixlConnectorName, "NixlPullConnector", "NixlPushConnector", "MooncakeConnector"}; strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Errorf("PDBundleConnectors %v, want %v", names, want)
+	}
+	for _, name := range names {
+		b, ok, why := PDBundleOf(name, Version{})
+		c, _ := KVConnector(name)
+		if !ok || b.Connector != name || c.Offload {
+			t.Errorf("%s: bundle %q ok %v (%s), offload %v", name, b.Connector, ok, why, c.Offload)
 			continue
 		}
 		if c.In(b.Since) != Present {
@@ -23,11 +28,6 @@ func TestPDBundleTable(t *testing.T) {
 		}
 		if b.NIXLSideChannel == (b.BootstrapPortEnv != "") {
 			t.Errorf("%s: a bundle takes the NIXL side channel or a bootstrap port", b.Connector)
-		}
-	}
-	for name := range pdRefused {
-		if _, ok := KVConnector(name); !ok {
-			t.Errorf("refusal for unregistered %s", name)
 		}
 	}
 }
