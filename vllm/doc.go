@@ -3,7 +3,8 @@
 // defaults, the release that added and the one that removed them), the
 // environment variables that matter for multi-node DP/EP serving, the MoE
 // all-to-all backends, the KV connectors --kv-transfer-config names
-// (kv_connectors.go), the defaults that changed between releases, and
+// (connector_table.go: each connector's releases, hand-off and P/D
+// bundle), the defaults that changed between releases, and
 // facts other packages act on (facts_*.go: start-up timeouts, executor
 // selection, DP load-balancing inference, Ray environment copying, the
 // kernels in the official images, DBO's backend requirement, speculative
