@@ -98,6 +98,9 @@ func KVHandoffOf(name string, v Version, extra, env map[string]string) KVHandoff
 	if !ok {
 		return KVHandoff{Connector: name, LayerWise: Maybe}
 	}
+	if c.Handoff == nil { // a table gap (TestConnectorPartsDecided fails on it): unknown, never a panic
+		return handoffNotRead(c, v, extra, env)
+	}
 	return c.Handoff(c, v, extra, env)
 }
 
