@@ -312,9 +312,11 @@ func EvaluateRow(r published.PDRow, pre, dec *input.Input, opt slo.Options) (Rep
 // requests at a rate and held them to load.concurrency in flight (vllm
 // bench serve --request-rate R --max-concurrency C: the row's load states
 // both), 0 for every other row. No row of published/pd.yaml states both
-// when written: its rate clients (inference-perf's constant load, vLLM's
-// benchmark_serving.py --request-rate 3.6 --burstiness 100 without
-// --max-concurrency) set no cap.
+// when written: vLLM's benchmark_serving.py ran --request-rate 3.6
+// --burstiness 100 without --max-concurrency, and inference-perf's per-
+// worker cap (worker_max_concurrency, 100 by default, times num_workers,
+// the CPU count by default) is not stated by the llm-d sources
+// (docs/calibration-pd.md, "Client caps").
 func RowClientCap(r published.PDRow) int {
 	if RateLoad(r) && r.Load.Concurrency.Positive() {
 		return r.Load.Concurrency.Int()
