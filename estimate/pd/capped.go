@@ -48,10 +48,11 @@ import (
 // one exponential server, a decode pool of infinite servers, one cap:
 // cappedchain_test.go's Markov chain, at this package's scale of 0.1 s
 // prompts and 0.65 s decodes) the rule's prefill time errs low next to
-// the regimes' boundary (−26% where the closed loop of C barely sustains
-// the rate, −11% one session above it: fixed slots cut a pool's bursts
-// harder than the shared cap does) and 4% high further above, where
-// ignoring the cap errs by +11% to +83%. In the pools' simulations, on
+// the regimes' boundary (−11% at the first cap whose closed loop
+// sustains the rate: fixed slots cut a pool's bursts harder than the
+// shared cap does; −26% one session below, where step 2 takes the closed
+// loop instead) and 4% high further above, where ignoring the cap errs by
+// +11% to +83%. In the pools' simulations, on
 // Llama-3.1-8B, one TP 1 prefill and two TP 1 decode instances on B200,
 // 4,096 / 128 tokens (capped_test.go's arrivalCase) at half the prefill
 // pool's capacity (10.1 requests/s, 8.0 in flight uncapped): a cap of 8

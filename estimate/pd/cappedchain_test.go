@@ -23,8 +23,9 @@ import (
 // 8 requests/s (9.2 in flight uncapped), the uncapped pool's 0.500 s
 // against the capped loop's exact 0.380 s at C = 12 (+32%), the rule's
 // 0.395 s (+4%); at C = 8 the exact 0.274 s, the rule's 0.244 (−11%),
-// and at C = 7, where the closed loop of 7 barely sustains the rate
-// (7.83/s), 0.244 against 0.180 (−26%). At 5 requests/s, C = 5: 0.160
+// and at C = 7, whose closed loop sustains only 7.83/s, 0.244 against
+// 0.180 (−26%; not asserted: there the scenario is that closed loop,
+// cappedScenario step 2, not the rule). At 5 requests/s, C = 5: 0.160
 // exact, 0.150 rule (−6%), C = 7: 0.180, 0.1875 (+4%). So the rule errs
 // low next to the regimes' boundary (a pool's slots fixed at the mean cut
 // its bursts harder than the shared cap does) and a few percent high

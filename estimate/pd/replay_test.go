@@ -764,8 +764,8 @@ const pdReading = `
   vllm bench serve --request-rate R --max-concurrency C) is replayed capped (pd.RowClientCap, pd.EvaluateCapped: the client's
   wait in no latency; arrivals faster than C sessions sustain run as the closed loop of C, slower ones as the open loop with
   each pool's simulation capped at C less what the rest of the system holds, Little's law; on an exactly solvable queue,
-  cappedchain_test.go, that rule's prefill time errs −26% to +4%, low next to the closed loop's regime, where ignoring the cap
-  errs +11% to +83%). No row states one, so no figure
+  cappedchain_test.go, that rule's prefill time errs −11% to +4% where it is used, low next to the closed loop's regime, where
+  ignoring the cap errs +11% to +83%). No row states one, so no figure
   moves: benchmark_serving.py --request-rate 3.6 --burstiness 100 (vllm-pr-18242) ran without --max-concurrency; inference-perf
   (the llm-d rows) holds each worker process to worker_max_concurrency requests, 100 by default since v0.2.0 (10 at v0.1.0),
   over num_workers processes, os.cpu_count() by default (kubernetes-sigs/inference-perf inference_perf/config.py at
