@@ -244,3 +244,61 @@ func (m *Model) minimaxM3Modules(i int) []quantModule {
 		{[]string{"self_attn.index_k_proj"}, h * d, "indexer"},
 	}
 }
+
+// minimaxM3Encoder counts the vision tower nvidia/MiniMax-M3-NVFP4's
+// vision_config describes as vLLM builds it: MiniMaxM3SparseForConditional-
+// Generation builds MiniMaxVLVisionModel (vllm/models/minimax_m3/common/
+// vision_tower.py, read at vllm-project/vllm@00b7847c) whatever the
+// request's modalities, unless --language-model-only:
+//
+//   - MiniMaxVLPatchEmbed: a Conv3dLayer, num_channels × temporal_patch_size
+//     × patch_size² → hidden_size, no bias; pre_layrnorm (LayerNorm, 2h); no
+//     post layernorm (require_post_norm False: "The released checkpoint ships
+//     no post_layernorm weights").
+//   - num_hidden_layers CLIP blocks (vitBlock): layer_norm1/2, qkv_proj
+//     (QKVParallelLinear, bias) and out_proj (RowParallelLinear, bias), fc1
+//     (ColumnParallelLinear, bias) and fc2 (RowParallelLinear, bias); no
+//     position embedding (3-D RoPE).
+//   - MiniMaxVLMultiModalProjector: linear_1 hidden → projector_hidden_size,
+//     linear_2 → the text hidden size (biases: multimodal_projector_bias);
+//     MiniMaxVLPatchMerger: linear_1 text hidden × spatial_merge_size² →
+//     projector_hidden_size, linear_2 → text hidden (patch_merge_bias,
+//     true when absent). Column-parallel then row-parallel.
+//
+// The parallel linears split over TP (their weights, and the column-parallel
+// biases); the convolution, norms and row-parallel biases are whole on
+// every GPU. ModelOpt's exclude_modules keep all of it in BF16 (vision_tower,
+// multi_modal_projector, patch_merge_mlp).
+func minimaxM3Encoder(v, top map[string]json.RawMessage, textHidden int) *Encoder {
+	s, ok := sizes(v, map[string]int{"hidden_size": 0, "intermediate_size": 0, "num_hidden_layers": 0,
+		"num_attention_heads": 0, "patch_size": 0, "num_channels": 3})
+	if !ok || int(s["hidden_size"])%int(s["num_attention_heads"]) != 0 {
+		return nil
+	}
+	var comp map[string]json.RawMessage
+	_ = json.Unmarshal(v["img_token_compression_config"], &comp)
+	temporal := float64(firstPositive(intKey(comp, "temporal_patch_size"), 2))
+	merge := float64(firstPositive(intKey(comp, "spatial_merge_size"), 2))
+	h, i, n, th := s["hidden_size"], s["intermediate_size"], s["num_hidden_layers"], float64(textHidden)
+	mid := float64(firstPositive(intKey(top, "projector_hidden_size"), textHidden))
+	bias := func(key string) float64 {
+		var b bool
+		if json.Unmarshal(top[key], &b) == nil && !b {
+			return 0
+		}
+		return 1
+	}
+	pb, mb := bias("multimodal_projector_bias"), bias("patch_merge_bias")
+	patch := s["num_channels"] * temporal * s["patch_size"] * s["patch_size"] * h
+	pre := 2 * h
+	block, shard := vitBlock(h, i)
+	proj1, proj2 := h*mid+pb*mid, mid*th+pb*th
+	merge1, merge2 := th*merge*merge*mid+mb*mid, mid*th+mb*th
+	e := &Encoder{Kind: "minimax_vl_vision", Params: patch + pre + n*block + proj1 + proj2 + merge1 + merge2,
+		ShardedParams: n*shard + proj1 + mid*th + merge1 + mid*th,
+		Rule: "MiniMaxVLVisionModel's CLIP blocks, multi_modal_projector and patch_merge_mlp split over TP (QKVParallelLinear, ColumnParallelLinear, RowParallelLinear in vLLM's " +
+			"vllm/models/minimax_m3/common/vision_tower.py); the Conv3d patch embedding, norms and row-parallel biases whole on every GPU"}
+	e.Derivation = fmt.Sprintf("patch embedding %.0f×%.0f×%.0f²×%.0f + pre-norm %.0f + %.0f blocks × %.0f + projector %.0f×%.0f + %.0f×%.0f (biases %.0f) + patch merger %.0f×%.0f + %.0f×%.0f (biases %.0f)",
+		s["num_channels"], temporal, s["patch_size"], h, pre, n, block, h, mid, mid, th, pb*(mid+th), th*merge*merge, mid, mid, th, mb*(mid+th))
+	return e
+}

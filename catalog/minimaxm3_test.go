@@ -133,6 +133,30 @@ func TestMiniMaxM3NVFP4(t *testing.T) {
 	if len(m.Notes) == 0 || !strings.Contains(m.Notes[0], "text_config states no model_type") {
 		t.Errorf("notes %q", m.Notes)
 	}
+	// The vision tower by hand (vision_config: 32 CLIP blocks of 1,280,
+	// MLP 5,120, patch 14, 3 channels, temporal patch 2, spatial merge 2;
+	// projector_hidden_size 6,144, biases on): Conv3d 3 × 2 × 14² × 1,280 =
+	// 1,505,280; pre-norm 2,560; a block 4 × 1,280 + (3 × 1,280² + 3,840) +
+	// (1,280² + 1,280) + 2 × 1,280 × 5,120 + 5,120 + 1,280 = 19,677,440;
+	// projector 1,280 × 6,144 + 6,144 + 6,144² + 6,144 = 45,625,344; patch
+	// merger 24,576 × 6,144 + 6,144 + 6,144² + 6,144 = 188,755,968.
+	const vision = 1505280 + 2560 + 32*19677440 + 45625344 + 188755968 // 865,567,232
+	e := m.Encoder
+	if e == nil || e.Params != vision || e.Kind != "minimax_vl_vision" {
+		t.Fatalf("encoder %+v, want %d parameters", e, vision)
+	}
+	// Sharded: the blocks' qkv (weights and biases), out_proj and fc2
+	// weights, fc1 (weights and biases); the projectors' linear_1 (weights
+	// and biases) and linear_2 weights.
+	shard := 32.0*(3*1280*1280+3*1280+1280*1280+1280*5120+5120+5120*1280) + 1280*6144 + 6144 + 6144*6144 + 24576*6144 + 6144 + 6144*6144
+	if e.ShardedParams != shard {
+		t.Errorf("sharded %.0f, want %.0f", e.ShardedParams, shard)
+	}
+	// With the language model: the recipe's 427.04 B, the checkpoint's
+	// safetensors total (vllm-project/recipes@8959cf6 MiniMax-M3.yaml).
+	if tot := m.ParamCounts().Total + e.Params; tot != 427040140160 || math.Abs(tot/427.04e9-1) > 0.5e-5 {
+		t.Errorf("language model + vision %.0f, recipe 427.04B", tot)
+	}
 	sh := m.Quant.Shares
 	if sh == nil {
 		t.Fatal("no shares")

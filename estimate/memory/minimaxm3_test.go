@@ -66,18 +66,18 @@ func TestMiniMaxM3KV(t *testing.T) {
 //   - MiniMaxAI/MiniMax-M3 (BF16): vLLM's recipe (vllm-project/recipes@
 //     8959cf6 models/MiniMaxAI/MiniMax-M3.yaml) reads "427.04B total from
 //     safetensors metadata (BF16: 426.99B + F32: 46.3M)": 426.99e9 × 2 +
-//     46.3e6 × 4 = 854.17 GB. Served (language model only, the router in
-//     float32): 852.44 GB, −0.20%; the rest is the vision tower and
-//     projectors, which vLLM builds (MiniMaxVLVisionModel) unless
-//     --language-model-only and vlaunch does not count (its note says so).
+//     46.3e6 × 4 = 854.17 GB. Served from aiconfigurator's text-only
+//     config (no vision_config; the router in float32): 852.44 GB, −0.20%;
+//     with the vision tower the wrapper's vision_config describes
+//     (865,567,232 BF16 parameters, catalog TestMiniMaxM3NVFP4) 854.17 GB.
 //   - nvidia/MiniMax-M3-NVFP4: "The mixed-precision checkpoint is 250.1 GB
 //     on disk" (vllm-project/recipes PR #678, open, 2026-07-24; a recipe
 //     change's own figure, not a listing we read). By hand: 413.12 B
 //     routed-expert parameters × 0.5625 B = 232.38 GB; attention, indexer,
 //     shared experts and dense MLPs 10.55 B × 1.03125 = 10.88 GB (MXFP8);
-//     embedding and LM head 2.46 B × 2 = 4.92 GB; the fp32 router 0.18 GB:
-//     248.36 GB, −0.70% (again without the BF16 vision tower: its 32 CLIP
-//     blocks alone are about 0.63 B parameters, 1.26 GB).
+//     embedding and LM head 2.46 B × 2 = 4.92 GB; the fp32 router 0.18 GB;
+//     the BF16 vision tower 1.73 GB (ModelOpt's exclude_modules): 250.09 GB,
+//     −0.004%.
 func TestMiniMaxM3WeightsMatchCheckpointBytes(t *testing.T) {
 	for _, tt := range []struct {
 		file       string
@@ -85,7 +85,7 @@ func TestMiniMaxM3WeightsMatchCheckpointBytes(t *testing.T) {
 		handGB     float64
 	}{
 		{"minimax-m3.verbatim.json", 426.99e9*2 + 46.3e6*4, 0},
-		{"minimax-m3-nvfp4.reconstructed.json", 250.1e9, 413122166784*0.5625 + (6417300480+224147712+3227516928+679477248)*1.03125 + 2*1229193216*2 + 57*(6144*128+128)*4 + 743424*2},
+		{"minimax-m3-nvfp4.reconstructed.json", 250.1e9, 413122166784*0.5625 + (6417300480+224147712+3227516928+679477248)*1.03125 + 2*1229193216*2 + 57*(6144*128+128)*4 + 743424*2 + 865567232*2},
 	} {
 		m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/" + tt.file)
 		if err != nil {
@@ -96,6 +96,12 @@ func TestMiniMaxM3WeightsMatchCheckpointBytes(t *testing.T) {
 		t.Logf("%s: served %.2f GB vs checkpoint %.2f GB (%+.2f%%)", tt.file, got/1e9, tt.checkpoint/1e9, 100*d)
 		if d > 0 || d < -0.03 {
 			t.Errorf("%s: served %.2f GB vs checkpoint %.2f GB (%+.2f%%), want within 3%% below", tt.file, got/1e9, tt.checkpoint/1e9, 100*d)
+		}
+		if tt.handGB == 0 {
+			// The text-only config with the wrapper's vision tower added.
+			if d := (got+865567232*2)/tt.checkpoint - 1; math.Abs(d) > 1e-4 {
+				t.Errorf("%s with the vision tower: %+.3f%%", tt.file, 100*d)
+			}
 		}
 		if tt.handGB > 0 && math.Abs(got/tt.handGB-1) > 1e-4 {
 			t.Errorf("%s: served %.4f GB, by hand %.4f GB", tt.file, got/1e9, tt.handGB/1e9)
