@@ -222,6 +222,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.minimaxM3Text(w)
 	c.gemma3Defaults()
 	c.nemotronDefaults()
 	c.longcatLayers(w.text)
@@ -266,6 +267,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillHunyuan(m, w.text)
 	c.fillNemotronNAS(m, w.text)
 	c.fillLongCat(m, w.text)
+	c.fillMiniMaxM3(m, w.text)
 	if !m.HunyuanFamily {
 		m.ListKeys = c.listKeys()
 	}

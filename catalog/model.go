@@ -131,6 +131,9 @@ type Model struct {
 	// DSV4 is DeepSeek-V4's compressed sparse attention, hyper-connections
 	// and hash routing (catalog/deepseekv4.go); nil for every other model.
 	DSV4 *DeepseekV4 `json:"deepseek_v4,omitempty"`
+	// MiniMaxM3 is MiniMax-M3's block-sparse attention layers and their
+	// indexer (catalog/minimaxm3.go); nil for every other model.
+	MiniMaxM3 *MiniMaxM3 `json:"minimax_m3,omitempty"`
 	// AttnOutputGate marks full-attention layers whose q_proj also yields
 	// a sigmoid gate per query head (Qwen3-Next, Qwen3.5).
 	AttnOutputGate bool `json:"attn_output_gate,omitempty"`
@@ -294,6 +297,8 @@ func (m *Model) AttendedWindow(i int) int {
 		return m.SlidingWindow
 	case m.IsSparseAttention():
 		return m.IndexTopK
+	case m.IsMiniMaxM3Sparse(i):
+		return m.MiniMaxM3.AttendedTokens()
 	}
 	return 0
 }
@@ -304,6 +309,9 @@ func (m *Model) AttendedWindow(i int) int {
 func (m *Model) BoundedWindow() int {
 	if m.SlidingWindow > 0 {
 		return m.SlidingWindow
+	}
+	if m.MiniMaxM3 != nil {
+		return m.MiniMaxM3.AttendedTokens() // MiniMax-M3's sparse layers
 	}
 	return m.IndexTopK
 }

@@ -84,6 +84,11 @@ func (m *Model) ParamCounts() ParamCounts {
 	p.Norms = layers*float64(m.NormsPerLayer())*h + h + m.kimiExtraNorms()
 	// Layers that share another's indices (IndexCache) have no indexer.
 	p.Indexer = float64(m.IndexerLayers(0, m.NumLayers)) * p.IndexerPerLayer
+	if g := m.MiniMaxM3; g != nil {
+		// MiniMax-M3's indexer on its sparse layers (catalog/minimaxm3.go).
+		p.IndexerPerLayer = m.minimaxM3IndexerParams(float64(g.IndexHeads))
+		p.Indexer = float64(m.MiniMaxM3SparseLayers(0, m.NumLayers)) * p.IndexerPerLayer
+	}
 	if m.DSV4 != nil {
 		// The layers' gates differ (hash-routed ones carry a token table
 		// instead of a bias): the mean per layer keeps the total exact.

@@ -173,6 +173,7 @@ func (m *Model) layerModules(i int) []quantModule {
 			out = append(out, quantModule{[]string{"self_attn.indexer." + n}, p, "indexer"})
 		}
 	}
+	out = append(out, m.minimaxM3Modules(i)...)
 	if !m.IsMoELayer(i) {
 		p := h * float64(m.IntermediateSize)
 		for _, n := range []string{"gate_proj", "up_proj", "down_proj"} {
@@ -192,7 +193,8 @@ func (m *Model) layerModules(i int) []quantModule {
 			out = append(out, quantModule{[]string{"mlp.shared_expert_gate"}, h, "shared"})
 		}
 		for _, n := range []string{"gate_proj", "up_proj", "down_proj"} {
-			out = append(out, quantModule{[]string{"mlp.shared_experts." + n, "mlp.shared_expert." + n}, sh / 3, "shared"})
+			// MiniMax-M3 keeps its shared experts under block_sparse_moe.
+			out = append(out, quantModule{[]string{"mlp.shared_experts." + n, "mlp.shared_expert." + n, "block_sparse_moe.shared_experts." + n}, sh / 3, "shared"})
 		}
 	}
 	return out

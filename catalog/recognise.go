@@ -27,6 +27,9 @@ var modelledTypes = map[string]string{
 	"kimi_k2":      "MLA MoE",
 	"deepseek_v32": "MLA MoE with DeepSeek sparse attention (indexer)",
 	"minimax_m2":   "GQA MoE (QK norm over all heads, partial RoPE, fp32 router)",
+	// MiniMax-M3 (catalog/minimaxm3.go): block-sparse attention with an
+	// indexer side cache on the layers sparse_attention_freq marks.
+	"minimax_m3": "GQA MoE with block-sparse attention and an indexer key cache, dense first layers, shared expert (MiniMax-M3)",
 	// ERNIE-4.5 MoE (catalog/ernie45.go): experts between
 	// moe_layer_start_index and moe_layer_end_index, shared experts, an fp32
 	// router with a correction bias.
@@ -167,6 +170,9 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, p)
 	}
 	if p := m.longcatProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.minimaxM3Problem(); p != "" {
 		out = append(out, p)
 	}
 	for _, k := range m.ListKeys {
