@@ -194,7 +194,16 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 	if kv <= 0 || kvHoldsBack(in, p, d) {
 		v.Binding = BindKV
 	}
-	v.Explanation = throughputExplanation(in, sm, d, v.Binding)
+	if _, history := in.Conversation(); history && v.Binding == BindKV && kv > 0 {
+		// the step's own binding beside the step; what the KV holds back after
+		v.Explanation = throughputExplanation(in, sm, d, stepBinding(d.Step))
+		if s := p.sim(in.Workload.InputTokens); s != nil {
+			v.Explanation += fmt.Sprintf(" The KV capacity binds the load: each turn needs room for its whole context, and the simulation kept %.1f requests waiting for KV on average and preempted %d.",
+				s.Result.MeanKVWaiting, s.Result.Preemptions)
+		}
+	} else {
+		v.Explanation = throughputExplanation(in, sm, d, v.Binding)
+	}
 	f := prefillInterference(in, p)
 	steady := target * f
 	if v.Verdict != VerdictPass && f > 1.01 {
