@@ -12,7 +12,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 )
 
@@ -182,7 +181,7 @@ type Config struct {
 	WaveRunAhead int
 	// SessionTokens, above InputTokens + OutputTokens, makes each
 	// closed-loop session a multi-turn conversation that keeps its history
-	// (workload.session_tokens; input.Conversation's rule, history.go): a
+	// (workload.session_tokens; input.Conversation's rule, as perf.Conversation, history.go): a
 	// turn's prompt is the history plus its new input, its answer joins
 	// the history, and the session starts over once the next turn would
 	// exceed SessionTokens. A running turn holds KV for, and its decode
@@ -454,7 +453,7 @@ type simulator struct {
 	// sess is every closed-loop session's conversation (nil: requests
 	// carry no history; Config.SessionTokens), conv its rule.
 	sess []sessState
-	conv input.Conversation
+	conv perf.Conversation
 	// areaKVWait integrates the requests waiting at ranks whose last
 	// admission stopped for KV (Result.MeanKVWaiting).
 	areaKVWait float64
