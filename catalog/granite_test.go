@@ -23,7 +23,8 @@ import (
 //     that MLP alone), two RMSNorms; one final norm.
 //
 // Granite-4.0-H-Small: 32,207,337,984 total, 8,803,121,664 active (IBM's
-// card: 32B total, 9B active); -Tiny: 6,939,037,248 (card 7B; llama.cpp's
+// card: 32B total, 9B active; en.immers.cloud's model page: "Parameters:
+// 32.2B"); -Tiny: 6,939,037,248 (card 7B; llama.cpp's
 // loader prints "model params = 6.94 B", LostRuins/koboldcpp#1781),
 // 1,465,470,528 active (card "1B": −; the embeddings alone are 0.15B);
 // -1B (dense): 1,461,538,368, whose BF16 bytes are the 2.72 GiB its vLLM
