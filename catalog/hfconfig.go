@@ -165,6 +165,8 @@ var nativeModelTypes = map[string]bool{
 	// transformers' Ernie4_5_MoeConfig (v4.54 and later), Olmo2Config and
 	// Olmo3Config.
 	"ernie4_5_moe": true, "olmo2": true, "olmo3": true,
+	// transformers' GraniteMoeHybridConfig.
+	"granitemoehybrid": true,
 	// transformers' HunYuanMoEV1Config / HunYuanDenseV1Config (Hunyuan-A13B's
 	// own config.json says hunyuan, with configuration_hunyuan.py in
 	// auto_map: remote code).
@@ -255,6 +257,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillSliding(m)
 	c.fillHybrid(m)
 	c.fillMamba(m)
+	c.fillGranite(m, w.text)
 	c.fillLlama4(m)
 	c.fillDeepseekV4(m)
 	c.fillGemma4(m)

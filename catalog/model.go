@@ -106,6 +106,11 @@ type Model struct {
 	HybridPattern string `json:"hybrid_override_pattern,omitempty"`
 	// Mamba is the Mamba-2 mixer of the pattern's M layers (nil otherwise).
 	Mamba *Mamba2 `json:"mamba,omitempty"`
+	// MixerFFN marks a pattern whose every layer holds its mixer and then
+	// an FFN (Granite-4.0-H, catalog/granite.go), where Nemotron-H's
+	// layers hold one or the other; Granite is that model's own fields.
+	MixerFFN bool           `json:"mixer_ffn,omitempty"`
+	Granite  *GraniteHybrid `json:"granite_hybrid,omitempty"`
 	// NonGatedFFN marks MLPs and experts of two matrices (up, relu², down;
 	// Nemotron-H) where the others have three (gate, up, down).
 	NonGatedFFN bool `json:"non_gated_ffn,omitempty"`
@@ -259,7 +264,7 @@ func (m *Model) IsMLA() bool { return m.KVLoraRank > 0 }
 // MoE families put experts in every layer).
 func (m *Model) IsMoELayer(i int) bool {
 	if m.HybridPattern != "" {
-		return m.IsMoE() && m.layerKind(i) == 'E'
+		return m.IsMoE() && (m.layerKind(i) == 'E' || m.MixerFFN)
 	}
 	if !m.IsMoE() || i < m.FirstKDenseReplace {
 		return false

@@ -186,6 +186,11 @@ func (m *Model) expertParams() float64 {
 
 func (m *Model) sharedExpertParams() float64 {
 	h := float64(m.HiddenSize)
+	if m.SharedExpertIntermediateSize > 0 && m.MixerFFN {
+		// Granite-4.0-H's GraniteMoeSharedMLP: gate and up fused, down; no
+		// sigmoid gate.
+		return 3 * h * float64(m.SharedExpertIntermediateSize)
+	}
 	if m.SharedExpertIntermediateSize > 0 && m.NonGatedFFN {
 		// Nemotron-H: one wide shared expert (up, down), no gate.
 		return 2 * h * float64(m.SharedExpertIntermediateSize)
@@ -247,7 +252,7 @@ func (m *Model) FFNMatrices() float64 {
 // before the MLP (2), one before Nemotron-H's single mixer, four in Gemma 3.
 func (m *Model) NormsPerLayer() int {
 	switch {
-	case m.HybridPattern != "":
+	case m.HybridPattern != "" && !m.MixerFFN:
 		return 1
 	case m.ModelType == "gemma3_text":
 		return 4 // input, post-attention, pre- and post-feedforward

@@ -150,6 +150,9 @@ func (m *Model) AttentionQuantShare(heads, kvHeads float64) float64 {
 // layerModules lists layer i's linear modules (one representative routed
 // expert: exclusions name experts by layer, not one by one).
 func (m *Model) layerModules(i int) []quantModule {
+	if m.Granite != nil {
+		return m.graniteModules(i)
+	}
 	if m.Mamba != nil {
 		return m.nemotronModules(i)
 	}

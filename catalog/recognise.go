@@ -76,6 +76,8 @@ var modelledTypes = map[string]string{
 	// Nemotron-H (catalog/mamba.go): Mamba-2, attention, MLP and MoE layers
 	// as hybrid_override_pattern spells them.
 	"nemotron_h": "Mamba-2 / attention / MLP / MoE hybrid (hybrid_override_pattern)",
+	// Granite-4.0-H (catalog/granite.go).
+	"granitemoehybrid": "Mamba-2 / attention hybrid, each layer's mixer followed by a MoE and a shared MLP or a dense MLP (Granite-4.0-H: layer_types)",
 	// Llama 4 (catalog/llama4.go), chunked layers sized as full attention.
 	"llama4_text": "GQA MoE interleaved with dense layers, shared expert (Llama 4)",
 	// Gemma 3 (catalog/gemma3.go): sliding-window layers as gpt-oss's.
@@ -150,11 +152,14 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		}
 	}
 	for _, k := range unmodelledKeys {
-		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.KimiLinear != nil && k.key == "linear_attn_config") && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) && !(m.DSV4 != nil && k.key == "compress_ratios") && !(m.MiMo != nil && k.key == "attention_chunk_size") {
+		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.KimiLinear != nil && k.key == "linear_attn_config") && !((m.Mamba != nil || m.Granite != nil) && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) && !(m.DSV4 != nil && k.key == "compress_ratios") && !(m.MiMo != nil && k.key == "attention_chunk_size") {
 			out = append(out, k.key+": "+k.what)
 		}
 	}
 	if p := m.mambaProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.graniteProblem(); p != "" {
 		out = append(out, p)
 	}
 	if p := m.mimoProblem(); p != "" {

@@ -66,19 +66,6 @@ var knownGaps = map[string]gap{
 	"bailing_moe":    {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring as published (bailing_moe)"},
 	"bailing_moe_v2": {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring 2.0 as published (bailing_moe_v2)"},
 	"bailing_hybrid": {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
-	// IBM Granite 4.0-H (GraniteMoeHybridForCausalLM): every layer a Mamba-2
-	// or attention mixer (layer_types) followed by a MoE and a shared MLP,
-	// as vLLM's granitemoehybrid.py builds them (read at
-	// local-inference-lab/vllm@28be48fa: GraniteMoeHybridMambaDecoderLayer's
-	// MambaMixer2 takes mamba_n_heads, mamba_d_head, mamba_n_groups,
-	// mamba_conv_bias and mamba_proj_bias; the attention layers
-	// attention_bias and position_embedding_type). The only config.json
-	// copy found (catalog/testdata/hf/granite-4.0-h-small.trimmed.json)
-	// lacks layer_types and those Mamba fields, so the family is not sized
-	// against a published file. vlaunch's Mamba-2 layers are Nemotron-H's,
-	// one block per layer.
-	"granitemoehybrid": {"Granite-4.0-H's layers as vLLM's granitemoehybrid.py builds them (a Mamba-2 mixer of mamba_n_heads × mamba_d_head in mamba_n_groups groups, or an attention, per layer_types entry, each followed by a MoE of num_local_experts beside a shared MLP of shared_intermediate_size), not yet modelled: no published config.json with layer_types and those Mamba fields was found to check it against",
-		"Nemotron-H (nemotron_h: Mamba-2 / attention / MoE hybrid, one block per layer)"},
 	// Only LongCat-Flash configs refused for what longcatProblem names
 	// reach here (catalog/longcat.go sizes the published shape).
 	"longcat_flash": {"LongCat-Flash as vLLM's longcat_flash.py builds it without the feature named above (num_layers layers of two MLA attentions and two dense MLPs of ffn_hidden_size beside a MoE of n_routed_experts experts of expert_ffn_hidden_size plus zero_expert_num identity zero-computation experts)",
