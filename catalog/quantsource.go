@@ -1,6 +1,9 @@
 package catalog
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Which quantization settings vLLM uses when a checkpoint states two: a
 // quantization_config in config.json (top level, or in a multimodal
@@ -46,10 +49,10 @@ func pickQuantConfig(top, lm map[string]interface{}, wrapped, textOwn bool, hfQu
 		q.Source = "config.json"
 		var ignored []string
 		if hfQuant != nil {
-			ignored = append(ignored, ignoredQuant(HFQuantConfigFile, hfQuant, nil))
+			ignored = appendIgnored(ignored, q, top, HFQuantConfigFile, hfQuant, nil)
 		}
 		if wrapped && textOwn {
-			ignored = append(ignored, ignoredQuant(textKey, nil, lm))
+			ignored = appendIgnored(ignored, q, top, textKey, nil, lm)
 		}
 		q.Ignored = ignoredText("config.json's quantization_config", q, ignored)
 		return q, nil
@@ -61,7 +64,7 @@ func pickQuantConfig(top, lm map[string]interface{}, wrapped, textOwn bool, hfQu
 		q := parseQuant(hq)
 		q.Source = HFQuantConfigFile
 		if wrapped && textOwn {
-			q.Ignored = ignoredText(HFQuantConfigFile, q, []string{ignoredQuant(textKey, nil, lm)})
+			q.Ignored = ignoredText(HFQuantConfigFile, q, appendIgnored(nil, q, hq, textKey, nil, lm))
 		}
 		return q, nil
 	}
@@ -72,17 +75,46 @@ func pickQuantConfig(top, lm map[string]interface{}, wrapped, textOwn bool, hfQu
 	return q, nil
 }
 
-// ignoredQuant names settings vLLM does not use: "hf_quant_config.json
-// (modelopt NVFP4 (FP8 scale per 16))". A file that does not parse is
-// named as such (vLLM never reads it either).
-func ignoredQuant(what string, file []byte, cfg map[string]interface{}) string {
+// appendIgnored appends to list the settings vLLM does not use (a file's,
+// or cfg), named for the warning: "hf_quant_config.json (modelopt NVFP4
+// (FP8 scale per 16))", unless they say what the used ones q say (method,
+// format, group, ModelOpt algorithm and exclusions): NVIDIA's Kimi-K2.6-,
+// Qwen3.6-35B-A3B- and MiniMax-M2.5-NVFP4 ship both files, agreeing on
+// these (their config.json states the FP8 KV cache as kv_cache_scheme, or
+// not at all, where hf_quant_config.json says kv_cache_quant_algo FP8: not
+// compared, the weights' sizes do not depend on it). A file that does not parse is named as such (vLLM never reads
+// it either).
+func appendIgnored(list []string, q Quantization, used map[string]interface{}, what string, file []byte, cfg map[string]interface{}) []string {
 	if file != nil {
 		var err error
 		if cfg, err = ParseHFQuantConfig(file); err != nil {
-			return what + " (unreadable, not read by vLLM either)"
+			return append(list, what+" (unreadable, not read by vLLM either)")
 		}
 	}
-	return fmt.Sprintf("%s (%s)", what, quantText(parseQuant(cfg)))
+	other := parseQuant(cfg)
+	if sameQuant(q, other) || sameModelOptExport(used, cfg) {
+		return list
+	}
+	return append(list, fmt.Sprintf("%s (%s)", what, quantText(other)))
+}
+
+// sameModelOptExport reports whether two quantization configs state the
+// same ModelOpt quant_algo and group_size: nvidia/DeepSeek-V4-Flash-NVFP4's
+// config.json writes its MIXED_PRECISION export as DeepSeek's FP8 config
+// with moe_quant_algo NVFP4 (what vLLM's DeepseekV4FP8Config loads), its
+// hf_quant_config.json as ModelOpt MIXED_PRECISION, both with group_size
+// 16: one quantization in two spellings.
+func sameModelOptExport(a, b map[string]interface{}) bool {
+	algoA, _ := a["quant_algo"].(string)
+	algoB, _ := b["quant_algo"].(string)
+	return algoA != "" && strings.EqualFold(algoA, algoB) && positiveInt(a["group_size"], 0) == positiveInt(b["group_size"], 0)
+}
+
+// sameQuant reports whether two statements of a checkpoint's quantization
+// size it alike.
+func sameQuant(a, b Quantization) bool {
+	return quantText(a) == quantText(b) && a.Algo == b.Algo &&
+		a.GroupSize == b.GroupSize && strings.Join(sortedCopy(a.ModulesNotConverted), "\x00") == strings.Join(sortedCopy(b.ModulesNotConverted), "\x00")
 }
 
 // ignoredText is the warning's sentence, "" when nothing is ignored.

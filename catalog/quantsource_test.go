@@ -42,6 +42,15 @@ func TestQuantStatedTwice(t *testing.T) {
 		{"wrapper INT4 alone", k25, "", FormatINT4, "config.json", nil, ""},
 		{"NVFP4 file alone", readFile(t, "testdata/ckpt/nvidia--DeepSeek-V3.1-NVFP4/config.json"), nvfp4File, FormatNVFP4, HFQuantConfigFile, nil, ""},
 		{"top-level NVFP4 alone", k26, "", FormatNVFP4, "config.json", nil, ""},
+		// NVIDIA's Kimi-K2.6-NVFP4 ships both, saying the same: no warning.
+		{"top-level NVFP4 + the same in the file", k26, nvfp4File, FormatNVFP4, "config.json", nil, ""},
+		// nvidia/DeepSeek-V4-Flash-NVFP4: DeepSeek's FP8 config with
+		// moe_quant_algo NVFP4 in config.json, ModelOpt MIXED_PRECISION in
+		// the file, both quant_algo MIXED_PRECISION group 16: no warning.
+		{"DeepSeek-V4-Flash-NVFP4: one export in two spellings", readFile(t, "testdata/ckpt/nvidia--DeepSeek-V4-Flash-NVFP4/config.json"),
+			readFile(t, "testdata/ckpt/nvidia--DeepSeek-V4-Flash-NVFP4/hf_quant_config.json"), "", "config.json", nil, ""},
+		{"the same exclusions but one more in the file", k26, strings.Replace(nvfp4File, `"exclude_modules": [`, `"exclude_modules": ["extra*", `, 1), FormatNVFP4, "config.json",
+			[]string{"ignores hf_quant_config.json (modelopt NVFP4 (FP8 scale per 16))"}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

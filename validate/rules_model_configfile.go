@@ -40,6 +40,6 @@ func quantIgnoredWarning(c *checker, m *catalog.Model) {
 	if m.Quant.Ignored == "" {
 		return
 	}
-	c.warnf(CodeModel, p("model", "config"), "remove the settings vLLM ignores, or make them agree, so that the checkpoint says one thing",
+	c.warnf(CodeModel, p("model", "config"), "vLLM loads the checkpoint with the settings vlaunch uses; if the others describe the weights, the checkpoint is inconsistent: fix or remove them",
 		"%s", m.Quant.Ignored)
 }
