@@ -212,24 +212,26 @@ func ParseHFConfig(data []byte) (*Model, error) {
 
 // ParseHFConfigWithQuant is ParseHFConfig for a checkpoint that also ships
 // a ModelOpt hf_quant_config.json (hfQuant; nil without one). As in vLLM,
-// the file counts only when config.json (or its text_config) has no
-// quantization_config of its own.
+// the file counts only when config.json has no top-level
+// quantization_config, and then wins over a text_config's own
+// (pickQuantConfig); the settings not used are named in Quant.Ignored.
 func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
+	ix := indexJSON(data)
 	data = pythonJSON(data)
 	var top hfConfig
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("config.json is not valid JSON for a model config: %w", err)
+		return nil, ix.configError("config.json", "", fmt.Errorf("config.json is not valid JSON for a model config: %w", err))
 	}
 	c, w, err := readWrapper(&top, data)
 	if err != nil {
-		return nil, err
+		return nil, ix.configError("config.json", "text_config", err)
 	}
 	c.minimaxM3Text(w)
 	c.gemma3Defaults()
 	c.nemotronDefaults()
 	c.longcatLayers(w.text)
-	if err := c.check(w); err != nil {
-		return nil, err
+	if key, err := c.check(w); err != nil {
+		return nil, ix.configError("config.json", key, err)
 	}
 	family := c.ModelType
 	if f, ok := textModelFamilies[c.ModelType]; ok {
@@ -274,17 +276,11 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	if !m.HunyuanFamily {
 		m.ListKeys = c.listKeys()
 	}
-	m.Quant = parseQuant(c.QuantizationConfig)
-	if c.QuantizationConfig != nil {
-		m.Quant.Source = "config.json"
-	} else if hfQuant != nil {
-		q, err := ParseHFQuantConfig(hfQuant)
-		if err != nil {
-			return nil, err
-		}
-		m.Quant = parseQuant(q)
-		m.Quant.Source = HFQuantConfigFile
+	q, err := pickQuantConfig(top.QuantizationConfig, c.QuantizationConfig, w.wrapped, present(w.text["quantization_config"]), hfQuant)
+	if err != nil {
+		return nil, err
 	}
+	m.Quant = q
 	if m.Quant.Format != "" || (m.Quant.Method == "fp8" && len(m.Quant.ModulesNotConverted) > 0) {
 		// Block FP8 with ignored_layers: vLLM's Fp8Config keeps each
 		// listed module unquantized (is_layer_skipped), module by module
@@ -306,7 +302,16 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	return m, nil
 }
 
-func (c *hfConfig) check(w wrapper) error {
+// check refuses a config without the sizes every model needs. The key
+// returned with an error is the dotted path of the first field at fault
+// (where ConfigError points): the field when it is written (a zero, a
+// negative or an implausible value), else the object that lacks it
+// (text_config, or "" for the top-level object).
+func (c *hfConfig) check(w wrapper) (string, error) {
+	prefix := ""
+	if w.wrapped {
+		prefix = "text_config."
+	}
 	var missing []string
 	for name, v := range map[string]int{"hidden_size": c.HiddenSize, "num_hidden_layers": c.NumHiddenLayers,
 		"num_attention_heads": c.NumAttentionHeads, "vocab_size": c.VocabSize} {
@@ -316,17 +321,24 @@ func (c *hfConfig) check(w wrapper) error {
 	}
 	if len(missing) > 0 {
 		sortStrings(missing)
+		key := prefix + missing[0]
 		if w.wrapped {
-			return fmt.Errorf("config.json is a multimodal wrapper (%s) whose text_config lacks positive %s%s",
+			return key, fmt.Errorf("config.json is a multimodal wrapper (%s) whose text_config lacks positive %s%s",
 				w.describe(), strings.Join(missing, ", "), unknownTypeNote(c.ModelType, w.modelType))
 		}
-		return fmt.Errorf("config.json lacks positive %s%s", strings.Join(missing, ", "), unknownTypeNote(c.ModelType, ""))
+		return key, fmt.Errorf("config.json lacks positive %s%s", strings.Join(missing, ", "), unknownTypeNote(c.ModelType, ""))
 	}
-	if c.HiddenSize > 1<<20 || c.NumHiddenLayers > 10000 || c.NumAttentionHeads > 1<<14 || c.VocabSize > 1<<24 {
-		return fmt.Errorf("config.json has implausible sizes (hidden %d, layers %d, heads %d, vocab %d)",
-			c.HiddenSize, c.NumHiddenLayers, c.NumAttentionHeads, c.VocabSize)
+	for _, f := range []struct {
+		name string
+		big  bool
+	}{{"hidden_size", c.HiddenSize > 1<<20}, {"num_hidden_layers", c.NumHiddenLayers > 10000},
+		{"num_attention_heads", c.NumAttentionHeads > 1<<14}, {"vocab_size", c.VocabSize > 1<<24}} {
+		if f.big {
+			return prefix + f.name, fmt.Errorf("config.json has implausible sizes (hidden %d, layers %d, heads %d, vocab %d)",
+				c.HiddenSize, c.NumHiddenLayers, c.NumAttentionHeads, c.VocabSize)
+		}
 	}
-	return nil
+	return "", nil
 }
 
 func (c *hfConfig) fillAttention(m *Model) {

@@ -209,6 +209,10 @@ type Quantization struct {
 	// Source is where the quantization was read: "config.json" or
 	// HFQuantConfigFile.
 	Source string `json:"source,omitempty"`
+	// Ignored names the quantization settings the checkpoint also states
+	// but vLLM does not use (catalog/quantsource.go), "" when there is
+	// one: a sentence for a warning.
+	Ignored string `json:"ignored,omitempty"`
 	// Shares are the quantized shares of each component after the
 	// exclusions, for the 4-bit and ModelOpt formats and for block-FP8
 	// checkpoints with an ignored_layers list (nil otherwise).

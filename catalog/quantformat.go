@@ -67,13 +67,14 @@ const maxQuantPatterns = 100000
 // "group_size": ..., "exclude_modules": [...]}}) as the quantization_config
 // vLLM then uses: the "quantization" object with quant_method "modelopt".
 func ParseHFQuantConfig(data []byte) (map[string]interface{}, error) {
+	ix := indexJSON(data)
 	var top map[string]interface{}
 	if err := json.Unmarshal(pythonJSON(data), &top); err != nil {
-		return nil, fmt.Errorf("%s is not valid JSON: %w", HFQuantConfigFile, err)
+		return nil, ix.configError(HFQuantConfigFile, "", fmt.Errorf("%s is not valid JSON: %w", HFQuantConfigFile, err))
 	}
 	q, ok := top["quantization"].(map[string]interface{})
 	if !ok {
-		return nil, fmt.Errorf("%s has no \"quantization\" object", HFQuantConfigFile)
+		return nil, ix.configError(HFQuantConfigFile, "quantization", fmt.Errorf("%s has no \"quantization\" object", HFQuantConfigFile))
 	}
 	out := make(map[string]interface{}, len(q)+1)
 	for k, v := range q {

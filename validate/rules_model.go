@@ -27,7 +27,11 @@ func checkModelRef(c *checker) {
 				// language model, and how its vision encoder is counted).
 				c.add(diag.Info, CodeModel, p("model", "config"), "", "%s", n)
 			}
+			quantIgnoredWarning(c, model)
 		}
+		return
+	}
+	if configFileError(c, err) {
 		return
 	}
 	path, hint := p("model", "config"), "the path is relative to the spec file"
