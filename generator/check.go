@@ -41,7 +41,12 @@ const (
 // is rendered, and its message shows the value masked. (Names, addresses
 // and values that could break out of the generated files are validate's:
 // SPEC111-SPEC114.)
-func checkSecrets(d *spec.Deployment) diag.Diagnostics {
+//
+// withDoc walks the whole document too; the plan of each candidate
+// (makePlan, thousands for plan's search of a 10,000-node spec) checks the
+// struct's fields only, the document's values being the same for every
+// candidate and checked once, by validate and by Generate.
+func checkSecrets(d *spec.Deployment, withDoc bool) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, k := range sortedKeys(d.VLLM.Env) {
 		if vllm.SecretEnv(k) {
@@ -56,7 +61,7 @@ func checkSecrets(d *spec.Deployment) diag.Diagnostics {
 				fmt.Sprintf("remove it and its value, and export %s where the scripts start (vLLM reads it; the scripts pass it through)", env)))
 		}
 	}
-	for _, v := range specValues(d) {
+	for _, v := range specValues(d, withDoc) {
 		kinds := vllm.SecretKinds(v.text)
 		if kinds == "" || reportedByName(v.path, v.text) {
 			continue
@@ -86,12 +91,12 @@ type specValue struct {
 	text string
 }
 
-// specValues lists the spec's values: every scalar of the document as
-// written (keys too; aliases not followed, so each once), then the fields
+// specValues lists the spec's values: with withDoc every scalar of the
+// document as written (keys too; aliases not followed, so each once), then the fields
 // the bundle writes out as the struct holds them (a library caller may
 // have set them without a document), each text once, at the first path it
 // was seen at.
-func specValues(d *spec.Deployment) []specValue {
+func specValues(d *spec.Deployment, withDoc bool) []specValue {
 	var out []specValue
 	seen := map[string]bool{}
 	add := func(path []string, text string) {
@@ -123,7 +128,7 @@ func specValues(d *spec.Deployment) []specValue {
 			add(path, n.Value)
 		}
 	}
-	if d.Root != nil {
+	if withDoc && d.Root != nil {
 		walk(d.Root, nil)
 	}
 	add([]string{"model", "path"}, d.Model.Path)
