@@ -47,7 +47,7 @@ func makePlan(r *resolve.Deployment, runtime string, keep func(resolve.Placement
 		ds = append(ds, gdiag(d, CodeLayout, diag.Error, "parallelism", "parallelism is auto; the generator needs a concrete layout",
 			"run `vlaunch check` to pick one and write it into the spec"))
 	}
-	ds = append(ds, checkSecrets(d)...)
+	ds = append(ds, checkSecrets(d, false)...)
 	if ds.HasErrors() {
 		return nil, ds
 	}

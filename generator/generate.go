@@ -43,6 +43,9 @@ func Generate(r *resolve.Deployment, opt Options) (*Bundle, diag.Diagnostics) {
 		return nil, diag.Diagnostics{gdiag(r.Spec, CodeRuntime, diag.Error, "runtime.kind",
 			fmt.Sprintf("unknown runtime %q", runtime), "use bare, docker or kubernetes")}
 	}
+	if ds := checkSecrets(r.Spec, true); ds.HasErrors() {
+		return nil, ds // before anything is planned or rendered
+	}
 	if d, ok := modelPathProblem(r); !ok {
 		return nil, diag.Diagnostics{d}
 	}

@@ -33,11 +33,13 @@ func localModel(m string) bool {
 
 // kubeModelMount decides how the pods get the model. A local path needs a
 // volume holding it: without one the containers would start with no model,
-// so that is an error listing the choices.
+// so that is an error listing the choices (GEN013, as are a relative path
+// and two volume sources); a hub model with no volume for its cache is
+// downloaded again at every start, a warning (GEN009).
 func kubeModelMount(p *Plan, d *spec.Deployment) (KubeModel, diag.Diagnostics) {
 	k := d.Runtime.Kubernetes
 	if k.ModelPVC != "" && k.ModelHostPath != "" {
-		return KubeModel{}, diag.Diagnostics{gdiag(d, CodeRuntime, diag.Error, "runtime.kubernetes.model_host_path",
+		return KubeModel{}, diag.Diagnostics{gdiag(d, CodeModelVolume, diag.Error, "runtime.kubernetes.model_host_path",
 			"runtime.kubernetes sets both model_pvc and model_host_path; the model comes from one volume", "keep one of them")}
 	}
 	m := KubeModel{PVC: k.ModelPVC, HostPath: k.ModelHostPath, MountPath: hfCache, HostPathType: "DirectoryOrCreate"}
@@ -50,11 +52,11 @@ func kubeModelMount(p *Plan, d *spec.Deployment) (KubeModel, diag.Diagnostics) {
 		return m, nil
 	}
 	if !strings.HasPrefix(p.Model, "/") {
-		return m, diag.Diagnostics{gdiag(d, CodeRuntime, diag.Error, "model.path",
+		return m, diag.Diagnostics{gdiag(d, CodeModelVolume, diag.Error, "model.path",
 			"model.path "+p.Model+" is relative; a pod has no such directory", "give the absolute path the volume is mounted at")}
 	}
 	if m.PVC == "" && m.HostPath == "" {
-		return m, diag.Diagnostics{gdiag(d, CodeRuntime, diag.Error, "model.path",
+		return m, diag.Diagnostics{gdiag(d, CodeModelVolume, diag.Error, "model.path",
 			"model.path "+p.Model+" is a local path, but no volume gives the pods that directory: the containers would start without the model",
 			"set runtime.kubernetes.model_pvc (a PVC holding the checkpoint, mounted at model.path), "+
 				"runtime.kubernetes.model_host_path (the checkpoint's directory on every node), "+

@@ -98,6 +98,14 @@ func (b *Bundle) writeFiles(tmp string) error {
 	return nil
 }
 
+// CheckTarget reports whether Write(dir, force) would refuse dir, with the
+// error Write would return, writing nothing: `generate --dry-run` asks it
+// so that a dry run refuses what the real run refuses.
+func CheckTarget(dir string, force bool) error {
+	_, err := checkTarget(filepath.Clean(dir), force)
+	return err
+}
+
 // checkTarget decides whether dir can be written: replace is true when an
 // existing bundle must be swapped out. Every refusal happens here, before
 // anything is written.

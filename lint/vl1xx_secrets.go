@@ -11,7 +11,8 @@ import (
 
 // checkSecrets reports credentials written into launch files as literal
 // text (VL129), by the rule validate and generate apply to specs
-// (vllm.SecretEnv, SecretFlag, SecretValue), wherever the linter reads
+// (vllm.SecretEnv, SecretFlag, FindSecrets: a token or a URL's password
+// anywhere in a word), wherever the linter reads
 // them: the environment and arguments of every command it recognised
 // (vllm serve, ray start, containers), and every assignment and word of
 // every script it parsed — an `export HF_TOKEN=hf_...` for a later command
@@ -33,7 +34,7 @@ func checkSecrets(p *pass) {
 		secretEnv(p, inv, once)
 		for _, a := range inv.Args {
 			if literal(a) && vllm.SecretValue(a.Text) && once(inv.File, a.Pos.Line, a.Text) {
-				reportToken(p, inv.File, a.Pos)
+				reportToken(p, inv.File, a.Pos, a.Text)
 			}
 		}
 	}
@@ -71,14 +72,17 @@ func scriptSecrets(p *pass, sc *launch.Script, once func(string, int, string) bo
 			}
 			v, ok := literalWord(n.Value)
 			at := sc.Pos(n.Value.Pos())
-			if ok && strings.TrimSpace(v) != "" && (vllm.SecretEnv(n.Name.Value) || vllm.SecretValue(v)) && once(sc.Name(), at.Line, n.Name.Value) {
+			// once by name and by text: a command that uses the variable
+			// had its resolved value reported at this line already.
+			if ok && strings.TrimSpace(v) != "" && (vllm.SecretEnv(n.Name.Value) || vllm.SecretValue(v)) &&
+				once(sc.Name(), at.Line, n.Name.Value) && once(sc.Name(), at.Line, v) {
 				reportSecretVar(p, sc.Name(), at, n.Name.Value)
 			}
 			return false // the value is this assignment's, not a word of its own
 		case *syntax.Word:
 			if v, ok := literalWord(n); ok && vllm.SecretValue(v) {
 				if at := sc.Pos(n.Pos()); once(sc.Name(), at.Line, v) {
-					reportToken(p, sc.Name(), at)
+					reportToken(p, sc.Name(), at, v)
 				}
 			}
 		}
@@ -91,9 +95,11 @@ func reportSecretVar(p *pass, file string, at launch.Pos, name string) {
 		"%s is set to a literal credential in the launch file", name)
 }
 
-func reportToken(p *pass, file string, at launch.Pos) {
-	p.Report(file, at, "take it from the environment (HF_TOKEN) instead of writing it here",
-		"a Hugging Face token is written into the launch file")
+// reportToken reports a credential inside a word (vllm.FindSecrets), the
+// word shown masked.
+func reportToken(p *pass, file string, at launch.Pos, word string) {
+	p.Report(file, at, "take it from the environment (HF_TOKEN; AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY; `docker login` for a registry) instead of writing it here",
+		"%s is written into the launch file (%s)", vllm.SecretKinds(word), vllm.MaskSecrets(word))
 }
 
 // literalWord returns a shell word's text when it is written out (plain,

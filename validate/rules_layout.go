@@ -25,10 +25,10 @@ func checkLayout(c *checker) {
 		// Part of a shared node is the other pool's: resolve's NodeShare
 		// checks that the pools' GPUs fit it (SPEC126).
 	case r > 1 && tp*pp*dp*r != total:
-		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, r, total),
-			"replicas x tensor x pipeline x data = %d x %d x %d x %d = %d GPUs, but the nodes have %d GPUs", r, tp, pp, dp, r*tp*pp*dp, total)
+		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, r, total, c.replicasKey()),
+			"%s x tensor x pipeline x data = %d x %d x %d x %d = %d GPUs, but the nodes have %d GPUs", c.replicasKey(), r, tp, pp, dp, r*tp*pp*dp, total)
 	case tp*pp*dp*r != total:
-		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, r, total),
+		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, r, total, c.replicasKey()),
 			"tensor x pipeline x data = %d x %d x %d = %d GPUs, but the nodes have %d GPUs", tp, pp, dp, tp*pp*dp, total)
 	}
 	before := len(c.ds)
@@ -58,12 +58,23 @@ func fieldPath(s string) []string {
 	return strings.Split(s, ".")
 }
 
-func layoutHint(tp, pp, r, total int) string {
+// replicasKey is the spec's name for the number of engines: a colocated
+// spec's parallelism.replicas, a P/D pool's instances.
+func (c *checker) replicasKey() string {
+	if c.roleName != "" {
+		return "instances"
+	}
+	return "replicas"
+}
+
+// layoutHint says how to use every GPU; rkey names the replica count as
+// the spec writes it (replicasKey).
+func layoutHint(tp, pp, r, total int, rkey string) string {
 	if g := tp * pp * r; total%g == 0 {
 		return fmt.Sprintf("set `data: %d` to use every GPU, or change the nodes' `gpus`", total/g)
 	}
 	if r > 1 {
-		return fmt.Sprintf("replicas x tensor x pipeline = %d does not divide the %d GPUs; change replicas/tensor/pipeline or the nodes' `gpus`", tp*pp*r, total)
+		return fmt.Sprintf("%s x tensor x pipeline = %d does not divide the %d GPUs; change %s/tensor/pipeline or the nodes' `gpus`", rkey, tp*pp*r, total, rkey)
 	}
 	return fmt.Sprintf("tensor x pipeline = %d does not divide the %d GPUs; change tensor/pipeline or the nodes' `gpus`", tp*pp, total)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // checkNames: names and paths that become file names or appear in launch
@@ -44,7 +45,7 @@ func word(c *checker, v string, path []string, what string) {
 		return
 	}
 	c.errorf(CodeUnsafeName, path, "use letters, digits and . _ / : @ + = , - (no spaces, quotes or shell characters; not starting with '-')",
-		"%s %q is not safe in a shell command", what, v)
+		"%s %q is not safe in a shell command", what, vllm.MaskSecrets(v))
 }
 
 func size(c *checker, v string, path []string) {

@@ -146,10 +146,17 @@ func autoParagraph(search *estimate.LayoutSearch) string {
 		"(the best of %d candidates; see `vlaunch check SPEC`). To pin it, write `%s`.\n\n", c.Name(), len(search.Candidates), c.PinYAML())
 }
 
-// writeBundle writes b (nothing with --dry-run). A LeftoverError is
-// returned apart: the new bundle is in place, the old one partly left.
+// writeBundle writes b (nothing with --dry-run, which still refuses an
+// --out-dir the real run would refuse, with its message and exit code). A
+// LeftoverError is returned apart: the new bundle is in place, the old one
+// partly left.
 func writeBundle(o *generateOptions, b *generator.Bundle) (*generator.LeftoverError, error) {
 	if o.dryRun {
+		if o.outDir != "" {
+			if err := generator.CheckTarget(o.outDir, o.force); err != nil {
+				return nil, usageErr("%v", err)
+			}
+		}
 		return nil, nil
 	}
 	err := b.Write(o.outDir, o.force)

@@ -11,6 +11,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/internal/inputfile"
 	"github.com/vlaunch/vlaunch/lint"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // maxLintInput bounds one lint input. Launch scripts and manifests are
@@ -57,7 +58,7 @@ func readInputs(args []string, asDir bool, errOut io.Writer) ([]lint.Input, diag
 	}
 	inputs = dedupe(inputs)
 	for _, in := range inputs {
-		src[in.Name] = in.Data
+		src[in.Name] = vllm.BlankSecrets(in.Data) // snippets never echo a credential
 	}
 	w.note(errOut)
 	return inputs, src, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/validate"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // simSeed is the seed of the serving simulation `vlaunch check` uses by
@@ -37,7 +38,7 @@ func specFile(s *streams, path string, needVersion bool, format diag.Format) (*r
 	}
 	src := diag.Sources{}
 	if data, rerr := spec.ReadFile(path); rerr == nil {
-		src[path] = data
+		src[path] = vllm.BlankSecrets(data) // snippets never echo a credential
 	}
 	if err != nil || ds.HasErrors() {
 		printSpecDiags(s, format, ds, src)

@@ -12,6 +12,7 @@ import (
 	"github.com/vlaunch/vlaunch/internal/inputfile"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/validate"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 func init() { subcommands = append(subcommands, newValidateCmd) }
@@ -76,7 +77,7 @@ func runValidate(s *streams, o *validateOptions, files []string) error {
 		all = append(all, ds...)
 		unusable = unusable || err != nil
 		if data, rerr := spec.ReadFile(f); rerr == nil && utf8.Valid(data) {
-			src[f] = data
+			src[f] = vllm.BlankSecrets(data) // snippets never echo a credential
 		}
 		if o.showDefaults && d != nil && format == diag.FormatText {
 			if err := printDefaults(s.out, d); err != nil {

@@ -77,7 +77,7 @@ var specEntries = []Entry{
 	{SpecBackend, "all2all-backend", diag.Error, "Unknown or unaccepted all-to-all backend"},
 	{SpecNodeSize, "node-size", diag.Warning, "Unusually many GPUs in one node"},
 	{SpecCalibration, "calibration", diag.Error, "Unreadable or invalid calibration file"},
-	{SpecSecret, "secret", diag.Error, "A credential in vllm.env or vllm.extra_args"},
+	{SpecSecret, "secret", diag.Error, "A credential in the spec (vllm.env, extra_args, a URL, an image, any value)"},
 	{SpecSpeculative, "speculative", diag.Error, "Speculative decoding the release or the model cannot run as written"},
 	{SpecTPHeads, "tensor-heads", diag.Error, "The tensor-parallel size cannot split the model's query or KV heads"},
 	{SpecBlockSplit, "block-quant-split", diag.Error, "The layout splits block-quantized weights into shards that are not whole blocks"},
