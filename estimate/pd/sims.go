@@ -252,6 +252,12 @@ func simDecode(p *Pool, n, out int, l load, seed uint64) (res sim.Result, extraW
 		}
 	}
 	scale := float64(u.copies)
+	if UseDecodeTimeAway && l.pool <= 0 && sessions > 0 {
+		// The copies run l.sessions in all, not copies × their ceiling
+		// share: one session on a pool of three instances is one
+		// session's rate, not three (Little's law, TestClosedLoopLittle).
+		scale = float64(l.sessions) / float64(sessions)
+	}
 	res.OutputTokPerS *= scale
 	res.TotalTokPerS *= scale
 	res.MeanRunning *= scale
