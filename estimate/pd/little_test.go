@@ -3,6 +3,9 @@ package pd
 import (
 	"fmt"
 	"math"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -51,5 +54,37 @@ func TestClosedLoopLittle(t *testing.T) {
 				t.Errorf("%s: %d sessions, Little's law holds %.3f (%+.1f%%)", name, n, held, 100*(held/float64(n)-1))
 			}
 		}
+	}
+}
+
+// QA finding (session 38): the throughput verdict's Little's law named two
+// request times in one sentence ("128 ÷ 56.03 s, the request's time being
+// about 0.714 s + 1000 × 55.9 ms = 56.62 s"). It names one, TTFT + (out −
+// 1) × TPOT, and N over it is the rate it states within 1%.
+func TestLittleSentenceOneTime(t *testing.T) {
+	r, _ := qa37Eval(t, "testdata/qa38-glm5-fp8-pd-2x8h200.yaml", nil)
+	s := r.Scenarios[0]
+	if s.Binding != BindSessions {
+		t.Fatalf("bound by the %s, want the sessions", s.Binding)
+	}
+	x := RateExplanation(&s)
+	times := regexp.MustCompile(`(\d+\.\d+) s\b`).FindAllStringSubmatch(x, -1)
+	var secs []float64
+	for _, m := range times {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		secs = append(secs, v)
+	}
+	// the request's time and its TTFT part, nothing else in seconds
+	if len(secs) != 2 {
+		t.Fatalf("%d figures in seconds, want the request's time and its TTFT: %s", len(secs), x)
+	}
+	cycle := secs[0]
+	want := s.TTFT.Mean + float64(s.OutputTokens-1)*s.TPOT.Mean
+	if math.Abs(cycle-want) > 0.01 || math.Abs(float64(s.Sessions)/cycle/s.RequestsPerS-1) > 0.01 {
+		t.Errorf("request's time %.2f s (TTFT + (out − 1) × TPOT = %.2f s), %d ÷ it = %.3f against the rate %.3f: %s",
+			cycle, want, s.Sessions, float64(s.Sessions)/cycle, s.RequestsPerS, x)
+	}
+	if !strings.Contains(x, fmt.Sprintf("%d more output tokens", s.OutputTokens-1)) {
+		t.Errorf("the sentence does not count the output tokens after the first: %s", x)
 	}
 }
