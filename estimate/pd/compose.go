@@ -50,6 +50,12 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 	// the prefill pool's capacity, which then binds whatever utilisation
 	// its simulation's rate works out to.
 	prefillSaturated := false
+	// prLoad is the load of the prefill run pr (PrefillQueue reads it).
+	var prLoad load
+	runPrefill := func(l load) sim.Result {
+		prLoad = l
+		return simPrefill(pre, n, l, e.seed)
+	}
 	decode := func(l load) sim.Result {
 		if e.recompute {
 			extra = 0
@@ -65,7 +71,7 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 	}
 	if e.rate > 0 {
 		lambda = e.rate
-		pr = simPrefill(pre, n, load{rate: lambda, cap: e.preCap}, e.seed)
+		pr = runPrefill(load{rate: lambda, cap: e.preCap})
 		dr = decode(load{rate: lambda, cap: e.decCap})
 		sc.Unbounded = pr.Overloaded || dr.Overloaded || lambda >= muP || lambda >= muD
 	} else {
@@ -87,7 +93,7 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 				}
 				return hop + x + dr.E2E.Mean + extra
 			}
-			pr = simPrefill(pre, n, load{sessions: N, thinkS: away()}, e.seed)
+			pr = runPrefill(load{sessions: N, thinkS: away()})
 			if UseDecodeTimeAway {
 				// The decode pool sees the N sessions too, each back after
 				// its prefill (queue included), the router hops, the
@@ -104,14 +110,14 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 						break
 					}
 					dr, lambda = d2, d2.OutputTokPerS/float64(out)
-					pr = simPrefill(pre, n, load{sessions: N, thinkS: away()}, e.seed)
+					pr = runPrefill(load{sessions: N, thinkS: away()})
 				}
 			} else {
 				inPrefill := lambda * (pr.TTFT.Mean + handoffAt(base, lambda).TimeS + hop)
 				if nd := N - int(math.Round(inPrefill)); !pr.Overloaded && nd >= 1 && nd < N-1 {
 					dr = decode(load{sessions: nd})
 					lambda = dr.OutputTokPerS / float64(out)
-					pr = simPrefill(pre, n, load{sessions: N, thinkS: away()}, e.seed)
+					pr = runPrefill(load{sessions: N, thinkS: away()})
 				}
 			}
 		} else {
@@ -128,8 +134,9 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 					away += e.noticeWait(dr, handoffAt(base, lambda).TimeS)
 				}
 				if finite {
-					return simPrefill(pre, n, load{sessions: N, thinkS: away}, e.seed)
+					return runPrefill(load{sessions: N, thinkS: away})
 				}
+				prLoad = load{} // a blend of two runs: no one run's steps to read
 				return prefillAt(pre, n, float64(N)-lambda*away, e.seed)
 			}
 			pr = prefill()
@@ -202,6 +209,9 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 		sc.TTFT = convolveHandoff(pr, dr, hop+x.TimeS+notice+extra, x.handoff(), x.TimeS)
 	}
 	sc.Lease = e.lease(n, lambda, hop+x.TimeS+dr.TTFTParts.QueueS+extra)
+	if UsePrefillQueueReason && e.pool <= 0 && (prLoad.sessions > 0 || prLoad.rate > 0) {
+		sc.PrefillQueue = prefillQueue(pre, n, prLoad, pr, e.seed)
+	}
 	return sc, pr, dr
 }
 

@@ -58,6 +58,12 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 // about TTFT + output × TPOT) or an open loop's arrivals.
 func RateExplanation(s *Scenario) string {
 	utilised := fmt.Sprintf("prefill %.0f%%, decode %.0f%% utilised", 100*s.PrefillUtilization, 100*s.DecodeUtilization)
+	if q := s.PrefillQueue; q != nil && q.BusyFraction > s.PrefillUtilization+0.1 {
+		// Utilisation counts filled token slots; a lock-step pool can step
+		// most of the time with few of them filled (QA session 38).
+		utilised = fmt.Sprintf("prefill %.0f%% of its token slots filled though stepping %.0f%% of the time, decode %.0f%% utilised",
+			100*s.PrefillUtilization, 100*q.BusyFraction, 100*s.DecodeUtilization)
+	}
 	if s.CapClosedLoop && (s.Binding == BindSessions || s.Binding == BindArrivals) {
 		return fmt.Sprintf("%.2f requests/s, bound by the client's cap of %d in flight: its arrivals at %.2f/s outpace what %d sessions sustain, so it runs as their closed loop (%s; a pool binds from %.0f%%)",
 			s.RequestsPerS, s.ClientCap, s.RatePerS, s.ClientCap, utilised, 100*BindsAt)
@@ -103,10 +109,41 @@ func ttftVerdict(dec *input.Input, sc *Scenario, n int, q string, target float64
 	v.Predicted = get(sc)
 	p := sc.TTFTParts
 	v.Binding = largestPart(p)
+	if q := sc.PrefillQueue; v.Binding == "prefill queue" && q != nil && q.Reason != "" {
+		v.Binding += ": " + q.Reason
+	}
 	v.Explanation = fmt.Sprintf("mean %.3f s = prefill queue %.3f + prefill %.3f + router %.4f + KV transfer %.4f + decode admission %.3f + first decode step %.3f + API servers %.3f",
 		sc.TTFT.Mean, p.PrefillQueueS, p.PrefillS, p.RouterS, p.TransferS, p.DecodeAdmitS, p.FirstDecodeS, p.FrontendS)
+	if x := QueueExplanation(sc); x != "" {
+		v.Explanation += "; " + x
+	}
 	slo.JudgeTTFT(&v, dec, q, true, openLoad(sc))
 	return v
+}
+
+// QueueExplanation says what the prefill queue waits for, from the
+// prefill pool's simulation (Scenario.PrefillQueue): the steps a prompt
+// waited through and their length, the prompts a rank held against what
+// its token budget schedules, and the pool's time stepping beside its
+// filled token slots (utilisation). "" without a queue or its reading.
+func QueueExplanation(sc *Scenario) string {
+	q := sc.PrefillQueue
+	if q == nil || q.Reason == "" {
+		return ""
+	}
+	x := fmt.Sprintf("the prefill queue (%.3f s) waits through %.1f of the prefill pool's steps on average (mean step %.3f s); "+
+		"a rank holds %.2f prompts while the pool steps, its token budget schedules %d of these prompts in one step",
+		sc.TTFTParts.PrefillQueueS, q.QueueSteps, q.MeanStepS, q.PromptsPerRank, q.BudgetPrompts)
+	switch q.Reason {
+	case QueueLockStep:
+		x += ", so it is a lock-step wait, not prompts ahead of it: the pool's DP ranks step together (a rank with no prompt runs a dummy step in step with the others), " +
+			"and a prompt reaching an idle rank waits for the step the group is in (and the dummy passes the hosts launched ahead)"
+	case QueueStepInFlight:
+		x += ", so it waits for the step in flight, not behind other prompts"
+	case QueueBehindPrompts:
+		x += ", so it queues behind other prompts"
+	}
+	return x + fmt.Sprintf("; the pool steps %.0f%% of the time while %.0f%% of its token slots are filled (utilisation)", 100*q.BusyFraction, 100*sc.PrefillUtilization)
 }
 
 // openLoad is the load whose queue an open loop's TTFT waits in
