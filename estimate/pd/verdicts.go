@@ -58,7 +58,9 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 // about TTFT + output × TPOT) or an open loop's arrivals.
 func RateExplanation(s *Scenario) string {
 	utilised := fmt.Sprintf("prefill %.0f%%, decode %.0f%% utilised", 100*s.PrefillUtilization, 100*s.DecodeUtilization)
+	near := "no pool near saturation"
 	if q := s.PrefillQueue; q != nil && q.BusyFraction > s.PrefillUtilization+0.1 {
+		near = "no pool's token slots near saturation"
 		// Utilisation counts filled token slots; a lock-step pool can step
 		// most of the time with few of them filled (QA session 38).
 		utilised = fmt.Sprintf("prefill %.0f%% of its token slots filled though stepping %.0f%% of the time, decode %.0f%% utilised",
@@ -79,10 +81,10 @@ func RateExplanation(s *Scenario) string {
 		// TestClosedLoopLittle); the rate is the simulated one, which N ÷
 		// that time gives within a percent.
 		cycle := s.TTFT.Mean + float64(max(0, s.OutputTokens-1))*s.TPOT.Mean
-		return fmt.Sprintf("%.2f requests/s, bound by the %d sessions: no pool near saturation (%s; a pool binds from %.0f%%), "+
+		return fmt.Sprintf("%.2f requests/s, bound by the %d sessions: %s (%s; a pool binds from %.0f%%), "+
 			"so the closed loop's rate is its sessions over one request's time (Little's law): %d ÷ %.2f s = %.2f requests/s, "+
 			"a request's time being TTFT %.3f s + %d more output tokens × TPOT %.1f ms",
-			s.RequestsPerS, s.Sessions, utilised, 100*BindsAt, s.Sessions, cycle, float64(s.Sessions)/cycle,
+			s.RequestsPerS, s.Sessions, near, utilised, 100*BindsAt, s.Sessions, cycle, float64(s.Sessions)/cycle,
 			s.TTFT.Mean, s.OutputTokens-1, 1e3*s.TPOT.Mean)
 	case BindArrivals:
 		return fmt.Sprintf("%.2f requests/s, the arrival rate: no pool near saturation (%s; a pool binds from %.0f%%)", s.RequestsPerS, utilised, 100*BindsAt)
