@@ -34,6 +34,9 @@ func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
 	r.Findings = append(pf, r.Findings...)
 	r.Feasible = !r.Findings.HasErrors()
 	rep.Colocated = colocated(d, opt)
+	if !opt.NoAdvice {
+		pdWouldPass(d, &rep, verdicts, opt)
+	}
 	r.Disaggregated, r.SLO = &rep, verdicts
 	for _, v := range verdicts {
 		if v.Verdict == "fail" {

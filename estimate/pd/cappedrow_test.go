@@ -1,6 +1,7 @@
 package pd_test
 
 import (
+	"math"
 	"reflect"
 	"testing"
 
@@ -15,10 +16,11 @@ import (
 // tokens) given a cap. Every row of published/pd.yaml has none (its rate
 // clients set no --max-concurrency). A cap of 2: a request takes about
 // 0.3 s + 199 × 10.5 ms ≈ 2.4 s, so 2 sessions sustain about 0.8
-// requests/s by Little's law (the model's closed loop of 2 gives 1.2: its
-// decode pool runs a loop of two that small with no time away, compose),
-// far below 3.6: the closed loop of 2, the model's own (the
-// row replayed as a steady closed loop of 2 sessions) within 2%. A cap of
+// requests/s by Little's law; the model's closed loop of 2 gives 1.06 with
+// its own TTFT (0.26 s) and TPOT (8.1 ms), Little's law within 3% (it gave
+// 1.21 before its decode pool ran the two sessions with their time away,
+// UseDecodeTimeAway), far below 3.6: the closed loop of 2, the model's own
+// (the row replayed as a steady closed loop of 2 sessions) within 2%. A cap of
 // 1,000 never binds: the uncapped replay's figures exactly.
 func TestCappedRowReplayedCapped(t *testing.T) {
 	set, err := published.PD()
@@ -49,7 +51,11 @@ func TestCappedRowReplayedCapped(t *testing.T) {
 	}
 	closed := row
 	closed.Load = published.Load{Kind: published.LoadClosedLoop, Concurrency: published.N(2)} // no num_prompts: the steady loop
-	want, _ := replayPD(t, closed)
+	want, ws := replayPD(t, closed)
+	if held := ws.RequestsPerS * (ws.TTFT.Mean + float64(ws.OutputTokens-1)*ws.TPOT.Mean); math.Abs(held/2-1) > 0.03 {
+		t.Errorf("closed loop of 2: %.3f requests/s × (TTFT %.3f s + %d × TPOT %.4f s) = %.2f sessions, want 2 (Little's law)",
+			ws.RequestsPerS, ws.TTFT.Mean, ws.OutputTokens-1, ws.TPOT.Mean, held)
+	}
 	for name, v := range map[string][2]float64{"requests/s": {p.RequestsPerS, want.RequestsPerS}, "TTFT mean": {p.TTFTMean, want.TTFTMean}, "TPOT mean": {p.TPOTMean, want.TPOTMean}} {
 		if v[0] <= 0 || v[0] > 1.02*v[1] || v[0] < 0.98*v[1] {
 			t.Errorf("cap 2: %s %.4g, the row's closed loop of 2 sessions %.4g", name, v[0], v[1])

@@ -12,7 +12,7 @@ import (
 func (e *evaluator) notes(r *Report) []string {
 	out := []string{
 		"P/D composition: each pool is modelled as a colocated deployment of its own (its memory, step model and simulator); the prefill pool serves prompts that produce one token (max_tokens 1, as the router sends them), the decode pool requests that arrive with their KV and cost one token's compute to admit (like a prefix-cache hit of the whole prompt); decode runs with no prefill beside it",
-		"closed loop: the decode pool is simulated with the sessions that are decoding and the prefill pool as a closed loop of all the sessions, each back after its mean time away (router hops, KV transfer, decode pool); when prefill binds, it runs as a closed loop of the sessions not decoding and decode as a closed loop of all the sessions, each back after its mean prefill and hand-off",
+		closedLoopNote(),
 		"decode admission is the simulator's wait from a request's arrival on the decode pool to its first scheduled step (a free slot, then the next step boundary: up to one decode step when the pool is not full); the pull's handshake on a pair's first request is not modelled",
 		fmt.Sprintf("TTFT = prefill queue + prefill + router hops (%d × the inter-node latency; the router's own processing is not modelled) + KV transfer + decode admission + the first decode step, and both pools' API servers; its percentiles assume the two pools' waits independent (their distributions convolved)", e.path.Hops),
 		e.transferNote(),
@@ -91,4 +91,13 @@ func (e *evaluator) transferNote() string {
 		return fmt.Sprintf("KV transfer: %s sends a request's KV layer by layer during its prefill (%s, %s): TTFT carries only what the sends do not hide behind the forward (the transfer line gives the overlap); every attention layer is counted full (no sliding-window clipping) and a draft model's KV is not moved", h.Connector, h.Direction, h.Transport)
 	}
 	return fmt.Sprintf("KV transfer: %s moves a request's whole KV after its prefill (%s, %s) at the link's line rate, fairly shared between the transfers in flight (mean time = alone ÷ (1 − NIC utilisation)); every attention layer is counted full (no sliding-window clipping) and a draft model's KV is not moved", h.Connector, h.Direction, h.Transport)
+}
+
+// closedLoopNote says how a closed loop's pools are simulated
+// (UseDecodeTimeAway).
+func closedLoopNote() string {
+	if UseDecodeTimeAway {
+		return "closed loop: each pool is simulated as a closed loop of all the sessions, each back after its mean time away from it (the prefill pool's: router hops, KV transfer and the decode pool; the decode pool's: the prefill pool, hops, transfer and the wait to notice it), so the loop holds Little's law, rate × (TTFT + (output − 1) × TPOT) = sessions; when prefill binds, it runs as a closed loop of the sessions not decoding when its simulation cannot run them all"
+	}
+	return "closed loop: the decode pool is simulated with the sessions that are decoding and the prefill pool as a closed loop of all the sessions, each back after its mean time away (router hops, KV transfer, decode pool); when prefill binds, it runs as a closed loop of the sessions not decoding and decode as a closed loop of all the sessions, each back after its mean prefill and hand-off"
 }

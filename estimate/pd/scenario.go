@@ -85,6 +85,10 @@ type Scenario struct {
 	// DecodeSimulated is false when the decode pool was too large to
 	// simulate rank by rank: its figures are the steady state's.
 	DecodeSimulated bool `json:"decode_simulated"`
+	// PrefillQueue is the prefill pool's time stepping and what its queue
+	// waits for, read from its simulation (nil: a finite run, a blend of
+	// runs, or a run RunModel reduced to its busy ranks).
+	PrefillQueue *PrefillQueue `json:"prefill_queue,omitempty"`
 }
 
 // TTFTParts is the mean TTFT by where a request spends it; the parts add

@@ -95,6 +95,11 @@ func simRecompute(p *Pool, n, out int, l load, seed uint64) sim.Result {
 // which (with its time away) the sessions' first requests are spread so
 // they do not move in lock-step.
 func simColocated(p *Pool, n, out int, busyS func() float64, l load, seed uint64) sim.Result {
+	return sim.RunModelReplicated(p.sm, colocatedConfig(p, n, out, busyS, l, seed), simReplications)
+}
+
+// colocatedConfig is simColocated's simulator configuration.
+func colocatedConfig(p *Pool, n, out int, busyS func() float64, l load, seed uint64) sim.Config {
 	cfg := sim.Config{DP: p.sm.S.DP, MaxNumSeqs: p.in.MaxNumSeqs, MaxNumBatchedTokens: p.in.MaxNumBatchedTokens,
 		KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()), InputTokens: n, OutputTokens: out,
 		Sessions: l.sessions, ArrivalRatePerS: l.rate, Burstiness: l.burstiness, ThinkS: l.thinkS, Requests: simRequests, Warmup: warmup(l.sessions), Seed: seed,
@@ -109,7 +114,7 @@ func simColocated(p *Pool, n, out int, busyS func() float64, l load, seed uint64
 		cfg.ClientCap = l.cap // RunModel gives the simulated ranks their share
 	}
 	slo.ApplyEngine(p.in, p.sm.S.Eff, &cfg)
-	return sim.RunModelReplicated(p.sm, cfg, simReplications)
+	return cfg
 }
 
 // prefillRunsAll reports whether the prefill pool's simulation runs every
@@ -252,6 +257,12 @@ func simDecode(p *Pool, n, out int, l load, seed uint64) (res sim.Result, extraW
 		}
 	}
 	scale := float64(u.copies)
+	if UseDecodeTimeAway && l.pool <= 0 && sessions > 0 {
+		// The copies run l.sessions in all, not copies × their ceiling
+		// share: one session on a pool of three instances is one
+		// session's rate, not three (Little's law, TestClosedLoopLittle).
+		scale = float64(l.sessions) / float64(sessions)
+	}
 	res.OutputTokPerS *= scale
 	res.TotalTokPerS *= scale
 	res.MeanRunning *= scale

@@ -58,22 +58,34 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 // about TTFT + output × TPOT) or an open loop's arrivals.
 func RateExplanation(s *Scenario) string {
 	utilised := fmt.Sprintf("prefill %.0f%%, decode %.0f%% utilised", 100*s.PrefillUtilization, 100*s.DecodeUtilization)
+	near := "no pool near saturation"
+	if q := s.PrefillQueue; q != nil && q.BusyFraction > s.PrefillUtilization+0.1 {
+		near = "no pool's token slots near saturation"
+		// Utilisation counts filled token slots; a lock-step pool can step
+		// most of the time with few of them filled (QA session 38).
+		utilised = fmt.Sprintf("prefill %.0f%% of its token slots filled though stepping %.0f%% of the time, decode %.0f%% utilised",
+			100*s.PrefillUtilization, 100*q.BusyFraction, 100*s.DecodeUtilization)
+	}
 	if s.CapClosedLoop && (s.Binding == BindSessions || s.Binding == BindArrivals) {
 		return fmt.Sprintf("%.2f requests/s, bound by the client's cap of %d in flight: its arrivals at %.2f/s outpace what %d sessions sustain, so it runs as their closed loop (%s; a pool binds from %.0f%%)",
 			s.RequestsPerS, s.ClientCap, s.RatePerS, s.ClientCap, utilised, 100*BindsAt)
 	}
 	switch s.Binding {
 	case BindSessions:
-		cycle := float64(s.Sessions) / s.RequestsPerS
 		if s.Burst > 0 { // a finite run: its sessions, with the start-up and drain counted
 			return fmt.Sprintf("%.2f requests/s over the run, bound by the %d sessions: no pool near saturation (%s; a pool binds from %.0f%%)",
 				s.RequestsPerS, s.Sessions, utilised, 100*BindsAt)
 		}
-		return fmt.Sprintf("%.2f requests/s, bound by the %d sessions: no pool near saturation (%s; a pool binds from %.0f%%), "+
-			"so the closed loop's rate is its sessions over one request's time (Little's law): %d ÷ %.2f s, "+
-			"the request's time being about TTFT %.3f s + %d output tokens × TPOT %.1f ms = %.2f s",
-			s.RequestsPerS, s.Sessions, utilised, 100*BindsAt, s.Sessions, cycle,
-			s.TTFT.Mean, s.OutputTokens, 1e3*s.TPOT.Mean, s.TTFT.Mean+float64(s.OutputTokens)*s.TPOT.Mean)
+		// One request's time, one figure: TTFT and the output tokens after
+		// the first at TPOT (the closed loop's own Little's law,
+		// TestClosedLoopLittle); the rate is the simulated one, which N ÷
+		// that time gives within a percent.
+		cycle := s.TTFT.Mean + float64(max(0, s.OutputTokens-1))*s.TPOT.Mean
+		return fmt.Sprintf("%.2f requests/s, bound by the %d sessions: %s (%s; a pool binds from %.0f%%), "+
+			"so the closed loop's rate is its sessions over one request's time (Little's law): %d ÷ %.2f s = %.2f requests/s, "+
+			"a request's time being TTFT %.3f s + %d more output tokens × TPOT %.1f ms",
+			s.RequestsPerS, s.Sessions, near, utilised, 100*BindsAt, s.Sessions, cycle, float64(s.Sessions)/cycle,
+			s.TTFT.Mean, s.OutputTokens-1, 1e3*s.TPOT.Mean)
 	case BindArrivals:
 		return fmt.Sprintf("%.2f requests/s, the arrival rate: no pool near saturation (%s; a pool binds from %.0f%%)", s.RequestsPerS, utilised, 100*BindsAt)
 	}
@@ -99,10 +111,41 @@ func ttftVerdict(dec *input.Input, sc *Scenario, n int, q string, target float64
 	v.Predicted = get(sc)
 	p := sc.TTFTParts
 	v.Binding = largestPart(p)
+	if q := sc.PrefillQueue; v.Binding == "prefill queue" && q != nil && q.Reason != "" {
+		v.Binding += ": " + q.Reason
+	}
 	v.Explanation = fmt.Sprintf("mean %.3f s = prefill queue %.3f + prefill %.3f + router %.4f + KV transfer %.4f + decode admission %.3f + first decode step %.3f + API servers %.3f",
 		sc.TTFT.Mean, p.PrefillQueueS, p.PrefillS, p.RouterS, p.TransferS, p.DecodeAdmitS, p.FirstDecodeS, p.FrontendS)
+	if x := QueueExplanation(sc); x != "" {
+		v.Explanation += "; " + x
+	}
 	slo.JudgeTTFT(&v, dec, q, true, openLoad(sc))
 	return v
+}
+
+// QueueExplanation says what the prefill queue waits for, from the
+// prefill pool's simulation (Scenario.PrefillQueue): the steps a prompt
+// waited through and their length, the prompts a rank held against what
+// its token budget schedules, and the pool's time stepping beside its
+// filled token slots (utilisation). "" without a queue or its reading.
+func QueueExplanation(sc *Scenario) string {
+	q := sc.PrefillQueue
+	if q == nil || q.Reason == "" {
+		return ""
+	}
+	x := fmt.Sprintf("the prefill queue (%.3f s) waits through %.1f of the prefill pool's steps on average (mean step %.3f s); "+
+		"a rank holds %.2f prompts while the pool steps, its token budget schedules %d of these prompts in one step",
+		sc.TTFTParts.PrefillQueueS, q.QueueSteps, q.MeanStepS, q.PromptsPerRank, q.BudgetPrompts)
+	switch q.Reason {
+	case QueueLockStep:
+		x += ", so it is a lock-step wait, not prompts ahead of it: the pool's DP ranks step together (a rank with no prompt runs a dummy step in step with the others), " +
+			"and a prompt reaching an idle rank waits for the step the group is in (and the dummy passes the hosts launched ahead)"
+	case QueueStepInFlight:
+		x += ", so it waits for the step in flight, not behind other prompts"
+	case QueueBehindPrompts:
+		x += ", so it queues behind other prompts"
+	}
+	return x + fmt.Sprintf("; the pool steps %.0f%% of the time while %.0f%% of its token slots are filled (utilisation)", 100*q.BusyFraction, 100*sc.PrefillUtilization)
 }
 
 // openLoad is the load whose queue an open loop's TTFT waits in

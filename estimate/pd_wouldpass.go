@@ -1,0 +1,379 @@
+package estimate
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/pd"
+	"github.com/vlaunch/vlaunch/estimate/search"
+	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// UsePDWouldPass gives a P/D check's failing and uncertain verdicts their
+// "what it would take" (slo.Verdict.WouldPass), as colocated verdicts have
+// (QA session 38: a FAIL throughput verdict, 2,285 against 5,000 tokens/s,
+// came with none). Every line's figure is the P/D model's on the spec with
+// the line applied (estimate.EvaluatePD, as check evaluates that spec;
+// TestPDWouldPassApplied), or the colocated check's for the colocated
+// line.
+var UsePDWouldPass = true
+
+// pdWouldPassEvals bounds the applied specs one check evaluates (each is
+// one P/D evaluation: two or three pool simulations per scenario).
+const pdWouldPassEvals = 8
+
+// pdWouldPassSessionTries is how many session counts the sessions line
+// evaluates (Little's law's, then the shortfall's).
+const pdWouldPassSessionTries = 3
+
+// pdEdit is one change to a P/D spec a line proposes.
+type pdEdit struct {
+	// what the line says the change is (spec keys and values)
+	what string
+	edit func(*spec.Deployment)
+}
+
+// pdClaim is one line and the figure it states (for the applied-spec
+// test): the verdict named, its predicted figure on the applied spec, and
+// the edit (nil edit: the colocated layout, check of the spec without
+// disaggregation).
+type pdClaim struct {
+	line     string
+	verdict  string
+	figure   float64
+	verdict2 string
+	edit     *pdEdit
+}
+
+// pdAdvisor evaluates applied edits of one P/D check.
+type pdAdvisor struct {
+	d     *resolve.Deployment
+	opt   PerfOptions
+	evals int
+	// nowTokPerS is the spec's own output tokens/s (the instance lines of
+	// latency verdicts state the throughput they trade).
+	nowTokPerS float64
+	memo       map[string][]slo.Verdict
+	rep        map[string]*pd.Report
+}
+
+// evaluate is the P/D model's verdicts on d's spec with e applied (nil:
+// the spec cannot be edited or resolved, or the budget is spent).
+func (a *pdAdvisor) evaluate(e pdEdit) ([]slo.Verdict, *pd.Report) {
+	if vs, ok := a.memo[e.what]; ok {
+		return vs, a.rep[e.what]
+	}
+	if a.evals >= pdWouldPassEvals {
+		return nil, nil
+	}
+	d, ok := editPD(a.d, e)
+	if !ok {
+		a.memo[e.what] = nil
+		return nil, nil
+	}
+	pre, dec := input.FromResolved(d.PD.Roles[0].Deployment), input.FromResolved(d.PD.Roles[1].Deployment)
+	rep, vs := EvaluatePD(&pre, &dec, d.PD.Connector.Name, d.PD.SameNode(), d.PD.Router.Kind, a.opt)
+	if len(rep.Scenarios) > 0 {
+		a.evals++ // a pool that holds no KV block is not simulated
+	}
+	a.memo[e.what], a.rep[e.what] = vs, &rep
+	return vs, &rep
+}
+
+// editPD is d's spec with e applied, resolved as check resolves it (the
+// deployment's calibration on both pools, as cmd/vlaunch's checkPD
+// gives them).
+func editPD(d *resolve.Deployment, e pdEdit) (*resolve.Deployment, bool) {
+	if d == nil || d.Spec == nil || d.Spec.Disaggregation == nil {
+		return nil, false
+	}
+	s := *d.Spec
+	s.Hardware.Nodes = append([]spec.Node(nil), s.Hardware.Nodes...)
+	dis := *s.Disaggregation
+	dis.Prefill.Nodes = append([]string(nil), dis.Prefill.Nodes...)
+	dis.Decode.Nodes = append([]string(nil), dis.Decode.Nodes...)
+	s.Disaggregation = &dis
+	s.SLO.TTFT = append(s.SLO.TTFT[:0:0], s.SLO.TTFT...)
+	e.edit(&s)
+	r, err := resolve.FromSpec(&s)
+	if err != nil || r.PD == nil || len(r.PD.Roles) != 2 {
+		return nil, false
+	}
+	pdr := *r.PD
+	pdr.Roles = append([]resolve.Role(nil), r.PD.Roles...)
+	for i := range pdr.Roles {
+		x := *pdr.Roles[i].Deployment
+		x.Calibration = d.Calibration
+		pdr.Roles[i].Deployment = &x
+	}
+	r.PD = &pdr
+	return r, true
+}
+
+// verdictNamed is the verdict of vs called name (nil: none).
+func verdictNamed(vs []slo.Verdict, name string) *slo.Verdict {
+	for i := range vs {
+		if vs[i].Name == name {
+			return &vs[i]
+		}
+	}
+	return nil
+}
+
+// pdWouldPass adds what it would take to every failing or uncertain
+// verdict of a P/D check of d (report rep, its colocated comparison
+// rep.Colocated set): for a throughput target a closed loop's sessions
+// do not reach, more sessions (Little's law's count, then the
+// shortfall's, each evaluated); for a verdict a pool binds (the rate, a
+// TTFT the prefill pool's queue or prompt dominates, TPOT), more instances
+// of that pool on its own GPUs (search.Layouts on the pool's nodes, the
+// layouts plan's P/D candidates take, placeable and fitting); and the
+// colocated layout on the same GPUs when its check meets the target.
+func pdWouldPass(d *resolve.Deployment, rep *pd.Report, vs []slo.Verdict, opt PerfOptions) []pdClaim {
+	if !UsePDWouldPass || d == nil || d.Spec == nil || d.Spec.Disaggregation == nil || len(rep.Scenarios) == 0 {
+		return nil
+	}
+	opt.NoAdvice = true
+	a := &pdAdvisor{d: d, opt: opt, memo: map[string][]slo.Verdict{}, rep: map[string]*pd.Report{}}
+	if sc := rep.Scenario(d.Workload.InputTokens); sc != nil {
+		a.nowTokPerS = sc.OutputTokPerS
+	}
+	var claims []pdClaim
+	for i := range vs {
+		v := &vs[i]
+		if v.Verdict != slo.VerdictFail && v.Verdict != slo.VerdictUncertain || v.Unbounded && v.Predicted <= 0 && v.Binding == slo.BindKV {
+			continue
+		}
+		sc := rep.Scenario(d.Workload.InputTokens)
+		var got []pdClaim
+		var base *pdEdit
+		role := ""
+		switch {
+		case v.Unit == "tokens/s":
+			if sc != nil && sc.Binding == pd.BindSessions && sc.Sessions > 0 && sc.Burst == 0 && v.Predicted < v.Target {
+				c, bound := a.sessions(v, sc)
+				got = append(got, c...)
+				if role = roleOf(bound); role != "" && len(c) > 0 {
+					base = c[len(c)-1].edit // the pool that binds at those sessions, with them
+				}
+			} else if sc != nil {
+				role = roleOf(sc.Binding)
+			}
+		case v.Unit == "s" && strings.HasPrefix(v.Name, "TPOT"):
+			role = spec.RoleDecode
+		case v.Unit == "s" && strings.HasPrefix(v.Binding, "prefill"):
+			role = spec.RolePrefill
+		case v.Unit == "s" && (strings.HasPrefix(v.Binding, "decode") || strings.HasPrefix(v.Binding, "first decode")):
+			role = spec.RoleDecode
+		}
+		if role != "" {
+			got = append(got, a.moreInstances(v, role, base)...)
+		}
+		if c, ok := colocatedClaim(rep.Colocated, v); ok {
+			got = append(got, c)
+		}
+		for _, c := range got {
+			v.WouldPass = append(v.WouldPass, c.line)
+		}
+		claims = append(claims, got...)
+	}
+	return claims
+}
+
+// roleOf is the pool a binding names ("" for none).
+func roleOf(binding string) string {
+	switch binding {
+	case pd.BindPrefill:
+		return spec.RolePrefill
+	case pd.BindDecode:
+		return spec.RoleDecode
+	}
+	return ""
+}
+
+// figure formats a verdict's figure in its unit.
+func figure(v *slo.Verdict, x float64) string {
+	if v.Unit == "tokens/s" {
+		return textfmt.Thousands(int64(math.Round(x))) + " tokens/s"
+	}
+	return textfmt.Seconds(x)
+}
+
+// concurrencyPD is workload.concurrency: n on a P/D spec.
+func concurrencyPD(n int) pdEdit {
+	return pdEdit{fmt.Sprintf("workload.concurrency: %d", n), func(s *spec.Deployment) { s.Workload.Concurrency = n }}
+}
+
+// sessions is the sessions line of a throughput verdict v a closed loop's
+// sessions bind (scenario sc): Little's law's count N × target ÷
+// predicted (the request's time unchanged), evaluated; when it falls
+// short, the count its shortfall points to, up to pdWouldPassSessionTries.
+// bound is what binds the last count evaluated (a pool, when more
+// sessions saturate it).
+func (a *pdAdvisor) sessions(v *slo.Verdict, sc *pd.Scenario) (out []pdClaim, bound string) {
+	n := sc.Sessions
+	pred := v.Predicted
+	tried := ""
+	var last *pdClaim
+	for range pdWouldPassSessionTries {
+		next := int(math.Ceil(float64(n) * v.Target / pred))
+		if next <= n {
+			next = n + 1
+		}
+		e := concurrencyPD(next)
+		vs, rep := a.evaluate(e)
+		w := verdictNamed(vs, v.Name)
+		if w == nil || w.Predicted <= 0 {
+			break
+		}
+		s := rep.Scenario(a.d.Workload.InputTokens)
+		bound = ""
+		if s != nil {
+			bound = s.Binding
+		}
+		line := fmt.Sprintf("%s (now %d; Little's law: %d × %s ÷ %s): the P/D model on that spec gives %s (%s), bound by the %s",
+			e.what, sc.Sessions, n, figure(v, v.Target), figure(v, pred), figure(v, w.Predicted), strings.ToUpper(w.Verdict), bound)
+		if w.Verdict == slo.VerdictPass {
+			return append(out, pdClaim{line: line + tried, verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}), bound
+		}
+		if bound != pd.BindSessions {
+			// a pool saturates first: more sessions alone do not reach it
+			return append(out, pdClaim{line: line + tried + ": more sessions alone do not reach the target", verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}), bound
+		}
+		last = &pdClaim{line: line, verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}
+		if tried == "" {
+			tried = "; tried before it:"
+		}
+		tried += fmt.Sprintf(" %d sessions %s;", next, figure(v, w.Predicted))
+		n, pred = next, w.Predicted
+		if next >= 64*sc.Sessions {
+			break
+		}
+	}
+	if last != nil {
+		// none of the counts tried meets it: the last one's figure
+		last.line = strings.TrimSuffix(strings.Replace(last.line, "(now ", "(the last of "+fmt.Sprint(pdWouldPassSessionTries)+" counts tried; now ", 1), ";")
+		last.line += ": more sessions alone are not shown to meet it"
+		return append(out, *last), bound
+	}
+	return out, bound
+}
+
+// poolSpec is the spec's pool of role.
+func poolSpec(s *spec.Deployment, role string) *spec.Pool {
+	if role == spec.RolePrefill {
+		return &s.Disaggregation.Prefill
+	}
+	return &s.Disaggregation.Decode
+}
+
+// moreInstances is the line for verdict v bound by the pool of role: the
+// pool's layouts on its own nodes with more instances than now (as plan's
+// P/D candidates enumerate them: search.Layouts, search.Placeable), each
+// evaluated with the rest of the spec unchanged; the best by v's figure.
+func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []pdClaim {
+	var r *resolve.Role
+	for i := range a.d.PD.Roles {
+		if a.d.PD.Roles[i].Name == role {
+			r = &a.d.PD.Roles[i]
+		}
+	}
+	if r == nil || a.d.PD.SameNode() {
+		return nil // pools sharing a node: plan's split of it, not a pool's own nodes
+	}
+	p := poolSpec(a.d.Spec, role)
+	var hosts []int
+	for _, name := range p.Nodes {
+		for _, n := range a.d.Nodes {
+			if n.Name == name {
+				hosts = append(hosts, n.GPUs)
+			}
+		}
+	}
+	if len(hosts) != len(p.Nodes) || len(hosts) == 0 {
+		return nil
+	}
+	now := r.Deployment.Layout
+	perNode := 0
+	for _, h := range hosts {
+		perNode = max(perNode, h)
+	}
+	var best *pdClaim
+	fit := 0
+	ref := v.Predicted // the figure to beat: the spec's, or with base applied
+	if base != nil {
+		if vs, _ := a.evaluate(*base); verdictNamed(vs, v.Name) != nil {
+			ref = verdictNamed(vs, v.Name).Predicted
+		}
+	}
+	for _, l := range search.Placeable(search.Layouts(len(hosts), perNode, a.d.Model), hosts, a.d.Release) {
+		if l.ReplicaCount() <= now.ReplicaCount() || l.TotalGPUs() != now.TotalGPUs() || l.PP != 1 {
+			continue
+		}
+		if t, err := resolve.ResolveDTypes(a.d.Model, a.d.Spec.Model.Weights, "auto"); err == nil && l.BlockSplitProblem(a.d.Model, t.FromCheckpoint) != "" {
+			continue
+		}
+		e := pdEdit{fmt.Sprintf("disaggregation.%s: instances %d, parallelism tensor %d, data %d, expert %t", role, l.ReplicaCount(), l.TP, l.DP, l.EP),
+			func(s *spec.Deployment) {
+				q := poolSpec(s, role)
+				q.Instances = l.ReplicaCount()
+				q.Parallelism = spec.PoolParallelism{Tensor: l.TP, Pipeline: 1, Data: l.DP, Expert: l.EP}
+				if !l.EP {
+					q.VLLM.All2AllBackend = nil
+				}
+			}}
+		if base != nil {
+			b, x := *base, e
+			e = pdEdit{b.what + " and " + x.what, func(s *spec.Deployment) { b.edit(s); x.edit(s) }}
+		}
+		vs, rep := a.evaluate(e)
+		if rep == nil || len(rep.Scenarios) == 0 {
+			continue // the pool's memory holds no KV block on that layout
+		}
+		also := ""
+		if sc := rep.Scenario(a.d.Workload.InputTokens); sc != nil && v.Unit != "tokens/s" {
+			also = fmt.Sprintf(", at %s output tokens/s (now %s)", textfmt.Thousands(int64(math.Round(sc.OutputTokPerS))), textfmt.Thousands(int64(math.Round(a.nowTokPerS))))
+		}
+		fit++
+		w := verdictNamed(vs, v.Name)
+		if w == nil || w.Predicted <= 0 || w.Unbounded {
+			continue
+		}
+		c := pdClaim{verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e,
+			line: fmt.Sprintf("%s (the %s pool now %d × TP %d · DP %d%s on the same %d GPUs): the P/D model on that spec gives %s (%s)",
+				e.what, role, now.ReplicaCount(), now.TP, now.DP, map[bool]string{true: " · EP"}[now.EP], now.TotalGPUs(), figure(v, w.Predicted), strings.ToUpper(w.Verdict)) + also}
+		if best == nil || (v.Unit == "tokens/s") == (c.figure > best.figure) {
+			best = &c
+		}
+	}
+	if best != nil && !(v.Unit == "tokens/s" && best.figure > ref || v.Unit != "tokens/s" && best.figure < ref) {
+		best.line += fmt.Sprintf(", the best of the %d such layouts that fit, not better than %s without them", fit, figure(v, ref))
+	}
+	if best == nil {
+		if fit == 0 {
+			return []pdClaim{{line: fmt.Sprintf("more instances of the %s pool (now %d × TP %d · DP %d) on its %d GPUs: no such layout that vLLM places holds the model and a KV block per GPU",
+				role, now.ReplicaCount(), now.TP, now.DP, now.TotalGPUs())}}
+		}
+		return nil
+	}
+	return []pdClaim{*best}
+}
+
+// colocatedClaim is the colocated line: the same GPUs run colocated
+// (resolve's Colocated, check's colocated path) meet v's target.
+func colocatedClaim(c *pd.Colocated, v *slo.Verdict) (pdClaim, bool) {
+	if c == nil || c.Error != "" {
+		return pdClaim{}, false
+	}
+	w := verdictNamed(c.SLO, v.Name)
+	if w == nil || w.Verdict != slo.VerdictPass {
+		return pdClaim{}, false
+	}
+	return pdClaim{verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict,
+		line: fmt.Sprintf("the same GPUs colocated (%s; the spec without disaggregation) meet it: %s (PASS)", c.Layout, figure(v, w.Predicted))}, true
+}
