@@ -75,6 +75,15 @@ func TestClientCapColocated(t *testing.T) {
 	if !reflect.DeepEqual(loose.Result, free.Result) || loose.ClientCapBinds {
 		t.Errorf("a cap of 512 at 2/s changed the run or binds (%v):\n%+v\n%+v", loose.ClientCapBinds, loose.Result, free.Result)
 	}
+	// The TTFT band's queueing widening (openLoad) is the uncapped loop's
+	// under a cap that does not bind, none where it binds (the engine's
+	// queue holds at most the cap).
+	if l := openLoad(&near, 0.02); l != (Load{}) {
+		t.Errorf("a binding cap's load band: %+v, want none", l)
+	}
+	if l, f := openLoad(&loose, 0.02), openLoad(&free, 0.02); l != f || l.Utilization <= 0 {
+		t.Errorf("a loose cap's load band %+v, the uncapped loop's %+v: want the same, positive", l, f)
+	}
 	if got, want := OpenLoopText(loose), "Poisson arrivals at 2.00/s, at most 512 in flight (the client's cap: its queue's wait is not in TTFT)"; got != want {
 		t.Errorf("OpenLoopText = %q, want %q", got, want)
 	}

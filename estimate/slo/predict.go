@@ -413,6 +413,9 @@ func loadText(in *input.Input) string {
 		return fmt.Sprintf("a burst of %d requests, %s, ≈%d running on average", w.BurstRequests, cap, w.Concurrency)
 	}
 	if in.Workload.ArrivalRatePerS > 0 {
+		if c := clientCap(in); c > 0 {
+			return fmt.Sprintf("%s, at most %d in flight by the client's cap (≈%d in flight)", ArrivalsText(in.Workload.ArrivalRatePerS, in.Workload.Burstiness(), " requests/s"), c, in.Workload.Concurrency)
+		}
 		return fmt.Sprintf("%s (≈%d in flight)", ArrivalsText(in.Workload.ArrivalRatePerS, in.Workload.Burstiness(), " requests/s"), in.Workload.Concurrency)
 	}
 	return fmt.Sprintf("%d sessions", max(1, in.Workload.Concurrency))
