@@ -88,5 +88,5 @@ func colocated(d *resolve.Deployment, opt PerfOptions) *pd.Colocated {
 // check prints after --apply.
 func EvaluatePD(pre, dec *input.Input, connector string, sameNode bool, router string, opt slo.Options) (pd.Report, []slo.Verdict) {
 	h := vllm.KVHandoffOf(connector, dec.Release().Version, nil, dec.Env)
-	return pd.EvaluateConnector(pre, dec, sameNode, router, h, opt)
+	return pd.EvaluateCapped(pre, dec, sameNode, router, h, dec.Workload.ClientMaxConcurrency, opt) // 0: EvaluateConnector
 }

@@ -186,11 +186,14 @@ func scenarioLines(s *pd.Scenario, burstiness float64) []string {
 	load := fmt.Sprintf("%d sessions", s.Sessions)
 	switch {
 	case s.Burst > 0: // a finite run, named as the colocated simulation names it
-		load = simLoad(slo.SimScenario{Sessions: s.Sessions, RatePerS: s.RatePerS, Burstiness: burstiness, Burst: s.Burst})
+		load = simLoad(slo.SimScenario{Sessions: s.Sessions, RatePerS: s.RatePerS, Burstiness: burstiness, ClientCap: s.ClientCap, Burst: s.Burst})
 	case s.RatePerS > 0 && burstiness != 1:
 		load = slo.ArrivalsText(s.RatePerS, burstiness, " requests/s")
 	case s.RatePerS > 0:
 		load = fmt.Sprintf("Poisson %.2f requests/s", s.RatePerS)
+	}
+	if s.ClientCap > 0 && s.RatePerS > 0 && s.Burst == 0 { // the colocated simulation line's words (slo.OpenLoopText)
+		load += fmt.Sprintf(", at most %d in flight (the client's cap: its queue's wait is not in TTFT)", s.ClientCap)
 	}
 	out := []string{fmt.Sprintf("input %s tokens, output %s, %s", textfmt.Thousands(int64(s.InputTokens)), textfmt.Thousands(int64(s.OutputTokens)), load),
 		fmt.Sprintf("rate          %.2f requests/s, %.0f output tokens/s, %s (%sprefill %.0f%%, decode %.0f%%, NICs %.0f%% utilised)",

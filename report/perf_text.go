@@ -213,7 +213,7 @@ func ttftPartsText(p sim.TTFTParts) string {
 func simLoad(s slo.SimScenario) string {
 	switch {
 	case s.Burst > 0 && s.RatePerS > 0:
-		return fmt.Sprintf("%d requests, %s", s.Burst, slo.ArrivalsText(s.RatePerS, s.Burstiness, "/s"))
+		return fmt.Sprintf("%d requests, %s", s.Burst, slo.OpenLoopText(s))
 	case s.Burst > 0 && s.Sessions < s.Burst:
 		return fmt.Sprintf("burst of %d requests at t=0, at most %d in flight", s.Burst, s.Sessions)
 	case s.Burst > 0:
@@ -222,7 +222,7 @@ func simLoad(s slo.SimScenario) string {
 	if s.Sessions > 0 {
 		return fmt.Sprintf("closed loop, %d sessions", s.Sessions)
 	}
-	return slo.ArrivalsText(s.RatePerS, s.Burstiness, "/s")
+	return slo.OpenLoopText(s)
 }
 
 // cutBefore is what a run its work ceiling ended had not done yet.

@@ -17,8 +17,8 @@ type NamedSetting struct {
 // order reports show them: the release, the dtypes, the memory and
 // scheduler limits, the KV block, the all-to-all backend, CUDA graphs, the
 // API-server count and, with speculative decoding, the mean acceptance length, and
-// the arrivals' burstiness when the spec gives it. A release default
-// without an explanation of its own names the release.
+// the arrivals' burstiness and the client's cap when the spec gives them. A
+// release default without an explanation of its own names the release.
 func (d *Deployment) Settings() []NamedSetting {
 	e := d.Engine
 	out := []NamedSetting{
@@ -46,6 +46,10 @@ func (d *Deployment) Settings() []NamedSetting {
 		// Listed only when the spec shapes its arrivals: every other
 		// report stays as it was.
 		out = append(out, named("arrival_burstiness", b))
+	}
+	if c := d.ClientMaxConcurrency(); c.From == SourceSpec {
+		// Listed only when the spec caps its client, as the burstiness.
+		out = append(out, named("client_max_concurrency", c))
 	}
 	for i := range out {
 		if out[i].From == SourceRelease && out[i].Why == "" {

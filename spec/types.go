@@ -159,6 +159,15 @@ type Workload struct {
 	// interval). Only with
 	// ArrivalRatePerS (validate says so otherwise).
 	ArrivalBurstiness float64 `yaml:"arrival_burstiness,omitempty" json:"arrival_burstiness,omitempty"`
+	// ClientMaxConcurrency holds the open loop (ArrivalRatePerS) to at
+	// most this many requests in flight, as vLLM's bench serve
+	// --max-concurrency C with a finite --request-rate does (SGLang's
+	// bench_serving and AIPerf alike): a request that arrives with C in
+	// flight waits in the client's semaphore, and its TTFT and end-to-end
+	// timers start when it is sent, so that wait is in no figure
+	// (sim.Config.ClientCap cites the clients' source). 0: no cap. Only
+	// with ArrivalRatePerS (validate says so otherwise).
+	ClientMaxConcurrency int `yaml:"client_max_concurrency,omitempty" json:"client_max_concurrency,omitempty"`
 	// BurstRequests makes the simulated load a finite benchmark run of this
 	// many requests (a client's --num-prompts): sent at t=0 — at most
 	// Concurrency in flight when Concurrency is set (--max-concurrency) —

@@ -43,6 +43,7 @@ func checkContext(c *checker) {
 	c.checkSessionTokens(limit)
 	c.checkLengths()
 	c.checkArrivals()
+	c.checkClientCap()
 	if limit <= 0 || !c.ok(p("workload")) || w.InputTokens+w.OutputTokens <= limit {
 		return
 	}

@@ -95,6 +95,12 @@ type SimScenario struct {
 	// sim.Config.Burstiness) when it is not Poisson; 0: Poisson arrivals, or
 	// no open loop.
 	Burstiness float64 `json:"arrival_burstiness,omitempty"`
+	// ClientCap is the client's cap on the open loop's requests in flight
+	// (workload.client_max_concurrency, sim.Config.ClientCap); 0: none.
+	// ClientCapBinds says it held the loop below its arrival rate
+	// (capBinds): the client, not the GPUs, bounds the throughput.
+	ClientCap      int  `json:"client_max_concurrency,omitempty"`
+	ClientCapBinds bool `json:"client_cap_binds,omitempty"`
 	// SustainableRatePerS (open loop) is the most requests per second the
 	// deployment serves with these requests (a closed loop keeping every
 	// batch full), and Utilization the arrival rate over it: at 1 or more

@@ -210,13 +210,17 @@ func perfInputLengths(in *input.Input) []int { return spec.ScenarioInputLengths(
 // rate) with requests of the given input length, in opt's replications. An
 // open loop is first compared with the deployment's capacity: at or above
 // it the queue grows without bound, which is said (Overloaded, with the
-// sustainable rate) instead of simulated.
-func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTokens int, opt Options) SimScenario {
+// sustainable rate) instead of simulated, unless the client caps the
+// requests in flight (workload.client_max_concurrency): then the client's
+// queue grows instead and the engine serves the closed loop of the cap's
+// sessions (cappedClosedLoop).
+func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTokens int, opt Options) (sc SimScenario) {
 	w := in.Workload
 	cfg := scenarioConfig(in, sm, kvTokens, inputTokens, opt)
 	_, lengths := lengthSpread(in.Workload, inputTokens, cfg.OutputTokens)
-	sc := SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: cfg.Sessions, Lengths: lengths,
-		RatePerS: w.ArrivalRatePerS, Burstiness: arrivalShape(w), Burst: cfg.Pool, Seed: opt.Seed}
+	sc = SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: cfg.Sessions, Lengths: lengths,
+		RatePerS: w.ArrivalRatePerS, Burstiness: arrivalShape(w), ClientCap: cfg.ClientCap, Burst: cfg.Pool, Seed: opt.Seed}
+	defer func() { sc.ClientCapBinds = capBinds(&sc) }()
 	if cfg.Sessions > 0 || cfg.Pool > 0 { // a finite run's queue is finite, whatever the rate
 		sc.Result = sim.RunModelReplicated(sm, cfg, opt.Replications)
 		return sc
@@ -228,6 +232,10 @@ func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, input
 	}
 	if sc.Utilization < 1 {
 		sc.Result = sim.RunModelReplicated(sm, cfg, opt.Replications)
+	} else if cfg.ClientCap > 0 { // the client's cap holds the loop: its closed loop
+		sc.Result = cappedClosedLoop(in, sm, kvTokens, inputTokens, opt)
+		sc.Result.Work += capacity.Work
+		return sc
 	}
 	work := sc.Result.Work + capacity.Work
 	if sc.Utilization >= 1 || sc.Result.Overloaded {
@@ -282,7 +290,7 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 	cfg := sim.Config{Step: sm.StepSeconds, DP: sm.S.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
 		KVTokensPerRank: int(kvTokens), BlockSize: in.BlockSize, InputTokens: inputTokens, OutputTokens: scenarioOutput(in, inputTokens),
 		Sessions: sessions, ArrivalRatePerS: w.ArrivalRatePerS, Burstiness: w.Burstiness(), Requests: rankRequestsFor(opt.Requests, sessions),
-		Warmup: warmupFor(sessions, opt), Seed: opt.Seed, WorkBudget: opt.workBudget, SessionTokens: w.SessionTokens}
+		Warmup: warmupFor(sessions, opt), Seed: opt.Seed, WorkBudget: opt.workBudget, SessionTokens: w.SessionTokens, ClientCap: clientCap(in)}
 	// Stagger closed-loop sessions over one request's duration at the load
 	// that runs (what the batches hold, not the sessions queued behind
 	// them) so they do not start in lock-step.
@@ -405,6 +413,9 @@ func loadText(in *input.Input) string {
 		return fmt.Sprintf("a burst of %d requests, %s, ≈%d running on average", w.BurstRequests, cap, w.Concurrency)
 	}
 	if in.Workload.ArrivalRatePerS > 0 {
+		if c := clientCap(in); c > 0 {
+			return fmt.Sprintf("%s, at most %d in flight by the client's cap (≈%d in flight)", ArrivalsText(in.Workload.ArrivalRatePerS, in.Workload.Burstiness(), " requests/s"), c, in.Workload.Concurrency)
+		}
 		return fmt.Sprintf("%s (≈%d in flight)", ArrivalsText(in.Workload.ArrivalRatePerS, in.Workload.Burstiness(), " requests/s"), in.Workload.Concurrency)
 	}
 	return fmt.Sprintf("%d sessions", max(1, in.Workload.Concurrency))

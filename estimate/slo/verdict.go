@@ -204,6 +204,9 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 	} else {
 		v.Explanation = throughputExplanation(in, sm, d, v.Binding)
 	}
+	if s := p.sim(in.Workload.InputTokens); s != nil && s.ClientCapBinds {
+		v.Binding, v.Explanation = BindClientCap, clientCapExplanation(s)+"The target "+v.Explanation
+	}
 	f := prefillInterference(in, p)
 	steady := target * f
 	if v.Verdict != VerdictPass && f > 1.01 {
