@@ -14,7 +14,8 @@
 // (median where the client recorded it, else the mean).
 //
 // A prefill/decode disaggregated deployment (resolve.Deployment.PD) is
-// replayed through check's P/D model instead, pd.Evaluate on both pools,
+// replayed through check's P/D model instead, pd.Evaluate on both pools
+// (pd.EvaluateCapped for arrivals held by the client's --max-concurrency),
 // and fitted the same way (pd.go: the loads it replays, what binds each
 // figure, pools on different GPUs refused, the bound on a fit's
 // evaluations).

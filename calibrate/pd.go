@@ -16,6 +16,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // A prefill/decode disaggregated deployment (a spec with a disaggregation
@@ -35,9 +36,11 @@ import (
 // starting at t=0 and every request counted, as vllm bench serve runs
 // it), a burst its finite run with no cap, Poisson arrivals its finite run
 // at that rate, gamma arrivals its finite run at that rate with the
-// client's burstiness (workload.arrival_burstiness). Arrivals held by the
-// client's --max-concurrency are left out with the reason: the P/D model
-// has no client cap. The prompts are
+// client's burstiness (workload.arrival_burstiness), and arrivals held by
+// the client's --max-concurrency its finite run at that rate under the
+// P/D model's client cap (pd.EvaluateCapped: the client's wait in no
+// latency; arrivals faster than the cap's closed loop sustains run as
+// that closed loop). The prompts are
 // capped as the colocated replay caps them (maxSimRequests).
 //
 // Cost: one P/D evaluation simulates both pools (two to four simulations,
@@ -75,6 +78,9 @@ type pdReplay struct {
 	sameNode bool
 	router   string
 	n        int // the input length: the scenario read
+	// clientCap is the client's --max-concurrency over a rate (bench.
+	// LoadCapped; 0: none), replayed by pd.EvaluateCapped.
+	clientCap int
 }
 
 // pdPools are the deployment's prefill and decode pools as check reads
@@ -138,6 +144,7 @@ func checkPDDeployment(dep *resolve.Deployment) (pre, dec input.Input, err error
 // the P/D model cannot replay it.
 func newPDReplay(dep *resolve.Deployment, pre, dec input.Input, r *bench.Result) (*pdReplay, error) {
 	var w spec.Workload
+	clientCap := 0
 	n := min(r.Load.Prompts, maxSimRequests(r.Load))
 	switch r.Load.Kind {
 	case bench.LoadOther:
@@ -149,8 +156,11 @@ func newPDReplay(dep *resolve.Deployment, pre, dec input.Input, r *bench.Result)
 	case bench.LoadCapped:
 		// A capped rate whose arrivals all come at once is read as the
 		// closed loop it is by package bench (instantArrivals); what stays
-		// capped was held back by the client over the run.
-		return nil, fmt.Errorf("%s: the P/D model has no client cap on requests in flight (its open loop queues every arrival at the router), so it cannot replay arrivals the client held back", r.Load)
+		// capped was held back by the client over the run: the P/D
+		// model's capped open loop (pd.EvaluateCapped), the client's
+		// queue in no latency, as the colocated replay runs it
+		// (sim.Config.ClientCap).
+		w.ArrivalRatePerS, w.ArrivalBurstiness, clientCap = r.Load.RatePerS, r.Load.Burstiness, r.Load.Concurrency
 	case bench.LoadClosedLoop:
 		w.Concurrency = r.Load.Concurrency
 	case bench.LoadPoisson:
@@ -165,7 +175,7 @@ func newPDReplay(dep *resolve.Deployment, pre, dec input.Input, r *bench.Result)
 		return nil, fmt.Errorf("requests of %d input and %d output tokens cannot be simulated", inTok, outTok)
 	}
 	w.InputTokens, w.OutputTokens = inTok, outTok
-	p := &pdReplay{sameNode: dep.PD.SameNode(), router: dep.PD.Router.Kind, n: inTok}
+	p := &pdReplay{sameNode: dep.PD.SameNode(), router: dep.PD.Router.Kind, n: inTok, clientCap: clientCap}
 	for _, pool := range []struct {
 		name string
 		in   *input.Input
@@ -212,7 +222,7 @@ func calibrationOf(eff perf.Efficiency) resolve.Calibration {
 func (p *pdReplay) scenario(eff perf.Efficiency) (pd.Scenario, bool) {
 	pre, dec := p.pre, p.dec
 	pre.Calibration, dec.Calibration = calibrationOf(eff), calibrationOf(eff)
-	rep, _ := pd.Evaluate(&pre, &dec, p.sameNode, p.router, slo.Options{Seed: replaySeed})
+	rep, _ := pd.EvaluateCapped(&pre, &dec, p.sameNode, p.router, vllm.NixlHandoff(), p.clientCap, slo.Options{Seed: replaySeed})
 	s := rep.Scenario(p.n)
 	if s == nil {
 		return pd.Scenario{}, false

@@ -14,6 +14,7 @@ import (
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/validate"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // pdExample is the P/D example matching Anyscale's "pack" runs
@@ -48,7 +49,10 @@ func anyscaleC8(name string, l bench.Load) bench.Result {
 // example under workload w, with the constants eff handed to both pools
 // as a calibration file: the test's own reading of the P/D path, from the
 // resolved pools, for calibrate's to match.
-func evaluateByHand(t *testing.T, d *resolve.Deployment, w spec.Workload, eff perf.Efficiency) pd.Scenario {
+//
+// clientCap > 0 is the client's --max-concurrency over the rate
+// (pd.EvaluateCapped; 0: pd.Evaluate's composition).
+func evaluateByHand(t *testing.T, d *resolve.Deployment, w spec.Workload, eff perf.Efficiency, clientCap ...int) pd.Scenario {
 	t.Helper()
 	var pre, dec input.Input
 	for _, r := range d.PD.Roles {
@@ -65,6 +69,9 @@ func evaluateByHand(t *testing.T, d *resolve.Deployment, w spec.Workload, eff pe
 		}
 	}
 	rep, _ := pd.Evaluate(&pre, &dec, d.PD.SameNode(), d.PD.Router.Kind, slo.Options{Seed: replaySeed})
+	if len(clientCap) > 0 && clientCap[0] > 0 {
+		rep, _ = pd.EvaluateCapped(&pre, &dec, d.PD.SameNode(), d.PD.Router.Kind, vllm.NixlHandoff(), clientCap[0], slo.Options{Seed: replaySeed})
+	}
 	s := rep.Scenario(w.InputTokens)
 	if s == nil {
 		t.Fatalf("no scenario for %+v", w)
@@ -86,18 +93,26 @@ func TestPDReplayIsCheckModel(t *testing.T) {
 		name string
 		load bench.Load
 		w    spec.Workload // the workload the P/D model is given
+		cap  int           // the client cap it is given (pd.EvaluateCapped)
 	}{
 		// vllm bench serve --max-concurrency 8 --num-prompts 40: the
 		// P/D model's finite run of 40 requests at concurrency 8.
-		{"closed loop", bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 8, Prompts: 40}, spec.Workload{Concurrency: 8, BurstRequests: 40}},
+		{"closed loop", bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 8, Prompts: 40}, spec.Workload{Concurrency: 8, BurstRequests: 40}, 0},
 		// (Anyscale's own form of it, --request-rate 1e9 under
 		// --max-concurrency 8, reaches calibrate as this closed loop:
 		// package bench reads arrivals that all come at once so.)
-		{"burst", bench.Load{Kind: bench.LoadBurst, Prompts: 24}, spec.Workload{BurstRequests: 24}},
-		{"poisson", bench.Load{Kind: bench.LoadPoisson, RatePerS: 2, Prompts: 60}, spec.Workload{ArrivalRatePerS: 2, BurstRequests: 60}},
+		{"burst", bench.Load{Kind: bench.LoadBurst, Prompts: 24}, spec.Workload{BurstRequests: 24}, 0},
+		{"poisson", bench.Load{Kind: bench.LoadPoisson, RatePerS: 2, Prompts: 60}, spec.Workload{ArrivalRatePerS: 2, BurstRequests: 60}, 0},
 		// vllm bench serve --burstiness 0.5: the prefill pool draws the
 		// client's gamma gaps (workload.arrival_burstiness).
-		{"gamma", bench.Load{Kind: bench.LoadGamma, RatePerS: 2, Burstiness: 0.5, Prompts: 60}, spec.Workload{ArrivalRatePerS: 2, ArrivalBurstiness: 0.5, BurstRequests: 60}},
+		{"gamma", bench.Load{Kind: bench.LoadGamma, RatePerS: 2, Burstiness: 0.5, Prompts: 60}, spec.Workload{ArrivalRatePerS: 2, ArrivalBurstiness: 0.5, BurstRequests: 60}, 0},
+		// vllm bench serve --request-rate 2 --max-concurrency 8: the
+		// P/D model's finite run at that rate under its client cap
+		// (pd.EvaluateCapped; refused before: "no client cap"), and
+		// --request-rate 6 --max-concurrency 4, arrivals faster than 4
+		// sessions sustain: the closed loop of 4.
+		{"capped", bench.Load{Kind: bench.LoadCapped, RatePerS: 2, Concurrency: 8, Prompts: 40}, spec.Workload{ArrivalRatePerS: 2, BurstRequests: 40}, 8},
+		{"capped closed", bench.Load{Kind: bench.LoadCapped, RatePerS: 6, Concurrency: 4, Prompts: 40}, spec.Workload{ArrivalRatePerS: 6, BurstRequests: 40}, 4},
 	} {
 		r := anyscaleC8(c.name, c.load)
 		rep, err := Compare(d, []bench.Result{r}, Options{})
@@ -108,7 +123,13 @@ func TestPDReplayIsCheckModel(t *testing.T) {
 			t.Fatalf("%s: not used: %s", c.name, rep.Results[0].NotUsed)
 		}
 		c.w.InputTokens, c.w.OutputTokens = 5000, 250
-		want := evaluateByHand(t, d, c.w, perf.DefaultEfficiency)
+		want := evaluateByHand(t, d, c.w, perf.DefaultEfficiency, c.cap)
+		if want.ClientCap != c.cap {
+			t.Errorf("%s: the scenario records a client cap of %d, want %d", c.name, want.ClientCap, c.cap)
+		}
+		if c.name == "capped closed" && !want.CapClosedLoop {
+			t.Errorf("%s: 6 arrivals/s under a cap of 4 not replayed as the closed loop of 4 (%.2f requests/s)", c.name, want.RequestsPerS)
+		}
 		byMetric := map[string]float64{"output tok/s": want.OutputTokPerS, "TPOT median (ms)": want.TPOT.P50 * 1e3, "TTFT median (ms)": want.TTFT.P50 * 1e3}
 		if len(rep.Targets) != 3 {
 			t.Fatalf("%s: %d targets, want 3", c.name, len(rep.Targets))
@@ -127,7 +148,7 @@ func TestPDReplayIsCheckModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, wantSlow := p.run(slow), evaluateByHand(t, d, c.w, slow)
+		got, wantSlow := p.run(slow), evaluateByHand(t, d, c.w, slow, c.cap)
 		if got.OutputTokPerS != wantSlow.OutputTokPerS || got.TPOT.P50 != wantSlow.TPOT.P50 || got.TTFT.P50 != wantSlow.TTFT.P50 {
 			t.Errorf("%s, step cost doubled: calibrate %.6g tok/s TPOT %.6g TTFT %.6g, pd.Evaluate %.6g / %.6g / %.6g", c.name,
 				got.OutputTokPerS, got.TPOT.P50, got.TTFT.P50, wantSlow.OutputTokPerS, wantSlow.TPOT.P50, wantSlow.TTFT.P50)
@@ -182,17 +203,18 @@ func TestPDPoolsOnDifferentGPUs(t *testing.T) {
 }
 
 // TestPDReplayRefuses: a result the P/D model cannot replay is shown, not
-// used, with the reason; the others are used.
+// used, with the reason; the others are used — arrivals held back by the
+// client's cap among them (40 arrivals at 2/s take 20 s, so the cap of 8
+// holds real arrivals back: refused as "no client cap" before the P/D
+// model had one, pd.EvaluateCapped).
 func TestPDReplayRefuses(t *testing.T) {
 	d := pdExample(t)
 	ok := anyscaleC8("ok.json", bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 8, Prompts: 40})
+	capped := anyscaleC8("capped.json", bench.Load{Kind: bench.LoadCapped, RatePerS: 2, Concurrency: 8, Prompts: 40})
 	refused := []struct {
 		r    bench.Result
 		want string
 	}{
-		// 40 arrivals at 2/s take 20 s: the client's cap then holds real
-		// arrivals back, which the P/D model has no counterpart for.
-		{anyscaleC8("capped.json", bench.Load{Kind: bench.LoadCapped, RatePerS: 2, Concurrency: 8, Prompts: 40}), "no client cap"},
 		{anyscaleC8("ramp.json", bench.Load{Kind: bench.LoadOther, Unsupported: "the request rate ramps up (linear)", Prompts: 40}), "the request rate ramps up"},
 		{func() bench.Result {
 			r := ok
@@ -201,7 +223,7 @@ func TestPDReplayRefuses(t *testing.T) {
 		}(), "exceed the prefill pool's max_model_len 16000"},
 		{func() bench.Result { r := ok; r.Source, r.SpecAcceptance = "mtp.json", 1.8; return r }(), "the spec's prefill pool does not enable it"},
 	}
-	results := []bench.Result{ok}
+	results := []bench.Result{ok, capped}
 	for _, c := range refused {
 		results = append(results, c.r)
 	}
@@ -209,11 +231,11 @@ func TestPDReplayRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Results[0].NotUsed != "" || len(rep.used) != 1 {
-		t.Fatalf("ok.json not used (%q), %d used", rep.Results[0].NotUsed, len(rep.used))
+	if rep.Results[0].NotUsed != "" || rep.Results[1].NotUsed != "" || len(rep.used) != 2 {
+		t.Fatalf("ok.json, capped.json not used (%q, %q), %d used", rep.Results[0].NotUsed, rep.Results[1].NotUsed, len(rep.used))
 	}
 	for i, c := range refused {
-		if got := rep.Results[i+1].NotUsed; !strings.Contains(got, c.want) {
+		if got := rep.Results[i+2].NotUsed; !strings.Contains(got, c.want) {
 			t.Errorf("%s: not used %q, want %q", c.r.Source, got, c.want)
 		}
 	}

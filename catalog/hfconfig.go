@@ -165,6 +165,8 @@ var nativeModelTypes = map[string]bool{
 	// transformers' Ernie4_5_MoeConfig (v4.54 and later), Olmo2Config and
 	// Olmo3Config.
 	"ernie4_5_moe": true, "olmo2": true, "olmo3": true,
+	// transformers' GraniteMoeHybridConfig.
+	"granitemoehybrid": true,
 	// transformers' HunYuanMoEV1Config / HunYuanDenseV1Config (Hunyuan-A13B's
 	// own config.json says hunyuan, with configuration_hunyuan.py in
 	// auto_map: remote code).
@@ -222,6 +224,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.minimaxM3Text(w)
 	c.gemma3Defaults()
 	c.nemotronDefaults()
 	c.longcatLayers(w.text)
@@ -254,6 +257,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillSliding(m)
 	c.fillHybrid(m)
 	c.fillMamba(m)
+	c.fillGranite(m, w.text)
 	c.fillLlama4(m)
 	c.fillDeepseekV4(m)
 	c.fillGemma4(m)
@@ -266,6 +270,7 @@ func ParseHFConfigWithQuant(data, hfQuant []byte) (*Model, error) {
 	c.fillHunyuan(m, w.text)
 	c.fillNemotronNAS(m, w.text)
 	c.fillLongCat(m, w.text)
+	c.fillMiniMaxM3(m, w.text)
 	if !m.HunyuanFamily {
 		m.ListKeys = c.listKeys()
 	}

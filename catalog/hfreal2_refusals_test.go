@@ -17,9 +17,11 @@ import (
 //     "compressed sparse attention (DeepSeek-V4)" as lacking and gpt_oss as
 //     nearest, though vlaunch sizes DeepSeek-V4.
 //   - MiniMax-M3 and nvidia/MiniMax-M3-NVFP4 (wrapper minimax_m3_vl, a
-//     text_config without model_type): MiniMax-M3's sparse attention,
-//     nearest minimax_m2. The wrapper was refused as model_type "(none)"
-//     with "a reading of vLLM's model file for model_type \"(none)\"".
+//     text_config without model_type) were refused here for MiniMax-M3's
+//     block-sparse attention; catalog/minimaxm3.go sizes them now
+//     (TestMiniMaxM3Params, TestMiniMaxM3NVFP4). A minimax_m3 config
+//     outside what vLLM's model builds is still refused
+//     (TestMiniMaxM3Refusals).
 //   - Llama-3.3-Nemotron-Super-49B-v1 (nemotron-nas) was refused here for
 //     its per-layer block_configs; catalog/nemotronnas.go sizes it now
 //     (TestNemotronSuper49B).
@@ -27,9 +29,12 @@ import (
 //     without quant_method (ModelOpt 0.31 fields, quant_algo outside a
 //     "quantization" object), which vLLM resolves to no method; it was
 //     sized as BF16 (61.0 GiB of weights) without a word.
-//   - Granite-4.0-H-Small (granitemoehybrid): its per-layer mixer + MoE +
-//     shared MLP, nearest Nemotron-H. Before, it said vlaunch lacked "Mamba-2
-//     state per sequence", which it sizes for Nemotron-H, and named qwen3_moe.
+//   - Granite-4.0-H-Small's trimmed copy (granitemoehybrid): catalog/granite.go
+//     sizes the family now (TestGraniteHybridParams); this copy lacks its
+//     layer_types and Mamba heads and is refused for those fields, as a file
+//     of a family vlaunch models. Before, it was refused for the family,
+//     nearest Nemotron-H; earlier still it said vlaunch lacked "Mamba-2
+//     state per sequence", which it sizes, and named qwen3_moe.
 //   - LongCat-Flash (longcat_flash, num_layers instead of num_hidden_layers)
 //     was refused here; catalog/longcat.go sizes it now (TestLongCatFlashChat).
 func TestHFReal2Refusals(t *testing.T) {
@@ -41,14 +46,8 @@ func TestHFReal2Refusals(t *testing.T) {
 		{"testdata/hf/deepseek-v4-flash-fp8.sglang.verbatim.json",
 			[]string{`model_type "deepseek_ref"`, "vlaunch lacks a model_type vLLM loads", "the nearest family it models is DeepSeek-V4 (deepseek_v4)"},
 			[]string{"compress_ratios", "index_topk", "gpt_oss"}},
-		{"testdata/hf/minimax-m3.verbatim.json",
-			[]string{`model_type "minimax_m3"`, "vlaunch lacks MiniMax-M3's block-sparse attention", "the nearest family it models is GQA MoE (minimax_m2)"}, nil},
-		{"testdata/hf/minimax-m3-nvfp4.trimmed.json",
-			[]string{`text_config without a model_type (multimodal wrapper model_type "minimax_m3_vl")`, `MXFP8`, "vlaunch lacks MiniMax-M3's block-sparse attention", "the nearest family it models is GQA MoE (minimax_m2)",
-				`vlaunch cannot model this architecture (language model of the multimodal wrapper "minimax_m3_vl"`},
-			[]string{"(none)", "qwen3_moe"}},
 		{"testdata/hf/granite-4.0-h-small.trimmed.json",
-			[]string{`model_type "granitemoehybrid"`, "vlaunch lacks Granite-4.0-H's layers as vLLM's granitemoehybrid.py builds them", "the nearest family it models is Nemotron-H (nemotron_h"},
+			[]string{`model_type "granitemoehybrid"`, "layer_types missing", "vlaunch lacks the fields named above"},
 			[]string{"vlaunch lacks Mamba-2 state", "qwen3_moe"}},
 		{"testdata/hf/qwen3-32b-fp8-static-pertensor.aiconfigurator.verbatim.json",
 			[]string{"vlaunch cannot model this checkpoint qwen3", "quantization_config without quant_method (8-bit weights)", "builds 16-bit layers"}, nil},

@@ -66,7 +66,7 @@ func (m *Model) HasFFN(i int) bool {
 	}
 	if m.HybridPattern != "" {
 		k := m.layerKind(i)
-		return k == '-' || k == 'E'
+		return k == '-' || k == 'E' || m.MixerFFN
 	}
 	return true
 }
@@ -211,7 +211,7 @@ func (m *Model) LatentProjParams() float64 {
 // all of it can): the pattern must spell every layer with M, *, - or E, and
 // the Mamba-2 fields be positive.
 func (m *Model) mambaProblem() string {
-	if m.HybridPattern == "" {
+	if m.HybridPattern == "" || m.Granite != nil { // Granite: graniteProblem
 		return ""
 	}
 	if len(m.HybridPattern) != m.NumLayers || strings.Trim(m.HybridPattern, "M*-E") != "" {

@@ -49,7 +49,19 @@ type mixedLayer struct {
 // mixedAlgoFormats are the quant_algo values of a quantized_layers entry
 // vLLM's ModelOptMixedPrecisionConfig loads at the commit read, with the
 // weight storage each has.
-var mixedAlgoFormats = map[string]string{"FP8": FormatModelOptFP8, "NVFP4": FormatNVFP4, "W4A16_NVFP4": FormatNVFP4}
+var mixedAlgoFormats = map[string]string{"FP8": FormatModelOptFP8, "NVFP4": FormatNVFP4, "W4A16_NVFP4": FormatNVFP4, "MXFP8": FormatModelOptFP8}
+
+// mxfp8Bytes is an MXFP8 weight's storage: one FP8 (E4M3) value and, per
+// MXFP8_BLOCK_SIZE = 32 values, one uint8 (E8M0) scale
+// (vllm/model_executor/layers/quantization/utils/mxfp8_utils.py:
+// MXFP8_VALUE_DTYPE float8_e4m3fn, MXFP8_SCALE_DTYPE uint8). vLLM's
+// ModelOptMixedPrecisionConfig at 00155cde leaves an MXFP8 entry
+// unquantized (no such branch in get_quant_method); vllm-project/vllm PR
+// #46756 (merged; "Add ModelOpt mixed-precision MXFP8 Linear and
+// RoutedExperts dispatch", a port of #46380 for nvidia/MiniMax-M3-NVFP4,
+// whose MXFP8 attention, dense MLPs and shared experts it serves) adds
+// the dispatch. The step model runs these modules as FP8 GEMMs.
+const mxfp8Bytes = 1 + 1.0/32
 
 // maxMixedLayers bounds the quantized_layers entries read (Qwen3.6-35B-A3B
 // lists 281; DeepSeek-V4-Pro 61).
@@ -92,6 +104,9 @@ func readMixedPrecision(q map[string]interface{}, out *Quantization) {
 			continue
 		}
 		l := mixedLayer{format: f}
+		if strings.EqualFold(algo, "MXFP8") {
+			l.bytes = mxfp8Bytes
+		}
 		if f == FormatNVFP4 {
 			fp4 = true
 			l.group = positiveInt(e["group_size"], nvfp4Group)
@@ -114,7 +129,7 @@ func readMixedPrecision(q map[string]interface{}, out *Quantization) {
 		}
 	}
 	if len(unknown) > 0 {
-		out.MixedProblem = fmt.Sprintf("quantization_config modelopt MIXED_PRECISION quantized_layers with quant_algo vLLM's ModelOptMixedPrecisionConfig does not load (%s): vlaunch sizes FP8, NVFP4 and W4A16_NVFP4 entries", strings.Join(unknown, ", "))
+		out.MixedProblem = fmt.Sprintf("quantization_config modelopt MIXED_PRECISION quantized_layers with quant_algo vLLM's ModelOptMixedPrecisionConfig does not load (%s): vlaunch sizes FP8, MXFP8, NVFP4 and W4A16_NVFP4 entries", strings.Join(unknown, ", "))
 		return
 	}
 	switch {

@@ -106,6 +106,11 @@ type Model struct {
 	HybridPattern string `json:"hybrid_override_pattern,omitempty"`
 	// Mamba is the Mamba-2 mixer of the pattern's M layers (nil otherwise).
 	Mamba *Mamba2 `json:"mamba,omitempty"`
+	// MixerFFN marks a pattern whose every layer holds its mixer and then
+	// an FFN (Granite-4.0-H, catalog/granite.go), where Nemotron-H's
+	// layers hold one or the other; Granite is that model's own fields.
+	MixerFFN bool           `json:"mixer_ffn,omitempty"`
+	Granite  *GraniteHybrid `json:"granite_hybrid,omitempty"`
 	// NonGatedFFN marks MLPs and experts of two matrices (up, relu², down;
 	// Nemotron-H) where the others have three (gate, up, down).
 	NonGatedFFN bool `json:"non_gated_ffn,omitempty"`
@@ -131,6 +136,9 @@ type Model struct {
 	// DSV4 is DeepSeek-V4's compressed sparse attention, hyper-connections
 	// and hash routing (catalog/deepseekv4.go); nil for every other model.
 	DSV4 *DeepseekV4 `json:"deepseek_v4,omitempty"`
+	// MiniMaxM3 is MiniMax-M3's block-sparse attention layers and their
+	// indexer (catalog/minimaxm3.go); nil for every other model.
+	MiniMaxM3 *MiniMaxM3 `json:"minimax_m3,omitempty"`
 	// AttnOutputGate marks full-attention layers whose q_proj also yields
 	// a sigmoid gate per query head (Qwen3-Next, Qwen3.5).
 	AttnOutputGate bool `json:"attn_output_gate,omitempty"`
@@ -256,7 +264,7 @@ func (m *Model) IsMLA() bool { return m.KVLoraRank > 0 }
 // MoE families put experts in every layer).
 func (m *Model) IsMoELayer(i int) bool {
 	if m.HybridPattern != "" {
-		return m.IsMoE() && m.layerKind(i) == 'E'
+		return m.IsMoE() && (m.layerKind(i) == 'E' || m.MixerFFN)
 	}
 	if !m.IsMoE() || i < m.FirstKDenseReplace {
 		return false
@@ -294,6 +302,8 @@ func (m *Model) AttendedWindow(i int) int {
 		return m.SlidingWindow
 	case m.IsSparseAttention():
 		return m.IndexTopK
+	case m.IsMiniMaxM3Sparse(i):
+		return m.MiniMaxM3.AttendedTokens()
 	}
 	return 0
 }
@@ -304,6 +314,9 @@ func (m *Model) AttendedWindow(i int) int {
 func (m *Model) BoundedWindow() int {
 	if m.SlidingWindow > 0 {
 		return m.SlidingWindow
+	}
+	if m.MiniMaxM3 != nil {
+		return m.MiniMaxM3.AttendedTokens() // MiniMax-M3's sparse layers
 	}
 	return m.IndexTopK
 }

@@ -84,6 +84,11 @@ func (m *Model) ParamCounts() ParamCounts {
 	p.Norms = layers*float64(m.NormsPerLayer())*h + h + m.kimiExtraNorms()
 	// Layers that share another's indices (IndexCache) have no indexer.
 	p.Indexer = float64(m.IndexerLayers(0, m.NumLayers)) * p.IndexerPerLayer
+	if g := m.MiniMaxM3; g != nil {
+		// MiniMax-M3's indexer on its sparse layers (catalog/minimaxm3.go).
+		p.IndexerPerLayer = m.minimaxM3IndexerParams(float64(g.IndexHeads))
+		p.Indexer = float64(m.MiniMaxM3SparseLayers(0, m.NumLayers)) * p.IndexerPerLayer
+	}
 	if m.DSV4 != nil {
 		// The layers' gates differ (hash-routed ones carry a token table
 		// instead of a bias): the mean per layer keeps the total exact.
@@ -181,6 +186,11 @@ func (m *Model) expertParams() float64 {
 
 func (m *Model) sharedExpertParams() float64 {
 	h := float64(m.HiddenSize)
+	if m.SharedExpertIntermediateSize > 0 && m.MixerFFN {
+		// Granite-4.0-H's GraniteMoeSharedMLP: gate and up fused, down; no
+		// sigmoid gate.
+		return 3 * h * float64(m.SharedExpertIntermediateSize)
+	}
 	if m.SharedExpertIntermediateSize > 0 && m.NonGatedFFN {
 		// Nemotron-H: one wide shared expert (up, down), no gate.
 		return 2 * h * float64(m.SharedExpertIntermediateSize)
@@ -242,7 +252,7 @@ func (m *Model) FFNMatrices() float64 {
 // before the MLP (2), one before Nemotron-H's single mixer, four in Gemma 3.
 func (m *Model) NormsPerLayer() int {
 	switch {
-	case m.HybridPattern != "":
+	case m.HybridPattern != "" && !m.MixerFFN:
 		return 1
 	case m.ModelType == "gemma3_text":
 		return 4 // input, post-attention, pre- and post-feedforward

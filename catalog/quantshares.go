@@ -150,6 +150,9 @@ func (m *Model) AttentionQuantShare(heads, kvHeads float64) float64 {
 // layerModules lists layer i's linear modules (one representative routed
 // expert: exclusions name experts by layer, not one by one).
 func (m *Model) layerModules(i int) []quantModule {
+	if m.Granite != nil {
+		return m.graniteModules(i)
+	}
 	if m.Mamba != nil {
 		return m.nemotronModules(i)
 	}
@@ -173,6 +176,7 @@ func (m *Model) layerModules(i int) []quantModule {
 			out = append(out, quantModule{[]string{"self_attn.indexer." + n}, p, "indexer"})
 		}
 	}
+	out = append(out, m.minimaxM3Modules(i)...)
 	if !m.IsMoELayer(i) {
 		p := h * float64(m.IntermediateSize)
 		for _, n := range []string{"gate_proj", "up_proj", "down_proj"} {
@@ -192,7 +196,8 @@ func (m *Model) layerModules(i int) []quantModule {
 			out = append(out, quantModule{[]string{"mlp.shared_expert_gate"}, h, "shared"})
 		}
 		for _, n := range []string{"gate_proj", "up_proj", "down_proj"} {
-			out = append(out, quantModule{[]string{"mlp.shared_experts." + n, "mlp.shared_expert." + n}, sh / 3, "shared"})
+			// MiniMax-M3 keeps its shared experts under block_sparse_moe.
+			out = append(out, quantModule{[]string{"mlp.shared_experts." + n, "mlp.shared_expert." + n, "block_sparse_moe.shared_experts." + n}, sh / 3, "shared"})
 		}
 	}
 	return out

@@ -27,6 +27,9 @@ var modelledTypes = map[string]string{
 	"kimi_k2":      "MLA MoE",
 	"deepseek_v32": "MLA MoE with DeepSeek sparse attention (indexer)",
 	"minimax_m2":   "GQA MoE (QK norm over all heads, partial RoPE, fp32 router)",
+	// MiniMax-M3 (catalog/minimaxm3.go): block-sparse attention with an
+	// indexer side cache on the layers sparse_attention_freq marks.
+	"minimax_m3": "GQA MoE with block-sparse attention and an indexer key cache, dense first layers, shared expert (MiniMax-M3)",
 	// ERNIE-4.5 MoE (catalog/ernie45.go): experts between
 	// moe_layer_start_index and moe_layer_end_index, shared experts, an fp32
 	// router with a correction bias.
@@ -73,6 +76,8 @@ var modelledTypes = map[string]string{
 	// Nemotron-H (catalog/mamba.go): Mamba-2, attention, MLP and MoE layers
 	// as hybrid_override_pattern spells them.
 	"nemotron_h": "Mamba-2 / attention / MLP / MoE hybrid (hybrid_override_pattern)",
+	// Granite-4.0-H (catalog/granite.go).
+	"granitemoehybrid": "Mamba-2 / attention hybrid, each layer's mixer followed by a MoE and a shared MLP or a dense MLP (Granite-4.0-H: layer_types)",
 	// Llama 4 (catalog/llama4.go), chunked layers sized as full attention.
 	"llama4_text": "GQA MoE interleaved with dense layers, shared expert (Llama 4)",
 	// Gemma 3 (catalog/gemma3.go): sliding-window layers as gpt-oss's.
@@ -147,11 +152,14 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		}
 	}
 	for _, k := range unmodelledKeys {
-		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.KimiLinear != nil && k.key == "linear_attn_config") && !(m.Mamba != nil && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) && !(m.DSV4 != nil && k.key == "compress_ratios") && !(m.MiMo != nil && k.key == "attention_chunk_size") {
+		if v, ok := raw[k.key]; ok && !(k.key == "attn_type_list" && allSoftmax(v)) && !(m.GDN != nil && gdnKeys[k.key]) && !(m.KimiLinear != nil && k.key == "linear_attn_config") && !((m.Mamba != nil || m.Granite != nil) && mambaKeys[k.key]) && !(m.ModelType == "llama4_text" && llama4Keys[k.key]) && !(m.DSV4 != nil && k.key == "compress_ratios") && !(m.MiMo != nil && k.key == "attention_chunk_size") {
 			out = append(out, k.key+": "+k.what)
 		}
 	}
 	if p := m.mambaProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.graniteProblem(); p != "" {
 		out = append(out, p)
 	}
 	if p := m.mimoProblem(); p != "" {
@@ -167,6 +175,9 @@ func unmodelledFeatures(raw map[string]json.RawMessage, m *Model) []string {
 		out = append(out, p)
 	}
 	if p := m.longcatProblem(); p != "" {
+		out = append(out, p)
+	}
+	if p := m.minimaxM3Problem(); p != "" {
 		out = append(out, p)
 	}
 	for _, k := range m.ListKeys {

@@ -48,12 +48,9 @@ var knownGaps = map[string]gap{
 	// to DeepseekV4Config) and transformers lacks, without expert_dtype.
 	"deepseek_ref": {"a model_type vLLM loads: these are DeepSeek-V4's fields (DeepseekV4ForCausalLM) under SGLang's model_type deepseek_ref, which neither vLLM's config registry (deepseek_v4 → DeepseekV4Config) nor transformers knows; vLLM reads DeepSeek-V4 as model_type deepseek_v4, whose expert_dtype (absent here; fp4 when absent) says how the routed experts are stored",
 		"DeepSeek-V4 (deepseek_v4)"},
-	// MiniMax-M3 (MiniMaxAI/MiniMax-M3, nvidia/MiniMax-M3-NVFP4 as the
-	// wrapper minimax_m3_vl whose text_config names no model_type): MiniMax-M2's
-	// GQA MoE plus dense first layers and a block-sparse attention with its own
-	// indexer; vLLM's model file for it was not read.
-	"minimax_m3":    {minimaxM3, "GQA MoE (minimax_m2)"},
-	"minimax_m3_vl": {minimaxM3, "GQA MoE (minimax_m2)"},
+	// Only MiniMax-M3 configs refused for what minimaxM3Problem names reach
+	// here (catalog/minimaxm3.go sizes the published ones).
+	"minimax_m3": {"MiniMax-M3 as vLLM's vllm/models/minimax_m3 builds it without the feature named above", "MiniMax-M3 as published (minimax_m3)"},
 	// Only nemotron-nas configs refused for what nasProblem names reach
 	// here (catalog/nemotronnas.go sizes the published block_configs).
 	"nemotron-nas": {"Llama-Nemotron NAS as vLLM's nemotron_nas.py builds it without the feature named above (block_configs of no-op or Llama attention of one KV-head count, no-op or Llama MLPs of ffn_mult widths)",
@@ -69,19 +66,6 @@ var knownGaps = map[string]gap{
 	"bailing_moe":    {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring as published (bailing_moe)"},
 	"bailing_moe_v2": {"Ling / Ring as vLLM's bailing_moe.py builds them without the feature named above", "Ling / Ring 2.0 as published (bailing_moe_v2)"},
 	"bailing_hybrid": {"linear-attention state per sequence beside the attention KV cache", "GQA MoE (qwen3_moe)"},
-	// IBM Granite 4.0-H (GraniteMoeHybridForCausalLM): every layer a Mamba-2
-	// or attention mixer (layer_types) followed by a MoE and a shared MLP,
-	// as vLLM's granitemoehybrid.py builds them (read at
-	// local-inference-lab/vllm@28be48fa: GraniteMoeHybridMambaDecoderLayer's
-	// MambaMixer2 takes mamba_n_heads, mamba_d_head, mamba_n_groups,
-	// mamba_conv_bias and mamba_proj_bias; the attention layers
-	// attention_bias and position_embedding_type). The only config.json
-	// copy found (catalog/testdata/hf/granite-4.0-h-small.trimmed.json)
-	// lacks layer_types and those Mamba fields, so the family is not sized
-	// against a published file. vlaunch's Mamba-2 layers are Nemotron-H's,
-	// one block per layer.
-	"granitemoehybrid": {"Granite-4.0-H's layers as vLLM's granitemoehybrid.py builds them (a Mamba-2 mixer of mamba_n_heads × mamba_d_head in mamba_n_groups groups, or an attention, per layer_types entry, each followed by a MoE of num_local_experts beside a shared MLP of shared_intermediate_size), not yet modelled: no published config.json with layer_types and those Mamba fields was found to check it against",
-		"Nemotron-H (nemotron_h: Mamba-2 / attention / MoE hybrid, one block per layer)"},
 	// Only LongCat-Flash configs refused for what longcatProblem names
 	// reach here (catalog/longcat.go sizes the published shape).
 	"longcat_flash": {"LongCat-Flash as vLLM's longcat_flash.py builds it without the feature named above (num_layers layers of two MLA attentions and two dense MLPs of ffn_hidden_size beside a MoE of n_routed_experts experts of expert_ffn_hidden_size plus zero_expert_num identity zero-computation experts)",
@@ -98,7 +82,6 @@ var knownGaps = map[string]gap{
 const (
 	lightning    = "lightning (linear) attention state per sequence beside the softmax-attention KV cache"
 	hunyuanLacks = "Hunyuan as vLLM's hunyuan_v1.py builds it (HunYuanMoEV1ForCausalLM / HunYuanDenseV1ForCausalLM) without the feature named above"
-	minimaxM3    = "MiniMax-M3's block-sparse attention as vLLM builds it (vllm/models/minimax_m3/nvidia/model.py at vllm-project/vllm@0443308a and common/indexer.py at 0484480b, read: on the layers sparse_attention_freq marks, qkv_proj also emits index_q of sparse_num_index_heads (= the KV heads, sharded like them) × sparse_index_dim and one replicated index_k head, with index q/k norms; each such layer keeps, beside its GQA K/V, an indexer side cache of one sparse_index_dim key per token (an MLAAttentionSpec, bf16 or fp8 per indexer_kv_dtype), and attends the sparse_topk_blocks best blocks of sparse_block_size tokens plus init/local blocks) and its dense first layers (dense_intermediate_size), not yet modelled: the side cache's KV group and the per-layer attended window are not sized"
 )
 
 // gapOf is what vlaunch lacks for m and the nearest family it models: the

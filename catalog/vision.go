@@ -16,7 +16,7 @@ type Encoder struct {
 	// (Gemma 4), "qwen3_vl" (Qwen3-VL, Qwen3-VL-MoE, Qwen3.5, Qwen3.5-MoE),
 	// "perception_encoder" (Step-3.7).
 	// "moonvit" (Kimi-K2.5, Kimi-K3), "llama4_vision" (Llama 4 Scout and
-	// Maverick).
+	// Maverick), "minimax_vl_vision" (MiniMax-M3's minimax_m3_vl).
 	Kind string `json:"kind"`
 	// Params is the encoder's whole parameter count.
 	Params float64 `json:"params"`
@@ -131,6 +131,8 @@ func readEncoder(w wrapper, textHidden int) *Encoder {
 		return moonViTEncoder(w.vision, textHidden, true)
 	case "llama4":
 		return llama4Encoder(w.vision, textHidden)
+	case minimaxM3Wrapper:
+		return minimaxM3Encoder(w.vision, w.top, textHidden)
 	}
 	return nil
 }

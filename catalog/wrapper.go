@@ -115,6 +115,10 @@ func visionNote(m *Model, w wrapper) string {
 	case w.wrapped && m.TextModelType != "":
 		what = fmt.Sprintf("multimodal wrapper (%s): sized as its language model (text_config model_type %q, read as %s)",
 			w.describe(), m.TextModelType, m.ModelType)
+	case w.wrapped && !present(w.text["model_type"]):
+		// nvidia/MiniMax-M3-NVFP4: the wrapper's architecture names the
+		// language model (catalog/minimaxm3.go).
+		what = fmt.Sprintf("multimodal wrapper (%s): sized as its language model (text_config states no model_type; read as %q, the model the wrapper builds from it)", w.describe(), m.ModelType)
 	case w.wrapped:
 		what = fmt.Sprintf("multimodal wrapper (%s): sized as its language model (text_config model_type %q)", w.describe(), m.ModelType)
 	default:

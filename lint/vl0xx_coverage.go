@@ -44,7 +44,14 @@ func checkUnresolved(p *pass) {
 }
 
 // checkUncheckedFlags notes, once per server, the flags outside vlaunch's
-// table whose values therefore go unchecked (VL005).
+// table whose values therefore go unchecked (VL005). vLLM's parser exits on
+// a flag its release lacks (FlexibleArgumentParser.error is argparse's:
+// "unrecognized arguments", exit 2), so a flag that really is unknown stops
+// the server; but the table lacks some real flags (--disable-chunked-mm-input,
+// --model-impl), so "not in the table" proves nothing and the finding stays
+// an info. What the table does know is an error: a near-miss of a flag
+// (VL101), a flag of other releases (VL102). `vlaunch logs` words the same
+// case the same way when vLLM did refuse the flag (LOG181, logs/flags.go).
 func checkUncheckedFlags(p *pass) {
 	for _, s := range p.Servers {
 		var names []string
@@ -59,10 +66,16 @@ func checkUncheckedFlags(p *pass) {
 			names = append(names, f.Spelling())
 		}
 		if len(names) > 0 {
-			p.ReportAt(s.Inv, at, "", "not in vlaunch's table for vLLM %s, values unchecked: %s", s.Rel, strings.Join(names, ", "))
+			p.ReportAt(s.Inv, at, uncheckedHint,
+				"not in vlaunch's flag table for any release (%s–%s; linting for vLLM %s), values unchecked: %s",
+				vllm.Oldest(), vllm.Newest(), s.Rel, strings.Join(names, ", "))
 		}
 	}
 }
+
+// uncheckedHint says what VL005 cannot: whether the release has the flag.
+const uncheckedHint = "vLLM exits with \"unrecognized arguments\" on a flag its release lacks, and vlaunch's table lacks some real flags: " +
+	"check `vllm serve --help` in the image you run"
 
 // unchecked reports a flag that is neither known in some release, a
 // near-miss of a known one, nor a bad short option (those are VL101/VL102).

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -126,7 +127,12 @@ func reportVersionSpan(p *pass, s *server, f *cliFlag, old *vllm.Flag) {
 		if old.Doc != "" {
 			hint = old.Doc
 		}
-		p.ReportVersioned(s, f.At.Pos, hint, "flag %s was removed in vLLM %s (linting for %s)", sp, old.Removed, s.Rel)
+		// Unstated, ReportVersioned adds which release was linted for.
+		lintingFor := ""
+		if s.Stated {
+			lintingFor = fmt.Sprintf(" (linting for %s)", s.Rel)
+		}
+		p.ReportVersioned(s, f.At.Pos, hint, "flag %s was removed in vLLM %s%s", sp, old.Removed, lintingFor)
 		return
 	}
 	if !old.Confirmed.IsZero() {

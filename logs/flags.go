@@ -52,7 +52,12 @@ func flagNote(word string) string {
 		hist = vllm.FlagHistory(f.Long())
 	}
 	if len(hist) == 0 {
-		return fmt.Sprintf("%s is not a vLLM flag in any release vlaunch knows (%s–%s).", word, vllm.Oldest(), vllm.Newest())
+		// vLLM's refusal is the fact here; the table only adds that it
+		// does not know the flag either. Worded as lint's VL005 is (the
+		// same flag in a launch script), which is an info there because
+		// the table lacks some real flags.
+		return fmt.Sprintf("vLLM refused %s, and it is not in vlaunch's flag table for any release (%s–%s) either: "+
+			"a misspelling or another program's flag.", word, vllm.Oldest(), vllm.Newest())
 	}
 	first, last := hist[0], hist[len(hist)-1]
 	span := "from " + first.Since.String()

@@ -10,6 +10,9 @@ import (
 func checkNetInterface(_ context.Context, e *env) Result {
 	name := e.node.Interface
 	if name == "" {
+		if e.opts.RouterOnly {
+			return skip("no interface declared: the router's HTTP to the pools needs none (net.route shows the routes it takes)")
+		}
 		if !e.multiNode() {
 			return skip("single node and no interface declared: no traffic between nodes")
 		}
@@ -60,6 +63,9 @@ func checkNetAddress(_ context.Context, e *env) Result {
 }
 
 func checkNetRoute(ctx context.Context, e *env) Result {
+	if e.opts.RouterOnly {
+		return checkRouterRoute(ctx, e)
+	}
 	if !e.multiNode() {
 		return skip("single node: no peers")
 	}

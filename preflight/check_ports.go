@@ -146,7 +146,10 @@ func (e *env) replicasHere() int {
 const routerPortWhat = "the P/D router (disaggregation.router.port)"
 
 func checkPortsFree(_ context.Context, e *env) Result {
-	ps := e.portsFor()
+	var ps []boundPort
+	if !e.opts.RouterOnly { // a node in neither pool binds the router's port alone
+		ps = e.portsFor()
+	}
 	if e.opts.RouterPort > 0 {
 		// router.sh runs on disaggregation.router.node and binds its port
 		// there, whether or not the node also serves an API.

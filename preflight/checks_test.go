@@ -233,6 +233,10 @@ func swCases() []checkCase {
 		{name: "no version in spec", host: "h20-roce", spec: "h20-roce", edit: version(""), id: "sw.vllm_version", want: Skip},
 		{name: "image runtime", host: "h20-broken", spec: "broken", edit: func(d *spec.Deployment) { d.Runtime.Kind = "docker"; d.Runtime.Image = "vllm/vllm-openai:v0.11.0" }, id: "sw.vllm_version", want: Skip, mentions: []string{"vllm/vllm-openai:v0.11.0"}},
 		{name: "no backend packages needed", host: "h20-broken", spec: "broken", edit: func(d *spec.Deployment) { d.VLLM.All2AllBackend = "allgather_reducescatter" }, id: "sw.backend_packages", want: Skip},
+		// The router's node runs router.sh, which runs vllm-router on the host.
+		{name: "router program", host: "h20-roce", spec: "h20-roce", opts: routerOn(8001), id: "sw.router", want: Pass, mentions: []string{"vllm-router 0.1.0"}},
+		{name: "router program missing", host: "proc-only", spec: "h20-roce", opts: routerOn(8001), id: "sw.router", want: Fail, mentions: []string{"vllm-router is not on PATH", "github.com/vllm-project/router"}},
+		{name: "no router here", host: "h20-roce", spec: "h20-roce", id: "sw.router", want: Skip},
 		{name: "venv python", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { d.Runtime.VLLMBinary = "/opt/venv/bin/vllm" }, id: "sw.backend_packages", want: Fail, mentions: []string{"deep_ep"}},
 	}
 }

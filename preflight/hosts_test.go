@@ -148,8 +148,11 @@ func wantResult(t *testing.T, r Result, status Status, substrings ...string) {
 	}
 }
 
-// pdOnly: the checks that apply to a node of a P/D pool only.
-func pdOnly(id string) bool { return id == "ports.nixl_side_channel" || id == "sw.nixl" }
+// pdOnly: the checks that apply to a node of a P/D spec only (a pool's NIXL
+// checks; the router's program on the router's node).
+func pdOnly(id string) bool {
+	return id == "ports.nixl_side_channel" || id == "sw.nixl" || id == "sw.router"
+}
 
 // mnnvlOnly: the checks that apply to a node of a multi-node NVLink domain
 // only (the H20 fixtures have none; gb200-nvl72 has them).

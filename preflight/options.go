@@ -48,6 +48,12 @@ type Options struct {
 	// colocated spec, another node, or Kubernetes, where the router is a pod
 	// on the pod network).
 	RouterPort int
+	// RouterOnly marks disaggregation.router.node when it is in neither
+	// pool: it runs router.sh and no engine. Deployment is then the whole
+	// spec; the router's checks run (routerChecks: its port, address,
+	// interface, routes to every instance it names, its program) and the
+	// others skip. Set with RouterPort.
+	RouterOnly bool
 	// Only and Skip select checks by id or group ("gpu" = every gpu.* check).
 	Only, Skip []string
 	// Timeout bounds each check; 0 means DefaultTimeout.

@@ -64,6 +64,7 @@ var checks = fromCatalog([]Check{
 	{Code: codes.PFSWVLLMVersion, field: "vllm.version", run: checkVLLMVersion},
 	{Code: codes.PFSWBackendPackages, field: "vllm.all2all_backend", run: checkBackendPackages},
 	{Code: codes.PFSWNixl, field: "disaggregation.connector", run: checkNixlPackage},
+	{Code: codes.PFSWRouter, field: "disaggregation.router", run: checkRouterProgram},
 })
 
 // fromCatalog fills each check's id and title from its catalog entry.

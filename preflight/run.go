@@ -70,7 +70,12 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 			envs = pools
 		}
 		for _, ce := range envs {
-			res := runOne(ctx, c, ce, timeout)
+			var res Result
+			if opts.RouterOnly && !routerChecks[c.Code] {
+				res = routerOnlySkip()
+			} else {
+				res = runOne(ctx, c, ce, timeout)
+			}
 			res.ID, res.Code = c.ID, c.Code
 			if res.Path == "" { // a check may point at a narrower field than its own
 				res.Path = c.pathFor(ce)

@@ -118,7 +118,7 @@ func TestSelect(t *testing.T) {
 func TestIDsStable(t *testing.T) {
 	want := "gpu.count gpu.model gpu.memory gpu.driver gpu.processes gpu.fabric gpu.imex_channel net.interface net.address net.route " +
 		"net.primary_loopback ports.free ports.nixl_side_channel rdma.devices rdma.port_state rdma.gid rdma.nic_vendor rdma.driver_options " +
-		"rdma.gdrcopy rdma.memlock host.shm host.memory host.disk model.path model.config model.size sw.vllm_version sw.backend_packages sw.nixl"
+		"rdma.gdrcopy rdma.memlock host.shm host.memory host.disk model.path model.config model.size sw.vllm_version sw.backend_packages sw.nixl sw.router"
 	if got := strings.Join(IDs(), " "); got != want {
 		t.Errorf("ids changed:\n got %s\nwant %s", got, want)
 	}

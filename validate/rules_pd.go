@@ -80,6 +80,13 @@ func checkPDNodes(c *checker) bool {
 		c.errorf(CodePDNodes, p("disaggregation", "router", "node"), suggest(r, names), "router node %q is not in hardware.nodes", r)
 	}
 	for i, n := range c.d.Hardware.Nodes {
+		if n.Name != "" && owner[n.Name] == "" && n.Name == g.Router.Node {
+			// router.sh runs there, so the node is not idle; its GPUs are
+			// (hardware.nodes[].gpus is at least 1).
+			c.warnf(CodePDNodes, p("hardware", "nodes", i, "name"), "the router needs no GPU: add the node to a pool, or run the router on a pool's node",
+				"node %q is in neither pool: it runs only the P/D router (disaggregation.router.node), its GPUs idle", n.Name)
+			continue
+		}
 		if n.Name != "" && owner[n.Name] == "" {
 			c.warnf(CodePDNodes, p("hardware", "nodes", i, "name"), "add it to disaggregation.prefill.nodes or disaggregation.decode.nodes, or remove it",
 				"node %q is in neither pool: it runs nothing", n.Name)

@@ -95,9 +95,11 @@ func completeModels(*cobra.Command, []string, string) ([]cobra.Completion, cobra
 	return out, noFiles
 }
 
-// completeCodes lists the diagnostic codes that start with what was typed
-// (case-insensitively), each described by its name; one argument only,
-// and none with --all.
+// completeCodes completes what `vlaunch explain` accepts (codes.Lookup: a
+// code or a code's name, in any case): the codes and the names that start
+// with what was typed, case-insensitively. A code is described by its
+// title (the catalog's summary), a name by its code and title, a retired
+// code's description says so; one argument only, and none with --all.
 func completeCodes(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, noFiles
@@ -105,13 +107,21 @@ func completeCodes(c *cobra.Command, args []string, toComplete string) ([]cobra.
 	if all, _ := c.Flags().GetBool("all"); all {
 		return nil, noFiles
 	}
-	var out []string
+	typed := strings.ToUpper(toComplete)
+	var byCode, byName []string
 	for _, e := range codes.All() {
-		if strings.HasPrefix(strings.ToUpper(string(e.Code)), strings.ToUpper(toComplete)) {
-			out = append(out, cobra.CompletionWithDesc(string(e.Code), e.Name))
+		title := e.Summary
+		if e.Retired() != "" {
+			title = "retired: " + title
+		}
+		if strings.HasPrefix(strings.ToUpper(string(e.Code)), typed) {
+			byCode = append(byCode, cobra.CompletionWithDesc(string(e.Code), title))
+		}
+		if strings.HasPrefix(strings.ToUpper(e.Name), typed) {
+			byName = append(byName, cobra.CompletionWithDesc(e.Name, string(e.Code)+": "+title))
 		}
 	}
-	return out, noFiles
+	return append(byCode, byName...), noFiles
 }
 
 // completionSpec decodes the SPEC preflight was given (its first

@@ -134,7 +134,7 @@ func hostileCases() []hostileCase {
 		{"check auto, 10,000 nodes", []string{"check", "$D/auto10000.yaml"}, 1, `parallelism: auto chose`},
 		{"check DP 10,000", []string{"check", "$D/dp10000.yaml"}, 1, `TP 8 · PP 1 · DP 10000 · EP off`},
 		{"check DP 10,000, 16 TTFT targets", []string{"check", "$D/dp10000ttft.yaml"}, 1, `TTFT p99 at 10000 input tokens`},
-		{"plan 10,000 nodes", []string{"plan", "$D/auto10000.yaml", "--top", "3"}, -1, `#1 TP`},
+		{"plan 10,000 nodes", []string{"plan", "$D/auto10000.yaml", "--top", "3"}, -1, `#1 \[colocated\] TP`},
 		{"validate 10,001 nodes", []string{"validate", "$D/nodes10001.yaml"}, 1, `more than the limit of 10,000`},
 		{"generate 10,000 nodes", []string{"generate", "$D/auto10000.yaml", "--out-dir", "$D/out-10000"}, -1, `\S`},
 		// Secrets.

@@ -20,6 +20,8 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"check_glm5.txtar", "fp8.json", "catalog/models/zai-org__GLM-5-FP8.json"},
 	{"check_glm5.txtar", "bf16.json", "catalog/models/zai-org__GLM-5.json"},
 	{"check_minimax_m2.txtar", "mm.json", "catalog/models/MiniMaxAI__MiniMax-M2.5.json"},
+	{"check_minimax_m3.txtar", "m3.json", "catalog/testdata/hf/minimax-m3.verbatim.json"},
+	{"check_minimax_m3.txtar", "nv.json", "catalog/testdata/hf/minimax-m3-nvfp4.reconstructed.json"},
 	{"check_gated_deltanet.txtar", "next.json", "catalog/models/Qwen__Qwen3-Next-80B-A3B-Thinking.json"},
 	{"check_gated_deltanet.txtar", "q397.json", "catalog/testdata/hf/qwen3.5-397b-a17b.verbatim.json"},
 	{"check_gated_deltanet.txtar", "q27.json", "catalog/testdata/hf/qwen3.5-27b.verbatim.json"},

@@ -155,6 +155,15 @@ func poolOptions(d *resolve.Deployment, f *preflightFlags, opts preflight.Option
 	if f.node == "" {
 		return opts, usageErr("a disaggregated spec: say which node this host is with --node (%s)", strings.Join(pools, "; "))
 	}
+	if routerPortHere(d, f.node) > 0 {
+		// The router's node in neither pool runs router.sh alone: its
+		// checks run against the whole spec (preflight.Options.RouterOnly).
+		if f.pool != "" {
+			return opts, usageErr("--pool %s: node %q runs the P/D router only, in no pool", f.pool, f.node)
+		}
+		opts.RouterOnly = true
+		return opts, nil
+	}
 	return opts, usageErr("node %q is in no pool of the disaggregated spec (%s)", f.node, strings.Join(pools, "; "))
 }
 

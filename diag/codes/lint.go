@@ -106,7 +106,7 @@ var lintEntries = []Entry{
 	{VLBadSuppression, "bad-suppression", diag.Warning, "A suppression comment names an unknown code or gives no reason"},
 	{VLUnusedSuppression, "unused-suppression", diag.Warning, "A suppression comment matches no finding"},
 	{VLUnresolved, "unresolved", diag.Info, "Some vLLM arguments cannot be resolved statically"},
-	{VLUncheckedFlag, "unchecked-flag", diag.Info, "A flag is not in vlaunch's table for the vLLM version"},
+	{VLUncheckedFlag, "unchecked-flag", diag.Info, "A flag is in no release of vlaunch's flag table, so its value goes unchecked"},
 	{VLVersion, "version", diag.Info, "The vLLM version is not in the table; the nearest release is used"},
 	{VLBadDirective, "bad-directive", diag.Warning, "A vllm-version directive is malformed or contradicts another"},
 	{VLNoLaunch, "no-launch", diag.Info, "No vLLM server or Ray start was found in the file, so nothing in it was checked"},

@@ -36,6 +36,7 @@ const (
 	PFSWVLLMVersion      diag.Code = "PF701"
 	PFSWBackendPackages  diag.Code = "PF702"
 	PFSWNixl             diag.Code = "PF703"
+	PFSWRouter           diag.Code = "PF704"
 )
 
 // preflightEntries are the PF codes in report order.
@@ -69,4 +70,5 @@ var preflightEntries = []Entry{
 	{PFSWVLLMVersion, "sw.vllm_version", diag.Error, "Installed vLLM version"},
 	{PFSWBackendPackages, "sw.backend_packages", diag.Error, "Python packages the all2all backend needs"},
 	{PFSWNixl, "sw.nixl", diag.Error, "The NIXL Python package a P/D pool's KV connector needs"},
+	{PFSWRouter, "sw.router", diag.Error, "The vLLM router's program on the P/D router's node"},
 }

@@ -136,6 +136,9 @@ var calModels = []struct{ match, id, quant, config string }{
 	{match: "qwen3-vl-30b-a3b", config: "../../catalog/testdata/hf/qwen3-vl-30b-a3b-instruct.json"},
 	// nvidia/Qwen3.6-35B-A3B-NVFP4 (ModelOpt MIXED_PRECISION): its
 	// verbatim config.json and hf_quant_config.json (catalog/testdata/ckpt).
+	// ibm-granite/granite-4.0-h-1b: the reconstructed config.json (its
+	// README row says which fields are quoted).
+	{match: "granite-4.0-h-1b", config: "../../catalog/testdata/hf/granite-4.0-h-1b.reconstructed.json"},
 	{match: "qwen3.6-35b-a3b-nvfp4", config: "../../catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json"},
 	{"deepseek-r1", "deepseek-r1", "", ""},
 	{"deepseek-v4-flash", "deepseek-v4-flash", "", ""},
@@ -501,6 +504,7 @@ var newArchitectures = map[string]string{
 	"glm52-dummy-pocketinfer-h800nvl32g-tp1":          "GLM-5.2 layout (glm_moe_dsa with IndexShare: 5 of 11 layers keep an indexer; a scaled config)",
 	"qwen3next-80b-instruct-h200-tp2-v0102":           "Qwen3-Next (qwen3_next: 36 Gated DeltaNet and 12 full-attention layers, 512 experts and a shared expert)",
 	"nemotron-cascade2-nvfp4-h100-94g-tp1-v0191":      "Nemotron-H (nemotron_h: Nemotron-3 Nano's 23 Mamba-2, 23 MoE and 6 attention layers; ModelOpt NVFP4)",
+	"granite4-h-1b-rtx3060-v0190":                     "Granite-4.0-H (granitemoehybrid: 36 Mamba-2 and 4 attention layers, each followed by its FFN; the dense -1B)",
 	"qwen36-35b-a3b-nvfp4-club3090-rtx5090-tp1-v0240": "Qwen3.6 (qwen3_5_moe: 30 Gated DeltaNet and 10 full-attention layers, 256 experts; ModelOpt MIXED_PRECISION, vision tower, fp8 KV, prefix caching on)",
 }
 

@@ -157,6 +157,8 @@ func stageKV(in *input.Input, s Stage) KVLayout {
 			kv.Formula = fmt.Sprintf("MLA with DeepSeek sparse attention and IndexCache: latent + RoPE key %d B (%s) × %d layers + indexer key %d B (FP8 + fp32 scale) × the %d layers that keep their indexer, replicated on every TP rank",
 				main, map[bool]string{true: "fp8_ds_mla", false: fmt.Sprintf("%d + %d values × %d B", m.KVLoraRank, m.QKRopeHeadDim, b)}[b == 1], kv.Layers, idx, kv.IndexerLayers)
 		}
+	case m.MiniMaxM3 != nil:
+		minimaxM3KV(in, s, &kv, b)
 	case m.IsMLA():
 		kv.BytesPerTokenPerLayer = int64(m.MLACacheBytes(b))
 		kv.Formula = fmt.Sprintf("MLA: (kv_lora_rank %d + qk_rope_head_dim %d) × %d B × %d layers, replicated on every TP rank",
@@ -166,7 +168,7 @@ func stageKV(in *input.Input, s Stage) KVLayout {
 		kv.BytesPerTokenPerLayer = int64(2 * heads * m.HeadDim * b)
 		kv.Formula = fmt.Sprintf("2 (K,V) × %d KV heads per GPU × head_dim %d × %d B × %d layers", heads, m.HeadDim, b, kv.Layers)
 	}
-	kv.BytesPerToken = kv.BytesPerTokenPerLayer * int64(kv.Layers)
+	kv.BytesPerToken = kv.BytesPerTokenPerLayer*int64(kv.Layers) + minimaxM3IndexKeyBytes(m, kv)
 	if m.IsSparseAttention() {
 		// Layers sharing another's indices (IndexCache) hold no indexer key.
 		kv.BytesPerToken -= int64(kv.Layers-kv.IndexerLayers) * int64(m.IndexerCacheBytes())

@@ -164,6 +164,8 @@ func Placement(in *input.Input, s Stage) []Share {
 		idxN := m.IndexerLayers(s.First, s.End)
 		out = append(out, share(CompIndexer, pc.Indexer, float64(idxN)*pc.IndexerPerLayer,
 			fmt.Sprintf("%d layers' DSA indexers (wq_b, wk, weights_proj, k_norm): replicated on every GPU", idxN)))
+	} else if m.MiniMaxM3 != nil {
+		out = append(out, minimaxM3IndexerShare(m, pc, s, l.TP))
 	}
 	if denseN > 0 && m.IntermediateSize > 0 {
 		perGPU, rule := float64(denseN)*pc.DenseMLPPerLayer/tp, fmt.Sprintf("%d dense layers, split over TP=%d", denseN, l.TP)

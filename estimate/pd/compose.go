@@ -26,16 +26,25 @@ import (
 // (workload.burst_requests) is then replayed as the client runs it, from
 // t=0 (evaluator.finite).
 func (e *evaluator) scenario(n int) Scenario {
+	if e.rate > 0 && e.clientCap > 0 {
+		return e.cappedScenario(n)
+	}
+	sc, _, _ := e.compose(n)
+	return sc
+}
+
+// compose is scenario's composition, returning the two pools' runs it
+// read (pr the prefill pool's, dr the decode pool's) with it.
+func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 	pre, dec := e.pre, e.dec
 	out := outputTokens(dec.in, n)
-	sc := Scenario{InputTokens: n, OutputTokens: out, RatePerS: e.rate, DecodeSimulated: true}
+	sc = Scenario{InputTokens: n, OutputTokens: out, RatePerS: e.rate, DecodeSimulated: true}
 	base := e.connectorTransfer(newTransfer(pre.in, dec.in, n, e.sameNode, pre.Nodes, dec.Nodes), n)
 	if e.recompute {
 		base = Transfer{Link: "none"} // no decode engine reads the KV
 	}
 	muP, muD := pre.prefillCapacity(n), e.decodeCapacity(n, out)
 	hop := float64(e.path.Hops) * e.hopS
-	var pr, dr sim.Result
 	var extra, lambda float64
 	// prefillSaturated: the closed loop's decode pool sustains more than
 	// the prefill pool's capacity, which then binds whatever utilisation
@@ -56,8 +65,8 @@ func (e *evaluator) scenario(n int) Scenario {
 	}
 	if e.rate > 0 {
 		lambda = e.rate
-		pr = simPrefill(pre, n, load{rate: lambda}, e.seed)
-		dr = decode(load{rate: lambda})
+		pr = simPrefill(pre, n, load{rate: lambda, cap: e.preCap}, e.seed)
+		dr = decode(load{rate: lambda, cap: e.decCap})
 		sc.Unbounded = pr.Overloaded || dr.Overloaded || lambda >= muP || lambda >= muD
 	} else {
 		N := e.sessions
@@ -66,7 +75,7 @@ func (e *evaluator) scenario(n int) Scenario {
 		lambda = dr.OutputTokPerS / float64(out)
 		if lambda <= 0 { // the decode pool serves nothing (its requests never fit)
 			sc.Binding, sc.Unbounded, sc.Transfer = BindDecode, true, base
-			return sc
+			return sc, pr, dr
 		}
 		if lambda < muP {
 			// The prefill pool sees the N sessions, each back after the
@@ -115,7 +124,7 @@ func (e *evaluator) scenario(n int) Scenario {
 		sc.Burst, sc.Unbounded = e.pool, false
 		if lambda <= 0 {
 			sc.Binding, sc.Unbounded, sc.Transfer = BindDecode, true, base
-			return sc
+			return sc, pr, dr
 		}
 	}
 	x := handoffAt(base, lambda)
@@ -160,7 +169,7 @@ func (e *evaluator) scenario(n int) Scenario {
 		sc.TTFT = convolveHandoff(pr, dr, hop+x.TimeS+notice+extra, x.handoff(), x.TimeS)
 	}
 	sc.Lease = e.lease(n, lambda, hop+x.TimeS+dr.TTFTParts.QueueS+extra)
-	return sc
+	return sc, pr, dr
 }
 
 // decodeFlat reports that the closed loop's decode pool, decoding c

@@ -53,6 +53,16 @@ type Overlap struct {
 	ComputeS float64 `json:"compute_s"`
 	// PerLayerS is each layer's fixed cost: the link's latency (a message
 	// and its reply before each send in P2pNccl's send_sync: a lower bound).
+	// No fixed cost per request or per layer beyond it is charged: none is
+	// measured in what was read (December 2026). PR #18242's design doc
+	// (docs/design/p2p_nccl_connector.md, stored version at 28a8cf3c) gives
+	// only the NCCL group's buffer (about 100 MB at NCCL_MAX_NCHANNELS=16,
+	// 52 MB at 8), the tensor memory pool's PCIe 4.0 rate (about 21 GB/s,
+	// used when the receive buffer overflows) and the send types' order
+	// (PUT_ASYNC, GET, PUT) without figures; the PR's review comment of
+	// 2025-06-16 (KuntaiDu: "~30ms overhead for 10000 tokens") is one total
+	// against an unstated baseline, not split into the ZMQ round trips, the
+	// sender thread and NCCL's own pace, so it prices nothing here.
 	PerLayerS float64 `json:"per_layer_s"`
 	CopyS     float64 `json:"copy_s,omitempty"`
 	// Overlaps: the sends run beside the forward (false: each blocks it).

@@ -57,12 +57,12 @@ func (e *evaluator) finite(n, out int, muP, hop float64, base Transfer, steadyPr
 		return float64(N) / (float64(N)*float64(out)/dr.OutputTokPerS + first)
 	}
 	if e.rate > 0 {
-		pr = simPrefill(pre, n, load{rate: e.rate, pool: N}, e.seed)
+		pr = simPrefill(pre, n, load{rate: e.rate, pool: N, cap: e.preCap}, e.seed)
 		r := e.rate
 		if muP > 0 {
 			r = min(r, muP)
 		}
-		dr = decode(load{rate: r, pool: N})
+		dr = decode(load{rate: r, pool: N, cap: e.decCap})
 		return pr, dr, rateOf(dr)
 	}
 	C := e.sessions

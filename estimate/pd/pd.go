@@ -82,6 +82,11 @@ type evaluator struct {
 	// handoff is the connector's hand-off (vllm.KVHandoffOf; NixlConnector's
 	// for Evaluate), priced by connectorTransfer.
 	handoff vllm.KVHandoff
+	// clientCap, with a rate, is the client's cap on requests in flight
+	// (EvaluateCapped: --max-concurrency with a finite --request-rate);
+	// preCap and decCap are the slots each pool's simulation gets in the
+	// capped pass (cappedScenario), 0 none.
+	clientCap, preCap, decCap int
 }
 
 // syncLoad reports a connector whose decode engine loads the KV inside the
@@ -98,7 +103,7 @@ func (e *evaluator) syncLoad() bool {
 // section and the SLO verdicts, judged as colocated check judges them with
 // the decode pool's band class.
 func Evaluate(pre, dec *input.Input, sameNode bool, router string, opt slo.Options) (Report, []slo.Verdict) {
-	return evaluatePD(pre, dec, sameNode, router, false, vllm.NixlHandoff(), opt)
+	return evaluatePD(pre, dec, sameNode, router, false, vllm.NixlHandoff(), 0, opt)
 }
 
 // EvaluateConnector is Evaluate for pools joined by the connector whose
@@ -106,7 +111,19 @@ func Evaluate(pre, dec *input.Input, sameNode bool, router string, opt slo.Optio
 // priced as UseConnectorSemantics says. Evaluate is EvaluateConnector with
 // NixlConnector's, what vlaunch writes.
 func EvaluateConnector(pre, dec *input.Input, sameNode bool, router string, h vllm.KVHandoff, opt slo.Options) (Report, []slo.Verdict) {
-	return evaluatePD(pre, dec, sameNode, router, false, h, opt)
+	return evaluatePD(pre, dec, sameNode, router, false, h, 0, opt)
+}
+
+// EvaluateCapped is EvaluateConnector for an open loop (workload.
+// arrival_rate_per_s) whose client holds at most clientCap requests in
+// flight, as vllm bench serve's --max-concurrency with a finite
+// --request-rate does (sim.Config.ClientCap): a request that arrives with
+// clientCap in flight waits in the client's queue, is sent when one
+// finishes, and its TTFT and end-to-end latency start at that send. How
+// the two pools share the cap: cappedScenario. clientCap ≤ 0, or a closed
+// loop, is EvaluateConnector.
+func EvaluateCapped(pre, dec *input.Input, sameNode bool, router string, h vllm.KVHandoff, clientCap int, opt slo.Options) (Report, []slo.Verdict) {
+	return evaluatePD(pre, dec, sameNode, router, false, h, clientCap, opt)
 }
 
 // EvaluateDecodeRecomputes is Evaluate for a deployment whose decode
@@ -122,10 +139,10 @@ func EvaluateConnector(pre, dec *input.Input, sameNode bool, router string, h vl
 // and its blocks are never read. vlaunch never writes such a deployment
 // (every pool gets the connector); this models one found in the wild.
 func EvaluateDecodeRecomputes(pre, dec *input.Input, sameNode bool, router string, opt slo.Options) (Report, []slo.Verdict) {
-	return evaluatePD(pre, dec, sameNode, router, true, vllm.KVHandoff{}, opt)
+	return evaluatePD(pre, dec, sameNode, router, true, vllm.KVHandoff{}, 0, opt)
 }
 
-func evaluatePD(pre, dec *input.Input, sameNode bool, router string, recompute bool, h vllm.KVHandoff, opt slo.Options) (Report, []slo.Verdict) {
+func evaluatePD(pre, dec *input.Input, sameNode bool, router string, recompute bool, h vllm.KVHandoff, clientCap int, opt slo.Options) (Report, []slo.Verdict) {
 	pIn := *pre
 	pIn.Workload.OutputTokens = 1 // the router sends max_tokens 1 to prefill
 	r := Report{Prefill: newPool(spec.RolePrefill, &pIn), Decode: newPool(spec.RoleDecode, dec), DecodeRecomputes: recompute}
@@ -143,6 +160,9 @@ func evaluatePD(pre, dec *input.Input, sameNode bool, router string, recompute b
 		e.sessions = max(1, w.Concurrency)
 	}
 	e.pool = max(0, w.BurstRequests)
+	if e.rate > 0 {
+		e.clientCap = max(0, clientCap)
+	}
 	lengths := spec.ScenarioInputLengths(w, dec.SLO)
 	r.Scenarios = make([]Scenario, len(lengths))
 	if r.Prefill.KVTokensPerRank > 0 && r.Decode.KVTokensPerRank > 0 {

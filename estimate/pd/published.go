@@ -293,18 +293,35 @@ func fabricKind(h published.PDHardware) string {
 // (EvaluateConnector with the row's own connector where it ran another
 // than NIXL: RowConnector), or EvaluateDecodeRecomputes where the source's decode engines ran
 // without a KV connector (decode.kv_connector none).
+//
+// A rate row whose client also capped the requests in flight (RowClientCap)
+// is replayed capped (EvaluateCapped's composition).
 func EvaluateRow(r published.PDRow, pre, dec *input.Input, opt slo.Options) (Report, []slo.Verdict) {
-	evaluate := Evaluate
+	h := vllm.NixlHandoff()
 	if name, extra := RowConnector(r); name != "nixl" {
-		h := vllm.KVHandoffOf(name, dec.Release().Version, extra, dec.Env)
-		evaluate = func(pre, dec *input.Input, same bool, router string, opt slo.Options) (Report, []slo.Verdict) {
-			return EvaluateConnector(pre, dec, same, router, h, opt)
-		}
+		h = vllm.KVHandoffOf(name, dec.Release().Version, extra, dec.Env)
 	}
-	if r.Decode.NoConnector() {
-		evaluate = EvaluateDecodeRecomputes
+	recompute := r.Decode.NoConnector()
+	if recompute {
+		h = vllm.KVHandoff{}
 	}
-	return evaluate(pre, dec, r.Hardware.SameNode.V, RowRouter(r), opt)
+	return evaluatePD(pre, dec, r.Hardware.SameNode.V, RowRouter(r), recompute, h, RowClientCap(r), opt)
+}
+
+// RowClientCap is the cap on requests in flight of a row whose client sent
+// requests at a rate and held them to load.concurrency in flight (vllm
+// bench serve --request-rate R --max-concurrency C: the row's load states
+// both), 0 for every other row. No row of published/pd.yaml states both
+// when written: vLLM's benchmark_serving.py ran --request-rate 3.6
+// --burstiness 100 without --max-concurrency, and inference-perf's per-
+// worker cap (worker_max_concurrency, 100 by default, times num_workers,
+// the CPU count by default) is not stated by the llm-d sources
+// (docs/calibration-pd.md, "Client caps").
+func RowClientCap(r published.PDRow) int {
+	if RateLoad(r) && r.Load.Concurrency.Positive() {
+		return r.Load.Concurrency.Int()
+	}
+	return 0
 }
 
 // PredictRow reads the figures the row publishes from rep, EvaluateRow's

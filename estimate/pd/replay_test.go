@@ -760,6 +760,19 @@ const pdReading = `
   decode engines compute every prompt at the step model's 2.5× too slow B200 FP8 prompt (above), and the first round's
   staircase now lands on them; the steady loop's right TTFT on two rows was that error cancelled by the missing staircase.
   The llm-d rows (constant-rate, 5,400 requests over 120 s) stay the steady open loop they approach.
+- **Client caps** (December 2026). A rate row whose client also held the requests in flight (load.concurrency beside the rate:
+  vllm bench serve --request-rate R --max-concurrency C) is replayed capped (pd.RowClientCap, pd.EvaluateCapped: the client's
+  wait in no latency; arrivals faster than C sessions sustain run as the closed loop of C, slower ones as the open loop with
+  each pool's simulation capped at C less what the rest of the system holds, Little's law; on an exactly solvable queue,
+  cappedchain_test.go, that rule's prefill time errs −11% to +4% where it is used, low next to the closed loop's regime, where
+  ignoring the cap errs +11% to +83%). No row states one, so no figure
+  moves: benchmark_serving.py --request-rate 3.6 --burstiness 100 (vllm-pr-18242) ran without --max-concurrency; inference-perf
+  (the llm-d rows) holds each worker process to worker_max_concurrency requests, 100 by default since v0.2.0 (10 at v0.1.0),
+  over num_workers processes, os.cpu_count() by default (kubernetes-sigs/inference-perf inference_perf/config.py at
+  v0.2.0–v0.5.0, config/loadgen/config.py at v0.6.1; load_generator.py's Worker.loop acquires the semaphore before taking a
+  request), and the sources state neither the version's settings nor the client's CPUs: from two workers on, the cap (200) is
+  above the ≈105–120 requests the rate-45 rows held on average (requests/s × mean end-to-end: 42.6 × 2.78 s, 44.3 × 2.36 s),
+  one worker's (100) below it. They stay uncapped.
 - No fudge constant is added: a TTFT or TPOT correction fitted here would be a colocated step-model or front-end constant in
   disguise and belongs to the colocated calibration (throughput.yaml's gpt-oss rows show the same per-release prefill-step and
   host misses: docs/calibration-throughput.md, inferencex-828).

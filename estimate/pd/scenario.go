@@ -49,6 +49,12 @@ type Scenario struct {
 	// sessions, or the arrivals, start at t=0 and every request counts;
 	// throughput is over the whole run); 0 for the steady state.
 	Burst int `json:"burst_requests,omitempty"`
+	// ClientCap is an open loop's client cap on requests in flight
+	// (EvaluateCapped; 0: none). CapClosedLoop marks a capped loop whose
+	// arrivals outpace what ClientCap sessions sustain: the scenario is
+	// the closed loop of ClientCap sessions (cappedScenario).
+	ClientCap     int  `json:"client_cap,omitempty"`
+	CapClosedLoop bool `json:"cap_closed_loop,omitempty"`
 	// RequestsPerS is the rate the system serves; OutputTokPerS and
 	// TotalTokPerS its throughput (the decode pool's).
 	RequestsPerS  float64 `json:"requests_per_s"`

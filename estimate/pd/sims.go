@@ -46,7 +46,12 @@ const (
 // run; the decode pool admits arrivals at its next step boundary, so
 // their shape moves its queue, not the prefill's, which is TTFT's large
 // term under load.
+//
+// cap, with a rate, is the client's cap on requests in flight as this
+// pool's simulation sees it (sim.Config.ClientCap, 0: none): the slots the
+// rest of the system does not hold (capped.go).
 type load struct {
+	cap        int
 	sessions   int
 	rate       float64
 	thinkS     float64
@@ -99,6 +104,9 @@ func simColocated(p *Pool, n, out int, busyS func() float64, l load, seed uint64
 	}
 	if l.pool > 0 {
 		cfg.Pool, cfg.StaggerS, cfg.ThinkFixed = l.pool, l.staggerS, true
+	}
+	if l.sessions == 0 && l.cap > 0 {
+		cfg.ClientCap = l.cap // RunModel gives the simulated ranks their share
 	}
 	slo.ApplyEngine(p.in, p.sm.S.Eff, &cfg)
 	return sim.RunModelReplicated(p.sm, cfg, simReplications)
@@ -215,6 +223,9 @@ func simDecode(p *Pool, n, out int, l load, seed uint64) (res sim.Result, extraW
 	} else {
 		cfg.ArrivalRatePerS = l.rate / float64(u.copies)
 		cfg.MaxWaiting = max(1000, 50*sim.RunSlots(cfg)*u.dp)
+		if l.cap > 0 { // each copy of the unit its share of the slots, as sim's replicas share one
+			cfg.ClientCap = (l.cap + u.copies - 1) / u.copies
+		}
 	}
 	if l.pool > 0 {
 		cfg.StaggerS, cfg.MaxWaiting, cfg.ThinkFixed = l.staggerS, 0, true // a finite run's queue drains

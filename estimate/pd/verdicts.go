@@ -58,6 +58,10 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 // about TTFT + output × TPOT) or an open loop's arrivals.
 func RateExplanation(s *Scenario) string {
 	utilised := fmt.Sprintf("prefill %.0f%%, decode %.0f%% utilised", 100*s.PrefillUtilization, 100*s.DecodeUtilization)
+	if s.CapClosedLoop && (s.Binding == BindSessions || s.Binding == BindArrivals) {
+		return fmt.Sprintf("%.2f requests/s, bound by the client's cap of %d in flight: its arrivals at %.2f/s outpace what %d sessions sustain, so it runs as their closed loop (%s; a pool binds from %.0f%%)",
+			s.RequestsPerS, s.ClientCap, s.RatePerS, s.ClientCap, utilised, 100*BindsAt)
+	}
 	switch s.Binding {
 	case BindSessions:
 		cycle := float64(s.Sessions) / s.RequestsPerS

@@ -12,6 +12,9 @@ func (sm *StepModel) indexerCost(l RankLoad) (flops, bytes float64) {
 	if sm.dsv4 != nil {
 		return sm.dsv4.indexer(l, sm.S.SpecTokens)
 	}
+	if f, b, ok := sm.minimaxM3IndexerCost(l); ok {
+		return f, b // MiniMax-M3: minimaxm3.go
+	}
 	m := sm.S.Model
 	if !m.IsSparseAttention() {
 		return 0, 0

@@ -221,6 +221,11 @@ func (sm *StepModel) gatherInHost(total float64) (float64, bool) {
 // each layer a single mixer (Mamba-2, attention, MLP or MoE) and so one
 // row-parallel output (vLLM's nemotron_h.py: one mixer per decoder layer).
 func tpReducesPerStage(m *catalog.Model, pp float64) float64 {
+	if m.MixerFFN {
+		// Granite-4.0-H: the mixer's, the MoE's and the shared MLP's
+		// (catalog.Model.GraniteAllReduces).
+		return float64(m.NumLayers*m.GraniteAllReduces()) / pp
+	}
 	if m.HybridPattern != "" {
 		return float64(m.NumLayers) / pp
 	}

@@ -231,7 +231,7 @@ func denseParts(m *catalog.Model, tp float64) []densePart {
 		{input.CompShared, p.SharedExperts / tp},
 		{input.CompRouter, p.Router / tp},
 		{input.CompNorms, p.Norms / tp},
-		{input.CompIndexer, p.Indexer},
+		{input.CompIndexer, indexerParamsGPU(m, p, tp)},
 		{input.CompLatentProj, p.LatentProj},
 	}
 }

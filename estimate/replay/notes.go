@@ -16,7 +16,7 @@ var HeldOutNotes = map[string]string{
 	"gpustack-qwen3-8b-h100":  "dense Qwen3-8B on one H100 under vLLM 0.11 closed loops of 1–8 ShareGPT sessions: a dense model's decode and prefill on a measured GPU",
 	"gpustack-qwen3-14b-a100": "the same dense Qwen3-14B bursts on one A100 (vLLM 0.11, SGLang 0.5.5): Ampere bandwidth and BF16 compute, no FP8, under the H100 page's protocol",
 	"gpustack-qwen3-14b-h100": "dense Qwen3-14B bursts of 100–1,000 prompts on one H100 (vLLM 0.11, SGLang 0.5.5): a dense model's prefill queue, KV capacity and mixed steps under load",
-	"gpustack-glm45air-h100":  "GLM-4.5-Air bursts on H100 with TP, EP and PP4 (vLLM 0.11, SGLang): a GQA MoE other than DeepSeek's, pipeline stages",
+	"gpustack-glm45air-h100":  "GLM-4.5-Air bursts on H100 with TP, EP and PP4 (vLLM 0.11, SGLang), its vLLM TP4 random bursts on 4 × A100 (the page copied the lab's A100 block): a GQA MoE other than DeepSeek's, pipeline stages",
 	"nim-llm-benchmarking":    "dense Llama-3.3-70B FP8 TP2 on H100 under NVIDIA NIM (not vLLM): a comparison, excluded from fits and bands",
 	"trtllm-perf-overview":    "dense Llama-3.3-70B offline throughput under TensorRT-LLM (not vLLM): a comparison, excluded from fits and bands",
 	"vllm-pr-25135":           "dense Llama-3.1-405B MXFP4 on one MI355X (vLLM ROCm): a dense model on CDNA4 with MXFP4 weights",

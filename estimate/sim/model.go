@@ -252,6 +252,7 @@ func (p simPlan) scaleBack(res Result) Result {
 	res.TotalTokPerS *= c
 	res.MeanRunning *= c
 	res.MeanWaiting *= c
+	res.MeanKVWaiting *= c
 	return res
 }
 

@@ -40,5 +40,6 @@ func forReplicas(res Result, scale float64) Result {
 	res.TotalTokPerS *= scale
 	res.MeanRunning *= scale
 	res.MeanWaiting *= scale
+	res.MeanKVWaiting *= scale
 	return res
 }

@@ -179,6 +179,21 @@ type Config struct {
 	// the engines' hosts launch ahead of their GPUs before they read the
 	// request (vllm.Release.DPDummyRunAhead; set through WaveRunAheadFor).
 	WaveRunAhead int
+	// SessionTokens, above InputTokens + OutputTokens, makes each
+	// closed-loop session a multi-turn conversation that keeps its history
+	// (workload.session_tokens; input.Conversation's rule, as perf.Conversation, history.go): a
+	// turn's prompt is the history plus its new input, its answer joins
+	// the history, and the session starts over once the next turn would
+	// exceed SessionTokens. A running turn holds KV for, and its decode
+	// reads, its whole context. 0 (or at most one turn): every request
+	// stands alone, as before. Open-loop requests never carry history.
+	SessionTokens int
+	// PrefixCaching is vLLM's automatic prefix caching (on by default with
+	// the V1 engine): a turn's history is served from the blocks its
+	// session's previous turn left cached, where they survive (history.go);
+	// off, every turn prefills its whole history. Read only with
+	// SessionTokens.
+	PrefixCaching bool
 	// Independent makes the DP ranks independent engines, each stepping on
 	// its own clock (a dense model's DP ranks: IndependentRanks): a rank
 	// schedules its next step when its own step ends, whatever the others
@@ -217,7 +232,15 @@ type Result struct {
 	// ranks; MeanWaiting the same for queued ones.
 	MeanRunning float64 `json:"mean_running"`
 	MeanWaiting float64 `json:"mean_waiting"`
-	SimulatedS  float64 `json:"simulated_s"`
+	// MeanKVWaiting is the part of MeanWaiting queued at ranks whose
+	// KV pool could not take the next request (not max_num_seqs or the
+	// token budget): the load the KV capacity holds back.
+	MeanKVWaiting float64 `json:"-"`
+	// HistoryReused is the share of the measured turns' history tokens
+	// (Config.SessionTokens) their rank found in its prefix cache; the
+	// rest was prefilled again. 0 without history.
+	HistoryReused float64 `json:"history_reused,omitempty"`
+	SimulatedS    float64 `json:"simulated_s"`
 	// Stalled is true when the run stopped early because it could not go
 	// on: the step model returned a non-positive or infinite duration, or
 	// the requests can never be scheduled (larger than the KV cache).
@@ -318,6 +341,9 @@ type simReq struct {
 	begun              bool
 	session            int
 	input              int // this request's input length
+	// hist is the conversation's history the request's prompt starts
+	// with (Config.SessionTokens; 0: none).
+	hist int
 	// readyStep, startStep and tokStep are the engine's step count
 	// (simulator.stepN) when the request was handed over, first scheduled
 	// and given its first token; chunks counts the steps that ran a chunk
@@ -334,6 +360,13 @@ type simRank struct {
 	// waitBase is the start of waiting's backing array (pushBack).
 	waitBase []simReq
 	kvUsed   int // in the pool's units (kvModel)
+	// popped counts the pool's units ever allocated from vLLM's free
+	// queue (hold; a prefix-cache hit takes none): the clock cached
+	// histories are evicted by (history.go).
+	popped int
+	// kvHeld says the last admission stopped at a request the KV pool
+	// could not take (Result.MeanKVWaiting).
+	kvHeld bool
 }
 
 // simulator is the whole run's state.
@@ -417,6 +450,16 @@ type simulator struct {
 	ingestBase, pendingBase []simReq
 	// wave is vLLM's DP wave state (Config.DPWave, dpwave.go).
 	wave dpWave
+	// sess is every closed-loop session's conversation (nil: requests
+	// carry no history; Config.SessionTokens), conv its rule.
+	sess []sessState
+	conv perf.Conversation
+	// areaKVWait integrates the requests waiting at ranks whose last
+	// admission stopped for KV (Result.MeanKVWaiting).
+	areaKVWait float64
+	// histTok and histHit count the history tokens of the turns admitted
+	// while measuring, and those found in the prefix cache.
+	histTok, histHit int64
 }
 
 // engineClock is what an engine keeps of its own stepping.
@@ -542,6 +585,7 @@ func newSimulatorIn(cfg Config, b *simBuffers) *simulator {
 	// tenth of a check's allocations); a run cut short leaves some unused.
 	s.measured = make([]simRecord, 0, min(max(1, cfg.Requests), maxRecordsUpFront))
 	s.kv = newKVModel(cfg)
+	s.startConversations()
 	if b != nil && cap(b.pending) >= cfg.Sessions {
 		s.pending = b.pending[:0]
 	} else {
@@ -636,7 +680,11 @@ func (s *simulator) newReq(t float64, session int) simReq {
 		in = s.draw(in, sp)
 		out = s.draw(out, sp)
 	}
-	return simReq{arrival: t, session: session, prompt: in, input: in, output: out}
+	r := simReq{arrival: t, session: session, prompt: in, input: in, output: out}
+	if s.sess != nil && session >= 0 {
+		s.nextTurn(&r)
+	}
+	return r
 }
 
 // Spread is a spread of request lengths around the configured ones:
@@ -688,7 +736,7 @@ func (s *simulator) arrive(r simReq) {
 		s.enqueue(r)
 		return
 	}
-	w := s.cfg.Frontend.ingestS(r.input)
+	w := s.cfg.Frontend.ingestS(r.input + r.hist) // the whole prompt, history included
 	if !s.cfg.Frontend.Rounds {
 		s.feFree = max(s.feFree, r.arrival) + w
 		// its own process's whole ingest; never before the requests ahead

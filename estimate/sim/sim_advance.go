@@ -18,13 +18,17 @@ func (s *simulator) accountSegment(dt float64, steps int) {
 	if s.startT == 0 && s.res.Steps == 0 {
 		s.startT = s.now
 	}
-	var run, wait int
+	var run, wait, kvWait int
 	for i := range s.ranks {
 		run += len(s.ranks[i].running)
 		wait += len(s.ranks[i].waiting)
+		if s.ranks[i].kvHeld {
+			kvWait += len(s.ranks[i].waiting)
+		}
 	}
 	s.areaRun += float64(run) * dt
 	s.areaWait += float64(wait) * dt
+	s.areaKVWait += float64(kvWait) * dt
 	s.busy += dt
 	s.res.Steps += steps
 }
@@ -70,6 +74,9 @@ func (s *simulator) advanceRank(i int, out float64) {
 			}
 		}
 		if r.out >= r.output {
+			if s.sess != nil && r.session >= 0 {
+				s.release(rk, r)
+			}
 			rk.kvUsed -= r.blocks
 			if s.clocks != nil {
 				s.finished = append(s.finished, *r)
@@ -154,7 +161,7 @@ func (s *simulator) parseAhead(t float64) float64 {
 	n := 0
 	for i := len(s.ingest) - 1; i >= 0; i-- {
 		q := &s.ingest[i]
-		if q.ready-fe.ReadyDelayS-fe.servers()*fe.ingestS(q.input) <= t { // its ingest's start
+		if q.ready-fe.ReadyDelayS-fe.servers()*fe.ingestS(q.input+q.hist) <= t { // its ingest's start
 			break // ready times increase, and so, near enough, do starts
 		}
 		n++
@@ -179,7 +186,7 @@ func (s *simulator) finish(r simReq, t float64) {
 	if s.done >= s.cfg.Warmup {
 		rec := simRecord{ttft: r.firstTok - r.arrival, e2e: t - r.arrival,
 			frontend: (r.ready - r.arrival) + (r.firstTok - r.engineTok), queue: r.started - r.ready, prefill: r.engineTok - r.started,
-			prompt:     s.cfg.Frontend.servers() * s.cfg.Frontend.PromptTokenS * float64(r.input),
+			prompt:     s.cfg.Frontend.servers() * s.cfg.Frontend.PromptTokenS * float64(r.input+r.hist),
 			queueSteps: int32(r.startStep - r.readyStep), prefillSteps: int32(r.tokStep - r.startStep), chunks: r.chunks, rideDecodes: r.rideDecodes}
 		if r.output > 1 {
 			rec.tpot = (t - r.firstTok) / float64(r.output-1)
@@ -237,8 +244,9 @@ func pooled(ss []*simulator) Result { return pooledWith(ss, true) }
 // replications) and need not sort three distributions to throw them away.
 func pooledWith(ss []*simulator, latencies bool) Result {
 	var res Result
-	var span, busy, areaRun, areaWait float64
+	var span, busy, areaRun, areaWait, areaKVWait float64
 	var outTok, inTok int
+	var histTok, histHit int64
 	if len(ss) == 0 {
 		return res
 	}
@@ -262,6 +270,9 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 		busy += s.busy
 		areaRun += s.areaRun
 		areaWait += s.areaWait
+		areaKVWait += s.areaKVWait
+		histTok += s.histTok
+		histHit += s.histHit
 		outTok += s.outTok
 		inTok += s.inTok
 		if len(ss) > 1 {
@@ -269,11 +280,15 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 		}
 	}
 	res.Requests = len(recs)
+	if histTok > 0 {
+		res.HistoryReused = float64(histHit) / float64(histTok)
+	}
 	if span > 0 {
 		res.OutputTokPerS = float64(outTok) / span
 		res.TotalTokPerS = float64(outTok+inTok) / span
 		res.MeanRunning = areaRun / span
 		res.MeanWaiting = areaWait / span
+		res.MeanKVWaiting = areaKVWait / span
 		res.MeanStepS = busy / float64(max(1, res.Steps))
 	}
 	// One buffer serves every distribution in turn; TTFT's sorted values

@@ -188,6 +188,7 @@ func (s *simulator) moreBlocks(r *simReq, n int) int {
 // tokens, positive).
 func (s *simulator) hold(rk *simRank, r *simReq, need, n int) {
 	rk.kvUsed += need
+	rk.popped += need
 	r.blocks += need
 	r.upto = s.kv.upto(n)
 }
@@ -434,6 +435,7 @@ func (s *simulator) runAheadBy(rk *simRank) float64 {
 // admitWaiting starts queued requests within the remaining budget.
 func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 	by := s.runAheadBy(rk)
+	rk.kvHeld = false
 	admitted := 0 // taken from the front of the queue, dropped on return
 	defer func() { rk.waiting = popFront(rk.waiting, admitted) }()
 	for budget > 0 && admitted < len(rk.waiting) && len(rk.running) < s.cfg.MaxNumSeqs {
@@ -445,20 +447,30 @@ func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 			s.lagged = true // handed over after this step was scheduled: the next one takes it
 			return
 		}
-		if s.cfg.Policy == PrefillFirstWhole && r.prompt > budget && l.PrefillTokens > 0 {
+		hit, hitUnits := 0, 0 // prompt tokens found in the prefix cache (history.go)
+		if s.sess != nil {
+			hit, hitUnits = s.historyHit(rk, &r)
+		}
+		if s.cfg.Policy == PrefillFirstWhole && r.prompt-hit > budget && l.PrefillTokens > 0 {
 			return // whole prompts only; one larger than the budget runs alone
 		}
-		n := min(r.prompt, budget)
+		n := min(r.prompt-hit, budget)
 		if s.cfg.Policy == PrefillFirstWhole {
-			n = r.prompt
+			n = r.prompt - hit
 		}
-		need := s.kv.units(n)
+		need := s.kv.units(hit + n) // hit blocks in the free queue count as taken
 		if rk.kvUsed+need > s.kv.capacity {
+			rk.kvHeld = true
 			return
 		}
 		admitted++
-		r.blocks, r.upto = 0, 0
-		s.hold(rk, &r, need, n)
+		if r.hist > 0 && !r.begun && s.done >= s.cfg.Warmup {
+			s.histTok += int64(r.hist)
+			s.histHit += int64(min(hit, r.hist))
+		}
+		r.blocks, r.upto, r.done = 0, 0, hit
+		s.hold(rk, &r, need, hit+n)
+		rk.popped -= hitUnits // touched out of the free queue, not popped
 		if !r.begun {
 			r.begun, r.started, r.startStep = true, s.now, s.stepN
 		}
@@ -491,6 +503,9 @@ func (s *simulator) addToLoad(l *perf.RankLoad, r *simReq, n int) {
 func (s *simulator) preempt(rk *simRank) {
 	last := rk.running[len(rk.running)-1]
 	rk.running = rk.running[:len(rk.running)-1]
+	if s.sess != nil && last.session >= 0 {
+		s.preempted(rk, &last)
+	}
 	rk.kvUsed -= last.blocks
 	if last.sched > 0 && last.done+last.sched >= last.prompt {
 		s.outputs-- // scheduled in this step, it gives no token now

@@ -38,6 +38,7 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	// the tokenizer's micro-batching wait (perf.TokenizerBatchWait): none
 	// for gpt-oss's chat prompts, built as token ids
 	cfg.Frontend.ReadyDelayS = perf.TokenizerBatchWait(in.Release(), in.Model.ModelType == "gpt_oss" && in.Workload.Chat())
+	cfg.PrefixCaching = prefixCaching(in)
 	cfg.DPLB = sim.DPLBFor(DPLBDeployment(in, cfg.DP))
 	cfg.DPWave = sim.DPWaveFor(true, in.Model != nil && in.Model.IsMoE(), cfg.DP) // vLLM's DP waves (sim.UseDPWave)
 	if cfg.DPWave {
@@ -132,4 +133,27 @@ func burstLoad(in *input.Input, cfg *sim.Config) {
 	default:
 		cfg.Sessions = w.BurstRequests
 	}
+}
+
+// prefixCaching says the deployment serves with vLLM's automatic prefix
+// caching (sim.Config.PrefixCaching, read for sessions with history): on
+// by default with the V1 engine (vllm-project/vllm
+// tests/v1/engine/test_engine_args.py @5e0e4dbc: "V1 turns on prefix
+// caching by default", and --no-enable-prefix-caching turns it off), the
+// default engine from 0.8.0 (vllm.Release.EngineEra); the last
+// --enable-prefix-caching or --no-enable-prefix-caching of vllm.extra_args
+// decides over the default.
+func prefixCaching(in *input.Input) bool {
+	on := in.Release().EngineEra().V1Default == vllm.Present
+	if d := in.Resolved(); d != nil && d.Spec != nil {
+		for _, w := range d.Spec.VLLM.ExtraArgs {
+			switch w {
+			case "--enable-prefix-caching":
+				on = true
+			case "--no-enable-prefix-caching":
+				on = false
+			}
+		}
+	}
+	return on
 }

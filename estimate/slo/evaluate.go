@@ -34,9 +34,6 @@ func Evaluate(in *input.Input, m *memory.Report, opt Options) Result {
 		return Result{Performance: &Performance{Notes: []string{"the GPU has no BF16 TFLOPS or HBM bandwidth figure: no performance estimate"}}, Feasible: true}
 	}
 	opt.kv = seqCostOf(m)
-	if in.Workload.SessionTokens > 0 && kvOf(m) > 0 {
-		opt.kvRequestSeqs = m.SequencesFit(in.Workload.InputTokens + in.Workload.OutputTokens)
-	}
 	pr := Predict(in, kvOf(m), kvSeqsOf(in, m), opt)
 	return Result{Performance: &pr.Performance, SLO: pr.SLO, Notes: perfNotesFor(in, &pr),
 		Findings: pr.advice, Feasible: pr.Feasible}

@@ -51,13 +51,6 @@ type Options struct {
 	// reduced workBudget: a "what it would take" line's verification run
 	// (wouldPassCheck) measures fewer requests, not less settled ones.
 	fullWarmup bool
-	// kvRequestSeqs is how many sequences of one request's input + output
-	// tokens a rank's KV holds, when the workload's session_tokens makes
-	// the decode curve count sessions of another length (kvSessionTokens;
-	// 0: the same figure). The simulation admits requests, so whether the
-	// KV holds its load (the throughput verdict's kv_capacity binding) is
-	// judged with it.
-	kvRequestSeqs int
 }
 
 // ranking reports whether these options rank layouts (a part of the work
@@ -90,8 +83,6 @@ type Performance struct {
 	Alternatives []Alternative `json:"alternatives,omitempty"`
 	// Notes are the assumptions behind these numbers, in words.
 	Notes []string `json:"notes"`
-	// kvRequestSeqs is Options.kvRequestSeqs.
-	kvRequestSeqs int
 }
 
 // SimScenario is one simulation run and what it modelled.

@@ -191,18 +191,19 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 	}
 	judge(&v, in, ThroughputRegime(in), true, kv > 0)
 	v.Binding = stepBinding(d.Step)
-	// whether the KV holds the simulated requests (p.kvRequestSeqs where
-	// the curve counts sessions of workload.session_tokens: the reference's
-	// 32K sessions do not fit — the capacity section says so — but its
-	// simulated 2K requests do, and its step is the network's)
-	kvSeqs := d.KVSeqsPerRank
-	if p.kvRequestSeqs > 0 {
-		kvSeqs = p.kvRequestSeqs
-	}
-	if kv <= 0 || (kvSeqs > 0 && kvSeqs < d.Point.SeqsPerRank) {
+	if kv <= 0 || kvHoldsBack(in, p, d) {
 		v.Binding = BindKV
 	}
-	v.Explanation = throughputExplanation(in, sm, d, v.Binding)
+	if _, history := in.Conversation(); history && v.Binding == BindKV && kv > 0 {
+		// the step's own binding beside the step; what the KV holds back after
+		v.Explanation = throughputExplanation(in, sm, d, stepBinding(d.Step))
+		if s := p.sim(in.Workload.InputTokens); s != nil {
+			v.Explanation += fmt.Sprintf(" The KV capacity binds the load: each turn needs room for its whole context, and the simulation kept %.1f requests waiting for KV on average and preempted %d.",
+				s.Result.MeanKVWaiting, s.Result.Preemptions)
+		}
+	} else {
+		v.Explanation = throughputExplanation(in, sm, d, v.Binding)
+	}
 	f := prefillInterference(in, p)
 	steady := target * f
 	if v.Verdict != VerdictPass && f > 1.01 {
@@ -228,6 +229,24 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 		}
 	}
 	return v
+}
+
+// kvHoldsBack says the KV capacity holds the workload's load back. Where
+// sessions keep their history (input.Input.Conversation) the simulation
+// admits each turn by its whole context, as vLLM does, so its own
+// admission says it: on average at least one request waited because the
+// KV pool could not take it (sim.Result.MeanKVWaiting), or a running one
+// was preempted for KV. The decode curve counts sessions at their full
+// session_tokens, which no turn holds until its conversation's last. Else
+// (and without a simulation) the curve's count: fewer sequences fit a
+// rank than the workload puts on it.
+func kvHoldsBack(in *input.Input, p *Performance, d perf.DecodeInfo) bool {
+	if _, history := in.Conversation(); history {
+		if s := p.sim(in.Workload.InputTokens); s != nil {
+			return s.Result.MeanKVWaiting >= 1 || s.Result.Preemptions > 0
+		}
+	}
+	return d.KVSeqsPerRank > 0 && d.KVSeqsPerRank < d.Point.SeqsPerRank
 }
 
 // throughputExplanation states what the target counts, what Little's law
