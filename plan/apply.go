@@ -14,35 +14,50 @@ import (
 // rest of the document — comments, key order, flow style — is kept as
 // yaml.v3 reads it (inline comments lose their column alignment).
 func Apply(src []byte, own, s Settings) ([]byte, error) {
+	out, _, err := ApplyNoted(src, own, s)
+	return out, err
+}
+
+// ApplyNoted is Apply with, in words, what it changed that is not one of
+// the candidate's settings: the engines' vllm.port when a colocated
+// candidate replaces the P/D pools (the engine takes the router's port) or
+// a P/D candidate replaces a colocated engine (the router takes the
+// engine's). `plan --apply` prints them, and the port's line in the spec
+// says it (a YAML comment, unless the line has one): the port moved
+// silently from 8100 to 8000 (qa38), where the README says --apply
+// changes only what the candidate changes.
+func ApplyNoted(src []byte, own, s Settings) ([]byte, []string, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out, err := applyDoc(&doc, own, s)
+	var notes []string
+	out, err := applyDoc(&doc, own, s, &notes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// A key plan drops may hold an anchor that an alias elsewhere uses.
 	var check yaml.Node
 	if err := yaml.Unmarshal(out, &check); err != nil {
-		return nil, fmt.Errorf("the spec cannot be rewritten (edit it by hand): %v", err)
+		return nil, nil, fmt.Errorf("the spec cannot be rewritten (edit it by hand): %v", err)
 	}
-	return out, nil
+	return out, notes, nil
 }
 
 // applyDoc edits the parsed spec doc in place as Apply does and encodes
-// it (without Apply's re-reading of the result).
-func applyDoc(doc *yaml.Node, own, s Settings) ([]byte, error) {
+// it (without Apply's re-reading of the result); notes gets what
+// ApplyNoted reports.
+func applyDoc(doc *yaml.Node, own, s Settings, notes *[]string) ([]byte, error) {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("the spec is not a YAML mapping")
 	}
 	root := doc.Content[0]
 	if s.PD != nil {
-		applyPD(root, own, s)
+		applyPD(root, own, s, notes)
 		return encode(doc)
 	}
 	if own.PD != nil { // a colocated candidate of a P/D spec: the pools go
-		removePD(root)
+		removePD(root, notes)
 	}
 	if s.TP != own.TP || s.PP != own.PP || s.DP != own.DP || s.EP != own.EP || s.Replicas != own.Replicas || !isMapping(lookup(root, "parallelism")) {
 		setLayout(root, s)

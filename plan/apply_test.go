@@ -111,7 +111,7 @@ func FuzzApply(f *testing.F) {
 		for _, c := range []struct{ own, s Settings }{{own, s}, {ownSpec, on}, {ownSpec, off}} {
 			out, err := Apply([]byte(src), c.own, c.s)
 			if cached { // the verifier's path: a copy of the parsed spec, edited, is Apply's output
-				got, cerr := applyDoc(cloneNode(&doc), c.own, c.s)
+				got, cerr := applyDoc(cloneNode(&doc), c.own, c.s, new([]string))
 				if (err == nil) != (cerr == nil) || (err == nil && !bytes.Equal(got, out)) {
 					t.Fatalf("Apply %v, applyDoc on a copy %v:\n%s\n---\n%s", err, cerr, out, got)
 				}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strconv"
 
 	"gopkg.in/yaml.v3"
@@ -14,7 +15,7 @@ import (
 // NIXL and the vLLM router when absent), no top-level parallelism, and the
 // weights, KV-cache dtype and ports where they change. What it writes is
 // what Settings.toSpec evaluated (PDSettings.withPD).
-func applyPD(root *yaml.Node, own, s Settings) {
+func applyPD(root *yaml.Node, own, s Settings, notes *[]string) {
 	remove(root, "parallelism")
 	if s.Weights != own.Weights {
 		setScalar(mapping(root, "model"), "weights", s.Weights, "!!str")
@@ -24,7 +25,8 @@ func applyPD(root *yaml.Node, own, s Settings) {
 	}
 	p := s.PD
 	if p.EnginePort > 0 {
-		setScalar(mapping(root, "vllm"), "port", strconv.Itoa(p.EnginePort), "!!int")
+		movePort(mapping(root, "vllm"), strconv.Itoa(p.EnginePort),
+			fmt.Sprintf("the P/D router takes %d, the port clients used, and forwards to the engines", p.RouterPort), notes)
 	}
 	fresh := lookup(root, "disaggregation") == nil
 	g := mapping(root, "disaggregation")
@@ -110,11 +112,29 @@ func setOrRemove(m *yaml.Node, key, value, tag string) {
 // removePD drops the disaggregation block for a colocated candidate; the
 // engines take over the router's port (spec.DefaultRouterPort when the
 // block gives none), so clients keep talking to the port they used.
-func removePD(root *yaml.Node) {
+func removePD(root *yaml.Node, notes *[]string) {
 	port := strconv.Itoa(spec.DefaultRouterPort)
 	if p := lookup(lookup(lookup(root, "disaggregation"), "router"), "port"); p != nil && p.Kind == yaml.ScalarNode {
 		port = p.Value
 	}
 	remove(root, "disaggregation")
-	setScalar(mapping(root, "vllm"), "port", port, "!!int")
+	movePort(mapping(root, "vllm"), port, port+" was the P/D router's port, the one clients use; the colocated engine now serves them there", notes)
+}
+
+// movePort sets vllm.port (v) to port and, when that moves it, says so in
+// notes and on the port's line, with why. A spec without vllm.port runs
+// its engines on spec.Defaults.Port.
+func movePort(v *yaml.Node, port, why string, notes *[]string) {
+	old := strconv.Itoa(spec.Defaults.Port)
+	if n := lookup(v, "port"); n != nil && n.Kind == yaml.ScalarNode {
+		old = n.Value
+	}
+	setScalar(v, "port", port, "!!int")
+	if old == port {
+		return
+	}
+	*notes = append(*notes, fmt.Sprintf("vllm.port %s → %s: %s", old, port, why))
+	if n := lookup(v, "port"); n.LineComment == "" {
+		n.LineComment = "# was " + old + "; " + why + " (vlaunch plan --apply)"
+	}
 }

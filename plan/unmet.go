@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // unmetBudget is how many more candidates whose step-model bound allows
@@ -103,7 +104,7 @@ func hardwareChange(p *probe, e *evaluated, k knob, j int) (change string, met b
 	dep := e.in.Resolved()
 	now := k.now(dep)
 	if now <= 0 {
-		return fmt.Sprintf("#1 runs on one node, bound by %s: it takes faster GPUs or more of them", binding), false
+		return fmt.Sprintf("%s, bound by %s: it takes faster GPUs or more of them", oneNodeWords(dep.Layout), binding), false
 	}
 	var last *probeResult
 	top := now
@@ -205,4 +206,15 @@ func uncertainChange(s SLOResult) string {
 	}
 	return fmt.Sprintf("%s, but the model's accuracy band (%s) straddles it; a pass needs a prediction of %s (the band's edge at the target), %.2f× better: faster GPUs or more of them — or a measurement of that layout, which settles it",
 		head, bandText(*s.Band, s.Unit), quantity(need, s.Unit), better)
+}
+
+// oneNodeWords says why the inter-node bandwidth does not move #1 (the
+// knob's now is 0: no replica spans nodes, resolve.Layout.MultiNode).
+// Independent replicas on different nodes are not "one node": it read
+// "#1 runs on one node" of TP 4 × 2 replicas on both of two nodes (qa38).
+func oneNodeWords(l resolve.Layout) string {
+	if n := l.ReplicaCount(); n > 1 && l.TotalGPUs() > l.GPUsPerNode {
+		return fmt.Sprintf("#1's %d replicas each run within one node (nothing crosses the NICs)", n)
+	}
+	return "#1 runs on one node"
 }

@@ -104,7 +104,7 @@ func (v *verifier) check(s Settings) error {
 	if v.doc == nil {
 		return Verify(v.file, v.src, v.own, s)
 	}
-	out, err := applyDoc(cloneNode(v.doc), v.own, s)
+	out, err := applyDoc(cloneNode(v.doc), v.own, s, new([]string))
 	if err != nil {
 		return err
 	}

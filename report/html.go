@@ -25,11 +25,13 @@ type page struct {
 	// Settings are the engine settings with their provenance (check only).
 	Settings []settingRow
 	Feasible bool
-	Verdicts []verdictView
-	Charts   []chartView
-	Notes    []memory.Note
-	Findings string
-	Extra    template.HTML // sections a caller adds (plan's candidate table)
+	// FeasibleWhy names what makes a check infeasible (InfeasibleWhy).
+	FeasibleWhy string
+	Verdicts    []verdictView
+	Charts      []chartView
+	Notes       []memory.Note
+	Findings    string
+	Extra       template.HTML // sections a caller adds (plan's candidate table)
 	// Details are the text report's tables the charts only draw (memory,
 	// KV cache, capacity, performance), after the charts.
 	Details template.HTML
@@ -76,7 +78,7 @@ func writePage(w io.Writer, p *page) error {
 // checkPage assembles the page of one check report.
 func checkPage(r *estimate.Report) *page {
 	in := r.Input
-	p := &page{Title: "vlaunch check: " + in.Model, Heading: layoutLine(in), Feasible: r.Feasible, Notes: r.Notes}
+	p := &page{Title: "vlaunch check: " + in.Model, Heading: layoutLine(in), Feasible: r.Feasible, FeasibleWhy: InfeasibleWhy(r), Notes: r.Notes}
 	p.Settings = settingRows(in)
 	if len(p.Settings) == 0 {
 		p.Lines = append(p.Lines, settingsLine(in))

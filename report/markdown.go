@@ -22,7 +22,7 @@ func WriteMarkdown(w io.Writer, r *estimate.Report) {
 	fmt.Fprintf(w, "TP %d · PP %d · DP %d · EP %s · %d node%s · vLLM %s\n\n",
 		in.TP, in.PP, in.DP, textfmt.OnOff(in.EP), in.Nodes, plural(in.Nodes), in.VLLMVersion)
 	writeSettingsMarkdown(w, in)
-	fmt.Fprintf(w, "\n**Feasible: %s**\n\n## Per-GPU memory%s\n\n| term | GiB | derivation |\n|---|---:|---|\n", yesNo(r.Feasible), stageSuffix(r))
+	fmt.Fprintf(w, "\n**Feasible: %s**\n\n## Per-GPU memory%s\n\n| term | GiB | derivation |\n|---|---:|---|\n", mdEscape(feasibleText(r)), stageSuffix(r))
 	mdRow(w, "device total (CUDA runtime)", p.DeviceGiB, "")
 	mdRow(w, fmt.Sprintf("usable = %.2f × device", p.Utilization), p.UsableGiB, "")
 	mdRow(w, "− weights", p.WeightsGiB, fmt.Sprintf("%.2fB parameters", m.ParamsPerGPU/1e9))

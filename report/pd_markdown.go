@@ -14,7 +14,7 @@ import (
 // the text report's sections as lists and tables.
 func writePDMarkdown(w io.Writer, r *estimate.Report) {
 	g := r.Disaggregated
-	fmt.Fprintf(w, "# vlaunch check: %s\n\n%s\n\n**Feasible: %s**\n", mdEscape(pdLine(r)), mdEscape(settingsLine(r.Input)), yesNo(r.Feasible))
+	fmt.Fprintf(w, "# vlaunch check: %s\n\n%s\n\n**Feasible: %s**\n", mdEscape(pdLine(r)), mdEscape(pdSettingsLine(r)), mdEscape(feasibleText(r)))
 	for _, p := range []*pd.Pool{&g.Prefill, &g.Decode} {
 		fmt.Fprintf(w, "\n## Disaggregated: %s pool\n\n", p.Role)
 		mdList(w, poolLines(p))
@@ -54,7 +54,7 @@ func mdList(w io.Writer, lines []string) {
 // utilisation by part), the notes and the findings.
 func pdPage(r *estimate.Report) *page {
 	g := r.Disaggregated
-	p := &page{Title: "vlaunch check: " + r.Input.Model, Heading: pdLine(r), Feasible: r.Feasible, Lines: []string{settingsLine(r.Input)}}
+	p := &page{Title: "vlaunch check: " + r.Input.Model, Heading: pdLine(r), Feasible: r.Feasible, FeasibleWhy: InfeasibleWhy(r), Lines: []string{pdSettingsLine(r)}}
 	p.Verdicts = verdictViews(r.SLO)
 	p.Charts = pdCharts(g)
 	for _, n := range g.Notes {

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate"
@@ -18,7 +19,7 @@ import (
 func writePDText(w io.Writer, r *estimate.Report) {
 	g := r.Disaggregated
 	fmt.Fprintf(w, "vlaunch check: %s\n", pdLine(r))
-	fmt.Fprintf(w, "  %s\n", settingsLine(r.Input))
+	fmt.Fprintf(w, "  %s\n", pdSettingsLine(r))
 	for _, p := range []*pd.Pool{&g.Prefill, &g.Decode} {
 		fmt.Fprintf(w, "\nDisaggregated: %s pool\n", p.Role)
 		for _, l := range poolLines(p) {
@@ -85,6 +86,36 @@ func pdLine(r *estimate.Report) string {
 	in, g := r.Input, r.Disaggregated
 	return fmt.Sprintf("%s on %d × %s, disaggregated: prefill %s · decode %s, vLLM %s",
 		in.Model, in.GPUs, in.GPU, poolLayout(&g.Prefill), poolLayout(&g.Decode), in.VLLMVersion)
+}
+
+// pdSettingsLine is settingsLine for a P/D deployment: a setting both
+// pools run with once, one the pools set apart with each pool's value.
+// Input is the decode pool's (estimate.CheckPD), so settingsLine printed
+// "max_num_seqs 256 · max_num_batched_tokens 256" as the deployment's
+// when the prefill pool ran 1024 and 8192 (qa38, GLM-5 P/D).
+func pdSettingsLine(r *estimate.Report) string {
+	in, pre, dec := r.Input, &r.Disaggregated.Prefill, &r.Disaggregated.Decode
+	pm, dm := &pre.Memory, &dec.Memory
+	both := func(name, p, d string) string {
+		if p == d {
+			return name + " " + p
+		}
+		return fmt.Sprintf("%s %s (prefill) / %s (decode)", name, p, d)
+	}
+	f2 := func(v float64) string { return fmt.Sprintf("%.2f", v) }
+	line := strings.Join([]string{
+		both("weights", pm.WeightsDType, dm.WeightsDType) + " (checkpoint " + in.CheckpointDType + ")",
+		both("KV cache", pm.KV.DType, dm.KV.DType),
+		both("gpu_memory_utilization", f2(pm.PerGPU.Utilization), f2(dm.PerGPU.Utilization)),
+		both("max_model_len", strconv.Itoa(pm.Capacity.MaxModelLen), strconv.Itoa(dm.Capacity.MaxModelLen)),
+		both("max_num_seqs", strconv.Itoa(pre.MaxNumSeqs), strconv.Itoa(dec.MaxNumSeqs)),
+		both("max_num_batched_tokens", strconv.Itoa(pre.MaxNumBatchedTokens), strconv.Itoa(dec.MaxNumBatchedTokens)),
+		both("block", strconv.Itoa(pm.BlockSize), strconv.Itoa(dm.BlockSize)),
+	}, " · ")
+	if in.Speculative != nil {
+		line += " · decode " + in.Speculative.Text()
+	}
+	return line
 }
 
 // poolLayout is a pool's layout in a few words.

@@ -103,12 +103,20 @@ func writeSLOMarkdown(w io.Writer, slo []slo.Verdict) {
 	}
 	fmt.Fprintf(w, "\n## SLO\n\n| SLO | target | predicted | verdict | binding | explanation |\n|---|---:|---:|---|---|---|\n")
 	for _, v := range slo {
-		expl := v.Explanation
-		for _, x := range v.WouldPass {
-			expl += " What it would take: " + x + "."
+		// The text report's lines under the headline, one per line of the
+		// cell: the explanation, the band's basis and every "what it would
+		// take", in the words text and HTML print (bandLine, wouldTake). The
+		// cell had neither the band nor its basis, and reworded the advice,
+		// so an "uncertain" verdict read as an unexplained fail (qa38).
+		lines := []string{v.Explanation}
+		if b := bandLine(v); b != "" {
+			lines = append(lines, b)
 		}
-		target, pred := SLOFigures(v)
-		fmt.Fprintf(w, "| %s | %s | %s | **%s** | %s | %s |\n", v.Name, target, pred, v.Verdict, v.Binding, mdEscape(expl))
+		for _, x := range v.WouldPass {
+			lines = append(lines, wouldTake(x))
+		}
+		target, pred := sloPredicted(v)
+		fmt.Fprintf(w, "| %s | %s | %s | **%s** | %s | %s |\n", v.Name, target, pred, v.Verdict, v.Binding, mdEscape(strings.Join(lines, "<br>")))
 	}
 }
 

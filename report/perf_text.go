@@ -154,8 +154,8 @@ func writeSLOText(w io.Writer, slo []slo.Verdict) {
 	for _, v := range slo {
 		fmt.Fprintf(w, "  %s %s\n", strings.ToUpper(v.Verdict), sloHeadline(v))
 		fmt.Fprintf(w, "%s\n", wrap(v.Explanation, 96, "      "))
-		if v.BandBasis != "" {
-			fmt.Fprintf(w, "%s\n", wrap("band: "+v.BandBasis, 96, "      "))
+		if b := bandLine(v); b != "" {
+			fmt.Fprintf(w, "%s\n", wrap(b, 96, "      "))
 		}
 		for _, x := range v.WouldPass {
 			fmt.Fprintf(w, "%s\n", wrap(wouldTake(x), 96, "      "))
@@ -167,11 +167,19 @@ func writeSLOText(w io.Writer, slo []slo.Verdict) {
 // when the estimator gives one) and binding resource, the words the text
 // and HTML reports share.
 func sloHeadline(v slo.Verdict) string {
-	target, pred := SLOFigures(v)
+	target, pred := sloPredicted(v)
+	return fmt.Sprintf("%s: target %s, predicted %s  [%s]", v.Name, target, pred, v.Binding)
+}
+
+// sloPredicted is a verdict's target and its prediction with the band
+// when the estimator gives one: the headline's figures (sloHeadline) and
+// the markdown table's cells.
+func sloPredicted(v slo.Verdict) (target, pred string) {
+	target, pred = SLOFigures(v)
 	if b, ok := sloBand(v); ok {
 		pred += " (" + bandText(b, v.Unit) + ")"
 	}
-	return fmt.Sprintf("%s: target %s, predicted %s  [%s]", v.Name, target, pred, v.Binding)
+	return target, pred
 }
 
 // wouldTake introduces one "what it would take" line.

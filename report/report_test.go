@@ -106,7 +106,7 @@ func TestTextShowsEveryTerm(t *testing.T) {
 			t.Errorf("text report lacks %q", want)
 		}
 	}
-	for _, want := range []string{"| term | GiB | derivation |", "**Feasible: no**", "## Notes", "| fp8 | checkpoint as shipped |", "```text\n../examples/deepseek-v3-32xh20.yaml:34:16: error: "} {
+	for _, want := range []string{"| term | GiB | derivation |", "**Feasible: no — ", "## Notes", "| fp8 | checkpoint as shipped |", "```text\n../examples/deepseek-v3-32xh20.yaml:34:16: error: "} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown report lacks %q", want)
 		}

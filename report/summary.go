@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -18,6 +19,9 @@ func SummaryMarkdown(r *estimate.Report) string {
 	verdict := "**feasible**: " + FeasibleWords(r.SLO)
 	if !r.Feasible {
 		verdict = "**not feasible** as specified"
+		if why := InfeasibleWhy(r); why != "" {
+			verdict += " (" + why + ")"
+		}
 	}
 	fmt.Fprintf(&b, "vlaunch check: %s.\n\n", verdict)
 	m := &r.Memory
@@ -68,4 +72,54 @@ func FeasibleWords(verdicts []slo.Verdict) string {
 		return "the workload fits and every SLO passes"
 	}
 	return fmt.Sprintf("the workload fits and no SLO fails; %d uncertain (the target lies inside the prediction's band)", n)
+}
+
+// InfeasibleWhy names what makes a report infeasible, the two things
+// estimate.Check and estimate.AddPerformance (and estimate.CheckPD) AND
+// into Feasible: the SLOs whose verdict is fail and the findings at error
+// level, by code ("SLO throughput (output tokens/s) fails; error EST103").
+// It is "" for a feasible report. The closing line read "feasible: no"
+// alone for a P/D deployment whose memory fits (qa38), the reader left to
+// find which of the verdicts above failed.
+func InfeasibleWhy(r *estimate.Report) string {
+	if r.Feasible {
+		return ""
+	}
+	var fails []string
+	for _, v := range r.SLO {
+		if v.Verdict == slo.VerdictFail {
+			fails = append(fails, v.Name)
+		}
+	}
+	var codes []string
+	for _, f := range r.Findings {
+		if c := string(f.Code); f.Severity == diag.Error && !slices.Contains(codes, c) {
+			codes = append(codes, c)
+		}
+	}
+	var parts []string
+	switch len(fails) {
+	case 0:
+	case 1:
+		parts = append(parts, "SLO "+fails[0]+" fails")
+	default:
+		parts = append(parts, "SLOs "+strings.Join(fails, ", ")+" fail")
+	}
+	switch len(codes) {
+	case 0:
+	case 1:
+		parts = append(parts, "error "+codes[0])
+	default:
+		parts = append(parts, "errors "+strings.Join(codes, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// feasibleText is the overall verdict every check renderer prints after
+// "feasible:": yes, or no with what fails (InfeasibleWhy).
+func feasibleText(r *estimate.Report) string {
+	if why := InfeasibleWhy(r); why != "" {
+		return "no — " + why
+	}
+	return yesNo(r.Feasible)
 }

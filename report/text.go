@@ -128,7 +128,7 @@ func writeFindingsText(w io.Writer, r *estimate.Report) {
 		fmt.Fprintf(w, "  none\n")
 	}
 	_ = diag.Print(w, diag.FormatText, r.Findings, nil, nil)
-	fmt.Fprintf(w, "\nfeasible: %s\n", yesNo(r.Feasible))
+	fmt.Fprintf(w, "\nfeasible: %s\n", feasibleText(r))
 }
 
 // replicaRanks says how independent replicas make up the ranks that share

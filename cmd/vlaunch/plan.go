@@ -131,7 +131,7 @@ func applyCandidate(s *streams, res *plan.Result, o *planOptions, src []byte) er
 		return usageErr("--apply %d: the plan lists %d candidate(s)", o.apply, len(res.Top))
 	}
 	c := res.Top[o.apply-1]
-	out, err := plan.Apply(src, res.OwnSettings, c.Settings)
+	out, notes, err := plan.ApplyNoted(src, res.OwnSettings, c.Settings)
 	if err != nil {
 		return usageErr("cannot rewrite the spec: %v", err)
 	}
@@ -139,5 +139,8 @@ func applyCandidate(s *streams, res *plan.Result, o *planOptions, src []byte) er
 		return usageErr("cannot write %s: %v", o.outFile, err)
 	}
 	fmt.Fprintf(s.err, "wrote %s with candidate %d: %s\n", o.outFile, o.apply, c.Settings)
+	for _, n := range notes { // what changed beyond the candidate's settings, and why
+		fmt.Fprintf(s.err, "  also %s\n", n)
+	}
 	return nil
 }
