@@ -101,7 +101,7 @@ var archRegistered = map[string]struct {
 }{
 	"minimax_m3": {[]string{"MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"},
 		"vllm-project/vllm@7ffc3d06e70c vllm/models/minimax_m3/__init__.py (\"re-exports the public classes used by the model registry\": MiniMaxM3SparseForCausalLM, MiniMaxM3SparseForConditionalGeneration, MiniMaxM3MTP; no MiniMaxM3ForCausalLM class); " +
-			"@0443308aa3e9 nvidia/model.py (the VL wrapper builds its text model as the registered \"MiniMaxM3SparseForCausalLM\"); NVIDIA aiconfigurator's MiniMax-M3 collector: \"architectures [\\\"MiniMaxM3ForCausalLM\\\"], which vLLM 0.24.0's model registry does not know\" (model_executor/models/registry.py:163-166 at v0.24.0), loaded with hf_overrides {\"architectures\": [\"MiniMaxM3SparseForCausalLM\"]} (secondary: the registry file at a MiniMax-M3 commit was not read here)"},
+			"@0443308aa3e9 nvidia/model.py (the VL wrapper builds its text model as the registered \"MiniMaxM3SparseForCausalLM\"); NVIDIA aiconfigurator's MiniMax-M3 collector: the release config's MiniMaxM3ForCausalLM \"vLLM 0.24.0's model registry does not know\" (model_executor/models/registry.py:163-166 at v0.24.0), loaded with hf_overrides architectures MiniMaxM3SparseForCausalLM (secondary: the registry file at a MiniMax-M3 commit was not read here)"},
 }
 
 // RegisteredArchitectures returns the architecture names vLLM's registry
