@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -163,12 +164,31 @@ func checkArchitectureRelease(c *checker) {
 func checkRegisteredArchitecture(c *checker) {
 	arch := c.model.Architecture
 	names, src, ok := c.rel.RegisteredArchitectures(c.model.ModelType)
-	if !ok || arch == "" || slices.Contains(names, arch) {
+	if !ok || arch == "" || slices.Contains(names, arch) || overridesArchitecture(c.d.VLLM.ExtraArgs, names) {
 		return
 	}
 	c.warnf(CodeModel, modelPath(c), fmt.Sprintf("set the config's architectures to [%q] (or pass --hf-overrides '{\"architectures\": [%q]}' through vllm.extra_args)", names[0], names[0]),
 		"%s names architecture %s, which vLLM's model registry does not map (it registers %s for model_type %q): vLLM %s would stop at start-up (\"Model architectures [%q] are not supported\"), so a bundle from this config does not start as it is (%s)",
 		c.model.ID, arch, strings.Join(names, " and "), c.model.ModelType, c.rel.Version, arch, strings.SplitN(src, "; ", 2)[0])
+}
+
+// overridesArchitecture reports whether extra args pass --hf-overrides
+// whose architectures name one of names (vLLM applies hf_overrides to the
+// config before it resolves the model class).
+func overridesArchitecture(extra, names []string) bool {
+	for i, a := range extra {
+		v, ok := strings.CutPrefix(a, "--hf-overrides=")
+		if !ok && a == "--hf-overrides" && i+1 < len(extra) {
+			v, ok = extra[i+1], true
+		}
+		var o struct {
+			Architectures []string `json:"architectures"`
+		}
+		if ok && json.Unmarshal([]byte(v), &o) == nil && slices.ContainsFunc(o.Architectures, func(a string) bool { return slices.Contains(names, a) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // modelPath is the field that names the model.

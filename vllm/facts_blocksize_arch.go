@@ -27,7 +27,12 @@ import "fmt"
 //     KV cache initialisation with "No common block size for 16."
 //
 // So vLLM does not choose 128 itself: a bundle must write --block-size 128,
-// as vLLM's recipe does ("mandatory on every platform").
+// as vLLM's recipe does ("mandatory on every platform"). The first-backend
+// pick is vLLM issue #48286; its fixes (#48313, #49845: take every
+// backend's sizes) were open when issue #51752 reproduced the same code on
+// v0.27.0, so ChosenByVLLM is false for every release table entry; a later
+// release that merges them would pick 128 itself, and writing it stays
+// harmless there.
 const (
 	srcM3KernelBlocks = "vllm-project/vllm@0443308aa3e9 vllm/models/minimax_m3/common/sparse_attention.py (MiniMaxM3SparseBackend.get_supported_kernel_block_sizes: [128], \"one sparse block per KV page\") and common/indexer.py (MiniMaxM3IndexerBackend: [128])"
 	srcCommonBlock    = "vllm-project/vllm@0027b02769fb vllm/v1/worker/utils.py select_common_block_size / prepare_kernel_block_sizes (kernel block = --block-size, or the largest listed int size dividing it; else ValueError \"No common block size for N\")"
