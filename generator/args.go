@@ -69,6 +69,11 @@ func commonArgs(p *Plan, d *spec.Deployment) ([]Arg, error) {
 	optInt(a, "max-num-seqs", v.MaxNumSeqs)
 	optInt(a, "max-num-batched-tokens", v.MaxNumBatchedTokens)
 	optInt(a, "block-size", v.BlockSize)
+	if f := p.Deployment.Engine.BlockSizeFlag; v.BlockSize == nil && f > 0 {
+		// The architecture's backends take one kernel block size that
+		// vLLM does not pick itself (resolve: vllm.ArchitectureBlockSize).
+		a.flag("block-size", itoa(f))
+	}
 	if v.EnforceEager {
 		a.flag("enforce-eager")
 	}

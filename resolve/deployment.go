@@ -165,6 +165,11 @@ type Engine struct {
 	MaxNumBatchedTokens  Setting[int]
 	// BlockSize is the KV block size vLLM will use (MLA backends force one).
 	BlockSize Setting[int]
+	// BlockSizeFlag is the --block-size the engine must be given though the
+	// spec leaves it to vLLM (0: vLLM's own choice runs): an architecture
+	// whose attention backends take one kernel block size vLLM does not
+	// pick itself (vllm.Release.ArchitectureBlockSize).
+	BlockSizeFlag int
 	// MLABackend is the MLA attention backend assumed for an MLA model
 	// (vllm.MLA* names; "" for other models).
 	MLABackend string

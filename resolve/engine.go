@@ -48,7 +48,9 @@ func (d *Deployment) resolveEngine(e EngineSettings) error {
 			"vLLM's default is 0.9 (0.92 in newer releases)")
 	}
 	d.resolveLengths(e)
-	d.resolveBlockSize(e.BlockSize)
+	if err := d.resolveBlockSize(e.BlockSize); err != nil {
+		return err
+	}
 	eng.All2AllAsked, eng.Env = e.All2All, e.Env
 	if e.APIServerCount != nil {
 		eng.APIServersAsked = *e.APIServerCount
@@ -154,16 +156,46 @@ func (d *Deployment) releaseBatchDefaults() (seqs, toks int, why string) {
 	return seqs, toks, why
 }
 
-func (d *Deployment) resolveBlockSize(b *int) {
+func (d *Deployment) resolveBlockSize(b *int) error {
+	d.Engine.BlockSizeFlag = 0
 	if d.Model.IsMLA() {
 		d.resolveMLABlockSize(b)
-		return
+		return nil
+	}
+	if a, ok := d.Release.ArchitectureBlockSize(d.Model.ModelType); ok {
+		return d.resolveArchBlockSize(b, a)
 	}
 	if b != nil && *b > 0 {
 		d.Engine.BlockSize = set(*b, SourceSpec, "")
-		return
+		return nil
 	}
 	d.Engine.BlockSize = set(DefaultBlockSize, SourceRelease, "")
+	return nil
+}
+
+// resolveArchBlockSize: an architecture whose attention backends take one
+// kernel block size (vllm.Release.ArchitectureBlockSize: MiniMax-M3's
+// sparse and indexer backends, 128 tokens) runs with a --block-size that is
+// a multiple of it and is refused with any other; when the spec sets none
+// and vLLM would not pick a fitting one itself (it takes the first, dense
+// layer's 16), the block is the kernel size and the bundle must write it
+// (BlockSizeFlag).
+func (d *Deployment) resolveArchBlockSize(b *int, a vllm.ArchBlockSize) error {
+	if b != nil && *b > 0 {
+		if why := a.Refusal(*b); why != "" {
+			return fieldErr("vllm.block_size", fmt.Sprintf("block_size %d cannot serve %s: %s", *b, d.Model.ID, why),
+				fmt.Sprintf("set block_size to %d (or a multiple of it), or leave it unset", a.Kernel))
+		}
+		d.Engine.BlockSize = set(*b, SourceSpec, "")
+		return nil
+	}
+	if a.ChosenByVLLM {
+		d.Engine.BlockSize = set(a.Kernel, SourceRelease, "vLLM picks it for the architecture's attention backends")
+		return nil
+	}
+	d.Engine.BlockSize = set(a.Kernel, SourceDerived, fmt.Sprintf("the architecture's attention backends take only %d-token kernel blocks and vLLM's own choice (the first layer's backend's %d) stops with \"No common block size for %d.\": written as --block-size %d", a.Kernel, DefaultBlockSize, DefaultBlockSize, a.Kernel))
+	d.Engine.BlockSizeFlag = a.Kernel
+	return nil
 }
 
 // resolveMLABlockSize: an MLA model's block size is the one its attention

@@ -1,8 +1,10 @@
 package validate
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -125,9 +127,10 @@ func checkSparseAttention(c *checker) {
 // checkArchitectureRelease warns when the release is older than the one
 // vLLM's recipes name as the minimum for the model's architecture
 // (vllm.Release.Architecture: DeepSeek-V4, Gemma 4, GLM-5, MiMo-V2-Flash,
-// Nemotron-3's latent MoE, Qwen3.5 MoE). A warning, not an error: the
-// first release that serves each was not read, so an older one may serve
-// it; but a bundle for Nemotron-3 Ultra on vLLM 0.12 validated clean and
+// Nemotron-3's latent MoE, Qwen3.5 MoE, MiniMax-M3). A warning, not an
+// error: the first release that serves each was not read, so an older one
+// may serve it (an error only for a release a source shows without the
+// architecture: MiniMax-M3 at 0.23.0 and before); but a bundle for Nemotron-3 Ultra on vLLM 0.12 validated clean and
 // would fail at start-up if it does not. Nemotron-H without a latent MoE
 // is older than the table's release and is not asked about.
 func checkArchitectureRelease(c *checker) {
@@ -138,13 +141,58 @@ func checkArchitectureRelease(c *checker) {
 	if t == "nemotron_h" && c.model.MoELatentSize <= 0 {
 		return
 	}
+	checkRegisteredArchitecture(c)
 	a, ok := c.rel.Architecture(t)
 	if !ok || a.Serves == vllm.Present {
+		return
+	}
+	if a.Serves == vllm.Absent {
+		// A source shows this release without the architecture: its
+		// bundle could not start, so this one is refused.
+		c.errorf(CodeModel, p("vllm", "version"), fmt.Sprintf("use vLLM %s or newer", a.Since),
+			"vLLM %s does not serve %s (model_type %q): the architecture came in %s (%s)",
+			c.rel.Version, c.model.ID, t, a.Since, strings.SplitN(a.Source, "; ", 2)[0])
 		return
 	}
 	c.warnf(CodeModel, p("vllm", "version"), fmt.Sprintf("use vLLM %s or newer, or confirm that vLLM %s lists the architecture (vllm/model_executor/models/registry.py)", a.Since, c.rel.Version),
 		"vLLM %s is older than %s, the release vLLM's recipes name as the minimum for %s (model_type %q): whether %s serves it is not established, and a release without it fails at start-up",
 		c.rel.Version, a.Since, c.model.ID, t, c.rel.Version)
+}
+
+// checkRegisteredArchitecture warns when the config names an architecture
+// vLLM's model registry does not map for its model_type
+// (vllm.Release.RegisteredArchitectures: MiniMax-M3's text-only config
+// says MiniMaxM3ForCausalLM, vLLM registers MiniMaxM3SparseForCausalLM):
+// vLLM resolves the model class by that name and stops at start-up when
+// it has none, so a bundle from the config as it is does not start.
+func checkRegisteredArchitecture(c *checker) {
+	arch := c.model.Architecture
+	names, src, ok := c.rel.RegisteredArchitectures(c.model.ModelType)
+	if !ok || arch == "" || slices.Contains(names, arch) || overridesArchitecture(c.d.VLLM.ExtraArgs, names) {
+		return
+	}
+	c.warnf(CodeModel, modelPath(c), fmt.Sprintf("set the config's architectures to [%q] (or pass --hf-overrides '{\"architectures\": [%q]}' through vllm.extra_args)", names[0], names[0]),
+		"%s names architecture %s, which vLLM's model registry does not map (it registers %s for model_type %q): vLLM %s would stop at start-up (\"Model architectures [%q] are not supported\"), so a bundle from this config does not start as it is (%s)",
+		c.model.ID, arch, strings.Join(names, " and "), c.model.ModelType, c.rel.Version, arch, strings.SplitN(src, "; ", 2)[0])
+}
+
+// overridesArchitecture reports whether extra args pass --hf-overrides
+// whose architectures name one of names (vLLM applies hf_overrides to the
+// config before it resolves the model class).
+func overridesArchitecture(extra, names []string) bool {
+	for i, a := range extra {
+		v, ok := strings.CutPrefix(a, "--hf-overrides=")
+		if !ok && a == "--hf-overrides" && i+1 < len(extra) {
+			v, ok = extra[i+1], true
+		}
+		var o struct {
+			Architectures []string `json:"architectures"`
+		}
+		if ok && json.Unmarshal([]byte(v), &o) == nil && slices.ContainsFunc(o.Architectures, func(a string) bool { return slices.Contains(names, a) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // modelPath is the field that names the model.

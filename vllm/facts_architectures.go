@@ -4,8 +4,10 @@ package vllm
 // sources show: vLLM's recipes state a minimum release per model
 // (vllm-project/recipes at 8959cf6, models/<org>/<model>.yaml,
 // model.min_vllm_version); the first release whose model registry has the
-// architecture was not read for any of them, so releases before the
-// recipe's minimum are unverified (Maybe), never refused.
+// architecture was not read for most of them, so releases before the
+// recipe's minimum are unverified (Maybe), never refused. MiniMax-M3 is the
+// exception: the PR that added it and a release without it are known
+// (archFirst), so that release and older ones are Absent.
 const (
 	srcArchRecipes = "vllm-project/recipes@8959cf6 models/*/<model>.yaml min_vllm_version; the first release with the architecture not read (unverified before)"
 	srcDSV4KVFP8   = "vllm/model_executor/layers/deepseek_v4_attention.py (DeepseekV4MLAAttention: assert kv_cache_dtype.startswith(\"fp8\"), \"DeepseekV4 only supports fp8 kv-cache format for now\"; a later stored copy maps auto to fp8 first, release not pinned); " +
@@ -40,6 +42,19 @@ var archSince = map[string]struct {
 	"nemotron_h": {v0171, "Nemotron-3 Super (recipe models/nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16.yaml: 0.17.1; Ultra's NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.yaml: 0.22.0)"},
 	// Read at a later recipe commit than srcArchRecipes's, named here.
 	"step3p5": {v0110, "Step-3.5-Flash (recipe models/stepfun-ai/Step-3.5-Flash.yaml at 109af2d30f7c21d7f071a9266ae76e0d8518a25d: min_vllm_version 0.11.0, base_args --trust-remote-code; its FP8 checkpoint runs TP 1 or 2 only: 1,280 / TP must stay a multiple of the 128-wide weight blocks)"},
+	// The first tag with the architecture; 0.23.0 is known without it (archFirst).
+	"minimax_m3": {mustVersion("0.24.0"), "MiniMax-M3 (vllm-project/vllm PR #45381 \"[Model] Add MiniMax M3 support\", merged 2026-06-15 after v0.23.0 was cut, whose release notes say \"Minimax M3 is not yet supported in this version\" (quoted in timothystewart6/vllm-gb10#30); recipe models/MiniMaxAI/MiniMax-M3.yaml at 001c08c734a7: min_vllm_version 0.24.0, nightly_required, the image vllm/vllm-openai:minimax-m3; --block-size 128 required: ArchitectureBlockSize)"},
+}
+
+// archFirst are the entries for which a source shows a release without
+// the architecture (the PR that added it was merged after that release was
+// cut): that release and older ones are Absent, the ones between it and
+// Since unverified (Maybe: a patch release is not known to have it or not).
+var archFirst = map[string]struct {
+	without Version
+	source  string
+}{
+	"minimax_m3": {v0230, "vllm-project/vllm PR #45381 (adds vllm/models/minimax_m3 and its registry entries), merged 2026-06-15, after v0.23.0 (release notes: \"Minimax M3 is not yet supported in this version\", quoted in timothystewart6/vllm-gb10#30); first tag v0.24.0 (vllm-project/recipes@001c08c734a7 models/MiniMaxAI/MiniMax-M3.yaml min_vllm_version 0.24.0; vllm-project/vllm-ascend PR #12423 tested on v0.24.0; NVIDIA aiconfigurator cites vllm/models/minimax_m3 paths at v0.24.0)"},
 }
 
 // Architecture returns what the sources say of the release serving
@@ -50,6 +65,12 @@ func (r Release) Architecture(modelType string) (ArchitectureSupport, bool) {
 		return ArchitectureSupport{}, false
 	}
 	s := ArchitectureSupport{Serves: Span{Since: vPre, Confirmed: a.since}.In(r.Version), Since: a.since, Note: a.note, Source: srcArchRecipes}
+	if f, ok := archFirst[modelType]; ok {
+		s.Serves, s.Source = Span{Since: vPre, Confirmed: a.since}.In(r.Version), f.source
+		if !f.without.Less(r.Version) {
+			s.Serves = Absent
+		}
+	}
 	if modelType == "deepseek_v4" {
 		s.Source += "; " + srcDSV4KVFP8
 	}
@@ -66,4 +87,27 @@ func (r Release) RequiredKVCacheDType(modelType string) (dtype, source string) {
 		return "fp8", srcDSV4KVFP8
 	}
 	return "", ""
+}
+
+// archRegistered are the architecture names vLLM's model registry maps for
+// a model_type whose config may name another: vLLM resolves a model by
+// config.architectures, and a name the registry lacks stops the engine
+// ("Model architectures [...] are not supported for now") unless another
+// mechanism (--hf-overrides architectures, the Transformers backend) takes
+// over.
+var archRegistered = map[string]struct {
+	names  []string
+	source string
+}{
+	"minimax_m3": {[]string{"MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"},
+		"vllm-project/vllm@7ffc3d06e70c vllm/models/minimax_m3/__init__.py (\"re-exports the public classes used by the model registry\": MiniMaxM3SparseForCausalLM, MiniMaxM3SparseForConditionalGeneration, MiniMaxM3MTP; no MiniMaxM3ForCausalLM class); " +
+			"@0443308aa3e9 nvidia/model.py (the VL wrapper builds its text model as the registered \"MiniMaxM3SparseForCausalLM\"); NVIDIA aiconfigurator's MiniMax-M3 collector: the release config's MiniMaxM3ForCausalLM \"vLLM 0.24.0's model registry does not know\" (model_executor/models/registry.py:163-166 at v0.24.0), loaded with hf_overrides architectures MiniMaxM3SparseForCausalLM (secondary: the registry file at a MiniMax-M3 commit was not read here)"},
+}
+
+// RegisteredArchitectures returns the architecture names vLLM's registry
+// maps for modelType and the source; ok is false when the table does not
+// cover modelType (its config's name is taken as registered).
+func (r Release) RegisteredArchitectures(modelType string) (names []string, source string, ok bool) {
+	a, ok := archRegistered[modelType]
+	return a.names, a.source, ok
 }

@@ -1,6 +1,10 @@
 package vllm
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestArchitectureSupport: the recipes' minimum releases are Present, the
 // releases before them unverified (never Absent: the first release with
@@ -21,6 +25,11 @@ func TestArchitectureSupport(t *testing.T) {
 		{"0.15.1", "glm_moe_dsa", Maybe},
 		{"0.17.0", "qwen3_5_moe_text", Present},
 		{"0.16.0", "qwen3_5_moe_text", Maybe},
+		// MiniMax-M3: PR #45381 merged after v0.23.0 was cut (its notes:
+		// not supported), first tag v0.24.0.
+		{"0.24.0", "minimax_m3", Present},
+		{"0.23.0", "minimax_m3", Absent},
+		{"0.22.0", "minimax_m3", Absent},
 	} {
 		r, _, err := ResolveString(tt.release)
 		if err != nil {
@@ -32,6 +41,45 @@ func TestArchitectureSupport(t *testing.T) {
 		}
 	}
 	if _, ok := Newest().Architecture("llama"); ok {
+		t.Error("llama is not in the table")
+	}
+}
+
+// TestArchitectureBlockSize: MiniMax-M3's sparse and indexer backends take
+// only 128-token kernel blocks (get_supported_kernel_block_sizes [128]), so
+// select_common_block_size splits any multiple of 128 into 128-token kernel
+// blocks and refuses anything else ("No common block size for N."); vLLM's
+// own pick when --block-size is unset is the first (dense) layer's 16, so
+// it does not choose 128 itself. Other architectures are not in the table.
+func TestArchitectureBlockSize(t *testing.T) {
+	b, ok := Newest().ArchitectureBlockSize("minimax_m3")
+	if !ok || b.Kernel != 128 || b.ChosenByVLLM || b.Source == "" {
+		t.Fatalf("minimax_m3: %+v %v", b, ok)
+	}
+	for n, refused := range map[int]bool{128: false, 256: false, 384: false, 16: true, 64: true, 192: true} {
+		why := b.Refusal(n)
+		if (why != "") != refused {
+			t.Errorf("--block-size %d: refusal %q, want refused %v", n, why, refused)
+		}
+	}
+	if why := b.Refusal(16); !strings.Contains(why, "No common block size for 16.") {
+		t.Errorf("refusal of 16 does not quote vLLM's error: %q", why)
+	}
+	if _, ok := Newest().ArchitectureBlockSize("llama"); ok {
+		t.Error("llama's backends take vLLM's default block size")
+	}
+}
+
+// TestRegisteredArchitectures: vLLM registers MiniMax-M3 as
+// MiniMaxM3SparseForCausalLM and MiniMaxM3SparseForConditionalGeneration;
+// the text-only config's MiniMaxM3ForCausalLM is not among them.
+func TestRegisteredArchitectures(t *testing.T) {
+	names, src, ok := Newest().RegisteredArchitectures("minimax_m3")
+	if !ok || src == "" || !slices.Contains(names, "MiniMaxM3SparseForCausalLM") ||
+		!slices.Contains(names, "MiniMaxM3SparseForConditionalGeneration") || slices.Contains(names, "MiniMaxM3ForCausalLM") {
+		t.Fatalf("minimax_m3: %v %q %v", names, src, ok)
+	}
+	if _, _, ok := Newest().RegisteredArchitectures("llama"); ok {
 		t.Error("llama is not in the table")
 	}
 }

@@ -1,0 +1,79 @@
+package vllm
+
+import "fmt"
+
+// KV block sizes an architecture's own attention backends dictate, and
+// whether vLLM chooses a fitting one itself.
+//
+// MiniMax-M3 (model_type minimax_m3): the sparse layers' backends,
+// MiniMaxM3SparseBackend and MiniMaxM3IndexerBackend, take only 128-token
+// kernel blocks. How vLLM gets from --block-size to a kernel block:
+//
+//   - Each KV cache group's kernel block is chosen by
+//     select_common_block_size (vllm/v1/worker/utils.py): --block-size
+//     itself when every backend of the group takes it; otherwise the
+//     largest int-listed size that divides it and that every backend takes
+//     (a manager block split into kernel blocks); otherwise it raises
+//     ValueError("No common block size for N"). With [128] that is: any
+//     multiple of 128 runs on 128-token kernel blocks, anything else is
+//     refused. The dense layers' backend (FlashAttention/FlashInfer,
+//     MultipleOf(16)) takes 128 and its multiples.
+//   - When --block-size is not given, Platform.update_block_size_for_backend
+//     (vllm/platforms/interface.py, "Phase 1") sets block_size to
+//     get_preferred_block_size(16) of the first non-SSM attention backend it
+//     finds (_find_non_ssm_backend walks the layers in order): MiniMax-M3's
+//     layers 0-2 are dense GQA (sparse_attention_freq 0), whose backend
+//     keeps 16, so the sparse group is asked for 16 and the engine fails at
+//     KV cache initialisation with "No common block size for 16."
+//
+// So vLLM does not choose 128 itself: a bundle must write --block-size 128,
+// as vLLM's recipe does ("mandatory on every platform"). The first-backend
+// pick is vLLM issue #48286; its fixes (#48313, #49845: take every
+// backend's sizes) were open when issue #51752 reproduced the same code on
+// v0.27.0, so ChosenByVLLM is false for every release table entry; a later
+// release that merges them would pick 128 itself, and writing it stays
+// harmless there.
+const (
+	srcM3KernelBlocks = "vllm-project/vllm@0443308aa3e9 vllm/models/minimax_m3/common/sparse_attention.py (MiniMaxM3SparseBackend.get_supported_kernel_block_sizes: [128], \"one sparse block per KV page\") and common/indexer.py (MiniMaxM3IndexerBackend: [128])"
+	srcCommonBlock    = "vllm-project/vllm@0027b02769fb vllm/v1/worker/utils.py select_common_block_size / prepare_kernel_block_sizes (kernel block = --block-size, or the largest listed int size dividing it; else ValueError \"No common block size for N\")"
+	srcPreferredBlock = "vllm/platforms/interface.py Platform.update_block_size_for_backend Phase 1 (unless user_specified_block_size: get_preferred_block_size(16) of the first non-SSM backend _find_non_ssm_backend finds), read in a stored copy of the file; vllm-project/vllm issue #48286 (a mixed-backend model auto-picks 16, then \"No common block size for 16.\") with its fixes #48313 and #49845 still open, and issue #51752 quoting interface.py:589-626 on v0.27.0: the first backend only, through 0.27.0 at least; a MiniMax-M3 start-up log analysis records \"No common block size for 16.\" from prepare_kernel_block_sizes (secondary)"
+	srcM3RecipeBlock  = "vllm-project/recipes@001c08c734a7 models/MiniMaxAI/MiniMax-M3.yaml (base_args --block-size 128; \"--block-size 128 is mandatory on every platform\"; troubleshooting: the default 16 \"misaligns the sparse attention indexing (on AMD it crashes with No common block size for 16)\")"
+)
+
+// ArchBlockSize is what an architecture's attention backends require of
+// --block-size.
+type ArchBlockSize struct {
+	// Kernel is the only kernel block size (tokens) the architecture's
+	// backends take; --block-size must be a multiple of it.
+	Kernel int
+	// ChosenByVLLM is true when vLLM picks a fitting block size itself
+	// when --block-size is not given (false: the bundle must write it).
+	ChosenByVLLM bool
+	Source       string
+}
+
+// archBlockSizes are the architectures whose backends take one kernel
+// block size, by model_type.
+var archBlockSizes = map[string]ArchBlockSize{
+	"minimax_m3": {Kernel: 128, ChosenByVLLM: false,
+		Source: srcM3KernelBlocks + "; " + srcCommonBlock + "; " + srcPreferredBlock + "; " + srcM3RecipeBlock},
+}
+
+// ArchitectureBlockSize returns what modelType's attention backends
+// require of --block-size; ok is false when they take vLLM's default.
+// The rule holds in every release that serves the architecture (for
+// minimax_m3, 0.24.0 on: archSince).
+func (r Release) ArchitectureBlockSize(modelType string) (ArchBlockSize, bool) {
+	b, ok := archBlockSizes[modelType]
+	return b, ok
+}
+
+// Refusal is vLLM's answer to --block-size n for the architecture: "" when
+// it runs (a multiple of Kernel, split into Kernel-token kernel blocks),
+// else the error it stops with.
+func (b ArchBlockSize) Refusal(n int) string {
+	if b.Kernel <= 0 || (n > 0 && n%b.Kernel == 0) {
+		return ""
+	}
+	return fmt.Sprintf("its attention backends take only %d-token kernel blocks and %d is not a multiple of %d: vLLM stops at KV cache initialisation with \"No common block size for %d.\"", b.Kernel, n, b.Kernel, n)
+}
