@@ -140,8 +140,13 @@ type LayoutSearch = search.Result
 
 // SearchLayout runs the layout search of `parallelism: auto` on base
 // (search.Choose) and returns the input for the chosen layout, the search
-// section and an info finding naming the choice.
-func SearchLayout(base *Input) (Input, *LayoutSearch, diag.Diagnostic) { return search.Choose(base) }
+// section and an info finding naming the choice. opt are the options the
+// report's performance half will run with (AddPerformance): the search
+// confirms its choice with them, so the chosen row's verdicts are the
+// report's.
+func SearchLayout(base *Input, opt PerfOptions) (Input, *LayoutSearch, diag.Diagnostic) {
+	return search.Choose(base, opt)
+}
 
 // replicasOf is Layout.Replicas for the summary: 0 for one replica, so
 // reports of single-replica deployments do not change.

@@ -95,7 +95,7 @@ func searchSection(s *estimate.LayoutSearch) *detailSection {
 			orDash(c.All2All), fmt.Sprintf("%.2f GiB", c.WeightsGiB), fmt.Sprintf("%.2f GiB", c.KVCacheGiB), yesNo(c.Fits), tokText(c), passedText(c)})
 	}
 	return &detailSection{Title: "Layout search (parallelism: auto)", Tables: []detailTable{t},
-		After: []string{fmt.Sprintf("chosen: %s — the report below is for this layout; to pin it, write %s", s.Chosen.Name(), s.Chosen.PinYAML())}}
+		After: []string{searchLegend(s), fmt.Sprintf("chosen: %s — the report below is for this layout; to pin it, write %s", s.Chosen.Name(), s.Chosen.PinYAML())}}
 }
 
 // nbsp indents a sub-term under its term (leading spaces collapse in HTML).

@@ -32,6 +32,7 @@ func writeSearchText(w io.Writer, s *estimate.LayoutSearch) {
 		fmt.Fprintf(w, "  %-3s %3d %3d %5d %-3s %8d  %-24s %6.2f GiB %5.2f GiB  %-4s %11s  %s\n",
 			mark, c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), c.ReplicaCount(), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), tokText(c), passedText(c))
 	}
+	fmt.Fprintf(w, "  %s\n", searchLegend(s))
 	fmt.Fprintf(w, "chosen: %s — the report below is for this layout; to pin it, write %s\n\n", s.Chosen.Name(), s.Chosen.PinYAML())
 }
 
@@ -50,7 +51,7 @@ func writeSearchMarkdown(w io.Writer, s *estimate.LayoutSearch) {
 		fmt.Fprintf(w, "| %d | %d | %d | %s | %d | %s | %.2f | %.2f | %s | %s | %s |\n",
 			c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), c.ReplicaCount(), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), tokText(c), passedText(c))
 	}
-	fmt.Fprintf(w, "\nChosen: **%s**; the report below is for this layout. To pin it: `%s`\n\n", s.Chosen.Name(), s.Chosen.PinYAML())
+	fmt.Fprintf(w, "\n%s.\n\nChosen: **%s**; the report below is for this layout. To pin it: `%s`\n\n", searchLegend(s), s.Chosen.Name(), s.Chosen.PinYAML())
 }
 
 // boundedNote explains the ≤ marks when some layouts were not simulated,
@@ -84,10 +85,29 @@ func tokText(c estimate.LayoutCandidate) string {
 	return fmt.Sprintf("%.0f", c.DecodeTokPerS)
 }
 
-// passedText is a candidate's SLOs passed, "≤n/m" for a bound.
+// passedText is a candidate's SLOs passed: "n/m" from check's own run
+// (Confirmed: the chosen layout's, the report's count), "~n/m" from the
+// search's shorter ranking run, "≤n/m" for a bound.
 func passedText(c estimate.LayoutCandidate) string {
-	if c.Bounded {
+	switch {
+	case c.Bounded:
 		return fmt.Sprintf("≤%d/%d", c.SLOPassed, c.SLOTotal)
+	case !c.Confirmed:
+		return fmt.Sprintf("~%d/%d", c.SLOPassed, c.SLOTotal)
 	}
 	return fmt.Sprintf("%d/%d", c.SLOPassed, c.SLOTotal)
+}
+
+// searchLegend says what the marks of the SLOs-passed column mean, for
+// those the table has.
+func searchLegend(s *estimate.LayoutSearch) string {
+	ranked := false
+	for _, c := range s.Candidates {
+		ranked = ranked || (!c.Bounded && !c.Confirmed)
+	}
+	legend := "SLOs passed: n/m by check's own run (the report's, for the chosen layout)"
+	if ranked {
+		legend += ", ~n/m by the search's shorter ranking run"
+	}
+	return legend + ", ≤n/m an optimistic bound"
 }

@@ -100,7 +100,7 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	if quick {
 		in, err = quickCheckInput(o.quick, o.calibration)
 	} else {
-		d, res, in, pre, search, err = specCheckInput(s, args[0], o.calibration, diagFormat(o.output))
+		d, res, in, pre, search, err = specCheckInput(s, args[0], o.calibration, diagFormat(o.output), o.perf)
 	}
 	if err != nil {
 		return err
@@ -188,8 +188,8 @@ func quickLayoutRefused(r *resolve.Deployment) error {
 // chose (the one `vlaunch generate` writes), and the search comes back for
 // the report. A disaggregated spec comes back resolved too (its check is
 // estimate.CheckPD).
-func specCheckInput(s *streams, path, calibration string, format diag.Format) (*spec.Deployment, *resolve.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
-	st, err := settleSpec(s, path, false, calibration, format)
+func specCheckInput(s *streams, path, calibration string, format diag.Format, perf estimate.PerfOptions) (*spec.Deployment, *resolve.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
+	st, err := settleSpec(s, path, false, calibration, format, perf)
 	if err != nil {
 		return nil, nil, estimate.Input{}, nil, nil, err
 	}

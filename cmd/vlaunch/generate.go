@@ -80,7 +80,7 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 			return usageErr("--templates: %v", err)
 		}
 	}
-	st, err := settleSpec(s, path, true, o.calibration, diagFormat(o.output))
+	st, err := settleSpec(s, path, true, o.calibration, diagFormat(o.output), simPerf)
 	if err != nil {
 		return err
 	}

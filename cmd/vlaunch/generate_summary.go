@@ -23,7 +23,7 @@ func feasibility(r *resolve.Deployment) *estimate.Report {
 		return &rep
 	}
 	in := estimate.FromResolved(r)
-	rep := checkEstimate(&in, estimate.PerfOptions{Seed: simSeed})
+	rep := checkEstimate(&in, simPerf)
 	r.Spec.Locate(rep.Findings)
 	return &rep
 }

@@ -17,7 +17,7 @@ import (
 // kv_role, else its file, pod or host) and compared with that pool's
 // prediction — or with neither when its pool cannot be told.
 func compareWithSpec(s *streams, rep *logs.Report, path, format string) error {
-	st, err := settleSpec(s, path, false, "", diagFormat(format))
+	st, err := settleSpec(s, path, false, "", diagFormat(format), simPerf)
 	if err != nil {
 		return err
 	}

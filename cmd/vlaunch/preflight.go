@@ -109,7 +109,7 @@ func routerPortHere(d *resolve.Deployment, node string) int {
 // errors is unusable here: preflight checks a host against the spec, so the
 // spec itself must be right first (`vlaunch validate`).
 func preflightSpec(s *streams, path string, format diag.Format) (*resolve.Deployment, error) {
-	st, err := settleSpec(s, path, false, "", format)
+	st, err := settleSpec(s, path, false, "", format, simPerf)
 	if err != nil {
 		return nil, usageErr("cannot use spec %s (fix it first: vlaunch validate %s)", path, path)
 	}

@@ -20,6 +20,10 @@ import (
 // so both print the same percentiles for the same spec.
 const simSeed = 1
 
+// simPerf are the performance half's options at simSeed: check's default,
+// and always generate's summary's.
+var simPerf = estimate.PerfOptions{Seed: simSeed}
+
 // specFile validates the spec at path for check and generate. It returns
 // the resolved deployment, the findings (no errors) and the spec's source
 // for printing. Errors are printed and come back as the command's error:
@@ -76,13 +80,16 @@ func printSpecDiags(s *streams, format diag.Format, ds diag.Diagnostics, src dia
 // layouts resolve.Place can put on the nodes) runs on the resolved
 // deployment, and the deployment comes back with the chosen layout, with
 // the search (for check's report) and the EST301 finding naming the
-// choice. A pinned layout comes back unchanged.
-func settleLayout(r *resolve.Deployment) (*resolve.Deployment, *estimate.LayoutSearch, diag.Diagnostics) {
+// choice. perf are the options the command's performance half runs with
+// (check's --seed; simPerf for the others): the search confirms its choice
+// with them, so the table's chosen row and the report below it give the
+// same verdicts. A pinned layout comes back unchanged.
+func settleLayout(r *resolve.Deployment, perf estimate.PerfOptions) (*resolve.Deployment, *estimate.LayoutSearch, diag.Diagnostics) {
 	if !r.Layout.Auto || r.PD != nil {
 		return r, nil, nil
 	}
 	in := estimate.FromResolved(r)
-	chosen, search, info := estimate.SearchLayout(&in)
+	chosen, search, info := estimate.SearchLayout(&in, perf)
 	ds := diag.Diagnostics{info}
 	r.Spec.Locate(ds)
 	if search == nil {
@@ -106,8 +113,9 @@ type settled struct {
 // settleSpec is the one way check, generate, preflight and logs --spec
 // read a spec: specFile (errors printed, as the command's error), then
 // --calibration (withCalibration; "" keeps the spec's own), then the
-// layout (settleLayout).
-func settleSpec(s *streams, path string, needVersion bool, calibration string, format diag.Format) (settled, error) {
+// layout (settleLayout, confirmed with perf: the options the command's
+// performance half runs with).
+func settleSpec(s *streams, path string, needVersion bool, calibration string, format diag.Format, perf estimate.PerfOptions) (settled, error) {
 	r, ds, src, err := specFile(s, path, needVersion, format)
 	if err == nil {
 		r, err = withCalibration(r, calibration)
@@ -115,7 +123,7 @@ func settleSpec(s *streams, path string, needVersion bool, calibration string, f
 	if err != nil {
 		return settled{src: src}, err
 	}
-	r, search, info := settleLayout(r)
+	r, search, info := settleLayout(r, perf)
 	return settled{r: r, findings: append(ds, info...), src: src, search: search}, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
@@ -61,37 +62,58 @@ func TestBoundNeverBelowCheck(t *testing.T) {
 	}
 }
 
-// TestPruningKeepsTheChoice: Rank with its branch and bound chooses what
-// simulating every layout chooses, and every layout it simulated carries
-// the figures the exhaustive ranking gives it.
+// checkOpt are `vlaunch check`'s default performance options (seed 1,
+// the simulation sized by the simulator's work budget): the search
+// confirms its choice with the report's options.
+var checkOpt = slo.Options{Seed: 1}
+
+// TestPruningKeepsTheChoice: Rank with its branch and bound chooses a
+// layout that carries check's own figures (Confirmed: what a check of it
+// with checkOpt gives), and no layout it left out could have beaten it:
+// every layout whose exhaustive ranking run ranks above the chosen one's
+// confirmed figures was confirmed too, and ranks below it by check's
+// figures. Every simulated layout carries the figures of the exhaustive
+// ranking run, or check's own when Confirmed.
 func TestPruningKeepsTheChoice(t *testing.T) {
 	for _, name := range []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-2x8h200", "deepseek-r1-8xh200-burst"} {
 		t.Run(name, func(t *testing.T) {
 			base := autoExample(t, name)
 			all := map[string]Candidate{}
-			var best Candidate
-			for i, lay := range candidateLayouts(&base) {
+			for _, lay := range candidateLayouts(&base) {
 				e := bound(base.WithLayout(lay))
 				e.simulate()
 				all[e.PinYAML()] = e.Candidate
-				if i == 0 || better(e.Candidate, best) {
-					best = e.Candidate
-				}
 			}
-			got := Rank(&base)
-			if len(got) != len(all) || got[0] != best {
-				t.Fatalf("Rank chose %s of %d layouts; simulating all %d chooses %s", got[0].Name(), len(got), len(all), best.Name())
+			got := Rank(&base, checkOpt)
+			chosen := got[0]
+			if len(got) != len(all) || !chosen.Confirmed {
+				t.Fatalf("Rank listed %d of %d layouts, chosen %+v", len(got), len(all), chosen)
 			}
-			simulated := 0
+			e := bound(base.WithLayout(chosen.layout(base.Layout.Nodes, base.Layout.GPUsPerNode)))
+			e.confirm(checkOpt)
+			if e.Candidate != chosen {
+				t.Errorf("chosen %+v, check's figures %+v", chosen, e.Candidate)
+			}
+			simulated, confirmed := 0, 0
 			for _, c := range got {
-				if !c.Bounded {
+				ranked := all[c.PinYAML()]
+				if better(ranked, chosen) && !c.Confirmed {
+					t.Errorf("%s: its ranking run (%d/%d, %.0f tok/s) beats the chosen %s, and it was not confirmed", c.Name(), ranked.SLOPassed, ranked.SLOTotal, ranked.DecodeTokPerS, chosen.Name())
+				}
+				if c != chosen && better(c, chosen) && !c.Unsettled {
+					t.Errorf("%s ranks above the chosen %s: %+v", c.Name(), chosen.Name(), c)
+				}
+				switch {
+				case c.Confirmed:
+					confirmed++
+				case !c.Bounded:
 					simulated++
-					if c != all[c.PinYAML()] {
-						t.Errorf("%s: %+v, exhaustive %+v", c.Name(), c, all[c.PinYAML()])
+					if c != ranked {
+						t.Errorf("%s: %+v, exhaustive ranking run %+v", c.Name(), c, ranked)
 					}
 				}
 			}
-			t.Logf("%s: %d of %d layouts simulated", best.Name(), simulated, len(got))
+			t.Logf("%s: %d of %d layouts confirmed, %d more simulated", chosen.Name(), confirmed, len(got), simulated)
 		})
 	}
 }
@@ -102,16 +124,19 @@ func TestPruningKeepsTheChoice(t *testing.T) {
 // are marked Unsettled, and EST301 says the choice may not be the best.
 func TestBudgetSpentSaysSo(t *testing.T) {
 	base := autoExample(t, "deepseek-v3-fp8-2x8h200")
-	full := Rank(&base)
+	full := Rank(&base, checkOpt)
 	defer func(b int) { searchScenarioBudget = b }(searchScenarioBudget)
 	searchScenarioBudget = 1 // one layout's scenarios
-	_, res, info := Choose(&base)
+	_, res, info := Choose(&base, checkOpt)
 	simulated, open := 0, 0
 	for i, c := range res.Candidates {
 		if !c.Bounded {
 			simulated++
 			if i != 0 {
 				t.Errorf("simulated layout %s at row %d: only the chosen one is", c.Name(), i)
+			}
+			if !c.Confirmed {
+				t.Errorf("chosen %s not confirmed", c.Name())
 			}
 		}
 		if c.Unsettled {

@@ -31,15 +31,24 @@ import (
 //
 // Branch and bound keeps the work bounded on large clusters: every layout
 // gets its memory verdict and slo.Optimistic's bound on the other keys;
-// layouts are simulated best bound first until the best simulated one
-// ranks above every bound left, or the search's budget is spent
-// (searchScenarioBudget). The chosen layout (first) and every simulated
-// one carry check's figures; the rest carry their bound (Bounded) and
-// keep their place by it: below the chosen one, unless the budget ran out
+// layouts are simulated best bound first (a ranking run: the search's
+// shorter simulation) until the best one ranks above every bound left, or
+// the search's budget is spent (searchScenarioBudget). Every layout whose
+// ranking run ranks above the best so far is confirmed before it can be
+// chosen: evaluated as `vlaunch check` evaluates it for its report (check,
+// the report's slo.Options; confirmOptions), and it keeps those figures
+// (Confirmed) and ranks by them: a ranking run's shorter simulation can
+// pass an SLO that check's run leaves uncertain or fails, and a layout
+// that loses SLOs there gives way to the next candidates. The
+// chosen layout (first) therefore carries check's own figures — the
+// table and the report below it agree — and every other simulated one
+// carries check's figures (Confirmed) or its ranking run's, which ranked
+// below a confirmed layout; the rest carry their bound (Bounded) and keep
+// their place by it: below the chosen one, unless the budget ran out
 // first (Unsettled).
 //
 // Rank is pure: base is not modified.
-func Rank(base *input.Input) []Candidate {
+func Rank(base *input.Input, check slo.Options) []Candidate {
 	layouts := candidateLayouts(base)
 	es := bounds(base, layouts)
 	sort.SliceStable(es, func(i, j int) bool { return better(es[i].Candidate, es[j].Candidate) })
@@ -50,6 +59,12 @@ func Rank(base *input.Input) []Candidate {
 			break // e's bound, and every later one, ranks below best's figures (or the budget is spent)
 		}
 		spent += e.simulate()
+		if best != nil && !better(e.Candidate, best.Candidate) {
+			continue // its ranking run already ranks below the confirmed best
+		}
+		// A new best by its ranking run: confirm it with check's own
+		// evaluation, whose figures it then keeps (and ranks by).
+		spent += e.confirm(check)
 		if best == nil || better(e.Candidate, best.Candidate) {
 			best = e
 		}
@@ -121,28 +136,64 @@ func bound(in input.Input) *entry {
 // searchRequests is the number of simulated requests per scenario while
 // ranking candidates: enough for stable percentiles to compare layouts, a
 // fraction of a full check's simulation so the whole search stays well
-// under two seconds. The chosen layout is then re-checked in full.
+// under two seconds. A layout is chosen only once confirmed (confirm).
 const searchRequests = 500
 
 // searchWorkShare is the part of a check scenario's work budget each
-// layout's scenario may spend in the search: with at most
-// searchScenarioBudget scenarios simulated, the whole search costs about
-// one scenario of a check, a third of the check that follows it.
-const searchWorkShare = 1.0 / 96
+// layout's scenario may spend in a ranking run: 96 ranking scenarios cost
+// about one scenario of a check (the search's confirmations cost check's
+// own, confirmCost).
+const searchWorkShare = 1.0 / confirmCost
 
-// searchScenarioBudget bounds the search's simulations: scenarios
-// simulated over all layouts (a layout costs one per input length its
-// SLOs name). The reference's search spends 6; a spec with 16 TTFT
-// lengths on a cluster where idle-system bounds prune little would spend
-// hundreds. Past it the best simulated layout is chosen, and the layouts
-// whose bound still ranked above it are marked Unsettled.
-var searchScenarioBudget = 96 // a variable for tests
+// searchScenarioBudget bounds the search's simulations, in ranking-run
+// scenarios: a layout's ranking run costs one per input length its SLOs
+// name, and a confirmation what check's full run of those scenarios costs
+// (confirmCost each: a check scenario has 1/searchWorkShare times a
+// ranking scenario's work budget). The budget is eight check scenarios'
+// work: on the reference on 100 nodes (3 scenarios, 96 layouts, none
+// feasible) the search confirms two layouts (6 check scenarios) and ranks
+// 16 more before its best ranks above every bound (CPU 1.2 s for the
+// whole check, 0.4 s before confirmations); with four, the budget ran out
+// after the second confirmation with 16 layouts unsettled. It is checked
+// before each ranking run, and a ranking run that ranks above the best is
+// always confirmed, so the search overshoots it by at most one
+// confirmation. Past it the best confirmed layout is chosen, and the
+// layouts whose bound still ranked above it are marked Unsettled.
+var searchScenarioBudget = 8 * confirmCost // a variable for tests
 
-// simulate replaces the bound by check's figures (the performance half
-// with the search's shorter simulation) and returns the scenarios it
+// confirmCost is what confirming a layout costs per scenario, in
+// ranking-run scenarios: check's work budget per scenario over a ranking
+// run's (searchWorkShare).
+const confirmCost = 96 // 1 / searchWorkShare
+
+// confirmOptions are the options of a confirmation: check's own (the
+// report's seed and simulation size), without the advice, which does not
+// change a verdict or a prediction (slo.Options.NoAdvice).
+func confirmOptions(check slo.Options) slo.Options {
+	check.NoAdvice = true
+	return check
+}
+
+// simulate replaces the bound by a ranking run's figures (the performance
+// half with the search's shorter simulation) and returns the scenarios it
 // simulated.
 func (e *entry) simulate() int {
-	r := slo.Evaluate(&e.in, &e.mem, slo.Options{Seed: 1, Requests: searchRequests, Replications: 1, MaxWarmup: searchRequests, WorkShare: searchWorkShare, NoAdvice: true})
+	return e.take(slo.Options{Seed: 1, Requests: searchRequests, Replications: 1, MaxWarmup: searchRequests, WorkShare: searchWorkShare, NoAdvice: true})
+}
+
+// confirm replaces the figures by those of check's own evaluation
+// (confirmOptions of check's options), marks them Confirmed and returns
+// what it cost in ranking-run scenarios.
+func (e *entry) confirm(check slo.Options) int {
+	n := e.take(confirmOptions(check))
+	e.Confirmed = true
+	return n * confirmCost
+}
+
+// take evaluates the performance half with opt, takes its figures and
+// returns the scenarios it simulated.
+func (e *entry) take(opt slo.Options) int {
+	r := slo.Evaluate(&e.in, &e.mem, opt)
 	e.Bounded, e.SLOPassed, e.SLOTotal, e.DecodeTokPerS = false, 0, len(r.SLO), 0
 	if r.Performance != nil {
 		e.DecodeTokPerS = r.Performance.Decode.Point.OutputTokPerS

@@ -10,6 +10,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -53,6 +54,12 @@ type Candidate struct {
 	// SLOPassed and Feasible are that bound — at best what a check would
 	// say.
 	Bounded bool `json:"bounded,omitempty"`
+	// Confirmed marks figures from check's own evaluation of the layout
+	// (Rank's confirmation, with the report's slo.Options): always the
+	// chosen layout's, so its SLOs passed are the report's PASS count.
+	// A simulated layout not Confirmed carries the search's shorter
+	// ranking run, which ranked below a confirmed layout.
+	Confirmed bool `json:"confirmed,omitempty"`
 	// Unsettled marks a Bounded layout whose bound still ranked above the
 	// chosen one when the search's work budget ran out
 	// (searchScenarioBudget): it might have beaten the chosen layout.
@@ -121,10 +128,12 @@ func better(a, b Candidate) bool {
 	return !a.EP && b.EP
 }
 
-// Choose runs Rank on base and returns the input for the chosen layout,
-// the search section and an info finding naming the choice.
-func Choose(base *input.Input) (input.Input, *Result, diag.Diagnostic) {
-	cands := Rank(base)
+// Choose runs Rank on base, confirming with check's options (the report's
+// slo.Options, so that the chosen row's figures are the report's), and
+// returns the input for the chosen layout, the search section and an info
+// finding naming the choice.
+func Choose(base *input.Input, check slo.Options) (input.Input, *Result, diag.Diagnostic) {
+	cands := Rank(base, check)
 	if len(cands) == 0 {
 		return *base, nil, diag.Diagnostic{Code: CodeLayoutChosen, Severity: diag.Error, Path: "parallelism",
 			Message: "parallelism: auto found no layout for these hosts", Hint: "pin a layout: parallelism: {tensor: .., pipeline: .., data: .., expert: ..}"}

@@ -148,7 +148,7 @@ func TestRankDense8BByThroughput(t *testing.T) {
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}
-	cands := Rank(&in)
+	cands := Rank(&in, checkOpt)
 	var got []int
 	for _, c := range cands {
 		got = append(got, c.TP)
@@ -186,7 +186,7 @@ func TestRankDense8BByThroughput(t *testing.T) {
 
 func TestChooseDeepSeek(t *testing.T) {
 	base := autoDeepSeek(t)
-	in, s, info := Choose(&base)
+	in, s, info := Choose(&base, checkOpt)
 	if s == nil || len(s.Candidates) != 26 { // 18 whole-node layouts, 8 of replicas smaller than a node
 		t.Fatalf("search %+v", s)
 	}
@@ -198,7 +198,7 @@ func TestChooseDeepSeek(t *testing.T) {
 		t.Errorf("finding %+v", info)
 	}
 	// Same input, same answer.
-	_, again, _ := Choose(&base)
+	_, again, _ := Choose(&base, checkOpt)
 	if !slices.Equal(again.Candidates, s.Candidates) {
 		t.Error("search is not deterministic")
 	}
@@ -209,7 +209,7 @@ func TestChooseDeepSeek(t *testing.T) {
 func BenchmarkSearch(b *testing.B) {
 	base := autoDeepSeek(b)
 	for b.Loop() {
-		Rank(&base)
+		Rank(&base, checkOpt)
 	}
 }
 
