@@ -59,7 +59,7 @@ func ppKVCheckFailures(rep *Report) {
 		if bug.Presence == vllm.Maybe {
 			is = "may be"
 		}
-		span := fmt.Sprintf("from %s, confirmed in %s; fixed by PR %s, first release with the fix: %s", bug.Since, bug.ConfirmedSpan, bug.FixPR, bug.FixRelease)
+		span := fmt.Sprintf("confirmed in %s; fixed by PR %s, first release with the fix: %s", bug.ConfirmedSpan, bug.FixPR, bug.FixRelease)
 		if stage <= avail {
 			f.Message += fmt.Sprintf("; at PP %d that %s GiB is the whole model's KV, about %.2f GiB per stage with an even layer split, which fits", pp, m[1], stage)
 			f.Fix = fmt.Sprintf("This %s vLLM's known false refusal under pipeline parallelism: vLLM %s's start-up check (get_kv_cache_configs, from PR %s) counts every layer of the model on every stage (vllm-project/vllm#32105; %s). "+

@@ -25,34 +25,41 @@ package vllm
 // (_project_kv_cache_groups_to_worker; "Check if the available memory is
 // enough per worker.", search-index copy at commit 001cabc1).
 //
+// The first report of #32105 (zhcn000000, 2026-01-11: banner "vLLM API
+// server version 0.14.0rc2+cu130", Qwen3-VL-30B-A3B-Thinking-FP8 at PP 3)
+// shows the buggy call in its traceback: kv_cache_utils.py line 1514,
+// get_kv_cache_configs → "_check_enough_kv_cache_memory(
+// min(available_memory), ..." (0.14.0rc2 compares as 0.14.0).
+//
 // Span: releases before 0.14.0 are taken as unaffected (the PR dates the
-// merged-spec check from v0.14.0); 0.14.x is unverified (no 0.14 log or
-// source was read here; only the PR's reading of the v0.14.0 docs); 0.15.0
-// to 0.15.2 are confirmed by the two logs above (0.15.2rc1.dev93 compares
-// as 0.15.2). The first release with PR #33698 was NOT established: it was
-// merged after 2026-02-06 and after the 0.15.2rc1.dev93 main build, and
-// every later release stays unverified ("unknown", never guessed).
+// merged-spec check from v0.14.0); 0.14.0 to 0.15.2 are confirmed by the
+// three logs above (0.15.2rc1.dev93 compares as 0.15.2). PR #33698 reached
+// main in the week a "Weekly Summary for vllm-project/vllm (2026-02-13)"
+// lists it (a third-party digest), after the 0.15.2rc1.dev93 build; its
+// first release was NOT established, so every release after 0.15.2 stays
+// unverified ("unknown", never guessed).
 const srcPPKVCheck = "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs (_check_enough_kv_cache_memory with min(available_memory) " +
 	"against the whole model's global_kv_cache_groups; per worker after the fix, search-index copy at commit 001cabc1); " +
 	"regression PR #29431 (commit 8ee90c8, per PR #33698), fix PR #33698 (merged after 2026-02-06; first release unknown); " +
-	"logs: vllm-project/vllm#32105 (0.15.0rc1, GLM-4.7-FP8 PP 8) and #34076 (0.15.2rc1.dev93+g11a4c9d30, PP 2)"
+	"logs: vllm-project/vllm#32105 (0.14.0rc2 traceback with min(available_memory), PP 3; 0.15.0rc1, GLM-4.7-FP8 PP 8) and #34076 (0.15.2rc1.dev93+g11a4c9d30, PP 2)"
 
 var (
-	ppKVCheckSince         = v0140                 // PR #33698: "since v0.14.0" (docs reading; unverified here)
-	ppKVCheckFirstSeen     = v0150                 // vllm#32105: 0.15.0rc1 banner
+	ppKVCheckSince         = v0140                 // PR #33698: "since v0.14.0"
+	ppKVCheckFirstSeen     = v0140                 // vllm#32105 turn 0: 0.14.0rc2 banner and traceback
 	ppKVCheckLastSeen      = mustVersion("0.15.2") // vllm#34076: 0.15.2rc1.dev93 wheel
 	ppKVCheckFixRelease    = ""                    // first release with PR #33698: unknown
 	ppKVCheckFixPR         = "#33698"
 	ppKVCheckRegressionPR  = "#29431"
-	ppKVCheckConfirmedSpan = "0.15.0–0.15.2"
+	ppKVCheckConfirmedSpan = "0.14.0–0.15.2"
 )
 
 // PPKVCheckBug describes vLLM's false start-up refusal under pipeline
 // parallelism for one release.
 type PPKVCheckBug struct {
-	// Presence: Present where a log confirms the whole-model check, Maybe
-	// where the release may have it (0.14.x; every release after 0.15.2,
-	// since the fix's first release is unknown), Absent before 0.14.0.
+	// Presence: Present where a log confirms the whole-model check
+	// (0.14.0–0.15.2), Maybe where the release may have it (every release
+	// after 0.15.2, since the fix's first release is unknown), Absent
+	// before 0.14.0.
 	Presence Presence
 	// Since is the first release that may have the bug; ConfirmedSpan the
 	// releases logs show it in; FixRelease the first release with the fix

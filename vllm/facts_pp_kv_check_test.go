@@ -11,7 +11,7 @@ func TestPPKVCheckWholeModelSpan(t *testing.T) {
 		want Presence
 	}{
 		{"0.13.0", Absent},     // before #29431 (PR #33698: "since v0.14.0")
-		{"0.14.0", Maybe},      // only the PR's reading of the v0.14.0 docs
+		{"0.14.0rc2", Present}, // vllm#32105 turn 0 traceback
 		{"0.15.0rc1", Present}, // vllm#32105 banner
 		{"0.15.0", Present},
 		{"0.15.2rc1", Present}, // vllm#34076 wheel 0.15.2rc1.dev93

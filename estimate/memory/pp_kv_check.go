@@ -98,9 +98,9 @@ func ppKVCheckFinding(in *input.Input, m *Report) *diag.Diagnostic {
 	for _, st := range m.Stages {
 		layers += st.Stage.Layers()
 	}
-	msg := fmt.Sprintf("vLLM %s %s to start at PP %d: its start-up check (get_kv_cache_configs, from PR %s) counts one max_model_len (%d) sequence with all %d layers, %.2f GiB, against the smallest stage's %.2f GiB of KV memory, though no stage's own layers need more than %.2f GiB; a known false refusal under pipeline parallelism (vllm-project/vllm#32105; from %s, %s; fixed by PR %s, first release with the fix: %s)",
+	msg := fmt.Sprintf("vLLM %s %s to start at PP %d: its start-up check (get_kv_cache_configs, from PR %s) counts one max_model_len (%d) sequence with all %d layers, %.2f GiB, against the smallest stage's %.2f GiB of KV memory, though no stage's own layers need more than %.2f GiB; a known false refusal under pipeline parallelism (vllm-project/vllm#32105; %s; fixed by PR %s, first release with the fix: %s)",
 		rel, verb, len(m.Stages), p.Bug.RegressionPR, in.MaxModelLen, layers, float64(p.WholeSeqBytes)/GiB, p.MinAvailableGiB, float64(p.StageSeqBytes)/GiB,
-		p.Bug.Since, span, p.Bug.FixPR, p.Bug.FixRelease)
+		span, p.Bug.FixPR, p.Bug.FixRelease)
 	hint := fmt.Sprintf("use a release with PR %s (outside the span; first such release %s), or set max_model_len ≤ %d (what the whole-model check passes)",
 		p.Bug.FixPR, p.Bug.FixRelease, p.LargestMaxModelLen)
 	return &diag.Diagnostic{Code: CodePPKVCheck, Severity: sev, Path: "workload.max_model_len", Message: msg, Hint: hint}

@@ -15,7 +15,7 @@ import (
 // one layer is 2 (K,V) × 8 × 128 × 2 B = 4096 B; a stage holds 20 layers,
 // 81920 B/token, so one sequence is 81920 × 131072 = 10 GiB per stage and
 // 4 × 10 = 40 GiB with all 80 layers — what the whole-model check of
-// 0.15.x demands against the smallest stage's KV memory (≈35 GiB here, so
+// 0.14.0–0.15.2 demands against the smallest stage's KV memory (≈35 GiB here, so
 // it refuses while every stage holds its 10 GiB). The longest
 // max_model_len it passes is the largest multiple of the 16-token block
 // with 327680 B/token ≤ that memory.
@@ -27,7 +27,7 @@ func TestPPKVCheckHandNumbers(t *testing.T) {
 		none    bool // no EST109
 	}{
 		{"0.13.0", diag.Error, true},    // before PR #29431
-		{"0.14.0", diag.Warning, false}, // may have it (unverified)
+		{"0.14.0", diag.Error, false},   // confirmed by vllm#32105 (0.14.0rc2)
 		{"0.15.0", diag.Error, false},   // confirmed by vllm#32105 (0.15.0rc1)
 		{"0.16.0", diag.Warning, false}, // fix release unknown
 	} {
