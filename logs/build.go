@@ -63,6 +63,7 @@ func (a *analyzer) report() *Report {
 		rep.Serving = headlessReady(rep.Engines, a)
 	}
 	rep.Failures = a.failures(groups, engineOf, rep.Serving)
+	ppKVCheckFailures(rep)
 	if a.overrun > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("more than %d processes: %d lines were attributed to one overflow process", maxProcs, a.overrun))
 	}

@@ -19,6 +19,7 @@ const (
 	EstUpcastWeights  diag.Code = "EST106"
 	EstLenAboveConfig diag.Code = "EST107"
 	EstKnownGap       diag.Code = "EST108"
+	EstPPKVCheck      diag.Code = "EST109"
 	EstFasterAll2All  diag.Code = "EST201"
 	EstTPAcrossNodes  diag.Code = "EST202"
 	EstLayoutChosen   diag.Code = "EST301"
@@ -40,6 +41,7 @@ var estimateEntries = []Entry{
 	{EstUpcastWeights, "converted-weights", diag.Info, "Weights differ from what the checkpoint ships"},
 	{EstLenAboveConfig, "max-model-len-above-config", diag.Error, "max_model_len above the model's max_position_embeddings"},
 	{EstKnownGap, "memory-known-gap", diag.Warning, "Fits as predicted, but not at the low end of a known memory gap"},
+	{EstPPKVCheck, "pp-kv-check-false-refusal", diag.Error, "vLLM's start-up KV check counts every layer on every pipeline stage and refuses a deployment whose stages fit"},
 	{EstFasterAll2All, "faster-all2all", diag.Warning, "Another all-to-all backend is predicted to be materially faster"},
 	{EstTPAcrossNodes, "tp-across-nodes", diag.Warning, "Tensor parallelism spans nodes and its all-reduces take a large share of the step"},
 	{EstLayoutChosen, "auto-layout", diag.Info, "The layout `parallelism: auto` chose"},

@@ -43,6 +43,9 @@ func Findings(in *input.Input, m *Report) diag.Diagnostics {
 				c.Concurrency, c.SessionTokens, c.SessionBasis, c.Concurrency, c.DPRanks, c.SeqsPerRank, c.NeededGiBPerRank, c.AvailableGiB, c.MaxSeqsPerRank, c.MarginGiB),
 			fmt.Sprintf("at most %d such sessions fit (%d per rank × %d); or %s", c.MaxConcurrency, c.MaxSeqsPerRank, c.DPRanks, shrinkHint(in)))
 	}
+	if d := ppKVCheckFinding(in, m); d != nil && p.KVCacheGiB > 0 && m.NumBlocks > 0 {
+		ds = append(ds, *d)
+	}
 	ds = append(ds, advisoryFindings(in, m)...)
 	if c.Fits && len(m.Gaps) > 0 && !c.FitsLow {
 		add(CodeKnownGap, diag.Warning, "workload.concurrency",

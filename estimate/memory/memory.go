@@ -90,6 +90,10 @@ type Report struct {
 	// Gaps are memory vLLM was seen to use beyond the model for this kind
 	// of deployment; they widen the KV band (PerGPU.KVCacheLowGiB).
 	Gaps []Gap `json:"known_gaps,omitempty"`
+	// PPKVCheck is the start-up check of a release that counts every
+	// layer on every pipeline stage (vllm.Release.PPKVCheckWholeModel),
+	// kept only where it refuses.
+	PPKVCheck *PPKVCheck `json:"pp_kv_check,omitempty"`
 }
 
 // Estimate computes weights, activations, non-torch memory and the KV cache of
@@ -141,6 +145,9 @@ func Estimate(in *input.Input) Report {
 	r.PerGPU = perGPU(in, b)
 	r.Capacity = CapacityFor(in, b)
 	r.MaxConcurrencyAtMaxModelLen = AtMaxModelLen(in, b)
+	if p := ppKVCheck(in.Release(), r.Stages, in.MaxModelLen, in.BlockSize); p != nil && p.Refuses && UsePPKVCheck {
+		r.PPKVCheck = p
+	}
 	if r.Gaps = knownGaps(in); len(r.Gaps) > 0 {
 		low, seqs := lowEnd(in, b, gapGiB(r.Gaps))
 		r.PerGPU.KVCacheLowGiB = low
