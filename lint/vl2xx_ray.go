@@ -135,10 +135,10 @@ func checkRayNodeIP(p *pass) {
 				"VLLM_HOST_IP is set but `ray start --head` picks its own address: on a host with several interfaces they can differ and vLLM's placement group waits forever")
 		}
 	}
-	seen := map[launch.Pos]bool{}
+	seen := map[filePos]bool{}
 	for _, v := range p.addressValues() {
-		if fromHostnameI(v.val) && !seen[v.val.Pos] {
-			seen[v.val.Pos] = true
+		if k := fileAt(v.file, v.val.Pos); fromHostnameI(v.val) && !seen[k] {
+			seen[k] = true
 			p.Report(v.file, v.val.Pos, "use the address of the inter-node interface (ip -4 addr show <if>), or a fixed address",
 				"%s comes from `hostname -i`, which can return 127.0.1.1 or several addresses", v.what)
 		}
