@@ -51,3 +51,26 @@ func TestFollowSourcedInput(t *testing.T) {
 		t.Errorf("switched off: want the environment open and the model unresolved")
 	}
 }
+
+// TestExitArmNotMerged: an if arm that ends in `exit` does not reach the
+// code after the if, so the other arm's assignments stand (kzwrime's
+// load_env_file: `if [ -f "$f" ]; then source "$f"; else exit 1; fi`); an
+// arm that goes on still makes a differing variable unknown.
+func TestExitArmNotMerged(t *testing.T) {
+	for _, tt := range []struct {
+		src   string
+		known bool
+	}{
+		{"if [ -f x ]; then\n  export FOO=1\nelse\n  echo no >&2\n  exit 1\nfi\nvllm serve $FOO\n", true},
+		{"if [ -f x ]; then\n  export FOO=1\nelse\n  export FOO=2\nfi\nvllm serve $FOO\n", false},
+		{"export FOO=1\nif [ -z \"$BAR\" ]; then\n  FOO=2\n  exit 1\nfi\nvllm serve $FOO\n", true},
+	} {
+		invs, _, _ := ParseShell("a.sh", []byte(tt.src))
+		if len(invs) != 1 {
+			t.Fatalf("%q: %d invocations", tt.src, len(invs))
+		}
+		if a := invs[0].Args[0]; a.Known != tt.known || (tt.known && a.Text != "1") {
+			t.Errorf("%q: model %q known=%v, want known=%v (1)", tt.src, a.Text, a.Known, tt.known)
+		}
+	}
+}

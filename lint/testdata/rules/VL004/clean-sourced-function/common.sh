@@ -1,8 +1,11 @@
 #!/bin/bash
-# a helper that sources its argument (after qa38b kzwrime common.sh's
-# load_env_file, without its `if [ -f ]; else exit` guard: a variable set in
-# one arm of an if is not kept by the walker, sourced or not)
+# a helper that sources its argument (qa38b kzwrime common.sh's load_env_file)
 load_env_file() {
     local env_file="$1"
-    source "$env_file"
+    if [ -f "$env_file" ]; then
+        source "$env_file"
+    else
+        echo "missing $env_file" >&2
+        exit 1
+    fi
 }
