@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"net"
+	"path"
 	"strconv"
 	"strings"
 
@@ -15,8 +16,9 @@ import (
 // group of TP x PP one-GPU bundles per engine (TP x PP x DP with the Ray
 // DP backend, TP x PP x local DP ranks with the mp one), which Ray never
 // forms on fewer GPUs: the engine waits, then fails (vllm.SrcRayPlacementGroup).
-// The cluster's GPUs come from the spec's nodes (of the server's replica):
-// the scripts' `ray start` counts are a lower bound (rayClusterGPUs).
+// The cluster's GPUs come from the spec's nodes (of the server's replica),
+// else from a vlaunch bundle's `hosts` table; the scripts' `ray start`
+// counts are a lower bound only (rayClusterGPUs).
 func checkRayClusterGPUs(p *pass) {
 	for _, s := range p.Servers {
 		if !p.rayEngine(s) {
@@ -49,7 +51,8 @@ func checkRayClusterGPUs(p *pass) {
 }
 
 // rayClusterGPUs is the GPU count of the Ray cluster s runs on: the spec's
-// nodes (of s's replica); ok is false without a (colocated) spec.
+// nodes (of s's replica), else the Ray nodes of the bundle's `hosts` table
+// beside s's script; ok is false when neither says.
 func (p *pass) rayClusterGPUs(s *server) (n int, src string, ok bool) {
 	if p.Spec != nil && len(p.Spec.Hardware.Nodes) > 0 && len(p.pools) == 0 {
 		nodes := p.Spec.Hardware.Nodes
@@ -74,10 +77,14 @@ func (p *pass) rayClusterGPUs(s *server) (n int, src string, ok bool) {
 		}
 		return n, fmt.Sprintf("%d GPUs on %d nodes of %s", n, end-start, p.specWhat()), n > 0
 	}
+	// A vlaunch bundle's `hosts` table lists each node once with its GPUs.
 	// The scripts' own counts (ray start --num-gpus, CUDA_VISIBLE_DEVICES)
 	// give a lower bound only: one worker script is commonly run on several
 	// nodes (corpus vllm-44878's worker.sh "on each of the three other
-	// nodes"), so without the spec the cluster's size is not known.
+	// nodes"), so they are not used.
+	if n, ok := p.bundleRayGPUs(s); ok {
+		return n, fmt.Sprintf("the Ray nodes of the bundle's hosts table, %d GPUs", n), true
+	}
 	return 0, "", false
 }
 
@@ -199,4 +206,76 @@ func splitHostPort(s string) (string, int) {
 		return h, n
 	}
 	return s, 0
+}
+
+// bundleNode is one row of a vlaunch bundle's `hosts` table
+// (templates/hosts.tmpl): node, address, gpus[:devices], role, dp_ranks,
+// script[, replica].
+type bundleNode struct {
+	gpus         int
+	role, script string
+	replica      string
+}
+
+// parseBundleHosts reads the `hosts` tables among the inputs, by directory:
+// the generator writes one row per node and one script per node, so unlike
+// the scripts' own counts (a worker script may run on several nodes) the
+// table gives the cluster.
+func parseBundleHosts(inputs []Input) map[string][]bundleNode {
+	out := map[string][]bundleNode{}
+	for _, in := range inputs {
+		if path.Base(in.Name) != "hosts" {
+			continue
+		}
+		var rows []bundleNode
+		for _, line := range strings.Split(string(in.Data), "\n") {
+			line = strings.TrimRight(line, "\r")
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			f := strings.Split(line, "\t")
+			if len(f) < 6 {
+				rows = nil
+				break // not a bundle's table
+			}
+			g, _, _ := strings.Cut(f[2], ":")
+			n, err := strconv.Atoi(g)
+			if err != nil {
+				rows = nil
+				break
+			}
+			r := bundleNode{gpus: n, role: f[3], script: f[5]}
+			if len(f) > 6 {
+				r.replica = f[6]
+			}
+			rows = append(rows, r)
+		}
+		if len(rows) > 0 {
+			out[path.Dir(in.Name)] = rows
+		}
+	}
+	return out
+}
+
+// bundleRayGPUs is the GPUs of the Ray nodes of s's replica in the bundle
+// table of s's directory, when s's script is one of its rows.
+func (p *pass) bundleRayGPUs(s *server) (int, bool) {
+	rows := p.bundleHosts[path.Dir(s.Inv.File)]
+	base := path.Base(s.Inv.File)
+	replica, found := "", false
+	for _, r := range rows {
+		if r.script == base {
+			replica, found = r.replica, true
+		}
+	}
+	if !found {
+		return 0, false
+	}
+	n := 0
+	for _, r := range rows {
+		if r.replica == replica && (r.role == "ray-head" || r.role == "ray-worker") {
+			n += r.gpus
+		}
+	}
+	return n, n > 0
 }
