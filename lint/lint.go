@@ -47,6 +47,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	ps.Release = rel
 	tagReplicas(invs, parseReplicaDirectives(inputs))
 	ps.hosts = parseHostDirectives(inputs)
+	ps.bundleHosts = parseBundleHosts(inputs)
 	// warn is about the command line's version (--vllm-version or the
 	// spec's): no file of the inputs says it, so it has no file position.
 	for _, inv := range invs {
@@ -167,8 +168,13 @@ func parseInputs(inputs []Input, ps *pass) ([]*launch.Invocation, diag.Diagnosti
 	var all []*launch.Invocation
 	names := make([]string, len(inputs))
 	clean := map[string]bool{} // parsed without syntax errors
+	data := make(map[string][]byte, len(inputs))
+	for _, in := range inputs {
+		data[in.Name] = in.Data
+	}
+	lookup := launch.InputLookup(data) // `source FILE` of another input is followed
 	for i, in := range inputs {
-		got, scripts, d := launch.Parse(in.Name, in.Data)
+		got, scripts, d := launch.ParseWith(in.Name, in.Data, lookup)
 		names[i], clean[in.Name] = in.Name, len(d) == 0
 		all = append(all, got...)
 		ps.Scripts = append(ps.Scripts, scripts...)

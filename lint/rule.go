@@ -50,6 +50,9 @@ type pass struct {
 
 	// hosts are the files' host directives (hostDirective), by file name.
 	hosts map[string]string
+	// bundleHosts are the vlaunch bundles' `hosts` tables among the
+	// inputs, by directory (parseBundleHosts).
+	bundleHosts map[string][]bundleNode
 	// pools are a disaggregated --spec's pools with the servers lint
 	// assigned them (assignPools); pool is the one a per-pool pass checks
 	// (nil: a colocated spec, or the pass over all servers).

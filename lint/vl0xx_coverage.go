@@ -16,7 +16,10 @@ import (
 // its DP address) and the address an injected name resolves to (a worker's
 // `getent ahostsv4 "$LWS_LEADER_ADDRESS"`, QA #37).
 func checkUnresolved(p *pass) {
-	seen := map[launch.Pos]bool{}
+	// one note per command: a script run by several runners is several
+	// servers at one place (filePos: two files' commands at one line and
+	// column are two places).
+	seen := map[filePos]bool{}
 	for _, s := range p.Servers {
 		platform := map[string]bool{}
 		for _, e := range s.Inv.Env {
@@ -30,10 +33,11 @@ func checkUnresolved(p *pass) {
 				}
 			}
 		}
-		if len(names) == 0 || seen[s.Inv.Pos] {
+		key := fileAt(s.Inv.File, s.Inv.Pos)
+		if len(names) == 0 || seen[key] {
 			continue
 		}
-		seen[s.Inv.Pos] = true
+		seen[key] = true
 		var list []string
 		for n := range names {
 			list = append(list, n)
@@ -96,4 +100,22 @@ func unchecked(f *cliFlag, s *server) bool {
 		return false
 	}
 	return suggestFlag(f.Name, s.Rel) == ""
+}
+
+// filePos is a position with the file it is in: Pos.File is empty for a
+// position in the invocation's own file, so a set of positions from
+// several files keyed by Pos alone merges two files' findings at the same
+// line and column (qa38b kzwrime: both templates' `vllm serve` at 38:47,
+// one VL004 lost in the directory run).
+type filePos struct {
+	file      string
+	line, col int
+}
+
+// fileAt is pos in the invocation file file (or in pos.File when set).
+func fileAt(file string, pos launch.Pos) filePos {
+	if pos.File != "" {
+		file = pos.File
+	}
+	return filePos{file, pos.Line, pos.Col}
 }

@@ -108,11 +108,11 @@ func contains(list []string, s string) bool {
 
 // checkUnexported reports launch variables assigned without export (VL123).
 func checkUnexported(p *pass) {
-	seen := map[launch.Pos]bool{}
+	seen := map[filePos]bool{}
 	refs := map[string]map[string]bool{}
 	for _, s := range p.Servers {
 		for _, e := range s.Inv.Unexported {
-			if !launch.IsLaunchEnv(e.Name) || seen[e.Pos] || s.Inv.EnvOpen {
+			if !launch.IsLaunchEnv(e.Name) || seen[fileAt(s.Inv.File, e.Pos)] || s.Inv.EnvOpen {
 				continue
 			}
 			if refs[s.Inv.File] == nil {
@@ -124,7 +124,7 @@ func checkUnexported(p *pass) {
 			if _, set := s.Inv.LookupEnv(e.Name); set {
 				continue
 			}
-			seen[e.Pos] = true
+			seen[fileAt(s.Inv.File, e.Pos)] = true
 			p.ReportAt(s.Inv, e.Pos, "write `export "+e.Name+"=...`", "%s is assigned but not exported, so vLLM never sees it", e.Name)
 		}
 	}

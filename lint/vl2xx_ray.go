@@ -38,6 +38,27 @@ func (p *pass) rayAcrossNodes(s *server) bool {
 	return tp.Known && pp.Known && tp.N*pp.N > p.nodeGPUCount(s).n
 }
 
+// mayRunOnRayCluster reports a server that may span the Ray cluster the
+// inputs start although neither it nor the linter's node count says so: a
+// hand-written multi-node script starts a Ray head and workers that join it,
+// then `vllm serve` with TP x PP > 1 and no --distributed-executor-backend,
+// on a node whose GPU count nothing states (the count is the assumed
+// default), for a release that falls back to Ray when the engine is larger
+// than the node (vllm.ExecutorRule), or with no release stated. Whether the
+// engine spans the nodes then depends on the node's real GPUs, which only
+// the host knows; VL209 is a note about it, not a certainty.
+func (p *pass) mayRunOnRayCluster(s *server) bool {
+	if s.Flag("distributed-executor-backend") != nil || len(p.rayStarts(launch.KindRayWorker)) == 0 || len(p.rayStarts(launch.KindRayHead)) == 0 {
+		return false
+	}
+	tp, pp := s.TP(), s.PP()
+	if !tp.Known || !pp.Known || tp.N*pp.N <= 1 || !p.nodeGPUCount(s).assumed {
+		return false
+	}
+	cuda := s.Inv.Platform == "" || s.Inv.Platform == launch.PlatformCUDA
+	return cuda && (s.Rel.ExecutorRule().CUDAFallsBackToRay || !s.Stated)
+}
+
 // rayStarts lists the `ray start` invocations of one kind.
 func (p *pass) rayStarts(k launch.Kind) []*launch.Invocation {
 	var out []*launch.Invocation
@@ -114,10 +135,10 @@ func checkRayNodeIP(p *pass) {
 				"VLLM_HOST_IP is set but `ray start --head` picks its own address: on a host with several interfaces they can differ and vLLM's placement group waits forever")
 		}
 	}
-	seen := map[launch.Pos]bool{}
+	seen := map[filePos]bool{}
 	for _, v := range p.addressValues() {
-		if fromHostnameI(v.val) && !seen[v.val.Pos] {
-			seen[v.val.Pos] = true
+		if k := fileAt(v.file, v.val.Pos); fromHostnameI(v.val) && !seen[k] {
+			seen[k] = true
 			p.Report(v.file, v.val.Pos, "use the address of the inter-node interface (ip -4 addr show <if>), or a fixed address",
 				"%s comes from `hostname -i`, which can return 127.0.1.1 or several addresses", v.what)
 		}

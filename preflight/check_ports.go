@@ -17,7 +17,12 @@ type boundPort struct {
 	What string
 }
 
-// portsFor lists what this node binds. The primary (of each replica) runs
+// portsFor lists what this node binds. Outside P/D pools and Kubernetes
+// they are read from the generated bundle's own commands for the node
+// (bundlePorts: the API --port, --data-parallel-rpc-port, --master-port of
+// a non-headless `vllm serve`, a Ray head's --port); the rest of this
+// comment describes the derivation that remains for P/D pools and pods,
+// and for specs the generator refuses. The primary (of each replica) runs
 // the API server (--port) and, with engines on other nodes, the DP RPC
 // endpoint (--data-parallel-rpc-port). Headless nodes dial out and bind no
 // fixed port.
@@ -65,6 +70,9 @@ func (e *env) bootstrapPorts() []boundPort {
 func (e *env) enginePorts() []boundPort {
 	if e.share().Shared {
 		return e.sharedPorts()
+	}
+	if ps, ok := e.bundlePorts(); ok {
+		return ps
 	}
 	if !e.isPrimary() {
 		return nil

@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/resolve"
@@ -15,6 +16,8 @@ type checkCase struct {
 	id                     string
 	want                   Status
 	mentions               []string
+	// absent are texts the result's message and expectation must not hold.
+	absent []string
 }
 
 func TestChecks(t *testing.T) {
@@ -25,7 +28,13 @@ func TestChecks(t *testing.T) {
 				node = "node0"
 			}
 			rep := runFixtureOpts(t, c.host, c.spec, node, c.edit, c.opts, c.id)
-			wantResult(t, resultOf(t, rep, c.id), c.want, c.mentions...)
+			r := resultOf(t, rep, c.id)
+			wantResult(t, r, c.want, c.mentions...)
+			for _, a := range c.absent {
+				if strings.Contains(r.Found+" "+r.Expected, a) {
+					t.Errorf("%s: %q should not name %s", c.id, r.Found+" "+r.Expected, a)
+				}
+			}
 		})
 	}
 }
@@ -113,6 +122,12 @@ func netCases() []checkCase {
 			d.Parallelism.Tensor, d.Parallelism.Data, d.Parallelism.Expert, d.Parallelism.Replicas = 2, 1, false, 4
 		}, id: "ports.free", want: Pass, mentions: []string{"free: 8000, 8001, 8002, 8003"}},
 		{name: "a replica's second node is headless", host: "h20-roce", spec: "h20-roce", node: "node3", edit: replicasOfTwo, id: "ports.free", want: Skip, mentions: []string{"headless"}},
+		// A Ray bundle: node0.sh runs `ray start --head --port 6379` and
+		// `vllm serve --port 8000` without --data-parallel-rpc-port (the
+		// generator's raySteps); the workers only join. The ports are read
+		// from those commands (bundlePorts), not derived from vllm.rpc_port.
+		{name: "ray head binds the GCS port, not the rpc port", host: "h20-roce", spec: "h20-roce", edit: rayLayout, id: "ports.free", want: Pass, mentions: []string{"free: 6379, 8000", "Ray head's GCS"}, absent: []string{"13345"}},
+		{name: "ray worker binds nothing", host: "h20-roce", spec: "h20-roce", node: "node2", edit: rayLayout, id: "ports.free", want: Skip, mentions: []string{"headless"}},
 		// The P/D router's node binds its port too (router.sh), headless or not.
 		{name: "router port in use", host: "h20-roce", spec: "h20-roce", opts: routerOn(22), id: "ports.free", want: Fail, mentions: []string{"22 in use", "22 (the P/D router (disaggregation.router.port))", "8000 (API server"}},
 		{name: "router port free", host: "h20-roce", spec: "h20-roce", opts: routerOn(8001), id: "ports.free", want: Pass, mentions: []string{"free: 8001, 8000"}},
@@ -243,6 +258,14 @@ func swCases() []checkCase {
 
 // replicasOfTwo makes the 4-node spec two independent replicas of two
 // nodes each (DP 16 with expert parallelism).
+// rayLayout makes the h20-roce spec one TP8 x PP4 engine over the four
+// nodes on vLLM 0.10.1.1, which has no --nnodes: the generator writes a Ray
+// bundle (ray head on node0).
+func rayLayout(d *spec.Deployment) {
+	d.Parallelism.Tensor, d.Parallelism.Pipeline, d.Parallelism.Data, d.Parallelism.Expert = 8, 4, 1, false
+	d.VLLM.Version, d.VLLM.All2AllBackend = "0.10.1.1", ""
+}
+
 func replicasOfTwo(d *spec.Deployment) { d.Parallelism.Data, d.Parallelism.Replicas = 16, 2 }
 
 // TestMemoryShort: host.memory compares the processes' need with total and

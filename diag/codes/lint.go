@@ -78,6 +78,8 @@ const (
 	VLSharedGPUs          diag.Code = "VL228"
 	VLNixlTCP             diag.Code = "VL229"
 	VLNixlPullSameNode    diag.Code = "VL230"
+	VLRayClusterGPUs      diag.Code = "VL231"
+	VLRayHeadAddress      diag.Code = "VL232"
 	VLCommentContinuation diag.Code = "VL301"
 	VLTrailingSpace       diag.Code = "VL302"
 	VLLeadingFlag         diag.Code = "VL303"
@@ -175,6 +177,8 @@ var lintEntries = []Entry{
 	{VLSharedGPUs, "gpus-shared", diag.Error, "Two engines on one host given the same GPU, whose memory budgets together exceed it"},
 	{VLNixlTCP, "nixl-ucx-tcp", diag.Warning, "UCX_TLS without an RDMA transport: NIXL moves the KV between nodes over TCP"},
 	{VLNixlPullSameNode, "nixl-pull-same-node", diag.Warning, "NIXL's pull connector between engines on one host without NVLink or RDMA: the reads fall back to TCP"},
+	{VLRayClusterGPUs, "ray-cluster-gpus", diag.Error, "A Ray engine's world size exceeds the GPUs of its Ray cluster"},
+	{VLRayHeadAddress, "ray-head-address", diag.Error, "A Ray worker joins another address than its head's"},
 	{VLCommentContinuation, "comment-continuation", diag.Error, "Comment inside a continued command"},
 	{VLTrailingSpace, "trailing-space", diag.Error, "Whitespace after a line-continuation backslash"},
 	{VLLeadingFlag, "leading-flag", diag.Error, "A line starts with a flag (missing continuation)"},

@@ -18,6 +18,12 @@ const CodeSyntax = codes.VLSyntax
 // the invocations it finds with their nodes named, the parsed shell text
 // and syntax errors.
 func Parse(name string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
+	return ParseWith(name, data, nil)
+}
+
+// ParseWith is Parse following, in a shell script, the `source`d files
+// lookup finds among the inputs (FollowSourcedInputs).
+func ParseWith(name string, data []byte, lookup SourceLookup) ([]*Invocation, []*Script, diag.Diagnostics) {
 	var invs []*Invocation
 	var scripts []*Script
 	var ds diag.Diagnostics
@@ -29,7 +35,7 @@ func Parse(name string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics
 	case isManifest(name, data):
 		invs, scripts, ds = ParseManifest(name, data)
 	default:
-		invs, scripts, ds = ParseShell(name, data)
+		invs, scripts, ds = parseShellWith(name, data, lookup)
 	}
 	nameNodes(name, invs)
 	return invs, scripts, ds

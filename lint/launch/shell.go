@@ -42,7 +42,14 @@ type frontEnd struct {
 	scripts []*Script
 	diags   diag.Diagnostics
 	funcs   map[string]*syntax.FuncDecl
-	depth   int
+	// funcSrc is the source a function was defined in when it is not the
+	// walker's own (a function of a sourced input, followSource).
+	funcSrc map[*syntax.FuncDecl]*source
+	// lookup finds sourced inputs (nil: none followed); following holds
+	// the inputs being walked, against a file sourcing itself back.
+	lookup    SourceLookup
+	following map[string]bool
+	depth     int
 	// sourced is set once the script sources another file: its variables are unknown.
 	sourced bool
 	// steps counts statements walked; unrolled loops and functions stop at maxSteps.
@@ -71,7 +78,12 @@ const maxDepth = 8
 // ParseShell reads a shell script and returns the vLLM-related invocations
 // it contains, the parsed scripts (for hygiene rules) and syntax errors.
 func ParseShell(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
-	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}}
+	return parseShellWith(file, data, nil)
+}
+
+// parseShellWith is ParseShell following the sourced inputs lookup finds.
+func parseShellWith(file string, data []byte, lookup SourceLookup) ([]*Invocation, []*Script, diag.Diagnostics) {
+	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}, lookup: lookup}
 	src := shellSource(file, data)
 	fe.parseAndWalk(src, newScope(), walkCtx{})
 	fe.notePlaceholders(src)

@@ -55,7 +55,9 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 	w.fe.hits, w.fe.cmdHidden = prevHits, hits
 	defer func() { w.fe.cmdHidden = prevHidden }()
 	if fields[0].Text == "source" || fields[0].Text == "." {
-		w.fe.sourced = true
+		if !w.followSource(fields[1:]) {
+			w.fe.sourced = true
+		}
 		return
 	}
 	if fields[0].Text == "set" {
@@ -89,7 +91,15 @@ func (w *walker) callFunc(fn *syntax.FuncDecl, args []Value) {
 	defer func() { w.fe.depth-- }()
 	saved, savedKnown := w.sc.args, w.sc.argsKnown
 	w.sc.args, w.sc.argsKnown = args, true
-	w.stmt(fn.Body)
+	if src := w.fe.funcSrc[fn]; src != nil && src != w.src {
+		// defined in a sourced input: its words are that file's text
+		inner := *w
+		inner.src = src
+		inner.stmt(fn.Body)
+		w.allExport = inner.allExport
+	} else {
+		w.stmt(fn.Body)
+	}
 	w.sc.args, w.sc.argsKnown = saved, savedKnown
 }
 

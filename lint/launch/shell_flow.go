@@ -119,15 +119,22 @@ func (w *walker) walkBranches(branches [][]*syntax.Stmt, exhaustive, others bool
 		w.inArm(id, 0, others, func() { w.stmts(branches[0]) })
 		return id
 	}
-	var scopes []*scope
+	var scopes, exited []*scope
 	for i, b := range branches {
 		nw := w.nested(w.sc.clone())
 		nw.ctx.arms = withArm(w.ctx.arms, Arm{id, i})
 		nw.stmts(b)
+		if endsInExit(b) {
+			exited = append(exited, nw.sc)
+			continue
+		}
 		scopes = append(scopes, nw.sc)
 	}
 	if !exhaustive {
 		scopes = append(scopes, w.sc.clone())
+	}
+	if len(scopes) == 0 {
+		scopes = exited // every arm exits: nothing after runs; keep the merge
 	}
 	w.merge(scopes)
 	return id
@@ -434,4 +441,20 @@ func arithStep(x syntax.ArithmExpr, name string) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// endsInExit reports a branch whose last command is `exit`: the shell ends
+// there, so what follows the if statement runs only after the other arms
+// (`if [ -f "$f" ]; then source "$f"; else exit 1; fi` keeps the sourced
+// variables; bash manual, Bourne Shell Builtins: "exit: Exit the shell").
+func endsInExit(b []*syntax.Stmt) bool {
+	if len(b) == 0 {
+		return false
+	}
+	last := b[len(b)-1]
+	call, ok := last.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || last.Background {
+		return false
+	}
+	return call.Args[0].Lit() == "exit"
 }

@@ -20,6 +20,9 @@ type source struct {
 	// ph are the placeholder spans, blanked in data; orig keeps their text.
 	ph   []span
 	orig []byte
+	// posFile, for an input another one sources (followSource), is the
+	// file its positions are in (Pos.File).
+	posFile string
 }
 
 func newFileSource(file string, data []byte, yaml bool) *source {
@@ -116,7 +119,7 @@ func (s *source) at(off int) Pos {
 	if i < 0 {
 		i = 0
 	}
-	return Pos{Line: i + 1, Col: off - s.lines[i] + 1}
+	return Pos{Line: i + 1, Col: off - s.lines[i] + 1, File: s.posFile}
 }
 
 // pos converts a parser position.
