@@ -288,11 +288,37 @@ func (pr *pasteReader) next() ([]byte, int, bool) {
 	if len(pr.strip) > 0 && bytes.HasPrefix(raw, pr.strip) {
 		raw = raw[len(pr.strip):]
 	}
-	if pr.width > 0 && visibleWidth(raw) == pr.width {
+	if pr.width > 0 && pr.wrapsAt(raw) {
 		raw = pr.join(raw)
 	}
 	pr.evidence(raw)
 	return pr.decode(raw), no, true
+}
+
+// wrapSlack is how many columns short of the wrap width a line with a
+// process prefix may still have been cut at it. vLLM colours its prefix
+// ("\x1b[1;36m(APIServer pid=121)\x1b[0;0m", _add_prefix in vllm/utils,
+// 0.10.x) and Ray its own ("\x1b[36m(RayWorkerWrapper pid=374, ip=…)\x1b[0m"):
+// a capture that wrapped the line counting those codes' printable bytes and
+// then lost the codes leaves a prefixed line 11 columns short of the width
+// per vLLM prefix and 7 per Ray prefix (dennislee22/vLLM-benchmarking's
+// 0.10.1.1 logs: widths 136 and 129 beside 147-column continuations).
+const wrapSlack = 32
+
+// wrapsAt reports whether a physical line may have been cut at the wrap
+// width: it is exactly that wide, or it carries a process prefix and is at
+// most wrapSlack columns narrower (join then keeps it as it is unless the
+// next line continues it).
+func (pr *pasteReader) wrapsAt(raw []byte) bool {
+	w := visibleWidth(raw)
+	if w == pr.width {
+		return true
+	}
+	if w > pr.width || w < pr.width-wrapSlack {
+		return false
+	}
+	t := trimSpaceLeft(raw)
+	return len(t) > 0 && t[0] == '(' && bytes.Contains(t[:min(len(t), 80)], []byte(" pid="))
 }
 
 // join appends to a full-width line the physical lines that continue it.
