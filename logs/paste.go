@@ -112,6 +112,54 @@ func (pr *pasteReader) sniff(head []byte) {
 			pr.width = maxw
 		}
 	}
+	if pr.width == 0 && UseWrapBelowLongest {
+		pr.width = wrapBelowLongest(all, widths)
+	}
+}
+
+// UseWrapBelowLongest also looks for a hard wrap narrower than the head's
+// longest line: a wrapped capture concatenated after an unwrapped one
+// ("cat A B", QA 38b) has A's long lines above B's cut ones. The width
+// taken is one at least 3 lines have, nearly each of them (4 in 5)
+// continued by the next line, the most continued such width. Stricter
+// than the longest width's test, as a width below the longest is weaker
+// evidence: at least 5 such lines, and a continuation that begins as the
+// line before it did ("E1210 03:24:54…" after "E1210 03:24:54…", a C++
+// glog line vlaunch does not parse as a log line's start) does not count.
+var UseWrapBelowLongest = true
+
+func wrapBelowLongest(all []byte, widths map[int]int) int {
+	best, bestC := 0, 0
+	for w, n := range widths {
+		if n < 5 {
+			continue
+		}
+		if c := continuedUnlike(all, w); c >= 5 && c*5 >= n*4 && (c > bestC || c == bestC && w > best) {
+			best, bestC = w, c
+		}
+	}
+	return best
+}
+
+// continuedUnlike counts the lines of the given width that the next line
+// continues without starting as they start (their first 4 bytes).
+func continuedUnlike(head []byte, width int) int {
+	n := 0
+	var prev []byte
+	for len(head) > 0 {
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			break
+		}
+		l := trimEOL(head[:i])
+		head = head[i+1:]
+		if prev != nil && visibleWidth(prev) == width && continuesWrap(l) &&
+			!(len(l) >= 4 && len(prev) >= 4 && bytes.Equal(l[:4], prev[:4])) {
+			n++
+		}
+		prev = l
+	}
+	return n
 }
 
 // continuedLines counts the lines of the given width in head that the

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -189,5 +190,27 @@ func TestBlocksWithoutBlockSize(t *testing.T) {
 	args := "INFO 06-12 08:12:00 api_server.py:177] vLLM API server version 0.4.3\nINFO 06-12 08:12:00 api_server.py:178] args: Namespace(model='m', block_size=16)\n"
 	if got := text(args + blocks); !strings.Contains(got, "KV cache: 8112 tokens (derived)") {
 		t.Errorf("blocks with block_size 16:\n%s", got)
+	}
+}
+
+// TestConcatenatedRealStartups (QA 38b #2, #3): dennislee22's TP2 log and
+// then its hard-wrapped TP1 log in one file. Each start-up has its own
+// engine and arguments (TP2 with 450,192 KV tokens; TP1 with 93,872), and
+// the wrap of the second log, narrower than the first log's long lines,
+// is still found (UseWrapBelowLongest).
+func TestConcatenatedRealStartups(t *testing.T) {
+	rep := fixtureReport(t, "v0.10.1.1-dennislee22-qwen2-7b-cat-two-runs")
+	if len(rep.Engines) != 2 {
+		t.Fatalf("%d engines, want 2", len(rep.Engines))
+	}
+	for i, want := range []struct {
+		tp, argTP string
+		tokens    int64
+	}{{"2", "2", 450192}, {"1", "", 93872}} {
+		e := rep.Engines[i]
+		if e.TP == nil || strconv.Itoa(*e.TP) != want.tp || e.Args["tensor_parallel_size"] != want.argTP || e.Args["model"] != "Qwen2-7B-Instruct" ||
+			e.KVCacheTokens == nil || *e.KVCacheTokens != want.tokens {
+			t.Errorf("engine %s: TP %v args %v tokens %v, want TP%s (args %q) %d tokens", e.ID, e.TP, e.Args, e.KVCacheTokens, want.tp, want.argTP, want.tokens)
+		}
 	}
 }
