@@ -2,6 +2,8 @@ package bench
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,8 +30,17 @@ func Parse(source string, data []byte) ([]Result, error) {
 	if len(data) > MaxBytes {
 		return nil, fmt.Errorf("%s: %s, more than the %s a result file may have", source, inputfile.Size(int64(len(data))), inputfile.Size(MaxBytes))
 	}
+	sum := sha256.Sum256(data)
+	digest := hex.EncodeToString(sum[:])
+	// A UTF-8 byte order mark (Windows editors, PowerShell's Out-File)
+	// is no JSON value: it is dropped, as encoding/json would not.
+	data = bytes.TrimPrefix(data, utf8BOM)
 	if isSummary(data) {
-		return parseSummaries(source, data)
+		rs, err := parseSummaries(source, data)
+		for i := range rs {
+			rs[i].FileSHA256 = digest
+		}
+		return rs, err
 	}
 	if bytes.Contains(data, []byte("NaN")) || bytes.Contains(data, []byte("Infinity")) {
 		data = sanitize(data)
@@ -75,7 +86,7 @@ func Parse(source string, data []byte) ([]Result, error) {
 		return nil, fmt.Errorf("%s: no benchmark result in the file", source)
 	}
 	for i := range out {
-		out[i].Source, out[i].Record, out[i].Records = source, i+1, len(out)
+		out[i].Source, out[i].Record, out[i].Records, out[i].FileSHA256 = source, i+1, len(out), digest
 	}
 	return out, nil
 }
@@ -133,3 +144,6 @@ func keysText(o *object) string {
 func jsonString(raw json.RawMessage, s *string) bool {
 	return json.Unmarshal(raw, s) == nil
 }
+
+// utf8BOM is the UTF-8 encoding of U+FEFF at the start of a file.
+var utf8BOM = []byte("\xef\xbb\xbf")

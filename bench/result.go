@@ -33,8 +33,11 @@ type Result struct {
 	Source string `json:"source"`
 	Record int    `json:"record"`
 	// Records is how many results the file held.
-	Records int    `json:"-"`
-	Format  Format `json:"format"`
+	Records int `json:"-"`
+	// FileSHA256 is the hex SHA-256 of the file's bytes as read: two files
+	// with the same are copies of one another (calibrate counts them once).
+	FileSHA256 string `json:"-"`
+	Format     Format `json:"format"`
 	// Label, Backend, Model and Date are what the client recorded.
 	Label   string `json:"label,omitempty"`
 	Backend string `json:"backend,omitempty"`

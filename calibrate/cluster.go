@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/vlaunch/vlaunch/bench"
 	"github.com/vlaunch/vlaunch/calfile"
@@ -122,10 +123,14 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 	in := input.FromResolved(dep)
 	c.start = perf.ConstantsFor(&in) // the replay applies the GPU's measured figures, as the global fit does
 	names := modelNames(dep)
+	dups := duplicates(results)
 	for i := range results {
 		r := &results[i]
 		rr := ResultReport{Name: r.Name(), Source: r.Source, Record: r.Record, Format: string(r.Format), Load: r.Load.String(), Shape: shapeText(r.Shape)}
 		err := otherModel(names, r)
+		if dups[i] != "" {
+			err = errors.New(dups[i])
+		}
 		var p *replay
 		switch {
 		case err != nil:
@@ -281,4 +286,28 @@ func shapeText(s bench.Shape) string {
 		return t + fmt.Sprintf(", lengths spread ×%.2f–%.2f (%s default; per-request lengths not saved)", sp.Lo, sp.Hi, s.Dataset)
 	}
 	return t + " (every request at the means: per-request lengths not saved)"
+}
+
+// duplicates names, for each result read from a file byte-identical to an
+// earlier one (same SHA-256), the file it repeats; "" for the others. Two
+// copies of one run are one measurement: fitting both would count it
+// twice and inflate the fit's degrees of freedom, so the copy is reported
+// as not used.
+func duplicates(results []bench.Result) []string {
+	out := make([]string, len(results))
+	first := map[string]string{}
+	for i, r := range results {
+		if r.FileSHA256 == "" {
+			continue
+		}
+		k := r.FileSHA256 + "#" + strconv.Itoa(r.Record)
+		src, ok := first[k]
+		switch {
+		case !ok:
+			first[k] = r.Source
+		case src != r.Source:
+			out[i] = fmt.Sprintf("%s is byte-identical to %s (sha256 %.12s…): the same run, counted once", r.Source, src, r.FileSHA256)
+		}
+	}
+	return out
 }

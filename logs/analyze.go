@@ -109,8 +109,11 @@ func (f *fileState) anyServing() bool {
 // analyzer holds the state of one analysis across its files.
 type analyzer struct {
 	files []*fileState
-	procs map[string]*proc
-	byPID map[string]*proc
+	// servedAt is, per input file, the last line that said a start-up
+	// finished (phServing): an ERROR line before it did not stop the server.
+	servedAt map[int]int
+	procs    map[string]*proc
+	byPID    map[string]*proc
 	// sharedPID lists the pids (by pidKey) that two processes with
 	// different DP ranks in their prefixes both used (sharedPIDNotes).
 	sharedPID map[string][]*proc
@@ -150,7 +153,7 @@ func compileRules() *compiledRules {
 
 func newAnalyzer() *analyzer {
 	return &analyzer{procs: map[string]*proc{}, byPID: map[string]*proc{},
-		sharedPID: map[string][]*proc{}, seen: make([]uint32, len(compiled.rules))}
+		sharedPID: map[string][]*proc{}, servedAt: map[int]int{}, seen: make([]uint32, len(compiled.rules))}
 }
 
 // AnalyzeFiles opens, reads and closes every file, then builds the report.
@@ -247,7 +250,10 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 		start = start || compiled.rules[ri].start
 	})
 	rn := f.runOf(l.origin)
-	if start && rn.maxPhase >= phConfig && rn.attempt < maxAttempts && (len(l.proc) == 0 || a.startedAgain(fi, rn, l)) {
+	// A banner after the start-up finished (serving) begins another
+	// start-up even from a new pid: two logs concatenated ("cat A B"), each
+	// start-up with its own arguments and figures.
+	if start && rn.maxPhase >= phConfig && rn.attempt < maxAttempts && (len(l.proc) == 0 || rn.serving || a.startedAgain(fi, rn, l)) {
 		rn.attempt++
 		rn.maxPhase = phNone
 		rn.serving = false

@@ -122,6 +122,8 @@ func (a *analyzer) engine(g *group) Engine {
 	e.ActivationPeakGiB, e.NonTorchGiB = b.num(fActivationGiB), b.num(fNonTorchGiB)
 	e.CUDAGraphGiB, e.AvailableKVGiB = b.num(fCUDAGraphGiB), b.num(fAvailableKVGiB)
 	e.NumGPUBlocks, e.BlockSize = b.int64(fGPUBlocks), b.int(fBlockSize)
+	b.bindingKV()
+	e.ConsumedGiB = b.consumed()
 	e.MambaPagePaddingPct = b.num(fMambaPadPct)
 	e.KVCacheTokens = b.int64(fKVTokens)
 	if e.KVCacheTokens == nil && e.NumGPUBlocks != nil && e.BlockSize != nil {
@@ -333,4 +335,69 @@ func (b evidence) kvTransfer() *KVTransfer {
 		kv.NIXL = true
 	}
 	return &kv
+}
+
+// bindingKV: when the engine's ranks logged different KV budgets ("Current
+// kv cache memory in use is 12.26 GiB" on TP0, 12.24 on TP1), every rank
+// gets the smallest rank's block count — unify_kv_cache_configs "Change the
+// num_blocks of each rank to the smallest among all ranks"
+// (vllm/v1/core/kv_cache_utils.py:1146–1152 at v0.10.1.1) — so the minimum
+// is the engine's figure, and each rank's is listed.
+func (b evidence) bindingKV() {
+	var ranks []RankGiB
+	lo, at, loEv := 0.0, -1, ""
+	seen := map[string]bool{}
+	for _, p := range b.g.members {
+		v := p.facts[fAvailableKVGiB]
+		if !v.set || v.str != "" || seen[p.label] {
+			continue
+		}
+		seen[p.label] = true
+		ranks = append(ranks, RankGiB{Rank: p.label, GiB: v.num})
+		if at < 0 || v.num < lo {
+			lo, at, loEv = v.num, len(ranks)-1, fmt.Sprintf("%s:%d", b.a.files[p.file].name, v.line)
+		}
+	}
+	differ := false
+	for _, r := range ranks {
+		differ = differ || r.GiB != lo
+	}
+	if !differ {
+		return
+	}
+	b.e.AvailableKVByRank = ranks
+	if b.e.PP != nil && *b.e.PP > 1 || b.stages() {
+		// Pipeline stages hold different layers: a block costs each
+		// stage its own bytes, so the binding rank is the one with the
+		// fewest blocks, not the fewest GiB. Each rank's figure is
+		// listed and the engine's stays the first one logged.
+		b.e.AvailableKVPerRankOnly = true
+		return
+	}
+	b.e.AvailableKVGiB = &lo
+	b.e.Evidence[fieldInfos[fAvailableKVGiB].name] = loEv
+}
+
+// stages reports whether the engine's ranks name pipeline stages past
+// the first ("Worker_PP1").
+func (b evidence) stages() bool {
+	for _, p := range b.g.members {
+		if p.pp > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// consumed is the first "consumed memory (weights + non-torch)" figure of
+// the engine's ranks.
+func (b evidence) consumed() *float64 {
+	for _, p := range b.g.candidates(scopeWorker) {
+		if p.consumed.set {
+			v := p.consumed.num
+			b.e.Evidence["weights_plus_non_torch_gib"] = fmt.Sprintf("%s:%d", b.a.files[p.file].name, p.consumed.line)
+			return &v
+		}
+	}
+	return nil
 }

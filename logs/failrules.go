@@ -19,6 +19,7 @@ func failureRules() []rule {
 	rs = append(rs, dpBindRules()...)
 	rs = append(rs, pdFailureRules()...)
 	rs = append(rs, deepGEMMRules()...)
+	rs = append(rs, hubProbeRules()...)
 	rs = append(rs, genericFailureRules()...)
 	return rs
 }

@@ -29,12 +29,14 @@ func (a *analyzer) failures(groups []*group, engineOf map[*proc]*group, serving 
 	if !anyError {
 		var gen []Failure
 		for _, g := range groups {
-			if f, ok := a.generic(g.members, engineOf); ok {
+			if f, ok := a.generic(g.members, engineOf, serving); ok {
 				gen = append(gen, f)
 			}
 		}
 		out = append(out, rootCauses(gen)...)
-		anyError = len(gen) > 0
+		for _, f := range gen {
+			anyError = anyError || f.Severity == "error"
+		}
 	}
 	if !anyError {
 		// The front-ends are the processes of no engine group. A lone API
@@ -52,9 +54,9 @@ func (a *analyzer) failures(groups []*group, engineOf map[*proc]*group, serving 
 				fronts = append(fronts, p)
 			}
 		}
-		if f, ok := a.generic(fronts, engineOf); ok {
+		if f, ok := a.generic(fronts, engineOf, serving); ok {
 			out = append(out, f)
-			anyError = true
+			anyError = f.Severity == "error"
 		}
 	}
 	if !anyError && !serving {
@@ -234,8 +236,11 @@ func engineName(p *proc, engineOf map[*proc]*group) string {
 
 // generic reports the first root exception among the processes, else the
 // first ERROR line no rule recognised, or, when the log has only "failed
-// to start" wrappers, that the cause is missing.
-func (a *analyzer) generic(ps []*proc, engineOf map[*proc]*group) (Failure, bool) {
+// to start" wrappers, that the cause is missing. An ERROR line no rule
+// recognised, with no exception, followed in its file by the start-up
+// finishing (serving, a.servedAt) did not stop it: it is reported as a warning ("logged at error
+// level, start-up continued"), not as the start-up's failure.
+func (a *analyzer) generic(ps []*proc, engineOf map[*proc]*group, serving bool) (Failure, bool) {
 	var exc, errl, wrap *excNote
 	var excP, errP, wrapP *proc
 	for _, p := range ps {
@@ -255,8 +260,13 @@ func (a *analyzer) generic(ps []*proc, engineOf map[*proc]*group) (Failure, bool
 		return Failure{}, false
 	}
 	d := defOf(code)
-	return Failure{Code: code, Kind: d.Kind, Severity: "error", Engine: engineName(p, engineOf), Rank: p.label,
-		File: a.files[note.at.file].name, Line: note.at.no, Message: note.text, Fix: d.Fix, Text: note.text, Count: 1}, true
+	sev, msg, fix := "error", note.text, d.Fix
+	if code == CodeErrorLine && serving && note.at.no < a.servedAt[note.at.file] {
+		sev, msg = "warning", "logged at error level, start-up continued: "+note.text
+		fix = "The server started after this line, so it did not stop the start-up; " + d.Fix
+	}
+	return Failure{Code: code, Kind: d.Kind, Severity: sev, Engine: engineName(p, engineOf), Rank: p.label,
+		File: a.files[note.at.file].name, Line: note.at.no, Message: msg, Fix: fix, Text: note.text, Count: 1}, true
 }
 
 // earliest keeps the note logged first.

@@ -112,6 +112,54 @@ func (pr *pasteReader) sniff(head []byte) {
 			pr.width = maxw
 		}
 	}
+	if pr.width == 0 && UseWrapBelowLongest {
+		pr.width = wrapBelowLongest(all, widths)
+	}
+}
+
+// UseWrapBelowLongest also looks for a hard wrap narrower than the head's
+// longest line: a wrapped capture concatenated after an unwrapped one
+// ("cat A B", QA 38b) has A's long lines above B's cut ones. The width
+// taken is one at least 3 lines have, nearly each of them (4 in 5)
+// continued by the next line, the most continued such width. Stricter
+// than the longest width's test, as a width below the longest is weaker
+// evidence: at least 5 such lines, and a continuation that begins as the
+// line before it did ("E1210 03:24:54…" after "E1210 03:24:54…", a C++
+// glog line vlaunch does not parse as a log line's start) does not count.
+var UseWrapBelowLongest = true
+
+func wrapBelowLongest(all []byte, widths map[int]int) int {
+	best, bestC := 0, 0
+	for w, n := range widths {
+		if n < 5 {
+			continue
+		}
+		if c := continuedUnlike(all, w); c >= 5 && c*5 >= n*4 && (c > bestC || c == bestC && w > best) {
+			best, bestC = w, c
+		}
+	}
+	return best
+}
+
+// continuedUnlike counts the lines of the given width that the next line
+// continues without starting as they start (their first 4 bytes).
+func continuedUnlike(head []byte, width int) int {
+	n := 0
+	var prev []byte
+	for len(head) > 0 {
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			break
+		}
+		l := trimEOL(head[:i])
+		head = head[i+1:]
+		if prev != nil && visibleWidth(prev) == width && continuesWrap(l) &&
+			!(len(l) >= 4 && len(prev) >= 4 && bytes.Equal(l[:4], prev[:4])) {
+			n++
+		}
+		prev = l
+	}
+	return n
 }
 
 // continuedLines counts the lines of the given width in head that the
@@ -288,11 +336,37 @@ func (pr *pasteReader) next() ([]byte, int, bool) {
 	if len(pr.strip) > 0 && bytes.HasPrefix(raw, pr.strip) {
 		raw = raw[len(pr.strip):]
 	}
-	if pr.width > 0 && visibleWidth(raw) == pr.width {
+	if pr.width > 0 && pr.wrapsAt(raw) {
 		raw = pr.join(raw)
 	}
 	pr.evidence(raw)
 	return pr.decode(raw), no, true
+}
+
+// wrapSlack is how many columns short of the wrap width a line with a
+// process prefix may still have been cut at it. vLLM colours its prefix
+// ("\x1b[1;36m(APIServer pid=121)\x1b[0;0m", _add_prefix in vllm/utils,
+// 0.10.x) and Ray its own ("\x1b[36m(RayWorkerWrapper pid=374, ip=…)\x1b[0m"):
+// a capture that wrapped the line counting those codes' printable bytes and
+// then lost the codes leaves a prefixed line 11 columns short of the width
+// per vLLM prefix and 7 per Ray prefix (dennislee22/vLLM-benchmarking's
+// 0.10.1.1 logs: widths 136 and 129 beside 147-column continuations).
+const wrapSlack = 32
+
+// wrapsAt reports whether a physical line may have been cut at the wrap
+// width: it is exactly that wide, or it carries a process prefix and is at
+// most wrapSlack columns narrower (join then keeps it as it is unless the
+// next line continues it).
+func (pr *pasteReader) wrapsAt(raw []byte) bool {
+	w := visibleWidth(raw)
+	if w == pr.width {
+		return true
+	}
+	if w > pr.width || w < pr.width-wrapSlack {
+		return false
+	}
+	t := trimSpaceLeft(raw)
+	return len(t) > 0 && t[0] == '(' && bytes.Contains(t[:min(len(t), 80)], []byte(" pid="))
 }
 
 // join appends to a full-width line the physical lines that continue it.

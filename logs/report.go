@@ -90,9 +90,21 @@ type Engine struct {
 	NonTorchGiB                      *float64 `json:"non_torch_gib"`
 	CUDAGraphGiB                     *float64 `json:"cuda_graph_gib"`
 	AvailableKVGiB                   *float64 `json:"available_kv_gib"`
-	KVCacheTokens                    *int64   `json:"kv_cache_tokens"`
-	NumGPUBlocks                     *int64   `json:"num_gpu_blocks,omitempty"`
-	BlockSize                        *int     `json:"block_size,omitempty"`
+	// AvailableKVByRank is each rank's logged KV budget when the engine's
+	// ranks logged different ones; AvailableKVGiB is then their minimum, the
+	// binding one (vLLM gives every rank the smallest rank's block count),
+	// unless the ranks are pipeline stages (AvailableKVPerRankOnly).
+	AvailableKVByRank []RankGiB `json:"available_kv_by_rank,omitempty"`
+	// AvailableKVPerRankOnly: the ranks are pipeline stages, whose blocks
+	// cost different bytes, so no GiB figure binds; AvailableKVGiB is the
+	// first logged and AvailableKVByRank lists each.
+	AvailableKVPerRankOnly bool `json:"available_kv_per_rank_only,omitempty"`
+	// ConsumedGiB is gpu_worker.py's "Actual usage is 15.03 GiB for consumed
+	// memory (weights + non-torch)" (0.26+), one figure for both terms.
+	ConsumedGiB   *float64 `json:"weights_plus_non_torch_gib,omitempty"`
+	KVCacheTokens *int64   `json:"kv_cache_tokens"`
+	NumGPUBlocks  *int64   `json:"num_gpu_blocks,omitempty"`
+	BlockSize     *int     `json:"block_size,omitempty"`
 	// MambaPagePaddingPct is how much a hybrid model's mamba page was
 	// padded to equal the attention page ("Padding mamba page size by
 	// 20.75%"), when logged.
@@ -258,4 +270,10 @@ type Comparison struct {
 	// Within is true when |Error| ≤ Target.
 	Within      *bool  `json:"within,omitempty"`
 	Explanation string `json:"explanation,omitempty"`
+}
+
+// RankGiB is one rank's figure.
+type RankGiB struct {
+	Rank string  `json:"rank"`
+	GiB  float64 `json:"gib"`
 }

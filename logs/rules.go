@@ -539,6 +539,9 @@ func phaseRules() []rule {
 			"Starting vLLM server on", "Avg prompt throughput"}, "", func(c *ctx, _ [][]byte) {
 			c.phase(phServing)
 			c.r.serving = true
+			if n := c.l.no; n > c.a.servedAt[c.p.file] {
+				c.a.servedAt[c.p.file] = n
+			}
 		}),
 	}
 }

@@ -73,7 +73,7 @@ func (t *textWriter) engine(e *Engine) {
 	t.p("  max_model_len %s · attention %s · all-to-all %s%s\n", intStr(e.MaxModelLen),
 		orDefault(Safe(e.AttentionBackend), "-"), orDefault(Safe(e.All2AllBackend), "-"), modelExtras(e))
 	t.p("  per GPU (GiB): %s\n", memoryLine(e))
-	t.p("  KV cache: %s tokens%s%s, max concurrency %s at %s tokens\n", int64Str(e.KVCacheTokens), derivedMark(e, "kv_cache_tokens"),
+	t.p("  KV cache: %s%s%s, max concurrency %s at %s tokens\n", kvAmount(e), derivedMark(e, "kv_cache_tokens"),
 		dcpMark(e), floatStr(e.MaxConcurrency, "x"), intStr(e.ConcurrencyTokens))
 	if pl := profileLine(e); pl != "" {
 		t.p("  profile: %s\n", pl)
@@ -143,8 +143,8 @@ func memoryLine(e *Engine) string {
 		"total " + floatStr(e.GPUTotalGiB, "") + " × " + floatStr(e.GPUMemoryUtilization, "") + profiledUtil(e),
 		"weights " + floatStr(e.WeightsGiB, "") + secs(e.WeightsSeconds),
 		"activation " + floatStr(e.ActivationPeakGiB, "") + derivedMark(e, "activation_peak_gib"),
-		"non-torch " + floatStr(e.NonTorchGiB, "") + derivedMark(e, "non_torch_gib"),
-		"KV " + floatStr(e.AvailableKVGiB, ""),
+		"non-torch " + floatStr(e.NonTorchGiB, "") + derivedMark(e, "non_torch_gib") + consumedMark(e),
+		"KV " + floatStr(e.AvailableKVGiB, "") + kvMinMark(e),
 		"CUDA graphs " + floatStr(e.CUDAGraphGiB, ""),
 	}
 	return strings.Join(parts, " | ")
@@ -369,4 +369,38 @@ func dcpMark(e *Engine) string {
 		return ""
 	}
 	return fmt.Sprintf(" (a rank's tokens × DCP %d, as vLLM logs them)", *e.DCP)
+}
+
+// kvAmount is the KV cache's size in tokens; with only the number of GPU
+// blocks logged (V0's "# GPU blocks: 507, # CPU blocks: 1024") and no block
+// size to multiply it by, the blocks.
+func kvAmount(e *Engine) string {
+	if e.KVCacheTokens == nil && e.NumGPUBlocks != nil {
+		return fmt.Sprintf("%d GPU blocks (block size not logged: tokens = blocks × block size)", *e.NumGPUBlocks)
+	}
+	return int64Str(e.KVCacheTokens) + " tokens"
+}
+
+// kvMinMark says the KV figure is the smallest of the ranks' and lists them.
+func kvMinMark(e *Engine) string {
+	if len(e.AvailableKVByRank) == 0 {
+		return ""
+	}
+	var rs []string
+	for _, r := range e.AvailableKVByRank {
+		rs = append(rs, Safe(r.Rank)+" "+strconv.FormatFloat(r.GiB, 'f', -1, 64))
+	}
+	if e.AvailableKVPerRankOnly {
+		return " (the first rank's; per rank, pipeline stages whose blocks differ in size: " + strings.Join(rs, ", ") + ")"
+	}
+	return " (minimum of the ranks, the engine's binding one: " + strings.Join(rs, ", ") + ")"
+}
+
+// consumedMark shows vLLM's one figure for weights and non-torch memory
+// when non-torch could not be derived from it (no weights logged).
+func consumedMark(e *Engine) string {
+	if e.ConsumedGiB == nil || e.NonTorchGiB != nil {
+		return ""
+	}
+	return " (weights + non-torch " + floatStr(e.ConsumedGiB, "") + ")"
 }
