@@ -23,7 +23,11 @@ func writePDText(w io.Writer, r *estimate.Report) {
 	for _, p := range []*pd.Pool{&g.Prefill, &g.Decode} {
 		fmt.Fprintf(w, "\nDisaggregated: %s pool\n", p.Role)
 		for _, l := range poolLines(p, g) {
-			fmt.Fprintf(w, "%s\n", hanging(l, poolLabel, "  "))
+			if strings.HasPrefix(l, "utilisation") { // the prefill pool's is long (prefillBusy)
+				fmt.Fprintf(w, "%s\n", hanging(l, poolLabel, "  "))
+				continue
+			}
+			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
 	fmt.Fprintf(w, "\nDisaggregated: hand-off\n")
@@ -70,7 +74,8 @@ func writePDText(w io.Writer, r *estimate.Report) {
 // handoffLabel is the width of the hand-off lines' labels ("KV per token  ").
 const handoffLabel = 14
 
-// poolLabel is the width of a pool section's labels ("utilisation  ").
+// poolLabel is the width of a pool section's labels ("utilisation  "),
+// under which the prefill pool's utilisation line wraps.
 const poolLabel = 13
 
 // hanging wraps a line whose first n runes are a label, indented by

@@ -21,6 +21,11 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 				v.Predicted = first.TotalTokPerS
 			}
 			v.Explanation = RateExplanation(first)
+			if capBound(first) {
+				// "bound by the client's cap" (RateExplanation): tagged as
+				// the colocated verdict is (slo.BindClientCap).
+				v.Binding = slo.BindClientCap
+			}
 		}
 		slo.Judge(&v, dec, slo.ThroughputRegime(dec), true, first != nil)
 		out = append(out, noKV(v, first == nil))
@@ -52,6 +57,13 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 	return out
 }
 
+// capBound says the client's cap binds the scenario's rate: its arrivals
+// outpace what the cap's requests in flight sustain, so it runs as their
+// closed loop (CapClosedLoop) and no pool is near saturation.
+func capBound(s *Scenario) bool {
+	return s.CapClosedLoop && (s.Binding == BindSessions || s.Binding == BindArrivals)
+}
+
 // RateExplanation says what sets the scenario's request rate: a part near
 // saturation (Scenario.Binding), or, below BindsAt, a closed loop's
 // sessions (Little's law: N over one request's time in the loop, which is
@@ -63,7 +75,7 @@ func RateExplanation(s *Scenario) string {
 		near = "no pool's token slots near saturation"
 		utilised = fmt.Sprintf("prefill %s, decode %.0f%% utilised", PrefillSlotsStepping(s), 100*s.DecodeUtilization)
 	}
-	if s.CapClosedLoop && (s.Binding == BindSessions || s.Binding == BindArrivals) {
+	if capBound(s) {
 		return fmt.Sprintf("%.2f requests/s, bound by the client's cap of %d in flight: its arrivals at %.2f/s outpace what %d sessions sustain, so it runs as their closed loop (%s; a pool binds from %.0f%%)",
 			s.RequestsPerS, s.ClientCap, s.RatePerS, s.ClientCap, utilised, 100*BindsAt)
 	}
