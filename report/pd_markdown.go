@@ -17,7 +17,7 @@ func writePDMarkdown(w io.Writer, r *estimate.Report) {
 	fmt.Fprintf(w, "# vlaunch check: %s\n\n%s\n\n**Feasible: %s**\n", mdEscape(pdLine(r)), mdEscape(pdSettingsLine(r)), mdEscape(feasibleText(r)))
 	for _, p := range []*pd.Pool{&g.Prefill, &g.Decode} {
 		fmt.Fprintf(w, "\n## Disaggregated: %s pool\n\n", p.Role)
-		mdList(w, poolLines(p))
+		mdList(w, poolLines(p, g))
 	}
 	fmt.Fprintf(w, "\n## Disaggregated: hand-off\n\n")
 	mdList(w, handoffLines(g))
@@ -65,7 +65,7 @@ func pdPage(r *estimate.Report) *page {
 	}
 	var secs []detailSection
 	for _, pool := range []*pd.Pool{&g.Prefill, &g.Decode} {
-		secs = append(secs, detailSection{Title: "Disaggregated: " + pool.Role + " pool", Tables: []detailTable{labelTable("", poolLines(pool))}})
+		secs = append(secs, detailSection{Title: "Disaggregated: " + pool.Role + " pool", Tables: []detailTable{labelTable("", poolLines(pool, g))}})
 	}
 	secs = append(secs, detailSection{Title: "Disaggregated: hand-off", Tables: []detailTable{labelTable("", handoffLines(g))}})
 	perf := detailSection{Title: "Performance (disaggregated, simulated)"}

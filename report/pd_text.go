@@ -22,7 +22,11 @@ func writePDText(w io.Writer, r *estimate.Report) {
 	fmt.Fprintf(w, "  %s\n", pdSettingsLine(r))
 	for _, p := range []*pd.Pool{&g.Prefill, &g.Decode} {
 		fmt.Fprintf(w, "\nDisaggregated: %s pool\n", p.Role)
-		for _, l := range poolLines(p) {
+		for _, l := range poolLines(p, g) {
+			if strings.HasPrefix(l, "utilisation") { // the prefill pool's is long (prefillBusy)
+				fmt.Fprintf(w, "%s\n", hanging(l, poolLabel, "  "))
+				continue
+			}
 			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
@@ -69,6 +73,10 @@ func writePDText(w io.Writer, r *estimate.Report) {
 
 // handoffLabel is the width of the hand-off lines' labels ("KV per token  ").
 const handoffLabel = 14
+
+// poolLabel is the width of a pool section's labels ("utilisation  "),
+// under which the prefill pool's utilisation line wraps.
+const poolLabel = 13
 
 // hanging wraps a line whose first n runes are a label, indented by
 // indent, continuation lines under the text rather than the label.
@@ -127,8 +135,10 @@ func poolLayout(p *pd.Pool) string {
 	return fmt.Sprintf("TP %d · PP %d · DP %d · EP %s%s · %d node%s", p.TP, p.PP, p.DP, textfmt.OnOff(p.EP), inst, p.Nodes, plural(p.Nodes))
 }
 
-// poolLines are a pool's section.
-func poolLines(p *pd.Pool) []string {
+// poolLines are a pool's section, of report g: the prefill pool's
+// utilisation line says its time stepping and its queue's reason beside
+// its filled token slots (pd.PrefillBusyText, the workload's scenario).
+func poolLines(p *pd.Pool, g *pd.Report) []string {
 	out := []string{
 		fmt.Sprintf("layout       %s, %d GPUs, all2all %s", poolLayout(p), p.GPUs, orDash(p.All2All)),
 		fmt.Sprintf("engine       max_num_seqs %d · max_num_batched_tokens %s", p.MaxNumSeqs, textfmt.Thousands(int64(p.MaxNumBatchedTokens))),
@@ -143,8 +153,21 @@ func poolLines(p *pd.Pool) []string {
 	if p.CapacityPerS > 0 {
 		out = append(out, fmt.Sprintf("capacity     %.2f requests/s (%s)", p.CapacityPerS, p.CapacityBasis),
 			fmt.Sprintf("utilisation  %.0f%% at the workload's rate", 100*p.Utilization))
+		if b := prefillBusy(p, g); b != "" {
+			out[len(out)-1] = "utilisation  at the workload's rate, " + b
+		}
 	}
 	return out
+}
+
+// prefillBusy is pd.PrefillBusyText of the workload's scenario (the one
+// the pool's Utilization is read from, pd.Report's first) for the prefill
+// pool, "" otherwise.
+func prefillBusy(p *pd.Pool, g *pd.Report) string {
+	if g == nil || p != &g.Prefill || len(g.Scenarios) == 0 {
+		return ""
+	}
+	return pd.PrefillBusyText(&g.Scenarios[0])
 }
 
 // handoffLines are the KV transfer of the workload's scenario.
@@ -201,12 +224,27 @@ func boundBy(s *pd.Scenario) string {
 	return "bound by the " + s.Binding
 }
 
-// unsaturated is the words before the utilisations when no part binds.
+// unsaturated is the words before the utilisations when no part binds:
+// no part's token slots near saturation when the prefill pool steps far
+// more of the time than its slots are filled (pd.SteppingApart).
 func unsaturated(s *pd.Scenario) string {
 	if s.Binding == pd.BindSessions || s.Binding == pd.BindArrivals {
+		if pd.SteppingApart(s) {
+			return fmt.Sprintf("no part's token slots near saturation, %.0f%% or more: ", 100*pd.BindsAt)
+		}
 		return fmt.Sprintf("no part near saturation, %.0f%% or more: ", 100*pd.BindsAt)
 	}
 	return ""
+}
+
+// utilisations are the rate line's parts' utilisations (pd.SteppingApart:
+// the prefill pool's time stepping beside its filled token slots).
+func utilisations(s *pd.Scenario) string {
+	pre := fmt.Sprintf("prefill %.0f%%", 100*s.PrefillUtilization)
+	if pd.SteppingApart(s) {
+		pre = "prefill " + pd.PrefillSlotsStepping(s)
+	}
+	return fmt.Sprintf("%s, decode %.0f%%, NICs %.0f%% utilised", pre, 100*s.DecodeUtilization, 100*s.Transfer.Utilization)
 }
 
 // scenarioLines are one composed scenario: a heading, then lines of
@@ -227,8 +265,8 @@ func scenarioLines(s *pd.Scenario, burstiness float64) []string {
 		load += fmt.Sprintf(", at most %d in flight (the client's cap: its queue's wait is not in TTFT)", s.ClientCap)
 	}
 	out := []string{fmt.Sprintf("input %s tokens, output %s, %s", textfmt.Thousands(int64(s.InputTokens)), textfmt.Thousands(int64(s.OutputTokens)), load),
-		fmt.Sprintf("rate          %.2f requests/s, %.0f output tokens/s, %s (%sprefill %.0f%%, decode %.0f%%, NICs %.0f%% utilised)",
-			s.RequestsPerS, s.OutputTokPerS, boundBy(s), unsaturated(s), 100*s.PrefillUtilization, 100*s.DecodeUtilization, 100*s.Transfer.Utilization)}
+		fmt.Sprintf("rate          %.2f requests/s, %.0f output tokens/s, %s (%s%s)",
+			s.RequestsPerS, s.OutputTokPerS, boundBy(s), unsaturated(s), utilisations(s))}
 	if s.Unbounded {
 		out = append(out, "TTFT          unbounded (the arrivals exceed what the "+s.Binding+" serves)")
 	} else {

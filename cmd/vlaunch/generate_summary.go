@@ -39,7 +39,12 @@ func printVerdict(w io.Writer, rep *estimate.Report) {
 	if rep.Feasible {
 		fmt.Fprintf(w, "feasibility: %s (vlaunch check SPEC has the derivation)\n", report.FeasibleWords(rep.SLO))
 	} else {
-		fmt.Fprintln(w, "feasibility: NOT FEASIBLE as specified; the bundle starts, but will not meet the spec (vlaunch check SPEC says why and what would pass)")
+		// What makes it so, in the reports' words (report.InfeasibleWhy).
+		why := ""
+		if x := report.InfeasibleWhy(rep); x != "" {
+			why = " (" + x + ")"
+		}
+		fmt.Fprintf(w, "feasibility: NOT FEASIBLE as specified%s; the bundle starts, but will not meet the spec (vlaunch check SPEC says why and what would pass)\n", why)
 	}
 	for _, s := range rep.SLO {
 		target, pred := report.SLOFigures(s)

@@ -21,6 +21,11 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 				v.Predicted = first.TotalTokPerS
 			}
 			v.Explanation = RateExplanation(first)
+			if capBound(first) {
+				// "bound by the client's cap" (RateExplanation): tagged as
+				// the colocated verdict is (slo.BindClientCap).
+				v.Binding = slo.BindClientCap
+			}
 		}
 		slo.Judge(&v, dec, slo.ThroughputRegime(dec), true, first != nil)
 		out = append(out, noKV(v, first == nil))
@@ -52,6 +57,13 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 	return out
 }
 
+// capBound says the client's cap binds the scenario's rate: its arrivals
+// outpace what the cap's requests in flight sustain, so it runs as their
+// closed loop (CapClosedLoop) and no pool is near saturation.
+func capBound(s *Scenario) bool {
+	return s.CapClosedLoop && (s.Binding == BindSessions || s.Binding == BindArrivals)
+}
+
 // RateExplanation says what sets the scenario's request rate: a part near
 // saturation (Scenario.Binding), or, below BindsAt, a closed loop's
 // sessions (Little's law: N over one request's time in the loop, which is
@@ -59,14 +71,11 @@ func verdicts(dec *input.Input, r *Report) []slo.Verdict {
 func RateExplanation(s *Scenario) string {
 	utilised := fmt.Sprintf("prefill %.0f%%, decode %.0f%% utilised", 100*s.PrefillUtilization, 100*s.DecodeUtilization)
 	near := "no pool near saturation"
-	if q := s.PrefillQueue; q != nil && q.BusyFraction > s.PrefillUtilization+0.1 {
+	if SteppingApart(s) {
 		near = "no pool's token slots near saturation"
-		// Utilisation counts filled token slots; a lock-step pool can step
-		// most of the time with few of them filled (QA session 38).
-		utilised = fmt.Sprintf("prefill %.0f%% of its token slots filled though stepping %.0f%% of the time, decode %.0f%% utilised",
-			100*s.PrefillUtilization, 100*q.BusyFraction, 100*s.DecodeUtilization)
+		utilised = fmt.Sprintf("prefill %s, decode %.0f%% utilised", PrefillSlotsStepping(s), 100*s.DecodeUtilization)
 	}
-	if s.CapClosedLoop && (s.Binding == BindSessions || s.Binding == BindArrivals) {
+	if capBound(s) {
 		return fmt.Sprintf("%.2f requests/s, bound by the client's cap of %d in flight: its arrivals at %.2f/s outpace what %d sessions sustain, so it runs as their closed loop (%s; a pool binds from %.0f%%)",
 			s.RequestsPerS, s.ClientCap, s.RatePerS, s.ClientCap, utilised, 100*BindsAt)
 	}
@@ -94,6 +103,55 @@ func RateExplanation(s *Scenario) string {
 			"(all its slots taken, or twice as many would add less than %.0f%% in steady decode), though %s", s.RequestsPerS, 100*saturationGain, utilised)
 	}
 	return fmt.Sprintf("%.2f requests/s, bound by the %s (%s)", s.RequestsPerS, s.Binding, utilised)
+}
+
+// SteppingApart reports a prefill pool whose time stepping
+// (PrefillQueue.BusyFraction) exceeds its filled token slots
+// (PrefillUtilization) by more than 10 points: utilisation counts filled
+// token slots, and a lock-step pool can step most of the time with few of
+// them filled (QA session 38: 25% filled, stepping 92%), so "no pool near
+// saturation" alone misleads.
+func SteppingApart(s *Scenario) bool {
+	q := s.PrefillQueue
+	return q != nil && q.BusyFraction > s.PrefillUtilization+0.1
+}
+
+// PrefillSlotsStepping is the rate lines' words for the prefill pool when
+// SteppingApart: "25% of its token slots filled though stepping 92% of
+// the time".
+func PrefillSlotsStepping(s *Scenario) string {
+	return fmt.Sprintf("%.0f%% of its token slots filled though stepping %.0f%% of the time",
+		100*s.PrefillUtilization, 100*s.PrefillQueue.BusyFraction)
+}
+
+// PrefillBusyText is the prefill pool's utilisation line with its time
+// stepping and its queue's reason (the reports' pool section): "token
+// slots 25% filled; stepping 92% of the time (DP lock-step: a prompt
+// waits for the step the other ranks are in)". "" without PrefillQueue.
+func PrefillBusyText(s *Scenario) string {
+	q := s.PrefillQueue
+	if q == nil {
+		return ""
+	}
+	x := fmt.Sprintf("token slots %.0f%% filled; stepping %.0f%% of the time", 100*s.PrefillUtilization, 100*q.BusyFraction)
+	if w := QueueReasonWords(q.Reason); w != "" {
+		x += " (" + w + ")"
+	}
+	return x
+}
+
+// QueueReasonWords says in a few words what a PrefillQueue.Reason means
+// (QueueExplanation says it at length): "" without a reason.
+func QueueReasonWords(reason string) string {
+	switch reason {
+	case QueueLockStep:
+		return "DP lock-step: a prompt waits for the step the other ranks are in"
+	case QueueStepInFlight:
+		return "a prompt waits for the step in flight"
+	case QueueBehindPrompts:
+		return "a prompt queues behind other prompts: its rank's token budget is taken"
+	}
+	return ""
 }
 
 // ttftVerdict judges one TTFT percentile of the scenario of n tokens.

@@ -30,6 +30,9 @@ func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kvSeqs int, targ
 	}
 	pt, _ := sm.DecodeAt(c, in.MeanContext())
 	estimate := fmt.Sprintf("the steady-decode model puts it at %d concurrent sessions (≈%.0f tokens/s after prefill interference, steady decode %.0f, TPOT %.0f ms)", c, tp/f, tp, pt.TPOTS*1e3)
+	if cp := clientCap(in); cp > 0 && c > cp {
+		return capRaiseText(in, cp, c, tp, f, pt.TPOTS, v.Target, total)
+	}
 	if !closedLoop(in) {
 		return estimate + "; an estimate, not simulated (the workload's load is not a number of sessions)"
 	}
@@ -45,6 +48,30 @@ func sessionsForThroughput(in *input.Input, sm *perf.StepModel, kvSeqs int, targ
 		return estimate + "; an estimate, not simulated"
 	}
 	return estimate + tried + ": more sessions alone are not shown to meet it"
+}
+
+// capRaiseText is the throughput advice under a client cap cp
+// (workload.client_max_concurrency beside arrival_rate_per_s): the
+// requests in flight are the cap's, not sessions, so the knob is the cap,
+// raised to the c in flight the steady-decode search found (tp, TPOT
+// tpot, prefill interference f) for the target (the verdict's own, not its
+// steady-decode equivalent). The arrivals bound it too: at rate R the
+// client sends at most R requests a second, R × output tokens (× input +
+// output when the target counts total tokens) a second whatever the cap;
+// when that is short of the target, raising the cap alone cannot meet it.
+func capRaiseText(in *input.Input, cp, c int, tp, f, tpot, target float64, total bool) string {
+	w := in.Workload
+	x := fmt.Sprintf("workload.client_max_concurrency: %d (now %d): "+
+		"the steady-decode model puts the target at %d requests in flight (≈%.0f tokens/s after prefill interference, steady decode %.0f, TPOT %.0f ms)",
+		c, cp, c, tp/f, tp, tpot*1e3)
+	per, kind := float64(w.OutputTokens), "output"
+	if total {
+		per, kind = float64(w.InputTokens+w.OutputTokens), "total"
+	}
+	if most := w.ArrivalRatePerS * per; per > 0 && most < target {
+		x += fmt.Sprintf(", but the arrivals at %.2f requests/s bring at most %.0f %s tokens/s (workload.arrival_rate_per_s × %.0f tokens): the cap alone cannot meet %.0f", w.ArrivalRatePerS, most, kind, per, target)
+	}
+	return x + "; an estimate, not simulated"
 }
 
 // sessionsReachingTries is how many concurrencies sessionsReaching
