@@ -209,6 +209,22 @@ func concurrencyPD(n int) pdEdit {
 	return pdEdit{fmt.Sprintf("workload.concurrency: %d", n), func(s *spec.Deployment) { s.Workload.Concurrency = n }}
 }
 
+// clientCapPD is workload.client_max_concurrency: n on a P/D spec: the
+// knob of an open loop held to a closed loop of its client's cap
+// (Scenario.CapClosedLoop), where workload.concurrency moves nothing.
+func clientCapPD(n int) pdEdit {
+	return pdEdit{fmt.Sprintf("workload.client_max_concurrency: %d", n), func(s *spec.Deployment) { s.Workload.ClientMaxConcurrency = n }}
+}
+
+// sessionsKnob is the edit that sets a closed loop's sessions to n: the
+// client's cap for a capped open loop, else workload.concurrency.
+func sessionsKnob(sc *pd.Scenario, n int) pdEdit {
+	if sc.CapClosedLoop {
+		return clientCapPD(n)
+	}
+	return concurrencyPD(n)
+}
+
 // sessions is the sessions line of a throughput verdict v a closed loop's
 // sessions bind (scenario sc): Little's law's count N × target ÷
 // predicted (the request's time unchanged), evaluated; when it falls
@@ -225,7 +241,7 @@ func (a *pdAdvisor) sessions(v *slo.Verdict, sc *pd.Scenario) (out []pdClaim, bo
 		if next <= n {
 			next = n + 1
 		}
-		e := concurrencyPD(next)
+		e := sessionsKnob(sc, next)
 		vs, rep := a.evaluate(e)
 		w := verdictNamed(vs, v.Name)
 		if w == nil || w.Predicted <= 0 {
@@ -239,11 +255,11 @@ func (a *pdAdvisor) sessions(v *slo.Verdict, sc *pd.Scenario) (out []pdClaim, bo
 		line := fmt.Sprintf("%s (now %d; Little's law: %d × %s ÷ %s): the P/D model on that spec gives %s (%s), bound by the %s",
 			e.what, sc.Sessions, n, figure(v, v.Target), figure(v, pred), figure(v, w.Predicted), strings.ToUpper(w.Verdict), bound)
 		if w.Verdict == slo.VerdictPass {
-			return append(out, pdClaim{line: line + tried, verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}), bound
+			return append(out, pdClaim{line: strings.TrimSuffix(line+tried, ";"), verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}), bound
 		}
 		if bound != pd.BindSessions {
 			// a pool saturates first: more sessions alone do not reach it
-			return append(out, pdClaim{line: line + tried + ": more sessions alone do not reach the target", verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}), bound
+			return append(out, pdClaim{line: strings.TrimSuffix(line+tried, ";") + ": more sessions alone do not reach the target", verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}), bound
 		}
 		last = &pdClaim{line: line, verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}
 		if tried == "" {
