@@ -194,38 +194,18 @@ func (ix *jsonIndex) configError(file, key string, err error) error {
 }
 
 // pythonJSONEdits is pythonJSON with the list of its rewrites (the same
-// scan; TestPythonJSONEditsAgree holds the two outputs equal).
+// scan, eachNonFinite; TestPythonJSONEditsAgree holds the two outputs
+// equal): each literal of inLen bytes at inAt is "null" at outAt.
 func pythonJSONEdits(data []byte) ([]byte, []jsonEdit) {
 	out := pythonJSON(data)
 	if len(out) == len(data) && bytes.Equal(out, data) {
 		return out, nil
 	}
 	var edits []jsonEdit
-	inString, escaped := false, false
-	o := 0
-	for i := 0; i < len(data); i++ {
-		ch := data[i]
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case ch == '\\':
-				escaped = true
-			case ch == '"':
-				inString = false
-			}
-		case ch == '"':
-			inString = true
-		case i == 0 || !isIdentByte(data[i-1]):
-			if n := nonFinite(data[i:]); n > 0 {
-				edits = append(edits, jsonEdit{outAt: o, inAt: i, inLen: n})
-				o += 4
-				i += n - 1
-				continue
-			}
-		}
-		o++
-	}
+	shift := 0 // out's offset minus data's so far
+	eachNonFinite(data, func(at, n int) {
+		edits = append(edits, jsonEdit{outAt: at + shift, inAt: at, inLen: n})
+		shift += 4 - n
+	})
 	return out, edits
 }

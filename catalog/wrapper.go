@@ -224,7 +224,22 @@ func pythonJSON(data []byte) []byte {
 	if !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
 		return data
 	}
-	out := make([]byte, 0, len(data))
+	var out []byte
+	prev := 0
+	eachNonFinite(data, func(at, n int) {
+		out = append(append(out, data[prev:at]...), "null"...)
+		prev = at + n
+	})
+	if out == nil {
+		return data
+	}
+	return append(out, data[prev:]...)
+}
+
+// eachNonFinite calls f with the offset and length of every bare Python
+// non-finite literal of data outside strings, in order: the one scan
+// pythonJSON rewrites from and pythonJSONEdits maps positions with.
+func eachNonFinite(data []byte, f func(at, n int)) {
 	inString, escaped := false, false
 	for i := 0; i < len(data); i++ {
 		ch := data[i]
@@ -242,14 +257,11 @@ func pythonJSON(data []byte) []byte {
 			inString = true
 		case i == 0 || !isIdentByte(data[i-1]):
 			if n := nonFinite(data[i:]); n > 0 {
-				out = append(out, "null"...)
+				f(i, n)
 				i += n - 1
-				continue
 			}
 		}
-		out = append(out, ch)
 	}
-	return out
 }
 
 // nonFinite is the length of the Python non-finite literal b starts with

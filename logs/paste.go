@@ -144,27 +144,21 @@ func wrapBelowLongest(all []byte, widths map[int]int) int {
 // continuedUnlike counts the lines of the given width that the next line
 // continues without starting as they start (their first 4 bytes).
 func continuedUnlike(head []byte, width int) int {
-	n := 0
-	var prev []byte
-	for len(head) > 0 {
-		i := bytes.IndexByte(head, '\n')
-		if i < 0 {
-			break
-		}
-		l := trimEOL(head[:i])
-		head = head[i+1:]
-		if prev != nil && visibleWidth(prev) == width && continuesWrap(l) &&
-			!(len(l) >= 4 && len(prev) >= 4 && bytes.Equal(l[:4], prev[:4])) {
-			n++
-		}
-		prev = l
-	}
-	return n
+	return countContinued(head, width, func(prev, l []byte) bool {
+		return !(len(l) >= 4 && len(prev) >= 4 && bytes.Equal(l[:4], prev[:4]))
+	})
 }
 
 // continuedLines counts the lines of the given width in head that the
 // next line continues.
 func continuedLines(head []byte, width int) int {
+	return countContinued(head, width, func(_, _ []byte) bool { return true })
+}
+
+// countContinued counts the lines of head of the given visible width whose
+// next line continues them (continuesWrap) and for which also(line, next)
+// holds.
+func countContinued(head []byte, width int, also func(prev, l []byte) bool) int {
 	n := 0
 	var prev []byte
 	for len(head) > 0 {
@@ -174,7 +168,7 @@ func continuedLines(head []byte, width int) int {
 		}
 		l := trimEOL(head[:i])
 		head = head[i+1:]
-		if prev != nil && visibleWidth(prev) == width && continuesWrap(l) {
+		if prev != nil && visibleWidth(prev) == width && continuesWrap(l) && also(prev, l) {
 			n++
 		}
 		prev = l
