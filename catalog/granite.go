@@ -83,14 +83,7 @@ func (c *hfConfig) fillGranite(m *Model, text map[string]json.RawMessage) {
 		g.Problem = fmt.Sprintf("hidden_act %q: vLLM's GraniteMoeSharedMLP runs silu only", f.HiddenAct)
 		return
 	}
-	p := make([]byte, len(f.LayerTypes))
-	for i, t := range f.LayerTypes {
-		p[i] = '?'
-		if k, ok := graniteLayerKinds[t]; ok {
-			p[i] = k
-		}
-	}
-	m.HybridPattern = string(p)
+	m.HybridPattern = layerPattern(f.LayerTypes, graniteLayerKinds)
 	g.Expand = f.MambaExpand
 	m.Mamba = &Mamba2{NumHeads: f.MambaNHeads, HeadDim: f.MambaDHead, StateSize: f.MambaDState,
 		NGroups: f.MambaNGroups, ConvKernel: f.MambaDConv, ConvBias: f.MambaConvBias == nil || *f.MambaConvBias}

@@ -176,15 +176,22 @@ func (c *hfConfig) nemotronDefaults() {
 	if c.ModelType != "nemotron_h" || c.HybridOverridePattern != "" || len(c.LayersBlockType) == 0 || len(c.LayersBlockType) > 10000 {
 		return
 	}
-	b := make([]byte, len(c.LayersBlockType))
-	for i, t := range c.LayersBlockType {
+	c.HybridOverridePattern = layerPattern(c.LayersBlockType, nemotronBlockTypes)
+	c.NumHiddenLayers = len(c.LayersBlockType)
+}
+
+// layerPattern writes a hybrid's per-layer type names as its pattern of
+// one byte per layer (kinds: a name's byte; '?' for a name not in it,
+// which mambaProblem refuses).
+func layerPattern(types []string, kinds map[string]byte) string {
+	b := make([]byte, len(types))
+	for i, t := range types {
 		b[i] = '?'
-		if k, ok := nemotronBlockTypes[t]; ok {
+		if k, ok := kinds[t]; ok {
 			b[i] = k
 		}
 	}
-	c.HybridOverridePattern = string(b)
-	c.NumHiddenLayers = len(b)
+	return string(b)
 }
 
 // ExpertHidden is the width routed experts work at: moe_latent_size for a
