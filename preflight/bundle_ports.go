@@ -64,7 +64,10 @@ func (e *env) portWhat(n generator.NodePlan, sidecar bool) portWhat {
 	k := n.Slot
 	if e.share().Shared { // an instance of one of the two pools sharing the node
 		pool := e.opts.Role.Name
-		gpus := fmt.Sprintf("GPUs %d-%d", slices.Min(n.Devices), slices.Max(n.Devices))
+		gpus := "all GPUs"
+		if len(n.Devices) > 0 {
+			gpus = fmt.Sprintf("GPUs %d-%d", slices.Min(n.Devices), slices.Max(n.Devices))
+		}
 		return portWhat{
 			api:     fmt.Sprintf("API server of the %s instance on %s (vllm.port + %d)", pool, gpus, k),
 			rpc:     fmt.Sprintf("DP RPC of the %s instance on %s (vllm.rpc_port + %d)", pool, gpus, k),
