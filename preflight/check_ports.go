@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -17,43 +16,23 @@ type boundPort struct {
 	What string
 }
 
-// portsFor lists what this node binds. Outside P/D pools and Kubernetes
-// they are read from the generated bundle's own commands for the node
-// (bundlePorts: the API --port, --data-parallel-rpc-port, --master-port of
-// a non-headless `vllm serve`, a Ray head's --port); the rest of this
-// comment describes the derivation that remains for P/D pools and pods,
-// and for specs the generator refuses. The primary (of each replica) runs
-// the API server (--port) and, with engines on other nodes, the DP RPC
-// endpoint (--data-parallel-rpc-port). Headless nodes dial out and bind no
-// fixed port.
-//
-// Replicas smaller than a node share it (resolve.Place): the generator
-// gives the one in slot k vllm.port + k and, with DP inside it,
-// vllm.rpc_port + k, so each of them is checked here. On Kubernetes each
-// such replica is a pod of its own on the pod network binding slot 0's
-// ports (templates/kubernetes/lws.yaml.tmpl; resolve.PortProblems), and
-// preflight runs inside one pod: that pod's ports only.
-//
-// A decode node behind llm-d's router (resolve.Role.SidecarPort) runs the
-// routing sidecar on vllm.port in front of the engine, which listens on
-// disaggregation.router.decode_port (the pool's view's vllm.port): both
-// must be free.
-//
-// A pool on a node both P/D pools share (resolve.NodeShare) runs each of
-// its instances there in slot FirstSlot + k: its ports are vllm.port +
-// slot and, with DP, vllm.rpc_port + slot, the other pool's slots below or
-// above (sharedPorts).
-//
-// A prefill node of a connector with a bootstrap server (MooncakeConnector)
-// also binds each of its instances' bootstrap port (bootstrapPorts).
-func (e *env) portsFor() []boundPort {
-	return append(e.enginePorts(), e.bootstrapPorts()...)
+// portsFor lists what this node binds: its engines' ports read from the
+// generated bundle's commands (bundlePorts, for colocated specs, P/D pools
+// and Kubernetes alike) and, on a prefill node of a connector with a
+// bootstrap server, those servers' ports (bootstrapPorts). The P/D router's
+// port is added by checkPortsFree (Options.RouterPort); the NIXL side
+// channel has a check of its own (ports.nixl_side_channel). ok is false
+// when the generator refuses the spec: there is no bundle to read.
+func (e *env) portsFor() (ps []boundPort, ok bool) {
+	ps, ok = e.bundlePorts()
+	return append(ps, e.bootstrapPorts()...), ok
 }
 
 // bootstrapPorts are the bootstrap server ports of the pool's instances
-// that start on this node: resolve.SideChannel.Bootstrap, the port the
-// generator writes (vllm.PDBundle.BootstrapPort) and validate checks
-// (SPEC129). On Kubernetes a pod binds its slot-0 instance's only.
+// that start on this node: resolve.SideChannel.Bootstrap, computed by the
+// one function the generator also writes the scripts' port with
+// (vllm.PDBundle.BootstrapPort; generator.addBootstrapEnv) and validate
+// checks (SPEC129). On Kubernetes a pod binds its slot-0 instance's only.
 func (e *env) bootstrapPorts() []boundPort {
 	var ps []boundPort
 	for _, sc := range e.sideChannels() {
@@ -65,98 +44,16 @@ func (e *env) bootstrapPorts() []boundPort {
 	return ps
 }
 
-// enginePorts are the API servers', routing sidecars' and DP RPC ports
-// this node binds.
-func (e *env) enginePorts() []boundPort {
-	if e.share().Shared {
-		return e.sharedPorts()
-	}
-	if ps, ok := e.bundlePorts(); ok {
-		return ps
-	}
-	if !e.isPrimary() {
-		return nil
-	}
-	api, sidecar := "API server (vllm.port)", 0
-	if e.opts.Role != nil {
-		sidecar = e.opts.Role.SidecarPort
-	}
-	var ps []boundPort
-	if sidecar > 0 {
-		api = "decode engine behind llm-d's routing sidecar (disaggregation.router.decode_port)"
-		ps = append(ps, boundPort{sidecar, "llm-d's routing sidecar (vllm.port)"})
-	}
-	ps = append(ps, boundPort{e.d.VLLM.Port, api})
-	if e.multiNode() {
-		ps = append(ps, boundPort{e.d.VLLM.RPCPort, "DP RPC (vllm.rpc_port)"})
-	}
-	here := e.replicasHere()
-	if here > 1 && e.d.Parallelism.Data > 1 && !e.multiNode() {
-		ps = append(ps, boundPort{e.d.VLLM.RPCPort, "DP RPC (vllm.rpc_port)"})
-	}
-	if e.d.Runtime.Kind == "kubernetes" {
-		here = 1 // this pod's ports: the other replicas' pods have their own IPs
-	}
-	for k := 1; k < here; k++ {
-		if sidecar > 0 {
-			ps = append(ps, boundPort{sidecar + k, fmt.Sprintf("llm-d's routing sidecar of the node's replica %d (vllm.port + %d)", k+1, k)})
-		}
-		ps = append(ps, boundPort{e.d.VLLM.Port + k, fmt.Sprintf("API server of the node's replica %d (vllm.port + %d)", k+1, k)})
-		if e.d.Parallelism.Data > 1 {
-			ps = append(ps, boundPort{e.d.VLLM.RPCPort + k, fmt.Sprintf("DP RPC of the node's replica %d (vllm.rpc_port + %d)", k+1, k)})
-		}
-	}
-	return ps
-}
-
-// sharedPorts are the ports of the pool's instances on a node it shares
-// with the other pool: each instance's site (Deployment.Place, the
-// generator's rule) carries its slot on the node, as resolve.PortProblems
-// and the generator read it.
-func (e *env) sharedPorts() []boundPort {
-	pl, err := e.r.Place()
-	if err != nil {
-		return nil // validate refuses such a spec; nothing to check
-	}
-	pool, v := e.opts.Role.Name, e.d.VLLM
-	sidecar := e.opts.Role.SidecarPort
-	var ps []boundPort
-	for _, s := range pl.Sites {
-		if s.Node != e.idx {
-			continue
-		}
-		gpus := fmt.Sprintf("GPUs %d-%d", s.FirstGPU, s.FirstGPU+s.GPUs-1)
-		if sidecar > 0 {
-			ps = append(ps, boundPort{sidecar + s.Slot, fmt.Sprintf("llm-d's routing sidecar of the %s instance on %s (vllm.port + %d)", pool, gpus, s.Slot)})
-		}
-		ps = append(ps, boundPort{v.Port + s.Slot, fmt.Sprintf("API server of the %s instance on %s (vllm.port + %d)", pool, gpus, s.Slot)})
-		if e.r.Layout.DP > 1 {
-			ps = append(ps, boundPort{v.RPCPort + s.Slot, fmt.Sprintf("DP RPC of the %s instance on %s (vllm.rpc_port + %d)", pool, gpus, s.Slot)})
-		}
-	}
-	return ps
-}
-
-// replicasHere is how many replicas start on this node (several when they
-// are smaller than a node).
-func (e *env) replicasHere() int {
-	_, heads := resolve.ReplicaNodes(e.d)
-	n := 0
-	for _, h := range heads {
-		if h == e.idx {
-			n++
-		}
-	}
-	return max(1, n)
-}
-
 // routerPortWhat names the P/D router's port in the check's messages.
 const routerPortWhat = "the P/D router (disaggregation.router.port)"
 
 func checkPortsFree(_ context.Context, e *env) Result {
 	var ps []boundPort
 	if !e.opts.RouterOnly { // a node in neither pool binds the router's port alone
-		ps = e.portsFor()
+		var ok bool
+		if ps, ok = e.portsFor(); !ok && e.opts.RouterPort == 0 {
+			return skip("the generator refuses this spec (see `vlaunch generate`): there is no bundle whose commands name the ports to check")
+		}
 	}
 	if e.opts.RouterPort > 0 {
 		// router.sh runs on disaggregation.router.node and binds its port

@@ -92,7 +92,10 @@ func netCases() []checkCase {
 	node0 := func(f func(n *spec.Node)) func(*spec.Deployment) {
 		return func(d *spec.Deployment) { f(&d.Hardware.Nodes[0]) }
 	}
-	single := func(d *spec.Deployment) { d.Hardware.Nodes = d.Hardware.Nodes[:1] }
+	// single keeps node0 and the layout it holds (DP 32 over 4 × 8 H20
+	// becomes DP 8): ports.free reads the generated bundle's commands, and
+	// the generator refuses DP 32 on 8 GPUs (GEN002).
+	single := func(d *spec.Deployment) { d.Hardware.Nodes, d.Parallelism.Data = d.Hardware.Nodes[:1], 8 }
 	return []checkCase{
 		{name: "no interface declared", host: "h20-roce", spec: "h20-roce", edit: node0(func(n *spec.Node) { n.Interface = "" }), id: "net.interface", want: Warn, mentions: []string{"GLOO_SOCKET_IFNAME"}},
 		{name: "no interface single node", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) { single(d); d.Hardware.Nodes[0].Interface = "" }, id: "net.interface", want: Skip},
@@ -138,7 +141,8 @@ func netCases() []checkCase {
 		{name: "replicas sharing a node on Kubernetes: this pod's ports only", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) {
 			single(d)
 			d.Parallelism.Tensor, d.Parallelism.Data, d.Parallelism.Expert, d.Parallelism.Replicas, d.VLLM.Port = 2, 1, false, 4, 20
-			d.Runtime.Kind = "kubernetes" // 20 is free, 22 (replica 3's on bare metal) is another pod's
+			d.Runtime.Kind = "kubernetes"            // 20 is free, 22 (replica 3's on bare metal) is another pod's
+			d.Model.Path = "deepseek-ai/DeepSeek-V3" // a repo id: a local path needs a volume on Kubernetes (GEN013)
 		}, id: "ports.free", want: Pass, mentions: []string{"free: 20"}},
 		{name: "llm-d decode node: the sidecar's and the engine's ports", host: "h20-roce", spec: "h20-roce", edit: func(d *spec.Deployment) {
 			single(d)

@@ -172,9 +172,7 @@ func (e *env) multiNode() bool {
 // RPC endpoint.
 func (e *env) primary() spec.Node { return e.d.Hardware.Nodes[e.primaryIndex()] }
 
-// isPrimary reports whether this node runs its replica's API server.
-func (e *env) isPrimary() bool { return e.idx == e.primaryIndex() }
-
+// primaryIndex is the index of this node's replica's first node.
 func (e *env) primaryIndex() int {
 	per, heads := resolve.ReplicaNodes(e.d)
 	for _, h := range heads {

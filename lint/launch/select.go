@@ -3,6 +3,7 @@ package launch
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -14,7 +15,13 @@ import (
 // a deployment directory holds — code, data, the bundle's hosts table,
 // binaries — is skipped; a file named on the command line is linted
 // whatever its name, so this rule only decides what a directory contributes.
+// A vlaunch bundle's hosts table (BundleHostsTable) is data but is taken
+// too: lint reads the bundle's cluster from it (VL231's Ray GPUs), and
+// Parse skips it as data, so it adds no launch of its own.
 func LaunchFile(name string, head []byte) bool {
+	if BundleHostsTable(name, head) {
+		return true
+	}
 	if DataFile(name) {
 		return false
 	}
@@ -53,4 +60,18 @@ func shellShebang(head []byte) bool {
 		return true
 	}
 	return false
+}
+
+// bundleHostsHead is the first two lines templates/hosts.tmpl writes: the
+// title "# NAME: nodes, addresses and roles (vLLM VERSION, layout LAYOUT[,
+// N independent replicas])" and the tab-separated column header.
+var bundleHostsHead = regexp.MustCompile("^# [^\n]+: nodes, addresses and roles \\(vLLM [^,\n]+, layout [a-z0-9-]+(, [0-9]+ independent replicas)?\\)\r?\n" +
+	"# node\taddress\tgpus\trole\tdp_ranks\tscript(\treplica)?\r?\n")
+
+// BundleHostsTable reports a vlaunch bundle's `hosts` table: a file named
+// hosts whose first bytes (head) are the two lines the generator writes at
+// its top (templates/hosts.tmpl). Another file named hosts (/etc/hosts, a
+// hand-written inventory) is not one.
+func BundleHostsTable(name string, head []byte) bool {
+	return filepath.Base(name) == "hosts" && bundleHostsHead.Match(head)
 }
