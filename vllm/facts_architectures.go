@@ -101,8 +101,19 @@ var archRegistered = map[string]struct {
 }{
 	"minimax_m3": {[]string{"MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"},
 		"vllm-project/vllm@7ffc3d06e70c vllm/models/minimax_m3/__init__.py (\"re-exports the public classes used by the model registry\": MiniMaxM3SparseForCausalLM, MiniMaxM3SparseForConditionalGeneration, MiniMaxM3MTP; no MiniMaxM3ForCausalLM class); " +
-			"@0443308aa3e9 nvidia/model.py (the VL wrapper builds its text model as the registered \"MiniMaxM3SparseForCausalLM\"); NVIDIA aiconfigurator's MiniMax-M3 collector: the release config's MiniMaxM3ForCausalLM \"vLLM 0.24.0's model registry does not know\" (model_executor/models/registry.py:163-166 at v0.24.0), loaded with hf_overrides architectures MiniMaxM3SparseForCausalLM (secondary: the registry file at a MiniMax-M3 commit was not read here)"},
+			"@0443308aa3e9 nvidia/model.py (the VL wrapper builds its text model as the registered \"MiniMaxM3SparseForCausalLM\"); NVIDIA aiconfigurator's MiniMax-M3 collector: the release config's MiniMaxM3ForCausalLM \"vLLM 0.24.0's model registry does not know\" (model_executor/models/registry.py:163-166 at v0.24.0), loaded with hf_overrides architectures MiniMaxM3SparseForCausalLM (secondary); " +
+			srcM3SupportedModels + "; " + srcM3RegistryUnread},
 }
+
+// The registry names, first hand: vLLM's own model list names exactly the
+// two Sparse classes for MiniMax-M3 (text and multimodal tables), and no
+// MiniMaxM3ForCausalLM. registry.py itself was not readable at v0.24.0 or
+// a later tag (see srcM3RegistryUnread), so the tag is not pinned here.
+const (
+	srcM3SupportedModels = "vllm-project/vllm@0046f770d322 docs/models/supported_models.md (text generation: `MiniMaxM3SparseForCausalLM` | MiniMax-M3 | `MiniMaxAI/MiniMax-M3`, `MiniMaxAI/MiniMax-M3-MXFP8`; " +
+		"multimodal: `MiniMaxM3SparseForConditionalGeneration` | MiniMax-M3 | T + I + V; no MiniMaxM3ForCausalLM row)"
+	srcM3RegistryUnread = "vllm/model_executor/models/registry.py not read at a tag: v0.24.0 is commit ee0da84ab9e0 (builds 0.24.1.dev0+gee0da84ab), and the index holds registry.py of vllm-project/vllm only at pre-MiniMax-M3 commits (0002bff0, bf8e7624)"
+)
 
 // RegisteredArchitectures returns the architecture names vLLM's registry
 // maps for modelType and the source; ok is false when the table does not

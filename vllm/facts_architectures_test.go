@@ -79,6 +79,12 @@ func TestRegisteredArchitectures(t *testing.T) {
 		!slices.Contains(names, "MiniMaxM3SparseForConditionalGeneration") || slices.Contains(names, "MiniMaxM3ForCausalLM") {
 		t.Fatalf("minimax_m3: %v %q %v", names, src, ok)
 	}
+	// First-hand: vLLM's supported-models list at a commit; the tag's
+	// registry.py is recorded as not read.
+	if !strings.Contains(src, "docs/models/supported_models.md") || !strings.Contains(src, "0046f770d322") ||
+		!strings.Contains(src, "registry.py not read at a tag") {
+		t.Errorf("minimax_m3 source does not cite the first-hand list or the unread tag: %q", src)
+	}
 	if _, _, ok := Newest().RegisteredArchitectures("llama"); ok {
 		t.Error("llama is not in the table")
 	}

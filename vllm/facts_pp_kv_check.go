@@ -38,10 +38,25 @@ package vllm
 // lists it (a third-party digest), after the 0.15.2rc1.dev93 build; its
 // first release was NOT established, so every release after 0.15.2 stays
 // unverified ("unknown", never guessed).
+//
+// What was tried for the first release (session relfacts): the v0.16.0 tag
+// is commit 89a77b10846fd96273cce78d86d2556ea582d26e (builds report
+// 0.16.1.dev0+g89a77b108, i.e. zero commits past the tag, in several logs,
+// and pin files record "version 0.16.0, revision 89a77b10846f..."); the
+// search index holds vllm/v1/core/kv_cache_utils.py of vllm-project/vllm
+// only at other commits (001cabc1 with the fix, bbf906a8), not at
+// 89a77b10 (read_file: "stored, but not at that commit"; the same for the
+// forks ROCm/vllm, EmbeddedLLM/vllm, IBM/vllm), and the repository snapshot
+// is too large to fetch (1.12 GB), so ancestry of the #33698 merge in the
+// tag could not be checked. No v0.16.0 release-note text naming #33698 was
+// found either. v0.16.0 therefore stays Maybe.
 const srcPPKVCheck = "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs (_check_enough_kv_cache_memory with min(available_memory) " +
 	"against the whole model's global_kv_cache_groups; per worker after the fix, search-index copy at commit 001cabc1); " +
-	"regression PR #29431 (commit 8ee90c8, per PR #33698), fix PR #33698 (merged after 2026-02-06; first release unknown); " +
+	"regression PR #29431 (commit 8ee90c8, per PR #33698), fix PR #33698 (merged after 2026-02-06; first release unknown: " + srcTag0160KV + "); " +
 	"logs: vllm-project/vllm#32105 (0.14.0rc2 traceback with min(available_memory), PP 3; 0.15.0rc1, GLM-4.7-FP8 PP 8) and #34076 (0.15.2rc1.dev93+g11a4c9d30, PP 2)"
+
+// srcTag0160KV: the v0.16.0 tag, whose kv_cache_utils.py could not be read.
+const srcTag0160KV = "v0.16.0 tag 89a77b10846f (builds 0.16.1.dev0+g89a77b108); kv_cache_utils.py not stored at that commit, so not read"
 
 var (
 	ppKVCheckSince         = v0140                 // PR #33698: "since v0.14.0"

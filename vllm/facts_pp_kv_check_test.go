@@ -28,3 +28,17 @@ func TestPPKVCheckWholeModelSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestPPKVCheckFixReleaseUnread: the v0.16.0 tag commit is known
+// (89a77b10846f, from 0.16.1.dev0+g89a77b108 builds) but its
+// kv_cache_utils.py was not readable, so the fix release stays unknown and
+// 0.16.0 is Maybe, not Absent; the source says which tag was tried.
+func TestPPKVCheckFixReleaseUnread(t *testing.T) {
+	if ppKVCheckFixRelease != "" {
+		t.Fatalf("fix release %q set without a read of the tag's kv_cache_utils.py", ppKVCheckFixRelease)
+	}
+	b := Release{Version: mustVersion("0.16.0")}.PPKVCheckWholeModel()
+	if b.Presence != Maybe || !strings.Contains(b.Source, "89a77b10846f") || !strings.Contains(b.Source, "not read") {
+		t.Errorf("0.16.0: %v %q", b.Presence, b.Source)
+	}
+}
