@@ -128,24 +128,46 @@ type PerfOptions = slo.Options
 // advice on the all-to-all backend as a finding, and Feasible becomes false
 // when any SLO fails.
 func (r *Report) AddPerformance(in *Input, opt PerfOptions) {
-	res := slo.Evaluate(in, &r.Memory, opt)
+	r.AddPerformanceConfirmed(in, opt, nil)
+}
+
+// PerfConfirmation is the layout search's evaluation of the layout it chose
+// (search.Confirmation): check's own performance half, advice included.
+type PerfConfirmation = search.Confirmation
+
+// AddPerformanceConfirmed is AddPerformance, taking the performance half
+// from c — the layout search's confirmation of the chosen layout
+// (SearchLayout) — when c was computed for in, this report's memory half
+// and opt (PerfConfirmation.For); otherwise, or with a nil c, it evaluates
+// as AddPerformance does. The report is the same either way.
+func (r *Report) AddPerformanceConfirmed(in *Input, opt PerfOptions, c *PerfConfirmation) {
+	res, ok := c.For(in, &r.Memory, opt)
+	if !ok {
+		res = evaluate(in, &r.Memory, opt)
+	}
 	r.Performance, r.SLO = res.Performance, res.SLO
 	r.Notes = append(r.Notes, res.Notes...)
 	r.Findings = append(r.Findings, res.Findings...)
 	r.Feasible = r.Feasible && res.Feasible
 }
 
+// evaluate is slo.Evaluate; a variable so that a test can count the
+// evaluations.
+var evaluate = slo.Evaluate
+
 // LayoutSearch is the `layout_search` section of a report (search.Result).
 type LayoutSearch = search.Result
 
 // SearchLayout runs the layout search of `parallelism: auto` on base
-// (search.Choose) and returns the input for the chosen layout, the search
-// section and an info finding naming the choice. opt are the options the
-// report's performance half will run with (AddPerformance): the search
-// confirms its choice with them, so the chosen row's verdicts are the
-// report's.
-func SearchLayout(base *Input, opt PerfOptions) (Input, *LayoutSearch, diag.Diagnostic) {
-	return search.Choose(base, opt)
+// (search.ChooseConfirmed) and returns the input for the chosen layout,
+// the search section, an info finding naming the choice and the search's
+// confirmation of it (nil when none was chosen). opt are the options the
+// report's performance half will run with: the search confirms its choice
+// with them, so the chosen row's verdicts are the report's, and
+// AddPerformanceConfirmed takes the confirmation rather than evaluating
+// the chosen layout again.
+func SearchLayout(base *Input, opt PerfOptions) (Input, *LayoutSearch, diag.Diagnostic, *PerfConfirmation) {
+	return search.ChooseConfirmed(base, opt)
 }
 
 // replicasOf is Layout.Replicas for the summary: 0 for one replica, so

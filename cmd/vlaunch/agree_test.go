@@ -190,7 +190,7 @@ func TestPDCheckAndGenerateAgree(t *testing.T) {
 type sharedEstimates struct {
 	mu      sync.Mutex
 	entries []sharedEstimate
-	next    func(*estimate.Input, estimate.PerfOptions) estimate.Report
+	next    func(*estimate.Input, estimate.PerfOptions, *estimate.PerfConfirmation) estimate.Report
 	reused  int
 }
 
@@ -213,7 +213,7 @@ func inputSpec(in *estimate.Input) string {
 // deployment).
 var everything = cmp.Exporter(func(reflect.Type) bool { return true })
 
-func (m *sharedEstimates) estimate(in *estimate.Input, opt estimate.PerfOptions) estimate.Report {
+func (m *sharedEstimates) estimate(in *estimate.Input, opt estimate.PerfOptions, confirmed *estimate.PerfConfirmation) estimate.Report {
 	file := inputSpec(in)
 	m.mu.Lock()
 	var same []sharedEstimate
@@ -231,7 +231,7 @@ func (m *sharedEstimates) estimate(in *estimate.Input, opt estimate.PerfOptions)
 			return e.copy()
 		}
 	}
-	rep := m.next(in, opt)
+	rep := m.next(in, opt, confirmed)
 	e := sharedEstimate{file: file, in: *in, opt: opt, rep: rep}
 	m.mu.Lock()
 	m.entries = append(m.entries, e)
@@ -452,7 +452,7 @@ func assertAgree(t *testing.T, rep *estimate.Report, files map[string]string) {
 // cannot hide a disagreement between the commands.
 func TestSharedEstimatesOnlyForEqualInputs(t *testing.T) {
 	calls := 0
-	m := &sharedEstimates{next: func(in *estimate.Input, _ estimate.PerfOptions) estimate.Report {
+	m := &sharedEstimates{next: func(in *estimate.Input, _ estimate.PerfOptions, _ *estimate.PerfConfirmation) estimate.Report {
 		calls++
 		return estimate.Report{Findings: diag.Diagnostics{{Message: "x"}}}
 	}}
@@ -461,21 +461,21 @@ func TestSharedEstimatesOnlyForEqualInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, b := estimate.FromResolved(r), estimate.FromResolved(r)
-	m.estimate(&a, estimate.PerfOptions{Seed: 1})
-	rep := m.estimate(&b, estimate.PerfOptions{Seed: 1})
+	m.estimate(&a, estimate.PerfOptions{Seed: 1}, nil)
+	rep := m.estimate(&b, estimate.PerfOptions{Seed: 1}, nil)
 	rep.Findings[0].Message = "changed by a caller"
 	if calls != 1 || m.reused != 1 {
 		t.Fatalf("equal inputs: %d estimates, %d reused", calls, m.reused)
 	}
-	if again := m.estimate(&b, estimate.PerfOptions{Seed: 1}); again.Findings[0].Message != "x" {
+	if again := m.estimate(&b, estimate.PerfOptions{Seed: 1}, nil); again.Findings[0].Message != "x" {
 		t.Error("a caller's change reached the remembered report")
 	}
-	m.estimate(&b, estimate.PerfOptions{Seed: 2})
+	m.estimate(&b, estimate.PerfOptions{Seed: 2}, nil)
 	b.GPUMemoryUtilization += 0.01
-	m.estimate(&b, estimate.PerfOptions{Seed: 1})
+	m.estimate(&b, estimate.PerfOptions{Seed: 1}, nil)
 	c := estimate.FromResolved(r)
 	c.Env = map[string]string{"VLLM_X": "1"}
-	m.estimate(&c, estimate.PerfOptions{Seed: 1})
+	m.estimate(&c, estimate.PerfOptions{Seed: 1}, nil)
 	if calls != 4 {
 		t.Errorf("different seed, setting or environment: %d estimates, want 4", calls)
 	}

@@ -95,12 +95,13 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	var d *spec.Deployment
 	var pre diag.Diagnostics
 	var search *estimate.LayoutSearch
+	var confirmed *estimate.PerfConfirmation
 	var res *resolve.Deployment
 	var err error
 	if quick {
 		in, err = quickCheckInput(o.quick, o.calibration)
 	} else {
-		d, res, in, pre, search, err = specCheckInput(s, args[0], o.calibration, diagFormat(o.output), o.perf)
+		d, res, in, pre, search, confirmed, err = specCheckInput(s, args[0], o.calibration, diagFormat(o.output), o.perf)
 	}
 	if err != nil {
 		return err
@@ -109,7 +110,7 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 	if res != nil && res.PD != nil {
 		r = checkPD(res, o.perf)
 	} else {
-		r = checkEstimate(&in, o.perf)
+		r = checkEstimate(&in, o.perf, confirmed)
 	}
 	r.LayoutSearch = search
 	r.Findings = append(pre, r.Findings...)
@@ -125,13 +126,16 @@ func runCheck(s *streams, o *checkOptions, cmd *cobra.Command, args []string) er
 }
 
 // checkEstimate is `vlaunch check`'s estimate of an input: the memory half,
-// then the performance half with opt (the simulation's seed). check, and
+// then the performance half with opt (the simulation's seed), taken from
+// confirmed — the layout search's evaluation of the layout it chose for
+// `parallelism: auto` (nil for a pinned one) — when it was made for this
+// input and opt (estimate.Report.AddPerformanceConfirmed). check, and
 // generate for its README and verdict, both go through it. It is a
 // variable so that the agreement test can share one estimate between the
 // two commands where their inputs are equal (agree_test.go).
-var checkEstimate = func(in *estimate.Input, opt estimate.PerfOptions) estimate.Report {
+var checkEstimate = func(in *estimate.Input, opt estimate.PerfOptions, confirmed *estimate.PerfConfirmation) estimate.Report {
 	r := estimate.Check(in)
-	r.AddPerformance(in, opt)
+	r.AddPerformanceConfirmed(in, opt, confirmed)
 	return r
 }
 
@@ -188,12 +192,12 @@ func quickLayoutRefused(r *resolve.Deployment) error {
 // chose (the one `vlaunch generate` writes), and the search comes back for
 // the report. A disaggregated spec comes back resolved too (its check is
 // estimate.CheckPD).
-func specCheckInput(s *streams, path, calibration string, format diag.Format, perf estimate.PerfOptions) (*spec.Deployment, *resolve.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, error) {
+func specCheckInput(s *streams, path, calibration string, format diag.Format, perf estimate.PerfOptions) (*spec.Deployment, *resolve.Deployment, estimate.Input, diag.Diagnostics, *estimate.LayoutSearch, *estimate.PerfConfirmation, error) {
 	st, err := settleSpec(s, path, false, calibration, format, perf)
 	if err != nil {
-		return nil, nil, estimate.Input{}, nil, nil, err
+		return nil, nil, estimate.Input{}, nil, nil, nil, err
 	}
-	return st.r.Spec, st.r, estimate.FromResolved(st.r), st.findings, st.search, nil
+	return st.r.Spec, st.r, estimate.FromResolved(st.r), st.findings, st.search, st.confirmed, nil
 }
 
 func writeReport(w io.Writer, r *estimate.Report, format string) error {

@@ -85,7 +85,7 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 		return err
 	}
 	r, ds, src, search := st.r, st.findings, st.src, st.search
-	rep := feasibility(r)
+	rep := feasibility(r, st.confirmed)
 	summary := autoParagraph(search) + report.SummaryMarkdown(rep)
 	b, gds := generator.Generate(r, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
 	all := append(ds, gds...)

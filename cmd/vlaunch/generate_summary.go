@@ -14,8 +14,10 @@ import (
 )
 
 // feasibility runs the same estimate as `vlaunch check` (same deployment,
-// same simulation seed) for the bundle README and generate's own output.
-func feasibility(r *resolve.Deployment) *estimate.Report {
+// same simulation seed) for the bundle README and generate's own output;
+// confirmed is the layout search's evaluation of the layout it chose (nil
+// for a pinned one), which checkEstimate takes when it fits.
+func feasibility(r *resolve.Deployment, confirmed *estimate.PerfConfirmation) *estimate.Report {
 	if r.PD != nil {
 		// The pools, the KV hand-off and the router hop, as check models them.
 		rep := checkPD(r, estimate.PerfOptions{Seed: simSeed})
@@ -23,7 +25,7 @@ func feasibility(r *resolve.Deployment) *estimate.Report {
 		return &rep
 	}
 	in := estimate.FromResolved(r)
-	rep := checkEstimate(&in, simPerf)
+	rep := checkEstimate(&in, simPerf, confirmed)
 	r.Spec.Locate(rep.Findings)
 	return &rep
 }

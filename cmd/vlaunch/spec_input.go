@@ -83,19 +83,22 @@ func printSpecDiags(s *streams, format diag.Format, ds diag.Diagnostics, src dia
 // choice. perf are the options the command's performance half runs with
 // (check's --seed; simPerf for the others): the search confirms its choice
 // with them, so the table's chosen row and the report below it give the
-// same verdicts. A pinned layout comes back unchanged.
-func settleLayout(r *resolve.Deployment, perf estimate.PerfOptions) (*resolve.Deployment, *estimate.LayoutSearch, diag.Diagnostics) {
+// same verdicts, and it comes back with the search's evaluation of the
+// chosen layout (estimate.PerfConfirmation), which the performance half
+// takes rather than evaluating that layout again. A pinned layout comes
+// back unchanged.
+func settleLayout(r *resolve.Deployment, perf estimate.PerfOptions) (*resolve.Deployment, *estimate.LayoutSearch, diag.Diagnostics, *estimate.PerfConfirmation) {
 	if !r.Layout.Auto || r.PD != nil {
-		return r, nil, nil
+		return r, nil, nil, nil
 	}
 	in := estimate.FromResolved(r)
-	chosen, search, info := estimate.SearchLayout(&in, perf)
+	chosen, search, info, confirmed := estimate.SearchLayout(&in, perf)
 	ds := diag.Diagnostics{info}
 	r.Spec.Locate(ds)
 	if search == nil {
-		return r, nil, ds
+		return r, nil, ds, nil
 	}
-	return chosen.Resolved(), search, ds
+	return chosen.Resolved(), search, ds, confirmed
 }
 
 // settled is a spec ready for a command: validated, with the calibration
@@ -108,6 +111,10 @@ type settled struct {
 	src      diag.Sources
 	// search is the layout search (nil for a pinned layout).
 	search *estimate.LayoutSearch
+	// confirmed is the search's evaluation of the chosen layout with the
+	// command's performance options (nil for a pinned layout), for
+	// checkEstimate.
+	confirmed *estimate.PerfConfirmation
 }
 
 // settleSpec is the one way check, generate, preflight and logs --spec
@@ -123,8 +130,8 @@ func settleSpec(s *streams, path string, needVersion bool, calibration string, f
 	if err != nil {
 		return settled{src: src}, err
 	}
-	r, search, info := settleLayout(r, perf)
-	return settled{r: r, findings: append(ds, info...), src: src, search: search}, nil
+	r, search, info, confirmed := settleLayout(r, perf)
+	return settled{r: r, findings: append(ds, info...), src: src, search: search, confirmed: confirmed}, nil
 }
 
 // modelLabel is how the reports' headers name the model (the deployment's

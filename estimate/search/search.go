@@ -6,10 +6,13 @@ package search
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -133,13 +136,24 @@ func better(a, b Candidate) bool {
 // returns the input for the chosen layout, the search section and an info
 // finding naming the choice.
 func Choose(base *input.Input, check slo.Options) (input.Input, *Result, diag.Diagnostic) {
-	cands := Rank(base, check)
+	in, res, d, _ := ChooseConfirmed(base, check)
+	return in, res, d
+}
+
+// ChooseConfirmed is Choose, with check's own evaluation of the chosen
+// layout (the search's confirmation of it, advice included: nil when no
+// layout was found): the command hands it to the report's performance
+// half, which then does not evaluate the same layout again.
+func ChooseConfirmed(base *input.Input, check slo.Options) (input.Input, *Result, diag.Diagnostic, *Confirmation) {
+	cands, chosen := rank(base, check)
 	if len(cands) == 0 {
 		return *base, nil, diag.Diagnostic{Code: CodeLayoutChosen, Severity: diag.Error, Path: "parallelism",
-			Message: "parallelism: auto found no layout for these hosts", Hint: "pin a layout: parallelism: {tensor: .., pipeline: .., data: .., expert: ..}"}
+			Message: "parallelism: auto found no layout for these hosts", Hint: "pin a layout: parallelism: {tensor: .., pipeline: .., data: .., expert: ..}"}, nil
 	}
 	best := cands[0]
-	in := base.WithLayout(best.layout(max(base.Layout.Nodes, 1), max(base.Layout.GPUsPerNode, 1)))
+	// The input the chosen layout was evaluated with (base.WithLayout of
+	// its layout), so that its confirmation is for the report's input.
+	in := chosen.in
 	verdict := "the best available, but none fits with every SLO passing"
 	if best.Feasible {
 		verdict = "it fits and meets every SLO"
@@ -151,7 +165,31 @@ func Choose(base *input.Input, check slo.Options) (input.Input, *Result, diag.Di
 		Message: fmt.Sprintf("parallelism: auto chose %s out of %d layouts (%s; predicted %.0f output tokens/s at the workload's concurrency)",
 			best.Name(), len(cands), verdict, best.DecodeTokPerS),
 		Hint: "to pin it, write " + best.PinYAML()}
-	return in, &Result{Candidates: cands, Chosen: best}, d
+	return in, &Result{Candidates: cands, Chosen: best}, d, chosen.confirmation
+}
+
+// Confirmation is check's own evaluation of a layout (slo.Evaluate with
+// the options the search was given, advice included): the input and
+// memory half it ran on, the options and the result.
+type Confirmation struct {
+	in  input.Input
+	mem memory.Report
+	opt slo.Options
+	res slo.Result
+}
+
+// For is the confirmation's result for the performance half of in, whose
+// memory half is m, with opt: ok only when in, m and opt are those it was
+// computed for (slo.Evaluate is deterministic in them), so that using it
+// gives the report slo.Evaluate would. A nil confirmation has none.
+func (c *Confirmation) For(in *input.Input, m *memory.Report, opt slo.Options) (slo.Result, bool) {
+	if c == nil || opt != c.opt || !reflect.DeepEqual(*in, c.in) || !reflect.DeepEqual(*m, c.mem) {
+		return slo.Result{}, false
+	}
+	r := c.res
+	// The caller appends to these: its own copies.
+	r.Notes, r.SLO, r.Findings = slices.Clone(r.Notes), slices.Clone(r.SLO), slices.Clone(r.Findings)
+	return r, true
 }
 
 // unsettled counts the Unsettled candidates.
