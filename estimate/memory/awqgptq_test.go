@@ -91,10 +91,7 @@ func TestAWQGPTQWeightsPerGPUByHand(t *testing.T) {
 		if got := byHand(tc.c, float64(tc.tp)); got != tc.want {
 			t.Errorf("%s TP%d: the derivation gives %.0f B, the table %.0f", tc.file, tc.tp, got, tc.want)
 		}
-		m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/" + tc.file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := hfFixture(t, tc.file)
 		got := weightsPerGPU(t, m, tc.tp)
 		biasGap := tc.c.layers * (tc.c.heads + 2*tc.c.kv) * 128 * (2 - b4) / float64(tc.tp)
 		t.Logf("%s TP%d: vlaunch %.0f B, by hand %.0f B (%+.4f%%; the biases' %.0f B)", tc.file, tc.tp, got, tc.want, 100*(got/tc.want-1), biasGap)

@@ -12,10 +12,7 @@ import (
 // tp, vLLM 0.20.0, KV cache in bf16, block 16.
 func gemma4Input(t *testing.T, file, gpu string, tp, maxLen, batched int) *input.Input {
 	t.Helper()
-	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := hfFixture(t, file)
 	if err := m.Modelled(); err != nil {
 		t.Fatal(err)
 	}

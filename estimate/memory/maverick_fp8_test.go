@@ -3,8 +3,6 @@ package memory
 import (
 	"math"
 	"testing"
-
-	"github.com/vlaunch/vlaunch/catalog"
 )
 
 // TestLlama4MaverickFP8Bytes sizes meta-llama/Llama-4-Maverick-17B-128E-
@@ -43,10 +41,7 @@ func TestLlama4MaverickFP8Bytes(t *testing.T) {
 		logged  = 48.8682 * GiB                    // vLLM 0.8.3, TP 8, per rank
 	)
 	const file = "llama-4-maverick-17b-128e-instruct.reconstructed.json"
-	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := hfFixture(t, file)
 	served, _ := wholeModelWeights(t, m)
 	fp8 := served - experts + scales
 	t.Logf("Maverick-FP8: %.3f GB = %.2f GiB (BF16 served %.3f GB); dense MLP FP8 too: %.2f GiB", fp8/1e9, fp8/GiB, served/1e9, (fp8-dense)/GiB)

@@ -11,10 +11,7 @@ import (
 
 func minimaxM3Input(t *testing.T, file, gpu string, tp int, kv string) *input.Input {
 	t.Helper()
-	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := hfFixture(t, file)
 	if err := m.Modelled(); err != nil {
 		t.Fatal(err)
 	}
@@ -87,10 +84,7 @@ func TestMiniMaxM3WeightsMatchCheckpointBytes(t *testing.T) {
 		{"minimax-m3.verbatim.json", 426.99e9*2 + 46.3e6*4, 0},
 		{"minimax-m3-nvfp4.reconstructed.json", 250.1e9, 413122166784*0.5625 + (6417300480+224147712+3227516928+679477248)*1.03125 + 2*1229193216*2 + 57*(6144*128+128)*4 + 743424*2 + 865567232*2},
 	} {
-		m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/" + tt.file)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := hfFixture(t, tt.file)
 		got, _ := wholeModelWeights(t, m)
 		d := got/tt.checkpoint - 1
 		t.Logf("%s: served %.2f GB vs checkpoint %.2f GB (%+.2f%%)", tt.file, got/1e9, tt.checkpoint/1e9, 100*d)

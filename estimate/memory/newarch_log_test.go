@@ -14,10 +14,7 @@ import (
 // 8,192, the logged device total 79.19 GiB).
 func logInput(t *testing.T, file string, tp int) *input.Input {
 	t.Helper()
-	m, err := catalog.LoadHFConfig("../../catalog/testdata/hf/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := hfFixture(t, file)
 	g, _ := catalog.LookupGPU("h100")
 	cp := *g
 	cp.MemoryMiB = 79.19 * 1024
