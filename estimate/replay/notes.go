@@ -33,6 +33,9 @@ var HeldOutNotes = map[string]string{
 		"idle DP ranks on a release after the fix, INT4 Marlin experts on low-compute Hopper, and DP load balance at large batch",
 	"sglang-cookbook-step35-h200": "Step-3.5-Flash BF16 TP4 + EP4 on 4 × H200 under SGLang 0.5.8 closed loops of 1–100 sessions at ~1K prompts: " +
 		"a hybrid sliding-window / full-attention MoE of 288 small experts (top 8) no calibration row has, and SGLang's TP + EP path on Hopper",
+	"scicom-benchmaq-h100": "dense Llama-3.1-70B and Qwen3-14B BF16 on 8 × H100 SXM under vLLM 0.15 (inferred), TP8 and TP4 × DP2: " +
+		"closed loops of 10–200 sessions at random 128–4096-token prompts and 128 output tokens, a third publisher's dense " +
+		"concurrency sweep beside the GPUStack pages (the c25/c50/c200 runs' TTFT excluded: their seed-0 prompts were sent before)",
 	"jingchaozhang-qwen25-72b-h100-ib": "dense Qwen2.5-72B FP16 on H100 under vLLM 0.17, one request at a time: TP4 and TP8 on one node, TP8 × PP2 and TP16 " +
 		"across two nodes over InfiniBand on the Ray executor: batch-1 host and all-reduce cost at TP > 1 and the cross-node step",
 	// Calibration sources, held out by refitting without them.
