@@ -123,14 +123,19 @@ const belowFloor = "the figure is below what the GPUs' datasheet peak allows und
 // handful of tokens is outside the model.
 // crossRunCache is why the TTFT of a run whose prompts an earlier run of
 // the same source had already sent to the server (published
-// Load.PromptsSeenBefore) is outside the model: SGLang's bench_serving
-// regenerates the same prompts at its default --seed 1 (numpy's
-// RandomState(1) draws reproduce the pages' token totals) and the server's
-// radix cache is never flushed between runs.
-const crossRunCache = "the page's runs reuse one prompt sequence: SGLang's bench_serving draws the random dataset's prompts with its default --seed 1 " +
-	"(numpy's RandomState(1).randint(1, L+1, n) gives the published token totals) and the server keeps its radix cache between runs, so the first " +
-	"prompts of a loaded run (the earlier, smaller run's prompts: most or all of its first wave) are served from cache, not prefilled " +
-	"(load.prompts_seen_before); sglang@0033168f python/sglang/bench_serving.py. The one-session runs, first at each length, are scored."
+// Load.PromptsSeenBefore) is outside the model: the server's prefix cache
+// may serve them — how much depends on what it kept between runs, which
+// no source records. SGLang's bench_serving regenerates the same prompts
+// at its default --seed 1 (numpy's RandomState(1) draws reproduce the
+// sglang-cookbook pages' token totals) and the radix cache is never
+// flushed between runs; vllm bench serve draws the random dataset from
+// --seed (scicom-benchmaq-h100: seed 0 at every concurrency against one
+// server) and V1's prefix cache is on by default.
+const crossRunCache = "the source's runs reuse one prompt sequence against one server whose prefix cache is not flushed between runs " +
+	"(SGLang's bench_serving draws the random dataset with its default --seed 1: numpy's RandomState(1).randint(1, L+1, n) gives the sglang-cookbook " +
+	"pages' token totals, sglang@0033168f python/sglang/bench_serving.py; vllm bench serve with a fixed --seed draws the same prompts again, and V1's " +
+	"prefix cache is on by default), so a loaded run's prompts (some or all) may be served from cache, not prefilled (load.prompts_seen_before). " +
+	"The first run at each length is scored."
 
 const shortBurstTPOT = "the TPOT of a burst whose requests generate at most 4 tokens is the time between 2 or 3 tokens delivered while the API " +
 	"server is still ingesting the burst: it is set by the event loop's passes (a step's outputs wait for every request handler ready before " +
