@@ -152,6 +152,7 @@ var calModels = []struct{ match, id, quant, config string }{
 	{"deepseek-v2-lite", "deepseek-v2-lite", "", ""},
 	{"qwen3-235b-a22b-fp8", "qwen3-235b-a22b-fp8", "", ""},
 	{"qwen3-30b-a3b", "qwen3-30b-a3b", "", ""},
+	{"qwen3-8b", "qwen3-8b", "", ""},
 	{"qwen2.5-72b", "qwen2.5-72b", "", ""},
 	{"llama-3.3-70b-instruct-fp8-dynamic", "llama-3.3-70b", "compressed-tensors", ""},
 	{"llama-3.3-70b-instruct-quantized.w8a8", "llama-3.3-70b", "w8a8", ""},
