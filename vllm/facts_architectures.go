@@ -109,6 +109,16 @@ var archRegistered = map[string]struct {
 // two Sparse classes for MiniMax-M3 (text and multimodal tables), and no
 // MiniMaxM3ForCausalLM. registry.py itself was not readable at v0.24.0 or
 // a later tag (see srcM3RegistryUnread), so the tag is not pinned here.
+// Re-checked 2026-12-07 (branch m23logs): find_files still lists
+// registry.py of vllm-project/vllm at bf8e7624 only, the snapshot is too
+// large to fetch (1.12 GB > 0.5 GB), and the copies find_string returns
+// with the two Sparse entries ("vllm.models.minimax_m3", stored ids
+// 66835600290, 69105568164) are forks and notes, not the tag. A start-up
+// log of a main build between 0.23.0 and 0.24.0 (0.23.1rc1.dev550+
+// g58d6a6e60, 2026-06-29; stored text id 60171799662, the MiniMax-M3 case
+// of published/vllm-memory-logs.yaml) prints "Resolved architecture:
+// MiniMaxM3SparseForConditionalGeneration" for a minimax_m3_vl
+// checkpoint: the registry resolves the wrapper class before the tag.
 const (
 	srcM3SupportedModels = "vllm-project/vllm@0046f770d322 docs/models/supported_models.md (text generation: `MiniMaxM3SparseForCausalLM` | MiniMax-M3 | `MiniMaxAI/MiniMax-M3`, `MiniMaxAI/MiniMax-M3-MXFP8`; " +
 		"multimodal: `MiniMaxM3SparseForConditionalGeneration` | MiniMax-M3 | T + I + V; no MiniMaxM3ForCausalLM row)"

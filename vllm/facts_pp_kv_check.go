@@ -50,6 +50,16 @@ package vllm
 // is too large to fetch (1.12 GB), so ancestry of the #33698 merge in the
 // tag could not be checked. No v0.16.0 release-note text naming #33698 was
 // found either. v0.16.0 therefore stays Maybe.
+//
+// Re-checked 2026-12-07 (branch m23logs), still unknown: find_files lists
+// kv_cache_utils.py of vllm-project/vllm at bbf906a8 only; fetch refuses
+// the 1.12 GB snapshot; the docs corpus holds no docs.vllm.ai v0.16/v0.17
+// API page for kv_cache_utils; find_string "KV cache sharding memory
+// validation" finds only the weekly digest (2026-02-13) and two issue
+// digests, no release notes; the per-worker check's comment ("Check if the
+// available memory is enough per worker.") occurs in copies without a
+// release. A merge date alone would not settle it (release branches are
+// cut before the tag), so no release is recorded.
 const srcPPKVCheck = "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs (_check_enough_kv_cache_memory with min(available_memory) " +
 	"against the whole model's global_kv_cache_groups; per worker after the fix, search-index copy at commit 001cabc1); " +
 	"regression PR #29431 (commit 8ee90c8, per PR #33698), fix PR #33698 (merged after 2026-02-06; first release unknown: " + srcTag0160KV + "); " +

@@ -104,6 +104,9 @@ var calExclusions = map[string]calExclusion{
 			"(two 8,192-token batches under async scheduling, vllm.Release.SlidingWindowInFlight) vlaunch gives 6.28x and " +
 			"1,647,159 tokens against the logged 6.59x and 1,728,531 (-4.7%); the 0.31 build's exact packing of DeepSeek-V4's " +
 			"caches (its kv_cache_utils.py) was not read, and the 0.26.0 log of the same model comes out 8.5% low the same way"},
+	"minimax-m3-rtn-mxfp4-b200-tp2-v0231dev": {all: "incomplete: a private RTN MXFP4 conversion whose config.json is not public (weights not sizable " +
+		"from a cited config) and a GPU inferred, not logged; its KV lines and its end-to-end miss are held by TestMiniMaxM3LogKVFromLoggedMemory " +
+		"and TestMiniMaxM3LogEndToEnd (+26% with the logged weights)"},
 }
 
 // calModel maps the logged model names onto catalog entries and the
@@ -149,6 +152,7 @@ var calModels = []struct{ match, id, quant, config string }{
 	{"deepseek-v2-lite", "deepseek-v2-lite", "", ""},
 	{"qwen3-235b-a22b-fp8", "qwen3-235b-a22b-fp8", "", ""},
 	{"qwen3-30b-a3b", "qwen3-30b-a3b", "", ""},
+	{"qwen3-8b", "qwen3-8b", "", ""},
 	{"qwen2.5-72b", "qwen2.5-72b", "", ""},
 	{"llama-3.3-70b-instruct-fp8-dynamic", "llama-3.3-70b", "compressed-tensors", ""},
 	{"llama-3.3-70b-instruct-quantized.w8a8", "llama-3.3-70b", "w8a8", ""},
