@@ -174,3 +174,24 @@ func TestPDWouldPassColocatedLine(t *testing.T) {
 		}
 	}
 }
+
+// One output token (task pdleft): a P/D check's TPOT verdict is the
+// colocated check's, the trivial PASS at 0 s (slo.OneOutputToken), not a
+// FAIL with "predicted 0 s" beside a colocated PASS; so no "what it would
+// take" proposes more decode instances or the colocated layout for it.
+func TestPDOneOutputTokenTPOT(t *testing.T) {
+	const file = "pd/testdata/pdleft-llama8b-slownic.yaml"
+	y, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := testinput.FromYAML(t, file, strings.Replace(string(y), "output_tokens: 200", "output_tokens: 1", 1))
+	r := CheckPD(in.Resolved(), PerfOptions{Seed: 1})
+	v, c := verdictNamed(r.SLO, "TPOT (mean)"), verdictNamed(r.Disaggregated.Colocated.SLO, "TPOT (mean)")
+	if v == nil || c == nil {
+		t.Fatalf("TPOT verdicts: P/D %+v, colocated %+v", v, c)
+	}
+	if v.Verdict != slo.VerdictPass || v.Predicted != 0 || v.Verdict != c.Verdict || v.Predicted != c.Predicted || len(v.WouldPass) != 0 {
+		t.Errorf("P/D TPOT %s %v %q, colocated %s %v: want both the trivial PASS at 0 s", v.Verdict, v.Predicted, v.WouldPass, c.Verdict, c.Predicted)
+	}
+}
