@@ -29,7 +29,8 @@ package pd
 // R = w ÷ (1 − λD)); one session never waits (R(1) = w); X never exceeds
 // what the NICs carry. The loop's rate is X(N), so Little's law holds,
 // rate × (TTFT + (out − 1) × TPOT) = N, and the hand-off's distribution
-// takes the wait probability whose M/M/1 mean is R (nicWait). Built and
+// is the finite-source queue a transfer finds (closedNIC), bounded by the
+// other sessions' transfers, not the open stream's exponential tail. Built and
 // off: the pools' simulations are not run again at X(N) (their TTFT and
 // TPOT stay those at the rate they ran), and adopting it moves every
 // closed loop's rate to N over its composed cycle.
