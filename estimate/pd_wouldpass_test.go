@@ -81,7 +81,7 @@ func pdleftSpec(t *testing.T, file, p50, p99 string) *resolve.Deployment {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := strings.Replace(string(y), "p50_s: 0.8, p99_s: 1.5", "p50_s: "+p50+", p99_s: "+p99, 1)
+	s := strings.Replace(string(y), "p50_s: 0.8, p99_s: 1.0", "p50_s: "+p50+", p99_s: "+p99, 1)
 	in := testinput.FromYAML(t, file, s)
 	return in.Resolved()
 }
@@ -124,7 +124,7 @@ func TestPDWouldPassColocatedLine(t *testing.T) {
 		}
 	}
 
-	d := pdleftSpec(t, file, "0.8", "1.5")
+	d := pdleftSpec(t, file, "0.8", "1.0")
 	r := CheckPD(d, opt)
 	sc := r.Disaggregated.Scenario(8000)
 	if sc == nil {
@@ -155,7 +155,7 @@ func TestPDWouldPassColocatedLine(t *testing.T) {
 
 	// Not where the colocated verdict is no PASS; the other verdict keeps it.
 	for _, tc := range []struct{ p50, p99, quiet, fires, coloVerdict string }{
-		{"0.2", "1.5", p50, p99, slo.VerdictUncertain},
+		{"0.2", "1.0", p50, p99, slo.VerdictUncertain},
 		{"0.8", "0.1", p99, p50, slo.VerdictFail},
 	} {
 		r := CheckPD(pdleftSpec(t, file, tc.p50, tc.p99), opt)
