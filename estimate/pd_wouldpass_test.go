@@ -1,12 +1,15 @@
 package estimate
 
 import (
+	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/resolve"
 )
 
 // QA finding (session 38): a P/D check's FAIL throughput verdict (GLM-5
@@ -66,5 +69,129 @@ func TestPDWouldPassApplied(t *testing.T) {
 		if applied == 0 {
 			t.Errorf("%s: no line names a change to apply", f)
 		}
+	}
+}
+
+// pdleftSpec is the slow-NIC P/D spec (pd/testdata/pdleft-llama8b-slownic.yaml)
+// with its TTFT targets replaced (p50, p99 in seconds), resolved as check
+// resolves it.
+func pdleftSpec(t *testing.T, file, p50, p99 string) *resolve.Deployment {
+	t.Helper()
+	y, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(y), "p50_s: 0.8, p99_s: 1.0", "p50_s: "+p50+", p99_s: "+p99, 1)
+	in := testinput.FromYAML(t, file, s)
+	return in.Resolved()
+}
+
+// The colocated "what it would take" line had never fired on a test spec.
+// A P/D split the KV hand-off sinks (pdleft-llama8b-slownic.yaml): one
+// Llama-3.1-8B prefill engine and one decode engine on two H100 nodes
+// joined by a 10 Gbit/s Ethernet NIC each. Derived by hand: the KV of an
+// 8,000-token prompt is 8,000 × 131,072 B = 1,048,576,000 B, which takes
+// 1,048,576,000 / 1.25e9 B/s + 20 µs (Ethernet's default latency) =
+// 0.83888 s on an idle NIC, more than the 800 ms TTFT p50 target before
+// the prefill or any queue is added, so the split fails it at any load.
+// Colocated, the two GPUs are two TP 1 replicas that never move the KV.
+//
+// The line must fire on both TTFT verdicts with the colocated check's own
+// figure: the same number, bit for bit, that `check` of the hand-written
+// colocated spec (pdleft-llama8b-slownic-colocated.yaml) predicts, one
+// evaluation, not a second formula. It must not fire where the colocated
+// verdict is not a PASS: a 200 ms p50 (colocated UNCERTAIN at its
+// ≈ 227 ms) and a 100 ms p99 (colocated FAIL), while the other verdict of
+// the same spec keeps its line.
+func TestPDWouldPassColocatedLine(t *testing.T) {
+	const file = "pd/testdata/pdleft-llama8b-slownic.yaml"
+	const twin = "pd/testdata/pdleft-llama8b-slownic-colocated.yaml"
+	const p50, p99 = "TTFT p50 at 8000 input tokens", "TTFT p99 at 8000 input tokens"
+	opt := PerfOptions{Seed: 1}
+
+	// The colocated twin through check's colocated path, advice and all.
+	y, err := os.ReadFile(twin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cin := testinput.FromYAML(t, twin, string(y))
+	cr := Check(&cin)
+	cr.AddPerformance(&cin, opt)
+	colo := map[string]*slo.Verdict{p50: verdictNamed(cr.SLO, p50), p99: verdictNamed(cr.SLO, p99)}
+	for name, v := range colo {
+		if v == nil || v.Verdict != slo.VerdictPass {
+			t.Fatalf("colocated twin: %s is %+v, want a PASS", name, v)
+		}
+	}
+
+	d := pdleftSpec(t, file, "0.8", "1.0")
+	r := CheckPD(d, opt)
+	sc := r.Disaggregated.Scenario(8000)
+	if sc == nil {
+		t.Fatal("no scenario at 8,000 input tokens")
+	}
+	const bytes = 8000 * 2 * 8 * 128 * 2 * 32
+	if alone := float64(bytes)/1.25e9 + 20e-6; bytes != 1_048_576_000 || math.Abs(sc.Transfer.AloneS-alone) > 1e-6 || alone <= 0.8 {
+		t.Errorf("the hand-off alone takes %.6f s, derived %.6f s (%d B at 1.25 GB/s)", sc.Transfer.AloneS, alone, bytes)
+	}
+	c := r.Disaggregated.Colocated
+	if c == nil || c.Error != "" || c.Layout != "TP1 PP1 DP1 × 2 on 2 GPUs, the decode pool's engine settings" {
+		t.Fatalf("colocated comparison %+v", c)
+	}
+	for _, name := range []string{p50, p99} {
+		v := verdictNamed(r.SLO, name)
+		if v == nil || v.Verdict != slo.VerdictFail || v.Predicted < sc.Transfer.AloneS {
+			t.Fatalf("%s: %+v, want a FAIL above the hand-off alone", name, v)
+		}
+		if got := verdictNamed(c.SLO, name); got == nil || got.Predicted != colo[name].Predicted || got.Verdict != colo[name].Verdict {
+			t.Errorf("%s: the comparison's colocated verdict %+v, check of the colocated spec %+v", name, got, colo[name])
+		}
+		want := "the same GPUs colocated (" + c.Layout + "; the spec without disaggregation) meet it: " + figure(v, colo[name].Predicted) + " (PASS)"
+		if !slices.Contains(v.WouldPass, want) {
+			t.Errorf("%s: what it would take %q, want %q", name, v.WouldPass, want)
+		}
+		t.Logf("%s: P/D %.3f s FAIL; %s", name, v.Predicted, want)
+	}
+
+	// Not where the colocated verdict is no PASS; the other verdict keeps it.
+	for _, tc := range []struct{ p50, p99, quiet, fires, coloVerdict string }{
+		{"0.2", "1.0", p50, p99, slo.VerdictUncertain},
+		{"0.8", "0.1", p99, p50, slo.VerdictFail},
+	} {
+		r := CheckPD(pdleftSpec(t, file, tc.p50, tc.p99), opt)
+		if w := verdictNamed(r.Disaggregated.Colocated.SLO, tc.quiet); w == nil || w.Verdict != tc.coloVerdict {
+			t.Errorf("p50 %s, p99 %s: colocated %s is %+v, want %s", tc.p50, tc.p99, tc.quiet, w, tc.coloVerdict)
+		}
+		for name, wantLine := range map[string]bool{tc.quiet: false, tc.fires: true} {
+			v := verdictNamed(r.SLO, name)
+			has := false
+			for _, l := range v.WouldPass {
+				has = has || strings.HasPrefix(l, "the same GPUs colocated")
+			}
+			if v.Verdict != slo.VerdictFail || has != wantLine {
+				t.Errorf("p50 %s, p99 %s: %s %s, colocated line %t (want %t): %q", tc.p50, tc.p99, v.Verdict, name, has, wantLine, v.WouldPass)
+			}
+		}
+	}
+}
+
+// One output token (task pdleft): a P/D check's TPOT verdict is the
+// colocated check's, the trivial PASS at 0 s (slo.OneOutputToken), not a
+// FAIL with "predicted 0 s" beside a colocated PASS; so no "what it would
+// take" proposes more decode instances or the colocated layout for it.
+func TestPDOneOutputTokenTPOT(t *testing.T) {
+	const file = "pd/testdata/pdleft-llama8b-slownic.yaml"
+	y, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := testinput.FromYAML(t, file, strings.Replace(string(y), "output_tokens: 200", "output_tokens: 1", 1))
+	r := CheckPD(in.Resolved(), PerfOptions{Seed: 1})
+	v, c := verdictNamed(r.SLO, "TPOT (mean)"), verdictNamed(r.Disaggregated.Colocated.SLO, "TPOT (mean)")
+	if v == nil || c == nil {
+		t.Fatalf("TPOT verdicts: P/D %+v, colocated %+v", v, c)
+	}
+	if v.Verdict != slo.VerdictPass || v.Predicted != 0 || v.Verdict != c.Verdict || v.Predicted != c.Predicted || len(v.WouldPass) != 0 {
+		t.Errorf("P/D TPOT %s %v %q, colocated %s %v: want both the trivial PASS at 0 s", v.Verdict, v.Predicted, v.WouldPass, c.Verdict, c.Predicted)
 	}
 }

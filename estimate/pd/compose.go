@@ -168,7 +168,30 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 		}
 	}
 	x := handoffAt(base, lambda)
-	if x.Saturated {
+	closed := false
+	if UseClosedLoopNICMVA && e.rate <= 0 && e.pool <= 0 && e.sessions > 0 && !e.recompute && !prefillSaturated &&
+		max(ratio(lambda, muP), ratio(lambda, muD)) < BindsAt {
+		// No pool binds: the NICs priced for the N sessions (closedNIC),
+		// each away from them for the rest of its cycle as the pools' runs
+		// give it (TTFT less the transfer, and the decode after the first
+		// token); the wait to notice the read follows the transfer's
+		// time, so twice.
+		y, lam := x, lambda
+		for range 2 {
+			notice := e.noticeWait(dr, y.TimeS)
+			away := pr.TTFT.Mean + dr.TTFT.Mean + hop + notice + extra + float64(out-1)*dr.TPOT.Mean
+			z, X, ok := closedNIC(base, e.sessions, away)
+			if !ok || max(ratio(X, muP), ratio(X, muD)) >= BindsAt {
+				closed = false
+				break
+			}
+			y, lam, closed = z, X, true
+		}
+		if closed {
+			x, lambda = y, lam
+		}
+	}
+	if x.Saturated && !closed {
 		sc.Unbounded = sc.Unbounded || e.rate > 0
 		lambda = min(lambda, x.MaxRatePerS)
 		x.TimeS = max(x.AloneS, closedTransferWait(e.sessions, lambda, pr, dr, hop))

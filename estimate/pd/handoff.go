@@ -90,6 +90,12 @@ func (t Transfer) handoff() []handoffPoint {
 
 		return one
 	}
+	if t.closed { // closedNIC: the finite-source queue found
+		if UseNICWaitDistribution && len(t.closedPts) > 1 {
+			return t.closedPts
+		}
+		return one
+	}
 	u := 0.0
 	if t.MaxRatePerS > 0 {
 		u = t.Utilization
@@ -331,7 +337,10 @@ func (t Transfer) describeHandoff() string {
 	if sn := t.SameNode; t.SameNodeShare > 0 && sn != nil {
 		s += fmt.Sprintf(": %.3g of hand-offs over %s (%.2f ms alone), %.3g over the NICs (%.2f ms alone)", t.SameNodeShare, sn.Link, 1e3*sn.AloneS, 1-t.SameNodeShare, 1e3*t.NICAloneS)
 	}
-	if t.MaxRatePerS > 0 && t.Utilization > 0 && UseNICWaitDistribution {
+	if t.closed {
+		s += fmt.Sprintf("; the closed loop's transfers are priced for its sessions, not an endless stream (UseClosedLoopNICMVA: mean value analysis of the NICs as a processor-sharing station, %.0f%% busy): a transfer finds k of the other sessions' on the NICs with the finite-source queue's probability and takes its wire time plus its share of theirs, at most %.2f s",
+			100*t.Utilization, handoffMax(h))
+	} else if t.MaxRatePerS > 0 && t.Utilization > 0 && UseNICWaitDistribution {
 		s += fmt.Sprintf("; a transfer over the NICs at utilisation %.2f waits for the others in flight: none with probability %.2f, else exponentially long (the M/M/1 wait of the same mean as the NICs' fair sharing, w·u ÷ (1 − u); an approximation)", t.Utilization, 1-t.Utilization)
 	}
 	return s + fmt.Sprintf("; the two pools' waits are convolved with it (its mean, %.2f ms, unchanged)", 1e3*t.TimeS)

@@ -90,6 +90,11 @@ type Transfer struct {
 	Connector string   `json:"connector,omitempty"`
 	Semantics string   `json:"semantics,omitempty"`
 	Overlap   *Overlap `json:"overlap,omitempty"`
+	// closed marks a closed loop's hand-off priced for its sessions
+	// (closedNIC, UseClosedLoopNICMVA); closedPts is then its
+	// distribution (handoff), Utilization staying the NICs' load.
+	closed    bool
+	closedPts []handoffPoint
 }
 
 // postCosts are the measured submission costs per NIXL descriptor on each
