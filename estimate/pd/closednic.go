@@ -30,11 +30,13 @@ package pd
 // what the NICs carry. The loop's rate is X(N), so Little's law holds,
 // rate × (TTFT + (out − 1) × TPOT) = N, and the hand-off's distribution
 // is the finite-source queue a transfer finds (closedNIC), bounded by the
-// other sessions' transfers, not the open stream's exponential tail. Built and
-// off: the pools' simulations are not run again at X(N) (their TTFT and
-// TPOT stay those at the rate they ran), and adopting it moves every
-// closed loop's rate to N over its composed cycle.
-var UseClosedLoopNICMVA = false
+// other sessions' transfers, not the open stream's exponential tail. On
+// since it was built (the open formula breaks Little's law by up to
+// +4,066% where the NICs are busy; adopting it moved one calibration cell,
+// spark-gb10's throughput −24% → −23%, and no held-out figure). Left: the
+// pools' simulations are not run again at X(N) (their TTFT and TPOT stay
+// those at the rate they ran).
+var UseClosedLoopNICMVA = true
 
 // closedNIC is t (the hand-off before any load, Transfer.at's input) for a
 // closed loop of sessions whose cycle away from the NICs is awayS
