@@ -110,8 +110,12 @@ const srcNixlGDN = "#41869 (commit 24337fb86, 2026-05-14; before it ssm_conv_tra
 // 0feca7ffa8, 2026-06-29) adds the hybrid path; v0.25.0's release notes
 // (2026-07-11) list it, v0.24.0's (2026-06-29) do not. Its tests cover
 // GDN; whether other state layers (Mamba-2, KDA) transfer was not read.
+// Before it no version of the connector handles state at all: "Mamba"
+// appears nowhere in mooncake_connector.py's history on main from its
+// introduction (#24718, 2025-12-04) to 2026-05-24 (git log -S), and from
+// #31988 (2026-01-12) it takes the first layer's backend.
 const srcMooncakeState = "mooncake_connector.py (main 2026-05-19, lines 851-853): one attention backend, the first layer's, and " +
-	"is_mamba=False (issue #43765); #46807 (commit 0feca7ffa8, 2026-06-29) adds GDN, listed in v0.25.0's release notes (2026-07-11), " +
+	"is_mamba=False, no MambaSpec handling in its history from #24718 (issue #43765); #46807 (commit 0feca7ffa8, 2026-06-29) adds GDN, listed in v0.25.0's release notes (2026-07-11), " +
 	"not v0.24.0's"
 
 var (
@@ -131,7 +135,12 @@ func StateTransfer(connector string, v Version, k StateLayer) (Presence, string)
 	case IsNixl(connector):
 		switch k {
 		case StateGDN:
-			if v.Less(nixlGDNFrom) {
+			switch {
+			case v.Less(nixlMambaFrom):
+				// Before the 3-read split (#37635) NIXL moved whole
+				// states (#36687); whether that carried GDN was not read.
+				return Maybe, "NIXL's hybrid state transfer before 0.20.0 (#36687) not read for GDN; " + srcNixlGDN
+			case v.Less(nixlGDNFrom):
 				return Absent, srcNixlGDN
 			}
 			return Present, srcNixlGDN
@@ -180,4 +189,16 @@ func PDStateEnv(connector string, v Version, hasState bool) (env map[string]stri
 		why = fmt.Sprintf("%s; whether vLLM %s asserts it was not read, and a release that does not read the variable ignores it", why, v)
 	}
 	return map[string]string{SSMConvLayoutEnv: SSMConvLayoutDS}, why
+}
+
+// PDStateSince is the first release these facts speak for, what lint's
+// VL233 holds from: the earlier of vlaunch's MooncakeConnector bundles
+// (whose connector moves no state before #46807) and the first release
+// that may assert NIXL's DS conv layout.
+func PDStateSince() Version {
+	since := nixlConvLayoutSpan.Since
+	if b, _, _ := PDBundleOf("MooncakeConnector", Version{}); !b.Since.IsZero() && b.Since.Less(since) {
+		since = b.Since
+	}
+	return since
 }
