@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -58,6 +59,23 @@ func pdEnv(p *Plan, r *resolve.Deployment, n *NodePlan, host EnvVar, base int) [
 	}
 	if gid := r.Spec.Hardware.Network.InterNode.GIDIndex; p.Fabric == "roce" && gid != nil {
 		env = append(env, EnvVar{Name: "UCX_IB_GID_INDEX", Value: strconv.Itoa(*gid), Why: "RoCE v2 GID index for UCX (it does not read NCCL_IB_GID_INDEX)"})
+	}
+	return append(env, stateEnv(r)...)
+}
+
+// stateEnv is what the connector needs in the release for a model with
+// state layers (vllm.PDStateEnv: NixlConnector's DS conv state layout);
+// nothing for other models.
+func stateEnv(r *resolve.Deployment) []EnvVar {
+	add, why := vllm.PDStateEnv(r.PD.Connector.Name, r.Release.Version, len(resolve.StateLayers(r.Model)) > 0)
+	names := make([]string, 0, len(add))
+	for k := range add {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var env []EnvVar
+	for _, k := range names {
+		env = append(env, EnvVar{Name: k, Value: add[k], Why: why})
 	}
 	return env
 }

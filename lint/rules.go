@@ -97,6 +97,7 @@ var Rules = []*Rule{
 	{Code: codes.VLNixlUCX, since: nixlSince, check: checkNixlUCX, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLNixlTCP, since: nixlSince, check: checkNixlTCP, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLNixlPullSameNode, since: nixlSince, check: checkNixlPullSameNode, needs: []string{"kv-transfer-config"}},
+	{Code: codes.VLPDState, since: vllm.PDStateSince(), check: checkPDState, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLRayClusterGPUs, check: checkRayClusterGPUs},
 	{Code: codes.VLRayHeadAddress, check: checkRayHeadAddress},
 

@@ -24,6 +24,7 @@ func checkDisaggregation(c *checker) {
 	nodesOK := checkPDNodes(c)
 	checkPDConnector(c)
 	checkPDHybridKV(c)
+	checkPDState(c)
 	if !nodesOK {
 		return
 	}

@@ -48,6 +48,10 @@ var moreEnv = []EnvVar{
 	{Name: "VLLM_ENABLE_V1_MULTIPROCESSING", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Choices: zeroOne, Default: "1",
 		Doc: "engine core in its own process", Source: srcEnvMain},
 
+	{Name: SSMConvLayoutEnv, Owner: "vllm", Span: nixlConvLayoutSpan, Choices: []string{"SD", SSMConvLayoutDS},
+		Doc:    "layout of Mamba/GDN conv state in memory: SD (state_len, dim) when unset, DS (dim, state_len); NixlConnector asserts DS for models with state layers (see NixlConvLayoutNeed)",
+		Source: srcSSMConvLayout},
+
 	{Name: "VLLM_RPC_PORT", Owner: "vllm", Span: Span{Since: v054, Removed: v055}, Default: "5570",
 		Doc:    "0.5.4 only: TCP port of the frontend-engine RPC; two servers on one host need different values (see Release.FrontendRPC)",
 		Source: srcRPC + "; the variable's removal with PR #7222 is unverified (0.5.5 ignores it either way: IPC replaced TCP)"},

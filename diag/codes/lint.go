@@ -80,6 +80,7 @@ const (
 	VLNixlPullSameNode    diag.Code = "VL230"
 	VLRayClusterGPUs      diag.Code = "VL231"
 	VLRayHeadAddress      diag.Code = "VL232"
+	VLPDState             diag.Code = "VL233"
 	VLCommentContinuation diag.Code = "VL301"
 	VLTrailingSpace       diag.Code = "VL302"
 	VLLeadingFlag         diag.Code = "VL303"
@@ -179,6 +180,7 @@ var lintEntries = []Entry{
 	{VLNixlPullSameNode, "nixl-pull-same-node", diag.Warning, "NIXL's pull connector between engines on one host without NVLink or RDMA: the reads fall back to TCP"},
 	{VLRayClusterGPUs, "ray-cluster-gpus", diag.Error, "A Ray engine's world size exceeds the GPUs of its Ray cluster"},
 	{VLRayHeadAddress, "ray-head-address", diag.Error, "A Ray worker joins another address than its head's"},
+	{VLPDState, "pd-state", diag.Error, "A P/D engine of a Mamba/GDN hybrid whose connector cannot move the state, or NIXL without the DS conv state layout"},
 	{VLCommentContinuation, "comment-continuation", diag.Error, "Comment inside a continued command"},
 	{VLTrailingSpace, "trailing-space", diag.Error, "Whitespace after a line-continuation backslash"},
 	{VLLeadingFlag, "leading-flag", diag.Error, "A line starts with a flag (missing continuation)"},

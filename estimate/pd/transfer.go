@@ -24,8 +24,13 @@ type Transfer struct {
 	Formula       string `json:"formula"`
 	// Tokens is the prompt in whole decode blocks (what NIXL moves).
 	Tokens int `json:"tokens"`
-	// BytesPerRequest is one copy of the prompt's KV.
+	// BytesPerRequest is one copy of the prompt's KV and, for a model with
+	// state layers, of the request's state (StateBytesPerRequest).
 	BytesPerRequest float64 `json:"bytes_per_request"`
+	// StateBytesPerRequest is the request's Mamba / Gated DeltaNet state
+	// in BytesPerRequest (the whole model's: memory's StateBytesPerSeq at
+	// TP 1; UseHandoffState); 0 for every model without state layers.
+	StateBytesPerRequest float64 `json:"state_bytes_per_request,omitempty"`
 	// PerPrefillRankBytes and PerDecodeRankBytes split it by each side's
 	// TP and PP (an MLA latent is replicated on every TP rank: each decode
 	// TP rank pulls a whole copy); WireBytes is what all the decode
@@ -209,10 +214,41 @@ func wholeModelKV(dec *input.Input) memory.KVLayout {
 // perRankKV is one rank's share of a token's KV at the pool's TP and PP:
 // memory's layout at that TP over every layer, divided by PP.
 func perRankKV(pool *input.Input, dtype string) float64 {
+	return float64(poolKV(pool, dtype).BytesPerToken) / float64(max(1, pool.Layout.PP))
+}
+
+// poolKV is memory's KV layout of a pool's GPU over every layer, in the
+// decode pool's cache dtype (the one the bytes move in).
+func poolKV(pool *input.Input, dtype string) memory.KVLayout {
 	v := *pool
 	v.KVCacheDType = dtype
-	kv := memory.KVBytes(&v, memory.Stage{First: 0, End: pool.Model.NumLayers})
-	return float64(kv.BytesPerToken) / float64(max(1, pool.Layout.PP))
+	return memory.KVBytes(&v, memory.Stage{First: 0, End: pool.Model.NumLayers})
+}
+
+// UseHandoffState: the hand-off moves each request's Mamba / Gated DeltaNet
+// state beside its attention KV, as vLLM's connectors that carry hybrid
+// models do: NixlConnector registers each state layer's conv and temporal
+// state and reads them for the request (four descriptors per layer, x/B/C
+// and ssm, #37635; GDN's from #41869:
+// ssm_conv_transfer_utils.derive_mamba_conv_split sizes the reads as the
+// MambaSpec's conv and temporal shapes, unpadded), MooncakeConnector from
+// #46807. The bytes are memory's StateBytesPerSeq — the same per-sequence
+// state its capacity and notes count (estimate/memory gdnStateBytes,
+// mambaStateBytes) — at TP 1 for the whole copy and at each pool's TP for a
+// rank's share (each state splits over TP: MambaStateShapeCalculator
+// divides the conv dim and heads by the TP size); DCP leaves the state
+// whole. False: the hand-off moves the attention KV only (before the QA
+// pass of 2026-12-07, ~192 MB short per Qwen3.5-397B request).
+var UseHandoffState = true
+
+// stateBytes is a pool rank's share of one request's state (0 without
+// state layers or with UseHandoffState off): memory's per-sequence state
+// of the pool's GPU over every layer, divided by PP.
+func stateBytes(kv memory.KVLayout, pp int) float64 {
+	if !UseHandoffState {
+		return 0
+	}
+	return float64(kv.StateBytesPerSeq) / float64(max(1, pp))
 }
 
 // TransferSplitsByDCP: with decode context parallelism a rank holds and
@@ -286,6 +322,7 @@ func handoffFormula(whole string, pre, dec *input.Input) string {
 		}
 		f = strings.Replace(f, w[0], fmt.Sprintf("every page %s B at TP 1 (%s B on a prefill GPU, %s B on a decode GPU)", w[1], page(pre), page(dec)), 1)
 	}
+	f = poolHybridBlocks(f, pre, dec)
 	if m.IsMLA() || m.DSV4 != nil || m.NumKVHeads <= 0 {
 		return f
 	}
@@ -302,6 +339,30 @@ func handoffFormula(whole string, pre, dec *input.Input) string {
 		return s
 	}
 	return f + fmt.Sprintf("; KV heads on a GPU: %s on the prefill pool, %s on the decode pool", side(pre.Layout.TP), side(dec.Layout.TP))
+}
+
+// hybridBlock finds the raised attention block in memory's KV formula.
+var hybridBlock = regexp.MustCompile(`attention block raised to (\d+) tokens`)
+
+// poolHybridBlocks states the attention block vLLM raises for a hybrid's
+// state pages as each pool's GPU has it: the rule is per GPU (one
+// attention page of the GPU's layer must hold one state layer of the GPU:
+// memory's hybridStatePacking, the block its notes state), so the whole
+// model's formula at TP 1 would name a block no pool runs.
+func poolHybridBlocks(f string, pre, dec *input.Input) string {
+	w := hybridBlock.FindStringSubmatch(f)
+	if w == nil {
+		return f
+	}
+	pb := poolKV(pre, dec.KVCacheDType).HybridBlock
+	db := poolKV(dec, dec.KVCacheDType).HybridBlock
+	at := fmt.Sprintf("attention block raised to %d tokens on a decode GPU (TP %d)", db, max(1, dec.Layout.TP))
+	if pb != db || pre.Layout.TP != dec.Layout.TP {
+		at += fmt.Sprintf(", %d on a prefill GPU (TP %d)", pb, max(1, pre.Layout.TP))
+	} else {
+		at = fmt.Sprintf("attention block raised to %d tokens on every GPU of both pools (TP %d)", db, max(1, dec.Layout.TP))
+	}
+	return strings.Replace(f, w[0], at, 1)
 }
 
 // newTransfer sizes the hand-off of a prompt of n tokens between the pools.
@@ -328,9 +389,10 @@ func pathTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes in
 	bs := max(1, dec.BlockSize)
 	t := Transfer{BytesPerToken: kv.BytesPerToken, Formula: handoffFormula(kv.Formula, pre, dec), Tokens: (max(0, n) + bs - 1) / bs * bs}
 	tok := float64(t.Tokens)
-	t.BytesPerRequest = float64(kv.BytesPerToken) * tok
-	t.PerPrefillRankBytes = perRankKV(pre, dec.KVCacheDType) * tok / float64(dcpSplit(pre))
-	t.PerDecodeRankBytes = perRankKV(dec, dec.KVCacheDType) * tok / float64(dcpSplit(dec))
+	t.StateBytesPerRequest = stateBytes(kv, 1)
+	t.BytesPerRequest = float64(kv.BytesPerToken)*tok + t.StateBytesPerRequest
+	t.PerPrefillRankBytes = perRankKV(pre, dec.KVCacheDType)*tok/float64(dcpSplit(pre)) + stateBytes(poolKV(pre, dec.KVCacheDType), pre.Layout.PP)
+	t.PerDecodeRankBytes = perRankKV(dec, dec.KVCacheDType)*tok/float64(dcpSplit(dec)) + stateBytes(poolKV(dec, dec.KVCacheDType), dec.Layout.PP)
 	t.WireBytes = t.PerDecodeRankBytes * float64(max(1, dec.Layout.TP)*max(1, dec.Layout.PP))
 	iso, _ := isolated(dec, sameNode)
 	if sameNode && !iso {
@@ -560,8 +622,12 @@ func (t Transfer) blend(same Transfer, f float64) Transfer {
 
 // describe is the transfer in one line for the notes.
 func (t Transfer) describe() string {
-	s := fmt.Sprintf("KV hand-off: %d tokens × %d B/token (%s) = %.1f MB per request; %.1f MB per prefill rank, %.1f MB per decode rank, %.1f MB pulled in all over %s (%.2f GB/s for one transfer)",
-		t.Tokens, t.BytesPerToken, t.Formula, t.BytesPerRequest/1e6, t.PerPrefillRankBytes/1e6, t.PerDecodeRankBytes/1e6, t.WireBytes/1e6, t.Link, t.LinkGBytesPerS)
+	state := ""
+	if t.StateBytesPerRequest > 0 {
+		state = fmt.Sprintf(" + %.1f MB of state per request", t.StateBytesPerRequest/1e6)
+	}
+	s := fmt.Sprintf("KV hand-off: %d tokens × %d B/token (%s)%s = %.1f MB per request; %.1f MB per prefill rank, %.1f MB per decode rank, %.1f MB pulled in all over %s (%.2f GB/s for one transfer)",
+		t.Tokens, t.BytesPerToken, t.Formula, state, t.BytesPerRequest/1e6, t.PerPrefillRankBytes/1e6, t.PerDecodeRankBytes/1e6, t.WireBytes/1e6, t.Link, t.LinkGBytesPerS)
 	for _, w := range t.Why {
 		s += "; " + w
 	}
