@@ -23,7 +23,10 @@ import "math/rand/v2"
 //     sent that prefix; else to the least loaded worker. Either way the
 //     request's text is inserted under the chosen worker.
 //   - round_robin: the workers in turn; random: one drawn uniformly;
-//     power_of_two: the less loaded of two drawn workers.
+//     power_of_two: the less loaded of two drawn workers (the router polls
+//     the workers' loads, PowerOfTwo{load_check_interval_secs: 5} in
+//     src/main.rs parse_policy; the simulator reads the requests in flight
+//     at the instant, an approximation).
 //   - consistent_hash: the worker a hash ring gives the request's session
 //     key (src/policies/consistent_hash.rs @080589a0: the key from a
 //     session/user header first, then the body), whatever the loads.
