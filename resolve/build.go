@@ -76,6 +76,7 @@ func Assemble(d *spec.Deployment, p Parts) (*Deployment, error) {
 		Workload: d.Workload, SLO: d.SLO, Runtime: d.Runtime, Nodes: d.Hardware.Nodes, Calibration: p.Calibration, draft: p.Draft}
 	out.Layout = layoutFromSpec(d)
 	out.Network = networkFromSpec(d.Hardware.Network, p.GPU)
+	out.Router = colocatedRouter(d)
 	v := d.VLLM
 	err := out.resolveEngine(EngineSettings{
 		Weights: d.Model.Weights, KVCacheDType: v.KVCacheDType, Util: v.GPUMemoryUtilization,

@@ -42,6 +42,10 @@ type Deployment struct {
 	// PD is the prefill/decode split of a spec with a disaggregation block
 	// (nil: colocated). Layout and Engine are then the decode pool's.
 	PD *Disaggregated
+	// Router is the router in front of a colocated deployment's DP ranks
+	// or replicas (spec.Deployment.Router; nil: none, vLLM's own DP load
+	// balancer routes). A P/D deployment's is PD.Router.
+	Router *Router
 	// Shares, set on a pool of a P/D deployment whose nodes the other pool
 	// also names, is the pool's part of each node (aligned with Nodes; an
 	// entry without Shared is a node of the pool's own); nil otherwise.

@@ -26,11 +26,16 @@ type Disaggregated struct {
 	Roles []Role
 }
 
-// Router is where the PD router runs.
+// Router is where a router runs: the P/D router (Disaggregated.Router)
+// or a colocated deployment's (Deployment.Router).
 type Router struct {
 	Kind string
-	Node spec.Node
-	Port int
+	// Policy is vllm-router's --policy, with where it came from (a
+	// colocated router only; zero for the P/D router, which runs the
+	// router's default).
+	Policy Setting[string]
+	Node   spec.Node
+	Port   int
 	// Image is the router's container image for Kubernetes ("": none
 	// given); llm-d's endpoint picker image with kind llm-d.
 	Image string

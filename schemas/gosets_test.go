@@ -143,6 +143,9 @@ func TestEnumsAreTheGoSets(t *testing.T) {
 		{"vllm.speculative.method", "resolve.SpecMethods", resolve.SpecMethods},
 		{"disaggregation.prefill.vllm.speculative.method", "resolve.SpecMethods", resolve.SpecMethods},
 		{"disaggregation.router.kind", "spec.RouterKinds", spec.RouterKinds},
+		{"router.kind", "spec.RouterKindVLLM", []string{spec.RouterKindVLLM}},
+		{"router.policy", "spec.RouterPolicies", spec.RouterPolicies},
+		{"disaggregation.router.policy", "spec.RouterPolicies", spec.RouterPolicies},
 		{"workload.api", "spec.APIs", spec.APIs},
 	} {
 		if got := enumOf(t, c.path); !sameSet(got, c.want) {

@@ -71,6 +71,7 @@ func ApplyDefaults(d *Deployment) {
 		applyPoolDefaults(d)
 	} else {
 		applyParallelDefaults(d)
+		applyRouterDefaults(d)
 	}
 	// Runtime sections only get defaults for the kind in use, so that
 	// --show-defaults does not print settings that cannot matter.

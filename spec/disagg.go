@@ -20,6 +20,10 @@ type Disaggregation struct {
 
 // Router is the PD-aware router clients talk to.
 type Router struct {
+	// Policy is vllm-router's --policy (RouterPolicies; "": the router's
+	// default, cache_aware). Only in front of a colocated deployment
+	// (Deployment.Router): the P/D bundle's router keeps its own policy.
+	Policy string `yaml:"policy,omitempty" json:"policy,omitempty"`
 	// Kind is vllm-router (github.com/vllm-project/router) or llm-d
 	// (llm-d's endpoint picker behind a Gateway API InferencePool, with its
 	// routing sidecar on the decode pods; Kubernetes only, spec/llmd.go).

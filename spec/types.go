@@ -28,6 +28,11 @@ type Deployment struct {
 	// Disaggregation runs prefill and decode on separate pools (nil:
 	// colocated); the top-level Parallelism is then absent.
 	Disaggregation *Disaggregation `yaml:"disaggregation,omitempty" json:"disaggregation,omitempty"`
+	// Router is a request router in front of a colocated deployment's DP
+	// ranks or replicas (nil: none, vLLM's own DP load balancer routes):
+	// the same Router type as disaggregation.router, which stays the P/D
+	// deployment's (spec/router.go).
+	Router *Router `yaml:"router,omitempty" json:"router,omitempty"`
 	// Calibration is a calibration file written by `vlaunch calibrate`
 	// (relative to the spec file): the efficiency constants fitted to
 	// this cluster's benchmarks, used instead of the global ones.

@@ -64,7 +64,7 @@ var rules = []rule{
 	checkPorts, engineRule(checkBackend), engineRule(checkBackendEnv), checkEnv, checkSecrets, engineRule(checkSpeculative),
 	engineRule(checkDCP),
 	checkNames, checkRuntimeNames, checkImage,
-	checkDisaggregation,
+	checkDisaggregation, checkRouter,
 	engineRule(assembleDeployment),
 }
 

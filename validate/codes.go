@@ -46,4 +46,5 @@ const (
 	CodeNVLinkCuMem  = codes.SpecNVLinkCuMem  // a release that sets NCCL_CUMEM_ENABLE=0 itself
 	CodeDCP          = codes.SpecDCP          // decode_context_parallel_size the release, tensor or model cannot run
 	CodeDCPPacked    = codes.SpecDCPPacked    // DCP on a model whose packed KV cache vlaunch sizes without it
+	CodeRouter       = codes.SpecRouter       // a top-level router vlaunch cannot put in front of the deployment
 )

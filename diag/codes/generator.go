@@ -17,6 +17,7 @@ const (
 	GenUnsupported diag.Code = "GEN011"
 	GenModelPath   diag.Code = "GEN012"
 	GenModelVolume diag.Code = "GEN013"
+	GenRouter      diag.Code = "GEN014"
 )
 
 // generatorEntries are the GEN codes in code order.
@@ -34,4 +35,5 @@ var generatorEntries = []Entry{
 	{GenUnsupported, "unsupported-setting", diag.Error, "A spec setting the vLLM release cannot express"},
 	{GenModelPath, "gen-model-path", diag.Error, "Nothing for vllm serve to load: model.config without model.path"},
 	{GenModelVolume, "gen-model-volume", diag.Error, "Kubernetes pods without a volume holding the local model.path"},
+	{GenRouter, "gen-router", diag.Error, "A router in front of a colocated deployment, which generate does not write yet"},
 }

@@ -47,6 +47,7 @@ const (
 	SpecNVLinkCuMem  diag.Code = "SPEC134"
 	SpecDCP          diag.Code = "SPEC135"
 	SpecDCPPacked    diag.Code = "SPEC136"
+	SpecRouter       diag.Code = "SPEC137"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -93,4 +94,5 @@ var specEntries = []Entry{
 	{SpecNVLinkCuMem, "nvlink-domain-release", diag.Warning, "A vLLM release that turns NCCL's multi-node NVLink off"},
 	{SpecDCP, "decode-context-parallel", diag.Error, "Decode context parallelism the release, the tensor size, the model's attention or the attention backend cannot run"},
 	{SpecDCPPacked, "decode-context-parallel-packed", diag.Warning, "Decode context parallelism on a model whose KV cache vlaunch sizes without it"},
+	{SpecRouter, "router", diag.Error, "A router (top-level router:) vlaunch cannot put in front of this deployment"},
 }

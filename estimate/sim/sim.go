@@ -146,6 +146,10 @@ type Config struct {
 	// DP load balancer does (dplb.go) instead of to the rank with the
 	// fewest requests at that instant.
 	DPLB DPLB
+	// Router, when active, is an external router in front of the DP ranks
+	// (router.go): it routes every request and vLLM's balancer (DPLB) none,
+	// the ranks running external LB.
+	Router Router
 	// Spread draws each request's input and output lengths uniformly from
 	// [Lo × length, Hi × length] (zero: every request at the given lengths).
 	// A benchmark's random dataset with range ratio r is {r, 1} (SGLang's
@@ -413,6 +417,8 @@ type simulator struct {
 	lastReady float64
 	// lb is the DP load balancer's state (dplb.go; nil: exact balance).
 	lb *dplbState
+	// router is the external router's state (router.go; nil: none).
+	router *routerState
 	// deltas (per rank, how a steady step's load grows per step) and
 	// scratch (the loads of one step of a segment) serve steady segments.
 	deltas  []perf.RankLoad
@@ -574,7 +580,9 @@ func newSimulatorIn(cfg Config, b *simBuffers) *simulator {
 		s.clocks = make([]engineClock, cfg.DP)
 	}
 	s.emitMean, s.emitVar = cfg.Spec.emittedMoments()
-	if cfg.DPLB.Clients > 0 && cfg.DP > 1 {
+	if cfg.Router.Active() && cfg.DP > 1 {
+		s.router = newRouterState(cfg.Router, cfg.Sessions, cfg.Seed)
+	} else if cfg.DPLB.Clients > 0 && cfg.DP > 1 {
 		s.lb = newDPLB(cfg.DPLB, cfg.DP, cfg.Seed)
 	}
 	if cfg.Spread.Log.active() {
@@ -854,12 +862,17 @@ func sameEnd(a, b []simReq) bool {
 }
 
 // enqueue hands a request to the DP rank with the fewest requests (vLLM's
-// DP coordinator balances by queue lengths), the lowest index on ties.
+// DP coordinator balances by queue lengths), the lowest index on ties; or
+// as vLLM's DP load balancer (s.lb) or an external router (s.router,
+// router.go) routes it.
 func (s *simulator) enqueue(r simReq) {
 	best, bestN := 0, math.MaxInt
-	if s.lb != nil {
+	switch {
+	case s.router != nil:
+		best = s.router.routeRank(&r, s.rankLoad, len(s.ranks))
+	case s.lb != nil:
 		best = s.lb.pick()
-	} else {
+	default:
 		for i := range s.ranks {
 			if n := len(s.ranks[i].running) + len(s.ranks[i].waiting); n < bestN {
 				best, bestN = i, n

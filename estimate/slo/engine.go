@@ -7,6 +7,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -40,10 +41,26 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	cfg.Frontend.ReadyDelayS = perf.TokenizerBatchWait(in.Release(), in.Model.ModelType == "gpt_oss" && in.Workload.Chat())
 	cfg.PrefixCaching = prefixCaching(in)
 	cfg.DPLB = sim.DPLBFor(DPLBDeployment(in, cfg.DP))
+	if r := RouterFor(in); r.Active() {
+		// an external router routes, the ranks in external LB (one API
+		// server each): vLLM's balancer routes nothing
+		cfg.Router, cfg.DPLB = r, sim.DPLB{}
+	}
 	cfg.DPWave = sim.DPWaveFor(true, in.Model != nil && in.Model.IsMoE(), cfg.DP) // vLLM's DP waves (sim.UseDPWave)
 	if cfg.DPWave {
 		cfg.WaveRunAhead = sim.WaveRunAheadFor(in.Release(), cfg.ScheduleAhead)
 	}
+}
+
+// RouterFor is the external router in front of the deployment's DP ranks
+// (resolve.Deployment.Router: vllm-router with its policy and its
+// command-line thresholds, sim.VLLMRouter; zero: none).
+func RouterFor(in *input.Input) sim.Router {
+	d := in.Resolved()
+	if d == nil || d.Router == nil || d.Router.Kind != spec.RouterKindVLLM {
+		return sim.Router{}
+	}
+	return sim.VLLMRouter(sim.RouterPolicy(d.Router.Policy.Value))
 }
 
 // DPLBDeployment is the DP load balancing of the deployment vlaunch

@@ -134,8 +134,16 @@ func historyNote(in *input.Input, p *Performance) string {
 	case !prefixCaching(in):
 		note += "; prefix caching is off, so every turn prefills its whole history again"
 	default:
+		routes := "the DP load balancer routes by queue lengths"
+		if r := RouterFor(in); r.Active() {
+			routes = fmt.Sprintf("vllm-router routes by its %s policy", r.Policy)
+			if r.Policy == sim.RouteCacheAware {
+				routes += fmt.Sprintf(": a session's turn goes back to its last turn's rank while that prompt is over %.0f%% of the new one "+
+					"and the loads stay balanced (max − min ≤ %d or max ≤ %.1f × min)", 100*r.CacheThreshold, r.BalanceAbs, r.BalanceRel)
+			}
+		}
 		note += fmt.Sprintf("; vLLM's prefix cache (on by default) serves a history only on the DP rank that ran the previous turn and while the KV pool keeps it "+
-			"(the DP load balancer routes by queue lengths): the simulation reused %.0f%% of the history tokens and prefilled the rest again", 100*s.Result.HistoryReused)
+			"(%s): the simulation reused %.0f%% of the history tokens and prefilled the rest again", routes, 100*s.Result.HistoryReused)
 	}
 	return note
 }

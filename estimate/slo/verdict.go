@@ -86,6 +86,11 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 			}
 		}
 	}
+	for i := range out {
+		if txt, ok := routerWouldTake(in, p, &out[i], wp); ok {
+			out[i].WouldPass = append(out[i].WouldPass, txt)
+		}
+	}
 	if alts := p.Alternatives; len(alts) > 0 {
 		for i := range out {
 			if out[i].Verdict == VerdictFail {

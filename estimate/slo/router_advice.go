@@ -1,0 +1,76 @@
+package slo
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/sim"
+	"github.com/vlaunch/vlaunch/internal/textfmt"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// UseRouterAdvice adds, to a failing verdict of a workload whose sessions
+// keep their history on a data-parallel deployment without a router, what
+// vllm-router's cache_aware policy in front of the DP ranks would give
+// (spec.Deployment.Router): vLLM's own DP load balancer routes by queue
+// lengths, so most turns land on a rank that does not cache their history
+// and prefill it again (sim/history.go). The line is the applied spec's
+// scenario as check runs it (wouldPassCheck.confirm): one more scenario
+// per input length with a failing verdict.
+var UseRouterAdvice = true
+
+// routerEdit is a top-level router: vllm-router with policy cache_aware on
+// the first node, at its default port.
+func routerEdit() specEdit {
+	return specEdit{key: "router=cache_aware", edit: func(s *spec.Deployment) {
+		r := &spec.Router{Kind: spec.RouterKindVLLM, Policy: spec.RouterPolicyCacheAware, Port: spec.DefaultColocatedRouterPort}
+		if len(s.Hardware.Nodes) > 0 {
+			r.Node = s.Hardware.Nodes[0].Name
+		}
+		s.Router = r
+	}}
+}
+
+// routerWouldTake is the router line of failing verdict v (ok false: the
+// deployment already has a router, keeps no history, has one DP rank or
+// no prefix caching, cannot be edited, or the router does not improve
+// v's figure).
+func routerWouldTake(in *input.Input, p *Performance, v *Verdict, wp *wouldPassCheck) (string, bool) {
+	if !UseRouterAdvice || wp == nil || v.Verdict != VerdictFail {
+		return "", false
+	}
+	d := in.Resolved()
+	if d == nil || d.Spec == nil || d.Router != nil || d.Layout.DP <= 1 || !prefixCaching(in) {
+		return "", false
+	}
+	if _, history := in.Conversation(); !history {
+		return "", false
+	}
+	n := verdictInputTokens(in, v)
+	now := p.sim(n)
+	if now == nil {
+		return "", false
+	}
+	c := wp.confirm(routerEdit(), n)
+	if c == nil || c.sc.Result.Truncated || c.sc.Result.Overloaded {
+		return "", false
+	}
+	got, pass := wp.figure(v, c.sc.Result)
+	was, _ := wp.figure(v, now.Result)
+	better := got > was
+	if v.Unit != "tokens/s" {
+		better = got > 0 && got < was
+	}
+	if !better {
+		return "", false
+	}
+	verdict := "short of the target"
+	if pass {
+		verdict = "meeting the target" + wp.bandCaveat(v, routerEdit())
+	}
+	return fmt.Sprintf("a prefix-cache-aware router in front of the %d DP ranks (router: {kind: %s, policy: %s}: vllm-router sends a session's "+
+		"next turn to the rank that served its last one while the loads stay within its balance thresholds, the ranks in vLLM's external "+
+		"DP load balancing; check simulates it, generate does not write it yet: GEN014) gives %s (now %s), %s; it reuses %.0f%% of the history tokens (now %.0f%%)",
+		d.Layout.DP, spec.RouterKindVLLM, sim.RouteCacheAware, textfmt.Quantity(got, v.Unit), textfmt.Quantity(was, v.Unit), verdict,
+		100*c.sc.Result.HistoryReused, 100*now.Result.HistoryReused), true
+}
