@@ -37,6 +37,9 @@ type fileState struct {
 	// dpCoordinator is set when the file shows vLLM starting its DP
 	// coordinator: the deployment is data-parallel.
 	dpCoordinator bool
+	// pydantic is the last ValidationError whose "Value error" line (its
+	// reason) has not come yet (failrules_config.go).
+	pydantic *pydanticNote
 }
 
 // run is how far one server's start-up got in a file, and how often it

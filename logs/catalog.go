@@ -49,6 +49,7 @@ const (
 	CodeCUDAGraph        = codes.LogCUDAGraph
 	CodeUnknownFlag      = codes.LogUnknownFlag
 	CodeDeprecated       = codes.LogDeprecated
+	CodeWorldSize        = codes.LogWorldSize
 	CodeOther            = codes.LogException
 	CodeEngineDiedSilent = codes.LogEngineDiedSilent
 	CodeGlooTimeout      = codes.LogGlooTimeout
@@ -88,7 +89,8 @@ var kindOf = map[diag.Code]string{
 	CodeRayNoGPU: KindRayPlacement, CodeRayWaiting: KindRayPlacement,
 	CodeCUDAGraph:   KindCUDAGraph,
 	CodeUnknownFlag: KindVersionFlag, CodeDeprecated: KindVersionFlag,
-	CodeOther: KindOther, CodeEngineDiedSilent: KindOther, CodeErrorLine: KindOther,
+	CodeWorldSize: KindOther,
+	CodeOther:     KindOther, CodeEngineDiedSilent: KindOther, CodeErrorLine: KindOther,
 	CodeWorkerDied: KindOther, CodeIterTimeout: KindOther, CodeDeepGEMM: KindOther,
 	CodeNixlEngineID: KindKVTransfer, CodeKVLeaseExpired: KindKVTransfer, CodeNixlSideChannel: KindKVTransfer,
 	CodeNixlMissing: KindKVTransfer, CodeUCXTransports: KindKVTransfer, CodeUCXGID: KindKVTransfer,

@@ -15,6 +15,7 @@ func failureRules() []rule {
 	rs = append(rs, networkFailureRules()...)
 	rs = append(rs, dpRayFailureRules()...)
 	rs = append(rs, argFailureRules()...)
+	rs = append(rs, configFailureRules()...)
 	rs = append(rs, processFailureRules()...)
 	rs = append(rs, dpBindRules()...)
 	rs = append(rs, pdFailureRules()...)

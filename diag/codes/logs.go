@@ -33,6 +33,7 @@ const (
 	LogCUDAGraph        diag.Code = "LOG171"
 	LogUnknownFlag      diag.Code = "LOG181"
 	LogDeprecated       diag.Code = "LOG182"
+	LogWorldSize        diag.Code = "LOG183"
 	LogException        diag.Code = "LOG191"
 	LogEngineDiedSilent diag.Code = "LOG192"
 	LogErrorLine        diag.Code = "LOG193"
@@ -79,6 +80,7 @@ var logEntries = []Entry{
 	{LogCUDAGraph, "log-cuda-graph", diag.Error, "CUDA graph capture failed"},
 	{LogUnknownFlag, "log-unknown-argument", diag.Error, "vLLM refused an argument (unknown, removed or invalid in this release)"},
 	{LogDeprecated, "log-deprecated", diag.Warning, "A deprecated argument or variable is in use"},
+	{LogWorldSize, "log-world-size", diag.Error, "vLLM refused the configuration: one engine's world size (TP x PP) is larger than the GPUs it sees on the node"},
 	{LogException, "log-exception", diag.Error, "An exception vlaunch does not recognise ended a start-up or a run"},
 	{LogEngineDiedSilent, "log-no-root-cause", diag.Error, "An engine failed to start but its root cause is not in the log"},
 	{LogErrorLine, "log-error-line", diag.Error, "An ERROR line vlaunch does not recognise"},

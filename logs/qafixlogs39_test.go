@@ -1,0 +1,63 @@
+package logs
+
+import (
+	"strings"
+	"testing"
+)
+
+// failureOf returns the first failure with the code, or fails the test.
+func failureOf(t *testing.T, rep *Report, code string) Failure {
+	t.Helper()
+	for _, f := range rep.Failures {
+		if string(f.Code) == code {
+			return f
+		}
+	}
+	t.Fatalf("no %s among %+v", code, rep.Failures)
+	return Failure{}
+}
+
+// TestWorldSizeRefused (QA 39 #1): the kubectl capture of a TP 2 server in
+// a one-GPU pod. ParallelConfig's ValidationError names only the class;
+// the reason ("World size (2) is larger than the number of available GPUs
+// (1)", vllm.ExecutorTooSmallMessage, the message lint's VL111 quotes) is
+// pydantic's Value error line, unprefixed and wrapped. It is LOG183 with
+// both figures, not an unrecognised exception.
+func TestWorldSizeRefused(t *testing.T) {
+	rep := fixtureReport(t, "v0.11.x-k8sdoc-tp2-on-1gpu-world-size")
+	f := failureOf(t, rep, "LOG183")
+	if !strings.Contains(f.Message, "world size (tensor × pipeline parallel) is 2 but vLLM sees 1 GPU(s)") || f.Line != 3 {
+		t.Errorf("LOG183 at line %d: %q", f.Line, f.Message)
+	}
+	if e := errorFailures(rep); len(e) != 1 {
+		t.Errorf("want LOG183 alone, got %q", e)
+	}
+	if !worldSize.MatchString("World size (16) is larger than the number of available GPUs (8) in this node.") {
+		t.Error("the pattern built from vllm.ExecutorTooSmallMessage does not match the message")
+	}
+}
+
+// TestPydanticValueErrorReason (QA 39 #1): any pydantic ValidationError
+// takes its reason from the "Value error, …" line under it, prefixed or
+// not, with pydantic's "[type=value_error, …]" suffix dropped; a Value
+// error line with no ValidationError before it (an excerpt) is the
+// exception itself. Line shapes from the fixture above; the reason is made up.
+func TestPydanticValueErrorReason(t *testing.T) {
+	const reason = "Something the config refused (42)."
+	for name, log := range map[string]string{
+		"header line": "(APIServer pid=7) pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n" +
+			"(APIServer pid=7)   Value error, " + reason + " [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n" +
+			"(APIServer pid=7)     For further information visit https://errors.pydantic.dev/2.11/v/value_error\n",
+		"count apart": "(APIServer pid=7) pydantic_core._pydantic_core.ValidationError:\n  1 validation error for ModelConfig\n  Value error, " + reason + "\n",
+		"excerpt":     "  Value error, " + reason + "\n",
+	} {
+		rep := analyzeStrings(t, map[string]string{"a.log": log}, "a.log")
+		f := failureOf(t, rep, "LOG191")
+		if !strings.HasSuffix(f.Message, "Value error, "+reason) {
+			t.Errorf("%s: %q does not end with the reason", name, f.Message)
+		}
+		if name != "excerpt" && !strings.Contains(f.Message, "ValidationError") || name != "excerpt" && !strings.Contains(f.Message, "for ModelConfig") {
+			t.Errorf("%s: %q lost the exception or its class", name, f.Message)
+		}
+	}
+}
