@@ -50,6 +50,8 @@ const (
 	CodeUnknownFlag      = codes.LogUnknownFlag
 	CodeDeprecated       = codes.LogDeprecated
 	CodeWorldSize        = codes.LogWorldSize
+	CodeUnsupportedArch  = codes.LogUnsupportedArch
+	CodeTransformersType = codes.LogTransformersType
 	CodeOther            = codes.LogException
 	CodeEngineDiedSilent = codes.LogEngineDiedSilent
 	CodeGlooTimeout      = codes.LogGlooTimeout
@@ -89,8 +91,8 @@ var kindOf = map[diag.Code]string{
 	CodeRayNoGPU: KindRayPlacement, CodeRayWaiting: KindRayPlacement,
 	CodeCUDAGraph:   KindCUDAGraph,
 	CodeUnknownFlag: KindVersionFlag, CodeDeprecated: KindVersionFlag,
-	CodeWorldSize: KindOther,
-	CodeOther:     KindOther, CodeEngineDiedSilent: KindOther, CodeErrorLine: KindOther,
+	CodeWorldSize: KindOther, CodeUnsupportedArch: KindVersionFlag, CodeTransformersType: KindVersionFlag,
+	CodeOther: KindOther, CodeEngineDiedSilent: KindOther, CodeErrorLine: KindOther,
 	CodeWorkerDied: KindOther, CodeIterTimeout: KindOther, CodeDeepGEMM: KindOther,
 	CodeNixlEngineID: KindKVTransfer, CodeKVLeaseExpired: KindKVTransfer, CodeNixlSideChannel: KindKVTransfer,
 	CodeNixlMissing: KindKVTransfer, CodeUCXTransports: KindKVTransfer, CodeUCXGID: KindKVTransfer,

@@ -89,5 +89,52 @@ func configFailureRules() []rule {
 		c.fail(CodeWorldSize, fmt.Sprintf("one engine's world size (tensor × pipeline parallel) is %s but vLLM sees %s GPU(s) on this node: the parallel configuration was refused before any engine started", m[1], m[2]),
 			fmt.Sprintf("vLLM saw %s GPU(s) where the engine needs %s.", m[2], m[1]))
 	})
-	return []rule{head, count, value, world}
+	// vllm/model_executor/models/registry.py (_raise_for_unsupported, as
+	// vLLM's troubleshooting docs quote it):
+	// "Model architectures ['HunyuanImage3ForCausalMM'] are not supported
+	// for now. Supported architectures: dict_keys([…])"
+	// (Tencent-Hunyuan/HunyuanImage-3.0#54, ≈0.11).
+	arch := r(one("are not supported for now"), `Model architectures \[([^\]]*)\] are not supported for now`, func(c *ctx, m [][]byte) {
+		c.noted = true
+		names := archNames(string(m[1]))
+		c.fail(CodeUnsupportedArch, fmt.Sprintf("this vLLM release does not register the architecture %s (its model registry has no implementation of it)", strings.Join(names, ", ")), archFix(names))
+	})
+	// transformers' AutoConfig (models/auto/configuration_auto.py): "The
+	// checkpoint you are trying to load has model type `glm4_moe_lite` but
+	// Transformers does not recognize this architecture." (vllm#33580 on
+	// vLLM 0.15.0).
+	mtype := r(one("but Transformers does not recognize this architecture"), "has model type `([^`]*)` but Transformers does not recognize this architecture", func(c *ctx, m [][]byte) {
+		c.noted = true
+		c.fail(CodeTransformersType, fmt.Sprintf("the installed transformers does not know the checkpoint's model type %q: vLLM could not read its config.json", clip(string(m[1]), 80)), "")
+	})
+	return []rule{head, count, value, world, arch, mtype}
+}
+
+// archNames reads the Python list's names ("'A', 'B'").
+func archNames(list string) []string {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		n = strings.Trim(strings.TrimSpace(n), `'"`)
+		if n != "" && len(out) < 4 {
+			out = append(out, clip(n, 80))
+		}
+	}
+	return out
+}
+
+// archFix names the first release known to register each architecture
+// (vllm.ArchitectureRegisteredSince), or says that vlaunch's table does not know it.
+func archFix(names []string) string {
+	var known, unknown []string
+	for _, n := range names {
+		if v, src, ok := vllm.ArchitectureRegisteredSince(n); ok {
+			known = append(known, fmt.Sprintf("vLLM %s or later registers %s (%s).", v, n, src))
+		} else {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		known = append(known, fmt.Sprintf("vlaunch's release table does not know which vLLM release, if any, registers %s: look for it in the supported-models list of newer releases or in the model's own instructions.", strings.Join(unknown, ", ")))
+	}
+	return strings.Join(known, " ")
 }

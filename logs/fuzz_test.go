@@ -61,6 +61,7 @@ func FuzzAnalyze(f *testing.F) {
 		// pydantic's ValidationError and its Value error line (failrules_config.go), cut and extreme.
 		"pydantic_core._pydantic_core.ValidationError:\n  99999999999999999999 validation errors for \n  Value error, World size (99999999999999999999) is larger than the number of available GPUs (-1) in this",
 		"ValidationError\nValue error, [type=value_error\n  Value error,  [type=",
+		"Model architectures ['',,,'\x1b'] are not supported for now\nModel architectures [] are not supported for now\nhas model type `` but Transformers does not recognize this architecture",
 		"2026-05-29 09:14:45,594 - INFO - [container] (APIServer pid=557)   File \"x\", line 1, in f",
 		"2026-05-29 09:14:45, - a - b - c - INFO - [] - ",
 		"9999-99-99 99:99:99 - CRITICAL - [",

@@ -61,3 +61,37 @@ func TestPydanticValueErrorReason(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsupportedArchitecture (QA 39 #2): HunyuanImage-3's "Model
+// architectures ['HunyuanImage3ForCausalMM'] are not supported for now" is
+// LOG184 (a vLLM release that registers it), naming the class; vlaunch's
+// registry table does not know that class, and the fix says so. A class
+// the table knows (MiniMax-M3's registered name) gets its first release.
+func TestUnsupportedArchitecture(t *testing.T) {
+	rep := fixtureReport(t, "v0.11.x-hunyuanimage3-54-unsupported-arch")
+	f := failureOf(t, rep, "LOG184")
+	if !strings.Contains(f.Message, "HunyuanImage3ForCausalMM") || !strings.Contains(f.Fix, "does not know which vLLM release") || strings.Contains(f.Fix, "Upgrade transformers") {
+		t.Errorf("LOG184: %q / %q", f.Message, f.Fix)
+	}
+	if e := errorFailures(rep); len(e) != 1 {
+		t.Errorf("want LOG184 alone, got %q", e)
+	}
+	fix := archFix(archNames("'MiniMaxM3SparseForCausalLM'"))
+	if !strings.Contains(fix, "vLLM 0.24.0 or later registers MiniMaxM3SparseForCausalLM") {
+		t.Errorf("known class: %q", fix)
+	}
+}
+
+// TestTransformersModelType (QA 39 #2): vllm#33580's "model type
+// `glm4_moe_lite` but Transformers does not recognize this architecture"
+// is LOG185, whose fix upgrades transformers, not vLLM.
+func TestTransformersModelType(t *testing.T) {
+	rep := fixtureReport(t, "v0.15.0-33580-glm47flash-transformers-model-type")
+	f := failureOf(t, rep, "LOG185")
+	if !strings.Contains(f.Message, `"glm4_moe_lite"`) || !strings.HasPrefix(f.Fix, "Upgrade transformers, not vLLM") || !strings.Contains(f.Fix, "#33580") {
+		t.Errorf("LOG185: %q / %q", f.Message, f.Fix)
+	}
+	if e := errorFailures(rep); len(e) != 1 {
+		t.Errorf("want LOG185 alone, got %q", e)
+	}
+}

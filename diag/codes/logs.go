@@ -34,6 +34,8 @@ const (
 	LogUnknownFlag      diag.Code = "LOG181"
 	LogDeprecated       diag.Code = "LOG182"
 	LogWorldSize        diag.Code = "LOG183"
+	LogUnsupportedArch  diag.Code = "LOG184"
+	LogTransformersType diag.Code = "LOG185"
 	LogException        diag.Code = "LOG191"
 	LogEngineDiedSilent diag.Code = "LOG192"
 	LogErrorLine        diag.Code = "LOG193"
@@ -81,6 +83,8 @@ var logEntries = []Entry{
 	{LogUnknownFlag, "log-unknown-argument", diag.Error, "vLLM refused an argument (unknown, removed or invalid in this release)"},
 	{LogDeprecated, "log-deprecated", diag.Warning, "A deprecated argument or variable is in use"},
 	{LogWorldSize, "log-world-size", diag.Error, "vLLM refused the configuration: one engine's world size (TP x PP) is larger than the GPUs it sees on the node"},
+	{LogUnsupportedArch, "log-unsupported-architecture", diag.Error, "The vLLM release does not register the checkpoint's model architecture"},
+	{LogTransformersType, "log-transformers-model-type", diag.Error, "The installed transformers does not know the checkpoint's model type"},
 	{LogException, "log-exception", diag.Error, "An exception vlaunch does not recognise ended a start-up or a run"},
 	{LogEngineDiedSilent, "log-no-root-cause", diag.Error, "An engine failed to start but its root cause is not in the log"},
 	{LogErrorLine, "log-error-line", diag.Error, "An ERROR line vlaunch does not recognise"},
