@@ -62,6 +62,12 @@ type run struct {
 	// could not reach ("Failed to connect to target: HOST:PORT"), for
 	// LOG214's message.
 	transferPeer string
+	// runtime is the first line showing the server or its engine running
+	// (runtime.go): a failure's phase is decided from it.
+	runtime *runtimeEvidence
+	// startup is the first line showing the start-up itself (a start-up
+	// failure's wrapper, a frame only the start-up runs).
+	startup *runtimeEvidence
 }
 
 // maxOrigins bounds the servers told apart in one file; lines of further
@@ -261,6 +267,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 		rn.maxPhase = phNone
 		rn.serving = false
 		rn.profiled, rn.kvSized = false, false
+		rn.runtime, rn.startup = nil, nil
 	}
 	// A pasted excerpt often has no header ("Available KV cache memory:
 	// 8.11 GiB" alone), so a recognised message counts as much as one.

@@ -95,3 +95,60 @@ func TestTransformersModelType(t *testing.T) {
 		t.Errorf("want LOG185 alone, got %q", e)
 	}
 }
+
+// TestRuntimeOOM (QA 39 #3): club-3090#16's out-of-memory is logged before
+// any phase line, then the API server's "AsyncLLM output_handler failed",
+// which runs only once the engines started: LOG103, while serving — not
+// LOG101 "during start-up".
+func TestRuntimeOOM(t *testing.T) {
+	rep := fixtureReport(t, "v0.2x-club3090-16-runtime-oom")
+	f := failureOf(t, rep, "LOG103")
+	if f.Kind != KindOOMRuntime || !strings.Contains(f.Message, "after start-up, while serving: the front-end's output handler failed") || f.Line != 1 {
+		t.Errorf("LOG103: %+v", f)
+	}
+	if e := errorFailures(rep); len(e) != 1 {
+		t.Errorf("want LOG103 alone, got %q", e)
+	}
+}
+
+// TestRuntimeFatal (QA 39 #3): vllm-ascend#3395's "EngineCore encountered
+// a fatal error" through run_busy_loop is LOG197, a runtime failure, not
+// LOG192 "failed to start".
+func TestRuntimeFatal(t *testing.T) {
+	rep := fixtureReport(t, "v0.11.x-ascend3395-runtime-fatal")
+	f := failureOf(t, rep, "LOG197")
+	if !strings.HasPrefix(f.Message, "the engine failed after start-up, while serving") || !strings.Contains(f.Message, "the exception that ended it is not in the log") {
+		t.Errorf("LOG197: %q", f.Message)
+	}
+	if e := errorFailures(rep); len(e) != 1 {
+		t.Errorf("want LOG197 alone, got %q", e)
+	}
+}
+
+// TestOOMPhaseFromEvidence (QA 39 #3): an out-of-memory line with nothing
+// around it has no known phase and says so (LOG101, with LOG103 named in
+// the fix); a start-up wrapper after it makes it a start-up one, a
+// serving line before it a runtime one, and a runtime line after it a
+// runtime one unless the start-up shows. Line shapes from the fixtures;
+// figures made up.
+func TestOOMPhaseFromEvidence(t *testing.T) {
+	const (
+		oom     = "(EngineCore pid=9) ERROR 05-01 14:39:06 [core.py:1131] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 50.00 MiB. GPU 0 has a total capacity of 23.56 GiB of which 21.75 MiB is free.\n"
+		failed  = "(EngineCore pid=9) ERROR 05-01 14:39:06 [core.py:708] EngineCore failed to start.\n"
+		handler = "(APIServer pid=1) ERROR 05-01 14:39:06 [async_llm.py:699] AsyncLLM output_handler failed.\n"
+		up      = "(APIServer pid=1) INFO:     Application startup complete.\n"
+	)
+	for _, tc := range []struct{ name, log, code, msg string }{
+		{"alone", oom, "LOG101", "free; when is unknown"},
+		{"start-up wrapper after", oom + failed, "LOG101", "free during start-up: the log says the start-up failed"},
+		{"serving before", up + oom, "LOG103", "free after start-up (serving)"},
+		{"output handler after", oom + handler, "LOG103", "while serving: the front-end's output handler failed"},
+		{"start-up wins over a later runtime line", oom + failed + handler, "LOG101", "during start-up"},
+	} {
+		rep := analyzeStrings(t, map[string]string{"a.log": tc.log}, "a.log")
+		f := failureOf(t, rep, tc.code)
+		if !strings.Contains(f.Message, tc.msg) {
+			t.Errorf("%s: %s %q, want %q", tc.name, f.Code, f.Message, tc.msg)
+		}
+	}
+}

@@ -4,7 +4,7 @@ import "github.com/vlaunch/vlaunch/diag"
 
 // Log codes (LOGxxx), what `vlaunch logs` recognises in vLLM's start-up
 // logs. 0xx the start-up as a whole, then one hundred per failure kind:
-// 1xx memory (oom_loading, kv_cache_insufficient, cuda_graph), 12x NCCL,
+// 1xx memory (oom_loading, oom_runtime, kv_cache_insufficient, cuda_graph), 12x NCCL,
 // 13x Gloo, 14x DeepEP/NVSHMEM, 15x the DP handshake, 16x Ray placement,
 // 17x CUDA graphs, 18x arguments, 19x anything else; 2xx prefill/decode
 // disaggregation (the KV connector: NIXL handshake, side channel, UCX, KV
@@ -14,6 +14,7 @@ const (
 	LogEnds             diag.Code = "LOG002"
 	LogOOMLoading       diag.Code = "LOG101"
 	LogFreeMemory       diag.Code = "LOG102"
+	LogOOMRuntime       diag.Code = "LOG103"
 	LogNoKVMemory       diag.Code = "LOG111"
 	LogMaxLenTooLong    diag.Code = "LOG112"
 	LogMambaBlocks      diag.Code = "LOG113"
@@ -42,6 +43,7 @@ const (
 	LogWorkerDied       diag.Code = "LOG194"
 	LogIterationTimeout diag.Code = "LOG195"
 	LogDeepGEMM         diag.Code = "LOG196"
+	LogRuntimeFailure   diag.Code = "LOG197"
 	LogNixlEngineID     diag.Code = "LOG201"
 	LogKVLeaseExpired   diag.Code = "LOG203"
 	LogNixlSideChannel  diag.Code = "LOG204"
@@ -63,6 +65,7 @@ var logEntries = []Entry{
 	{LogEnds, "log-ends", diag.Info, "The log ends during start-up with no error and nothing waiting: an excerpt, or a capture cut before the server was up"},
 	{LogOOMLoading, "log-oom-loading", diag.Error, "CUDA out of memory while loading the weights or profiling"},
 	{LogFreeMemory, "log-free-memory", diag.Error, "Less free GPU memory at start-up than gpu_memory_utilization asks for"},
+	{LogOOMRuntime, "log-oom-runtime", diag.Error, "CUDA out of memory after start-up: the engine ran out of memory while serving"},
 	{LogNoKVMemory, "log-no-kv-memory", diag.Error, "No memory left for the KV cache after weights, activations and non-torch memory"},
 	{LogMaxLenTooLong, "log-max-model-len", diag.Error, "One sequence of max_model_len does not fit the KV cache"},
 	{LogMambaBlocks, "log-mamba-blocks", diag.Error, "max_num_seqs exceeds the Mamba cache blocks a hybrid model's state cache holds (one per decode sequence)"},
@@ -91,6 +94,7 @@ var logEntries = []Entry{
 	{LogWorkerDied, "log-worker-died", diag.Error, "A worker process died"},
 	{LogIterationTimeout, "log-iteration-timeout", diag.Error, "An engine step ran longer than VLLM_ENGINE_ITERATION_TIMEOUT_S and the engine gave up"},
 	{LogDeepGEMM, "log-deepgemm", diag.Error, "DeepGEMM (FP8 kernels) is missing, outdated or unsupported on this GPU"},
+	{LogRuntimeFailure, "log-runtime-failure", diag.Error, "An engine failed after start-up, while serving (the log shows the server or the engine's busy loop running)"},
 	{LogNixlEngineID, "log-nixl-engine-id", diag.Error, "The NIXL handshake reached another engine than the one it asked for (engine ID mismatch): the decoder pulls no KV and recomputes the prompt"},
 	{LogKVLeaseExpired, "log-kv-lease-expired", diag.Warning, "A prefill engine freed KV blocks before the decoder read them (lease or abort timeout expired)"},
 	{LogNixlSideChannel, "log-nixl-side-channel", diag.Error, "The NIXL side-channel (handshake) listener cannot bind its address or port"},
