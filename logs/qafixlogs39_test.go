@@ -152,3 +152,29 @@ func TestOOMPhaseFromEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestNegativeGraphNotMemory (QA 39 #5): the DGX Spark (GB10, unified
+// memory) start-up logs "Graph capturing finished in 18 secs, took -0.03
+// GiB". The figure is kept as read (cuda_graph_gib -0.03) but flagged as
+// not a memory figure, with why, in the engine and the notes; a positive
+// figure is not flagged.
+func TestNegativeGraphNotMemory(t *testing.T) {
+	rep := fixtureReport(t, "v0.11.0-armlp-gb10-mistral-negative-graph")
+	if len(rep.Engines) != 1 {
+		t.Fatalf("%d engines", len(rep.Engines))
+	}
+	e := rep.Engines[0]
+	if e.CUDAGraphGiB == nil || *e.CUDAGraphGiB != -0.03 {
+		t.Fatalf("cuda_graph_gib %v, want -0.03 as read", e.CUDAGraphGiB)
+	}
+	if why := e.NotMemory["cuda_graph_gib"]; !strings.Contains(why, "free memory before minus after") || !strings.Contains(why, "unified-memory") {
+		t.Errorf("not_memory %q", why)
+	}
+	if !strings.Contains(strings.Join(rep.Notes, "\n"), "the CUDA graph figure -0.03 GiB (v0.11.0-armlp-gb10-mistral-negative-graph/node0.log:46) is kept as logged but is not a memory figure") {
+		t.Errorf("notes %q", rep.Notes)
+	}
+	pos := analyzeStrings(t, map[string]string{"a.log": "(EngineCore pid=1) INFO 08-23 09:40:11 [gpu_model_runner.py:6913] Graph capturing finished in 26 secs, took 0.94 GiB\n"}, "a.log")
+	if len(pos.Engines) != 1 || pos.Engines[0].NotMemory != nil {
+		t.Errorf("a positive figure is flagged: %+v", pos.Engines)
+	}
+}
