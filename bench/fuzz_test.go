@@ -24,6 +24,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"request_throughput":{"unit":"x"},"request_count":{"avg":1e300},"input_config":{"loadgen":{"concurrency":2.5,"request_rate_mode":"concurrency_burst"}}}`))
 	f.Add([]byte(`{"benchmarks":[{"type_":"generative_benchmark","duration":1,"config":{"strategy":{"type_":"concurrent","streams":2}},"metrics":{"request_totals":{"successful":1,"errored":0,"incomplete":0},"output_token_count":{"successful":{"mean":3}}}}]}`))
 	f.Add([]byte("============ Serving Benchmark Result ============\nMax reqeuest concurrency: 0\nSuccessful requests: 1\n=====\n"))
+	f.Add([]byte("============ Serving Benchmark Result ============\nSuccessful requests: 1\nBenchmark duration (s): 1\nTotal input tokens: 1\nTotal generated tokens: 1\nMedian TTFT (ms): -0\nMean TPOT (ms):"))
 	f.Add([]byte(`[{"duration":1,"completed":1,"total_input_tokens":1,"total_output_tokens":1,"request_rate":"inf","endpoint_type":"openai","run_number":0},[],{"benchmarks":[]}]`))
 	f.Add([]byte(`{"backend":"sglang","request_rate":"trace","duration":2,"completed":1,"total_input_tokens":1,"total_output_tokens":3,"server_info":{"a":1},"tag":null,"accept_length":null}`))
 	// inference-perf shapes: a concurrent stage, a Prometheus report, a

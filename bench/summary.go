@@ -56,7 +56,17 @@ func parseSummaries(source string, data []byte) ([]Result, error) {
 		}
 	}
 	if block != nil {
-		return nil, fmt.Errorf("%s: the printed result is cut off (no closing line of '=')", source)
+		// A paste often stops at the last figure, without the closing
+		// line of '=' (qa/realin39's llama31-8b-multinode-dp-c16.txt):
+		// the block is kept when every figure calibrate needs is there.
+		r, err := unclosedResult(pre, block)
+		if err != nil {
+			return nil, fmt.Errorf("%s: printed result %d is cut off (no closing line of '='): %w", source, len(out)+1, err)
+		}
+		out = append(out, r)
+		if len(out) > MaxRecords {
+			return nil, fmt.Errorf("%s: more than %d results", source, MaxRecords)
+		}
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no benchmark result in the file", source)
@@ -65,6 +75,27 @@ func parseSummaries(source string, data []byte) ([]Result, error) {
 		out[i].Source, out[i].Record, out[i].Records = source, i+1, len(out)
 	}
 	return out, nil
+}
+
+// unclosedResult reads a block with no closing line: an error when a
+// figure the replay needs is missing — the totals summaryResult requires,
+// and a centre (median or mean) of TTFT and of TPOT, the latencies
+// calibrate fits (calibrate/metrics.go targetsOf) — else the result, noted.
+func unclosedResult(pre, b map[string]string) (Result, error) {
+	r, err := summaryResult(pre, b)
+	if err != nil {
+		return r, err
+	}
+	for name, s := range map[string]Stat{"TTFT": r.TTFT, "TPOT": r.TPOT} {
+		if _, ok := s.Get("median"); ok {
+			continue
+		}
+		if _, ok := s.Get("mean"); !ok {
+			return r, fmt.Errorf("no median or mean %s line", name)
+		}
+	}
+	r.Notes = append(r.Notes, "the printed block has no closing line of '=' (pasted without it): read because every figure the replay needs is present")
+	return r, nil
 }
 
 // summaryStats maps the printed statistic labels to a Result's Stat.

@@ -221,3 +221,35 @@ func TestSummarySGLangCookbook(t *testing.T) {
 		t.Errorf("block 4: %+v", r)
 	}
 }
+
+// TestPrintedSummaryUnclosed (QA 39 #4): a pasted `vllm bench serve`
+// result without its closing line of '=' (a public write-up's Llama 3.1 8B
+// multi-node DP run, bench/testdata/vllm-serve-unclosed-dp-c16.txt) has
+// every figure the replay needs: it is read, with a note. The same block
+// cut before its TPOT section, or with a figure cut in half, is refused.
+func TestPrintedSummaryUnclosed(t *testing.T) {
+	data, err := os.ReadFile("testdata/vllm-serve-unclosed-dp-c16.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Parse("x.txt", data)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("refused: %v", err)
+	}
+	r := rs[0]
+	if r.Completed != 100 || r.Load.Kind != LoadClosedLoop || r.Load.Concurrency != 16 || r.TPOT["median"] != 7.36 || r.TTFT["median"] != 43.61 {
+		t.Errorf("read %+v", r)
+	}
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "no closing line of '='") {
+		t.Errorf("no note of the missing closing line: %q", r.Notes)
+	}
+	s := string(data)
+	for name, in := range map[string]string{
+		"cut before TPOT": s[:strings.Index(s, "-----Time per Output Token")],
+		"figure cut":      s + "P99 ITL (ms):\n",
+	} {
+		if _, err := Parse("x.txt", []byte(in)); err == nil || !strings.Contains(err.Error(), "cut off") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

@@ -23,6 +23,9 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		if res.NotUsed != "" {
 			what = "not used: " + res.NotUsed
 		}
+		if res.Failed != "" {
+			what += "; " + res.Failed
+		}
 		fmt.Fprintf(w, "| %s | %s |\n", md(res.Name), md(what))
 	}
 	if len(r.Constants) == 0 {

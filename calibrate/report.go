@@ -1,9 +1,11 @@
 package calibrate
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
+	"github.com/vlaunch/vlaunch/bench"
 	"github.com/vlaunch/vlaunch/calfile"
 	"github.com/vlaunch/vlaunch/fitter"
 )
@@ -54,6 +56,20 @@ type ResultReport struct {
 	Endpoint string `json:"endpoint,omitempty"`
 	// NotUsed says why the result was left out ("" when used).
 	NotUsed string `json:"not_used,omitempty"`
+	// Failed says how many of the run's requests failed, when any did
+	// (failedText).
+	Failed string `json:"failed,omitempty"`
+}
+
+// failedText says that some of a run's requests failed: the client's
+// figures (throughput, latencies, the request shape) count only the ones
+// that completed, which a user must know to read the fit. "" when none
+// failed.
+func failedText(r *bench.Result) string {
+	if r.Failed <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d requests failed: the client's figures count only the %d that completed", r.Failed, r.Completed+r.Failed, r.Completed)
 }
 
 // ConstantReport is one constant before and after.

@@ -20,6 +20,9 @@ func (r *Report) WriteText(w io.Writer) {
 			what = "not used: " + res.NotUsed
 		}
 		fmt.Fprintf(w, "  %-28s %s\n", res.Name, what)
+		if res.Failed != "" {
+			fmt.Fprintln(w, wrap(res.Failed, 92, "    "))
+		}
 	}
 	if len(r.Constants) == 0 {
 		return

@@ -37,6 +37,9 @@ type fileState struct {
 	// dpCoordinator is set when the file shows vLLM starting its DP
 	// coordinator: the deployment is data-parallel.
 	dpCoordinator bool
+	// pydantic is the last ValidationError whose "Value error" line (its
+	// reason) has not come yet (failrules_config.go).
+	pydantic *pydanticNote
 }
 
 // run is how far one server's start-up got in a file, and how often it
@@ -59,6 +62,12 @@ type run struct {
 	// could not reach ("Failed to connect to target: HOST:PORT"), for
 	// LOG214's message.
 	transferPeer string
+	// runtime is the first line showing the server or its engine running
+	// (runtime.go): a failure's phase is decided from it.
+	runtime *runtimeEvidence
+	// startup is the first line showing the start-up itself (a start-up
+	// failure's wrapper, a frame only the start-up runs).
+	startup *runtimeEvidence
 }
 
 // maxOrigins bounds the servers told apart in one file; lines of further
@@ -258,6 +267,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 		rn.maxPhase = phNone
 		rn.serving = false
 		rn.profiled, rn.kvSized = false, false
+		rn.runtime, rn.startup = nil, nil
 	}
 	// A pasted excerpt often has no header ("Available KV cache memory:
 	// 8.11 GiB" alone), so a recognised message counts as much as one.

@@ -56,6 +56,7 @@ func (a *analyzer) report() *Report {
 		rep.Engines = append(rep.Engines, a.engine(g))
 	}
 	rep.Notes = append(rep.Notes, twinNotes(groups)...)
+	rep.Notes = append(rep.Notes, notMemoryNotes(rep.Engines)...)
 	rep.Notes = append(rep.Notes, a.sharedPIDNotes()...)
 	rep.Notes = append(rep.Notes, a.unattributedNotes(groups)...)
 	rep.Notes = append(rep.Notes, a.argsNotes()...)

@@ -10,6 +10,7 @@ import (
 // Failure kinds: what broke, in the terms of issue 14.
 const (
 	KindOOMLoading          = "oom_loading"
+	KindOOMRuntime          = "oom_runtime"
 	KindKVCacheInsufficient = "kv_cache_insufficient"
 	KindNCCL                = "nccl"
 	KindGlooInterface       = "gloo_interface"
@@ -23,7 +24,7 @@ const (
 )
 
 // Kinds lists every failure kind, in the order reports and docs use.
-var Kinds = []string{KindOOMLoading, KindKVCacheInsufficient, KindNCCL, KindGlooInterface,
+var Kinds = []string{KindOOMLoading, KindOOMRuntime, KindKVCacheInsufficient, KindNCCL, KindGlooInterface,
 	KindDeepEPNVSHMEM, KindDPHandshake, KindRayPlacement, KindCUDAGraph, KindVersionFlag, KindKVTransfer, KindOther}
 
 // Codes of the findings `vlaunch logs` reports; the catalog (diag/codes)
@@ -34,6 +35,8 @@ const (
 	CodeEnds             = codes.LogEnds
 	CodeOOMLoading       = codes.LogOOMLoading
 	CodeFreeMemory       = codes.LogFreeMemory
+	CodeOOMRuntime       = codes.LogOOMRuntime
+	CodeRuntimeFailure   = codes.LogRuntimeFailure
 	CodeNoKVMemory       = codes.LogNoKVMemory
 	CodeMaxLenTooLong    = codes.LogMaxLenTooLong
 	CodeMambaBlocks      = codes.LogMambaBlocks
@@ -49,6 +52,9 @@ const (
 	CodeCUDAGraph        = codes.LogCUDAGraph
 	CodeUnknownFlag      = codes.LogUnknownFlag
 	CodeDeprecated       = codes.LogDeprecated
+	CodeWorldSize        = codes.LogWorldSize
+	CodeUnsupportedArch  = codes.LogUnsupportedArch
+	CodeTransformersType = codes.LogTransformersType
 	CodeOther            = codes.LogException
 	CodeEngineDiedSilent = codes.LogEngineDiedSilent
 	CodeGlooTimeout      = codes.LogGlooTimeout
@@ -76,8 +82,9 @@ const (
 // kindOf is the failure kind of each code. A stop (LOG001) and an end
 // (LOG002) take their kind from the phase the log ends in instead.
 var kindOf = map[diag.Code]string{
-	CodeOOMLoading: KindOOMLoading, CodeFreeMemory: KindOOMLoading,
-	CodeNoKVMemory: KindKVCacheInsufficient, CodeMaxLenTooLong: KindKVCacheInsufficient, CodeHMAOff: KindKVCacheInsufficient,
+	CodeOOMLoading: KindOOMLoading, CodeFreeMemory: KindOOMLoading, CodeOOMRuntime: KindOOMRuntime,
+	CodeRuntimeFailure: KindOther,
+	CodeNoKVMemory:     KindKVCacheInsufficient, CodeMaxLenTooLong: KindKVCacheInsufficient, CodeHMAOff: KindKVCacheInsufficient,
 	CodeMambaBlocks:   KindKVCacheInsufficient,
 	CodeNCCL:          KindNCCL,
 	CodeGlooInterface: KindGlooInterface, CodeGlooConnect: KindGlooInterface, CodeGlooLoopback: KindGlooInterface,
@@ -88,6 +95,7 @@ var kindOf = map[diag.Code]string{
 	CodeRayNoGPU: KindRayPlacement, CodeRayWaiting: KindRayPlacement,
 	CodeCUDAGraph:   KindCUDAGraph,
 	CodeUnknownFlag: KindVersionFlag, CodeDeprecated: KindVersionFlag,
+	CodeWorldSize: KindOther, CodeUnsupportedArch: KindVersionFlag, CodeTransformersType: KindVersionFlag,
 	CodeOther: KindOther, CodeEngineDiedSilent: KindOther, CodeErrorLine: KindOther,
 	CodeWorkerDied: KindOther, CodeIterTimeout: KindOther, CodeDeepGEMM: KindOther,
 	CodeNixlEngineID: KindKVTransfer, CodeKVLeaseExpired: KindKVTransfer, CodeNixlSideChannel: KindKVTransfer,

@@ -98,6 +98,32 @@ func derivedNonTorch(p *proc) val {
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
 
+// negativeGraphWhy says why a negative "Graph capturing finished in N
+// secs, took X GiB" is not the graphs' memory: vLLM's capture_model
+// (vllm/v1/worker/gpu_model_runner.py, every V1 release the fixtures show)
+// logs start_free_gpu_memory − end_free_gpu_memory, two readings of
+// torch.cuda.mem_get_info around the capture. A negative value means the
+// device's free memory rose during the capture: on a unified-memory GPU
+// (DGX Spark's GB10, whose "GPU memory" is the system's LPDDR5X,
+// catalog/gpus.go) the operating system, the page cache and other
+// processes move that figure, so it is noise there, and a capture cannot
+// free memory on any GPU. The figure is reported as logged and used as no
+// memory fact (the Compare terms never read it).
+const negativeGraphWhy = "negative: vLLM logs the capture's cost as the free memory before minus after it (torch.cuda.mem_get_info); free memory rose during the capture, as the operating system and other processes move it on a unified-memory GPU (GB10), so it is noise, not the graphs' size"
+
+// notMemoryNotes says, per engine, which figures were kept as read but are
+// not memory facts, where they were logged, and why.
+func notMemoryNotes(engines []Engine) []string {
+	var out []string
+	for _, e := range engines {
+		if why, ok := e.NotMemory["cuda_graph_gib"]; ok && e.CUDAGraphGiB != nil {
+			out = append(out, fmt.Sprintf("engine %s: the CUDA graph figure %g GiB (%s) is kept as logged but is not a memory figure: %s",
+				e.ID, *e.CUDAGraphGiB, e.Evidence["cuda_graph_gib"], why))
+		}
+	}
+	return out
+}
+
 // engine builds the report entry of one group.
 func (a *analyzer) engine(g *group) Engine {
 	e := Engine{ID: g.id(), Evidence: map[string]string{}, Ranks: []Rank{}}
@@ -121,6 +147,9 @@ func (a *analyzer) engine(g *group) Engine {
 	e.WeightsGiB, e.WeightsSeconds = b.num(fWeightsGiB), b.num(fWeightsSec)
 	e.ActivationPeakGiB, e.NonTorchGiB = b.num(fActivationGiB), b.num(fNonTorchGiB)
 	e.CUDAGraphGiB, e.AvailableKVGiB = b.num(fCUDAGraphGiB), b.num(fAvailableKVGiB)
+	if e.CUDAGraphGiB != nil && *e.CUDAGraphGiB < 0 {
+		e.NotMemory = map[string]string{"cuda_graph_gib": negativeGraphWhy}
+	}
 	e.NumGPUBlocks, e.BlockSize = b.int64(fGPUBlocks), b.int(fBlockSize)
 	b.bindingKV()
 	e.ConsumedGiB = b.consumed()

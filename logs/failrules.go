@@ -15,6 +15,7 @@ func failureRules() []rule {
 	rs = append(rs, networkFailureRules()...)
 	rs = append(rs, dpRayFailureRules()...)
 	rs = append(rs, argFailureRules()...)
+	rs = append(rs, configFailureRules()...)
 	rs = append(rs, processFailureRules()...)
 	rs = append(rs, dpBindRules()...)
 	rs = append(rs, pdFailureRules()...)
@@ -48,13 +49,17 @@ func memoryFailureRules() []rule {
 			// stderr, an excerpt): the traceback says where it was.
 			c.fail(CodeCUDAGraph, msg+" while capturing CUDA graphs (the traceback runs through the capture)", "")
 		case ph >= phEngineReady:
-			c.fail(CodeOther, msg+" after start-up (while serving)", "")
+			c.fail(CodeOOMRuntime, msg+" after start-up ("+phaseDoing[ph]+")", "")
 		case c.p.dgFrames&dgWarmup != 0:
 			// vllm#29360: the warm-up's traceback, with no phase line
 			// after the KV cache's.
 			c.fail(CodeOOMLoading, msg+" during the kernel warm-up (kernel_warmup → deep_gemm_warmup), after the KV cache was sized", dgWarmupOOMFix)
 		default:
-			c.fail(CodeOOMLoading, msg+" during "+orDefault(ph.String(), "start-up"), "")
+			// settle decides, once the whole log is read, whether a line
+			// only a running server logs makes it a runtime one.
+			if f := c.fail(CodeOOMLoading, msg+" during "+orDefault(ph.String(), "start-up"), ""); f != nil && f.oom == nil {
+				f.oom = &oomNote{msg: msg, ph: ph}
+			}
 		}
 	})
 	free := r(one("is less than desired GPU memory utilization"), `\(([\d.]+)/([\d.]+) GiB\) on startup is less than desired GPU memory utilization \(([\d.]+), ([\d.]+) GiB\)`, func(c *ctx, m [][]byte) {

@@ -25,6 +25,15 @@ type failure struct {
 	// could not bind: the report completes both once the whole log is read.
 	dead *deadWorker
 	bind *zmqBind
+	// oom is an out-of-memory's own message and the phase it was logged
+	// in, for settle's runtime decision.
+	oom *oomNote
+}
+
+// oomNote is what settle needs of an out-of-memory failure.
+type oomNote struct {
+	msg string
+	ph  phase
 }
 
 // failureSet keeps one failure per code and process, in order of first appearance.

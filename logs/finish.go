@@ -171,6 +171,17 @@ func (a *analyzer) settle(f *failure) (diag.Code, string, string) {
 		return CodeNixlSideChannel, strings.Replace(f.message, "ZMQ cannot bind", "the NIXL side channel cannot bind", 1), a.nixlBindFix(f.p, f.bind) + " " + defOf(CodeNixlSideChannel).Fix
 	case f.code == CodeDPBind && f.bind != nil && !a.dpEndpoint(f.p, f.bind):
 		return CodeOther, f.text, defOf(CodeOther).Fix
+	case f.code == CodeOOMLoading && f.oom != nil:
+		if ev := a.runtimeFor(f.p, f.at, f.oom.ph <= phStart); ev != nil {
+			return CodeOOMRuntime, f.oom.msg + " after start-up, while serving: " + a.evidenceText(ev), defOf(CodeOOMRuntime).Fix
+		}
+		if ev := a.startupFor(f.p); ev != nil && f.oom.ph == phNone {
+			return f.code, f.oom.msg + " during start-up: " + a.evidenceText(ev), f.fix
+		}
+		if f.oom.ph == phNone {
+			return f.code, f.oom.msg + "; when is unknown: the log shows no start-up phase before it and no line only a running server logs",
+				"If the server was already serving, it is a runtime out-of-memory (LOG103): see that fix. Else: " + f.fix
+		}
 	case f.code == CodeWorkerDied && f.dead != nil:
 		return f.code, f.message + a.deadCause(f.p, f.dead, f.at), f.fix
 	}
@@ -259,8 +270,20 @@ func (a *analyzer) generic(ps []*proc, engineOf map[*proc]*group, serving bool) 
 	case exc == nil:
 		return Failure{}, false
 	}
+	msg := note.text
+	if code == CodeOther || code == CodeEngineDiedSilent {
+		unknown := p.phase <= phStart && a.runOfProc(p).maxPhase <= phStart
+		if ev := a.runtimeFor(p, note.at, unknown); ev != nil {
+			if code == CodeOther {
+				msg = note.text + " — after start-up, while serving: " + a.evidenceText(ev)
+			} else {
+				msg = "the engine failed after start-up, while serving (" + a.evidenceText(ev) + "); the exception that ended it is not in the log: " + note.text
+			}
+			code = CodeRuntimeFailure
+		}
+	}
 	d := defOf(code)
-	sev, msg, fix := "error", note.text, d.Fix
+	sev, fix := "error", d.Fix
 	if code == CodeErrorLine && serving && note.at.no < a.servedAt[note.at.file] {
 		sev, msg = "warning", "logged at error level, start-up continued: "+note.text
 		fix = "The server started after this line, so it did not stop the start-up; " + d.Fix

@@ -58,6 +58,13 @@ func FuzzAnalyze(f *testing.F) {
 		"(EngineCore pid=1) 2026-07-25 13:42:38,525 - INFO - autotuner.py:824 - flashinfer.jit: [Autotuner]: Autotuning process starts ...",
 		"(vLLMHttpServer pid=62552, ip=172.17.207.216) (EngineCore_DP1 pid=62912) ERROR 01-14 03:48:38 [core.py:843]   File \"x\", line 1, in f",
 		"(a pid=1, ip=) (b pid=2, ip=) (c pid=3) (d pid=) ERROR 01-01 00:00:00 [a]   File \"",
+		// pydantic's ValidationError and its Value error line (failrules_config.go), cut and extreme.
+		"pydantic_core._pydantic_core.ValidationError:\n  99999999999999999999 validation errors for \n  Value error, World size (99999999999999999999) is larger than the number of available GPUs (-1) in this",
+		"ValidationError\nValue error, [type=value_error\n  Value error,  [type=",
+		// Runtime and start-up evidence (runtime.go): markers before and after an out-of-memory, cut frames.
+		"torch.OutOfMemoryError: CUDA out of memory.\nAsyncLLM output_handler failed.\nEngineCore failed to start.\n  File \"/model_executor/models/x.py\", line , in __init__\n  File \"\", line 1, in run_busy_loop\n  File \"x\", line 1, in marlin_repack",
+		"Received request \nAdded request \n\"POST /v1/\nEngineCore encountered a fatal error\nKeyError",
+		"Model architectures ['',,,'\x1b'] are not supported for now\nModel architectures [] are not supported for now\nhas model type `` but Transformers does not recognize this architecture",
 		"2026-05-29 09:14:45,594 - INFO - [container] (APIServer pid=557)   File \"x\", line 1, in f",
 		"2026-05-29 09:14:45, - a - b - c - INFO - [] - ",
 		"9999-99-99 99:99:99 - CRITICAL - [",

@@ -127,6 +127,9 @@ type Engine struct {
 	// kv_cache_tokens (V0 blocks × block size), activation_peak_gib (V0
 	// 0.6.4 peak torch memory minus weights).
 	Derived []string `json:"derived,omitempty"`
+	// NotMemory names the figures kept as read that are not memory facts,
+	// with why (a negative CUDA graph figure: negativeGraphWhy).
+	NotMemory map[string]string `json:"not_memory,omitempty"`
 
 	AttentionBackend string            `json:"attention_backend,omitempty"`
 	All2AllBackend   string            `json:"all2all_backend,omitempty"`

@@ -118,6 +118,7 @@ func ruleTable() []rule {
 	rs = append(rs, phaseRules()...)
 	rs = append(rs, kvConnectorRules()...)
 	rs = append(rs, profileRules()...)
+	rs = append(rs, runtimeRules()...)
 	return rs
 }
 
@@ -538,6 +539,7 @@ func phaseRules() []rule {
 		r([]string{"Uvicorn running on", "Application startup complete", "Starting vLLM API server",
 			"Starting vLLM server on", "Avg prompt throughput"}, "", func(c *ctx, _ [][]byte) {
 			c.phase(phServing)
+			c.sawRuntime("the server was up (\"" + clip(string(c.l.msg), 60) + "\")")
 			c.r.serving = true
 			if n := c.l.no; n > c.a.servedAt[c.p.file] {
 				c.a.servedAt[c.p.file] = n

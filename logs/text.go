@@ -145,9 +145,17 @@ func memoryLine(e *Engine) string {
 		"activation " + floatStr(e.ActivationPeakGiB, "") + derivedMark(e, "activation_peak_gib"),
 		"non-torch " + floatStr(e.NonTorchGiB, "") + derivedMark(e, "non_torch_gib") + consumedMark(e),
 		"KV " + floatStr(e.AvailableKVGiB, "") + kvMinMark(e),
-		"CUDA graphs " + floatStr(e.CUDAGraphGiB, ""),
+		"CUDA graphs " + floatStr(e.CUDAGraphGiB, "") + notMemoryMark(e, "cuda_graph_gib"),
 	}
 	return strings.Join(parts, " | ")
+}
+
+// notMemoryMark flags a figure kept as read that is not a memory fact.
+func notMemoryMark(e *Engine, key string) string {
+	if _, ok := e.NotMemory[key]; ok {
+		return " (noise, not memory: see notes)"
+	}
+	return ""
 }
 
 // profiledUtil is the utilization vLLM 0.21+ says the requested one is

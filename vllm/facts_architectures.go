@@ -132,3 +132,29 @@ func (r Release) RegisteredArchitectures(modelType string) (names []string, sour
 	a, ok := archRegistered[modelType]
 	return a.names, a.source, ok
 }
+
+// ArchitectureRegisteredSince returns the first release known to register
+// the architecture class name (a config.json `architectures` entry, as
+// vLLM's "Model architectures ['X'] are not supported for now" names it),
+// from the registry names above and the model_type's minimum release, with
+// the sources; ok is false for a class this table does not cover (which
+// release, if any, registers it is then unknown here).
+func ArchitectureRegisteredSince(name string) (since Version, source string, ok bool) {
+	for modelType, a := range archRegistered {
+		for _, n := range a.names {
+			if n != name {
+				continue
+			}
+			s, known := archSince[modelType]
+			if !known {
+				return Version{}, "", false
+			}
+			src := a.source
+			if f, ok := archFirst[modelType]; ok {
+				src = f.source + "; " + src
+			}
+			return s.since, src, true
+		}
+	}
+	return Version{}, "", false
+}

@@ -349,3 +349,20 @@ func TestMaxCompletionTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestArchitectureRegisteredSince: the registry's class names map to the
+// first release that has them (MiniMax-M3's Sparse classes: 0.24.0, PR
+// #45381 merged after v0.23.0 was cut); a class the table does not cover
+// (HunyuanImage-3's, or MiniMax-M3's config name the registry does not
+// know) is unknown, not refused.
+func TestArchitectureRegisteredSince(t *testing.T) {
+	v, src, ok := ArchitectureRegisteredSince("MiniMaxM3SparseForCausalLM")
+	if !ok || v.String() != "0.24.0" || !strings.Contains(src, "#45381") {
+		t.Errorf("MiniMaxM3SparseForCausalLM: %v %q %v", v, src, ok)
+	}
+	for _, n := range []string{"HunyuanImage3ForCausalMM", "MiniMaxM3ForCausalLM", ""} {
+		if _, _, ok := ArchitectureRegisteredSince(n); ok {
+			t.Errorf("%q: known", n)
+		}
+	}
+}

@@ -4,7 +4,7 @@ import "github.com/vlaunch/vlaunch/diag"
 
 // Log codes (LOGxxx), what `vlaunch logs` recognises in vLLM's start-up
 // logs. 0xx the start-up as a whole, then one hundred per failure kind:
-// 1xx memory (oom_loading, kv_cache_insufficient, cuda_graph), 12x NCCL,
+// 1xx memory (oom_loading, oom_runtime, kv_cache_insufficient, cuda_graph), 12x NCCL,
 // 13x Gloo, 14x DeepEP/NVSHMEM, 15x the DP handshake, 16x Ray placement,
 // 17x CUDA graphs, 18x arguments, 19x anything else; 2xx prefill/decode
 // disaggregation (the KV connector: NIXL handshake, side channel, UCX, KV
@@ -14,6 +14,7 @@ const (
 	LogEnds             diag.Code = "LOG002"
 	LogOOMLoading       diag.Code = "LOG101"
 	LogFreeMemory       diag.Code = "LOG102"
+	LogOOMRuntime       diag.Code = "LOG103"
 	LogNoKVMemory       diag.Code = "LOG111"
 	LogMaxLenTooLong    diag.Code = "LOG112"
 	LogMambaBlocks      diag.Code = "LOG113"
@@ -33,12 +34,16 @@ const (
 	LogCUDAGraph        diag.Code = "LOG171"
 	LogUnknownFlag      diag.Code = "LOG181"
 	LogDeprecated       diag.Code = "LOG182"
+	LogWorldSize        diag.Code = "LOG183"
+	LogUnsupportedArch  diag.Code = "LOG184"
+	LogTransformersType diag.Code = "LOG185"
 	LogException        diag.Code = "LOG191"
 	LogEngineDiedSilent diag.Code = "LOG192"
 	LogErrorLine        diag.Code = "LOG193"
 	LogWorkerDied       diag.Code = "LOG194"
 	LogIterationTimeout diag.Code = "LOG195"
 	LogDeepGEMM         diag.Code = "LOG196"
+	LogRuntimeFailure   diag.Code = "LOG197"
 	LogNixlEngineID     diag.Code = "LOG201"
 	LogKVLeaseExpired   diag.Code = "LOG203"
 	LogNixlSideChannel  diag.Code = "LOG204"
@@ -60,6 +65,7 @@ var logEntries = []Entry{
 	{LogEnds, "log-ends", diag.Info, "The log ends during start-up with no error and nothing waiting: an excerpt, or a capture cut before the server was up"},
 	{LogOOMLoading, "log-oom-loading", diag.Error, "CUDA out of memory while loading the weights or profiling"},
 	{LogFreeMemory, "log-free-memory", diag.Error, "Less free GPU memory at start-up than gpu_memory_utilization asks for"},
+	{LogOOMRuntime, "log-oom-runtime", diag.Error, "CUDA out of memory after start-up: the engine ran out of memory while serving"},
 	{LogNoKVMemory, "log-no-kv-memory", diag.Error, "No memory left for the KV cache after weights, activations and non-torch memory"},
 	{LogMaxLenTooLong, "log-max-model-len", diag.Error, "One sequence of max_model_len does not fit the KV cache"},
 	{LogMambaBlocks, "log-mamba-blocks", diag.Error, "max_num_seqs exceeds the Mamba cache blocks a hybrid model's state cache holds (one per decode sequence)"},
@@ -79,12 +85,16 @@ var logEntries = []Entry{
 	{LogCUDAGraph, "log-cuda-graph", diag.Error, "CUDA graph capture failed"},
 	{LogUnknownFlag, "log-unknown-argument", diag.Error, "vLLM refused an argument (unknown, removed or invalid in this release)"},
 	{LogDeprecated, "log-deprecated", diag.Warning, "A deprecated argument or variable is in use"},
+	{LogWorldSize, "log-world-size", diag.Error, "vLLM refused the configuration: one engine's world size (TP x PP) is larger than the GPUs it sees on the node"},
+	{LogUnsupportedArch, "log-unsupported-architecture", diag.Error, "The vLLM release does not register the checkpoint's model architecture"},
+	{LogTransformersType, "log-transformers-model-type", diag.Error, "The installed transformers does not know the checkpoint's model type"},
 	{LogException, "log-exception", diag.Error, "An exception vlaunch does not recognise ended a start-up or a run"},
 	{LogEngineDiedSilent, "log-no-root-cause", diag.Error, "An engine failed to start but its root cause is not in the log"},
 	{LogErrorLine, "log-error-line", diag.Error, "An ERROR line vlaunch does not recognise"},
 	{LogWorkerDied, "log-worker-died", diag.Error, "A worker process died"},
 	{LogIterationTimeout, "log-iteration-timeout", diag.Error, "An engine step ran longer than VLLM_ENGINE_ITERATION_TIMEOUT_S and the engine gave up"},
 	{LogDeepGEMM, "log-deepgemm", diag.Error, "DeepGEMM (FP8 kernels) is missing, outdated or unsupported on this GPU"},
+	{LogRuntimeFailure, "log-runtime-failure", diag.Error, "An engine failed after start-up, while serving (the log shows the server or the engine's busy loop running)"},
 	{LogNixlEngineID, "log-nixl-engine-id", diag.Error, "The NIXL handshake reached another engine than the one it asked for (engine ID mismatch): the decoder pulls no KV and recomputes the prompt"},
 	{LogKVLeaseExpired, "log-kv-lease-expired", diag.Warning, "A prefill engine freed KV blocks before the decoder read them (lease or abort timeout expired)"},
 	{LogNixlSideChannel, "log-nixl-side-channel", diag.Error, "The NIXL side-channel (handshake) listener cannot bind its address or port"},
