@@ -144,7 +144,7 @@ var lintEntries = []Entry{
 	{VLSecret, "literal-secret", diag.Error, "A credential written into a launch file"},
 	{VLSpeculative, "speculative-config", diag.Error, "A --speculative-config the release cannot run"},
 	{VLNCCLTransport, "nccl-transport-disabled", diag.Warning, "NCCL peer-to-peer or InfiniBand switched off where the server needs it"},
-	{VLKVTransferConfig, "kv-transfer-config", diag.Error, "--kv-transfer-config names a connector without kv_role, or a kv_role vLLM refuses"},
+	{VLKVTransferConfig, "kv-transfer-config", diag.Error, "--kv-transfer-config names a connector without kv_role, a kv_role vLLM refuses, or a key the release's KVTransferConfig lacks"},
 	{VLKVConnector, "kv-connector-version", diag.Error, "KV connector not registered in the release (not yet, or no longer)"},
 	{VLDCP, "decode-context-parallel-size", diag.Error, "A --decode-context-parallel-size the tensor size, the release, the model's attention or the forced attention backend cannot run"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
