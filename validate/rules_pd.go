@@ -247,6 +247,14 @@ func assemblePD(c *checker) {
 		if strings.Contains(q.What+q.Other, "router") {
 			path, hint = p("disaggregation", "router", "port"), "give the router a port no engine on its node uses (e.g. keep 8000 for the router and set vllm.port: 8100)"
 		}
+		if both := q.What + q.Other; strings.Contains(both, "Prometheus metrics") {
+			// vllm-router's --prometheus-port (vllm.RouterMetricsPort), which
+			// router.sh writes: the other use moves.
+			hint = fmt.Sprintf("vllm-router binds %d for its Prometheus metrics (--prometheus-port, as router.sh writes it): move the other use off %d", vllm.RouterMetricsPort, vllm.RouterMetricsPort)
+			if !strings.Contains(both, "the router's port") {
+				path = p("vllm", "port")
+			}
+		}
 		switch both := q.What + q.Other; {
 		case strings.Count(both, "bootstrap server") == 2: // instances sharing a node, one port for all in vllm.env
 			path, hint = poolEnvPath(c, spec.RolePrefill, vllm.MooncakeBootstrapPortEnv), "leave "+vllm.MooncakeBootstrapPortEnv+" unset: vlaunch gives each prefill instance on a node its own"

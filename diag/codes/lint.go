@@ -158,7 +158,7 @@ var lintEntries = []Entry{
 	{VLNoSocketIfname, "no-socket-ifname", diag.Info, "No node sets GLOO_SOCKET_IFNAME or NCCL_SOCKET_IFNAME"},
 	{VLHostIP, "host-ip", diag.Error, "VLLM_HOST_IP shared by several nodes or loopback"},
 	{VLBackendSame, "backend-same", diag.Error, "All-to-all backend differs between nodes"},
-	{VLPortConflict, "port-conflict", diag.Error, "Two servers on one host use the same port"},
+	{VLPortConflict, "port-conflict", diag.Error, "Two servers (or a server and vllm-router) on one host use the same port"},
 	{VLNNodes, "nnodes", diag.Error, "Inconsistent --nnodes, --node-rank or --master-addr"},
 	{VLRayHeads, "ray-heads", diag.Warning, "More than one Ray head"},
 	{VLAPIServerCount, "api-server-count", diag.Info, "Primary relies on the automatic API-server count"},
