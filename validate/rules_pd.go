@@ -81,10 +81,12 @@ func checkPDNodes(c *checker) bool {
 	}
 	for i, n := range c.d.Hardware.Nodes {
 		if n.Name != "" && owner[n.Name] == "" && n.Name == g.Router.Node {
-			// router.sh runs there, so the node is not idle; its GPUs are
-			// (hardware.nodes[].gpus is at least 1).
-			c.warnf(CodePDNodes, p("hardware", "nodes", i, "name"), "the router needs no GPU: add the node to a pool, or run the router on a pool's node",
-				"node %q is in neither pool: it runs only the P/D router (disaggregation.router.node), its GPUs idle", n.Name)
+			// router.sh runs there, so the node is not idle; its GPUs are,
+			// unless it has none (gpus: 0, a CPU-only host: QA left 39 #1).
+			if n.GPUs > 0 {
+				c.warnf(CodePDNodes, p("hardware", "nodes", i, "name"), "the router needs no GPU: add the node to a pool, run the router on a pool's node, or give a CPU-only host gpus: 0",
+					"node %q is in neither pool: it runs only the P/D router (disaggregation.router.node), its GPUs idle", n.Name)
+			}
 			continue
 		}
 		if n.Name != "" && owner[n.Name] == "" {
