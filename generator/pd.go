@@ -31,6 +31,10 @@ type PDPlan struct {
 	// Docker, router.yaml on Kubernetes when the spec names an image (nil
 	// otherwise: the README says how to run it).
 	RouterArgs []Arg
+	// RouterMetricsPort is the port router.sh gives vllm-router's
+	// Prometheus metrics listener (--prometheus-port, on 127.0.0.1:
+	// vllm.RouterMetricsPort); 0 without a vllm-router command.
+	RouterMetricsPort int
 	// K8sName and Namespace name the router's Deployment and Service.
 	K8sName, Namespace string
 	Roles              []PDRolePlan
@@ -133,6 +137,7 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 	pp.Summary = opt.Summary
 	pp.Namespace = pp.Roles[0].Plan.K8s.Namespace // the pools' (the runtime's defaults applied)
 	if !pp.Router.LLMD() && (runtime != "kubernetes" || pp.Router.Image != "") {
+		pp.RouterMetricsPort = vllm.RouterMetricsPort
 		pp.RouterArgs = routerArgs(pp)
 	}
 	top, err := renderPD(pp, opt.TemplatesDir)
@@ -234,7 +239,12 @@ func routerArgs(pp *PDPlan) []Arg {
 	if k := pp.Bundle.RouterKVConnector; k != "" {
 		args = append(args, Arg{Text: "--kv-connector"}, Arg{Text: k})
 	}
-	return append(args, Arg{Text: "--host"}, Arg{Text: "0.0.0.0"}, Arg{Text: "--port"}, Arg{Text: itoa(pp.Router.Port)})
+	args = append(args, Arg{Text: "--host"}, Arg{Text: "0.0.0.0"}, Arg{Text: "--port"}, Arg{Text: itoa(pp.Router.Port)})
+	// The router always binds its Prometheus metrics listener too
+	// (vllm.RouterMetricsSource): its port is written out, so that the
+	// bundle names every port the router's node binds (validate SPEC129,
+	// preflight PF301 and lint VL212 check it against the engines').
+	return append(args, Arg{Text: "--prometheus-port"}, Arg{Text: itoa(pp.RouterMetricsPort)})
 }
 
 // renderPD renders the disaggregated bundle's top-level files: the

@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"sort"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -41,6 +43,7 @@ func checkKVTransferConfig(p *pass) {
 			p.ReportAt(s.Inv, k.pos("kv_role"), "kv_role is one of kv_producer, kv_consumer or kv_both",
 				"kv_role %q is not a role vLLM accepts (\"Unsupported kv_role\")", k.Role)
 		}
+		checkKVTransferKeys(p, s, k)
 		if hasRole && k.Connector == "" && k.Keys["kv_connector_module_path"].Raw == nil && s.KV().Known {
 			if _, ok := k.Keys["kv_connector"]; !ok {
 				p.ReportAtSeverity(s.Inv, k.pos("kv_role"), diag.Warning, `name the connector ("kv_connector": "NixlConnector", ...)`,
@@ -48,6 +51,61 @@ func checkKVTransferConfig(p *pass) {
 			}
 		}
 	}
+}
+
+// checkKVTransferKeys reports a --kv-transfer-config key that is not a
+// KVTransferConfig field of the server's release (vllm.KVTransferFields,
+// read at each tag 0.6.5-0.24.0): an error where the release's argument
+// parsing refuses it (0.9.0: a TypeError from the stdlib dataclass; 0.16.0
+// on: pydantic's extra="forbid"), a warning where pydantic's default
+// extra='ignore' drops it silently (0.6.5-0.8.5, 0.9.1-0.15.1), a note
+// for a release after the last one read (QA left 39 #3).
+func checkKVTransferKeys(p *pass, s *server, k kvTransfer) {
+	fields, effect, src, ok := vllm.KVTransferFields(s.Rel.Version)
+	last := vllm.KVTransferFieldsLastRead()
+	if !ok && !s.Rel.Version.Less(last) {
+		fields, _, src, _ = vllm.KVTransferFields(last)
+	} else if !ok {
+		return // before --kv-transfer-config, or a release not read
+	}
+	names := make([]string, 0, len(k.Keys))
+	for name := range k.Keys {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if oneOf(name, fields) {
+			continue
+		}
+		hint := "KVTransferConfig's fields are " + strings.Join(fields, ", ") + "; a connector's own settings go in kv_connector_extra_config"
+		if since := vllm.KVTransferFieldSince(name); since != "" {
+			hint = name + " is a KVTransferConfig field from vLLM " + since + " on; " + hint
+		} else if c := nearestKVField(name, fields); c != "" {
+			hint = "did you mean " + c + "? " + hint
+		}
+		switch {
+		case !ok:
+			p.ReportAtSeverity(s.Inv, k.pos(name), diag.Info, hint,
+				"--kv-transfer-config key %q is not a KVTransferConfig field in vLLM %s, the last release read (%s); vLLM %s was not read: from 0.16.0 an unknown key makes vllm serve exit",
+				name, last, src, s.Rel)
+		case effect == vllm.KVKeyRefused:
+			p.ReportVersioned(s, k.pos(name), hint,
+				"--kv-transfer-config key %q is not a KVTransferConfig field in vLLM %s: argument parsing refuses it and vllm serve exits (%s)", name, s.Rel, src)
+		default:
+			p.ReportAtSeverity(s.Inv, k.pos(name), diag.Warning, hint,
+				"--kv-transfer-config key %q is not a KVTransferConfig field in vLLM %s, which drops it silently: the setting has no effect (%s)", name, s.Rel, src)
+		}
+	}
+}
+
+// nearestKVField returns a field one or two edits from name, or "".
+func nearestKVField(name string, fields []string) string {
+	for _, f := range fields {
+		if catalog.Levenshtein(name, f) <= 2 {
+			return f
+		}
+	}
+	return ""
 }
 
 // checkDynamoConnector reports a Dynamo prefill/decode worker that passes

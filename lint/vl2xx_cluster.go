@@ -2,8 +2,11 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/lint/launch"
+	"github.com/vlaunch/vlaunch/vllm"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // checkPortConflict reports two servers started together on one host with
@@ -36,6 +39,88 @@ func checkPortConflict(p *pass) {
 	for _, s := range p.Servers {
 		checkOwnPorts(p, s)
 	}
+	checkRouterPorts(p)
+}
+
+// checkRouterPorts reports a `vllm-router` command whose ports meet: its
+// --port and --prometheus-port, which it always binds (defaults 30000 and
+// 29000, vllm.RouterMetricsSource), one and the same, or either of them a
+// vLLM server's API port on the same host while the server runs (VL212,
+// QA left 39 #2).
+func checkRouterPorts(p *pass) {
+	type key struct{ scope, port string }
+	api := map[key]*server{}
+	for _, s := range p.Servers {
+		if s.Headless() || s.Inv.Role != "" || s.Inv.Frontend != "" {
+			continue
+		}
+		port := "8000"
+		if v, ok := s.Str("port"); ok {
+			if !v.Known {
+				continue
+			}
+			port = v.Text
+		}
+		api[key{p.hostScope(s), port}] = s
+	}
+	for _, sc := range p.Scripts {
+		scope := "file " + sc.Name()
+		if h, ok := p.hosts[sc.Name()]; ok {
+			scope = "host " + h
+		}
+		syntax.Walk(sc.File, func(n syntax.Node) bool {
+			call, ok := n.(*syntax.CallExpr)
+			if !ok {
+				return true
+			}
+			cmd, args, ok := routerCall(call)
+			if !ok {
+				return true
+			}
+			port := routerFlag(args, "--port", fmt.Sprint(vllm.RouterDefaultPort), cmd)
+			metrics := routerFlag(args, "--prometheus-port", fmt.Sprint(vllm.RouterMetricsPort), cmd)
+			if port.text != "" && port.text == metrics.text {
+				p.Report(sc.Name(), sc.Pos(metrics.at.Pos()), "give --prometheus-port a port of its own",
+					"vllm-router's --port %s is also its --prometheus-port: it binds its Prometheus metrics listener there too (%s)", port.text, vllm.RouterMetricsSource)
+				return false
+			}
+			for _, rp := range []struct {
+				routerPort
+				what string
+			}{{port, "as its --port"}, {metrics, "for its Prometheus metrics (--prometheus-port, always served)"}} {
+				s, ok := api[key{scope, rp.text}]
+				if rp.text == "" || !ok || (s.Inv.File == sc.Name() && !s.Inv.Background) {
+					continue
+				}
+				p.Report(sc.Name(), sc.Pos(rp.at.Pos()), "give the router and each server on a host their own ports",
+					"vllm-router binds port %s %s: it is the API port of the server started at %s on the same host", rp.text, rp.what, startedIn(s, sc.Name()))
+			}
+			return false
+		})
+	}
+}
+
+// routerPort is one port a vllm-router command binds: its value and the
+// word that gives it (the command's name when the default applies).
+type routerPort struct {
+	text string
+	at   *syntax.Word
+}
+
+// routerFlag reads --name VALUE or --name=VALUE from a vllm-router
+// command's words; the default when absent, "" when not a literal.
+func routerFlag(args []*syntax.Word, name, def string, cmd *syntax.Word) routerPort {
+	out := routerPort{def, cmd}
+	for i, w := range args {
+		lit := w.Lit()
+		switch {
+		case lit == name && i+1 < len(args):
+			out = routerPort{args[i+1].Lit(), args[i+1]}
+		case strings.HasPrefix(lit, name+"="):
+			out = routerPort{strings.TrimPrefix(lit, name+"="), w}
+		}
+	}
+	return out
 }
 
 // checkOwnPorts reports an API port that one server also uses for
@@ -110,8 +195,11 @@ func runsAlongside(prev, s *server) bool {
 
 // startedAt locates prev for a finding on s: "line N" in s's file, else
 // "FILE:N".
-func startedAt(prev, s *server) string {
-	if prev.Inv.File == s.Inv.File {
+func startedAt(prev, s *server) string { return startedIn(prev, s.Inv.File) }
+
+// startedIn locates prev for a finding in file.
+func startedIn(prev *server, file string) string {
+	if prev.Inv.File == file {
 		return fmt.Sprintf("line %d", prev.Inv.Pos.Line)
 	}
 	return fmt.Sprintf("%s:%d", prev.Inv.File, prev.Inv.Pos.Line)

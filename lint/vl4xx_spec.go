@@ -25,11 +25,17 @@ func (p *pass) specGPUs(s *server) int {
 	if i := p.specNodeFor(s); i >= 0 {
 		return p.Spec.Hardware.Nodes[i].GPUs
 	}
-	n := p.Spec.Hardware.Nodes[0].GPUs
+	// The common count of the nodes that run engines: a P/D router's
+	// CPU-only node (gpus: 0, spec.RouterOnlyNode) runs none.
+	n, seen := 0, false
 	for _, node := range p.Spec.Hardware.Nodes {
-		if node.GPUs != n {
+		if p.Spec.RouterOnlyNode(node.Name) {
+			continue
+		}
+		if seen && node.GPUs != n {
 			return 0
 		}
+		n, seen = node.GPUs, true
 	}
 	return n
 }

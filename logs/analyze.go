@@ -219,8 +219,7 @@ func (a *analyzer) read(src *Source) error {
 	fi := len(a.files)
 	a.files = append(a.files, f)
 	lr := newLineReader(src.r)
-	head, _ := src.r.Peek(pasteHeadBytes)
-	pr := newPasteReader(lr, head)
+	pr := newPasteReader(lr)
 	var p parser
 	var l line
 	for {

@@ -272,8 +272,7 @@ func TestPasteNotDecoded(t *testing.T) {
 				t.Fatal(err)
 			}
 			lr := newLineReader(src.r)
-			head, _ := src.r.Peek(pasteHeadBytes)
-			pr := newPasteReader(lr, head)
+			pr := newPasteReader(lr)
 			var last []byte
 			for {
 				raw, _, ok := pr.next()

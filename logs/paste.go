@@ -32,13 +32,27 @@ type pasteReader struct {
 	lr *lineReader
 	// md and html are set once the capture showed Markdown escapes or
 	// HTML character references; width is the hard wrap's width in
-	// characters, 0 when the head shows none.
+	// characters, 0 while the lines read show none.
 	md, html bool
 	width    int
 	// strip is the prefix every line of the head has when the whole paste
 	// is a Markdown list item ("- ") or an indented code block (four
 	// spaces): it is removed from every line that has it.
 	strip []byte
+	// ahead holds the physical lines read ahead of the one being returned
+	// (pasteHeadBytes of them while the input lasts), ahead[at:] being
+	// those not yet returned; aheadBytes is their size. The wrap figures
+	// (stats) are those of these lines: a hard wrap is recognised in any
+	// pasteHeadBytes of the input, not only its head, and before the
+	// first wrapped line is returned; the input is read once, at most
+	// pasteHeadBytes ahead (QA left 39 #4: a pip or docker preamble longer
+	// than the head hid a wrapped engine log behind it).
+	ahead      []physLine
+	at         int
+	aheadBytes int
+	eof        bool
+	sniffed    bool
+	stats      wrapStats
 	// pending is a physical line read ahead of its turn (the line after a
 	// full-width one that did not continue it), pno its number.
 	pending []byte
@@ -51,70 +65,231 @@ type pasteReader struct {
 	joins int
 }
 
+// physLine is a physical line read ahead, its number and its share of
+// the wrap figures: its visible width, whether it is blank, and whether it
+// continues the line before it (cont) without starting as it starts
+// (unlike), counted to that line's width.
+type physLine struct {
+	b            []byte
+	no, w        int
+	blank        bool
+	cont, unlike bool
+}
+
 // pasteHeadBytes is how much of a file is looked at for the paste's form
-// before its first line is read.
+// before its first line is read, and how far ahead of the line it returns
+// the reader looks for a hard wrap while none has been found.
 const pasteHeadBytes = 64 << 10
 
-func newPasteReader(lr *lineReader, head []byte) *pasteReader {
+func newPasteReader(lr *lineReader) *pasteReader {
 	pr := &pasteReader{lr: lr}
-	pr.sniff(head)
+	pr.fill()
 	return pr
 }
 
-// sniff looks for the forms in the head of the file.
-func (pr *pasteReader) sniff(head []byte) {
-	var widths map[int]int
-	maxw, lines, all := 0, 0, head
-	prefixed := map[string]int{}
-	for len(head) > 0 {
-		i := bytes.IndexByte(head, '\n')
-		if i < 0 {
-			// The head's last line may be cut by the head's end: only
-			// its escapes count.
-			pr.evidence(head)
+// fill reads lines ahead until pasteHeadBytes are held or the input ends.
+// The first time, the head's lines (those ending within its first
+// pasteHeadBytes) decide the paste's form (sniff); after that a hard wrap
+// the lines held show is taken as soon as they show it (wrapSeen).
+func (pr *pasteReader) fill() {
+	for !pr.eof && pr.aheadBytes < pasteHeadBytes {
+		r, ok := pr.lr.next()
+		if !ok {
+			pr.eof = true
 			break
 		}
-		l := trimEOL(head[:i])
-		head = head[i+1:]
-		pr.evidence(l)
-		if len(bytes.TrimSpace(l)) > 0 {
-			lines++
-			for _, p := range pastePrefixes {
-				if bytes.HasPrefix(l, []byte(p)) {
-					prefixed[p]++
-				}
-			}
+		if !pr.sniffed && pr.aheadBytes+len(r)+1 > pasteHeadBytes {
+			pr.sniff()
 		}
-		w := visibleWidth(l)
-		if w > maxw {
-			maxw = w
+		var b []byte
+		if n := len(pr.ahead); n < cap(pr.ahead) {
+			b = pr.ahead[:n+1][n].b[:0] // a returned line's buffer, reused
 		}
-		if w >= minWrapWidth {
-			if widths == nil {
-				widths = map[int]int{}
-			}
-			widths[w]++
+		b = append(b, r...)
+		pr.ahead = append(pr.ahead, physLine{b: b, no: pr.lr.no})
+		pr.aheadBytes += len(b) + 1
+		if !pr.sniffed {
+			pr.evidence(b)
+			pr.stats.prefixes(b)
+		}
+		if !pr.stats.done {
+			pr.count(len(pr.ahead) - 1)
 		}
 	}
+	if !pr.sniffed {
+		pr.sniff()
+	}
+}
+
+// count adds the line ahead[i] (the last read) to the wrap figures.
+func (pr *pasteReader) count(i int) {
+	s, l := &pr.stats, &pr.ahead[i]
+	if s.widths == nil {
+		s.widths, s.cont, s.unlike = map[int]int{}, map[int]int{}, map[int]int{}
+	}
+	l.w, l.blank = visibleWidth(l.b), len(bytes.TrimSpace(l.b)) == 0
+	if !l.blank {
+		s.lines++
+	}
+	if l.w >= minWrapWidth {
+		s.widths[l.w]++
+		s.maxw = max(s.maxw, l.w)
+	}
+	if i > pr.at {
+		p := &pr.ahead[i-1]
+		if p.w >= minWrapWidth && continuesWrap(l.b) {
+			l.cont = true
+			s.cont[p.w]++
+			if !(len(l.b) >= 4 && len(p.b) >= 4 && bytes.Equal(l.b[:4], p.b[:4])) {
+				l.unlike = true
+				s.unlike[p.w]++
+			}
+			pr.wrapSeen(p.w)
+		}
+	}
+}
+
+// uncount removes the line ahead[at] (about to be returned) from the wrap
+// figures, with its pairing to the line after it.
+func (pr *pasteReader) uncount() {
+	s, l := &pr.stats, &pr.ahead[pr.at]
+	if !l.blank {
+		s.lines--
+	}
+	if l.w < minWrapWidth {
+		return
+	}
+	if s.widths[l.w]--; s.widths[l.w] == 0 {
+		delete(s.widths, l.w)
+		if l.w == s.maxw {
+			s.maxw = 0
+			for w := range s.widths {
+				s.maxw = max(s.maxw, w)
+			}
+		}
+	}
+	if pr.at+1 < len(pr.ahead) {
+		n := &pr.ahead[pr.at+1]
+		if n.cont {
+			s.cont[l.w]--
+		}
+		if n.unlike {
+			s.unlike[l.w]--
+		}
+		n.cont, n.unlike = false, false
+	}
+	pr.wrapSeen(l.w)
+}
+
+// wrapSeen takes a hard wrap once the head was sniffed and the lines held
+// show one, looking at the longest width and at w, the width whose figures
+// just changed.
+func (pr *pasteReader) wrapSeen(w int) {
+	s := &pr.stats
+	if !pr.sniffed || pr.width > 0 {
+		return
+	}
+	if s.longestWraps() {
+		pr.width = s.maxw
+	} else if UseWrapBelowLongest && s.belowWraps(w) {
+		pr.width = w
+	}
+	s.done = pr.width > 0
+}
+
+// phys returns the next physical line and its number. The slice is valid
+// until the next call.
+func (pr *pasteReader) phys() ([]byte, int, bool) {
+	if pr.at == len(pr.ahead) {
+		pr.ahead, pr.at = pr.ahead[:0], 0
+	} else if pr.at > 256 && pr.at*2 > len(pr.ahead) {
+		// The lines not yet returned move to the front, the returned
+		// ones' buffers behind them for fill to reuse.
+		rev := func(a []physLine) {
+			for i, j := 0, len(a)-1; i < j; i, j = i+1, j-1 {
+				a[i], a[j] = a[j], a[i]
+			}
+		}
+		rev(pr.ahead[:pr.at])
+		rev(pr.ahead[pr.at:])
+		rev(pr.ahead)
+		pr.ahead, pr.at = pr.ahead[:len(pr.ahead)-pr.at], 0
+	}
+	pr.fill()
+	if pr.at == len(pr.ahead) {
+		return nil, 0, false
+	}
+	if !pr.stats.done {
+		pr.uncount()
+	}
+	l := pr.ahead[pr.at]
+	pr.at++
+	pr.aheadBytes -= len(l.b) + 1
+	return l.b, l.no, true
+}
+
+// wrapStats are the figures a hard wrap is recognised by, over the lines
+// held ahead: how many lines have each visible width (of at least
+// minWrapWidth), how many of those the next line continues (cont) and how
+// many it continues without starting as they start (unlike), the longest
+// such width and the number of non-blank lines. prefixed counts the head's
+// lines by paste prefix. done: a wrap was taken, the figures are no
+// longer kept.
+type wrapStats struct {
+	widths, cont, unlike map[int]int
+	maxw, lines          int
+	prefixed             map[string]int
+	done                 bool
+}
+
+// prefixes counts the head's lines that start with each paste prefix.
+func (s *wrapStats) prefixes(l []byte) {
+	if len(bytes.TrimSpace(l)) == 0 {
+		return
+	}
 	for _, p := range pastePrefixes {
-		if lines >= 3 && prefixed[p] == lines {
+		if bytes.HasPrefix(l, []byte(p)) {
+			if s.prefixed == nil {
+				s.prefixed = map[string]int{}
+			}
+			s.prefixed[p]++
+		}
+	}
+}
+
+// longestWraps: a terminal or page cut every line longer than its width:
+// the longest lines are all exactly that wide, there are several of them,
+// and (nearly) each is followed by a line that starts no log line of its
+// own. Equal lines of several ranks are as long as one another but each
+// is followed by the next rank's prefixed line.
+func (s *wrapStats) longestWraps() bool {
+	n, c := s.widths[s.maxw], s.cont[s.maxw]
+	return s.maxw >= minWrapWidth && n >= 3 && n*50 >= s.lines && c >= 3 && c*5 >= n*4
+}
+
+// belowWraps: the test of UseWrapBelowLongest for one width.
+func (s *wrapStats) belowWraps(w int) bool {
+	n, c := s.widths[w], s.unlike[w]
+	return n >= 5 && c >= 5 && c*5 >= n*4
+}
+
+// sniff decides the paste's form from the head's lines.
+func (pr *pasteReader) sniff() {
+	pr.sniffed = true
+	s := &pr.stats
+	for _, p := range pastePrefixes {
+		if s.lines >= 3 && s.prefixed[p] == s.lines {
 			pr.strip = []byte(p)
 			break
 		}
 	}
-	// A terminal or page cut every line longer than its width: the longest
-	// lines are all exactly that wide, there are several of them, and
-	// (nearly) each is followed by a line that starts no log line of its
-	// own. Equal lines of several ranks are as long as one another but
-	// each is followed by the next rank's prefixed line.
-	if n := widths[maxw]; maxw >= minWrapWidth && n >= 3 && n*50 >= lines {
-		if c := continuedLines(all, maxw); c >= 3 && c*5 >= n*4 {
-			pr.width = maxw
-		}
+	if s.longestWraps() {
+		pr.width = s.maxw
 	}
 	if pr.width == 0 && UseWrapBelowLongest {
-		pr.width = wrapBelowLongest(all, widths)
+		pr.width = s.wrapBelowLongest()
 	}
+	s.done = pr.width > 0
 }
 
 // UseWrapBelowLongest also looks for a hard wrap narrower than the head's
@@ -128,52 +303,16 @@ func (pr *pasteReader) sniff(head []byte) {
 // glog line vlaunch does not parse as a log line's start) does not count.
 var UseWrapBelowLongest = true
 
-func wrapBelowLongest(all []byte, widths map[int]int) int {
+// wrapBelowLongest returns the most continued width below the longest
+// that passes belowWraps (the widest of equals), 0 when none does.
+func (s *wrapStats) wrapBelowLongest() int {
 	best, bestC := 0, 0
-	for w, n := range widths {
-		if n < 5 {
-			continue
-		}
-		if c := continuedUnlike(all, w); c >= 5 && c*5 >= n*4 && (c > bestC || c == bestC && w > best) {
+	for w := range s.widths {
+		if c := s.unlike[w]; s.belowWraps(w) && (c > bestC || c == bestC && w > best) {
 			best, bestC = w, c
 		}
 	}
 	return best
-}
-
-// continuedUnlike counts the lines of the given width that the next line
-// continues without starting as they start (their first 4 bytes).
-func continuedUnlike(head []byte, width int) int {
-	return countContinued(head, width, func(prev, l []byte) bool {
-		return !(len(l) >= 4 && len(prev) >= 4 && bytes.Equal(l[:4], prev[:4]))
-	})
-}
-
-// continuedLines counts the lines of the given width in head that the
-// next line continues.
-func continuedLines(head []byte, width int) int {
-	return countContinued(head, width, func(_, _ []byte) bool { return true })
-}
-
-// countContinued counts the lines of head of the given visible width whose
-// next line continues them (continuesWrap) and for which also(line, next)
-// holds.
-func countContinued(head []byte, width int, also func(prev, l []byte) bool) int {
-	n := 0
-	var prev []byte
-	for len(head) > 0 {
-		i := bytes.IndexByte(head, '\n')
-		if i < 0 {
-			break
-		}
-		l := trimEOL(head[:i])
-		head = head[i+1:]
-		if prev != nil && visibleWidth(prev) == width && continuesWrap(l) && also(prev, l) {
-			n++
-		}
-		prev = l
-	}
-	return n
 }
 
 // pastePrefixes are the Markdown block prefixes removed when every line
@@ -321,11 +460,11 @@ func (pr *pasteReader) next() ([]byte, int, bool) {
 		pr.held = false
 		raw, no = pr.pending, pr.pno
 	} else {
-		r, ok := pr.lr.next()
+		r, n, ok := pr.phys()
 		if !ok {
 			return nil, 0, false
 		}
-		raw, no = r, pr.lr.no
+		raw, no = r, n
 	}
 	if len(pr.strip) > 0 && bytes.HasPrefix(raw, pr.strip) {
 		raw = raw[len(pr.strip):]
@@ -367,13 +506,13 @@ func (pr *pasteReader) wrapsAt(raw []byte) bool {
 func (pr *pasteReader) join(first []byte) []byte {
 	pr.joined = append(pr.joined[:0], first...)
 	for i := 0; i < 64; i++ {
-		r, ok := pr.lr.next()
+		r, n, ok := pr.phys()
 		if !ok {
 			break
 		}
 		if !continuesWrap(r) {
 			pr.pending = append(pr.pending[:0], r...)
-			pr.pno, pr.held = pr.lr.no, true
+			pr.pno, pr.held = n, true
 			break
 		}
 		pr.joins++

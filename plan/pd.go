@@ -126,7 +126,9 @@ func (p *PDSettings) withPD(c *spec.Deployment) {
 	if p.RouterPort > 0 {
 		g.Router.Port = p.RouterPort
 	}
-	if !g.Router.LLMD() && (!containsName(p.Prefill.Nodes, g.Router.Node) && !containsName(p.Decode.Nodes, g.Router.Node) || g.Router.Node == "") {
+	// The router stays on a CPU-only host of its own (gpus: 0): no pool
+	// can take that node.
+	if !g.Router.LLMD() && !c.GPULess(g.Router.Node) && (!containsName(p.Prefill.Nodes, g.Router.Node) && !containsName(p.Decode.Nodes, g.Router.Node) || g.Router.Node == "") {
 		g.Router.Node = p.Prefill.Nodes[0]
 	}
 	if p.EnginePort > 0 {

@@ -42,7 +42,7 @@ func applyPD(root *yaml.Node, own, s Settings, notes *[]string) {
 	}
 	kind := lookup(r, "kind")
 	llmd := kind != nil && kind.Value == spec.RouterKindLLMD // runs on no node of the spec's (SPEC126)
-	if node := lookup(r, "node"); !llmd && (node == nil || (!containsName(p.Prefill.Nodes, node.Value) && !containsName(p.Decode.Nodes, node.Value))) {
+	if node := lookup(r, "node"); !llmd && (node == nil || (!gpuLessNodes(root)[node.Value] && !containsName(p.Prefill.Nodes, node.Value) && !containsName(p.Decode.Nodes, node.Value))) {
 		setScalar(r, "node", p.Prefill.Nodes[0], "!!str")
 	}
 	if p.RouterPort > 0 {
@@ -118,6 +118,7 @@ func removePD(root *yaml.Node, notes *[]string) {
 		port = p.Value
 	}
 	remove(root, "disaggregation")
+	dropGPULessNodes(root, notes)
 	movePort(mapping(root, "vllm"), port, port+" was the P/D router's port, the one clients use; the colocated engine now serves them there", notes)
 }
 
@@ -137,4 +138,42 @@ func movePort(v *yaml.Node, port, why string, notes *[]string) {
 	if n := lookup(v, "port"); n.LineComment == "" {
 		n.LineComment = "# was " + old + "; " + why + " (vlaunch plan --apply)"
 	}
+}
+
+// gpuLessNodes are the names of hardware.nodes entries with gpus: 0 (a P/D
+// router's CPU-only host, the only node validate lets have none).
+func gpuLessNodes(root *yaml.Node) map[string]bool {
+	out := map[string]bool{}
+	nodes := lookup(lookup(root, "hardware"), "nodes")
+	if nodes == nil || nodes.Kind != yaml.SequenceNode {
+		return out
+	}
+	for _, n := range nodes.Content {
+		name, gpus := lookup(n, "name"), lookup(n, "gpus")
+		if name != nil && gpus != nil && name.Kind == yaml.ScalarNode && gpus.Kind == yaml.ScalarNode && gpus.Value == "0" {
+			out[name.Value] = true
+		}
+	}
+	return out
+}
+
+// dropGPULessNodes removes the nodes without GPUs from hardware.nodes when
+// a colocated candidate replaces the pools: the CPU-only host ran only the
+// P/D router, which a colocated deployment does not have, and validate
+// refuses a node with 0 GPUs anywhere else (SPEC005).
+func dropGPULessNodes(root *yaml.Node, notes *[]string) {
+	nodes := lookup(lookup(root, "hardware"), "nodes")
+	drop := gpuLessNodes(root)
+	if len(drop) == 0 {
+		return
+	}
+	kept := nodes.Content[:0]
+	for _, n := range nodes.Content {
+		if name := lookup(n, "name"); name != nil && drop[name.Value] {
+			*notes = append(*notes, fmt.Sprintf("hardware.nodes: %s removed: it had no GPU and ran only the P/D router, which a colocated deployment has not", name.Value))
+			continue
+		}
+		kept = append(kept, n)
+	}
+	nodes.Content = kept
 }

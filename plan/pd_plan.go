@@ -26,6 +26,7 @@ func colocatedBase(d *resolve.Deployment) (*resolve.Deployment, Settings, error)
 	own.PD = ownPD(d.Spec)
 	c := *d.Spec
 	c.Disaggregation = nil
+	c.Hardware.Nodes = d.Spec.GPUNodes() // a P/D router's CPU-only host runs no engine
 	c.Parallelism = spec.Parallelism{Auto: true}
 	base, err := resolve.Assemble(&c, d.Parts())
 	return base, own, err
@@ -63,9 +64,9 @@ func pdCandidates(d, base *resolve.Deployment, own Settings, sum *PDSummary) []*
 		sum.NotTried = s.noneFits()
 	}
 	split := "P/D pools take whole nodes, the first nodes prefill (in the spec's order; every split up to 8 nodes, eighths and thirds of more)"
-	if len(d.Spec.Hardware.Nodes) == 1 {
+	if nodes := d.Spec.GPUNodes(); len(nodes) == 1 {
 		split = "P/D pools share the one node, its first GPUs prefill (every count of them; resolve's split, as generate writes it: each instance on consecutive GPUs of the node)"
-	} else if len(s.boundaries(d.Spec.Hardware.Nodes)) > 0 {
+	} else if len(s.boundaries(nodes)) > 0 {
 		split = "P/D pools take whole nodes, the first nodes prefill (in the spec's order; every split up to 8 nodes, eighths and thirds of more), or share one boundary node (every node, every count of its GPUs to prefill, its first ones; up to 8 nodes, not on Kubernetes): each instance of a pool sharing it inside one node, resolve's split, the hand-off priced as check does (over NVLink for the pairs both on the boundary node, over the NICs for the rest)"
 	}
 	sum.Notes = append(sum.Notes, split+"; both pools keep the spec's weights and KV-cache dtype; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs; a pool choice that another on the same nodes beats on every figure of the bound is dropped",

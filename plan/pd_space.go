@@ -137,7 +137,7 @@ const allSplits = 8
 // (boundaryCandidates).
 func (s *pdSearch) candidates() []Settings {
 	var out []Settings
-	nodes := s.src.Hardware.Nodes
+	nodes := s.src.GPUNodes() // not a P/D router's CPU-only host
 	if len(nodes) == 1 {
 		return s.sharedCandidates(nodes[0])
 	}

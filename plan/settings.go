@@ -97,6 +97,7 @@ func (s Settings) toSpec(d *spec.Deployment) *spec.Deployment {
 		return &c
 	}
 	c.Disaggregation = nil
+	c.Hardware.Nodes = d.GPUNodes() // a P/D router's CPU-only host runs no engine
 	c.Parallelism = spec.Parallelism{Tensor: s.TP, Pipeline: s.PP, Data: s.DP, Expert: s.EP, Replicas: s.Replicas}
 	c.Model.Weights = s.Weights
 	c.VLLM.KVCacheDType, c.VLLM.All2AllBackend, c.VLLM.EnableDBO = s.KVCacheDType, s.All2All, s.DBO

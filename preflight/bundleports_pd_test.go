@@ -54,7 +54,7 @@ func TestPDPoolPortsFromBundle(t *testing.T) {
 		want    Status
 		mention []string
 	}{
-		{pre, "node0", 9000, nil, Pass, []string{"free: 9000, 6379, 8000", "Ray head's GCS"}},
+		{pre, "node0", 9000, nil, Pass, []string{"free: 9000, 29000, 6379, 8000", "Ray head's GCS"}},
 		{pre, "node0", 9000, []int{6379}, Fail, []string{"6379 in use"}},
 		{pre, "node1", 0, nil, Skip, []string{"headless"}},
 		{dec, "node2", 0, nil, Pass, []string{"free: 6379, 8000"}},

@@ -44,8 +44,12 @@ func (e *env) bootstrapPorts() []boundPort {
 	return ps
 }
 
-// routerPortWhat names the P/D router's port in the check's messages.
-const routerPortWhat = "the P/D router (disaggregation.router.port)"
+// routerPortWhat and routerMetricsWhat name the P/D router's ports in the
+// check's messages.
+const (
+	routerPortWhat    = "the P/D router (disaggregation.router.port)"
+	routerMetricsWhat = "the P/D router's Prometheus metrics (vllm-router --prometheus-port, router.sh)"
+)
 
 func checkPortsFree(_ context.Context, e *env) Result {
 	var ps []boundPort
@@ -57,8 +61,14 @@ func checkPortsFree(_ context.Context, e *env) Result {
 	}
 	if e.opts.RouterPort > 0 {
 		// router.sh runs on disaggregation.router.node and binds its port
-		// there, whether or not the node also serves an API.
-		ps = append([]boundPort{{e.opts.RouterPort, routerPortWhat}}, ps...)
+		// there, whether or not the node also serves an API, and
+		// vllm-router's Prometheus metrics port (--prometheus-port, which
+		// router.sh writes: vllm.RouterMetricsPort, on 127.0.0.1).
+		rp := []boundPort{{e.opts.RouterPort, routerPortWhat}}
+		if e.r == nil || e.r.PD == nil || !e.r.PD.Router.LLMD() {
+			rp = append(rp, boundPort{vllm.RouterMetricsPort, routerMetricsWhat})
+		}
+		ps = append(rp, ps...)
 	}
 	if len(ps) == 0 {
 		return skip(fmt.Sprintf("%s is headless: it binds no fixed port (it connects to the primary)", e.node.Name))
@@ -69,7 +79,7 @@ func checkPortsFree(_ context.Context, e *env) Result {
 		want = append(want, fmt.Sprintf("%d (%s)", p.Port, p.What))
 		if err := e.host.Net.PortFree(p.Port); err != nil {
 			busy = append(busy, fmt.Sprintf("%d %s", p.Port, portProblem(err)))
-			routerOnly = routerOnly && p.What == routerPortWhat
+			routerOnly = routerOnly && (p.What == routerPortWhat || p.What == routerMetricsWhat)
 		} else {
 			free = append(free, fmt.Sprint(p.Port))
 		}

@@ -282,6 +282,9 @@ type PortProblem struct {
 // instance of whole nodes binds the node's ports (host networking), as on
 // bare metal; the vLLM router is a Deployment on the pod network
 // (templates/pd/router.yaml.tmpl), which claims no node's port.
+//
+// vllm-router binds a second port, its Prometheus metrics
+// (vllm.RouterMetricsPort), claimed with its own.
 func (pd *Disaggregated) PortProblems(runtime string) []PortProblem {
 	kube := runtime == "kubernetes"
 	hosts := map[string]map[int]string{}
@@ -308,6 +311,19 @@ func (pd *Disaggregated) PortProblems(runtime string) []PortProblem {
 	}
 	if pd.Router.Node.Name != "" && !kube {
 		claim(pd.Router.Node.Name, pd.Router.Node.Name, pd.Router.Port, "the router's port")
+	}
+	if !pd.Router.LLMD() {
+		// vllm-router also binds its Prometheus metrics listener
+		// (vllm.RouterMetricsPort, on 127.0.0.1; router.sh and router.yaml
+		// name it): on its node on bare metal and Docker, inside its own pod
+		// on Kubernetes, where only the router's port can meet it.
+		switch {
+		case kube:
+			claim(routerPod, routerPod, pd.Router.Port, "the router's port")
+			claim(routerPod, routerPod, vllm.RouterMetricsPort, routerMetricsWhat)
+		case pd.Router.Node.Name != "":
+			claim(pd.Router.Node.Name, pd.Router.Node.Name, vllm.RouterMetricsPort, routerMetricsWhat)
+		}
 	}
 	for _, r := range pd.Roles {
 		v := r.Deployment.Spec.VLLM
@@ -344,6 +360,13 @@ func (pd *Disaggregated) PortProblems(runtime string) []PortProblem {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Node < out[j].Node })
 	return out
 }
+
+// routerMetricsWhat names vllm-router's metrics port in port problems;
+// routerPod is the router's own port space on Kubernetes.
+const (
+	routerMetricsWhat = "the router's Prometheus metrics port (vllm-router --prometheus-port)"
+	routerPod         = "the router's pod"
+)
 
 // firstSlotPorts are the side-channel ports of the instance in slot 0 of
 // sc's node: what every pod of a pool smaller than a node binds on

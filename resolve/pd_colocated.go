@@ -24,7 +24,7 @@ func (d *Deployment) Colocated() (*Deployment, error) {
 		return nil, fmt.Errorf("no decode pool")
 	}
 	all := 0
-	for _, n := range d.Spec.Hardware.Nodes {
+	for _, n := range d.Spec.GPUNodes() {
 		all += n.GPUs
 	}
 	pool := dec.Layout.TotalGPUs()
@@ -32,7 +32,7 @@ func (d *Deployment) Colocated() (*Deployment, error) {
 		return nil, fmt.Errorf("the %d GPUs are not a whole multiple of the decode pool's %d", all, pool)
 	}
 	k := all / pool
-	view.Hardware.Nodes = d.Spec.Hardware.Nodes
+	view.Hardware.Nodes = d.Spec.GPUNodes() // not a P/D router's CPU-only host
 	view.Metadata.Name = d.Spec.Metadata.Name + "-colocated"
 	if view.Parallelism.Data > 1 && view.Parallelism.ReplicaCount() == 1 {
 		view.Parallelism.Data *= k

@@ -267,3 +267,48 @@ func applyPoolDefaults(d *Deployment) {
 	}
 	setInt(&g.Router.Port, DefaultRouterPort)
 }
+
+// RouterOnlyNode reports whether the node named name runs nothing but the
+// P/D router: it is disaggregation.router.node of the vLLM router (llm-d's
+// runs in the cluster, not on a named node) and in neither pool. Only such
+// a node may have no GPU (hardware.nodes[].gpus 0: a CPU-only host; QA
+// left 39 #1). Call it on a spec with defaults applied.
+func (d *Deployment) RouterOnlyNode(name string) bool {
+	g := d.Disaggregation
+	if g == nil || name == "" || g.Router.LLMD() || g.Router.Node != name {
+		return false
+	}
+	for _, role := range Roles {
+		for _, n := range g.Pool(role).Nodes {
+			if n == name {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// GPUNodes are the hardware nodes with GPUs: all but a P/D router's
+// CPU-only host (gpus: 0, which validate allows on RouterOnlyNode alone).
+// What runs engines — a pool, a colocated layout plan tries instead of the
+// pools — is placed on these.
+func (d *Deployment) GPUNodes() []Node {
+	out := make([]Node, 0, len(d.Hardware.Nodes))
+	for _, n := range d.Hardware.Nodes {
+		if n.GPUs > 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// GPULess reports whether the node named name is in hardware.nodes with
+// no GPU.
+func (d *Deployment) GPULess(name string) bool {
+	for _, n := range d.Hardware.Nodes {
+		if n.Name == name {
+			return n.GPUs == 0
+		}
+	}
+	return false
+}

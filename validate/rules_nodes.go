@@ -1,6 +1,11 @@
 package validate
 
-import "strings"
+import (
+	"slices"
+	"strings"
+
+	"github.com/vlaunch/vlaunch/spec"
+)
 
 // maxGPUsPerNode is what common GPU servers carry: HGX/DGX baseboards and
 // AMD's OAM platforms hold 8. More in one node usually means a typo (e.g.
@@ -46,6 +51,28 @@ func checkNode(c *checker, i int) {
 			c.errorf(CodeInterface, p("hardware", "nodes", i, "rdma_devices", j), "as `ibv_devices` shows it, e.g. mlx5_0 (optionally mlx5_0:1)",
 				"RDMA device %q is not a valid device name", dev)
 		}
+	}
+	if n.GPUs == 0 && !c.d.RouterOnlyNode(n.Name) {
+		// The schema allows 0 for a CPU-only host of the P/D router alone
+		// (QA left 39 #1); anything else on the node needs GPUs.
+		hint := "give the node's GPU count; only a node that runs nothing but the P/D router (disaggregation.router.node, in neither pool) may have none"
+		what := "it runs vLLM's engines (a colocated deployment runs on every node)"
+		if g := c.d.Disaggregation; g != nil {
+			what = "it is in neither pool and is not disaggregation.router.node (" + g.Router.Node + "): it runs nothing"
+			for _, role := range spec.Roles {
+				if slices.Contains(g.Pool(role).Nodes, n.Name) {
+					what = "it runs the " + role + " pool's engines"
+				}
+			}
+			if g.Router.Node == n.Name && !g.Router.LLMD() {
+				hint = "the node also runs a pool's engines: give its GPU count, or take it out of the pools and keep it for the router alone"
+			}
+		}
+		c.errorf(CodeValue, p("hardware", "nodes", i, "gpus"), hint,
+			"node %q has 0 GPUs, but %s", n.Name, what)
+		// As the schema's minimum did, the bad count keeps the rules that
+		// read GPU counts (the layout's, SPEC102) from reporting its echoes.
+		c.tainted = append(c.tainted, spec.PathString(c.docPath(p("hardware", "nodes", i, "gpus"))))
 	}
 	if n.GPUs > maxGPUsPerNode {
 		c.warnf(CodeNodeSize, p("hardware", "nodes", i, "gpus"), "`gpus` counts the GPUs of this node, not of the cluster",

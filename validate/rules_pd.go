@@ -82,10 +82,12 @@ func checkPDNodes(c *checker) bool {
 	}
 	for i, n := range c.d.Hardware.Nodes {
 		if n.Name != "" && owner[n.Name] == "" && n.Name == g.Router.Node {
-			// router.sh runs there, so the node is not idle; its GPUs are
-			// (hardware.nodes[].gpus is at least 1).
-			c.warnf(CodePDNodes, p("hardware", "nodes", i, "name"), "the router needs no GPU: add the node to a pool, or run the router on a pool's node",
-				"node %q is in neither pool: it runs only the P/D router (disaggregation.router.node), its GPUs idle", n.Name)
+			// router.sh runs there, so the node is not idle; its GPUs are,
+			// unless it has none (gpus: 0, a CPU-only host: QA left 39 #1).
+			if n.GPUs > 0 {
+				c.warnf(CodePDNodes, p("hardware", "nodes", i, "name"), "the router needs no GPU: add the node to a pool, run the router on a pool's node, or give a CPU-only host gpus: 0",
+					"node %q is in neither pool: it runs only the P/D router (disaggregation.router.node), its GPUs idle", n.Name)
+			}
 			continue
 		}
 		if n.Name != "" && owner[n.Name] == "" {
@@ -247,6 +249,14 @@ func assemblePD(c *checker) {
 		path, hint := p("vllm", "port"), "move vllm.port or vllm.rpc_port off the other use"
 		if strings.Contains(q.What+q.Other, "router") {
 			path, hint = p("disaggregation", "router", "port"), "give the router a port no engine on its node uses (e.g. keep 8000 for the router and set vllm.port: 8100)"
+		}
+		if both := q.What + q.Other; strings.Contains(both, "Prometheus metrics") {
+			// vllm-router's --prometheus-port (vllm.RouterMetricsPort), which
+			// router.sh writes: the other use moves.
+			hint = fmt.Sprintf("vllm-router binds %d for its Prometheus metrics (--prometheus-port, as router.sh writes it): move the other use off %d", vllm.RouterMetricsPort, vllm.RouterMetricsPort)
+			if !strings.Contains(both, "the router's port") {
+				path = p("vllm", "port")
+			}
 		}
 		switch both := q.What + q.Other; {
 		case strings.Count(both, "bootstrap server") == 2: // instances sharing a node, one port for all in vllm.env
