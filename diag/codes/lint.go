@@ -193,10 +193,10 @@ var lintEntries = []Entry{
 	{VLSpecNodeCount, "spec-node-count", diag.Warning, "The scripts start a different number of nodes than the spec"},
 	{VLSpecHostIP, "spec-host-ip", diag.Warning, "VLLM_HOST_IP (in a P/D pool, also VLLM_NIXL_SIDE_CHANNEL_HOST) is not a spec node's address (the pool's)"},
 	{VLSpecInterface, "spec-interface", diag.Warning, "Socket interface differs from the spec's node interface"},
-	{VLSpecLayout, "spec-layout", diag.Error, "Tensor, pipeline or data-parallel size or expert parallel differs from a P/D spec's pool layout (P/D specs only)"},
+	{VLSpecLayout, "spec-layout", diag.Error, "Tensor, pipeline or data-parallel size or expert parallel differs from the spec's layout (a P/D spec: its pool's)"},
 	{VLSpecPDRole, "spec-pd-role", diag.Error, "A P/D pool's engine has another kv_role than the spec's pool (NixlConnector: a warning; kv_both accepted)"},
 	{VLSpecPDConnector, "spec-pd-connector", diag.Error, "A P/D pool's engine has no --kv-transfer-config or another connector than the spec's"},
 	{VLSpecPDPools, "spec-pd-pools", diag.Warning, "A P/D spec's pool has no engine in the files, another number of instances, or an engine belongs to no pool"},
 	{VLSpecPDRouter, "spec-pd-router", diag.Error, "The vLLM router's --prefill or --decode URL names no engine of that pool, or an instance gets no URL (a warning)"},
-	{VLSpecSettings, "spec-settings", diag.Error, "An engine setting (max-num-seqs, max-num-batched-tokens, block size, GPU memory, KV dtype, all-to-all backend) differs from what a P/D spec's pool sets (P/D specs only)"},
+	{VLSpecSettings, "spec-settings", diag.Error, "The served model or an engine setting (max-num-seqs, max-num-batched-tokens, block size, GPU memory, KV dtype, all-to-all backend) differs from what the spec (a P/D spec: its pool) sets"},
 }
