@@ -168,6 +168,8 @@ func (w *walker) dockerOptions(c *containerCtx, opts []dockerOpt) (entrypoint *V
 		case "network", "net":
 			c.info.HostNetwork = v.Text == "host"
 			c.info.SharesHostNICs = c.info.HostNetwork
+		case "d", "detach":
+			c.info.Detached = true
 		case "ipc":
 			c.info.HostIPC = v.Text == "host"
 		case "shm-size":
