@@ -20,7 +20,8 @@ var UseSequentialAlternatives = true
 // up at the same time. The shell waits for a foreground command, and `vllm
 // serve` runs until it is stopped, so a server started after a foreground
 // server (not backgrounded with &, not in a detached container) never runs
-// beside it: each is its own deployment, tagged "seq N" in its file. A
+// beside it: each is its own deployment, tagged "seq N" in its file (the
+// first run keeps its tag). A
 // server that states it is a later node of a multi-node deployment
 // (--headless, a --data-parallel-start-rank, --data-parallel-rank or
 // --node-rank above 0) is meant for another host, as in a per-node recipe,
@@ -42,10 +43,16 @@ func tagSequential(servers []*server, inputs []Input) {
 		if !runTopToBottom(s.Inv) {
 			continue
 		}
-		if _, ok := byFile[s.Inv.File]; !ok {
-			files = append(files, s.Inv.File)
+		// One run of the script: a script several runners run (bash
+		// start.sh on two nodes, launch.ParseRunBy) is one run per runner.
+		run := s.Inv.File
+		if i := strings.Index(s.Inv.Node, " (run by "); i >= 0 {
+			run += s.Inv.Node[i:]
 		}
-		byFile[s.Inv.File] = append(byFile[s.Inv.File], s)
+		if _, ok := byFile[run]; !ok {
+			files = append(files, run)
+		}
+		byFile[run] = append(byFile[run], s)
 	}
 	for _, f := range files {
 		ss := byFile[f]
@@ -58,15 +65,19 @@ func tagSequential(servers []*server, inputs []Input) {
 				blocking = nil
 			}
 			tags[i] = seq
-			if !s.Inv.Background && (s.Inv.Container == nil || !s.Inv.Container.Detached) && !awaitedLater(s, text[f]) {
+			if !s.Inv.Background && (s.Inv.Container == nil || !s.Inv.Container.Detached) && !awaitedLater(s, text[s.Inv.File]) {
 				blocking = s
 			}
 		}
 		if seq == 0 {
 			continue // one run: nothing to split, tags stay as they were
 		}
+		// The first run keeps its tag, so it still groups with the other
+		// files' servers (node1.sh beside node0.sh); later runs are apart.
 		for i, s := range ss {
-			s.Inv.Deployment = strings.TrimSpace(s.Inv.Deployment + fmt.Sprintf(" seq %d", tags[i]))
+			if tags[i] > 0 {
+				s.Inv.Deployment = strings.TrimSpace(s.Inv.Deployment + fmt.Sprintf(" seq %d", tags[i]))
+			}
 		}
 	}
 }
@@ -130,7 +141,7 @@ func laterNode(s *server) bool {
 // in different runs: they never run at the same time.
 func alternativeTo(a, b *server) bool {
 	return a.Inv.File == b.Inv.File && a.Inv.Deployment != b.Inv.Deployment &&
-		strings.Contains(a.Inv.Deployment, "seq ") && strings.Contains(b.Inv.Deployment, "seq ")
+		(strings.Contains(a.Inv.Deployment, "seq ") || strings.Contains(b.Inv.Deployment, "seq "))
 }
 
 // alternativeToAll reports a server that runs beside none of others.
