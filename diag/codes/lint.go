@@ -48,6 +48,7 @@ const (
 	VLKVTransferConfig    diag.Code = "VL132"
 	VLKVConnector         diag.Code = "VL133"
 	VLDCP                 diag.Code = "VL134"
+	VLHelmIgnored         diag.Code = "VL135"
 	VLSameFlags           diag.Code = "VL201"
 	VLDPSize              diag.Code = "VL202"
 	VLLocalSum            diag.Code = "VL203"
@@ -147,6 +148,7 @@ var lintEntries = []Entry{
 	{VLKVTransferConfig, "kv-transfer-config", diag.Error, "--kv-transfer-config names a connector without kv_role, or a kv_role vLLM refuses"},
 	{VLKVConnector, "kv-connector-version", diag.Error, "KV connector not registered in the release (not yet, or no longer)"},
 	{VLDCP, "decode-context-parallel-size", diag.Error, "A --decode-context-parallel-size the tensor size, the release, the model's attention or the forced attention backend cannot run"},
+	{VLHelmIgnored, "helm-values-ignored", diag.Warning, "A Helm values key the chart's template does not read where it is written"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
 	{VLDPSize, "dp-size", diag.Error, "Global DP size differs between nodes"},
 	{VLLocalSum, "local-sum", diag.Error, "Local DP sizes do not add up to the global DP size"},
