@@ -36,7 +36,8 @@ import (
 // --served-model-name <modelArtifacts.name>` then its args (imageDefault:
 // the same after --model, as the image's entrypoint's arguments); the
 // container gets TP x DP-local GPUs (numGpuPerWorker) unless its resources
-// name them.
+// name them, and DP_SIZE, TP_SIZE, DP_SIZE_LOCAL (parallelismEnv). With
+// multinode: true the chart writes LeaderWorkerSets instead, not rendered.
 
 // CodeHelmIgnored is a values key the chart does not read where it is written.
 const CodeHelmIgnored = codes.VLHelmIgnored
@@ -140,7 +141,11 @@ func (fe *frontEnd) productionStack(src *source, doc, specs *yaml.Node) {
 			if r := scalar(lc, "kvRole"); r != "" {
 				role = r
 			}
-			add(lc, "--kv-transfer-config", `{"kv_connector":"LMCacheConnectorV1","kv_role":"`+role+`"}`)
+			conn := "LMCacheConnectorV1"
+			if scalar(m, "vllmConfig", "v0") == "1" && get(lc, "enablePD") == nil {
+				conn = "LMCacheConnector"
+			}
+			add(lc, "--kv-transfer-config", `{"kv_connector":"`+conn+`","kv_role":"`+role+`"}`)
 		}
 		if v := get(m, "chatTemplate"); v != nil {
 			add(v, "--chat-template", "/templates/"+v.Value)
@@ -241,6 +246,9 @@ func llmdValues(doc *yaml.Node) bool {
 
 // llmdModelService renders the decode and prefill containers.
 func (fe *frontEnd) llmdModelService(src *source, doc *yaml.Node) {
+	if scalar(doc, "multinode") == "true" {
+		return // a LeaderWorkerSet per role (decode-lws.yaml): not rendered here
+	}
 	uri := get(doc, "modelArtifacts", "uri")
 	for _, role := range []string{"prefill", "decode"} {
 		sec := get(doc, role)
@@ -290,7 +298,7 @@ func (fe *frontEnd) llmdModelService(src *source, doc *yaml.Node) {
 			r := mapping(c)
 			for i := 0; i+1 < len(c.Content); i += 2 {
 				switch c.Content[i].Value {
-				case "command", "args", "modelCommand":
+				case "command", "args", "modelCommand", "env":
 				default:
 					r.Content = append(r.Content, c.Content[i], c.Content[i+1])
 				}
@@ -298,6 +306,16 @@ func (fe *frontEnd) llmdModelService(src *source, doc *yaml.Node) {
 			if mc == "vllmServe" {
 				r.Content = append(r.Content, synth(at, "command"), seq(at, []*yaml.Node{synth(at, "vllm"), synth(at, "serve")}))
 			}
+			// parallelismEnv: DP_SIZE, TP_SIZE, DP_SIZE_LOCAL, after the
+			// container's own env.
+			env := []*yaml.Node{}
+			if l := get(c, "env"); l != nil && l.Kind == yaml.SequenceNode {
+				env = append(env, l.Content...)
+			}
+			for _, e := range [][2]string{{"DP_SIZE", strconv.Itoa(dp)}, {"TP_SIZE", strconv.Itoa(tp)}, {"DP_SIZE_LOCAL", strconv.Itoa(dpl)}} {
+				env = append(env, mapping(at, "name", synth(at, e[0]), "value", synth(at, e[1])))
+			}
+			r.Content = append(r.Content, synth(at, "env"), seq(at, env))
 			r.Content = append(r.Content, synth(at, "args"), seq(at, args))
 			if g, _ := containerGPUs(c); g == 0 && scalar(doc, "accelerator", "type") != "cpu" {
 				r.Content = append(r.Content, synth(at, "resources"), mapping(at, "limits", mapping(at, "nvidia.com/gpu", synth(at, strconv.Itoa(tp*dpl)))))
