@@ -29,7 +29,7 @@ var corpusClasses = []string{"operator", "container", "pd", "script"}
 // minDetectedByClass is each kind's detection when it was last raised: a
 // change that finds fewer real defects of a kind fails, whatever the
 // total. Raise a floor when a kind's detection improves.
-var minDetectedByClass = map[string]int{"operator": 5, "container": 7, "pd": 8, "script": 25}
+var minDetectedByClass = map[string]int{"operator": 6, "container": 7, "pd": 8, "script": 25}
 
 // classScore is the strict score of one kind of configuration.
 type classScore struct {

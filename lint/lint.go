@@ -68,6 +68,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 		}
 		ps.Servers = append(ps.Servers, newServer(inv, r, st))
 	}
+	tagSequential(ps.Servers, inputs)
 	ps.Groups = groupServers(ps.Servers)
 	ps.out = &ds
 	runRules(ps)

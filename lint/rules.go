@@ -66,6 +66,7 @@ var Rules = []*Rule{
 	{Code: codes.VLKVTransferConfig, check: checkKVTransferConfig, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLKVConnector, check: checkKVConnector, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLDCP, check: checkDCP, needs: []string{vllm.DCPFlag}},
+	{Code: launch.CodeHelmIgnored}, // reported by the Helm values front end (lint/launch/manifest_helm.go)
 
 	{Code: codes.VLSameFlags, check: checkSameFlags, needs: []string{"data-parallel-size-local"}},
 	{Code: codes.VLDPSize, check: checkDPSize, needs: []string{"data-parallel-size-local"}},

@@ -20,7 +20,8 @@ import (
 // datacentre launch scripts from debugging sessions.
 func checkNCCLTransports(p *pass) {
 	for _, g := range p.Groups {
-		multi := multiNode(g)
+		// A lone server over a Ray cluster spans the workers' nodes.
+		multi := multiNode(g) || (len(g) == 1 && p.onRayCluster(g[0]))
 		for _, s := range g {
 			if e, ok := envIsOne(s.Inv, "NCCL_P2P_DISABLE"); ok && intraNodeTraffic(s) {
 				via := "host shared memory"

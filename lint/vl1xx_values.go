@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -191,24 +192,38 @@ func nearMiss(v string, known []string) bool {
 }
 
 // checkBoolValue reports `--enable-expert-parallel true` and `--x=true` (VL105).
+// A switch the linted release no longer (or not yet) has is read the way
+// the releases that have it read it (f.OtherRelease): `--engine-use-ray
+// true` on a release with the flag exits with argparse's "unrecognized
+// arguments: true", and VL102 already says the flag itself is gone here.
 func checkBoolValue(p *pass) {
 	for _, s := range p.Servers {
 		for _, f := range s.Flags() {
-			if f.Spec == nil || f.Spec.Kind.TakesValue() {
+			spec := f.Spec
+			if spec == nil && f.OtherRelease {
+				spec, _ = vllm.KnownFlagEver(f.Name)
+			}
+			if spec == nil || spec.Kind.TakesValue() {
 				continue
 			}
-			v := f.BoolValue
+			// argparse's own words: a separate word is left over
+			// ("unrecognized arguments"), an inline one refused.
+			v, says := f.BoolValue, "unrecognized arguments: %s"
 			if v == nil {
-				v = f.Value
+				v, says = f.Value, "argument %s: ignored explicit argument '%s'"
 			}
 			if v == nil {
 				continue
+			}
+			why := fmt.Sprintf(says, v.Text)
+			if f.BoolValue == nil {
+				why = fmt.Sprintf(says, f.Spelling(), v.Text)
 			}
 			hint := "write " + f.Spelling() + " alone"
-			if f.Spec.Kind == vllm.Bool {
-				hint += ", or --no-" + f.Spec.Name + " to turn it off"
+			if spec.Kind == vllm.Bool {
+				hint += ", or --no-" + spec.Name + " to turn it off"
 			}
-			p.ReportAt(s.Inv, v.Pos, hint, "%s is a switch and takes no value; %q is read as a stray argument", f.Spelling(), v.Text)
+			p.ReportAt(s.Inv, v.Pos, hint, "%s is a switch and takes no value; %q is read as a stray argument (vLLM exits: %q)", f.Spelling(), v.Text, why)
 		}
 	}
 }

@@ -128,7 +128,7 @@ func checkSocketIfname(p *pass) {
 // interface at all (VL209).
 func checkNoSocketIfname(p *pass) {
 	for _, g := range p.Groups {
-		ray := len(g) == 1 && (p.rayAcrossNodes(g[0]) || p.mayRunOnRayCluster(g[0]))
+		ray := len(g) == 1 && p.onRayCluster(g[0])
 		if !multiNode(g) && !ray {
 			continue
 		}

@@ -313,7 +313,7 @@ func checkPDConnector(p *pass) {
 		if p.poolOf(s) != nil {
 			continue // a disaggregated --spec's pool: VL407 names the spec's connector
 		}
-		if s.KV().Given || s.Inv.Frontend != "" || s.Headless() || !sameModelAsAny(s, pd) || cannotCoexist(p, s, pd) {
+		if s.KV().Given || s.Inv.Frontend != "" || s.Headless() || !sameModelAsAny(s, pd) || cannotCoexist(p, s, pd) || alternativeToAll(s, pd) {
 			continue
 		}
 		p.ReportAt(s.Inv, s.Inv.Pos, "give every prefill and decode engine the same --kv-transfer-config connector",

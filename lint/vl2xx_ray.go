@@ -38,6 +38,26 @@ func (p *pass) rayAcrossNodes(s *server) bool {
 	return tp.Known && pp.Known && tp.N*pp.N > p.nodeGPUCount(s).n
 }
 
+// meantForRayCluster reports a server whose engine (TP x PP) is larger
+// than its node while Ray workers join a head in the inputs (`ray start
+// --address`, an LWS worker pod running ray_init.sh/multi-node-serving.sh
+// worker): the deployment is meant to span the Ray cluster's nodes, even
+// where the release refuses to without --distributed-executor-backend ray
+// (VL111 says so). Rules about traffic between nodes apply to it.
+func (p *pass) meantForRayCluster(s *server) bool {
+	if len(p.rayStarts(launch.KindRayWorker)) == 0 {
+		return false
+	}
+	tp, pp := s.TP(), s.PP()
+	return tp.Known && pp.Known && tp.N*pp.N > p.nodeGPUCount(s).n
+}
+
+// onRayCluster reports a lone server that spans (or may span, or is meant
+// to span) the nodes of the Ray cluster the inputs start.
+func (p *pass) onRayCluster(s *server) bool {
+	return p.rayAcrossNodes(s) || p.mayRunOnRayCluster(s) || p.meantForRayCluster(s)
+}
+
 // mayRunOnRayCluster reports a server that may span the Ray cluster the
 // inputs start although neither it nor the linter's node count says so: a
 // hand-written multi-node script starts a Ray head and workers that join it,

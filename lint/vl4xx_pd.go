@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
@@ -179,11 +180,14 @@ func (p *pass) poolOf(s *server) *specPool {
 }
 
 // UseSpecLayoutColocated makes VL405 and VL410 compare a colocated
-// --spec's layout and engine settings too. Off: lint's rule fixtures and users' colocated runs lint scripts
-// against specs whose layout they do not follow (the spec gives the
-// hardware), so turning it on is a behaviour change to decide on, with
-// those fixtures updated.
-var UseSpecLayoutColocated = false
+// --spec's layout, model and engine settings too, as they compare each
+// pool of a P/D spec. On since qa39: `lint --spec` of a colocated bundle
+// generated for another model and TP than the spec's (a Llama-8B TP1
+// bundle against a Qwen3-8B TP2 spec) said only VL403. Off restores the
+// old reading of a colocated spec as hardware only (nodes, addresses,
+// interfaces); lint's rule fixtures that used a spec for its hardware
+// alone now use one with `parallelism: auto` and their own model.
+var UseSpecLayoutColocated = true
 
 // checkSpecLayout reports a server whose tensor, pipeline or data-parallel
 // size, or expert parallel, is not its pool's layout (VL405; run per pool
@@ -374,7 +378,7 @@ func oneRole(ss []*server) bool {
 	return true
 }
 
-// checkSpecSettings reports a server whose engine settings differ from
+// checkSpecSettings reports a server whose model or engine settings differ from
 // those its pool's spec sets (VL410): disaggregation.<pool>.vllm over the
 // top-level vllm block (spec.Deployment.RoleView), as the generator writes
 // them. Only settings the spec writes are compared; a flag the server does
@@ -410,6 +414,7 @@ func checkSpecSettings(p *pass) {
 	}
 	hint := "give the value " + p.specWhat() + " sets, or update the spec"
 	for _, s := range p.Servers {
+		checkSpecModel(p, s)
 		if s.Inv.Frontend != "" {
 			continue
 		}
@@ -428,4 +433,48 @@ func checkSpecSettings(p *pass) {
 			}
 		}
 	}
+}
+
+// checkSpecModel reports a server that serves another model than the
+// spec's (part of VL410: the generator writes model.path as the model).
+// Only models both resolved in the catalog and of different families are
+// reported (familyKey: an -Instruct, a dated or a quantised sibling of
+// the spec's model is the same model for this check); a local path or a
+// model outside the catalog is not compared.
+func checkSpecModel(p *pass, s *server) {
+	want := specModel(p.Spec.Model.Name, p.Spec.Model.Path)
+	got := modelFor(s)
+	if got == nil {
+		got = pathModel(s)
+	}
+	if want == nil || got == nil || familyKey(path.Base(want.HFRepo)) == familyKey(path.Base(got.HFRepo)) {
+		return
+	}
+	name, _ := servedName(s)
+	specPath := p.Spec.Model.Path
+	if specPath == "" {
+		specPath = want.HFRepo
+	}
+	p.ReportAt(s.Inv, s.Model.Pos, "serve "+specPath+", or lint against this deployment's own spec",
+		"serves %s (%s) but %s serves %s (%s)", name, got.ID, p.specWhat(), specPath, want.ID)
+}
+
+// specModel is the catalog model a spec names: by catalog id, else by
+// its path's repository.
+func specModel(id, repo string) *catalog.Model {
+	for _, m := range catalogModels() {
+		if id != "" && m.ID == id {
+			return m
+		}
+	}
+	if repo == "" {
+		return nil
+	}
+	base := path.Base(catalog.RepoName(repo))
+	for _, m := range catalogModels() {
+		if strings.EqualFold(path.Base(m.HFRepo), base) {
+			return m
+		}
+	}
+	return byFamily(base)
 }

@@ -119,7 +119,8 @@ spec:
 }
 
 // TestSpecLayoutColocatedSwitch: VL405 compares a colocated spec's layout
-// only with UseSpecLayoutColocated (two-nodes.yaml: TP 1 x DP 16 with EP).
+// with UseSpecLayoutColocated (on; two-nodes.yaml: TP 1 x DP 16 with EP),
+// and says nothing with it off.
 func TestSpecLayoutColocatedSwitch(t *testing.T) {
 	d, _ := loadSpec(t, "testdata/specs/two-nodes.yaml")
 	in := []Input{{Name: "node0.sh", Data: []byte("vllm serve deepseek-ai/DeepSeek-V3-0324 --tensor-parallel-size 8\n")}}
@@ -139,13 +140,48 @@ func TestSpecLayoutColocatedSwitch(t *testing.T) {
 		}
 		return n
 	}
-	if n := count(); n != 0 {
-		t.Errorf("VL405 on a colocated spec with the switch off: %d findings", n)
-	}
-	UseSpecLayoutColocated = true
-	defer func() { UseSpecLayoutColocated = false }()
 	// TP 8 (spec 1), DP 1 (spec 16), no EP (spec expert-parallel).
 	if n := count(); n != 3 {
 		t.Errorf("VL405 on a colocated spec with the switch on: %d findings, want 3", n)
+	}
+	UseSpecLayoutColocated = false
+	defer func() { UseSpecLayoutColocated = true }()
+	if n := count(); n != 0 {
+		t.Errorf("VL405 on a colocated spec with the switch off: %d findings", n)
+	}
+}
+
+// TestSpecColocatedOtherBundle is qa39's case: the Llama-3.1-8B TP1 bundle
+// `vlaunch generate` writes for qa/qa39/llama8b-1xh100.yaml (its node0.sh,
+// the serve line as written), linted with --spec
+// qa/qa39/qwen3-8b-2xrtxpro6000.yaml (Qwen3-8B, TP 2): before, only VL403
+// (the address); the model (VL410) and TP (VL405) differ too.
+func TestSpecColocatedOtherBundle(t *testing.T) {
+	d, _ := loadSpec(t, "testdata/specs/qwen3-8b-2xrtxpro6000.yaml")
+	const node0 = `exec docker run --rm --name llama8b-1xh100-box \
+  --gpus all --network host \
+  --ipc host \
+  -e 'VLLM_HOST_IP=10.0.0.5' \
+  --entrypoint vllm \
+  vllm/vllm-openai:v0.22.1 \
+  serve meta-llama/Llama-3.1-8B-Instruct \
+  --tensor-parallel-size 1 \
+  --pipeline-parallel-size 1 \
+  --max-model-len 16384 \
+  --port 8000 \
+  --api-server-count 1
+`
+	ds, err := Lint([]Input{{Name: "node0.sh", Data: []byte(node0)}}, Options{Spec: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, dg := range ds {
+		got[string(dg.Code)] = dg.Line
+	}
+	for code, line := range map[string]int{"VL403": 4, "VL405": 8, "VL410": 7} {
+		if got[code] != line {
+			t.Errorf("want %s at line %d, got %v\n%s", code, line, got, ds)
+		}
 	}
 }

@@ -44,7 +44,7 @@ func newLintCmd(s *streams) *cobra.Command {
 	addOutputFlag(f, &o.output, lintFormats, "")
 	f.StringVar(&o.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning or info (info also fails on a file nothing was checked in, VL008)")
 	f.StringVar(&o.version, "vllm-version", "", "vLLM version to lint for (default: each file's vlaunch:vllm-version comment, the spec's, an image tag's, or the newest known)")
-	f.StringVar(&o.specPath, "spec", "", "deployment spec whose hardware (nodes, addresses, interfaces) the scripts must match; a prefill/decode spec: also each pool's layout and engine settings (VL405, VL410: P/D specs only)")
+	f.StringVar(&o.specPath, "spec", "", "deployment spec whose hardware (nodes, addresses, interfaces), layout, model and engine settings the scripts must match (VL401-VL405, VL410); a prefill/decode spec: pool by pool")
 	f.BoolVar(&o.asDirectory, "as-directory", false, "take the files named as a directory's files (for pre-commit and CI passing every file of a type): only launch files are read, an empty or binary one is skipped, a file that starts nothing is noted only when no file does")
 	return c
 }

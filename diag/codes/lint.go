@@ -48,6 +48,7 @@ const (
 	VLKVTransferConfig    diag.Code = "VL132"
 	VLKVConnector         diag.Code = "VL133"
 	VLDCP                 diag.Code = "VL134"
+	VLHelmIgnored         diag.Code = "VL135"
 	VLSameFlags           diag.Code = "VL201"
 	VLDPSize              diag.Code = "VL202"
 	VLLocalSum            diag.Code = "VL203"
@@ -148,6 +149,7 @@ var lintEntries = []Entry{
 	{VLKVTransferConfig, "kv-transfer-config", diag.Error, "--kv-transfer-config names a connector without kv_role, a kv_role vLLM refuses, or a key the release's KVTransferConfig lacks"},
 	{VLKVConnector, "kv-connector-version", diag.Error, "KV connector not registered in the release (not yet, or no longer)"},
 	{VLDCP, "decode-context-parallel-size", diag.Error, "A --decode-context-parallel-size the tensor size, the release, the model's attention or the forced attention backend cannot run"},
+	{VLHelmIgnored, "helm-values-ignored", diag.Warning, "A Helm values key the chart's template does not read where it is written"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
 	{VLDPSize, "dp-size", diag.Error, "Global DP size differs between nodes"},
 	{VLLocalSum, "local-sum", diag.Error, "Local DP sizes do not add up to the global DP size"},
@@ -195,10 +197,10 @@ var lintEntries = []Entry{
 	{VLSpecNodeCount, "spec-node-count", diag.Warning, "The scripts start a different number of nodes than the spec"},
 	{VLSpecHostIP, "spec-host-ip", diag.Warning, "VLLM_HOST_IP (in a P/D pool, also VLLM_NIXL_SIDE_CHANNEL_HOST) is not a spec node's address (the pool's)"},
 	{VLSpecInterface, "spec-interface", diag.Warning, "Socket interface differs from the spec's node interface"},
-	{VLSpecLayout, "spec-layout", diag.Error, "Tensor, pipeline or data-parallel size or expert parallel differs from a P/D spec's pool layout (P/D specs only)"},
+	{VLSpecLayout, "spec-layout", diag.Error, "Tensor, pipeline or data-parallel size or expert parallel differs from the spec's layout (a P/D spec: its pool's)"},
 	{VLSpecPDRole, "spec-pd-role", diag.Error, "A P/D pool's engine has another kv_role than the spec's pool (NixlConnector: a warning; kv_both accepted)"},
 	{VLSpecPDConnector, "spec-pd-connector", diag.Error, "A P/D pool's engine has no --kv-transfer-config or another connector than the spec's"},
 	{VLSpecPDPools, "spec-pd-pools", diag.Warning, "A P/D spec's pool has no engine in the files, another number of instances, or an engine belongs to no pool"},
 	{VLSpecPDRouter, "spec-pd-router", diag.Error, "The vLLM router's --prefill or --decode URL names no engine of that pool, or an instance gets no URL (a warning)"},
-	{VLSpecSettings, "spec-settings", diag.Error, "An engine setting (max-num-seqs, max-num-batched-tokens, block size, GPU memory, KV dtype, all-to-all backend) differs from what a P/D spec's pool sets (P/D specs only)"},
+	{VLSpecSettings, "spec-settings", diag.Error, "The served model or an engine setting (max-num-seqs, max-num-batched-tokens, block size, GPU memory, KV dtype, all-to-all backend) differs from what the spec (a P/D spec: its pool) sets"},
 }

@@ -165,6 +165,9 @@ func (fe *frontEnd) object(src *source, doc *yaml.Node, idx int) {
 		fe.skypilot(src, doc)
 		return
 	}
+	if fe.helmValues(src, doc) {
+		return
+	}
 	if kind == "Service" {
 		fe.service(src, doc)
 		return

@@ -152,8 +152,8 @@ func (w *walker) command(cc *cmdCtx, i int) {
 		case name == "ray" && next == "start":
 			w.ray(cc, f[i], f[i+2:])
 			return
-		case name == "multi-node-serving.sh" && (next == "leader" || next == "worker"):
-			w.rayHelper(cc, f[i], next == "leader", f[i+2:])
+		case rayHelpers[name] && (next == "leader" || next == "worker"):
+			w.rayHelper(cc, f[i], name, next == "leader", f[i+2:])
 			return
 		case shells[name]:
 			w.shellCommand(cc, i)
@@ -279,7 +279,7 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 	f := cc.fields
 	for j := i + 1; j < len(f); j++ {
 		t := f[j].Text
-		if b := base(t); b == "multi-node-serving.sh" || b == runClusterScript {
+		if b := base(t); rayHelpers[b] || b == runClusterScript {
 			w.command(cc, j) // vLLM's helper scripts: their effect is known
 			return
 		}

@@ -168,6 +168,8 @@ func (w *walker) dockerOptions(c *containerCtx, opts []dockerOpt) (entrypoint *V
 		case "network", "net":
 			c.info.HostNetwork = v.Text == "host"
 			c.info.SharesHostNICs = c.info.HostNetwork
+		case "d", "detach":
+			c.info.Detached = true
 		case "ipc":
 			c.info.HostIPC = v.Text == "host"
 		case "shm-size":
@@ -276,29 +278,36 @@ func lastSegment(image string) string {
 	return image
 }
 
-var versionTag = regexp.MustCompile(`^v?(\d+\.\d+(?:\.\d+)*)(?:[-+].*)?$`)
-
-// imageVersion extracts a vLLM version from an image tag ("v0.10.1.1" -> "0.10.1.1").
+// imageVersion extracts a vLLM version from an image tag ("v0.10.1.1" ->
+// "0.10.1.1", "v0.6.3.post1" -> "0.6.3.post1"). The tag is read by
+// vllm.ParseVersion, the parser --vllm-version uses, so a tag is a release
+// exactly when that flag would take it; a build suffix after '-' (a private
+// image's "v0.10.1-cu128") is dropped first if the whole tag is not one.
 func imageVersion(image string) string {
 	seg := lastSegment(image)
 	seg, _, _ = strings.Cut(seg, "@")
-	_, tag, ok := strings.Cut(seg, ":")
-	if !ok {
+	name, tag, ok := strings.Cut(seg, ":")
+	if !ok || !strings.Contains(name, "vllm") || wrapperImage(image) {
 		return ""
 	}
-	name, _, _ := strings.Cut(seg, ":")
-	m := versionTag.FindStringSubmatch(tag)
-	if m == nil || !strings.Contains(name, "vllm") || wrapperImage(image) {
-		return ""
+	v, err := vllm.ParseVersion(tag)
+	if err != nil {
+		base, _, cut := strings.Cut(tag, "-")
+		if !cut {
+			return ""
+		}
+		if v, err = vllm.ParseVersion(base); err != nil {
+			return ""
+		}
 	}
 	// vLLM releases are 0.x from 0.1.0 (vllm-openai images from 0.2); other
 	// numbering belongs to a private image. A release older than the table
 	// is still that release: the linter notes it (VL006) rather than lint
 	// the file as the newest one.
-	if v, err := vllm.ParseVersion(m[1]); err != nil || v.Major != 0 || v.Minor < 1 {
+	if v.Major != 0 || v.Minor < 1 {
 		return ""
 	}
-	return m[1]
+	return v.String()
 }
 
 // modelWord reports a word that names a model as `vllm serve` takes it

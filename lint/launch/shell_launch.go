@@ -40,15 +40,24 @@ func (w *walker) ray(cc *cmdCtx, at Value, args []Value) {
 	w.fe.invs = append(w.fe.invs, w.newInvocation(cc, kind, at, "ray start", args))
 }
 
-// rayHelper records vLLM's examples/online_serving/multi-node-serving.sh,
-// which runs `ray start --head` for "leader" and `ray start --address` for
-// "worker" (the LWS example in vLLM's docs starts Ray this way).
-func (w *walker) rayHelper(cc *cmdCtx, at Value, leader bool, args []Value) {
+// rayHelpers are the scripts that start Ray for an LWS group: vLLM's
+// examples/online_serving/multi-node-serving.sh, and its origin, LWS's
+// docs/examples/vllm/build/ray_init.sh (kubernetes-sigs/lws@0102370e,
+// copied to /ray_init.sh by that example's Dockerfile). Both take
+// "leader --ray_cluster_size=N" (`ray start --head --port=6379`, then
+// wait for N nodes) or "worker --ray_address=HOST" (`ray start
+// --address=HOST:6379 --block`).
+var rayHelpers = map[string]bool{"multi-node-serving.sh": true, "ray_init.sh": true}
+
+// rayHelper records a rayHelpers script, which runs `ray start --head` for
+// "leader" and `ray start --address` for "worker" (the LWS example in
+// vLLM's docs starts Ray this way).
+func (w *walker) rayHelper(cc *cmdCtx, at Value, script string, leader bool, args []Value) {
 	kind := KindRayWorker
 	if leader {
 		kind = KindRayHead
 	}
-	w.fe.invs = append(w.fe.invs, w.newInvocation(cc, kind, at, "multi-node-serving.sh", args))
+	w.fe.invs = append(w.fe.invs, w.newInvocation(cc, kind, at, script, args))
 }
 
 func (w *walker) newInvocation(cc *cmdCtx, kind Kind, at Value, launcher string, args []Value) *Invocation {

@@ -228,6 +228,12 @@ func TestImageVersion(t *testing.T) {
 		"registry.local/my-vllm:1.3.0":        "",
 		"nginx:1.25":                          "",
 		"vllm/vllm-openai:v0.11.1@sha256:abc": "0.11.1",
+		// .postN re-releases (pypi vllm 0.6.3.post1, 0.8.5.post1; the
+		// images carry the same tags) are the release they name.
+		"vllm/vllm-openai:v0.6.3.post1":  "0.6.3.post1",
+		"vllm/vllm-openai:v0.8.5.post1":  "0.8.5.post1",
+		"vllm/vllm-openai:v0.10.1-cu128": "0.10.1",
+		"vllm/vllm-openai:v0.9.0rc1":     "0.9.0rc1",
 	} {
 		if got := imageVersion(image); got != want {
 			t.Errorf("imageVersion(%q) = %q, want %q", image, got, want)

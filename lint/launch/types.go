@@ -224,6 +224,8 @@ type Container struct {
 	// AllGPUs: --gpus all, every GPU of the host, in the host's order (a
 	// CUDA_VISIBLE_DEVICES inside then picks host GPUs by index).
 	AllGPUs bool
+	// Detached: docker run -d / --detach; the shell does not wait for it.
+	Detached bool
 }
 
 // LookupEnv returns the last value set for name.

@@ -1,2 +1,2 @@
-# lint-spec: ../../specs/two-nodes.yaml
+# lint-spec: ../../specs/two-nodes-llama8b.yaml
 vllm serve meta-llama/Llama-3.1-8B-Instruct --gpu-memory-utilization 0.2 --max-model-len 131072 # want VL125

@@ -1,4 +1,4 @@
-# lint-spec: ../../specs/two-nodes.yaml
+# lint-spec: ../../specs/two-nodes-auto.yaml
 # lint-version: 0.8.5
 # the spec's two nodes give the Ray cluster 16 GPUs; TP 32 asks for 32 bundles
 ray start --head --port=6379 --node-ip-address=10.0.0.1

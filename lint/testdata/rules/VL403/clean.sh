@@ -1,3 +1,3 @@
-# lint-spec: ../../specs/two-nodes.yaml
+# lint-spec: ../../specs/two-nodes-llama8b.yaml
 export VLLM_HOST_IP=10.0.0.2
 vllm serve meta-llama/Llama-3.1-8B-Instruct

@@ -1,3 +1,3 @@
 # lint-spec: ../../../specs/two-nodes.yaml
 export GLOO_SOCKET_IFNAME=ens10f0 NCCL_SOCKET_IFNAME=ens10f0
-vllm serve deepseek-ai/DeepSeek-V3-0324 -dp 24 -dpl 8 --enable-expert-parallel --data-parallel-address 10.0.0.1 --api-server-count 8 # want VL402
+vllm serve deepseek-ai/DeepSeek-V3-0324 -dp 24 -dpl 8 --enable-expert-parallel --data-parallel-address 10.0.0.1 --api-server-count 8 # want VL402 VL405
