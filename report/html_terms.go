@@ -76,7 +76,7 @@ func stepTermTables(r *estimate.Report) []termsTable {
 				nics = fmt.Sprintf("%.2f GB", pf.InterBytesPerNode/1e9)
 			}
 			pre.Rows = append(pre.Rows, []string{fmt.Sprint(pf.InputTokens), textfmt.Seconds(pf.TTFTS), fmt.Sprint(pf.Steps), textfmt.Seconds(pf.GPUS),
-				textfmt.Seconds(pf.KernelGapsS), textfmt.Seconds(pf.NetworkS), textfmt.Seconds(pf.HostS), nics, pf.Binding})
+				textfmt.Seconds(pf.KernelGapsS), textfmt.Seconds(pf.NetworkS), textfmt.Seconds(pf.HostS) + " (" + prefillHostParts(pf) + ")", nics, pf.Binding})
 		}
 		out = append(out, pre)
 	}

@@ -204,10 +204,23 @@ func stepTerms(st perf.StepTime, pp int) string {
 	return terms
 }
 
-// prefillTerms splits an idle prefill's TTFT into its terms.
+// prefillTerms splits an idle prefill's TTFT into its terms, the host's
+// with its parts (prefillHostParts).
 func prefillTerms(pf perf.PrefillPoint) string {
-	return fmt.Sprintf("GPU kernels %s · kernel gaps %s · exposed communication %s · host %s",
-		textfmt.Seconds(pf.GPUS), textfmt.Seconds(pf.KernelGapsS), textfmt.Seconds(pf.NetworkS), textfmt.Seconds(pf.HostS))
+	return fmt.Sprintf("GPU kernels %s · kernel gaps %s · exposed communication %s · host %s (%s)",
+		textfmt.Seconds(pf.GPUS), textfmt.Seconds(pf.KernelGapsS), textfmt.Seconds(pf.NetworkS), textfmt.Seconds(pf.HostS), prefillHostParts(pf))
+}
+
+// prefillHostParts is an idle prefill's host time on the critical path by
+// its parts, every one printed (user QA 39: GLM-5-FP8 on GB200 printed
+// "host 44.1 ms" alone, its eager launches outrunning the GPU, where
+// DeepSeek-R1's decode line gives between steps, launches and the critical
+// path): the work between steps, the kernel launches, and what of them
+// ran behind the GPU's kernels.
+func prefillHostParts(pf perf.PrefillPoint) string {
+	hidden := max(0, pf.HostBetweenS+pf.LaunchS-pf.HostS)
+	return fmt.Sprintf("between steps %s + kernel launches %s − %s of them behind the GPU",
+		textfmt.Seconds(pf.HostBetweenS), textfmt.Seconds(pf.LaunchS), textfmt.Seconds(hidden))
 }
 
 // ttftPartsText splits a simulated mean TTFT by where requests spent it;

@@ -25,10 +25,14 @@ type Capacity struct {
 	// SeqsPerRank is ceil(concurrency / DP): requests are not split, so the
 	// fullest rank sets the need, not the average.
 	SeqsPerRank int `json:"seqs_per_rank"`
-	// SeqBytes is one session on one GPU (block-rounded, sliding-window
-	// layers capped at their window).
+	// SeqBytes is one running session on one GPU (KVLayout.RunCost:
+	// block-rounded, sliding-window layers at the window a decoding
+	// sequence keeps).
 	SeqBytes int64 `json:"seq_bytes"`
-	// NeededGiBPerRank = SeqsPerRank × SeqBytes.
+	// ReserveGiB is what the pool sets aside for the prompt chunks in
+	// flight in sliding-window layers (SeqCost.Reserve); 0 without them.
+	ReserveGiB float64 `json:"reserve_gib,omitempty"`
+	// NeededGiBPerRank = SeqsPerRank × SeqBytes + ReserveGiB.
 	NeededGiBPerRank float64 `json:"needed_gib_per_rank"`
 	// NeededGBTotal is concurrency × SeqBytes × GPUs per rank in decimal GB
 	// (the figure a whole-cluster analysis would quote).
@@ -42,9 +46,11 @@ type Capacity struct {
 	// MaxConcurrency is MaxSeqsPerRank × DP: the most sessions the
 	// deployment holds with an even spread.
 	MaxConcurrency int `json:"max_concurrency"`
-	// OneSequenceFits: one max_model_len request fits (else vLLM refuses
-	// to start).
+	// OneSequenceFits: one max_model_len request fits at vLLM's start-up
+	// charge (KVLayout.SequenceBytes; else vLLM refuses to start).
 	OneSequenceFits bool `json:"one_sequence_fits"`
+	// MaxLenSeqBytes is that request at vLLM's start-up charge.
+	MaxLenSeqBytes int64 `json:"max_len_seq_bytes"`
 	// LargestMaxModelLen is the longest max_model_len one sequence could
 	// have (vLLM's "estimated maximum model length").
 	LargestMaxModelLen int `json:"largest_max_model_len"`
@@ -66,19 +72,22 @@ func CapacityFor(in *input.Input, b StageMemory) Capacity {
 	}
 	c.SeqsPerRank = ceilDiv(c.Concurrency, c.DPRanks)
 	c.SessionTokens, c.SessionBasis = in.SessionTokens()
-	c.SeqBytes = b.KV.SequenceBytes(c.SessionTokens, in.BlockSize)
-	c.NeededGiBPerRank = float64(c.SeqsPerRank) * float64(c.SeqBytes) / GiB
+	run := b.KV.RunCost(in.BlockSize)
+	c.SeqBytes = run.Bytes(c.SessionTokens)
+	c.ReserveGiB = float64(run.Reserve) / GiB
+	c.NeededGiBPerRank = float64(c.SeqsPerRank)*float64(c.SeqBytes)/GiB + c.ReserveGiB
 	gpusPerRank := float64(in.Layout.TP * in.Layout.PP)
-	c.NeededGBTotal = float64(c.Concurrency) * float64(c.SeqBytes) * gpusPerRank / 1e9
+	c.NeededGBTotal = (float64(c.Concurrency)*float64(c.SeqBytes) + float64(run.Reserve)*float64(c.DPRanks)) * gpusPerRank / 1e9
 	poolBytes := float64(b.NumBlocks) * float64(in.BlockSize) * float64(b.KV.BytesPerToken)
 	c.AvailableGiB = max(b.AvailableKVGiB, 0)
 	c.MarginGiB = poolBytes/GiB - c.NeededGiBPerRank
 	if c.SeqBytes > 0 {
-		c.MaxSeqsPerRankExact = poolBytes / float64(c.SeqBytes)
+		c.MaxSeqsPerRankExact = max(poolBytes-float64(run.Reserve), 0) / float64(c.SeqBytes)
 		c.MaxSeqsPerRank = int(math.Floor(c.MaxSeqsPerRankExact))
 	}
 	c.MaxConcurrency = c.MaxSeqsPerRank * c.DPRanks
-	c.OneSequenceFits = float64(b.KV.SequenceBytes(in.MaxModelLen, in.BlockSize)) <= poolBytes && poolBytes > 0
+	c.MaxLenSeqBytes = b.KV.SequenceBytes(in.MaxModelLen, in.BlockSize)
+	c.OneSequenceFits = float64(c.MaxLenSeqBytes) <= poolBytes && poolBytes > 0
 	c.LargestMaxModelLen = largestLen(b.KV, int64(poolBytes), in.BlockSize, max(in.MaxModelLen, in.Model.MaxModelLen()))
 	c.ExceedsMaxNumSeqs = c.SeqsPerRank > in.MaxNumSeqs
 	c.Fits = c.OneSequenceFits && c.MaxSeqsPerRank >= 1 && c.MarginGiB >= 0
@@ -86,29 +95,34 @@ func CapacityFor(in *input.Input, b StageMemory) Capacity {
 }
 
 // SequencesFit is how many sequences of n tokens one rank's KV pool holds,
-// counted as vLLM allocates them (KVLayout.SequenceBytes: whole blocks, a
-// hybrid's per-sequence state, a sliding window's resident blocks). The
+// counted as vLLM holds them running (KVLayout.RunCost: whole blocks, a
+// hybrid's per-sequence state, a sliding window's resident blocks, the
+// chunks in flight set aside). The
 // pool's tokens ÷ n would overcount every layout with a per-sequence
 // state or packed caches (a Qwen3.5 or Nemotron-H hybrid, DeepSeek-V4):
 // the performance half's decode curve reads this figure so that it marks
 // KV capacity where the capacity section does.
 func (r *Report) SequencesFit(n int) int {
-	seq := r.KV.SequenceBytes(max(n, 1), r.BlockSize)
+	run := r.SeqCost()
+	seq := run.Bytes(max(n, 1))
 	if seq <= 0 || r.NumBlocks <= 0 {
 		return 0
 	}
-	pool := float64(r.NumBlocks) * float64(r.BlockSize) * float64(r.KVBytesPerToken)
-	return int(math.Floor(pool / float64(seq)))
+	pool := float64(r.NumBlocks)*float64(r.BlockSize)*float64(r.KVBytesPerToken) - float64(run.Reserve)
+	return int(math.Floor(max(pool, 0) / float64(seq)))
 }
 
-// SeqCost is what a sequence costs of one rank's KV pool at each length
-// (the binding stage's KVLayout.Cost): the simulation's admission
+// SeqCost is what a running sequence costs of one rank's KV pool at each
+// length (the binding stage's KVLayout.RunCost): the simulation's admission
 // (sim.Config.KV) counts with it, so that it runs as many sequences as
 // SequencesFit says fit.
-func (r *Report) SeqCost() SeqCost { return r.KV.Cost(r.BlockSize) }
+func (r *Report) SeqCost() SeqCost { return r.KV.RunCost(r.BlockSize) }
 
 // AtMaxModelLen is how many max_model_len sequences fit in one rank's KV
-// pool: vLLM's "Maximum concurrency for N tokens per request" line.
+// pool at vLLM's start-up charge (KVLayout.SequenceBytes: a windowed group
+// the window − 1 plus the tokens in flight): vLLM's "Maximum concurrency
+// for N tokens per request" line, a bound the running count (SequencesFit)
+// exceeds for sliding-window models.
 func AtMaxModelLen(in *input.Input, b StageMemory) float64 {
 	seq := b.KV.SequenceBytes(in.MaxModelLen, in.BlockSize)
 	if seq <= 0 {

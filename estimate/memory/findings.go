@@ -35,7 +35,7 @@ func Findings(in *input.Input, m *Report) diag.Diagnostics {
 	case !c.OneSequenceFits:
 		add(CodeSeqTooLong, diag.Error, "workload.max_model_len",
 			fmt.Sprintf("To serve at least one request with the model's max seq len (%d), %.2f GiB KV cache is needed, which is larger than the available KV cache memory (%.2f GiB). Based on the available memory, the estimated maximum model length is %d (vLLM refuses to start)",
-				in.MaxModelLen, float64(c.SeqBytes)/GiB, c.AvailableGiB, c.LargestMaxModelLen),
+				in.MaxModelLen, float64(c.MaxLenSeqBytes)/GiB, c.AvailableGiB, c.LargestMaxModelLen),
 			fmt.Sprintf("set max_model_len ≤ %d, or %s", c.LargestMaxModelLen, shrinkHint(in)))
 	case !c.Fits:
 		add(CodeShareNoFit, diag.Error, "workload.concurrency",

@@ -64,8 +64,9 @@ func lowEnd(in *input.Input, b StageMemory, gap float64) (availGiB float64, maxS
 	blockBytes := float64(b.KV.BytesPerToken) * float64(max(in.BlockSize, 1))
 	pool := math.Floor(availGiB*GiB/blockBytes) * blockBytes
 	session, _ := in.SessionTokens()
-	if seq := b.KV.SequenceBytes(session, in.BlockSize); seq > 0 {
-		maxSeqs = int(pool / float64(seq))
+	run := b.KV.RunCost(in.BlockSize)
+	if seq := run.Bytes(session); seq > 0 {
+		maxSeqs = int(max(pool-float64(run.Reserve), 0) / float64(seq))
 	}
 	return availGiB, maxSeqs
 }

@@ -74,6 +74,12 @@ type KVLayout struct {
 	// prefill chunk of max_num_batched_tokens up to 0.25.1, every batch in
 	// flight from 0.26.0.
 	chunk int
+	// batches is the batches in flight whose tokens chunk counts (1; from
+	// 0.26.0 the pipeline size, or 2 with async scheduling): a decoding
+	// sequence has one token in each (RunCost).
+	batches int
+	// running selects the running count in Cost (RunCost).
+	running bool
 }
 
 // inFlightTokens is what a sliding-window group of the input's release
@@ -85,6 +91,11 @@ type KVLayout struct {
 func inFlightTokens(in *input.Input) int {
 	n, _, _ := in.Release().SlidingWindowInFlight(in.MaxNumBatchedTokens, in.AsyncScheduling(), in.Layout.PP)
 	return n
+}
+
+// inFlightBatches is the batches whose tokens inFlightTokens counts.
+func inFlightBatches(in *input.Input) int {
+	return max(1, inFlightTokens(in)/max(in.MaxNumBatchedTokens, 1))
 }
 
 // KVBytes returns the KV cost per token on a GPU of stage s.
@@ -130,7 +141,7 @@ func stageKV(in *input.Input, s Stage) KVLayout {
 		return layeredKV(in, s)
 	}
 	b := dtypeBytes(in.KVCacheDType)
-	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: inFlightTokens(in)}
+	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: inFlightTokens(in), batches: inFlightBatches(in)}
 	for i := s.First; i < s.End; i++ {
 		if m.IsSlidingLayer(i) {
 			kv.SlidingLayers++

@@ -19,7 +19,7 @@ import (
 // _report_kv_cache_config).
 func deepseekV4KV(in *input.Input, s Stage) KVLayout {
 	caches := in.Model.DeepseekV4Caches(s.First, s.End)
-	kv := KVLayout{Layers: s.Layers(), DType: "fp8_ds_mla", Caches: caches, Packing: packingDSV4, chunk: inFlightTokens(in)}
+	kv := KVLayout{Layers: s.Layers(), DType: "fp8_ds_mla", Caches: caches, Packing: packingDSV4, chunk: inFlightTokens(in), batches: inFlightBatches(in)}
 	var parts []string
 	for _, c := range caches {
 		w := "whole sequence"
@@ -150,12 +150,11 @@ func approximateGCD(values []int, lower int) int {
 // tuple's bytes times the tuple count. Without whole-sequence caches (a
 // pipeline stage of window-only layers) it is the caches' own pages.
 func (kv KVLayout) dsv4Cost(c *SeqCost) {
-	chunk := max(kv.chunk, 1)
 	// window adds a windowed cache's pages: the window minus one plus the
 	// tokens in flight, at most n, in pages, plus one.
 	window := func(bytes int64, window, block int) {
 		c.Fixed += bytes
-		if cp := window - 1 + chunk; cp > 0 {
+		if cp := kv.windowCap(c, window, bytes, block); cp > 0 {
 			c.Terms = append(c.Terms, KVTerm{Bytes: bytes, Block: max(block, 1), Cap: cp})
 		}
 	}

@@ -103,9 +103,9 @@ func packUniformPageIn(caches []catalog.PagedCache, model []int) uniformPage {
 
 // cost adds one request's pages to c: every group's pages (whole-sequence
 // kinds ceil(n / block), windowed ones the window minus one plus the
-// tokens in flight (inFlightTokens), at most n, in pages plus one, state
+// tokens in flight (KVLayout.windowCap), at most n, in pages plus one, state
 // kinds statePages) × group_size × the page.
-func (p uniformPage) cost(c *SeqCost, chunk, statePages int) {
+func (p uniformPage) cost(c *SeqCost, kv KVLayout, statePages int) {
 	unit := int64(p.unitLayers) * p.page
 	for _, k := range p.kinds {
 		bytes := int64(k.groups) * unit
@@ -114,7 +114,7 @@ func (p uniformPage) cost(c *SeqCost, chunk, statePages int) {
 			c.Fixed += bytes * int64(max(statePages, 1)) // MambaSpec: 1 (none) or 2 (align)
 		case k.window > 0:
 			c.Fixed += bytes
-			c.Terms = append(c.Terms, KVTerm{Bytes: bytes, Block: max(k.blockTokens, 1), Cap: k.window - 1 + max(chunk, 1)})
+			c.Terms = append(c.Terms, KVTerm{Bytes: bytes, Block: max(k.blockTokens, 1), Cap: kv.windowCap(c, k.window, bytes, k.blockTokens)})
 		default:
 			c.Terms = append(c.Terms, KVTerm{Bytes: bytes, Block: max(k.blockTokens, 1)})
 		}
@@ -168,7 +168,7 @@ func layeredKV(in *input.Input, s Stage) KVLayout {
 	b := int64(dtypeBytes(in.KVCacheDType))
 	tp := max(in.Layout.TP, 1)
 	block := max(in.BlockSize, 1)
-	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: inFlightTokens(in), Packing: packingUniformPage}
+	kv := KVLayout{Layers: s.Layers(), DType: in.KVCacheDType, SlidingWindow: m.SlidingWindow, chunk: inFlightTokens(in), batches: inFlightBatches(in), Packing: packingUniformPage}
 	slide := catalog.PagedCache{Name: "sliding-window layers", BlockTokens: block, Window: m.SlidingWindow}
 	full := catalog.PagedCache{Name: "full-attention layers", BlockTokens: block}
 	var parts [2]string

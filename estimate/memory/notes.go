@@ -54,15 +54,15 @@ func kvBaseNote(in *input.Input, m *Report) Note {
 	b := dtypeBytes(kv.DType)
 	if kv.Packing == packingUniformPage && kv.HybridBlock == 0 {
 		return Note{"KV cache per token", fmt.Sprintf("%s = %s B per token per GPU counting every layer as full attention. "+
-			"A sequence keeps only the window plus %s in the sliding-window layers; the capacity below counts that, in vLLM's groups and pages.",
-			kv.Formula, textfmt.Thousands(kv.BytesPerToken), inFlightText(in))}
+			"vLLM's start-up figures (maximum concurrency, the one-sequence check) charge each sequence the window plus %s in the sliding-window layers, %s, in vLLM's groups and pages.",
+			kv.Formula, textfmt.Thousands(kv.BytesPerToken), inFlightText(in), strings.TrimSuffix(runningWindowText(), "."))}
 	}
 	if kv.Packing == packingDSV4 {
 		return Note{"KV cache per token", fmt.Sprintf(
 			"DeepSeek-V4 caches each layer's sliding window (%d tokens) and, in its compressed layers, one 584-byte key per 4 (C4A, with the indexer's key) or 128 tokens (C128A), "+
 				"in vLLM's fp8_ds_mla layout whatever --kv-cache-dtype says, the same on every TP rank: %s B per token position for the whole-sequence caches on a GPU. "+
-				"The windows and the compressors' float32 states are a cost per sequence (a window plus %s), which the capacity below counts. %s.",
-			md.DSV4.Window, textfmt.Thousands(kv.BytesPerToken), inFlightText(in), kv.Formula)}
+				"The windows and the compressors' float32 states are a cost per sequence: vLLM's start-up figures charge a window plus %s, %s %s.",
+			md.DSV4.Window, textfmt.Thousands(kv.BytesPerToken), inFlightText(in), runningWindowText(), kv.Formula)}
 	}
 	if md.IsMLA() {
 		w := md.KVLoraRank + md.QKRopeHeadDim
@@ -80,10 +80,19 @@ func kvBaseNote(in *input.Input, m *Report) Note {
 		text += fmt.Sprintf(" TP=%d exceeds the model's %d KV heads, so vLLM replicates them: KV memory per GPU stops shrinking with TP.", in.Layout.TP, md.NumKVHeads)
 	}
 	if kv.SlidingLayers > 0 {
-		text += fmt.Sprintf(" %d of the %d layers use a %d-token sliding window: vLLM prints its token count as if all were full, but a sequence only keeps the window plus %s in those layers, and the capacity below counts that.",
-			kv.SlidingLayers, kv.Layers, kv.SlidingWindow, inFlightText(in))
+		text += fmt.Sprintf(" %d of the %d layers use a %d-token sliding window: vLLM prints its token count as if all were full; its start-up figures (maximum concurrency, the one-sequence check) charge each sequence the window plus %s in those layers, %s",
+			kv.SlidingLayers, kv.Layers, kv.SlidingWindow, inFlightText(in), runningWindowText())
 	}
 	return Note{"KV cache per token", text}
+}
+
+// runningWindowText says what the capacity counts for a windowed layer
+// (KVLayout.RunCost).
+func runningWindowText() string {
+	if !UseWindowResidency {
+		return "and the capacity below counts that."
+	}
+	return "but a running sequence keeps only the window (vLLM frees the blocks that have left it before each step: SlidingWindowManager.remove_skipped_blocks), so the capacity below counts the window per sequence plus one reserve per rank for the prompt chunks in flight."
 }
 
 // inFlightText says what a sliding-window layer keeps beside its window
@@ -144,6 +153,12 @@ func kvPerRankNote(in *input.Input, m *Report) Note {
 	c := m.Capacity
 	seqGB := float64(c.SeqBytes) / 1e9
 	if c.DPRanks <= 1 {
+		if c.ReserveGiB > 0 {
+			return Note{"Where the KV cache lives", fmt.Sprintf(
+				"One engine holds all %d sequences: %d × %.3f GB (what a running sequence of %s tokens holds: its sliding-window layers keep only the last %s tokens, in whole pages)%s = %.1f GB (%.2f GiB) per GPU; it has room for %d (%.2f GiB of KV).",
+				c.Concurrency, c.Concurrency, seqGB, textfmt.Thousands(int64(c.SessionTokens)), textfmt.Thousands(int64(m.KV.SlidingWindow)), reserveText(c),
+				float64(c.SeqsPerRank)*seqGB+c.ReserveGiB*GiB/1e9, c.NeededGiBPerRank, c.MaxSeqsPerRank, c.AvailableGiB)}
+		}
 		dcp := ""
 		if d := m.KV.DCP; d > 1 && m.KV.Packing == "" {
 			dcp = fmt.Sprintf(" ÷ %d (decode context parallelism: a GPU holds every %dth token, in whole blocks)", d, d)
@@ -160,14 +175,23 @@ func kvPerRankNote(in *input.Input, m *Report) Note {
 	return Note{"Where the KV cache lives", text}
 }
 
+// reserveText is the pool a rank sets aside for the prompt chunks in
+// flight in its sliding-window layers (Capacity.ReserveGiB), "" without.
+func reserveText(c Capacity) string {
+	if c.ReserveGiB <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" + %.2f GB set aside for the prompt chunks in flight (a prefilling request's sliding-window layers hold its chunk until the step has run)", c.ReserveGiB*GiB/1e9)
+}
+
 // kvSpreadText is the note on how DP ranks share the sessions' KV cache.
 func kvSpreadText(c Capacity, seqGB float64) string {
 	return fmt.Sprintf(
 		"%d sessions × %s tokens (%s) need %.1f GB of KV in total. With DP=%d every rank holds the KV of the sequences scheduled on it and a request is never split, "+
-			"so the need per GPU is set by the fullest rank: ceil(%d/%d) = %d sequences × %.2f GB = %.1f GB (%.2f GiB), not the total ÷ %d = %.1f GB. "+
+			"so the need per GPU is set by the fullest rank: ceil(%d/%d) = %d sequences × %.2f GB%s = %.1f GB (%.2f GiB), not the total ÷ %d = %.1f GB. "+
 			"A rank has room for %d such sessions (%.2f GiB of KV), so at most %d fit.",
-		c.Concurrency, textfmt.Thousands(int64(c.SessionTokens)), c.SessionBasis, c.NeededGBTotal, c.DPRanks, c.Concurrency, c.DPRanks, c.SeqsPerRank, seqGB,
-		float64(c.SeqsPerRank)*seqGB, c.NeededGiBPerRank, c.DPRanks, c.NeededGBTotal/float64(c.DPRanks), c.MaxSeqsPerRank, c.AvailableGiB, c.MaxConcurrency)
+		c.Concurrency, textfmt.Thousands(int64(c.SessionTokens)), c.SessionBasis, c.NeededGBTotal, c.DPRanks, c.Concurrency, c.DPRanks, c.SeqsPerRank, seqGB, reserveText(c),
+		float64(c.SeqsPerRank)*seqGB+c.ReserveGiB*GiB/1e9, c.NeededGiBPerRank, c.DPRanks, c.NeededGBTotal/float64(c.DPRanks), c.MaxSeqsPerRank, c.AvailableGiB, c.MaxConcurrency)
 }
 
 func weightsNote(in *input.Input, m *Report) Note {
@@ -179,17 +203,29 @@ func weightsNote(in *input.Input, m *Report) Note {
 	bf16GiB := m.ParamsPerGPU * bytesBF16 / GiB
 	tail := fmt.Sprintf("%.2fB parameters = %.1f GiB (%.1f GB) in BF16; as stored (%s) the GPU holds %.1f GiB of weights%s.",
 		m.ParamsPerGPU/1e9, bf16GiB, m.ParamsPerGPU*bytesBF16/1e9, in.WeightsDType, m.PerGPU.WeightsGiB, mlaCopiesNote(m))
+	// A multimodal wrapper's encoder (a vision tower) sits whole on every
+	// GPU beside the language model; the model's parameter count
+	// (catalog.Model.ParamCounts) is the language model's alone.
+	enc := per[CompEncoder]
 	if !in.Model.IsMoE() {
+		if enc > 0 {
+			return Note{"Weights per GPU", fmt.Sprintf("%.1fB parameters sit on each GPU: %.1fB of the language model's %.1fB (TP=%d splits layers' matrices, PP=%d splits layers) and the %.2fB of its encoder, whole on every GPU, which the language model's count leaves out: %s",
+				m.ParamsPerGPU/1e9, (m.ParamsPerGPU-enc)/1e9, p.Total/1e9, in.Layout.TP, in.Layout.PP, enc/1e9, tail)}
+		}
 		return Note{"Weights per GPU", fmt.Sprintf("%.1fB of the model's %.1fB parameters sit on each GPU (TP=%d splits layers' matrices, PP=%d splits layers): %s",
 			m.ParamsPerGPU/1e9, p.Total/1e9, in.Layout.TP, in.Layout.PP, tail)}
+	}
+	encText := ""
+	if enc > 0 {
+		encText = fmt.Sprintf(", encoder %.2fB (whole on every GPU; not in the language model's %.1fB)", enc/1e9, p.Total/1e9)
 	}
 	routed := per[CompRouted] + per[CompRedundant]
 	return Note{"Weights per GPU", fmt.Sprintf(
 		"Routed experts are %.1fB of the model's %.1fB parameters (%.1f%%), so they, not attention, decide the weights per GPU. "+
-			"Per GPU: %.1fB routed + %.1fB replicated or TP-split (attention %.1fB, dense MLPs %.1fB, shared experts %.1fB, embedding + LM head %.2fB, router + norms %.2fB) = %s",
+			"Per GPU: %.1fB routed + %.1fB replicated or TP-split (attention %.1fB, dense MLPs %.1fB, shared experts %.1fB, embedding + LM head %.2fB, router + norms %.2fB%s) = %s",
 		p.RoutedExperts/1e9, p.Total/1e9, 100*p.RoutedExperts/p.Total, routed/1e9, (m.ParamsPerGPU-routed)/1e9,
 		per[CompAttention]/1e9, per[CompDenseMLP]/1e9, per[CompShared]/1e9, (per[CompEmbedding]+per[CompLMHead])/1e9,
-		(per[CompRouter]+per[CompNorms])/1e9, tail)}
+		(per[CompRouter]+per[CompNorms])/1e9, encText, tail)}
 }
 
 func mlaCopiesNote(m *Report) string {

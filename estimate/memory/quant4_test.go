@@ -312,8 +312,13 @@ func TestGemma3Memory(t *testing.T) {
 	}
 	b := in.BlockSize
 	win := roundUp(min(1023+in.MaxNumBatchedTokens, 32768), b) + b
-	if want := int64(10*perLayer*roundUp(32768, b) + 60*perLayer*win); r.Capacity.SeqBytes != want {
-		t.Errorf("sequence bytes %d, want %d", r.Capacity.SeqBytes, want)
+	if want := int64(10*perLayer*roundUp(32768, b) + 60*perLayer*win); r.KV.SequenceBytes(32768, b) != want {
+		t.Errorf("start-up charge %d, want %d", r.KV.SequenceBytes(32768, b), want)
+	}
+	// Running, a windowed layer keeps the window (1,023 + the decode token)
+	// in whole blocks plus one (KVLayout.RunCost).
+	if want := int64(10*perLayer*roundUp(32768, b) + 60*perLayer*(roundUp(1024, b)+b)); r.Capacity.SeqBytes != want {
+		t.Errorf("running sequence bytes %d, want %d", r.Capacity.SeqBytes, want)
 	}
 	t.Logf("Gemma-3-27B BF16 H100: %.2f GiB weights, %d B/token, %.2f GiB per 32K sequence (%.1f sequences)", r.PerGPU.WeightsGiB, r.KVBytesPerToken, float64(r.Capacity.SeqBytes)/GiB, r.Capacity.MaxSeqsPerRankExact)
 }

@@ -18,6 +18,58 @@ type SeqCost struct {
 	// NumBlocks × block size) is worth in these bytes: the pool holds
 	// KVTokensPerRank × TokenBytes (KVLayout.BytesPerToken).
 	TokenBytes int64
+	// Reserve is pool bytes a running count (KVLayout.RunCost) sets aside
+	// for the prompt chunks in flight: a prefilling request's windowed
+	// groups hold the chunk on top of the window until the step has run
+	// (runningWindowCap). 0 for the start-up count (Cost) and for layouts
+	// without a sliding window.
+	Reserve int64
+}
+
+// UseWindowResidency makes the running count (KVLayout.RunCost: the
+// capacity verdict EST103, the decode curve's KV mark, the simulation's
+// admission) hold a sliding-window group at the window a decoding sequence
+// keeps, with one shared reserve for the prompt chunks in flight, instead
+// of vLLM's start-up per-request charge (window − 1 + the tokens in flight,
+// which Cost keeps for the "Maximum concurrency" figure and the start-up
+// check). vLLM's SlidingWindowManager frees every block that has left the
+// window before it allocates the next step's slots
+// (vllm/v1/core/single_type_kv_cache_manager.py
+// SlidingWindowManager.remove_skipped_blocks @129ab7c6; the later copies'
+// get_num_skipped_tokens, max(0, num_computed_tokens − sliding_window + 1),
+// called from KVCacheManager.allocate_slots), so the start-up charge is a
+// bound, not what a running sequence holds. Off: the running count is the
+// start-up count, as before 2026-12-07.
+var UseWindowResidency = true
+
+// RunCost is what a running sequence holds of the pool at each length, as
+// vLLM's scheduler admits and keeps it: full-attention groups every block,
+// a windowed group the last window − 1 tokens plus the token each batch in
+// flight decodes (one; from 0.26.0 one per batch vLLM keeps in flight,
+// vllm.Release.SlidingWindowInFlight), in pages plus one, and Reserve for
+// the prompt chunks a step prefills beyond that (at most the in-flight
+// tokens of the rank, every windowed group). Cost is the start-up count.
+func (kv KVLayout) RunCost(blockSize int) SeqCost {
+	if !UseWindowResidency {
+		return kv.Cost(blockSize)
+	}
+	kv.running = true
+	return kv.Cost(blockSize)
+}
+
+// windowCap is the tokens a windowed group of window tokens holds per
+// sequence beside its extra page: vLLM's start-up charge, window − 1 + the
+// tokens in flight (SlidingWindowSpec.max_memory_usage_bytes), or, for the
+// running count, window − 1 + one decode token per batch in flight. It
+// adds the running count's share of the chunks in flight, bytes per page ×
+// their pages, to c.Reserve.
+func (kv KVLayout) windowCap(c *SeqCost, window int, bytes int64, block int) int {
+	chunk := max(kv.chunk, 1)
+	if !kv.running {
+		return window - 1 + chunk
+	}
+	c.Reserve += bytes * int64(ceilDiv(chunk, max(block, 1)))
+	return window - 1 + max(kv.batches, 1)
 }
 
 // KVTerm is one cache group's part of SeqCost: Bytes per page of Block
@@ -59,7 +111,7 @@ func (kv KVLayout) Cost(blockSize int) SeqCost {
 		draft()
 		return c
 	case packingUniformPage:
-		kv.pack().cost(&c, kv.chunk, kv.StatePages)
+		kv.pack().cost(&c, kv, kv.StatePages)
 		draft()
 		return c
 	}
@@ -80,7 +132,7 @@ func (kv KVLayout) Cost(blockSize int) SeqCost {
 	if kv.SlidingLayers > 0 {
 		page := int64(kv.SlidingLayers) * kv.BytesPerTokenPerLayer * int64(blockSize)
 		c.Fixed += page // the block beyond the window
-		c.Terms = append(c.Terms, KVTerm{Bytes: page, Block: blockSize, Cap: kv.SlidingWindow - 1 + max(kv.chunk, 1)})
+		c.Terms = append(c.Terms, KVTerm{Bytes: page, Block: blockSize, Cap: kv.windowCap(&c, kv.SlidingWindow, page, blockSize)})
 	}
 	return c
 }

@@ -87,7 +87,14 @@ type PrefillPoint struct {
 	GPUS        float64 `json:"gpu_s"`
 	KernelGapsS float64 `json:"kernel_gaps_s"`
 	HostS       float64 `json:"host_s"`
-	Binding     string  `json:"binding"`
+	// HostBetweenS and LaunchS are HostS's parts as the steps cost them
+	// (StepTime.HostS, StepTime.LaunchS, summed over the chunks): the
+	// host's work between steps and its eager kernel launches, which
+	// overlap the GPU's work; HostBetweenS + LaunchS − HostS of them ran
+	// behind the GPU. Reported only; TTFTS does not read them.
+	HostBetweenS float64 `json:"host_between_steps_s"`
+	LaunchS      float64 `json:"launch_s"`
+	Binding      string  `json:"binding"`
 }
 
 // PrefillIdle is the TTFT of one request of n prompt tokens with nothing
@@ -114,6 +121,7 @@ func (sm *StepModel) PrefillIdle(n, maxBatched int) PrefillPoint {
 	}
 	pt.TTFTS, pt.InterBytesPerNode, pt.NetworkS, pt.ComputeS = sum.total, sum.inter, sum.net, sum.computeS
 	pt.GPUS, pt.KernelGapsS, pt.HostS = sum.gpu, sum.gaps, sum.host
+	pt.HostBetweenS, pt.LaunchS = sum.between, sum.launch
 	pt.Binding = bindingOf(sum.comp, sum.mem, sum.net)
 	if sum.host > max(sum.comp, sum.mem, sum.net) {
 		pt.Binding = "overhead"
@@ -169,7 +177,10 @@ func prefillLoad(p float64, c int) RankLoad {
 }
 
 // prefillSums are the sums PrefillIdle reports over a prompt's chunks.
-type prefillSums struct{ total, inter, net, comp, mem, computeS, gpu, gaps, host float64 }
+type prefillSums struct {
+	total, inter, net, comp, mem, computeS, gpu, gaps, host float64
+	between, launch                                         float64
+}
 
 // add adds w times step st.
 func (s *prefillSums) add(st StepTime, w float64) {
@@ -182,6 +193,8 @@ func (s *prefillSums) add(st StepTime, w float64) {
 	s.gpu += w * (st.TotalS - st.OverheadS - st.ExposedNetworkS - st.KernelGapsS - st.SpecDraftS) // all stages' kernels
 	s.gaps += w * st.KernelGapsS
 	s.host += w * st.OverheadS
+	s.between += w * st.HostS
+	s.launch += w * st.LaunchS
 }
 
 // integrateChunks sums the steps of k full chunks of c tokens (chunk i at

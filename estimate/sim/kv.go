@@ -12,6 +12,9 @@ type KVCost struct {
 	Fixed      int64
 	Terms      []KVTerm
 	TokenBytes int64
+	// Reserve is taken off the pool for the prompt chunks in flight
+	// (memory.SeqCost.Reserve: a windowed group's running count).
+	Reserve int64
 }
 
 // KVTerm is one cache group's part of KVCost (memory.KVTerm: both alias
@@ -59,7 +62,7 @@ func newKVModel(cfg Config) kvModel {
 		}
 	}
 	if cfg.KVTokensPerRank > 0 {
-		m.capacity = int(min(int64(cfg.KVTokensPerRank)*cfg.KV.TokenBytes, math.MaxInt/4))
+		m.capacity = int(max(min(int64(cfg.KVTokensPerRank)*cfg.KV.TokenBytes, math.MaxInt/4)-cfg.KV.Reserve, 0))
 	}
 	return m
 }

@@ -60,9 +60,10 @@ func TestAdmitsWhatFits(t *testing.T) {
 			if got := len(s.ranks[0].running); got != want {
 				t.Errorf("admitted %d sequences of %d tokens, want SequencesFit %d (pool tokens ÷ n: %d)", got, c.n, want, byTokens)
 			}
-			// Each sequence costs what the capacity section counts.
-			if got, want := int64(s.kv.units(c.n)), m.KV.SequenceBytes(c.n, in.BlockSize); got != want {
-				t.Errorf("a sequence costs %d, SequenceBytes %d", got, want)
+			// Each sequence costs what the capacity section counts
+			// (memory's running count, KVLayout.RunCost).
+			if got, want := int64(s.kv.units(c.n)), m.SeqCost().Bytes(c.n); got != want {
+				t.Errorf("a sequence costs %d, the capacity's running count %d", got, want)
 			}
 		})
 	}

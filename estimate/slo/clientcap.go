@@ -52,19 +52,63 @@ func cappedClosedLoop(in *input.Input, sm *perf.StepModel, kvTokens int64, input
 	return sim.RunModelReplicated(sm, cfg, opt.Replications)
 }
 
-// capBinds says the client's cap held the scenario's open loop below its
+// capHolds says the client's cap held the scenario's open loop below its
 // arrival rate: the rate it served (completions: output tokens/s over
 // output tokens) is below the arrival rate by more than three standard
 // errors of a Poisson count of the measured requests (3/√n), the noise of
 // an uncapped run's measured rate. A cap that only delays bursts (its
-// queue empties again) serves the rate and does not bind.
-func capBinds(sc *SimScenario) bool {
+// queue empties again) serves the rate and does not hold it. Held, the
+// excess waits in the client's queue, so the engine's queue is finite
+// (openLoad), whatever limits the rate.
+func capHolds(sc *SimScenario) bool {
 	r := sc.Result
 	if sc.ClientCap <= 0 || sc.RatePerS <= 0 || r.Overloaded || r.Requests <= 0 || sc.OutputTokens <= 0 {
 		return false
 	}
 	served := r.OutputTokPerS / float64(sc.OutputTokens)
 	return served < sc.RatePerS*(1-3/math.Sqrt(float64(r.Requests)))
+}
+
+// capBinds says the client's cap, not the GPUs, is what holds the rate:
+// it holds the loop below its arrivals (capHolds) and lifting it would
+// raise the rate served materially (CapLimits, on the capped run: the
+// deployment's uncapped service rate, SustainableRatePerS, which
+// simulateScenario measures first, and whether the capped run's KV cache
+// was already full). The user QA 39 reference workload (DeepSeek-V3 on
+// 32 H20, 4 requests/s, at most 128 in flight) served 0.037 requests/s
+// with 2.4 requests waiting for KV and 410 preemptions: closed loops of
+// 128, 256 and 1,280 sessions deliver 38, 33 and 36 output tokens/s, so
+// the GPUs bind, where the cap was said to. Without a measured service
+// rate (a finite run) a cap that holds binds unless the KV was full.
+func capBinds(sc *SimScenario) bool {
+	if !capHolds(sc) {
+		return false
+	}
+	r := sc.Result
+	return CapLimits(r.OutputTokPerS/float64(sc.OutputTokens), sc.SustainableRatePerS, r.MeanKVWaiting, r.Preemptions)
+}
+
+// capSaturationGain is the decode curve's criterion of saturation
+// (estimate/perf.saturationGain; package pd's BindsAt = 1/(1 + it)):
+// more in flight adding less than 10% to the rate is not material.
+const capSaturationGain = 0.10
+
+// CapLimits says a client's cap on requests in flight limits a capped
+// loop that serves served requests/s (below its arrivals), rather than the
+// GPUs, by the rules that already say when the GPUs bind: the loop's KV
+// cache was full — on average at least one request waited for KV, or one
+// was preempted (kvHoldsBack's test of the simulation) — so more in flight
+// would only queue in the engine; or the deployment's uncapped service
+// rate sustainable (0: unknown) is within the decode curve's saturation
+// gain of what the cap serves (served ≥ sustainable / (1 + 10%), package
+// pd's BindsAt utilisation), so lifting the cap would not move the figure
+// materially. P/D's capped path (pd.capBound: the closed loop of the cap
+// binds only with no pool at BindsAt) is the second rule.
+func CapLimits(served, sustainable, meanKVWaiting float64, preemptions int) bool {
+	if meanKVWaiting >= 1 || preemptions > 0 {
+		return false
+	}
+	return sustainable <= 0 || served*(1+capSaturationGain) < sustainable
 }
 
 // OpenLoopText names a scenario's open loop as the report's simulation
@@ -90,4 +134,19 @@ func clientCapExplanation(sc *SimScenario) string {
 		t += fmt.Sprintf("; its GPUs sustain %.2f requests/s with more in flight", sc.SustainableRatePerS)
 	}
 	return t + ". "
+}
+
+// gpusBindExplanation opens the throughput verdict's explanation when the
+// client's cap holds the loop but the GPUs bind (capHolds, not capBinds):
+// what the cap's requests in flight deliver, and why more would not.
+func gpusBindExplanation(sc *SimScenario) string {
+	r := sc.Result
+	served := r.OutputTokPerS / float64(sc.OutputTokens)
+	why := fmt.Sprintf("the deployment's uncapped service rate, %.3g requests/s, is within %.0f%% of it", sc.SustainableRatePerS, 100*capSaturationGain)
+	if r.MeanKVWaiting >= 1 || r.Preemptions > 0 {
+		why = fmt.Sprintf("its KV cache was already full (%.1f requests waiting for KV on average, %d preempted): more in flight would only queue in the engine", r.MeanKVWaiting, r.Preemptions)
+	}
+	return fmt.Sprintf("The GPUs bind, not the client's cap: at most %d requests in flight (workload.client_max_concurrency) deliver %.3g requests/s "+
+		"against arrivals at %.3g/s (the client's queue grows for as long as they go on; its wait is in no latency), and %s. ",
+		sc.ClientCap, served, sc.RatePerS, why)
 }

@@ -39,11 +39,11 @@ var UseLoadBand = true
 // openLoad is the Load of a simulated scenario: its utilisation when it is
 // an open loop (not a closed loop's sessions, not a finite burst), with the
 // prompt's idle TTFT; the zero Load otherwise, and for an open loop the
-// client's cap holds below its rate (SimScenario.ClientCapBinds): the
+// client's cap holds below its rate (SimScenario.ClientCapHolds): the
 // client's queue takes the excess and the engine's holds at most the cap,
 // finite as a closed loop's.
 func openLoad(s *SimScenario, idleS float64) Load {
-	if s == nil || s.Sessions > 0 || s.Burst > 0 || s.RatePerS <= 0 || s.ClientCapBinds {
+	if s == nil || s.Sessions > 0 || s.Burst > 0 || s.RatePerS <= 0 || s.ClientCapHolds {
 		return Load{}
 	}
 	return Load{Utilization: s.Utilization, SustainableRatePerS: s.SustainableRatePerS, IdleS: idleS, Part: "deployment"}

@@ -97,9 +97,12 @@ type SimScenario struct {
 	Burstiness float64 `json:"arrival_burstiness,omitempty"`
 	// ClientCap is the client's cap on the open loop's requests in flight
 	// (workload.client_max_concurrency, sim.Config.ClientCap); 0: none.
-	// ClientCapBinds says it held the loop below its arrival rate
-	// (capBinds): the client, not the GPUs, bounds the throughput.
+	// ClientCapHolds says it held the loop below its arrival rate
+	// (capHolds: the excess waits in the client's queue), and
+	// ClientCapBinds that it, not the GPUs, bounds the throughput
+	// (capBinds: lifting it would win back most of the shortfall).
 	ClientCap      int  `json:"client_max_concurrency,omitempty"`
+	ClientCapHolds bool `json:"client_cap_holds,omitempty"`
 	ClientCapBinds bool `json:"client_cap_binds,omitempty"`
 	// SustainableRatePerS (open loop) is the most requests per second the
 	// deployment serves with these requests (a closed loop keeping every

@@ -228,7 +228,7 @@ func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, input
 	_, lengths := lengthSpread(in.Workload, inputTokens, cfg.OutputTokens)
 	sc = SimScenario{InputTokens: inputTokens, OutputTokens: cfg.OutputTokens, Sessions: cfg.Sessions, Lengths: lengths,
 		RatePerS: w.ArrivalRatePerS, Burstiness: arrivalShape(w), ClientCap: cfg.ClientCap, Burst: cfg.Pool, Seed: opt.Seed}
-	defer func() { sc.ClientCapBinds = capBinds(&sc) }()
+	defer func() { sc.ClientCapHolds, sc.ClientCapBinds = capHolds(&sc), capBinds(&sc) }()
 	if cfg.Sessions > 0 || cfg.Pool > 0 { // a finite run's queue is finite, whatever the rate
 		sc.Result = sim.RunModelReplicated(sm, cfg, opt.Replications)
 		return sc

@@ -211,6 +211,8 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 	}
 	if s := p.sim(in.Workload.InputTokens); s != nil && s.ClientCapBinds {
 		v.Binding, v.Explanation = BindClientCap, clientCapExplanation(s)+"The target "+v.Explanation
+	} else if s != nil && s.ClientCapHolds {
+		v.Explanation = gpusBindExplanation(s) + "The target " + v.Explanation
 	}
 	f := prefillInterference(in, p)
 	steady := target * f
