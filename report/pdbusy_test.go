@@ -54,7 +54,19 @@ func TestPDPrefillSteppingPrinted(t *testing.T) {
 				t.Errorf("%s: lacks %q", name, want)
 			}
 		}
-		if strings.Contains(out, "utilisation "+pct(s.PrefillUtilization)+" at the workload's rate") {
+		// The prefill pool's own section (the decode pool's may print
+		// the same bare percentage: 25% each since the closed loop's NICs
+		// are priced for its sessions, pd.UseClosedLoopNICMVA).
+		section := out
+		if i := strings.Index(out, "Disaggregated: prefill pool"); i >= 0 {
+			section = out[i:]
+			if j := strings.Index(section, "Disaggregated: decode pool"); j >= 0 {
+				section = section[:j]
+			}
+		} else {
+			t.Errorf("%s: no prefill pool section", name)
+		}
+		if strings.Contains(section, "utilisation "+pct(s.PrefillUtilization)+" at the workload's rate") {
 			t.Errorf("%s: still the prefill pool's bare utilisation", name)
 		}
 	}

@@ -105,8 +105,12 @@ func TestDeepseekV4PipelineHandsOnStreams(t *testing.T) {
 	sm := NewStepModel(s)
 	l := RankLoad{PrefillTokens: 8192, PrefillPairs: 8192 * 8193.0 / 2, PrefillSeqs: 1}
 	st := sm.StepUniform(l)
-	// One micro-batch of half the tokens crosses one boundary, twice.
-	want := 2 * LinkTime(4096*4096*2*4, hw.IntraBytesPerS, idealEff.Link, 1, hw.IntraLatencyS)
+	// One micro-batch of half the tokens crosses one boundary, twice; on
+	// one node the multiprocess executor's send_tensor_dict sends each TP
+	// rank's quarter of the one tensor over NVLink, and the receiver
+	// all-gathers it over TP 4 (pphandoff.go).
+	whole := 4096.0 * 4096 * 2 * 4
+	want := 2 * (LinkTime(whole/4, hw.IntraBytesPerS, idealEff.Link, 1, hw.IntraLatencyS) + sm.tpAllGather(whole))
 	if math.Abs(st.PPS/want-1) > 1e-9 {
 		t.Errorf("PP hand-offs %.4g s, want %.4g s (4 streams of 4,096 BF16 values per token)", st.PPS, want)
 	}

@@ -42,14 +42,11 @@ func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, dbo bo
 	}
 	st.DCPS = sm.dcpTime(runs, frac)
 	if s.PP > 1 {
-		// DeepSeek-V4 hands on its hc_mult residual streams (mhc.go).
-		msg := maxRank * sm.hidden * 2 * sm.mhc.streams()
-		bw, lat := s.HW.IntraBytesPerS, s.HW.IntraLatencyS
-		if s.TP*s.DP >= s.HW.GPUsPerNode { // each stage fills nodes: hand-offs cross them
-			bw, lat = s.HW.InterBytesPerSPerNode/float64(max(1, s.HW.GPUsPerNode)), s.HW.InterLatencyS
-		}
-		// PP micro-batches each cross PP−1 boundaries.
-		st.PPS = float64(s.PP) * float64(s.PP-1) * LinkTime(msg, bw, s.Eff.Link, 1, lat)
+		// PP micro-batches each cross PP−1 boundaries; each micro-batch
+		// leaves the busiest node once (pphandoff.go).
+		t, nodeBytes := sm.ppHandoff(maxRank)
+		st.PPS = float64(s.PP) * float64(s.PP-1) * t
+		st.PPInterBytesPerNode = float64(s.PP) * nodeBytes
 	}
 }
 

@@ -73,9 +73,11 @@ type PrefillPoint struct {
 	InputTokens int     `json:"input_tokens"`
 	TTFTS       float64 `json:"ttft_s"`
 	Steps       int     `json:"steps"`
-	// InterBytesPerNode is what the prefill's all-to-all pushes through its
-	// node's NICs; NetworkS the communication time (all-to-all, TP and PP)
-	// not hidden behind compute.
+	// InterBytesPerNode is what the prefill's all-to-all and pipeline
+	// hand-offs push through its busiest node's NICs (StepTime.
+	// InterBytesPerNode + PPInterBytesPerNode, the bytes the times are
+	// priced from); NetworkS the communication time (all-to-all, TP and
+	// PP) not hidden behind compute.
 	InterBytesPerNode float64 `json:"inter_bytes_per_node"`
 	NetworkS          float64 `json:"network_s"`
 	ComputeS          float64 `json:"compute_s"`
@@ -185,7 +187,7 @@ type prefillSums struct {
 // add adds w times step st.
 func (s *prefillSums) add(st StepTime, w float64) {
 	s.total += w * st.TotalS
-	s.inter += w * st.InterBytesPerNode
+	s.inter += w * (st.InterBytesPerNode + st.PPInterBytesPerNode)
 	s.net += w * st.ExposedNetworkS
 	s.comp += w * st.ComputeBoundS
 	s.mem += w * st.MemoryBoundS

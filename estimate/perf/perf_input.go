@@ -48,6 +48,9 @@ func SetupFromInput(in *input.Input) StepSetup {
 	s.SetA2AFixed(l.Nodes > 1, over)
 	s.IdleRanksSlow, _ = in.Release().IdleDPRanksSlow()
 	s.DSV4Streams = vllm.DSV4AuxStreams(in.GPU.Vendor)
+	// One engine larger than a node runs on Ray unless the release has
+	// --nnodes (resolve.placementKind; the bundle does the same).
+	s.PPRayDAG = l.Nodes > 1 && l.TP*l.PP > l.GPUsPerNode && in.Release().Defaults().MultiNodeEngine != "nnodes"
 	s.DCP = in.DCPSize()
 	if in.Model != nil && in.Model.IsMLA() && in.GPU != nil {
 		// The release's default for the GPU and KV dtype, as the memory

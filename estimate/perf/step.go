@@ -68,6 +68,11 @@ type StepTime struct {
 	// busiest node's NICs and the busiest GPU's NVLink in this step.
 	InterBytesPerNode float64 `json:"inter_bytes_per_node"`
 	IntraBytesPerGPU  float64 `json:"intra_bytes_per_gpu"`
+	// PPInterBytesPerNode is what the pipeline hand-offs of this step send
+	// through the busiest node's NICs (one direction; zero when the stage
+	// boundaries stay inside nodes): the bytes PPS is the time of
+	// (ppHandoff).
+	PPInterBytesPerNode float64 `json:"pp_inter_bytes_per_node,omitempty"`
 	// KernelGapsS is the GPU time between and around the step's kernels
 	// (kernels × Efficiency.KernelGapS, all stages): what a batch-1 decode
 	// of a small model spends beyond reading its weights.
@@ -245,7 +250,7 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	st.ExpertS = e.ExpertS
 	n := &tt.net
 	st.A2AS, st.TPS, st.PPS, st.InterBytesPerNode, st.IntraBytesPerGPU = n.A2AS, n.TPS, n.PPS, n.InterBytesPerNode, n.IntraBytesPerGPU
-	st.DCPS = n.DCPS
+	st.DCPS, st.PPInterBytesPerNode = n.DCPS, n.PPInterBytesPerNode
 	// Every kernel on the critical path costs its gap on top of its
 	// roofline (two micro-batches run every kernel twice); kernels on an aux
 	// stream in the shadow of the main stream's cost none (criticalKernels).

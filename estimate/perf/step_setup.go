@@ -187,6 +187,14 @@ type StepSetup struct {
 	// the kernels it forks off cost the step's critical path only what
 	// outlasts the main stream's (dsv4HiddenKernels).
 	DSV4Streams bool
+	// PPRayDAG: a pipeline's stages hand on their activations through Ray's
+	// compiled graph (the Ray executor: the only way one vLLM engine spans
+	// nodes before --nnodes, and --distributed-executor-backend ray
+	// after), where every TP rank sends its whole IntermediateTensors to
+	// its peer of the next stage; false: the multiprocess executor's
+	// send_tensor_dict, each TP rank sending 1/TP and the receiver
+	// all-gathering over its TP group (pphandoff.go).
+	PPRayDAG bool
 	// Storage is how the checkpoint stores the weights a step streams, as
 	// the memory model sizes them (StorageBytesOf); zero where the setup
 	// was not built from an input (the coarse rules by WeightDType).

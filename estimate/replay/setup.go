@@ -151,6 +151,12 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 	s.Storage = storage(m, g, s)
 	s.FP8Dispatch = s.A2A.PointToPoint() && s.WeightDType == "fp8"
 	s.DSV4Streams = e.name == "vllm" && vllm.DSV4AuxStreams(g.Vendor)
+	// Pipeline hand-offs through Ray's compiled graph (perf.StepSetup.
+	// PPRayDAG): a vLLM row that names the Ray executor, or whose engine
+	// spans nodes on a release without --nnodes and names no --nnodes.
+	s.PPRayDAG = e.name == "vllm" && s.PP > 1 && (strings.Contains(r.Engine.Flags, "--distributed-executor-backend ray") ||
+		strings.Contains(r.Engine.Flags, "--distributed-executor-backend=ray") ||
+		(multi && s.TP*s.PP > h.GPUsPerNode.Int() && !strings.Contains(r.Engine.Flags, "--nnodes") && e.release.Defaults().MultiNodeEngine != "nnodes"))
 	s.MarlinMoE = e.name == "vllm" && marlinMoE(r, m, g, s, e.release)
 	s.A2ANaive = s.A2A == vllm.TrafficGather && e.name == "vllm" && naiveA2A(r, e.release)
 	if e.name == "vllm" && m.IsMLA() {
