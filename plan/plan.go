@@ -115,7 +115,7 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	if len(top) > 0 && top[0].pd != nil {
 		res.PD.Notes = append(res.PD.Notes, "what flips a verdict of #1 is not computed for a P/D candidate (the sensitivity probes move a colocated deployment)")
 	}
-	res.PD.finish(fit, opt.Seed, slots)
+	res.PD.finish(fit, opt.Seed, slots, &res.Stats)
 	colo := colocatedOnly(fit)
 	res.Points, res.Pareto = groupLeaderPoints(colo), pareto(colo)
 	return res
