@@ -116,6 +116,9 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 		res.PD.Notes = append(res.PD.Notes, "what flips a verdict of #1 is not computed for a P/D candidate (the sensitivity probes move a colocated deployment)")
 	}
 	res.PD.finish(fit, opt.Seed, slots, &res.Stats)
+	nameUnmetBest(res.Unmet, top)
+	res.Stats.Groups = len(topGroups(rankActual(fit), len(fit)))
+	res.Requested = opt.Top
 	colo := colocatedOnly(fit)
 	res.Points, res.Pareto = groupLeaderPoints(colo), pareto(colo)
 	return res

@@ -149,6 +149,29 @@ func (s Settings) String() string {
 	return strings.Join(parts, " · ")
 }
 
+// Full is String with the release's defaults it leaves out named (the
+// scheduler limits; with EP, the all-to-all backend and DBO), so a candidate that
+// differs from a listed one only by a default reads differently.
+func (s Settings) Full() string {
+	if s.PD != nil {
+		return s.String()
+	}
+	parts := []string{s.String()}
+	if s.EP && s.All2All == "auto" { // the backend and DBO run with expert parallelism
+		parts = append(parts, "all2all auto")
+	}
+	if s.EP && !s.DBO {
+		parts = append(parts, "DBO off")
+	}
+	if s.MaxNumSeqs == 0 {
+		parts = append(parts, "max_num_seqs the release's default")
+	}
+	if s.MaxNumBatchedTokens == 0 {
+		parts = append(parts, "max_num_batched_tokens the release's default")
+	}
+	return strings.Join(parts, " · ")
+}
+
 // tuned counts the engine settings moved off their defaults.
 func (s Settings) tuned() int {
 	if s.PD != nil {

@@ -101,6 +101,9 @@ func planSections(r *plan.Result) string {
 			st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated, r.Calibration),
 		Pareto: template.HTML(paretoChart(r)), Left: append(append([]string(nil), r.Left...), r.PD.Notes...), PD: pdSummaryLines(r),
 	}
+	if l := shortListNote(r); l != "" {
+		data.Stats += "; " + l
+	}
 	if st.Unsettled > 0 {
 		data.Stats += fmt.Sprintf("; the simulation budget ran out with %d groups unsimulated whose bound could still reach the top list", st.Unsettled)
 	}
