@@ -103,6 +103,10 @@ type Result struct {
 	Left []string `json:"not_varied,omitempty"`
 	// PD is what plan did about prefill/decode disaggregation.
 	PD PDSummary `json:"disaggregation"`
+	// Objective is what the list optimises (Objectives; "" is
+	// ObjectivePerGPU); Fewest is what ObjectiveFewestGPUs tried.
+	Objective string      `json:"objective,omitempty"`
+	Fewest    *FewestGPUs `json:"fewest_gpus,omitempty"`
 	// Requested is how many candidates were asked for (--top): the list
 	// is shorter when fewer groups were simulated.
 	Requested int `json:"top_requested"`

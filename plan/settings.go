@@ -42,6 +42,11 @@ type Settings struct {
 	// backend and scheduler limits per pool; the top-level fields keep the
 	// spec's values (Apply leaves them).
 	PD *PDSettings `json:"disaggregation,omitempty"`
+	// Nodes, when set, names the hardware.nodes the candidate runs on,
+	// comma-separated, the spec's first ones (--objective fewest-gpus);
+	// "": all of them. Apply keeps only these in the spec. (A string:
+	// Settings is a map key.)
+	Nodes string `json:"nodes,omitempty"`
 }
 
 // specSettings reads the settings a spec asks for (its layout as resolved,
@@ -127,6 +132,11 @@ func (s Settings) Layout() string {
 // String is the whole candidate in one line: the layout, then every
 // engine setting that is not left to its default.
 func (s Settings) String() string {
+	if s.Nodes != "" {
+		t := s
+		t.Nodes = ""
+		return t.String() + " · on nodes " + s.Nodes
+	}
 	if s.PD != nil {
 		return s.pdString()
 	}

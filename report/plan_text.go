@@ -39,7 +39,13 @@ func WritePlanText(w io.Writer, r *plan.Result) {
 	for _, l := range pdSummaryLines(r) {
 		fmt.Fprintf(w, "%s\n", wrap(l, 96, "  "))
 	}
-	fmt.Fprintf(w, "\nBest candidates (most SLOs met, then closest to the rest, then output tokens/s per GPU)\n")
+	if l := fewestLines(r); len(l) > 0 {
+		fmt.Fprintf(w, "\n%s\n", fewestHeading)
+		for _, x := range l {
+			fmt.Fprintf(w, "%s\n", wrap(x, 96, "  "))
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", listHeading(r))
 	if len(r.Top) == 0 {
 		fmt.Fprintf(w, "  none fits in memory\n")
 	}
