@@ -35,7 +35,9 @@ func fewestLines(r *plan.Result) []string {
 		}
 		out = append(out, fmt.Sprintf("%s: %d of the %d listed meet every SLO", what, t.Passing, t.Listed))
 	}
-	if f.Found() {
+	if f.Found() && f.Nodes == f.OfNodes {
+		out = append(out, fmt.Sprintf("→ it takes all %d nodes (%d GPUs): the list is the candidates on them that meet every SLO, fewest GPUs first", f.OfNodes, f.OfGPUs))
+	} else if f.Found() {
 		used := f.Tried[len(f.Tried)-1].Nodes
 		out = append(out, fmt.Sprintf("→ %d of the %d nodes (%d of the %d GPUs) suffice: the list is the candidates on them that meet every SLO, fewest GPUs first; --apply writes a spec with only %s",
 			f.Nodes, f.OfNodes, f.GPUs, f.OfGPUs, strings.Join(used, ", ")))

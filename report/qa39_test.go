@@ -26,3 +26,15 @@ func TestPlanShortListSaysWhy(t *testing.T) {
 		t.Errorf("one simulated, one listed: %q", l)
 	}
 }
+
+// TestFewestLinesAllNodes: when every node is needed, the fewest-gpus
+// section says so rather than that --apply keeps "only" all of them.
+func TestFewestLinesAllNodes(t *testing.T) {
+	r := &plan.Result{Fewest: &plan.FewestGPUs{Nodes: 2, GPUs: 16, OfNodes: 2, OfGPUs: 16, Tried: []plan.NodeSubset{
+		{Nodes: []string{"node0"}, GPUs: 8, Listed: 2},
+		{Nodes: []string{"node0", "node1"}, GPUs: 16, Listed: 2, Passing: 2}}}}
+	l := fewestLines(r)
+	if len(l) != 3 || l[2] != "→ it takes all 2 nodes (16 GPUs): the list is the candidates on them that meet every SLO, fewest GPUs first" {
+		t.Errorf("%q", l)
+	}
+}
