@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -52,6 +53,9 @@ func applyDoc(doc *yaml.Node, own, s Settings, notes *[]string) ([]byte, error) 
 		return nil, fmt.Errorf("the spec is not a YAML mapping")
 	}
 	root := doc.Content[0]
+	if s.Nodes != "" {
+		keepNodes(root, strings.Split(s.Nodes, ","))
+	}
 	if s.PD != nil {
 		applyPD(root, own, s, notes)
 		return encode(doc)
@@ -211,4 +215,20 @@ func deepCopy(n *yaml.Node) *yaml.Node {
 		c.Content[i] = deepCopy(k)
 	}
 	return &c
+}
+
+// keepNodes drops the hardware.nodes entries not named in names (a
+// candidate on the spec's first nodes, --objective fewest-gpus).
+func keepNodes(root *yaml.Node, names []string) {
+	seq := lookup(lookup(root, "hardware"), "nodes")
+	if seq == nil || seq.Kind != yaml.SequenceNode {
+		return
+	}
+	var kept []*yaml.Node
+	for _, n := range seq.Content {
+		if name := lookup(n, "name"); name != nil && containsName(names, name.Value) {
+			kept = append(kept, n)
+		}
+	}
+	seq.Content = kept
 }

@@ -108,7 +108,7 @@ func colocatedOnly(fit []*evaluated) []*evaluated {
 
 // finish counts the P/D simulations and says, when the best P/D candidate
 // ranks below the best colocated one, why P/D does not pay here.
-func (s *PDSummary) finish(fit []*evaluated, seed uint64, slots []sloSlot) {
+func (s *PDSummary) finish(fit []*evaluated, seed uint64, slots []sloSlot, st *Stats) {
 	if !s.Tried {
 		return
 	}
@@ -130,10 +130,99 @@ func (s *PDSummary) finish(fit []*evaluated, seed uint64, slots []sloSlot) {
 			bestColo = e
 		}
 	}
-	if bestPD == nil || bestColo == nil || !bestColo.Score.Better(bestPD.Score) || bestPD.pd.report == nil || len(bestPD.pd.report.Scenarios) == 0 {
+	if bestPD == nil || bestColo == nil || bestPD.pd.report == nil || len(bestPD.pd.report.Scenarios) == 0 {
 		return
 	}
-	s.NoPay = noPay(bestPD, bestColo)
+	like := bestLike(fit, bestPD, seed, slots, st)
+	if like != nil && like.Score.Better(bestPD.Score) {
+		f := pdFormats(fit, bestPD)
+		s.NoPay = noPay(bestPD, like, f) + otherFormats(f, bestColo)
+	} else if bestColo.Score.Better(bestPD.Score) {
+		s.NoPay = pdPaysButFormats(pdFormats(fit, bestPD), bestPD, like, bestColo)
+	}
+}
+
+// formats are the weight format and KV-cache dtype a candidate runs, as
+// resolved ("auto" is what the checkpoint ships or the release picks:
+// DeepSeek-V3's "auto" weights are its FP8).
+type formats struct{ weights, kv string }
+
+func (f formats) String() string { return "weights " + f.weights + " · KV " + f.kv }
+
+// formatsOf is the formats of colocated candidate e.
+func formatsOf(e *evaluated) formats {
+	eng := e.in.Resolved().Engine
+	return formats{eng.WeightsDType.Value, eng.KVCacheDType.Value}
+}
+
+// pdFormats is what P/D candidate p runs: the formats of a colocated
+// candidate with its settings' weights and KV-cache dtype (both pools keep
+// them; the spec's own are among the colocated candidates), or its words
+// when no colocated candidate has them.
+func pdFormats(fit []*evaluated, p *evaluated) formats {
+	for _, e := range fit {
+		if e.pd == nil && e.Weights == p.Weights && e.KVCacheDType == p.KVCacheDType {
+			return formatsOf(e)
+		}
+	}
+	return formats{p.Weights, p.KVCacheDType}
+}
+
+// bestLike is the best colocated candidate with p's weights and KV-cache
+// dtype over the same candidate space as the ranking's: the colocated
+// group leaders with those formats are simulated in bound order, as the
+// ranking simulates its groups (simulateGroups), until no unsimulated
+// one's bound can beat the best of them simulated (the ranking pruned
+// them by the best candidate overall, which may run other formats); nil
+// when no colocated candidate runs them.
+func bestLike(fit []*evaluated, p *evaluated, seed uint64, slots []sloSlot, st *Stats) *evaluated {
+	f := pdFormats(fit, p)
+	var done, queue []*evaluated
+	for _, e := range groupLeaders(fit) {
+		if e.pd == nil && formatsOf(e) == f && !e.Simulated {
+			queue = append(queue, e)
+		}
+	}
+	for _, e := range fit {
+		if e.pd == nil && formatsOf(e) == f && e.Simulated {
+			done = append(done, e)
+		}
+	}
+	run := func(batch []*evaluated) {
+		for _, e := range batch {
+			simulate(e, seed, slots)
+			st.spent += e.work
+		}
+		done = append(done, batch...)
+		st.Simulated += len(batch)
+	}
+	simulateGroups(queue, 1, &done, run, st)
+	if ranked := rankActual(done); len(ranked) > 0 {
+		return ranked[0]
+	}
+	return nil
+}
+
+// otherFormats adds, when the best colocated candidate c runs other
+// formats than P/D candidate p (which P/D was not tried with), c's figures.
+func otherFormats(f formats, c *evaluated) string {
+	if formatsOf(c) == f {
+		return ""
+	}
+	return fmt.Sprintf("; the best colocated overall, %s with %s, serves %.1f per GPU and meets %d of %d: the P/D pools were not tried with those formats",
+		c.Settings.Layout(), formatsOf(c), c.PerGPU, passed(c), len(c.SLO))
+}
+
+// pdPaysButFormats is the line when P/D beats (or matches) colocated at
+// its own formats but the best colocated candidate, in formats P/D was
+// not tried with, beats it.
+func pdPaysButFormats(f formats, p, like, c *evaluated) string {
+	at := "no colocated candidate runs them"
+	if like != nil {
+		at = fmt.Sprintf("colocated %s with them serves %.1f per GPU and meets %d of %d", like.Settings.Layout(), like.PerGPU, passed(like), len(like.SLO))
+	}
+	return fmt.Sprintf("P/D pays at the spec's formats (%s: the best P/D, %s, serves %.1f output tokens/s per GPU and meets %d of %d; %s), but colocated %s with %s, which the P/D pools were not tried with, serves %.1f per GPU and meets %d of %d",
+		f, p.Shape(), p.PerGPU, passed(p), len(p.SLO), at, c.Settings.Layout(), formatsOf(c), c.PerGPU, passed(c), len(c.SLO))
 }
 
 // lowLoad is the prefill pool's utilisation below which plan calls the
@@ -146,11 +235,11 @@ const lowLoad = 0.5
 // prefill (slow NICs); the whole hand-off does (short prompts); the
 // prefill pool idles (low load: little interference to remove); else the
 // pool that binds.
-func noPay(p, c *evaluated) string {
+func noPay(p, c *evaluated, f formats) string {
 	sc := p.pd.report.Scenarios[0]
 	t := sc.TTFTParts
 	sec := textfmt.Seconds
-	versus := fmt.Sprintf("colocated %s serves %.1f output tokens/s per GPU and meets %d of %d SLOs; the best P/D, %s, %.1f per GPU and %d of %d", c.Settings.Layout(), c.PerGPU, passed(c), len(c.SLO),
+	versus := fmt.Sprintf("like with like, both with %s: colocated %s serves %.1f output tokens/s per GPU and meets %d of %d SLOs; the best P/D, %s, %.1f per GPU and %d of %d", f, c.Settings.Layout(), c.PerGPU, passed(c), len(c.SLO),
 		p.Shape(), p.PerGPU, passed(p), len(p.SLO))
 	handoff := t.RouterS + t.TransferS + t.DecodeAdmitS + t.FirstDecodeS
 	switch {

@@ -23,6 +23,12 @@ type Options struct {
 	// (Verify). Without a source nothing is verified.
 	File   string
 	Source []byte
+	// nodes, for a plan of a subset of the spec's nodes
+	// (PlanFewestGPUs), are their names: every candidate carries them
+	// (Settings.Nodes); sourceOwn are then the settings Source asks for
+	// (the subset's deployment is not Source's).
+	nodes     string
+	sourceOwn *Settings
 }
 
 // DefaultTop is how many candidates plan prints unless told otherwise.
@@ -71,7 +77,14 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 		res.Left = append(res.Left, "colocated layouts: "+err.Error())
 	}
 	cands = append(cands, pdCandidates(d, base, own, &res.PD)...)
-	verifier := newVerifier(opt.File, opt.Source, own)
+	for _, e := range cands {
+		e.Settings.Nodes = opt.nodes
+	}
+	srcOwn := own
+	if opt.sourceOwn != nil {
+		srcOwn = *opt.sourceOwn
+	}
+	verifier := newVerifier(opt.File, opt.Source, srcOwn)
 	verify := func(e *evaluated) error {
 		if opt.Source == nil {
 			return nil
@@ -115,7 +128,10 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	if len(top) > 0 && top[0].pd != nil {
 		res.PD.Notes = append(res.PD.Notes, "what flips a verdict of #1 is not computed for a P/D candidate (the sensitivity probes move a colocated deployment)")
 	}
-	res.PD.finish(fit, opt.Seed, slots)
+	res.PD.finish(fit, opt.Seed, slots, &res.Stats)
+	nameUnmetBest(res.Unmet, top)
+	res.Stats.Groups = len(topGroups(rankActual(fit), len(fit)))
+	res.Requested = opt.Top
 	colo := colocatedOnly(fit)
 	res.Points, res.Pareto = groupLeaderPoints(colo), pareto(colo)
 	return res

@@ -103,12 +103,27 @@ type Result struct {
 	Left []string `json:"not_varied,omitempty"`
 	// PD is what plan did about prefill/decode disaggregation.
 	PD PDSummary `json:"disaggregation"`
+	// Objective is what the list optimises (Objectives; "" is
+	// ObjectivePerGPU); Fewest is what ObjectiveFewestGPUs tried.
+	Objective string      `json:"objective,omitempty"`
+	Fewest    *FewestGPUs `json:"fewest_gpus,omitempty"`
+	// Requested is how many candidates were asked for (--top): the list
+	// is shorter when fewer groups were simulated.
+	Requested int `json:"top_requested"`
 }
 
 // Unmet is an SLO no candidate passes on this hardware.
 type Unmet struct {
-	SLO  string `json:"slo"`
-	Best string `json:"best"`
+	SLO string `json:"slo"`
+	// Best is the closest candidate (simulated, best margin on the SLO)
+	// and its prediction: "#N (settings)" when it is listed, else its
+	// settings in full and why it is not listed; BestRank is its place in
+	// the list (0: not listed).
+	Best     string `json:"best"`
+	BestRank int    `json:"best_rank,omitempty"`
+	best     *evaluated
+	// predicted words the closest candidate's prediction.
+	predicted string
 	// Verdict is the closest candidate's verdict on it: fail, or uncertain
 	// (its prediction band straddles the target: neither met nor failed).
 	Verdict string `json:"verdict"`
@@ -150,6 +165,10 @@ type Stats struct {
 	FitMemory int      `json:"fit_memory"`
 	StepModel int      `json:"step_model"`
 	Simulated int      `json:"simulated"`
+	// Groups counts the groups (a layout with its weight and KV formats;
+	// the top list shows each group's best tuning once) among the
+	// simulated candidates.
+	Groups int `json:"simulated_groups"`
 	// Unsettled counts the groups left unsimulated when the ranking
 	// simulations' budget ran out (planWorkBudget) whose step-model bound
 	// could still have entered the top list.

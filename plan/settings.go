@@ -42,6 +42,11 @@ type Settings struct {
 	// backend and scheduler limits per pool; the top-level fields keep the
 	// spec's values (Apply leaves them).
 	PD *PDSettings `json:"disaggregation,omitempty"`
+	// Nodes, when set, names the hardware.nodes the candidate runs on,
+	// comma-separated, the spec's first ones (--objective fewest-gpus);
+	// "": all of them. Apply keeps only these in the spec. (A string:
+	// Settings is a map key.)
+	Nodes string `json:"nodes,omitempty"`
 }
 
 // specSettings reads the settings a spec asks for (its layout as resolved,
@@ -128,6 +133,11 @@ func (s Settings) Layout() string {
 // String is the whole candidate in one line: the layout, then every
 // engine setting that is not left to its default.
 func (s Settings) String() string {
+	if s.Nodes != "" {
+		t := s
+		t.Nodes = ""
+		return t.String() + " · on nodes " + s.Nodes
+	}
 	if s.PD != nil {
 		return s.pdString()
 	}
@@ -146,6 +156,29 @@ func (s Settings) String() string {
 	}
 	if w := s.specWords(); w != "" {
 		parts = append(parts, w)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Full is String with the release's defaults it leaves out named (the
+// scheduler limits; with EP, the all-to-all backend and DBO), so a candidate that
+// differs from a listed one only by a default reads differently.
+func (s Settings) Full() string {
+	if s.PD != nil {
+		return s.String()
+	}
+	parts := []string{s.String()}
+	if s.EP && s.All2All == "auto" { // the backend and DBO run with expert parallelism
+		parts = append(parts, "all2all auto")
+	}
+	if s.EP && !s.DBO {
+		parts = append(parts, "DBO off")
+	}
+	if s.MaxNumSeqs == 0 {
+		parts = append(parts, "max_num_seqs the release's default")
+	}
+	if s.MaxNumBatchedTokens == 0 {
+		parts = append(parts, "max_num_batched_tokens the release's default")
 	}
 	return strings.Join(parts, " · ")
 }

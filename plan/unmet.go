@@ -34,6 +34,7 @@ func unmetSLOs(p *probe, first *evaluated, fit []*evaluated, opt Options, slots 
 		best := bestFor(fit, j)
 		if best != nil {
 			u.Best = fmt.Sprintf("%s, predicted %s", best.Settings, quantity(best.SLO[j].Predicted, slot.unit))
+			u.best, u.predicted = best, quantity(best.SLO[j].Predicted, slot.unit)
 			u.Verdict = best.SLO[j].Verdict
 		}
 		change, met := hardwareChange(p, first, bw, j)
@@ -217,4 +218,40 @@ func oneNodeWords(l resolve.Layout) string {
 		return fmt.Sprintf("#1's %d replicas each run within one node (nothing crosses the NICs)", n)
 	}
 	return "#1 runs on one node"
+}
+
+// nameUnmetBest words each unmet SLO's closest candidate against the top
+// list: "#N" when it is listed (or one of a listed candidate's alike
+// settings), else its settings in full (the release's defaults named) and
+// why it is not listed — a tuning of a listed candidate's group, which the
+// list shows once (its best), or a group ranked below the list. The
+// closest candidate of qa39's Gemma-4 spec was another tuning of #1's
+// group, named like #1 without its scheduler limit: it read as a candidate
+// missing from the list.
+func nameUnmetBest(un []Unmet, top []*evaluated) {
+	for i := range un {
+		u := &un[i]
+		if u.best == nil {
+			continue
+		}
+		var words string
+		words, u.BestRank = closestWords(u.best, top)
+		u.Best = fmt.Sprintf("%s, predicted %s", words, u.predicted)
+	}
+}
+
+// closestWords names candidate e against the top list (rank: its place
+// when listed).
+func closestWords(e *evaluated, top []*evaluated) (string, int) {
+	for i, t := range top {
+		if t == e || containsName(t.Alike, e.Settings.String()) {
+			return fmt.Sprintf("#%d (%s)", i+1, e.Settings), i + 1
+		}
+	}
+	for i, t := range top {
+		if t.group() == e.group() {
+			return fmt.Sprintf("%s — not listed: another tuning of #%d's layout and formats (the list shows each one's best)", e.Settings.Full(), i+1), 0
+		}
+	}
+	return fmt.Sprintf("%s — not listed: its layout and formats rank below the list's", e.Settings.Full()), 0
 }

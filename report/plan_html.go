@@ -38,7 +38,9 @@ func WritePlanHTML(w io.Writer, r *plan.Result, best *estimate.Report) error {
 }
 
 var planTmpl = template.Must(template.New("plan").Parse(`
-<h2>Best candidates (most SLOs met, then closest to the rest, then output tokens/s per GPU)</h2>
+{{if .Fewest}}<h2>{{.FewestHeading}}</h2>
+{{range .Fewest}}<p class="settings">{{.}}</p>
+{{end}}{{end}}<h2>{{.Heading}}</h2>
 <p class="settings">{{.Stats}}</p>
 {{range .PD}}<p class="settings">{{.}}</p>
 {{end}}{{range .Refused}}<p class="settings">{{.}}</p>
@@ -96,10 +98,17 @@ func planSections(r *plan.Result) string {
 		Own                *ownView
 		Front              [][4]string
 		PD                 []string
+		Heading            string
+		FewestHeading      string
+		Fewest             []string
 	}{
+		Heading: listHeading(r), FewestHeading: fewestHeading, Fewest: fewestLines(r),
 		Stats: fmt.Sprintf("%d candidates, %d distinct; %d fit in memory and vlaunch generate writes them (%d refused); %d simulated; predicted with %s",
 			st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated, r.Calibration),
 		Pareto: template.HTML(paretoChart(r)), Left: append(append([]string(nil), r.Left...), r.PD.Notes...), PD: pdSummaryLines(r),
+	}
+	if l := shortListNote(r); l != "" {
+		data.Stats += "; " + l
 	}
 	if st.Unsettled > 0 {
 		data.Stats += fmt.Sprintf("; the simulation budget ran out with %d groups unsimulated whose bound could still reach the top list", st.Unsettled)

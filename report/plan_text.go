@@ -39,9 +39,18 @@ func WritePlanText(w io.Writer, r *plan.Result) {
 	for _, l := range pdSummaryLines(r) {
 		fmt.Fprintf(w, "%s\n", wrap(l, 96, "  "))
 	}
-	fmt.Fprintf(w, "\nBest candidates (most SLOs met, then closest to the rest, then output tokens/s per GPU)\n")
+	if l := fewestLines(r); len(l) > 0 {
+		fmt.Fprintf(w, "\n%s\n", fewestHeading)
+		for _, x := range l {
+			fmt.Fprintf(w, "%s\n", wrap(x, 96, "  "))
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", listHeading(r))
 	if len(r.Top) == 0 {
 		fmt.Fprintf(w, "  none fits in memory\n")
+	}
+	if l := shortListNote(r); l != "" {
+		fmt.Fprintf(w, "%s\n", wrap(l, 96, "  "))
 	}
 	for _, c := range r.Top {
 		writeCandidateText(w, c)
@@ -227,4 +236,17 @@ func flipGroups(fs []plan.Flip) []flipGroup {
 		g.flips = append(g.flips, f.Text)
 	}
 	return out
+}
+
+// shortListNote says why the list is shorter than --top asked when more
+// candidates were simulated than it lists: the list shows each group (a
+// layout with its weight and KV formats) once, by its best tuning
+// (qa39: "8 fit … 7 simulated", one listed).
+func shortListNote(r *plan.Result) string {
+	st := r.Stats
+	if len(r.Top) == 0 || len(r.Top) >= r.Requested || st.Simulated <= len(r.Top) {
+		return ""
+	}
+	return fmt.Sprintf("%d listed of the %d asked for: the %d simulated candidates are %d group%s (a layout with its weight and KV formats), and the list shows each group once, by its best tuning",
+		len(r.Top), r.Requested, st.Simulated, st.Groups, plural(st.Groups))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/examples"
+	"github.com/vlaunch/vlaunch/plan"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -24,7 +25,7 @@ const noFiles = cobra.ShellCompDirectiveNoFileComp
 // registerCompletions walks the command tree: every flag annotated with
 // its formats (addOutputFlag, setFormats) completes them, every
 // --vllm-version the releases vlaunch knows; then the command-specific
-// ones (init --example, check --gpu/--model, preflight --node/--pool,
+// ones (init --example, plan --objective, check --gpu/--model, preflight --node/--pool,
 // explain CODE).
 func registerCompletions(root *cobra.Command) {
 	var walk func(c *cobra.Command)
@@ -40,6 +41,8 @@ func registerCompletions(root *cobra.Command) {
 		switch c.Name() {
 		case "init":
 			_ = c.RegisterFlagCompletionFunc("example", fixed(examples.Names()))
+		case "plan":
+			_ = c.RegisterFlagCompletionFunc("objective", fixed(plan.Objectives))
 		case "check":
 			_ = c.RegisterFlagCompletionFunc("gpu", completeGPUs)
 			_ = c.RegisterFlagCompletionFunc("model", completeModels)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/estimate"
@@ -18,6 +19,7 @@ func init() { subcommands = append(subcommands, newPlanCmd) }
 type planOptions struct {
 	output, outFile string
 	calibration     string
+	objective       string
 	top, apply      int
 	seed            uint64
 	force           bool
@@ -45,6 +47,13 @@ gpu_memory_utilization may move before a verdict of the best candidate flips.
 Every prediction uses the calibration --calibration FILE names (else the
 spec's calibration:, else the global constants); the report names it.
 
+--objective fewest-gpus asks instead for the fewest GPUs that meet every SLO:
+whole nodes, the first of hardware.nodes, then the first two, and so on, each
+searched as above, until a candidate passes every SLO; the list is those
+candidates, by GPUs used, then as above, and --apply writes a spec with only
+their nodes. When none passes on any subset, all the nodes included, it says
+so and lists the all-node ranking (exit 1).
+
 --apply N --out-file FILE writes the spec with candidate N (its comments and
 key order kept), ready for 'vlaunch generate'. -o/--output is the report's
 format, as in every vlaunch command; --spec-out is the old name of --out-file.
@@ -65,6 +74,7 @@ FILE without --force).`,
 	addDeprecatedAlias(f, &o.outFile, "spec-out", "out-file")
 	f.BoolVar(&o.force, "force", false, "let --apply replace an existing file")
 	addCalibrationFlag(f, &o.calibration)
+	f.StringVar(&o.objective, "objective", plan.ObjectivePerGPU, "what the list optimises: "+orList(plan.Objectives)+" (the fewest GPUs, whole nodes in the spec's order, that meet every SLO)")
 	return cmd
 }
 
@@ -73,6 +83,8 @@ func runPlan(s *streams, o *planOptions, path string) error {
 		return err
 	}
 	switch {
+	case !slices.Contains(plan.Objectives, o.objective):
+		return usageErr("--objective is %s, not %q", orList(plan.Objectives), o.objective)
 	case o.top < 1:
 		return usageErr("--top must be at least 1")
 	case o.apply < 0 || (o.apply > 0) != (o.outFile != ""):
@@ -92,7 +104,13 @@ func runPlan(s *streams, o *planOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	res := plan.Plan(d, plan.Options{Top: o.top, Seed: o.seed, File: path, Source: src[path]})
+	opt := plan.Options{Top: o.top, Seed: o.seed, File: path, Source: src[path]}
+	var res *plan.Result
+	if o.objective == plan.ObjectiveFewestGPUs {
+		res = plan.PlanFewestGPUs(d, opt)
+	} else {
+		res = plan.Plan(d, opt)
+	}
 	if err := writePlan(s, d, res, o); err != nil {
 		return err
 	}
@@ -101,7 +119,7 @@ func runPlan(s *streams, o *planOptions, path string) error {
 			return err
 		}
 	}
-	if len(res.Top) == 0 || !res.Top[0].NoneFail() {
+	if len(res.Top) == 0 || !res.Top[0].NoneFail() || res.Fewest != nil && !res.Fewest.Found() {
 		return findingsErr()
 	}
 	return nil
