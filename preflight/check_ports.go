@@ -44,8 +44,12 @@ func (e *env) bootstrapPorts() []boundPort {
 	return ps
 }
 
-// routerPortWhat names the P/D router's port in the check's messages.
-const routerPortWhat = "the P/D router (disaggregation.router.port)"
+// routerPortWhat names the P/D router's port in the check's messages,
+// colocatedRouterPortWhat a colocated deployment's top-level router's.
+const (
+	routerPortWhat          = "the P/D router (disaggregation.router.port)"
+	colocatedRouterPortWhat = "the router in front of the DP ranks (router.port)"
+)
 
 func checkPortsFree(_ context.Context, e *env) Result {
 	var ps []boundPort
@@ -55,10 +59,15 @@ func checkPortsFree(_ context.Context, e *env) Result {
 			return skip("the generator refuses this spec (see `vlaunch generate`): there is no bundle whose commands name the ports to check")
 		}
 	}
+	what, path := routerPortWhat, "disaggregation.router.port"
+	if e.r != nil && e.r.PD == nil {
+		what, path = colocatedRouterPortWhat, "router.port"
+	}
 	if e.opts.RouterPort > 0 {
-		// router.sh runs on disaggregation.router.node and binds its port
-		// there, whether or not the node also serves an API.
-		ps = append([]boundPort{{e.opts.RouterPort, routerPortWhat}}, ps...)
+		// router.sh runs on disaggregation.router.node (a colocated
+		// deployment's router.node) and binds its port there, whether or
+		// not the node also serves an API.
+		ps = append([]boundPort{{e.opts.RouterPort, what}}, ps...)
 	}
 	if len(ps) == 0 {
 		return skip(fmt.Sprintf("%s is headless: it binds no fixed port (it connects to the primary)", e.node.Name))
@@ -69,7 +78,7 @@ func checkPortsFree(_ context.Context, e *env) Result {
 		want = append(want, fmt.Sprintf("%d (%s)", p.Port, p.What))
 		if err := e.host.Net.PortFree(p.Port); err != nil {
 			busy = append(busy, fmt.Sprintf("%d %s", p.Port, portProblem(err)))
-			routerOnly = routerOnly && p.What == routerPortWhat
+			routerOnly = routerOnly && p.What == what
 		} else {
 			free = append(free, fmt.Sprint(p.Port))
 		}
@@ -78,7 +87,7 @@ func checkPortsFree(_ context.Context, e *env) Result {
 	if len(busy) > 0 {
 		r := fail(strings.Join(busy, "; "), expected, "stop what listens there (`ss -ltnp 'sport = :PORT'`) or change the port in the spec")
 		if routerOnly {
-			r.Path = "disaggregation.router.port"
+			r.Path = path
 		}
 		return r
 	}
