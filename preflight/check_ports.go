@@ -60,7 +60,7 @@ func checkPortsFree(_ context.Context, e *env) Result {
 		}
 	}
 	what, path := routerPortWhat, "disaggregation.router.port"
-	if e.r != nil && e.r.PD == nil {
+	if e.r != nil && e.r.PD == nil && e.r.Router != nil {
 		what, path = colocatedRouterPortWhat, "router.port"
 	}
 	if e.opts.RouterPort > 0 {
