@@ -53,6 +53,7 @@ func makePlan(r *resolve.Deployment, runtime string, keep func(resolve.Placement
 	}
 	pl, nodes, lds := layoutFor(r, keep)
 	ds = append(ds, lds...)
+	ds = append(ds, extLBLayoutProblem(r, pl)...)
 	if ds.HasErrors() {
 		return nil, ds
 	}
@@ -71,6 +72,12 @@ func makePlan(r *resolve.Deployment, runtime string, keep func(resolve.Placement
 		return nil, append(ds, diag.Diagnostic{Code: CodeLayout, Severity: diag.Error, File: d.File, Message: err.Error()})
 	}
 	ds = append(ds, gidNote(d, p)...)
+	if p.extLB {
+		p.Router = makeRouterPlan(p)
+		if ds = append(ds, routerPortProblem(p)...); ds.HasErrors() {
+			return nil, ds
+		}
+	}
 	if runtime == "kubernetes" {
 		kp, kds := makeKubePlan(p, d)
 		ds = append(ds, kds...)
@@ -94,6 +101,7 @@ func newPlan(r *resolve.Deployment, runtime string, pl resolve.Placement, nodes 
 		p.SpecFile = filepath.Base(d.File)
 	}
 	p.Primary = &p.Nodes[0]
+	p.extLB = extLBWanted(r)
 	p.SubNode = pl.SubNode
 	p.HostPID = r.HostPID(runtime)
 	p.setReplicas()
@@ -163,6 +171,9 @@ func (p *Plan) buildNodes(d *spec.Deployment, nodes []*NodePlan) error {
 // nodeSteps are the commands a node runs, the last one exec'd.
 func (p *Plan) nodeSteps(n *NodePlan, common, extra []Arg) ([]Step, error) {
 	bin := []Arg{{Text: p.Binary}}
+	if n.ExtLB {
+		return p.extLBSteps(n, bin, common, extra)
+	}
 	switch p.Layout {
 	case LayoutRay:
 		return p.raySteps(n, bin, common, extra)

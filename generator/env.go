@@ -36,7 +36,9 @@ func nodeEnv(p *Plan, d *spec.Deployment, n *NodePlan, hostIP EnvVar) []EnvVar {
 	// (NodePlan.HostPID), so the variable picks the replica's inside it.
 	if n.Devices != nil && (p.Runtime == "bare" || p.Runtime == "docker" && (p.AMD || n.HostPID)) {
 		why := fmt.Sprintf("this replica's GPUs: %d replicas share the node, each on GPUs of its own", p.placement.Nodes[n.Index].Replicas)
-		if p.sharedNode(n.Index) {
+		if n.ExtLB {
+			why = fmt.Sprintf("this DP rank's GPUs: each of the node's %d ranks serves on GPUs of its own (external load balancing)", p.placement.Nodes[n.Index].DPLocal)
+		} else if p.sharedNode(n.Index) {
 			why = "this instance's GPUs: the node's GPUs are split between the prefill and the decode pool (prefill's first), each instance on GPUs of its own"
 		}
 		add("CUDA_VISIBLE_DEVICES", n.DeviceList(), why)

@@ -49,7 +49,7 @@ func Generate(r *resolve.Deployment, opt Options) (*Bundle, diag.Diagnostics) {
 	if d, ok := modelPathProblem(r); !ok {
 		return nil, diag.Diagnostics{d}
 	}
-	if d, ok := routerProblem(r); !ok {
+	if d, ok := routerProblem(r, runtime); !ok {
 		return nil, diag.Diagnostics{d}
 	}
 	if r.PD != nil {

@@ -42,6 +42,9 @@ var goldenCases = []struct {
 	{"pd-wideep-docker", "pd-wideep", "docker"},
 	{"pd-wideep-kubernetes", "pd-wideep", "kubernetes"},
 	{"pd-llmd-kubernetes", "pd-llmd", ""},
+	{"routergen-bare", "routergen", "bare"},
+	{"routergen-docker", "routergen", "docker"},
+	{"routergen-kubernetes", "routergen", "kubernetes"},
 }
 
 // loadSpec reads and defaults a fixture.

@@ -49,6 +49,9 @@ const (
 )
 
 func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
+	if p.extLB {
+		return makeKubeExtLBPlan(p, d)
+	}
 	n0 := p.activeNodes()[0]
 	others := p.otherActive(n0)
 	for _, n := range others {

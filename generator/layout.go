@@ -29,7 +29,7 @@ func layoutFor(r *resolve.Deployment, keep func(resolve.Placement) []int) (resol
 	if fe := pl.PortsProblem(d.VLLM.Port, d.VLLM.RPCPort, r.Layout.DP); fe != nil { // validate's rule too; here for `parallelism: auto`
 		return pl, nil, diag.Diagnostics{gdiag(d, CodeLayout, diag.Error, fe.Path, fe.Msg, fe.Hint)}
 	}
-	p := &Plan{Spec: d, Layout: pl.Kind, placement: pl}
+	p := &Plan{Spec: d, Layout: pl.Kind, placement: pl, extLB: extLBWanted(r)}
 	var nodes []NodePlan
 	for _, i := range keep(pl) {
 		nodes = append(nodes, p.unitsAt(i)...)
@@ -42,6 +42,9 @@ func layoutFor(r *resolve.Deployment, keep func(resolve.Placement) []int) (resol
 // (its GPUs, its API port: the spec's port plus its place on the node).
 func (p *Plan) unitsAt(i int) []NodePlan {
 	slot := p.placement.Nodes[i]
+	if p.extLB && slot.Used {
+		return p.rankUnitsAt(i)
+	}
 	if !p.placement.SubNode || !slot.Used {
 		n := p.nodeAt(i)
 		n.ScriptName = "node" + itoa(i) + ".sh"

@@ -97,6 +97,9 @@ type NodePlan struct {
 	// ContainerScript, for docker nodes with several steps (the Ray head),
 	// is a bundle file mounted into the container and run there.
 	ContainerScript string
+	// ExtLB: the node plan is one DP rank of the node, serving on its own
+	// behind the top-level router (extlb.go: vLLM's external LB).
+	ExtLB bool
 	// HostPID: this node is one the pool shares with the other P/D pool
 	// and its containers run with --pid host and every GPU visible
 	// (Plan.HostPID); the pool's other nodes (a boundary node's pool
@@ -182,6 +185,12 @@ type Plan struct {
 	// engine settings with their provenance).
 	Deployment *resolve.Deployment
 
+	// Router is the top-level router in front of the DP ranks (extlb.go;
+	// nil: none).
+	Router *RouterPlan
+	// extLB: every DP rank its own node plan (Router set).
+	extLB bool
+
 	// placement is where the layout's engines sit: every node's role and
 	// share, whether or not Nodes holds that node (nodeAt).
 	placement resolve.Placement
@@ -247,6 +256,9 @@ func (n *NodePlan) DeviceList() string {
 // Unit names what the node plan runs, for container names and the README:
 // the node's name, with the replica's number when several share the node.
 func (n *NodePlan) Unit() string {
+	if n.ExtLB {
+		return n.rankUnit()
+	}
 	if n.Devices == nil {
 		return n.Name
 	}

@@ -208,7 +208,7 @@ func Render(p *Plan, templatesDir string) ([]File, error) {
 		files = append(files, File{Path: path, Mode: mode, Data: data})
 		return nil
 	}
-	if err := add("README.md", "README.md.tmpl", 0o644, nil); err != nil {
+	if err := add("README.md", readmeTemplate(p), 0o644, nil); err != nil {
 		return nil, err
 	}
 	if err := add("hosts", "hosts.tmpl", 0o644, nil); err != nil {
@@ -231,6 +231,9 @@ func Render(p *Plan, templatesDir string) ([]File, error) {
 				return nil, err
 			}
 		}
+	}
+	if err := addRouterFiles(p, add); err != nil {
+		return nil, err
 	}
 	sortFiles(files)
 	return files, nil

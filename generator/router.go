@@ -1,25 +1,20 @@
 package generator
 
-import (
-	"github.com/vlaunch/vlaunch/diag"
-	"github.com/vlaunch/vlaunch/diag/codes"
-	"github.com/vlaunch/vlaunch/resolve"
-)
+import "github.com/vlaunch/vlaunch/diag/codes"
 
 // CodeRouter: a router in front of a colocated deployment (top-level
-// router:), which the bundle does not start yet.
+// router:) that the bundle cannot start (routerProblem).
 const CodeRouter = codes.GenRouter
 
-// routerProblem refuses a colocated spec with a top-level router: check
-// simulates vllm-router in front of the DP ranks, but the bundles start one
-// `vllm serve` per node with internal LB, and a router can address a rank
-// only in one of two ways, neither of which vlaunch writes yet:
+// How a router can address a colocated deployment's DP ranks: check
+// simulates vllm-router in front of the DP ranks, and a router can address
+// a rank in one of two ways:
 //
 //   - external DP load balancing: every rank its own `vllm serve
 //     --data-parallel-rank R` with a port of its own (vllm.DPLoadBalancing's
 //     LBExternal: "External load balancer - client per DP rank" in
 //     vllm/v1/engine/core_client.py, Yuran-7/vllm-0.11 @2665d4910; the flag
-//     from 0.10.0 by vllm/flags_table.go, first release unverified;
+//     read at the v0.11.0 tag, absent at v0.9.0, vllm.ExtLBFlags;
 //     --data-parallel-external-lb from PR #23691, present at 0.16.0;
 //     --data-parallel-multi-port-external-lb, one API server per local
 //     rank on --port + local rank, from 0.20-0.22), listed by the router as
@@ -34,16 +29,5 @@ const CodeRouter = codes.GenRouter
 //     only through the engine API), so its first release is after 0.11.0
 //     and otherwise unknown.
 //
-// Rather than a bundle that silently leaves the router out, generate
-// refuses (a P/D spec's router is disaggregation.router, which generatePD
-// writes). Only Generate asks it: check and plan simulate the router and
-// need no bundle.
-func routerProblem(r *resolve.Deployment) (diag.Diagnostic, bool) {
-	if r.Router == nil || r.PD != nil {
-		return diag.Diagnostic{}, true
-	}
-	return gdiag(r.Spec, CodeRouter, diag.Error, "router",
-		"generate does not yet write a router in front of a colocated deployment: its DP ranks would need vLLM's external load balancing "+
-			"(one vllm serve per rank with --data-parallel-rank and a port of its own) and vllm-router listing them, which the bundle does not start",
-		"remove router: to generate the bundle with vLLM's own DP load balancer (check then predicts that deployment), or start vllm-router and the ranks by hand"), false
-}
+// vlaunch writes the first (extlb.go); routerProblem refuses what it
+// cannot write.

@@ -173,7 +173,7 @@ func checkHostIP(p *pass) {
 			}
 			if isLoopback(e.Value.Text) {
 				p.ReportAt(s.Inv, e.Value.Pos, "use this node's routable IP", "VLLM_HOST_IP=%s is loopback; other nodes cannot reach it", e.Value.Text)
-			} else if prev, dup := seen[e.Value.Text]; dup {
+			} else if prev, dup := seen[e.Value.Text]; dup && !p.declaredOneHost(prev, s) {
 				p.ReportAt(s.Inv, e.Value.Pos, "each node advertises its own IP", "VLLM_HOST_IP=%s is also set on %s", e.Value.Text, prev.Inv.Node)
 			}
 			seen[e.Value.Text] = s

@@ -78,7 +78,10 @@ func (e *env) portWhat(n generator.NodePlan, sidecar bool) portWhat {
 	if sidecar {
 		w.api = "decode engine behind llm-d's routing sidecar (disaggregation.router.decode_port)"
 	}
-	if k > 0 && e.d.Runtime.Kind != "kubernetes" {
+	if n.ExtLB && e.d.Runtime.Kind != "kubernetes" {
+		w.api = fmt.Sprintf("API server of DP rank %d (vllm.port + %d, external load balancing behind the router)", n.DPStart, k)
+		w.rpc = fmt.Sprintf("DP RPC of DP rank %d (vllm.rpc_port: the DP coordinator the other ranks dial)", n.DPStart)
+	} else if k > 0 && e.d.Runtime.Kind != "kubernetes" {
 		w.api = fmt.Sprintf("API server of the node's replica %d (vllm.port + %d)", k+1, k)
 		w.rpc = fmt.Sprintf("DP RPC of the node's replica %d (vllm.rpc_port + %d)", k+1, k)
 		w.sidecar = fmt.Sprintf("llm-d's routing sidecar of the node's replica %d (vllm.port + %d)", k+1, k)
@@ -102,6 +105,11 @@ func (e *env) stepPorts(n generator.NodePlan, st generator.Step, sidecar int) []
 	}
 	if _, headless := flags["--headless"]; headless {
 		return nil
+	}
+	if r, ok := flags["--data-parallel-rank"]; ok && r != "0" {
+		// An external-LB rank other than 0 dials rank 0's DP RPC port
+		// (generator/extlb.go): only rank 0 binds it.
+		delete(flags, "--data-parallel-rpc-port")
 	}
 	w := e.portWhat(n, sidecar > 0)
 	var what map[string]string

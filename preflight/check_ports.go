@@ -44,11 +44,13 @@ func (e *env) bootstrapPorts() []boundPort {
 	return ps
 }
 
-// routerPortWhat and routerMetricsWhat name the P/D router's ports in the
-// check's messages.
+// routerPortWhat names the P/D router's port in the check's messages,
+// colocatedRouterPortWhat a colocated deployment's top-level router's and
+// routerMetricsWhat either router's Prometheus metrics port.
 const (
-	routerPortWhat    = "the P/D router (disaggregation.router.port)"
-	routerMetricsWhat = "the P/D router's Prometheus metrics (vllm-router --prometheus-port, router.sh)"
+	routerPortWhat          = "the P/D router (disaggregation.router.port)"
+	colocatedRouterPortWhat = "the router in front of the DP ranks (router.port)"
+	routerMetricsWhat       = "the router's Prometheus metrics (vllm-router --prometheus-port, router.sh)"
 )
 
 func checkPortsFree(_ context.Context, e *env) Result {
@@ -59,12 +61,17 @@ func checkPortsFree(_ context.Context, e *env) Result {
 			return skip("the generator refuses this spec (see `vlaunch generate`): there is no bundle whose commands name the ports to check")
 		}
 	}
+	what, path := routerPortWhat, "disaggregation.router.port"
+	if e.r != nil && e.r.PD == nil && e.r.Router != nil {
+		what, path = colocatedRouterPortWhat, "router.port"
+	}
 	if e.opts.RouterPort > 0 {
-		// router.sh runs on disaggregation.router.node and binds its port
-		// there, whether or not the node also serves an API, and
-		// vllm-router's Prometheus metrics port (--prometheus-port, which
-		// router.sh writes: vllm.RouterMetricsPort, on 127.0.0.1).
-		rp := []boundPort{{e.opts.RouterPort, routerPortWhat}}
+		// router.sh runs on disaggregation.router.node (a colocated
+		// deployment's router.node) and binds its port there, whether or
+		// not the node also serves an API, and vllm-router's Prometheus
+		// metrics port (--prometheus-port, which router.sh writes:
+		// vllm.RouterMetricsPort, on 127.0.0.1).
+		rp := []boundPort{{e.opts.RouterPort, what}}
 		if e.r == nil || e.r.PD == nil || !e.r.PD.Router.LLMD() {
 			rp = append(rp, boundPort{vllm.RouterMetricsPort, routerMetricsWhat})
 		}
@@ -79,7 +86,7 @@ func checkPortsFree(_ context.Context, e *env) Result {
 		want = append(want, fmt.Sprintf("%d (%s)", p.Port, p.What))
 		if err := e.host.Net.PortFree(p.Port); err != nil {
 			busy = append(busy, fmt.Sprintf("%d %s", p.Port, portProblem(err)))
-			routerOnly = routerOnly && (p.What == routerPortWhat || p.What == routerMetricsWhat)
+			routerOnly = routerOnly && (p.What == what || p.What == routerMetricsWhat)
 		} else {
 			free = append(free, fmt.Sprint(p.Port))
 		}
@@ -88,7 +95,7 @@ func checkPortsFree(_ context.Context, e *env) Result {
 	if len(busy) > 0 {
 		r := fail(strings.Join(busy, "; "), expected, "stop what listens there (`ss -ltnp 'sport = :PORT'`) or change the port in the spec")
 		if routerOnly {
-			r.Path = "disaggregation.router.port"
+			r.Path = path
 		}
 		return r
 	}

@@ -10,7 +10,7 @@ import (
 func TestRouterMetricsPortChecked(t *testing.T) {
 	rep := runFixtureOpts(t, "h20-roce", "h20-roce", "node0", nil, routerOn(8001), "ports.free")
 	r := resultOf(t, rep, "ports.free")
-	if !strings.Contains(r.Expected, "29000 (the P/D router's Prometheus metrics") {
+	if !strings.Contains(r.Expected, "29000 (the router's Prometheus metrics") {
 		t.Errorf("expected %q does not name the router's metrics port 29000", r.Expected)
 	}
 }

@@ -99,6 +99,9 @@ func (c Check) pathFor(e *env) string {
 			return pool
 		}
 	}
+	if c.Code == codes.PFSWRouter && e.r != nil && e.r.PD == nil && e.r.Router != nil {
+		return "router" // a colocated deployment's top-level router (generator/extlb.go)
+	}
 	return c.fieldFor(e.idx)
 }
 

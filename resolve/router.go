@@ -12,7 +12,7 @@ func colocatedRouter(d *spec.Deployment) *Router {
 	if r == nil || d.Disaggregation != nil {
 		return nil
 	}
-	out := &Router{Kind: r.Kind, Port: r.Port, Policy: set(r.Policy, SourceSpec, "")}
+	out := &Router{Kind: r.Kind, Port: r.Port, Image: r.Image, Policy: set(r.Policy, SourceSpec, "")}
 	if _, written := spec.NodeAt(d.Root, []string{"router", "policy"}, false); d.Root != nil && !written {
 		pol := r.Policy
 		if pol == "" {

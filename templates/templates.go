@@ -39,7 +39,7 @@ import (
 
 // FS holds the default templates.
 //
-//go:embed *.tmpl bare/*.tmpl docker/*.tmpl kubernetes/*.tmpl pd/*.tmpl
+//go:embed *.tmpl bare/*.tmpl docker/*.tmpl kubernetes/*.tmpl pd/*.tmpl router/*.tmpl
 var FS embed.FS
 
 // Names lists the embedded template files (the names --templates DIR can

@@ -43,7 +43,7 @@ func checkRouter(c *checker) {
 	for _, k := range []struct {
 		key string
 		set bool
-	}{{"image", r.Image != ""}, {"sidecar_image", r.SidecarImage != ""}, {"decode_port", r.DecodePort != 0}} {
+	}{{"sidecar_image", r.SidecarImage != ""}, {"decode_port", r.DecodePort != 0}} {
 		if k.set {
 			c.errorf(CodeRouter, p("router", k.key), "remove it", "router.%s is a P/D router's setting (disaggregation.router)", k.key)
 		}

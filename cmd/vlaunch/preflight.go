@@ -70,6 +70,8 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 			return err
 		}
 		opts.RouterPort = routerPortHere(d, f.node)
+	} else if rt := d.Router; rt != nil && rt.Node.Name == f.node && d.Spec.Runtime.Kind != "kubernetes" {
+		opts.RouterPort = rt.Port // router.sh of a colocated deployment (generator/extlb.go)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -35,5 +35,5 @@ var generatorEntries = []Entry{
 	{GenUnsupported, "unsupported-setting", diag.Error, "A spec setting the vLLM release cannot express"},
 	{GenModelPath, "gen-model-path", diag.Error, "Nothing for vllm serve to load: model.config without model.path"},
 	{GenModelVolume, "gen-model-volume", diag.Error, "Kubernetes pods without a volume holding the local model.path"},
-	{GenRouter, "gen-router", diag.Error, "A router in front of a colocated deployment, which generate does not write yet"},
+	{GenRouter, "gen-router", diag.Error, "A router in front of a colocated deployment that the bundle cannot start"},
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // UseRouterAdvice adds, to a failing verdict of a workload whose sessions
@@ -70,7 +71,22 @@ func routerWouldTake(in *input.Input, p *Performance, v *Verdict, wp *wouldPassC
 	}
 	return fmt.Sprintf("a prefix-cache-aware router in front of the %d DP ranks (router: {kind: %s, policy: %s}: vllm-router sends a session's "+
 		"next turn to the rank that served its last one while the loads stay within its balance thresholds, the ranks in vLLM's external "+
-		"DP load balancing; check simulates it, generate does not write it yet: GEN014) gives %s (now %s), %s; it reuses %.0f%% of the history tokens (now %.0f%%)",
-		d.Layout.DP, spec.RouterKindVLLM, sim.RouteCacheAware, textfmt.Quantity(got, v.Unit), textfmt.Quantity(was, v.Unit), verdict,
+		"DP load balancing; %s) gives %s (now %s), %s; it reuses %.0f%% of the history tokens (now %.0f%%)",
+		d.Layout.DP, spec.RouterKindVLLM, sim.RouteCacheAware, routerBundleNote(in), textfmt.Quantity(got, v.Unit), textfmt.Quantity(was, v.Unit), verdict,
 		100*c.sc.Result.HistoryReused, 100*now.Result.HistoryReused), true
+}
+
+// routerBundleNote says whether generate writes the router's bundle on the
+// spec's release (vllm.Release.ExternalLBLaunch: one `vllm serve
+// --data-parallel-rank R` per rank), so the advice does not propose what
+// the bundle cannot start.
+func routerBundleNote(in *input.Input) string {
+	switch p, _, since := in.Release().ExternalLBLaunch(); p {
+	case vllm.Present:
+		return "generate writes the ranks and the router"
+	case vllm.Maybe:
+		return "generate refuses it on this release (GEN014: per-rank launches unverified before " + since.String() + ")"
+	default:
+		return "generate needs vLLM " + since.String() + " or later for it (GEN014)"
+	}
 }
