@@ -7,6 +7,7 @@ import (
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
 )
 
 // Runtimes the generator supports.
@@ -59,12 +60,11 @@ func makePlan(r *resolve.Deployment, runtime string, keep func(resolve.Placement
 	}
 	p := newPlan(r, runtime, pl, nodes)
 	ds = append(ds, planAll2All(r, p)...)
-	ds = append(ds, checkExtraArgs(d, r.Release)...)
-	ds = append(ds, checkReleaseSupport(d, r.Release)...)
 	ds = append(ds, checkSpeculativeSupport(d, r.Release, r.Engine.Speculative)...)
-	ds = append(ds, dboCheck(d, p)...)
-	ds = append(ds, imageKernelCheck(d, p)...)
-	ds = append(ds, imageVendorCheck(d, p)...)
+	// What the release or the image refuses: validate's one rule
+	// (validate.BundleRefusals), here for the runtime generated and for
+	// plan's candidates.
+	ds = append(ds, validate.BundleRefusals(r, runtime)...)
 	if ds.HasErrors() {
 		return nil, ds
 	}

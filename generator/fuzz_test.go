@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
 	"github.com/vlaunch/vlaunch/vllm"
 
 	"mvdan.cc/sh/v3/expand"
@@ -51,7 +53,7 @@ func FuzzShellWords(f *testing.F) {
 	})
 }
 
-// FuzzExtraArgs: checkExtraArgs reads any extra_args without panicking,
+// FuzzExtraArgs: validate.BundleRefusals reads any extra_args without panicking,
 // and what it accepts, vlaunch's linter does not call a stray argument or
 // a switch with a value (VL124, VL105) — the two must read argparse alike.
 func FuzzExtraArgs(f *testing.F) {
@@ -69,7 +71,7 @@ func FuzzExtraArgs(f *testing.F) {
 		}
 		d := &spec.Deployment{VLLM: spec.VLLM{Version: version, ExtraArgs: strings.Fields(line)}}
 		r, _, _ := vllm.ResolveString(version)
-		if checkExtraArgs(d, r).HasErrors() {
+		if validate.BundleRefusals(&resolve.Deployment{Spec: d, Release: r}, "bare").HasErrors() {
 			return
 		}
 		for _, code := range lintCodes(t, r.Version.String(), d.VLLM.ExtraArgs) {

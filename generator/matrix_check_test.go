@@ -77,6 +77,12 @@ func literal(w *syntax.Word) string {
 	return s
 }
 
+// isOption: a word argparse treats as an option (negative numbers are
+// values), as validate's extra_args rule reads them.
+func isOption(a string) bool {
+	return len(a) >= 2 && a[0] == '-' && !isNumber(a)
+}
+
 // flagsOf splits `vllm serve` arguments into flags and their first value
 // ("" for a switch or a flag followed by another flag).
 func flagsOf(args []string) map[string]string {

@@ -113,9 +113,13 @@ func checkModelSize(_ context.Context, e *env) Result {
 	if err != nil {
 		return fail("cannot read the checkpoint in "+dir+": "+err.Error(), want, "")
 	}
+	if s.Files == 0 && !s.Index {
+		return fail("no weights found (no *.safetensors, no model.safetensors.index.json) in "+dir, want,
+			"download the checkpoint's weights into "+dir+" (`huggingface-cli download REPO --local-dir "+dir+"`), or point model.path at the directory that holds them")
+	}
 	found := fmt.Sprintf("%d safetensors files, %s", s.Files, gib(s.Bytes))
 	if len(s.Missing) > 0 {
-		return fail(found+"; missing "+shortList(s.Missing, 5), want+", every shard the index names",
+		return fail(found+"; "+s.missingText(), want+", every shard",
 			"the download is incomplete: resume it (`huggingface-cli download` skips finished files)")
 	}
 	if s.IndexTotal > 0 && s.Bytes < s.IndexTotal {

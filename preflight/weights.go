@@ -83,8 +83,15 @@ type shardSet struct {
 	Files int
 	// IndexTotal is metadata.total_size from model.safetensors.index.json (0 = no index).
 	IndexTotal float64
-	// Missing lists shards the index names that are not on disk.
+	// Missing lists shards the index names that are not on disk (without
+	// an index, those the shard names' "-of-N" count says should be).
 	Missing []string
+	// Index: the directory has model.safetensors.index.json.
+	Index bool
+	// Expected is the number of shards the index lists (or the names
+	// count); FromNames says it came from the names.
+	Expected  int
+	FromNames bool
 }
 
 // safetensors sums the *.safetensors files in dir and checks them against
@@ -108,8 +115,10 @@ func (e *env) safetensors(dir string) (shardSet, error) {
 	}
 	idx, err := e.readFile(path.Join(dir, "model.safetensors.index.json"))
 	if err != nil {
+		s.applyShardNames(have)
 		return s, nil
 	}
+	s.Index = true
 	return s, s.applyIndex(idx, have)
 }
 
@@ -137,8 +146,12 @@ func (s *shardSet) applyIndex(data []byte, have map[string]bool) error {
 	s.IndexTotal = idx.Metadata.TotalSize
 	seen := map[string]bool{}
 	for _, f := range idx.WeightMap {
-		if !have[f] && !seen[f] {
-			seen[f] = true
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		s.Expected++
+		if !have[f] {
 			s.Missing = append(s.Missing, f)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/perf"
@@ -152,7 +151,7 @@ func writeSLOText(w io.Writer, slo []slo.Verdict) {
 	}
 	fmt.Fprintf(w, "\nSLO\n")
 	for _, v := range slo {
-		fmt.Fprintf(w, "  %s %s\n", strings.ToUpper(v.Verdict), sloHeadline(v))
+		fmt.Fprintf(w, "  %s\n", VerdictLine(v))
 		fmt.Fprintf(w, "%s\n", wrap(v.Explanation, 96, "      "))
 		if b := bandLine(v); b != "" {
 			fmt.Fprintf(w, "%s\n", wrap(b, 96, "      "))

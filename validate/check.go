@@ -63,9 +63,9 @@ var rules = []rule{
 	checkContext, checkTTFT, checkFP8, checkSparseAttention, checkArchitectureRelease,
 	checkPorts, engineRule(checkBackend), engineRule(checkBackendEnv), checkEnv, checkSecrets, engineRule(checkSpeculative),
 	engineRule(checkDCP),
-	checkNames, checkRuntimeNames, checkImage,
+	checkNames, checkRuntimeNames, checkImage, checkRuntimeUnused,
 	checkDisaggregation, checkRouter,
-	engineRule(assembleDeployment),
+	engineRule(assembleDeployment), engineRule(checkBundle),
 }
 
 // poolRules are the rules a pool's checker runs on its RoleView: the
@@ -73,7 +73,7 @@ var rules = []rule{
 var poolRules = []rule{
 	checkLayout, checkTensorHeads, checkBlockSplit, checkExpert,
 	checkBackend, checkBackendEnv, checkEnv, checkSecrets, checkSpeculative, checkDCP,
-	assembleDeployment,
+	assembleDeployment, checkBundle,
 }
 
 // engineRule runs r only for a colocated spec.

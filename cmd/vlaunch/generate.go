@@ -88,7 +88,7 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	rep := feasibility(r, st.confirmed)
 	summary := autoParagraph(search) + report.SummaryMarkdown(rep)
 	b, gds := generator.Generate(r, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
-	all := append(ds, gds...)
+	all := append(ds, newFindings(gds, ds)...)
 	r.Spec.Locate(all)
 	if b == nil {
 		// The generator refused (an error finding): its diagnostics are

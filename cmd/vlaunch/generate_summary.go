@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate"
@@ -49,8 +48,7 @@ func printVerdict(w io.Writer, rep *estimate.Report) {
 		fmt.Fprintf(w, "feasibility: NOT FEASIBLE as specified%s; the bundle starts, but will not meet the spec (vlaunch check SPEC says why and what would pass)\n", why)
 	}
 	for _, s := range rep.SLO {
-		target, pred := report.SLOFigures(s)
-		fmt.Fprintf(w, "  %s %s: target %s, predicted %s [%s]\n", strings.ToUpper(s.Verdict), s.Name, target, pred, s.Binding)
+		fmt.Fprintf(w, "  %s\n", report.VerdictLine(s)) // check's own line (report.VerdictLine), band included
 	}
 	for _, f := range rep.Findings {
 		if f.Severity == diag.Error {

@@ -48,6 +48,8 @@ const (
 	SpecDCP          diag.Code = "SPEC135"
 	SpecDCPPacked    diag.Code = "SPEC136"
 	SpecRouter       diag.Code = "SPEC137"
+	// SpecRuntimeUnused: a runtime key the chosen runtime.kind never reads.
+	SpecRuntimeUnused diag.Code = "SPEC138"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -95,4 +97,5 @@ var specEntries = []Entry{
 	{SpecDCP, "decode-context-parallel", diag.Error, "Decode context parallelism the release, the tensor size, the model's attention or the attention backend cannot run"},
 	{SpecDCPPacked, "decode-context-parallel-packed", diag.Warning, "Decode context parallelism on a model whose KV cache vlaunch sizes without it"},
 	{SpecRouter, "router", diag.Error, "A router (top-level router:) vlaunch cannot put in front of this deployment"},
+	{SpecRuntimeUnused, "runtime-key-unused", diag.Warning, "A runtime key the runtime kind has no use for (runtime.image on bare metal)"},
 }

@@ -1,35 +1,14 @@
-package generator
+package validate
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
-	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/diag/codes"
+	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/vllm"
 )
-
-// dboCheck: vLLM asserts at config time that micro-batching (DBO) runs on
-// a backend it supports (vllm.DBORequirement: DeepEP only), so a bundle
-// with DBO on any other backend — or on no all-to-all at all — would not
-// start. (Whether the release has --enable-dbo is checkReleaseSupport's.)
-func dboCheck(d *spec.Deployment, p *Plan) diag.Diagnostics {
-	if !d.VLLM.EnableDBO {
-		return nil
-	}
-	req := p.Release.DBORequirement()
-	if req.Accepts(p.All2All) {
-		return nil
-	}
-	got := p.All2All
-	if got == "" {
-		got = "none (the all-to-all kernels only run with DP > 1 and expert parallelism)"
-	}
-	return diag.Diagnostics{gdiag(d, CodeAll2All, diag.Error, "vllm.enable_dbo",
-		fmt.Sprintf("vLLM %s refuses enable_dbo with all-to-all backend %s: %s asserts %s (%q)",
-			p.Release.Version, got, req.Where, strings.Join(req.Backends, " or "), vllm.DBOMessage),
-		fmt.Sprintf("use expert parallelism with DP > 1 and vllm.all2all_backend: %s, or drop enable_dbo", req.Backends[0]))}
-}
 
 // officialImage is the repository of vLLM's release images.
 const officialImage = "vllm/vllm-openai"
@@ -59,13 +38,14 @@ func imageRelease(image string) string {
 // default image is that one whatever the GPU): vLLM's ROCm installation
 // docs name vllm/vllm-openai-rocm as its ROCm image instead. Which of its
 // tags exist is not established here, so vlaunch names no tag.
-func imageVendorCheck(d *spec.Deployment, p *Plan) diag.Diagnostics {
-	if !p.AMD || p.Runtime == "bare" || imageRelease(p.Image) == "" {
+func imageVendorCheck(r *resolve.Deployment, runtime string) diag.Diagnostics {
+	d, image := r.Spec, r.Spec.Runtime.Image
+	if r.GPU == nil || r.GPU.Vendor != "amd" || runtime == "bare" || imageRelease(image) == "" {
 		return nil
 	}
-	return diag.Diagnostics{gdiag(d, CodeRuntime, diag.Warning, "runtime.image",
-		fmt.Sprintf("%s is vLLM's CUDA image: on AMD GPUs it finds no GPU (the spec's image defaults to it whatever the GPU)", p.Image),
-		"set runtime.image to a ROCm build of vLLM "+p.Release.Version.String()+" (vLLM's ROCm docs name vllm/vllm-openai-rocm; AMD publishes rocm/vllm)")}
+	return diag.Diagnostics{bundleDiag(d, codes.GenRuntime, diag.Warning, "runtime.image",
+		fmt.Sprintf("%s is vLLM's CUDA image: on AMD GPUs it finds no GPU (the spec's image defaults to it whatever the GPU)", image),
+		"set runtime.image to a ROCm build of vLLM "+r.Release.Version.String()+" (vLLM's ROCm docs name vllm/vllm-openai-rocm; AMD publishes rocm/vllm)")}
 }
 
 // imageKernelCheck: official images ship DeepEP (and NVSHMEM) only from
@@ -73,11 +53,12 @@ func imageVendorCheck(d *spec.Deployment, p *Plan) diag.Diagnostics {
 // official image fails at start-up with vllm.DeepEPMissingMessage. Bare
 // metal needs DeepEP installed too: preflight's sw.backend_packages
 // checks that on each host.
-func imageKernelCheck(d *spec.Deployment, p *Plan) diag.Diagnostics {
-	if !p.DeepEP || p.Runtime == "bare" {
+func imageKernelCheck(r *resolve.Deployment, runtime string) diag.Diagnostics {
+	d, image, backend := r.Spec, r.Spec.Runtime.Image, r.Engine.All2All.Value
+	if b, known := r.Release.All2AllBackend(backend); !known || !b.DeepEP || runtime == "bare" {
 		return nil
 	}
-	tag := imageRelease(p.Image)
+	tag := imageRelease(image)
 	if tag == "" {
 		return nil
 	}
@@ -87,13 +68,13 @@ func imageKernelCheck(d *spec.Deployment, p *Plan) diag.Diagnostics {
 		return nil
 	}
 	remedy := fmt.Sprintf("use an image with the EP kernels (an official %s image from a release that ships them, or one built with vLLM's tools/ep_kernels), or set vllm.all2all_backend to %s",
-		officialImage, ncclBackend(p.Release))
+		officialImage, ncclBackend(r.Release))
 	if k.DeepEP == vllm.Maybe {
-		return diag.Diagnostics{gdiag(d, CodeRuntime, diag.Warning, "runtime.image",
-			fmt.Sprintf("vlaunch cannot tell whether %s contains DeepEP, which the %s backend needs (%s)", p.Image, p.All2All, k.Source), remedy)}
+		return diag.Diagnostics{bundleDiag(d, codes.GenRuntime, diag.Warning, "runtime.image",
+			fmt.Sprintf("vlaunch cannot tell whether %s contains DeepEP, which the %s backend needs (%s)", image, backend, k.Source), remedy)}
 	}
-	return diag.Diagnostics{gdiag(d, CodeRuntime, diag.Error, "runtime.image",
-		fmt.Sprintf("%s does not contain DeepEP, so the %s backend fails at start-up (%q)", p.Image, p.All2All, vllm.DeepEPMissingMessage), remedy)}
+	return diag.Diagnostics{bundleDiag(d, codes.GenRuntime, diag.Error, "runtime.image",
+		fmt.Sprintf("%s does not contain DeepEP, so the %s backend fails at start-up (%q)", image, backend, vllm.DeepEPMissingMessage), remedy)}
 }
 
 // ncclBackend is the release's NCCL-based backend (no extra kernels).

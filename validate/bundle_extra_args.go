@@ -1,15 +1,17 @@
-package generator
+package validate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// checkExtraArgs reads vllm.extra_args the way vLLM's argparse will, after
+// extraArgProblems reads vllm.extra_args the way vLLM's argparse will, after
 // the flags vlaunch writes: a flag the release lacks is refused ("unrecognized
 // arguments"), a switch followed by a value and a bare word no flag takes
 // are refused (argparse takes the word for a second positional argument and
@@ -18,11 +20,11 @@ import (
 // never carries extra_args its own linter rejects. A flag vlaunch does not
 // know is passed through with a warning, taking the next bare word as its
 // value.
-func checkExtraArgs(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
+func extraArgProblems(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
 	var ds diag.Diagnostics
 	args := d.VLLM.ExtraArgs
 	bad := func(i int, sev diag.Severity, msg, hint string) {
-		ds = append(ds, gdiag(d, CodeExtraArg, sev, fmt.Sprintf("vllm.extra_args[%d]", i), msg, hint))
+		ds = append(ds, bundleDiag(d, codes.GenExtraArg, sev, fmt.Sprintf("vllm.extra_args[%d]", i), msg, hint))
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -100,7 +102,7 @@ func unknownExtraFlag(d *spec.Deployment, r vllm.Release, i int, name string) di
 	path := fmt.Sprintf("vllm.extra_args[%d]", i)
 	f, known := vllm.KnownFlagEver(name)
 	if !known {
-		return diag.Diagnostics{gdiag(d, CodeExtraArg, diag.Warning, path,
+		return diag.Diagnostics{bundleDiag(d, codes.GenExtraArg, diag.Warning, path,
 			fmt.Sprintf("%s is not in vlaunch's flag table for vLLM %s; passed through unchecked", name, r.Version), "")}
 	}
 	// vLLM refuses a flag outside its release span ("unrecognized arguments").
@@ -111,7 +113,7 @@ func unknownExtraFlag(d *spec.Deployment, r vllm.Release, i int, name string) di
 	} else if !f.Removed.IsZero() {
 		span += " until " + f.Removed.String()
 	}
-	return diag.Diagnostics{gdiag(d, CodeExtraArg, diag.Error, path,
+	return diag.Diagnostics{bundleDiag(d, codes.GenExtraArg, diag.Error, path,
 		fmt.Sprintf("vLLM %s has no flag %s (it exists %s)", r.Version, name, span), "remove it or change vllm.version")}
 }
 
@@ -140,4 +142,9 @@ func knownEver(name string) bool {
 // isOption: a word argparse treats as an option (negative numbers are values).
 func isOption(a string) bool {
 	return len(a) >= 2 && a[0] == '-' && !isNumber(a)
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }
