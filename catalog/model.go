@@ -178,6 +178,9 @@ type Model struct {
 	PublishedParams float64 `json:"published_params,omitempty"`
 	// PublishedParamsSource says where PublishedParams comes from.
 	PublishedParamsSource string `json:"published_params_source,omitempty"`
+	// PublishedParamsWithEncoder is true when PublishedParams counts the
+	// vision encoder too (Encoder), as multimodal cards do.
+	PublishedParamsWithEncoder bool `json:"published_params_with_encoder,omitempty"`
 }
 
 // Quantization describes how the checkpoint stores its weights.

@@ -16,6 +16,10 @@ func newModelsCmd(s *streams) *cobra.Command {
 		Short: "List the embedded model catalog",
 		Long: `List the models 'model.name' accepts. Figures come from each model's published
 config.json; parameters are counted from the architecture (MTP layers excluded).
+VISION(B) is a multimodal wrapper's vision encoder, counted apart from PARAMS
+("-" for a text model). ATTENTION names the layers that keep a fixed state per
+sequence in a hybrid (+GDN, +KDA, +Mamba2: linear-attention layers of all) and
+a sliding window (+SWA).
 Other models work too: point 'model.config' at their config.json.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -27,7 +31,7 @@ Other models work too: point 'model.config' at their config.json.`,
 			if asJSON {
 				return writeJSON(s.out, modelsJSON(models))
 			}
-			return writeTable(s.out, []string{"ID", "HF REPO", "ARCH", "PARAMS(B)", "ACTIVE(B)", "LAYERS", "HIDDEN", "ATTENTION", "EXPERTS/TOP-K", "QUANT"}, modelRows(models))
+			return writeTable(s.out, []string{"ID", "HF REPO", "ARCH", "PARAMS(B)", "ACTIVE(B)", "VISION(B)", "LAYERS", "HIDDEN", "ATTENTION", "EXPERTS/TOP-K", "QUANT"}, modelRows(models))
 		},
 	}
 	addOutputFlag(cmd.Flags(), &output, listFormats, "")
@@ -54,7 +58,11 @@ func modelRows(ms []*catalog.Model) [][]string {
 	rows := make([][]string, 0, len(ms))
 	for _, m := range ms {
 		pc := m.ParamCounts()
-		rows = append(rows, []string{m.ID, m.HFRepo, m.ModelType, fmt.Sprintf("%.1f", pc.Total/1e9), fmt.Sprintf("%.1f", pc.Active(m)/1e9),
+		vision := "-"
+		if m.Encoder != nil {
+			vision = fmt.Sprintf("%.2f", m.Encoder.Params/1e9)
+		}
+		rows = append(rows, []string{m.ID, m.HFRepo, m.ModelType, fmt.Sprintf("%.1f", pc.Total/1e9), fmt.Sprintf("%.1f", pc.Active(m)/1e9), vision,
 			fmt.Sprint(m.NumLayers), fmt.Sprint(m.HiddenSize), attentionKind(m), expertsText(m), quantText(m)})
 	}
 	return rows
@@ -66,7 +74,12 @@ func attentionKind(m *catalog.Model) string {
 		// DeepSeek-V4: compressed sparse attention beside every layer's window.
 		return fmt.Sprintf("CSA %d/1 +SWA %d", m.NumHeads, m.DSV4.Window)
 	case m.IsMLA():
-		return fmt.Sprintf("MLA kv_lora=%d", m.KVLoraRank)
+		kind := fmt.Sprintf("MLA kv_lora=%d", m.KVLoraRank)
+		// Kimi-Linear / Kimi-K3: Kimi Delta Attention layers beside MLA.
+		if m.KimiLinear != nil && m.KimiLinear.KDALayers > 0 {
+			kind += fmt.Sprintf(" +KDA %d/%d", m.KimiLinear.KDALayers, m.NumLayers)
+		}
+		return kind
 	case m.NumKVHeads == m.NumHeads:
 		return fmt.Sprintf("MHA %d", m.NumHeads)
 	}
