@@ -292,7 +292,14 @@ func (d *Deployment) RouterOnlyNode(name string) bool {
 // CPU-only host (gpus: 0, which validate allows on RouterOnlyNode alone).
 // What runs engines — a pool, a colocated layout plan tries instead of the
 // pools — is placed on these.
+//
+// Without such a host it is hardware.nodes itself, not a copy: plan sets it
+// on every candidate's spec, and a copy of a 10,000-node list per
+// candidate ran the hostile-input plan out of memory (2.5 GiB).
 func (d *Deployment) GPUNodes() []Node {
+	if !d.anyGPULess() {
+		return d.Hardware.Nodes
+	}
 	out := make([]Node, 0, len(d.Hardware.Nodes))
 	for _, n := range d.Hardware.Nodes {
 		if n.GPUs > 0 {
@@ -300,6 +307,16 @@ func (d *Deployment) GPUNodes() []Node {
 		}
 	}
 	return out
+}
+
+// anyGPULess reports whether some node of hardware.nodes has no GPU.
+func (d *Deployment) anyGPULess() bool {
+	for _, n := range d.Hardware.Nodes {
+		if n.GPUs == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // GPULess reports whether the node named name is in hardware.nodes with
