@@ -33,6 +33,10 @@ type RouterPlan struct {
 	// Node is where router.sh runs (router.node; bare and docker).
 	Node spec.Node
 	Port int
+	// MetricsPort is vllm-router's Prometheus metrics listener
+	// (--prometheus-port, vllm.RouterMetricsPort, on 127.0.0.1), which it
+	// always binds next to Port.
+	MetricsPort int
 	// Policy is vllm-router's --policy, PolicyFrom where it came from.
 	Policy, PolicyFrom string
 	// Image is the router's image (router.image; Kubernetes only).
@@ -196,8 +200,9 @@ func makeRouterPlan(p *Plan) *RouterPlan {
 	// The metrics listener it always binds is written out as the P/D
 	// router's is (routerArgs), so the bundle names every port the
 	// router's node binds (preflight's ports.free checks it).
+	rp.MetricsPort = vllm.RouterMetricsPort
 	rp.Args = append(args, Arg{Text: "--host"}, Arg{Text: "0.0.0.0"}, Arg{Text: "--port"}, Arg{Text: itoa(rp.Port)},
-		Arg{Text: "--prometheus-port"}, Arg{Text: itoa(vllm.RouterMetricsPort)})
+		Arg{Text: "--prometheus-port"}, Arg{Text: itoa(rp.MetricsPort)})
 	return rp
 }
 

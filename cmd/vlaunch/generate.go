@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/generator"
 	"github.com/vlaunch/vlaunch/report"
@@ -84,7 +85,7 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	r, ds, src, search := st.r, st.findings, st.src, st.search
+	r, ds, src, search := st.r, dropImageUnused(st.findings, o.runtime), st.src, st.search
 	rep := feasibility(r, st.confirmed)
 	summary := autoParagraph(search) + report.SummaryMarkdown(rep)
 	b, gds := generator.Generate(r, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
@@ -201,4 +202,20 @@ func bundleLayout(b *generator.Bundle) string {
 		parts[i] = fmt.Sprintf("%s %s", r.Name, r.Plan.Layout)
 	}
 	return "disaggregated: " + strings.Join(parts, ", ")
+}
+
+// dropImageUnused drops validate's SPEC138 (runtime.image unused under
+// runtime.kind: bare) when --runtime writes a container bundle: the image
+// is then the one the bundle runs.
+func dropImageUnused(ds diag.Diagnostics, runtime string) diag.Diagnostics {
+	if runtime == "" || runtime == "bare" {
+		return ds
+	}
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Code != codes.SpecRuntimeUnused {
+			out = append(out, d)
+		}
+	}
+	return out
 }
