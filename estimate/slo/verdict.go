@@ -86,6 +86,7 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 			}
 		}
 	}
+	prefetchRouterRuns(in, out, wp)
 	for i := range out {
 		if txt, ok := routerWouldTake(in, p, &out[i], wp); ok {
 			out[i].WouldPass = append(out[i].WouldPass, txt)

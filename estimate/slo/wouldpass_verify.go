@@ -3,6 +3,7 @@ package slo
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
@@ -181,18 +182,64 @@ func (w *wouldPassCheck) confirm(e specEdit, n int) *confirmed {
 	if w.fulls >= wouldPassMaxConfirms {
 		return nil
 	}
+	c, ran := w.confirmRun(e, n)
+	if ran {
+		w.fulls++
+	}
+	w.full[key] = c
+	return c
+}
+
+// prefetchConfirms runs confirm's scenarios of e at the distinct input
+// lengths ns not yet run, side by side (as check runs its own scenarios),
+// within the confirmation budget, and keeps them for confirm. confirmRun
+// only reads w; the bookkeeping stays on this goroutine.
+func (w *wouldPassCheck) prefetchConfirms(e specEdit, ns []int) {
+	var todo []int
+	seen := map[int]bool{}
+	for _, n := range ns {
+		key := fmt.Sprintf("%s@%d", e.key, n)
+		if _, done := w.full[key]; done || seen[n] || w.fulls+len(todo) >= wouldPassMaxConfirms {
+			continue
+		}
+		seen[n] = true
+		todo = append(todo, n)
+	}
+	if len(todo) < 2 {
+		return // one run gains nothing from a goroutine: confirm runs it
+	}
+	out := make([]*confirmed, len(todo))
+	ran := make([]bool, len(todo))
+	var wg sync.WaitGroup
+	for i, n := range todo {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i], ran[i] = w.confirmRun(e, n)
+		}()
+	}
+	wg.Wait()
+	for i, n := range todo {
+		if ran[i] {
+			w.fulls++
+		}
+		w.full[fmt.Sprintf("%s@%d", e.key, n)] = out[i]
+	}
+}
+
+// confirmRun is confirm's scenario of e at n input tokens (ran: it was
+// simulated; nil, false when the spec cannot be edited or holds no KV).
+// It only reads w, so several may run at once (prefetchConfirms).
+func (w *wouldPassCheck) confirmRun(e specEdit, n int) (*confirmed, bool) {
 	alt, ok := w.edited(e)
 	if !ok {
-		w.full[key] = nil
-		return nil
+		return nil, false
 	}
 	m := memory.Estimate(&alt)
 	kv := kvOf(&m)
 	if kv <= 0 {
-		w.full[key] = nil
-		return nil
+		return nil, false
 	}
-	w.fulls++
 	opt := w.opt
 	opt.NoAdvice, opt.kv, opt.fullWarmup = true, seqCostOf(&m), false
 	// simulateScenarios' share of the work and of the requests
@@ -205,9 +252,7 @@ func (w *wouldPassCheck) confirm(e specEdit, n int) *confirmed {
 	if opt.Requests > 0 {
 		opt.Requests = max(sim.MinMeasured, int(share(int64(opt.Requests))))
 	}
-	c := &confirmed{sc: simulateScenario(&alt, perf.NewStepModel(perf.SetupFromInput(&alt)), kv, n, opt), in: alt, kv: kv}
-	w.full[key] = c
-	return c
+	return &confirmed{sc: simulateScenario(&alt, perf.NewStepModel(perf.SetupFromInput(&alt)), kv, n, opt), in: alt, kv: kv}, true
 }
 
 // edited is the deployment with e applied: its spec edited and resolved
