@@ -26,6 +26,9 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		if res.Failed != "" {
 			what += "; " + res.Failed
 		}
+		for _, n := range res.Notes {
+			what += "; note: " + n
+		}
 		fmt.Fprintf(w, "| %s | %s |\n", md(res.Name), md(what))
 	}
 	if len(r.Constants) == 0 {

@@ -59,6 +59,10 @@ type ResultReport struct {
 	// Failed says how many of the run's requests failed, when any did
 	// (failedText).
 	Failed string `json:"failed,omitempty"`
+	// Notes are how the result was read where its file left something
+	// out (bench.Result.Notes: an unclosed summary block, a duration
+	// derived from totals, a client's ramp-up replayed at once).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // failedText says that some of a run's requests failed: the client's

@@ -23,6 +23,9 @@ func (r *Report) WriteText(w io.Writer) {
 		if res.Failed != "" {
 			fmt.Fprintln(w, wrap(res.Failed, 92, "    "))
 		}
+		for _, n := range res.Notes {
+			fmt.Fprintln(w, wrap("note: "+n, 92, "    "))
+		}
 	}
 	if len(r.Constants) == 0 {
 		return
