@@ -197,12 +197,8 @@ func makeRouterPlan(p *Plan) *RouterPlan {
 			Arg{Text: "--balance-abs-threshold"}, Arg{Text: itoa(sim.VLLMRouterBalanceAbs)},
 			Arg{Text: "--balance-rel-threshold"}, Arg{Text: strconv.FormatFloat(sim.VLLMRouterBalanceRel, 'f', -1, 64)})
 	}
-	// The metrics listener it always binds is written out as the P/D
-	// router's is (routerArgs), so the bundle names every port the
-	// router's node binds (preflight's ports.free checks it).
 	rp.MetricsPort = vllm.RouterMetricsPort
-	rp.Args = append(args, Arg{Text: "--host"}, Arg{Text: "0.0.0.0"}, Arg{Text: "--port"}, Arg{Text: itoa(rp.Port)},
-		Arg{Text: "--prometheus-port"}, Arg{Text: itoa(rp.MetricsPort)})
+	rp.Args = append(args, routerListenArgs(rp.Port, rp.MetricsPort)...)
 	return rp
 }
 

@@ -239,12 +239,18 @@ func routerArgs(pp *PDPlan) []Arg {
 	if k := pp.Bundle.RouterKVConnector; k != "" {
 		args = append(args, Arg{Text: "--kv-connector"}, Arg{Text: k})
 	}
-	args = append(args, Arg{Text: "--host"}, Arg{Text: "0.0.0.0"}, Arg{Text: "--port"}, Arg{Text: itoa(pp.Router.Port)})
-	// The router always binds its Prometheus metrics listener too
-	// (vllm.RouterMetricsSource): its port is written out, so that the
-	// bundle names every port the router's node binds (validate SPEC129,
-	// preflight PF301 and lint VL212 check it against the engines').
-	return append(args, Arg{Text: "--prometheus-port"}, Arg{Text: itoa(pp.RouterMetricsPort)})
+	return append(args, routerListenArgs(pp.Router.Port, pp.RouterMetricsPort)...)
+}
+
+// routerListenArgs are vllm-router's listening flags, the P/D router's and
+// a colocated deployment's alike: --host 0.0.0.0 (its default 127.0.0.1
+// is unreachable from clients), --port, and the Prometheus metrics
+// listener it always binds (vllm.RouterMetricsSource), written out so the
+// bundle names every port the router's node binds (validate SPEC129,
+// preflight PF301 and lint VL212 check it against the engines').
+func routerListenArgs(port, metricsPort int) []Arg {
+	return []Arg{{Text: "--host"}, {Text: "0.0.0.0"}, {Text: "--port"}, {Text: itoa(port)},
+		{Text: "--prometheus-port"}, {Text: itoa(metricsPort)}}
 }
 
 // renderPD renders the disaggregated bundle's top-level files: the
