@@ -55,11 +55,16 @@ func releaseSupport(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
 // dboProblem: vLLM asserts at config time that micro-batching (DBO) runs on
 // a backend it supports (vllm.DBORequirement: DeepEP only), so an engine
 // with DBO on any other backend — or on no all-to-all at all — would not
-// start (GEN004). Whether the release has --enable-dbo is releaseSupport's;
-// an engine the release refuses both for is refused for both.
+// start (GEN004). Whether the release has --enable-dbo is releaseSupport's
+// (GEN011): on a release without it there is no assertion to quote, so
+// GEN004 stays silent (it said "vLLM 0.10.1 refuses enable_dbo with …" of
+// a release that has no DBO at all; verify39).
 func dboProblem(r *resolve.Deployment) diag.Diagnostics {
 	d := r.Spec
 	if !d.VLLM.EnableDBO {
+		return nil
+	}
+	if _, ok := r.Release.CertainFlag("enable-dbo"); !ok {
 		return nil
 	}
 	req := r.Release.DBORequirement()
