@@ -25,6 +25,10 @@ type specEdit struct {
 	direct func(*input.Input)
 }
 
+// at is the memo key of e's scenario at n input tokens (the screening
+// runs, the confirmations and their prefetch share it).
+func (e specEdit) at(n int) string { return fmt.Sprintf("%s@%d", e.key, n) }
+
 // concurrencyEdit is workload.concurrency: c.
 func concurrencyEdit(c int) specEdit {
 	return specEdit{fmt.Sprintf("concurrency=%d", c), func(s *spec.Deployment) { s.Workload.Concurrency = c },
@@ -125,7 +129,7 @@ func (w *wouldPassCheck) run(e specEdit, n int) *SimScenario {
 	if w == nil {
 		return nil
 	}
-	key := fmt.Sprintf("%s@%d", e.key, n)
+	key := e.at(n)
 	if s, ok := w.memo[key]; ok {
 		return s
 	}
@@ -175,7 +179,7 @@ func (w *wouldPassCheck) run(e specEdit, n int) *SimScenario {
 // verdict; QA session 37). nil: not simulated (the confirmation budget is
 // spent, or the spec cannot be edited).
 func (w *wouldPassCheck) confirm(e specEdit, n int) *confirmed {
-	key := fmt.Sprintf("%s@%d", e.key, n)
+	key := e.at(n)
 	if c, ok := w.full[key]; ok {
 		return c
 	}
@@ -198,7 +202,7 @@ func (w *wouldPassCheck) prefetchConfirms(e specEdit, ns []int) {
 	var todo []int
 	seen := map[int]bool{}
 	for _, n := range ns {
-		key := fmt.Sprintf("%s@%d", e.key, n)
+		key := e.at(n)
 		if _, done := w.full[key]; done || seen[n] || w.fulls+len(todo) >= wouldPassMaxConfirms {
 			continue
 		}
@@ -223,7 +227,7 @@ func (w *wouldPassCheck) prefetchConfirms(e specEdit, ns []int) {
 		if ran[i] {
 			w.fulls++
 		}
-		w.full[fmt.Sprintf("%s@%d", e.key, n)] = out[i]
+		w.full[e.at(n)] = out[i]
 	}
 }
 
@@ -306,7 +310,7 @@ func (w *wouldPassCheck) meets(v *Verdict, e specEdit) (float64, bool) {
 		// own run of the applied spec cannot turn it into a miss, and the
 		// check stays within its time (a confirmation costs one of check's
 		// scenarios: 0.12 s on the reference). Judged on the screening run.
-		w.screened[fmt.Sprintf("%s@%d", e.key, n)] = s
+		w.screened[e.at(n)] = s
 		return got, true
 	}
 	c := w.confirm(e, n)
@@ -326,7 +330,7 @@ func (w *wouldPassCheck) bandCaveat(v *Verdict, e specEdit) string {
 		return ""
 	}
 	n := verdictInputTokens(w.in, v)
-	key := fmt.Sprintf("%s@%d", e.key, n)
+	key := e.at(n)
 	c := w.full[key]
 	if c == nil {
 		sc := w.screened[key]
