@@ -62,8 +62,13 @@ func TestDenseBurstTrace(t *testing.T) {
 		in, out := lengths(r.Workload)
 		fmt.Fprintf(&b, "%s (%s %s, in/out %d/%d, %d prompts): budget %d, max_num_seqs %d\n", r.ID, e.name, e.release.Version,
 			in, out, int(r.Load.BurstRequests.V), e.batchTok, e.maxSeqs)
-		fmt.Fprintf(&b, "  sim: %.1f s, %d steps (%d evaluated), mean running %.0f, waiting %.0f, preemptions %d; out %.0f tok/s; TTFT %.1f s; TPOT %.1f ms\n",
-			s.SimulatedS, s.Steps, len(steps), s.MeanRunning, s.MeanWaiting, s.Preemptions, s.OutputTokPerS, s.TTFT.Mean, 1e3*s.TPOT.Mean)
+		fmt.Fprintf(&b, "  sim: %.1f s, %d steps (%d evaluated), mean running %.0f, waiting %.0f, preemptions %d; out %.0f tok/s; TTFT mean/median/P99 %.1f/%.1f/%.1f s; TPOT %.1f/%.1f/%.1f ms\n",
+			s.SimulatedS, s.Steps, len(steps), s.MeanRunning, s.MeanWaiting, s.Preemptions, s.OutputTokPerS,
+			s.TTFT.Mean, s.TTFT.P50, s.TTFT.P99, 1e3*s.TPOT.Mean, 1e3*s.TPOT.P50, 1e3*s.TPOT.P99)
+		if f := r.Figures; f.TPOTMs.Mean.Known && f.TTFTMs.Mean.Known {
+			fmt.Fprintf(&b, "  published: TTFT %.1f/%.1f/%.1f s; TPOT %.1f/%.1f/%.1f ms\n", f.TTFTMs.Mean.V/1e3, f.TTFTMs.Median.V/1e3, f.TTFTMs.P99.V/1e3,
+				f.TPOTMs.Mean.V, f.TPOTMs.Median.V, f.TPOTMs.P99.V)
+		}
 		b.WriteString(tracePhases(steps))
 		fmt.Fprintf(&b, "  sim steps: %s\n", itlLike(stepRecs(steps)))
 		fmt.Fprintf(&b, "  published: %s\n", impliedSteps(r, in, e.batchTok))
