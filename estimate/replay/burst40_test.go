@@ -40,6 +40,17 @@ var burstTrace = flag.Bool("bursttrace", false, "print every dense burst row's s
 // ms on H100, 238 on A100, for ~13 and ~35 ms engine steps) is no step at
 // all: the streamed tokens wait behind the API server's ingest of the
 // burst (sim.Frontend.Rounds, off through perf.UseIngestRounds).
+//
+// What the decode-only steps say of the GPU: in the H100 2K/4K/32K bursts
+// each reads the weights (29.5 GB) and a full KV pool (~41 GB) in 43–46 ms,
+// 1.55–1.65 TB/s; the same lab's Qwen3-32B H100 page (same engines, same
+// commit of the docs, not a row) reads ~73 GB in 43–45 ms (1.6–1.9 TB/s),
+// while its Qwen3-8B latency page ("A single NVIDIA H100 SXM GPU") streams
+// 15.2 GB a token in 7.2–7.4 ms at batch ≤ 4 (2.05–2.1 TB/s). An H100 SXM
+// has 3.35 TB/s, an H100 PCIe 2.0 (gpus.md S14, S18): the throughput pages
+// behave like the PCIe part. Replayed as h100-pcie (a local edit of the
+// rows, not committed: the page says SXM) the source has 17 of 24 figures
+// within ±30% (5 as SXM), 20 of 24 with perf.UseIngestRounds on.
 func TestDenseBurstTrace(t *testing.T) {
 	if !*burstTrace {
 		t.Skip("analysis: run with -bursttrace")
