@@ -25,6 +25,7 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"check_gated_deltanet.txtar", "next.json", "catalog/models/Qwen__Qwen3-Next-80B-A3B-Thinking.json"},
 	{"check_gated_deltanet.txtar", "q397.json", "catalog/testdata/hf/qwen3.5-397b-a17b.verbatim.json"},
 	{"check_gated_deltanet.txtar", "q27.json", "catalog/testdata/hf/qwen3.5-27b.verbatim.json"},
+	{"check_gated_deltanet.txtar", "q36.json", "catalog/testdata/hf/qwen3.6-35b-a3b.verl-npu.json"},
 	{"check_mixed_precision.txtar", "q36nv/config.json", "catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json"},
 	{"check_mixed_precision.txtar", "q36nv/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/hf_quant_config.json"},
 	{"check_mixed_precision.txtar", "dsf/config.json", "catalog/testdata/ckpt/nvidia--DeepSeek-V4-Flash-NVFP4/config.json"},
