@@ -28,6 +28,8 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"check_gated_deltanet.txtar", "q36.json", "catalog/testdata/hf/qwen3.6-35b-a3b.verl-npu.json"},
 	{"check_mixed_precision.txtar", "q36nv/config.json", "catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json"},
 	{"check_mixed_precision.txtar", "q36nv/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/hf_quant_config.json"},
+	{"check_mixed_precision.txtar", "q27nv/config.json", "catalog/testdata/ckpt/nvidia--Qwen3.6-27B-NVFP4/config.json"},
+	{"check_mixed_precision.txtar", "q27nv/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--Qwen3.6-27B-NVFP4/hf_quant_config.json"},
 	{"check_mixed_precision.txtar", "dsf/config.json", "catalog/testdata/ckpt/nvidia--DeepSeek-V4-Flash-NVFP4/config.json"},
 	{"check_mixed_precision.txtar", "dsf/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--DeepSeek-V4-Flash-NVFP4/hf_quant_config.json"},
 	{"check_kimi_k2x.txtar", "k25.json", "catalog/testdata/hf/kimi-k2.5.verbatim.json"},
