@@ -7,18 +7,15 @@ import (
 	"testing"
 )
 
-// TestQwen36OwnConfig: Qwen/Qwen3.6-35B-A3B's own config.json, as a public
-// repository keeps it (yuancaoyaoHW/verl-npu@fbe387e3
-// models/Qwen3.6-35B-A3B/config.json, testdata/hf/qwen3.6-35b-a3b.verl-npu.json,
-// byte for byte as stored), has the architecture of NVIDIA's NVFP4 export
+// TestQwen36OwnConfig: Qwen/Qwen3.6-35B-A3B's own config.json, as NVIDIA
+// aiconfigurator copies it (branch dev-layerwise-collector, commit 713c916b,
+// testdata/hf/qwen3.6-35b-a3b.verbatim.json), has the architecture of NVIDIA's NVFP4 export
 // (testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4, aiconfigurator @095f58a5):
 // every text_config field equal, and the same vision tower. So the BF16
 // model is read from Qwen's file, not from nvidia's with its
 // quantization_config removed, and both must give the same model.
-//
-// The copy is not proven to be the Hugging Face file unchanged: it carries
-// an "_original_model_type" key that no other file of this family shows
-// (added by the copier or a conversion tool); vlaunch ignores it.
+// A second public copy (yuancaoyaoHW/verl-npu@fbe387e3) agrees key for key,
+// with one key added ("_original_model_type"); testdata/hf/README.md.
 func TestQwen36OwnConfig(t *testing.T) {
 	read := func(path string) map[string]any {
 		t.Helper()
@@ -32,7 +29,7 @@ func TestQwen36OwnConfig(t *testing.T) {
 		}
 		return c
 	}
-	own := read("testdata/hf/qwen3.6-35b-a3b.verl-npu.json")
+	own := read("testdata/hf/qwen3.6-35b-a3b.verbatim.json")
 	nv := read("testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json")
 	if !reflect.DeepEqual(own["text_config"], nv["text_config"]) {
 		t.Errorf("text_config differs from nvidia's export:\n%v\n%v", own["text_config"], nv["text_config"])
@@ -41,7 +38,7 @@ func TestQwen36OwnConfig(t *testing.T) {
 		t.Error("Qwen's own config carries a quantization_config")
 	}
 
-	m, err := LoadHFConfig("testdata/hf/qwen3.6-35b-a3b.verl-npu.json")
+	m, err := LoadHFConfig("testdata/hf/qwen3.6-35b-a3b.verbatim.json")
 	if err != nil {
 		t.Fatal(err)
 	}

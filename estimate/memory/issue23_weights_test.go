@@ -102,9 +102,9 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     public repository's documentation quotes it with the 26 shards and the
 //     architecture (40 layers, 30 linear, hidden 2,048, 256 experts; search
 //     index id 56114180122, the index does not name the repository). The
-//     architecture is read twice: from Qwen's own config.json as a public
-//     repository keeps it (catalog/testdata/hf/qwen3.6-35b-a3b.verl-npu.json,
-//     yuancaoyaoHW/verl-npu@fbe387e3; catalog.TestQwen36OwnConfig), and from
+//     architecture is read twice: from Qwen's own config.json as NVIDIA
+//     aiconfigurator copies it (catalog/testdata/hf/qwen3.6-35b-a3b.verbatim.json,
+//     branch dev-layerwise-collector @713c916b; catalog.TestQwen36OwnConfig), and from
 //     nvidia/Qwen3.6-35B-A3B-NVFP4's config.json (catalog/testdata/ckpt,
 //     aiconfigurator @095f58a5) without its quantization_config (ModelOpt
 //     MIXED_PRECISION, sized in the NVFP4 row), i.e. the BF16 model NVIDIA
@@ -334,7 +334,7 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 		{"Qwen3.6-35B-A3B (nvidia's architecture, unquantized)", func() (*catalog.Model, error) {
 			return calConfig("../../catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json", true)
 		}, 71.903645408, func(float64) float64 { return 2 * 844640768 }, 0, 0},
-		{"Qwen3.6-35B-A3B (its own config.json)", hf("qwen3.6-35b-a3b.verl-npu.json"), 71.903645408, func(float64) float64 { return 2 * 844640768 }, 0, 0},
+		{"Qwen3.6-35B-A3B (its own config.json)", hf("qwen3.6-35b-a3b.verbatim.json"), 71.903645408, func(float64) float64 { return 2 * 844640768 }, 0, 0},
 		{"Qwen3.6-35B-A3B-NVFP4 (ModelOpt MIXED_PRECISION)", ckpt("nvidia--Qwen3.6-35B-A3B-NVFP4"), 71.903645408 / 3.06, func(float64) float64 { return 2 * 844640768 }, 0.08, 0},
 		{"DeepSeek-V4-Flash-NVFP4", ckpt("nvidia--DeepSeek-V4-Flash-NVFP4"), 168, func(layer float64) float64 { return layer }, 0, 0},
 		{"DeepSeek-V4-Pro-NVFP4", ckpt("nvidia--DeepSeek-V4-Pro-NVFP4"), 913, func(layer float64) float64 { return layer }, 0, 0},
