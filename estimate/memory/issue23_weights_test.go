@@ -159,6 +159,13 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     routing biases to the element, U8 and F8 the 256 experts' NVFP4
 //     weights and scales of 62 layers, so no MTP module is stored. Not a
 //     vlaunch defect.
+//   - nvidia/MiniMax-M2.7-NVFP4 at revision e79701cb: the same planner's
+//     counts (its model file as search index id 54499643428 stores it) are
+//     M2.5-NVFP4's to the element (BF16 1,278,796,288, F32 2,730,491,904,
+//     F8_E4M3 14,042,529,792, U8 112,340,238,336), and aiconfigurator's
+//     copies of its config.json / hf_quant_config.json (095f58a5) differ
+//     from M2.5-NVFP4's only by M2.7's all-softmax attn_type_list, dtype,
+//     max_position_embeddings and the ModelOpt version: the same bytes.
 //   - nvidia/GLM-5-NVFP4 at revision dc54ff55 (same source): BF16
 //     25,577,755,904, U8 364,143,181,824, F8_E4M3 45,517,897,728, F32
 //     19,456 elements, 460,816,669,184 B. Its MTP layer (model.layers.78,
@@ -341,6 +348,8 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 		{"Kimi-K2.6-NVFP4 (\"~554 GiB\")", ckpt("nvidia--Kimi-K2.6-NVFP4"), 554 * GiB / 1e9, func(float64) float64 { return 0 }, 0, 0.5 / 554},
 		{"Qwen3-235B-A22B-NVFP4 (\"134 GB\")", ckpt("nvidia--Qwen3-235B-A22B-NVFP4"), 134, func(float64) float64 { return 0 }, 0, 0.5 / 134},
 		{"MiniMax-M2.5-NVFP4", ckpt("nvidia--MiniMax-M2.5-NVFP4"), (2*1278796288 + 4*2730491904 + 14042529792 + 112340238336) / 1e9,
+			func(float64) float64 { return 2 * 2730491904 }, 0.05, 0.002},
+		{"MiniMax-M2.7-NVFP4", ckpt("nvidia--MiniMax-M2.7-NVFP4"), (2*1278796288 + 4*2730491904 + 14042529792 + 112340238336) / 1e9,
 			func(float64) float64 { return 2 * 2730491904 }, 0.05, 0.002},
 		{"GLM-5-NVFP4", ckpt("nvidia--GLM-5-NVFP4"), (2*25577755904 + 364143181824 + 45517897728 + 4*19456) / 1e9,
 			func(float64) float64 { return 2*9952920320 + 4*256 }, 0.05, 0.002},
