@@ -45,6 +45,8 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"check_nemotron3_family.txtar", "ultra.json", "catalog/testdata/hf/nemotron-3-ultra-550b-a55b.verbatim.json"},
 	{"check_nemotron3_family.txtar", "super/config.json", "catalog/testdata/ckpt/nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8/config.json"},
 	{"check_nemotron3_family.txtar", "super/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8/hf_quant_config.json"},
+	{"check_nemotron3_family.txtar", "l35/config.json", "catalog/testdata/ckpt/nvidia--NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4/config.json"},
+	{"check_nemotron3_family.txtar", "l35/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4/hf_quant_config.json"},
 	{"generate_mimo_qwen3vl.txtar", "mimo.json", "catalog/testdata/hf/mimo-v2-flash.verbatim.json"},
 	{"check_checkpoint_formats.txtar", "ds/config.json", "catalog/testdata/ckpt/nvidia--DeepSeek-V3.1-NVFP4/config.json"},
 	{"check_checkpoint_formats.txtar", "ds/hf_quant_config.json", "catalog/testdata/ckpt/nvidia--DeepSeek-V3.1-NVFP4/hf_quant_config.json"},
