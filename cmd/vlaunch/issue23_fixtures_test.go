@@ -19,6 +19,7 @@ var issue23Copies = []struct{ script, section, fixture string }{
 	{"check_deepseek_v4_pro.txtar", "flash.json", "catalog/testdata/hf/deepseek-v4-flash.verbatim.json"},
 	{"check_glm5.txtar", "fp8.json", "catalog/models/zai-org__GLM-5-FP8.json"},
 	{"check_glm5.txtar", "bf16.json", "catalog/models/zai-org__GLM-5.json"},
+	{"check_glm5.txtar", "g52.json", "catalog/testdata/hf/glm-5.2-fp8.verbatim.json"},
 	{"check_minimax_m2.txtar", "mm.json", "catalog/models/MiniMaxAI__MiniMax-M2.5.json"},
 	{"check_minimax_m2.txtar", "m27.json", "catalog/testdata/hf/minimax-m2.7.verbatim.json"},
 	{"check_minimax_m3.txtar", "m3.json", "catalog/testdata/hf/minimax-m3.verbatim.json"},
