@@ -102,10 +102,13 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     public repository's documentation quotes it with the 26 shards and the
 //     architecture (40 layers, 30 linear, hidden 2,048, 256 experts; search
 //     index id 56114180122, the index does not name the repository). The
-//     architecture is nvidia/Qwen3.6-35B-A3B-NVFP4's config.json
-//     (catalog/testdata/ckpt, aiconfigurator @095f58a5) without its
-//     quantization_config (ModelOpt MIXED_PRECISION, sized in the NVFP4 row),
-//     i.e. the BF16 model NVIDIA quantized. Its MTP layer by hand as
+//     architecture is read twice: from Qwen's own config.json as NVIDIA
+//     aiconfigurator copies it (catalog/testdata/hf/qwen3.6-35b-a3b.verbatim.json,
+//     branch dev-layerwise-collector @713c916b; catalog.TestQwen36OwnConfig), and from
+//     nvidia/Qwen3.6-35B-A3B-NVFP4's config.json (catalog/testdata/ckpt,
+//     aiconfigurator @095f58a5) without its quantization_config (ModelOpt
+//     MIXED_PRECISION, sized in the NVFP4 row), i.e. the BF16 model NVIDIA
+//     quantized; the two agree field by field. Its MTP layer by hand as
 //     Qwen3.5's at hidden 2,048: fc, gated q_proj 2,048 × 8,192, k/v
 //     2,048 × 512, o 4,096 × 2,048, q/k norms, 256 experts of 3 × 2,048 ×
 //     512, the shared expert and its gate, the router, five norms:
@@ -156,6 +159,13 @@ func wholeModelWeights(t *testing.T, m *catalog.Model) (total, layerBytes float6
 //     routing biases to the element, U8 and F8 the 256 experts' NVFP4
 //     weights and scales of 62 layers, so no MTP module is stored. Not a
 //     vlaunch defect.
+//   - nvidia/MiniMax-M2.7-NVFP4 at revision e79701cb: the same planner's
+//     counts (its model file as search index id 54499643428 stores it) are
+//     M2.5-NVFP4's to the element (BF16 1,278,796,288, F32 2,730,491,904,
+//     F8_E4M3 14,042,529,792, U8 112,340,238,336), and aiconfigurator's
+//     copies of its config.json / hf_quant_config.json (095f58a5) differ
+//     from M2.5-NVFP4's only by M2.7's all-softmax attn_type_list, dtype,
+//     max_position_embeddings and the ModelOpt version: the same bytes.
 //   - nvidia/GLM-5-NVFP4 at revision dc54ff55 (same source): BF16
 //     25,577,755,904, U8 364,143,181,824, F8_E4M3 45,517,897,728, F32
 //     19,456 elements, 460,816,669,184 B. Its MTP layer (model.layers.78,
@@ -328,15 +338,18 @@ func TestIssue23WeightsMatchCheckpointBytes(t *testing.T) {
 		{"Llama-3.1-8B-Instruct-FP8 (compressed-tensors)", hf("llama-3.1-8b-instruct-fp8-ct.reconstructed.json"), 8.4575 * GiB / 1e9, func(float64) float64 { return 0 }, 0, 0},
 		{"Llama-2-7b-Chat-GPTQ (main)", hf("llama-2-7b-chat-gptq.reconstructed.json"), 3.90, func(float64) float64 { return 0 }, 0, 0},
 		{"Qwen2.5-72B-Instruct (BF16)", func() (*catalog.Model, error) { return catalog.LookupModel("qwen2.5-72b") }, 145.424099850, func(float64) float64 { return 0 }, 0, 0},
-		{"Qwen3.6-35B-A3B", func() (*catalog.Model, error) {
+		{"Qwen3.6-35B-A3B (nvidia's architecture, unquantized)", func() (*catalog.Model, error) {
 			return calConfig("../../catalog/testdata/ckpt/nvidia--Qwen3.6-35B-A3B-NVFP4/config.json", true)
 		}, 71.903645408, func(float64) float64 { return 2 * 844640768 }, 0, 0},
+		{"Qwen3.6-35B-A3B (its own config.json)", hf("qwen3.6-35b-a3b.verbatim.json"), 71.903645408, func(float64) float64 { return 2 * 844640768 }, 0, 0},
 		{"Qwen3.6-35B-A3B-NVFP4 (ModelOpt MIXED_PRECISION)", ckpt("nvidia--Qwen3.6-35B-A3B-NVFP4"), 71.903645408 / 3.06, func(float64) float64 { return 2 * 844640768 }, 0.08, 0},
 		{"DeepSeek-V4-Flash-NVFP4", ckpt("nvidia--DeepSeek-V4-Flash-NVFP4"), 168, func(layer float64) float64 { return layer }, 0, 0},
 		{"DeepSeek-V4-Pro-NVFP4", ckpt("nvidia--DeepSeek-V4-Pro-NVFP4"), 913, func(layer float64) float64 { return layer }, 0, 0},
 		{"Kimi-K2.6-NVFP4 (\"~554 GiB\")", ckpt("nvidia--Kimi-K2.6-NVFP4"), 554 * GiB / 1e9, func(float64) float64 { return 0 }, 0, 0.5 / 554},
 		{"Qwen3-235B-A22B-NVFP4 (\"134 GB\")", ckpt("nvidia--Qwen3-235B-A22B-NVFP4"), 134, func(float64) float64 { return 0 }, 0, 0.5 / 134},
 		{"MiniMax-M2.5-NVFP4", ckpt("nvidia--MiniMax-M2.5-NVFP4"), (2*1278796288 + 4*2730491904 + 14042529792 + 112340238336) / 1e9,
+			func(float64) float64 { return 2 * 2730491904 }, 0.05, 0.002},
+		{"MiniMax-M2.7-NVFP4", ckpt("nvidia--MiniMax-M2.7-NVFP4"), (2*1278796288 + 4*2730491904 + 14042529792 + 112340238336) / 1e9,
 			func(float64) float64 { return 2 * 2730491904 }, 0.05, 0.002},
 		{"GLM-5-NVFP4", ckpt("nvidia--GLM-5-NVFP4"), (2*25577755904 + 364143181824 + 45517897728 + 4*19456) / 1e9,
 			func(float64) float64 { return 2*9952920320 + 4*256 }, 0.05, 0.002},
