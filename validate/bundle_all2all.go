@@ -14,7 +14,9 @@ import (
 // runs (resolve applies the spec, `auto`, VLLM_ALL2ALL_BACKEND and vLLM's
 // precedence), GEN004: a backend set where no all-to-all runs, what `auto`
 // picked across nodes, and RoCENotes. multiNode is whether one replica
-// spans nodes, as the caller placed it. r must be assembled.
+// spans nodes, as the caller placed it. r must be assembled. validate
+// itself reports only RoCENotes so far: the other two are still said by
+// generate (and plan) alone, an open difference.
 func All2AllNotes(r *resolve.Deployment, multiNode bool) diag.Diagnostics {
 	if r == nil || r.Spec == nil {
 		return nil
@@ -31,7 +33,7 @@ func All2AllNotes(r *resolve.Deployment, multiNode bool) diag.Diagnostics {
 				fmt.Sprintf("all2all_backend %s has no effect: the all-to-all kernels only run with DP > 1 and expert parallelism", want), ""))
 		}
 	case a.From != resolve.SourceAuto:
-	case deepEP: // RoCENotes
+	case deepEP: // what there is to say is RoCENotes', below
 	case multiNode && amd:
 		// IBGDA would not bring DeepEP to AMD GPUs (vllm.Backend.CUDAOnly).
 		ds = append(ds, bundleDiag(d, codes.GenAll2All, diag.Warning, "vllm.all2all_backend",
