@@ -71,7 +71,6 @@ func makePlan(r *resolve.Deployment, runtime string, keep func(resolve.Placement
 	if err := p.buildNodes(d, p.activeNodes()); err != nil {
 		return nil, append(ds, diag.Diagnostic{Code: CodeLayout, Severity: diag.Error, File: d.File, Message: err.Error()})
 	}
-	ds = append(ds, gidNote(d, p)...)
 	if p.extLB {
 		p.Router = makeRouterPlan(p)
 		if ds = append(ds, routerPortProblem(p)...); ds.HasErrors() {

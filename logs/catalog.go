@@ -9,8 +9,11 @@ import (
 
 // Failure kinds: what broke, in the terms of issue 14.
 const (
-	KindOOMLoading          = "oom_loading"
-	KindOOMRuntime          = "oom_runtime"
+	KindOOMLoading = "oom_loading"
+	KindOOMRuntime = "oom_runtime"
+	// KindOOMUnknownPhase: an out-of-memory the log places in neither
+	// (LOG104); its message says so too, from the same decision (settle).
+	KindOOMUnknownPhase     = "oom_unknown_phase"
 	KindKVCacheInsufficient = "kv_cache_insufficient"
 	KindNCCL                = "nccl"
 	KindGlooInterface       = "gloo_interface"
@@ -24,7 +27,7 @@ const (
 )
 
 // Kinds lists every failure kind, in the order reports and docs use.
-var Kinds = []string{KindOOMLoading, KindOOMRuntime, KindKVCacheInsufficient, KindNCCL, KindGlooInterface,
+var Kinds = []string{KindOOMLoading, KindOOMRuntime, KindOOMUnknownPhase, KindKVCacheInsufficient, KindNCCL, KindGlooInterface,
 	KindDeepEPNVSHMEM, KindDPHandshake, KindRayPlacement, KindCUDAGraph, KindVersionFlag, KindKVTransfer, KindOther}
 
 // Codes of the findings `vlaunch logs` reports; the catalog (diag/codes)
@@ -36,6 +39,7 @@ const (
 	CodeOOMLoading       = codes.LogOOMLoading
 	CodeFreeMemory       = codes.LogFreeMemory
 	CodeOOMRuntime       = codes.LogOOMRuntime
+	CodeOOMUnknownPhase  = codes.LogOOMUnknownPhase
 	CodeRuntimeFailure   = codes.LogRuntimeFailure
 	CodeNoKVMemory       = codes.LogNoKVMemory
 	CodeMaxLenTooLong    = codes.LogMaxLenTooLong
@@ -83,8 +87,9 @@ const (
 // (LOG002) take their kind from the phase the log ends in instead.
 var kindOf = map[diag.Code]string{
 	CodeOOMLoading: KindOOMLoading, CodeFreeMemory: KindOOMLoading, CodeOOMRuntime: KindOOMRuntime,
-	CodeRuntimeFailure: KindOther,
-	CodeNoKVMemory:     KindKVCacheInsufficient, CodeMaxLenTooLong: KindKVCacheInsufficient, CodeHMAOff: KindKVCacheInsufficient,
+	CodeOOMUnknownPhase: KindOOMUnknownPhase,
+	CodeRuntimeFailure:  KindOther,
+	CodeNoKVMemory:      KindKVCacheInsufficient, CodeMaxLenTooLong: KindKVCacheInsufficient, CodeHMAOff: KindKVCacheInsufficient,
 	CodeMambaBlocks:   KindKVCacheInsufficient,
 	CodeNCCL:          KindNCCL,
 	CodeGlooInterface: KindGlooInterface, CodeGlooConnect: KindGlooInterface, CodeGlooLoopback: KindGlooInterface,

@@ -178,9 +178,9 @@ func (a *analyzer) settle(f *failure) (diag.Code, string, string) {
 		if ev := a.startupFor(f.p); ev != nil && f.oom.ph == phNone {
 			return f.code, f.oom.msg + " during start-up: " + a.evidenceText(ev), f.fix
 		}
-		if f.oom.ph == phNone {
-			return f.code, f.oom.msg + "; when is unknown: the log shows no start-up phase before it and no line only a running server logs",
-				"If the server was already serving, it is a runtime out-of-memory (LOG103): see that fix. Else: " + f.fix
+		if f.oom.ph == phNone { // the code, hence the kind, says what the text says
+			return CodeOOMUnknownPhase, f.oom.msg + "; when is unknown: the log shows no start-up phase before it and no line only a running server logs",
+				defOf(CodeOOMUnknownPhase).Fix
 		}
 	case f.code == CodeWorkerDied && f.dead != nil:
 		return f.code, f.message + a.deadCause(f.p, f.dead, f.at), f.fix

@@ -14,9 +14,12 @@ import (
 func TestLogsRealFailureShapes(t *testing.T) {
 	cases := []struct{ name, log, want, msg string }{
 		// noonghunna/club-3090#60: the driver API's out-of-memory while
-		// Marlin repacks the weights (was LOG191 other).
+		// Marlin repacks the weights (was LOG191 other). The line alone
+		// shows no phase, so it is LOG104 (it was LOG101, kind oom_loading,
+		// saying "when is unknown"); the fixture, with the repack's
+		// frames, is LOG101.
 		{"driver oom", "(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136] RuntimeError: CUDA driver error: out of memory\n",
-			"LOG101:oom_loading", "CUDA out of memory"},
+			"LOG104:oom_unknown_phase", "CUDA out of memory; when is unknown"},
 		// vllm#49064 (0.28.0) and vllm#38632: the hybrid model's state
 		// blocks, raised directly and repeated by the engine (was LOG191).
 		{"mamba blocks", "ValueError: max_num_seqs (1024) exceeds available Mamba cache blocks (969).\n",

@@ -126,8 +126,8 @@ func TestRuntimeFatal(t *testing.T) {
 }
 
 // TestOOMPhaseFromEvidence (QA 39 #3): an out-of-memory line with nothing
-// around it has no known phase and says so (LOG101, with LOG103 named in
-// the fix); a start-up wrapper after it makes it a start-up one, a
+// around it has no known phase and says so in its code and kind too
+// (LOG104, oom_unknown_phase, with LOG101 and LOG103 named in the fix); a start-up wrapper after it makes it a start-up one, a
 // serving line before it a runtime one, and a runtime line after it a
 // runtime one unless the start-up shows. Line shapes from the fixtures;
 // figures made up.
@@ -138,17 +138,22 @@ func TestOOMPhaseFromEvidence(t *testing.T) {
 		handler = "(APIServer pid=1) ERROR 05-01 14:39:06 [async_llm.py:699] AsyncLLM output_handler failed.\n"
 		up      = "(APIServer pid=1) INFO:     Application startup complete.\n"
 	)
-	for _, tc := range []struct{ name, log, code, msg string }{
-		{"alone", oom, "LOG101", "free; when is unknown"},
-		{"start-up wrapper after", oom + failed, "LOG101", "free during start-up: the log says the start-up failed"},
-		{"serving before", up + oom, "LOG103", "free after start-up (serving)"},
-		{"output handler after", oom + handler, "LOG103", "while serving: the front-end's output handler failed"},
-		{"start-up wins over a later runtime line", oom + failed + handler, "LOG101", "during start-up"},
+	for _, tc := range []struct{ name, log, code, kind, msg string }{
+		// verify39: this one was LOG101, kind oom_loading, with a text
+		// saying the phase is unknown.
+		{"alone", oom, "LOG104", KindOOMUnknownPhase, "free; when is unknown"},
+		{"start-up wrapper after", oom + failed, "LOG101", KindOOMLoading, "free during start-up: the log says the start-up failed"},
+		{"serving before", up + oom, "LOG103", KindOOMRuntime, "free after start-up (serving)"},
+		{"output handler after", oom + handler, "LOG103", KindOOMRuntime, "while serving: the front-end's output handler failed"},
+		{"start-up wins over a later runtime line", oom + failed + handler, "LOG101", KindOOMLoading, "during start-up"},
 	} {
 		rep := analyzeStrings(t, map[string]string{"a.log": tc.log}, "a.log")
 		f := failureOf(t, rep, tc.code)
-		if !strings.Contains(f.Message, tc.msg) {
-			t.Errorf("%s: %s %q, want %q", tc.name, f.Code, f.Message, tc.msg)
+		if !strings.Contains(f.Message, tc.msg) || f.Kind != tc.kind {
+			t.Errorf("%s: %s %s %q, want %s %q", tc.name, f.Code, f.Kind, f.Message, tc.kind, tc.msg)
+		}
+		if tc.code != "LOG104" && strings.Contains(f.Message, "unknown") {
+			t.Errorf("%s: %s says the phase is unknown", tc.name, f.Code)
 		}
 	}
 }

@@ -33,14 +33,17 @@ func BundleRefusals(r *resolve.Deployment, runtime string) diag.Diagnostics {
 	return ds
 }
 
-// checkBundle reports BundleRefusals for the assembled engine (a pool's, in
-// a pool's checker), for the spec's runtime.kind. A pending layout
-// (`parallelism: auto`) is left to generate, which checks the chosen one.
+// checkBundle reports BundleRefusals and RoCENotes for the assembled
+// engine (a pool's, in a pool's checker), for the spec's runtime.kind. A
+// pending layout (`parallelism: auto`) is left to generate, which checks
+// the chosen one.
 func checkBundle(c *checker) {
 	if c.dep == nil || c.dep.Layout.Auto {
 		return
 	}
-	for _, f := range BundleRefusals(c.dep, c.d.Runtime.Kind) {
+	ds := BundleRefusals(c.dep, c.d.Runtime.Kind)
+	ds = append(ds, RoCENotes(c.dep, c.dep.MultiNode())...)
+	for _, f := range ds {
 		if c.roleName != "" && !strings.HasPrefix(f.Message, c.roleName+" pool: ") {
 			f.Message = c.roleName + " pool: " + f.Message
 		}

@@ -83,7 +83,7 @@ var modelFlags = []Flag{
 		Doc: "no-op since block manager v1 was removed (PR #8704); drop the flag", Source: srcPre09 + "; PR #13492 (Feb 2025) removed dangling references" + "; still in the 0.6.3.post1 synopsis; removal release unverified"},
 	{Name: "worker-use-ray", Kind: StoreTrue, Span: Span{Since: vPre, Removed: v070},
 		Doc: "use --distributed-executor-backend ray", Verified: true, Source: "in the 0.6.6.post1 engine-args usage, not in 0.8.1's; deprecated since 0.4.3; gone in 0.7.0 (vLLM PR #12383; OpenRLHF PR #702, EleutherAI/lm-evaluation-harness #2706)" + "; 0.5.0 synopsis"},
-	{Name: "engine-use-ray", Kind: StoreTrue, Span: Span{Since: vPre, Removed: v062}, Deprecated: v055, Verified: true,
+	{Name: "engine-use-ray", Kind: StoreTrue, Span: Span{Since: vPre, Removed: v061post1}, Deprecated: v055, Verified: true,
 		Doc:    "run the engine as a Ray actor; from 0.5.5 vLLM refuses it (ValueError) unless VLLM_ALLOW_ENGINE_USE_RAY=1, removed in 0.6.1.post1 (PR #8126): drop the flag",
 		Source: srcEngineUseRay},
 }

@@ -37,13 +37,13 @@ const (
 	// PR #8126 ([misc] remove engine_use_ray, f842a7aff, 2024-09-11)
 	// deletes the flag: present at v0.6.1 (3fd2b0d21c), absent at
 	// v0.6.1.post1 (acda0b35d0), v0.6.1.post2 and v0.6.2 (7193774b1f).
-	// Versions compare on Major.Minor.Patch only, so 0.6.1.post1 reads as
-	// 0.6.1: Removed is 0.6.2, the first x.y.z without it.
+	// Removed is v0.6.1.post1, the first release without it (versions
+	// order post releases, version.go).
 	srcEngineUseRay = srcKzTags + ": --engine-use-ray present at v0.6.1 3fd2b0d21c, absent at v0.6.1.post1 acda0b35d0 and v0.6.2 7193774b1f (PR #8126, [misc] remove engine_use_ray, commit f842a7aff); " +
 		"PR #7424 (commit 70b746efc, in the v0.5.5 tag 09c7792610, not in v0.5.4) makes vllm/engine/async_llm_engine.py raise ValueError unless VLLM_ALLOW_ENGINE_USE_RAY=1"
 )
 
-var v062 = mustVersion("0.6.2")
+var v061post1 = mustVersion("0.6.1.post1")
 
 // qa39Flags are the flags of realin39's VL005 list.
 var qa39Flags = []Flag{

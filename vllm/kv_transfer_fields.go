@@ -111,7 +111,7 @@ var kvFieldsTable = []kvFieldsRow{
 // the table has no row for).
 func KVTransferFields(v Version) (fields []string, effect KVUnknownKeyEffect, source string, ok bool) {
 	for _, r := range kvFieldsTable {
-		if mustVersion(r.release).Compare(v) == 0 {
+		if mustVersion(r.release).Compare(v.Base()) == 0 { // 0.6.6.post1 is row 0.6.6
 			file := "vllm/config/kv_transfer.py"
 			switch {
 			case r.release == "0.10.1":

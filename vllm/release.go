@@ -72,15 +72,19 @@ func Oldest() Release { return knownReleases[0] }
 func Newest() Release { return knownReleases[len(knownReleases)-1] }
 
 // Resolve maps a version to a release in the table. An exact match (ignoring
-// Extra, so 0.10.1.1 and 0.11.1rc2 match 0.10.1 and 0.11.1) gives no warning.
+// Extra, so 0.10.1.1, 0.6.1.post1 and 0.11.1rc2 match 0.10.1, 0.6.1 and
+// 0.11.1) gives no warning.
 // Otherwise the nearest known release stands in — the newest one at or below
 // v, or the oldest when v predates the table — with Match saying so and a
 // warning for the user; a version is never resolved silently as another.
 func Resolve(v Version) (Release, []string) {
+	// Rows are x.y.z: a post release (0.6.1.post1) is its base's row, with
+	// its suffix kept so that span checks still see it (stand).
+	base := v.Base()
 	i := sort.Search(len(knownReleases), func(i int) bool {
-		return knownReleases[i].Version.AtLeast(v)
+		return knownReleases[i].Version.AtLeast(base)
 	})
-	if i < len(knownReleases) && knownReleases[i].Version.Compare(v) == 0 {
+	if i < len(knownReleases) && knownReleases[i].Version.Compare(base) == 0 {
 		return stand(knownReleases[i], v, MatchExact), nil
 	}
 	if i == 0 {

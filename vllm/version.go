@@ -4,12 +4,16 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
-// Version is a vLLM release number. Only Major.Minor.Patch take part in
-// comparisons: a fourth component (0.10.1.1, a hotfix with the same CLI) and
-// pre-release or local suffixes (rc2, .dev12+gabc, .post1) are kept in Extra
-// for display only.
+// Version is a vLLM release number. Major.Minor.Patch and a post-release
+// number take part in comparisons: 0.6.1 < 0.6.1.post1 < 0.6.1.post2 <
+// 0.6.2, as PEP 440 orders them, because a post release may change the CLI
+// (v0.6.1.post1 dropped --engine-use-ray, flags_qa39_table.go). A fourth
+// component (0.10.1.1, a hotfix with the same CLI) and pre-release or local
+// suffixes (rc2, .dev12, +cu128) are kept in Extra for display only, so a
+// release candidate counts as its release (the lenient side for a linter).
 type Version struct {
 	Major, Minor, Patch int
 	// Extra is whatever followed Major.Minor.Patch in the input, e.g.
@@ -56,9 +60,10 @@ func (v Version) String() string {
 // IsZero reports whether v is the zero Version (used for "no bound").
 func (v Version) IsZero() bool { return v.Major == 0 && v.Minor == 0 && v.Patch == 0 }
 
-// Compare returns -1, 0 or +1 comparing Major.Minor.Patch only.
+// Compare returns -1, 0 or +1 comparing Major.Minor.Patch, then the
+// post-release number (see Version).
 func (v Version) Compare(o Version) int {
-	for _, d := range [3]int{v.Major - o.Major, v.Minor - o.Minor, v.Patch - o.Patch} {
+	for _, d := range [4]int{v.Major - o.Major, v.Minor - o.Minor, v.Patch - o.Patch, v.postRank() - o.postRank()} {
 		if d < 0 {
 			return -1
 		}
@@ -69,11 +74,30 @@ func (v Version) Compare(o Version) int {
 	return 0
 }
 
-// Less reports v < o (Major.Minor.Patch only).
+// Less reports v < o (see Compare).
 func (v Version) Less(o Version) bool { return v.Compare(o) < 0 }
 
-// AtLeast reports v >= o (Major.Minor.Patch only).
+// AtLeast reports v >= o (see Compare).
 func (v Version) AtLeast(o Version) bool { return v.Compare(o) >= 0 }
+
+// postRank is 0 without a post release and N+1 for .postN (a bare ".post"
+// is post 0 in PEP 440), so every post release sorts after its base.
+func (v Version) postRank() int {
+	rest, ok := strings.CutPrefix(v.Extra, ".post")
+	if !ok {
+		return 0
+	}
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	n, _ := strconv.Atoi(rest[:end]) // "" (a bare .post) reads as 0
+	return n + 1
+}
+
+// Base is Major.Minor.Patch without Extra: the release row a version
+// belongs to (0.6.1.post1 and 0.10.1.1 are rows 0.6.1 and 0.10.1).
+func (v Version) Base() Version { return Version{Major: v.Major, Minor: v.Minor, Patch: v.Patch} }
 
 // Span is a half-open range of releases [Since, Removed); a zero Removed
 // means the entry is still present in the newest known release.

@@ -4,7 +4,7 @@ import "github.com/vlaunch/vlaunch/diag"
 
 // Log codes (LOGxxx), what `vlaunch logs` recognises in vLLM's start-up
 // logs. 0xx the start-up as a whole, then one hundred per failure kind:
-// 1xx memory (oom_loading, oom_runtime, kv_cache_insufficient, cuda_graph), 12x NCCL,
+// 1xx memory (oom_loading, oom_runtime, oom_unknown_phase, kv_cache_insufficient, cuda_graph), 12x NCCL,
 // 13x Gloo, 14x DeepEP/NVSHMEM, 15x the DP handshake, 16x Ray placement,
 // 17x CUDA graphs, 18x arguments, 19x anything else; 2xx prefill/decode
 // disaggregation (the KV connector: NIXL handshake, side channel, UCX, KV
@@ -15,6 +15,7 @@ const (
 	LogOOMLoading       diag.Code = "LOG101"
 	LogFreeMemory       diag.Code = "LOG102"
 	LogOOMRuntime       diag.Code = "LOG103"
+	LogOOMUnknownPhase  diag.Code = "LOG104"
 	LogNoKVMemory       diag.Code = "LOG111"
 	LogMaxLenTooLong    diag.Code = "LOG112"
 	LogMambaBlocks      diag.Code = "LOG113"
@@ -63,9 +64,10 @@ const (
 var logEntries = []Entry{
 	{LogStopped, "log-stops", diag.Error, "The start-up stops without an error: the log ends with a process waiting for another, or in a cut traceback"},
 	{LogEnds, "log-ends", diag.Info, "The log ends during start-up with no error and nothing waiting: an excerpt, or a capture cut before the server was up"},
-	{LogOOMLoading, "log-oom-loading", diag.Error, "CUDA out of memory while loading the weights or profiling"},
+	{LogOOMLoading, "log-oom-loading", diag.Error, "CUDA out of memory during the start-up: loading the weights, profiling, sizing the KV cache or the warm-up"},
 	{LogFreeMemory, "log-free-memory", diag.Error, "Less free GPU memory at start-up than gpu_memory_utilization asks for"},
 	{LogOOMRuntime, "log-oom-runtime", diag.Error, "CUDA out of memory after start-up: the engine ran out of memory while serving"},
+	{LogOOMUnknownPhase, "log-oom-unknown-phase", diag.Error, "CUDA out of memory, and nothing in the log says whether during the start-up or while serving"},
 	{LogNoKVMemory, "log-no-kv-memory", diag.Error, "No memory left for the KV cache after weights, activations and non-torch memory"},
 	{LogMaxLenTooLong, "log-max-model-len", diag.Error, "One sequence of max_model_len does not fit the KV cache"},
 	{LogMambaBlocks, "log-mamba-blocks", diag.Error, "max_num_seqs exceeds the Mamba cache blocks a hybrid model's state cache holds (one per decode sequence)"},
