@@ -387,3 +387,17 @@ func wordText(w *syntax.Word) string {
 	t, _ := literalWord(w)
 	return t
 }
+
+// hasRouter reports whether one of the scripts runs `vllm-router`.
+func hasRouter(scripts []*launch.Script) bool {
+	found := false
+	for _, sc := range scripts {
+		syntax.Walk(sc.File, func(n syntax.Node) bool {
+			if call, ok := n.(*syntax.CallExpr); ok && !found {
+				_, _, found = routerCall(call)
+			}
+			return !found
+		})
+	}
+	return found
+}

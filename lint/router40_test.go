@@ -141,6 +141,10 @@ func TestHandWrittenRouters(t *testing.T) {
 		{"production-stack, a server on 29000", pstack("29000"), 0, 1},
 		{"production-stack, a server on its --port", pstack("30080"), 1, 1},
 	}
+	ds := lintOrFail(t, []Input{{Name: "run.sh", Data: []byte(readme)}})
+	if got := findings(ds, codes.VLNoLaunch, diag.Info); len(got) != 1 || !strings.Contains(got[0], "a vllm-router command and no vLLM server: only the router's own ports were checked") {
+		t.Errorf("the README's router alone: VL008 %q", got)
+	}
 	for _, c := range cases {
 		ds := lintOrFail(t, []Input{{Name: "run.sh", Data: []byte(c.script)}})
 		if got := findings(ds, codes.VLPortConflict, diag.Error); len(got) != c.ports {
