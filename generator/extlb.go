@@ -146,11 +146,40 @@ func (p *Plan) extLBSteps(n *NodePlan, bin, common, extra []Arg) ([]Step, error)
 	a.flag("data-parallel-address", p.Primary.Address)
 	a.flag("data-parallel-rpc-port", itoa(p.RPCPort))
 	a.flag("port", itoa(n.Port))
+	extLBAPIServers(a, p)
 	what := fmt.Sprintf("DP rank %d of %d on GPUs %s: its own API server on port %d (external load balancing, behind the router)", n.DPStart, p.DP, n.DeviceList(), n.Port)
 	if n.DPStart == 0 {
 		what += "; it also runs the DP coordinator the other ranks dial"
 	}
 	return []Step{{Args: join(bin, common, a.args, extra), Comment: what}}, a.err
+}
+
+// extLBAPIServers writes the spec's api_server_count on a rank's command:
+// under external LB every rank is a `vllm serve` of its own, and the
+// count is its own API-server processes, all on the rank's --port. vLLM
+// 0.11.0 (vllm/entrypoints/cli/serve.py at the tag b8b302cde434:
+// ServeSubcommand.cmd runs run_multi_api_server for a count above 1,
+// whose `assert external_dp_lb or hybrid_dp_lb or dp_rank == 0` holds for
+// every rank, and starts a rank > 0's servers after its engine's
+// handshake) and 0.16.0-0.22.1 (serve.py detects external LB from
+// --data-parallel-rank and only defaults an unset count to 1) start that
+// many. Unset, nothing is written: the rank runs one API server in both
+// (0.11.0's argparse default 1; the detection's default 1 later), not the
+// per-node count resolve derives for an internal-LB node.
+func extLBAPIServers(a *argList, p *Plan) {
+	if p.Deployment.Engine.APIServers.From == resolve.SourceSpec && apiServerCount(p) > 0 {
+		a.flag("api-server-count", itoa(p.RankAPIServers()))
+	}
+}
+
+// RankAPIServers is how many API-server processes each DP rank runs
+// behind the router (extLBAPIServers): the spec's api_server_count, else
+// one.
+func (p *Plan) RankAPIServers() int {
+	if e := p.Deployment.Engine; e.APIServers.From == resolve.SourceSpec && apiServerCount(p) > 0 {
+		return e.APIServers.Value
+	}
+	return 1
 }
 
 // Unit of a rank's node plan: the node and the rank (container names).

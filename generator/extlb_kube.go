@@ -81,6 +81,7 @@ func (p *Plan) kubeRanksScript(d *spec.Deployment, ranks []*NodePlan, leader str
 		a.raw("data-parallel-address", leader)
 		a.flag("data-parallel-rpc-port", itoa(p.RPCPort))
 		a.flag("port", itoa(n.Port))
+		extLBAPIServers(a, p)
 		if a.err != nil {
 			return "", a.err
 		}

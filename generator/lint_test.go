@@ -75,8 +75,10 @@ func lwsScripts(t *testing.T, data []byte) []string {
 		docs++
 		collectCommands(doc, &scripts)
 	}
-	if docs != 2 || len(scripts) != 2 {
-		t.Fatalf("want 2 documents with a leader and a worker command, got %d docs, %d commands", docs, len(scripts))
+	// The LeaderWorkerSet, and its "-api" Service unless a top-level router
+	// (router.yaml) is the entry point.
+	if docs < 1 || docs > 2 || len(scripts) != 2 {
+		t.Fatalf("want the LeaderWorkerSet (and its Service) with a leader and a worker command, got %d docs, %d commands", docs, len(scripts))
 	}
 	return scripts
 }

@@ -174,12 +174,14 @@ func parseInputs(inputs []Input, ps *pass) ([]*launch.Invocation, diag.Diagnosti
 		data[in.Name] = in.Data
 	}
 	lookup := launch.InputLookup(data) // `source FILE` of another input is followed
+	routers := map[string]bool{}       // inputs with a vllm-router command
 	for i, in := range inputs {
 		got, scripts, d := launch.ParseWith(in.Name, in.Data, lookup)
 		names[i], clean[in.Name] = in.Name, len(d) == 0
 		all = append(all, got...)
 		ps.Scripts = append(ps.Scripts, scripts...)
 		ds = append(ds, d...)
+		routers[in.Name] = hasRouter(scripts)
 	}
 	invs, lost := runScripts(inputs, names, all)
 	checked := map[string]bool{} // inputs with a launch of their own or a script run found
@@ -200,6 +202,9 @@ func parseInputs(inputs []Input, ps *pass) ([]*launch.Invocation, diag.Diagnosti
 			continue
 		}
 		d := noLaunch(in.Name)
+		if routers[in.Name] {
+			d = routerOnly(in.Name)
+		}
 		if s := lost[in.Name]; len(s) > 0 {
 			d = runsUnlinted(in.Name, s)
 		}
@@ -315,6 +320,15 @@ func runsUnlinted(file string, scripts []string) diag.Diagnostic {
 	return diag.Diagnostic{Code: codeNoLaunch, Severity: diag.Info, File: file, Line: 1, Col: 1,
 		Message: "runs " + strings.Join(scripts, ", ") + ", which is not among the files linted: nothing it starts was checked",
 		Hint:    "lint the script together with this file (vlaunch lint " + file + " " + scripts[0] + "): its server is then checked with this file's environment, container and image"}
+}
+
+// routerOnly says that an input starts a vllm-router but no server: its
+// own ports were checked, its workers only against servers of other files
+// linted with it.
+func routerOnly(file string) diag.Diagnostic {
+	return diag.Diagnostic{Code: codeNoLaunch, Severity: diag.Info, File: file, Line: 1, Col: 1,
+		Message: "a vllm-router command and no vLLM server: only the router's own ports were checked (VL212); its workers are compared with the servers of the files linted with it (VL234)",
+		Hint:    "lint it together with the scripts of the servers it routes to (a bundle's directory, or every rank's script)"}
 }
 
 // noLaunch says that an input started nothing the linter knows, so that a

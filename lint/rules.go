@@ -101,6 +101,7 @@ var Rules = []*Rule{
 	{Code: codes.VLPDState, since: vllm.PDStateSince(), check: checkPDState, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLRayClusterGPUs, check: checkRayClusterGPUs},
 	{Code: codes.VLRayHeadAddress, check: checkRayHeadAddress},
+	{Code: codes.VLRouterWorkers, check: checkRouterWorkers},
 
 	{Code: codes.VLCommentContinuation, check: checkCommentContinuation},
 	{Code: codes.VLTrailingSpace, check: checkTrailingSpace},

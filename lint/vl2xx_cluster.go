@@ -43,60 +43,39 @@ func checkPortConflict(p *pass) {
 }
 
 // checkRouterPorts reports a `vllm-router` command whose ports meet: its
-// --port and --prometheus-port, which it always binds (defaults 30000 and
-// 29000, vllm.RouterMetricsSource), one and the same, or either of them a
-// vLLM server's API port on the same host while the server runs (VL212,
-// QA left 39 #2).
+// --port and --prometheus-port, which vllm-project/router always binds
+// (defaults 30000 and 29000, vllm.RouterMetricsSource), one and the same,
+// or either of them a vLLM server's API port on the same host while the
+// server runs (VL212, QA left 39 #2). The router is placed on its host as
+// routerPlace reads it (its host directive, its row of the bundle's hosts
+// table, or its --host), so a router.sh and a rank's script of the same
+// node are compared; production-stack's router binds its --port alone
+// (srcPStackRouter).
 func checkRouterPorts(p *pass) {
-	type key struct{ scope, port string }
-	api := map[key]*server{}
-	for _, s := range p.Servers {
-		if s.Headless() || s.Inv.Role != "" || s.Inv.Frontend != "" {
+	apis := p.apiHosts()
+	for _, r := range p.routerCmds() {
+		port, metrics := r.port, r.metrics
+		if port.text != "" && port.text == metrics.text {
+			p.Report(r.sc.Name(), r.sc.Pos(metrics.at.Pos()), "give --prometheus-port a port of its own",
+				"vllm-router's --port %s is also its --prometheus-port: it binds its Prometheus metrics listener there too (%s)", port.text, vllm.RouterMetricsSource)
 			continue
 		}
-		port := "8000"
-		if v, ok := s.Str("port"); ok {
-			if !v.Known {
+		for _, rp := range []struct {
+			routerPort
+			what string
+		}{{port, "as its --port"}, {metrics, "for its Prometheus metrics (--prometheus-port, always served)"}} {
+			if rp.text == "" {
 				continue
 			}
-			port = v.Text
-		}
-		api[key{p.hostScope(s), port}] = s
-	}
-	for _, sc := range p.Scripts {
-		scope := "file " + sc.Name()
-		if h, ok := p.hosts[sc.Name()]; ok {
-			scope = "host " + h
-		}
-		syntax.Walk(sc.File, func(n syntax.Node) bool {
-			call, ok := n.(*syntax.CallExpr)
-			if !ok {
-				return true
-			}
-			cmd, args, ok := routerCall(call)
-			if !ok {
-				return true
-			}
-			port := routerFlag(args, "--port", fmt.Sprint(vllm.RouterDefaultPort), cmd)
-			metrics := routerFlag(args, "--prometheus-port", fmt.Sprint(vllm.RouterMetricsPort), cmd)
-			if port.text != "" && port.text == metrics.text {
-				p.Report(sc.Name(), sc.Pos(metrics.at.Pos()), "give --prometheus-port a port of its own",
-					"vllm-router's --port %s is also its --prometheus-port: it binds its Prometheus metrics listener there too (%s)", port.text, vllm.RouterMetricsSource)
-				return false
-			}
-			for _, rp := range []struct {
-				routerPort
-				what string
-			}{{port, "as its --port"}, {metrics, "for its Prometheus metrics (--prometheus-port, always served)"}} {
-				s, ok := api[key{scope, rp.text}]
-				if rp.text == "" || !ok || (s.Inv.File == sc.Name() && !s.Inv.Background) {
+			for _, a := range apis {
+				if a.port != rp.text || !r.sameHost(a) || (a.s.Inv.File == r.sc.Name() && !a.s.Inv.Background) {
 					continue
 				}
-				p.Report(sc.Name(), sc.Pos(rp.at.Pos()), "give the router and each server on a host their own ports",
-					"vllm-router binds port %s %s: it is the API port of the server started at %s on the same host", rp.text, rp.what, startedIn(s, sc.Name()))
+				p.Report(r.sc.Name(), r.sc.Pos(rp.at.Pos()), "give the router and each server on a host their own ports",
+					"vllm-router binds port %s %s: it is the API port of the server started at %s on the same host", rp.text, rp.what, startedIn(a.s, r.sc.Name()))
+				break
 			}
-			return false
-		})
+		}
 	}
 }
 
@@ -112,10 +91,10 @@ type routerPort struct {
 func routerFlag(args []*syntax.Word, name, def string, cmd *syntax.Word) routerPort {
 	out := routerPort{def, cmd}
 	for i, w := range args {
-		lit := w.Lit()
+		lit := wordText(w)
 		switch {
 		case lit == name && i+1 < len(args):
-			out = routerPort{args[i+1].Lit(), args[i+1]}
+			out = routerPort{wordText(args[i+1]), args[i+1]}
 		case strings.HasPrefix(lit, name+"="):
 			out = routerPort{strings.TrimPrefix(lit, name+"="), w}
 		}

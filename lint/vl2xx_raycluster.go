@@ -215,6 +215,9 @@ type bundleNode struct {
 	gpus         int
 	role, script string
 	replica      string
+	// node and address are the row's first two columns: where the
+	// script runs (the router's row places router.sh on its host).
+	node, address string
 }
 
 // parseBundleHosts reads the `hosts` tables among the inputs, by directory:
@@ -244,7 +247,7 @@ func parseBundleHosts(inputs []Input) map[string][]bundleNode {
 				rows = nil
 				break
 			}
-			r := bundleNode{gpus: n, role: f[3], script: f[5]}
+			r := bundleNode{gpus: n, role: f[3], script: f[5], node: f[0], address: f[1]}
 			if len(f) > 6 {
 				r.replica = f[6]
 			}

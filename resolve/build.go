@@ -70,7 +70,12 @@ func fromSpecPD(d *spec.Deployment, parts Parts) (*Deployment, error) {
 // Assemble builds the deployment from resolved parts and the spec's
 // settings: layout, network, engine settings with release defaults, and
 // the all2all backend.
+//
+// A colocated deployment whose top-level router runs on a CPU-only node
+// is laid out on its GPU nodes (spec.Deployment.EngineView): Spec is then
+// that view, and Router.Node the CPU-only host.
 func Assemble(d *spec.Deployment, p Parts) (*Deployment, error) {
+	d = d.EngineView()
 	out := &Deployment{Spec: d, Model: p.Model, ModelSource: modelSource(d, p.Model), GPU: p.GPU,
 		Release: p.Release, Version: p.Version, VersionNotes: p.VersionNotes, Defaults: p.Release.Defaults(),
 		Workload: d.Workload, SLO: d.SLO, Runtime: d.Runtime, Nodes: d.Hardware.Nodes, Calibration: p.Calibration, draft: p.Draft}

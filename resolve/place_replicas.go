@@ -116,6 +116,7 @@ func PlacementProblem(d *spec.Deployment) *FieldError {
 	if d.Parallelism.Auto || len(d.Hardware.Nodes) == 0 {
 		return nil
 	}
+	d = d.EngineView() // a colocated router's CPU-only host holds no engine
 	gpus := make([]int, len(d.Hardware.Nodes))
 	for i, n := range d.Hardware.Nodes {
 		gpus[i] = n.GPUs

@@ -20,10 +20,6 @@ func colocatedRouter(d *spec.Deployment) *Router {
 		}
 		out.Policy = set(pol, SourceRelease, "vllm-router's default --policy")
 	}
-	for _, n := range d.Hardware.Nodes {
-		if n.Name == r.Node {
-			out.Node = n
-		}
-	}
+	out.Node, _ = d.RouterNode() // also a CPU-only host an EngineView left out
 	return out
 }

@@ -268,14 +268,22 @@ func applyPoolDefaults(d *Deployment) {
 	setInt(&g.Router.Port, DefaultRouterPort)
 }
 
-// RouterOnlyNode reports whether the node named name runs nothing but the
-// P/D router: it is disaggregation.router.node of the vLLM router (llm-d's
-// runs in the cluster, not on a named node) and in neither pool. Only such
-// a node may have no GPU (hardware.nodes[].gpus 0: a CPU-only host; QA
-// left 39 #1). Call it on a spec with defaults applied.
+// RouterOnlyNode reports whether the node named name may run nothing but
+// a router: disaggregation.router.node of the vLLM router (llm-d's runs in
+// the cluster, not on a named node) in neither pool, or a colocated
+// deployment's router.node (vllm-router). Only such a node may have no GPU
+// (hardware.nodes[].gpus 0: a CPU-only host; QA left 39 #1). Call it on a
+// spec with defaults applied.
 func (d *Deployment) RouterOnlyNode(name string) bool {
 	g := d.Disaggregation
-	if g == nil || name == "" || g.Router.LLMD() || g.Router.Node != name {
+	if g == nil {
+		// A colocated deployment's top-level vllm-router (router.node,
+		// default the first node): the node holds no engine when it has no
+		// GPU, as the layout is placed on GPUNodes alone.
+		r := d.Router
+		return r != nil && name != "" && r.Kind == RouterKindVLLM && r.Node == name
+	}
+	if name == "" || g.Router.LLMD() || g.Router.Node != name {
 		return false
 	}
 	for _, role := range Roles {
@@ -288,8 +296,9 @@ func (d *Deployment) RouterOnlyNode(name string) bool {
 	return true
 }
 
-// GPUNodes are the hardware nodes with GPUs: all but a P/D router's
-// CPU-only host (gpus: 0, which validate allows on RouterOnlyNode alone).
+// GPUNodes are the hardware nodes with GPUs: all but a router's CPU-only
+// host (gpus: 0, which validate allows on RouterOnlyNode alone: the P/D
+// router's or a colocated deployment's top-level router's).
 // What runs engines — a pool, a colocated layout plan tries instead of the
 // pools — is placed on these.
 //

@@ -54,3 +54,41 @@ func applyRouterDefaults(d *Deployment) {
 	}
 	setInt(&r.Port, DefaultColocatedRouterPort)
 }
+
+// EngineView is the deployment its engines are laid out on: d itself,
+// unless a colocated deployment's top-level router runs on a CPU-only
+// node (gpus: 0, RouterOnlyNode), which holds no engine; then a copy
+// whose hardware.nodes are GPUNodes, as the P/D pools leave their
+// router's host out (resolve.Deployment.Colocated). The router's node
+// stays found through RouterNode. A node's index in the copy is its
+// place among the GPU nodes, not in the document.
+func (d *Deployment) EngineView() *Deployment {
+	if d.Disaggregation != nil || d.Router == nil || !d.anyGPULess() || d.routerHost != nil {
+		return d
+	}
+	host, ok := d.RouterNode()
+	if !ok || host.GPUs != 0 {
+		return d
+	}
+	v := *d
+	v.Hardware.Nodes = d.GPUNodes()
+	v.routerHost = &host
+	return &v
+}
+
+// RouterNode is the node of hardware.nodes the top-level router runs on
+// (router.node), also in an EngineView that left it out.
+func (d *Deployment) RouterNode() (Node, bool) {
+	if d.Router == nil {
+		return Node{}, false
+	}
+	if h := d.routerHost; h != nil && h.Name == d.Router.Node {
+		return *h, true
+	}
+	for _, n := range d.Hardware.Nodes {
+		if n.Name == d.Router.Node {
+			return n, true
+		}
+	}
+	return Node{}, false
+}

@@ -43,6 +43,9 @@ type Deployment struct {
 	// Root is the parsed YAML document node; Pos uses it to map field paths
 	// back to line and column.
 	Root *yaml.Node `yaml:"-" json:"-"`
+	// routerHost is the top-level router's CPU-only node in an
+	// EngineView, which leaves it out of hardware.nodes.
+	routerHost *Node
 }
 
 // Metadata names the deployment; the name is used in file names and labels.

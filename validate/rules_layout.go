@@ -84,6 +84,10 @@ func layoutHint(tp, pp, r, total int, rkey string) string {
 // exactly; a group that spans nodes needs equal nodes it covers exactly.
 func checkNodeFit(c *checker, group int) {
 	nodes := c.d.Hardware.Nodes
+	first := 0 // the first node with GPUs (a router's CPU-only host has none)
+	for first < len(nodes)-1 && nodes[first].GPUs <= 0 {
+		first++
+	}
 	for i, n := range nodes {
 		switch {
 		case n.GPUs <= 0:
@@ -93,10 +97,10 @@ func checkNodeFit(c *checker, group int) {
 		case group > n.GPUs && group%n.GPUs != 0:
 			c.errorf(CodeNodeFit, p("hardware", "nodes", i, "gpus"), "a group spanning nodes must cover whole nodes",
 				"tensor x pipeline = %d spans nodes but is not a multiple of node %q's %d GPUs", group, n.Name, n.GPUs)
-		case group > n.GPUs && n.GPUs != nodes[0].GPUs:
+		case group > n.GPUs && n.GPUs != nodes[first].GPUs:
 			c.errorf(CodeNodeFit, p("hardware", "nodes", i, "gpus"), "give every node the same number of GPUs",
 				"tensor x pipeline = %d spans nodes, so all nodes need the same GPU count; node %q has %d, node %q has %d",
-				group, n.Name, n.GPUs, nodes[0].Name, nodes[0].GPUs)
+				group, n.Name, n.GPUs, nodes[first].Name, nodes[first].GPUs)
 		}
 	}
 }

@@ -53,9 +53,10 @@ func checkNode(c *checker, i int) {
 		}
 	}
 	if n.GPUs == 0 && !c.d.RouterOnlyNode(n.Name) {
-		// The schema allows 0 for a CPU-only host of the P/D router alone
-		// (QA left 39 #1); anything else on the node needs GPUs.
-		hint := "give the node's GPU count; only a node that runs nothing but the P/D router (disaggregation.router.node, in neither pool) may have none"
+		// The schema allows 0 for a CPU-only host of a router alone (the
+		// P/D router's, QA left 39 #1, or a colocated deployment's
+		// router.node); anything else on the node needs GPUs.
+		hint := "give the node's GPU count; only a node that runs nothing but a router (disaggregation.router.node in neither pool, or a colocated deployment's router.node) may have none"
 		what := "it runs vLLM's engines (a colocated deployment runs on every node)"
 		if g := c.d.Disaggregation; g != nil {
 			what = "it is in neither pool and is not disaggregation.router.node (" + g.Router.Node + "): it runs nothing"

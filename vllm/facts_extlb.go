@@ -31,13 +31,29 @@ package vllm
 //     the rank alone selects external LB in every release read (0.11.0,
 //     0.16.0's serve.py: is_external_lb = --data-parallel-external-lb or
 //     --data-parallel-rank, DPLoadBalancing).
-//   - 0.9.1-0.10.2: not read (the 0.10.x tags were not pinned on main:
-//     0.10.1 and 0.10.2 were tagged on release branches), so unknown.
+//   - 0.9.1: absent. It was released on 2025-06-10, before PR #19790 was
+//     merged (657f2f301, 2025-07-02; the PR's number is above the last
+//     merged on the release day, #19418), and upstream main on that day
+//     (b6553be1b, 2025-06-10, whose vllm/entrypoints/cli/serve.py is the
+//     one docs.vllm.ai/en/v0.9.1 shows: `self.name = "serve"`, `elif
+//     args.api_server_count > 1`) has no --data-parallel-rank in
+//     vllm/engine/arg_utils.py.
+//   - 0.9.2, 0.10.0, 0.10.1, 0.10.1.1, 0.10.2: unknown. Each was released
+//     after the merge, and upstream main kept the flag from 657f2f301 to
+//     the v0.11.0 tag (`git log -S"'--data-parallel-rank'"` on
+//     arg_utils.py in that range: the one commit adding it); main on
+//     0.10.0's release day (6d8d0a24c, 2025-07-24) has --data-parallel-rank
+//     -dpn "When set, enables external load balancer mode", the
+//     data_parallel_external_lb of create_engine_config and serve.py's
+//     `assert external_dp_lb or dp_rank == 0`. But no tag of these
+//     releases was pinned to a commit (0.10.1 and 0.10.2 were tagged on
+//     release branches), so whether each tag holds it was not read.
 const srcExtLBLaunch = "vllm/engine/arg_utils.py at the v0.9.0 tag 587387724 (no --data-parallel-rank) and at " + srcTag0110 +
 	" (--data-parallel-rank -dpn \"When set, enables external load balancer mode\"; create_engine_config: data_parallel_external_lb = " +
 	"data_parallel_rank is not None, \"data_parallel_size_local must be 1 when data_parallel_rank is set\"); vllm/entrypoints/cli/serve.py and " +
 	"docs/serving/data_parallel_deployment.md (\"External Load Balancing\": a port per co-located rank, rank 0's address and RPC port on every node) at the same tag; " +
-	"PR #19790 ([DP] Support external DP Load Balancer mode, commit 657f2f301, 2025-07-02) added the flag; 0.9.1-0.10.2 not read"
+	"PR #19790 ([DP] Support external DP Load Balancer mode, commit 657f2f301, 2025-07-02) added the flag, after 0.9.1's release (2025-06-10; main that day, b6553be1b, has none); " +
+	"0.9.2-0.10.2 released after the merge, their tags not read (main kept the flag from 657f2f301 to the v0.11.0 tag; main on 0.10.0's release day, 6d8d0a24c, has it)"
 
 // ExtLBFlag is one flag of a per-rank external-LB launch.
 type ExtLBFlag struct {
@@ -52,9 +68,10 @@ type ExtLBFlag struct {
 	Source  string
 }
 
-// extLBSpan: the releases where a per-rank launch works: absent at the
-// v0.9.0 tag, read at the v0.11.0 tag, unknown in between.
-var extLBSpan = Span{Since: v091, Confirmed: v0110}
+// extLBSpan: the releases where a per-rank launch works: absent up to
+// 0.9.1 (released before PR #19790), read at the v0.11.0 tag, unknown in
+// between (0.9.2-0.10.2: released after the merge, tags not read).
+var extLBSpan = Span{Since: v092, Confirmed: v0110}
 
 // ExtLBFlags is the table of what one rank's `vllm serve` needs in
 // external LB mode, with the releases each was read in.
@@ -79,8 +96,8 @@ var ExtLBFlags = []ExtLBFlag{
 
 // ExternalLBLaunch is whether this release runs a per-rank external-LB
 // launch (one `vllm serve --data-parallel-rank R --port P` per rank):
-// Present from 0.11.0 (read), Maybe for 0.9.1-0.10.2 (not read), Absent
-// before. why words it for messages; since names the first release read
+// Present from 0.11.0 (read), Maybe for 0.9.2-0.10.2 (released after PR
+// #19790, tags not read), Absent before. why words it for messages; since names the first release read
 // with it.
 func (r Release) ExternalLBLaunch() (p Presence, why string, since Version) {
 	p = extLBSpan.In(r.Version)
@@ -88,9 +105,9 @@ func (r Release) ExternalLBLaunch() (p Presence, why string, since Version) {
 	case Present:
 		why = "vLLM " + r.Version.String() + " runs one `vllm serve --data-parallel-rank R` per rank (external DP load balancing, read at the v0.11.0 tag)"
 	case Maybe:
-		why = "whether vLLM " + r.Version.String() + " has --data-parallel-rank (external DP load balancing) is unknown: PR #19790 added it after the v0.9.0 tag, and vlaunch read it first at the v0.11.0 tag"
+		why = "whether vLLM " + r.Version.String() + " has --data-parallel-rank (external DP load balancing) is unknown: PR #19790 added it to main on 2025-07-02, before this release, but vlaunch read no tag with it before v0.11.0"
 	default:
-		why = "vLLM " + r.Version.String() + " has no --data-parallel-rank (external DP load balancing came with PR #19790, after the v0.9.0 tag)"
+		why = "vLLM " + r.Version.String() + " has no --data-parallel-rank (external DP load balancing came with PR #19790, merged 2025-07-02, after 0.9.1's release)"
 	}
 	return p, why, extLBSpan.FirstConfirmed()
 }

@@ -6,10 +6,11 @@ import (
 )
 
 // TestExternalLBLaunch: a per-rank launch is absent at 0.9.0 (its tag lacks
-// --data-parallel-rank), unknown for 0.9.1-0.10.2 (not read), present from
-// 0.11.0 (read at the tag); the refusal's "since" is 0.11.0.
+// --data-parallel-rank) and 0.9.1 (released before PR #19790 was merged),
+// unknown for 0.9.2-0.10.2 (released after it, tags not read), present
+// from 0.11.0 (read at the tag); the refusal's "since" is 0.11.0.
 func TestExternalLBLaunch(t *testing.T) {
-	for v, want := range map[string]Presence{"0.8.5": Absent, "0.9.0": Absent, "0.9.1": Maybe, "0.10.1": Maybe, "0.10.2": Maybe,
+	for v, want := range map[string]Presence{"0.8.5": Absent, "0.9.0": Absent, "0.9.1": Absent, "0.9.2": Maybe, "0.10.0": Maybe, "0.10.1": Maybe, "0.10.1.1": Maybe, "0.10.2": Maybe,
 		"0.11.0": Present, "0.16.0": Present, Newest().Version.String(): Present} {
 		r, _, err := ResolveString(v)
 		if err != nil {

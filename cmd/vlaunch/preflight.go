@@ -17,6 +17,7 @@ import (
 	"github.com/vlaunch/vlaunch/preflight"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 func init() { subcommands = append(subcommands, newPreflightCmd) }
@@ -71,6 +72,12 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 		}
 		opts.RouterPort = routerPortHere(d, f.node)
 	} else if rt := d.Router; rt != nil && rt.Node.Name == f.node && d.Spec.Runtime.Kind != "kubernetes" {
+		if rt.Node.GPUs == 0 {
+			// A CPU-only host of the router alone is left out of the
+			// engines' view of the spec (spec.Deployment.EngineView).
+			return usageErr("node %q runs only the router (gpus: 0): preflight has no checks for a colocated router's CPU-only host yet; "+
+				"check by hand that ports %d and %d are free there and that vllm-router --version runs", f.node, rt.Port, vllm.RouterMetricsPort)
+		}
 		opts.RouterPort = rt.Port // router.sh of a colocated deployment (generator/extlb.go)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -82,6 +82,7 @@ const (
 	VLRayClusterGPUs      diag.Code = "VL231"
 	VLRayHeadAddress      diag.Code = "VL232"
 	VLPDState             diag.Code = "VL233"
+	VLRouterWorkers       diag.Code = "VL234"
 	VLCommentContinuation diag.Code = "VL301"
 	VLTrailingSpace       diag.Code = "VL302"
 	VLLeadingFlag         diag.Code = "VL303"
@@ -183,6 +184,7 @@ var lintEntries = []Entry{
 	{VLRayClusterGPUs, "ray-cluster-gpus", diag.Error, "A Ray engine's world size exceeds the GPUs of its Ray cluster"},
 	{VLRayHeadAddress, "ray-head-address", diag.Error, "A Ray worker joins another address than its head's"},
 	{VLPDState, "pd-state", diag.Error, "A P/D engine of a Mamba/GDN hybrid whose connector cannot move the state, or NIXL without the DS conv state layout"},
+	{VLRouterWorkers, "router-workers", diag.Error, "A router's worker URL names no server the files start on that host, or an external-LB rank is no worker of the router"},
 	{VLCommentContinuation, "comment-continuation", diag.Error, "Comment inside a continued command"},
 	{VLTrailingSpace, "trailing-space", diag.Error, "Whitespace after a line-continuation backslash"},
 	{VLLeadingFlag, "leading-flag", diag.Error, "A line starts with a flag (missing continuation)"},
