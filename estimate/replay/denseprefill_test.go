@@ -51,9 +51,11 @@ func TestDensePrefillTerms(t *testing.T) {
 	t.Logf("idle prefill terms (ms):\n%s", b.String())
 }
 
-// TestDenseClosedLoopTrace prints the simulated prefill steps of the
-// scicom Llama-3.1-70B TP8 4096/128 closed loop of 10 (analysis):
-// how many prompts each prefill step carried and how long it took.
+// TestDenseClosedLoopTrace prints the simulated steps (the step model's
+// evaluations, a steady decode segment once) of the scicom Qwen3-14B TP8
+// 4096/128 closed loop of 10 (analysis): how many prompts each prefill
+// step carried beside how many decodes — the rolling wave the published
+// per-request start times do not show (they send each wave within 32 ms).
 func TestDenseClosedLoopTrace(t *testing.T) {
 	if !*densePrefill {
 		t.Skip("analysis: run with -denseprefill")
@@ -90,18 +92,32 @@ func TestDenseClosedLoopTrace(t *testing.T) {
 // simulation charged, and the decodes of the wave's early prompts wait
 // through the later steps (the stall a request's mean ITL shows above its
 // median: (mean − median) × (output − 1)). Published, wave and simulated
-// mean TTFT and stall side by side (analysis, docs/calibration-analysis.md
-// "Dense closed loops run in waves").
+// mean TTFT side by side — the simulation as committed, with
+// perf.UseAsyncOverlap on, and with perf.UseIngestRounds on as well — and
+// the stall and TPOT (analysis, docs/calibration-analysis.md "dense TTFT
+// under-prediction — fixed-length closed loops lock into waves or trains").
 func TestDenseClosedLoopWaves(t *testing.T) {
 	if !*densePrefill {
 		t.Skip("analysis: run with -denseprefill")
 	}
 	var b strings.Builder
-	b.WriteString("| row | per engine | TTFT pub | wave | sim | stall pub | wave |\n|---|---|---|---|---|---|---|\n")
+	defer func(o, r bool) { perf.UseAsyncOverlap, perf.UseIngestRounds = o, r }(perf.UseAsyncOverlap, perf.UseIngestRounds)
+	b.WriteString("| row | per engine | TTFT pub | wave | sim | sim, overlap on | overlap + rounds | stall pub | wave | TPOT pub | sim | sim, overlap on |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range targetableRows(t) {
 		if !strings.HasPrefix(r.ID, "scicom-") || !strings.Contains(r.ID, "-c10-") {
 			continue
 		}
+		perf.UseAsyncOverlap = true
+		on, _, _, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(r.ID, err)
+		}
+		perf.UseIngestRounds = true
+		rd, _, _, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(r.ID, err)
+		}
+		perf.UseAsyncOverlap, perf.UseIngestRounds = false, false
 		o, sm, e, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1})
 		if err != nil || o.Sim == nil {
 			t.Fatal(r.ID, err)
@@ -112,7 +128,8 @@ func TestDenseClosedLoopWaves(t *testing.T) {
 		f := r.Figures
 		pubStall := (f.ITLMs.Mean.V - f.ITLMs.Median.V) * float64(out-1)
 		fe := o.Sim.TTFTParts.FrontendS * 1e3
-		fmt.Fprintf(&b, "| %s | %d | %.0f | %.0f | %.0f | %.0f | %.0f |\n", r.ID, n, f.TTFTMs.Mean.V, ttft*1e3+fe, o.TTFT.Mean*1e3, pubStall, stall*1e3)
+		fmt.Fprintf(&b, "| %s | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f |\n", r.ID, n, f.TTFTMs.Mean.V, ttft*1e3+fe, o.TTFT.Mean*1e3, on.TTFT.Mean*1e3, rd.TTFT.Mean*1e3,
+			pubStall, stall*1e3, f.TPOTMs.Mean.V, o.TPOT.Mean*1e3, on.TPOT.Mean*1e3)
 	}
 	t.Logf("closed loops of 10, published against waves (ms):\n%s", b.String())
 }
@@ -144,4 +161,42 @@ func waveOf(sm *perf.StepModel, n, in, budget int) (ttft, stall float64) {
 		}
 	}
 	return ttft / float64(n), stall / float64(n)
+}
+
+// TestDenseTP4DP2Steps prints the step the simulation runs for the
+// scicom Llama-3.1-70B TP4 × DP2 1024/128 closed loop of 10 (analysis):
+// the published prefill-bearing steps take 74 ms (ITL gaps over 4× the
+// median), the idle prefill of 1024 tokens 60 ms in the step model.
+func TestDenseTP4DP2Steps(t *testing.T) {
+	if !*densePrefill {
+		t.Skip("analysis: run with -denseprefill")
+	}
+	for _, r := range targetableRows(t) {
+		if r.ID != "scicom-llama31-70b-h100-vllm-tp4dp2-1024x128-c10-20260413" {
+			continue
+		}
+		var b strings.Builder
+		n := 0
+		hook := func(loads []perf.RankLoad, s float64) {
+			n++
+			pre := false
+			for _, l := range loads {
+				pre = pre || l.PrefillTokens > 0
+			}
+			if n > 300 && n < 2000 && pre && strings.Count(b.String(), "\n") < 30 {
+				fmt.Fprintf(&b, "eval %d: %.1f ms:", n, s*1e3)
+				for _, l := range loads {
+					fmt.Fprintf(&b, " [%.0f prefill in %.0f, %.0f decodes]", l.PrefillTokens, l.PrefillSeqs, l.DecodeSeqs)
+				}
+				b.WriteString("\n")
+			}
+		}
+		_, sm, _, err := runRow(r, perf.DefaultEfficiency, Options{Seed: 1, stepHook: hook})
+		if err != nil {
+			t.Fatal(err)
+		}
+		one := sm.StepSeconds([]perf.RankLoad{{PrefillTokens: 1023, PrefillPairs: 1023 * 512, PrefillSeqs: 1, DecodeSeqs: 1, DecodeCtx: 1100}})
+		two := sm.StepSeconds([]perf.RankLoad{{PrefillTokens: 1023, PrefillPairs: 1023 * 512, PrefillSeqs: 1, DecodeSeqs: 1, DecodeCtx: 1100}, {DecodeSeqs: 4, DecodeCtx: 4400}})
+		t.Logf("%s: DP %d; one rank's 1023-token prefill beside a decode %.1f ms; the same beside the other rank's 4 decodes %.1f ms\n%s", r.ID, sm.S.DP, one*1e3, two*1e3, b.String())
+	}
 }
