@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/vlaunch/vlaunch/bench"
@@ -147,6 +148,9 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 			in := in
 			in.Workload.API, rr.Endpoint = endpointFor(in.Workload.API, r)
 			p, err = newReplay(in, r)
+			if note := cutNote(p, r.Load); note != "" {
+				rr.Notes = append(slices.Clip(rr.Notes), note)
+			}
 		}
 		var ts []target
 		switch {
