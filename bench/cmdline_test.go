@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"math"
 	"os"
 	"reflect"
 	"strings"
@@ -36,6 +37,30 @@ func TestReportCommandLineArrivals(t *testing.T) {
 		if !strings.Contains(notes, "--burstiness") || !strings.Contains(notes, "command line") || strings.Contains(notes, "ASSUMED") {
 			t.Errorf("%s: notes %q do not say the burstiness came from the command line", c.file, notes)
 		}
+	}
+}
+
+// TestReportCommandLineDataset: the same reports' datasets, from the
+// command line only: 08 is ShareGPT (replayed with the conversation
+// spread); 07 is vLLM's random dataset of 4000/500 tokens with range
+// ratio 0.9, lengths uniform in [399, 7600] and [49, 950] around the
+// nominal (coefficient of variation 0.52 each; ⌊500 × (1 − 0.9)⌋ is 49 in floating point, as in the client), which the measured means
+// (4080 and 485: the chat template's tokens, early stops) agree with.
+func TestReportCommandLineDataset(t *testing.T) {
+	read := func(file string) Result {
+		rs, err := ReadFile("testdata/" + file)
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("%s: %v", file, err)
+		}
+		return rs[0]
+	}
+	if s := read("gb10-nemotron3nano-08-sharegpt.md").Shape; s.Dataset != "sharegpt" || s.InputCVKnown || s.OutputCVKnown {
+		t.Errorf("08: shape %+v, want the sharegpt dataset and no uniform spread", s)
+	}
+	s := read("gb10-nemotron3nano-07-office-baseline.md").Shape
+	if s.Dataset != "random" || s.NominalInput != 4000 || s.NominalOutput != 500 || !s.CVFromRatio ||
+		!s.InputCVKnown || !s.OutputCVKnown || math.Abs(s.InputCV-0.5197) > 1e-3 || math.Abs(s.OutputCV-0.5213) > 1e-3 {
+		t.Errorf("07: shape %+v", s)
 	}
 }
 

@@ -181,6 +181,7 @@ func summaryResult(pre, b map[string]string, cmd clientCommand) (Result, error) 
 	if r.Format == FormatVLLM {
 		r.Notes = append(r.Notes, a.assumedNotes()...)
 	}
+	commandDataset(&r, cmd)
 	a.prompts = r.Completed + r.Failed
 	if !hasFailed {
 		r.Notes = append(r.Notes, "no 'Failed requests' line: the requests sent are taken as the successful ones")
@@ -321,4 +322,40 @@ func positive(s string) (float64, error) {
 		err = fmt.Errorf("%q is not a positive number", s)
 	}
 	return v, err
+}
+
+// commandDataset reads the dataset from vLLM's client command line, which
+// a printed summary does not state: its name (--dataset-name: a ShareGPT
+// run is replayed with the conversation spread), and for the random
+// dataset the nominal lengths and their range ratio (--random-input-len,
+// --random-output-len, --random-range-ratio), whose uniform spread
+// randomSpread takes where the measured means agree. Only flags given are
+// read: the defaults changed between the clients (benchmark_serving.py's
+// --dataset-name was sharegpt, `vllm bench serve`'s is random).
+func commandDataset(r *Result, cmd clientCommand) {
+	if !cmd.vllm || r.Shape.Dataset != "" {
+		return
+	}
+	name, ok := cmd.flag("dataset-name")
+	if !ok || name == "" {
+		return
+	}
+	r.Shape.Dataset = clipText(name)
+	if name != "random" {
+		return
+	}
+	length := func(flag string) int {
+		v, _ := cmd.flag(flag)
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxCount {
+			return 0
+		}
+		return n
+	}
+	r.Shape.NominalInput, r.Shape.NominalOutput = length("random-input-len"), length("random-output-len")
+	if v, ok := cmd.flag("random-range-ratio"); ok {
+		if ratio, err := strconv.ParseFloat(v, 64); err == nil {
+			randomSpread(r, ratio, true, "--random-range-ratio")
+		}
+	}
 }

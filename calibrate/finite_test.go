@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/bench"
@@ -41,5 +42,26 @@ func TestOpenLoopReplayedAsFiniteRun(t *testing.T) {
 	if inFlight > 50 || res.Requests != 50 {
 		t.Errorf("predicted %.1f tok/s at a median TPOT of %.0f ms: %.0f requests in flight, more than the run's 50 (%d simulated)",
 			res.OutputTokPerS, res.TPOT.P50*1e3, inFlight, res.Requests)
+	}
+}
+
+// TestShapeTextSpreads: the report says where a replay's length spread
+// comes from — a ShareGPT run's log-normal default (printed as "×0.00–0.00"
+// before: a log-normal spread has no uniform bounds), a random dataset's
+// range ratio read from the client (not "saved per-request lengths"), the
+// saved lengths.
+func TestShapeTextSpreads(t *testing.T) {
+	for _, c := range []struct {
+		shape     bench.Shape
+		want, not string
+	}{
+		{bench.Shape{InputTokens: 234, OutputTokens: 206, Dataset: "sharegpt"}, "log-normal around the means (σ 0.8, the sharegpt default", "×0.00"},
+		{bench.Shape{InputTokens: 4080, OutputTokens: 485, InputCV: 0.52, InputCVKnown: true, CVFromRatio: true}, "range ratio; per-request lengths not saved", "saved per-request"},
+		{bench.Shape{InputTokens: 4080, OutputTokens: 485, InputCV: 0.52, InputCVKnown: true}, "from the saved per-request lengths", "range ratio"},
+	} {
+		got := shapeText(c.shape)
+		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
+			t.Errorf("shapeText(%+v) = %q, want %q and not %q", c.shape, got, c.want, c.not)
+		}
 	}
 }
