@@ -14,6 +14,9 @@ type arrivals struct {
 	prompts    int
 	rampUp     string
 	trace      bool // requests sent at a trace's timestamps
+	// unknown, when set, says why the load cannot be told (a command
+	// line's $RATE): the run is not simulated.
+	unknown string
 }
 
 // load maps the vLLM/SGLang client semantics to a load: with an unlimited
@@ -32,6 +35,8 @@ func (a arrivals) load() Load {
 	switch {
 	case a.trace:
 		return other(l, "requests sent at a trace's timestamps")
+	case a.unknown != "":
+		return other(l, a.unknown)
 	case a.rampUp != "":
 		return other(l, "the request rate ramps up ("+a.rampUp+")")
 	case !a.rateKnown:

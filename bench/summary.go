@@ -277,6 +277,9 @@ func summaryArrivals(pre, b map[string]string, cmd clientCommand) (arrivals, []s
 	rate, ok := printed("Request rate configured (RPS)", "Traffic request rate")
 	if !ok {
 		rate, ok = fromCommand("request-rate", func(v string) bool { _, err := positive(v); return v == "inf" || err == nil })
+		if _, given := cmd.flag("request-rate"); given && !ok {
+			a.unknown = "the client's command line gives the request rate as a value vlaunch cannot read"
+		}
 	}
 	if ok && rate == "trace" {
 		a.trace = true
@@ -304,6 +307,9 @@ func summaryArrivals(pre, b map[string]string, cmd clientCommand) (arrivals, []s
 	conc, ok := printed("Maximum request concurrency", "Max request concurrency", "Max reqeuest concurrency")
 	if !ok {
 		conc, ok = fromCommand("max-concurrency", func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n >= 1 })
+		if _, given := cmd.flag("max-concurrency"); given && !ok {
+			a.unknown = "the client's command line gives --max-concurrency as a value vlaunch cannot read"
+		}
 	}
 	if ok && conc != "not set" && conc != "None" {
 		v, err := strconv.Atoi(strings.Fields(conc + " x")[0])
