@@ -6,10 +6,17 @@ type arrivals struct {
 	unlimited  bool
 	rateKnown  bool
 	burstiness float64 // gamma shape; 1 = Poisson (0 = not recorded)
-	maxConc    int     // 0 = no cap
+	// burstKnown says the client recorded its burstiness (a value, or a
+	// command line that leaves it at the default); without it a finite
+	// rate's Poisson arrivals are an assumption (assumedNotes).
+	burstKnown bool
+	maxConc    int // 0 = no cap
 	prompts    int
 	rampUp     string
 	trace      bool // requests sent at a trace's timestamps
+	// unknown, when set, says why the load cannot be told (a command
+	// line's $RATE): the run is not simulated.
+	unknown string
 }
 
 // load maps the vLLM/SGLang client semantics to a load: with an unlimited
@@ -28,6 +35,8 @@ func (a arrivals) load() Load {
 	switch {
 	case a.trace:
 		return other(l, "requests sent at a trace's timestamps")
+	case a.unknown != "":
+		return other(l, a.unknown)
 	case a.rampUp != "":
 		return other(l, "the request rate ramps up ("+a.rampUp+")")
 	case !a.rateKnown:
@@ -47,6 +56,19 @@ func (a arrivals) load() Load {
 		l.Kind, l.RatePerS = LoadPoisson, a.rate
 	}
 	return l
+}
+
+// assumedNotes says what the mapping assumed of vLLM's client: with a
+// finite rate and no burstiness recorded, the arrivals are taken as
+// Poisson (--burstiness 1.0, the client's default: vllm-project/
+// vllm@009e6d4a vllm/benchmarks/serve.py add_cli_args), which a run at
+// another burstiness was not.
+func (a arrivals) assumedNotes() []string {
+	if a.unlimited || !a.rateKnown || a.trace || a.rampUp != "" || a.burstKnown {
+		return nil
+	}
+	return []string{"the burstiness of the arrivals is not recorded (no 'Burstiness factor' line, no burstiness key, no client command line): " +
+		"Poisson arrivals (burstiness 1.0, the client's default) are ASSUMED, not read"}
 }
 
 func other(l Load, why string) Load {

@@ -159,6 +159,9 @@ type Shape struct {
 	// the per-request lists (readLengths); Known says whether it did.
 	InputCV, OutputCV           float64 `json:"-"`
 	InputCVKnown, OutputCVKnown bool    `json:"-"`
+	// CVFromRatio says the coefficients come from the client's random
+	// dataset (its range ratio: randomSpread), not from saved lengths.
+	CVFromRatio bool `json:"-"`
 }
 
 // Stat is a latency summary: any of mean, median, std and percentiles, by

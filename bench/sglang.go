@@ -52,7 +52,7 @@ func parseSGLang(o *object) (Result, error) {
 	}
 	ratio, hasRatio := o.num("random_range_ratio")
 	if r.Shape.NominalInput > 0 && hasRatio && o.err == nil {
-		randomSpread(&r, ratio)
+		randomSpread(&r, ratio, false, "random_range_ratio")
 	}
 	o.stats(map[string]*Stat{"ttft": &r.TTFT, "tpot": &r.TPOT, "itl": &r.ITL, "e2e_latency": &r.E2E}, sglangMetrics)
 	r.SpecAcceptance, _ = o.num("accept_length")
@@ -69,35 +69,54 @@ func parseSGLang(o *object) (Result, error) {
 	return r, check(&r, numPrompts, hasNum)
 }
 
-// randomSpread sets the length spread of SGLang's random dataset when the
-// result does not carry the per-request lists: sample_random_requests
+// randomSpread sets the length spread of a random dataset when the result
+// does not carry the per-request lists. SGLang's sample_random_requests
 // (python/sglang/bench_serving.py, commit 0033168f) draws each input
 // length uniformly from [max(⌊L_in·r⌋, 1), L_in] and each output length
-// from [⌊L_out·r⌋, L_out] (numpy randint), r = random_range_ratio. The
-// spread is taken only where the measured mean length agrees with that
-// uniform's mean (within four standard errors and 2%): an output cut short
-// by EOS (--disable-ignore-eos), or another release's sampling, leaves it
-// unknown.
-func randomSpread(r *Result, ratio float64) {
-	if !(ratio >= 0 && ratio <= 1) || r.Completed < 2 {
+// from [⌊L_out·r⌋, L_out] (numpy randint), r = random_range_ratio; vLLM's
+// (around: published.Client.RangeAround, which cites RandomDataset.
+// get_sampling_params) from [⌊L·(1−r)⌋, ⌈L·(1+r)⌉]. The spread is taken
+// only where the measured mean length agrees with that uniform's mean
+// (within four standard errors and 2%): an output cut short by EOS
+// (--disable-ignore-eos), or another release's sampling, leaves it
+// unknown. from says where the ratio was read, for the note.
+func randomSpread(r *Result, ratio float64, around bool, from string) {
+	if !(ratio >= 0 && ratio <= 1) || r.Completed < 2 || (around && ratio >= 1) {
 		return
 	}
-	set := func(nominal int, lo int, measured float64, cv *float64, known *bool) {
-		if *known || nominal <= 0 || lo > nominal {
+	set := func(lo, hi int, measured float64, cv *float64, known *bool) {
+		if *known || hi <= 0 || lo > hi {
 			return
 		}
-		n := float64(nominal - lo + 1)
-		mean := float64(lo+nominal) / 2
+		n := float64(hi - lo + 1)
+		mean := float64(lo+hi) / 2
 		sd := math.Sqrt((n*n - 1) / 12)
 		if !(mean > 0) || math.Abs(measured-mean) > 4*sd/math.Sqrt(float64(r.Completed))+0.02*mean {
 			return
 		}
 		*cv, *known = sd/mean, true
 	}
+	bounds := func(l int, minLo int) (int, int) {
+		if around {
+			return max(int(math.Floor(float64(l)*(1-ratio))), minLo), int(math.Ceil(float64(l) * (1 + ratio)))
+		}
+		return max(int(float64(l)*ratio), minLo), l
+	}
 	s := &r.Shape
-	set(s.NominalInput, max(int(float64(s.NominalInput)*ratio), 1), s.InputTokens, &s.InputCV, &s.InputCVKnown)
-	set(s.NominalOutput, int(float64(s.NominalOutput)*ratio), s.OutputTokens, &s.OutputCV, &s.OutputCVKnown)
+	if s.NominalInput > 0 {
+		lo, hi := bounds(s.NominalInput, 1)
+		set(lo, hi, s.InputTokens, &s.InputCV, &s.InputCVKnown)
+	}
+	if s.NominalOutput > 0 {
+		lo, hi := bounds(s.NominalOutput, 0)
+		set(lo, hi, s.OutputTokens, &s.OutputCV, &s.OutputCVKnown)
+	}
 	if s.InputCVKnown || s.OutputCVKnown {
-		r.Notes = append(r.Notes, fmt.Sprintf("request lengths drawn uniformly by SGLang's random dataset (random_range_ratio %g)", ratio))
+		s.CVFromRatio = true
+		client := "SGLang"
+		if around {
+			client = "vLLM"
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("request lengths drawn uniformly by %s's random dataset (%s %g)", client, from, ratio))
 	}
 }

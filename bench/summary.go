@@ -27,14 +27,22 @@ func isSummary(data []byte) bool {
 func parseSummaries(source string, data []byte) ([]Result, error) {
 	var out []Result
 	pre := map[string]string{}
+	var cmd clientCommand
 	var block map[string]string
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(strings.TrimRight(line, "\r"))
+	lines := strings.Split(string(data), "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSpace(strings.TrimRight(lines[i], "\r"))
+		if block == nil {
+			if c, n := readCommand(lines, i); n > 0 {
+				cmd, i = c, i+n-1
+				continue
+			}
+		}
 		switch {
 		case strings.Contains(line, summaryBanner):
 			block = map[string]string{}
 		case block != nil && line != "" && strings.Trim(line, "=") == "":
-			r, err := summaryResult(pre, block)
+			r, err := summaryResult(pre, block, cmd)
 			if err != nil {
 				return nil, fmt.Errorf("%s: printed result %d: %w", source, len(out)+1, err)
 			}
@@ -42,7 +50,7 @@ func parseSummaries(source string, data []byte) ([]Result, error) {
 			if len(out) > MaxRecords {
 				return nil, fmt.Errorf("%s: more than %d results", source, MaxRecords)
 			}
-			block, pre = nil, map[string]string{}
+			block, pre, cmd = nil, map[string]string{}, clientCommand{}
 		default:
 			k, v, ok := strings.Cut(line, ":")
 			if !ok || strings.TrimSpace(k) == "" {
@@ -59,7 +67,7 @@ func parseSummaries(source string, data []byte) ([]Result, error) {
 		// A paste often stops at the last figure, without the closing
 		// line of '=' (qa/realin39's llama31-8b-multinode-dp-c16.txt):
 		// the block is kept when every figure calibrate needs is there.
-		r, err := unclosedResult(pre, block)
+		r, err := unclosedResult(pre, block, cmd)
 		if err != nil {
 			return nil, fmt.Errorf("%s: printed result %d is cut off (no closing line of '='): %w", source, len(out)+1, err)
 		}
@@ -81,8 +89,8 @@ func parseSummaries(source string, data []byte) ([]Result, error) {
 // figure the replay needs is missing — the totals summaryResult requires,
 // and a centre (median or mean) of TTFT and of TPOT, the latencies
 // calibrate fits (calibrate/metrics.go targetsOf) — else the result, noted.
-func unclosedResult(pre, b map[string]string) (Result, error) {
-	r, err := summaryResult(pre, b)
+func unclosedResult(pre, b map[string]string, cmd clientCommand) (Result, error) {
+	r, err := summaryResult(pre, b, cmd)
 	if err != nil {
 		return r, err
 	}
@@ -101,8 +109,9 @@ func unclosedResult(pre, b map[string]string) (Result, error) {
 // summaryStats maps the printed statistic labels to a Result's Stat.
 var summaryStats = map[string]string{"TTFT": "ttft", "TPOT": "tpot", "ITL": "itl", "E2EL": "e2el", "E2E Latency": "e2el"}
 
-// summaryResult turns one block (and the lines before it) into a Result.
-func summaryResult(pre, b map[string]string) (Result, error) {
+// summaryResult turns one block (and the lines before it, and the
+// client's command line when one was recorded before it) into a Result.
+func summaryResult(pre, b map[string]string, cmd clientCommand) (Result, error) {
 	r := Result{Format: FormatVLLM, Notes: []string{"read from the printed summary, whose figures are rounded to 2 decimals"}}
 	if _, ok := b["Total generated tokens (retokenized)"]; ok {
 		r.Format = FormatSGLang
@@ -164,10 +173,15 @@ func summaryResult(pre, b map[string]string) (Result, error) {
 	if err := summaryLatencies(b, &r); err != nil {
 		return r, err
 	}
-	a, err := summaryArrivals(pre, b)
+	a, notes, err := summaryArrivals(pre, b, cmd)
 	if err != nil {
 		return r, err
 	}
+	r.Notes = append(r.Notes, notes...)
+	if r.Format == FormatVLLM {
+		r.Notes = append(r.Notes, a.assumedNotes()...)
+	}
+	commandDataset(&r, cmd)
 	a.prompts = r.Completed + r.Failed
 	if !hasFailed {
 		r.Notes = append(r.Notes, "no 'Failed requests' line: the requests sent are taken as the successful ones")
@@ -216,17 +230,25 @@ func summaryLatencies(b map[string]string, r *Result) error {
 	return nil
 }
 
-// summaryArrivals reads the request rate, burstiness and concurrency cap.
+// summaryArrivals reads the request rate, burstiness and concurrency cap:
+// from the block or the lines the client printed before the run, else
+// from the client's recorded command line (readCommand: a report that
+// pastes the command and the block alone, as qa/realin40's GB10 reports
+// do, prints no "Burstiness factor" line). The notes say which figure
+// came from the command line.
 // SGLang's bench_serving (0.4.x) printed the cap as "Max reqeuest
 // concurrency:" (sic; quoted in sgl-project/sglang issue #2805 and, from
 // SGLang's client run against vLLM, vllm-project/vllm issue #13082, where it
 // reads 1024 over 10000 prompts: a closed loop, not a burst).
 // A summary that states no rate comes from a run at an unlimited rate in
-// the clients that print one only when it is finite; older clients printed
-// it before the run ("Traffic request rate:"), which is read when present.
-func summaryArrivals(pre, b map[string]string) (arrivals, error) {
+// the clients that print one only when it is finite (and --request-rate's
+// default is inf: vllm-project/vllm@009e6d4a vllm/benchmarks/serve.py
+// add_cli_args); older clients printed it before the run ("Traffic request
+// rate:"), which is read when present.
+func summaryArrivals(pre, b map[string]string, cmd clientCommand) (arrivals, []string, error) {
 	a := arrivals{rateKnown: true, unlimited: true}
-	get := func(keys ...string) (string, bool) {
+	var notes []string
+	printed := func(keys ...string) (string, bool) {
 		for _, k := range keys {
 			if v, ok := b[k]; ok {
 				return v, true
@@ -237,26 +259,109 @@ func summaryArrivals(pre, b map[string]string) (arrivals, error) {
 		}
 		return "", false
 	}
-	if s, ok := get("Request rate configured (RPS)", "Traffic request rate"); ok && s == "trace" {
+	// fromCommand is a flag's value on the command line when it reads
+	// (valid); a value the shell would expand ($RATE) or a garbled one is
+	// not read, and said.
+	fromCommand := func(flag string, valid func(string) bool) (string, bool) {
+		v, ok := cmd.flag(flag)
+		switch {
+		case !ok:
+			return "", false
+		case !valid(v):
+			notes = append(notes, fmt.Sprintf("the client's command line gives --%s %q, which is not a value vlaunch reads: not used", flag, clipText(v)))
+			return "", false
+		}
+		notes = append(notes, fmt.Sprintf("--%s %s read from the client's command line recorded with the result (the printed summary does not state it)", flag, clipText(v)))
+		return v, true
+	}
+	rate, ok := printed("Request rate configured (RPS)", "Traffic request rate")
+	if !ok {
+		rate, ok = fromCommand("request-rate", func(v string) bool { _, err := positive(v); return v == "inf" || err == nil })
+		if _, given := cmd.flag("request-rate"); given && !ok {
+			a.unknown = "the client's command line gives the request rate as a value vlaunch cannot read"
+		}
+	}
+	if ok && rate == "trace" {
 		a.trace = true
-	} else if ok && s != "inf" {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(v > 0) || math.IsInf(v, 0) {
-			return a, fmt.Errorf("request rate %q is not a positive number or inf", s)
+	} else if ok && rate != "inf" {
+		v, err := positive(rate)
+		if err != nil {
+			return a, nil, fmt.Errorf("request rate %q is not a positive number or inf", rate)
 		}
 		a.rate, a.unlimited = v, false
 	}
-	if s, ok := get("Burstiness factor"); ok {
-		if v, err := strconv.ParseFloat(strings.Fields(s + " x")[0], 64); err == nil && v > 0 && !math.IsInf(v, 0) {
-			a.burstiness = v
+	burst, ok := printed("Burstiness factor")
+	if ok {
+		burst = strings.Fields(burst + " x")[0] // "0.5 (Gamma distribution)"
+	} else {
+		burst, ok = fromCommand("burstiness", func(v string) bool { _, err := positive(v); return err == nil })
+	}
+	if v, err := positive(burst); ok && err == nil {
+		a.burstiness, a.burstKnown = v, true
+	} else if !ok && cmd.found() && cmd.vllm {
+		// The command line was recorded without --burstiness: the client
+		// ran at its default, 1.0 (Poisson; vllm-project/vllm@009e6d4a
+		// vllm/benchmarks/serve.py add_cli_args: default=1.0).
+		a.burstKnown = true
+	}
+	conc, ok := printed("Maximum request concurrency", "Max request concurrency", "Max reqeuest concurrency")
+	if !ok {
+		conc, ok = fromCommand("max-concurrency", func(v string) bool { n, err := strconv.Atoi(v); return err == nil && n >= 1 })
+		if _, given := cmd.flag("max-concurrency"); given && !ok {
+			a.unknown = "the client's command line gives --max-concurrency as a value vlaunch cannot read"
 		}
 	}
-	if s, ok := get("Maximum request concurrency", "Max request concurrency", "Max reqeuest concurrency"); ok && s != "not set" && s != "None" {
-		v, err := strconv.Atoi(strings.Fields(s + " x")[0])
+	if ok && conc != "not set" && conc != "None" {
+		v, err := strconv.Atoi(strings.Fields(conc + " x")[0])
 		if err != nil || v < 1 {
-			return a, fmt.Errorf("request concurrency %q is not a positive whole number", s)
+			return a, nil, fmt.Errorf("request concurrency %q is not a positive whole number", conc)
 		}
 		a.maxConc = v
 	}
-	return a, nil
+	return a, notes, nil
+}
+
+// positive reads a positive finite number.
+func positive(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err == nil && (!(v > 0) || math.IsInf(v, 0)) {
+		err = fmt.Errorf("%q is not a positive number", s)
+	}
+	return v, err
+}
+
+// commandDataset reads the dataset from vLLM's client command line, which
+// a printed summary does not state: its name (--dataset-name: a ShareGPT
+// run is replayed with the conversation spread), and for the random
+// dataset the nominal lengths and their range ratio (--random-input-len,
+// --random-output-len, --random-range-ratio), whose uniform spread
+// randomSpread takes where the measured means agree. Only flags given are
+// read: the defaults changed between the clients (benchmark_serving.py's
+// --dataset-name was sharegpt, `vllm bench serve`'s is random).
+func commandDataset(r *Result, cmd clientCommand) {
+	if !cmd.vllm || r.Shape.Dataset != "" {
+		return
+	}
+	name, ok := cmd.flag("dataset-name")
+	if !ok || name == "" {
+		return
+	}
+	r.Shape.Dataset = clipText(name)
+	if name != "random" {
+		return
+	}
+	length := func(flag string) int {
+		v, _ := cmd.flag(flag)
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxCount {
+			return 0
+		}
+		return n
+	}
+	r.Shape.NominalInput, r.Shape.NominalOutput = length("random-input-len"), length("random-output-len")
+	if v, ok := cmd.flag("random-range-ratio"); ok {
+		if ratio, err := strconv.ParseFloat(v, 64); err == nil {
+			randomSpread(r, ratio, true, "--random-range-ratio")
+		}
+	}
 }

@@ -54,6 +54,7 @@ func parseVLLM(o *object) (Result, error) {
 	a.rate, a.unlimited, a.rateKnown = o.rate("request_rate")
 	a.trace = o.traced("request_rate")
 	a.burstiness = o.nonNeg("burstiness")
+	a.burstKnown = a.burstiness > 0
 	a.maxConc, _ = o.count("max_concurrency")
 	a.rampUp = o.str("ramp_up_strategy")
 	numPrompts, hasNum := o.count("num_prompts")
@@ -73,6 +74,7 @@ func parseVLLM(o *object) (Result, error) {
 	}
 	a.prompts = sent(r.Completed, r.Failed, hasFailed, numPrompts, hasNum)
 	r.Load = a.load()
+	r.Notes = append(r.Notes, a.assumedNotes()...)
 	r.Metadata, r.Notes = metadata(o, r.Notes)
 	return r, check(&r, numPrompts, hasNum)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/vlaunch/vlaunch/bench"
@@ -147,6 +148,9 @@ func setup(dep *resolve.Deployment, results []bench.Result, o Options) (prepared
 			in := in
 			in.Workload.API, rr.Endpoint = endpointFor(in.Workload.API, r)
 			p, err = newReplay(in, r)
+			if note := cutNote(p, r.Load); note != "" {
+				rr.Notes = append(slices.Clip(rr.Notes), note)
+			}
 		}
 		var ts []target
 		switch {
@@ -280,8 +284,12 @@ func Summary(d *resolve.Deployment) string {
 func shapeText(s bench.Shape) string {
 	t := fmt.Sprintf("%.0f in / %.0f out tokens", s.InputTokens, s.OutputTokens)
 	switch sp := lengthSpread(s); {
+	case (s.InputCVKnown || s.OutputCVKnown) && s.CVFromRatio:
+		return t + fmt.Sprintf(", lengths spread ×%.2f–%.2f (the client's random dataset and its range ratio; per-request lengths not saved)", sp.Lo, sp.Hi)
 	case s.InputCVKnown || s.OutputCVKnown:
 		return t + fmt.Sprintf(", lengths spread ×%.2f–%.2f (from the saved per-request lengths)", sp.Lo, sp.Hi)
+	case sp.Log.Sigma > 0:
+		return t + fmt.Sprintf(", lengths log-normal around the means (σ %.2g, the %s default; per-request lengths not saved)", sp.Log.Sigma, s.Dataset)
 	case sp != sim.Spread{}:
 		return t + fmt.Sprintf(", lengths spread ×%.2f–%.2f (%s default; per-request lengths not saved)", sp.Lo, sp.Hi, s.Dataset)
 	}

@@ -9,7 +9,11 @@
 // client's sessions, a burst, Poisson or gamma arrivals, or either held
 // by the client's --max-concurrency, whose queue the client does not time:
 // sim.Config.ClientCap) and the same number of
-// requests (capped for speed, see maxSimRequests), from an idle server.
+// requests (capped for speed, see maxSimRequests), from an idle server:
+// the finite run the client ran, as check simulates a spec's
+// workload.burst_requests (slo.FiniteRun) — open loops too, whose
+// arrivals stop after the run's prompts and whose throughput counts the
+// drain, as the clients' total output tokens ÷ duration does.
 // The fitted values are the output throughput, the TPOT and the TTFT
 // (median where the client recorded it, else the mean).
 //

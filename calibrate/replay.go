@@ -11,14 +11,17 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/spec"
 )
 
-// maxSimRequests caps the requests one replay simulates: a closed loop of
-// c sessions is replayed with at least 32 waves of c requests (and at
-// least 200), which holds its steady state and start-up; more only costs
-// time, which the fit pays over a thousand times. A burst is replayed
-// whole (its queue is the measurement), and so is an open loop (Poisson,
-// gamma, capped) of up to 2,000 requests.
+// maxSimRequests caps the prompts of the finite run one replay simulates:
+// a closed loop of c sessions is replayed with at least 32 waves of c
+// requests (and at least 200), which holds its start-up, steady state and
+// drain (the last wave's drain weighs at most 1/32 of the run where the
+// real one weighs less); more only costs time, which the fit pays over a
+// thousand times. A burst is replayed whole (its queue is the
+// measurement), and so is an open loop (Poisson, gamma, capped) of up to
+// 2,000 requests. A run cut to its first prompts says so (cutNote).
 func maxSimRequests(l bench.Load) int {
 	switch l.Kind {
 	case bench.LoadClosedLoop:
@@ -27,6 +30,40 @@ func maxSimRequests(l bench.Load) int {
 		return 2000
 	}
 	return math.MaxInt
+}
+
+// cutNote says that a replay simulates fewer prompts than the run sent
+// ("" when it simulates them all).
+func cutNote(p *replay, l bench.Load) string {
+	if p == nil || p.pd != nil || p.cfg.Pool >= l.Prompts {
+		return ""
+	}
+	return fmt.Sprintf("replayed as a finite run of its first %d of %d prompts (a bound on the fit's time): the drain of the last requests weighs more in it than in the run", p.cfg.Pool, l.Prompts)
+}
+
+// finiteWorkload is the result's load as the spec's finite run of n
+// requests (workload.burst_requests n, a benchmark's --num-prompts): a
+// closed loop's sessions (workload.concurrency), a burst's n requests at
+// once, or the arrivals at the run's rate (workload.arrival_rate_per_s,
+// its burstiness, the client's cap). check simulates such a workload as
+// the run it is (slo.FiniteRun): the arrivals stop after n requests, the
+// run ends when the last one completes, and its throughput is every output
+// token over the whole run, as the clients compute theirs (total output
+// tokens ÷ the benchmark's duration).
+func finiteWorkload(w spec.Workload, l bench.Load, n int) spec.Workload {
+	w.Concurrency, w.ArrivalRatePerS, w.ArrivalBurstiness, w.ClientMaxConcurrency = 0, 0, 0, 0
+	w.BurstRequests = n
+	switch l.Kind {
+	case bench.LoadClosedLoop:
+		w.Concurrency = l.Concurrency
+	case bench.LoadPoisson, bench.LoadGamma:
+		w.ArrivalRatePerS, w.ArrivalBurstiness = l.RatePerS, l.Burstiness
+	case bench.LoadCapped:
+		// Concurrency only sizes the memory report here, as before: a
+		// workload with an arrival rate is simulated from the rate.
+		w.ArrivalRatePerS, w.ArrivalBurstiness, w.ClientMaxConcurrency, w.Concurrency = l.RatePerS, l.Burstiness, l.Concurrency, l.Concurrency
+	}
+	return w
 }
 
 // replay is one benchmark result set up for simulation on the deployment.
@@ -58,28 +95,24 @@ func newReplay(in input.Input, r *bench.Result) (*replay, error) {
 	if in.MaxModelLen > 0 && inTok+outTok > in.MaxModelLen {
 		return nil, fmt.Errorf("requests of %d + %d tokens exceed the spec's max_model_len %d", inTok, outTok, in.MaxModelLen)
 	}
+	n := min(r.Load.Prompts, maxSimRequests(r.Load))
+	if n < 1 {
+		return nil, fmt.Errorf("the run records no prompts sent")
+	}
+	in.Workload = finiteWorkload(in.Workload, r.Load, n)
 	in.Workload.InputTokens, in.Workload.OutputTokens = inTok, outTok
-	in.Workload.Concurrency = max(1, r.Load.Concurrency)
 	mem := estimate.Memory(&in)
 	if mem.KVTokensPerRank <= 0 {
 		return nil, fmt.Errorf("the deployment has no KV cache left in the spec's memory budget")
 	}
-	n := min(r.Load.Prompts, maxSimRequests(r.Load))
+	w := in.Workload
+	// The client's queue under a cap is in none of its latencies
+	// (sim.Config.ClientCap).
 	cfg := sim.Config{DP: in.Layout.DP, MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
 		KVTokensPerRank: int(mem.KVTokensPerRank), BlockSize: in.BlockSize, KV: sim.KVCost(mem.SeqCost()), InputTokens: inTok, OutputTokens: outTok,
+		ArrivalRatePerS: w.ArrivalRatePerS, Burstiness: w.ArrivalBurstiness, ClientCap: w.ClientMaxConcurrency,
 		Requests: n, Seed: replaySeed, Spread: lengthSpread(r.Shape)}
-	switch r.Load.Kind {
-	case bench.LoadClosedLoop:
-		cfg.Sessions, cfg.Pool = r.Load.Concurrency, n
-	case bench.LoadBurst:
-		cfg.Sessions, cfg.Pool = n, n
-	case bench.LoadPoisson:
-		cfg.ArrivalRatePerS = r.Load.RatePerS
-	case bench.LoadGamma:
-		cfg.ArrivalRatePerS, cfg.Burstiness = r.Load.RatePerS, r.Load.Burstiness
-	case bench.LoadCapped: // the client's queue is not in its latencies
-		cfg.ArrivalRatePerS, cfg.Burstiness, cfg.ClientCap = r.Load.RatePerS, r.Load.Burstiness, r.Load.Concurrency
-	}
+	slo.FiniteRun(&in, &cfg) // the sessions and the pool of n requests
 	return &replay{in: in, kvTokens: mem.KVTokensPerRank, cfg: cfg}, nil
 }
 

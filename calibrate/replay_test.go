@@ -41,7 +41,11 @@ func TestConstantsMapToTheModel(t *testing.T) {
 	}
 }
 
-// TestReplayLoads: each load becomes the simulation the client ran.
+// TestReplayLoads: each load becomes the simulation of the finite run the
+// client ran (workload.burst_requests: its prompts, capped by
+// maxSimRequests): a pool of requests for every kind, open loops included
+// (an open loop replayed without one kept its arrivals coming and
+// predicted a steady state: qa/realin40's 09-reasoning run).
 func TestReplayLoads(t *testing.T) {
 	in := input.FromResolved(gpustackCluster(t))
 	shape := bench.Shape{InputTokens: 1000.4, OutputTokens: 199.6}
@@ -56,10 +60,10 @@ func TestReplayLoads(t *testing.T) {
 		{bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 4, Prompts: 5000}, 4, 200, 200, 0, 0, 0},
 		{bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 64, Prompts: 5000}, 64, 2048, 2048, 0, 0, 0},
 		{bench.Load{Kind: bench.LoadBurst, Prompts: 500}, 500, 500, 500, 0, 0, 0},
-		{bench.Load{Kind: bench.LoadPoisson, RatePerS: 3, Prompts: 800}, 0, 0, 800, 3, 0, 0},
-		{bench.Load{Kind: bench.LoadGamma, RatePerS: 3, Burstiness: 0.5, Prompts: 800}, 0, 0, 800, 3, 0.5, 0},
-		{bench.Load{Kind: bench.LoadCapped, RatePerS: 3, Concurrency: 16, Prompts: 5000}, 0, 0, 2000, 3, 0, 16},
-		{bench.Load{Kind: bench.LoadCapped, RatePerS: 3, Concurrency: 16, Burstiness: 2, Prompts: 800}, 0, 0, 800, 3, 2, 16},
+		{bench.Load{Kind: bench.LoadPoisson, RatePerS: 3, Prompts: 800}, 0, 800, 800, 3, 0, 0},
+		{bench.Load{Kind: bench.LoadGamma, RatePerS: 3, Burstiness: 0.5, Prompts: 800}, 0, 800, 800, 3, 0.5, 0},
+		{bench.Load{Kind: bench.LoadCapped, RatePerS: 3, Concurrency: 16, Prompts: 5000}, 0, 2000, 2000, 3, 0, 16},
+		{bench.Load{Kind: bench.LoadCapped, RatePerS: 3, Concurrency: 16, Burstiness: 2, Prompts: 800}, 0, 800, 800, 3, 2, 16},
 	} {
 		p, err := newReplay(in, &bench.Result{Load: c.load, Shape: shape})
 		if err != nil {
@@ -71,6 +75,12 @@ func TestReplayLoads(t *testing.T) {
 			g.Burstiness != c.burstiness || g.ClientCap != c.clientCap || g.InputTokens != 1000 || g.OutputTokens != 200 || g.Warmup != 0 || g.KVTokensPerRank <= 0 {
 			t.Errorf("%s: sessions %d pool %d requests %d rate %g burstiness %g cap %d shape %d/%d warmup %d kv %d", c.load, g.Sessions, g.Pool, g.Requests,
 				g.ArrivalRatePerS, g.Burstiness, g.ClientCap, g.InputTokens, g.OutputTokens, g.Warmup, g.KVTokensPerRank)
+		}
+		if w := p.in.Workload; w.BurstRequests != c.pool {
+			t.Errorf("%s: replayed workload.burst_requests %d, want %d", c.load, w.BurstRequests, c.pool)
+		}
+		if note := cutNote(p, c.load); (note != "") != (c.pool < c.load.Prompts) {
+			t.Errorf("%s: cut note %q", c.load, note)
 		}
 	}
 }

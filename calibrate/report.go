@@ -114,8 +114,12 @@ type Worsened struct {
 }
 
 // worseTolerance is the growth of |log error| below which a figure counts
-// as unchanged (floating-point noise, not a trade the fit made).
-const worseTolerance = 1e-9
+// as unchanged: half the last digit the report prints of an error (0.1%),
+// so that a growth the report cannot show (qa/realin40's 07 run alone: a
+// shown, not fitted TPOT from 545.6 to 545.7 ms, "+147.2% -> +147.2%")
+// is neither warned of nor fails --strict; floating-point noise is far
+// below it.
+const worseTolerance = 5e-4
 
 // findWorsened lists the figures whose error grew and whether the worst
 // error over the fitted values did.

@@ -34,6 +34,7 @@ func TestWorsenedFigures(t *testing.T) {
 		{"crossing the measurement, further off", []float64{190, 21, 100, 100}, []float64{200, 17, 100, 100}, nil,
 			[]string{"r0 TPOT median (ms)"}, true},
 		{"crossing the measurement, closer", []float64{150, 20, 100, 100}, []float64{220, 20, 100, 100}, nil, nil, false},
+		{"a growth the report cannot print is no trade", []float64{200, 20, 100, 100}, []float64{200, 20.005, 100, 100}, nil, nil, false},
 		{"a shown figure counts too", []float64{200, 20, 100, 100}, []float64{200, 20, 100, 150},
 			[]fitter.Exclusion{{Index: 3, Reason: "out of reach"}}, []string{"r0 TTFT mean (ms)"}, false},
 	}
