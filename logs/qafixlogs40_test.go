@@ -192,3 +192,20 @@ func TestTailTPAndEager(t *testing.T) {
 		t.Errorf("stated TP: %v, at least %v", e.TP, e.TPAtLeast)
 	}
 }
+
+// TestOOMLoadingTextSaysStartup: LOG101's kind is oom_loading (a start-up
+// one); its text says start-up too when the phase is known from a phase
+// line, naming the phase — it read "during loading-weights", and "during
+// starting" after the banner alone. Line shapes from the fixtures.
+func TestOOMLoadingTextSaysStartup(t *testing.T) {
+	const oom = "(EngineCore pid=9) ERROR 05-01 14:39:06 [core.py:1131] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 50.00 MiB. GPU 0 has a total capacity of 23.56 GiB of which 21.75 MiB is free.\n"
+	for name, tc := range map[string]struct{ before, want string }{
+		"loading": {"(EngineCore pid=9) INFO 05-01 14:38:00 [default_loader.py:1] Loading safetensors checkpoint shards: 0% Completed | 0/4\n", "free during start-up (phase loading-weights)"},
+		"banner":  {"(APIServer pid=1) INFO 05-01 14:37:00 [api_server.py:1] vLLM API server version 0.19.0\n", "free during start-up (phase starting)"},
+	} {
+		f := failureOf(t, analyzeStrings(t, map[string]string{"a.log": tc.before + oom}, "a.log"), "LOG101")
+		if f.Kind != KindOOMLoading || !strings.Contains(f.Message, tc.want) {
+			t.Errorf("%s: %s %q, want %q", name, f.Kind, f.Message, tc.want)
+		}
+	}
+}
