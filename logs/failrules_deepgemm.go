@@ -99,7 +99,10 @@ func deepGEMMRules() []rule {
 // exit_code == 0" (deepseek-ai/DeepGEMM#301, comment of 2026-04-11, vLLM
 // 0.19.1rc1.dev44), and compiler.hpp's `false and "NVCC compilation
 // failed"`. The path runs through "jit/" (not "jit_kernels/", whose
-// layout.hpp assertions dgAssert reads).
+// layout.hpp assertions dgAssert reads). DeepEP's JIT has the same
+// csrc/jit layout but its EP_HOST_ASSERT prints "Failed: Assertion error
+// FILE:LINE 'cond'" (csrc/kernels/exception.hpp EPException), with no
+// parenthesis: not matched here.
 var dgJITAssert = regexp.MustCompile(`Assertion error \(([^()]*?\bjit/(?:[^()]*/)?(\w+\.hpp:\d+))\):?\s*(.*)$`)
 
 // dgJITMessages are the JIT's own words for the same failures in

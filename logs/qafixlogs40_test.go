@@ -93,6 +93,10 @@ func TestDeepGEMMJITForms(t *testing.T) {
 	if len(fs) != 1 || !strings.Contains(fs[0].Message, "no kernel recipe for this GPU") {
 		t.Errorf("layout.hpp assertion: %+v", fs)
 	}
+	// DeepEP's JIT assertion (EPException's form) is not DeepGEMM's.
+	if got := codesOf(failuresOf(t, w+"RuntimeError: Failed: Assertion error csrc/jit/compiler.hpp:157 'runtime != nullptr'\n")); strings.Contains(got, "LOG196") {
+		t.Errorf("DeepEP's JIT assertion: %q", got)
+	}
 }
 
 // TestProgressBarsNoEngine: unprefixed lines that are nothing but
