@@ -56,6 +56,7 @@ func (a *analyzer) report() *Report {
 	for _, g := range groups {
 		rep.Engines = append(rep.Engines, a.engine(g))
 	}
+	dpBounds(rep.Engines, groups)
 	rep.Notes = append(rep.Notes, twinNotes(groups)...)
 	rep.Notes = append(rep.Notes, notMemoryNotes(rep.Engines)...)
 	rep.Notes = append(rep.Notes, a.sharedPIDNotes()...)
@@ -73,6 +74,35 @@ func (a *analyzer) report() *Report {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d further failures not listed (limit %d)", a.fails.dropped, maxFailures))
 	}
 	return rep
+}
+
+// dpBounds sets each engine's DP lower bound when the log states no DP
+// size: a server whose engines include DP rank n has at least n+1 of
+// them (DP ranks of one server, so per file when the files are separate
+// servers, per origin when a capture interleaves several, per start-up).
+func dpBounds(es []Engine, groups []*group) {
+	type server struct {
+		file, attempt int
+		origin        string
+	}
+	keyOf := func(g *group) server {
+		o := g.origin
+		if o == "?" || strings.HasPrefix(o, "pid=") {
+			o = "" // twin engine cores of one server (twinCores)
+		}
+		return server{g.file, g.attempt, o}
+	}
+	hi := map[server]int{}
+	for _, g := range groups {
+		if k := keyOf(g); g.dp > hi[k] {
+			hi[k] = g.dp
+		}
+	}
+	for i, g := range groups {
+		if n := hi[keyOf(g)]; es[i].DP == nil && n >= 1 {
+			es[i].DPAtLeast = intPtr(n + 1)
+		}
+	}
 }
 
 // headlessReady: a log with engines but no API server (the headless nodes

@@ -45,6 +45,9 @@ func TestDeepGEMMJITRace(t *testing.T) {
 		t.Errorf("engines %q, want dp0 dp1 dp2 (the progress bars are no engine)", got)
 	}
 	for _, e := range rep.Engines {
+		if e.DP != nil || e.DPAtLeast == nil || *e.DPAtLeast != 3 {
+			t.Errorf("%s: DP %v, at least %v; want unknown, at least 3 (ranks dp0–dp2)", e.ID, e.DP, e.DPAtLeast)
+		}
 		if e.ID == "dp2" && e.Phase != "loading-weights" {
 			t.Errorf("dp2 phase %q, want loading-weights (its traceback runs through load_model)", e.Phase)
 		}
@@ -127,6 +130,10 @@ func TestTwoServersByFile(t *testing.T) {
 	rep := fixtureReport(t, "v0.1x-ascend-1m-pd-dcp-two-servers")
 	if got := engineIDs(rep); got != "prefill.log/dp0 decode.log/dp3" {
 		t.Errorf("engines %q, want prefill.log/dp0 decode.log/dp3", got)
+	}
+	// DP rank 3 bounds the decode server's DP size, not the prefill's.
+	if p, d := rep.Engines[0], rep.Engines[1]; p.DPAtLeast != nil || d.DPAtLeast == nil || *d.DPAtLeast != 4 {
+		t.Errorf("DP at least: prefill %v, decode %v; want none, 4", p.DPAtLeast, d.DPAtLeast)
 	}
 	var ends []string
 	for _, f := range rep.Failures {

@@ -66,6 +66,9 @@ type Engine struct {
 	// TP (PP) is null.
 	TPAtLeast *int `json:"tensor_parallel_size_at_least,omitempty"`
 	PPAtLeast *int `json:"pipeline_parallel_size_at_least,omitempty"`
+	// DPAtLeast is the lower bound the server's DP ranks show (engine
+	// dp3: at least 4), when DP is null.
+	DPAtLeast *int `json:"data_parallel_size_at_least,omitempty"`
 	DPLocal   *int `json:"data_parallel_size_local,omitempty"`
 	// DCP is the decode context parallel size (engine config or
 	// arguments): with DCP > 1 vLLM logs the KV tokens of a rank times

@@ -128,7 +128,7 @@ func gen(g string) string {
 }
 
 func layout(e *Engine) string {
-	s := fmt.Sprintf("TP%s PP%s DP%s", sizeStr(e.TP, e.TPAtLeast), sizeStr(e.PP, e.PPAtLeast), intStr(e.DP))
+	s := fmt.Sprintf("TP%s PP%s DP%s", sizeStr(e.TP, e.TPAtLeast), sizeStr(e.PP, e.PPAtLeast), sizeStr(e.DP, e.DPAtLeast))
 	if e.DCP != nil && *e.DCP > 1 {
 		s += fmt.Sprintf(" DCP%d", *e.DCP)
 	}
