@@ -3,6 +3,7 @@ package logs
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,6 +56,7 @@ func (a *analyzer) report() *Report {
 	for _, g := range groups {
 		rep.Engines = append(rep.Engines, a.engine(g))
 	}
+	dpBounds(rep.Engines, groups)
 	rep.Notes = append(rep.Notes, twinNotes(groups)...)
 	rep.Notes = append(rep.Notes, notMemoryNotes(rep.Engines)...)
 	rep.Notes = append(rep.Notes, a.sharedPIDNotes()...)
@@ -72,6 +74,35 @@ func (a *analyzer) report() *Report {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d further failures not listed (limit %d)", a.fails.dropped, maxFailures))
 	}
 	return rep
+}
+
+// dpBounds sets each engine's DP lower bound when the log states no DP
+// size: a server whose engines include DP rank n has at least n+1 of
+// them (DP ranks of one server, so per file when the files are separate
+// servers, per origin when a capture interleaves several, per start-up).
+func dpBounds(es []Engine, groups []*group) {
+	type server struct {
+		file, attempt int
+		origin        string
+	}
+	keyOf := func(g *group) server {
+		o := g.origin
+		if o == "?" || strings.HasPrefix(o, "pid=") {
+			o = "" // twin engine cores of one server (twinCores)
+		}
+		return server{g.file, g.attempt, o}
+	}
+	hi := map[server]int{}
+	for _, g := range groups {
+		if k := keyOf(g); g.dp > hi[k] {
+			hi[k] = g.dp
+		}
+	}
+	for i, g := range groups {
+		if n := hi[keyOf(g)]; es[i].DP == nil && n >= 1 {
+			es[i].DPAtLeast = intPtr(n + 1)
+		}
+	}
 }
 
 // headlessReady: a log with engines but no API server (the headless nodes
@@ -103,7 +134,7 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		origin        string
 	}
 	dps := map[fa]map[int]bool{}
-	hasEngine := map[fa]bool{}
+	hasEngine, prefixed := map[fa]bool{}, map[fa]bool{}
 	for _, p := range a.order {
 		k := fa{p.file, p.attempt, p.origin}
 		if dps[k] == nil {
@@ -112,12 +143,26 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		if p.role == roleEngine {
 			hasEngine[k] = true
 		}
+		if p.role == roleEngine || p.role == roleWorker {
+			prefixed[k] = true
+		}
 		if (p.role == roleEngine || p.role == roleWorker) && p.dp >= 0 {
 			dps[k][p.dp] = true
 		}
 	}
+	// stray: an unprefixed process that logged nothing but progress bars
+	// in a file whose engine cores or workers are prefixed is their
+	// progress redrawn with "\r" past vLLM's prefix ("(Worker_DP0_EP0
+	// pid=491) " then "Loading safetensors checkpoint shards:  99%
+	// Completed | 161/163", DeepGEMM#301's log), not an engine of its own.
+	stray := func(p *proc) bool {
+		return p.role == roleMain && p.lines > 0 && p.bars == p.lines && prefixed[fa{p.file, p.attempt, p.origin}]
+	}
+	mainHead := func(p *proc) bool {
+		return p.role == roleMain && !hasEngine[fa{p.file, p.attempt, p.origin}] && !stray(p)
+	}
 	split := a.instances(func(p *proc) bool {
-		return p.role == roleEngine || p.role == roleMain && !hasEngine[fa{p.file, p.attempt, p.origin}]
+		return p.role == roleEngine || mainHead(p)
 	}, func(p *proc) int {
 		if p.role == roleMain || p.dp < 0 {
 			return soleDP(dps[fa{p.file, p.attempt, p.origin}])
@@ -127,14 +172,14 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 	// Two files that each hold the head of the same DP rank are two
 	// servers — a P/D deployment's prefill and decode engines, one file
 	// each — kept apart by file (fileServers).
-	byFile := !split && a.fileServers(func(p *proc) bool {
-		return p.role == roleEngine || p.role == roleMain && !hasEngine[fa{p.file, p.attempt, p.origin}]
+	byFile := !split && (a.fileServers(func(p *proc) bool {
+		return p.role == roleEngine || mainHead(p)
 	}, func(p *proc) int {
 		if p.role == roleMain || p.dp < 0 {
 			return soleDP(dps[fa{p.file, p.attempt, p.origin}])
 		}
 		return p.dp
-	})
+	}) || a.filesDiffer())
 	twins := a.twinCores(func(p *proc) int {
 		if p.dp < 0 {
 			return soleDP(dps[fa{p.file, p.attempt, p.origin}])
@@ -165,7 +210,7 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 			continue // a shared pid's unnamed lines: either process's (sharedPIDNotes)
 		}
 		k := fa{p.file, p.attempt, p.origin}
-		if p.role == roleAPI || p.role == roleMain && hasEngine[k] {
+		if p.role == roleAPI || p.role == roleMain && (hasEngine[k] || stray(p)) {
 			fronts = append(fronts, p)
 			continue
 		}
@@ -349,6 +394,81 @@ func (a *analyzer) fileServers(head func(*proc) bool, dpOf func(*proc) int) bool
 			return true
 		}
 		seen[s] = p.file
+	}
+	return false
+}
+
+// serverSig is what a file says of the server that wrote it, each ""
+// when the file does not say (or says two things).
+type serverSig map[string]string
+
+// noDPName is a V1 worker's name with ranks but no DP rank.
+// WorkerProc.setup_proc_title_and_log_prefix
+// (vllm/v1/executor/multiproc_executor.py) appends "_DP{rank}" only when
+// the DP group is larger than 1, as it does "_PP", "_PCP", "_TP", "_DCP"
+// for theirs ("_EP" with expert parallelism): "Worker_TP0_DCP0_EP0" is a
+// worker of a server without data parallelism.
+var noDPName = regexp.MustCompile(`^Worker(?:_(?:TP|PP|PCP|DCP|EP)\d+)+$`)
+
+// sig reads the signature of one file: whether its processes' names say
+// the server is data-parallel ("EngineCore_DP3", "Worker_DP3_TP0") or not
+// (a plain "EngineCore", which CoreEngineProcManager in
+// vllm/v1/engine/utils.py names an engine without DP — name=
+// f"EngineCore_DP{i}" if is_dp else "EngineCore" — or noDPName), the
+// KV connector's kv_role, and the parallel sizes and port its arguments
+// ask for.
+func (a *analyzer) sig(fi int) serverSig {
+	out := serverSig{}
+	set := func(k, v string) {
+		if v == "" {
+			return
+		}
+		if o, ok := out[k]; ok && o != v {
+			v = "?" // the file says two things: it tells nothing apart
+		}
+		out[k] = v
+	}
+	for _, p := range a.order {
+		if p.file != fi {
+			continue
+		}
+		switch {
+		case p.role == roleEngine && p.name == "EngineCore", p.role == roleWorker && noDPName.MatchString(p.name):
+			set("data-parallel", "no")
+		case (p.role == roleEngine || p.role == roleWorker) && p.keyDP > 0:
+			set("data-parallel", "yes")
+		}
+		if v := p.facts[fKVRole]; v.set {
+			set("kv_role", v.str)
+		}
+		for _, k := range []string{"tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "port"} {
+			set(k, p.args[k])
+		}
+	}
+	return out
+}
+
+// filesDiffer reports whether two input files come from different
+// servers by what they say of them: one data-parallel and one not, or
+// different kv_role, parallel sizes or port — a P/D deployment's prefill
+// server (TP 16, no DP) and decode server (DP 4 × TP 4) captured one file
+// each, whose DP ranks (0 and 3) do not collide (fileServers).
+func (a *analyzer) filesDiffer() bool {
+	if len(a.files) < 2 {
+		return false
+	}
+	sigs := make([]serverSig, len(a.files))
+	for i := range a.files {
+		sigs[i] = a.sig(i)
+	}
+	for i := range sigs {
+		for j := i + 1; j < len(sigs); j++ {
+			for k, v := range sigs[i] {
+				if w, ok := sigs[j][k]; ok && v != "?" && w != "?" && v != w {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }

@@ -26,6 +26,11 @@
 // NIXL handshake, side channel, UCX transport and KV hand-off (LOG2xx).
 // A log that merely ends, with no error and no wait, is what an
 // excerpt looks like: it is reported as the phase it ends in (info).
+// Input files that come from different servers — a P/D deployment's
+// prefill and decode servers, told apart by a DP rank both claim or by
+// what each file says of its server (DP naming, kv_role, parallel sizes,
+// port) — are reported as separate servers, each with its own engines
+// and its own end.
 //
 // Reading is streaming and bounded: a line is at most MaxLineBytes, a file
 // at most MaxFileBytes after decompression, and the state kept per process,

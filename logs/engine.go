@@ -140,6 +140,7 @@ func (a *analyzer) engine(g *group) Engine {
 	e.MaxModelLen = b.int(fMaxModelLen)
 	e.TP, e.PP, e.DP, e.DPLocal = b.int(fTP), b.int(fPP), b.int(fDP), b.int(fDPLocal)
 	e.DCP = b.int(fDCP)
+	e.TPAtLeast, e.PPAtLeast = b.rankBound(e.TP, func(p *proc) int { return p.tp }), b.rankBound(e.PP, func(p *proc) int { return p.pp })
 	e.ExpertParallel = b.boolean(fEP)
 	e.Architecture, e.ModelRunner = b.str(fArchitecture), b.str(fModelRunner)
 	e.GPUTotalGiB, e.GPUMemoryUtilization = b.num(fGPUTotalGiB), b.num(fUtil)
@@ -147,6 +148,10 @@ func (a *analyzer) engine(g *group) Engine {
 	e.WeightsGiB, e.WeightsSeconds = b.num(fWeightsGiB), b.num(fWeightsSec)
 	e.ActivationPeakGiB, e.NonTorchGiB = b.num(fActivationGiB), b.num(fNonTorchGiB)
 	e.CUDAGraphGiB, e.AvailableKVGiB = b.num(fCUDAGraphGiB), b.num(fAvailableKVGiB)
+	if pk, ok := g.pick(fEnforceEager); ok && strings.EqualFold(pk.v.str, "true") {
+		b.note(fEnforceEager, pk)
+		e.CUDAGraphsOff = "enforce_eager"
+	}
 	if e.CUDAGraphGiB != nil && *e.CUDAGraphGiB < 0 {
 		e.NotMemory = map[string]string{"cuda_graph_gib": negativeGraphWhy}
 	}
@@ -259,6 +264,25 @@ func (b evidence) boolean(k field) *bool {
 	}
 	v := s == "true"
 	return &v
+}
+
+// rankBound is the lower bound on a parallel size that the ranks of the
+// engine's workers show (the highest rank plus one), when the log states
+// no size (known is nil); nil when no worker names a rank above 0.
+func (b evidence) rankBound(known *int, rank func(*proc) int) *int {
+	if known != nil {
+		return nil
+	}
+	hi := -1
+	for _, p := range b.g.members {
+		if p.role == roleWorker && rank(p) > hi {
+			hi = rank(p)
+		}
+	}
+	if hi < 1 {
+		return nil // rank 0 alone bounds nothing
+	}
+	return intPtr(hi + 1)
 }
 
 // addresses collects the network endpoints the engine's processes logged.

@@ -57,7 +57,14 @@ func memoryFailureRules() []rule {
 		default:
 			// settle decides, once the whole log is read, whether a line
 			// only a running server logs makes it a runtime one.
-			if f := c.fail(CodeOOMLoading, msg+" during "+orDefault(ph.String(), "start-up"), ""); f != nil && f.oom == nil {
+			// The text says start-up as the kind does (oom_loading), with
+			// the phase when one is known ("during start-up (phase
+			// loading-weights)"; it read "during starting" for phStart).
+			when := " during start-up"
+			if ph > phNone {
+				when += " (phase " + ph.String() + ")"
+			}
+			if f := c.fail(CodeOOMLoading, msg+when, ""); f != nil && f.oom == nil {
 				f.oom = &oomNote{msg: msg, ph: ph}
 			}
 		}

@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"regexp"
+	"strings"
 )
 
 // What a traceback was doing when it reached DeepGEMM (proc.dgFrames).
@@ -89,7 +90,93 @@ func deepGEMMRules() []rule {
 		msg, fix := dgUnsupported(c.p.dgFrames, string(m[3])+at)
 		c.fail(CodeDeepGEMM, msg, fix)
 	})
-	return []rule{frames, missing, assert}
+	return []rule{frames, missing, assert, dgJITRule()}
+}
+
+// dgJITAssert is DeepGEMM's host assertion (DG_HOST_ASSERT) raised in its
+// JIT, csrc/jit/: "RuntimeError: Assertion error
+// (csrc/apis/../jit_kernels/impls/../../jit/kernel_runtime.hpp:45):
+// exit_code == 0" (deepseek-ai/DeepGEMM#301, comment of 2026-04-11, vLLM
+// 0.19.1rc1.dev44), and compiler.hpp's `false and "NVCC compilation
+// failed"`. The path runs through "jit/" (not "jit_kernels/", whose
+// layout.hpp assertions dgAssert reads). DeepEP's JIT has the same
+// csrc/jit layout but its EP_HOST_ASSERT prints "Failed: Assertion error
+// FILE:LINE 'cond'" (csrc/kernels/exception.hpp EPException), with no
+// parenthesis: not matched here.
+var dgJITAssert = regexp.MustCompile(`Assertion error \(([^()]*?\bjit/(?:[^()]*/)?(\w+\.hpp:\d+))\):?\s*(.*)$`)
+
+// dgJITMessages are the JIT's own words for the same failures in
+// DeepGEMM releases that explain them (csrc/jit/kernel_runtime.hpp and
+// compiler.hpp at deepseek-ai/DeepGEMM@16202f69 and @06a6ae2e): cuobjdump
+// missing, cuobjdump failing on a kernel ("Command `…/cuobjdump -symbols
+// …/kernel.cubin` failed with exit code N"), a cache directory missing
+// kernel.cu or kernel.cubin, NVCC failing.
+var dgJITMessages = []string{"`cuobjdump` not found at", "cuobjdump -symbols", "Corrupted JIT cache directory", "NVCC compilation failed", "cuobjdump failed"}
+
+// dgJITRule names DeepGEMM's JIT failures (LOG196): the kernel DeepGEMM
+// compiles at first use could not be built or loaded.
+func dgJITRule() rule {
+	return r(append([]string{"Assertion error ("}, dgJITMessages...), "", func(c *ctx, _ [][]byte) {
+		if c.l.indent {
+			return
+		}
+		what := ""
+		if m := dgJITAssert.FindSubmatch(c.l.msg); m != nil {
+			what = strings.TrimSpace(string(m[3])) + " (" + string(m[2]) + ")"
+		} else {
+			for _, s := range dgJITMessages {
+				if bytes.Contains(c.l.msg, []byte(s)) && (s != "cuobjdump -symbols" || bytes.Contains(c.l.msg, []byte("failed with exit code"))) {
+					what = clip(strings.TrimSpace(string(c.l.msg)), 200)
+					break
+				}
+			}
+		}
+		if what == "" {
+			return
+		}
+		c.noted = true
+		f := c.fail(CodeDeepGEMM, "DeepGEMM's JIT could not build or load a kernel: "+what+dgWhen(c), "")
+		if f != nil {
+			f.fix = dgJITFix(string(c.l.msg))
+		}
+	})
+}
+
+// dgWhen says when DeepGEMM's JIT failed, from the traceback's frames
+// (dgFrames) or the start-up evidence seen so far (sawStartup).
+func dgWhen(c *ctx) string {
+	switch fr := c.p.dgFrames; {
+	case fr&dgWeights != 0:
+		return ", during start-up while post-processing the weights after loading them (load_model → process_weights_after_loading)"
+	case fr&dgWarmup != 0:
+		return ", during start-up in the kernel warm-up (kernel_warmup → deep_gemm_warmup)"
+	case fr&dgSparse != 0:
+		return ", in the sparse-attention indexer"
+	}
+	if c.r.startup != nil {
+		return ", during start-up (" + c.r.startup.what + ")"
+	}
+	return ""
+}
+
+// dgJITFix is the fix for a JIT failure. DeepGEMM compiles a kernel at its
+// first use into DG_JIT_CACHE_DIR (default $HOME/.deep_gemm,
+// csrc/jit/compiler.hpp), and Compiler::build has no lock across
+// processes: ranks that compile the same kernel into one shared cache race
+// on its files, and a rank whose cuobjdump reads a cubin another rank is
+// replacing fails with "exit_code == 0" (deepseek-ai/DeepGEMM#301, the fix
+// proposed in #302; downstream vllm-project/vllm#39057, DeepSeek-V3.2 -dp 8
+// on 8 × H200 with the cache on a network filesystem). The same assertion
+// fails every start when the CUDA toolkit has nvcc but no cuobjdump (what
+// newer DeepGEMM reports by name, kernel_runtime.hpp).
+func dgJITFix(msg string) string {
+	switch {
+	case strings.Contains(msg, "not found at"):
+		return "DeepGEMM's JIT needs cuobjdump from the CUDA toolkit to load the kernels it compiles: install it (cuda-cuobjdump / cuda-command-line-tools) or point CUDA_HOME at a full toolkit, or set VLLM_USE_DEEP_GEMM=0."
+	case strings.Contains(msg, "Corrupted JIT cache directory"):
+		return "A DeepGEMM JIT cache entry lacks kernel.cu or kernel.cubin (an interrupted or concurrent build): remove the directory the line names and restart; give each node its own cache (DG_JIT_CACHE_DIR on local disk) so that ranks do not race on it (deepseek-ai/DeepGEMM#301)."
+	}
+	return "DeepGEMM compiles each kernel at first use into DG_JIT_CACHE_DIR (default ~/.deep_gemm) with no lock across processes: ranks that share that cache — every rank of a node, or every node when it is on a network filesystem — race on the kernel's files and one fails (deepseek-ai/DeepGEMM#301; vllm#39057, DeepSeek-V3.2 -dp 8 on 8 × H200). Set DG_JIT_CACHE_DIR to a node-local directory and restart, or set VLLM_USE_DEEP_GEMM=0 to use other FP8 kernels; the race itself goes only with a lock in DeepGEMM (proposed in deepseek-ai/DeepGEMM#302). The same \"exit_code == 0\" on every start, with no other rank compiling, is cuobjdump missing from the CUDA toolkit (newer DeepGEMM names it)."
 }
 
 func anchorsOf() []string {

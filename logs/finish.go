@@ -23,6 +23,9 @@ func (a *analyzer) failures(groups []*group, engineOf map[*proc]*group, serving 
 		out = append(out, r)
 		anyError = anyError || f.severity == "error" && !consequence[f.code]
 	}
+	if anyError {
+		out = append(out, a.alsoFailed(groups, primary, engineOf)...)
+	}
 	// One engine's failure usually takes the others down with it (broken
 	// pipes, shutdown signals): generic exceptions are reported only when
 	// nothing specific was recognised anywhere.
@@ -59,17 +62,62 @@ func (a *analyzer) failures(groups []*group, engineOf map[*proc]*group, serving 
 			anyError = f.Severity == "error"
 		}
 	}
-	if !anyError && !serving {
-		if f, ok := a.hang(groups, engineOf); ok {
-			out = append(out, f)
-		}
-	}
+	out = append(out, a.hangs(groups, engineOf, out, anyError, serving)...)
 	sort.SliceStable(out, func(i, j int) bool {
 		if (out[i].Severity == "error") != (out[j].Severity == "error") {
 			return out[i].Severity == "error"
 		}
 		return false
 	})
+	return out
+}
+
+// alsoFailed reports the engines whose worker logged that its own
+// start-up failed ("WorkerProc failed to start", multiproc_executor.py
+// worker_main, before the worker's traceback) and no exception, while
+// another engine's failure was recognised: each DP engine starts on its
+// own, so each failed start is a finding (LOG192, its cause not in the
+// log) rather than hidden behind the other engine's. An engine core's
+// wrapper ("EngineCore failed to start", "EngineCore hit an exception")
+// relays its workers' or peers' failure, and an engine with an exception
+// of its own is most often the other's consequence (broken pipes,
+// shutdown signals): neither is reported here, as before.
+func (a *analyzer) alsoFailed(groups []*group, primary []*failure, engineOf map[*proc]*group) []Failure {
+	failed := map[*group]bool{}
+	for _, f := range primary {
+		failed[engineOf[f.p]] = true
+	}
+	var out []Failure
+	for _, g := range groups {
+		if failed[g] {
+			continue
+		}
+		var w *proc
+		for _, p := range g.members {
+			if p.exc != nil || p.errLine != nil {
+				w = nil
+				break
+			}
+			if p.role == roleWorker && p.wrapper != nil && (w == nil || before(p.wrapper.at, w.wrapper.at)) {
+				w = p
+			}
+		}
+		if w == nil {
+			continue
+		}
+		f, ok := a.generic(g.members, engineOf, false)
+		if !ok || f.Code != CodeEngineDiedSilent {
+			continue
+		}
+		f.Message = "this engine failed to start too (" + f.Message + "); its own cause is not in the log"
+		if w.tracebacks > 0 {
+			f.Message += ": its traceback is cut before the exception"
+			if w.frame != "" {
+				f.Message += " (last frame " + w.frame + ")"
+			}
+		}
+		out = append(out, f)
+	}
 	return out
 }
 
@@ -307,6 +355,58 @@ func before(x, y lineRef) bool {
 	return x.no < y.no
 }
 
+// hangs explains the start-ups that ended without an error: the one of
+// the log, or, when the files hold different servers (groups kept apart
+// by file: fileServers, filesDiffer), each server's that neither failed
+// nor started serving — a P/D deployment's prefill and decode servers
+// each end on their own.
+func (a *analyzer) hangs(groups []*group, engineOf map[*proc]*group, found []Failure, anyError, serving bool) []Failure {
+	var files []int
+	seen := map[int]bool{}
+	for _, g := range groups {
+		if g.file >= 0 && !seen[g.file] {
+			seen[g.file] = true
+			files = append(files, g.file)
+		}
+	}
+	if len(files) == 0 {
+		if anyError || serving {
+			return nil
+		}
+		f, ok := a.hang(groups, engineOf, func(*proc) bool { return true })
+		if !ok {
+			return nil
+		}
+		return []Failure{f}
+	}
+	var out []Failure
+	for _, fi := range files {
+		if a.files[fi].anyServing() || failedIn(found, a.files[fi].name) {
+			continue
+		}
+		var gs []*group
+		for _, g := range groups {
+			if g.file == fi {
+				gs = append(gs, g)
+			}
+		}
+		if f, ok := a.hang(gs, engineOf, func(p *proc) bool { return p.file == fi }); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// failedIn reports whether an error was found in the named file.
+func failedIn(fs []Failure, file string) bool {
+	for _, f := range fs {
+		if f.Severity == "error" && f.File == file {
+			return true
+		}
+	}
+	return false
+}
+
 // hang explains a start-up that ended without an error. The rank that
 // logged last shows where the start-up stopped. When that is a front-end
 // waiting for its engines, or when one of several engines got less far
@@ -314,24 +414,24 @@ func before(x, y lineRef) bool {
 // and its phase names the kind. Only a log that shows the start-up stuck
 // (stuck) is a stop (LOG001, error); any other log simply ends in a phase
 // (LOG002, info): excerpts pasted into issues end anywhere (issue 25).
-func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bool) {
+func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group, keep func(*proc) bool) (Failure, bool) {
 	var last *proc
 	for _, p := range a.order {
-		if p.phase != phNone && (last == nil || a.later(p, last)) {
+		if keep(p) && p.phase != phNone && (last == nil || a.later(p, last)) {
 			last = p
 		}
 	}
 	if last == nil {
-		return a.cutTraceback(engineOf)
+		return a.cutTraceback(engineOf, keep)
 	}
 	at, ph := last, last.phase
 	code := CodeStopped
 	msg := fmt.Sprintf("the start-up stops: the last line is %s's (%s), %s:%d, %s (phase %s)",
 		last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no, phaseDoing[last.phase], last.phase)
-	if w := a.waitingLast(); w != nil && w != last {
+	if w := a.waitingLast(keep); w != nil && w != last {
 		msg += fmt.Sprintf("; then %s waits, %s:%d: %s", w.label, a.files[w.file].name, w.last.no, clip(string(w.lastText), 160))
 	}
-	if !a.stuck(last) {
+	if !a.stuck(last, keep) {
 		code = CodeEnds
 		msg = fmt.Sprintf("the log ends in phase %s (%s) with no error and no wait as its last line, as an excerpt or an early capture ends: the last line is %s's (%s), %s:%d",
 			last.phase, phaseDoing[last.phase], last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no)
@@ -352,10 +452,10 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group) (Failure, bo
 // traceback no exception line ends (an excerpt of an error cut on both
 // sides, vllm#55914): a failure whose cause the log does not show, not a
 // log without failures.
-func (a *analyzer) cutTraceback(engineOf map[*proc]*group) (Failure, bool) {
+func (a *analyzer) cutTraceback(engineOf map[*proc]*group, keep func(*proc) bool) (Failure, bool) {
 	var at *proc
 	for _, p := range a.order {
-		if p.tracebacks > 0 && p.exc == nil && (at == nil || a.later(p, at)) {
+		if keep(p) && p.tracebacks > 0 && p.exc == nil && (at == nil || a.later(p, at)) {
 			at = p
 		}
 	}
@@ -383,10 +483,10 @@ func (a *analyzer) cutTraceback(engineOf map[*proc]*group) (Failure, bool) {
 // waits: it can be one that logged no phase (an engine core's message
 // queue waiting on its workers, shm_broadcast.py), whom hang's last rank
 // (the last with a phase) is not.
-func (a *analyzer) waitingLast() *proc {
+func (a *analyzer) waitingLast(keep func(*proc) bool) *proc {
 	var latest *proc
 	for _, p := range a.order {
-		if latest == nil || a.later(p, latest) {
+		if keep(p) && (latest == nil || a.later(p, latest)) {
 			latest = p
 		}
 	}
@@ -401,15 +501,15 @@ func (a *analyzer) waitingLast() *proc {
 // (the front-end for its engines, Ray for its placement group), or a
 // traceback began that no exception line ends (a failure cut short; one
 // with its exception is reported as a failure before a hang is looked for).
-func (a *analyzer) stuck(last *proc) bool {
+func (a *analyzer) stuck(last *proc, keep func(*proc) bool) bool {
 	if last.waiting {
 		return true
 	}
-	if a.waitingLast() != nil {
+	if a.waitingLast(keep) != nil {
 		return true
 	}
 	for _, p := range a.order {
-		if p.tracebacks > 0 && p.exc == nil {
+		if keep(p) && p.tracebacks > 0 && p.exc == nil {
 			return true
 		}
 	}

@@ -78,6 +78,10 @@ func FuzzAnalyze(f *testing.F) {
 		"  File \".../vllm/model_executor/warmup/kernel_warmup.py\", line 37, in kernel_warmup\nRuntimeError: DeepGEMM backend is not available or outdated.",
 		"    fp8_paged_mqa_logits(\n    def deep_gemm_warmup(\nRuntimeError: Worker failed with error 'DeepGEMM backend is not available",
 		"RuntimeError: Assertion error (/x/../../utils/layout.hpp:99999999999999999999): Unknown recipe\nRuntimeError: Assertion error (: Unknown SF transformation",
+		// QA 40: DeepGEMM's JIT assertion, cut and extreme; progress bars
+		// next to prefixed workers; two files' signatures.
+		"RuntimeError: Assertion error (jit/.hpp:99999999999999999999):\nRuntimeError: Assertion error (((jit/kernel_runtime.hpp:1)): \nCorrupted JIT cache directory\n`cuobjdump` not found at\ncuobjdump -symbols  failed with exit code ",
+		"100% Completed |\n(Worker_DP99999999999_EP0 pid=1) \n1000%|\n(Worker_TP0_DCP0_EP0 pid=2) Loading weights took 1e999 s\n(EngineCore pid=3) Enforce eager set, disabling\n(Worker_TP99999999999 pid=4) x",
 		"Failed: Assertion error csrc/utils/layout.hpp: 'Unknown recipe\nAssertion error ()Unknown recipe\x1b[31m",
 		// The logsreal3 shapes (logsreal3_test.go): Mooncake's glog and connector lines, the unify
 		// error, the NPU worker's memory summary, a relayed worker error, with extreme numbers.

@@ -54,8 +54,11 @@ type proc struct {
 	peakTorch                    val // V0 0.6.4 peak_torch_memory (includes weights)
 	// consumed is 0.26+'s "consumed memory (weights + non-torch)" of the
 	// Free-memory summary: non-torch memory is it less the weights.
-	consumed              val
-	lines                 int
+	consumed val
+	// lines counts the process's lines, bars those that are a progress
+	// bar ("Loading safetensors checkpoint shards:  99% Completed |
+	// 161/163 […]", tqdm's "67%|██▋ | 2/3") and nothing else.
+	lines, bars           int
 	exc, wrapper, errLine *excNote
 	// dpFrames is set when the process's traceback runs through vLLM's
 	// data-parallel code: a Gloo or ZMQ failure there is a DP one.
@@ -87,12 +90,21 @@ type proc struct {
 	// DeepGEMM (warm-up, sparse attention, weight post-processing): the
 	// bits of dgWarmup, dgSparse and dgWeights (failrules_deepgemm.go).
 	dgFrames uint8
+	// framePh is the latest start-up phase the current traceback's
+	// frames show (framePhase); the exception that ends the traceback
+	// moves the process there (noteException).
+	framePh phase
 	// frame is the innermost traceback frame seen so far ("kv_cache_utils.py:1096
 	// in unify_kv_cache_spec_page_size") and frameCode its source line: where
 	// an exception without a message (a bare "AssertionError") was raised.
 	frame, frameCode string
 	frameWant        bool
 }
+
+// progressBar is a progress bar's percentage and bar: vLLM's own
+// "NN% Completed |" (its tqdm format for checkpoint shards) and tqdm's
+// default "NN%|".
+var progressBar = regexp.MustCompile(`\b\d{1,3}%(?: Completed)? ?\|`)
 
 // frameLine is a traceback's frame line, after its indent.
 var frameLine = regexp.MustCompile(`^File "(?:[^"]*/)?([^"/]+)", line (\d+), in (\S+)$`)
@@ -244,6 +256,9 @@ func (p *proc) advance(ph phase, no int) {
 // touch records the process's last line.
 func (p *proc) touch(l *line) {
 	p.lines++
+	if l.level == 0 && progressBar.Match(l.msg) {
+		p.bars++
+	}
 	p.last = lineRef{file: p.file, no: l.no}
 	n := min(len(l.msg), 240)
 	p.lastText = append(p.lastText[:0], l.msg[:n]...)
@@ -279,6 +294,11 @@ type excNote struct {
 // noteException keeps the first exception a process logged that is not a
 // wrapper ("Engine core initialization failed"): the root cause.
 func (p *proc) noteException(l *line) {
+	// The process failed in the step its traceback runs through: that is
+	// its phase when it logged none further of its own (a worker whose
+	// only lines are its traceback, DeepGEMM#301's). A cut traceback,
+	// with no exception, moves nothing (cutTraceback reports it).
+	p.advance(p.framePh, l.no)
 	if p.exc == nil {
 		text := clip(string(l.msg), 400)
 		// A bare exception ("AssertionError" alone, an assert without a

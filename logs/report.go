@@ -60,7 +60,16 @@ type Engine struct {
 	TP               *int   `json:"tensor_parallel_size"`
 	PP               *int   `json:"pipeline_parallel_size"`
 	DP               *int   `json:"data_parallel_size"`
-	DPLocal          *int   `json:"data_parallel_size_local,omitempty"`
+	// TPAtLeast and PPAtLeast are lower bounds when the log states no
+	// size but its workers' prefixes name ranks: "Worker_TP7" means at
+	// least 8 (the tail of a log need not show every rank). Set only when
+	// TP (PP) is null.
+	TPAtLeast *int `json:"tensor_parallel_size_at_least,omitempty"`
+	PPAtLeast *int `json:"pipeline_parallel_size_at_least,omitempty"`
+	// DPAtLeast is the lower bound the server's DP ranks show (engine
+	// dp3: at least 4), when DP is null.
+	DPAtLeast *int `json:"data_parallel_size_at_least,omitempty"`
+	DPLocal   *int `json:"data_parallel_size_local,omitempty"`
 	// DCP is the decode context parallel size (engine config or
 	// arguments): with DCP > 1 vLLM logs the KV tokens of a rank times
 	// DCP (vllm.DCPLogSource).
@@ -89,7 +98,11 @@ type Engine struct {
 	ActivationPeakGiB                *float64 `json:"activation_peak_gib"`
 	NonTorchGiB                      *float64 `json:"non_torch_gib"`
 	CUDAGraphGiB                     *float64 `json:"cuda_graph_gib"`
-	AvailableKVGiB                   *float64 `json:"available_kv_gib"`
+	// CUDAGraphsOff says why the engine captures no CUDA graphs, when the
+	// log says ("enforce_eager": the argument, or vLLM's "Enforce eager
+	// set, disabling torch.compile and CUDAGraphs"); "" otherwise.
+	CUDAGraphsOff  string   `json:"cuda_graphs_off,omitempty"`
+	AvailableKVGiB *float64 `json:"available_kv_gib"`
 	// AvailableKVByRank is each rank's logged KV budget when the engine's
 	// ranks logged different ones; AvailableKVGiB is then their minimum, the
 	// binding one (vLLM gives every rank the smallest rank's block count),

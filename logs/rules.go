@@ -189,7 +189,13 @@ func weightRules() []rule {
 			c.phase(phLoaded)
 		}),
 		// The loader's own timer (0.10+), kept only when no total is logged.
-		r(one("Loading weights took "), `^Loading weights took ([\d.]+) ?s`, func(c *ctx, m [][]byte) { c.num(fWeightsSec, m[1]) }),
+		// The loader logs it once it read the checkpoint, before the
+		// weights' post-processing that "Model loading took" closes: the
+		// process is loading (DeepGEMM#301's worker logs nothing else).
+		r(one("Loading weights took "), `^Loading weights took ([\d.]+) ?s`, func(c *ctx, m [][]byte) {
+			c.num(fWeightsSec, m[1])
+			c.phase(phLoading)
+		}),
 		// V0 0.6.6–0.8 profile summary and the tabular form of PR #10511.
 		r(one("model weights take"), `model weights take\s+([\d.]+)\s?GiB`, func(c *ctx, m [][]byte) { c.num(fWeightsGiB, m[1]) }),
 		// V1 (0.10+, DEBUG): "... weights memory: 29.43GiB."
@@ -365,6 +371,17 @@ func kvRules() []rule {
 
 func graphRules() []rule {
 	return []rule{
+		// Enforce eager turns the graphs off: VllmConfig's check logs
+		// "Enforce eager set, disabling torch.compile and CUDAGraphs. This
+		// is equivalent to setting -cc.mode=none -cc.cudagraph_mode=none"
+		// (vllm.py:892 in 0.19.1rc1.dev316, the GLM-5.1 fixture) and
+		// "Cudagraph is disabled under eager mode" (vllm.py:1081 there):
+		// as much as --enforce-eager in the arguments.
+		r([]string{"Enforce eager set, disabling", "Cudagraph is disabled under eager mode"}, "", func(c *ctx, _ [][]byte) {
+			if !c.l.indent {
+				c.str(fEnforceEager, []byte("True"))
+			}
+		}),
 		// "Graph capturing finished in 5 secs." (0.5) and "..., took 1.41 GiB" (0.6.5+).
 		r(one("Graph capturing finished in "), `Graph capturing finished in (\d+) secs?(?:, took (-?[\d.]+) GiB)?`, func(c *ctx, m [][]byte) {
 			if c.r.profiled && !c.r.kvSized {
@@ -517,6 +534,7 @@ func phaseRules() []rule {
 			c.p.graphFrames = false
 			c.p.nixlFrames, c.p.tpRatioFrame = false, false
 			c.p.dgFrames = 0
+			c.p.framePh = phNone
 			c.p.frame, c.p.frameCode, c.p.frameWant = "", "", false
 		}),
 		// A traceback frame when the excerpt starts after "Traceback (most

@@ -54,6 +54,15 @@ var startupFrames = []string{", in load_model", ", in load_weights", ", in initi
 	"marlin_repack", ", in _initialize_kv_caches", ", in determine_available_memory", ", in profile_run",
 	", in compile_or_warm_up_model", ", in kernel_warmup", ", in initialize_from_config", ", in init_device", ", in capture_model"}
 
+// framePhase is the start-up phase a frame of startupFrames shows the
+// process in: loading the model (gpu_worker.py load_model →
+// model_loader load_model → process_weights_after_loading), profiling
+// (determine_available_memory → profile_run), the KV cache's set-up
+// (_initialize_kv_caches → initialize_from_config), the CUDA graph capture.
+var framePhase = map[string]phase{"load_model": phLoading, "load_weights": phLoading, "initialize_model": phLoading,
+	"process_weights_after_loading": phLoading, "determine_available_memory": phProfiling, "profile_run": phProfiling,
+	"_initialize_kv_caches": phKVCache, "initialize_from_config": phKVCache, "capture_model": phCUDAGraphs}
+
 // startupWrappers are the messages that say a start-up failed.
 var startupWrappers = []string{"EngineCore failed to start", "Engine core initialization failed", "WorkerProc failed to start",
 	"WorkerProc initialization failed"}
@@ -61,7 +70,11 @@ var startupWrappers = []string{"EngineCore failed to start", "Engine core initia
 func runtimeRules() []rule {
 	rs := []rule{
 		r(startupFrames, `^File ".*", line \d+, in \w+`, func(c *ctx, _ [][]byte) {
-			c.sawStartup("the traceback runs through a start-up step (" + clip(string(c.l.msg[bytes.LastIndex(c.l.msg, []byte(", in "))+2:]), 60) + ")")
+			fn := c.l.msg[bytes.LastIndex(c.l.msg, []byte(", in "))+5:]
+			c.sawStartup("the traceback runs through a start-up step (in " + clip(string(fn), 60) + ")")
+			if ph, ok := framePhase[string(fn)]; ok && ph > c.p.framePh && c.l.level != 'I' && c.l.level != 'W' && c.l.level != 'D' {
+				c.p.framePh = ph
+			}
 		}),
 		// A model class's constructor, and the model loader's code.
 		r([]string{"/model_executor/models/", "/model_executor/model_loader/"}, `^File ".*/model_executor/(?:models/.*", line \d+, in __init__|model_loader/.*", line \d+, in \w+)$`, func(c *ctx, _ [][]byte) {

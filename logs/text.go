@@ -128,7 +128,7 @@ func gen(g string) string {
 }
 
 func layout(e *Engine) string {
-	s := fmt.Sprintf("TP%s PP%s DP%s", intStr(e.TP), intStr(e.PP), intStr(e.DP))
+	s := fmt.Sprintf("TP%s PP%s DP%s", sizeStr(e.TP, e.TPAtLeast), sizeStr(e.PP, e.PPAtLeast), sizeStr(e.DP, e.DPAtLeast))
 	if e.DCP != nil && *e.DCP > 1 {
 		s += fmt.Sprintf(" DCP%d", *e.DCP)
 	}
@@ -138,6 +138,23 @@ func layout(e *Engine) string {
 	return s
 }
 
+// sizeStr is a parallel size as logged, or the lower bound its ranks
+// show ("TP at least 8"), or "?".
+func sizeStr(n, atLeast *int) string {
+	if n == nil && atLeast != nil && *atLeast > 1 {
+		return " at least " + strconv.Itoa(*atLeast)
+	}
+	return intStr(n)
+}
+
+// graphStr is the CUDA graphs' figure, or why there is none.
+func graphStr(e *Engine) string {
+	if e.CUDAGraphGiB == nil && e.CUDAGraphsOff != "" {
+		return "none (" + Safe(e.CUDAGraphsOff) + ")"
+	}
+	return floatStr(e.CUDAGraphGiB, "")
+}
+
 func memoryLine(e *Engine) string {
 	parts := []string{
 		"total " + floatStr(e.GPUTotalGiB, "") + " × " + floatStr(e.GPUMemoryUtilization, "") + profiledUtil(e),
@@ -145,7 +162,7 @@ func memoryLine(e *Engine) string {
 		"activation " + floatStr(e.ActivationPeakGiB, "") + derivedMark(e, "activation_peak_gib"),
 		"non-torch " + floatStr(e.NonTorchGiB, "") + derivedMark(e, "non_torch_gib") + consumedMark(e),
 		"KV " + floatStr(e.AvailableKVGiB, "") + kvMinMark(e),
-		"CUDA graphs " + floatStr(e.CUDAGraphGiB, "") + notMemoryMark(e, "cuda_graph_gib"),
+		"CUDA graphs " + graphStr(e) + notMemoryMark(e, "cuda_graph_gib"),
 	}
 	return strings.Join(parts, " | ")
 }

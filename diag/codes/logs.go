@@ -95,7 +95,7 @@ var logEntries = []Entry{
 	{LogErrorLine, "log-error-line", diag.Error, "An ERROR line vlaunch does not recognise"},
 	{LogWorkerDied, "log-worker-died", diag.Error, "A worker process died"},
 	{LogIterationTimeout, "log-iteration-timeout", diag.Error, "An engine step ran longer than VLLM_ENGINE_ITERATION_TIMEOUT_S and the engine gave up"},
-	{LogDeepGEMM, "log-deepgemm", diag.Error, "DeepGEMM (FP8 kernels) is missing, outdated or unsupported on this GPU"},
+	{LogDeepGEMM, "log-deepgemm", diag.Error, "DeepGEMM (FP8 kernels) is missing, outdated or unsupported on this GPU, or its JIT could not build or load a kernel"},
 	{LogRuntimeFailure, "log-runtime-failure", diag.Error, "An engine failed after start-up, while serving (the log shows the server or the engine's busy loop running)"},
 	{LogNixlEngineID, "log-nixl-engine-id", diag.Error, "The NIXL handshake reached another engine than the one it asked for (engine ID mismatch): the decoder pulls no KV and recomputes the prompt"},
 	{LogKVLeaseExpired, "log-kv-lease-expired", diag.Warning, "A prefill engine freed KV blocks before the decoder read them (lease or abort timeout expired)"},
