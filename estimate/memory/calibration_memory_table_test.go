@@ -431,8 +431,13 @@ kda.py as in the copies cited before, 01d99586 / 01a7e5d9, but that the KDA op a
 What would settle it: the same start-up with VLLM_LOGGING_LEVEL=DEBUG, whose "Memory profiling takes … torch peak
 memory increase … non-torch forward increase memory" line splits the 0.67 GiB between the torch peak and the rest.
 
-**MiniMax-M3 RTN MXFP4, 2 × B200, TP 2 (` + "`TestMiniMaxM3LogEndToEnd`" + `): +26%** with the logged weights (4.39 GiB of non-KV
-memory unexplained); what was read and bounded is in docs/models-issue23.md ("MiniMax-M3's +26%").
+**MiniMax-M3 RTN MXFP4, 2 × B200, TP 2 (` + "`TestMiniMaxM3LogEndToEnd`" + `): +23%** with the logged weights (+26% before branch
+` + "`memgap40`" + `). Read at the log's build, vLLM 58d6a6e60 (its line numbers match), with FlashInfer v0.6.12: the FlashInfer
+all-reduce + RMSNorm workspace that MiniMax-M3's layers make (514 MiB at TP 2 on B200) is made inside the CUDA-graph
+profiling, because the profile run's 32,768 tokens exceed the fused path's 5,461, and vLLM subtracts it twice — outside
+PyTorch (within vlaunch's measured NCCL term) and in "Estimated CUDA graph memory" (1.50 + 0.50 = 2.00 GiB against the
+logged 1.97): the second copy is now charged (` + "`vllm.Release.EagerFIARNormWorkspace`" + `). 3.89 GiB of non-KV memory
+remain unexplained; the rest of what was read and bounded is in docs/models-issue23.md ("MiniMax-M3's +26% → +23%").
 `
 
 func calRowMarkdown(r calRow) string {
