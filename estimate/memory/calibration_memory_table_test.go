@@ -438,6 +438,16 @@ profiling, because the profile run's 32,768 tokens exceed the fused path's 5,461
 PyTorch (within vlaunch's measured NCCL term) and in "Estimated CUDA graph memory" (1.50 + 0.50 = 2.00 GiB against the
 logged 1.97): the second copy is now charged (` + "`vllm.Release.EagerFIARNormWorkspace`" + `). 3.89 GiB of non-KV memory
 remain unexplained; the rest of what was read and bounded is in docs/models-issue23.md ("MiniMax-M3's +26% → +23%").
+The leading candidate for the rest, read at 58d6a6e60 and v0.24.0 but not modelled: the experts' kernel. The log's
+MXFP4 W4A4 experts run ` + "`" + `CutlassExpertsMxfp4` + "`" + ` (fused_moe/experts/cutlass_moe.py ` + "`" + `run_cutlass_moe_mxfp4` + "`" + `, through the
+modular kernel without chunking: M is the whole 32,768-token batch), which beside its two workspaces (the shared
+WorkspaceManager buffer, M × top-k 4 × max(2N, K) = 32,768 × 4 × 6,144 bf16 = 1.50 GiB, and M × 4 × N 1,536 =
+0.375 GiB) makes per call a row-shuffled copy of its input (` + "`" + `a = ops.shuffle_rows(a, a_map)` + "`" + `, held to the end:
+1.50 GiB), a shuffled copy of the down projection's output (` + "`" + `c3 = ops.shuffle_rows(c3, c_map)` + "`" + `: 1.50 GiB), the
+top-k-weighted product before the sum (1.50 GiB) and the sum (0.375 GiB): 6.75 GiB at the sum, against the 2.62 GiB
+Triton-rule workspace vlaunch charges. Not modelled: the test's stand-in checkpoint (nvidia/MiniMax-M3-NVFP4) has
+NVFP4 experts, not the private conversion's MXFP4, and the MXFP4-experts backend is pinned only at 0.28.0
+(` + "`" + `vllm.Release.PackedMXFP4MoEBackend` + "`" + `), while this log pins CUTLASS at its build.
 `
 
 func calRowMarkdown(r calRow) string {
