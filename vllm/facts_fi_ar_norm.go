@@ -79,9 +79,12 @@ type FIARNormQuery struct {
 	// world spans one node (get_node_count: trtllm on one, mnnvl beyond).
 	TP      int
 	OneNode bool
-	// NVIDIA, and SMMajor the compute capability's major version.
+	// NVIDIA, and SMMajor the compute capability's major version; NVLink
+	// whether the GPUs are joined by NVLink (the logs read are NVLink
+	// systems; over PCIe alone the workspace's IPC path was not read).
 	NVIDIA  bool
 	SMMajor int
+	NVLink  bool
 	// Hidden is the model's hidden size.
 	Hidden int
 }
@@ -118,6 +121,9 @@ func (r Release) EagerFIARNormWorkspace(q FIARNormQuery) FIARNormWorkspace {
 		return w
 	case fiARNormEager.In(r.Version) == Absent:
 		w.Why = "the release's MiniMax-M3 layers do not call fused_allreduce_gemma_rms_norm"
+		return w
+	case !q.NVLink:
+		w.Why = "GPUs not joined by NVLink: the workspace's path there was not read"
 		return w
 	case !q.OneNode:
 		w.Why = "TP across nodes: the mnnvl workspace, not sized"

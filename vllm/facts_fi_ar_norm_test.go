@@ -10,7 +10,7 @@ import "testing"
 // 256 × 4 B → 2 MiB, Lamport 3 × 134,209,536 = 402,628,608 B → 384 MiB:
 // 514 MiB.
 func TestEagerFIARNormWorkspace(t *testing.T) {
-	m3 := FIARNormQuery{Model: "minimax_m3", TP: 2, OneNode: true, NVIDIA: true, SMMajor: 10, Hidden: 6144}
+	m3 := FIARNormQuery{Model: "minimax_m3", TP: 2, OneNode: true, NVIDIA: true, SMMajor: 10, NVLink: true, Hidden: 6144}
 	with := func(f func(*FIARNormQuery)) FIARNormQuery { q := m3; f(&q); return q }
 	const mib = 1 << 20
 	for _, tc := range []struct {
@@ -30,6 +30,7 @@ func TestEagerFIARNormWorkspace(t *testing.T) {
 		{"SM 12 (RTX PRO 6000): no table entry", "0.24.0", with(func(q *FIARNormQuery) { q.SMMajor = 12 }), Absent, 0, 0},
 		{"TP 1", "0.24.0", with(func(q *FIARNormQuery) { q.TP = 1 }), Absent, 0, 0},
 		{"across nodes: mnnvl, not sized", "0.24.0", with(func(q *FIARNormQuery) { q.OneNode = false }), Absent, 0, 0},
+		{"PCIe only: not read", "0.24.0", with(func(q *FIARNormQuery) { q.NVLink = false }), Absent, 0, 0},
 		{"ROCm", "0.24.0", with(func(q *FIARNormQuery) { q.NVIDIA = false }), Absent, 0, 0},
 		{"another model", "0.24.0", with(func(q *FIARNormQuery) { q.Model = "minimax_m2" }), Absent, 0, 0},
 		{"before MiniMax-M3's first release", "0.23.0", m3, Absent, 0, 0},

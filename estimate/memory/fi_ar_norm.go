@@ -46,7 +46,7 @@ func fiARNormQuery(in *input.Input) vllm.FIARNormQuery {
 		q.Model = "minimax_m3"
 	}
 	if g := in.GPU; g != nil {
-		q.NVIDIA, q.SMMajor = g.Vendor == "nvidia", g.ComputeMajor
+		q.NVIDIA, q.SMMajor, q.NVLink = g.Vendor == "nvidia", g.ComputeMajor, g.IntraNodeKind == "nvlink"
 	}
 	return q
 }
