@@ -154,7 +154,9 @@ func TestKimiLinearLogKVFromLoggedMemory(t *testing.T) {
 // 2.97 GiB (+29%), 98,880 tokens (+30%), 3.22x (+30%). Still outside 10%:
 // ≈0.63 GiB of the logged non-KV memory is in no tensor read from the
 // source (memory outside PyTorch beyond vlaunch's 0.36 GiB, or a copy the
-// compiled pieces keep that the source does not show). The test fails when
+// compiled pieces keep that the source does not show; read again at the
+// log's build, pinned by its line numbers to a main build of 2025-11-05/06,
+// and nothing found: docs/calibration-memory.md, "Open misses"). The test fails when
 // any of these numbers moves, so the doc (docs/models-issue23.md, Kimi-K3
 // row) is updated with it.
 func TestKimiLinearLogEndToEnd(t *testing.T) {

@@ -303,6 +303,7 @@ func NonTorch(in *input.Input) []Term {
 	if t, ok := all2allBuffers(in); ok {
 		terms = append(terms, t)
 	}
+	terms = append(terms, fiARNormTerms(in)...)
 	if in.CUDAGraphs && graphsBudgeted(in) {
 		why := vllm.GraphMemoryVariable + "=1"
 		if _, set := in.Env[vllm.GraphMemoryVariable]; !set {

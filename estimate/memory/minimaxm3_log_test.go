@@ -103,19 +103,41 @@ func TestMiniMaxM3LogKVFromLoggedMemory(t *testing.T) {
 // issue #23's "available KV within 10%" is NOT met for this log. The budget
 // is 0.8 × 178.36 GiB = 142.68; the log leaves 142.68 − 113.04 − 16.81 =
 // 12.83 GiB of non-KV, non-weight memory (of which vLLM's CUDA-graph estimate
-// is 1.97). vlaunch counts 8.44 (activation peak 4.88: the forward pass 2.25
+// is 1.97). vlaunch counts 8.94 (activation peak 4.88: the forward pass 2.25
 // + the fused-MoE workspace 2.63, the sampler below them; outside PyTorch
-// 3.56: CUDA runtime 0.26, NCCL 1.80, CUDA graphs 1.50), so with the logged
-// weights it predicts 21.21 GiB available (+26%), 299,520 tokens and 36.56x
-// (+26%). Sized from nvidia/MiniMax-M3-NVFP4's layout its weights are 116.69
-// GiB (+3.2% over the private checkpoint's), which would land at 17.56 GiB
-// (+4.5%) by cancellation, not agreement: the test uses the logged weights.
-// Not modelled and so candidates for the 4.39 GiB (none established from the
-// source): the encoder profile of 4 video items (vlaunch sizes the encoder
-// profile of Qwen3-VL only; encoderProfileGiB), the eager forward pass this
-// build runs (VLLM_USE_BREAKABLE_CUDAGRAPH turns torch.compile off), the
-// MXFP4 W4A4 experts' activation quantisation, the sparse indexer's buffers,
-// and the CUDA-graph estimate itself (1.50 vs the logged 1.97).
+// 4.06: CUDA runtime 0.26, NCCL 1.80, CUDA graphs 1.50 and the FlashInfer
+// all-reduce + RMSNorm workspace a second time, 0.50), so with the logged
+// weights it predicts 20.71 GiB available (+23%), 292,352 tokens and 35.69x
+// (+23%). Before the workspace (branch memgap40): 21.21 GiB, +26%.
+//
+// The workspace (vllm.Release.EagerFIARNormWorkspace, fiARNormTerms): this
+// build's MiniMaxM3DecoderLayer ends its attention with
+// fused_allreduce_gemma_rms_norm, whose FlashInfer path takes at most 5,461
+// tokens here and makes 514 MiB of symmetric memory on its first call; the
+// profile run's 32,768 tokens skip it, so the call is in the warm-up of the
+// first graph profile_cudagraph_memory captures — the log prints
+// "Initialized FlashInfer Allreduce norm fusion workspace" right after
+// "Profiling CUDA graph memory" — and vLLM subtracts it in the estimate
+// (1.50 + 0.50 = 2.00 GiB against the logged 1.97) as well as outside
+// PyTorch, measured after that profiling (within vlaunch's NCCL term, read
+// off v0.19 logs whose compile pass made the same workspace).
+//
+// Sized from nvidia/MiniMax-M3-NVFP4's layout its weights are 116.69 GiB
+// (+3.2% over the private checkpoint's), which would land at 17.06 GiB
+// (+1.5%) by cancellation, not agreement: the test uses the logged weights.
+// Not modelled and so candidates for the remaining 3.89 GiB (none
+// established from the source): the encoder profile of 4 video items
+// (vlaunch sizes the encoder profile of Qwen3-VL only; encoderProfileGiB,
+// at most 0.375 GiB held), the eager forward pass this build runs
+// (VLLM_USE_BREAKABLE_CUDAGRAPH turns torch.compile off), the MXFP4 W4A4
+// experts' activation quantisation — above all the experts' kernel: the
+// log's MXFP4 W4A4 experts run CutlassExpertsMxfp4, whose
+// run_cutlass_moe_mxfp4 (58d6a6e60, v0.24.0) holds, beside its 1.50 + 0.375
+// GiB of workspaces, row-shuffled copies of its input and of the down
+// projection's output, the top-k-weighted product and the sum at M = 32,768:
+// 6.75 GiB at the sum against the 2.62 GiB Triton-rule workspace charged
+// here; not modelled, the stand-in checkpoint's experts being NVFP4
+// (docs/calibration-memory.md, "Open misses").
 func TestMiniMaxM3LogEndToEnd(t *testing.T) {
 	in := m3LogInput(t)
 	r := Estimate(in)
@@ -128,10 +150,23 @@ func TestMiniMaxM3LogEndToEnd(t *testing.T) {
 		s.WeightsGiB, m3LogWeightsGiB, avail, m3LogAvailGiB, 100*(avail/m3LogAvailGiB-1), tok, 100*(float64(tok)/m3LogTokens-1),
 		conc, 100*(conc/m3LogConc-1), r.PerGPU.ActivationGiB+r.PerGPU.OtherGiB, r.PerGPU.UsableGiB-m3LogWeightsGiB-m3LogAvailGiB)
 	within(t, "usable GiB (0.8 × B200's 178.36)", r.PerGPU.UsableGiB, 142.684, 0.001)
-	if off := avail/m3LogAvailGiB - 1; off < 0.22 || off > 0.30 {
-		t.Errorf("available %.2f GiB with the logged weights, %+.1f%% off the log; was +26%%: update this test, the yaml case and docs/models-issue23.md", avail, 100*off)
+	if off := avail/m3LogAvailGiB - 1; off < 0.21 || off > 0.25 {
+		t.Errorf("available %.2f GiB with the logged weights, %+.1f%% off the log; was +23%%: update this test, the yaml case and docs/models-issue23.md", avail, 100*off)
 	}
-	if off := s.AvailableKVGiB/m3LogAvailGiB - 1; off < 0.02 || off > 0.07 {
-		t.Errorf("available %.2f GiB with NVFP4 weights, %+.1f%% off the log; was +4.5%%", s.AvailableKVGiB, 100*off)
+	if off := s.AvailableKVGiB/m3LogAvailGiB - 1; off < -0.01 || off > 0.04 {
+		t.Errorf("available %.2f GiB with NVFP4 weights, %+.1f%% off the log; was +1.5%%", s.AvailableKVGiB, 100*off)
 	}
+	// The CUDA-graph estimate vLLM subtracts: the graphs (CUDAGraphGiB) and
+	// the workspace made in its first capture, 514 MiB by hand.
+	graphs := 0.0
+	for _, x := range s.NonTorch {
+		switch x.Name {
+		case termFIARInGraphBudget:
+			within(t, "workspace GiB", x.GiB, 514.0/1024, 1e-9)
+			graphs += x.GiB
+		case "CUDA graphs (vLLM estimate)":
+			graphs += x.GiB
+		}
+	}
+	within(t, "CUDA-graph estimate GiB (logged 1.97)", graphs, m3LogCUDAGraph, 0.02)
 }
