@@ -98,7 +98,7 @@ func VerdictFindings(r *estimate.Report) diag.Diagnostics {
 // InfeasibleWhy names what makes a report infeasible, the two things
 // estimate.Check and estimate.AddPerformance (and estimate.CheckPD) AND
 // into Feasible: the SLOs whose verdict is fail and the findings at error
-// level, by code ("SLO throughput (output tokens/s) fails; error EST103").
+// level, by code ("SLO throughput (output tokens/s) fails; error EST102").
 // It is "" for a feasible report. The closing line read "feasible: no"
 // alone for a P/D deployment whose memory fits (qa38), the reader left to
 // find which of the verdicts above failed.
