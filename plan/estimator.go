@@ -21,9 +21,31 @@ func inputOf(d *resolve.Deployment) estimate.Input { return estimate.FromResolve
 // error finding), without the notes and alternatives the report adds: the
 // estimate and its findings only, for every candidate.
 func memoryOf(in *estimate.Input) (fits bool, weightsGiB, kvGiB float64, kvTokens int64) {
+	v := memoryVerdictOf(in)
+	return v.fits, v.weightsGiB, v.kvGiB, v.kvTokens
+}
+
+// memVerdict is memoryOf's verdict with how many of the fullest DP rank's
+// sessions its KV cache holds at once at full length.
+type memVerdict struct {
+	fits                 bool
+	weightsGiB, kvGiB    float64
+	kvTokens             int64
+	atOnce, sessionsRank int // both 0 when every session fits at once
+}
+
+// memoryVerdictOf is memoryOf with the sessions held at once. A candidate
+// whose sessions do not all fit at once still fits (EST103 is a warning:
+// vLLM queues the excess and preempts, memory.shareNoFit): it is ranked
+// by its simulated SLO verdicts and throughput, which carry the queueing,
+// and the listing says how many sessions run at once.
+func memoryVerdictOf(in *estimate.Input) memVerdict {
 	m := memory.Estimate(in)
-	fits = !memory.Findings(in, &m).HasErrors()
-	return fits, m.PerGPU.WeightsGiB, m.PerGPU.KVCacheGiB, m.KVTokensPerRank
+	v := memVerdict{fits: !memory.Findings(in, &m).HasErrors(), weightsGiB: m.PerGPU.WeightsGiB, kvGiB: m.PerGPU.KVCacheGiB, kvTokens: m.KVTokensPerRank}
+	if c := m.Capacity; !c.Fits {
+		v.atOnce, v.sessionsRank = c.MaxSeqsPerRank, c.SeqsPerRank
+	}
+	return v
 }
 
 // boundOf is what the step model alone says at the workload's load:
@@ -35,7 +57,8 @@ func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot
 	sm := perf.NewStepModel(perf.SetupFromInput(in))
 	w := in.Workload
 	ctx := in.MeanContext()
-	pt, st := sm.DecodeAt(max(1, w.Concurrency), ctx)
+	steady := steadySessions(in, kvTokens, ctx)
+	pt, st := sm.DecodeAt(steady, ctx)
 	tokPerS, tpot, binding = pt.OutputTokPerS, pt.TPOTS, st.Binding()
 	kvSeqs := int(float64(kvTokens) / float64(max(1, w.InputTokens+w.OutputTokens)))
 	for _, p := range sm.DecodeCurve(ctx, max(1, in.MaxNumSeqs), kvSeqs) {
@@ -47,7 +70,7 @@ func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot
 		// than its batch (eager DeepEP steps, long attention) fewer
 		// sequences decode faster: the optimistic throughput is the best
 		// of the curve up to the sessions, not the point at them.
-		if p.Concurrency <= max(1, w.Concurrency) {
+		if p.Concurrency <= steady {
 			tokPerS = max(tokPerS, p.OutputTokPerS)
 		}
 	}
@@ -81,6 +104,26 @@ func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot
 		verdicts = append(verdicts, v)
 	}
 	return tokPerS, tpot, binding, verdicts, curve
+}
+
+// steadySessions is how many sessions decode at once in the bound: the
+// workload's, or, when the KV cache does not hold them all (EST103: vLLM
+// queues the rest and preempts), the sequences of the mean context it
+// holds on every DP rank. Bounding such a candidate at every session
+// ranked it above the tunings of its own layout that hold them all (their
+// smaller max_num_seqs leaves more KV): it led its group, its simulation
+// fell short, and the group's better tunings were never simulated (the
+// P/D reference plan's #1, TP 8 × 4 replicas with max_num_seqs 64, was
+// lost). Running requests hold their context so far, the mean context on
+// average, so the simulation's steady state runs about as many; early on,
+// shorter contexts may run more for a while.
+func steadySessions(in *estimate.Input, kvTokens int64, ctx float64) int {
+	n := max(1, in.Workload.Concurrency)
+	if ctx <= 0 || kvTokens <= 0 {
+		return n
+	}
+	ranks := max(1, in.Layout.DP*in.Layout.ReplicaCount())
+	return min(n, max(1, int(float64(kvTokens)/ctx))*ranks)
 }
 
 // checkOf runs both halves of `vlaunch check` on the candidate: the

@@ -9,8 +9,9 @@ import (
 // TestPDDecodeSeqsChoices: a decode pool is tried with the colocated
 // search's max_num_seqs choices for its ranks (the release's default and
 // the fullest rank's share of the sessions), a prefill pool with the
-// top-level value only; and a choice that fits only with the smaller
-// value is kept (the reason to try it).
+// top-level value only; and a choice that holds every session at once
+// only with the smaller value is kept (the reason to try it: with the
+// default, EST103, vLLM queues the excess).
 func TestPDDecodeSeqsChoices(t *testing.T) {
 	onlySmallIn := map[string]int{}
 	for _, name := range []string{"deepseek-v3-pd-32xh20", "pd/pd-wins-h200", "gpt-oss-120b-pd-2x8h100"} {
@@ -25,10 +26,10 @@ func TestPDDecodeSeqsChoices(t *testing.T) {
 		onlySmall := 0
 		for _, p := range s.pools {
 			seen[p.role][p.set.MaxNumSeqs] = true
-			if p.role == spec.RoleDecode && p.set.MaxNumSeqs > 0 && p.fits {
+			if p.role == spec.RoleDecode && p.set.MaxNumSeqs > 0 && holdsAll(p) {
 				q := p.set
 				q.MaxNumSeqs = 0
-				if d := s.pool(spec.RoleDecode, q); !d.fits {
+				if d := s.pool(spec.RoleDecode, q); !holdsAll(d) {
 					onlySmall++
 				}
 			}
@@ -42,8 +43,12 @@ func TestPDDecodeSeqsChoices(t *testing.T) {
 		onlySmallIn[name] = onlySmall
 	}
 	// On 2 × 8 H200 with the spec's sessions, one decode layout holds them
-	// only when max_num_seqs leaves the sampler's rows to KV.
+	// all at once only when max_num_seqs leaves the sampler's rows to KV.
 	if onlySmallIn["pd/pd-wins-h200"] == 0 {
 		t.Errorf("no decode choice of pd-wins-h200 fits only with the smaller max_num_seqs (%v)", onlySmallIn)
 	}
 }
+
+// holdsAll reports whether a decode pool fits and holds every session's
+// KV at once (no EST103).
+func holdsAll(p *pdPool) bool { return p.fits && p.bound.Pool.Memory.Capacity.Fits }

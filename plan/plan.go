@@ -145,7 +145,9 @@ func fitting(cands []*evaluated, st *Stats) []*evaluated {
 	refused := refusals{}
 	for _, e := range cands {
 		if e.pd == nil {
-			e.Fits, e.WeightsGiB, e.KVGiB, e.kvTokens = memoryOf(&e.in)
+			v := memoryVerdictOf(&e.in)
+			e.Fits, e.WeightsGiB, e.KVGiB, e.kvTokens = v.fits, v.weightsGiB, v.kvGiB, v.kvTokens
+			e.SessionsAtOnce, e.SessionsPerRank = v.atOnce, v.sessionsRank
 		}
 		if !e.Fits || e.kvTokens <= 0 {
 			continue

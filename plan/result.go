@@ -16,6 +16,11 @@ type Candidate struct {
 	Fits       bool    `json:"fits"`
 	WeightsGiB float64 `json:"weights_gib_per_gpu"`
 	KVGiB      float64 `json:"kv_cache_gib_per_gpu"`
+	// SessionsAtOnce is how many of the fullest DP rank's SessionsPerRank
+	// sessions its KV cache holds at once at full length, when not all
+	// (EST103: vLLM queues the rest and preempts); both 0 when all fit.
+	SessionsAtOnce  int `json:"sessions_at_once_per_rank,omitempty"`
+	SessionsPerRank int `json:"sessions_per_rank,omitempty"`
 	// OutputTokPerS and TPOTS are at the workload's load: simulated when
 	// Simulated, else the step model's steady decode (an optimistic bound).
 	OutputTokPerS float64 `json:"output_tokens_per_s"`

@@ -35,6 +35,17 @@ func fitWord(ok bool) string {
 	return "DOES NOT FIT"
 }
 
+// capacityVerdict is the Capacity section's verdict: fits, or does not
+// fit at once — vLLM queues the excess sessions (EST103, a warning) — or
+// does not fit at all (one max_model_len sequence: EST102, vLLM refuses
+// to start).
+func capacityVerdict(c memory.Capacity) string {
+	if c.Fits || !c.OneSequenceFits {
+		return fitWord(c.Fits)
+	}
+	return fmt.Sprintf("DOES NOT FIT at once: %d per rank run at full length, vLLM queues the rest (EST103)", c.MaxSeqsPerRank)
+}
+
 func yesNo(ok bool) string {
 	if ok {
 		return "yes"

@@ -156,7 +156,7 @@ func capacitySection(r *estimate.Report) detailSection {
 	if !c.OneSequenceFits {
 		t.Rows = append(t.Rows, []string{fmt.Sprintf("one %d-token sequence", c.MaxModelLen), fmt.Sprintf("does not fit: largest max_model_len that fits is %d", c.LargestMaxModelLen)})
 	}
-	t.Rows = append(t.Rows, []string{"verdict", fitWord(c.Fits)})
+	t.Rows = append(t.Rows, []string{"verdict", capacityVerdict(c)})
 	return detailSection{Title: "Capacity", Tables: []detailTable{t}}
 }
 

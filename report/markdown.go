@@ -75,7 +75,7 @@ func writeCapacityMarkdown(w io.Writer, r *estimate.Report) {
 		{"needed per GPU", fmt.Sprintf("%.2f GiB (%.1f GB); all sessions %.1f GB", c.NeededGiBPerRank, c.NeededGiBPerRank*estimate.GiB/1e9, c.NeededGBTotal)},
 		{"available per GPU / margin", fmt.Sprintf("%.2f GiB / %+.2f GiB", c.AvailableGiB, c.MarginGiB)},
 		{fmt.Sprintf("max sessions of %d tokens (%s)", c.SessionTokens, c.SessionBasis), fmt.Sprintf("%d per rank, %d in total", c.MaxSeqsPerRank, c.MaxConcurrency)},
-		{"verdict", fitWord(c.Fits)},
+		{"verdict", capacityVerdict(c)},
 	}
 	if !c.OneSequenceFits {
 		kv = append(kv, [2]string{"largest max_model_len that fits", fmt.Sprint(c.LargestMaxModelLen)})

@@ -160,7 +160,7 @@ func planRowOf(c plan.Candidate) planRow {
 		return row
 	}
 	row.Met, row.Binding = fmt.Sprintf("%d of %d", passed(c), len(c.SLO)), c.Binding
-	row.Tok, row.PerGPU, row.TPOT, row.KV = fmt.Sprintf("%.0f", c.OutputTokPerS), fmt.Sprintf("%.1f", c.PerGPU), textfmt.Seconds(c.TPOTS), fmt.Sprintf("%.1f", c.KVGiB)
+	row.Tok, row.PerGPU, row.TPOT, row.KV = fmt.Sprintf("%.0f", c.OutputTokPerS), fmt.Sprintf("%.1f", c.PerGPU), textfmt.Seconds(c.TPOTS), fmt.Sprintf("%.1f", c.KVGiB)+queuedText(c)
 	for _, v := range c.SLO {
 		row.Verdicts = append(row.Verdicts, verdictBadge{Class: verdictClass(v.Verdict), Word: strings.ToUpper(v.Verdict), Headline: planSLOHeadline(v)})
 	}

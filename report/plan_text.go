@@ -115,8 +115,17 @@ func candidateFigures(c plan.Candidate) string {
 	if c.PD != nil {
 		a2a, bound = "", "bound by the "+c.Binding
 	}
-	return fmt.Sprintf("%d of %d SLOs · %.0f output tokens/s (%.1f per GPU) · TPOT %s (%s) · weights %.1f GiB, KV %.1f GiB per GPU%s · %s",
-		passed(c), len(c.SLO), c.OutputTokPerS, c.PerGPU, textfmt.Seconds(c.TPOTS), src, c.WeightsGiB, c.KVGiB, a2a, bound)
+	return fmt.Sprintf("%d of %d SLOs · %.0f output tokens/s (%.1f per GPU) · TPOT %s (%s) · weights %.1f GiB, KV %.1f GiB per GPU%s%s · %s",
+		passed(c), len(c.SLO), c.OutputTokPerS, c.PerGPU, textfmt.Seconds(c.TPOTS), src, c.WeightsGiB, c.KVGiB, queuedText(c), a2a, bound)
+}
+
+// queuedText says that a candidate's KV cache holds only some of its
+// sessions at once (EST103: the rest queue), "" when it holds them all.
+func queuedText(c plan.Candidate) string {
+	if c.SessionsPerRank == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (holds %d of %d sessions per rank at once, the rest queue)", c.SessionsAtOnce, c.SessionsPerRank)
 }
 
 func passed(c plan.Candidate) int {

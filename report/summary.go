@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
@@ -13,10 +14,10 @@ import (
 
 // SummaryMarkdown is the short verdict the generator puts in a bundle's
 // README: memory per GPU, KV capacity against the workload, one line per SLO
-// and the findings at error level. `vlaunch check` has the derivations.
+// and the findings VerdictFindings picks. `vlaunch check` has the derivations.
 func SummaryMarkdown(r *estimate.Report) string {
 	var b strings.Builder
-	verdict := "**feasible**: " + FeasibleWords(r.SLO)
+	verdict := "**feasible**: " + FeasibleWords(r)
 	if !r.Feasible {
 		verdict = "**not feasible** as specified"
 		if why := InfeasibleWhy(r); why != "" {
@@ -50,34 +51,54 @@ func SummaryMarkdown(r *estimate.Report) string {
 	if p := r.Performance; p != nil && p.Calibration != "" {
 		fmt.Fprintf(&b, "- Predicted with %s.\n", p.Calibration)
 	}
-	for _, f := range r.Findings {
-		if f.Severity == diag.Error {
-			fmt.Fprintf(&b, "- %s [%s]\n", f.Message, f.Code)
-		}
+	for _, f := range VerdictFindings(r) {
+		fmt.Fprintf(&b, "- %s [%s]\n", f.Message, f.Code)
 	}
 	b.WriteString("\nRun `vlaunch check SPEC` for the derivation of every figure and what would pass.\n")
 	return b.String()
 }
 
-// FeasibleWords says what a feasible report's SLOs are: all passing, or
-// none failing with some uncertain (the target inside a prediction's band).
-func FeasibleWords(verdicts []slo.Verdict) string {
+// FeasibleWords says what a feasible report's verdicts are: all SLOs
+// passing, or none failing with some uncertain (the target inside a
+// prediction's band), of a workload that fits in the KV cache at once or
+// one whose excess sessions vLLM queues (EST103, a warning: the SLO
+// verdicts simulated the queueing).
+func FeasibleWords(r *estimate.Report) string {
 	n := 0
-	for _, v := range verdicts {
+	for _, v := range r.SLO {
 		if v.Verdict == slo.VerdictUncertain {
 			n++
 		}
 	}
-	if n == 0 {
-		return "the workload fits and every SLO passes"
+	fits := "the workload fits"
+	if c := r.Memory.Capacity; !c.Fits && c.OneSequenceFits {
+		fits = fmt.Sprintf("the workload runs, %d sessions at once per rank at full length, the rest queued (EST103),", c.MaxSeqsPerRank)
 	}
-	return fmt.Sprintf("the workload fits and no SLO fails; %d uncertain (the target lies inside the prediction's band)", n)
+	if n == 0 {
+		return fits + " and every SLO passes"
+	}
+	return fmt.Sprintf("%s and no SLO fails; %d uncertain (the target lies inside the prediction's band)", fits, n)
+}
+
+// VerdictFindings are the findings a short verdict (the bundle's summary,
+// generate's output) repeats: those at error level, and EST103, the
+// warning that the sessions do not all fit in the KV cache at once (vLLM
+// queues the excess), which explains a throughput bound by kv_capacity and
+// was an error until vLLM's scheduler was read to queue rather than refuse.
+func VerdictFindings(r *estimate.Report) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for _, f := range r.Findings {
+		if f.Severity == diag.Error || f.Code == codes.EstShareNoFit {
+			ds = append(ds, f)
+		}
+	}
+	return ds
 }
 
 // InfeasibleWhy names what makes a report infeasible, the two things
 // estimate.Check and estimate.AddPerformance (and estimate.CheckPD) AND
 // into Feasible: the SLOs whose verdict is fail and the findings at error
-// level, by code ("SLO throughput (output tokens/s) fails; error EST103").
+// level, by code ("SLO throughput (output tokens/s) fails; error EST102").
 // It is "" for a feasible report. The closing line read "feasible: no"
 // alone for a P/D deployment whose memory fits (qa38), the reader left to
 // find which of the verdicts above failed.

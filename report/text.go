@@ -102,7 +102,7 @@ func writeCapacityText(w io.Writer, r *estimate.Report) {
 	if !c.OneSequenceFits {
 		fmt.Fprintf(w, "  one %d-token sequence does not fit: largest max_model_len that fits is %d\n", c.MaxModelLen, c.LargestMaxModelLen)
 	}
-	fmt.Fprintf(w, "  verdict: %s\n", fitWord(c.Fits))
+	fmt.Fprintf(w, "  verdict: %s\n", capacityVerdict(c))
 }
 
 func writeAlternativesText(w io.Writer, r *estimate.Report) {

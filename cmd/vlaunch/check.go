@@ -44,10 +44,13 @@ Every SLO figure carries a band from the errors of published runs vlaunch
 was not fitted to; a verdict is pass, fail, or uncertain when the band
 straddles the target.
 
-Exit codes: 0 everything fits and no SLO fails (uncertain verdicts included,
-unless --fail-on uncertain), 1 something does not fit or an SLO fails (or
-the spec has errors), 2 unusable input (unreadable spec, bad flags, unknown
-model or GPU in the quick form, quick-form flags next to a SPEC).`,
+Exit codes: 0 the deployment starts and no SLO fails (uncertain verdicts
+included, unless --fail-on uncertain), 1 something vLLM refuses (an error
+finding: the weights or one max_model_len sequence do not fit, ...) or an
+SLO fails (or the spec has errors), 2 unusable input (unreadable spec, bad
+flags, unknown model or GPU in the quick form, quick-form flags next to a
+SPEC). Sessions whose KV does not fit at once are a warning (EST103: vLLM
+queues them and preempts): they count through the simulated SLO verdicts.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runCheck(s, o, cmd, args) },
 	}

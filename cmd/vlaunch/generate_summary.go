@@ -31,14 +31,15 @@ func feasibility(r *resolve.Deployment, confirmed *estimate.PerfConfirmation) *e
 
 // printVerdict is the verdict summary generate prints: whether the
 // deployment fits and meets its SLO, one line per SLO and the findings at
-// error level, so an infeasible bundle is never reported as a plain success.
+// error level with EST103's queueing warning (report.VerdictFindings), so
+// an infeasible bundle is never reported as a plain success.
 func printVerdict(w io.Writer, rep *estimate.Report) {
 	if rep == nil {
 		fmt.Fprintln(w, "feasibility: not estimated for a disaggregated deployment here: `vlaunch check SPEC` models its pools and the KV hand-off")
 		return
 	}
 	if rep.Feasible {
-		fmt.Fprintf(w, "feasibility: %s (vlaunch check SPEC has the derivation)\n", report.FeasibleWords(rep.SLO))
+		fmt.Fprintf(w, "feasibility: %s (vlaunch check SPEC has the derivation)\n", report.FeasibleWords(rep))
 	} else {
 		// What makes it so, in the reports' words (report.InfeasibleWhy).
 		why := ""
@@ -50,10 +51,8 @@ func printVerdict(w io.Writer, rep *estimate.Report) {
 	for _, s := range rep.SLO {
 		fmt.Fprintf(w, "  %s\n", report.VerdictLine(s)) // check's own line (report.VerdictLine), band included
 	}
-	for _, f := range rep.Findings {
-		if f.Severity == diag.Error {
-			fmt.Fprintf(w, "  %s\n", diag.EscapeLine(f.String()))
-		}
+	for _, f := range report.VerdictFindings(rep) {
+		fmt.Fprintf(w, "  %s\n", diag.EscapeLine(f.String()))
 	}
 }
 

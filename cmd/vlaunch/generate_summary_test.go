@@ -17,12 +17,30 @@ import (
 func TestPrintVerdictSaysWhyInfeasible(t *testing.T) {
 	rep := &estimate.Report{SLO: []slo.Verdict{{Name: "throughput (output tokens/s)", Verdict: slo.VerdictFail},
 		{Name: "TPOT (mean)", Verdict: slo.VerdictUncertain}},
-		Findings: diag.Diagnostics{{Severity: diag.Error, Code: "EST103"}}}
+		Findings: diag.Diagnostics{{Severity: diag.Error, Code: "EST102"}}}
 	var b bytes.Buffer
 	printVerdict(&b, rep)
 	first, _, _ := strings.Cut(b.String(), "\n")
-	want := "feasibility: NOT FEASIBLE as specified (SLO throughput (output tokens/s) fails; error EST103); the bundle starts, "
+	want := "feasibility: NOT FEASIBLE as specified (SLO throughput (output tokens/s) fails; error EST102); the bundle starts, "
 	if !strings.HasPrefix(first, want) {
 		t.Errorf("got %q, want it to start %q", first, want)
+	}
+}
+
+// TestPrintVerdictQueuedSessions: a deployment whose sessions do not all fit
+// in the KV cache at once is feasible when its SLOs pass (EST103 is a
+// warning: vLLM queues the excess), and generate says so, repeating the
+// warning under the verdict rather than reporting a plain fit.
+func TestPrintVerdictQueuedSessions(t *testing.T) {
+	rep := &estimate.Report{Feasible: true, SLO: []slo.Verdict{{Name: "TPOT (mean)", Verdict: slo.VerdictPass}},
+		Findings: diag.Diagnostics{{Severity: diag.Warning, Code: "EST103", Message: "64 concurrent sessions … queues the rest"},
+			{Severity: diag.Warning, Code: "EST104", Message: "CUDA graphs"}}}
+	rep.Memory.Capacity.OneSequenceFits, rep.Memory.Capacity.MaxSeqsPerRank = true, 11
+	var b bytes.Buffer
+	printVerdict(&b, rep)
+	out := b.String()
+	want := "feasibility: the workload runs, 11 sessions at once per rank at full length, the rest queued (EST103), and every SLO passes"
+	if !strings.HasPrefix(out, want) || !strings.Contains(out, "queues the rest [EST103]") || strings.Contains(out, "EST104") {
+		t.Errorf("got\n%s\nwant it to start %q and repeat EST103 (not EST104)", out, want)
 	}
 }

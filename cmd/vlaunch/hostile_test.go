@@ -129,7 +129,10 @@ func hostileCases() []hostileCase {
 		// Runs that complete almost nothing in their work share end at its
 		// ceiling, and their verdicts say so (2.3 s and 20 s before).
 		{"check 1M-token outputs, open loop", []string{"check", "$D/million-out-rate.yaml"}, 1, `cut short: the run reached its work ceiling`},
-		{"check burst of 1M-token outputs", []string{"check", "$D/million-out-burst.yaml"}, 1, `reached its work ceiling after measuring`},
+		// Exit 0: its 1,000 sessions not fitting at once is a warning (EST103:
+		// vLLM queues them), and both verdicts are uncertain (the run was cut
+		// short), which the exit code counts only with --fail-on uncertain.
+		{"check burst of 1M-token outputs", []string{"check", "$D/million-out-burst.yaml"}, 0, `reached its work ceiling after measuring`},
 		{"check auto, 100 nodes", []string{"check", "$D/auto100.yaml"}, 1, `parallelism: auto chose`},
 		{"check auto, 10,000 nodes", []string{"check", "$D/auto10000.yaml"}, 1, `parallelism: auto chose`},
 		{"check DP 10,000", []string{"check", "$D/dp10000.yaml"}, 1, `TP 8 · PP 1 · DP 10000 · EP off`},

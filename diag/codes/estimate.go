@@ -35,7 +35,7 @@ var estimateEntries = []Entry{
 	{EstVersionApprox, "est-version-approx", diag.Info, "The vLLM version is estimated with a neighbouring release"},
 	{EstNoKVMemory, "no-kv-memory", diag.Error, "No GPU memory left for the KV cache"},
 	{EstSeqTooLong, "sequence-too-long", diag.Error, "One max_model_len sequence does not fit in the KV cache"},
-	{EstShareNoFit, "concurrency-no-fit", diag.Error, "The fullest DP rank's share of the concurrency does not fit"},
+	{EstShareNoFit, "concurrency-no-fit", diag.Warning, "The fullest DP rank's share of the concurrency does not fit at once: vLLM queues the excess and preempts"},
 	{EstGraphHeadroom, "cuda-graph-headroom", diag.Warning, "CUDA graphs may not fit in the memory outside vLLM's budget"},
 	{EstAboveMaxSeqs, "above-max-num-seqs", diag.Warning, "The fullest rank gets more sequences than max_num_seqs"},
 	{EstUpcastWeights, "converted-weights", diag.Info, "Weights differ from what the checkpoint ships"},

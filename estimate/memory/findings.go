@@ -12,7 +12,7 @@ import (
 const (
 	CodeNoKVMemory     = codes.EstNoKVMemory     // nothing left for the KV cache
 	CodeSeqTooLong     = codes.EstSeqTooLong     // one max_model_len sequence does not fit (vLLM refuses to start)
-	CodeShareNoFit     = codes.EstShareNoFit     // the per-rank share of the concurrency does not fit
+	CodeShareNoFit     = codes.EstShareNoFit     // the per-rank share of the concurrency does not fit at once: it queues
 	CodeGraphHeadroom  = codes.EstGraphHeadroom  // CUDA graphs may not fit outside the budget
 	CodeAboveMaxSeqs   = codes.EstAboveMaxSeqs   // per-rank share above max_num_seqs: the excess queues
 	CodeUpcastWeights  = codes.EstUpcastWeights  // weights differ from the checkpoint (up-cast or online quantization)
@@ -38,10 +38,7 @@ func Findings(in *input.Input, m *Report) diag.Diagnostics {
 				in.MaxModelLen, float64(c.MaxLenSeqBytes)/GiB, c.AvailableGiB, c.LargestMaxModelLen),
 			fmt.Sprintf("set max_model_len ≤ %d, or %s", c.LargestMaxModelLen, shrinkHint(in)))
 	case !c.Fits:
-		add(CodeShareNoFit, diag.Error, "workload.concurrency",
-			fmt.Sprintf("%d concurrent sessions of %d tokens (%s) put ceil(%d/%d) = %d on the fullest DP rank, needing %.2f GiB of KV per GPU; %.2f GiB is available (%d fit, margin %.2f GiB)",
-				c.Concurrency, c.SessionTokens, c.SessionBasis, c.Concurrency, c.DPRanks, c.SeqsPerRank, c.NeededGiBPerRank, c.AvailableGiB, c.MaxSeqsPerRank, c.MarginGiB),
-			fmt.Sprintf("at most %d such sessions fit (%d per rank × %d); or %s", c.MaxConcurrency, c.MaxSeqsPerRank, c.DPRanks, shrinkHint(in)))
+		ds = append(ds, shareNoFit(in, &c))
 	}
 	if d := ppKVCheckFinding(in, m); d != nil && p.KVCacheGiB > 0 && m.NumBlocks > 0 {
 		ds = append(ds, *d)
@@ -54,6 +51,32 @@ func Findings(in *input.Input, m *Report) diag.Diagnostics {
 			"leave that much headroom: raise gpu_memory_utilization, lower max_model_len or max_num_seqs, or use a later vLLM release")
 	}
 	return ds
+}
+
+// shareNoFit is EST103, a warning: the fullest DP rank's share of the
+// concurrency does not fit in its KV cache at once, and vLLM serves it
+// anyway. Its V1 scheduler admits a waiting request only when
+// kv_cache_manager.allocate_slots finds blocks for it, and otherwise leaves
+// it at the head of the queue ("if new_blocks is None: # The request cannot
+// be scheduled. break", after waiting.peek_request); a running request whose
+// next tokens find no free block preempts the newest running request (or
+// the lowest-priority one), which frees its blocks, sets
+// num_computed_tokens = 0 and goes back to the front of the waiting queue to
+// be recomputed, and no waiting request is admitted in a step that preempted
+// (`if not preempted_reqs`). Read in vllm/v1/core/sched/scheduler.py
+// Scheduler.schedule at v0.11.0 (b8b302cde434) and at main 00024d314514
+// (2026, where the preemption is Scheduler._preempt_request; no later
+// release's own file pinned). Nothing refuses to start or refuses the
+// requests (EST102 is the start-up refusal), so what the user loses is
+// latency and throughput, which the SLO verdicts' simulation carries
+// (sim: queueing, recompute preemption); check is infeasible, and plan
+// ranks a candidate lower, only where those verdicts fail.
+func shareNoFit(in *input.Input, c *Capacity) diag.Diagnostic {
+	return diag.Diagnostic{Code: CodeShareNoFit, Severity: diag.Warning, Path: "workload.concurrency",
+		Message: fmt.Sprintf("%d concurrent sessions of %d tokens (%s) put ceil(%d/%d) = %d on the fullest DP rank, needing %.2f GiB of KV per GPU; %.2f GiB is available (margin %.2f GiB): vLLM still serves them, but at most %d run at once per rank at full length — it queues the rest and preempts running requests (to recompute them) as their decodes grow",
+			c.Concurrency, c.SessionTokens, c.SessionBasis, c.Concurrency, c.DPRanks, c.SeqsPerRank, c.NeededGiBPerRank, c.AvailableGiB, c.MarginGiB, c.MaxSeqsPerRank),
+		Hint: fmt.Sprintf("the SLO verdicts simulate the queueing and the preemptions; to run all at once: at most %d such sessions fit (%d per rank × %d), or %s",
+			c.MaxConcurrency, c.MaxSeqsPerRank, c.DPRanks, shrinkHint(in))}
 }
 
 func advisoryFindings(in *input.Input, m *Report) diag.Diagnostics {

@@ -137,7 +137,7 @@ func bound(in input.Input) *entry {
 	l := in.Layout
 	b := slo.Optimistic(&in, &e.mem)
 	e.Candidate = Candidate{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Replicas: oneIsZero(l.ReplicaCount()), All2All: a2aLabel(&in),
-		WeightsGiB: e.mem.PerGPU.WeightsGiB, KVCacheGiB: e.mem.PerGPU.KVCacheGiB, Fits: fits, MaxConcurrency: e.mem.Capacity.MaxConcurrency,
+		WeightsGiB: e.mem.PerGPU.WeightsGiB, KVCacheGiB: e.mem.PerGPU.KVCacheGiB, Fits: fits, Queues: fits && !e.mem.Capacity.Fits, MaxConcurrency: e.mem.Capacity.MaxConcurrency,
 		DecodeTokPerS: b.DecodeTokPerS, SLOPassed: b.Passing, SLOTotal: b.Total, Bounded: true}
 	e.Feasible = fits && b.Passing == b.Total
 	return e

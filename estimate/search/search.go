@@ -39,6 +39,11 @@ type Candidate struct {
 	KVCacheGiB float64 `json:"kv_cache_gib_per_gpu"`
 	// Fits is the memory verdict (no memory error finding).
 	Fits bool `json:"fits"`
+	// Queues marks a layout that fits but whose KV cache does not hold
+	// every session at once (EST103, a warning: vLLM queues the rest and
+	// preempts): its simulation carries the cost, and between layouts the
+	// SLOs do not separate, one that holds them all ranks first.
+	Queues bool `json:"queues,omitempty"`
 	// MaxConcurrency is how many max_model_len sessions the layout holds
 	// in KV (memory.Capacity): how close a layout that does not fit comes.
 	MaxConcurrency int `json:"max_concurrency"`
@@ -115,7 +120,11 @@ func better(a, b Candidate) bool {
 		return a.Fits
 	case a.SLOPassed != b.SLOPassed:
 		return a.SLOPassed > b.SLOPassed
-	case !a.Fits && a.MaxConcurrency != b.MaxConcurrency:
+	case a.Queues != b.Queues:
+		// The steady decode below is at every session, which a layout that
+		// queues them never runs.
+		return !a.Queues
+	case (!a.Fits || a.Queues) && a.MaxConcurrency != b.MaxConcurrency:
 		return a.MaxConcurrency > b.MaxConcurrency
 	case a.DecodeTokPerS != b.DecodeTokPerS:
 		return a.DecodeTokPerS > b.DecodeTokPerS
