@@ -282,24 +282,30 @@ var pdAchieved = map[string]map[string]struct {
 		// TTFT mean +139% -> +27% (740 -> 393 ms), median +110% -> +32%
 		// (625 -> 392 ms): within 8 -> 9, the worst back to llm-d GKE's
 		// −71% / −74%, whose inference-perf client draws Poisson gaps.
-		"TTFT mean (ms)": {within: 9, worst: 0.72},
+		"TTFT mean (ms)": {within: 9, worst: 0.75},
 		// vllm-pr-18242-p2pnccl replayed with its connector,
 		// P2pNcclConnector PUT_ASYNC (replayConnector,
 		// pd.UseConnectorSemantics): its layer-wise push hides behind the
 		// prefill, hand-off 132.48 -> 1.33 ms, TTFT mean +27% -> −17%
 		// (393 -> 257 ms), median +32% -> −14% (392 -> 256 ms): median
 		// within 0 -> 1.
-		"TTFT median (ms)": {within: 1, worst: 0.75},
+		"TTFT median (ms)": {within: 1, worst: 0.78},
 		// llm-d GKE's TPOT in inference-perf's re-tokenized count
 		// (clientCounted): +155% -> +125%; +128% with FA3's windowed
 		// decode past the window (perf/swafloor.go, gpt-oss-120b on H200).
 		// The Dynamo runs' decode engines recompute each prompt: +174%
 		// (+174.0x% once the front end charges the prompt's tokenization,
 		// FrontendPromptTokenS, merged the same day).
-		"TPOT mean (ms)": {within: 4, worst: 1.35},
+		// Session 40, perf.UseAsyncOverlap on (vLLM >= 0.14 overlaps the
+		// host's work with the GPU's): TPOT 4 -> 5 within, worst 1.35 ->
+		// 0.37 and E2E 4 -> 5, 0.75 -> 0.34 (the Dynamo decode pools'
+		// steps no longer carry the host serially); TTFT mean worst 0.72
+		// -> 0.74 and median 0.75 -> 0.78 (under-predicted TTFTs a little
+		// faster; counts unchanged).
+		"TPOT mean (ms)": {within: 5, worst: 0.37},
 		"output tok/s":   {within: 5, worst: 0.24},
 		"requests/s":     {within: 6, worst: 0.19},
-		"E2E mean (s)":   {within: 4, worst: 0.75},
+		"E2E mean (s)":   {within: 5, worst: 0.34},
 	},
 }
 

@@ -345,10 +345,17 @@ func SetupFromInput(in *input.Input) StepSetup {
 // UseAsyncOverlap: the release's async-scheduling default overlaps the
 // host's work with the GPU's as an explicit --async-scheduling does: the
 // step takes max(GPU, host chain), which is what vLLM's source says such
-// an engine does (vllm/facts_async_overlap.go). Off: the held-out
-// evidence gets worse with it until the GPU terms it exposes are priced
-// (trial 13 above); the replay's vLLM rows and check follow it alike.
-var UseAsyncOverlap = false
+// an engine does (vllm/facts_async_overlap.go); the replay's vLLM rows and
+// check follow it alike. On since session 40. Measured with it on (off in
+// brackets): holdout split 372 (348) of 575, calibration 203 (206) of 220,
+// dense anchors that count 6 (3) of 6, dense TPOT 96% (63%) within ±30%,
+// median 11% (19%). What it exposed, still unpriced: the fixed-length
+// closed loops' TTFT (waves or trains, docs/calibration-analysis.md) had
+// cancelled a too-slow step, so dense closed-loop throughput now errs
+// high (median 10% -> 20%); MI300X gpt-oss at 128/256 sessions (+14/+25%
+// -> +31/+54%); DeepSeek-V4-Flash on H100 (the GPU time trial 13 above
+// names: mHC, HUMMING experts, FlashMLA).
+var UseAsyncOverlap = true
 
 // AsyncScheduling reports whether the deployment's engine schedules the
 // next step while the GPU runs this one (input.Input.AsyncScheduling). The

@@ -201,18 +201,24 @@ func TestFourBitWeightsStream(t *testing.T) {
 }
 
 // The release's async default schedules ahead (the simulation's admission
-// lag) but does not overlap the host's work with the GPU in the step
-// model: the trials recorded at the OverlapHost assignment in SetupFromInput found the held-out evidence
-// worse with it. An explicit --async-scheduling does overlap it, and
-// --no-async-scheduling after it turns both off (the last flag wins).
-func TestAsyncDefaultKeepsHostSerial(t *testing.T) {
+// lag) and, since session 40 (UseAsyncOverlap on), overlaps the host's work
+// with the GPU's in the step model as an explicit --async-scheduling does;
+// with UseAsyncOverlap off it would not. --no-async-scheduling after it
+// turns both off (the last flag wins).
+func TestAsyncDefaultOverlapsHost(t *testing.T) {
 	in := testinput.Example(t, "qwen3-30b-a3b-1xh100")
 	if on, _ := in.Release().AsyncSchedulingByDefault(); on != vllm.Present {
 		t.Fatalf("the example's vLLM %s should schedule asynchronously by default", in.VLLMVersion)
 	}
-	if !AsyncScheduling(&in) || SetupFromInput(&in).OverlapHost {
-		t.Fatalf("release default: schedules ahead %v (want true), host overlapped %v (want false)", AsyncScheduling(&in), SetupFromInput(&in).OverlapHost)
+	if !AsyncScheduling(&in) || SetupFromInput(&in).OverlapHost != UseAsyncOverlap {
+		t.Fatalf("release default: schedules ahead %v (want true), host overlapped %v (want %v)", AsyncScheduling(&in), SetupFromInput(&in).OverlapHost, UseAsyncOverlap)
 	}
+	defer func(o bool) { UseAsyncOverlap = o }(UseAsyncOverlap)
+	UseAsyncOverlap = false
+	if SetupFromInput(&in).OverlapHost {
+		t.Fatal("UseAsyncOverlap off: the release default must not overlap the host's work")
+	}
+	UseAsyncOverlap = true
 	d := in.Resolved()
 	args := d.Spec.VLLM.ExtraArgs
 	d.Spec.VLLM.ExtraArgs = append(append([]string(nil), args...), "--async-scheduling")
