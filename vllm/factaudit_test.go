@@ -85,11 +85,11 @@ func TestBatchDefaults028(t *testing.T) {
 }
 
 // TestAsyncSchedulingWithPP: pipeline parallelism stopped turning the
-// async-scheduling default off with PR #32359 (after 0.14.0; 0.16.0 has
-// it); the table kept PP synchronous in every release. The fact is
+// async-scheduling default off with PR #32359 (after 0.14.0; 0.15.0 has
+// it, read at its tag); the table kept PP synchronous in every release. The fact is
 // recorded; AsyncSchedulingFor follows it only with the switch on.
 func TestAsyncSchedulingWithPP(t *testing.T) {
-	for v, want := range map[string]Presence{"0.14.0": Absent, "0.15.0": Maybe, "0.16.0": Present, "0.28.0": Present} {
+	for v, want := range map[string]Presence{"0.14.0": Absent, "0.15.0": Present, "0.16.0": Present, "0.28.0": Present} {
 		if got, src := rel(t, v).AsyncSchedulingWithPP(); got != want || !strings.Contains(src, "#32359") {
 			t.Errorf("%s: async scheduling with PP %s, want %s", v, got, want)
 		}
@@ -97,7 +97,7 @@ func TestAsyncSchedulingWithPP(t *testing.T) {
 	defer func(old bool) { UseAsyncSchedulingWithPP = old }(UseAsyncSchedulingWithPP)
 	for _, on := range []bool{false, true} {
 		UseAsyncSchedulingWithPP = on
-		for v, want := range map[string]bool{"0.14.0": false, "0.15.0": false, "0.22.1": on} {
+		for v, want := range map[string]bool{"0.14.0": false, "0.15.0": on, "0.22.1": on} {
 			if got := rel(t, v).AsyncSchedulingFor(nil, 2, ""); got != want {
 				t.Errorf("switch %v, %s PP 2: async %v, want %v", on, v, got, want)
 			}

@@ -44,20 +44,27 @@ func (r Release) AsyncSchedulingByDefault() (Presence, string) {
 // not read. The executor still decides: the Ray executor kept
 // "assert pipeline_parallel_size == 1" for async scheduling (PR #40084,
 // 2026-04, open), so a Ray PP engine may still run synchronously. Issue
-// #23 audit (factaudit).
+// #23 audit (factaudit). Session 40 (amd40) read the tags: v0.14.0
+// (b17039bcc) vllm/config/vllm.py still turns the default off at
+// pipeline_parallel_size > 1; v0.15.0 (f17644344) no longer does, and
+// carries PR #32359 itself (commit b34474bf2 "[Feature] Support async
+// scheduling + PP (#32359)" lies between the two tags;
+// multiproc_executor.py max_concurrent_batches "2 if pp_size <= 1 and
+// async_scheduling else pp_size"), so 0.15.0 is the first release.
 const srcAsyncPP = "PR #32359 (async scheduling + PP, merged by 2026-01-21 per PR #32775, after 0.14.0); PR #32618; " +
-	"vllm main 000fc94b vllm/config/vllm.py __post_init__ (no PP condition on the default); 0.16.0 cut after 2026-02-02; 0.15.x unverified; " +
+	"vllm main 000fc94b vllm/config/vllm.py __post_init__ (no PP condition on the default); " +
+	"v0.14.0 (b17039bcc) vllm/config/vllm.py keeps the PP condition, v0.15.0 (f17644344) drops it and has #32359 (b34474bf2) — tags as stored in the fork kzwrime/vllm; " +
 	"Ray executor with PP still asserted PP == 1 (PR #40084, open 2026-04)"
 
 // asyncPPSince is the first release whose async-scheduling default holds
-// with pipeline parallelism (mp executor); 0.15.x is Maybe.
+// with pipeline parallelism (mp executor).
 var (
-	asyncPPSince   = v0160
+	asyncPPSince   = v0150
 	asyncPPCertain = v0150 // releases before it keep PP synchronous for certain
 )
 
 // UseAsyncSchedulingWithPP makes AsyncSchedulingFor follow
-// AsyncSchedulingWithPP: from 0.16.0 a PP engine (mp executor) schedules
+// AsyncSchedulingWithPP: from 0.15.0 a PP engine (mp executor) schedules
 // asynchronously by default. Off by default: the fact is recorded, but the
 // performance model's PP calibration was fitted with PP synchronous and
 // the executor (Ray keeps PP synchronous) is not known here; the integrator
@@ -66,7 +73,7 @@ var UseAsyncSchedulingWithPP = false
 
 // AsyncSchedulingWithPP reports whether the release's async-scheduling
 // default also holds with pipeline parallelism (mp executor): Absent
-// before 0.15.0, Maybe for 0.15.x, Present from 0.16.0.
+// before 0.15.0, Present from 0.15.0.
 func (r Release) AsyncSchedulingWithPP() (Presence, string) {
 	return Span{Since: asyncPPCertain, Confirmed: asyncPPSince}.In(r.Version), srcAsyncPP
 }

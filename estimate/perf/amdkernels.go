@@ -270,6 +270,42 @@ func (t *aiterMoETable) curve(scale float64) MoECurve {
 // Which MoE kernels a release runs on ROCm was not established here
 // (vLLM 0.7 and SGLang 0.4 ran Triton's fused_moe on ROCm; AITER's where
 // the engine enables it): for the others this is AMD's own tuned kernel.
+//
+// Session 40 (amd40, issue #28: UseAsyncOverlap turned inferencex-pr-1053's
+// c128/c256 rows +31%/+54% fast). Their engine did overlap: vLLM v0.17.0
+// keeps async scheduling on for a TP1 engine on ROCm (vllm.Release.
+// AsyncSchedulingOnROCm: no ROCm, attention-backend or structured-output
+// condition at the tag; world size 1 runs the uni executor with two
+// batches in flight). What the GPU runs there, read at the tag b31e9326a:
+// the experts are triton_kernels' matmul_ogs, W4A16 (vllm/model_executor/
+// layers/quantization/mxfp4.py get_mxfp4_backend: ROCm and not gfx950 ->
+// Mxfp4Backend.TRITON, mxfp4_w4a16_moe_quant_config), from the ROCm/triton
+// tree the image builds (docker/Dockerfile.rocm_base TRITON_BRANCH
+// 57c693b6, AITER v0.1.10.post2); attention is AITER's Triton
+// unified_attention (vllm/v1/attention/backends/rocm_aiter_unified_attn.py
+// imports aiter.ops.triton.unified_attention). The sampler is not the
+// missing time: the client sends temperature 0.0 (InferenceX utils/
+// bench_serving/backend_request_func.py, every OpenAI payload), so v0.17.0's
+// vllm/v1/sample/sampler.py takes the all-greedy path, one float32 cast and
+// one argmax over 256 × 201,088 logits (~0.5 GB of traffic, ~0.1 ms at the
+// MI300X's 5.3 TB/s). The replay's decode step (replay TestAMD40Terms
+// -amd40, 1.5K tokens of context a sequence) is at 64 / 128 / 256
+// sequences 26.4 / 30.5 / 34.2 ms: experts 20.5 / 23.4 / 24.2 (memory-bound:
+// their FLOPs 2.1 / 4.2 / 8.3 ms at the fitted rate), attention 1.24 /
+// 2.47 / 4.94, dense 1.0 / 1.0 / 1.5, kernel gaps 3.6; a 1K-token prefill
+// chunk adds 11–13 ms. The published median TPOT grows 31.4 -> 41.3 ->
+// 58.3 ms, about 0.13–0.16 ms a sequence from 64 on, where the model grows
+// 0.03–0.07: per-sequence GPU time of ~0.1 ms (≈ 10 GFLOP a token at an
+// effective ~100 TF/s) that none of the priced terms carries. Searched for
+// and not found: a timing of matmul_ogs (MXFP4 × BF16 on gfx942) by token
+// count at gpt-oss-120b's shape (ROCm/triton #970 is one M = 1 call of
+// gpt-oss-20b's shape; triton-lang/triton #10810 sweeps M on RDNA gfx1201
+// only; MSLK PR #379's MI300X FP4 table is a different, pre-dequantising
+// kernel; vLLM PR #55934 has end-to-end TP8 figures), and a timing of
+// AITER's unified_attention on gfx942 at head size 64 with sinks and a
+// 128-token window (ROCm/aiter #5415, #5664, #5673–#5675 time head sizes
+// 256 and 512 on MI325X). Nothing was priced: a rate fitted to these rows
+// would be the constant this file exists to avoid.
 var amdMoETables = map[string]*aiterMoETable{
 	"mi325x": {ModelDim: 7168, InterDim: 2048, Experts: 33, TopK: 9, PeakTFLOPS: 2614.9,
 		Tokens: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384},
