@@ -38,6 +38,10 @@ var HeldOutNotes = map[string]string{
 		"concurrency sweep beside the GPUStack pages (the c25/c50/c200 runs' TTFT excluded: their seed-0 prompts were sent before)",
 	"jingchaozhang-qwen25-72b-h100-ib": "dense Qwen2.5-72B FP16 on H100 under vLLM 0.17, one request at a time: TP4 and TP8 on one node, TP8 × PP2 and TP16 " +
 		"across two nodes over InfiniBand on the Ray executor: batch-1 host and all-reduce cost at TP > 1 and the cross-node step",
+	"sglang-cookbook-qwen3-b200": "Qwen3-235B-A22B-Instruct-2507 BF16 TP8 on 8 × B200 under SGLang 0.5.6 closed loops of 1–100 sessions at ~1K/1K, ~1K/8K and ~8K/1K: " +
+		"a TP-sharded 128-expert MoE's decode and prefill on Blackwell outside InferenceX's DeepSeek-R1 lanes (the loaded runs' TTFT excluded: their seed-1 prompts were sent before)",
+	"gpustack-glm46-h200": "GLM-4.6 (glm-4.5 stands in) bursts of 100–1,000 prompts on H200 under vLLM 0.11 TP8 and SGLang 0.5.3 TP8/TP4/TP4 + EP4 (BF16, FP8), " +
+		"and a vLLM closed loop of 4: a 355B GQA MoE of 160 experts under the lab's burst protocol, prefill queue and mixed steps at TP4",
 	// Calibration sources, held out by refitting without them.
 	"vllm-blog-fp8-kvcache":         "dense Llama-3.1-8B on one H100 (vLLM 0.19), 20K-token prompts: long-context decode and prefill interference",
 	"vllm-eagle-bench-h100":         "dense Llama-3.1-8B on one H100 at batch 1 on synchronous vLLM V1 (0.8.4, 0.9.2), offline and through the API server: the in-process host cost per step",
