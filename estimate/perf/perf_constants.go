@@ -135,6 +135,7 @@ type Efficiency struct {
 	// (charlesxu.io/parallel-tokenizer, 2025): ≈1.1 µs a token; vLLM PR
 	// #10635's "a few hundred milliseconds" for 256K-token prompts is the
 	// same order. The global fit does not vary it (not in replay.Params).
+	// A random dataset's text costs more a token (PromptTokenS).
 	FrontendPromptTokenS float64
 	// FrontendChatTemplateS is the API server's parse of the chat template
 	// on a chat request of a release that does not cache it

@@ -131,7 +131,10 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 	if e.apiServer {
 		eff := sm.S.Eff
 		n := float64(max(1, e.apiServers)) // spread over the processes, as slo.ApplyEngine does
-		cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, PromptTokenS: eff.FrontendPromptTokenS / n,
+		// A random dataset's prompts are decoded id walks, dearer to encode
+		// than natural text (perf.PromptTokenS).
+		prompt := perf.PromptTokenS(eff, r.Workload.Dataset == "random")
+		cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, PromptTokenS: prompt / n,
 			TokenS: eff.FrontendTokenS / float64(max(1, e.streamEvery)) / n, Servers: max(1, e.apiServers)}
 		// The chat-template parse only where the row's clients called the
 		// chat endpoint of a vLLM release that parses per request (a row
