@@ -148,8 +148,6 @@ var recentFlags = []Flag{
 		Doc: "bind workers to the GPU's NUMA node", Source: srcTag028 + " (ParallelConfig.numa_bind); " + srcLlmdV4 + "; first release unverified, unknown before 0.22.1"},
 	{Name: "mm-encoder-tp-mode", Kind: String, Span: Span{Since: vPre, Confirmed: v0110},
 		Doc: "how the multimodal encoder uses TP (weights or data; values not checked)", Source: srcMMEncoderTPMode},
-	{Name: "dcp-comm-backend", Kind: String, Span: Span{Since: v0170, Confirmed: v0190},
-		Doc: "communication backend of decode context parallel (values not checked)", Source: srcTag028Only + "; " + "PR #34883 (merged 2026-03-04); absent at " + srcFA016 + "; " + srcFAIn019},
 	{Name: "reasoning-config", Kind: JSON, Span: Span{Since: v0180, Confirmed: v0190},
 		Doc: "ReasoningConfig JSON (reasoning parser settings)", Source: srcReasoningConfig + "; " + srcFAReasoning},
 }

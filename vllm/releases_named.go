@@ -46,6 +46,7 @@ var (
 	v0220 = mustVersion("0.22.0")
 	v0221 = mustVersion("0.22.1")
 	v0230 = mustVersion("0.23.0")
+	v0250 = mustVersion("0.25.0")
 	v0260 = mustVersion("0.26.0")
 	v0280 = mustVersion("0.28.0")
 )
