@@ -168,3 +168,33 @@ func TestDCPFlagsAtTags(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralChoicesWhereRead: Literal flags carry their choices only in the
+// releases whose tags were read (to 0.24.0), and exist from the first tag
+// that has them.
+func TestLiteralChoicesWhereRead(t *testing.T) {
+	for _, c := range []struct {
+		v, flag string
+		in      Presence
+		choices int
+	}{
+		{"0.14.1", "--mamba-cache-mode", Absent, 0},
+		{"0.15.0", "--mamba-cache-mode", Present, 3},
+		{"0.24.0", "--mamba-cache-mode", Present, 3},
+		{"0.28.0", "--mamba-cache-mode", Present, 0},
+		{"0.10.1", "--mm-encoder-tp-mode", Absent, 0},
+		{"0.10.2", "--mm-encoder-tp-mode", Present, 2},
+		{"0.26.0", "--mm-encoder-tp-mode", Present, 0},
+	} {
+		r, _, err := ResolveString(c.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in, _ := r.FlagIn(c.flag); in != c.in {
+			t.Errorf("%s %s: %v, want %v", c.v, c.flag, in, c.in)
+		}
+		if f, ok := r.Flag(c.flag); ok && len(f.Choices) != c.choices {
+			t.Errorf("%s %s: choices %v, want %d", c.v, c.flag, f.Choices, c.choices)
+		}
+	}
+}

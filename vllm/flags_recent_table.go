@@ -130,8 +130,6 @@ var recentFlags = []Flag{
 		Doc: "log generated outputs; requires --enable-log-requests", Source: srcEnableLogOutputs},
 	{Name: "stream-interval", Kind: Int, Default: "1", Span: Span{Since: v0111, Confirmed: v0160},
 		Doc: "tokens buffered per request before a streamed response is sent", Source: srcStreamInterval + "; " + srcFAIn016},
-	{Name: "mamba-cache-mode", Kind: String, Span: Span{Since: v0120, Confirmed: v0160},
-		Doc: "Mamba state caching for prefix caching (align, all, none; values not checked)", Source: srcMambaCacheMode + "; " + srcFAIn016},
 	{Name: "safetensors-load-strategy", Kind: String, Span: Span{Since: vPre, Confirmed: v0110},
 		Doc: "how safetensors files are read (lazy mmap or eager; values not checked)", Source: srcSafetensorsStrategy},
 	{Name: "additional-config", Kind: JSON, Span: Span{Since: v073}, Verified: true,
@@ -146,8 +144,6 @@ var recentFlags = []Flag{
 		Doc: "use the cumem allocator for model memory", Source: srcTag028 + "; " + srcLlmdV4 + "; first release unverified, unknown before 0.22.1"},
 	{Name: "numa-bind", Kind: Bool, Default: "False", Span: Span{Since: vPre, Confirmed: v0221},
 		Doc: "bind workers to the GPU's NUMA node", Source: srcTag028 + " (ParallelConfig.numa_bind); " + srcLlmdV4 + "; first release unverified, unknown before 0.22.1"},
-	{Name: "mm-encoder-tp-mode", Kind: String, Span: Span{Since: vPre, Confirmed: v0110},
-		Doc: "how the multimodal encoder uses TP (weights or data; values not checked)", Source: srcMMEncoderTPMode},
 	{Name: "reasoning-config", Kind: JSON, Span: Span{Since: v0180, Confirmed: v0190},
 		Doc: "ReasoningConfig JSON (reasoning parser settings)", Source: srcReasoningConfig + "; " + srcFAReasoning},
 }
