@@ -33,6 +33,18 @@ type cliFlag struct {
 	// Abbrev is the flag an unknown long option is a unique prefix of:
 	// argparse (allow_abbrev, the default) accepts it as that flag.
 	Abbrev *vllm.Flag
+	// Ambiguous are the flags an unknown long option is a prefix of when
+	// there are several: argparse refuses it (vllm.Release.PrefixMatches).
+	Ambiguous []*vllm.Flag
+}
+
+// spec is the flag argparse reads the option as: the release's entry, or
+// the one flag it abbreviates; nil when neither.
+func (f *cliFlag) spec() *vllm.Flag {
+	if f.Spec != nil {
+		return f.Spec
+	}
+	return f.Abbrev
 }
 
 // Spelling returns the flag as the user wrote it, without any "=value".
@@ -123,8 +135,13 @@ func (p *parsed) option(args []launch.Value, i int, rel vllm.Release) int {
 		shape, shapeOK = vllm.KnownFlagEver(base)
 		f.OtherRelease = shapeOK
 	}
-	if pf, pok := prefixFlag(rel, base); !ok && !shapeOK && pok {
-		f.Abbrev, f.Name, shape, shapeOK = pf, pf.Name, pf, true
+	if !ok && !shapeOK {
+		switch m := rel.PrefixMatches(base); {
+		case len(m) == 1:
+			f.Abbrev, f.Name, shape, shapeOK = m[0], m[0].Name, m[0], true
+		case len(m) > 1:
+			f.Ambiguous = m
+		}
 	}
 	if wf, wok := wrapperFlag(p.frontend, base); !ok && wok {
 		f.Name, f.Wrapper, shape, shapeOK = wf.Name, true, wf, true
@@ -195,11 +212,4 @@ func opaqueWord(a launch.Value) bool {
 		return false
 	}
 	return strings.HasPrefix(a.Text, "$") || launch.IsPlaceholder(a.Text)
-}
-
-// prefixFlag returns the one flag of the release whose long name starts
-// with the spelling (`--enable-expert-paralle`), as argparse's prefix
-// matching resolves it; false when none or several do.
-func prefixFlag(rel vllm.Release, spelling string) (*vllm.Flag, bool) {
-	return rel.PrefixFlag(spelling)
 }

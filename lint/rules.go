@@ -113,6 +113,7 @@ var Rules = []*Rule{
 	{Code: codes.VLHostOnlyEnv, check: checkHostOnlyEnv},
 	{Code: codes.VLCRLF, check: checkCRLF},
 	{Code: codes.VLExportCommand, check: checkExportCommand},
+	{Code: codes.VLShBashism, check: checkShBashism},
 
 	{Code: codes.VLSpecAddress, check: checkSpecAddress, perPool: true},
 	{Code: codes.VLSpecNodeCount, check: checkSpecNodeCount, perPool: true},

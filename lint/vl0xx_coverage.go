@@ -85,7 +85,10 @@ const uncheckedHint = "vLLM exits with \"unrecognized arguments\" on a flag its 
 // near-miss of a known one, nor a bad short option (those are VL101/VL102).
 func unchecked(f *cliFlag, s *server) bool {
 	sp := f.Spelling()
-	if f.Wrapper || f.Abbrev != nil || strings.ContainsAny(strings.TrimSpace(sp), " \t\u00a0") {
+	if _, slip := s.Rel.ShortAliasFlag(sp); slip {
+		return false // VL101 suggests the alias
+	}
+	if f.Wrapper || f.Abbrev != nil || len(f.Ambiguous) > 0 || strings.ContainsAny(strings.TrimSpace(sp), " \t\u00a0") {
 		return false // a flag joined with its value is VL127's
 	}
 	if s.Inv.Frontend != "" {

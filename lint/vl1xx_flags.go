@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -95,10 +96,9 @@ func reportUnknown(p *pass, s *server, f *cliFlag, mode string) {
 	if f.Wrapper || (s.Inv.Frontend != "" && mode == "unknown") {
 		return // the wrapper's own flag, or possibly one (VL005 lists it)
 	}
-	if f.Abbrev != nil {
+	if len(f.Ambiguous) > 0 || f.Abbrev != nil {
 		if mode == "unknown" {
-			p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Warning, "write it in full: --"+f.Abbrev.Name,
-				"%s is read as --%s only because argparse accepts a unique prefix; a release that adds another flag with this prefix makes it ambiguous", sp, f.Abbrev.Name)
+			reportAbbrev(p, s, f)
 		}
 		return
 	}
@@ -114,10 +114,94 @@ func reportUnknown(p *pass, s *server, f *cliFlag, mode string) {
 		}
 		return
 	}
+	if al, ok := s.Rel.ShortAliasFlag(sp); ok {
+		if mode == "unknown" {
+			p.ReportAt(s.Inv, f.At.Pos, aliasHint(al, sp[1:]), "unknown flag %s for vLLM %s", sp, s.Rel)
+		}
+		return
+	}
 	sug := suggestFlag(f.Name, s.Rel)
 	if mode == "unknown" && sug != "" {
 		p.ReportAt(s.Inv, f.At.Pos, "did you mean --"+sug+"?", "unknown flag %s for vLLM %s", sp, s.Rel)
 	}
+}
+
+// reportAbbrev reports a long option argparse reads as a prefix of the
+// release's flags (allow_abbrev, vllm.Release.PrefixMatches): of several,
+// vLLM exits "ambiguous option"; of one, it is read as that flag, which
+// only works until a release adds another flag with the prefix, and is a
+// slip when the spelling is a short alias with one dash too many (`--dcp`
+// for -dcp).
+func reportAbbrev(p *pass, s *server, f *cliFlag) {
+	sp := f.Spelling()
+	al, slip := s.Rel.ShortAliasFlag(sp)
+	if len(f.Ambiguous) > 0 {
+		reportAmbiguous(p, s, f, al, slip)
+		return
+	}
+	if slip && al != f.Abbrev {
+		p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Warning, aliasHint(al, sp[1:]),
+			"%s is read as --%s (argparse accepts a unique prefix of a long option), not as %s, the short alias of --%s, which stays at its default", sp, f.Abbrev.Name, sp[1:], al.Name)
+		return
+	}
+	p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Warning, "write it in full: --"+f.Abbrev.Name,
+		"%s is read as --%s only because argparse accepts a unique prefix; a release that adds another flag with this prefix makes it ambiguous", sp, f.Abbrev.Name)
+}
+
+// reportAmbiguous reports an abbreviation of several flags of the release:
+// an error when the table is sure the release has two of them, else a
+// warning (one may not be in the release yet: its first release is unknown).
+func reportAmbiguous(p *pass, s *server, f *cliFlag, al *vllm.Flag, slip bool) {
+	sp := f.Spelling()
+	var names []string
+	var since vllm.Version
+	sure := 0
+	for _, m := range sortedByName(f.Ambiguous) {
+		names = append(names, m.Long())
+		if in, _ := s.Rel.FlagIn(m.Long()); in == vllm.Present {
+			sure++
+			if seen := firstSeen(m.Name); since.Less(seen) {
+				since = seen
+			}
+		}
+	}
+	hint := "write the flag in full: " + strings.Join(names, " or ")
+	if slip {
+		hint = aliasHint(al, sp[1:])
+	}
+	list := strings.Join(names, ", ")
+	if sure < 2 {
+		p.ReportAtSeverity(s.Inv, f.At.Pos, diag.Warning, hint,
+			"%s may be ambiguous in vLLM %s: it abbreviates %s, not all of which vlaunch can verify in this release; where two exist, argparse stops vLLM with \"ambiguous option: %s could match %s\"", sp, s.Rel, list, sp, list)
+		return
+	}
+	p.ReportAt(s.Inv, f.At.Pos, hint,
+		"%s is ambiguous in vLLM %s: it abbreviates %s (in every release from %s), so argparse stops vLLM with \"ambiguous option: %s could match %s\"", sp, s.Rel, list, since, sp, list)
+}
+
+// firstSeen is the first release a source shows the flag in, over all its
+// table entries (an entry that splits its history where its choices changed
+// starts later).
+func firstSeen(name string) vllm.Version {
+	var first vllm.Version
+	for _, e := range vllm.FlagHistory(name) {
+		if c := e.FirstConfirmed(); first.IsZero() || c.Less(first) {
+			first = c
+		}
+	}
+	return first
+}
+
+// sortedByName orders flags by name, as messages list them.
+func sortedByName(fs []*vllm.Flag) []*vllm.Flag {
+	out := slices.Clone(fs)
+	slices.SortFunc(out, func(a, b *vllm.Flag) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// aliasHint suggests the short alias a long option was likely meant as.
+func aliasHint(al *vllm.Flag, short string) string {
+	return fmt.Sprintf("did you mean %s (--%s)? short aliases take one dash", short, al.Name)
 }
 
 func reportVersionSpan(p *pass, s *server, f *cliFlag, old *vllm.Flag) {

@@ -16,20 +16,21 @@ import (
 func checkValues(p *pass) {
 	for _, s := range p.Servers {
 		for _, f := range s.Flags() {
-			if f.Spec == nil {
+			spec := f.spec() // an abbreviation takes its flag's values
+			if spec == nil {
 				continue
 			}
 			if f.MissingValue {
-				p.ReportAt(s.Inv, f.At.Pos, "", "flag %s expects a %s value", f.Spelling(), f.Spec.Kind)
+				p.ReportAt(s.Inv, f.At.Pos, "", "flag %s expects a %s value", f.Spelling(), spec.Kind)
 				continue
 			}
 			if f.Value == nil || !f.Value.Known || isDotted(f) {
 				continue
 			}
-			if none, _ := s.Rel.EmptyValueIsNone(f.Spec); none == vllm.Present && strings.TrimSpace(f.Value.Text) == "" {
+			if none, _ := s.Rel.EmptyValueIsNone(spec); none == vllm.Present && strings.TrimSpace(f.Value.Text) == "" {
 				continue // `--kv-cache-memory-bytes=${X-}` with X unset: vLLM reads None
 			}
-			if msg := badValue(f.Spec, f.Value.Text); msg != "" {
+			if msg := badValue(spec, f.Value.Text); msg != "" {
 				p.ReportAt(s.Inv, f.Value.Pos, "", "%s: %s", f.Spelling(), msg)
 			}
 		}
@@ -107,12 +108,13 @@ func checkChoices(p *pass) {
 				checkBackendChoice(p, s, f)
 				continue
 			}
-			if f.Spec == nil || f.Value == nil || !f.Value.Known || len(f.Spec.Choices) == 0 {
+			spec := f.spec() // an abbreviation takes its flag's choices
+			if spec == nil || f.Value == nil || !f.Value.Known || len(spec.Choices) == 0 {
 				continue
 			}
-			if !f.Spec.HasChoice(f.Value.Text) {
-				hint := "allowed: " + strings.Join(f.Spec.Choices, ", ")
-				if sug := catalog.Suggest(f.Value.Text, f.Spec.Choices); len(sug) > 0 {
+			if !spec.HasChoice(f.Value.Text) {
+				hint := "allowed: " + strings.Join(spec.Choices, ", ")
+				if sug := catalog.Suggest(f.Value.Text, spec.Choices); len(sug) > 0 {
 					hint = "did you mean " + sug[0] + "? " + hint
 				}
 				p.ReportAt(s.Inv, f.Value.Pos, hint, "%s %q is not a valid choice in vLLM %s", f.Spelling(), f.Value.Text, s.Rel)

@@ -67,12 +67,11 @@ const srcDCPLog = "vllm/v1/core/kv_cache_utils.py (stored copy: num_tokens *= de
 // correcting the attn out before performing reduce-scatter").
 const srcDCPComm = "vllm/v1/attention/backends/mla/common.py decode path (PR #23734: all_gather of q over the DCP group); vllm/attention/ops/common.py cp_lse_ag_out_rs (all_gather LSE, correct_attn_out, reduce_scatter out; stored copies); PR #24864 (GQA alike)"
 
-// dcpSpan: releases with --decode-context-parallel-size. Since: 0.10.2's
-// release notes list PR #23734 among the changes since 0.10.1, so no
-// earlier release has the flag; 0.10.2's own arg_utils.py was not read
-// (Maybe). Confirmed: the Kimi-K2-Thinking recipe's logs (a nightly
-// between 0.11.0 and 0.11.1, logging the DCP multiplier line).
-var dcpSpan = Span{Since: v0102, Confirmed: v0110}
+// dcpSpan: releases with --decode-context-parallel-size (and its -dcp
+// alias). 0.10.2's release notes list PR #23734 among the changes since
+// 0.10.1, and its arg_utils.py at the tag has the flag with the alias while
+// 0.10.1.1's has none (srcDCPAlias).
+var dcpSpan = Span{Since: v0102}
 
 // dcpGQASpan: releases that run DCP on a GQA/MQA model (FlashAttention).
 var dcpGQASpan = Span{Since: v0111}
@@ -242,7 +241,8 @@ const (
 // Release.GQABackend) and the forced ones it knows. A backend not listed is
 // unknown (Maybe) in every release with the flag.
 var dcpBackendTable = []DCPBackendFact{
-	{Backend: MLAFlashMLA, MLA: true, Since: dcpSpan.Since, Confirmed: dcpSpan.FirstConfirmed(), Cite: "PR #23734", Source: srcDCPFlashMLA},
+	{Backend: MLAFlashMLA, MLA: true, Since: dcpSpan.Since, Confirmed: v0110, // the flag is read at 0.10.2, FlashMLA under DCP first in 0.11.0 logs
+		Cite: "PR #23734", Source: srcDCPFlashMLA},
 	{Backend: AttnFlashAttn, Since: dcpGQASpan.Since, Confirmed: dcpGQASpan.FirstConfirmed(), Cite: "PR #24864", Source: srcDCPFlashAttn},
 	{Backend: AttnFlashInfer, Since: v0111, Confirmed: v0120, Cite: "PR #25438, merged 2025-11-14..21; issue #28407", Source: srcDCPFlashInfer},
 	{Backend: MLAFlashAttn, MLA: true, Since: dcpSpan.Since, Cite: "stored copies, PR #43919's audit; release not pinned", Source: srcDCPMLAUnpinned},

@@ -2,7 +2,7 @@ package vllm
 
 import "testing"
 
-// TestDCPFacts: the flag from 0.10.2 (release notes, PR #23734), GQA from
+// TestDCPFacts: the flag from 0.10.2 (release notes, PR #23734; read at the tag), GQA from
 // 0.11.1 (PR #24864, merged after 0.11.0), and vLLM's layout rules: TP a
 // multiple of dcp; GQA needs TP > KV heads and dcp ≤ TP / KV heads
 // (Qwen3-235B's 4 KV heads at TP 8: dcp ≤ 2; MiniMax's 8 at TP 4: none).
@@ -10,7 +10,7 @@ func TestDCPFacts(t *testing.T) {
 	for _, c := range []struct {
 		v        string
 		flag, gq Presence
-	}{{"0.10.1", Absent, Absent}, {"0.10.2", Maybe, Absent}, {"0.11.0", Present, Absent}, {"0.11.1", Present, Present}, {"0.20.0", Present, Present}} {
+	}{{"0.10.1", Absent, Absent}, {"0.10.2", Present, Absent}, {"0.11.0", Present, Absent}, {"0.11.1", Present, Present}, {"0.20.0", Present, Present}} {
 		r, _, err := ResolveString(c.v)
 		if err != nil {
 			t.Fatal(err)
@@ -124,6 +124,77 @@ func TestNixlDCP(t *testing.T) {
 	} {
 		if got := NixlDCPProblem(c.conn, c.tp, c.dcp, c.mla, c.hybrid) != ""; got != c.refused {
 			t.Errorf("%s tp %d dcp %d mla %v: refused %v, want %v", c.conn, c.tp, c.dcp, c.mla, got, c.refused)
+		}
+	}
+}
+
+// TestDCPFlagsAtTags: the DCP flags as read at the release tags
+// (flags_dcp_table.go): the interleave size from 0.11.1, --dcp-comm-backend
+// from 0.18.0 with DCPCommBackend's choices where read (to 0.24.0), so
+// `--dcp` abbreviates one flag in 0.11.1-0.17.x and two from 0.18.0; the
+// -dcp alias from 0.10.2.
+func TestDCPFlagsAtTags(t *testing.T) {
+	for _, c := range []struct {
+		v        string
+		flag     string
+		in       Presence
+		choices  int
+		prefixes int
+	}{
+		{"0.11.0", "--dcp-kv-cache-interleave-size", Absent, 0, 0},
+		{"0.11.1", "--dcp-kv-cache-interleave-size", Present, 0, 1},
+		{"0.12.0", "--cp-kv-cache-interleave-size", Present, 0, 1},
+		{"0.17.1", "--dcp-comm-backend", Absent, 0, 1},
+		{"0.18.0", "--dcp-comm-backend", Present, 2, 2},
+		{"0.24.0", "--dcp-comm-backend", Present, 2, 2},
+		{"0.25.0", "--dcp-comm-backend", Present, 0, 2},
+		{"0.10.2", "-dcp", Present, 0, 0},
+	} {
+		r, _, err := ResolveString(c.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in, _ := r.FlagIn(c.flag); in != c.in {
+			t.Errorf("%s %s: %v, want %v", c.v, c.flag, in, c.in)
+		}
+		if f, ok := r.Flag(c.flag); ok && len(f.Choices) != c.choices {
+			t.Errorf("%s %s: choices %v, want %d", c.v, c.flag, f.Choices, c.choices)
+		}
+		if n := len(r.PrefixMatches("--dcp")); n != c.prefixes {
+			t.Errorf("%s: --dcp matches %d flags, want %d", c.v, n, c.prefixes)
+		}
+		if al, ok := r.ShortAliasFlag("--dcp"); !ok || al.Name != DCPFlag {
+			t.Errorf("%s: --dcp as a slipped alias: %v %t", c.v, al, ok)
+		}
+	}
+}
+
+// TestLiteralChoicesWhereRead: Literal flags carry their choices only in the
+// releases whose tags were read (to 0.24.0), and exist from the first tag
+// that has them.
+func TestLiteralChoicesWhereRead(t *testing.T) {
+	for _, c := range []struct {
+		v, flag string
+		in      Presence
+		choices int
+	}{
+		{"0.14.1", "--mamba-cache-mode", Absent, 0},
+		{"0.15.0", "--mamba-cache-mode", Present, 3},
+		{"0.24.0", "--mamba-cache-mode", Present, 3},
+		{"0.28.0", "--mamba-cache-mode", Present, 0},
+		{"0.10.1", "--mm-encoder-tp-mode", Absent, 0},
+		{"0.10.2", "--mm-encoder-tp-mode", Present, 2},
+		{"0.26.0", "--mm-encoder-tp-mode", Present, 0},
+	} {
+		r, _, err := ResolveString(c.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in, _ := r.FlagIn(c.flag); in != c.in {
+			t.Errorf("%s %s: %v, want %v", c.v, c.flag, in, c.in)
+		}
+		if f, ok := r.Flag(c.flag); ok && len(f.Choices) != c.choices {
+			t.Errorf("%s %s: choices %v, want %d", c.v, c.flag, f.Choices, c.choices)
 		}
 	}
 }

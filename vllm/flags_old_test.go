@@ -48,8 +48,9 @@ func TestOldFlagPresence(t *testing.T) {
 		{"0.6.0", "--config-format", Maybe},
 		{"0.6.1", "--config-format", Present},
 		{"0.11.1", "--config_format", Present},
-		// Read first at the v0.11.0 tag; earlier releases unverified.
-		{"0.10.2", "--mm-encoder-tp-mode", Maybe},
+		// Absent at the v0.10.1.1 tag, present at v0.10.2 (flags_dcp_table.go).
+		{"0.10.1", "--mm-encoder-tp-mode", Absent},
+		{"0.10.2", "--mm-encoder-tp-mode", Present},
 		{"0.11.0", "--mm-encoder-tp-mode", Present},
 		{"0.10.2", "--safetensors-load-strategy", Maybe},
 		{"0.11.0", "--safetensors-load-strategy", Present},

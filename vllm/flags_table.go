@@ -197,7 +197,7 @@ var flagTable = []Flag{
 	{Name: "master-addr", Kind: String, Default: "127.0.0.1", Span: Span{Since: v0111, Confirmed: v0120}, Doc: "address of node rank 0 with --nnodes", Source: srcNnodes},
 	{Name: "master-port", Kind: Int, Default: "29501", Span: Span{Since: v0111, Confirmed: v0120}, Doc: "torch.distributed port with --nnodes", Source: srcNnodes},
 	{Name: "decode-context-parallel-size", Aliases: []string{"-dcp"}, Kind: Int, Default: "1", Span: dcpSpan,
-		Doc: "decode context parallel (TP divisible by DCP; see Release.DCP)", Source: srcFacts + "; " + srcDCP},
+		Doc: "decode context parallel (TP divisible by DCP; see Release.DCP)", Verified: true, Source: srcFacts + "; " + srcDCP + "; " + srcDCPAlias},
 	{Name: "prefill-context-parallel-size", Aliases: []string{"-pcp"}, Kind: Int, Default: "1", Span: Span{Since: v0130},
 		Doc: "prefill context parallel", Source: srcFacts + "; first release unverified"},
 	{Name: "disable-custom-all-reduce", Kind: Bool, Default: "False", Span: Span{Since: vPre},

@@ -47,6 +47,7 @@ var (
 	v0221 = mustVersion("0.22.1")
 	v0230 = mustVersion("0.23.0")
 	v0240 = mustVersion("0.24.0")
+	v0250 = mustVersion("0.25.0")
 	v0260 = mustVersion("0.26.0")
 	v0280 = mustVersion("0.28.0")
 )

@@ -93,6 +93,7 @@ const (
 	VLHostOnlyEnv         diag.Code = "VL308"
 	VLCRLF                diag.Code = "VL309"
 	VLExportCommand       diag.Code = "VL310"
+	VLShBashism           diag.Code = "VL311"
 	VLSpecAddress         diag.Code = "VL401"
 	VLSpecNodeCount       diag.Code = "VL402"
 	VLSpecHostIP          diag.Code = "VL403"
@@ -195,6 +196,7 @@ var lintEntries = []Entry{
 	{VLHostOnlyEnv, "host-only-env", diag.Warning, "Variable set on the host is not passed into the container"},
 	{VLCRLF, "crlf", diag.Error, "Shell file with Windows artefacts: CRLF line endings, a byte-order mark or PowerShell continuations"},
 	{VLExportCommand, "export-command", diag.Error, "export followed by a command, which export does not run"},
+	{VLShBashism, "sh-bashism", diag.Warning, "A #!/bin/sh script decides whether a launch runs with a bash-only test (== in [ ], [[ ]]), false under dash"},
 	{VLSpecAddress, "spec-address", diag.Error, "DP address is not the spec's primary node"},
 	{VLSpecNodeCount, "spec-node-count", diag.Warning, "The scripts start a different number of nodes than the spec"},
 	{VLSpecHostIP, "spec-host-ip", diag.Warning, "VLLM_HOST_IP (in a P/D pool, also VLLM_NIXL_SIDE_CHANNEL_HOST) is not a spec node's address (the pool's)"},

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"bytes"
 	"regexp"
 	"sort"
 	"strings"
@@ -239,6 +240,7 @@ func (fe *frontEnd) notePlaceholders(src *source) {
 	if len(list) > shown {
 		list = append(append([]string(nil), list[:shown]...), "...")
 	}
+	msg := "placeholders stand for values to fill in: " + strings.Join(list, ", ") + "; each is read as one unresolved value and checks that need it are skipped"
 	hint := "fill them in (or pass the values through variables) to have those checks run"
 	for _, n := range names {
 		if strings.HasPrefix(n, "{{") {
@@ -246,7 +248,11 @@ func (fe *frontEnd) notePlaceholders(src *source) {
 			break
 		}
 	}
-	fe.diags = append(fe.diags, diagAt(fe.file, at, CodePlaceholder, "placeholders stand for values to fill in: "+strings.Join(list, ", ")+"; each is read as one unresolved value and checks that need it are skipped", hint))
+	if kserveTemplated(src.data, names) {
+		msg = "KServe's LLMInferenceService controller fills in " + strings.Join(list, ", ") + " when it reconciles the resource: it renders the merged spec as a Go template of the LLMInferenceService itself ({{.Name}} is metadata.name); vlaunch reads each as one unresolved value and skips the checks that need it"
+		hint = "nothing to render before applying: the controller substitutes these (KServe pkg/controller/v1alpha2/llmisvc/config_merge.go ReplaceVariables)"
+	}
+	fe.diags = append(fe.diags, diagAt(fe.file, at, CodePlaceholder, msg, hint))
 }
 
 // diagAt makes an info note of the front end.
@@ -286,4 +292,48 @@ func (fe *frontEnd) placeholdersUsed() func(string) bool {
 		}
 		return false
 	}
+}
+
+// kserveLLMISvc matches a KServe LLMInferenceService (or its Config) document.
+var kserveLLMISvc = regexp.MustCompile(`(?m)^kind:[ \t]*["']?LLMInferenceService(Config)?["']?[ \t]*$`)
+
+// kserveTemplated reports placeholders that are all Go-template actions of
+// a file declaring a KServe LLMInferenceService: KServe's controller
+// executes the merged spec (the resource's own spec included, MergeSpecs
+// then ReplaceVariables) as a text/template whose data is the
+// LLMInferenceService, with missingkey=error (kserve/kserve@d46d5248
+// pkg/controller/v1alpha2/llmisvc/config_merge.go), so `{{.Name}}` is the
+// resource's name, filled in by the controller, not by a render step of
+// the user's.
+func kserveTemplated(data []byte, names []string) bool {
+	if !kserveLLMISvc.Match(data) || !bytes.Contains(data, []byte("serving.kserve.io/")) {
+		return false
+	}
+	for _, n := range names {
+		if !kserveAction(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// kserveData are the roots a KServe template action reads: the embedded
+// LLMInferenceService's fields, the controller's GlobalConfig, and its one
+// function, ChildName. Helm's roots (.Values, .Release, .Chart) are not
+// among them: a Helm chart of an LLMInferenceService is rendered first.
+var kserveData = []string{".Name", ".Namespace", ".ObjectMeta", ".Spec", ".Labels", ".Annotations", ".UID", ".GlobalConfig", "ChildName"}
+
+// kserveAction reports a `{{ ... }}` action that reads only KServe's data.
+func kserveAction(n string) bool {
+	if !strings.HasPrefix(n, "{{") || !strings.HasSuffix(n, "}}") {
+		return false
+	}
+	body := strings.Trim(strings.TrimSuffix(strings.TrimPrefix(n, "{{"), "}}"), "- \t")
+	for _, root := range kserveData {
+		if strings.HasPrefix(body, root) {
+			rest := body[len(root):]
+			return rest == "" || rest[0] == '.' || rest[0] == ' '
+		}
+	}
+	return false
 }
