@@ -19,7 +19,7 @@ func TestPDDecodeSeqsChoices(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := newPDSearch(d, base, own)
+		s := newPDSearch(d, base, own, nil)
 		s.candidates()
 		seen := map[string]map[int]bool{spec.RolePrefill: {}, spec.RoleDecode: {}}
 		onlySmall := 0
@@ -28,7 +28,7 @@ func TestPDDecodeSeqsChoices(t *testing.T) {
 			if p.role == spec.RoleDecode && p.set.MaxNumSeqs > 0 && p.fits {
 				q := p.set
 				q.MaxNumSeqs = 0
-				if d := s.pool(spec.RoleDecode, q); !d.fits {
+				if d := s.pool(spec.RoleDecode, own.dtype(), q); !d.fits {
 					onlySmall++
 				}
 			}
