@@ -177,8 +177,8 @@ func TestPDBoundaryNode(t *testing.T) {
 		t.Fatalf("%d boundary candidates, on nodes %v: want several, at more than one boundary", n, bounds)
 	}
 	// A boundary split applied validates as the same split. (The plan's
-	// best is no longer one: with FP8 KV tried and the pools run at the
-	// loop's rate, whole-node 4P+1D splits rank first.)
+	// best is no longer one: with FP8 KV tried, whole-node 4P+1D splits
+	// rank first.)
 	out, err := Apply(src, own, *first)
 	if err != nil {
 		t.Fatal(err)
