@@ -77,7 +77,10 @@ type pdReplay struct {
 	pre, dec input.Input // the pools with the result's workload
 	sameNode bool
 	router   string
-	n        int // the input length: the scenario read
+	// handoff is the hand-off of the connector the spec names
+	// (pd.HandoffOf, as check prices it).
+	handoff vllm.KVHandoff
+	n       int // the input length: the scenario read
 	// clientCap is the client's --max-concurrency over a rate (bench.
 	// LoadCapped; 0: none), replayed by pd.EvaluateCapped.
 	clientCap int
@@ -201,6 +204,7 @@ func newPDReplay(dep *resolve.Deployment, pre, dec input.Input, r *bench.Result)
 		}
 		*pool.dst = in
 	}
+	p.handoff = pd.HandoffOf(dep.PD.Connector.Name, nil, &p.dec)
 	return p, nil
 }
 
@@ -217,12 +221,13 @@ func calibrationOf(eff perf.Efficiency) resolve.Calibration {
 	return resolve.Calibration{File: f, Source: "the fit's candidate constants"}
 }
 
-// scenario predicts the result with the constants eff through pd.Evaluate;
+// scenario predicts the result with the constants eff through the P/D
+// model with the spec's connector's hand-off (check's);
 // ok is false when the model gives no scenario (a pool without KV).
 func (p *pdReplay) scenario(eff perf.Efficiency) (pd.Scenario, bool) {
 	pre, dec := p.pre, p.dec
 	pre.Calibration, dec.Calibration = calibrationOf(eff), calibrationOf(eff)
-	rep, _ := pd.EvaluateCapped(&pre, &dec, p.sameNode, p.router, vllm.NixlHandoff(), p.clientCap, slo.Options{Seed: replaySeed})
+	rep, _ := pd.EvaluateCapped(&pre, &dec, p.sameNode, p.router, p.handoff, p.clientCap, slo.Options{Seed: replaySeed})
 	s := rep.Scenario(p.n)
 	if s == nil {
 		return pd.Scenario{}, false

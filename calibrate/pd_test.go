@@ -255,3 +255,50 @@ func TestPDFitBounded(t *testing.T) {
 		t.Errorf("colocated default %d, want 0 (the fitter's own)", got)
 	}
 }
+
+// TestPDReplayPricesTheSpecsConnector: a spec whose pools are joined by
+// another connector than NIXL is replayed with that connector's hand-off,
+// as check prices it (pd.HandoffOf): P2pNcclConnector's layer-wise push
+// on the example (vLLM 0.11.0 has it), whose TTFT differs from NIXL's
+// read after the prefill. calibrate priced every hand-off as NIXL's.
+func TestPDReplayPricesTheSpecsConnector(t *testing.T) {
+	d := pdExample(t)
+	c, ok := vllm.KVConnectorNamed("P2pNcclConnector")
+	if !ok {
+		t.Fatal("no P2pNcclConnector in the registry table")
+	}
+	p2p := *d.PD
+	p2p.Connector = c
+	other := *d
+	other.PD = &p2p
+	r := anyscaleC8("conc8.json", bench.Load{Kind: bench.LoadClosedLoop, Concurrency: 8, Prompts: 40})
+	scenario := func(dep *resolve.Deployment) pd.Scenario {
+		pre, dec := pools(t, dep)
+		p, err := newPDReplay(dep, pre, dec, &r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, ok := p.scenario(perf.DefaultEfficiency)
+		if !ok {
+			t.Fatal("no scenario")
+		}
+		// check's own pricing of the same pools and workload.
+		want, _ := pd.EvaluateCapped(&p.pre, &p.dec, dep.PD.SameNode(), dep.PD.Router.Kind, pd.HandoffOf(dep.PD.Connector.Name, nil, &p.dec), 0,
+			slo.Options{Seed: replaySeed})
+		w := want.Scenario(p.n)
+		if w == nil {
+			t.Fatal("check's model gives no scenario")
+		}
+		if w.TTFT.P50 != s.TTFT.P50 || w.Transfer.Connector != s.Transfer.Connector {
+			t.Errorf("%s: the replay's TTFT p50 %.6g s (connector %q), check's %.6g s (%q)", dep.PD.Connector.Name, s.TTFT.P50, s.Transfer.Connector, w.TTFT.P50, w.Transfer.Connector)
+		}
+		return s
+	}
+	nixl, push := scenario(d), scenario(&other)
+	if push.Transfer.Connector != "P2pNcclConnector" {
+		t.Errorf("the P2pNccl spec's hand-off is priced as %q, want P2pNcclConnector's", push.Transfer.Connector)
+	}
+	if push.TTFTParts.TransferS == nixl.TTFTParts.TransferS {
+		t.Errorf("the layer-wise push exposes %.6g s of transfer, NIXL's read as much: the connector does not reach the replay", push.TTFTParts.TransferS)
+	}
+}

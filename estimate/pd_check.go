@@ -8,7 +8,6 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/resolve"
-	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // PDReport is the `disaggregated` section of a check report (package pd).
@@ -80,13 +79,13 @@ func colocated(d *resolve.Deployment, opt PerfOptions) *pd.Colocated {
 
 // EvaluatePD is the P/D model of a deployment whose pools are pre and dec,
 // joined by the KV connector named connector (the registry's name or its
-// short form): the connector's hand-off (vllm.KVHandoffOf, priced by
+// short form): the connector's hand-off (pd.HandoffOf, priced by
 // pd.UseConnectorSemantics; NixlConnector's is pd.Evaluate's) with the
 // decode pool's environment (MoRIIO's read mode) and no
 // kv_connector_extra_config (vlaunch writes none). check and plan both
 // evaluate through it, so plan's figures for a P/D candidate are the ones
 // check prints after --apply.
 func EvaluatePD(pre, dec *input.Input, connector string, sameNode bool, router string, opt slo.Options) (pd.Report, []slo.Verdict) {
-	h := vllm.KVHandoffOf(connector, dec.Release().Version, nil, dec.Env)
+	h := pd.HandoffOf(connector, nil, dec)
 	return pd.EvaluateCapped(pre, dec, sameNode, router, h, dec.Workload.ClientMaxConcurrency, opt) // 0: EvaluateConnector
 }

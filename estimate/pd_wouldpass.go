@@ -166,6 +166,8 @@ func pdWouldPass(d *resolve.Deployment, rep *pd.Report, vs []slo.Verdict, opt Pe
 			}
 		case v.Unit == "s" && strings.HasPrefix(v.Name, "TPOT"):
 			role = spec.RoleDecode
+		case v.Unit == "s" && v.Binding == pd.PartTransfer && sc != nil:
+			got = append(got, a.fasterNIC(v, sc)...)
 		case v.Unit == "s" && strings.HasPrefix(v.Binding, "prefill"):
 			role = spec.RolePrefill
 		case v.Unit == "s" && (strings.HasPrefix(v.Binding, "decode") || strings.HasPrefix(v.Binding, "first decode")):
@@ -278,6 +280,76 @@ func (a *pdAdvisor) sessions(v *slo.Verdict, sc *pd.Scenario) (out []pdClaim, bo
 		return append(out, *last), bound
 	}
 	return out, bound
+}
+
+// nicRates are the per-NIC line rates (Gbit/s, one direction) the
+// faster-NIC line tries: Ethernet's and InfiniBand's (EDR 100, HDR 200,
+// NDR 400, XDR 800) port speeds.
+var nicRates = []float64{25, 50, 100, 200, 400, 800}
+
+// nicRate is hardware.network.inter_node.bandwidth_gbit_per_s: g.
+func nicRate(g float64) pdEdit {
+	return pdEdit{fmt.Sprintf("hardware.network.inter_node.bandwidth_gbit_per_s: %g", g),
+		func(s *spec.Deployment) { s.Hardware.Network.InterNode.BandwidthGbitPerS = g }}
+}
+
+// fasterNIC is the line for a TTFT verdict v the KV transfer dominates
+// (scenario sc), its hand-off over the NICs: the slowest line rate of
+// nicRates above the spec's at which the P/D model on the spec with it
+// passes v (the fastest evaluated first, then halving the rates between:
+// TTFT only falls as the NICs get faster), or the fastest's figure when
+// none does. Pools sharing a node move the KV over NVLink: no line.
+func (a *pdAdvisor) fasterNIC(v *slo.Verdict, sc *pd.Scenario) []pdClaim {
+	now := a.d.Network.InterGbitPerSPerNIC
+	if a.d.PD.SameNode() || sc.Transfer.SameNode != nil || now <= 0 {
+		return nil
+	}
+	var rates []float64
+	for _, g := range nicRates {
+		if g > now {
+			rates = append(rates, g)
+		}
+	}
+	if len(rates) == 0 {
+		return nil
+	}
+	try := func(g float64) (pdClaim, bool) {
+		e := nicRate(g)
+		vs, rep := a.evaluate(e)
+		w := verdictNamed(vs, v.Name)
+		if w == nil || rep == nil || w.Predicted <= 0 || w.Unbounded {
+			return pdClaim{}, false
+		}
+		transfer := ""
+		if s := rep.Scenario(a.d.Workload.InputTokens); s != nil {
+			transfer = fmt.Sprintf(", its KV transfer %s", textfmt.Seconds(s.TTFTParts.TransferS))
+		}
+		return pdClaim{verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e,
+			line: fmt.Sprintf("%s per NIC (now %g; the KV transfer, %s of the mean TTFT, binds it): the P/D model on that spec gives %s (%s)%s",
+				e.what, now, textfmt.Seconds(sc.TTFTParts.TransferS), figure(v, w.Predicted), strings.ToUpper(w.Verdict), transfer)}, true
+	}
+	top, ok := try(rates[len(rates)-1])
+	if !ok {
+		return nil
+	}
+	if top.verdict2 != slo.VerdictPass {
+		top.line += ": no NIC tried passes it alone"
+		return []pdClaim{top}
+	}
+	best, lo, hi := top, 0, len(rates)-1 // rates[hi] passes; below lo none tried
+	for lo < hi {
+		mid := (lo + hi) / 2
+		c, ok := try(rates[mid])
+		if !ok {
+			break
+		}
+		if c.verdict2 == slo.VerdictPass {
+			best, hi = c, mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return []pdClaim{best}
 }
 
 // poolSpec is the spec's pool of role.

@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -194,4 +195,71 @@ func TestPDOneOutputTokenTPOT(t *testing.T) {
 	if v.Verdict != slo.VerdictPass || v.Predicted != 0 || v.Verdict != c.Verdict || v.Predicted != c.Predicted || len(v.WouldPass) != 0 {
 		t.Errorf("P/D TPOT %s %v %q, colocated %s %v: want both the trivial PASS at 0 s", v.Verdict, v.Predicted, v.WouldPass, c.Verdict, c.Predicted)
 	}
+}
+
+// A TTFT verdict the KV transfer binds gets the faster-NIC line: the
+// slowest per-NIC line rate (nicRates) at which the P/D model on the spec
+// with it passes. On the slow-NIC spec (10 Gbit/s, a 0.84 s hand-off
+// alone) the p50 target of 800 ms: the line's rate, applied, gives the
+// figure and PASS it prints (CheckPD of the edited spec, to the digit),
+// and the next slower rate does not pass; the p99 target of 1 s, which no
+// rate up to 800 Gbit/s passes, gets the fastest rate's figure and says
+// so. No line said what NIC would do before.
+func TestPDWouldPassFasterNIC(t *testing.T) {
+	const file = "pd/testdata/pdleft-llama8b-slownic.yaml"
+	d := pdleftSpec(t, file, "0.8", "1.0")
+	opt := PerfOptions{Seed: 1}
+	r := CheckPD(d, opt)
+	rep := *r.Disaggregated
+	vs := CheckPD(d, PerfOptions{Seed: 1, NoAdvice: true}).SLO
+	claims := pdWouldPass(d, &rep, vs, opt)
+	nic := map[string]pdClaim{}
+	for _, c := range claims {
+		if c.edit != nil && strings.HasPrefix(c.edit.what, "hardware.network.inter_node.bandwidth_gbit_per_s: ") {
+			nic[c.verdict] = c
+		}
+	}
+	const p50, p99 = "TTFT p50 at 8000 input tokens", "TTFT p99 at 8000 input tokens"
+	for _, name := range []string{p50, p99} {
+		v := verdictNamed(r.SLO, name)
+		c, ok := nic[name]
+		if v == nil || v.Binding != "KV transfer" || !ok || !slices.Contains(v.WouldPass, c.line) {
+			t.Fatalf("%s: %+v; faster-NIC claim %+v (found %t)", name, v, c, ok)
+		}
+		ed, ok := editPD(d, *c.edit)
+		if !ok {
+			t.Fatalf("%s: %q does not apply", name, c.edit.what)
+		}
+		w := verdictNamed(CheckPD(ed, PerfOptions{Seed: 1, NoAdvice: true}).SLO, name)
+		if w == nil || w.Predicted != c.figure || w.Verdict != c.verdict2 || !strings.Contains(c.line, figure(w, w.Predicted)+" ("+strings.ToUpper(w.Verdict)+")") {
+			t.Errorf("%s: %q applied gives %+v; the line: %s", name, c.edit.what, w, c.line)
+		}
+		t.Logf("%s: %s", name, c.line)
+	}
+	c := nic[p50]
+	if c.verdict2 != slo.VerdictPass {
+		t.Fatalf("p50: %s, want a rate that passes", c.line)
+	}
+	g := ed50Rate(t, c.edit.what)
+	i := slices.Index(nicRates, g)
+	if i <= 0 {
+		t.Fatalf("p50: rate %g is not one of %v above the slowest", g, nicRates)
+	}
+	slower, _ := editPD(d, nicRate(nicRates[i-1]))
+	if w := verdictNamed(CheckPD(slower, PerfOptions{Seed: 1, NoAdvice: true}).SLO, p50); w == nil || w.Verdict == slo.VerdictPass {
+		t.Errorf("p50: %g Gbit/s passes too (%+v): the line's rate is not the slowest that does", nicRates[i-1], w)
+	}
+	if c := nic[p99]; c.verdict2 == slo.VerdictPass || !strings.HasSuffix(c.line, "no NIC tried passes it alone") || !strings.HasPrefix(c.line, "hardware.network.inter_node.bandwidth_gbit_per_s: 800 ") {
+		t.Errorf("p99: %s, want the fastest rate's figure, not passing", c.line)
+	}
+}
+
+// ed50Rate is the rate an edit "hardware.network.inter_node.bandwidth_gbit_per_s: G" sets.
+func ed50Rate(t *testing.T, what string) float64 {
+	t.Helper()
+	var g float64
+	if _, err := fmt.Sscanf(what, "hardware.network.inter_node.bandwidth_gbit_per_s: %g", &g); err != nil {
+		t.Fatalf("%q: %v", what, err)
+	}
+	return g
 }

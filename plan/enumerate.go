@@ -6,7 +6,7 @@ import (
 )
 
 // Enumerate lists every candidate of the space for the spec's deployment
-// d, in a fixed order (layout, weights, KV, backend, DBO, max_num_seqs,
+// d, in a fixed order (layout, weights and KV (Space.dtypes), backend, DBO, max_num_seqs,
 // max_num_batched_tokens, speculative decoding). A backend and DBO are varied only where the
 // MoE all-to-all runs (expert parallel with DP > 1) and the user did not
 // pin the backend through VLLM_ALL2ALL_BACKEND. A layout that splits the
@@ -21,22 +21,20 @@ func (s Space) Enumerate(d *resolve.Deployment) []Settings {
 			continue // the spec's decode_context_parallel_size cannot split this TP group (SPEC135)
 		}
 		a2a := s.backendChoices(d, l)
-		for _, w := range s.Weights {
-			if l.BlockSplitProblem(d.Model, fromCheckpoint(d, w)) != "" {
+		for _, f := range s.dtypes(Settings{}) {
+			if l.BlockSplitProblem(d.Model, fromCheckpoint(d, f.weights)) != "" {
 				continue // vLLM refuses to split these weights so (SPEC124)
 			}
-			for _, kv := range s.KV {
-				for _, b := range a2a {
-					for _, dbo := range s.dboChoices(d, b) {
-						for _, seqs := range seqsChoices(d, l.DP*l.ReplicaCount()) {
-							for _, toks := range s.Tokens {
-								if toks > 0 && seqs > toks {
-									continue // vLLM requires max_num_batched_tokens ≥ max_num_seqs
-								}
-								for _, sp := range specs {
-									out = append(out, Settings{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Replicas: oneIsZero(l.ReplicaCount()), Weights: w, KVCacheDType: kv,
-										All2All: b, DBO: dbo, MaxNumSeqs: seqs, MaxNumBatchedTokens: toks, Speculative: sp.method, SpecTokens: sp.tokens})
-								}
+			for _, b := range a2a {
+				for _, dbo := range s.dboChoices(d, b) {
+					for _, seqs := range seqsChoices(d, l.DP*l.ReplicaCount()) {
+						for _, toks := range s.Tokens {
+							if toks > 0 && seqs > toks {
+								continue // vLLM requires max_num_batched_tokens ≥ max_num_seqs
+							}
+							for _, sp := range specs {
+								out = append(out, Settings{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Replicas: oneIsZero(l.ReplicaCount()), Weights: f.weights, KVCacheDType: f.kv,
+									All2All: b, DBO: dbo, MaxNumSeqs: seqs, MaxNumBatchedTokens: toks, Speculative: sp.method, SpecTokens: sp.tokens})
 							}
 						}
 					}

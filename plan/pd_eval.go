@@ -48,7 +48,7 @@ func (p *pdEval) promises(q *pdEval) bool {
 func (s *pdSearch) evaluated(cands []Settings) []*evaluated {
 	var out []*evaluated
 	for _, c := range cands {
-		pre, dec, same := s.pair(c.PD)
+		pre, dec, same := s.pair(c.dtype(), c.PD)
 		e := &evaluated{Candidate: Candidate{Settings: c, GPUs: pre.bound.Pool.GPUs + dec.bound.Pool.GPUs}, pd: &pdEval{pre: pre, dec: dec, router: s.routerKind(), connector: s.connector(), sameNode: same}}
 		e.Fits = pre.err == nil && dec.err == nil && pre.fits && dec.fits
 		if e.Fits {

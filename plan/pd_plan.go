@@ -33,8 +33,9 @@ func colocatedBase(d *resolve.Deployment) (*resolve.Deployment, Settings, error)
 }
 
 // pdCandidates are the P/D candidates of d (the spec's own pools first,
-// for a P/D spec), or none with why in sum.
-func pdCandidates(d, base *resolve.Deployment, own Settings, sum *PDSummary) []*evaluated {
+// for a P/D spec), their pools tried with the formats of space (the
+// colocated search's, Space.dtypes), or none with why in sum.
+func pdCandidates(d, base *resolve.Deployment, own Settings, space Space, sum *PDSummary) []*evaluated {
 	if why := pdNotTried(d); why != "" {
 		sum.NotTried = why
 		return nil
@@ -42,15 +43,15 @@ func pdCandidates(d, base *resolve.Deployment, own Settings, sum *PDSummary) []*
 	if base == nil {
 		base = d
 	}
-	s := newPDSearch(d, base, own)
+	s := newPDSearch(d, base, own, space.dtypes(own))
 	var cands []Settings
 	seen := map[string]bool{}
 	if own.PD != nil {
 		cands = append(cands, own)
-		seen[pdKey(own.PD)] = true
+		seen[pdKey(own.dtype(), own.PD)] = true
 	}
 	for _, c := range s.candidates() {
-		if k := pdKey(c.PD); !seen[k] {
+		if k := pdKey(c.dtype(), c.PD); !seen[k] {
 			seen[k] = true
 			cands = append(cands, c)
 		}
@@ -69,13 +70,15 @@ func pdCandidates(d, base *resolve.Deployment, own Settings, sum *PDSummary) []*
 	} else if len(s.boundaries(nodes)) > 0 {
 		split = "P/D pools take whole nodes, the first nodes prefill (in the spec's order; every split up to 8 nodes, eighths and thirds of more), or share one boundary node (every node, every count of its GPUs to prefill, its first ones; up to 8 nodes, not on Kubernetes): each instance of a pool sharing it inside one node, resolve's split, the hand-off priced as check does (over NVLink for the pairs both on the boundary node, over the NICs for the rest)"
 	}
-	sum.Notes = append(sum.Notes, split+"; both pools keep the spec's weights and KV-cache dtype; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs; a pool choice that another on the same nodes beats on every figure of the bound is dropped",
+	sum.Notes = append(sum.Notes, split+"; both pools run one weight format and KV-cache dtype, each the colocated candidates run; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs; a pool choice that another on the same nodes beats on every figure of the bound is dropped",
 		"P/D figures are `vlaunch check`'s model of a disaggregated deployment (estimate/pd: no constant fitted to P/D runs; its errors on published ones are in docs/calibration-pd.md); the Pareto front and the sensitivity are the colocated candidates'")
 	return out
 }
 
-// pdKey identifies a P/D candidate's pools.
-func pdKey(p *PDSettings) string { return fmt.Sprintf("%+v|%+v", p.Prefill, p.Decode) }
+// pdKey identifies a P/D candidate: its pools and their formats.
+func pdKey(f dtype, p *PDSettings) string {
+	return fmt.Sprintf("%s|%s|%+v|%+v", f.weights, f.kv, p.Prefill, p.Decode)
+}
 
 // firstColocated is the best-ranked colocated candidate of the top list
 // (the sensitivity and the unmet SLOs' hardware change probe colocated
@@ -107,8 +110,14 @@ func colocatedOnly(fit []*evaluated) []*evaluated {
 }
 
 // finish counts the P/D simulations and says, when the best P/D candidate
-// ranks below the best colocated one, why P/D does not pay here.
-func (s *PDSummary) finish(fit []*evaluated, seed uint64, slots []sloSlot, st *Stats) {
+// ranks below the best colocated one, why P/D does not pay here. The best
+// colocated candidate is first (firstColocated: the one the top list
+// ranks first, with the figures the list prints), so the line and the
+// list name one candidate with one figure: the ranking's sort of every
+// simulated candidate put a ranking run ahead of #1's confirmation when
+// their figures were close (qwen35-pd-nixl-2x8b200: 351.8 against #1's
+// 351.5 per GPU, two "best colocated", verify39).
+func (s *PDSummary) finish(fit []*evaluated, first *evaluated, seed uint64, slots []sloSlot, st *Stats) {
 	if !s.Tried {
 		return
 	}
@@ -119,26 +128,28 @@ func (s *PDSummary) finish(fit []*evaluated, seed uint64, slots []sloSlot, st *S
 		return
 	}
 	simulateAPDLeader(fit, seed, slots)
-	var bestPD, bestColo *evaluated
+	var bestPD *evaluated
+	bestColo := first
 	for _, e := range rankActual(fit) {
 		if e.pd != nil {
 			s.Simulated++
 			if bestPD == nil {
 				bestPD = e
 			}
-		} else if bestColo == nil {
-			bestColo = e
 		}
 	}
 	if bestPD == nil || bestColo == nil || bestPD.pd.report == nil || len(bestPD.pd.report.Scenarios) == 0 {
 		return
 	}
-	like := bestLike(fit, bestPD, seed, slots, st)
+	like := bestColo
+	if formatsOf(bestColo) != pdFormats(fit, bestPD) {
+		like = bestLike(fit, bestPD, seed, slots, st)
+	}
 	if like != nil && like.Score.Better(bestPD.Score) {
 		f := pdFormats(fit, bestPD)
-		s.NoPay = noPay(bestPD, like, f) + otherFormats(f, bestColo)
+		s.NoPay = noPay(bestPD, like, f) + otherFormats(f, bestColo, pdWith(fit, bestColo))
 	} else if bestColo.Score.Better(bestPD.Score) {
-		s.NoPay = pdPaysButFormats(pdFormats(fit, bestPD), bestPD, like, bestColo)
+		s.NoPay = pdPaysButFormats(pdFormats(fit, bestPD), bestPD, like, bestColo, pdWith(fit, bestColo))
 	}
 }
 
@@ -203,26 +214,48 @@ func bestLike(fit []*evaluated, p *evaluated, seed uint64, slots []sloSlot, st *
 	return nil
 }
 
+// pdWith reports whether a P/D candidate that fits runs colocated
+// candidate c's weights and KV-cache dtype settings.
+func pdWith(fit []*evaluated, c *evaluated) bool {
+	for _, e := range fit {
+		if e.pd != nil && e.Fits && e.Settings.dtype() == c.Settings.dtype() {
+			return true
+		}
+	}
+	return false
+}
+
+// pdWithWords says what became of the P/D pools with the best colocated
+// candidate's formats: ranked lower (tried), or no pair of them fits and
+// is one vLLM pairs.
+func pdWithWords(tried bool) string {
+	if tried {
+		return "the P/D pools with those formats rank lower"
+	}
+	return "no P/D pair with those formats fits and is one NIXL pairs"
+}
+
 // otherFormats adds, when the best colocated candidate c runs other
-// formats than P/D candidate p (which P/D was not tried with), c's figures.
-func otherFormats(f formats, c *evaluated) string {
+// formats than the best P/D candidate, c's figures and what became of the
+// P/D pools with c's formats (tried: some fit).
+func otherFormats(f formats, c *evaluated, tried bool) string {
 	if formatsOf(c) == f {
 		return ""
 	}
-	return fmt.Sprintf("; the best colocated overall, %s with %s, serves %.1f per GPU and meets %d of %d: the P/D pools were not tried with those formats",
-		c.Settings.Layout(), formatsOf(c), c.PerGPU, passed(c), len(c.SLO))
+	return fmt.Sprintf("; the best colocated overall, %s with %s, serves %.1f per GPU and meets %d of %d (%s)",
+		c.Settings.Layout(), formatsOf(c), c.PerGPU, passed(c), len(c.SLO), pdWithWords(tried))
 }
 
-// pdPaysButFormats is the line when P/D beats (or matches) colocated at
-// its own formats but the best colocated candidate, in formats P/D was
-// not tried with, beats it.
-func pdPaysButFormats(f formats, p, like, c *evaluated) string {
+// pdPaysButFormats is the line when the best P/D candidate beats (or
+// matches) colocated at its own formats but the best colocated candidate,
+// in other formats, beats it.
+func pdPaysButFormats(f formats, p, like, c *evaluated, tried bool) string {
 	at := "no colocated candidate runs them"
 	if like != nil {
 		at = fmt.Sprintf("colocated %s with them serves %.1f per GPU and meets %d of %d", like.Settings.Layout(), like.PerGPU, passed(like), len(like.SLO))
 	}
-	return fmt.Sprintf("P/D pays at the spec's formats (%s: the best P/D, %s, serves %.1f output tokens/s per GPU and meets %d of %d; %s), but colocated %s with %s, which the P/D pools were not tried with, serves %.1f per GPU and meets %d of %d",
-		f, p.Shape(), p.PerGPU, passed(p), len(p.SLO), at, c.Settings.Layout(), formatsOf(c), c.PerGPU, passed(c), len(c.SLO))
+	return fmt.Sprintf("P/D pays at its best formats (%s: the best P/D, %s, serves %.1f output tokens/s per GPU and meets %d of %d; %s), but colocated %s with %s serves %.1f per GPU and meets %d of %d (%s)",
+		f, p.Shape(), p.PerGPU, passed(p), len(p.SLO), at, c.Settings.Layout(), formatsOf(c), c.PerGPU, passed(c), len(c.SLO), pdWithWords(tried))
 }
 
 // lowLoad is the prefill pool's utilisation below which plan calls the

@@ -20,7 +20,7 @@ func TestPDDecodeSeqsChoices(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := newPDSearch(d, base, own)
+		s := newPDSearch(d, base, own, nil)
 		s.candidates()
 		seen := map[string]map[int]bool{spec.RolePrefill: {}, spec.RoleDecode: {}}
 		onlySmall := 0
@@ -29,7 +29,7 @@ func TestPDDecodeSeqsChoices(t *testing.T) {
 			if p.role == spec.RoleDecode && p.set.MaxNumSeqs > 0 && holdsAll(p) {
 				q := p.set
 				q.MaxNumSeqs = 0
-				if d := s.pool(spec.RoleDecode, q); !holdsAll(d) {
+				if d := s.pool(spec.RoleDecode, own.dtype(), q); !holdsAll(d) {
 					onlySmall++
 				}
 			}

@@ -102,14 +102,14 @@ func TestPDSharedNodeSplitIsResolves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newPDSearch(d, base, own)
+	s := newPDSearch(d, base, own, nil)
 	pool := func(inst, tp int) PoolSettings {
 		return PoolSettings{Nodes: []string{"node0"}, Instances: inst, TP: tp, PP: 1, DP: 1}
 	}
-	if p, q, same := s.pair(&PDSettings{Prefill: pool(1, 4), Decode: pool(1, 4)}); p.err != nil || q.err != nil || !same {
+	if p, q, same := s.pair(own.dtype(), &PDSettings{Prefill: pool(1, 4), Decode: pool(1, 4)}); p.err != nil || q.err != nil || !same {
 		t.Fatalf("1 × TP 4 + 1 × TP 4 on 8 GPUs: %v %v same node %v", p.err, q.err, same)
 	}
-	p, _, _ := s.pair(&PDSettings{Prefill: pool(1, 4), Decode: pool(2, 4)})
+	p, _, _ := s.pair(own.dtype(), &PDSettings{Prefill: pool(1, 4), Decode: pool(2, 4)})
 	if p.err == nil || !strings.Contains(p.err.Error(), "do not fit") {
 		t.Errorf("12 GPUs on 8: %v, want resolve's refusal", p.err)
 	}

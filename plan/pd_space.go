@@ -33,11 +33,16 @@ type pdSearch struct {
 	routerPort, enginePort int
 	pools                  map[string]*pdPool
 	// fitting counts, by role, the pool choices that fit in memory (what
-	// the plan says when no pair does).
-	fitting map[string]int
+	// the plan says when no pair does); unpaired the pairs of them whose
+	// tensor sizes NIXL does not pair (tpPairs).
+	fitting  map[string]int
+	unpaired int
 	// shared are the pools of pairs sharing a node as resolve shares it
 	// (pair), by pool key.
 	shared map[string]*pdPool
+	// dtypes are the weight formats and KV-cache dtypes both pools are
+	// tried with (Space.dtypes: the colocated search's).
+	dtypes []dtype
 }
 
 // pdPool is one pool choice, resolved and bounded once for every pair it
@@ -45,6 +50,7 @@ type pdSearch struct {
 type pdPool struct {
 	role  string
 	set   PoolSettings
+	dtype dtype
 	dep   *resolve.Deployment
 	in    input.Input
 	bound pd.PoolBound
@@ -81,9 +87,13 @@ func pdNotTried(d *resolve.Deployment) string {
 }
 
 // newPDSearch prepares the P/D side of a plan of d (the spec's deployment,
-// colocated or P/D) whose colocated candidates are enumerated on base.
-func newPDSearch(d, base *resolve.Deployment, own Settings) *pdSearch {
-	s := &pdSearch{d: base, src: d.Spec, parts: d.Parts(), own: own, pools: map[string]*pdPool{}, fitting: map[string]int{}, shared: map[string]*pdPool{}}
+// colocated or P/D) whose colocated candidates are enumerated on base,
+// trying the formats fs (nil: the spec's own).
+func newPDSearch(d, base *resolve.Deployment, own Settings, fs []dtype) *pdSearch {
+	if len(fs) == 0 {
+		fs = []dtype{own.dtype()}
+	}
+	s := &pdSearch{d: base, src: d.Spec, parts: d.Parts(), own: own, pools: map[string]*pdPool{}, fitting: map[string]int{}, shared: map[string]*pdPool{}, dtypes: fs}
 	if d.PD == nil {
 		p := d.Spec.VLLM.Port
 		s.routerPort, s.enginePort = p, p+100
@@ -117,7 +127,9 @@ func splits(n int) []int {
 // allSplits is the most nodes on which every split is tried.
 const allSplits = 8
 
-// candidates enumerates the P/D candidates: every split of the nodes (the
+// candidates enumerates the P/D candidates: every weight format and
+// KV-cache dtype of the colocated search (both pools run the same: the
+// connector moves the KV as it is stored), every split of the nodes (the
 // first k to prefill, in the spec's order), every layout search.Layouts
 // gives each pool's nodes that the release places, each pool's backends
 // where its all-to-all runs, and the prefill pool's token budget (the
@@ -137,16 +149,25 @@ const allSplits = 8
 // (boundaryCandidates).
 func (s *pdSearch) candidates() []Settings {
 	var out []Settings
+	for _, f := range s.dtypes {
+		out = append(out, s.candidatesOf(f)...)
+	}
+	return out
+}
+
+// candidatesOf are the P/D candidates whose pools run formats f.
+func (s *pdSearch) candidatesOf(f dtype) []Settings {
+	var out []Settings
 	nodes := s.src.GPUNodes() // not a P/D router's CPU-only host
 	if len(nodes) == 1 {
-		return s.sharedCandidates(nodes[0])
+		return s.sharedCandidates(f, nodes[0])
 	}
 	for _, k := range splits(len(nodes)) {
-		pre := s.poolChoices(spec.RolePrefill, nodes[:k], nil)
-		dec := s.poolChoices(spec.RoleDecode, nodes[k:], nil)
+		pre := s.poolChoices(spec.RolePrefill, f, nodes[:k], nil)
+		dec := s.poolChoices(spec.RoleDecode, f, nodes[k:], nil)
 		out = append(out, s.pairs(pre, dec)...)
 	}
-	return append(out, s.boundaryCandidates(nodes)...)
+	return append(out, s.boundaryCandidates(f, nodes)...)
 }
 
 // UseBoundaryNode: plan also splits a multi-node spec at a boundary node
@@ -193,16 +214,16 @@ func (s *pdSearch) boundaries(nodes []spec.Node) []boundary {
 // any prefill instance with any decode instance, so the share of pairs both
 // on the boundary node over NVLink, the rest over the NICs (estimate/pd's
 // sharedNodeShare; resolve.Disaggregated.SameNode is false).
-func (s *pdSearch) boundaryCandidates(nodes []spec.Node) []Settings {
+func (s *pdSearch) boundaryCandidates(f dtype, nodes []spec.Node) []Settings {
 	var out []Settings
 	for _, sp := range s.boundaries(nodes) {
-		pre := s.poolChoices(spec.RolePrefill, nodes[:sp.b+1], sp.hosts(nodes, spec.RolePrefill))
+		pre := s.poolChoices(spec.RolePrefill, f, nodes[:sp.b+1], sp.hosts(nodes, spec.RolePrefill))
 		if len(pre) == 0 {
 			continue
 		}
-		dec := s.poolChoices(spec.RoleDecode, nodes[sp.b:], sp.hosts(nodes, spec.RoleDecode))
+		dec := s.poolChoices(spec.RoleDecode, f, nodes[sp.b:], sp.hosts(nodes, spec.RoleDecode))
 		for _, c := range s.pairs(pre, dec) {
-			if p, q, _ := s.pair(c.PD); p.err == nil && q.err == nil {
+			if p, q, _ := s.pair(f, c.PD); p.err == nil && q.err == nil {
 				out = append(out, c)
 			}
 		}
@@ -226,13 +247,19 @@ func (sp boundary) hosts(nodes []spec.Node, role string) []int {
 	return out
 }
 
-// pairs are the candidates of every prefill choice with every decode one.
+// pairs are the candidates of every prefill choice with every decode one
+// (of one format) whose tensor sizes the release's NIXL pairs (tpPairs).
 func (s *pdSearch) pairs(pre, dec []*pdPool) []Settings {
 	var out []Settings
 	for _, p := range pre {
 		for _, q := range dec {
+			if !tpPairs(s.d.Release.Version, p.set.TP, q.set.TP) {
+				s.unpaired++
+				continue
+			}
 			c := s.own
 			c.TP, c.PP, c.DP, c.EP, c.Replicas = 0, 0, 0, false, 0
+			c.Weights, c.KVCacheDType = p.dtype.weights, p.dtype.kv
 			c.PD = &PDSettings{Prefill: p.set, Decode: q.set, RouterPort: s.routerPort, EnginePort: s.enginePort}
 			out = append(out, c)
 		}
@@ -248,16 +275,16 @@ func (s *pdSearch) pairs(pre, dec []*pdPool) []Settings {
 // resolve's NodeShare (through AssembleDisaggregated, pair) decides the
 // split — the prefill pool's instances first, from GPU 0, then the decode
 // pool's — and refuses what does not fit; plan does not re-derive it.
-func (s *pdSearch) sharedCandidates(n spec.Node) []Settings {
+func (s *pdSearch) sharedCandidates(f dtype, n spec.Node) []Settings {
 	var out []Settings
 	for g := 1; g < n.GPUs; g++ {
-		pre := s.poolChoices(spec.RolePrefill, []spec.Node{n}, []int{g})
+		pre := s.poolChoices(spec.RolePrefill, f, []spec.Node{n}, []int{g})
 		if len(pre) == 0 {
 			continue
 		}
-		dec := s.poolChoices(spec.RoleDecode, []spec.Node{n}, []int{n.GPUs - g})
+		dec := s.poolChoices(spec.RoleDecode, f, []spec.Node{n}, []int{n.GPUs - g})
 		for _, c := range s.pairs(pre, dec) {
-			if p, q, _ := s.pair(c.PD); p.err == nil && q.err == nil {
+			if p, q, _ := s.pair(f, c.PD); p.err == nil && q.err == nil {
 				out = append(out, c)
 			}
 		}
@@ -265,10 +292,10 @@ func (s *pdSearch) sharedCandidates(n spec.Node) []Settings {
 	return out
 }
 
-// poolChoices are the pool choices of one role on nodes that fit in memory;
-// gpus, when set, are the GPUs the pool takes on each node (its share of a
-// node both pools use), else every GPU of each node.
-func (s *pdSearch) poolChoices(role string, nodes []spec.Node, gpus []int) []*pdPool {
+// poolChoices are the pool choices of one role running formats f on nodes
+// that fit in memory; gpus, when set, are the GPUs the pool takes on each
+// node (its share of a node both pools use), else every GPU of each node.
+func (s *pdSearch) poolChoices(role string, f dtype, nodes []spec.Node, gpus []int) []*pdPool {
 	var names []string
 	hosts := make([]int, len(nodes))
 	for i, n := range nodes {
@@ -288,14 +315,14 @@ func (s *pdSearch) poolChoices(role string, nodes []spec.Node, gpus []int) []*pd
 	}
 	var out []*pdPool
 	for _, l := range ls {
-		if l.BlockSplitProblem(s.d.Model, fromCheckpoint(s.d, s.own.Weights)) != "" {
+		if l.BlockSplitProblem(s.d.Model, fromCheckpoint(s.d, f.weights)) != "" {
 			continue
 		}
 		for _, b := range s.backends(l) {
 			for _, t := range s.tokens(role) {
 				for _, q := range s.seqs(role, l) {
 					ps := PoolSettings{Nodes: names, Instances: l.ReplicaCount(), TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: b, MaxNumSeqs: q, MaxNumBatchedTokens: t}
-					if p := s.pool(role, ps); p.err == nil && p.fits {
+					if p := s.pool(role, f, ps); p.err == nil && p.fits {
 						s.fitting[role]++
 						out = append(out, p)
 					}
@@ -362,7 +389,10 @@ func undominated(ps []*pdPool) []*pdPool {
 	return out
 }
 
-// dominates reports whether q is at least as good as p on every figure.
+// dominates reports whether q is at least as good as p on every figure
+// and pairs with every tensor size of the other pool p pairs with
+// (pairsAtLeast: else a pair of p's would have no pair of q's to be no
+// better than).
 func dominates(q, p *pdPool) bool {
 	a, b := q.bound, p.bound
 	if a.RatePerS < b.RatePerS || a.TPOTS > b.TPOTS || a.FirstStepS > b.FirstStepS {
@@ -373,6 +403,28 @@ func dominates(q, p *pdPool) bool {
 	}
 	for n, t := range b.PrefillS {
 		if a.PrefillS[n] > t {
+			return false
+		}
+	}
+	return q.set.TP == p.set.TP || pairsAtLeast(p.dep.Release.Version, p.role, q.set.TP, p.set.TP)
+}
+
+// maxPairTP is the largest tensor size of the other pool pairsAtLeast
+// compares.
+const maxPairTP = 128
+
+// pairsAtLeast reports whether a pool of role with tensor size q pairs
+// (tpPairs) with every tensor size of the other pool, up to maxPairTP,
+// that one with tensor size p pairs with: the sizes plan's pools take,
+// powers of two (search.Enumerate), so only a prefill size above the
+// decode's can fail to pair.
+func pairsAtLeast(v vllm.Version, role string, q, p int) bool {
+	for t := 1; t <= maxPairTP; t *= 2 {
+		withP, withQ := tpPairs(v, p, t), tpPairs(v, q, t)
+		if role == spec.RoleDecode {
+			withP, withQ = tpPairs(v, t, p), tpPairs(v, t, q)
+		}
+		if withP && !withQ {
 			return false
 		}
 	}
@@ -420,19 +472,17 @@ func (s *pdSearch) seqs(role string, l resolve.Layout) []int {
 	return seqsChoices(s.d, l.DP*l.ReplicaCount())
 }
 
-// pool resolves one pool choice as `vlaunch check` does (the spec's
-// RoleView of the candidate, resolve.Assemble), its memory verdict and
-// its bound, once.
-func (s *pdSearch) pool(role string, ps PoolSettings) *pdPool {
-	key := role + "|" + strings.Join(ps.Nodes, ",") + "|" + fmt.Sprint(ps.Instances, ps.TP, ps.PP, ps.DP, ps.EP, ps.All2All, ps.MaxNumSeqs, ps.MaxNumBatchedTokens)
+// pool resolves one pool choice running formats f as `vlaunch check` does
+// (the spec's RoleView of the candidate, resolve.Assemble), its memory
+// verdict and its bound, once.
+func (s *pdSearch) pool(role string, f dtype, ps PoolSettings) *pdPool {
+	key := role + "|" + f.weights + "|" + f.kv + "|" + strings.Join(ps.Nodes, ",") + "|" + fmt.Sprint(ps.Instances, ps.TP, ps.PP, ps.DP, ps.EP, ps.All2All, ps.MaxNumSeqs, ps.MaxNumBatchedTokens)
 	if p, ok := s.pools[key]; ok {
 		return p
 	}
-	p := &pdPool{role: role, set: ps}
+	p := &pdPool{role: role, set: ps, dtype: f}
 	s.pools[key] = p
-	c := *s.src
-	set := PDSettings{Prefill: ps, Decode: ps}
-	set.withPD(&c)
+	c := s.spec(f, &PDSettings{Prefill: ps, Decode: ps})
 	p.dep, p.err = resolve.Assemble(c.RoleView(role), s.parts)
 	if p.err != nil {
 		return p
@@ -468,21 +518,20 @@ func (s *pdSearch) assess(p *pdPool) {
 // that do not fit there, the pools' err then); the pools' deployments
 // carry their share (what the transfer's same-node pricing reads,
 // Deployment.HostPID).
-func (s *pdSearch) pair(set *PDSettings) (pre, dec *pdPool, sameNode bool) {
-	pre, dec = s.pool(spec.RolePrefill, set.Prefill), s.pool(spec.RoleDecode, set.Decode)
+func (s *pdSearch) pair(f dtype, set *PDSettings) (pre, dec *pdPool, sameNode bool) {
+	pre, dec = s.pool(spec.RolePrefill, f, set.Prefill), s.pool(spec.RoleDecode, f, set.Decode)
 	if pre.err != nil || dec.err != nil || !shareANode(set) {
 		return pre, dec, false
 	}
-	key := pdKey(set)
+	key := pdKey(f, set)
 	if p, ok := s.shared[spec.RolePrefill+"|"+key]; ok {
 		return p, s.shared[spec.RoleDecode+"|"+key], p.sameNode
 	}
-	c := *s.src
-	set.withPD(&c)
-	whole, err := resolve.AssembleDisaggregated(&c, []*resolve.Deployment{pre.dep, dec.dep})
+	c := s.spec(f, set)
+	whole, err := resolve.AssembleDisaggregated(c, []*resolve.Deployment{pre.dep, dec.dep})
 	out := make([]*pdPool, len(spec.Roles))
 	for i, base := range []*pdPool{pre, dec} {
-		p := &pdPool{role: base.role, set: base.set, err: err}
+		p := &pdPool{role: base.role, set: base.set, dtype: f, err: err}
 		if err == nil {
 			p.dep, p.sameNode = whole.PD.Roles[i].Deployment, whole.PD.SameNode()
 			s.assess(p)
@@ -491,6 +540,36 @@ func (s *pdSearch) pair(set *PDSettings) (pre, dec *pdPool, sameNode bool) {
 		s.shared[base.role+"|"+key] = p
 	}
 	return out[0], out[1], out[0].sameNode
+}
+
+// dtypeWords names the formats tried ("weights auto · KV auto, weights
+// auto · KV fp8").
+func (s *pdSearch) dtypeWords() string {
+	var out []string
+	for _, f := range s.dtypes {
+		out = append(out, "weights "+f.weights+" · KV "+f.kv)
+	}
+	return strings.Join(out, ", ")
+}
+
+// tpPairs reports whether validate accepts prefill TP p with decode TP d
+// in release v (SPEC128, validate's checkPDPairing: an error when neither
+// divides the other, or when the prefill's is larger before NIXL pairs
+// them, vllm.NixlTPPairing), so plan never lists a pair generate refuses:
+// they reached the list's verification and the unmet SLOs' "closest"
+// (deepseek-v3-32xh20 on 0.11.0: prefill TP 8 with decode TP 2, once its
+// pools were tried with FP8 KV).
+func tpPairs(v vllm.Version, p, d int) bool {
+	pair := vllm.NixlTPPairing(v, p, d)
+	return !pair.NotDivisible && !(pair.PrefillLarger && pair.Pairs == vllm.Absent)
+}
+
+// spec is the spec a candidate with pools set running formats f writes
+// (Settings.toSpec, what Apply writes and check reads).
+func (s *pdSearch) spec(f dtype, set *PDSettings) *spec.Deployment {
+	c := s.own
+	c.Weights, c.KVCacheDType, c.PD = f.weights, f.kv, set
+	return c.toSpec(s.src)
 }
 
 // shareANode reports whether the pools name a common node.
@@ -532,9 +611,12 @@ func (s *pdSearch) noneFits() string {
 	switch {
 	case s.fitting[spec.RoleDecode] == 0 && s.fitting[spec.RolePrefill] == 0:
 		return "P/D tried, none fits: on no split of the nodes does either pool hold the weights and its KV (the decode pool every session's, the prefill pool one request's)"
+	case s.fitting[spec.RoleDecode] > 0 && s.fitting[spec.RolePrefill] > 0 && s.unpaired > 0:
+		return fmt.Sprintf("P/D tried, none pairs: the prefill pools that fit have a larger tensor size than every decode pool that fits beside them, or one that does not divide it, which vLLM %s's NIXL does not pair (SPEC128; %d such pairs)",
+			s.d.Release, s.unpaired)
 	case s.fitting[spec.RoleDecode] == 0:
-		return fmt.Sprintf("P/D tried, none fits: on no split of the nodes does the decode pool hold the weights (%s, the spec's: P/D candidates keep its weights and KV dtype) and the KV of %d sessions of %d tokens (it keeps every session's; a prefill pool fits)",
-			s.d.Engine.WeightsDType.Value, in.Workload.Concurrency, tokens)
+		return fmt.Sprintf("P/D tried, none fits: on no split of the nodes does the decode pool hold the weights and the KV of %d sessions of %d tokens, with any weight format and KV-cache dtype tried (%s; it keeps every session's; a prefill pool fits)",
+			in.Workload.Concurrency, tokens, s.dtypeWords())
 	}
 	return "P/D tried, none fits: on no split of the nodes does the prefill pool hold the weights and one request of the workload (the decode pools fit)"
 }

@@ -32,7 +32,7 @@ func pdBounded(t testing.TB, d *resolve.Deployment) []*evaluated {
 	var sum PDSummary
 	slots := slotsOf(d)
 	var out []*evaluated
-	for _, e := range pdCandidates(d, base, own, &sum) {
+	for _, e := range pdCandidates(d, base, own, Space{}, &sum) {
 		if e.Fits {
 			boundPD(e, slots)
 			e.boundSLO, e.bound = e.SLO, scoreOf(&e.Candidate)

@@ -69,14 +69,15 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	base, own, err := colocatedBase(d)
 	res := &Result{Subject: subjectOf(d), OwnSettings: own, Calibration: d.Calibration.Describe()}
 	var cands []*evaluated
+	var space Space
 	if err == nil {
-		space := NewSpace(base)
+		space = NewSpace(base)
 		res.Left = space.Left
 		cands = distinct(base, own, space.Enumerate(base), &res.Stats)
 	} else {
 		res.Left = append(res.Left, "colocated layouts: "+err.Error())
 	}
-	cands = append(cands, pdCandidates(d, base, own, &res.PD)...)
+	cands = append(cands, pdCandidates(d, base, own, space, &res.PD)...)
 	for _, e := range cands {
 		e.Settings.Nodes = opt.nodes
 	}
@@ -115,7 +116,8 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 		res.Top = append(res.Top, e.Candidate)
 	}
 	res.Own = ownOf(cands, d, opt, slots)
-	if first := firstColocated(top, fit); first != nil {
+	first := firstColocated(top, fit)
+	if first != nil {
 		pr := newProbe(base, opt.Seed, slots)
 		if len(top) > 0 && first == top[0] {
 			res.Sensitivity = sensitivity(pr, first)
@@ -128,7 +130,7 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	if len(top) > 0 && top[0].pd != nil {
 		res.PD.Notes = append(res.PD.Notes, "what flips a verdict of #1 is not computed for a P/D candidate (the sensitivity probes move a colocated deployment)")
 	}
-	res.PD.finish(fit, opt.Seed, slots, &res.Stats)
+	res.PD.finish(fit, first, opt.Seed, slots, &res.Stats)
 	nameUnmetBest(res.Unmet, top)
 	res.Stats.Groups = len(topGroups(rankActual(fit), len(fit)))
 	res.Requested = opt.Top

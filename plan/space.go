@@ -99,6 +99,31 @@ func kvChoices(d *resolve.Deployment) ([]string, string) {
 	return append(out, "fp8"), ""
 }
 
+// dtype is one weight format and KV-cache dtype a candidate runs, as the
+// spec writes them (model.weights, vllm.kv_cache_dtype).
+type dtype struct{ weights, kv string }
+
+// dtype is the formats candidate s runs.
+func (s Settings) dtype() dtype { return dtype{s.Weights, s.KVCacheDType} }
+
+// dtypes are the weight and KV-cache formats plan tries, every weights
+// choice with every KV choice: the colocated search's (Enumerate) and the
+// P/D search's (pdSearch.candidates) alike, so a format the colocated
+// candidates run is one the P/D pools are tried with. own is the spec's
+// own when the space is empty (its colocated base did not resolve).
+func (s Space) dtypes(own Settings) []dtype {
+	var out []dtype
+	for _, w := range s.Weights {
+		for _, kv := range s.KV {
+			out = append(out, dtype{w, kv})
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, own.dtype())
+	}
+	return out
+}
+
 // NewSpace lists the choices for the spec's deployment d.
 func NewSpace(d *resolve.Deployment) Space {
 	s := Space{Layouts: layouts(d), DBO: dboExists(d.Release)}

@@ -33,9 +33,8 @@ package pd
 // other sessions' transfers, not the open stream's exponential tail. On
 // since it was built (the open formula breaks Little's law by up to
 // +4,066% where the NICs are busy; adopting it moved one calibration cell,
-// spark-gb10's throughput −24% → −23%, and no held-out figure). Left: the
-// pools' simulations are not run again at X(N) (their TTFT and TPOT stay
-// those at the rate they ran).
+// spark-gb10's throughput −24% → −23%, and no held-out figure). The pools'
+// simulations are then run again at X(N) (UseClosedRatePools).
 var UseClosedLoopNICMVA = true
 
 // closedNIC is t (the hand-off before any load, Transfer.at's input) for a

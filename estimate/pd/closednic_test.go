@@ -8,6 +8,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // slowNICAt is testdata/pdleft-llama8b-slownic.yaml (one Llama-3.1-8B
@@ -87,6 +88,39 @@ func TestClosedLoopNICMVA(t *testing.T) {
 		b := slowNICAt(t, "400", n)
 		if math.Abs(b.RequestsPerS/a.RequestsPerS-1) > 0.01 || math.Abs(b.TTFT.Mean/a.TTFT.Mean-1) > 0.01 {
 			t.Errorf("400 Gbit/s, %s sessions: rate %.4f → %.4f, TTFT %.4f → %.4f s", n, a.RequestsPerS, b.RequestsPerS, a.TTFT.Mean, b.TTFT.Mean)
+		}
+	}
+}
+
+// TestClosedRatePools: UseClosedRatePools runs the pools again at the
+// loop's rate X(N). On the slow-NIC spec at 10 Gbit/s (8 sessions) the
+// pools' first runs priced the hand-off by the open formula at their own
+// rate and ran at 2.57 (decode) and 2.51 (prefill) requests/s while the
+// loop serves 1.19; at 25 Gbit/s the prefill run served 0.07 of the loop's
+// 2.51. Re-run with the loop's hand-off, each pool's run serves the loop's
+// rate within 5% (the runs' finite samples), and the loop keeps Little's
+// law.
+func TestClosedRatePools(t *testing.T) {
+	for _, gbit := range []string{"10", "25"} {
+		y, err := os.ReadFile("testdata/pdleft-llama8b-slownic.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := strings.Replace(string(y), "bandwidth_gbit_per_s: 10,", "bandwidth_gbit_per_s: "+gbit+",", 1)
+		s = strings.Replace(s, "concurrency: 2,", "concurrency: 8,", 1)
+		in := testinput.FromYAML(t, "pdleft-llama8b-slownic.yaml", s)
+		pre, dec := testinput.Pools(t, in.Resolved())
+		var r Report
+		e := newEvaluator(&r, &pre, &dec, false, "vllm-router", false, vllm.NixlHandoff(), 0, slo.Options{Seed: 1})
+		sc, pr, dr := e.compose(dec.Workload.InputTokens)
+		x := sc.RequestsPerS
+		decRate, preRate := dr.OutputTokPerS/float64(sc.OutputTokens), pr.OutputTokPerS // one output token per prefill request
+		t.Logf("%s Gbit/s: loop %.4f/s, decode run %.4f/s, prefill run %.4f/s, Little's law %+.2f%%", gbit, x, decRate, preRate, 100*little(sc))
+		if math.Abs(decRate/x-1) > 0.05 || math.Abs(preRate/x-1) > 0.05 {
+			t.Errorf("%s Gbit/s: the pools ran at %.4f (decode) and %.4f (prefill) requests/s, the loop serves %.4f", gbit, decRate, preRate, x)
+		}
+		if math.Abs(little(sc)) > 0.001 {
+			t.Errorf("%s Gbit/s: Little's law %+.2f%%", gbit, 100*little(sc))
 		}
 	}
 }

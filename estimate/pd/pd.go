@@ -95,6 +95,16 @@ func (e *evaluator) syncLoad() bool {
 	return UseConnectorSemantics && e.handoff.Known() && e.handoff.SyncLoad
 }
 
+// HandoffOf is the hand-off of the connector named connector (the
+// registry's name or its short form) between pools whose decode pool's
+// input is dec: vllm.KVHandoffOf in dec's release with dec's environment
+// (MoRIIO's read mode) and kv_connector_extra_config extra (nil: vlaunch
+// writes none). check, plan, calibrate and the published rows' replay all
+// price a connector through it.
+func HandoffOf(connector string, extra map[string]string, dec *input.Input) vllm.KVHandoff {
+	return vllm.KVHandoffOf(connector, dec.Release().Version, extra, dec.Env)
+}
+
 // Evaluate models the deployment whose prefill pool's input is pre and
 // decode pool's dec (input.FromResolved of each resolve.Role); sameNode
 // says the pools share a node (the KV moves over NVLink); router is the
@@ -143,27 +153,9 @@ func EvaluateDecodeRecomputes(pre, dec *input.Input, sameNode bool, router strin
 }
 
 func evaluatePD(pre, dec *input.Input, sameNode bool, router string, recompute bool, h vllm.KVHandoff, clientCap int, opt slo.Options) (Report, []slo.Verdict) {
-	pIn := *pre
-	pIn.Workload.OutputTokens = 1 // the router sends max_tokens 1 to prefill
-	r := Report{Prefill: newPool(spec.RolePrefill, &pIn), Decode: newPool(spec.RoleDecode, dec), DecodeRecomputes: recompute}
-	_, _, lat := interNode(dec)
-	e := &evaluator{pre: &r.Prefill, dec: &r.Decode, sameNode: sameNode, hopS: lat, path: PathOf(router), seed: opt.Seed, recompute: recompute, handoff: h}
-	w := dec.Workload
-	switch {
-	case w.ArrivalRatePerS > 0:
-		e.rate = w.ArrivalRatePerS
-	case w.BurstRequests > 0 && w.Concurrency <= 0:
-		e.sessions = w.BurstRequests
-	case w.BurstRequests > 0:
-		e.sessions = min(w.Concurrency, w.BurstRequests)
-	default:
-		e.sessions = max(1, w.Concurrency)
-	}
-	e.pool = max(0, w.BurstRequests)
-	if e.rate > 0 {
-		e.clientCap = max(0, clientCap)
-	}
-	lengths := spec.ScenarioInputLengths(w, dec.SLO)
+	r := Report{}
+	e := newEvaluator(&r, pre, dec, sameNode, router, recompute, h, clientCap, opt)
+	lengths := spec.ScenarioInputLengths(dec.Workload, dec.SLO)
 	r.Scenarios = make([]Scenario, len(lengths))
 	if r.Prefill.KVTokensPerRank > 0 && r.Decode.KVTokensPerRank > 0 {
 		var wg sync.WaitGroup
@@ -187,4 +179,31 @@ func evaluatePD(pre, dec *input.Input, sameNode bool, router string, recompute b
 	}
 	r.Notes = e.notes(&r)
 	return r, verdicts(dec, &r)
+}
+
+// newEvaluator fills r's pools (pre's run with one output token: the
+// router sends max_tokens 1 to prefill) and returns the evaluator of
+// their scenarios under dec's workload.
+func newEvaluator(r *Report, pre, dec *input.Input, sameNode bool, router string, recompute bool, h vllm.KVHandoff, clientCap int, opt slo.Options) *evaluator {
+	pIn := *pre
+	pIn.Workload.OutputTokens = 1
+	*r = Report{Prefill: newPool(spec.RolePrefill, &pIn), Decode: newPool(spec.RoleDecode, dec), DecodeRecomputes: recompute}
+	_, _, lat := interNode(dec)
+	e := &evaluator{pre: &r.Prefill, dec: &r.Decode, sameNode: sameNode, hopS: lat, path: PathOf(router), seed: opt.Seed, recompute: recompute, handoff: h}
+	w := dec.Workload
+	switch {
+	case w.ArrivalRatePerS > 0:
+		e.rate = w.ArrivalRatePerS
+	case w.BurstRequests > 0 && w.Concurrency <= 0:
+		e.sessions = w.BurstRequests
+	case w.BurstRequests > 0:
+		e.sessions = min(w.Concurrency, w.BurstRequests)
+	default:
+		e.sessions = max(1, w.Concurrency)
+	}
+	e.pool = max(0, w.BurstRequests)
+	if e.rate > 0 {
+		e.clientCap = max(0, clientCap)
+	}
+	return e
 }

@@ -299,7 +299,7 @@ func fabricKind(h published.PDHardware) string {
 func EvaluateRow(r published.PDRow, pre, dec *input.Input, opt slo.Options) (Report, []slo.Verdict) {
 	h := vllm.NixlHandoff()
 	if name, extra := RowConnector(r); name != "nixl" {
-		h = vllm.KVHandoffOf(name, dec.Release().Version, extra, dec.Env)
+		h = HandoffOf(name, extra, dec)
 	}
 	recompute := r.Decode.NoConnector()
 	if recompute {

@@ -242,11 +242,15 @@ func openLoad(sc *Scenario) slo.Load {
 }
 
 // largestPart names the TTFT part that dominates its mean.
+// PartTransfer is the KV transfer's name among TTFT's parts (largestPart):
+// a TTFT verdict it dominates carries it as its binding.
+const PartTransfer = "KV transfer"
+
 func largestPart(p TTFTParts) string {
 	parts := []struct {
 		name string
 		s    float64
-	}{{"prefill queue", p.PrefillQueueS}, {"prefill", p.PrefillS}, {"KV transfer", p.TransferS},
+	}{{"prefill queue", p.PrefillQueueS}, {"prefill", p.PrefillS}, {PartTransfer, p.TransferS},
 		{"decode admission", p.DecodeAdmitS}, {"first decode step", p.FirstDecodeS}, {"API servers", p.FrontendS}}
 	best := parts[0]
 	for _, x := range parts[1:] {
