@@ -1,0 +1,73 @@
+package validate
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
+)
+
+// findCode returns the findings with code c.
+func findCode(ds diag.Diagnostics, c diag.Code) diag.Diagnostics {
+	var out diag.Diagnostics
+	for _, d := range ds {
+		if d.Code == c {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// TestRefusalsBesideLayoutErrors (newuser40 finding 2): enable_dbo on a
+// release without --enable-dbo is an error (GEN011) whatever else is wrong;
+// a layout error that keeps the engine from being assembled must not hide
+// it. A refusal of a field that already has an error is not repeated, and
+// a spec too broken to resolve does not panic.
+func TestRefusalsBesideLayoutErrors(t *testing.T) {
+	old := edit(t, readBase(t), `version: "0.11.0"`, `version: "0.8.5"`+"\n  enable_dbo: true",
+		"image: vllm/vllm-openai:v0.11.0", "image: vllm/vllm-openai:v0.8.5")
+	ds := mustBytes(t, "dbo.yaml", edit(t, old, "data: 16", "data: 15"))
+	if len(findCode(ds, CodeLayout)) == 0 {
+		t.Fatalf("data 15 on 16 GPUs: want a layout error, got\n%s", render(ds))
+	}
+	g := findCode(ds, codes.GenUnsupported)
+	if len(g) != 1 || g[0].Path != "vllm.enable_dbo" || g[0].Line == 0 || !strings.Contains(g[0].Message, "0.8.5 has no --enable-dbo") {
+		t.Errorf("want GEN011 at vllm.enable_dbo beside the layout error, got\n%s", render(ds))
+	}
+	// The same value rejected by the schema: no derived GEN011.
+	ds = mustBytes(t, "dbo-type.yaml", edit(t, old, "enable_dbo: true", `enable_dbo: "yes"`, "data: 16", "data: 15"))
+	if len(findCode(ds, codes.GenUnsupported)) != 0 {
+		t.Errorf("enable_dbo the schema rejects: want no GEN011, got\n%s", render(ds))
+	}
+	// Half-valid specs: unknown model, GPU and version together.
+	for _, src := range []string{
+		edit(t, old, "name: deepseek-v3", "name: no-such-model", "gpu: h20-96g", "gpu: no-such-gpu"),
+		edit(t, old, `version: "0.8.5"`, `version: "9.9.9"`),
+		edit(t, old, "nodes:\n", "nodes: []\n  old_nodes:\n"),
+	} {
+		_, _, _ = Bytes("half.yaml", []byte(src))
+	}
+}
+
+// TestSharedPoolFinding (newuser40 finding 11): a finding both pools make
+// of a field they share is printed once, as "both pools: …", not with the
+// first pool's prefix alone.
+func TestSharedPoolFinding(t *testing.T) {
+	b, err := os.ReadFile("../examples/gpt-oss-120b-pd-2x8h100.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd := edit(t, string(b), "  port: 8100\n", "  port: 8100\n  extra_args: [\"--not-a-flag\"]\n")
+	g := findCode(mustBytes(t, "pd.yaml", pd), codes.GenExtraArg)
+	if len(g) != 1 || !strings.HasPrefix(g[0].Message, "both pools: --not-a-flag") {
+		t.Errorf("want one GEN006 prefixed \"both pools: \", got\n%s", render(g))
+	}
+	// One pool's own extra_args: that pool's prefix, at the pool's field.
+	one := edit(t, string(b), "    nodes: [node1]\n", "    nodes: [node1]\n    vllm: {extra_args: [\"--not-a-flag\"]}\n")
+	g = findCode(mustBytes(t, "pd1.yaml", one), codes.GenExtraArg)
+	if len(g) != 1 || !strings.HasPrefix(g[0].Message, "decode pool: --not-a-flag") || g[0].Path != "disaggregation.decode.vllm.extra_args[0]" {
+		t.Errorf("want one GEN006 \"decode pool: \" at the pool's extra_args, got\n%s", render(g))
+	}
+}
