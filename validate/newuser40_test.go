@@ -71,3 +71,28 @@ func TestSharedPoolFinding(t *testing.T) {
 		t.Errorf("want one GEN006 \"decode pool: \" at the pool's extra_args, got\n%s", render(g))
 	}
 }
+
+// TestBackendRefusalWording (newuser40 finding 4): a release with no
+// all2all backend at all (0.8.5) is said so, not given "accepted: auto, "
+// with an empty list; a refusal's hint names the first release a source
+// shows the backend in; a release between "not before" and "first seen"
+// gets an info (unknown), not silence and not an error.
+func TestBackendRefusalWording(t *testing.T) {
+	for _, c := range []struct {
+		version, msg, hint string
+		sev                diag.Severity
+	}{
+		{"0.8.5", `vLLM 0.8.5 has no all2all backend setting: no backend exists before 0.9.0 ("deepep_high_throughput": not before 0.9.1; first seen in 0.9.2)`,
+			"leave all2all_backend out, or use vLLM 0.9.2 or later", diag.Error},
+		{"0.9.0", `vLLM 0.9.0 does not accept all2all backend "deepep_high_throughput" (not before 0.9.1; first seen in 0.9.2)`,
+			"accepted: auto, naive, pplx; or use vLLM 0.9.2 or later for deepep_high_throughput", diag.Error},
+		{"0.9.1", `cannot verify that vLLM 0.9.1 accepts all2all backend "deepep_high_throughput": first seen in 0.9.2 (its first release is not known)`,
+			"use vLLM 0.9.2 or later to be sure", diag.Info},
+	} {
+		src := edit(t, readBase(t), `version: "0.11.0"`, `version: "`+c.version+`"`+"\n  all2all_backend: deepep_high_throughput")
+		g := findCode(mustBytes(t, "spec.yaml", src), CodeBackend)
+		if len(g) != 1 || g[0].Message != c.msg || g[0].Hint != c.hint || g[0].Severity != c.sev {
+			t.Errorf("%s: got\n%s want %s %q (hint %q)", c.version, render(g), c.sev, c.msg, c.hint)
+		}
+	}
+}
