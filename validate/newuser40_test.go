@@ -96,3 +96,19 @@ func TestBackendRefusalWording(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutHintNamesTypo (newuser40 finding 6): with "tensr: 2" the
+// product reads tensor 1, and SPEC102's usual hint ("set `data: 16`")
+// points away from the fix; the hint names the typo instead. Without a
+// typo the usual hint stays.
+func TestLayoutHintNamesTypo(t *testing.T) {
+	typo := edit(t, readBase(t), "tensor: 1", "tensr: 2", "data: 16", "data: 8")
+	g := findCode(mustBytes(t, "typo.yaml", typo), CodeLayout)
+	if len(g) != 1 || g[0].Hint != `"tensr" in parallelism is likely a typo of tensor: fix that first (the product above took tensor's default)` {
+		t.Errorf("tensr: want SPEC102 naming the typo, got\n%s", render(g))
+	}
+	g = findCode(mustBytes(t, "plain.yaml", edit(t, readBase(t), "data: 16", "data: 8")), CodeLayout)
+	if len(g) != 1 || !strings.HasPrefix(g[0].Hint, "set `data: 16` to use every GPU") {
+		t.Errorf("no typo: want the data hint, got\n%s", render(g))
+	}
+}
