@@ -112,3 +112,31 @@ func TestLayoutHintNamesTypo(t *testing.T) {
 		t.Errorf("no typo: want the data hint, got\n%s", render(g))
 	}
 }
+
+// TestWeightsFormatHint (newuser40 finding 5): a weights value the schema
+// does not have and no allowed value is close to (nvfp4) gets a hint saying
+// how a pre-quantized checkpoint is expressed; a near miss keeps "did you
+// mean".
+func TestWeightsFormatHint(t *testing.T) {
+	for _, c := range []struct{ value, hint string }{
+		{"nvfp4", preQuantizedHint},
+		{"fp9", `did you mean "fp8" or "fp16"?`},
+	} {
+		g := findCode(mustBytes(t, "w.yaml", edit(t, readBase(t), "weights: fp8", "weights: "+c.value)), CodeValue)
+		if len(g) != 1 || g[0].Hint != c.hint {
+			t.Errorf("weights %s: want hint %q, got\n%s", c.value, c.hint, render(g))
+		}
+	}
+	if !strings.Contains(preQuantizedHint, "model.config") || !strings.Contains(preQuantizedHint, "hf_quant_config.json") {
+		t.Errorf("the hint must say how: model.config and hf_quant_config.json")
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(l, "| `model.weights` |") && !strings.Contains(l, "`int8`") {
+			t.Errorf("README's key table omits int8, which the schema allows: %s", l)
+		}
+	}
+}
