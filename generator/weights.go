@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/validate"
 )
 
 // vLLM loads the weights a checkpoint stores; model.weights that differ
@@ -28,6 +29,12 @@ func weightArgs(a *argList, r *resolve.Deployment) {
 	ckpt := r.Model.CheckpointDType()
 	if ckpt != dtypeBF16 && ckpt != dtypeFP16 {
 		return // a narrower checkpoint: see weightsNote
+	}
+	if validate.PathQuant(r) != "" {
+		// model.path names a pre-quantized copy: vLLM reads its method from
+		// the checkpoint, and refuses a different one on the command line
+		// (validate.BundleRefusals says which spec that is).
+		return
 	}
 	switch e.WeightsDType.Value {
 	case dtypeFP8:

@@ -140,3 +140,39 @@ func TestWeightsFormatHint(t *testing.T) {
 		}
 	}
 }
+
+// TestPathQuant (newuser40 finding 1): a 16-bit catalog model served from
+// a path that names a pre-quantized copy. The format the name states is
+// served from the checkpoint (info, no --quantization); another is an
+// error (vLLM would serve the checkpoint's format and refuses a different
+// --quantization); weights auto counts 16-bit weights the copy does not
+// hold (warning). A 16-bit path, or model.config, says nothing.
+func TestPathQuant(t *testing.T) {
+	base := edit(t, readBase(t), "name: deepseek-v3", "name: llama-3.3-70b", "  weights: fp8\n", "",
+		"path: /models/DeepSeek-V3", "path: PATH", "served_name: deepseek-v3", "served_name: llama",
+		"data: 16\n  expert: true", "data: 4\n  expert: false", "tensor: 1", "tensor: 4")
+	for _, c := range []struct {
+		path, weights string
+		sev           diag.Severity
+		field, msg    string
+	}{
+		{"RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "fp8", diag.Info, "model.weights", "so the bundle passes no --quantization"},
+		{"nvidia/Llama-3.3-70B-Instruct-NVFP4", "fp8", diag.Error, "model.weights", "weights fp8 cannot come from it, vLLM serves the checkpoint's own NVFP4 weights and refuses --quantization fp8"},
+		{"RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "fp16", diag.Error, "model.weights", "weights fp16 cannot come from it"},
+		{"RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "bf16", diag.Warning, "model.path", "vLLM serves the checkpoint's FP8 weights"},
+		{"RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic", "auto", diag.Warning, "model.path", "vLLM serves the checkpoint's FP8 weights, and vlaunch's estimates count bf16"},
+		{"meta-llama/Llama-3.3-70B-Instruct", "fp8", 0, "", ""},
+	} {
+		src := edit(t, base, "path: PATH", "path: "+c.path+"\n  weights: "+c.weights)
+		g := findCode(mustBytes(t, "q.yaml", src), codes.GenUnsupported)
+		if c.msg == "" {
+			if len(g) != 0 {
+				t.Errorf("%s %s: want nothing, got\n%s", c.path, c.weights, render(g))
+			}
+			continue
+		}
+		if len(g) != 1 || g[0].Severity != c.sev || g[0].Path != c.field || !strings.Contains(g[0].Message, c.msg) {
+			t.Errorf("%s %s: want %s at %s %q, got\n%s", c.path, c.weights, c.sev, c.field, c.msg, render(g))
+		}
+	}
+}
