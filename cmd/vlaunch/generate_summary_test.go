@@ -26,3 +26,29 @@ func TestPrintVerdictSaysWhyInfeasible(t *testing.T) {
 		t.Errorf("got %q, want it to start %q", first, want)
 	}
 }
+
+// TestPrintVerdictStartRefusal (newuser40 finding 3): an error that stops
+// vLLM at start-up (EST102: one max_model_len sequence does not fit) makes
+// the summary say vLLM will not start, never "the bundle starts"; an error
+// whose engines start (EST103) keeps "the bundle starts".
+func TestPrintVerdictStartRefusal(t *testing.T) {
+	for _, c := range []struct {
+		codes []diag.Code
+		want  string
+	}{
+		{[]diag.Code{"EST102"}, "; vLLM will not start (EST102): the bundle is written, but fix the spec first"},
+		{[]diag.Code{"EST103", "EST101"}, "; vLLM will not start (EST101): "},
+		{[]diag.Code{"EST103"}, "; the bundle starts, but will not meet the spec"},
+	} {
+		rep := &estimate.Report{}
+		for _, code := range c.codes {
+			rep.Findings = append(rep.Findings, diag.Diagnostic{Severity: diag.Error, Code: code})
+		}
+		var b bytes.Buffer
+		printVerdict(&b, rep)
+		first, _, _ := strings.Cut(b.String(), "\n")
+		if !strings.Contains(first, c.want) {
+			t.Errorf("%v: got %q, want %q in it", c.codes, first, c.want)
+		}
+	}
+}
