@@ -13,7 +13,8 @@ import (
 // argparse rejects (GEN006), a setting the release has no flag or value for
 // (GEN011), DBO on a backend vLLM's assertion refuses (GEN004), an image
 // without the EP kernels the backend needs, or vLLM's CUDA image on AMD GPUs
-// (GEN009), weights a checkpoint model.path names cannot give (GEN011,
+// (GEN009), an image that does not pin the release checked (GEN009,
+// imagePinCheck), weights a checkpoint model.path names cannot give (GEN011,
 // pathQuantProblem). A spec a bundle cannot be made from is not a valid spec, so
 // validate reports it (checkBundle, for the spec's runtime.kind) and the
 // generator calls this same function for every plan it makes (the runtime
@@ -33,6 +34,7 @@ func BundleRefusals(r *resolve.Deployment, runtime string) diag.Diagnostics {
 	ds = append(ds, extraArgProblems(d, r.Release)...)
 	ds = append(ds, releaseSupport(d, r.Release)...)
 	ds = append(ds, imageVendorCheck(r, runtime)...)
+	ds = append(ds, imagePinCheck(r, runtime)...)
 	if !assembled(r) {
 		return ds
 	}

@@ -176,3 +176,34 @@ func TestPathQuant(t *testing.T) {
 		}
 	}
 }
+
+// TestImagePin (newuser40 finding 8): a container image on a moving tag,
+// or an official image of another release, does not run the release the
+// spec was checked against: a warning (GEN009), for docker and kubernetes,
+// not bare metal; a digest, the matching release, or an unset
+// vllm.version (SPEC117's) says nothing.
+func TestImagePin(t *testing.T) {
+	for _, c := range []struct{ image, version, kind, want string }{
+		{"rocm/vllm:latest", "0.11.0", "docker", "rocm/vllm:latest does not pin a release: vlaunch checked the spec against vLLM 0.11.0"},
+		{"vllm/vllm-openai", "0.11.0", "kubernetes", "vllm/vllm-openai does not pin a release"},
+		{"vllm/vllm-openai:v0.11.1", "0.11.0", "docker", "vllm/vllm-openai:v0.11.1 runs vLLM 0.11.1, but vlaunch checked the spec against vllm.version 0.11.0"},
+		{"vllm/vllm-openai:v0.11.0", "0.11.0", "docker", ""},
+		{"rocm/vllm:latest", "0.11.0", "bare", ""},
+		{"vllm/vllm-openai:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "0.11.0", "docker", ""},
+		{"registry.example.com/team/vllm:v0.11.0-cu128", "0.11.0", "docker", ""},
+	} {
+		src := edit(t, readBase(t), "image: vllm/vllm-openai:v0.11.0", "image: "+c.image, "kind: docker", "kind: "+c.kind)
+		var got diag.Diagnostics
+		for _, d := range findCode(mustBytes(t, "img.yaml", src), codes.GenRuntime) {
+			if d.Path == "runtime.image" {
+				got = append(got, d)
+			}
+		}
+		switch {
+		case c.want == "" && len(got) != 0:
+			t.Errorf("%s on %s: want nothing, got\n%s", c.image, c.kind, render(got))
+		case c.want != "" && (len(got) != 1 || got[0].Severity != diag.Warning || !strings.HasPrefix(got[0].Message, c.want)):
+			t.Errorf("%s on %s: want warning %q, got\n%s", c.image, c.kind, c.want, render(got))
+		}
+	}
+}
