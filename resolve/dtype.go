@@ -48,7 +48,11 @@ func ResolveDTypes(m *catalog.Model, weights, kv string) (DTypes, error) {
 	ckpt := m.CheckpointDType()
 	switch w := strings.ToLower(strings.TrimSpace(weights)); w {
 	case "", "auto":
-		out.Weights, out.FromCheckpoint = set(ckpt, SourceDerived, "what the checkpoint ships"), true
+		why := "what the checkpoint ships"
+		if f := m.RoutedExpertFormat(); f != "" {
+			why += " (routed experts " + f + ")" // catalog.Model.RoutedExpertFormat
+		}
+		out.Weights, out.FromCheckpoint = set(ckpt, SourceDerived, why), true
 	case "bf16", "bfloat16", "fp16", "float16", "half", "fp8", "int8", "w8a8", "mxfp4":
 		out.Weights = set(canonicalDType(w), SourceSpec, "")
 		out.FromCheckpoint = out.Weights.Value == ckpt
