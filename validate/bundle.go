@@ -14,7 +14,8 @@ import (
 // (GEN011), DBO on a backend vLLM's assertion refuses (GEN004), an image
 // without the EP kernels the backend needs, or vLLM's CUDA image on AMD GPUs
 // (GEN009), an image that does not pin the release checked (GEN009,
-// imagePinCheck), weights a checkpoint model.path names cannot give (GEN011,
+// imagePinCheck), a Kubernetes bundle's model volume (GEN013, GEN009:
+// kubeModelVolume), weights a checkpoint model.path names cannot give (GEN011,
 // pathQuantProblem). A spec a bundle cannot be made from is not a valid spec, so
 // validate reports it (checkBundle, for the spec's runtime.kind) and the
 // generator calls this same function for every plan it makes (the runtime
@@ -35,6 +36,9 @@ func BundleRefusals(r *resolve.Deployment, runtime string) diag.Diagnostics {
 	ds = append(ds, releaseSupport(d, r.Release)...)
 	ds = append(ds, imageVendorCheck(r, runtime)...)
 	ds = append(ds, imagePinCheck(r, runtime)...)
+	if runtime == "kubernetes" {
+		ds = append(ds, kubeModelVolume(d, ModelArg(r))...)
+	}
 	if !assembled(r) {
 		return ds
 	}
@@ -48,7 +52,7 @@ func BundleRefusals(r *resolve.Deployment, runtime string) diag.Diagnostics {
 // (and with it the engine settings dboProblem and imageKernelCheck read).
 func assembled(r *resolve.Deployment) bool { return r.Layout.TP > 0 }
 
-// checkBundle reports BundleRefusals and RoCENotes for the assembled
+// checkBundle reports BundleRefusals and All2AllNotes for the assembled
 // engine (a pool's, in a pool's checker), for the spec's runtime.kind. A
 // pending layout (`parallelism: auto`) is left to generate, which checks
 // the chosen one. When earlier errors kept the engine from being
@@ -63,7 +67,7 @@ func checkBundle(c *checker) {
 	var ds diag.Diagnostics
 	if c.dep != nil {
 		ds = BundleRefusals(c.dep, c.d.Runtime.Kind)
-		ds = append(ds, RoCENotes(c.dep, c.dep.MultiNode())...)
+		ds = append(ds, All2AllNotes(c.dep, c.dep.MultiNode())...)
 	} else if c.relOK {
 		ds = BundleRefusals(&resolve.Deployment{Spec: c.d, Model: c.model, GPU: c.gpu, Release: c.rel}, c.d.Runtime.Kind)
 	}

@@ -207,3 +207,41 @@ func TestImagePin(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateReportsWhatGenerateRefuses (newuser40 finding 10): for a
+// kubernetes spec, validate reports the model volume generate refuses
+// (GEN013: a local model.path no volume gives the pods) or warns about
+// (GEN009: a hub model downloaded at every start), through the one
+// decision BundleRefusals holds; and All2AllNotes' speed warning (GEN004:
+// `auto` without GPU-initiated RDMA across nodes) that generate prints.
+func TestValidateReportsWhatGenerateRefuses(t *testing.T) {
+	k8s := edit(t, readBase(t), "kind: docker", "kind: kubernetes")
+	for _, c := range []struct {
+		name, src string
+		code      diag.Code
+		sev       diag.Severity
+		path, msg string
+	}{
+		{"local path", k8s, codes.GenModelVolume, diag.Error, "model.path", "is a local path, but no volume gives the pods that directory"},
+		{"hub model", edit(t, k8s, "path: /models/DeepSeek-V3", "path: deepseek-ai/DeepSeek-V3"), codes.GenRuntime, diag.Warning, "model", "is downloaded from the Hugging Face hub"},
+		{"volume", edit(t, k8s, "kind: kubernetes", "kind: kubernetes\n  kubernetes: {model_host_path: /models/DeepSeek-V3}"), codes.GenModelVolume, 0, "", ""},
+		{"docker", readBase(t), codes.GenModelVolume, 0, "", ""},
+	} {
+		g := findCode(mustBytes(t, c.name+".yaml", c.src), c.code)
+		if c.msg == "" {
+			if len(g) != 0 {
+				t.Errorf("%s: want no %s, got\n%s", c.name, c.code, render(g))
+			}
+			continue
+		}
+		if len(g) != 1 || g[0].Severity != c.sev || g[0].Path != c.path || g[0].Line == 0 || !strings.Contains(g[0].Message, c.msg) {
+			t.Errorf("%s: want %s %s at %s %q, got\n%s", c.name, c.sev, c.code, c.path, c.msg, render(g))
+		}
+	}
+	// All2AllNotes: `auto` across two nodes of a fabric without GPU-initiated RDMA.
+	slow := edit(t, readBase(t), "inter_node: {kind: infiniband, bandwidth_gbit_per_s: 100}", "inter_node: {kind: ethernet, bandwidth_gbit_per_s: 100}")
+	g := findCode(mustBytes(t, "slow.yaml", slow), codes.GenAll2All)
+	if len(g) != 1 || g[0].Severity != diag.Warning || !strings.Contains(g[0].Message, "expect much slower MoE layers") {
+		t.Errorf("auto on ethernet across nodes: want All2AllNotes' GEN004 speed warning, got\n%s", render(g))
+	}
+}

@@ -242,11 +242,24 @@ func unprefixed(msg string) string {
 	return msg
 }
 
+// blockingErrors reports an error that keeps the deployment from being
+// assembled: any but the pools' bundle refusals (GEN codes, checkBundle),
+// which are about the bundle of an assembled pool, so the split's own
+// errors (SPEC126) still come beside them.
+func (c *checker) blockingErrors() bool {
+	for _, d := range c.ds {
+		if d.Severity == diag.Error && !strings.HasPrefix(string(d.Code), "GEN") {
+			return true
+		}
+	}
+	return false
+}
+
 // assemblePD puts the pools together (resolve.AssembleDisaggregated) and
 // checks the hosts' ports (SPEC129); the deployment is kept only when
 // nothing is an error.
 func assemblePD(c *checker) {
-	if c.schemaErrors || c.ds.HasErrors() || c.model == nil || c.gpu == nil || !c.relOK {
+	if c.schemaErrors || c.blockingErrors() || c.model == nil || c.gpu == nil || !c.relOK {
 		return
 	}
 	dep, err := resolve.AssembleDisaggregated(c.d, c.roles)
