@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/resolve"
-	"github.com/vlaunch/vlaunch/validate"
 )
 
 // vLLM loads the weights a checkpoint stores; model.weights that differ
@@ -20,7 +19,9 @@ const (
 
 // weightArgs are the flags that make vLLM serve the weights the spec
 // asks for from a wider checkpoint: FP8 by online quantization, or the
-// other 16-bit float type.
+// other 16-bit float type. Weights a pre-quantized model.path ships are
+// the checkpoint's (resolve.Deployment.PathQuant): no flag, vLLM reads the
+// method from the checkpoint and refuses another on the command line.
 func weightArgs(a *argList, r *resolve.Deployment) {
 	e := r.Engine
 	if e.WeightsFromCheckpoint || r.Model == nil {
@@ -29,12 +30,6 @@ func weightArgs(a *argList, r *resolve.Deployment) {
 	ckpt := r.Model.CheckpointDType()
 	if ckpt != dtypeBF16 && ckpt != dtypeFP16 {
 		return // a narrower checkpoint: see weightsNote
-	}
-	if validate.PathQuant(r) != "" {
-		// model.path names a pre-quantized copy: vLLM reads its method from
-		// the checkpoint, and refuses a different one on the command line
-		// (validate.BundleRefusals says which spec that is).
-		return
 	}
 	switch e.WeightsDType.Value {
 	case dtypeFP8:

@@ -3,7 +3,6 @@ package validate
 import (
 	"fmt"
 
-	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/resolve"
@@ -17,27 +16,6 @@ import (
 // override_quantization_method that would reconcile them).
 const quantMismatch = "Quantization method specified in the model config (…) does not match the quantization method specified in the `quantization` argument (…)"
 
-// PathQuant is the one decision on a 16-bit model whose model.path names a
-// pre-quantized checkpoint (newuser40 finding 1: catalog llama-3.3-70b,
-// BF16, served from RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic): the
-// format the path's name states (catalog.NamedQuant), or "". It is "" when
-// vlaunch read the checkpoint's own config (model.config: the model's
-// quantization_config then decides, resolve.ResolveDTypes) or the model is
-// already quantized. A path it names is quantized by a method vlaunch does
-// not know (fp8, compressed-tensors or ModelOpt for an FP8 copy), so the
-// generator passes no --quantization (weightArgs) and vLLM reads the
-// method from the checkpoint; BundleRefusals says so, or refuses weights
-// the checkpoint does not hold (pathQuantProblem).
-func PathQuant(r *resolve.Deployment) string {
-	if r == nil || r.Spec == nil || r.Model == nil || r.Spec.Model.Config != "" {
-		return ""
-	}
-	if ckpt := r.Model.CheckpointDType(); ckpt != "bf16" && ckpt != "fp16" {
-		return ""
-	}
-	return catalog.NamedQuant(r.Spec.Model.Path)
-}
-
 // pathQuantProblem: weights set to a format other than the 16-bit model's
 // (online quantization or a dtype switch) on a path that names a
 // pre-quantized checkpoint. The same format (fp8 on an FP8 copy) is served
@@ -48,7 +26,7 @@ func PathQuant(r *resolve.Deployment) string {
 // ships, which a quantized path is not: a warning, since the estimate then
 // counts 16-bit weights.
 func pathQuantProblem(r *resolve.Deployment) diag.Diagnostics {
-	named := PathQuant(r)
+	named := r.PathQuant()
 	if named == "" {
 		return nil
 	}

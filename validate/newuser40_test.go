@@ -164,7 +164,11 @@ func TestPathQuant(t *testing.T) {
 		{"meta-llama/Llama-3.3-70B-Instruct", "fp8", 0, "", ""},
 	} {
 		src := edit(t, base, "path: PATH", "path: "+c.path+"\n  weights: "+c.weights)
-		g := findCode(mustBytes(t, "q.yaml", src), codes.GenUnsupported)
+		r, ds, _ := Bytes("q.yaml", []byte(src))
+		g := findCode(ds, codes.GenUnsupported)
+		if c.sev == diag.Info && (r == nil || !r.Engine.WeightsFromCheckpoint) {
+			t.Errorf("%s %s: the named checkpoint's own format must resolve as from the checkpoint (no online quantization)", c.path, c.weights)
+		}
 		if c.msg == "" {
 			if len(g) != 0 {
 				t.Errorf("%s %s: want nothing, got\n%s", c.path, c.weights, render(g))
