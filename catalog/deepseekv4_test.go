@@ -189,3 +189,24 @@ func TestNewFamiliesTPSplit(t *testing.T) {
 		t.Errorf("Gemma 4 TP 16: %s", p)
 	}
 }
+
+// TestRoutedExpertFormat (newuser40 finding 7): DeepSeek-V4's checkpoints
+// are FP8 with MXFP4 routed experts (expert_dtype fp4), and the catalog's
+// one phrase for them says so; a uniform checkpoint says its dtype alone.
+func TestRoutedExpertFormat(t *testing.T) {
+	for id, want := range map[string]string{
+		"deepseek-v4-flash": "fp8, routed experts mxfp4",
+		"deepseek-v4-pro":   "fp8, routed experts mxfp4",
+		"deepseek-v3":       "fp8",
+		"gpt-oss-120b":      "mxfp4",
+		"llama-3.3-70b":     "bf16",
+	} {
+		m, err := LookupModel(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.WeightsText(); got != want {
+			t.Errorf("%s: WeightsText() = %q, want %q", id, got, want)
+		}
+	}
+}

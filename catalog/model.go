@@ -371,6 +371,34 @@ func (m *Model) CheckpointDType() string {
 	return "bf16"
 }
 
+// RoutedExpertFormat is the routed experts' storage where it differs from
+// CheckpointDType, "" otherwise: DeepSeek-V4's expert_dtype fp4 (vLLM's
+// DeepseekV4FP8Config loads them with Mxfp4MoEMethod, or as NVFP4 under
+// moe_quant_algo NVFP4: readMoEQuantAlgo), and an FP8 config's store_dtype
+// mxfp4 (Quantization.ExpertFormat). It is the one source of the mixed
+// format the listing and the weights' description show (newuser40 finding
+// 7: DeepSeek-V4 listed as plain "fp8").
+func (m *Model) RoutedExpertFormat() string {
+	f := m.Quant.ExpertFormat
+	if m.DSV4 != nil && m.DSV4.ExpertDType == "fp4" && f != FormatNVFP4 {
+		f = FormatMXFP4
+	}
+	if !m.IsMoE() || f == m.CheckpointDType() {
+		return ""
+	}
+	return f
+}
+
+// WeightsText is the checkpoint's format as one phrase: CheckpointDType,
+// with the routed experts' own format when they differ ("fp8, routed
+// experts mxfp4").
+func (m *Model) WeightsText() string {
+	if f := m.RoutedExpertFormat(); f != "" {
+		return m.CheckpointDType() + ", routed experts " + f
+	}
+	return m.CheckpointDType()
+}
+
 // allEight reports whether bits states 8-bit weights only.
 func allEight(bits []int) bool {
 	for _, b := range bits {

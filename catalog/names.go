@@ -101,3 +101,31 @@ func MatchesAny(name string, names []string) bool {
 	}
 	return false
 }
+
+// namedQuantTokens map a checkpoint name's quantization token (a part of
+// its repo or directory name, split at '-', '_' and '.') to the weight
+// format the checkpoint ships: publishers name pre-quantized copies so
+// (RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic, nvidia/DeepSeek-V3.1-NVFP4,
+// Qwen/Qwen3-8B-AWQ, …). AWQ, GPTQ and the W4 schemes store 4-bit integers.
+var namedQuantTokens = map[string]string{
+	"fp8": "fp8", "nvfp4": "nvfp4", "mxfp4": "mxfp4", "fp4": "nvfp4",
+	"awq": "int4", "gptq": "int4", "int4": "int4", "w4a16": "int4", "w4a8": "int4",
+	"int8": "int8", "w8a8": "int8",
+}
+
+// NamedQuant is the weight format a checkpoint's name (a hub id or a
+// path) says it is pre-quantized in ("fp8", "nvfp4", "mxfp4", "int4",
+// "int8"), or "" when the name states none. It reads only the last path
+// element (RepoName's), so a directory such as /models/fp8/ says nothing.
+// A name is the publisher's word, not the checkpoint's quantization_config:
+// callers treat it as "probably quantized", enough to leave the method to
+// vLLM (which reads the checkpoint) rather than to name one.
+func NamedQuant(name string) string {
+	base := strings.ToLower(path.Base(RepoName(name)))
+	for _, t := range strings.FieldsFunc(base, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if f, ok := namedQuantTokens[t]; ok {
+			return f
+		}
+	}
+	return ""
+}

@@ -27,3 +27,23 @@ func TestSameModel(t *testing.T) {
 		t.Error("nothing to compare must not be a mismatch")
 	}
 }
+
+// TestNamedQuant: the format a pre-quantized checkpoint's name states
+// (newuser40 finding 1), from the last path element only.
+func TestNamedQuant(t *testing.T) {
+	for name, want := range map[string]string{
+		"RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic":                 "fp8",
+		"nvidia/DeepSeek-V3.1-NVFP4":                                  "nvfp4",
+		"Qwen/Qwen3-8B-AWQ":                                           "int4",
+		"neuralmagic/Meta-Llama-3.1-8B-Instruct-quantized.w8a8":       "int8",
+		"/models/hub/models--Qwen--Qwen3-30B-A3B-FP8/snapshots/abc12": "fp8",
+		"meta-llama/Llama-3.3-70B-Instruct":                           "",
+		"/models/fp8/Llama-3.3-70B-Instruct":                          "",
+		"openai/gpt-oss-120b":                                         "",
+		"":                                                            "",
+	} {
+		if got := NamedQuant(name); got != want {
+			t.Errorf("NamedQuant(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

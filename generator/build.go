@@ -128,15 +128,7 @@ func runtimeDefaults(p *Plan) {
 
 // modelArg is what `vllm serve` gets: the spec's path, else the catalog's
 // Hugging Face repo, else the name as given.
-func modelArg(r *resolve.Deployment) string {
-	if r.Spec.Model.Path != "" {
-		return r.Spec.Model.Path
-	}
-	if r.Model != nil && r.Model.HFRepo != "" {
-		return r.Model.HFRepo
-	}
-	return r.Spec.Model.Name
-}
+func modelArg(r *resolve.Deployment) string { return validate.ModelArg(r) }
 
 // sharedNode reports whether node i of the pool is one both P/D pools
 // share (resolve.NodeShare).

@@ -31,10 +31,7 @@ func makeKubeExtLBPlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics
 				"a LeaderWorkerSet runs identical pods: every node needs the same GPU count and DP ranks", "")}
 		}
 	}
-	mount, ds := kubeModelMount(p, d)
-	if ds.HasErrors() {
-		return nil, ds
-	}
+	mount := kubeModelMount(p, d)
 	size := 0
 	for _, s := range p.placement.Nodes {
 		if s.Used {
@@ -56,9 +53,9 @@ func makeKubeExtLBPlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics
 		kp.WorkerScript, err = p.kubeRanksScript(d, per, leaderIP, true)
 	}
 	if err != nil {
-		return nil, append(ds, diag.Diagnostic{Code: CodeTemplate, Severity: diag.Error, File: d.File, Message: err.Error()})
+		return nil, diag.Diagnostics{{Code: CodeTemplate, Severity: diag.Error, File: d.File, Message: err.Error()}}
 	}
-	return kp, ds
+	return kp, nil
 }
 
 // kubeRanksScript starts a pod's ranks in the background, each with its

@@ -67,11 +67,7 @@ func makeKubePlan(p *Plan, d *spec.Deployment) (*KubePlan, diag.Diagnostics) {
 				fmt.Sprintf("node %s's interface or RDMA devices differ from %s's; every pod uses %s's", n.Name, n0.Name, n0.Name), ""))
 		}
 	}
-	mount, mds := kubeModelMount(p, d)
-	ds = append(ds, mds...)
-	if mds.HasErrors() {
-		return nil, ds
-	}
+	mount := kubeModelMount(p, d)
 	kp := &KubePlan{Replicas: max(1, p.Replicas), Size: p.ReplicaNodes, GPUsPerPod: n0.GPUs, GPUResource: gpuResource(p), RDMAResource: d.Runtime.Kubernetes.RDMAResource, Model: mount}
 	if p.RDMA && kp.RDMAResource == "" {
 		kp.RDMAResource = "rdma/ib"

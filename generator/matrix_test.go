@@ -287,7 +287,7 @@ func checkKubeBundle(t *testing.T, c matrixCase) {
 	if p.Layout != LayoutSingle && !strings.Contains(worker, `getent ahostsv4 "$LWS_LEADER_ADDRESS"`) {
 		t.Errorf("%s: the worker does not resolve the leader:\n%s", c, worker)
 	}
-	if localModel(p.Model) && !strings.Contains(string(manifest), "mountPath: "+yq(p.Model)) {
+	if validate.LocalModel(p.Model) && !strings.Contains(string(manifest), "mountPath: "+yq(p.Model)) {
 		t.Errorf("%s: the local model %s is not mounted", c, p.Model)
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/templates"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -101,7 +103,7 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 	for _, role := range r.PD.Roles {
 		role.KVTransferConfig = connectorKVTransferConfig(b, r, role)
 		p, pds := MakePlan(withKVTransfer(role), runtime)
-		ds = append(ds, rolePrefixed(role.Name, pds)...)
+		ds = appendPoolFindings(ds, role.Name, pds)
 		if pds.HasErrors() {
 			return nil, ds
 		}
@@ -136,9 +138,11 @@ func generatePD(r *resolve.Deployment, runtime string, opt Options) (*Bundle, di
 	}
 	pp.Summary = opt.Summary
 	pp.Namespace = pp.Roles[0].Plan.K8s.Namespace // the pools' (the runtime's defaults applied)
-	if !pp.Router.LLMD() && (runtime != "kubernetes" || pp.Router.Image != "") {
+	if writesVLLMRouter(pp, runtime) {
 		pp.RouterMetricsPort = vllm.RouterMetricsPort
 		pp.RouterArgs = routerArgs(pp)
+	} else {
+		ds = append(ds, noRouterNote(r, pp, runtime)...)
 	}
 	top, err := renderPD(pp, opt.TemplatesDir)
 	if err != nil {
@@ -179,6 +183,55 @@ func nameScripts(p *Plan) {
 			n.ContainerScript = n.Unit() + ".container.sh"
 		}
 	}
+}
+
+// writesVLLMRouter is the one decision on whether the P/D bundle carries
+// the vLLM project's router: always on bare metal and docker, on
+// Kubernetes only with disaggregation.router.image (the project publishes
+// no image vlaunch could verify); llm-d's router is written apart.
+func writesVLLMRouter(pp *PDPlan, runtime string) bool {
+	return !pp.Router.LLMD() && (runtime != "kubernetes" || pp.Router.Image != "")
+}
+
+// noRouterNote says on generate's output, not only in the README, that a
+// P/D bundle has no router (newuser40 finding 9): without one, no request
+// reaches both pools. nil for llm-d, whose router the bundle carries.
+func noRouterNote(r *resolve.Deployment, pp *PDPlan, runtime string) diag.Diagnostics {
+	if pp.Router.LLMD() {
+		return nil
+	}
+	ds := diag.Diagnostics{{Code: CodeRuntime, Severity: diag.Warning, File: r.Spec.File, Path: "disaggregation.router",
+		Message: fmt.Sprintf("the %s bundle has no router, so no request is split between the pools until you run one (README.md, step 2): the vLLM project's router publishes no image vlaunch could verify", runtime),
+		Hint:    "set disaggregation.router.image to a vllm-router image you built (router.yaml is then written), or disaggregation.router.kind: llm-d"}}
+	r.Spec.Locate(ds)
+	return ds
+}
+
+// appendPoolFindings adds a pool's findings, prefixed with the pool's
+// name; one the other pool already made (same code, path and message) is
+// said once, as "both pools: " (the prefix validate gives it too).
+func appendPoolFindings(ds diag.Diagnostics, role string, pds diag.Diagnostics) diag.Diagnostics {
+	for _, d := range rolePrefixed(role, pds) {
+		i := slices.IndexFunc(ds, func(e diag.Diagnostic) bool {
+			return e.Code == d.Code && e.Path == d.Path && unpooled(e.Message) == unpooled(d.Message)
+		})
+		switch {
+		case i < 0:
+			ds = append(ds, d)
+		case ds[i].Message != d.Message:
+			ds[i].Message = "both pools: " + unpooled(ds[i].Message)
+		}
+	}
+	return ds
+}
+
+// unpooled is a finding's message without its pool prefix.
+func unpooled(msg string) string {
+	msg = strings.TrimPrefix(msg, "both pools: ")
+	for _, role := range spec.Roles {
+		msg = strings.TrimPrefix(msg, role+" pool: ")
+	}
+	return msg
 }
 
 // rolePrefixed names the pool in a pool's generator findings.

@@ -19,7 +19,9 @@ const (
 
 // weightArgs are the flags that make vLLM serve the weights the spec
 // asks for from a wider checkpoint: FP8 by online quantization, or the
-// other 16-bit float type.
+// other 16-bit float type. Weights a pre-quantized model.path ships are
+// the checkpoint's (resolve.Deployment.PathQuant): no flag, vLLM reads the
+// method from the checkpoint and refuses another on the command line.
 func weightArgs(a *argList, r *resolve.Deployment) {
 	e := r.Engine
 	if e.WeightsFromCheckpoint || r.Model == nil {

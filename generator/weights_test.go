@@ -40,6 +40,40 @@ func TestWeightArgs(t *testing.T) {
 	}
 }
 
+// TestWeightArgsPreQuantizedPath (newuser40 finding 1): model.path naming
+// a pre-quantized copy of a 16-bit catalog model (an FP8-dynamic copy is
+// compressed-tensors) gets no --quantization: vLLM reads the method from
+// the checkpoint and refuses a different one on the command line. Weights
+// the named checkpoint cannot give are refused (validate.BundleRefusals),
+// and a 16-bit path still gets online FP8.
+func TestWeightArgsPreQuantizedPath(t *testing.T) {
+	for _, tt := range []struct {
+		path, weights, flag string
+		refused             bool
+	}{
+		{"RedHatAI/Qwen3-30B-A3B-FP8-dynamic", "fp8", "", false},
+		{"Qwen/Qwen3-30B-A3B-AWQ", "fp8", "", true},
+		{"/models/Qwen3-30B-A3B", "fp8", "--quantization fp8", false},
+	} {
+		d := loadSpec(t, "single-node-ep")
+		d.Model.Path, d.Model.Weights = tt.path, tt.weights
+		b, ds := gen(t, d, Options{})
+		if tt.refused {
+			if b != nil || !hasCode(ds, "GEN011") {
+				t.Errorf("%s %s: want GEN011 refusal, got %v", tt.path, tt.weights, ds)
+			}
+			continue
+		}
+		if b == nil {
+			t.Fatalf("%s %s: %v", tt.path, tt.weights, ds)
+		}
+		node0 := string(fileData(t, b, "node0.sh"))
+		if has := strings.Contains(node0, "--quantization"); has != (tt.flag != "") {
+			t.Errorf("%s %s: --quantization present = %v, want %q", tt.path, tt.weights, has, tt.flag)
+		}
+	}
+}
+
 // TestImageDigest: a digest-pinned image reaches every container as
 // written and the README says it is pinned; a tag-only image gets the
 // instructions to pin it.

@@ -48,7 +48,11 @@ func ResolveDTypes(m *catalog.Model, weights, kv string) (DTypes, error) {
 	ckpt := m.CheckpointDType()
 	switch w := strings.ToLower(strings.TrimSpace(weights)); w {
 	case "", "auto":
-		out.Weights, out.FromCheckpoint = set(ckpt, SourceDerived, "what the checkpoint ships"), true
+		why := "what the checkpoint ships"
+		if f := m.RoutedExpertFormat(); f != "" {
+			why += " (routed experts " + f + ")" // catalog.Model.RoutedExpertFormat
+		}
+		out.Weights, out.FromCheckpoint = set(ckpt, SourceDerived, why), true
 	case "bf16", "bfloat16", "fp16", "float16", "half", "fp8", "int8", "w8a8", "mxfp4":
 		out.Weights = set(canonicalDType(w), SourceSpec, "")
 		out.FromCheckpoint = out.Weights.Value == ckpt
@@ -83,6 +87,26 @@ func ResolveDTypes(m *catalog.Model, weights, kv string) (DTypes, error) {
 	return out, nil
 }
 
+// PathQuant is the one decision on a 16-bit model whose model.path names a
+// pre-quantized checkpoint (newuser40 finding 1: catalog llama-3.3-70b,
+// BF16, served from RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic): the
+// format the path's name states (catalog.NamedQuant), or "". It is "" when
+// vlaunch read the checkpoint's own config (model.config: its
+// quantization_config decides) or the model is already quantized. Weights
+// of that format are the checkpoint's own (resolveDTypes: vLLM reads the
+// method from the checkpoint, so no --quantization is written);
+// validate.BundleRefusals says so, or refuses weights the checkpoint does
+// not hold.
+func (d *Deployment) PathQuant() string {
+	if d.Spec == nil || d.Model == nil || d.Spec.Model.Config != "" {
+		return ""
+	}
+	if ckpt := d.Model.CheckpointDType(); ckpt != "bf16" && ckpt != "fp16" {
+		return ""
+	}
+	return catalog.NamedQuant(d.Spec.Model.Path)
+}
+
 // resolveDTypes sets the engine's dtypes.
 func (d *Deployment) resolveDTypes(weights, kv string) error {
 	t, err := ResolveDTypes(d.Model, weights, kv)
@@ -90,6 +114,12 @@ func (d *Deployment) resolveDTypes(weights, kv string) error {
 		return err
 	}
 	d.Engine.WeightsDType, d.Engine.WeightsFromCheckpoint, d.Engine.KVCacheDType = t.Weights, t.FromCheckpoint, t.KVCache
+	if !t.FromCheckpoint && t.Weights.Value == d.PathQuant() {
+		// weights fp8 from a path naming an FP8 copy: served as that
+		// checkpoint ships them, not quantized online (no --quantization).
+		d.Engine.WeightsFromCheckpoint = true
+		d.Engine.WeightsDType.Why = "what the checkpoint model.path names ships"
+	}
 	if t.KVCache.From != SourceSpec {
 		d.releaseKVDType(strings.ToLower(strings.TrimSpace(kv)))
 	}

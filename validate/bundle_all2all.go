@@ -15,8 +15,9 @@ import (
 // precedence), GEN004: a backend set where no all-to-all runs, what `auto`
 // picked across nodes, and RoCENotes. multiNode is whether one replica
 // spans nodes, as the caller placed it. r must be assembled. validate
-// itself reports only RoCENotes so far: the other two are still said by
-// generate (and plan) alone, an open difference.
+// reports it for the spec's layout (checkBundle, multiNode from the same
+// placement the generator uses), so validate, generate and plan say the
+// same of a spec (newuser40 finding 10).
 func All2AllNotes(r *resolve.Deployment, multiNode bool) diag.Diagnostics {
 	if r == nil || r.Spec == nil {
 		return nil

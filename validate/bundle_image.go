@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -83,4 +84,50 @@ func ncclBackend(r vllm.Release) string {
 		return vllm.BackendAllgatherReducescatter
 	}
 	return vllm.BackendNaive
+}
+
+// movingTags are tags that name no release: what they run changes as the
+// publisher pushes (an absent tag is docker's "latest").
+var movingTags = []string{"", "latest", "nightly", "main", "stable", "dev", "edge"}
+
+// imagePinCheck warns when a container bundle's runtime.image does not
+// run the release vlaunch checked the spec against (newuser40 finding 8:
+// rocm/vllm:latest with vllm.version 0.22.1): an official image whose tag
+// is another release, or any image on a moving tag (latest, nightly, …).
+// Flags, defaults and refusals are the release's, so the bundle is only as
+// right as the image is that release. A digest pins a build the user
+// chose; vlaunch cannot read its version, so it says nothing of it. The
+// spec's default image (runtime.image unset) is derived from vllm.version.
+func imagePinCheck(r *resolve.Deployment, runtime string) diag.Diagnostics {
+	d, image := r.Spec, r.Spec.Runtime.Image
+	// An unset vllm.version is SPEC117's to report (the newest release is
+	// assumed, which the image need not run).
+	if runtime == "bare" || image == "" || strings.Contains(image, "@") || d.VLLM.Version == "" {
+		return nil
+	}
+	want := d.VLLM.Version
+	if tag := imageRelease(image); tag != "" {
+		rel, _, _ := vllm.ResolveString(tag)
+		if rel.Version == r.Release.Version {
+			return nil
+		}
+		return diag.Diagnostics{bundleDiag(d, codes.GenRuntime, diag.Warning, "runtime.image",
+			fmt.Sprintf("%s runs vLLM %s, but vlaunch checked the spec against vllm.version %s (flags, defaults and refusals differ between releases)", image, rel.Version, want),
+			fmt.Sprintf("set runtime.image to %s:v%s, or vllm.version to %s", officialImage, want, rel.Version))}
+	}
+	if !slices.Contains(movingTags, imageTag(image)) {
+		return nil
+	}
+	return diag.Diagnostics{bundleDiag(d, codes.GenRuntime, diag.Warning, "runtime.image",
+		fmt.Sprintf("%s does not pin a release: vlaunch checked the spec against vLLM %s, and the tag runs whatever was pushed last", image, want),
+		fmt.Sprintf("use a tag (or a digest) of the image's build of vLLM %s, and keep vllm.version what `vllm --version` prints in it", want))}
+}
+
+// imageTag is the tag of an image reference ("" when it has none).
+func imageTag(image string) string {
+	ref, _, _ := strings.Cut(image, "@")
+	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
+		return ref[i+1:]
+	}
+	return ""
 }

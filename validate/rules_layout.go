@@ -2,9 +2,13 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
+	"gopkg.in/yaml.v3"
 )
 
 // checkLayout checks tensor x pipeline x data (x replicas) against the
@@ -25,10 +29,10 @@ func checkLayout(c *checker) {
 		// Part of a shared node is the other pool's: resolve's NodeShare
 		// checks that the pools' GPUs fit it (SPEC126).
 	case r > 1 && tp*pp*dp*r != total:
-		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, r, total, c.replicasKey()),
+		c.errorf(CodeLayout, p("parallelism", "data"), c.layoutHint(tp, pp, r, total),
 			"%s x tensor x pipeline x data = %d x %d x %d x %d = %d GPUs, but the nodes have %d GPUs", c.replicasKey(), r, tp, pp, dp, r*tp*pp*dp, total)
 	case tp*pp*dp*r != total:
-		c.errorf(CodeLayout, p("parallelism", "data"), layoutHint(tp, pp, r, total, c.replicasKey()),
+		c.errorf(CodeLayout, p("parallelism", "data"), c.layoutHint(tp, pp, r, total),
 			"tensor x pipeline x data = %d x %d x %d = %d GPUs, but the nodes have %d GPUs", tp, pp, dp, tp*pp*dp, total)
 	}
 	before := len(c.ds)
@@ -65,6 +69,42 @@ func (c *checker) replicasKey() string {
 		return "instances"
 	}
 	return "replicas"
+}
+
+// layoutHint is SPEC102's hint: how to use every GPU, unless a key of the
+// parallelism block is a likely typo of a layout key ("tensr: 2"): the
+// product then read that key as its default, and "set data: 8" would point
+// away from the fix (newuser40 finding 6), so the hint names the typo.
+func (c *checker) layoutHint(tp, pp, r, total int) string {
+	if typos, meant := c.layoutTypos(); len(typos) > 0 {
+		return fmt.Sprintf("%s in parallelism is likely a typo of %s: fix that first (the product above took %s's default)",
+			strings.Join(typos, ", "), strings.Join(meant, ", "), strings.Join(meant, ", "))
+	}
+	return layoutHint(tp, pp, r, total, c.replicasKey())
+}
+
+// layoutCountKeys are the keys the layout product reads, as a colocated
+// spec or a P/D pool writes them.
+var layoutCountKeys = []string{"tensor", "pipeline", "data", "replicas", "instances"}
+
+// layoutTypos lists the keys of the parallelism block (the pool's, in a
+// pool's checker) that are not layout keys but likely misspell one
+// (quoted, as written), and the keys they likely mean.
+func (c *checker) layoutTypos() (typos, meant []string) {
+	n, ok := spec.NodeAt(c.d.Root, c.docPath(p("parallelism")), false)
+	if !ok || n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if slices.Contains(layoutCountKeys, k) || k == "expert" {
+			continue
+		}
+		if s := catalog.Suggest(k, layoutCountKeys); len(s) > 0 {
+			typos, meant = append(typos, fmt.Sprintf("%q", k)), append(meant, s[0])
+		}
+	}
+	return typos, meant
 }
 
 // layoutHint says how to use every GPU; rkey names the replica count as

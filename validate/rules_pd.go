@@ -195,9 +195,7 @@ func checkPools(c *checker) {
 			r(rc)
 		}
 		for _, d := range rc.ds {
-			if !c.has(d) {
-				c.ds = append(c.ds, d)
-			}
+			c.addPoolFinding(d)
 		}
 		if rc.dep != nil {
 			c.roles = append(c.roles, rc.dep)
@@ -205,29 +203,63 @@ func checkPools(c *checker) {
 	}
 }
 
-// has reports a finding already made: same code, path and message, a
-// pool's "ROLE pool: " prefix aside.
-func (c *checker) has(d diag.Diagnostic) bool {
-	for _, e := range c.ds {
+// bothPools prefixes a finding both pools make of a field they share:
+// keeping the first pool's prefix said "prefill pool: …" of what is just as
+// true of the decode pool (newuser40 finding 11).
+const bothPools = "both pools: "
+
+// addPoolFinding adds a pool checker's finding, once: when the other pool
+// already made it (same code, path and message, the pool's prefix aside),
+// the finding made is re-prefixed "both pools: " instead of added again.
+func (c *checker) addPoolFinding(d diag.Diagnostic) {
+	i := c.find(d)
+	if i < 0 {
+		c.ds = append(c.ds, d)
+		return
+	}
+	e := &c.ds[i]
+	if e.Message != d.Message && unprefixed(e.Message) != e.Message {
+		e.Message = bothPools + unprefixed(e.Message)
+	}
+}
+
+// find is the index of a finding already made (same code, path and
+// message, a pool's prefix aside), or -1.
+func (c *checker) find(d diag.Diagnostic) int {
+	for i, e := range c.ds {
 		if e.Code == d.Code && e.Path == d.Path && unprefixed(e.Message) == unprefixed(d.Message) {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 func unprefixed(msg string) string {
+	msg = strings.TrimPrefix(msg, bothPools)
 	for _, role := range spec.Roles {
 		msg = strings.TrimPrefix(msg, role+" pool: ")
 	}
 	return msg
 }
 
+// blockingErrors reports an error that keeps the deployment from being
+// assembled: any but the pools' bundle refusals (GEN codes, checkBundle),
+// which are about the bundle of an assembled pool, so the split's own
+// errors (SPEC126) still come beside them.
+func (c *checker) blockingErrors() bool {
+	for _, d := range c.ds {
+		if d.Severity == diag.Error && !strings.HasPrefix(string(d.Code), "GEN") {
+			return true
+		}
+	}
+	return false
+}
+
 // assemblePD puts the pools together (resolve.AssembleDisaggregated) and
 // checks the hosts' ports (SPEC129); the deployment is kept only when
 // nothing is an error.
 func assemblePD(c *checker) {
-	if c.schemaErrors || c.ds.HasErrors() || c.model == nil || c.gpu == nil || !c.relOK {
+	if c.schemaErrors || c.blockingErrors() || c.model == nil || c.gpu == nil || !c.relOK {
 		return
 	}
 	dep, err := resolve.AssembleDisaggregated(c.d, c.roles)

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -61,14 +62,48 @@ func checkBackendName(c *checker, name string, path []string) {
 	}
 	r := c.rel
 	if _, in := r.All2AllBackend(name); !in {
-		c.errorf(CodeBackend, path, "accepted: auto, "+strings.Join(r.All2AllBackends(), ", "),
-			"vLLM %s does not accept all2all backend %q (%s)", r, name, spanText(b.Span))
+		backendRefused(c, path, name, b.Span)
 		return
+	}
+	if !b.Span.Confirmed.IsZero() && r.Version.Less(b.Span.Confirmed) {
+		// Between "not before" and "first seen": vlaunch cannot tell.
+		c.add(diag.Info, CodeBackend, path, "use vLLM "+b.Span.Confirmed.String()+" or later to be sure",
+			"cannot verify that vLLM %s accepts all2all backend %q: first seen in %s (its first release is not known)", r, name, b.Span.Confirmed)
 	}
 	if b.FallsBack(r) {
 		c.warnf(CodeBackend, path, "choose another backend, or `auto`",
 			"vLLM %s accepts %q but falls back to %s", r, name, vllm.BackendAllgatherReducescatter)
 	}
+}
+
+// backendRefused: the release does not have backend name. A release with
+// no backend at all (before VLLM_ALL2ALL_BACKEND) is said so, not given an
+// empty "accepted" list; the hint names the first release a source shows
+// the backend in (its first release may be earlier, but is not known).
+func backendRefused(c *checker, path []string, name string, s vllm.Span) {
+	r := c.rel
+	use := s.Since
+	if !s.Confirmed.IsZero() {
+		use = s.Confirmed
+	}
+	accepted := r.All2AllBackends()
+	if len(accepted) == 0 {
+		c.errorf(CodeBackend, path, fmt.Sprintf("leave all2all_backend out, or use vLLM %s or later", use),
+			"vLLM %s has no all2all backend setting: no backend exists before %s (%q: %s)", r, firstBackendRelease(), name, spanText(s))
+		return
+	}
+	c.errorf(CodeBackend, path, fmt.Sprintf("accepted: auto, %s; or use vLLM %s or later for %s", strings.Join(accepted, ", "), use, name),
+		"vLLM %s does not accept all2all backend %q (%s)", r, name, spanText(s))
+}
+
+// firstBackendRelease is the first release with any all2all backend.
+func firstBackendRelease() vllm.Version {
+	for _, r := range vllm.Releases() {
+		if len(r.All2AllBackends()) > 0 {
+			return r.Version
+		}
+	}
+	return vllm.Version{}
 }
 
 func backendHint(name string) string {

@@ -193,8 +193,19 @@ func enumMessage(path string, e gojsonschema.ResultError) (string, string) {
 	allowed := enumValues(e)
 	got := fmt.Sprint(e.Value())
 	msg := fmt.Sprintf("%s is %q; allowed: %s", quoteKey(path), got, strings.Join(allowed, ", "))
-	return msg, suggest(got, allowed)
+	hint := suggest(got, allowed)
+	if path == "model.weights" && hint == "" {
+		hint = preQuantizedHint
+	}
+	return msg, hint
 }
+
+// preQuantizedHint is model.weights' hint for a format it cannot name
+// (nvfp4, mxfp4, awq, int4 …; newuser40 finding 5): such a checkpoint says
+// its own format, so the spec points at its config rather than naming it.
+const preQuantizedHint = "a pre-quantized checkpoint (NVFP4, MXFP4, AWQ, GPTQ, INT4, …) is not a weights value: leave weights out (auto) and set " +
+	"model.config to the checkpoint's config.json (its quantization_config, or ModelOpt's hf_quant_config.json beside it), " +
+	"with model.path the checkpoint; `vlaunch init --example deepseek-v3.1-nvfp4-4xb200` shows one"
 
 // enumOf lists the values the schema allows at segs (nil when any).
 func enumOf(segs []string) []string {

@@ -10,8 +10,8 @@ import (
 // newFindings drops from gen (the generator's findings) what validate
 // already reported: the generator calls validate's rule on what the release
 // refuses (validate.BundleRefusals) for every plan, so its warnings would
-// otherwise print twice. A pool's "ROLE pool: " prefix is ignored (validate
-// reports a finding both pools share once).
+// otherwise print twice. A pool's "ROLE pool: " or "both pools: " prefix
+// is ignored (validate reports a finding both pools share once).
 func newFindings(gen, validated diag.Diagnostics) diag.Diagnostics {
 	seen := map[string]bool{}
 	for _, d := range validated {
@@ -27,7 +27,7 @@ func newFindings(gen, validated diag.Diagnostics) diag.Diagnostics {
 }
 
 func findingKey(d diag.Diagnostic) string {
-	msg := d.Message
+	msg := strings.TrimPrefix(d.Message, "both pools: ")
 	for _, role := range spec.Roles {
 		msg = strings.TrimPrefix(msg, role+" pool: ")
 	}

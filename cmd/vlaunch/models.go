@@ -104,9 +104,17 @@ func expertsText(m *catalog.Model) string {
 	return fmt.Sprintf("%d/%d", m.NumExperts, m.ExpertsPerToken)
 }
 
+// quantText is the QUANT column: the quantization method (or the dtype of
+// an unquantized checkpoint), with the routed experts' format where it
+// differs (catalog.Model.RoutedExpertFormat: DeepSeek-V4's MXFP4 experts
+// in an FP8 checkpoint).
 func quantText(m *catalog.Model) string {
-	if m.Quant.Method == "" {
-		return m.CheckpointDType()
+	q := m.Quant.Method
+	if q == "" {
+		q = m.CheckpointDType()
 	}
-	return m.Quant.Method
+	if f := m.RoutedExpertFormat(); f != "" {
+		q += "+" + f + "-experts"
+	}
+	return q
 }
