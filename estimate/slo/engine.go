@@ -29,9 +29,10 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 		cfg.MaxNumBatchedTokens = max(cfg.MaxNumBatchedTokens, in.MaxModelLen)
 	}
 	cfg.ScheduleAhead = perf.AsyncScheduling(in)
-	n := float64(apiServers(in))
+	servers, perRank := frontEndServers(in)
+	n := float64(servers)
 	cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, PromptTokenS: eff.FrontendPromptTokenS / n, TokenS: eff.FrontendTokenS / n,
-		Servers: apiServers(in)}
+		Servers: servers, PerRank: perRank}
 	if in.Workload.Chat() {
 		cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(in.Release(), in.Model.ModelType) / n
 	}
@@ -117,6 +118,19 @@ func readLBFlags(words []string, n *vllm.DPNode) {
 			}
 		}
 	}
+}
+
+// frontEndServers is the API-server processes of one front end and
+// whether each DP rank has its own (sim.Frontend.PerRank): behind the
+// router (resolve.Deployment.ExternalLB) every rank's `vllm serve` runs
+// resolve.Deployment.RankAPIServers of its own, in front of its engine
+// alone — the count generate writes on each rank — else the replica's
+// API servers (apiServers) share its ranks.
+func frontEndServers(in *input.Input) (servers int, perRank bool) {
+	if d := in.Resolved(); d != nil && d.ExternalLB() && RouterFor(in).Active() {
+		return d.RankAPIServers(), true
+	}
+	return apiServers(in), false
 }
 
 // apiServers is the number of API-server processes: the spec's
