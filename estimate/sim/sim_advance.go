@@ -242,6 +242,9 @@ func (s *simulator) result() Result { return pooled([]*simulator{s}) }
 // until it pools them, and a finite run's queues hold the whole run.
 func (s *simulator) shed() {
 	s.ranks, s.loads, s.pending, s.ingest, s.ingestBase, s.pendingBase = nil, nil, nil, nil, nil, nil
+	for i := range s.fronts { // their lastOut stays: pooled reads it
+		s.fronts[i].ingest, s.fronts[i].ingestBase = nil, nil
+	}
 	s.deltas, s.scratch, s.prefix, s.enough = nil, nil, nil, nil
 }
 

@@ -149,7 +149,10 @@ func apiServers(in *input.Input) int {
 
 // burstLoad turns the workload's finite run (burst_requests) into the
 // simulation's pool: the requests sent at t=0 with at most concurrency in
-// flight (all of them without a concurrency), or at the arrival rate.
+// flight (all of them without a concurrency), or at the arrival rate,
+// paced as `vllm bench serve` paces a finite rate (sim.Config.ClientPacing:
+// the last request at burst_requests / rate, the run measured from t = 0;
+// calibrate turns it off for a result of another client).
 func burstLoad(in *input.Input, cfg *sim.Config) {
 	w := in.Workload
 	if w.BurstRequests <= 0 {
@@ -158,7 +161,7 @@ func burstLoad(in *input.Input, cfg *sim.Config) {
 	cfg.Pool, cfg.StaggerS = w.BurstRequests, 0
 	switch {
 	case w.ArrivalRatePerS > 0:
-		cfg.Sessions = 0
+		cfg.Sessions, cfg.ClientPacing = 0, true
 	case w.Concurrency > 0:
 		cfg.Sessions = min(w.Concurrency, w.BurstRequests)
 	default:

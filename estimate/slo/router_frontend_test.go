@@ -79,3 +79,21 @@ func TestRouterFrontEndPerRank(t *testing.T) {
 		}
 	}
 }
+
+// TestBurstLoadPacing: check's finite run at a rate (workload.burst_requests
+// with arrival_rate_per_s) is paced as vllm bench serve paces it
+// (sim.Config.ClientPacing); a burst sent at once is not.
+func TestBurstLoadPacing(t *testing.T) {
+	for _, c := range []struct {
+		rate float64
+		want bool
+	}{{4, true}, {0, false}} {
+		in := input.Input{}
+		in.Workload = spec.Workload{BurstRequests: 100, ArrivalRatePerS: c.rate, Concurrency: 8}
+		var cfg sim.Config
+		FiniteRun(&in, &cfg)
+		if cfg.ClientPacing != c.want || cfg.Pool != 100 {
+			t.Errorf("rate %g: paced %v, pool %d; want %v, 100", c.rate, cfg.ClientPacing, cfg.Pool, c.want)
+		}
+	}
+}
