@@ -20,8 +20,9 @@ import (
 // ms) waits for the second's ingest, to 20 ms: front-end parts 10 + 9 =
 // 19 ms × 4 and 20 ms × 4. One front end for all (PerRank off) ingests
 // them one after another, by 10, 20, ..., 80 ms, and holds every token
-// until 80 ms: 79 ms × 7 and 80 ms. Without a router PerRank changes
-// nothing.
+// until 80 ms: 79 ms × 7 and 80 ms. Independent ranks (a dense model's)
+// step on their own clocks to the same times. Without a router PerRank
+// changes nothing.
 func TestPerRankFrontEnds(t *testing.T) {
 	ms := func(v ...float64) []float64 {
 		for i := range v {
@@ -30,19 +31,21 @@ func TestPerRankFrontEnds(t *testing.T) {
 		return v
 	}
 	cases := []struct {
-		name    string
-		router  Router
-		perRank bool
-		want    []float64
+		name        string
+		router      Router
+		perRank     bool
+		independent bool
+		want        []float64
 	}{
-		{"per rank", VLLMRouter(RouteRoundRobin), true, ms(19, 19, 19, 19, 20, 20, 20, 20)},
-		{"one front end", VLLMRouter(RouteRoundRobin), false, ms(79, 79, 79, 79, 79, 79, 79, 80)},
-		{"no router", Router{}, true, ms(79, 79, 79, 79, 79, 79, 79, 80)},
+		{"per rank", VLLMRouter(RouteRoundRobin), true, false, ms(19, 19, 19, 19, 20, 20, 20, 20)},
+		{"per rank, independent ranks", VLLMRouter(RouteRoundRobin), true, true, ms(19, 19, 19, 19, 20, 20, 20, 20)},
+		{"one front end", VLLMRouter(RouteRoundRobin), false, false, ms(79, 79, 79, 79, 79, 79, 79, 80)},
+		{"no router", Router{}, true, false, ms(79, 79, 79, 79, 79, 79, 79, 80)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := newSimulator(Config{Step: func([]perf.RankLoad) float64 { return 0.001 }, DP: 4, MaxNumSeqs: 64, MaxNumBatchedTokens: 1 << 20,
-				InputTokens: 100, OutputTokens: 2, Sessions: 8, Pool: 8, Router: c.router,
+				InputTokens: 100, OutputTokens: 2, Sessions: 8, Pool: 8, Router: c.router, Independent: c.independent,
 				Frontend: Frontend{RequestS: 0.010, Servers: 1, PerRank: c.perRank}})
 			if got := s.fronts != nil; got != (c.perRank && c.router.Active()) {
 				t.Fatalf("per-rank front ends: %v", got)
