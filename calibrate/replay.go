@@ -113,6 +113,7 @@ func newReplay(in input.Input, r *bench.Result) (*replay, error) {
 		ArrivalRatePerS: w.ArrivalRatePerS, Burstiness: w.ArrivalBurstiness, ClientCap: w.ClientMaxConcurrency,
 		Requests: n, Seed: replaySeed, Spread: lengthSpread(r.Shape)}
 	slo.FiniteRun(&in, &cfg) // the sessions and the pool of n requests
+	cfg.ClientPacing = cfg.ClientPacing && pacedClient(r.Format)
 	return &replay{in: in, kvTokens: mem.KVTokensPerRank, cfg: cfg}, nil
 }
 
@@ -147,3 +148,14 @@ func (p *replay) run(eff perf.Efficiency) sim.Result {
 	slo.ApplyEngine(&p.in, eff, &cfg) // the release's scheduler, the API server
 	return sim.RunModel(sm, cfg)
 }
+
+// pacedClient reports whether a result's client paces a finite rate as
+// sim.Config.ClientPacing simulates it: vLLM's bench serve, and
+// benchmarks/benchmark_serving.py, which imports its get_request from
+// v0.10.0 (the tag 6d8d0a24c: `from vllm.benchmarks.serve import
+// get_request`) and is a stub pointing to `vllm bench serve` at v0.11.0.
+// Which release a result's client ran is not in its JSON: a client older
+// than v0.10.0 (PR #21108) sent the first request at once and the gaps
+// unscaled, which this replays as paced. Other clients are replayed
+// unpaced.
+func pacedClient(f bench.Format) bool { return f == bench.FormatVLLM || f == bench.FormatVLLMScript }

@@ -62,9 +62,7 @@ type RouterPod struct {
 
 // extLBWanted: the deployment has a top-level router in front of DP ranks
 // (a colocated spec with router: and DP > 1).
-func extLBWanted(r *resolve.Deployment) bool {
-	return r.Router != nil && r.PD == nil && r.Layout.DP > 1
-}
+func extLBWanted(r *resolve.Deployment) bool { return r.ExternalLB() }
 
 // routerProblem refuses a colocated router the bundle cannot start: a
 // release that may lack --data-parallel-rank (vllm.Release.ExternalLBLaunch:
@@ -164,8 +162,8 @@ func (p *Plan) extLBSteps(n *NodePlan, bin, common, extra []Arg) ([]Step, error)
 // handshake) and 0.16.0-0.22.1 (serve.py detects external LB from
 // --data-parallel-rank and only defaults an unset count to 1) start that
 // many. Unset, nothing is written: the rank runs one API server in both
-// (0.11.0's argparse default 1; the detection's default 1 later), not the
-// per-node count resolve derives for an internal-LB node.
+// (0.11.0's argparse default 1; the detection's default 1 later). The
+// count is resolve's per-rank one (resolve.Deployment.RankAPIServers).
 func extLBAPIServers(a *argList, p *Plan) {
 	if p.Deployment.Engine.APIServers.From == resolve.SourceSpec && apiServerCount(p) > 0 {
 		a.flag("api-server-count", itoa(p.RankAPIServers()))
@@ -173,14 +171,9 @@ func extLBAPIServers(a *argList, p *Plan) {
 }
 
 // RankAPIServers is how many API-server processes each DP rank runs
-// behind the router (extLBAPIServers): the spec's api_server_count, else
-// one.
-func (p *Plan) RankAPIServers() int {
-	if e := p.Deployment.Engine; e.APIServers.From == resolve.SourceSpec && apiServerCount(p) > 0 {
-		return e.APIServers.Value
-	}
-	return 1
-}
+// behind the router (extLBAPIServers): resolve.Deployment.RankAPIServers,
+// the count the simulation gives each rank's front end too.
+func (p *Plan) RankAPIServers() int { return p.Deployment.RankAPIServers() }
 
 // Unit of a rank's node plan: the node and the rank (container names).
 func (n *NodePlan) rankUnit() string { return fmt.Sprintf("%s-rank%d", n.Name, n.DPStart) }

@@ -19,7 +19,9 @@ import (
 //     because vLLM's own default changed between releases (1, then the
 //     DP size);
 //   - unset, for an engine spanning nodes (DP = 1): vLLM's default, which
-//     is one API server in every release, and nothing is written.
+//     is one API server in every release, and nothing is written;
+//   - behind a colocated router (ExternalLB) the count is per DP rank
+//     (rankAPIServers).
 func (d *Deployment) resolveAPIServers() {
 	eng, asked := &d.Engine, d.Engine.APIServersAsked
 	if _, ok := d.Release.Flag("api-server-count"); !ok {
@@ -29,6 +31,10 @@ func (d *Deployment) resolveAPIServers() {
 			from, why = SourceDerived, why+fmt.Sprintf(" (api_server_count %d is not written)", asked)
 		}
 		eng.APIServers = set(1, from, why)
+		return
+	}
+	if d.ExternalLB() {
+		eng.APIServers = d.rankAPIServers(asked)
 		return
 	}
 	if asked > 0 {
@@ -66,4 +72,37 @@ func (d *Deployment) firstNodeDPLocal() (local int, spanning bool) {
 		return 0, true
 	}
 	return max(1, min(g/per, l.DP)), false
+}
+
+// ExternalLB reports whether the deployment's DP ranks run behind its
+// router in vLLM's external DP load balancing: a colocated deployment
+// with a top-level router and DP > 1, which generate writes as one `vllm
+// serve --data-parallel-rank R` per rank (vllm.ExtLBFlags), each with API
+// server(s) of its own in front of its own engine alone.
+func (d *Deployment) ExternalLB() bool {
+	return d.Router != nil && d.PD == nil && d.Layout.DP > 1
+}
+
+// RankAPIServers is how many API-server processes each DP rank's `vllm
+// serve` runs behind the router (ExternalLB): Engine.APIServers, which
+// resolve makes per rank there — the spec's api_server_count, written on
+// every rank, else one. The generator writes it and the simulation gives
+// each rank's front end that many processes: the one place the count is
+// decided. Without a router it is the replica's count (Engine.APIServers).
+func (d *Deployment) RankAPIServers() int { return max(1, d.Engine.APIServers.Value) }
+
+// rankAPIServers is the per-rank count behind the router, asked the
+// spec's api_server_count (0: unset). vLLM 0.11.0 (vllm/entrypoints/cli/
+// serve.py at the tag b8b302cde434: ServeSubcommand.cmd runs
+// run_multi_api_server for a count above 1, whose `assert external_dp_lb
+// or hybrid_dp_lb or dp_rank == 0` holds for every rank with
+// --data-parallel-rank) and 0.16.0-0.22.1 (serve.py detects external LB
+// from --data-parallel-rank and defaults an unset count to 1) run the
+// written count on each rank, and one when none is written.
+func (d *Deployment) rankAPIServers(asked int) Setting[int] {
+	dp := d.Layout.DP
+	if asked > 0 {
+		return set(asked, SourceSpec, fmt.Sprintf("per DP rank behind the router: written as --api-server-count %d on each of the %d ranks' `vllm serve --data-parallel-rank R` (%d API servers in all, each in front of its own rank's engine)", asked, dp, asked*dp))
+	}
+	return set(1, SourceRelease, fmt.Sprintf("per DP rank behind the router: each of the %d ranks' `vllm serve --data-parallel-rank R` runs vLLM's default of one API server in front of its own engine (nothing written; %d in all)", dp, dp))
 }

@@ -169,6 +169,9 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		cfg.Sessions, cfg.Pool = ld.BurstRequests.Int(), ld.BurstRequests.Int()
 	case published.LoadPoisson:
 		cfg.ArrivalRatePerS, cfg.Pool = ld.RequestRatePerS.V, ld.NumPrompts.Int()
+		// vllm bench serve paces a finite rate (sim.Config.ClientPacing);
+		// only a row that names that client is replayed so
+		cfg.ClientPacing = r.Workload.Client == pacingClient
 	}
 	if opt.SteadyProxy {
 		pt, _ := sm.DecodeAt(max(1, cfg.Sessions), float64(in+out/2))
@@ -253,3 +256,9 @@ func ttftAfterReasoning(r published.Row) bool {
 	first, _, _ := vllm.ReasoningStreamsFirst(m.ModelType, strings.Fields(r.Engine.Flags))
 	return first
 }
+
+// pacingClient is the client (workload.client) that paces a finite open
+// loop as sim.Config.ClientPacing simulates it: vllm bench serve, from
+// v0.10.0 (PR #21108; vllm/benchmarks/serve.py get_request at the v0.10.0
+// and v0.11.0 tags).
+const pacingClient = "vllm-bench-serve"

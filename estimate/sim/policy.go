@@ -83,6 +83,12 @@ type Frontend struct {
 	// process that serves it (apiServerLatency; not with Rounds, whose
 	// passes model one process's event loop).
 	Servers int
+	// PerRank gives every DP rank a front end of its own (frontends.go):
+	// behind an external router (Config.Router) each rank is a `vllm
+	// serve --data-parallel-rank R` with its own API server(s), and the
+	// costs above are then one rank's front end's (over Servers, its
+	// processes). Without a router it does nothing.
+	PerRank bool
 	// ReadyDelayS is a latency between a request's ingest and its
 	// hand-off to the engine that does not occupy the front end: the
 	// tokenizer's micro-batching wait (perf.TokenizerBatchWait).

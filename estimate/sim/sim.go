@@ -57,9 +57,26 @@ type Config struct {
 	// more regular. 0 and 1 are Poisson, drawn exactly as without it
 	// (exponential, bit for bit the same run). (get_request at both
 	// commits also rescales the cumulative delays so that the last
-	// request is sent at num_prompts / rate, Poisson or gamma: not
-	// simulated, for this as for Poisson arrivals.)
+	// request is sent at num_prompts / rate, Poisson or gamma:
+	// ClientPacing.)
 	Burstiness float64
+	// ClientPacing paces a finite open loop (Pool > 0, ArrivalRatePerS >
+	// 0, no Sessions) as `vllm bench serve` does from v0.10.0 (PR #21108,
+	// commit 1bf65138f, "[benchmark] Sending request strictly follows the
+	// random intervals"; vllm/benchmarks/serve.py get_request at the
+	// v0.10.0 tag 6d8d0a24c and the v0.11.0 tag b8b302cde, the same at
+	// v0.12.0; at the v0.9.2 tag it sent the first request at once and
+	// slept each drawn gap after it, unscaled): it draws the Pool gaps up
+	// front, sums them, and rescales the sums by num_prompts / rate over
+	// the last one, so request k (1-based) is sent at its drawn share of
+	// the run and the last exactly at Pool / rate; the first waits its own
+	// gap. benchmark_start_time is taken before the first request is sent
+	// (serve.py benchmark: time.perf_counter() ahead of `async for ... in
+	// get_request`), so the measured run, and the throughput over it,
+	// start at t = 0, not at the first step. The gaps come from an RNG of
+	// their own (Seed's), so pacing moves no other draw of the run.
+	// Ignored unless the loop is finite and open.
+	ClientPacing bool
 	// ClientCap, when positive, holds an open loop to at most ClientCap
 	// requests in flight, as a benchmark client's --max-concurrency with a
 	// finite --request-rate does: a request drawn at its arrival time waits
@@ -338,6 +355,9 @@ type simReq struct {
 
 	arrival, firstTok float64
 	ready             float64 // when the front end has handed it to the engine
+	// front is the rank whose API server ingests it (Frontend.PerRank:
+	// the router chose it on arrival, routeToFront).
+	front int32
 	// started is when the engine first scheduled the request's tokens,
 	// engineTok when the step that sampled its first token ended (both
 	// valid once begun / out > 0): TTFT's queue and prefill parts.
@@ -390,6 +410,11 @@ type simulator struct {
 	areaWait float64
 	busy     float64 // time spent in steps (excludes idle gaps)
 	startT   float64
+	// paced holds a paced open loop's send times (Config.ClientPacing;
+	// nil: drawn as the run goes), fromZero that the run is measured
+	// from t = 0.
+	paced    []float64
+	fromZero bool
 	outTok   int
 	inTok    int
 	sent     int // requests sent so far (for Pool)
@@ -400,21 +425,13 @@ type simulator struct {
 	peakInFlight        int // the most inFlight reached (tests)
 	clientQ, clientBase []simReq
 	lengths             *lengthDraw // the log-normal spread's sampler (nil: none)
-	// ingest holds requests the front end has not yet handed to the
-	// engine, in order (their ready times do not decrease); feFree is when
-	// the front end finishes the work queued so far; roundStart and
-	// roundEnd bound its latest round of ingests (joinRound), whose
-	// requests are the last openN of ingest, their ready times due to be
-	// set to its end (settleRound); lastOut the delivery time of the
-	// latest output.
-	ingest               []simReq
-	feFree               float64
-	roundStart, roundEnd float64
-	openN                int
-	lastOut              float64
-	// lastReady is the latest ready time the front end has given a
-	// request (Frontend.apiServerLatency keeps them in order).
-	lastReady float64
+	// frontEnd is the API servers' state: of the one front end, or, with
+	// a front end per DP rank (Frontend.PerRank, frontends.go), of the
+	// front end feCur (fronts holds every rank's; useFront).
+	frontEnd
+	fronts []frontEnd
+	feCur  int
+	feWork []float64 // deliverSegment's scratch: each front end's work a step
 	// lb is the DP load balancer's state (dplb.go; nil: exact balance).
 	lb *dplbState
 	// router is the external router's state (router.go; nil: none).
@@ -451,9 +468,8 @@ type simulator struct {
 	// (Replicate, whose pooled result merges them).
 	keepTTFT   bool
 	ttftSorted []float64
-	// ingestBase is the start of ingest's backing array (pushBack), and
-	// pendingBase the array pending was made with (simBuffers).
-	ingestBase, pendingBase []simReq
+	// pendingBase is the array pending was made with (simBuffers).
+	pendingBase []simReq
 	// wave is vLLM's DP wave state (Config.DPWave, dpwave.go).
 	wave dpWave
 	// sess is every closed-loop session's conversation (nil: requests
@@ -565,7 +581,7 @@ func newSimulatorIn(cfg Config, b *simBuffers) *simulator {
 		cfg.Sessions = min(cfg.Sessions, cfg.Pool)
 	}
 	s := &simulator{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		loads: make([]perf.RankLoad, cfg.DP), roundStart: math.Inf(-1), cur: -1}
+		loads: make([]perf.RankLoad, cfg.DP), frontEnd: frontEnd{roundStart: math.Inf(-1)}, cur: -1}
 	if b != nil && cap(b.ranks) >= cfg.DP {
 		s.ranks = b.ranks[:cfg.DP]
 		for i := range s.ranks {
@@ -585,6 +601,7 @@ func newSimulatorIn(cfg Config, b *simBuffers) *simulator {
 	} else if cfg.DPLB.Clients > 0 && cfg.DP > 1 {
 		s.lb = newDPLB(cfg.DPLB, cfg.DP, cfg.Seed)
 	}
+	s.startFronts()
 	if cfg.Spread.Log.active() {
 		d := newLengthDraw(cfg.Spread.Log, cfg.InputTokens, max(1, cfg.OutputTokens))
 		s.lengths = &d
@@ -607,20 +624,71 @@ func newSimulatorIn(cfg Config, b *simBuffers) *simulator {
 	slices.SortFunc(s.pending, func(a, b simReq) int { return cmp.Compare(a.arrival, b.arrival) })
 	s.nextArr = math.Inf(1)
 	if cfg.Sessions == 0 && cfg.ArrivalRatePerS > 0 {
-		s.nextArr = s.interArrival()
+		s.startPacing()
+		s.nextArr = s.firstArrival()
 	}
 	return s
+}
+
+// startPacing draws a paced finite open loop's send times up front
+// (Config.ClientPacing): Pool gaps from their own RNG, summed, rescaled so
+// the last is Pool / rate; the run is measured from t = 0.
+func (s *simulator) startPacing() {
+	if !s.cfg.ClientPacing || s.cfg.Pool <= 0 {
+		return
+	}
+	rng := rand.New(rand.NewPCG(s.cfg.Seed^0x5851f42d4c957f2d, s.cfg.Seed+0x14057b7ef767814f))
+	t := make([]float64, s.cfg.Pool)
+	sum := 0.0
+	for i := range t {
+		sum += s.gap(rng)
+		t[i] = sum
+	}
+	if sum > 0 {
+		k := float64(s.cfg.Pool) / s.cfg.ArrivalRatePerS / sum
+		for i := range t {
+			t[i] *= k
+		}
+	}
+	s.paced, s.fromZero = t, true
+}
+
+// firstArrival is the open loop's first send time.
+func (s *simulator) firstArrival() float64 {
+	if s.paced != nil {
+		return s.paced[0]
+	}
+	return s.interArrival()
+}
+
+// nextSend is the open loop's send time after the one just sent (+Inf:
+// the pool is spent).
+func (s *simulator) nextSend() float64 {
+	next := math.Inf(1)
+	switch {
+	case s.paced == nil:
+		next = s.nextArr + s.interArrival() // drawn even past the pool's end, as before pacing
+	case s.sent < len(s.paced):
+		next = s.paced[s.sent]
+	}
+	if !s.more() {
+		return math.Inf(1)
+	}
+	return next
 }
 
 // interArrival draws the time to the open loop's next arrival:
 // exponential (Poisson arrivals), or gamma with shape Config.Burstiness
 // and the same mean.
-func (s *simulator) interArrival() float64 {
+func (s *simulator) interArrival() float64 { return s.gap(s.rng) }
+
+// gap is interArrival drawn from rng.
+func (s *simulator) gap(rng *rand.Rand) float64 {
 	b := s.cfg.Burstiness
 	if b <= 0 || b == 1 {
-		return s.rng.ExpFloat64() / s.cfg.ArrivalRatePerS
+		return rng.ExpFloat64() / s.cfg.ArrivalRatePerS
 	}
-	return gammaUnit(s.rng, b) / (b * s.cfg.ArrivalRatePerS)
+	return gammaUnit(rng, b) / (b * s.cfg.ArrivalRatePerS)
 }
 
 // gammaUnit draws from the gamma distribution of shape a > 0 and scale 1
@@ -744,6 +812,7 @@ func (s *simulator) arrive(r simReq) {
 		s.enqueue(r)
 		return
 	}
+	s.routeToFront(&r)
 	w := s.cfg.Frontend.ingestS(r.input + r.hist) // the whole prompt, history included
 	if !s.cfg.Frontend.Rounds {
 		s.feFree = max(s.feFree, r.arrival) + w
@@ -801,6 +870,18 @@ func (s *simulator) closeRound() {
 // handOver moves every ingested request whose front-end work is done by
 // now to the engine.
 func (s *simulator) handOver() {
+	if s.fronts == nil {
+		s.handOverFront()
+		return
+	}
+	for g := range s.fronts {
+		s.useFront(g)
+		s.handOverFront()
+	}
+}
+
+// handOverFront is handOver for the front end in use.
+func (s *simulator) handOverFront() {
 	if s.openN > 0 {
 		s.settleRound()
 		if s.now > s.roundStart { // what is ready from now on starts a later round
@@ -868,6 +949,8 @@ func sameEnd(a, b []simReq) bool {
 func (s *simulator) enqueue(r simReq) {
 	best, bestN := 0, math.MaxInt
 	switch {
+	case s.fronts != nil:
+		best = int(r.front) // routed when it arrived, to its rank's API server (routeToFront)
 	case s.router != nil:
 		best = s.router.routeRank(&r, s.rankLoad, len(s.ranks))
 	case s.lb != nil:

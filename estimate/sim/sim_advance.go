@@ -15,7 +15,7 @@ func (s *simulator) accountSegment(dt float64, steps int) {
 	if s.done < s.cfg.Warmup {
 		return
 	}
-	if s.startT == 0 && s.res.Steps == 0 {
+	if s.startT == 0 && s.res.Steps == 0 && !s.fromZero {
 		s.startT = s.now
 	}
 	var run, wait, kvWait int
@@ -37,6 +37,13 @@ func (s *simulator) accountSegment(dt float64, steps int) {
 // last chunk samples the first token), decodes emit a token, finished
 // requests leave and, in closed loop, their session sends the next one.
 func (s *simulator) advance() {
+	if s.fronts != nil { // each rank's outputs through its own front end
+		for i := range s.ranks {
+			s.useFront(i)
+			s.advanceRank(i, s.deliverOutputs(s.rankOutputs(i)))
+		}
+		return
+	}
 	out := s.deliveryTime()
 	if s.lb != nil {
 		s.lb.publish(s.ranks, s.now) // the engines' counts as of the step before this one's finishes
@@ -134,12 +141,16 @@ func unfinished(q []simReq) []simReq {
 // skip the chat-template parses of requests whose ingest has not begun
 // (parseAhead): the model that treats each parse as one pass of its own.
 func (s *simulator) deliveryTime() float64 {
+	return s.deliverOutputs(s.outputs) // requests with r.sched > 0 and r.done+r.sched >= r.prompt
+}
+
+// deliverOutputs is deliveryTime for n outputs on the front end in use.
+func (s *simulator) deliverOutputs(n int) float64 {
 	fe := s.cfg.Frontend
 	if !fe.active() {
 		s.lastOut = s.now
 		return s.now
 	}
-	n := s.outputs // requests with r.sched > 0 and r.done+r.sched >= r.prompt
 	if n == 0 {
 		return s.now
 	}
@@ -231,6 +242,9 @@ func (s *simulator) result() Result { return pooled([]*simulator{s}) }
 // until it pools them, and a finite run's queues hold the whole run.
 func (s *simulator) shed() {
 	s.ranks, s.loads, s.pending, s.ingest, s.ingestBase, s.pendingBase = nil, nil, nil, nil, nil, nil
+	for i := range s.fronts { // their lastOut stays: pooled reads it
+		s.fronts[i].ingest, s.fronts[i].ingestBase = nil, nil
+	}
 	s.deltas, s.scratch, s.prefix, s.enough = nil, nil, nil, nil
 }
 
@@ -261,7 +275,7 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 	for _, s := range ss {
 		res.Preemptions += s.res.Preemptions
 		res.Steps += s.res.Steps
-		end := max(s.now, s.lastOut) // the last output delivered
+		end := max(s.now, s.lastDelivered()) // the last output delivered
 		res.SimulatedS += end
 		res.Stalled = res.Stalled || s.res.Stalled
 		res.Overloaded = res.Overloaded || s.res.Overloaded

@@ -124,10 +124,7 @@ func (s *simulator) nextArrival() float64 {
 	if len(s.pending) > 0 {
 		next = math.Min(next, s.pending[0].arrival)
 	}
-	if len(s.ingest) > 0 {
-		next = math.Min(next, s.ingest[0].ready)
-	}
-	return next
+	return math.Min(next, s.nextReady())
 }
 
 // startStep schedules rank i's next step and starts it; false when the
@@ -168,6 +165,7 @@ func (s *simulator) endStep(i int) {
 	s.enterRank(i)
 	defer s.leaveRank(i)
 	s.inStep = false
+	s.useFront(i) // its own API server, with Frontend.PerRank
 	out := s.deliveryTime()
 	if s.lb != nil {
 		s.lb.publish(s.ranks, s.now)
@@ -178,7 +176,7 @@ func (s *simulator) endStep(i int) {
 // measureFrom starts the measured span at the first accounting after the
 // warm-up.
 func (s *simulator) measureFrom() {
-	if s.startT == 0 && s.res.Steps == 0 {
+	if s.startT == 0 && s.res.Steps == 0 && !s.fromZero {
 		s.startT = s.now
 	}
 }

@@ -75,7 +75,7 @@ func (s *simulator) run() {
 func (s *simulator) admit() bool {
 	s.admitArrivals(s.now)
 	s.handOver()
-	if s.cfg.MaxWaiting > 0 && s.waiting()+len(s.ingest) > s.cfg.MaxWaiting {
+	if s.cfg.MaxWaiting > 0 && s.waiting()+s.ingested() > s.cfg.MaxWaiting {
 		s.res.Overloaded = true
 		return true
 	}
@@ -116,10 +116,7 @@ func (s *simulator) admitArrivals(t float64) {
 	for s.nextArr <= t {
 		s.send(s.newReq(s.nextArr, -1))
 		s.sent++
-		s.nextArr += s.interArrival()
-		if !s.more() {
-			s.nextArr = math.Inf(1)
-		}
+		s.nextArr = s.nextSend()
 	}
 }
 

@@ -129,9 +129,7 @@ func (s *simulator) beforeArrival(m int) int {
 	if len(s.pending) > 0 {
 		next = math.Min(next, s.pending[0].arrival)
 	}
-	if len(s.ingest) > 0 { // the front end hands a request over
-		next = math.Min(next, s.ingest[0].ready)
-	}
+	next = math.Min(next, s.nextReady()) // a front end hands a request over
 	left := next - s.now
 	if math.IsInf(next, 1) {
 		return m
@@ -312,31 +310,54 @@ func (s *simulator) deliverSegment(m int, dt float64) {
 		s.lastOut = s.now + dt
 		return
 	}
-	var n int
+	end := s.now + dt
+	first := s.now + s.segmentTime(1)
+	// each front end's tokens a step: the whole step's, or with
+	// Frontend.PerRank its rank's alone
+	s.feWork = append(s.feWork[:0], make([]float64, s.frontCount())...)
+	work := s.feWork
+	any := false
 	for i := range s.ranks {
+		g := 0
+		if s.fronts != nil {
+			g = i
+		}
 		for j := range s.ranks[i].running {
 			if r := &s.ranks[i].running[j]; r.sched > 0 && r.done >= r.prompt {
-				n++
+				work[g] += fe.TokenS
+				any = true
 			}
 		}
 	}
-	end := s.now + dt
-	if n == 0 {
+	if !any {
 		s.ingestArrivals(end)
 		return
 	}
-	work := float64(n) * fe.TokenS
-	first := s.now + s.segmentTime(1)
 	if !s.arrivesBy(end) {
-		s.feFree = max(s.feFree+float64(m)*work, first+float64(m)*work, end+work)
-		s.lastOut = s.feFree
+		for g, w := range work {
+			if w > 0 {
+				s.useFront(g)
+				s.feFree = max(s.feFree+float64(m)*w, first+float64(m)*w, end+w)
+				s.lastOut = s.feFree
+			}
+		}
 		return
 	}
 	lastStart := end - s.stepAt(float64(m-1)) // when the first m−1 steps have ended (m ≥ 2)
-	s.feFree = max(s.feFree+float64(m-1)*work, first+float64(m-1)*work, lastStart+work)
+	for g, w := range work {
+		if w > 0 {
+			s.useFront(g)
+			s.feFree = max(s.feFree+float64(m-1)*w, first+float64(m-1)*w, lastStart+w)
+		}
+	}
 	s.ingestArrivals(end)
-	s.lastOut = max(s.feFree-s.parseAhead(end), end) + work // as deliveryTime
-	s.feFree = max(s.feFree, end) + work
+	for g, w := range work {
+		if w > 0 {
+			s.useFront(g)
+			s.lastOut = max(s.feFree-s.parseAhead(end), end) + w // as deliveryTime
+			s.feFree = max(s.feFree, end) + w
+		}
+	}
 }
 
 // arrivesBy reports a request (closed-loop pending or open-loop) arriving

@@ -29,9 +29,10 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 		cfg.MaxNumBatchedTokens = max(cfg.MaxNumBatchedTokens, in.MaxModelLen)
 	}
 	cfg.ScheduleAhead = perf.AsyncScheduling(in)
-	n := float64(apiServers(in))
+	servers, perRank := frontEndServers(in)
+	n := float64(servers)
 	cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, PromptTokenS: eff.FrontendPromptTokenS / n, TokenS: eff.FrontendTokenS / n,
-		Servers: apiServers(in)}
+		Servers: servers, PerRank: perRank}
 	if in.Workload.Chat() {
 		cfg.Frontend.ChatTemplateS = eff.ChatTemplateS(in.Release(), in.Model.ModelType) / n
 	}
@@ -119,6 +120,19 @@ func readLBFlags(words []string, n *vllm.DPNode) {
 	}
 }
 
+// frontEndServers is the API-server processes of one front end and
+// whether each DP rank has its own (sim.Frontend.PerRank): behind the
+// router (resolve.Deployment.ExternalLB) every rank's `vllm serve` runs
+// resolve.Deployment.RankAPIServers of its own, in front of its engine
+// alone — the count generate writes on each rank — else the replica's
+// API servers (apiServers) share its ranks.
+func frontEndServers(in *input.Input) (servers int, perRank bool) {
+	if d := in.Resolved(); d != nil && d.ExternalLB() && RouterFor(in).Active() {
+		return d.RankAPIServers(), true
+	}
+	return apiServers(in), false
+}
+
 // apiServers is the number of API-server processes: the spec's
 // api_server_count, else the release's default (one; the DP size where the
 // release's default is "auto").
@@ -135,7 +149,10 @@ func apiServers(in *input.Input) int {
 
 // burstLoad turns the workload's finite run (burst_requests) into the
 // simulation's pool: the requests sent at t=0 with at most concurrency in
-// flight (all of them without a concurrency), or at the arrival rate.
+// flight (all of them without a concurrency), or at the arrival rate,
+// paced as `vllm bench serve` paces a finite rate (sim.Config.ClientPacing:
+// the last request at burst_requests / rate, the run measured from t = 0;
+// calibrate turns it off for a result of another client).
 func burstLoad(in *input.Input, cfg *sim.Config) {
 	w := in.Workload
 	if w.BurstRequests <= 0 {
@@ -144,7 +161,7 @@ func burstLoad(in *input.Input, cfg *sim.Config) {
 	cfg.Pool, cfg.StaggerS = w.BurstRequests, 0
 	switch {
 	case w.ArrivalRatePerS > 0:
-		cfg.Sessions = 0
+		cfg.Sessions, cfg.ClientPacing = 0, true
 	case w.Concurrency > 0:
 		cfg.Sessions = min(w.Concurrency, w.BurstRequests)
 	default:
