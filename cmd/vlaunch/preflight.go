@@ -249,8 +249,14 @@ func sharedWeightBytes(roles []*resolve.Role) func(string) (float64, bool) {
 // nodeIndexMaps map each P/D pool's node paths (hardware.nodes[i] of the
 // pool's own view, which preflight's checks name) to the node's place in
 // the whole spec, where the finding must point, by pool name ("" for the
-// host-wide checks: opts.Role's view); nil for a colocated spec.
+// host-wide checks: opts.Role's view); for a colocated spec the engine
+// nodes' map out of the view that leaves a CPU-only router host out
+// (engineViewIndexMap), nil otherwise. (The router host's own run needs
+// none: its env carries its written index, Options.SpecIndex.)
 func nodeIndexMaps(d *resolve.Deployment, opts preflight.Options) map[string]map[string]string {
+	if opts.Role == nil && d.Spec != nil && !opts.RouterOnly {
+		return engineViewIndexMap(d)
+	}
 	if opts.Role == nil || d.Spec == nil {
 		return nil
 	}
@@ -270,6 +276,21 @@ func nodeIndexMaps(d *resolve.Deployment, opts preflight.Options) map[string]map
 		out[r.Name] = view(r.Deployment)
 	}
 	return out
+}
+
+// engineViewIndexMap maps a colocated deployment's engine nodes from their
+// place in the engines' view of the spec, which leaves a CPU-only router
+// host out (spec.Deployment.EngineView), to their place in hardware.nodes
+// as written; nil when the view is the spec itself.
+func engineViewIndexMap(d *resolve.Deployment) map[string]map[string]string {
+	if rt := d.Router; d.PD != nil || rt == nil || rt.Node.GPUs != 0 {
+		return nil
+	}
+	out := map[string]string{}
+	for i, n := range d.Spec.Hardware.Nodes {
+		out[fmt.Sprintf("hardware.nodes[%d]", i)] = fmt.Sprintf("hardware.nodes[%d]", writtenNodeIndex(d.Spec, n.Name))
+	}
+	return map[string]map[string]string{"": out}
 }
 
 // wholeSpecPaths rewrites each result's path from its pool's view of the
