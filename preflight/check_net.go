@@ -11,7 +11,7 @@ func checkNetInterface(_ context.Context, e *env) Result {
 	name := e.node.Interface
 	if name == "" {
 		if e.opts.RouterOnly {
-			return skip("no interface declared: the router's HTTP to the pools needs none (net.route shows the routes it takes)")
+			return skip("no interface declared: the router's HTTP to its workers needs none (net.route shows the routes it takes)")
 		}
 		if !e.multiNode() {
 			return skip("single node and no interface declared: no traffic between nodes")

@@ -53,12 +53,35 @@ func newEnv(opts Options) (*env, error) {
 	if opts.Host.FS == nil || opts.Host.Cmd == nil || opts.Host.Net == nil || opts.Host.Disk == nil {
 		return nil, errors.New("incomplete host (use NewSystemHost)")
 	}
+	if h, ok := colocatedRouterHost(opts); ok {
+		return &env{d: d, r: opts.Deployment, node: h, idx: opts.SpecIndex, host: opts.Host,
+			opts: opts, cmds: &cmdCache{out: map[string]cmdResult{}}}, nil
+	}
 	idx, err := findNode(d.Hardware.Nodes, opts.Node)
 	if err != nil {
 		return nil, err
 	}
 	return &env{d: d, r: opts.Deployment, node: d.Hardware.Nodes[idx], idx: idx, host: opts.Host,
 		opts: opts, cmds: &cmdCache{out: map[string]cmdResult{}}}, nil
+}
+
+// colocatedRouterHost is the node of a colocated deployment's top-level
+// router when it is a CPU-only host (gpus: 0) the engines' view of the
+// spec leaves out (spec.Deployment.EngineView) and the run checks it as
+// a router-only node (Options.RouterOnly): the node comes from
+// resolve.Deployment.Router, its index from Options.SpecIndex (its place
+// in hardware.nodes as written, where findings point).
+func colocatedRouterHost(opts Options) (spec.Node, bool) {
+	r := opts.Deployment
+	if !opts.RouterOnly || r.PD != nil || r.Router == nil || r.Router.Node.Name != opts.Node {
+		return spec.Node{}, false
+	}
+	for _, n := range r.Spec.Hardware.Nodes {
+		if n.Name == opts.Node {
+			return spec.Node{}, false // in the view: found as any node
+		}
+	}
+	return r.Router.Node, true
 }
 
 // forRole is the env of one pool of the node (Options.Roles): the pool's

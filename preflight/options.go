@@ -27,7 +27,8 @@ type Options struct {
 	Role *resolve.Role
 	// SpecIndex is the node's index in the whole spec's hardware.nodes when
 	// Deployment is a P/D pool's view (whose own index differs); messages
-	// name that one. Ignored without Role.
+	// name that one. Ignored without Role, except for a colocated router's
+	// CPU-only node (RouterOnly), which the view leaves out.
 	SpecIndex int
 	// Roles are the pools that run on the node when it is a node both
 	// pools of the P/D spec name (resolve.SharedNodes; in spec.Roles
@@ -49,10 +50,14 @@ type Options struct {
 	// on the pod network).
 	RouterPort int
 	// RouterOnly marks disaggregation.router.node when it is in neither
-	// pool: it runs router.sh and no engine. Deployment is then the whole
-	// spec; the router's checks run (routerChecks: its port, address,
-	// interface, routes to every instance it names, its program) and the
-	// others skip. Set with RouterPort.
+	// pool, or a colocated deployment's router.node when it has no GPU
+	// (gpus: 0, left out of the engines' view of the spec): it runs
+	// router.sh and no engine. Deployment is then the whole spec (for a
+	// colocated one, as resolved: its Router names the CPU-only node, and
+	// SpecIndex is that node's index in hardware.nodes as written); the
+	// router's checks run (routerChecks: its port and metrics port,
+	// address, interface, routes to every instance or DP rank it names,
+	// its program) and the others skip. Set with RouterPort.
 	RouterOnly bool
 	// Only and Skip select checks by id or group ("gpu" = every gpu.* check).
 	Only, Skip []string

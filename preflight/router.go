@@ -9,6 +9,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
+	"github.com/vlaunch/vlaunch/generator"
 )
 
 // routerProgram is what router.sh runs on the router's node: the vLLM
@@ -19,9 +20,11 @@ import (
 // which prints the version and starts nothing.
 const routerProgram = "vllm-router"
 
-// routerChecks are the checks that concern a node that runs only the P/D
-// router (Options.RouterOnly): where it listens, that its address and
-// interface are this host's, that it can reach every instance it sends
+// routerChecks are the checks that concern a node that runs only the
+// router (Options.RouterOnly: the P/D router's node in neither pool, or a
+// colocated deployment's CPU-only router.node): where it listens (its
+// port and metrics port), that its address and interface are this
+// host's, that it has a route to every instance or DP rank it sends
 // requests to, and the router's program. Nothing of an engine runs there
 // (no GPU, model, vLLM, RDMA, NIXL), so the other checks skip.
 var routerChecks = map[diag.Code]bool{
@@ -31,9 +34,17 @@ var routerChecks = map[diag.Code]bool{
 
 // routerOnlySkip is the skip of a check that does not concern a node that
 // runs only the router.
-func routerOnlySkip() Result {
+func routerOnlySkip(e *env) Result {
+	if e.colocatedRouter() {
+		return skip("the node runs only the router in front of the DP ranks (router.node, gpus: 0): no engine here")
+	}
 	return skip("the node runs only the P/D router (disaggregation.router.node): no engine here")
 }
+
+// colocatedRouter reports whether the run's router is a colocated
+// deployment's top-level router (spec router:, generator/extlb.go), not
+// the P/D router.
+func (e *env) colocatedRouter() bool { return e.r != nil && e.r.PD == nil && e.r.Router != nil }
 
 // runsRouter reports whether this node runs router.sh: the router's port
 // is set only on disaggregation.router.node outside Kubernetes.
@@ -73,6 +84,9 @@ type routerEndpoint struct {
 // than a node (resolve.Site.Slot, which on a node both pools share counts
 // on from the other pool's instances).
 func (e *env) routerEndpoints() []routerEndpoint {
+	if e.colocatedRouter() {
+		return e.rankEndpoints()
+	}
 	if e.r == nil || e.r.PD == nil {
 		return nil
 	}
@@ -95,6 +109,25 @@ func (e *env) routerEndpoints() []routerEndpoint {
 		}
 		for _, h := range pl.ReplicaStart {
 			out = append(out, routerEndpoint{role.Name, nodes[h], port})
+		}
+	}
+	return out
+}
+
+// rankEndpoints are the DP ranks' API servers a colocated deployment's
+// router names as --worker-urls, read from the generated bundle's plan
+// (generator.MakePlan: one node plan per rank, NodePlan.ExtLB, on its
+// node at vllm.port + its place there), as bundlePorts reads the ports;
+// nil when the generator refuses the spec.
+func (e *env) rankEndpoints() []routerEndpoint {
+	plan, ds := generator.MakePlan(e.r, e.d.Runtime.Kind)
+	if plan == nil || ds.HasErrors() {
+		return nil
+	}
+	var out []routerEndpoint
+	for _, n := range plan.Nodes {
+		if n.ExtLB && n.Index >= 0 && n.Index < len(e.d.Hardware.Nodes) {
+			out = append(out, routerEndpoint{"DP ranks", e.d.Hardware.Nodes[n.Index], n.Port})
 		}
 	}
 	return out
@@ -130,6 +163,9 @@ func describeEndpoints(eps []routerEndpoint) string {
 func checkRouterRoute(ctx context.Context, e *env) Result {
 	eps := e.routerEndpoints()
 	if len(eps) == 0 {
+		if e.colocatedRouter() {
+			return skip("the generator refuses this spec (see `vlaunch generate`): there is no router.sh whose worker URLs name the ranks to reach")
+		}
 		return skip("no instance of either pool could be placed: nothing to reach")
 	}
 	ifs, err := e.host.Net.Interfaces()

@@ -72,7 +72,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		for _, ce := range envs {
 			var res Result
 			if opts.RouterOnly && !routerChecks[c.Code] {
-				res = routerOnlySkip()
+				res = routerOnlySkip(ce)
 			} else {
 				res = runOne(ctx, c, ce, timeout)
 			}

@@ -17,7 +17,6 @@ import (
 	"github.com/vlaunch/vlaunch/preflight"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
-	"github.com/vlaunch/vlaunch/vllm"
 )
 
 func init() { subcommands = append(subcommands, newPreflightCmd) }
@@ -72,13 +71,17 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 		}
 		opts.RouterPort = routerPortHere(d, f.node)
 	} else if rt := d.Router; rt != nil && rt.Node.Name == f.node && d.Spec.Runtime.Kind != "kubernetes" {
-		if rt.Node.GPUs == 0 {
-			// A CPU-only host of the router alone is left out of the
-			// engines' view of the spec (spec.Deployment.EngineView).
-			return usageErr("node %q runs only the router (gpus: 0): preflight has no checks for a colocated router's CPU-only host yet; "+
-				"check by hand that ports %d and %d are free there and that vllm-router --version runs", f.node, rt.Port, vllm.RouterMetricsPort)
-		}
 		opts.RouterPort = rt.Port // router.sh of a colocated deployment (generator/extlb.go)
+		if rt.Node.GPUs == 0 {
+			// A CPU-only host of the router alone, left out of the
+			// engines' view of the spec (spec.Deployment.EngineView):
+			// the router's checks only, its findings at its place in
+			// hardware.nodes as written.
+			if f.pool != "" {
+				return usageErr("--pool %s: the spec is not disaggregated (no prefill and decode pools)", f.pool)
+			}
+			opts.RouterOnly, opts.SpecIndex = true, writtenNodeIndex(d.Spec, f.node)
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -97,6 +100,26 @@ func runPreflight(s *streams, f *preflightFlags, path string) error {
 		return findingsErr()
 	}
 	return nil
+}
+
+// writtenNodeIndex is the named node's index in hardware.nodes as the
+// spec file writes it (its YAML document), which an engines' view of the
+// spec renumbers; the node's place among the view's nodes without a
+// document (a spec built in code).
+func writtenNodeIndex(d *spec.Deployment, name string) int {
+	if nodes, ok := spec.NodeAt(d.Root, []string{"hardware", "nodes"}, false); ok && nodes != nil {
+		for i, n := range nodes.Content {
+			if v, ok := spec.NodeAt(n, []string{"name"}, false); ok && v != nil && v.Value == name {
+				return i
+			}
+		}
+	}
+	for i, n := range d.Hardware.Nodes {
+		if n.Name == name {
+			return i
+		}
+	}
+	return len(d.Hardware.Nodes)
 }
 
 // routerPortHere is the P/D router's port when node runs it: router.sh
@@ -226,8 +249,14 @@ func sharedWeightBytes(roles []*resolve.Role) func(string) (float64, bool) {
 // nodeIndexMaps map each P/D pool's node paths (hardware.nodes[i] of the
 // pool's own view, which preflight's checks name) to the node's place in
 // the whole spec, where the finding must point, by pool name ("" for the
-// host-wide checks: opts.Role's view); nil for a colocated spec.
+// host-wide checks: opts.Role's view); for a colocated spec the engine
+// nodes' map out of the view that leaves a CPU-only router host out
+// (engineViewIndexMap), nil otherwise. (The router host's own run needs
+// none: its env carries its written index, Options.SpecIndex.)
 func nodeIndexMaps(d *resolve.Deployment, opts preflight.Options) map[string]map[string]string {
+	if opts.Role == nil && d.Spec != nil && !opts.RouterOnly {
+		return engineViewIndexMap(d)
+	}
 	if opts.Role == nil || d.Spec == nil {
 		return nil
 	}
@@ -247,6 +276,21 @@ func nodeIndexMaps(d *resolve.Deployment, opts preflight.Options) map[string]map
 		out[r.Name] = view(r.Deployment)
 	}
 	return out
+}
+
+// engineViewIndexMap maps a colocated deployment's engine nodes from their
+// place in the engines' view of the spec, which leaves a CPU-only router
+// host out (spec.Deployment.EngineView), to their place in hardware.nodes
+// as written; nil when the view is the spec itself.
+func engineViewIndexMap(d *resolve.Deployment) map[string]map[string]string {
+	if rt := d.Router; d.PD != nil || rt == nil || rt.Node.GPUs != 0 {
+		return nil
+	}
+	out := map[string]string{}
+	for i, n := range d.Spec.Hardware.Nodes {
+		out[fmt.Sprintf("hardware.nodes[%d]", i)] = fmt.Sprintf("hardware.nodes[%d]", writtenNodeIndex(d.Spec, n.Name))
+	}
+	return map[string]map[string]string{"": out}
 }
 
 // wholeSpecPaths rewrites each result's path from its pool's view of the

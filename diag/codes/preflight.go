@@ -70,5 +70,5 @@ var preflightEntries = []Entry{
 	{PFSWVLLMVersion, "sw.vllm_version", diag.Error, "Installed vLLM version"},
 	{PFSWBackendPackages, "sw.backend_packages", diag.Error, "Python packages the all2all backend needs"},
 	{PFSWNixl, "sw.nixl", diag.Error, "The NIXL Python package a P/D pool's KV connector needs"},
-	{PFSWRouter, "sw.router", diag.Error, "The vLLM router's program on the P/D router's node"},
+	{PFSWRouter, "sw.router", diag.Error, "The vLLM router's program on the router's node"},
 }
