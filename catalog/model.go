@@ -377,11 +377,20 @@ func (m *Model) CheckpointDType() string {
 // moe_quant_algo NVFP4: readMoEQuantAlgo), and an FP8 config's store_dtype
 // mxfp4 (Quantization.ExpertFormat). It is the one source of the mixed
 // format the listing and the weights' description show (newuser40 finding
-// 7: DeepSeek-V4 listed as plain "fp8").
+// 7: DeepSeek-V4 listed as plain "fp8") and the estimate sizes and runs
+// (estimate/input's storage rule and ExpertFormat).
+//
+// moe_quant_algo NVFP4 counts only on DeepSeek-V4's fp4 experts: vLLM's
+// DeepseekV4FP8Config is what reads it (catalog/mixedprec.go); another FP8
+// config's experts are the checkpoint's FP8, as the storage rules size them.
 func (m *Model) RoutedExpertFormat() string {
 	f := m.Quant.ExpertFormat
-	if m.DSV4 != nil && m.DSV4.ExpertDType == "fp4" && f != FormatNVFP4 {
+	fp4 := m.DSV4 != nil && m.DSV4.ExpertDType == "fp4"
+	switch {
+	case fp4 && f != FormatNVFP4:
 		f = FormatMXFP4
+	case !fp4 && f == FormatNVFP4:
+		f = ""
 	}
 	if !m.IsMoE() || f == m.CheckpointDType() {
 		return ""

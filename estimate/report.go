@@ -112,7 +112,7 @@ func summarize(in *Input) InputSummary {
 	l := in.Layout
 	return InputSummary{Model: in.ModelSource, GPU: in.GPU.Name, GPUs: l.TotalGPUs(), Nodes: l.Nodes, TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP,
 		Replicas:     replicasOf(l),
-		WeightsDType: in.WeightsDType, CheckpointDType: in.Model.CheckpointDType(), KVCacheDType: in.KVCacheDType,
+		WeightsDType: in.WeightsDType, CheckpointDType: in.CheckpointDType(), KVCacheDType: in.KVCacheDType,
 		Utilization: in.GPUMemoryUtilization, MaxModelLen: in.MaxModelLen, MaxNumSeqs: in.MaxNumSeqs,
 		MaxNumBatchedTokens: in.MaxNumBatchedTokens, BlockSize: in.BlockSize, Concurrency: max(in.Workload.Concurrency, 1),
 		VLLMVersion: in.VLLMVersion, All2AllBackend: in.All2AllBackend, CUDAGraphs: in.CUDAGraphs, Speculative: specSummary(in),

@@ -27,7 +27,7 @@ func weightArgs(a *argList, r *resolve.Deployment) {
 	if e.WeightsFromCheckpoint || r.Model == nil {
 		return
 	}
-	ckpt := r.Model.CheckpointDType()
+	ckpt := r.CheckpointDType() // a copy model.path names counts (resolve.Deployment.PathQuant)
 	if ckpt != dtypeBF16 && ckpt != dtypeFP16 {
 		return // a narrower checkpoint: see weightsNote
 	}
@@ -49,7 +49,7 @@ func weightsNote(r *resolve.Deployment) string {
 	if e.WeightsFromCheckpoint || r.Model == nil {
 		return ""
 	}
-	ckpt := r.Model.CheckpointDType()
+	ckpt := r.CheckpointDType() // a copy model.path names counts (resolve.Deployment.PathQuant)
 	if ckpt == dtypeBF16 || ckpt == dtypeFP16 {
 		return ""
 	}

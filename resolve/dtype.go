@@ -42,28 +42,52 @@ func orList(xs []string) string {
 
 // ResolveDTypes maps model.weights and vllm.kv_cache_dtype to storage
 // dtypes: `auto` weights are the checkpoint's, an `auto` KV cache is the
-// model's activation dtype.
+// model's activation dtype. It knows the model alone (the quick form, a
+// hand-built input): a spec's model.path may name another checkpoint
+// (Deployment.CheckpointDType), which Deployment.resolveDTypes accounts for.
 func ResolveDTypes(m *catalog.Model, weights, kv string) (DTypes, error) {
+	return resolveDTypes(m, "", weights, kv)
+}
+
+// resolveDTypes is ResolveDTypes for a model served from a checkpoint
+// whose name states format named (Deployment.PathQuant; "" for none):
+// weights of that format are the checkpoint's own, so neither refused as
+// formats only a quantized checkpoint ships (int8, mxfp4) nor quantized
+// online. weights auto stay the catalog model's (validate's GEN011 warns
+// that the estimate then counts them).
+func resolveDTypes(m *catalog.Model, named, weights, kv string) (DTypes, error) {
 	var out DTypes
 	ckpt := m.CheckpointDType()
+	shipped := ckpt // the checkpoint model.path holds
+	if named != "" {
+		shipped = named
+	}
 	switch w := strings.ToLower(strings.TrimSpace(weights)); w {
 	case "", "auto":
 		why := "what the checkpoint ships"
 		if f := m.RoutedExpertFormat(); f != "" {
 			why += " (routed experts " + f + ")" // catalog.Model.RoutedExpertFormat
 		}
+		if named != "" {
+			why = "the catalog entry's dtype, though model.path names an " + strings.ToUpper(named) + " checkpoint, which vLLM serves instead (GEN011)"
+		}
 		out.Weights, out.FromCheckpoint = set(ckpt, SourceDerived, why), true
 	case "bf16", "bfloat16", "fp16", "float16", "half", "fp8", "int8", "w8a8", "mxfp4":
 		out.Weights = set(canonicalDType(w), SourceSpec, "")
 		out.FromCheckpoint = out.Weights.Value == ckpt
-		if out.Weights.Value == "mxfp4" && ckpt != "mxfp4" {
+		if named != "" && out.Weights.Value == named {
+			// weights fp8 from a path naming an FP8 copy: served as that
+			// checkpoint ships them, not quantized online (no --quantization).
+			out.Weights.Why, out.FromCheckpoint = "what the checkpoint model.path names ships", true
+		}
+		if out.Weights.Value == "mxfp4" && shipped != "mxfp4" {
 			return out, fieldErr("model.weights", "mxfp4 weights exist only for checkpoints shipped in MXFP4 (gpt-oss, compressed-tensors mxfp4-pack-quantized)", "use auto, bf16 or fp8")
 		}
-		if out.Weights.Value == "int8" && ckpt != "int8" {
+		if out.Weights.Value == "int8" && shipped != "int8" {
 			// The only online quantization vlaunch writes is --quantization
 			// fp8 (generator.weightArgs); INT8 W8A8 weights are modelled
 			// only as an INT8 checkpoint ships them.
-			return out, fieldErr("model.weights", "int8 weights exist only for INT8 W8A8 checkpoints (compressed-tensors, 8-bit integer weights); this checkpoint ships "+ckpt, "use auto, bf16 or fp8")
+			return out, fieldErr("model.weights", "int8 weights exist only for INT8 W8A8 checkpoints (compressed-tensors, 8-bit integer weights); this checkpoint ships "+shipped, "use auto, bf16 or fp8")
 		}
 	default:
 		return out, fieldErr("model.weights", fmt.Sprintf("unknown weights dtype %q", weights), "use auto, bf16, fp16, fp8, int8 or mxfp4")
@@ -107,19 +131,29 @@ func (d *Deployment) PathQuant() string {
 	return catalog.NamedQuant(d.Spec.Model.Path)
 }
 
+// CheckpointDType is the format of the checkpoint the deployment loads,
+// the one answer every statement of it reads (check's settings line and
+// weights formats, EST106, generate's flags, validate's GEN011): the
+// format model.path's name states on a 16-bit catalog model (PathQuant),
+// else the model's own (catalog.Model.CheckpointDType: the catalog entry's,
+// or model.config's quantization_config).
+func (d *Deployment) CheckpointDType() string {
+	if f := d.PathQuant(); f != "" {
+		return f
+	}
+	if d.Model == nil {
+		return ""
+	}
+	return d.Model.CheckpointDType()
+}
+
 // resolveDTypes sets the engine's dtypes.
 func (d *Deployment) resolveDTypes(weights, kv string) error {
-	t, err := ResolveDTypes(d.Model, weights, kv)
+	t, err := resolveDTypes(d.Model, d.PathQuant(), weights, kv)
 	if err != nil {
 		return err
 	}
 	d.Engine.WeightsDType, d.Engine.WeightsFromCheckpoint, d.Engine.KVCacheDType = t.Weights, t.FromCheckpoint, t.KVCache
-	if !t.FromCheckpoint && t.Weights.Value == d.PathQuant() {
-		// weights fp8 from a path naming an FP8 copy: served as that
-		// checkpoint ships them, not quantized online (no --quantization).
-		d.Engine.WeightsFromCheckpoint = true
-		d.Engine.WeightsDType.Why = "what the checkpoint model.path names ships"
-	}
 	if t.KVCache.From != SourceSpec {
 		d.releaseKVDType(strings.ToLower(strings.TrimSpace(kv)))
 	}

@@ -89,6 +89,19 @@ func FromResolved(d *resolve.Deployment) Input {
 		Settings: d.Settings(), Calibration: d.Calibration, Speculative: e.Speculative, resolved: d}
 }
 
+// CheckpointDType is the format of the checkpoint vLLM loads: the
+// deployment's (resolve.Deployment.CheckpointDType, which reads a
+// pre-quantized copy model.path names), the model's for a hand-built input.
+// Every statement of the checkpoint's format reads it (the report's
+// settings line, the weights formats, EST106); the storage rules read
+// Model.Quant, which describes the model's own checkpoint, not a copy.
+func (in *Input) CheckpointDType() string {
+	if in.resolved != nil {
+		return in.resolved.CheckpointDType()
+	}
+	return in.Model.CheckpointDType()
+}
+
 // DCPSize is the decode context parallel size, at least 1.
 func (in *Input) DCPSize() int { return max(1, in.DCP) }
 

@@ -33,16 +33,20 @@ func MarlinMoE(in *Input) vllm.MarlinMoEPath {
 // ExpertFormat is the routed experts' stored format as vllm.MarlinMoEQuery
 // reads it, and their group size: the checkpoint's own format when vLLM
 // loads the checkpoint as shipped and its quantization reaches the routed
-// experts; "" otherwise (unquantized, converted or unknown).
+// experts — their own format where it differs from the other layers'
+// (catalog.Model.RoutedExpertFormat, as the storage rule sizes them);
+// "" otherwise (unquantized, converted or unknown).
 func ExpertFormat(in *Input) (string, int) {
-	m := in.Model
-	q := m.Quant
-	if MXFP4Experts(m) != "" {
-		return catalog.FormatMXFP4, 32
-	}
-	ckpt := m.CheckpointDType()
+	q := in.Model.Quant
+	ckpt := in.CheckpointDType()
 	if !in.WeightsFromCheckpoint || in.WeightsDType != ckpt {
 		return "", 0
+	}
+	switch in.Model.RoutedExpertFormat() {
+	case catalog.FormatMXFP4:
+		return catalog.FormatMXFP4, mxfp4BlockValues
+	case catalog.FormatNVFP4:
+		return catalog.FormatNVFP4, q.GroupSize
 	}
 	if q.Shares != nil && q.Shares.Routed == 0 {
 		return "", 0

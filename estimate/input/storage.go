@@ -61,21 +61,8 @@ func StorageRule(in *Input, component string) DTypeRule {
 	if r, ok := mixedRule(in, component); ok && fromCkpt {
 		return r
 	}
-	if m := in.Model; m.Quant.ExpertFormat == catalog.FormatNVFP4 && m.DSV4 != nil && m.DSV4.ExpertDType == "fp4" &&
-		(component == CompRouted || component == CompRedundant) && fromCkpt {
-		// nvidia's DeepSeek-V4-*-NVFP4: moe_quant_algo NVFP4 routes the
-		// fp4 experts to ModelOptNvFp4FusedMoE (catalog.readMoEQuantAlgo);
-		// the other linear layers stay block FP8.
-		q := catalog.Quantization{Format: catalog.FormatNVFP4, GroupSize: m.Quant.GroupSize}
-		return DTypeRule{catalog.FormatNVFP4, q.BytesPerParam(m.HiddenSize),
-			fmt.Sprintf("NVFP4 experts under DeepSeek-V4's FP8 config (moe_quant_algo NVFP4): 4 bits + one FP8 scale per %d values", max(q.GroupSize, 1))}
-	}
-	if why := MXFP4Experts(in.Model); why != "" && (component == CompRouted || component == CompRedundant) &&
-		in.WeightsFromCheckpoint && in.WeightsDType == in.Model.CheckpointDType() {
-		// The other linear layers stay block FP8. The experts' shapes are
-		// not padded here: MiMo-V2.6's (hidden 4,096, width 2,048) and
-		// DeepSeek-V4's are multiples of the MXFP4 kernels' 256/128.
-		return DTypeRule{"mxfp4", bytesMXFP4, why + ": 4-bit values + one 8-bit scale per 32"}
+	if r, ok := expertRule(in.Model, component); ok && fromCkpt {
+		return r
 	}
 	if component == CompLatentProj && in.Model.KimiLinear != nil {
 		// Kimi-K3's routed_expert_down_proj / up_proj are ReplicatedLinear
@@ -149,19 +136,45 @@ func mixedRule(in *Input, component string) (DTypeRule, bool) {
 		in.Model.Quant.Method, strings.Join(parts, ", "), act)}, true
 }
 
-// MXFP4Experts says why an FP8 checkpoint's routed experts are MXFP4, or
-// "" when they are not: DeepSeek-V4's expert_dtype fp4 (vLLM's
-// DeepseekV4FP8Config loads them with Mxfp4MoEMethod) and an FP8 config's
-// store_dtype mxfp4 (Fp8Config.get_quant_method routes the experts to
-// Mxfp4MoEMethod: catalog.Quantization.ExpertFormat).
+// expertRule sizes the routed experts of a checkpoint that stores them in
+// another format than its other linear layers (catalog.Model.
+// RoutedExpertFormat, the one source `vlaunch models`, check's weights
+// line and ExpertFormat read); false for any other component or model.
+// The other linear layers stay block FP8.
+func expertRule(m *catalog.Model, component string) (DTypeRule, bool) {
+	if component != CompRouted && component != CompRedundant {
+		return DTypeRule{}, false
+	}
+	switch m.RoutedExpertFormat() {
+	case catalog.FormatNVFP4:
+		// nvidia's DeepSeek-V4-*-NVFP4: moe_quant_algo NVFP4 routes the
+		// fp4 experts to ModelOptNvFp4FusedMoE (catalog.readMoEQuantAlgo).
+		q := catalog.Quantization{Format: catalog.FormatNVFP4, GroupSize: m.Quant.GroupSize}
+		return DTypeRule{catalog.FormatNVFP4, q.BytesPerParam(m.HiddenSize),
+			fmt.Sprintf("NVFP4 experts under DeepSeek-V4's FP8 config (moe_quant_algo NVFP4): 4 bits + one FP8 scale per %d values", max(q.GroupSize, 1))}, true
+	case catalog.FormatMXFP4:
+		// The experts' shapes are not padded here: MiMo-V2.6's (hidden
+		// 4,096, width 2,048) and DeepSeek-V4's are multiples of the MXFP4
+		// kernels' 256/128.
+		return DTypeRule{catalog.FormatMXFP4, bytesMXFP4, MXFP4Experts(m) + ": 4-bit values + one 8-bit scale per 32"}, true
+	}
+	return DTypeRule{}, false
+}
+
+// MXFP4Experts says why a checkpoint's routed experts are MXFP4 where its
+// other linear layers are not, or "" when they are not: catalog.Model.
+// RoutedExpertFormat decides (DeepSeek-V4's expert_dtype fp4 without
+// moe_quant_algo NVFP4, which vLLM's DeepseekV4FP8Config loads with
+// Mxfp4MoEMethod; an FP8 config's store_dtype mxfp4, which
+// Fp8Config.get_quant_method routes to Mxfp4MoEMethod), this names why.
 func MXFP4Experts(m *catalog.Model) string {
 	switch {
+	case m.RoutedExpertFormat() != catalog.FormatMXFP4:
+		return ""
 	case m.DSV4 != nil && m.DSV4.ExpertDType == "fp4":
 		return "DeepSeek-V4's FP4 experts (expert_dtype fp4)"
-	case m.Quant.ExpertFormat == "mxfp4":
-		return "MXFP4 experts under an FP8 config (store_dtype mxfp4, Mxfp4MoEMethod)"
 	}
-	return ""
+	return "MXFP4 experts under an FP8 config (store_dtype mxfp4, Mxfp4MoEMethod)"
 }
 
 // fp8Rule distinguishes block-scaled FP8 checkpoints (128×128 blocks, one
@@ -191,6 +204,12 @@ func fp8Rule(in *Input, component string) DTypeRule {
 		// fbgemm_fp8 (Meta's Llama 3.1 FP8 releases) also stores one fp32
 		// scale per output channel (vLLM fbgemm_fp8.py weight_scale [N, 1]).
 		return DTypeRule{"fp8", bytesFP8 + fp32ScaleBytes/float64(in.Model.HiddenSize), "FP8 (" + q.Method + "): 1 byte + one fp32 scale per output channel"}
+	}
+	if in.WeightsFromCheckpoint && in.CheckpointDType() == "fp8" {
+		// A copy model.path names (resolve.Deployment.PathQuant): vLLM reads
+		// its quantization_config, which vlaunch has not; its scales (per
+		// tensor or per channel) are under 0.1% of a weight's byte.
+		return DTypeRule{"fp8", bytesFP8, "the FP8 checkpoint model.path names: 1 byte (its scales not read: set model.config for them)"}
 	}
 	return DTypeRule{"fp8", bytesFP8, "online FP8 (--quantization fp8): 1 byte, one scale per tensor"}
 }

@@ -16,12 +16,17 @@ type AltWeights struct {
 	Current         bool    `json:"current"`
 }
 
-// Alternatives evaluates the checkpoint's own format and BF16 next to the
-// chosen one (whose report is cur), when they differ.
+// Alternatives evaluates the checkpoint's own format (input.Input.
+// CheckpointDType: a pre-quantized copy model.path names counts) and BF16
+// next to the chosen one (whose report is cur), when they differ. A copy's
+// format is evaluated only where its name is enough to size it (namedSized).
 func Alternatives(in *input.Input, cur *Report) []AltWeights {
-	ckpt := in.Model.CheckpointDType()
+	ckpt := in.CheckpointDType()
 	dtypes := []string{in.WeightsDType}
 	for _, d := range []string{ckpt, "bf16"} {
+		if d == ckpt && !namedSized(in, d) {
+			continue
+		}
 		if d != dtypes[0] && (len(dtypes) < 2 || dtypes[1] != d) {
 			dtypes = append(dtypes, d)
 		}
@@ -42,4 +47,12 @@ func Alternatives(in *input.Input, cur *Report) []AltWeights {
 			Fits: m.Capacity.Fits, Current: i == 0})
 	}
 	return out
+}
+
+// namedSized reports whether format ckpt can be sized: the model's own
+// checkpoint's always (its config is read); a copy model.path names only
+// in FP8 or INT8 (one byte a weight whatever its scales); a 4-bit copy's
+// group size and exclusions are in its config, which vlaunch has not read.
+func namedSized(in *input.Input, ckpt string) bool {
+	return ckpt == in.Model.CheckpointDType() || ckpt == "fp8" || ckpt == "int8"
 }

@@ -94,7 +94,7 @@ func advisoryFindings(in *input.Input, m *Report) diag.Diagnostics {
 	}
 	if !in.WeightsFromCheckpoint {
 		ds = append(ds, diag.Diagnostic{Code: CodeUpcastWeights, Severity: diag.Info, Path: "model.weights",
-			Message: fmt.Sprintf("weights are %s but the checkpoint ships %s: vLLM must load a converted copy", in.WeightsDType, in.Model.CheckpointDType()),
+			Message: fmt.Sprintf("weights are %s but the checkpoint ships %s: vLLM must load a converted copy", in.WeightsDType, in.CheckpointDType()),
 			Hint:    "weights: auto uses the checkpoint as shipped"})
 	}
 	if mp := in.Model.MaxModelLen(); mp > 0 && in.MaxModelLen > mp && in.Env["VLLM_ALLOW_LONG_MAX_MODEL_LEN"] != "1" {
@@ -109,8 +109,8 @@ func advisoryFindings(in *input.Input, m *Report) diag.Diagnostics {
 func shrinkHint(in *input.Input) string {
 	var levers []string
 	if in.WeightsDType == "bf16" || in.WeightsDType == "fp16" {
-		if ck := in.Model.CheckpointDType(); ck != in.WeightsDType {
-			levers = append(levers, "use the "+ck+" checkpoint (weights: auto)")
+		if ck := in.CheckpointDType(); ck != in.WeightsDType {
+			levers = append(levers, checkpointLever(in, ck))
 		} else {
 			levers = append(levers, "FP8 weights")
 		}
@@ -123,6 +123,21 @@ func shrinkHint(in *input.Input) string {
 		levers = append(levers, "a higher gpu_memory_utilization")
 	}
 	return joinOr(levers)
+}
+
+// checkpointLever is how a spec serves the checkpoint's own narrower
+// format ck: weights auto for the model's own checkpoint; for a copy
+// model.path names (input.Input.CheckpointDType), weights set to its
+// format where vlaunch has that value (fp8, int8), else model.config, which
+// makes vlaunch read the copy's quantization_config.
+func checkpointLever(in *input.Input, ck string) string {
+	switch {
+	case ck == in.Model.CheckpointDType():
+		return "use the " + ck + " checkpoint (weights: auto)"
+	case ck == "fp8" || ck == "int8":
+		return "use the " + ck + " checkpoint model.path names (weights: " + ck + ")"
+	}
+	return "use the " + ck + " checkpoint model.path names (model.config: its config.json)"
 }
 
 func joinOr(s []string) string {

@@ -238,7 +238,7 @@ func mlaCopiesNote(m *Report) string {
 }
 
 func checkpointNote(in *input.Input, alts []AltWeights) (Note, bool) {
-	ckpt := in.Model.CheckpointDType()
+	ckpt := in.CheckpointDType()
 	if ckpt == "bf16" || ckpt == "fp16" || len(alts) == 0 {
 		return Note{}, false
 	}

@@ -54,10 +54,15 @@ func alternativeInputs(in *input.Input) []Alternative {
 	}
 	// INT8 W8A8 weights take FP8's bytes already; FP8 would need another
 	// checkpoint, not a flag.
-	fp8 := in.WeightsDType != "fp8" && in.WeightsDType != "int8" && in.GPU.FP8TFLOPS > 0 && !catalog.NarrowerThanFP8(in.WeightsDType)
+	// A pre-quantized copy model.path names (input.Input.CheckpointDType)
+	// is served in its own format: FP8 is its weights only when it is FP8
+	// (vLLM refuses --quantization fp8 on another method's checkpoint).
+	ckpt := in.CheckpointDType()
+	copyOK := ckpt == in.Model.CheckpointDType() || ckpt == "fp8"
+	fp8 := in.WeightsDType != "fp8" && in.WeightsDType != "int8" && in.GPU.FP8TFLOPS > 0 && !catalog.NarrowerThanFP8(in.WeightsDType) && copyOK
 	if fp8 {
 		add("FP8 weights", func(v *input.Input) {
-			v.WeightsDType, v.WeightsFromCheckpoint = "fp8", in.Model.CheckpointDType() == "fp8"
+			v.WeightsDType, v.WeightsFromCheckpoint = "fp8", ckpt == "fp8"
 		}, func(s *spec.Deployment) { s.Model.Weights = "fp8" })
 	}
 	moeDP := in.Model.IsMoE() && in.Layout.DP > 1 && in.Layout.EP
