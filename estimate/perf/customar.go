@@ -22,9 +22,9 @@ import "sort"
 // where vLLM hands a size to another kernel (torch symmetric memory above
 // CUSTOM_ALL_REDUCE_MAX_SIZES, 256 KiB on 8 Hopper GPUs and 1 MiB on 8
 // B200s, vllm/distributed/device_communicators/all_reduce_utils.py) the
-// figures cited for that kernel on 8 H100s (vLLM PR #42324's
-// benchmark_device_communicators.py run, symm_mem_multimem: 11, 14, 18 and
-// 27 µs at 0.5, 1, 2 and 4 MiB) lie within ~1–4 µs below the custom
+// figures cited for that kernel on H100s (vLLM PR #42324's
+// benchmark_device_communicators.py run, symm_mem_multimem, world size 8
+// inferred: 11, 14, 18 and 27 µs at 0.5, 1, 2 and 4 MiB) lie ~1–4 µs below the custom
 // all-reduce's 12.0, 15.0, 19.4 and 30.8 µs, and well above the line: the
 // curve stands for both (docs/calibration-analysis.md, "TP all-reduce at
 // decode sizes").
