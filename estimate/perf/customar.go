@@ -11,8 +11,9 @@ import "sort"
 // Why: the line takes the curve's floor (its smallest message) and its bus
 // bandwidth at 1 GiB and joins them; between the two the kernel is neither.
 // vLLM's custom all-reduce runs one-shot below a size and two-shot above it
-// (csrc/custom_all_reduce.cuh: at 8 GPUs one-shot only below 256 KiB), and
-// each two-shot call pays two barriers and two passes, so at decode sizes
+// (csrc/custom_all_reduce.cuh; the file was not read at a tag: the tables
+// step between 128 and 256 KiB at 8 GPUs, 256 and 512 KiB at 4), and each
+// two-shot call pays two barriers and two passes, so at decode sizes
 // (16 KiB a token for a hidden size of 8192) the measured time is well above
 // the line: on 8 H100s 10.8 µs at 256 KiB, 15.0 µs at 1 MiB and 19.4 µs at
 // 2 MiB against the line's 5.6, 8.7 and 12.8 µs. On 8 B200s the two-shot
