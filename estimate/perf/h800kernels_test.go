@@ -82,7 +82,9 @@ func TestH800SharesH100Tables(t *testing.T) {
 		if got := NewStepModel(s8).tpAllReduce(msg); !perfNear(got, want, 1e-9) {
 			t.Errorf("H800 TP8 all-reduce of 1 MiB: %.2f µs, want the link model's %.2f", got*1e6, want*1e6)
 		}
-		want1 := ring/(450e9*k1.AllReduceLink) + max(0, k1.AllReduceS-e1.KernelGapS)
+		// Its measured curve at 1 MiB on 8 GPUs (customar.go), less the
+		// kernel gap the step counts apart.
+		want1 := max(0, 15.0e-6-e1.KernelGapS)
 		if got := NewStepModel(s1).tpAllReduce(msg); !perfNear(got, want1, 1e-9) {
 			t.Errorf("H100 TP8 all-reduce of 1 MiB: %.2f µs, want the custom all-reduce's %.2f", got*1e6, want1*1e6)
 		}

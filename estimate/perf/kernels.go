@@ -61,7 +61,8 @@ type KernelFigures struct {
 	// AllReduceS is vLLM's custom all-reduce floor on 8 GPUs (4 on GB200),
 	// AllReduceLink its bus bandwidth at the largest message over the
 	// NVLink figure (at most 1); zero on PCIe parts, whose all-reduce the
-	// link model costs.
+	// link model costs. Up to 8 MiB the measured curve by size and GPU
+	// count replaces the line the two make (customar.go, UseCustomARCurve).
 	AllReduceS, AllReduceLink float64
 	// NCCL is the GPU's measured NCCL collectives inside one node
 	// (nccl.go; nil on PCIe parts and GPUs without tables): left out of

@@ -68,7 +68,23 @@ func (sm *StepModel) tpAllReduce(msg float64) float64 {
 		// gap; it runs inside one host, so a TP group across the trays of an
 		// NVLink domain reduces through NCCL over NVLink.
 		if k := s.Eff.Kernels; k.AllReduceS > 0 && s.TP <= s.HW.hostGPUs() {
-			return LinkTime(ring, s.HW.IntraBytesPerS, k.AllReduceLink, 1, max(0, k.AllReduceS-s.Eff.KernelGapS))
+			// Measured at the message's size where the curve covers the
+			// GPU and the kernel takes the message (customar.go); the
+			// floor-plus-link line otherwise, and for SGLang, whose
+			// all-reduce kernel differs by model and GPU (FlashInfer's
+			// fused all-reduce by default for DeepSeek-V3 and gpt-oss on
+			// one Blackwell node: sgl-project/sglang PR #12724).
+			line := LinkTime(ring, s.HW.IntraBytesPerS, k.AllReduceLink, 1, max(0, k.AllReduceS-s.Eff.KernelGapS))
+			if t, ok := customARTime(k.System, s.TP, min(msg, customARMaxBytes)); ok && UseCustomARCurve && !s.SGLang {
+				t = max(0, t-s.Eff.KernelGapS)
+				if msg > customARMaxBytes {
+					// Another kernel's message: the line, never below the
+					// custom all-reduce's largest (no cheaper step past it).
+					return max(line, t)
+				}
+				return t
+			}
+			return line
 		}
 		// NCCL inside a host, measured where the GPU has tables (less the
 		// kernel gap the step already counts for it, as above).
