@@ -126,7 +126,8 @@ type PerfOptions = slo.Options
 // the memory half produced (slo.Evaluate): the performance section, the SLO
 // verdicts, the derivations of reference-scenario points 6–9 as notes,
 // advice on the all-to-all backend as a finding, and Feasible becomes false
-// when any SLO fails.
+// when any SLO fails. When the memory half's errors stop vLLM at start-up
+// (StartRefusals), every SLO fails unpredicted (slo.NotStarting).
 func (r *Report) AddPerformance(in *Input, opt PerfOptions) {
 	r.AddPerformanceConfirmed(in, opt, nil)
 }
@@ -148,6 +149,8 @@ func (r *Report) AddPerformanceConfirmed(in *Input, opt PerfOptions, c *PerfConf
 	r.Performance, r.SLO = res.Performance, res.SLO
 	r.Notes = append(r.Notes, res.Notes...)
 	r.Findings = append(r.Findings, res.Findings...)
+	// A deployment vLLM refuses to start has no predicted figure to judge.
+	r.SLO = slo.NotStarting(r.SLO, StartRefusals(r.Findings))
 	r.Feasible = r.Feasible && res.Feasible
 }
 

@@ -13,6 +13,12 @@ const (
 	phHandshake
 	phDistributed
 	phLoading
+	// phPostLoad is the weights' post-processing after the checkpoint is
+	// read (model_loader base_loader.py load_model: load_weights, whose
+	// default loader logs "Loading weights took", then
+	// process_weights_after_loading — the FP8 kernels' set-up, DeepGEMM's
+	// JIT of LOG196), before "Model loading took" (phLoaded).
+	phPostLoad
 	phLoaded
 	phProfiling
 	phKVCache
@@ -22,7 +28,7 @@ const (
 )
 
 var phaseNames = [...]string{"", "starting", "engine-config", "ray-placement", "dp-handshake",
-	"distributed-init", "loading-weights", "weights-loaded", "profiling", "kv-cache",
+	"distributed-init", "loading-weights", "processing-weights", "weights-loaded", "profiling", "kv-cache",
 	"cuda-graphs", "engine-ready", "serving"}
 
 // String names the phase as the report prints it.
@@ -41,6 +47,7 @@ var phaseDoing = map[phase]string{
 	phHandshake:    "waiting for the DP engines / front-end handshake",
 	phDistributed:  "setting up torch.distributed / NCCL process groups",
 	phLoading:      "loading the weights",
+	phPostLoad:     "post-processing the weights after loading them (process_weights_after_loading)",
 	phLoaded:       "after loading the weights",
 	phProfiling:    "compiling / profiling memory",
 	phKVCache:      "allocating the KV cache",

@@ -48,11 +48,13 @@ func TestDeepGEMMJITRace(t *testing.T) {
 		if e.DP != nil || e.DPAtLeast == nil || *e.DPAtLeast != 3 {
 			t.Errorf("%s: DP %v, at least %v; want unknown, at least 3 (ranks dp0–dp2)", e.ID, e.DP, e.DPAtLeast)
 		}
-		if e.ID == "dp2" && e.Phase != "loading-weights" {
-			t.Errorf("dp2 phase %q, want loading-weights (its traceback runs through load_model)", e.Phase)
-		}
-		if e.ID == "dp0" && e.Phase != "loading-weights" {
-			t.Errorf("dp0 phase %q, want loading-weights (\"Loading weights took\")", e.Phase)
+		// Both follow their last evidence (fix40c): DP2's traceback runs
+		// through process_weights_after_loading, and DP0's last line
+		// (fp8.py's MoEPrepareAndFinalize, 7 s after "Loading weights took
+		// 993.09 seconds") is the weights' post-processing, the phase
+		// LOG196 names. Both read loading-weights before.
+		if (e.ID == "dp2" || e.ID == "dp0") && e.Phase != "processing-weights" {
+			t.Errorf("%s phase %q, want processing-weights", e.ID, e.Phase)
 		}
 	}
 	g := failureOf(t, rep, "LOG192")
@@ -99,6 +101,35 @@ func TestDeepGEMMJITForms(t *testing.T) {
 	// DeepEP's JIT assertion (EPException's form) is not DeepGEMM's.
 	if got := codesOf(failuresOf(t, w+"RuntimeError: Failed: Assertion error csrc/jit/compiler.hpp:157 'runtime != nullptr'\n")); strings.Contains(got, "LOG196") {
 		t.Errorf("DeepEP's JIT assertion: %q", got)
+	}
+}
+
+// TestPostLoadPhase: vLLM's loader logs "Loading weights took" once it has
+// read the checkpoint (base_loader.py load_model: load_weights, then
+// process_weights_after_loading): a log ending there, or on a later line
+// before "Model loading took", is post-processing the weights, and the
+// end-of-log finding says so; "Model loading took" still ends it.
+func TestPostLoadPhase(t *testing.T) {
+	const w = "(Worker_TP0 pid=7) INFO 04-11 14:49:48 [default_loader.py:384] Loading weights took 993.09 seconds\n"
+	for name, log := range map[string]string{
+		"timer last": w,
+		"fp8 after":  w + "(Worker_TP0 pid=7) INFO 04-11 14:49:55 [fp8.py:577] Using MoEPrepareAndFinalizeNaiveDPEPModular\n",
+	} {
+		rep := analyzeStrings(t, map[string]string{"n.log": log}, "n.log")
+		if e := rep.Engines[0]; e.Phase != "processing-weights" {
+			t.Errorf("%s: phase %q, want processing-weights", name, e.Phase)
+		}
+		var ends bool
+		for _, f := range rep.Failures {
+			ends = ends || strings.Contains(f.Message, "processing-weights (post-processing the weights after loading them")
+		}
+		if !ends {
+			t.Errorf("%s: no finding names the phase: %+v", name, rep.Failures)
+		}
+	}
+	done := w + "(Worker_TP0 pid=7) INFO 04-11 14:49:59 [gpu_model_runner.py:1] Model loading took 80.1 GiB and 1000.2 seconds\n"
+	if e := analyzeStrings(t, map[string]string{"n.log": done}, "n.log").Engines[0]; e.Phase != "weights-loaded" {
+		t.Errorf("after \"Model loading took\": phase %q, want weights-loaded", e.Phase)
 	}
 }
 

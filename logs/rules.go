@@ -191,10 +191,13 @@ func weightRules() []rule {
 		// The loader's own timer (0.10+), kept only when no total is logged.
 		// The loader logs it once it read the checkpoint, before the
 		// weights' post-processing that "Model loading took" closes: the
-		// process is loading (DeepGEMM#301's worker logs nothing else).
+		// process is then post-processing the weights (phPostLoad). It was
+		// loading-weights, which DeepGEMM#301's worker DP0 kept although
+		// its last line (fp8.py's "Using MoEPrepareAndFinalize…", logged
+		// while setting up the FP8 MoE kernels) came 7 s after the timer.
 		r(one("Loading weights took "), `^Loading weights took ([\d.]+) ?s`, func(c *ctx, m [][]byte) {
 			c.num(fWeightsSec, m[1])
-			c.phase(phLoading)
+			c.phase(phPostLoad)
 		}),
 		// V0 0.6.6–0.8 profile summary and the tabular form of PR #10511.
 		r(one("model weights take"), `model weights take\s+([\d.]+)\s?GiB`, func(c *ctx, m [][]byte) { c.num(fWeightsGiB, m[1]) }),

@@ -56,11 +56,12 @@ var startupFrames = []string{", in load_model", ", in load_weights", ", in initi
 
 // framePhase is the start-up phase a frame of startupFrames shows the
 // process in: loading the model (gpu_worker.py load_model →
-// model_loader load_model → process_weights_after_loading), profiling
+// model_loader load_model → load_weights), the weights' post-processing
+// after it (process_weights_after_loading, phPostLoad), profiling
 // (determine_available_memory → profile_run), the KV cache's set-up
 // (_initialize_kv_caches → initialize_from_config), the CUDA graph capture.
 var framePhase = map[string]phase{"load_model": phLoading, "load_weights": phLoading, "initialize_model": phLoading,
-	"process_weights_after_loading": phLoading, "determine_available_memory": phProfiling, "profile_run": phProfiling,
+	"process_weights_after_loading": phPostLoad, "determine_available_memory": phProfiling, "profile_run": phProfiling,
 	"_initialize_kv_caches": phKVCache, "initialize_from_config": phKVCache, "capture_model": phCUDAGraphs}
 
 // startupWrappers are the messages that say a start-up failed.

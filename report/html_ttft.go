@@ -27,7 +27,7 @@ func ttftChart(r *estimate.Report) chartView {
 			}
 			target, pred := SLOFigures(v)
 			c.Marks = append(c.Marks, svg.Mark{X: v.Target, Y: ref.quantile, Color: col, Label: ref.qName,
-				Title: fmt.Sprintf("%s %s: target %s, predicted %s", verdictWord(v.Verdict), v.Name, target, pred)})
+				Title: fmt.Sprintf("%s %s: target %s, %s", verdictWord(v.Verdict), v.Name, target, predictedWords(v, pred))})
 			if b, ok := sloBand(v); ok && b.bounded() { // an open band has no ends to draw; the verdict's text says so
 				c.Bands = append(c.Bands, svg.Band{Y: ref.quantile, Lo: b.Low, Hi: b.High, Color: col,
 					Title: fmt.Sprintf("%s prediction band %s", v.Name, bandText(b, v.Unit))})

@@ -167,6 +167,10 @@ func writeSLOText(w io.Writer, slo []slo.Verdict) {
 // and HTML reports share.
 func sloHeadline(v slo.Verdict) string {
 	target, pred := sloPredicted(v)
+	if v.NotPredicted != "" {
+		// No prediction, so nothing binds it.
+		return fmt.Sprintf("%s: target %s, %s", v.Name, target, pred)
+	}
 	return fmt.Sprintf("%s: target %s, predicted %s  [%s]", v.Name, target, pred, v.Binding)
 }
 

@@ -46,6 +46,10 @@ func SummaryMarkdown(r *estimate.Report) string {
 	}
 	for _, s := range r.SLO {
 		target, pred := SLOFigures(s)
+		if s.NotPredicted != "" {
+			fmt.Fprintf(&b, "- %s %s: target %s, %s.\n", strings.ToUpper(s.Verdict), s.Name, target, pred)
+			continue
+		}
 		fmt.Fprintf(&b, "- %s %s: target %s, predicted %s (bound by %s).\n", strings.ToUpper(s.Verdict), s.Name, target, pred, s.Binding)
 	}
 	if p := r.Performance; p != nil && p.Calibration != "" {

@@ -85,7 +85,7 @@ func runGenerate(s *streams, o *generateOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	r, ds, src, search := st.r, dropImageUnused(st.findings, o.runtime), st.src, st.search
+	r, ds, src, search := st.r, forRuntime(dropImageUnused(st.findings, o.runtime), st.r, o.runtime), st.src, st.search
 	rep := feasibility(r, st.confirmed)
 	summary := autoParagraph(search) + report.SummaryMarkdown(rep)
 	b, gds := generator.Generate(r, generator.Options{Runtime: o.runtime, TemplatesDir: o.templates, Summary: summary})
@@ -202,6 +202,54 @@ func bundleLayout(b *generator.Bundle) string {
 		parts[i] = fmt.Sprintf("%s %s", r.Name, r.Plan.Layout)
 	}
 	return "disaggregated: " + strings.Join(parts, ", ")
+}
+
+// forRuntime makes validate's findings those of the runtime generate
+// writes: validate judged the bundle for the spec's runtime.kind
+// (validate.BundleRefusals in checkBundle), so `generate --runtime bare` on
+// a Kubernetes spec printed "downloaded from the Hugging Face hub into each
+// pod" and on a Docker spec "rocm/vllm:latest does not pin" beside a bare
+// bundle (newuser40 specs 02, 08, 05). The refusals the spec's runtime
+// gives and the written one does not are dropped; the written runtime's
+// come from the generator, which calls the same BundleRefusals with it
+// (newFindings keeps those validate did not report).
+func forRuntime(ds diag.Diagnostics, r *resolve.Deployment, runtime string) diag.Diagnostics {
+	if r == nil || r.Spec == nil || runtime == "" || runtime == r.Spec.Runtime.Kind {
+		return ds
+	}
+	stale, kept := refusalKeys(r, r.Spec.Runtime.Kind), refusalKeys(r, runtime)
+	out := ds[:0:0]
+	for _, d := range ds {
+		if k := refusalKey(d); !stale[k] || kept[k] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// refusalKeys are the keys (refusalKey) of what validate.BundleRefusals
+// says of r's engine and, disaggregated, of each pool's, for runtime.
+func refusalKeys(r *resolve.Deployment, runtime string) map[string]bool {
+	deps := []*resolve.Deployment{r}
+	if r.PD != nil {
+		for _, role := range r.PD.Roles {
+			deps = append(deps, role.Deployment)
+		}
+	}
+	keys := map[string]bool{}
+	for _, dep := range deps {
+		for _, d := range validate.BundleRefusals(dep, runtime) {
+			keys[refusalKey(d)] = true
+		}
+	}
+	return keys
+}
+
+// refusalKey identifies a refusal by its code and message without a pool's
+// prefix; not its position, which validate sets in the document.
+func refusalKey(d diag.Diagnostic) string {
+	k := findingKey(d)
+	return string(d.Code) + "\x00" + k[strings.LastIndex(k, "\x00")+1:]
 }
 
 // dropImageUnused drops validate's SPEC138 (runtime.image unused under

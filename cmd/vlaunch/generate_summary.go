@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
-	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/generator"
 	"github.com/vlaunch/vlaunch/report"
@@ -49,7 +47,7 @@ func printVerdict(w io.Writer, rep *estimate.Report) {
 		if x := report.InfeasibleWhy(rep); x != "" {
 			why = " (" + x + ")"
 		}
-		if stop := startRefusals(rep); len(stop) > 0 {
+		if stop := estimate.StartRefusals(rep.Findings); len(stop) > 0 {
 			fmt.Fprintf(w, "feasibility: NOT FEASIBLE as specified%s; vLLM will not start (%s): the bundle is written, but fix the spec first (vlaunch check SPEC says why and what would pass)\n", why, strings.Join(stop, ", "))
 		} else {
 			fmt.Fprintf(w, "feasibility: NOT FEASIBLE as specified%s; the bundle starts, but will not meet the spec (vlaunch check SPEC says why and what would pass)\n", why)
@@ -61,29 +59,6 @@ func printVerdict(w io.Writer, rep *estimate.Report) {
 	for _, f := range report.VerdictFindings(rep) {
 		fmt.Fprintf(w, "  %s\n", diag.EscapeLine(f.String()))
 	}
-}
-
-// startRefusalCodes are the estimate's errors that stop vLLM at start-up,
-// as each finding's own message says: no memory left for the KV cache
-// (EST101, "vLLM fails at start-up"), one max_model_len sequence does not
-// fit (EST102, "vLLM refuses to start"), max_model_len above the model's
-// derived maximum (EST107, "vLLM refuses it"), and the pipeline KV check's
-// refusal (EST109 at error level; at warning it only may refuse). The other
-// errors leave engines that start: EST103's sessions queue.
-var startRefusalCodes = []diag.Code{codes.EstNoKVMemory, codes.EstSeqTooLong, codes.EstLenAboveConfig, codes.EstPPKVCheck}
-
-// startRefusals is the one decision on whether the bundle's engines start
-// (newuser40 finding 3: the summary said "the bundle starts" beside EST102
-// saying vLLM refuses to start): the codes of rep's errors that stop vLLM,
-// in the order found; none means it starts.
-func startRefusals(rep *estimate.Report) []string {
-	var out []string
-	for _, f := range rep.Findings {
-		if f.Severity == diag.Error && slices.Contains(startRefusalCodes, f.Code) && !slices.Contains(out, string(f.Code)) {
-			out = append(out, string(f.Code))
-		}
-	}
-	return out
 }
 
 // generatedJSON is `generate -o json`: where the bundle went, its files,

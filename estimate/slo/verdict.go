@@ -44,6 +44,13 @@ type Verdict struct {
 	// Unbounded marks a predicted latency that grows without bound (an
 	// open loop above the deployment's capacity); Predicted is then 0.
 	Unbounded bool `json:"unbounded,omitempty"`
+	// NotPredicted says why there is no prediction ("": there is one):
+	// the deployment does not start (NotStarting). Predicted is then 0,
+	// written null.
+	NotPredicted string `json:"not_predicted,omitempty"`
+	// alternatives are the WouldPass lines of alternative layouts, each
+	// evaluated as starting (Alternative.Fits): the lines NotStarting keeps.
+	alternatives []string
 }
 
 // judgeSLOs builds the verdict list: throughput, TPOT, then every TTFT
@@ -95,12 +102,14 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 	if alts := p.Alternatives; len(alts) > 0 {
 		for i := range out {
 			if out[i].Verdict == VerdictFail {
-				out[i].WouldPass = append(out[i].WouldPass, alternativesPassing(in, alts, &out[i], wp)...)
+				ap := alternativesPassing(in, alts, &out[i], wp)
 				if out[i].Unit == "tokens/s" {
 					if txt, ok := sessionsWithAlternatives(in, alts, &out[i], in.SLO.ThroughputCounts == "total", wp); ok {
-						out[i].WouldPass = append(out[i].WouldPass, txt)
+						ap = append(ap, txt)
 					}
 				}
+				out[i].WouldPass = append(out[i].WouldPass, ap...)
+				out[i].alternatives = ap
 			}
 		}
 	}
