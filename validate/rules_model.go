@@ -86,14 +86,17 @@ func unknownHint(ue *catalog.UnknownError, fallback string) string {
 // or weights auto where the checkpoint ships FP8 — the model's own format,
 // or a pre-quantized copy model.path names on a 16-bit catalog model
 // (resolve.Deployment.CheckpointDType, the one answer; fix40d: an FP8 copy
-// on an A100 under weights auto said nothing). vLLM still serves them:
-// Fp8Config and compressed-tensors' FP8 schemes take compute capability
-// 8.0 and run weight-only FP8 Marlin (W8A16) below 8.9 — vllm/
-// model_executor/layers/quantization/fp8.py, Fp8LinearMethod's
-// "use_marlin = not current_platform.has_device_capability(89)" (docs.
-// vllm.ai v0.9.0 and v0.12.0 API pages of fp8.py; PR #5975 "Expand FP8
-// support to Ampere GPUs using FP8 Marlin"), with a startup warning
-// (marlin_utils_fp8.py) that it may degrade compute-heavy workloads.
+// on an A100 under weights auto said nothing). vLLM still serves them,
+// weight-only through FP8 Marlin (W8A16) below compute capability 8.9:
+// Fp8LinearMethod's "use_marlin = not current_platform.
+// has_device_capability(89)" in vllm/model_executor/layers/quantization/
+// fp8.py (read at vllm-project/vllm @1436674b, not at a release tag),
+// FBGEMMFp8Config's same line with get_min_capability 80 (docs.vllm.ai
+// v0.10.0 API page of fbgemm_fp8.py), and the FP8 guide's "FP8 models will
+// run on compute capability > 8.0 (Ampere) as weight-only W8A16, utilizing
+// FP8 Marlin" (docs.vllm.ai v0.5.5; ">= 7.5 (Turing)" in the current
+// guide); introduced by PR #5975 ("Expand FP8 support to Ampere GPUs
+// using FP8 Marlin", merged July 2024; first release not read).
 func checkFP8(c *checker) {
 	if c.gpu == nil {
 		return
