@@ -37,8 +37,11 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "\n## Constants\n\n| constant | before | after | |\n|---|--:|--:|---|\n")
 	for _, c := range r.Constants {
 		move := moveText(c.Before, c.After)
-		if !c.Fitted {
+		switch {
+		case !c.Fitted:
 			move = "not fitted: " + c.Why
+		case c.Why != "":
+			move += ": " + c.Why
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", c.Name, constText(c.Name, c.Before), constText(c.Name, c.After), md(move))
 	}

@@ -82,7 +82,8 @@ type ConstantReport struct {
 	Before float64 `json:"before"`
 	After  float64 `json:"after"`
 	Fitted bool    `json:"fitted"`
-	// Why says why a constant was not fitted.
+	// Why says why a constant was not fitted, or why a fitted one stayed
+	// at its start (fitter.Outcome.Unchanged).
 	Why string `json:"why,omitempty"`
 }
 
@@ -141,9 +142,12 @@ func (r *Report) fill(params []fitter.Param, targets []target, out fitter.Outcom
 	for _, f := range out.Refused {
 		refused[f.Name] = f.Reason
 	}
+	for _, f := range out.Unchanged {
+		refused[f.Name] = f.Reason
+	}
 	for i, p := range params {
 		why := refused[p.Name]
-		if c, ok := calfile.Lookup(p.Name); ok && why != "" {
+		if c, ok := calfile.Lookup(p.Name); ok && why != "" && !out.Fitted[i] {
 			why += "; it is moved by " + c.MovedBy
 		}
 		r.Constants = append(r.Constants, ConstantReport{Name: p.Name, Before: p.Start, After: out.X[i], Fitted: out.Fitted[i], Why: why})

@@ -35,11 +35,14 @@ func (r *Report) WriteText(w io.Writer) {
 		line := fmt.Sprintf("  %-22s %11s %11s", c.Name, constText(c.Name, c.Before), constText(c.Name, c.After))
 		if c.Fitted {
 			line += fmt.Sprintf("  %s", moveText(c.Before, c.After))
+			if c.Why != "" {
+				line += ":"
+			}
 		} else {
 			line += "  not fitted:"
 		}
 		fmt.Fprintln(w, line)
-		if !c.Fitted {
+		if c.Why != "" {
 			fmt.Fprintln(w, wrap(c.Why, 92, "    "))
 		}
 	}

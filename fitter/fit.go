@@ -96,7 +96,37 @@ type Outcome struct {
 	// AtBound names constants the fit left on a bound: the data asked for
 	// more than the documented range allows.
 	AtBound []string
-	Evals   int
+	// Unchanged says why each fitted constant the fit left at its start
+	// value stayed there.
+	Unchanged []Refusal
+	Evals     int
+}
+
+// unchanged explains each fitted constant left at its start: one at a
+// bound of its range whose scan found nothing better asks for beyond it;
+// one whose scan (Options.Typical does none) found nothing better cannot
+// lower the worst error alone; one that could, but not beside the other
+// constants fitted, is left where it does least harm with them.
+func unchanged(params []Param, fitted []bool, x []float64, sens []sensitivity) []Refusal {
+	var out []Refusal
+	for i, p := range params {
+		if !fitted[i] || x[i] != p.Start {
+			continue
+		}
+		a := sens[i].alone
+		why := fmt.Sprintf("with the other fitted constants, no value in its range [%s, %s] fits better", num(p.Lower), num(p.Upper))
+		switch {
+		case !a.scanned:
+		case a.gain <= 0 && p.Start <= p.Lower*boundSlack:
+			why = fmt.Sprintf("it starts at its lower bound %s and no value in its range [%s, %s] lowers the worst error (%s): the values ask for it lower than its range allows", num(p.Lower), num(p.Lower), num(p.Upper), pct(a.worstAt))
+		case a.gain <= 0 && p.Start >= p.Upper/boundSlack:
+			why = fmt.Sprintf("it starts at its upper bound %s and no value in its range [%s, %s] lowers the worst error (%s): the values ask for it higher than its range allows", num(p.Upper), num(p.Lower), num(p.Upper), pct(a.worstAt))
+		case a.gain <= 0:
+			why = fmt.Sprintf("no value in its range [%s, %s] lowers the worst error (%s): the value furthest off does not depend on it", num(p.Lower), num(p.Upper), pct(a.worstAt))
+		}
+		out = append(out, Refusal{Name: p.Name, Reason: why})
+	}
+	return out
 }
 
 // Fit moves the constants the targets depend on to minimise the worst
@@ -119,11 +149,13 @@ func Fit(params []Param, targets []Target, m Model, o Options) (Outcome, error) 
 	if o.Typical {
 		share = 0 // the global fit's hundreds of values: the 1% threshold alone, as it was fitted
 	}
-	out.Fitted, out.Refused = chooseParams(params, sens, jacobian(params, out.Before, c), o.Sensitivity, share, maxFitted(keep))
 	obj := objective(targets, keep, o.Tolerance)
 	if o.Typical {
 		obj = typicalObjective(targets, keep)
+	} else {
+		scanAlone(params, sens, out.Before, o.Sensitivity, obj, func(p []float64) float64 { return worst(targets, keep, p) }, c)
 	}
+	out.Fitted, out.Refused = chooseParams(params, sens, jacobian(params, out.Before, c), o.Sensitivity, share, maxFitted(keep), !o.Typical)
 	x := start
 	if anyTrue(out.Fitted) && anyTrue(keep) {
 		f := func(x []float64) float64 { return obj(c.eval(x)) + movement(params, out.Fitted, x) }
@@ -141,6 +173,7 @@ func Fit(params []Param, targets []Target, m Model, o Options) (Outcome, error) 
 	out.WorstBefore = worst(targets, keep, out.Before)
 	out.WorstAfter = worst(targets, keep, out.After)
 	out.AtBound = atBound(params, out.Fitted, x)
+	out.Unchanged = unchanged(params, out.Fitted, x, sens)
 	return out, nil
 }
 

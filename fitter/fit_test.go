@@ -173,17 +173,17 @@ func TestNearTwinsAreNotFitted(t *testing.T) {
 	// The overhead moves the three predictions as hbm does, and the third
 	// 10% more: about 6% of its effect is its own.
 	jac := [][]float64{{1, 1, 1}, {1, 1, 1.1}}
-	fitted, refused := chooseParams(params, sens, jac, 0.01, identifiableShare, 2)
+	fitted, refused := chooseParams(params, sens, jac, 0.01, identifiableShare, 2, true)
 	if !fitted[0] || fitted[1] || len(refused) != 1 || !strings.Contains(refused[0].Reason, "cannot tell it apart") {
 		t.Errorf("cluster fit: fitted %v, refused %+v; want hbm alone", fitted, refused)
 	}
-	fitted, _ = chooseParams(params, sens, jac, 0.01, 0, 2)
+	fitted, _ = chooseParams(params, sens, jac, 0.01, 0, 2, false)
 	if !fitted[0] || !fitted[1] {
 		t.Errorf("global fit (share 0): fitted %v, want both", fitted)
 	}
 	// A constant with a third of its effect its own is fitted either way.
 	jac[1] = []float64{1, 1, 2}
-	if fitted, _ = chooseParams(params, sens, jac, 0.01, identifiableShare, 2); !fitted[1] {
+	if fitted, _ = chooseParams(params, sens, jac, 0.01, identifiableShare, 2, true); !fitted[1] {
 		t.Errorf("a third of its own: fitted %v, want both", fitted)
 	}
 }

@@ -22,8 +22,31 @@ func (e *env) checkpointBytes() (float64, string) {
 			return b, "estimate"
 		}
 	}
-	m := e.checkpointModel()
+	m := e.sizedModel()
 	return fallbackCheckpointBytes(m), "catalog parameter counts × " + m.CheckpointDType()
+}
+
+// sizedModel is checkpointModel in the format resolve.Deployment.
+// CheckpointDType says the checkpoint on disk ships: a pre-quantized copy
+// model.path names on a 16-bit catalog model (RedHatAI/Llama-3.3-70B-
+// Instruct-FP8-dynamic) holds FP8 or INT8 linear layers, half the bytes
+// of the catalog's BF16 (fix40d: it was expected at 2×). A 4-bit copy's
+// layout (group size, which layers) is in a config vlaunch has not read:
+// sized as the catalog's 16-bit, as before, rather than guessed.
+func (e *env) sizedModel() *catalog.Model {
+	m := e.checkpointModel()
+	ckpt := e.r.CheckpointDType()
+	if e.r.PathQuant() == "" || ckpt == m.CheckpointDType() {
+		return m
+	}
+	c := *m
+	switch ckpt {
+	case "fp8":
+		c.Quant = catalog.Quantization{Method: "fp8"}
+	case "int8":
+		c.Quant = catalog.Quantization{Method: "compressed-tensors", WeightType: "int", WeightBits: []int{8}}
+	}
+	return &c
 }
 
 // fallbackCheckpointBytes counts the parameters the checkpoint stores

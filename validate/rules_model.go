@@ -81,28 +81,60 @@ func unknownHint(ue *catalog.UnknownError, fallback string) string {
 	return suggest(ue.Name, ue.Suggestions) + " (" + fallback + ")"
 }
 
-// checkFP8 warns when FP8 weights meet a GPU without FP8 tensor cores:
-// vLLM still loads them, but through a weight-only kernel.
+// checkFP8 warns when the weights vLLM loads are FP8 on a GPU without FP8
+// tensor cores: weights fp8 (online quantization or the checkpoint's own),
+// or weights auto where the checkpoint ships FP8 — the model's own format,
+// or a pre-quantized copy model.path names on a 16-bit catalog model
+// (resolve.Deployment.CheckpointDType, the one answer; fix40d: an FP8 copy
+// on an A100 under weights auto said nothing). vLLM still serves them,
+// weight-only through FP8 Marlin (W8A16) below compute capability 8.9:
+// Fp8LinearMethod's "use_marlin = not current_platform.
+// has_device_capability(89)" in vllm/model_executor/layers/quantization/
+// fp8.py (read at vllm-project/vllm @1436674b, not at a release tag),
+// FBGEMMFp8Config's same line with get_min_capability 80 (docs.vllm.ai
+// v0.10.0 API page of fbgemm_fp8.py), and the FP8 guide's "FP8 models will
+// run on compute capability > 8.0 (Ampere) as weight-only W8A16, utilizing
+// FP8 Marlin" (docs.vllm.ai v0.5.5; ">= 7.5 (Turing)" in the current
+// guide); introduced by PR #5975 ("Expand FP8 support to Ampere GPUs
+// using FP8 Marlin", merged July 2024; first release not read).
 func checkFP8(c *checker) {
 	if c.gpu == nil {
 		return
 	}
-	w := c.d.Model.Weights
-	if w == "auto" && c.model != nil {
+	w, ckpt := c.d.Model.Weights, ""
+	if c.model != nil {
 		// An INT8 W8A8 checkpoint resolves to "int8", not "fp8": vLLM's
 		// CompressedTensorsW8A8Int8 runs INT8 GEMMs from compute
 		// capability 7.5 ("turing and up", get_min_capability 75;
 		// compressed_tensors_w8a8_int8.py read at commit 00ba7ff1), not
 		// the FP8 Marlin fallback this warns of.
-		w = c.model.CheckpointDType()
+		ckpt = (&resolve.Deployment{Spec: c.d, Model: c.model}).CheckpointDType()
+	}
+	if w == "auto" || w == "" {
+		w = ckpt
 	}
 	if w != "fp8" || c.gpu.FP8TFLOPS > 0 {
 		return
 	}
-	c.warnf(CodeFP8, p("model", "weights"),
-		"use `weights: bf16` (twice the weight memory, full speed) or a GPU with FP8 (compute capability 8.9 or newer: L40S, H100, H20, H200, B200)",
+	c.warnf(CodeFP8, p("model", "weights"), fp8Fix(c, ckpt),
 		"%s has no FP8 tensor cores: vLLM serves FP8 weights there with the weight-only FP8 Marlin kernel (W8A16), so weights take FP8 memory but matmuls run in BF16, dequantizing on the fly",
 		gpuLabel(c))
+}
+
+// fp8Fix is checkFP8's way out: weights bf16 where vLLM can load the
+// checkpoint as 16-bit (online FP8 of a 16-bit checkpoint); a checkpoint
+// that ships FP8 has no 16-bit weights to serve, so a 16-bit checkpoint
+// (another model.path) instead.
+func fp8Fix(c *checker, ckpt string) string {
+	gpu := "or a GPU with FP8 (compute capability 8.9 or newer: L40S, H100, H20, H200, B200)"
+	if ckpt == "fp8" {
+		what := "serve a BF16 checkpoint of the model"
+		if catalog.NamedQuant(c.d.Model.Path) == "fp8" {
+			what = "point model.path at the BF16 checkpoint instead of " + c.d.Model.Path
+		}
+		return what + " (twice the weight memory, full speed), " + gpu
+	}
+	return "use `weights: bf16` (twice the weight memory, full speed) " + gpu
 }
 
 func gpuLabel(c *checker) string {
