@@ -444,12 +444,40 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 	}
 	if best == nil {
 		if fit == 0 {
-			return []pdClaim{{line: fmt.Sprintf("more instances of the %s pool (now %d × TP %d · DP %d) on its %d GPUs: no such layout that vLLM places holds the model and a KV block per GPU",
-				role, now.ReplicaCount(), now.TP, now.DP, now.TotalGPUs())}}
+			return a.noMoreInstances(v, role, r)
 		}
 		return nil
 	}
 	return []pdClaim{*best}
+}
+
+// noMoreInstances is the line for verdict v bound by the pool of role
+// (resolved r) when no layout of the pool's GPUs with more instances holds
+// the model and a KV block per GPU: it does not propose them (newuser40's
+// GLM-5 FP8 P/D check proposed more decode instances and ruled them out in
+// the same line) but says what leaves each instance more KV: an FP8 KV
+// cache on that pool, evaluated on the spec like every other line (when
+// the pool's cache is not FP8 already), and, not evaluated, GPUs with more
+// memory or fewer sessions.
+func (a *pdAdvisor) noMoreInstances(v *slo.Verdict, role string, r *resolve.Role) []pdClaim {
+	now := r.Deployment.Layout
+	why := fmt.Sprintf("the %s pool's %d GPUs hold no layout with more instances than now (%d × TP %d · DP %d) that fits the model and a KV block per GPU",
+		role, now.TotalGPUs(), now.ReplicaCount(), now.TP, now.DP)
+	if kv := r.Deployment.Engine.KVCacheDType.Value; !strings.HasPrefix(kv, "fp8") {
+		e := pdEdit{fmt.Sprintf("disaggregation.%s.vllm.kv_cache_dtype: fp8", role), func(s *spec.Deployment) {
+			fp8 := "fp8"
+			poolSpec(s, role).VLLM.KVCacheDType = &fp8
+		}}
+		vs, _ := a.evaluate(e)
+		if w := verdictNamed(vs, v.Name); w != nil && w.Predicted > 0 && !w.Unbounded {
+			line := fmt.Sprintf("%s (now %s: more KV per instance, since %s): the P/D model on that spec gives %s (%s)", e.what, kv, why, figure(v, w.Predicted), strings.ToUpper(w.Verdict))
+			if w.Verdict != slo.VerdictPass {
+				line += "; not evaluated: GPUs with more memory, or fewer sessions"
+			}
+			return []pdClaim{{line: line, verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}}
+		}
+	}
+	return []pdClaim{{line: "GPUs with more memory, or fewer sessions (not evaluated): " + why, verdict: v.Name}}
 }
 
 // colocatedClaim is the colocated line: the same GPUs run colocated
