@@ -444,12 +444,54 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 	}
 	if best == nil {
 		if fit == 0 {
-			return []pdClaim{{line: fmt.Sprintf("more instances of the %s pool (now %d × TP %d · DP %d) on its %d GPUs: no such layout that vLLM places holds the model and a KV block per GPU",
-				role, now.ReplicaCount(), now.TP, now.DP, now.TotalGPUs())}}
+			return a.noMoreInstances(v, role, r)
 		}
 		return nil
 	}
 	return []pdClaim{*best}
+}
+
+// noMoreInstances is the line for verdict v bound by the pool of role
+// (resolved r) when no layout of the pool's GPUs with more instances holds
+// the model and a KV block per GPU: it does not propose them (newuser40's
+// GLM-5 FP8 P/D check proposed more decode instances and ruled them out in
+// the same line) but says what does. An FP8 KV cache on that pool (when
+// its cache is not FP8 already) leaves each instance more KV: evaluated on
+// the spec like every other line, and named when it improves v's figure.
+// Otherwise, not evaluated, what moves v's figure: for the decode pool's
+// TTFT (its KV admits the sessions) GPUs with more memory or fewer
+// sessions, its throughput more memory or faster GPUs, its TPOT faster
+// GPUs or fewer sessions; for the prefill pool more or faster GPUs for it
+// (its steps bind: plan tries the splits).
+func (a *pdAdvisor) noMoreInstances(v *slo.Verdict, role string, r *resolve.Role) []pdClaim {
+	now := r.Deployment.Layout
+	why := fmt.Sprintf("the %s pool's %d GPUs hold no layout with more instances than now (%d × TP %d · DP %d) that fits the model and a KV block per GPU",
+		role, now.TotalGPUs(), now.ReplicaCount(), now.TP, now.DP)
+	other := "GPUs with more memory, or fewer sessions" // a TTFT the decode pool's admission binds
+	switch {
+	case role == spec.RolePrefill:
+		other = "more of the GPUs for the prefill pool (`vlaunch plan` tries the splits), or faster GPUs"
+	case v.Unit == "tokens/s":
+		other = "GPUs with more memory (more sessions decoding at once), or faster ones"
+	case strings.HasPrefix(v.Name, "TPOT"):
+		other = "faster GPUs, or fewer sessions (smaller decode batches)"
+	}
+	if kv := r.Deployment.Engine.KVCacheDType.Value; !strings.HasPrefix(kv, "fp8") {
+		e := pdEdit{fmt.Sprintf("disaggregation.%s.vllm.kv_cache_dtype: fp8", role), func(s *spec.Deployment) {
+			fp8 := "fp8"
+			poolSpec(s, role).VLLM.KVCacheDType = &fp8
+		}}
+		vs, _ := a.evaluate(e)
+		w := verdictNamed(vs, v.Name)
+		if w != nil && w.Predicted > 0 && !w.Unbounded && (v.Unit == "tokens/s") == (w.Predicted > v.Predicted) && w.Predicted != v.Predicted {
+			line := fmt.Sprintf("%s (now %s: more KV per instance, since %s): the P/D model on that spec gives %s (%s)", e.what, kv, why, figure(v, w.Predicted), strings.ToUpper(w.Verdict))
+			if w.Verdict != slo.VerdictPass {
+				line += "; not evaluated: " + other
+			}
+			return []pdClaim{{line: line, verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}}
+		}
+	}
+	return []pdClaim{{line: other + " (not evaluated): " + why, verdict: v.Name}}
 }
 
 // colocatedClaim is the colocated line: the same GPUs run colocated

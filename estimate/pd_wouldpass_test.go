@@ -23,7 +23,7 @@ import (
 func TestPDWouldPassApplied(t *testing.T) {
 	// The QA37 Qwen3-235B spec: a model whose pools fit in more instances
 	// of the same GPUs, so the instance lines carry figures too.
-	for _, f := range []string{"pd/testdata/qa38-glm5-fp8-pd-2x8h200.yaml", "pd/testdata/qa38-dsv32-pd-2x8h200.yaml", "pd/testdata/qa37-qwen3-235b-pd.yaml"} {
+	for _, f := range []string{"pd/testdata/qa38-glm5-fp8-pd-2x8h200.yaml", "pd/testdata/qa38-dsv32-pd-2x8h200.yaml", "pd/testdata/qa37-qwen3-235b-pd.yaml", "pd/testdata/newuser40-glm5-fp8-pd-2x8h200.yaml"} {
 		y, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -262,4 +262,36 @@ func ed50Rate(t *testing.T, what string) float64 {
 		t.Fatalf("%q: %v", what, err)
 	}
 	return g
+}
+
+// newuser40's GLM-5 FP8 P/D check (01-glm5-fp8-pd-2x8h200: one TP 8
+// prefill and one TP 8 decode instance on 2 × 8 H200, 64 sessions of
+// 64K context): its TPOT and TTFT verdicts, bound by the decode pool,
+// read "more instances of the decode pool …: no such layout that vLLM
+// places holds the model and a KV block per GPU", a remedy ruled out in
+// its own line. No line proposes more instances when none fits; the line
+// says what leaves the instance more KV instead, an FP8 KV cache on the
+// pool, evaluated (TestPDWouldPassApplied checks such figures applied).
+func TestPDNoLayoutProposesWhatDoes(t *testing.T) {
+	const f = "pd/testdata/newuser40-glm5-fp8-pd-2x8h200.yaml"
+	y, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := testinput.FromYAML(t, f, string(y))
+	r := CheckPD(in.Resolved(), PerfOptions{Seed: 1})
+	kv := 0
+	for _, v := range r.SLO {
+		for _, l := range v.WouldPass {
+			if strings.HasPrefix(l, "more instances of the") && strings.Contains(l, "no such layout") {
+				t.Errorf("%s: proposes more instances and rules them out: %s", v.Name, l)
+			}
+			if strings.HasPrefix(l, "disaggregation.decode.vllm.kv_cache_dtype: fp8 (now bf16") {
+				kv++
+			}
+		}
+	}
+	if kv == 0 {
+		t.Errorf("no line names the decode pool's FP8 KV cache: %+v", r.SLO)
+	}
 }

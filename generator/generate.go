@@ -49,9 +49,6 @@ func Generate(r *resolve.Deployment, opt Options) (*Bundle, diag.Diagnostics) {
 	if d, ok := modelPathProblem(r); !ok {
 		return nil, diag.Diagnostics{d}
 	}
-	if d, ok := routerProblem(r, runtime); !ok {
-		return nil, diag.Diagnostics{d}
-	}
 	if r.PD != nil {
 		return generatePD(r, runtime, opt)
 	}

@@ -3,7 +3,7 @@ package generator
 import "github.com/vlaunch/vlaunch/diag/codes"
 
 // CodeRouter: a router in front of a colocated deployment (top-level
-// router:) that the bundle cannot start (routerProblem).
+// router:) that the bundle cannot start (validate.BundleRefusals: routerRefusal).
 const CodeRouter = codes.GenRouter
 
 // How a router can address a colocated deployment's DP ranks: check
@@ -29,5 +29,5 @@ const CodeRouter = codes.GenRouter
 //     only through the engine API), so its first release is after 0.11.0
 //     and otherwise unknown.
 //
-// vlaunch writes the first (extlb.go); routerProblem refuses what it
+// vlaunch writes the first (extlb.go); validate.BundleRefusals refuses what it
 // cannot write.

@@ -25,10 +25,16 @@ parallelism: {tensor: 1, data: 8, expert: true}
 func routedGen(t *testing.T, text, runtime string) (*Bundle, []string, string) {
 	t.Helper()
 	r, ds, err := validate.Bytes("spec.yaml", []byte(text))
-	if err != nil || ds.HasErrors() {
-		t.Fatalf("validate: %v %v", err, ds)
+	if err != nil {
+		t.Fatalf("validate: %v", err)
 	}
-	b, ds := Generate(r, Options{Runtime: runtime})
+	var b *Bundle
+	if !ds.HasErrors() {
+		// validate refuses what the spec's runtime cannot start
+		// (validate.BundleRefusals, which generate runs too); generate,
+		// for another runtime, what that one cannot
+		b, ds = Generate(r, Options{Runtime: runtime})
+	}
 	var codes []string
 	msg := ""
 	for _, d := range ds {

@@ -42,3 +42,15 @@ func BenchmarkPlan256(b *testing.B) {
 func BenchmarkPlan10000Nodes(b *testing.B) {
 	benchPlan(b, specfixture.WriteAutoOnNodes(b, filepath.Join("..", "examples"), 10000))
 }
+
+// BenchmarkPlanNewuser40Qwen397B is newuser40's slowest plan: Qwen3.5-397B
+// NVFP4 on 4 × 8 B200 with DP + EP (8.79 s when the QA pass timed it).
+func BenchmarkPlanNewuser40Qwen397B(b *testing.B) {
+	benchPlan(b, filepath.Join("testdata", "newuser40", "02-qwen3.5-397b-nvfp4-4x8b200-dpep.yaml"))
+}
+
+// BenchmarkPlanNewuser40GB200 is newuser40's DeepSeek-V4-Pro on 72 GB200
+// (NVL72, DP 72 with EP): 6.88 s when the QA pass timed it.
+func BenchmarkPlanNewuser40GB200(b *testing.B) {
+	benchPlan(b, filepath.Join("testdata", "newuser40", "08-dsv4-pro-gb200-nvl72-wideep.yaml"))
+}

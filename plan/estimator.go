@@ -94,16 +94,40 @@ func boundOf(in *estimate.Input, slots []sloSlot, kvTokens int64) (tokPerS, tpot
 			}
 			v.Predicted, v.Binding = idle[s.inputTokens].TTFTS, idle[s.inputTokens].Binding
 		}
-		v.Verdict = verdictFail
-		if v.Margin() >= 0 {
-			v.Verdict = verdictPass
-		}
+		v.Verdict = boundVerdict(in, s, v)
 		if s.kind == kindTPOT && slo.OneOutputToken(in) {
 			v.Predicted, v.Verdict = 0, verdictPass // nothing between output tokens: check passes it
 		}
 		verdicts = append(verdicts, v)
 	}
 	return tokPerS, tpot, binding, verdicts, curve
+}
+
+// boundVerdict judges an optimistic prediction v of slot s: pass when it
+// meets the target (the simulation may still fall short), fail only when
+// its whole accuracy band misses the target too (judged as check judges:
+// slo.Judge), uncertain otherwise. The simulated prediction is no better
+// than the bound, so a bound that fails with its band fails for certain,
+// and one whose band reaches the target may end uncertain: the ranking
+// puts fewer fails first (Score), and a bound must not count a fail the
+// simulation can turn uncertain, or it would prune that candidate.
+func boundVerdict(in *estimate.Input, s sloSlot, v SLOResult) string {
+	if v.Margin() >= 0 {
+		return verdictPass
+	}
+	regime := slo.TPOTRegime(in)
+	switch s.kind {
+	case kindThroughput:
+		regime = slo.ThroughputRegime(in)
+	case kindTTFT:
+		regime = slo.TTFTRegime(s.quantile)
+	}
+	j := slo.Verdict{Target: v.Target, Predicted: v.Predicted}
+	slo.Judge(&j, in, regime, v.HigherIsBetter, true)
+	if j.Verdict == verdictFail {
+		return verdictFail
+	}
+	return verdictUncertain
 }
 
 // steadySessions is how many sessions decode at once in the bound: the

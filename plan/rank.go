@@ -42,12 +42,17 @@ func (s SLOResult) Margin() float64 {
 	return m
 }
 
-// Score orders candidates: more SLOs passing, then more uncertain (rather
-// than failing), then the smaller total shortfall of the SLOs that do not
-// pass (the candidate closest to meeting them), then more output tokens/s
-// per GPU. Better scores compare greater.
+// Score orders candidates lexicographically: fewer SLOs failing, then
+// more passing (the rest are uncertain), then the smaller total shortfall
+// of the SLOs that do not pass (the candidate closest to meeting them),
+// then more output tokens/s per GPU. Better scores compare greater. Fails
+// come first because a fail is certain and an uncertain verdict is not:
+// ranked by passes alone, TP 4 · PP 3 × 6 replicas (throughput and TPOT
+// failing, two passes) outranked the spec's own DP 72 with EP on
+// (throughput passing, three uncertain, no fail) on newuser40's
+// DeepSeek-V4-Pro on 72 GB200.
 type Score struct {
-	Pass, Uncertain int
+	Fail, Pass, Uncertain int
 	// Shortfall is Σ −Margin over the SLOs that do not pass (≥ 0).
 	Shortfall float64
 	// PerGPU is output tokens/s per GPU at the workload's load.
@@ -69,6 +74,8 @@ func scoreOf(c *Candidate) Score {
 			continue
 		case verdictUncertain:
 			s.Uncertain++
+		default:
+			s.Fail++
 		}
 		s.Shortfall += math.Max(0, -v.Margin())
 	}
@@ -94,6 +101,8 @@ func (a Score) steps() float64 { return math.Round(a.Shortfall / shortfallStep) 
 // Better reports whether a ranks above b.
 func (a Score) Better(b Score) bool {
 	switch {
+	case a.Fail != b.Fail:
+		return a.Fail < b.Fail
 	case a.Pass != b.Pass:
 		return a.Pass > b.Pass
 	case a.Uncertain != b.Uncertain:

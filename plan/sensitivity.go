@@ -186,6 +186,12 @@ func (p *probe) verdict(r *probeResult, j int) string {
 		simulate(r.e, p.seed, p.slots)
 		r.simulated = true
 	}
+	if !r.simulated {
+		// A bound that misses the target: a failure here, whether its band
+		// still reaches the target (boundVerdict's uncertain, which only
+		// keeps the ranking's bound optimistic) or not.
+		return verdictFail
+	}
 	return r.e.SLO[j].Verdict
 }
 

@@ -181,6 +181,10 @@ func (d *Deployment) RoleView(role string) *Deployment {
 	pool := d.Disaggregation.Pool(role)
 	v := *d
 	v.Disaggregation = nil
+	// A top-level router is a colocated deployment's (SPEC137 refuses it
+	// on a P/D spec): no pool stands behind it, so a pool's checks do not
+	// judge it (validate.BundleRefusals would refuse it on every pool).
+	v.Router = nil
 	v.Hardware.Nodes = nil
 	for _, i := range d.PoolNodeIndexes(role) {
 		v.Hardware.Nodes = append(v.Hardware.Nodes, d.Hardware.Nodes[i])

@@ -16,7 +16,8 @@ import (
 // (GEN009), an image that does not pin the release checked (GEN009,
 // imagePinCheck), a Kubernetes bundle's model volume (GEN013, GEN009:
 // kubeModelVolume), weights a checkpoint model.path names cannot give (GEN011,
-// pathQuantProblem). A spec a bundle cannot be made from is not a valid spec, so
+// pathQuantProblem), a top-level router the bundle cannot put in front of
+// the layout (GEN014, routerRefusal). A spec a bundle cannot be made from is not a valid spec, so
 // validate reports it (checkBundle, for the spec's runtime.kind) and the
 // generator calls this same function for every plan it makes (the runtime
 // it generates, and `vlaunch plan`'s candidates, which validate never sees).
@@ -44,6 +45,7 @@ func BundleRefusals(r *resolve.Deployment, runtime string) diag.Diagnostics {
 	}
 	ds = append(ds, pathQuantProblem(r)...)
 	ds = append(ds, dboProblem(r)...)
+	ds = append(ds, routerRefusal(r, runtime)...)
 	ds = append(ds, imageKernelCheck(r, runtime)...)
 	return ds
 }
