@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/vlaunch/vlaunch/diag/codes"
 )
 
 // startCodesAlternativesCheck are the start refusals an alternative's Fits
@@ -14,7 +16,7 @@ import (
 // sequence that does not fit (EST102). An alternative layout is evaluated
 // as starting against these only; a refusal of another kind (max_model_len
 // above the model's maximum, the pipeline KV check) holds for it unknown.
-var startCodesAlternativesCheck = []string{"EST101", "EST102"}
+var startCodesAlternativesCheck = []string{string(codes.EstNoKVMemory), string(codes.EstSeqTooLong)}
 
 // NotStarting re-judges the verdicts of a deployment vLLM refuses to start:
 // refusals are the codes of the estimate's errors that stop it (the
@@ -34,7 +36,7 @@ func NotStarting(vs []Verdict, refusals []string) []Verdict {
 	keepAlts, kvRefusal := true, false
 	for _, c := range refusals {
 		keepAlts = keepAlts && slices.Contains(startCodesAlternativesCheck, c)
-		kvRefusal = kvRefusal || c != "EST107" // all but max_model_len above the model's maximum are KV refusals
+		kvRefusal = kvRefusal || c != string(codes.EstLenAboveConfig) // all but max_model_len above the model's maximum are KV refusals
 	}
 	why := "vLLM does not start (" + strings.Join(refusals, ", ") + ")"
 	out := make([]Verdict, len(vs))
