@@ -10,6 +10,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/estimate/search"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -32,6 +33,9 @@ type pdSearch struct {
 	// ports a colocated spec's candidates move to (PDSettings).
 	routerPort, enginePort int
 	pools                  map[string]*pdPool
+	// memo shares the P/D candidates' identical decode-pool simulations
+	// (slo.Options.Memo), for this search, i.e. one plan run.
+	memo *sim.Memo
 	// fitting counts, by role, the pool choices that fit in memory (what
 	// the plan says when no pair does); unpaired the pairs of them whose
 	// tensor sizes NIXL does not pair (tpPairs).
@@ -93,7 +97,7 @@ func newPDSearch(d, base *resolve.Deployment, own Settings, fs []dtype) *pdSearc
 	if len(fs) == 0 {
 		fs = []dtype{own.dtype()}
 	}
-	s := &pdSearch{d: base, src: d.Spec, parts: d.Parts(), own: own, pools: map[string]*pdPool{}, fitting: map[string]int{}, shared: map[string]*pdPool{}, dtypes: fs}
+	s := &pdSearch{d: base, src: d.Spec, parts: d.Parts(), own: own, pools: map[string]*pdPool{}, fitting: map[string]int{}, shared: map[string]*pdPool{}, dtypes: fs, memo: sim.NewMemo()}
 	if d.PD == nil {
 		p := d.Spec.VLLM.Port
 		s.routerPort, s.enginePort = p, p+100
