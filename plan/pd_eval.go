@@ -7,6 +7,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/pd"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 )
 
@@ -24,6 +25,9 @@ type pdEval struct {
 	// sameNode: both pools on one node, every hand-off inside it
 	// (resolve.Disaggregated.SameNode, as check passes it to pd).
 	sameNode bool
+	// memo is the search's (pdSearch.memo): identical decode-pool runs
+	// within one plan run are simulated once.
+	memo *sim.Memo
 	// guess is the bound's score with the TPOT of steady decoding at the
 	// bound's rate (pd.Bound.SteadyTPOTS) and a closed loop's TTFT from
 	// Little's law: not a bound, the order in which the P/D groups that
@@ -49,7 +53,7 @@ func (s *pdSearch) evaluated(cands []Settings) []*evaluated {
 	var out []*evaluated
 	for _, c := range cands {
 		pre, dec, same := s.pair(c.dtype(), c.PD)
-		e := &evaluated{Candidate: Candidate{Settings: c, GPUs: pre.bound.Pool.GPUs + dec.bound.Pool.GPUs}, pd: &pdEval{pre: pre, dec: dec, router: s.routerKind(), connector: s.connector(), sameNode: same}}
+		e := &evaluated{Candidate: Candidate{Settings: c, GPUs: pre.bound.Pool.GPUs + dec.bound.Pool.GPUs}, pd: &pdEval{pre: pre, dec: dec, router: s.routerKind(), connector: s.connector(), sameNode: same, memo: s.memo}}
 		e.Fits = pre.err == nil && dec.err == nil && pre.fits && dec.fits
 		if e.Fits {
 			e.WeightsGiB, e.KVGiB = dec.bound.Pool.WeightsGiB, dec.bound.Pool.KVCacheGiB
@@ -176,8 +180,12 @@ func ratioOf(a, b float64) float64 {
 // one.
 func simulatePD(e *evaluated, seed uint64, slots []sloSlot) {
 	p := e.pd
-	pre, dec := p.pre.in, p.dec.in
-	rep, verdicts := estimate.EvaluatePD(&pre, &dec, p.connector, p.sameNode, p.router, slo.Options{Seed: seed})
+	pre := p.pre.in
+	// The decode pool's own input, not a copy: pd keys its decode runs in
+	// p.memo by this pointer, so candidates sharing the pool (s.pools)
+	// share its runs. Nothing writes a pool's input after assess.
+	dec := &p.dec.in
+	rep, verdicts := estimate.EvaluatePD(&pre, dec, p.connector, p.sameNode, p.router, slo.Options{Seed: seed, Memo: p.memo})
 	p.report = &rep
 	// The prefill pool holds the requests resident there (check's rule):
 	// a candidate whose pool cannot leaves the ranking (rankActual).

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/estimate/search"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -32,6 +34,9 @@ type pdSearch struct {
 	// ports a colocated spec's candidates move to (PDSettings).
 	routerPort, enginePort int
 	pools                  map[string]*pdPool
+	// memo shares the P/D candidates' identical decode-pool simulations
+	// (slo.Options.Memo), for this search, i.e. one plan run.
+	memo *sim.Memo
 	// fitting counts, by role, the pool choices that fit in memory (what
 	// the plan says when no pair does); unpaired the pairs of them whose
 	// tensor sizes NIXL does not pair (tpPairs).
@@ -93,7 +98,7 @@ func newPDSearch(d, base *resolve.Deployment, own Settings, fs []dtype) *pdSearc
 	if len(fs) == 0 {
 		fs = []dtype{own.dtype()}
 	}
-	s := &pdSearch{d: base, src: d.Spec, parts: d.Parts(), own: own, pools: map[string]*pdPool{}, fitting: map[string]int{}, shared: map[string]*pdPool{}, dtypes: fs}
+	s := &pdSearch{d: base, src: d.Spec, parts: d.Parts(), own: own, pools: map[string]*pdPool{}, fitting: map[string]int{}, shared: map[string]*pdPool{}, dtypes: fs, memo: sim.NewMemo()}
 	if d.PD == nil {
 		p := d.Spec.VLLM.Port
 		s.routerPort, s.enginePort = p, p+100
@@ -313,7 +318,7 @@ func (s *pdSearch) poolChoices(role string, f dtype, nodes []spec.Node, gpus []i
 		// resolve.Place's colocated rule does not on unequal shares).
 		ls = shareLayouts(gpus, s.d.Model)
 	}
-	var out []*pdPool
+	var all, fresh []*pdPool
 	for _, l := range ls {
 		if l.BlockSplitProblem(s.d.Model, fromCheckpoint(s.d, f.weights)) != "" {
 			continue
@@ -322,15 +327,44 @@ func (s *pdSearch) poolChoices(role string, f dtype, nodes []spec.Node, gpus []i
 			for _, t := range s.tokens(role) {
 				for _, q := range s.seqs(role, l) {
 					ps := PoolSettings{Nodes: names, Instances: l.ReplicaCount(), TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, All2All: b, MaxNumSeqs: q, MaxNumBatchedTokens: t}
-					if p := s.pool(role, f, ps); p.err == nil && p.fits {
-						s.fitting[role]++
-						out = append(out, p)
+					p, isNew := s.resolvePool(role, f, ps)
+					if isNew && p.err == nil {
+						fresh = append(fresh, p)
 					}
+					all = append(all, p)
 				}
 			}
 		}
 	}
+	assessAll(s, fresh)
+	var out []*pdPool
+	for _, p := range all {
+		if p.err == nil && p.fits {
+			s.fitting[role]++
+			out = append(out, p)
+		}
+	}
 	return undominated(out)
+}
+
+// assessWorkers is how many goroutines assess a role's new pools at once
+// (assessAll): each pool's bound and memory verdict are its own, the
+// largest part of the P/D enumeration's time.
+const assessWorkers = 4
+
+// assessAll assesses ps (resolved, not yet assessed) concurrently. Each
+// goroutine writes only its own pools' fields, so the result is the same
+// as assessing them in order.
+func assessAll(s *pdSearch, ps []*pdPool) {
+	var wg sync.WaitGroup
+	for w := range min(assessWorkers, len(ps)) {
+		wg.Go(func() {
+			for i := w; i < len(ps); i += assessWorkers {
+				s.assess(ps[i])
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // shareLayouts are the layouts of a pool taking hosts[i] GPUs of its i-th
@@ -476,19 +510,26 @@ func (s *pdSearch) seqs(role string, l resolve.Layout) []int {
 // (the spec's RoleView of the candidate, resolve.Assemble), its memory
 // verdict and its bound, once.
 func (s *pdSearch) pool(role string, f dtype, ps PoolSettings) *pdPool {
+	p, isNew := s.resolvePool(role, f, ps)
+	if isNew && p.err == nil {
+		s.assess(p)
+	}
+	return p
+}
+
+// resolvePool is pool without the assessment: a pool new to s (isNew),
+// resolved, which its caller must assess (poolChoices assesses a role's
+// new pools together, assessAll) before anything reads it.
+func (s *pdSearch) resolvePool(role string, f dtype, ps PoolSettings) (p *pdPool, isNew bool) {
 	key := role + "|" + f.weights + "|" + f.kv + "|" + strings.Join(ps.Nodes, ",") + "|" + fmt.Sprint(ps.Instances, ps.TP, ps.PP, ps.DP, ps.EP, ps.All2All, ps.MaxNumSeqs, ps.MaxNumBatchedTokens)
 	if p, ok := s.pools[key]; ok {
-		return p
+		return p, false
 	}
-	p := &pdPool{role: role, set: ps, dtype: f}
+	p = &pdPool{role: role, set: ps, dtype: f}
 	s.pools[key] = p
 	c := s.spec(f, &PDSettings{Prefill: ps, Decode: ps})
 	p.dep, p.err = resolve.Assemble(c.RoleView(role), s.parts)
-	if p.err != nil {
-		return p
-	}
-	s.assess(p)
-	return p
+	return p, true
 }
 
 // assess fills a resolved pool's input, bound and memory verdict.

@@ -61,7 +61,7 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 			extra = 0
 			return simRecompute(dec, n, out, l, e.seed)
 		}
-		r, x, ok := simDecode(dec, n, out, l, e.seed)
+		r, x, ok := e.simDecode(n, out, l)
 		if !ok {
 			sc.DecodeSimulated = false
 			r, x = steadyDecode(dec, n, out, l), 0

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
@@ -82,6 +83,10 @@ type evaluator struct {
 	// handoff is the connector's hand-off (vllm.KVHandoffOf; NixlConnector's
 	// for Evaluate), priced by connectorTransfer.
 	handoff vllm.KVHandoff
+	// memo shares decode runs between evaluations (slo.Options.Memo);
+	// decIn, the decode pool's input as given, names the pool in its keys.
+	memo  *sim.Memo
+	decIn *input.Input
 	// clientCap, with a rate, is the client's cap on requests in flight
 	// (EvaluateCapped: --max-concurrency with a finite --request-rate);
 	// preCap and decCap are the slots each pool's simulation gets in the
@@ -189,7 +194,8 @@ func newEvaluator(r *Report, pre, dec *input.Input, sameNode bool, router string
 	pIn.Workload.OutputTokens = 1
 	*r = Report{Prefill: newPool(spec.RolePrefill, &pIn), Decode: newPool(spec.RoleDecode, dec), DecodeRecomputes: recompute}
 	_, _, lat := interNode(dec)
-	e := &evaluator{pre: &r.Prefill, dec: &r.Decode, sameNode: sameNode, hopS: lat, path: PathOf(router), seed: opt.Seed, recompute: recompute, handoff: h}
+	e := &evaluator{pre: &r.Prefill, dec: &r.Decode, sameNode: sameNode, hopS: lat, path: PathOf(router), seed: opt.Seed, recompute: recompute, handoff: h,
+		memo: opt.Memo, decIn: dec}
 	w := dec.Workload
 	switch {
 	case w.ArrivalRatePerS > 0:

@@ -3,6 +3,7 @@ package pd
 import (
 	"math"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/estimate/slo"
@@ -180,6 +181,37 @@ func (u decodeUnit) engines() int {
 		return u.copies * u.dp
 	}
 	return u.copies
+}
+
+// decodeKey names a decode run in evaluator.memo: the decode pool (a
+// pure function of its input, newPool) and simDecode's other arguments.
+type decodeKey struct {
+	in     *input.Input
+	n, out int
+	l      load
+	seed   uint64
+}
+
+// decodeRun is simDecode's results.
+type decodeRun struct {
+	res   sim.Result
+	extra float64
+	ok    bool
+}
+
+// simDecode is simDecode of the evaluator's decode pool, run once per
+// key within its memo's scope (identical runs in one plan).
+func (e *evaluator) simDecode(n, out int, l load) (sim.Result, float64, bool) {
+	run := func() any {
+		r, x, ok := simDecode(e.dec, n, out, l, e.seed)
+		return decodeRun{r, x, ok}
+	}
+	if e.memo == nil || e.decIn == nil {
+		d := run().(decodeRun)
+		return d.res, d.extra, d.ok
+	}
+	d := e.memo.Do(decodeKey{e.decIn, n, out, l, e.seed}, run).(decodeRun)
+	return d.res, d.extra, d.ok
 }
 
 // simDecode runs the decode pool: requests of n prompt tokens arrive with

@@ -358,6 +358,12 @@ type simReq struct {
 	// front is the rank whose API server ingests it (Frontend.PerRank:
 	// the router chose it on arrival, routeToFront).
 	front int32
+	// pseq breaks ties in the pending heap (pendBefore): the initial
+	// requests' sorted positions, then ever lower numbers for pend, so a
+	// later-pended request goes ahead of earlier ones due at the same time
+	// (the order the sorted-slice insert this heap replaced gave). It sits
+	// in the padding after front.
+	pseq int32
 	// started is when the engine first scheduled the request's tokens,
 	// engineTok when the step that sampled its first token ended (both
 	// valid once begun / out > 0): TTFT's queue and prefill parts.
@@ -395,8 +401,10 @@ type simRank struct {
 
 // simulator is the whole run's state.
 type simulator struct {
-	cfg      Config
-	pending  []simReq // closed-loop first requests not yet arrived, by time
+	cfg     Config
+	pending []simReq // closed-loop requests not yet arrived: a min-heap by (arrival, pseq)
+	// pended counts pend's insertions (their pseq is -pended).
+	pended   int32
 	rng      *rand.Rand
 	ranks    []simRank
 	loads    []perf.RankLoad
@@ -622,6 +630,9 @@ func newSimulatorIn(cfg Config, b *simBuffers) *simulator {
 		s.sent++
 	}
 	slices.SortFunc(s.pending, func(a, b simReq) int { return cmp.Compare(a.arrival, b.arrival) })
+	for i := range s.pending { // a sorted slice is already a heap
+		s.pending[i].pseq = int32(i)
+	}
 	s.nextArr = math.Inf(1)
 	if cfg.Sessions == 0 && cfg.ArrivalRatePerS > 0 {
 		s.startPacing()

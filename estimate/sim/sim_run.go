@@ -107,12 +107,9 @@ func (s *simulator) spent(want *int) bool {
 // admitArrivals moves every request that has arrived by t into a queue
 // (the front end's, or with none the engine's).
 func (s *simulator) admitArrivals(t float64) {
-	n := 0
-	for n < len(s.pending) && s.pending[n].arrival <= t {
-		s.arrive(s.pending[n])
-		n++
+	for len(s.pending) > 0 && s.pending[0].arrival <= t {
+		s.arrive(s.popPending())
 	}
-	s.pending = popFront(s.pending, n)
 	for s.nextArr <= t {
 		s.send(s.newReq(s.nextArr, -1))
 		s.sent++

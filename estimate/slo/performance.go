@@ -39,6 +39,11 @@ type Options struct {
 	// among layouts none of which is feasible (a search at a sliver of
 	// the budget is approximate, and says when its budget ran out).
 	WorkShare float64
+	// Memo, when set, shares identical pool simulations between the
+	// evaluations given it (package pd keys a decode pool's run by its
+	// *input.Input, so those inputs must not change while it is in use):
+	// a plan run's P/D candidates that share a decode pool. nil: none.
+	Memo *sim.Memo
 	// workBudget is a scenario's share of the check's simulation work
 	// (simulateScenarios; 0: sim.StepBudget).
 	workBudget int64
