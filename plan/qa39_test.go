@@ -19,14 +19,15 @@ import (
 // session 40's async overlap, and no such line is printed.) Since FP8 P/D
 // pools are tried and fewest fails rank first (session 40), the best P/D
 // is BF16 and edges the BF16 colocated TP 8 × 2 (313.8 against 313.3 per
-// GPU, both 3 of 3), so the line is the "pays at its best formats, but"
-// one; it still compares like with like and names the FP8 colocated
-// apart, which is what this pins.
+// GPU, both 3 of 3: within tieShare, so "only matches colocated", not
+// "pays"), so the line is the "at its best formats, but" one; it still
+// compares like with like and names the FP8 colocated apart, which is what
+// this pins.
 func TestPDComparedLikeWithLike(t *testing.T) {
 	d, path, src := pdSpec(t, "qa39/qwen35-pd-nixl-2x8b200-ttft600")
 	r := Plan(d, Options{Seed: 1, File: path, Source: src})
 	line := r.PD.NoPay
-	if !strings.HasPrefix(line, "P/D pays at its best formats (weights bf16 · KV bf16: the best P/D") ||
+	if !strings.HasPrefix(line, "P/D only matches colocated at its best formats (weights bf16 · KV bf16: the best P/D") ||
 		!strings.Contains(line, "× 2 replicas with them serves") ||
 		!strings.Contains(line, "× 4 replicas with weights fp8 · KV fp8 serves") {
 		t.Errorf("the P/D line does not compare like with like and name #1's FP8 formats apart: %q", line)
