@@ -69,6 +69,15 @@ type routerWorker struct {
 // host (routerPlace).
 func (p *pass) routerCmds() []*routerCmd {
 	var out []*routerCmd
+	p.eachRouterCall(func(sc *launch.Script, cmd *syntax.Word, args []*syntax.Word) {
+		out = append(out, p.readRouter(sc, cmd, args))
+	})
+	return out
+}
+
+// eachRouterCall calls f with every `vllm-router` command of the files
+// (routerCall), its program word and its arguments, in file order.
+func (p *pass) eachRouterCall(f func(sc *launch.Script, cmd *syntax.Word, args []*syntax.Word)) {
 	for _, sc := range p.Scripts {
 		syntax.Walk(sc.File, func(n syntax.Node) bool {
 			call, ok := n.(*syntax.CallExpr)
@@ -79,11 +88,10 @@ func (p *pass) routerCmds() []*routerCmd {
 			if !ok {
 				return true
 			}
-			out = append(out, p.readRouter(sc, cmd, args))
+			f(sc, cmd, args)
 			return false
 		})
 	}
-	return out
 }
 
 // readRouter reads one router command's ports, listen address and workers.

@@ -143,40 +143,29 @@ func routerCall(call *syntax.CallExpr) (*syntax.Word, []*syntax.Word, bool) {
 // command in the files (--flag URL or --flag=URL).
 func routerURLs(p *pass) []routerURL {
 	var out []routerURL
-	for _, sc := range p.Scripts {
-		syntax.Walk(sc.File, func(n syntax.Node) bool {
-			call, ok := n.(*syntax.CallExpr)
-			if !ok {
-				return true
-			}
-			_, args, ok := routerCall(call)
-			if !ok {
-				return true
-			}
-			for i, w := range args {
-				lit := w.Lit()
-				for _, role := range []string{spec.RolePrefill, spec.RoleDecode} {
-					flag := "--" + role
-					var text string
-					at := w
-					switch {
-					case lit == flag && i+1 < len(args):
-						at = args[i+1]
-						text = at.Lit()
-					case strings.HasPrefix(lit, flag+"="):
-						text = strings.TrimPrefix(lit, flag+"=")
-					default:
-						continue
-					}
-					if u := p.routerURL(role, text); u != nil {
-						u.at, u.file = sc.Pos(at.Pos()), sc.Name()
-						out = append(out, *u)
-					}
+	p.eachRouterCall(func(sc *launch.Script, _ *syntax.Word, args []*syntax.Word) {
+		for i, w := range args {
+			lit := w.Lit()
+			for _, role := range []string{spec.RolePrefill, spec.RoleDecode} {
+				flag := "--" + role
+				var text string
+				at := w
+				switch {
+				case lit == flag && i+1 < len(args):
+					at = args[i+1]
+					text = at.Lit()
+				case strings.HasPrefix(lit, flag+"="):
+					text = strings.TrimPrefix(lit, flag+"=")
+				default:
+					continue
+				}
+				if u := p.routerURL(role, text); u != nil {
+					u.at, u.file = sc.Pos(at.Pos()), sc.Name()
+					out = append(out, *u)
 				}
 			}
-			return false
-		})
-	}
+		}
+	})
 	return out
 }
 
