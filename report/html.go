@@ -25,7 +25,11 @@ type page struct {
 	// Settings are the engine settings with their provenance (check only).
 	Settings []settingRow
 	Feasible bool
-	// FeasibleWhy names what makes a check infeasible (InfeasibleWhy).
+	// FeasibleWord is the overall verdict: yes, uncertain or no
+	// (feasibleWord); empty for a page that sets Feasible alone (plan).
+	FeasibleWord string
+	// FeasibleWhy names what makes a check infeasible or uncertain
+	// (feasibleWhy).
 	FeasibleWhy string
 	Verdicts    []verdictView
 	Charts      []chartView
@@ -78,7 +82,7 @@ func writePage(w io.Writer, p *page) error {
 // checkPage assembles the page of one check report.
 func checkPage(r *estimate.Report) *page {
 	in := r.Input
-	p := &page{Title: "vlaunch check: " + in.Model, Heading: layoutLine(in), Feasible: r.Feasible, FeasibleWhy: InfeasibleWhy(r), Notes: r.Notes}
+	p := &page{Title: "vlaunch check: " + in.Model, Heading: layoutLine(in), Feasible: r.Feasible, FeasibleWord: feasibleWord(r), FeasibleWhy: feasibleWhy(r), Notes: r.Notes}
 	p.Settings = settingRows(in)
 	if len(p.Settings) == 0 {
 		p.Lines = append(p.Lines, settingsLine(in))

@@ -54,7 +54,7 @@ func mdList(w io.Writer, lines []string) {
 // utilisation by part), the notes and the findings.
 func pdPage(r *estimate.Report) *page {
 	g := r.Disaggregated
-	p := &page{Title: "vlaunch check: " + r.Input.Model, Heading: pdLine(r), Feasible: r.Feasible, FeasibleWhy: InfeasibleWhy(r), Lines: []string{pdSettingsLine(r)}}
+	p := &page{Title: "vlaunch check: " + r.Input.Model, Heading: pdLine(r), Feasible: r.Feasible, FeasibleWord: feasibleWord(r), FeasibleWhy: feasibleWhy(r), Lines: []string{pdSettingsLine(r)}}
 	p.Verdicts = verdictViews(r.SLO)
 	p.Charts = pdCharts(g)
 	for _, n := range g.Notes {

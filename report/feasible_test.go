@@ -1,0 +1,37 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/slo"
+)
+
+// TestFeasibleText holds the overall verdict to the evidence: yes only when
+// every SLO passes, uncertain (naming the SLOs) when none fails but some
+// target lies inside its band, no when one fails. The closing line said
+// "feasible: yes" for three uncertain SLOs (qa41).
+func TestFeasibleText(t *testing.T) {
+	v := func(name, verdict string) slo.Verdict { return slo.Verdict{Name: name, Verdict: verdict} }
+	cases := []struct {
+		name     string
+		feasible bool
+		slos     []slo.Verdict
+		want     string
+	}{
+		{"all pass", true, []slo.Verdict{v("TPOT (mean)", slo.VerdictPass)}, "yes"},
+		{"no SLO", true, nil, "yes"},
+		{"one uncertain", true, []slo.Verdict{v("TPOT (mean)", slo.VerdictUncertain), v("TTFT p50", slo.VerdictPass)},
+			"uncertain — no SLO fails; SLO TPOT (mean) is uncertain (the target lies inside the prediction's band)"},
+		{"two uncertain", true, []slo.Verdict{v("TPOT (mean)", slo.VerdictUncertain), v("TTFT p50", slo.VerdictUncertain)},
+			"uncertain — no SLO fails; SLOs TPOT (mean), TTFT p50 are uncertain (each target lies inside its prediction's band)"},
+		{"fail beats uncertain", false, []slo.Verdict{v("TPOT (mean)", slo.VerdictFail), v("TTFT p50", slo.VerdictUncertain)},
+			"no — SLO TPOT (mean) fails"},
+	}
+	for _, c := range cases {
+		r := &estimate.Report{Feasible: c.feasible, SLO: c.slos}
+		if got := feasibleText(r); got != c.want {
+			t.Errorf("%s: feasibleText = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
