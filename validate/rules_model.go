@@ -38,7 +38,7 @@ func checkModelRef(c *checker) {
 	}
 	path, hint := p("model", "config"), "the path is relative to the spec file"
 	if m.Name != "" {
-		path, hint = p("model", "name"), "see `vlaunch models`, or point `model.config` at the model's config.json"
+		path, hint = p("model", "name"), "see `vlaunch models`, or replace `model.name` with `model.config: PATH/config.json` (relative to the spec file; a spec gives one of the two)"
 	}
 	var ue *catalog.UnknownError
 	if errors.As(err, &ue) {

@@ -197,6 +197,11 @@ func enumMessage(path string, e gojsonschema.ResultError) (string, string) {
 	if path == "model.weights" && hint == "" {
 		hint = preQuantizedHint
 	}
+	if path == "hardware.network.inter_node.kind" && strings.EqualFold(got, "nvlink") {
+		// inter_node describes the NICs between nodes; trays that share a
+		// multi-node NVLink domain (GB200/GB300 NVL72) say so elsewhere (qa41).
+		hint = "NVLink between nodes (the trays of a GB200/GB300 NVL72 rack) is `hardware.network.nvlink_domain: {}`; `inter_node` describes the NICs that leave the domain (e.g. `kind: infiniband`)"
+	}
 	return msg, hint
 }
 

@@ -20,7 +20,7 @@ VISION(B) is a multimodal wrapper's vision encoder, counted apart from PARAMS
 ("-" for a text model). ATTENTION names the layers that keep a fixed state per
 sequence in a hybrid (+GDN, +KDA, +Mamba2: linear-attention layers of all) and
 a sliding window (+SWA).
-Other models work too: point 'model.config' at their config.json.`,
+Other models work too: give 'model.config' (their config.json) instead of 'model.name'.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			asJSON, err := listFormat(output)
