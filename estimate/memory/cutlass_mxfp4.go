@@ -30,7 +30,8 @@ const termCutlassMXFP4Layer = "CUTLASS MXFP4 MoE layer"
 // their top-k-weighted product (each M × top-k × K) and the sum (M × K). M
 // is max_num_batched_tokens (no all-to-all backend, no expert parallelism:
 // CutlassExpertsMxfp4 takes ep_size 1 only; the modular kernel does not
-// chunk in these releases).
+// chunk in these releases). With data parallelism the tokens the experts
+// see were not traced, so DP > 1 keeps the Triton rule.
 //
 // The experts' activation is not read from config.json: "silu" is asked,
 // as estimate/perf does; CUTLASS lists SiLU, GELU, SwiGLU-OAI and
@@ -38,7 +39,7 @@ const termCutlassMXFP4Layer = "CUTLASS MXFP4 MoE layer"
 // takes gpt-oss's method instead (vllm.MXFP4MethodFor).
 func cutlassMXFP4Layer(in *input.Input) (layer, workspace Term, ok bool) {
 	m := in.Model
-	if !m.IsMoE() || in.All2AllBackend != "" || in.Layout.EP || in.GPU == nil || !packedMXFP4Experts(m) {
+	if !m.IsMoE() || in.All2AllBackend != "" || in.Layout.EP || in.Layout.DP > 1 || in.GPU == nil || !packedMXFP4Experts(m) {
 		return Term{}, Term{}, false
 	}
 	rel := in.Release()
