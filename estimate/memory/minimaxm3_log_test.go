@@ -255,6 +255,15 @@ func TestMiniMaxM3LogCutlassMXFP4(t *testing.T) {
 			t.Errorf("%s: CUTLASS MXFP4 layer charged", v)
 		}
 	}
+	// Data parallelism (tokens under DP not traced) and expert parallelism
+	// (CutlassExpertsMxfp4 takes ep_size 1) keep the Triton rule.
+	for _, edit := range []func(*input.Input){func(in *input.Input) { in.Layout.DP = 2 }, func(in *input.Input) { in.Layout.EP = true }} {
+		in2 := m3LogMXFP4Input(t, "0.24.0")
+		edit(in2)
+		if _, _, ok := cutlassMXFP4Layer(in2); ok {
+			t.Errorf("%+v: CUTLASS MXFP4 layer charged", in2.Layout)
+		}
+	}
 	// The NVFP4 stand-in is not on this path.
 	if _, _, ok := cutlassMXFP4Layer(m3LogInput(t)); ok {
 		t.Error("NVFP4 experts charged as CutlassExpertsMxfp4")
