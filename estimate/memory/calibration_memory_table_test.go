@@ -431,7 +431,7 @@ kda.py as in the copies cited before, 01d99586 / 01a7e5d9, but that the KDA op a
 What would settle it: the same start-up with VLLM_LOGGING_LEVEL=DEBUG, whose "Memory profiling takes … torch peak
 memory increase … non-torch forward increase memory" line splits the 0.67 GiB between the torch peak and the rest.
 
-**MiniMax-M3 RTN MXFP4, 2 × B200, TP 2 (` + "`TestMiniMaxM3LogCutlassMXFP4`" + `): −0.6%** with the logged weights and
+**Closed (branch ` + "`models41`" + `) — MiniMax-M3 RTN MXFP4, 2 × B200, TP 2 (` + "`TestMiniMaxM3LogCutlassMXFP4`" + `): −0.6%** with the logged weights and
 the log's own experts' kernel (+23% before branch ` + "`models41`" + `, +26% before ` + "`memgap40`" + `; the NVFP4 stand-in of
 ` + "`TestMiniMaxM3LogEndToEnd`" + ` stays at +23%, its experts not being on that path). Read at the log's build, vLLM 58d6a6e60
 (its line numbers match), with FlashInfer v0.6.12: the FlashInfer all-reduce + RMSNorm workspace that MiniMax-M3's
