@@ -51,7 +51,7 @@ func TestPPKVCheckRealFixtures(t *testing.T) {
 	}
 
 	f := lo112(analyzeFixture(t, fx32105))
-	for _, s := range []string{"This is vLLM's known false refusal", "PR #29431", "PR #33698", "first release with the fix: unknown", "--max-model-len 81392", "vllm-project/vllm#32105"} {
+	for _, s := range []string{"This is vLLM's known false refusal", "PR #29431", "PR #33698", "first release with the fix: 0.17.0", "--max-model-len 81392", "vllm-project/vllm#32105"} {
 		if !strings.Contains(f.Fix, s) {
 			t.Errorf("#32105 fix lacks %q: %s", s, f.Fix)
 		}
@@ -66,6 +66,7 @@ func TestPPKVCheckRealFixtures(t *testing.T) {
 	}
 	for _, e := range []struct{ old, new string }{
 		{"version 0.15.0rc1", "version 0.13.0"},
+		{"version 0.15.0rc1", "version 0.17.0"}, // PR #33698's first release
 		{"'pipeline_parallel_size': 8", "'pipeline_parallel_size': 1"},
 	} {
 		f = lo112(analyzeFixture(t, edit(fx32105, e.old, e.new)))

@@ -26,6 +26,22 @@ package vllm
 //     into the oracle as PACKED_MXFP4_CANDIDATE_BACKENDS: "CUTLASS and XPU
 //     use W4A4; DeepGEMM W4A8; b12x W4A8 or W4A16; Marlin W4A16").
 //
+// Which form each release has, read at the tags (branch models41,
+// 2026-12-07, a snapshot of kzwrime/vllm carrying vllm-project/vllm's
+// tags): no CompressedTensorsW4A4Mxfp4MoEMethod through v0.14.1; form 1
+// (compressed_tensors_moe.py, "experts_cls = MarlinExperts") at v0.15.0,
+// v0.16.0, v0.17.0, v0.18.0 and v0.19.0; form 2
+// (compressed_tensors_moe/compressed_tensors_moe_w4a4_mxfp4.py: "use_cutlass_mxfp4
+// = CutlassExpertsMxfp4._supports_current_device()", "Using
+// CutlassExpertsMxfp4 for MXFP4 MoE" at line 53 of v0.24.0) at v0.20.0,
+// v0.22.0 and v0.24.0, CutlassExpertsMxfp4's _supports_activation the
+// same seven at v0.20.0 and v0.24.0, and its device test 100 <= capability
+// < 120 (csrc/libtorch_stable/quantization/fp4/mxfp4_experts_quant.cu:378
+// at v0.24.0). Releases 0.15.0–0.19.x are therefore Marlin W4A16 on every
+// GPU (Verified), 0.20.0–0.24.x CUTLASS on SM100–SM119 and Marlin on Hopper
+// (Verified), 0.28.0 as pinned below, and 0.25.0–0.27.x and later as the
+// forms since 2 read (not Verified).
+//
 // From 2 on the first choice is CUTLASS's MXFP4 × MXFP4 grouped GEMM
 // (CutlassExpertsMxfp4: quant scheme (kMxfp4Static, kMxfp4Dynamic), the
 // activations quantised to MXFP4 per 32 by mxfp4_experts_quant: W4A4, the
@@ -140,9 +156,23 @@ func MXFP4MethodFor(arch, quantMethod string) MXFP4Method {
 var cutlassMXFP4Activations = map[string]bool{"silu": true, "gelu": true, "swigluoai": true, "swiglustep": true, "relu2": true}
 
 // packedMXFP4Pinned: the releases a cited source shows the CUTLASS-first
-// selection in (the 0.28.0 tree); elsewhere the choice is the one every
-// copy since form 2 reads, not tied to a release (Verified false).
+// selection in (the 0.28.0 tree); elsewhere from 0.25.0 the choice is the
+// one every copy since form 2 reads, not tied to a release (Verified false).
 var packedMXFP4Pinned = Span{Since: v0280, Removed: mustVersion("0.28.1")}
+
+// packedMXFP4Form1 and packedMXFP4Form2Read are the releases whose tags
+// were read with form 1 (hard-coded Marlin: v0.15.0–v0.19.0) and form 2
+// (CUTLASS if supported, else Marlin: v0.20.0–v0.24.0); srcMXFP4PackedTags.
+var (
+	packedMXFP4Form1     = Span{Since: v0150, Removed: v0200}
+	packedMXFP4Form2Read = Span{Since: v0200, Removed: v0250}
+)
+
+// srcMXFP4PackedTags: the tags read for the forms.
+const srcMXFP4PackedTags = "tags read in kzwrime/vllm's snapshot (upstream tags): no CompressedTensorsW4A4Mxfp4MoEMethod to v0.14.1; " +
+	"compressed_tensors_moe.py hard-coded MarlinExperts at v0.15.0-v0.19.0; compressed_tensors_moe_w4a4_mxfp4.py " +
+	"CutlassExpertsMxfp4 if _supports_current_device at v0.20.0-v0.24.0 (line 50-54 at v0.24.0); " +
+	"csrc/libtorch_stable/quantization/fp4/mxfp4_experts_quant.cu:378 at v0.24.0 (100 <= SM < 120)"
 
 // PackedMXFP4MoEBackend reports the kernel release r runs a compressed-
 // tensors MXFP4 checkpoint's experts with (MXFP4MethodPacked) on an NVIDIA
@@ -150,15 +180,24 @@ var packedMXFP4Pinned = Span{Since: v0280, Removed: mustVersion("0.28.1")}
 // SM100–SM110 Blackwell family, 12 SM120), for experts of activation act
 // (the config's hidden_act: "silu", "situ", …; "" unknown). CUTLASS W4A4 on
 // SM10x/11x for an activation it lists, Marlin W4A16 on Hopper for SiLU
-// experts; SM120, AMD,
-// other activations and releases before 0.10.1 unknown. Verified only for
-// the pinned release.
+// experts (from 0.20.0); Marlin on every SM80+ GPU for SiLU experts at
+// 0.15.0–0.19.x (form 1); SM120, AMD, other activations and releases before
+// 0.15.0 unknown. Verified for the releases whose tags were read
+// (0.15.0–0.24.x) and the pinned one (0.28.0).
 func (r Release) PackedMXFP4MoEBackend(smMajor int, act string) MXFP4MoEBackend {
-	b := MXFP4MoEBackend{Source: srcMXFP4Packed}
-	if r.Version.Less(v0101) {
+	b := MXFP4MoEBackend{Source: srcMXFP4Packed + "; " + srcMXFP4PackedTags}
+	if r.Version.Less(v0150) {
+		return b // no packed MXFP4 MoE method at the v0.14.1 tag
+	}
+	if packedMXFP4Form1.Contains(r.Version) {
+		// Form 1: Marlin on every GPU (SiLU only: its activation list
+		// was not read); Marlin needs a CUDA GPU of SM80 or later here.
+		if smMajor >= 8 && act == "silu" {
+			b.Kernel, b.Verified = MXFP4MoEMarlin, true
+		}
 		return b
 	}
-	pinned := packedMXFP4Pinned.Contains(r.Version)
+	pinned := packedMXFP4Pinned.Contains(r.Version) || packedMXFP4Form2Read.Contains(r.Version)
 	switch {
 	case smMajor == 9 && act == "silu":
 		// Neither CUTLASS (SM100–119) nor DeepGEMM's FP4 (Blackwell)

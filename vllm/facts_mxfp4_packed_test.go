@@ -6,9 +6,11 @@ import (
 )
 
 // A compressed-tensors MXFP4 checkpoint's experts: CUTLASS W4A4 on the
-// SM100–SM110 family for an activation CUTLASS lists (verified only at
-// 0.28.0, the release a source pins), Marlin W4A16 on Hopper, unknown on
-// SM120, for SiTU experts, an unknown activation and before MXFP4 existed.
+// SM100–SM110 family for an activation CUTLASS lists (verified at 0.28.0,
+// the release a source pins, and at 0.20.0–0.24.x, whose tags were read),
+// Marlin W4A16 on Hopper, Marlin everywhere at 0.15.0–0.19.x (form 1),
+// unknown on SM120, for SiTU experts, an unknown activation and before the
+// method existed (0.15.0).
 func TestPackedMXFP4MoEBackend(t *testing.T) {
 	for _, tc := range []struct {
 		version  string
@@ -23,7 +25,13 @@ func TestPackedMXFP4MoEBackend(t *testing.T) {
 		{"0.26.0", 10, "silu", MXFP4MoECutlassW4A4, false, "mxfp4"},
 		{"0.27.1", 10, "swigluoai", MXFP4MoECutlassW4A4, false, "mxfp4"},
 		{"0.28.0", 9, "silu", MXFP4MoEMarlin, true, "bf16"},
-		{"0.24.0", 9, "silu", MXFP4MoEMarlin, false, "bf16"},
+		{"0.24.0", 9, "silu", MXFP4MoEMarlin, true, "bf16"},             // form 2, read at the v0.24.0 tag
+		{"0.22.0", 10, "swigluoai", MXFP4MoECutlassW4A4, true, "mxfp4"}, // form 2, read at v0.20.0-v0.24.0
+		{"0.20.0", 11, "silu", MXFP4MoECutlassW4A4, true, "mxfp4"},
+		{"0.19.0", 10, "silu", MXFP4MoEMarlin, true, "bf16"}, // form 1: hard-coded Marlin at v0.15.0-v0.19.0
+		{"0.15.0", 9, "silu", MXFP4MoEMarlin, true, "bf16"},
+		{"0.19.0", 10, "swigluoai", MXFP4MoEUnknown, false, ""}, // Marlin's activation list not read
+		{"0.14.0", 10, "silu", MXFP4MoEUnknown, false, ""},      // no packed MXFP4 MoE method at v0.14.1
 		{"0.28.0", 10, "situ", MXFP4MoEUnknown, false, ""},
 		{"0.28.0", 9, "situ", MXFP4MoEUnknown, false, ""},
 		{"0.28.0", 10, "", MXFP4MoEUnknown, false, ""},

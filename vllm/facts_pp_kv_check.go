@@ -31,63 +31,65 @@ package vllm
 // get_kv_cache_configs → "_check_enough_kv_cache_memory(
 // min(available_memory), ..." (0.14.0rc2 compares as 0.14.0).
 //
-// Span: releases before 0.14.0 are taken as unaffected (the PR dates the
-// merged-spec check from v0.14.0); 0.14.0 to 0.15.2 are confirmed by the
-// three logs above (0.15.2rc1.dev93 compares as 0.15.2). PR #33698 reached
-// main in the week a "Weekly Summary for vllm-project/vllm (2026-02-13)"
-// lists it (a third-party digest), after the 0.15.2rc1.dev93 build; its
-// first release was NOT established, so every release after 0.15.2 stays
-// unverified ("unknown", never guessed).
+// Span, read at the release tags (branch models41, 2026-12-07) in a fetched
+// snapshot of kzwrime/vllm, a fork that carries vllm-project/vllm's history
+// and tags (its v0.16.0 is 89a77b10846f, the commit that builds reporting
+// 0.16.1.dev0+g89a77b108 name, so the tags are upstream's):
+//   - v0.13.0 (72506c98): no whole-model check; PR #29431's commit 8ee90c8
+//     is not an ancestor.
+//   - v0.14.0 (b17039bc), v0.14.1, v0.15.0 (f1764434), v0.15.1 (1892993b)
+//     and v0.16.0 (89a77b10): get_kv_cache_configs carries "# Check if the
+//     available memory is enough (using min across all workers)." and
+//     _check_enough_kv_cache_memory(min(available_memory), ...) (lines
+//     1511-1517).
+//   - v0.17.0rc0 (097eb544) and v0.17.0 (b31e9326):
+//     _project_kv_cache_groups_to_worker (line 1465) and "# Check if the
+//     available memory is enough per worker." (line 1568), each worker
+//     against its own projected groups.
+//   - PR #33698's merge c5a66d16 ("[Core][BugFix] Fix PP KV cache sharding
+//     memory validation (#33698)", committed 2026-02-10) is an ancestor of
+//     v0.16.1rc0, v0.17.0rc0 and v0.17.0, not of v0.16.0 (git merge-base
+//     --is-ancestor). No 0.16.1 was released (the tags hold v0.16.1rc0
+//     only; the release table goes 0.16.0 → 0.17.0), so 0.17.0 is the
+//     first release with the fix.
 //
-// What was tried for the first release (session relfacts): the v0.16.0 tag
-// is commit 89a77b10846fd96273cce78d86d2556ea582d26e (builds report
-// 0.16.1.dev0+g89a77b108, i.e. zero commits past the tag, in several logs,
-// and pin files record "version 0.16.0, revision 89a77b10846f..."); the
-// search index holds vllm/v1/core/kv_cache_utils.py of vllm-project/vllm
-// only at other commits (001cabc1 with the fix, bbf906a8), not at
-// 89a77b10 (read_file: "stored, but not at that commit"; the same for the
-// forks ROCm/vllm, EmbeddedLLM/vllm, IBM/vllm), and the repository snapshot
-// is too large to fetch (1.12 GB), so ancestry of the #33698 merge in the
-// tag could not be checked. No v0.16.0 release-note text naming #33698 was
-// found either. v0.16.0 therefore stays Maybe.
+// So 0.14.0 to 0.16.0 are Present (their code read; #32105 and #34076 log
+// the refusal at 0.14.0rc2, 0.15.0rc1 and 0.15.2rc1.dev93); builds between
+// 0.16.0 and 0.17.0 (main's dev and rc builds, with or without the merge)
+// are Maybe; 0.17.0 and later are Absent.
 //
-// Re-checked 2026-12-07 (branch m23logs), still unknown: find_files lists
-// kv_cache_utils.py of vllm-project/vllm at bbf906a8 only; fetch refuses
-// the 1.12 GB snapshot; the docs corpus holds no docs.vllm.ai v0.16/v0.17
-// API page for kv_cache_utils; find_string "KV cache sharding memory
-// validation" finds only the weekly digest (2026-02-13) and two issue
-// digests, no release notes; the per-worker check's comment ("Check if the
-// available memory is enough per worker.") occurs in copies without a
-// release. A merge date alone would not settle it (release branches are
-// cut before the tag), so no release is recorded.
+// Before (sessions relfacts, m23logs) the tag could not be read: the search
+// index holds kv_cache_utils.py of vllm-project/vllm only at other commits
+// and its snapshot is too large to fetch; the fork's snapshot was fetched.
 const srcPPKVCheck = "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs (_check_enough_kv_cache_memory with min(available_memory) " +
-	"against the whole model's global_kv_cache_groups; per worker after the fix, search-index copy at commit 001cabc1); " +
-	"regression PR #29431 (commit 8ee90c8, per PR #33698), fix PR #33698 (merged after 2026-02-06; first release unknown: " + srcTag0160KV + "); " +
+	"against the whole model's global_kv_cache_groups; per worker after the fix); " +
+	"regression PR #29431 (commit 8ee90c8, per PR #33698; first in v0.14.0), fix PR #33698 (merge c5a66d16, 2026-02-10; first release 0.17.0: " + srcTagsPPKV + "); " +
 	"logs: vllm-project/vllm#32105 (0.14.0rc2 traceback with min(available_memory), PP 3; 0.15.0rc1, GLM-4.7-FP8 PP 8) and #34076 (0.15.2rc1.dev93+g11a4c9d30, PP 2)"
 
-// srcTag0160KV: the v0.16.0 tag, whose kv_cache_utils.py could not be read.
-const srcTag0160KV = "v0.16.0 tag 89a77b10846f (builds 0.16.1.dev0+g89a77b108); kv_cache_utils.py not stored at that commit, so not read"
+// srcTagsPPKV: the tags whose kv_cache_utils.py was read.
+const srcTagsPPKV = "kv_cache_utils.py read at upstream's tags in kzwrime/vllm's snapshot: v0.16.0 (89a77b10846f) min(available_memory), lines 1513-1517; " +
+	"v0.17.0 (b31e9326a7d9) per worker, line 1568; c5a66d16 an ancestor of v0.17.0rc0 and v0.17.0, not of v0.16.0"
 
 var (
 	ppKVCheckSince         = v0140                 // PR #33698: "since v0.14.0"
 	ppKVCheckFirstSeen     = v0140                 // vllm#32105 turn 0: 0.14.0rc2 banner and traceback
-	ppKVCheckLastSeen      = mustVersion("0.15.2") // vllm#34076: 0.15.2rc1.dev93 wheel
-	ppKVCheckFixRelease    = ""                    // first release with PR #33698: unknown
+	ppKVCheckLastSeen      = mustVersion("0.16.0") // the v0.16.0 tag's kv_cache_utils.py (89a77b10)
+	ppKVCheckFixRelease    = "0.17.0"              // the first release tag containing c5a66d16 (PR #33698)
 	ppKVCheckFixPR         = "#33698"
 	ppKVCheckRegressionPR  = "#29431"
-	ppKVCheckConfirmedSpan = "0.14.0–0.15.2"
+	ppKVCheckConfirmedSpan = "0.14.0–0.16.0"
 )
 
 // PPKVCheckBug describes vLLM's false start-up refusal under pipeline
 // parallelism for one release.
 type PPKVCheckBug struct {
-	// Presence: Present where a log confirms the whole-model check
-	// (0.14.0–0.15.2), Maybe where the release may have it (every release
-	// after 0.15.2, since the fix's first release is unknown), Absent
-	// before 0.14.0.
+	// Presence: Present where the release's code has the whole-model
+	// check (0.14.0–0.16.0, read at the tags), Maybe for builds between
+	// 0.16.0 and 0.17.0 (main's dev and rc builds, with or without the
+	// fix), Absent before 0.14.0 and from 0.17.0.
 	Presence Presence
 	// Since is the first release that may have the bug; ConfirmedSpan the
-	// releases logs show it in; FixRelease the first release with the fix
+	// releases whose code has it; FixRelease the first release with the fix
 	// ("unknown" when not established); FixPR and RegressionPR the PRs.
 	Since, ConfirmedSpan, FixRelease, FixPR, RegressionPR string
 	Source                                                string

@@ -431,23 +431,22 @@ kda.py as in the copies cited before, 01d99586 / 01a7e5d9, but that the KDA op a
 What would settle it: the same start-up with VLLM_LOGGING_LEVEL=DEBUG, whose "Memory profiling takes … torch peak
 memory increase … non-torch forward increase memory" line splits the 0.67 GiB between the torch peak and the rest.
 
-**MiniMax-M3 RTN MXFP4, 2 × B200, TP 2 (` + "`TestMiniMaxM3LogEndToEnd`" + `): +23%** with the logged weights (+26% before branch
-` + "`memgap40`" + `). Read at the log's build, vLLM 58d6a6e60 (its line numbers match), with FlashInfer v0.6.12: the FlashInfer
-all-reduce + RMSNorm workspace that MiniMax-M3's layers make (514 MiB at TP 2 on B200) is made inside the CUDA-graph
-profiling, because the profile run's 32,768 tokens exceed the fused path's 5,461, and vLLM subtracts it twice — outside
-PyTorch (within vlaunch's measured NCCL term) and in "Estimated CUDA graph memory" (1.50 + 0.50 = 2.00 GiB against the
-logged 1.97): the second copy is now charged (` + "`vllm.Release.EagerFIARNormWorkspace`" + `). 3.89 GiB of non-KV memory
-remain unexplained; the rest of what was read and bounded is in docs/models-issue23.md ("MiniMax-M3's +26% → +23%").
-The leading candidate for the rest, read at 58d6a6e60 and v0.24.0 but not modelled: the experts' kernel. The log's
-MXFP4 W4A4 experts run ` + "`" + `CutlassExpertsMxfp4` + "`" + ` (fused_moe/experts/cutlass_moe.py ` + "`" + `run_cutlass_moe_mxfp4` + "`" + `, through the
-modular kernel without chunking: M is the whole 32,768-token batch), which beside its two workspaces (the shared
-WorkspaceManager buffer, M × top-k 4 × max(2N, K) = 32,768 × 4 × 6,144 bf16 = 1.50 GiB, and M × 4 × N 1,536 =
-0.375 GiB) makes per call a row-shuffled copy of its input (` + "`" + `a = ops.shuffle_rows(a, a_map)` + "`" + `, held to the end:
-1.50 GiB), a shuffled copy of the down projection's output (` + "`" + `c3 = ops.shuffle_rows(c3, c_map)` + "`" + `: 1.50 GiB), the
-top-k-weighted product before the sum (1.50 GiB) and the sum (0.375 GiB): 6.75 GiB at the sum, against the 2.62 GiB
-Triton-rule workspace vlaunch charges. Not modelled: the test's stand-in checkpoint (nvidia/MiniMax-M3-NVFP4) has
-NVFP4 experts, not the private conversion's MXFP4, and the MXFP4-experts backend is pinned only at 0.28.0
-(` + "`" + `vllm.Release.PackedMXFP4MoEBackend` + "`" + `), while this log pins CUTLASS at its build.
+**Closed (branch ` + "`models41`" + `) — MiniMax-M3 RTN MXFP4, 2 × B200, TP 2 (` + "`TestMiniMaxM3LogCutlassMXFP4`" + `): −0.6%** with the logged weights and
+the log's own experts' kernel (+23% before branch ` + "`models41`" + `, +26% before ` + "`memgap40`" + `; the NVFP4 stand-in of
+` + "`TestMiniMaxM3LogEndToEnd`" + ` stays at +23%, its experts not being on that path). Read at the log's build, vLLM 58d6a6e60
+(its line numbers match), with FlashInfer v0.6.12: the FlashInfer all-reduce + RMSNorm workspace that MiniMax-M3's
+layers make (514 MiB at TP 2 on B200) is made inside the CUDA-graph profiling and subtracted twice, outside PyTorch and
+in "Estimated CUDA graph memory" (1.50 + 0.50 = 2.00 GiB against the logged 1.97): the second copy is charged
+(` + "`vllm.Release.EagerFIARNormWorkspace`" + `). The experts run ` + "`CutlassExpertsMxfp4`" + ` ("Using CutlassExpertsMxfp4 for
+MXFP4 MoE"), whose ` + "`run_cutlass_moe_mxfp4`" + ` (fused_moe/experts/cutlass_moe.py, identical at 58d6a6e60 and the tags
+v0.20.0–v0.24.0; the modular kernel does not chunk, so M is the whole 32,768-token batch) holds per call a
+row-shuffled copy of its input, a row-shuffled copy of the down projection's output and their top-k-weighted product
+(32,768 × 4 × 6,144 bf16 = 1.50 GiB each) and the sum (0.375 GiB), beside the workspace manager's buffers (1.50 +
+0.375 GiB): vlaunch now charges that layer's live set by max with the forward pass and those buffers in place of the
+Triton rule's 2.62 GiB (` + "`vllm.Release.CutlassMXFP4Layer`" + `, ` + "`memory.cutlassMXFP4Layer`" + `): activation peak 8.88 GiB
+(was 4.88), available 16.71 GiB against 16.81, 235,904 tokens and 28.80x (−0.6%). Of that, 0.625 GiB is what vlaunch
+takes a compiled graph to hold across the attention op; this build ran without torch.compile
+(VLLM_USE_BREAKABLE_CUDAGRAPH), which the input does not express: without it +3.1%.
 `
 
 func calRowMarkdown(r calRow) string {

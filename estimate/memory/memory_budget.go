@@ -71,6 +71,10 @@ type Activation struct {
 	// (marlinMoELayer): one layer's transient peak, composed with the
 	// forward pass by max, not added (0 elsewhere).
 	MarlinLayerGiB float64
+	// CutlassMXFP4LayerGiB is an MoE layer's live set where the experts run
+	// through CutlassExpertsMxfp4 (cutlassMXFP4Layer), composed by max
+	// like MarlinLayerGiB (0 elsewhere).
+	CutlassMXFP4LayerGiB float64
 	// EncoderOutputsGiB is the multimodal encoder's dummy outputs the
 	// profile holds through the language model's run (encoderProfileGiB).
 	EncoderOutputsGiB float64
@@ -103,8 +107,11 @@ type Activation struct {
 // Multimodal encoder outputs: the dummy encoder outputs the profile holds
 // through both runs, where the release pads them (encoderProfileGiB).
 //
-// Peak = max(forward, Marlin MoE layer, sampler + hidden states) + MoE
-// workspace + encoder outputs.
+// Where the experts run through CutlassExpertsMxfp4 (cutlassMXFP4Layer) the
+// same holds for its per-call tensors; its workspaces stay added.
+//
+// Peak = max(forward, Marlin or CUTLASS MXFP4 MoE layer, sampler + hidden
+// states) + MoE workspace + encoder outputs.
 func PeakActivation(in *input.Input, s Stage) Activation {
 	m := in.Model
 	t := float64(in.MaxNumBatchedTokens)
@@ -131,7 +138,11 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 			fmt.Sprintf("%d rows × vocab %d × %d B%s + hidden states %d × %d × 2 B", rows, m.VocabSize, perLogit, path, in.MaxNumBatchedTokens, m.HiddenSize)})
 	}
 	marlin, marlinOK := marlinMoELayer(in)
+	cutlass, cutlassWS, cutlassOK := cutlassMXFP4Layer(in)
 	switch {
+	case cutlassOK && UseCutlassMXFP4Layer:
+		a.CutlassMXFP4LayerGiB, a.MoEWorkspaceGiB = cutlass.GiB, cutlassWS.GiB
+		a.Terms = append(a.Terms, cutlass, cutlassWS)
 	case marlinOK && UseMarlinMoELayer:
 		a.MarlinLayerGiB = marlin.GiB
 		a.Terms = append(a.Terms, marlin)
@@ -153,7 +164,7 @@ func PeakActivation(in *input.Input, s Stage) Activation {
 		a.EncoderOutputsGiB = gib
 		a.Terms = append(a.Terms, Term{termEncoderOutputs, gib, formula})
 	}
-	a.PeakGiB = max(a.ForwardGiB, a.MarlinLayerGiB, a.SamplerGiB+hiddenGiB*boolF(a.SamplerGiB > 0)) + a.MoEWorkspaceGiB + a.EncoderOutputsGiB
+	a.PeakGiB = max(a.ForwardGiB, a.MarlinLayerGiB, a.CutlassMXFP4LayerGiB, a.SamplerGiB+hiddenGiB*boolF(a.SamplerGiB > 0)) + a.MoEWorkspaceGiB + a.EncoderOutputsGiB
 	return a
 }
 
@@ -349,9 +360,10 @@ func deviceGiB(g *catalog.GPU) float64 { return g.MemoryMiB / 1024 }
 // The activation terms' names: PeakActivation writes them, ActivationRule
 // reads them back.
 const (
-	termForward        = "forward pass"
-	termSampler        = "sampler"
-	termMarlinLayer    = "Marlin MoE layer"
+	termForward     = "forward pass"
+	termSampler     = "sampler"
+	termMarlinLayer = "Marlin MoE layer"
+	// termCutlassMXFP4Layer is declared in cutlass_mxfp4.go.
 	termMoEWorkspace   = "fused-MoE workspace"
 	termEncoderOutputs = "multimodal encoder profile outputs"
 )
@@ -371,6 +383,8 @@ func (r *Report) ActivationRule() string {
 			inMax = append(inMax, "sampler")
 		case termMarlinLayer:
 			inMax = append(inMax, "Marlin MoE layer")
+		case termCutlassMXFP4Layer:
+			inMax = append(inMax, "CUTLASS MXFP4 MoE layer")
 		case termMoEWorkspace:
 			added = append(added, "fused-MoE workspace")
 		case termEncoderOutputs:

@@ -108,6 +108,5 @@ func ppKVCheckFinding(in *input.Input, m *Report) *diag.Diagnostic {
 
 // UsePPKVCheck turns on the model of the whole-model start-up check
 // (ppKVCheck). On: vLLM's code at the affected releases and two public
-// logs show it; the switch lets the integrator drop it if the unverified
-// ends of the span (0.14.x, every release after 0.15.2) prove noisy.
+// logs show it; the switch lets the integrator drop it if it proves noisy.
 var UsePPKVCheck = true

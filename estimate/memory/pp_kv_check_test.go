@@ -15,7 +15,7 @@ import (
 // one layer is 2 (K,V) × 8 × 128 × 2 B = 4096 B; a stage holds 20 layers,
 // 81920 B/token, so one sequence is 81920 × 131072 = 10 GiB per stage and
 // 4 × 10 = 40 GiB with all 80 layers — what the whole-model check of
-// 0.14.0–0.15.2 demands against the smallest stage's KV memory (≈35 GiB here, so
+// 0.14.0–0.16.0 demands against the smallest stage's KV memory (≈35 GiB here, so
 // it refuses while every stage holds its 10 GiB). The longest
 // max_model_len it passes is the largest multiple of the 16-token block
 // with 327680 B/token ≤ that memory.
@@ -26,10 +26,11 @@ func TestPPKVCheckHandNumbers(t *testing.T) {
 		want    diag.Severity
 		none    bool // no EST109
 	}{
-		{"0.13.0", diag.Error, true},    // before PR #29431
-		{"0.14.0", diag.Error, false},   // confirmed by vllm#32105 (0.14.0rc2)
-		{"0.15.0", diag.Error, false},   // confirmed by vllm#32105 (0.15.0rc1)
-		{"0.16.0", diag.Warning, false}, // fix release unknown
+		{"0.13.0", diag.Error, true},  // before PR #29431
+		{"0.14.0", diag.Error, false}, // confirmed by vllm#32105 (0.14.0rc2)
+		{"0.15.0", diag.Error, false}, // confirmed by vllm#32105 (0.15.0rc1)
+		{"0.16.0", diag.Error, false}, // the v0.16.0 tag's code (89a77b10)
+		{"0.17.0", diag.Error, true},  // first release with PR #33698
 	} {
 		in := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-70b", GPU: "h100", PP: 4, MaxModelLen: 131072, VLLMVersion: c.version})
 		r := Estimate(in)
@@ -62,7 +63,7 @@ func TestPPKVCheckHandNumbers(t *testing.T) {
 		if p.LargestMaxModelLen != want {
 			t.Errorf("%s: largest max_model_len %d, want %d", c.version, p.LargestMaxModelLen, want)
 		}
-		for _, s := range []string{"PR #29431", "PR #33698", "first release with the fix: unknown", "40.00 GiB", "10.00 GiB", "all 80 layers"} {
+		for _, s := range []string{"PR #29431", "PR #33698", "first release with the fix: 0.17.0", "40.00 GiB", "10.00 GiB", "all 80 layers"} {
 			if !strings.Contains(got.Message, s) {
 				t.Errorf("%s: message lacks %q: %s", c.version, s, got.Message)
 			}
