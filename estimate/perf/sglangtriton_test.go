@@ -75,3 +75,22 @@ func TestSGLangTritonFixedExcess(t *testing.T) {
 		}
 	}
 }
+
+// With UseSGLangTritonMoEFixedFP8Hopper, block-FP8 experts under SGLang on
+// the H200 take the fp8_block Triton entry's excess; never on the B200
+// (SGLang's DeepSeek FP8 runner there is FlashInfer's TRT-LLM MoE).
+func TestSGLangTritonFixedExcessFP8Hopper(t *testing.T) {
+	defer func(u bool) { UseSGLangTritonMoEFixedFP8Hopper = u }(UseSGLangTritonMoEFixedFP8Hopper)
+	UseSGLangTritonMoEFixedFP8Hopper = true
+	for _, c := range []struct {
+		gpu  string
+		want bool
+	}{{"h200", true}, {"b200", false}} {
+		g := perfGPU(t, c.gpu)
+		s := StepSetup{Model: perfModel(t, "deepseek-r1"), HW: NewHardware(g, 8, 0, 2, 0, 0, 0), TP: 8, PP: 1, DP: 1,
+			WeightDType: "fp8", KVDType: "bf16", CUDAGraphs: true, SGLang: true, Eff: ForGPU(DefaultEfficiency, g)}
+		if x := NewStepModel(s).sglangTritonFixedExcess(); (x > 0) != c.want || x > 40e-6 {
+			t.Errorf("%s: FP8 excess %.3g s, want positive %v (and below 40 µs)", c.gpu, x, c.want)
+		}
+	}
+}
