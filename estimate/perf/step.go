@@ -583,7 +583,7 @@ func (sm *StepModel) expertTimeCall(total, call float64, st *StepTime) {
 		// Marlin's tiles multiply whole blocks of rows (marlinblocks.go).
 		compute = max(compute, sm.marlinFLOPs(total, call)/(s.gemmFLOPS()*s.marlinGEMMEff()))
 	}
-	st.ExpertS = roof(st, compute, memory)
+	st.ExpertS = roof(st, compute, memory) + sm.moeLayers*sm.sglangTritonFixedExcess()
 }
 
 // moeRidge is the tokens per expert at which an expert GEMM's FLOPs per
