@@ -135,6 +135,9 @@ func (a *analyzer) engine(g *group) Engine {
 	}
 	b := evidence{a: a, g: g, e: &e}
 	e.Version = b.str(fVersion)
+	if e.Version == "" {
+		e.VersionAfter = b.str(fVersionAfter)
+	}
 	e.EngineGeneration = b.str(fEngineGen)
 	e.Model = b.str(fModel)
 	e.MaxModelLen = b.int(fMaxModelLen)
@@ -145,7 +148,7 @@ func (a *analyzer) engine(g *group) Engine {
 	e.Architecture, e.ModelRunner = b.str(fArchitecture), b.str(fModelRunner)
 	e.GPUTotalGiB, e.GPUMemoryUtilization = b.num(fGPUTotalGiB), b.num(fUtil)
 	e.UtilizationWithoutGraphProfiling = b.num(fUtilNoGraphProfiling)
-	e.WeightsGiB, e.WeightsSeconds = b.num(fWeightsGiB), b.num(fWeightsSec)
+	b.weights()
 	e.ActivationPeakGiB, e.NonTorchGiB = b.num(fActivationGiB), b.num(fNonTorchGiB)
 	e.CUDAGraphGiB, e.AvailableKVGiB = b.num(fCUDAGraphGiB), b.num(fAvailableKVGiB)
 	if pk, ok := g.pick(fEnforceEager); ok && strings.EqualFold(pk.v.str, "true") {
@@ -429,6 +432,80 @@ func (b evidence) bindingKV() {
 	}
 	b.e.AvailableKVGiB = &lo
 	b.e.Evidence[fieldInfos[fAvailableKVGiB].name] = loEv
+}
+
+// weights sets the engine's weights and their load time. Each rank logs
+// its own: with pipeline parallelism the stages hold different layers
+// (vllm-project/vllm-ascend#6678's PP=4 log: 18.88 GB on one rank, 21.22
+// on another), so the engine's figure is the largest rank's — the GPU with
+// the least room left — and its load time is what that same rank logged.
+// When that rank logged no time, the time is the slowest rank's, kept
+// apart (SlowestWeightsSeconds) so that no size is shown with another
+// rank's time; when no rank logged a size, WeightsSeconds is the slowest
+// rank's time. Equal sizes keep the first candidate (the driver).
+func (b evidence) weights() {
+	var ranks []RankGiB
+	var big *proc
+	seen := map[string]bool{}
+	for _, p := range b.g.candidates(scopeWorker) {
+		v := p.facts[fWeightsGiB]
+		if !v.set || v.str != "" {
+			continue
+		}
+		if !seen[p.label] {
+			seen[p.label] = true
+			ranks = append(ranks, RankGiB{Rank: p.label, GiB: v.num})
+		}
+		if big == nil || v.num > big.facts[fWeightsGiB].num {
+			big = p
+		}
+	}
+	if big == nil {
+		// No size to pair it with: the time alone, the slowest rank's.
+		b.e.WeightsSeconds = b.slowestLoad("weights_seconds")
+		return
+	}
+	b.e.WeightsGiB = b.own(big, fWeightsGiB)
+	b.e.WeightsSeconds = b.own(big, fWeightsSec)
+	if b.e.WeightsSeconds == nil {
+		b.e.SlowestWeightsSeconds = b.slowestLoad("slowest_weights_seconds")
+	}
+	for _, r := range ranks {
+		if r.GiB != *b.e.WeightsGiB {
+			b.e.WeightsByRank = ranks
+			break
+		}
+	}
+}
+
+// own is the figure the process itself logged, with its evidence.
+func (b evidence) own(p *proc, k field) *float64 {
+	v := p.facts[k]
+	if !v.set || v.str != "" {
+		return nil
+	}
+	b.note(k, picked{v, p})
+	n := v.num
+	return &n
+}
+
+// slowestLoad is the longest weight-loading time the engine's ranks
+// logged; key names its evidence.
+func (b evidence) slowestLoad(key string) *float64 {
+	var at *proc
+	for _, p := range b.g.candidates(scopeWorker) {
+		v := p.facts[fWeightsSec]
+		if v.set && v.str == "" && (at == nil || v.num > at.facts[fWeightsSec].num) {
+			at = p
+		}
+	}
+	if at == nil {
+		return nil
+	}
+	v := at.facts[fWeightsSec]
+	b.e.Evidence[key] = fmt.Sprintf("%s:%d", b.a.files[at.file].name, v.line)
+	n := v.num
+	return &n
 }
 
 // stages reports whether the engine's ranks name pipeline stages past

@@ -59,6 +59,7 @@ const (
 	fEncoderItems
 	fEncoderModality
 	fDCP
+	fVersionAfter
 	numFields
 )
 
@@ -141,6 +142,9 @@ var fieldInfos = [numFields]fieldInfo{
 	fEncoderItems:    {"encoder_profile_items", scopeWorker},
 	fEncoderModality: {"encoder_profile_modality", scopeWorker},
 	fDCP:             {"decode_context_parallel_size", scopeAny},
+	// A release the log's wording shows it is newer than, when it names
+	// none (graphProfilingWording).
+	fVersionAfter: {"version_after", scopeAny},
 }
 
 // val is one logged value: a number or a string, and where it was read.

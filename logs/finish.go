@@ -426,15 +426,16 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group, keep func(*p
 	}
 	at, ph := last, last.phase
 	code := CodeStopped
-	msg := fmt.Sprintf("the start-up stops: the last line is %s's (%s), %s:%d, %s (phase %s)",
-		last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no, phaseDoing[last.phase], last.phase)
+	tail := a.notLastNote(last, keep)
+	msg := fmt.Sprintf("the start-up stops: the last line is %s's (%s), %s:%d%s, %s (phase %s)",
+		last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no, tail, phaseDoing[last.phase], last.phase)
 	if w := a.waitingLast(keep); w != nil && w != last {
 		msg += fmt.Sprintf("; then %s waits, %s:%d: %s", w.label, a.files[w.file].name, w.last.no, clip(string(w.lastText), 160))
 	}
 	if !a.stuck(last, keep) {
 		code = CodeEnds
-		msg = fmt.Sprintf("the log ends in phase %s (%s) with no error and no wait as its last line, as an excerpt or an early capture ends: the last line is %s's (%s), %s:%d",
-			last.phase, phaseDoing[last.phase], last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no)
+		msg = fmt.Sprintf("the log ends in phase %s (%s) with no error and no wait as its last line, as an excerpt or an early capture ends: the last line is %s's (%s), %s:%d%s",
+			last.phase, phaseDoing[last.phase], last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no, tail)
 	}
 	lag, n := laggingEngine(groups)
 	if lag != nil && (engineOf[last] == nil && lag != last || n > 1 && lag.phase < last.phase) {
@@ -537,6 +538,28 @@ func laggingEngine(groups []*group) (*proc, int) {
 		}
 	}
 	return lag, n
+}
+
+// notLastNote says why the line hang names is not its file's last one
+// ("" when it is): the lines after it come from processes that logged no
+// start-up step, or are stamped earlier than it — Ray relays its workers'
+// lines late, so a file's line order is not their time order
+// (vllm-project/vllm-ascend#6678: :6 stamped 10:25:05 after :5 at 10:25:08).
+func (a *analyzer) notLastNote(last *proc, keep func(*proc) bool) string {
+	var tail *proc
+	for _, p := range a.order {
+		if keep(p) && p.file == last.file && p.last.no > last.last.no && (tail == nil || p.last.no > tail.last.no) {
+			tail = p
+		}
+	}
+	switch {
+	case tail == nil:
+		return ""
+	case tail.phase == phNone:
+		return fmt.Sprintf(" (the file's last line, :%d, is %s's, which shows no start-up step)", tail.last.no, tail.label)
+	}
+	return fmt.Sprintf(" (the latest by vLLM's timestamps: the file's last line, :%d, %s's, is stamped earlier, %s)",
+		tail.last.no, tail.label, tail.lastStamp)
 }
 
 // later reports whether p logged after q: by timestamp when both lines

@@ -47,6 +47,11 @@ func FuzzAnalyze(f *testing.F) {
 		"(Worker_TP0_EP0 pid=1) INFO 01-01 00:00:00 [a] Setting kv cache block size to 99999999999999999999 for x backend(s).\nSetting attention block size to 0 tokens\nPadding mamba page size by 1e400% to",
 		"(Worker_TP0_EP0 pid=1) INFO 01-01 00:00:00 [a] Model loading took 1e308 GiB memory and 1 seconds\n(Worker_TP0_EP0 pid=1) INFO 01-01 00:00:00 [a] Actual usage is 0 GiB for consumed memory (weights + non-torch), 9 GiB for peak activation, and 9 GiB for CUDAGraph memory",
 		"The current --gpu-memory-utilization=9e999 is equivalent to --gpu-memory-utilization=. without CUDA graph memory profiling",
+		// QA 41: the 0.20+ profiling wording, a prefix that lost its "(",
+		// and per-rank weights with extreme figures.
+		"(Worker_TP1 pid=2) INFO 01-01 00:00:00 [a] CUDA graph memory profiling is enabled (default since v0.21.0). The current --gpu-memory-utilization=1 is equivalent to --gpu-memory-utilization=-1 without CUDA graph memory profiling",
+		"EngineCore pid=1) (RayWorkerWrapper pid=2, ip=) ERROR 01-01 00:00:00 [a] x\nW pid=99999999999999999999) INFO 01-01 00:00:00 [a] y\nX pid=1) ) (",
+		"(W pid=1) INFO 01-01 00:00:00 [a] Loading model weights took 1e308 GB\n(W pid=2) INFO 01-01 00:00:00 [a] Loading weights took 1e400 seconds\n(W pid=3) INFO 01-01 00:00:00 [a] Loading model weights took NaN GB",
 		"Resolved architecture: \x1b[31mX\nUsing V99999999999999999999 Model Runner\ninit engine (profile, create kv cache, warmup model) took 1e9 s",
 		"rank 1 in world size 8 is assigned as DP rank 0, PP rank 0, PCP rank 0, TP rank 1, ETP rank 1, EP rank 99999999999999999999, EPLB rank N/A",
 		// The logsreal shapes (logsreal_test.go), with extreme numbers and cut lines.

@@ -53,6 +53,10 @@ type Engine struct {
 	Attempt int      `json:"attempt,omitempty"`
 	Files   []string `json:"files"`
 	Version string   `json:"version"`
+	// VersionAfter is a release the log's own wording shows the engine is
+	// newer than, when Version is unknown ("0.19.0" for 0.20+'s "CUDA
+	// graph memory profiling is enabled (default since v0.21.0)" line).
+	VersionAfter string `json:"version_after,omitempty"`
 	// EngineGeneration is "V0" or "V1" when the engine-config line says.
 	EngineGeneration string `json:"engine_generation,omitempty"`
 	Model            string `json:"model"`
@@ -93,11 +97,24 @@ type Engine struct {
 	// (on by default since 0.21: the graphs' estimate is taken out of the
 	// budget before the KV cache).
 	UtilizationWithoutGraphProfiling *float64 `json:"gpu_memory_utilization_without_cudagraph_profiling,omitempty"`
-	WeightsGiB                       *float64 `json:"weights_gib"`
-	WeightsSeconds                   *float64 `json:"weights_seconds"`
-	ActivationPeakGiB                *float64 `json:"activation_peak_gib"`
-	NonTorchGiB                      *float64 `json:"non_torch_gib"`
-	CUDAGraphGiB                     *float64 `json:"cuda_graph_gib"`
+	// WeightsGiB is the largest of the weights the engine's ranks logged
+	// (one figure per process; pipeline stages hold different layers) and
+	// WeightsSeconds the load time that same rank logged, nil when it
+	// logged none (a size and a time are never taken from two ranks); with
+	// no size logged, the slowest rank's load time.
+	WeightsGiB     *float64 `json:"weights_gib"`
+	WeightsSeconds *float64 `json:"weights_seconds"`
+	// WeightsByRank lists each rank's weights when the ranks logged
+	// different ones (WeightsGiB is then the largest).
+	WeightsByRank []RankGiB `json:"weights_by_rank,omitempty"`
+	// SlowestWeightsSeconds is the longest weight-loading time any rank
+	// logged, set when the rank WeightsGiB comes from logged no time of
+	// its own (or no rank logged a size): the engine goes on only once
+	// every rank has loaded.
+	SlowestWeightsSeconds *float64 `json:"slowest_weights_seconds,omitempty"`
+	ActivationPeakGiB     *float64 `json:"activation_peak_gib"`
+	NonTorchGiB           *float64 `json:"non_torch_gib"`
+	CUDAGraphGiB          *float64 `json:"cuda_graph_gib"`
 	// CUDAGraphsOff says why the engine captures no CUDA graphs, when the
 	// log says ("enforce_eager": the argument, or vLLM's "Enforce eager
 	// set, disabling torch.compile and CUDAGraphs"); "" otherwise.

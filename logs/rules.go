@@ -122,6 +122,25 @@ func ruleTable() []rule {
 	return rs
 }
 
+// graphProfilingWording is how gpu_worker.py says that CUDA graph memory
+// profiling is on ("CUDA graph memory profiling is enabled (default since
+// v0.21.0). The current --gpu-memory-utilization=…"). The "v0.21.0" in it
+// is not the release that logs it: vLLM 0.20.0 already prints this line
+// (a start-up log of the vllm/vllm-openai:v0.20.0-cu130-ubuntu2404 image,
+// banner "version 0.20.0", engine "(v0.20.0)", gpu_worker.py:455,
+// 2026-05-01), while 0.19.0 words the same step "In v0.19, CUDA graph
+// memory profiling will be enabled by default (…)" (engine "(v0.19.0)",
+// gpu_worker.py:471, 2026-04-20). PR #38284 ("Enable CUDAGraph memory
+// profiling by default", opened 2026-03-26, "slated for default
+// enablement in v0.21") is the likely change; which PR wrote this wording
+// and whether a 0.19.x patch release carries it is not verified. So the
+// line shows a release after 0.19.0 (graphProfilingAfter), not ≥ 0.21.0.
+const graphProfilingWording = "CUDA graph memory profiling is enabled (default since v0.21.0)"
+
+// graphProfilingAfter is the release a log with graphProfilingWording
+// is newer than.
+const graphProfilingAfter = "0.19.0"
+
 func versionRules() []rule {
 	api := r(one("vLLM API server version "), `vLLM API server version (\S+)`, func(c *ctx, m [][]byte) {
 		c.str(fVersion, m[1])
@@ -264,10 +283,24 @@ func budgetRules() []rule {
 		// 0.21+ (gpu_worker.py, profiling on by default): "CUDA graph memory profiling is
 		// enabled (default since v0.21.0). The current --gpu-memory-utilization=0.9000 is
 		// equivalent to --gpu-memory-utilization=0.8842 without CUDA graph memory profiling. ..."
+		// gpu_worker.py's determine_available_memory logs it right after
+		// "Available KV cache memory" (the 0.20.0 and 0.27.1 logs below):
+		// the KV cache is being sized (phase kv-cache). Its wording also
+		// bounds the release (graphProfilingWording).
 		r(one("without CUDA graph memory profiling"), `current --gpu-memory-utilization=([\d.]+) is equivalent to --gpu-memory-utilization=([\d.]+) without CUDA graph memory profiling`, func(c *ctx, m [][]byte) {
 			c.num(fUtil, m[1])
 			c.num(fUtilNoGraphProfiling, m[2])
+			c.phase(phKVCache)
+			if bytes.Contains(c.l.msg, []byte(graphProfilingWording)) {
+				c.str(fVersionAfter, []byte(graphProfilingAfter))
+			}
 		}),
+		// The wording before it, at the same step: "In v0.19, CUDA graph
+		// memory profiling will be enabled by default (...). To try it now,
+		// set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 ..." (a 0.19.0 log,
+		// engine "v0.19.0", gpu_worker.py:471; 0.17.0rc1.dev149 in PR
+		// #30515's thread, gpu_worker.py:490).
+		phaseRule(phKVCache, "CUDA graph memory profiling will be enabled by default"),
 		r(one("x gpu_memory_utilization ("), `total_gpu_memory \(([\d.]+)\s?GiB\) x gpu_memory_utilization \(([\d.]+)\)`, func(c *ctx, m [][]byte) {
 			c.num(fGPUTotalGiB, m[1])
 			c.num(fUtil, m[2])

@@ -68,7 +68,7 @@ func (t *textWriter) engine(e *Engine) {
 	if e.Ready {
 		state = "ready"
 	}
-	t.p("\nengine %s: vLLM %s%s, %s, %s — %s\n", e.ID, orDefault(Safe(e.Version), "?"), gen(e.EngineGeneration),
+	t.p("\nengine %s: vLLM %s%s, %s, %s — %s\n", e.ID, versionStr(e), gen(e.EngineGeneration),
 		orDefault(Safe(e.Model), "model ?"), layout(e), state)
 	t.p("  max_model_len %s · attention %s · all-to-all %s%s\n", intStr(e.MaxModelLen),
 		orDefault(Safe(e.AttentionBackend), "-"), orDefault(Safe(e.All2AllBackend), "-"), modelExtras(e))
@@ -96,6 +96,15 @@ func (t *textWriter) engine(e *Engine) {
 	for _, rk := range e.Ranks {
 		t.p("  rank %s [%s]: %s, last line %s:%d\n", Safe(rk.Label), rk.Role, orDefault(rk.Phase, "-"), Safe(rk.Last.File), rk.Last.Line)
 	}
+}
+
+// versionStr is the release as logged, or the bound a line's wording
+// gives ("? (newer than 0.19.0 by its wording, file:2)"), or "?".
+func versionStr(e *Engine) string {
+	if e.Version != "" || e.VersionAfter == "" {
+		return orDefault(Safe(e.Version), "?")
+	}
+	return "? (newer than " + Safe(e.VersionAfter) + " by the wording of " + Safe(e.Evidence["version_after"]) + ")"
 }
 
 // FlashInferSorts is what the report says of an engine whose workers
@@ -158,7 +167,7 @@ func graphStr(e *Engine) string {
 func memoryLine(e *Engine) string {
 	parts := []string{
 		"total " + floatStr(e.GPUTotalGiB, "") + " × " + floatStr(e.GPUMemoryUtilization, "") + profiledUtil(e),
-		"weights " + floatStr(e.WeightsGiB, "") + secs(e.WeightsSeconds),
+		"weights " + floatStr(e.WeightsGiB, "") + secs(e.WeightsSeconds) + weightsMark(e),
 		"activation " + floatStr(e.ActivationPeakGiB, "") + derivedMark(e, "activation_peak_gib"),
 		"non-torch " + floatStr(e.NonTorchGiB, "") + derivedMark(e, "non_torch_gib") + consumedMark(e),
 		"KV " + floatStr(e.AvailableKVGiB, "") + kvMinMark(e),
@@ -404,6 +413,26 @@ func kvAmount(e *Engine) string {
 		return fmt.Sprintf("%d GPU blocks (block size not logged: tokens = blocks × block size)", *e.NumGPUBlocks)
 	}
 	return int64Str(e.KVCacheTokens) + " tokens"
+}
+
+// weightsMark says the weights are the largest rank's when the ranks
+// differ, and where the load time comes from when that rank logged none.
+func weightsMark(e *Engine) string {
+	var parts []string
+	if len(e.WeightsByRank) > 0 {
+		var rs []string
+		for _, r := range e.WeightsByRank {
+			rs = append(rs, Safe(r.Rank)+" "+strconv.FormatFloat(r.GiB, 'f', -1, 64))
+		}
+		parts = append(parts, "the largest rank's: "+strings.Join(rs, ", "))
+	}
+	if e.SlowestWeightsSeconds != nil {
+		parts = append(parts, fmt.Sprintf("that rank logged no load time; the slowest rank's: %.1f s", *e.SlowestWeightsSeconds))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // kvMinMark says the KV figure is the smallest of the ranks' and lists them.

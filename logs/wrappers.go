@@ -309,16 +309,21 @@ func peelNCCL(b []byte, l *line) []byte {
 	return msg
 }
 
-// peelProcess removes "(Name tag pid=N)" and "(Name pid=N, ip=A)".
+// peelProcess removes "(Name tag pid=N)" and "(Name pid=N, ip=A)", and
+// such a prefix whose "(" a copy lost (lostParen).
 func peelProcess(b []byte, l *line) []byte {
-	if len(b) < 4 || b[0] != '(' {
+	if len(b) < 4 {
 		return b
+	}
+	start := 1
+	if b[0] != '(' {
+		start = 0
 	}
 	end := bytes.IndexByte(b, ')')
-	if end < 0 || end > 160 {
+	if end < 0 || end > 160 || start == 0 && !lostParen(b, end) {
 		return b
 	}
-	if !parseProcess(b[1:end], l) {
+	if !parseProcess(b[start:end], l) {
 		return b
 	}
 	rest := b[end+1:]
@@ -347,6 +352,21 @@ func peelProcess(b []byte, l *line) []byte {
 		rest = peelBracket(rest, l)
 	}
 	return rest
+}
+
+// lostParen reports whether b starts with a process prefix that lost its
+// opening parenthesis, as a copy that cut the line's first character
+// leaves it (vllm-project/vllm#37974's paste: "EngineCore pid=114613)
+// (RayWorkerWrapper pid=29113, ip=10.45.7.181) ERROR …"). end is the
+// index of its ")". A line's own text can hold "name pid=N)" too, so the
+// prefix counts only when it has no "(" of its own and what follows it
+// starts a vLLM line: another process prefix, vLLM's level and
+// timestamp, or an RFC 3339 time.
+func lostParen(b []byte, end int) bool {
+	if !isIdent(b[:1]) || bytes.IndexByte(b[:end], '(') >= 0 || !bytes.Contains(b[:end], []byte("pid=")) {
+		return false
+	}
+	return vllmLineStart(skipOneSpace(b[end+1:]))
 }
 
 // parseProcess reads "VllmWorker rank=1 pid=7" or "RayWorkerWrapper pid=7, ip=10.0.0.2"
