@@ -8,6 +8,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
 )
 
 // PDReport is the `disaggregated` section of a check report (package pd).
@@ -16,7 +17,9 @@ type PDReport = pd.Report
 // CheckPD is `vlaunch check` of a prefill/decode deployment (d.PD set):
 // each pool's memory (its findings named after the pool), the composed
 // performance and SLO verdicts (pd.Evaluate), and the same GPUs run
-// colocated through the colocated path for comparison. Input (but its GPUs
+// colocated through the colocated path for comparison. A pool vLLM
+// refuses to start (StartRefusals on its findings) leaves every verdict
+// unpredicted (PoolsNotStarting). Input (but its GPUs
 // and nodes, the whole deployment's) and Memory are the decode pool's, the
 // engine resolve makes the deployment's.
 func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
@@ -27,10 +30,12 @@ func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
 	r := Check(&dec)
 	r.Input.GPUs += pre.Layout.TotalGPUs() // the whole deployment's GPUs and nodes; the rest is the decode engine's
 	r.Input.Nodes = len(d.Nodes)
-	r.Findings = poolFindings("decode", r.Findings)
 	rep, verdicts := EvaluatePD(&pre, &dec, d.PD.Connector.Name, d.PD.SameNode(), d.PD.Router.Kind, opt)
-	pf := poolFindings("prefill", pd.PrefillMemoryFindings(&pre, &rep))
-	r.Findings = append(pf, r.Findings...)
+	pf := pd.PrefillMemoryFindings(&pre, &rep)
+	// A pool vLLM refuses to start has no predicted figure to judge, as a
+	// colocated deployment's (AddPerformance): the one decision, per pool.
+	verdicts, _ = PoolsNotStarting(verdicts, PoolFindings{spec.RolePrefill, pf}, PoolFindings{spec.RoleDecode, r.Findings})
+	r.Findings = append(poolFindings("prefill", pf), poolFindings("decode", r.Findings)...)
 	r.Feasible = !r.Findings.HasErrors()
 	rep.Colocated = colocated(d, opt)
 	if !opt.NoAdvice {
