@@ -61,6 +61,10 @@ type pdAdvisor struct {
 	nowTokPerS float64
 	memo       map[string][]slo.Verdict
 	rep        map[string]*pd.Report
+	// decodeQueues: the decode pool's KV cache does not hold its sessions
+	// at once (its EST103), so fewer, larger instances, each with more
+	// KV, are tried for it too (moreInstances).
+	decodeQueues bool
 }
 
 // evaluate is the P/D model's verdicts on d's spec with e applied (nil:
@@ -151,6 +155,10 @@ func pdWouldPass(d *resolve.Deployment, rep *pd.Report, vs []slo.Verdict, opt Pe
 	}
 	opt.NoAdvice = true
 	a := &pdAdvisor{d: d, opt: opt, memo: map[string][]slo.Verdict{}, rep: map[string]*pd.Report{}}
+	if dec := input.FromResolved(d.PD.Roles[1].Deployment); dec.Model != nil {
+		m := memory.Estimate(&dec)
+		a.decodeQueues = !m.Capacity.Fits
+	}
 	if sc := rep.Scenario(d.Workload.InputTokens); sc != nil {
 		a.nowTokPerS = sc.OutputTokPerS
 	}
@@ -372,7 +380,12 @@ func poolSpec(s *spec.Deployment, role string) *spec.Pool {
 }
 
 // moreInstances is the line for verdict v bound by the pool of role: the
-// pool's layouts on its own nodes with more instances than now (as plan's
+// pool's layouts on its own nodes with more instances than now — or, for
+// a decode pool whose KV cache does not hold its sessions at once
+// (EST103), fewer and larger ones too, each with more KV, as a colocated
+// check's alternatives try larger TP (eight TP 1 decode engines of
+// Llama-3.3-70B FP8 at 512 sessions were told "GPUs with more memory, or
+// fewer sessions (not evaluated)") — (as plan's
 // P/D candidates enumerate them: search.Layouts, search.Placeable), each
 // evaluated with the rest of the spec unchanged; the best by v's figure.
 func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []pdClaim {
@@ -411,8 +424,8 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 		}
 	}
 	for _, l := range search.Placeable(search.Layouts(len(hosts), perNode, a.d.Model), hosts, a.d.Release) {
-		if l.ReplicaCount() <= now.ReplicaCount() || l.TotalGPUs() != now.TotalGPUs() || l.PP != 1 {
-			continue
+		if l.ReplicaCount() == now.ReplicaCount() || l.ReplicaCount() < now.ReplicaCount() && !(role == spec.RoleDecode && a.decodeQueues) || l.TotalGPUs() != now.TotalGPUs() || l.PP != 1 {
+			continue // fewer instances only for a decode pool whose KV queues its sessions (more KV each)
 		}
 		if t, err := resolve.ResolveDTypes(a.d.Model, a.d.Spec.Model.Weights, "auto"); err == nil && l.BlockSplitProblem(a.d.Model, t.FromCheckpoint) != "" {
 			continue
