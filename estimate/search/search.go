@@ -180,7 +180,9 @@ func ChooseConfirmed(base *input.Input, check slo.Options) (input.Input, *Result
 		verdict += fmt.Sprintf("; the search's work budget ran out with %d layouts unsimulated whose optimistic bound could still beat it", n)
 	}
 	d := diag.Diagnostic{Code: CodeLayoutChosen, Severity: diag.Info, Path: "parallelism",
-		Message: fmt.Sprintf("parallelism: auto chose %s out of %d layouts (%s; predicted %.0f output tokens/s at the workload's concurrency)",
+		// The steady decode, not the report's simulated figure (generate_auto:
+		// "predicted 14644" read beside the report's "predicted 8,781").
+		Message: fmt.Sprintf("parallelism: auto chose %s out of %d layouts (%s; steady decode %.0f output tokens/s at the workload's concurrency, before the prefills that share its steps)",
 			best.Name(), len(cands), verdict, best.DecodeTokPerS),
 		Hint: "to pin it, write " + best.PinYAML()}
 	return in, &Result{Candidates: cands, Chosen: best}, d, chosen.confirmation
