@@ -5,9 +5,11 @@ import (
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/spec"
 )
 
 // PDReport is the `disaggregated` section of a check report (package pd).
@@ -16,7 +18,9 @@ type PDReport = pd.Report
 // CheckPD is `vlaunch check` of a prefill/decode deployment (d.PD set):
 // each pool's memory (its findings named after the pool), the composed
 // performance and SLO verdicts (pd.Evaluate), and the same GPUs run
-// colocated through the colocated path for comparison. Input (but its GPUs
+// colocated through the colocated path for comparison. A pool vLLM
+// refuses to start (StartRefusals on its findings) leaves every verdict
+// unpredicted (PoolsNotStarting). Input (but its GPUs
 // and nodes, the whole deployment's) and Memory are the decode pool's, the
 // engine resolve makes the deployment's.
 func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
@@ -27,10 +31,13 @@ func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
 	r := Check(&dec)
 	r.Input.GPUs += pre.Layout.TotalGPUs() // the whole deployment's GPUs and nodes; the rest is the decode engine's
 	r.Input.Nodes = len(d.Nodes)
-	r.Findings = poolFindings("decode", r.Findings)
 	rep, verdicts := EvaluatePD(&pre, &dec, d.PD.Connector.Name, d.PD.SameNode(), d.PD.Router.Kind, opt)
-	pf := poolFindings("prefill", pd.PrefillMemoryFindings(&pre, &rep))
-	r.Findings = append(pf, r.Findings...)
+	pf := pd.PrefillMemoryFindings(&pre, &rep)
+	// A pool vLLM refuses to start has no predicted figure to judge, as a
+	// colocated deployment's (AddPerformance): the one decision, per pool.
+	verdicts, _ = PoolsNotStarting(verdicts, PoolFindings{spec.RolePrefill, pf}, PoolFindings{spec.RoleDecode, r.Findings})
+	decodeQueuesForKV(verdicts, &r.Memory.Capacity)
+	r.Findings = append(poolFindings("prefill", pf), poolFindings("decode", r.Findings)...)
 	r.Feasible = !r.Findings.HasErrors()
 	rep.Colocated = colocated(d, opt)
 	if !opt.NoAdvice {
@@ -88,4 +95,27 @@ func colocated(d *resolve.Deployment, opt PerfOptions) *pd.Colocated {
 func EvaluatePD(pre, dec *input.Input, connector string, sameNode bool, router string, opt slo.Options) (pd.Report, []slo.Verdict) {
 	h := pd.HandoffOf(connector, nil, dec)
 	return pd.EvaluateCapped(pre, dec, sameNode, router, h, dec.Workload.ClientMaxConcurrency, opt) // 0: EvaluateConnector
+}
+
+// decodeQueuesForKV says, on each verdict the decode pool binds (a TTFT
+// its admission dominates, a rate it caps), that the decode pool's KV
+// cache does not hold its sessions at once (c, the decode pool's memory;
+// its EST103 warning): the requests wait there for KV, the cause a
+// colocated check names as its binding (kv_capacity, "The KV capacity
+// binds the load"). The P/D verdict said "decode admission 3.312 s" with
+// nothing to link it to the decode pool's EST103 (twelve sessions of 64
+// per rank at once: eight TP 1 decode engines of Llama-3.3-70B FP8 at
+// 512 sessions).
+func decodeQueuesForKV(vs []slo.Verdict, c *memory.Capacity) {
+	if c == nil || c.Fits || c.SeqsPerRank <= 0 {
+		return
+	}
+	for i := range vs {
+		v := &vs[i]
+		if v.NotPredicted != "" || v.Binding != "decode admission" && v.Binding != pd.BindDecode {
+			continue
+		}
+		v.Explanation += fmt.Sprintf("; the decode pool's KV cache holds %d of the %d sessions its fullest rank gets at once at full length (EST103): the rest wait for KV there, as a colocated deployment's do (its binding kv_capacity)",
+			c.MaxSeqsPerRank, c.SeqsPerRank)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/estimate/search"
 	"github.com/vlaunch/vlaunch/estimate/slo"
@@ -60,6 +61,10 @@ type pdAdvisor struct {
 	nowTokPerS float64
 	memo       map[string][]slo.Verdict
 	rep        map[string]*pd.Report
+	// decodeQueues: the decode pool's KV cache does not hold its sessions
+	// at once (its EST103), so fewer, larger instances, each with more
+	// KV, are tried for it too (moreInstances).
+	decodeQueues bool
 }
 
 // evaluate is the P/D model's verdicts on d's spec with e applied (nil:
@@ -81,6 +86,10 @@ func (a *pdAdvisor) evaluate(e pdEdit) ([]slo.Verdict, *pd.Report) {
 	if len(rep.Scenarios) > 0 {
 		a.evals++ // a pool that holds no KV block is not simulated
 	}
+	// judged as CheckPD judges the spec: a line whose pool would not start
+	// has no figure (Predicted 0), so no line proposes it
+	dm := memory.Estimate(&dec)
+	vs, _ = PoolsNotStarting(vs, PoolFindings{spec.RolePrefill, pd.PrefillMemoryFindings(&pre, &rep)}, PoolFindings{spec.RoleDecode, memory.Findings(&dec, &dm)})
 	a.memo[e.what], a.rep[e.what] = vs, &rep
 	return vs, &rep
 }
@@ -135,11 +144,21 @@ func verdictNamed(vs []slo.Verdict, name string) *slo.Verdict {
 // layouts plan's P/D candidates take, placeable and fitting); and the
 // colocated layout on the same GPUs when its check meets the target.
 func pdWouldPass(d *resolve.Deployment, rep *pd.Report, vs []slo.Verdict, opt PerfOptions) []pdClaim {
-	if !UsePDWouldPass || d == nil || d.Spec == nil || d.Spec.Disaggregation == nil || len(rep.Scenarios) == 0 {
+	if !UsePDWouldPass || d == nil || d.Spec == nil || d.Spec.Disaggregation == nil {
+		return nil
+	}
+	if notStarting(vs) {
+		return colocatedOnly(rep.Colocated, vs)
+	}
+	if len(rep.Scenarios) == 0 {
 		return nil
 	}
 	opt.NoAdvice = true
 	a := &pdAdvisor{d: d, opt: opt, memo: map[string][]slo.Verdict{}, rep: map[string]*pd.Report{}}
+	if dec := input.FromResolved(d.PD.Roles[1].Deployment); dec.Model != nil {
+		m := memory.Estimate(&dec)
+		a.decodeQueues = !m.Capacity.Fits
+	}
 	if sc := rep.Scenario(d.Workload.InputTokens); sc != nil {
 		a.nowTokPerS = sc.OutputTokPerS
 	}
@@ -361,7 +380,12 @@ func poolSpec(s *spec.Deployment, role string) *spec.Pool {
 }
 
 // moreInstances is the line for verdict v bound by the pool of role: the
-// pool's layouts on its own nodes with more instances than now (as plan's
+// pool's layouts on its own nodes with more instances than now — or, for
+// a decode pool whose KV cache does not hold its sessions at once
+// (EST103), fewer and larger ones too, each with more KV, as a colocated
+// check's alternatives try larger TP (eight TP 1 decode engines of
+// Llama-3.3-70B FP8 at 512 sessions were told "GPUs with more memory, or
+// fewer sessions (not evaluated)") — (as plan's
 // P/D candidates enumerate them: search.Layouts, search.Placeable), each
 // evaluated with the rest of the spec unchanged; the best by v's figure.
 func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []pdClaim {
@@ -400,8 +424,8 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 		}
 	}
 	for _, l := range search.Placeable(search.Layouts(len(hosts), perNode, a.d.Model), hosts, a.d.Release) {
-		if l.ReplicaCount() <= now.ReplicaCount() || l.TotalGPUs() != now.TotalGPUs() || l.PP != 1 {
-			continue
+		if l.ReplicaCount() == now.ReplicaCount() || l.ReplicaCount() < now.ReplicaCount() && !(role == spec.RoleDecode && a.decodeQueues) || l.TotalGPUs() != now.TotalGPUs() || l.PP != 1 {
+			continue // fewer instances only for a decode pool whose KV queues its sessions (more KV each)
 		}
 		if t, err := resolve.ResolveDTypes(a.d.Model, a.d.Spec.Model.Weights, "auto"); err == nil && l.BlockSplitProblem(a.d.Model, t.FromCheckpoint) != "" {
 			continue
@@ -420,8 +444,8 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 			e = pdEdit{b.what + " and " + x.what, func(s *spec.Deployment) { b.edit(s); x.edit(s) }}
 		}
 		vs, rep := a.evaluate(e)
-		if rep == nil || len(rep.Scenarios) == 0 {
-			continue // the pool's memory holds no KV block on that layout
+		if rep == nil || len(rep.Scenarios) == 0 || notStarting(vs) {
+			continue // a pool does not start on that layout
 		}
 		also := ""
 		if sc := rep.Scenario(a.d.Workload.InputTokens); sc != nil && v.Unit != "tokens/s" {
@@ -506,4 +530,27 @@ func colocatedClaim(c *pd.Colocated, v *slo.Verdict) (pdClaim, bool) {
 	}
 	return pdClaim{verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict,
 		line: fmt.Sprintf("the same GPUs colocated (%s; the spec without disaggregation) meet it: %s (PASS)", c.Layout, figure(v, w.Predicted))}, true
+}
+
+// notStarting reports whether verdicts vs are those of a P/D spec a pool
+// of which does not start (PoolsNotStarting: every verdict unpredicted).
+func notStarting(vs []slo.Verdict) bool {
+	return len(vs) > 0 && vs[0].NotPredicted != ""
+}
+
+// colocatedOnly is what it would take for the verdicts of a P/D spec a
+// pool of which does not start: only the colocated line (its check
+// passes, so it starts), as a colocated deployment that does not start
+// keeps only the alternatives evaluated as starting (slo.NotStarting);
+// the other lines are about pools that do not start. The pool's memory
+// findings say what makes it start.
+func colocatedOnly(c *pd.Colocated, vs []slo.Verdict) []pdClaim {
+	var claims []pdClaim
+	for i := range vs {
+		if cl, ok := colocatedClaim(c, &vs[i]); ok {
+			vs[i].WouldPass = append(vs[i].WouldPass, cl.line)
+			claims = append(claims, cl)
+		}
+	}
+	return claims
 }

@@ -1,10 +1,13 @@
 package estimate
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 )
 
 // startRefusalCodes are the estimate's errors that stop vLLM at start-up,
@@ -30,4 +33,37 @@ func StartRefusals(findings diag.Diagnostics) []string {
 		}
 	}
 	return out
+}
+
+// PoolFindings are one P/D pool's memory findings (Role: spec.RolePrefill
+// or spec.RoleDecode), before CheckPD names the pool in their messages.
+type PoolFindings struct {
+	Role     string
+	Findings diag.Diagnostics
+}
+
+// PoolsNotStarting re-judges a P/D check's verdicts by whether each pool
+// starts, with the decision the colocated check takes (StartRefusals on
+// the pool's findings, slo.NotStartingBecause): a pool vLLM refuses to
+// start serves no request, so no verdict of the deployment has a
+// predicted figure ("the prefill pool does not start (EST101)"); before,
+// a prefill pool of GLM-5 BF16 with 177 GiB of weights per GPU still got
+// "FAIL throughput: predicted 0 tokens/s", and a decode pool whose KV held
+// no max_model_len sequence PASS/FAIL figures of its simulation. It also
+// returns the codes (none: both pools start).
+func PoolsNotStarting(vs []slo.Verdict, pools ...PoolFindings) ([]slo.Verdict, []string) {
+	var whys, all []string
+	for _, p := range pools {
+		stop := StartRefusals(p.Findings)
+		if len(stop) == 0 {
+			continue
+		}
+		whys = append(whys, fmt.Sprintf("the %s pool does not start (%s)", p.Role, strings.Join(stop, ", ")))
+		for _, c := range stop {
+			if !slices.Contains(all, c) {
+				all = append(all, c)
+			}
+		}
+	}
+	return slo.NotStartingBecause(vs, strings.Join(whys, "; "), all), all
 }

@@ -31,16 +31,7 @@ type Band = slo.BandRange
 // positive when the SLO holds with room to spare, negative when it misses
 // (−0.69 is a factor of two short), so throughput and latency targets
 // compare alike.
-func (s SLOResult) Margin() float64 {
-	if s.Target <= 0 || s.Predicted <= 0 || math.IsInf(s.Predicted, 0) || math.IsNaN(s.Predicted) {
-		return math.Inf(-1)
-	}
-	m := math.Log(s.Predicted / s.Target)
-	if !s.HigherIsBetter {
-		m = -m
-	}
-	return m
-}
+func (s SLOResult) Margin() float64 { return slo.Margin(s.Target, s.Predicted, s.HigherIsBetter) }
 
 // Score orders candidates lexicographically: fewer SLOs failing, then
 // more passing (the rest are uncertain), then the smaller total shortfall
@@ -91,29 +82,9 @@ const (
 	verdictUncertain = "uncertain"
 )
 
-// shortfallStep: shortfalls are compared in steps of this size (≈1% on a
-// log scale), so a throughput tie-break is not decided by noise in the
-// simulation's percentiles, and the order stays transitive.
-const shortfallStep = 0.01
-
-func (a Score) steps() float64 { return math.Round(a.Shortfall / shortfallStep) }
-
-// Better reports whether a ranks above b.
-func (a Score) Better(b Score) bool {
-	switch {
-	case a.Fail != b.Fail:
-		return a.Fail < b.Fail
-	case a.Pass != b.Pass:
-		return a.Pass > b.Pass
-	case a.Uncertain != b.Uncertain:
-		return a.Uncertain > b.Uncertain
-	case a.steps() != b.steps():
-		return a.steps() < b.steps()
-	case a.PerGPU != b.PerGPU:
-		return a.PerGPU > b.PerGPU
-	}
-	return a.Tuned < b.Tuned
-}
+// Better reports whether a ranks above b: slo.Score's order, the one
+// check's layout search (estimate/search) ranks by too.
+func (a Score) Better(b Score) bool { return slo.Score(a).Better(slo.Score(b)) }
 
 // AtLeast reports whether a is not worse than b: an optimistic bound a
 // that is not AtLeast a rival's actual score cannot overtake it.

@@ -1,24 +1,43 @@
 package search
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
+	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/resolve"
+)
 
 // A layout whose KV cache does not hold every session at once fits (EST103
-// is a warning: vLLM queues the rest), but between layouts the SLOs do not
-// separate it ranks below one that holds them all, whatever its steady
-// decode at every session (which it never runs); the SLOs still come first.
-func TestQueueingLayoutRanksBelowHoldingOne(t *testing.T) {
-	holds := Candidate{TP: 8, Fits: true, Feasible: true, MaxConcurrency: 256, DecodeTokPerS: 1000}
-	queues := Candidate{TP: 4, Fits: true, Queues: true, Feasible: true, MaxConcurrency: 100, DecodeTokPerS: 2000}
-	if !better(holds, queues) || better(queues, holds) {
-		t.Errorf("a layout that queues ranked at or above one that holds every session (same SLOs)")
+// is a warning: vLLM queues the rest) and ranks by its verdicts like any
+// other, as plan ranks it; its throughput is the steady decode of the
+// sessions it holds at once (slo.HeldDecodeTokPerS), not of every session,
+// which it never runs. Llama-3.1-8B on one H100 at 512 sessions of 8,192
+// tokens holds about a hundred.
+func TestQueueingLayoutRanksByTheSessionsItHolds(t *testing.T) {
+	in, ds := input.Quick(resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100-sxm", TP: 1, GPUsPerNode: 1, Concurrency: 512, MaxModelLen: 8192})
+	if ds.HasErrors() {
+		t.Fatal(ds)
 	}
-	queues.SLOPassed, queues.SLOTotal, holds.SLOTotal, holds.Feasible = 1, 1, 1, false
-	if !better(queues, holds) {
-		t.Errorf("a layout that queues but passes its SLO ranked below one that fails it")
+	m := memory.Estimate(&in)
+	if m.Capacity.Fits {
+		t.Fatalf("512 sessions fit at once (%d per rank): the test needs a layout that queues", m.Capacity.MaxSeqsPerRank)
 	}
-	other := queues
-	other.MaxConcurrency, other.DecodeTokPerS = 150, 1500
-	if !better(other, queues) {
-		t.Errorf("between two that queue, the one holding more sessions at once comes first")
+	steady := slo.Optimistic(&in, &m).DecodeTokPerS
+	held := slo.HeldDecodeTokPerS(&in, &m, steady)
+	if !(held > 0 && held < steady) {
+		t.Errorf("held decode %.0f tokens/s, every session's %.0f: want it below", held, steady)
+	}
+	e := bound(in)
+	if !e.Queues || e.score.PerGPU != held {
+		t.Errorf("queues %v, ranked at %.0f tokens/s per GPU; want the held decode %.0f", e.Queues, e.score.PerGPU, held)
+	}
+	// With every session held, the figure is the steady decode itself.
+	in.Workload.Concurrency = 8
+	m = memory.Estimate(&in)
+	steady = slo.Optimistic(&in, &m).DecodeTokPerS
+	if got := slo.HeldDecodeTokPerS(&in, &m, steady); got != steady {
+		t.Errorf("8 sessions: %.0f, want the steady decode %.0f", got, steady)
 	}
 }

@@ -18,16 +18,23 @@ import (
 // simulation and without the advice, which does not change a verdict) as
 // `vlaunch check`, and returns them best first:
 //
-//  1. memory fits and every SLO passes;
-//  2. memory fits;
-//  3. more SLOs passing; then, among layouts that do not fit, more
-//     max_model_len sessions held in KV (the closest to fitting: their
-//     throughput assumes sessions that cannot all run);
-//  4. higher predicted output throughput at the workload's concurrency;
-//  5. fewer GPUs per engine (TP × PP × DP: more independent replicas, a
+//  1. memory fits (a layout that does not is one vLLM refuses to start,
+//     which plan drops); among layouts that do not fit, more
+//     max_model_len sessions held in KV (the closest to fitting);
+//  2. plan's ranking (slo.Score): fewer SLOs failing, then more passing,
+//     then the smaller shortfall of those that do not pass, then more
+//     output tokens/s per GPU (perGPU) — `vlaunch plan` and `parallelism:
+//     auto` order the same figures alike. The shortfall of a layout not
+//     confirmed is its ranking run's, as plan's are: a run of 500
+//     requests at a sliver of check's work budget puts a throughput
+//     target's shortfall at 0.8 to 2.6 times check's on DeepSeek-V3 FP8
+//     on 16 H200, so among layouts that fail alike the choice can follow
+//     that noise (on 0.8.3 two TP 8 replicas, 5,182 tokens/s by check,
+//     were chosen over TP 8 · PP 2, 5,937, whose ranking run said less);
+//  3. fewer GPUs per engine (TP × PP × DP: more independent replicas, a
 //     smaller failure domain);
-//  6. fewer GPUs per model copy (TP × PP: simpler, fewer collectives);
-//  7. then TP, PP ascending and EP off before on, so the order is total.
+//  4. fewer GPUs per model copy (TP × PP: simpler, fewer collectives);
+//  5. then TP, PP ascending and EP off before on, so the order is total.
 //
 // Branch and bound keeps the work bounded on large clusters: every layout
 // gets its memory verdict and slo.Optimistic's bound on the other keys;
@@ -138,7 +145,8 @@ func bound(in input.Input) *entry {
 	b := slo.Optimistic(&in, &e.mem)
 	e.Candidate = Candidate{TP: l.TP, PP: l.PP, DP: l.DP, EP: l.EP, Replicas: oneIsZero(l.ReplicaCount()), All2All: a2aLabel(&in),
 		WeightsGiB: e.mem.PerGPU.WeightsGiB, KVCacheGiB: e.mem.PerGPU.KVCacheGiB, Fits: fits, Queues: fits && !e.mem.Capacity.Fits, MaxConcurrency: e.mem.Capacity.MaxConcurrency,
-		DecodeTokPerS: b.DecodeTokPerS, SLOPassed: b.Passing, SLOTotal: b.Total, Bounded: true}
+		DecodeTokPerS: b.DecodeTokPerS, SLOPassed: b.Passing, SLOFailed: b.Failing, SLOTotal: b.Total, Bounded: true,
+		score: b.Score(perGPU(&in, &e.mem, b.DecodeTokPerS))} // an open loop's throughput: +Inf, no bound
 	e.Feasible = fits && b.Passing == b.Total
 	return e
 }
@@ -221,18 +229,25 @@ func (e *entry) take(opt slo.Options) int {
 // takeResult takes the figures of an evaluation r and returns the
 // scenarios it simulated.
 func (e *entry) takeResult(r *slo.Result) int {
-	e.Bounded, e.SLOPassed, e.SLOTotal, e.DecodeTokPerS = false, 0, len(r.SLO), 0
+	e.Bounded, e.SLOTotal, e.DecodeTokPerS = false, len(r.SLO), 0
 	if r.Performance != nil {
 		e.DecodeTokPerS = r.Performance.Decode.Point.OutputTokPerS
 	}
-	for _, v := range r.SLO {
-		if v.Verdict == slo.VerdictPass {
-			e.SLOPassed++
-		}
-	}
+	e.score = slo.ScoreOf(r.SLO, perGPU(&e.in, &e.mem, e.DecodeTokPerS))
+	e.SLOPassed, e.SLOFailed = e.score.Pass, e.score.Fail
 	e.Feasible = e.Fits && e.SLOPassed == e.SLOTotal
 	if r.Performance == nil {
 		return 1
 	}
 	return max(1, len(r.Performance.Simulations))
+}
+
+// perGPU is the output tokens/s per GPU a layout ranks by (slo.Score's
+// PerGPU): its steady decode at the sessions its KV cache holds at once
+// (slo.HeldDecodeTokPerS), a figure a ranking run and check's run agree
+// on for a closed loop, so a layout confirmed by check's run and one
+// ranked by the search's shorter run compare alike. plan feeds its
+// ranking runs' simulated output tokens/s instead (their warm-up included).
+func perGPU(in *input.Input, m *memory.Report, steady float64) float64 {
+	return slo.HeldDecodeTokPerS(in, m, steady) / float64(max(1, in.Layout.TotalGPUs()))
 }

@@ -41,8 +41,8 @@ type Candidate struct {
 	Fits bool `json:"fits"`
 	// Queues marks a layout that fits but whose KV cache does not hold
 	// every session at once (EST103, a warning: vLLM queues the rest and
-	// preempts): its simulation carries the cost, and between layouts the
-	// SLOs do not separate, one that holds them all ranks first.
+	// preempts): its simulation carries the cost, and it ranks by its
+	// verdicts and simulated throughput like any other, as plan ranks it.
 	Queues bool `json:"queues,omitempty"`
 	// MaxConcurrency is how many max_model_len sessions the layout holds
 	// in KV (memory.Capacity): how close a layout that does not fit comes.
@@ -72,6 +72,14 @@ type Candidate struct {
 	// chosen one when the search's work budget ran out
 	// (searchScenarioBudget): it might have beaten the chosen layout.
 	Unsettled bool `json:"unsettled,omitempty"`
+	// SLOFailed is how many SLOs fail (the others not passing are
+	// uncertain): fewer rank first (slo.Score). A Bounded layout's is the
+	// fewest its simulation could fail.
+	SLOFailed int `json:"slos_failed"`
+	// score is what the layout ranks by among those that fit: plan's
+	// ranking (slo.Score) of its verdicts and its simulated output
+	// tokens/s per GPU (a Bounded layout's: slo.Bound.Score).
+	score slo.Score
 }
 
 // layout is the candidate as a layout on the given hosts.
@@ -111,23 +119,24 @@ type Result struct {
 	Chosen     Candidate   `json:"chosen"`
 }
 
-// better is the ranking of Rank.
+// better is the ranking of Rank: a layout that fits memory first (vLLM
+// refuses to start most that do not: EST101, EST102; plan keeps none of
+// them), those that do not by how many max_model_len sessions they hold;
+// then plan's ranking (slo.Score: fewest SLOs failing, most passing, the
+// smallest shortfall, the most simulated output tokens/s per GPU), so that
+// check's `parallelism: auto` and plan never order the same layouts
+// differently; then the fewest GPUs per engine and per model copy, TP and
+// PP ascending, EP off first, so the order is total.
 func better(a, b Candidate) bool {
 	switch {
-	case a.Feasible != b.Feasible:
-		return a.Feasible
 	case a.Fits != b.Fits:
 		return a.Fits
-	case a.SLOPassed != b.SLOPassed:
-		return a.SLOPassed > b.SLOPassed
-	case a.Queues != b.Queues:
-		// The steady decode below is at every session, which a layout that
-		// queues them never runs.
-		return !a.Queues
-	case (!a.Fits || a.Queues) && a.MaxConcurrency != b.MaxConcurrency:
+	case !a.Fits && a.MaxConcurrency != b.MaxConcurrency:
 		return a.MaxConcurrency > b.MaxConcurrency
-	case a.DecodeTokPerS != b.DecodeTokPerS:
-		return a.DecodeTokPerS > b.DecodeTokPerS
+	case a.score.Better(b.score):
+		return true
+	case b.score.Better(a.score):
+		return false
 	case a.EngineGPUs() != b.EngineGPUs():
 		return a.EngineGPUs() < b.EngineGPUs()
 	case a.TP*a.PP != b.TP*b.PP:
@@ -171,7 +180,9 @@ func ChooseConfirmed(base *input.Input, check slo.Options) (input.Input, *Result
 		verdict += fmt.Sprintf("; the search's work budget ran out with %d layouts unsimulated whose optimistic bound could still beat it", n)
 	}
 	d := diag.Diagnostic{Code: CodeLayoutChosen, Severity: diag.Info, Path: "parallelism",
-		Message: fmt.Sprintf("parallelism: auto chose %s out of %d layouts (%s; predicted %.0f output tokens/s at the workload's concurrency)",
+		// The steady decode, not the report's simulated figure (generate_auto:
+		// "predicted 14644" read beside the report's "predicted 8,781").
+		Message: fmt.Sprintf("parallelism: auto chose %s out of %d layouts (%s; steady decode %.0f output tokens/s at the workload's concurrency, before the prefills that share its steps)",
 			best.Name(), len(cands), verdict, best.DecodeTokPerS),
 		Hint: "to pin it, write " + best.PinYAML()}
 	return in, &Result{Candidates: cands, Chosen: best}, d, chosen.confirmation

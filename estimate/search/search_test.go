@@ -2,11 +2,12 @@ package search
 
 import (
 	"fmt"
-	"github.com/vlaunch/vlaunch/catalog"
 	"slices"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
 )
@@ -109,23 +110,48 @@ func TestWithLayoutAll2All(t *testing.T) {
 	}
 }
 
+// The layout search ranks by plan's ranking (slo.Score) among layouts
+// that fit: fewest SLOs failing first, then most passing, then the
+// smallest shortfall, then throughput per GPU; then the documented
+// tie-breaks. A layout with one pass and two uncertain verdicts ranks
+// above one with two passes and a fail (pdfix41: the search ranked by
+// passes alone, plan by fails first since planfix40).
 func TestBetterOrdersByTheDocumentedKeys(t *testing.T) {
-	mk := func(tp, pp int, fits bool, passed, total int, tok float64) Candidate {
-		return Candidate{TP: tp, PP: pp, DP: 16 / (tp * pp), Fits: fits, SLOPassed: passed, SLOTotal: total,
-			DecodeTokPerS: tok, Feasible: fits && passed == total}
+	mk := func(tp, pp int, fits bool, fail, pass, unc int, shortfall, perGPU float64) Candidate {
+		return Candidate{TP: tp, PP: pp, DP: 16 / (tp * pp), Fits: fits, SLOPassed: pass, SLOFailed: fail, SLOTotal: fail + pass + unc,
+			Feasible: fits && fail+unc == 0, MaxConcurrency: 10 * pass,
+			score: slo.Score{Fail: fail, Pass: pass, Uncertain: unc, Shortfall: shortfall, PerGPU: perGPU}}
 	}
 	ordered := []Candidate{
-		mk(8, 1, true, 2, 2, 100),  // feasible beats everything, even at low throughput
-		mk(1, 1, true, 1, 2, 500),  // fits
-		mk(2, 1, true, 0, 2, 900),  // fewer SLOs passing
-		mk(1, 1, true, 0, 2, 800),  // same SLOs, lower throughput
-		mk(2, 1, true, 0, 2, 800),  // same throughput: more GPUs per engine
-		mk(1, 1, false, 2, 2, 999), // does not fit: last whatever else it does
+		mk(8, 1, true, 0, 3, 0, 0, 100),   // every SLO passes, even at low throughput
+		mk(1, 1, true, 0, 1, 2, 0.5, 900), // no fail beats more passes with a fail
+		mk(1, 1, true, 1, 2, 0, 0.1, 999), // a fail
+		mk(2, 1, true, 1, 1, 1, 0.1, 999), // same fails, fewer passes
+		mk(2, 1, true, 1, 1, 1, 0.3, 999), // same verdicts, larger shortfall
+		mk(1, 1, true, 1, 1, 1, 0.3, 800), // same shortfall, lower throughput
+		mk(2, 1, true, 1, 1, 1, 0.3, 800), // same throughput: more GPUs per engine
+		mk(1, 1, false, 0, 3, 0, 0, 999),  // does not fit: after every layout that does
+		mk(1, 1, false, 0, 2, 0, 0, 999),  // of those, fewer sessions held
 	}
 	for i := range ordered {
 		for j := range ordered {
 			if got := better(ordered[i], ordered[j]); got != (i < j) {
 				t.Errorf("better(%d, %d) = %v", i, j, got)
+			}
+		}
+	}
+}
+
+// The search's order among layouts that fit is plan's: slo.Score.Better
+// on the candidates' scores, whatever else they carry.
+func TestBetterIsPlansRanking(t *testing.T) {
+	scores := []slo.Score{{Fail: 1, Pass: 2}, {Pass: 1, Uncertain: 2, Shortfall: 0.4}, {Pass: 3, PerGPU: 10}, {Pass: 3, PerGPU: 20}, {Fail: 1, Pass: 2, PerGPU: 30, Shortfall: 0.2}}
+	for _, a := range scores {
+		for _, b := range scores {
+			ca := Candidate{TP: 1, PP: 1, DP: 1, Fits: true, score: a}
+			cb := Candidate{TP: 2, PP: 1, DP: 1, Fits: true, score: b}
+			if a.Better(b) != better(ca, cb) && (a.Better(b) || b.Better(a)) {
+				t.Errorf("%+v vs %+v: slo.Score says %v, better %v", a, b, a.Better(b), better(ca, cb))
 			}
 		}
 	}

@@ -23,6 +23,21 @@ type Bound struct {
 	Passing int
 	// Total is the number of SLOs.
 	Total int
+	// Failing is the fewest SLOs Evaluate can judge `fail`: those whose
+	// optimistic prediction fails with its band too (a verdict is monotone
+	// in its prediction, so the simulation's fails as well).
+	Failing int
+	// Shortfall is the least total shortfall (slo.Score) of the SLOs that
+	// do not pass: their optimistic predictions' −Margin.
+	Shortfall float64
+}
+
+// Score is the bound as a slo.Score with perGPU output tokens/s per GPU:
+// no Evaluate of the deployment scores better (fewer fails, at equal
+// fails more passes, at equal verdicts a smaller shortfall; perGPU being
+// a bound of the simulation's throughput).
+func (b Bound) Score(perGPU float64) Score {
+	return Score{Fail: b.Failing, Pass: b.Passing, Uncertain: b.Total - b.Passing - b.Failing, Shortfall: b.Shortfall, PerGPU: perGPU}
 }
 
 // Optimistic is the Bound of a deployment whose memory half is m (the KV
@@ -86,9 +101,14 @@ func (b *Bound) count(in *input.Input, v Verdict, r band.Regime, higher, ok bool
 		return
 	}
 	judge(&v, in, r, higher, ok)
-	if v.Verdict == VerdictPass {
+	switch v.Verdict {
+	case VerdictPass:
 		b.Passing++
+		return
+	case VerdictFail:
+		b.Failing++
 	}
+	b.Shortfall += math.Max(0, -Margin(v.Target, v.Predicted, higher))
 }
 
 // closedLoop reports whether the workload is a closed loop (a fixed number
@@ -130,4 +150,27 @@ func bestTPOT(in *input.Input, sm *perf.StepModel) float64 {
 // bounded from below cheaply (perf.StepModel.PrefillFloor).
 func bestTTFT(in *input.Input, sm *perf.StepModel, n int) float64 {
 	return sm.PrefillFloor(n, max(1, in.MaxNumBatchedTokens))
+}
+
+// HeldDecodeTokPerS is the steady decode output tokens/s of a closed loop
+// at the sessions the KV cache m holds at once: steady, Evaluate's figure
+// at every session (Performance.Decode.Point; Bound.DecodeTokPerS), when
+// it holds them all or the loop is open; otherwise the decode of as many
+// sequences of the mean context as fit on every DP rank (EST103: vLLM
+// queues the rest, so the decode at every session is one it never runs;
+// plan bounds such a candidate the same way). The layout search ranks by
+// it: the same figure for a ranking run and check's run, where a short
+// run's simulated output tokens/s carries its warm-up (TP 1 · DP 8 of
+// Llama-3.1-8B at 256 sessions: 1,722 per GPU in a 500-request run,
+// 2,753 in check's).
+func HeldDecodeTokPerS(in *input.Input, m *memory.Report, steady float64) float64 {
+	ctx := in.MeanContext()
+	if !closedLoop(in) || m == nil || m.Capacity.Fits || ctx <= 0 || m.KVTokensPerRank <= 0 || !modelled(in) {
+		return steady
+	}
+	ranks := max(1, in.Layout.DP*in.Layout.ReplicaCount())
+	held := min(max(1, in.Workload.Concurrency), max(1, int(float64(m.KVTokensPerRank)/ctx))*ranks)
+	sm := perf.NewStepModel(perf.SetupFromInput(in))
+	d, _ := sm.DecodeAt(held, ctx)
+	return min(steady, d.OutputTokPerS)
 }

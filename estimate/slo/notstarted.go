@@ -30,6 +30,14 @@ var startCodesAlternativesCheck = []string{string(codes.EstNoKVMemory), string(c
 // every refusal is one that evaluation rules out; the other lines
 // (sessions, router, load) were about the layout that does not start.
 func NotStarting(vs []Verdict, refusals []string) []Verdict {
+	return NotStartingBecause(vs, "vLLM does not start ("+strings.Join(refusals, ", ")+")", refusals)
+}
+
+// NotStartingBecause is NotStarting with the words of why (a P/D check's
+// "the prefill pool does not start (EST101)": each pool judged by the
+// same decision, estimate.StartRefusals), refusals being every code
+// named in it.
+func NotStartingBecause(vs []Verdict, why string, refusals []string) []Verdict {
 	if len(refusals) == 0 {
 		return vs
 	}
@@ -38,7 +46,6 @@ func NotStarting(vs []Verdict, refusals []string) []Verdict {
 		keepAlts = keepAlts && slices.Contains(startCodesAlternativesCheck, c)
 		kvRefusal = kvRefusal || c != string(codes.EstLenAboveConfig) // all but max_model_len above the model's maximum are KV refusals
 	}
-	why := "vLLM does not start (" + strings.Join(refusals, ", ") + ")"
 	out := make([]Verdict, len(vs))
 	for i, v := range vs {
 		v.Verdict, v.Predicted, v.Unbounded = VerdictFail, 0, false
