@@ -47,8 +47,8 @@ func printVerdict(w io.Writer, rep *estimate.Report) {
 		if x := report.InfeasibleWhy(rep); x != "" {
 			why = " (" + x + ")"
 		}
-		if stop := estimate.StartRefusals(rep.Findings); len(stop) > 0 {
-			fmt.Fprintf(w, "feasibility: NOT FEASIBLE as specified%s; vLLM will not start (%s): the bundle is written, but fix the spec first (vlaunch check SPEC says why and what would pass)\n", why, strings.Join(stop, ", "))
+		if stop := startWords(rep); stop != "" {
+			fmt.Fprintf(w, "feasibility: NOT FEASIBLE as specified%s; %s: the bundle is written, but fix the spec first (vlaunch check SPEC says why and what would pass)\n", why, stop)
 		} else {
 			fmt.Fprintf(w, "feasibility: NOT FEASIBLE as specified%s; the bundle starts, but will not meet the spec (vlaunch check SPEC says why and what would pass)\n", why)
 		}
@@ -59,6 +59,25 @@ func printVerdict(w io.Writer, rep *estimate.Report) {
 	for _, f := range report.VerdictFindings(rep) {
 		fmt.Fprintf(w, "  %s\n", diag.EscapeLine(f.String()))
 	}
+}
+
+// startWords says that vLLM will not start and why, "" when it starts. A
+// P/D deployment names the pool that does not start, in the words its
+// verdicts carry (estimate.PoolsNotStarting: "the decode pool does not
+// start (EST102)"); the line said "vLLM will not start (EST102)" with no
+// pool (pdfix41).
+func startWords(rep *estimate.Report) string {
+	if rep.Disaggregated != nil {
+		for _, s := range rep.SLO {
+			if s.NotPredicted != "" {
+				return "vLLM will not start: " + s.NotPredicted
+			}
+		}
+	}
+	if stop := estimate.StartRefusals(rep.Findings); len(stop) > 0 {
+		return "vLLM will not start (" + strings.Join(stop, ", ") + ")"
+	}
+	return ""
 }
 
 // generatedJSON is `generate -o json`: where the bundle went, its files,
