@@ -35,3 +35,22 @@ func TestFeasibleText(t *testing.T) {
 		}
 	}
 }
+
+// TestPassedTextShowsFails: the layout table ranks fewest fails first, so
+// each row shows its fails beside its passes (a bound's as "≥k").
+func TestPassedTextShowsFails(t *testing.T) {
+	cases := []struct {
+		c    estimate.LayoutCandidate
+		want string
+	}{
+		{estimate.LayoutCandidate{SLOPassed: 2, SLOTotal: 3, SLOFailed: 1, Confirmed: true}, "2/3, 1 fail"},
+		{estimate.LayoutCandidate{SLOPassed: 1, SLOTotal: 3, Confirmed: true}, "1/3"},
+		{estimate.LayoutCandidate{SLOPassed: 2, SLOTotal: 3, SLOFailed: 1}, "~2/3, 1 fail"},
+		{estimate.LayoutCandidate{SLOPassed: 2, SLOTotal: 3, SLOFailed: 1, Bounded: true}, "≤2/3, ≥1 fail"},
+	}
+	for _, c := range cases {
+		if got := passedText(c.c); got != c.want {
+			t.Errorf("passedText(%+v) = %q, want %q", c.c, got, c.want)
+		}
+	}
+}

@@ -88,14 +88,26 @@ func tokText(c estimate.LayoutCandidate) string {
 // passedText is a candidate's SLOs passed: "n/m" from check's own run
 // (Confirmed: the chosen layout's, the report's count), "~n/m" from the
 // search's shorter ranking run, "≤n/m" for a bound.
+//
+// The fails follow ("2/3, 1 fail"): the search ranks fewest fails first
+// (slo.Score, as plan ranks), so a 1/3 row with no fail (two uncertain)
+// sits above a 2/3 row with one; the passes alone made that order look
+// wrong (pdfix41). A bound's fails are those it is sure of (≥).
 func passedText(c estimate.LayoutCandidate) string {
+	fails := ""
+	if c.SLOFailed > 0 {
+		fails = fmt.Sprintf(", %d fail", c.SLOFailed)
+		if c.Bounded {
+			fails = fmt.Sprintf(", ≥%d fail", c.SLOFailed)
+		}
+	}
 	switch {
 	case c.Bounded:
-		return fmt.Sprintf("≤%d/%d", c.SLOPassed, c.SLOTotal)
+		return fmt.Sprintf("≤%d/%d%s", c.SLOPassed, c.SLOTotal, fails)
 	case !c.Confirmed:
-		return fmt.Sprintf("~%d/%d", c.SLOPassed, c.SLOTotal)
+		return fmt.Sprintf("~%d/%d%s", c.SLOPassed, c.SLOTotal, fails)
 	}
-	return fmt.Sprintf("%d/%d", c.SLOPassed, c.SLOTotal)
+	return fmt.Sprintf("%d/%d%s", c.SLOPassed, c.SLOTotal, fails)
 }
 
 // searchLegend says what the marks of the SLOs-passed column mean, for
@@ -109,5 +121,5 @@ func searchLegend(s *estimate.LayoutSearch) string {
 	if ranked {
 		legend += ", ~n/m by the search's shorter ranking run"
 	}
-	return legend + ", ≤n/m an optimistic bound"
+	return legend + ", ≤n/m an optimistic bound; k fail: the SLOs failing (≥k: those a bound is sure of), ranked fewest first"
 }
