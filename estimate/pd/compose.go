@@ -247,7 +247,9 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 		// The decode pool's run did not hold the loop's sessions
 		// (loopQueue): the sessions it left out wait for its slots.
 		cycle := pr.TTFT.Mean + hop + x.TimeS + notice + extra + dr.TTFT.Mean + float64(out-1)*dr.TPOT.Mean
+		was := extra
 		lambda, extra = loopQueue(e.sessions, lambda, cycle, extra)
+		sc.LoopQueueS = extra - was
 	}
 	sc.Transfer = x
 	sc.RequestsPerS = lambda
@@ -270,8 +272,10 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 	}
 	sc.TPOT = dr.TPOT
 	sc.Truncated = pr.Truncated || dr.Truncated
-	sc.DecodeSlots = dec.decodeBatch(n, out) * dec.ranks()
-	sc.DecodeKVBound = sc.Binding == BindDecode && dec.decodeBatch(n, out) < max(1, dec.in.MaxNumSeqs)
+	if sc.Binding == BindDecode || sc.LoopQueueS > 0 {
+		sc.DecodeSlots = dec.decodeBatch(n, out) * dec.ranks()
+		sc.DecodeKVBound = sc.Binding == BindDecode && dec.decodeBatch(n, out) < max(1, dec.in.MaxNumSeqs)
+	}
 	sc.TTFTParts = TTFTParts{FrontendS: pr.TTFTParts.FrontendS + dr.TTFTParts.FrontendS, PrefillQueueS: queueOf(pr),
 		PrefillS: pr.TTFTParts.PrefillS, RouterS: hop, TransferS: x.TimeS, DecodeAdmitS: queueOf(dr) + extra + notice,
 		FirstDecodeS: dr.TTFTParts.PrefillS, ReadNoticeS: notice}

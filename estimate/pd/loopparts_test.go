@@ -136,6 +136,22 @@ func TestQA41DecodeKVHoldsTheSessions(t *testing.T) {
 	if largestPart(p) != "decode admission" || p.PrefillQueueS > 3 {
 		t.Errorf("largest part %s, prefill queue %.2f s: want the decode admission, the prefill queue about a second (%+v)", largestPart(p), p.PrefillQueueS, p)
 	}
+	if s.LoopQueueS <= 0 || s.LoopQueueS > p.DecodeAdmitS {
+		t.Errorf("Little's law's decode wait %.2f s, want within the decode admission %.2f s", s.LoopQueueS, p.DecodeAdmitS)
+	}
+	// The prompts finished on the prefill pool wait there, leased, for as
+	// long as they wait for the decode pool's KV: more than its KV cache
+	// holds (the lease's risk, said, not modelled).
+	if s.Lease.Fits {
+		t.Errorf("the prefill pool's lease fits (%.1f prompts held, %.0f of %d tokens): the decode admission's wait holds them", s.Lease.HeldRequests, s.Lease.NeededTokens, s.Lease.KVTokensPerRank)
+	}
+	noted := false
+	for _, n := range r.Notes {
+		noted = noted || strings.HasPrefix(n, "decode admission by Little's law")
+	}
+	if !noted {
+		t.Error("no note says the decode admission is Little's law's")
+	}
 	x := RateExplanation(&s)
 	if !strings.Contains(x, "decode pool's KV cache") || !strings.Contains(x, "20 of the 64 sessions") {
 		t.Errorf("the rate's explanation does not name the decode pool's KV cache and its 20 of 64 sessions: %s", x)
