@@ -257,6 +257,11 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 	sc.PrefillUtilization, sc.DecodeUtilization = ratio(lambda, muP), ratio(lambda, muD)
 	sc.Binding = binding(sc.PrefillUtilization, sc.DecodeUtilization, x.Utilization)
 	switch {
+	case sc.LoopQueueS > 0:
+		// Sessions wait for the decode pool's slots (loopQueue): it is
+		// saturated, whatever its rate against its full-batch capacity
+		// at the mean context (decodeCapacity).
+		sc.Binding = BindDecode
 	case sc.Unbounded || x.Saturated || max(sc.PrefillUtilization, sc.DecodeUtilization, x.Utilization) >= BindsAt:
 		// the busiest part, near saturation
 	case prefillSaturated:
