@@ -304,7 +304,11 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 // (QA session 41: a prefill run's 22 s of analytic wait was in the mean
 // TTFT and in no part).
 func queueOf(r sim.Result) float64 {
-	return max(0, r.TTFT.Mean-r.TTFTParts.FrontendS-r.TTFTParts.PrefillS)
+	q := r.TTFT.Mean - r.TTFTParts.FrontendS - r.TTFTParts.PrefillS
+	if math.Abs(q-r.TTFTParts.QueueS) <= 1e-9*max(1, r.TTFT.Mean) {
+		return r.TTFTParts.QueueS // the same wait, as the run states it (no rounding of its own)
+	}
+	return max(0, q)
 }
 
 // loopPrefillLoad is the load a closed loop of N sessions puts on the
