@@ -93,7 +93,10 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 				}
 				return hop + x + dr.E2E.Mean + extra
 			}
-			pr = runPrefill(load{sessions: N, thinkS: away()})
+			// The prefill pool's sessions, as its simulation can run them
+			// (loopPrefillLoad).
+			prefillLoad := func() load { return e.loopPrefillLoad(n, N, lambda, away) }
+			pr = runPrefill(prefillLoad())
 			if UseDecodeTimeAway {
 				// The decode pool sees the N sessions too, each back after
 				// its prefill (queue included), the router hops, the
@@ -110,14 +113,14 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 						break
 					}
 					dr, lambda = d2, d2.OutputTokPerS/float64(out)
-					pr = runPrefill(load{sessions: N, thinkS: away()})
+					pr = runPrefill(prefillLoad())
 				}
 			} else {
 				inPrefill := lambda * (pr.TTFT.Mean + handoffAt(base, lambda).TimeS + hop)
 				if nd := N - int(math.Round(inPrefill)); !pr.Overloaded && nd >= 1 && nd < N-1 {
 					dr = decode(load{sessions: nd})
 					lambda = dr.OutputTokPerS / float64(out)
-					pr = runPrefill(load{sessions: N, thinkS: away()})
+					pr = runPrefill(prefillLoad())
 				}
 			}
 		} else {
@@ -233,12 +236,32 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 		lambda = min(lambda, x.MaxRatePerS)
 		x.TimeS = max(x.AloneS, closedTransferWait(e.sessions, lambda, pr, dr, hop))
 	}
+	// The decode engine notices the finished read at a step's end, not
+	// when it ends (noticedRead): that wait is part of its admission.
+	notice := 0.0
+	if !e.recompute && !e.syncLoad() { // no read to notice
+		notice = noticedRead(dec, dr, x.TimeS, e.sessions) - x.TimeS
+	}
+	if UseLoopQueueAtDecode && e.rate <= 0 && e.pool <= 0 && e.sessions > 0 && !e.recompute && !prefillSaturated &&
+		!x.Saturated && !decodeRunsAll(dec, n, out, e.sessions) {
+		// The decode pool's run did not hold the loop's sessions
+		// (loopQueue): the sessions it left out wait for its slots.
+		cycle := pr.TTFT.Mean + hop + x.TimeS + notice + extra + dr.TTFT.Mean + float64(out-1)*dr.TPOT.Mean
+		was := extra
+		lambda, extra = loopQueue(e.sessions, lambda, cycle, extra)
+		sc.LoopQueueS = extra - was
+	}
 	sc.Transfer = x
 	sc.RequestsPerS = lambda
 	sc.OutputTokPerS, sc.TotalTokPerS = lambda*float64(out), lambda*float64(n+out)
 	sc.PrefillUtilization, sc.DecodeUtilization = ratio(lambda, muP), ratio(lambda, muD)
 	sc.Binding = binding(sc.PrefillUtilization, sc.DecodeUtilization, x.Utilization)
 	switch {
+	case sc.LoopQueueS > 0:
+		// Sessions wait for the decode pool's slots (loopQueue): it is
+		// saturated, whatever its rate against its full-batch capacity
+		// at the mean context (decodeCapacity).
+		sc.Binding = BindDecode
 	case sc.Unbounded || x.Saturated || max(sc.PrefillUtilization, sc.DecodeUtilization, x.Utilization) >= BindsAt:
 		// the busiest part, near saturation
 	case prefillSaturated:
@@ -254,25 +277,89 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 	}
 	sc.TPOT = dr.TPOT
 	sc.Truncated = pr.Truncated || dr.Truncated
-	// The decode engine notices the finished read at a step's end, not
-	// when it ends (noticedRead): that wait is part of its admission.
-	notice := 0.0
-	if !e.recompute && !e.syncLoad() { // no read to notice
-		notice = noticedRead(dec, dr, x.TimeS, e.sessions) - x.TimeS
+	if sc.Binding == BindDecode || sc.LoopQueueS > 0 {
+		sc.DecodeSlots = dec.decodeBatch(n, out) * dec.ranks()
+		sc.DecodeKVBound = sc.Binding == BindDecode && dec.decodeBatch(n, out) < max(1, dec.in.MaxNumSeqs)
 	}
-	sc.TTFTParts = TTFTParts{FrontendS: pr.TTFTParts.FrontendS + dr.TTFTParts.FrontendS, PrefillQueueS: pr.TTFTParts.QueueS,
-		PrefillS: pr.TTFTParts.PrefillS, RouterS: hop, TransferS: x.TimeS, DecodeAdmitS: dr.TTFTParts.QueueS + extra + notice,
+	sc.TTFTParts = TTFTParts{FrontendS: pr.TTFTParts.FrontendS + dr.TTFTParts.FrontendS, PrefillQueueS: queueOf(pr),
+		PrefillS: pr.TTFTParts.PrefillS, RouterS: hop, TransferS: x.TimeS, DecodeAdmitS: queueOf(dr) + extra + notice,
 		FirstDecodeS: dr.TTFTParts.PrefillS, ReadNoticeS: notice}
 	if !sc.Unbounded {
 		// The hand-off enters as a distribution of its mean x.TimeS
 		// (UseHandoffDistribution); the mean is convolve's.
 		sc.TTFT = convolveHandoff(pr, dr, hop+x.TimeS+notice+extra, x.handoff(), x.TimeS)
 	}
-	sc.Lease = e.lease(n, lambda, hop+x.TimeS+dr.TTFTParts.QueueS+extra)
+	sc.Lease = e.lease(n, lambda, hop+x.TimeS+queueOf(dr)+extra)
 	if UsePrefillQueueReason && e.pool <= 0 && (prLoad.sessions > 0 || prLoad.rate > 0) {
 		sc.PrefillQueue = prefillQueue(pre, n, prLoad, pr, e.seed)
 	}
 	return sc, pr, dr
+}
+
+// queueOf is run r's mean wait in its engine's queue: its mean TTFT less
+// its API server and its prompt's steps. The simulator's closed loops
+// queue the sessions they do not simulate analytically and add that wait
+// to TTFT (sim's scaleBack) but not to TTFTParts.QueueS; read this way, a
+// pool's parts add up to its mean TTFT, and the scenario's to its own
+// (QA session 41: a prefill run's 22 s of analytic wait was in the mean
+// TTFT and in no part).
+func queueOf(r sim.Result) float64 {
+	q := r.TTFT.Mean - r.TTFTParts.FrontendS - r.TTFTParts.PrefillS
+	if math.Abs(q-r.TTFTParts.QueueS) <= 1e-9*max(1, r.TTFT.Mean) {
+		return r.TTFTParts.QueueS // the same wait, as the run states it (no rounding of its own)
+	}
+	return max(0, q)
+}
+
+// loopPrefillLoad is the load a closed loop of N sessions puts on the
+// prefill pool when decode binds or no pool does, each session away for
+// away() between its prompts: the loop itself when the pool's simulation
+// runs every session (prefillRunsAll); else the Poisson stream at the
+// loop's rate lambda, as simDecode runs more sessions than it simulates.
+// The simulator would otherwise queue the sessions past two per sequence
+// a rank holds as always waiting in its queue, which sessions away on the
+// decode pool are not (QA session 41: 22 of 64 sessions each added 1 s to
+// every prompt's wait, 22 s of a 36.9 s TTFT that Little's law put at the
+// decode pool's KV).
+func (e *evaluator) loopPrefillLoad(n, sessions int, lambda float64, away func() float64) load {
+	if UseLoopQueueAtDecode && !prefillRunsAll(e.pre, n, sessions) && lambda > 0 {
+		return load{rate: lambda}
+	}
+	return load{sessions: sessions, thinkS: away()}
+}
+
+// UseLoopQueueAtDecode closes a closed loop whose decode pool's
+// simulation did not hold its sessions (decodeRunsAll false: more than
+// two per sequence its ranks run at once, its KV cache or max_num_seqs,
+// so it ran them as the Poisson stream at their rate): by Little's law
+// the loop's N sessions are each in one place, so the sessions neither
+// in prefill, the hand-off nor decoding wait for the decode pool's slots
+// (loopQueue), and the prefill pool is not run as a loop whose sessions
+// its simulation would queue as always waiting (loopPrefillLoad). Off:
+// the prefill run counted its unsimulated sessions as queued on it and
+// the decode pool's Poisson run its open queue at the loop's rate, so the
+// loop's TTFT and rate broke Little's law (QA session 41: GLM-5-FP8 on
+// 2 × 8 H200, 64 sessions of 16000 + 1000 tokens whose decode KV holds
+// 20: 0.73 requests/s × (36.9 s + 999 × 26.8 ms) = 46.6 of 64 sessions).
+var UseLoopQueueAtDecode = true
+
+// loopQueue closes a closed loop of sessions at rate lambda whose
+// request's time (TTFT and the output after the first token) is cycle
+// seconds, extra of it the decode pool's wait beyond its simulation's:
+// Little's law, rate × cycle = sessions. When the loop holds more
+// sessions than rate × cycle, the rest wait for the decode pool's slots
+// at the rate it serves: each waits sessions / rate − cycle more
+// (added to extra). When it holds fewer, the decode pool's run at lambda
+// overstated the rate the sessions sustain: the rate is sessions / cycle.
+func loopQueue(sessions int, lambda, cycle, extra float64) (float64, float64) {
+	if lambda <= 0 || cycle <= 0 {
+		return lambda, extra
+	}
+	n := float64(sessions)
+	if w := n/lambda - cycle; w > 0 {
+		return lambda, extra + w
+	}
+	return n / cycle, extra
 }
 
 // UseDecodeTimeAway runs a closed loop's decode pool, when it binds or

@@ -46,6 +46,10 @@ func (e *evaluator) notes(r *Report) []string {
 	if !s.DecodeSimulated {
 		out = append(out, fmt.Sprintf("the decode pool's %d lock-step ranks per instance are more than the simulator runs one by one: its figures are steady decoding's (perf.DecodeAt), not simulated percentiles", e.dec.DP))
 	}
+	if s.LoopQueueS > 0 {
+		out = append(out, fmt.Sprintf("decode admission by Little's law: the decode pool runs %d requests at once at these lengths, and its simulation holds at most two per slot, so it ran the loop's %d sessions as the Poisson stream at their rate (and the prefill pool likewise when its simulation could not hold them); the sessions neither in prefill, the hand-off nor decoding wait for a decode slot, %.3g s each on average (rate × (TTFT + (output − 1) × TPOT) = sessions); that wait is taken as the same for every request (the percentiles shift by it; their spread is the Poisson run's queue at that rate, wider than a closed loop's first-come wait for a slot)",
+			s.DecodeSlots, s.Sessions, s.LoopQueueS))
+	}
 	if !s.Lease.Fits {
 		out = append(out, fmt.Sprintf("KV lease risk: each prefill rank holds %.1f finished prompts until the decode pool has pulled them (%.0f tokens with a full prefill step) but its KV cache holds %d tokens: prefills stall, or the lease expires and the decoder reads freed blocks",
 			s.Lease.HeldRequests, s.Lease.NeededTokens, s.Lease.KVTokensPerRank))

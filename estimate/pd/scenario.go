@@ -66,7 +66,19 @@ type Scenario struct {
 	// DecodeFlat marks a closed loop's decode pool that binds below
 	// BindsAt: its throughput curve is flat at the requests decoding
 	// (evaluator.decodeFlat).
-	DecodeFlat         bool    `json:"decode_flat,omitempty"`
+	DecodeFlat bool `json:"decode_flat,omitempty"`
+	// DecodeSlots is how many requests the decode pool runs at once at
+	// these lengths (every rank's max_num_seqs, or what its KV cache
+	// holds when fewer), given when it binds or LoopQueueS is; DecodeKVBound marks a scenario bound by the
+	// decode pool whose KV cache, not max_num_seqs, sets those slots: the
+	// sessions beyond them wait for its blocks (decode admission).
+	DecodeSlots   int  `json:"decode_slots,omitempty"`
+	DecodeKVBound bool `json:"decode_kv_bound,omitempty"`
+	// LoopQueueS is the part of the decode admission that Little's law
+	// adds to a closed loop whose decode pool's simulation could not hold
+	// its sessions (loopQueue): the wait of the sessions neither in
+	// prefill, the hand-off nor decoding for the decode pool's slots.
+	LoopQueueS         float64 `json:"loop_queue_s,omitempty"`
 	PrefillUtilization float64 `json:"prefill_utilization"`
 	DecodeUtilization  float64 `json:"decode_utilization"`
 	// TTFT is from the router's receipt to the first token out of the

@@ -214,6 +214,43 @@ func (e *evaluator) simDecode(n, out int, l load) (sim.Result, float64, bool) {
 	return d.res, d.extra, d.ok
 }
 
+// decodeConfig is simDecode's simulator configuration before its load.
+func decodeConfig(p *Pool, u decodeUnit, n, out int, seed uint64) sim.Config {
+	cfg := sim.Config{DP: u.dp, MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()),
+		InputTokens: n, OutputTokens: out, Requests: simRequests, Seed: seed, WorkBudget: sim.StepBudget / simBudgetShare,
+		StepPasses: u.sm.Passes(), Independent: u.independent}
+	// Every admitted prompt fits the token budget whole, so no prompt is
+	// chunked (its compute is one token, admitted).
+	cfg.MaxNumBatchedTokens = max(p.in.MaxNumBatchedTokens, max(1, p.in.MaxNumSeqs)*(n+1))
+	if s := u.sm.S.SpecTokens; s > 0 {
+		cfg.Spec = sim.Speculation{Drafts: s, Accept: u.sm.S.SpecAcceptPerPosition()}
+	}
+	slo.ApplyEngine(p.in, u.sm.S.Eff, &cfg)
+	cfg.MaxNumBatchedTokens = max(cfg.MaxNumBatchedTokens, max(1, p.in.MaxNumSeqs)*(n+1))
+	return cfg
+}
+
+// decodeSimCap is how many closed-loop sessions simDecode simulates on
+// one copy of the unit: two per sequence that can run at once (and
+// sim.MaxSimSessions in all), as sim.RunModel's closed loops.
+func decodeSimCap(cfg sim.Config, u decodeUnit) int {
+	return min(sim.MaxSimSessions, 2*sim.RunSlots(cfg)*u.dp)
+}
+
+// decodeRunsAll reports whether simDecode runs a closed loop of sessions
+// at prompts of n and out output tokens as the loop it is, every session
+// simulated; false when it runs them as the Poisson stream at their rate
+// (sessions with time away), or queues those past decodeSimCap
+// analytically (sessions with none), or cannot simulate the pool at all
+// (steadyDecode).
+func decodeRunsAll(p *Pool, n, out, sessions int) bool {
+	u, ok := unitOf(p)
+	if !ok || p.KVTokensPerRank <= 0 {
+		return false
+	}
+	return (sessions+u.copies-1)/u.copies <= decodeSimCap(decodeConfig(p, u, n, out, 0), u)
+}
+
 // simDecode runs the decode pool: requests of n prompt tokens arrive with
 // their KV, are admitted at a step boundary (costing one token each,
 // admitted), and decode out tokens with no prefill beside them. It uses
@@ -227,19 +264,9 @@ func simDecode(p *Pool, n, out int, l load, seed uint64) (res sim.Result, extraW
 	if !ok || p.KVTokensPerRank <= 0 {
 		return sim.Result{}, 0, false
 	}
-	cfg := sim.Config{DP: u.dp, MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()),
-		InputTokens: n, OutputTokens: out, Requests: simRequests, Seed: seed, WorkBudget: sim.StepBudget / simBudgetShare,
-		StepPasses: u.sm.Passes(), Independent: u.independent}
-	// Every admitted prompt fits the token budget whole, so no prompt is
-	// chunked (its compute is one token, admitted).
-	cfg.MaxNumBatchedTokens = max(p.in.MaxNumBatchedTokens, max(1, p.in.MaxNumSeqs)*(n+1))
-	if s := u.sm.S.SpecTokens; s > 0 {
-		cfg.Spec = sim.Speculation{Drafts: s, Accept: u.sm.S.SpecAcceptPerPosition()}
-	}
-	slo.ApplyEngine(p.in, u.sm.S.Eff, &cfg)
-	cfg.MaxNumBatchedTokens = max(cfg.MaxNumBatchedTokens, max(1, p.in.MaxNumSeqs)*(n+1))
+	cfg := decodeConfig(p, u, n, out, seed)
 	sessions := 0
-	cap := min(sim.MaxSimSessions, 2*sim.RunSlots(cfg)*u.dp)
+	cap := decodeSimCap(cfg, u)
 	if l.pool > 0 {
 		// A finite run is run through whole, every session simulated (as
 		// the colocated path runs a pool: sim.planSim), so none waits

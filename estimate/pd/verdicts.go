@@ -114,7 +114,25 @@ func RateExplanation(s *Scenario) string {
 		return fmt.Sprintf("%.2f requests/s, bound by the decode pool: its throughput is flat at the requests decoding "+
 			"(all its slots taken, or twice as many would add less than %.0f%% in steady decode), though %s", s.RequestsPerS, 100*saturationGain, utilised)
 	}
+	if x := decodeKVWords(s); x != "" {
+		return fmt.Sprintf("%.2f requests/s, bound by the decode pool's KV cache (%s): %s", s.RequestsPerS, utilised, x)
+	}
 	return fmt.Sprintf("%.2f requests/s, bound by the %s (%s)", s.RequestsPerS, s.Binding, utilised)
+}
+
+// decodeKVWords says what holds a closed loop's sessions when the decode
+// pool's KV cache binds (Scenario.DecodeKVBound): its slots, and the
+// sessions beyond them waiting for its blocks in decode admission. ""
+// otherwise.
+func decodeKVWords(s *Scenario) string {
+	if !s.DecodeKVBound || s.DecodeSlots <= 0 {
+		return ""
+	}
+	if s.Sessions <= s.DecodeSlots {
+		return fmt.Sprintf("it holds %d requests at once at these lengths", s.DecodeSlots)
+	}
+	return fmt.Sprintf("it holds %d of the %d sessions at once at these lengths; the others wait for its blocks (decode admission %.3g s of TTFT)",
+		s.DecodeSlots, s.Sessions, s.TTFTParts.DecodeAdmitS)
 }
 
 // SteppingApart reports a prefill pool whose time stepping
@@ -184,10 +202,16 @@ func ttftVerdict(dec *input.Input, sc *Scenario, n int, q string, target float64
 	if q := sc.PrefillQueue; v.Binding == "prefill queue" && q != nil && q.Reason != "" {
 		v.Binding += ": " + q.Reason
 	}
+	if v.Binding == "decode admission" && sc.DecodeKVBound {
+		v.Binding += ": the decode pool's KV cache"
+	}
 	v.Explanation = fmt.Sprintf("mean %.3f s = prefill queue %.3f + prefill %.3f + router %.4f + KV transfer %.4f + decode admission %.3f + first decode step %.3f + API servers %.3f",
 		sc.TTFT.Mean, p.PrefillQueueS, p.PrefillS, p.RouterS, p.TransferS, p.DecodeAdmitS, p.FirstDecodeS, p.FrontendS)
 	if x := QueueExplanation(sc); x != "" {
 		v.Explanation += "; " + x
+	}
+	if x := decodeKVWords(sc); x != "" && p.DecodeAdmitS > p.PrefillQueueS {
+		v.Explanation += "; the decode pool's KV cache binds: " + x
 	}
 	slo.JudgeTTFT(&v, dec, q, true, openLoad(sc))
 	return v
