@@ -221,6 +221,11 @@ func boundBy(s *pd.Scenario) string {
 	if s.DecodeFlat {
 		return "bound by the decode pool, its throughput flat at the requests decoding"
 	}
+	if s.DecodeKVBound && s.DecodeSlots > 0 {
+		// What holds the sessions, not only which pool (pdttft41): the
+		// decode pool's KV cache runs DecodeSlots of them at once.
+		return fmt.Sprintf("bound by the decode pool's KV cache (holds %d of the %d sessions at once)", s.DecodeSlots, s.Sessions)
+	}
 	return "bound by the " + s.Binding
 }
 
