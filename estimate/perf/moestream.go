@@ -67,15 +67,20 @@ type moeStreamEntry struct {
 	Max       float64 `json:"max"`
 	Used      int     `json:"used"`
 	Shapes    int     `json:"shapes"`
-	Points    []struct {
-		Shape       string  `json:"shape"`
-		TP          int     `json:"moe_tp"`
-		EP          int     `json:"moe_ep"`
-		HitsLo      int     `json:"hits_lo"`
-		LatLoMS     float64 `json:"lat_lo_ms"`
-		ExpertBytes float64 `json:"expert_bytes"`
-		BytesPerS   float64 `json:"bytes_per_s"`
-	} `json:"points"`
+	Points    []moeStreamPoint `json:"points"`
+}
+
+// moeStreamPoint is one measured MoE call of a stream entry: its shape and
+// parallelism, the experts it touched at the low end of the window and
+// their latency, the bytes streamed and the rate the fit gave.
+type moeStreamPoint struct {
+	Shape       string  `json:"shape"`
+	TP          int     `json:"moe_tp"`
+	EP          int     `json:"moe_ep"`
+	HitsLo      int     `json:"hits_lo"`
+	LatLoMS     float64 `json:"lat_lo_ms"`
+	ExpertBytes float64 `json:"expert_bytes"`
+	BytesPerS   float64 `json:"bytes_per_s"`
 }
 
 var moeStreams = func() []moeStreamEntry {

@@ -11,15 +11,7 @@ import (
 func TestMoEStreamIntercept(t *testing.T) {
 	e := moeStreamEntry{}
 	add := func(bytes, rate, latMS float64, hits int) {
-		e.Points = append(e.Points, struct {
-			Shape       string  `json:"shape"`
-			TP          int     `json:"moe_tp"`
-			EP          int     `json:"moe_ep"`
-			HitsLo      int     `json:"hits_lo"`
-			LatLoMS     float64 `json:"lat_lo_ms"`
-			ExpertBytes float64 `json:"expert_bytes"`
-			BytesPerS   float64 `json:"bytes_per_s"`
-		}{HitsLo: hits, LatLoMS: latMS, ExpertBytes: bytes, BytesPerS: rate})
+		e.Points = append(e.Points, moeStreamPoint{HitsLo: hits, LatLoMS: latMS, ExpertBytes: bytes, BytesPerS: rate})
 	}
 	// 64 hits of 4 MB at 4e12 B/s stream in 64 µs: intercepts 20, 30, 40 µs.
 	add(4e6, 4e12, 0.084, 64)
