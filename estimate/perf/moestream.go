@@ -57,16 +57,16 @@ var moeStreamJSON []byte
 
 // moeStreamEntry is one rate of moe_stream.json.
 type moeStreamEntry struct {
-	System    string  `json:"system"`
-	Engine    string  `json:"engine"`
-	Version   string  `json:"version"`
-	Dtype     string  `json:"dtype"`
-	Kernel    string  `json:"kernel"`
-	BytesPerS float64 `json:"bytes_per_s"`
-	Min       float64 `json:"min"`
-	Max       float64 `json:"max"`
-	Used      int     `json:"used"`
-	Shapes    int     `json:"shapes"`
+	System    string           `json:"system"`
+	Engine    string           `json:"engine"`
+	Version   string           `json:"version"`
+	Dtype     string           `json:"dtype"`
+	Kernel    string           `json:"kernel"`
+	BytesPerS float64          `json:"bytes_per_s"`
+	Min       float64          `json:"min"`
+	Max       float64          `json:"max"`
+	Used      int              `json:"used"`
+	Shapes    int              `json:"shapes"`
 	Points    []moeStreamPoint `json:"points"`
 }
 
