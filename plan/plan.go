@@ -75,21 +75,23 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	var space Space
 	if err == nil {
 		space = NewSpace(base)
-		res.Left = space.Left
-		cands = distinct(base, own, space.Enumerate(base), &res.Stats)
-	} else {
-		res.Left = append(res.Left, "colocated layouts: "+err.Error())
 	}
 	// The P/D enumeration (resolving and bounding every pool) shares
-	// nothing with the colocated candidates' memory verdicts and bounds:
-	// it runs beside them, and its candidates join after them, in the
-	// order the list always had.
+	// nothing with the colocated candidates' resolution, memory verdicts
+	// and bounds: it runs beside them, and its candidates join after them,
+	// in the order the list always had.
 	var pdCands []*evaluated
 	pdDone := make(chan struct{})
 	go func() {
 		defer close(pdDone)
 		pdCands = pdCandidates(d, base, own, space, &res.PD)
 	}()
+	if err == nil {
+		res.Left = space.Left
+		cands = distinct(base, own, space.Enumerate(base), &res.Stats)
+	} else {
+		res.Left = append(res.Left, "colocated layouts: "+err.Error())
+	}
 	for _, e := range cands {
 		e.Settings.Nodes = opt.nodes
 	}
