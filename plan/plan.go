@@ -142,7 +142,7 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	if len(top) > 0 && top[0].pd != nil {
 		res.PD.Notes = append(res.PD.Notes, "what flips a verdict of #1 is not computed for a P/D candidate (the sensitivity probes move a colocated deployment)")
 	}
-	res.PD.finish(fit, first, opt.Seed, slots, &res.Stats)
+	res.PD.finish(fit, top, first, opt.Seed, slots, &res.Stats)
 	nameUnmetBest(res.Unmet, top)
 	res.Stats.Groups = len(topGroups(rankActual(fit), len(fit)))
 	res.Requested = opt.Top
@@ -354,6 +354,13 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 	}
 	queue = simulateGroups(queue, settledTop, &done, run, st)
 	simulatePDLeaders(pdLeaders, &done, run, st)
+	if lead := unsimulatedPDLead(pdLeaders); lead != nil {
+		// The P/D line needs a simulated P/D candidate: simulated here,
+		// before the list is fixed, it ranks with the rest (it was
+		// simulated after, and the line could name a P/D the list, which
+		// it would have entered, never showed).
+		run([]*evaluated{lead})
+	}
 	for _, top := range topGroups(rankActual(done), settledTop) {
 		if !st.budgetLeft() {
 			break
