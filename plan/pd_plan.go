@@ -72,7 +72,23 @@ func pdCandidates(d, base *resolve.Deployment, own Settings, space Space, sum *P
 	}
 	sum.Notes = append(sum.Notes, split+"; both pools run one weight format and KV-cache dtype, each the colocated candidates run; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs; a pool choice that another on the same nodes beats on every figure of the bound is dropped",
 		"P/D figures are `vlaunch check`'s model of a disaggregated deployment (estimate/pd: no constant fitted to P/D runs; its errors on published ones are in docs/calibration-pd.md); the Pareto front and the sensitivity are the colocated candidates'")
+	if w := own.specWords(); w != "" && own.Speculative != specOff {
+		sum.Notes = append(sum.Notes, pdSpeculativeNote(w))
+	}
 	return out
+}
+
+// pdSpeculativeNote says what the P/D candidates do with the spec's
+// speculative decoding (words w): both pools keep it, as vLLM's NIXL
+// compatibility matrix has it (docs/features/nixl_connector_compatibility.md,
+// added by vLLM PR #38628: Spec Decode supported for dense, MLA and MoE
+// models, footnote 1: P and D use the same speculation configuration —
+// validate's SPEC rule on the pools); the first release it holds for is
+// not verified. The draft length is not varied per pool: a P/D candidate
+// multiplies its pools' choices, and the colocated search's draft lengths
+// are the ones plan tries.
+func pdSpeculativeNote(w string) string {
+	return "P/D pools keep the spec's speculative decoding (" + w + ", both pools alike: vLLM's NIXL compatibility matrix, docs/features/nixl_connector_compatibility.md from PR #38628, supports it with the same speculation configuration on prefill and decode; the first release that holds is not verified); its draft length is varied for the colocated candidates only"
 }
 
 // pdKey identifies a P/D candidate: its pools and their formats.
