@@ -68,9 +68,16 @@ func (p PoolSettings) String() string {
 	return strings.Join(parts, " · ")
 }
 
-// pdString is a P/D candidate in one line.
+// pdString is a P/D candidate in one line, its speculative decoding
+// named when the spec enables it: both pools run the spec's (toSpec keeps
+// vllm.speculative, which each pool's vllm inherits), and a line without
+// it read as if P/D dropped it.
 func (s Settings) pdString() string {
-	return fmt.Sprintf("P/D %s · prefill %s · decode %s · weights %s · KV %s", s.Shape(), s.PD.Prefill, s.PD.Decode, s.Weights, s.KVCacheDType)
+	out := fmt.Sprintf("P/D %s · prefill %s · decode %s · weights %s · KV %s", s.Shape(), s.PD.Prefill, s.PD.Decode, s.Weights, s.KVCacheDType)
+	if w := s.specWords(); w != "" {
+		out += " · " + w
+	}
+	return out
 }
 
 // tuned counts the pool settings moved off the top-level values.

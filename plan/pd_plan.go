@@ -72,7 +72,23 @@ func pdCandidates(d, base *resolve.Deployment, own Settings, space Space, sum *P
 	}
 	sum.Notes = append(sum.Notes, split+"; both pools run one weight format and KV-cache dtype, each the colocated candidates run; the prefill pool tries its token budget at the release's and twice it, each pool every all-to-all backend where it runs; a pool choice that another on the same nodes beats on every figure of the bound is dropped",
 		"P/D figures are `vlaunch check`'s model of a disaggregated deployment (estimate/pd: no constant fitted to P/D runs; its errors on published ones are in docs/calibration-pd.md); the Pareto front and the sensitivity are the colocated candidates'")
+	if w := own.specWords(); w != "" && own.Speculative != specOff {
+		sum.Notes = append(sum.Notes, pdSpeculativeNote(w))
+	}
 	return out
+}
+
+// pdSpeculativeNote says what the P/D candidates do with the spec's
+// speculative decoding (words w): both pools keep it, as vLLM's NIXL
+// compatibility matrix has it (docs/features/nixl_connector_compatibility.md,
+// added by vLLM PR #38628: Spec Decode supported for dense, MLA and MoE
+// models, footnote 1: P and D use the same speculation configuration —
+// validate's SPEC rule on the pools); the first release it holds for is
+// not verified. The draft length is not varied per pool: a P/D candidate
+// multiplies its pools' choices, and the colocated search's draft lengths
+// are the ones plan tries.
+func pdSpeculativeNote(w string) string {
+	return "P/D pools keep the spec's speculative decoding (" + w + ", both pools alike: vLLM's NIXL compatibility matrix, docs/features/nixl_connector_compatibility.md from PR #38628, supports it with the same speculation configuration on prefill and decode; the first release that holds is not verified); its draft length is varied for the colocated candidates only"
 }
 
 // pdKey identifies a P/D candidate: its pools and their formats.
@@ -117,7 +133,13 @@ func colocatedOnly(fit []*evaluated) []*evaluated {
 // simulated candidate put a ranking run ahead of #1's confirmation when
 // their figures were close (qwen35-pd-nixl-2x8b200: 351.8 against #1's
 // 351.5 per GPU, two "best colocated", verify39).
-func (s *PDSummary) finish(fit []*evaluated, first *evaluated, seed uint64, slots []sloSlot, st *Stats) {
+//
+// A line saying P/D pays (or only matches colocated) names the best P/D
+// candidate by its place in the list, with the list's figure; when it is
+// not listed (the spec's own pools, simulated for their own line after
+// the list was fixed, or a P/D ranking below the list), the line names
+// only what the list shows (pdNotListed).
+func (s *PDSummary) finish(fit, top []*evaluated, first *evaluated, seed uint64, slots []sloSlot, st *Stats) {
 	if !s.Tried {
 		return
 	}
@@ -127,7 +149,6 @@ func (s *PDSummary) finish(fit []*evaluated, first *evaluated, seed uint64, slot
 		}
 		return
 	}
-	simulateAPDLeader(fit, seed, slots)
 	var bestPD *evaluated
 	bestColo := first
 	for _, e := range rankActual(fit) {
@@ -149,8 +170,33 @@ func (s *PDSummary) finish(fit []*evaluated, first *evaluated, seed uint64, slot
 		f := pdFormats(fit, bestPD)
 		s.NoPay = noPay(bestPD, like, f) + otherFormats(f, bestColo, pdWith(fit, bestColo))
 	} else if bestColo.Score.Better(bestPD.Score) {
-		s.NoPay = pdPaysButFormats(pdFormats(fit, bestPD), bestPD, like, bestColo, pdWith(fit, bestColo))
+		f, tried := pdFormats(fit, bestPD), pdWith(fit, bestColo)
+		if placeIn(top, bestPD) == 0 {
+			s.NoPay = pdNotListed(f, bestPD, like, bestColo, top, tried)
+		} else {
+			s.NoPay = pdPaysButFormats(f, bestPD, like, bestColo, top, tried)
+		}
 	}
+}
+
+// placeIn is e's place in the list top (1 for #1), 0 when it is not
+// listed.
+func placeIn(top []*evaluated, e *evaluated) int {
+	for i, t := range top {
+		if t == e {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// named is colocated candidate c as a P/D line names it: its layout and,
+// when listed, its place ("TP 8 · … × 2 replicas, #3,").
+func named(top []*evaluated, c *evaluated) string {
+	if i := placeIn(top, c); i > 0 {
+		return fmt.Sprintf("%s, #%d,", c.Settings.Layout(), i)
+	}
+	return c.Settings.Layout()
 }
 
 // formats are the weight format and KV-cache dtype a candidate runs, as
@@ -246,16 +292,33 @@ func otherFormats(f formats, c *evaluated, tried bool) string {
 		c.Settings.Layout(), formatsOf(c), c.PerGPU, passed(c), len(c.SLO), pdWithWords(tried))
 }
 
-// pdPaysButFormats is the line when the best P/D candidate beats (or
-// matches) colocated at its own formats but the best colocated candidate,
-// in other formats, beats it.
-func pdPaysButFormats(f formats, p, like, c *evaluated, tried bool) string {
+// pdPaysButFormats is the line when the best P/D candidate p, listed,
+// beats (or matches) colocated at its own formats but the best colocated
+// candidate, in other formats, beats it: p named by its place in top, with
+// the list's figure.
+func pdPaysButFormats(f formats, p, like, c *evaluated, top []*evaluated, tried bool) string {
 	at := "no colocated candidate runs them"
 	if like != nil {
-		at = fmt.Sprintf("colocated %s with them serves %.1f per GPU and meets %d of %d", like.Settings.Layout(), like.PerGPU, passed(like), len(like.SLO))
+		at = fmt.Sprintf("colocated %s with them serves %.1f per GPU and meets %d of %d", named(top, like), like.PerGPU, passed(like), len(like.SLO))
 	}
-	return fmt.Sprintf("P/D %s at its best formats (%s: the best P/D, %s, serves %.1f output tokens/s per GPU and meets %d of %d; %s), but colocated %s with %s serves %.1f per GPU and meets %d of %d (%s)",
-		paysOrMatches(p, like), f, p.Shape(), p.PerGPU, passed(p), len(p.SLO), at, c.Settings.Layout(), formatsOf(c), c.PerGPU, passed(c), len(c.SLO), pdWithWords(tried))
+	return fmt.Sprintf("P/D %s at its best formats (%s: the best P/D, #%d, %s, serves %.1f output tokens/s per GPU and meets %d of %d; %s), but colocated %s with %s serves %.1f per GPU and meets %d of %d (%s)",
+		paysOrMatches(p, like), f, placeIn(top, p), p.Shape(), p.PerGPU, passed(p), len(p.SLO), at, named(top, c), formatsOf(c), c.PerGPU, passed(c), len(c.SLO), pdWithWords(tried))
+}
+
+// pdNotListed is pdPaysButFormats' line when the best P/D candidate p is
+// not listed: what p does against colocated with its formats, like (also
+// unlisted, or no better than p), is said without either's figures, and
+// the best colocated candidate c is named as the list shows it.
+func pdNotListed(f formats, p, like, c *evaluated, top []*evaluated, tried bool) string {
+	did := "pays (no colocated candidate runs them)"
+	if like != nil {
+		did = paysOrMatches(p, like) + " with them"
+		if did == "pays with them" {
+			did = "pays against colocated with them"
+		}
+	}
+	return fmt.Sprintf("P/D is not in the list: at its best formats (%s) the best P/D %s, but colocated %s with %s serves %.1f per GPU and meets %d of %d (%s)",
+		f, did, named(top, c), formatsOf(c), c.PerGPU, passed(c), len(c.SLO), pdWithWords(tried))
 }
 
 // tieShare is the relative throughput difference under which two
@@ -344,26 +407,25 @@ func Resolve(d *resolve.Deployment, s Settings) (*resolve.Deployment, error) {
 	return resolve.AssembleDisaggregated(c, roles)
 }
 
-// simulateAPDLeader simulates the most promising P/D group leader when
-// the bound pruned every P/D group (none could rank first): the report's
-// "does not pay" line then has a simulated P/D candidate's figures to
-// give, not a bound's.
-func simulateAPDLeader(fit []*evaluated, seed uint64, slots []sloSlot) {
+// unsimulatedPDLead is the most promising P/D group leader of leaders
+// when the bound pruned every P/D group (none could rank first), nil when
+// one was simulated or none fits: the report's P/D line then has a
+// simulated P/D candidate's figures to give, not a bound's, and
+// simulateFrontRunners simulates it before the list is fixed.
+func unsimulatedPDLead(leaders []*evaluated) *evaluated {
 	var best *evaluated
-	for _, e := range groupLeaders(fit) {
+	for _, e := range leaders {
 		if e.pd == nil {
 			continue
 		}
 		if e.Simulated {
-			return
+			return nil
 		}
 		if best == nil || e.pd.promises(best.pd) {
 			best = e
 		}
 	}
-	if best != nil {
-		simulatePD(best, seed, slots)
-	}
+	return best
 }
 
 // relabelUnmet names the colocated candidate the unmet SLOs' hardware

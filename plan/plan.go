@@ -58,6 +58,9 @@ type evaluated struct {
 	work int64
 	// pd is a P/D candidate's pools and simulation (nil: colocated).
 	pd *pdEval
+	// full, when set, is check's own run of the candidate (startOwn),
+	// begun before anything asked for it.
+	full func() *estimate.Report
 }
 
 // Plan ranks the candidates for the spec's resolved deployment d (with
@@ -72,12 +75,23 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	var space Space
 	if err == nil {
 		space = NewSpace(base)
+	}
+	// The P/D enumeration (resolving and bounding every pool) shares
+	// nothing with the colocated candidates' resolution, memory verdicts
+	// and bounds: it runs beside them, and its candidates join after them,
+	// in the order the list always had.
+	var pdCands []*evaluated
+	pdDone := make(chan struct{})
+	go func() {
+		defer close(pdDone)
+		pdCands = pdCandidates(d, base, own, space, &res.PD)
+	}()
+	if err == nil {
 		res.Left = space.Left
 		cands = distinct(base, own, space.Enumerate(base), &res.Stats)
 	} else {
 		res.Left = append(res.Left, "colocated layouts: "+err.Error())
 	}
-	cands = append(cands, pdCandidates(d, base, own, space, &res.PD)...)
 	for _, e := range cands {
 		e.Settings.Nodes = opt.nodes
 	}
@@ -94,18 +108,16 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	}
 	slots := slotsOf(d)
 	fit := fitting(cands, &res.Stats)
-	for _, e := range fit {
-		if e.pd != nil {
-			boundPD(e, slots)
-		} else {
-			e.OutputTokPerS, e.TPOTS, e.Binding, e.SLO, e.curve = boundOf(&e.in, slots, e.kvTokens)
-			e.PerGPU = e.OutputTokPerS / float64(e.GPUs)
-			e.SteadyPerGPU, e.SteadyTPOTS = e.PerGPU, e.TPOTS
-		}
-		e.boundSLO = e.SLO
-		e.bound = scoreOf(&e.Candidate)
-		e.Score = e.bound
+	startOwn(cands, opt.Seed)
+	eachParallel(fit, func(e *evaluated) { boundColocated(e, slots) })
+	<-pdDone
+	for _, e := range pdCands {
+		e.Settings.Nodes = opt.nodes
 	}
+	cands = append(cands, pdCands...)
+	pdFit := fittingPD(pdCands)
+	eachParallel(pdFit, func(e *evaluated) { boundPD(e, slots); boundScore(e) })
+	fit = append(fit, pdFit...)
 	res.Stats.StepModel = len(colocatedOnly(fit))
 	sort.SliceStable(fit, func(i, j int) bool { return fit[i].bound.Better(fit[j].bound) })
 	simulateFrontRunners(fit, opt, slots, &res.Stats)
@@ -130,7 +142,7 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	if len(top) > 0 && top[0].pd != nil {
 		res.PD.Notes = append(res.PD.Notes, "what flips a verdict of #1 is not computed for a P/D candidate (the sensitivity probes move a colocated deployment)")
 	}
-	res.PD.finish(fit, first, opt.Seed, slots, &res.Stats)
+	res.PD.finish(fit, top, first, opt.Seed, slots, &res.Stats)
 	nameUnmetBest(res.Unmet, top)
 	res.Stats.Groups = len(topGroups(rankActual(fit), len(fit)))
 	res.Requested = opt.Top
@@ -139,23 +151,83 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	return res
 }
 
-// fitting are the candidates that fit in memory (the memory half of
-// `vlaunch check`) and that the generator writes (the spec's own
-// settings are kept either way, to be reported).
+// boundColocated is a colocated candidate's step-model bound (boundOf)
+// and the score it allows.
+func boundColocated(e *evaluated, slots []sloSlot) {
+	e.OutputTokPerS, e.TPOTS, e.Binding, e.SLO, e.curve = boundOf(&e.in, slots, e.kvTokens)
+	e.PerGPU = e.OutputTokPerS / float64(e.GPUs)
+	e.SteadyPerGPU, e.SteadyTPOTS = e.PerGPU, e.TPOTS
+	boundScore(e)
+}
+
+// boundScore keeps a bounded candidate's verdicts and score as its bound.
+func boundScore(e *evaluated) {
+	e.boundSLO = e.SLO
+	e.bound = scoreOf(&e.Candidate)
+	e.Score = e.bound
+}
+
+// boundWorkers is how many goroutines eachParallel runs: the memory
+// verdicts and bounds of a thousand candidates are a tenth of a second
+// on one core, each candidate's its own.
+const boundWorkers = 4
+
+// eachParallel calls f on every candidate of es, spread over
+// boundWorkers goroutines; f must write only its candidate, so the result
+// is that of calling it in order.
+func eachParallel(es []*evaluated, f func(*evaluated)) {
+	var wg sync.WaitGroup
+	for w := range min(boundWorkers, len(es)) {
+		wg.Go(func() {
+			for i := w; i < len(es); i += boundWorkers {
+				f(es[i])
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// startOwn starts the spec's own colocated settings' simulation as check
+// runs it (ownOf needs it whenever they fit in memory, and confirm when
+// they rank first) beside the search, which does not depend on it: the
+// cores the search's batches leave idle run it.
+func startOwn(cands []*evaluated, seed uint64) {
+	for _, e := range cands {
+		if !e.Own || e.pd != nil || !e.Fits {
+			continue
+		}
+		in := e.in // the search's ranking run reads e.in meanwhile
+		e.full = sync.OnceValue(func() *estimate.Report { return checkOf(&in, seed, 0) })
+		go e.full()
+	}
+}
+
+// fittingPD are the P/D candidates that fit in memory (both pools, known
+// from their assessment); the generator's verdict on a P/D bundle is
+// Verify's, when listed.
+func fittingPD(cands []*evaluated) []*evaluated {
+	var fit []*evaluated
+	for _, e := range cands {
+		if e.Fits && e.kvTokens > 0 {
+			fit = append(fit, e)
+		}
+	}
+	return fit
+}
+
+// fitting are the colocated candidates that fit in memory (the memory
+// half of `vlaunch check`, run on several cores) and that the generator
+// writes (the spec's own settings are kept either way, to be reported).
 func fitting(cands []*evaluated, st *Stats) []*evaluated {
 	var fit []*evaluated
 	refused := refusals{}
+	eachParallel(cands, func(e *evaluated) {
+		v := memoryVerdictOf(&e.in)
+		e.Fits, e.WeightsGiB, e.KVGiB, e.kvTokens = v.fits, v.weightsGiB, v.kvGiB, v.kvTokens
+		e.SessionsAtOnce, e.SessionsPerRank = v.atOnce, v.sessionsRank
+	})
 	for _, e := range cands {
-		if e.pd == nil {
-			v := memoryVerdictOf(&e.in)
-			e.Fits, e.WeightsGiB, e.KVGiB, e.kvTokens = v.fits, v.weightsGiB, v.kvGiB, v.kvTokens
-			e.SessionsAtOnce, e.SessionsPerRank = v.atOnce, v.sessionsRank
-		}
 		if !e.Fits || e.kvTokens <= 0 {
-			continue
-		}
-		if e.pd != nil {
-			fit = append(fit, e) // the generator's verdict on a P/D bundle: Verify, when listed
 			continue
 		}
 		if err := refused.of(e); err != nil && !e.Own {
@@ -282,6 +354,13 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 	}
 	queue = simulateGroups(queue, settledTop, &done, run, st)
 	simulatePDLeaders(pdLeaders, &done, run, st)
+	if lead := unsimulatedPDLead(pdLeaders); lead != nil {
+		// The P/D line needs a simulated P/D candidate: simulated here,
+		// before the list is fixed, it ranks with the rest (it was
+		// simulated after, and the line could name a P/D the list, which
+		// it would have entered, never showed).
+		run([]*evaluated{lead})
+	}
 	for _, top := range topGroups(rankActual(done), settledTop) {
 		if !st.budgetLeft() {
 			break
@@ -423,7 +502,11 @@ func simulateWith(e *evaluated, seed uint64, slots []sloSlot, requests int) {
 		}
 		return
 	}
-	e.check = checkOf(&e.in, seed, requests)
+	if requests == 0 && e.full != nil {
+		e.check = e.full() // startOwn's run: this one
+	} else {
+		e.check = checkOf(&e.in, seed, requests)
+	}
 	e.work = 0
 	if e.check.Performance != nil {
 		for _, sc := range e.check.Performance.Simulations {

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -22,14 +23,15 @@ import (
 // GPU, both 3 of 3: within tieShare, so "only matches colocated", not
 // "pays"), so the line is the "at its best formats, but" one; it still
 // compares like with like and names the FP8 colocated apart, which is what
-// this pins.
+// this pins. (Neither BF16 candidate is listed — the best P/D is the
+// spec's own pools, simulated for their own line — so the line gives
+// neither's figure, speed41: TestPDLineFiguresAreTheList's.)
 func TestPDComparedLikeWithLike(t *testing.T) {
 	d, path, src := pdSpec(t, "qa39/qwen35-pd-nixl-2x8b200-ttft600")
 	r := Plan(d, Options{Seed: 1, File: path, Source: src})
 	line := r.PD.NoPay
-	if !strings.HasPrefix(line, "P/D only matches colocated at its best formats (weights bf16 · KV bf16: the best P/D") ||
-		!strings.Contains(line, "× 2 replicas with them serves") ||
-		!strings.Contains(line, "× 4 replicas with weights fp8 · KV fp8 serves") {
+	if !strings.HasPrefix(line, "P/D is not in the list: at its best formats (weights bf16 · KV bf16) the best P/D only matches colocated with them") ||
+		!strings.Contains(line, "× 4 replicas, #1, with weights fp8 · KV fp8 serves") {
 		t.Errorf("the P/D line does not compare like with like and name #1's FP8 formats apart: %q", line)
 	}
 	if strings.Contains(line, "not tried") {
@@ -60,6 +62,30 @@ func TestPDNamesTheListsBestColocated(t *testing.T) {
 	want := fmt.Sprintf("serves %.1f", first.PerGPU)
 	if !strings.Contains(r.PD.NoPay, first.Settings.Layout()) || !strings.Contains(r.PD.NoPay, want) {
 		t.Errorf("the P/D line does not name the list's best colocated (%q):\n%s", want, r.PD.NoPay)
+	}
+}
+
+// TestPDLineFiguresAreTheList: every per-GPU figure the line saying P/D
+// pays (or only matches colocated) gives is a listed candidate's, as the
+// list prints it: one candidate, one figure. On this spec the best P/D is
+// the spec's own pools (313.8 per GPU, 3 of 3), which no ranking run
+// simulated (ownOf did, after the list was fixed); the line named it and
+// the unlisted BF16 colocated TP 8 × 2 (313.3) beside #1 (speed41).
+func TestPDLineFiguresAreTheList(t *testing.T) {
+	d, path, src := pdSpec(t, "qa39/qwen35-pd-nixl-2x8b200-ttft600")
+	r := Plan(d, Options{Seed: 1, File: path, Source: src})
+	line := r.PD.NoPay
+	if line == "" || strings.HasPrefix(line, "P/D does not pay") {
+		t.Fatalf("no pays/matches line (%q): the spec no longer exercises it", line)
+	}
+	listed := map[string]bool{}
+	for _, c := range r.Top {
+		listed[fmt.Sprintf("%.1f", c.PerGPU)] = true
+	}
+	for _, m := range regexp.MustCompile(`([0-9][0-9.,]*) (?:output tokens/s )?per GPU`).FindAllStringSubmatch(line, -1) {
+		if !listed[m[1]] {
+			t.Errorf("the P/D line gives %s per GPU, no listed candidate's figure:\n%s", m[1], line)
+		}
 	}
 }
 

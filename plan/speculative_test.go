@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/resolve"
 )
 
@@ -56,5 +58,49 @@ func TestSpecChoicesAsResolveVariesThem(t *testing.T) {
 	plain, _, _ := example(t, "deepseek-v3-fp8-2x8h200")
 	if c := specChoices(plain); len(c) != 1 || c[0] != (specChoice{}) {
 		t.Errorf("a spec without speculative decoding varies it: %+v", c)
+	}
+}
+
+// TestPDCandidatesKeepSpeculative: on a spec with MTP, every P/D
+// candidate's two pools run the spec's speculative decoding (the pools'
+// vllm inherits vllm.speculative: the decode pool's simulation drafts,
+// estimate/pd simDecode), its line names it, the plan's notes say what
+// P/D does with it (vLLM's NIXL compatibility matrix, PR #38628), and the
+// spec --apply writes keeps it and passes what generate checks. The
+// lines read "· weights auto · KV fp8" with no draft, as if P/D dropped
+// the spec's MTP (speed41).
+func TestPDCandidatesKeepSpeculative(t *testing.T) {
+	d, path, src := example(t, "deepseek-v3-fp8-mtp-2x8h200")
+	base, own, err := colocatedBase(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum PDSummary
+	cands := pdCandidates(d, base, own, NewSpace(base), &sum)
+	if len(cands) == 0 {
+		t.Fatalf("no P/D candidates: %s", sum.NotTried)
+	}
+	for i, e := range cands {
+		pre, dec := e.pd.poolInputs()
+		for role, in := range map[string]*estimate.Input{"prefill": &pre, "decode": &dec} {
+			if sp := in.Resolved().Engine.Speculative; sp == nil || sp.NumTokens != own.SpecTokens {
+				t.Fatalf("%s: the %s pool runs speculative %+v, want the spec's %d draft(s)", e.Settings, role, sp, own.SpecTokens)
+			}
+		}
+		if !strings.HasSuffix(e.Settings.String(), " · mtp 1 draft") {
+			t.Errorf("the P/D line does not name the spec's MTP: %s", e.Settings)
+		}
+		if i == 0 {
+			if err := Verify(path, src, own, e.Settings); err != nil {
+				t.Errorf("the spec --apply writes for %s is refused: %v", e.Settings, err)
+			}
+			out, err := Apply(src, own, e.Settings)
+			if err != nil || !strings.Contains(string(out), "speculative:") {
+				t.Errorf("the spec --apply writes drops vllm.speculative (%v):\n%s", err, out)
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(sum.Notes, "\n"), "P/D pools keep the spec's speculative decoding (mtp 1 draft") {
+		t.Errorf("the notes do not say what P/D does with the spec's MTP:\n%s", strings.Join(sum.Notes, "\n"))
 	}
 }
