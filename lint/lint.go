@@ -48,6 +48,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	tagReplicas(invs, parseReplicaDirectives(inputs))
 	ps.hosts = parseHostDirectives(inputs)
 	ps.bundleHosts = parseBundleHosts(inputs)
+	ps.outlines = markdownOutlines(inputs)
 	// warn is about the command line's version (--vllm-version or the
 	// spec's): no file of the inputs says it, so it has no file position.
 	for _, inv := range invs {
