@@ -169,7 +169,7 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 				file = fe.scripts[n].File
 			}
 			sessions.ran(file)
-			fe.notePlaceholders(src)
+			fe.notePlaceholders(src, true)
 		case yamlLangs[f.lang]:
 			i, s, d := ParseManifest(file, yamlBlock(f))
 			invs, scripts, ds = append(invs, i...), append(scripts, s...), append(ds, d...)
