@@ -171,7 +171,7 @@ func (w *walker) command(cc *cmdCtx, i int) {
 		case isScriptPath(name) && f[i].Known:
 			// ./start.sh, or a wrapper that runs its arguments
 			// (`sbatch_base.sh bash -lc "$cmd"`): keep looking.
-			w.scriptRun(cc, f[i])
+			w.scriptRun(cc, f[i], f[i+1:])
 		}
 	}
 	if heredocMayBeScript(cc) {
@@ -284,7 +284,7 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 			return
 		}
 		if !strings.HasPrefix(t, "-") {
-			w.scriptRun(cc, f[j]) // bash script.sh: joined to the file if it is linted too
+			w.scriptRun(cc, f[j], f[j+1:]) // bash script.sh: joined to the file if it is linted too
 			return
 		}
 		if strings.Contains(t, "c") && !strings.HasPrefix(t, "--") && j+1 < len(f) {
