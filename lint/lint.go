@@ -318,8 +318,12 @@ func launchesOwn(invs []*launch.Invocation, f string) bool {
 // runsUnlinted says that an input only runs scripts that were not given, so
 // nothing it starts was checked.
 func runsUnlinted(file string, scripts []string) diag.Diagnostic {
+	which := ", which is not among the files linted: nothing it starts was checked"
+	if len(scripts) > 1 {
+		which = ", which are not among the files linted: nothing they start was checked"
+	}
 	return diag.Diagnostic{Code: codeNoLaunch, Severity: diag.Info, File: file, Line: 1, Col: 1,
-		Message: "runs " + strings.Join(scripts, ", ") + ", which is not among the files linted: nothing it starts was checked",
+		Message: "runs " + strings.Join(scripts, ", ") + which,
 		Hint:    "lint the script together with this file (vlaunch lint " + file + " " + scripts[0] + "): its server is then checked with this file's environment, container and image"}
 }
 
