@@ -70,6 +70,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 		ps.Servers = append(ps.Servers, newServer(inv, r, st))
 	}
 	tagSequential(ps.Servers, inputs)
+	tagMarkdownSections(ps.Servers, ps.Rays, ps.outlines)
 	ps.Groups = groupServers(ps.Servers)
 	ps.out = &ds
 	runRules(ps)
