@@ -2,6 +2,8 @@ package lint
 
 import (
 	"strings"
+
+	"github.com/vlaunch/vlaunch/lint/launch"
 )
 
 // groupServers puts servers of one deployment together: same model, same
@@ -122,6 +124,17 @@ func dpNodes(g []*server) []*server {
 			continue
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// markdownOutlines reads the heading structure of the Markdown inputs.
+func markdownOutlines(inputs []Input) map[string]*launch.MarkdownOutline {
+	out := map[string]*launch.MarkdownOutline{}
+	for _, in := range inputs {
+		if launch.Markdown(in.Name) {
+			out[in.Name] = launch.Outline(in.Data)
+		}
 	}
 	return out
 }

@@ -48,6 +48,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	tagReplicas(invs, parseReplicaDirectives(inputs))
 	ps.hosts = parseHostDirectives(inputs)
 	ps.bundleHosts = parseBundleHosts(inputs)
+	ps.outlines = markdownOutlines(inputs)
 	// warn is about the command line's version (--vllm-version or the
 	// spec's): no file of the inputs says it, so it has no file position.
 	for _, inv := range invs {
@@ -69,6 +70,7 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 		ps.Servers = append(ps.Servers, newServer(inv, r, st))
 	}
 	tagSequential(ps.Servers, inputs)
+	tagMarkdownSections(ps.Servers, ps.Rays, ps.outlines)
 	ps.Groups = groupServers(ps.Servers)
 	ps.out = &ds
 	runRules(ps)
@@ -317,8 +319,12 @@ func launchesOwn(invs []*launch.Invocation, f string) bool {
 // runsUnlinted says that an input only runs scripts that were not given, so
 // nothing it starts was checked.
 func runsUnlinted(file string, scripts []string) diag.Diagnostic {
+	which := ", which is not among the files linted: nothing it starts was checked"
+	if len(scripts) > 1 {
+		which = ", which are not among the files linted: nothing they start was checked"
+	}
 	return diag.Diagnostic{Code: codeNoLaunch, Severity: diag.Info, File: file, Line: 1, Col: 1,
-		Message: "runs " + strings.Join(scripts, ", ") + ", which is not among the files linted: nothing it starts was checked",
+		Message: "runs " + strings.Join(scripts, ", ") + which,
 		Hint:    "lint the script together with this file (vlaunch lint " + file + " " + scripts[0] + "): its server is then checked with this file's environment, container and image"}
 }
 

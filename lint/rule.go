@@ -53,6 +53,9 @@ type pass struct {
 	// bundleHosts are the vlaunch bundles' `hosts` tables among the
 	// inputs, by directory (parseBundleHosts).
 	bundleHosts map[string][]bundleNode
+	// outlines are the Markdown inputs' heading structures, by file name
+	// (otherMDSection).
+	outlines map[string]*launch.MarkdownOutline
 	// pools are a disaggregated --spec's pools with the servers lint
 	// assigned them (assignPools); pool is the one a per-pool pass checks
 	// (nil: a colocated spec, or the pass over all servers).

@@ -313,7 +313,7 @@ func checkPDConnector(p *pass) {
 		if p.poolOf(s) != nil {
 			continue // a disaggregated --spec's pool: VL407 names the spec's connector
 		}
-		if s.KV().Given || s.Inv.Frontend != "" || s.Headless() || !sameModelAsAny(s, pd) || cannotCoexist(p, s, pd) || alternativeToAll(s, pd) {
+		if s.KV().Given || s.Inv.Frontend != "" || s.Headless() || !sameModelAsAny(s, pd) || cannotCoexist(p, s, pd) || alternativeToAll(s, pd) || otherMDSection(p, s, pd) {
 			continue
 		}
 		p.ReportAt(s.Inv, s.Inv.Pos, "give every prefill and decode engine the same --kv-transfer-config connector",
@@ -334,6 +334,38 @@ func checkPDConnector(p *pass) {
 				"%s engines but no %s in the files linted: the other side of the P/D deployment was not checked", pair[0], pair[1])
 		}
 	}
+}
+
+// otherMDSection reports an engine of a Markdown document that lies
+// outside the section holding the document's P/D engines, when those
+// engines are a whole deployment (a producer and a consumer, or kv_both):
+// a recipe shows its aggregated and its disaggregated setups in sections
+// of their own, and the engine is another setup, not a member the P/D
+// deployment routes to (QA41: a Kimi-K2.5 recipe's single-node commands
+// under "NVIDIA NVFP4" and "Docker" were reported against the engines of
+// its "Disaggregated prefill/decode" section). When a side is missing, the
+// engine may be meant as it, and VL224 still reports it.
+func otherMDSection(p *pass, s *server, pd []*server) bool {
+	o := p.outlines[s.Inv.File]
+	if o == nil {
+		return false
+	}
+	roles := map[string]bool{}
+	common := -2
+	for _, e := range pd {
+		if e.Inv.File != s.Inv.File {
+			return false
+		}
+		roles[e.KV().Role] = true
+		sec := o.SectionAt(e.Inv.Pos.Line)
+		if common == -2 {
+			common = sec
+		} else {
+			common = o.Common(common, sec)
+		}
+	}
+	whole := roles[vllm.KVRoleBoth] || (roles[vllm.KVRoleProducer] && roles[vllm.KVRoleConsumer])
+	return whole && common >= 0 && !o.Within(o.SectionAt(s.Inv.Pos.Line), common)
 }
 
 // cannotCoexist reports an engine that claims a GPU of a P/D engine on the

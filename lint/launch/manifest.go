@@ -51,7 +51,7 @@ func ParseManifest(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 		}
 	}
 	fe.serviceLinks()
-	fe.notePlaceholders(src)
+	fe.notePlaceholders(src, false)
 	return fe.invs, fe.scripts, fe.diags
 }
 

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,8 +23,10 @@ import (
 // flags from vllmConfig (enableChunkedPrefill, enablePrefixCaching,
 // maxModelLen, dtype, tensorParallelSize, maxNumSeqs, gpuMemoryUtilization,
 // maxLoras, runner, convert, extraArgs), enableLoRA, enableTool,
-// toolCallParser, modelRevision, lmcacheConfig and chatTemplate; image
-// <repository>:<tag>; env servingEngineSpec.env then modelSpec.env; GPUs
+// toolCallParser, modelRevision, lmcacheConfig (its --kv-transfer-config,
+// and CUDA_VISIBLE_DEVICES from lmcacheConfig.cudaVisibleDevices) and
+// chatTemplate; image <repository>:<tag>; env servingEngineSpec.env then
+// modelSpec.env; GPUs
 // requestGPU (resource requestGPUType, default nvidia.com/gpu) unless
 // modelSpec.resources is given; /dev/shm an emptyDir.
 //
@@ -141,11 +144,7 @@ func (fe *frontEnd) productionStack(src *source, doc, specs *yaml.Node) {
 			if r := scalar(lc, "kvRole"); r != "" {
 				role = r
 			}
-			conn := "LMCacheConnectorV1"
-			if scalar(m, "vllmConfig", "v0") == "1" && get(lc, "enablePD") == nil {
-				conn = "LMCacheConnector"
-			}
-			add(lc, "--kv-transfer-config", `{"kv_connector":"`+conn+`","kv_role":"`+role+`"}`)
+			add(lc, "--kv-transfer-config", pstackKVConfig(m, lc, role))
 		}
 		if v := get(m, "chatTemplate"); v != nil {
 			add(v, "--chat-template", "/templates/"+v.Value)
@@ -156,6 +155,10 @@ func (fe *frontEnd) productionStack(src *source, doc, specs *yaml.Node) {
 			if l != nil && l.Kind == yaml.SequenceNode {
 				env = append(env, l.Content...)
 			}
+		}
+		if d := get(m, "lmcacheConfig", "cudaVisibleDevices"); d != nil {
+			// after both env lists, whether or not LMCache is enabled
+			env = append(env, mapping(d, "name", synth(d, "CUDA_VISIBLE_DEVICES"), "value", d))
 		}
 		resources := get(m, "resources")
 		if resources == nil {
@@ -177,6 +180,23 @@ func (fe *frontEnd) productionStack(src *source, doc, specs *yaml.Node) {
 		tag := fmt.Sprintf("helm production-stack/%s#%d", scalar(m, "name"), idx)
 		fe.helmContainer(src, c, tag, scalar(m, "replicaCount"))
 	}
+}
+
+// pstackKVConfig is the --kv-transfer-config the template writes for an
+// enabled lmcacheConfig: with an enablePD key, LMCacheConnectorV1 with
+// kv_connector_extra_config {discard_partial_chunks: false,
+// lmcache_rpc_port: <nixlRole>}; else the v0 LMCacheConnector when
+// vllmConfig.v0 is 1; else LMCacheConnectorV1 alone.
+func pstackKVConfig(m, lc *yaml.Node, role string) string {
+	if get(lc, "enablePD") != nil {
+		rpc, _ := json.Marshal(scalar(lc, "nixlRole"))
+		return `{"kv_connector":"LMCacheConnectorV1","kv_role":"` + role + `","kv_connector_extra_config":{"discard_partial_chunks": false, "lmcache_rpc_port": ` + string(rpc) + `}}`
+	}
+	conn := "LMCacheConnectorV1"
+	if scalar(m, "vllmConfig", "v0") == "1" {
+		conn = "LMCacheConnector"
+	}
+	return `{"kv_connector":"` + conn + `","kv_role":"` + role + `"}`
 }
 
 // pstackVLLMArgs renders a vllmConfig block as the template does.

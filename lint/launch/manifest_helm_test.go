@@ -97,3 +97,41 @@ prefill:
 		t.Errorf("GPUs %d copies %d, want 4 (TP 2 x DP-local 2) and 2", inv.GPUs, inv.Copies)
 	}
 }
+
+// TestHelmProductionStackPD: an lmcacheConfig with enablePD is rendered
+// as deployment-vllm-multi.yaml@a6c01db05f65 writes it (QA41 D3): the
+// connector's kv_connector_extra_config names the NIXL role as
+// lmcache_rpc_port, and cudaVisibleDevices becomes CUDA_VISIBLE_DEVICES.
+func TestHelmProductionStackPD(t *testing.T) {
+	const values = `servingEngineSpec:
+  modelSpec:
+    - name: "p"
+      repository: "vllm/vllm-openai"
+      tag: "v0.10.1"
+      modelURL: "Qwen/Qwen3-8B"
+      lmcacheConfig:
+        enabled: true
+        cudaVisibleDevices: "2"
+        kvRole: "kv_producer"
+        enablePD: true
+        nixlRole: "sender"
+`
+	invs, _, ds := Parse("values.yaml", []byte(values))
+	if len(invs) != 1 {
+		t.Fatalf("want 1 invocation, got %d (%v)", len(invs), ds)
+	}
+	inv := invs[0]
+	want := `Qwen/Qwen3-8B --host 0.0.0.0 --port 8000 --kv-transfer-config {"kv_connector":"LMCacheConnectorV1","kv_role":"kv_producer","kv_connector_extra_config":{"discard_partial_chunks": false, "lmcache_rpc_port": "sender"}}`
+	if got := argsOf(inv); got != want {
+		t.Errorf("args %q,\nwant %q", got, want)
+	}
+	found := false
+	for _, e := range inv.Env {
+		if e.Name == "CUDA_VISIBLE_DEVICES" {
+			found = e.Value.Text == "2" && e.Pos.Line == 9
+		}
+	}
+	if !found || inv.GPUs != 1 {
+		t.Errorf("want CUDA_VISIBLE_DEVICES=2 from line 9 and 1 GPU, got env %+v GPUs %d", inv.Env, inv.GPUs)
+	}
+}

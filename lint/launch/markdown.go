@@ -143,13 +143,15 @@ var (
 )
 
 // ParseMarkdown lints the shell and YAML code blocks of a Markdown document
-// (a README, a recipe): the shell blocks are read in order as one session
-// (a variable exported in one block is set in the next), each YAML block as
-// a manifest of its own; every position is the document's.
+// (a README, a recipe): the shell blocks are read in order, in the shell
+// sessions mdSessions lays out (the blocks of one section are one session;
+// a heading starts another, which only a setup section's variables carry
+// into), each YAML block as a manifest of its own; every position is the
+// document's.
 func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Diagnostics) {
 	data = validUTF8(data)
 	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}}
-	sc := newScope()
+	sessions := newMDSessions(Outline(data))
 	var invs []*Invocation
 	var scripts []*Script
 	var ds diag.Diagnostics
@@ -160,8 +162,14 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 			if src == nil {
 				continue
 			}
-			fe.parseAndWalk(src, sc, walkCtx{})
-			fe.notePlaceholders(src)
+			n := len(fe.scripts)
+			fe.parseAndWalk(src, sessions.scopeFor(f.lines[0].no), walkCtx{})
+			var file *syntax.File
+			if len(fe.scripts) > n {
+				file = fe.scripts[n].File
+			}
+			sessions.ran(file)
+			fe.notePlaceholders(src, true)
 		case yamlLangs[f.lang]:
 			i, s, d := ParseManifest(file, yamlBlock(f))
 			invs, scripts, ds = append(invs, i...), append(scripts, s...), append(ds, d...)

@@ -230,8 +230,13 @@ func IsPlaceholder(name string) bool {
 // reach a launch (fe.placeholdersUsed): one in a usage message (`echo
 // "Usage: $0 <role>"`) or in a here-document another program reads
 // (`python3 - <<'PY' ... f"{ip}"`) stands for nothing the checks need.
-func (fe *frontEnd) notePlaceholders(src *source) {
-	names, at := src.placeholderNames(fe.placeholdersUsed())
+// In a manifest any {{ }} makes the file a Helm template; in a shell
+// script only a directive alone on its line does (`{{- if .Values.x }}`):
+// a {{ }} inside a command's argument is that program's own template
+// (`docker inspect -f '{{.State.Status}}'`, kubectl -o go-template), noted
+// only when it reaches a launch (QA41 D4).
+func (fe *frontEnd) notePlaceholders(src *source, shell bool) {
+	names, at := src.placeholderNames(fe.placeholdersUsed(templateDirectives(src, shell)))
 	if len(names) == 0 {
 		return
 	}
@@ -255,6 +260,22 @@ func (fe *frontEnd) notePlaceholders(src *source) {
 	fe.diags = append(fe.diags, diagAt(fe.file, at, CodePlaceholder, msg, hint))
 }
 
+// templateDirectives reports the {{ }} placeholders of src that mark it as
+// a template (notePlaceholders): all of them in a manifest, in a shell
+// script those written alone on a line.
+func templateDirectives(src *source, shell bool) func(string) bool {
+	if !shell {
+		return func(name string) bool { return strings.HasPrefix(name, "{{") }
+	}
+	alone := map[string]bool{}
+	for _, sp := range src.ph {
+		if wholeLine(src.orig, sp) {
+			alone[string(src.orig[sp.start:sp.end])] = true
+		}
+	}
+	return func(name string) bool { return alone[name] }
+}
+
 // diagAt makes an info note of the front end.
 func diagAt(file string, at Pos, code diag.Code, msg, hint string) diag.Diagnostic {
 	return diag.Diagnostic{Code: code, Severity: diag.Info, File: file, Line: at.Line, Col: at.Col, Message: msg, Hint: hint}
@@ -262,8 +283,8 @@ func diagAt(file string, at Pos, code diag.Code, msg, hint string) diag.Diagnost
 
 // placeholdersUsed is the set of placeholders in the values of the
 // invocations found so far (their arguments, environment, host and image),
-// and every template directive.
-func (fe *frontEnd) placeholdersUsed() func(string) bool {
+// and every template directive (directive reports one).
+func (fe *frontEnd) placeholdersUsed(directive func(string) bool) func(string) bool {
 	used := map[string]bool{}
 	var texts []string
 	add := func(vs ...Value) {
@@ -282,7 +303,7 @@ func (fe *frontEnd) placeholdersUsed() func(string) bool {
 		texts = append(texts, inv.Host, inv.Image)
 	}
 	return func(name string) bool {
-		if used[name] || strings.HasPrefix(name, "{{") {
+		if used[name] || directive(name) {
 			return true // a template's directives make the whole file a template
 		}
 		for _, t := range texts {

@@ -96,6 +96,11 @@ func TestPlaceholderNoteListsLaunchValues(t *testing.T) {
 		{"python heredoc", "IF=$(python3 - <<'PY'\nprint(f\"{source_ip}\")\nPY\n)\nvllm serve m\n", ""},
 		{"launch value", "echo \"Usage: $0 <role>\"\nHEAD=<HEAD_IP>\nvllm serve m --data-parallel-address $HEAD\n", "<HEAD_IP>"},
 		{"ray address", "ray start --address=<head ip>:6379\n", "<head ip>"},
+		// QA41 D4: another program's own Go template is no placeholder.
+		{"docker format template", "st=$(docker inspect -f '{{.State.Status}}' c)\nvllm serve m\n", ""},
+		{"kubectl go-template", "kubectl get pod p -o go-template={{.status.podIP}}\nvllm serve m\n", ""},
+		{"template value reaching a launch", "vllm serve m --port {{ .Values.port }}\n", "{{ .Values.port }}"},
+		{"template directive alone on a line", "{{- if .Values.ray }}\nray start --head\n{{- end }}\nvllm serve m\n", "{{- if .Values.ray }}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

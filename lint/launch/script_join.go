@@ -15,13 +15,23 @@ func ScriptFile(files []string, run *Invocation) string {
 // the runner's environment inherited (so `--data-parallel-start-rank
 // "$START_RANK"` resolves per runner; positions of that environment point
 // into the runner's file), on the runner's host, and with its container,
-// image, release and GPUs where the script says nothing of them. node names
+// image, release and GPUs where the script says nothing of them; with the
+// arguments the runner gives it as its positional parameters (`srun ...
+// ./start_head.sh $SLURM_NNODES`: $1 and $@ are what the runner passes;
+// a run with none keeps them unknown, as a script linted alone). node names
 // the invocations ("" keeps the script's own names). Scripts the script
 // runs in turn are not followed; syntax errors were reported by Parse.
 func ParseRunBy(file string, data []byte, run *Invocation, node string) []*Invocation {
 	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}}
 	env := inFile(run.Env, run.File)
-	fe.parseAndWalk(shellSource(file, data), containerScope(env), walkCtx{host: run.Host})
+	sc := containerScope(env)
+	if len(run.Args) > 1 {
+		for _, a := range run.Args[1:] {
+			sc.args = append(sc.args, a.inFile(run.File))
+		}
+		sc.argsKnown = true
+	}
+	fe.parseAndWalk(shellSource(file, data), sc, walkCtx{host: run.Host})
 	var out []*Invocation
 	for _, inv := range fe.invs {
 		if inv.Kind != KindScriptRun {

@@ -40,6 +40,9 @@ func parseMountOpt(spec string) (mount, bool) {
 // there: an exact file mount or a directory mount that contains it; false
 // when no mount covers it (a file of the image itself).
 func (c *containerCtx) hostPath(p string) (string, bool) {
+	if c.sharesCwd && !path.IsAbs(p) {
+		return p, true
+	}
 	p = path.Clean(p)
 	for i := len(c.mounts) - 1; i >= 0; i-- { // a later mount shadows an earlier one
 		m := c.mounts[i]
@@ -61,10 +64,11 @@ func isScriptPath(t string) bool {
 }
 
 // scriptRun records that the command runs the script file at p, with the
-// environment and container it runs in (KindScriptRun). In a container the
-// path is translated to the host file mounted there; a script of the image
-// itself is not recorded (no input can be it).
-func (w *walker) scriptRun(cc *cmdCtx, p Value) {
+// environment and container it runs in (KindScriptRun), and the arguments
+// it is given after the path (Args[1:], the script's $1, $2, ...). In a
+// container the path is translated to the host file mounted there; a
+// script of the image itself is not recorded (no input can be it).
+func (w *walker) scriptRun(cc *cmdCtx, p Value, args []Value) {
 	host := p.Text
 	if c := w.ctx.container; c != nil {
 		h, ok := c.hostPath(p.Text)
@@ -74,5 +78,5 @@ func (w *walker) scriptRun(cc *cmdCtx, p Value) {
 		host = h
 	}
 	at := Value{Text: host, Known: p.Known, Pos: p.Pos, Unresolved: p.Unresolved}
-	w.fe.invs = append(w.fe.invs, w.newInvocation(cc, KindScriptRun, p, "runs "+p.Text, []Value{at}))
+	w.fe.invs = append(w.fe.invs, w.newInvocation(cc, KindScriptRun, p, "runs "+p.Text, append([]Value{at}, args...)))
 }

@@ -9,7 +9,8 @@ import (
 
 // LaunchFile reports whether a file found inside a directory given to
 // `vlaunch lint` is a launch configuration worth linting: a shell script
-// (.sh or .bash, or no extension and a shebang naming a shell), a YAML
+// (.sh, .bash, a Slurm batch script's .sbatch or .slurm, or no extension
+// and a shebang naming a shell), a YAML
 // manifest or Compose file, or a Markdown document. head is the file's
 // first bytes (only read for a name without an extension). Everything else
 // a deployment directory holds — code, data, the bundle's hosts table,
@@ -26,8 +27,8 @@ func LaunchFile(name string, head []byte) bool {
 		return false
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
-	case ".sh", ".bash", ".yaml", ".yml":
-		return true
+	case ".sh", ".bash", ".yaml", ".yml", ".sbatch", ".slurm":
+		return true // .sbatch, .slurm: Slurm batch scripts
 	case "":
 		return shellShebang(head)
 	}

@@ -85,8 +85,8 @@ func ParseShell(file string, data []byte) ([]*Invocation, []*Script, diag.Diagno
 func parseShellWith(file string, data []byte, lookup SourceLookup) ([]*Invocation, []*Script, diag.Diagnostics) {
 	fe := &frontEnd{file: file, funcs: map[string]*syntax.FuncDecl{}, lookup: lookup}
 	src := shellSource(file, data)
-	fe.parseAndWalk(src, newScope(), walkCtx{})
-	fe.notePlaceholders(src)
+	fe.parseAndWalk(src, sbatchScope(src), walkCtx{})
+	fe.notePlaceholders(src, true)
 	return fe.invs, fe.scripts, fe.diags
 }
 

@@ -10,11 +10,15 @@ var apptainerValueOpts = map[string]bool{
 }
 
 // apptainer follows `apptainer exec [opts] IMAGE CMD...` into the container.
-// The host environment passes through unless --cleanenv or --containall.
+// The host environment passes through unless --cleanenv or --containall;
+// the current directory is bound and is the container's working directory
+// unless --contain, --containall, --no-mount or --pwd (Apptainer user guide,
+// "Bind Paths and Mounts": $PWD is a system-defined bind path), so
+// `apptainer exec x.sif ./start.sh` runs the host's start.sh.
 func (w *walker) apptainer(cc *cmdCtx, i int) {
 	f := cc.fields
 	c := &containerCtx{info: Container{Runtime: "apptainer", Pos: f[0].Pos, HostIPC: true, HostNetwork: true, HasShm: true}}
-	clean := false
+	clean, cwd := false, true
 	for ; i < len(f) && strings.HasPrefix(f[i].Text, "-"); i++ {
 		name, val, hasVal := strings.Cut(strings.TrimLeft(f[i].Text, "-"), "=")
 		v := f[i].Slice(len(f[i].Text)-len(val), len(f[i].Text))
@@ -23,8 +27,12 @@ func (w *walker) apptainer(cc *cmdCtx, i int) {
 			v, hasVal = f[i], true
 		}
 		switch name {
-		case "cleanenv", "e", "containall", "C":
+		case "cleanenv", "e":
 			clean = true
+		case "containall", "C":
+			clean, cwd = true, false
+		case "contain", "c", "no-mount", "pwd":
+			cwd = false
 		case "env":
 			c.env = append(c.env, w.dockerEnv(v))
 		case "env-file":
@@ -39,6 +47,7 @@ func (w *walker) apptainer(cc *cmdCtx, i int) {
 	} else if !c.envOpen {
 		c.hostOnly = w.hostOnly(cc, c.env)
 	}
+	c.sharesCwd = cwd
 	ctx := w.ctx
 	ctx.container = c
 	inner := &walker{fe: w.fe, src: w.src, sc: containerScope(c.env), ctx: ctx}

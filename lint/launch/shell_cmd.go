@@ -2,6 +2,7 @@ package launch
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -64,6 +65,10 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 		w.setOptions(fields[1:])
 		return
 	}
+	if fields[0].Text == "shift" {
+		w.shift(fields[1:])
+		return
+	}
 	if fn, ok := w.fe.funcs[fields[0].Text]; ok && fields[0].Known {
 		w.callFunc(fn, fields[1:])
 		return
@@ -71,9 +76,35 @@ func (w *walker) call(s *syntax.Stmt, c *syntax.CallExpr) {
 	w.command(cc, 0)
 }
 
+// shift drops known positional parameters (`shift`, `shift 2`); a count
+// that is not a known number leaves them unknown.
+func (w *walker) shift(args []Value) {
+	if !w.sc.argsKnown {
+		return
+	}
+	n := 1
+	if len(args) > 0 {
+		k, err := strconv.Atoi(args[0].Text)
+		if !args[0].Known || err != nil || k < 0 {
+			w.sc.args, w.sc.argsKnown = nil, false
+			return
+		}
+		n = k
+	}
+	if n > len(w.sc.args) {
+		return // bash: shift fails and leaves them as they are
+	}
+	w.sc.args = w.sc.args[n:]
+}
+
 func (w *walker) setOptions(args []Value) {
 	for i, a := range args {
 		switch {
+		case a.Text == "--" || (i == 0 && !strings.HasPrefix(a.Text, "-") && !strings.HasPrefix(a.Text, "+")):
+			// set -- a b (or set a b) replaces the positional
+			// parameters: not followed, so they become unknown
+			w.sc.args, w.sc.argsKnown = nil, false
+			return
 		case a.Text == "-a" || (a.Text == "-o" && i+1 < len(args) && args[i+1].Text == "allexport"):
 			w.allExport = true
 		case a.Text == "+a" || (a.Text == "+o" && i+1 < len(args) && args[i+1].Text == "allexport"):
@@ -171,7 +202,7 @@ func (w *walker) command(cc *cmdCtx, i int) {
 		case isScriptPath(name) && f[i].Known:
 			// ./start.sh, or a wrapper that runs its arguments
 			// (`sbatch_base.sh bash -lc "$cmd"`): keep looking.
-			w.scriptRun(cc, f[i])
+			w.scriptRun(cc, f[i], f[i+1:])
 		}
 	}
 	if heredocMayBeScript(cc) {
@@ -284,7 +315,7 @@ func (w *walker) shellCommand(cc *cmdCtx, i int) {
 			return
 		}
 		if !strings.HasPrefix(t, "-") {
-			w.scriptRun(cc, f[j]) // bash script.sh: joined to the file if it is linted too
+			w.scriptRun(cc, f[j], f[j+1:]) // bash script.sh: joined to the file if it is linted too
 			return
 		}
 		if strings.Contains(t, "c") && !strings.HasPrefix(t, "--") && j+1 < len(f) {

@@ -20,6 +20,10 @@ type containerCtx struct {
 	marks []string
 	// mounts are the host paths bound into the container (docker -v/--mount).
 	mounts []mount
+	// sharesCwd marks a container whose working directory is the host's
+	// (apptainer binds $PWD unless --contain, --containall, --no-mount or
+	// --pwd): a relative path is the host file of that name.
+	sharesCwd bool
 }
 
 // serve records a vLLM server invocation.

@@ -42,6 +42,9 @@ func (ev *evaluator) lookupAs(name string, index syntax.ArithmExpr, at Pos, note
 	if n, err := strconv.Atoi(name); err == nil {
 		return ev.positional(n, at)
 	}
+	if v, ok := ev.special(name, at); ok {
+		return v, ev.sc.argsKnown
+	}
 	ref := "$" + name
 	sv, ok := ev.sc.vars[name]
 	if !ok {
@@ -76,6 +79,29 @@ func (ev *evaluator) positional(n int, at Pos) (Value, bool) {
 		return knownValue("", at), false
 	}
 	return ev.sc.args[n-1], true
+}
+
+// special expands the positional parameters as a whole: $@ and $* (as
+// one string; arrayAll gives "$@" its separate words) and $#. Where the
+// arguments are unknown (a script linted alone) the value is named "$@",
+// as the user wrote it, not taken for a variable called "@" (QA41 D5).
+func (ev *evaluator) special(name string, at Pos) (Value, bool) {
+	switch name {
+	case "@", "*":
+		if !ev.sc.argsKnown {
+			return unknownValue("$"+name, at, "$"+name), true
+		}
+		if len(ev.sc.args) == 0 {
+			return knownValue("", at), true
+		}
+		return joinValues(ev.sc.args), true
+	case "#":
+		if !ev.sc.argsKnown {
+			return unknownValue("$#", at, "$#"), true
+		}
+		return knownValue(strconv.Itoa(len(ev.sc.args)), at), true
+	}
+	return Value{}, false
 }
 
 // paramOp handles ${X-w}, ${X:-w}, ${X=w}, ${X:=w} and ${X+w}; other
@@ -176,6 +202,9 @@ func (ev *evaluator) arrayAll(part syntax.WordPart) ([]Value, bool) {
 			return ev.arrayAll(dq.Parts[0])
 		}
 		return nil, false
+	}
+	if p.Param != nil && p.Param.Value == "@" && p.Index == nil && p.Exp == nil && !p.Length && ev.sc.argsKnown {
+		return ev.sc.args, true // "$@": one word per argument
 	}
 	if !ev.isAllElements(p) {
 		return nil, false

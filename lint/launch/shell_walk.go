@@ -46,6 +46,13 @@ func (w *walker) stmt(s *syntax.Stmt) {
 	case *syntax.ForClause:
 		w.forClause(c)
 	case *syntax.WhileClause:
+		if w.sc.argsKnown && shifts(c) {
+			// an option loop (`while [ $# -gt 0 ]; do case $1 ...;
+			// shift; done`) runs once per argument, and is walked
+			// once: its arguments are taken as unknown, so that every
+			// branch is read
+			w.sc.args, w.sc.argsKnown = nil, false
+		}
 		w.stmts(c.Cond)
 		w.stmts(c.Do)
 	case *syntax.Block:
@@ -176,4 +183,16 @@ func concatValues(a, b Value) Value {
 	bl.addValue(a)
 	bl.addValue(b)
 	return bl.value(a.Pos)
+}
+
+// shifts reports a loop that runs `shift`.
+func shifts(loop *syntax.WhileClause) bool {
+	found := false
+	syntax.Walk(loop, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && c.Args[0].Lit() == "shift" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -1,0 +1,96 @@
+package launch
+
+import (
+	"sort"
+	"strings"
+	"testing"
+)
+
+// envNames lists the names of an invocation's environment, sorted.
+func envNames(inv *Invocation) string {
+	var names []string
+	for _, e := range inv.Env {
+		names = append(names, e.Name)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ",")
+}
+
+// TestMarkdownSessions: which variables a Markdown block's command sees
+// (mdSessions). QA41: an export in one section of a recipe was read into
+// another section's engine.
+func TestMarkdownSessions(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		want      []string // envNames of each invocation, in order
+	}{
+		{"one section is one shell",
+			"# Run\n```bash\nexport A=1\n```\nthen\n```bash\nvllm serve m\n```\n",
+			[]string{"A"}},
+		{"a later subsection is another machine",
+			"# Doc\nper process:\n```bash\nexport A=1\n```\n## Elsewhere\n```bash\nvllm serve m\n```\n",
+			[]string{""}},
+		{"a sibling alternative does not see the other's exports",
+			"## NVIDIA\n```bash\nexport A=1\nvllm serve m\n```\n## AMD\n```bash\nvllm serve m\n```\n",
+			[]string{"A", ""}},
+		{"an environment section is a step for its later siblings",
+			"## P/D\n### Environment\n```bash\nexport A=1\n```\n```sh\nexport B=2\n```\n### Prefill\n```bash\nvllm serve m\n```\n### Decode\n#### Run\n```bash\nexport C=3\nvllm serve m\n```\n## Other setup\n```bash\nvllm serve m\n```\n",
+			[]string{"A,B", "A,B,C", ""}},
+		{"a section that also runs something carries nothing",
+			"### Env\n```bash\nexport A=1\necho ready\n```\n### Run\n```bash\nvllm serve m\n```\n",
+			[]string{""}},
+		{"the latest environment section wins and includes the earlier",
+			"### Env 1\n```bash\nexport A=1\n```\n### Env 2\n```bash\nexport B=2\n```\n### Run\n```bash\nvllm serve m\n```\n",
+			[]string{"A,B"}},
+		{"headings inside code blocks are not headings",
+			"# Run\n```bash\nexport A=1\n# comment\n```\n```bash\nvllm serve m\n```\n",
+			[]string{"A"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			invs, _, _ := ParseMarkdown("r.md", []byte(tt.doc))
+			var got []string
+			for _, inv := range invs {
+				got = append(got, envNames(inv))
+			}
+			if diff := diffStrings(tt.want, got); diff != "" {
+				t.Errorf("environments (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestOutline: sections, their nesting and which section a line is in.
+func TestOutline(t *testing.T) {
+	doc := strings.Join([]string{
+		"intro",          // 1: before any heading
+		"# A",            // 2: section 0
+		"## A.1",         // 3: section 1
+		"```bash",        // 4
+		"## not heading", // 5: code
+		"```",            // 6
+		"### A.1.a",      // 7: section 2
+		"#nospace",       // 8: not a heading
+		"    # indented", // 9: code (indented block)
+		"## A.2",         // 10: section 3
+		"x",              // 11
+	}, "\n")
+	o := Outline([]byte(doc))
+	if len(o.secs) != 4 {
+		t.Fatalf("sections %+v, want 4", o.secs)
+	}
+	for line, want := range map[int]int{1: -1, 2: -1, 3: 0, 5: 1, 8: 2, 11: 3} {
+		if got := o.SectionAt(line); got != want {
+			t.Errorf("SectionAt(%d) = %d, want %d", line, got, want)
+		}
+	}
+	if !o.Within(2, 0) || o.Within(3, 1) || !o.Within(0, -1) {
+		t.Errorf("Within: nesting wrong: %+v", o.secs)
+	}
+	if c := o.Common(2, 3); c != 0 {
+		t.Errorf("Common(A.1.a, A.2) = %d, want 0 (A)", c)
+	}
+	if o.HeadingLine(3) != 10 || o.HeadingLine(-1) != 0 {
+		t.Errorf("HeadingLine: %d %d", o.HeadingLine(3), o.HeadingLine(-1))
+	}
+}
