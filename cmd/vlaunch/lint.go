@@ -27,7 +27,7 @@ func newLintCmd(s *streams) *cobra.Command {
 			"Docker Compose files that start vLLM, and the shell and YAML code blocks of Markdown\n" +
 			"documents (a README, a recipe; a hosts table or JSON file is skipped as data). Several\n" +
 			"files are linted together as the nodes of\n" +
-			"one deployment; a directory contributes the .sh, .bash, shebang, .yaml, .yml and\n" +
+			"one deployment; a directory contributes the .sh, .bash, .sbatch, .slurm, shebang, .yaml, .yml and\n" +
 			"Markdown files under it (hidden entries and symbolic links skipped). A script another\n" +
 			"file runs (bash start.sh, ./start.sh, a container running a mounted script) is linted\n" +
 			"as that file starts it: its environment, host, container and image. Suppress a finding with `# vlaunch:disable=CODE reason` above the command\n" +

@@ -68,7 +68,7 @@ func (w *dirWalk) add(dir string) error {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
 	if len(w.inputs) == before {
-		return fmt.Errorf("%s: no launch scripts (.sh, .bash, a shell shebang), manifests (.yaml, .yml) or Markdown documents under it", dir)
+		return fmt.Errorf("%s: no launch scripts (.sh, .bash, .sbatch, .slurm, a shell shebang), manifests (.yaml, .yml) or Markdown documents under it", dir)
 	}
 	return nil
 }
