@@ -31,6 +31,17 @@ type Options struct {
 	// Capacity estimates a server's KV capacity (VL125, with Spec); nil
 	// skips that check.
 	Capacity CapacityFunc
+	// Checked, when not nil, receives what the run checked, so a caller
+	// can say so beside "no findings" (a file whose launches the rules all
+	// passed read as if nothing had been read; qa41 D3).
+	Checked *Checked
+}
+
+// Checked is what a lint run found to check: vLLM servers (each `vllm
+// serve` or entry point, each engine a manifest or values file renders)
+// and Ray cluster commands.
+type Checked struct {
+	Servers, RayCommands int
 }
 
 // Lint parses every input, runs every rule and applies suppressions. The
@@ -74,6 +85,9 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	ps.Groups = groupServers(ps.Servers)
 	ps.out = &ds
 	runRules(ps)
+	if opts.Checked != nil {
+		*opts.Checked = Checked{Servers: len(ps.Servers), RayCommands: len(ps.Rays)}
+	}
 	ds = applySuppressions(inputs, dedupe(ds))
 	ds = append(ds, warn...)
 	ds.Sort()

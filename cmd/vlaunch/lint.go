@@ -84,6 +84,8 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 		}
 		return diag.Print(s.out, format, nil, nil, codes.RuleInfos("VL"))
 	}
+	var checked lint.Checked
+	opts.Checked = &checked
 	ds, err := lint.Lint(inputs, opts)
 	if err != nil {
 		return usageErr("%v", err)
@@ -94,12 +96,28 @@ func runLint(s *streams, o *lintOptions, files []string) error {
 	if len(ds) == 0 && format == diag.FormatText {
 		// Silence would not say whether anything was checked; a file with
 		// no launch at all gets a VL008 note instead.
-		fmt.Fprintf(s.err, "vlaunch: no findings in %d file(s)\n", len(inputs))
+		fmt.Fprintf(s.err, "vlaunch: no findings in %d file(s): %s checked\n", len(inputs), checkedWords(checked))
 	}
 	if ds.AtLeast(failOn) {
 		return findingsErr()
 	}
 	return nil
+}
+
+// checkedWords says what a lint run checked: "2 vLLM servers and 1 Ray
+// command".
+func checkedWords(c lint.Checked) string {
+	plural := func(n int, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %ss", n, one)
+	}
+	w := plural(c.Servers, "vLLM server")
+	if c.RayCommands > 0 {
+		w += " and " + plural(c.RayCommands, "Ray command")
+	}
+	return w
 }
 
 // lintFormats are lint's diagnostic formats.
