@@ -27,6 +27,12 @@ type Report struct {
 	SLO         []slo.Verdict    `json:"slo,omitempty"`
 	Findings    diag.Diagnostics `json:"findings"`
 	Feasible    bool             `json:"feasible"`
+	// Verdict is the overall verdict in one word (Overall): "yes",
+	// "uncertain" or "no". Feasible stays true for an uncertain report (no
+	// SLO fails, no error); JSON readers that took feasible for "meets the
+	// SLOs" read a yes the evidence did not carry (qa41b). The renderers
+	// fill it (report.WriteJSON); "" in a Report not yet rendered.
+	Verdict string `json:"verdict,omitempty"`
 	// LayoutSearch is set when the spec says `parallelism: auto`: every
 	// layout the search evaluated; the rest of the report is for the chosen one.
 	LayoutSearch *LayoutSearch `json:"layout_search,omitempty"`
@@ -184,3 +190,31 @@ func replicasOf(l resolve.Layout) int {
 
 // LayoutCandidate is one row of the layout search (search.Candidate).
 type LayoutCandidate = search.Candidate
+
+// UncertainSLOs names the SLOs whose verdict is uncertain: the target lies
+// inside the prediction's accuracy band, so the prediction cannot say
+// whether the deployment meets it.
+func (r *Report) UncertainSLOs() []string {
+	var names []string
+	for _, v := range r.SLO {
+		if v.Verdict == slo.VerdictUncertain {
+			names = append(names, v.Name)
+		}
+	}
+	return names
+}
+
+// Overall is the report's verdict in one word: "no" when an SLO fails or
+// an error stands, "uncertain" when none fails but some SLO is uncertain,
+// "yes" otherwise. The closing line read "feasible: yes" for a report
+// whose three SLOs were all uncertain, its point TPOT past the target
+// (qa41): a yes the evidence does not carry.
+func (r *Report) Overall() string {
+	switch {
+	case !r.Feasible:
+		return "no"
+	case len(r.UncertainSLOs()) > 0:
+		return "uncertain"
+	}
+	return "yes"
+}

@@ -18,6 +18,7 @@ import (
 // written as [] rather than null: consumers can iterate without a check.
 func WriteJSON(w io.Writer, r *estimate.Report) error {
 	out := *r
+	out.Verdict = r.Overall()
 	if out.Findings == nil {
 		out.Findings = diag.Diagnostics{}
 	}

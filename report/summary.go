@@ -68,7 +68,7 @@ func SummaryMarkdown(r *estimate.Report) string {
 // one whose excess sessions vLLM queues (EST103, a warning: the SLO
 // verdicts simulated the queueing).
 func FeasibleWords(r *estimate.Report) string {
-	n := len(UncertainSLOs(r))
+	n := len(r.UncertainSLOs())
 	fits := "the workload fits"
 	if c := r.Memory.Capacity; !c.Fits && c.OneSequenceFits {
 		fits = fmt.Sprintf("the workload runs, %d sessions at once per rank at full length, the rest queued (EST103),", c.MaxSeqsPerRank)
@@ -135,33 +135,8 @@ func InfeasibleWhy(r *estimate.Report) string {
 	return strings.Join(parts, "; ")
 }
 
-// UncertainSLOs names the SLOs whose verdict is uncertain: the target lies
-// inside the prediction's accuracy band, so the prediction cannot say
-// whether the deployment meets it.
-func UncertainSLOs(r *estimate.Report) []string {
-	var names []string
-	for _, v := range r.SLO {
-		if v.Verdict == slo.VerdictUncertain {
-			names = append(names, v.Name)
-		}
-	}
-	return names
-}
-
-// feasibleWord is the overall verdict's first word: "no" when an SLO fails
-// or an error stands, "uncertain" when none fails but some SLO is
-// uncertain, "yes" otherwise. The closing line read "feasible: yes" for a
-// report whose three SLOs were all uncertain, its point TPOT past the
-// target (qa41): a yes the evidence does not carry.
-func feasibleWord(r *estimate.Report) string {
-	switch {
-	case !r.Feasible:
-		return "no"
-	case len(UncertainSLOs(r)) > 0:
-		return "uncertain"
-	}
-	return "yes"
-}
+// feasibleWord is the overall verdict's first word (estimate.Report.Overall).
+func feasibleWord(r *estimate.Report) string { return r.Overall() }
 
 // feasibleWhy is what follows the overall verdict's word: what fails
 // (InfeasibleWhy) or which SLOs are uncertain and why.
@@ -169,7 +144,7 @@ func feasibleWhy(r *estimate.Report) string {
 	if why := InfeasibleWhy(r); why != "" {
 		return why
 	}
-	u := UncertainSLOs(r)
+	u := r.UncertainSLOs()
 	switch len(u) {
 	case 0:
 		return ""
