@@ -22,7 +22,13 @@ func checkRouter(c *checker) {
 		return
 	}
 	if c.d.Disaggregation != nil {
-		c.errorf(CodeRouter, p("router"), "move it to disaggregation.router",
+		hint := "move it to disaggregation.router"
+		if r.Policy != "" {
+			// disaggregation.router.policy is refused above: the whole
+			// move leaves the policy behind.
+			hint += " without `policy` (the P/D bundle's vllm-router runs its default policy)"
+		}
+		c.errorf(CodeRouter, p("router"), hint,
 			"a top-level router is for a colocated deployment; a disaggregated one's router is disaggregation.router")
 		return
 	}

@@ -31,7 +31,7 @@ func checkSpeculative(c *checker) {
 		checkSpecRelease(c, s)
 	}
 	if s.Method == resolve.SpecMTP && c.model != nil && c.model.NumNextNPredictLayers < 1 {
-		c.errorf(CodeSpeculative, p("vllm", "speculative", "method"), "use eagle3 with an EAGLE head for this model, or ngram",
+		c.errorf(CodeSpeculative, p("vllm", "speculative", "method"), "use method eagle3 with an EAGLE head for this model (draft_model: {path: <its hub id or path>}), or method ngram with mean_acceptance_length (ngram has no published one; vLLM logs \"Mean acceptance length\")",
 			"mtp drafts with the model's multi-token-prediction layers, and %s has none (num_nextn_predict_layers is 0)", c.model.ID)
 	}
 	checkSpecDraft(c, s)
@@ -67,7 +67,16 @@ func checkSpecDraft(c *checker, s *spec.Speculative) {
 	dm := s.DraftModel
 	switch {
 	case needsPath && (dm == nil || dm.Path == ""):
-		c.errorf(CodeSpeculative, p("vllm", "speculative"), "add draft_model: {path: <hub id or path of the proposer>}",
+		hint := "add draft_model: {path: <hub id or path of the proposer>}"
+		if s.Method == resolve.SpecDraftModel && (dm == nil || (dm.Name == "" && dm.Config == "")) {
+			// The whole edit: a draft model also needs its architecture
+			// (the error below), and the hint must not lead into it.
+			hint = "add draft_model: {path: <hub id or path of the proposer>, name: <catalog id>} (or config: <its config.json> instead of name)"
+			c.errorf(CodeSpeculative, p("vllm", "speculative"), hint,
+				"%s needs the proposer checkpoint vLLM loads (vllm.speculative.draft_model.path) and its architecture (draft_model.name or draft_model.config)", s.Method)
+			return
+		}
+		c.errorf(CodeSpeculative, p("vllm", "speculative"), hint,
 			"%s needs the proposer checkpoint vLLM loads (vllm.speculative.draft_model.path)", s.Method)
 	case !needsPath && dm != nil:
 		c.warnf(CodeSpeculative, p("vllm", "speculative", "draft_model"), "remove draft_model",

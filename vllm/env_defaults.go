@@ -23,9 +23,10 @@ var envDefaultTable = []envDefault{
 	{Name: "VLLM_USE_DEEP_GEMM", Span: Span{Removed: v0110}, Value: "0", Source: srcDeepGEMM},
 	{Name: "VLLM_USE_DEEP_GEMM", Span: Span{Since: v0110}, Value: "1", Source: srcDeepGEMM},
 	{Name: "VLLM_FUSED_MOE_CHUNK_SIZE", Value: "32768", Source: srcFusedMoE},
-	// Off before 0.21.0 (PR #30515: opt-in), on from it (vLLM's "default
-	// since v0.21.0"); Release.GraphMemoryProfiling holds the same rule.
-	{Name: GraphMemoryVariable, Span: Span{Removed: v0210}, Value: "0", Source: srcGraphMemory},
+	// Off before 0.20.0 (PR #30515: opt-in), on from it (PR #38284; a 0.20.0
+	// log shows it on although vLLM's line says "default since v0.21.0");
+	// Release.GraphMemoryProfiling holds the same rule.
+	{Name: GraphMemoryVariable, Span: Span{Removed: graphMemoryDefaultOn.Since}, Value: "0", Source: srcGraphMemory},
 	{Name: GraphMemoryVariable, Span: graphMemoryDefaultOn, Value: "1", Source: srcGraphMemory},
 }
 

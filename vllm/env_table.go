@@ -69,8 +69,9 @@ var envTable = []EnvVar{
 		Source: srcEnvPages + " (0.9.0.1 to 0.16.0); earlier releases not read"},
 	// Since 0.17.0: PR #30515 (opened 2025-12-11) merged 2026-03-07; the
 	// v0.16.0 release branch has no such variable, 0.19.0's envs.py has it
-	// (default "0"), 0.21.0's defaults it to "1" (srcFAGraphMemEnv).
-	{Name: GraphMemoryVariable, Owner: "vllm", Span: Span{Since: v0170, Confirmed: v0190}, Default: "1 from 0.21.0, 0 before",
+	// (default "0"), 0.21.0's defaults it to "1" (srcFAGraphMemEnv); a 0.20.0
+	// release log shows it on with the variable unset (srcGraphMemory).
+	{Name: GraphMemoryVariable, Owner: "vllm", Span: Span{Since: v0170, Confirmed: v0190}, Default: "1 from 0.20.0, 0 before",
 		Doc:    "1: subtract vLLM's CUDA-graph memory estimate from the KV-cache budget (see Release.GraphMemoryProfiling); 0: do not",
 		Source: srcGraphMemory + "; " + srcFAGraphMemEnv},
 	{Name: "VLLM_ENGINE_READY_TIMEOUT_S", Owner: "vllm", Span: Span{Since: v0111, Confirmed: v0140}, Default: "600",

@@ -21,27 +21,41 @@ import (
 // it as on by default. Caveat from PR #49233: Model Runner V2, the default
 // for dense models from 0.25.1, returned 0 from profile_cudagraph_memory, so
 // no graph memory was subtracted there (that PR was closed; whether and when
-// V2 began to estimate is not pinned).
+// V2 began to estimate is not pinned). PR #38284 ("[Startup][UX] Enable
+// CUDAGraph memory profiling by default", opened 2026-03-26, "slated for
+// default enablement in v0.21", still open on 2026-04-07) flipped the
+// default, and it reached 0.20.0, not 0.21.0 as the log line says: a vLLM
+// 0.20.0 start-up log (banner "version 0.20.0", "Initializing a V1 LLM
+// engine (v0.20.0)", image vllm/vllm-openai:v0.20.0-cu130-ubuntu2404, the
+// compose file setting only VLLM_WORKER_MULTIPROC_METHOD,
+// PYTORCH_CUDA_ALLOC_CONF and HF_HUB_ENABLE_HF_TRANSFER) prints
+// "Estimated CUDA graph memory: 0.39 GiB total" and gpu_worker.py:455's
+// "CUDA graph memory profiling is enabled (default since v0.21.0)" next to
+// the reduced "Available KV cache memory: 3.07 GiB". 0.19.0's envs.py reads
+// the variable with default "0" (vllm/env_table.go).
 const srcGraphMemory = "PR #30515 (opened 2025-12-11: CUDA-graph memory estimate subtracted from the KV budget, opt-in with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1); " +
 	"vllm/envs.py (main, in PR #41099's diff context, 2026-04-28: default \"1\", \"Enabled by default as of v0.21.0\"); " +
 	"gpustack/runner PR #251 (a vLLM 0.27.1 log, gpu_worker.py: \"CUDA graph memory profiling is enabled (default since v0.21.0)\", \"Estimated CUDA graph memory: 0.36 GiB total\"); " +
 	"PR #45197 (2026-06-10, closed unmerged: would have disabled it by default); PR #49233 (2026-07-20: \"default on\"; Model Runner V2, default for dense models from 0.25.1, " +
-	"estimated 0); issue #50780 (0.26.0: hybrid GDN models overcharged); default-on after 0.27.1 not seen changed, 0.28-0.31 unverified"
+	"estimated 0); issue #50780 (0.26.0: hybrid GDN models overcharged); default-on after 0.27.1 not seen changed, 0.28-0.31 unverified; " +
+	"PR #38284 (enables it by default; opened 2026-03-26 for v0.21); a vLLM 0.20.0 start-up log (image vllm/vllm-openai:v0.20.0-cu130-ubuntu2404, variable unset: " +
+	"gpu_worker.py:455 \"CUDA graph memory profiling is enabled (default since v0.21.0)\", \"Estimated CUDA graph memory: 0.39 GiB total\"): on by default from 0.20.0, its text notwithstanding"
 
 // GraphMemoryVariable switches vLLM's CUDA-graph memory profiling.
 const GraphMemoryVariable = "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"
 
 // graphMemoryDefaultOn: releases where profiling is on when the variable is
-// unset. 0.21.0 is vLLM's own statement ("default since v0.21.0"); before it
-// the variable (where it exists) defaults to off.
-var graphMemoryDefaultOn = Span{Since: v0210}
+// unset. vLLM's log line says "default since v0.21.0", but a 0.20.0 release
+// log with the variable unset shows it on and subtracting (srcGraphMemory);
+// 0.19.0's envs.py defaults it to "0".
+var graphMemoryDefaultOn = Span{Since: v0200}
 
 // GraphMemoryProfiling is whether a release subtracts its estimate of
 // CUDA-graph memory from the KV-cache pool (measured during profiling, not
 // only captured after the KV cache is allocated).
 type GraphMemoryProfiling struct {
 	// DefaultOn is Present where profiling is on unless
-	// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (0.21.0 and later), Absent
+	// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (0.20.0 and later), Absent
 	// where it is off unless the variable is 1.
 	DefaultOn Presence
 	// Variable is the environment variable that switches it; VariableIn

@@ -2,10 +2,11 @@ package vllm
 
 import "testing"
 
-// TestGraphMemoryProfiling: from 0.21.0 vLLM subtracts its CUDA-graph
+// TestGraphMemoryProfiling: from 0.20.0 vLLM subtracts its CUDA-graph
 // memory estimate from the KV pool unless VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0
-// (vLLM's own log: "default since v0.21.0"); before, only with =1, and not
-// at all in releases that do not read the variable (before PR #30515).
+// (a 0.20.0 release log with the variable unset shows it on, although the
+// line says "default since v0.21.0"); before, only with =1, and not at all
+// in releases that do not read the variable (before PR #30515).
 func TestGraphMemoryProfiling(t *testing.T) {
 	for _, tt := range []struct {
 		v          string
@@ -15,8 +16,10 @@ func TestGraphMemoryProfiling(t *testing.T) {
 		defaultOn  Presence
 		variableIn Presence
 	}{
-		{"0.20.2", "", false, false, Absent, Present},
-		{"0.20.2", "1", true, true, Absent, Present},
+		{"0.19.1", "", false, false, Absent, Present},
+		{"0.19.1", "1", true, true, Absent, Present},
+		{"0.20.0", "", false, true, Present, Present}, // the 0.20.0 log: on, variable unset
+		{"0.20.2", "0", true, false, Present, Present},
 		{"0.18.1", "1", true, true, Absent, Maybe},   // 0.17.x-0.18.x not read
 		{"0.19.0", "1", true, true, Absent, Present}, // 0.19.0's envs.py has it (default "0")
 		{"0.16.0", "1", true, false, Absent, Absent}, // not in the v0.16.0 release branch
@@ -36,7 +39,7 @@ func TestGraphMemoryProfiling(t *testing.T) {
 			t.Errorf("%s %s=%q (set %v): subtracts %v, want %v", tt.v, g.Variable, tt.value, tt.set, got, tt.want)
 		}
 	}
-	for v, want := range map[string]string{"0.20.2": "0", "0.21.0": "1", "0.31.0": "1"} {
+	for v, want := range map[string]string{"0.19.1": "0", "0.20.0": "1", "0.21.0": "1", "0.31.0": "1"} {
 		if got, ok := rel(t, v).EnvDefault(GraphMemoryVariable); !ok || got != want {
 			t.Errorf("%s: EnvDefault = %q %v, want %q", v, got, ok, want)
 		}

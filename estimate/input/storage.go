@@ -54,6 +54,14 @@ func StorageRule(in *Input, component string) DTypeRule {
 	if component == CompMLACopies {
 		return DTypeRule{act, BytesBF16, "de-quantized copies in the activation dtype"}
 	}
+	if component == CompRoPECache && in.Model.DSV4 != nil {
+		// DeepseekV4ScalingRotaryEmbedding registers its cos_sin_cache in
+		// float32 whatever the model dtype ("cos_sin_cache stored as fp32
+		// for higher precision RoPE", vllm/model_executor/layers/
+		// rotary_embedding/deepseek_scaling_rope.py, the class get_rope
+		// picks for is_deepseek_v4).
+		return DTypeRule{"fp32", bytesFP32, "vLLM keeps DeepSeek-V4's RoPE cache in float32"}
+	}
 	if component == CompHyperConn {
 		return DTypeRule{"fp32", bytesFP32, "vLLM builds DeepSeek-V4's hyper-connection parameters in float32"}
 	}

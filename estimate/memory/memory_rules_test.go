@@ -126,15 +126,15 @@ func TestSamplerTermByRelease(t *testing.T) {
 }
 
 func TestNonTorchTerms(t *testing.T) {
-	one := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100", VLLMVersion: "0.20.0"})
+	one := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100", VLLMVersion: "0.19.1"})
 	if got := sumTerms(NonTorch(one)); got != NonTorchBaseGiB {
 		t.Errorf("single GPU non-torch = %.2f, want %.2f", got, NonTorchBaseGiB)
 	}
-	tp := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100", TP: 2, VLLMVersion: "0.20.0"})
+	tp := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100", TP: 2, VLLMVersion: "0.19.1"})
 	if got := sumTerms(NonTorch(tp)); math.Abs(got-NonTorchBaseGiB-CollectivesGiB) > 1e-9 {
 		t.Errorf("TP=2 non-torch = %.2f", got)
 	}
-	ll := testinput.Quick(t, resolve.QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 16, EP: true, VLLMVersion: "0.20.0"})
+	ll := testinput.Quick(t, resolve.QuickOptions{Model: "deepseek-v3", GPU: "h200", DP: 16, EP: true, VLLMVersion: "0.19.1"})
 	ll.All2AllBackend = "deepep_low_latency"
 	want := 2 * 2 * 256 * 256 * float64(2*7168+16) / GiB
 	if got := sumTerms(NonTorch(ll)) - NonTorchBaseGiB - CollectivesGiB; math.Abs(got-want) > 1e-9 {
@@ -147,7 +147,7 @@ func TestNonTorchTerms(t *testing.T) {
 	}
 }
 
-// From vLLM 0.21 the CUDA-graph estimate comes out of the KV pool unless
+// From vLLM 0.20 the CUDA-graph estimate comes out of the KV pool unless
 // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (vllm.Release.
 // GraphMemoryProfiling); before, only when it is 1.
 func TestGraphMemoryFollowsTheRelease(t *testing.T) {
@@ -156,8 +156,8 @@ func TestGraphMemoryFollowsTheRelease(t *testing.T) {
 		env     map[string]string
 		want    float64
 	}{
-		{"0.20.0", nil, 0}, {"0.20.0", map[string]string{"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS": "1"}, CUDAGraphGiB},
-		{"0.21.0", nil, CUDAGraphGiB}, {"0.31.0", nil, CUDAGraphGiB},
+		{"0.19.1", nil, 0}, {"0.19.1", map[string]string{"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS": "1"}, CUDAGraphGiB},
+		{"0.20.0", nil, CUDAGraphGiB}, {"0.21.0", nil, CUDAGraphGiB}, {"0.31.0", nil, CUDAGraphGiB},
 		{"0.21.0", map[string]string{"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS": "0"}, 0},
 	} {
 		in := testinput.Quick(t, resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "h100", VLLMVersion: c.version})

@@ -201,7 +201,7 @@ func Placement(in *input.Input, s Stage) []Share {
 					e.DeepStackLevels, in.MaxNumBatchedTokens, m.HiddenSize)})
 		}
 	}
-	if n, pos, dim := ropeCacheElems(m); n > 0 && attnN > 0 {
+	if n, pos, dim := ropeCacheElems(m); n > 0 && attnN > 0 && !ropeSharedWithTarget(in) {
 		caches, what := 1.0, ""
 		if g := m.MiMo; g != nil && g.SeparateSWARope {
 			// MiMoV2Attention calls get_rope with rope_theta in the full
@@ -209,11 +209,54 @@ func Placement(in *input.Input, s Stage) []Share {
 			// (vllm/model_executor/models/mimo_v2.py): two bases, two
 			// rotary embeddings, two caches of the same size.
 			caches, what = 2, " × 2 (full and sliding-window layers' RoPE bases)"
+		} else if dsv4RopeBases(m, s) == 2 {
+			caches, what = 2, " × 2 (rope_theta for the sliding-window-only layers, compress_rope_theta for the compressed ones)"
 		}
 		out = append(out, share(CompRoPECache, 0, caches*n,
 			fmt.Sprintf("RoPE's cos/sin cache, %d positions × %d rotary dimensions%s, whole on every GPU", pos, dim, what)))
 	}
 	return out
+}
+
+// ropeSharedWithTarget reports whether in is an MTP proposer built from
+// the target's own config, whose rotary embedding is the target's: get_rope
+// keeps one instance per (head_size, rotary_dim, max_position,
+// is_neox_style, rope_parameters, dtype) in the module-level _ROPE_DICT
+// (vllm/model_executor/layers/rotary_embedding/__init__.py), the proposer
+// is loaded after the target in the same worker, and its layers call
+// get_rope with the same config values (DeepSeek-V4's MTP layer:
+// DeepseekV4DecoderLayer, compress ratio 1, rope_theta, like the target's
+// sliding-window layers; vllm/model_executor/models/deepseek_v4_mtp.py at
+// vllm-project/vllm 023da1fc). No second cache is allocated.
+func ropeSharedWithTarget(in *input.Input) bool {
+	sp := in.Speculative
+	return sp != nil && sp.Draft != nil && in.Model == sp.Draft.Layers && sp.Method == "mtp" && sp.DraftPath == ""
+}
+
+// dsv4RopeBases is the number of rotary embeddings DeepSeek-V4's layers of
+// stage s build: DeepseekV4Attention passes rope_theta to get_rope in the
+// layers of compress ratio 1 (sliding window only) and compress_rope_theta
+// in the compressed ones (ratio 4 or 128), so a stage with both kinds
+// holds two caches (vllm/model_executor/models/deepseek_v4.py at
+// vllm-project/vllm 023da1fc). DeepSeek's configs set the two bases apart
+// (10,000 and 160,000); 0 for other models.
+func dsv4RopeBases(m *catalog.Model, s Stage) int {
+	d := m.DSV4
+	if d == nil {
+		return 0
+	}
+	var plain, compressed bool
+	for i := s.First; i < s.End; i++ {
+		if d.Ratio(i) > 1 {
+			compressed = true
+		} else {
+			plain = true
+		}
+	}
+	if plain && compressed {
+		return 2
+	}
+	return 1
 }
 
 // ropeCacheElems is the cos/sin cache vLLM's rotary embedding builds and
@@ -228,6 +271,16 @@ func Placement(in *input.Input, s Stage) []Share {
 // Llama-4-Scout's 10,485,760 positions (published/vllm-memory-logs.yaml,
 // llama4-scout-llmd-h100-tp4). Models with a second RoPE for their local
 // layers (Gemma 3 and 4) build a second cache, not counted (≤ 128 MiB).
+//
+// DeepSeek-V4 rotates only the last qk_rope_head_dim (64) of its 512-wide
+// head: DeepseekV4Attention sets rope_parameters["rope_dim"] =
+// qk_rope_head_dim and get_rope takes rotary_dim from it
+// (vllm/model_executor/models/deepseek_v4.py at vllm-project/vllm
+// 023da1fc), and its DeepseekV4ScalingRotaryEmbedding keeps the cache in
+// float32 (input.StorageRule) over original_max_position_embeddings ×
+// factor positions; DeepseekCompressor documents the layout as
+// [max_pos, rope_head_dim] (vllm/model_executor/layers/
+// deepseek_compressor.py).
 func ropeCacheElems(m *catalog.Model) (elems float64, positions, dim int) {
 	if m.KimiLinear != nil {
 		// Kimi-K3's MLA layers are NoPE: vLLM's MultiHeadLatentAttention
@@ -247,7 +300,7 @@ func ropeCacheElems(m *catalog.Model) (elems float64, positions, dim int) {
 		positions = int(float64(r.OriginalMax) * r.Factor)
 	}
 	dim = m.HeadDim
-	if m.IsMLA() {
+	if m.IsMLA() || (m.DSV4 != nil && m.QKRopeHeadDim > 0) {
 		dim = m.QKRopeHeadDim
 	} else if f := m.PartialRotaryFactor; f > 0 && f < 1 {
 		dim = int(float64(m.HeadDim) * f)
