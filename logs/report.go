@@ -94,7 +94,7 @@ type Engine struct {
 	GPUMemoryUtilization *float64 `json:"gpu_memory_utilization"`
 	// UtilizationWithoutGraphProfiling is the utilization vLLM says the
 	// requested one is equivalent to without CUDA graph memory profiling
-	// (on by default since 0.21: the graphs' estimate is taken out of the
+	// (on by default from 0.20.0, though vLLM words it "default since v0.21.0": the graphs' estimate is taken out of the
 	// budget before the KV cache).
 	UtilizationWithoutGraphProfiling *float64 `json:"gpu_memory_utilization_without_cudagraph_profiling,omitempty"`
 	// WeightsGiB is the largest of the weights the engine's ranks logged

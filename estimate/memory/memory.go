@@ -220,7 +220,7 @@ func stageMemory(in *input.Input, s Stage) StageMemory {
 }
 
 // graphsBudgeted reports whether vLLM subtracts its CUDA-graph estimate
-// from the KV pool for in: by default from 0.21.0, otherwise as
+// from the KV pool for in: by default from 0.20.0 (valfix41: a 0.20.0 log), otherwise as
 // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS says where the release reads it
 // (vllm.Release.GraphMemoryProfiling).
 func graphsBudgeted(in *input.Input) bool {
