@@ -62,7 +62,9 @@ type WaveState struct {
 // Clean reports whether the loop has a wave state: at least two sessions
 // an engine, and a wave whose prefill ends before its first prompt's
 // decode would (Steps below the output length out).
-func (w WaveState) Clean(out int) bool { return w.Sessions >= 2 && w.Steps >= 1 && w.Steps < out }
+func (w WaveState) Clean(out int) bool {
+	return w.Sessions >= 2 && w.Steps >= 1 && w.Steps < out && w.Steps <= maxWaveSteps
+}
 
 // Decided reports whether the wave re-forms every cycle: its finishing
 // spread is no longer than the turnaround.
@@ -78,6 +80,13 @@ func (w WaveState) Decided() bool { return w.SpreadS <= w.TurnS }
 func WaveOf(sm *perf.StepModel, n, in, budget int, decodeS, turnS float64) WaveState {
 	w := WaveState{Sessions: n, TurnS: turnS}
 	if n < 1 || in < 1 || budget < 1 {
+		return w
+	}
+	// A wave of more steps than maxWaveSteps is not priced step by step:
+	// it is no clean wave for any output length a run has (Clean), and
+	// its steps would cost a long run of the step model for nothing.
+	if steps := (n*in + budget - 1) / budget; steps > maxWaveSteps {
+		w.Steps = steps
 		return w
 	}
 	var steps []float64
@@ -109,6 +118,11 @@ func WaveOf(sm *perf.StepModel, n, in, budget int, decodeS, turnS float64) WaveS
 	w.SpreadS = float64(w.Steps-1) * decodeS
 	return w
 }
+
+// maxWaveSteps bounds the waves WaveOf prices step by step (a cost bound,
+// not a model constant: a wave of more prefill steps than a request has
+// output tokens is not clean, and no benchmark here decodes 65,536).
+const maxWaveSteps = 1 << 16
 
 // LoopPoint is the point prediction of a fixed-length closed loop's TTFT
 // (mean or tail) from its states: the wave's where the wave is decided;
