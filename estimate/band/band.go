@@ -195,3 +195,15 @@ func (b Band) Range(p float64) (low, high float64) {
 	}
 	return low, high
 }
+
+// RangeOver is the band around a prediction that spans [lo, hi] (a
+// benchmark whose loop settles in one of two states, each predicted:
+// slo's and the replay's fixed-length closed loops): [lo × Low, hi × High],
+// open sides as Range. lo and hi are ordered first; with lo = hi it is
+// Range.
+func (b Band) RangeOver(lo, hi float64) (low, high float64) {
+	lo, hi = math.Min(lo, hi), math.Max(lo, hi)
+	low, _ = b.Range(lo)
+	_, high = b.Range(hi)
+	return low, high
+}

@@ -216,10 +216,16 @@ func quantile(sorted []float64, q float64) float64 {
 }
 
 // Inside reports whether a target's published value lies inside the band of
-// its prediction.
+// its prediction: around the prediction, or, for a figure of a loop with
+// two states (Target.StateLow, StateHigh), around both states and the
+// prediction (band.Band.RangeOver).
 func Inside(t Target, b band.Band) bool {
-	lo, hi := b.Range(t.Predicted)
-	return t.Published >= lo && t.Published <= hi
+	lo, hi := t.Predicted, t.Predicted
+	if t.StateLow > 0 && t.StateHigh > 0 {
+		lo, hi = min(lo, t.StateLow), max(hi, t.StateHigh)
+	}
+	l, h := b.RangeOver(lo, hi)
+	return t.Published >= l && t.Published <= h
 }
 
 // builder makes bands from held-out targets.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 )
 
 // densePrefill runs TestDensePrefillTerms, an analysis (issue #28) that
@@ -134,33 +135,13 @@ func TestDenseClosedLoopWaves(t *testing.T) {
 	t.Logf("closed loops of 10, published against waves (ms):\n%s", b.String())
 }
 
-// waveOf is the wave model of TestDenseClosedLoopWaves: n prompts of in
-// tokens arriving together, prefilled in steps of budget tokens; it
-// returns their mean TTFT (engine side) and the mean time a prompt's
-// decodes wait through the wave's later steps.
+// waveOf is the wave model of TestDenseClosedLoopWaves (sim.WaveOf): n
+// prompts of in tokens arriving together, prefilled in steps of budget
+// tokens; it returns their mean TTFT (engine side) and the mean time a
+// prompt's decodes wait through the wave's later steps.
 func waveOf(sm *perf.StepModel, n, in, budget int) (ttft, stall float64) {
-	var steps []float64
-	var done []int // the step each prompt's last token is in
-	left, cur := n*in, 0
-	for left > 0 {
-		c := min(left, budget)
-		steps = append(steps, sm.PrefillIdle(c, budget).TTFTS)
-		cur += c
-		for len(done) < n && (len(done)+1)*in <= cur {
-			done = append(done, len(steps)-1)
-		}
-		left -= c
-	}
-	for _, k := range done {
-		for i, d := range steps {
-			if i <= k {
-				ttft += d
-			} else {
-				stall += d
-			}
-		}
-	}
-	return ttft / float64(n), stall / float64(n)
+	w := sim.WaveOf(sm, n, in, budget, 0, 0)
+	return w.MeanS, w.StallS
 }
 
 // TestDenseTP4DP2Steps prints the step the simulation runs for the

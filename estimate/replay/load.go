@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -25,7 +26,15 @@ type Outcome struct {
 	Steady bool
 	// Sim is the simulation, when one ran.
 	Sim *sim.Result
+	// States are, for a fixed-length closed loop (fixedLoop), the least
+	// and the greatest of its states' mean and P99 TTFT (the wave, the
+	// train, the all-at-once simulation; loopStates): the band spans them.
+	// Zero otherwise.
+	States loopRange
 }
+
+// loopRange is the span of a fixed-length closed loop's states' TTFT.
+type loopRange struct{ MeanLo, MeanHi, P99Lo, P99Hi float64 }
 
 // lengths are the request lengths the run used: the published means when
 // given (what the client actually sent and received), else the nominal.
@@ -102,6 +111,9 @@ type Options struct {
 	// stepHook, when set, sees every simulated step's loads and duration
 	// (analysis tests only).
 	stepHook func(loads []perf.RankLoad, s float64)
+	// train starts a closed loop's sessions evenly staggered over one
+	// cycle (trainStart) instead of all at once.
+	train bool
 }
 
 // simulate runs the benchmark's load through the simulator.
@@ -173,6 +185,10 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		// only a row that names that client is replayed so
 		cfg.ClientPacing = r.Workload.Client == pacingClient
 	}
+	if opt.train && cfg.Sessions > 0 {
+		n := (cfg.Sessions + sm.S.DP - 1) / sm.S.DP
+		cfg.StaggerS, cfg.EvenStagger = sim.TrainCycle(sim.RankStep(sm), n, in, out, cfg.MaxNumBatchedTokens), true
+	}
 	if opt.SteadyProxy {
 		pt, _ := sm.DecodeAt(max(1, cfg.Sessions), float64(in+out/2))
 		cfg.StaggerS = pt.TPOTS * float64(out)
@@ -184,8 +200,64 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		cfg.MaxNumSeqs, cfg.MaxNumBatchedTokens = 1024, 8192
 	}
 	res := sim.Run(cfg)
-	return Outcome{OutputTokPerS: res.OutputTokPerS, TotalTokPerS: res.TotalTokPerS, InputTokPerS: res.TotalTokPerS - res.OutputTokPerS,
+	o := Outcome{OutputTokPerS: res.OutputTokPerS, TotalTokPerS: res.TotalTokPerS, InputTokPerS: res.TotalTokPerS - res.OutputTokPerS,
 		TTFT: res.TTFT, TPOT: res.TPOT, Sim: &res}
+	if UseLoopStates && fixedLoop(r) && !opt.SteadyProxy && !opt.train {
+		loopStates(&o, sm, cfg)
+	}
+	return o
+}
+
+// UseLoopStates predicts a fixed-length closed loop's TTFT from both of
+// its steady states (sim.WaveState: the wave, decided or not, against the
+// all-at-once simulation) and spans its band over both states and the
+// train (issue #28). Off: the all-at-once simulation alone, as before.
+var UseLoopStates = true
+
+// UseLoopStatesP99 does the same for the P99 TTFT (the wave's last
+// prompt).
+var UseLoopStatesP99 = true
+
+// fixedLoop reports whether row r is a closed loop of fixed lengths: its
+// client ignored EOS (every request decodes its full output) and drew no
+// spread of lengths (spread).
+func fixedLoop(r published.Row) bool {
+	if r.Load.Kind != published.LoadClosedLoop || !r.Workload.IgnoreEOS.V {
+		return false
+	}
+	sp := spread(r)
+	if sp.Hi > sp.Lo || sp.Log.Sigma > 0 {
+		return false
+	}
+	// A row run at its published means (spread gives none then) is of
+	// fixed lengths only where they are the nominal ones: a mean output
+	// of 800 for 1,024 asked is a spread.
+	w := r.Workload
+	near := func(mean, nominal published.Num, tol float64) bool {
+		return !mean.Positive() || !nominal.Positive() || math.Abs(mean.V/nominal.V-1) <= tol
+	}
+	return near(w.OutputTokensMean, w.OutputTokens, fixedLengthTol) && near(w.InputTokensMean, w.InputTokens, fixedLengthTol)
+}
+
+// fixedLengthTol is how far a published mean length may sit from the
+// nominal one in a fixed-length run: a random dataset's prompt is decoded
+// and re-encoded, which moves its length by a few tokens (8,191 for
+// 8,192), not by a twentieth.
+const fixedLengthTol = 0.05
+
+// loopStates sets o's TTFT from the fixed-length closed loop's states
+// (sim.FixedLoopStates: the all-at-once simulation o already holds, the
+// clients' start; the wave; the train) and records their span.
+func loopStates(o *Outcome, sm *perf.StepModel, cfg sim.Config) {
+	st, ok := sim.FixedLoopStates(sm, cfg, *o.Sim, sim.Run)
+	if !ok {
+		return
+	}
+	o.States = loopRange{MeanLo: st.MeanLo, MeanHi: st.MeanHi, P99Lo: st.P99Lo, P99Hi: st.P99Hi}
+	o.TTFT.Mean = st.Mean
+	if UseLoopStatesP99 {
+		o.TTFT.P99 = st.P99
+	}
 }
 
 // spread is the spread of the run's request lengths: a random dataset's

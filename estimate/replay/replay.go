@@ -22,6 +22,12 @@ func Reproduce(r published.Row, eff perf.Efficiency, opt Options) ([]Target, err
 		t := Target{Row: r.ID, Source: r.Source, Split: r.Split, Engine: r.Engine.Name,
 			Dataset: r.Workload.Dataset, Load: r.Load.Kind, Class: ClassOf(r), Metric: f.metric, Regime: regimeOf(f.regime, r),
 			Unit: f.unit, Published: f.n.V, Predicted: f.pred(o, r), TTFTAfterReasoning: ttftAfterReasoning(r), PromptsSeenBefore: r.Load.PromptsSeenBefore.V, OutputTokens: outTok}
+		switch {
+		case o.States.MeanHi > 0 && f.regime == RegimeTTFTMean:
+			t.StateLow, t.StateHigh = 1e3*o.States.MeanLo, 1e3*o.States.MeanHi
+		case o.States.P99Hi > 0 && f.regime == RegimeTTFTP99:
+			t.StateLow, t.StateHigh = 1e3*o.States.P99Lo, 1e3*o.States.P99Hi
+		}
 		if hasFloor {
 			t.FloorMs, t.Floor = floor.floorMs(t.Regime), floor.String()
 		}

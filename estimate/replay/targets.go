@@ -51,6 +51,11 @@ type Target struct {
 	// wave at the GPUs' dense peak; 0: no floor), Floor its terms.
 	FloorMs float64
 	Floor   string
+	// StateLow and StateHigh are, for a TTFT figure of a fixed-length
+	// closed loop (fixedLoop), the least and the greatest of its states'
+	// predictions (the wave, the train, the all-at-once simulation): its
+	// band spans them (Inside). 0: one state.
+	StateLow, StateHigh float64
 }
 
 // medianTPOT scores a row's median TPOT where it publishes no mean (41 rows

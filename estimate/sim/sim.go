@@ -113,6 +113,12 @@ type Config struct {
 	// StaggerS spreads the closed-loop sessions' first requests uniformly
 	// over [0, StaggerS) so they do not move in lock-step (0 = all at once).
 	StaggerS float64
+	// EvenStagger spaces the closed-loop sessions' first requests evenly
+	// over [0, StaggerS) instead (session i at i/Sessions × StaggerS): a
+	// train, every prompt of a fixed-length loop a cycle/Sessions after the
+	// one before, the other steady state of such a loop beside the wave an
+	// all-at-once start (StaggerS 0) makes (FixedLoopStates).
+	EvenStagger bool
 	// ThinkS is the mean time a closed-loop session waits after a
 	// request's last token before it sends the next one (0: at once),
 	// drawn exponentially (a finite-source Poisson stream): a client's
@@ -626,7 +632,11 @@ func newSimulatorIn(cfg Config, b *simBuffers) *simulator {
 	}
 	s.pendingBase = s.pending
 	for i := 0; i < cfg.Sessions; i++ {
-		s.pending = append(s.pending, s.newReq(s.rng.Float64()*cfg.StaggerS, i))
+		at := s.rng.Float64() * cfg.StaggerS
+		if cfg.EvenStagger {
+			at = float64(i) / float64(cfg.Sessions) * cfg.StaggerS
+		}
+		s.pending = append(s.pending, s.newReq(at, i))
 		s.sent++
 	}
 	slices.SortFunc(s.pending, func(a, b simReq) int { return cmp.Compare(a.arrival, b.arrival) })

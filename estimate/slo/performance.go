@@ -122,4 +122,8 @@ type SimScenario struct {
 	Lengths string     `json:"lengths,omitempty"`
 	Seed    uint64     `json:"seed"`
 	Result  sim.Result `json:"result"`
+	// Loop holds a fixed-length closed benchmark loop's states
+	// (fixedLoopWorkload, sim.FixedLoopStates), whose span the TTFT bands
+	// cover (loopBand); nil otherwise.
+	Loop *sim.LoopStates `json:"-"`
 }

@@ -231,6 +231,9 @@ func simulateScenario(in *input.Input, sm *perf.StepModel, kvTokens int64, input
 	defer func() { sc.ClientCapHolds, sc.ClientCapBinds = capHolds(&sc), capBinds(&sc) }()
 	if cfg.Sessions > 0 || cfg.Pool > 0 { // a finite run's queue is finite, whatever the rate
 		sc.Result = sim.RunModelReplicated(sm, cfg, opt.Replications)
+		if fixedLoopWorkload(in) {
+			applyLoopStates(&sc, sm, cfg, opt.Replications)
+		}
 		return sc
 	}
 	capacity := sim.RunModel(sm, saturatedFor(cfg, sm.S.DP, opt))

@@ -370,6 +370,7 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 		return overloadedTTFT(v, s)
 	}
 	judgeTTFT(&v, in, q, kv > 0, openLoad(s, idle.TTFTS))
+	loopBand(&v, in, s, q)
 	v.Binding = BindQueueing
 	if idle.TTFTS > target || idle.TTFTS > prefillShareBinding*v.Predicted {
 		v.Binding = idle.Binding
