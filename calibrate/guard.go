@@ -99,7 +99,21 @@ func (g *guard) guardedFit() (fitter.Outcome, map[string]string, error) {
 		for i := range out.X {
 			moved = moved || out.X[i] != x0[i]
 		}
+		if !moved && len(out.Excluded) < len(g.c.targets) {
+			// Nothing moved: every figure is reported as fitted, at its
+			// error with the start constants (the half ranges' exclusions
+			// of figures out of the allowed moves' reach would report the
+			// worst error over the few left), and the constants the fit
+			// was free to move are kept as fitted at their start.
+			done := g.finish(out, x0, why)
+			still := g.unmoved(x0, base)
+			still.Fitted, still.Refused = done.Fitted, done.Refused
+			return still, why, nil
+		}
 		if !moved {
+			// No figure within reach of the allowed moves: shown, each
+			// with why, as the fitter shows a figure out of every
+			// constant's reach.
 			return g.finish(out, x0, why), why, nil
 		}
 		if r, before, after := g.worsenedRun(base, out.After, nil); r != "" {
@@ -176,6 +190,17 @@ func (g *guard) pulls(i int, base []float64, derivs [][]float64) []pull {
 			continue
 		}
 		out = append(out, pull{run: g.runOf(j), metric: t.metric, err: e, deriv: derivs[i][j]})
+	}
+	return out
+}
+
+// signBoxReasons says of each exclusion that the reach it reports is the
+// allowed moves'.
+func signBoxReasons(excl []fitter.Exclusion) []fitter.Exclusion {
+	out := make([]fitter.Exclusion, len(excl))
+	for k, e := range excl {
+		e.Reason = "with the constants the sign rule lets move, each only on its side of its start: " + e.Reason
+		out[k] = e
 	}
 	return out
 }
@@ -322,11 +347,12 @@ func (g *guard) finish(out fitter.Outcome, x0 []float64, why map[string]string) 
 				why[p.Name] += "; but moved only that way, with the other constants allowed to move, it brings no fitted figure within reach of its measurement"
 			}
 		}
-		return g.unmoved(x0, out.Before)
+		still := g.unmoved(x0, out.Before)
+		still.Fitted = out.Fitted // free to move, and left where they were
+		still.Excluded, still.WorstBefore, still.WorstAfter = signBoxReasons(out.Excluded), 0, 0
+		return still
 	}
-	for k, e := range out.Excluded {
-		out.Excluded[k].Reason = "with the constants the sign rule lets move, each only on its side of its start: " + e.Reason
-	}
+	out.Excluded = signBoxReasons(out.Excluded)
 	out.Evals = g.evals
 	fitterWhy := map[string]string{}
 	for _, r := range out.Refused {
