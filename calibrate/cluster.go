@@ -37,12 +37,24 @@ func Calibrate(dep *resolve.Deployment, results []bench.Result, o Options) (*Rep
 		return c.rep, err
 	}
 	params := paramsFrom(c.start)
-	model := predictor(c.start, params, c.replays, c.targets)
-	out, err := fitter.Fit(params, fitTargets(c.rep, c.targets), model, fitter.Options{MaxEvals: c.maxEvals(o), Tolerance: fitTolerance})
+	g := &guard{c: c, params: params, targets: fitTargets(c.rep, c.targets), opts: fitter.Options{MaxEvals: c.maxEvals(o), Tolerance: fitTolerance},
+		sib: siblingsOf(dep, c.results)}
+	out, why, err := g.guardedFit()
 	if err != nil {
 		return c.rep, err
 	}
 	c.rep.fill(params, c.targets, out)
+	for i := range c.rep.Constants {
+		switch cr := &c.rep.Constants[i]; {
+		case cr.Fitted:
+			cr.Why = why[cr.Name] // why it moved, or why it stayed though allowed to
+		case cr.Why == "" && why[cr.Name] != "":
+			cr.Why = why[cr.Name] // a guard refused every move (guardedFit's unmoved outcome)
+			if k, ok := calfile.Lookup(cr.Name); ok {
+				cr.Why += "; it is moved by " + k.MovedBy
+			}
+		}
+	}
 	fitted := c.start
 	for i, p := range params {
 		*fitted.Field(p.Name) = out.X[i]

@@ -24,6 +24,17 @@
 // figure, pools on different GPUs refused, the bound on a fit's
 // evaluations).
 //
+// The fit is guarded (guard.go, direction.go, siblings.go): a constant
+// moves only the way the fitted runs' errors ask for together (the sign of
+// the derivative of their squared log errors, not when runs pull both ways
+// in near balance), a figure pulls only the constants whose mechanism it
+// exercises (TTFT not the decode-only ones, TPOT not the prompt's), and a
+// fit is not accepted that leaves a fitted run worse than it started
+// (beyond the fit's tolerance), or a run left out of the fit (leave one run
+// out), or a figure of a published run of the user's own cluster the fit
+// was not given; the constant most to blame is then left at its start and
+// the fit runs again. The report says why each constant moved or did not.
+//
 // A fit is then checked on what it was not given (generalise.go): the
 // published runs of vLLM on the same GPU (package published, replayed by
 // estimate/replay as the global calibration replays them) are predicted
