@@ -138,7 +138,7 @@ func runCalibrate(s *streams, o *calibrateOptions, paths []string) error {
 		return findingsErr()
 	}
 	if !rep.Fitted() {
-		fmt.Fprintln(s.err, "vlaunch calibrate: the results constrain none of the constants; nothing to write")
+		fmt.Fprintf(s.err, "vlaunch calibrate: %s; nothing to write\n", unfittedWhy(rep))
 		return findingsErr()
 	}
 	warnWorsened(s, rep)
@@ -303,4 +303,22 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// unfittedWhy says why a calibration fitted no constant: the results
+// constrain none, or each constant they bear on has a reason not to move
+// (the fitter's guards refuse a move against the fitted runs' pull or one
+// that worsens a run; the report gives each reason). It said "constrain
+// none" for both (calfit41).
+func unfittedWhy(rep *calibrate.Report) string {
+	refused := 0
+	for _, c := range rep.Constants {
+		if !c.Fitted && c.Why != "" {
+			refused++
+		}
+	}
+	if refused == 0 {
+		return "the results constrain none of the constants"
+	}
+	return fmt.Sprintf("no constant moved: the report above says why for each of the %d the results bear on (a move against the fitted runs' pull, or one that would worsen a run, is refused)", refused)
 }
