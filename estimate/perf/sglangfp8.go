@@ -32,7 +32,8 @@ package perf
 // glm_4.6_fp8_block.py makes a separate -FP8-BLOCK copy), which SGLang runs
 // through the Triton fused_moe with per-channel scales and its own (or no)
 // tuned configs — a path no aiconfigurator SGLang table times (its Hopper
-// tables hold bfloat16 and fp8_block only). The rows that do run block FP8
+// tables, 0.5.6.post2 to 0.5.10, hold bfloat16, fp8_block and Marlin
+// int4_wo; no per-channel FP8). The rows that do run block FP8
 // under SGLang on Hopper (DeepSeek-R1) move the wrong way. Pricing the GLM
 // rows with it would price a kernel on a measurement of another.
 var UseSGLangTritonFP8Rate = false
