@@ -29,7 +29,9 @@ package perf
 // vllm-hpu-extension PR #350, "GLM-4.5-MOE model uses the compressed tensor
 // path for FP8 inference"; HabanaAI/vllm-fork PR #1837's CHANNEL-strategy
 // dequant for "GLM4 fp8 models"; llm-compressor's examples/model_free_ptq/
-// glm_4.6_fp8_block.py makes a separate -FP8-BLOCK copy), which SGLang runs
+// glm_4.6_fp8_block.py makes a separate -FP8-BLOCK copy; the checkpoints'
+// own config.json files were not read, so for GLM-4.6-FP8 this is an
+// inference from the family's releases), which SGLang runs
 // through the Triton fused_moe with per-channel scales and its own (or no)
 // tuned configs — a path no aiconfigurator SGLang table times (its Hopper
 // tables, 0.5.6.post2 to 0.5.10, hold bfloat16, fp8_block and Marlin
