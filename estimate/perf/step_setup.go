@@ -153,6 +153,9 @@ type StepSetup struct {
 	PrefillGraphTokens int
 	// SGLang selects SGLang's eager cost (calibration rows only).
 	SGLang bool
+	// SGLangVersion is the SGLang release's x.y.z (zero: unknown or not
+	// SGLang), which sglangFP8TritonFactor reads.
+	SGLangVersion [3]int
 	// OverlapHost: the engine prepares the next step while the GPU runs
 	// this one (vLLM --async-scheduling, SGLang's overlap scheduler), so
 	// the host's work between steps hides behind the GPU's.

@@ -172,6 +172,9 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 		}
 	} else {
 		s.SGLang = true
+		if v, ok := sglangVersion(r.Engine.Version); ok && r.Engine.Name == "sglang" {
+			s.SGLangVersion = v
+		}
 		// SGLang's overlap scheduler is on unless disabled, and off under
 		// pipeline parallelism: ServerArgs._handle_pipeline_parallelism
 		// sets disable_overlap_schedule when pp_size > 1 ("Pipeline
