@@ -44,7 +44,9 @@ const (
 	CodeNVLinkDomain = codes.SpecNVLinkDomain // nvlink_domain on a GPU without one, too large, or splitting a node
 	CodeNVLinkSplit  = codes.SpecNVLinkSplit  // a replica's nodes in two NVLink domains
 	CodeNVLinkCuMem  = codes.SpecNVLinkCuMem  // a release that sets NCCL_CUMEM_ENABLE=0 itself
-	CodeDCP          = codes.SpecDCP          // decode_context_parallel_size the release, tensor or model cannot run
-	CodeDCPPacked    = codes.SpecDCPPacked    // DCP on a model whose packed KV cache vlaunch sizes without it
-	CodeRouter       = codes.SpecRouter       // a top-level router vlaunch cannot put in front of the deployment
+	// CodeNVLinkDomainUnset: NVL72 trays with no nvlink_domain (an info).
+	CodeNVLinkDomainUnset = codes.SpecNVLinkDomainUnset
+	CodeDCP               = codes.SpecDCP       // decode_context_parallel_size the release, tensor or model cannot run
+	CodeDCPPacked         = codes.SpecDCPPacked // DCP on a model whose packed KV cache vlaunch sizes without it
+	CodeRouter            = codes.SpecRouter    // a top-level router vlaunch cannot put in front of the deployment
 )

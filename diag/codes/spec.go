@@ -50,6 +50,9 @@ const (
 	SpecRouter       diag.Code = "SPEC137"
 	// SpecRuntimeUnused: a runtime key the chosen runtime.kind never reads.
 	SpecRuntimeUnused diag.Code = "SPEC138"
+	// SpecNVLinkDomainUnset: several nodes of a GPU built into an NVL72
+	// rack with no nvlink_domain: their traffic is costed over the NICs.
+	SpecNVLinkDomainUnset diag.Code = "SPEC139"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -98,4 +101,5 @@ var specEntries = []Entry{
 	{SpecDCPPacked, "decode-context-parallel-packed", diag.Warning, "Decode context parallelism on a model whose KV cache vlaunch sizes without it"},
 	{SpecRouter, "router", diag.Error, "A router (top-level router:) vlaunch cannot put in front of this deployment"},
 	{SpecRuntimeUnused, "runtime-key-unused", diag.Warning, "A runtime key the runtime kind has no use for (runtime.image on bare metal)"},
+	{SpecNVLinkDomainUnset, "nvlink-domain-unset", diag.Info, "Several trays of an NVL72 GPU with no nvlink_domain: traffic between them costed over the NICs"},
 }
