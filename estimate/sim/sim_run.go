@@ -90,8 +90,11 @@ func (s *simulator) spent(want *int) bool {
 	if s.enough == nil {
 		return false
 	}
-	if s.done < s.cfg.Warmup && s.enough(0.5) {
-		s.cfg.Warmup = s.done // a warm-up that would eat the share ends here
+	if s.done < s.cfg.Warmup && s.enough(0.5) && s.rampOver() {
+		// A warm-up that would eat the share ends here, but not while a
+		// closed loop is still filling (rampOver): measured then, its
+		// requests' TPOT and its time averages describe different loads.
+		s.cfg.Warmup = s.done
 		*want = s.done + max(1, s.cfg.Requests)
 	}
 	if s.cfg.Pool == 0 && s.done >= s.cfg.Warmup+MinMeasured && s.enough(1) {
