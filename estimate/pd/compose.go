@@ -299,10 +299,10 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 // queueOf is run r's mean wait in its engine's queue: its mean TTFT less
 // its API server and its prompt's steps. The simulator's closed loops
 // queue the sessions they do not simulate analytically and add that wait
-// to TTFT (sim's scaleBack) but not to TTFTParts.QueueS; read this way, a
-// pool's parts add up to its mean TTFT, and the scenario's to its own
-// (QA session 41: a prefill run's 22 s of analytic wait was in the mean
-// TTFT and in no part).
+// to TTFT and, since simparts41, to TTFTParts.QueueS too (sim's
+// scaleBack), so the two readings agree; read this way a pool's parts add
+// up to its mean TTFT whatever the run states (QA session 41: a prefill
+// run's 22 s of analytic wait was in the mean TTFT and in no part).
 func queueOf(r sim.Result) float64 {
 	q := r.TTFT.Mean - r.TTFTParts.FrontendS - r.TTFTParts.PrefillS
 	if math.Abs(q-r.TTFTParts.QueueS) <= 1e-9*max(1, r.TTFT.Mean) {

@@ -335,7 +335,9 @@ type TTFTParts struct {
 	PromptS float64 `json:"prompt_s"`
 	// QueueS is the wait in the engine's queue before its first tokens
 	// were scheduled (KV space, max_num_seqs, the token budget, the
-	// scheduling policy).
+	// scheduling policy). In a closed loop with more sessions than RunModel
+	// simulates, it includes the analytic FIFO wait of the sessions left
+	// out (scaleBack), so the parts still add up to the mean.
 	QueueS float64 `json:"queue_s"`
 	// PrefillS is from the first scheduled chunk to the end of the step
 	// that sampled the first token: the prompt's steps, shared with other
