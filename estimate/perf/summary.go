@@ -182,7 +182,14 @@ func ModeBytesPerToken(in *input.Input, r Routing) (ht, ll float64) {
 // KVFitsText says what the curve's KV limit counts: "KV fits 47 sequences
 // of input+output per rank", or with workload.session_tokens "KV fits 2
 // sessions of 32768 tokens (workload.session_tokens) per rank".
+//
+// 0 is a pool vLLM refuses to start with (no KV blocks, or one
+// max_model_len sequence that does not fit: slo's kvOf); "KV fits 0
+// sequences" beside a pool of 43,215 tokens read as a miscount (qa41b).
 func (d DecodeInfo) KVFitsText() string {
+	if d.KVSeqsPerRank == 0 {
+		return "KV holds no sequence: vLLM does not start with this KV pool (the memory section says why)"
+	}
 	if d.KVSessionTokens > 0 {
 		return fmt.Sprintf("KV fits %d sessions of %d tokens (workload.session_tokens) per rank", d.KVSeqsPerRank, d.KVSessionTokens)
 	}
