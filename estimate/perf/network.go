@@ -38,7 +38,18 @@ func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, dbo bo
 	maxRank := maxRankTokens(runs, s.SpecTokens) * frac
 	sm.a2aTime(sp, dbo, st)
 	if s.TP > 1 {
-		st.TPS = sm.tpReduces * sm.tpAllReduce(maxRank*sm.hidden*2)
+		msg := maxRank * sm.hidden * 2
+		t, fused := sm.tpAllReduceK(msg, true)
+		st.TPS = sm.tpReduces * t
+		if fused {
+			// The fused all-reduces take the RMSNorm after them into their
+			// kernel: those norms' kernels (and gaps) go. A MoE layer's
+			// output all-reduce stays plain (fusedReduces).
+			n := sm.fusedReduces()
+			plain, _ := sm.tpAllReduceK(msg, false)
+			st.TPS = n*t + (sm.tpReduces-n)*plain
+			st.fusedNorms = n
+		}
 	}
 	st.DCPS = sm.dcpTime(runs, frac)
 	if s.PP > 1 {
@@ -60,6 +71,26 @@ func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, dbo bo
 // inter-node bytes GPUs-per-node times over: issue #28's Llama-405B TP16
 // prefill at 1.2 s of all-reduce against ≈0.15 s by hand.)
 func (sm *StepModel) tpAllReduce(msg float64) float64 {
+	t, _ := sm.tpAllReduceK(msg, true)
+	return t
+}
+
+// fusedReduces is how many of a stage's TP all-reduces the release's
+// all-reduce + RMSNorm fusion can take: each one an RMSNorm follows, the
+// attention's and a dense MLP's (vLLM's decoder layers: the row-parallel
+// output's all-reduce, then the residual add and the next RMSNorm). A MoE
+// layer's output all-reduce is left plain: FusedMoE's runner reduces and
+// may slice a padded hidden dimension before the residual add
+// (fused_moe/runner at the v0.17.0 and v0.24.0 tags), and whether the
+// pass's pattern matches there was not read.
+func (sm *StepModel) fusedReduces() float64 {
+	return max(0, sm.tpReduces-sm.moeLayers)
+}
+
+// tpAllReduceK is tpAllReduce and whether the all-reduce runs fused with
+// the RMSNorm after it (vllm.TPARFlashInferFused); fuse false asks for the
+// unfused kernel at the same size.
+func (sm *StepModel) tpAllReduceK(msg float64, fuse bool) (float64, bool) {
 	s := &sm.S
 	ring := RingAllReduceBytes(msg, s.TP)
 	g := max(1, s.HW.GPUsPerNode)
@@ -75,27 +106,33 @@ func (sm *StepModel) tpAllReduce(msg float64) float64 {
 			// fused all-reduce by default for DeepSeek-V3 and gpt-oss on
 			// one Blackwell node: sgl-project/sglang PR #12724).
 			line := LinkTime(ring, s.HW.IntraBytesPerS, k.AllReduceLink, 1, max(0, k.AllReduceS-s.Eff.KernelGapS))
-			if t, ok := customARTime(k.System, s.TP, min(msg, customARMaxBytes)); ok && UseCustomARCurve && !s.SGLang {
+			if !UseCustomARCurve || s.SGLang {
+				return line, false
+			}
+			if t, ok := sm.fusedAR(k.System, msg); ok && fuse {
+				return max(0, t-s.Eff.KernelGapS), true
+			}
+			if t, ok := curveTime(sm.arCurves(k.System), s.TP, min(msg, customARMaxBytes)); ok {
 				t = max(0, t-s.Eff.KernelGapS)
 				if msg > customARMaxBytes {
 					// Another kernel's message: the line, never below the
-					// custom all-reduce's largest (no cheaper step past it).
-					return max(line, t)
+					// curve's largest (no cheaper step past it).
+					return max(line, t), false
 				}
-				return t
+				return t, false
 			}
-			return line
+			return line, false
 		}
 		// NCCL inside a host, measured where the GPU has tables (less the
 		// kernel gap the step already counts for it, as above).
 		if t, ok := s.ncclTime(ncclAllReduce, s.TP, msg); ok {
-			return max(0, t-s.Eff.KernelGapS)
+			return max(0, t-s.Eff.KernelGapS), false
 		}
 		// RCCL's cited bus-bandwidth share (amdkernels.go).
 		if t, ok := s.citedAllReduce(ring); ok {
-			return t
+			return t, false
 		}
-		return s.ncclFirstPrinciples(ring)
+		return s.ncclFirstPrinciples(ring), false
 	}
 	nodes := (s.TP + g - 1) / g
 	inter := LinkTime(ring, s.HW.InterBytesPerSPerNode, s.Eff.Link, 0, 0)
@@ -104,10 +141,10 @@ func (sm *StepModel) tpAllReduce(msg float64) float64 {
 		// NCCL's tuner: latency by algorithm and protocol, its pick by size
 		// (nccl_xnode.go); RCCL (xgmi) and unknown links keep the link model.
 		t, _, _ := ncclXNodeAllReduce(s.TP, nodes, s.HW.IntraLink == "pcie", s.HW.InterBytesPerSPerNode, msg, max(inter, intra))
-		return t
+		return t, false
 	}
 	lat := 2*float64(nodes)*s.HW.InterLatencyS + s.Eff.CollectiveS
-	return max(inter, intra) + lat
+	return max(inter, intra) + lat, false
 }
 
 // a2aTime is the MoE dispatch + combine time of the step over the stage's

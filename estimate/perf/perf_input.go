@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -47,6 +48,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 	over, _ := vllm.A2AOverMNNVL(in.All2AllBackend)
 	s.SetA2AFixed(l.Nodes > 1, over)
 	s.IdleRanksSlow, _ = in.Release().IdleDPRanksSlow()
+	s.TPAR = tparSetup(in)
 	s.DSV4Streams = vllm.DSV4AuxStreams(in.GPU.Vendor)
 	// One engine larger than a node runs on Ray unless the release has
 	// --nnodes (resolve.placementKind; the bundle does the same).
@@ -402,4 +404,22 @@ func Mechanism(in *input.Input) vllm.Traffic {
 func mnnvlUsable(in *input.Input) bool {
 	p, _ := in.Release().CuMemForcedOff()
 	return p != vllm.Present
+}
+
+// tparSetup is what the release reads to pick its TP all-reduce kernel.
+func tparSetup(in *input.Input) TPARSetup {
+	return TPARSetupFor(in.Release(), in.GPU, in.MaxNumBatchedTokens)
+}
+
+// TPARSetupFor is what release rel reads on GPU g to pick its TP
+// all-reduce kernel; maxBatched is max_num_batched_tokens (0: unknown).
+func TPARSetupFor(rel vllm.Release, g *catalog.GPU, maxBatched int) TPARSetup {
+	t := TPARSetup{Known: true, Release: rel, MaxBatchedTokens: maxBatched}
+	if g != nil {
+		t.SM = g.ComputeMajor * 10
+		if g.ID == "b300" || g.ID == "gb300" {
+			t.SM = 103 // Blackwell Ultra: compute capability 10.3
+		}
+	}
+	return t
 }

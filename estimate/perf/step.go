@@ -95,6 +95,9 @@ type StepTime struct {
 	// SpecDraftS is speculative decoding's draft passes (spec_draft.go).
 	SpecDraftS float64 `json:"spec_draft_s,omitempty"`
 	TotalS     float64 `json:"total_s"`
+	// fusedNorms is the RMSNorm kernels per stage the fused TP all-reduce
+	// takes in (networkTime): kernels the step does not run.
+	fusedNorms float64
 }
 
 // Binding names the term that dominates the step.
@@ -254,7 +257,7 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	// Every kernel on the critical path costs its gap on top of its
 	// roofline (two micro-batches run every kernel twice); kernels on an aux
 	// stream in the shadow of the main stream's cost none (criticalKernels).
-	kernels := sm.criticalKernels(runs)
+	kernels := sm.criticalKernels(runs) - tt.net.fusedNorms
 	if tt.dbo {
 		kernels *= 2
 	}

@@ -156,6 +156,10 @@ type StepSetup struct {
 	// SGLangVersion is the SGLang release's x.y.z (zero: unknown or not
 	// SGLang), which sglangFP8TritonFactor reads.
 	SGLangVersion [3]int
+	// TPAR is what picks the TP all-reduce's kernel (tparChoice); zero:
+	// the release is not known and the newest measured curve stands for
+	// every size.
+	TPAR TPARSetup
 	// OverlapHost: the engine prepares the next step while the GPU runs
 	// this one (vLLM --async-scheduling, SGLang's overlap scheduler), so
 	// the host's work between steps hides behind the GPU's.
@@ -426,4 +430,18 @@ func NewHardware(g *catalog.GPU, gpusPerNode int, intraGBps, intraLatUs, interGb
 func (s StepSetup) WithDP(dp int) *StepSetup {
 	s.DP = dp
 	return &s
+}
+
+// TPARSetup is what vLLM's release reads to pick the kernel of a TP
+// all-reduce (vllm.Release.TPAllReduce).
+type TPARSetup struct {
+	// Known: Release is the deployment's; otherwise the newest measured
+	// curve prices every size and no fusion is modelled.
+	Known   bool
+	Release vllm.Release
+	// SM is the GPU's compute capability × 10 (103 for B300/GB300).
+	SM int
+	// MaxBatchedTokens is max_num_batched_tokens (0: not known), which caps
+	// the fused all-reduce + RMSNorm's tokens.
+	MaxBatchedTokens int
 }

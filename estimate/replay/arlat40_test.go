@@ -20,11 +20,18 @@ var (
 
 // arLatPrefixes are the rows the analysis reads: scicom's Llama-3.1-70B
 // BF16 on 8 × H100 (vLLM 0.15) at 128/128, TP 8 and TP 4 × DP 2, and the
-// SGLang cookbook's Qwen3-235B-A22B BF16 TP 8 on 8 × B200 (SGLang 0.5.6).
+// SGLang cookbook's Qwen3-235B-A22B BF16 TP 8 on 8 × B200 (SGLang 0.5.6);
+// session 41 (tp41): scicom's Qwen3-14B at the same layouts and
+// InferenceX's gpt-oss-120b on 8 × H100 (vLLM 0.15.1) at TP 8 and TP 4, the
+// rows whose TP 8 decode the session-40 notes leave unexplained.
 var arLatPrefixes = []string{
 	"scicom-llama31-70b-h100-vllm-tp8dp1-128x128-c",
 	"scicom-llama31-70b-h100-vllm-tp4dp2-128x128-c",
 	"sglcb-qwen3-235b-b200-sglang-tp8-",
+	"scicom-qwen3-14b-h100-vllm-tp8dp1-128x128-c",
+	"scicom-qwen3-14b-h100-vllm-tp4dp2-128x128-c",
+	"inferencex828-oss120b-h100-vllm-tp8-1k1k-c",
+	"inferencex828-oss120b-h100-vllm-tp4-8k1k-c",
 }
 
 // TestTPAllReduceDecodeTerms prints, per row, the replay's TPOT against the

@@ -165,6 +165,10 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 	// Inside a multi-node NVLink domain the row's all-to-all runs over it
 	// (the only such row runs DeepEP, whose kernels use MNNVL).
 	s.SetA2AFixed(multi, true)
+	if e.name == "vllm" && e.versioned {
+		// The release's TP all-reduce kernel (perf.UseTPARPerRelease).
+		s.TPAR = perf.TPARSetupFor(e.release, g, r.Features.MaxNumBatchedTokens.Int())
+	}
 	if e.name == "vllm" {
 		s.IdleRanksSlow, _ = e.release.IdleDPRanksSlow()
 		if !e.versioned && IdleDPSlowWhenReleaseUnknown {
