@@ -168,7 +168,7 @@ func (s *PDSummary) finish(fit, top []*evaluated, first *evaluated, seed uint64,
 	}
 	if like != nil && like.Score.Better(bestPD.Score) {
 		f := pdFormats(fit, bestPD)
-		s.NoPay = noPay(bestPD, like, f) + otherFormats(f, bestColo, pdWith(fit, bestColo))
+		s.NoPay = noPay(bestPD, like, f, top) + otherFormats(f, bestColo, pdWith(fit, bestColo))
 	} else if bestColo.Score.Better(bestPD.Score) {
 		f, tried := pdFormats(fit, bestPD), pdWith(fit, bestColo)
 		if placeIn(top, bestPD) == 0 {
@@ -197,6 +197,31 @@ func named(top []*evaluated, c *evaluated) string {
 		return fmt.Sprintf("%s, #%d,", c.Settings.Layout(), i)
 	}
 	return c.Settings.Layout()
+}
+
+// listedFigure is candidate e under name as a P/D line gives it: with its
+// place and the list's per-GPU figure when top lists it ("TP 8 · … × 2
+// replicas, #3, serving 325.7 output tokens/s per GPU,"), else marked as
+// not listed, with no figure.
+func listedFigure(top []*evaluated, e *evaluated, name string) string {
+	if i := placeIn(top, e); i > 0 {
+		return fmt.Sprintf("%s, #%d, serving %.1f output tokens/s per GPU,", name, i, e.PerGPU)
+	}
+	return name + " (not in the list)"
+}
+
+// edge says how much more per GPU colocated c serves than P/D p when
+// either is unlisted (their figures are then not given): "; colocated
+// serves 3% more per GPU". Both listed, the figures say it.
+func edge(top []*evaluated, p, c *evaluated) string {
+	if placeIn(top, p) > 0 && placeIn(top, c) > 0 || p.PerGPU <= 0 {
+		return ""
+	}
+	d := 100 * (c.PerGPU/p.PerGPU - 1)
+	if d < 0 {
+		return fmt.Sprintf("; colocated serves %.0f%% less per GPU", -d)
+	}
+	return fmt.Sprintf("; colocated serves %.0f%% more per GPU", d)
 }
 
 // formats are the weight format and KV-cache dtype a candidate runs, as
@@ -348,12 +373,16 @@ const lowLoad = 0.5
 // prefill (slow NICs); the whole hand-off does (short prompts); the
 // prefill pool idles (low load: little interference to remove); else the
 // pool that binds.
-func noPay(p, c *evaluated, f formats) string {
+//
+// A candidate's per-GPU figure is given only when top lists it, with its
+// place (one candidate, one figure: the line gave the best P/D's 315.2
+// per GPU, a figure no listed row shows; speed41's rule, extended here).
+func noPay(p, c *evaluated, f formats, top []*evaluated) string {
 	sc := p.pd.report.Scenarios[0]
 	t := sc.TTFTParts
 	sec := textfmt.Seconds
-	versus := fmt.Sprintf("like with like, both with %s: colocated %s serves %.1f output tokens/s per GPU and meets %d of %d SLOs; the best P/D, %s, %.1f per GPU and %d of %d", f, c.Settings.Layout(), c.PerGPU, passed(c), len(c.SLO),
-		p.Shape(), p.PerGPU, passed(p), len(p.SLO))
+	versus := fmt.Sprintf("like with like, both with %s: colocated %s meets %d of %d SLOs; the best P/D, %s, %d of %d%s", f, listedFigure(top, c, c.Settings.Layout()), passed(c), len(c.SLO),
+		listedFigure(top, p, p.Shape()), passed(p), len(p.SLO), edge(top, p, c))
 	handoff := t.RouterS + t.TransferS + t.DecodeAdmitS + t.FirstDecodeS
 	switch {
 	case t.TransferS >= t.PrefillS || sc.Binding == pd.BindTransfer:

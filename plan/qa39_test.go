@@ -30,8 +30,16 @@ func TestPDComparedLikeWithLike(t *testing.T) {
 	d, path, src := pdSpec(t, "qa39/qwen35-pd-nixl-2x8b200-ttft600")
 	r := Plan(d, Options{Seed: 1, File: path, Source: src})
 	line := r.PD.NoPay
-	if !strings.HasPrefix(line, "P/D is not in the list: at its best formats (weights bf16 · KV bf16) the best P/D only matches colocated with them") ||
-		!strings.Contains(line, "× 4 replicas, #1, with weights fp8 · KV fp8 serves") {
+	// Either the line of a P/D that only matches colocated at its formats
+	// (speed41) or, since tp41's fused all-reduce sped the B200 colocated
+	// candidates, the one saying it does not pay, comparing like with like
+	// in its parenthesis and naming the FP8 colocated apart.
+	matches := strings.HasPrefix(line, "P/D is not in the list: at its best formats (weights bf16 · KV bf16) the best P/D only matches colocated with them") &&
+		strings.Contains(line, "with weights fp8 · KV fp8 serves")
+	notPay := strings.HasPrefix(line, "P/D does not pay") &&
+		strings.Contains(line, "(like with like, both with weights bf16 · KV bf16: colocated") &&
+		strings.Contains(line, "; the best colocated overall, ") && strings.Contains(line, "with weights fp8 · KV fp8, serves")
+	if !matches && !notPay {
 		t.Errorf("the P/D line does not compare like with like and name #1's FP8 formats apart: %q", line)
 	}
 	if strings.Contains(line, "not tried") {
@@ -65,9 +73,10 @@ func TestPDNamesTheListsBestColocated(t *testing.T) {
 	}
 }
 
-// TestPDLineFiguresAreTheList: every per-GPU figure the line saying P/D
-// pays (or only matches colocated) gives is a listed candidate's, as the
-// list prints it: one candidate, one figure. On this spec the best P/D is
+// TestPDLineFiguresAreTheList: every per-GPU figure the P/D line gives
+// (pays, only matches, or does not pay: since tp41's fused all-reduce the
+// spec's line is the last) is a listed candidate's, as the list prints it:
+// one candidate, one figure. On this spec the best P/D is
 // the spec's own pools (313.8 per GPU, 3 of 3), which no ranking run
 // simulated (ownOf did, after the list was fixed); the line named it and
 // the unlisted BF16 colocated TP 8 × 2 (313.3) beside #1 (speed41).
@@ -75,8 +84,8 @@ func TestPDLineFiguresAreTheList(t *testing.T) {
 	d, path, src := pdSpec(t, "qa39/qwen35-pd-nixl-2x8b200-ttft600")
 	r := Plan(d, Options{Seed: 1, File: path, Source: src})
 	line := r.PD.NoPay
-	if line == "" || strings.HasPrefix(line, "P/D does not pay") {
-		t.Fatalf("no pays/matches line (%q): the spec no longer exercises it", line)
+	if line == "" {
+		t.Fatal("no P/D line: the spec no longer exercises it")
 	}
 	listed := map[string]bool{}
 	for _, c := range r.Top {
