@@ -523,7 +523,7 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 			line: fmt.Sprintf("%s (the %s pool now %d × TP %d · DP %d%s on the same %d GPUs): the P/D model on that spec gives %s (%s)",
 				e.what, role, now.ReplicaCount(), now.TP, now.DP, map[bool]string{true: " · EP"}[now.EP], now.TotalGPUs(), figure(v, w.Predicted), strings.ToUpper(w.Verdict)) + also}
 		c.breaks, _ = a.sideEffects(v, vs)
-		if best == nil || betterLayout(v, &c, best) {
+		if best == nil || betterLayout(v, ref, &c, best) {
 			best, bestVs = &c, vs
 		}
 	}
@@ -546,20 +546,30 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 // verdict v than best: one that passes v and fails no verdict that did
 // not fail first (QA41b D2: two TP 8 decode instances met TPOT and sank
 // both TTFT targets, where a layout that meets all of them is the line to
-// give), then one that passes v, then the fewer verdicts broken, then v's
-// figure.
-func betterLayout(v *slo.Verdict, c, best *pdClaim) bool {
-	clean := func(x *pdClaim) bool { return x.verdict2 == slo.VerdictPass && len(x.breaks) == 0 }
-	if clean(c) != clean(best) {
-		return clean(c)
+// give), then one that passes v, then one that improves v's figure on ref
+// (the figure without the layouts); within each, the fewer verdicts
+// broken, then v's figure. Among layouts that improve nothing, the
+// figure alone (the line then says none is better).
+func betterLayout(v *slo.Verdict, ref float64, c, best *pdClaim) bool {
+	higher := v.Unit == "tokens/s"
+	rank := func(x *pdClaim) int {
+		switch {
+		case x.verdict2 == slo.VerdictPass && len(x.breaks) == 0:
+			return 3
+		case x.verdict2 == slo.VerdictPass:
+			return 2
+		case higher && x.figure > ref || !higher && x.figure < ref:
+			return 1
+		}
+		return 0
 	}
-	if pc, pb := c.verdict2 == slo.VerdictPass, best.verdict2 == slo.VerdictPass; pc != pb {
-		return pc
+	if rc, rb := rank(c), rank(best); rc != rb {
+		return rc > rb
 	}
-	if len(c.breaks) != len(best.breaks) {
+	if rank(c) > 0 && len(c.breaks) != len(best.breaks) {
 		return len(c.breaks) < len(best.breaks)
 	}
-	return (v.Unit == "tokens/s") == (c.figure > best.figure)
+	return higher == (c.figure > best.figure)
 }
 
 // noMoreInstances is the line for verdict v bound by the pool of role
