@@ -49,6 +49,10 @@ type pdClaim struct {
 	figure   float64
 	verdict2 string
 	edit     *pdEdit
+	// breaks names the spec's other verdicts that did not fail and fail
+	// with the edit applied (the line says so: QA41b D2, more decode
+	// instances met TPOT and sank both TTFT targets unsaid).
+	breaks []string
 }
 
 // pdAdvisor evaluates applied edits of one P/D check.
@@ -65,6 +69,51 @@ type pdAdvisor struct {
 	// at once (its EST103), so fewer, larger instances, each with more
 	// KV, are tried for it too (moreInstances).
 	decodeQueues bool
+	// now are the spec's own verdicts (as judged before any line): an
+	// applied edit is judged on all of them (sideEffects).
+	now []slo.Verdict
+}
+
+// sideEffects is what an edit proposed for verdict v does to the spec's
+// other verdicts (after: the P/D model's verdicts on the applied spec, as
+// check judges that spec): the names of those that did not fail and
+// would, and a clause saying so with their figures ("" when none).
+func (a *pdAdvisor) sideEffects(v *slo.Verdict, after []slo.Verdict) ([]string, string) {
+	return brokenVerdicts(a.now, v, after)
+}
+
+// brokenVerdicts is sideEffects over verdicts now (the spec's) and after
+// (the applied spec's).
+func brokenVerdicts(now []slo.Verdict, v *slo.Verdict, after []slo.Verdict) ([]string, string) {
+	var names, parts []string
+	for i := range now {
+		w := &now[i]
+		if w.Name == v.Name || w.Verdict == slo.VerdictFail {
+			continue
+		}
+		x := verdictNamed(after, w.Name)
+		if x == nil || x.Verdict != slo.VerdictFail {
+			continue
+		}
+		names = append(names, w.Name)
+		got := "no figure"
+		if x.Predicted > 0 && !x.Unbounded {
+			got = figure(x, x.Predicted)
+		}
+		parts = append(parts, fmt.Sprintf("%s would then fail: %s (now %s, %s)", w.Name, got, figure(w, w.Predicted), strings.ToUpper(w.Verdict)))
+	}
+	if len(names) == 0 {
+		return nil, ""
+	}
+	return names, "; but " + strings.Join(parts, "; ")
+}
+
+// withSideEffects is claim c (an edit's, its applied verdicts after)
+// with the verdicts it breaks named in its line.
+func (a *pdAdvisor) withSideEffects(c pdClaim, v *slo.Verdict, after []slo.Verdict) pdClaim {
+	names, text := a.sideEffects(v, after)
+	c.breaks, c.line = names, c.line+text
+	return c
 }
 
 // evaluate is the P/D model's verdicts on d's spec with e applied (nil:
@@ -154,7 +203,7 @@ func pdWouldPass(d *resolve.Deployment, rep *pd.Report, vs []slo.Verdict, opt Pe
 		return nil
 	}
 	opt.NoAdvice = true
-	a := &pdAdvisor{d: d, opt: opt, memo: map[string][]slo.Verdict{}, rep: map[string]*pd.Report{}}
+	a := &pdAdvisor{d: d, opt: opt, memo: map[string][]slo.Verdict{}, rep: map[string]*pd.Report{}, now: cloneVerdicts(vs)}
 	if dec := input.FromResolved(d.PD.Roles[1].Deployment); dec.Model != nil {
 		m := memory.Estimate(&dec)
 		a.decodeQueues = !m.Capacity.Fits
@@ -195,7 +244,7 @@ func pdWouldPass(d *resolve.Deployment, rep *pd.Report, vs []slo.Verdict, opt Pe
 		if role != "" {
 			got = append(got, a.moreInstances(v, role, base)...)
 		}
-		if c, ok := colocatedClaim(rep.Colocated, v); ok {
+		if c, ok := colocatedClaim(rep.Colocated, v, a.now); ok {
 			got = append(got, c)
 		}
 		for _, c := range got {
@@ -204,6 +253,15 @@ func pdWouldPass(d *resolve.Deployment, rep *pd.Report, vs []slo.Verdict, opt Pe
 		claims = append(claims, got...)
 	}
 	return claims
+}
+
+// cloneVerdicts copies vs (their WouldPass lines are appended to later).
+func cloneVerdicts(vs []slo.Verdict) []slo.Verdict {
+	out := append([]slo.Verdict(nil), vs...)
+	for i := range out {
+		out[i].WouldPass = nil
+	}
+	return out
 }
 
 // roleOf is the pool a binding names ("" for none).
@@ -257,6 +315,7 @@ func (a *pdAdvisor) sessions(v *slo.Verdict, sc *pd.Scenario) (out []pdClaim, bo
 	pred := v.Predicted
 	tried := ""
 	var last *pdClaim
+	var lastVs []slo.Verdict // the applied spec's verdicts of last
 	for range pdWouldPassSessionTries {
 		next := int(math.Ceil(float64(n) * v.Target / pred))
 		if next <= n {
@@ -276,13 +335,14 @@ func (a *pdAdvisor) sessions(v *slo.Verdict, sc *pd.Scenario) (out []pdClaim, bo
 		line := fmt.Sprintf("%s (now %d; Little's law: %d × %s ÷ %s): the P/D model on that spec gives %s (%s), bound by the %s",
 			e.what, sc.Sessions, n, figure(v, v.Target), figure(v, pred), figure(v, w.Predicted), strings.ToUpper(w.Verdict), bound)
 		if w.Verdict == slo.VerdictPass {
-			return append(out, pdClaim{line: strings.TrimSuffix(line+tried, ";"), verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}), bound
+			return append(out, a.withSideEffects(pdClaim{line: strings.TrimSuffix(line+tried, ";"), verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}, v, vs)), bound
 		}
 		if bound != pd.BindSessions {
 			// a pool saturates first: more sessions alone do not reach it
-			return append(out, pdClaim{line: strings.TrimSuffix(line+tried, ";") + ": more sessions alone do not reach the target", verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}), bound
+			return append(out, a.withSideEffects(pdClaim{line: strings.TrimSuffix(line+tried, ";") + ": more sessions alone do not reach the target", verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}, v, vs)), bound
 		}
 		last = &pdClaim{line: line, verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}
+		lastVs = vs
 		if tried == "" {
 			tried = "; tried before it:"
 		}
@@ -296,7 +356,7 @@ func (a *pdAdvisor) sessions(v *slo.Verdict, sc *pd.Scenario) (out []pdClaim, bo
 		// none of the counts tried meets it: the last one's figure
 		last.line = strings.TrimSuffix(strings.Replace(last.line, "(now ", "(the last of "+fmt.Sprint(pdWouldPassSessionTries)+" counts tried; now ", 1), ";")
 		last.line += ": more sessions alone are not shown to meet it"
-		return append(out, *last), bound
+		return append(out, a.withSideEffects(*last, v, lastVs)), bound
 	}
 	return out, bound
 }
@@ -343,16 +403,18 @@ func (a *pdAdvisor) fasterNIC(v *slo.Verdict, sc *pd.Scenario) []pdClaim {
 		if s := rep.Scenario(a.d.Workload.InputTokens); s != nil {
 			transfer = fmt.Sprintf(", its KV transfer %s", textfmt.Seconds(s.TTFTParts.TransferS))
 		}
-		return pdClaim{verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e,
+		if w.Verdict != slo.VerdictPass {
+			transfer += ": no NIC tried passes it alone" // the fastest is tried first: a failing claim is only ever returned for it
+		}
+		return a.withSideEffects(pdClaim{verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e,
 			line: fmt.Sprintf("%s per NIC (now %g; the KV transfer, %s of the mean TTFT, binds it): the P/D model on that spec gives %s (%s)%s",
-				e.what, now, textfmt.Seconds(sc.TTFTParts.TransferS), figure(v, w.Predicted), strings.ToUpper(w.Verdict), transfer)}, true
+				e.what, now, textfmt.Seconds(sc.TTFTParts.TransferS), figure(v, w.Predicted), strings.ToUpper(w.Verdict), transfer)}, v, vs), true
 	}
 	top, ok := try(rates[len(rates)-1])
 	if !ok {
 		return nil
 	}
 	if top.verdict2 != slo.VerdictPass {
-		top.line += ": no NIC tried passes it alone"
 		return []pdClaim{top}
 	}
 	best, lo, hi := top, 0, len(rates)-1 // rates[hi] passes; below lo none tried
@@ -416,6 +478,7 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 		perNode = max(perNode, h)
 	}
 	var best *pdClaim
+	var bestVs []slo.Verdict // the applied spec's verdicts of best
 	fit := 0
 	ref := v.Predicted // the figure to beat: the spec's, or with base applied
 	if base != nil {
@@ -459,12 +522,16 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 		c := pdClaim{verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e,
 			line: fmt.Sprintf("%s (the %s pool now %d × TP %d · DP %d%s on the same %d GPUs): the P/D model on that spec gives %s (%s)",
 				e.what, role, now.ReplicaCount(), now.TP, now.DP, map[bool]string{true: " · EP"}[now.EP], now.TotalGPUs(), figure(v, w.Predicted), strings.ToUpper(w.Verdict)) + also}
-		if best == nil || (v.Unit == "tokens/s") == (c.figure > best.figure) {
-			best = &c
+		c.breaks, _ = a.sideEffects(v, vs)
+		if best == nil || betterLayout(v, ref, &c, best) {
+			best, bestVs = &c, vs
 		}
 	}
 	if best != nil && !(v.Unit == "tokens/s" && best.figure > ref || v.Unit != "tokens/s" && best.figure < ref) {
 		best.line += fmt.Sprintf(", the best of the %d such layouts that fit, not better than %s without them", fit, figure(v, ref))
+	}
+	if best != nil {
+		*best = a.withSideEffects(*best, v, bestVs)
 	}
 	if best == nil {
 		if fit == 0 {
@@ -473,6 +540,36 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 		return nil
 	}
 	return []pdClaim{*best}
+}
+
+// betterLayout reports whether layout claim c is a better line for
+// verdict v than best: one that passes v and fails no verdict that did
+// not fail first (QA41b D2: two TP 8 decode instances met TPOT and sank
+// both TTFT targets, where a layout that meets all of them is the line to
+// give), then one that passes v, then one that improves v's figure on ref
+// (the figure without the layouts); within each, the fewer verdicts
+// broken, then v's figure. Among layouts that improve nothing, the
+// figure alone (the line then says none is better).
+func betterLayout(v *slo.Verdict, ref float64, c, best *pdClaim) bool {
+	higher := v.Unit == "tokens/s"
+	rank := func(x *pdClaim) int {
+		switch {
+		case x.verdict2 == slo.VerdictPass && len(x.breaks) == 0:
+			return 3
+		case x.verdict2 == slo.VerdictPass:
+			return 2
+		case higher && x.figure > ref || !higher && x.figure < ref:
+			return 1
+		}
+		return 0
+	}
+	if rc, rb := rank(c), rank(best); rc != rb {
+		return rc > rb
+	}
+	if rank(c) > 0 && len(c.breaks) != len(best.breaks) {
+		return len(c.breaks) < len(best.breaks)
+	}
+	return higher == (c.figure > best.figure)
 }
 
 // noMoreInstances is the line for verdict v bound by the pool of role
@@ -512,7 +609,7 @@ func (a *pdAdvisor) noMoreInstances(v *slo.Verdict, role string, r *resolve.Role
 			if w.Verdict != slo.VerdictPass {
 				line += "; not evaluated: " + other
 			}
-			return []pdClaim{{line: line, verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}}
+			return []pdClaim{a.withSideEffects(pdClaim{line: line, verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, edit: &e}, v, vs)}
 		}
 	}
 	return []pdClaim{{line: other + " (not evaluated): " + why, verdict: v.Name}}
@@ -520,7 +617,7 @@ func (a *pdAdvisor) noMoreInstances(v *slo.Verdict, role string, r *resolve.Role
 
 // colocatedClaim is the colocated line: the same GPUs run colocated
 // (resolve's Colocated, check's colocated path) meet v's target.
-func colocatedClaim(c *pd.Colocated, v *slo.Verdict) (pdClaim, bool) {
+func colocatedClaim(c *pd.Colocated, v *slo.Verdict, now []slo.Verdict) (pdClaim, bool) {
 	if c == nil || c.Error != "" {
 		return pdClaim{}, false
 	}
@@ -528,8 +625,9 @@ func colocatedClaim(c *pd.Colocated, v *slo.Verdict) (pdClaim, bool) {
 	if w == nil || w.Verdict != slo.VerdictPass {
 		return pdClaim{}, false
 	}
-	return pdClaim{verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict,
-		line: fmt.Sprintf("the same GPUs colocated (%s; the spec without disaggregation) meet it: %s (PASS)", c.Layout, figure(v, w.Predicted))}, true
+	names, text := brokenVerdicts(now, v, c.SLO)
+	return pdClaim{verdict: v.Name, figure: w.Predicted, verdict2: w.Verdict, breaks: names,
+		line: fmt.Sprintf("the same GPUs colocated (%s; the spec without disaggregation) meet it: %s (PASS)", c.Layout, figure(v, w.Predicted)) + text}, true
 }
 
 // notStarting reports whether verdicts vs are those of a P/D spec a pool
@@ -547,7 +645,7 @@ func notStarting(vs []slo.Verdict) bool {
 func colocatedOnly(c *pd.Colocated, vs []slo.Verdict) []pdClaim {
 	var claims []pdClaim
 	for i := range vs {
-		if cl, ok := colocatedClaim(c, &vs[i]); ok {
+		if cl, ok := colocatedClaim(c, &vs[i], nil); ok {
 			vs[i].WouldPass = append(vs[i].WouldPass, cl.line)
 			claims = append(claims, cl)
 		}

@@ -64,6 +64,11 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 	if !opt.NoAdvice {
 		wp = newWouldPassCheck(in, opt, len(perfInputLengths(in)))
 		ls = newLoadSearch(in, sm, kv, opt.kv, len(perfInputLengths(in)), wp)
+		// the verdicts as judged without advice (the same runs, no search):
+		// every line's change is judged on all of them (sideEffects)
+		bare, o := *p, opt
+		bare.Alternatives, o.NoAdvice = nil, true
+		wp.now = judgeSLOs(in, sm, &bare, kv, o)
 	}
 	settle := func(v Verdict, n int, b bound) Verdict {
 		if opt.ranking() {

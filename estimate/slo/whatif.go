@@ -1,7 +1,9 @@
 package slo
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -176,6 +178,11 @@ func alternativesPassing(in *input.Input, alts []Alternative, v *Verdict, wp *wo
 		}
 		out = append(out, how+")"+wp.bandCaveat(v, a.edit))
 	}
+	// the alternatives that cost no other target first (sideEffects says
+	// which would then fail): the change that passes everything leads
+	slices.SortStableFunc(out, func(a, b string) int {
+		return cmp.Compare(strings.Count(a, " would then fail: "), strings.Count(b, " would then fail: "))
+	})
 	if len(out) == 0 && len(alts) > 0 {
 		names := make([]string, len(alts))
 		for i, a := range alts {
