@@ -2,6 +2,7 @@ package estimate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -112,7 +113,14 @@ func decodeQueuesForKV(vs []slo.Verdict, c *memory.Capacity) {
 	}
 	for i := range vs {
 		v := &vs[i]
-		if v.NotPredicted != "" || v.Binding != "decode admission" && v.Binding != pd.BindDecode {
+		if v.NotPredicted != "" || !strings.HasPrefix(v.Binding, "decode admission") && v.Binding != pd.BindDecode {
+			continue
+		}
+		if strings.Contains(v.Explanation, "the decode pool's KV cache binds") {
+			// The P/D model named the queue already (pd's decode-KV-bound
+			// loop, pdttft41): link it to the memory check's warning only.
+			v.Explanation += fmt.Sprintf(" (EST103: its fullest rank holds %d of the %d sessions it gets at once at full length; a colocated check calls this binding kv_capacity)",
+				c.MaxSeqsPerRank, c.SeqsPerRank)
 			continue
 		}
 		v.Explanation += fmt.Sprintf("; the decode pool's KV cache holds %d of the %d sessions its fullest rank gets at once at full length (EST103): the rest wait for KV there, as a colocated deployment's do (its binding kv_capacity)",
