@@ -21,6 +21,12 @@ func TestAutoAll2All(t *testing.T) {
 		{"single node before allgather existed", r091, AutoContext{DP: 8, EP: true}, BackendNaive},
 		{"RDMA decode-heavy", r011, AutoContext{DP: 32, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 1024, OutputTokens: 1024}, BackendDeepEPLowLatency},
 		{"RDMA prefill-heavy", r011, AutoContext{DP: 32, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 8192, OutputTokens: 1024}, BackendDeepEPHighThroughput},
+		// qa41 D1: a P/D pool runs only its role's steps, whatever the
+		// workload's ratio (vLLM's EP guide pairs prefill with
+		// high-throughput, decode with low-latency).
+		{"decode pool, prefill-heavy workload", r011, AutoContext{DP: 16, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 8000, OutputTokens: 1000, Pool: PoolDecode}, BackendDeepEPLowLatency},
+		{"prefill pool, decode-heavy workload", r011, AutoContext{DP: 16, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 1000, OutputTokens: 1000, Pool: PoolPrefill}, BackendDeepEPHighThroughput},
+		{"decode pool on one node", r011, AutoContext{DP: 8, EP: true, Pool: PoolDecode}, BackendAllgatherReducescatter},
 		{"RDMA before DeepEP was confirmed", r090, AutoContext{DP: 32, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 1024, OutputTokens: 1024}, BackendNaive},
 		{"ethernet without RDMA", r011, AutoContext{DP: 32, EP: true, MultiNode: true, FabricKind: "ethernet"}, BackendAllgatherReducescatter},
 	}
