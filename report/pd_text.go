@@ -278,11 +278,20 @@ func scenarioLines(s *pd.Scenario, burstiness float64) []string {
 		out = append(out, "TTFT          "+pctText(s.TTFT))
 	}
 	p := s.TTFTParts
-	out = append(out, fmt.Sprintf("TTFT parts    prefill queue %s + prefill %s + router %s + KV transfer %s + decode admission %s + first decode step %s + API servers %s (means)",
+	out = append(out, fmt.Sprintf("TTFT parts    prefill queue %s + prefill %s + router %s + KV transfer %s + decode admission %s%s + first decode step %s + API servers %s (means)",
 		textfmt.Seconds(p.PrefillQueueS), textfmt.Seconds(p.PrefillS), textfmt.Seconds(p.RouterS), textfmt.Seconds(p.TransferS),
-		textfmt.Seconds(p.DecodeAdmitS), textfmt.Seconds(p.FirstDecodeS), textfmt.Seconds(p.FrontendS)),
+		textfmt.Seconds(p.DecodeAdmitS), admitOfWhich(p.DecodeAdmit), textfmt.Seconds(p.FirstDecodeS), textfmt.Seconds(p.FrontendS)),
 		"TPOT          "+pctText(s.TPOT))
 	return out
+}
+
+// admitOfWhich names the decode admission's shares as the JSON nests them
+// (pd.AdmitParts, inside decode admission, not added again); "" when none.
+func admitOfWhich(a pd.AdmitParts) string {
+	if a.ReadNoticeS <= 0 {
+		return ""
+	}
+	return " (of which " + textfmt.Seconds(a.ReadNoticeS) + " noticing the finished read)"
 }
 
 // colocatedLines put the disaggregated and colocated figures side by side.
