@@ -63,3 +63,21 @@ func TestAutoAll2AllAMD(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoAll2AllSaysItIsARule (qa41 D7): the colocated DeepEP choice is
+// vLLM's EP-guide rule on the input:output ratio, not a comparison of
+// modelled step times (check's alternatives rate allgather_reducescatter
+// faster on kimi-k25-gb200-2tray); its reason says so rather than reading
+// as "the better fit".
+func TestAutoAll2AllSaysItIsARule(t *testing.T) {
+	r, _, _ := ResolveString("0.22.1")
+	for _, c := range []AutoContext{
+		{DP: 8, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 4000, OutputTokens: 1500},
+		{DP: 8, EP: true, MultiNode: true, GPUDirectRDMA: true, InputTokens: 16000, OutputTokens: 1000},
+	} {
+		b, why := r.AutoAll2All(c)
+		if b == "" || !strings.Contains(why, "not a modelled speed comparison") || !strings.Contains(why, "EP-guide rule") {
+			t.Errorf("%d/%d: %s because %q, want the reason to say it is the EP guide's rule, not a speed comparison", c.InputTokens, c.OutputTokens, b, why)
+		}
+	}
+}
