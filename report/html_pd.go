@@ -27,7 +27,7 @@ type ttftPart struct {
 }
 
 // ttftParts are pd.TTFTParts' terms of Sum in the order a request meets
-// them (ReadNoticeS is inside DecodeAdmitS and is not drawn again).
+// them (DecodeAdmit.ReadNoticeS is inside DecodeAdmitS and is not drawn again).
 var ttftParts = []ttftPart{
 	{"API servers", "#bab0ac", func(p pd.TTFTParts) float64 { return p.FrontendS }},
 	{"prefill queue", "#f28e2b", func(p pd.TTFTParts) float64 { return p.PrefillQueueS }},

@@ -57,8 +57,18 @@ func (d *Deployment) autoContext() vllm.AutoContext {
 		DP: d.Layout.DP, EP: d.Layout.EP, MultiNode: d.MultiNode(),
 		GPUDirectRDMA: d.Network.GPUDirectRDMA, FabricKind: d.Network.InterKind,
 		InputTokens: d.Workload.InputTokens, OutputTokens: d.Workload.OutputTokens,
-		AMD: d.GPU != nil && d.GPU.Vendor == "amd",
+		AMD:  d.GPU != nil && d.GPU.Vendor == "amd",
+		Pool: d.pool(),
 	}
+}
+
+// pool is the P/D pool this deployment is (spec.Deployment.Pool; "" for
+// a colocated one).
+func (d *Deployment) pool() string {
+	if d.Spec == nil {
+		return ""
+	}
+	return d.Spec.Pool
 }
 
 // MultiNode reports whether one replica's ranks run on more than one node:

@@ -181,6 +181,7 @@ func (d *Deployment) RoleView(role string) *Deployment {
 	pool := d.Disaggregation.Pool(role)
 	v := *d
 	v.Disaggregation = nil
+	v.Pool = role
 	// A top-level router is a colocated deployment's (SPEC137 refuses it
 	// on a P/D spec): no pool stands behind it, so a pool's checks do not
 	// judge it (validate.BundleRefusals would refuse it on every pool).

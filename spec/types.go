@@ -40,6 +40,12 @@ type Deployment struct {
 
 	// File is the path the document was read from ("" when built in code).
 	File string `yaml:"-" json:"-"`
+	// Pool is the P/D pool this document is a view of (RoleView sets it:
+	// RolePrefill or RoleDecode; "" for a whole spec). Settings whose best
+	// value depends on the pool's role (the automatic all-to-all backend)
+	// read it, since the view itself no longer carries the disaggregation
+	// block.
+	Pool string `yaml:"-" json:"-"`
 	// Root is the parsed YAML document node; Pos uses it to map field paths
 	// back to line and column.
 	Root *yaml.Node `yaml:"-" json:"-"`

@@ -7,9 +7,15 @@ import "fmt"
 // many times longer than its outputs. Prefill processes a prompt's tokens in
 // one batched forward pass while decode needs one step per output token, so
 // a prompt token costs far less GPU time than an output token; below this
-// ratio decode steps dominate and DeepEP's low-latency (CUDA-graph friendly)
-// kernels are the better fit.
+// ratio decode steps dominate, where vLLM's EP guide points at DeepEP's
+// low-latency (CUDA-graph friendly) kernels. It is a rule of thumb, not a
+// comparison of modelled step times: check's alternatives line and EST201
+// rate the other backends, and may rate one faster (qa41 D7).
 const PrefillHeavyRatio = 8
+
+// ruleWhy ends the colocated DeepEP choice's reason: what the choice is (a
+// rule), so the reason does not read as a speed comparison.
+const ruleWhy = "; vLLM's EP-guide rule, not a modelled speed comparison"
 
 // AutoContext is what the automatic all-to-all choice depends on.
 type AutoContext struct {
@@ -27,25 +33,45 @@ type AutoContext struct {
 	// AMD: the GPUs are AMD's, where the NVSHMEM-based backends do not run
 	// (Backend.CUDAOnly).
 	AMD bool
+	// Pool is the P/D pool the engines serve ("prefill" or "decode"; ""
+	// colocated). A pool runs only its role's steps, so the workload's
+	// input:output ratio says nothing about its kernels' fit.
+	Pool string
 }
+
+// P/D pool names as AutoContext.Pool takes them (spec.RolePrefill and
+// spec.RoleDecode; vllm does not import spec).
+const (
+	PoolPrefill = "prefill"
+	PoolDecode  = "decode"
+)
 
 // AutoAll2All resolves `all2all_backend: auto` for the release: nothing when
 // the kernels do not run; DeepEP across nodes with GPU-initiated RDMA
-// (high-throughput for prefill-dominated, low-latency for decode-dominated
-// work, per vLLM's EP deployment guide); otherwise the NCCL-based backend the
-// release has. It is the one rule the generator and the estimator share, so
+// (per vLLM's EP deployment guide, docs/serving/expert_parallel_deployment.md
+// "Disaggregated Serving": high-throughput on a P/D prefill pool, low-latency
+// on a decode pool; colocated, by the workload's input:output ratio);
+// otherwise the NCCL-based backend the release has. It is a rule, not a
+// measurement: it does not compare modelled step times (check's
+// alternatives line does), and its reason says so. It is the one rule the generator and the estimator share, so
 // `vlaunch check` predicts the backend `vlaunch generate` emits.
 func (r Release) AutoAll2All(c AutoContext) (backend, why string) {
 	if c.DP <= 1 || !c.EP {
 		return "", "no all-to-all: the kernels only run with DP > 1 and expert parallelism"
 	}
 	if c.MultiNode && c.GPUDirectRDMA && !c.AMD && r.hasBackend(BackendDeepEPLowLatency) && r.hasBackend(BackendDeepEPHighThroughput) {
+		switch c.Pool {
+		case PoolPrefill:
+			return BackendDeepEPHighThroughput, "auto: multi-node with GPU-initiated RDMA, prefill pool (prefill-only steps; vLLM's EP guide pairs P/D prefill with high-throughput kernels)"
+		case PoolDecode:
+			return BackendDeepEPLowLatency, "auto: multi-node with GPU-initiated RDMA, decode pool (decode-only steps; vLLM's EP guide pairs P/D decode with low-latency kernels)"
+		}
 		if c.OutputTokens > 0 && c.InputTokens >= PrefillHeavyRatio*c.OutputTokens {
 			return BackendDeepEPHighThroughput, fmt.Sprintf(
-				"auto: multi-node with GPU-initiated RDMA, prefill-dominated (input %d >= %d x output %d)", c.InputTokens, PrefillHeavyRatio, c.OutputTokens)
+				"auto: multi-node with GPU-initiated RDMA, prefill-dominated (input %d >= %d x output %d)"+ruleWhy, c.InputTokens, PrefillHeavyRatio, c.OutputTokens)
 		}
 		return BackendDeepEPLowLatency, fmt.Sprintf(
-			"auto: multi-node with GPU-initiated RDMA, decode-dominated (input %d < %d x output %d)", c.InputTokens, PrefillHeavyRatio, c.OutputTokens)
+			"auto: multi-node with GPU-initiated RDMA, decode-dominated (input %d < %d x output %d)"+ruleWhy, c.InputTokens, PrefillHeavyRatio, c.OutputTokens)
 	}
 	fallback := BackendAllgatherReducescatter
 	if !r.hasBackend(fallback) {

@@ -283,7 +283,7 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 	}
 	sc.TTFTParts = TTFTParts{FrontendS: pr.TTFTParts.FrontendS + dr.TTFTParts.FrontendS, PrefillQueueS: queueOf(pr),
 		PrefillS: pr.TTFTParts.PrefillS, RouterS: hop, TransferS: x.TimeS, DecodeAdmitS: queueOf(dr) + extra + notice,
-		FirstDecodeS: dr.TTFTParts.PrefillS, ReadNoticeS: notice}
+		FirstDecodeS: dr.TTFTParts.PrefillS, DecodeAdmit: AdmitParts{ReadNoticeS: notice}}
 	if !sc.Unbounded {
 		// The hand-off enters as a distribution of its mean x.TimeS
 		// (UseHandoffDistribution); the mean is convolve's.

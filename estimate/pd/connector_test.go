@@ -132,8 +132,8 @@ func TestConnectorP2pNcclOverlap(t *testing.T) {
 	if math.Abs(x.TimeS-want) > 1e-12 || s.TTFTParts.TransferS != x.TimeS {
 		t.Errorf("exposed hand-off %.6f ms, want %.6f ms (the last layer's send and the copies)", 1e3*x.TimeS, 1e3*want)
 	}
-	if s.TTFTParts.ReadNoticeS != 0 || n.TTFTParts.ReadNoticeS <= 0 {
-		t.Errorf("P2pNccl loads in the scheduling step: notice %.3g s (NIXL's %.3g s)", s.TTFTParts.ReadNoticeS, n.TTFTParts.ReadNoticeS)
+	if s.TTFTParts.DecodeAdmit.ReadNoticeS != 0 || n.TTFTParts.DecodeAdmit.ReadNoticeS <= 0 {
+		t.Errorf("P2pNccl loads in the scheduling step: notice %.3g s (NIXL's %.3g s)", s.TTFTParts.DecodeAdmit.ReadNoticeS, n.TTFTParts.DecodeAdmit.ReadNoticeS)
 	}
 	if !(s.TTFT.Mean < n.TTFT.Mean-0.1) {
 		t.Errorf("TTFT mean %.1f ms, NIXL-priced %.1f ms: the push should hide the 132 ms hand-off", 1e3*s.TTFT.Mean, 1e3*n.TTFT.Mean)

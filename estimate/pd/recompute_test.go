@@ -25,8 +25,8 @@ func TestDecodeRecomputes(t *testing.T) {
 	if p == nil || r == nil {
 		t.Fatal("no scenario")
 	}
-	if r.Transfer.TimeS != 0 || r.TTFTParts.TransferS != 0 || r.TTFTParts.ReadNoticeS != 0 {
-		t.Errorf("recomputing: a KV transfer of %v s (notice %v s), want none", r.TTFTParts.TransferS, r.TTFTParts.ReadNoticeS)
+	if r.Transfer.TimeS != 0 || r.TTFTParts.TransferS != 0 || r.TTFTParts.DecodeAdmit.ReadNoticeS != 0 {
+		t.Errorf("recomputing: a KV transfer of %v s (notice %v s), want none", r.TTFTParts.TransferS, r.TTFTParts.DecodeAdmit.ReadNoticeS)
 	}
 	if p.TTFTParts.TransferS <= 0 {
 		t.Errorf("plain: no transfer (%v s)", p.TTFTParts.TransferS)

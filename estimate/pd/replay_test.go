@@ -527,7 +527,7 @@ func pdDoc(set *published.PDSet, figs []pdFigure, parts map[string]pd.Scenario, 
 		}
 		p := sc.TTFTParts
 		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.1f | %.2f | %.2f | %.1f | %.1f | %.1f | %s (prefill %.0f%%, decode %.0f%% of capacity) |\n", id, 1e3*p.FrontendS, 1e3*p.PrefillQueueS, 1e3*p.PrefillS,
-			1e3*p.RouterS, 1e3*p.TransferS, 1e3*p.DecodeAdmitS, 1e3*p.ReadNoticeS, 1e3*p.FirstDecodeS, sc.Binding, 100*sc.PrefillUtilization, 100*sc.DecodeUtilization)
+			1e3*p.RouterS, 1e3*p.TransferS, 1e3*p.DecodeAdmitS, 1e3*p.DecodeAdmit.ReadNoticeS, 1e3*p.FirstDecodeS, sc.Binding, 100*sc.PrefillUtilization, 100*sc.DecodeUtilization)
 	}
 	b.WriteString(loadTable(set, loads))
 	b.WriteString("\n## Sources\n\n")

@@ -124,9 +124,18 @@ type TTFTParts struct {
 	// pool that computes every prompt itself, Report.DecodeRecomputes: the
 	// prompt's own steps on it).
 	FirstDecodeS float64 `json:"first_decode_step_s"`
-	// ReadNoticeS is the part of DecodeAdmitS spent waiting for the step
-	// at whose end the decode engine notices the finished read (counted
-	// there, not again in Sum).
+	// DecodeAdmit is what DecodeAdmitS holds, nested so that the parts
+	// above are exactly Sum's terms in the JSON as in the text (before, a
+	// sibling read_notice_s made the JSON's parts add up to more than the
+	// mean).
+	DecodeAdmit AdmitParts `json:"decode_admit_of_which"`
+}
+
+// AdmitParts are named shares of TTFTParts.DecodeAdmitS (inside it, never
+// added to Sum again).
+type AdmitParts struct {
+	// ReadNoticeS is the wait for the step at whose end the decode engine
+	// notices the finished read.
 	ReadNoticeS float64 `json:"read_notice_s"`
 }
 

@@ -2,6 +2,7 @@ package pd
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 
@@ -31,6 +32,11 @@ type Transfer struct {
 	// in BytesPerRequest (the whole model's: memory's StateBytesPerSeq at
 	// TP 1; UseHandoffState); 0 for every model without state layers.
 	StateBytesPerRequest float64 `json:"state_bytes_per_request,omitempty"`
+	// WindowBytesPerRequest is DeepSeek-V4's windowed caches' pages in
+	// BytesPerRequest: a finished prompt holds its last window of them
+	// once, whatever its length (memory.KVLayout.HandoffSplit); 0 for
+	// every other model.
+	WindowBytesPerRequest float64 `json:"window_bytes_per_request,omitempty"`
 	// PerPrefillRankBytes and PerDecodeRankBytes split it by each side's
 	// TP and PP (an MLA latent is replicated on every TP rank: each decode
 	// TP rank pulls a whole copy); WireBytes is what all the decode
@@ -211,10 +217,46 @@ func wholeModelKV(dec *input.Input) memory.KVLayout {
 	return memory.KVBytes(&v, memory.Stage{First: 0, End: dec.Model.NumLayers})
 }
 
-// perRankKV is one rank's share of a token's KV at the pool's TP and PP:
-// memory's layout at that TP over every layer, divided by PP.
-func perRankKV(pool *input.Input, dtype string) float64 {
-	return float64(poolKV(pool, dtype).BytesPerToken) / float64(max(1, pool.Layout.PP))
+// dsv4PerToken is how memory's DeepSeek-V4 formula states its per-token
+// figure (memory.deepseekV4KV), which the hand-off does not use.
+const dsv4PerToken = "per token: one max_model_len sequence over max_model_len"
+
+// dsv4HandoffFormula restates a DeepSeek-V4 formula's per-token clause as
+// the hand-off counts it (splitKV).
+func dsv4HandoffFormula(f string) string {
+	const handoff = "per token in the hand-off: the whole-sequence caches only; the windowed caches' last pages once per request (what a finished prompt holds: no prefill chunk in flight)"
+	if strings.Contains(f, dsv4PerToken) {
+		return strings.Replace(f, dsv4PerToken, handoff, 1)
+	}
+	return f + "; " + handoff
+}
+
+// kvShare is a hand-off's KV on one GPU (or one whole copy) split by how it
+// grows with the prompt: perToken bytes per prompt token, window bytes once
+// per request (DeepSeek-V4's windowed caches), state bytes once per request
+// (Mamba / Gated DeltaNet state, UseHandoffState).
+type kvShare struct {
+	perToken, window, state float64
+}
+
+// splitKV is a layout's share per rank at pipeline size pp for a prompt of
+// n tokens: memory's BytesPerToken per token, or, for DeepSeek-V4, whose
+// BytesPerToken amortises a max_model_len sequence with the pool's prefill
+// chunk in flight (so it moved with max_num_batched_tokens), what the
+// finished prompt holds (memory.KVLayout.HandoffSplit).
+func splitKV(kv memory.KVLayout, pp, n int) kvShare {
+	d := float64(max(1, pp))
+	s := kvShare{perToken: float64(kv.BytesPerToken) / d, state: stateBytes(kv, pp)}
+	if perTok, perSeq, ok := kv.HandoffSplit(n); ok {
+		s.perToken, s.window = perTok/d, float64(perSeq)/d
+	}
+	return s
+}
+
+// bytes is the share for tok prompt tokens, the tokens split dcp ways
+// (TransferSplitsByDCP); the per-request parts are whole on every rank.
+func (s kvShare) bytes(tok float64, dcp int) float64 {
+	return s.perToken*tok/float64(max(1, dcp)) + s.window + s.state
 }
 
 // poolKV is memory's KV layout of a pool's GPU over every layer, in the
@@ -387,18 +429,23 @@ func newTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int
 func pathTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int) Transfer {
 	kv := wholeModelKV(dec)
 	bs := max(1, dec.BlockSize)
-	t := Transfer{BytesPerToken: kv.BytesPerToken, Formula: handoffFormula(kv.Formula, pre, dec), Tokens: (max(0, n) + bs - 1) / bs * bs}
+	t := Transfer{Formula: handoffFormula(kv.Formula, pre, dec), Tokens: (max(0, n) + bs - 1) / bs * bs}
+	whole := splitKV(kv, 1, t.Tokens)
+	t.BytesPerToken = int64(math.Ceil(whole.perToken))
+	t.WindowBytesPerRequest = whole.window
+	if t.WindowBytesPerRequest > 0 {
+		t.Formula = dsv4HandoffFormula(t.Formula)
+	}
 	tok := float64(t.Tokens)
-	t.StateBytesPerRequest = stateBytes(kv, 1)
-	t.BytesPerRequest = float64(kv.BytesPerToken)*tok + t.StateBytesPerRequest
-	t.PerPrefillRankBytes = perRankKV(pre, dec.KVCacheDType)*tok/float64(dcpSplit(pre)) + stateBytes(poolKV(pre, dec.KVCacheDType), pre.Layout.PP)
-	t.PerDecodeRankBytes = perRankKV(dec, dec.KVCacheDType)*tok/float64(dcpSplit(dec)) + stateBytes(poolKV(dec, dec.KVCacheDType), dec.Layout.PP)
+	t.StateBytesPerRequest = whole.state
+	t.BytesPerRequest = whole.bytes(tok, 1)
+	t.PerPrefillRankBytes = splitKV(poolKV(pre, dec.KVCacheDType), pre.Layout.PP, t.Tokens).bytes(tok, dcpSplit(pre))
+	t.PerDecodeRankBytes = splitKV(poolKV(dec, dec.KVCacheDType), dec.Layout.PP, t.Tokens).bytes(tok, dcpSplit(dec))
 	t.WireBytes = t.PerDecodeRankBytes * float64(max(1, dec.Layout.TP)*max(1, dec.Layout.PP))
 	iso, _ := isolated(dec, sameNode)
 	if sameNode && !iso {
 		t.Link, t.LatencyS = "NVLink", dec.Network.IntraLatencyUs*1e-6
-		t.LinkGBytesPerS = dec.Network.IntraGBytesPerS * float64(max(1, dec.Layout.TP*dec.Layout.PP))
-		t.NodeGBytesPerS = t.LinkGBytesPerS
+		t.LinkGBytesPerS, t.NodeGBytesPerS = sameNodeLink(pre, dec, &t.Why)
 	} else {
 		node, nics, lat := interNode(dec)
 		t.Link, t.LatencyS, t.NodeGBytesPerS = "inter-node NICs", lat, node
@@ -419,6 +466,23 @@ func pathTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes in
 	}
 	t.TimeS = t.AloneS
 	return t
+}
+
+// sameNodeLink is the bandwidth one hand-off gets inside a node: each
+// rank's share crosses its own GPU's link (hardware.network.intra_node's
+// bandwidth, per GPU and one direction, or the GPU catalog's figure), and
+// the side with fewer ranks bounds it: a prefill rank sends, and a decode
+// rank receives, at most one link's rate, so the wire bytes move at
+// link × min(prefill ranks, decode ranks). (Before, the decode side's
+// ranks alone set it: a TP 2 prefill handing to TP 4 decode was priced at
+// four links though two GPUs send every byte.) It says so in why.
+func sameNodeLink(pre, dec *input.Input, why *[]string) (link, node float64) {
+	per := dec.Network.IntraGBytesPerS
+	pr, dr := max(1, pre.Layout.TP*pre.Layout.PP), max(1, dec.Layout.TP*dec.Layout.PP)
+	n := min(pr, dr)
+	*why = append(*why, fmt.Sprintf("inside the node each rank's share crosses its own GPU's link, %.0f GB/s per GPU in one direction (the spec's intra_node bandwidth, else the GPU catalog's): %d prefill rank(s) send, %d decode rank(s) receive, so one transfer moves at %d × %.0f = %.0f GB/s",
+		per, pr, dr, n, per, per*float64(n)))
+	return per * float64(n), per * float64(n)
 }
 
 // path works out the UCX transport the hand-off takes and prices its
@@ -625,6 +689,9 @@ func (t Transfer) describe() string {
 	state := ""
 	if t.StateBytesPerRequest > 0 {
 		state = fmt.Sprintf(" + %.1f MB of state per request", t.StateBytesPerRequest/1e6)
+	}
+	if t.WindowBytesPerRequest > 0 {
+		state += fmt.Sprintf(" + %.1f MB of sliding-window pages per request", t.WindowBytesPerRequest/1e6)
 	}
 	s := fmt.Sprintf("KV hand-off: %d tokens × %d B/token (%s)%s = %.1f MB per request; %.1f MB per prefill rank, %.1f MB per decode rank, %.1f MB pulled in all over %s (%.2f GB/s for one transfer)",
 		t.Tokens, t.BytesPerToken, t.Formula, state, t.BytesPerRequest/1e6, t.PerPrefillRankBytes/1e6, t.PerDecodeRankBytes/1e6, t.WireBytes/1e6, t.Link, t.LinkGBytesPerS)
