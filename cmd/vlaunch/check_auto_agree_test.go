@@ -76,12 +76,23 @@ func TestCheckAutoTableAgreesWithReport(t *testing.T) {
 			// The text report: the → row's "n/m" is the count of PASS lines.
 			var txt strings.Builder
 			run([]string{"check", "--seed", tc.seed, path}, strings.NewReader(""), &txt, io.Discard)
-			row := regexp.MustCompile(`(?m)^  → .* (\d+)/(\d+)$`).FindStringSubmatch(txt.String())
+			// "n/m", then ", k fail" when some fail (the search ranks fewest
+			// fails first; report.passedText).
+			row := regexp.MustCompile(`(?m)^  → .* (\d+)/(\d+)(?:, (\d+) fail)?$`).FindStringSubmatch(txt.String())
 			if row == nil {
 				t.Fatalf("no chosen row:\n%.1500s", txt.String())
 			}
 			if got := len(passLine.FindAllString(txt.String(), -1)); row[1] != strconv.Itoa(got) || row[2] != strconv.Itoa(len(r.SLO)) {
 				t.Errorf("text table's chosen row says %s/%s, the report below has %d PASS of %d", row[1], row[2], got, len(r.SLO))
+			}
+			fails := 0
+			for _, v := range r.SLO {
+				if v.Verdict == slo.VerdictFail {
+					fails++
+				}
+			}
+			if row[3] == "" && fails > 0 || row[3] != "" && row[3] != strconv.Itoa(fails) {
+				t.Errorf("text table's chosen row says %q fail, the report fails %d", row[3], fails)
 			}
 			if strings.Contains(txt.String(), "it fits and meets every SLO") && pass != len(r.SLO) {
 				t.Errorf("EST301 says every SLO is met; the report passes %d of %d", pass, len(r.SLO))
