@@ -29,11 +29,11 @@ func rowByID(t *testing.T, id string) published.Row {
 	return published.Row{}
 }
 
-// withoutLoopStates runs f with UseLoopStates off (the all-at-once
+// withoutLoopStates runs f with sim.UseFixedLoopStates off (the all-at-once
 // simulation alone).
 func withoutLoopStates(f func()) {
-	defer func(v bool) { UseLoopStates = v }(UseLoopStates)
-	UseLoopStates = false
+	defer func(v bool) { sim.UseFixedLoopStates = v }(sim.UseFixedLoopStates)
+	sim.UseFixedLoopStates = false
 	f()
 }
 

@@ -202,17 +202,11 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 	res := sim.Run(cfg)
 	o := Outcome{OutputTokPerS: res.OutputTokPerS, TotalTokPerS: res.TotalTokPerS, InputTokPerS: res.TotalTokPerS - res.OutputTokPerS,
 		TTFT: res.TTFT, TPOT: res.TPOT, Sim: &res}
-	if UseLoopStates && fixedLoop(r) && !opt.SteadyProxy && !opt.train {
+	if sim.UseFixedLoopStates && fixedLoop(r) && !opt.SteadyProxy && !opt.train {
 		loopStates(&o, sm, cfg)
 	}
 	return o
 }
-
-// UseLoopStates predicts a fixed-length closed loop's TTFT from both of
-// its steady states (sim.WaveState: the wave, decided or not, against the
-// all-at-once simulation) and spans its band over both states and the
-// train (issue #28). Off: the all-at-once simulation alone, as before.
-var UseLoopStates = true
 
 // UseLoopStatesP99 does the same for the P99 TTFT (the wave's last
 // prompt).

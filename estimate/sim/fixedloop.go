@@ -210,3 +210,11 @@ func TrainCycle(rank *perf.StepModel, n, in, out, budget int) float64 {
 	others := max(0, min(n-1, out-1))
 	return p + float64(others)*p + float64(out-1-others)*d.TPOTS
 }
+
+// UseFixedLoopStates predicts a fixed-length closed benchmark loop's TTFT
+// from both of its steady states (FixedLoopStates: the wave, decided or
+// not, against the all-at-once simulation) and spans its band over both
+// and the train, in check (estimate/slo) and in the calibration replay
+// (estimate/replay) alike: one switch, so the two never judge the same
+// loop differently (issue #28). Off: the all-at-once simulation alone.
+var UseFixedLoopStates = true

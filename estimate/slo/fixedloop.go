@@ -9,12 +9,6 @@ import (
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
-// UseFixedLoopStates predicts a fixed-length closed benchmark loop's TTFT
-// from both of its steady states and spans its TTFT bands over them
-// (sim.FixedLoopStates; the calibration replay's estimate/replay
-// UseLoopStates, issue #28). Off: the all-at-once simulation alone.
-var UseFixedLoopStates = true
-
 // fixedLoopWorkload reports whether the workload describes a fixed-length
 // closed benchmark loop: a finite run (burst_requests) of concurrency
 // sessions, every request at exactly the stated lengths (no
@@ -24,7 +18,7 @@ var UseFixedLoopStates = true
 // serving sessions, not such a benchmark, and keeps its simulation.
 func fixedLoopWorkload(in *input.Input) bool {
 	w := in.Workload
-	return UseFixedLoopStates && w.Concurrency > 1 && w.BurstRequests > 0 && w.ArrivalRatePerS <= 0 &&
+	return sim.UseFixedLoopStates && w.Concurrency > 1 && w.BurstRequests > 0 && w.ArrivalRatePerS <= 0 &&
 		w.Lengths == nil && w.SessionTokens <= 0
 }
 
