@@ -23,6 +23,11 @@ func Parse(data []byte) (*Set, error) {
 	if err := decodeStrict(data, "calibration data", &s); err != nil {
 		return nil, err
 	}
+	for i := range s.Rows {
+		if src, ok := s.Source(s.Rows[i].Source); ok {
+			s.Rows[i].SourceDate = src.Date
+		}
+	}
 	return &s, nil
 }
 

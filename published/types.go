@@ -28,6 +28,11 @@ type Row struct {
 	ID     string `yaml:"id"`
 	Source string `yaml:"source"`
 	Split  string `yaml:"split"`
+	// SourceDate is the date of the row's source (YYYY-MM-DD or
+	// "unknown"), copied from the source by Parse: a run cannot be newer
+	// than the publication that reports it, so the date bounds an unstated
+	// engine version (estimate/replay's class).
+	SourceDate string `yaml:"-"`
 	// Where locates the figures in the source (table, row, line).
 	Where string `yaml:"where"`
 	// LegacyIDs are the ids the row had in docs/calibration-throughput.md.
