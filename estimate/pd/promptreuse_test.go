@@ -115,3 +115,25 @@ func TestPromptReuseLightensBothPools(t *testing.T) {
 		t.Errorf("UsePromptReuse off: TTFT %.4f s, want the base's %.4f", s.TTFT.Mean, b.TTFT.Mean)
 	}
 }
+
+// An engine started with --no-enable-prefix-caching keeps nothing: every
+// prompt is computed and read whole whatever the client resends.
+func TestPromptReuseNeedsPrefixCaching(t *testing.T) {
+	c := propertyBases[2]
+	c.in, c.out, c.conc, c.version, c.maxLen = 5000, 250, 8, "0.11.0", 16384
+	c.gbit, c.nics, c.latUs = 400, 8, 2
+	pre, _ := c.inputs(t)
+	p := newPool("prefill", &pre)
+	p.reuse = 0.5
+	if got := p.uncached(5000); got != 2504 {
+		t.Fatalf("prefix caching on: %d tokens computed, want 2504", got)
+	}
+	d := pre.Resolved()
+	if d == nil || d.Spec == nil {
+		t.Fatal("no resolved spec")
+	}
+	d.Spec.VLLM.ExtraArgs = append(d.Spec.VLLM.ExtraArgs, "--no-enable-prefix-caching")
+	if got := p.uncached(5000); got != 5000 {
+		t.Errorf("--no-enable-prefix-caching: %d tokens computed, want all 5000", got)
+	}
+}
