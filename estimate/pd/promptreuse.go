@@ -36,7 +36,8 @@ var UsePromptReuse = true
 // of the prompt its pool's cache does not serve. The work per request and
 // so each pool's capacity are right; TTFT's spread is not (the hits and
 // misses of a real run are two populations), and the prefix the hit
-// chunks attend over is not charged (attention is ~8% of this prefill).
+// chunks attend over is not charged (attention is ~7% of a 5,000-token
+// gpt-oss-120b prefill step on H100 TP4).
 type PromptReuse struct {
 	Prefill float64 `json:"prefill"`
 	Decode  float64 `json:"decode"`
