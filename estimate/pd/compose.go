@@ -39,7 +39,9 @@ func (e *evaluator) compose(n int) (sc Scenario, pr, dr sim.Result) {
 	pre, dec := e.pre, e.dec
 	out := outputTokens(dec.in, n)
 	sc = Scenario{InputTokens: n, OutputTokens: out, RatePerS: e.rate, DecodeSimulated: true}
-	base := e.connectorTransfer(newTransfer(pre.in, dec.in, n, e.sameNode, pre.Nodes, dec.Nodes), n)
+	// The decode engine reads the blocks its own prefix cache lacks
+	// (PromptReuse).
+	base := e.connectorTransfer(newTransfer(pre.in, dec.in, dec.uncached(n), e.sameNode, pre.Nodes, dec.Nodes), n)
 	if e.recompute {
 		base = Transfer{Link: "none"} // no decode engine reads the KV
 	}

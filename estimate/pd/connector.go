@@ -113,7 +113,7 @@ func (e *evaluator) connectorTransfer(t Transfer, n int) Transfer {
 	}
 	pre := e.pre
 	kv := memory.KVBytes(pre.in, memory.Stage{First: 0, End: pre.in.Model.NumLayers})
-	o := Overlap{Layers: max(1, kv.Layers/max(1, pre.in.Layout.PP)), ComputeS: lastChunkS(pre, n), PerLayerS: t.LatencyS, Overlaps: h.Overlaps}
+	o := Overlap{Layers: max(1, kv.Layers/max(1, pre.in.Layout.PP)), ComputeS: lastChunkS(pre, pre.uncached(n)), PerLayerS: t.LatencyS, Overlaps: h.Overlaps}
 	if h.StagingCopies {
 		o.CopyS = copyS(t.PerPrefillRankBytes, pre.in.GPU.HBMBandwidthGBytesPerS) + copyS(t.PerDecodeRankBytes, e.dec.in.GPU.HBMBandwidthGBytesPerS)
 	}

@@ -34,6 +34,10 @@ type Report struct {
 	// connector (EvaluateDecodeRecomputes): each computes every prompt
 	// itself, and no KV moves.
 	DecodeRecomputes bool `json:"decode_recomputes,omitempty"`
+	// PromptReuse is the share of requests whose prompt each pool's prefix
+	// cache held (a replayed client that repeats prompts: RowPromptReuse;
+	// nil for check, which assumes every prompt new).
+	PromptReuse *PromptReuse `json:"prompt_reuse,omitempty"`
 	// Notes are the composition's assumptions, in words.
 	Notes []string `json:"notes"`
 }
@@ -118,7 +122,7 @@ func HandoffOf(connector string, extra map[string]string, dec *input.Input) vllm
 // section and the SLO verdicts, judged as colocated check judges them with
 // the decode pool's band class.
 func Evaluate(pre, dec *input.Input, sameNode bool, router string, opt slo.Options) (Report, []slo.Verdict) {
-	return evaluatePD(pre, dec, sameNode, router, false, vllm.NixlHandoff(), 0, opt)
+	return evaluatePD(pre, dec, sameNode, router, false, vllm.NixlHandoff(), 0, PromptReuse{}, opt)
 }
 
 // EvaluateConnector is Evaluate for pools joined by the connector whose
@@ -126,7 +130,7 @@ func Evaluate(pre, dec *input.Input, sameNode bool, router string, opt slo.Optio
 // priced as UseConnectorSemantics says. Evaluate is EvaluateConnector with
 // NixlConnector's, what vlaunch writes.
 func EvaluateConnector(pre, dec *input.Input, sameNode bool, router string, h vllm.KVHandoff, opt slo.Options) (Report, []slo.Verdict) {
-	return evaluatePD(pre, dec, sameNode, router, false, h, 0, opt)
+	return evaluatePD(pre, dec, sameNode, router, false, h, 0, PromptReuse{}, opt)
 }
 
 // EvaluateCapped is EvaluateConnector for an open loop (workload.
@@ -138,7 +142,7 @@ func EvaluateConnector(pre, dec *input.Input, sameNode bool, router string, h vl
 // the two pools share the cap: cappedScenario. clientCap ≤ 0, or a closed
 // loop, is EvaluateConnector.
 func EvaluateCapped(pre, dec *input.Input, sameNode bool, router string, h vllm.KVHandoff, clientCap int, opt slo.Options) (Report, []slo.Verdict) {
-	return evaluatePD(pre, dec, sameNode, router, false, h, clientCap, opt)
+	return evaluatePD(pre, dec, sameNode, router, false, h, clientCap, PromptReuse{}, opt)
 }
 
 // EvaluateDecodeRecomputes is Evaluate for a deployment whose decode
@@ -154,12 +158,19 @@ func EvaluateCapped(pre, dec *input.Input, sameNode bool, router string, h vllm.
 // and its blocks are never read. vlaunch never writes such a deployment
 // (every pool gets the connector); this models one found in the wild.
 func EvaluateDecodeRecomputes(pre, dec *input.Input, sameNode bool, router string, opt slo.Options) (Report, []slo.Verdict) {
-	return evaluatePD(pre, dec, sameNode, router, true, vllm.KVHandoff{}, 0, opt)
+	return evaluatePD(pre, dec, sameNode, router, true, vllm.KVHandoff{}, 0, PromptReuse{}, opt)
 }
 
-func evaluatePD(pre, dec *input.Input, sameNode bool, router string, recompute bool, h vllm.KVHandoff, clientCap int, opt slo.Options) (Report, []slo.Verdict) {
+// evaluatePD is every Evaluate's composition; reuse is the client's
+// prompts the pools' prefix caches already hold (the replay's rows only:
+// RowPromptReuse; zero for check).
+func evaluatePD(pre, dec *input.Input, sameNode bool, router string, recompute bool, h vllm.KVHandoff, clientCap int, reuse PromptReuse, opt slo.Options) (Report, []slo.Verdict) {
 	r := Report{}
 	e := newEvaluator(&r, pre, dec, sameNode, router, recompute, h, clientCap, opt)
+	if UsePromptReuse && (reuse.Prefill > 0 || reuse.Decode > 0) {
+		r.Prefill.reuse, r.Decode.reuse = reuse.Prefill, reuse.Decode
+		r.PromptReuse = &reuse
+	}
 	lengths := spec.ScenarioInputLengths(dec.Workload, dec.SLO)
 	r.Scenarios = make([]Scenario, len(lengths))
 	if r.Prefill.KVTokensPerRank > 0 && r.Decode.KVTokensPerRank > 0 {

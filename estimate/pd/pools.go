@@ -45,6 +45,9 @@ type Pool struct {
 
 	in *input.Input
 	sm *perf.StepModel
+	// reuse is the share of requests whose prompt the pool's engine holds
+	// in its prefix cache (PromptReuse; uncached).
+	reuse float64
 }
 
 // newPool runs the memory model and builds the step model of one pool.
@@ -110,6 +113,7 @@ func rate(k, t float64) float64 {
 
 // prefillCapacity is the prefill pool's requests per second at prompts of n.
 func (p *Pool) prefillCapacity(n int) float64 {
+	n = p.uncached(n)
 	return prefillRankRate(p.sm, n, p.in.MaxNumBatchedTokens, p.in.MaxNumSeqs) * float64(p.ranks())
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/published"
 	"github.com/vlaunch/vlaunch/spec"
@@ -295,7 +296,9 @@ func fabricKind(h published.PDHardware) string {
 // without a KV connector (decode.kv_connector none).
 //
 // A rate row whose client also capped the requests in flight (RowClientCap)
-// is replayed capped (EvaluateCapped's composition).
+// is replayed capped (EvaluateCapped's composition); a row whose client
+// sent prompts the engines had cached from the sweep's earlier runs is
+// replayed with that reuse (RowPromptReuse).
 func EvaluateRow(r published.PDRow, pre, dec *input.Input, opt slo.Options) (Report, []slo.Verdict) {
 	h := vllm.NixlHandoff()
 	if name, extra := RowConnector(r); name != "nixl" {
@@ -305,7 +308,8 @@ func EvaluateRow(r published.PDRow, pre, dec *input.Input, opt slo.Options) (Rep
 	if recompute {
 		h = vllm.KVHandoff{}
 	}
-	return evaluatePD(pre, dec, r.Hardware.SameNode.V, RowRouter(r), recompute, h, RowClientCap(r), opt)
+	reuse := RowPromptReuse(r, memory.Estimate(pre).KVTokensPerRank, memory.Estimate(dec).KVTokensPerRank)
+	return evaluatePD(pre, dec, r.Hardware.SameNode.V, RowRouter(r), recompute, h, RowClientCap(r), reuse, opt)
 }
 
 // RowClientCap is the cap on requests in flight of a row whose client sent
