@@ -63,7 +63,7 @@ var rules = []rule{
 	checkContext, checkTTFT, checkFP8, checkSparseAttention, checkArchitectureRelease,
 	checkPorts, engineRule(checkBackend), engineRule(checkBackendEnv), checkEnv, checkSecrets, engineRule(checkSpeculative),
 	engineRule(checkDCP),
-	checkNames, checkRuntimeNames, checkImage, checkRuntimeUnused,
+	checkNames, checkRuntimeNames, checkImage, checkRuntimeUnused, checkPrefixHitRate,
 	checkDisaggregation, checkRouter,
 	engineRule(assembleDeployment), engineRule(checkBundle),
 }

@@ -53,6 +53,9 @@ const (
 	// SpecNVLinkDomainUnset: several nodes of a GPU built into an NVL72
 	// rack with no nvlink_domain: their traffic is costed over the NICs.
 	SpecNVLinkDomainUnset diag.Code = "SPEC139"
+	// SpecPrefixHitUnmodelled: workload.prefix_cache_hit_rate is accepted
+	// but no prediction uses it yet.
+	SpecPrefixHitUnmodelled diag.Code = "SPEC140"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -102,4 +105,5 @@ var specEntries = []Entry{
 	{SpecRouter, "router", diag.Error, "A router (top-level router:) vlaunch cannot put in front of this deployment"},
 	{SpecRuntimeUnused, "runtime-key-unused", diag.Warning, "A runtime key the runtime kind has no use for (runtime.image on bare metal)"},
 	{SpecNVLinkDomainUnset, "nvlink-domain-unset", diag.Info, "Several trays of an NVL72 GPU with no nvlink_domain: traffic between them costed over the NICs"},
+	{SpecPrefixHitUnmodelled, "prefix-hit-rate-unmodelled", diag.Warning, "A prefix-cache hit rate that check and plan do not model: every prompt token is priced as computed"},
 }
