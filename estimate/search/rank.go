@@ -39,20 +39,23 @@ import (
 // Branch and bound keeps the work bounded on large clusters: every layout
 // gets its memory verdict and slo.Optimistic's bound on the other keys;
 // layouts are simulated best bound first (a ranking run: the search's
-// shorter simulation) until the best one ranks above every bound left, or
-// the search's budget is spent (searchScenarioBudget). Every layout whose
-// ranking run ranks above the best so far is confirmed before it can be
-// chosen: evaluated as `vlaunch check` evaluates it for its report (check,
-// the report's slo.Options; confirmOptions), and it keeps those figures
-// (Confirmed) and ranks by them: a ranking run's shorter simulation can
-// pass an SLO that check's run leaves uncertain or fails, and a layout
-// that loses SLOs there gives way to the next candidates. The
-// chosen layout (first) therefore carries check's own figures — the
-// table and the report below it agree — and every other simulated one
-// carries check's figures (Confirmed) or its ranking run's, which ranked
-// below a confirmed layout; the rest carry their bound (Bounded) and keep
-// their place by it: below the chosen one, unless the budget ran out
-// first (Unsettled).
+// shorter simulation) until the best confirmed one ranks above every
+// bound left, or the search's budget is spent (searchScenarioBudget).
+// Every layout whose ranking run ranks above the best so far is confirmed
+// before it can be chosen: evaluated as `vlaunch check` evaluates it for
+// its report (check, the report's slo.Options; confirmOptions), and it
+// keeps those figures (Confirmed) and ranks by them. Because a ranking
+// run's figures can order layouts that fail alike by noise, the
+// confirmTop best by their ranking runs are confirmed too, unless their
+// bound already ranks below the best confirmed; a ranking run cut short
+// at its work ceiling before it measured enough requests says nothing
+// and ranks by its bound. The best confirmed is chosen: the chosen
+// layout (first) carries check's own figures — the table and the report
+// below it agree — and so does every other Confirmed one; a simulated
+// one not confirmed carries its ranking run's, which ranked below the
+// chosen one's checked figures; the rest carry their bound (Bounded) and
+// keep their place by it: below the chosen one, unless the budget ran out
+// first or their ranking run was cut short (Unsettled).
 //
 // Rank is pure: base is not modified.
 func Rank(base *input.Input, check slo.Options) []Candidate {
