@@ -110,13 +110,17 @@ func rank(base *input.Input, check slo.Options) ([]Candidate, *entry) {
 // chosen): a ranking run's shortfall is 0.8 to 2.6 times check's on
 // DeepSeek-V3 FP8 on 16 H200, so the runs order layouts that fail alike by
 // noise. On generate_auto's spec TP 2 · DP 8 with EP on, check's best at
-// 8,849 tokens/s, was cut short (entry.cutShort) and is third by its
-// bound, behind two layouts check puts at 6,810 and 6,823 tokens/s; on
-// vLLM 0.8.3 there (old.yaml) check's best, TP 8 · PP 2 with EP on, is
-// the first of three cut short. Three bounds the extra cost at two more
-// of check's runs of the spec (one at a time would be three; they run on
-// every core at once), and a runner-up whose bound already ranks below the
-// best confirmed is not run (check's run cannot rank above its bound).
+// 8,849 tokens/s, was cut short (entry.cutShort) and is among the three
+// best ranked by its bound, with two layouts check puts at 6,810 and 6,823
+// tokens/s; on vLLM 0.8.3 there (old.yaml) check's best, TP 8 · PP 2 with
+// EP on (5,937), is among the three too. Three, not more, because each
+// costs one of check's runs of the spec: check's CPU on generate_auto's
+// spec went from 0.24 s to 1.1 s (three runners-up, and the chosen one run
+// again for its advice), on the 2 × 8 H200 example with parallelism: auto
+// from 1.0 s to 1.6 s; the runners-up run on every core at once, and one
+// whose bound already ranks below the best confirmed is not run (check's
+// run cannot rank above its bound), so on check_auto's spec, where the
+// first confirmed passes every SLO, nothing is added.
 const confirmTop = 3
 
 // rankAndConfirm is the branch and bound: the layouts es (sorted by
