@@ -72,8 +72,10 @@ var checkOpt = slo.Options{Seed: 1}
 // with checkOpt gives), and no layout it left out could have beaten it:
 // every layout whose exhaustive ranking run ranks above the chosen one's
 // confirmed figures was confirmed too, and ranks below it by check's
-// figures. Every simulated layout carries the figures of the exhaustive
-// ranking run, or check's own when Confirmed.
+// figures — except one whose ranking run was cut short at its work
+// ceiling (it keeps its bound: entry.cutShort), which when not among the
+// confirmTop best is marked Unsettled. Every simulated layout carries the
+// figures of the exhaustive ranking run, or check's own when Confirmed.
 func TestPruningKeepsTheChoice(t *testing.T) {
 	for _, name := range []string{"deepseek-v3-32xh20", "deepseek-v3-fp8-2x8h200", "deepseek-r1-8xh200-burst"} {
 		t.Run(name, func(t *testing.T) {
@@ -97,7 +99,7 @@ func TestPruningKeepsTheChoice(t *testing.T) {
 			simulated, confirmed := 0, 0
 			for _, c := range got {
 				ranked := all[c.PinYAML()]
-				if better(ranked, chosen) && !c.Confirmed {
+				if better(ranked, chosen) && !c.Confirmed && !(ranked.Bounded && c.Unsettled) {
 					t.Errorf("%s: its ranking run (%d/%d, %.0f tok/s) beats the chosen %s, and it was not confirmed", c.Name(), ranked.SLOPassed, ranked.SLOTotal, ranked.DecodeTokPerS, chosen.Name())
 				}
 				if c != chosen && better(c, chosen) && !c.Unsettled {

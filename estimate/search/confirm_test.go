@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -15,10 +16,13 @@ import (
 // ranking runs).
 func countEvaluations(t *testing.T, check slo.Options) map[string]int {
 	n := map[string]int{}
+	var mu sync.Mutex // the search confirms its top few at once
 	orig := evaluate
 	evaluate = func(in *input.Input, m *memory.Report, opt slo.Options) slo.Result {
 		if opt == check {
+			mu.Lock()
 			n[layoutKey(in.Layout)]++
+			mu.Unlock()
 		}
 		return orig(in, m, opt)
 	}

@@ -57,20 +57,24 @@ type Candidate struct {
 	SLOTotal      int     `json:"slos_total"`
 	// Feasible is Fits and every SLO passing.
 	Feasible bool `json:"feasible"`
-	// Bounded marks a layout the search did not simulate: its optimistic
-	// bound (slo.Optimistic) already ranked below the chosen layout, so
-	// SLOPassed and Feasible are that bound — at best what a check would
-	// say.
+	// Bounded marks a layout the search did not simulate, or whose
+	// ranking run was cut short at its work ceiling before it measured
+	// enough requests to say anything: SLOPassed and Feasible are its
+	// optimistic bound (slo.Optimistic) — at best what a check would say.
 	Bounded bool `json:"bounded,omitempty"`
 	// Confirmed marks figures from check's own evaluation of the layout
 	// (Rank's confirmation, with the report's slo.Options): always the
-	// chosen layout's, so its SLOs passed are the report's PASS count.
-	// A simulated layout not Confirmed carries the search's shorter
-	// ranking run, which ranked below a confirmed layout.
+	// chosen layout's, so its SLOs passed are the report's PASS count, and
+	// those of the best few by their ranking runs (confirmTop) whose bound
+	// could beat it, which check's run ranks at most equal to it. A
+	// simulated layout not Confirmed carries the search's shorter ranking
+	// run, which ranked below a confirmed layout.
 	Confirmed bool `json:"confirmed,omitempty"`
-	// Unsettled marks a Bounded layout whose bound still ranked above the
-	// chosen one when the search's work budget ran out
-	// (searchScenarioBudget): it might have beaten the chosen layout.
+	// Unsettled marks a Bounded layout whose bound still ranks above the
+	// chosen one: the search's work budget (searchScenarioBudget) ran out
+	// before it was simulated, or its ranking run was cut short and it
+	// was not among the few confirmed. It might have beaten the chosen
+	// layout.
 	Unsettled bool `json:"unsettled,omitempty"`
 	// SLOFailed is how many SLOs fail (the others not passing are
 	// uncertain): fewer rank first (slo.Score). A Bounded layout's is the
@@ -177,7 +181,7 @@ func ChooseConfirmed(base *input.Input, check slo.Options) (input.Input, *Result
 		verdict = "it fits and meets every SLO"
 	}
 	if n := unsettled(cands); n > 0 {
-		verdict += fmt.Sprintf("; the search's work budget ran out with %d layouts unsimulated whose optimistic bound could still beat it", n)
+		verdict += fmt.Sprintf("; the search's work budget ran out with %d layouts unsettled (not simulated, or their ranking run cut short) whose optimistic bound could still beat it", n)
 	}
 	d := diag.Diagnostic{Code: CodeLayoutChosen, Severity: diag.Info, Path: "parallelism",
 		// The steady decode, not the report's simulated figure (generate_auto:
