@@ -81,7 +81,7 @@ func searchSection(s *estimate.LayoutSearch) *detailSection {
 		return nil
 	}
 	t := detailTable{Caption: fmt.Sprintf("%d layouts, best first%s", len(s.Candidates), boundedNote(s)),
-		Head: []string{"", "TP", "PP", "DP", "EP", "replicas", "all2all", "weights", "KV", "fits", "decode t/s", "SLOs passed"}, Left: []int{6}}
+		Head: []string{"", "TP", "PP", "DP", "EP", "replicas", "all2all", "weights", "KV", "fits", "decode t/s", "served t/s", "SLOs passed"}, Left: []int{6}}
 	for i, c := range s.Candidates {
 		if i == searchRows {
 			t.After = append(t.After, fmt.Sprintf("… %d more (see -o json)", len(s.Candidates)-searchRows))
@@ -92,7 +92,7 @@ func searchSection(s *estimate.LayoutSearch) *detailSection {
 			mark = "→"
 		}
 		t.Rows = append(t.Rows, []string{mark, fmt.Sprint(c.TP), fmt.Sprint(c.PP), fmt.Sprint(c.DP), textfmt.OnOff(c.EP), fmt.Sprint(c.ReplicaCount()),
-			orDash(c.All2All), fmt.Sprintf("%.2f GiB", c.WeightsGiB), fmt.Sprintf("%.2f GiB", c.KVCacheGiB), yesNo(c.Fits), tokText(c), passedText(c)})
+			orDash(c.All2All), fmt.Sprintf("%.2f GiB", c.WeightsGiB), fmt.Sprintf("%.2f GiB", c.KVCacheGiB), yesNo(c.Fits), tokText(c), servedText(c), passedText(c)})
 	}
 	return &detailSection{Title: "Layout search (parallelism: auto)", Tables: []detailTable{t},
 		After: []string{searchLegend(s), fmt.Sprintf("chosen: %s — the report below is for this layout; to pin it, write %s", s.Chosen.Name(), s.Chosen.PinYAML())}}

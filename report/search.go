@@ -18,8 +18,8 @@ func writeSearchText(w io.Writer, s *estimate.LayoutSearch) {
 		return
 	}
 	fmt.Fprintf(w, "Layout search (parallelism: auto): %d layouts, best first%s\n", len(s.Candidates), boundedNote(s))
-	fmt.Fprintf(w, "  %-3s %3s %3s %5s %-3s %8s  %-24s %9s %9s  %-4s %11s  %s\n",
-		"", "TP", "PP", "DP", "EP", "replicas", "all2all", "weights", "KV", "fits", "decode t/s", "SLOs passed")
+	fmt.Fprintf(w, "  %-3s %3s %3s %5s %-3s %8s  %-24s %9s %9s  %-4s %11s %11s  %s\n",
+		"", "TP", "PP", "DP", "EP", "replicas", "all2all", "weights", "KV", "fits", "decode t/s", "served t/s", "SLOs passed")
 	for i, c := range s.Candidates {
 		if i == searchRows {
 			fmt.Fprintf(w, "  … %d more (see -o json)\n", len(s.Candidates)-searchRows)
@@ -29,8 +29,8 @@ func writeSearchText(w io.Writer, s *estimate.LayoutSearch) {
 		if i == 0 {
 			mark = "→"
 		}
-		fmt.Fprintf(w, "  %-3s %3d %3d %5d %-3s %8d  %-24s %6.2f GiB %5.2f GiB  %-4s %11s  %s\n",
-			mark, c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), c.ReplicaCount(), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), tokText(c), passedText(c))
+		fmt.Fprintf(w, "  %-3s %3d %3d %5d %-3s %8d  %-24s %6.2f GiB %5.2f GiB  %-4s %11s %11s  %s\n",
+			mark, c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), c.ReplicaCount(), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), tokText(c), servedText(c), passedText(c))
 	}
 	fmt.Fprintf(w, "  %s\n", searchLegend(s))
 	fmt.Fprintf(w, "chosen: %s — the report below is for this layout; to pin it, write %s\n\n", s.Chosen.Name(), s.Chosen.PinYAML())
@@ -42,14 +42,14 @@ func writeSearchMarkdown(w io.Writer, s *estimate.LayoutSearch) {
 		return
 	}
 	fmt.Fprintf(w, "## Layout search\n\n`parallelism: auto`: %d layouts evaluated, best first%s.\n\n", len(s.Candidates), boundedNote(s))
-	fmt.Fprintf(w, "| TP | PP | DP | EP | replicas | all2all | weights GiB/GPU | KV GiB/GPU | fits | decode tokens/s | SLOs passed |\n")
-	fmt.Fprintf(w, "|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|\n")
+	fmt.Fprintf(w, "| TP | PP | DP | EP | replicas | all2all | weights GiB/GPU | KV GiB/GPU | fits | decode tokens/s | served tokens/s | SLOs passed |\n")
+	fmt.Fprintf(w, "|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|---:|\n")
 	for i, c := range s.Candidates {
 		if i == searchRows {
 			break
 		}
-		fmt.Fprintf(w, "| %d | %d | %d | %s | %d | %s | %.2f | %.2f | %s | %s | %s |\n",
-			c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), c.ReplicaCount(), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), tokText(c), passedText(c))
+		fmt.Fprintf(w, "| %d | %d | %d | %s | %d | %s | %.2f | %.2f | %s | %s | %s | %s |\n",
+			c.TP, c.PP, c.DP, textfmt.OnOff(c.EP), c.ReplicaCount(), orDash(c.All2All), c.WeightsGiB, c.KVCacheGiB, yesNo(c.Fits), tokText(c), servedText(c), passedText(c))
 	}
 	fmt.Fprintf(w, "\n%s.\n\nChosen: **%s**; the report below is for this layout. To pin it: `%s`\n\n", searchLegend(s), s.Chosen.Name(), s.Chosen.PinYAML())
 }
@@ -85,6 +85,19 @@ func tokText(c estimate.LayoutCandidate) string {
 	return fmt.Sprintf("%.0f", c.DecodeTokPerS)
 }
 
+// servedText is a candidate's simulated output tokens/s at the workload,
+// prefixed "~" when it is the search's shorter ranking run rather than
+// check's own; "-" for a layout not simulated.
+func servedText(c estimate.LayoutCandidate) string {
+	switch {
+	case c.Bounded || c.ServedTokPerS == 0:
+		return "-"
+	case !c.Confirmed:
+		return fmt.Sprintf("~%.0f", c.ServedTokPerS)
+	}
+	return fmt.Sprintf("%.0f", c.ServedTokPerS)
+}
+
 // passedText is a candidate's SLOs passed: "n/m" from check's own run
 // (Confirmed: the chosen layout's, the report's count), "~n/m" from the
 // search's shorter ranking run, "≤n/m" for a bound.
@@ -117,9 +130,9 @@ func searchLegend(s *estimate.LayoutSearch) string {
 	for _, c := range s.Candidates {
 		ranked = ranked || (!c.Bounded && !c.Confirmed)
 	}
-	legend := "SLOs passed: n/m by check's own run (the report's, for the chosen layout)"
+	legend := "served t/s: the serving simulation's output tokens/s at the workload, which orders layouts whose SLO verdicts tie; SLOs passed: n/m by check's own run (the report's, for the chosen layout)"
 	if ranked {
-		legend += ", ~n/m by the search's shorter ranking run"
+		legend += ", ~n/m (and ~ served t/s) by the search's shorter ranking run"
 	}
 	return legend + ", ≤n/m an optimistic bound; k fail: the SLOs failing (≥k: those a bound is sure of), ranked fewest first"
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -46,13 +48,21 @@ func TestCheckAutoTableAgreesWithReport(t *testing.T) {
 				LayoutSearch struct {
 					Chosen struct {
 						TP, DP                int
-						SLOPassed             int  `json:"slos_passed"`
-						SLOTotal              int  `json:"slos_total"`
-						Confirmed             bool `json:"confirmed"`
+						SLOPassed             int     `json:"slos_passed"`
+						SLOTotal              int     `json:"slos_total"`
+						Served                float64 `json:"served_output_tokens_per_s"`
+						Confirmed             bool    `json:"confirmed"`
 						Bounded, Feasible, EP bool
 					} `json:"chosen"`
 				} `json:"layout_search"`
-				SLO []slo.Verdict `json:"slo"`
+				SLO         []slo.Verdict `json:"slo"`
+				Performance struct {
+					Simulations []struct {
+						Result struct {
+							Out float64 `json:"output_tokens_per_s"`
+						} `json:"result"`
+					} `json:"simulations"`
+				} `json:"performance"`
 			}
 			if err := json.Unmarshal([]byte(js.String()), &r); err != nil {
 				t.Fatal(err)
@@ -81,6 +91,13 @@ func TestCheckAutoTableAgreesWithReport(t *testing.T) {
 			row := regexp.MustCompile(`(?m)^  → .* (\d+)/(\d+)(?:, (\d+) fail)?$`).FindStringSubmatch(txt.String())
 			if row == nil {
 				t.Fatalf("no chosen row:\n%.1500s", txt.String())
+			}
+			// Its served t/s is the report's own simulation, the figure a
+			// throughput SLO is judged on, unmarked (check's run).
+			if sims := r.Performance.Simulations; len(sims) == 0 || math.Round(sims[0].Result.Out) != math.Round(c.Served) {
+				t.Errorf("chosen row's served %.0f tokens/s, the report's simulation %v", c.Served, sims)
+			} else if !regexp.MustCompile(fmt.Sprintf(`(?m)^  → .* %.0f +\d+/\d+`, c.Served)).MatchString(txt.String()) {
+				t.Errorf("text table's chosen row lacks served %.0f (unmarked):\n%.1500s", c.Served, txt.String())
 			}
 			if got := len(passLine.FindAllString(txt.String(), -1)); row[1] != strconv.Itoa(got) || row[2] != strconv.Itoa(len(r.SLO)) {
 				t.Errorf("text table's chosen row says %s/%s, the report below has %d PASS of %d", row[1], row[2], got, len(r.SLO))

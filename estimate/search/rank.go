@@ -426,9 +426,12 @@ var evaluate = slo.Evaluate
 // takeResult takes the figures of an evaluation r and returns the
 // scenarios it simulated.
 func (e *entry) takeResult(r *slo.Result) int {
-	e.Bounded, e.SLOTotal, e.DecodeTokPerS = false, len(r.SLO), 0
+	e.Bounded, e.SLOTotal, e.DecodeTokPerS, e.ServedTokPerS = false, len(r.SLO), 0, 0
 	if r.Performance != nil {
 		e.DecodeTokPerS = r.Performance.Decode.Point.OutputTokPerS
+		if sims := r.Performance.Simulations; len(sims) > 0 {
+			e.ServedTokPerS = sims[0].Result.OutputTokPerS
+		}
 	}
 	e.score = slo.ScoreOf(r.SLO, perGPU(&e.in, &e.mem, e.DecodeTokPerS))
 	e.SLOPassed, e.SLOFailed = e.score.Pass, e.score.Fail

@@ -53,6 +53,13 @@ type Candidate struct {
 	// Bounded layout under an open loop, whose concurrency only the
 	// simulation gives.
 	DecodeTokPerS float64 `json:"decode_output_tokens_per_s"`
+	// ServedTokPerS is the serving simulation's output tokens/s at the
+	// workload (the run a throughput SLO is judged on: check's for a
+	// Confirmed layout, the shorter ranking run's otherwise), which is
+	// what orders layouts whose verdicts tie (slo.Score's shortfall);
+	// steady decode (DecodeTokPerS) can order them the other way. 0 for a
+	// Bounded layout: no run.
+	ServedTokPerS float64 `json:"served_output_tokens_per_s,omitempty"`
 	SLOPassed     int     `json:"slos_passed"`
 	SLOTotal      int     `json:"slos_total"`
 	// Feasible is Fits and every SLO passing.
