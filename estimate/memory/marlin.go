@@ -56,17 +56,19 @@ func marlinMoELayer(in *input.Input) (Term, bool) {
 	}
 	caches := t * k * (max(2*n, h) + n) * actBytes / GiB
 	gib := t*hidden*h*actBytes/GiB + caches
+	after := ""
 	if p.SumAfterCaches == vllm.Present {
 		// The summed output is allocated once intermediate_cache2 is freed
-		// (vllm.MarlinMoEPath.SumAfterCaches): it and cache2 never coexist.
+		// (vllm.MarlinMoEPath.SumAfterCaches): it and cache2 never coexist,
+		// so only the larger of the two counts.
 		cache2, out := t*k*n*actBytes/GiB, t*h*actBytes/GiB
 		gib -= min(cache2, out)
-		which += "; the output only once cache2 is freed, so cache13 + max(cache2, output)"
+		after = fmt.Sprintf(" − min(cache2 %.2f, output %.2f) GiB (the output is allocated only once cache2 is freed, from 0.11.1)", cache2, out)
 	}
-	heldText := ""
+	heldText := after
 	if held, what := pieceInputs(in); held > 0 {
 		gib += t * held * actBytes / GiB
-		heldText = fmt.Sprintf(" + %d tokens × %.0f held by the compiled graph across the attention op (%s) × 2 B", in.MaxNumBatchedTokens, held, what)
+		heldText += fmt.Sprintf(" + %d tokens × %.0f held by the compiled graph across the attention op (%s) × 2 B", in.MaxNumBatchedTokens, held, what)
 	}
 	return Term{termMarlinLayer, gib, fmt.Sprintf(
 		"%d tokens × %.0f × hidden %d × 2 B (%s) + Marlin's caches %d × top-k %d × (max(2 × expert width %.0f, hidden %d) + %.0f) × 2 B = %.2f GiB%s, "+
