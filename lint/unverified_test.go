@@ -56,10 +56,15 @@ func TestUnverifiedFirstRelease(t *testing.T) {
 		{"0.26.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend mori_low_latency\n", codes.VLBadChoice, 0, ""},
 		{"0.25.0", "vllm serve m -dp 8 --enable-expert-parallel --all2all-backend deepep_v2\n", codes.VLBadChoice, diag.Info, "first seen in 0.28.0"},
 		// A variable first seen later: info; before the earliest release
-		// the evidence allows, an error naming both.
-		{"0.18.1", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, diag.Info, "cannot verify that vLLM 0.18.1 reads VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS; first seen in 0.19.0"},
-		{"0.19.0", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, 0, ""},
-		{"0.16.0", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, diag.Warning, "not before 0.17.0; first seen in 0.19.0"},
+		// the evidence allows, a warning naming both.
+		{"0.12.0", "VLLM_ENGINE_READY_TIMEOUT_S=900 vllm serve m\n", codes.VLEnvName, diag.Info, "cannot verify that vLLM 0.12.0 reads VLLM_ENGINE_READY_TIMEOUT_S; first seen in 0.14.0"},
+		{"0.14.0", "VLLM_ENGINE_READY_TIMEOUT_S=900 vllm serve m\n", codes.VLEnvName, 0, ""},
+		{"0.11.0", "VLLM_ENGINE_READY_TIMEOUT_S=900 vllm serve m\n", codes.VLEnvName, diag.Warning, "not before 0.11.1; first seen in 0.14.0"},
+		// Once the release tags pin the first release (the graph-memory
+		// variable: absent at v0.17.1, present at v0.18.0), nothing from it
+		// on and a plain "does not exist yet" before it.
+		{"0.18.0", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, 0, ""},
+		{"0.17.1", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve m\n", codes.VLEnvName, diag.Warning, "does not exist yet in vLLM 0.17.1 (added in 0.18.0)"},
 	} {
 		ds := findingsOf(t, tt.v, tt.script, tt.code)
 		if tt.want == 0 {

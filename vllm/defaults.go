@@ -4,8 +4,8 @@ import "strings"
 
 // Defaults are the release-dependent values vLLM uses when a flag is not given.
 type Defaults struct {
-	// GPUMemoryUtilization is 0.9 up to 0.21.x and 0.92 from 0.22.0 (switch
-	// release unverified; 0.9 verified in 0.10.2, 0.92 in 0.22.1+).
+	// GPUMemoryUtilization is 0.9 up to 0.19.1 and 0.92 from 0.20.0 (PR
+	// #38284; vllm/config/cache.py read at the v0.19.1 and v0.20.0 tags).
 	GPUMemoryUtilization float64
 	// APIServerCount is the default number of API servers: 1 (also in
 	// 0.9.0, which has no --api-server-count), or 0 with APIServerCountAuto

@@ -67,13 +67,13 @@ var envTable = []EnvVar{
 	{Name: "VLLM_SKIP_P2P_CHECK", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Doc: "skip the CUDA P2P test", Source: srcEnvs + "; " + srcUnknown},
 	{Name: "VLLM_ALLOW_LONG_MAX_MODEL_LEN", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090}, Default: "0", Doc: "allow max_model_len above the model's",
 		Source: srcEnvPages + " (0.9.0.1 to 0.16.0); earlier releases not read"},
-	// Since 0.17.0: PR #30515 (opened 2025-12-11) merged 2026-03-07; the
-	// v0.16.0 release branch has no such variable, 0.19.0's envs.py has it
-	// (default "0"), 0.21.0's defaults it to "1" (srcFAGraphMemEnv); a 0.20.0
-	// release log shows it on with the variable unset (srcGraphMemory).
-	{Name: GraphMemoryVariable, Owner: "vllm", Span: Span{Since: v0170, Confirmed: v0190}, Default: "1 from 0.20.0, 0 before",
+	// Since 0.18.0: PR #30515 (opened 2025-12-11) merged 2026-03-07, after
+	// the v0.17.x tags (neither v0.17.0 nor v0.17.1 has the variable) and
+	// before v0.18.0, whose envs.py reads it with default "0"; "1" from the
+	// v0.20.0 tag (srcGraphMemTags; srcFAGraphMemEnv).
+	{Name: GraphMemoryVariable, Owner: "vllm", Span: Span{Since: v0180}, Default: "1 from 0.20.0, 0 before",
 		Doc:    "1: subtract vLLM's CUDA-graph memory estimate from the KV-cache budget (see Release.GraphMemoryProfiling); 0: do not",
-		Source: srcGraphMemory + "; " + srcFAGraphMemEnv},
+		Source: srcGraphMemTags + "; " + srcGraphMemory + "; " + srcFAGraphMemEnv},
 	{Name: "VLLM_ENGINE_READY_TIMEOUT_S", Owner: "vllm", Span: Span{Since: v0111, Confirmed: v0140}, Default: "600",
 		Doc:    "how long the frontend waits for engines (see EngineStartup)",
 		Source: srcReadyTimeout},

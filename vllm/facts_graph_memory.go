@@ -32,22 +32,36 @@ import (
 // "Estimated CUDA graph memory: 0.39 GiB total" and gpu_worker.py:455's
 // "CUDA graph memory profiling is enabled (default since v0.21.0)" next to
 // the reduced "Available KV cache memory: 3.07 GiB". 0.19.0's envs.py reads
-// the variable with default "0" (vllm/env_table.go).
+// the variable with default "0" (vllm/env_table.go). The release tags settle
+// it (srcGraphMemTags): PR #38284 merged 2026-04-21 as 96a85c575, after
+// v0.19.1 (2026-04-17) and before v0.20.0 (2026-04-27), and it flipped both
+// the variable's default ("0" to "1") and CacheConfig's
+// gpu_memory_utilization (0.9 to 0.92) in the same commit.
 const srcGraphMemory = "PR #30515 (opened 2025-12-11: CUDA-graph memory estimate subtracted from the KV budget, opt-in with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1); " +
 	"vllm/envs.py (main, in PR #41099's diff context, 2026-04-28: default \"1\", \"Enabled by default as of v0.21.0\"); " +
 	"gpustack/runner PR #251 (a vLLM 0.27.1 log, gpu_worker.py: \"CUDA graph memory profiling is enabled (default since v0.21.0)\", \"Estimated CUDA graph memory: 0.36 GiB total\"); " +
 	"PR #45197 (2026-06-10, closed unmerged: would have disabled it by default); PR #49233 (2026-07-20: \"default on\"; Model Runner V2, default for dense models from 0.25.1, " +
 	"estimated 0); issue #50780 (0.26.0: hybrid GDN models overcharged); default-on after 0.27.1 not seen changed, 0.28-0.31 unverified; " +
 	"PR #38284 (enables it by default; opened 2026-03-26 for v0.21); a vLLM 0.20.0 start-up log (image vllm/vllm-openai:v0.20.0-cu130-ubuntu2404, variable unset: " +
-	"gpu_worker.py:455 \"CUDA graph memory profiling is enabled (default since v0.21.0)\", \"Estimated CUDA graph memory: 0.39 GiB total\"): on by default from 0.20.0, its text notwithstanding"
+	"gpu_worker.py:455 \"CUDA graph memory profiling is enabled (default since v0.21.0)\", \"Estimated CUDA graph memory: 0.39 GiB total\"): on by default from 0.20.0, its text notwithstanding; " + srcGraphMemTags
+
+// srcGraphMemTags: vllm/envs.py and vllm/config/cache.py read at vLLM's
+// release tags in the fork snapshot github.com/kzwrime/vllm (upstream's
+// tags v0.1.0-v0.24.0; its v0.19.0 tag is 2a69949bd, the commit
+// sources_factaudit2.go pins independently).
+const srcGraphMemTags = "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS and vllm/config/cache.py CacheConfig.gpu_memory_utilization at vLLM's release tags " +
+	"(fork snapshot github.com/kzwrime/vllm carrying upstream tags): absent at v0.17.0 b31e9326a and v0.17.1 95c0f928c; default \"0\" and 0.9 at v0.18.0 bcf2be961, " +
+	"v0.18.1 a26e8dc7f, v0.19.0 2a69949bd, v0.19.1 b1388b1fb; default \"1\" and 0.92 at v0.20.0 88d34c640, v0.20.1 132765e35, v0.20.2 bc150f502, v0.21.0 ad7125a43, " +
+	"v0.22.0 0b3ba88f1, v0.22.1 0decac0d9, v0.23.0 0fc695fc6, v0.24.0 ee0da84ab; PR #30515 merged 2026-03-07 as ebb9cc5f2 (in v0.18.0, not in v0.17.1); " +
+	"PR #38284 merged 2026-04-21 as 96a85c575 (in v0.20.0, not in v0.19.1), changing both defaults"
 
 // GraphMemoryVariable switches vLLM's CUDA-graph memory profiling.
 const GraphMemoryVariable = "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"
 
 // graphMemoryDefaultOn: releases where profiling is on when the variable is
-// unset. vLLM's log line says "default since v0.21.0", but a 0.20.0 release
-// log with the variable unset shows it on and subtracting (srcGraphMemory);
-// 0.19.0's envs.py defaults it to "0".
+// unset. vLLM's log line says "default since v0.21.0", but the v0.20.0 tag's
+// envs.py defaults it to "1" and v0.19.1's to "0" (srcGraphMemTags), as a
+// 0.20.0 release log with the variable unset shows (srcGraphMemory).
 var graphMemoryDefaultOn = Span{Since: v0200}
 
 // GraphMemoryProfiling is whether a release subtracts its estimate of

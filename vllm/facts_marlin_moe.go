@@ -49,6 +49,36 @@ const srcMarlinMoE = "vllm/model_executor/layers/fused_moe/fused_marlin_moe.py f
 	"quantization/mxfp4.py Mxfp4MoEMethod.apply on MARLIN (stored copy, id 33692451: fused_marlin_moe without caches); " +
 	"quantization/utils/marlin_utils.py check_moe_marlin_supports_layer (stored copy, id 153060555)"
 
+// srcMarlinSumAfterCaches: where fused_marlin_moe allocates the summed
+// output relative to its caches, read at vLLM's release tags (fork snapshot
+// github.com/kzwrime/vllm, upstream tags). Up to v0.11.0 one function
+// allocates intermediate_cache13 and intermediate_cache2, runs both GEMMs and
+// then output = torch.empty_like(hidden_states) while cache2 is still one of
+// its locals: the three coexist. From v0.11.1 the GEMMs moved into
+// _fused_marlin_moe, which allocates cache2 as a local and returns only
+// cache3 (a view of cache13); fused_marlin_moe allocates the output after
+// that call returns, when cache2 is already back in PyTorch's allocator, so
+// the allocated-bytes peak is cache13 + max(cache2, output), not their sum.
+// Read at v0.11.1, v0.11.2, v0.12.0, v0.13.0, v0.14.0, v0.14.1, v0.15.0,
+// v0.15.1, v0.16.0, v0.17.0, v0.17.1, v0.18.0, v0.18.1, v0.19.0, v0.19.1
+// (compressed_tensors_moe.py CompressedTensorsWNA16MarlinMoEMethod.apply
+// calls fused_marlin_moe directly at each of them) and at main 3f5a4b64
+// (2025-11-05, vllm#28228's Kimi-Linear build). At v0.20.0 the method no
+// longer calls fused_marlin_moe itself, and from v0.21.0 the file moved:
+// not read, so unknown there.
+const srcMarlinSumAfterCaches = "vllm/model_executor/layers/fused_moe/fused_marlin_moe.py fused_marlin_moe at vLLM's tags (fork snapshot github.com/kzwrime/vllm): " +
+	"v0.9.2 (a5dd03c1e)-v0.11.0 (b8b302cde) one function, output = torch.empty_like(hidden_states) after both GEMMs with intermediate_cache2 still a local; " +
+	"v0.11.1 (439368496)-v0.19.1 (b1388b1fb) and main 3f5a4b64: moe_output = _fused_marlin_moe(...) (cache2 a local of the helper, freed on return), then output = torch.empty_like(hidden_states); " +
+	"CompressedTensorsWNA16MarlinMoEMethod.apply returns fused_marlin_moe(...) at each of v0.11.1-v0.19.1; v0.20.0+ not read on this point"
+
+// marlinSumAfterCachesFrom..marlinSumAfterCachesRead: the releases read where
+// the summed output comes after cache2 is freed (Present), after which
+// the path is unknown (Maybe); Absent before.
+var (
+	marlinSumAfterCachesFrom = v0111
+	marlinSumAfterCachesRead = v0200
+)
+
 // Releases where the INT4 Marlin MoE method is the default when the layer
 // fits (seen in the v0.10.1.1 documentation; earlier ones not read), and
 // where fused_marlin_moe allocates its own whole-batch caches per call
@@ -97,6 +127,14 @@ type MarlinMoEPath struct {
 	// all M tokens of the call and frees them on return (no chunking, no
 	// shared buffer). Absent unless Runs is.
 	WholeBatch Presence
+	// SumAfterCaches: the summed output (M × hidden) is allocated only after
+	// the helper holding intermediate_cache2 has returned, so the call's
+	// peak is cache13 + max(cache2, output) (0.11.1-0.19.1); Absent where
+	// the output coexists with both caches (up to 0.11.0); Maybe where not
+	// read. Meaningful only where WholeBatch is Present.
+	SumAfterCaches Presence
+	// SumSource cites SumAfterCaches.
+	SumSource string
 	// Why says which rule decided, for memory notes.
 	Why    string
 	Source string
@@ -157,7 +195,22 @@ func (r Release) MarlinMoE(q MarlinMoEQuery) MarlinMoEPath {
 	if p.Runs == Maybe && p.WholeBatch == Present {
 		p.WholeBatch = Maybe
 	}
+	p.SumAfterCaches, p.SumSource = marlinSumAfterCaches(r.Version), srcMarlinSumAfterCaches
 	return p
+}
+
+// marlinSumAfterCaches is whether release v's fused_marlin_moe allocates
+// the summed output after freeing intermediate_cache2
+// (srcMarlinSumAfterCaches).
+func marlinSumAfterCaches(v Version) Presence {
+	switch {
+	case v.Less(marlinSumAfterCachesFrom):
+		return Absent
+	case v.Less(marlinSumAfterCachesRead):
+		return Present
+	default:
+		return Maybe
+	}
 }
 
 // marlinINT4Misfit is why check_moe_marlin_supports_layer rejects the

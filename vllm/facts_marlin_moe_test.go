@@ -55,3 +55,25 @@ func TestMarlinMoE(t *testing.T) {
 		}
 	}
 }
+
+// TestMarlinSumAfterCaches: from the v0.11.1 tag fused_marlin_moe allocates
+// the summed output after _fused_marlin_moe has returned and freed
+// intermediate_cache2; up to v0.11.0 all three coexist; from 0.20.0 not read.
+func TestMarlinSumAfterCaches(t *testing.T) {
+	q := MarlinMoEQuery{ExpertFormat: "int4", GroupSize: 32, HiddenSize: 2304, IntermediatePerGPU: 512, NVIDIA: true, SMMajor: 8}
+	for v, want := range map[string]Presence{
+		"0.10.1": Absent, "0.11.0": Absent, "0.11.1": Present, "0.14.1": Present, "0.19.1": Present, "0.20.0": Maybe, "0.31.0": Maybe,
+	} {
+		r, _, err := ResolveString(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := r.MarlinMoE(q)
+		if p.SumAfterCaches != want {
+			t.Errorf("%s: summed output after the caches %v, want %v", v, p.SumAfterCaches, want)
+		}
+		if !strings.Contains(p.SumSource, "v0.11.1 (439368496)") || !strings.Contains(p.SumSource, "v0.11.0 (b8b302cde)") {
+			t.Errorf("%s: source %q does not name the tags read", v, p.SumSource)
+		}
+	}
+}

@@ -207,11 +207,13 @@ var flagTable = []Flag{
 		Doc: "use Gloo for the per-step DP sync", Source: srcFacts + " (\"Newest\", in its v0.22.1 flag table); " + srcSeenDump + "; " + "PR #25768 (merged 2025-10-07); absent at " + srcFA0110 + "; " + srcFAIn016},
 
 	// --- memory / scheduler (§1.3) ---
-	{Name: "gpu-memory-utilization", Kind: Float, Default: "0.9", Span: Span{Since: vPre, Removed: v0220},
+	// The default moved from 0.9 to 0.92 with PR #38284 (which also turned
+	// CUDA-graph memory profiling on): 0.9 at the v0.19.1 tag, 0.92 at v0.20.0.
+	{Name: "gpu-memory-utilization", Kind: Float, Default: "0.9", Span: Span{Since: vPre, Removed: v0200},
 		Doc:    "fraction of total GPU memory this instance may use (per GPU)",
-		Source: srcUsagePre05 + "; " + srcCacheLit + " (0.9 through 0.16.0); the switch to 0.92 (0.17-0.22.1) is unverified, 0.22.0 recorded"},
-	{Name: "gpu-memory-utilization", Kind: Float, Default: "0.92", Span: Span{Since: v0220},
-		Doc: "fraction of total GPU memory this instance may use (per GPU)", Source: srcCache + "; first release with 0.92 (0.17-0.22.1) unverified"},
+		Source: srcUsagePre05 + "; " + srcCacheLit + " (0.9 through 0.16.0); " + srcGraphMemTags + "; the pre-table start is from the stale usage only, unverified"},
+	{Name: "gpu-memory-utilization", Kind: Float, Default: "0.92", Span: Span{Since: v0200}, Verified: true,
+		Doc: "fraction of total GPU memory this instance may use (per GPU)", Source: srcCache + "; " + srcGraphMemTags},
 	{Name: "kv-cache-memory-bytes", Kind: HumanInt, Span: Span{Since: v0110},
 		Doc: "fixed KV-cache bytes per GPU (overrides utilization for KV sizing)", Source: srcFacts + " (≈0.11.1); unverified" + "; " + srcFAKVBytes},
 	{Name: "max-model-len", Kind: HumanInt, Span: Span{Since: vPre},

@@ -20,7 +20,7 @@ func TestGraphMemoryProfiling(t *testing.T) {
 		{"0.19.1", "1", true, true, Absent, Present},
 		{"0.20.0", "", false, true, Present, Present}, // the 0.20.0 log: on, variable unset
 		{"0.20.2", "0", true, false, Present, Present},
-		{"0.18.1", "1", true, true, Absent, Maybe},   // 0.17.x-0.18.x not read
+		{"0.18.1", "1", true, true, Absent, Present}, // the v0.18.0 and v0.18.1 tags read it (default "0")
 		{"0.19.0", "1", true, true, Absent, Present}, // 0.19.0's envs.py has it (default "0")
 		{"0.16.0", "1", true, false, Absent, Absent}, // not in the v0.16.0 release branch
 		{"0.21.0", "", false, true, Present, Present},

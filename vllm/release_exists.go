@@ -44,6 +44,12 @@ const (
 	// -omni/-windows releases, Docker Hub, conda-forge, osv.dev, Chinese and
 	// Japanese pages) found no release after 0.34.0 and no file of 0.32.0+;
 	// it added the vLLM-Omni install page's statement for 0.32.0 (below).
+	// A fourth check on 2026-12-07 (models42: find_string "vllm==0.35",
+	// "vllm==0.34.1", "vllm-openai:v0.34", "vllm v0.34.1", "0.34.1rc",
+	// "vLLM 0.35" — the last only memory fractions — and the issues and docs
+	// corpora for 0.34.1/0.35.0 release notes and bumps; the mirrored fork
+	// github.com/kzwrime/vllm carries upstream tags only to v0.24.0) found
+	// nothing after 0.34.0: the table's newest release stands.
 	relExists031_0 = "exists: vllm/vllm-openai:v0.31.0 pinned by public deployments with its digest (\"vLLM 0.31.0 (vllm/vllm-openai:v0.31.0@sha256:c1c9f6fd…, CUDA 13.0)\"; " +
 		"a -cu129 variant; recipes requiring min_version 0.31.0). After it: a 0.31.1rc0 tag had no image and no 0.31.1 final was seen (\"Docker Hub returns 404 for vllm/vllm-openai:v0.31.1rc0\")"
 	// Releases after 0.31.0. Only that each was published is shown: the

@@ -384,9 +384,12 @@ const openMisses = `
 Logs reproduced exactly from their logged available memory but not end to end (available KV more than 10% off);
 no number is fitted to close them. What was read at the log's build, and ruled out:
 
-**Kimi-Linear-48B AWQ, 2 × RTX 3090, TP 2 (vllm-project/vllm#28228; ` + "`TestKimiLinearLogEndToEnd`" + `): +29%** (2.97 GiB
+**Kimi-Linear-48B AWQ, 2 × RTX 3090, TP 2 (vllm-project/vllm#28228; ` + "`TestKimiLinearLogEndToEnd`" + `): +41%** (3.25 GiB
 available against 2.30; the log leaves 0.95 × 23.58 − 14.25 − 2.30 = 5.85 GiB for the profile's torch peak and the
-memory outside PyTorch, vlaunch counts 4.82 + 0.36 = 5.18; ≈0.67 GiB unexplained). The build is pinned by the log's
+memory outside PyTorch, vlaunch counts 4.55 + 0.36 = 4.91; ≈0.94 GiB unexplained). It was +29% (4.82 GiB counted,
+≈0.67 unexplained) until branch ` + "`models42`" + ` read fused_marlin_moe at the release tags: from v0.11.1 (and at this
+build) the summed output is allocated only after ` + "`_fused_marlin_moe`" + ` has returned and dropped intermediate_cache2,
+so the two never coexist (` + "`vllm.MarlinMoEPath.SumAfterCaches`" + `; up to v0.11.0 one function held all three). The build is pinned by the log's
 line numbers (gpu_worker.py:349 "Available KV cache memory", gpu_model_runner.py:4199 the cudagraph-mode warning,
 kv_cache_utils.py:979 the padding warning, backends.py:209 "Directly load the compiled graph(s)"): a vLLM main
 build of 2025-11-05/06, e.g. commit 3f5a4b64 (the same lines there; v0.11.1 has the first two at 359–360 and 4503). Read there
@@ -405,7 +408,7 @@ kda.py as in the copies cited before, 01d99586 / 01a7e5d9, but that the KDA op a
   ` + "`forward`" + ` (compiled) makes q, k, v, g2 and core_attn_out in fp16, beta and ` + "`fused_kda_gate`" + `'s g1 in float32
   (64,000 × 2,048 × 4 B = 0.49 GiB): they are the op's inputs and die when it returns; the largest live set before
   a KDA op (the previous piece's held 8,704 values a token, the layer's residual, output buffer and normed input,
-  q/k/v, g1, beta, g2, core_attn_out, the low-rank gate's 2,048) is ≤ 3.82 GiB, below the MoE layer's 4.86.
+  q/k/v, g1, beta, g2, core_attn_out, the low-rank gate's 2,048) is ≤ 3.82 GiB, below the MoE layer's 4.58.
 - MLA (vllm/v1/attention/backends/mla/common.py ` + "`MLACommonImpl.forward`" + `): with attn_metadata None it allocates and
   drops one ` + "`chunked_prefill_workspace_size`" + ` × 16 heads × (128 + 128) tensor, min(max(8 × 120,000, …), 65,536) rows =
   0.50 GiB, beside a live set of 10,304 values a token (q 3,072, kv_c 512, k_pe 64, the op's output 2,048,
@@ -415,8 +418,8 @@ kda.py as in the copies cited before, 01d99586 / 01a7e5d9, but that the KDA op a
   ` + "`CompressedTensorsWNA16MarlinMoEMethod.apply`" + `, fused_marlin_moe.py, csrc/moe/marlin_moe_wna16/ops.cu): Marlin is chosen
   (` + "`check_moe_marlin_supports_layer`" + `: 2,304 % 128, 512 % 64, group 32); no DP chunking buffers
   (` + "`use_dp_chunking`" + ` false), no shared-expert stream; fp16 activations set use_atomic_add, so c_tmp is empty; a_tmp needs
-  act-order g_idx; the two caches and the summed output are the whole of it — ` + "`kimiLinearProfilePeak`" + ` (4.86 GiB)
-  stands tensor by tensor.
+  act-order g_idx; the two caches are the whole of it, the summed output coming after cache2 is freed —
+  ` + "`kimiLinearProfilePeak`" + ` (4.58 GiB) stands tensor by tensor.
 - The o_proj result that ` + "`output[:] = …`" + ` writes into the piece's input buffer: AOTAutograd applies an input mutation
   as a copy_ at the end of the piece, which would keep it (64,000 × 2,304 × 2 B = 0.27 GiB) through the MoE; but
   Inductor's ` + "`SIMDScheduling.can_fuse`" + ` fuses a (T × 2,304)-element pointwise node into a (T, 2,304) reduction (the
@@ -429,7 +432,7 @@ kda.py as in the copies cited before, 01d99586 / 01a7e5d9, but that the KDA op a
   ` + "`dist.all_gather_into_tensor`" + `); its size is NCCL's, not in vLLM's source. Not Kimi-specific: v0.11.0 does the same,
   and its RTX 3090 TP 4 log (` + "`qwen3vl-30b-a3b-sipeed-rtx3090-tp4`" + `) is reproduced to +5.6%.
 What would settle it: the same start-up with VLLM_LOGGING_LEVEL=DEBUG, whose "Memory profiling takes … torch peak
-memory increase … non-torch forward increase memory" line splits the 0.67 GiB between the torch peak and the rest.
+memory increase … non-torch forward increase memory" line splits the 0.94 GiB between the torch peak and the rest.
 
 **Closed (branch ` + "`models41`" + `) — MiniMax-M3 RTN MXFP4, 2 × B200, TP 2 (` + "`TestMiniMaxM3LogCutlassMXFP4`" + `): −0.6%** with the logged weights and
 the log's own experts' kernel (+23% before branch ` + "`models41`" + `, +26% before ` + "`memgap40`" + `; the NVFP4 stand-in of

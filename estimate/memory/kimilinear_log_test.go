@@ -121,7 +121,13 @@ func TestKimiLinearLogKVFromLoggedMemory(t *testing.T) {
 
 // TestKimiLinearLogEndToEnd holds the end-to-end prediction of the same
 // start-up where it stands, and says so: issue #23's "available KV within
-// 10%" is NOT met for kimi_linear. vlaunch predicts 3.45 GiB available
+// 10%" is NOT met for kimi_linear. Since branch models42 vlaunch predicts
+// 3.25 GiB available (+41%), 107,520 tokens (+42%) and 3.52x (+42%): the
+// release tags show fused_marlin_moe allocating the summed output only
+// after intermediate_cache2 is freed (vllm.MarlinMoEPath.SumAfterCaches,
+// 0.11.1-0.19.1, and this log's build), so Marlin's layer is 0.275 GiB
+// smaller than the +29% below assumed, and ≈0.94 GiB of the logged non-KV
+// memory is in no tensor read. What follows is the history. vlaunch predicted 3.45 GiB available
 // (+50%), so 114,240 tokens (+51%) and 3.73x (+50%); the weights (14.25
 // GiB) and the KV arithmetic (TestKimiLinearLogKVFromLoggedMemory) hold, so
 // the whole miss is the profiled non-KV memory: the log implies 22.40 −
@@ -151,7 +157,8 @@ func TestKimiLinearLogKVFromLoggedMemory(t *testing.T) {
 // tensor by tensor (kimiLinearProfilePeak, 4.86 GiB;
 // TestKimiLinearProfilePeakByHand): with the switch, available 2.96 GiB
 // (+29%), 97,920 tokens (+29%), 3.21x (+29%); with UseMarlinMoELayer too
-// 2.97 GiB (+29%), 98,880 tokens (+30%), 3.22x (+30%). Still outside 10%:
+// 2.97 GiB (+29%), 98,880 tokens (+30%), 3.22x (+30%) until branch models42,
+// 3.25 GiB (+41%) since (above). Still outside 10%:
 // ≈0.63 GiB of the logged non-KV memory is in no tensor read from the
 // source (memory outside PyTorch beyond vlaunch's 0.36 GiB, or a copy the
 // compiled pieces keep that the source does not show; read again at the
@@ -180,16 +187,18 @@ func TestKimiLinearLogEndToEnd(t *testing.T) {
 	// Each combination of the two switches, and how far it leaves the log:
 	// held inputs beside the Triton workspace (which vLLM does not allocate
 	// on this path) +29% (2.958 GiB); both, the default since session 32,
-	// +29% (2.971); neither +50%; Marlin's layer alone +74%.
+	// +41% (3.246; +29% before the summed output was read as coming after
+	// cache2 is freed); neither +50%; Marlin's layer alone +86% (+74%
+	// before).
 	for _, c := range []struct {
 		pieces, marlin bool
 		lo, hi         float64
 		known          string
 	}{
 		{true, false, 0.25, 0.33, "+29%"},
-		{true, true, 0.25, 0.33, "+29%"},
+		{true, true, 0.36, 0.46, "+41%"},
 		{false, false, 0.40, 0.60, "+50%"},
-		{false, true, 0.65, 0.85, "+74%"},
+		{false, true, 0.78, 0.95, "+86%"},
 	} {
 		withPieceInputs(t, c.pieces, func() {
 			withMarlinLayer(t, c.marlin, func() {

@@ -28,8 +28,12 @@ import (
 // residual, the MoE input (the post-attention norm's output), the
 // shared experts' output where the model has shared experts, and the
 // summed output (M × K, allocated before the down GEMM by MarlinExperts and
-// after it by the direct call, when cache2 is still referenced either way),
-// each M × hidden; plus the two caches, M × top-k × (max(2N, K) + N). M is
+// after it by the direct call), each M × hidden; plus the two caches, M ×
+// top-k × (max(2N, K) + N). Where the direct call allocates the output only
+// after the helper holding cache2 has returned (0.11.1-0.19.1, read at the
+// tags: vllm.MarlinMoEPath.SumAfterCaches), the output and cache2 never
+// coexist and only the larger of the two counts; up to 0.11.0 one function
+// holds all three. M is
 // max_num_batched_tokens: without an all-to-all backend the layer sees the
 // rank's whole batch and nothing chunks it. Router logits and top-k ids
 // (M × experts, M × top-k) are under 3% of the caches and left out.
@@ -52,10 +56,19 @@ func marlinMoELayer(in *input.Input) (Term, bool) {
 	}
 	caches := t * k * (max(2*n, h) + n) * actBytes / GiB
 	gib := t*hidden*h*actBytes/GiB + caches
-	heldText := ""
+	after := ""
+	if p.SumAfterCaches == vllm.Present {
+		// The summed output is allocated once intermediate_cache2 is freed
+		// (vllm.MarlinMoEPath.SumAfterCaches): it and cache2 never coexist,
+		// so only the larger of the two counts.
+		cache2, out := t*k*n*actBytes/GiB, t*h*actBytes/GiB
+		gib -= min(cache2, out)
+		after = fmt.Sprintf(" − min(cache2 %.2f, output %.2f) GiB (the output is allocated only once cache2 is freed, from 0.11.1)", cache2, out)
+	}
+	heldText := after
 	if held, what := pieceInputs(in); held > 0 {
 		gib += t * held * actBytes / GiB
-		heldText = fmt.Sprintf(" + %d tokens × %.0f held by the compiled graph across the attention op (%s) × 2 B", in.MaxNumBatchedTokens, held, what)
+		heldText += fmt.Sprintf(" + %d tokens × %.0f held by the compiled graph across the attention op (%s) × 2 B", in.MaxNumBatchedTokens, held, what)
 	}
 	return Term{termMarlinLayer, gib, fmt.Sprintf(
 		"%d tokens × %.0f × hidden %d × 2 B (%s) + Marlin's caches %d × top-k %d × (max(2 × expert width %.0f, hidden %d) + %.0f) × 2 B = %.2f GiB%s, "+
@@ -86,9 +99,11 @@ func marlinMoELayer(in *input.Input) (Term, bool) {
 //     off −2.5% (45.61 GiB), on −0.5% (46.58). Read with FlashInfer's
 //     sampler, as 0.11.0 sampled, it was +5.5% off and +7.5% on — the
 //     reason this switch was left off.
-//   - Kimi-Linear-48B AWQ on 2 × RTX 3090 (vllm#28228): +29% either way
-//     (2.958 off, 2.971 on, against 2.30); ≈0.63 GiB of the logged non-KV
-//     memory is in no tensor of the source, Marlin's included
+//   - Kimi-Linear-48B AWQ on 2 × RTX 3090 (vllm#28228): +29% off (2.958,
+//     the Triton workspace vLLM does not allocate on this path), +41% on
+//     (3.246 against 2.30; +29% until the summed output was read as coming
+//     after cache2 is freed, branch models42); ≈0.94 GiB of the logged
+//     non-KV memory is in no tensor of the source, Marlin's included
 //     (kimilinear_log_test.go).
 //   - gpt-oss-120b's failed H100 start-up (holdout
 //     gptoss120b-27508-h100-u095-mnbt1024): 6.07 → 6.16 GiB predicted

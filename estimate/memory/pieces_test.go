@@ -47,8 +47,13 @@ func withPieceInputs(t *testing.T, on bool, f func()) {
 //   - moe_align_block_size's sorted_token_ids int32: T × 8 + 256 × 63
 //     (block_size_m 64: T × 8 / 256 / 64 = 31 ≥ 0.9 for every size);
 //   - intermediate_cache13: T × 8 × max(2 × 512, 2,304);
-//   - intermediate_cache2: T × 8 × 512;
-//   - the summed output, torch.empty_like(hidden_states): T × 2,304.
+//   - intermediate_cache2: T × 8 × 512.
+//
+// Not beside them: the summed output, torch.empty_like(hidden_states), T ×
+// 2,304 — fused_marlin_moe allocates it only after _fused_marlin_moe has
+// returned and dropped intermediate_cache2 (at this build and the v0.11.1-
+// v0.19.1 tags: vllm.MarlinMoEPath.SumAfterCaches), and it is smaller than
+// cache2 (T × 8 × 512), so cache13 + cache2 is the call's peak.
 //
 // Not in the list: KDA's and MLA's kernels (KimiDeltaAttention._forward
 // and the MLA backend return at once with attn_metadata None), q/k/v, g1
@@ -72,22 +77,24 @@ var kimiLinearProfilePeak = []struct {
 	{"sorted_token_ids", (64000*8 + 256*63) * 4},
 	{"Marlin intermediate_cache13", 64000 * 8 * 2304 * 2},
 	{"Marlin intermediate_cache2", 64000 * 8 * 512 * 2},
-	{"summed MoE output", 64000 * 2304 * 2},
 }
 
-// TestKimiLinearProfilePeakByHand: the list above sums to 4.858 GiB, and
+// TestKimiLinearProfilePeakByHand: the list above sums to 4.583 GiB, and
 // vlaunch's Marlin MoE layer with the compiled graph's held inputs
-// (UseCompiledPieceInputs and UseMarlinMoELayer on) gives 4.822 GiB, −0.7%:
+// (UseCompiledPieceInputs and UseMarlinMoELayer on) gives 4.547 GiB, −0.8%:
 // the router's and top-k's 0.04 GiB are the difference (left out, under 3%
-// of the caches). The log leaves 22.401 − 14.249 − 2.30 = 5.85 GiB for the
-// peak and the memory outside PyTorch, so with vlaunch's 0.36 GiB outside
-// PyTorch ~0.63 GiB of the logged non-KV memory is still not in the list.
+// of the caches). Until branch models42 the list and the model also held the
+// summed output beside cache2 (4.858 and 4.822 GiB); the release tags show
+// it allocated after cache2 is freed. The log leaves 22.401 − 14.249 − 2.30
+// = 5.85 GiB for the peak and the memory outside PyTorch, so with vlaunch's
+// 0.36 GiB outside PyTorch ~0.94 GiB of the logged non-KV memory is still
+// not in the list.
 func TestKimiLinearProfilePeakByHand(t *testing.T) {
 	sum := 0.0
 	for _, x := range kimiLinearProfilePeak {
 		sum += x.bytes
 	}
-	within(t, "hand peak GiB", sum/GiB, 4.858, 0.001)
+	within(t, "hand peak GiB", sum/GiB, 4.583, 0.001)
 	in := kimiLinearLogInput(t)
 	withPieceInputs(t, true, func() {
 		withMarlinLayer(t, true, func() {
@@ -103,14 +110,14 @@ func TestKimiLinearProfilePeakByHand(t *testing.T) {
 // The forward term (the dense first layer, 64,000 × (3 × 2,304 + 3 × 9,216
 // / 2) × 2 B = 2.472 GiB) gains what exceeds its residual and output slots,
 // 64,000 × (8,704 − 2 × 2,304) × 2 B = 0.488 GiB → 2.960; the Marlin layer
-// gains all of it, 64,000 × 8,704 × 2 B = 1.038 GiB → 4.822. Off, or under
+// gains all of it, 64,000 × 8,704 × 2 B = 1.038 GiB → 4.547. Off, or under
 // enforce_eager (no compiled pieces), nothing moves.
 func TestPieceInputsKimiLinear(t *testing.T) {
 	in := kimiLinearLogInput(t)
 	const (
 		forward = 64000.0 * (3*2304 + 3*9216/2) * 2 / GiB
 		extra   = 64000.0 * (8704 - 2*2304) * 2 / GiB
-		layer   = 64000.0*4*2304*2/GiB + 64000.0*8*(2304+512)*2/GiB + 64000.0*8704*2/GiB
+		layer   = 64000.0*3*2304*2/GiB + 64000.0*8*(2304+512)*2/GiB + 64000.0*8704*2/GiB
 	)
 	withPieceInputs(t, false, func() {
 		if held, _ := pieceInputs(in); held != 0 {
