@@ -72,6 +72,9 @@ type GraphMemoryProfiling struct {
 	// VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (0.20.0 and later), Absent
 	// where it is off unless the variable is 1.
 	DefaultOn Presence
+	// DefaultSince is the first release where it is on by default
+	// ("0.20.0"), for messages that say since when.
+	DefaultSince string
 	// Variable is the environment variable that switches it; VariableIn
 	// is whether the release reads it (Absent before PR #30515's release:
 	// setting it does nothing there).
@@ -86,7 +89,7 @@ type GraphMemoryProfiling struct {
 // GraphMemoryProfiling returns the release's CUDA-graph memory profiling
 // default.
 func (r Release) GraphMemoryProfiling() GraphMemoryProfiling {
-	g := GraphMemoryProfiling{DefaultOn: graphMemoryDefaultOn.In(r.Version), Variable: GraphMemoryVariable,
+	g := GraphMemoryProfiling{DefaultOn: graphMemoryDefaultOn.In(r.Version), DefaultSince: graphMemoryDefaultOn.Since.String(), Variable: GraphMemoryVariable,
 		Caveat: "Model Runner V2 (the default for dense models from 0.25.1) estimated no graph memory (PR #49233)", Source: srcGraphMemory}
 	if e, ok := KnownEnvEver(GraphMemoryVariable); ok {
 		g.VariableIn = e.In(r.Version)

@@ -318,7 +318,7 @@ func NonTorch(in *input.Input) []Term {
 	if in.CUDAGraphs && graphsBudgeted(in) {
 		why := vllm.GraphMemoryVariable + "=1"
 		if _, set := in.Env[vllm.GraphMemoryVariable]; !set {
-			why = "vLLM " + in.Release().Version.String() + " profiles CUDA-graph memory by default (since 0.21.0)"
+			why = "vLLM " + in.Release().Version.String() + " profiles CUDA-graph memory by default (since " + in.Release().GraphMemoryProfiling().DefaultSince + ")"
 		}
 		terms = append(terms, Term{"CUDA graphs (vLLM estimate)", CUDAGraphGiB, why})
 	}
