@@ -163,7 +163,9 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 				continue
 			}
 			n := len(fe.scripts)
-			fe.parseAndWalk(src, sessions.scopeFor(f.lines[0].no), walkCtx{})
+			sc, funcs := sessions.scopeFor(f.lines[0].no)
+			fe.funcs = funcs
+			fe.parseAndWalk(src, sc, walkCtx{})
 			var file *syntax.File
 			if len(fe.scripts) > n {
 				file = fe.scripts[n].File
