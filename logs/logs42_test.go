@@ -1,0 +1,46 @@
+package logs
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTrailingBarsAreTheSoleEngines (lint42 QA): vllm-project/vllm#29335
+// (https://github.com/vllm-project/vllm/pull/29335, a v0.11-era start-up
+// log) ends in the engine's CUDA-graph progress bars, which vLLM's prefix
+// does not reach. With one engine in the file they are that engine's: it
+// got to cuda-graphs, not "least far" at the KV line with the bars read as
+// a front-end's. The lines below are written for the test in that format
+// (figures made up). Bars logged before the engine's last prefixed line
+// stay apart (newer releases capture graphs while profiling, before the
+// KV line: the engine has moved on since).
+func TestTrailingBarsAreTheSoleEngines(t *testing.T) {
+	const pre = "(EngineCore_DP0 pid=41) INFO 11-24 11:44:17 "
+	head := pre + "[gpu_worker.py:348] Available KV cache memory: 30.00 GiB\n" +
+		pre + "[kv_cache_utils.py:1234] GPU KV cache size: 1,000,000 tokens\n"
+	bars := "Capturing CUDA graphs (mixed prefill-decode, PIECEWISE): 100%|██████████| 51/51 [00:01<00:00, 33.44it/s]\n" +
+		"Capturing CUDA graphs (decode, FULL): 100%|██████████| 35/35 [00:01<00:00, 33.86it/s]\n"
+
+	rep := oneFile(t, head+bars)
+	if len(rep.Engines) != 1 || rep.Engines[0].Phase != "cuda-graphs" {
+		t.Fatalf("engines %q, phase %q: want one engine in phase cuda-graphs", engineIDs(rep), firstPhase(rep))
+	}
+	for _, f := range rep.Failures {
+		if strings.Contains(f.Message, "got least far") || strings.Contains(f.Message, "front-end") {
+			t.Errorf("%s: %s — the bars are the engine's own", f.Code, f.Message)
+		}
+	}
+
+	rep = oneFile(t, bars+head)
+	if len(rep.Engines) != 1 || rep.Engines[0].Phase != "kv-cache" {
+		t.Fatalf("bars first: engines %q, phase %q: want one engine in phase kv-cache", engineIDs(rep), firstPhase(rep))
+	}
+}
+
+// firstPhase is the first engine's phase ("" without one).
+func firstPhase(rep *Report) string {
+	if len(rep.Engines) == 0 {
+		return ""
+	}
+	return rep.Engines[0].Phase
+}
