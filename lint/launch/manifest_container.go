@@ -104,9 +104,11 @@ func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int)
 }
 
 // acceleratorResources are the device-plugin resources that count as GPUs
-// (or NPUs): NVIDIA, AMD, Intel, Habana Gaudi and Huawei Ascend plugins.
+// (or NPUs, TPU chips): NVIDIA, AMD, Intel, Habana Gaudi, Huawei Ascend and
+// GKE's TPU plugins (google.com/tpu is the pod's chips: LWS's TPU example
+// asks 4 per pod of a 4x4 v5e slice, so TP 16 spans its 4 pods).
 var acceleratorResources = []string{"nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915", "habana.ai/gaudi",
-	"huawei.com/ascend-1980", "huawei.com/Ascend910", "huawei.com/Ascend910B", "huawei.com/Ascend310P"}
+	"huawei.com/ascend-1980", "huawei.com/Ascend910", "huawei.com/Ascend910B", "huawei.com/Ascend310P", "google.com/tpu"}
 
 // containerGPUs reads the accelerator count from resources.limits (or
 // requests) and names the resource it came from.

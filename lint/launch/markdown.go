@@ -3,6 +3,7 @@ package launch
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -157,6 +158,8 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 	var ds diag.Diagnostics
 	for _, f := range fences(data) {
 		switch {
+		case shellLangs[f.lang] && outputBlock(f):
+			// program output tagged as shell: nothing runs from it
 		case shellLangs[f.lang]:
 			src := blockSource(file, f, f.lang == "console" || f.lang == "shell-session" || f.lang == "shellsession")
 			if src == nil {
@@ -178,6 +181,39 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 		}
 	}
 	return append(fe.invs, invs...), append(fe.scripts, scripts...), append(fe.diags, ds...)
+}
+
+// outputLine matches a line of program output: a vLLM or Python log line
+// (with vLLM's process prefixes), a banner or rule of = or - (vllm bench
+// serve's "==== Serving Benchmark Result ====" and its section rules), a
+// table row (lm_eval's results), a traceback, or a "Name (unit):   value"
+// line of a benchmark summary.
+var outputLine = regexp.MustCompile(`^(?:` +
+	`(?:\([A-Za-z][\w:]* pid=\d+(?:, ip=[\w.:-]+)?\) )*(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b` +
+	`|[=-]{3,}` +
+	`|\|.*\|$` +
+	`|Traceback \(most recent call last\)|File "[^"]+", line \d+` +
+	`|[A-Z][\w ()/.,-]*:\s{2,}\S+$` +
+	`)`)
+
+// outputBlock reports a shell-tagged block that shows a program's output
+// rather than commands (recipes put benchmark results, lm_eval tables and
+// server logs in ```bash blocks): at least half of its non-blank lines
+// are output lines. Read as commands such a block yields syntax errors and
+// "line starts with -----" findings about no command at all.
+func outputBlock(f fence) bool {
+	out, n := 0, 0
+	for _, l := range f.lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			continue
+		}
+		n++
+		if outputLine.MatchString(t) {
+			out++
+		}
+	}
+	return n > 0 && 2*out >= n
 }
 
 // yamlBlock is the document with every line blank but the block's, so that
