@@ -85,7 +85,7 @@ func checkEngineSpan(p *pass, s *server, engine int, gc gpuCount) {
 	platform := s.Inv.Platform
 	unit := "GPUs"
 	if platform == launch.PlatformTPU {
-		unit = "TPU chips"
+		unit = "TPU devices"
 	}
 	what := fmt.Sprintf("TP x PP = %d needs more %s than the node has (%d, %s)", engine, unit, gc.n, gc.src)
 	cuda := platform == "" || platform == launch.PlatformCUDA
