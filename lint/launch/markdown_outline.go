@@ -23,8 +23,9 @@ type mdSection struct {
 }
 
 // Outline reads a Markdown document's headings outside code blocks: ATX
-// (# to ######) and setext (a paragraph underlined with === for level 1 or
-// --- for level 2; the section starts at the paragraph's first line). A
+// (# to ######), setext (a paragraph underlined with === for level 1 or
+// --- for level 2; the section starts at the paragraph's first line) and
+// content tabs (contentTab, sections below every heading level). A
 // --- after a blank line, a list item, a quote or a table row is a
 // thematic break or part of that block, not an underline, and a leading
 // YAML front matter (--- ... ---) holds no headings.
@@ -43,6 +44,8 @@ func Outline(data []byte) *MarkdownOutline {
 			continue
 		case atxLevel(raw) > 0:
 			level, para = atxLevel(raw), 0
+		case contentTab(raw):
+			level, para = tabLevel, 0
 		case para > 0 && setextLevel(raw) > 0:
 			start, level, para = para, setextLevel(raw), 0
 		case paragraphLine(raw):
@@ -65,6 +68,27 @@ func Outline(data []byte) *MarkdownOutline {
 		open = append(open, len(o.secs)-1)
 	}
 	return o
+}
+
+// tabLevel is the level of a content tab's section: below every heading,
+// so that the tabs of one set are sibling sections of the heading above
+// them and the next heading ends them.
+const tabLevel = 7
+
+// contentTab reports a content tab's title line (pymdownx.tabbed, as in
+// MkDocs Material sites such as docs.vllm.ai and vllm-ascend's tutorials:
+// `=== "A3 series"`, then the tab's content indented). Tabs are
+// alternatives (A3 and A2 machines, one launcher and another), so each is
+// a section of its own. A nested tab's title is indented, code to Outline,
+// and not read; content after a tab set, before the next heading, is read
+// as the last tab's.
+func contentTab(line string) bool {
+	body := strings.TrimLeft(line, " ")
+	if len(line)-len(body) > 3 || !strings.HasPrefix(body, "===") {
+		return false
+	}
+	rest := strings.TrimLeft(strings.TrimPrefix(body, "==="), "!+")
+	return strings.HasPrefix(rest, " \"") || strings.HasPrefix(rest, "\t\"")
 }
 
 // frontMatterEnd is the index of the first line after a YAML front matter
