@@ -196,17 +196,25 @@ var outputLine = regexp.MustCompile(`^(?:` +
 	`|[A-Z][\w ()/.,-]*:\s{2,}\S+$` +
 	`)`)
 
-// outputBlock reports a shell-tagged block that shows a program's output
-// rather than commands (recipes put benchmark results, lm_eval tables and
-// server logs in ```bash blocks): at least half of its non-blank lines
-// are output lines. Read as commands such a block yields syntax errors and
-// "line starts with -----" findings about no command at all.
+// pythonStart matches a Python module's first statement: an import.
+var pythonStart = regexp.MustCompile(`^(?:from [\w.]+ import \S|import [\w.]+(?: as \w+)?(?:, [\w.]+)*$)`)
+
+// outputBlock reports a shell-tagged block that is not commands: a
+// program's output (recipes put benchmark results, lm_eval tables and
+// server logs in ```bash blocks: at least half of its non-blank lines are
+// output lines), or Python that starts with its imports (vllm-ascend's
+// Qwen3-235B-A22B tutorial: an AISBench model config in ```bash). Read as
+// commands such a block yields syntax errors and "line starts with -----"
+// findings about no command at all.
 func outputBlock(f fence) bool {
 	out, n := 0, 0
 	for _, l := range f.lines {
 		t := strings.TrimSpace(l.text)
-		if t == "" {
-			continue
+		if t == "" || n == 0 && strings.HasPrefix(t, "#") {
+			continue // comments before the first line say nothing
+		}
+		if n == 0 && pythonStart.MatchString(t) {
+			return true
 		}
 		n++
 		if outputLine.MatchString(t) {
