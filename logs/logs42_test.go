@@ -44,3 +44,26 @@ func firstPhase(rep *Report) string {
 	}
 	return rep.Engines[0].Phase
 }
+
+// TestSupportedTasksIsEngineReady (lint42 QA): vllm-project/vllm#45150
+// (https://github.com/vllm-project/vllm/pull/45150) quotes four API
+// servers' lines ("(ApiServer_0 pid=...) ... Supported tasks:
+// ['generate']"), which the front-end logs once its engine client is up:
+// "no failures recognised" and no phase before. It ends in engine-ready,
+// and with the engine's own lines before it, no engine "got least far"
+// behind a front-end that is past them. Lines written for the test.
+func TestSupportedTasksIsEngineReady(t *testing.T) {
+	api := "(ApiServer_0 pid=10) INFO 06-10 11:11:20 [api_server.py:579] Supported tasks: ['generate']\n" +
+		"(ApiServer_1 pid=11) INFO 06-10 11:11:20 [api_server.py:579] Supported tasks: ['generate']\n"
+	rep := oneFile(t, api)
+	if len(rep.Failures) != 1 || rep.Failures[0].Code != CodeEnds || !strings.Contains(rep.Failures[0].Message, "phase engine-ready") {
+		t.Fatalf("failures %+v, want one LOG002 ending in phase engine-ready", rep.Failures)
+	}
+	engine := "(EngineCore_DP0 pid=5) INFO 06-10 11:11:10 [core.py:210] init engine (profile, create kv cache, warmup model) took 25.99 seconds\n"
+	rep = oneFile(t, engine+api)
+	for _, f := range rep.Failures {
+		if strings.Contains(f.Message, "got least far") {
+			t.Errorf("%s: %s — the front-end is past the engine's start-up", f.Code, f.Message)
+		}
+	}
+}

@@ -585,6 +585,14 @@ func phaseRules() []rule {
 			}
 		}),
 		phaseRule(phCUDAGraphs, "Capturing cudagraphs", "Capturing the model for CUDA graphs", "Capturing CUDA graph"),
+		// The front-end logs "Supported tasks: ['generate']" once its
+		// engine client is up, from what the engines answer
+		// (vllm/entrypoints/openai/api_server.py: init_app_state, later
+		// build_and_serve, after engine_client.get_supported_tasks(); the
+		// LLM class the same in llm.py): the engines are initialised. An
+		// excerpt of API-server lines (vllm#45150: four ApiServer_N
+		// processes) was "no start-up lines" before.
+		phaseRule(phEngineReady, "Supported tasks: "),
 		// "took 35.84 seconds" (0.10–0.19), "took 29.10 s" (0.31).
 		r(one("init engine (profile, create kv cache, warmup model) took "), `took ([\d.]+) s(?:econds)?\b`, func(c *ctx, m [][]byte) {
 			c.num(fInitSec, m[1])
