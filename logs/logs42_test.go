@@ -67,3 +67,26 @@ func TestSupportedTasksIsEngineReady(t *testing.T) {
 		}
 	}
 }
+
+// TestAttentionBackendIsLoading (lint42 QA): vllm-project/vllm#29271
+// (https://github.com/vllm-project/vllm/pull/29271) shows four DP engines
+// choosing their attention backend ("Using FLASH_ATTN backend.", cuda.py),
+// which happens as the model's layers are built. DP2, whose process-group
+// line came first, "got least far" at distributed-init before, and DP1
+// and DP3 were at no phase. Lines written for the test in that format.
+func TestAttentionBackendIsLoading(t *testing.T) {
+	log := "(EngineCore_DP1 pid=7) INFO 11-24 14:52:34 [parallel_state.py:1425] rank 1 in world size 2 is assigned as DP rank 1, PP rank 0, TP rank 0, EP rank 1\n" +
+		"(EngineCore_DP0 pid=6) INFO 11-24 14:52:35 [cuda.py:424] Using FLASH_ATTN backend.\n" +
+		"(EngineCore_DP1 pid=7) INFO 11-24 14:52:35 [cuda.py:424] Using FLASH_ATTN backend.\n"
+	rep := oneFile(t, log)
+	for _, e := range rep.Engines {
+		if e.Phase != "loading-weights" {
+			t.Errorf("engine %s in phase %q, want loading-weights", e.ID, e.Phase)
+		}
+	}
+	for _, f := range rep.Failures {
+		if strings.Contains(f.Message, "got least far") {
+			t.Errorf("%s: %s — both engines are loading", f.Code, f.Message)
+		}
+	}
+}
