@@ -90,3 +90,25 @@ func TestAttentionBackendIsLoading(t *testing.T) {
 		}
 	}
 }
+
+// TestUntaggedBuildVersion (lint42 QA): vllm-project/vllm#53743
+// (https://github.com/vllm-project/vllm/pull/53743) logs the banner of a
+// source build of August 2026 main without release tags: "version
+// 0.1.dev20175+g2573878a3.d20260821". That names no release: read as 0.1
+// it would be the oldest, for the release facts the report applies.
+func TestUntaggedBuildVersion(t *testing.T) {
+	if _, ok := loggedRelease("0.1.dev20175+g2573878a3.d20260821"); ok {
+		t.Error("an untagged dev build read as a release")
+	}
+	if v, ok := loggedRelease("0.19.1"); !ok || v.Minor != 19 {
+		t.Errorf("0.19.1 read as %v %v, want 0.19", v, ok)
+	}
+	log := "(APIServer pid=1) INFO 08-29 02:16:04 [api_utils.py:347]  ▄▄ ▄█ █     █     █ ▀▄▀ █  version 0.1.dev20175+g2573878a3.d20260821\n"
+	var b strings.Builder
+	if err := WriteText(&b, oneFile(t, log)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "vLLM 0.1.dev20175+g2573878a3.d20260821 (a source build with no release tag: release unknown)") {
+		t.Errorf("text does not say the build names no release:\n%s", b.String())
+	}
+}
