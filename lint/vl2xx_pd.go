@@ -337,35 +337,55 @@ func checkPDConnector(p *pass) {
 }
 
 // otherMDSection reports an engine of a Markdown document that lies
-// outside the section holding the document's P/D engines, when those
-// engines are a whole deployment (a producer and a consumer, or kv_both):
-// a recipe shows its aggregated and its disaggregated setups in sections
-// of their own, and the engine is another setup, not a member the P/D
-// deployment routes to (QA41: a Kimi-K2.5 recipe's single-node commands
-// under "NVIDIA NVFP4" and "Docker" were reported against the engines of
-// its "Disaggregated prefill/decode" section). When a side is missing, the
-// engine may be meant as it, and VL224 still reports it.
+// outside every section holding a whole P/D deployment of the document's
+// engines (a producer and a consumer, or kv_both): a recipe shows its
+// aggregated and its disaggregated setups in sections of their own, and
+// the engine is another setup, not a member the P/D deployment routes to
+// (QA41: a Kimi-K2.5 recipe's single-node commands under "NVIDIA NVFP4"
+// and "Docker" were reported against the engines of its "Disaggregated
+// prefill/decode" section). Each P/D engine's deployment is the innermost
+// section around it that holds a whole one: vllm-ascend's Qwen3.5-397B
+// tutorial has one P/D section for A3 and one for 950DT, whose common
+// section also held the single-node setups (3 false warnings). When a
+// side is missing, the engine may be meant as it, and VL224 still reports
+// it.
 func otherMDSection(p *pass, s *server, pd []*server) bool {
 	o := p.outlines[s.Inv.File]
 	if o == nil {
 		return false
 	}
-	roles := map[string]bool{}
-	common := -2
 	for _, e := range pd {
 		if e.Inv.File != s.Inv.File {
 			return false
 		}
-		roles[e.KV().Role] = true
-		sec := o.SectionAt(e.Inv.Pos.Line)
-		if common == -2 {
-			common = sec
-		} else {
-			common = o.Common(common, sec)
-		}
 	}
-	whole := roles[vllm.KVRoleBoth] || (roles[vllm.KVRoleProducer] && roles[vllm.KVRoleConsumer])
-	return whole && common >= 0 && !o.Within(o.SectionAt(s.Inv.Pos.Line), common)
+	// whole reports whether the P/D engines within section sec are a
+	// whole deployment.
+	whole := func(sec int) bool {
+		roles := map[string]bool{}
+		for _, e := range pd {
+			if o.Within(o.SectionAt(e.Inv.Pos.Line), sec) {
+				roles[e.KV().Role] = true
+			}
+		}
+		return roles[vllm.KVRoleBoth] || (roles[vllm.KVRoleProducer] && roles[vllm.KVRoleConsumer])
+	}
+	at := o.SectionAt(s.Inv.Pos.Line)
+	found := false
+	for _, e := range pd {
+		sec := o.SectionAt(e.Inv.Pos.Line)
+		for sec >= 0 && !whole(sec) {
+			sec = o.Parent(sec)
+		}
+		if sec < 0 {
+			return false // only the whole document holds a whole deployment
+		}
+		if o.Within(at, sec) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // cannotCoexist reports an engine that claims a GPU of a P/D engine on the

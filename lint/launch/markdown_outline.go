@@ -206,6 +206,14 @@ func (o *MarkdownOutline) Common(a, b int) int {
 	return -1
 }
 
+// Parent is the section s nests in (-1: the document).
+func (o *MarkdownOutline) Parent(s int) int {
+	if s < 0 || s >= len(o.secs) {
+		return -1
+	}
+	return o.secs[s].parent
+}
+
 // HeadingLine is the line of section s's heading (0 for the document).
 func (o *MarkdownOutline) HeadingLine(s int) int {
 	if s < 0 || s >= len(o.secs) {
