@@ -39,7 +39,10 @@ func groupServers(servers []*server) [][]*server {
 // missing one matching anything (a prefill pool and a decode pool of one
 // disaggregated deployment name both, and both differ). A server that
 // differs in only one of the two stays in the group, where VL206 or VL207
-// reports the slip.
+// reports the slip — unless the servers at the two addresses cannot be one
+// deployment (twoInstances): vllm-ascend's P/D tutorials start two prefill
+// instances of DP 2 (ranks 0-1 each, at their own address) and a DP 32
+// decode with launch_online_dp.py lines that share the default RPC port.
 func splitByEndpoint(g []*server) [][]*server {
 	if len(g) < 2 {
 		return [][]*server{g}
@@ -55,11 +58,32 @@ func splitByEndpoint(g []*server) [][]*server {
 		}
 		return parent[i]
 	}
+	members := func(i int) []*server {
+		var out []*server
+		for k := range g {
+			if find(k) == find(i) {
+				out = append(out, g[k])
+			}
+		}
+		return out
+	}
 	endpoint := func(s *server, name string) string {
 		if v, ok := s.Str(name); ok {
 			return v.Text
 		}
 		return ""
+	}
+	// One known address is one coordinator: its servers belong together
+	// (VL202/VL204 report what they disagree on).
+	byAddr := map[string]int{}
+	for i, s := range g {
+		if a := endpoint(s, "data-parallel-address"); a != "" {
+			if j, ok := byAddr[a]; ok {
+				parent[find(i)] = find(j)
+			} else {
+				byAddr[a] = i
+			}
+		}
 	}
 	for i, s := range g {
 		a, r := endpoint(s, "data-parallel-address"), endpoint(s, "data-parallel-rpc-port")
@@ -67,9 +91,13 @@ func splitByEndpoint(g []*server) [][]*server {
 			b, q := endpoint(g[j], "data-parallel-address"), endpoint(g[j], "data-parallel-rpc-port")
 			sameAddr := a == b || a == "" || b == ""
 			samePort := r == q || r == "" || q == ""
-			if sameAddr || samePort {
-				parent[find(i)] = find(j)
+			if !sameAddr && !samePort || find(i) == find(j) {
+				continue
 			}
+			if !sameAddr && twoInstances(members(i), members(j)) {
+				continue
+			}
+			parent[find(i)] = find(j)
 		}
 	}
 	index := map[int]int{}
@@ -85,6 +113,41 @@ func splitByEndpoint(g []*server) [][]*server {
 		out[k] = append(out[k], s)
 	}
 	return out
+}
+
+// twoInstances reports the servers of two coordinators (addresses) that
+// cannot be the nodes of one DP deployment: they state different global DP
+// sizes, or a DP rank both own (each started its own rank 0).
+func twoInstances(x, y []*server) bool {
+	for _, a := range x {
+		for _, b := range y {
+			da, db := a.DP(), b.DP()
+			if da.Known && db.Known && da.N != db.N {
+				return true
+			}
+			if ranksOverlap(a, b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ranksOverlap reports two servers that own a DP rank in common: each owns
+// --data-parallel-rank, or --data-parallel-start-rank (0 unset) and the
+// --data-parallel-size-local ranks after it.
+func ranksOverlap(a, b *server) bool {
+	first := func(s *server) intArg {
+		if s.Flag("data-parallel-rank") != nil {
+			return s.Int("data-parallel-rank", 0)
+		}
+		return s.StartRank()
+	}
+	fa, fb, la, lb := first(a), first(b), a.DPL(), b.DPL()
+	if !fa.Known || !fb.Known || !la.Known || !lb.Known || la.N < 1 || lb.N < 1 {
+		return false
+	}
+	return fa.N < fb.N+lb.N && fb.N < fa.N+la.N
 }
 
 func groupKey(s *server) string {

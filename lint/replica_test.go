@@ -26,11 +26,13 @@ func replicaScript(replica, primary, self string, start int) string {
 }
 
 // TestReplicaDirective: two independent replicas of two nodes each are two
-// deployments when their files say so (# vlaunch:replica=N); without the
-// directive the same four files are one deployment with two primaries and
-// mismatched ranks.
+// deployments when their files say so (# vlaunch:replica=N), and when each
+// pair meets at a coordinator of its own that starts its own rank 0 (the
+// addresses say so: splitByEndpoint, lint42); without the directive, the
+// same four files pointed at one coordinator are one deployment with two
+// primaries and mismatched ranks.
 func TestReplicaDirective(t *testing.T) {
-	files := func(tag bool) []Input {
+	files := func(tag bool, second string) []Input {
 		r := func(s string) string {
 			if tag {
 				return s
@@ -40,8 +42,8 @@ func TestReplicaDirective(t *testing.T) {
 		return []Input{
 			{Name: "node0.sh", Data: []byte(replicaScript(r("1"), "10.0.0.1", "10.0.0.1", 0))},
 			{Name: "node1.sh", Data: []byte(replicaScript(r("1"), "10.0.0.1", "10.0.0.2", 8))},
-			{Name: "node2.sh", Data: []byte(replicaScript(r("2"), "10.0.0.3", "10.0.0.3", 0))},
-			{Name: "node3.sh", Data: []byte(replicaScript(r("2"), "10.0.0.3", "10.0.0.4", 8))},
+			{Name: "node2.sh", Data: []byte(replicaScript(r("2"), second, "10.0.0.3", 0))},
+			{Name: "node3.sh", Data: []byte(replicaScript(r("2"), second, "10.0.0.4", 8))},
 		}
 	}
 	codes := func(ds diag.Diagnostics) map[diag.Code]bool {
@@ -53,18 +55,24 @@ func TestReplicaDirective(t *testing.T) {
 		}
 		return out
 	}
-	tagged, err := Lint(files(true), Options{Version: "0.11.0"})
-	if err != nil {
-		t.Fatal(err)
+	for _, tt := range []struct {
+		name   string
+		tag    bool
+		second string
+	}{{"replicas tagged", true, "10.0.0.3"}, {"replicas at their own coordinators", false, "10.0.0.3"}} {
+		ds, err := Lint(files(tt.tag, tt.second), Options{Version: "0.11.0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := codes(ds); len(got) > 0 {
+			t.Errorf("%s: errors %v\n%v", tt.name, got, ds)
+		}
 	}
-	if got := codes(tagged); len(got) > 0 {
-		t.Errorf("replicas tagged: errors %v\n%v", got, tagged)
-	}
-	untagged, err := Lint(files(false), Options{Version: "0.11.0"})
+	untagged, err := Lint(files(false, "10.0.0.1"), Options{Version: "0.11.0"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := codes(untagged); !got["VL205"] && !got["VL203"] {
-		t.Errorf("the same files without the directive: want the one-deployment errors (VL203/VL205), got %v", untagged)
+		t.Errorf("the same files at one coordinator without the directive: want the one-deployment errors (VL203/VL205), got %v", untagged)
 	}
 }

@@ -318,10 +318,17 @@ func checkModelFirst(p *pass) {
 		if !strings.HasSuffix(s.Inv.Launcher, "vllm serve") && !strings.HasPrefix(s.Inv.Launcher, "docker image") {
 			continue
 		}
-		if len(s.Inv.Args) == 0 || s.Model == nil || s.Flag("model") != nil || !isOption(s.Inv.Args[0].Text) {
+		model := s.Model
+		if model == nil && len(s.p.positional) == 0 {
+			// `vllm serve --tensor-parallel-size 8 $MODEL` (OLCF's Frontier
+			// single-node example, MODEL="$PWD/gpt-oss-20b"): the value is
+			// unknown, its place after the options is not.
+			model = firstModelLike(s.p.opaque)
+		}
+		if len(s.Inv.Args) == 0 || model == nil || s.Flag("model") != nil || !isOption(s.Inv.Args[0].Text) {
 			continue
 		}
-		p.ReportVersioned(s, s.Model.Pos, "put the model right after `vllm serve`", "the model %q comes after options; recent vLLM requires it as the first argument", s.Model.Text)
+		p.ReportVersioned(s, model.Pos, "put the model right after `vllm serve`", "the model %q comes after options; recent vLLM requires it as the first argument", model.Text)
 	}
 }
 

@@ -82,8 +82,12 @@ func checkEngineSpan(p *pass, s *server, engine int, gc gpuCount) {
 	if nn := s.NNodes(); !nn.Known || nn.N > 1 || (execSet && exec.Text != "mp") {
 		return // Ray, an unresolved executor, or mp across --nnodes nodes
 	}
-	what := fmt.Sprintf("TP x PP = %d needs more GPUs than the node has (%d, %s)", engine, gc.n, gc.src)
 	platform := s.Inv.Platform
+	unit := "GPUs"
+	if platform == launch.PlatformTPU {
+		unit = "TPU devices"
+	}
+	what := fmt.Sprintf("TP x PP = %d needs more %s than the node has (%d, %s)", engine, unit, gc.n, gc.src)
 	cuda := platform == "" || platform == launch.PlatformCUDA
 	sev := diag.Error
 	if gc.assumed {
@@ -101,6 +105,11 @@ func checkEngineSpan(p *pass, s *server, engine int, gc gpuCount) {
 		default:
 			p.ReportAtSeverity(s.Inv, at, diag.Info, "start a Ray cluster over the nodes first (ray start --head / --address), or use --nnodes", "%s: vLLM %s falls back to the Ray executor, which needs a Ray cluster with those GPUs", what, s.Rel)
 		}
+	case platform == launch.PlatformTPU:
+		if v, ok := s.Inv.LookupEnv("TPU_MULTIHOST_BACKEND"); ok && (!v.Value.Known || v.Value.Text == "ray") {
+			return // tpu-inference runs its Ray executor over the hosts
+		}
+		p.ReportAtSeverity(s.Inv, at, sev, tpuSpanHint, "%s; on tpu vLLM does not fall back to Ray by itself", what)
 	case !cuda:
 		p.ReportAtSeverity(s.Inv, at, sev, "add --distributed-executor-backend ray (with a Ray cluster over the nodes), or --nnodes/--node-rank/--master-addr", "%s; on %s vLLM does not fall back to Ray by itself", what, platform)
 	default:
@@ -115,6 +124,15 @@ func checkEngineSpan(p *pass, s *server, engine int, gc gpuCount) {
 			"%s; vLLM %s refuses (%q) instead of falling back to Ray as older releases did%s", what, s.Rel, vllm.ExecutorTooSmallMessage, unstatedSuffix(s))
 	}
 }
+
+// tpuSpanHint says how a TPU engine spans hosts. The vllm-tpu images'
+// tpu-inference plugin picks its executor from TPU_MULTIHOST_BACKEND alone
+// ("ray": its RayDistributedExecutor; unset: one host, uni or mp),
+// overriding --distributed-executor-backend
+// (vllm-project/tpu-inference, tpu_inference/platforms/tpu_platform.py,
+// check_and_update_config); vLLM's own TPU backend before it took
+// --distributed-executor-backend ray.
+const tpuSpanHint = "set TPU_MULTIHOST_BACKEND=ray on every host with a Ray cluster over them (vllm-tpu's tpu-inference plugin chooses its executor from it, whatever --distributed-executor-backend says); with vLLM's own older TPU backend, --distributed-executor-backend ray"
 
 // confined reports an engine whose GPUs are certainly the container's:
 // the count comes from the container's own device limit (--gpus, a

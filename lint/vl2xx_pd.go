@@ -278,18 +278,20 @@ func sameInstance(p *pass, a, b *server) bool {
 // identifies a remote engine by it (suffixed _dp<rank>), so the handshake
 // meets the wrong engine.
 func checkEngineIDs(p *pass) {
-	seen := map[string]*server{}
+	seen := map[string][]*server{}
 	for _, s := range p.Servers {
 		k := s.KV()
 		if k.EngineID == "" || !k.Known || !pdServer(s) {
 			continue
 		}
-		if prev, ok := seen[k.EngineID]; ok && !sameInstance(p, prev, s) {
-			p.ReportAt(s.Inv, k.pos("engine_id"), "leave engine_id unset (vLLM draws a UUID) or give each instance its own",
-				"engine_id %q is also given to the instance at %s:%d: NIXL tells engines apart by it", k.EngineID, prev.Inv.File, prev.Inv.Pos.Line)
-			continue
+		for _, prev := range seen[k.EngineID] {
+			if !sameInstance(p, prev, s) && !mdAlternatives(p, prev, s) {
+				p.ReportAt(s.Inv, k.pos("engine_id"), "leave engine_id unset (vLLM draws a UUID) or give each instance its own",
+					"engine_id %q is also given to the instance at %s:%d: NIXL tells engines apart by it", k.EngineID, prev.Inv.File, prev.Inv.Pos.Line)
+				break
+			}
 		}
-		seen[k.EngineID] = s
+		seen[k.EngineID] = append(seen[k.EngineID], s)
 	}
 }
 
@@ -337,35 +339,80 @@ func checkPDConnector(p *pass) {
 }
 
 // otherMDSection reports an engine of a Markdown document that lies
-// outside the section holding the document's P/D engines, when those
-// engines are a whole deployment (a producer and a consumer, or kv_both):
-// a recipe shows its aggregated and its disaggregated setups in sections
-// of their own, and the engine is another setup, not a member the P/D
-// deployment routes to (QA41: a Kimi-K2.5 recipe's single-node commands
-// under "NVIDIA NVFP4" and "Docker" were reported against the engines of
-// its "Disaggregated prefill/decode" section). When a side is missing, the
-// engine may be meant as it, and VL224 still reports it.
+// outside every section holding a whole P/D deployment of the document's
+// engines (a producer and a consumer, or kv_both): a recipe shows its
+// aggregated and its disaggregated setups in sections of their own, and
+// the engine is another setup, not a member the P/D deployment routes to
+// (QA41: a Kimi-K2.5 recipe's single-node commands under "NVIDIA NVFP4"
+// and "Docker" were reported against the engines of its "Disaggregated
+// prefill/decode" section). Each P/D engine's deployment is the innermost
+// section around it that holds a whole one: vllm-ascend's Qwen3.5-397B
+// tutorial has one P/D section for A3 and one for 950DT, whose common
+// section also held the single-node setups (3 false warnings). When a
+// side is missing, the engine may be meant as it, and VL224 still reports
+// it.
 func otherMDSection(p *pass, s *server, pd []*server) bool {
 	o := p.outlines[s.Inv.File]
 	if o == nil {
 		return false
 	}
-	roles := map[string]bool{}
-	common := -2
 	for _, e := range pd {
 		if e.Inv.File != s.Inv.File {
 			return false
 		}
-		roles[e.KV().Role] = true
-		sec := o.SectionAt(e.Inv.Pos.Line)
-		if common == -2 {
-			common = sec
-		} else {
-			common = o.Common(common, sec)
+	}
+	at := o.SectionAt(s.Inv.Pos.Line)
+	found := false
+	for _, e := range pd {
+		sec := pdSection(o, e, pd)
+		if sec < 0 {
+			return false // only the whole document holds a whole deployment
+		}
+		if o.Within(at, sec) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// pdSection is the innermost section around P/D engine e that holds a
+// whole P/D deployment of the engines pd (a producer and a consumer, or
+// kv_both); -1 when only the whole document does.
+func pdSection(o *launch.MarkdownOutline, e *server, pd []*server) int {
+	whole := func(sec int) bool {
+		roles := map[string]bool{}
+		for _, x := range pd {
+			if x.Inv.File == e.Inv.File && o.Within(o.SectionAt(x.Inv.Pos.Line), sec) {
+				roles[x.KV().Role] = true
+			}
+		}
+		return roles[vllm.KVRoleBoth] || (roles[vllm.KVRoleProducer] && roles[vllm.KVRoleConsumer])
+	}
+	sec := o.SectionAt(e.Inv.Pos.Line)
+	for sec >= 0 && !whole(sec) {
+		sec = o.Parent(sec)
+	}
+	return sec
+}
+
+// mdAlternatives reports two P/D engines of one Markdown document that
+// belong to different P/D deployments of it, each in a section of its own
+// (the "A3 series" and "A3 series with dspark" tabs of vllm-ascend's
+// DeepSeek-V4-Flash tutorial): never started together.
+func mdAlternatives(p *pass, a, b *server) bool {
+	o := p.outlines[a.Inv.File]
+	if o == nil || a.Inv.File != b.Inv.File {
+		return false
+	}
+	var pd []*server
+	for _, s := range p.Servers {
+		if pdServer(s) {
+			pd = append(pd, s)
 		}
 	}
-	whole := roles[vllm.KVRoleBoth] || (roles[vllm.KVRoleProducer] && roles[vllm.KVRoleConsumer])
-	return whole && common >= 0 && !o.Within(o.SectionAt(s.Inv.Pos.Line), common)
+	sa, sb := pdSection(o, a, pd), pdSection(o, b, pd)
+	return sa >= 0 && sb >= 0 && !o.Within(sa, sb) && !o.Within(sb, sa)
 }
 
 // cannotCoexist reports an engine that claims a GPU of a P/D engine on the

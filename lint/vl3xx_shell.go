@@ -96,12 +96,42 @@ func checkLeadingFlag(p *pass) {
 		if launch.BacktickLine(sc.Data()) > 0 {
 			return // PowerShell continuations: VL309 says why the lines fall apart
 		}
-		at := sc.Pos(w.Pos())
-		if !codeBefore(sc.Data(), at.Line) {
+		if !codeBefore(sc.Data(), int(w.Pos().Offset())) {
 			return // a fragment that starts with flags ("add these options"), not a broken command
 		}
-		p.Report(sc.Name(), at, "end the previous line with `\\` (and nothing after it)", "line starts with %s: the previous line has no continuation, so these options never reach vLLM", w.Lit())
+		p.Report(sc.Name(), sc.Pos(w.Pos()), "end the previous line with `\\` (and nothing after it)", "line starts with %s: the previous line has no continuation, so these options never reach %s", w.Lit(), commandBefore(sc.File, w.Pos()))
 	})
+}
+
+// commandBefore names, for a message, the command the statement ending
+// last before pos starts: vLLM for a launch (vllm, python, docker and the
+// other launcherWords, or a command word not known statically), else the
+// program (`curl`): a curl that lost a backslash before its -H does not
+// keep options from vLLM.
+func commandBefore(f *syntax.File, pos syntax.Pos) string {
+	var prev *syntax.Stmt
+	syntax.Walk(f, func(n syntax.Node) bool {
+		st, ok := n.(*syntax.Stmt)
+		if ok && st.End().Offset() <= pos.Offset() && (prev == nil || st.End().Offset() > prev.End().Offset()) {
+			prev = st
+		}
+		return true
+	})
+	if prev == nil {
+		return "vLLM"
+	}
+	c, ok := prev.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return "vLLM"
+	}
+	name := c.Args[0].Lit()
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	if name == "" || launcherWords[name] || strings.HasPrefix(name, "python") || strings.Contains(name, "vllm") {
+		return "vLLM"
+	}
+	return "`" + name + "`"
 }
 
 // checkCRLF reports a shell file saved with Windows line endings or a
@@ -129,10 +159,14 @@ func checkCRLF(p *pass) {
 	}
 }
 
-// codeBefore reports a non-blank, non-comment line before line n (1-based).
-func codeBefore(data []byte, n int) bool {
-	lines := strings.Split(string(data), "\n")
-	for i := 0; i < n-1 && i < len(lines); i++ {
+// codeBefore reports a non-blank, non-comment line before the line of
+// byte offset off in a script's text. An offset, not the line the finding
+// is reported at: a Markdown block's text starts at its own first line,
+// wherever in the document the block is.
+func codeBefore(data []byte, off int) bool {
+	off = min(off, len(data))
+	lines := strings.Split(string(data[:off]), "\n")
+	for i := 0; i < len(lines)-1; i++ {
 		if t := strings.TrimSpace(lines[i]); t != "" && !strings.HasPrefix(t, "#") {
 			return true
 		}

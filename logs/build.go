@@ -135,6 +135,7 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 	}
 	dps := map[fa]map[int]bool{}
 	hasEngine, prefixed := map[fa]bool{}, map[fa]bool{}
+	lastPrefixed := map[fa]int{} // the last line of a file's engine cores and workers
 	for _, p := range a.order {
 		k := fa{p.file, p.attempt, p.origin}
 		if dps[k] == nil {
@@ -145,6 +146,7 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 		}
 		if p.role == roleEngine || p.role == roleWorker {
 			prefixed[k] = true
+			lastPrefixed[k] = max(lastPrefixed[k], p.last.no)
 		}
 		if (p.role == roleEngine || p.role == roleWorker) && p.dp >= 0 {
 			dps[k][p.dp] = true
@@ -210,7 +212,16 @@ func (a *analyzer) groups() ([]*group, map[*proc]*group) {
 			continue // a shared pid's unnamed lines: either process's (sharedPIDNotes)
 		}
 		k := fa{p.file, p.attempt, p.origin}
-		if p.role == roleAPI || p.role == roleMain && (hasEngine[k] || stray(p)) {
+		// Stray progress bars after every prefixed line of a file of one
+		// engine are that engine's (its CUDA-graph capture redrawn past
+		// the prefix, vllm#29335's log): they show it got further than
+		// its last prefixed line. Bars before that line are steps it
+		// logged past since (newer releases capture graphs while
+		// profiling, before "Available KV cache memory"), and with
+		// several engines they could be any one's: the front-ends' then.
+		own := stray(p) && !split && soleDP(dps[k]) >= 0 && p.last.no > lastPrefixed[k] &&
+			!twins[twinSlot{p.file, p.attempt, p.origin, soleDP(dps[k])}]
+		if p.role == roleAPI || p.role == roleMain && (hasEngine[k] || stray(p)) && !own {
 			fronts = append(fronts, p)
 			continue
 		}

@@ -15,7 +15,7 @@ func inputDiffs(e *Engine, p Prediction) []string {
 	if !catalog.MatchesAny(e.Model, p.ModelNames) {
 		out = append(out, fmt.Sprintf("the log serves %s, the spec deploys %s: these are different models", e.Model, strings.Join(p.ModelNames, " / ")))
 	}
-	if e.Version != "" && p.Version != "" && majorMinorPatch(e.Version) != majorMinorPatch(p.Version) {
+	if e.Version != "" && p.Version != "" && !untaggedBuild(e.Version) && majorMinorPatch(e.Version) != majorMinorPatch(p.Version) {
 		out = append(out, fmt.Sprintf("the log is vLLM %s, the spec %s", e.Version, p.Version))
 	}
 	if e.GPUTotalGiB != nil && p.DeviceGiB > 0 && math.Abs(*e.GPUTotalGiB-p.DeviceGiB) > 0.005*p.DeviceGiB {

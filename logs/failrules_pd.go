@@ -377,7 +377,7 @@ func (a *analyzer) fileVersion(file int) (vllm.Version, bool) {
 		if q.file != file || !q.facts[fVersion].set {
 			continue
 		}
-		if v, err := vllm.ParseVersion(q.facts[fVersion].str); err == nil {
+		if v, ok := loggedRelease(q.facts[fVersion].str); ok {
 			return v, true
 		}
 	}

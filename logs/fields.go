@@ -1,5 +1,11 @@
 package logs
 
+import (
+	"regexp"
+
+	"github.com/vlaunch/vlaunch/vllm"
+)
+
 // field is one figure the log can state. Per process each field keeps the
 // first value logged and the line it came from.
 type field int
@@ -181,4 +187,22 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// untaggedDev matches the version setuptools-scm gives a vLLM built from a
+// checkout without release tags (a shallow clone): "0.1.dev20175+g2573878a3.d20260821"
+// in vllm-project/vllm#53743's log of August 2026 main. It names no release.
+var untaggedDev = regexp.MustCompile(`^v?0\.(?:0|1)(?:\.0)?\.dev\d+`)
+
+// untaggedBuild reports a logged version that names no release.
+func untaggedBuild(v string) bool { return untaggedDev.MatchString(v) }
+
+// loggedRelease is the release a logged version names; false for none or
+// an untagged build, whose "0.1" would read as the oldest release.
+func loggedRelease(v string) (vllm.Version, bool) {
+	if v == "" || untaggedBuild(v) {
+		return vllm.Version{}, false
+	}
+	r, err := vllm.ParseVersion(v)
+	return r, err == nil
 }

@@ -438,7 +438,10 @@ func (a *analyzer) hang(groups []*group, engineOf map[*proc]*group, keep func(*p
 			last.phase, phaseDoing[last.phase], last.label, engineName(last, engineOf), a.files[last.file].name, last.last.no, tail)
 	}
 	lag, n := laggingEngine(groups)
-	if lag != nil && (engineOf[last] == nil && lag != last || n > 1 && lag.phase < last.phase) {
+	// A front-end past its engines' start-up ("Supported tasks", engine
+	// ready) waits for none of them: no engine is behind it.
+	frontDone := engineOf[last] == nil && last.phase >= phEngineReady
+	if lag != nil && !frontDone && (engineOf[last] == nil && lag != last || n > 1 && lag.phase < last.phase) {
 		at, ph = lag, lag.phase
 		msg += fmt.Sprintf("; engine %s got least far: %s (phase %s), last heard from %s at %s:%d",
 			engineName(lag, engineOf), phaseDoing[lag.phase], lag.phase, lag.label, a.files[lag.file].name, lag.last.no)

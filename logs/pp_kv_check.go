@@ -35,8 +35,8 @@ func ppKVCheckFailures(rep *Report) {
 		if e == nil || e.PP == nil || *e.PP < 2 {
 			continue
 		}
-		v, err := vllm.ParseVersion(e.Version)
-		if err != nil {
+		v, ok := loggedRelease(e.Version)
+		if !ok {
 			continue
 		}
 		bug := vllm.Release{Version: v}.PPKVCheckWholeModel()

@@ -456,6 +456,13 @@ func graphRules() []rule {
 // ("Using XFormers backend." from selector.py, "Using Flash Attention backend." from cuda.py).
 var attentionSources = [][]byte{[]byte("selector"), []byte("cuda.py"), []byte("rocm.py"), []byte("platforms"), []byte("attention")}
 
+// backendRules read the attention and all-to-all backends. The attention
+// backend is chosen as the model's layers are built (get_attn_backend from
+// each Attention layer's constructor, after torch.distributed is up): a
+// process that logs it is loading the model (phase loading-weights).
+// vllm#29271's DP-4 excerpt ends with three engines' "Using FLASH_ATTN
+// backend." after DP2's process-group line: DP2 "got least far" at
+// distributed-init, and DP1 and DP3 were at no phase at all.
 func backendRules() []rule {
 	v0 := r(one(" backend."), `^Using ([A-Za-z][\w -]*?) [Bb]ackend\.$`, func(c *ctx, m [][]byte) {
 		// "Using FLASH_ATTN MLA prefill backend." (selector.py, 0.2x) names
@@ -466,13 +473,17 @@ func backendRules() []rule {
 		for _, s := range attentionSources {
 			if bytes.Contains(c.l.src, s) {
 				c.str(fAttention, m[1])
+				c.phase(phLoading)
 				return
 			}
 		}
 	})
 	return []rule{
 		v0,
-		r(one("attention backend out of potential backends"), `Using (\S+) attention backend out of`, func(c *ctx, m [][]byte) { c.str(fAttention, m[1]) }),
+		r(one("attention backend out of potential backends"), `Using (\S+) attention backend out of`, func(c *ctx, m [][]byte) {
+			c.str(fAttention, m[1])
+			c.phase(phLoading)
+		}),
 		// A backend the user chose (--attention-backend), as 0.20's cuda.py
 		// logs it: "Using AttentionBackendEnum.B12X_MLA_SPARSE backend."
 		// (local-inference-lab/rtx6kpro's GLM-5.1 DCP start-up logs).
@@ -585,6 +596,14 @@ func phaseRules() []rule {
 			}
 		}),
 		phaseRule(phCUDAGraphs, "Capturing cudagraphs", "Capturing the model for CUDA graphs", "Capturing CUDA graph"),
+		// The front-end logs "Supported tasks: ['generate']" once its
+		// engine client is up, from what the engines answer
+		// (vllm/entrypoints/openai/api_server.py: init_app_state, later
+		// build_and_serve, after engine_client.get_supported_tasks(); the
+		// LLM class the same in llm.py): the engines are initialised. An
+		// excerpt of API-server lines (vllm#45150: four ApiServer_N
+		// processes) was "no start-up lines" before.
+		phaseRule(phEngineReady, "Supported tasks: "),
 		// "took 35.84 seconds" (0.10–0.19), "took 29.10 s" (0.31).
 		r(one("init engine (profile, create kv cache, warmup model) took "), `took ([\d.]+) s(?:econds)?\b`, func(c *ctx, m [][]byte) {
 			c.num(fInitSec, m[1])

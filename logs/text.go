@@ -101,6 +101,9 @@ func (t *textWriter) engine(e *Engine) {
 // versionStr is the release as logged, or the bound a line's wording
 // gives ("? (newer than 0.19.0 by its wording, file:2)"), or "?".
 func versionStr(e *Engine) string {
+	if untaggedBuild(e.Version) {
+		return Safe(e.Version) + " (a source build with no release tag: release unknown)"
+	}
 	if e.Version != "" || e.VersionAfter == "" {
 		return orDefault(Safe(e.Version), "?")
 	}

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -86,6 +87,9 @@ func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int)
 		cc.info.Pos = Pos{Line: n.Line, Col: n.Column}
 	}
 	cc.gpus, cc.gpuSrc = containerGPUs(c)
+	if cc.gpus == 0 {
+		cc.gpus, cc.gpuSrc = tpuDevices(c, r.spec)
+	}
 	if cc.gpus == 0 && r.op != nil && r.op.gpus > 0 {
 		cc.gpus, cc.gpuSrc = r.op.gpus, r.op.gpuSrc
 	}
@@ -105,8 +109,36 @@ func (fe *frontEnd) containerWalker(src *source, r podRole, c *yaml.Node, i int)
 
 // acceleratorResources are the device-plugin resources that count as GPUs
 // (or NPUs): NVIDIA, AMD, Intel, Habana Gaudi and Huawei Ascend plugins.
+// GKE's google.com/tpu counts chips, not devices (tpuDevices).
 var acceleratorResources = []string{"nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915", "habana.ai/gaudi",
 	"huawei.com/ascend-1980", "huawei.com/Ascend910", "huawei.com/Ascend910B", "huawei.com/Ascend310P"}
+
+// tpuCoresPerChip are the devices (TensorCores, what vLLM's TP counts) per
+// chip of the GKE TPU accelerators whose count is known: TPU v6e has one
+// and TPU7x two (llm-d guides/pd-disaggregation/README.tpu.md: TP 8 on a
+// 4-chip tpu7x pod); v5e one (kubernetes-sigs/lws docs/examples/vllm/TPU:
+// TP 16 over four 4-chip tpu-v5-lite-podslice pods). Other accelerators'
+// chips are not read as devices.
+var tpuCoresPerChip = map[string]int{"tpu-v5-lite-podslice": 1, "tpu-v6e-slice": 1, "tpu7x": 2}
+
+// tpuDevices reads a TPU pod's device count: its google.com/tpu chips
+// times the cores per chip of the accelerator its nodeSelector names (0
+// when either is unknown).
+func tpuDevices(c, spec *yaml.Node) (int, string) {
+	acc := scalar(spec, "nodeSelector", "cloud.google.com/gke-tpu-accelerator")
+	per := tpuCoresPerChip[acc]
+	for _, part := range []string{"limits", "requests"} {
+		chips, err := strconv.Atoi(scalar(c, "resources", part, "google.com/tpu"))
+		if err != nil || per == 0 {
+			continue
+		}
+		if per == 1 {
+			return chips, "google.com/tpu"
+		}
+		return chips * per, fmt.Sprintf("google.com/tpu: %d chips x %d cores (%s)", chips, per, acc)
+	}
+	return 0, ""
+}
 
 // containerGPUs reads the accelerator count from resources.limits (or
 // requests) and names the resource it came from.

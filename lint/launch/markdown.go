@@ -3,6 +3,7 @@ package launch
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
@@ -157,13 +158,17 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 	var ds diag.Diagnostics
 	for _, f := range fences(data) {
 		switch {
+		case shellLangs[f.lang] && outputBlock(f):
+			// program output tagged as shell: nothing runs from it
 		case shellLangs[f.lang]:
 			src := blockSource(file, f, f.lang == "console" || f.lang == "shell-session" || f.lang == "shellsession")
 			if src == nil {
 				continue
 			}
 			n := len(fe.scripts)
-			fe.parseAndWalk(src, sessions.scopeFor(f.lines[0].no), walkCtx{})
+			sc, funcs := sessions.scopeFor(f.lines[0].no)
+			fe.funcs = funcs
+			fe.parseAndWalk(src, sc, walkCtx{})
 			var file *syntax.File
 			if len(fe.scripts) > n {
 				file = fe.scripts[n].File
@@ -176,6 +181,47 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 		}
 	}
 	return append(fe.invs, invs...), append(fe.scripts, scripts...), append(fe.diags, ds...)
+}
+
+// outputLine matches a line of program output: a vLLM or Python log line
+// (with vLLM's process prefixes), a banner or rule of = or - (vllm bench
+// serve's "==== Serving Benchmark Result ====" and its section rules), a
+// table row (lm_eval's results), a traceback, or a "Name (unit):   value"
+// line of a benchmark summary.
+var outputLine = regexp.MustCompile(`^(?:` +
+	`(?:\([A-Za-z][\w:]* pid=\d+(?:, ip=[\w.:-]+)?\) )*(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b` +
+	`|[=-]{3,}` +
+	`|\|.*\|$` +
+	`|Traceback \(most recent call last\)|File "[^"]+", line \d+` +
+	`|[A-Z][\w ()/.,-]*:\s{2,}\S+$` +
+	`)`)
+
+// pythonStart matches a Python module's first statement: an import.
+var pythonStart = regexp.MustCompile(`^(?:from [\w.]+ import \S|import [\w.]+(?: as \w+)?(?:, [\w.]+)*$)`)
+
+// outputBlock reports a shell-tagged block that is not commands: a
+// program's output (recipes put benchmark results, lm_eval tables and
+// server logs in ```bash blocks: at least half of its non-blank lines are
+// output lines), or Python that starts with its imports (vllm-ascend's
+// Qwen3-235B-A22B tutorial: an AISBench model config in ```bash). Read as
+// commands such a block yields syntax errors and "line starts with -----"
+// findings about no command at all.
+func outputBlock(f fence) bool {
+	out, n := 0, 0
+	for _, l := range f.lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" || n == 0 && strings.HasPrefix(t, "#") {
+			continue // comments before the first line say nothing
+		}
+		if n == 0 && pythonStart.MatchString(t) {
+			return true
+		}
+		n++
+		if outputLine.MatchString(t) {
+			out++
+		}
+	}
+	return n > 0 && 2*out >= n
 }
 
 // yamlBlock is the document with every line blank but the block's, so that

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"maps"
 	"sort"
 	"strings"
 
@@ -21,19 +22,39 @@ type mdSection struct {
 	line, level, parent int
 }
 
-// Outline reads a Markdown document's ATX headings (outside code blocks).
-// Setext headings (a line underlined with === or ---) are not read: ---
-// is also a thematic break, and recipes write ATX headings.
+// Outline reads a Markdown document's headings outside code blocks: ATX
+// (# to ######), setext (a paragraph underlined with === for level 1 or
+// --- for level 2; the section starts at the paragraph's first line) and
+// content tabs (contentTab, sections below every heading level). A
+// --- after a blank line, a list item, a quote or a table row is a
+// thematic break or part of that block, not an underline, and a leading
+// YAML front matter (--- ... ---) holds no headings.
 func Outline(data []byte) *MarkdownOutline {
 	code := MarkdownCodeLines(data)
+	lines := strings.Split(string(data), "\n")
 	o := &MarkdownOutline{}
 	var open []int // indices of the enclosing sections, outermost first
-	for i, raw := range strings.Split(string(data), "\n") {
-		if code[i+1] {
+	para := 0      // first line (1-based) of the paragraph the previous line ended; 0: none
+	for i := frontMatterEnd(lines); i < len(lines); i++ {
+		raw := strings.TrimRight(lines[i], "\r")
+		start, level := i+1, 0
+		switch {
+		case code[i+1]:
+			para = 0
 			continue
-		}
-		level := atxLevel(raw)
-		if level == 0 {
+		case atxLevel(raw) > 0:
+			level, para = atxLevel(raw), 0
+		case contentTab(raw):
+			level, para = tabLevel, 0
+		case para > 0 && setextLevel(raw) > 0:
+			start, level, para = para, setextLevel(raw), 0
+		case paragraphLine(raw):
+			if para == 0 {
+				para = i + 1
+			}
+			continue
+		default:
+			para = 0
 			continue
 		}
 		for len(open) > 0 && o.secs[open[len(open)-1]].level >= level {
@@ -43,10 +64,100 @@ func Outline(data []byte) *MarkdownOutline {
 		if len(open) > 0 {
 			parent = open[len(open)-1]
 		}
-		o.secs = append(o.secs, mdSection{line: i + 1, level: level, parent: parent})
+		o.secs = append(o.secs, mdSection{line: start, level: level, parent: parent})
 		open = append(open, len(o.secs)-1)
 	}
 	return o
+}
+
+// tabLevel is the level of a content tab's section: below every heading,
+// so that the tabs of one set are sibling sections of the heading above
+// them and the next heading ends them.
+const tabLevel = 7
+
+// contentTab reports a content tab's title line (pymdownx.tabbed, as in
+// MkDocs Material sites such as docs.vllm.ai and vllm-ascend's tutorials:
+// `=== "A3 series"`, then the tab's content indented). Tabs are
+// alternatives (A3 and A2 machines, one launcher and another), so each is
+// a section of its own. A nested tab's title is indented, code to Outline,
+// and not read; content after a tab set, before the next heading, is read
+// as the last tab's.
+func contentTab(line string) bool {
+	body := strings.TrimLeft(line, " ")
+	if len(line)-len(body) > 3 || !strings.HasPrefix(body, "===") {
+		return false
+	}
+	rest := strings.TrimLeft(strings.TrimPrefix(body, "==="), "!+")
+	return strings.HasPrefix(rest, " \"") || strings.HasPrefix(rest, "\t\"")
+}
+
+// frontMatterEnd is the index of the first line after a YAML front matter
+// (a document opening with ---, closed by --- or ...), 0 without one.
+func frontMatterEnd(lines []string) int {
+	if len(lines) == 0 || strings.TrimRight(lines[0], " \t\r") != "---" {
+		return 0
+	}
+	for i := 1; i < len(lines); i++ {
+		if l := strings.TrimRight(lines[i], " \t\r"); l == "---" || l == "..." {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// setextLevel is the level a setext underline gives the paragraph above
+// it (CommonMark: up to three spaces, then only = or only -, trailing
+// spaces allowed): 1 for =, 2 for -, 0 for any other line. A single - is
+// not read: it is as likely an empty list item.
+func setextLevel(line string) int {
+	body := strings.TrimLeft(line, " ")
+	if len(line)-len(body) > 3 {
+		return 0
+	}
+	body = strings.TrimRight(body, " \t")
+	if body == "" || strings.Trim(body, body[:1]) != "" {
+		return 0
+	}
+	switch {
+	case body[0] == '=':
+		return 1
+	case body[0] == '-' && len(body) >= 2:
+		return 2
+	}
+	return 0
+}
+
+// thematicBreak reports a line of three or more *, - or _ (spaces
+// between them allowed).
+func thematicBreak(body string) bool {
+	t := strings.Join(strings.Fields(body), "")
+	return len(t) >= 3 && strings.Trim(t, t[:1]) == "" && strings.ContainsRune("*-_", rune(t[0]))
+}
+
+// paragraphLine reports a line that can be (part of) a setext heading's
+// text: not blank, indented under four spaces, and not a list item, quote,
+// table row, HTML line, fence, underline or thematic break.
+func paragraphLine(line string) bool {
+	body := strings.TrimLeft(line, " ")
+	if strings.TrimSpace(body) == "" || len(line)-len(body) > 3 || setextLevel(line) > 0 || thematicBreak(body) {
+		return false
+	}
+	if c, n := fenceRun(body); c != 0 && n >= 3 {
+		return false
+	}
+	switch body[0] {
+	case '>', '|', '<', '\t':
+		return false
+	case '-', '*', '+':
+		if len(body) == 1 || body[1] == ' ' || body[1] == '\t' {
+			return false
+		}
+	}
+	if n := len(body) - len(strings.TrimLeft(body, "0123456789")); n > 0 && n < 10 && n < len(body) &&
+		(body[n] == '.' || body[n] == ')') && (n+1 == len(body) || body[n+1] == ' ') {
+		return false
+	}
+	return true
 }
 
 // atxLevel is the level of an ATX heading line (CommonMark: up to three
@@ -95,6 +206,14 @@ func (o *MarkdownOutline) Common(a, b int) int {
 	return -1
 }
 
+// Parent is the section s nests in (-1: the document).
+func (o *MarkdownOutline) Parent(s int) int {
+	if s < 0 || s >= len(o.secs) {
+		return -1
+	}
+	return o.secs[s].parent
+}
+
 // HeadingLine is the line of section s's heading (0 for the document).
 func (o *MarkdownOutline) HeadingLine(s int) int {
 	if s < 0 || s >= len(o.secs) {
@@ -112,15 +231,20 @@ func (o *MarkdownOutline) HeadingLine(s int) int {
 //     other machines, and an export in one says nothing of the other
 //     (QA41: `export CUDA_VISIBLE_DEVICES=0` of a GB200 P/D worker read
 //     into the AMD section's TP=8 engine);
-//   - except that a section whose blocks only set variables (an
-//     "Environment on a prefill worker" section) is a step for the
-//     sections after it at its level: its environment carries into its
-//     later sibling sections and what nests in them, until its parent
-//     section ends. Its own subsections and a deeper section are not
+//   - except that a section whose blocks only set variables or define
+//     shell functions (an "Environment on a prefill worker" section, a
+//     "Helpers" section defining `serve() { vllm serve ...; }`) is a step
+//     for the sections after it at its level: its environment and its
+//     functions carry into its later sibling sections and what nests in
+//     them, until its parent section ends. Its own subsections and a deeper section are not
 //     given it: a block before a section's subsections introduces them,
 //     and they are as often variants it does not hold for. A variable
 //     missed costs a skipped check; a variable wrongly assumed, a false
 //     error.
+//
+// Shell functions follow the same rule as variables: a function defined in
+// one alternative (the AMD section's `serve()`) is not the one another
+// alternative calls.
 type mdSessions struct {
 	outline *MarkdownOutline
 	// end is each section's shell when the section was last left, setup
@@ -128,40 +252,47 @@ type mdSessions struct {
 	// shell block).
 	end   map[int]*scope
 	setup map[int]bool
-	cur   int
-	sc    *scope
+	// endFuncs are each section's shell functions when it was last left.
+	endFuncs map[int]map[string]*syntax.FuncDecl
+	cur      int
+	sc       *scope
+	funcs    map[string]*syntax.FuncDecl
 }
 
 func newMDSessions(o *MarkdownOutline) *mdSessions {
-	return &mdSessions{outline: o, end: map[int]*scope{}, setup: map[int]bool{}, cur: -2}
+	return &mdSessions{outline: o, end: map[int]*scope{}, setup: map[int]bool{},
+		endFuncs: map[int]map[string]*syntax.FuncDecl{}, cur: -2}
 }
 
-// scopeFor is the shell a block starting at line runs in.
-func (m *mdSessions) scopeFor(line int) *scope {
+// scopeFor is the shell a block starting at line runs in: its variables
+// and its functions (the walker defines new ones in that map).
+func (m *mdSessions) scopeFor(line int) (*scope, map[string]*syntax.FuncDecl) {
 	s := m.outline.SectionAt(line)
 	if s == m.cur && m.sc != nil {
-		return m.sc
+		return m.sc, m.funcs
 	}
-	m.cur, m.sc = s, m.carried(s)
+	m.cur = s
+	m.sc, m.funcs = m.carried(s)
 	if _, seen := m.setup[s]; !seen {
-		m.setup[s] = true // until a block that does more than assign
+		m.setup[s] = true // until a block that does more than define
 	}
-	return m.sc
+	return m.sc, m.funcs
 }
 
 // ran records what a block of the current section did: its shell after
 // it, and whether it did anything but set variables.
 func (m *mdSessions) ran(f *syntax.File) {
-	m.end[m.cur] = m.sc
-	if f == nil || !onlyAssigns(f.Stmts) {
+	m.end[m.cur], m.endFuncs[m.cur] = m.sc, m.funcs
+	if f == nil || !onlyDefines(f.Stmts) {
 		m.setup[m.cur] = false
 	}
 }
 
 // carried is the shell a section starts with: a copy of the latest
-// setup-only section's among its earlier siblings and its ancestors'
-// earlier siblings (mdSessions), or an empty shell.
-func (m *mdSessions) carried(s int) *scope {
+// setup-only section's (variables and functions) among its earlier
+// siblings and its ancestors' earlier siblings (mdSessions), or an empty
+// shell.
+func (m *mdSessions) carried(s int) (*scope, map[string]*syntax.FuncDecl) {
 	best := -1
 	for a := s; a >= 0; a = m.outline.secs[a].parent {
 		parent := m.outline.secs[a].parent
@@ -173,14 +304,15 @@ func (m *mdSessions) carried(s int) *scope {
 		}
 	}
 	if best < 0 {
-		return newScope()
+		return newScope(), map[string]*syntax.FuncDecl{}
 	}
-	return m.end[best].clone()
+	return m.end[best].clone(), maps.Clone(m.endFuncs[best])
 }
 
-// onlyAssigns reports statements that only set variables (VAR=x, export,
-// declare, readonly, unset), with nothing run in the background.
-func onlyAssigns(stmts []*syntax.Stmt) bool {
+// onlyDefines reports statements that only set variables (VAR=x, export,
+// declare, readonly, unset) or define functions, with nothing run in the
+// background: a setup step, which starts nothing itself.
+func onlyDefines(stmts []*syntax.Stmt) bool {
 	for _, st := range stmts {
 		if st.Background || st.Coprocess || st.Negated {
 			return false
@@ -190,7 +322,7 @@ func onlyAssigns(stmts []*syntax.Stmt) bool {
 			if len(c.Args) > 0 && c.Args[0].Lit() != "unset" {
 				return false
 			}
-		case *syntax.DeclClause:
+		case *syntax.DeclClause, *syntax.FuncDecl:
 		default:
 			return false
 		}

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -42,6 +43,15 @@ func TestMarkdownSessions(t *testing.T) {
 		{"the latest environment section wins and includes the earlier",
 			"### Env 1\n```bash\nexport A=1\n```\n### Env 2\n```bash\nexport B=2\n```\n### Run\n```bash\nvllm serve m\n```\n",
 			[]string{"A,B"}},
+		{"a helpers section's functions and variables carry to later sections",
+			"## Helpers\n```bash\nexport A=1\nserve() {\n  B=2 vllm serve m --tensor-parallel-size $1\n}\n```\n## One node\n```bash\nserve 8\n```\n## Two nodes\n```bash\nserve 16\n```\n",
+			[]string{"A,B", "A,B"}},
+		{"a function of an alternative section is not another's",
+			"## NVIDIA\n```bash\nserve() { A=1 vllm serve m; }\nserve\n```\n## AMD\n```bash\nserve\n```\n",
+			[]string{"A"}},
+		{"a setext heading starts a section",
+			"Setup\n=====\n```bash\nexport A=1\necho go\n```\nOther machine\n-------------\n```bash\nvllm serve m\n```\n",
+			[]string{""}},
 		{"headings inside code blocks are not headings",
 			"# Run\n```bash\nexport A=1\n# comment\n```\n```bash\nvllm serve m\n```\n",
 			[]string{"A"}},
@@ -92,5 +102,82 @@ func TestOutline(t *testing.T) {
 	}
 	if o.HeadingLine(3) != 10 || o.HeadingLine(-1) != 0 {
 		t.Errorf("HeadingLine: %d %d", o.HeadingLine(3), o.HeadingLine(-1))
+	}
+}
+
+// TestOutlineSetext: setext headings (=== level 1, --- level 2) are
+// sections from their text's first line; a --- that is a thematic break,
+// ends a list item or closes front matter is none.
+func TestOutlineSetext(t *testing.T) {
+	doc := strings.Join([]string{
+		"---",              // 1: front matter
+		"title: Recipe",    // 2
+		"---",              // 3: closes it, no heading
+		"Serving DeepSeek", // 4: section 0 (level 1)
+		"================", // 5
+		"",                 // 6
+		"text",             // 7
+		"",                 // 8
+		"---",              // 9: thematic break (after a blank line)
+		"- a list item",    // 10
+		"---",              // 11: not an underline of a list item
+		"Multi-node",       // 12: section 1 (level 2), two lines of text
+		"with Ray",         // 13
+		"----------",       // 14
+		"    indented",     // 15: code
+		"    ---",          // 16: code
+		"## ATX",           // 17: section 2 (level 2)
+		"A",                // 18: section 3 (level 1)
+		"=",                // 19
+	}, "\n")
+	o := Outline([]byte(doc))
+	var got []string
+	for _, s := range o.secs {
+		got = append(got, fmt.Sprintf("%d/%d/%d", s.line, s.level, s.parent))
+	}
+	want := []string{"4/1/-1", "12/2/0", "17/2/0", "18/1/-1"}
+	if diff := diffStrings(want, got); diff != "" {
+		t.Errorf("sections line/level/parent (-want +got):\n%s", diff)
+	}
+}
+
+// TestMarkdownFunctionPositions: a command in a function defined in one
+// block and called from another is reported at its place in the
+// definition (it was reported at the caller's block, at an offset of the
+// definition's block).
+func TestMarkdownFunctionPositions(t *testing.T) {
+	doc := "## Helpers\n```bash\nserve() {\n  vllm serve m --port 8000\n}\n```\n## Run\n```bash\nserve\n```\n"
+	invs, _, _ := ParseMarkdown("r.md", []byte(doc))
+	if len(invs) != 1 {
+		t.Fatalf("invocations %d, want 1", len(invs))
+	}
+	if p := invs[0].Pos; p.Line != 4 || p.Col != 3 {
+		t.Errorf("vllm serve at %d:%d, want 4:3 (inside the function)", p.Line, p.Col)
+	}
+}
+
+// TestOutlineContentTabs: MkDocs content tabs (=== "Title") are sibling
+// sections below the heading above them; the next heading ends them, and
+// a setext === underline or an indented (nested) tab is no tab.
+func TestOutlineContentTabs(t *testing.T) {
+	doc := strings.Join([]string{
+		"## Deploy",        // 1: section 0
+		"",                 // 2
+		`=== "A3 series"`,  // 3: section 1 (tab)
+		"",                 // 4
+		`    === "nested"`, // 5: code (indented), not read
+		`=== "A2 series"`,  // 6: section 2 (tab)
+		"## Verify",        // 7: section 3
+		"Title",            // 8: section 4 (setext)
+		"===",              // 9
+	}, "\n")
+	o := Outline([]byte(doc))
+	var got []string
+	for _, s := range o.secs {
+		got = append(got, fmt.Sprintf("%d/%d/%d", s.line, s.level, s.parent))
+	}
+	want := []string{"1/2/-1", "3/7/0", "6/7/0", "7/2/-1", "8/1/-1"}
+	if diff := diffStrings(want, got); diff != "" {
+		t.Errorf("sections line/level/parent (-want +got):\n%s", diff)
 	}
 }

@@ -37,6 +37,10 @@ var (
 	// redacted: xxx, XXX, ***, x.x.x.x and IPs with x or * parts, as a
 	// whole word (group 1; the delimiters around it are consumed).
 	redacted = regexp.MustCompile(`(?:^|[\s=:'"/,@])([xX]{3,}|\*{3,}|(?:\d{1,3}|[xX*]{1,3})(?:\.(?:\d{1,3}|[xX*]{1,3})){3})(?:$|[\s:'"/,;@])`)
+	// optionX: a lone x or xx as a long option's value (`--dp-rank-start
+	// x`, vllm-ascend's DeepSeek-V4-Flash tutorial, beside --dp-address
+	// x.x.x.x): no option takes the letter itself (group 1).
+	optionX = regexp.MustCompile(`(?:^|\s)--[a-z][a-z0-9_-]*(?:=| +)([xX]{1,2})(?:$|[\s;])`)
 	// curly: {nic_name}, {ip of node0}: a name in single braces (Python
 	// format fields in published commands); not ${X}, {a,b} or {0..3}.
 	curly = regexp.MustCompile(`\{ ?[A-Za-z_](?:[A-Za-z0-9_ .-]{0,62}[A-Za-z0-9_])? ?\}`)
@@ -72,6 +76,9 @@ func findPlaceholders(data []byte, yaml bool) []span {
 		if standsAlone(s, m[0], m[1], "[") && !(yaml && yamlFlowStart(s, m[0])) {
 			out = append(out, span{m[0], m[1]})
 		}
+	}
+	for _, m := range optionX.FindAllStringSubmatchIndex(s, -1) {
+		out = append(out, span{m[2], m[3]})
 	}
 	for _, m := range redacted.FindAllStringSubmatchIndex(s, -1) {
 		if isRedaction(s[m[2]:m[3]]) {

@@ -26,6 +26,9 @@ func TestFindPlaceholders(t *testing.T) {
 		{"vllm serve m \\\n  ...\n", []string{"..."}},
 		{"--kv-transfer-config '{...}'", []string{"{...}"}},
 		{"vllm serve --port 8100 ...   # server 0", []string{"..."}},
+		// vllm-ascend DeepSeek-V4-Flash tutorial (lint42): a lone x as an option's value
+		{"launch_online_dp.py --dp-rank-start x --dp-address x.x.x.x --dp-rpc-port 12321", []string{"x", "x.x.x.x"}},
+		{"--node-rank=xx\n", []string{"xx"}},
 		// not placeholders
 		{"echo ${A} ${B:-x} {a,b} {0..3} a{,.bak}", nil},
 		{"echo wait... done", nil},
@@ -34,6 +37,7 @@ func TestFindPlaceholders(t *testing.T) {
 		{"if [ \"$a\" = 1 ]; then x; fi", nil},
 		{"echo ${A[i]} --tp 8 --host 10.0.0.12 -v 0.11.1", nil},
 		{"vllm serve m 2>&1 | tee log", nil},
+		{"tar -x -f a.tar; chmod +x run.sh; cmake --arch x86 -x c", nil},
 	}
 	for _, tt := range tests {
 		var got []string

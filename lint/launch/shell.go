@@ -42,8 +42,8 @@ type frontEnd struct {
 	scripts []*Script
 	diags   diag.Diagnostics
 	funcs   map[string]*syntax.FuncDecl
-	// funcSrc is the source a function was defined in when it is not the
-	// walker's own (a function of a sourced input, followSource).
+	// funcSrc is the source each function was defined in, which need not
+	// be the walker's own (a sourced input's, another Markdown block's).
 	funcSrc map[*syntax.FuncDecl]*source
 	// lookup finds sourced inputs (nil: none followed); following holds
 	// the inputs being walked, against a file sourcing itself back.

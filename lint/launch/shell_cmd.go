@@ -123,7 +123,8 @@ func (w *walker) callFunc(fn *syntax.FuncDecl, args []Value) {
 	saved, savedKnown := w.sc.args, w.sc.argsKnown
 	w.sc.args, w.sc.argsKnown = args, true
 	if src := w.fe.funcSrc[fn]; src != nil && src != w.src {
-		// defined in a sourced input: its words are that file's text
+		// defined in a sourced input or another Markdown block: its
+		// words are that source's text
 		inner := *w
 		inner.src = src
 		inner.stmt(fn.Body)

@@ -65,12 +65,13 @@ func (w *walker) stmt(s *syntax.Stmt) {
 	case *syntax.FuncDecl:
 		if c.Name != nil {
 			w.fe.funcs[c.Name.Value] = c
-			if w.src.posFile != "" {
-				if w.fe.funcSrc == nil {
-					w.fe.funcSrc = map[*syntax.FuncDecl]*source{}
-				}
-				w.fe.funcSrc[c] = w.src
+			// The body's words are this source's text wherever the function
+			// is called from: a sourced input, or another code block of a
+			// Markdown document.
+			if w.fe.funcSrc == nil {
+				w.fe.funcSrc = map[*syntax.FuncDecl]*source{}
 			}
+			w.fe.funcSrc[c] = w.src
 		}
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
