@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
@@ -82,6 +83,12 @@ type Transfer struct {
 	// Why says which path the hand-off takes and why, and what is not
 	// priced, for the notes.
 	Why []string `json:"why,omitempty"`
+	// Refused, when not empty, says why vLLM cannot make this hand-off at
+	// all (handoffRefusal: the connector in the release does not move the
+	// model's state, or the engine turns off the hybrid KV cache manager a
+	// state model needs and does not start). The byte and time figures are
+	// then what the hand-off would move, not a transfer that can happen.
+	Refused string `json:"refused,omitempty"`
 	// SameNodeShare is f, the fraction of the hand-offs whose prefill and
 	// decode instances both sit on a node the pools share, for pools that
 	// share some of their nodes but not all (sharedNodeShare: 0 otherwise,
@@ -106,6 +113,8 @@ type Transfer struct {
 	// distribution (handoff), Utilization staying the NICs' load.
 	closed    bool
 	closedPts []handoffPoint
+	// refusalWhy are the entries of Why withRefusal added.
+	refusalWhy []string
 }
 
 // postCosts are the measured submission costs per NIXL descriptor on each
@@ -415,12 +424,36 @@ func poolHybridBlocks(f string, pre, dec *input.Input) string {
 // and plan's bound (Combine) both take.
 func newTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes int) Transfer {
 	t := pathTransfer(pre, dec, n, sameNode, pNodes, dNodes)
-	if sameNode || !UseSharedNodeBlend {
+	if !sameNode && UseSharedNodeBlend {
+		if f := sharedNodeShare(pre, dec); f > 0 && f < 1 {
+			t = t.blend(pathTransfer(pre, dec, n, true, pNodes, dNodes), f)
+		}
+	}
+	return t.withRefusal(pre, dec, vllm.NixlConnectorName)
+}
+
+// withRefusal marks a hand-off vLLM cannot make over connector (a registry
+// name; handoffRefusal), first in its why, or adds what is not known of the
+// state's transfer; it replaces what an earlier call added, so a hand-off
+// priced as NixlConnector's (newTransfer) can be judged again for the
+// spec's connector.
+func (t Transfer) withRefusal(pre, dec *input.Input, connector string) Transfer {
+	why := make([]string, 0, len(t.Why))
+	for _, w := range t.Why {
+		if !slices.Contains(t.refusalWhy, w) {
+			why = append(why, w)
+		}
+	}
+	t.Why, t.Refused, t.refusalWhy = why, "", nil
+	refused, notes := handoffRefusal(pre, dec, connector)
+	if refused == "" {
+		t.refusalWhy = notes
+		t.Why = append(t.Why, notes...)
 		return t
 	}
-	if f := sharedNodeShare(pre, dec); f > 0 && f < 1 {
-		return t.blend(pathTransfer(pre, dec, n, true, pNodes, dNodes), f)
-	}
+	t.Refused = refused
+	t.refusalWhy = []string{"no hand-off is possible, the figures are what it would move: " + refused}
+	t.Why = append(append([]string(nil), t.refusalWhy...), t.Why...)
 	return t
 }
 
@@ -705,4 +738,24 @@ func (t Transfer) describe() string {
 		s += fmt.Sprintf("; at the operating rate: %.2f ms on the wire over %d layers, %.2f ms exposed", 1e3*o.WireS, o.Layers, 1e3*o.ExposedS)
 	}
 	return s
+}
+
+// OncePerRequest names the parts of BytesPerRequest that the hand-off
+// moves once per request whatever the prompt's length — a hybrid's state
+// (StateBytesPerRequest) and DeepSeek-V4's windowed pages
+// (WindowBytesPerRequest) — so that the per-token figure × the tokens plus
+// these make the request's bytes; "" when there are none. The report's
+// per-request line reads it.
+func (t Transfer) OncePerRequest() string {
+	var once []string
+	if t.StateBytesPerRequest > 0 {
+		once = append(once, fmt.Sprintf("%.1f MB of state", t.StateBytesPerRequest/1e6))
+	}
+	if t.WindowBytesPerRequest > 0 {
+		once = append(once, fmt.Sprintf("%.1f MB of sliding-window pages", t.WindowBytesPerRequest/1e6))
+	}
+	if len(once) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s once, the rest per token)", strings.Join(once, " + "))
 }
