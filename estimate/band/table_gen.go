@@ -6,8 +6,8 @@ package band
 // interval of a new source's figure under a two-level model of the held-out
 // errors (docs/calibration-throughput-holdout.md).
 var Table = []Band{
-	{Class: "dense", Regime: "throughput", Low: 0.6345, High: 1.1598, OpenLow: false, OpenHigh: false,
-		Center: -0.1533, Between: 0.1567, Within: 0.0961, Disagree: 1.54, N: 116, Pooled: false, Own: 0, Beyond: "", Sources: []string{"gpustack-qwen3-8b-h100", "jingchaozhang-qwen25-72b-h100-ib", "scicom-benchmaq-h100", "sglang-cookbook-llama31-a100", "vllm-blog-fp8-kvcache"},
+	{Class: "dense", Regime: "throughput", Low: 0.6422, High: 1.1658, OpenLow: false, OpenHigh: false,
+		Center: -0.1447, Between: 0.1576, Within: 0.0893, Disagree: 1.54, N: 116, Pooled: false, Own: 0, Beyond: "", Sources: []string{"gpustack-qwen3-8b-h100", "jingchaozhang-qwen25-72b-h100-ib", "scicom-benchmaq-h100", "sglang-cookbook-llama31-a100", "vllm-blog-fp8-kvcache"},
 		Dominant:   "sglang-cookbook-llama31-a100",
 		Assumption: "dense Llama-3.1-70B BF16 TP8 on 8 × A100 under SGLang 0.5.6 closed loops of 1–100 sessions at ~1K and ~8K prompts: dense TP8 all-reduce and Ampere decode, from a publisher outside GPUStack"},
 	{Class: "dense", Regime: "throughput_burst", Low: 0.5145, High: 1.3014, OpenLow: false, OpenHigh: false,
@@ -30,8 +30,8 @@ var Table = []Band{
 		Center: 0.4424, Between: 0.2467, Within: 0.3025, Disagree: 1.76, N: 50, Pooled: false, Own: 0, Beyond: "", Sources: []string{"gpustack-qwen3-14b-a100", "gpustack-qwen3-14b-h100", "scicom-benchmaq-h100", "sglang-cookbook-llama31-a100"},
 		Dominant:   "sglang-cookbook-llama31-a100",
 		Assumption: "dense Llama-3.1-70B BF16 TP8 on 8 × A100 under SGLang 0.5.6 closed loops of 1–100 sessions at ~1K and ~8K prompts: dense TP8 all-reduce and Ampere decode, from a publisher outside GPUStack"},
-	{Class: "moe", Regime: "throughput", Low: 0.5500, High: 1.4053, OpenLow: false, OpenHigh: false,
-		Center: -0.1288, Between: 0.3153, Within: 0.1033, Disagree: 3.52, N: 81, Pooled: false, Own: 0, Beyond: "", Sources: []string{"gpustack-glm46-h200", "gpustack-perflab", "inferencex-828", "inferencex-870", "inferencex-pr-3175", "inferencex-pr-3183", "inferencex-pr-3363", "sglang-cookbook-qwen3-b200", "sglang-cookbook-step35-h200", "sglang-pr-3602", "tant2tls-blog-arch-h100", "vllm-pr-25398"},
+	{Class: "moe", Regime: "throughput", Low: 0.5495, High: 1.4057, OpenLow: false, OpenHigh: false,
+		Center: -0.1291, Between: 0.3155, Within: 0.1041, Disagree: 3.52, N: 81, Pooled: false, Own: 0, Beyond: "", Sources: []string{"gpustack-glm46-h200", "gpustack-perflab", "inferencex-828", "inferencex-870", "inferencex-pr-3175", "inferencex-pr-3183", "inferencex-pr-3363", "sglang-cookbook-qwen3-b200", "sglang-cookbook-step35-h200", "sglang-pr-3602", "tant2tls-blog-arch-h100", "vllm-pr-25398"},
 		Dominant:   "sglang-pr-3602",
 		Assumption: "Poisson overload on H200 with an early-2025 SGLang build"},
 	{Class: "moe", Regime: "throughput_burst", Low: 0.6978, High: 1.3269, OpenLow: false, OpenHigh: false,
@@ -78,8 +78,8 @@ var Table = []Band{
 		Center: 0.3365, Between: 0.5173, Within: 0.2701, Disagree: 6.32, N: 85, Pooled: true, Own: 1, Beyond: "", Sources: []string{"gpustack-glm45air-h100", "gpustack-glm46-h200", "gpustack-gptoss20b-h100", "gpustack-perflab", "gpustack-qwen3-14b-a100", "gpustack-qwen3-14b-h100", "pegainfer-vllm-h20-baseline", "scicom-benchmaq-h100", "sglang-cookbook-llama31-a100", "sglang-cookbook-qwen3-b200", "sglang-cookbook-step35-h200", "vllm-pr-23151"},
 		Dominant:   "sglang-cookbook-step35-h200",
 		Assumption: "Step-3.5-Flash BF16 TP4 + EP4 on 4 × H200 under SGLang 0.5.8 closed loops of 1–100 sessions at ~1K prompts: a hybrid sliding-window / full-attention MoE of 288 small experts (top 8) no calibration row has, and SGLang's TP + EP path on Hopper"},
-	{Class: "legacy", Regime: "throughput", Low: 0.4055, High: 1.4341, OpenLow: false, OpenHigh: false,
-		Center: -0.2710, Between: 0.2943, Within: 0.2011, Disagree: 1.99, N: 25, Pooled: false, Own: 0, Beyond: "", Sources: []string{"dstack-dsr1", "inferencex-pr-1053", "inferencex-pr-3318", "vllm-recipes-pr127-rocm-llama"},
+	{Class: "legacy", Regime: "throughput", Low: 0.4248, High: 1.4803, OpenLow: false, OpenHigh: false,
+		Center: -0.2320, Between: 0.2757, Within: 0.2242, Disagree: 1.86, N: 25, Pooled: false, Own: 0, Beyond: "", Sources: []string{"dstack-dsr1", "inferencex-pr-1053", "inferencex-pr-3318", "vllm-recipes-pr127-rocm-llama"},
 		Dominant:   "dstack-dsr1",
 		Assumption: "engine releases older than the calibration's (vLLM 0.7 on the V0 engine, SGLang 0.4) and AMD MI300X: per-release kernel efficiency and prefill speed outside the fitted rows"},
 	{Class: "legacy", Regime: "throughput_burst", Low: 0.8922, High: 0.8922, OpenLow: true, OpenHigh: true,
