@@ -51,7 +51,14 @@ type WaveCycle struct {
 //
 // The zero WaveCycle where there is no clean wave (WaveState.Clean).
 func WaveCycleOf(sm *perf.StepModel, n, in, out, budget int, p Policy, ingestS float64) WaveCycle {
-	if n < 1 || in < 1 || out < 2 || budget < 1 || (n*in+budget-1)/budget >= out {
+	// No clean wave (its prefill steps reach the output length), or one
+	// too large to price step by step (WaveOf's bound); n and in bounded
+	// so that n × in stays far inside an int.
+	if n < 1 || in < 1 || out < 2 || budget < 1 || n > 1<<20 || in > 1<<30 {
+		return WaveCycle{}
+	}
+	budget = min(budget, n*in) // a budget beyond the wave is one step of it
+	if steps := (n*in + budget - 1) / budget; steps >= out || steps > maxWaveSteps {
 		return WaveCycle{}
 	}
 	ends, done := waveSteps(sm, n, in, budget)
@@ -66,33 +73,26 @@ func WaveCycleOf(sm *perf.StepModel, n, in, out, budget int, p Policy, ingestS f
 		stepAt[running] = d.TPOTS
 		return d.TPOTS
 	}
-	// finish[k] is the step holding prompt k's last token.
-	finish := make([]int, n)
-	last := 0
-	for k, d := range done {
-		finish[k] = d + out - 1
-		if p != DecodeFirst {
-			finish[k] = w - 1 + out - 1
-		}
-		last = max(last, finish[k])
-	}
-	// end[s] is the end of step s from the wave's arrival at the scheduler.
-	end := slices.Grow(slices.Clone(ends), last+1-w)
-	for s := w; s <= last; s++ {
-		running := 0
-		for _, f := range finish {
-			if f >= s {
-				running++
-			}
-		}
-		end = append(end, end[s-1]+decode(running))
-	}
+	// finish[k] is the step holding prompt k's last token: non-decreasing
+	// in k, as done is. The decode steps after the prefill run the prompts
+	// not yet finished, a count that changes only at a finish, so the end
+	// of each prompt's last step is summed run by run, not step by step (a
+	// valid output length may be millions of tokens).
+	end, pos := ends[w-1], w-1
 	tpot := make([]float64, n)
-	for k := range n {
-		tpot[k] = (end[finish[k]] - end[done[k]]) / float64(out-1)
+	for k, d := range done {
+		f := d + out - 1
+		if p != DecodeFirst {
+			f = w - 1 + out - 1
+		}
+		if f > pos {
+			end += float64(f-pos) * decode(n-k) // the k before it finished earlier
+			pos = f
+		}
+		tpot[k] = (end - ends[d]) / float64(out-1)
 	}
 	slices.Sort(tpot)
-	c := WaveCycle{CycleS: max(0, ingestS) + end[last], TPOT: percentilesOf(tpot)}
+	c := WaveCycle{CycleS: max(0, ingestS) + end, TPOT: percentilesOf(tpot)}
 	if c.CycleS > 0 {
 		c.OutputTokPerS = float64(n*out) / c.CycleS
 	}

@@ -49,7 +49,20 @@ func TestWaveCycleOf(t *testing.T) {
 		t.Errorf("prefill-first two-step wave: TPOT P50 %.3f, P99 %.3f ms; want the 8-sequence step %.3f below the stalled prompts'", pf.TPOT.P50*1e3, pf.TPOT.P99*1e3, d8.TPOTS*1e3)
 	}
 
-	for _, bad := range [][4]int{{0, in, out, 4096}, {4, 0, out, 4096}, {4, in, 1, 4096}, {4, in, out, 0}, {-1, -1, -1, -1}, {64, 4096, 8, 4096}} {
+	// A valid output length of 16 Mi tokens prices at once (the decode
+	// runs are summed between finishes, not step by step).
+	long := WaveCycleOf(sm, 8, in, 1<<24, 4096, DecodeFirst, 0)
+	dl, _ := sm.DecodeAt(8, float64(in)+float64(1<<23))
+	dl4, _ := sm.DecodeAt(4, float64(in)+float64(1<<23))
+	if want := 2*full + float64(1<<24-2)*dl.TPOTS + dl4.TPOTS; math.Abs(long.CycleS/want-1) > 1e-9 {
+		t.Errorf("16 Mi output tokens: cycle %.0f s, want %.0f", long.CycleS, want)
+	}
+
+	if huge := WaveCycleOf(sm, 4, in, out, math.MaxInt, DecodeFirst, ingest); math.Abs(huge.CycleS/c.CycleS-1) > 0.05 {
+		t.Errorf("a budget of MaxInt: cycle %.2f ms, want about the one-step wave's %.2f", huge.CycleS*1e3, c.CycleS*1e3)
+	}
+
+	for _, bad := range [][4]int{{0, in, out, 4096}, {4, 0, out, 4096}, {4, in, 1, 4096}, {4, in, out, 0}, {-1, -1, -1, -1}, {64, 4096, 8, 4096}, {1 << 30, 1 << 30, 1 << 30, 1}} {
 		if c := WaveCycleOf(sm, bad[0], bad[1], bad[2], bad[3], DecodeFirst, ingest); c != (WaveCycle{}) {
 			t.Errorf("%v: priced a cycle from bad input or no clean wave: %+v", bad, c)
 		}
