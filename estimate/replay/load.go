@@ -33,8 +33,10 @@ type Outcome struct {
 	States loopRange
 }
 
-// loopRange is the span of a fixed-length closed loop's states' TTFT.
-type loopRange struct{ MeanLo, MeanHi, P99Lo, P99Hi float64 }
+// loopRange is the span of a fixed-length closed loop's states' TTFT
+// (seconds), output throughput (RateLo, RateHi: multiples of the point
+// prediction) and mean TPOT (seconds).
+type loopRange struct{ MeanLo, MeanHi, P99Lo, P99Hi, RateLo, RateHi, TPOTLo, TPOTHi float64 }
 
 // lengths are the request lengths the run used: the published means when
 // given (what the client actually sent and received), else the nominal.
@@ -137,7 +139,8 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 	}
 	cfg := sim.Config{Step: step, DP: sm.S.DP, MaxNumSeqs: e.maxSeqs, MaxNumBatchedTokens: e.batchTok,
 		InputTokens: in, OutputTokens: out, Seed: max(1, opt.Seed), Policy: e.policy, BlockSize: 16, Spread: spread(r),
-		ScheduleAhead: e.scheduleAhead, RecvInterval: e.recvInterval, Independent: independent}
+		ScheduleAhead: e.scheduleAhead, RecvInterval: e.recvInterval, Independent: independent,
+		ReserveDecodes: e.name == "sglang"} // SGLang's PrefillAdder (sim reserve.go)
 	kvTokens, cost := kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType)
 	cfg.KVTokensPerRank, cfg.KV = kvTokens, sim.KVCost(cost)
 	if e.apiServer {
@@ -251,6 +254,19 @@ func loopStates(o *Outcome, sm *perf.StepModel, cfg sim.Config) {
 	o.TTFT.Mean = st.Mean
 	if UseLoopStatesP99 {
 		o.TTFT.P99 = st.P99
+	}
+	if !sim.UseWaveCycle || !(st.Rate > 0) || st.Cycle.CycleS == 0 {
+		return
+	}
+	// The wave state's rate: its tokens in and out are the run's, in the
+	// same ratio, over its longer cycle.
+	o.OutputTokPerS *= st.Rate
+	o.InputTokPerS *= st.Rate
+	o.TotalTokPerS *= st.Rate
+	o.States.RateLo, o.States.RateHi = st.RateLo/st.Rate, st.RateHi/st.Rate
+	if sim.UseWaveCycleTPOT {
+		o.TPOT.Mean, o.TPOT.P50 = st.TPOT.Mean, st.TPOT.P50
+		o.States.TPOTLo, o.States.TPOTHi = st.TPOTLo, st.TPOTHi
 	}
 }
 

@@ -27,6 +27,10 @@ func Reproduce(r published.Row, eff perf.Efficiency, opt Options) ([]Target, err
 			t.StateLow, t.StateHigh = 1e3*o.States.MeanLo, 1e3*o.States.MeanHi
 		case o.States.P99Hi > 0 && f.regime == RegimeTTFTP99:
 			t.StateLow, t.StateHigh = 1e3*o.States.P99Lo, 1e3*o.States.P99Hi
+		case o.States.RateHi > 0 && f.regime == RegimeThroughput:
+			t.StateLow, t.StateHigh = t.Predicted*o.States.RateLo, t.Predicted*o.States.RateHi
+		case o.States.TPOTHi > 0 && f.regime == RegimeTPOT && f.metric == "tpot_ms.mean":
+			t.StateLow, t.StateHigh = 1e3*o.States.TPOTLo, 1e3*o.States.TPOTHi
 		}
 		if hasFloor {
 			t.FloorMs, t.Floor = floor.floorMs(t.Regime), floor.String()

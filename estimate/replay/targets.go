@@ -52,9 +52,11 @@ type Target struct {
 	FloorMs float64
 	Floor   string
 	// StateLow and StateHigh are, for a TTFT figure of a fixed-length
-	// closed loop (fixedLoop), the least and the greatest of its states'
-	// predictions (the wave, the train, the all-at-once simulation): its
-	// band spans them (Inside). 0: one state.
+	// closed loop (fixedLoop), and for its throughput figure with
+	// sim.UseWaveCycle (its mean TPOT's with sim.UseWaveCycleTPOT), the
+	// least and the greatest of its states' predictions (the wave, the
+	// train, the all-at-once simulation): its band spans them (Inside).
+	// 0: one state.
 	StateLow, StateHigh float64
 }
 

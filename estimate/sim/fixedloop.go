@@ -89,29 +89,13 @@ func WaveOf(sm *perf.StepModel, n, in, budget int, decodeS, turnS float64) WaveS
 		w.Steps = steps
 		return w
 	}
-	var steps []float64
-	var done []int // the step each prompt's last token is in
-	left, cur := n*in, 0
-	for left > 0 {
-		c := min(left, budget)
-		steps = append(steps, sm.PrefillIdle(c, budget).TTFTS)
-		cur += c
-		for len(done) < n && (len(done)+1)*in <= cur {
-			done = append(done, len(steps)-1)
-		}
-		left -= c
-	}
-	var end float64
-	ends := make([]float64, len(steps))
-	for i, d := range steps {
-		end += d
-		ends[i] = end
-	}
+	ends, done := waveSteps(sm, n, in, budget)
+	end := ends[len(ends)-1]
 	for _, k := range done {
 		w.MeanS += ends[k]
 		w.StallS += end - ends[k]
 	}
-	w.Steps = len(steps)
+	w.Steps = len(ends)
 	w.MeanS /= float64(n)
 	w.StallS /= float64(n)
 	w.LastS = ends[done[len(done)-1]]
@@ -158,6 +142,17 @@ type LoopStates struct {
 	// where the loop has one, the wave. A band over them says the
 	// benchmark itself is bistable.
 	MeanLo, MeanHi, P99Lo, P99Hi float64
+	// Cycle is the wave's cycle on one engine (WaveCycleOf; zero where
+	// the loop has no clean wave or UseWaveCycle is off). Rate is the
+	// point prediction of the deployment's output throughput as a
+	// multiple of the all-at-once run's, RateLo and RateHi its span over
+	// the states, as multiples too (all 1 with UseWaveCycle off); TPOT
+	// (mean and median) the point prediction, TPOTLo and TPOTHi the span
+	// of the mean TPOT (the all-at-once run's with UseWaveCycleTPOT off).
+	Cycle                WaveCycle
+	Rate, RateLo, RateHi float64
+	TPOT                 Percentiles
+	TPOTLo, TPOTHi       float64
 }
 
 // FixedLoopStates prices the states of a fixed-length closed loop on step
@@ -184,7 +179,8 @@ func FixedLoopStates(sm *perf.StepModel, cfg Config, allAtOnce Result, run func(
 	st := LoopStates{Wave: WaveOf(rank, n, in, max(1, cfg.MaxNumBatchedTokens), d.TPOTS, turn), AllAtOnce: allAtOnce.TTFT}
 	tc := cfg
 	tc.StaggerS, tc.EvenStagger = TrainCycle(rank, n, in, out, cfg.MaxNumBatchedTokens), true
-	st.Train = run(tc).TTFT
+	train := run(tc)
+	st.Train = train.TTFT
 	fe := allAtOnce.TTFTParts.FrontendS
 	st.WaveMeanS, st.WaveLastS = st.Wave.MeanS+fe, st.Wave.LastS+fe
 	mean, p99 := []float64{st.AllAtOnce.Mean, st.Train.Mean}, []float64{st.AllAtOnce.P99, st.Train.P99}
@@ -194,7 +190,47 @@ func FixedLoopStates(sm *perf.StepModel, cfg Config, allAtOnce Result, run func(
 	st.MeanLo, st.MeanHi, st.P99Lo, st.P99Hi = slices.Min(mean), slices.Max(mean), slices.Min(p99), slices.Max(p99)
 	st.Mean = LoopPoint(st.Wave, out, st.WaveMeanS, st.AllAtOnce.Mean)
 	st.P99 = LoopPoint(st.Wave, out, st.WaveLastS, st.AllAtOnce.P99)
+	st.rateAndTPOT(rank, cfg, allAtOnce, train, fe)
 	return st, true
+}
+
+// rateAndTPOT sets the output throughput and TPOT of the loop's states
+// (UseWaveCycle): the wave's cycle on one engine (its sessions' share of
+// the deployment's, the ingest the all-at-once run's mean front end fe)
+// beside the all-at-once and the train runs, the point chosen as the TTFT's
+// is (LoopPoint).
+func (st *LoopStates) rateAndTPOT(rank *perf.StepModel, cfg Config, allAtOnce, train Result, fe float64) {
+	st.Rate, st.RateLo, st.RateHi, st.TPOT = 1, 1, 1, allAtOnce.TPOT
+	st.TPOTLo, st.TPOTHi = allAtOnce.TPOT.Mean, allAtOnce.TPOT.Mean
+	out := max(1, cfg.OutputTokens)
+	if !UseWaveCycle || !(allAtOnce.OutputTokPerS > 0) || !st.Wave.Clean(out) {
+		return
+	}
+	n := st.Wave.Sessions
+	st.Cycle = WaveCycleOf(rank, n, cfg.InputTokens, out, max(1, cfg.MaxNumBatchedTokens), cfg.Policy, fe)
+	if !(st.Cycle.OutputTokPerS > 0) {
+		return
+	}
+	// The deployment's rate in the wave: every session's out tokens per
+	// cycle (the engines' cycles are alike; a last engine with fewer
+	// sessions is priced at the fuller engines' cycle).
+	wave := float64(cfg.Sessions*out) / st.Cycle.CycleS / allAtOnce.OutputTokPerS
+	rates := []float64{1, wave}
+	if train.OutputTokPerS > 0 {
+		rates = append(rates, train.OutputTokPerS/allAtOnce.OutputTokPerS)
+	}
+	st.Rate = LoopPoint(st.Wave, out, wave, 1)
+	st.RateLo, st.RateHi = slices.Min(rates), slices.Max(rates)
+	if !UseWaveCycleTPOT {
+		return
+	}
+	tpot := []float64{allAtOnce.TPOT.Mean, st.Cycle.TPOT.Mean}
+	if train.TPOT.Mean > 0 {
+		tpot = append(tpot, train.TPOT.Mean)
+	}
+	st.TPOT.Mean = LoopPoint(st.Wave, out, st.Cycle.TPOT.Mean, allAtOnce.TPOT.Mean)
+	st.TPOT.P50 = LoopPoint(st.Wave, out, st.Cycle.TPOT.P50, allAtOnce.TPOT.P50)
+	st.TPOTLo, st.TPOTHi = slices.Min(tpot), slices.Max(tpot)
 }
 
 // TrainCycle is how long one session of a fixed-length closed loop takes a

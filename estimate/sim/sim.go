@@ -190,6 +190,11 @@ type Config struct {
 	// steps, and arrive together. With nothing running the loop spins and
 	// polls at once.
 	RecvInterval int
+	// ReserveDecodes is SGLang's admission rule (PrefillAdder, decodeReserve):
+	// a waiting prompt starts only if the KV pool, less what the running
+	// requests are expected to decode yet, holds its prompt and its output.
+	// Only with the PrefillFirst policy, and only while UseDecodeReserve.
+	ReserveDecodes bool
 	// DPWave makes the ranks vLLM's data-parallel MoE engines
 	// (DPEngineCoreProc), which step in waves (dpwave.go): once the group
 	// has gone idle they keep running dummy steps until their step count
@@ -405,6 +410,9 @@ type simRank struct {
 	// kvHeld says the last admission stopped at a request the KV pool
 	// could not take (Result.MeanKVWaiting).
 	kvHeld bool
+	// tokenRatio is SGLang's new_token_ratio on this rank's scheduler
+	// (Config.ReserveDecodes; 0 until first used: the initial ratio).
+	tokenRatio float64
 }
 
 // simulator is the whole run's state.

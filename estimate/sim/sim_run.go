@@ -43,6 +43,7 @@ func (s *simulator) run() {
 		}
 		if m := s.steadyLen(); m > 1 {
 			s.advanceSteady(m)
+			s.decaySegment(m)
 			if !(s.now < math.Inf(1)) {
 				s.res.Stalled = true
 				return
@@ -217,6 +218,9 @@ func (s *simulator) scheduleRank(i int) {
 	var l perf.RankLoad
 	budget := s.cfg.MaxNumBatchedTokens
 	if s.cfg.Policy != DecodeFirst {
+		if len(rk.running) == 0 {
+			rk.tokenRatio = initTokenRatio // SGLang's scheduler found nothing to run: reset (reserve.go)
+		}
 		budget = s.scheduleRunning(rk, &l, budget, false)
 		s.admitWaiting(rk, &l, budget)
 		if l.PrefillTokens > 0 {
@@ -225,7 +229,11 @@ func (s *simulator) scheduleRank(i int) {
 		}
 		budget = s.cfg.MaxNumBatchedTokens
 	}
+	pre := s.res.Preemptions
 	budget, none := s.scheduleDecodes(rk, &l, budget)
+	if s.reserving() && l.DecodeSeqs > 0 {
+		rk.afterDecodes(s.res.Preemptions - pre)
+	}
 	if !none { // else no running request is a partial prefill
 		budget = s.scheduleRunning(rk, &l, budget, false)
 	}
@@ -433,6 +441,10 @@ func (s *simulator) runAheadBy(rk *simRank) float64 {
 func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 	by := s.runAheadBy(rk)
 	rk.kvHeld = false
+	reserve, reserved := s.reserving(), 0
+	if reserve && len(rk.waiting) > 0 {
+		reserved = s.decodeReserve(rk) // PrefillAdder's offset (reserve.go)
+	}
 	admitted := 0 // taken from the front of the queue, dropped on return
 	defer func() { rk.waiting = popFront(rk.waiting, admitted) }()
 	for budget > 0 && admitted < len(rk.waiting) && len(rk.running) < s.cfg.MaxNumSeqs {
@@ -456,9 +468,12 @@ func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 			n = r.prompt - hit
 		}
 		need := s.kv.units(hit + n) // hit blocks in the free queue count as taken
-		if rk.kvUsed+need > s.kv.capacity {
+		if rk.kvUsed+need > s.kv.capacity || reserve && !s.admitReserved(rk, &r, reserved, admitted == 0) {
 			rk.kvHeld = true
 			return
+		}
+		if reserve {
+			reserved += max(0, s.withOutput(&r)-need)
 		}
 		admitted++
 		if r.hist > 0 && !r.begun && s.done >= s.cfg.Warmup {

@@ -34,7 +34,7 @@ var coalesce = true
 // repeat it exactly (1 when the next step differs). It leaves the per-step
 // growth of the loads in s.deltas for advanceSteady.
 func (s *simulator) steadyLen() int {
-	if !coalesce || s.lagged {
+	if !coalesce || s.lagged || s.reserveHeld() {
 		return 1 // a request left for the next step changes it
 	}
 	m := math.MaxInt
