@@ -255,14 +255,15 @@ func loopStates(o *Outcome, sm *perf.StepModel, cfg sim.Config) {
 	if UseLoopStatesP99 {
 		o.TTFT.P99 = st.P99
 	}
-	if !sim.UseWaveCycle || !(st.Rate > 0) || st.Cycle.CycleS == 0 {
+	// The wave state's rate (sim.LoopStates.ScaleThroughput, as check
+	// applies it): its tokens in and out are the run's, in the same ratio,
+	// over its longer cycle.
+	r := sim.Result{OutputTokPerS: o.OutputTokPerS, TotalTokPerS: o.TotalTokPerS}
+	if !st.ScaleThroughput(&r) {
 		return
 	}
-	// The wave state's rate: its tokens in and out are the run's, in the
-	// same ratio, over its longer cycle.
-	o.OutputTokPerS *= st.Rate
+	o.OutputTokPerS, o.TotalTokPerS = r.OutputTokPerS, r.TotalTokPerS
 	o.InputTokPerS *= st.Rate
-	o.TotalTokPerS *= st.Rate
 	o.States.RateLo, o.States.RateHi = st.RateLo/st.Rate, st.RateHi/st.Rate
 	if sim.UseWaveCycleTPOT {
 		o.TPOT.Mean, o.TPOT.P50 = st.TPOT.Mean, st.TPOT.P50

@@ -254,3 +254,17 @@ func TrainCycle(rank *perf.StepModel, n, in, out, budget int) float64 {
 // (estimate/replay) alike: one switch, so the two never judge the same
 // loop differently (issue #28). Off: the all-at-once simulation alone.
 var UseFixedLoopStates = true
+
+// ScaleThroughput applies the loop's throughput state to r (the all-at-once
+// simulation's result): output and total tokens/s times Rate, where the
+// loop has a priced wave cycle (UseWaveCycle). check (estimate/slo) and the
+// calibration replay both call it, so that a fixed-length loop's throughput
+// is judged alike. It reports whether it changed r.
+func (st LoopStates) ScaleThroughput(r *Result) bool {
+	if !UseWaveCycle || !(st.Rate > 0) || st.Cycle.CycleS == 0 {
+		return false
+	}
+	r.OutputTokPerS *= st.Rate
+	r.TotalTokPerS *= st.Rate
+	return true
+}

@@ -31,6 +31,7 @@ func applyLoopStates(sc *SimScenario, sm *perf.StepModel, cfg sim.Config, reps i
 		return
 	}
 	sc.Loop = &st
+	st.ScaleThroughput(&sc.Result)
 	t := &sc.Result.TTFT
 	for _, q := range []string{"mean", "p50", "p90", "p95", "p99"} {
 		p, _, _ := loopAt(st, q, cfg.OutputTokens)
@@ -83,6 +84,24 @@ func loopBand(v *Verdict, in *input.Input, s *SimScenario, q string) {
 	v.Band = &BandRange{Low: min(l, v.Band.Low), High: max(h, v.Band.High)}
 	v.BandBasis += "; " + loopText(*s.Loop, s.OutputTokens, lo, hi)
 	rejudge(v, false)
+}
+
+// loopThroughputBand widens a throughput verdict's band to span the loop's
+// states (RateLo … RateHi of the all-at-once run, as the calibration replay
+// spans them) where its throughput was priced on them
+// (LoopStates.ScaleThroughput), and judges v again.
+func loopThroughputBand(v *Verdict, in *input.Input, s *SimScenario) {
+	if s == nil || s.Loop == nil || v.Band == nil || !(s.Loop.Rate > 0) || s.Loop.Cycle.CycleS == 0 || !sim.UseWaveCycle {
+		return
+	}
+	st := *s.Loop
+	lo, hi := v.Predicted*st.RateLo/st.Rate, v.Predicted*st.RateHi/st.Rate
+	b, _ := sloBand(in, ThroughputRegime(in))
+	l, h := b.RangeOver(lo, hi)
+	v.Band = &BandRange{Low: min(l, v.Band.Low), High: max(h, v.Band.High)}
+	v.BandBasis += fmt.Sprintf("; a fixed-length closed loop: its throughput is priced on the state the point uses (%.2f× the all-at-once simulation), and the band spans its states (%.2f–%.2f×)",
+		st.Rate, st.RateLo, st.RateHi)
+	rejudge(v, true)
 }
 
 // loopText says what the loop's states are and which the point is.

@@ -76,3 +76,33 @@ func TestFixedLoopVerdictSpansStates(t *testing.T) {
 		t.Errorf("steady loop: band %.4f–%.4f s, want the accuracy band %.4f–%.4f", v.Band.Low, v.Band.High, l, h)
 	}
 }
+
+// The same loop's throughput verdict is priced on the state its point uses
+// (sim.LoopStates.ScaleThroughput, as the calibration replay prices it):
+// the all-at-once simulation's output tokens/s times the loop's Rate, and
+// its band spans the states' rates. Before, check kept the all-at-once
+// figure while the replay judged the wave's.
+func TestFixedLoopThroughputOnItsState(t *testing.T) {
+	in := sloInput(t, 1)
+	in.SLO.ThroughputTokensPerS = 100
+	in.Workload.BurstRequests = 64
+	p := runPerf(t, in)
+	s := p.Performance.sim(in.Workload.InputTokens)
+	if s == nil || s.Loop == nil || s.Loop.Cycle.CycleS == 0 || !(s.Loop.Rate > 0) {
+		t.Fatal("a fixed-length finite closed loop with no priced wave cycle")
+	}
+	st := *s.Loop
+	v := throughputVerdictOf(t, p)
+	if math.Abs(v.Predicted/s.Result.OutputTokPerS-1) > 1e-12 {
+		t.Errorf("verdict %.1f tokens/s, the scenario's %.1f", v.Predicted, s.Result.OutputTokPerS)
+	}
+	lo, hi := v.Predicted*st.RateLo/st.Rate, v.Predicted*st.RateHi/st.Rate
+	wl, wh := band.For(band.Dense, band.ThroughputBurst).RangeOver(lo, hi)
+	if v.Band.Low > wl*(1+1e-9) || v.Band.High < wh*(1-1e-9) || !strings.Contains(v.BandBasis, "fixed-length closed loop") {
+		t.Errorf("band %.1f–%.1f does not span the states' %.1f–%.1f (basis %q)", v.Band.Low, v.Band.High, wl, wh, v.BandBasis)
+	}
+	if st.Rate == 1 {
+		t.Logf("rate 1: the point is the all-at-once run here (wave %v)", st.Wave)
+	}
+	t.Logf("rate %.3f (states %.3f–%.3f), predicted %.0f tokens/s", st.Rate, st.RateLo, st.RateHi, v.Predicted)
+}

@@ -2,6 +2,7 @@ package slo
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/band"
@@ -33,8 +34,13 @@ func TestThroughputRegimeFollowsTheLoad(t *testing.T) {
 	}{{"closed loop", steady, band.Throughput}, {"burst", burst, band.ThroughputBurst}} {
 		want := band.For(band.Dense, x.r)
 		lo, hi := x.v.Band.Low/x.v.Predicted, x.v.Band.High/x.v.Predicted
-		if math.Abs(lo-want.Low) > 1e-9 || math.Abs(hi-want.High) > 1e-9 {
-			t.Errorf("%s: throughput band ×%.4f–×%.4f, want %s's ×%.4f–×%.4f", x.name, lo, hi, x.r, want.Low, want.High)
+		exact := math.Abs(lo-want.Low) <= 1e-9 && math.Abs(hi-want.High) <= 1e-9
+		// A finite run at a fixed concurrency is a fixed-length closed
+		// loop: its band spans the loop's states too (loopThroughputBand),
+		// so it holds the regime's band and says why it is wider.
+		widened := lo <= want.Low+1e-9 && hi >= want.High-1e-9 && strings.Contains(x.v.BandBasis, "fixed-length closed loop")
+		if !exact && !(x.name == "burst" && widened) {
+			t.Errorf("%s: throughput band ×%.4f–×%.4f, want %s's ×%.4f–×%.4f (basis %q)", x.name, lo, hi, x.r, want.Low, want.High, x.v.BandBasis)
 		}
 	}
 	if s, b := band.For(band.Dense, band.Throughput), band.For(band.Dense, band.ThroughputBurst); s.Low == b.Low && s.High == b.High {

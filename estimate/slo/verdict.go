@@ -210,6 +210,7 @@ func throughputVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv i
 		}
 	}
 	judge(&v, in, ThroughputRegime(in), true, kv > 0)
+	loopThroughputBand(&v, in, p.sim(in.Workload.InputTokens))
 	v.Binding = stepBinding(d.Step)
 	if kv <= 0 || kvHoldsBack(in, p, d) {
 		v.Binding = BindKV
