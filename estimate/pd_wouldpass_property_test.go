@@ -45,12 +45,16 @@ func TestPDWouldPassHoldsOnAllSLOs(t *testing.T) {
 		if d == nil || d.PD == nil {
 			continue
 		}
-		r := CheckPD(d, opt)
+		// One check without advice gives both the report and the verdicts
+		// the lines are computed on: CheckPD with advice would run
+		// pdWouldPass itself only for this loop to run it again, and its
+		// report is the same (pdWouldPass writes only the verdicts'
+		// WouldPass lines, on the clone below).
+		r := CheckPD(d, PerfOptions{Seed: 1, NoAdvice: true})
 		if r.Disaggregated == nil {
 			continue
 		}
-		rep := *r.Disaggregated
-		vs := CheckPD(d, PerfOptions{Seed: 1, NoAdvice: true}).SLO
+		rep, vs := *r.Disaggregated, r.SLO
 		for _, c := range pdWouldPass(d, &rep, slices.Clone(vs), opt) {
 			if c.edit == nil {
 				continue // the colocated line: its figures are the colocated check's own (TestPDWouldPassColocatedLine)

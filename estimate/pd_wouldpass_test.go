@@ -37,8 +37,11 @@ func TestPDWouldPassApplied(t *testing.T) {
 			}
 		}
 		// The claims behind the lines, each applied.
+		// The verdicts the lines were computed on are the advised check's
+		// without its lines (pdWouldPass only adds WouldPass lines, and
+		// CheckPD without advice differs by nothing else): no second check.
 		rep := *r.Disaggregated
-		vs := CheckPD(d, PerfOptions{Seed: 1, NoAdvice: true}).SLO
+		vs := cloneVerdicts(r.SLO)
 		claims := pdWouldPass(d, &rep, vs, PerfOptions{Seed: 1})
 		applied := 0
 		for _, c := range claims {
