@@ -205,6 +205,25 @@ func newestARCurves() map[string]map[int][len(customARSizes)]float64 {
 	return out
 }
 
+// customARReleases are customARTables' releases parsed once, by system and
+// table index: customARCurvesAt runs at every simulated step, and parsing
+// there (a regexp per table per step) was a third of a P/D calibration's
+// CPU (ci42's profile). A release that does not parse is absent.
+var customARReleases = parseARReleases()
+
+func parseARReleases() map[string]map[int]vllm.Version {
+	out := make(map[string]map[int]vllm.Version, len(customARTables))
+	for sys, ts := range customARTables {
+		out[sys] = make(map[int]vllm.Version, len(ts))
+		for i, t := range ts {
+			if v, err := vllm.ParseVersion(t.release); err == nil {
+				out[sys][i] = v
+			}
+		}
+	}
+	return out
+}
+
 // customARCurvesAt is the system's table measured at the newest release at
 // or before rel (the oldest when rel predates them all). known false: the
 // newest table.
@@ -216,8 +235,8 @@ func customARCurvesAt(system string, rel vllm.Version, known bool) (map[int][len
 	pick := ts[len(ts)-1]
 	if known {
 		pick = ts[0]
-		for _, t := range ts {
-			if v, err := vllm.ParseVersion(t.release); err == nil && !rel.Less(v) {
+		for i, t := range ts {
+			if v, ok := customARReleases[system][i]; ok && !rel.Less(v) {
 				pick = t
 			}
 		}
