@@ -52,8 +52,10 @@ func rankResult(e *evaluated, seed uint64) ranked {
 // yet (nor started) in the background, for rankResult to pick up: what
 // the search will most likely simulate next. Whether and when a
 // candidate's outcome is applied stays the search's decision, made as
-// before; a prefetched outcome nobody asks for is dropped. Only the
-// goroutine calling the search calls it (e.ahead is its field).
+// before; a prefetched outcome nobody asks for is dropped (its goroutine
+// still runs to its end: on the 15 examples, 3 of 319 prefetched runs, all
+// of deepseek-r1-8xh200-burst, whose work budget stops the tuning). Only
+// the goroutine calling the search calls it (e.ahead is its field).
 func prefetch(es []*evaluated, seed uint64) {
 	for _, e := range es {
 		if e.Simulated || e.ahead != nil {
