@@ -3,7 +3,6 @@ package plan
 import (
 	"sort"
 
-	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/pd"
@@ -129,7 +128,7 @@ func boundPD(e *evaluated, slots []sloSlot) {
 // first (their bound at least the best simulated score), most promising
 // first (pdEval.guess), in batches, until none could or PDSimBudget is
 // spent; those left that could are counted (Stats.PDUnsettled).
-func simulatePDLeaders(leaders []*evaluated, done *[]*evaluated, run func([]*evaluated), st *Stats) {
+func simulatePDLeaders(leaders []*evaluated, done *[]*evaluated, run func(batch, next []*evaluated), st *Stats) {
 	queue := append([]*evaluated(nil), leaders...)
 	sort.SliceStable(queue, func(i, j int) bool { return queue[i].pd.promises(queue[j].pd) })
 	for len(queue) > 0 {
@@ -148,9 +147,26 @@ func simulatePDLeaders(leaders []*evaluated, done *[]*evaluated, run func([]*eva
 			st.PDUnsettled = len(rest)
 			return
 		}
-		run(batch)
+		run(batch, pdAhead(rest, best, st.pdSimulated+len(batch)))
 		queue = rest
 	}
+}
+
+// pdAhead is what simulatePDLeaders's next batch would be if the batch
+// running did not move the best score (it can only raise it, leaving out
+// more): the leaders of rest, in order, whose bound is at least best,
+// within what PDSimBudget leaves after simulated.
+func pdAhead(rest []*evaluated, best *Score, simulated int) []*evaluated {
+	var out []*evaluated
+	for _, e := range rest {
+		if len(out) >= min(simBatch, PDSimBudget-simulated) {
+			break
+		}
+		if best == nil || e.bound.AtLeast(*best) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // figuresOfBound fills the P/D figures from the bound (the TTFT parts are
@@ -181,11 +197,8 @@ func ratioOf(a, b float64) float64 {
 func simulatePD(e *evaluated, seed uint64, slots []sloSlot) {
 	p := e.pd
 	pre := p.pre.in
-	// The decode pool's own input, not a copy: pd keys its decode runs in
-	// p.memo by this pointer, so candidates sharing the pool (s.pools)
-	// share its runs. Nothing writes a pool's input after assess.
-	dec := &p.dec.in
-	rep, verdicts := estimate.EvaluatePD(&pre, dec, p.connector, p.sameNode, p.router, slo.Options{Seed: seed, Memo: p.memo})
+	r := rankResult(e, seed) // estimate.EvaluatePD (rankRun), or prefetch's run of it
+	rep, verdicts := r.pdReport, r.verdicts
 	p.report = &rep
 	// The prefill pool holds the requests resident there (check's rule):
 	// a candidate whose pool cannot leaves the ranking (rankActual).

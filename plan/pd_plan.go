@@ -270,7 +270,7 @@ func bestLike(fit []*evaluated, p *evaluated, seed uint64, slots []sloSlot, st *
 			done = append(done, e)
 		}
 	}
-	run := func(batch []*evaluated) {
+	run := func(batch, _ []*evaluated) {
 		for _, e := range batch {
 			simulate(e, seed, slots)
 			st.spent += e.work

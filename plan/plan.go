@@ -61,6 +61,9 @@ type evaluated struct {
 	// full, when set, is check's own run of the candidate (startOwn),
 	// begun before anything asked for it.
 	full func() *estimate.Report
+	// ahead, when set, is its ranking simulation, started before the
+	// search asked for it (prefetch).
+	ahead func() ranked
 }
 
 // Plan ranks the candidates for the spec's resolved deployment d (with
@@ -327,13 +330,8 @@ func keyOf(d *resolve.Deployment) engineKey {
 // the settledTop-th score, and it tunes nothing.
 func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *Stats) {
 	var done []*evaluated
-	run := func(batch []*evaluated) {
-		var wg sync.WaitGroup
-		for _, e := range batch {
-			wg.Add(1)
-			go func() { defer wg.Done(); simulate(e, opt.Seed, slots) }()
-		}
-		wg.Wait()
+	run := func(batch, next []*evaluated) {
+		runAhead(batch, next, opt.Seed, slots)
 		for _, e := range batch {
 			st.spent += e.work
 			if e.pd != nil {
@@ -359,23 +357,37 @@ func simulateFrontRunners(fit []*evaluated, opt Options, slots []sloSlot, st *St
 		// before the list is fixed, it ranks with the rest (it was
 		// simulated after, and the line could name a P/D the list, which
 		// it would have entered, never showed).
-		run([]*evaluated{lead})
+		run([]*evaluated{lead}, nil)
 	}
-	for _, top := range topGroups(rankActual(done), settledTop) {
+	tops := topGroups(rankActual(done), settledTop)
+	for i, top := range tops {
 		if !st.budgetLeft() {
 			break
 		}
-		var batch []*evaluated
-		for _, e := range fit {
-			if len(batch) < tuneBudget && e.group() == top.group() && !e.Simulated && e.bound.AtLeast(top.Score) && (e.pd == nil || st.pdBudgetLeft(pdIn(batch))) {
-				batch = append(batch, e)
-			}
+		// The later groups' tuning batches do not depend on this one's
+		// outcome (only the work budget can stop them): run ahead.
+		var next []*evaluated
+		for _, t := range tops[i+1:] {
+			next = append(next, tuneBatch(fit, t, st)...)
 		}
-		run(batch)
+		run(tuneBatch(fit, top, st), next)
 	}
 	if opt.Top > settledTop {
 		simulateGroups(queue, opt.Top, &done, run, st)
 	}
+}
+
+// tuneBatch is the variants of top's group simulateFrontRunners tunes:
+// up to tuneBudget not simulated, in bound order, whose bound can beat
+// the group's best (P/D ones while PDSimBudget lasts).
+func tuneBatch(fit []*evaluated, top *evaluated, st *Stats) []*evaluated {
+	var batch []*evaluated
+	for _, e := range fit {
+		if len(batch) < tuneBudget && e.group() == top.group() && !e.Simulated && e.bound.AtLeast(top.Score) && (e.pd == nil || st.pdBudgetLeft(pdIn(batch))) {
+			batch = append(batch, e)
+		}
+	}
+	return batch
 }
 
 // settledTop is how many places of the ranking plan settles (simulates
@@ -390,7 +402,7 @@ const settledTop = DefaultTop
 // group's actual score among done, or the work budget is spent (the
 // leaders whose bound could still enter the first n places are counted
 // in Stats.Unsettled then); it returns the leaders left.
-func simulateGroups(queue []*evaluated, n int, done *[]*evaluated, run func([]*evaluated), st *Stats) []*evaluated {
+func simulateGroups(queue []*evaluated, n int, done *[]*evaluated, run func(batch, next []*evaluated), st *Stats) []*evaluated {
 	for len(queue) > 0 {
 		nth := nthGroup(*done, n)
 		if nth != nil && !queue[0].bound.AtLeast(*nth) {
@@ -405,7 +417,13 @@ func simulateGroups(queue []*evaluated, n int, done *[]*evaluated, run func([]*e
 			batch = append(batch, queue[0])
 			queue = queue[1:]
 		}
-		run(batch)
+		// The next batch, unless this one settles the places: the n-th
+		// score only rises, so a next leader already below it never runs.
+		next := queue[:min(simBatch, len(queue))]
+		if nth != nil && len(next) > 0 && !next[0].bound.AtLeast(*nth) {
+			next = nil
+		}
+		run(batch, next)
 	}
 	return queue
 }
@@ -502,9 +520,12 @@ func simulateWith(e *evaluated, seed uint64, slots []sloSlot, requests int) {
 		}
 		return
 	}
-	if requests == 0 && e.full != nil {
+	switch {
+	case requests == 0 && e.full != nil:
 		e.check = e.full() // startOwn's run: this one
-	} else {
+	case requests == rankRequests:
+		e.check = rankResult(e, seed).check // prefetch's, when it ran ahead
+	default:
 		e.check = checkOf(&e.in, seed, requests)
 	}
 	e.work = 0
