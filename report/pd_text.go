@@ -170,18 +170,6 @@ func prefillBusy(p *pd.Pool, g *pd.Report) string {
 	return pd.PrefillBusyText(&g.Scenarios[0])
 }
 
-// perRequestOnce names DeepSeek-V4's sliding-window pages, which the
-// hand-off moves once per request, not per token, so that the per-token
-// line's figure × the tokens + these make the request's bytes; "" for
-// every other model. (A hybrid's state, also once per request, is named in
-// the notes' hand-off line only.)
-func perRequestOnce(t pd.Transfer) string {
-	if t.WindowBytesPerRequest <= 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (%.1f MB of sliding-window pages once, the rest per token)", t.WindowBytesPerRequest/1e6)
-}
-
 // handoffLines are the KV transfer of the workload's scenario.
 func handoffLines(g *pd.Report) []string {
 	if len(g.Scenarios) == 0 {
@@ -192,7 +180,7 @@ func handoffLines(g *pd.Report) []string {
 	out := []string{
 		fmt.Sprintf("KV per token  %s B for the whole model (%s)", textfmt.Thousands(t.BytesPerToken), t.Formula),
 		fmt.Sprintf("per request   %s tokens: %.1f MB%s; %.1f MB per prefill rank → %.1f MB per decode rank, %.1f MB pulled in all",
-			textfmt.Thousands(int64(t.Tokens)), t.BytesPerRequest/1e6, perRequestOnce(t), t.PerPrefillRankBytes/1e6, t.PerDecodeRankBytes/1e6, t.WireBytes/1e6),
+			textfmt.Thousands(int64(t.Tokens)), t.BytesPerRequest/1e6, t.OncePerRequest(), t.PerPrefillRankBytes/1e6, t.PerDecodeRankBytes/1e6, t.WireBytes/1e6),
 		fmt.Sprintf("link          %s: %.2f GB/s for one transfer, %.2f GB/s per node, latency %s", t.Link, t.LinkGBytesPerS, t.NodeGBytesPerS, textfmt.Seconds(t.LatencyS)),
 	}
 	// Pools sharing one node of several (pd.Transfer.SameNodeShare): the

@@ -94,6 +94,9 @@ func (e *evaluator) connectorTransfer(t Transfer, n int) Transfer {
 	}
 	t.Connector = h.Connector
 	t.Why = append([]string(nil), t.Why...)
+	// Judged again for the spec's connector: what NIXL moves of a state
+	// model's per-sequence state is not what every connector moves.
+	t = t.withRefusal(e.pre.in, e.dec.in, h.Connector)
 	switch {
 	case !UseConnectorSemantics:
 		t.Semantics = "priced as NixlConnector's pull (UseConnectorSemantics off)"
