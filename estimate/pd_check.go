@@ -5,12 +5,14 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // PDReport is the `disaggregated` section of a check report (package pd).
@@ -34,6 +36,7 @@ func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
 	r.Input.Nodes = len(d.Nodes)
 	rep, verdicts := EvaluatePD(&pre, &dec, d.PD.Connector.Name, d.PD.SameNode(), d.PD.Router.Kind, opt)
 	pf := pd.PrefillMemoryFindings(&pre, &rep)
+	pf, r.Findings = handoffRefusal(&rep, pf, r.Findings)
 	// A pool vLLM refuses to start has no predicted figure to judge, as a
 	// colocated deployment's (AddPerformance): the one decision, per pool.
 	verdicts, _ = PoolsNotStarting(verdicts, PoolFindings{spec.RolePrefill, pf}, PoolFindings{spec.RoleDecode, r.Findings})
@@ -51,6 +54,27 @@ func CheckPD(d *resolve.Deployment, opt PerfOptions) Report {
 		}
 	}
 	return r
+}
+
+// handoffRefusal adds EST110 when vLLM cannot make the hand-off at all
+// (pd.Transfer.Refused: a state model whose pool engine turns the hybrid
+// KV cache manager off under a connector, or a connector that does not
+// move the state): to the pool the refusal names (the decode pool's
+// otherwise, the one that needs the state), so that PoolsNotStarting says
+// which pool stops. Before, the figures of a hand-off that cannot happen
+// were priced and only a note said so.
+func handoffRefusal(rep *pd.Report, pre, dec diag.Diagnostics) (diag.Diagnostics, diag.Diagnostics) {
+	if len(rep.Scenarios) == 0 || rep.Scenarios[0].Transfer.Refused == "" {
+		return pre, dec
+	}
+	why := rep.Scenarios[0].Transfer.Refused
+	f := diag.Diagnostic{Severity: diag.Error, Code: codes.EstPDHandoffRefused, Path: "disaggregation.connector",
+		Message: "no KV hand-off is possible: " + why,
+		Hint:    "use a release that keeps the hybrid KV cache manager on under a connector (" + vllm.HybridKVFix + ") with a connector that moves the model's state, or pass --no-disable-hybrid-kv-cache-manager to both pools' engines (vllm.extra_args) where the release accepts it"}
+	if strings.Contains(why, "the prefill pool") {
+		return append(pre, f), dec
+	}
+	return pre, append(dec, f)
 }
 
 // poolFindings names the pool in each finding's message.

@@ -15,9 +15,11 @@ import (
 // (EST101, "vLLM fails at start-up"), one max_model_len sequence does not
 // fit (EST102, "vLLM refuses to start"), max_model_len above the model's
 // derived maximum (EST107, "vLLM refuses it"), and the pipeline KV check's
-// refusal (EST109 at error level; at warning it only may refuse). The other
+// refusal (EST109 at error level; at warning it only may refuse), and a
+// state model's P/D hand-off the release cannot make (EST110: the engine
+// stops at start-up, "failed to convert the KV cache specs"). The other
 // errors leave engines that start: EST103's sessions queue.
-var startRefusalCodes = []diag.Code{codes.EstNoKVMemory, codes.EstSeqTooLong, codes.EstLenAboveConfig, codes.EstPPKVCheck}
+var startRefusalCodes = []diag.Code{codes.EstNoKVMemory, codes.EstSeqTooLong, codes.EstLenAboveConfig, codes.EstPPKVCheck, codes.EstPDHandoffRefused}
 
 // StartRefusals is the one decision on whether the deployment's engines
 // start, for generate's summary ("vLLM will not start") and the SLO

@@ -20,9 +20,12 @@ const (
 	EstLenAboveConfig diag.Code = "EST107"
 	EstKnownGap       diag.Code = "EST108"
 	EstPPKVCheck      diag.Code = "EST109"
-	EstFasterAll2All  diag.Code = "EST201"
-	EstTPAcrossNodes  diag.Code = "EST202"
-	EstLayoutChosen   diag.Code = "EST301"
+	// EstPDHandoffRefused: a P/D hand-off vLLM cannot make for this model
+	// in this release (pd.Transfer.Refused): the engines stop at start-up.
+	EstPDHandoffRefused diag.Code = "EST110"
+	EstFasterAll2All    diag.Code = "EST201"
+	EstTPAcrossNodes    diag.Code = "EST202"
+	EstLayoutChosen     diag.Code = "EST301"
 )
 
 // estimateEntries are the EST codes in code order.
@@ -42,6 +45,7 @@ var estimateEntries = []Entry{
 	{EstLenAboveConfig, "max-model-len-above-config", diag.Error, "max_model_len above the model's max_position_embeddings"},
 	{EstKnownGap, "memory-known-gap", diag.Warning, "Fits as predicted, but not at the low end of a known memory gap"},
 	{EstPPKVCheck, "pp-kv-check-false-refusal", diag.Error, "vLLM's start-up KV check counts every layer on every pipeline stage and refuses a deployment whose stages fit"},
+	{EstPDHandoffRefused, "pd-handoff-refused", diag.Error, "A state model's P/D hand-off vLLM cannot make in this release: a pool's engine stops at start-up"},
 	{EstFasterAll2All, "faster-all2all", diag.Warning, "Another all-to-all backend is predicted to be materially faster"},
 	{EstTPAcrossNodes, "tp-across-nodes", diag.Warning, "Tensor parallelism spans nodes and its all-reduces take a large share of the step"},
 	{EstLayoutChosen, "auto-layout", diag.Info, "The layout `parallelism: auto` chose"},
