@@ -69,12 +69,12 @@ type pdPool struct {
 // pdNotTried says why a deployment gets no P/D candidates ("" when it
 // does): the release must have NIXL (the connector vlaunch models and
 // writes), and the nodes must hold two pools: of whole nodes, or on one
-// node both pools share (not on Kubernetes, which resolve refuses).
+// node both pools share (not on Kubernetes, which resolve refuses); and
+// the hand-off must be possible at all (pdRefused).
 func pdNotTried(d *resolve.Deployment) string {
 	nodes := len(d.NodeGPUs())
 	switch {
-	case d.PD != nil:
-		return ""
+	case d.PD != nil: // its own pools: only whether their hand-off can happen
 	case d.Release.KVConnectorIn(vllm.NixlConnectorName) == vllm.Maybe:
 		return fmt.Sprintf("P/D not tried: whether vLLM %s has %s (the KV connector vlaunch models and writes) is unverified", d.Release, vllm.NixlConnectorName)
 	case d.Release.KVConnectorIn(vllm.NixlConnectorName) != vllm.Present:
@@ -88,7 +88,24 @@ func pdNotTried(d *resolve.Deployment) string {
 	case d.Workload.BurstRequests > 0:
 		return "P/D not tried: a finite burst (workload.burst_requests) is not modelled for P/D"
 	}
+	if why := pdRefused(d); why != "" {
+		return "P/D not tried: no KV hand-off is possible (" + why + ")"
+	}
 	return ""
+}
+
+// pdRefused is why no P/D candidate of d can hand its KV over
+// (pd.HandoffRefused, check's EST110), "" when they can: it depends on the
+// model, the release, the connector and the engines' flags, which every
+// candidate takes from the spec (a P/D spec's own pools, else its engine
+// for both pools).
+func pdRefused(d *resolve.Deployment) string {
+	if d.PD != nil && len(d.PD.Roles) == 2 {
+		pre, dec := input.FromResolved(d.PD.Roles[0].Deployment), input.FromResolved(d.PD.Roles[1].Deployment)
+		return pd.HandoffRefused(&pre, &dec, d.PD.Connector.Name)
+	}
+	in := input.FromResolved(d)
+	return pd.HandoffRefused(&in, &in, vllm.NixlConnectorName)
 }
 
 // newPDSearch prepares the P/D side of a plan of d (the spec's deployment,

@@ -124,3 +124,14 @@ func keepsHybridKV(in *input.Input) *bool {
 	}
 	return v
 }
+
+// HandoffRefused is why vLLM cannot make a P/D hand-off over connector (a
+// registry name) between engines pre and dec at all (handoffRefusal: a
+// state model whose engines turn the hybrid KV cache manager off under a
+// connector, or a connector that does not move the state), "" when it
+// can: plan tries no P/D candidate of such a spec, as check refuses it
+// (EST110).
+func HandoffRefused(pre, dec *input.Input, connector string) string {
+	refused, _ := handoffRefusal(pre, dec, connector)
+	return refused
+}
