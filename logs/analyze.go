@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Caps on what an analysis keeps, whatever the input.
@@ -138,7 +139,10 @@ type analyzer struct {
 	warnings []string
 }
 
-var compiled = compileRules()
+// compiled is built on first use, not at start-up: its ~30 rules' regexps and
+// matcher cost every vlaunch command ~20 ms (speed42's profile), and only
+// `logs` reads them.
+var compiled = sync.OnceValue(compileRules)
 
 // compiledRules is the rule table with its matcher.
 type compiledRules struct {
@@ -162,7 +166,7 @@ func compileRules() *compiledRules {
 
 func newAnalyzer() *analyzer {
 	return &analyzer{procs: map[string]*proc{}, byPID: map[string]*proc{},
-		sharedPID: map[string][]*proc{}, servedAt: map[int]int{}, seen: make([]uint32, len(compiled.rules))}
+		sharedPID: map[string][]*proc{}, servedAt: map[int]int{}, seen: make([]uint32, len(compiled().rules))}
 }
 
 // AnalyzeFiles opens, reads and closes every file, then builds the report.
@@ -248,14 +252,14 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 	a.hits = a.hits[:0]
 	a.gen++
 	start := false
-	compiled.m.scan(l.msg, func(id int32) {
-		ri := compiled.anchorOf[id]
+	compiled().m.scan(l.msg, func(id int32) {
+		ri := compiled().anchorOf[id]
 		if a.seen[ri] == a.gen {
 			return
 		}
 		a.seen[ri] = a.gen
 		a.hits = append(a.hits, ri)
-		start = start || compiled.rules[ri].start
+		start = start || compiled().rules[ri].start
 	})
 	rn := f.runOf(l.origin)
 	// A banner after the start-up finished (serving) begins another
@@ -279,7 +283,7 @@ func (a *analyzer) line(fi int, f *fileState, l *line) {
 	c := ctx{a: a, f: f, r: rn, p: p, l: l}
 	p.noteFrame(l)
 	for _, ri := range a.hits {
-		ru := &compiled.rules[ri]
+		ru := &compiled().rules[ri]
 		if ru.plain && l.indent {
 			continue
 		}
