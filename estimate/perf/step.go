@@ -433,7 +433,7 @@ func (sm *StepModel) rankTimeC(l RankLoad, st *StepTime, c *gemmSplitCache) floa
 	gemm := s.gemmFLOPS() * s.gemmEff()
 	sampled := l.DecodeSeqs*float64(1+s.SpecTokens) + l.PrefillSeqs
 	denseF := 2*tok*sm.denseParamsGPU + 2*sampled*sm.lmHeadParamsGPU
-	act := tok * sm.hidden * 2 * activationPassesPerLayer * sm.layers
+	act := tok * (sm.hidden*2*activationPassesPerLayer*sm.layers + sm.qkNormBytesTok)
 	var dense float64
 	if sm.gemms != nil {
 		// Measured per-shape GEMM latencies (weights streamed, launch
