@@ -369,7 +369,11 @@ func (sm *StepModel) overheadOf(runs []RankRun, dummy bool) (serial, launch floa
 		prefill = prefill || l.PrefillTokens > 0
 	})
 	serial = s.Eff.StepOverheadS + s.Eff.StepPerSeqS*seqs
-	if s.TP*s.PP > 1 && !s.SGLang {
+	switch {
+	case s.pipelinedHost():
+		// Engine core and workers side by side (hostpipeline.go).
+		serial = max(serial, s.Eff.MultiprocStepS)
+	case s.TP*s.PP > 1 && !s.SGLang:
 		serial += s.Eff.MultiprocStepS
 	}
 	slowIdle := s.IdleRanksSlow && idle && s.DP > 1 && sm.experts > 0
