@@ -26,10 +26,35 @@ import (
 // off by default at v0.13.0, v0.15.0, v0.17.0 and v0.19.0 and absent at
 // v0.11.0, so no release read fuses them unless asked.
 //
+// v0.11.0 runs the same forward (qwen3.py) with the same default
+// (vllm/model_executor/custom_op.py CustomOp.default_on: off under
+// Inductor at the PIECEWISE level), so no release read differs.
+//
 // vLLM only: SGLang's Qwen3 runs its q/k norms its own way (an aux stream
-// under CUDA graphs), not read here. Not for MiniMax-M2's all-heads norm
-// (catalog.Model.QKNormAllHeads: a TP-wide reduction of its own) nor for
-// DeepSeek-V4 and Llama-Nemotron NAS, whose censuses are their own.
+// under CUDA graphs), not read at a release here. Not for MiniMax-M2's
+// all-heads norm (catalog.Model.QKNormAllHeads: a TP-wide reduction of
+// its own) nor for DeepSeek-V4 and Llama-Nemotron NAS, whose censuses are
+// their own.
+//
+// Off: measured on (session 42, docs regenerated, all else as on main):
+// dense throughput 104 -> 105 of 116 within ±30% (median 16.9% ->
+// 16.4%), dense TPOT 111 of 115 (median 9.8% -> 8.4%), the MoE and MoE-EP
+// regimes unchanged, holdout 447 -> 448 of 647, calibration 202 of 220 and
+// the anchors unchanged; but the aiconfigurator comparison's ratchet
+// fails: its dense rows are GPUStack's Qwen3-8B TP 1 closed loops (vLLM
+// 0.11.0), already 4-6% slow, which turn 6-8% slow (dense TPOT median
+// 4.7% -> 7.1%, throughput 4.0% -> 5.0%). The mechanism is in vLLM's
+// forward; what the TP 1 rows say is that something else on their step
+// is over-priced (the host split at TP 1, DefaultEfficiency), and the
+// norms wait for it.
+//
+// Not missing, for the record: reshape_and_cache_flash (the KV write).
+// The GPUs with measured tables take decode attention's fixed cost from
+// aiconfigurator's vLLM collector, whose timed call runs
+// impl.do_kv_cache_update before impl.forward (ai-dynamo/aiconfigurator
+// 095f58a5, collector/vllm/collect_attn.py, run()), so
+// Kernels.AttnDecodeS already holds the write; counting it again would
+// charge it twice.
 var UseQKNormKernels = false
 
 // qkNormKernelsPerLayer is the q_norm and the k_norm of one attention
