@@ -185,6 +185,8 @@ func NewStepModel(s StepSetup) *StepModel {
 	}
 	// The per-head q/k norms the census lacks (qknorm.go).
 	sm.kernels += qkNormKernels(m, &s, sm.attnLayers)
+	// The KV write where no measured attention call holds it (kvwrite.go).
+	sm.kernels += kvWriteKernels(m, &s, sm.attnLayers)
 	sm.qkNormBytesTok = qkNormBytesPerToken(m, &s, sm.attnLayers)
 	sm.kvBytesTokLayer = kvBytesPerTokenLayerGPU(&s)
 	sm.attnDecCoef = attnDecodeCoef(m) / tp
