@@ -45,8 +45,9 @@ func TestSGLangStep3p5Ops(t *testing.T) {
 	if d := on1.kernels - off1.kernels; math.Abs(d-438) > 1e-9 || on1.tpReduces != off1.tpReduces {
 		t.Errorf("TP 1: +%v kernels, %v all-reduces (off %v), want +438 and no change", d, on1.tpReduces, off1.tpReduces)
 	}
-	if math.Abs(vllm4.kernels-919) > 1e-9 || vllm4.tpReduces != 90 {
-		t.Errorf("vLLM: %v kernels, %v all-reduces, want the census's", vllm4.kernels, vllm4.tpReduces)
+	// vLLM runs the census plus its per-head q/k norms (qknorm.go).
+	if want := 919 + qkNormKernels(m, &vllm4.S, vllm4.attnLayers); math.Abs(vllm4.kernels-want) > 1e-9 || vllm4.tpReduces != 90 {
+		t.Errorf("vLLM: %v kernels, %v all-reduces, want the census's %v and 90", vllm4.kernels, vllm4.tpReduces, want)
 	}
 	pOn, _ := on4.DecodeAt(1, 1024)
 	pOff, _ := off4.DecodeAt(1, 1024)

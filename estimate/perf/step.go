@@ -369,7 +369,11 @@ func (sm *StepModel) overheadOf(runs []RankRun, dummy bool) (serial, launch floa
 		prefill = prefill || l.PrefillTokens > 0
 	})
 	serial = s.Eff.StepOverheadS + s.Eff.StepPerSeqS*seqs
-	if s.TP*s.PP > 1 && !s.SGLang {
+	switch {
+	case s.pipelinedHost():
+		// Engine core and workers side by side (hostpipeline.go).
+		serial = max(serial, s.Eff.MultiprocStepS)
+	case s.TP*s.PP > 1 && !s.SGLang:
 		serial += s.Eff.MultiprocStepS
 	}
 	slowIdle := s.IdleRanksSlow && idle && s.DP > 1 && sm.experts > 0
@@ -433,7 +437,7 @@ func (sm *StepModel) rankTimeC(l RankLoad, st *StepTime, c *gemmSplitCache) floa
 	gemm := s.gemmFLOPS() * s.gemmEff()
 	sampled := l.DecodeSeqs*float64(1+s.SpecTokens) + l.PrefillSeqs
 	denseF := 2*tok*sm.denseParamsGPU + 2*sampled*sm.lmHeadParamsGPU
-	act := tok * sm.hidden * 2 * activationPassesPerLayer * sm.layers
+	act := tok * (sm.hidden*2*activationPassesPerLayer*sm.layers + sm.qkNormBytesTok)
 	var dense float64
 	if sm.gemms != nil {
 		// Measured per-shape GEMM latencies (weights streamed, launch

@@ -88,6 +88,10 @@ type StepModel struct {
 
 	draft *draftModels // speculative decoding's draft passes (nil: none)
 
+	// qkNormBytesTok is the per-head q/k norms' activation traffic per
+	// token over the stage (qkNormBytesPerToken; zero without them).
+	qkNormBytesTok float64
+
 	// gemms prices the dense projections from the measured GEMM tables
 	// (UseGEMMTables; nil: the scalar roofline).
 	gemms *denseGEMMs
@@ -179,6 +183,11 @@ func NewStepModel(s StepSetup) *StepModel {
 		sm.denseFP4ParamsGPU = nvfp4DenseParams(&s, tp) / pp
 		sm.fp4Split = true
 	}
+	// The per-head q/k norms the census lacks (qknorm.go).
+	sm.kernels += qkNormKernels(m, &s, sm.attnLayers)
+	// The KV write where no measured attention call holds it (kvwrite.go).
+	sm.kernels += kvWriteKernels(m, &s, sm.attnLayers)
+	sm.qkNormBytesTok = qkNormBytesPerToken(m, &s, sm.attnLayers)
 	sm.kvBytesTokLayer = kvBytesPerTokenLayerGPU(&s)
 	sm.attnDecCoef = attnDecodeCoef(m) / tp
 	// FlashMLA computes a rank's query rows in 64-row tiles (mlapad.go).
