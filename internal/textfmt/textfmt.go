@@ -7,6 +7,7 @@ package textfmt
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -60,15 +61,29 @@ func Versus(target, predicted float64, unit string) (string, string) {
 	if unit == "s" {
 		scale, name = secondsUnit(target)
 	}
-	// float64 carries about 16 significant digits: past them two values
-	// that differ cannot be printed apart.
-	for d := 0; d <= 16; d++ {
+	// Start at the decimals that state the target as written (a 1.5 s
+	// target is never shown as "2 s" beside a 1.497 s prediction shown as
+	// "1 s", qa42), then add digits until the two differ. float64 carries
+	// about 16 significant digits: past them two values that differ
+	// cannot be printed apart.
+	for d := exactDecimals(target * scale); d <= 16; d++ {
 		t, p = fixed(target*scale, d), fixed(predicted*scale, d)
 		if t != p {
 			break
 		}
 	}
 	return withUnit(t, name), withUnit(p, name)
+}
+
+// exactDecimals is the fewest decimals (at most 16) that print x as the
+// number it is, to one part in 10^12.
+func exactDecimals(x float64) int {
+	for d := 0; d < 16; d++ {
+		if v, err := strconv.ParseFloat(strconv.FormatFloat(x, 'f', d, 64), 64); err == nil && math.Abs(v-x) <= 1e-12*math.Max(1, math.Abs(x)) {
+			return d
+		}
+	}
+	return 16
 }
 
 func withUnit(num, unit string) string {

@@ -63,6 +63,8 @@ func TestVersusTellsApart(t *testing.T) {
 		{500, 499.6, "tokens/s", "500.0 tokens/s", "499.6 tokens/s"},
 		{2, 0.05, "s", "2 s", "50 ms"},
 		{0.025, 0.025, "s", "25 ms", "25 ms"},
+		{1.5, 1.4973, "s", "1.500 s", "1.497 s"}, // qa42: was "2 s" and "1 s"
+		{1500.5, 1500.4, "tokens/s", "1,500.5 tokens/s", "1,500.4 tokens/s"},
 	} {
 		gt, gp := Versus(c.target, c.pred, c.unit)
 		if gt != c.t || gp != c.p {
