@@ -18,8 +18,8 @@ func pdFiguresLine(c plan.Candidate) string {
 	}
 	pool := func(gpus int, a2a string, util float64) string {
 		s := fmt.Sprintf("%d GPUs", gpus)
-		if a2a != "" {
-			s += " " + a2a
+		if a2a != "" && a2a != "none" {
+			s += " " + a2a // the pool's all-to-all backend; "none" (no DP MoE exchange) read as a load
 		}
 		return s + fmt.Sprintf(", %.0f%% busy", 100*util)
 	}
