@@ -134,8 +134,14 @@ func networkNoteText(in *input.Input, p *Performance) string {
 			n.InterGBytesPerS, in.Network.InterGbitPerSPerNIC, in.Network.NICsPerNode, p.Decode.Concurrency, n.DecodeStepS*1e3, 100*n.DecodeStepShare)
 	}
 	r := n.Routing
-	txt += fmt.Sprintf("Per token and MoE layer the experts sit on %.2f other nodes on average (%.2f remote expert copies, %.2f other GPUs on the same node)",
-		r.RemoteNodes, r.RemoteExpertCopies, r.LocalGPUs)
+	place, same := "node", "on the same node"
+	if linkName(in) == "multi-node NVLink" {
+		// The routing's "node" is what one NVLink reaches: the domain, not
+		// a tray (qa42: "7.61 other GPUs on the same node" on 4-GPU trays).
+		place, same = "NVLink domain", "in the same NVLink domain"
+	}
+	txt += fmt.Sprintf("Per token and MoE layer the experts sit on %.2f other %ss on average (%.2f remote expert copies, %.2f other GPUs %s)",
+		r.RemoteNodes, place, r.RemoteExpertCopies, r.LocalGPUs, same)
 	if in.Model.NGroup > 1 && in.Model.TopKGroup > 0 {
 		txt += fmt.Sprintf(", with group-limited routing (%d of %d groups)", in.Model.TopKGroup, in.Model.NGroup)
 	}
