@@ -384,12 +384,6 @@ func noPay(p, c *evaluated, f formats, top []*evaluated) string {
 	versus := fmt.Sprintf("like with like, both with %s: colocated %s, meets %d of %d SLOs; the best P/D, %s, %d of %d%s", f, listedFigure(top, c, c.Settings.Layout()), passed(c), len(c.SLO),
 		listedFigure(top, p, p.Shape()), passed(p), len(p.SLO), edge(top, p, c))
 	handoff := t.RouterS + t.TransferS + t.DecodeAdmitS + t.FirstDecodeS
-	if lost := metOnlyBy(c, p); len(lost) > 0 && passed(p) < passed(c) && p.PerGPU > c.PerGPU {
-		// It serves more per GPU: what it loses is an SLO colocated meets
-		// (qa42: the line blamed "no pool near saturation" beside a P/D
-		// serving 72% more per GPU and meeting one SLO fewer).
-		return fmt.Sprintf("P/D does not pay here — it serves more per GPU but does not meet %s, which colocated meets (%s)", strings.Join(lost, ", "), versus)
-	}
 	switch {
 	case t.TransferS >= t.PrefillS || sc.Binding == pd.BindTransfer:
 		return fmt.Sprintf("P/D does not pay — slow NICs: a request's KV transfer takes %s (%.1f MB at %.2f GB/s) against %s of prefill (%s)",
@@ -400,6 +394,13 @@ func noPay(p, c *evaluated, f formats, top []*evaluated) string {
 	case sc.PrefillUtilization < lowLoad:
 		return fmt.Sprintf("P/D does not pay — low load: the prefill pool's %d GPUs are %.0f%% busy, so there is little prefill interference to take off the decoders, which keep %d of the %d GPUs (%s)",
 			p.PD.PrefillGPUs, 100*sc.PrefillUtilization, p.PD.DecodeGPUs, p.GPUs, versus)
+	}
+	if lost := metOnlyBy(c, p); len(lost) > 0 && passed(p) < passed(c) && p.PerGPU > c.PerGPU {
+		// No mechanism above, and it serves more per GPU: what it loses
+		// is an SLO colocated meets
+		// (qa42: the line blamed "no pool near saturation" beside a P/D
+		// serving 72% more per GPU and meeting one SLO fewer).
+		return fmt.Sprintf("P/D does not pay here — it serves more per GPU but does not meet %s, which colocated meets (%s)", strings.Join(lost, ", "), versus)
 	}
 	what := "the " + sc.Binding + " binds"
 	switch sc.Binding {
