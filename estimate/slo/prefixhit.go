@@ -30,9 +30,14 @@ func prefixHitRate(in *input.Input) float64 {
 // then leave out the computed tokens' attention over the cached prefix,
 // a small part of a prefill step (estimate/pd/promptreuse.go: ~7% of a
 // 5,000-token gpt-oss-120b step on H100 TP4), which the simulation does
-// charge.
+// charge. Blocks are the simulator's first cache group's: block_size
+// tokens, times the DCP size with decode context parallelism (a GPU
+// holds one block per block × DCP tokens, memory.SeqCost; vLLM hashes
+// blocks of that size then: vllm/v1/core/sched/scheduler.py and
+// kv_cache_manager.py multiply block_size by dcp_world_size, read in the
+// same copy of the 0.11 tree as sim's prefix.go).
 func computedPrompt(in *input.Input, n int) int {
-	return n - sim.PromptHit(n, max(1, in.BlockSize), prefixHitRate(in))
+	return n - sim.PromptHit(n, max(1, in.BlockSize)*in.DCPSize(), prefixHitRate(in))
 }
 
 // prefixHitNote says what check applied of workload.prefix_cache_hit_rate:
@@ -55,9 +60,10 @@ func prefixHitNote(in *input.Input, p *Performance) string {
 	}
 	n := max(1, in.Workload.InputTokens)
 	c := computedPrompt(in, n)
+	block := max(1, in.BlockSize) * in.DCPSize()
 	note := fmt.Sprintf("prefix cache hit rate %g (workload.prefix_cache_hit_rate, vLLM's prefix caching on): a %d-token prompt finds its first %d tokens cached "+
 		"(%g × %d rounded down to whole %d-token blocks, at most the prompt less its last token) and computes %d (%.0f%%); the cached blocks still count "+
-		"against each request's KV (held per request, not once per rank: conservative)", r, n, n-c, r, n, max(1, in.BlockSize), c, 100*float64(c)/float64(n))
+		"against each request's KV (held per request, not once per rank: conservative)", r, n, n-c, r, n, block, c, 100*float64(c)/float64(n))
 	if s := p.sim(in.Workload.InputTokens); s != nil && s.Result.PromptCached > 0 {
 		note += fmt.Sprintf("; the simulation served %.0f%% of its prompt tokens from the cache", 100*s.Result.PromptCached)
 	}
