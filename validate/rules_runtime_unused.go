@@ -3,6 +3,7 @@ package validate
 import (
 	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/vllm"
 )
 
 // checkRuntimeUnused warns about a runtime.image written in a bare-metal
@@ -23,17 +24,49 @@ func checkRuntimeUnused(c *checker) {
 		"runtime.image %q has no effect with runtime.kind: bare: the bare-metal scripts start the vllm installed on each host, not a container", c.d.Runtime.Image)
 }
 
-// checkPrefixHitRate warns that workload.prefix_cache_hit_rate is not
-// modelled (SPEC140): the simulation prices every prompt token as computed
-// and every prompt's KV as new, so a user who writes a hit rate would
-// otherwise read TTFT and prefill-bound verdicts as if it had been applied.
-// Saying so is the truthful answer until the step model prices cached
-// prefixes (only the calibration replay of P/D benchmarks does today).
+// checkPrefixHitRate warns where workload.prefix_cache_hit_rate has no
+// effect (SPEC140): with vLLM's prefix caching off nothing is cached, so
+// check and plan rightly price every prompt token as computed, and a
+// user who wrote a hit rate would otherwise read the verdicts as if it
+// had been applied. With caching on, the colocated predictions apply it
+// (estimate/sim prefix.go, estimate/slo prefixhit.go); a disaggregated
+// deployment's pools do not read it yet, which is said too.
 func checkPrefixHitRate(c *checker) {
-	if c.d.Workload.PrefixCacheHitRate <= 0 {
+	r := c.d.Workload.PrefixCacheHitRate
+	if r <= 0 {
 		return
 	}
-	c.warnf(codes.SpecPrefixHitUnmodelled, p("workload", "prefix_cache_hit_rate"),
-		"remove it to silence this; expect TTFT and prefill-bound throughput up to that share better than check predicts when the prefixes really are cached",
-		"workload.prefix_cache_hit_rate %g is not modelled: check and plan price every prompt token as computed and its KV blocks as new", c.d.Workload.PrefixCacheHitRate)
+	at := p("workload", "prefix_cache_hit_rate")
+	switch {
+	case !prefixCachingOn(c):
+		c.warnf(codes.SpecPrefixHitUnmodelled, at,
+			"remove --no-enable-prefix-caching from vllm.extra_args to serve cached prefixes (vLLM's V1 engine caches them by default), or remove the hit rate",
+			"prefix_cache_hit_rate has no effect: prefix caching is off, so check and plan price every prompt token as computed (workload.prefix_cache_hit_rate %g)", r)
+	case c.d.Disaggregation != nil:
+		c.warnf(codes.SpecPrefixHitUnmodelled, at,
+			"remove it to silence this; expect TTFT and prefill-pool capacity up to that share better than check predicts when the prefixes really are cached",
+			"workload.prefix_cache_hit_rate %g is not modelled for a disaggregated deployment: its prefill pool is priced computing every prompt token", r)
+	}
+}
+
+// prefixCachingOn says the deployment's engines run vLLM's automatic
+// prefix caching, by estimate/slo's rule (prefixCaching): on by default
+// with the V1 engine (vllm.Release.EngineEra; an unknown release counts
+// as the newest's), the last --enable-prefix-caching or
+// --no-enable-prefix-caching of vllm.extra_args decides over the default.
+func prefixCachingOn(c *checker) bool {
+	rel := vllm.Newest()
+	if c.relOK {
+		rel = c.rel
+	}
+	on := rel.EngineEra().V1Default == vllm.Present
+	for _, w := range c.d.VLLM.ExtraArgs {
+		switch w {
+		case "--enable-prefix-caching":
+			on = true
+		case "--no-enable-prefix-caching":
+			on = false
+		}
+	}
+	return on
 }

@@ -162,11 +162,12 @@ type LoopStates struct {
 // TrainCycle). ok is false where it does not apply: fewer than two
 // sessions, or DP ranks in lock-step (an MoE's, LockStep: they wait for
 // each other and for the DP wave's dummy steps, which the wave model does
-// not price).
+// not price), or a cached prefix (Config.PrefixHitRate: the wave model
+// prices whole prompts).
 func FixedLoopStates(sm *perf.StepModel, cfg Config, allAtOnce Result, run func(Config) Result) (LoopStates, bool) {
 	moe := sm.S.Model != nil && sm.S.Model.IsMoE()
 	dp := max(1, cfg.DP)
-	if cfg.Sessions < 2 || (dp > 1 && LockStep(moe, dp)) {
+	if cfg.Sessions < 2 || (dp > 1 && LockStep(moe, dp)) || cfg.PrefixCaching && cfg.PrefixHitRate > 0 {
 		return LoopStates{}, false
 	}
 	engines := dp * max(1, sm.S.Replicas)

@@ -223,9 +223,13 @@ type Config struct {
 	// PrefixCaching is vLLM's automatic prefix caching (on by default with
 	// the V1 engine): a turn's history is served from the blocks its
 	// session's previous turn left cached, where they survive (history.go);
-	// off, every turn prefills its whole history. Read only with
-	// SessionTokens.
+	// off, every turn prefills its whole history; and a request's
+	// PrefixHitRate share of its prompt is served from the cache (prefix.go).
 	PrefixCaching bool
+	// PrefixHitRate is workload.prefix_cache_hit_rate: the share of every
+	// prompt a cached prefix serves (prefix.go), read only with
+	// PrefixCaching. 0: none (every prompt token is computed, as before).
+	PrefixHitRate float64
 	// Independent makes the DP ranks independent engines, each stepping on
 	// its own clock (a dense model's DP ranks: IndependentRanks): a rank
 	// schedules its next step when its own step ends, whatever the others
@@ -272,7 +276,11 @@ type Result struct {
 	// (Config.SessionTokens) their rank found in its prefix cache; the
 	// rest was prefilled again. 0 without history.
 	HistoryReused float64 `json:"history_reused,omitempty"`
-	SimulatedS    float64 `json:"simulated_s"`
+	// PromptCached is the share of the measured requests' prompt tokens
+	// served from a cached prefix (Config.PrefixHitRate's whole blocks,
+	// and history hits); 0 without Config.PrefixHitRate.
+	PromptCached float64 `json:"prompt_cached,omitempty"`
+	SimulatedS   float64 `json:"simulated_s"`
 	// Stalled is true when the run stopped early because it could not go
 	// on: the step model returned a non-positive or infinite duration, or
 	// the requests can never be scheduled (larger than the KV cache).
@@ -506,6 +514,10 @@ type simulator struct {
 	// histTok and histHit count the history tokens of the turns admitted
 	// while measuring, and those found in the prefix cache.
 	histTok, histHit int64
+	// promptTok and promptHit count the prompt tokens of the requests
+	// admitted after the warm-up and those served from the prefix cache
+	// (Result.PromptCached), with Config.PrefixHitRate only.
+	promptTok, promptHit int64
 }
 
 // engineClock is what an engine keeps of its own stepping.

@@ -303,7 +303,7 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 	var res Result
 	var span, busy, areaRun, areaWait, areaKVWait float64
 	var outTok, inTok int
-	var histTok, histHit int64
+	var histTok, histHit, promptTok, promptHit int64
 	if len(ss) == 0 {
 		return res
 	}
@@ -330,6 +330,8 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 		areaKVWait += s.areaKVWait
 		histTok += s.histTok
 		histHit += s.histHit
+		promptTok += s.promptTok
+		promptHit += s.promptHit
 		outTok += s.outTok
 		inTok += s.inTok
 		if len(ss) > 1 {
@@ -339,6 +341,9 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 	res.Requests = len(recs)
 	if histTok > 0 {
 		res.HistoryReused = float64(histHit) / float64(histTok)
+	}
+	if promptTok > 0 {
+		res.PromptCached = float64(promptHit) / float64(promptTok)
 	}
 	if span > 0 {
 		res.OutputTokPerS = float64(outTok) / span

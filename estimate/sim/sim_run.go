@@ -460,6 +460,9 @@ func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 		if s.sess != nil {
 			hit, hitUnits = s.historyHit(rk, &r)
 		}
+		if p := s.prefixHit(&r); p > hit {
+			hit, hitUnits = p, 0 // its blocks count as taken (prefix.go)
+		}
 		if s.cfg.Policy == PrefillFirstWhole && r.prompt-hit > budget && l.PrefillTokens > 0 {
 			return // whole prompts only; one larger than the budget runs alone
 		}
@@ -479,6 +482,10 @@ func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 		if r.hist > 0 && !r.begun && s.done >= s.cfg.Warmup {
 			s.histTok += int64(r.hist)
 			s.histHit += int64(min(hit, r.hist))
+		}
+		if s.cfg.PrefixCaching && s.cfg.PrefixHitRate > 0 && !r.begun && s.done >= s.cfg.Warmup {
+			s.promptTok += int64(r.prompt)
+			s.promptHit += int64(hit)
 		}
 		r.blocks, r.upto, r.done = 0, 0, hit
 		s.hold(rk, &r, need, hit+n)

@@ -149,7 +149,7 @@ func bestTPOT(in *input.Input, sm *perf.StepModel) float64 {
 // prompt on an idle system (waiting and shared steps only add to it),
 // bounded from below cheaply (perf.StepModel.PrefillFloor).
 func bestTTFT(in *input.Input, sm *perf.StepModel, n int) float64 {
-	return sm.PrefillFloor(n, max(1, in.MaxNumBatchedTokens))
+	return sm.PrefillFloor(computedPrompt(in, n), max(1, in.MaxNumBatchedTokens))
 }
 
 // HeldDecodeTokPerS is the steady decode output tokens/s of a closed loop

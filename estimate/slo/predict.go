@@ -74,12 +74,17 @@ func Predict(in *input.Input, kvTokensPerRank int64, kvSeqsPerRank int, opt Opti
 	p.GEMMPrecision, p.AttentionPrecision = s.Precisions()
 	p.FLOPs = sm.FLOPsInfo(in)
 	for _, n := range perfInputLengths(in) {
-		p.Prefill = append(p.Prefill, sm.PrefillIdle(n, max(1, in.MaxNumBatchedTokens)))
+		pt := sm.PrefillIdle(computedPrompt(in, n), max(1, in.MaxNumBatchedTokens))
+		pt.InputTokens = n // the prompt; its cached prefix is not computed (computedPrompt)
+		p.Prefill = append(p.Prefill, pt)
 	}
 	if kvTokensPerRank > 0 {
 		p.Simulations = simulateScenarios(in, sm, kvTokensPerRank, perfInputLengths(in), opt)
 	}
 	if note := historyNote(in, &p); note != "" {
+		p.Notes = append(p.Notes, note)
+	}
+	if note := prefixHitNote(in, &p); note != "" {
 		p.Notes = append(p.Notes, note)
 	}
 	if note := tilingNote(in, sm, kvTokensPerRank, opt); note != "" {
@@ -305,7 +310,7 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 	// Stagger closed-loop sessions over one request's duration at the load
 	// that runs (what the batches hold, not the sessions queued behind
 	// them) so they do not start in lock-step.
-	pf := sm.PrefillIdle(inputTokens, max(1, in.MaxNumBatchedTokens)).TTFTS
+	pf := sm.PrefillIdle(computedPrompt(in, inputTokens), max(1, in.MaxNumBatchedTokens)).TTFTS
 	running := min(max(1, sessions), sm.S.DP*sim.RunSlots(cfg))
 	dp, _ := sm.DecodeAt(running, float64(inputTokens)+float64(w.OutputTokens)/2)
 	cfg.StaggerS = pf + float64(w.OutputTokens)*dp.TPOTS
@@ -314,6 +319,7 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 	}
 	cfg.Spread, _ = lengthSpread(w, inputTokens, cfg.OutputTokens)
 	ApplyEngine(in, sm.S.Eff, &cfg)
+	cfg.PrefixHitRate = prefixHitRate(in)
 	burstLoad(in, &cfg)
 	if _, history := in.Conversation(); history && cfg.Sessions > 0 && cfg.WorkBudget > 0 {
 		cfg.WorkBudget = max(1, cfg.WorkBudget/historyBudgetDivisor)

@@ -385,9 +385,9 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 		v.Binding = BindKV
 	}
 	v.Explanation = fmt.Sprintf("simulated under the workload's load (%s, %d output tokens each); "+
-		"on an idle system this prompt takes %s on one DP rank in %d chunk(s), of which %s is communication "+
+		"on an idle system this prompt takes %s on one DP rank in %d chunk(s)%s, of which %s is communication "+
 		"(%.2f GB through its node's NICs); the rest of the predicted time is waiting for steps shared with other requests",
-		loadText(in), in.Workload.OutputTokens, textfmt.Seconds(idle.TTFTS), idle.Steps, textfmt.Seconds(idle.NetworkS), idle.InterBytesPerNode/1e9)
+		loadText(in), in.Workload.OutputTokens, textfmt.Seconds(idle.TTFTS), idle.Steps, prefixHitText(in, n), textfmt.Seconds(idle.NetworkS), idle.InterBytesPerNode/1e9)
 	if s != nil {
 		v.Explanation += ciText(s.Result, q)
 	}
@@ -400,7 +400,7 @@ func ttftVerdict(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, 
 	if v.Verdict == VerdictFail && idle.Binding == BindNetwork {
 		chunk := max(1, in.MaxNumBatchedTokens)
 		v.WouldPass = append(v.WouldPass, bandwidthFor(in, func(s *perf.StepModel) bool {
-			return s.PrefillIdle(n, chunk).TTFTS <= target*math.Min(1, idle.TTFTS/math.Max(v.Predicted, 1e-9))
+			return s.PrefillIdle(computedPrompt(in, n), chunk).TTFTS <= target*math.Min(1, idle.TTFTS/math.Max(v.Predicted, 1e-9))
 		}, &v, ls.wp))
 	}
 	return v

@@ -145,7 +145,7 @@ func Alternatives(in *input.Input) []Alternative {
 		a.OutputTokPerS, a.TPOTS, a.Binding = pt.OutputTokPerS, pt.TPOTS, stepBinding(st)
 		a.IdleTTFTS = map[int]float64{}
 		for _, n := range perfInputLengths(in) {
-			a.IdleTTFTS[n] = sm.PrefillIdle(n, max(1, in.MaxNumBatchedTokens)).TTFTS
+			a.IdleTTFTS[n] = sm.PrefillIdle(computedPrompt(&a.in, n), max(1, in.MaxNumBatchedTokens)).TTFTS
 		}
 	}
 	return alts
@@ -204,7 +204,7 @@ func alternativePrediction(in *input.Input, a Alternative, v *Verdict) (float64,
 		if _, err := fmt.Sscanf(v.Name[strings.Index(v.Name, " at ")+4:], "%d", &n); err != nil {
 			return 0, false
 		}
-		base := perf.NewStepModel(perf.SetupFromInput(in)).PrefillIdle(n, max(1, in.MaxNumBatchedTokens)).TTFTS
+		base := perf.NewStepModel(perf.SetupFromInput(in)).PrefillIdle(computedPrompt(in, n), max(1, in.MaxNumBatchedTokens)).TTFTS
 		if base <= 0 {
 			return 0, false
 		}

@@ -1,0 +1,48 @@
+package sim
+
+// A workload's prefix cache hit rate (Config.PrefixHitRate,
+// workload.prefix_cache_hit_rate): a share of every prompt that a prefix
+// the engine has cached already (a system prompt, a shared document)
+// serves. What vLLM's V1 engine computes of such a prompt
+// (vllm/v1/core/kv_cache_manager.py get_computed_blocks, read in a copy
+// of the 0.11 tree, Yuran-7/vllm-0.11: "When all tokens hit the cache, we
+// must recompute the last token to obtain logits. Thus, set
+// max_cache_hit_length to prompt_length - 1", then
+// find_longest_cache_hit over the request's block hashes, which cover
+// full blocks only): the tokens after the longest run of cached full
+// blocks, at most prompt − 1 tokens of them cached. So a request's first
+// floor(rate × prompt) tokens, rounded down to whole blocks of the first
+// cache group and at most prompt − 1, are not computed (PromptHit); its
+// computed chunks still attend over them (the step's PrefillPrefix).
+//
+// Their KV blocks: the simulator counts them as taken by the request
+// (as historyHit's hits in the free queue), not held once per rank. The
+// rate says nothing of how many distinct prefixes serve it: one system
+// prompt shared by every running request would be held once (its
+// blocks' ref_cnt above 1), one per user would be held per request, so
+// counting them per request is the conservative choice — admission and
+// preemption are as without the hit, only the compute is saved. A layout
+// with state pages (a hybrid's Mamba state, KVCost.Fixed) has no hits,
+// as for history (tokensWithin).
+
+// PromptHit is how many of a prompt of n tokens a cached prefix serves
+// at hit rate rate with blocks of block tokens: floor(rate × n) rounded
+// down to whole blocks, at most n − 1 (0 for rate ≤ 0 or n < 2).
+func PromptHit(n, block int, rate float64) int {
+	if rate <= 0 || n < 2 || block < 1 {
+		return 0
+	}
+	t := min(int(rate*float64(n)), n-1)
+	return t / block * block
+}
+
+// prefixHit is how many of waiting request r's prompt tokens the
+// workload's cached prefix serves (Config.PrefixHitRate): PromptHit of
+// the prompt it was sent with (its history and input; a preempted
+// request finds the same prefix again), at most its prompt − 1.
+func (s *simulator) prefixHit(r *simReq) int {
+	if !s.cfg.PrefixCaching || s.cfg.PrefixHitRate <= 0 || s.kv.fixed > 0 || len(s.kv.terms) == 0 {
+		return 0
+	}
+	return min(PromptHit(r.hist+r.input, s.kv.terms[0].block, s.cfg.PrefixHitRate), r.prompt-1)
+}

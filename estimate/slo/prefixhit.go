@@ -1,0 +1,81 @@
+package slo
+
+import (
+	"fmt"
+
+	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/memory"
+	"github.com/vlaunch/vlaunch/estimate/sim"
+)
+
+// prefixHitRate is the workload's prefix cache hit rate the predictions
+// apply (sim.Config.PrefixHitRate): workload.prefix_cache_hit_rate where
+// vLLM's prefix caching is on (prefixCaching) and the model has no state
+// pages (a hybrid's Mamba or Gated DeltaNet state: the simulator prices no
+// hits for such a layout, as for history); else 0.
+func prefixHitRate(in *input.Input) float64 {
+	r := in.Workload.PrefixCacheHitRate
+	if r <= 0 || in.Model == nil || !prefixCaching(in) {
+		return 0
+	}
+	if memory.KVBytes(in, memory.Stage{First: 0, End: in.Model.NumLayers}).StateBytesPerSeq > 0 {
+		return 0
+	}
+	return r
+}
+
+// computedPrompt is how many of a prompt of n tokens a request computes
+// once the cached prefix serves its share (sim.PromptHit: whole blocks, at
+// most n − 1): what check's idle prefills and TTFT bounds price. Those
+// then leave out the computed tokens' attention over the cached prefix,
+// a small part of a prefill step (estimate/pd/promptreuse.go: ~7% of a
+// 5,000-token gpt-oss-120b step on H100 TP4), which the simulation does
+// charge. Blocks are the simulator's first cache group's: block_size
+// tokens, times the DCP size with decode context parallelism (a GPU
+// holds one block per block × DCP tokens, memory.SeqCost; vLLM hashes
+// blocks of that size then: vllm/v1/core/sched/scheduler.py and
+// kv_cache_manager.py multiply block_size by dcp_world_size, read in the
+// same copy of the 0.11 tree as sim's prefix.go).
+func computedPrompt(in *input.Input, n int) int {
+	return n - sim.PromptHit(n, max(1, in.BlockSize)*in.DCPSize(), prefixHitRate(in))
+}
+
+// prefixHitNote says what check applied of workload.prefix_cache_hit_rate:
+// the rate, the share of the workload's prompt a request computes, and
+// the share of prompt tokens the simulation served from the cache ("" for
+// no rate; why none applies where caching is off or the model keeps state
+// pages).
+func prefixHitNote(in *input.Input, p *Performance) string {
+	r := in.Workload.PrefixCacheHitRate
+	if r <= 0 {
+		return ""
+	}
+	switch {
+	case in.Model == nil:
+		return ""
+	case !prefixCaching(in):
+		return fmt.Sprintf("workload.prefix_cache_hit_rate %g has no effect: prefix caching is off, so every prompt token is computed", r)
+	case prefixHitRate(in) <= 0:
+		return fmt.Sprintf("workload.prefix_cache_hit_rate %g is not applied: this model keeps per-request state pages, whose prefix caching the simulation does not price, so every prompt token is computed", r)
+	}
+	n := max(1, in.Workload.InputTokens)
+	c := computedPrompt(in, n)
+	block := max(1, in.BlockSize) * in.DCPSize()
+	note := fmt.Sprintf("prefix cache hit rate %g (workload.prefix_cache_hit_rate, vLLM's prefix caching on): a %d-token prompt finds its first %d tokens cached "+
+		"(%g × %d rounded down to whole %d-token blocks, at most the prompt less its last token) and computes %d (%.0f%%); the cached blocks still count "+
+		"against each request's KV (held per request, not once per rank: conservative)", r, n, n-c, r, n, block, c, 100*float64(c)/float64(n))
+	if s := p.sim(in.Workload.InputTokens); s != nil && s.Result.PromptCached > 0 {
+		note += fmt.Sprintf("; the simulation served %.0f%% of its prompt tokens from the cache", 100*s.Result.PromptCached)
+	}
+	return note
+}
+
+// prefixHitText is the TTFT explanation's clause on the cached prefix of a
+// prompt of n tokens ("" when none is cached).
+func prefixHitText(in *input.Input, n int) string {
+	c := computedPrompt(in, n)
+	if c >= n {
+		return ""
+	}
+	return fmt.Sprintf(" (it computes %d of its %d tokens: prefix cache hit rate %g serves the first %d, whole blocks)", c, n, in.Workload.PrefixCacheHitRate, n-c)
+}

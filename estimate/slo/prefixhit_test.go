@@ -1,0 +1,70 @@
+package slo
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/estimate/perf"
+	"github.com/vlaunch/vlaunch/spec"
+)
+
+// prefixInput is Llama-3.1-70B on 8 × A100 with a prefill-bound workload
+// (2,050-token prompts, 8 output tokens, 64 sessions) at hit rate rate,
+// with extra vLLM arguments args.
+func prefixInput(t *testing.T, rate float64, args ...string) Prediction {
+	t.Helper()
+	in := adviceInput(t, "../../examples/llama-3.1-70b-8xa100.yaml", func(d *spec.Deployment) {
+		d.Workload.InputTokens, d.Workload.OutputTokens, d.Workload.PrefixCacheHitRate = 2050, 8, rate
+		one := 1.0
+		d.SLO.TTFT = []spec.TTFTTarget{{InputTokens: 2050, P50S: &one}}
+		d.VLLM.ExtraArgs = append(d.VLLM.ExtraArgs, args...)
+	})
+	return runPerf(t, in)
+}
+
+// TestPrefixHitRateSpec: at hit rate 0.5 a 2,050-token prompt finds
+// 1,024 tokens cached (1,025 rounded down to 64 blocks of 16) and
+// computes 1,026: the idle TTFT is the step model's prefill of 1,026
+// tokens, the simulated TTFT falls and the prefill-bound throughput rises;
+// the note and the TTFT explanation name the rate and the computed share.
+// With --no-enable-prefix-caching the rate changes nothing.
+func TestPrefixHitRateSpec(t *testing.T) {
+	base, hit := prefixInput(t, 0), prefixInput(t, 0.5)
+	off := prefixInput(t, 0.5, "--no-enable-prefix-caching")
+	in := adviceInput(t, "../../examples/llama-3.1-70b-8xa100.yaml", nil)
+	sm := perf.NewStepModel(perf.SetupFromInput(&in))
+	want := sm.PrefillIdle(1026, max(1, in.MaxNumBatchedTokens)).TTFTS
+	if got := hit.Performance.Prefill[0]; got.InputTokens != 2050 || got.TTFTS != want {
+		t.Errorf("idle prefill at 0.5: %d tokens in %v s, want 2,050 in PrefillIdle(1,026) = %v s", got.InputTokens, got.TTFTS, want)
+	}
+	if b, h := base.Performance.Prefill[0].TTFTS, hit.Performance.Prefill[0].TTFTS; h >= 0.6*b {
+		t.Errorf("idle TTFT %v at 0.5, %v at 0: want about half", h, b)
+	}
+	bs, hs := base.Performance.Simulations[0].Result, hit.Performance.Simulations[0].Result
+	t.Logf("rate 0: TTFT p50 %.4f s, %.0f out tok/s; rate 0.5: TTFT p50 %.4f s, %.0f out tok/s, %.3f of prompt tokens cached",
+		bs.TTFT.P50, bs.OutputTokPerS, hs.TTFT.P50, hs.OutputTokPerS, hs.PromptCached)
+	if hs.TTFT.P50 >= bs.TTFT.P50 || hs.OutputTokPerS < 1.3*bs.OutputTokPerS {
+		t.Errorf("rate 0.5: TTFT p50 %v s, %v tok/s; rate 0: %v s, %v tok/s: want lower TTFT and at least 1.3× the throughput",
+			hs.TTFT.P50, hs.OutputTokPerS, bs.TTFT.P50, bs.OutputTokPerS)
+	}
+	if hs.PromptCached != 1024.0/2050 {
+		t.Errorf("simulation cached %v of prompt tokens, want 1,024 / 2,050", hs.PromptCached)
+	}
+	notes := strings.Join(hit.Performance.Notes, "\n")
+	for _, w := range []string{"prefix cache hit rate 0.5", "first 1024 tokens cached", "computes 1026 (50%)", "the simulation served 50% of its prompt tokens"} {
+		if !strings.Contains(notes, w) {
+			t.Errorf("notes lack %q:\n%s", w, notes)
+		}
+	}
+	if v := ttftVerdictOf(t, hit, "p50"); !strings.Contains(v.Explanation, "it computes 1026 of its 2050 tokens: prefix cache hit rate 0.5") {
+		t.Errorf("TTFT explanation lacks the computed share: %s", v.Explanation)
+	}
+	or, br := off.Performance.Simulations[0].Result, base.Performance.Simulations[0].Result
+	if off.Performance.Prefill[0] != base.Performance.Prefill[0] || or.TTFT != br.TTFT || or.OutputTokPerS != br.OutputTokPerS {
+		t.Errorf("caching off at 0.5 differs from rate 0: prefill %+v vs %+v, sim %v/%v vs %v/%v",
+			off.Performance.Prefill[0], base.Performance.Prefill[0], or.TTFT, or.OutputTokPerS, br.TTFT, br.OutputTokPerS)
+	}
+	if !strings.Contains(strings.Join(off.Performance.Notes, "\n"), "has no effect: prefix caching is off") {
+		t.Errorf("caching off: no note saying the rate has no effect: %q", off.Performance.Notes)
+	}
+}
