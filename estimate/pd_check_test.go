@@ -142,3 +142,34 @@ func TestSameNodeReachesEvaluate(t *testing.T) {
 		}
 	}
 }
+
+// The colocated comparison of a P/D check does not apply a prefix-cache
+// hit rate the P/D pools do not apply (SPEC140): with a rate of 0.5 it is
+// the same run as without, like with like (prefix42 had it compute half of
+// each prompt beside P/D pools computing all of it).
+func TestPDColocatedComparisonIgnoresHitRate(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "examples", "deepseek-v3-pd-32xh20.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(yaml string) *pd.Colocated {
+		path := filepath.Join(t.TempDir(), "spec.yaml")
+		if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d, ds, err := validate.File(path)
+		if err != nil || ds.HasErrors() {
+			t.Fatal(err, ds)
+		}
+		return CheckPD(d, PerfOptions{Seed: 1, NoAdvice: true}).Disaggregated.Colocated
+	}
+	base := run(string(src))
+	hitSrc := strings.Replace(string(src), "  output_tokens: 1024\n", "  output_tokens: 1024\n  prefix_cache_hit_rate: 0.5\n", 1)
+	if hitSrc == string(src) {
+		t.Fatal("the example has no '  output_tokens: 1024' line to add the rate after")
+	}
+	hit := run(hitSrc)
+	if base == nil || hit == nil || base.TTFTP50S != hit.TTFTP50S || base.OutputTokPerS != hit.OutputTokPerS {
+		t.Errorf("colocated comparison moved with the hit rate: %+v → %+v", base, hit)
+	}
+}
