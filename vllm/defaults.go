@@ -138,12 +138,14 @@ func (r Release) BatchDefaults(gpuName string, memGiB float64, apiServer bool) (
 // SchedulerConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS_FOR_BATCHED_DP = 256, and
 // an unset max_num_seqs is then min(its default, max_num_batched_tokens).
 // Read in _set_default_max_num_seqs_and_batched_tokens_args at the v0.28.0
-// tag; 0.21.0's envs.py no longer has the variable the PR removed, so the
-// PR is in 0.21.0; the v0.19.0 commit predates it; 0.20.x not read.
+// tag; the PR's commit e1e318af0 is an ancestor of the v0.20.0 tag and not
+// of v0.19.1, and v0.20.0's arg_utils.py applies the cap (line 2355) and
+// scheduler.py holds the 256 (line 43) (kzwrime/vllm tags).
 const srcBatchedDPMoE = "vllm/engine/arg_utils.py _set_default_max_num_seqs_and_batched_tokens_args (parallel_config.use_batched_dp_moe → " +
 	"SchedulerConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS_FOR_BATCHED_DP; max_num_seqs = min(max_num_seqs, max_num_batched_tokens)) at the v0.28.0 tag 2cf0a6915ce5 " +
 	"(checkout bb-2020-bb/vllm-v0.28.0-cu130-HyQuant@06e9c24a); vllm/config/parallel.py use_batched_dp_moe and vllm/config/scheduler.py (= 256) " +
-	"in PR #39107 (merged 2026-04-14, upstream main e1e318af0); the PR's removal of VLLM_MOE_DP_CHUNK_SIZE is seen at " + srcFA021 + "; absent at " + srcFA019 + "; 0.20.x unverified"
+	"in PR #39107 (merged 2026-04-14, upstream main e1e318af0), an ancestor of the v0.20.0 tag and not of v0.19.1; " +
+	"vllm/engine/arg_utils.py:2355 and vllm/config/scheduler.py:43 at the v0.20.0 tag (kzwrime/vllm); absent at " + srcFA019
 
 // BatchedDPTokens is SchedulerConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS_FOR_BATCHED_DP.
 const BatchedDPTokens = 256
@@ -163,8 +165,6 @@ func (r Release) BatchedDPMoEDefault(all2all string, ep bool, dp int) (Presence,
 	switch {
 	case r.Version.Less(v0200):
 		return Absent, srcBatchedDPMoE
-	case r.Version.Less(v0210):
-		return Maybe, srcBatchedDPMoE
 	}
 	return Present, srcBatchedDPMoE
 }

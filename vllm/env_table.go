@@ -52,7 +52,7 @@ var envTable = []EnvVar{
 		Doc: "IP this node advertises to the distributed runtime", Source: srcEnvs + "; " + srcUnknown},
 	{Name: "VLLM_PORT", Owner: "vllm", Span: Span{Since: vPre, Confirmed: v090},
 		Doc: "base port for internal communication; must not look like a URI (Kubernetes service injection)", Source: srcEnvs + "; " + srcUnknown},
-	{Name: "VLLM_MOE_DP_CHUNK_SIZE", Owner: "vllm", Span: Span{Since: v091, Confirmed: v0110, Removed: v0210}, Default: "256",
+	{Name: "VLLM_MOE_DP_CHUNK_SIZE", Owner: "vllm", Span: Span{Since: v091, Confirmed: v0110, Removed: v0200}, Default: "256",
 		Doc: "tokens per MoE DP dispatch chunk (the MoE DP chunking itself went with PR #39107)", Source: srcEnvs + "; " + srcFAMoEDPChunk},
 	{Name: "VLLM_DEEPEP_BUFFER_SIZE_MB", Owner: "vllm", Span: Span{Since: v0110}, Default: "1024",
 		Doc: "DeepEP buffer size", Source: srcEnvs + "; " + srcFADeepEPBuffer},

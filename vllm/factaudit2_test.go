@@ -25,6 +25,8 @@ func TestEnvSpansFactAudit2(t *testing.T) {
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.11.0", Present, "b8b302cde434"},
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.19.0", Present, "2a69949bd"},
 		{"VLLM_MOE_DP_CHUNK_SIZE", "0.21.0", Absent, "#39107"},
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.20.0", Absent, "v0.20.0"},
+		{"VLLM_MOE_DP_CHUNK_SIZE", "0.19.1", Present, "v0.19.1"},
 		{"VLLM_RANDOMIZE_DP_DUMMY_INPUTS", "0.9.0", Absent, "#19298"},
 		{"VLLM_RANDOMIZE_DP_DUMMY_INPUTS", "0.11.0", Present, "b8b302cde434"},
 		// In the v0.11.0 tag already (PR #24845), not only from 0.12.0.
@@ -304,8 +306,8 @@ func TestSparseMLAHopper(t *testing.T) {
 	}
 }
 
-// TestBatchedDPMoEDefault: from PR #39107 (in 0.21.0, read at the v0.28.0
-// tag) deepep_low_latency or nixl_ep with EP and DP > 1 defaults
+// TestBatchedDPMoEDefault: from PR #39107 (in 0.20.0, read at the v0.20.0
+// and v0.28.0 tags) deepep_low_latency or nixl_ep with EP and DP > 1 defaults
 // max_num_batched_tokens to 256.
 func TestBatchedDPMoEDefault(t *testing.T) {
 	for _, tt := range []struct {
@@ -316,7 +318,8 @@ func TestBatchedDPMoEDefault(t *testing.T) {
 	}{
 		{"0.28.0", BackendDeepEPLowLatency, true, 8, Present},
 		{"0.21.0", "nixl_ep", true, 2, Present},
-		{"0.20.2", BackendDeepEPLowLatency, true, 8, Maybe},
+		{"0.20.0", BackendDeepEPLowLatency, true, 8, Present}, // v0.20.0 arg_utils.py:2355
+		{"0.19.1", BackendDeepEPLowLatency, true, 8, Absent},
 		{"0.19.0", BackendDeepEPLowLatency, true, 8, Absent},
 		{"0.28.0", BackendDeepEPHighThroughput, true, 8, Absent},
 		{"0.28.0", BackendDeepEPLowLatency, true, 1, Absent},

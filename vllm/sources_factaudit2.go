@@ -31,7 +31,7 @@ const (
 // Env and flag evidence of the third audit, one constant per fact.
 const (
 	srcFAMoEDPChunk = "vllm/envs.py: absent at " + srcFA090 + "; added by PR #19506 (merged 2025-06-12); present at " + srcFA0110 + ", " + srcFA016 + ", " + srcFA019 +
-		"; removed by PR #39107 ([MoE Refactor] Remove MoE DP chunking, merged 2026-04-14); absent at " + srcFA021 + "; 0.9.1-0.10.x and 0.20.x unverified"
+		"; removed by PR #39107 ([MoE Refactor] Remove MoE DP chunking, merged 2026-04-14); present at the v0.19.1 tag, absent at the v0.19.2rc0 and v0.20.0 tags (kzwrime/vllm) and at " + srcFA021 + "; 0.9.1-0.10.x unverified"
 	srcFARandomizeDP  = "vllm/envs.py: absent at " + srcFA090 + "; added by PR #19298 (merged 2025-06-09); present at " + srcFA0110 + ", " + srcFA016 + ", " + srcFA021 + "; 0.9.1-0.10.x unverified"
 	srcFADeepEPBuffer = "vllm/envs.py: added by PR #24845 (DBO DeepEP high throughput, merged 2025-09-23, with VLLM_DBO_COMM_SMS); present at " + srcFA0110 + ", " + srcFA016 + ", " + srcFA021 +
 		"; 0.10.2 (released before the merge) not read"

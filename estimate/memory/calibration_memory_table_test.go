@@ -605,8 +605,9 @@ Per GPU (vLLM V1, ` + "`gpu_worker.determine_available_memory`" + `):
 - **Non-torch**: 0.26 GiB per GPU (cuBLAS/CUDA runtime) + 1.8 GiB once the GPU is in NCCL groups
   (TP/PP > 1 or DP+EP) on NVLink systems (NVLS + custom all-reduce), 0.1 GiB of NCCL ring buffers on
   PCIe-only GPUs (L4, L40S, H100 PCIe; found by the held-out set) + DeepEP/pplx buffers
-  (VLLM_DEEPEP_BUFFER_SIZE_MB; the low-latency layout 2 × 2 × experts × VLLM_MOE_DP_CHUNK_SIZE ×
-  (2 × hidden + 16) B).
+  (VLLM_DEEPEP_BUFFER_SIZE_MB; the low-latency layout 2 × 2 × experts × tokens per rank ×
+  (2 × hidden + 16) B, tokens per rank being VLLM_MOE_DP_CHUNK_SIZE before vLLM 0.20.0 and
+  max_num_batched_tokens from 0.20.0, PR #39107, ` + "`vllm.Release.MoEDispatchTokens`" + `).
 
 Known limits:
 

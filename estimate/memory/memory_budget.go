@@ -273,20 +273,34 @@ func moeWidthPerGPU(in *input.Input) float64 {
 // moeTokens is how many tokens a GPU's fused-MoE kernel is sized for in the
 // profile run: its own batch without DP; with DP and EP, the backends with
 // chunked dispatch (vllm.Kernels.ChunkedDispatch: DeepEP, pplx) receive at
-// most VLLM_MOE_DP_CHUNK_SIZE tokens from each rank, while the others gather
+// most dispatchTokensPerRank tokens from each rank, while the others gather
 // every DP rank's batch (capped by the fused-MoE chunk).
 func moeTokens(in *input.Input) (float64, string) {
 	t := in.MaxNumBatchedTokens
 	dp := in.Layout.DP
-	dpChunk := in.EnvInt("VLLM_MOE_DP_CHUNK_SIZE")
 	fusedChunk := in.EnvInt("VLLM_FUSED_MOE_CHUNK_SIZE")
 	switch {
 	case in.All2AllBackend == "":
 		return float64(min(t, fusedChunk)), "the rank's own batch"
 	case backendKernels(in).ChunkedDispatch:
-		return float64(min(t, dpChunk) * dp), fmt.Sprintf("%d per rank × DP %d", min(t, dpChunk), dp)
+		per, by := dispatchTokensPerRank(in)
+		return float64(per * dp), fmt.Sprintf("%d per rank (%s) × DP %d", per, by, dp)
 	}
 	return float64(min(t*dp, fusedChunk)), fmt.Sprintf("all-gathered from DP %d, fused-MoE chunk %d", dp, fusedChunk)
+}
+
+// dispatchTokensPerRank is the per-rank token capacity vLLM builds the MoE
+// all-to-all buffers and batched workspaces for (FusedMoEConfig.max_num_tokens,
+// vllm.Release.MoEDispatchTokens): before 0.20.0 the DP chunk,
+// min(max_num_batched_tokens, VLLM_MOE_DP_CHUNK_SIZE), a larger batch being
+// dispatched in chunks; from 0.20.0 (PR #39107 removed the chunking)
+// max_num_batched_tokens whole. The text names the source for the formulas.
+func dispatchTokensPerRank(in *input.Input) (int, string) {
+	t := in.MaxNumBatchedTokens
+	if in.Release().MoEDispatchTokens().ByBatchedTokens {
+		return t, "max_num_batched_tokens"
+	}
+	return min(t, in.EnvInt("VLLM_MOE_DP_CHUNK_SIZE")), "VLLM_MOE_DP_CHUNK_SIZE"
 }
 
 // backendKernels is what vllm knows about the kernels of the backend in
@@ -332,7 +346,8 @@ func NonTorch(in *input.Input) []Term {
 //	               RDMA buffer when the EP group spans nodes;
 //	low-latency:   DeepEP's LowLatencyLayout: 2 (double-buffered) × 2
 //	               (send + receive) × experts × tokens per rank × message,
-//	               a message being one BF16 hidden vector + 16 B header.
+//	               a message being one BF16 hidden vector + 16 B header;
+//	               tokens per rank as lowLatencyTokens says.
 func all2allBuffers(in *input.Input) (Term, bool) {
 	b := in.All2AllBackend
 	switch backendKernels(in).Buffers {
@@ -345,13 +360,29 @@ func all2allBuffers(in *input.Input) (Term, bool) {
 		return Term{"DeepEP HT buffers", n * float64(mb) / 1024,
 			fmt.Sprintf("%g × VLLM_DEEPEP_BUFFER_SIZE_MB %d (NVLink%s)", n, mb, map[bool]string{true: " + RDMA", false: ""}[n == 2])}, true
 	case vllm.BuffersLowLatency:
-		tok := in.EnvInt("VLLM_MOE_DP_CHUNK_SIZE")
+		tok, by := lowLatencyTokens(in)
 		msg := float64(2*in.Model.HiddenSize + 16)
 		bytes := 2 * 2 * float64(in.Model.NumExperts) * float64(tok) * msg
-		return Term{b + " buffers", bytes / GiB,
-			fmt.Sprintf("2 × 2 × %d experts × %d tokens × (2 × hidden %d + 16) B", in.Model.NumExperts, tok, in.Model.HiddenSize)}, true
+		formula := fmt.Sprintf("2 × 2 × %d experts × %d tokens (%s) × (2 × hidden %d + 16) B", in.Model.NumExperts, tok, by, in.Model.HiddenSize)
+		if b == vllm.BackendDeepEPLowLatency && tok >= vllm.DeepEPLLSignalTokens {
+			// Said beside the figure: vLLM builds the buffer without a check,
+			// but DeepEP's kernels signal with a 1024 tag.
+			formula += fmt.Sprintf("; at or above DeepEP's low-latency limit of %d tokens per rank (FINISHED_SUM_TAG), which vLLM does not check", vllm.DeepEPLLSignalTokens)
+		}
+		return Term{b + " buffers", bytes / GiB, formula}, true
 	}
 	return Term{}, false
+}
+
+// lowLatencyTokens is the num_max_dispatch_tokens_per_rank the low-latency
+// buffers are built for: VLLM_MOE_DP_CHUNK_SIZE before 0.20.0 (the buffer is
+// built for the chunk whatever the batch), max_num_batched_tokens from 0.20.0
+// (vllm.Release.MoEDispatchTokens). The text names the source.
+func lowLatencyTokens(in *input.Input) (int, string) {
+	if in.Release().MoEDispatchTokens().ByBatchedTokens {
+		return in.MaxNumBatchedTokens, "max_num_batched_tokens"
+	}
+	return in.EnvInt("VLLM_MOE_DP_CHUNK_SIZE"), "VLLM_MOE_DP_CHUNK_SIZE"
 }
 
 // deviceGiB is the CUDA-runtime total vLLM multiplies by the utilization.

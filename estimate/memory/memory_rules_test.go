@@ -147,6 +147,42 @@ func TestNonTorchTerms(t *testing.T) {
 	}
 }
 
+// From vLLM 0.20.0 (PR #39107) the DeepEP low-latency buffers and the
+// batched fused-MoE workspace are built for max_num_batched_tokens per rank,
+// not VLLM_MOE_DP_CHUNK_SIZE (vllm.Release.MoEDispatchTokens): the QA case,
+// Qwen3.5-397B DP32/EP at 8192 tokens, needs 2 × 2 × 512 × 8192 × (2 × 4096
+// + 16) B ≈ 128 GiB of buffers, not 4 GiB; at the batched-DP default of 256
+// tokens the figure is what the DP chunk gave before.
+func TestLowLatencyBuffersFollowTheBatch(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		tokens  int
+		want    float64 // tokens per rank the buffers are built for
+		ws      float64 // tokens per rank the workspace is sized for
+	}{
+		{"0.19.1", 8192, 256, 256},   // the DP chunk, a larger batch chunked
+		{"0.19.1", 128, 256, 128},    // the buffer is built for the chunk; the workspace for the batch
+		{"0.20.0", 8192, 8192, 8192}, // PR #39107: no chunking
+		{"0.24.0", 8192, 8192, 8192},
+		{"0.24.0", 256, 256, 256}, // the batched-DP default: unmoved
+	} {
+		in := testinput.Quick(t, resolve.QuickOptions{Model: "qwen3.5-397b-a17b", GPU: "h200", DP: 32, EP: true, VLLMVersion: c.version})
+		in.All2AllBackend = vllm.BackendDeepEPLowLatency
+		in.MaxNumBatchedTokens = c.tokens
+		buf, ok := all2allBuffers(in)
+		want := 2 * 2 * 512 * c.want * float64(2*4096+16) / GiB
+		if !ok || math.Abs(buf.GiB-want) > 1e-9 {
+			t.Errorf("%s at %d tokens: LL buffers %.2f GiB, want %.2f (%s)", c.version, c.tokens, buf.GiB, want, buf.Formula)
+		}
+		if over := strings.Contains(buf.Formula, "FINISHED_SUM_TAG"); over != (c.want >= vllm.DeepEPLLSignalTokens) {
+			t.Errorf("%s at %d tokens: DeepEP limit said %v: %s", c.version, c.tokens, over, buf.Formula)
+		}
+		if mt, _ := moeTokens(in); mt != c.ws*32 {
+			t.Errorf("%s at %d tokens: fused-MoE workspace tokens %.0f, want %.0f × DP 32", c.version, c.tokens, mt, c.ws)
+		}
+	}
+}
+
 // From vLLM 0.20 the CUDA-graph estimate comes out of the KV pool unless
 // VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (vllm.Release.
 // GraphMemoryProfiling); before, only when it is 1.
