@@ -149,6 +149,9 @@ func (d *Deployment) applyBatchDefaults() {
 func (d *Deployment) releaseBatchDefaults() (seqs, toks int, why string) {
 	seqs, toks = d.Release.BatchDefaults(d.GPU.Name, d.GPU.MemoryGiB(), true)
 	why = "vLLM " + d.Version.Value + " default for " + d.GPU.Name
+	if u := d.Release.BatchDefaultsUnverified(d.GPU.Name, d.GPU.MemoryGiB()); u != "" {
+		why += " (" + u + ")"
+	}
 	if d.Release.EngineEra().V0Default() {
 		seqs, toks = legacyV0BatchDefaults(d.Engine.MaxModelLen.Value)
 		why = "vLLM V0 engine default"

@@ -109,11 +109,10 @@ var hugeGPUDefaultsSince = v0280
 func (r Release) BatchDefaults(gpuName string, memGiB float64, apiServer bool) (maxNumSeqs, maxNumBatchedTokens int) {
 	upper := strings.ToUpper(gpuName)
 	if memGiB >= hugeGPUMinGiB && r.Version.AtLeast(hugeGPUDefaultsSince) {
-		amd := strings.Contains(upper, "AMD") || strings.Contains(upper, "INSTINCT")
 		// 0.28.x gates on memory alone (read); later releases are
 		// followed for NVIDIA only, since PRs #54043/#54205 proposed
 		// keeping ROCm out and which release (if any) did is not read.
-		if !amd || r.Version.Less(mustVersion("0.29.0")) {
+		if !isAMD(upper) || r.Version.Less(mustVersion("0.29.0")) {
 			return largeSeqs, largeTokensLLM
 		}
 	}
@@ -128,6 +127,22 @@ func (r Release) BatchDefaults(gpuName string, memGiB float64, apiServer bool) (
 	default:
 		return smallSeqs, smallTokensLLM
 	}
+}
+
+// BatchDefaultsUnverified says what BatchDefaults does not know for this
+// GPU (an AMD GPU of at least 160 GiB from 0.29.0: whether the release
+// keeps ROCm out of the 16384-token tier is not read, so the table's
+// earlier defaults stand in), "" where its defaults were read.
+func (r Release) BatchDefaultsUnverified(gpuName string, memGiB float64) string {
+	if memGiB < hugeGPUMinGiB || !isAMD(strings.ToUpper(gpuName)) || r.Version.Less(mustVersion("0.29.0")) {
+		return ""
+	}
+	return "unverified: whether this release keeps AMD GPUs out of the 16384-token tier of GPUs with 160 GiB or more, PRs #54043/#54205, is not read; the earlier defaults stand in"
+}
+
+// isAMD reports an upper-cased GPU name of AMD's.
+func isAMD(upper string) bool {
+	return strings.Contains(upper, "AMD") || strings.Contains(upper, "INSTINCT")
 }
 
 // srcBatchedDPMoE: PR #39107 ([MoE Refactor] Remove MoE DP chunking,
