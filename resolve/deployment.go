@@ -167,12 +167,15 @@ type Engine struct {
 	MaxModelLen          Setting[int]
 	MaxNumSeqs           Setting[int]
 	MaxNumBatchedTokens  Setting[int]
-	// BlockSize is the KV block size vLLM will use (MLA backends force one).
+	// BlockSize is the KV block size vLLM will use (MLA backends force one;
+	// some architectures take their own, vllm.Release.ArchitectureBlockSize:
+	// DeepSeek-V4 256, MiniMax-M3 128).
 	BlockSize Setting[int]
 	// BlockSizeFlag is the --block-size the engine must be given though the
 	// spec leaves it to vLLM (0: vLLM's own choice runs): an architecture
 	// whose attention backends take one kernel block size vLLM does not
-	// pick itself (vllm.Release.ArchitectureBlockSize).
+	// pick itself, or whose pick in this release was not read
+	// (vllm.Release.ArchitectureBlockSize).
 	BlockSizeFlag int
 	// MLABackend is the MLA attention backend assumed for an MLA model
 	// (vllm.MLA* names; "" for other models).

@@ -161,12 +161,15 @@ func (d *Deployment) releaseBatchDefaults() (seqs, toks int, why string) {
 
 func (d *Deployment) resolveBlockSize(b *int) error {
 	d.Engine.BlockSizeFlag = 0
+	// An architecture rule comes first: DeepSeek-V4's backends are its own
+	// (vllm.Release.ArchitectureBlockSize), not the generic MLA backend a
+	// kv_lora_rank would suggest.
+	if a, ok := d.Release.ArchitectureBlockSize(d.Model.ModelType); ok {
+		return d.resolveArchBlockSize(b, a)
+	}
 	if d.Model.IsMLA() {
 		d.resolveMLABlockSize(b)
 		return nil
-	}
-	if a, ok := d.Release.ArchitectureBlockSize(d.Model.ModelType); ok {
-		return d.resolveArchBlockSize(b, a)
 	}
 	if b != nil && *b > 0 {
 		d.Engine.BlockSize = set(*b, SourceSpec, "")
@@ -178,7 +181,8 @@ func (d *Deployment) resolveBlockSize(b *int) error {
 
 // resolveArchBlockSize: an architecture whose attention backends take one
 // kernel block size (vllm.Release.ArchitectureBlockSize: MiniMax-M3's
-// sparse and indexer backends, 128 tokens) runs with a --block-size that is
+// sparse and indexer backends, 128 tokens; DeepSeek-V4's compressed MLA
+// backend, 256) runs with a --block-size that is
 // a multiple of it and is refused with any other; when the spec sets none
 // and vLLM would not pick a fitting one itself (it takes the first, dense
 // layer's 16), the block is the kernel size and the bundle must write it
@@ -193,10 +197,18 @@ func (d *Deployment) resolveArchBlockSize(b *int, a vllm.ArchBlockSize) error {
 		return nil
 	}
 	if a.ChosenByVLLM {
-		d.Engine.BlockSize = set(a.Kernel, SourceRelease, "vLLM picks it for the architecture's attention backends")
+		why := "vLLM picks it for the architecture's attention backends"
+		if a.PickedBy != "" {
+			why = "vLLM " + d.Version.Value + " picks it: " + a.PickedBy
+		}
+		d.Engine.BlockSize = set(a.Kernel, SourceRelease, why)
 		return nil
 	}
-	d.Engine.BlockSize = set(a.Kernel, SourceDerived, fmt.Sprintf("the architecture's attention backends take only %d-token kernel blocks and vLLM's own choice (the first layer's backend's %d) stops with \"No common block size for %d.\": written as --block-size %d", a.Kernel, DefaultBlockSize, DefaultBlockSize, a.Kernel))
+	why := a.WhyWritten
+	if why == "" {
+		why = fmt.Sprintf("the architecture's attention backends take only %d-token kernel blocks and vLLM's own choice (the first layer's backend's %d) stops with \"No common block size for %d.\": written as --block-size %d", a.Kernel, DefaultBlockSize, DefaultBlockSize, a.Kernel)
+	}
+	d.Engine.BlockSize = set(a.Kernel, SourceDerived, why)
 	d.Engine.BlockSizeFlag = a.Kernel
 	return nil
 }

@@ -40,6 +40,43 @@ const (
 	srcM3RecipeBlock  = "vllm-project/recipes@001c08c734a7 models/MiniMaxAI/MiniMax-M3.yaml (base_args --block-size 128; \"--block-size 128 is mandatory on every platform\"; troubleshooting: the default 16 \"misaligns the sparse attention indexing (on AMD it crashes with No common block size for 16)\")"
 )
 
+// DeepSeek-V4 (model_type deepseek_v4): each attention layer registers its
+// sliding-window cache first (DeepseekV4SWACache, whose backend is
+// DeepseekSparseSWABackend, "DEEPSEEK_SPARSE_SWA": kernel blocks
+// MultipleOf(64), get_preferred_block_size 256; the SWA cache itself keeps
+// fixed 64-token pages), then the compressed MLA cache
+// (DeepseekV4MLAAttention, MLAAttentionSpec(block_size=
+// cache_config.block_size, compress_ratio); backend
+// DeepseekV4FlashMLASparseBackend, "V4_FLASHMLA_SPARSE", kernel blocks
+// [256]) and, on C4A layers, the indexer cache (same block_size).
+//
+//   - --block-size unset: update_block_size_for_backend's Phase 1 takes the
+//     first backend it finds, DEEPSEEK_SPARSE_SWA, and sets block_size to
+//     its preferred 256, logging "Setting kv cache block size to 256 for
+//     DEEPSEEK_SPARSE_SWA backend." (interface.py). Seen in a start-up log
+//     of the stock vllm/vllm-openai:v0.25.0 image run without --block-size,
+//     and in a 0.29.1rc1 nightly log; 0.20.0-0.24.x were not read, so there
+//     the bundle writes --block-size 256 as vLLM's recipe
+//     (models/deepseek-ai/DeepSeek-V4-Flash.yaml) does; from 0.25.0 the flag
+//     changes nothing and is left out.
+//   - --block-size given: Phase 1 is skipped (user_specified_block_size);
+//     the compressed caches' kernel block must come from [256]
+//     (select_common_block_size), so a multiple of 256 runs and anything
+//     else stops with "No common block size for N".
+//
+// The compressed pages then cover 256 token positions (256 / ratio stored
+// entries) and the SWA pages 64: catalog.DeepseekV4Caches' geometry.
+const (
+	srcDSV4SWABlock = "vllm/v1/attention/backends/mla/sparse_swa.py (DeepseekSparseSWABackend \"DEEPSEEK_SPARSE_SWA\": get_supported_kernel_block_sizes [MultipleOf(64)], get_preferred_block_size 256; DeepseekV4SWACache.block_size = 64) and vllm/v1/attention/backends/mla/flashmla_sparse.py (DeepseekV4FlashMLASparseBackend \"V4_FLASHMLA_SPARSE\": get_supported_kernel_block_sizes [256]), vllm/model_executor/layers/deepseek_v4_attention.py (the SWA cache layer built before DeepseekV4MLAAttention; MLAAttentionSpec(block_size=cache_config.block_size)), stored copies of vllm-project/vllm, release not pinned; " +
+		"vllm/platforms/interface.py update_block_size_for_backend Phase 1 (stored copy: unless user_specified_block_size, the first non-SSM backend's get_preferred_block_size(16))"
+	srcDSV4BlockLogs   = "start-up log of the stock vllm/vllm-openai:v0.25.0 image serving deepseek-ai/DeepSeek-V4-Flash without --block-size: \"[interface.py:620] Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend.\"; the same line in a 0.29.1rc1.dev9 nightly log; 0.20.0-0.24.x not read (unverified)"
+	srcDSV4RecipeBlock = "vllm-project/recipes models/deepseek-ai/DeepSeek-V4-Flash.yaml (--block-size 256)"
+)
+
+// dsv4PicksBlockSince is the first release whose own pick for DeepSeek-V4
+// (no --block-size) was seen to be 256: 0.25.0 (srcDSV4BlockLogs).
+var dsv4PicksBlockSince = v0250
+
 // ArchBlockSize is what an architecture's attention backends require of
 // --block-size.
 type ArchBlockSize struct {
@@ -49,7 +86,12 @@ type ArchBlockSize struct {
 	// ChosenByVLLM is true when vLLM picks a fitting block size itself
 	// when --block-size is not given (false: the bundle must write it).
 	ChosenByVLLM bool
-	Source       string
+	// PickedBy names what makes vLLM pick it when ChosenByVLLM ("" else).
+	PickedBy string
+	// WhyWritten says why the bundle writes it when not ChosenByVLLM ("":
+	// vLLM's own pick is known to fail).
+	WhyWritten string
+	Source     string
 }
 
 // archBlockSizes are the architectures whose backends take one kernel
@@ -64,8 +106,25 @@ var archBlockSizes = map[string]ArchBlockSize{
 // The rule holds in every release that serves the architecture (for
 // minimax_m3, 0.24.0 on: archSince).
 func (r Release) ArchitectureBlockSize(modelType string) (ArchBlockSize, bool) {
+	if modelType == "deepseek_v4" {
+		return r.dsv4BlockSize(), true
+	}
 	b, ok := archBlockSizes[modelType]
 	return b, ok
+}
+
+// dsv4BlockSize is DeepSeek-V4's rule in release r: 256-token kernel blocks
+// for the compressed caches, picked by vLLM itself from 0.25.0 (seen), to
+// be written before it (unread releases; the recipe writes it).
+func (r Release) dsv4BlockSize() ArchBlockSize {
+	b := ArchBlockSize{Kernel: 256, Source: srcDSV4SWABlock + "; " + srcCommonBlock + "; " + srcDSV4BlockLogs + "; " + srcDSV4RecipeBlock}
+	if r.Version.AtLeast(dsv4PicksBlockSince) {
+		b.ChosenByVLLM = true
+		b.PickedBy = "DEEPSEEK_SPARSE_SWA, the first backend vLLM finds, prefers 256 (\"Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend.\")"
+		return b
+	}
+	b.WhyWritten = fmt.Sprintf("the compressed MLA caches take only 256-token kernel blocks and vLLM %s's own pick was not read (256 from 0.25.0 on: DEEPSEEK_SPARSE_SWA's preferred size): written as --block-size 256, as vLLM's recipe does", r.Version)
+	return b
 }
 
 // Refusal is vLLM's answer to --block-size n for the architecture: "" when

@@ -1,0 +1,46 @@
+package vllm
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDeepseekV4ArchBlockSize: DeepSeek-V4's rule is 256-token kernel
+// blocks in every release; vLLM picks 256 itself from 0.25.0 (the stock
+// v0.25.0 start-up log's "Setting kv cache block size to 256 for
+// DEEPSEEK_SPARSE_SWA backend.") and not before (unread: written), and
+// --block-size 16 or 64 is refused while 512 runs.
+func TestDeepseekV4ArchBlockSize(t *testing.T) {
+	for _, tt := range []struct {
+		version string
+		chosen  bool
+	}{
+		{"0.20.0", false}, {"0.24.0", false}, {"0.25.0", true}, {"0.29.0", true}, {"0.31.0", true},
+	} {
+		r, _, err := ResolveString(tt.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, ok := r.ArchitectureBlockSize("deepseek_v4")
+		if !ok || b.Kernel != 256 || b.ChosenByVLLM != tt.chosen {
+			t.Errorf("%s: %+v ok %v, want kernel 256 chosen %v", tt.version, b, ok, tt.chosen)
+		}
+		if tt.chosen != (b.PickedBy != "") || tt.chosen != (b.WhyWritten == "") {
+			t.Errorf("%s: PickedBy %q WhyWritten %q: exactly one must say why", tt.version, b.PickedBy, b.WhyWritten)
+		}
+		if !strings.Contains(b.Source, "v0.25.0") || !strings.Contains(b.Source, "sparse_swa.py") {
+			t.Errorf("%s: source %q cites neither the log nor the backend", tt.version, b.Source)
+		}
+		for n, refused := range map[int]bool{16: true, 64: true, 128: true, 256: false, 512: false} {
+			if got := b.Refusal(n) != ""; got != refused {
+				t.Errorf("%s: Refusal(%d) = %v, want %v", tt.version, n, got, refused)
+			}
+		}
+	}
+	r, _, _ := ResolveString("0.31.0")
+	for _, mt := range []string{"deepseek_v32", "glm_moe_dsa", "deepseek_v3"} {
+		if _, ok := r.ArchitectureBlockSize(mt); ok {
+			t.Errorf("%s: has an architecture block rule; its MLA backend decides", mt)
+		}
+	}
+}
