@@ -106,3 +106,8 @@ func (v DeepEPLLTokens) Hint(tokensKey, envWhere string) string {
 	return fmt.Sprintf("set %s to at most %d (unset, vLLM defaults it to %d with %s), "+
 		"set %s=%d or more %s, or use %s", tokensKey, v.Limit, BatchedDPTokens, BackendDeepEPLowLatency, DeepEPQPDepthEnv, v.NeedDepth, envWhere, BackendDeepEPHighThroughput)
 }
+
+// MoEDispatchBatchedSince is the first release whose MoE layers size the
+// per-rank dispatch capacity by max_num_batched_tokens (PR #39107), the
+// first that DeepEPLLTokens can refuse.
+func MoEDispatchBatchedSince() Version { return moeDispatchBatchedSince }
