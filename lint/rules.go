@@ -67,6 +67,7 @@ var Rules = []*Rule{
 	{Code: codes.VLKVConnector, check: checkKVConnector, needs: []string{"kv-transfer-config"}},
 	{Code: codes.VLDCP, check: checkDCP, needs: []string{vllm.DCPFlag}},
 	{Code: launch.CodeHelmIgnored}, // reported by the Helm values front end (lint/launch/manifest_helm.go)
+	{Code: codes.VLDeepEPLLTokens, since: vllm.MoEDispatchBatchedSince(), check: checkDeepEPLLTokens, needs: []string{"max-num-batched-tokens"}},
 
 	{Code: codes.VLSameFlags, check: checkSameFlags, needs: []string{"data-parallel-size-local"}},
 	{Code: codes.VLDPSize, check: checkDPSize, needs: []string{"data-parallel-size-local"}},

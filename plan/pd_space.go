@@ -551,6 +551,9 @@ func (s *pdSearch) resolvePool(role string, f dtype, ps PoolSettings) (p *pdPool
 	s.pools[key] = p
 	c := s.spec(f, &PDSettings{Prefill: ps, Decode: ps})
 	p.dep, p.err = resolve.Assemble(c.RoleView(role), s.parts)
+	if p.err == nil {
+		p.err = deepEPLLRefused(p.dep)
+	}
 	return p, true
 }
 

@@ -271,6 +271,9 @@ func distinct(d *resolve.Deployment, own Settings, all []Settings, st *Stats) []
 			continue
 		}
 		dep, err := resolve.Assemble(s.toSpec(d.Spec), parts)
+		if err == nil && i > 0 {
+			err = deepEPLLRefused(dep) // the spec's own settings are reported, not refused
+		}
 		if err != nil {
 			st.refuse(err.Error())
 			continue

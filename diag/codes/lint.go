@@ -49,6 +49,7 @@ const (
 	VLKVConnector         diag.Code = "VL133"
 	VLDCP                 diag.Code = "VL134"
 	VLHelmIgnored         diag.Code = "VL135"
+	VLDeepEPLLTokens      diag.Code = "VL136"
 	VLSameFlags           diag.Code = "VL201"
 	VLDPSize              diag.Code = "VL202"
 	VLLocalSum            diag.Code = "VL203"
@@ -152,6 +153,7 @@ var lintEntries = []Entry{
 	{VLKVConnector, "kv-connector-version", diag.Error, "KV connector not registered in the release (not yet, or no longer)"},
 	{VLDCP, "decode-context-parallel-size", diag.Error, "A --decode-context-parallel-size the tensor size, the release, the model's attention or the forced attention backend cannot run"},
 	{VLHelmIgnored, "helm-values-ignored", diag.Warning, "A Helm values key the chart's template does not read where it is written"},
+	{VLDeepEPLLTokens, "deepep-ll-tokens", diag.Error, "DeepEP low-latency with more --max-num-batched-tokens than NVSHMEM_QP_DEPTH allows (vLLM 0.20.0 on): DeepEP asserts at the first MoE dispatch"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
 	{VLDPSize, "dp-size", diag.Error, "Global DP size differs between nodes"},
 	{VLLocalSum, "local-sum", diag.Error, "Local DP sizes do not add up to the global DP size"},
