@@ -53,8 +53,10 @@ func (r Release) MoEDispatchTokens() MoEDispatchTokens {
 
 // DeepEPLLSignalTokens is DeepEP's FINISHED_SUM_TAG (csrc/kernels/configs.cuh,
 // 1024): the low-latency kernels add it to a per-expert counter to signal
-// that a rank finished sending, so the count of tokens one rank sends to
-// one expert must stay below it. vLLM asserts nothing about it (v0.24.0,
-// srcMoEDispatchTokens); SGLang's DeepEP dispatcher asserts
-// num_max_dispatch_tokens_per_rank ≤ 1024 for this reason.
+// that a rank finished sending. SGLang's DeepEP dispatcher asserts
+// num_max_dispatch_tokens_per_rank ≤ 1024 for it, but no DeepEP commit
+// checks the token count against it (branch ll1024's reading of the
+// finish counter: exact for any count); the limit DeepEP does enforce is
+// the queue-pair depth's (DeepEPLLTokenLimit: 511 at the default depth).
+// Kept for the record; no rule reads it.
 const DeepEPLLSignalTokens = 1024

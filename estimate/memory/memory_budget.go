@@ -364,10 +364,11 @@ func all2allBuffers(in *input.Input) (Term, bool) {
 		msg := float64(2*in.Model.HiddenSize + 16)
 		bytes := 2 * 2 * float64(in.Model.NumExperts) * float64(tok) * msg
 		formula := fmt.Sprintf("2 × 2 × %d experts × %d tokens (%s) × (2 × hidden %d + 16) B", in.Model.NumExperts, tok, by, in.Model.HiddenSize)
-		if b == vllm.BackendDeepEPLowLatency && tok >= vllm.DeepEPLLSignalTokens {
-			// Said beside the figure: vLLM builds the buffer without a check,
-			// but DeepEP's kernels signal with a 1024 tag.
-			formula += fmt.Sprintf("; at or above DeepEP's low-latency limit of %d tokens per rank (FINISHED_SUM_TAG), which vLLM does not check", vllm.DeepEPLLSignalTokens)
+		if limit, depth, ok := vllm.DeepEPLLTokenLimit(in.Env[vllm.DeepEPQPDepthEnv]); b == vllm.BackendDeepEPLowLatency && ok && tok > limit {
+			// Said beside the figure (validate refuses the spec, SPEC118):
+			// DeepEP asserts NVSHMEM_QP_DEPTH ≥ 2 × (tokens + 1) at the first
+			// dispatch; vLLM builds the buffer without a check.
+			formula += fmt.Sprintf("; above DeepEP's low-latency limit of %d tokens per rank at NVSHMEM_QP_DEPTH %d (its dispatch asserts depth ≥ 2 × (tokens + 1)), which vLLM does not check", limit, depth)
 		}
 		return Term{b + " buffers", bytes / GiB, formula}, true
 	}

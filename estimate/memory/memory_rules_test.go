@@ -174,7 +174,7 @@ func TestLowLatencyBuffersFollowTheBatch(t *testing.T) {
 		if !ok || math.Abs(buf.GiB-want) > 1e-9 {
 			t.Errorf("%s at %d tokens: LL buffers %.2f GiB, want %.2f (%s)", c.version, c.tokens, buf.GiB, want, buf.Formula)
 		}
-		if over := strings.Contains(buf.Formula, "FINISHED_SUM_TAG"); over != (c.want >= vllm.DeepEPLLSignalTokens) {
+		if over := strings.Contains(buf.Formula, "DeepEP's low-latency limit of 511"); over != (c.want > 511) {
 			t.Errorf("%s at %d tokens: DeepEP limit said %v: %s", c.version, c.tokens, over, buf.Formula)
 		}
 		if mt, _ := moeTokens(in); mt != c.ws*32 {
