@@ -167,6 +167,8 @@ func NewStepModel(s StepSetup) *StepModel {
 		sm.eagerLayers += k / eagerOpsRef / pp
 		sm.tpReduces += r / pp
 	}
+	// SGLang's per-head q/k norms and their copies (sglangqknorm.go).
+	sm.eagerLayers += sglangQKNormKernels(m, &s, sm.attnLayers) / eagerOpsRef
 	sm.kernels = stageKernels(sm.eagerLayers)
 	if s.DSV4Streams {
 		sm.hiddenGEMMFork, sm.hiddenPostFork = dsv4StageHiddenKernels(m)
