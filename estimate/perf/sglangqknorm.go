@@ -26,8 +26,12 @@ import "github.com/vlaunch/vlaunch/catalog"
 // its stride), so a one-sequence decode step launches two of the four: the
 // census is static and over-counts that step by two kernel gaps a layer
 // (Qwen3-235B on B200: 94 × 2 × 1.79 µs = 0.34 ms). Under CUDA-graph
-// capture SGLang runs the k norm on an alternate stream beside the q norm
-// (alt_stream), which can hide one kernel's time; not credited.
+// capture the per-model form runs k's copy and norm on an alternate stream
+// beside q's (alt_stream: sgl-project/sglang PR #7740, "Two-stream norm
+// for Qwen3", plumbed into the Qwen2/Qwen3 dense and MoE layers; the
+// branch is taken only in capture mode), so a graphed step's critical path
+// holds two of the four (sglangQKNormAltStream): the kernel gaps count
+// two, the eager launches four.
 //
 // Which releases: 0.5.6 was out by 2025-12-04 (SemiAnalysisAI/InferenceX
 // issue #275 of that date names the lmsysorg/sglang:v0.5.6-cu129 image),
@@ -38,13 +42,19 @@ import "github.com/vlaunch/vlaunch/catalog"
 // it into the rotary embedding: fused_qk_norm_rope, PR #19059).
 // Step-3.x's census (sglangstep3p5.go) is its own, for SGLang 0.5.8 builds.
 //
-// On since 2026-12-07 (issue #28, session 43, no refit): moe throughput 62
-// -> 66 of 79 within ±30% (median 9.9%), moe ttft_mean 69 -> 70 of 87
-// (median 17.3% -> 17.1%); holdout split 457 -> 462 of 647; calibration
-// 202 of 220, aiconfigurator 111 of 141 and the dense anchors unchanged.
-// It moves SGLang's Qwen3-235B B200 rows (0.5.6, held out), GPUStack's
-// Qwen3-14B (0.5.5.post1) and GLM-4.6 (0.5.3) SGLang rows, none of which
-// a constant was fitted to.
+// On since 2026-12-07 (issue #28, session 43, no refit): moe ttft_mean 69
+// -> 70 of 87 within ±30% (the cookbook's Qwen3-235B 1K/8K c1 TTFT -37% ->
+// -25%: its eager prefill launches 188 dense-GQA-equivalent layers, not
+// 153.8), moe throughput 62 of 79 unchanged (median 9.9%), holdout split
+// 457 -> 458 of
+// 647; calibration 202 of 220, aiconfigurator 111 of 141 and the dense
+// anchors unchanged. It moves SGLang's Qwen3-235B B200 rows (0.5.6, held
+// out), GPUStack's Qwen3-14B (0.5.5.post1) and GLM-4.6 (0.5.3) SGLang rows,
+// none of which a constant was fitted to. Counting all four kernels as
+// gaps on the graphed decode too (no alternate stream) would have put moe
+// throughput at 66 of 79 (the Qwen3-235B c1/c16 rows +31…+34% -> +25…
+// +29%), but the alternate stream is in the release's model file, so that
+// is not what 0.5.6 runs.
 var UseSGLangQKNormOps = true
 
 // sglangQKNormKernelsPerLayer is q's copy and RMSNorm and k's (above).
@@ -64,4 +74,13 @@ func sglangQKNormKernels(m *catalog.Model, s *StepSetup, attnLayers float64) flo
 		return 0
 	}
 	return sglangQKNormKernelsPerLayer * attnLayers
+}
+
+// sglangQKNormAltStream is the kernels of sglangQKNormKernels that the
+// alternate stream takes off a graphed step's critical path (k's copy and
+// norm, above); they stay in the eager launch count, where the else branch
+// runs all four on one stream. Every SGLang step the census prices with
+// gaps rather than launches is a graphed decode, so the gaps take them off.
+func sglangQKNormAltStream(m *catalog.Model, s *StepSetup, attnLayers float64) float64 {
+	return sglangQKNormKernels(m, s, attnLayers) / 2
 }

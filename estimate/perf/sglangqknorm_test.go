@@ -40,8 +40,13 @@ func TestSGLangQKNormKernels(t *testing.T) {
 		UseSGLangQKNormOps = true
 		s := StepSetup{SGLang: true, SGLangVersion: [3]int{0, 5, 6}}
 		tc.edit(&s)
-		if got := sglangQKNormKernels(tc.m, &s, float64(tc.m.NumLayers)); got != tc.want {
+		n := float64(tc.m.NumLayers)
+		if got := sglangQKNormKernels(tc.m, &s, n); got != tc.want {
 			t.Errorf("%s: %v kernels, want %v", tc.name, got, tc.want)
+		}
+		// k's copy and norm run on the alternate stream under graphs.
+		if got := sglangQKNormAltStream(tc.m, &s, n); got != tc.want/2 {
+			t.Errorf("%s: %v kernels off the critical path, want %v", tc.name, got, tc.want/2)
 		}
 	}
 }

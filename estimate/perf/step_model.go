@@ -169,7 +169,7 @@ func NewStepModel(s StepSetup) *StepModel {
 	}
 	// SGLang's per-head q/k norms and their copies (sglangqknorm.go).
 	sm.eagerLayers += sglangQKNormKernels(m, &s, sm.attnLayers) / eagerOpsRef
-	sm.kernels = stageKernels(sm.eagerLayers)
+	sm.kernels = stageKernels(sm.eagerLayers) - sglangQKNormAltStream(m, &s, sm.attnLayers)
 	if s.DSV4Streams {
 		sm.hiddenGEMMFork, sm.hiddenPostFork = dsv4StageHiddenKernels(m)
 		sm.hiddenGEMMFork /= pp
