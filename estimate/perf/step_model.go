@@ -167,7 +167,9 @@ func NewStepModel(s StepSetup) *StepModel {
 		sm.eagerLayers += k / eagerOpsRef / pp
 		sm.tpReduces += r / pp
 	}
-	sm.kernels = stageKernels(sm.eagerLayers)
+	// SGLang's per-head q/k norms and their copies (sglangqknorm.go).
+	sm.eagerLayers += sglangQKNormKernels(m, &s, sm.attnLayers) / eagerOpsRef
+	sm.kernels = stageKernels(sm.eagerLayers) - sglangQKNormAltStream(m, &s, sm.attnLayers)
 	if s.DSV4Streams {
 		sm.hiddenGEMMFork, sm.hiddenPostFork = dsv4StageHiddenKernels(m)
 		sm.hiddenGEMMFork /= pp
