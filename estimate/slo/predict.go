@@ -314,6 +314,10 @@ func scenarioConfig(in *input.Input, sm *perf.StepModel, kvTokens int64, inputTo
 	running := min(max(1, sessions), sm.S.DP*sim.RunSlots(cfg))
 	dp, _ := sm.DecodeAt(running, float64(inputTokens)+float64(w.OutputTokens)/2)
 	cfg.StaggerS = pf + float64(w.OutputTokens)*dp.TPOTS
+	// ... and at least over one whole cycle of a session, the other
+	// sessions' prefill steps included (sim.SessionCycle): a closed loop
+	// of identical requests keeps the phases it starts with.
+	cfg.StaggerS = max(cfg.StaggerS, sim.SessionCycle(sm, cfg))
 	if opt.kv != nil {
 		cfg.KV = *opt.kv
 	}
