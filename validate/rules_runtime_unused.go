@@ -59,14 +59,5 @@ func prefixCachingOn(c *checker) bool {
 	if c.relOK {
 		rel = c.rel
 	}
-	on := rel.EngineEra().V1Default == vllm.Present
-	for _, w := range c.d.VLLM.ExtraArgs {
-		switch w {
-		case "--enable-prefix-caching":
-			on = true
-		case "--no-enable-prefix-caching":
-			on = false
-		}
-	}
-	return on
+	return rel.PrefixCaching(c.d.VLLM.ExtraArgs)
 }

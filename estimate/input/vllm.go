@@ -2,7 +2,6 @@ package input
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -76,18 +75,7 @@ func (in *Input) AsyncSchedulingFlag() *bool {
 	if d == nil || d.Spec == nil {
 		return nil
 	}
-	var v *bool
-	for _, a := range d.Spec.VLLM.ExtraArgs {
-		switch strings.TrimSpace(a) {
-		case "--async-scheduling", "--async-scheduling=true", "--async-scheduling=True":
-			on := true
-			v = &on
-		case "--no-async-scheduling", "--async-scheduling=false", "--async-scheduling=False":
-			off := false
-			v = &off
-		}
-	}
-	return v
+	return vllm.ExtraArgBool(d.Spec.VLLM.ExtraArgs, "--async-scheduling")
 }
 
 // AsyncScheduling reports whether the deployment's engine schedules the

@@ -111,18 +111,12 @@ func keepsHybridKV(in *input.Input) *bool {
 	if d == nil || d.Spec == nil {
 		return nil
 	}
-	var v *bool
-	for _, a := range d.Spec.VLLM.ExtraArgs {
-		switch strings.TrimSpace(a) {
-		case keepHybridKVFlag, "--disable-hybrid-kv-cache-manager=false", "--disable-hybrid-kv-cache-manager=False":
-			on := true
-			v = &on
-		case "--disable-hybrid-kv-cache-manager", "--disable-hybrid-kv-cache-manager=true", "--disable-hybrid-kv-cache-manager=True":
-			off := false
-			v = &off
-		}
+	off := vllm.ExtraArgBool(d.Spec.VLLM.ExtraArgs, "--disable-hybrid-kv-cache-manager")
+	if off == nil {
+		return nil
 	}
-	return v
+	on := !*off // --no-disable-hybrid-kv-cache-manager keeps it on
+	return &on
 }
 
 // HandoffRefused is why vLLM cannot make a P/D hand-off over connector (a

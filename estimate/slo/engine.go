@@ -178,16 +178,9 @@ func burstLoad(in *input.Input, cfg *sim.Config) {
 // --enable-prefix-caching or --no-enable-prefix-caching of vllm.extra_args
 // decides over the default.
 func prefixCaching(in *input.Input) bool {
-	on := in.Release().EngineEra().V1Default == vllm.Present
+	var args []string
 	if d := in.Resolved(); d != nil && d.Spec != nil {
-		for _, w := range d.Spec.VLLM.ExtraArgs {
-			switch w {
-			case "--enable-prefix-caching":
-				on = true
-			case "--no-enable-prefix-caching":
-				on = false
-			}
-		}
+		args = d.Spec.VLLM.ExtraArgs
 	}
-	return on
+	return in.Release().PrefixCaching(args)
 }
