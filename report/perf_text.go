@@ -120,8 +120,13 @@ func writeSimText(w io.Writer, p *slo.Performance) {
 // what it does not: benchmark clients start every session at once and count
 // every request, so their mean TTFT includes the start-up staircase of
 // prompts queued behind each other (2-4x the steady state on the colocated
-// runs of docs/calibration-pd.md; estimate/pd's -ttftload analysis).
-const steadyClosedLoopNote = "closed loops above are steady states (sessions start at random times, warm-up not counted); " +
+// runs of docs/calibration-pd.md; estimate/pd's -ttftload analysis). It
+// also says that the steady state is one of several: identical requests
+// keep the phases they start with (sim.SessionCycle), so the simulation's
+// even start is an assumption a real client may not meet.
+const steadyClosedLoopNote = "closed loops above are steady states (sessions start at random phases, warm-up not counted); " +
+	"a loop of identical requests with no think time keeps the phases it starts with, so a run whose sessions start together can stay clumped, " +
+	"with a wider TTFT spread than shown; " +
 	"a benchmark that starts every session at once and counts every request (vllm bench serve --max-concurrency C --num-prompts N, " +
 	"genai-perf --concurrency C) also measures the start-up queue of prompts: set workload.burst_requests: N to predict that run"
 
