@@ -136,3 +136,20 @@ func (kv KVLayout) Cost(blockSize int) SeqCost {
 	}
 	return c
 }
+
+// PrefixCacheable says vLLM's prefix cache can serve a prompt's cached
+// prefix on this layout, as the simulation and check's idle prefills
+// price it (workload.prefix_cache_hit_rate). Full-attention groups hit
+// on every cached full block; a sliding-window group hits too, where the
+// window's blocks before the hit point are cached
+// (SlidingWindowManager.find_longest_cache_hit, and the hybrid
+// coordinator intersecting the two kinds of group:
+// vllm/v1/core/single_type_kv_cache_manager.py and kv_cache_coordinator.py
+// at v0.11.0), which a shared prefix computed by earlier requests has.
+// Not priced: a layout with per-request recurrent state (Mamba, Gated
+// DeltaNet: StateBytesPerSeq), whose prefix caching depends on vLLM's
+// mamba cache mode per release, and DeepSeek-V4's compressed caches,
+// whose hits in vLLM were not read.
+func (kv KVLayout) PrefixCacheable() bool {
+	return kv.StateBytesPerSeq == 0 && kv.Packing != packingDSV4
+}

@@ -21,9 +21,15 @@ package sim
 // prompt shared by every running request would be held once (its
 // blocks' ref_cnt above 1), one per user would be held per request, so
 // counting them per request is the conservative choice — admission and
-// preemption are as without the hit, only the compute is saved. A layout
-// with state pages (a hybrid's Mamba state, KVCost.Fixed) has no hits,
-// as for history (tokensWithin).
+// preemption are as without the hit, only the compute is saved. Which
+// layouts the rate applies to is the caller's decision
+// (memory.KVLayout.PrefixCacheable, estimate/slo's prefixHitRate): the
+// simulator applies the rate it is given. Until December 2026 it also
+// dropped the rate for any layout with a fixed part (KVCost.Fixed), which
+// caught sliding-window layers' extra page as well as a hybrid's state,
+// so gpt-oss's hits were described by check and not simulated (qa43 F1);
+// vLLM's SlidingWindowManager serves them. History hits (tokensWithin)
+// still leave out layouts with a fixed part.
 
 // PromptHit is how many of a prompt of n tokens a cached prefix serves
 // at hit rate rate with blocks of block tokens: floor(rate × n) rounded
@@ -41,7 +47,7 @@ func PromptHit(n, block int, rate float64) int {
 // the prompt it was sent with (its history and input; a preempted
 // request finds the same prefix again), at most its prompt − 1.
 func (s *simulator) prefixHit(r *simReq) int {
-	if !s.cfg.PrefixCaching || s.cfg.PrefixHitRate <= 0 || s.kv.fixed > 0 || len(s.kv.terms) == 0 {
+	if !s.cfg.PrefixCaching || s.cfg.PrefixHitRate <= 0 || len(s.kv.terms) == 0 {
 		return 0
 	}
 	return min(PromptHit(r.hist+r.input, s.kv.terms[0].block, s.cfg.PrefixHitRate), r.prompt-1)

@@ -10,18 +10,23 @@ import (
 
 // prefixHitRate is the workload's prefix cache hit rate the predictions
 // apply (sim.Config.PrefixHitRate): workload.prefix_cache_hit_rate where
-// vLLM's prefix caching is on (prefixCaching) and the model has no state
-// pages (a hybrid's Mamba or Gated DeltaNet state: the simulator prices no
-// hits for such a layout, as for history); else 0.
+// vLLM's prefix caching is on (prefixCaching) and its KV layout is one
+// whose hits are priced (memory.KVLayout.PrefixCacheable: not a hybrid's
+// Mamba or Gated DeltaNet state, not DeepSeek-V4's compressed caches);
+// else 0. The simulator applies the rate it is given (sim's prefixHit),
+// so this is the one place that decides where a rate applies.
 func prefixHitRate(in *input.Input) float64 {
 	r := in.Workload.PrefixCacheHitRate
-	if r <= 0 || in.Model == nil || !prefixCaching(in) {
-		return 0
-	}
-	if memory.KVBytes(in, memory.Stage{First: 0, End: in.Model.NumLayers}).StateBytesPerSeq > 0 {
+	if r <= 0 || in.Model == nil || !prefixCaching(in) || !prefixCacheable(in) {
 		return 0
 	}
 	return r
+}
+
+// prefixCacheable is memory.KVLayout.PrefixCacheable of the whole model's
+// KV layout.
+func prefixCacheable(in *input.Input) bool {
+	return memory.KVBytes(in, memory.Stage{First: 0, End: in.Model.NumLayers}).PrefixCacheable()
 }
 
 // computedPrompt is how many of a prompt of n tokens a request computes
@@ -56,7 +61,7 @@ func prefixHitNote(in *input.Input, p *Performance) string {
 	case !prefixCaching(in):
 		return fmt.Sprintf("workload.prefix_cache_hit_rate %g has no effect: prefix caching is off, so every prompt token is computed", r)
 	case prefixHitRate(in) <= 0:
-		return fmt.Sprintf("workload.prefix_cache_hit_rate %g is not applied: this model keeps per-request state pages, whose prefix caching the simulation does not price, so every prompt token is computed", r)
+		return fmt.Sprintf("workload.prefix_cache_hit_rate %g is not applied: this model's KV cache (per-request recurrent state pages, or DeepSeek-V4's compressed caches) is one whose prefix-cache hits vlaunch does not price, so every prompt token is computed", r)
 	}
 	n := max(1, in.Workload.InputTokens)
 	c := computedPrompt(in, n)

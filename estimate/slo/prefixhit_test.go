@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/spec"
 )
@@ -66,5 +67,38 @@ func TestPrefixHitRateSpec(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(off.Performance.Notes, "\n"), "has no effect: prefix caching is off") {
 		t.Errorf("caching off: no note saying the rate has no effect: %q", off.Performance.Notes)
+	}
+}
+
+// TestPrefixHitRateSlidingWindow: gpt-oss-120b's sliding-window layers do
+// not keep the simulation from serving the cached prefix (vLLM's
+// SlidingWindowManager.find_longest_cache_hit hits on them): at rate 0.5
+// the simulation caches half the prompt tokens and TTFT falls, as the
+// idle prefill says. Until qa43 F1 the simulator dropped the rate for any
+// layout with a fixed page, and check described a hit it did not
+// simulate. A model with recurrent state (Qwen3-Next) still prices none,
+// and says so.
+func TestPrefixHitRateSlidingWindow(t *testing.T) {
+	run := func(path string, rate float64) Prediction {
+		in := adviceInput(t, path, func(d *spec.Deployment) { d.Workload.PrefixCacheHitRate = rate })
+		m := memory.Estimate(&in) // with the layout's KV cost, as check runs it (its sliding-window page)
+		return Predict(&in, m.KVTokensPerRank, kvSeqsOf(&in, &m), Options{Seed: 1, Requests: 1000, kv: seqCostOf(&m)})
+	}
+	const oss = "testdata/gpt-oss-120b-tp4-4xh200-prefix.yaml"
+	base, hit := run(oss, 0), run(oss, 0.5)
+	bs, hs := base.Performance.Simulations[0].Result, hit.Performance.Simulations[0].Result
+	if hs.PromptCached < 0.45 || hs.TTFT.P50 >= 0.8*bs.TTFT.P50 {
+		t.Errorf("gpt-oss at 0.5: %.3f of prompt tokens cached, TTFT p50 %.4f s (rate 0: %.4f s): want about half cached and a lower TTFT",
+			hs.PromptCached, hs.TTFT.P50, bs.TTFT.P50)
+	}
+	if h, b := hit.Performance.Prefill[0].TTFTS, base.Performance.Prefill[0].TTFTS; h >= 0.7*b {
+		t.Errorf("gpt-oss idle TTFT %v at 0.5, %v at 0: want the cached half not computed", h, b)
+	}
+	next := run("../../examples/qwen3-next-80b-a3b-2xh200.yaml", 0.5)
+	if c := next.Performance.Simulations[0].Result.PromptCached; c != 0 {
+		t.Errorf("Qwen3-Next (recurrent state) cached %v of its prompt tokens, want none priced", c)
+	}
+	if notes := strings.Join(next.Performance.Notes, "\n"); !strings.Contains(notes, "is not applied") {
+		t.Errorf("Qwen3-Next: no note that the rate is not applied:\n%s", notes)
 	}
 }
