@@ -101,6 +101,20 @@ type stepRec struct{ d, dec, pre float64 }
 // FP8 tensor cores) shows the machine ran dense work at about half that
 // rate under every engine; scicom's Qwen3-14B and Llama-70B BF16 H100
 // runs (TP4/TP8) are over-predicted by only +7..+23%.
+//
+// The H100 bursts pin the full mixed step further. KV-bound, they run in
+// waves (the simulation's too: 31% of its steps carry prompts): about 33
+// steps of four 2K prompts (two 4K ones) fill the cache, then decode-only
+// steps until that wave's requests finish, so every request sees the same
+// n prompt steps P and the rest decode steps D, and its TPOT is
+// (n·P + (out−1−n)·D)/(out−1) — which is why the published TPOT p99 is
+// within 3% of its median. With D the median ITL (46 and 44 ms) and n =
+// KV seqs / prompts a step (32–33, 32): P ≈ 600–620 ms (2K) and 595 ms
+// (4K) for ~8,000 prompt tokens beside ~100 or ~60 decodes, where the step
+// model says 320 and 339 ms: 1.9× and 1.75× — about 37% of BF16 peak. The
+// A100 bursts (2,048-token budget) run a full step every step (ITL median
+// 334 and 369 ms, p99 339 and 377): 1.36× and 1.41× the step model's
+// 245 and 262 ms.
 
 // implied is what a burst row's own figures say of the engine, by
 // Little's law and the client's definitions (vllm bench serve): decoding
