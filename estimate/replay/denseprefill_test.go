@@ -26,7 +26,7 @@ func TestDensePrefillTerms(t *testing.T) {
 	}
 	want := []string{"scicom-qwen3-14b-h100-vllm-tp4dp2-128x128-c10-20260410", "scicom-qwen3-14b-h100-vllm-tp8dp1-128x128-c10-20260410",
 		"scicom-llama31-70b-h100-vllm-tp4dp2-128x128-c10-20260413", "scicom-llama31-70b-h100-vllm-tp8dp1-128x128-c10-20260413",
-		"gs-qwen3-8b-h100-vllm-tp1-sharegpt-c1"}
+		"gs-qwen3-8b-h100-vllm-tp1-sharegpt-c1", "gs-qwen3-14b-h100-vllm-tp1-random-2k", "gs-qwen3-14b-a100-vllm-tp1-random-2k"}
 	var b strings.Builder
 	b.WriteString("| row | budget | prompt | TTFT idle | GPU | compute | network | gaps | host | between | launch | binding |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range targetableRows(t) {
