@@ -70,6 +70,9 @@ func sloBand(in *input.Input, r band.Regime) (band.Band, string) {
 	c := classOf(in)
 	b := band.For(c, r)
 	whose := fmt.Sprintf("the %s errors of %s deployments", r, c)
+	if c == band.Legacy {
+		whose = fmt.Sprintf("the %s errors of legacy deployments (AMD GPUs, and engine releases before vLLM 0.8 or SGLang 0.5: none of them in the fitted rows; this deployment is one because %s)", r, legacyWhy(in))
+	}
 	if b.Pooled {
 		whose = fmt.Sprintf("the %s errors of every current class, pooled because %s deployments have fewer than %d held-out sources of their own", r, c, band.MinSources)
 	}
@@ -143,9 +146,31 @@ func ttftRegime(q string) band.Regime {
 // and layout.
 func classOf(in *input.Input) band.Class {
 	f := band.Facts{
-		Legacy: (in.GPU != nil && in.GPU.Vendor == "amd") || in.Release().EngineEra().V1Default == vllm.Absent,
+		Legacy: amdGPU(in) || preV1(in),
 		MoE:    in.Model != nil && in.Model.IsMoE(),
 		DPEP:   in.Layout.DP > 1 && in.Layout.EP,
 	}
 	return band.Classify(f)
+}
+
+// amdGPU says the deployment runs on AMD GPUs: the legacy class's bands,
+// since the held-out AMD runs miss by far more than NVIDIA ones on the
+// same engines (per-release ROCm kernels the constants were not fitted to).
+func amdGPU(in *input.Input) bool { return in.GPU != nil && in.GPU.Vendor == "amd" }
+
+// preV1 says the deployment's vLLM release predates the V1 engine's
+// default (0.8).
+func preV1(in *input.Input) bool { return in.Release().EngineEra().V1Default == vllm.Absent }
+
+// legacyWhy says why a legacy-class deployment is one: a user on a
+// current vLLM release on AMD would otherwise read "legacy" as a claim
+// about their release (qa43 F6).
+func legacyWhy(in *input.Input) string {
+	switch {
+	case amdGPU(in) && preV1(in):
+		return "its GPU is AMD and its vLLM release predates the V1 engine's default"
+	case amdGPU(in):
+		return fmt.Sprintf("its GPU is AMD (%s), whatever the release", in.GPU.Name)
+	}
+	return "its vLLM release predates the V1 engine's default (0.8)"
 }

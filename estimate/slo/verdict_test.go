@@ -138,6 +138,21 @@ func TestSLOOpenBand(t *testing.T) {
 	if v.Verdict != VerdictUncertain || !strings.Contains(v.BandBasis, "few sources") || v.Band.Low != 0 || !math.IsInf(v.Band.High, 1) {
 		t.Errorf("legacy TTFT p99: want uncertain with both sides open for few sources, got %s, band %+v, %q", v.Verdict, v.Band, v.BandBasis)
 	}
+	if !strings.Contains(v.BandBasis, "because its vLLM release predates the V1 engine's default (0.8)") {
+		t.Errorf("legacy band basis does not say why the deployment is legacy: %q", v.BandBasis)
+	}
+
+	// A current release on AMD is in the legacy class too, and says it is
+	// there for its GPU, not its release (qa43 F6).
+	amd, ds := input.Quick(resolve.QuickOptions{Model: "llama-3.1-8b", GPU: "mi300x", TP: 1, DP: 1, MaxModelLen: 8192, Weights: "bf16", VLLMVersion: "0.22.1"})
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	amd.Workload, amd.SLO = in.Workload, in.SLO
+	v = runPerf(t, amd).SLO[0]
+	if !strings.Contains(v.BandBasis, "legacy deployments (AMD GPUs") || !strings.Contains(v.BandBasis, "because its GPU is AMD") {
+		t.Errorf("AMD band basis does not say the class is AMD's: %q", v.BandBasis)
+	}
 }
 
 // An open side is null in JSON (which has no infinity) and reads back open.
