@@ -107,6 +107,7 @@ func Memory(in *Input) memory.Report { return memory.Estimate(in) }
 // only; the performance half ANDs in its SLO verdicts.
 func Check(in *Input) Report {
 	r := Report{Input: summarize(in), Memory: memory.Estimate(in)}
+	r.Input.Settings = withHybridBlock(r.Input.Settings, r.Memory.KV.HybridBlock)
 	r.Alternatives = memory.Alternatives(in, &r.Memory)
 	r.Notes = memory.Notes(in, &r.Memory, r.Alternatives)
 	r.Findings = memory.Findings(in, &r.Memory)
@@ -217,4 +218,32 @@ func (r *Report) Overall() string {
 		return "uncertain"
 	}
 	return "yes"
+}
+
+// withHybridBlock is settings with block_size as vLLM runs it: a Mamba-2
+// or Gated DeltaNet hybrid's attention block is raised to hold one
+// layer's state per page (memory.KVLayout.HybridBlock; vLLM's
+// HybridAttentionMambaModelConfig "Setting attention block size to N
+// tokens"), so the spec's or release's block_size is not the block in
+// effect, and a report that printed it beside the raised block in its
+// notes contradicted itself (qa43 F9). The list is copied, not edited:
+// the input's settings are shared.
+func withHybridBlock(settings []resolve.NamedSetting, block int) []resolve.NamedSetting {
+	for i, st := range settings {
+		if st.Name != "block_size" {
+			continue
+		}
+		if v, ok := st.Value.(int); !ok || block <= v {
+			return settings
+		}
+		out := append([]resolve.NamedSetting(nil), settings...)
+		from := "the spec's"
+		if st.From != resolve.SourceSpec {
+			from = "the release default"
+		}
+		out[i] = resolve.NamedSetting{Name: st.Name, Value: block, From: resolve.SourceDerived,
+			Why: fmt.Sprintf("vLLM raises %s %d so that one attention page holds a layer's per-request state", from, st.Value)}
+		return out
+	}
+	return settings
 }

@@ -1,0 +1,52 @@
+package estimate
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/resolve"
+	"github.com/vlaunch/vlaunch/validate"
+)
+
+// A Gated DeltaNet hybrid's settings list the attention block vLLM runs,
+// not the release default it raises (qa43 F9: Qwen3.5-397B on MI355X said
+// "block_size 16 — vLLM 0.24.0 default" above notes naming 528): the
+// settings every renderer prints carry memory's HybridBlock, derived, and
+// the input's own list is left as it was. A model without state keeps
+// its block_size as resolved.
+func TestSettingsShowTheHybridBlock(t *testing.T) {
+	blockOf := func(settings []resolve.NamedSetting) resolve.NamedSetting {
+		for _, s := range settings {
+			if s.Name == "block_size" {
+				return s
+			}
+		}
+		t.Fatal("no block_size setting")
+		return resolve.NamedSetting{}
+	}
+	d, ds, err := validate.File(filepath.Join("..", "examples", "qwen3-next-80b-a3b-2xh200.yaml"))
+	if err != nil || ds.HasErrors() {
+		t.Fatal(err, ds)
+	}
+	in := FromResolved(d)
+	r := Check(&in)
+	hb := r.Memory.KV.HybridBlock
+	if hb <= in.BlockSize {
+		t.Fatalf("Qwen3-Next's hybrid block %d is not above block_size %d: the example no longer exercises the raise", hb, in.BlockSize)
+	}
+	if got := blockOf(r.Input.Settings); got.Value != hb || got.From != resolve.SourceDerived {
+		t.Errorf("report's block_size = %v (%s), want %d derived", got.Value, got.From, hb)
+	}
+	if got := blockOf(in.Settings); got.Value != in.BlockSize {
+		t.Errorf("the input's own settings were edited: block_size %v", got.Value)
+	}
+
+	d, ds, err = validate.File(filepath.Join("..", "examples", "llama-3.1-70b-8xa100.yaml"))
+	if err != nil || ds.HasErrors() {
+		t.Fatal(err, ds)
+	}
+	in = FromResolved(d)
+	if got := blockOf(Check(&in).Input.Settings); got.Value != in.BlockSize || got.From == resolve.SourceDerived {
+		t.Errorf("Llama's block_size = %v (%s), want %d as resolved", got.Value, got.From, in.BlockSize)
+	}
+}
