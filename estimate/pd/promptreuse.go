@@ -31,13 +31,14 @@ var UsePromptReuse = true
 // _update_waiting_for_remote_kv: cache_blocks), which is why it holds a
 // prompt it was sent before.
 //
-// The pools' simulations run one prompt length, so reuse is priced in the
-// mean (reusedTokens): every request computes, and reads, the mean share
-// of the prompt its pool's cache does not serve. The work per request and
-// so each pool's capacity are right; TTFT's spread is not (the hits and
-// misses of a real run are two populations), and the prefix the hit
-// chunks attend over is not charged (attention is ~7% of a 5,000-token
-// gpt-oss-120b prefill step on H100 TP4).
+// The prefill pool's simulation draws each request cached or not
+// (UseCachedDraw, sim.Config.CachedShare): a cached prompt computes its
+// last few tokens, attending over the cached prefix, a new one all of
+// them, in one queue. The analytic parts (the pool's capacity, the
+// hand-off, the decode pool's admission) price reuse in the mean
+// (uncached): every request computes, and reads, the mean share of the
+// prompt its pool's cache does not serve, which keeps the work per request
+// and so each pool's capacity right.
 type PromptReuse struct {
 	Prefill float64 `json:"prefill"`
 	Decode  float64 `json:"decode"`
@@ -74,4 +75,31 @@ func (p *Pool) prefixCaching() bool {
 	var c sim.Config
 	slo.ApplyEngine(p.in, p.sm.S.Eff, &c)
 	return c.PrefixCaching
+}
+
+// UseCachedDraw runs the prefill pool's simulation with each request drawn
+// cached or new (sim.Config.CachedShare at the pool's PromptReuse share)
+// instead of every request at the mean uncached share of its prompt: the
+// client's runs sent the prompts of the runs before them again in a
+// shuffled order (vLLM 0.11.0's PrefixRepetitionRandomDataset shuffles the
+// prompts it drew: ClientSweeps), so the cached and the new prompts of a
+// run reach the one prefill queue interleaved, a new prompt's ~5,000-token
+// step delaying the cached ones behind it. Every request's API server
+// tokenizes its whole prompt either way. Off: the mean share, as before
+// December 2026's pd43.
+var UseCachedDraw = true
+
+// prefillDraw is how the prefill pool's simulation runs prompts of n
+// tokens: the tokens each request is given and the share of requests
+// drawn wholly cached (sim.Config.CachedShare). With UseCachedDraw and
+// reuse: n and the pool's share; else the mean uncached tokens and none.
+// A layout with recurrent state (a hybrid's Mamba or linear-attention
+// pages) is never drawn: the simulator does not check the hits it is told
+// of (sim.Config.CachedShare), and vLLM 0.11's prefix cache serves such
+// layouts no whole prompt.
+func (p *Pool) prefillDraw(n int) (int, float64) {
+	if UseCachedDraw && UsePromptReuse && p.reuse > 0 && p.prefixCaching() && p.Memory.KV.StateBytesPerSeq == 0 {
+		return n, min(1, p.reuse)
+	}
+	return p.uncached(n), 0
 }
