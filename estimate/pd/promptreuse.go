@@ -3,8 +3,10 @@ package pd
 import (
 	"math"
 
+	"github.com/vlaunch/vlaunch/estimate/input"
 	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/spec"
 )
 
 // UsePromptReuse prices a client that sends prompts an engine already
@@ -60,11 +62,20 @@ func cachedPrefix(n, block int) int {
 // requests whose prompt it holds (Pool.reuse) times the prompt's cacheable
 // prefix. n when reuse is off, zero, or the engine runs without prefix
 // caching.
+//
+// The workload's prefix cache hit rate (Pool.hitRate, the prefill pool's)
+// serves its share of every prompt first (slo.ComputedPrompt, as the
+// colocated path prices it); a request whose whole prompt is held finds
+// the rest of its cacheable prefix too.
 func (p *Pool) uncached(n int) int {
-	if !UsePromptReuse || p.reuse <= 0 || !p.prefixCaching() {
-		return n
+	hit := 0
+	if p.hitRate > 0 {
+		hit = n - slo.ComputedPrompt(p.in, n)
 	}
-	hit := int(math.Round(min(1, p.reuse) * float64(cachedPrefix(n, p.in.BlockSize))))
+	if UsePromptReuse && p.reuse > 0 && p.prefixCaching() {
+		whole := cachedPrefix(n, p.in.BlockSize)
+		hit += int(math.Round(min(1, p.reuse) * float64(max(0, whole-hit))))
+	}
 	return max(1, n-hit)
 }
 
@@ -97,9 +108,41 @@ var UseCachedDraw = true
 // pages) is never drawn: the simulator does not check the hits it is told
 // of (sim.Config.CachedShare), and vLLM 0.11's prefix cache serves such
 // layouts no whole prompt.
-func (p *Pool) prefillDraw(n int) (int, float64) {
-	if UseCachedDraw && UsePromptReuse && p.reuse > 0 && p.prefixCaching() && p.Memory.KV.StateBytesPerSeq == 0 {
-		return n, min(1, p.reuse)
+//
+// rate is the workload's prefix cache hit rate the simulation applies to
+// every prompt (sim.Config.PrefixHitRate, Pool.hitRate): with it the run
+// gets whole prompts, as the colocated path's does, unless reuse is priced
+// in the mean (UseCachedDraw off), whose tokens hold the rate's hit too.
+func (p *Pool) prefillDraw(n int) (tokens int, share, rate float64) {
+	switch {
+	case UseCachedDraw && UsePromptReuse && p.reuse > 0 && p.prefixCaching() && p.Memory.KV.StateBytesPerSeq == 0:
+		return n, min(1, p.reuse), p.hitRate
+	case p.hitRate > 0 && !(UsePromptReuse && p.reuse > 0):
+		return n, 0, p.hitRate
 	}
-	return p.uncached(n), 0
+	return p.uncached(n), 0, 0
+}
+
+// UsePrefixHitRateInPD applies workload.prefix_cache_hit_rate to a
+// disaggregated deployment's prefill pool (prefixRate). Off: neither pool
+// reads it, as before December 2026's pd43 (validate's SPEC140 said so
+// and plan tried no P/D candidate with a rate).
+var UsePrefixHitRateInPD = true
+
+// prefixRate is the workload's prefix cache hit rate a pool of role
+// applies. The prefill pool: slo.PrefixHitRate, as a colocated engine
+// applies it (vLLM's prefill engine looks its prompt up in its own prefix
+// cache, vllm/v1/core/kv_cache_manager.py get_computed_blocks, and computes
+// the rest). The decode pool: none. Its engine computes no prompt anyway;
+// its read would shrink only where it holds the prefix too (the scheduler
+// asks NixlConnector for len(prompt) − the tokens its own cache serves,
+// nixl_connector.py get_num_new_matched_tokens, v0.11.0), which the rate
+// does not say (a prefix cached on the prefill engines need not be on the
+// decode engine a request lands on), so the hand-off is priced whole: a
+// bound from above on its time.
+func prefixRate(role string, in *input.Input) float64 {
+	if !UsePrefixHitRateInPD || role != spec.RolePrefill {
+		return 0
+	}
+	return slo.PrefixHitRate(in)
 }

@@ -152,11 +152,11 @@ func TestPrefillDrawsCachedPrompts(t *testing.T) {
 	pIn := pre
 	pIn.Workload.OutputTokens = 1
 	p := newPool("prefill", &pIn)
-	if n, share := p.prefillDraw(5000); n != 5000 || share != 0 {
+	if n, share, _ := p.prefillDraw(5000); n != 5000 || share != 0 {
 		t.Fatalf("no reuse: draw (%d, %g), want (5000, 0)", n, share)
 	}
 	p.reuse = 0.5
-	if n, share := p.prefillDraw(5000); n != 5000 || share != 0.5 {
+	if n, share, _ := p.prefillDraw(5000); n != 5000 || share != 0.5 {
 		t.Fatalf("reuse 0.5: draw (%d, %g), want (5000, 0.5)", n, share)
 	}
 	r := simPrefill(&p, 5000, load{sessions: 8}, 1)
@@ -164,7 +164,7 @@ func TestPrefillDrawsCachedPrompts(t *testing.T) {
 		t.Errorf("reuse 0.5: %.3f of the prompt tokens cached, want about 0.5", got)
 	}
 	UseCachedDraw = false
-	n, share := p.prefillDraw(5000)
+	n, share, _ := p.prefillDraw(5000)
 	r = simPrefill(&p, 5000, load{sessions: 8}, 1)
 	UseCachedDraw = true
 	if n != 2504 || share != 0 || r.PromptCached != 0 {
@@ -172,7 +172,7 @@ func TestPrefillDrawsCachedPrompts(t *testing.T) {
 	}
 	d := pIn.Resolved()
 	d.Spec.VLLM.ExtraArgs = append(d.Spec.VLLM.ExtraArgs, "--no-enable-prefix-caching")
-	if n, share := p.prefillDraw(5000); n != 5000 || share != 0 {
+	if n, share, _ := p.prefillDraw(5000); n != 5000 || share != 0 {
 		t.Errorf("--no-enable-prefix-caching: draw (%d, %g), want (5000, 0)", n, share)
 	}
 }

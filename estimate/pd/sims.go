@@ -80,9 +80,9 @@ func simPrefill(p *Pool, n int, l load, seed uint64) sim.Result {
 // request drawn cached or new (prefillDraw).
 func prefillConfig(p *Pool, n int, l load, seed uint64) sim.Config {
 	mean := p.uncached(n)
-	in, share := p.prefillDraw(n)
+	in, share, rate := p.prefillDraw(n)
 	cfg := colocatedConfig(p, in, 1, func() float64 { return p.sm.PrefillIdle(mean, max(1, p.in.MaxNumBatchedTokens)).TTFTS }, l, seed)
-	cfg.CachedShare = share
+	cfg.CachedShare, cfg.PrefixHitRate = share, rate
 	return cfg
 }
 
@@ -135,7 +135,7 @@ func colocatedConfig(p *Pool, n, out int, busyS func() float64, l load, seed uin
 // holds, analytically (as always queued, which sessions away on the decode
 // pool are not): at most that many per instance.
 func prefillRunsAll(p *Pool, n, sessions int) bool {
-	n, _ = p.prefillDraw(n) // as simPrefill runs it
+	n, _, _ = p.prefillDraw(n) // as simPrefill runs it
 	cfg := sim.Config{MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()),
 		InputTokens: n, OutputTokens: 1}
 	perInstance := (sessions + p.Instances - 1) / max(1, p.Instances)
