@@ -60,8 +60,8 @@ func cachedPrefix(n, block int) int {
 // uncached is how many of a prompt of n tokens the pool computes (prefill)
 // or reads from the prefill pool (decode) in the mean: n less its share of
 // requests whose prompt it holds (Pool.reuse) times the prompt's cacheable
-// prefix. n when reuse is off, zero, or the engine runs without prefix
-// caching.
+// prefix. n when neither reuse nor a hit rate applies (off, zero, or the
+// engine runs without prefix caching).
 //
 // The workload's prefix cache hit rate (Pool.hitRate, the prefill pool's)
 // serves its share of every prompt first (slo.ComputedPrompt, as the
@@ -140,6 +140,13 @@ var UsePrefixHitRateInPD = true
 // does not say (a prefix cached on the prefill engines need not be on the
 // decode engine a request lands on), so the hand-off is priced whole: a
 // bound from above on its time.
+//
+// The simulator serves the rate's hits only on a layout with no fixed KV
+// part (estimate/sim prefix.go), so for a sliding-window model (gpt-oss)
+// the prefill pool's runs compute whole prompts while its capacity and
+// plan's bound apply the rate: the colocated path's own disagreement
+// (slo's computedPrompt against its simulation), kept alike here so that
+// plan compares like with like until it is settled there.
 func prefixRate(role string, in *input.Input) float64 {
 	if !UsePrefixHitRateInPD || role != spec.RolePrefill {
 		return 0
