@@ -803,8 +803,12 @@ const pdReading = `
   tokenizes through AsyncMicrobatchTokenizer (one thread, batches of up to 32 prompts gathered for 2 ms: read in a stored
   copy of vllm/utils, not at the 0.11.0 tag) and HuggingFace's batch encode spreads a batch over threads, so a cohort may
   tokenize faster than one prompt after another: not modelled (the colocated front end's question). What else the Anyscale
-  rows lack: 2 × TP2 : TP4 at 16 sessions is still −57% (its two prefill instances hit 31%, its pools' TP differ: not
-  examined this session); the hand-off of a cached prompt (one block) against a new
+  rows lack: 2 × TP2 : TP4 at 16 sessions is still −57%, and the same deployment's first run, at 4 sessions with nothing
+  cached, already shows why: its median TTFT is 567 ms against 255 ms for 2 × TP2 : TP2 and 209 ms for TP4 : TP4 at 4
+  sessions (bm_results/gptoss_itl5000_otl250_mixed_pd_p2xtp2-d1xtp4/conc4.json, ..._pd_p2xtp2-d1xtp2/conc4.json at
+  04ba8ab4), ~300 ms a request that only the decode pool's larger TP (each TP4 rank reading half the heads of a TP2
+  rank's blocks) distinguishes: what vLLM 0.11.0's NixlConnector does there that costs it is not read, so it is not
+  charged; the hand-off of a cached prompt (one block) against a new
   one (all 313) is priced at its mean, so TTFT's spread lacks the hand-off's share of the two populations. Ray Serve LLM's
   request path, read in ray-project/ray's python/ray/llm/_internal/serve/deployments/prefill_decode_disagg/pd_server.py
   (a stored version, commit 1436d128; whether Ray 2.51 has this exact file is not read): PDProxyServer deep-copies the
