@@ -804,8 +804,8 @@ const pdReading = `
   copy of vllm/utils, not at the 0.11.0 tag) and HuggingFace's batch encode spreads a batch over threads, so a cohort may
   tokenize faster than one prompt after another: not modelled (the colocated front end's question). What else the Anyscale
   rows lack: 2 × TP2 : TP4 at 16 sessions is still −57%, and the same deployment's first run, at 4 sessions with nothing
-  cached, already shows why: its median TTFT is 567 ms against 255 ms for 2 × TP2 : TP2 and 209 ms for TP4 : TP4 at 4
-  sessions (bm_results/gptoss_itl5000_otl250_mixed_pd_p2xtp2-d1xtp4/conc4.json, ..._pd_p2xtp2-d1xtp2/conc4.json at
+  cached, already shows why: its median TTFT is 567 ms against 255 ms for 2 × TP2 : TP2 and 205 ms for TP4 : TP4 at 4
+  sessions (bm_results/gptoss_itl5000_otl250_mixed_pd_p2xtp2-d1xtp4/, ..._pd_p2xtp2-d1xtp2/, ..._pack_p1xtp4-d1xtp4/conc4.json at
   04ba8ab4), ~300 ms a request that only the decode pool's larger TP (each TP4 rank reading half the heads of a TP2
   rank's blocks) distinguishes: what vLLM 0.11.0's NixlConnector does there that costs it is not read, so it is not
   charged; the hand-off of a cached prompt (one block) against a new
