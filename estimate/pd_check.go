@@ -94,9 +94,6 @@ func colocated(d *resolve.Deployment, opt PerfOptions) *pd.Colocated {
 		return &pd.Colocated{Error: err.Error()}
 	}
 	in := FromResolved(c)
-	// Like with like: the P/D pools do not apply a prefix-cache hit rate
-	// yet (SPEC140 says so), so the colocated comparison does not either.
-	in.Workload.PrefixCacheHitRate = 0
 	opt.NoAdvice = true
 	r := Check(&in)
 	r.AddPerformance(&in, opt)

@@ -88,11 +88,6 @@ func pdNotTried(d *resolve.Deployment) string {
 	case d.Workload.BurstRequests > 0:
 		return "P/D not tried: a finite burst (workload.burst_requests) is not modelled for P/D"
 	}
-	if d.Workload.PrefixCacheHitRate > 0 {
-		// The colocated candidates compute only the uncached share of a
-		// prompt; P/D pools would be priced computing all of it.
-		return "P/D not tried: workload.prefix_cache_hit_rate is modelled for colocated candidates only (P/D pools do not apply it yet, SPEC140), so they would not compare like with like"
-	}
 	if why := pdRefused(d); why != "" {
 		return "P/D not tried: no KV hand-off is possible (" + why + ")"
 	}

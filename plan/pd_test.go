@@ -135,15 +135,15 @@ func TestPDNotTried(t *testing.T) {
 	if got := pdNotTried(&old); !strings.Contains(got, "has no NixlConnector") {
 		t.Errorf("vLLM 0.8.5: %q", got)
 	}
-	// A prefix-cache hit rate the colocated candidates apply and P/D pools
-	// do not: no P/D candidate, rather than an unequal comparison.
+	// A prefix-cache hit rate: the colocated candidates and the P/D
+	// prefill pools both apply it (pd43), so P/D is tried.
 	if got := pdNotTried(d); got != "" {
 		t.Fatalf("pd-wins-h200: %q", got)
 	}
 	hit := *d
 	hit.Workload.PrefixCacheHitRate = 0.5
-	if got := pdNotTried(&hit); !strings.Contains(got, "prefix_cache_hit_rate is modelled for colocated candidates only") {
-		t.Errorf("hit rate 0.5: %q", got)
+	if got := pdNotTried(&hit); got != "" {
+		t.Errorf("hit rate 0.5: %q, want P/D tried", got)
 	}
 }
 

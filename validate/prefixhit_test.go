@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -32,5 +33,25 @@ func TestPrefixHitRateNoEffect(t *testing.T) {
 	zero := edit(t, off, "prefix_cache_hit_rate: 0.5", "prefix_cache_hit_rate: 0")
 	if ds := findCode(mustBytes(t, "zero.yaml", zero), codes.SpecPrefixHitUnmodelled); len(ds) != 0 {
 		t.Fatalf("hit rate 0: want no SPEC140, got\n%s", render(ds))
+	}
+}
+
+// TestPrefixHitRatePD: a disaggregated deployment's prefill pool applies
+// the rate (estimate/pd's prefixRate), so with caching on a P/D spec's
+// rate draws no SPEC140 (it said the pools did not read it, before pd43);
+// with caching off it does, as for a colocated one.
+func TestPrefixHitRatePD(t *testing.T) {
+	src, err := os.ReadFile("testdata/pd-instances-layout.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit := edit(t, string(src), "  output_tokens: 1000\n", "  output_tokens: 1000\n  prefix_cache_hit_rate: 0.5\n")
+	if ds := findCode(mustBytes(t, "pd-hit.yaml", hit), codes.SpecPrefixHitUnmodelled); len(ds) != 0 {
+		t.Fatalf("P/D, hit rate 0.5, caching on: want no SPEC140, got\n%s", render(ds))
+	}
+	off := edit(t, hit, "  version: \"0.22.1\"\n", "  version: \"0.22.1\"\n  extra_args: [\"--no-enable-prefix-caching\"]\n")
+	ds := findCode(mustBytes(t, "pd-off.yaml", off), codes.SpecPrefixHitUnmodelled)
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "prefix caching is off") {
+		t.Fatalf("P/D, hit rate 0.5, caching off: want one SPEC140 'prefix caching is off', got\n%s", render(ds))
 	}
 }

@@ -28,24 +28,19 @@ func checkRuntimeUnused(c *checker) {
 // effect (SPEC140): with vLLM's prefix caching off nothing is cached, so
 // check and plan rightly price every prompt token as computed, and a
 // user who wrote a hit rate would otherwise read the verdicts as if it
-// had been applied. With caching on, the colocated predictions apply it
-// (estimate/sim prefix.go, estimate/slo prefixhit.go); a disaggregated
-// deployment's pools do not read it yet, which is said too.
+// had been applied. With caching on, the predictions apply it: colocated
+// engines (estimate/sim prefix.go, estimate/slo prefixhit.go) and a
+// disaggregated deployment's prefill pool (estimate/pd's prefixRate).
 func checkPrefixHitRate(c *checker) {
 	r := c.d.Workload.PrefixCacheHitRate
 	if r <= 0 {
 		return
 	}
 	at := p("workload", "prefix_cache_hit_rate")
-	switch {
-	case !prefixCachingOn(c):
+	if !prefixCachingOn(c) {
 		c.warnf(codes.SpecPrefixHitUnmodelled, at,
 			"remove --no-enable-prefix-caching from vllm.extra_args to serve cached prefixes (vLLM's V1 engine caches them by default), or remove the hit rate",
 			"prefix_cache_hit_rate has no effect: prefix caching is off, so check and plan price every prompt token as computed (workload.prefix_cache_hit_rate %g)", r)
-	case c.d.Disaggregation != nil:
-		c.warnf(codes.SpecPrefixHitUnmodelled, at,
-			"remove it to silence this; expect TTFT and prefill-pool capacity up to that share better than check predicts when the prefixes really are cached",
-			"workload.prefix_cache_hit_rate %g is not modelled for a disaggregated deployment: its prefill pool is priced computing every prompt token", r)
 	}
 }
 

@@ -54,8 +54,7 @@ const (
 	// rack with no nvlink_domain: their traffic is costed over the NICs.
 	SpecNVLinkDomainUnset diag.Code = "SPEC139"
 	// SpecPrefixHitUnmodelled: workload.prefix_cache_hit_rate has no
-	// effect: prefix caching is off (or a P/D deployment, whose pools do
-	// not read it yet).
+	// effect: prefix caching is off.
 	SpecPrefixHitUnmodelled diag.Code = "SPEC140"
 )
 
@@ -106,5 +105,5 @@ var specEntries = []Entry{
 	{SpecRouter, "router", diag.Error, "A router (top-level router:) vlaunch cannot put in front of this deployment"},
 	{SpecRuntimeUnused, "runtime-key-unused", diag.Warning, "A runtime key the runtime kind has no use for (runtime.image on bare metal)"},
 	{SpecNVLinkDomainUnset, "nvlink-domain-unset", diag.Info, "Several trays of an NVL72 GPU with no nvlink_domain: traffic between them costed over the NICs"},
-	{SpecPrefixHitUnmodelled, "prefix-hit-rate-unmodelled", diag.Warning, "A prefix-cache hit rate that has no effect: prefix caching is off (or a P/D deployment, whose pools do not read it), so every prompt token is priced as computed"},
+	{SpecPrefixHitUnmodelled, "prefix-hit-rate-unmodelled", diag.Warning, "A prefix-cache hit rate that has no effect: prefix caching is off, so every prompt token is priced as computed"},
 }

@@ -81,10 +81,14 @@ func PrefillBound(pre *input.Input) PoolBound {
 	pIn := *pre
 	pIn.Workload.OutputTokens = 1
 	b := PoolBound{Pool: newPool(spec.RolePrefill, &pIn), PrefillS: map[int]float64{}}
-	n := max(1, pre.Workload.InputTokens)
+	// The tokens a prompt computes once the workload's cached prefix serves
+	// its share (Pool.uncached, prefixRate), as Evaluate's prefill pool
+	// runs it; the bound prices them with no prefix to attend over, fewer
+	// pairs than the cached prompt's, so it stays a bound.
+	n := b.Pool.uncached(max(1, pre.Workload.InputTokens))
 	b.RatePerS = prefillRateBound(b.Pool.sm, n, pIn.MaxNumBatchedTokens) * float64(b.Pool.ranks())
 	for _, m := range spec.ScenarioInputLengths(pre.Workload, pre.SLO) {
-		b.PrefillS[m] = b.Pool.sm.PrefillFloor(m, max(1, pIn.MaxNumBatchedTokens))
+		b.PrefillS[m] = b.Pool.sm.PrefillFloor(b.Pool.uncached(m), max(1, pIn.MaxNumBatchedTokens))
 	}
 	return b
 }

@@ -26,6 +26,11 @@ func (e *evaluator) notes(r *Report) []string {
 	if e.pool > 0 {
 		out = append(out, fmt.Sprintf("finite run (burst_requests %d, %s): as a benchmark client runs it, every session starting at t=0 and every request counted; the prefill pool runs it from t=0 (its first round a staircase of prompts queued in the token budget), the decode pool the same run with its first requests spread over the time the prefill pool takes to prefill the first round (sessions ÷ its capacity), each later one back after the steady loop's prefill and hand-off; TTFT and TPOT are every request's, throughput is over the whole run (ramp-up and ramp-down included)", w.BurstRequests, e.loadText()))
 	}
+	if r := e.pre.hitRate; r > 0 {
+		n := max(1, w.InputTokens)
+		c := e.pre.uncached(n)
+		out = append(out, fmt.Sprintf("prefix cache hit rate %g (workload.prefix_cache_hit_rate, vLLM's prefix caching on): the prefill pool's engines find the first %d tokens of a %d-token prompt cached and compute %d (whole blocks, at most the prompt less its last token), their cached blocks still counted against each request's KV; the decode pool reads the whole prompt's KV (whether its engine holds the prefix too is not assumed: the hand-off is priced whole)", r, n-c, n, c))
+	}
 	if e.clientCap > 0 {
 		out = append(out, fmt.Sprintf("client cap: at most %d requests in flight end to end (--max-concurrency with a request rate); a request arriving with the cap full waits in the client, and that wait is in no latency. Arrivals faster than %d closed-loop sessions sustain run as that closed loop; slower ones as the open loop with each pool's simulation capped at %d less the requests the rest of the system holds on average (Little's law): the other pool's fluctuations are not seen, so next to the closed loop's regime TTFT comes out low (on an exactly solvable queue: down to −11%%, and +4%% further above, where ignoring the cap errs by +11%% to +83%%)", e.clientCap, e.clientCap, e.clientCap))
 	}

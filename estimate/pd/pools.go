@@ -48,6 +48,10 @@ type Pool struct {
 	// reuse is the share of requests whose prompt the pool's engine holds
 	// in its prefix cache (PromptReuse; uncached).
 	reuse float64
+	// hitRate is workload.prefix_cache_hit_rate where the prefill pool's
+	// engines apply it (slo.PrefixHitRate; 0 for the decode pool, whose
+	// read is priced whole: prefixRate).
+	hitRate float64
 }
 
 // newPool runs the memory model and builds the step model of one pool.
@@ -59,7 +63,7 @@ func newPool(role string, in *input.Input) Pool {
 		All2All: s.A2A.String(), MaxNumSeqs: in.MaxNumSeqs, MaxNumBatchedTokens: in.MaxNumBatchedTokens,
 		WeightsGiB: m.PerGPU.WeightsGiB, KVCacheGiB: m.PerGPU.KVCacheGiB, KVTokensPerRank: m.KVTokensPerRank, Memory: m,
 		Constants: in.Calibration.Describe(),
-		in:        in, sm: perf.NewStepModel(s)}
+		in:        in, sm: perf.NewStepModel(s), hitRate: prefixRate(role, in)}
 }
 
 // poolNodes is how many nodes the pool runs on: its deployment's nodes

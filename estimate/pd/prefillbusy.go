@@ -71,7 +71,7 @@ func prefillQueue(p *Pool, n int, l load, pr sim.Result, seed uint64) *PrefillQu
 	if pr.Requests <= 0 || pr.Steps <= 0 || pr.OutputTokPerS <= 0 || pr.Overloaded {
 		return nil
 	}
-	cfg := colocatedConfig(p, p.uncached(n), 1, func() float64 { return 0 }, l, seed) // as simPrefill ran it
+	cfg := prefillConfig(p, n, l, seed) // as simPrefill ran it
 	c, ok := simCopies(p, cfg)
 	if !ok {
 		return nil

@@ -137,3 +137,42 @@ func TestPromptReuseNeedsPrefixCaching(t *testing.T) {
 		t.Errorf("--no-enable-prefix-caching: %d tokens computed, want all 5000", got)
 	}
 }
+
+// The prefill pool's simulation draws each request cached or new
+// (UseCachedDraw): it runs whole prompts with the pool's share drawn
+// cached, and its run reports about that share of the prompt tokens
+// served from the cache (0.5 × 4,992 / 5,000); off, or with no reuse, or
+// without prefix caching, it runs the mean uncached tokens and draws
+// nothing, as before.
+func TestPrefillDrawsCachedPrompts(t *testing.T) {
+	c := propertyBases[2]
+	c.in, c.out, c.conc, c.version, c.maxLen = 5000, 250, 8, "0.11.0", 16384
+	c.gbit, c.nics, c.latUs = 400, 8, 2
+	pre, _ := c.inputs(t)
+	pIn := pre
+	pIn.Workload.OutputTokens = 1
+	p := newPool("prefill", &pIn)
+	if n, share, _ := p.prefillDraw(5000); n != 5000 || share != 0 {
+		t.Fatalf("no reuse: draw (%d, %g), want (5000, 0)", n, share)
+	}
+	p.reuse = 0.5
+	if n, share, _ := p.prefillDraw(5000); n != 5000 || share != 0.5 {
+		t.Fatalf("reuse 0.5: draw (%d, %g), want (5000, 0.5)", n, share)
+	}
+	r := simPrefill(&p, 5000, load{sessions: 8}, 1)
+	if got := r.PromptCached; got < 0.5*0.9984-0.12 || got > 0.5*0.9984+0.12 {
+		t.Errorf("reuse 0.5: %.3f of the prompt tokens cached, want about 0.5", got)
+	}
+	UseCachedDraw = false
+	n, share, _ := p.prefillDraw(5000)
+	r = simPrefill(&p, 5000, load{sessions: 8}, 1)
+	UseCachedDraw = true
+	if n != 2504 || share != 0 || r.PromptCached != 0 {
+		t.Errorf("UseCachedDraw off: draw (%d, %g), %.3f cached; want (2504, 0), none", n, share, r.PromptCached)
+	}
+	d := pIn.Resolved()
+	d.Spec.VLLM.ExtraArgs = append(d.Spec.VLLM.ExtraArgs, "--no-enable-prefix-caching")
+	if n, share, _ := p.prefillDraw(5000); n != 5000 || share != 0 {
+		t.Errorf("--no-enable-prefix-caching: draw (%d, %g), want (5000, 0)", n, share)
+	}
+}

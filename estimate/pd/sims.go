@@ -69,11 +69,21 @@ type load struct {
 // (spec.Workload.ArrivalBurstiness; Poisson when not given), as the
 // colocated path simulates them (estimate/slo scenarioConfig).
 func simPrefill(p *Pool, n int, l load, seed uint64) sim.Result {
-	n = p.uncached(n) // what its prefix cache does not serve (PromptReuse)
 	if l.sessions == 0 && l.rate > 0 {
 		l.burstiness = p.in.Workload.ArrivalBurstiness
 	}
-	return simColocated(p, n, 1, func() float64 { return p.sm.PrefillIdle(n, max(1, p.in.MaxNumBatchedTokens)).TTFTS }, l, seed)
+	return sim.RunModelReplicated(p.sm, prefillConfig(p, n, l, seed), simReplications)
+}
+
+// prefillConfig is simPrefill's simulator configuration at prompts of n
+// tokens: what the pool's prefix cache does not serve (PromptReuse), each
+// request drawn cached or new (prefillDraw).
+func prefillConfig(p *Pool, n int, l load, seed uint64) sim.Config {
+	mean := p.uncached(n)
+	in, share, rate := p.prefillDraw(n)
+	cfg := colocatedConfig(p, in, 1, func() float64 { return p.sm.PrefillIdle(mean, max(1, p.in.MaxNumBatchedTokens)).TTFTS }, l, seed)
+	cfg.CachedShare, cfg.PrefixHitRate = share, rate
+	return cfg
 }
 
 // simRecompute runs a decode pool whose engine has no KV connector
@@ -125,7 +135,7 @@ func colocatedConfig(p *Pool, n, out int, busyS func() float64, l load, seed uin
 // holds, analytically (as always queued, which sessions away on the decode
 // pool are not): at most that many per instance.
 func prefillRunsAll(p *Pool, n, sessions int) bool {
-	n = p.uncached(n) // as simPrefill runs it
+	n, _, _ = p.prefillDraw(n) // as simPrefill runs it
 	cfg := sim.Config{MaxNumSeqs: p.in.MaxNumSeqs, KVTokensPerRank: int(min(p.KVTokensPerRank, math.MaxInt32)), BlockSize: p.in.BlockSize, KV: sim.KVCost(p.Memory.SeqCost()),
 		InputTokens: n, OutputTokens: 1}
 	perInstance := (sessions + p.Instances - 1) / max(1, p.Instances)

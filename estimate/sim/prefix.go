@@ -46,9 +46,26 @@ func PromptHit(n, block int, rate float64) int {
 // workload's cached prefix serves (Config.PrefixHitRate): PromptHit of
 // the prompt it was sent with (its history and input; a preempted
 // request finds the same prefix again), at most its prompt − 1.
+//
+// A request drawn cached (Config.CachedShare) finds its whole prompt:
+// PromptHit at rate 1, its last full block below the last token. The
+// caller answers for the layout's hits, for the rate as for the draw
+// (estimate/slo's prefixHitRate, memory.KVLayout.PrefixCacheable;
+// estimate/pd draws only for pools with no recurrent state), so a fixed
+// part of the KV cost does not refuse them here: a sliding window's page beyond the window is one too
+// (memory.KVLayout.RunCost), and vLLM's sliding-window layers serve prefix
+// hits (vllm/v1/core/single_type_kv_cache_manager.py,
+// SlidingWindowManager.find_longest_cache_hit).
 func (s *simulator) prefixHit(r *simReq) int {
-	if !s.cfg.PrefixCaching || s.cfg.PrefixHitRate <= 0 || len(s.kv.terms) == 0 {
+	if !s.cfg.PrefixCaching || len(s.kv.terms) == 0 {
 		return 0
 	}
-	return min(PromptHit(r.hist+r.input, s.kv.terms[0].block, s.cfg.PrefixHitRate), r.prompt-1)
+	rate := s.cfg.PrefixHitRate
+	if r.cached {
+		rate = 1
+	}
+	if rate <= 0 {
+		return 0
+	}
+	return min(PromptHit(r.hist+r.input, s.kv.terms[0].block, rate), r.prompt-1)
 }

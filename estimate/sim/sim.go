@@ -230,6 +230,16 @@ type Config struct {
 	// prompt a cached prefix serves (prefix.go), read only with
 	// PrefixCaching. 0: none (every prompt token is computed, as before).
 	PrefixHitRate float64
+	// CachedShare is the share of requests whose whole prompt the engine
+	// holds in its prefix cache, each request drawn cached or not on its
+	// own (a client that sends again prompts it sent before: estimate/pd's
+	// PromptReuse, used by the P/D replay only): a cached request computes
+	// its prompt's tokens after its last full block below the last token
+	// (PromptHit at rate 1), the others their whole prompt, so the new
+	// prompts' long steps and the cached ones' short ones interleave in one
+	// queue as they did in the client's run. Read only with PrefixCaching.
+	// 0: none.
+	CachedShare float64
 	// Independent makes the DP ranks independent engines, each stepping on
 	// its own clock (a dense model's DP ranks: IndependentRanks): a rank
 	// schedules its next step when its own step ends, whatever the others
@@ -390,8 +400,11 @@ type simReq struct {
 	// valid once begun / out > 0): TTFT's queue and prefill parts.
 	started, engineTok float64
 	begun              bool
-	session            int
-	input              int // this request's input length
+	// cached is drawn at the request's creation (Config.CachedShare): its
+	// whole prompt is in the engine's prefix cache.
+	cached  bool
+	session int
+	input   int // this request's input length
 	// hist is the conversation's history the request's prompt starts
 	// with (Config.SessionTokens; 0: none).
 	hist int
@@ -800,6 +813,9 @@ func (s *simulator) newReq(t float64, session int) simReq {
 		out = s.draw(out, sp)
 	}
 	r := simReq{arrival: t, session: session, prompt: in, input: in, output: out}
+	if s.cfg.CachedShare > 0 && s.cfg.PrefixCaching {
+		r.cached = s.rng.Float64() < s.cfg.CachedShare
+	}
 	if s.sess != nil && session >= 0 {
 		s.nextTurn(&r)
 	}

@@ -483,7 +483,7 @@ func (s *simulator) admitWaiting(rk *simRank, l *perf.RankLoad, budget int) {
 			s.histTok += int64(r.hist)
 			s.histHit += int64(min(hit, r.hist))
 		}
-		if s.cfg.PrefixCaching && s.cfg.PrefixHitRate > 0 && !r.begun && s.done >= s.cfg.Warmup {
+		if s.cfg.PrefixCaching && (s.cfg.PrefixHitRate > 0 || s.cfg.CachedShare > 0) && !r.begun && s.done >= s.cfg.Warmup {
 			s.promptTok += int64(r.prompt)
 			s.promptHit += int64(hit)
 		}

@@ -29,6 +29,17 @@ func prefixCacheable(in *input.Input) bool {
 	return memory.KVBytes(in, memory.Stage{First: 0, End: in.Model.NumLayers}).PrefixCacheable()
 }
 
+// PrefixHitRate is prefixHitRate for another package's pools (estimate/pd's
+// prefill pool): the workload's prefix cache hit rate the simulation
+// applies, 0 where caching is off or the layout's hits are not priced
+// (memory.KVLayout.PrefixCacheable).
+func PrefixHitRate(in *input.Input) float64 { return prefixHitRate(in) }
+
+// ComputedPrompt is computedPrompt for another package's pools: how many of
+// a prompt of n tokens a request computes once the workload's cached
+// prefix serves its share.
+func ComputedPrompt(in *input.Input, n int) int { return computedPrompt(in, n) }
+
 // computedPrompt is how many of a prompt of n tokens a request computes
 // once the cached prefix serves its share (sim.PromptHit: whole blocks, at
 // most n − 1): what check's idle prefills and TTFT bounds price. Those
