@@ -52,14 +52,16 @@ func TestCachedShareDraws(t *testing.T) {
 
 // TestCachedShareWithFixedPages: a layout with a fixed part per sequence
 // (a sliding window's page beyond the window, or a hybrid's state) gets
-// no hits from workload.prefix_cache_hit_rate (prefix.go), but a request
-// drawn cached does: the caller (estimate/pd) answers for the layout.
+// the hits it is told of, from workload.prefix_cache_hit_rate (prefix.go:
+// 1,000-token prompts at 0.5 compute 504, whole 16-token blocks) as from
+// a request drawn cached: the caller (estimate/slo's prefixHitRate,
+// estimate/pd) answers for the layout (memory.KVLayout.PrefixCacheable).
 func TestCachedShareWithFixedPages(t *testing.T) {
 	kv := KVCost{Fixed: 64, TokenBytes: 4, Terms: []KVTerm{{Bytes: 64, Block: 16}}}
 	rate := prefixCfg(0.5, true)
 	rate.KV = kv
-	if got, _ := prefills(rate); len(got) == 0 || got[0] != 1000 {
-		t.Fatalf("prefix_cache_hit_rate 0.5 over fixed pages: prefills %v, want 1,000 each", got)
+	if got, _ := prefills(rate); len(got) == 0 || got[0] != 504 {
+		t.Fatalf("prefix_cache_hit_rate 0.5 over fixed pages: prefills %v, want 504 each", got)
 	}
 	drawn := cachedCfg(1, true)
 	drawn.KV = kv
