@@ -64,21 +64,28 @@ func waveFor(t *testing.T, r published.Row) (w sim.WaveState, simMean, fe float6
 // published per-request start times show waves (docs/calibration-analysis.md),
 // a fixed-length loop's predicted mean TTFT is the wave model's (plus the
 // simulated front end) where the wave re-forms by the physics
-// (sim.WaveState.Decided: one prefill step holds the engine's whole wave,
-// so it finishes at once), and the geometric mean of the wave and the
-// all-at-once simulation where it is undecided (five prefill steps of two
-// 4,096-token prompts: an ~18 ms finishing spread against an ~11 ms ingest).
-// The wave model is within ±30% of the published mean on each of them.
+// (sim.WaveState.Decided): one prefill step holds the engine's whole wave,
+// so it finishes at once, or its sessions finish within the first new
+// prompt's prefill, during which the engine schedules nothing new (five
+// prefill steps of two 4,096-token prompts finish over ~18 ms at Qwen3-14B
+// TP8 and ~43 ms at Llama-3.1-70B TP8, inside a 4,096-token prefill of 35
+// and 144 ms; sim.UseQueueWindow). The wave model is within ±30% of the
+// published mean on each of them. Where the sessions finish over longer
+// than both the turnaround and that prefill (Qwen3-14B TP8 at 100
+// sessions of 2,048 tokens: 25 steps over ~170 ms against a ~20 ms
+// prefill), the point is the geometric mean of the wave and the
+// all-at-once simulation.
 func TestFixedLoopFollowsWaveModel(t *testing.T) {
 	for _, c := range []struct {
-		id      string
-		decided bool
+		id             string
+		decided, waved bool
 	}{
-		{"scicom-qwen3-14b-h100-vllm-tp4dp2-128x128-c10-20260410", true},
-		{"scicom-qwen3-14b-h100-vllm-tp4dp2-1024x128-c10-20260410", true},
-		{"scicom-llama31-70b-h100-vllm-tp8dp1-512x128-c10-20260413", true},
-		{"scicom-qwen3-14b-h100-vllm-tp8dp1-4096x128-c10-20260410", false},
-		{"scicom-llama31-70b-h100-vllm-tp8dp1-4096x128-c10-20260413", false},
+		{"scicom-qwen3-14b-h100-vllm-tp4dp2-128x128-c10-20260410", true, true},
+		{"scicom-qwen3-14b-h100-vllm-tp4dp2-1024x128-c10-20260410", true, true},
+		{"scicom-llama31-70b-h100-vllm-tp8dp1-512x128-c10-20260413", true, true},
+		{"scicom-qwen3-14b-h100-vllm-tp8dp1-4096x128-c10-20260410", true, true},
+		{"scicom-llama31-70b-h100-vllm-tp8dp1-4096x128-c10-20260413", true, true},
+		{"scicom-qwen3-14b-h100-vllm-tp8dp1-2048x128-c100-20260409", false, false},
 	} {
 		t.Run(c.id, func(t *testing.T) {
 			r := rowByID(t, c.id)
@@ -102,7 +109,7 @@ func TestFixedLoopFollowsWaveModel(t *testing.T) {
 			if got := o.TTFT.Mean; math.Abs(got/want-1) > 1e-6 {
 				t.Errorf("mean TTFT %.1f ms, want %.1f (wave %.1f, all-at-once %.1f, decided %v)", got*1e3, want*1e3, wave*1e3, simMean*1e3, c.decided)
 			}
-			if pub := r.Figures.TTFTMs.Mean.V / 1e3; math.Abs(wave/pub-1) > 0.30 {
+			if pub := r.Figures.TTFTMs.Mean.V / 1e3; c.waved && math.Abs(wave/pub-1) > 0.30 {
 				t.Errorf("wave model %.1f ms against %.1f published: beyond ±30%%", wave*1e3, pub*1e3)
 			}
 		})

@@ -140,7 +140,8 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 	cfg := sim.Config{Step: step, DP: sm.S.DP, MaxNumSeqs: e.maxSeqs, MaxNumBatchedTokens: e.batchTok,
 		InputTokens: in, OutputTokens: out, Seed: max(1, opt.Seed), Policy: e.policy, BlockSize: 16, Spread: spread(r),
 		ScheduleAhead: e.scheduleAhead, RecvInterval: e.recvInterval, Independent: independent,
-		ReserveDecodes: e.name == "sglang"} // SGLang's PrefillAdder (sim reserve.go)
+		ReserveDecodes: e.name == "sglang", // SGLang's PrefillAdder (sim reserve.go)
+		QueueWindow:    queueWindowEngine(e)}
 	kvTokens, cost := kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType)
 	cfg.KVTokensPerRank, cfg.KV = kvTokens, sim.KVCost(cost)
 	if e.apiServer {
@@ -209,6 +210,13 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		loopStates(&o, sm, cfg)
 	}
 	return o
+}
+
+// queueWindowEngine reports whether engine e is vLLM's V1 engine core
+// (sim.Config.QueueWindow): a vLLM row whose release serves with V1 by
+// default (vllm.Release.EngineEra).
+func queueWindowEngine(e engine) bool {
+	return e.name == "vllm" && e.versioned && e.release.EngineEra().V1Default == vllm.Present
 }
 
 // UseLoopStatesP99 does the same for the P99 TTFT (the wave's last

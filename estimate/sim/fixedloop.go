@@ -34,12 +34,21 @@ import (
 // When the spread is no longer than the turnaround, the whole wave has
 // finished before the first new prompt can be scheduled, so the new
 // prompts queue together and the wave re-forms, cycle after cycle (decided:
-// a wave). When it is longer, the first new prompts' prefill steps land
-// among the last decode steps of the wave and stretch them; the wave may
-// re-form or roll apart into a train, and which it does turns on a few
-// milliseconds of the client's turnaround, which vlaunch does not model
-// (the published Qwen3-14B TP8 4096/128 run waved at a spread of ~18 ms,
-// longer than the ~11 ms the front end is priced at): undecided.
+// a wave). So it does when the spread is no longer than the first new
+// prompt's prefill (UseQueueWindow): vLLM's engine core schedules a batch
+// only between steps — its busy loop takes the requests that arrived
+// during a step off the input queue after the step, then schedules the
+// next (vllm/v1/engine/core.py EngineCoreProc.run_busy_loop,
+// _process_input_queue, EngineCore.step_with_batch_queue; read in the
+// 0.11 copy Yuran-7/vllm-0.11@2665d4910, the releases after it not read)
+// — so every prompt that reaches the engine while the first one's prefill
+// runs waits for it and is scheduled with the others that did, in steps of
+// the token budget: the wave, with its first prompt a step ahead. When
+// the spread is longer than both, the first new prompts' prefill steps
+// land among the last decode steps of the wave and stretch them; the wave
+// may re-form or roll apart into a train, and which it does turns on a few
+// milliseconds of the client's turnaround, which vlaunch does not model:
+// undecided.
 // A wave needs W < the output length (else the first prompt's decode ends
 // before its wave's prefill does and every step carries prefill: no
 // state is clean) and at least two sessions an engine.
@@ -57,6 +66,10 @@ type WaveState struct {
 	// SpreadS is the wave's finishing spread ((W − 1) decode steps) and
 	// TurnS the turnaround it races (the ingest of one prompt).
 	SpreadS, TurnS float64
+	// WindowS is the first new prompt's idle prefill (all its chunks):
+	// the prompts that reach the engine within it queue behind it
+	// (UseQueueWindow; zero with it off).
+	WindowS float64
 }
 
 // Clean reports whether the loop has a wave state: at least two sessions
@@ -67,8 +80,27 @@ func (w WaveState) Clean(out int) bool {
 }
 
 // Decided reports whether the wave re-forms every cycle: its finishing
-// spread is no longer than the turnaround.
-func (w WaveState) Decided() bool { return w.SpreadS <= w.TurnS }
+// spread is no longer than the turnaround or than the first new prompt's
+// prefill (WindowS).
+func (w WaveState) Decided() bool { return w.SpreadS <= max(w.TurnS, w.WindowS) }
+
+// UseQueueWindow decides a fixed-length closed loop's wave on the first
+// new prompt's prefill as well as on the turnaround (WaveState.WindowS,
+// Decided; the engine-core loop above) where the engine is vLLM's V1
+// engine core (Config.QueueWindow: the loop read; V0's and SGLang's were
+// not). Read by FixedLoopStates, for check (estimate/slo) and the
+// calibration replay alike. Issue #28 "dttft43".
+var UseQueueWindow = true
+
+// queueWindow is the first prompt's idle prefill (cfg.InputTokens, in
+// steps of cfg's token budget) on an engine of step model rank
+// (UseQueueWindow and cfg.QueueWindow; 0 otherwise).
+func queueWindow(rank *perf.StepModel, cfg Config) float64 {
+	if !UseQueueWindow || !cfg.QueueWindow {
+		return 0
+	}
+	return rank.PrefillIdle(max(1, cfg.InputTokens), max(1, cfg.MaxNumBatchedTokens)).TTFTS
+}
 
 // WaveOf prices the wave of n prompts of in tokens arriving together at an
 // engine whose step model is sm and token budget budget: back to back in
@@ -178,6 +210,7 @@ func FixedLoopStates(sm *perf.StepModel, cfg Config, allAtOnce Result, run func(
 	f := cfg.Frontend
 	turn := (f.RequestS + float64(in)*f.PromptTokenS + f.ChatTemplateS) * float64(max(1, f.Servers))
 	st := LoopStates{Wave: WaveOf(rank, n, in, max(1, cfg.MaxNumBatchedTokens), d.TPOTS, turn), AllAtOnce: allAtOnce.TTFT}
+	st.Wave.WindowS = queueWindow(rank, cfg)
 	tc := cfg
 	tc.StaggerS, tc.EvenStagger = TrainCycle(rank, n, in, out, cfg.MaxNumBatchedTokens), true
 	train := run(tc)

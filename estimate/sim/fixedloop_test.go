@@ -51,3 +51,48 @@ func TestWaveOf(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueWindow: a wave is decided on the first new prompt's prefill as
+// well as on the turnaround (UseQueueWindow). Llama-3.1-8B on one H100, 8
+// sessions of 4,096-token prompts under a 16,384-token budget: a wave of
+// two steps, so its sessions finish one decode step apart — longer than a
+// 1 ms turnaround, well inside the first prompt's prefill, during which
+// the engine schedules nothing new. Decided (the wave is the point) with
+// the window on vLLM's V1 engine, undecided (the geometric mean) without it
+// or on another engine.
+func TestQueueWindow(t *testing.T) {
+	defer func(old bool) { UseQueueWindow = old }(UseQueueWindow)
+	sm := denseModel(t, 1)
+	cfg := Config{Sessions: 8, InputTokens: 4096, OutputTokens: 256, MaxNumBatchedTokens: 16384,
+		Frontend: Frontend{RequestS: 1e-3, Servers: 1}, QueueWindow: true}
+	all := Result{TTFT: Percentiles{Mean: 0.05, P99: 0.08}}
+	run := func(Config) Result { return Result{} }
+	UseQueueWindow = true
+	st, ok := FixedLoopStates(sm, cfg, all, run)
+	if !ok {
+		t.Fatal("no loop states")
+	}
+	w := st.Wave
+	if want := sm.PrefillIdle(4096, 16384).TTFTS; math.Abs(w.WindowS/want-1) > 1e-12 {
+		t.Errorf("window %.2f ms, want the first prompt's idle prefill %.2f", w.WindowS*1e3, want*1e3)
+	}
+	if w.Steps != 2 || !(w.SpreadS > w.TurnS) || !(w.SpreadS <= w.WindowS) {
+		t.Fatalf("the case must sit between the turnaround and the window: %d steps, spread %.2f ms, turnaround %.2f, window %.2f",
+			w.Steps, w.SpreadS*1e3, w.TurnS*1e3, w.WindowS*1e3)
+	}
+	if !w.Decided() || st.Mean != st.WaveMeanS {
+		t.Errorf("decided %v, point %.1f ms; want the wave's %.1f", w.Decided(), st.Mean*1e3, st.WaveMeanS*1e3)
+	}
+	// Off, or an engine whose loop was not read (V0, SGLang): the
+	// turnaround alone decides.
+	for _, off := range []struct {
+		use, engine bool
+	}{{false, true}, {true, false}} {
+		UseQueueWindow, cfg.QueueWindow = off.use, off.engine
+		st, _ = FixedLoopStates(sm, cfg, all, run)
+		if st.Wave.WindowS != 0 || st.Wave.Decided() || math.Abs(st.Mean/math.Sqrt(st.WaveMeanS*all.TTFT.Mean)-1) > 1e-12 {
+			t.Errorf("UseQueueWindow %v, V1 engine %v: window %.2f ms, decided %v, point %.1f ms; want 0, false, the geometric mean",
+				off.use, off.engine, st.Wave.WindowS*1e3, st.Wave.Decided(), st.Mean*1e3)
+		}
+	}
+}

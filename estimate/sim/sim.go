@@ -162,6 +162,11 @@ type Config struct {
 	// schedules it at once (vllm.Release.AsyncSchedulingFor, which cites
 	// vLLM's batch queue).
 	ScheduleAhead bool
+	// QueueWindow says the engine is vLLM's V1 engine core, whose busy loop
+	// takes new requests only between steps (FixedLoopStates: a wave whose
+	// sessions finish within its first new prompt's prefill re-forms;
+	// UseQueueWindow). Set by the callers from the release's engine era.
+	QueueWindow bool
 	// Frontend is the serving front end's work per request and token
 	// (zero: none, the engine's own timing).
 	Frontend Frontend

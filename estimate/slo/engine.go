@@ -29,6 +29,8 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 		cfg.MaxNumBatchedTokens = max(cfg.MaxNumBatchedTokens, in.MaxModelLen)
 	}
 	cfg.ScheduleAhead = perf.AsyncScheduling(in)
+	// V1's engine core takes requests between steps (sim.UseQueueWindow)
+	cfg.QueueWindow = in.Release().EngineEra().V1Default == vllm.Present
 	servers, perRank := frontEndServers(in)
 	n := float64(servers)
 	cfg.Frontend = sim.Frontend{RequestS: eff.FrontendRequestS / n, PromptTokenS: eff.FrontendPromptTokenS / n, TokenS: eff.FrontendTokenS / n,

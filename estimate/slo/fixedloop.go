@@ -111,12 +111,22 @@ func loopText(st sim.LoopStates, out int, lo, hi float64) string {
 	switch {
 	case !w.Clean(out):
 	case w.Decided():
-		state = fmt.Sprintf("the wave: its %d prefill step(s) end within %s of each other, inside one prompt's %s ingest, so it re-forms every cycle",
-			w.Steps, textfmt.Seconds(w.SpreadS), textfmt.Seconds(w.TurnS))
+		state = fmt.Sprintf("the wave: its %d prefill step(s) end within %s of each other, inside one prompt's %s ingest%s, so it re-forms every cycle",
+			w.Steps, textfmt.Seconds(w.SpreadS), textfmt.Seconds(w.TurnS), windowText(w, "or"))
 	default:
-		state = fmt.Sprintf("the geometric mean of the wave and the all-at-once simulation: the wave's %d prefill steps finish over %s, longer than one prompt's %s ingest, so whether it re-forms or rolls into a train turns on the clients' turnaround, which is not modelled",
-			w.Steps, textfmt.Seconds(w.SpreadS), textfmt.Seconds(w.TurnS))
+		state = fmt.Sprintf("the geometric mean of the wave and the all-at-once simulation: the wave's %d prefill steps finish over %s, longer than one prompt's %s ingest%s, so whether it re-forms or rolls into a train turns on the clients' turnaround, which is not modelled",
+			w.Steps, textfmt.Seconds(w.SpreadS), textfmt.Seconds(w.TurnS), windowText(w, "and"))
 	}
 	return fmt.Sprintf("a closed loop of fixed lengths settles as a wave (every session sending together) or a train (staggered), and its TTFT differs between them: the band spans both states, %s to %s before the accuracy band; the prediction is %s",
 		textfmt.Seconds(lo), textfmt.Seconds(hi), state)
+}
+
+// windowText names the wave's queue window (sim.WaveState.WindowS: the
+// first new prompt's prefill, during which the engine schedules nothing
+// new) after the ingest, joined by conj; empty where the engine has none.
+func windowText(w sim.WaveState, conj string) string {
+	if !(w.WindowS > 0) {
+		return ""
+	}
+	return fmt.Sprintf(" %s its %s prefill (during which the engine schedules nothing new)", conj, textfmt.Seconds(w.WindowS))
 }

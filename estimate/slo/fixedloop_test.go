@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate/band"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/spec"
 )
 
@@ -105,4 +106,19 @@ func TestFixedLoopThroughputOnItsState(t *testing.T) {
 		t.Logf("rate 1: the point is the all-at-once run here (wave %v)", st.Wave)
 	}
 	t.Logf("rate %.3f (states %.3f–%.3f), predicted %.0f tokens/s", st.Rate, st.RateLo, st.RateHi, v.Predicted)
+}
+
+// TestLoopTextWindow: the loop's sentence names the queue window only where
+// the engine has one (vLLM's V1 engine core), and says which side of it the
+// finishing spread falls.
+func TestLoopTextWindow(t *testing.T) {
+	w := sim.WaveState{Sessions: 5, Steps: 2, SpreadS: 0.02, TurnS: 0.005, WindowS: 0.035}
+	st := sim.LoopStates{Wave: w}
+	if got := loopText(st, 128, 0.1, 0.3); !strings.Contains(got, "the wave: ") || !strings.Contains(got, "or its 35 ms prefill") {
+		t.Errorf("decided by the window: %q", got)
+	}
+	st.Wave.WindowS = 0
+	if got := loopText(st, 128, 0.1, 0.3); !strings.Contains(got, "geometric mean") || strings.Contains(got, "prefill (during") {
+		t.Errorf("no window: %q", got)
+	}
 }
