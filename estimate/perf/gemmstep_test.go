@@ -6,14 +6,16 @@ import (
 )
 
 // TestGEMMSmallMStep reads cells of the embedded tables that the M = 1
-// bound (UseMonotoneGEMMRows) decides: b200_sxm's per-tensor FP8 row at
+// bound (UseGEMMSmallMStepBound) decides: b200_sxm's per-tensor FP8 row at
 // N = K = 4096 reads 24.6 µs at M = 1 and 9.28 µs at M = 4 (the least of
 // its larger-M cells; vLLM runs M = 1 … 16 through one CUTLASS
 // configuration), so M = 1 takes 9.28 and M = 2 (between the two in log
-// M) 9.28 too; b300_sxm's 23.5 µs takes its M = 16 cell, 8.62. h100_sxm's
-// FP8 table carries no step (median M = 1 cell 0.98× the least larger
-// one) and keeps its M = 1 cell, 13.8 µs, though 11.9 is measured at
-// M = 4; B200's BF16 table keeps its 9.68 µs.
+// M) 9.28 too; b300_sxm's 23.5 µs takes its M = 16 cell, 8.62. Larger-M
+// cells keep their measurement (b200_sxm N = 8192, K = 4096 at M = 16:
+// 21.6 µs between 11.4 and 11.6). h100_sxm's FP8 table carries no step
+// (median M = 1 cell 0.98× the least larger one) and keeps its M = 1
+// cell, 13.8 µs, though 11.9 is measured at M = 4; B200's BF16 table
+// keeps its 9.68 µs.
 func TestGEMMSmallMStep(t *testing.T) {
 	us := 1e-6
 	for _, c := range []struct {
@@ -26,6 +28,7 @@ func TestGEMMSmallMStep(t *testing.T) {
 		{"b200 fp8 M=1 4096² bounded by M=4", "b200", GEMMTableFP8, 1, 4096, 4096, 9.28 * us},
 		{"b200 fp8 M=2 4096² between bounded cells", "b200", GEMMTableFP8, 2, 4096, 4096, 9.28 * us},
 		{"b200 fp8 M=1 16384×4096 bounded by M=64", "b200", GEMMTableFP8, 1, 16384, 4096, 16.6 * us},
+		{"b200 fp8 M=16 8192×4096 kept as measured", "b200", GEMMTableFP8, 16, 8192, 4096, 21.6 * us},
 		{"b300 fp8 M=1 4096² bounded by M=16", "b300", GEMMTableFP8, 1, 4096, 4096, 8.62 * us},
 		{"h100 fp8 M=1 4096² as measured", "h100-sxm", GEMMTableFP8, 1, 4096, 4096, 13.8 * us},
 		{"b200 bf16 M=1 4096² as measured", "b200", GEMMTableBF16, 1, 4096, 4096, 9.68 * us},
@@ -37,11 +40,11 @@ func TestGEMMSmallMStep(t *testing.T) {
 	}
 }
 
-// TestSmallMStepRule checks smallMStep and boundByLargerM on a hand-made
+// TestSmallMStepRule checks smallMStep and boundSmallestM on a hand-made
 // 3 × 2 × 2 grid (M × N × K, log latencies): the step is the median over
-// shapes of M = 1 over the least larger-M cell, and the bound lowers a
-// cell to the least cell above it in M, leaving cells without a row
-// without one.
+// shapes of M = 1 over the least larger-M cell, and the bound lowers an
+// M = 1 cell to the least cell above it in M, leaving the larger-M cells
+// as measured and cells without a row without one.
 func TestSmallMStepRule(t *testing.T) {
 	nan := math.NaN()
 	l := math.Log
@@ -55,10 +58,10 @@ func TestSmallMStepRule(t *testing.T) {
 	if got := smallMStep(flat, 3, 2); math.Abs(got-2) > 1e-12 {
 		t.Errorf("smallMStep = %v, want 2 (median of 3, 2, 0.9)", got)
 	}
-	boundByLargerM(flat, 3, 2)
+	boundSmallestM(flat, 3, 2)
 	want := []float64{
 		10, 10, 9, nan,
-		10, 10, 10, 7,
+		10, 25, 10, 8,
 		12, 10, 11, 7,
 	}
 	for i, w := range want {
