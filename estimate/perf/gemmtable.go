@@ -182,10 +182,12 @@ func loadGEMMTables() *gemmTables {
 // K = 4096: 30.6 against 16.2–17.8; in aiconfigurator's raw rows the
 // median M = 1 cell is 2.35× (b200_sxm) and 2.53× (b300_sxm) the median of
 // M = 2–16 of its shape, where those cells scatter 2–7% (p90) about their
-// median), yet vLLM 0.24.0 runs M ∈ [1, 16] through one CUTLASS
-// configuration (csrc/quantization/w8a8/cutlass/c3x/
-// scaled_mm_sm100_fp8_dispatch.cuh: cutlass_gemm_sm100_fp8_dispatch sends
-// m <= 16 to sm100_fp8_config_M16_swap_ab). Read as measured, Llama-3.1-8B's
+// median), yet vLLM runs M ∈ [1, 16] through one CUTLASS configuration
+// (csrc/quantization/w8a8/cutlass/c3x/scaled_mm_sm100_fp8_dispatch.cuh:
+// cutlass_gemm_sm100_fp8_dispatch sends m <= 16 to
+// sm100_fp8_config_M16_swap_ab; read at vllm-project/vllm commit
+// 487e7b0e3e4c, whose release was not checked against the tables' 0.24.0).
+// Read as measured, Llama-3.1-8B's
 // batch-1 decode step on one B200 cost 4.1 ms of FP8 projections against
 // 2.8 ms in BF16: FP8 slower than BF16 where both stream their weights and
 // FP8 streams half the bytes. Which part of the M = 1 replay carries the
