@@ -118,8 +118,9 @@ func checkSpecDraftModel(c *checker) {
 
 // MaxEagleLayers is the most decoder layers an EAGLE or EAGLE-3 proposer
 // is taken to have without a warning. An EAGLE head is a small decoder
-// stack on the target's hidden states: the published heads
-// (yuhuili/EAGLE-*, EAGLE3-*) have one layer (num_hidden_layers 1);
+// stack on the target's hidden states: the published heads' configs
+// (yuhuili/EAGLE-*, EAGLE3-*) say num_hidden_layers 1, with one reported
+// exception (EAGLE3-Vicuna1.3-13B's says 40: NickL77/BaldEagle#6);
 // vLLM's llama_eagle3.py built exactly one LlamaDecoderLayer whatever the
 // config said until PR #26164 ("Support for multiple hidden layers in
 // Eagle3", merged 2025-10; its multi-layer test head has 2), and builds
@@ -146,7 +147,7 @@ func checkEagleDraftDepth(c *checker, draft *catalog.Model) {
 	}
 	hint := "give the head's own config.json as draft_model.config, or leave name and config out (vlaunch then assumes one decoder layer shaped like the target's); for a whole model as the draft use method draft_model"
 	c.warnf(CodeSpeculative, path, hint,
-		"%s sizes the %s proposer as %s: %d decoder layers; an EAGLE head is a decoder layer or two on the target's hidden states (published heads have 1; vLLM builds the head's config.num_hidden_layers, one layer before PR #26164)",
+		"%s sizes the %s proposer as %s: %d decoder layers; an EAGLE head is a decoder layer or two on the target's hidden states (most published heads have 1; vLLM builds the head's config.num_hidden_layers, one layer before PR #26164)",
 		draftSource(dm), s.Method, draft.ID, draft.NumLayers)
 }
 
