@@ -97,6 +97,7 @@ func checkSpecDraftModel(c *checker) {
 	draft, err := resolve.DraftModel(c.d)
 	if err == nil {
 		c.draft = draft
+		checkEagleDraftDepth(c, draft)
 		return
 	}
 	path, hint := p("vllm", "speculative", "draft_model", "config"), "the path is relative to the spec file"
@@ -113,6 +114,49 @@ func checkSpecDraftModel(c *checker) {
 	default:
 		c.errorf(CodeSpeculative, path, hint, "%v", err)
 	}
+}
+
+// MaxEagleLayers is the most decoder layers an EAGLE or EAGLE-3 proposer
+// is taken to have without a warning. An EAGLE head is a small decoder
+// stack on the target's hidden states: the published heads' configs
+// (yuhuili/EAGLE-*, EAGLE3-*) say num_hidden_layers 1, with one reported
+// exception (EAGLE3-Vicuna1.3-13B's says 40: NickL77/BaldEagle#6);
+// vLLM's llama_eagle3.py built exactly one LlamaDecoderLayer whatever the
+// config said until PR #26164 ("Support for multiple hidden layers in
+// Eagle3", merged 2025-10; its multi-layer test head has 2), and builds
+// config.num_hidden_layers of them since — the first reading
+// [embeddings; hidden states] (2 × hidden), the others hidden; EAGLE's
+// llama_eagle.py builds num_hidden_layers. A proposer deeper than a few
+// layers is a whole model's architecture, most likely a catalog name given
+// for the base model the head was trained for.
+const MaxEagleLayers = 4
+
+// checkEagleDraftDepth warns when an eagle or eagle3 proposer's
+// architecture (draft_model.name or draft_model.config) has more than
+// MaxEagleLayers decoder layers: its memory and draft passes are then
+// sized as that whole stack, where vLLM runs the head's own config.
+func checkEagleDraftDepth(c *checker, draft *catalog.Model) {
+	s := c.d.VLLM.Speculative
+	dm := s.DraftModel
+	if draft == nil || dm == nil || (s.Method != resolve.SpecEagle && s.Method != resolve.SpecEagle3) || draft.NumLayers <= MaxEagleLayers {
+		return
+	}
+	path := p("vllm", "speculative", "draft_model", "config")
+	if dm.Name != "" {
+		path = p("vllm", "speculative", "draft_model", "name")
+	}
+	hint := "give the head's own config.json as draft_model.config, or leave name and config out (vlaunch then assumes one decoder layer shaped like the target's); for a whole model as the draft use method draft_model"
+	c.warnf(CodeSpeculative, path, hint,
+		"%s sizes the %s proposer as %s: %d decoder layers; an EAGLE head is a decoder layer or two on the target's hidden states (most published heads have 1; vLLM builds the head's config.num_hidden_layers, one layer before PR #26164)",
+		draftSource(dm), s.Method, draft.ID, draft.NumLayers)
+}
+
+// draftSource names where the draft's architecture came from.
+func draftSource(dm *spec.DraftModel) string {
+	if dm.Name != "" {
+		return fmt.Sprintf("draft_model.name %q", dm.Name)
+	}
+	return fmt.Sprintf("draft_model.config %q", dm.Config)
 }
 
 // checkSpecAcceptance: the acceptance length fits the draft length (or the
