@@ -6,16 +6,19 @@ import (
 )
 
 // TestDeepseekV4ArchBlockSize: DeepSeek-V4's rule is 256-token kernel
-// blocks in every release; vLLM picks 256 itself from 0.25.0 (the stock
-// v0.25.0 start-up log's "Setting kv cache block size to 256 for
-// DEEPSEEK_SPARSE_SWA backend.") and not before (unread: written), and
-// --block-size 16 or 64 is refused while 512 runs.
+// blocks in every release; vLLM picks 256 itself in 0.20.0-0.24.0 (read at
+// the tags: update_block_size_for_backend's Phase 1 takes the SWA cache's
+// DEEPSEEK_SPARSE_SWA first) and 0.25.0 (the stock v0.25.0 start-up log's
+// "Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend."),
+// and is unknown after (not read: written, as the recipe does); --block-size
+// 16 or 64 is refused while 512 runs.
 func TestDeepseekV4ArchBlockSize(t *testing.T) {
 	for _, tt := range []struct {
 		version string
 		chosen  bool
 	}{
-		{"0.20.0", false}, {"0.24.0", false}, {"0.25.0", true}, {"0.29.0", true}, {"0.31.0", true},
+		{"0.20.0", true}, {"0.20.2", true}, {"0.22.1", true}, {"0.24.0", true}, {"0.25.0", true},
+		{"0.25.1", false}, {"0.26.0", false}, {"0.29.0", false}, {"0.31.0", false},
 	} {
 		r, _, err := ResolveString(tt.version)
 		if err != nil {
@@ -28,7 +31,7 @@ func TestDeepseekV4ArchBlockSize(t *testing.T) {
 		if tt.chosen != (b.PickedBy != "") || tt.chosen != (b.WhyWritten == "") {
 			t.Errorf("%s: PickedBy %q WhyWritten %q: exactly one must say why", tt.version, b.PickedBy, b.WhyWritten)
 		}
-		if !strings.Contains(b.Source, "v0.25.0") || !strings.Contains(b.Source, "sparse_swa.py") {
+		if !strings.Contains(b.Source, "v0.25.0") || !strings.Contains(b.Source, "v0.20.0-v0.24.0") || !strings.Contains(b.Source, "sparse_swa.py") {
 			t.Errorf("%s: source %q cites neither the log nor the backend", tt.version, b.Source)
 		}
 		for n, refused := range map[int]bool{16: true, 64: true, 128: true, 256: false, 512: false} {
