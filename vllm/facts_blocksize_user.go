@@ -221,3 +221,9 @@ func sparseBackendFor(b string) string {
 	}
 	return b
 }
+
+// UserBlockRefusalSince is the first release in which a --block-size can
+// stop vLLM at start-up rather than be replaced: 0.18.0, where cuda.py's
+// override gave way to the backend selector (the architectures with one
+// kernel block size come later: DeepSeek-V4 0.20.0, MiniMax-M3 0.24.0).
+func UserBlockRefusalSince() Version { return v0180 }
