@@ -230,8 +230,8 @@ func (d *Deployment) resolveMLABlockSize(b *int) error {
 	if b != nil && *b > 0 {
 		return d.resolveMLAUserBlock(d.Release.MLAUserBlockSize(backend, sparse, sm, fp8KV, *b))
 	}
-	if size, forced := vllm.MLABlockSize(backend); forced {
-		d.Engine.BlockSize = set(size, SourceDerived, "vLLM forces it for the "+backend+" backend")
+	if size, forced, why := d.Release.MLAUnsetBlockSize(backend); forced {
+		d.Engine.BlockSize = set(size, SourceDerived, why)
 		return nil
 	}
 	d.Engine.BlockSize = set(DefaultBlockSize, SourceRelease, "the "+backend+" backend keeps vLLM's default")

@@ -227,3 +227,32 @@ func sparseBackendFor(b string) string {
 // override gave way to the backend selector (the architectures with one
 // kernel block size come later: DeepSeek-V4 0.20.0, MiniMax-M3 0.24.0).
 func UserBlockRefusalSince() Version { return v0180 }
+
+// MLAUnsetBlockSize is the block size release r runs an MLA model with
+// when --block-size is not given, on the backend: up to 0.17.x cuda.py's
+// forced sizes (MLABlockSize); from 0.18.0 update_block_size_for_backend's
+// Phase 1 sets the first attention layer's get_preferred_block_size(16),
+// the smallest kernel size of a backend that does not take 16 — the same
+// sizes but for FLASHINFER_MLA ([32, 64]), which then runs 32-token blocks
+// (read at v0.18.0-v0.24.0; a public start-up log prints "Setting kv cache
+// block size to 32 for FLASHINFER_MLA backend."). From 0.25.0 0.24.0's rule
+// is assumed and why says it is unread. forced is false when the backend
+// keeps vLLM's default 16.
+func (r Release) MLAUnsetBlockSize(backend string) (size int, forced bool, why string) {
+	size, forced = MLABlockSize(backend)
+	if !forced {
+		return 0, false, ""
+	}
+	v := r.Version
+	if !v.AtLeast(v0180) {
+		return size, true, "vLLM forces it for the " + backend + " backend"
+	}
+	if backend == MLAFlashInfer {
+		size = 32
+	}
+	why = fmt.Sprintf("vLLM picks the %s backend's smallest kernel block (update_block_size_for_backend, read at 0.18.0-0.24.0)", backend)
+	if v.AtLeast(mlaUserBlockUnreadFrom) {
+		why += "; vLLM " + v.String() + " not read"
+	}
+	return size, true, why
+}

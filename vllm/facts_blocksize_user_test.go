@@ -92,3 +92,37 @@ func TestMLAUserBlockSizeDense(t *testing.T) {
 		}
 	}
 }
+
+// TestMLAUnsetBlockSize: with no --block-size, FLASHINFER_MLA runs 64-token
+// blocks up to 0.17.x (cuda.py forces 64: 16 is neither 32 nor a multiple
+// of 64) and 32 from 0.18.0 (Phase 1: the smallest of its kernel sizes
+// [32, 64]); FLASHMLA stays 64, CUTLASS_MLA 128, and FLASH_ATTN_MLA keeps
+// the default.
+func TestMLAUnsetBlockSize(t *testing.T) {
+	for _, tt := range []struct {
+		version, backend string
+		size             int
+		forced           bool
+	}{
+		{"0.17.1", MLAFlashInfer, 64, true},
+		{"0.18.0", MLAFlashInfer, 32, true},
+		{"0.24.0", MLAFlashInfer, 32, true},
+		{"0.24.0", MLAFlashMLA, 64, true},
+		{"0.24.0", MLACutlass, 128, true},
+		{"0.24.0", MLAFlashMLASparse, 64, true},
+		{"0.24.0", MLAFlashAttn, 0, false},
+	} {
+		r, _, err := ResolveString(tt.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, forced, why := r.MLAUnsetBlockSize(tt.backend)
+		if size != tt.size || forced != tt.forced || forced != (why != "") {
+			t.Errorf("%s %s: %d %v %q, want %d %v", tt.version, tt.backend, size, forced, why, tt.size, tt.forced)
+		}
+	}
+	r, _, _ := ResolveString("0.31.0")
+	if _, _, why := r.MLAUnsetBlockSize(MLAFlashInfer); !strings.Contains(why, "not read") {
+		t.Errorf("0.31.0: why %q does not say the release was not read", why)
+	}
+}
