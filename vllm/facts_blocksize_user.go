@@ -238,7 +238,16 @@ func UserBlockRefusalSince() Version { return v0180 }
 // block size to 32 for FLASHINFER_MLA backend."). From 0.25.0 0.24.0's rule
 // is assumed and why says it is unread. forced is false when the backend
 // keeps vLLM's default 16.
+//
+// A sparse model (DeepSeek-V3.2, GLM-5) runs 64 whatever its MLA backend:
+// up to 0.17.x cuda.py forces it, and from 0.18.0 the first attention layer
+// Phase 1 finds is the indexer's cache (DeepseekV32IndexerCache is built in
+// Indexer before the MLA layer, deepseek_v2.py at v0.20.0), whose
+// DEEPSEEK_V32_INDEXER backend takes only 64 — not FLASHINFER_MLA_SPARSE's 32.
 func (r Release) MLAUnsetBlockSize(backend string) (size int, forced bool, why string) {
+	if backend == MLAFlashMLASparse || backend == MLAFlashInferSparse || backend == MLAFlashAttnSparse {
+		return r.sparseUnsetBlockSize(backend)
+	}
 	size, forced = MLABlockSize(backend)
 	if !forced {
 		return 0, false, ""
@@ -255,4 +264,18 @@ func (r Release) MLAUnsetBlockSize(backend string) (size int, forced bool, why s
 		why += "; vLLM " + v.String() + " not read"
 	}
 	return size, true, why
+}
+
+// sparseUnsetBlockSize is MLAUnsetBlockSize for a DeepSeek sparse
+// attention model: 64 in every release read.
+func (r Release) sparseUnsetBlockSize(backend string) (int, bool, string) {
+	v := r.Version
+	if !v.AtLeast(v0180) {
+		return 64, true, "vLLM forces it for the " + backend + " backend"
+	}
+	why := "vLLM takes the first attention layer's backend, the indexer cache's DEEPSEEK_V32_INDEXER (built before the MLA layer), whose only kernel block is 64 (update_block_size_for_backend, read at 0.18.0-0.24.0)"
+	if v.AtLeast(mlaUserBlockUnreadFrom) {
+		why += "; vLLM " + v.String() + " not read"
+	}
+	return 64, true, why
 }

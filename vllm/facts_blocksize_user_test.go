@@ -97,7 +97,8 @@ func TestMLAUserBlockSizeDense(t *testing.T) {
 // blocks up to 0.17.x (cuda.py forces 64: 16 is neither 32 nor a multiple
 // of 64) and 32 from 0.18.0 (Phase 1: the smallest of its kernel sizes
 // [32, 64]); FLASHMLA stays 64, CUTLASS_MLA 128, and FLASH_ATTN_MLA keeps
-// the default.
+// the default. A sparse model runs 64 on either sparse backend (the
+// indexer's cache is the first layer from 0.18.0), not FLASHINFER_MLA_SPARSE's 32.
 func TestMLAUnsetBlockSize(t *testing.T) {
 	for _, tt := range []struct {
 		version, backend string
@@ -110,6 +111,8 @@ func TestMLAUnsetBlockSize(t *testing.T) {
 		{"0.24.0", MLAFlashMLA, 64, true},
 		{"0.24.0", MLACutlass, 128, true},
 		{"0.24.0", MLAFlashMLASparse, 64, true},
+		{"0.24.0", MLAFlashInferSparse, 64, true},
+		{"0.17.0", MLAFlashInferSparse, 64, true},
 		{"0.24.0", MLAFlashAttn, 0, false},
 	} {
 		r, _, err := ResolveString(tt.version)
