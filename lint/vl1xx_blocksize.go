@@ -19,7 +19,8 @@ import (
 // another backend (an info) or, for a size no backend takes, refuses. A
 // dense MLA model's default backend depends on the GPU, so it is judged
 // only when the files name one (a spec's catalog GPU); a release whose
-// handling was not read gives an info, never an error.
+// handling (or, for DeepSeek-V4, whose kernel sizes) was not read gives an
+// info, never an error.
 func checkBlockSize(p *pass) {
 	for _, s := range p.Servers {
 		b := s.Int("block-size", 0)
@@ -31,7 +32,10 @@ func checkBlockSize(p *pass) {
 			continue
 		}
 		if a, ok := s.Rel.ArchitectureBlockSize(m.ModelType); ok {
-			if why := a.Refusal(b.N); why != "" {
+			if note := a.Unverified(b.N); note != "" {
+				p.ReportAtSeverity(s.Inv, b.At, diag.Info, blockHint(a.Kernel),
+					"--block-size %d for %s is unverified in vLLM %s: %s", b.N, m.ID, s.Rel.Version, note)
+			} else if why := a.Refusal(b.N); why != "" {
 				p.ReportVersioned(s, b.At, blockHint(a.Kernel),
 					"--block-size %d cannot serve %s: %s", b.N, m.ID, why)
 			}

@@ -40,7 +40,8 @@ func assembleBlock(t *testing.T, m *catalog.Model, version string, b *int) (*Dep
 // 0.20.0-0.24.0, seen in a stock v0.25.0 start-up log): 256, from the
 // release, no flag. After 0.25.0 the pick was not read, so 256 is derived
 // and written (as the recipe does). A multiple of 256 is the spec's;
-// anything else is refused with vLLM's error.
+// anything else is refused with vLLM's error where the kernel sizes were
+// read (0.20.0-0.24.0) and sized, with an unverified note, after.
 // The old answer, 16, disagreed with the KV notes' 256-token pages.
 func TestDeepseekV4BlockSize(t *testing.T) {
 	m, err := catalog.LoadHFConfig("../catalog/testdata/hf/deepseek-v4-flash.verbatim.json")
@@ -64,7 +65,8 @@ func TestDeepseekV4BlockSize(t *testing.T) {
 		{"0.20 unset", "0.20.0", nil, 256, SourceRelease, 0, false},
 		{"0.31 256", "0.31.0", ip(256), 256, SourceSpec, 0, false},
 		{"0.31 512", "0.31.0", ip(512), 512, SourceSpec, 0, false},
-		{"0.31 16", "0.31.0", ip(16), 0, "", 0, true},
+		{"0.31 16 unread", "0.31.0", ip(16), 16, SourceSpec, 0, false},
+		{"0.24 16", "0.24.0", ip(16), 0, "", 0, true},
 		{"0.24 64", "0.24.0", ip(64), 0, "", 0, true},
 	} {
 		r, err := assembleBlock(t, m, tt.version, tt.block)
@@ -81,6 +83,9 @@ func TestDeepseekV4BlockSize(t *testing.T) {
 		e := r.Engine
 		if e.BlockSize.Value != tt.want || e.BlockSize.From != tt.from || e.BlockSizeFlag != tt.flag {
 			t.Errorf("%s: block %d from %s flag %d, want %d from %s flag %d", tt.name, e.BlockSize.Value, e.BlockSize.From, e.BlockSizeFlag, tt.want, tt.from, tt.flag)
+		}
+		if unread := strings.HasSuffix(tt.name, "unread"); unread != (e.UserBlock != nil) || (unread && !strings.Contains(e.UserBlock.Why, "not read")) {
+			t.Errorf("%s: note %+v, want one saying the release was not read: %v", tt.name, e.UserBlock, unread)
 		}
 		if tt.from == SourceRelease && !strings.Contains(e.BlockSize.Why, "DEEPSEEK_SPARSE_SWA") {
 			t.Errorf("%s: why %q does not name the backend that picks it", tt.name, e.BlockSize.Why)

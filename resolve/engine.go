@@ -188,6 +188,13 @@ func (d *Deployment) resolveBlockSize(b *int) error {
 // (BlockSizeFlag).
 func (d *Deployment) resolveArchBlockSize(b *int, a vllm.ArchBlockSize) error {
 	if b != nil && *b > 0 {
+		if note := a.Unverified(*b); note != "" {
+			// The release's kernel sizes were not read: size the spec's
+			// block and let validate say it is unverified.
+			d.Engine.UserBlock = &vllm.UserBlock{Given: *b, Action: vllm.UserBlockRefused, Unread: true, Why: note, Source: a.Source}
+			d.Engine.BlockSize = set(*b, SourceSpec, "")
+			return nil
+		}
 		if why := a.Refusal(*b); why != "" {
 			return fieldErr("vllm.block_size", fmt.Sprintf("block_size %d cannot serve %s: %s", *b, d.Model.ID, why),
 				fmt.Sprintf("set block_size to %d (or a multiple of it), or leave it unset", a.Kernel))

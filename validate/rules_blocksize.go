@@ -10,8 +10,9 @@ import (
 // Engine.UserBlock): up to 0.17.x vLLM replaces it at start-up (cuda.py
 // "Forcing kv cache block size to N"), from 0.18.0 it may run another
 // attention backend that takes it, and from 0.25.0 the handling was not
-// read. Each is an info: the engine starts. A size the release refuses is
-// resolve's error at vllm.block_size, not this rule's.
+// read (nor DeepSeek-V4's kernel sizes: vllm.ArchBlockSize.Unverified).
+// Each is an info: the engine starts or may. A size a release read refuses
+// is resolve's error at vllm.block_size, not this rule's.
 func checkBlockSizeOverride(c *checker) {
 	if c.dep == nil || c.dep.Engine.UserBlock == nil {
 		return

@@ -47,3 +47,32 @@ func TestDeepseekV4ArchBlockSize(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepseekV4KernelUnread: DeepSeek-V4's kernel block sizes were read at
+// 0.20.0-0.24.0 only, so a size 256 does not divide is a refusal there and
+// only unverified after (Unverified names the release and the reading).
+func TestDeepseekV4KernelUnread(t *testing.T) {
+	for _, tt := range []struct {
+		version  string
+		n        int
+		unverify bool
+	}{
+		{"0.20.0", 64, false}, {"0.24.0", 64, false}, {"0.25.0", 64, true}, {"0.31.0", 16, true}, {"0.31.0", 512, false},
+	} {
+		r, _, err := ResolveString(tt.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := r.ArchitectureBlockSize("deepseek_v4")
+		note := b.Unverified(tt.n)
+		if (note != "") != tt.unverify || (tt.unverify && !strings.Contains(note, "not read")) {
+			t.Errorf("%s %d: Unverified %q, want unverified %v", tt.version, tt.n, note, tt.unverify)
+		}
+		if b.Refusal(tt.n) == "" && note != "" {
+			t.Errorf("%s %d: unverified without a refusal", tt.version, tt.n)
+		}
+	}
+	if b, _ := Newest().ArchitectureBlockSize("minimax_m3"); b.KernelUnread != "" {
+		t.Errorf("minimax_m3: kernel sizes marked unread: %q", b.KernelUnread)
+	}
+}

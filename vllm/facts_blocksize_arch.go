@@ -108,7 +108,11 @@ type ArchBlockSize struct {
 	// WhyWritten says why the bundle writes it when not ChosenByVLLM ("":
 	// vLLM's own pick is known to fail).
 	WhyWritten string
-	Source     string
+	// KernelUnread says that the release's kernel block sizes were not
+	// read ("" when they were; DeepSeek-V4 after 0.24.x): a size Refusal
+	// names is then only unverified, said as an info, never an error.
+	KernelUnread string
+	Source       string
 }
 
 // archBlockSizes are the architectures whose backends take one kernel
@@ -137,6 +141,9 @@ func (r Release) ArchitectureBlockSize(modelType string) (ArchBlockSize, bool) {
 func (r Release) dsv4BlockSize() ArchBlockSize {
 	b := ArchBlockSize{Kernel: 256, Source: srcDSV4SWABlock + "; " + srcCommonBlock + "; " + srcDSV4BlockLogs + "; " + srcDSV4RecipeBlock}
 	v := r.Version
+	if v.AtLeast(v0250) {
+		b.KernelUnread = fmt.Sprintf("vLLM %s's kernel block sizes for DeepSeek-V4 were not read (read at 0.20.0-0.24.0)", v)
+	}
 	if v.AtLeast(dsv4PicksBlockRead.From) && !v.AtLeast(dsv4PicksBlockRead.Until) {
 		b.ChosenByVLLM = true
 		b.PickedBy = "DEEPSEEK_SPARSE_SWA, the backend of the first attention layer vLLM finds, prefers 256 (\"Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend.\"; read at the tags 0.20.0-0.24.0, seen in 0.25.0's log)"
@@ -144,6 +151,16 @@ func (r Release) dsv4BlockSize() ArchBlockSize {
 	}
 	b.WhyWritten = fmt.Sprintf("the compressed MLA caches take only 256-token kernel blocks and vLLM %s's own pick is unknown (read at 0.20.0-0.24.0 and seen at 0.25.0: DEEPSEEK_SPARSE_SWA's preferred 256): written as --block-size 256, as vLLM's recipe does", v)
 	return b
+}
+
+// Unverified is Refusal(n) in a release whose kernel sizes were not read
+// (KernelUnread), said as unverified; "" when n runs or the sizes were read.
+func (b ArchBlockSize) Unverified(n int) string {
+	why := b.Refusal(n)
+	if why == "" || b.KernelUnread == "" {
+		return ""
+	}
+	return b.KernelUnread + "; there " + why
 }
 
 // Refusal is vLLM's answer to --block-size n for the architecture: "" when
