@@ -59,7 +59,8 @@ const (
 	SpecPrefixHitUnmodelled diag.Code = "SPEC140"
 	// SpecBlockSizeOverridden: vllm.block_size that the release replaces,
 	// runs on another attention backend, or whose handling in the release
-	// was not read (vllm.Release.MLAUserBlockSize).
+	// was not read (vllm.Release.MLAUserBlockSize, vllm.ArchBlockSize.
+	// Unverified).
 	SpecBlockSizeOverridden diag.Code = "SPEC141"
 )
 
@@ -111,5 +112,5 @@ var specEntries = []Entry{
 	{SpecRuntimeUnused, "runtime-key-unused", diag.Warning, "A runtime key the runtime kind has no use for (runtime.image on bare metal)"},
 	{SpecNVLinkDomainUnset, "nvlink-domain-unset", diag.Info, "Several trays of an NVL72 GPU with no nvlink_domain: traffic between them costed over the NICs"},
 	{SpecPrefixHitUnmodelled, "prefix-hit-rate-unmodelled", diag.Warning, "A prefix-cache hit rate that has no effect: prefix caching is off (or a P/D deployment, whose pools do not read it), so every prompt token is priced as computed"},
-	{SpecBlockSizeOverridden, "block-size-overridden", diag.Info, "A block_size for an MLA model that vLLM replaces at start-up, runs on another attention backend, or whose handling in this release was not read"},
+	{SpecBlockSizeOverridden, "block-size-overridden", diag.Info, "A block_size that vLLM replaces at start-up (MLA), runs on another attention backend (MLA), or whose handling in this release was not read (MLA, DeepSeek-V4)"},
 }
