@@ -205,8 +205,8 @@ func mlaSelect(u UserBlock, sparse bool, smMajor int, fp8KV bool, v Version) Use
 		if smMajor == 9 && !fp8KV {
 			alt = MLAFlashAttn
 		}
-		u.Action, u.Backend = UserBlockSwitched, alt
 		u.Why = fmt.Sprintf("%s takes no %d-token blocks, so vLLM %s runs %s instead and warns \"--block-size %d precluded higher-priority backend(s)\"", u.Backend, n, v, alt, n)
+		u.Action, u.Backend = UserBlockSwitched, alt
 		return u
 	}
 	u.Action, u.Runs, u.Backend = UserBlockRefused, 0, ""

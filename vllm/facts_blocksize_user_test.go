@@ -90,6 +90,9 @@ func TestMLAUserBlockSizeDense(t *testing.T) {
 		if u.Action != UserBlockKept && u.Why == "" {
 			t.Errorf("%s %s %d: no why", tt.version, tt.backend, tt.n)
 		}
+		if u.Action == UserBlockSwitched && !strings.HasPrefix(u.Why, tt.backend+" takes no") {
+			t.Errorf("%s %s %d: why %q does not name the default backend that was dropped", tt.version, tt.backend, tt.n, u.Why)
+		}
 	}
 }
 
