@@ -121,7 +121,8 @@ func TestSparseMLABlockSize(t *testing.T) {
 // a B200 (FLASHMLA_SPARSE, bf16 KV) — vllm.Release.MLAUserBlockSize: 0.17.0
 // overrides 16 and 128 to 64 (derived, the override noted for validate);
 // 0.20.0 runs 128 as given and refuses 16 at vllm.block_size; 0.31.0 (not
-// read) sizes 16 as given and notes that the handling is unverified.
+// read) sizes 16 as given and notes that the handling is unverified, while
+// 128, which every release read runs, needs no note.
 func TestSparseMLAUserBlockSize(t *testing.T) {
 	glm, err := catalog.LookupModel("glm-5-fp8")
 	if err != nil {
@@ -142,6 +143,7 @@ func TestSparseMLAUserBlockSize(t *testing.T) {
 		{"0.20.0", 128, 128, SourceSpec, false, false},
 		{"0.20.0", 16, 0, "", false, true},
 		{"0.31.0", 16, 16, SourceSpec, true, false},
+		{"0.31.0", 128, 128, SourceSpec, false, false},
 	} {
 		r, err := assembleBlock(t, glm, tt.version, ip(tt.block))
 		if tt.refuse {

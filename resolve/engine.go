@@ -253,8 +253,8 @@ func (d *Deployment) resolveMLAUserBlock(u vllm.UserBlock) error {
 		return fieldErr("vllm.block_size", fmt.Sprintf("block_size %d cannot serve %s: %s", u.Given, d.Model.ID, u.Why),
 			"leave block_size unset, or set a multiple of 64 (vLLM's own choice for this model's backend)")
 	}
-	if u.Action != vllm.UserBlockKept || u.Unread {
-		d.Engine.UserBlock = &u
+	if u.Action != vllm.UserBlockKept {
+		d.Engine.UserBlock = &u // a size every release read keeps needs no note
 	}
 	switch {
 	case u.Action == vllm.UserBlockOverridden:
