@@ -68,6 +68,7 @@ var Rules = []*Rule{
 	{Code: codes.VLDCP, check: checkDCP, needs: []string{vllm.DCPFlag}},
 	{Code: launch.CodeHelmIgnored}, // reported by the Helm values front end (lint/launch/manifest_helm.go)
 	{Code: codes.VLDeepEPLLTokens, since: vllm.MoEDispatchBatchedSince(), check: checkDeepEPLLTokens, needs: []string{"max-num-batched-tokens"}},
+	{Code: codes.VLBlockSize, since: vllm.UserBlockRefusalSince(), check: checkBlockSize, needs: []string{"block-size"}},
 
 	{Code: codes.VLSameFlags, check: checkSameFlags, needs: []string{"data-parallel-size-local"}},
 	{Code: codes.VLDPSize, check: checkDPSize, needs: []string{"data-parallel-size-local"}},

@@ -180,6 +180,13 @@ type Engine struct {
 	// MLABackend is the MLA attention backend assumed for an MLA model
 	// (vllm.MLA* names; "" for other models).
 	MLABackend string
+	// UserBlock is the release's answer to the spec's block_size for an
+	// MLA model when it is not simply kept (overridden, another backend,
+	// or a release whose handling was not read; nil otherwise):
+	// vllm.Release.MLAUserBlockSize; or an architecture's refusal in a
+	// release whose kernel sizes were not read (vllm.ArchBlockSize.
+	// Unverified). validate reports it.
+	UserBlock *vllm.UserBlock
 	// All2All is the MoE all-to-all backend that runs ("" when the kernels
 	// do not run: no EP or DP = 1); From says who chose it.
 	All2All Setting[string]

@@ -168,8 +168,7 @@ func (d *Deployment) resolveBlockSize(b *int) error {
 		return d.resolveArchBlockSize(b, a)
 	}
 	if d.Model.IsMLA() {
-		d.resolveMLABlockSize(b)
-		return nil
+		return d.resolveMLABlockSize(b)
 	}
 	if b != nil && *b > 0 {
 		d.Engine.BlockSize = set(*b, SourceSpec, "")
@@ -189,6 +188,13 @@ func (d *Deployment) resolveBlockSize(b *int) error {
 // (BlockSizeFlag).
 func (d *Deployment) resolveArchBlockSize(b *int, a vllm.ArchBlockSize) error {
 	if b != nil && *b > 0 {
+		if note := a.Unverified(*b); note != "" {
+			// The release's kernel sizes were not read: size the spec's
+			// block and let validate say it is unverified.
+			d.Engine.UserBlock = &vllm.UserBlock{Given: *b, Action: vllm.UserBlockRefused, Unread: true, Why: note, Source: a.Source}
+			d.Engine.BlockSize = set(*b, SourceSpec, "")
+			return nil
+		}
 		if why := a.Refusal(*b); why != "" {
 			return fieldErr("vllm.block_size", fmt.Sprintf("block_size %d cannot serve %s: %s", *b, d.Model.ID, why),
 				fmt.Sprintf("set block_size to %d (or a multiple of it), or leave it unset", a.Kernel))
@@ -214,29 +220,52 @@ func (d *Deployment) resolveArchBlockSize(b *int, a vllm.ArchBlockSize) error {
 }
 
 // resolveMLABlockSize: an MLA model's block size is the one its attention
-// backend forces (vllm.MLABlockSize), or --block-size when the backend
-// keeps it; the backend is the release's choice for the GPU, the KV dtype
-// and the model (vllm.Release.MLABackend).
-func (d *Deployment) resolveMLABlockSize(b *int) {
+// backend forces (vllm.MLABlockSize) when the spec sets none, or what the
+// release does with the spec's (vllm.Release.MLAUserBlockSize: kept,
+// overridden up to 0.17.x, run on another backend or refused from 0.18.0);
+// the backend is the release's choice for the GPU, the KV dtype and the
+// model (vllm.Release.MLABackend).
+func (d *Deployment) resolveMLABlockSize(b *int) error {
 	sm := 0
 	if d.GPU != nil {
 		sm = d.GPU.ComputeMajor
 	}
 	fp8KV := d.Engine.KVCacheDType.Value == "fp8"
-	backend, _ := d.Release.MLABackend(sm, fp8KV, d.Model.IsSparseAttention())
+	sparse := d.Model.IsSparseAttention()
+	backend, _ := d.Release.MLABackend(sm, fp8KV, sparse)
 	d.Engine.MLABackend = backend
-	size, forced := vllm.MLABlockSize(backend)
-	switch {
-	case forced && b != nil && *b != size:
-		d.Engine.BlockSize = set(size, SourceDerived,
-			fmt.Sprintf("block_size %d overridden: vLLM forces %d for the %s backend", *b, size, backend))
-	case forced:
-		d.Engine.BlockSize = set(size, SourceDerived, "vLLM forces it for the "+backend+" backend")
-	case b != nil && *b > 0:
-		d.Engine.BlockSize = set(*b, SourceSpec, "")
-	default:
-		d.Engine.BlockSize = set(DefaultBlockSize, SourceRelease, "the "+backend+" backend keeps vLLM's default")
+	if b != nil && *b > 0 {
+		return d.resolveMLAUserBlock(d.Release.MLAUserBlockSize(backend, sparse, sm, fp8KV, *b))
 	}
+	if size, forced, why := d.Release.MLAUnsetBlockSize(backend); forced {
+		d.Engine.BlockSize = set(size, SourceDerived, why)
+		return nil
+	}
+	d.Engine.BlockSize = set(DefaultBlockSize, SourceRelease, "the "+backend+" backend keeps vLLM's default")
+	return nil
+}
+
+// resolveMLAUserBlock applies the release's answer to the spec's
+// block_size: a refusal in a release read is the spec's error; in one not
+// read the spec's size is sized and validate says it is unverified.
+func (d *Deployment) resolveMLAUserBlock(u vllm.UserBlock) error {
+	if u.Action == vllm.UserBlockRefused && !u.Unread {
+		return fieldErr("vllm.block_size", fmt.Sprintf("block_size %d cannot serve %s: %s", u.Given, d.Model.ID, u.Why),
+			"leave block_size unset, or set a multiple of 64 (vLLM's own choice for this model's backend)")
+	}
+	if u.Action != vllm.UserBlockKept {
+		d.Engine.UserBlock = &u // a size every release read keeps needs no note
+	}
+	switch {
+	case u.Action == vllm.UserBlockOverridden:
+		d.Engine.BlockSize = set(u.Runs, SourceDerived, fmt.Sprintf("block_size %d overridden: %s", u.Given, u.Why))
+	case u.Action == vllm.UserBlockSwitched:
+		d.Engine.MLABackend = u.Backend
+		d.Engine.BlockSize = set(u.Given, SourceSpec, u.Why)
+	default:
+		d.Engine.BlockSize = set(u.Given, SourceSpec, "")
+	}
+	return nil
 }
 
 // V0 engine scheduler defaults (vLLM < 0.8, vllm-facts §4.9 "Older V0

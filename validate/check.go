@@ -65,7 +65,7 @@ var rules = []rule{
 	engineRule(checkDCP),
 	checkNames, checkRuntimeNames, checkImage, checkRuntimeUnused, checkPrefixHitRate,
 	checkDisaggregation, checkRouter,
-	engineRule(assembleDeployment), engineRule(checkDeepEPLLTokens), engineRule(checkBundle),
+	engineRule(assembleDeployment), engineRule(checkDeepEPLLTokens), engineRule(checkBlockSizeOverride), engineRule(checkBundle),
 }
 
 // poolRules are the rules a pool's checker runs on its RoleView: the
@@ -73,7 +73,7 @@ var rules = []rule{
 var poolRules = []rule{
 	checkLayout, checkTensorHeads, checkBlockSplit, checkExpert,
 	checkBackend, checkBackendEnv, checkEnv, checkSecrets, checkSpeculative, checkDCP,
-	assembleDeployment, checkDeepEPLLTokens, checkBundle,
+	assembleDeployment, checkDeepEPLLTokens, checkBlockSizeOverride, checkBundle,
 }
 
 // engineRule runs r only for a colocated spec.

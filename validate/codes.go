@@ -49,4 +49,7 @@ const (
 	CodeDCP               = codes.SpecDCP       // decode_context_parallel_size the release, tensor or model cannot run
 	CodeDCPPacked         = codes.SpecDCPPacked // DCP on a model whose packed KV cache vlaunch sizes without it
 	CodeRouter            = codes.SpecRouter    // a top-level router vlaunch cannot put in front of the deployment
+	// CodeBlockSizeOverridden: an MLA block_size vLLM replaces, runs on
+	// another backend, or handles unread in the release (an info).
+	CodeBlockSizeOverridden = codes.SpecBlockSizeOverridden
 )

@@ -51,31 +51,48 @@ const (
 // [256]) and, on C4A layers, the indexer cache (same block_size).
 //
 //   - --block-size unset: update_block_size_for_backend's Phase 1 takes the
-//     first backend it finds, DEEPSEEK_SPARSE_SWA, and sets block_size to
-//     its preferred 256, logging "Setting kv cache block size to 256 for
-//     DEEPSEEK_SPARSE_SWA backend." (interface.py). Seen in a start-up log
-//     of the stock vllm/vllm-openai:v0.25.0 image run without --block-size,
-//     and in a 0.29.1rc1 nightly log; 0.20.0-0.24.x were not read, so there
-//     the bundle writes --block-size 256 as vLLM's recipe
-//     (models/deepseek-ai/DeepSeek-V4-Flash.yaml) does; from 0.25.0 the flag
-//     changes nothing and is left out.
+//     first non-SSM attention layer registered (_find_non_ssm_backend walks
+//     static_forward_context in order), which is layer 0's
+//     DeepseekV4SWACache (built before the MLA layer, and layer 0 has no
+//     indexer: compress_ratios[0] is 0 for V4-Flash, 128 for V4-Pro), and
+//     sets block_size to DEEPSEEK_SPARSE_SWA's preferred 256, logging
+//     "Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend."
+//     Read at the tags v0.20.0, v0.20.1, v0.20.2, v0.21.0, v0.22.0, v0.22.1,
+//     v0.23.0 and v0.24.0 (kzwrime/vllm snapshot): interface.py's Phase 1 is
+//     byte-identical in all of them, sparse_swa.py's get_preferred_block_size
+//     returns 256 in each, and the SWA cache is constructed first in
+//     vllm/model_executor/layers/deepseek_v4_attention.py (v0.20.x, v0.21.0)
+//     and vllm/models/deepseek_v4/attention.py (v0.22.0 on). Seen in a
+//     start-up log of the stock vllm/vllm-openai:v0.25.0 image and of a
+//     0.29.1rc1 nightly. 0.25.1 and 0.26.0 on were not read: unknown, so the
+//     bundle writes --block-size 256 there, as vLLM's recipe
+//     (models/deepseek-ai/DeepSeek-V4-Flash.yaml) does, which is harmless
+//     whatever the release picks.
 //   - --block-size given: Phase 1 is skipped (user_specified_block_size);
 //     the compressed caches' kernel block must come from [256]
-//     (select_common_block_size), so a multiple of 256 runs and anything
-//     else stops with "No common block size for N".
+//     (DeepseekV4FlashMLASparseBackend in flashmla_sparse.py at v0.20.x-
+//     v0.21.0, vllm/models/deepseek_v4/nvidia/flashmla.py at v0.22.x,
+//     DeepseekV4FlashMLABackend in vllm/models/deepseek_v4/sparse_mla.py at
+//     v0.23.0-v0.24.0; the V4 indexer backend [256] in indexer.py at all of
+//     them; the layers' backend is fixed, not chosen by the selector), so a
+//     multiple of 256 runs and anything else stops in
+//     select_common_block_size with "No common block size for N".
 //
 // The compressed pages then cover 256 token positions (256 / ratio stored
 // entries) and the SWA pages 64: catalog.DeepseekV4Caches' geometry.
 const (
-	srcDSV4SWABlock = "vllm/v1/attention/backends/mla/sparse_swa.py (DeepseekSparseSWABackend \"DEEPSEEK_SPARSE_SWA\": get_supported_kernel_block_sizes [MultipleOf(64)], get_preferred_block_size 256; DeepseekV4SWACache.block_size = 64) and vllm/v1/attention/backends/mla/flashmla_sparse.py (DeepseekV4FlashMLASparseBackend \"V4_FLASHMLA_SPARSE\": get_supported_kernel_block_sizes [256]), vllm/model_executor/layers/deepseek_v4_attention.py (the SWA cache layer built before DeepseekV4MLAAttention; MLAAttentionSpec(block_size=cache_config.block_size)), stored copies of vllm-project/vllm, release not pinned; " +
-		"vllm/platforms/interface.py update_block_size_for_backend Phase 1 (stored copy: unless user_specified_block_size, the first non-SSM backend's get_preferred_block_size(16))"
-	srcDSV4BlockLogs   = "start-up log of the stock vllm/vllm-openai:v0.25.0 image serving deepseek-ai/DeepSeek-V4-Flash without --block-size: \"[interface.py:620] Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend.\"; the same line in a 0.29.1rc1.dev9 nightly log; 0.20.0-0.24.x not read (unverified)"
+	srcDSV4SWABlock = "read at the tags v0.20.0-v0.24.0 (kzwrime/vllm snapshot of vllm-project/vllm): vllm/platforms/interface.py update_block_size_for_backend Phase 1 (unless user_specified_block_size, the first non-SSM layer's get_preferred_block_size(16)); " +
+		"vllm/v1/attention/backends/mla/sparse_swa.py (DeepseekSparseSWABackend \"DEEPSEEK_SPARSE_SWA\": get_supported_kernel_block_sizes [MultipleOf(64)], get_preferred_block_size 256; DeepseekV4SWACache.block_size = 64); " +
+		"the SWA cache layer built before the MLA layer in vllm/model_executor/layers/deepseek_v4_attention.py (v0.20.x-v0.21.0) and vllm/models/deepseek_v4/attention.py (v0.22.0-v0.24.0); " +
+		"the compressed MLA backend's kernel blocks [256] (flashmla_sparse.py DeepseekV4FlashMLASparseBackend v0.20.x-v0.21.0, models/deepseek_v4/nvidia/flashmla.py v0.22.x, models/deepseek_v4/sparse_mla.py DeepseekV4FlashMLABackend v0.23.0-v0.24.0) and DeepseekV4IndexerBackend [256] (indexer.py)"
+	srcDSV4BlockLogs   = "start-up log of the stock vllm/vllm-openai:v0.25.0 image serving deepseek-ai/DeepSeek-V4-Flash without --block-size: \"[interface.py:620] Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend.\"; the same line in a 0.29.1rc1.dev9 nightly log; 0.25.1 and 0.26.0 on not read (unknown)"
 	srcDSV4RecipeBlock = "vllm-project/recipes models/deepseek-ai/DeepSeek-V4-Flash.yaml (--block-size 256)"
 )
 
-// dsv4PicksBlockSince is the first release whose own pick for DeepSeek-V4
-// (no --block-size) was seen to be 256: 0.25.0 (srcDSV4BlockLogs).
-var dsv4PicksBlockSince = v0250
+// dsv4PicksBlockRead are the releases whose own pick for DeepSeek-V4 (no
+// --block-size) is known to be 256: read at the tags 0.20.0-0.24.0, seen
+// in the stock 0.25.0 image's log (srcDSV4BlockLogs). [From, Until).
+var dsv4PicksBlockRead = struct{ From, Until Version }{v0200, mustVersion("0.25.1")}
 
 // ArchBlockSize is what an architecture's attention backends require of
 // --block-size.
@@ -91,7 +108,11 @@ type ArchBlockSize struct {
 	// WhyWritten says why the bundle writes it when not ChosenByVLLM ("":
 	// vLLM's own pick is known to fail).
 	WhyWritten string
-	Source     string
+	// KernelUnread says that the release's kernel block sizes were not
+	// read ("" when they were; DeepSeek-V4 after 0.24.x): a size Refusal
+	// names is then only unverified, said as an info, never an error.
+	KernelUnread string
+	Source       string
 }
 
 // archBlockSizes are the architectures whose backends take one kernel
@@ -114,17 +135,32 @@ func (r Release) ArchitectureBlockSize(modelType string) (ArchBlockSize, bool) {
 }
 
 // dsv4BlockSize is DeepSeek-V4's rule in release r: 256-token kernel blocks
-// for the compressed caches, picked by vLLM itself from 0.25.0 (seen), to
-// be written before it (unread releases; the recipe writes it).
+// for the compressed caches, picked by vLLM itself in the releases read or
+// seen (0.20.0-0.25.0), written where the release's pick is unknown (the
+// recipe writes it; 256 is what every read release picks).
 func (r Release) dsv4BlockSize() ArchBlockSize {
 	b := ArchBlockSize{Kernel: 256, Source: srcDSV4SWABlock + "; " + srcCommonBlock + "; " + srcDSV4BlockLogs + "; " + srcDSV4RecipeBlock}
-	if r.Version.AtLeast(dsv4PicksBlockSince) {
+	v := r.Version
+	if v.AtLeast(v0250) {
+		b.KernelUnread = fmt.Sprintf("vLLM %s's kernel block sizes for DeepSeek-V4 were not read (read at 0.20.0-0.24.0)", v)
+	}
+	if v.AtLeast(dsv4PicksBlockRead.From) && !v.AtLeast(dsv4PicksBlockRead.Until) {
 		b.ChosenByVLLM = true
-		b.PickedBy = "DEEPSEEK_SPARSE_SWA, the first backend vLLM finds, prefers 256 (\"Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend.\")"
+		b.PickedBy = "DEEPSEEK_SPARSE_SWA, the backend of the first attention layer vLLM finds, prefers 256 (\"Setting kv cache block size to 256 for DEEPSEEK_SPARSE_SWA backend.\"; read at the tags 0.20.0-0.24.0, seen in 0.25.0's log)"
 		return b
 	}
-	b.WhyWritten = fmt.Sprintf("the compressed MLA caches take only 256-token kernel blocks and vLLM %s's own pick was not read (256 from 0.25.0 on: DEEPSEEK_SPARSE_SWA's preferred size): written as --block-size 256, as vLLM's recipe does", r.Version)
+	b.WhyWritten = fmt.Sprintf("the compressed MLA caches take only 256-token kernel blocks and vLLM %s's own pick is unknown (read at 0.20.0-0.24.0 and seen at 0.25.0: DEEPSEEK_SPARSE_SWA's preferred 256): written as --block-size 256, as vLLM's recipe does", v)
 	return b
+}
+
+// Unverified is Refusal(n) in a release whose kernel sizes were not read
+// (KernelUnread), said as unverified; "" when n runs or the sizes were read.
+func (b ArchBlockSize) Unverified(n int) string {
+	why := b.Refusal(n)
+	if why == "" || b.KernelUnread == "" {
+		return ""
+	}
+	return b.KernelUnread + "; there " + why
 }
 
 // Refusal is vLLM's answer to --block-size n for the architecture: "" when

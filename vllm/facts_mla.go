@@ -6,7 +6,9 @@ import "fmt"
 // several stored versions) forces the KV block size for MLA models.
 const srcMLABlock = "stored vllm/platforms/cuda.py (several versions): \"Forcing kv cache block size to 64 for FlashMLA backend\" (older: != 64, newer: any multiple of 64), " +
 	"128 for CUTLASS_MLA (older: Blackwell default), 32 or a multiple of 64 for FlashInferMLA, 64 for FlashMLASparse; other MLA backends keep --block-size (default 16); " +
-	"DeepSeek-V4 (not an MLA model to vlaunch: no kv_lora_rank) takes 256, Release.ArchitectureBlockSize; release boundaries unverified"
+	"DeepSeek-V4 (not an MLA model to vlaunch: no kv_lora_rank) takes 256, Release.ArchitectureBlockSize; " +
+	"release boundaries read at the tags v0.8.0-v0.24.0 (kzwrime/vllm snapshot): != 64 / != 128 / not in [32, 64] up to v0.11.0, multiples from v0.11.1, the override gone from v0.18.0 " +
+	"(Release.MLAUnsetBlockSize: FLASHINFER_MLA then runs its smallest kernel block, 32; Release.MLAUserBlockSize for a given --block-size)"
 
 // srcMLAFP8: FP8 KV cache with MLA.
 const srcMLAFP8 = "issue #18888 (vLLM 0.8.5, H800: \"FlashMLA V1 with FP8 KV cache not yet supported!\"); PR #14221 (Mar 2025: V1 backends reject unsupported quantized KV caches); " +

@@ -57,12 +57,6 @@ func TestLogsReproduceMemoryCalibration(t *testing.T) {
 
 // calibrationExceptions are cells a spec cannot reproduce, with why.
 var calibrationExceptions = map[string]string{
-	// The doc takes the logged block size (16: 94,097 blocks, 1,505,552
-	// tokens) as an input; resolve forces 64 for every MLA model (FlashMLA),
-	// though vLLM 0.19 logged FLASH_ATTN_MLA, which used 16. The spec's
-	// block_size: 16 is overridden, so the tokens round to 64-token blocks
-	// (1,505,408 instead of 1,505,456; -0.01% either way).
-	"dsv2lite-llmd-h100-tp1 tokens": "resolve forces block size 64 for MLA",
 	// Kimi-K2-Thinking is not in the catalog: the spec's Kimi-K2 has its
 	// MLA (the KV cells) but FP8 experts, not INT4 (the weights and so the
 	// available memory differ from the case's Kimi-K2.5 stand-in).

@@ -50,6 +50,7 @@ const (
 	VLDCP                 diag.Code = "VL134"
 	VLHelmIgnored         diag.Code = "VL135"
 	VLDeepEPLLTokens      diag.Code = "VL136"
+	VLBlockSize           diag.Code = "VL137"
 	VLSameFlags           diag.Code = "VL201"
 	VLDPSize              diag.Code = "VL202"
 	VLLocalSum            diag.Code = "VL203"
@@ -154,6 +155,7 @@ var lintEntries = []Entry{
 	{VLDCP, "decode-context-parallel-size", diag.Error, "A --decode-context-parallel-size the tensor size, the release, the model's attention or the forced attention backend cannot run"},
 	{VLHelmIgnored, "helm-values-ignored", diag.Warning, "A Helm values key the chart's template does not read where it is written"},
 	{VLDeepEPLLTokens, "deepep-ll-tokens", diag.Error, "DeepEP low-latency with more --max-num-batched-tokens than NVSHMEM_QP_DEPTH allows (vLLM 0.20.0 on): DeepEP asserts at the first MoE dispatch"},
+	{VLBlockSize, "block-size-backend", diag.Error, "A --block-size the model's attention backends refuse (an error) or that vLLM replaces or moves to another backend (an info)"},
 	{VLSameFlags, "same-flags", diag.Error, "Model or parallel flags differ between nodes"},
 	{VLDPSize, "dp-size", diag.Error, "Global DP size differs between nodes"},
 	{VLLocalSum, "local-sum", diag.Error, "Local DP sizes do not add up to the global DP size"},

@@ -56,6 +56,11 @@ const (
 	// SpecPrefixHitUnmodelled: workload.prefix_cache_hit_rate has no
 	// effect: prefix caching is off.
 	SpecPrefixHitUnmodelled diag.Code = "SPEC140"
+	// SpecBlockSizeOverridden: vllm.block_size that the release replaces,
+	// runs on another attention backend, or whose handling in the release
+	// was not read (vllm.Release.MLAUserBlockSize, vllm.ArchBlockSize.
+	// Unverified).
+	SpecBlockSizeOverridden diag.Code = "SPEC141"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -106,4 +111,5 @@ var specEntries = []Entry{
 	{SpecRuntimeUnused, "runtime-key-unused", diag.Warning, "A runtime key the runtime kind has no use for (runtime.image on bare metal)"},
 	{SpecNVLinkDomainUnset, "nvlink-domain-unset", diag.Info, "Several trays of an NVL72 GPU with no nvlink_domain: traffic between them costed over the NICs"},
 	{SpecPrefixHitUnmodelled, "prefix-hit-rate-unmodelled", diag.Warning, "A prefix-cache hit rate that has no effect: prefix caching is off, so every prompt token is priced as computed"},
+	{SpecBlockSizeOverridden, "block-size-overridden", diag.Info, "A block_size that vLLM replaces at start-up (MLA), runs on another attention backend (MLA), or whose handling in this release was not read (MLA, DeepSeek-V4)"},
 }

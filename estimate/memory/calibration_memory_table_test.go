@@ -431,6 +431,15 @@ kda.py as in the copies cited before, 01d99586 / 01a7e5d9, but that the KDA op a
   (` + "`LogitsProcessor`" + ` uses all_gather on CUDA; ` + "`CudaCommunicator`" + ` does not override it, so the base class calls
   ` + "`dist.all_gather_into_tensor`" + `); its size is NCCL's, not in vLLM's source. Not Kimi-specific: v0.11.0 does the same,
   and its RTX 3090 TP 4 log (` + "`qwen3vl-30b-a3b-sipeed-rtx3090-tp4`" + `) is reproduced to +5.6%.
+- Autotuning in the profile (branch ` + "`models43`" + `, read at 3f5a4b64): the one Triton kernel of the path with several configs
+  is FLA's ` + "`kda_gate_fwd_kernel`" + ` (vllm/model_executor/layers/fla/ops/kda.py, ` + "`@triton.autotune`" + ` over BT × warps ×
+  stages, key H, D), which ` + "`fused_kda_gate`" + ` runs in the KDA layer's ` + "`forward`" + `, so it is benchmarked once, at its first
+  call — layer 0's, in the 64,000-token profile. An upper bound for what the benchmark adds: a clone of the mutated
+  float32 output (64,000 × 2,048 × 4 B = 0.49 GiB) and a cache-flush buffer (Triton ` + "`do_bench`" + `'s 256 MB at most; the
+  PyTorch side was not read). At that call g2 and core_attn_out (0.24 GiB each) do not exist yet, so the live set is
+  ≤ 3.82 − 0.48 + 0.24 (the gate's fp16 input) = 3.58 GiB, and with both ≤ 4.32 GiB, below the MoE layer's 4.58: it does
+  not raise the peak. The dense AWQ-Marlin GEMMs' ` + "`c_tmp`" + ` (csrc/quantization/gptq_marlin/gptq_marlin.cu at 3f5a4b64:
+  SMs × min(M, 64) × max_thread_n fp32, ≈ 5 MB) is negligible. Neither explains the 0.94 GiB; nothing changed.
 What would settle it: the same start-up with VLLM_LOGGING_LEVEL=DEBUG, whose "Memory profiling takes … torch peak
 memory increase … non-torch forward increase memory" line splits the 0.94 GiB between the torch peak and the rest.
 
