@@ -14,6 +14,10 @@ import (
 // so the linter reads a section as a unit of its own.
 type MarkdownOutline struct {
 	secs []mdSection
+	// caps are the lines (1-based, ascending) of caption paragraphs
+	// (captionLine): weaker than a heading, they section nothing (a
+	// shell session runs on past them) but can part alternatives.
+	caps []int
 }
 
 // mdSection is one ATX heading (# to ######): its line, its level and the
@@ -46,6 +50,9 @@ func Outline(data []byte) *MarkdownOutline {
 			level, para = atxLevel(raw), 0
 		case contentTab(raw):
 			level, para = tabLevel, 0
+		case para == 0 && captionLine(raw) && paragraphEnds(lines, i+1, code):
+			o.caps = append(o.caps, i+1)
+			continue
 		case para > 0 && setextLevel(raw) > 0:
 			start, level, para = para, setextLevel(raw), 0
 		case paragraphLine(raw):
@@ -89,6 +96,52 @@ func contentTab(line string) bool {
 	}
 	rest := strings.TrimLeft(strings.TrimPrefix(body, "==="), "!+")
 	return strings.HasPrefix(rest, " \"") || strings.HasPrefix(rest, "\t\"")
+}
+
+// captionLine reports a line that is one emphasised span and nothing
+// else: `<u>Low latency:</u>`, `<b>…</b>`, `<strong>…</strong>`,
+// `**Prefill node:**` or `__…__`. Standing as a paragraph of its own
+// (paragraphEnds), it is a caption: documentation written without
+// headings below a level titles its alternatives so (vllm-ascend's
+// Qwen3-235B-A22B tutorial, "9.1 Recommended Configurations": three
+// `<u>Single-node PD Hybrid — …:</u>` captions, each over its own
+// `vllm serve` with other TP, DP and limits).
+func captionLine(line string) bool {
+	body := strings.TrimSpace(line)
+	for _, p := range [][2]string{{"<u>", "</u>"}, {"<b>", "</b>"}, {"<strong>", "</strong>"}, {"**", "**"}, {"__", "__"}} {
+		lo := strings.ToLower(body)
+		if len(body) <= len(p[0])+len(p[1]) || !strings.HasPrefix(lo, p[0]) || !strings.HasSuffix(lo, p[1]) {
+			continue
+		}
+		inner := body[len(p[0]) : len(body)-len(p[1])]
+		// One span: the opening mark does not close and reopen inside
+		// (`**a** and **b**` is a sentence with two bold words).
+		return strings.TrimSpace(inner) != "" && !strings.Contains(strings.ToLower(inner), p[1])
+	}
+	return false
+}
+
+// paragraphEnds reports that the paragraph a line starts ends with it:
+// the next line (index next) is blank, code, a fence, a heading or past
+// the end.
+func paragraphEnds(lines []string, next int, code map[int]bool) bool {
+	if next >= len(lines) || code[next+1] || atxLevel(lines[next]) > 0 {
+		return true
+	}
+	body := strings.TrimSpace(lines[next])
+	c, n := fenceRun(body)
+	return body == "" || (c != 0 && n >= 3)
+}
+
+// CaptionAt is the line of the caption (captionLine) a line is under in
+// its section: the last one above it and below the section's heading; 0
+// for none.
+func (o *MarkdownOutline) CaptionAt(line int) int {
+	i := sort.SearchInts(o.caps, line) - 1
+	if i < 0 || o.caps[i] < o.HeadingLine(o.SectionAt(line)) {
+		return 0
+	}
+	return o.caps[i]
 }
 
 // frontMatterEnd is the index of the first line after a YAML front matter

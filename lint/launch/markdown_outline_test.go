@@ -181,3 +181,36 @@ func TestOutlineContentTabs(t *testing.T) {
 		t.Errorf("sections line/level/parent (-want +got):\n%s", diff)
 	}
 }
+
+// TestOutlineCaptions: a paragraph of one emphasised span is a caption
+// (CaptionAt, up to the next heading); a sentence with two bold words, a
+// caption-looking line that goes on into a paragraph, or one in a code
+// block is not.
+func TestOutlineCaptions(t *testing.T) {
+	doc := strings.Join([]string{
+		"## Deploy",               // 1
+		"<u>High throughput:</u>", // 2: caption
+		"```bash",                 // 3
+		"**not a caption**",       // 4: code
+		"```",                     // 5
+		"**a** and **b**",         // 6: sentence
+		"",                        // 7
+		"**Prefill node:**",       // 8: caption
+		"",                        // 9
+		"__Goes on__",             // 10: paragraph goes on
+		"into this line",          // 11
+		"",                        // 12
+		"<strong>Decode</strong>", // 13: caption, a heading next
+		"## Verify",               // 14
+		"text",                    // 15
+	}, "\n")
+	o := Outline([]byte(doc))
+	for line, want := range map[int]int{3: 2, 4: 2, 7: 2, 9: 8, 11: 8, 12: 8, 15: 0} {
+		if got := o.CaptionAt(line); got != want {
+			t.Errorf("CaptionAt(%d) = %d, want %d", line, got, want)
+		}
+	}
+	if fmt.Sprint(o.caps) != "[2 8 13]" {
+		t.Errorf("captions %v, want [2 8 13]", o.caps)
+	}
+}

@@ -1,0 +1,107 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vlaunch/vlaunch/diag"
+)
+
+// lintDoc lints one in-memory file for a release and returns the findings
+// at min or above, as "CODE@line".
+func lintDoc(t *testing.T, name, doc, version string, min diag.Severity) []string {
+	t.Helper()
+	ds, err := Lint([]Input{{Name: name, Data: []byte(doc)}}, Options{Version: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range ds {
+		if d.Severity >= min {
+			got = append(got, string(d.Code)+"@"+strconv.Itoa(d.Line))
+		}
+	}
+	return got
+}
+
+// ascendCaptioned is our trimmed excerpt of vllm-ascend's
+// docs/source/tutorials/models/Qwen3-235B-A22B.md (commit 03d78dae,
+// "9.1 Recommended Configurations"): three `<u>`-captioned alternatives
+// under one heading, each its own single-node engine (TP4×DP4 with
+// rank 0, TP16, TP8 without DP flags). Environment lines and most flags
+// are cut; the values that differ are kept.
+const ascendCaptioned = "### 9.1 Recommended Configurations\n\n" +
+	"<u>Single-node PD Hybrid — High Throughput:</u>\n\n" +
+	"```bash\nexport HCCL_IF_IP=<node_ip>\n" +
+	"vllm serve your_model_path \\\n    --host <host_ip> \\\n    --port <port> \\\n" +
+	"    --tensor-parallel-size 4 \\\n    --data-parallel-size 4 \\\n    --data-parallel-size-local 4 \\\n" +
+	"    --data-parallel-start-rank 0 \\\n    --data-parallel-address <node_ip> \\\n    --data-parallel-rpc-port <rpc_port> \\\n" +
+	"    --enable-expert-parallel \\\n    --max-num-seqs 128 \\\n    --max-model-len 32768 \\\n    --gpu-memory-utilization 0.9\n```\n\n" +
+	"<u>Single-node PD Hybrid — Low Latency:</u>\n\n" +
+	"```bash\nvllm serve your_model_path \\\n    --host <host_ip> \\\n    --port <port> \\\n" +
+	"    --tensor-parallel-size 16 \\\n    --data-parallel-size 1 \\\n    --data-parallel-size-local 1 \\\n" +
+	"    --data-parallel-start-rank 0 \\\n    --data-parallel-address <node_ip> \\\n    --data-parallel-rpc-port <rpc_port> \\\n" +
+	"    --enable-expert-parallel \\\n    --max-num-seqs 128 \\\n    --max-model-len 32768 \\\n    --gpu-memory-utilization 0.9\n```\n\n" +
+	"<u>Single-node PD Hybrid — Long Context:</u>\n\n" +
+	"```bash\nvllm serve your_model_path \\\n    --host <host_ip> \\\n    --port <port> \\\n" +
+	"    --tensor-parallel-size 8 \\\n    --data-parallel-size 2 \\\n" +
+	"    --enable-expert-parallel \\\n    --max-num-seqs 32 \\\n    --max-model-len 135000 \\\n    --gpu-memory-utilization 0.85\n```\n"
+
+// TestCaptionedAlternatives: captions part alternatives as headings do
+// (tagMarkdownSections). The tutorial's three captioned variants drew 8
+// errors read as the nodes of one deployment (VL201 ×4, VL202, VL205,
+// VL206, VL207); the same commands with the captions removed still do, so
+// the captions, not the commands, make the difference. A `**bold**`
+// caption parts them the same way.
+func TestCaptionedAlternatives(t *testing.T) {
+	if got := lintDoc(t, "Qwen3-235B-A22B.md", ascendCaptioned, "0.18.0", diag.Warning); len(got) != 0 {
+		t.Errorf("captioned alternatives: want no finding at warning or above, got %v", got)
+	}
+	bold := strings.ReplaceAll(strings.ReplaceAll(ascendCaptioned, "<u>", "**"), "</u>", "**")
+	if got := lintDoc(t, "bold.md", bold, "0.18.0", diag.Warning); len(got) != 0 {
+		t.Errorf("bold-captioned alternatives: want no finding at warning or above, got %v", got)
+	}
+	var plain []string
+	for _, l := range strings.Split(ascendCaptioned, "\n") {
+		if !strings.HasPrefix(l, "<u>") {
+			plain = append(plain, l)
+		}
+	}
+	got := strings.Join(lintDoc(t, "plain.md", strings.Join(plain, "\n"), "0.18.0", diag.Warning), " ")
+	for _, code := range []string{"VL201", "VL202", "VL205", "VL206", "VL207"} {
+		if !strings.Contains(got, code) {
+			t.Errorf("uncaptioned: want %s (the variants read as one deployment), got %s", code, got)
+		}
+	}
+}
+
+// TestCaptionKeepsRayHeadAndServe: a caption between a Ray head and the
+// `vllm serve` run on it (vllm-ascend's ray.md: "**You only need to run
+// the vllm command on one node.**") parts nothing: the worker after it
+// still joins that head, whose address it gets wrong (VL232, as without
+// the captions). Two captioned alternatives each starting a Ray head are
+// two clusters, not two heads of one (no VL214).
+func TestCaptionKeepsRayHeadAndServe(t *testing.T) {
+	const doc = "## Start\n\n```bash\nray start --head --node-ip-address=10.0.0.1 --port=6379\n```\n\n" +
+		"CAPTION\n\n```bash\nvllm serve Qwen/Qwen3-235B-A22B --tensor-parallel-size 8 --pipeline-parallel-size 2 " +
+		"--distributed-executor-backend ray\n```\n\n" +
+		"CAPTION\n\n```bash\nray start --address=10.0.0.9:6379\n```\n"
+	for _, c := range []string{"**On the head node:**", "On the head node:"} {
+		got := strings.Join(lintDoc(t, "ray.md", strings.ReplaceAll(doc, "CAPTION", c), "0.18.0", diag.Warning), " ")
+		if !strings.Contains(got, "VL232@16") {
+			t.Errorf("caption %q: want VL232 at the worker's line 16, got %s", c, got)
+		}
+	}
+	const alts = "## Ray\n\n<u>Two nodes:</u>\n\n```bash\nray start --head --port=6379\n" +
+		"vllm serve m --tensor-parallel-size 8 --pipeline-parallel-size 2 --distributed-executor-backend ray\n```\n\n" +
+		"<u>Four nodes:</u>\n\n```bash\nray start --head --port=6379\n" +
+		"vllm serve m --tensor-parallel-size 8 --pipeline-parallel-size 4 --distributed-executor-backend ray\n```\n"
+	if got := strings.Join(lintDoc(t, "alts.md", alts, "0.18.0", diag.Info), " "); strings.Contains(got, "VL214") {
+		t.Errorf("captioned alternative Ray heads: want no VL214, got %s", got)
+	}
+	noCaps := strings.NewReplacer("<u>Two nodes:</u>", "Two nodes:", "<u>Four nodes:</u>", "Four nodes:").Replace(alts)
+	if got := strings.Join(lintDoc(t, "alts.md", noCaps, "0.18.0", diag.Info), " "); !strings.Contains(got, "VL214") {
+		t.Errorf("uncaptioned Ray heads: want VL214 (two heads of one setup), got %s", got)
+	}
+}
