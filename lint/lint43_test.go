@@ -105,3 +105,42 @@ func TestCaptionKeepsRayHeadAndServe(t *testing.T) {
 		t.Errorf("uncaptioned Ray heads: want VL214 (two heads of one setup), got %s", got)
 	}
 }
+
+// TestImageNameRelease: with no version given, a launch is linted for the
+// release its image's name gives, and a VL006 note says so. The script is
+// modelled on a public SLURM launcher (find_string "vllm0141": IMG=
+// "${IMG:-$WORK/containers/vllm0141rocm72.sif}", read_file id 55668585915)
+// with our own command: --disable-log-requests is only deprecated in
+// 0.14.1 (VL126, info) and gone in the newest release (an error there).
+func TestImageNameRelease(t *testing.T) {
+	const sif = "#!/bin/bash\nIMG=/scratch/containers/vllm0141rocm72.sif\n" +
+		"apptainer exec --rocm $IMG vllm serve Qwen/Qwen2.5-32B-Instruct --tensor-parallel-size 8 --disable-log-requests\n"
+	ds, err := Lint([]Input{{Name: "run.sh", Data: []byte(sif)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var note bool
+	for _, d := range ds {
+		if d.Severity > diag.Info {
+			t.Errorf("linted for 0.14.1, want no error or warning, got %s", d)
+		}
+		note = note || d.Code == codeVersion && strings.Contains(d.Message, "linted for vLLM 0.14.1") && strings.Contains(d.Message, "vllm0141rocm72.sif")
+	}
+	if !note {
+		t.Errorf("no VL006 note naming 0.14.1 and the image, got\n%s", ds)
+	}
+	// The same command under an SGLang image name gives no vLLM release:
+	// linted for the newest, the removed flag is a finding above info.
+	sg := strings.ReplaceAll(sif, "/scratch/containers/vllm0141rocm72.sif", "docker://lmsysorg/sglang:v0.5.6-cu129")
+	if got := lintDoc(t, "sg.sh", sg, "", diag.Info); strings.Contains(strings.Join(got, " "), "VL006") {
+		t.Errorf("an SGLang image gave a vLLM release: %v", got)
+	}
+	if got := lintDoc(t, "sg.sh", sg, "", diag.Warning); len(got) == 0 {
+		t.Errorf("linted for the newest release, want the removed --disable-log-requests reported, got nothing")
+	}
+	// A vLLM image's own tag is the release as stated: no note.
+	tag := "docker run --gpus all --ipc host vllm/vllm-openai:v0.14.1 Qwen/Qwen2.5-32B-Instruct --disable-log-requests\n"
+	if got := lintDoc(t, "tag.sh", tag, "", diag.Info); strings.Contains(strings.Join(got, " "), "VL006") {
+		t.Errorf("a vllm-openai tag got a VL006 note: %v", got)
+	}
+}
