@@ -144,3 +144,25 @@ func TestImageNameRelease(t *testing.T) {
 		t.Errorf("a vllm-openai tag got a VL006 note: %v", got)
 	}
 }
+
+// TestInteractiveContainerShellEnv: a document's `podman run -it …
+// --entrypoint=bin/bash -e NCCL_SOCKET_IFNAME=… IMAGE` is a shell its later
+// commands are typed into (amd/playbooks clustering-rccl, the corpus's
+// amd-playbooks-rccl-podman-shell-ray): its -e variables are theirs, so no
+// VL209. A container that runs a command of its own is no such shell.
+func TestInteractiveContainerShellEnv(t *testing.T) {
+	const doc = "## Container\n\n```bash\nsudo podman run -it --name c --network=host --entrypoint=\"bin/bash\" " +
+		"-e NCCL_SOCKET_IFNAME=enp1s0 -e GLOO_SOCKET_IFNAME=enp1s0 registry.example/ryai-vllm:latest\n```\n\n" +
+		"## Cluster\n\n### Head\n\n```bash\nray start --head --port=6379 --node-ip-address=10.0.0.1 --num-gpus=1\n```\n\n" +
+		"### Worker\n\n```bash\nray start --address=10.0.0.1:6379 --node-ip-address=10.0.0.2 --num-gpus=1\n```\n\n" +
+		"### Serve\n\n```bash\nvllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --distributed-executor-backend ray\n```\n"
+	if got := strings.Join(lintDoc(t, "doc.md", doc, "0.18.0", diag.Info), " "); strings.Contains(got, "VL209") {
+		t.Errorf("commands typed into the container shell: want no VL209, got %s", got)
+	}
+	detached := strings.Replace(doc, "run -it", "run -d", 1)
+	detached = strings.Replace(detached, `--entrypoint="bin/bash" `, "", 1)
+	detached = strings.Replace(detached, "ryai-vllm:latest", "ryai-vllm:latest sleep infinity", 1)
+	if got := strings.Join(lintDoc(t, "doc.md", detached, "0.18.0", diag.Info), " "); !strings.Contains(got, "VL209") {
+		t.Errorf("a detached container running its own command: want VL209 (the host commands set no interface), got %s", got)
+	}
+}

@@ -168,6 +168,7 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 			n := len(fe.scripts)
 			sc, funcs := sessions.scopeFor(f.lines[0].no)
 			fe.funcs = funcs
+			inShell(sc, fe.shellEnv)
 			fe.parseAndWalk(src, sc, walkCtx{})
 			var file *syntax.File
 			if len(fe.scripts) > n {
@@ -181,6 +182,19 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 		}
 	}
 	return append(fe.invs, invs...), append(fe.scripts, scripts...), append(fe.diags, ds...)
+}
+
+// inShell gives a block the environment of the interactive container
+// shells the document started before it (frontEnd.shellEnv): a reader
+// types the commands that follow into that shell, on every machine the
+// document started it on. A variable the block's session already has
+// keeps its value.
+func inShell(sc *scope, env []EnvVar) {
+	for _, e := range env {
+		if _, ok := sc.vars[e.Name]; !ok {
+			sc.vars[e.Name] = &shVar{val: e.Value, exported: true, setAt: e.Pos}
+		}
+	}
 }
 
 // outputLine matches a line of program output: a vLLM or Python log line

@@ -97,6 +97,9 @@ func (w *walker) docker(cc *cmdCtx, i int) {
 	if !envFile {
 		c.hostOnly = w.hostOnly(cc, c.env)
 	}
+	if interactiveShell(opts, entrypoint, cmd) {
+		w.fe.shellEnv = append(w.fe.shellEnv, c.env...)
+	}
 	ctx := w.ctx
 	ctx.container = c
 	inner := &walker{fe: w.fe, src: w.src, sc: containerScope(c.env), ctx: ctx}
@@ -112,6 +115,28 @@ func (w *walker) docker(cc *cmdCtx, i int) {
 	if len(cmd) > 0 {
 		inner.command(&cmdCtx{stmt: cc.stmt, fields: cmd}, 0)
 	}
+}
+
+// interactiveShell reports a `docker|podman run -it … IMAGE bash` (or an
+// --entrypoint shell and no command): a shell for the user to type into,
+// as documents start one before the commands that follow ("Launch the vLLM
+// Container … drops you into an interactive shell", amd/playbooks'
+// clustering-rccl README, whose later `ray start` and `vllm serve` run in
+// it with the -e NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME it was given).
+func interactiveShell(opts []dockerOpt, entrypoint *Value, cmd []Value) bool {
+	if entrypoint != nil {
+		cmd = append([]Value{*entrypoint}, cmd...)
+	}
+	if len(cmd) != 1 || !shells[base(cmd[0].Text)] {
+		return false
+	}
+	for _, o := range opts {
+		switch o.name {
+		case "i", "t", "interactive", "tty":
+			return true
+		}
+	}
+	return false
 }
 
 // imageServe handles a vllm/vllm-openai container: its entrypoint already
