@@ -305,3 +305,30 @@ func TestImageVersionReal(t *testing.T) {
 		}
 	}
 }
+
+// TestPassThroughWrapper: a wrapper script handing the arguments after
+// `--` to `vllm serve` (vllm-project/speculators scripts/launch_vllm.py,
+// run by examples/train/kimi_k3_dspark/launch_extractor_node.sh) is that
+// server, its first argument the model; arguments after `--` that are not
+// vLLM's, or no `--`, are no server.
+func TestPassThroughWrapper(t *testing.T) {
+	for _, c := range []struct{ script, want string }{
+		{"python scripts/launch_vllm.py Qwen/Qwen3-8B --hidden-states-backend mooncake -- --tensor-parallel-size 4 --port 8000\n",
+			"Qwen/Qwen3-8B --tensor-parallel-size 4 --port 8000"},
+		{"PY=\"${VLLM_PYTHON:-python}\"\nexec \"$PY\" scripts/launch_vllm.py m/x --trust-remote-code -- --nnodes 2 --node-rank 1 --headless\n",
+			"m/x --nnodes 2 --node-rank 1 --headless"},
+		{"python train.py --config c.yaml -- --lr 0.1 --epochs 3\n", ""},
+		{"python scripts/launch_vllm.py Qwen/Qwen3-8B --tensor-parallel-size 4\n", ""},
+	} {
+		invs, _, _ := Parse("run.sh", []byte(c.script))
+		var got []string
+		for _, inv := range invs {
+			if inv.Kind == KindServe {
+				got = append(got, argv([]*Invocation{inv})...)
+			}
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q: servers %q, want %q", c.script, got, c.want)
+		}
+	}
+}
