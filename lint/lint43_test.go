@@ -166,3 +166,33 @@ func TestInteractiveContainerShellEnv(t *testing.T) {
 		t.Errorf("a detached container running its own command: want VL209 (the host commands set no interface), got %s", got)
 	}
 }
+
+// dsv4ListCaptions is our trimmed excerpt of vllm-ascend's
+// docs/source/tutorials/models/DeepSeek-V4-Flash.md (stored commit
+// a7d5869d, "5.2.2 A2 Series PD Separation Deployment", step 3): a prefill
+// launcher (DP 8) and a decode launcher (DP 32), each under a list item
+// that captions its block, with the document's placeholders.
+const dsv4ListCaptions = "#### 5.2.2 A2 Series PD Separation Deployment\n\n" +
+	"3. Start the server with the following command on each node.\n\n" +
+	"    1. Prefill node\n\n" +
+	"        ```shell\n" +
+	"        python launch_online_dp.py --dp-size 8 --tp-size 1 --dp-size-local 8 --dp-rank-start 0 --dp-address x.x.x.x --dp-rpc-port 12321 --vllm-start-port 7100\n" +
+	"        ```\n\n" +
+	"    2. Decode node\n\n" +
+	"        ```shell\n" +
+	"        python launch_online_dp.py --dp-size 32 --tp-size 1 --dp-size-local 8 --dp-rank-start x --dp-address x.x.x.x --dp-rpc-port 12321 --vllm-start-port 7100\n" +
+	"        ```\n"
+
+// TestListItemCaptions: list items that title the block below them part
+// the prefill and the decode launcher (VL202 "--data-parallel-size 32
+// differs from 8" before); the same blocks under items that are sentences
+// stay one setup.
+func TestListItemCaptions(t *testing.T) {
+	if got := lintDoc(t, "dsv4.md", dsv4ListCaptions, "0.18.0", diag.Warning); len(got) != 0 {
+		t.Errorf("captioned prefill and decode: want no finding at warning or above, got %v", got)
+	}
+	sentences := strings.NewReplacer("1. Prefill node", "1. Run this on the prefill node.", "2. Decode node", "2. Run this on the decode node.").Replace(dsv4ListCaptions)
+	if got := strings.Join(lintDoc(t, "dsv4.md", sentences, "0.18.0", diag.Warning), " "); !strings.Contains(got, "VL202") {
+		t.Errorf("items that are sentences: want the launchers read as one DP deployment (VL202), got %s", got)
+	}
+}

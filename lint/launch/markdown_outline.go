@@ -2,6 +2,7 @@ package launch
 
 import (
 	"maps"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -74,7 +75,60 @@ func Outline(data []byte) *MarkdownOutline {
 		o.secs = append(o.secs, mdSection{line: start, level: level, parent: parent})
 		open = append(open, len(o.secs)-1)
 	}
+	if items := listCaptions(data, lines); len(items) > 0 {
+		o.caps = append(o.caps, items...)
+		sort.Ints(o.caps)
+	}
 	return o
+}
+
+// listItem is a list item's marker and text: "1. Prefill node", "- Decode:".
+var listItem = regexp.MustCompile(`^\s*(?:\d{1,3}[.)]|[-*+])\s+(\S.*?)\s*$`)
+
+// listCaptions returns the lines of list items that caption the code block
+// right below them (only blank lines between): a short title, at most
+// eight words and not a sentence (no closing '.', '?' or '!'), as
+// vllm-ascend's tutorials give each role its block ("1. Prefill node",
+// "2. Decode node" under "Start the server with the following command on
+// each node", DeepSeek-V4-Flash 5.2.2: a DP 8 prefill and a DP 32 decode
+// launcher, read before as two nodes of one DP deployment). Lines inside
+// fenced blocks are not read; a list's indented items are (CommonMark
+// would take an item indented four spaces after a blank line for code,
+// which these documents do not mean).
+func listCaptions(data []byte, lines []string) []int {
+	inFence := map[int]bool{}
+	for _, f := range fences(data) {
+		for _, l := range f.lines {
+			inFence[l.no] = true
+		}
+	}
+	var out []int
+	for i, raw := range lines {
+		if inFence[i+1] {
+			continue
+		}
+		m := listItem.FindStringSubmatch(strings.TrimRight(raw, "\r"))
+		if m == nil || !captionText(m[1]) {
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+			j++
+		}
+		if j < len(lines) {
+			if c, n := fenceRun(strings.TrimSpace(lines[j])); c != 0 && n >= 3 {
+				out = append(out, i+1)
+			}
+		}
+	}
+	return out
+}
+
+// captionText reports a title rather than a sentence: at most eight
+// words, not ending in '.', '?' or '!'.
+func captionText(t string) bool {
+	t = strings.TrimSpace(t)
+	return t != "" && len(strings.Fields(t)) <= 8 && !strings.ContainsAny(t[len(t)-1:], ".?!")
 }
 
 // tabLevel is the level of a content tab's section: below every heading,

@@ -214,3 +214,29 @@ func TestOutlineCaptions(t *testing.T) {
 		t.Errorf("captions %v, want [2 8 13]", o.caps)
 	}
 }
+
+// TestListCaptions: a list item titling the code block right below it is
+// a caption, also indented four spaces under another item; a sentence, an
+// item with prose below it, or an item inside a fenced block is not.
+func TestListCaptions(t *testing.T) {
+	doc := strings.Join([]string{
+		"3. Start the server on each node.", // 1: a sentence
+		"",                                  // 2
+		"    1. Prefill node",               // 3: caption
+		"",                                  // 4
+		"        ```shell",                  // 5
+		"        - not an item",             // 6: in a fence
+		"        ```",                       // 7
+		"    2. Decode node",                // 8: caption (no blank line)
+		"        ```shell",                  // 9
+		"        ```",                       // 10
+		"- Proxy",                           // 11: prose follows
+		"  starts last",                     // 12
+		"```bash",                           // 13
+		"```",                               // 14
+	}, "\n")
+	o := Outline([]byte(doc))
+	if fmt.Sprint(o.caps) != "[3 8]" {
+		t.Errorf("captions %v, want [3 8]", o.caps)
+	}
+}
