@@ -86,3 +86,25 @@ func TestFrontEndOnlyEngine(t *testing.T) {
 		t.Errorf("with the engine core's header: engines %+v, want one engine not front-end-only", rep.Engines)
 	}
 }
+
+// TestArgsCutForGoodNotJoined: a "non-default args" line cut for good (an
+// excerpt's last characters lost) whose next lines never close its dict
+// joins nothing: a download's progress line and the exception after it
+// (neither a log line of vLLM's) stay lines of their own, the exception
+// read as one.
+func TestArgsCutForGoodNotJoined(t *testing.T) {
+	log := api43 + "[utils.py:328] non-default args: {'model': '/m/x', 'tensor_parallel_size': 8, 's\n" +
+		"config.json: 12.9kB [00:00, 19.4MB/s]\n" +
+		"ValueError: bad speculative config\n"
+	rep := oneFile(t, log)
+	if rep.Files[0].Formats != nil {
+		t.Errorf("formats %v: nothing should be joined", rep.Files[0].Formats)
+	}
+	found := false
+	for _, f := range rep.Failures {
+		found = found || strings.Contains(f.Message, "ValueError: bad speculative config")
+	}
+	if !found {
+		t.Errorf("failures %+v: want the ValueError", rep.Failures)
+	}
+}

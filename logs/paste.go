@@ -518,25 +518,46 @@ func reprDepth(b []byte) int {
 	return depth
 }
 
+// maxArgsWrap is how many physical lines a cut "non-default args" line
+// may continue over: a hard wrap cuts a dict of a few hundred characters
+// into a handful.
+const maxArgsWrap = 8
+
 // joinArgs appends to an unclosed "non-default args" line the physical
 // lines that continue it (continuesWrap), as they are (a hard wrap cuts
-// anywhere, mid-word too), until its dict closes.
+// anywhere, mid-word too), when they close its dict within maxArgsWrap
+// lines; otherwise it joins nothing, so that a line cut for good (an
+// excerpt) does not swallow the lines after it.
 func (pr *pasteReader) joinArgs(first []byte) []byte {
 	pr.joined = append(pr.joined[:0], first...)
-	for i := 0; i < 64 && unclosedArgs(pr.joined) && len(pr.joined) <= MaxLineBytes; i++ {
-		r, n, ok := pr.phys()
-		if !ok {
+	n := 0
+	for k := 0; k < maxArgsWrap && pr.at+k < len(pr.ahead); k++ {
+		r := pr.stripped(pr.ahead[pr.at+k].b)
+		if !continuesWrap(r) || len(pr.joined)+len(r) > MaxLineBytes {
 			break
 		}
-		if !continuesWrap(r) {
-			pr.pending = append(pr.pending[:0], r...)
-			pr.pno, pr.held = n, true
-			break
-		}
-		pr.joins++
 		pr.joined = append(pr.joined, r...)
+		if !unclosedArgs(pr.joined) {
+			n = k + 1
+			break
+		}
+	}
+	if n == 0 {
+		return first
+	}
+	for ; n > 0; n-- {
+		pr.phys()
+		pr.joins++
 	}
 	return pr.joined
+}
+
+// stripped is a physical line without the paste's block prefix.
+func (pr *pasteReader) stripped(r []byte) []byte {
+	if len(pr.strip) > 0 && bytes.HasPrefix(r, pr.strip) {
+		return r[len(pr.strip):]
+	}
+	return r
 }
 
 // wrapSlack is how many columns short of the wrap width a line with a
