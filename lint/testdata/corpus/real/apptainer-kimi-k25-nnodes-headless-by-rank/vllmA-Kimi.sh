@@ -1,10 +1,7 @@
 #!/bin/bash
 # Usage: ./vllmA-Kimi.sh <master_node_ip> <node_rank>
-#   $1 = master node IP address (head node)
-#   $2 = node rank (0 for head node, 1/2 for workers)
 
 set -euo pipefail
-echo "[$(date +%F\ %T)] Job starting on $(hostname)"
 
 MASTER_ADDR="$1"
 NODE_RANK="$2"
@@ -16,20 +13,11 @@ else
   HEADLESS=""
 fi
 
-# Set these environment variables or add them to your .env file
 export HF_HOME=$PROJECT/hf
 export MODEL=moonshotai/Kimi-K2.5
-export LLM_API_KEY=$LLM_API_KEY
-export LLM_BASE_URL=http://localhost:8080/v1/
 
 export SIF=$PROJECT/vllm-container/vllm-21.0.sif
 
-# export VLLM_USE_MODELSCOPE=true
-
-module load gcc cuda apptainer nvhpc openmpi
-mkdir -p $HF_HOME logs
-
-echo "Starting VLLM server with model $MODEL (master=$MASTER_ADDR, rank=$NODE_RANK)"
 apptainer exec \
   --nv \
   --cleanenv \

@@ -24,23 +24,13 @@ fabric_addr="$(ip -o -4 addr show dev "$fabric_iface" | awk '{sub(/\/.*/, "", $4
 export PYTHONPATH="$repo_root/hs_connectors/src:$repo_root/src${PYTHONPATH:+:$PYTHONPATH}"
 export NCCL_SOCKET_IFNAME="$fabric_iface"
 export GLOO_SOCKET_IFNAME="$fabric_iface"
-export MOONCAKE_LOCAL_HOSTNAME="$fabric_addr"
-export NCCL_MNNVL_ENABLE=1
-export TORCH_DISTRIBUTED_USE_LIBUV=0
-export VLLM_ALLREDUCE_USE_FLASHINFER=1
-export VLLM_ENGINE_READY_TIMEOUT_S=3600
-export VLLM_USE_V2_MODEL_RUNNER=0
-export VLLM_USE_RUST_FRONTEND=1
 
 vllm_args=(
   --served-model-name "$model_path"
   --trust-remote-code
-  --load-format fastsafetensors
-  --moe-backend auto
   --all2all-backend flashinfer_nvlink_one_sided
   --enable-expert-parallel
   --gpu-memory-utilization 0.95
-  --compilation-config '{"pass_config":{"fuse_allreduce_rms":false}}'
   --tensor-parallel-size 8
   --nnodes 2
   --node-rank "$node_rank"
@@ -50,7 +40,6 @@ vllm_args=(
   --max-num-seqs 64
   --max-num-batched-tokens 32768
   --kv-cache-dtype auto
-  --attention-config '{"mla_prefill_backend":"TRTLLM_RAGGED","use_prefill_query_quantization":false}'
   --no-enable-prefix-caching
   --language-model-only
 )
@@ -58,7 +47,6 @@ if [[ "$node_rank" != "0" ]]; then
   vllm_args+=(--headless)
 fi
 
-echo "[$(hostname -s)] extractor rank=$node_rank/2 tp=8 iface=$fabric_iface"
 cd "$repo_root"
 exec "$vllm_python" scripts/launch_vllm.py "$model_path" \
   --hidden-states-backend mooncake \
