@@ -196,3 +196,62 @@ func TestListItemCaptions(t *testing.T) {
 		t.Errorf("items that are sentences: want the launchers read as one DP deployment (VL202), got %s", got)
 	}
 }
+
+// TestAscendTutorialLayouts: the layouts of vllm-ascend's tutorials
+// (repository snapshot 182b75ea, Aug 2026, docs/source/tutorials/models),
+// in excerpts written for the test:
+//   - tabs indented under a list item are alternatives (DeepSeek-V3.1:
+//     "3. run server for each node" / `=== "A3 series"`, `=== "Ascend
+//     950DT series"`; 53 errors between them before);
+//   - a tab titled for a node after the first is that deployment's later
+//     node even when its rank is a template's $4 (Kimi-K2.5);
+//   - the BF16 and W8A8 tabs each start a server on one port with `&`
+//     (MiniMax-M3: VL212 between them before), and node 0's and node 1's
+//     commands of one DP deployment, one after the other, use NPUs 0-7
+//     each (VL229 before);
+//   - a block of options alone is no command (MiniMax-M3: VL303 before);
+//   - JSON settings that differ only in spacing are the same (GLM-4.x:
+//     VL201 before).
+func TestAscendTutorialLayouts(t *testing.T) {
+	serve := func(extra string) string {
+		return "        vllm serve /w --tensor-parallel-size 8 --data-parallel-size 2 --data-parallel-size-local 1 " + extra + "\n"
+	}
+	tabs := "## Run\n\n3. run server for each node\n\n    === \"A3 series\"\n\n        ```shell\n" +
+		serve("--data-parallel-start-rank 0 --data-parallel-address 10.0.0.1 --max-num-seqs 16") +
+		"        ```\n\n    === \"Ascend 950DT series\"\n\n        ```shell\n" +
+		"        vllm serve /w --tensor-parallel-size 4 --data-parallel-size 4 --data-parallel-size-local 4 --data-parallel-address 10.0.0.1 --max-num-seqs 32\n" +
+		"        ```\n"
+	if got := lintDoc(t, "v31.md", tabs, "0.18.0", diag.Error); len(got) != 0 {
+		t.Errorf("indented tabs: want no error, got %v", got)
+	}
+	kv := func(id string) string {
+		return ` --kv-transfer-config '{"kv_connector":"MooncakeConnectorV1","kv_role":"kv_consumer","engine_id":"` + id + `"}'`
+	}
+	nodes := "## PD\n\n=== \"Node 0(Decode)\"\n\n    ```shell\n    vllm serve /w --data-parallel-size 32 --data-parallel-rank $4 --data-parallel-address 10.0.0.3" + kv("2") + "\n    ```\n\n" +
+		"=== \"Node 1(Decode)\"\n\n    ```shell\n    vllm serve /w --data-parallel-size 32 --data-parallel-rank $4 --data-parallel-address 10.0.0.3" + kv("2") + "\n    ```\n"
+	if got := strings.Join(lintDoc(t, "k25.md", nodes, "0.18.0", diag.Error), " "); strings.Contains(got, "VL223") {
+		t.Errorf("Node 0 / Node 1 tabs of one decode instance: want no VL223, got %s", got)
+	}
+	alts := "## Single node\n\n=== \"BF16 Deployment\"\n\n```bash\nASCEND_RT_VISIBLE_DEVICES=0,1,2,3 vllm serve /w --gpu-memory-utilization 0.9 --port 11223 &\n```\n\n" +
+		"=== \"W8A8 Deployment\"\n\n```bash\nASCEND_RT_VISIBLE_DEVICES=0,1,2,3 vllm serve /w8 --gpu-memory-utilization 0.9 --port 11223 &\n```\n\n" +
+		"## Multi node\n\nRun on node 0:\n\n```bash\nexport ASCEND_RT_VISIBLE_DEVICES=0,1,2,3\n" +
+		"vllm serve /w --data-parallel-size 2 --data-parallel-size-local 1 --data-parallel-start-rank 0 --data-parallel-address 10.0.0.1 --gpu-memory-utilization 0.94 --port 8000 &\n```\n\n" +
+		"Run on node 1:\n\n```bash\nexport ASCEND_RT_VISIBLE_DEVICES=0,1,2,3\n" +
+		"vllm serve /w --headless --data-parallel-size 2 --data-parallel-size-local 1 --data-parallel-start-rank 1 --data-parallel-address 10.0.0.1 --gpu-memory-utilization 0.94 &\n```\n\n" +
+		"Options for video:\n\n```bash\n# one video\n--limit-mm-per-prompt '{\"image\":0,\"video\":1}'\n\n" +
+		"# one image and one video\n--limit-mm-per-prompt '{\"image\":1,\"video\":1}'\n```\n"
+	if got := lintDoc(t, "m3.md", alts, "0.18.0", diag.Error); len(got) != 0 {
+		t.Errorf("alternative tabs, two nodes, an option block: want no error, got %v", got)
+	}
+	spaced := "## TP16 over two nodes\n\n### Node 0\n\n```bash\nvllm serve /w --tensor-parallel-size 8 --data-parallel-size 2 --data-parallel-size-local 1 --data-parallel-address 10.0.0.1 " +
+		`--compilation-config '{"cudagraph_mode":"FULL_DECODE_ONLY", "cudagraph_capture_sizes":[1,2]}'` + "\n```\n\n### Node 1\n\n```bash\n" +
+		"vllm serve /w --headless --tensor-parallel-size 8 --data-parallel-size 2 --data-parallel-size-local 1 --data-parallel-start-rank 1 --data-parallel-address 10.0.0.1 " +
+		`--compilation-config '{"cudagraph_mode":"FULL_DECODE_ONLY",  "cudagraph_capture_sizes":[1,2]}'` + "\n```\n"
+	if got := strings.Join(lintDoc(t, "glm.md", spaced, "0.18.0", diag.Error), " "); strings.Contains(got, "VL201") {
+		t.Errorf("JSON differing in spacing: want no VL201, got %s", got)
+	}
+	other := strings.Replace(spaced, `"cudagraph_capture_sizes":[1,2]}'`+"\n```\n\n### Node 1", `"cudagraph_capture_sizes":[1,4]}'`+"\n```\n\n### Node 1", 1)
+	if got := strings.Join(lintDoc(t, "glm.md", other, "0.18.0", diag.Error), " "); !strings.Contains(got, "VL201") {
+		t.Errorf("JSON differing in content: want VL201, got %s", got)
+	}
+}

@@ -17,8 +17,9 @@ import (
 // tagged "md N" (the first keeps its tag, so it still groups with the
 // other files' launches), unless it says it is a later node of a
 // multi-node deployment (laterNode: --headless, a rank above 0; a `ray
-// start --address` worker): a per-node recipe ("Node 0", "Node 1") puts
-// the nodes of one deployment under headings of their own. A caption
+// start --address` worker; or a section titled for a node after the
+// first, MarkdownOutline.FollowerSection): a per-node recipe ("Node 0",
+// "Node 1") puts the nodes of one deployment under headings of their own. A caption
 // (`<u>Low latency:</u>`, `**Prefill node:**`; MarkdownOutline.CaptionAt)
 // parts setups more weakly: a launch under another caption than the one
 // before it starts another setup only if the setup so far already has a
@@ -58,6 +59,7 @@ func tagMarkdownSections(servers []*server, rays []*launch.Invocation, outlines 
 		for _, it := range items {
 			line := it.inv.Pos.Line
 			sec, capt := o.SectionAt(line), o.CaptionAt(line)
+			it.later = it.later || o.FollowerSection(line)
 			if !it.later && (sec != prev || (capt != prevCap && has[it.server])) {
 				run++
 				clear(has)

@@ -168,9 +168,27 @@ func (p *pass) hostScope(s *server) string {
 // runsAlongside reports whether prev still runs when s starts: prev was
 // started in the background, or by another file on the same host (each
 // file a server of its own); never when one run of the script starts only
-// one of them (launch.Exclusive: different branches of an if or case).
+// one of them (launch.Exclusive: different branches of an if or case), nor
+// when they are alternatives a document lays out (mdSetups).
 func runsAlongside(prev, s *server) bool {
-	return (prev.Inv.Background || prev.Inv.File != s.Inv.File) && !launch.Exclusive(prev.Inv, s.Inv)
+	return (prev.Inv.Background || prev.Inv.File != s.Inv.File) && !launch.Exclusive(prev.Inv, s.Inv) && !mdSetups(prev, s)
+}
+
+// mdSetups reports two servers of one Markdown document that
+// tagMarkdownSections put in different setups (sections, tabs, captions):
+// a reader runs one of them, not both (vllm-ascend's MiniMax-M3 tutorial:
+// the "BF16 Deployment" and "W8A8 Deployment" tabs each start a server on
+// port 11223 with `&`; VL212 and VL229 errors between them before). A
+// prefill and a decode engine (each with a KV connector) are the one P/D
+// deployment's, tagged apart all the same: they do run together.
+func mdSetups(a, b *server) bool {
+	if a.Inv.File != b.Inv.File || a.Inv.Deployment == b.Inv.Deployment {
+		return false
+	}
+	if !strings.HasPrefix(a.Inv.Deployment, "md ") && !strings.HasPrefix(b.Inv.Deployment, "md ") {
+		return false
+	}
+	return !(a.KV().Given && b.KV().Given)
 }
 
 // startedAt locates prev for a finding on s: "line N" in s's file, else

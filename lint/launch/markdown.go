@@ -158,8 +158,9 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 	var ds diag.Diagnostics
 	for _, f := range fences(data) {
 		switch {
-		case shellLangs[f.lang] && outputBlock(f):
-			// program output tagged as shell: nothing runs from it
+		case shellLangs[f.lang] && (outputBlock(f) || flagFragment(f)):
+			// program output tagged as shell, or options to add to a
+			// command shown elsewhere: nothing runs from it
 		case shellLangs[f.lang]:
 			src := blockSource(file, f, f.lang == "console" || f.lang == "shell-session" || f.lang == "shellsession")
 			if src == nil {
@@ -236,6 +237,26 @@ func outputBlock(f fence) bool {
 		}
 	}
 	return n > 0 && 2*out >= n
+}
+
+// flagFragment reports a shell block of options alone: every line that is
+// not blank or a comment starts with a dash (vllm-ascend's MiniMax-M3
+// tutorial: "# one video" / `--limit-mm-per-prompt '{"image":0,"video":1}'`,
+// options to add to the serve command above; read as commands, each line
+// was a VL303 "line starts with --" error).
+func flagFragment(f fence) bool {
+	n := 0
+	for _, l := range f.lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if !strings.HasPrefix(t, "-") {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // yamlBlock is the document with every line blank but the block's, so that

@@ -25,6 +25,8 @@ type MarkdownOutline struct {
 // index of the section it nests in (-1: the document).
 type mdSection struct {
 	line, level, parent int
+	// title is the heading's or tab's text.
+	title string
 }
 
 // Outline reads a Markdown document's headings outside code blocks: ATX
@@ -37,6 +39,7 @@ type mdSection struct {
 func Outline(data []byte) *MarkdownOutline {
 	code := MarkdownCodeLines(data)
 	lines := strings.Split(string(data), "\n")
+	inFence := fencedLines(data)
 	o := &MarkdownOutline{}
 	var open []int // indices of the enclosing sections, outermost first
 	para := 0      // first line (1-based) of the paragraph the previous line ended; 0: none
@@ -44,6 +47,8 @@ func Outline(data []byte) *MarkdownOutline {
 		raw := strings.TrimRight(lines[i], "\r")
 		start, level := i+1, 0
 		switch {
+		case !inFence[i+1] && indentedTab(raw) > 0:
+			level, para = tabLevel+indentedTab(raw), 0
 		case code[i+1]:
 			para = 0
 			continue
@@ -72,10 +77,10 @@ func Outline(data []byte) *MarkdownOutline {
 		if len(open) > 0 {
 			parent = open[len(open)-1]
 		}
-		o.secs = append(o.secs, mdSection{line: start, level: level, parent: parent})
+		o.secs = append(o.secs, mdSection{line: start, level: level, parent: parent, title: sectionTitle(lines[start-1])})
 		open = append(open, len(o.secs)-1)
 	}
-	if items := listCaptions(data, lines); len(items) > 0 {
+	if items := listCaptions(lines, inFence); len(items) > 0 {
 		o.caps = append(o.caps, items...)
 		sort.Ints(o.caps)
 	}
@@ -95,13 +100,7 @@ var listItem = regexp.MustCompile(`^\s*(?:\d{1,3}[.)]|[-*+])\s+(\S.*?)\s*$`)
 // fenced blocks are not read; a list's indented items are (CommonMark
 // would take an item indented four spaces after a blank line for code,
 // which these documents do not mean).
-func listCaptions(data []byte, lines []string) []int {
-	inFence := map[int]bool{}
-	for _, f := range fences(data) {
-		for _, l := range f.lines {
-			inFence[l.no] = true
-		}
-	}
+func listCaptions(lines []string, inFence map[int]bool) []int {
 	var out []int
 	for i, raw := range lines {
 		if inFence[i+1] {
@@ -122,6 +121,64 @@ func listCaptions(data []byte, lines []string) []int {
 		}
 	}
 	return out
+}
+
+// sectionTitle is a heading's or tab's text: without the #s, the ===
+// and the quotes.
+func sectionTitle(line string) string {
+	t := strings.TrimSpace(line)
+	t = strings.TrimLeft(t, "#")
+	if strings.HasPrefix(t, "===") {
+		t = strings.TrimLeft(strings.TrimPrefix(t, "==="), "!+")
+	}
+	return strings.Trim(strings.TrimSpace(t), `"`)
+}
+
+// followerTitle matches a section title that names a node after the
+// first: "Node 1", "Node 1(Decode)", "node2", "Worker Node 3".
+var followerTitle = regexp.MustCompile(`(?i)\bnode[ _-]?0*[1-9]\d*\b`)
+
+// FollowerSection reports a line under a section (heading or tab) whose
+// title names a node after the first ("Node 1(Decode)"): a per-node
+// recipe's later node, whatever its command shows (vllm-ascend's
+// Kimi-K2.5 tutorial: the decode template's rank is "$4", given by the
+// launcher, under the tabs "Node 0(Decode)" and "Node 1(Decode)").
+func (o *MarkdownOutline) FollowerSection(line int) bool {
+	s := o.SectionAt(line)
+	return s >= 0 && followerTitle.MatchString(o.secs[s].title)
+}
+
+// fencedLines are the content lines of a document's fenced code blocks
+// (fences): what is in one is code wherever it is indented.
+func fencedLines(data []byte) map[int]bool {
+	in := map[int]bool{}
+	for _, f := range fences(data) {
+		for _, l := range f.lines {
+			in[l.no] = true
+		}
+	}
+	return in
+}
+
+// indentedTab is the depth (1 for four spaces, 2 for eight, up to 3) of a
+// content tab's title indented under a list item or another tab:
+// vllm-ascend's DeepSeek-V3.1 tutorial gives its "A3 series" and "Ascend
+// 950DT series" launchers as tabs under "3. run server for each node"
+// (read before as one deployment: 53 errors between them). Its section
+// nests below a tab one level shallower, so a tab set inside a tab stays
+// inside it. CommonMark reads such a line after a blank line as indented
+// code; MkDocs (pymdownx.tabbed) as a tab, which is what these documents
+// mean. 0 for any other line.
+func indentedTab(line string) int {
+	body := strings.TrimLeft(line, " ")
+	n := len(line) - len(body)
+	if n == 0 || n%4 != 0 || n > 12 {
+		return 0
+	}
+	if !contentTab(body) {
+		return 0
+	}
+	return n / 4
 }
 
 // captionText reports a title rather than a sentence: at most eight

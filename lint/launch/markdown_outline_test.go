@@ -157,18 +157,20 @@ func TestMarkdownFunctionPositions(t *testing.T) {
 }
 
 // TestOutlineContentTabs: MkDocs content tabs (=== "Title") are sibling
-// sections below the heading above them; the next heading ends them, and
-// a setext === underline or an indented (nested) tab is no tab.
+// sections below the heading above them; the next heading ends them; a
+// tab indented four spaces (nested in a tab, or in a list item) is a
+// section one level deeper (lint43; it was read as code before), and a
+// setext === underline is no tab.
 func TestOutlineContentTabs(t *testing.T) {
 	doc := strings.Join([]string{
 		"## Deploy",        // 1: section 0
 		"",                 // 2
 		`=== "A3 series"`,  // 3: section 1 (tab)
 		"",                 // 4
-		`    === "nested"`, // 5: code (indented), not read
-		`=== "A2 series"`,  // 6: section 2 (tab)
-		"## Verify",        // 7: section 3
-		"Title",            // 8: section 4 (setext)
+		`    === "nested"`, // 5: section 2, inside tab 1
+		`=== "A2 series"`,  // 6: section 3 (tab)
+		"## Verify",        // 7: section 4
+		"Title",            // 8: section 5 (setext)
 		"===",              // 9
 	}, "\n")
 	o := Outline([]byte(doc))
@@ -176,7 +178,7 @@ func TestOutlineContentTabs(t *testing.T) {
 	for _, s := range o.secs {
 		got = append(got, fmt.Sprintf("%d/%d/%d", s.line, s.level, s.parent))
 	}
-	want := []string{"1/2/-1", "3/7/0", "6/7/0", "7/2/-1", "8/1/-1"}
+	want := []string{"1/2/-1", "3/7/0", "5/8/1", "6/7/0", "7/2/-1", "8/1/-1"}
 	if diff := diffStrings(want, got); diff != "" {
 		t.Errorf("sections line/level/parent (-want +got):\n%s", diff)
 	}
