@@ -138,14 +138,28 @@ func sectionTitle(line string) string {
 // first: "Node 1", "Node 1(Decode)", "node2", "Worker Node 3".
 var followerTitle = regexp.MustCompile(`(?i)\bnode[ _-]?0*[1-9]\d*\b`)
 
+// firstNodeTitle matches a section title naming node 0.
+var firstNodeTitle = regexp.MustCompile(`(?i)\bnode[ _-]?0\b`)
+
 // FollowerSection reports a line under a section (heading or tab) whose
 // title names a node after the first ("Node 1(Decode)"): a per-node
 // recipe's later node, whatever its command shows (vllm-ascend's
 // Kimi-K2.5 tutorial: the decode template's rank is "$4", given by the
-// launcher, under the tabs "Node 0(Decode)" and "Node 1(Decode)").
+// launcher, under the tabs "Node 0(Decode)" and "Node 1(Decode)"). Only
+// in a document that numbers its nodes from 0 (a section titled "Node
+// 0"): where they count from 1 ("Decoder node 1", "Decoder node 2"),
+// "node 1" is the first.
 func (o *MarkdownOutline) FollowerSection(line int) bool {
 	s := o.SectionAt(line)
-	return s >= 0 && followerTitle.MatchString(o.secs[s].title)
+	if s < 0 || !followerTitle.MatchString(o.secs[s].title) {
+		return false
+	}
+	for _, x := range o.secs {
+		if firstNodeTitle.MatchString(x.title) {
+			return true
+		}
+	}
+	return false
 }
 
 // fencedLines are the content lines of a document's fenced code blocks

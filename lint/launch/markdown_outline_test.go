@@ -242,3 +242,16 @@ func TestListCaptions(t *testing.T) {
 		t.Errorf("captions %v, want [3 8]", o.caps)
 	}
 }
+
+// TestFollowerSection: "Node 1" is a later node where the document counts
+// nodes from 0, the first node where it counts from 1.
+func TestFollowerSection(t *testing.T) {
+	zero := Outline([]byte("## Deploy\n=== \"Node 0(Decode)\"\ntext\n=== \"Node 1(Decode)\"\ntext\n"))
+	if zero.FollowerSection(3) || !zero.FollowerSection(5) {
+		t.Errorf("0-based: FollowerSection(3)=%v (Node 0), (5)=%v (Node 1); want false, true", zero.FollowerSection(3), zero.FollowerSection(5))
+	}
+	one := Outline([]byte("## Deploy\n=== \"Decoder node 1\"\ntext\n=== \"Decoder node 2\"\ntext\n"))
+	if one.FollowerSection(3) || one.FollowerSection(5) {
+		t.Errorf("1-based: want no section read as a later node, got %v, %v", one.FollowerSection(3), one.FollowerSection(5))
+	}
+}
