@@ -255,3 +255,23 @@ func TestAscendTutorialLayouts(t *testing.T) {
 		t.Errorf("JSON differing in content: want VL201, got %s", got)
 	}
 }
+
+// TestOutputBlocksOfOtherPrograms: a ```bash block holding another
+// program's timestamped log (vllm-ascend's Hunyuan-A13B tutorial: an
+// AISBench run, "03/29 03:20:03 - AISBench - INFO - …", with its result
+// table) or a directory listing (its Kimi-K2-Thinking tutorial: "." and
+// "|-- config.json") is output, not commands: no VL303 "line starts with
+// ---------", no VL001 "`|` can only immediately follow a statement".
+func TestOutputBlocksOfOtherPrograms(t *testing.T) {
+	const doc = "## Accuracy\n\n```bash\n" +
+		"03/29 03:20:03 - AISBench - INFO - Running 1-th replica of evaluation\n" +
+		"03/29 03:20:04 - AISBench - INFO - Summarizing evaluation results...\n" +
+		"dataset    version    metric    mode      vllm-api-general-chat\n" +
+		"---------  ---------  --------  ------  -----------------------\n" +
+		"gsm8k      7cd45e     accuracy  gen                       94.77\n" +
+		"03/29 03:20:04 - AISBench - INFO - write csv to /data/outputs/summary.csv\n```\n\n" +
+		"## Files\n\n```bash\n.\n|-- chat_template.jinja\n|-- config.json\n`-- tokenizer_config.json\n```\n"
+	if got := lintDoc(t, "out.md", doc, "0.18.0", diag.Warning); len(got) != 0 {
+		t.Errorf("output blocks: want no finding at warning or above, got %v", got)
+	}
+}

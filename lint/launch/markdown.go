@@ -201,10 +201,17 @@ func inShell(sc *scope, env []EnvVar) {
 // outputLine matches a line of program output: a vLLM or Python log line
 // (with vLLM's process prefixes), a banner or rule of = or - (vllm bench
 // serve's "==== Serving Benchmark Result ====" and its section rules), a
-// table row (lm_eval's results), a traceback, or a "Name (unit):   value"
-// line of a benchmark summary.
+// table row (lm_eval's results), a traceback, a "Name (unit):   value"
+// line of a benchmark summary, a timestamped log line of another program,
+// or a directory listing's line.
 var outputLine = regexp.MustCompile(`^(?:` +
 	`(?:\([A-Za-z][\w:]* pid=\d+(?:, ip=[\w.:-]+)?\) )*(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b` +
+	// a timestamped log line of another program (Python logging's
+	// "03/29 03:20:03 - AISBench - INFO - …", vllm-ascend's Hunyuan-A13B
+	// tutorial) and a directory listing ("." and "|-- config.json", its
+	// Kimi-K2-Thinking tutorial)
+	`|\d{2,4}[-/]\d{2}(?:[-/]\d{2,4})?[ T]\d{2}:\d{2}:\d{2}` +
+	"|\\.$|(?:[|`]--|[├└]──|│)" +
 	`|[=-]{3,}` +
 	`|\|.*\|$` +
 	`|Traceback \(most recent call last\)|File "[^"]+", line \d+` +
