@@ -260,7 +260,8 @@ func TestAscendTutorialLayouts(t *testing.T) {
 // program's timestamped log (vllm-ascend's Hunyuan-A13B tutorial: an
 // AISBench run, "03/29 03:20:03 - AISBench - INFO - …", with its result
 // table) or a directory listing (its Kimi-K2-Thinking tutorial: "." and
-// "|-- config.json") is output, not commands: no VL303 "line starts with
+// "|-- config.json") or a grid table (its Qwen3-Omni tutorial's evalscope
+// result, "+----+") is output, not commands: no VL303 "line starts with
 // ---------", no VL001 "`|` can only immediately follow a statement".
 func TestOutputBlocksOfOtherPrograms(t *testing.T) {
 	const doc = "## Accuracy\n\n```bash\n" +
@@ -270,7 +271,8 @@ func TestOutputBlocksOfOtherPrograms(t *testing.T) {
 		"---------  ---------  --------  ------  -----------------------\n" +
 		"gsm8k      7cd45e     accuracy  gen                       94.77\n" +
 		"03/29 03:20:04 - AISBench - INFO - write csv to /data/outputs/summary.csv\n```\n\n" +
-		"## Files\n\n```bash\n.\n|-- chat_template.jinja\n|-- config.json\n`-- tokenizer_config.json\n```\n"
+		"## Files\n\n```bash\n.\n|-- chat_template.jinja\n|-- config.json\n`-- tokenizer_config.json\n```\n\n" +
+		"## Score\n\n```bash\n+-------+------------+\n| Model | Dataset    |\n+=======+============+\n| omni  | omni_bench |\n+-------+------------+\n```\n"
 	if got := lintDoc(t, "out.md", doc, "0.18.0", diag.Warning); len(got) != 0 {
 		t.Errorf("output blocks: want no finding at warning or above, got %v", got)
 	}

@@ -201,7 +201,8 @@ func inShell(sc *scope, env []EnvVar) {
 // outputLine matches a line of program output: a vLLM or Python log line
 // (with vLLM's process prefixes), a banner or rule of = or - (vllm bench
 // serve's "==== Serving Benchmark Result ====" and its section rules), a
-// table row (lm_eval's results), a traceback, a "Name (unit):   value"
+// table row or border (lm_eval's results, evalscope's "+----+" grid), a
+// traceback, a "Name (unit):   value"
 // line of a benchmark summary, a timestamped log line of another program,
 // or a directory listing's line.
 var outputLine = regexp.MustCompile(`^(?:` +
@@ -213,7 +214,7 @@ var outputLine = regexp.MustCompile(`^(?:` +
 	`|\d{2,4}[-/]\d{2}(?:[-/]\d{2,4})?[ T]\d{2}:\d{2}:\d{2}` +
 	"|\\.$|(?:[|`]--|[├└]──|│)" +
 	`|[=-]{3,}` +
-	`|\|.*\|$` +
+	`|\|.*\|$|\+[-=+]{3,}\+$` +
 	`|Traceback \(most recent call last\)|File "[^"]+", line \d+` +
 	`|[A-Z][\w ()/.,-]*:\s{2,}\S+$` +
 	`)`)
