@@ -62,13 +62,15 @@ func Lint(inputs []Input, opts Options) (diag.Diagnostics, error) {
 	ps.outlines = markdownOutlines(inputs)
 	// warn is about the command line's version (--vllm-version or the
 	// spec's): no file of the inputs says it, so it has no file position.
+	imageNoted := map[string]bool{} // an image's release is noted once
 	for _, inv := range invs {
 		if inv.Kind != launch.KindServe {
 			ps.Rays = append(ps.Rays, inv)
 			continue
 		}
 		r, st, note := releaseFor(inv, opts, direct, rel, stated)
-		if note != nil {
+		if note != nil && !imageNoted[inv.Image] {
+			imageNoted[inv.Image] = true
 			ds = append(ds, *note)
 		}
 		inv, ray := operatorRayLaunch(inv, r)
@@ -134,11 +136,16 @@ func chooseRelease(opts Options, inputs []Input, direct map[string]fileVersion, 
 }
 
 // releaseFor picks an invocation's version: --vllm-version, else its file's
-// directive (the author's word on what the file targets), else its own image
-// tag, else the run's; stated says whether anything named it. An image tag
-// outside the release table gets a VL006 note at the invocation, as a
-// directive does at the comment, so that no version is silently linted as
-// another (a v0.4 image as 0.5.3).
+// directive (the author's word on what the file targets), else the release
+// its image's name gives (launch's imageVersion: a tag, "vllm_0.9.1",
+// "vllm0141rocm72.sif"), else the run's; stated says whether anything named
+// it. A release read from an image's name rather than from a vLLM image's
+// tag (launch.ImageReleaseInferred) gets a VL006 note at the invocation
+// saying so, as one outside the release table does (and a directive's at
+// the comment), so that no version is silently linted as another (a v0.4
+// image as 0.5.3) and the reader knows where the release came from. A
+// vLLM image's tag in the table is the release as stated: no note (a
+// clean file stays clean under --fail-on info).
 func releaseFor(inv *launch.Invocation, opts Options, direct map[string]fileVersion, def vllm.Release, defStated bool) (vllm.Release, bool, *diag.Diagnostic) {
 	if opts.Version != "" {
 		return def, true, nil
@@ -153,11 +160,17 @@ func releaseFor(inv *launch.Invocation, opts Options, direct map[string]fileVers
 	if err != nil {
 		return def, defStated, nil
 	}
-	if len(warns) == 0 {
-		return rel, true, nil
+	var msg string
+	switch {
+	case len(warns) > 0:
+		msg = "image " + inv.Image + ": " + warns[0]
+	case launch.ImageReleaseInferred(inv.Image):
+		msg = fmt.Sprintf("linted for vLLM %s, the release the image's name %s gives: no --vllm-version or vlaunch:vllm-version comment names one", rel, inv.Image)
+	default:
+		return rel, true, nil // a vLLM image's tag: the release as stated
 	}
 	return rel, true, &diag.Diagnostic{Code: codeVersion, Severity: diag.Info, File: inv.File, Line: inv.Pos.Line, Col: inv.Pos.Col,
-		Message: "image " + inv.Image + ": " + warns[0]}
+		Message: msg, Hint: "if the image holds another release, say which with --vllm-version or a `# vlaunch:vllm-version=X` comment"}
 }
 
 // dedupe drops identical findings: one source line can stand for several

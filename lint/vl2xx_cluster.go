@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/vllm"
 	"mvdan.cc/sh/v3/syntax"
@@ -167,9 +168,27 @@ func (p *pass) hostScope(s *server) string {
 // runsAlongside reports whether prev still runs when s starts: prev was
 // started in the background, or by another file on the same host (each
 // file a server of its own); never when one run of the script starts only
-// one of them (launch.Exclusive: different branches of an if or case).
+// one of them (launch.Exclusive: different branches of an if or case), nor
+// when they are alternatives a document lays out (mdSetups).
 func runsAlongside(prev, s *server) bool {
-	return (prev.Inv.Background || prev.Inv.File != s.Inv.File) && !launch.Exclusive(prev.Inv, s.Inv)
+	return (prev.Inv.Background || prev.Inv.File != s.Inv.File) && !launch.Exclusive(prev.Inv, s.Inv) && !mdSetups(prev, s)
+}
+
+// mdSetups reports two servers of one Markdown document that
+// tagMarkdownSections put in different setups (sections, tabs, captions):
+// a reader runs one of them, not both (vllm-ascend's MiniMax-M3 tutorial:
+// the "BF16 Deployment" and "W8A8 Deployment" tabs each start a server on
+// port 11223 with `&`; VL212 and VL229 errors between them before). A
+// prefill and a decode engine (each with a KV connector) are the one P/D
+// deployment's, tagged apart all the same: they do run together.
+func mdSetups(a, b *server) bool {
+	if a.Inv.File != b.Inv.File || a.Inv.Deployment == b.Inv.Deployment {
+		return false
+	}
+	if !strings.HasPrefix(a.Inv.Deployment, "md ") && !strings.HasPrefix(b.Inv.Deployment, "md ") {
+		return false
+	}
+	return !(a.KV().Given && b.KV().Given)
 }
 
 // startedAt locates prev for a finding on s: "line N" in s's file, else
@@ -194,8 +213,32 @@ func checkNNodes(p *pass) {
 			}
 		}
 		ranks := map[int]*server{}
+		anyHeadless := false
+		for _, s := range nodes {
+			anyHeadless = anyHeadless || s.Headless()
+		}
 		for _, s := range nodes {
 			n, r := s.NNodes(), s.Int("node-rank", 0)
+			if v, ok := s.Str("node-rank"); ok && !v.Known && !anyHeadless && !unknownWord(s.Inv.Args) {
+				// One command for every node, its rank read at run time
+				// ($NODE_RANK, $SLURM_PROCID), and no node of the
+				// deployment passes --headless: the nodes of rank > 0 run
+				// it without (vllm-project/speculators' multi-node guide,
+				// PR #1046, whose review flagged it). Such a follower starts
+				// its own engine core, whose KV-cache set-up trips the mp
+				// executor's leader-only collective_rpc ("collective_rpc
+				// should not be called on follower node",
+				// vllm/v1/executor/multiproc_executor.py; reported on 0.20.1,
+				// a 0.21.1 dev build and 0.23.0 in public deployment notes,
+				// search index ids 55254852799, 62016233383, 66858906362).
+				// A warning: a patched runtime may start it anyway.
+				followers := fmt.Sprintf("the nodes of rank 1..%d run", n.N-1)
+				if n.N == 2 {
+					followers = "the node of rank 1 runs"
+				}
+				p.ReportAtSeverity(s.Inv, s.Flag("node-rank").At.Pos, diag.Warning, "add --headless on the nodes whose rank is > 0 (e.g. `[ \"$NODE_RANK\" != 0 ] && args+=(--headless)`)",
+					"--node-rank is %s, read when the command runs: with --nnodes %d %s this command without --headless, which vLLM needs there (its engine core asserts \"collective_rpc should not be called on follower node\")", runTimeText(v), n.N, followers)
+			}
 			if !r.Known {
 				continue
 			}
@@ -213,6 +256,39 @@ func checkNNodes(p *pass) {
 			}
 		}
 	}
+}
+
+// runTimeText names what a value read at run time comes from: its
+// variables ("$NODE_RANK"), else its text.
+func runTimeText(v launch.Value) string {
+	if len(v.Unresolved) == 0 {
+		return v.Text
+	}
+	names := make([]string, len(v.Unresolved))
+	for i, n := range v.Unresolved {
+		names[i] = n
+		if !strings.HasPrefix(n, "$") {
+			names[i] = "$" + n
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// unknownWord reports an argument read at run time that stands as a word
+// of its own, not after a flag that takes it: it may be any flag
+// (`${HEADLESS}`, set to --headless on the nodes of rank > 0 by a branch
+// the linter cannot decide).
+func unknownWord(args []launch.Value) bool {
+	for i, a := range args {
+		if a.Known || i == 0 {
+			continue
+		}
+		prev := args[i-1]
+		if !prev.Known || !strings.HasPrefix(prev.Text, "--") || strings.Contains(prev.Text, "=") {
+			return true
+		}
+	}
+	return false
 }
 
 // bothUnresolved: two values the script computes at run time (the pod IP

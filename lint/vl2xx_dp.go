@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -19,6 +20,23 @@ func settingText(s *server, name string) string {
 	return flagText(f)
 }
 
+// sameSetting compares two settings as vLLM reads them: a JSON value
+// (--compilation-config '{"cudagraph_mode": …}') by its content, not its
+// spacing or key order (vllm-ascend's GLM-4.x tutorial writes node 1's
+// with two spaces after a comma, node 0's with one).
+func sameSetting(a, b string) bool {
+	if a == b {
+		return true
+	}
+	var x, y any
+	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+		return false
+	}
+	ca, err1 := json.Marshal(x)
+	cb, err2 := json.Marshal(y)
+	return err1 == nil && err2 == nil && string(ca) == string(cb)
+}
+
 // checkSameFlags reports model and parallel flags that differ between nodes (VL201).
 func checkSameFlags(p *pass) {
 	for _, g := range p.Groups {
@@ -32,7 +50,7 @@ func checkSameFlags(p *pass) {
 			}
 			for _, name := range vllm.DPSameFlags() {
 				a, b := settingText(ref, name), settingText(s, name)
-				if a == b || ref.FromConfig(name) || s.FromConfig(name) {
+				if sameSetting(a, b) || ref.FromConfig(name) || s.FromConfig(name) {
 					continue
 				}
 				at := s.Inv.Pos

@@ -59,11 +59,31 @@ func (p *pass) gpuHostShared(a, b *server) bool {
 		return false
 	}
 	if a.Inv.File == b.Inv.File {
-		return true
+		return !nodesApart(a, b)
 	}
 	ha, oka := p.hosts[a.Inv.File]
 	hb, okb := p.hosts[b.Inv.File]
 	return oka && okb && ha == hb
+}
+
+// nodesApart reports two engines of one file that say they are different
+// nodes of one multi-node deployment: each hosts its own share of one DP
+// group (the same --data-parallel-size, --data-parallel-size-local below
+// it, different start ranks), or each has its own --node-rank of one
+// --nnodes. A document lists node 0's and node 1's commands one after the
+// other (vllm-ascend's MiniMax-M3 tutorial: "Run the following command on
+// node 1:", both on NPUs 0-7; VL229 between them before).
+func nodesApart(a, b *server) bool {
+	if a.DP().Known && b.DP().Known && a.DP().N == b.DP().N && a.DP().N > 1 {
+		la, lb := a.DPL(), b.DPL()
+		ra, rb := a.StartRank(), b.StartRank()
+		if la.Known && lb.Known && la.N < a.DP().N && lb.N < b.DP().N && ra.Known && rb.Known && ra.N != rb.N {
+			return true
+		}
+	}
+	na, nb := a.NNodes(), b.NNodes()
+	ka, kb := a.Int("node-rank", 0), b.Int("node-rank", 0)
+	return na.Known && nb.Known && na.N > 1 && na.N == nb.N && ka.Known && kb.Known && ka.N != kb.N
 }
 
 // hostDevices is the explicit list of host GPUs a server runs on: docker's

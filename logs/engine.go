@@ -194,6 +194,19 @@ func (a *analyzer) engine(g *group) Engine {
 			e.Phase = p.phase.String()
 		}
 	}
+	if len(g.members) == 0 && len(g.frontends) > 0 {
+		// Only the API server's lines (a paste of its part, a failure in
+		// the front-end before any engine started): how far the start-up
+		// got is what the front-end logged ("Supported tasks" once its
+		// engines are up, vllm#45150), and the engine's own figures are
+		// not in the log.
+		e.FrontEndOnly = true
+		for _, p := range g.frontends {
+			if p.phase.String() != "" && p.phase > phaseOf(e.Phase) {
+				e.Phase = p.phase.String()
+			}
+		}
+	}
 	e.Ready = phaseOf(e.Phase) >= phEngineReady
 	if len(e.Evidence) == 0 {
 		e.Evidence = nil

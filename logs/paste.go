@@ -469,11 +469,95 @@ func (pr *pasteReader) next() ([]byte, int, bool) {
 	if len(pr.strip) > 0 && bytes.HasPrefix(raw, pr.strip) {
 		raw = raw[len(pr.strip):]
 	}
-	if pr.width > 0 && pr.wrapsAt(raw) {
+	switch {
+	case pr.width > 0 && pr.wrapsAt(raw):
 		raw = pr.join(raw)
+	case unclosedArgs(raw):
+		raw = pr.joinArgs(raw)
 	}
 	pr.evidence(raw)
 	return pr.decode(raw), no, true
+}
+
+// argsMark opens the dict of vLLM's "non-default args" line (0.9 on,
+// vllm/entrypoints/utils.py log_non_default_args).
+var argsMark = []byte("non-default args: {")
+
+// unclosedArgs reports a "non-default args" line whose dict does not
+// close on it: vLLM prints the dict on one line, so the rest was cut by a
+// hard wrap too rare in the file to be recognised as the paste's width
+// (vllm-project/vllm-ascend#2889: a tmux copy 265 columns wide wraps it
+// mid-key, "'s" / "peculative_config': {…}}", and only two other lines).
+func unclosedArgs(raw []byte) bool {
+	i := bytes.Index(raw, argsMark)
+	return i >= 0 && reprDepth(raw[i+len(argsMark)-1:]) > 0
+}
+
+// reprDepth is how many brackets ({, [, () a Python repr leaves open,
+// quoted text skipped ('…', "…", with backslash escapes).
+func reprDepth(b []byte) int {
+	depth := 0
+	var q byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case q != 0 && c == '\\':
+			i++
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '\'' || c == '"':
+			q = c
+		case c == '{' || c == '[' || c == '(':
+			depth++
+		case c == '}' || c == ']' || c == ')':
+			depth--
+		}
+	}
+	return depth
+}
+
+// maxArgsWrap is how many physical lines a cut "non-default args" line
+// may continue over: a hard wrap cuts a dict of a few hundred characters
+// into a handful.
+const maxArgsWrap = 8
+
+// joinArgs appends to an unclosed "non-default args" line the physical
+// lines that continue it (continuesWrap), as they are (a hard wrap cuts
+// anywhere, mid-word too), when they close its dict within maxArgsWrap
+// lines; otherwise it joins nothing, so that a line cut for good (an
+// excerpt) does not swallow the lines after it.
+func (pr *pasteReader) joinArgs(first []byte) []byte {
+	pr.joined = append(pr.joined[:0], first...)
+	n := 0
+	for k := 0; k < maxArgsWrap && pr.at+k < len(pr.ahead); k++ {
+		r := pr.stripped(pr.ahead[pr.at+k].b)
+		if !continuesWrap(r) || len(pr.joined)+len(r) > MaxLineBytes {
+			break
+		}
+		pr.joined = append(pr.joined, r...)
+		if !unclosedArgs(pr.joined) {
+			n = k + 1
+			break
+		}
+	}
+	if n == 0 {
+		return first
+	}
+	for ; n > 0; n-- {
+		pr.phys()
+		pr.joins++
+	}
+	return pr.joined
+}
+
+// stripped is a physical line without the paste's block prefix.
+func (pr *pasteReader) stripped(r []byte) []byte {
+	if len(pr.strip) > 0 && bytes.HasPrefix(r, pr.strip) {
+		return r[len(pr.strip):]
+	}
+	return r
 }
 
 // wrapSlack is how many columns short of the wrap width a line with a

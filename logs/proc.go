@@ -99,6 +99,10 @@ type proc struct {
 	// an exception without a message (a bare "AssertionError") was raised.
 	frame, frameCode string
 	frameWant        bool
+	// subprocess is set once the process logged vLLM's "RuntimeError:
+	// Error raised in subprocess:" (subprocessWrap): the next exception it
+	// logs is the subprocess's own, the cause.
+	subprocess bool
 }
 
 // progressBar is a progress bar's percentage and bar: vLLM's own
@@ -299,6 +303,15 @@ func (p *proc) noteException(l *line) {
 	// only lines are its traceback, DeepGEMM#301's). A cut traceback,
 	// with no exception, moves nothing (cutTraceback reports it).
 	p.advance(p.framePh, l.no)
+	if p.subprocess {
+		// The subprocess's stderr, logged after vLLM's wrapper: its
+		// exception is the cause the wrapper and the CalledProcessError
+		// before it only relay.
+		p.subprocess, p.exc = false, nil
+	}
+	if bytes.Contains(l.msg, subprocessWrap) {
+		p.subprocess = true
+	}
 	if p.exc == nil {
 		text := clip(string(l.msg), 400)
 		// A bare exception ("AssertionError" alone, an assert without a
@@ -314,6 +327,17 @@ func (p *proc) noteException(l *line) {
 		p.exc = &excNote{at: lineRef{p.file, l.no}, text: text}
 	}
 }
+
+// subprocessWrap is what vLLM raises when a check it runs in a child
+// Python process fails (vllm/model_executor/models/registry.py
+// _run_in_subprocess, inspecting a model's class; seen in logs from an
+// Apr 2025 build, registry.py:354, to a Sep 2025 one, registry.py:449;
+// the same in tests/utils.py): "RuntimeError: Error raised in subprocess:\n" and the
+// child's stderr, whose traceback ends in the real exception
+// (vllm-project/vllm-ascend#2889: "AttributeError: module
+// 'triton.language' has no attribute 'exp'", after a CalledProcessError
+// that only says the child exited 1).
+var subprocessWrap = []byte("Error raised in subprocess:")
 
 // bareException is an exception line with no message.
 var bareException = regexp.MustCompile(`^(?:\[rank\d+\]: ?)?[A-Za-z_][\w.]*(?:Error|Exception)\s*$`)

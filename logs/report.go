@@ -174,7 +174,12 @@ type Engine struct {
 	// or why it could not be (Pool then ""). Both empty without such a spec.
 	Pool   string `json:"pool,omitempty"`
 	PoolBy string `json:"pool_by,omitempty"`
-	// Phase is the furthest any of the engine's processes got.
+	// FrontEndOnly marks an engine the log shows only through its API
+	// server's lines (frontEndOnlyNote): the engine core and its workers
+	// logged nothing in it, so its own figures are unknown, not zero.
+	FrontEndOnly bool `json:"front_end_only,omitempty"`
+	// Phase is the furthest any of the engine's processes got (the API
+	// server's, for a FrontEndOnly engine).
 	Phase string `json:"phase"`
 	Ready bool   `json:"ready"`
 	Ranks []Rank `json:"ranks"`

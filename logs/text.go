@@ -93,10 +93,18 @@ func (t *textWriter) engine(e *Engine) {
 	if len(e.Args) > 0 {
 		t.p("  args: %s\n", mapLine(e.Args))
 	}
+	if e.FrontEndOnly {
+		t.p("  %s\n", frontEndOnlyNote)
+	}
 	for _, rk := range e.Ranks {
 		t.p("  rank %s [%s]: %s, last line %s:%d\n", Safe(rk.Label), rk.Role, orDefault(rk.Phase, "-"), Safe(rk.Last.File), rk.Last.Line)
 	}
 }
+
+// frontEndOnlyNote says what a FrontEndOnly engine's report cannot hold.
+const frontEndOnlyNote = "not in the log: the engine core's and workers' lines (no \"Initializing a V1 LLM engine\" " +
+	"header, no worker): only the API server's lines were read, so the engine's config line, memory profile and KV cache " +
+	"figures are unknown (\"?\"): this log does not hold them"
 
 // versionStr is the release as logged, or the bound a line's wording
 // gives ("? (newer than 0.19.0 by its wording, file:2)"), or "?".

@@ -115,7 +115,7 @@ var lintEntries = []Entry{
 	{VLUnusedSuppression, "unused-suppression", diag.Warning, "A suppression comment matches no finding"},
 	{VLUnresolved, "unresolved", diag.Info, "Some vLLM arguments cannot be resolved statically"},
 	{VLUncheckedFlag, "unchecked-flag", diag.Info, "A flag is in no release of vlaunch's flag table, so its value goes unchecked"},
-	{VLVersion, "version", diag.Info, "The vLLM version is not in the table; the nearest release is used"},
+	{VLVersion, "version", diag.Info, "The vLLM version was inferred from an image name, or is not in the table (the nearest release is used)"},
 	{VLBadDirective, "bad-directive", diag.Warning, "A vllm-version directive is malformed or contradicts another"},
 	{VLNoLaunch, "no-launch", diag.Info, "No vLLM server or Ray start was found in the file, so nothing in it was checked"},
 	{VLPlaceholder, "placeholder", diag.Info, "The file has placeholders to fill in; each is read as one unresolved value"},

@@ -158,8 +158,9 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 	var ds diag.Diagnostics
 	for _, f := range fences(data) {
 		switch {
-		case shellLangs[f.lang] && outputBlock(f):
-			// program output tagged as shell: nothing runs from it
+		case shellLangs[f.lang] && (outputBlock(f) || flagFragment(f)):
+			// program output tagged as shell, or options to add to a
+			// command shown elsewhere: nothing runs from it
 		case shellLangs[f.lang]:
 			src := blockSource(file, f, f.lang == "console" || f.lang == "shell-session" || f.lang == "shellsession")
 			if src == nil {
@@ -168,6 +169,7 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 			n := len(fe.scripts)
 			sc, funcs := sessions.scopeFor(f.lines[0].no)
 			fe.funcs = funcs
+			inShell(sc, fe.shellEnv)
 			fe.parseAndWalk(src, sc, walkCtx{})
 			var file *syntax.File
 			if len(fe.scripts) > n {
@@ -183,15 +185,36 @@ func ParseMarkdown(file string, data []byte) ([]*Invocation, []*Script, diag.Dia
 	return append(fe.invs, invs...), append(fe.scripts, scripts...), append(fe.diags, ds...)
 }
 
+// inShell gives a block the environment of the interactive container
+// shells the document started before it (frontEnd.shellEnv): a reader
+// types the commands that follow into that shell, on every machine the
+// document started it on. A variable the block's session already has
+// keeps its value.
+func inShell(sc *scope, env []EnvVar) {
+	for _, e := range env {
+		if _, ok := sc.vars[e.Name]; !ok {
+			sc.vars[e.Name] = &shVar{val: e.Value, exported: true, setAt: e.Pos}
+		}
+	}
+}
+
 // outputLine matches a line of program output: a vLLM or Python log line
 // (with vLLM's process prefixes), a banner or rule of = or - (vllm bench
 // serve's "==== Serving Benchmark Result ====" and its section rules), a
-// table row (lm_eval's results), a traceback, or a "Name (unit):   value"
-// line of a benchmark summary.
+// table row or border (lm_eval's results, evalscope's "+----+" grid), a
+// traceback, a "Name (unit):   value"
+// line of a benchmark summary, a timestamped log line of another program,
+// or a directory listing's line.
 var outputLine = regexp.MustCompile(`^(?:` +
 	`(?:\([A-Za-z][\w:]* pid=\d+(?:, ip=[\w.:-]+)?\) )*(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b` +
+	// a timestamped log line of another program (Python logging's
+	// "03/29 03:20:03 - AISBench - INFO - …", vllm-ascend's Hunyuan-A13B
+	// tutorial) and a directory listing ("." and "|-- config.json", its
+	// Kimi-K2-Thinking tutorial)
+	`|\d{2,4}[-/]\d{2}(?:[-/]\d{2,4})?[ T]\d{2}:\d{2}:\d{2}` +
+	"|\\.$|(?:[|`]--|[├└]──|│)" +
 	`|[=-]{3,}` +
-	`|\|.*\|$` +
+	`|\|.*\|$|\+[-=+]{3,}\+$` +
 	`|Traceback \(most recent call last\)|File "[^"]+", line \d+` +
 	`|[A-Z][\w ()/.,-]*:\s{2,}\S+$` +
 	`)`)
@@ -222,6 +245,26 @@ func outputBlock(f fence) bool {
 		}
 	}
 	return n > 0 && 2*out >= n
+}
+
+// flagFragment reports a shell block of options alone: every line that is
+// not blank or a comment starts with a dash (vllm-ascend's MiniMax-M3
+// tutorial: "# one video" / `--limit-mm-per-prompt '{"image":0,"video":1}'`,
+// options to add to the serve command above; read as commands, each line
+// was a VL303 "line starts with --" error).
+func flagFragment(f fence) bool {
+	n := 0
+	for _, l := range f.lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if !strings.HasPrefix(t, "-") {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // yamlBlock is the document with every line blank but the block's, so that

@@ -2,6 +2,7 @@ package launch
 
 import (
 	"maps"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -14,12 +15,18 @@ import (
 // so the linter reads a section as a unit of its own.
 type MarkdownOutline struct {
 	secs []mdSection
+	// caps are the lines (1-based, ascending) of caption paragraphs
+	// (captionLine): weaker than a heading, they section nothing (a
+	// shell session runs on past them) but can part alternatives.
+	caps []int
 }
 
 // mdSection is one ATX heading (# to ######): its line, its level and the
 // index of the section it nests in (-1: the document).
 type mdSection struct {
 	line, level, parent int
+	// title is the heading's or tab's text.
+	title string
 }
 
 // Outline reads a Markdown document's headings outside code blocks: ATX
@@ -32,6 +39,7 @@ type mdSection struct {
 func Outline(data []byte) *MarkdownOutline {
 	code := MarkdownCodeLines(data)
 	lines := strings.Split(string(data), "\n")
+	inFence := fencedLines(data)
 	o := &MarkdownOutline{}
 	var open []int // indices of the enclosing sections, outermost first
 	para := 0      // first line (1-based) of the paragraph the previous line ended; 0: none
@@ -39,6 +47,8 @@ func Outline(data []byte) *MarkdownOutline {
 		raw := strings.TrimRight(lines[i], "\r")
 		start, level := i+1, 0
 		switch {
+		case !inFence[i+1] && indentedTab(raw) > 0:
+			level, para = tabLevel+indentedTab(raw), 0
 		case code[i+1]:
 			para = 0
 			continue
@@ -46,6 +56,9 @@ func Outline(data []byte) *MarkdownOutline {
 			level, para = atxLevel(raw), 0
 		case contentTab(raw):
 			level, para = tabLevel, 0
+		case para == 0 && captionLine(raw) && paragraphEnds(lines, i+1, code):
+			o.caps = append(o.caps, i+1)
+			continue
 		case para > 0 && setextLevel(raw) > 0:
 			start, level, para = para, setextLevel(raw), 0
 		case paragraphLine(raw):
@@ -64,10 +77,129 @@ func Outline(data []byte) *MarkdownOutline {
 		if len(open) > 0 {
 			parent = open[len(open)-1]
 		}
-		o.secs = append(o.secs, mdSection{line: start, level: level, parent: parent})
+		o.secs = append(o.secs, mdSection{line: start, level: level, parent: parent, title: sectionTitle(lines[start-1])})
 		open = append(open, len(o.secs)-1)
 	}
+	if items := listCaptions(lines, inFence); len(items) > 0 {
+		o.caps = append(o.caps, items...)
+		sort.Ints(o.caps)
+	}
 	return o
+}
+
+// listItem is a list item's marker and text: "1. Prefill node", "- Decode:".
+var listItem = regexp.MustCompile(`^\s*(?:\d{1,3}[.)]|[-*+])\s+(\S.*?)\s*$`)
+
+// listCaptions returns the lines of list items that caption the code block
+// right below them (only blank lines between): a short title, at most
+// eight words and not a sentence (no closing '.', '?' or '!'), as
+// vllm-ascend's tutorials give each role its block ("1. Prefill node",
+// "2. Decode node" under "Start the server with the following command on
+// each node", DeepSeek-V4-Flash 5.2.2: a DP 8 prefill and a DP 32 decode
+// launcher, read before as two nodes of one DP deployment). Lines inside
+// fenced blocks are not read; a list's indented items are (CommonMark
+// would take an item indented four spaces after a blank line for code,
+// which these documents do not mean).
+func listCaptions(lines []string, inFence map[int]bool) []int {
+	var out []int
+	for i, raw := range lines {
+		if inFence[i+1] {
+			continue
+		}
+		m := listItem.FindStringSubmatch(strings.TrimRight(raw, "\r"))
+		if m == nil || !captionText(m[1]) {
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+			j++
+		}
+		if j < len(lines) {
+			if c, n := fenceRun(strings.TrimSpace(lines[j])); c != 0 && n >= 3 {
+				out = append(out, i+1)
+			}
+		}
+	}
+	return out
+}
+
+// sectionTitle is a heading's or tab's text: without the #s, the ===
+// and the quotes.
+func sectionTitle(line string) string {
+	t := strings.TrimSpace(line)
+	t = strings.TrimLeft(t, "#")
+	if strings.HasPrefix(t, "===") {
+		t = strings.TrimLeft(strings.TrimPrefix(t, "==="), "!+")
+	}
+	return strings.Trim(strings.TrimSpace(t), `"`)
+}
+
+// followerTitle matches a section title that names a node after the
+// first: "Node 1", "Node 1(Decode)", "node2", "Worker Node 3".
+var followerTitle = regexp.MustCompile(`(?i)\bnode[ _-]?0*[1-9]\d*\b`)
+
+// firstNodeTitle matches a section title naming node 0.
+var firstNodeTitle = regexp.MustCompile(`(?i)\bnode[ _-]?0\b`)
+
+// FollowerSection reports a line under a section (heading or tab) whose
+// title names a node after the first ("Node 1(Decode)"): a per-node
+// recipe's later node, whatever its command shows (vllm-ascend's
+// Kimi-K2.5 tutorial: the decode template's rank is "$4", given by the
+// launcher, under the tabs "Node 0(Decode)" and "Node 1(Decode)"). Only
+// in a document that numbers its nodes from 0 (a section titled "Node
+// 0"): where they count from 1 ("Decoder node 1", "Decoder node 2"),
+// "node 1" is the first.
+func (o *MarkdownOutline) FollowerSection(line int) bool {
+	s := o.SectionAt(line)
+	if s < 0 || !followerTitle.MatchString(o.secs[s].title) {
+		return false
+	}
+	for _, x := range o.secs {
+		if firstNodeTitle.MatchString(x.title) {
+			return true
+		}
+	}
+	return false
+}
+
+// fencedLines are the content lines of a document's fenced code blocks
+// (fences): what is in one is code wherever it is indented.
+func fencedLines(data []byte) map[int]bool {
+	in := map[int]bool{}
+	for _, f := range fences(data) {
+		for _, l := range f.lines {
+			in[l.no] = true
+		}
+	}
+	return in
+}
+
+// indentedTab is the depth (1 for four spaces, 2 for eight, up to 3) of a
+// content tab's title indented under a list item or another tab:
+// vllm-ascend's DeepSeek-V3.1 tutorial gives its "A3 series" and "Ascend
+// 950DT series" launchers as tabs under "3. run server for each node"
+// (read before as one deployment: 53 errors between them). Its section
+// nests below a tab one level shallower, so a tab set inside a tab stays
+// inside it. CommonMark reads such a line after a blank line as indented
+// code; MkDocs (pymdownx.tabbed) as a tab, which is what these documents
+// mean. 0 for any other line.
+func indentedTab(line string) int {
+	body := strings.TrimLeft(line, " ")
+	n := len(line) - len(body)
+	if n == 0 || n%4 != 0 || n > 12 {
+		return 0
+	}
+	if !contentTab(body) {
+		return 0
+	}
+	return n / 4
+}
+
+// captionText reports a title rather than a sentence: at most eight
+// words, not ending in '.', '?' or '!'.
+func captionText(t string) bool {
+	t = strings.TrimSpace(t)
+	return t != "" && len(strings.Fields(t)) <= 8 && !strings.ContainsAny(t[len(t)-1:], ".?!")
 }
 
 // tabLevel is the level of a content tab's section: below every heading,
@@ -89,6 +221,52 @@ func contentTab(line string) bool {
 	}
 	rest := strings.TrimLeft(strings.TrimPrefix(body, "==="), "!+")
 	return strings.HasPrefix(rest, " \"") || strings.HasPrefix(rest, "\t\"")
+}
+
+// captionLine reports a line that is one emphasised span and nothing
+// else: `<u>Low latency:</u>`, `<b>…</b>`, `<strong>…</strong>`,
+// `**Prefill node:**` or `__…__`. Standing as a paragraph of its own
+// (paragraphEnds), it is a caption: documentation written without
+// headings below a level titles its alternatives so (vllm-ascend's
+// Qwen3-235B-A22B tutorial, "9.1 Recommended Configurations": three
+// `<u>Single-node PD Hybrid — …:</u>` captions, each over its own
+// `vllm serve` with other TP, DP and limits).
+func captionLine(line string) bool {
+	body := strings.TrimSpace(line)
+	for _, p := range [][2]string{{"<u>", "</u>"}, {"<b>", "</b>"}, {"<strong>", "</strong>"}, {"**", "**"}, {"__", "__"}} {
+		lo := strings.ToLower(body)
+		if len(body) <= len(p[0])+len(p[1]) || !strings.HasPrefix(lo, p[0]) || !strings.HasSuffix(lo, p[1]) {
+			continue
+		}
+		inner := body[len(p[0]) : len(body)-len(p[1])]
+		// One span: the opening mark does not close and reopen inside
+		// (`**a** and **b**` is a sentence with two bold words).
+		return strings.TrimSpace(inner) != "" && !strings.Contains(strings.ToLower(inner), p[1])
+	}
+	return false
+}
+
+// paragraphEnds reports that the paragraph a line starts ends with it:
+// the next line (index next) is blank, code, a fence, a heading or past
+// the end.
+func paragraphEnds(lines []string, next int, code map[int]bool) bool {
+	if next >= len(lines) || code[next+1] || atxLevel(lines[next]) > 0 {
+		return true
+	}
+	body := strings.TrimSpace(lines[next])
+	c, n := fenceRun(body)
+	return body == "" || (c != 0 && n >= 3)
+}
+
+// CaptionAt is the line of the caption (captionLine) a line is under in
+// its section: the last one above it and below the section's heading; 0
+// for none.
+func (o *MarkdownOutline) CaptionAt(line int) int {
+	i := sort.SearchInts(o.caps, line) - 1
+	if i < 0 || o.caps[i] < o.HeadingLine(o.SectionAt(line)) {
+		return 0
+	}
+	return o.caps[i]
 }
 
 // frontMatterEnd is the index of the first line after a YAML front matter

@@ -157,18 +157,20 @@ func TestMarkdownFunctionPositions(t *testing.T) {
 }
 
 // TestOutlineContentTabs: MkDocs content tabs (=== "Title") are sibling
-// sections below the heading above them; the next heading ends them, and
-// a setext === underline or an indented (nested) tab is no tab.
+// sections below the heading above them; the next heading ends them; a
+// tab indented four spaces (nested in a tab, or in a list item) is a
+// section one level deeper (lint43; it was read as code before), and a
+// setext === underline is no tab.
 func TestOutlineContentTabs(t *testing.T) {
 	doc := strings.Join([]string{
 		"## Deploy",        // 1: section 0
 		"",                 // 2
 		`=== "A3 series"`,  // 3: section 1 (tab)
 		"",                 // 4
-		`    === "nested"`, // 5: code (indented), not read
-		`=== "A2 series"`,  // 6: section 2 (tab)
-		"## Verify",        // 7: section 3
-		"Title",            // 8: section 4 (setext)
+		`    === "nested"`, // 5: section 2, inside tab 1
+		`=== "A2 series"`,  // 6: section 3 (tab)
+		"## Verify",        // 7: section 4
+		"Title",            // 8: section 5 (setext)
 		"===",              // 9
 	}, "\n")
 	o := Outline([]byte(doc))
@@ -176,8 +178,80 @@ func TestOutlineContentTabs(t *testing.T) {
 	for _, s := range o.secs {
 		got = append(got, fmt.Sprintf("%d/%d/%d", s.line, s.level, s.parent))
 	}
-	want := []string{"1/2/-1", "3/7/0", "6/7/0", "7/2/-1", "8/1/-1"}
+	want := []string{"1/2/-1", "3/7/0", "5/8/1", "6/7/0", "7/2/-1", "8/1/-1"}
 	if diff := diffStrings(want, got); diff != "" {
 		t.Errorf("sections line/level/parent (-want +got):\n%s", diff)
+	}
+}
+
+// TestOutlineCaptions: a paragraph of one emphasised span is a caption
+// (CaptionAt, up to the next heading); a sentence with two bold words, a
+// caption-looking line that goes on into a paragraph, or one in a code
+// block is not.
+func TestOutlineCaptions(t *testing.T) {
+	doc := strings.Join([]string{
+		"## Deploy",               // 1
+		"<u>High throughput:</u>", // 2: caption
+		"```bash",                 // 3
+		"**not a caption**",       // 4: code
+		"```",                     // 5
+		"**a** and **b**",         // 6: sentence
+		"",                        // 7
+		"**Prefill node:**",       // 8: caption
+		"",                        // 9
+		"__Goes on__",             // 10: paragraph goes on
+		"into this line",          // 11
+		"",                        // 12
+		"<strong>Decode</strong>", // 13: caption, a heading next
+		"## Verify",               // 14
+		"text",                    // 15
+	}, "\n")
+	o := Outline([]byte(doc))
+	for line, want := range map[int]int{3: 2, 4: 2, 7: 2, 9: 8, 11: 8, 12: 8, 15: 0} {
+		if got := o.CaptionAt(line); got != want {
+			t.Errorf("CaptionAt(%d) = %d, want %d", line, got, want)
+		}
+	}
+	if fmt.Sprint(o.caps) != "[2 8 13]" {
+		t.Errorf("captions %v, want [2 8 13]", o.caps)
+	}
+}
+
+// TestListCaptions: a list item titling the code block right below it is
+// a caption, also indented four spaces under another item; a sentence, an
+// item with prose below it, or an item inside a fenced block is not.
+func TestListCaptions(t *testing.T) {
+	doc := strings.Join([]string{
+		"3. Start the server on each node.", // 1: a sentence
+		"",                                  // 2
+		"    1. Prefill node",               // 3: caption
+		"",                                  // 4
+		"        ```shell",                  // 5
+		"        - not an item",             // 6: in a fence
+		"        ```",                       // 7
+		"    2. Decode node",                // 8: caption (no blank line)
+		"        ```shell",                  // 9
+		"        ```",                       // 10
+		"- Proxy",                           // 11: prose follows
+		"  starts last",                     // 12
+		"```bash",                           // 13
+		"```",                               // 14
+	}, "\n")
+	o := Outline([]byte(doc))
+	if fmt.Sprint(o.caps) != "[3 8]" {
+		t.Errorf("captions %v, want [3 8]", o.caps)
+	}
+}
+
+// TestFollowerSection: "Node 1" is a later node where the document counts
+// nodes from 0, the first node where it counts from 1.
+func TestFollowerSection(t *testing.T) {
+	zero := Outline([]byte("## Deploy\n=== \"Node 0(Decode)\"\ntext\n=== \"Node 1(Decode)\"\ntext\n"))
+	if zero.FollowerSection(3) || !zero.FollowerSection(5) {
+		t.Errorf("0-based: FollowerSection(3)=%v (Node 0), (5)=%v (Node 1); want false, true", zero.FollowerSection(3), zero.FollowerSection(5))
+	}
+	one := Outline([]byte("## Deploy\n=== \"Decoder node 1\"\ntext\n=== \"Decoder node 2\"\ntext\n"))
+	if one.FollowerSection(3) || one.FollowerSection(5) {
+		t.Errorf("1-based: want no section read as a later node, got %v, %v", one.FollowerSection(3), one.FollowerSection(5))
 	}
 }

@@ -37,11 +37,15 @@ func (s *Script) BOM() bool { return s.src.bom }
 
 // frontEnd collects what one input file yields.
 type frontEnd struct {
-	file    string
-	invs    []*Invocation
-	scripts []*Script
-	diags   diag.Diagnostics
-	funcs   map[string]*syntax.FuncDecl
+	// shellEnv is the environment (-e) of the interactive container shells
+	// the document started so far (interactiveShell): a Markdown
+	// document's later commands are typed into that shell (ParseMarkdown).
+	shellEnv []EnvVar
+	file     string
+	invs     []*Invocation
+	scripts  []*Script
+	diags    diag.Diagnostics
+	funcs    map[string]*syntax.FuncDecl
 	// funcSrc is the source each function was defined in, which need not
 	// be the walker's own (a sourced input's, another Markdown block's).
 	funcSrc map[*syntax.FuncDecl]*source

@@ -48,6 +48,9 @@ func (w *walker) apptainer(cc *cmdCtx, i int) {
 		c.hostOnly = w.hostOnly(cc, c.env)
 	}
 	c.sharesCwd = cwd
+	// The image (a .sif file, a docker:// URI) names the release it holds
+	// often enough to read it (imageVersion: "vllm0141rocm72.sif").
+	c.image, c.version = f[i].Text, imageVersion(f[i].Text)
 	ctx := w.ctx
 	ctx.container = c
 	inner := &walker{fe: w.fe, src: w.src, sc: containerScope(c.env), ctx: ctx}

@@ -200,6 +200,8 @@ func (w *walker) command(cc *cmdCtx, i int) {
 		case looksLikeScript(f[i]) && i > 0:
 			w.subScript(f[i], w.sc.clone(), w.ctx)
 			return
+		case isScriptPath(name) && f[i].Known && w.passThrough(cc, f[i], f[i+1:]):
+			return
 		case isScriptPath(name) && f[i].Known:
 			// ./start.sh, or a wrapper that runs its arguments
 			// (`sbatch_base.sh bash -lc "$cmd"`): keep looking.
@@ -300,10 +302,42 @@ func (w *walker) python(cc *cmdCtx, i int) {
 			w.launchOnlineDP(cc, f[i], f[j+1:])
 			return
 		}
-		if !strings.HasPrefix(t, "-") || t == "-c" {
+		if !strings.HasPrefix(t, "-") {
+			w.passThrough(cc, f[j], f[j+1:])
+			return
+		}
+		if t == "-c" {
 			return
 		}
 	}
+}
+
+// passThrough reads a wrapper script that hands the arguments after a
+// literal `--` to `vllm serve` (`python scripts/launch_vllm.py MODEL
+// --its-own-flags -- --tensor-parallel-size 8 --nnodes 2 …`, as
+// vllm-project/speculators' launcher does: it execs `python -m
+// vllm.entrypoints.cli.main serve MODEL … <the arguments after -->`) as
+// that server: the arguments after `--` must be vLLM's (vllmArgsAfter:
+// the first a flag some release has, most long flags vLLM's). The
+// wrapper's first argument is taken as the model when it is one or a
+// variable (modelWord, or unresolved), not a flag. It reports whether the
+// command was such a wrapper.
+func (w *walker) passThrough(cc *cmdCtx, script Value, args []Value) bool {
+	for j, a := range args {
+		if !a.Known || a.Text != "--" {
+			continue
+		}
+		rest := args[j+1:]
+		if !vllmArgsAfter(Value{}, rest) {
+			return false
+		}
+		if j > 0 && !strings.HasPrefix(args[0].Text, "-") && (modelWord(args[0]) || !args[0].Known) {
+			rest = append([]Value{args[0]}, rest...)
+		}
+		w.serve(cc, script, base(script.Text)+" -- (vllm serve arguments)", rest)
+		return true
+	}
+	return false
 }
 
 // shellCommand follows `bash -c "script"` and `bash <<EOF`.

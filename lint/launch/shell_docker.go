@@ -97,6 +97,9 @@ func (w *walker) docker(cc *cmdCtx, i int) {
 	if !envFile {
 		c.hostOnly = w.hostOnly(cc, c.env)
 	}
+	if interactiveShell(opts, entrypoint, cmd) {
+		w.fe.shellEnv = append(w.fe.shellEnv, c.env...)
+	}
 	ctx := w.ctx
 	ctx.container = c
 	inner := &walker{fe: w.fe, src: w.src, sc: containerScope(c.env), ctx: ctx}
@@ -112,6 +115,28 @@ func (w *walker) docker(cc *cmdCtx, i int) {
 	if len(cmd) > 0 {
 		inner.command(&cmdCtx{stmt: cc.stmt, fields: cmd}, 0)
 	}
+}
+
+// interactiveShell reports a `docker|podman run -it … IMAGE bash` (or an
+// --entrypoint shell and no command): a shell for the user to type into,
+// as documents start one before the commands that follow ("Launch the vLLM
+// Container … drops you into an interactive shell", amd/playbooks'
+// clustering-rccl README, whose later `ray start` and `vllm serve` run in
+// it with the -e NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME it was given).
+func interactiveShell(opts []dockerOpt, entrypoint *Value, cmd []Value) bool {
+	if entrypoint != nil {
+		cmd = append([]Value{*entrypoint}, cmd...)
+	}
+	if len(cmd) != 1 || !shells[base(cmd[0].Text)] {
+		return false
+	}
+	for _, o := range opts {
+		switch o.name {
+		case "i", "t", "interactive", "tty":
+			return true
+		}
+	}
+	return false
 }
 
 // imageServe handles a vllm/vllm-openai container: its entrypoint already
@@ -278,36 +303,124 @@ func lastSegment(image string) string {
 	return image
 }
 
-// imageVersion extracts a vLLM version from an image tag ("v0.10.1.1" ->
-// "0.10.1.1", "v0.6.3.post1" -> "0.6.3.post1"). The tag is read by
-// vllm.ParseVersion, the parser --vllm-version uses, so a tag is a release
-// exactly when that flag would take it; a build suffix after '-' (a private
-// image's "v0.10.1-cu128") is dropped first if the whole tag is not one.
+// imageVersion extracts a vLLM release from a container image's name.
+// A vLLM image's tag is its release ("vllm/vllm-openai:v0.10.1.1" ->
+// "0.10.1.1", "v0.6.3.post1" -> "0.6.3.post1"), read by vllm.ParseVersion,
+// the parser --vllm-version uses, a build suffix after '-' or '_' dropped
+// when the whole tag is not one ("v0.10.1-cu128", a re-commit's
+// "vllm/vllm-openai-rocm:v0.20.1_2"). Otherwise a release written after
+// the word vllm anywhere in the name is read (embeddedRelease): AMD's
+// "rocm/vllm:rocm6.4.1_vllm_0.9.1_20250715", an Apptainer file
+// "rocm_vllm_rocm7.0.0_vllm_0.11.1_20251103.sif" or, digits run together,
+// "vllm0141rocm72.sif". A wrapper's image (Dynamo's vllm-runtime) numbers
+// the wrapper, and an image whose name does not say vLLM (SGLang's
+// "lmsysorg/sglang:v0.5.6-cu129") another program: neither is read.
 func imageVersion(image string) string {
-	seg := lastSegment(image)
-	seg, _, _ = strings.Cut(seg, "@")
-	name, tag, ok := strings.Cut(seg, ":")
-	if !ok || !strings.Contains(name, "vllm") || wrapperImage(image) {
+	if wrapperImage(image) {
 		return ""
 	}
+	seg, _, _ := strings.Cut(lastSegment(image), "@")
+	name, tag, ok := strings.Cut(seg, ":")
+	if ok && strings.Contains(strings.ToLower(name), "vllm") {
+		if v := tagRelease(tag); v != "" {
+			return v
+		}
+	}
+	return embeddedRelease(seg)
+}
+
+// ImageReleaseInferred reports an image whose release imageVersion reads
+// from its name rather than from a vLLM image's tag: "vllm_0.9.1" in AMD's
+// tags, "vllm0141rocm72.sif". A vLLM image's tag is the release by
+// construction; a release written into a name is the builder's word,
+// worth saying it was used.
+func ImageReleaseInferred(image string) bool {
+	if imageVersion(image) == "" {
+		return false
+	}
+	seg, _, _ := strings.Cut(lastSegment(image), "@")
+	name, tag, ok := strings.Cut(seg, ":")
+	return !ok || !strings.Contains(strings.ToLower(name), "vllm") || tagRelease(tag) == ""
+}
+
+// tagRelease reads a vLLM image's tag as a release, "" if it is none.
+func tagRelease(tag string) string {
 	v, err := vllm.ParseVersion(tag)
 	if err != nil {
-		base, _, cut := strings.Cut(tag, "-")
-		if !cut {
+		i := strings.IndexAny(tag, "-_")
+		if i < 0 {
 			return ""
 		}
-		if v, err = vllm.ParseVersion(base); err != nil {
+		if v, err = vllm.ParseVersion(tag[:i]); err != nil {
 			return ""
 		}
 	}
-	// vLLM releases are 0.x from 0.1.0 (vllm-openai images from 0.2); other
-	// numbering belongs to a private image. A release older than the table
-	// is still that release: the linter notes it (VL006) rather than lint
-	// the file as the newest one.
+	return releaseNumber(v)
+}
+
+// releaseNumber is v as a vLLM release, "" for numbering vLLM never
+// used. vLLM releases are 0.x from 0.1.0 (vllm-openai images from 0.2);
+// other numbering belongs to a private image. A release older than the
+// table is still that release: the linter notes it (VL006) rather than
+// lint the file as the newest one.
+func releaseNumber(v vllm.Version) string {
 	if v.Major != 0 || v.Minor < 1 {
 		return ""
 	}
 	return v.String()
+}
+
+// vllmWordRelease is a release written after the word vllm in an image's
+// name: "vllm_0.9.1", "vllm-v0.10.2", "vllm0.11.0", "vllm0141".
+var vllmWordRelease = regexp.MustCompile(`(?i)vllm[-_]?v?(\d[\d.]*(?:rc\d+|\.post\d+|\.dev\d+)?)`)
+
+// embeddedRelease reads the first release written after the word vllm in
+// an image's name or tag. Dotted ("vllm_0.9.1") it is read as written;
+// run together ("vllm0141", "vllm0202") it is the one way of splitting
+// the digits after the leading 0 into minor and patch that names a
+// release in vlaunch's table (0.14.1, not 0.1.41; 0.20.2), else nothing:
+// a guess would lint the file for a release nobody named.
+func embeddedRelease(s string) string {
+	for _, m := range vllmWordRelease.FindAllStringSubmatch(s, -1) {
+		num := strings.TrimRight(m[1], ".")
+		if strings.Contains(num, ".") {
+			if v, err := vllm.ParseVersion(num); err == nil {
+				if r := releaseNumber(v); r != "" {
+					return r
+				}
+			}
+			continue
+		}
+		if r := compactRelease(num); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+// compactRelease splits "0MMP" / "0MP" digits into a release of the
+// table; "" when no split or more than one names one.
+func compactRelease(d string) string {
+	if len(d) < 3 || len(d) > 5 || d[0] != '0' {
+		return ""
+	}
+	found := ""
+	for i := 2; i < len(d); i++ {
+		minor, patch := d[1:i], d[i:]
+		if (len(minor) > 1 && minor[0] == '0') || (len(patch) > 1 && patch[0] == '0') {
+			continue
+		}
+		cand := "0." + minor + "." + patch
+		r, _, err := vllm.ResolveString(cand)
+		if err != nil || !r.Exact() {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = cand
+	}
+	return found
 }
 
 // modelWord reports a word that names a model as `vllm serve` takes it

@@ -267,3 +267,68 @@ func TestExclusiveBranches(t *testing.T) {
 		})
 	}
 }
+
+// TestImageVersionReal: releases in real image names, as found by exact
+// search of public repositories (find_string; the read_file id of the
+// file each was seen in): the tag of a vLLM image, a release after the
+// word vllm (AMD's rocm/vllm tags, Apptainer files), digits run together
+// resolved against the release table, and names that say no vLLM release.
+func TestImageVersionReal(t *testing.T) {
+	for _, c := range []struct{ image, want, seen string }{
+		{"vllm/vllm-openai:v0.11.0", "0.11.0", "a Dockerfile FROM line (id 25542909583)"},
+		{"docker://vllm/vllm-openai:v0.11.0", "0.11.0", "an Apptainer image URI in a README (id 61723169773)"},
+		{"quay.io/rh_ee_micyang/vllm-cpu:v0.11.0", "0.11.0", "a CPU build's image list (id 62596017403)"},
+		{"vllm/vllm-openai-rocm:v0.20.1_2", "0.20.1", "docker commit of a ROCm container (id 56111085890)"},
+		{"rocm/vllm:rocm6.4.1_vllm_0.9.1_20250715", "0.9.1", "a ROCm setup guide (id 26083874960)"},
+		{"rocm/vllm-dev:rocm6.4.1_navi_ubuntu24.04_py3.12_pytorch_2.7_vllm_0.8.5", "0.8.5", "the same guide (id 26083874960)"},
+		{"rocm/vllm:rocm6.4.1_vllm_0.10.1_20250909", "0.10.1", "a BentoML service's AMD base image (id 52565489810)"},
+		{"rocm/vllm-dev:rocm7.2_navi_ubuntu22.04_py3.10_pytorch_2.9_vllm_0.14.0rc0", "0.14.0rc0", "a launch script's IMAGE default (id 67004467280)"},
+		{"rocm/vllm:rocm7.12.0_gfx120X-all_ubuntu24.04_py3.12_pytorch_2.9.1_vllm_0.16.0", "0.16.0", "a build README's BASE_IMAGE (id 62050692680)"},
+		{"rocm/vllm:rocm10.0.0_ubuntu24.04_py3.14_pytorch_2.12.0_vllm_0.27.0", "0.27.0", "a service log (id 69432439625)"},
+		{"/shared_silo/scratch/containers/rocm_vllm_rocm7.0.0_vllm_0.11.1_20251103.sif", "0.11.1", "a SLURM launcher's LAUNCHER_IMG (id 51969131900)"},
+		{"vllm0141rocm72.sif", "0.14.1", "apptainer build vllm0141rocm72.sif (id 53955607473; also id 55668585915)"},
+		{"vllm-r9700-aiter:rocm712-vllm0202", "0.20.2", "a build README, built from VLLM_REF=v0.20.2 (id 62050692680)"},
+		{"lmsysorg/sglang:v0.5.6-cu129", "", "SGLang, not vLLM (id 57160374468, with -arm64)"},
+		{"lmsysorg/sglang:v0.5.6-cu129-amd64", "", "SGLang (id 24941196843)"},
+		{"nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.7.1", "", "Dynamo's own release"},
+		{"vllm/vllm-openai:latest", "", "no release"},
+	} {
+		if got := imageVersion(c.image); got != c.want {
+			t.Errorf("imageVersion(%q) = %q, want %q (seen in %s)", c.image, got, c.want, c.seen)
+		}
+	}
+	// Run-together digits that split two ways into no release, or name
+	// none, give nothing: "0141" is 0.14.1 only because 0.1.41 is none.
+	for _, d := range []string{"099", "01", "0999", "1141"} {
+		if got := compactRelease(d); got != "" {
+			t.Errorf("compactRelease(%q) = %q, want none", d, got)
+		}
+	}
+}
+
+// TestPassThroughWrapper: a wrapper script handing the arguments after
+// `--` to `vllm serve` (vllm-project/speculators scripts/launch_vllm.py,
+// run by examples/train/kimi_k3_dspark/launch_extractor_node.sh) is that
+// server, its first argument the model; arguments after `--` that are not
+// vLLM's, or no `--`, are no server.
+func TestPassThroughWrapper(t *testing.T) {
+	for _, c := range []struct{ script, want string }{
+		{"python scripts/launch_vllm.py Qwen/Qwen3-8B --hidden-states-backend mooncake -- --tensor-parallel-size 4 --port 8000\n",
+			"Qwen/Qwen3-8B --tensor-parallel-size 4 --port 8000"},
+		{"PY=\"${VLLM_PYTHON:-python}\"\nexec \"$PY\" scripts/launch_vllm.py m/x --trust-remote-code -- --nnodes 2 --node-rank 1 --headless\n",
+			"m/x --nnodes 2 --node-rank 1 --headless"},
+		{"python train.py --config c.yaml -- --lr 0.1 --epochs 3\n", ""},
+		{"python scripts/launch_vllm.py Qwen/Qwen3-8B --tensor-parallel-size 4\n", ""},
+	} {
+		invs, _, _ := Parse("run.sh", []byte(c.script))
+		var got []string
+		for _, inv := range invs {
+			if inv.Kind == KindServe {
+				got = append(got, argv([]*Invocation{inv})...)
+			}
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q: servers %q, want %q", c.script, got, c.want)
+		}
+	}
+}

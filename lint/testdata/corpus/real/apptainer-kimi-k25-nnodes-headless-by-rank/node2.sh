@@ -1,0 +1,1 @@
+bash vllmA-Kimi.sh 10.1.0.10 2
