@@ -275,6 +275,7 @@ func distinct(d *resolve.Deployment, own Settings, all []Settings, st *Stats) []
 		if i == 0 && d.Layout.Auto { // `parallelism: auto` has no layout of its own to compare
 			continue
 		}
+		st.Candidates++
 		dep, err := resolve.Assemble(s.toSpec(d.Spec), parts)
 		if err == nil && i > 0 {
 			err = deepEPLLRefused(dep) // the spec's own settings are reported, not refused

@@ -40,3 +40,19 @@ func TestPlanRanksPointMissesBeforePasses(t *testing.T) {
 		t.Errorf("the spec's own settings (no prediction missing its target) are not listed: rank %d of %d", r.Own.Rank, len(r.Top))
 	}
 }
+
+// qa43 F11: Llama-3.1-8B at batch 1 on one B200 with max_num_seqs 1, a
+// value the search space does not try. Plan said "16 candidates, 17
+// distinct": the spec's own settings were resolved and counted as
+// distinct but not as a candidate. They are a candidate now, and no
+// count of distinct engines exceeds the candidates.
+func TestPlanCountsTheSpecsOwnAmongCandidates(t *testing.T) {
+	d, path, src := pdSpec(t, "qa43/08-llama-3.1-8b-batch1-b200")
+	st := Plan(d, Options{Seed: 1, File: path, Source: src}).Stats
+	if st.Candidates != st.Enumerated+1 {
+		t.Errorf("candidates %d, enumerated %d: the spec's own settings are not counted once", st.Candidates, st.Enumerated)
+	}
+	if st.Distinct > st.Candidates || st.Distinct != st.Enumerated+1 {
+		t.Errorf("%d candidates, %d distinct (enumerated %d, the spec's own max_num_seqs 1 outside them)", st.Candidates, st.Distinct, st.Enumerated)
+	}
+}
