@@ -25,7 +25,7 @@ func TestWhatItWouldTakeTriesReplicas(t *testing.T) {
 		}
 		named := false
 		for _, line := range v.WouldPass {
-			if strings.HasPrefix(line, "TP=8 DP=1 × 2 independent replicas (one per node) (re-simulated: ") {
+			if strings.HasPrefix(line, "TP=8 DP=1 × 2 independent replicas, one per node (re-simulated: ") {
 				named = true
 			}
 			if strings.HasPrefix(line, "none of the alternatives tried passes alone") {

@@ -94,7 +94,8 @@ func alternativeInputs(in *input.Input) []Alternative {
 			func(s *spec.Deployment) { s.Parallelism.Tensor, s.Parallelism.Data = g, dp })
 	}
 	for _, l := range replicaLayouts(in) {
-		name := fmt.Sprintf("TP=%d DP=%d × %d independent replicas (one per node)", l.TP, l.DP, l.ReplicaCount())
+		// no parenthesis in a name: a line is "NAME (re-simulated: …)"
+		name := fmt.Sprintf("TP=%d DP=%d × %d independent replicas, one per node", l.TP, l.DP, l.ReplicaCount())
 		add(name, func(v *input.Input) { *v = v.WithLayout(l) },
 			func(s *spec.Deployment) {
 				s.Parallelism.Tensor, s.Parallelism.Pipeline, s.Parallelism.Data, s.Parallelism.Replicas = l.TP, l.PP, l.DP, l.Replicas
