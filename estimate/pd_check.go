@@ -86,7 +86,8 @@ func poolFindings(pool string, ds diag.Diagnostics) diag.Diagnostics {
 }
 
 // colocated checks the same nodes run colocated (resolve's Colocated:
-// the decode pool's settings and layout scaled to every GPU) through the
+// the decode pool's layout scaled to every GPU, with the spec's top-level
+// engine settings and the overrides both pools share) through the
 // colocated check, without advice.
 func colocated(d *resolve.Deployment, opt PerfOptions) *pd.Colocated {
 	c, err := d.Colocated()
@@ -98,8 +99,8 @@ func colocated(d *resolve.Deployment, opt PerfOptions) *pd.Colocated {
 	r := Check(&in)
 	r.AddPerformance(&in, opt)
 	l := c.Layout
-	out := &pd.Colocated{Layout: fmt.Sprintf("TP%d PP%d DP%d%s × %d on %d GPUs, the decode pool's engine settings",
-		l.TP, l.PP, l.DP, map[bool]string{true: " EP"}[l.EP], l.ReplicaCount(), l.TotalGPUs()), SLO: r.SLO}
+	out := &pd.Colocated{Layout: fmt.Sprintf("TP%d PP%d DP%d%s × %d on %d GPUs, the spec's top-level engine settings and those both pools share (%s)",
+		l.TP, l.PP, l.DP, map[bool]string{true: " EP"}[l.EP], l.ReplicaCount(), l.TotalGPUs(), engineSettings(&in, d.ColocatedBackendNote())), SLO: r.SLO}
 	if p := r.Performance; p != nil && len(p.Simulations) > 0 {
 		s := p.Simulations[0].Result
 		out.OutputTokPerS, out.TTFTP50S, out.TTFTP99S, out.TPOTMeanS, out.Unbounded = s.OutputTokPerS, s.TTFT.P50, s.TTFT.P99, s.TPOT.Mean, s.Overloaded
@@ -150,4 +151,20 @@ func decodeQueuesForKV(vs []slo.Verdict, c *memory.Capacity) {
 		v.Explanation += fmt.Sprintf("; the decode pool's KV cache holds %d of the %d sessions its fullest rank gets at once at full length (EST103): the rest wait for KV there, as a colocated deployment's do (its binding kv_capacity)",
 			c.MaxSeqsPerRank, c.SeqsPerRank)
 	}
+}
+
+// engineSettings names the settings the colocated comparison ran that
+// its pools may set apart: the all-to-all backend (when the kernels run;
+// note says where it comes from when not from the top level),
+// max_num_seqs and max_num_batched_tokens in effect.
+func engineSettings(in *input.Input, note string) string {
+	var out []string
+	switch {
+	case note != "":
+		out = append(out, note)
+	case in.All2AllBackend != "" && in.Layout.EP && in.Layout.DP > 1:
+		out = append(out, "all2all "+in.All2AllBackend)
+	}
+	out = append(out, fmt.Sprintf("max_num_seqs %d", in.MaxNumSeqs), fmt.Sprintf("max_num_batched_tokens %d", in.MaxNumBatchedTokens))
+	return strings.Join(out, ", ")
 }

@@ -154,7 +154,9 @@ func (s *PDSummary) finish(fit, top []*evaluated, first *evaluated, seed uint64,
 	for _, e := range rankActual(fit) {
 		if e.pd != nil {
 			s.Simulated++
-			if bestPD == nil {
+			// One the generator refused is no P/D a user can run (qa43's
+			// DeepSeek-V4-Flash: 4P+2D, refused, made the line vanish).
+			if bestPD == nil && !e.refused {
 				bestPD = e
 			}
 		}
@@ -402,6 +404,11 @@ func noPay(p, c *evaluated, f formats, top []*evaluated) string {
 		// serving 72% more per GPU and meeting one SLO fewer).
 		return fmt.Sprintf("P/D does not pay here — it serves more per GPU but does not meet %s, which colocated meets (%s)", strings.Join(lost, ", "), versus)
 	}
+	if lost := missedOnlyBy(c, p); len(lost) > 0 && p.Score.Missing > c.Score.Missing && p.PerGPU > c.PerGPU {
+		// It loses on the ranking's second key (Score.Missing): say which
+		// prediction falls short, not a binding that decides nothing.
+		return fmt.Sprintf("P/D does not pay here — it serves more per GPU but its prediction of %s misses the target, which colocated's meets (%s)", strings.Join(lost, ", "), versus)
+	}
 	what := "the " + sc.Binding + " binds"
 	switch sc.Binding {
 	case pd.BindSessions:
@@ -422,6 +429,23 @@ func metOnlyBy(a, b *evaluated) []string {
 		}
 		for _, w := range b.SLO {
 			if w.Name == v.Name && w.Verdict != verdictPass {
+				out = append(out, v.Name)
+			}
+		}
+	}
+	return out
+}
+
+// missedOnlyBy names the SLOs whose point prediction b misses (not
+// passing, on the wrong side of the target: Score.Missing) and a's meets.
+func missedOnlyBy(a, b *evaluated) []string {
+	var out []string
+	for _, v := range a.SLO {
+		if v.Verdict != verdictPass && v.Margin() < 0 {
+			continue
+		}
+		for _, w := range b.SLO {
+			if w.Name == v.Name && w.Verdict != verdictPass && w.Margin() < 0 {
 				out = append(out, v.Name)
 			}
 		}

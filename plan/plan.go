@@ -64,6 +64,10 @@ type evaluated struct {
 	// ahead, when set, is its ranking simulation, started before the
 	// search asked for it (prefetch).
 	ahead func() ranked
+	// refused is set when the generator refused it as the list was drawn
+	// up (mergeAlike's verify): never listed, and the P/D line does not
+	// name it as the best P/D either.
+	refused bool
 }
 
 // Plan ranks the candidates for the spec's resolved deployment d (with
@@ -124,6 +128,7 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	res.Stats.StepModel = len(colocatedOnly(fit))
 	sort.SliceStable(fit, func(i, j int) bool { return fit[i].bound.Better(fit[j].bound) })
 	simulateFrontRunners(fit, opt, slots, &res.Stats)
+	settleOwn(fit, opt.Seed, slots)
 	top := mergeAlike(topGroups(rankActual(fit), len(fit)), opt.Top, verify, &res.Stats)
 	confirm(top, opt.Seed, slots)
 	for i, e := range top {
@@ -270,6 +275,7 @@ func distinct(d *resolve.Deployment, own Settings, all []Settings, st *Stats) []
 		if i == 0 && d.Layout.Auto { // `parallelism: auto` has no layout of its own to compare
 			continue
 		}
+		st.Candidates++
 		dep, err := resolve.Assemble(s.toSpec(d.Spec), parts)
 		if err == nil && i > 0 {
 			err = deepEPLLRefused(dep) // the spec's own settings are reported, not refused
@@ -561,6 +567,7 @@ func mergeAlike(ranked []*evaluated, n int, verify func(*evaluated) error, st *S
 		}
 		if err := verify(e); err != nil {
 			st.refuse(err.Error())
+			e.refused = true
 			continue
 		}
 		if o != nil {
@@ -623,19 +630,46 @@ func ownOf(cands []*evaluated, d *resolve.Deployment, opt Options, slots []sloSl
 		if !e.Own {
 			continue
 		}
-		// The spec's own layout is simulated as check simulates it, as #1
-		// is (confirm): a user compares this line with check's report of
-		// the same spec, and a ranking run's shorter measurement moves
-		// the percentiles (the QA pass's Qwen3-32B spec: TTFT p99 485 ms
-		// here, 361 ms in check).
-		if e.Fits && e.pd == nil && !e.Confirmed {
-			simulateWith(e, opt.Seed, slots, 0)
-			e.Confirmed = true
-		} else if e.Fits && !e.Simulated {
-			simulate(e, opt.Seed, slots)
-		}
+		settle(e, opt.Seed, slots)
 		c := e.Candidate
 		return &c
 	}
 	return nil
+}
+
+// settleOwn simulates the spec's own settings among fit (settle) before
+// the list is drawn up when the search did not, so that they rank by the
+// figures their line prints: the search simulates a group's best-bound
+// settings first and tunes only the groups near the top, so the spec's
+// own could be left out while ranking above listed candidates (qa43's
+// DeepSeek-V4-Flash on 16 B200: DP 16 with EP, DeepEP low-latency and
+// DBO, every point prediction meeting its target, "not in the list" — its
+// group ranked by the allgather_reducescatter variant's ranking run,
+// which fails TTFT p50). It costs nothing more: ownOf ran the same
+// simulation after the list. Settings the search simulated keep their
+// ranking run's place, as every other candidate's (its check run is a
+// different measurement: on the single-H100 example 734 tokens/s against
+// a sibling's 735 in its ranking run, which would drop them from the list
+// by noise alone).
+func settleOwn(fit []*evaluated, seed uint64, slots []sloSlot) {
+	for _, e := range fit {
+		if e.Own && !e.Simulated {
+			settle(e, seed, slots)
+		}
+	}
+}
+
+// settle simulates the spec's own candidate e as check does, when it fits.
+func settle(e *evaluated, seed uint64, slots []sloSlot) {
+	// The spec's own layout is simulated as check simulates it, as #1 is
+	// (confirm): a user compares its line with check's report of the
+	// same spec, and a ranking run's shorter measurement moves the
+	// percentiles (the QA pass's Qwen3-32B spec: TTFT p99 485 ms here,
+	// 361 ms in check).
+	if e.Fits && e.pd == nil && !e.Confirmed {
+		simulateWith(e, seed, slots, 0)
+		e.Confirmed = true
+	} else if e.Fits && !e.Simulated {
+		simulate(e, seed, slots)
+	}
 }

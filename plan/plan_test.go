@@ -114,6 +114,7 @@ func TestScoreOrder(t *testing.T) {
 	failBy2 := SLOResult{Verdict: verdictFail, Target: 1, Predicted: 2}
 	failBy4 := SLOResult{Verdict: verdictFail, Target: 1, Predicted: 4}
 	unsure := SLOResult{Verdict: verdictUncertain, Target: 1, Predicted: 1.1}
+	unsureMet := SLOResult{Verdict: verdictUncertain, Target: 1, Predicted: 0.9}
 	c := func(perGPU float64, tuned bool, slo ...SLOResult) Score {
 		s := Settings{All2All: "auto"}
 		if tuned {
@@ -127,6 +128,7 @@ func TestScoreOrder(t *testing.T) {
 	}{
 		{"more passes", c(1, false, pass, failBy4), c(100, false, failBy2, failBy2)},
 		{"uncertain over fail", c(1, false, pass, unsure), c(100, false, pass, failBy2)},
+		{"point predictions met over passes", c(1, false, unsureMet, unsureMet), c(100, false, pass, unsure)},
 		{"closer to the target", c(1, false, pass, failBy2), c(100, false, pass, failBy4)},
 		{"more per GPU", c(20, true, pass, pass), c(10, false, pass, pass)},
 		{"simpler on a tie", c(10, false, pass), c(10, true, pass)},

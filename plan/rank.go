@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"math"
-
 	"github.com/vlaunch/vlaunch/estimate/slo"
 )
 
@@ -33,17 +31,17 @@ type Band = slo.BandRange
 // compare alike.
 func (s SLOResult) Margin() float64 { return slo.Margin(s.Target, s.Predicted, s.HigherIsBetter) }
 
-// Score orders candidates lexicographically: fewer SLOs failing, then
-// more passing (the rest are uncertain), then the smaller total shortfall
-// of the SLOs that do not pass (the candidate closest to meeting them),
-// then more output tokens/s per GPU. Better scores compare greater. Fails
-// come first because a fail is certain and an uncertain verdict is not:
-// ranked by passes alone, TP 4 · PP 3 × 6 replicas (throughput and TPOT
-// failing, two passes) outranked the spec's own DP 72 with EP on
-// (throughput passing, three uncertain, no fail) on newuser40's
-// DeepSeek-V4-Pro on 72 GB200.
+// Score orders candidates as slo.Score does (its fields and order:
+// fewer SLOs failing, then fewer whose point prediction misses its
+// target, then more passing, then the smaller total shortfall of the SLOs
+// that do not pass, then more output tokens/s per GPU, then fewer tuned
+// settings): plan, check's layout search and `parallelism: auto` rank by
+// the one order. Better scores compare greater.
 type Score struct {
 	Fail, Pass, Uncertain int
+	// Missing counts the SLOs not passing whose point prediction misses
+	// its target (slo.Score.Missing).
+	Missing int
 	// Shortfall is Σ −Margin over the SLOs that do not pass (≥ 0).
 	Shortfall float64
 	// PerGPU is output tokens/s per GPU at the workload's load.
@@ -54,23 +52,14 @@ type Score struct {
 	Tuned int
 }
 
-// scoreOf scores a candidate's verdicts and throughput per GPU.
+// scoreOf scores a candidate's verdicts and throughput per GPU, each
+// verdict counted as check's layout search counts it (slo.Score.Add).
 func scoreOf(c *Candidate) Score {
-	s := Score{PerGPU: c.PerGPU, Tuned: c.Settings.tuned()}
-	slo := c.SLO
-	for _, v := range slo {
-		switch v.Verdict {
-		case verdictPass:
-			s.Pass++
-			continue
-		case verdictUncertain:
-			s.Uncertain++
-		default:
-			s.Fail++
-		}
-		s.Shortfall += math.Max(0, -v.Margin())
+	s := slo.Score{PerGPU: c.PerGPU, Tuned: c.Settings.tuned()}
+	for _, v := range c.SLO {
+		s.Add(v.Verdict, v.Margin())
 	}
-	return s
+	return Score(s)
 }
 
 // Verdict words, as the estimator writes them (estimate/slo). Uncertain

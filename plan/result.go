@@ -160,7 +160,15 @@ type Flip struct {
 
 // Stats count what each stage of the search did.
 type Stats struct {
+	// Enumerated counts the settings the search space lists (Space).
 	Enumerated int `json:"enumerated"`
+	// Candidates counts what plan resolves: the enumerated settings and,
+	// unless the layout is `parallelism: auto`, the spec's own (which the
+	// space need not hold: a max_num_seqs it does not try). Distinct
+	// counts those left once each engine that resolves alike is counted
+	// once and resolve's refusals are set aside, so it is never above
+	// Candidates (qa43: "16 candidates, 17 distinct").
+	Candidates int `json:"candidates"`
 	// Refused are candidates resolve refuses, or the generator refuses
 	// among those that fit in memory, counted by reason (Reasons, in order
 	// of first appearance).

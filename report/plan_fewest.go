@@ -16,7 +16,7 @@ func listHeading(r *plan.Result) string {
 	if r.Fewest != nil && r.Fewest.Found() {
 		return "Best candidates (every SLO met; fewest GPUs first, then output tokens/s per GPU)"
 	}
-	return "Best candidates (fewest SLOs failing, then most met, then closest to the rest, then output tokens/s per GPU)"
+	return "Best candidates (fewest SLOs failing, then fewest predicted to miss, then most met, then closest to the rest, then output tokens/s per GPU)"
 }
 
 // fewestLines say what --objective fewest-gpus tried, subset by subset,

@@ -103,8 +103,8 @@ func planSections(r *plan.Result) string {
 		Fewest             []string
 	}{
 		Heading: listHeading(r), FewestHeading: fewestHeading, Fewest: fewestLines(r),
-		Stats: fmt.Sprintf("%d candidates, %d distinct; %d fit in memory and vlaunch generate writes them (%d refused); %d simulated; predicted with %s",
-			st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated, r.Calibration),
+		Stats: fmt.Sprintf("%s; %d fit in memory and vlaunch generate writes them (%d refused); %d simulated; predicted with %s",
+			candidateCounts(st), st.FitMemory, st.Refused, st.Simulated, r.Calibration),
 		Pareto: template.HTML(paretoChart(r)), Left: append(append([]string(nil), r.Left...), r.PD.Notes...), PD: pdSummaryLines(r),
 	}
 	if l := shortListNote(r); l != "" {

@@ -24,8 +24,8 @@ func WritePlanJSON(w io.Writer, r *plan.Result) error {
 func WritePlanText(w io.Writer, r *plan.Result) {
 	st := r.Stats
 	fmt.Fprintf(w, "vlaunch plan: %s\n", planSubject(r.Subject))
-	fmt.Fprintf(w, "%d candidates, %d distinct; %d fit in memory and `vlaunch generate` writes them (%d refused); all bounded by the step model, %d simulated\n",
-		st.Enumerated, st.Distinct, st.FitMemory, st.Refused, st.Simulated)
+	fmt.Fprintf(w, "%s; %d fit in memory and `vlaunch generate` writes them (%d refused); all bounded by the step model, %d simulated\n",
+		candidateCounts(st), st.FitMemory, st.Refused, st.Simulated)
 	if st.Unsettled > 0 {
 		fmt.Fprintf(w, "%s\n", wrap(fmt.Sprintf("the simulation budget ran out with %d groups of candidates unsimulated whose step-model bound could still reach the top list: "+
 			"the list is the best of those simulated", st.Unsettled), 96, "  "))
@@ -258,4 +258,15 @@ func shortListNote(r *plan.Result) string {
 	}
 	return fmt.Sprintf("%d listed of the %d asked for: the %d simulated candidates are %d group%s (a layout with its weight and KV formats), and the list shows each group once, by its best tuning",
 		len(r.Top), r.Requested, st.Simulated, st.Groups, plural(st.Groups))
+}
+
+// candidateCounts says what plan resolved and how many distinct engines
+// that made: the enumerated settings plus the spec's own (when it has a
+// layout of its own), then those left once the settings that resolve to
+// one engine count once and resolve's refusals are set aside.
+func candidateCounts(st plan.Stats) string {
+	if st.Candidates > st.Enumerated {
+		return fmt.Sprintf("%d candidates (%d enumerated + the spec's own settings), %d distinct engines once resolved", st.Candidates, st.Enumerated, st.Distinct)
+	}
+	return fmt.Sprintf("%d candidates enumerated, %d distinct engines once resolved", st.Candidates, st.Distinct)
 }

@@ -125,6 +125,10 @@ func (g *Disaggregation) Pool(role string) *Pool {
 // InstanceCount is the number of instances (at least 1).
 func (p Pool) InstanceCount() int { return max(1, p.Instances) }
 
+// Merged returns v with the pool's overrides applied (a pool's engine
+// settings; resolve.ColocatedVLLM applies the overrides both pools share).
+func (o PoolVLLM) Merged(v VLLM) VLLM { return o.merged(v) }
+
 // merged returns v with the pool's overrides applied.
 func (o PoolVLLM) merged(v VLLM) VLLM {
 	setP(&v.GPUMemoryUtilization, o.GPUMemoryUtilization)

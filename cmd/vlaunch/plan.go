@@ -36,7 +36,9 @@ weight format the checkpoint allows, the KV-cache dtype, the all-to-all backend,
 dual-batch overlap, max_num_seqs and max_num_batched_tokens, and, when the spec
 enables speculative decoding, its draft length (and off) — prune by memory,
 bound the rest with the step-time model, simulate the front-runners as
-'vlaunch check' does, and rank by SLO attainment, then output tokens/s per GPU.
+'vlaunch check' does, and rank by SLO attainment (fewest SLOs failing, then
+fewest whose point prediction misses its target, then most passing, then
+closest to the rest), then output tokens/s per GPU.
 
 The report lists the best candidates with a verdict per SLO and the binding
 resource, marks the spec's own settings, gives the Pareto front of throughput

@@ -45,7 +45,9 @@ type Report struct {
 // Colocated is the comparison: the same nodes run as one colocated
 // deployment, through check's colocated path.
 type Colocated struct {
-	// Layout describes it ("DP32 EP on 4 nodes, the decode pool's settings").
+	// Layout describes it and the engine settings it runs ("TP1 PP1 DP32 EP
+	// × 1 on 32 GPUs, the spec's top-level engine settings and those both
+	// pools share (…)": resolve.Deployment.Colocated).
 	Layout string `json:"layout"`
 	// Error says why there is none ("" when there is).
 	Error         string  `json:"error,omitempty"`

@@ -3,138 +3,40 @@ package search
 import (
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
-	"github.com/vlaunch/vlaunch/resolve"
-	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/estimate/layouts"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// Enumerate lists the layouts that use all nodes × perNode GPUs:
-//
-//   - TP is a power of two dividing perNode (a TP group never spans nodes)
-//     and the model's attention heads (vLLM requires heads % TP == 0);
-//   - PP is 1, or, only when TP = perNode, a divisor of the node count (a
-//     pipeline spans whole nodes, one stage per node);
-//   - DP = nodes × perNode / (TP × PP);
-//   - EP off, and for MoE models also on (EP changes nothing for dense ones).
-//
-// The order is TP, then PP ascending, EP off before on.
+// Enumerate is layouts.Enumerate: the layouts of one engine on nodes ×
+// perNode GPUs.
 func Enumerate(nodes, perNode int, m *catalog.Model) []input.Layout {
-	moe := m != nil && m.IsMoE()
-	var out []input.Layout
-	total := nodes * perNode
-	for tp := 1; tp <= perNode; tp *= 2 {
-		if perNode%tp != 0 || m.TPSplitProblem(tp) != "" {
-			continue
-		}
-		for pp := 1; pp <= nodes; pp++ {
-			if nodes%pp != 0 || (pp > 1 && tp != perNode) {
-				continue
-			}
-			for _, ep := range []bool{false, true} {
-				if ep && !moe {
-					continue
-				}
-				out = append(out, input.Layout{TP: tp, PP: pp, DP: total / (tp * pp), EP: ep, Nodes: nodes, GPUsPerNode: perNode})
-			}
-		}
-	}
-	return out
+	return layouts.Enumerate(nodes, perNode, m)
 }
 
-// Layouts lists the layouts of the search on nodes × perNode GPUs: those
-// of Enumerate for one replica on every whole share of the nodes — one
-// replica on all of them, two on half each, … one per node — then for
-// replicas smaller than a node, several to a node: for every g dividing
-// perNode (g < perNode), nodes × perNode / g replicas each of Enumerate's
-// layouts on g GPUs (TP × DP = g, PP 1: one replica never spans part of a
-// node and part of another; resolve.Place's rule), each layout using every
-// GPU. Inside a replica smaller than a node, DP > 1 comes only with expert
-// parallelism: without it DP ranks are engines of their own (for a dense
-// model the same prediction as that many more replicas, which the list
-// already has), and leaving them out keeps plan's space small. Expert parallelism over an EP group of one rank (TP × DP = 1)
-// changes nothing and is left out. `parallelism: auto` and `vlaunch plan`
-// both search these (Placeable keeps the ones a release can place, Servable
-// the ones whose block-quantized weights vLLM can split).
+// Layouts is layouts.All: the layouts of the search on nodes × perNode
+// GPUs, independent replicas included.
 func Layouts(nodes, perNode int, m *catalog.Model) []input.Layout {
-	nodes, perNode = max(nodes, 1), max(perNode, 1)
-	var out []input.Layout
-	add := func(c input.Layout, replicas int) {
-		c.Replicas, c.Nodes, c.GPUsPerNode = replicas, nodes, perNode
-		if !(c.EP && c.EPSize() == 1) && replicas <= spec.MaxReplicas { // more: a spec validate refuses
-			out = append(out, c)
-		}
-	}
-	for r := 1; r <= nodes; r++ {
-		if nodes%r != 0 {
-			continue
-		}
-		for _, c := range Enumerate(nodes/r, perNode, m) {
-			add(c, r)
-		}
-	}
-	for g := perNode - 1; g >= 1; g-- {
-		if perNode%g != 0 {
-			continue
-		}
-		for _, c := range Enumerate(1, g, m) {
-			if c.DP > 1 && !c.EP {
-				continue // see below
-			}
-			add(c, nodes*perNode/g)
-		}
-	}
-	return out
+	return layouts.All(nodes, perNode, m)
 }
 
-// Placeable keeps the layouts resolve.Place puts on hosts (each node's GPU
-// count) with release rel: the one rule `vlaunch generate` applies, so
-// neither the search nor plan offers a layout generate refuses.
+// Placeable is layouts.Placeable: the layouts resolve.Place puts on hosts.
 func Placeable(ls []input.Layout, hosts []int, rel vllm.Release) []input.Layout {
-	out := ls[:0]
-	for _, c := range ls {
-		if _, err := resolve.Place(c, hosts, rel); err == nil {
-			out = append(out, c)
-		}
-	}
-	return out
+	return layouts.Placeable(ls, hosts, rel)
 }
 
-// Servable keeps the layouts vLLM starts for model m's weights
-// (resolve.Layout.BlockSplitProblem: a layout that splits block-quantized
-// weights into partial blocks is refused; validate's SPEC124), with
-// fromCheckpoint saying whether the served weights are the checkpoint's own.
+// Servable is layouts.Servable: the layouts vLLM starts for m's weights.
 func Servable(ls []input.Layout, m *catalog.Model, fromCheckpoint bool) []input.Layout {
-	out := ls[:0]
-	for _, c := range ls {
-		if c.BlockSplitProblem(m, fromCheckpoint) == "" {
-			out = append(out, c)
-		}
-	}
-	return out
+	return layouts.Servable(ls, m, fromCheckpoint)
 }
 
-// candidateLayouts are the layouts the search evaluates: Layouts for the
-// hosts that Placeable keeps and the weights Servable keeps.
-func candidateLayouts(in *input.Input) []input.Layout {
-	l := in.Layout
-	ls := Layouts(l.Nodes, l.GPUsPerNode, in.Model)
-	return Placeable(DCPFit(Servable(ls, in.Model, in.WeightsFromCheckpoint), in.Model, in.DCPSize()), in.HostGPUs(), in.Release())
-}
-
-// DCPFit keeps the layouts whose tensor size vLLM splits into decode
-// context parallel groups of dcp (vllm.DCPFits: TP a multiple of dcp;
-// for GQA, dcp within TP / KV heads; validate's SPEC135), so that
-// `parallelism: auto` never picks a layout the spec's
-// decode_context_parallel_size cannot run on.
+// DCPFit is layouts.DCPFit: the layouts whose TP splits into decode
+// context parallel groups of dcp.
 func DCPFit(ls []input.Layout, m *catalog.Model, dcp int) []input.Layout {
-	out := ls[:0]
-	for _, c := range ls {
-		if vllm.DCPFits(c.TP, dcp, m.NumKVHeads, m.IsMLA()) {
-			out = append(out, c)
-		}
-	}
-	return out
+	return layouts.DCPFit(ls, m, dcp)
 }
+
+// candidateLayouts are the layouts the search evaluates (layouts.Candidates).
+func candidateLayouts(in *input.Input) []input.Layout { return layouts.Candidates(in) }
 
 // oneIsZero is a replica count as Candidate stores it: 0 for one.
 func oneIsZero(r int) int {

@@ -21,10 +21,12 @@ import (
 //  1. memory fits (a layout that does not is one vLLM refuses to start,
 //     which plan drops); among layouts that do not fit, more
 //     max_model_len sessions held in KV (the closest to fitting);
-//  2. plan's ranking (slo.Score): fewer SLOs failing, then more passing,
-//     then the smaller shortfall of those that do not pass, then more
-//     output tokens/s per GPU (perGPU) — `vlaunch plan` and `parallelism:
-//     auto` order the same figures alike. The shortfall of a layout not
+//  2. plan's ranking (slo.Score): fewer SLOs failing, then fewer SLOs
+//     whose point prediction misses its target (an uncertain verdict on
+//     the wrong side of its target: the band straddles it either way),
+//     then more passing, then the smaller shortfall of those that do not
+//     pass, then more output tokens/s per GPU (perGPU) — `vlaunch plan`
+//     and `parallelism: auto` order the same figures alike. The shortfall of a layout not
 //     confirmed is its ranking run's, as plan's are: a run of 500
 //     requests at a sliver of check's work budget puts a throughput
 //     target's shortfall at 0.8 to 2.6 times check's on DeepSeek-V3 FP8

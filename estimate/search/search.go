@@ -133,8 +133,9 @@ type Result struct {
 // better is the ranking of Rank: a layout that fits memory first (vLLM
 // refuses to start most that do not: EST101, EST102; plan keeps none of
 // them), those that do not by how many max_model_len sessions they hold;
-// then plan's ranking (slo.Score: fewest SLOs failing, most passing, the
-// smallest shortfall, the most simulated output tokens/s per GPU), so that
+// then plan's ranking (slo.Score: fewest SLOs failing, fewest whose point
+// prediction misses its target, most passing, the smallest shortfall, the
+// most simulated output tokens/s per GPU), so that
 // check's `parallelism: auto` and plan never order the same layouts
 // differently; then the fewest GPUs per engine and per model copy, TP and
 // PP ascending, EP off first, so the order is total.

@@ -279,3 +279,15 @@ func TestLayoutsSubNode(t *testing.T) {
 		}
 	}
 }
+
+// Between layouts failing alike, fewer point predictions missing their
+// targets rank first, before passes (qa43 F3): four uncertain verdicts
+// whose predictions all meet their targets rank above two passes and two
+// uncertain verdicts short of theirs, as plan ranks them.
+func TestBetterCountsMissesBeforePasses(t *testing.T) {
+	allMet := Candidate{TP: 1, PP: 1, DP: 16, Fits: true, score: slo.Score{Uncertain: 4, PerGPU: 2985}}
+	twoShort := Candidate{TP: 8, PP: 1, DP: 1, Fits: true, score: slo.Score{Pass: 2, Uncertain: 2, Missing: 2, Shortfall: 0.37, PerGPU: 1434}}
+	if !better(allMet, twoShort) || better(twoShort, allMet) {
+		t.Errorf("two passes with two predictions short of their targets rank above four predictions that meet theirs")
+	}
+}

@@ -27,6 +27,10 @@ type Bound struct {
 	// optimistic prediction fails with its band too (a verdict is monotone
 	// in its prediction, so the simulation's fails as well).
 	Failing int
+	// Missing is the fewest SLOs whose prediction Evaluate can put short
+	// of its target (Score.Missing): those whose optimistic prediction
+	// misses it already.
+	Missing int
 	// Shortfall is the least total shortfall (slo.Score) of the SLOs that
 	// do not pass: their optimistic predictions' −Margin.
 	Shortfall float64
@@ -34,10 +38,11 @@ type Bound struct {
 
 // Score is the bound as a slo.Score with perGPU output tokens/s per GPU:
 // no Evaluate of the deployment scores better (fewer fails, at equal
-// fails more passes, at equal verdicts a smaller shortfall; perGPU being
-// a bound of the simulation's throughput).
+// fails fewer point predictions missing, then more passes, at equal
+// verdicts a smaller shortfall; perGPU being a bound of the simulation's
+// throughput).
 func (b Bound) Score(perGPU float64) Score {
-	return Score{Fail: b.Failing, Pass: b.Passing, Uncertain: b.Total - b.Passing - b.Failing, Shortfall: b.Shortfall, PerGPU: perGPU}
+	return Score{Fail: b.Failing, Missing: b.Missing, Pass: b.Passing, Uncertain: b.Total - b.Passing - b.Failing, Shortfall: b.Shortfall, PerGPU: perGPU}
 }
 
 // Optimistic is the Bound of a deployment whose memory half is m (the KV
@@ -108,7 +113,11 @@ func (b *Bound) count(in *input.Input, v Verdict, r band.Regime, higher, ok bool
 	case VerdictFail:
 		b.Failing++
 	}
-	b.Shortfall += math.Max(0, -Margin(v.Target, v.Predicted, higher))
+	m := Margin(v.Target, v.Predicted, higher)
+	if m < 0 || v.Verdict == VerdictFail {
+		b.Missing++ // the simulation's prediction is no better: it misses too
+	}
+	b.Shortfall += math.Max(0, -m)
 }
 
 // closedLoop reports whether the workload is a closed loop (a fixed number

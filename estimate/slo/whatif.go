@@ -8,6 +8,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/layouts"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/perf"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
@@ -37,6 +38,9 @@ type Alternative struct {
 	// edit is the variant as a change to the spec, so a line naming it is
 	// re-simulated on the deployment resolved again (wouldPassCheck).
 	edit specEdit
+	// replicas marks a variant of independent replicas (replicaLayouts):
+	// kept only when it fits in memory, as plan keeps its candidates.
+	replicas bool
 }
 
 // alternativeInputs lists the variants worth trying for this deployment:
@@ -89,6 +93,14 @@ func alternativeInputs(in *input.Input) []Alternative {
 		add(fmt.Sprintf("TP=%d DP=%d", g, dp), func(v *input.Input) { v.Layout.TP, v.Layout.DP = g, dp },
 			func(s *spec.Deployment) { s.Parallelism.Tensor, s.Parallelism.Data = g, dp })
 	}
+	for _, l := range replicaLayouts(in) {
+		// no parenthesis in a name: a line is "NAME (re-simulated: …)"
+		name := fmt.Sprintf("TP=%d DP=%d × %d independent replicas, one per node", l.TP, l.DP, l.ReplicaCount())
+		add(name, func(v *input.Input) { *v = v.WithLayout(l) },
+			func(s *spec.Deployment) {
+				s.Parallelism.Tensor, s.Parallelism.Pipeline, s.Parallelism.Data, s.Parallelism.Replicas = l.TP, l.PP, l.DP, l.Replicas
+			}).replicas = true
+	}
 	if tp := in.Layout.TP; g > 1 && tp > g && tp%g == 0 && in.Model.TPSplitProblem(g) == "" {
 		// TP across nodes: the same GPUs with TP inside each node and
 		// pipeline stages across them (issue #27).
@@ -121,6 +133,31 @@ func alternativeInputs(in *input.Input) []Alternative {
 	return out
 }
 
+// replicaLayouts are the independent replicas, one per node, that check
+// tries for an engine spanning several nodes: of the layouts plan and
+// `parallelism: auto` search on these hosts (layouts.Candidates: placed by
+// resolve.Place, weights vLLM splits), those with one replica per node,
+// the spec's expert parallelism and PP 1, with either the spec's TP (its
+// DP shrunk to the node) or TP over the whole node; Alternatives drops
+// those that do not fit in memory, as plan does. Replicas take every
+// collective off the inter-node network, which the TP=g DP=n variant
+// keeps for its all-to-all (qa43: MiniMax-M2.5 on 2 × 8 H20 at 25 Gbit/s,
+// DP 16 with EP, TTFT p50 77 s: check named no alternative passing it,
+// while plan's TP 8 × 2 replicas passes it at 139 ms).
+func replicaLayouts(in *input.Input) []input.Layout {
+	l := in.Layout
+	if l.Nodes < 2 || l.ReplicaCount() > 1 || l.GPUs() <= l.GPUsPerNode || l.Auto {
+		return nil
+	}
+	var out []input.Layout
+	for _, c := range layouts.All(l.Nodes, l.GPUsPerNode, in.Model) {
+		if c.ReplicaCount() == l.Nodes && c.PP == 1 && c.EP == l.EP && (c.TP == l.TP || c.TP == l.GPUsPerNode) {
+			out = append(out, c)
+		}
+	}
+	return layouts.Allowed(in, out) // layouts.Candidates' filters, on these few
+}
+
 // dboWith reports whether vLLM would run DBO for in with backend b
 // (input.Input.DBO: the release has it and its assertion accepts b), so a
 // variant offers DBO only where vLLM starts with it.
@@ -134,12 +171,19 @@ func dboWith(in *input.Input, b string) bool {
 // Memory), then steady decode at the SLO's concurrency and idle TTFT.
 func Alternatives(in *input.Input) []Alternative {
 	alts := alternativeInputs(in)
-	for i := range alts {
+	for i := 0; i < len(alts); i++ {
 		a := &alts[i]
 		mem := memory.Estimate(&a.in)
 		a.KVTokensPerRank = mem.KVTokensPerRank
 		a.KVSeqsPerRank = kvSeqsOf(&a.in, &mem)
 		a.Fits = mem.Capacity.OneSequenceFits && mem.KVTokensPerRank > 0
+		if a.replicas && !a.Fits {
+			// plan prunes it by memory; a node too small for the model
+			// is no replica to suggest
+			alts = slices.Delete(alts, i, i+1)
+			i--
+			continue
+		}
 		sm := perf.NewStepModel(perf.SetupFromInput(&a.in))
 		pt, st := sm.DecodeAt(max(1, in.Workload.Concurrency), in.MeanContext())
 		a.OutputTokPerS, a.TPOTS, a.Binding = pt.OutputTokPerS, pt.TPOTS, stepBinding(st)
@@ -204,6 +248,21 @@ func alternativePrediction(in *input.Input, a Alternative, v *Verdict) (float64,
 		if _, err := fmt.Sscanf(v.Name[strings.Index(v.Name, " at ")+4:], "%d", &n); err != nil {
 			return 0, false
 		}
+		if a.replicas {
+			// Independent replicas each serve their share of the sessions
+			// on an engine of their own, with no collective between
+			// nodes: they do not inherit this engine's queueing, so the
+			// idle-system TTFT, a bound no run beats, screens them and the
+			// re-simulation judges (qa43: MiniMax-M2.5 on 2 × 8 H20 at 25
+			// Gbit/s, DP 16 with EP, TTFT p50 33.8 s of an idle 3.66 s:
+			// TP 8 × 2 replicas, scaled by that queueing, was put at 1 s
+			// and never run; it runs at 146 ms).
+			return a.IdleTTFTS[n], a.IdleTTFTS[n] > 0
+		}
+		// A change to the same engine is assumed to queue as this one
+		// does (an assumption: screening every variant by its idle TTFT
+		// alone re-simulated variants that then failed, 0.06 s more CPU
+		// on the reference example with nothing more to say).
 		base := perf.NewStepModel(perf.SetupFromInput(in)).PrefillIdle(computedPrompt(in, n), max(1, in.MaxNumBatchedTokens)).TTFTS
 		if base <= 0 {
 			return 0, false
