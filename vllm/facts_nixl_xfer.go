@@ -26,7 +26,10 @@ import "strings"
 // the same function that the code index holds without naming their
 // repository (the first: "for reg_id in region_ids: for block_id in
 // block_ids: descs_ids.append(reg_id * num_blocks + block_id)"), none
-// merging blocks.
+// merging blocks. The v0.11.0 tag's file reads the same (_get_block_descs_ids:
+// "descs_ids = region_ids * num_blocks + block_ids"), and vLLM's own lists
+// stay per block through v0.24.0 (srcNixlBlockRatio): whether the NIXL of
+// a release between merges them is what NixlCoalescesBlocks leaves open.
 const srcNixlDescriptors = "vllm@002a1057:vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py " +
 	"(register_kv_caches: num_regions = len(caches_data), doubled for a blocks-first layout; _get_block_descs_ids: " +
 	"region_ids * num_blocks + block_ids; _read_blocks_for_req: one read per remote rank, the first only for MLA)"
@@ -85,6 +88,63 @@ func NixlCoalescesBlocks(v Version) Presence {
 	}
 	return Maybe
 }
+
+// srcNixlHeteroTP cites how a decode worker reads a prefill engine of a
+// smaller TP, read at the v0.11.0 tag in
+// vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py. The
+// handshake runs once per remote engine and D rank, in a background thread
+// on the request that first names the engine (_background_nixl_handshake;
+// the request waits for it), with the one prefill rank this D rank reads:
+// "Handshake only with the remote TP rank that current local rank will pull
+// from" (_nixl_handshake: p_remote_rank = tp_rank // tp_ratio, tp_ratio =
+// D TP ÷ P TP). add_remote_agent then describes every remote block of every
+// region at the D rank's own block length, offset into the P block by
+// "tp_rank % tp_ratio * kv_block_len" (its share of the heads: the slice is
+// contiguous because the connector requires the HND layout,
+// get_required_kvcache_layout, and asserts "Heterogeneous TP expects same
+// kv_cache_layout"), so _read_blocks posts one READ of regions × blocks
+// descriptors, the same count as a D rank of a pool whose prefill has its
+// TP, each descriptor a D block. Every D rank notifies its P rank with
+// "req_id:tp_ratio" and the P rank frees the blocks after tp_ratio of them
+// (_get_new_notifs). What differs from equal TP is the sending side: D TP ÷
+// P TP D ranks read each P rank, so the P ranks, fewer, send every byte.
+// From v0.11.1 a D rank whose KV layout is NHD may read an HND prefill with
+// kv_transfer_config.enable_permute_local_kv and re-lays the blocks on the
+// device after the read (permute_device_kv in get_finished); without the
+// flag the mismatch stops the handshake.
+const srcNixlHeteroTP = "vLLM v0.11.0 vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py " +
+	"(_nixl_handshake: one handshake per remote engine with rank tp_rank // tp_ratio; add_remote_agent: remote blocks described " +
+	"at the D rank's block length with rank_offset = tp_rank % tp_ratio * kv_block_len, HND required; _read_blocks: one READ " +
+	"of regions × blocks descriptors; _get_new_notifs: P frees after tp_ratio notifications)"
+
+// srcNixlBlockRatio cites the descriptor block size between block sizes:
+// v0.11.1's connector registers the local cache a second time in
+// descriptors of the remote (prefill) block length
+// (register_local_xfer_handler: "num_blocks = self.num_blocks *
+// block_size_ratio") and maps each local block to block_size_ratio remote
+// ones (_read_blocks, get_mapped_blocks), so a read posts regions × prefill
+// blocks; v0.24.0's pull_worker._read_blocks and
+// base_worker._compute_desc_ids still do ("region_ids * num_blocks +
+// block_arr", num_blocks scaled by block_size_ratio), vLLM itself merging
+// no blocks through v0.24.0.
+const srcNixlBlockRatio = "vLLM v0.11.1 nixl_connector.py (register_local_xfer_handler, get_mapped_blocks, _get_block_descs_ids with " +
+	"block_size_ratio); v0.24.0 nixl/pull_worker.py _read_blocks and nixl/base_worker.py _compute_desc_ids"
+
+// NixlDescriptorBlockSize is the block size, in tokens, of the descriptors
+// a decode worker posts for prefill block size p and decode block size d in
+// release v: the prefill's where it is the smaller and the release
+// transfers between the two (NixlBlockSizes; each decode block is read as
+// d ÷ p prefill blocks, srcNixlBlockRatio), else the decode's.
+func NixlDescriptorBlockSize(v Version, p, d int) int {
+	if p > 0 && p < d && NixlBlockSizes(v, p, d) == Present {
+		return p
+	}
+	return d
+}
+
+// NixlHeteroTPSource cites how a decode worker reads a prefill of another
+// TP (srcNixlHeteroTP) and the descriptor block size (srcNixlBlockRatio).
+func NixlHeteroTPSource() string { return srcNixlHeteroTP + "; " + srcNixlBlockRatio }
 
 // NixlDescriptorsSource cites NixlRegions, NixlReadsPerDecodeRank and
 // NixlCoalescesBlocks.

@@ -76,3 +76,24 @@ func FuzzUCXTLSRDMA(f *testing.F) {
 		}
 	})
 }
+
+// Descriptors count at the prefill's block where it is the smaller and the
+// release reads between the two (from 0.11.1, read at the tag), else at
+// the decode's.
+func TestNixlDescriptorBlockSize(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		p, d int
+		want int
+	}{
+		{"0.11.1", 16, 64, 16}, {"0.24.0", 16, 64, 16}, {"0.11.0", 16, 64, 64},
+		{"0.24.0", 64, 16, 16}, {"0.24.0", 16, 16, 16}, {"0.24.0", 0, 16, 16}, {"0.24.0", 48, 64, 64},
+	} {
+		if got := NixlDescriptorBlockSize(mustVersion(c.v), c.p, c.d); got != c.want {
+			t.Errorf("%s P block %d D block %d: %d, want %d", c.v, c.p, c.d, got, c.want)
+		}
+	}
+	if !strings.Contains(NixlHeteroTPSource(), "v0.11.0") || !strings.Contains(NixlHeteroTPSource(), "v0.11.1") {
+		t.Error("the hetero-TP source names the tags it was read at")
+	}
+}

@@ -120,11 +120,17 @@ func NixlTPPairing(v Version, p, d int) TPPairing {
 const NixlTPPairingFix = "#27274 (≈0.14)"
 
 // nixlBlockHetero is the first release whose NIXL transfers between
-// different block sizes (#26759, merged 2025-11-14, ≈v0.12): a prefill
-// block smaller than the decode block, which it divides. Releases before
-// 0.11.1 (0.11.0 was cut 2025-10-02) predate it for certain.
+// different block sizes (#26759, merged 2025-11-14): a prefill block smaller
+// than the decode block, which it divides. Read at the tags: v0.11.1's
+// vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py has it
+// (register_local_xfer_handler registers the local cache a second time in
+// remote-block-sized descriptors, _read_blocks maps each local block to
+// block_size_ratio remote ones with get_mapped_blocks, and get_finished
+// re-lays the received blocks with blocksize_post_process); v0.11.0's file
+// has none of it and asserts "Remote P worker with different page/block
+// size is not supported". So the first release is 0.11.1, certain.
 var (
-	nixlBlockHetero        = v0120
+	nixlBlockHetero        = v0111
 	nixlBlockHeteroCertain = v0111
 )
 

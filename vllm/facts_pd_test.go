@@ -63,7 +63,7 @@ func TestNixlBlockSizes(t *testing.T) {
 	}{
 		{"0.9.1", 16, 16, Present},
 		{"0.11.0", 16, 64, Absent},
-		{"0.11.1", 16, 64, Maybe},
+		{"0.11.1", 16, 64, Present}, // read at the v0.11.1 tag
 		{"0.12.0", 16, 64, Present},
 		{"0.12.0", 64, 16, Absent},
 		{"0.12.0", 48, 64, Absent},

@@ -807,8 +807,8 @@ const pdReading = `
   cached, already shows why: its median TTFT is 567 ms against 255 ms for 2 × TP2 : TP2 and 205 ms for TP4 : TP4 at 4
   sessions (bm_results/gptoss_itl5000_otl250_mixed_pd_p2xtp2-d1xtp4/, ..._pd_p2xtp2-d1xtp2/, ..._pack_p1xtp4-d1xtp4/conc4.json at
   04ba8ab4), ~300 ms a request that only the decode pool's larger TP (each TP4 rank reading half the heads of a TP2
-  rank's blocks) distinguishes: what vLLM 0.11.0's NixlConnector does there that costs it is not read, so it is not
-  charged; the hand-off of a cached prompt (one block) against a new
+  rank's blocks) distinguishes; vLLM 0.11.0's NixlConnector, read since, counts no extra work there (*Heterogeneous TP
+  in the hand-off* below), so nothing is charged; the hand-off of a cached prompt (one block) against a new
   one (all 313) is priced at its mean, so TTFT's spread lacks the hand-off's share of the two populations. Ray Serve LLM's
   request path, read in ray-project/ray's python/ray/llm/_internal/serve/deployments/prefill_decode_disagg/pd_server.py
   (a stored version, commit 1436d128; whether Ray 2.51 has this exact file is not read): PDProxyServer deep-copies the
@@ -881,6 +881,32 @@ const pdReading = `
   request), and the sources state neither the version's settings nor the client's CPUs: from two workers on, the cap (200) is
   above the ≈105–120 requests the rate-45 rows held on average (requests/s × mean end-to-end: 42.6 × 2.78 s, 44.3 × 2.36 s),
   one worker's (100) below it. They stay uncapped.
+- **Heterogeneous TP in the hand-off** (December 2026, hetero43; vllm.NixlHeteroTPSource). Read at the v0.11.0 tag
+  (vllm/distributed/kv_transfer/kv_connector/v1/nixl_connector.py): a decode rank of TP d reading a prefill of TP p < d
+  handshakes once per prefill engine, in a background thread on the first request that names it, with the one prefill rank
+  tp_rank ÷ (d ÷ p) (_nixl_handshake); add_remote_agent describes every remote block of every region at the decode rank's own
+  block length, offset by tp_rank % (d ÷ p) × that length into the prefill block (its heads; contiguous because the connector
+  forces the HND layout and refuses a layout mismatch), so _read_blocks posts one READ of regions × blocks descriptors, the
+  count of a TP d : TP d hand-off, each descriptor a decode block; the prefill rank frees the blocks after d ÷ p notifications;
+  there is no host-side loop per request beyond the descriptor-id arithmetic both share. For 2 × TP2 : TP4 on one node that
+  is 72 × 313 = 22,536 descriptors of 4 KiB per decode rank, as for TP4 : TP4, and the same 92 ms of cuda_ipc posting
+  (TestTransferHeteroTPSameWork); the bytes leave two GPUs instead of four (185 MB each instead of 92, already bounded by sameNodeLink). The
+  ~300 ms a request that the 4-session run shows over TP4 : TP4 and 2 × TP2 : TP2 therefore has no counted cause in vLLM's
+  code: no NIXL or UCX measurement prices a sliced descriptor or two readers of one GPU above a whole one, so the row stays
+  (−57% / −68%). What differs from one release to the next, and is now counted: between nodes the p prefill ranks send every
+  byte the d decode ranks pull, so the transfer moves at the NICs the prefill ranks sit on where they are fewer
+  (pd.UseSenderNICs; before, the decode ranks' NICs alone, the same bound sameNodeLink already took inside a node): the
+  held-out llm-d CoreWeave row, 8 × TP1 : 2 × TP4, goes from 1.97 to 7.89 ms of hand-off (one NIC, not four) and its TTFT mean
+  from −42% to −41% (its NICs unknown, check's default of one per GPU); its GKE twin does not move, and that is the
+  replay's doing: it writes each instance as a node of its own under one network section sized for the decode instance
+  (published.go footer: 4 NICs), so its one-GPU prefill nodes carry 4 NICs where A3 Ultra gives each GPU one. From v0.11.1 (read at the tag:
+  register_local_xfer_handler, get_mapped_blocks; v0.11.0 asserts one block size) a prefill block smaller than the decode's is
+  read prefill block by prefill block, so descriptors count at the smaller block (vllm.NixlDescriptorBlockSize; vLLM's own
+  lists stay per block through v0.24.0, pull_worker._read_blocks) and vllm.NixlBlockSizes is Present from 0.11.1 (was
+  inferred ≈0.12); no row has unequal block sizes. Not priced: the device-side re-layouts after such a read
+  (blocksize_post_process, and permute_device_kv for an NHD decode reading an HND prefill with enable_permute_local_kv, from
+  v0.11.1), an index_select, permute and index_copy per region at HBM bandwidth; and the handshake's one-off
+  add_remote_agent loop over every remote block of every region, whose cost no source measures.
 - No fudge constant is added: a TTFT or TPOT correction fitted here would be a colocated step-model or front-end constant in
   disguise and belongs to the colocated calibration (throughput.yaml's gpt-oss rows show the same per-release prefill-step and
   host misses: docs/calibration-throughput.md, inferencex-828).

@@ -485,12 +485,7 @@ func pathTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes in
 		if iso {
 			t.Link = "the node's NICs (pools in separate containers)"
 		}
-		// A transfer runs over the NICs its decode rank's GPUs sit on:
-		// with fewer NICs than GPUs, GPUs share one (a lone transfer still
-		// gets a whole NIC).
-		gpn := max(1, dec.Layout.GPUsPerNode)
-		own := float64(dec.Layout.TP*dec.Layout.PP) * float64(nics) / float64(gpn)
-		t.LinkGBytesPerS = node / float64(nics) * min(float64(nics), max(1, own))
+		t.LinkGBytesPerS = nicLink(pre, dec, node, nics, &t.Why)
 		t.MaxRatePerS = float64(max(1, min(pNodes, dNodes))) * node * 1e9 / max(1, t.WireBytes)
 	}
 	t.path(pre, dec, sameNode)
@@ -516,6 +511,51 @@ func sameNodeLink(pre, dec *input.Input, why *[]string) (link, node float64) {
 	*why = append(*why, fmt.Sprintf("inside the node each rank's share crosses its own GPU's link, %.0f GB/s per GPU in one direction (the spec's intra_node bandwidth, else the GPU catalog's): %d prefill rank(s) send, %d decode rank(s) receive, so one transfer moves at %d × %.0f = %.0f GB/s",
 		per, pr, dr, n, per, per*float64(n)))
 	return per * float64(n), per * float64(n)
+}
+
+// UseSenderNICs: between nodes a hand-off moves at the NICs of the side
+// with fewer of them, not the decode side's alone. With prefill TP p below
+// decode TP d, vLLM's NixlConnector has each decode rank read the one
+// prefill rank tp_rank ÷ (d ÷ p) (vllm.NixlHeteroTPSource: v0.11.0's
+// _nixl_handshake and add_remote_agent), so the p prefill ranks send every
+// byte the d decode ranks pull, through the NICs their GPUs sit on; with p
+// above d (#27274) the d decode ranks receive everything. Pools inside one
+// node are bounded the same way (sameNodeLink). false prices the NICs of
+// the decode ranks alone, as before.
+var UseSenderNICs = true
+
+// nicShare is the NICs a pool's ranks of one instance sit on: with fewer
+// NICs than GPUs, GPUs share one (a lone transfer still gets a whole NIC,
+// and no more than the node has).
+func nicShare(in *input.Input, nics int) float64 {
+	gpn := max(1, in.Layout.GPUsPerNode)
+	own := float64(max(1, in.Layout.TP)*max(1, in.Layout.PP)) * float64(nics) / float64(gpn)
+	return min(float64(nics), max(1, own))
+}
+
+// nicLink is the bandwidth one hand-off gets between nodes: node GB/s over
+// nics NICs (the decode node's) at the NICs of the decode instance's ranks,
+// or the prefill instance's NICs (its own node's) where they carry less
+// (UseSenderNICs), which it then says in why.
+func nicLink(pre, dec *input.Input, node float64, nics int, why *[]string) float64 {
+	d := node / float64(nics) * nicShare(dec, nics)
+	if !UseSenderNICs {
+		return d
+	}
+	pnode, pn, _ := interNode(pre)
+	share := nicShare(pre, pn)
+	p := pnode / float64(pn) * share
+	if p >= d {
+		return d
+	}
+	pr, dr := max(1, pre.Layout.TP)*max(1, pre.Layout.PP), max(1, dec.Layout.TP)*max(1, dec.Layout.PP)
+	how := ""
+	if pt, dt := max(1, pre.Layout.TP), max(1, dec.Layout.TP); pt < dt {
+		how = fmt.Sprintf(" (vLLM's NixlConnector has each decode rank read one prefill rank, tp_rank ÷ %d)", dt/pt)
+	}
+	*why = append(*why, fmt.Sprintf("the prefill instance's %d rank(s) send every byte the decode instance's %d pull%s: the transfer moves at the %.3g NIC(s) they sit on, %.1f GB/s, not the decode ranks' %.1f GB/s",
+		pr, dr, how, share, p, d))
+	return p
 }
 
 // path works out the UCX transport the hand-off takes and prices its
@@ -578,7 +618,9 @@ func (t *Transfer) path(pre, dec *input.Input, sameNode bool) {
 	kv := memory.KVBytes(dec, memory.Stage{First: 0, End: dec.Model.NumLayers})
 	regions := vllm.NixlRegions(kv.Layers, dec.Model.IsMLA()) / max(1, dec.Layout.PP)
 	reads := vllm.NixlReadsPerDecodeRank(pre.Layout.TP, dec.Layout.TP, dec.Model.IsMLA())
-	blocks := t.Tokens / max(1, dec.BlockSize)
+	// From 0.11.1 a prefill block smaller than the decode's is read block
+	// by prefill block (vllm.NixlDescriptorBlockSize).
+	blocks := t.Tokens / max(1, vllm.NixlDescriptorBlockSize(rel.Version, pre.BlockSize, dec.BlockSize))
 	switch vllm.NixlCoalescesBlocks(rel.Version) {
 	case vllm.Absent:
 		t.Descriptors = regions * blocks * reads
