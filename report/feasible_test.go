@@ -12,7 +12,10 @@ import (
 // target lies inside its band, no when one fails. The closing line said
 // "feasible: yes" for three uncertain SLOs (qa41).
 func TestFeasibleText(t *testing.T) {
-	v := func(name, verdict string) slo.Verdict { return slo.Verdict{Name: name, Verdict: verdict} }
+	v := func(name, verdict string) slo.Verdict {
+		return slo.Verdict{Name: name, Verdict: verdict, Band: &slo.BandRange{Low: 1, High: 2}}
+	}
+	cut := func(name string) slo.Verdict { return slo.Verdict{Name: name, Verdict: slo.VerdictUncertain, CutShort: true} }
 	cases := []struct {
 		name     string
 		feasible bool
@@ -25,6 +28,12 @@ func TestFeasibleText(t *testing.T) {
 			"uncertain — no SLO fails; SLO TPOT (mean) is uncertain (the target lies inside the prediction's band)"},
 		{"two uncertain", true, []slo.Verdict{v("TPOT (mean)", slo.VerdictUncertain), v("TTFT p50", slo.VerdictUncertain)},
 			"uncertain — no SLO fails; SLOs TPOT (mean), TTFT p50 are uncertain (each target lies inside its prediction's band)"},
+		// qa43 F2: "(each target lies inside its prediction's band)" closed a
+		// report whose uncertain verdicts, all on runs cut short, had none
+		{"cut short", true, []slo.Verdict{cut("throughput"), cut("TPOT (mean)")},
+			"uncertain — no SLO fails; SLOs throughput, TPOT (mean) are uncertain (their simulations were cut short at the work ceiling, too few requests measured)"},
+		{"banded and cut short", true, []slo.Verdict{v("TPOT (mean)", slo.VerdictUncertain), cut("TTFT p50")},
+			"uncertain — no SLO fails; SLO TPOT (mean) is uncertain (the target lies inside the prediction's band); SLO TTFT p50 is uncertain (its simulation was cut short at its work ceiling, too few requests measured)"},
 		{"fail beats uncertain", false, []slo.Verdict{v("TPOT (mean)", slo.VerdictFail), v("TTFT p50", slo.VerdictUncertain)},
 			"no — SLO TPOT (mean) fails"},
 	}
