@@ -15,7 +15,9 @@ func TestFeasibleText(t *testing.T) {
 	v := func(name, verdict string) slo.Verdict {
 		return slo.Verdict{Name: name, Verdict: verdict, Band: &slo.BandRange{Low: 1, High: 2}}
 	}
-	cut := func(name string) slo.Verdict { return slo.Verdict{Name: name, Verdict: slo.VerdictUncertain, CutShort: true} }
+	cut := func(name string) slo.Verdict {
+		return slo.Verdict{Name: name, Verdict: slo.VerdictUncertain, CutShort: true}
+	}
 	cases := []struct {
 		name     string
 		feasible bool
