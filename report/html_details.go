@@ -145,8 +145,8 @@ func kvSection(r *estimate.Report) detailSection {
 
 func capacitySection(r *estimate.Report) detailSection {
 	c := r.Memory.Capacity
-	t := detailTable{Caption: fmt.Sprintf("%d sessions of %d tokens (%s)", c.Concurrency, c.SessionTokens, c.SessionBasis), Head: []string{"quantity", "value"}, Rows: [][]string{
-		{"sessions on the fullest rank", fmt.Sprintf("%d sessions over %d DP rank%s%s → %d per rank (ceil)", c.Concurrency, c.DPRanks, plural(c.DPRanks), replicaRanks(c.Replicas, c.DPRanks), c.SeqsPerRank)},
+	t := detailTable{Caption: fmt.Sprintf("%s of %d tokens (%s)", capacityLoad(c), c.SessionTokens, c.SessionBasis), Head: []string{"quantity", "value"}, Rows: [][]string{
+		{"sessions on the fullest rank", fmt.Sprintf("%s over %d DP rank%s%s → %d per rank (ceil)", capacityLoad(c), c.DPRanks, plural(c.DPRanks), replicaRanks(c.Replicas, c.DPRanks), c.SeqsPerRank)},
 		{"needed per GPU", fmt.Sprintf("%.2f GiB (%.1f GB)", c.NeededGiBPerRank, c.NeededGiBPerRank*estimate.GiB/1e9)},
 		{"needed in total", fmt.Sprintf("%.1f GB", c.NeededGBTotal)},
 		{"available per GPU", fmt.Sprintf("%.2f GiB", c.AvailableGiB)},

@@ -37,8 +37,8 @@ func SummaryMarkdown(r *estimate.Report) string {
 	fmt.Fprintf(&b, "- Memory per GPU%s: %.1f GiB of weights (%s, %.2fB parameters), %.1f GiB of KV cache = %s tokens per DP rank; ",
 		pool, m.PerGPU.WeightsGiB, m.WeightsDType, m.ParamsPerGPU/1e9, m.PerGPU.KVCacheGiB, textfmt.Thousands(m.KVTokensPerRank))
 	c := m.Capacity
-	fmt.Fprintf(&b, "%d sessions of %d tokens (%s) put %d on the fullest rank, room for %d.\n",
-		c.Concurrency, c.SessionTokens, c.SessionBasis, c.SeqsPerRank, c.MaxSeqsPerRank)
+	fmt.Fprintf(&b, "%s of %d tokens (%s) put %d on the fullest rank, room for %d.\n",
+		capacityLoad(c), c.SessionTokens, c.SessionBasis, c.SeqsPerRank, c.MaxSeqsPerRank)
 	if d := r.Disaggregated; d != nil {
 		p := d.Prefill
 		fmt.Fprintf(&b, "- Memory per GPU, prefill pool: %.1f GiB of weights, %.1f GiB of KV cache = %s tokens per DP rank.\n",
