@@ -1,10 +1,12 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate"
 	"github.com/vlaunch/vlaunch/estimate/slo"
+	"github.com/vlaunch/vlaunch/plan"
 )
 
 // TestFeasibleText holds the overall verdict to the evidence: yes only when
@@ -63,5 +65,21 @@ func TestPassedTextShowsFails(t *testing.T) {
 		if got := passedText(c.c); got != c.want {
 			t.Errorf("passedText(%+v) = %q, want %q", c.c, got, c.want)
 		}
+	}
+}
+
+// TestCandidateFiguresUnmeasured: a plan candidate whose simulation
+// measured no request shows the step model's steady decode, not its zeros
+// (qa43 F2: "0 output tokens/s · TPOT 0 s").
+func TestCandidateFiguresUnmeasured(t *testing.T) {
+	c := plan.Candidate{Fits: true, Simulated: true, SteadyPerGPU: 1167.8, SteadyTPOTS: 0.0274, Binding: "memory_bandwidth"}
+	got := candidateFigures(c)
+	if strings.Contains(got, "0 output tokens/s") || strings.Contains(got, "TPOT 0 s") ||
+		!strings.Contains(got, "no request measured") || !strings.Contains(got, "1167.8 output tokens/s per GPU, TPOT 27.4 ms") {
+		t.Errorf("candidateFigures = %q", got)
+	}
+	c.OutputTokPerS, c.PerGPU, c.TPOTS = 56584, 884.1, 0.029
+	if got := candidateFigures(c); !strings.Contains(got, "56584 output tokens/s (884.1 per GPU) · TPOT 29 ms") {
+		t.Errorf("measured: %q", got)
 	}
 }
