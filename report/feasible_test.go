@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vlaunch/vlaunch/estimate"
+	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/plan"
 )
@@ -81,5 +82,17 @@ func TestCandidateFiguresUnmeasured(t *testing.T) {
 	c.OutputTokPerS, c.PerGPU, c.TPOTS = 56584, 884.1, 0.029
 	if got := candidateFigures(c); !strings.Contains(got, "56584 output tokens/s (884.1 per GPU) · TPOT 29 ms") {
 		t.Errorf("measured: %q", got)
+	}
+}
+
+// TestSimTextUnmeasured: a simulation whose warm-up never ended measured
+// no throughput; the section says so rather than "0 output tokens/s".
+func TestSimTextUnmeasured(t *testing.T) {
+	var b strings.Builder
+	p := &slo.Performance{Simulations: []slo.SimScenario{{InputTokens: 6000, OutputTokens: 30000, Sessions: 2048,
+		Result: sim.Result{Truncated: true, Preemptions: 7}}}}
+	writeSimText(&b, p)
+	if got := b.String(); strings.Contains(got, "0 output tokens/s") || !strings.Contains(got, "throughput and queue lengths not measured") {
+		t.Errorf("%s", got)
 	}
 }

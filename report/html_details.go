@@ -255,6 +255,10 @@ func simTable(s slo.SimScenario) detailTable {
 				ivText(res.TTFTCI.P50), ivText(res.TTFTCI.P99), ivText(res.TPOTCI.P50), ivText(res.TPOTCI.P99)))
 		}
 	}
+	if res.Truncated && res.OutputTokPerS <= 0 { // as the text says it (writeSimText)
+		t.After = append(t.After, fmt.Sprintf("throughput and queue lengths not measured (the warm-up had not ended); %d preemptions", res.Preemptions))
+		return t
+	}
 	t.After = append(t.After, fmt.Sprintf("%.0f output tokens/s, %.0f total tokens/s; %.1f running, %.1f waiting on average; %d preemptions",
 		res.OutputTokPerS, res.TotalTokPerS, res.MeanRunning, res.MeanWaiting, res.Preemptions))
 	return t
