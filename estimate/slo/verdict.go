@@ -245,6 +245,8 @@ func unmeasured(v *Verdict, b bound) {
 		return
 	}
 	v.Predicted, v.NotMeasured = x, is
+	// the idle prompt is the whole prediction: no wait was measured
+	v.Explanation = strings.Replace(v.Explanation, "; the rest of the predicted time is waiting for steps shared with other requests", "", 1)
 	v.Explanation += "; no request completed, so the prediction is " + is
 }
 
