@@ -50,7 +50,16 @@ func TestPlanRanksTheSpecsLayoutAboveFailingOnes(t *testing.T) {
 	if !r.Own.NoneFail() {
 		t.Fatalf("the spec's own layout now fails an SLO: the spec no longer exercises the order: %+v", r.Own.SLO)
 	}
-	if r.Own.Rank == 0 || r.Own.Rank > len(r.Top) || !r.Top[r.Own.Rank-1].Own {
+	// The own layout is listed, as the spec's settings or as a variant of
+	// them that ranks above (the list keeps one candidate per outcome):
+	// since qa43 F7 gave the spec vLLM's default of 72 API servers (not
+	// 4), whose 72 views of the DP balancer queue more, its DBO twin ranks
+	// first of that layout.
+	listed := r.Own.Rank > 0 && r.Own.Rank <= len(r.Top) && r.Top[r.Own.Rank-1].Own
+	for _, c := range r.Top {
+		listed = listed || c.Settings.Layout() == r.Own.Settings.Layout() && c.NoneFail()
+	}
+	if !listed {
 		t.Errorf("the spec's own layout (no fail) is not listed: rank %d of %d", r.Own.Rank, len(r.Top))
 	}
 	if !r.Top[0].NoneFail() {

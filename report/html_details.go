@@ -145,8 +145,8 @@ func kvSection(r *estimate.Report) detailSection {
 
 func capacitySection(r *estimate.Report) detailSection {
 	c := r.Memory.Capacity
-	t := detailTable{Caption: fmt.Sprintf("%d sessions of %d tokens (%s)", c.Concurrency, c.SessionTokens, c.SessionBasis), Head: []string{"quantity", "value"}, Rows: [][]string{
-		{"sessions on the fullest rank", fmt.Sprintf("%d sessions over %d DP rank%s%s → %d per rank (ceil)", c.Concurrency, c.DPRanks, plural(c.DPRanks), replicaRanks(c.Replicas, c.DPRanks), c.SeqsPerRank)},
+	t := detailTable{Caption: fmt.Sprintf("%s of %d tokens (%s)", capacityLoad(c), c.SessionTokens, c.SessionBasis), Head: []string{"quantity", "value"}, Rows: [][]string{
+		{"sessions on the fullest rank", fmt.Sprintf("%s over %d DP rank%s%s → %d per rank (ceil)", capacityLoad(c), c.DPRanks, plural(c.DPRanks), replicaRanks(c.Replicas, c.DPRanks), c.SeqsPerRank)},
 		{"needed per GPU", fmt.Sprintf("%.2f GiB (%.1f GB)", c.NeededGiBPerRank, c.NeededGiBPerRank*estimate.GiB/1e9)},
 		{"needed in total", fmt.Sprintf("%.1f GB", c.NeededGBTotal)},
 		{"available per GPU", fmt.Sprintf("%.2f GiB", c.AvailableGiB)},
@@ -254,6 +254,10 @@ func simTable(s slo.SimScenario) detailTable {
 			t.After = append(t.After, fmt.Sprintf("run-to-run spread (95%%, %d runs; not the prediction's accuracy): TTFT p50 %s, p99 %s · TPOT p50 %s, p99 %s", res.Replications,
 				ivText(res.TTFTCI.P50), ivText(res.TTFTCI.P99), ivText(res.TPOTCI.P50), ivText(res.TPOTCI.P99)))
 		}
+	}
+	if res.Truncated && res.OutputTokPerS <= 0 { // as the text says it (writeSimText)
+		t.After = append(t.After, fmt.Sprintf("throughput and queue lengths not measured (the warm-up had not ended); %d preemptions", res.Preemptions))
+		return t
 	}
 	t.After = append(t.After, fmt.Sprintf("%.0f output tokens/s, %.0f total tokens/s; %.1f running, %.1f waiting on average; %d preemptions",
 		res.OutputTokPerS, res.TotalTokPerS, res.MeanRunning, res.MeanWaiting, res.Preemptions))

@@ -92,8 +92,12 @@ func writeTablesMarkdown(w io.Writer, p *slo.Performance) {
 			tp := res.TTFTParts
 			parts = fmt.Sprintf("%s (%s) / %s / %s", textfmt.Seconds(tp.FrontendS), textfmt.Seconds(tp.PromptS), textfmt.Seconds(tp.QueueS), textfmt.Seconds(tp.PrefillS))
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.0f | %.0f |\n", scenarioLabel(s),
-			ttft, parts, ci, tpot, res.OutputTokPerS, res.TotalTokPerS)
+		out, total := fmt.Sprintf("%.0f", res.OutputTokPerS), fmt.Sprintf("%.0f", res.TotalTokPerS)
+		if res.Truncated && res.OutputTokPerS <= 0 { // the warm-up never ended (writeSimText)
+			out, total = "not measured", "not measured"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", scenarioLabel(s),
+			ttft, parts, ci, tpot, out, total)
 	}
 }
 

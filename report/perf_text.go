@@ -108,6 +108,11 @@ func writeSimText(w io.Writer, p *slo.Performance) {
 					ivText(res.TTFTCI.P50), ivText(res.TTFTCI.P99), ivText(res.TPOTCI.P50), ivText(res.TPOTCI.P99))
 			}
 		}
+		if res.Truncated && res.OutputTokPerS <= 0 {
+			// its warm-up never ended: nothing was measured, not 0 tokens/s
+			fmt.Fprintf(w, "    throughput and queue lengths not measured (the warm-up had not ended); %d preemptions\n", res.Preemptions)
+			continue
+		}
 		fmt.Fprintf(w, "    %.0f output tokens/s, %.0f total tokens/s; %.1f running, %.1f waiting on average; %d preemptions\n",
 			res.OutputTokPerS, res.TotalTokPerS, res.MeanRunning, res.MeanWaiting, res.Preemptions)
 	}

@@ -161,6 +161,10 @@ func planRowOf(c plan.Candidate) planRow {
 	}
 	row.Met, row.Binding = fmt.Sprintf("%d of %d", passed(c), len(c.SLO)), c.Binding
 	row.Tok, row.PerGPU, row.TPOT, row.KV = fmt.Sprintf("%.0f", c.OutputTokPerS), fmt.Sprintf("%.1f", c.PerGPU), textfmt.Seconds(c.TPOTS), fmt.Sprintf("%.1f", c.KVGiB)+queuedText(c)
+	if c.Simulated && c.OutputTokPerS <= 0 && c.TPOTS <= 0 {
+		// no request measured (candidateFigures): no zeros in the table
+		row.Tok, row.PerGPU, row.TPOT = "not measured", "not measured", "not measured"
+	}
 	for _, v := range c.SLO {
 		row.Verdicts = append(row.Verdicts, verdictBadge{Class: verdictClass(v.Verdict), Word: strings.ToUpper(v.Verdict), Headline: planSLOHeadline(v)})
 	}

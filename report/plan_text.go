@@ -115,6 +115,12 @@ func candidateFigures(c plan.Candidate) string {
 	if c.PD != nil {
 		a2a, bound = "", "bound by the "+c.Binding
 	}
+	if c.Simulated && c.OutputTokPerS <= 0 && c.TPOTS <= 0 && c.SteadyTPOTS > 0 {
+		// a run its work ceiling ended before any request completed: its
+		// zeros are no figures (qa43 F2: "0 output tokens/s · TPOT 0 s")
+		return fmt.Sprintf("%d of %d SLOs · no request measured (its simulation ended at its work ceiling first); steady decode %.1f output tokens/s per GPU, TPOT %s (step model) · weights %.1f GiB, KV %.1f GiB per GPU%s%s · %s",
+			passed(c), len(c.SLO), c.SteadyPerGPU, textfmt.Seconds(c.SteadyTPOTS), c.WeightsGiB, c.KVGiB, queuedText(c), a2a, bound)
+	}
 	return fmt.Sprintf("%d of %d SLOs · %.0f output tokens/s (%.1f per GPU) · TPOT %s (%s) · weights %.1f GiB, KV %.1f GiB per GPU%s%s · %s",
 		passed(c), len(c.SLO), c.OutputTokPerS, c.PerGPU, textfmt.Seconds(c.TPOTS), src, c.WeightsGiB, c.KVGiB, queuedText(c), a2a, bound)
 }

@@ -37,8 +37,8 @@ func SummaryMarkdown(r *estimate.Report) string {
 	fmt.Fprintf(&b, "- Memory per GPU%s: %.1f GiB of weights (%s, %.2fB parameters), %.1f GiB of KV cache = %s tokens per DP rank; ",
 		pool, m.PerGPU.WeightsGiB, m.WeightsDType, m.ParamsPerGPU/1e9, m.PerGPU.KVCacheGiB, textfmt.Thousands(m.KVTokensPerRank))
 	c := m.Capacity
-	fmt.Fprintf(&b, "%d sessions of %d tokens (%s) put %d on the fullest rank, room for %d.\n",
-		c.Concurrency, c.SessionTokens, c.SessionBasis, c.SeqsPerRank, c.MaxSeqsPerRank)
+	fmt.Fprintf(&b, "%s of %d tokens (%s) put %d on the fullest rank, room for %d.\n",
+		capacityLoad(c), c.SessionTokens, c.SessionBasis, c.SeqsPerRank, c.MaxSeqsPerRank)
 	if d := r.Disaggregated; d != nil {
 		p := d.Prefill
 		fmt.Fprintf(&b, "- Memory per GPU, prefill pool: %.1f GiB of weights, %.1f GiB of KV cache = %s tokens per DP rank.\n",
@@ -144,14 +144,40 @@ func feasibleWhy(r *estimate.Report) string {
 	if why := InfeasibleWhy(r); why != "" {
 		return why
 	}
-	u := r.UncertainSLOs()
-	switch len(u) {
+	var banded, short, other []string
+	for _, v := range r.SLO {
+		switch {
+		case v.Verdict != slo.VerdictUncertain:
+		case v.CutShort:
+			short = append(short, v.Name)
+		case v.Band != nil:
+			banded = append(banded, v.Name)
+		default:
+			other = append(other, v.Name)
+		}
+	}
+	if len(banded)+len(short)+len(other) == 0 {
+		return ""
+	}
+	parts := []string{uncertainText(banded, "the target lies inside the prediction's band", "each target lies inside its prediction's band")}
+	parts = append(parts, uncertainText(short, "its simulation was cut short at its work ceiling, too few requests measured",
+		"their simulations were cut short at the work ceiling, too few requests measured"))
+	parts = append(parts, uncertainText(other, "see the verdict", "see each verdict"))
+	return "no SLO fails; " + strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), "; ")
+}
+
+// uncertainText names the uncertain SLOs of one reason ("" for none):
+// a verdict of a run cut short has no band (slo.Verdict.CutShort), so the
+// band's reason is not given for it (qa43 F2: "each target lies inside its
+// prediction's band" closed a report none of whose verdicts had a band).
+func uncertainText(names []string, one, many string) string {
+	switch len(names) {
 	case 0:
 		return ""
 	case 1:
-		return "no SLO fails; SLO " + u[0] + " is uncertain (the target lies inside the prediction's band)"
+		return "SLO " + names[0] + " is uncertain (" + one + ")"
 	}
-	return "no SLO fails; SLOs " + strings.Join(u, ", ") + " are uncertain (each target lies inside its prediction's band)"
+	return "SLOs " + strings.Join(names, ", ") + " are uncertain (" + many + ")"
 }
 
 // feasibleText is the overall verdict every check renderer prints after

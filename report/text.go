@@ -91,11 +91,20 @@ func writeBudgetText(w io.Writer, r *estimate.Report) {
 	}
 }
 
+// capacityLoad names what the capacity section sizes: the spec's sessions,
+// or an open loop's requests in flight (memory.Capacity.InFlight).
+func capacityLoad(c memory.Capacity) string {
+	if c.InFlight {
+		return fmt.Sprintf("%d requests in flight (the simulation's mean, Little's law)", c.Concurrency)
+	}
+	return fmt.Sprintf("%d sessions", c.Concurrency)
+}
+
 func writeCapacityText(w io.Writer, r *estimate.Report) {
 	c := r.Memory.Capacity
 	fmt.Fprintf(w, "\nCapacity\n")
-	fmt.Fprintf(w, "  %d sessions × %d tokens (%s) over %d DP rank%s%s → %d per rank (ceil, the fullest rank)\n",
-		c.Concurrency, c.SessionTokens, c.SessionBasis, c.DPRanks, plural(c.DPRanks), replicaRanks(c.Replicas, c.DPRanks), c.SeqsPerRank)
+	fmt.Fprintf(w, "  %s × %d tokens (%s) over %d DP rank%s%s → %d per rank (ceil, the fullest rank)\n",
+		capacityLoad(c), c.SessionTokens, c.SessionBasis, c.DPRanks, plural(c.DPRanks), replicaRanks(c.Replicas, c.DPRanks), c.SeqsPerRank)
 	fmt.Fprintf(w, "  needed per GPU %.2f GiB (%.1f GB); total %.1f GB; available %.2f GiB; margin %+.2f GiB\n",
 		c.NeededGiBPerRank, c.NeededGiBPerRank*estimate.GiB/1e9, c.NeededGBTotal, c.AvailableGiB, c.MarginGiB)
 	fmt.Fprintf(w, "  max sessions of %d tokens: %d per rank, %d in total\n", c.SessionTokens, c.MaxSeqsPerRank, c.MaxConcurrency)

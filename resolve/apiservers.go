@@ -14,10 +14,21 @@ import (
 //   - a release without --api-server-count runs one API server, whatever
 //     the spec says (the generator warns that the setting is dropped);
 //   - the spec's api_server_count otherwise;
-//   - unset, on a node that holds whole engines: one per DP rank of the
-//     replica's first node (the EP docs' choice). vlaunch writes it
-//     because vLLM's own default changed between releases (1, then the
-//     DP size);
+//   - unset, on a node that holds whole engines, in a release whose
+//     default follows the DP load-balancing mode (0.15.0 on): vLLM's own
+//     default for the command the bundle runs on the replica's first node
+//     (vllm.Release.DefaultAPIServers; internal LB: the whole DP size).
+//     vLLM 0.24.0's vllm/entrypoints/cli/serve.py (tag ee0da84ab9e0,
+//     ServeSubcommand.cmd: "Internal LB: Use full DP size",
+//     args.api_server_count = args.data_parallel_size), as 0.15.0's
+//     (f176443446f6) through 0.22.1's: one per local rank instead wrote
+//     --api-server-count 1 for DP 16 over 16 trays (qa43 F7), one process
+//     in front of 16 engines where vLLM itself starts 16;
+//   - unset, in an older release (an integer default of 1: vllm/
+//     entrypoints/openai/cli_args.py at v0.14.1): one per DP rank of the
+//     replica's first node (the EP docs' choice) rather than vLLM's single
+//     process. vlaunch writes the count either way, because vLLM's own
+//     default changed between releases;
 //   - unset, for an engine spanning nodes (DP = 1): vLLM's default, which
 //     is one API server in every release, and nothing is written;
 //   - behind a colocated router (ExternalLB) the count is per DP rank
@@ -45,6 +56,12 @@ func (d *Deployment) resolveAPIServers() {
 	if spanning {
 		n, why := d.Release.DefaultAPIServers(vllm.DPNode{Size: d.Layout.DP})
 		eng.APIServers = set(max(n, 1), SourceRelease, "an engine spanning nodes: "+why)
+		return
+	}
+	if d.Layout.DP > 1 && d.Release.Defaults().APIServerCountAuto {
+		head := vllm.DPNode{Size: d.Layout.DP, LocalSizeSet: true, LocalSize: local}
+		n, why := d.Release.DefaultAPIServers(head)
+		eng.APIServers = set(max(n, 1), SourceRelease, fmt.Sprintf("vLLM %s's default for the API-server node's command (%s), written as --api-server-count", d.Version.Value, why))
 		return
 	}
 	eng.APIServers = set(local, SourceDerived, fmt.Sprintf("one per DP rank on the API-server node (%d), written as --api-server-count", local))

@@ -22,7 +22,12 @@ func TestAPIServers(t *testing.T) {
 		{"spec", "0.11.0", ptr(8), nil, 8, SourceSpec},
 		{"spec, not the node's share", "0.11.0", ptr(3), nil, 3, SourceSpec},
 		{"unset: DP ranks on node 0", "0.11.0", nil, nil, 8, SourceDerived},
-		{"unset, release default auto", "0.16.0", nil, nil, 8, SourceDerived},
+		// vLLM 0.15.0 on defaults an internal-LB node to the whole DP size
+		// (serve.py): DP 32 over 4 nodes starts 32, not node 0's 8
+		{"unset, release default auto", "0.16.0", nil, nil, 32, SourceRelease},
+		// qa43 F7: DP 16 over 16 trays of 4 GPUs wrote 1
+		{"unset, auto, one engine per node", "0.24.0", nil, func(l Layout) Layout { l.TP, l.DP = 8, 4; return l }, 4, SourceRelease},
+		{"unset, auto, TP8 DP1", "0.24.0", nil, func(l Layout) Layout { l.TP, l.DP = 8, 1; return l }, 1, SourceDerived},
 		{"unset, TP4 DP8: two engines on node 0", "0.11.0", nil, func(l Layout) Layout { l.TP, l.DP = 4, 8; return l }, 2, SourceDerived},
 		{"unset, TP8 DP1: one engine", "0.11.0", nil, func(l Layout) Layout { l.TP, l.DP = 8, 1; return l }, 1, SourceDerived},
 		{"unset, TP16 spans nodes", "0.11.0", nil, func(l Layout) Layout { l.TP, l.DP = 16, 1; return l }, 1, SourceRelease},

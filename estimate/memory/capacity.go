@@ -18,6 +18,9 @@ type Capacity struct {
 	SessionTokens int    `json:"session_tokens"`
 	SessionBasis  string `json:"session_basis"`
 	Concurrency   int    `json:"concurrency"`
+	// InFlight says Concurrency is an open loop's mean requests in flight
+	// (its simulation's, Little's law), not sessions the spec states.
+	InFlight bool `json:"in_flight,omitempty"`
 	// DPRanks are the ranks that share the sessions: DP × Replicas
 	// (independent replicas each hold their own share).
 	DPRanks  int `json:"dp_ranks"`

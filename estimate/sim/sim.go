@@ -507,6 +507,13 @@ type simulator struct {
 	// (measuring starts), at all of it the run ends once MinMeasured
 	// requests were measured.
 	enough func(frac float64) bool
+	// widen, when set, is called once by a run that reached its work
+	// ceiling without measuring a request: true when it gave the run a
+	// larger share (Replicate's whole budget, which the replications after
+	// it would have spent, measuring nothing either), so it goes on; widened
+	// records that it did.
+	widen   func() bool
+	widened bool
 	// seqWork counts the simulator's own work: running sequences updated,
 	// per step or steady segment.
 	seqWork int64

@@ -84,7 +84,13 @@ const replicaSeedStep = 0x9e3779b97f4a7c15
 // run (Pool) is not cut short at its share — its figures are of the whole
 // run — and one that alone spends a replication's share is the only run
 // (no interval). Any run ends at WorkCeiling shares, whatever it measured
-// (Result.Truncated).
+// (Result.Truncated), except a closed loop's first replication that has
+// measured nothing by then: the replications after it would end alike, so
+// it becomes the only run, with the whole WorkBudget as its share (its
+// ceiling WorkCeiling × WorkBudget, what the ReplicationsMin runs cut at
+// theirs spend in all: a check's worst case stays as it was). A loop of
+// 2,048 sessions of 4,000 output tokens on 64 lock-step GPUs completes its
+// first turn only after about two of its shares.
 // Throughput and queue lengths pool the runs; the percentiles are the
 // means of the runs' own (see across), the distribution TTFTQuantiles that
 // of every request together.
@@ -116,10 +122,13 @@ func Replicate(cfg Config, r int) Result {
 		per.Seed = cfg.Seed + uint64(i)*replicaSeedStep
 		s := newSimulatorIn(per, buf)
 		if cfg.WorkBudget > 0 {
-			start := work
+			start, runShare := work, share
 			s.enough = func(frac float64) bool {
-				limit := max(1, int64(frac*float64(share))) // a run takes a step whatever its share
+				limit := max(1, int64(frac*float64(runShare))) // a run takes a step whatever its share
 				return work-start >= limit || s.seqWork >= limit*seqUpdatesPerRankStep
+			}
+			if i == 0 && cfg.Pool == 0 && share < cfg.WorkBudget {
+				s.widen = func() bool { runShare = cfg.WorkBudget; return true }
 			}
 		}
 		s.run()
@@ -130,6 +139,9 @@ func Replicate(cfg Config, r int) Result {
 		s.shed()
 		if i == 0 && cfg.Pool > 0 && cfg.WorkBudget > 0 && (work >= share || seqWork >= share*seqUpdatesPerRankStep) {
 			minReps = 1 // a finite run is measured whole; one that alone spends a share is the only one
+		}
+		if s.widened {
+			break // it spent the budget the others would have had (at most all of their ceilings)
 		}
 	}
 	spent := max(work, seqWork/seqUpdatesPerRankStep) // the measure the budget binds on

@@ -87,6 +87,11 @@ func (s *simulator) admit() bool {
 // of the run: a warm-up that reaches half of it ends there (want moves
 // with it), and the run ends (true) once the share is spent and
 // MinMeasured were measured, or at WorkCeiling shares (Result.Truncated).
+// A run that reaches its ceiling having measured nothing may first be
+// widened (Replicate): a closed loop of long requests completes its first
+// turn only after a whole cycle of its sessions, and a ceiling that ends
+// every replication within that turn measures nothing however many of
+// them run.
 func (s *simulator) spent(want *int) bool {
 	if s.enough == nil {
 		return false
@@ -102,6 +107,10 @@ func (s *simulator) spent(want *int) bool {
 		return true
 	}
 	if s.enough(WorkCeiling) {
+		if s.done <= s.cfg.Warmup && !s.widened && s.widen != nil && s.widen() {
+			s.widened = true
+			return false
+		}
 		s.res.Truncated = true
 		return true
 	}

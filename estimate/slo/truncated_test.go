@@ -52,6 +52,10 @@ func TestCutShort(t *testing.T) {
 		return Verdict{Name: "TPOT (mean)", Unit: "s", Target: target, Predicted: pred, Verdict: verdict}
 	}
 	tput := Verdict{Name: "throughput", Unit: "tokens/s", Target: 100, Predicted: 800, Verdict: VerdictPass}
+	tput0 := Verdict{Name: "throughput", Unit: "tokens/s", Target: 100, Verdict: VerdictFail, WouldPass: []string{"searched on 0"}}
+	steadyTput := func(best, shown float64) bound {
+		return bound{best: best, regime: band.Throughput, higher: true, shown: shown, shownIs: "steady decoding", binds: true}
+	}
 	for _, c := range []struct {
 		name      string
 		v         Verdict
@@ -60,23 +64,40 @@ func TestCutShort(t *testing.T) {
 		want      string
 		predicted float64
 	}{
-		{"whole run keeps its verdict", tpot(0.01, 0.02, VerdictPass), &SimScenario{}, bound{0.005, band.TPOT, false}, VerdictPass, 0.01},
-		{"truncated pass is uncertain", tpot(0.01, 0.02, VerdictPass), trunc(40), bound{0.005, band.TPOT, false}, VerdictUncertain, 0.01},
-		{"truncated fail is uncertain", tpot(0.05, 0.02, VerdictFail), trunc(40), bound{0.005, band.TPOT, false}, VerdictUncertain, 0.05},
-		{"bound fails: fail", tpot(0.01, 0.02, VerdictPass), trunc(40), bound{7, band.TPOT, false}, VerdictFail, 0.01},
-		{"nothing measured: the bound", tpot(0, 0.02, VerdictFail), trunc(0), bound{7, band.TPOT, false}, VerdictFail, 7},
-		{"nothing measured, bound passes", tpot(0, 0.02, VerdictFail), trunc(0), bound{0.005, band.TPOT, false}, VerdictUncertain, 0.005},
-		{"open loop: no throughput bound", tput, trunc(0), bound{math.Inf(1), band.Throughput, true}, VerdictUncertain, 800},
+		{"whole run keeps its verdict", tpot(0.01, 0.02, VerdictPass), &SimScenario{}, bound{best: 0.005, regime: band.TPOT}, VerdictPass, 0.01},
+		{"truncated pass is uncertain", tpot(0.01, 0.02, VerdictPass), trunc(40), bound{best: 0.005, regime: band.TPOT}, VerdictUncertain, 0.01},
+		{"truncated fail is uncertain", tpot(0.05, 0.02, VerdictFail), trunc(40), bound{best: 0.005, regime: band.TPOT}, VerdictUncertain, 0.05},
+		{"bound fails: fail", tpot(0.01, 0.02, VerdictPass), trunc(40), bound{best: 7, regime: band.TPOT}, VerdictFail, 0.01},
+		{"nothing measured: the bound", tpot(0, 0.02, VerdictFail), trunc(0), bound{best: 7, regime: band.TPOT}, VerdictFail, 7},
+		{"nothing measured, bound passes", tpot(0, 0.02, VerdictFail), trunc(0), bound{best: 0.005, regime: band.TPOT}, VerdictUncertain, 0.005},
+		// qa43 F2: a run that measured nothing said "predicted 0 tokens/s";
+		// an open loop's throughput has no bound: not measured
+		{"open loop: no throughput bound", tput0, trunc(0), bound{best: math.Inf(1), regime: band.Throughput, higher: true}, VerdictUncertain, 0},
+		// a closed loop's: steady decoding of what it keeps running
+		{"nothing measured: steady decode", tput0, trunc(0), steadyTput(1000, 500), VerdictUncertain, 500},
+		{"nothing measured: steady decode fails", tput0, trunc(0), steadyTput(1000, 30), VerdictFail, 30},
+		// a TPOT below the steady step at the load (12.4 ms beside 27.4)
+		// is not what the loop runs: the steady step is stated
+		{"nothing measured: steady step", tpot(0, 0.02, VerdictFail), trunc(0), bound{best: 0.005, regime: band.TPOT, shown: 0.015, shownIs: "the steady step"}, VerdictUncertain, 0.015},
 		// 30 tokens/s: below the target of 100 even at the moe-ep
 		// throughput band's high side (×2.22 since session 31).
-		{"closed loop: bound below target", tput, trunc(10), bound{30, band.Throughput, true}, VerdictFail, 800},
+		{"closed loop: bound below target", tput, trunc(10), bound{best: 30, regime: band.Throughput, higher: true}, VerdictFail, 800},
 	} {
 		got := cutShort(&in, c.v, c.s, c.b, 500000)
 		if got.Verdict != c.want || got.Predicted != c.predicted {
 			t.Errorf("%s: %s, predicted %g; want %s, %g", c.name, got.Verdict, got.Predicted, c.want, c.predicted)
 		}
-		if c.s.Result.Truncated != strings.Contains(got.Explanation, "work ceiling") {
-			t.Errorf("%s: explanation %q", c.name, got.Explanation)
+		if c.s.Result.Truncated != strings.Contains(got.Explanation, "work ceiling") || c.s.Result.Truncated != got.CutShort {
+			t.Errorf("%s: explanation %q, cut short %v", c.name, got.Explanation, got.CutShort)
+		}
+		if unmeasured := c.s.Result.Truncated && c.s.Result.Requests == 0; unmeasured != (got.NotMeasured != "") {
+			t.Errorf("%s: not measured %q", c.name, got.NotMeasured)
+		}
+		if got.CutShort && got.Band != nil {
+			t.Errorf("%s: a band on a run cut short", c.name)
+		}
+		if c.s.Result.Requests == 0 && c.s.Result.Truncated && got.Verdict == VerdictUncertain && len(got.WouldPass) > 0 {
+			t.Errorf("%s: what it would take, searched on an empty run: %q", c.name, got.WouldPass)
 		}
 	}
 }

@@ -48,6 +48,16 @@ type Verdict struct {
 	// the deployment does not start (NotStarting). Predicted is then 0,
 	// written null.
 	NotPredicted string `json:"not_predicted,omitempty"`
+	// CutShort says the simulation behind the prediction reached its work
+	// ceiling before it measured sim.MinMeasured requests (cutShort): the
+	// verdict is uncertain, or fails on the SLO's optimistic bound, and no
+	// band is claimed for it.
+	CutShort bool `json:"cut_short,omitempty"`
+	// NotMeasured, with CutShort, says what Predicted is when the
+	// simulation measured no request at all: a figure of the step model
+	// (steady decoding, or the prompt on an idle system), never the run's
+	// empty 0. "": Predicted is simulated.
+	NotMeasured string `json:"not_measured,omitempty"`
 	// alternatives are the WouldPass lines of alternative layouts, each
 	// evaluated as starting (Alternative.Fits): the lines NotStarting keeps.
 	alternatives []string
@@ -77,14 +87,21 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 		return cutShort(in, v, p.sim(n), b, kv)
 	}
 	if in.SLO.ThroughputTokensPerS > 0 {
-		best := bound{bestThroughput(in, sm), ThroughputRegime(in), true}
+		best := bound{best: bestThroughput(in, sm), regime: ThroughputRegime(in), higher: true}
+		if pt, n, ok := heldDecode(in, sm, p); ok {
+			best.shown, best.binds = min(best.best, throughputOf(in, pt, in.SLO.ThroughputCounts == "total")), true
+			best.shownIs = fmt.Sprintf("steady decoding of the %d sequences this closed loop keeps running, an upper bound (the simulation adds new requests' prefills, which share steps)", n)
+		}
 		out = append(out, settle(throughputVerdict(in, sm, p, kv, wp), in.Workload.InputTokens, best))
 	}
 	switch {
 	case in.SLO.TPOTMs > 0 && OneOutputToken(in) && kv > 0:
 		out = append(out, oneTokenTPOT(in))
 	case in.SLO.TPOTMs > 0:
-		best := bound{bestTPOT(in, sm), TPOTRegime(in), false}
+		best := bound{best: bestTPOT(in, sm), regime: TPOTRegime(in)}
+		if pt, n, ok := heldDecode(in, sm, p); ok && pt.TPOTS > best.best {
+			best.shown, best.shownIs = pt.TPOTS, fmt.Sprintf("the steady decode step at the %d sequences this closed loop keeps running, not a simulated figure (prefill chunks sharing steps lengthen it)", n)
+		}
 		out = append(out, settle(tpotVerdict(in, p, kv), in.Workload.InputTokens, best))
 	}
 	for _, t := range in.SLO.TTFT {
@@ -93,7 +110,7 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 			v    *float64
 		}{{"p50", t.P50S}, {"p95", t.P95S}, {"p99", t.P99S}} {
 			if q.v != nil {
-				best := bound{bestTTFT(in, sm, t.InputTokens), ttftRegime(q.name), false}
+				best := bound{best: bestTTFT(in, sm, t.InputTokens), regime: ttftRegime(q.name)}
 				out = append(out, settle(ttftVerdict(in, sm, p, kv, t.InputTokens, q.name, *q.v, ls), t.InputTokens, best))
 			}
 		}
@@ -122,11 +139,38 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 }
 
 // bound is the prediction of an SLO that no simulation beats (bestTPOT and
-// the like; +Inf: none), with how the SLO is judged.
+// the like; +Inf: none), with how the SLO is judged; shown (0: best), with
+// shownIs saying what it is, is the step model's figure a verdict states
+// when its simulation measured no request.
 type bound struct {
-	best   float64
-	regime band.Regime
-	higher bool
+	best    float64
+	regime  band.Regime
+	higher  bool
+	shown   float64
+	shownIs string
+	// binds says shown is a bound too (no simulation beats it), which the
+	// verdict of a run that measured nothing is judged on.
+	binds bool
+}
+
+// heldDecode is steady decoding at the sequences a closed loop keeps
+// running: its sessions, no more than max_num_seqs and the KV cache hold
+// on every DP rank of every replica, and how many that is; false for an
+// open loop or a burst, whose concurrency only the simulation finds.
+func heldDecode(in *input.Input, sm *perf.StepModel, p *Performance) (perf.DecodePoint, int, bool) {
+	if !closedLoop(in) {
+		return perf.DecodePoint{}, 0, false
+	}
+	ranks := max(1, in.Layout.DP) * max(1, in.Layout.ReplicaCount())
+	n := max(1, in.Workload.Concurrency)
+	if in.MaxNumSeqs > 0 {
+		n = min(n, in.MaxNumSeqs*ranks)
+	}
+	if k := p.Decode.KVSeqsPerRank; k > 0 {
+		n = min(n, k*ranks)
+	}
+	pt, _ := sm.DecodeAt(n, in.MeanContext())
+	return pt, n, true
 }
 
 // cutShort re-judges a verdict resting on a simulation its work ceiling
@@ -147,14 +191,19 @@ func cutShort(in *input.Input, v Verdict, s *SimScenario, b bound, kv int64) Ver
 	}
 	v.Explanation = strings.TrimSuffix(v.Explanation, ".") + fmt.Sprintf(". The simulation reached its work ceiling after measuring %d requests of %d output tokens "+
 		"(%s): its figures are of the run's first stretch, not of the whole run", s.Result.Requests, s.OutputTokens, needs)
+	v.CutShort, v.Band, v.BandBasis = true, nil, ""
 	best := fmt.Sprintf("; even the best this deployment can do, %s,", boundText(b.best, v.Unit))
-	if s.Result.Requests == 0 && !b.higher && !math.IsInf(b.best, 1) {
-		v.Predicted, v.Unbounded = b.best, false
-		v.Explanation += "; no request completed, so the prediction is the best this deployment can do (it takes at least this long)"
-		best = ", and that"
+	if s.Result.Requests == 0 {
+		unmeasured(&v, b)
+		if v.Predicted == b.best {
+			best = ", and that"
+		}
 	}
 	opt := Verdict{Target: v.Target, Predicted: b.best}
-	if !math.IsInf(b.best, 1) {
+	if s.Result.Requests == 0 && b.binds && b.shown > 0 {
+		opt.Predicted = b.shown
+	}
+	if !math.IsInf(opt.Predicted, 1) {
 		judge(&opt, in, b.regime, b.higher, true)
 	}
 	if opt.Verdict == VerdictFail {
@@ -163,8 +212,42 @@ func cutShort(in *input.Input, v Verdict, s *SimScenario, b bound, kv int64) Ver
 		return v
 	}
 	v.Verdict = VerdictUncertain
+	if s.Result.Requests == 0 && opt.Predicted == v.Predicted && Margin(v.Target, opt.Predicted, b.higher) < 0 {
+		v.Explanation += "; that misses the target, but by less than the model's band"
+	}
 	v.Explanation += ", so this verdict is uncertain"
+	if s.Result.Requests == 0 {
+		// what it would take was searched on the run's empty figures
+		// (predicted 0, judged a fail): it answers nothing once judged so
+		v.WouldPass, v.alternatives = nil, nil
+	}
 	return v
+}
+
+// unmeasured states a verdict whose simulation measured no request on
+// what the step model knows (b.shown, else b.best: steady decoding, the
+// prompt on an idle system) instead of the run's empty 0 (qa43 F2: a
+// throughput "predicted 0 tokens/s" beside a decode curve of 74,742), or,
+// where it knows nothing (an open loop's throughput), says it was not
+// measured.
+func unmeasured(v *Verdict, b bound) {
+	x, is := b.shown, b.shownIs
+	if x <= 0 {
+		x, is = b.best, "the best this deployment can do (it takes at least this long)"
+		if b.higher {
+			is = "the most this deployment can do"
+		}
+	}
+	v.Unbounded = false
+	if math.IsInf(x, 0) || !(x > 0) {
+		v.Predicted, v.NotMeasured = 0, "not measured"
+		v.Explanation += "; no request completed, and nothing bounds the prediction: not measured"
+		return
+	}
+	v.Predicted, v.NotMeasured = x, is
+	// the idle prompt is the whole prediction: no wait was measured
+	v.Explanation = strings.Replace(v.Explanation, "; the rest of the predicted time is waiting for steps shared with other requests", "", 1)
+	v.Explanation += "; no request completed, so the prediction is " + is
 }
 
 // boundText is an optimistic bound in the verdict's unit.

@@ -147,6 +147,11 @@ func bandwidthFor(in *input.Input, ok func(*perf.StepModel) bool, v *Verdict, wp
 	if in.Layout.Nodes <= 1 {
 		return "the network is intra-node; a faster inter-node link does not help"
 	}
+	if linkName(in) == "multi-node NVLink" {
+		// qa43 F2: "3200 Gbit/s of inter-node bandwidth (now 1600)" for an
+		// all-to-all that never touches a NIC
+		return "the nodes' traffic runs over their multi-node NVLink domain, not the NICs; a faster inter-node link does not help"
+	}
 	cur := in.Network.InterGbitPerSPerNIC * float64(max(1, in.Network.NICsPerNode))
 	for bw := cur * 2; bw <= 6400; bw *= 2 {
 		alt := *in
@@ -212,6 +217,8 @@ type loadSearch struct {
 	spent int64
 	// wp re-simulates the load a search finds before it is printed.
 	wp *wouldPassCheck
+	// unmeasured says some load's run measured no request (ttftAt).
+	unmeasured bool
 }
 
 // loadSearchBudget bounds the work a check's load searches simulate in
@@ -253,6 +260,15 @@ func (ls *loadSearch) ttftAt(n int, load float64) sim.Percentiles {
 	}
 	out := simulateScenario(&v, ls.sm, ls.kv, n, Options{Seed: 1, Requests: ls.requests, Replications: 1, workBudget: loadSearchRunBudget, kv: ls.cost}).Result
 	ls.spent += max(1, out.Work)
+	if out.Requests == 0 {
+		// A run its work ceiling ended before any request completed has
+		// no TTFT: its zeros met every target (qa43 F2: "1984 concurrent
+		// sessions, where they predicted 0 s"). No load is shown to meet
+		// it there.
+		inf := math.Inf(1)
+		out.TTFT = sim.Percentiles{Mean: inf, P50: inf, P90: inf, P95: inf, P99: inf}
+		ls.unmeasured = true
+	}
 	ls.memo[key] = out.TTFT
 	return out.TTFT
 }
@@ -284,6 +300,9 @@ func (ls *loadSearch) loadFor(n int, q string, target float64) string {
 			break
 		}
 		hi = load
+	}
+	if lo == 0 && ls.unmeasured {
+		return "the load search's short runs measured no request at some of the loads tried (each ended at its work ceiling first): no lower load is shown to meet it"
 	}
 	if lo == 0 {
 		return "no lower load meets it: the prompt's own prefill is too slow"
