@@ -119,6 +119,18 @@ func TestSpreadMeanLength(t *testing.T) {
 	}
 }
 
+// An output range of its own (Spread.OutLo/OutHi) sets the output lengths
+// while Lo/Hi keep the inputs': here outputs in [0, 2] × 200 (mean 200)
+// against [0.5, 1] × 200 (mean 150) without it.
+func TestSpreadOwnOutputRange(t *testing.T) {
+	res := Run(Config{Step: constStep(0.001), DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 1 << 20, InputTokens: 100, OutputTokens: 200,
+		Sessions: 32, Pool: 4000, Seed: 5, Spread: Spread{Lo: 0.5, Hi: 1, OutLo: 0, OutHi: 2}})
+	mean := res.OutputTokPerS * res.SimulatedS / float64(res.Requests)
+	if math.Abs(mean/200-1) > 0.04 {
+		t.Fatalf("mean output %.1f tokens, want ≈200", mean)
+	}
+}
+
 // near reports |a−b| ≤ tol·max(|b|, 1e-12).
 
 // TestSteadySegmentsWithEngineFeatures: steady segments agree with

@@ -797,7 +797,7 @@ func (s *simulator) newReq(t float64, session int) simReq {
 		in, out = s.lengths.draw(s.rng.NormFloat64)
 	} else if sp := s.cfg.Spread; sp.active() {
 		in = s.draw(in, sp)
-		out = s.draw(out, sp)
+		out = s.draw(out, sp.output())
 	}
 	r := simReq{arrival: t, session: session, prompt: in, input: in, output: out}
 	if s.sess != nil && session >= 0 {
@@ -811,7 +811,19 @@ func (s *simulator) newReq(t float64, session int) simReq {
 // filtered log-normal whose means are them.
 type Spread struct {
 	Lo, Hi float64
-	Log    LogNormal
+	// OutLo, OutHi, when OutHi > 0, are the output lengths' own bounds
+	// (Lo, Hi hold for the input only): a run whose two published mean
+	// lengths sit at different fractions of their common nominal cap.
+	OutLo, OutHi float64
+	Log          LogNormal
+}
+
+// output is the spread the output lengths are drawn from.
+func (sp Spread) output() Spread {
+	if sp.OutHi > 0 {
+		return Spread{Lo: sp.OutLo, Hi: sp.OutHi}
+	}
+	return sp
 }
 
 // ConversationSpread is the spread a replay gives a conversation dataset
