@@ -140,7 +140,8 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 	cfg := sim.Config{Step: step, DP: sm.S.DP, MaxNumSeqs: e.maxSeqs, MaxNumBatchedTokens: e.batchTok,
 		InputTokens: in, OutputTokens: out, Seed: max(1, opt.Seed), Policy: e.policy, BlockSize: 16, Spread: spread(r),
 		ScheduleAhead: e.scheduleAhead, RecvInterval: e.recvInterval, Independent: independent,
-		ReserveDecodes: e.name == "sglang"} // SGLang's PrefillAdder (sim reserve.go)
+		ReserveDecodes: e.name == "sglang", // SGLang's PrefillAdder (sim reserve.go)
+		FirstTokenLag:  rankSM.SGLangFirstTokenLag}
 	kvTokens, cost := kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType)
 	cfg.KVTokensPerRank, cfg.KV = kvTokens, sim.KVCost(cost)
 	if e.apiServer {

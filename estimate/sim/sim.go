@@ -179,6 +179,11 @@ type Config struct {
 	// bench_serving: randint(length × r, length)), or {1 − r, 1 + r} for
 	// vLLM's bench serve (published.Client.RangeAround).
 	Spread Spread
+	// FirstTokenLag, when set, is the time from the end of a step of loads
+	// to the engine's output of the first tokens it sampled (SGLang's
+	// overlap loop schedules and launches the next batch first:
+	// perf.StepModel.SGLangFirstTokenLag); nil: none.
+	FirstTokenLag func(loads []perf.RankLoad) float64
 	// RecvInterval is SGLang's --scheduler-recv-interval (0 or 1: the
 	// engine takes new requests at every schedule). Above 1 the scheduler
 	// polls its request socket only when a counter reaches it: each decode
@@ -538,6 +543,10 @@ type engineClock struct {
 	outputs int
 	// stepN counts the engine steps run (a steady segment's m included).
 	stepN int
+	// lagVal is Config.FirstTokenLag of step lagStep (its stepN + 1; 0:
+	// none computed yet), computed once a step.
+	lagVal  float64
+	lagStep int
 	// recvCount is the recv skipper's counter (Config.RecvInterval),
 	// recvAt the time of its last poll (requests ready after it stay
 	// unseen), lastPrefill whether the last step ran prefill work.
