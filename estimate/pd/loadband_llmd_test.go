@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vlaunch/vlaunch/estimate/band"
 	"github.com/vlaunch/vlaunch/estimate/internal/testinput"
 	"github.com/vlaunch/vlaunch/estimate/pd"
 	"github.com/vlaunch/vlaunch/estimate/slo"
@@ -20,6 +21,17 @@ import (
 // the low edge of the moe class's capacity band (×0.56) that is 1.2, more
 // than the pool sustains, so the band's high side is open and the verdict
 // uncertain (slo.UseLoadBand).
+//
+// Since session 43 (moe43) the moe capacity band's low edge is ×0.71 (it
+// was ×0.66, already within 0.01 of the utilisation): the held-out SGLang
+// cookbook loops, run at their client's spread of lengths, fit far better.
+// At ×0.71 the pool stays below saturation (utilisation 0.50–0.94 across
+// the band), the load widens the band's high side (0.45 → 0.50 s) without
+// opening it, and the verdict is pass again — a known false pass against
+// the run's 1,108 ms, whose cause is the −74% TTFT prediction of this P/D
+// row, not the band. The test holds the load band to its own arithmetic:
+// open and uncertain exactly when the capacity band's low edge puts the
+// pool past saturation, and never narrower than the TTFT band alone.
 func TestLoadBandLLMDGKE(t *testing.T) {
 	set, err := published.PD()
 	if err != nil {
@@ -35,6 +47,7 @@ func TestLoadBandLLMDGKE(t *testing.T) {
 		pre, dec := testinput.Pools(t, in.Resolved())
 		p50 := 1.0
 		dec.SLO.TTFT = []spec.TTFTTarget{{InputTokens: r.Workload.InputTokens.Int(), P50S: &p50}}
+		var highOff float64
 		for _, on := range []bool{false, true} {
 			slo.UseLoadBand = on
 			rep, vs := pd.Evaluate(&pre, &dec, same, replayRouter(r), slo.Options{Seed: replaySeed})
@@ -43,13 +56,34 @@ func TestLoadBandLLMDGKE(t *testing.T) {
 				t.Fatalf("scenario %+v", s)
 			}
 			v := vs[len(vs)-1]
-			want := map[bool]string{false: slo.VerdictPass, true: slo.VerdictUncertain}[on]
-			if v.Verdict != want || v.Predicted > 0.4 {
-				t.Errorf("load band %t: %s %s predicted %.3f band %+v, want %s", on, v.Name, v.Verdict, v.Predicted, v.Band, want)
+			if v.Band == nil || v.Predicted > 0.4 {
+				t.Fatalf("load band %t: %s %s predicted %.3f band %+v", on, v.Name, v.Verdict, v.Predicted, v.Band)
 			}
-			if why := "the arrivals would exceed what the prefill pool sustains"; on != strings.Contains(v.BandBasis, why) {
+			// Past saturation at the capacity band's low edge: open, uncertain.
+			open := on && s.PrefillUtilization/capacityLow(t) >= 1
+			want := map[bool]string{false: slo.VerdictPass, true: slo.VerdictUncertain}[open]
+			if v.Verdict != want {
+				t.Errorf("load band %t (utilisation %.2f, capacity band low ×%.2f): %s %s band %+v, want %s",
+					on, s.PrefillUtilization, capacityLow(t), v.Name, v.Verdict, v.Band, want)
+			}
+			if why := "the arrivals would exceed what the prefill pool sustains"; open != strings.Contains(v.BandBasis, why) {
 				t.Errorf("load band %t: basis %q", on, v.BandBasis)
+			}
+			if !on {
+				highOff = v.Band.High
+			} else if !strings.Contains(v.BandBasis, "utilisation") || v.Band.High <= highOff {
+				t.Errorf("load band on: high side %.3f s against %.3f s without it; basis %q", v.Band.High, highOff, v.BandBasis)
 			}
 		}
 	}
+}
+
+// capacityLow is the moe class's throughput band's low edge (the capacity
+// band the load band reads for this MoE P/D pool).
+func capacityLow(t *testing.T) float64 {
+	b := band.For(band.MoE, band.Throughput)
+	if !(b.Low > 0 && b.Low < 1) {
+		t.Fatalf("moe throughput band %+v", b)
+	}
+	return b.Low
 }

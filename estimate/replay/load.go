@@ -141,7 +141,8 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		InputTokens: in, OutputTokens: out, Seed: max(1, opt.Seed), Policy: e.policy, BlockSize: 16, Spread: spread(r),
 		ScheduleAhead: e.scheduleAhead, RecvInterval: e.recvInterval, Independent: independent,
 		ReserveDecodes: e.name == "sglang", // SGLang's PrefillAdder (sim reserve.go)
-		QueueWindow:    queueWindowEngine(e)}
+		QueueWindow:    queueWindowEngine(e),
+		FirstTokenLag:  rankSM.SGLangFirstTokenLag}
 	kvTokens, cost := kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType)
 	cfg.KVTokensPerRank, cfg.KV = kvTokens, sim.KVCost(cost)
 	if e.apiServer {
@@ -287,9 +288,13 @@ func loopStates(o *Outcome, sm *perf.StepModel, cfg sim.Config) {
 // the ratio whose mean output length (1 + r)/2 × L those imply:
 // (E2E − TTFT) / TPOT + 1. ShareGPT-like datasets run at their published
 // mean lengths with sim.ConversationSpread. Rows with published means of a
-// random dataset run at the means.
+// random dataset run at the means, unless their client draws below a
+// nominal cap (cappedMeanSpread).
 func spread(r published.Row) sim.Spread {
 	w, f := r.Workload, r.Figures
+	if sp, ok := cappedMeanSpread(r); ok && UseCappedMeanSpread && w.Dataset == "random" {
+		return sp
+	}
 	switch {
 	case w.Dataset == "sharegpt":
 		return sim.ConversationSpread
@@ -306,6 +311,52 @@ func spread(r published.Row) sim.Spread {
 	ttft := f.TTFTMs.Mean.V / 1e3
 	mean := (f.E2ES.Mean.V-ttft)/(f.TPOTMs.Mean.V/1e3) + 1
 	return ratioSpread(2*mean/w.OutputTokens.V - 1)
+}
+
+// UseCappedMeanSpread runs a random-dataset row that publishes its mean
+// lengths and whose client draws them uniformly below the nominal ones
+// (cappedMeanSpread) with a spread of lengths instead of every request at
+// the means.
+var UseCappedMeanSpread = true
+
+// cappedMeanSpread is the spread of a random-dataset row whose client
+// draws each length uniformly up to the nominal one (SGLang's
+// bench_serving, published.Client.RangeAround false: randint(L × r, L))
+// with a stated range ratio r below 1, and which publishes the run's mean
+// lengths (a few prompts' draws: 610 of 1,000 over ten): uniform with the
+// published mean and the nominal cap, [max(2m − L, r·L), L] when the mean
+// is above the middle of that range, else [r·L, 2m − r·L]; as fractions of
+// the mean, input and output each their own. Why it matters: a prompt's
+// prefill time is not linear in its length where the eager launch floor
+// holds the short ones (SGLang, perf.StepModel.overhead), so the mean TTFT
+// of lengths spread over [388, 8,000] is not the TTFT of 4,194 tokens.
+func cappedMeanSpread(r published.Row) (sim.Spread, bool) {
+	w := r.Workload
+	c, ok := published.ClientNamed(w.Client)
+	if !ok || c.RangeAround || !w.RangeRatio.Known || !(w.RangeRatio.V < 1) ||
+		!w.InputTokensMean.Positive() || !w.OutputTokensMean.Positive() || !w.InputTokens.Positive() || !w.OutputTokens.Positive() {
+		return sim.Spread{}, false
+	}
+	in, okIn := cappedBounds(w.InputTokensMean.V, w.InputTokens.V, w.RangeRatio.V)
+	out, okOut := cappedBounds(w.OutputTokensMean.V, w.OutputTokens.V, w.RangeRatio.V)
+	if !okIn || !okOut {
+		return sim.Spread{}, false
+	}
+	return sim.Spread{Lo: in[0], Hi: in[1], OutLo: out[0], OutHi: out[1]}, true
+}
+
+// cappedBounds is the uniform range, as fractions of the mean m, with mean
+// m inside [r·L, L] (cappedMeanSpread); false when m lies outside that
+// range (the published mean contradicts the client's draw: no spread).
+func cappedBounds(m, l, r float64) ([2]float64, bool) {
+	lo := max(0, r) * l
+	if !(m > lo && m < l) {
+		return [2]float64{}, false
+	}
+	if m >= (lo+l)/2 {
+		return [2]float64{(2*m - l) / m, l / m}, true
+	}
+	return [2]float64{lo / m, (2*m - lo) / m}, true
 }
 
 // ratioSpread is a range ratio as a spread ([r, 1]; none at r ≥ 1).

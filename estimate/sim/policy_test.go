@@ -119,6 +119,18 @@ func TestSpreadMeanLength(t *testing.T) {
 	}
 }
 
+// An output range of its own (Spread.OutLo/OutHi) sets the output lengths
+// while Lo/Hi keep the inputs': here outputs in [0, 2] × 200 (mean 200)
+// against [0.5, 1] × 200 (mean 150) without it.
+func TestSpreadOwnOutputRange(t *testing.T) {
+	res := Run(Config{Step: constStep(0.001), DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 1 << 20, InputTokens: 100, OutputTokens: 200,
+		Sessions: 32, Pool: 4000, Seed: 5, Spread: Spread{Lo: 0.5, Hi: 1, OutLo: 0, OutHi: 2}})
+	mean := res.OutputTokPerS * res.SimulatedS / float64(res.Requests)
+	if math.Abs(mean/200-1) > 0.04 {
+		t.Fatalf("mean output %.1f tokens, want ≈200", mean)
+	}
+}
+
 // near reports |a−b| ≤ tol·max(|b|, 1e-12).
 
 // TestSteadySegmentsWithEngineFeatures: steady segments agree with
@@ -274,5 +286,27 @@ func TestFrontendChatTemplate(t *testing.T) {
 	}
 	if r := parsed.TPOT.Mean / calm.TPOT.Mean; math.Abs(r-1) > 0.03 {
 		t.Fatalf("4 closed-loop sessions: TPOT %.5f -> %.5f s; held tokens catch up, the mean should stay within 3%%", calm.TPOT.Mean, parsed.TPOT.Mean)
+	}
+}
+
+// Config.FirstTokenLag delays each first token (and only it) by the lag of
+// the step that sampled it: the mean TTFT of a lone closed loop grows by
+// the lag, the time per later token stays.
+func TestFirstTokenLag(t *testing.T) {
+	base := Config{Step: constStep(0.001), DP: 1, MaxNumSeqs: 64, MaxNumBatchedTokens: 1 << 20, InputTokens: 100, OutputTokens: 50,
+		Sessions: 1, Pool: 200, Seed: 5}
+	lagged := base
+	lagged.FirstTokenLag = func(loads []perf.RankLoad) float64 {
+		if loads[0].PrefillTokens > 0 {
+			return 0.004
+		}
+		return 0
+	}
+	a, b := Run(base), Run(lagged)
+	if d := b.TTFT.Mean - a.TTFT.Mean; math.Abs(d-0.004) > 1e-9 {
+		t.Errorf("TTFT mean %.6f s with the lag, %.6f s without: differ by %.6f s, want 0.004", b.TTFT.Mean, a.TTFT.Mean, d)
+	}
+	if b.TPOT.Mean >= a.TPOT.Mean {
+		t.Errorf("TPOT %.6f s with the lag, %.6f s without: the later first token should shorten the time per later token", b.TPOT.Mean, a.TPOT.Mean)
 	}
 }

@@ -184,6 +184,11 @@ type Config struct {
 	// bench_serving: randint(length × r, length)), or {1 − r, 1 + r} for
 	// vLLM's bench serve (published.Client.RangeAround).
 	Spread Spread
+	// FirstTokenLag, when set, is the time from the end of a step of loads
+	// to the engine's output of the first tokens it sampled (SGLang's
+	// overlap loop schedules and launches the next batch first:
+	// perf.StepModel.SGLangFirstTokenLag); nil: none.
+	FirstTokenLag func(loads []perf.RankLoad) float64
 	// RecvInterval is SGLang's --scheduler-recv-interval (0 or 1: the
 	// engine takes new requests at every schedule). Above 1 the scheduler
 	// polls its request socket only when a counter reaches it: each decode
@@ -563,6 +568,10 @@ type engineClock struct {
 	outputs int
 	// stepN counts the engine steps run (a steady segment's m included).
 	stepN int
+	// lagVal is Config.FirstTokenLag of step lagStep (its stepN + 1; 0:
+	// none computed yet), computed once a step.
+	lagVal  float64
+	lagStep int
 	// recvCount is the recv skipper's counter (Config.RecvInterval),
 	// recvAt the time of its last poll (requests ready after it stay
 	// unseen), lastPrefill whether the last step ran prefill work.
@@ -822,7 +831,7 @@ func (s *simulator) newReq(t float64, session int) simReq {
 		in, out = s.lengths.draw(s.rng.NormFloat64)
 	} else if sp := s.cfg.Spread; sp.active() {
 		in = s.draw(in, sp)
-		out = s.draw(out, sp)
+		out = s.draw(out, sp.output())
 	}
 	r := simReq{arrival: t, session: session, prompt: in, input: in, output: out}
 	if s.cfg.CachedShare > 0 && s.cfg.PrefixCaching {
@@ -839,7 +848,19 @@ func (s *simulator) newReq(t float64, session int) simReq {
 // filtered log-normal whose means are them.
 type Spread struct {
 	Lo, Hi float64
-	Log    LogNormal
+	// OutLo, OutHi, when OutHi > 0, are the output lengths' own bounds
+	// (Lo, Hi hold for the input only): a run whose two published mean
+	// lengths sit at different fractions of their common nominal cap.
+	OutLo, OutHi float64
+	Log          LogNormal
+}
+
+// output is the spread the output lengths are drawn from.
+func (sp Spread) output() Spread {
+	if sp.OutHi > 0 {
+		return Spread{Lo: sp.OutLo, Hi: sp.OutHi}
+	}
+	return sp
 }
 
 // ConversationSpread is the spread a replay gives a conversation dataset

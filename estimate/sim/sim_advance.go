@@ -67,7 +67,9 @@ func (s *simulator) advanceRank(i int, out float64) {
 				r.rideDecodes += int32(s.loads[i].DecodeSeqs)
 				r.done += n
 				if r.done >= r.prompt {
-					s.emit(r, out)
+					lag := s.firstTokenLag()
+					s.emit(r, out+lag)
+					r.engineTok += lag // engine time: the prefill's part of the TTFT
 				}
 			} else if s.cfg.Spec.Drafts <= 0 {
 				// emitDecode without drafts, inlined (one token, no draw)
@@ -188,6 +190,18 @@ func (s *simulator) emit(r *simReq, t float64) {
 	if s.done >= s.cfg.Warmup {
 		s.outTok++
 	}
+}
+
+// firstTokenLag is Config.FirstTokenLag for the step that just ended (0
+// without one), computed once a step.
+func (s *simulator) firstTokenLag() float64 {
+	if s.cfg.FirstTokenLag == nil {
+		return 0
+	}
+	if s.lagStep != s.stepN+1 {
+		s.lagVal, s.lagStep = s.cfg.FirstTokenLag(s.engineLoads()), s.stepN+1
+	}
+	return s.lagVal
 }
 
 // finish records a completed request whose last token reached the client
