@@ -385,14 +385,26 @@ func noPay(p, c *evaluated, f formats, top []*evaluated) string {
 	sec := textfmt.Seconds
 	versus := fmt.Sprintf("like with like, both with %s: colocated %s, meets %d of %d SLOs; the best P/D, %s, %d of %d%s", f, listedFigure(top, c, c.Settings.Layout()), passed(c), len(c.SLO),
 		listedFigure(top, p, p.Shape()), passed(p), len(p.SLO), edge(top, p, c))
-	handoff := t.RouterS + t.TransferS + t.DecodeAdmitS + t.FirstDecodeS
+	handoff := t.RouterS + t.TransferS + t.FirstDecodeS
 	switch {
+	case t.PrefillS <= 0:
+		// Its simulation measured no request (cut short): the parts below
+		// are zeros, not a comparison (qa43: "a request's KV transfer
+		// takes 0 s ... against 0 s of prefill", called slow NICs).
+		return fmt.Sprintf("P/D does not pay here — the best P/D's simulation measured no request before its work ceiling, so its TTFT cannot be split into prefill, hand-off and decode (%s)", versus)
 	case t.TransferS >= t.PrefillS || sc.Binding == pd.BindTransfer:
 		return fmt.Sprintf("P/D does not pay — slow NICs: a request's KV transfer takes %s (%.1f MB at %.2f GB/s) against %s of prefill (%s)",
 			sec(t.TransferS), sc.Transfer.WireBytes/1e6, sc.Transfer.LinkGBytesPerS, sec(t.PrefillS), versus)
-	case handoff >= t.PrefillS:
+	case t.DecodeAdmitS >= t.PrefillS && t.DecodeAdmitS > handoff && sc.DecodeUtilization >= pd.BindsAt:
+		// A busy decode pool's admission is mostly the wait for a slot:
+		// queueing, not the hand-off's cost (qa43: "the hand-off adds
+		// 98 s"). Below BindsAt it is the step boundary and the read's
+		// notice, which the short-prompts line counts.
+		return fmt.Sprintf("P/D does not pay — the decode pool queues: after a %s prefill a request waits %s for a decode slot and step (decode pool %.0f%% busy, prefill %.0f%%) (%s)",
+			sec(t.PrefillS), sec(t.DecodeAdmitS), 100*sc.DecodeUtilization, 100*sc.PrefillUtilization, versus)
+	case handoff+t.DecodeAdmitS >= t.PrefillS:
 		return fmt.Sprintf("P/D does not pay — short prompts: a %d-token prompt prefills in %s, and the hand-off adds %s (router %s + KV transfer %s + decode admission and first step %s) (%s)",
-			sc.InputTokens, sec(t.PrefillS), sec(handoff), sec(t.RouterS), sec(t.TransferS), sec(t.DecodeAdmitS+t.FirstDecodeS), versus)
+			sc.InputTokens, sec(t.PrefillS), sec(handoff+t.DecodeAdmitS), sec(t.RouterS), sec(t.TransferS), sec(t.DecodeAdmitS+t.FirstDecodeS), versus)
 	case sc.PrefillUtilization < lowLoad:
 		return fmt.Sprintf("P/D does not pay — low load: the prefill pool's %d GPUs are %.0f%% busy, so there is little prefill interference to take off the decoders, which keep %d of the %d GPUs (%s)",
 			p.PD.PrefillGPUs, 100*sc.PrefillUtilization, p.PD.DecodeGPUs, p.GPUs, versus)
