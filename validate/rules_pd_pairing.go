@@ -33,11 +33,11 @@ func checkPDPairing(c *checker) {
 	bPath := c.pdPath("vllm", "block_size")
 	switch vllm.NixlBlockSizes(v, pb, db) {
 	case vllm.Absent:
-		c.errorf(CodePDPairing, bPath, "use one block size in both pools (or, from #26759, a prefill block that divides the decode block)",
+		c.errorf(CodePDPairing, bPath, "use one block size in both pools (or, from 0.11.1 (#26759), a prefill block that divides the decode block)",
 			"prefill block size %d and decode block size %d: vLLM %s's NIXL connector cannot transfer between them", pb, db, c.rel)
 	case vllm.Maybe:
 		c.add(diag.Info, CodePDPairing, bPath, "use one block size in both pools to be sure",
-			"prefill block size %d and decode block size %d: NIXL transfers between them from #26759 (≈0.12), whose first release is inferred", pb, db)
+			"prefill block size %d and decode block size %d: NIXL transfers between them from #26759, whose first release (%s) is not confirmed", pb, db, vllm.NixlBlockHeteroFrom())
 	}
 	if pk, dk := pre.Engine.KVCacheDType.Value, dec.Engine.KVCacheDType.Value; pk != dk {
 		c.errorf(CodePDPairing, c.pdPath("vllm", "kv_cache_dtype"), "use one kv_cache_dtype in both pools",

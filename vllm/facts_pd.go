@@ -143,13 +143,17 @@ func NixlBlockSizes(v Version, p, d int) Presence {
 		return Present
 	case p > d || d%p != 0:
 		return Absent
-	case v.Less(nixlBlockHeteroCertain):
-		return Absent
 	case v.Less(nixlBlockHetero):
+		return Absent
+	case v.Less(nixlBlockHeteroCertain):
 		return Maybe
 	}
 	return Present
 }
+
+// NixlBlockHeteroFrom is the first release whose NIXL transfers between
+// different block sizes (nixlBlockHetero), for messages.
+func NixlBlockHeteroFrom() string { return nixlBlockHetero.String() }
 
 // KVConnectorNamed finds a connector by its registry name or a short form
 // a spec may use: case-insensitive, with or without the "Connector" suffix
