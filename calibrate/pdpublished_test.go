@@ -106,7 +106,9 @@ func TestPublishedPDRows(t *testing.T) {
 // against 487.4 and 372.7 published (+59% / −3% until the replay priced
 // the client's prompts its engines held cached, pd.RowPromptReuse;
 // +60% / −2% until session 40's measured custom all-reduce curve,
-// perf.UseCustomARCurve).
+// perf.UseCustomARCurve). Since the API server's tokenizer thread (tok43:
+// the encode beside the event loop, sim/tokenizer.go) −27.6% and −15.2%,
+// the table's client-run column (−28%, −15%).
 func TestPublishedPDPath(t *testing.T) {
 	d := pdExample(t)
 	rows, _, _, err := pdRowsOf(d, "h100-sxm", legacy(d), modelNames(d), anyscaleResults())
@@ -131,7 +133,7 @@ func TestPublishedPDPath(t *testing.T) {
 	for _, x := range before {
 		byID[x.Row+" "+x.Metric] = x
 	}
-	for key, want := range map[string]float64{"anyscale-h100-pack-p1tp4-d1tp4-c64 ttft_ms.mean": -0.315, "anyscale-h100-pack-p1tp4-d1tp4-c64 ttft_ms.median": -0.416} {
+	for key, want := range map[string]float64{"anyscale-h100-pack-p1tp4-d1tp4-c64 ttft_ms.mean": -0.276, "anyscale-h100-pack-p1tp4-d1tp4-c64 ttft_ms.median": -0.152} {
 		x, ok := byID[key]
 		if got := x.Predicted/x.Published - 1; !ok || got < want-0.005 || got > want+0.005 {
 			t.Errorf("%s: %+.3f (found %v), docs/calibration-pd.md %+.2f", key, got, ok, want)
