@@ -135,20 +135,90 @@ const TokenizerBatchWaitS = 2e-3
 // self.batch_wait_timeout_s` and waits on the queue until the deadline or
 // 32 prompts (vllm/utils/async_utils.py, stored version 007e04ac; the 0.11.0
 // copy in vllm/utils). PR #19334 ("[Feature] microbatch tokenization") was
-// opened on 2025-06-08 and in review on 2025-06-22: its first release was
-// not read, so 0.9.1 is the earliest that may carry it; 0.11.0 is the first
-// a source shows it in (docs.vllm.ai v0.11.0 api/vllm/utils,
-// PromptTokenizationSource); docs.vllm.ai v0.22.1's async_utils has it,
+// opened on 2025-06-08; its first release is 0.10.0 (below); docs.vllm.ai v0.22.1's async_utils has it,
 // v0.24.0's lists no such class (removed by PR #45759, merged 2026-06-16:
 // "a 2ms wait_timeout, which is too large for preprocessing"). vLLM's
 // maintainers measured the wait: PR #44172 ("adds about 2ms of frontend
 // latency for low-concurrency ... workloads"), PR #39763 ("the 2ms latency
 // regression introduced by the asynchronous tokenizer", found in PR #27407's
 // per-request trace).
-var tokenizerBatchWaitSpan = Span{Since: mustVersion("0.9.1"), Confirmed: mustVersion("0.11.0"), Removed: mustVersion("0.24.0")}
+//
+// Read at the release tags (tok43): the class is absent from v0.9.2's
+// vllm/utils/__init__.py and present, with these defaults and its callers
+// in vllm/entrypoints/openai/serving_engine.py (_get_async_tokenizer,
+// _normalize_prompt_text_to_input), from v0.10.0 (v0.10.0rc1 already) to
+// v0.23.0 (vllm/utils/async_utils.py from v0.12.0; called from
+// vllm/renderers/base.py from v0.18.0); v0.24.0 has no such class.
+var tokenizerBatchWaitSpan = Span{Since: mustVersion("0.10.0"), Removed: mustVersion("0.24.0")}
 
 // TokenizerBatchWaits reports whether release v's OpenAI server makes a
 // text prompt that reaches its tokenizer alone wait TokenizerBatchWaitS
 // (tokenizerBatchWaitSpan): Present, Absent, or Maybe where the release
 // was not read.
 func TokenizerBatchWaits(v Version) Presence { return tokenizerBatchWaitSpan.In(v) }
+
+// PromptTokenizer is where a release's OpenAI server runs the encode of a
+// text prompt, relative to the asyncio event loop that parses requests,
+// renders chat templates and streams outputs.
+type PromptTokenizer int
+
+const (
+	// TokenizeOnLoop: the handler encodes the prompt synchronously on the
+	// event loop, queued with every other request's ingest and the
+	// streamed outputs (v0.6.4.post1 serving_engine.py: _preprocess_chat
+	// calls self._tokenize_prompt_input(...) directly).
+	TokenizeOnLoop PromptTokenizer = iota
+	// TokenizeThread: one prompt at a time on a one-thread executor, off
+	// the loop: the loop parses the next request while the thread encodes
+	// (v0.6.5–v0.9.2 serving_engine.py: `self._tokenizer_executor =
+	// ThreadPoolExecutor(max_workers=1)`, `_tokenize_prompt_input_async =
+	// make_async(self._tokenize_prompt_input, executor=...)`, awaited by
+	// _preprocess_chat and the completions path; PR #10635; v0.24.0
+	// vllm/renderers/base.py: `ThreadPoolExecutor(max_workers=pool_workers)`,
+	// pool_workers = model_config.renderer_num_workers, default 1 in
+	// vllm/config/model.py, one make_async(self._encode) call a prompt).
+	TokenizeThread
+	// TokenizeMicrobatch: AsyncMicrobatchTokenizer on its one-thread
+	// executor (tokenizerBatchWaitSpan, v0.10.0–v0.23.x): the batcher takes
+	// the first queued prompt, waits TokenizerBatchWaitS for more, up to
+	// TokenizerMaxBatch, and encodes them in one call,
+	// `partial(self.tokenizer, prompts, **kwargs)` when their kwargs match
+	// (no per-request truncation) — a HuggingFace fast tokenizer's batch
+	// encode, which releases the GIL and encodes the prompts in parallel
+	// on rayon's pool (huggingface/tokenizers@b08bdb93
+	// tokenizers/src/tokenizer/mod.rs encode_batch: "Encode all the
+	// sentences in parallel, using multiple threads",
+	// inputs.into_maybe_par_iter(); bindings/python/src/tokenizer.rs
+	// encode_batch inside py.detach). The chat endpoint renders each
+	// request's template on the loop first and then awaits the batcher
+	// (v0.11.0 serving_engine.py _preprocess_chat: apply_hf_chat_template,
+	// then `await self._tokenize_prompt_input_async(...)` →
+	// _normalize_prompt_text_to_input → `await async_tokenizer(prompt,
+	// add_special_tokens=...)`); completions reach it through
+	// CompletionRenderer (v0.10.2–v0.15.x vllm/entrypoints/renderer.py) and
+	// BaseRenderer._tokenize_prompt_async (v0.18.0+ vllm/renderers/base.py).
+	TokenizeMicrobatch
+)
+
+// TokenizerMaxBatch is AsyncMicrobatchTokenizer's max_batch_size default
+// (32 in every copy from v0.10.0 to v0.23.0).
+const TokenizerMaxBatch = 32
+
+// tokenizerThreadSince is the first release whose OpenAI server encodes
+// prompts off the event loop (v0.6.5; v0.6.4.post1 encodes on it).
+var tokenizerThreadSince = mustVersion("0.6.5")
+
+// PromptTokenizerOf is where release v encodes a text prompt (read at the
+// tags named on the constants; every release between two read ones is
+// taken to be like them, the tags having been read at 0.6.4.post1, 0.6.5,
+// 0.8.5, 0.9.2, 0.10.0–0.12.0, 0.15.0, 0.18.0, 0.20.0, 0.22.1, 0.23.0 and
+// 0.24.0).
+func PromptTokenizerOf(v Version) PromptTokenizer {
+	switch {
+	case v.Less(tokenizerThreadSince):
+		return TokenizeOnLoop
+	case tokenizerBatchWaitSpan.Contains(v):
+		return TokenizeMicrobatch
+	}
+	return TokenizeThread
+}

@@ -129,8 +129,11 @@ type Efficiency struct {
 	// token in the API-server process: a text prompt is encoded on the
 	// server's one tokenizer thread before the engine sees the request
 	// (vllm.PromptTokenizationSource: AsyncMicrobatchTokenizer's
-	// single-thread executor, 0.11 and 0.20+), so it queues like
-	// FrontendRequestS. Measured, not fitted: HuggingFace tokenizers encode
+	// single-thread executor, 0.11 and 0.20+). Where that thread runs
+	// beside the event loop (vllm.PromptTokenizerOf, from 0.6.5) the
+	// simulator queues it there, in micro-batches encoded in parallel on
+	// 0.10.0–0.23.x (sim.Frontend.Tokenizer); before, it queues with
+	// FrontendRequestS on the loop. Measured, not fitted: HuggingFace tokenizers encode
 	// a 4 MB document (≈1M tokens) in 1.1 s as one sequence
 	// (charlesxu.io/parallel-tokenizer, 2025): ≈1.1 µs a token; vLLM PR
 	// #10635's "a few hundred milliseconds" for 256K-token prompts is the

@@ -60,3 +60,23 @@ func TokenizerBatchWait(rel vllm.Release, tokenIDs bool) float64 {
 	}
 	return vllm.TokenizerBatchWaitS
 }
+
+// UseTokenizerThread switches on where the release encodes a text prompt
+// (vllm.PromptTokenizerOf) in the simulated front end
+// (sim.Frontend.Tokenizer): off the event loop on the tokenizer's thread
+// from 0.6.5, in micro-batches encoded in parallel on 0.10.0–0.23.x. Off,
+// every release encodes on the loop, one prompt after another, queued with
+// the other requests' ingest and the streamed outputs.
+var UseTokenizerThread = true
+
+// PromptTokenizer is where release rel's OpenAI server encodes a request's
+// text prompt (vllm.PromptTokenizerOf): on the event loop where
+// UseTokenizerThread is off or the prompt reaches the engine as token ids
+// without the tokenizer (tokenIDs: gpt-oss's harmony chat path, as
+// TokenizerBatchWait).
+func PromptTokenizer(rel vllm.Release, tokenIDs bool) vllm.PromptTokenizer {
+	if !UseTokenizerThread || tokenIDs {
+		return vllm.TokenizeOnLoop
+	}
+	return vllm.PromptTokenizerOf(rel.Version)
+}

@@ -6,13 +6,11 @@ import (
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
-// The micro-batching wait by release, by hand from the span's sources:
-// 0.11.0 (docs.vllm.ai v0.11.0 vllm.utils) and 0.22.1 (its async_utils page)
-// show AsyncMicrobatchTokenizer with batch_wait_timeout_s = 0.002, so both
-// wait 2 ms; 0.23.0 lies between the last release seen with it and the
-// first seen without (nothing shows it gone: 2 ms); 0.24.0's async_utils
-// page has no such class (0); 0.10.2 may or may not have it, no source
-// shows it there (0, not priced), nor in 0.9.1 (0); 0.9.0 predates PR #19334 (0). A prompt
+// The micro-batching wait by release, by hand from the tags read
+// (vllm.tokenizerBatchWaitSpan): AsyncMicrobatchTokenizer with
+// batch_wait_timeout_s = 0.002 is in v0.10.0 (vllm/utils/__init__.py),
+// v0.10.2, v0.11.0, v0.22.1 and v0.23.0 (vllm/utils/async_utils.py), so they
+// wait 2 ms; v0.9.2 and v0.24.0 have no such class (0), nor has 0.9.0. A prompt
 // sent as token ids (gpt-oss's harmony chat path) never waits, and with the
 // switch off nothing does.
 func TestTokenizerBatchWaitByRelease(t *testing.T) {
@@ -22,7 +20,7 @@ func TestTokenizerBatchWaitByRelease(t *testing.T) {
 		release string
 		want    float64
 	}{
-		{"0.9.0", 0}, {"0.9.1", 0}, {"0.10.2", 0}, {"0.11.0", 2e-3}, {"0.19.0", 2e-3}, {"0.22.1", 2e-3}, {"0.23.0", 2e-3}, {"0.24.0", 0}, {"0.26.0", 0},
+		{"0.9.0", 0}, {"0.9.1", 0}, {"0.9.2", 0}, {"0.10.0", 2e-3}, {"0.10.2", 2e-3}, {"0.11.0", 2e-3}, {"0.19.0", 2e-3}, {"0.22.1", 2e-3}, {"0.23.0", 2e-3}, {"0.24.0", 0}, {"0.26.0", 0},
 	} {
 		rel, _, err := vllm.ResolveString(c.release)
 		if err != nil {

@@ -164,6 +164,7 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		if e.name == "vllm" && e.versioned {
 			harmonyChat := err == nil && m.ModelType == "gpt_oss" && r.Workload.API == published.APIChat
 			cfg.Frontend.ReadyDelayS = perf.TokenizerBatchWait(e.release, harmonyChat)
+			cfg.Frontend.Tokenizer = perf.PromptTokenizer(e.release, harmonyChat)
 		}
 	}
 	cfg.DPLB = sim.DPLBFor(dplbOf(r, e, sm.S.DP)) // as check decides it (slo.ApplyEngine)

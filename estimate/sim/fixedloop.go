@@ -208,7 +208,7 @@ func FixedLoopStates(sm *perf.StepModel, cfg Config, allAtOnce Result, run func(
 	in, out := cfg.InputTokens, max(1, cfg.OutputTokens)
 	d, _ := rank.DecodeAt(n, float64(in)+float64(out)/2)
 	f := cfg.Frontend
-	turn := (f.RequestS + float64(in)*f.PromptTokenS + f.ChatTemplateS) * float64(max(1, f.Servers))
+	turn := f.turnS(in) * float64(max(1, f.Servers))
 	st := LoopStates{Wave: WaveOf(rank, n, in, max(1, cfg.MaxNumBatchedTokens), d.TPOTS, turn), AllAtOnce: allAtOnce.TTFT}
 	st.Wave.WindowS = queueWindow(rank, cfg)
 	tc := cfg

@@ -35,6 +35,8 @@ type frontEnd struct {
 	// lastReady is the latest ready time the front end has given a
 	// request (Frontend.apiServerLatency keeps them in order).
 	lastReady float64
+	// tok is its tokenizer thread (Frontend.offLoop; tokenizer.go).
+	tok tokThread
 }
 
 // startFronts gives every DP rank a front end of its own where the

@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/vlaunch/vlaunch/vllm"
+
 // Policy is how an engine's scheduler fills a step: which of the running
 // decodes and the waiting prompts it runs, and whether prompts are chunked.
 type Policy int
@@ -93,6 +95,17 @@ type Frontend struct {
 	// hand-off to the engine that does not occupy the front end: the
 	// tokenizer's micro-batching wait (perf.TokenizerBatchWait).
 	ReadyDelayS float64
+	// Tokenizer is where the release encodes the prompt
+	// (vllm.PromptTokenizerOf, perf.PromptTokenizer): on the event loop,
+	// PromptTokenS per token inside each request's ingest (the zero
+	// value), or on a tokenizer thread beside the loop (tokenizer.go):
+	// the loop's share of the ingest is RequestS and ChatTemplateS, and the
+	// encode runs after it on the thread — one prompt after another
+	// (TokenizeThread) or in micro-batches (TokenizeMicrobatch: the
+	// prompts that reach the batcher within ReadyDelayS of the first, up
+	// to vllm.TokenizerMaxBatch, encoded in parallel). Not with Rounds,
+	// whose passes keep the encode in the loop's pass.
+	Tokenizer vllm.PromptTokenizer
 }
 
 // UseAPIServerLatency makes a request's own ingest take its whole cost,
@@ -135,6 +148,32 @@ func (f Frontend) servers() float64 {
 // active reports whether the front end costs anything.
 func (f Frontend) active() bool {
 	return f.RequestS > 0 || f.PromptTokenS > 0 || f.TokenS > 0 || f.ChatTemplateS > 0 || f.ReadyDelayS > 0
+}
+
+// offLoop reports whether prompts are encoded on a tokenizer thread beside
+// the event loop (Tokenizer), not inside each request's ingest.
+func (f Frontend) offLoop() bool {
+	return f.Tokenizer != vllm.TokenizeOnLoop && !f.Rounds && f.PromptTokenS > 0
+}
+
+// loopS is the event loop's own work on a request before its prompt is
+// handed to the tokenizer thread (offLoop): the ingest without the encode.
+func (f Frontend) loopS() float64 { return f.RequestS + f.ChatTemplateS }
+
+// turnS is the front end's serialized work a request of input prompt
+// tokens adds to a stream of them: its whole ingest where the loop encodes
+// it; beside a tokenizer thread the slower of the loop's share and the
+// thread's, the thread's a micro-batch's encode over the prompts it holds
+// (vllm.TokenizerMaxBatch, encoded in parallel: tokenizer.go).
+func (f Frontend) turnS(input int) float64 {
+	if !f.offLoop() {
+		return f.ingestS(input)
+	}
+	enc := f.PromptTokenS * float64(input)
+	if f.Tokenizer == vllm.TokenizeMicrobatch {
+		enc /= vllm.TokenizerMaxBatch
+	}
+	return max(f.loopS(), enc)
 }
 
 // ingestS is the front end's own work on a request with input prompt

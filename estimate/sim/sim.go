@@ -396,6 +396,9 @@ type simReq struct {
 
 	arrival, firstTok float64
 	ready             float64 // when the front end has handed it to the engine
+	// loopStart is when the event loop began its handler, where a
+	// tokenizer thread encodes the prompt (Frontend.offLoop; parseAhead).
+	loopStart float64
 	// front is the rank whose API server ingests it (Frontend.PerRank:
 	// the router chose it on arrival, routeToFront).
 	front int32
@@ -905,6 +908,11 @@ func (s *simulator) arrive(r simReq) {
 		return
 	}
 	s.routeToFront(&r)
+	if s.cfg.Frontend.offLoop() {
+		s.arriveOffLoop(&r)
+		s.ingest = pushBack(&s.ingestBase, s.ingest, r) // ready times do not decrease
+		return
+	}
 	w := s.cfg.Frontend.ingestS(r.input + r.hist) // the whole prompt, history included
 	if !s.cfg.Frontend.Rounds {
 		s.feFree = max(s.feFree, r.arrival) + w
@@ -986,6 +994,7 @@ func (s *simulator) handOverFront() {
 		n++
 	}
 	s.ingest = popFront(s.ingest, n)
+	s.dropHandedOver()
 	s.openN = min(s.openN, len(s.ingest)) // a round without work hands its requests over as it starts
 }
 

@@ -173,7 +173,11 @@ func (s *simulator) parseAhead(t float64) float64 {
 	n := 0
 	for i := len(s.ingest) - 1; i >= 0; i-- {
 		q := &s.ingest[i]
-		if q.ready-fe.ReadyDelayS-fe.servers()*fe.ingestS(q.input+q.hist) <= t { // its ingest's start
+		start := q.ready - fe.ReadyDelayS - fe.servers()*fe.ingestS(q.input+q.hist)
+		if fe.offLoop() {
+			start = q.loopStart
+		}
+		if start <= t { // its ingest's start
 			break // ready times increase, and so, near enough, do starts
 		}
 		n++

@@ -22,7 +22,8 @@ import (
 // vLLM's DP load balancer over cfg.DP ranks (sim.DPLBFor, as the
 // calibration replay decides it; the caller sets cfg.DP first), whether
 // its MoE DP engines step in waves (sim.DPWaveFor), and the tokenizer's
-// micro-batching wait before a lone prompt (perf.TokenizerBatchWait).
+// micro-batching wait before a lone prompt (perf.TokenizerBatchWait) and
+// where it encodes prompts (perf.PromptTokenizer).
 func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	if k, _ := in.Release().Scheduler(); k == vllm.SchedPrefillFirstWhole {
 		cfg.Policy = sim.PrefillFirstWhole
@@ -41,7 +42,11 @@ func ApplyEngine(in *input.Input, eff perf.Efficiency, cfg *sim.Config) {
 	cfg.Frontend.Rounds = perf.IngestRounds(in.Model.ModelType)
 	// the tokenizer's micro-batching wait (perf.TokenizerBatchWait): none
 	// for gpt-oss's chat prompts, built as token ids
-	cfg.Frontend.ReadyDelayS = perf.TokenizerBatchWait(in.Release(), in.Model.ModelType == "gpt_oss" && in.Workload.Chat())
+	harmonyChat := in.Model.ModelType == "gpt_oss" && in.Workload.Chat()
+	cfg.Frontend.ReadyDelayS = perf.TokenizerBatchWait(in.Release(), harmonyChat)
+	// where the release encodes the prompt: on the loop, or on a tokenizer
+	// thread beside it (micro-batched on 0.10.0–0.23.x)
+	cfg.Frontend.Tokenizer = perf.PromptTokenizer(in.Release(), harmonyChat)
 	cfg.PrefixCaching = prefixCaching(in)
 	cfg.DPLB = sim.DPLBFor(DPLBDeployment(in, cfg.DP))
 	if r := RouterFor(in); r.Active() {
