@@ -435,7 +435,10 @@ type gemmSplitCache struct {
 	slots [gemmSplitSlots]gemmSplitSlot
 }
 
-const gemmSplitSlots = 256 // a power of two
+// gemmSplitBits is the slot index's width: gemmSplitSlots = 2^gemmSplitBits.
+const gemmSplitBits = 8
+
+const gemmSplitSlots = 1 << gemmSplitBits
 
 type gemmSplitSlot struct {
 	used            bool
@@ -455,7 +458,11 @@ func (c *gemmSplitCache) timeSplit(d *denseGEMMs, tok, sampled float64, pk *gemm
 		*c = gemmSplitCache{d: d}
 	}
 	tb, sb := math.Float64bits(tok), math.Float64bits(sampled)
-	h := (tb*0x9e3779b97f4a7c15 ^ sb*0xc2b2ae3d27d4eb4f) >> 32
+	// Multiplicative hashing keeps the product's top bits, which depend on
+	// every bit of the arguments: a whole token count's float64 bits are
+	// zero below bit 40, so the middle bits this took before were the same
+	// for every count and all of them shared one slot.
+	h := (tb*0x9e3779b97f4a7c15 ^ sb*0xc2b2ae3d27d4eb4f) >> (64 - gemmSplitBits)
 	if pk != nil {
 		h ^= 0x5bd1e995
 	}
