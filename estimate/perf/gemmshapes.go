@@ -435,7 +435,10 @@ type gemmSplitCache struct {
 	slots [gemmSplitSlots]gemmSplitSlot
 }
 
-const gemmSplitSlots = 256 // a power of two
+// gemmSplitBits is the slot index's width: gemmSplitSlots = 2^gemmSplitBits.
+const gemmSplitBits = 8
+
+const gemmSplitSlots = 1 << gemmSplitBits
 
 type gemmSplitSlot struct {
 	used            bool
@@ -443,6 +446,19 @@ type gemmSplitSlot struct {
 	tok, sampled    uint64 // the arguments' bits
 	pk              gemmPeaks
 	compute, memory float64
+}
+
+// gemmSplitSlotOf is the slot of gemmSplitCache that timeSplit's
+// arguments map to. Multiplicative hashing keeps the product's top bits,
+// which depend on every bit of the arguments: a whole token count's
+// float64 bits are zero below bit 40, so the middle bits it took before
+// were the same for every count, and all of them shared one slot.
+func gemmSplitSlotOf(tok, sampled float64, pk *gemmPeaks) uint64 {
+	h := (math.Float64bits(tok)*0x9e3779b97f4a7c15 ^ math.Float64bits(sampled)*0xc2b2ae3d27d4eb4f) >> (64 - gemmSplitBits)
+	if pk != nil {
+		h ^= 0x5bd1e995
+	}
+	return h & (gemmSplitSlots - 1)
 }
 
 // timeSplit is d.timeSplit(tok, sampled, pk), from c when it holds it (c
@@ -455,11 +471,7 @@ func (c *gemmSplitCache) timeSplit(d *denseGEMMs, tok, sampled float64, pk *gemm
 		*c = gemmSplitCache{d: d}
 	}
 	tb, sb := math.Float64bits(tok), math.Float64bits(sampled)
-	h := (tb*0x9e3779b97f4a7c15 ^ sb*0xc2b2ae3d27d4eb4f) >> 32
-	if pk != nil {
-		h ^= 0x5bd1e995
-	}
-	e := &c.slots[h&(gemmSplitSlots-1)]
+	e := &c.slots[gemmSplitSlotOf(tok, sampled, pk)]
 	if e.used && e.tok == tb && e.sampled == sb && e.hasPK == (pk != nil) && (pk == nil || e.pk == *pk) {
 		return e.compute, e.memory
 	}

@@ -183,6 +183,34 @@ func (sm *StepModel) slowestRank(runs []RankRun, c *gemmSplitCache) (RankLoad, f
 	return p.worstLoad, p.worst
 }
 
+// soleLoad is the one rank load of runs (a PP stage's share of it, as
+// slowestRank gives it) when they hold exactly one: slowestRank would
+// price it only to return it, and an engine of one DP rank steps through
+// a simulation this way, every step.
+func soleLoad(runs []RankRun, pp float64) (RankLoad, bool) {
+	var sole RankLoad
+	n := 0
+	for _, r := range runs {
+		if r.N <= 0 {
+			continue
+		}
+		n += len(r.Loads)
+		if n > 1 {
+			return RankLoad{}, false
+		}
+		if len(r.Loads) == 1 {
+			sole = r.Loads[0]
+		}
+	}
+	if n != 1 {
+		return RankLoad{}, false
+	}
+	if pp > 1 {
+		sole = sole.scaled(1 / pp)
+	}
+	return sole, true
+}
+
 // frontier is slowestRank's pricing: the first maxFrontier loads priced
 // (front), the slowest so far, and hit, the entry that last covered a
 // load, tried first (the order the entries are tried in does not change
@@ -242,7 +270,10 @@ func (sm *StepModel) stepWith(runs []RankRun, tt tokenTerms, m *StepMemo) StepTi
 	pp := float64(s.PP)
 	var st StepTime
 	c := m.gemmCache(sm)
-	worstLoad, _ := sm.slowestRank(runs, c)
+	worstLoad, ok := soleLoad(runs, pp)
+	if !ok {
+		worstLoad, _ = sm.slowestRank(runs, c)
+	}
 	sm.rankTimeC(worstLoad, &st, c)
 	// The experts' roof adds to the slowest rank's, in that order.
 	e := &tt.expert
@@ -476,9 +507,12 @@ func (sm *StepModel) rankTimeC(l RankLoad, st *StepTime, c *gemmSplitCache) floa
 	}
 	dense += sm.mhcTime(tok, st) // DeepSeek-V4's hyper-connections (mhc.go), in the dense term
 	idxF, idxB := sm.indexerCost(l)
-	attn := roof(st, sm.attnFLOPs(l, true)/(s.attnFLOPS(true)*s.Eff.Attention)+
+	// the decode part's compute time, worked out once for both roofs (the
+	// simulations price millions of steps)
+	decodeC := sm.attnFLOPs(l, true) / (s.attnFLOPS(true) * s.Eff.Attention)
+	attn := roof(st, decodeC+
 		sm.attnFLOPs(l, false)/(s.attnFLOPS(false)*s.Eff.prefillAttnEff(prefillSpan(l)))+idxF/(s.indexerFLOPS()*s.Eff.Attention), (sm.kvBytes(l)+idxB)/hbm)
-	decodeRoof := max(sm.attnFLOPs(l, true)/(s.attnFLOPS(true)*s.Eff.Attention), sm.kvBytesTokLayer*sm.layerCtx(l)/hbm)
+	decodeRoof := max(decodeC, sm.kvBytesTokLayer*sm.layerCtx(l)/hbm)
 	if x, ok := sm.v4AttnFloor(l, decodeRoof); ok {
 		attn += x // DeepSeek-V4's FlashMLA sparse decode calls: v4floors.go
 	} else {

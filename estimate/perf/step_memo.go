@@ -1,5 +1,10 @@
 package perf
 
+import (
+	"math"
+	"slices"
+)
+
 // tokenTerms are the parts of a step that depend only on each rank's
 // token and sequence counts, not on the contexts: the experts (all ranks'
 // tokens), the communication, whether DBO splits the step, and the host's
@@ -37,6 +42,45 @@ type StepMemo struct {
 	// gemms remembers the measured dense GEMMs' times of the ranks priced
 	// (nil until a step model with tables needs it).
 	gemms *gemmSplitCache
+	// seen remembers the token terms of earlier counts (nil until the
+	// counts first change): under Poisson arrivals a rank's counts go back
+	// and forth between a few dozen values, so the step before rarely
+	// holds them but one a few steps back does.
+	seen *[termsSlots]termsSlot
+}
+
+// termsBits is the width of StepMemo's table index: termsSlots entries
+// of earlier token terms.
+const termsBits = 6
+
+const termsSlots = 1 << termsBits
+
+// termsSlot is one entry of StepMemo.seen: the counts (StepMemo.key's
+// layout) and their token terms.
+type termsSlot struct {
+	key   []float64
+	terms tokenTerms
+}
+
+// recall sets m.terms to the token terms of m.key: from m.seen when it
+// holds them (the terms depend on nothing but the counts, so a hit is the
+// very value tokenTermsOf would return), else worked out and kept.
+func (m *StepMemo) recall(sm *StepModel, runs []RankRun) {
+	if m.seen == nil {
+		m.seen = new([termsSlots]termsSlot)
+	}
+	h := uint64(len(m.key))
+	for _, x := range m.key {
+		h = (h ^ math.Float64bits(x)) * 0x9e3779b97f4a7c15
+	}
+	e := &m.seen[h>>(64-termsBits)]
+	if slices.Equal(e.key, m.key) && e.key != nil {
+		m.terms = e.terms
+		return
+	}
+	m.terms = sm.tokenTermsOf(runs)
+	e.key = append(e.key[:0], m.key...)
+	e.terms = m.terms
 }
 
 // gemmCache is m's cache of sm's measured GEMM times (nil for a nil memo
@@ -61,7 +105,6 @@ func (sm *StepModel) stepMemo(runs []RankRun, m *StepMemo) StepTime {
 		return sm.StepRuns(runs)
 	}
 	if !m.holds(runs) {
-		m.terms = sm.tokenTermsOf(runs)
 		m.key = m.key[:0]
 		for _, r := range runs {
 			m.key = append(m.key, float64(r.N), float64(len(r.Loads)))
@@ -69,6 +112,7 @@ func (sm *StepModel) stepMemo(runs []RankRun, m *StepMemo) StepTime {
 				m.key = append(m.key, l.DecodeSeqs, l.PrefillTokens, l.PrefillSeqs)
 			}
 		}
+		m.recall(sm, runs)
 	}
 	return sm.stepWith(runs, m.terms, m)
 }
