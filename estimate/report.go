@@ -248,14 +248,15 @@ func (r *Report) Overall() string {
 	return "yes"
 }
 
-// withHybridBlock is settings with block_size as vLLM runs it: a Mamba-2
-// or Gated DeltaNet hybrid's attention block is raised to hold one
-// layer's state per page (memory.KVLayout.HybridBlock; vLLM's
+// withHybridBlock is settings with block_size's provenance saying the
+// attention block vLLM runs: a Mamba-2 or Gated DeltaNet hybrid's is raised
+// to hold one layer's state per page (memory.KVLayout.HybridBlock; vLLM's
 // HybridAttentionMambaModelConfig "Setting attention block size to N
-// tokens"), so the spec's or release's block_size is not the block in
-// effect, and a report that printed it beside the raised block in its
-// notes contradicted itself (qa43 F9). The list is copied, not edited:
-// the input's settings are shared.
+// tokens"), and a report that printed "16 — vLLM 0.24.0 default" beside
+// notes naming the raised block contradicted itself (qa43 F9). The value
+// stays the engine argument, the one generate writes and the estimate's
+// units (the agreement check and generate's flags read it); the list is
+// copied, not edited: the input's settings are shared.
 func withHybridBlock(settings []resolve.NamedSetting, block int) []resolve.NamedSetting {
 	for i, st := range settings {
 		if st.Name != "block_size" {
@@ -265,12 +266,11 @@ func withHybridBlock(settings []resolve.NamedSetting, block int) []resolve.Named
 			return settings
 		}
 		out := append([]resolve.NamedSetting(nil), settings...)
-		from := "the spec's"
-		if st.From != resolve.SourceSpec {
-			from = "the release default"
+		why := st.Why
+		if why == "" {
+			why = string(st.From)
 		}
-		out[i] = resolve.NamedSetting{Name: st.Name, Value: block, From: resolve.SourceDerived,
-			Why: fmt.Sprintf("vLLM raises %s %d so that one attention page holds a layer's per-request state", from, st.Value)}
+		out[i].Why = fmt.Sprintf("%s; vLLM raises the attention block to %d tokens so that one page holds a layer's per-request state", why, block)
 		return out
 	}
 	return settings
