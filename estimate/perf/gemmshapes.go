@@ -33,7 +33,8 @@ type denseGEMMs struct {
 	// share is the MeasuredCompute share a serving step reaches of the
 	// tables' compute-bound rates (UseServingGEMMShare; 1: the tables as
 	// measured), and peaks the floors that say how far past the ridge a
-	// shape's M is (servingFactor).
+	// shape's M is (servingFactor) and what a time extrapolated past the
+	// tables' grid may not fall below (gemmFloor).
 	share float64
 	peaks gemmPeaks
 }
@@ -128,7 +129,11 @@ func (d *denseGEMMs) timeSplit(tok, sampled float64, pk *gemmPeaks) (compute, me
 		if m != lastM || !haveM {
 			pm, lastM, haveM = d.t.gridM(m), m, true
 		}
-		t := g.count * d.t.atGrid(g.flat, pm, g.nk) * d.servingFactor(g, m)
+		v := d.t.atGrid(g.flat, pm, g.nk)
+		if v > 0 && d.t.extrapolated(g.flat, pm, g.nk) {
+			v = max(v, gemmFloor(&d.peaks, g.dt, m, g.n, g.k))
+		}
+		t := g.count * v * d.servingFactor(g, m)
 		if pk == nil || !g.memoryBound(m, pk) {
 			compute += t
 		} else {
@@ -218,13 +223,13 @@ func newDenseGEMMs(s *StepSetup) *denseGEMMs {
 	}
 	tp, pp := float64(max(1, s.TP)), float64(max(1, s.PP))
 	h := float64(m.HiddenSize)
-	d := &denseGEMMs{t: t, share: 1}
+	fp8 := s.HW.FP8FLOPS
+	if s.int8AsFP8() {
+		fp8 = s.HW.INT8OPS
+	}
+	d := &denseGEMMs{t: t, share: 1, peaks: gemmPeaks{bf16: s.HW.BF16FLOPS, fp8: fp8, fp4: s.HW.FP4FLOPS, hbm: s.HW.HBMBytesPerS}}
 	if UseServingGEMMShare {
-		fp8 := s.HW.FP8FLOPS
-		if s.int8AsFP8() {
-			fp8 = s.HW.INT8OPS
-		}
-		d.share, d.peaks = scale(s.Eff.MeasuredCompute), gemmPeaks{bf16: s.HW.BF16FLOPS, fp8: fp8, fp4: s.HW.FP4FLOPS, hbm: s.HW.HBMBytesPerS}
+		d.share = scale(s.Eff.MeasuredCompute)
 	}
 	per := 1 / pp // each layer's share of a stage
 	addAt := func(n, k float64, flat []float64, dt GEMMDType, kernels, share float64) {

@@ -112,6 +112,7 @@ var gemmTablesJSON []byte
 // gemmTables is the parsed table, log latencies (NaN: no row).
 type gemmTables struct {
 	logM, logNK []float64
+	m, nk       []float64                          // the grid itself (what extrapolation scales from)
 	sys         map[string]map[GEMMDType][]float64 // flat [m][n][k]
 }
 
@@ -134,7 +135,7 @@ func loadGEMMTables() *gemmTables {
 		if err := json.Unmarshal(gemmTablesJSON, &doc); err != nil {
 			return
 		}
-		t := &gemmTables{sys: map[string]map[GEMMDType][]float64{}}
+		t := &gemmTables{sys: map[string]map[GEMMDType][]float64{}, m: doc.M, nk: doc.NK}
 		for _, m := range doc.M {
 			t.logM = append(t.logM, math.Log(m))
 		}
@@ -289,18 +290,23 @@ func (t *gemmTables) table(system string, dt GEMMDType) []float64 {
 }
 
 // at is the latency (s) of an M×K by K×N GEMM in flat: log latency
-// interpolated trilinearly in log M, log N, log K and held flat outside
-// the grid; corners without a row are left out and the others' weights
-// renormalised; 0 when no corner has one.
+// interpolated trilinearly in log M, log N, log K inside the grid (corners
+// without a row are left out and the others' weights renormalised),
+// extrapolated past its largest M, N and K by the work that grows
+// (atGrid) and held at the smallest below them; 0 when no corner has a
+// row. The extrapolated part is not floored here: GEMMTime and the step's
+// timeSplit floor it at the shape's roofline (gemmFloor).
 func (t *gemmTables) at(flat []float64, m, n, k float64) float64 {
 	return t.atGrid(flat, t.gridM(m), t.gridNK(n, k))
 }
 
 // gridPos is a value's place on one axis of the tables (logGridPos): the
-// cell and the fraction of the way to the next.
+// cell and the fraction of the way to the next, and the value itself
+// (what extrapolation past the axis's last cell scales by).
 type gridPos struct {
 	i int
 	f float64
+	x float64
 }
 
 // gridNK is a GEMM's places on the N and K axes.
@@ -309,18 +315,107 @@ type gridNK struct{ n, k gridPos }
 // gridM is m's place on the M axis.
 func (t *gemmTables) gridM(m float64) gridPos {
 	i, f := logGridPos(t.logM, m)
-	return gridPos{i, f}
+	return gridPos{i, f, m}
 }
 
 // gridNK is n's and k's places on the N and K axes.
 func (t *gemmTables) gridNK(n, k float64) gridNK {
 	in, fn := logGridPos(t.logNK, n)
 	ik, fk := logGridPos(t.logNK, k)
-	return gridNK{gridPos{in, fn}, gridPos{ik, fk}}
+	return gridNK{gridPos{in, fn, n}, gridPos{ik, fk, k}}
+}
+
+// beyond is how many times the axis's last cell x lies past it (1 inside
+// the grid and below it).
+func (p gridPos) beyond(grid []float64) float64 {
+	return max(1, p.x/grid[len(grid)-1])
+}
+
+// extrapolated reports whether a GEMM of m rows and shape pnk lies past
+// the grid's largest M, N or K (or, on M, past the largest M the table
+// has a row of that shape for): its time is then extrapolated (atGrid),
+// and its callers floor it at the roofline.
+func (t *gemmTables) extrapolated(flat []float64, pm gridPos, pnk gridNK) bool {
+	if pnk.n.beyond(t.nk) > 1 || pnk.k.beyond(t.nk) > 1 {
+		return true
+	}
+	top := t.topM(flat, pnk)
+	return top >= 0 && pm.x > t.m[top]
 }
 
 // atGrid is at given the places of M, N and K on the axes.
+//
+// Past the largest N or K (65,536 on every table: a 128K–256K-vocabulary
+// LM head at TP1, a 106,496-wide fused gate_up of Llama-3.1-405B) the
+// time is the last cell's scaled by n/N_max · k/K_max: an N×K GEMM's
+// FLOPs (2MNK), weight bytes (NK) and output bytes (MN) all grow linearly
+// in N, its FLOPs, weight and input bytes (MK) in K; only the launch does
+// not, a few µs against the ≥ 80 µs of any 65,536-wide cell.
+//
+// Past the largest M with a row for the shape (16,384 on every table but
+// a100_sxm's, whose 16,384 plane is empty: 4,096 there) the time is
+// affine in M through the last two measured M (mPrev, mTop):
+// T(mTop) + (m − mTop)·max(0, (T(mTop) − T(mPrev))/(mTop − mPrev)). The
+// marginal time per row is what another row costs — its FLOPs and its
+// activation bytes — while the weight read and the launch, which do not
+// grow with M, stay in the intercept; scaling the last cell by the ratio
+// of FLOPs would scale them too (small at M = 16,384, far past every
+// dtype's ridge, but the whole time of a launch-bound router or 64-wide
+// cell). A slope of measurement scatter below the physical one is caught
+// by the roofline floor the callers apply (gemmFloor).
+//
+// Below the smallest M, N or K (M = 1, N or K = 64: an 8-expert router)
+// the smallest cell is held: those cells are launch-bound or bound by the
+// other operand (an M × K activation read does not shrink with N), so
+// less work there does not cost less time.
 func (t *gemmTables) atGrid(flat []float64, pm gridPos, pnk gridNK) float64 {
+	scale := pnk.n.beyond(t.nk) * pnk.k.beyond(t.nk)
+	top := t.topM(flat, pnk)
+	if top < 0 || pm.x <= t.m[top] {
+		return t.interp(flat, pm, pnk) * scale
+	}
+	mTop := t.m[top]
+	last := t.interp(flat, gridPos{top, 0, mTop}, pnk)
+	if top == 0 {
+		return last * scale // one measured M: nothing to take a slope from
+	}
+	mPrev := t.m[top-1]
+	prev := t.interp(flat, gridPos{top - 1, 0, mPrev}, pnk)
+	slope := 0.0
+	if prev > 0 {
+		slope = max(0, (last-prev)/(mTop-mPrev))
+	}
+	return (last + (pm.x-mTop)*slope) * scale
+}
+
+// topM is the largest M index at which flat has a row for some corner of
+// pnk that the interpolation weighs, -1 when none has one.
+func (t *gemmTables) topM(flat []float64, pnk gridNK) int {
+	nm, nn := len(t.logM), len(t.logNK)
+	top := -1
+	for b := 0; b < 2; b++ {
+		if corner(pnk.n.f, b) == 0 {
+			continue
+		}
+		for d := 0; d < 2; d++ {
+			if corner(pnk.k.f, d) == 0 {
+				continue
+			}
+			nk := min(pnk.n.i+b, nn-1)*nn + min(pnk.k.i+d, nn-1)
+			for im := nm - 1; im > top; im-- {
+				if !math.IsNaN(flat[im*nn*nn+nk]) {
+					top = im
+					break
+				}
+			}
+		}
+	}
+	return top
+}
+
+// interp is the trilinear interpolation of log latency at the places
+// (held at the grid's ends); 0 when no weighted corner has a row.
+func (t *gemmTables) interp(flat []float64, pm gridPos, pnk gridNK) float64 {
 	im, fm := pm.i, pm.f
 	in, fn := pnk.n.i, pnk.n.f
 	ik, fk := pnk.k.i, pnk.k.f
@@ -365,7 +460,7 @@ func corner(f float64, a int) float64 {
 }
 
 // logGridPos is x's cell in the ascending log grid: index and fraction,
-// clamped to the ends.
+// clamped to the ends (atGrid extrapolates past the last from the value).
 func logGridPos(logs []float64, x float64) (int, float64) {
 	lx := math.Log(max(x, 1e-9))
 	if lx <= logs[0] {
@@ -379,25 +474,56 @@ func logGridPos(logs []float64, x float64) (int, float64) {
 	return i, (lx - logs[i]) / (logs[i+1] - logs[i])
 }
 
+// gemmFloor is the roofline of an m-row GEMM of an n×k weight in dtype dt:
+// the longer of its FLOPs at the dtype's tensor peak and its operands
+// (weights at the dtype's width, BF16 activations in and out) at the HBM
+// peak; 0 where pk lacks either peak. What an extrapolated time
+// (gemmTables.atGrid) may not fall below.
+func gemmFloor(pk *gemmPeaks, dt GEMMDType, m, n, k float64) float64 {
+	peak, wb := pk.of(dt)
+	if peak <= 0 || pk.hbm <= 0 {
+		return 0
+	}
+	bytes := n*k*wb + 2*m*(n+k)
+	return max(2*m*n*k/peak, bytes/pk.hbm)
+}
+
 // GEMMTime is the measured GPU time (s) of one GEMM of M tokens by an
 // N×K weight in dtype on g, launch and activation quantization included
 // (aiconfigurator's CUDA-graph replays; fp8_block's large cells eager):
 // false for a GPU or dtype without a table, which keeps the scalar model.
+//
+// Past the grid's largest M, N or K the time is extrapolated (atGrid) and
+// floored at g's roofline for the shape (gemmFloor).
 func GEMMTime(g *catalog.GPU, dt GEMMDType, m, n, k float64) (float64, bool) {
 	kf, ok := MeasuredKernels(g)
 	if !ok {
 		return 0, false
 	}
-	return gemmTimeOn(kf.System, dt, m, n, k)
+	pk := gemmPeaks{bf16: g.BF16TFLOPS * 1e12, fp8: g.FP8TFLOPS * 1e12, fp4: g.FP4TFLOPS * 1e12, hbm: g.HBMBandwidthGBytesPerS * 1e9}
+	return gemmTimeOn(kf.System, dt, m, n, k, &pk)
 }
 
-// gemmTimeOn is GEMMTime by aiconfigurator system name.
-func gemmTimeOn(system string, dt GEMMDType, m, n, k float64) (float64, bool) {
+// gemmTimeOn is GEMMTime by aiconfigurator system name, the extrapolated
+// part floored at pk's roofline (pk nil: not floored).
+func gemmTimeOn(system string, dt GEMMDType, m, n, k float64, pk *gemmPeaks) (float64, bool) {
 	t := loadGEMMTables()
 	flat := t.table(system, dt)
 	if flat == nil {
 		return 0, false
 	}
-	v := t.at(flat, m, n, k)
+	v := t.timeOn(flat, dt, m, n, k, pk)
 	return v, v > 0
+}
+
+// timeOn is the latency (s) of an m-row GEMM of an n×k weight in flat
+// (a table of dtype dt): at, the extrapolated part floored at pk's
+// roofline (pk nil: not floored); 0 without a row.
+func (t *gemmTables) timeOn(flat []float64, dt GEMMDType, m, n, k float64, pk *gemmPeaks) float64 {
+	pm, pnk := t.gridM(m), t.gridNK(n, k)
+	v := t.atGrid(flat, pm, pnk)
+	if v > 0 && pk != nil && t.extrapolated(flat, pm, pnk) {
+		v = max(v, gemmFloor(pk, dt, m, n, k))
+	}
+	return v
 }

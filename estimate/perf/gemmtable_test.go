@@ -10,7 +10,8 @@ import (
 // TestGEMMTimeTableRows checks the lookup against cells of the embedded
 // table (tools/aicdata/gemm_tables.json, h100_sxm) and values derived by
 // hand from them: on the grid the cell, between cells the geometric mean
-// weighted in log M / log K, outside the grid the edge cell.
+// weighted in log M / log K, below the grid the edge cell, past it
+// extrapolated (TestGEMMExtrapolation).
 func TestGEMMTimeTableRows(t *testing.T) {
 	h100 := perfGPU(t, "h100-sxm")
 	us := 1e-6
@@ -31,7 +32,10 @@ func TestGEMMTimeTableRows(t *testing.T) {
 			math.Exp(math.Log(496)+math.Log(1.5)/math.Log(2)*(math.Log(968)-math.Log(496))) * us},
 		{"fp8_block host-bound cell holds fp8's least at M ≥ 1", GEMMTableFP8Block, 1, 4096, 4096, 11.7 * us},
 		{"fp8_block cell below fp8's (DeepGEMM)", GEMMTableFP8Block, 4096, 8192, 8192, 456 * us},
-		{"fp8_block past M=16384: held flat at fp8's", GEMMTableFP8Block, 65536, 8192, 8192, 1690 * us},
+		// Past M = 16384: affine through M = 4096 (456 µs) and 16384
+		// (1690 µs, fp8's cell), 0.1004 µs a row.
+		{"fp8_block past M=16384: affine from the last two M", GEMMTableFP8Block, 65536, 8192, 8192,
+			(1690 + (65536-16384)*(1690-456)/(16384-4096.0)) * us},
 	} {
 		got, ok := GEMMTime(h100, c.dt, c.m, c.n, c.k)
 		if !ok || math.Abs(got/c.want-1) > 1e-9 {
