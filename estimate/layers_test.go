@@ -27,7 +27,7 @@ var layers = map[string][]string{
 	"search":             {"input", "layouts", "memory", "slo"},
 	"pd":                 {"band", "input", "memory", "perf", "sim", "slo"},
 	"internal/testinput": {"input"},
-	".":                  {"input", "memory", "pd", "search", "slo"},
+	".":                  {"input", "layouts", "memory", "pd", "search", "slo"},
 }
 
 const module = "github.com/vlaunch/vlaunch/"

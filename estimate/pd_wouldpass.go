@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/vlaunch/vlaunch/estimate/input"
+	"github.com/vlaunch/vlaunch/estimate/layouts"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/pd"
-	"github.com/vlaunch/vlaunch/estimate/search"
 	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/resolve"
@@ -189,7 +189,7 @@ func verdictNamed(vs []slo.Verdict, name string) *slo.Verdict {
 // do not reach, more sessions (Little's law's count, then the
 // shortfall's, each evaluated); for a verdict a pool binds (the rate, a
 // TTFT the prefill pool's queue or prompt dominates, TPOT), more instances
-// of that pool on its own GPUs (search.Layouts on the pool's nodes, the
+// of that pool on its own GPUs (layouts.All on the pool's nodes, the
 // layouts plan's P/D candidates take, placeable and fitting); and the
 // colocated layout on the same GPUs when its check meets the target.
 func pdWouldPass(d *resolve.Deployment, rep *pd.Report, vs []slo.Verdict, opt PerfOptions) []pdClaim {
@@ -448,7 +448,7 @@ func poolSpec(s *spec.Deployment, role string) *spec.Pool {
 // check's alternatives try larger TP (eight TP 1 decode engines of
 // Llama-3.3-70B FP8 at 512 sessions were told "GPUs with more memory, or
 // fewer sessions (not evaluated)") — (as plan's
-// P/D candidates enumerate them: search.Layouts, search.Placeable), each
+// P/D candidates enumerate them: layouts.All, layouts.Placeable), each
 // evaluated with the rest of the spec unchanged; the best by v's figure.
 func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []pdClaim {
 	var r *resolve.Role
@@ -486,7 +486,7 @@ func (a *pdAdvisor) moreInstances(v *slo.Verdict, role string, base *pdEdit) []p
 			ref = verdictNamed(vs, v.Name).Predicted
 		}
 	}
-	for _, l := range search.Placeable(search.Layouts(len(hosts), perNode, a.d.Model), hosts, a.d.Release) {
+	for _, l := range layouts.Placeable(layouts.All(len(hosts), perNode, a.d.Model), hosts, a.d.Release) {
 		if l.ReplicaCount() == now.ReplicaCount() || l.ReplicaCount() < now.ReplicaCount() && !(role == spec.RoleDecode && a.decodeQueues) || l.TotalGPUs() != now.TotalGPUs() || l.PP != 1 {
 			continue // fewer instances only for a decode pool whose KV queues its sessions (more KV each)
 		}

@@ -94,7 +94,7 @@ func TestBoundarySplits(t *testing.T) {
 // DP inside an instance only with EP, EP only over more than one rank:
 // 4 GPUs — TP 1 · DP 4 EP, TP 2 · DP 2 EP, TP 4, TP 4 EP (3 instances);
 // 2 GPUs — TP 1 · DP 2 EP, TP 2, TP 2 EP (6); 1 GPU — TP 1 (12): 8,
-// largest instances first, then TP ascending (search.Enumerate's order).
+// largest instances first, then TP ascending (layouts.Enumerate's order).
 func TestShareLayouts(t *testing.T) {
 	m, err := catalog.LookupModel("gpt-oss-120b")
 	if err != nil {

@@ -8,9 +8,9 @@ import (
 
 	"github.com/vlaunch/vlaunch/catalog"
 	"github.com/vlaunch/vlaunch/estimate/input"
+	enum "github.com/vlaunch/vlaunch/estimate/layouts"
 	"github.com/vlaunch/vlaunch/estimate/memory"
 	"github.com/vlaunch/vlaunch/estimate/pd"
-	"github.com/vlaunch/vlaunch/estimate/search"
 	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
@@ -152,7 +152,7 @@ const allSplits = 8
 // candidates enumerates the P/D candidates: every weight format and
 // KV-cache dtype of the colocated search (both pools run the same: the
 // connector moves the KV as it is stored), every split of the nodes (the
-// first k to prefill, in the spec's order), every layout search.Layouts
+// first k to prefill, in the spec's order), every layout layouts.All
 // gives each pool's nodes that the release places, each pool's backends
 // where its all-to-all runs, and the prefill pool's token budget (the
 // release's and twice it: a prefill pool runs no decode a larger chunk
@@ -292,7 +292,7 @@ func (s *pdSearch) pairs(pre, dec []*pdPool) []Settings {
 // sharedCandidates are the P/D candidates of a one-node spec: both pools
 // on the node, the prefill pool on g of its GPUs (every g from 1 to all
 // but one), the decode pool on the rest, each pool's layouts those
-// search.Layouts gives on that many GPUs (instances inside the node, as a
+// layouts.All gives on that many GPUs (instances inside the node, as a
 // node both pools name requires). Only the pairs resolve places are kept:
 // resolve's NodeShare (through AssembleDisaggregated, pair) decides the
 // split — the prefill pool's instances first, from GPU 0, then the decode
@@ -326,9 +326,9 @@ func (s *pdSearch) poolChoices(role string, f dtype, nodes []spec.Node, gpus []i
 	var ls []resolve.Layout
 	switch {
 	case gpus == nil:
-		ls = search.Placeable(search.Layouts(len(nodes), s.d.Layout.GPUsPerNode, s.d.Model), hosts, s.d.Release)
+		ls = enum.Placeable(enum.All(len(nodes), s.d.Layout.GPUsPerNode, s.d.Model), hosts, s.d.Release)
 	case len(gpus) == 1:
-		ls = search.Placeable(search.Layouts(1, gpus[0], s.d.Model), gpus, s.d.Release)
+		ls = enum.Placeable(enum.All(1, gpus[0], s.d.Model), gpus, s.d.Release)
 	default:
 		// Placed by the pair (pair: resolve's NodeShare places a pool
 		// sharing a node, each instance inside one node, what
@@ -387,7 +387,7 @@ func assessAll(s *pdSearch, ps []*pdPool) {
 // shareLayouts are the layouts of a pool taking hosts[i] GPUs of its i-th
 // node, one node shared: instances inside one node (a pool sharing a node
 // places each instance on one node, resolve.NodeShare) of a size dividing
-// every host's count, so they take all of them — search.Layouts' sub-node
+// every host's count, so they take all of them — layouts.All' sub-node
 // replicas (PP 1, DP inside only with EP) on unequal hosts.
 func shareLayouts(hosts []int, m *catalog.Model) []resolve.Layout {
 	g, total := 0, 0
@@ -399,7 +399,7 @@ func shareLayouts(hosts []int, m *catalog.Model) []resolve.Layout {
 		if g%per != 0 {
 			continue
 		}
-		for _, c := range search.Enumerate(1, per, m) {
+		for _, c := range enum.Enumerate(1, per, m) {
 			if c.DP > 1 && !c.EP || c.EP && c.EPSize() == 1 || total/per > spec.MaxReplicas {
 				continue
 			}
@@ -467,7 +467,7 @@ const maxPairTP = 128
 // pairsAtLeast reports whether a pool of role with tensor size q pairs
 // (tpPairs) with every tensor size of the other pool, up to maxPairTP,
 // that one with tensor size p pairs with: the sizes plan's pools take,
-// powers of two (search.Enumerate), so only a prefill size above the
+// powers of two (layouts.Enumerate), so only a prefill size above the
 // decode's can fail to pair.
 func pairsAtLeast(v vllm.Version, role string, q, p int) bool {
 	for t := 1; t <= maxPairTP; t *= 2 {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/vlaunch/vlaunch/estimate/search"
+	enum "github.com/vlaunch/vlaunch/estimate/layouts"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -139,11 +139,11 @@ func NewSpace(d *resolve.Deployment) Space {
 	return s
 }
 
-// layouts are the parallel layouts of the layout search (search.Layouts:
+// layouts are the parallel layouts of the layout search (layouts.All:
 // one replica on every whole share of the nodes) that resolve.Place puts
-// on the spec's nodes with its release (search.Placeable).
+// on the spec's nodes with its release (layouts.Placeable).
 func layouts(d *resolve.Deployment) []resolve.Layout {
-	return search.Placeable(search.Layouts(d.Layout.Nodes, d.Layout.GPUsPerNode, d.Model), d.NodeGPUs(), d.Release)
+	return enum.Placeable(enum.All(d.Layout.Nodes, d.Layout.GPUsPerNode, d.Model), d.NodeGPUs(), d.Release)
 }
 
 // weightChoices: the checkpoint as shipped (`auto`); when the spec asks

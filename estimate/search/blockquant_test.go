@@ -1,6 +1,7 @@
 package search
 
 import (
+	"github.com/vlaunch/vlaunch/estimate/layouts"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -33,12 +34,12 @@ func TestServableKeepsWholeBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		all := len(Layouts(tt.nodes, tt.perNode, m))
-		if n := len(Servable(Layouts(tt.nodes, tt.perNode, m), m, false)); n != all {
+		all := len(layouts.All(tt.nodes, tt.perNode, m))
+		if n := len(layouts.Servable(layouts.All(tt.nodes, tt.perNode, m), m, false)); n != all {
 			t.Errorf("%s: a converted copy keeps %d of %d layouts, want all", tt.model, n, all)
 		}
 		seen := map[key]bool{}
-		for _, l := range Servable(Layouts(tt.nodes, tt.perNode, m), m, true) {
+		for _, l := range layouts.Servable(layouts.All(tt.nodes, tt.perNode, m), m, true) {
 			if p := m.BlockSplitProblem(l.TP, l.ExpertSplit()); p != "" {
 				t.Errorf("%s: layout %+v offered, but vLLM refuses it: %s", tt.model, l, p)
 			}

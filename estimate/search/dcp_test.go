@@ -1,6 +1,7 @@
 package search
 
 import (
+	"github.com/vlaunch/vlaunch/estimate/layouts"
 	"testing"
 
 	"github.com/vlaunch/vlaunch/catalog"
@@ -27,9 +28,9 @@ func TestDCPFitKeepsSplittableTP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		all := Layouts(2, 8, m)
+		all := layouts.All(2, 8, m)
 		n := len(all)
-		kept := DCPFit(append(all[:0:0], all...), m, tt.dcp)
+		kept := layouts.DCPFit(append(all[:0:0], all...), m, tt.dcp)
 		seen := map[int]bool{}
 		for _, l := range kept {
 			if !tt.want[l.TP] {
@@ -42,7 +43,7 @@ func TestDCPFitKeepsSplittableTP(t *testing.T) {
 				t.Errorf("%s dcp %d: TP %d left out", tt.model, tt.dcp, tp)
 			}
 		}
-		if got := len(DCPFit(Layouts(2, 8, m), m, 1)); got != n {
+		if got := len(layouts.DCPFit(layouts.All(2, 8, m), m, 1)); got != n {
 			t.Errorf("%s dcp 1: %d of %d layouts kept", tt.model, got, n)
 		}
 	}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"github.com/vlaunch/vlaunch/estimate/layouts"
 	"slices"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestEnumerate(t *testing.T) {
 			if tc.moe {
 				m.NumExperts = 8
 			}
-			ls := Enumerate(tc.nodes, tc.perNode, m)
+			ls := layouts.Enumerate(tc.nodes, tc.perNode, m)
 			if got := layoutKeys(ls); !slices.Equal(got, tc.want) {
 				t.Fatalf("got %v\nwant %v", got, tc.want)
 			}
@@ -259,7 +260,7 @@ func TestLayoutsSubNode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ls := Layouts(tc.nodes, tc.perNode, m)
+		ls := layouts.All(tc.nodes, tc.perNode, m)
 		found := false
 		for _, l := range ls {
 			if l.TotalGPUs() != tc.nodes*tc.perNode {
