@@ -160,11 +160,12 @@ const kvH20 = "the run held far fewer sequences than the memory model admits: ou
 	"no start-up log of that setup is in the memory calibration to size it."
 
 // shareGPTTail is why ShareGPT bursts' TPOT is outside the model.
-const shareGPTTail = "a ShareGPT burst's mean TPOT is set by the long tail of conversation lengths (SGLang's: mean 420 ms, median 217, P99 2.5 s): requests admitted early " +
-	"share every later step with the burst's prefills, the longest for longest. The model draws the lengths from a log-normal around the published means " +
-	"(sim.ConversationSpread, sigma an assumption) and still predicts this TPOT 2–6× low on every ShareGPT burst of the lab (the held-out GLM-4.5-Air and " +
-	"Qwen3-14B pages too, counted there): the rest is the API server's passes holding the early requests' tokens while it ingests the burst " +
-	"(built, off: perf.UseIngestRounds) and the tail the assumed spread lacks."
+const shareGPTTail = "a ShareGPT burst's TPOT is long-tailed (SGLang's: mean 420 ms, median 217, P99 2.5 s): requests admitted early " +
+	"share every later step with the burst's prefills, and the shortest decode entirely inside them. The model draws the lengths from a log-normal around " +
+	"the published means (sim.ConversationSpread, sigma an assumption) and predicts this TPOT 2–6× low on every ShareGPT burst of the lab (the held-out " +
+	"GLM-4.5-Air and Qwen3-14B pages too, counted there). The published median TPOT is off nearly as much as the mean, so the lengths' tail is the " +
+	"smaller part: the rest is the API server's passes holding the burst's prompts and the early requests' tokens while it ingests the burst " +
+	"(built, off: perf.UseIngestRounds) and the cost of the mixed steps (docs/calibration-analysis.md, \"ShareGPT burst TPOT\")."
 
 // frontendSpread is why the 1,000-request DeepSeek bursts on vLLM 0.11 are
 // outside one global front-end cost.

@@ -36,8 +36,13 @@ var ShareGPTFilter = LogNormal{MinLen: 4, MaxInput: 1024, MaxTotal: 2048}
 // ConversationSigma is the log-spread of ShareGPT's first-turn lengths the
 // replays assume: the median is exp(-σ²/2) ≈ 0.61 of the mean at σ = 1 and
 // the 99th percentile ≈ 6.3× the mean before the filter cuts it. No
-// per-request length table of the filtered dataset was found to measure it;
-// the calibration split's ShareGPT figures chose it: within ±30% 10 of 15
+// per-request length table of the dataset the benchmarks draw (the V3
+// split, model tokenizers) was found to measure it; the one table found,
+// ShareGPT first turns in OPT tokens (sosp-ae-39/sosp-ae-astra
+// datasets/sharegpt_opt_text_completion_length.pkl), has ln-spreads 1.35
+// (prompts) and 1.01 (completions) under the filter at other means
+// (docs/calibration-analysis.md, "ShareGPT burst TPOT"). The calibration
+// split's ShareGPT figures chose it: within ±30% 10 of 15
 // with the old uniform spread, 13 of 15 at σ 0.6–0.8 (0.8, the plateau's
 // skewed end), 12 at 1.0–1.2; the held-out ShareGPT figures' worst error
 // fell from +234% to +94% (docs/calibration-analysis.md). An assumption,

@@ -216,6 +216,7 @@ func (s *simulator) finish(r simReq, t float64) {
 			frontend: (r.ready - r.arrival) + (r.firstTok - r.engineTok), queue: r.started - r.ready, prefill: r.engineTok - r.started,
 			prompt:     s.cfg.Frontend.servers() * s.cfg.Frontend.PromptTokenS * float64(r.input+r.hist),
 			queueSteps: int32(r.startStep - r.readyStep), prefillSteps: int32(r.tokStep - r.startStep), chunks: r.chunks, rideDecodes: r.rideDecodes}
+		rec.tpot = noTPOT
 		if r.output > 1 {
 			rec.tpot = (t - r.firstTok) / float64(r.output-1)
 		}
@@ -394,7 +395,7 @@ func pooledWith(ss []*simulator, latencies bool) Result {
 	res.TTFTQuantiles = quantiles(ttft)
 	if latencies {
 		res.TTFT = percentilesOf(ttft)
-		res.TPOT = percentilesOf(sorted(func(r simRecord) float64 { return r.tpot }))
+		res.TPOT = tpotPercentiles(sorted(func(r simRecord) float64 { return r.tpot }))
 		res.E2E = percentilesOf(sorted(func(r simRecord) float64 { return r.e2e }))
 		res.TTFTParts = ttftParts(recs)
 	}
