@@ -167,7 +167,9 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 			cfg.Frontend.Tokenizer = perf.PromptTokenizer(e.release, harmonyChat)
 		}
 	}
-	cfg.DPLB = sim.DPLBFor(dplbOf(r, e, sm.S.DP)) // as check decides it (slo.ApplyEngine)
+	lbd := dplbOf(r, e, sm.S.DP)
+	lbd.Dense = sm.S.Model != nil && !sm.S.Model.IsMoE()
+	cfg.DPLB = sim.DPLBFor(lbd) // as check decides it (slo.ApplyEngine)
 	cfg.DPWave = sim.DPWaveFor(e.name == "vllm", sm.S.Model != nil && sm.S.Model.IsMoE(), sm.S.DP)
 	if cfg.DPWave {
 		cfg.DummyStep = sim.DummyStepFor(rankSM) // the release's dummy batch: graphed or eager

@@ -45,6 +45,9 @@ type DPLB struct {
 	// which the simulator stands in for by drawing each request's API
 	// server uniformly from all groups' (its policy is not vLLM's).
 	GroupRanks int
+	// Blind: the engines publish no counts (BlindDenseDP); each view holds
+	// its own picks, zeroed every DPLBBlindIntervalS.
+	Blind bool
 }
 
 // UseDPLB routes the requests of a vLLM deployment with internal (or
@@ -75,6 +78,9 @@ type DPLBDeployment struct {
 	// node's --api-server-count under internal LB, each node's under
 	// hybrid LB.
 	APIServers int
+	// Dense: the model is not MoE (its DP ranks are independent engines;
+	// BlindDenseDP). False where unknown.
+	Dense bool
 }
 
 // DPLBFor is the DP load balancer a deployment runs, the one decision both
@@ -112,7 +118,7 @@ func DPLBFor(d DPLBDeployment) DPLB {
 	if !UseDPLB || !d.VLLM || !d.Served || d.Node.Size <= 1 {
 		return DPLB{}
 	}
-	lb := DPLB{Clients: max(1, d.APIServers), IntervalS: DPLBPublishIntervalS}
+	lb := DPLB{Clients: max(1, d.APIServers), IntervalS: DPLBPublishIntervalS, Blind: BlindDenseDP(d)}
 	switch mode, _ := d.Release.DPLoadBalancing(d.Node); mode {
 	case vllm.LBInternal:
 	case vllm.LBHybrid: // DPLoadBalancing: 1 < local < DP
@@ -185,7 +191,7 @@ func newDPLB(cfg DPLB, dp int, seed uint64) *dplbState {
 // publish replaces every view with the ranks' counts when an interval
 // has passed since the last publication (the first call always does).
 func (st *dplbState) publish(ranks []simRank, now float64) {
-	if st.at >= 0 && now < st.at+st.cfg.IntervalS {
+	if st.at >= 0 && now < st.at+st.interval() {
 		return
 	}
 	st.at = now
@@ -196,7 +202,7 @@ func (st *dplbState) publish(ranks []simRank, now float64) {
 			continue
 		}
 		for i := range v {
-			v[i] = [2]int{len(ranks[lo+i].waiting), len(ranks[lo+i].running)}
+			v[i] = st.viewCounts(&ranks[lo+i])
 		}
 	}
 }

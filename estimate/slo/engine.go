@@ -97,7 +97,8 @@ func DPLBDeployment(in *input.Input, dp int) sim.DPLBDeployment {
 		}
 	}
 	readLBFlags(extra, &n)
-	return sim.DPLBDeployment{VLLM: true, Served: true, Release: in.Release(), Node: n, APIServers: apiServers(in)}
+	dense := in.Model != nil && !in.Model.IsMoE() // sim.BlindDenseDP, as the replay decides it
+	return sim.DPLBDeployment{VLLM: true, Served: true, Release: in.Release(), Node: n, APIServers: apiServers(in), Dense: dense}
 }
 
 // readLBFlags sets what words (vllm.extra_args) say of the DP LB mode.
