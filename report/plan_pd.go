@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/plan"
@@ -67,6 +68,9 @@ func pdSummaryLines(r *plan.Result) []string {
 	if s.NotTried != "" {
 		out[0] = s.NotTried
 	}
+	if s.RefusedPools > 0 {
+		out = append(out, fmt.Sprintf("P/D: %d pool choices skipped, never paired: validate refuses them (%s)", s.RefusedPools, reasonWords(s.RefusedBecause)))
+	}
 	if n := r.Stats.PDUnsettled; n > 0 {
 		out = append(out, fmt.Sprintf("P/D: %d more groups whose bound could still rank first were left unsimulated (plan simulates at most %d P/D candidates, the most promising first)", n, plan.PDSimBudget))
 	}
@@ -74,4 +78,13 @@ func pdSummaryLines(r *plan.Result) []string {
 		out = append(out, s.NoPay)
 	}
 	return out
+}
+
+// reasonWords lists refusal reasons with their counts ("why (3); why (1)").
+func reasonWords(rs []plan.Reason) string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, fmt.Sprintf("%s (%d)", r.Why, r.Count))
+	}
+	return strings.Join(out, "; ")
 }

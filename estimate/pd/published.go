@@ -250,8 +250,20 @@ func ClientRun(r published.PDRow) (int, bool) {
 }
 
 // RowRouter is the router kind whose path a row's run took: llm-d's
-// for the llm-d router's runs, else the default, the vLLM router's (the
-// Ray Serve PD proxy's own path is not read: modelled as that default).
+// for the llm-d router's runs, else the default, the vLLM router's. The
+// Ray Serve PD proxy's path (the Anyscale rows) is modelled as that
+// default, not as its own: its hops are read (ray-project/ray
+// python/ray/llm/_internal/serve/deployments/prefill_decode_disagg/
+// prefill_decode_disagg.py at 00951ddc: Serve's HTTP proxy → the LLMRouter
+// ingress replica → a PDProxyServer replica, whose _predict calls the
+// prefill LLMServer through a DeploymentHandle with max_tokens 1, merges
+// its stream, then streams the decode LLMServer's chunks back through the
+// same replicas), but no measured cost of one such handle hop with an LLM
+// request's payload is known: Ray Serve's release microbenchmarks time an
+// HTTP request to one no-op replica (p50 2.2 ms, ray-project/ray#55900;
+// 3.6 ms on a laptop, #47430), and ray-project/ray#59681 a whole colocated
+// Ray Serve LLM path against bare vLLM (+20 ms mean TTFT at 10 sessions),
+// neither a per-hop figure of the P/D path, so no term is invented.
 func RowRouter(r published.PDRow) string {
 	if strings.HasPrefix(r.Router, "llm-d router") {
 		return spec.RouterKindLLMD
