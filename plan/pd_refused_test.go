@@ -94,3 +94,63 @@ func TestPoolRefusedNamesThePoolAndCode(t *testing.T) {
 		t.Errorf("DBO on allgather_reducescatter: %v, want a decode pool's GEN004", err)
 	}
 }
+
+// A P/D spec with MooncakeConnector on 2 × 8 H100: validate refuses a
+// prefill instance of more than one DP rank under it (SPEC127: vllm-router
+// sends the decode leg DP rank 0's engine id), a rule on the connector and
+// the prefill pool's layout that no pool check asks. Plan enumerated such
+// pairs, bounded and simulated them; none reached the list, but 16 P/D
+// groups "whose bound could still rank first" were such pairs. Plan now
+// verifies each pair that fits before bounding it (pdVerified: what
+// `vlaunch generate` runs): exactly the pairs whose prefill pool has DP >
+// 1 are skipped, each for SPEC127, and every pair kept verifies.
+func TestPDPairsGenerateRefusesAreNeverRanked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("verifies a P/D spec's candidates")
+	}
+	d, path, src := pdSpec(t, "pd/pd-mooncake-2x8h200")
+	base, own, err := colocatedBase(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum PDSummary
+	cands := pdCandidates(d, base, own, Space{}, &sum)
+	before := sum.Candidates
+	v := newVerifier(path, src, own)
+	verify := func(e *evaluated) error { return v.check(e.Settings) }
+	n := pdVerified(cands, verify, &sum)
+	want := 0
+	for _, e := range cands {
+		if !e.Fits || e.Own {
+			continue
+		}
+		dp := e.Settings.PD.Prefill.DP > 1
+		if dp {
+			want++
+		}
+		if dp != e.refused {
+			t.Errorf("%s: refused %t, prefill DP %d", e.Settings.String(), e.refused, e.Settings.PD.Prefill.DP)
+		}
+		if !e.refused {
+			if err := verify(e); err != nil {
+				t.Errorf("%s kept, but generate refuses it: %v", e.Settings.String(), err)
+			}
+		}
+	}
+	if want == 0 || n != want || sum.RefusedPairs != want || sum.Candidates != before-want {
+		t.Errorf("refused %d (summary %d), want the %d pairs with prefill DP > 1; candidates %d -> %d", n, sum.RefusedPairs, want, before, sum.Candidates)
+	}
+	for _, r := range sum.RefusedPairsBecause {
+		if !strings.Contains(r.Why, "[SPEC127]") {
+			t.Errorf("a pair refused for %q, not the connector's SPEC127", r.Why)
+		}
+	}
+	// Without a spec source nothing is verified (nothing to write the
+	// candidate into), and nothing is refused.
+	for _, e := range cands {
+		e.refused = false
+	}
+	if n := pdVerified(cands, nil, &PDSummary{}); n != 0 {
+		t.Errorf("without a verifier %d refused", n)
+	}
+}
