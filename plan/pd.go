@@ -200,6 +200,17 @@ type PDSummary struct {
 	// simulated.
 	Candidates int `json:"candidates,omitempty"`
 	Simulated  int `json:"simulated,omitempty"`
+	// RefusedPools counts the pool choices skipped before pairing because
+	// resolve or validate refuses them (poolRefused: validate's own check
+	// of a pool's engine), by reason: none of their pairs is a candidate.
+	RefusedPools   int      `json:"refused_pools,omitempty"`
+	RefusedBecause []Reason `json:"refused_pools_because,omitempty"`
+	// RefusedPairs counts the P/D candidates (of pools that are not
+	// refused) skipped because validation or the generator refuses the
+	// spec they write (pdVerified: a rule on the pair, SPEC127/SPEC128 …),
+	// by reason; 0 when plan has no spec source to verify against.
+	RefusedPairs        int      `json:"refused_pairs,omitempty"`
+	RefusedPairsBecause []Reason `json:"refused_pairs_because,omitempty"`
 	// NoPay says, in one line with the figures, why the best P/D
 	// candidate ranks below the best colocated one ("" when P/D wins or
 	// was not tried).

@@ -57,6 +57,7 @@ func pdCandidates(d, base *resolve.Deployment, own Settings, space Space, sum *P
 		}
 	}
 	out := s.evaluated(cands)
+	sum.RefusedPools, sum.RefusedBecause = s.refused.Refused, s.refused.Reasons
 	if own.PD != nil && len(out) > 0 {
 		out[0].Own = true
 	}

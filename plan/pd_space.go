@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/vlaunch/vlaunch/catalog"
+	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/estimate/input"
 	enum "github.com/vlaunch/vlaunch/estimate/layouts"
 	"github.com/vlaunch/vlaunch/estimate/memory"
@@ -14,6 +15,7 @@ import (
 	"github.com/vlaunch/vlaunch/estimate/sim"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/spec"
+	"github.com/vlaunch/vlaunch/validate"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -42,6 +44,9 @@ type pdSearch struct {
 	// tensor sizes NIXL does not pair (tpPairs).
 	fitting  map[string]int
 	unpaired int
+	// refused counts the pool choices resolve or validate refuses
+	// (resolvePool), by reason: none of them is paired.
+	refused Stats
 	// shared are the pools of pairs sharing a node as resolve shares it
 	// (pair), by pool key.
 	shared map[string]*pdPool
@@ -547,10 +552,49 @@ func (s *pdSearch) resolvePool(role string, f dtype, ps PoolSettings) (p *pdPool
 	c := s.spec(f, &PDSettings{Prefill: ps, Decode: ps})
 	p.dep, p.err = resolve.Assemble(c.RoleView(role), s.parts)
 	if p.err == nil {
-		p.err = deepEPLLRefused(p.dep)
+		if err := deepEPLLRefused(p.dep); err != nil {
+			p.err = fmt.Errorf("%s pool: %w", role, err)
+		}
+	}
+	if p.err == nil {
+		p.err = poolRefused(role, p.dep)
+	}
+	if p.err != nil {
+		s.refuse(p.err)
 	}
 	return p, true
 }
+
+// poolRefused is the first error validate's check of a pool's engine
+// would report of a pool choice (validate.BundleRefusals on the pool's
+// RoleView, what validate's pool checker runs, checkBundle): DBO on an
+// all-to-all backend the release's assertion refuses (GEN004: DBO on
+// allgather_reducescatter, or on a pool whose all-to-all does not run), a
+// setting the release has no flag for (GEN011), an image without the
+// backend's kernels (GEN009) … The rule stays validate's: plan asks it,
+// and a pool it refuses is never paired, so no candidate of it is ranked.
+func poolRefused(role string, dep *resolve.Deployment) error {
+	if !UsePoolRefusals || dep.Spec == nil {
+		return nil
+	}
+	for _, d := range validate.BundleRefusals(dep, dep.Spec.Runtime.Kind) {
+		if d.Severity == diag.Error {
+			return fmt.Errorf("%s pool: %s [%s]", role, d.Message, d.Code)
+		}
+	}
+	return nil
+}
+
+// UsePoolRefusals: plan asks validate (poolRefused) whether it would
+// refuse each P/D pool choice before pairing it; false pairs them all, as
+// before, and only the listed candidates are verified (mergeAlike), so a
+// refused pool's pairs were bounded, simulated and ranked.
+var UsePoolRefusals = true
+
+// refuse counts a pool choice refused by resolve or validate, by reason
+// (PDSummary.RefusedPools), once per pool choice (resolvePool resolves
+// each once, on the search's one goroutine, as s.pools is written).
+func (s *pdSearch) refuse(err error) { s.refused.refuse(err.Error()) }
 
 // assess fills a resolved pool's input, bound and memory verdict.
 func (s *pdSearch) assess(p *pdPool) {

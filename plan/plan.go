@@ -87,21 +87,6 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 	// nothing with the colocated candidates' resolution, memory verdicts
 	// and bounds: it runs beside them, and its candidates join after them,
 	// in the order the list always had.
-	var pdCands []*evaluated
-	pdDone := make(chan struct{})
-	go func() {
-		defer close(pdDone)
-		pdCands = pdCandidates(d, base, own, space, &res.PD)
-	}()
-	if err == nil {
-		res.Left = space.Left
-		cands = distinct(base, own, space.Enumerate(base), &res.Stats)
-	} else {
-		res.Left = append(res.Left, "colocated layouts: "+err.Error())
-	}
-	for _, e := range cands {
-		e.Settings.Nodes = opt.nodes
-	}
 	srcOwn := own
 	if opt.sourceOwn != nil {
 		srcOwn = *opt.sourceOwn
@@ -112,6 +97,27 @@ func Plan(d *resolve.Deployment, opt Options) *Result {
 			return nil
 		}
 		return verifier.check(e.Settings)
+	}
+	var pdCands []*evaluated
+	pdDone := make(chan struct{})
+	go func() {
+		defer close(pdDone)
+		pdCands = pdCandidates(d, base, own, space, &res.PD)
+		for _, e := range pdCands {
+			e.Settings.Nodes = opt.nodes
+		}
+		if opt.Source != nil { // what generate refuses of a pair is skipped before ranking
+			pdVerified(pdCands, verify, &res.PD)
+		}
+	}()
+	if err == nil {
+		res.Left = space.Left
+		cands = distinct(base, own, space.Enumerate(base), &res.Stats)
+	} else {
+		res.Left = append(res.Left, "colocated layouts: "+err.Error())
+	}
+	for _, e := range cands {
+		e.Settings.Nodes = opt.nodes
 	}
 	slots := slotsOf(d)
 	fit := fitting(cands, &res.Stats)
@@ -211,12 +217,13 @@ func startOwn(cands []*evaluated, seed uint64) {
 }
 
 // fittingPD are the P/D candidates that fit in memory (both pools, known
-// from their assessment); the generator's verdict on a P/D bundle is
-// Verify's, when listed.
+// from their assessment) and that validation and the generator accept
+// (pdVerified, with a spec source; the listed ones are verified again,
+// mergeAlike).
 func fittingPD(cands []*evaluated) []*evaluated {
 	var fit []*evaluated
 	for _, e := range cands {
-		if e.Fits && e.kvTokens > 0 {
+		if e.Fits && e.kvTokens > 0 && !e.refused {
 			fit = append(fit, e)
 		}
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 	"github.com/vlaunch/vlaunch/plan"
@@ -67,6 +68,12 @@ func pdSummaryLines(r *plan.Result) []string {
 	if s.NotTried != "" {
 		out[0] = s.NotTried
 	}
+	if s.RefusedPools > 0 {
+		out = append(out, fmt.Sprintf("P/D: %d pool choices skipped, never paired: validate refuses them (%s)", s.RefusedPools, reasonWords(s.RefusedBecause)))
+	}
+	if s.RefusedPairs > 0 {
+		out = append(out, fmt.Sprintf("P/D: %d candidates skipped, never ranked: validate or generate refuses the pair (%s)", s.RefusedPairs, reasonWords(s.RefusedPairsBecause)))
+	}
 	if n := r.Stats.PDUnsettled; n > 0 {
 		out = append(out, fmt.Sprintf("P/D: %d more groups whose bound could still rank first were left unsimulated (plan simulates at most %d P/D candidates, the most promising first)", n, plan.PDSimBudget))
 	}
@@ -75,3 +82,25 @@ func pdSummaryLines(r *plan.Result) []string {
 	}
 	return out
 }
+
+// reasonWords lists refusal reasons with their counts ("why (3); why
+// (1)"): the first maxReasons, then how many more (every one is in the
+// JSON output).
+func reasonWords(rs []plan.Reason) string {
+	var out []string
+	more, n := 0, 0
+	for i, r := range rs {
+		if i >= maxReasons {
+			more, n = more+1, n+r.Count
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (%d)", r.Why, r.Count))
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("and %d more reasons (%d)", more, n))
+	}
+	return strings.Join(out, "; ")
+}
+
+// maxReasons is how many refusal reasons a P/D line spells out.
+const maxReasons = 2

@@ -46,22 +46,33 @@ func header(r published.PDRow, name string) *strings.Builder {
 	return &b
 }
 
+// instanceNICs is the NICs an engine instance of gpus GPUs owns on the
+// row's nodes: its share of the whole node's (an instance on half a node's
+// GPUs owns half its NICs, at least one), 0 where the row states no NICs
+// (check's default fabric then, per pool: interNode).
+func instanceNICs(h published.PDHardware, gpus int) int {
+	if !h.NICsPerNode.Positive() || !h.InterNodeGbitPerNIC.Positive() || !h.GPUsPerNode.Positive() {
+		return 0
+	}
+	return max(1, h.NICsPerNode.Int()*gpus/h.GPUsPerNode.Int())
+}
+
 // footer is a row's spec after its nodes: the NICs of a node of
-// gpusPerInstance GPUs, its share of the whole node's (an instance on half
-// a node's GPUs owns half its NICs), the client's load (a closed loop, or
-// a rate with the arrival process the source's client drew:
+// gpusPerInstance GPUs (instanceNICs), the client's load (a closed loop,
+// or a rate with the arrival process the source's client drew:
 // ClientArrivals), the release. Where the source
 // gives no NICs, pools on different nodes get check's default fabric (no
 // network section, as a user's spec without one) and pools sharing a node
 // one 100 Gbit/s NIC, which nothing crosses. The P/D spec passes the
-// decode instance's GPUs: the hand-off runs over the decode rank's NICs
-// (newTransfer), and no pool of these rows spans nodes, so no all-to-all
-// or TP traffic crosses them.
+// decode instance's GPUs (a spec has one network section for every node);
+// EvaluateRow then gives each pool its own instances' NICs (rowNICs), and
+// no pool of these rows spans nodes, so no all-to-all or TP traffic
+// crosses them.
 func footer(b *strings.Builder, r published.PDRow, gpusPerInstance int) {
 	h := r.Hardware
 	switch {
-	case h.NICsPerNode.Positive() && h.InterNodeGbitPerNIC.Positive():
-		nics := max(1, h.NICsPerNode.Int()*gpusPerInstance/h.GPUsPerNode.Int())
+	case instanceNICs(h, gpusPerInstance) > 0:
+		nics := instanceNICs(h, gpusPerInstance)
 		fmt.Fprintf(b, "  network:\n    inter_node: {kind: %s, bandwidth_gbit_per_s: %g, nics_per_node: %d, latency_us: 2}\n", fabricKind(h), h.InterNodeGbitPerNIC.V, nics)
 	case h.SameNode.V:
 		fmt.Fprintf(b, "  network:\n    inter_node: {kind: %s, bandwidth_gbit_per_s: 100, nics_per_node: 1, latency_us: 2}\n", fabricKind(h))
@@ -239,8 +250,20 @@ func ClientRun(r published.PDRow) (int, bool) {
 }
 
 // RowRouter is the router kind whose path a row's run took: llm-d's
-// for the llm-d router's runs, else the default, the vLLM router's (the
-// Ray Serve PD proxy's own path is not read: modelled as that default).
+// for the llm-d router's runs, else the default, the vLLM router's. The
+// Ray Serve PD proxy's path (the Anyscale rows) is modelled as that
+// default, not as its own: its hops are read (ray-project/ray
+// python/ray/llm/_internal/serve/deployments/prefill_decode_disagg/
+// prefill_decode_disagg.py at 00951ddc: Serve's HTTP proxy → the LLMRouter
+// ingress replica → a PDProxyServer replica, whose _predict calls the
+// prefill LLMServer through a DeploymentHandle with max_tokens 1, merges
+// its stream, then streams the decode LLMServer's chunks back through the
+// same replicas), but no measured cost of one such handle hop with an LLM
+// request's payload is known: Ray Serve's release microbenchmarks time an
+// HTTP request to one no-op replica (p50 2.2 ms, ray-project/ray#55900;
+// 3.6 ms on a laptop, #47430), and ray-project/ray#59681 a whole colocated
+// Ray Serve LLM path against bare vLLM (+20 ms mean TTFT at 10 sessions),
+// neither a per-hop figure of the P/D path, so no term is invented.
 func RowRouter(r published.PDRow) string {
 	if strings.HasPrefix(r.Router, "llm-d router") {
 		return spec.RouterKindLLMD
@@ -309,7 +332,41 @@ func EvaluateRow(r published.PDRow, pre, dec *input.Input, opt slo.Options) (Rep
 		h = vllm.KVHandoff{}
 	}
 	reuse := RowPromptReuse(r, memory.Estimate(pre).KVTokensPerRank, memory.Estimate(dec).KVTokensPerRank)
+	if UsePoolNICs {
+		pre, dec = rowNICs(r, pre, dec)
+	}
 	return evaluatePD(pre, dec, r.Hardware.SameNode.V, RowRouter(r), recompute, h, RowClientCap(r), reuse, opt)
+}
+
+// UsePoolNICs gives each pool of a row on separate nodes its own
+// instances' NICs (rowNICs); false prices both pools at the decode
+// instance's, the one network section RowSpec writes (as before December
+// 2026: the GKE row's one-GPU prefill instances then sent over 4 NICs
+// each, though an A3 Ultra gives each H200 one).
+var UsePoolNICs = true
+
+// rowNICs is pre and dec each with its own instances' share of the row's
+// NICs (instanceNICs), where the pools sit on nodes of their own and the
+// row states the NICs: a spec has one hardware.network for every node, so
+// RowSpec can only write one pool's (footer: the decode instance's), and a
+// row whose pools differ in GPUs per instance (8 × TP1 prefill, 2 × TP4
+// decode) would give the smaller one the larger one's NICs. The inputs
+// are copies; pools sharing a node, or a row without NICs, keep theirs
+// (check's default fabric is already per pool: interNode).
+func rowNICs(r published.PDRow, pre, dec *input.Input) (*input.Input, *input.Input) {
+	if r.Hardware.SameNode.V {
+		return pre, dec
+	}
+	own := func(in *input.Input, p published.PDPool) *input.Input {
+		n := instanceNICs(r.Hardware, p.GPUs()/max(1, p.Instances.Int()))
+		if n <= 0 || n == in.Network.NICsPerNode {
+			return in
+		}
+		c := *in
+		c.Network.NICsPerNode = n
+		return &c
+	}
+	return own(pre, r.Prefill), own(dec, r.Decode)
 }
 
 // RowClientCap is the cap on requests in flight of a row whose client sent

@@ -832,8 +832,11 @@ const pdReading = `
   request, sends it to a prefill LLMServer replica through a DeploymentHandle with max_tokens 1 and stream off, awaits the
   whole answer, then sends a second copy with the returned kv_transfer_params to a decode replica and relays its stream: two
   Ray actor calls in series before the first token, each LLMServer tokenizing the prompt in its own process (vLLM's serving
-  layer in-process). Their cost under load is not measured (ray-project/ray#59681: +20 ms mean TTFT at 10 sessions, not P/D),
-  so it is still not charged.
+  layer in-process); the older prefill_decode_disagg.py (commit 00951ddc) has the same PDProxyServer._predict behind an
+  LLMRouter ingress replica. Their cost under load is not measured (ray-project/ray#59681: +20 ms mean TTFT at 10 sessions,
+  not P/D); Ray Serve's release microbenchmarks time one HTTP request to one no-op replica (p50 2.2 ms with the
+  throughput-optimized configuration, ray-project/ray#55900; 3.6 ms on a laptop, #47430), a floor for one hop without an LLM
+  request's payload or stream, not a per-hop cost of this path, so it is still not charged (pd44 looked again).
 - **TTFT under load in the colocated baselines: the client's cohorts** (December 2026; 'go test ./estimate/pd -run TestTTFTLoad
   -ttftload -v' prints the table, part by part and step by step). The replay had run the colocated baselines as check's
   steady closed loop, its sessions staggered over a request's duration and its warm-up discarded, so each prompt reached the
@@ -914,9 +917,14 @@ const pdReading = `
   byte the d decode ranks pull, so the transfer moves at the NICs the prefill ranks sit on where they are fewer
   (pd.UseSenderNICs; before, the decode ranks' NICs alone, the same bound sameNodeLink already took inside a node): the
   held-out llm-d CoreWeave row, 8 × TP1 : 2 × TP4, goes from 1.97 to 7.89 ms of hand-off (one NIC, not four) and its TTFT mean
-  from −42% to −41% (its NICs unknown, check's default of one per GPU); its GKE twin does not move, and that is the
+  from −42% to −41% (its NICs unknown, check's default of one per GPU). Its GKE twin did not move then, and that was the
   replay's doing: it writes each instance as a node of its own under one network section sized for the decode instance
-  (published.go footer: 4 NICs), so its one-GPU prefill nodes carry 4 NICs where A3 Ultra gives each GPU one. From v0.11.1 (read at the tag:
+  (published.go footer: 4 NICs), so its one-GPU prefill nodes carried 4 NICs where A3 Ultra gives each GPU one. Since pd44
+  each pool is priced at its own instances' share of the row's NICs (pd.UsePoolNICs, published.go rowNICs: 1 NIC per TP1
+  prefill instance, 4 per TP4 decode instance; the NICs between the pools carry the smaller side's nodes together,
+  transfer.go nicsCarry, 400 GB/s either way here): its hand-off goes from 1.97 to 7.89 ms (50 GB/s, not 200), its TTFT mean
+  from 300 to 305 ms and median from 250 to 255 (−74% and −77% both times); no other row has pools of unequal instances on
+  nodes of their own with stated NICs, so none moves. From v0.11.1 (read at the tag:
   register_local_xfer_handler, get_mapped_blocks; v0.11.0 asserts one block size) a prefill block smaller than the decode's is
   read prefill block by prefill block, so descriptors count at the smaller block (vllm.NixlDescriptorBlockSize; vLLM's own
   lists stay per block through v0.24.0, pull_worker._read_blocks) and vllm.NixlBlockSizes is Present from 0.11.1 (was

@@ -486,7 +486,7 @@ func pathTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes in
 			t.Link = "the node's NICs (pools in separate containers)"
 		}
 		t.LinkGBytesPerS = nicLink(pre, dec, node, nics, &t.Why)
-		t.MaxRatePerS = float64(max(1, min(pNodes, dNodes))) * node * 1e9 / max(1, t.WireBytes)
+		t.MaxRatePerS = nicsCarry(pre, pNodes, node, dNodes) * 1e9 / max(1, t.WireBytes)
 	}
 	t.path(pre, dec, sameNode)
 	if t.LinkGBytesPerS > 0 {
@@ -494,6 +494,16 @@ func pathTransfer(pre, dec *input.Input, n int, sameNode bool, pNodes, dNodes in
 	}
 	t.TimeS = t.AloneS
 	return t
+}
+
+// nicsCarry is the GB/s the NICs carry between the pools: every prefill
+// node's NICs together, or every decode node's (dNode GB/s each) where
+// they carry less. Each pool's own nodes' NICs (interNode), so one pool on
+// smaller nodes than the other (one-GPU prefill instances, four-GPU
+// decode ones) is bounded by its own.
+func nicsCarry(pre *input.Input, pNodes int, dNode float64, dNodes int) float64 {
+	pNode, _, _ := interNode(pre)
+	return min(float64(max(1, pNodes))*pNode, float64(max(1, dNodes))*dNode)
 }
 
 // sameNodeLink is the bandwidth one hand-off gets inside a node: each
