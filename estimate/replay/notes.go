@@ -29,6 +29,12 @@ var HeldOutNotes = map[string]string{
 		"a new attention family, long-context prefill and a current release's step costs",
 	"vllm-pr-29284": "vLLM wide-EP decode across four H200 nodes (DP32 + EP32 over InfiniBand, DeepEP low-latency, DBO, EPLB, 512 sequences per rank): " +
 		"inter-node all-to-all and dual-batch overlap on vLLM 0.11.1, and 32 API servers streaming one deployment's output",
+	"inferencex-exp-minimax-m25-h200": "MiniMax-M2.5 FP8 on 8 × H200 under vLLM main of 2026-02-12, TP8 + EP8 closed loops of 4–64 at 1K–32K prompts and 128 outputs, and DP8 attention + EP8 at 1K/2K: " +
+		"a 256-expert MoE no calibration row has, long prefills under load, and a second moe-ep p99 TTFT (the sweep's later runs repeat earlier prompts: their TTFT is excluded)",
+	"inferencex-pr-832": "MiniMax-M2.5 FP8 TP8 + EP8 and TP4 + EP4 on H100 under vLLM 0.16.0 (piecewise CUDA graphs), 4 sessions at 1K/1K through InferenceX's harness: " +
+		"the same model and release as the experimental H200 sweep, measured with mean statistics on fresh servers",
+	"vllm-pr-26887": "Qwen3-Next-80B-A3B-Instruct-FP8 TP2 on 2 × H100 under vLLM 0.11.0, a closed loop of 64 at 128/1024 with prefix caching off: " +
+		"a hybrid Gated DeltaNet MoE's decode and a loaded closed loop's p99 TTFT in the moe class",
 	"pegainfer-vllm-h20-baseline": "vLLM 0.19 serving Kimi-K2.5 (INT4 experts) with DP8 + EP8 on 8 × H20-3e, closed loops of 1–256 sessions: " +
 		"idle DP ranks on a release after the fix, INT4 Marlin experts on low-compute Hopper, and DP load balance at large batch",
 	"sglang-cookbook-step35-h200": "Step-3.5-Flash BF16 TP4 + EP4 on 4 × H200 under SGLang 0.5.8 closed loops of 1–100 sessions at ~1K prompts: " +
