@@ -170,6 +170,9 @@ func spanningArgs(p *Plan, n *NodePlan, nodeRank, masterAddr Arg) ([]Arg, error)
 		return a.args, a.err
 	}
 	a.flag("distributed-executor-backend", "mp")
+	if p.DP > 1 {
+		a.flag("data-parallel-size", itoa(p.DP))
+	}
 	a.flag("nnodes", itoa(p.ReplicaNodes))
 	a.args = append(a.args, Arg{Text: "--node-rank"}, nodeRank, Arg{Text: "--master-addr"}, masterAddr)
 	a.flag("master-port", itoa(MasterPort))
