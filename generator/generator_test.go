@@ -340,8 +340,10 @@ func TestUnsupportedFlagText(t *testing.T) {
 // --data-parallel-size 2 --nnodes 4 --node-rank R` against node 0's
 // master address, and every node but node 0 is headless. vLLM's
 // arg_utils.py (v0.24.0) infers node R's DP rank as R × 8 / 16 and its
-// local DP size as 1, so nothing else is written: --data-parallel-size-local
-// or a start rank would override that inference.
+// local DP size as 1, so no --data-parallel-size-local or start rank is
+// written (either would override that inference); the DP RPC port is the
+// spec's, each rank's first node handshaking with node 0 (the DP address
+// defaults to --master-addr with the mp backend).
 func TestSpanningDPRanks(t *testing.T) {
 	d := loadSpec(t, "reference")
 	d.VLLM.Version, d.Parallelism.Tensor, d.Parallelism.Data = "0.24.0", 16, 2
@@ -351,7 +353,7 @@ func TestSpanningDPRanks(t *testing.T) {
 	}
 	for i, n := range d.Hardware.Nodes {
 		s := string(fileData(t, b, fmt.Sprintf("node%d.sh", i)))
-		for _, want := range []string{"--data-parallel-size 2", "--nnodes 4", fmt.Sprintf("--node-rank %d", i),
+		for _, want := range []string{"--data-parallel-size 2", "--data-parallel-rpc-port 13345", "--nnodes 4", fmt.Sprintf("--node-rank %d", i),
 			"--master-addr " + d.Hardware.Nodes[0].Address, "--tensor-parallel-size 16"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%s: no %q", n.Name, want)
