@@ -170,6 +170,14 @@ func spanningArgs(p *Plan, n *NodePlan, nodeRank, masterAddr Arg) ([]Arg, error)
 		return a.args, a.err
 	}
 	a.flag("distributed-executor-backend", "mp")
+	if p.DP > 1 {
+		// Each DP rank's first node handshakes with node 0 at
+		// --data-parallel-address, which defaults to --master-addr with
+		// the mp backend (arg_utils.py, v0.11.1-v0.24.0), on the RPC
+		// port: the spec's, as the DP layout writes it.
+		a.flag("data-parallel-size", itoa(p.DP))
+		a.flag("data-parallel-rpc-port", itoa(p.RPCPort))
+	}
 	a.flag("nnodes", itoa(p.ReplicaNodes))
 	a.args = append(a.args, Arg{Text: "--node-rank"}, nodeRank, Arg{Text: "--master-addr"}, masterAddr)
 	a.flag("master-port", itoa(MasterPort))

@@ -206,6 +206,8 @@ func roleComment(p *Plan, n *NodePlan) string {
 // replicaRoleComment is the node's role within its replica.
 func replicaRoleComment(p *Plan, n *NodePlan) string {
 	switch {
+	case p.Layout == LayoutNNodes && p.DP > 1:
+		return spanningDPRoleComment(p, n)
 	case p.Layout == LayoutNNodes && n.Role == RolePrimary:
 		return fmt.Sprintf("node rank 0 of %d: API server and engine rank 0", p.ReplicaNodes)
 	case p.Layout == LayoutNNodes:
@@ -238,4 +240,21 @@ func join(parts ...[]Arg) []Arg {
 		out = append(out, p...)
 	}
 	return out
+}
+
+// spanningDPRoleComment names a node's place when each DP rank's engine
+// spans nodes (--nnodes with DP > 1): vLLM infers the node's DP rank from
+// its node rank, and the rank's first node runs its engine core (the
+// replica's first node the API server too), the others its workers only.
+func spanningDPRoleComment(p *Plan, n *NodePlan) string {
+	per := max(p.ReplicaNodes/max(p.DP, 1), 1)
+	rank, within := n.Rank/per, n.Rank%per
+	what := "workers only (--headless)"
+	switch {
+	case n.Role == RolePrimary:
+		what = "the API server and the rank's engine core"
+	case within == 0:
+		what = "the rank's engine core, no API server (--headless)"
+	}
+	return fmt.Sprintf("node rank %d of %d: DP rank %d's node %d of %d, %s", n.Rank, p.ReplicaNodes, rank, within+1, per, what)
 }

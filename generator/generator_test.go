@@ -90,7 +90,9 @@ func TestLayoutErrors(t *testing.T) {
 		code   diag.Code
 	}{
 		{"too many DP ranks", func(d *spec.Deployment) { d.Parallelism.Data = 33 }, CodeLayout},
-		{"spanning engine with DP > 1", func(d *spec.Deployment) { d.Parallelism.Tensor, d.Parallelism.Data = 16, 2 }, CodeLayout},
+		{"spanning engine with DP > 1 before 0.11.1 (Ray only)", func(d *spec.Deployment) {
+			d.VLLM.Version, d.Parallelism.Tensor, d.Parallelism.Data = "0.11.0", 16, 2
+		}, CodeUnsupported},
 		{"spanning engine not whole nodes", func(d *spec.Deployment) { d.Parallelism.Tensor, d.Parallelism.Data = 12, 1 }, CodeLayout},
 		{"auto parallelism", func(d *spec.Deployment) { d.Parallelism.Auto = true }, CodeLayout},
 		{"removed flag in extra_args", func(d *spec.Deployment) { d.VLLM.Version = "0.18.0"; d.VLLM.ExtraArgs = []string{"--swap-space", "4"} }, CodeExtraArg},
@@ -331,4 +333,39 @@ func TestUnsupportedFlagText(t *testing.T) {
 		}
 	}
 	t.Errorf("want %q among %v", want, ds)
+}
+
+// TestSpanningDPRanks: DP ranks whose engine spans nodes (TP 16 on 8-GPU
+// nodes, DP 2) run from 0.11.1 with --nnodes: every node runs `vllm serve
+// --data-parallel-size 2 --nnodes 4 --node-rank R` against node 0's
+// master address, and every node but node 0 is headless. vLLM's
+// arg_utils.py (v0.24.0) infers node R's DP rank as R × 8 / 16 and its
+// local DP size as 1, so no --data-parallel-size-local or start rank is
+// written (either would override that inference); the DP RPC port is the
+// spec's, each rank's first node handshaking with node 0 (the DP address
+// defaults to --master-addr with the mp backend).
+func TestSpanningDPRanks(t *testing.T) {
+	d := loadSpec(t, "reference")
+	d.VLLM.Version, d.Parallelism.Tensor, d.Parallelism.Data = "0.24.0", 16, 2
+	b, ds := gen(t, d, Options{})
+	if b == nil {
+		t.Fatal(ds)
+	}
+	for i, n := range d.Hardware.Nodes {
+		s := string(fileData(t, b, fmt.Sprintf("node%d.sh", i)))
+		for _, want := range []string{"--data-parallel-size 2", "--data-parallel-rpc-port 13345", "--nnodes 4", fmt.Sprintf("--node-rank %d", i),
+			"--master-addr " + d.Hardware.Nodes[0].Address, "--tensor-parallel-size 16"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s: no %q", n.Name, want)
+			}
+		}
+		for _, not := range []string{"--data-parallel-size-local", "--data-parallel-start-rank", "--data-parallel-rank"} {
+			if strings.Contains(s, not) {
+				t.Errorf("%s: writes %s, which overrides vLLM's inference from --node-rank", n.Name, not)
+			}
+		}
+		if headless := strings.Contains(s, "--headless"); headless != (i > 0) {
+			t.Errorf("%s: headless %v, want %v", n.Name, headless, i > 0)
+		}
+	}
 }

@@ -29,8 +29,10 @@ import (
 //     replica's first node (the EP docs' choice) rather than vLLM's single
 //     process. vlaunch writes the count either way, because vLLM's own
 //     default changed between releases;
-//   - unset, for an engine spanning nodes (DP = 1): vLLM's default, which
-//     is one API server in every release, and nothing is written;
+//   - unset, for an engine spanning nodes: vLLM's default for the command
+//     written (no --data-parallel-size-local or start rank: internal LB),
+//     one API server with DP = 1 in every release, the DP size with DP > 1
+//     where the default follows the LB mode; nothing is written;
 //   - behind a colocated router (ExternalLB) the count is per DP rank
 //     (rankAPIServers).
 func (d *Deployment) resolveAPIServers() {

@@ -9,8 +9,9 @@ import (
 // Placement is where a layout's engines (one TP × PP group per DP rank) sit
 // on the nodes, the way vlaunch generates bundles, replica after replica.
 type Placement struct {
-	// Spanning is true when one engine is larger than a node: it covers
-	// whole, equal nodes (and DP is 1).
+	// Spanning is true when one engine is larger than a node: each DP
+	// rank's engine covers whole, equal nodes, the ranks one after
+	// another (--nnodes counts them all; spanningDPUnsupported).
 	Spanning bool
 	// ReplicaNodes is how many nodes one replica spans (every replica
 	// alike), ReplicaStart the index of each replica's first node: the
@@ -86,8 +87,9 @@ func (p Placement) UsedNodes() int {
 //   - an engine (TP × PP GPUs) that fits in a node: nodes are filled in order
 //     with whole engines until the DP ranks run out; node 0 must run one;
 //   - an engine larger than a node spans whole nodes of equal GPU count
-//     (--nnodes or Ray, as the release does it), and only with DP = 1
-//     (vlaunch does not generate several spanning engines);
+//     (--nnodes or Ray, as the release does it); with DP > 1 each DP rank's
+//     engine takes the next whole nodes, which only --nnodes expresses
+//     (0.11.1 on: spanningDPUnsupported refuses it through Ray);
 //   - independent replicas larger than a node take whole nodes, in order,
 //     each placed by the rules above on the nodes the ones before left,
 //     and alike (the same node shape, so every replica runs the same
@@ -195,7 +197,10 @@ func placeDP(l Layout, nodeGPUs []int, perEngine int) (Placement, error) {
 	return p, nil
 }
 
-// placeSpanning places one engine larger than a node on the first nodes.
+// placeSpanning places the DP ranks' engines, each larger than a node, on
+// the first nodes: rank k on nodes k×n .. k×n+n-1 for an engine of n
+// nodes, which is where vLLM's --nnodes puts it (arg_utils.py infers a
+// node's DP rank as node rank × GPUs per node / (TP × PP)).
 func placeSpanning(l Layout, nodeGPUs []int, perEngine int) (Placement, error) {
 	per := nodeGPUs[0]
 	for i, g := range nodeGPUs {
@@ -204,19 +209,21 @@ func placeSpanning(l Layout, nodeGPUs []int, perEngine int) (Placement, error) {
 				"an engine spanning nodes needs the same GPU count on every node", "")
 		}
 	}
-	if l.DP != 1 {
-		return Placement{}, fieldErr("parallelism.data",
-			fmt.Sprintf("TP %d x PP %d spans nodes; vlaunch generates spanning engines only with DP = 1", l.TP, l.PP),
-			"use DP = 1, or make TP x PP fit one node")
-	}
 	if per <= 0 || perEngine%per != 0 || perEngine/per > len(nodeGPUs) {
 		return Placement{}, fieldErr("parallelism",
 			fmt.Sprintf("TP %d x PP %d = %d GPUs is not a whole number of %d-GPU nodes within the %d nodes given",
 				l.TP, l.PP, perEngine, per, len(nodeGPUs)), "")
 	}
+	k := perEngine / per // nodes per DP rank
+	if l.DP*k > len(nodeGPUs) {
+		return Placement{}, fieldErr("parallelism.data",
+			fmt.Sprintf("DP %d engines of TP %d x PP %d take %d nodes each (%d in all); the spec has %d nodes",
+				l.DP, l.TP, l.PP, k, l.DP*k, len(nodeGPUs)), "lower parallelism.data or add nodes")
+	}
 	p := Placement{Spanning: true, Nodes: make([]NodeSlot, len(nodeGPUs))}
-	for i := range perEngine / per {
+	for i := range l.DP * k {
 		p.Nodes[i].Used = true
+		p.Nodes[i].DPStart = i / k
 	}
 	return p, nil
 }

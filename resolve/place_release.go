@@ -3,6 +3,7 @@ package resolve
 import (
 	"fmt"
 
+	"github.com/vlaunch/vlaunch/spec"
 	"github.com/vlaunch/vlaunch/vllm"
 )
 
@@ -62,6 +63,9 @@ func expressible(l Layout, kind string, r vllm.Release) error {
 	for _, f := range kindFlags[kind] {
 		need = append(need, layoutNeed{"parallelism", f})
 	}
+	if e := spanningDPUnsupported(l, kind, r); e != nil {
+		return e
+	}
 	for _, n := range need {
 		if _, ok := r.Flag(n.flag); !ok {
 			e := fieldErr(n.path, fmt.Sprintf("vLLM %s has no --%s%s, which this layout (%s) needs", r.Version, n.flag, SinceNote(n.flag), kind),
@@ -71,4 +75,57 @@ func expressible(l Layout, kind string, r vllm.Release) error {
 		}
 	}
 	return nil
+}
+
+// spanningDPUnsupported refuses DP ranks whose engine (TP x PP) spans
+// nodes on a release that runs such an engine only through Ray (kind
+// KindRay: no certain --nnodes). vLLM runs several of them from 0.11.1 on:
+// with --nnodes, every node of every DP rank runs `vllm serve
+// --data-parallel-size D --nnodes N --node-rank R`, arg_utils.py infers
+// the node's DP rank as R x local world size / (TP x PP) and its local DP
+// size as 1, and the workers of a DP rank on other nodes join its leader
+// through the inner-DP group (parallel_state.py `_INNER_DP_WORLD`,
+// multiproc_executor.py `node_rank_within_dp`; PR #23691, first in
+// v0.11.1, read at the v0.11.1, v0.15.0, v0.20.0 and v0.24.0 tags). Ray's
+// "span" DP pack strategy (PR #26367) came in the same release; before
+// it, every DP rank's TP x PP group sat on one node.
+func spanningDPUnsupported(l Layout, kind string, r vllm.Release) *FieldError {
+	if kind != KindRay || l.DP <= 1 {
+		return nil
+	}
+	e := fieldErr("parallelism.data",
+		fmt.Sprintf("TP %d x PP %d spans nodes with DP %d: vLLM runs DP ranks whose engine spans nodes with --nnodes (PR #23691; %s), and vlaunch writes --nnodes only for a release a source confirms it in; for vLLM %s it generates a spanning engine through Ray, with DP = 1 only",
+			l.TP, l.PP, l.DP, nnodesSpan(), r.Version),
+		"use DP = 1, make TP x PP fit one node, or a vllm.version where --nnodes is confirmed")
+	e.Unsupported = true
+	return e
+}
+
+// SpanningDPProblem is spanningDPUnsupported for a spec: nil unless its
+// layout places (PlacementProblem is nil), spans nodes with DP > 1 and
+// the release runs spanning engines only through Ray. validate reports
+// it (SPEC102), so that validate and generate (GEN011) agree.
+func SpanningDPProblem(d *spec.Deployment, r vllm.Release) *FieldError {
+	if d.Parallelism.Auto || d.Parallelism.Data <= 1 || len(d.Hardware.Nodes) == 0 {
+		return nil
+	}
+	d = d.EngineView()
+	gpus := make([]int, len(d.Hardware.Nodes))
+	for i, n := range d.Hardware.Nodes {
+		gpus[i] = n.GPUs
+	}
+	l := layoutFromSpec(d)
+	p, err := place(l, gpus)
+	if err != nil || !p.Spanning {
+		return nil
+	}
+	return spanningDPUnsupported(l, placementKind(p, r), r)
+}
+
+// nnodesSpan words --nnodes' span (SpanNote), "unknown" without one.
+func nnodesSpan() string {
+	if s, ok := vllm.FlagSpan("nnodes"); ok {
+		return SpanNote(s)
+	}
+	return "first release unknown"
 }

@@ -134,7 +134,8 @@ func TestPlace(t *testing.T) {
 		{"one node", Layout{TP: 4, PP: 1, DP: 2}, four, "", 1, false},
 		{"spanning, DP 1", Layout{TP: 8, PP: 4, DP: 1}, four, "", 4, true},
 		{"spanning, fewer nodes", Layout{TP: 8, PP: 2, DP: 1}, four, "", 2, true},
-		{"spanning with DP 2", Layout{TP: 8, PP: 2, DP: 2}, four, "parallelism.data", 0, false},
+		{"spanning with DP 2", Layout{TP: 8, PP: 2, DP: 2}, four, "", 4, true},
+		{"spanning with DP 3, too few nodes", Layout{TP: 8, PP: 2, DP: 3}, four, "parallelism.data", 0, false},
 		{"spanning, unequal nodes", Layout{TP: 16, PP: 1, DP: 1}, []int{8, 4, 4}, "hardware.nodes[1].gpus", 0, false},
 		{"spanning, not whole nodes", Layout{TP: 12, PP: 1, DP: 1}, four, "parallelism", 0, false},
 		{"too many ranks", Layout{TP: 1, PP: 1, DP: 33}, four, "parallelism.data", 0, false},
@@ -175,5 +176,34 @@ func TestQuickErrorsNameTheFlag(t *testing.T) {
 	r, err := Quick(QuickOptions{Model: "deepseek-v3", GPU: "h20", DP: 32, EP: true})
 	if err != nil || r.Layout.Nodes != 4 || r.Engine.All2All.From != SourceAuto {
 		t.Errorf("quick DP 32 EP: %v %+v %+v", err, r.Layout, r.Engine.All2All)
+	}
+}
+
+// TestPlaceSpanningDPByRelease: DP ranks whose engine spans nodes are
+// placed rank after rank (rank k on nodes 2k, 2k+1 for TP 8 × PP 2 on
+// 8-GPU nodes) where vlaunch writes --nnodes, and refused as a release
+// limit (Unsupported, at parallelism.data) where it would write a Ray
+// engine: there vLLM ran such an engine with DP = 1 only.
+func TestPlaceSpanningDPByRelease(t *testing.T) {
+	l, hosts := Layout{TP: 8, PP: 2, DP: 2}, []int{8, 8, 8, 8}
+	for _, c := range []struct {
+		version string
+		refused bool
+	}{{"0.11.0", true}, {"0.12.0", false}, {"0.24.0", false}} {
+		rel, _, err := vllm.ResolveString(c.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Place(l, hosts, rel)
+		var fe *FieldError
+		switch {
+		case c.refused && (!errors.As(err, &fe) || !fe.Unsupported || fe.Path != "parallelism.data"):
+			t.Errorf("%s: %v, want an Unsupported refusal at parallelism.data", c.version, err)
+		case !c.refused && err != nil:
+			t.Errorf("%s: %v", c.version, err)
+		case !c.refused && (p.Kind != KindNNodes || p.ReplicaNodes != 4 || p.Nodes[2].DPStart != 1 || p.Nodes[1].DPStart != 0):
+			t.Errorf("%s: kind %s over %d nodes, DP ranks %d %d %d %d; want nnodes over 4, ranks 0 0 1 1",
+				c.version, p.Kind, p.ReplicaNodes, p.Nodes[0].DPStart, p.Nodes[1].DPStart, p.Nodes[2].DPStart, p.Nodes[3].DPStart)
+		}
 	}
 }

@@ -49,6 +49,9 @@ func checkLayout(c *checker) {
 // refuses.
 func checkPlacement(c *checker) {
 	fe := resolve.PlacementProblem(c.d)
+	if fe == nil && c.relOK {
+		fe = resolve.SpanningDPProblem(c.d, c.rel)
+	}
 	if fe == nil {
 		return
 	}

@@ -93,11 +93,15 @@ func All(nodes, perNode int, m *catalog.Model) []input.Layout {
 
 // Placeable keeps the layouts resolve.Place puts on hosts (each node's GPU
 // count) with release rel: the one rule `vlaunch generate` applies, so
-// neither the search nor plan offers a layout generate refuses.
+// neither the search nor plan offers a layout generate refuses. DP ranks
+// whose engine spans nodes (PP over nodes with DP > 1), which Place
+// accepts from 0.11.1 (--nnodes), are left out: the search offered them
+// never before, and its space stays as it was until their predictions are
+// checked (a spec may still ask for them).
 func Placeable(ls []input.Layout, hosts []int, rel vllm.Release) []input.Layout {
 	out := ls[:0]
 	for _, c := range ls {
-		if _, err := resolve.Place(c, hosts, rel); err == nil {
+		if p, err := resolve.Place(c, hosts, rel); err == nil && !(p.Spanning && c.DP > 1) {
 			out = append(out, c)
 		}
 	}
