@@ -204,6 +204,7 @@ func Alternatives(in *input.Input) []Alternative {
 // variants that failed when applied (issue #27).
 func alternativesPassing(in *input.Input, alts []Alternative, v *Verdict, wp *wouldPassCheck) []string {
 	var out []string
+	var cands []Alternative
 	for _, a := range alts {
 		if !a.Fits {
 			continue
@@ -212,6 +213,14 @@ func alternativesPassing(in *input.Input, alts []Alternative, v *Verdict, wp *wo
 		if !ok || !((v.Unit == "tokens/s" && pred >= v.Target) || (v.Unit == "s" && pred <= v.Target)) {
 			continue
 		}
+		cands = append(cands, a)
+	}
+	edits := make([]specEdit, len(cands))
+	for i, a := range cands {
+		edits[i] = a.edit
+	}
+	wp.prefetchMeets(v, edits)
+	for _, a := range cands {
 		got, pass := wp.meets(v, a.edit)
 		if !pass {
 			continue
