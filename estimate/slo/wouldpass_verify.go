@@ -238,51 +238,67 @@ func (w *wouldPassCheck) confirm(e specEdit, n int) *confirmed {
 // confirms three loads (qa43's Llama-3.3-70B FP8 on 4 × H100) those were
 // three check scenarios in a row.
 func (w *wouldPassCheck) prefetchMeets(v *Verdict, edits []specEdit) {
+	w.prefetchTries([]meetsTry{{v, edits}})
+}
+
+// meetsTry is a verdict and the edits a line will try on it with meets.
+type meetsTry struct {
+	v     *Verdict
+	edits []specEdit
+}
+
+// prefetchTries is prefetchMeets for several verdicts' lines at once (the
+// alternatives every failing verdict tries: prefetchAlternatives), their
+// screening runs and then their confirmations each side by side.
+func (w *wouldPassCheck) prefetchTries(tries []meetsTry) {
 	if w == nil || !usePrefetchMeets {
 		return
 	}
-	n := verdictInputTokens(w.in, v)
-	var todo []specEdit
+	type job struct {
+		e specEdit
+		n int
+	}
+	var todo []job
 	seen := map[string]bool{}
-	for _, e := range edits {
-		key := e.at(n)
-		_, done := w.memo[key]
-		_, ahead := w.ahead[key]
-		if e.edit == nil || done || ahead || seen[key] {
-			continue
+	for _, t := range tries {
+		n := verdictInputTokens(w.in, t.v)
+		for _, e := range t.edits {
+			key := e.at(n)
+			_, done := w.memo[key]
+			_, ahead := w.ahead[key]
+			if e.edit == nil || done || ahead || seen[key] || w.runs+len(todo) >= wouldPassMaxRuns {
+				continue
+			}
+			seen[key] = true
+			todo = append(todo, job{e, n})
 		}
-		if w.runs+len(todo) >= wouldPassMaxRuns {
-			break
-		}
-		seen[key] = true
-		todo = append(todo, e)
 	}
 	scr := make([]screened, len(todo))
-	sideBySide(len(todo), func(i int) { scr[i] = w.screen(todo[i], n) })
-	for i, e := range todo {
-		w.ahead[e.at(n)] = scr[i]
+	sideBySide(len(todo), func(i int) { scr[i] = w.screen(todo[i].e, todo[i].n) })
+	for i, j := range todo {
+		w.ahead[j.e.at(j.n)] = scr[i]
 	}
 	todo, seen = todo[:0], map[string]bool{}
-	for _, e := range edits {
-		key := e.at(n)
-		_, done := w.full[key]
-		_, ahead := w.aheadFull[key]
-		if e.edit == nil || done || ahead || seen[key] || !w.screenMeets(v, key) {
-			continue
+	for _, t := range tries {
+		n := verdictInputTokens(w.in, t.v)
+		for _, e := range t.edits {
+			key := e.at(n)
+			_, done := w.full[key]
+			_, ahead := w.aheadFull[key]
+			if e.edit == nil || done || ahead || seen[key] || !w.screenMeets(t.v, key) || w.fulls+len(todo) >= wouldPassMaxConfirms {
+				continue
+			}
+			seen[key] = true
+			todo = append(todo, job{e, n})
 		}
-		if w.fulls+len(todo) >= wouldPassMaxConfirms {
-			break
-		}
-		seen[key] = true
-		todo = append(todo, e)
 	}
 	if len(todo) < 2 {
 		return // one confirmation gains nothing from a goroutine: confirm runs it
 	}
 	conf := make([]confirmedRun, len(todo))
-	sideBySide(len(todo), func(i int) { conf[i].c, conf[i].ran = w.confirmRun(todo[i], n) })
-	for i, e := range todo {
-		w.aheadFull[e.at(n)] = conf[i]
+	sideBySide(len(todo), func(i int) { conf[i].c, conf[i].ran = w.confirmRun(todo[i].e, todo[i].n) })
+	for i, j := range todo {
+		w.aheadFull[j.e.at(j.n)] = conf[i]
 	}
 }
 
