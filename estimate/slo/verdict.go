@@ -122,6 +122,7 @@ func judgeSLOs(in *input.Input, sm *perf.StepModel, p *Performance, kv int64, op
 		}
 	}
 	if alts := p.Alternatives; len(alts) > 0 {
+		prefetchAlternatives(in, alts, out, wp)
 		for i := range out {
 			if out[i].Verdict == VerdictFail {
 				ap := alternativesPassing(in, alts, &out[i], wp)

@@ -352,7 +352,13 @@ func (ls *loadSearch) confirmLoad(n int, q string, target, lo, full, loGot float
 	tried := ""
 	uncertain := -1.0 // the first load whose figure meets the target and whose band straddles it
 	var uncertainGot float64
-	for _, load := range confirmLoads(lo, open) {
+	loads := confirmLoads(lo, open)
+	edits := make([]specEdit, len(loads))
+	for i, load := range loads {
+		edits[i] = edit(load)
+	}
+	ls.wp.prefetchMeets(&v, edits)
+	for _, load := range loads {
 		got, pass := ls.wp.meets(&v, edit(load))
 		if pass {
 			j, ok := ls.wp.judged(&v, edit(load))

@@ -81,6 +81,33 @@ type wouldPassCheck struct {
 	// known): a line's change is judged on every one of them
 	// (sideEffects), not only on the verdict it is for.
 	now []Verdict
+	// ahead and aheadFull are screening runs and confirmations simulated
+	// before they were asked for, side by side (prefetchMeets): run and
+	// confirm take them when they reach them and count them against their
+	// budgets then, as if they had run them there, so a check prints what
+	// it printed running them one after another.
+	ahead     map[string]screened
+	aheadFull map[string]confirmedRun
+	// taken counts the runs and confirmations taken from ahead.
+	taken int
+}
+
+// usePrefetchMeets switches prefetchMeets on (off: every run and
+// confirmation is simulated where it is asked for, one after another —
+// the same figures, which TestPrefetchMeetsSameLines holds it to).
+var usePrefetchMeets = true
+
+// screened is a screening run (screen): nil when it could not run, and
+// whether it ran (counts against wouldPassMaxRuns).
+type screened struct {
+	sc  *SimScenario
+	ran bool
+}
+
+// confirmedRun is a confirmation (confirmRun) and whether it ran.
+type confirmedRun struct {
+	c   *confirmed
+	ran bool
 }
 
 // confirmed is a confirmation run and the deployment it ran on.
@@ -103,7 +130,8 @@ const wouldPassRuns = 1
 const wouldPassMaxRuns = 8
 
 func newWouldPassCheck(in *input.Input, opt Options, scenarios int) *wouldPassCheck {
-	return &wouldPassCheck{in: in, opt: opt, memo: map[string]*SimScenario{}, scens: scenarios, full: map[string]*confirmed{}}
+	return &wouldPassCheck{in: in, opt: opt, memo: map[string]*SimScenario{}, scens: scenarios, full: map[string]*confirmed{},
+		ahead: map[string]screened{}, aheadFull: map[string]confirmedRun{}}
 }
 
 // run simulates the edited deployment's scenario of n input tokens (nil:
@@ -120,18 +148,33 @@ func (w *wouldPassCheck) run(e specEdit, n int) *SimScenario {
 	if w.runs >= wouldPassMaxRuns {
 		return nil
 	}
+	r, ok := w.ahead[key]
+	if ok {
+		delete(w.ahead, key)
+		w.taken++
+	} else {
+		r = w.screen(e, n)
+	}
+	if r.ran {
+		w.runs++
+	}
+	w.memo[key] = r.sc
+	return r.sc
+}
+
+// screen is run's simulation of e at n input tokens (not ran, nil sc: the
+// spec cannot be edited or resolved, or nothing fits). It only reads w,
+// so several may run at once (prefetchMeets).
+func (w *wouldPassCheck) screen(e specEdit, n int) screened {
 	alt, ok := w.edited(e)
 	if !ok {
-		w.memo[key] = nil
-		return nil
+		return screened{}
 	}
 	m := memory.Estimate(&alt)
 	kv := kvOf(&m)
 	if kv <= 0 {
-		w.memo[key] = nil
-		return nil
+		return screened{}
 	}
-	w.runs++
 	opt := w.opt
 	opt.NoAdvice, opt.kv = true, seqCostOf(&m)
 	opt.workBudget = sim.StepBudget * fullScenarios / int64(max(fullScenarios, w.scens)) / verifyBudgetDivisor
@@ -151,8 +194,7 @@ func (w *wouldPassCheck) run(e specEdit, n int) *SimScenario {
 		// stopped at its work ceiling: a first stretch, which settles nothing
 		sc.Result.Truncated = true
 	}
-	w.memo[key] = &sc
-	return &sc
+	return screened{sc: &sc, ran: true}
 }
 
 // confirm runs the edited deployment's scenario of n input tokens as
@@ -170,12 +212,122 @@ func (w *wouldPassCheck) confirm(e specEdit, n int) *confirmed {
 	if w.fulls >= wouldPassMaxConfirms {
 		return nil
 	}
-	c, ran := w.confirmRun(e, n)
-	if ran {
+	a, ok := w.aheadFull[key]
+	if ok {
+		delete(w.aheadFull, key)
+		w.taken++
+	} else {
+		a.c, a.ran = w.confirmRun(e, n)
+	}
+	if a.ran {
 		w.fulls++
 	}
-	w.full[key] = c
-	return c
+	w.full[key] = a.c
+	return a.c
+}
+
+// prefetchMeets simulates ahead, side by side, what meets would simulate
+// for v under each of edits in turn (the candidates of one line, tried in
+// that order until one holds): first the screening runs not yet known,
+// then the confirmations of those whose screening meets v — each within
+// what is left of its budget were all of them spent. run and confirm take
+// them from there as they reach them (ahead, aheadFull), so the figures
+// and the budgets' use are those of running them one after another; a
+// candidate after the one that holds was simulated for nothing (CPU, not
+// time, where cores are free). On a failing TTFT target whose load search
+// confirms three loads (qa43's Llama-3.3-70B FP8 on 4 × H100) those were
+// three check scenarios in a row.
+func (w *wouldPassCheck) prefetchMeets(v *Verdict, edits []specEdit) {
+	w.prefetchTries([]meetsTry{{v, edits}})
+}
+
+// meetsTry is a verdict and the edits a line will try on it with meets.
+type meetsTry struct {
+	v     *Verdict
+	edits []specEdit
+}
+
+// prefetchTries is prefetchMeets for several verdicts' lines at once (the
+// alternatives every failing verdict tries: prefetchAlternatives), their
+// screening runs and then their confirmations each side by side.
+func (w *wouldPassCheck) prefetchTries(tries []meetsTry) {
+	if w == nil || !usePrefetchMeets {
+		return
+	}
+	type job struct {
+		e specEdit
+		n int
+	}
+	var todo []job
+	seen := map[string]bool{}
+	for _, t := range tries {
+		n := verdictInputTokens(w.in, t.v)
+		for _, e := range t.edits {
+			key := e.at(n)
+			_, done := w.memo[key]
+			_, ahead := w.ahead[key]
+			if e.edit == nil || done || ahead || seen[key] || w.runs+len(todo) >= wouldPassMaxRuns {
+				continue
+			}
+			seen[key] = true
+			todo = append(todo, job{e, n})
+		}
+	}
+	scr := make([]screened, len(todo))
+	sideBySide(len(todo), func(i int) { scr[i] = w.screen(todo[i].e, todo[i].n) })
+	for i, j := range todo {
+		w.ahead[j.e.at(j.n)] = scr[i]
+	}
+	todo, seen = todo[:0], map[string]bool{}
+	for _, t := range tries {
+		n := verdictInputTokens(w.in, t.v)
+		for _, e := range t.edits {
+			key := e.at(n)
+			_, done := w.full[key]
+			_, ahead := w.aheadFull[key]
+			if e.edit == nil || done || ahead || seen[key] || !w.screenMeets(t.v, key) || w.fulls+len(todo) >= wouldPassMaxConfirms {
+				continue
+			}
+			seen[key] = true
+			todo = append(todo, job{e, n})
+		}
+	}
+	if len(todo) < 2 {
+		return // one confirmation gains nothing from a goroutine: confirm runs it
+	}
+	conf := make([]confirmedRun, len(todo))
+	sideBySide(len(todo), func(i int) { conf[i].c, conf[i].ran = w.confirmRun(todo[i].e, todo[i].n) })
+	for i, j := range todo {
+		w.aheadFull[j.e.at(j.n)] = conf[i]
+	}
+}
+
+// screenMeets says the screening run of key, known (run) or simulated
+// ahead, meets v as meets judges it (so meets would confirm it).
+func (w *wouldPassCheck) screenMeets(v *Verdict, key string) bool {
+	s, ok := w.memo[key]
+	if !ok {
+		s = w.ahead[key].sc
+	}
+	if s == nil || s.Result.Truncated || s.Result.Overloaded {
+		return false
+	}
+	_, pass := w.figure(v, s.Result)
+	return pass
+}
+
+// sideBySide calls f(0) … f(k-1) on goroutines of their own and waits for
+// them (one call runs on this goroutine).
+func sideBySide(k int, f func(int)) {
+	if k == 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range k {
+		wg.Go(func() { f(i) })
+	}
+	wg.Wait()
 }
 
 // prefetchConfirms runs confirm's scenarios of e at the distinct input
