@@ -66,7 +66,6 @@ var rules = []rule{
 	checkNames, checkRuntimeNames, checkImage, checkRuntimeUnused, checkPrefixHitRate,
 	checkDisaggregation, checkRouter,
 	engineRule(assembleDeployment), engineRule(checkDeepEPLLTokens), engineRule(checkBlockSizeOverride), engineRule(checkBundle),
-	engineRule(checkAPIServers),
 }
 
 // poolRules are the rules a pool's checker runs on its RoleView: the

@@ -52,7 +52,4 @@ const (
 	// CodeBlockSizeOverridden: an MLA block_size vLLM replaces, runs on
 	// another backend, or handles unread in the release (an info).
 	CodeBlockSizeOverridden = codes.SpecBlockSizeOverridden
-	// CodeAPIServersThin: an api_server_count below vLLM's default in
-	// front of several DP engines (a warning, its simulated cost said).
-	CodeAPIServersThin = codes.SpecAPIServersThin
 )

@@ -25,7 +25,14 @@ const (
 	EstPDHandoffRefused diag.Code = "EST110"
 	EstFasterAll2All    diag.Code = "EST201"
 	EstTPAcrossNodes    diag.Code = "EST202"
-	EstLayoutChosen     diag.Code = "EST301"
+	// EstAPIServersThin: an explicit vllm.api_server_count that puts
+	// fewer API-server processes in front of a replica's DP engines than
+	// vLLM's default for its command (or one in front of several), said
+	// by check with the simulated cost to the workload (it was SPEC142
+	// for a day: a validate rule that ran the simulator reversed the
+	// spec -> validate -> estimate flow).
+	EstAPIServersThin diag.Code = "EST203"
+	EstLayoutChosen   diag.Code = "EST301"
 )
 
 // estimateEntries are the EST codes in code order.
@@ -48,5 +55,6 @@ var estimateEntries = []Entry{
 	{EstPDHandoffRefused, "pd-handoff-refused", diag.Error, "A state model's P/D hand-off vLLM cannot make in this release: a pool's engine stops at start-up"},
 	{EstFasterAll2All, "faster-all2all", diag.Warning, "Another all-to-all backend is predicted to be materially faster"},
 	{EstTPAcrossNodes, "tp-across-nodes", diag.Warning, "Tensor parallelism spans nodes and its all-reduces take a large share of the step"},
+	{EstAPIServersThin, "api-servers-thin", diag.Warning, "An api_server_count below vLLM's default for the command puts few API-server processes in front of many DP engines"},
 	{EstLayoutChosen, "auto-layout", diag.Info, "The layout `parallelism: auto` chose"},
 }

@@ -61,11 +61,6 @@ const (
 	// was not read (vllm.Release.MLAUserBlockSize, vllm.ArchBlockSize.
 	// Unverified).
 	SpecBlockSizeOverridden diag.Code = "SPEC141"
-	// SpecAPIServersThin: an explicit vllm.api_server_count that puts
-	// fewer API-server processes in front of a replica's DP engines than
-	// vLLM's default for its command (or one in front of several), with
-	// the simulated cost to the workload.
-	SpecAPIServersThin diag.Code = "SPEC142"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -117,5 +112,4 @@ var specEntries = []Entry{
 	{SpecNVLinkDomainUnset, "nvlink-domain-unset", diag.Info, "Several trays of an NVL72 GPU with no nvlink_domain: traffic between them costed over the NICs"},
 	{SpecPrefixHitUnmodelled, "prefix-hit-rate-unmodelled", diag.Warning, "A prefix-cache hit rate that has no effect: prefix caching is off, so every prompt token is priced as computed"},
 	{SpecBlockSizeOverridden, "block-size-overridden", diag.Info, "A block_size that vLLM replaces at start-up (MLA), runs on another attention backend (MLA), or whose handling in this release was not read (MLA, DeepSeek-V4)"},
-	{SpecAPIServersThin, "api-servers-thin", diag.Warning, "An api_server_count below vLLM's default for the command puts few API-server processes in front of many DP engines"},
 }

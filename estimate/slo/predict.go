@@ -105,7 +105,9 @@ func Predict(in *input.Input, kvTokensPerRank int64, kvSeqsPerRank int, opt Opti
 	if !opt.NoAdvice {
 		advice = make(chan diag.Diagnostics, 1)
 		perf := p
-		go func() { advice <- append(backendAdvice(in, &perf, opt), tpAcrossNodesAdvice(in, &perf, opt)...) }()
+		go func() {
+			advice <- append(append(backendAdvice(in, &perf, opt), tpAcrossNodesAdvice(in, &perf, opt)...), apiServersAdvice(in)...)
+		}()
 	}
 	r.SLO = judgeSLOs(in, sm, &r.Performance, kvTokensPerRank, opt)
 	if advice != nil {

@@ -1,19 +1,23 @@
-package validate
+package slo
 
 import (
 	"fmt"
 
 	"github.com/vlaunch/vlaunch/diag"
+	"github.com/vlaunch/vlaunch/diag/codes"
 	"github.com/vlaunch/vlaunch/estimate/input"
-	"github.com/vlaunch/vlaunch/estimate/slo"
 	"github.com/vlaunch/vlaunch/internal/textfmt"
 )
 
-// checkAPIServers warns (SPEC142) when the spec's vllm.api_server_count
+// CodeAPIServersThin: an explicit api_server_count below vLLM's default in
+// front of several DP engines, with its simulated cost.
+const CodeAPIServersThin = codes.EstAPIServersThin
+
+// apiServersAdvice warns (EST203) when the spec's vllm.api_server_count
 // puts fewer API-server processes in front of a replica's DP engines than
 // vLLM starts for that command when the count is not given
 // (vllm.Release.DefaultAPIServers, read on the node and flags the
-// simulation's DP load balancer reads, slo.DPLBDeployment: from 0.15.0,
+// simulation's DP load balancer reads, DPLBDeployment: from 0.15.0,
 // internal LB, the whole DP size — vllm/entrypoints/cli/serve.py at
 // v0.15.0), or puts one in front of several (releases whose default is
 // one: the same process then serves every engine too). Every request of
@@ -21,22 +25,23 @@ import (
 // processes (qa43 F7: one API server for 16 engines). The warning says
 // what the simulation of the workload gives with the spec's count and with
 // vLLM's default — or one per engine where that default is one too —
-// (slo.FrontEndCost). Behind a router (external LB) every rank runs its
-// own count, and a release without --api-server-count runs one whatever
-// the spec says (the generator warns of that): neither is this rule's.
-func checkAPIServers(c *checker) {
-	dep := c.dep
-	if dep == nil || c.d.VLLM.APIServerCount == nil || c.d.Parallelism.Auto || dep.ExternalLB() || dep.Layout.DP <= 1 {
-		return
+// (FrontEndCost). Behind a router (external LB) every rank runs its own
+// count, and a release without --api-server-count runs one whatever the
+// spec says (the generator warns of that): neither is this rule's. It is
+// check's advice, not a validate rule: it needs the simulation, and
+// validate comes before the estimate.
+func apiServersAdvice(in *input.Input) diag.Diagnostics {
+	dep := in.Resolved()
+	if dep == nil || dep.Spec == nil || dep.Engine.APIServersAsked <= 0 || dep.Spec.Parallelism.Auto || dep.ExternalLB() || dep.Layout.DP <= 1 {
+		return nil
 	}
 	if _, ok := dep.Release.Flag("api-server-count"); !ok {
-		return
+		return nil
 	}
-	asked, dp := *c.d.VLLM.APIServerCount, dep.Layout.DP
-	in := input.FromResolved(dep)
-	def, why := dep.Release.DefaultAPIServers(slo.DPLBDeployment(&in, dp).Node)
-	if asked <= 0 || asked >= dp || (asked >= def && asked > 1) {
-		return
+	asked, dp := dep.Engine.APIServersAsked, dep.Layout.DP
+	def, why := dep.Release.DefaultAPIServers(DPLBDeployment(in, dp).Node)
+	if asked >= dp || (asked >= def && asked > 1) {
+		return nil
 	}
 	than, other := fmt.Sprintf("vLLM %s starts %d when it is not given (%s)", dep.Version.Value, def, why), def
 	if def <= asked {
@@ -44,9 +49,9 @@ func checkAPIServers(c *checker) {
 		// per engine
 		than, other = fmt.Sprintf("vLLM %s's default is %d as well (%s); one per engine would be %d", dep.Version.Value, def, why, dp), dp
 	}
-	now, with, ok := slo.FrontEndCost(&in, other)
+	now, with, ok := FrontEndCost(in, other)
 	if !ok || !now.Costs(with, apiServersMaterial) {
-		return // the simulation cannot tell, or finds it costs the workload little
+		return nil // the simulation cannot tell, or finds it costs the workload little
 	}
 	msg := fmt.Sprintf("api_server_count %d puts %s in front of the %d DP engines of %s: every request is parsed, templated, tokenized and streamed there; %s. %s",
 		asked, plural(asked, "API-server process", "API-server processes"), dp, replicaText(dep.Layout.ReplicaCount()), than, costText(now, with, other))
@@ -54,20 +59,20 @@ func checkAPIServers(c *checker) {
 	if other != def {
 		hint = fmt.Sprintf("set api_server_count: %d", other)
 	}
-	c.add(diag.Warning, CodeAPIServersThin, p("vllm", "api_server_count"), hint, "%s", msg)
+	return diag.Diagnostics{{Code: CodeAPIServersThin, Severity: diag.Warning, Path: "vllm.api_server_count", Message: msg, Hint: hint}}
 }
 
 // apiServersMaterial is the share of the workload's mean TTFT (or of its
-// output throughput) the simulated difference must reach for SPEC142 to
-// be said. A reporting threshold, not a model constant: one short run
-// each is compared, and where the front end costs less than a tenth of
-// what the workload sees (the examples' 4 API servers for 16 or 32 DP
-// engines: 9.3 against 8.7 ms of a 1.5 s mean TTFT) the count is left alone.
+// output throughput) the simulated difference must reach for EST203 to be
+// said. A reporting threshold, not a model constant: one short run each is
+// compared, and where the front end costs less than a tenth of what the
+// workload sees (the examples' 4 API servers for 16 or 32 DP engines: 9.3
+// against 8.7 ms of a 1.5 s mean TTFT) the count is left alone.
 const apiServersMaterial = 0.10
 
-// costText is what SPEC142 says the short simulation gives with the
-// spec's API servers (now) and with other.
-func costText(now, with slo.FrontEnd, other int) string {
+// costText is what EST203 says the short simulation gives with the spec's
+// API servers (now) and with other.
+func costText(now, with FrontEnd, other int) string {
 	if now.Overloaded {
 		return fmt.Sprintf("A short simulation of the workload (one run each, alike but for the count) finds the arrivals above what the deployment sustains (%.0f output tokens/s), and with %d API servers not (%.0f tokens/s, mean TTFT %s)",
 			now.OutputTokPerS, other, with.OutputTokPerS, textfmt.Seconds(with.MeanTTFTS))

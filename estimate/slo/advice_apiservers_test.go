@@ -1,33 +1,52 @@
-package validate
+package slo
 
 import (
-	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/vlaunch/vlaunch/diag/codes"
 )
 
-// TestAPIServersThinMessage: SPEC142 names vLLM's default for the command
+// TestAPIServersAdviceFires: EST203 is said for the specs whose explicit
+// api_server_count costs the workload (two-for-eight: 2 API servers for 8
+// DP engines on 0.22.1, whose default is 8; one-old-release: one API
+// server for several engines on a release whose default is one) and never
+// for the clean ones (count unset, the default, behind a router, or a
+// count whose cost is small against the workload's).
+func TestAPIServersAdviceFires(t *testing.T) {
+	files, err := filepath.Glob("testdata/apiservers/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, f := range files {
+		in := adviceInput(t, f, nil)
+		got := apiServersAdvice(&in)
+		want := !strings.HasPrefix(filepath.Base(f), "clean-")
+		if (len(got) > 0) != want {
+			t.Errorf("%s: EST203 said %v, want %v (%v)", f, len(got) > 0, want, got)
+		}
+		for _, d := range got {
+			if d.Code != CodeAPIServersThin || d.Path != "vllm.api_server_count" {
+				t.Errorf("%s: %s at %q", f, d.Code, d.Path)
+			}
+		}
+	}
+}
+
+// TestAPIServersThinMessage: EST203 names vLLM's default for the command
 // (vllm.Release.DefaultAPIServers: 8 for DP 8 under internal LB on
 // 0.22.1) and the simulated time at the API servers with the spec's count
 // and with that default: two processes ingesting 512 sessions' short
 // requests hold each far longer than eight, and the workload's mean TTFT
-// with them. Where that costs the workload little (the qwen fixture's
-// longer requests) nothing is said: clean-little-cost.yaml.
+// with them.
 func TestAPIServersThinMessage(t *testing.T) {
-	src, err := os.ReadFile("testdata/specs/SPEC142/two-for-eight.yaml")
-	if err != nil {
-		t.Fatal(err)
+	in := adviceInput(t, "testdata/apiservers/two-for-eight.yaml", nil)
+	got := apiServersAdvice(&in)
+	if len(got) != 1 {
+		t.Fatalf("want one EST203, got %v", got)
 	}
-	var msg, hint string
-	for _, d := range mustBytes(t, "two-for-eight.yaml", string(src)) {
-		if d.Code == codes.SpecAPIServersThin {
-			msg, hint = d.Message, d.Hint
-		}
-	}
+	msg, hint := got[0].Message, got[0].Hint
 	for _, want := range []string{"api_server_count 2 puts 2 API-server processes in front of the 8 DP engines",
 		"vLLM 0.22.1 starts 8 when it is not given (internal LB: API servers = --data-parallel-size)"} {
 		if !strings.Contains(msg, want) {
