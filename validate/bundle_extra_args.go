@@ -62,9 +62,64 @@ func extraArgProblems(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
 		if short := attachedValue(f, name); short != "" {
 			hasInline, inline = true, short // "-O3": the value is attached to the alias
 		}
-		i = extraFlagValues(f, i, args, hasInline, inline, bad)
+		end := extraFlagValues(f, i, args, hasInline, inline, bad)
+		if tf, typed := spec.FlagField(f.Name); typed {
+			ds = append(ds, typedFlagDiag(d, i, tf, name, flagValue(f, args[i+1:end+1], hasInline, inline)))
+		}
+		i = end
 	}
 	return ds
+}
+
+// typedFlagDiag refuses a flag in extra_args that a typed field writes
+// (spec.TypedFlags, the one table). generate writes extra_args after its
+// own flags and argparse keeps the last value, so the flag would win in
+// the engine while validate, check and plan read the typed field: every
+// estimate would describe an engine that does not run (qa44b F2). The
+// hint names the field to set, with the value extra_args gave.
+func typedFlagDiag(d *spec.Deployment, i int, tf spec.FieldFlag, word, value string) diag.Diagnostic {
+	name, _, _ := strings.Cut(word, "=")
+	msg := fmt.Sprintf("%s overrides %s: generate writes extra_args after its own flags and argparse keeps the last value, so vLLM would run with %s while validate, check and plan model %s",
+		strings.TrimSpace(name+" "+value), tf.Path, strings.TrimSpace(name+" "+value), tf.Path)
+	return bundleDiag(d, codes.GenExtraArg, diag.Error, fmt.Sprintf("vllm.extra_args[%d]", i), msg, typedFlagHint(tf, name, value))
+}
+
+// typedFlagHint: "set vllm.max_num_seqs: 8 instead and remove it from
+// extra_args"; a switch's value is true, or false for its --no- form; a
+// field whose value is not the flag's (model.weights, vllm.speculative)
+// is named with what extra_args gave.
+func typedFlagHint(tf spec.FieldFlag, name, value string) string {
+	const drop = " instead, and remove it from extra_args"
+	switch {
+	case tf.Switch && strings.HasPrefix(strings.TrimLeft(name, "-"), "no-"):
+		return "set " + tf.Path + ": false (the default)" + drop
+	case tf.Switch:
+		return "set " + tf.Path + ": true" + drop
+	case value == "":
+		return "set " + tf.Path + drop
+	case len(tf.Flags) > 1:
+		return fmt.Sprintf("set %s to what %s %s asks for%s", tf.Path, name, value, drop)
+	}
+	return fmt.Sprintf("set %s: %s%s", tf.Path, value, drop)
+}
+
+// flagValue is the value extra_args gives a flag: its inline "=value" or
+// the words after it (vals); "" for a switch.
+func flagValue(f *vllm.Flag, vals []string, hasInline bool, inline string) string {
+	if !f.Kind.TakesValue() {
+		return ""
+	}
+	if hasInline {
+		return inline
+	}
+	var out []string
+	for _, v := range vals {
+		if isOption(v) {
+			break
+		}
+		out = append(out, v)
+	}
+	return strings.Join(out, " ")
 }
 
 // extraFlagValues checks the values of a known flag at args[i] and returns
