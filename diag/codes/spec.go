@@ -79,7 +79,7 @@ var specEntries = []Entry{
 	{SpecNodeFit, "node-fit", diag.Error, "Tensor × pipeline groups do not fit the nodes"},
 	{SpecExpert, "expert-dense", diag.Error, "Expert parallelism requested for a dense model"},
 	{SpecModel, "model", diag.Error, "Unknown model or unusable config.json"},
-	{SpecGPU, "gpu", diag.Error, "Unknown GPU or incomplete custom GPU figures"},
+	{SpecGPU, "gpu", diag.Error, "Unknown GPU or incomplete custom GPU figures (info: an alias of several GPU variants, and which one was costed)"},
 	{SpecContext, "context-length", diag.Error, "Token lengths exceed max_model_len or the model's maximum"},
 	{SpecSLO, "ttft-order", diag.Error, "TTFT percentiles out of order"},
 	{SpecFP8, "fp8-no-tensor-cores", diag.Warning, "FP8 weights on a GPU without FP8 tensor cores"},
