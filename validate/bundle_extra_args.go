@@ -81,7 +81,11 @@ func typedFlagDiag(d *spec.Deployment, i int, tf spec.FieldFlag, word, value str
 	name, _, _ := strings.Cut(word, "=")
 	msg := fmt.Sprintf("%s overrides %s: generate writes extra_args after its own flags and argparse keeps the last value, so vLLM would run with %s while validate, check and plan model %s",
 		strings.TrimSpace(name+" "+value), tf.Path, strings.TrimSpace(name+" "+value), tf.Path)
-	return bundleDiag(d, codes.GenExtraArg, diag.Error, fmt.Sprintf("vllm.extra_args[%d]", i), msg, typedFlagHint(tf, name, value))
+	hint := typedFlagHint(tf, name, value)
+	if d.Pool != "" && i >= topLevelExtraArgs(d) && (strings.HasPrefix(tf.Path, "vllm.") || strings.HasPrefix(tf.Path, "parallelism.")) {
+		hint += fmt.Sprintf(" (disaggregation.%s.%s for this pool alone)", d.Pool, tf.Path)
+	}
+	return bundleDiag(d, codes.GenExtraArg, diag.Error, fmt.Sprintf("vllm.extra_args[%d]", i), msg, hint)
 }
 
 // typedFlagHint: "set vllm.max_num_seqs: 8 instead and remove it from
@@ -202,4 +206,13 @@ func isOption(a string) bool {
 func isNumber(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
+}
+
+// topLevelExtraArgs is how many items the document's top-level
+// vllm.extra_args has: a pool's view lists them before the pool's own.
+func topLevelExtraArgs(d *spec.Deployment) int {
+	if n, ok := spec.NodeAt(d.Root, []string{"vllm", "extra_args"}, false); ok && n != nil {
+		return len(n.Content)
+	}
+	return 0
 }
