@@ -90,8 +90,8 @@ func typedFlagDiag(d *spec.Deployment, i int, tf spec.FieldFlag, word, value str
 
 // typedFlagHint: "set vllm.max_num_seqs: 8 instead and remove it from
 // extra_args"; a switch's value is true, or false for its --no- form; a
-// field whose value is not the flag's (model.weights, vllm.speculative)
-// is named with what extra_args gave.
+// field whose value is not the flag's (model.weights, vllm.speculative,
+// several served names) is named with what extra_args gave.
 func typedFlagHint(tf spec.FieldFlag, name, value string) string {
 	const drop = " instead, and remove it from extra_args"
 	switch {
@@ -101,7 +101,7 @@ func typedFlagHint(tf spec.FieldFlag, name, value string) string {
 		return "set " + tf.Path + ": true" + drop
 	case value == "":
 		return "set " + tf.Path + drop
-	case len(tf.Flags) > 1:
+	case len(tf.Flags) > 1 || strings.Contains(value, " "):
 		return fmt.Sprintf("set %s to what %s %s asks for%s", tf.Path, name, value, drop)
 	}
 	return fmt.Sprintf("set %s: %s%s", tf.Path, value, drop)
