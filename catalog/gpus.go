@@ -258,6 +258,28 @@ var gpuAliases = map[string]string{
 	"a100-40gb": "a100-40g", "a100-sxm4-40gb": "a100-40g",
 }
 
+// gpuAliasOthers lists, for an alias that names a family with more than
+// one catalog variant, the variants it does not pick (qa44b F12: "h100"
+// gave H100 SXM figures to an H100 PCIe owner, with nothing said): the
+// pick's figures differ from theirs (bandwidth, memory, interconnect).
+var gpuAliasOthers = map[string][]string{
+	"h100": {"h100-pcie"}, "h100-80g": {"h100-pcie"},
+	"a100": {"a100-40g"},
+	"h20":  {"h20-141g"},
+}
+
+// GPUAliasChoice reports, for a name that is an alias of several catalog
+// variants (case-insensitive), the variant it resolves to and the others;
+// ok is false for an id or an unambiguous alias.
+func GPUAliasChoice(name string) (picked string, others []string, ok bool) {
+	key := strings.ToLower(strings.TrimSpace(name))
+	others, ok = gpuAliasOthers[key]
+	if !ok {
+		return "", nil, false
+	}
+	return gpuAliases[key], others, true
+}
+
 // LookupGPU returns the GPU with the given id or alias (case-insensitive).
 func LookupGPU(id string) (*GPU, error) {
 	key := strings.ToLower(strings.TrimSpace(id))

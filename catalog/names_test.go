@@ -47,3 +47,25 @@ func TestNamedQuant(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUAliasChoice (qa44b F12): an alias naming a family of catalog
+// variants says which it picked and which it did not; each variant exists,
+// and an id or an unambiguous alias is not a choice.
+func TestGPUAliasChoice(t *testing.T) {
+	picked, others, ok := GPUAliasChoice("H100")
+	if !ok || picked != "h100-sxm" || len(others) != 1 || others[0] != "h100-pcie" {
+		t.Errorf("h100: %q %v %v, want h100-sxm over [h100-pcie]", picked, others, ok)
+	}
+	for _, n := range []string{"h100-sxm", "h100-pcie", "h200-sxm", "a100-80gb"} {
+		if _, _, ok := GPUAliasChoice(n); ok {
+			t.Errorf("%s: reported as a choice", n)
+		}
+	}
+	for alias, alts := range gpuAliasOthers {
+		for _, id := range append([]string{gpuAliases[alias]}, alts...) {
+			if _, err := LookupGPU(id); err != nil {
+				t.Errorf("%s: variant %s is not in the catalog: %v", alias, id, err)
+			}
+		}
+	}
+}

@@ -12,7 +12,9 @@ import (
 
 // pdConnectorSpec is the P/D fixture with connector c in release v; a
 // Mooncake pool takes prefill DP 1 (validate's SPEC127: vllm-router pins no
-// prefill DP rank): two TP 8 prefill instances, one per node.
+// prefill DP rank): two TP 8 prefill instances, one per node (into the
+// decode pool's TP 1: MooncakeConnector pairs different TPs from 0.19.0,
+// vllm.MooncakeTPPairing).
 func pdConnectorSpec(t *testing.T, c, v string) *spec.Deployment {
 	d := loadSpec(t, "pd")
 	d.Disaggregation.Connector, d.VLLM.Version = c, v
@@ -63,7 +65,7 @@ func TestPDConnectorBundles(t *testing.T) {
 	}{
 		{"NixlPullConnector", "0.24.0", true, []string{"--prefill http://192.168.1.10:8100 \\\n", "--decode http://192.168.1.12:8100 \\\n"}},
 		{"NixlPushConnector", "0.24.0", true, []string{"--prefill http://192.168.1.10:8100 \\\n", "--decode http://192.168.1.12:8100 \\\n"}},
-		{"MooncakeConnector", "0.16.0", false, []string{"--prefill http://192.168.1.10:8100 8998 \\\n", "--prefill http://192.168.1.11:8100 8998 \\\n",
+		{"MooncakeConnector", "0.19.0", false, []string{"--prefill http://192.168.1.10:8100 8998 \\\n", "--prefill http://192.168.1.11:8100 8998 \\\n",
 			"--decode http://192.168.1.12:8100 \\\n", "--kv-connector mooncake \\\n"}},
 	} {
 		for _, rt := range []string{"bare", "docker"} {

@@ -67,13 +67,13 @@ type Model struct {
 	Config string `yaml:"config,omitempty" json:"config,omitempty"`
 	// Weights is auto | bf16 | fp16 | fp8 | int8; auto means what the
 	// checkpoint ships; int8 only where it ships INT8 W8A8.
-	Weights string `yaml:"weights,omitempty" json:"weights,omitempty"`
+	Weights string `yaml:"weights,omitempty" json:"weights,omitempty" flag:"quantization,dtype"`
 	// Path is where the weights live on every host (or a Hugging Face repo id).
 	Path string `yaml:"path,omitempty" json:"path,omitempty"`
 	// ServedName is the name the API exposes.
-	ServedName string `yaml:"served_name,omitempty" json:"served_name,omitempty"`
+	ServedName string `yaml:"served_name,omitempty" json:"served_name,omitempty" flag:"served-model-name"`
 	// TrustRemoteCode passes --trust-remote-code; nil means what the model needs.
-	TrustRemoteCode *bool `yaml:"trust_remote_code,omitempty" json:"trust_remote_code,omitempty"`
+	TrustRemoteCode *bool `yaml:"trust_remote_code,omitempty" json:"trust_remote_code,omitempty" flag:"trust-remote-code"`
 }
 
 // Hardware describes the GPUs, the nodes and the network between them.
@@ -156,7 +156,7 @@ type InterNode struct {
 // Workload is the typical request shape and the load.
 type Workload struct {
 	Concurrency  int `yaml:"concurrency" json:"concurrency"`
-	MaxModelLen  int `yaml:"max_model_len" json:"max_model_len"`
+	MaxModelLen  int `yaml:"max_model_len" json:"max_model_len" flag:"max-model-len"`
 	InputTokens  int `yaml:"input_tokens" json:"input_tokens"`
 	OutputTokens int `yaml:"output_tokens" json:"output_tokens"`
 	// ArrivalRatePerS switches the simulation to open-loop arrivals:
@@ -263,10 +263,10 @@ type TTFTTarget struct {
 // Parallelism is the layout; Auto asks the layout search to choose.
 type Parallelism struct {
 	Auto     bool `yaml:"-" json:"auto,omitempty"`
-	Tensor   int  `yaml:"tensor" json:"tensor"`
-	Pipeline int  `yaml:"pipeline" json:"pipeline"`
-	Data     int  `yaml:"data" json:"data"`
-	Expert   bool `yaml:"expert" json:"expert"`
+	Tensor   int  `yaml:"tensor" json:"tensor" flag:"tensor-parallel-size"`
+	Pipeline int  `yaml:"pipeline" json:"pipeline" flag:"pipeline-parallel-size"`
+	Data     int  `yaml:"data" json:"data" flag:"data-parallel-size"`
+	Expert   bool `yaml:"expert" json:"expert" flag:"enable-expert-parallel"`
 	// Replicas is how many independent copies of the tensor × pipeline ×
 	// data layout run, each its own `vllm serve` on its own nodes, behind a
 	// load balancer (0 or 1: one).
@@ -289,27 +289,27 @@ const MaxReplicas = 10000
 // VLLM holds the vLLM version and engine settings.
 type VLLM struct {
 	Version              string   `yaml:"version" json:"version"`
-	GPUMemoryUtilization *float64 `yaml:"gpu_memory_utilization,omitempty" json:"gpu_memory_utilization,omitempty"`
-	KVCacheDType         string   `yaml:"kv_cache_dtype,omitempty" json:"kv_cache_dtype,omitempty"`
-	All2AllBackend       string   `yaml:"all2all_backend,omitempty" json:"all2all_backend,omitempty"`
-	MaxNumSeqs           *int     `yaml:"max_num_seqs,omitempty" json:"max_num_seqs,omitempty"`
-	MaxNumBatchedTokens  *int     `yaml:"max_num_batched_tokens,omitempty" json:"max_num_batched_tokens,omitempty"`
-	BlockSize            *int     `yaml:"block_size,omitempty" json:"block_size,omitempty"`
+	GPUMemoryUtilization *float64 `yaml:"gpu_memory_utilization,omitempty" json:"gpu_memory_utilization,omitempty" flag:"gpu-memory-utilization"`
+	KVCacheDType         string   `yaml:"kv_cache_dtype,omitempty" json:"kv_cache_dtype,omitempty" flag:"kv-cache-dtype"`
+	All2AllBackend       string   `yaml:"all2all_backend,omitempty" json:"all2all_backend,omitempty" flag:"all2all-backend"`
+	MaxNumSeqs           *int     `yaml:"max_num_seqs,omitempty" json:"max_num_seqs,omitempty" flag:"max-num-seqs"`
+	MaxNumBatchedTokens  *int     `yaml:"max_num_batched_tokens,omitempty" json:"max_num_batched_tokens,omitempty" flag:"max-num-batched-tokens"`
+	BlockSize            *int     `yaml:"block_size,omitempty" json:"block_size,omitempty" flag:"block-size"`
 	// DecodeContextParallelSize is --decode-context-parallel-size (nil:
 	// vLLM's default, 1): the TP group's KV cache split by token.
-	DecodeContextParallelSize *int     `yaml:"decode_context_parallel_size,omitempty" json:"decode_context_parallel_size,omitempty"`
-	Port                      int      `yaml:"port,omitempty" json:"port,omitempty"`
-	RPCPort                   int      `yaml:"rpc_port,omitempty" json:"rpc_port,omitempty"`
-	APIServerCount            *int     `yaml:"api_server_count,omitempty" json:"api_server_count,omitempty"`
-	EnforceEager              bool     `yaml:"enforce_eager,omitempty" json:"enforce_eager,omitempty"`
-	EnableDBO                 bool     `yaml:"enable_dbo,omitempty" json:"enable_dbo,omitempty"`
-	EnableEPLB                bool     `yaml:"enable_eplb,omitempty" json:"enable_eplb,omitempty"`
-	NumRedundantExperts       int      `yaml:"num_redundant_experts,omitempty" json:"num_redundant_experts,omitempty"`
+	DecodeContextParallelSize *int     `yaml:"decode_context_parallel_size,omitempty" json:"decode_context_parallel_size,omitempty" flag:"decode-context-parallel-size"`
+	Port                      int      `yaml:"port,omitempty" json:"port,omitempty" flag:"port"`
+	RPCPort                   int      `yaml:"rpc_port,omitempty" json:"rpc_port,omitempty" flag:"data-parallel-rpc-port"`
+	APIServerCount            *int     `yaml:"api_server_count,omitempty" json:"api_server_count,omitempty" flag:"api-server-count"`
+	EnforceEager              bool     `yaml:"enforce_eager,omitempty" json:"enforce_eager,omitempty" flag:"enforce-eager"`
+	EnableDBO                 bool     `yaml:"enable_dbo,omitempty" json:"enable_dbo,omitempty" flag:"enable-dbo"`
+	EnableEPLB                bool     `yaml:"enable_eplb,omitempty" json:"enable_eplb,omitempty" flag:"enable-eplb"`
+	NumRedundantExperts       int      `yaml:"num_redundant_experts,omitempty" json:"num_redundant_experts,omitempty" flag:"eplb-config,num-redundant-experts"`
 	ExtraArgs                 []string `yaml:"extra_args,omitempty" json:"extra_args,omitempty"`
 	// Env is applied last, after everything vlaunch sets; never put secrets here.
 	Env map[string]string `yaml:"env,omitempty" json:"env,omitempty"`
 	// Speculative turns on speculative decoding (nil: off).
-	Speculative *Speculative `yaml:"speculative,omitempty" json:"speculative,omitempty"`
+	Speculative *Speculative `yaml:"speculative,omitempty" json:"speculative,omitempty" flag:"speculative-config,speculative-model,num-speculative-tokens"`
 }
 
 // Speculative is vllm.speculative: a proposer drafts NumSpeculativeTokens

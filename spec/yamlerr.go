@@ -45,6 +45,7 @@ func syntaxDiag(file string, data []byte, err error) diag.Diagnostic {
 	}
 	d.Message = "invalid YAML: " + msg
 	locateProblem(&d, data, msg)
+	locateUnclosed(&d, data, msg)
 	return d
 }
 

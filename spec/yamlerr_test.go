@@ -20,7 +20,11 @@ func TestSyntaxPositions(t *testing.T) {
 		{"tab after a scalar", "a: x\nb: y\n\tc: z\n", 3, 1, "tab character"},
 		{"parser error, second line", "x: 1\n- y\n", 2, 0, "did not find expected key"},
 		{"parser error, third line", "a:\n  b: 1\n c: 2\n", 3, 0, "did not find expected key"},
-		{"unclosed flow", "a: 1\nmodel: {name: x\n", 2, 0, "did not find expected ',' or '}'"},
+		{"unclosed flow", "a: 1\nmodel: {name: x\n", 2, 8, "did not find expected ',' or '}'"},
+		// qa44b F16: reported at line 4 (past the end) with no column.
+		{"unclosed bracket at the end", "apiVersion: v\nkind: D\nmodel: [\n", 3, 8, "did not find expected node content"},
+		{"unclosed bracket, lines after", "a: [1, 2\nb: 3\n", 1, 4, "did not find expected ',' or ']'"},
+		{"brackets in quotes and plain scalars", "a: \"[x\"\nb: c[0]\nd: [\n", 3, 4, "did not find expected node content"},
 		{"first line", "a: b: c\n", 1, 0, "mapping values are not allowed"},
 		{"missing indicator", "- a\nb: 1\n", 2, 0, "did not find expected '-' indicator"},
 		{"duplicate key", "a: 1\nkind: x\nkind: y\n", 3, 1, `key "kind" is written twice in this mapping (first at line 2)`},

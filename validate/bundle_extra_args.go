@@ -62,9 +62,68 @@ func extraArgProblems(d *spec.Deployment, r vllm.Release) diag.Diagnostics {
 		if short := attachedValue(f, name); short != "" {
 			hasInline, inline = true, short // "-O3": the value is attached to the alias
 		}
-		i = extraFlagValues(f, i, args, hasInline, inline, bad)
+		end := extraFlagValues(f, i, args, hasInline, inline, bad)
+		if tf, typed := spec.FlagField(f.Name); typed {
+			ds = append(ds, typedFlagDiag(d, i, tf, name, flagValue(f, args[i+1:end+1], hasInline, inline)))
+		}
+		i = end
 	}
 	return ds
+}
+
+// typedFlagDiag refuses a flag in extra_args that a typed field writes
+// (spec.TypedFlags, the one table). generate writes extra_args after its
+// own flags and argparse keeps the last value, so the flag would win in
+// the engine while validate, check and plan read the typed field: every
+// estimate would describe an engine that does not run (qa44b F2). The
+// hint names the field to set, with the value extra_args gave.
+func typedFlagDiag(d *spec.Deployment, i int, tf spec.FieldFlag, word, value string) diag.Diagnostic {
+	name, _, _ := strings.Cut(word, "=")
+	msg := fmt.Sprintf("%s overrides %s: generate writes extra_args after its own flags and argparse keeps the last value, so vLLM would run with %s while validate, check and plan model %s",
+		strings.TrimSpace(name+" "+value), tf.Path, strings.TrimSpace(name+" "+value), tf.Path)
+	hint := typedFlagHint(tf, name, value)
+	if d.Pool != "" && i >= topLevelExtraArgs(d) && (strings.HasPrefix(tf.Path, "vllm.") || strings.HasPrefix(tf.Path, "parallelism.")) {
+		hint += fmt.Sprintf(" (disaggregation.%s.%s for this pool alone)", d.Pool, tf.Path)
+	}
+	return bundleDiag(d, codes.GenExtraArg, diag.Error, fmt.Sprintf("vllm.extra_args[%d]", i), msg, hint)
+}
+
+// typedFlagHint: "set vllm.max_num_seqs: 8 instead and remove it from
+// extra_args"; a switch's value is true, or false for its --no- form; a
+// field whose value is not the flag's (model.weights, vllm.speculative,
+// several served names) is named with what extra_args gave.
+func typedFlagHint(tf spec.FieldFlag, name, value string) string {
+	const drop = " instead, and remove it from extra_args"
+	switch {
+	case tf.Switch && strings.HasPrefix(strings.TrimLeft(name, "-"), "no-"):
+		return "set " + tf.Path + ": false (the default)" + drop
+	case tf.Switch:
+		return "set " + tf.Path + ": true" + drop
+	case value == "":
+		return "set " + tf.Path + drop
+	case len(tf.Flags) > 1 || strings.Contains(value, " "):
+		return fmt.Sprintf("set %s to what %s %s asks for%s", tf.Path, name, value, drop)
+	}
+	return fmt.Sprintf("set %s: %s%s", tf.Path, value, drop)
+}
+
+// flagValue is the value extra_args gives a flag: its inline "=value" or
+// the words after it (vals); "" for a switch.
+func flagValue(f *vllm.Flag, vals []string, hasInline bool, inline string) string {
+	if !f.Kind.TakesValue() {
+		return ""
+	}
+	if hasInline {
+		return inline
+	}
+	var out []string
+	for _, v := range vals {
+		if isOption(v) {
+			break
+		}
+		out = append(out, v)
+	}
+	return strings.Join(out, " ")
 }
 
 // extraFlagValues checks the values of a known flag at args[i] and returns
@@ -147,4 +206,13 @@ func isOption(a string) bool {
 func isNumber(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
+}
+
+// topLevelExtraArgs is how many items the document's top-level
+// vllm.extra_args has: a pool's view lists them before the pool's own.
+func topLevelExtraArgs(d *spec.Deployment) int {
+	if n, ok := spec.NodeAt(d.Root, []string{"vllm", "extra_args"}, false); ok && n != nil {
+		return len(n.Content)
+	}
+	return 0
 }

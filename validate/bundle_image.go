@@ -7,6 +7,7 @@ import (
 
 	"github.com/vlaunch/vlaunch/diag"
 	"github.com/vlaunch/vlaunch/diag/codes"
+	"github.com/vlaunch/vlaunch/lint/launch"
 	"github.com/vlaunch/vlaunch/resolve"
 	"github.com/vlaunch/vlaunch/vllm"
 )
@@ -115,6 +116,9 @@ func imagePinCheck(r *resolve.Deployment, runtime string) diag.Diagnostics {
 			fmt.Sprintf("%s runs vLLM %s, but vlaunch checked the spec against vllm.version %s (flags, defaults and refusals differ between releases)", image, rel.Version, want),
 			fmt.Sprintf("set runtime.image to %s:v%s, or vllm.version to %s", officialImage, want, rel.Version))}
 	}
+	if ds := otherImagePin(r, image); ds != nil {
+		return ds
+	}
 	if !slices.Contains(movingTags, imageTag(image)) {
 		return nil
 	}
@@ -130,4 +134,57 @@ func imageTag(image string) string {
 		return ref[i+1:]
 	}
 	return ""
+}
+
+// rocmRepos are the repositories of vLLM's ROCm builds: AMD's (tags like
+// "rocm7.0.0_vllm_0.11.2_20251210",
+// "rocm7.12.0_gfx1151_ubuntu24.04_py3.12_pytorch_2.9.1_vllm_0.16.0") and
+// vLLM's own ("vllm/vllm-openai-rocm:v0.23.0").
+var rocmRepos = []string{"rocm/vllm", "rocm/vllm-dev", "vllm/vllm-openai-rocm"}
+
+// otherImagePin is imagePinCheck for an image other than the official one
+// whose name says which release it runs, read the way lint reads it
+// (launch.ImageVersion; qa44b F8: rocm/vllm:rocm7.0.0_vllm_0.11.2_20251210
+// with vllm.version 0.22.1 got no warning): a warning when that is another
+// release. A ROCm build whose fixed tag names no release gets an info note
+// (vlaunch cannot tell; unknown stays unknown). nil when there is nothing
+// to say (a moving tag names no release and is imagePinCheck's).
+func otherImagePin(r *resolve.Deployment, image string) diag.Diagnostics {
+	d, want := r.Spec, r.Spec.VLLM.Version
+	tag := launch.ImageVersion(image)
+	if tag == "" {
+		if !slices.Contains(rocmRepos, imageRepo(image)) || slices.Contains(movingTags, imageTag(image)) {
+			return nil
+		}
+		return diag.Diagnostics{bundleDiag(d, codes.GenRuntime, diag.Info, "runtime.image",
+			fmt.Sprintf("vlaunch cannot tell which vLLM release %s runs (its tag names none); it checked the spec against vllm.version %s", image, want),
+			"keep vllm.version what `vllm --version` prints in the image")}
+	}
+	rel, _, _ := vllm.ResolveString(tag)
+	if rel.Version == r.Release.Version {
+		return nil
+	}
+	return diag.Diagnostics{bundleDiag(d, codes.GenRuntime, diag.Warning, "runtime.image",
+		fmt.Sprintf("%s names vLLM %s in its tag, but vlaunch checked the spec against vllm.version %s (flags, defaults and refusals differ between releases)", image, tag, want),
+		otherImageHint(image, want, tag))}
+}
+
+// otherImageHint: use an image of the release checked, or check the
+// image's release; for a ROCm build, how its tags name the release.
+func otherImageHint(image, want, tag string) string {
+	build := "an image of vLLM " + want
+	if slices.Contains(rocmRepos, imageRepo(image)) {
+		build = "a ROCm build of vLLM " + want + " (rocm/vllm tags name the release as vllm_" + want + "; vllm/vllm-openai-rocm tags as v" + want + ")"
+	}
+	return "use " + build + ", or set vllm.version to " + tag
+}
+
+// imageRepo is an image reference's repository without a Docker Hub
+// registry prefix or tag ("rocm/vllm").
+func imageRepo(image string) string {
+	ref, _, _ := strings.Cut(image, "@")
+	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
+		ref = ref[:i]
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(ref, "docker.io/"), "index.docker.io/")
 }

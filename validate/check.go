@@ -66,6 +66,7 @@ var rules = []rule{
 	checkNames, checkRuntimeNames, checkImage, checkRuntimeUnused, checkPrefixHitRate,
 	checkDisaggregation, checkRouter,
 	engineRule(assembleDeployment), engineRule(checkDeepEPLLTokens), engineRule(checkBlockSizeOverride), engineRule(checkBundle),
+	engineRule(checkLoRA),
 }
 
 // poolRules are the rules a pool's checker runs on its RoleView: the
@@ -74,6 +75,7 @@ var poolRules = []rule{
 	checkLayout, checkTensorHeads, checkBlockSplit, checkExpert,
 	checkBackend, checkBackendEnv, checkEnv, checkSecrets, checkSpeculative, checkDCP,
 	assembleDeployment, checkDeepEPLLTokens, checkBlockSizeOverride, checkBundle,
+	checkLoRA,
 }
 
 // engineRule runs r only for a colocated spec.

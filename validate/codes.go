@@ -52,4 +52,6 @@ const (
 	// CodeBlockSizeOverridden: an MLA block_size vLLM replaces, runs on
 	// another backend, or handles unread in the release (an info).
 	CodeBlockSizeOverridden = codes.SpecBlockSizeOverridden
+	// CodeLoRA: LoRA in vllm.extra_args, not in the estimate (rules_lora.go).
+	CodeLoRA = codes.SpecLoRAUnmodelled
 )

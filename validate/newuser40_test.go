@@ -195,6 +195,13 @@ func TestImagePin(t *testing.T) {
 		{"rocm/vllm:latest", "0.11.0", "bare", ""},
 		{"vllm/vllm-openai:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "0.11.0", "docker", ""},
 		{"registry.example.com/team/vllm:v0.11.0-cu128", "0.11.0", "docker", ""},
+		// qa44b F8: AMD's and vLLM's ROCm builds name their release too
+		// (the base spec checks vLLM 0.11.0).
+		{"rocm/vllm:rocm7.0.0_vllm_0.11.2_20251210", "0.11.0", "docker", "rocm/vllm:rocm7.0.0_vllm_0.11.2_20251210 names vLLM 0.11.2 in its tag, but vlaunch checked the spec against vllm.version 0.11.0"},
+		{"rocm/vllm:rocm7.12.0_gfx1151_ubuntu24.04_py3.12_pytorch_2.9.1_vllm_0.16.0", "0.11.0", "kubernetes", "rocm/vllm:rocm7.12.0_gfx1151_ubuntu24.04_py3.12_pytorch_2.9.1_vllm_0.16.0 names vLLM 0.16.0"},
+		{"vllm/vllm-openai-rocm:v0.23.0", "0.11.0", "docker", "vllm/vllm-openai-rocm:v0.23.0 names vLLM 0.23.0"},
+		{"rocm/vllm:rocm6.4.1_vllm_0.11.0_20251001", "0.11.0", "docker", ""},
+		{"rocm/vllm:rocm7.0.0_vllm_0.11.2_20251210", "0.11.0", "bare", ""},
 	} {
 		src := edit(t, readBase(t), "image: vllm/vllm-openai:v0.11.0", "image: "+c.image, "kind: docker", "kind: "+c.kind)
 		var got diag.Diagnostics
@@ -209,6 +216,21 @@ func TestImagePin(t *testing.T) {
 		case c.want != "" && (len(got) != 1 || got[0].Severity != diag.Warning || !strings.HasPrefix(got[0].Message, c.want)):
 			t.Errorf("%s on %s: want warning %q, got\n%s", c.image, c.kind, c.want, render(got))
 		}
+	}
+}
+
+// TestImagePinUnknownROCmTag (qa44b F8): a ROCm build on a fixed tag that
+// names no release gets an info note, not a warning: vlaunch cannot tell.
+func TestImagePinUnknownROCmTag(t *testing.T) {
+	src := edit(t, readBase(t), "image: vllm/vllm-openai:v0.11.0", "image: rocm/vllm:rocm7.0_vllm_qwen3coder_next")
+	var got diag.Diagnostics
+	for _, d := range findCode(mustBytes(t, "img.yaml", src), codes.GenRuntime) {
+		if d.Path == "runtime.image" {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 1 || got[0].Severity != diag.Info || !strings.Contains(got[0].Message, "cannot tell which vLLM release") {
+		t.Errorf("want one info note that the release is unknown, got\n%s", render(got))
 	}
 }
 

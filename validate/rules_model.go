@@ -62,6 +62,7 @@ func checkGPURef(c *checker) {
 	if err == nil {
 		if c.ok(p("hardware", "gpu")) {
 			c.gpu = gpu // incomplete custom figures were already reported
+			noteGPUAlias(c)
 		}
 		return
 	}

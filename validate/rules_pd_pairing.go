@@ -29,6 +29,7 @@ func checkPDPairing(c *checker) {
 		c.add(diag.Info, CodePDPairing, tpPath, "use decode TP >= prefill TP to be sure",
 			"prefill TP %d is larger than decode TP %d: NIXL pairs them from %s, whose first release is inferred, not confirmed", pt, dt, vllm.NixlTPPairingFix)
 	}
+	checkMooncakeTP(c, pt, dt, tpPath)
 	pb, db := pre.Engine.BlockSize.Value, dec.Engine.BlockSize.Value
 	bPath := c.pdPath("vllm", "block_size")
 	switch vllm.NixlBlockSizes(v, pb, db) {

@@ -27,7 +27,7 @@ var generatorEntries = []Entry{
 	{GenVersion, "gen-version", diag.Error, "The vLLM version is unparsable or not in vlaunch's table"},
 	{GenAll2All, "gen-all2all", diag.Warning, "All-to-all backend choice, fallback or requirement"},
 	{GenSecret, "secret-in-env", diag.Error, "A secret in the spec (vllm.env, extra_args, a URL, an image)"},
-	{GenExtraArg, "gen-extra-arg", diag.Error, "An extra argument the vLLM release does not know"},
+	{GenExtraArg, "gen-extra-arg", diag.Error, "An extra argument the vLLM release does not know, or one a typed spec field writes"},
 	{GenTemplate, "template", diag.Error, "A template cannot be parsed or executed"},
 	{GenIdleGPUs, "idle-gpus", diag.Warning, "GPUs or nodes the layout leaves unused"},
 	{GenRuntime, "runtime", diag.Error, "A restriction of the chosen runtime (docker, kubernetes), or a hub model downloaded at every pod start"},

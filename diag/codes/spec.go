@@ -61,6 +61,9 @@ const (
 	// was not read (vllm.Release.MLAUserBlockSize, vllm.ArchBlockSize.
 	// Unverified).
 	SpecBlockSizeOverridden diag.Code = "SPEC141"
+	// SpecLoRAUnmodelled: LoRA in vllm.extra_args, whose adapter slots and
+	// kernels the estimate does not include.
+	SpecLoRAUnmodelled diag.Code = "SPEC142"
 )
 
 // specEntries are the SPEC codes in code order.
@@ -76,7 +79,7 @@ var specEntries = []Entry{
 	{SpecNodeFit, "node-fit", diag.Error, "Tensor × pipeline groups do not fit the nodes"},
 	{SpecExpert, "expert-dense", diag.Error, "Expert parallelism requested for a dense model"},
 	{SpecModel, "model", diag.Error, "Unknown model or unusable config.json"},
-	{SpecGPU, "gpu", diag.Error, "Unknown GPU or incomplete custom GPU figures"},
+	{SpecGPU, "gpu", diag.Error, "Unknown GPU or incomplete custom GPU figures (info: an alias of several GPU variants, and which one was costed)"},
 	{SpecContext, "context-length", diag.Error, "Token lengths exceed max_model_len or the model's maximum"},
 	{SpecSLO, "ttft-order", diag.Error, "TTFT percentiles out of order"},
 	{SpecFP8, "fp8-no-tensor-cores", diag.Warning, "FP8 weights on a GPU without FP8 tensor cores"},
@@ -112,4 +115,5 @@ var specEntries = []Entry{
 	{SpecNVLinkDomainUnset, "nvlink-domain-unset", diag.Info, "Several trays of an NVL72 GPU with no nvlink_domain: traffic between them costed over the NICs"},
 	{SpecPrefixHitUnmodelled, "prefix-hit-rate-unmodelled", diag.Warning, "A prefix-cache hit rate that has no effect: prefix caching is off, so every prompt token is priced as computed"},
 	{SpecBlockSizeOverridden, "block-size-overridden", diag.Info, "A block_size that vLLM replaces at start-up (MLA), runs on another attention backend (MLA), or whose handling in this release was not read (MLA, DeepSeek-V4)"},
+	{SpecLoRAUnmodelled, "lora-unmodelled", diag.Warning, "LoRA in vllm.extra_args: its adapter slots' memory and its kernels are not in the estimate"},
 }
