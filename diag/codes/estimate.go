@@ -28,8 +28,8 @@ const (
 	// EstAPIServersThin: an explicit vllm.api_server_count that puts
 	// fewer API-server processes in front of a replica's DP engines than
 	// vLLM's default for its command (or one in front of several), said
-	// by check with the simulated cost to the workload (it was SPEC142
-	// for a day: a validate rule that ran the simulator reversed the
+	// by check with the simulated cost to the workload (check's, not
+	// validate's: a validate rule that ran the simulator would reverse the
 	// spec -> validate -> estimate flow).
 	EstAPIServersThin diag.Code = "EST203"
 	EstLayoutChosen   diag.Code = "EST301"
