@@ -50,6 +50,7 @@ func (sm *StepModel) networkTime(runs []RankRun, sp spread, frac float64, dbo bo
 			st.TPS = n*t + (sm.tpReduces-n)*plain
 			st.fusedNorms = n
 		}
+		st.TPS += sm.qkNormTPTime(maxRank)
 	}
 	st.DCPS = sm.dcpTime(runs, frac)
 	if s.PP > 1 {

@@ -91,6 +91,9 @@ type StepModel struct {
 	// qkNormBytesTok is the per-head q/k norms' activation traffic per
 	// token over the stage (qkNormBytesPerToken; zero without them).
 	qkNormBytesTok float64
+	// qkNormTP is the all-heads q/k norm's TP cost per attention layer
+	// (qknormtp.go; zero where it does not apply).
+	qkNormTP qkNormTP
 
 	// gemms prices the dense projections from the measured GEMM tables
 	// (UseGEMMTables; nil: the scalar roofline).
@@ -187,6 +190,9 @@ func NewStepModel(s StepSetup) *StepModel {
 	}
 	// The per-head q/k norms the census lacks (qknorm.go).
 	sm.kernels += qkNormKernels(m, &s, sm.attnLayers)
+	// The all-heads q/k norm's statistics all-reduce at TP > 1 (qknormtp.go).
+	sm.qkNormTP = qkNormTPCost(m, &s)
+	sm.kernels += sm.qkNormTP.kernels * sm.attnLayers
 	// The KV write where no measured attention call holds it (kvwrite.go).
 	sm.kernels += kvWriteKernels(m, &s, sm.attnLayers)
 	sm.qkNormBytesTok = qkNormBytesPerToken(m, &s, sm.attnLayers)
