@@ -3,8 +3,13 @@ package perf
 import "math"
 
 // UseEPStraggler prices the routed experts' weight reads at the busiest
-// expert-parallel rank's share instead of the mean rank's (trial switch,
-// issue #28; off: see the trial below).
+// expert-parallel rank's share instead of the mean rank's (issue #28). On
+// since session 44: measured with no refit on the then main (minimax44,
+// docs/calibration-analysis.md "MiniMax-M2.5 decode on H100"): holdout 477
+// -> 483 of 658 within ±30% (six figures in, none out), calibration 202 of
+// 220 unchanged, aiconfigurator 112 of 141 unchanged; the reference
+// scenario's decode at 32 sessions 73.5 -> 80.0 ms. Off in sessions 42-43
+// when, on an older main, it moved holdout 116 -> 115 of 298.
 //
 // With expert parallelism every rank holds E/EP whole experts and runs the
 // experts its tokens' top-k picks land on; the layer's output then meets a
@@ -44,7 +49,7 @@ import "math"
 // the TP all-reduce after it — one collective a MoE layer, the one the
 // census already counts (dsv4MoEKernels). The trace is of the held-out source, so it is
 // evidence of the mechanism, not a fit: nothing here is read from it.
-var UseEPStraggler = false
+var UseEPStraggler = true
 
 // epBusiestHit is the expected maximum over ranks draws of Binomial(n, p):
 // the distinct experts the busiest of ranks expert-parallel ranks, each
