@@ -54,6 +54,7 @@ func SetupFromInput(in *input.Input) StepSetup {
 	// --nnodes (resolve.placementKind; the bundle does the same).
 	s.PPRayDAG = l.Nodes > 1 && l.TP*l.PP > l.GPUsPerNode && in.Release().Defaults().MultiNodeEngine != "nnodes"
 	s.DCP = in.DCPSize()
+	s.FA2Varlen = FA2VarlenFor(in.Release(), in.GPU, in.Model, in.KVCacheDType == "fp8", nil)
 	if in.Model != nil && in.Model.IsMLA() && in.GPU != nil {
 		// The release's default for the GPU and KV dtype, as the memory
 		// model resolves it (resolve.Deployment.resolveMLABlockSize).

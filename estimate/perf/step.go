@@ -510,7 +510,7 @@ func (sm *StepModel) rankTimeC(l RankLoad, st *StepTime, c *gemmSplitCache) floa
 	// the decode part's compute time, worked out once for both roofs (the
 	// simulations price millions of steps)
 	decodeC := sm.attnFLOPs(l, true) / (s.attnFLOPS(true) * s.Eff.Attention)
-	attn := roof(st, decodeC+
+	attn := roof(st, decodeC+sm.fa2MixedDecodeS(l)+
 		sm.attnFLOPs(l, false)/(s.attnFLOPS(false)*s.Eff.prefillAttnEff(prefillSpan(l)))+idxF/(s.indexerFLOPS()*s.Eff.Attention), (sm.kvBytes(l)+idxB)/hbm)
 	decodeRoof := max(decodeC, sm.kvBytesTokLayer*sm.layerCtx(l)/hbm)
 	if x, ok := sm.v4AttnFloor(l, decodeRoof); ok {

@@ -153,6 +153,9 @@ type StepSetup struct {
 	PrefillGraphTokens int
 	// SGLang selects SGLang's eager cost (calibration rows only).
 	SGLang bool
+	// FA2Varlen: vLLM runs attention as one FlashAttention-2 varlen call
+	// per step (FA2VarlenFor; fa2mixed.go).
+	FA2Varlen bool
 	// SGLangVersion is the SGLang release's x.y.z (zero: unknown or not
 	// SGLang), which sglangFP8TritonFactor reads.
 	SGLangVersion [3]int

@@ -113,6 +113,9 @@ type Options struct {
 	// stepHook, when set, sees every simulated step's loads and duration
 	// (analysis tests only).
 	stepHook func(loads []perf.RankLoad, s float64)
+	// trace, when set, sees every applied step once (sim.StepTrace;
+	// analysis tests only).
+	trace sim.StepTrace
 	// train starts a closed loop's sessions evenly staggered over one
 	// cycle (trainStart) instead of all at once.
 	train bool
@@ -142,7 +145,7 @@ func simulate(r published.Row, sm *perf.StepModel, e engine, opt Options) Outcom
 		ScheduleAhead: e.scheduleAhead, RecvInterval: e.recvInterval, Independent: independent,
 		ReserveDecodes: e.name == "sglang", // SGLang's PrefillAdder (sim reserve.go)
 		QueueWindow:    queueWindowEngine(e),
-		FirstTokenLag:  rankSM.SGLangFirstTokenLag}
+		FirstTokenLag:  rankSM.SGLangFirstTokenLag, Trace: opt.trace}
 	kvTokens, cost := kvTokensPerRank(r, e, sm.S.WeightDType, sm.S.KVDType)
 	cfg.KVTokensPerRank, cfg.KV = kvTokens, sim.KVCost(cost)
 	if e.apiServer {

@@ -162,6 +162,7 @@ func Setup(r published.Row, eff perf.Efficiency) (perf.StepSetup, engine, error)
 	if e.name == "vllm" && m.IsMLA() {
 		s.MLABackend = mlaBackend(r, g, s, e.release)
 	}
+	s.FA2Varlen = e.name == "vllm" && perf.FA2VarlenFor(e.release, g, m, s.KVDType == "fp8", envOf(r.Engine.Flags))
 	// Inside a multi-node NVLink domain the row's all-to-all runs over it
 	// (the only such row runs DeepEP, whose kernels use MNNVL).
 	s.SetA2AFixed(multi, true)

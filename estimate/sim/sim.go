@@ -216,6 +216,8 @@ type Config struct {
 	// per-rank loads (one token each; nil: Step). RunModel sets it to the
 	// step model's DummyStepRuns when UseEagerDummyStep is on.
 	DummyStep func(loads []perf.RankLoad) float64
+	// Trace, when set, sees every applied step (StepTrace; analysis).
+	Trace StepTrace
 	// WaveRunAhead is how many dummy steps more than the one in flight a
 	// request reaching a DP wave's idle group waits for: the dummy passes
 	// the engines' hosts launch ahead of their GPUs before they read the

@@ -147,6 +147,7 @@ func (s *simulator) startStep(i int) bool {
 	if onRankStep != nil {
 		onRankStep(i, s.now, s.loads[i], dt)
 	}
+	s.trace(s.loads[i:i+1], 1, dt)
 	if s.done >= s.cfg.Warmup {
 		s.measureFrom()
 		s.busy += dt

@@ -56,6 +56,7 @@ func (s *simulator) run() {
 			return
 		}
 		s.account(dt)
+		s.trace(s.loads, 1, dt)
 		s.lastPrefill = s.loadsPrefill()
 		s.prevStart = s.now // after a pause, no step before this one
 		if s.stepEnd == s.now {

@@ -252,6 +252,7 @@ func (s *simulator) advanceSteady(m int) {
 	dt := s.segmentTime(m)
 	s.deliverSegment(m, dt)
 	s.accountSegment(dt, m)
+	s.trace(s.loads, m, dt)
 	if s.cfg.ScheduleAhead || (s.cfg.DPWave && s.cfg.WaveRunAhead > 0) { // when the segment's last step began (an extra step evaluation)
 		last := s.stepAt(float64(m - 1))
 		s.stepStart = s.now + dt - last
