@@ -41,6 +41,9 @@ type fileState struct {
 	// pydantic is the last ValidationError whose "Value error" line (its
 	// reason) has not come yet (failrules_config.go).
 	pydantic *pydanticNote
+	// shmWaits counts vLLM's "No available shared memory broadcast block
+	// found" lines, firstShmWait the first one's line (failrules_ascend.go).
+	shmWaits, firstShmWait int
 }
 
 // run is how far one server's start-up got in a file, and how often it

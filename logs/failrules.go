@@ -21,6 +21,8 @@ func failureRules() []rule {
 	rs = append(rs, pdFailureRules()...)
 	rs = append(rs, deepGEMMRules()...)
 	rs = append(rs, hubProbeRules()...)
+	rs = append(rs, ascendDeviceRules()...)
+	rs = append(rs, mlaReshapeRules()...)
 	rs = append(rs, genericFailureRules()...)
 	return rs
 }
