@@ -114,3 +114,16 @@ func TestMLAKVReshape(t *testing.T) {
 		t.Errorf("non-MLA reshape: %q, want LOG191", codesOf(fs))
 	}
 }
+
+// TestNativeErrorAfterStall (F1, the general part): a stall of
+// shm_broadcast waits that ends in a native runtime's "[ERROR] <date>"
+// line no rule knows is an error (LOG193), not a clean log: such lines
+// carry no vLLM header (vllm-ascend#5493's form; our own error code).
+func TestNativeErrorAfterStall(t *testing.T) {
+	log := strings.Replace(shmWait, "%d", "1", 1) + strings.Replace(shmWait, "%d", "2", 1) +
+		"[ERROR] 2025-12-29-10:05:10 (PID:61, Device:3, RankID:-1) ERR99999 something else failed\n"
+	fs := failuresOf(t, log)
+	if len(fs) == 0 || fs[0].Code != CodeErrorLine || fs[0].Severity != "error" {
+		t.Errorf("failures %q, want LOG193 (an error)", codesOf(fs))
+	}
+}
