@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -125,5 +126,40 @@ func TestNativeErrorAfterStall(t *testing.T) {
 	fs := failuresOf(t, log)
 	if len(fs) == 0 || fs[0].Code != CodeErrorLine || fs[0].Severity != "error" {
 		t.Errorf("failures %q, want LOG193 (an error)", codesOf(fs))
+	}
+}
+
+// TestGraphProfilingLineCut (F11): a terminal cut the graph-profiling line
+// after the second figure ("… =0.8829 without >", as in
+// https://github.com/noonghunna/club-3090/issues/758); the equivalent
+// utilization is still read, and the wording still bounds the release.
+func TestGraphProfilingLineCut(t *testing.T) {
+	log := "(Worker_TP0 pid=9) INFO 07-24 10:45:36 [gpu_worker.py:538] Available KV cache memory: 10.3 GiB\n" +
+		"(Worker_TP0 pid=9) INFO 07-24 10:45:36 [gpu_worker.py:553] CUDA graph memory profiling is enabled (default since v0.21.0). The current --gpu-memory-utilization=0.9000 is equivalent to --gpu-memory-utilization=0.8712 without >\n"
+	rep := oneFile(t, log)
+	var b bytes.Buffer
+	if err := WriteText(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "0.8712 without CUDA graph profiling") || rep.Engines[0].VersionAfter != "0.19.1" {
+		t.Errorf("cut line not read (after %q):\n%s", rep.Engines[0].VersionAfter, b.String())
+	}
+}
+
+// TestKVTooSmallFillsAvailableKV (F12): the "KV cache is needed, which is
+// larger than the available KV cache memory (X GiB)" error gives the KV
+// budget the per-GPU figures lacked (our own figures, in the form of
+// https://github.com/lemonade-sdk/vllm-rocm/issues/5), in one line and
+// wrapped over two (vllm#46778's form).
+func TestKVTooSmallFillsAvailableKV(t *testing.T) {
+	for _, log := range []string{
+		"(EngineCore pid=4) ERROR 06-09 14:01:52 [core.py:1136] ValueError: To serve at least one request with the models's max seq len (65536), (3.11 GiB KV cache is needed, which is larger than the available KV cache memory (2.5 GiB). Based on the available memory, the estimated maximum model length is 51000.\n",
+		"(EngineCore pid=4) ERROR 06-09 14:01:52 [core.py:1136] ValueError: To serve at least one request with the models's max seq len (65536), (3.11 GiB KV cache is needed,\n" +
+			"(EngineCore pid=4) ERROR 06-09 14:01:52 [core.py:1136] which is larger than the available KV cache memory (2.5 GiB). Based on the available memory, the estimated maximum model length is 51000.\n",
+	} {
+		rep := oneFile(t, log)
+		if len(rep.Engines) == 0 || rep.Engines[0].AvailableKVGiB == nil || *rep.Engines[0].AvailableKVGiB != 2.5 {
+			t.Errorf("available KV not filled from the error:\n%s", log)
+		}
 	}
 }
