@@ -193,7 +193,7 @@ func relayedFailures(list []*failure, engineOf map[*proc]*group) ([]*failure, ma
 		bestDist := relayWindow + 1
 		for _, f := range list {
 			if f == g || f.p.role == roleMain || f.code != g.code || f.p.file != g.p.file ||
-				f.p.attempt != g.p.attempt || f.p.host != g.p.host || f.p.origin != g.p.origin || engineOf[f.p] != engineOf[g.p] || f.at.file != g.at.file {
+				f.p.attempt != g.p.attempt || f.p.host != g.p.host || f.p.origin != g.p.origin || (engineOf[g.p] != nil && engineOf[f.p] != engineOf[g.p]) || f.at.file != g.at.file {
 				continue
 			}
 			d := f.at.no - g.at.no

@@ -163,3 +163,33 @@ func TestKVTooSmallFillsAvailableKV(t *testing.T) {
 		}
 	}
 }
+
+// TestTorchRankPrefixJoinsItsWorker (F15): torch_npu's "[rank0]:" line is
+// the TP 0 worker's when the file has one DP engine's workers, so no rank
+// "rank0" appears beside it; the C++ runtime's unprefixed "what():" line of
+// the same abort is listed as that failure's relay, not as a front-end
+// failure of its own. Our lines, in vllm-ascend#5493's form.
+func TestTorchRankPrefixJoinsItsWorker(t *testing.T) {
+	log := "(Worker_DP0_TP0_EP0 pid=31) INFO 12-29 10:00:00 [backends.py:703] Dynamo bytecode transform time: 20.00 s\n" +
+		"(Worker_DP0_TP1_EP1 pid=32) INFO 12-29 10:00:00 [backends.py:703] Dynamo bytecode transform time: 20.00 s\n" +
+		"[rank0]:[E1229 10:01:01.000000000 compiler_depend.ts:1675] [Rank 0] HCCL watchdog thread terminated with exception:\n" +
+		"terminate called after throwing an instance of 'std::runtime_error'\n" +
+		"  what():  [Rank 0] HCCL watchdog thread terminated with exception:\n"
+	rep := oneFile(t, log)
+	for _, e := range rep.Engines {
+		for _, r := range e.Ranks {
+			if r.Label == "rank0" {
+				t.Errorf("rank0 is a rank of its own beside Worker_DP0_TP0_EP0")
+			}
+		}
+	}
+	var nccl []Failure
+	for _, f := range rep.Failures {
+		if f.Code == CodeNCCL {
+			nccl = append(nccl, f)
+		}
+	}
+	if len(nccl) != 1 || nccl[0].Rank != "Worker_DP0_TP0_EP0 pid=31" || len(nccl[0].Relayed) != 1 {
+		t.Errorf("LOG121: %+v; want one, the TP 0 worker's, with the what() line as its relay", nccl)
+	}
+}
