@@ -27,3 +27,16 @@ func TestDockerShmSeverity(t *testing.T) {
 		}
 	}
 }
+
+// TestNCCLExportOnce (qa44a F13): one `export NCCL_P2P_DISABLE=1` that
+// several servers inherit is one VL131, naming the other servers.
+func TestNCCLExportOnce(t *testing.T) {
+	script := "export NCCL_P2P_DISABLE=1\n" +
+		"vllm serve m --tensor-parallel-size 2 --port 8001 &\n" +
+		"vllm serve m --tensor-parallel-size 2 --port 8002 &\n" +
+		"vllm serve m --tensor-parallel-size 2 --port 8003 &\n"
+	ds := findingsOf(t, "0.18.0", script, codes.VLNCCLTransport)
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "the same export also reaches") || ds[0].Line != 1 {
+		t.Errorf("%v, want one VL131 at line 1 naming the other servers", ds)
+	}
+}
