@@ -40,3 +40,19 @@ func TestNCCLExportOnce(t *testing.T) {
 		t.Errorf("%v, want one VL131 at line 1 naming the other servers", ds)
 	}
 }
+
+// TestUnresolvedAtUse (qa44a F14): VL004 points at the option whose value
+// is unresolved (--node-rank "${NODE_RANK}"), not at the line that set the
+// image variable the container command starts with.
+func TestUnresolvedAtUse(t *testing.T) {
+	script := `IMAGE="${IMAGE:-vllm/vllm-openai:v0.18.0}"
+NODE_RANK="${NODE_RANK:?set NODE_RANK}"
+docker run --gpus all --ipc=host --network host "${IMAGE}" m \
+  --tensor-parallel-size 8 \
+  --node-rank "${NODE_RANK}"
+`
+	ds := findingsOf(t, "0.18.0", script, codes.VLUnresolved)
+	if len(ds) != 1 || ds[0].Line != 5 || !strings.Contains(ds[0].Message, "NODE_RANK") {
+		t.Errorf("%v, want one VL004 at line 5 (--node-rank)", ds)
+	}
+}

@@ -26,12 +26,25 @@ func checkUnresolved(p *pass) {
 			platform[e.Name] = e.Source == launch.SourceFieldRef
 		}
 		names := map[string]bool{}
-		for _, a := range s.Inv.Args {
+		// The finding goes where the first unresolved value is used
+		// (--node-rank "${NODE_RANK}"), not at the invocation's start: a
+		// docker run whose image comes from a variable starts where that
+		// variable was set (qa44a F14: 10:17, the IMAGE= line).
+		// The value's own position is where its variable was set (its first
+		// byte's source), so the flag word before it marks the use.
+		var at launch.Pos
+		for i, a := range s.Inv.Args {
 			for _, n := range a.Unresolved {
 				if !launch.InjectedEnv(n) && !launch.IsPlaceholder(n) && !platform[n] {
 					names[n] = true
+					if at.Line == 0 {
+						at = useOf(s.Inv.Args, i)
+					}
 				}
 			}
+		}
+		if at.Line == 0 {
+			at = s.Inv.Pos
 		}
 		key := fileAt(s.Inv.File, s.Inv.Pos)
 		if len(names) == 0 || seen[key] {
@@ -43,8 +56,17 @@ func checkUnresolved(p *pass) {
 			list = append(list, n)
 		}
 		sort.Strings(list)
-		p.ReportAt(s.Inv, s.Inv.Pos, "checks that need these values were skipped", "cannot resolve statically: %s", strings.Join(list, ", "))
+		p.ReportAt(s.Inv, at, "checks that need these values were skipped", "cannot resolve statically: %s", strings.Join(list, ", "))
 	}
+}
+
+// useOf is where argument i is used: the option word before it when it is
+// that option's value (its own position is where its variable was set).
+func useOf(args []launch.Value, i int) launch.Pos {
+	if i > 0 && strings.HasPrefix(args[i-1].Text, "-") && args[i-1].Pos.File == "" {
+		return args[i-1].Pos
+	}
+	return args[i].Pos
 }
 
 // checkUncheckedFlags notes, once per server, the flags outside vlaunch's
