@@ -56,3 +56,18 @@ docker run --gpus all --ipc=host --network host "${IMAGE}" m \
 		t.Errorf("%v, want one VL004 at line 5 (--node-rank)", ds)
 	}
 }
+
+// TestUnreadFormatNotNoServer (qa44a F10): a YAML file whose fields hold
+// `vllm serve` commands (vllm-ascend's multi-node test cases,
+// https://github.com/vllm-project/vllm-ascend/issues/5493) is said to be in
+// a format vlaunch does not read, not to have no vLLM server.
+func TestUnreadFormatNotNoServer(t *testing.T) {
+	doc := "test_name: two nodes\ndeployment:\n  -\n    server_cmd: >\n        vllm serve m\n        --data-parallel-size 2\n  -\n    server_cmd: >\n        vllm serve m\n        --headless\n"
+	ds, err := Lint([]Input{{Name: "case.yaml", Data: []byte(doc)}}, Options{Version: "0.13.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || ds[0].Code != codes.VLNoLaunch || !strings.Contains(ds[0].Message, "appears 2 time(s), but not in a form vlaunch reads") {
+		t.Errorf("%v, want one VL008 saying the commands are in a format vlaunch does not read", ds)
+	}
+}
