@@ -43,7 +43,8 @@ func TestNCCLExportOnce(t *testing.T) {
 
 // TestUnresolvedAtUse (qa44a F14): VL004 points at the option whose value
 // is unresolved (--node-rank "${NODE_RANK}"), not at the line that set the
-// image variable the container command starts with.
+// image variable the container command starts with; an unresolved
+// positional value leaves it at the command.
 func TestUnresolvedAtUse(t *testing.T) {
 	script := `IMAGE="${IMAGE:-vllm/vllm-openai:v0.18.0}"
 NODE_RANK="${NODE_RANK:?set NODE_RANK}"
@@ -54,6 +55,12 @@ docker run --gpus all --ipc=host --network host "${IMAGE}" m \
 	ds := findingsOf(t, "0.18.0", script, codes.VLUnresolved)
 	if len(ds) != 1 || ds[0].Line != 5 || !strings.Contains(ds[0].Message, "NODE_RANK") {
 		t.Errorf("%v, want one VL004 at line 5 (--node-rank)", ds)
+	}
+	// An unresolved model (no option before it) keeps the note at the
+	// command, not where the variable was set (line 1).
+	ds = findingsOf(t, "0.18.0", "MODEL=${MODEL:?set MODEL}\n\nvllm serve \"$MODEL\" --port 8001\n", codes.VLUnresolved)
+	if len(ds) != 1 || ds[0].Line != 3 {
+		t.Errorf("%v, want one VL004 at line 3 (the command)", ds)
 	}
 }
 

@@ -26,19 +26,20 @@ func checkUnresolved(p *pass) {
 			platform[e.Name] = e.Source == launch.SourceFieldRef
 		}
 		names := map[string]bool{}
-		// The finding goes where the first unresolved value is used
-		// (--node-rank "${NODE_RANK}"), not at the invocation's start: a
-		// docker run whose image comes from a variable starts where that
-		// variable was set (qa44a F14: 10:17, the IMAGE= line).
-		// The value's own position is where its variable was set (its first
-		// byte's source), so the flag word before it marks the use.
+		// The finding goes where the first unresolved value is used when
+		// that is an option's value (--node-rank "${NODE_RANK}"): the
+		// option word marks the use, while the value's own position is
+		// where its variable was set. Otherwise it stays at the command
+		// (qa44a F14: a docker run whose image is a variable starts on
+		// that variable's line, 10:17 IMAGE=, far from --node-rank at 153).
 		var at launch.Pos
+		first := true
 		for i, a := range s.Inv.Args {
 			for _, n := range a.Unresolved {
 				if !launch.InjectedEnv(n) && !launch.IsPlaceholder(n) && !platform[n] {
 					names[n] = true
-					if at.Line == 0 {
-						at = useOf(s.Inv.Args, i)
+					if first {
+						at, first = optionOf(s.Inv.Args, i), false
 					}
 				}
 			}
@@ -60,13 +61,13 @@ func checkUnresolved(p *pass) {
 	}
 }
 
-// useOf is where argument i is used: the option word before it when it is
-// that option's value (its own position is where its variable was set).
-func useOf(args []launch.Value, i int) launch.Pos {
+// optionOf is the option word argument i is the value of, where the value
+// is used; a zero Pos when the argument is no option's value.
+func optionOf(args []launch.Value, i int) launch.Pos {
 	if i > 0 && strings.HasPrefix(args[i-1].Text, "-") && args[i-1].Pos.File == "" {
 		return args[i-1].Pos
 	}
-	return args[i].Pos
+	return launch.Pos{}
 }
 
 // checkUncheckedFlags notes, once per server, the flags outside vlaunch's
